@@ -1,0 +1,32 @@
+# Two entry points (see README): `make run` and `make test`. Both set up everything they need.
+PY ?= python3
+VENV := .venv
+UV := $(VENV)/bin/uv
+BIN := $(VENV)/bin
+
+.PHONY: run test setup lint bench clean
+
+$(UV):
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip uv
+
+setup: $(UV)
+	$(UV) sync --frozen --all-extras --inexact --python $(BIN)/python
+
+# The main job with the embedded default store (SQLite): play the bundled sample game.
+run: setup
+	$(BIN)/vedette demo
+
+lint: setup
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+	$(BIN)/mypy
+
+test: setup lint
+	$(BIN)/pytest
+
+bench: setup
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

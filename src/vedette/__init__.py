@@ -1,0 +1,7 @@
+"""vedette: a solo wargaming referee.
+
+Rules are pure functions from (state, request, dice) to an Outcome that explains itself;
+a game is an append-only event log replayed through its ruleset.
+"""
+
+__version__ = "0.1.0"

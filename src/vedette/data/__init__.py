@@ -1,0 +1,56 @@
+"""Rule data: TOML files shipped with each ruleset, overridable by a user's house rules.
+
+A house-rule file has the same shape as the shipped file; its values replace the shipped ones
+key by key (tables are replaced whole, so a house table is validated as a whole). Every file is
+validated when loaded and errors name the file and row.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from vedette.errors import DataError
+
+
+def load_toml_text(text: str, source: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise DataError(source, f"not valid TOML: {e}") from None
+
+
+def load_toml(path: str | Path) -> dict[str, Any]:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise DataError(str(p), f"cannot read: {e.strerror}") from None
+    return load_toml_text(text, str(p))
+
+
+def package_toml(package: str, name: str) -> dict[str, Any]:
+    """A TOML file shipped inside a package (e.g. ``vedette.rules.napoleon_at_bay.data``)."""
+    try:
+        text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        raise DataError(f"{package}/{name}", "no such data file") from None
+    return load_toml_text(text, f"{package}/{name}")
+
+
+def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
+    """Deep-merge ``override`` into ``base``. Tables under ``tables`` are replaced whole."""
+    out: dict[str, Any] = dict(base)
+    for k, v in override.items():
+        if k == "tables" and isinstance(v, Mapping) and isinstance(out.get(k), Mapping):
+            t = dict(out[k])
+            t.update(v)
+            out[k] = t
+        elif isinstance(v, Mapping) and isinstance(out.get(k), Mapping):
+            out[k] = merge(out[k], v)
+        else:
+            out[k] = v
+    return out

@@ -1,0 +1,316 @@
+"""Checks: the one code path for both the exact odds before a roll and the roll itself.
+
+A :class:`Check` is a dice expression, its modifiers and a result table. ``odds()`` pushes the
+exact distribution of the final figure through ``Table.lookup``; ``resolve()`` rolls the dice
+and pushes the one final figure through the same ``Table.lookup``. An :class:`UnderCheck` is a
+percentile-style test: roll at most (or under) a target that the modifiers move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from vedette.dice import dist
+from vedette.dice.die import Die
+from vedette.dice.modifiers import Modifier, select
+from vedette.dice.notation import Expression, Opposed, parse
+from vedette.dice.roll import Face, OpposedRoll, Roll
+from vedette.dice.sources import DiceSource
+from vedette.dice.tables import Row, Table
+from vedette.errors import DiceError
+
+MAX_REROLLS = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class OddsRow:
+    key: str
+    result: str
+    p: Fraction
+    range_text: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "result": self.result,
+            "range": self.range_text,
+            "p": f"{self.p.numerator}/{self.p.denominator}",
+            "percent": round(float(self.p) * 100, 2),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """Exact probabilities of each outcome of a check, shown before the roll."""
+
+    label: str
+    rows: tuple[OddsRow, ...]
+    expression: str = ""
+    modifiers: tuple[Modifier, ...] = ()
+    superseded: tuple[Modifier, ...] = ()
+    rule: str = ""
+    note: str = ""
+
+    def p(self, key: str) -> Fraction:
+        return sum((r.p for r in self.rows if r.key == key), Fraction(0))
+
+    def as_dict(self) -> dict[str, Fraction]:
+        return {r.key: r.p for r in self.rows}
+
+    def lines(self) -> list[str]:
+        mods = "".join(m.text() for m in self.modifiers)
+        head = f"{self.label}: {self.expression}{mods}" if self.expression else self.label
+        if self.note:
+            head += f" ({self.note})"
+        out = [head]
+        for r in self.rows:
+            pct = float(r.p) * 100
+            bar = "#" * round(pct / 5)
+            rng = f"[{r.range_text}] " if r.range_text else ""
+            out.append(f"  {pct:6.2f}%  {r.p!s:>9}  {bar:<20} {rng}{r.result}")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "odds",
+            "label": self.label,
+            "expression": self.expression,
+            "rule": self.rule,
+            "note": self.note,
+            "modifiers": [m.to_json() for m in self.modifiers],
+            "superseded": [m.to_json() for m in self.superseded],
+            "rows": [r.to_json() for r in self.rows],
+        }
+
+
+def odds_from_weights(
+    label: str,
+    weights: Mapping[int, int],
+    describe: Mapping[int, str] | None = None,
+    rule: str = "",
+) -> Odds:
+    """Odds of each value of a distribution (e.g. hits scored), for checks without a table."""
+    tot = sum(weights.values())
+    rows = tuple(
+        OddsRow(str(v), (describe or {}).get(v, str(v)), Fraction(n, tot))
+        for v, n in sorted(weights.items())
+    )
+    return Odds(label, rows, rule=rule)
+
+
+def roll_faces(expr: Expression, source: DiceSource) -> list[Face]:
+    return [Face(d.name, source.face(d)) for d in expr.dice()]
+
+
+def _natural(expr: Expression, faces: Sequence[Face]) -> int:
+    return expr.total([f.face for f in faces])
+
+
+@dataclass(frozen=True)
+class Check:
+    """A roll of ``expression`` plus ``modifiers`` read on ``table``.
+
+    For an opposed expression (``"1d6 vs 1d6"``), ``modifiers`` belong to side A and
+    ``b_modifiers`` to side B; the final figure is A's modified total minus B's, and with
+    ``reroll_draws`` a draw is rolled again (odds conditioned on no draw).
+    """
+
+    expression: str
+    modifiers: tuple[Modifier, ...] = ()
+    table: Table | None = None
+    label: str = ""
+    rule: str = ""
+    b_modifiers: tuple[Modifier, ...] = ()
+    reroll_draws: bool = False
+    a_label: str = "A"
+    b_label: str = "B"
+    custom: Mapping[str, Die] | None = field(default=None, compare=False)
+
+    def parsed(self) -> Expression | Opposed:
+        return parse(self.expression, dict(self.custom) if self.custom is not None else None)
+
+    def applied(self) -> tuple[tuple[Modifier, ...], tuple[Modifier, ...]]:
+        return select(self.modifiers)
+
+    def modifier_total(self) -> int:
+        return sum(m.value for m in self.applied()[0])
+
+    def b_modifier_total(self) -> int:
+        return sum(m.value for m in select(self.b_modifiers)[0])
+
+    def weights(self) -> dist.Weights:
+        """Exact integer weights of the final figure."""
+        return dist.weights_of(
+            self.parsed(), self.modifier_total(), self.b_modifier_total(), self.reroll_draws
+        )
+
+    def row_for(self, final: int) -> Row | None:
+        """The one place a final figure becomes a table row (play and odds alike)."""
+        return self.table.lookup(final) if self.table is not None else None
+
+    def odds(self) -> Odds:
+        w = self.weights()
+        applied, superseded = self.applied()
+        if self.table is None:
+            o = odds_from_weights(self.label, w, rule=self.rule)
+            return Odds(o.label, o.rows, self.expression, applied, superseded, self.rule)
+        probs = self.table.odds(w)
+        rows = tuple(OddsRow(r.key, r.result, probs[r.key], r.range_text) for r in self.table.rows)
+        note = "draws rerolled" if self.reroll_draws else ""
+        return Odds(self.label, rows, self.expression, applied, superseded, self.rule, note)
+
+    def _single(
+        self, expr: Expression, mods: tuple[Modifier, ...], source: DiceSource, label: str
+    ) -> Roll:
+        faces = roll_faces(expr, source)
+        natural = _natural(expr, faces)
+        applied, superseded = select(mods)
+        final = natural + sum(m.value for m in applied)
+        return Roll(
+            expression=expr.text if not isinstance(self.parsed(), Opposed) else _text(expr),
+            faces=tuple(faces),
+            natural=natural,
+            modifiers=applied,
+            superseded=superseded,
+            final=final,
+            label=label,
+            source=source.kind,
+        )
+
+    def resolve(self, source: DiceSource) -> Roll | OpposedRoll:
+        """Roll the dice from ``source`` and read the table."""
+        e = self.parsed()
+        if isinstance(e, Opposed):
+            draws: list[tuple[Roll, Roll]] = []
+            for _ in range(MAX_REROLLS):
+                ra = self._single(e.a, self.modifiers, source, self.a_label)
+                rb = self._single(e.b, self.b_modifiers, source, self.b_label)
+                diff = ra.final - rb.final
+                if diff == 0 and self.reroll_draws:
+                    draws.append((ra, rb))
+                    continue
+                row = self.row_for(diff)
+                return OpposedRoll(
+                    a=ra,
+                    b=rb,
+                    difference=diff,
+                    draws=tuple(draws),
+                    row=row.key if row else None,
+                    range_text=row.range_text if row else None,
+                    consequence=row.result if row else None,
+                    label=self.label,
+                    rule=self.rule,
+                    table=self.table.name if self.table else None,
+                )
+            raise DiceError(f"{MAX_REROLLS} draws in a row: giving up")
+        r = self._single(e, self.modifiers, source, self.label)
+        row = self.row_for(r.final)
+        return Roll(
+            expression=r.expression,
+            faces=r.faces,
+            natural=r.natural,
+            modifiers=r.modifiers,
+            superseded=r.superseded,
+            final=r.final,
+            row=row.key if row else None,
+            range_text=row.range_text if row else None,
+            consequence=row.result if row else None,
+            label=self.label,
+            rule=self.rule,
+            table=self.table.name if self.table else None,
+            source=r.source,
+        )
+
+
+def _text(expr: Expression) -> str:
+    parts = []
+    for t in expr.terms:
+        s = f"{t.count}{t.die.name}"
+        parts.append(("-" if t.sign < 0 else "+") + s)
+    if expr.constant:
+        parts.append(f"{expr.constant:+d}")
+    txt = "".join(parts)
+    return txt[1:] if txt.startswith("+") else txt
+
+
+@dataclass(frozen=True)
+class UnderCheck:
+    """Roll ``expression`` (default d100) at most ``base + modifiers`` (or below it, ``strict``).
+
+    Kuryakin's morale: d100 under the BPL plus modifiers. The modifiers move the target; the
+    roll itself is never modified.
+    """
+
+    base: int
+    modifiers: tuple[Modifier, ...] = ()
+    expression: str = "d100"
+    strict: bool = False
+    label: str = ""
+    rule: str = ""
+    pass_text: str = "passes"
+    fail_text: str = "fails"
+
+    def target(self) -> int:
+        applied, _ = select(self.modifiers)
+        return self.base + sum(m.value for m in applied)
+
+    def table(self) -> Table:
+        t = self.target()
+        limit = t - 1 if self.strict else t
+        cmp = "<" if self.strict else "≤"
+        return Table(
+            name="under",
+            rows=(
+                Row(-(10**9), limit, "pass", self.pass_text, f"{cmp}{t}"),
+                Row(limit + 1, 10**9, "fail", self.fail_text, f"{'≥' if self.strict else '>'}{t}"),
+            ),
+            title=self.label,
+            rule=self.rule,
+        )
+
+    def odds(self) -> Odds:
+        e = parse(self.expression)
+        assert isinstance(e, Expression)
+        table = self.table()
+        probs = table.odds(dist.expression_weights(e))
+        applied, superseded = select(self.modifiers)
+        rows = tuple(OddsRow(r.key, r.result, probs[r.key], r.range_text) for r in table.rows)
+        return Odds(
+            self.label, rows, f"{self.expression} vs {self.base}", applied, superseded, self.rule
+        )
+
+    def resolve(self, source: DiceSource) -> Roll:
+        e = parse(self.expression)
+        assert isinstance(e, Expression)
+        faces = roll_faces(e, source)
+        natural = _natural(e, faces)
+        applied, superseded = select(self.modifiers)
+        row = self.table().lookup(natural)
+        return Roll(
+            expression=self.expression,
+            faces=tuple(faces),
+            natural=natural,
+            modifiers=applied,
+            superseded=superseded,
+            final=natural,
+            row=row.key,
+            range_text=row.range_text,
+            consequence=row.result,
+            label=self.label,
+            rule=self.rule,
+            table="under",
+            source=source.kind,
+            target=self.target(),
+            base_target=self.base,
+            strict=self.strict,
+        )
+
+
+def roll(
+    expression: str, source: DiceSource, modifiers: Sequence[Modifier] = (), label: str = ""
+) -> Roll | OpposedRoll:
+    """Roll a bare expression (no table)."""
+    return Check(expression, tuple(modifiers), None, label).resolve(source)

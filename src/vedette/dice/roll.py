@@ -1,0 +1,159 @@
+"""The Roll record: every die, every modifier with its reason and rule, the final figure, the
+table row and the consequence. Rendering (one line, JSON) is separate from the record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from vedette.dice.modifiers import Modifier
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    die: str
+    face: int
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """One roll, explained.
+
+    For an under-roll test (``target`` set), the modifiers change the target, not the dice:
+    the roll succeeds when the dice are at most (or, ``strict``, below) the modified target.
+    """
+
+    expression: str
+    faces: tuple[Face, ...]
+    natural: int
+    modifiers: tuple[Modifier, ...] = ()
+    superseded: tuple[Modifier, ...] = ()
+    final: int = 0
+    row: str | None = None
+    range_text: str | None = None
+    consequence: str | None = None
+    label: str = ""
+    rule: str = ""
+    table: str | None = None
+    source: str = "seeded"
+    target: int | None = None
+    base_target: int | None = None
+    strict: bool = False
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def dice_text(self) -> str:
+        if len(self.faces) == 1:
+            return f"{self.expression}={self.faces[0].face}"
+        inner = "+".join(str(f.face) for f in self.faces)
+        return f"{self.expression}=({inner})"
+
+    def line(self) -> str:
+        """One readable line in the seeds' style:
+        ``1d6=3+2 (only Ru has Vedette)=5 → Vedette and Ru Inf switch places``."""
+        if self.target is not None:
+            tgt = str(self.base_target) + "".join(m.text() for m in self.modifiers)
+            if self.modifiers:
+                tgt += f"={self.target}"
+            cmp = "<" if self.strict else "≤"
+            out = f"{self.dice_text()} vs {cmp}{tgt}"
+        else:
+            out = self.dice_text()
+            nat_differs = len(self.faces) != 1 or self.natural != self.faces[0].face
+            if nat_differs and self.modifiers:
+                out += f"={self.natural}"
+            out += "".join(m.text() for m in self.modifiers)
+            if self.modifiers or nat_differs:
+                out += f"={self.final}"
+        if self.superseded:
+            out += " [not counted: " + ", ".join(m.text() for m in self.superseded) + "]"
+        if self.label:
+            out = f"{self.label}: {out}"
+        if self.consequence:
+            out += f" → {self.consequence}"
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "type": "roll",
+            "label": self.label,
+            "expression": self.expression,
+            "dice": [{"die": f.die, "face": f.face} for f in self.faces],
+            "natural": self.natural,
+            "modifiers": [m.to_json() for m in self.modifiers],
+            "superseded": [m.to_json() for m in self.superseded],
+            "final": self.final,
+            "table": self.table,
+            "row": self.row,
+            "range": self.range_text,
+            "consequence": self.consequence,
+            "rule": self.rule,
+            "source": self.source,
+            "line": self.line(),
+        }
+        if self.target is not None:
+            d["target"] = self.target
+            d["base_target"] = self.base_target
+            d["strict"] = self.strict
+        if self.details:
+            d["details"] = self.details
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class OpposedRoll:
+    """Side A's modified roll minus side B's; ``draws`` keeps every rerolled draw."""
+
+    a: Roll
+    b: Roll
+    difference: int
+    draws: tuple[tuple[Roll, Roll], ...] = ()
+    row: str | None = None
+    range_text: str | None = None
+    consequence: str | None = None
+    label: str = ""
+    rule: str = ""
+    table: str | None = None
+
+    @property
+    def final(self) -> int:
+        return self.difference
+
+    def line(self) -> str:
+        parts = []
+        for da, db in self.draws:
+            parts.append(f"draw {da.final}-{db.final}, reroll; ")
+        a = Roll.line(_bare(self.a))
+        b = Roll.line(_bare(self.b))
+        out = "".join(parts) + f"{self.a.label or 'A'} {a} vs {self.b.label or 'B'} {b}"
+        out += f", difference {self.difference:+d}"
+        if self.label:
+            out = f"{self.label}: {out}"
+        if self.consequence:
+            out += f" → {self.consequence}"
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "opposed",
+            "label": self.label,
+            "a": self.a.to_json(),
+            "b": self.b.to_json(),
+            "draws": [[x.to_json(), y.to_json()] for x, y in self.draws],
+            "difference": self.difference,
+            "final": self.difference,
+            "table": self.table,
+            "row": self.row,
+            "range": self.range_text,
+            "consequence": self.consequence,
+            "rule": self.rule,
+            "line": self.line(),
+        }
+
+
+def _bare(r: Roll) -> Roll:
+    from dataclasses import replace
+
+    return replace(r, label="", consequence=None)
+
+
+AnyRoll = Roll | OpposedRoll

@@ -1,0 +1,112 @@
+"""Dice sources, injected into every procedure (never the global ``random``).
+
+* :class:`SeededSource`: a counter-based stream. Face number ``n`` of seed ``s`` is a pure
+  function of ``(s, n)``, so the stream is fully described by its seed and position, both of
+  which the game log records: replay is exact, and an undone roll made again gets the same dice.
+* :class:`PhysicalSource`: the faces the player rolled on the table, in order. A face the die
+  does not have (a 7 on a d6) is a clear error.
+* :class:`ScriptedSource`: forced faces for tests and worked examples.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from typing import Protocol
+
+from vedette.dice.die import Die
+from vedette.errors import DiceError
+
+
+class DiceSource(Protocol):
+    """Anything that can produce the next face of a die."""
+
+    def face(self, die: Die) -> int: ...
+
+    @property
+    def kind(self) -> str: ...
+
+
+class SeededSource:
+    """Deterministic, position-addressable stream of faces.
+
+    ``face`` draws index ``position`` of the stream and advances; the same (seed, position)
+    always gives the same face for the same die. Uniformity: a 64-bit hash value is reduced
+    by rejection sampling, so every face of an N-sided die has probability exactly 1/N.
+    """
+
+    kind = "seeded"
+
+    def __init__(self, seed: int, position: int = 0) -> None:
+        self.seed = int(seed)
+        self.position = int(position)
+        self._key = self.seed.to_bytes(16, "little", signed=True)
+
+    def _word(self, counter: int) -> int:
+        h = hashlib.blake2b(counter.to_bytes(16, "little"), digest_size=8, key=self._key)
+        return int.from_bytes(h.digest(), "little")
+
+    def index(self, n: int) -> int:
+        """A uniform index in [0, n) taken from the stream."""
+        limit = (1 << 64) - ((1 << 64) % n)
+        sub = 0
+        while True:
+            # each position may need (rarely) several words; sub-words live above 2**48
+            w = self._word(self.position + (sub << 48))
+            if w < limit:
+                self.position += 1
+                return w % n
+            sub += 1
+
+    def face(self, die: Die) -> int:
+        return die.faces[self.index(die.sides)]
+
+
+class PhysicalSource:
+    """Faces rolled by the player on the table, consumed in order."""
+
+    kind = "physical"
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self.faces = [int(f) for f in faces]
+        self.used = 0
+
+    def face(self, die: Die) -> int:
+        if self.used >= len(self.faces):
+            raise DiceError(
+                f"not enough dice given: die #{self.used + 1} ({die.name}) is needed"
+                f" but only {len(self.faces)} were entered"
+            )
+        f = die.check_face(self.faces[self.used])
+        self.used += 1
+        return f
+
+    def unused(self) -> list[int]:
+        return self.faces[self.used :]
+
+    def check_all_used(self) -> None:
+        """Raise if the player entered more faces than the procedure needed."""
+        if self.used < len(self.faces):
+            raise DiceError(
+                f"{len(self.faces)} dice given but only {self.used} needed"
+                f" (unused: {' '.join(map(str, self.unused()))})"
+            )
+
+
+class ScriptedSource(PhysicalSource):
+    """Forced faces for tests; identical checks to the physical source."""
+
+    kind = "scripted"
+
+
+def parse_faces(text: str) -> list[int]:
+    """Parse ``"3 5"``/``"3,5"``/``"-1,+2"`` into faces; a clear error otherwise."""
+    out: list[int] = []
+    for part in text.replace(",", " ").split():
+        try:
+            out.append(int(part))
+        except ValueError:
+            raise DiceError(f"die face {part!r} is not a whole number") from None
+    if not out:
+        raise DiceError("no dice faces given")
+    return out

@@ -1,0 +1,184 @@
+"""Result tables keyed by ranges of a final figure, loaded from data files.
+
+Ranges are written as in the rulebooks: ``<=0``, ``1-7``, ``8+``, ``>=13``, ``5``, ``-3--1``,
+``<3``, ``>12``. A table is validated at load: rows in order, no gap and no overlap (an error
+naming the file and row). Ends may be open or closed; a figure beyond a closed end is an error
+unless the table says ``clamp = true`` (then the end rows apply).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from vedette.errors import DataError
+
+INF = 10**9
+
+_RANGE: list[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[int, int]]]] = [
+    (re.compile(r"^(-?\d+)\s*-\s*(-?\d+)$"), lambda m: (int(m[1]), int(m[2]))),
+    (re.compile(r"^(-?\d+)\s*\+$"), lambda m: (int(m[1]), INF)),
+    (re.compile(r"^(-?\d+)\s*(or more|and up|\+ or more)$", re.I), lambda m: (int(m[1]), INF)),
+    (re.compile(r"^(-?\d+)\s*(or less|-)$", re.I), lambda m: (-INF, int(m[1]))),
+    (re.compile(r"^(>=|≥)\s*(-?\d+)$"), lambda m: (int(m[2]), INF)),
+    (re.compile(r"^(<=|≤)\s*(-?\d+)$"), lambda m: (-INF, int(m[2]))),
+    (re.compile(r"^>\s*(-?\d+)$"), lambda m: (int(m[1]) + 1, INF)),
+    (re.compile(r"^<\s*(-?\d+)$"), lambda m: (-INF, int(m[1]) - 1)),
+    (re.compile(r"^(-?\d+)$"), lambda m: (int(m[1]), int(m[1]))),
+]
+
+
+def parse_range(text: str) -> tuple[int, int]:
+    """``"1-7"`` -> (1, 7); open ends are ±10**9. Raises ValueError if unreadable."""
+    t = str(text).strip()
+    for rx, fn in _RANGE:
+        m = rx.match(t)
+        if m:
+            lo, hi = fn(m)
+            if lo > hi:
+                raise ValueError(f"range {text!r} is empty ({lo} > {hi})")
+            return lo, hi
+    raise ValueError(f"cannot read range {text!r} (write e.g. <=0, 1-7, 8+, >=13)")
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One row: the range it covers, its key, the consequence, and any further data."""
+
+    lo: int
+    hi: int
+    key: str
+    result: str
+    range_text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def covers(self, figure: int) -> bool:
+        return self.lo <= figure <= self.hi
+
+    def to_json(self) -> dict[str, Any]:
+        return {"range": self.range_text, "key": self.key, "result": self.result, **dict(self.data)}
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A result table. ``lookup`` is the only way a figure becomes a row, for play and odds."""
+
+    name: str
+    rows: tuple[Row, ...]
+    title: str = ""
+    rule: str = ""
+    dice: str = ""
+    clamp: bool = False
+    source: str = "<table>"
+
+    def __post_init__(self) -> None:
+        if not self.rows:
+            raise DataError(self.source, f"table {self.name!r} has no rows")
+        for i in range(1, len(self.rows)):
+            prev, row = self.rows[i - 1], self.rows[i]
+            if row.lo <= prev.hi:
+                raise DataError(
+                    self.source,
+                    f"table {self.name!r}: {row.range_text!r} overlaps {prev.range_text!r}",
+                    i + 1,
+                )
+            if row.lo > prev.hi + 1:
+                raise DataError(
+                    self.source,
+                    f"table {self.name!r}: gap between {prev.range_text!r} and {row.range_text!r}"
+                    f" ({prev.hi + 1}..{row.lo - 1} not covered)",
+                    i + 1,
+                )
+        keys = [r.key for r in self.rows]
+        if len(set(keys)) != len(keys):
+            raise DataError(self.source, f"table {self.name!r}: duplicate row keys")
+
+    @property
+    def lo(self) -> int:
+        return self.rows[0].lo
+
+    @property
+    def hi(self) -> int:
+        return self.rows[-1].hi
+
+    def lookup(self, figure: int) -> Row:
+        if figure < self.lo:
+            if self.clamp:
+                return self.rows[0]
+        elif figure > self.hi:
+            if self.clamp:
+                return self.rows[-1]
+        else:
+            for r in self.rows:
+                if r.lo <= figure <= r.hi:
+                    return r
+        raise DataError(self.source, f"table {self.name!r} has no row for {figure}")
+
+    def row(self, key: str) -> Row:
+        for r in self.rows:
+            if r.key == key:
+                return r
+        raise DataError(self.source, f"table {self.name!r} has no row {key!r}")
+
+    def odds(self, weights: Mapping[int, int]) -> dict[str, Fraction]:
+        """Exact probability of each row (by key, in table order) for a figure's weights."""
+        tot = sum(weights.values())
+        acc = {r.key: 0 for r in self.rows}
+        for v, n in weights.items():
+            acc[self.lookup(v).key] += n
+        return {k: Fraction(n, tot) for k, n in acc.items()}
+
+    def boundaries(self) -> list[int]:
+        """Upper bounds of every row but the last (for vectorised lookup)."""
+        return [r.hi for r in self.rows[:-1]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "rule": self.rule,
+            "dice": self.dice,
+            "clamp": self.clamp,
+            "rows": [r.to_json() for r in self.rows],
+        }
+
+
+_ROW_FIELDS = {"range", "key", "result"}
+
+
+def table_from_data(name: str, data: Mapping[str, Any], source: str = "<data>") -> Table:
+    """Build a table from a data-file mapping (``rows`` = list of {range, key?, result, ...})."""
+    raw_rows = data.get("rows")
+    if not isinstance(raw_rows, Sequence) or isinstance(raw_rows, str):
+        raise DataError(source, f"table {name!r} needs a list of rows")
+    rows: list[Row] = []
+    for i, r in enumerate(raw_rows, start=1):
+        if not isinstance(r, Mapping) or "range" not in r:
+            raise DataError(source, f"table {name!r}: row needs a 'range'", i)
+        try:
+            lo, hi = parse_range(str(r["range"]))
+        except ValueError as e:
+            raise DataError(source, f"table {name!r}: {e}", i) from None
+        key = str(r.get("key", r["range"]))
+        extra = {k: v for k, v in r.items() if k not in _ROW_FIELDS}
+        rows.append(Row(lo, hi, key, str(r.get("result", key)), str(r["range"]), extra))
+    return Table(
+        name=name,
+        rows=tuple(rows),
+        title=str(data.get("title", name)),
+        rule=str(data.get("rule", "")),
+        dice=str(data.get("dice", "")),
+        clamp=bool(data.get("clamp", False)),
+        source=source,
+    )
+
+
+def tables_from_data(data: Mapping[str, Any], source: str = "<data>") -> dict[str, Table]:
+    """All tables under a data file's ``[tables.NAME]`` sections."""
+    raw = data.get("tables", {})
+    if not isinstance(raw, Mapping):
+        raise DataError(source, "'tables' must be a table of tables")
+    return {name: table_from_data(name, t, source) for name, t in raw.items()}

@@ -1,0 +1,232 @@
+"""The contract between a ruleset and the engine.
+
+A ruleset is a plug-in: it folds :class:`Event` s into its state (``apply``) and offers
+procedures, pure functions ``(state, request, dice) -> Outcome``. A procedure never touches
+the database or the RNG; it takes dice from the injected source and returns the rolls it made,
+the events that change the game and a human sentence. Queries (``query=True``) return an
+Outcome with no events and are not logged.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from vedette.data import load_toml_text, merge, package_toml
+from vedette.dice.check import Odds
+from vedette.dice.roll import AnyRoll
+from vedette.dice.sources import DiceSource
+from vedette.dice.tables import Table, tables_from_data
+from vedette.errors import BadRequest
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A change to the game. ``data`` must be JSON-serialisable."""
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "data": dict(self.data)}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Event:
+        return cls(str(d["kind"]), dict(d.get("data", {})))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a procedure did: the rolls (each explains itself), the events, a sentence, and
+    structured details (chosen units, changes the player must make on the table)."""
+
+    events: tuple[Event, ...] = ()
+    rolls: tuple[AnyRoll, ...] = ()
+    message: str = ""
+    details: Mapping[str, Any] = field(default_factory=dict)
+    odds: tuple[Odds, ...] = ()
+
+    def lines(self) -> list[str]:
+        out = [r.line() for r in self.rolls]
+        if self.message:
+            out.append(self.message)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "message": self.message,
+            "rolls": [r.to_json() for r in self.rolls],
+            "events": [e.to_json() for e in self.events],
+            "details": _jsonable(self.details),
+            "odds": [o.to_json() for o in self.odds],
+        }
+
+
+def _jsonable(x: Any) -> Any:
+    return json.loads(json.dumps(x, default=str))
+
+
+class Request(Mapping[str, Any]):
+    """A procedure's arguments with typed getters; a missing or mistyped field is a
+    :class:`BadRequest` naming the field."""
+
+    def __init__(self, data: Mapping[str, Any] | None = None) -> None:
+        self._d = dict(data or {})
+
+    def __getitem__(self, k: str) -> Any:
+        return self._d[k]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._d)
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def to_json(self) -> dict[str, Any]:
+        return _jsonable(self._d)  # type: ignore[no-any-return]
+
+    def _need(self, k: str) -> Any:
+        if k not in self._d or self._d[k] is None:
+            raise BadRequest(f"missing '{k}'")
+        return self._d[k]
+
+    def get_str(self, k: str, default: str | None = None) -> str:
+        if default is not None and k not in self._d:
+            return default
+        v = self._need(k)
+        return str(v)
+
+    def get_opt_str(self, k: str) -> str | None:
+        v = self._d.get(k)
+        return None if v is None else str(v)
+
+    def get_int(self, k: str, default: int | None = None) -> int:
+        if default is not None and k not in self._d:
+            return default
+        v = self._need(k)
+        if isinstance(v, bool):
+            raise BadRequest(f"'{k}' must be a whole number, not {v!r}")
+        try:
+            return int(v)
+        except (TypeError, ValueError):
+            raise BadRequest(f"'{k}' must be a whole number, not {v!r}") from None
+
+    def get_float(self, k: str, default: float | None = None) -> float:
+        if default is not None and k not in self._d:
+            return default
+        v = self._need(k)
+        try:
+            return float(v)
+        except (TypeError, ValueError):
+            raise BadRequest(f"'{k}' must be a number, not {v!r}") from None
+
+    def get_bool(self, k: str, default: bool = False) -> bool:
+        if k not in self._d or self._d[k] is None:
+            return default
+        v = self._d[k]
+        if isinstance(v, bool):
+            return v
+        s = str(v).lower()
+        if s in ("1", "true", "yes", "y", "on"):
+            return True
+        if s in ("0", "false", "no", "n", "off"):
+            return False
+        raise BadRequest(f"'{k}' must be true or false, not {v!r}")
+
+    def get_list(self, k: str, default: Sequence[Any] | None = None) -> list[Any]:
+        if k not in self._d or self._d[k] is None:
+            if default is not None:
+                return list(default)
+            raise BadRequest(f"missing '{k}'")
+        v = self._d[k]
+        if isinstance(v, list | tuple):
+            return list(v)
+        if isinstance(v, str):
+            return [p.strip() for p in v.split(",") if p.strip()]
+        return [v]
+
+    def get_choice(self, k: str, choices: Sequence[str], default: str | None = None) -> str:
+        v = self.get_str(k, default)
+        if v not in choices:
+            raise BadRequest(f"'{k}' must be one of {', '.join(choices)}, not {v!r}")
+        return v
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A procedure argument, for help texts and forms."""
+
+    name: str
+    help: str = ""
+    kind: str = "str"  # str | int | float | bool | list | json
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class Procedure(Generic[S]):
+    """A rule procedure: ``run(state, request, dice) -> Outcome``; ``odds(state, request)``
+    gives the exact odds of what ``run`` would roll, from the same checks."""
+
+    name: str
+    run: Callable[[S, Request, DiceSource], Outcome]
+    help: str = ""
+    params: tuple[Param, ...] = ()
+    odds: Callable[[S, Request], Sequence[Odds]] | None = None
+    query: bool = False
+    rule: str = ""
+
+
+class Ruleset(Generic[S]):
+    """Base class for a ruleset plug-in. Subclasses set the class attributes and implement
+    ``initial_state`` and ``apply``; procedures are registered in ``procedures``."""
+
+    name: str = ""
+    aliases: tuple[str, ...] = ()
+    title: str = ""
+    data_package: str = ""  # package holding data/*.toml, e.g. "vedette.rules.napoleon_at_bay.data"
+    data_files: tuple[str, ...] = ()  # merged in order, then the game's house rules
+    scenarios: Mapping[str, str] = {}  # bundled scenario name -> file name in data_package
+    procedures: Mapping[str, Procedure[S]] = {}
+
+    # -- data ---------------------------------------------------------------------------
+    def data(self, house_rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The ruleset's shipped data merged with a game's house rules."""
+        out: dict[str, Any] = {}
+        for f in self.data_files:
+            out = merge(out, package_toml(self.data_package, f))
+        if house_rules:
+            out = merge(out, house_rules)
+        return out
+
+    def tables(self, house_rules: Mapping[str, Any] | None = None) -> dict[str, Table]:
+        return tables_from_data(self.data(house_rules), f"{self.name} data")
+
+    def scenario(self, name: str) -> dict[str, Any]:
+        if name not in self.scenarios:
+            raise BadRequest(
+                f"no bundled {self.name} scenario {name!r} (bundled: {', '.join(self.scenarios)})"
+            )
+        return package_toml(self.data_package, self.scenarios[name])
+
+    @staticmethod
+    def scenario_from_text(text: str, source: str) -> dict[str, Any]:
+        return load_toml_text(text, source)
+
+    # -- state --------------------------------------------------------------------------
+    def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> S:
+        raise NotImplementedError
+
+    def apply(self, state: S, event: Event) -> S:
+        raise NotImplementedError
+
+    def render(self, state: S) -> str:
+        """The game as text (map, units, phase)."""
+        return repr(state)
+
+    def state_json(self, state: S) -> dict[str, Any]:
+        """The game state as JSON for shells."""
+        return {"repr": repr(state)}
