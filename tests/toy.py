@@ -35,9 +35,10 @@ def _check(req: Request) -> Check:
 
 
 def advance(state: ToyState, req: Request, dice: DiceSource) -> Outcome:
+    check = _check(req)
     if state.position >= state.limit:
         raise RuleViolation("Toy 2", "the counter is at its limit")
-    r = _check(req).resolve(dice)
+    r = check.resolve(dice)
     events = (Event("moved", {"by": r.final}),) if r.row == "go" else ()
     return Outcome(events, (r,), f"counter {'advances' if events else 'stays'}")
 

@@ -271,9 +271,14 @@ class UnderCheck:
             rule=self.rule,
         )
 
-    def odds(self) -> Odds:
+    def parsed_expression(self) -> Expression:
         e = parse(self.expression)
-        assert isinstance(e, Expression)
+        if not isinstance(e, Expression):
+            raise DiceError("an under-roll test takes one expression, not an opposed roll")
+        return e
+
+    def odds(self) -> Odds:
+        e = self.parsed_expression()
         table = self.table()
         probs = table.odds(dist.expression_weights(e))
         applied, superseded = select(self.modifiers)
@@ -283,8 +288,7 @@ class UnderCheck:
         )
 
     def resolve(self, source: DiceSource) -> Roll:
-        e = parse(self.expression)
-        assert isinstance(e, Expression)
+        e = self.parsed_expression()
         faces = roll_faces(e, source)
         natural = _natural(e, faces)
         applied, superseded = select(self.modifiers)

@@ -1,0 +1,95 @@
+"""The CLI shell: roll, odds, game commands; one-line errors; fast --help."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tests.toy  # noqa: F401
+from vedette.cli.main import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_roll_seeded_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "roll", "2d6+1", "--seed", "7", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["seed"] == 7 and len(data["dice"]) == 2
+    assert data["final"] == sum(d["face"] for d in data["dice"]) + 1
+    _, out2, _ = run(capsys, "roll", "2d6+1", "--seed", "7", "--json")
+    assert json.loads(out2)["dice"] == data["dice"]
+
+
+def test_roll_physical_dice_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "roll", "1d6", "--dice", "3", "--mod", "+2:only Ru has Vedette")
+    assert code == 0 and out.strip() == "1d6=3+2 (only Ru has Vedette)=5"
+    code, out, err = run(capsys, "roll", "d6", "--dice", "7")
+    assert code == 2 and err.strip() == "vedette: error: 7 is not a face of d6 (faces: 1-6)"
+    code, _, err = run(capsys, "roll", "2x6")
+    assert code == 2 and "column 2" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run(capsys, "nonsense")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_odds(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "odds", "1d6 vs 1d6", "--reroll-draws", "--json")
+    rows = json.loads(out)["rows"]
+    assert code == 0 and len(rows) == 10 and rows[0]["p"] == "1/30"
+    code, out, _ = run(capsys, "odds", "--under", "65", "--mod", "-9:3 casualties", "--json")
+    assert json.loads(out)["rows"][0]["p"] == "14/25"
+
+
+def test_game_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = str(tmp_path / "g.db")
+    scen = tmp_path / "toy.toml"
+    scen.write_text("limit = 100\n", encoding="utf-8")
+    code, out, err = run(
+        capsys,
+        "--db",
+        db,
+        "game",
+        "new",
+        "g1",
+        "--ruleset",
+        "toy",
+        "--scenario",
+        str(scen),
+        "--seed",
+        "4",
+    )
+    assert code == 0, err
+    assert "seed 4" in out
+    code, out, _ = run(capsys, "--db", db, "game", "list")
+    assert "g1" in out
+    code, out, _ = run(capsys, "--db", db, "game", "undo")
+    assert code == 2
+    export = tmp_path / "g1.jsonl"
+    code, _, _ = run(capsys, "--db", db, "game", "export", "g1", "-o", str(export))
+    assert code == 0 and export.read_text().count("\n") == 2
+    code, out, _ = run(capsys, "--db", db, "game", "import", str(export), "--name", "g2")
+    assert code == 0 and "g2" in out
+    code, out, _ = run(capsys, "--db", db, "game", "log", "g2")
+    assert "#1 created: toy (seed 4)" in out
+    code, _, err = run(capsys, "--db", db, "game", "show", "nope")
+    assert code == 2 and err.strip() == "vedette: error: no game named 'nope'"
+
+
+def test_help_is_fast_and_light() -> None:
+    code = (
+        "import sys\n"
+        "from vedette.cli.main import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "heavy = [m for m in ('numpy', 'shapely', 'lark', 'fastapi', 'rich') if m in sys.modules]\n"
+        "print('HEAVY=' + ','.join(heavy))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "HEAVY="

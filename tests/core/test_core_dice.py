@@ -1,0 +1,132 @@
+"""Dice sources, modifiers and the Roll record."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vedette.dice import (
+    Check,
+    Modifier,
+    PhysicalSource,
+    ScriptedSource,
+    SeededSource,
+    UnderCheck,
+    per_count,
+    select,
+    standard,
+    table_from_data,
+)
+from vedette.dice.die import CUSTOM
+from vedette.errors import DiceError
+
+FIX = table_from_data(
+    "fixing",
+    {
+        "rows": [
+            {"range": "<=3", "key": "stays", "result": "Vedette remains in hex"},
+            {"range": "4+", "key": "substituted", "result": "Vedette and Ru Inf switch places"},
+        ]
+    },
+)
+
+
+def test_seeded_stream_is_a_function_of_seed_and_position() -> None:
+    d6 = standard(6)
+    a = SeededSource(7)
+    faces = [a.face(d6) for _ in range(50)]
+    assert a.position == 50
+    b = SeededSource(7, position=20)
+    assert [b.face(d6) for _ in range(30)] == faces[20:]
+    other = SeededSource(8)
+    assert faces != [other.face(d6) for _ in range(50)]
+
+
+def test_seeded_stream_is_uniform_enough() -> None:
+    src = SeededSource(1234)
+    d6 = standard(6)
+    counts = Counter(src.face(d6) for _ in range(60000))
+    for face in range(1, 7):
+        assert abs(counts[face] - 10000) < 500  # ~5 sigma
+
+
+def test_physical_source_refuses_impossible_faces() -> None:
+    with pytest.raises(DiceError, match="7 is not a face of d6"):
+        PhysicalSource([7]).face(standard(6))
+    with pytest.raises(DiceError, match="not a face of dK8"):
+        PhysicalSource([4]).face(CUSTOM["K8"])
+    assert PhysicalSource([-3]).face(CUSTOM["K8"]) == -3
+
+
+def test_physical_source_runs_out_clearly() -> None:
+    src = PhysicalSource([3])
+    src.face(standard(6))
+    with pytest.raises(DiceError, match="not enough dice"):
+        src.face(standard(6))
+    extra = PhysicalSource([1, 2])
+    extra.face(standard(6))
+    with pytest.raises(DiceError, match="only 1 needed"):
+        extra.check_all_used()
+
+
+def test_roll_line_in_the_seed_style() -> None:
+    r = Check("1d6", (Modifier(2, "only Ru has Vedette", "Herman (3) DRM 3"),), FIX).resolve(
+        ScriptedSource([3])
+    )
+    assert r.line() == "1d6=3+2 (only Ru has Vedette)=5 → Vedette and Ru Inf switch places"
+    j = r.to_json()
+    assert j["dice"] == [{"die": "d6", "face": 3}]
+    assert j["modifiers"] == [
+        {"value": 2, "reason": "only Ru has Vedette", "rule": "Herman (3) DRM 3"}
+    ]
+    assert j["final"] == 5 and j["row"] == "substituted"
+    json.dumps(j)
+
+
+def test_exclusive_group_only_largest_applies() -> None:
+    mods = (
+        Modifier(1, "normal size gun", "O'Leary 2.5", "size"),
+        Modifier(3, "large vehicle", "O'Leary 2.5", "size"),
+        Modifier(-1, "both HIP", "O'Leary 2.5"),
+    )
+    applied, superseded = select(mods)
+    assert [m.value for m in applied] == [3, -1]
+    assert [m.value for m in superseded] == [1]
+    r = Check("2d6", mods).resolve(ScriptedSource([5, 6]))
+    assert r.final == 13
+    assert "not counted: +1 (normal size gun)" in r.line()
+
+
+def test_per_count_modifier_with_cap() -> None:
+    m = per_count(10, 4, "friendly unit within 300mm", "Kuryakin morale", cap=3, unit="%")
+    assert m.value == 30
+    assert "max 3" in m.reason
+    assert per_count(-3, 5, "casualty", unit="%").value == -15
+
+
+def test_under_check_moves_the_target_not_the_roll() -> None:
+    u = UnderCheck(80, (Modifier(10, "friends near"), Modifier(-6, "2 casualties")))
+    assert u.target() == 84
+    r = u.resolve(ScriptedSource([84]))
+    assert r.row == "pass" and r.final == 84
+    assert UnderCheck(80, strict=True).resolve(ScriptedSource([80])).row == "fail"
+    assert "≤80+10 (friends near)-6 (2 casualties)=84" in r.line()
+
+
+def test_opposed_draws_are_rerolled_and_kept() -> None:
+    c = Check("1d6 vs 1d6", (Modifier(1, "guard"),), None, "melee", reroll_draws=True)
+    r = c.resolve(ScriptedSource([3, 4, 5, 2]))
+    assert r.final == 4
+    assert len(r.draws) == 1
+    assert "draw 4-4, reroll" in r.line()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**40), st.integers(0, 10**6))
+def test_seeded_faces_are_legal(seed: int, pos: int) -> None:
+    for die in (standard(6), standard(100), CUSTOM["K12"]):
+        assert SeededSource(seed, pos).face(die) in die.faces

@@ -1,0 +1,141 @@
+"""The game log: append-only SQLite, replay, undo that cannot re-roll, export/import."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tests.toy  # noqa: F401  (registers the toy ruleset)
+from vedette.engine import Game, Store, replay
+from vedette.errors import BadRequest, DiceError, GameError, RuleViolation
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(tmp_path / "games.sqlite3")
+
+
+def test_state_is_the_fold_and_replay_is_identical(store: Store) -> None:
+    g = Game.create(store, "g", "toy", {"limit": 1000}, seed=7)
+    for _ in range(30):
+        g.perform("advance", {})
+    again = Game.open(store, "g")
+    assert again.state == g.state and again.position == g.position == 30
+    assert replay(g.ruleset, store.records(g.id)).state == g.state
+
+
+def test_same_seed_same_game(tmp_path: Path) -> None:
+    states = []
+    for i in range(2):
+        s = Store(tmp_path / f"{i}.db")
+        g = Game.create(s, "g", "toy", {}, seed=99)
+        for _ in range(10):
+            g.perform("advance", {})
+        states.append(g.state)
+    assert states[0] == states[1]
+
+
+def test_undo_cannot_reroll(store: Store) -> None:
+    g = Game.create(store, "g", "toy", {}, seed=3)
+    first = g.perform("advance", {}).rolls[0].to_json()["dice"]
+    g.undo()
+    assert g.position == 0 and g.state.history == ()
+    again = g.perform("advance", {}).rolls[0].to_json()["dice"]
+    assert again == first
+    # nothing was deleted: created, action, undo, action
+    assert [r.kind for r in store.records(g.id)] == ["created", "action", "undo", "action"]
+
+
+def test_undo_with_nothing_to_undo(store: Store) -> None:
+    g = Game.create(store, "g", "toy", {}, seed=3)
+    with pytest.raises(GameError, match="nothing to undo"):
+        g.undo()
+
+
+def test_refused_request_writes_nothing(store: Store) -> None:
+    g = Game.create(store, "g", "toy", {"limit": 0}, seed=3)
+    n = len(store.records(g.id))
+    with pytest.raises(RuleViolation, match=r"\(Toy 2\)"):
+        g.perform("advance", {})
+    with pytest.raises(BadRequest):
+        g.perform("advance", {"bonus": "lots"})
+    with pytest.raises(BadRequest):
+        g.perform("nonesuch", {})
+    assert len(store.records(g.id)) == n
+
+
+def test_physical_dice_checked_before_anything_is_written(store: Store) -> None:
+    g = Game.create(store, "g", "toy", {}, seed=3)
+    with pytest.raises(DiceError, match="7 is not a face of d6"):
+        g.perform("advance", {}, faces=[7])
+    with pytest.raises(DiceError, match="only 1 needed"):
+        g.perform("advance", {}, faces=[4, 4])
+    assert len(store.records(g.id)) == 1
+    g.perform("advance", {}, faces=[4])
+    assert g.state.history == (4,) and g.position == 0  # physical dice leave the stream alone
+
+
+def test_events_are_append_only(store: Store) -> None:
+    g = Game.create(store, "g", "toy", {}, seed=3)
+    g.perform("advance", {})
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        store.db.execute("DELETE FROM events")
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        store.db.execute("UPDATE events SET kind='x'")
+
+
+def test_concurrent_writer_is_detected(tmp_path: Path) -> None:
+    a = Game.create(Store(tmp_path / "g.db"), "g", "toy", {}, seed=1)
+    b = Game.open(Store(tmp_path / "g.db"), "g")
+    a.perform("advance", {})
+    with pytest.raises(GameError, match="changed"):
+        b.perform("advance", {})
+
+
+def test_export_import_round_trip(store: Store, tmp_path: Path) -> None:
+    g = Game.create(store, "g", "toy", {}, seed=5)
+    for _ in range(5):
+        g.perform("advance", {})
+    g.undo()
+    text = g.export_jsonl()
+    other = Store(tmp_path / "other.db")
+    h = Game.import_jsonl(other, text)
+    assert h.name == "g" and h.state == g.state and h.position == g.position
+    with pytest.raises(GameError, match="already exists"):
+        Game.import_jsonl(other, text)
+    with pytest.raises(GameError, match="not a vedette game export"):
+        Game.import_jsonl(other, '{"x": 1}\n', "z")
+    with pytest.raises(GameError, match="line 2 is not JSON"):
+        Game.import_jsonl(other, text.splitlines()[0] + "\n{oops\n", "z")
+
+
+def test_names_list_and_current_game(store: Store) -> None:
+    Game.create(store, "one", "toy", {}, seed=1)
+    Game.create(store, "two", "toy", {}, seed=1)
+    assert [g.name for g in store.games()] == ["one", "two"]
+    assert Game.open(store).name == "two"
+    with pytest.raises(GameError, match="already exists"):
+        Game.create(store, "one", "toy", {}, seed=1)
+    with pytest.raises(GameError, match="no game named"):
+        Game.open(store, "three")
+    store.rename("one", "uno")
+    assert Game.open(store, "uno").name == "uno"
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(["advance", "undo"]), max_size=25), st.integers(0, 2**31))
+def test_any_sequence_of_actions_replays_identically(actions: list[str], seed: int) -> None:
+    s = Store(":memory:")
+    g = Game.create(s, "g", "toy", {}, seed=seed)
+    for a in actions:
+        if a == "undo":
+            if g.effective:
+                g.undo()
+        else:
+            g.perform("advance", {})
+    r = replay(g.ruleset, s.records(g.id))
+    assert r.state == g.state and r.position == g.position

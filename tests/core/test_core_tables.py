@@ -1,0 +1,86 @@
+"""Result tables: ranges, validation naming file and row, house-rule overrides."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vedette.data import load_toml, merge
+from vedette.dice import parse_range, table_from_data, tables_from_data
+from vedette.errors import DataError
+
+
+@pytest.mark.parametrize(
+    ("text", "lo", "hi"),
+    [
+        ("<=0", None, 0),
+        ("1-7", 1, 7),
+        ("8+", 8, None),
+        (">=13", 13, None),
+        ("5", 5, 5),
+        ("-3--1", -3, -1),
+        ("<3", None, 2),
+        (">12", 13, None),
+    ],
+)
+def test_ranges(text: str, lo: int | None, hi: int | None) -> None:
+    a, b = parse_range(text)
+    assert (a if lo is not None else None) == lo or a < -(10**8)
+    assert (b if hi is not None else None) == hi or b > 10**8
+
+
+def test_lookup_and_open_ends() -> None:
+    t = table_from_data(
+        "t",
+        {
+            "rows": [
+                {"range": "<=0", "key": "a"},
+                {"range": "1-7", "key": "b"},
+                {"range": "8+", "key": "c"},
+            ]
+        },
+    )
+    assert [t.lookup(v).key for v in (-50, 0, 1, 7, 8, 99)] == ["a", "a", "b", "b", "c", "c"]
+
+
+def test_closed_table_refuses_or_clamps() -> None:
+    rows = [{"range": "1-2", "key": "lo"}, {"range": "3-6", "key": "hi"}]
+    with pytest.raises(DataError, match="no row for 7"):
+        table_from_data("t", {"rows": rows}).lookup(7)
+    assert table_from_data("t", {"rows": rows, "clamp": True}).lookup(9).key == "hi"
+
+
+def test_gap_is_an_error_naming_file_and_row(tmp_path: Path) -> None:
+    f = tmp_path / "house.toml"
+    f.write_text(
+        '[tables.x]\n[[tables.x.rows]]\nrange="1-3"\n[[tables.x.rows]]\nrange="5-6"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(DataError) as e:
+        tables_from_data(load_toml(f), str(f))
+    assert str(f) in str(e.value) and "row 2" in str(e.value) and "gap" in str(e.value)
+
+
+def test_overlap_is_an_error() -> None:
+    with pytest.raises(DataError, match="overlaps"):
+        table_from_data("t", {"rows": [{"range": "1-4"}, {"range": "4-6"}]}, "f.toml")
+
+
+def test_unreadable_range() -> None:
+    with pytest.raises(DataError, match="cannot read range"):
+        table_from_data("t", {"rows": [{"range": "one to three"}]}, "f.toml")
+
+
+def test_house_rules_replace_tables_whole_and_merge_values() -> None:
+    base = {
+        "tables": {"a": {"rows": [{"range": "1-6"}]}, "b": {"rows": [{"range": "1-6"}]}},
+        "units": {"inf": {"move": 4, "range": 2}},
+    }
+    house = {
+        "tables": {"a": {"rows": [{"range": "1-3"}, {"range": "4-6"}]}},
+        "units": {"inf": {"move": 5}},
+    }
+    m = merge(base, house)
+    assert len(m["tables"]["a"]["rows"]) == 2 and len(m["tables"]["b"]["rows"]) == 1
+    assert m["units"]["inf"] == {"move": 5, "range": 2}
