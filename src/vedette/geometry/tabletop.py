@@ -1,0 +1,643 @@
+"""The table top for miniatures rules: positions, bodies (bases), facing, arcs, terrain.
+
+Ruleset-neutral geometry shared by the miniatures rulesets (2 by 2 Napoleonics, Kuryakin's
+Solo Napoleonic rules). Every computation that needs intersections, distances or containment
+goes through shapely; this module only builds the shapes and names the questions.
+
+Conventions (fixed; a ruleset converts its own units at its edges):
+
+* **Lengths are millimetres** (floats). A ruleset with base units (2 by 2's ``[1]`` = 3/4 inch)
+  or yards (Kuryakin, 1 mm = 1 yard) multiplies at the edge; :data:`INCH` helps.
+* **The table** runs ``0 <= x <= width`` (left to right as seen from the "south" edge) and
+  ``0 <= y <= depth`` ("south" to "north").
+* **Facing and bearings are compass degrees**: 0 faces +y ("north", up the table), 90 faces +x
+  ("east"), clockwise positive, normalised to ``[0, 360)``. A *relative bearing* is in
+  ``(-180, 180]``: negative to the body's left, positive to its right.
+* **A body** (a base, a unit's footprint) is a rectangle given by its centre, its facing and its
+  :class:`Footprint` (``width`` along the front edge, ``depth`` front to rear).
+
+The questions a rule asks of the table top are functions here: edge-to-edge
+:func:`distance`, :func:`in_contact` (base to base, within a tolerance), :func:`touching_side`
+(which side of a body another touches), :func:`arc_of` / :func:`side_facing` (front, flank or
+rear), :func:`in_arc` (fire arcs of a given half-angle), :func:`path_crossings` (which terrain a
+move path crosses and how far it runs inside each), :func:`features_at` / :func:`body_features`
+("in cover"), :func:`within` (bodies within a radius) and :func:`sweep` (the ground a straight
+move passes over).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Literal
+
+import shapely
+from shapely import affinity
+from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
+from shapely.ops import unary_union
+
+__all__ = [
+    "INCH",
+    "Body",
+    "Crossing",
+    "Feature",
+    "Footprint",
+    "Side",
+    "TableTop",
+    "Vec",
+    "arc_of",
+    "arc_polygon",
+    "bearing",
+    "body_features",
+    "centre_distance",
+    "distance",
+    "features_at",
+    "features_between",
+    "in_arc",
+    "in_contact",
+    "nearest_edge",
+    "normalise",
+    "overlaps",
+    "path_crossings",
+    "path_length",
+    "relative_bearing",
+    "rotate",
+    "side_facing",
+    "sweep",
+    "touching_side",
+    "union",
+    "within",
+]
+
+INCH = 25.4
+"""One inch in millimetres."""
+
+_EPS = 1e-9
+
+Shape = Any
+"""A shapely geometry (shapely ships no type information)."""
+
+
+def normalise(degrees: float) -> float:
+    """An angle in ``[0, 360)``."""
+    d = math.fmod(degrees, 360.0)
+    if d < 0:
+        d += 360.0
+    # fmod of e.g. -1e-17 gives 360.0 after the shift
+    return 0.0 if d >= 360.0 else d
+
+
+def _relative(degrees: float) -> float:
+    """An angle in ``(-180, 180]``."""
+    d = normalise(degrees)
+    return d - 360.0 if d > 180.0 else d
+
+
+@dataclass(frozen=True, slots=True)
+class Vec:
+    """A point (or displacement) on the table, in mm."""
+
+    x: float
+    y: float
+
+    def __add__(self, other: Vec) -> Vec:
+        return Vec(self.x + other.x, self.y + other.y)
+
+    def __sub__(self, other: Vec) -> Vec:
+        return Vec(self.x - other.x, self.y - other.y)
+
+    def scale(self, k: float) -> Vec:
+        return Vec(self.x * k, self.y * k)
+
+    def length(self) -> float:
+        return math.hypot(self.x, self.y)
+
+    def distance(self, other: Vec) -> float:
+        return (self - other).length()
+
+    @staticmethod
+    def heading(degrees: float, length: float = 1.0) -> Vec:
+        """The displacement of ``length`` mm toward compass bearing ``degrees``."""
+        r = math.radians(degrees)
+        return Vec(math.sin(r) * length, math.cos(r) * length)
+
+    def as_tuple(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
+    def point(self) -> Shape:
+        """This point as a shapely ``Point``."""
+        return Point(self.x, self.y)
+
+
+def bearing(origin: Vec, target: Vec) -> float:
+    """Compass bearing (degrees, ``[0, 360)``) from ``origin`` to ``target``; 0 if they coincide."""
+    d = target - origin
+    if d.length() < _EPS:
+        return 0.0
+    return normalise(math.degrees(math.atan2(d.x, d.y)))
+
+
+@dataclass(frozen=True, slots=True)
+class Footprint:
+    """A rectangular footprint: ``width`` along the front edge, ``depth`` front to rear (mm)."""
+
+    width: float
+    depth: float
+
+    def __post_init__(self) -> None:
+        if not (self.width > 0 and self.depth > 0):
+            raise ValueError(f"footprint must have positive width and depth, not {self!r}")
+
+
+class Side(Enum):
+    """A side of a body (or the arc beyond it)."""
+
+    FRONT = "front"
+    RIGHT = "right"
+    REAR = "rear"
+    LEFT = "left"
+
+    @property
+    def is_flank(self) -> bool:
+        return self in (Side.LEFT, Side.RIGHT)
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """A rectangle on the table: a base or a unit's footprint, with a centre and a facing."""
+
+    centre: Vec
+    facing: float
+    footprint: Footprint
+
+    @classmethod
+    def at(cls, x: float, y: float, facing: float, width: float, depth: float) -> Body:
+        return cls(Vec(x, y), normalise(facing), Footprint(width, depth))
+
+    # -- frame -------------------------------------------------------------------------------
+    def forward(self) -> Vec:
+        """Unit vector straight ahead."""
+        return Vec.heading(self.facing)
+
+    def right(self) -> Vec:
+        """Unit vector to the body's right."""
+        return Vec.heading(self.facing + 90.0)
+
+    def to_world(self, ahead: float, rightward: float) -> Vec:
+        """The table point ``ahead`` mm forward and ``rightward`` mm right of the centre."""
+        return self.centre + self.forward().scale(ahead) + self.right().scale(rightward)
+
+    def corners(self) -> tuple[Vec, Vec, Vec, Vec]:
+        """Front-left, front-right, rear-right, rear-left."""
+        hw, hd = self.footprint.width / 2, self.footprint.depth / 2
+        return (
+            self.to_world(hd, -hw),
+            self.to_world(hd, hw),
+            self.to_world(-hd, hw),
+            self.to_world(-hd, -hw),
+        )
+
+    def polygon(self) -> Shape:
+        """The body as a shapely ``Polygon``."""
+        return Polygon([c.as_tuple() for c in self.corners()])
+
+    def edge(self, side: Side) -> Shape:
+        """One side of the body as a shapely ``LineString`` (front edge runs left to right)."""
+        fl, fr, rr, rl = self.corners()
+        ends = {
+            Side.FRONT: (fl, fr),
+            Side.RIGHT: (fr, rr),
+            Side.REAR: (rr, rl),
+            Side.LEFT: (rl, fl),
+        }[side]
+        return LineString([ends[0].as_tuple(), ends[1].as_tuple()])
+
+    def edge_midpoint(self, side: Side) -> Vec:
+        hw, hd = self.footprint.width / 2, self.footprint.depth / 2
+        ahead, rightward = {
+            Side.FRONT: (hd, 0.0),
+            Side.REAR: (-hd, 0.0),
+            Side.LEFT: (0.0, -hw),
+            Side.RIGHT: (0.0, hw),
+        }[side]
+        return self.to_world(ahead, rightward)
+
+    # -- moves -------------------------------------------------------------------------------
+    def moved_to(self, centre: Vec, facing: float | None = None) -> Body:
+        return Body(centre, self.facing if facing is None else normalise(facing), self.footprint)
+
+    def advanced(self, mm: float) -> Body:
+        """The body moved ``mm`` straight ahead (negative: straight back)."""
+        return self.moved_to(self.centre + self.forward().scale(mm))
+
+    def turned(self, degrees: float) -> Body:
+        """The body wheeled about its centre by ``degrees`` (clockwise positive)."""
+        return self.moved_to(self.centre, self.facing + degrees)
+
+    def facing_toward(self, point: Vec) -> Body:
+        return self.moved_to(self.centre, bearing(self.centre, point))
+
+
+def distance(a: Body | Vec, b: Body | Vec) -> float:
+    """Shortest distance (mm) between two bodies or points, edge to edge; 0 if they touch."""
+    return float(_shape(a).distance(_shape(b)))
+
+
+def centre_distance(a: Body | Vec, b: Body | Vec) -> float:
+    """Distance between the centres (mm)."""
+    return _centre(a).distance(_centre(b))
+
+
+def overlaps(a: Body, b: Body, tolerance: float = 0.01) -> bool:
+    """Whether two bodies interpenetrate by more than ``tolerance`` mm² of area."""
+    return float(a.polygon().intersection(b.polygon()).area) > tolerance
+
+
+def in_contact(a: Body, b: Body, tolerance: float = 1.0) -> bool:
+    """Base-to-base contact: the bodies are within ``tolerance`` mm of each other."""
+    return distance(a, b) <= tolerance
+
+
+def touching_side(body: Body, other: Body | Vec, tolerance: float = 1.0) -> Side | None:
+    """Which side of ``body`` the ``other`` touches (within ``tolerance`` mm), or ``None``.
+
+    When ``other`` touches along more than one side (corner contact), the side with the longest
+    length of ``body``'s edge within tolerance of ``other`` wins; ties go in the order front,
+    right, rear, left.
+    """
+    zone = _shape(other).buffer(tolerance)
+    best: tuple[float, Side] | None = None
+    for side in Side:
+        edge = body.edge(side)
+        if float(edge.distance(_shape(other))) > tolerance:
+            continue
+        run = float(edge.intersection(zone).length)
+        if best is None or run > best[0] + _EPS:
+            best = (run, side)
+    return None if best is None else best[1]
+
+
+def relative_bearing(body: Body, target: Body | Vec) -> float:
+    """Bearing of ``target`` (its centre) from ``body``'s centre, relative to its facing.
+
+    In ``(-180, 180]``: 0 dead ahead, negative to the left, positive to the right.
+    """
+    return _relative(bearing(body.centre, _centre(target)) - body.facing)
+
+
+def arc_of(
+    body: Body,
+    target: Body | Vec,
+    front_half_angle: float = 45.0,
+    rear_half_angle: float = 45.0,
+) -> Side:
+    """The arc of ``body`` that ``target`` (its centre) lies in, by angle from ``body``'s centre.
+
+    Front if within ``front_half_angle`` of straight ahead, rear if within ``rear_half_angle``
+    of straight behind, otherwise the left or right flank. A target exactly on a boundary belongs
+    to the front (or rear) arc.
+    """
+    if not (0 <= front_half_angle <= 180 and 0 <= rear_half_angle <= 180):
+        raise ValueError("arc half-angles must be between 0 and 180 degrees")
+    if front_half_angle + rear_half_angle > 180 + _EPS:
+        raise ValueError("front and rear arcs overlap")
+    rel = relative_bearing(body, target)
+    if abs(rel) <= front_half_angle + _EPS:
+        return Side.FRONT
+    if abs(rel) >= 180.0 - rear_half_angle - _EPS:
+        return Side.REAR
+    return Side.RIGHT if rel > 0 else Side.LEFT
+
+
+def side_facing(body: Body, target: Body | Vec) -> Side:
+    """Which side of ``body`` faces ``target``'s centre, by the extended diagonals of the body.
+
+    The lines through the centre and the corners split the table into four zones, one beyond
+    each side: the usual miniatures test for "is the attacker on the front, flank or rear".
+    """
+    fp = body.footprint
+    front_half = math.degrees(math.atan2(fp.width / 2, fp.depth / 2))
+    return arc_of(body, target, front_half, front_half)
+
+
+def arc_polygon(
+    body: Body,
+    half_angle: float,
+    reach: float,
+    origin: Literal["front", "centre"] = "front",
+    direction: float = 0.0,
+) -> Shape:
+    """The ground covered by an arc of ``half_angle`` degrees either side of the facing.
+
+    ``origin="front"``: the arc is the front edge projected forward ``reach`` mm, its sides
+    splayed outward by ``half_angle`` from each front corner (the usual fire arc; ``half_angle``
+    0 is a straight-ahead corridor). ``origin="centre"``: a wedge from the centre. ``direction``
+    turns the arc relative to the facing (e.g. 180 for a rear arc). ``half_angle`` must be below
+    90 for ``"front"``.
+    """
+    if reach <= 0:
+        raise ValueError("arc reach must be positive")
+    axis = normalise(body.facing + direction)
+    if origin == "centre":
+        if not 0 < half_angle <= 180:
+            raise ValueError("centre arc half-angle must be in (0, 180]")
+        if half_angle >= 180:
+            return Point(body.centre.as_tuple()).buffer(reach, quad_segs=32)
+        steps = max(2, int(half_angle // 5) + 2)
+        pts = [body.centre.as_tuple()]
+        for i in range(steps + 1):
+            ang = axis - half_angle + 2 * half_angle * i / steps
+            pts.append((body.centre + Vec.heading(ang, reach)).as_tuple())
+        return Polygon(pts)
+    if not 0 <= half_angle < 90:
+        raise ValueError("front arc half-angle must be in [0, 90)")
+    turned = body.turned(direction)
+    fl, fr, _, _ = turned.corners()
+    slant = reach / math.cos(math.radians(half_angle))
+    far_left = fl + Vec.heading(axis - half_angle, slant)
+    far_right = fr + Vec.heading(axis + half_angle, slant)
+    return Polygon([fl.as_tuple(), far_left.as_tuple(), far_right.as_tuple(), fr.as_tuple()])
+
+
+def in_arc(
+    body: Body,
+    target: Body | Vec,
+    half_angle: float,
+    reach: float | None = None,
+    origin: Literal["front", "centre"] = "front",
+    mode: Literal["any", "centre", "all"] = "any",
+    direction: float = 0.0,
+) -> bool:
+    """Whether ``target`` is in ``body``'s arc (see :func:`arc_polygon`).
+
+    ``mode``: ``"any"`` part of the target, its ``"centre"``, or ``"all"`` of it. ``reach``
+    (mm) limits the range, measured along the arc's axis from its origin; ``None`` means the
+    whole table (a large reach).
+    """
+    far = (
+        reach
+        if reach is not None
+        else (10_000.0 + centre_distance(body, target) + _size(target) + _size(body))
+    )
+    zone = arc_polygon(body, half_angle, far, origin, direction)
+    shape = _shape(target)
+    if mode == "centre":
+        return bool(zone.buffer(_EPS).covers(_centre(target).point()))
+    if mode == "all":
+        return bool(zone.buffer(_EPS).covers(shape))
+    return bool(zone.intersects(shape))
+
+
+@dataclass(frozen=True, slots=True)
+class Feature:
+    """A terrain feature: a ``kind`` (the ruleset's word: "road", "woods", "stream" ...), a
+    ``name`` and a shapely shape (polygon for areas, line string for roads, streams, hedges)."""
+
+    kind: str
+    name: str
+    shape: Shape = field(compare=False)
+
+    @classmethod
+    def area(cls, kind: str, name: str, points: Sequence[tuple[float, float]]) -> Feature:
+        return cls(kind, name, Polygon(points))
+
+    @classmethod
+    def line(
+        cls, kind: str, name: str, points: Sequence[tuple[float, float]], width: float = 0.0
+    ) -> Feature:
+        """A linear feature; with ``width`` > 0 it is the band of that width along the line."""
+        shape = LineString(points)
+        if width > 0:
+            shape = shape.buffer(width / 2, cap_style="flat")
+        return cls(kind, name, shape)
+
+    @classmethod
+    def circle(cls, kind: str, name: str, centre: tuple[float, float], radius: float) -> Feature:
+        return cls(kind, name, Point(centre).buffer(radius, quad_segs=16))
+
+    @property
+    def is_area(self) -> bool:
+        return float(self.shape.area) > 0
+
+
+@dataclass(frozen=True, slots=True)
+class TableTop:
+    """The table: ``width`` × ``depth`` mm and its terrain features."""
+
+    width: float
+    depth: float
+    features: tuple[Feature, ...] = ()
+
+    def outline(self) -> Shape:
+        return box(0.0, 0.0, self.width, self.depth)
+
+    def on_table(self, thing: Body | Vec) -> bool:
+        return bool(self.outline().buffer(_EPS).covers(_shape(thing)))
+
+    def edge_distance(
+        self, thing: Body | Vec, edge: Literal["south", "north", "west", "east"]
+    ) -> float:
+        """Distance (mm) from the nearest part of ``thing`` to one table edge (0 if over it)."""
+        line = {
+            "south": LineString([(0, 0), (self.width, 0)]),
+            "north": LineString([(0, self.depth), (self.width, self.depth)]),
+            "west": LineString([(0, 0), (0, self.depth)]),
+            "east": LineString([(self.width, 0), (self.width, self.depth)]),
+        }[edge]
+        if not self.on_table(thing):
+            outside = _shape(thing).difference(self.outline().buffer(_EPS))
+            if not outside.is_empty:
+                return 0.0
+        return float(line.distance(_shape(thing)))
+
+
+def nearest_edge(table: TableTop, thing: Body | Vec) -> tuple[str, float]:
+    """The table edge nearest ``thing`` and its distance (mm); ties: south, north, west, east."""
+    edges: tuple[Literal["south", "north", "west", "east"], ...] = (
+        "south",
+        "north",
+        "west",
+        "east",
+    )
+    best = min(edges, key=lambda e: table.edge_distance(thing, e))
+    return best, table.edge_distance(thing, best)
+
+
+@dataclass(frozen=True, slots=True)
+class Crossing:
+    """How a path meets one feature: ``inside`` mm of the path within it, ``crossings`` times
+    the path crosses it (a line feature) or its boundary (an area), and whether the path starts
+    or ends inside it."""
+
+    feature: Feature
+    inside: float
+    crossings: int
+    starts_inside: bool
+    ends_inside: bool
+
+    @property
+    def kind(self) -> str:
+        return self.feature.kind
+
+
+def path_length(path: Sequence[Vec]) -> float:
+    """Length (mm) of a polyline."""
+    return sum(a.distance(b) for a, b in itertools.pairwise(path))
+
+
+def path_crossings(
+    path: Sequence[Vec], features: Iterable[Feature], tolerance: float = 1e-6
+) -> list[Crossing]:
+    """Every feature a move path (polyline of centre positions) meets, in the order first met.
+
+    Areas report the length of path inside them; lines report how many times the path crosses
+    them (touching without crossing counts, as meeting the feature). A path of one point meets
+    the features containing it.
+    """
+    if not path:
+        raise ValueError("a path needs at least one point")
+    start, end = path[0].point(), path[-1].point()
+    line = LineString([p.as_tuple() for p in path]) if len(path) > 1 else start
+    found: list[tuple[float, Crossing]] = []
+    for feature in features:
+        shape = feature.shape
+        if float(shape.distance(line)) > tolerance:
+            continue
+        hit = shape.intersection(line)
+        inside = float(hit.length) if feature.is_area else 0.0
+        if feature.is_area:
+            crossings = _count_points(shape.boundary.intersection(line))
+        else:
+            crossings = max(1, _count_points(hit)) if len(path) > 1 else 1
+        first = _first_along(line, hit) if len(path) > 1 else 0.0
+        found.append(
+            (
+                first,
+                Crossing(
+                    feature,
+                    inside,
+                    crossings,
+                    bool(shape.buffer(tolerance).covers(start)),
+                    bool(shape.buffer(tolerance).covers(end)),
+                ),
+            )
+        )
+    found.sort(key=lambda fc: fc[0])
+    return [c for _, c in found]
+
+
+def _first_along(line: Shape, hit: Shape) -> float:
+    """How far along ``line`` (mm) the geometry ``hit`` first meets it."""
+    coords = shapely.get_coordinates(hit)
+    if len(coords) == 0:
+        return float(line.length)
+    return min(float(line.project(Point(float(x), float(y)))) for x, y in coords)
+
+
+def _count_points(geom: Shape) -> int:
+    if geom.is_empty:
+        return 0
+    if geom.geom_type == "Point":
+        return 1
+    if geom.geom_type == "MultiPoint":
+        return len(geom.geoms)
+    if geom.geom_type in ("LineString", "LinearRing"):
+        return 1
+    return sum(_count_points(g) for g in getattr(geom, "geoms", ()))
+
+
+def features_at(point: Vec, features: Iterable[Feature], tolerance: float = 1e-6) -> list[Feature]:
+    """The features containing (or, for lines, touching) ``point``."""
+    p = point.point()
+    return [f for f in features if float(f.shape.distance(p)) <= tolerance]
+
+
+def body_features(
+    body: Body,
+    features: Iterable[Feature],
+    mode: Literal["any", "centre", "all", "half"] = "half",
+) -> list[Feature]:
+    """Area features a body is in: ``"any"`` part overlapping, its ``"centre"`` inside, ``"all"``
+    of it inside, or at least ``"half"`` its area inside. Line features count when the body
+    touches them (``"any"``, ``"half"``) or its centre is on them (``"centre"``)."""
+    poly = body.polygon()
+    out: list[Feature] = []
+    for f in features:
+        if not f.is_area:
+            hit = (
+                float(f.shape.distance(body.centre.point())) <= 1e-6
+                if mode == "centre"
+                else bool(f.shape.intersects(poly)) and mode != "all"
+            )
+        elif mode == "any":
+            hit = float(f.shape.intersection(poly).area) > _EPS
+        elif mode == "centre":
+            hit = bool(f.shape.covers(body.centre.point()))
+        elif mode == "all":
+            hit = bool(f.shape.buffer(1e-6).covers(poly))
+        else:
+            hit = float(f.shape.intersection(poly).area) >= float(poly.area) / 2 - 1e-6
+        if hit:
+            out.append(f)
+    return out
+
+
+def features_between(
+    a: Body | Vec, b: Body | Vec, features: Iterable[Feature], tolerance: float = 1e-6
+) -> list[Crossing]:
+    """The features met by the straight line from ``a``'s centre to ``b``'s centre (line of
+    sight, line of fire), in order from ``a``."""
+    return path_crossings([_centre(a), _centre(b)], features, tolerance)
+
+
+def within(
+    origin: Body | Vec,
+    others: Mapping[str, Body | Vec],
+    radius: float,
+    measure: Literal["edge", "centre"] = "edge",
+) -> list[tuple[str, float]]:
+    """``(key, distance)`` of every body within ``radius`` mm of ``origin``, nearest first.
+
+    ``measure="edge"`` is edge to edge (:func:`distance`), ``"centre"`` centre to centre. Ties
+    sort by key.
+    """
+    measured: list[tuple[str, float]] = []
+    for key, other in others.items():
+        d = distance(origin, other) if measure == "edge" else centre_distance(origin, other)
+        if d <= radius + _EPS:
+            measured.append((key, d))
+    return sorted(measured, key=lambda kd: (kd[1], kd[0]))
+
+
+def sweep(start: Body, end: Body) -> Shape:
+    """The ground a body passes over moving in a straight line from ``start`` to ``end``
+    (convex hull of both placements; exact when the facing does not change)."""
+    return MultiPoint([c.as_tuple() for c in (*start.corners(), *end.corners())]).convex_hull
+
+
+def union(shapes: Iterable[Shape]) -> Shape:
+    """Union of shapely shapes (e.g. several features of one kind)."""
+    return unary_union(list(shapes))
+
+
+def rotate(shape: Shape, degrees: float, about: Vec) -> Shape:
+    """A shape turned ``degrees`` clockwise about a point."""
+    return affinity.rotate(shape, -degrees, origin=about.as_tuple())
+
+
+# -- helpers ---------------------------------------------------------------------------------
+def _shape(thing: Body | Vec) -> Shape:
+    return thing.polygon() if isinstance(thing, Body) else thing.point()
+
+
+def _centre(thing: Body | Vec) -> Vec:
+    return thing.centre if isinstance(thing, Body) else thing
+
+
+def _size(thing: Body | Vec) -> float:
+    if isinstance(thing, Body):
+        return math.hypot(thing.footprint.width, thing.footprint.depth)
+    return 0.0
