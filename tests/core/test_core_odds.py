@@ -76,9 +76,10 @@ def test_under_roll_is_exact() -> None:
     ],
     ids=["2d6", "opposed", "under"],
 )
-def test_monte_carlo_agrees_with_exact_odds(check: Check | UnderCheck) -> None:
+@pytest.mark.parametrize("method", ["dice", "cdf"])
+def test_monte_carlo_agrees_with_exact_odds(check: Check | UnderCheck, method: str) -> None:
     n = 200_000
-    counts = row_counts(check, n, seed=42)
+    counts = row_counts(check, n, seed=42, method=method)
     exact = check.odds().as_dict()
     for key, p in exact.items():
         # 5 standard deviations of a binomial proportion, at a fixed seed

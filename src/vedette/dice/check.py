@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from vedette.dice import dist
@@ -152,13 +153,23 @@ class Check:
         return self.table.lookup(final) if self.table is not None else None
 
     def odds(self) -> Odds:
-        w = self.weights()
         applied, superseded = self.applied()
+        key = (
+            self.parsed(),
+            sum(m.value for m in applied),
+            self.b_modifier_total(),
+            self.reroll_draws,
+        )
         if self.table is None:
-            o = odds_from_weights(self.label, w, rule=self.rule)
+            o = odds_from_weights(self.label, dist.weights_of(*key), rule=self.rule)
             return Odds(o.label, o.rows, self.expression, applied, superseded, self.rule)
-        probs = self.table.odds(w)
-        rows = tuple(OddsRow(r.key, r.result, probs[r.key], r.range_text) for r in self.table.rows)
+        rows = self.table.memo.get(key)
+        if rows is None:
+            probs = self.table.odds(dist.weights_of(*key))
+            rows = tuple(
+                OddsRow(r.key, r.result, probs[r.key], r.range_text) for r in self.table.rows
+            )
+            self.table.memo[key] = rows
         note = "draws rerolled" if self.reroll_draws else ""
         return Odds(self.label, rows, self.expression, applied, superseded, self.rule, note)
 
@@ -278,11 +289,10 @@ class UnderCheck:
         return e
 
     def odds(self) -> Odds:
-        e = self.parsed_expression()
-        table = self.table()
-        probs = table.odds(dist.expression_weights(e))
         applied, superseded = select(self.modifiers)
-        rows = tuple(OddsRow(r.key, r.result, probs[r.key], r.range_text) for r in table.rows)
+        rows = _under_rows(
+            self.parsed_expression(), self.target(), self.strict, self.pass_text, self.fail_text
+        )
         return Odds(
             self.label, rows, f"{self.expression} vs {self.base}", applied, superseded, self.rule
         )
@@ -311,6 +321,15 @@ class UnderCheck:
             base_target=self.base,
             strict=self.strict,
         )
+
+
+@lru_cache(maxsize=4096)
+def _under_rows(
+    e: Expression, target: int, strict: bool, pass_text: str, fail_text: str
+) -> tuple[OddsRow, ...]:
+    table = UnderCheck(target, (), e.text, strict, pass_text=pass_text, fail_text=fail_text).table()
+    probs = table.odds(dist.expression_weights(e))
+    return tuple(OddsRow(r.key, r.result, probs[r.key], r.range_text) for r in table.rows)
 
 
 def roll(

@@ -82,6 +82,25 @@ def weights_of(
 ) -> Weights:
     """Weights of the final figure. For an opposed roll: (A + modifier) - (B + b_modifier),
     a draw (on the modified totals) rerolled when ``reroll_draws``."""
+    return dict(_final_weights(expr, modifier, b_modifier, reroll_draws))
+
+
+@lru_cache(maxsize=8192)
+def _final_weights(
+    expr: Expression | Opposed, modifier: int, b_modifier: int, reroll_draws: bool
+) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted(_compute_final(expr, modifier, b_modifier, reroll_draws).items()))
+
+
+def clear_caches() -> None:
+    """Forget memoised distributions (benchmarks measure cold as well as warm)."""
+    _final_weights.cache_clear()
+    _expression_weights.cache_clear()
+
+
+def _compute_final(
+    expr: Expression | Opposed, modifier: int, b_modifier: int, reroll_draws: bool
+) -> Weights:
     if isinstance(expr, Opposed):
         return opposed_weights(
             shift(expression_weights(expr.a), modifier),

@@ -9,6 +9,7 @@ unless the table says ``clamp = true`` (then the end rows apply).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -73,8 +74,12 @@ class Table:
     dice: str = ""
     clamp: bool = False
     source: str = "<table>"
+    _bounds: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
+    #: memo of derived values (row odds per distribution); a table never changes, so it is safe
+    memo: dict[Any, Any] = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "_bounds", tuple(r.hi for r in self.rows[:-1]))
         if not self.rows:
             raise DataError(self.source, f"table {self.name!r} has no rows")
         for i in range(1, len(self.rows)):
@@ -105,16 +110,11 @@ class Table:
         return self.rows[-1].hi
 
     def lookup(self, figure: int) -> Row:
-        if figure < self.lo:
-            if self.clamp:
-                return self.rows[0]
-        elif figure > self.hi:
-            if self.clamp:
-                return self.rows[-1]
-        else:
-            for r in self.rows:
-                if r.lo <= figure <= r.hi:
-                    return r
+        rows = self.rows
+        if rows[0].lo <= figure <= rows[-1].hi:
+            return rows[bisect_left(self._bounds, figure)]
+        if self.clamp:
+            return rows[0] if figure < rows[0].lo else rows[-1]
         raise DataError(self.source, f"table {self.name!r} has no row for {figure}")
 
     def row(self, key: str) -> Row:
@@ -125,11 +125,17 @@ class Table:
 
     def odds(self, weights: Mapping[int, int]) -> dict[str, Fraction]:
         """Exact probability of each row (by key, in table order) for a figure's weights."""
-        tot = sum(weights.values())
-        acc = {r.key: 0 for r in self.rows}
+        tot = 0
+        acc = [0] * len(self.rows)
+        bounds = self._bounds
+        lo, hi = self.rows[0].lo, self.rows[-1].hi
         for v, n in weights.items():
-            acc[self.lookup(v).key] += n
-        return {k: Fraction(n, tot) for k, n in acc.items()}
+            tot += n
+            if lo <= v <= hi:
+                acc[bisect_left(bounds, v)] += n
+            else:
+                acc[self.rows.index(self.lookup(v))] += n
+        return {r.key: Fraction(n, tot) for r, n in zip(self.rows, acc, strict=True)}
 
     def boundaries(self) -> list[int]:
         """Upper bounds of every row but the last (for vectorised lookup)."""
