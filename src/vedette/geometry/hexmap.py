@@ -1,0 +1,476 @@
+"""Hex maps declared in data: printed hex ids, terrain per hex and per hexside, movement costs,
+zones of control and a bounded movement-point search.
+
+A map is declared in a data file (TOML)::
+
+    [map]
+    letter = "W"            # printed map letter (may be "")
+    id_digits = 2           # digits of the column and of the row: W1920 = column 19, row 20
+    orientation = "flat"    # flat or pointy top
+    shifted = "even"        # which columns (flat) or rows (pointy) are shifted by half a hex
+    columns = [17, 28]      # inclusive
+    rows = [16, 26]
+    default_terrain = "clear"
+    [map.areas]             # terrain -> hexes
+    forest = ["W2219", "W2220"]
+    [map.names]
+    W1920 = "Vilnius"
+    [[map.roads]]           # a road along consecutive hexes of a path
+    path = ["W1920", "W2020", "W2121"]
+    [[map.hexsides]]        # features on the hexsides between pairs of adjacent hexes
+    feature = "river"
+    pairs = [["W2221", "W2321"]]
+
+Movement costs are exact: every cost is read as a :class:`~fractions.Fraction` and kept
+internally as integer *ticks* (``cost * denominator``), so ties are exact and the search runs
+on integers. Terrain and hexside kinds (their costs, whether they block movement or zones of
+control) come from the ruleset's data (see :class:`TerrainKind`, :class:`HexsideKind`).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal
+
+from vedette.errors import DataError
+from vedette.geometry.hexgrid import Hex, OffsetConvention
+
+IMPASSABLE = "impassable"
+
+
+def _cost(value: Any, source: str, what: str) -> Fraction | None:
+    """A movement cost from data: a number, a fraction text ("1/2"), or "impassable"."""
+    if isinstance(value, str) and value.strip().lower() == IMPASSABLE:
+        return None
+    try:
+        c = Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        raise DataError(source, f"{what}: cost {value!r} is not a number or 'impassable'") from None
+    if c < 0:
+        raise DataError(source, f"{what}: cost {value!r} is negative")
+    return c
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainKind:
+    """A terrain type: cost to enter (None = impassable) and a map symbol."""
+
+    name: str
+    cost: Fraction | None
+    symbol: str = "."
+
+
+@dataclass(frozen=True, slots=True)
+class HexsideKind:
+    """A hexside feature. ``extra``: MP added to cross it (None = cannot be crossed);
+    ``road``: moving along it costs ``road_cost`` instead of the terrain; ``negates``: features
+    it cancels (a bridge cancels the river); ``blocks_zoc``: no zone of control across it."""
+
+    name: str
+    extra: Fraction | None = Fraction(0)
+    road: bool = False
+    road_cost: Fraction = Fraction(1)
+    negates: tuple[str, ...] = ()
+    blocks_zoc: bool = False
+
+
+def terrain_kinds(data: Mapping[str, Any], source: str = "<terrain>") -> dict[str, TerrainKind]:
+    out: dict[str, TerrainKind] = {}
+    for name, d in data.items():
+        if not isinstance(d, Mapping) or "cost" not in d:
+            raise DataError(source, f"terrain {name!r} needs a 'cost'")
+        out[name] = TerrainKind(
+            name, _cost(d["cost"], source, f"terrain {name!r}"), str(d.get("symbol", "."))
+        )
+    return out
+
+
+def hexside_kinds(data: Mapping[str, Any], source: str = "<hexsides>") -> dict[str, HexsideKind]:
+    out: dict[str, HexsideKind] = {}
+    for name, d in data.items():
+        if not isinstance(d, Mapping):
+            raise DataError(source, f"hexside {name!r} must be a table")
+        extra = _cost(d.get("extra", 0), source, f"hexside {name!r}")
+        road_cost = _cost(d.get("road_cost", 1), source, f"hexside {name!r}")
+        if road_cost is None:
+            raise DataError(source, f"hexside {name!r}: road_cost cannot be impassable")
+        out[name] = HexsideKind(
+            name,
+            extra,
+            bool(d.get("road", False)),
+            road_cost,
+            tuple(str(x) for x in d.get("negates", ())),
+            bool(d.get("blocks_zoc", False)),
+        )
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class HexIds:
+    """How printed ids are written: ``{letter}{column:0Nd}{row:0Nd}``."""
+
+    letter: str = ""
+    digits: int = 2
+
+    def format(self, col: int, row: int) -> str:
+        return f"{self.letter}{col:0{self.digits}d}{row:0{self.digits}d}"
+
+    def parse(self, text: str) -> tuple[int, int]:
+        t = text.strip().upper()
+        m = re.fullmatch(rf"{re.escape(self.letter.upper())}(\d{{{2 * self.digits}}})", t)
+        if not m:
+            raise ValueError(
+                f"hex id {text!r} does not read as {self.letter}"
+                f"{'C' * self.digits}{'R' * self.digits} (column, row)"
+            )
+        d = m[1]
+        return int(d[: self.digits]), int(d[self.digits :])
+
+
+class HexMap:
+    """A declared map: hexes by printed id, terrain, hexside features, costs and searches.
+
+    Hexes are numbered 0..n-1 internally; ``index(id)`` and ``ids[i]`` convert. Immutable once
+    built (only read after ``__init__``).
+    """
+
+    __slots__ = (
+        "_by_axial",
+        "_index",
+        "_zoc",
+        "axial",
+        "convention",
+        "denominator",
+        "hexside_features",
+        "hexside_kinds",
+        "id_format",
+        "ids",
+        "in_edges",
+        "name",
+        "names",
+        "out_edges",
+        "terrain",
+        "terrain_kinds",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        convention: OffsetConvention,
+        id_format: HexIds,
+        cells: Sequence[tuple[int, int]],
+        terrain: Sequence[str],
+        terrain_kinds: Mapping[str, TerrainKind],
+        hexside_kinds: Mapping[str, HexsideKind],
+        hexside_features: Mapping[tuple[int, int], frozenset[str]],
+        names: Mapping[str, str] | None = None,
+        source: str = "<map>",
+    ) -> None:
+        self.name = name
+        self.convention = convention
+        self.id_format = id_format
+        self.ids: tuple[str, ...] = tuple(id_format.format(c, r) for c, r in cells)
+        self._index: dict[str, int] = {h: i for i, h in enumerate(self.ids)}
+        self.axial: tuple[Hex, ...] = tuple(convention.to_hex(c, r) for c, r in cells)
+        self._by_axial: dict[tuple[int, int], int] = {
+            (h.q, h.r): i for i, h in enumerate(self.axial)
+        }
+        self.terrain: tuple[str, ...] = tuple(terrain)
+        self.terrain_kinds = dict(terrain_kinds)
+        self.hexside_kinds = dict(hexside_kinds)
+        self.hexside_features = dict(hexside_features)
+        self.names = dict(names or {})
+        for t in set(self.terrain):
+            if t not in self.terrain_kinds:
+                raise DataError(
+                    source, f"unknown terrain {t!r} (known: {', '.join(terrain_kinds)})"
+                )
+        for feats in self.hexside_features.values():
+            for f in feats:
+                if f not in self.hexside_kinds:
+                    raise DataError(
+                        source, f"unknown hexside feature {f!r} (known: {', '.join(hexside_kinds)})"
+                    )
+        # exact costs in integer ticks
+        fracs: list[Fraction] = [k.cost for k in self.terrain_kinds.values() if k.cost is not None]
+        fracs += [k.extra for k in self.hexside_kinds.values() if k.extra is not None]
+        fracs += [k.road_cost for k in self.hexside_kinds.values()]
+        den = 1
+        for fr in fracs:
+            den = den * fr.denominator // math.gcd(den, fr.denominator)
+        self.denominator = den
+        n = len(self.ids)
+        out_edges: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        in_edges: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        zoc: list[list[int]] = [[] for _ in range(n)]
+        for i, h in enumerate(self.axial):
+            for nb in h.neighbors():
+                j = self._by_axial.get((nb.q, nb.r))
+                if j is None:
+                    continue
+                feats = self.hexside_features.get((i, j) if i < j else (j, i), frozenset())
+                if not any(k.blocks_zoc for k in self._active(feats)):
+                    zoc[i].append(j)
+                c = self._step_ticks(j, feats)
+                if c is not None:
+                    out_edges[i].append((j, c))
+                    in_edges[j].append((i, c))
+        self.out_edges: tuple[tuple[tuple[int, int], ...], ...] = tuple(map(tuple, out_edges))
+        self.in_edges: tuple[tuple[tuple[int, int], ...], ...] = tuple(map(tuple, in_edges))
+        self._zoc: tuple[tuple[int, ...], ...] = tuple(map(tuple, zoc))
+
+    # -- construction from data ---------------------------------------------------------------
+    @classmethod
+    def from_data(
+        cls,
+        data: Mapping[str, Any],
+        terrain: Mapping[str, TerrainKind],
+        hexsides: Mapping[str, HexsideKind],
+        source: str = "<map>",
+    ) -> HexMap:
+        """Build a map from its data-file table (see the module docstring)."""
+        try:
+            orientation = str(data.get("orientation", "flat"))
+            shifted = str(data.get("shifted", "even"))
+            if orientation not in ("flat", "pointy") or shifted not in ("even", "odd"):
+                raise DataError(source, "orientation must be flat|pointy and shifted even|odd")
+            conv = OffsetConvention(
+                "flat" if orientation == "flat" else "pointy",
+                "even" if shifted == "even" else "odd",
+            )
+            fmt = HexIds(str(data.get("letter", "")), int(data.get("id_digits", 2)))
+            c0, c1 = (int(x) for x in data["columns"])
+            r0, r1 = (int(x) for x in data["rows"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise DataError(
+                source, f"map needs columns=[first,last] and rows=[first,last]: {e}"
+            ) from None
+        cells = [(c, r) for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)]
+        index = {fmt.format(c, r): i for i, (c, r) in enumerate(cells)}
+
+        def idx(h: Any, what: str) -> int:
+            key = str(h).strip().upper()
+            if key not in index:
+                raise DataError(source, f"{what}: hex {h!r} is not on the map")
+            return index[key]
+
+        default = str(data.get("default_terrain", "clear"))
+        ter = [default] * len(cells)
+        for tname, hexes in dict(data.get("areas", {})).items():
+            for h in hexes:
+                ter[idx(h, f"areas.{tname}")] = str(tname)
+        for h, tname in dict(data.get("terrain", {})).items():
+            ter[idx(h, "terrain")] = str(tname)
+        conv_cells = [conv.to_hex(c, r) for c, r in cells]
+        feats: dict[tuple[int, int], set[str]] = {}
+
+        def side(a: int, b: int, what: str) -> tuple[int, int]:
+            if conv_cells[a].distance(conv_cells[b]) != 1:
+                raise DataError(
+                    source,
+                    f"{what}: {fmt.format(*cells[a])} and {fmt.format(*cells[b])} are not adjacent",
+                )
+            return (a, b) if a < b else (b, a)
+
+        for k, road in enumerate(data.get("roads", ()), start=1):
+            path = [idx(h, f"roads[{k}]") for h in road.get("path", ())]
+            kind = str(road.get("feature", "road"))
+            for a, b in itertools.pairwise(path):
+                feats.setdefault(side(a, b, f"roads[{k}]"), set()).add(kind)
+        for k, hs in enumerate(data.get("hexsides", ()), start=1):
+            kind = str(hs.get("feature", ""))
+            for pair in hs.get("pairs", ()):
+                if len(pair) != 2:
+                    raise DataError(source, f"hexsides[{k}]: a pair needs two hexes")
+                a, b = idx(pair[0], f"hexsides[{k}]"), idx(pair[1], f"hexsides[{k}]")
+                feats.setdefault(side(a, b, f"hexsides[{k}]"), set()).add(kind)
+        names = {str(h).upper(): str(n) for h, n in dict(data.get("names", {})).items()}
+        for h in names:
+            idx(h, "names")
+        return cls(
+            str(data.get("name", "map")),
+            conv,
+            fmt,
+            cells,
+            ter,
+            terrain,
+            hexsides,
+            {k: frozenset(v) for k, v in feats.items()},
+            names,
+            source,
+        )
+
+    # -- ids ----------------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __contains__(self, hex_id: object) -> bool:
+        return isinstance(hex_id, str) and hex_id.strip().upper() in self._index
+
+    def index(self, hex_id: str) -> int:
+        """Internal index of a printed id; ValueError if the hex is not on this map."""
+        try:
+            return self._index[hex_id.strip().upper()]
+        except KeyError:
+            raise ValueError(f"hex {hex_id!r} is not on map {self.name!r}") from None
+
+    def id_at(self, h: Hex) -> str | None:
+        i = self._by_axial.get((h.q, h.r))
+        return None if i is None else self.ids[i]
+
+    def hex(self, hex_id: str) -> Hex:
+        return self.axial[self.index(hex_id)]
+
+    def label(self, hex_id: str) -> str:
+        """``W1920 (Vilnius)`` or just the id."""
+        n = self.names.get(hex_id)
+        return f"{hex_id} ({n})" if n else hex_id
+
+    # -- geometry -----------------------------------------------------------------------------
+    def distance(self, a: str, b: str) -> int:
+        return self.axial[self.index(a)].distance(self.axial[self.index(b)])
+
+    def dist_i(self, a: int, b: int) -> int:
+        return self.axial[a].distance(self.axial[b])
+
+    def neighbors(self, hex_id: str) -> list[str]:
+        """The on-map hexes adjacent to ``hex_id`` (whatever lies on the hexsides)."""
+        h = self.hex(hex_id)
+        return [x for x in (self.id_at(n) for n in h.neighbors()) if x is not None]
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return self.distance(a, b) == 1
+
+    def zoc(self, hex_id: str) -> list[str]:
+        """Hexes into which a force in ``hex_id`` exerts a zone of control: the adjacent hexes,
+        except across a hexside whose feature blocks zones of control."""
+        return [self.ids[j] for j in self._zoc[self.index(hex_id)]]
+
+    def zoc_i(self, i: int) -> tuple[int, ...]:
+        return self._zoc[i]
+
+    def within_i(self, i: int, radius: int) -> Iterator[int]:
+        """On-map hexes within ``radius`` hexes of hex ``i`` (in hexes, terrain ignored)."""
+        h = self.axial[i]
+        get = self._by_axial.get
+        for dq in range(-radius, radius + 1):
+            for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
+                j = get((h.q + dq, h.r + dr))
+                if j is not None:
+                    yield j
+
+    # -- terrain and movement -----------------------------------------------------------------
+    def passable(self, hex_id: str) -> bool:
+        return self.terrain_kinds[self.terrain[self.index(hex_id)]].cost is not None
+
+    def features(self, a: str, b: str) -> frozenset[str]:
+        i, j = self.index(a), self.index(b)
+        return self.hexside_features.get((i, j) if i < j else (j, i), frozenset())
+
+    def _active(self, feats: frozenset[str]) -> list[HexsideKind]:
+        """The features of a hexside that count (a bridge cancels the river it crosses)."""
+        kinds = [self.hexside_kinds[f] for f in sorted(feats)]
+        negated = {n for k in kinds for n in k.negates}
+        return [k for k in kinds if k.name not in negated]
+
+    def _step_ticks(self, j: int, feats: frozenset[str]) -> int | None:
+        """Ticks to move into hex ``j`` across a hexside with ``feats`` (None: cannot)."""
+        active = self._active(feats)
+        roads = [k for k in active if k.road]
+        if roads:
+            base: Fraction | None = min(k.road_cost for k in roads)
+        else:
+            base = self.terrain_kinds[self.terrain[j]].cost
+        if base is None:
+            return None
+        total = base
+        for k in active:
+            if k.road:
+                continue
+            if k.extra is None:
+                return None
+            total += k.extra
+        return int(total * self.denominator)
+
+    def step_cost(self, a: str, b: str) -> Fraction | None:
+        """MP to move from ``a`` into the adjacent hex ``b`` (None: not possible)."""
+        i, j = self.index(a), self.index(b)
+        for k, c in self.out_edges[i]:
+            if k == j:
+                return Fraction(c, self.denominator)
+        return None
+
+    def mp(self, ticks: int) -> Fraction:
+        return Fraction(ticks, self.denominator)
+
+    def search(
+        self,
+        sources: Iterable[int],
+        bound: int | None = None,
+        targets: Iterable[int] | None = None,
+        direction: Literal["from", "to"] = "from",
+    ) -> Iterator[tuple[int, int]]:
+        """Bounded Dijkstra: yields ``(ticks, hex)`` in non-decreasing cost order.
+
+        ``direction="from"``: the cost to move from the nearest source to each hex;
+        ``"to"``: the cost to move from each hex to the nearest source (the search walks the
+        edges backwards, so entry costs are those of the hexes moved into). ``bound`` (ticks)
+        stops the search beyond it. With ``targets``, only target hexes are yielded and the
+        search stops once all were reached. The consumer may stop at any time (a generator):
+        "closest first" costs only what it explores.
+        """
+        edges = self.out_edges if direction == "from" else self.in_edges
+        dist: dict[int, int] = {}
+        heap: list[tuple[int, int]] = []
+        for s in sources:
+            if s not in dist:
+                dist[s] = 0
+                heap.append((0, s))
+        heapq.heapify(heap)
+        want = None if targets is None else set(targets)
+        done: set[int] = set()
+        pop, push = heapq.heappop, heapq.heappush
+        lim = bound if bound is not None else 1 << 62
+        while heap:
+            d, u = pop(heap)
+            if u in done:
+                continue
+            done.add(u)
+            if want is None:
+                yield d, u
+            elif u in want:
+                yield d, u
+                want.discard(u)
+                if not want:
+                    return
+            for v, c in edges[u]:
+                nd = d + c
+                if nd <= lim and (v not in dist or nd < dist[v]):
+                    dist[v] = nd
+                    push(heap, (nd, v))
+
+    def costs(
+        self,
+        source: str,
+        bound: Fraction | int | None = None,
+        direction: Literal["from", "to"] = "from",
+    ) -> dict[str, Fraction]:
+        """Every hex reachable within ``bound`` MP (exact), by printed id."""
+        b = None if bound is None else int(Fraction(bound) * self.denominator)
+        return {
+            self.ids[i]: Fraction(d, self.denominator)
+            for d, i in self.search([self.index(source)], b, direction=direction)
+        }
+
+    def movement_cost(self, a: str, b: str, bound: Fraction | int | None = None) -> Fraction | None:
+        """Least MP to move from ``a`` to ``b`` (None: not reachable within ``bound``)."""
+        bt = None if bound is None else int(Fraction(bound) * self.denominator)
+        for d, _ in self.search([self.index(a)], bt, targets=[self.index(b)]):
+            return Fraction(d, self.denominator)
+        return None

@@ -1,0 +1,422 @@
+"""'Fixing' a force's location (Herman (1)-(4)): eligibility, the fixing roll, the choice of a
+supporting force, and the substitution (placement of both forces).
+
+Everything here is pure: it reads a :class:`NabState` and rolls only through Checks on the
+injected dice source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from vedette.dice.check import Check, Odds, OddsRow
+from vedette.dice.modifiers import Modifier
+from vedette.dice.roll import Roll
+from vedette.dice.tables import Row, Table
+from vedette.errors import RuleViolation
+from vedette.rules.napoleon_at_bay.model import NabState, Piece
+
+R1, R2, R3, R4 = "Herman (1)", "Herman (2)", "Herman (3)", "Herman (4)"
+DRAFT = "Herman, first draft"
+MAX_ARRAYS = 500
+
+
+# -- geometry of forces ----------------------------------------------------------------------
+def zoc_of(state: NabState, p: Piece) -> set[str]:
+    """The hexes in a piece's zone of control (none if its kind exerts none)."""
+    if p.kind not in state.config.zoc_kinds:
+        return set()
+    m = state.map
+    return {h for x in p.hexes for h in m.zoc(x)} - set(p.hexes)
+
+
+def adjacent_of(state: NabState, p: Piece) -> set[str]:
+    m = state.map
+    return {h for x in p.hexes for h in m.neighbors(x)} - set(p.hexes)
+
+
+def enemy_forces_in(state: NabState, side: str, hexes: set[str], exclude: str = "") -> list[Piece]:
+    out: dict[str, Piece] = {}
+    for h in hexes:
+        for q in state.forces_at(h):
+            if q.side != side and q.id != exclude:
+                out[q.id] = q
+    return list(out.values())
+
+
+def adjacent_to_enemy(state: NabState, p: Piece) -> bool:
+    """Herman (2): is the force adjacent to an enemy force (whatever the ZOC)?"""
+    return bool(enemy_forces_in(state, p.side, adjacent_of(state, p)))
+
+
+# -- eligibility (Herman (1), (2); first draft) ------------------------------------------------
+def check_eligible(
+    state: NabState, moving_id: str, contact_id: str, repulse: bool = False
+) -> tuple[Piece, Piece]:
+    """The moving and contact forces of a 'fixing', or a RuleViolation naming the rule."""
+    moving = state.piece(moving_id)
+    contact = state.piece(contact_id)
+    draft = state.config.variant == "draft"
+    r1 = DRAFT if draft else R1
+    if state.phase != "movement":
+        raise RuleViolation(
+            "Herman (5)", "forces are fixed during movement, not in the combat phase"
+        )
+    for p, what in ((moving, "moving"), (contact, "contact")):
+        if not state.is_force(p):
+            raise RuleViolation(R3, f"{p.id} ({p.name}) is a {p.kind}, not a force ({what})")
+    if moving.side != state.phasing or moving.id not in state.moved:
+        raise RuleViolation(r1, f"{moving.id} ({moving.name}) is not a moving force this phase")
+    if repulse and moving.march != "force":
+        raise RuleViolation(R1, f"{moving.id} is not force marching: only a force march repulses")
+    if contact.side == moving.side:
+        raise RuleViolation(r1, f"{contact.id} and {moving.id} are on the same side")
+    if contact.id in state.moved or contact.id == state.moving:
+        raise RuleViolation(r1, f"{contact.id} ({contact.name}) is moving, not a contact force")
+    if state.config.contact_needs_vedette_or_general and not (contact.vedettes or contact.generals):
+        raise RuleViolation(
+            r1, f"{contact.id} ({contact.name}) has neither a vedette nor a general to be fixed"
+        )
+    if contact.fixed:
+        raise RuleViolation(
+            R2, f"{contact.id} ({contact.name}) is fixed while it stays adjacent to an enemy force"
+        )
+    czoc = zoc_of(state, contact)
+    if not set(moving.hexes) & czoc:
+        raise RuleViolation(
+            r1, f"{moving.id} ({moving.name}) has not entered the ZOC of {contact.id}"
+        )
+    others = enemy_forces_in(state, contact.side, czoc, exclude=moving.id)
+    if others:
+        raise RuleViolation(
+            r1,
+            f"{contact.id} ({contact.name}) already has an enemy force in its ZOC"
+            f" ({', '.join(o.id for o in others)})",
+        )
+    if not draft:
+        adj = enemy_forces_in(state, contact.side, adjacent_of(state, contact), exclude=moving.id)
+        if adj:
+            raise RuleViolation(
+                R1,
+                f"{contact.id} ({contact.name}) already has an enemy force adjacent"
+                f" ({', '.join(o.id for o in adj)})",
+            )
+    return moving, contact
+
+
+# -- the fixing roll (Herman (3)) ---------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class DrmCase:
+    number: int  # Herman (3) DRM 1-4
+    text: str
+    modifiers: tuple[Modifier, ...]
+
+
+def drm_case(state: NabState, moving: Piece, contact: Piece) -> DrmCase:
+    """Herman (3) die roll modifiers 1-4, exactly one of which applies."""
+    d = state.config.drm
+    vs = state.config.vedette_strength
+
+    def what(p: Piece) -> str:
+        return "Vedette" if p.vedettes else "Cav"
+
+    m, c = moving.has_cavalry, contact.has_cavalry
+    if m and not c:
+        r = d.reason_only.format(side=moving.side, what=what(moving))
+        return DrmCase(1, r, _mods(d.only_moving_has, r, "Herman (3) DRM 1"))
+    if c and not m:
+        r = d.reason_only.format(side=contact.side, what=what(contact))
+        return DrmCase(3, r, _mods(d.only_contact_has, r, "Herman (3) DRM 3"))
+    if m and c:
+        ms, cs = moving.cavalry_strength(vs), contact.cavalry_strength(vs)
+        if ms > cs:
+            r = d.reason_superior.format(side=moving.side)
+            return DrmCase(2, r, _mods(d.superior_moving, r, "Herman (3) DRM 2"))
+        if cs > ms:
+            r = d.reason_superior.format(side=contact.side)
+            return DrmCase(2, r, _mods(d.superior_contact, r, "Herman (3) DRM 2"))
+        return DrmCase(2, f"equal cavalry ({ms} SP each)", _mods(d.tie, "tie", "Herman (3) DRM 2"))
+    return DrmCase(4, "neither has cavalry or a vedette", _mods(d.neither, "no cavalry", R3))
+
+
+def _mods(value: int, reason: str, rule: str) -> tuple[Modifier, ...]:
+    return (Modifier(value, reason, rule),) if value else ()
+
+
+def fixing_check(state: NabState, moving: Piece, contact: Piece) -> Check:
+    """The one Check for both the odds and the roll of Herman (3)."""
+    case = drm_case(state, moving, contact)
+    return Check(state.config.dice, case.modifiers, state.config.table, "fixing", R3)
+
+
+# -- supporting forces (Herman (1), (3), (4)) ------------------------------------------------
+def candidates_in_range(state: NabState, contact: Piece) -> list[Piece]:
+    """Herman (3): friendly forces (not garrisons, bridge trains, centers of operation) within
+    the series' range, counted in hexes; a fixed force is never substituted (Herman (2))."""
+    m = state.map
+    rng = state.config.support_range
+    occ = state.occupancy
+    pieces = state.pieces
+    forces = state.config.force_kinds
+    seen: dict[str, Piece] = {}
+    for h in contact.hexes:
+        for j in m.within_i(m.index(h), rng):
+            for pid in occ.get(m.ids[j], ()):
+                if pid in seen or pid == contact.id:
+                    continue
+                p = pieces[pid]
+                if p.side == contact.side and p.kind in forces and not p.fixed:
+                    seen[pid] = p
+    return sorted(seen.values(), key=lambda p: p.id)
+
+
+def mp_tiers(
+    state: NabState, contact: Piece, cands: Sequence[Piece]
+) -> Iterator[tuple[Fraction | None, list[Piece]]]:
+    """Herman (1): candidates grouped by the movement points they need to reach the contact
+    force's hex, closest first; those beyond the MP limit (or cut off) come last (None).
+
+    A lazy bounded Dijkstra: the caller stops when it has its force, so only the ground up to
+    the closest candidates is searched.
+    """
+    m = state.map
+    by_hex: dict[int, list[Piece]] = {}
+    for p in cands:
+        for h in p.hexes:
+            by_hex.setdefault(m.index(h), []).append(p)
+    lim = state.config.mp_limit
+    bound = None if lim is None else int(lim * m.denominator)
+    left = {p.id: p for p in cands}
+    cur: int | None = None
+    tier: list[Piece] = []
+    sources = [m.index(h) for h in contact.hexes]
+    for d, i in m.search(sources, bound, targets=by_hex, direction="to"):
+        if cur is not None and d != cur and tier:
+            yield m.mp(cur), tier
+            tier = []
+        cur = d
+        for p in by_hex[i]:
+            if p.id in left:
+                del left[p.id]
+                tier.append(p)
+    if tier and cur is not None:
+        yield m.mp(cur), tier
+    if left:
+        yield None, sorted(left.values(), key=lambda p: p.id)
+
+
+# -- placement (Herman (4)) --------------------------------------------------------------------
+def _polyhexes(
+    state: NabState, seeds: tuple[str, ...], size: int, free: Callable[[str], bool]
+) -> list[tuple[str, ...]]:
+    """Connected groups of ``size`` free hexes containing all ``seeds`` (seeds first)."""
+    if len(seeds) > size:
+        return []
+    m = state.map
+    start = frozenset(seeds)
+    seen = {start}
+    out: list[frozenset[str]] = []
+    stack = [start]
+    while stack and len(out) < MAX_ARRAYS:
+        cur = stack.pop()
+        if len(cur) == size:
+            out.append(cur)
+            continue
+        frontier = {n for h in cur for n in m.neighbors(h)} - cur
+        for n in sorted(frontier):
+            if free(n):
+                nxt = cur | {n}
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+    return [seeds + tuple(sorted(s - start)) for s in out]
+
+
+def _free_for(state: NabState, mover: Piece, leaving: set[str]) -> Callable[[str], bool]:
+    """May ``mover`` be placed in a hex? Passable terrain, no enemy piece, room to stack
+    (pieces in ``leaving`` do not count: they are switching places)."""
+    m = state.map
+    limit = state.config.forces_per_hex
+
+    def free(h: str) -> bool:
+        if not m.passable(h):
+            return False
+        n = 0
+        for pid in state.occupancy.get(h, ()):
+            if pid in leaving:
+                continue
+            p = state.pieces[pid]
+            if p.side != mover.side:
+                return False
+            if state.is_force(p):
+                n += 1
+        return n < limit
+
+    return free
+
+
+def support_arrays(
+    state: NabState, moving: Piece, contact: Piece, support: Piece
+) -> list[tuple[str, ...]]:
+    """Herman (4): the legal arrays of the supporting force in the contact force's location.
+
+    It takes the contact force's hex(es) (its first hexes if it is smaller); a multi-hex
+    force puts its other components in touching hexes, each in the moving force's ZOC if
+    possible (then only such arrays are legal), else any (the owning player's choice).
+    Ordered: all-in-ZOC first, then fewest components out of the ZOC, then by hex ids.
+    Arrays that leave no room for the contact force are not legal.
+    """
+    leaving = {contact.id, support.id}
+    free = _free_for(state, support, leaving)
+    k = len(support.hexes)
+    seeds = contact.hexes[: min(k, len(contact.hexes))]
+    if not all(free(h) for h in seeds):
+        return []
+    arrays = _polyhexes(state, seeds, k, free)
+    mzoc = {h for x in moving.hexes for h in state.map.zoc(x)} - set(moving.hexes)
+    scored = sorted(arrays, key=lambda a: (sum(h not in mzoc for h in a), a))
+    if any(all(h in mzoc for h in a) for a in scored):
+        scored = [a for a in scored if all(h in mzoc for h in a)]
+    return [a for a in scored if contact_arrays(state, contact, support, a)]
+
+
+def contact_arrays(
+    state: NabState, contact: Piece, support: Piece, support_array: tuple[str, ...]
+) -> list[tuple[str, ...]]:
+    """Herman (4): where the contact force goes: any of the vacated hexes (one-hex force);
+    a multi-hex force is arrayed in the vacated location: final text "in a logical manner"
+    (fewest hexes outside the vacated ones), first draft "as the owning player determines"
+    (any connected array touching them)."""
+    leaving = {contact.id, support.id}
+    base = _free_for(state, contact, leaving)
+    taken = set(support_array)
+
+    def free(h: str) -> bool:
+        return h not in taken and base(h)
+
+    vacated = support.hexes
+    m = len(contact.hexes)
+    if m == 1:
+        return [(h,) for h in vacated if free(h)]
+    found: dict[tuple[str, ...], None] = {}
+    for v in vacated:
+        if free(v):
+            for a in _polyhexes(state, (v,), m, free):
+                found[a] = None
+    arrays = sorted(found, key=lambda a: (sum(h not in vacated for h in a), a))
+    if state.config.variant == "final" and arrays:
+        best = sum(h not in vacated for h in arrays[0])
+        arrays = [a for a in arrays if sum(h not in vacated for h in a) == best]
+    return arrays
+
+
+# -- choice of the supporting force ------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A supporting force in range, with the MP it needs (None: beyond the limit) and the
+    hexes it is away, and whether it can legally be placed."""
+
+    force: Piece
+    mp: Fraction | None
+    hexes_away: int
+    legal: bool
+
+
+def ranked_candidates(state: NabState, moving: Piece, contact: Piece) -> list[Ranked]:
+    """Every force in range, closest in MP first (full search: for display and odds)."""
+    m = state.map
+    out: list[Ranked] = []
+    cands = candidates_in_range(state, contact)
+    for mp, tier in mp_tiers(state, contact, cands):
+        for p in sorted(tier, key=lambda p: p.id):
+            away = min(m.distance(a, b) for a in p.hexes for b in contact.hexes)
+            out.append(Ranked(p, mp, away, bool(support_arrays(state, moving, contact, p))))
+    return out
+
+
+def choosable(state: NabState, moving: Piece, contact: Piece) -> list[Piece]:
+    """The forces among which the die chooses: final text, the legal ones equally closest in
+    MP (Herman (1), (4); an illegal placement falls to the next closest); first draft, every
+    legal one in range (chosen at random)."""
+    cands = candidates_in_range(state, contact)
+    if state.config.variant == "draft":
+        return [p for p in cands if support_arrays(state, moving, contact, p)]
+    for _, tier in mp_tiers(state, contact, cands):
+        legal = [p for p in tier if support_arrays(state, moving, contact, p)]
+        if legal:
+            return sorted(legal, key=lambda p: p.id)
+    return []
+
+
+def tie_check(forces: Sequence[Piece], draft: bool) -> Check | None:
+    """The die roll that picks one of several forces (Herman (1) ties; first draft: random).
+    Two, three or six forces share a d6 evenly; otherwise a die with one face per force."""
+    n = len(forces)
+    if n < 2:
+        return None
+    sides = 6 if n in (2, 3, 6) else n
+    per = sides // n
+    rows = tuple(
+        Row(
+            i * per + 1,
+            (i + 1) * per,
+            p.id,
+            f"{p.name} ({p.id})",
+            f"{i * per + 1}-{(i + 1) * per}" if per > 1 else str(i * per + 1),
+        )
+        for i, p in enumerate(forces)
+    )
+    rule = DRAFT if draft else R1
+    label = "random supporting force" if draft else f"tie among {n} equally close forces"
+    return Check(f"1d{sides}", (), Table("support", rows, label, rule), label, rule)
+
+
+def choice_odds(
+    state: NabState, moving: Piece, contact: Piece
+) -> tuple[Odds, Odds | None, list[Ranked]]:
+    """Exact odds before the roll: the fixing roll, and which force ends up substituted."""
+    ranked = ranked_candidates(state, moving, contact)
+    chosen = choosable(state, moving, contact)
+    if not chosen:
+        fixed = Odds(
+            "fixing",
+            (
+                OddsRow(
+                    "stays",
+                    "no supporting force can be substituted: the contact force is fixed",
+                    Fraction(1),
+                ),
+                OddsRow("substitution", "-", Fraction(0)),
+            ),
+            rule=R4,
+            note="no roll",
+        )
+        return fixed, None, ranked
+    fx = fixing_check(state, moving, contact).odds()
+    p_sub = fx.p("substitution")
+    ids = {p.id for p in chosen}
+    rows = [OddsRow("stays", f"{contact.name} ({contact.id}) stays, fixed", fx.p("stays"))]
+    for r in ranked:
+        p = p_sub / len(chosen) if r.force.id in ids else Fraction(0)
+        mp = "beyond the MP limit" if r.mp is None else f"{r.mp} MP"
+        note = "" if r.legal else ", cannot be placed"
+        rows.append(
+            OddsRow(
+                r.force.id, f"{r.force.name} ({r.force.id}), {mp}, {r.hexes_away} hexes{note}", p
+            )
+        )
+    who = Odds(
+        "force found in the contact hex",
+        tuple(rows),
+        rule=R4 if state.config.variant == "final" else DRAFT,
+    )
+    return fx, who, ranked
+
+
+def bare_line(r: Roll) -> str:
+    """The roll in the seed's style, without label or consequence: ``1d6=3+2 (...)=5``."""
+    from dataclasses import replace
+
+    return replace(r, label="", consequence=None).line()

@@ -1,0 +1,317 @@
+"""The model of Herman's solitaire system: pieces (forces and the pieces that are not forces),
+the game state, and the configuration read from data and options.
+
+Names follow the rule text: a *force* (Herman (1)) is one or more hexes of units headed by a
+vedette or a general; the *contact force* is the non-moving force whose ZOC a *moving force*
+enters; a *supporting force* is a nearby friendly force that may be substituted for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+from vedette.data import package_toml
+from vedette.dice.tables import Table, table_from_data
+from vedette.errors import BadRequest, DataError
+from vedette.geometry.hexmap import HexMap, hexside_kinds, terrain_kinds
+
+DATA_PACKAGE = "vedette.rules.napoleon_at_bay.data"
+
+Variant = Literal["final", "draft"]
+Phase = Literal["movement", "combat"]
+March = Literal["normal", "force"]
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A piece on the map: a force (Herman (1)) or a garrison, bridge train or center of
+    operations (which never count as a force, Herman (3)).
+
+    ``hexes``: the hexes it occupies, in component order (several for a multi-hex force).
+    ``fixed``: its location has been 'fixed' (Herman (2)). ``march``: how it moved this phase
+    (None: it has not moved).
+    """
+
+    id: str
+    side: str
+    name: str
+    hexes: tuple[str, ...]
+    kind: str = "force"
+    infantry: int = 0
+    cavalry: int = 0
+    vedettes: int = 0
+    generals: tuple[str, ...] = ()
+    fixed: bool = False
+    march: March | None = None
+
+    @property
+    def has_cavalry(self) -> bool:
+        """Herman (3): "contains a cavalry SP or a vedette"."""
+        return self.cavalry > 0 or self.vedettes > 0
+
+    def cavalry_strength(self, vedette_strength: int) -> int:
+        """Herman (3) DRM 2: cavalry SPs plus each vedette's strength (a parameter)."""
+        return self.cavalry + self.vedettes * vedette_strength
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "side": self.side,
+            "name": self.name,
+            "kind": self.kind,
+            "hexes": list(self.hexes),
+            "infantry": self.infantry,
+            "cavalry": self.cavalry,
+            "vedettes": self.vedettes,
+            "generals": list(self.generals),
+            "fixed": self.fixed,
+            "march": self.march,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DrmValues:
+    """Herman (3) die roll modifiers 1-4, from data."""
+
+    only_moving_has: int = -2
+    superior_moving: int = -1
+    superior_contact: int = 1
+    tie: int = 0
+    only_contact_has: int = 2
+    neither: int = 0
+    reason_only: str = "only {side} has {what}"
+    reason_superior: str = "superior {side} Cav"
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Everything the procedures read from data and options (house rules included)."""
+
+    variant: Variant
+    series: str
+    support_range: int
+    vedette_strength: int
+    drm: DrmValues
+    table: Table
+    dice: str
+    substitute_is_fixed: bool
+    contact_needs_vedette_or_general: bool
+    mp_limit: Fraction | None
+    force_kinds: frozenset[str]
+    zoc_kinds: frozenset[str]
+    forces_per_hex: int
+    texts: Mapping[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "series": self.series,
+            "support_range": self.support_range,
+            "vedette_strength": self.vedette_strength,
+            "substitute_is_fixed": self.substitute_is_fixed,
+            "contact_needs_vedette_or_general": self.contact_needs_vedette_or_general,
+            "mp_limit": None if self.mp_limit is None else str(self.mp_limit),
+            "forces_per_hex": self.forces_per_hex,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class NabState:
+    """A game of Herman's system. ``pieces`` keeps scenario order; ``occupancy`` maps a hex to
+    the ids of the pieces in it (kept by ``apply``)."""
+
+    map: HexMap = field(repr=False)
+    config: Config = field(repr=False)
+    title: str
+    sides: Mapping[str, str]
+    order: tuple[str, ...]  # the sides in turn order
+    pieces: Mapping[str, Piece]
+    occupancy: Mapping[str, tuple[str, ...]]
+    turn: int = 1
+    phasing: str = ""
+    phase: Phase = "movement"
+    moving: str | None = None  # the force moving now
+    moved: frozenset[str] = frozenset()  # forces that moved this phase
+    last: Mapping[str, Any] = field(default_factory=dict)  # the latest fixing, for display
+
+    def piece(self, pid: str) -> Piece:
+        try:
+            return self.pieces[pid]
+        except KeyError:
+            raise BadRequest(f"no piece {pid!r} (pieces: {', '.join(self.pieces)})") from None
+
+    def is_force(self, p: Piece) -> bool:
+        return p.kind in self.config.force_kinds
+
+    def forces_at(self, hex_id: str) -> list[Piece]:
+        return [
+            self.pieces[i] for i in self.occupancy.get(hex_id, ()) if self.is_force(self.pieces[i])
+        ]
+
+    def side_name(self, side: str) -> str:
+        return self.sides.get(side, side)
+
+
+# -- configuration ---------------------------------------------------------------------------
+def _int(d: Mapping[str, Any], k: str, default: int, source: str) -> int:
+    v = d.get(k, default)
+    if isinstance(v, bool) or not isinstance(v, int | str):
+        raise DataError(source, f"{k!r} must be a whole number, not {v!r}")
+    try:
+        return int(v)
+    except ValueError:
+        raise DataError(source, f"{k!r} must be a whole number, not {v!r}") from None
+
+
+def _bool(v: Any) -> bool:
+    if isinstance(v, bool):
+        return v
+    return str(v).lower() in ("1", "true", "yes", "y", "on")
+
+
+def make_config(
+    data: Mapping[str, Any], scenario: Mapping[str, Any], options: Mapping[str, Any]
+) -> Config:
+    """Read the configuration: shipped data + house rules, then the scenario, then options."""
+    src = "napoleon_at_bay data"
+    variant = str(options.get("variant", "final"))
+    if variant not in ("final", "draft"):
+        raise BadRequest(f"option variant must be final or draft, not {variant!r}")
+    sc = dict(scenario.get("scenario", {}))
+    series = str(options.get("series", sc.get("series", "1x"))).lower()
+    ranges = dict(data.get("series", {}))
+    if series not in ranges:
+        raise BadRequest(f"map series {series!r} unknown (known: {', '.join(ranges)})")
+    fx = dict(data.get("fixing", {}))
+    drm_d = dict(fx.get("drm", {}))
+    base = DrmValues()
+    drm = DrmValues(
+        only_moving_has=_int(drm_d, "only_moving_has", base.only_moving_has, src),
+        superior_moving=_int(drm_d, "superior_moving", base.superior_moving, src),
+        superior_contact=_int(drm_d, "superior_contact", base.superior_contact, src),
+        tie=_int(drm_d, "tie", base.tie, src),
+        only_contact_has=_int(drm_d, "only_contact_has", base.only_contact_has, src),
+        neither=_int(drm_d, "neither", base.neither, src),
+        reason_only=str(drm_d.get("reason_only", base.reason_only)),
+        reason_superior=str(drm_d.get("reason_superior", base.reason_superior)),
+    )
+    tables = dict(data.get("tables", {}))
+    if "fixing" not in tables:
+        raise DataError(src, "no [tables.fixing]")
+    table = table_from_data("fixing", tables["fixing"], src)
+    if {r.key for r in table.rows} != {"stays", "substitution"}:
+        raise DataError(src, "table 'fixing' needs exactly the rows 'stays' and 'substitution'")
+    vs = options.get("vedette_strength", fx.get("vedette_strength", 1))
+    try:
+        vedette_strength = int(vs)
+    except (TypeError, ValueError):
+        raise BadRequest(f"vedette_strength must be a whole number, not {vs!r}") from None
+    mp = fx.get("mp_limit", 60)
+    mp_limit = None if mp is None or str(mp).lower() in ("none", "") else Fraction(str(mp))
+    pieces = dict(data.get("pieces", {}))
+    force_kinds = frozenset(k for k, v in pieces.items() if _bool(v.get("counts_as_force")))
+    zoc_kinds = frozenset(k for k, v in pieces.items() if _bool(v.get("zoc")))
+    texts = {k: str(v) for k, v in fx.items() if k.startswith("text_")}
+    return Config(
+        variant="final" if variant == "final" else "draft",
+        series=series,
+        support_range=int(ranges[series]),
+        vedette_strength=vedette_strength,
+        drm=drm,
+        table=table,
+        dice=str(fx.get("dice", table.dice or "1d6")),
+        substitute_is_fixed=_bool(
+            options.get("substitute_is_fixed", fx.get("substitute_is_fixed", True))
+        ),
+        contact_needs_vedette_or_general=_bool(
+            options.get(
+                "contact_needs_vedette_or_general",
+                fx.get("contact_needs_vedette_or_general", True),
+            )
+        ),
+        mp_limit=mp_limit,
+        force_kinds=force_kinds,
+        zoc_kinds=zoc_kinds,
+        forces_per_hex=_int(dict(data.get("stacking", {})), "forces_per_hex", 1, src),
+        texts=texts,
+    )
+
+
+def load_map(data: Mapping[str, Any], scenario: Mapping[str, Any]) -> HexMap:
+    """The scenario's map: inline ``[map]`` or ``[map] file = "..."`` (a bundled map file)."""
+    m = dict(scenario.get("map", {}))
+    source = "scenario map"
+    if "file" in m:
+        source = f"{DATA_PACKAGE}/{m['file']}"
+        m = dict(package_toml(DATA_PACKAGE, str(m["file"])).get("map", {}))
+    tk = terrain_kinds(dict(data.get("terrain", {})), "napoleon_at_bay data [terrain]")
+    hk = hexside_kinds(dict(data.get("hexsides", {})), "napoleon_at_bay data [hexsides]")
+    return HexMap.from_data(m, tk, hk, source)
+
+
+def load_pieces(
+    scenario: Mapping[str, Any], hexmap: HexMap, config: Config, sides: Mapping[str, str]
+) -> dict[str, Piece]:
+    out: dict[str, Piece] = {}
+    known_kinds = (
+        config.force_kinds
+        | config.zoc_kinds
+        | {
+            "force",
+            "garrison",
+            "bridge_train",
+            "center_of_operations",
+        }
+    )
+    for n, f in enumerate(scenario.get("forces", ()), start=1):
+        src = "scenario [[forces]]"
+        try:
+            pid = str(f["id"])
+            side = str(f["side"])
+            hexes = tuple(str(h).upper() for h in f["hexes"])
+        except (KeyError, TypeError) as e:
+            raise DataError(src, f"a force needs id, side and hexes ({e})", n) from None
+        if pid in out:
+            raise DataError(src, f"duplicate id {pid!r}", n)
+        if side not in sides:
+            raise DataError(src, f"{pid}: unknown side {side!r} (sides: {', '.join(sides)})", n)
+        if not hexes or len(set(hexes)) != len(hexes):
+            raise DataError(src, f"{pid}: hexes must be one or more distinct hexes", n)
+        for h in hexes:
+            if h not in hexmap:
+                raise DataError(src, f"{pid}: hex {h} is not on the map", n)
+            if not hexmap.passable(h):
+                raise DataError(src, f"{pid}: hex {h} is impassable", n)
+        for i, b in enumerate(hexes[1:], start=1):
+            if not any(hexmap.adjacent(b, x) for x in hexes[:i]):
+                raise DataError(src, f"{pid}: the hexes of a multi-hex force must touch ({b})", n)
+        kind = str(f.get("kind", "force"))
+        if kind not in known_kinds:
+            raise DataError(src, f"{pid}: unknown kind {kind!r}", n)
+        try:
+            out[pid] = Piece(
+                pid,
+                side,
+                str(f.get("name", pid)),
+                hexes,
+                kind,
+                int(f.get("infantry", 0)),
+                int(f.get("cavalry", 0)),
+                int(f.get("vedettes", 0)),
+                tuple(str(g) for g in f.get("generals", ())),
+                bool(f.get("fixed", False)),
+            )
+        except (TypeError, ValueError) as e:
+            raise DataError(src, f"{pid}: {e}", n) from None
+    return out
+
+
+def occupancy_of(pieces: Mapping[str, Piece]) -> dict[str, tuple[str, ...]]:
+    occ: dict[str, list[str]] = {}
+    for p in pieces.values():
+        for h in p.hexes:
+            occ.setdefault(h, []).append(p.id)
+    return {h: tuple(v) for h, v in occ.items()}
