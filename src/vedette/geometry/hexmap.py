@@ -306,6 +306,32 @@ class HexMap:
             source,
         )
 
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.name,
+            self.convention,
+            self.id_format,
+            self.ids,
+            self.terrain,
+            self.terrain_kinds,
+            self.hexside_kinds,
+            self.hexside_features,
+            self.names,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, HexMap):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.ids))
+
+    def __repr__(self) -> str:
+        return f"HexMap({self.name!r}, {len(self.ids)} hexes)"
+
     # -- ids ----------------------------------------------------------------------------------
     def __len__(self) -> int:
         return len(self.ids)

@@ -75,13 +75,13 @@ def check_eligible(
         raise RuleViolation(r1, f"{contact.id} and {moving.id} are on the same side")
     if contact.id in state.moved or contact.id == state.moving:
         raise RuleViolation(r1, f"{contact.id} ({contact.name}) is moving, not a contact force")
-    if state.config.contact_needs_vedette_or_general and not (contact.vedettes or contact.generals):
-        raise RuleViolation(
-            r1, f"{contact.id} ({contact.name}) has neither a vedette nor a general to be fixed"
-        )
     if contact.fixed:
         raise RuleViolation(
             R2, f"{contact.id} ({contact.name}) is fixed while it stays adjacent to an enemy force"
+        )
+    if state.config.contact_needs_vedette_or_general and not (contact.vedettes or contact.generals):
+        raise RuleViolation(
+            r1, f"{contact.id} ({contact.name}) has neither a vedette nor a general to be fixed"
         )
     czoc = zoc_of(state, contact)
     if not set(moving.hexes) & czoc:

@@ -8,6 +8,7 @@ enters; a *supporting force* is a nearby friendly force that may be substituted 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -247,9 +248,20 @@ def load_map(data: Mapping[str, Any], scenario: Mapping[str, Any]) -> HexMap:
     if "file" in m:
         source = f"{DATA_PACKAGE}/{m['file']}"
         m = dict(package_toml(DATA_PACKAGE, str(m["file"])).get("map", {}))
+    key = json.dumps([m, data.get("terrain"), data.get("hexsides")], sort_keys=True, default=str)
+    if key in _MAPS:
+        return _MAPS[key]
     tk = terrain_kinds(dict(data.get("terrain", {})), "napoleon_at_bay data [terrain]")
     hk = hexside_kinds(dict(data.get("hexsides", {})), "napoleon_at_bay data [hexsides]")
-    return HexMap.from_data(m, tk, hk, source)
+    built = HexMap.from_data(m, tk, hk, source)
+    if len(_MAPS) >= 8:
+        _MAPS.pop(next(iter(_MAPS)))
+    _MAPS[key] = built
+    return built
+
+
+#: Built maps by their data (a map is immutable): reopening a game does not rebuild its map.
+_MAPS: dict[str, HexMap] = {}
 
 
 def load_pieces(

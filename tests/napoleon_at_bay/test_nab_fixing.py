@@ -1,0 +1,295 @@
+"""Herman (1)-(4) and the first draft: eligibility, DRMs, the choice of the supporting force,
+substitution and placement, the fixed state."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from nab_helpers import force, grid, make, move, odds, play, run
+
+from vedette.errors import BadRequest, RuleViolation
+
+RING1 = ["A0506", "A0507", "A0605", "A0607", "A0706", "A0707"]  # around A0606
+
+
+def base(
+    *extra: dict[str, Any],
+    mover: dict[str, Any] | None = None,
+    contact: dict[str, Any] | None = None,
+    map_: dict[str, Any] | None = None,
+    **opts: Any,
+):  # type: ignore[no-untyped-def]
+    """F1 (Fr) starts at A0504 and moves to A0605, into the ZOC of R1 (Ru) at A0606."""
+    f1 = force("F1", "Fr", "A0504", infantry=4, **(mover or {}))
+    r1 = force("R1", "Ru", "A0606", **(contact or {"vedettes": 1}))
+    s = make([f1, r1, *extra], map_, **opts)
+    return move(s, "F1", "A0605")
+
+
+# -- DRMs (Herman (3) 1-4) ----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("mover", "contact", "mods", "case"),
+    [
+        ({}, {"generals": ["G"]}, [], 4),
+        ({"cavalry": 1}, {"generals": ["G"]}, [(-2, "only Fr has Cav")], 1),
+        ({"vedettes": 1}, {"generals": ["G"], "infantry": 3}, [(-2, "only Fr has Vedette")], 1),
+        ({}, {"vedettes": 1}, [(2, "only Ru has Vedette")], 3),
+        ({}, {"generals": ["G"], "cavalry": 2}, [(2, "only Ru has Cav")], 3),
+        ({"cavalry": 2}, {"vedettes": 1}, [(-1, "superior Fr Cav")], 2),
+        ({"cavalry": 1}, {"vedettes": 1, "cavalry": 1}, [(1, "superior Ru Cav")], 2),
+        ({"cavalry": 1}, {"vedettes": 1}, [], 2),
+    ],
+)
+def test_each_drm_case(
+    mover: dict[str, Any], contact: dict[str, Any], mods: list[Any], case: int
+) -> None:
+    s = base(force("R2", "Ru", "A0609", infantry=2), mover=mover, contact=contact)
+    out = run(s, "fix", [3], moving="F1", contact="R1")
+    roll = out.rolls[0]
+    assert [(m.value, m.reason) for m in roll.modifiers] == mods
+    assert all(m.rule.startswith("Herman (3)") for m in roll.modifiers)
+    assert out.details["drm_case"] == case
+    assert roll.final == 3 + sum(v for v, _ in mods)
+
+
+def test_vedette_strength_is_a_parameter() -> None:
+    kw: dict[str, Any] = {"mover": {"cavalry": 2}, "contact": {"vedettes": 1}}
+    r2 = force("R2", "Ru", "A0609", infantry=2)
+    one = run(base(r2, **kw), "fix", [3], moving="F1", contact="R1").rolls[0]
+    three = run(base(r2, vedette_strength=3, **kw), "fix", [3], moving="F1", contact="R1").rolls[0]
+    assert [m.value for m in one.modifiers] == [-1]
+    assert [m.value for m in three.modifiers] == [1]
+
+
+@pytest.mark.parametrize("face", [1, 2, 3, 4, 5, 6])
+def test_table_rows(face: int) -> None:
+    s = base(force("R2", "Ru", "A0609", infantry=2), contact={"generals": ["G"]})
+    out = run(s, "fix", [face], moving="F1", contact="R1")
+    assert out.details["result"] == ("stays" if face <= 3 else "substitution")
+
+
+# -- eligibility (Herman (1), (2)) -------------------------------------------------------------
+def test_eligibility_errors() -> None:
+    r2 = force("R2", "Ru", "A0609", infantry=2)
+    s = base(r2)
+
+    def bad(state: Any, rule: str, match: str, **req: Any) -> None:
+        with pytest.raises(RuleViolation, match=match) as e:
+            run(state, "fix", [3], **{"moving": "F1", "contact": "R1", **req})
+        assert e.value.rule == rule
+
+    # the contact force is not in the moving force's way
+    far = make([force("F1", "Fr", "A0101", infantry=1), force("R1", "Ru", "A0606", vedettes=1)])
+    far = move(far, "F1", "A0102")
+    bad(far, "Herman (1)", "has not entered the ZOC")
+    # not a moving force (has not moved this phase)
+    fresh = make([force("F1", "Fr", "A0605", infantry=1), force("R1", "Ru", "A0606", vedettes=1)])
+    bad(fresh, "Herman (1)", "not a moving force")
+    # same side / non-force pieces / no vedette or general
+    bad(s, "Herman (1)", "same side", contact="F1", moving="F1")
+    g = base(force("RG", "Ru", "A0707", kind="garrison"))
+    bad(g, "Herman (3)", "not a force", contact="RG")
+    bad(base(contact={"infantry": 3}), "Herman (1)", "neither a vedette nor a general")
+    # another enemy force already in its ZOC
+    two = base(force("F2", "Fr", "A0707", infantry=1))
+    bad(two, "Herman (1)", "enemy force in its ZOC")
+    # repulse needs a force march
+    bad(s, "Herman (1)", "force march", repulse=True)
+    fm = make([force("F1", "Fr", "A0504", infantry=1), force("R1", "Ru", "A0606", vedettes=1), r2])
+    fm = move(fm, "F1", "A0605", march="force")
+    assert run(fm, "fix", [3], moving="F1", contact="R1", repulse=True).details["repulse"]
+    # combat phase
+    _, c = play(s, "end_movement")
+    bad(c, "Herman (5)", "combat phase")
+    with pytest.raises(BadRequest):
+        run(s, "fix", [3], moving="F1", contact="NOPE")
+
+
+def test_final_needs_no_enemy_adjacent_draft_only_no_zoc() -> None:
+    """An enemy adjacent across a ZOC-blocking hexside: refused by the final text only."""
+    m = grid(hexsides=[("impassable", [["A0606", "A0707"]])])
+    f2 = force("F2", "Fr", "A0707", infantry=1)
+    r2 = force("R2", "Ru", "A0609", infantry=2)
+    final = base(f2, r2, map_=m)
+    with pytest.raises(RuleViolation, match="enemy force adjacent"):
+        run(final, "fix", [3], moving="F1", contact="R1")
+    draft = base(f2, r2, map_=m, variant="draft")
+    assert run(draft, "fix", [3], moving="F1", contact="R1").details["result"] == "substitution"
+
+
+# -- choice of the supporting force (Herman (1), (4)) ----------------------------------------
+def test_closest_in_mp_not_in_hexes() -> None:
+    """R_NEAR is 2 hexes away behind marsh (4 MP); R_ROAD is 3 hexes away on a road (3/2 MP)."""
+    marsh = [h for h in RING1 if h != "A0605"]
+    m = grid(areas={"marsh": marsh}, roads=[["A0603", "A0604", "A0605", "A0606"]])
+    near = force("R_NEAR", "Ru", "A0708", infantry=3)
+    road = force("R_ROAD", "Ru", "A0603", infantry=3)
+    s = make(
+        [
+            force("F1", "Fr", "A0504", infantry=4),
+            force("R1", "Ru", "A0606", vedettes=1),
+            near,
+            road,
+        ],
+        m,
+    )
+    s = move(s, "F1", "A0605")
+    o = odds(s, moving="F1", contact="R1")
+    assert o[1].p("R_ROAD") == Fraction(5, 6) and o[1].p("R_NEAR") == 0
+    out, after = play(s, "fix", [4], moving="F1", contact="R1")
+    assert out.details["chosen"] == "R_ROAD" and len(out.rolls) == 1
+    assert after.map.distance("A0708", "A0606") < after.map.distance("A0603", "A0606")
+    q = run(s, "candidates", contact="R1", moving="F1").details["candidates"]
+    assert [(c["force"], c["mp"]) for c in q] == [("R_ROAD", "3/2"), ("R_NEAR", "4")]
+
+
+@pytest.mark.parametrize(("tie_face", "chosen"), [(1, "R2"), (3, "R2"), (4, "R3"), (6, "R3")])
+def test_tie_broken_by_die_roll(tie_face: int, chosen: str) -> None:
+    s = base(
+        force("R2", "Ru", "A0608", infantry=1),
+        force("R3", "Ru", "A0806", infantry=1),
+        contact={"generals": ["G"]},
+    )
+    o = odds(s, moving="F1", contact="R1")
+    assert o[1].p("R2") == o[1].p("R3") == Fraction(1, 4)
+    out = run(s, "fix", [5, tie_face], moving="F1", contact="R1")
+    assert out.details["chosen"] == chosen
+    tie = out.rolls[1]
+    assert tie.expression == "1d6" and tie.rule == "Herman (1)" and tie.row == chosen
+
+
+def test_four_way_tie_uses_a_d4() -> None:
+    forces = [
+        force(f"R{i}", "Ru", h, infantry=1)
+        for i, h in enumerate(["A0608", "A0806", "A0406", "A0505"], start=2)
+    ]
+    s = base(*forces, contact={"generals": ["G"]})
+    chosen = {f["id"] for f in forces if s.map.distance(f["hexes"][0], "A0606") == 2}
+    assert len(chosen) == 4
+    out = run(s, "fix", [5, 3], moving="F1", contact="R1")
+    assert out.rolls[1].expression == "1d4" and out.details["chosen"] == "R4"
+
+
+def test_out_of_range_and_non_forces_never_substitute() -> None:
+    s = base(
+        force("RB", "Ru", "A0608", kind="bridge_train"),
+        force("RC", "Ru", "A0806", kind="center_of_operations"),
+        force("RG", "Ru", "A0707", kind="garrison"),
+        force("RFAR", "Ru", "A0610", infantry=5),
+    )  # 4 hexes: beyond the 5x range
+    out, after = play(s, "fix", [], moving="F1", contact="R1")
+    assert out.rolls == () and out.details["result"] == "no_candidate"
+    assert "no supporting force within 3 hexes" in out.message
+    assert after.pieces["R1"].fixed
+    assert odds(s, moving="F1", contact="R1")[0].p("stays") == 1
+    # the 1x series reaches 10 hexes
+    s1 = base(force("RFAR", "Ru", "A0610", infantry=5), series="1x")
+    assert run(s1, "fix", [6], moving="F1", contact="R1").details["chosen"] == "RFAR"
+
+
+# -- placement (Herman (4)) --------------------------------------------------------------------
+def test_multi_hex_support_in_zoc_and_owner_choice() -> None:
+    mx = force("RMX", "Ru", "A0608", "A0609", infantry=4)
+    s = base(mx)
+    out, after = play(s, "fix", [6], moving="F1", contact="R1")
+    arrays = [tuple(a) for a in out.details["arrays"]]
+    zoc = set(after.map.zoc("A0605"))
+    assert arrays and all(set(a) <= zoc for a in arrays)
+    assert all(a[0] == "A0606" for a in arrays)
+    assert after.pieces["RMX"].hexes == arrays[0]
+    assert after.pieces["R1"].hexes[0] in ("A0608", "A0609")
+    # the owning player's choice among the legal arrays
+    pick = arrays[-1]
+    _out2, after2 = play(
+        s, "fix", [6], moving="F1", contact="R1", array=list(pick), contact_to="A0609"
+    )
+    assert after2.pieces["RMX"].hexes == pick and after2.pieces["R1"].hexes == ("A0609",)
+    # a choice that is not legal falls back to the default, and says so
+    out3 = run(s, "fix", [6], moving="F1", contact="R1", array=["A0606", "A0404"])
+    assert "not legal" in out3.message
+
+
+def test_multi_hex_outside_zoc_when_no_room_in_it() -> None:
+    """Both hexes of the mover's ZOC next to A0606 are lakes: any touching array is legal."""
+    m = grid(areas={"lake": ["A0506", "A0706"]})
+    s = base(force("RMX", "Ru", "A0608", "A0609", infantry=4), map_=m)
+    out = run(s, "fix", [6], moving="F1", contact="R1")
+    arrays = out.details["arrays"]
+    assert len(arrays) > 1
+    assert not any(set(a) <= set(s.map.zoc("A0605")) for a in arrays)
+
+
+def test_illegal_placement_falls_to_next_candidate() -> None:
+    """The closest force is three hexes wide but A0606 is hemmed in by lakes: the next one."""
+    lakes = [h for h in RING1 if h != "A0605"]
+    big = force("RBIG", "Ru", "A0404", "A0405", "A0406", infantry=9)
+    small = force("RSMALL", "Ru", "A0808", infantry=1)
+    s = base(big, small, map_=grid(areas={"lake": lakes}))
+    o = odds(s, moving="F1", contact="R1")
+    assert o[1].p("RBIG") == 0 and o[1].p("RSMALL") == Fraction(5, 6)
+    assert run(s, "fix", [6], moving="F1", contact="R1").details["chosen"] == "RSMALL"
+
+
+def test_multi_hex_contact_force_is_arrayed_at_the_vacated_hex() -> None:
+    s = base(force("R2", "Ru", "A0609", infantry=2), contact={"vedettes": 1, "cavalry": 0})
+    two = make(
+        [
+            force("F1", "Fr", "A0504", infantry=4),
+            force("R1", "Ru", "A0606", "A0607", vedettes=1),
+            force("R2", "Ru", "A0610", infantry=2),
+        ]
+    )
+    two = move(two, "F1", "A0605")
+    _out, after = play(two, "fix", [6], moving="F1", contact="R1")
+    r1 = after.pieces["R1"].hexes
+    assert len(r1) == 2 and "A0610" in r1 and after.map.adjacent(*r1)
+    assert after.pieces["R2"].hexes == ("A0606",)
+    assert s  # the one-hex case is the example table's
+
+
+# -- the fixed state (Herman (2)) ----------------------------------------------------------------
+def test_fixed_lifecycle() -> None:
+    s = base(force("R2", "Ru", "A0609", infantry=2))
+    _, s = play(s, "fix", [1], moving="F1", contact="R1")
+    assert s.pieces["R1"].fixed
+    with pytest.raises(RuleViolation, match=r"fixed .*\(Herman \(2\)\)"):
+        run(s, "fix", [6], moving="F1", contact="R1")
+    s = move(s, "F1", "A0602")  # no longer adjacent to an enemy force
+    assert not s.pieces["R1"].fixed
+    s = move(s, "F1", "A0605")
+    assert run(s, "fix", [6], moving="F1", contact="R1").details["result"] == "substitution"
+
+
+def test_a_fixed_force_is_never_substituted() -> None:
+    fixed = force("R2", "Ru", "A0608", infantry=2, fixed=True)
+    f3 = force("F3", "Fr", "A0609", infantry=1)  # keeps R2 adjacent to an enemy: stays fixed
+    s = base(fixed, f3, force("R3", "Ru", "A0405", infantry=1))
+    assert s.pieces["R2"].fixed
+    out = run(s, "fix", [6], moving="F1", contact="R1")
+    assert out.details["chosen"] == "R3"
+
+
+def test_substitute_fixed_is_a_knob() -> None:
+    r2 = force("R2", "Ru", "A0609", infantry=2)
+    _, after = play(base(r2, substitute_is_fixed=False), "fix", [6], moving="F1", contact="R1")
+    assert not after.pieces["R2"].fixed
+
+
+# -- the first draft -------------------------------------------------------------------------
+def test_draft_chooses_at_random_among_all_in_range() -> None:
+    near = force("R2", "Ru", "A0707", infantry=1)  # wait: adjacent to R1, not to F1
+    far = force("R3", "Ru", "A0609", infantry=1)
+    final = base(near, far)
+    assert run(final, "fix", [6], moving="F1", contact="R1").details["chosen"] == "R2"
+    draft = base(near, far, variant="draft")
+    o = odds(draft, moving="F1", contact="R1")
+    assert o[1].p("R2") == o[1].p("R3") == Fraction(5, 12)
+    out = run(draft, "fix", [6, 5], moving="F1", contact="R1")
+    assert out.details["chosen"] == "R3" and out.rolls[1].rule == "Herman, first draft"
+
+
+def test_bad_variant_is_refused() -> None:
+    with pytest.raises(BadRequest, match="variant"):
+        make([force("F1", "Fr", "A0101", infantry=1)], variant="second")

@@ -1,0 +1,96 @@
+"""The declared hex map: ids, grid convention, terrain and hexside costs, ZOC, search."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from nab_helpers import grid
+
+from vedette.errors import DataError
+from vedette.geometry.hexmap import HexIds, HexMap, hexside_kinds, terrain_kinds
+from vedette.rules.napoleon_at_bay import RULESET
+from vedette.rules.napoleon_at_bay.model import load_map
+
+DATA = RULESET.data()
+
+
+def build(m: dict) -> HexMap:  # type: ignore[type-arg]
+    return HexMap.from_data(m, terrain_kinds(DATA["terrain"]), hexside_kinds(DATA["hexsides"]))
+
+
+def sample() -> HexMap:
+    return load_map(DATA, {"map": {"file": "sample_map.toml"}})
+
+
+def test_ids_and_seed_geometry() -> None:
+    m = sample()
+    assert HexIds("W", 2).parse("W1920") == (19, 20)
+    # Herman's example: W2522 is the hex SE of W2421, which is 3 hexes from W2121
+    se = m.convention.direction("SE")
+    assert m.id_at(m.hex("W2421").neighbor(se)) == "W2522"
+    assert m.distance("W2421", "W2121") == 3
+    assert m.distance("W1920", "W2020") == 1 and m.adjacent("W2020", "W2121")
+    assert m.names["W1920"] == "Vilnius" and m.label("W2121") == "W2121 (Asmjany)"
+    assert "W9999" not in m
+    with pytest.raises(ValueError):
+        m.index("W9999")
+
+
+def test_odd_shift_convention_changes_neighbours() -> None:
+    even = build(grid())
+    odd = build({**grid(), "shifted": "odd"})
+    assert set(even.neighbors("A0505")) != set(odd.neighbors("A0505"))
+    assert len(odd.neighbors("A0505")) == 6
+
+
+def test_costs_terrain_roads_rivers_bridges() -> None:
+    m = build(
+        grid(
+            areas={"forest": ["A0203"], "lake": ["A0205"]},
+            roads=[["A0101", "A0201", "A0301"]],
+            hexsides=[
+                ("river", [["A0102", "A0202"]]),
+                ("river", [["A0103", "A0203"]]),
+                ("bridge", [["A0103", "A0203"]]),
+                ("impassable", [["A0104", "A0204"]]),
+            ],
+        )
+    )
+    assert m.step_cost("A0101", "A0201") == Fraction(1, 2)  # road
+    assert m.step_cost("A0102", "A0202") == 2  # clear + river
+    assert m.step_cost("A0103", "A0203") == 2  # forest, bridge cancels the river
+    assert m.step_cost("A0104", "A0204") is None  # impassable hexside
+    assert not m.passable("A0205")
+    assert m.step_cost("A0105", "A0205") is None  # lake
+    assert m.movement_cost("A0101", "A0301") == 1
+    assert m.denominator == 2
+
+
+def test_zoc_blocked_by_impassable_hexside_but_still_adjacent() -> None:
+    m = build(grid(hexsides=[("impassable", [["A0505", "A0605"]])]))
+    assert m.adjacent("A0505", "A0605")
+    assert "A0605" not in m.zoc("A0505")
+    assert len(m.zoc("A0505")) == 5
+
+
+def test_search_is_bounded_and_directional() -> None:
+    m = build(grid(areas={"marsh": ["A0505"]}))
+    to = m.costs("A0505", direction="to")
+    frm = m.costs("A0505", direction="from")
+    n = "A0504"
+    assert frm[n] == 1 and to[n] == 3  # entering the marsh costs 3
+    within = m.costs("A0101", bound=2)
+    assert max(within.values()) <= 2
+    assert all(m.distance("A0101", h) <= 2 for h in within)
+
+
+def test_bad_map_data_is_refused() -> None:
+    with pytest.raises(DataError, match="not adjacent"):
+        build(grid(roads=[["A0101", "A0303"]]))
+    with pytest.raises(DataError, match="not on the map"):
+        build(grid(areas={"forest": ["A9999"]}))
+    with pytest.raises(DataError, match="unknown terrain"):
+        build(grid(areas={"glacier": ["A0101"]}))
+    with pytest.raises(DataError, match="columns"):
+        build({"letter": "A"})
