@@ -1,0 +1,1 @@
+"""Data files of the solitaire ASL ruleset (O'Leary 1994)."""

@@ -1,0 +1,256 @@
+"""HIP shifts (O'Leary 3.3, 4.2-4.5): HIP units, dummy HIP counters and hidden fortifications.
+
+Partial stacks may shift (3.3.3); the HIP units of the other location need not come back; a
+location left with no HIP unit is marked with a dummy HIP counter (3.3.3). Fortifications shift
+with the units in them or alone (4.4, 4.5); a tunnel's other exit is chosen again after its
+fortified end shifts (4.4.2); a cave complex may be re-formed (4.4.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from vedette.rules.solitaire_asl.fold import Patch
+from vedette.rules.solitaire_asl.model import Fortification, Stack, State, Status
+from vedette.rules.solitaire_asl.turn import phase_key
+
+if TYPE_CHECKING:
+    from vedette.rules.solitaire_asl.shift import ShiftPlan
+
+
+def new_id(state: State, prefix: str, serial: int, taken: set[str]) -> tuple[str, int]:
+    """A fresh stack id ``prefix+n`` and the next serial."""
+    used = {s.id for s in state.stacks} | taken | {c.id for s in state.stacks for c in s.counters}
+    used |= set(state.removed)
+    while True:
+        serial += 1
+        cand = f"{prefix}{serial}"
+        if cand not in used:
+            taken.add(cand)
+            return cand, serial
+
+
+class _Board:
+    """A working copy of the stacks and fortifications a HIP shift touches."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.stacks: dict[str, Stack] = {s.id: s for s in state.stacks}
+        self.forts: dict[str, Fortification] = {f.id: f for f in state.fortifications}
+        self.removed: list[str] = []
+        self.touched: set[str] = set()
+        self.touched_forts: set[str] = set()
+        self.serial = state.serial
+        self.taken: set[str] = set()
+
+    def put(self, s: Stack) -> None:
+        self.stacks[s.id] = s
+        self.touched.add(s.id)
+
+    def remove(self, sid: str) -> None:
+        self.stacks.pop(sid, None)
+        self.removed.append(sid)
+        self.touched.discard(sid)
+
+    def put_fort(self, f: Fortification) -> None:
+        self.forts[f.id] = f
+        self.touched_forts.add(f.id)
+
+    def fresh(self, prefix: str) -> str:
+        sid, self.serial = new_id(self.state, prefix, self.serial, self.taken)
+        return sid
+
+    def hip_at(self, loc: str, side: str) -> bool:
+        return any(
+            s.location == loc and s.side == side and s.status in (Status.HIP, Status.DUMMY_HIP)
+            for s in self.stacks.values()
+        ) or any(f.location == loc and f.side == side and f.hidden for f in self.forts.values())
+
+    def patch(self, p: Patch) -> Patch:
+        for sid in sorted(self.touched):
+            p.put_stack(self.stacks[sid])
+        for sid in self.removed:
+            if sid in {s.id for s in self.state.stacks}:
+                p.remove_stack(sid)
+        for fid in sorted(self.touched_forts):
+            p.put_fort(self.forts[fid])
+        return p
+
+
+def _split(b: _Board, stack: Stack, ids: set[str], **changes: Any) -> tuple[Stack | None, Stack]:
+    """Split the counters ``ids`` off ``stack`` (or change the whole stack): (rest, part)."""
+    part = tuple(c for c in stack.counters if c.id in ids)
+    rest = tuple(c for c in stack.counters if c.id not in ids)
+    if not rest:
+        new = replace(stack, **changes)
+        b.put(new)
+        return None, new
+    kept = replace(stack, counters=rest)
+    b.put(kept)
+    prefix = "C" if changes.get("status") in (Status.CONCEALED, Status.REVEALED) else "H"
+    new = replace(stack, id=b.fresh(prefix), counters=part, **changes)
+    b.put(new)
+    return kept, new
+
+
+def hip_consequences(
+    state: State, plan: ShiftPlan, flags: Mapping[str, Any]
+) -> tuple[Patch, list[str], int]:
+    p = Patch()
+    changes: list[str] = []
+    if flags.get("counted"):
+        p.count(plan.side, phase_key(state), plan.op.value)
+    if flags.get("closes"):
+        p.close(plan.side, plan.op.value, plan.window.key)
+        changes.append(
+            f"no more HIP shifts by {plan.side} in this phase"
+            + (" (the enemy MPh and own DFPh count as one)" if "+" in plan.window.key else "")
+        )
+    b = _Board(state)
+    if flags.get("allowed"):
+        if plan.a.location != plan.b.location:
+            _exchange(b, plan, changes)
+    else:
+        _fail(b, plan, flags, changes)
+    b.patch(p)
+    return p, changes, b.serial
+
+
+def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
+    la, lb = plan.a.location, plan.b.location
+    side = plan.side
+    into = bool(plan.options.get("into_fort"))
+    ca = dict(plan.options.get("ca", {}))
+    moves = ((plan.moving_a, la, lb), (plan.moving_b, lb, la))
+    # the portion of the location each arrival takes: that of the units that left it (2.3)
+    portion: dict[str, str] = {}
+    for ids, src, _dst in moves:
+        for s in b.stacks.values():
+            if (
+                s.location == src
+                and s.status == Status.HIP
+                and any(c.id in ids for c in s.counters)
+            ):
+                portion.setdefault(src, s.position)
+    arrivals: list[tuple[Stack, str]] = []
+    fort_moves: list[tuple[Fortification, str, str]] = []
+    for ids, src, dst in moves:
+        idset = set(ids)
+        for s in [x for x in b.stacks.values() if x.location == src and x.side == side]:
+            if s.status == Status.DUMMY_HIP and s.id in idset:
+                arrivals.append((s, dst))
+            elif s.status == Status.HIP and any(c.id in idset for c in s.counters):
+                ids_here = {c.id for c in s.counters if c.id in idset}
+                if len(ids_here) == len(s.counters):
+                    arrivals.append((s, dst))
+                else:
+                    _kept, part = _split(b, s, ids_here)
+                    arrivals.append((part, dst))
+        for f in [x for x in b.forts.values() if x.id in idset]:
+            fort_moves.append((f, src, dst))
+    for f, src, dst in fort_moves:
+        nf = replace(f, location=dst, moved=True, ca=ca.get(f.id, f.ca))
+        b.put_fort(nf)
+        changes.append(f"move hidden {f.kind} {f.id} from {src} to {dst}")
+        if f.id in ca:
+            changes.append(f"{f.kind} {f.id} CA: {ca[f.id]} (4.4)")
+        for t in list(b.forts.values()):
+            if t.kind == "tunnel" and t.tunnel_from == f.id:
+                b.put_fort(replace(t, exit="", location=dst))
+                changes.append(
+                    f"tunnel {t.id} now starts in {f.kind} {f.id} at {dst}: choose its other exit"
+                    " (B8.6) with 'fort id=... exit=...' (4.4.2)"
+                )
+        if f.kind == "cave":
+            changes.append(
+                "re-form the cave complex for the new cave locations; units inside may go into"
+                " any new complex without a shift DR (4.4.1)"
+            )
+    for s, dst in arrivals:
+        src = s.location
+        pos = s.position if s.status == Status.DUMMY_HIP else portion.get(dst, "")
+        if into:
+            kinds = [f.kind for f in b.forts.values() if f.location == dst and f.side == s.side]
+            if kinds:
+                pos = kinds[0]
+        b.put(replace(s, location=dst, position=pos))
+        what = (
+            "dummy HIP counter"
+            if s.status == Status.DUMMY_HIP
+            else ", ".join(c.name for c in s.counters)
+        )
+        changes.append(f"move {what} ({s.id}) from {src} to {dst}" + (f" ({pos})" if pos else ""))
+    # units left in a fortification that has gone: out of it
+    gone = {(src, f.kind) for f, src, _ in fort_moves}
+    for s in list(b.stacks.values()):
+        if (s.location, s.position) in gone and not any(
+            f.location == s.location and f.kind == s.position for f in b.forts.values()
+        ):
+            b.put(replace(s, position=""))
+    if into:
+        for s in list(b.stacks.values()):
+            if s.side == side and s.status == Status.HIP and s.location in (la, lb):
+                kinds = [
+                    f.kind for f in b.forts.values() if f.location == s.location and f.side == side
+                ]
+                if kinds and s.position != kinds[0]:
+                    b.put(replace(s, position=kinds[0]))
+    for loc in (la, lb):
+        if not b.hip_at(loc, side):
+            sid = b.fresh("X")
+            b.put(Stack(sid, side, loc, Status.DUMMY_HIP, dummies=1))
+            changes.append(
+                f"place a dummy HIP counter ({sid}) in {loc}: no HIP unit is left there (3.3.3)"
+            )
+    for s in list(b.stacks.values()):
+        if s.id in b.touched:
+            b.put(_apply_settings(s, plan.options, changes))
+
+
+def _apply_settings(s: Stack, options: Mapping[str, Any], changes: list[str]) -> Stack:
+    from vedette.rules.solitaire_asl.shift import _settings
+
+    return _settings(s, options, changes, True)
+
+
+def _fail(b: _Board, plan: ShiftPlan, flags: Mapping[str, Any], changes: list[str]) -> None:
+    """Rows 11-12 and >=13 for HIP: HIP lost (concealment kept if applicable) or revealed + TI;
+    a revealed dummy HIP counter is removed (3.4); a hidden fortification is revealed."""
+    if not (flags.get("hip_lost") or flags.get("concealment_lost")):
+        return
+    reveal = bool(flags.get("concealment_lost")) or not plan.options.get("keep_concealment", True)
+    ti = bool(flags.get("ti"))
+    seen: set[str] = set()
+    for party in (plan.a, plan.b):
+        ids = {c.id for c in party.counters}
+        for s in party.stacks:
+            if s.id in seen:
+                continue
+            seen.add(s.id)
+            cur = b.stacks.get(s.id)
+            if cur is None:
+                continue
+            if cur.status == Status.DUMMY_HIP:
+                b.remove(cur.id)
+                changes.append(f"remove the dummy HIP counter {cur.id} from {cur.location} (3.4)")
+                continue
+            here = {c.id for c in cur.counters} & ids
+            status = Status.REVEALED if reveal else Status.CONCEALED
+            _rest, part = _split(b, cur, here, status=status, ti=ti)
+            names = ", ".join(c.name for c in part.counters)
+            if reveal:
+                changes.append(
+                    f"{names} in {cur.location} lose HIP and concealment: place them in view"
+                )
+            else:
+                changes.append(f"{names} in {cur.location} lose HIP: place them on board under a ?")
+            if ti:
+                changes.append(f"mark {part.id} TI until the end of the player turn")
+        for f in party.forts:
+            if f.id in seen:
+                continue
+            seen.add(f.id)
+            b.put_fort(replace(f, hidden=False))
+            changes.append(f"reveal the {f.kind} {f.id} in {f.location}")

@@ -1,0 +1,122 @@
+"""Minefields (O'Leary 4.6): when a unit enters a location whose minefield strength is not yet
+revealed, its owner may try to exchange that minefield with another unrevealed one of the same
+kind. The shift DR takes the usual DRMs; a final DR of 8 or more only refuses that exchange
+(4.6.3); it may be made even when shifting is over for the phase (4.6.4). Both strengths are
+revealed whatever the DR (4.6.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from vedette.dice import Check, DiceSource, Roll, Table
+from vedette.errors import BadRequest, RuleViolation
+from vedette.rules.base import Outcome, Request
+from vedette.rules.solitaire_asl.fold import Patch
+from vedette.rules.solitaire_asl.model import Minefield, Op, State
+from vedette.rules.solitaire_asl.shift import Party, shift_modifiers
+from vedette.rules.solitaire_asl.turn import phase_key, require_window
+
+RULE = "O'Leary 4.6.2"
+
+
+@dataclass(frozen=True)
+class MinefieldPlan:
+    entered: Minefield
+    other: Minefield
+    check: Check
+    table: Table
+
+
+def _mine(state: State, ref: str, what: str) -> Minefield:
+    m = state.minefield(ref)
+    if m is not None:
+        return m
+    found = [x for x in state.minefields if x.location == ref and not x.revealed]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise BadRequest(f"{what}: no unrevealed minefield {ref!r}")
+    raise BadRequest(f"{what}: several minefields in {ref}: name one by id")
+
+
+def plan_minefield(
+    state: State, req: Request, data: Mapping[str, Any], tables: Mapping[str, Table]
+) -> MinefieldPlan:
+    e = _mine(state, req.get_str("entered"), "entered")
+    o = _mine(state, req.get_str("other"), "other")
+    if e.id == o.id:
+        raise BadRequest("a minefield cannot exchange with itself")
+    for m in (e, o):
+        if m.revealed:
+            raise RuleViolation("O'Leary 4.6.2", f"minefield {m.id} has already been revealed")
+    if e.side != o.side:
+        raise RuleViolation("O'Leary 4.6.2", "minefields of different sides do not exchange")
+    if data.get("minefield", {}).get("same_kind_only", True) and e.known != o.known:
+        raise RuleViolation(
+            "O'Leary 4.6.5", "hidden minefields exchange only with hidden ones, known with known"
+        )
+    require_window(state, e.side, Op.MINEFIELD)
+    default_los = bool(data.get("minefield", {}).get("entered_location_in_los", True))
+    mods = shift_modifiers(
+        state,
+        data,
+        Op.MINEFIELD,
+        e.side,
+        Party(e.location),
+        Party(o.location),
+        req,
+        los_default=(default_los, None),
+        both_hip=not e.known and not o.known,
+    )
+    table = tables["minefield_shift"]
+    label = f"minefield shift {e.id} ({e.location}) <-> {o.id} ({o.location})"
+    return MinefieldPlan(e, o, Check("2d6", tuple(mods), table, label, RULE), table)
+
+
+def run_minefield(
+    state: State, plan: MinefieldPlan, dice: DiceSource, data: Mapping[str, Any]
+) -> Outcome:
+    roll = plan.check.resolve(dice)
+    assert isinstance(roll, Roll)
+    row = plan.table.lookup(roll.final)
+    flags = dict(row.data)
+    p = Patch()
+    changes = []
+    e, o = plan.entered, plan.other
+    if flags.get("counted"):
+        p.count(e.side, phase_key(state), Op.MINEFIELD.value)
+    if flags.get("allowed"):
+        ne = replace(e, location=o.location, revealed=True)
+        no = replace(o, location=e.location, revealed=True)
+        changes.append(f"exchange minefields {e.id} and {o.id}")
+    else:
+        ne, no = replace(e, revealed=True), replace(o, revealed=True)
+    remove_dummy = bool(data.get("minefield", {}).get("remove_revealed_dummy", True))
+    for m in (ne, no):
+        changes.append(f"reveal the minefield in {m.location}: {m.strength}")
+        if m.dummy and remove_dummy:
+            p.remove_mine(m.id)
+            changes.append(f"remove the dummy minefield {m.id} from {m.location}")
+        else:
+            p.put_mine(m)
+    now = no if flags.get("allowed") else e
+    changes.append(
+        f"the entering unit in {e.location} meets {now.strength} (resolve it per ASL B28)"
+    )
+    msg = f"{row.result}. On the board: " + "; ".join(changes) + "."
+    details = {
+        "final": roll.final,
+        "row": row.key,
+        "modifiers": [m.to_json() for m in roll.modifiers],
+        "changes": changes,
+        "revealed": {ne.id: ne.strength, no.id: no.strength},
+    }
+    return Outcome(
+        (p.event("minefield_shift", row=row.key, final=roll.final),),
+        (roll,),
+        msg,
+        details,
+        (plan.check.odds(),),
+    )

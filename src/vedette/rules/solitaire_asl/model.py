@@ -1,0 +1,479 @@
+"""The bookkeeping vedette keeps for O'Leary's solitaire ASL: counters, stacks and their status,
+fortifications, minefields, locations (facts the player states), OBA modules, the turn.
+
+Everything is a frozen value; the state changes only by events (see :mod:`.fold`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from vedette.rules.solitaire_asl.ids import BoardLayout
+
+#: Phases of a player turn, in order (ASL A3).
+PHASES: tuple[str, ...] = ("PFPh", "MPh", "DFPh", "AFPh", "RtPh", "APh", "CCPh")
+SETUP = "setup"
+
+
+class Status(StrEnum):
+    """What a stack is, for shifting purposes."""
+
+    POTENTIAL_DUMMY = "potential_dummy"  # O'Leary 2.1: real units, concealed, may shift
+    DUMMY = "dummy"  # concealment counters only ("?" dummies)
+    CONCEALED = "concealed"  # real units under "?", not (or no longer) a potential dummy stack
+    REVEALED = "revealed"  # real units in plain view
+    HIP = "hip"  # O'Leary 3: units hidden in place
+    DUMMY_HIP = "dummy_hip"  # O'Leary 3.1: a dummy HIP counter
+    CLOAKED = "cloaked"  # O'Leary 5: units (or nothing) under a cloaking counter
+
+
+class Op(StrEnum):
+    """The distinct shifting operations (O'Leary 3.3.4: HIP and dummy shifting are separate)."""
+
+    DUMMY = "dummy"  # potential dummy stacks and dummy stacks (2.3)
+    HIP = "hip"  # HIP units, dummy HIP counters, hidden fortifications (3.3, 4)
+    CLOAKED = "cloaked"  # night (5.1)
+    MINEFIELD = "minefield"  # 4.6
+
+
+COUNTER_KINDS = ("squad", "hs", "crew", "leader", "hero", "sw", "gun", "vehicle", "other")
+GUN_SIZES = ("small", "normal", "large")
+VEHICLE_SIZES = ("very_small", "small", "normal", "large", "very_large")
+FORTIFICATION_KINDS = (
+    "pillbox",
+    "trench",
+    "foxhole",
+    "cave",
+    "wire",
+    "panji",
+    "tunnel",
+    "fortified_building",
+    "sangar",
+    "roadblock",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Counter:
+    """A real counter: squad, HS, crew, leader, hero, SW, Gun or vehicle.
+
+    ``size``: a Gun's or vehicle's size class (O'Leary 2.5 starred DRMs). ``mp``/``mp_used``:
+    a vehicle's MP allowance and the most MP it has used in one MPh so far (2.4 consistency).
+    ``boresight``: ``none``, ``eligible`` or ``lost`` (6.1, 2.3); ``boresight_location``
+    once determined.
+    """
+
+    id: str
+    name: str
+    kind: str = "squad"
+    size: str = ""
+    mp: int | None = None
+    mp_used: int = 0
+    emplaced: bool = False
+    may_emplace: bool = False
+    settings: str = ""
+    boresight: str = "none"
+    boresight_location: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"id": self.id, "name": self.name, "kind": self.kind}
+        for k in ("size", "settings"):
+            if getattr(self, k):
+                d[k] = getattr(self, k)
+        if self.mp is not None:
+            d["mp"] = self.mp
+        if self.mp_used:
+            d["mp_used"] = self.mp_used
+        if self.emplaced:
+            d["emplaced"] = True
+        if self.may_emplace:
+            d["may_emplace"] = True
+        if self.boresight != "none":
+            d["boresight"] = self.boresight
+        if self.boresight_location is not None:
+            d["boresight_location"] = self.boresight_location
+        return d
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Counter:
+        return cls(
+            id=str(d["id"]),
+            name=str(d.get("name", d["id"])),
+            kind=str(d.get("kind", "squad")),
+            size=str(d.get("size", "")),
+            mp=None if d.get("mp") is None else int(d["mp"]),
+            mp_used=int(d.get("mp_used", 0)),
+            emplaced=bool(d.get("emplaced", False)),
+            may_emplace=bool(d.get("may_emplace", False)),
+            settings=str(d.get("settings", "")),
+            boresight=str(d.get("boresight", "none")),
+            boresight_location=d.get("boresight_location"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Stack:
+    """Counters of one side in one location and position (a portion of the location such as a
+    foxhole, a pillbox or crest status: O'Leary 2.1, 2.3).
+
+    Real counters are in ``counters``; ``dummies`` counts the concealment counters of a dummy
+    stack (O'Leary 2.3.2 counts them), 1 for a dummy HIP counter or a dummy cloaking counter.
+    ``moved``: the stack changed location other than by shifting (2.3, bore sighting).
+    """
+
+    id: str
+    side: str
+    location: str
+    status: Status
+    counters: tuple[Counter, ...] = ()
+    dummies: int = 0
+    position: str = ""
+    ti: bool = False
+    moved: bool = False
+
+    @property
+    def real(self) -> int:
+        """Number of real counters (O'Leary 2.3.2, 2.3.3)."""
+        return len(self.counters)
+
+    @property
+    def size(self) -> int:
+        """Number of counters of a dummy stack or of real counters otherwise (2.3.4)."""
+        return self.dummies if self.status == Status.DUMMY else self.real
+
+    @property
+    def is_dummy(self) -> bool:
+        return not self.counters
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "id": self.id,
+            "side": self.side,
+            "location": self.location,
+            "status": self.status.value,
+            "counters": [c.to_json() for c in self.counters],
+        }
+        if self.dummies:
+            d["dummies"] = self.dummies
+        if self.position:
+            d["position"] = self.position
+        if self.ti:
+            d["ti"] = True
+        if self.moved:
+            d["moved"] = True
+        return d
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Stack:
+        return cls(
+            id=str(d["id"]),
+            side=str(d["side"]),
+            location=str(d["location"]),
+            status=Status(str(d["status"])),
+            counters=tuple(Counter.from_json(c) for c in d.get("counters", [])),
+            dummies=int(d.get("dummies", 0)),
+            position=str(d.get("position", "")),
+            ti=bool(d.get("ti", False)),
+            moved=bool(d.get("moved", False)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Fortification:
+    """A fortification (O'Leary 4). ``tem``: its TEM (a 1+5+7 pillbox has 5); ``hidden``: a
+    hidden fortification, treated as an HIP unit (4.2). ``hexsides``: panji covered hexsides
+    (4.1). ``tunnel_from``/``exit``: a tunnel's fortified end and its other exit (4.4.2).
+    ``complex``: a cave's cave complex (4.4.1). ``ca``: covered arc, chosen after a shift (4.4).
+    """
+
+    id: str
+    side: str
+    kind: str
+    location: str
+    tem: int = 0
+    hidden: bool = True
+    hexsides: int = 0
+    ca: str = ""
+    complex: str = ""
+    tunnel_from: str = ""
+    exit: str = ""
+    moved: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "id": self.id,
+            "side": self.side,
+            "kind": self.kind,
+            "location": self.location,
+            "tem": self.tem,
+            "hidden": self.hidden,
+        }
+        for k in ("hexsides", "ca", "complex", "tunnel_from", "exit", "moved"):
+            if getattr(self, k):
+                d[k] = getattr(self, k)
+        return d
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Fortification:
+        return cls(
+            id=str(d["id"]),
+            side=str(d["side"]),
+            kind=str(d["kind"]),
+            location=str(d.get("location", "")),
+            tem=int(d.get("tem", 0)),
+            hidden=bool(d.get("hidden", True)),
+            hexsides=int(d.get("hexsides", 0)),
+            ca=str(d.get("ca", "")),
+            complex=str(d.get("complex", "")),
+            tunnel_from=str(d.get("tunnel_from", "")),
+            exit=str(d.get("exit", "")),
+            moved=bool(d.get("moved", False)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Minefield:
+    """A minefield counter (O'Leary 4.6): ``ap`` FP and ``at`` factors, strength face down
+    until ``revealed``; ``known`` for a known minefield, else hidden; ``dummy`` for a dummy
+    minefield (4.6.1)."""
+
+    id: str
+    side: str
+    location: str
+    ap: int = 0
+    at: int = 0
+    known: bool = False
+    revealed: bool = False
+    dummy: bool = False
+
+    @property
+    def strength(self) -> str:
+        if self.dummy:
+            return "dummy (no mines)"
+        parts = []
+        if self.ap:
+            parts.append(f"{self.ap} AP")
+        if self.at:
+            parts.append(f"{self.at} AT")
+        return " + ".join(parts) or "0"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "side": self.side,
+            "location": self.location,
+            "ap": self.ap,
+            "at": self.at,
+            "known": self.known,
+            "revealed": self.revealed,
+            "dummy": self.dummy,
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Minefield:
+        return cls(
+            id=str(d["id"]),
+            side=str(d["side"]),
+            location=str(d["location"]),
+            ap=int(d.get("ap", 0)),
+            at=int(d.get("at", 0)),
+            known=bool(d.get("known", False)),
+            revealed=bool(d.get("revealed", False)),
+            dummy=bool(d.get("dummy", False)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Facts about a location that the player states (vedette computes no LOS or terrain).
+
+    ``tem``: the location's TEM (Air Burst and emplacement TEM excluded, 2.5); ``los``: in the
+    LOS of an enemy unit; ``lv``: an LV hindrance applies at all ranges; ``concealment_terrain``
+    (2.4 consistency: a vehicle outside it in enemy LOS loses concealment at once); ``forbid``:
+    fortification kinds that could not be set up here (4.2).
+    """
+
+    id: str
+    tem: int = 0
+    terrain: str = ""
+    los: bool = False
+    lv: bool = False
+    concealment_terrain: bool = True
+    forbid: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "tem": self.tem,
+            "terrain": self.terrain,
+            "los": self.los,
+            "lv": self.lv,
+            "concealment_terrain": self.concealment_terrain,
+            "forbid": list(self.forbid),
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Location:
+        return cls(
+            id=str(d["id"]),
+            tem=int(d.get("tem", 0)),
+            terrain=str(d.get("terrain", "")),
+            los=bool(d.get("los", False)),
+            lv=bool(d.get("lv", False)),
+            concealment_terrain=bool(d.get("concealment_terrain", True)),
+            forbid=tuple(str(x) for x in d.get("forbid", ())),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ObaModule:
+    """An OBA module; ``prereg``: granted a pre-registered hex (7.1); ``location`` once
+    determined; ``ar``: the AR location fixed by a pre-registration die (7.1)."""
+
+    id: str
+    side: str
+    prereg: bool = False
+    location: str | None = None
+    ar: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "side": self.side,
+            "prereg": self.prereg,
+            "location": self.location,
+            "ar": self.ar,
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> ObaModule:
+        return cls(
+            str(d["id"]),
+            str(d["side"]),
+            bool(d.get("prereg", False)),
+            d.get("location"),
+            d.get("ar"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Allotment:
+    """Dummy counters a side is allotted at setup (O'Leary 3.1.1, 4.1, 4.6.1) and placed."""
+
+    side: str
+    hip_capacity: int = 0
+    dummy_hip: int = 0
+    dummy_hip_placed: int = 0
+    dummy_minefields: int = 0
+    dummy_minefields_placed: int = 0
+    explain: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "side": self.side,
+            "hip_capacity": self.hip_capacity,
+            "dummy_hip": self.dummy_hip,
+            "dummy_hip_placed": self.dummy_hip_placed,
+            "dummy_minefields": self.dummy_minefields,
+            "dummy_minefields_placed": self.dummy_minefields_placed,
+            "explain": list(self.explain),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The whole game. ``phasing``: the side whose player turn it is; ``acted``: whether a
+    friendly (phasing) unit has already moved, advanced or fired this phase (2.3, 5.1).
+    ``counts``: successful shifts per (side, phase key, operation) that bear the +1 DRM
+    (2.5); ``closed``: (side, operation, window key) in which shifting is over (2.5, 3.3.5).
+    """
+
+    name: str
+    sides: tuple[str, ...]
+    layout: BoardLayout
+    night: bool = False
+    extra_drm: int = 0
+    lv: bool = False
+    first: str = ""
+    phase: str = SETUP
+    phasing: str = ""
+    player_turn: int = 0
+    acted: bool = False
+    locations: tuple[Location, ...] = ()
+    stacks: tuple[Stack, ...] = ()
+    fortifications: tuple[Fortification, ...] = ()
+    minefields: tuple[Minefield, ...] = ()
+    oba: tuple[ObaModule, ...] = ()
+    allotments: tuple[Allotment, ...] = ()
+    counts: tuple[tuple[str, str, str, int], ...] = ()
+    closed: tuple[tuple[str, str, str], ...] = ()
+    serial: int = 0
+    pending: tuple[tuple[str, str, str], ...] = ()  # (kind, id, hex) awaiting the player's word
+    removed: tuple[str, ...] = ()  # ids of stacks/counters taken off the board
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    # -- lookups ------------------------------------------------------------------------
+    def stack(self, sid: str) -> Stack | None:
+        return next((s for s in self.stacks if s.id == sid), None)
+
+    def fortification(self, fid: str) -> Fortification | None:
+        return next((f for f in self.fortifications if f.id == fid), None)
+
+    def minefield(self, mid: str) -> Minefield | None:
+        return next((m for m in self.minefields if m.id == mid), None)
+
+    def location(self, lid: str) -> Location:
+        for loc in self.locations:
+            if loc.id == lid:
+                return loc
+        return Location(lid)
+
+    def stacks_at(self, lid: str, side: str | None = None) -> list[Stack]:
+        return [s for s in self.stacks if s.location == lid and (side is None or s.side == side)]
+
+    def forts_at(self, lid: str, side: str | None = None) -> list[Fortification]:
+        return [
+            f for f in self.fortifications if f.location == lid and (side is None or f.side == side)
+        ]
+
+    def allotment(self, side: str) -> Allotment:
+        return next((a for a in self.allotments if a.side == side), Allotment(side))
+
+    def counter(self, cid: str) -> tuple[Stack, Counter] | None:
+        for s in self.stacks:
+            for c in s.counters:
+                if c.id == cid:
+                    return s, c
+        return None
+
+    def count(self, side: str, phase_key: str, op: str | None) -> int:
+        return sum(
+            n
+            for (sd, pk, o, n) in self.counts
+            if sd == side and pk == phase_key and (op is None or o == op)
+        )
+
+    def is_closed(self, side: str, op: str, window: str) -> bool:
+        return (side, op, window) in self.closed
+
+    def enemy(self, side: str) -> str:
+        return next((s for s in self.sides if s != side), side)
+
+    def with_stack(self, s: Stack) -> State:
+        out = [x for x in self.stacks if x.id != s.id]
+        out.append(s)
+        return replace(self, stacks=tuple(sorted(out, key=lambda x: _natural_key(x.id))))
+
+
+def _natural_key(text: str) -> tuple[Any, ...]:
+    import re
+
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text))
+
+
+def natural_key(text: str) -> tuple[Any, ...]:
+    """Sort key that puts P2 before P10."""
+    return _natural_key(text)

@@ -1,0 +1,718 @@
+"""The shift: two stacks (or HIP groups) trying to exchange locations on a 2d6 shift DR.
+
+* legality: timing (:mod:`.turn`), whole stacks and counts (O'Leary 2.3.1-2.3.4), HIP never with
+  dummy stacks (3.3.1), consistency (2.4), fortification placement (4.2);
+* the shift DR and its DRMs (2.5, 4.3, 4.5): :func:`shift_modifiers`;
+* the consequences of each row of the table, applied exactly as written: :func:`consequences`.
+
+One :class:`ShiftPlan` serves the odds shown before the roll and the roll itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from vedette.dice import Check, DiceSource, Modifier, Roll, Table
+from vedette.errors import BadRequest, RuleViolation
+from vedette.rules.base import Outcome, Request
+from vedette.rules.solitaire_asl.fold import Patch
+from vedette.rules.solitaire_asl.model import (
+    Counter,
+    Fortification,
+    Op,
+    Stack,
+    State,
+    Status,
+)
+from vedette.rules.solitaire_asl.turn import Window, phase_key, require_window
+
+RULE = "O'Leary 2.5"
+DUMMY_KINDS = (Status.POTENTIAL_DUMMY, Status.DUMMY)
+HIP_KINDS = (Status.HIP, Status.DUMMY_HIP)
+INFANTRY = ("squad", "hs", "crew", "leader", "hero", "sw", "other")
+
+
+# -- finding things -----------------------------------------------------------------------------
+def location_of(state: State, ref: str) -> str:
+    """The location named by a stack, counter, fortification or minefield id, or by itself."""
+    s = state.stack(ref)
+    if s is not None:
+        return s.location
+    c = state.counter(ref)
+    if c is not None:
+        return c[0].location
+    f = state.fortification(ref)
+    if f is not None:
+        return f.location
+    m = state.minefield(ref)
+    if m is not None:
+        return m.location
+    from vedette.rules.solitaire_asl.ids import parse_hex_id
+
+    parse_hex_id(ref)  # raises BadRequest naming the id
+    return ref
+
+
+def stack_for(state: State, ref: str, statuses: Sequence[Status], side: str | None) -> Stack:
+    """A stack by id, or the one stack of ``statuses`` in a location."""
+    s = state.stack(ref)
+    if s is not None:
+        return s
+    c = state.counter(ref)
+    if c is not None:
+        return c[0]
+    loc = location_of(state, ref)
+    found = [x for x in state.stacks_at(loc, side) if x.status in statuses]
+    if not found:
+        what = "/".join(st.value for st in statuses)
+        raise BadRequest(f"no {what} stack in {loc}")
+    if len(found) > 1:
+        raise BadRequest(
+            f"{loc} holds several stacks ({', '.join(x.id for x in found)}): name one by id"
+        )
+    return found[0]
+
+
+def hip_items(state: State, loc: str, side: str) -> tuple[list[Stack], list[Fortification]]:
+    """The HIP things of a side in a location: HIP stacks, dummy HIP counters, hidden
+    fortifications (treated as HIP units, O'Leary 4.2)."""
+    stacks = [s for s in state.stacks_at(loc, side) if s.status in HIP_KINDS and not s.ti]
+    forts = [f for f in state.forts_at(loc, side) if f.hidden]
+    return stacks, forts
+
+
+def infer_op(state: State, ref: str, side: str | None) -> Op:
+    """Which operation a reference starts: from the status of the stack (or fortification)."""
+    s = state.stack(ref)
+    c = state.counter(ref)
+    if c is not None:
+        s = c[0]
+    if s is not None:
+        return _op_of(s.status, s.id)
+    if state.fortification(ref) is not None:
+        return Op.HIP
+    loc = location_of(state, ref)
+    kinds = set()
+    for x in state.stacks_at(loc, side):
+        if x.status in DUMMY_KINDS:
+            kinds.add(Op.DUMMY)
+        elif x.status in HIP_KINDS:
+            kinds.add(Op.HIP)
+        elif x.status == Status.CLOAKED:
+            kinds.add(Op.CLOAKED)
+    if any(f.hidden for f in state.forts_at(loc, side)):
+        kinds.add(Op.HIP)
+    if len(kinds) == 1:
+        return kinds.pop()
+    if not kinds:
+        raise BadRequest(
+            f"nothing in {loc} can shift (no potential dummy, dummy, HIP or cloaked stack)"
+        )
+    raise BadRequest(f"{loc} holds several kinds of shiftable stacks: say kind=dummy|hip|cloaked")
+
+
+def _op_of(status: Status, sid: str) -> Op:
+    if status in DUMMY_KINDS:
+        return Op.DUMMY
+    if status in HIP_KINDS:
+        return Op.HIP
+    if status == Status.CLOAKED:
+        return Op.CLOAKED
+    raise RuleViolation(
+        "O'Leary 2.2",
+        f"{sid} is a {status.value} stack: only potential dummy stacks, dummy stacks, HIP and"
+        " cloaked units shift",
+    )
+
+
+# -- the parties and the plan -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Party:
+    """One end of a shift: what moves out of (or is involved at) one location."""
+
+    location: str
+    stacks: tuple[Stack, ...] = ()
+    counters: tuple[Counter, ...] = ()
+    forts: tuple[Fortification, ...] = ()
+
+    @property
+    def label(self) -> str:
+        parts = [c.name for c in self.counters]
+        parts += [f"dummy stack of {s.dummies}" for s in self.stacks if s.status == Status.DUMMY]
+        parts += ["dummy HIP" for s in self.stacks if s.status == Status.DUMMY_HIP]
+        parts += [
+            "dummy cloaking counter"
+            for s in self.stacks
+            if s.status == Status.CLOAKED and not s.counters
+        ]
+        parts += [f"hidden {f.kind} {f.id}" for f in self.forts]
+        return f"{', '.join(parts) or 'nothing'} in {self.location}"
+
+    def ids(self) -> list[str]:
+        return [s.id for s in self.stacks] + [f.id for f in self.forts]
+
+
+@dataclass(frozen=True)
+class ShiftPlan:
+    op: Op
+    side: str
+    a: Party
+    b: Party
+    window: Window
+    check: Check
+    table: Table
+    moving_a: tuple[str, ...] = ()  # HIP: counter ids, stack ids (dummy HIP) and fort ids A -> B
+    moving_b: tuple[str, ...] = ()  # HIP: B -> A
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def same(self) -> bool:
+        return self.a.location == self.b.location and self.a.ids() == self.b.ids()
+
+
+# -- DRMs (O'Leary 2.5) -------------------------------------------------------------------------
+def party_tem(state: State, party: Party, moving_forts: set[str]) -> tuple[int, str]:
+    """The TEM a party enjoys: a fortification's TEM when the party is in a fortification that
+    does not shift (2.5 third example), else the location's TEM (4.3, 4.5). The worst over the
+    party's stacks."""
+    loc = state.location(party.location)
+    terrain = (loc.terrain or "terrain") + f" {party.location}"
+    best: tuple[int, str] | None = None
+    for s in party.stacks:
+        cand = (loc.tem, terrain)
+        for f in state.forts_at(party.location):
+            if f.kind == s.position and f.id not in moving_forts:
+                cand = (f.tem, f"{f.kind} {party.location}")
+        if best is None or cand[0] < best[0]:
+            best = cand
+    return best if best is not None else (loc.tem, terrain)
+
+
+def size_modifiers(counters: Sequence[Counter], data: Mapping[str, Any]) -> list[Modifier]:
+    """The starred DRMs: one per Gun/vehicle, exclusive group ``size`` (only the largest)."""
+    size = data.get("drm", {}).get("size", {})
+    out = []
+    for c in counters:
+        if c.kind in ("gun", "vehicle"):
+            v = int(size.get(c.kind, {}).get(c.size, 0))
+            label = f"{c.size.replace('_', ' ')} {'gun' if c.kind == 'gun' else 'vehicle'}"
+        else:
+            v = int(size.get("infantry", 0))
+            label = "infantry"
+        if v:
+            out.append(Modifier(v, f"{label}: {c.name}", RULE, "size"))
+    return out
+
+
+def shift_modifiers(
+    state: State,
+    data: Mapping[str, Any],
+    op: Op,
+    side: str,
+    a: Party,
+    b: Party,
+    req: Request,
+    moving_forts: set[str] = frozenset(),  # type: ignore[assignment]
+    los_default: tuple[bool | None, bool | None] = (None, None),
+    both_hip: bool = False,
+) -> list[Modifier]:
+    drm = data.get("drm", {})
+    mods: list[Modifier] = []
+    scope = None if drm.get("previous_counts", "all") == "all" else op.value
+    n = state.count(side, phase_key(state), scope)
+    if n:
+        per = int(drm.get("previous_shift", 1))
+        mods.append(Modifier(per * n, f"{n} previous shift{'s' if n > 1 else ''} this phase", RULE))
+    tem_a = party_tem(state, a, moving_forts)
+    tem_b = party_tem(state, b, moving_forts)
+    if "tem_a" in req:
+        tem_a = (req.get_int("tem_a"), f"TEM stated for {a.location}")
+    if "tem_b" in req:
+        tem_b = (req.get_int("tem_b"), f"TEM stated for {b.location}")
+    worst = min(tem_a, tem_b, key=lambda t: t[0])
+    if worst[0]:
+        mods.append(Modifier(-worst[0], f"worst TEM {worst[0]:+d}: {worst[1]}", RULE))
+    la, lb = state.location(a.location), state.location(b.location)
+    los_a = req.get_bool("los_a", la.los if los_default[0] is None else los_default[0])
+    los_b = req.get_bool("los_b", lb.los if los_default[1] is None else los_default[1])
+    if "los" in req:
+        los_a = los_b = req.get_bool("los")
+    if los_a or los_b:
+        where = " and ".join(x for x, f in ((a.location, los_a), (b.location, los_b)) if f)
+        mods.append(
+            Modifier(int(drm.get("enemy_los", 1)), f"in LOS of an enemy unit: {where}", RULE)
+        )
+    if both_hip:
+        what = "both hidden minefields" if op == Op.MINEFIELD else "both HIP"
+        mods.append(Modifier(int(drm.get("both_hip", -1)), what, RULE))
+    lv = state.lv or la.lv or lb.lv
+    if "lv" in req:
+        lv = req.get_bool("lv")
+    if lv:
+        mods.append(Modifier(int(drm.get("lv_hindrance", -1)), "LV hindrance at all ranges", RULE))
+    if state.night:
+        mods.append(Modifier(int(drm.get("night", -2)), "night scenario", RULE))
+    emplaced = [c.name for c in (*a.counters, *b.counters) if c.kind == "gun" and c.emplaced]
+    if emplaced:
+        mods.append(
+            Modifier(int(drm.get("emplaced_gun", -1)), f"emplaced Gun: {', '.join(emplaced)}", RULE)
+        )
+    mods.extend(size_modifiers((*a.counters, *b.counters), data))
+    if state.extra_drm:
+        mods.append(Modifier(state.extra_drm, "scenario shift DRM (2.5 remark)", RULE))
+    return mods
+
+
+# -- legality -----------------------------------------------------------------------------------
+def check_consistency(
+    state: State, data: Mapping[str, Any], a: Party, b: Party, req: Request
+) -> None:
+    """O'Leary 2.4 from the facts vedette tracks, then the player's own statement."""
+    for x, y in ((a, b), (b, a)):
+        used = [(c.mp_used, c.name) for c in x.counters if c.kind == "vehicle" and c.mp_used]
+        for c in y.counters:
+            if c.kind == "vehicle" and c.mp is not None:
+                for mp_used, name in used:
+                    if mp_used > c.mp:
+                        raise RuleViolation(
+                            "O'Leary 2.4",
+                            f"{name} has used {mp_used} MP in a phase, more than {c.name}'s"
+                            f" {c.mp} MP: {c.name} could not be where {name} is",
+                        )
+        dest = state.location(y.location)
+        if (
+            data.get("consistency", {}).get("vehicle_needs_concealment_terrain_in_los", True)
+            and any(c.kind == "vehicle" for c in x.counters)
+            and not dest.concealment_terrain
+            and dest.los
+            and x.location != y.location
+        ):
+            raise RuleViolation(
+                "O'Leary 2.4",
+                f"a vehicle in {y.location} (not Concealment Terrain, in enemy LOS) would lose"
+                " concealment at once",
+            )
+    if state.options.get("separate_counter_sizes") or data.get("options", {}).get(
+        "separate_counter_sizes"
+    ):
+        big = [any(c.kind in ("gun", "vehicle") for c in p.counters) for p in (a, b)]
+        real = [bool(p.counters) for p in (a, b)]
+        if all(real) and big[0] != big[1]:
+            raise RuleViolation(
+                "O'Leary 2.4.1",
+                "option: 1/2-inch and 5/8-inch counter stacks do not shift together",
+            )
+    if not req.get_bool("consistent", True):
+        raise RuleViolation(
+            "O'Leary 2.4",
+            "the player states this shift would have cost concealment at the start of the game",
+        )
+
+
+def _dummy_counts(a: Stack, b: Stack) -> None:
+    """O'Leary 2.3.2-2.3.4."""
+    if a.status == Status.POTENTIAL_DUMMY and b.status == Status.DUMMY:
+        if not a.real < b.dummies:
+            raise RuleViolation(
+                "O'Leary 2.3.2",
+                f"{a.id} has {a.real} real counters: it needs a dummy stack of at least"
+                f" {a.real + 1} concealment counters, {b.id} has {b.dummies}",
+            )
+    elif a.status == Status.POTENTIAL_DUMMY and b.status == Status.POTENTIAL_DUMMY:
+        if a.real != b.real:
+            raise RuleViolation(
+                "O'Leary 2.3.3",
+                f"{a.id} has {a.real} real counters and {b.id} has {b.real}: they must be equal",
+            )
+    elif a.status == Status.DUMMY and b.status == Status.DUMMY and a.dummies != b.dummies:
+        raise RuleViolation(
+            "O'Leary 2.3.4",
+            f"dummy stacks {a.id} ({a.dummies}) and {b.id} ({b.dummies}) differ in counters",
+        )
+
+
+def plan_shift(
+    state: State, req: Request, data: Mapping[str, Any], tables: Mapping[str, Table]
+) -> ShiftPlan:
+    """Validate a shift request and build its check (no dice)."""
+    ref_a = req.get_str("a")
+    ref_b = req.get_str("b", ref_a)
+    kind = req.get_opt_str("kind")
+    side0 = req.get_opt_str("side")
+    op = Op(kind) if kind in ("dummy", "hip", "cloaked") else infer_op(state, ref_a, side0)
+    if kind is not None and kind not in ("dummy", "hip", "cloaked"):
+        raise BadRequest("'kind' must be one of dummy, hip, cloaked (minefields: use 'minefield')")
+    if op == Op.HIP:
+        return _plan_hip(state, req, data, tables, ref_a, ref_b, side0)
+    statuses = DUMMY_KINDS if op == Op.DUMMY else (Status.CLOAKED,)
+    sa = stack_for(state, ref_a, (*statuses, *HIP_KINDS), side0)
+    sb = stack_for(state, ref_b, (*statuses, *HIP_KINDS), side0 or sa.side)
+    for s in (sa, sb):
+        if s.status in HIP_KINDS:
+            raise RuleViolation(
+                "O'Leary 3.3.1",
+                f"{s.id} is HIP: HIP units and dummy HIP counters never shift with dummy stacks"
+                " or potential dummy stacks",
+            )
+        if s.status not in statuses:
+            if op == Op.CLOAKED or s.status == Status.CLOAKED:
+                raise RuleViolation(
+                    "O'Leary 5.1", f"{s.id}: cloaked units shift only with cloaked units"
+                )
+            _op_of(s.status, s.id)
+        if s.ti:
+            raise RuleViolation("O'Leary 2.5", f"{s.id} is TI")
+    if sa.side != sb.side:
+        raise RuleViolation("O'Leary 2.3", f"{sa.id} and {sb.id} belong to different sides")
+    if op == Op.DUMMY:
+        if sa.status == Status.DUMMY and sb.status == Status.POTENTIAL_DUMMY:
+            sa, sb = sb, sa
+        if sa.id == sb.id and sa.status == Status.DUMMY:
+            raise RuleViolation("O'Leary 2.3", "only a potential dummy stack may shift with itself")
+        _dummy_counts(sa, sb)
+    if "counters" in req or "units" in req:
+        raise RuleViolation(
+            "O'Leary 2.3.1",
+            "potential dummy stacks, dummy stacks and cloaked units shift as complete stacks",
+        )
+    side = sa.side
+    w = require_window(state, side, op)
+    a = Party(sa.location, (sa,), sa.counters)
+    b = Party(sb.location, (sb,), sb.counters) if sb.id != sa.id else a
+    check_consistency(state, data, a, b, req)
+    mods = shift_modifiers(state, data, op, side, a, b, req)
+    table = tables["shift"]
+    label = f"shift {a.label} <-> {b.label}" if b is not a else f"shift {a.label} with itself"
+    check = Check("2d6", tuple(mods), table, label, RULE)
+    plan = ShiftPlan(op, side, a, b, w, check, table, options=_opts(req))
+    validate_options(plan)
+    return plan
+
+
+def _opts(req: Request) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k in ("settings", "ca"):
+        if k in req:
+            v = req[k]
+            if not isinstance(v, Mapping):
+                raise BadRequest(f"'{k}' must be a JSON object: id -> text")
+            out[k] = {str(x): str(y) for x, y in v.items()}
+    if "emplaced" in req:
+        out["emplaced"] = [str(x) for x in req.get_list("emplaced")]
+    out["keep_concealment"] = req.get_bool("keep_concealment", True)
+    out["into_fort"] = req.get_bool("into_fort", False)
+    return out
+
+
+def _plan_hip(
+    state: State,
+    req: Request,
+    data: Mapping[str, Any],
+    tables: Mapping[str, Table],
+    ref_a: str,
+    ref_b: str,
+    side0: str | None,
+) -> ShiftPlan:
+    """HIP units, dummy HIP counters and hidden fortifications (O'Leary 3.3, 4.2-4.5)."""
+    loc_a = location_of(state, ref_a)
+    loc_b = location_of(state, ref_b)
+    side = side0 or _side_of_ref(state, ref_a)
+    if side is None:
+        raise BadRequest(f"say whose HIP units in {loc_a} shift: side=...")
+    stacks_a, forts_a = hip_items(state, loc_a, side)
+    stacks_b, forts_b = hip_items(state, loc_b, side)
+    if not stacks_a and not forts_a:
+        raise BadRequest(
+            f"{side} has no HIP unit, dummy HIP counter or hidden fortification in {loc_a}"
+        )
+    for x in state.stacks_at(loc_b, side):
+        if x.status in DUMMY_KINDS and not stacks_b and not forts_b:
+            raise RuleViolation(
+                "O'Leary 3.3.1",
+                f"{loc_b} holds only dummy/potential dummy stacks: HIP units never shift with them",
+            )
+    if not stacks_b and not forts_b:
+        raise RuleViolation(
+            "O'Leary 3.3.3",
+            f"{loc_b} holds no HIP unit, dummy HIP counter or hidden fortification of {side}",
+        )
+    default_a = _default_items(state, ref_a, stacks_a, forts_a)
+    move_a = _items(req.get_list("move", default_a), stacks_a, forts_a, loc_a)
+    if not any(move_a):
+        raise BadRequest("nothing to shift: 'move' is empty")
+    same = loc_a == loc_b
+    if same:
+        move_b: tuple[list[Counter], list[Stack], list[Fortification]] = ([], [], [])
+    else:
+        default_b = [s.id for s in stacks_b] + [f.id for f in forts_b]
+        move_b = _items(req.get_list("back", default_b), stacks_b, forts_b, loc_b)
+    w = require_window(state, side, Op.HIP)
+    for s in (*stacks_a, *stacks_b):
+        if s.ti:
+            raise RuleViolation("O'Leary 3.3.5", f"{s.id} is TI")
+    # 4.2: a fortification only shifts where it could have been set up
+    for forts, dest in ((move_a[2], loc_b), (move_b[2], loc_a)):
+        for f in forts:
+            if f.kind in state.location(dest).forbid:
+                raise RuleViolation(
+                    "O'Leary 4.2", f"a {f.kind} could not have been set up in {dest}"
+                )
+    if (move_a[2] or move_b[2]) and not req.get_bool("placement_ok", True):
+        raise RuleViolation(
+            "O'Leary 4.2", "the player states the fortification could not be set up there"
+        )
+    # the parties: for the DR, B's side is what moves back, or (if nothing does) what is there
+    inv_b = (
+        move_b
+        if any(move_b)
+        else (
+            [c for s in stacks_b for c in s.counters],
+            [s for s in stacks_b if s.status == Status.DUMMY_HIP],
+            forts_b,
+        )
+    )
+    a = Party(loc_a, _stacks_of(state, move_a), tuple(move_a[0]), tuple(move_a[2]))
+    b = Party(loc_b, _stacks_of(state, inv_b), tuple(inv_b[0]), tuple(inv_b[2]))
+    if same:
+        b = a
+    check_consistency(state, data, a, b, req)
+    moving_forts = {f.id for f in (*move_a[2], *move_b[2])}
+    mods = shift_modifiers(state, data, Op.HIP, side, a, b, req, moving_forts, both_hip=True)
+    table = tables["shift"]
+    label = f"HIP shift {a.label} <-> {b.label}"
+    check = Check("2d6", tuple(mods), table, label, RULE)
+    ids_a = tuple([c.id for c in move_a[0]] + [s.id for s in move_a[1]] + [f.id for f in move_a[2]])
+    ids_b = tuple([c.id for c in move_b[0]] + [s.id for s in move_b[1]] + [f.id for f in move_b[2]])
+    plan = ShiftPlan(Op.HIP, side, a, b, w, check, table, ids_a, ids_b, _opts(req))
+    validate_options(plan)
+    return plan
+
+
+def _side_of_ref(state: State, ref: str) -> str | None:
+    s = state.stack(ref)
+    if s is not None:
+        return s.side
+    c = state.counter(ref)
+    if c is not None:
+        return c[0].side
+    f = state.fortification(ref)
+    if f is not None:
+        return f.side
+    loc = location_of(state, ref)
+    sides = {s.side for s in state.stacks_at(loc) if s.status in HIP_KINDS}
+    sides |= {f.side for f in state.forts_at(loc) if f.hidden}
+    return sides.pop() if len(sides) == 1 else None
+
+
+def _default_items(
+    state: State, ref: str, stacks: list[Stack], forts: list[Fortification]
+) -> list[str]:
+    if state.stack(ref) is not None or state.counter(ref) is not None:
+        return [ref]
+    if state.fortification(ref) is not None:
+        return [ref]
+    return [s.id for s in stacks] + [f.id for f in forts]  # 4.5: all of them at once
+
+
+def _items(
+    refs: Sequence[Any], stacks: list[Stack], forts: list[Fortification], loc: str
+) -> tuple[list[Counter], list[Stack], list[Fortification]]:
+    """Counters (by id or name), dummy HIP stacks and fortifications named in ``refs``."""
+    counters: list[Counter] = []
+    dummies: list[Stack] = []
+    fs: list[Fortification] = []
+    for r in (str(x) for x in refs):
+        st = next((s for s in stacks if s.id == r), None)
+        if st is not None:
+            if st.status == Status.DUMMY_HIP:
+                if st not in dummies:
+                    dummies.append(st)
+            else:
+                counters.extend(c for c in st.counters if c not in counters)
+            continue
+        f = next((f for f in forts if f.id == r), None)
+        if f is not None:
+            if f not in fs:
+                fs.append(f)
+            continue
+        pool = [c for s in stacks for c in s.counters if c not in counters]
+        c = next((c for c in pool if c.id == r), None) or next(
+            (c for c in pool if c.name == r), None
+        )
+        if c is None:
+            raise BadRequest(
+                f"{r!r} is not an HIP unit, dummy HIP counter or hidden fortification in {loc}"
+            )
+        counters.append(c)
+    return counters, dummies, fs
+
+
+def _stacks_of(
+    state: State, items: tuple[list[Counter], list[Stack], list[Fortification]]
+) -> tuple[Stack, ...]:
+    out: list[Stack] = []
+    for c in items[0]:
+        hit = state.counter(c.id)
+        if hit is not None and hit[0] not in out:
+            out.append(hit[0])
+    out.extend(s for s in items[1] if s not in out)
+    return tuple(out)
+
+
+# -- the roll and its consequences --------------------------------------------------------------
+def run_shift(state: State, plan: ShiftPlan, dice: DiceSource) -> Outcome:
+    roll = plan.check.resolve(dice)
+    assert isinstance(roll, Roll)
+    row = plan.table.lookup(roll.final)
+    patch, changes, serial = consequences(state, plan, dict(row.data))
+    if serial != state.serial:
+        patch.set("serial", serial)
+    msg = f"{row.result}."
+    if changes:
+        msg += " On the board: " + "; ".join(changes) + "."
+    details = {
+        "op": plan.op.value,
+        "side": plan.side,
+        "a": plan.a.label,
+        "b": plan.b.label,
+        "final": roll.final,
+        "row": row.key,
+        "range": row.range_text,
+        "modifiers": [m.to_json() for m in roll.modifiers],
+        "superseded": [m.to_json() for m in roll.superseded],
+        "changes": changes,
+    }
+    return Outcome(
+        (patch.event("shift", op=plan.op.value, row=row.key, final=roll.final),),
+        (roll,),
+        msg,
+        details,
+        (plan.check.odds(),),
+    )
+
+
+def consequences(
+    state: State, plan: ShiftPlan, flags: Mapping[str, Any]
+) -> tuple[Patch, list[str], int]:
+    """Apply one row of the shift table to the state, as a patch, with the player's to-do."""
+    if plan.op == Op.HIP:
+        from vedette.rules.solitaire_asl.hip import hip_consequences
+
+        return hip_consequences(state, plan, flags)
+    p = Patch()
+    changes: list[str] = []
+    sa, sb = plan.a.stacks[0], plan.b.stacks[0]
+    w = plan.window
+    if flags.get("counted"):
+        p.count(plan.side, phase_key(state), plan.op.value)
+    if flags.get("closes"):
+        p.close(plan.side, plan.op.value, w.key)
+        changes.append(f"no more {plan.op.value} shifts by {plan.side} this phase")
+    if flags.get("allowed"):
+        if sa.id != sb.id:
+            na = replace(sa, location=sb.location, position=sb.position)
+            nb = replace(sb, location=sa.location, position=sa.position)
+            na, nb = _boresight_after_shift(na, nb, sa.moved or sb.moved, changes)
+            changes.append(f"swap {sa.id} ({sa.location}) and {sb.id} ({sb.location})")
+            for old, new in ((sa, na), (sb, nb)):
+                if new.position:
+                    changes.append(f"{new.id} takes {new.position} in {new.location} (2.3)")
+                if new.position == "crest" and any(c.kind == "vehicle" for c in new.counters):
+                    changes.append(f"{new.id} may now make a HD maneuver attempt DR (2.3)")
+                del old
+        else:
+            na, nb = sa, sa
+        na = _settings(na, plan.options, changes, na.location != sa.location)
+        p.put_stack(na)
+        if nb.id != na.id:
+            nb = _settings(nb, plan.options, changes, nb.location != sb.location)
+            p.put_stack(nb)
+        return p, changes, state.serial
+    for s in {x.id: x for x in (sa, sb)}.values():
+        if s.status == Status.DUMMY or (s.status == Status.CLOAKED and not s.counters):
+            if flags.get("dummy_lost"):
+                p.remove_stack(s.id)
+                changes.append(f"remove dummy {s.id} from {s.location}")
+            continue
+        new = s
+        if flags.get("concealment_lost") or (
+            s.status == Status.CLOAKED and flags.get("cloak_lost")
+        ):
+            new = replace(new, status=Status.REVEALED)
+            changes.append(f"{s.id} in {s.location} loses concealment/cloaking")
+        elif flags.get("potential_lost") and s.status == Status.POTENTIAL_DUMMY:
+            new = replace(new, status=Status.CONCEALED)
+            changes.append(f"{s.id} is no longer a potential dummy stack (keeps its ?)")
+        if flags.get("ti") and new.counters:
+            new = replace(new, ti=True)
+            changes.append(f"mark {s.id} TI until the end of the player turn")
+        if new != s:
+            p.put_stack(new)
+    return p, changes, state.serial
+
+
+def _boresight_after_shift(
+    a: Stack, b: Stack, moved: bool, changes: list[str]
+) -> tuple[Stack, Stack]:
+    """O'Leary 2.3: bore-sight eligibility survives a shift only if neither stack has changed
+    location except by shifting."""
+    if not moved:
+        return a, b
+    out = []
+    for s in (a, b):
+        cs = []
+        for c in s.counters:
+            if c.boresight == "eligible" and c.boresight_location is None:
+                c = replace(c, boresight="lost")
+                changes.append(f"{c.name} ({c.id}) may no longer bore sight (2.3)")
+            cs.append(c)
+        out.append(replace(s, counters=tuple(cs)))
+    return out[0], out[1]
+
+
+def _settings(s: Stack, options: Mapping[str, Any], changes: list[str], moved: bool) -> Stack:
+    """CA/TCA/VCA/CE-BU the player chose after the exchange (2.3); a Gun that shifted is
+    emplaced only if the player says so (and it was allowed to emplace at the start)."""
+    settings = {**options.get("settings", {}), **options.get("ca", {})}
+    emplaced = set(options.get("emplaced", []))
+    cs = []
+    for c in s.counters:
+        if c.id in settings or c.name in settings:
+            v = settings.get(c.id, settings.get(c.name, ""))
+            c = replace(c, settings=v)
+            changes.append(f"{c.name}: {v}")
+        if c.kind == "gun" and moved:
+            now = c.may_emplace and (c.id in emplaced or c.name in emplaced)
+            if now != c.emplaced:
+                changes.append(f"{c.name} is {'now' if now else 'no longer'} emplaced")
+            c = replace(c, emplaced=now)
+        elif c.kind == "gun" and (c.id in emplaced or c.name in emplaced) and not c.emplaced:
+            c = replace(c, emplaced=True)
+            changes.append(f"{c.name} is emplaced")
+        cs.append(c)
+    return replace(s, counters=tuple(cs))
+
+
+def validate_options(plan: ShiftPlan) -> None:
+    """Refuse, before any roll, an emplacement the Gun was never allowed (O'Leary 2.3)."""
+    names = set(plan.options.get("emplaced", []))
+    counters = (*plan.a.counters, *plan.b.counters)
+    for n in names:
+        c = next((c for c in counters if c.id == n or c.name == n), None)
+        if c is None or c.kind != "gun":
+            raise BadRequest(f"emplaced: {n!r} is not a Gun in this shift")
+        if not c.may_emplace:
+            raise RuleViolation(
+                "O'Leary 2.3", f"{c.name} was not allowed to emplace at the start of the scenario"
+            )
+    known = (
+        {c.id for c in counters}
+        | {c.name for c in counters}
+        | set(plan.a.ids())
+        | set(plan.b.ids())
+    )
+    for k in (*plan.options.get("settings", {}), *plan.options.get("ca", {})):
+        if k not in known:
+            raise BadRequest(f"settings: {k!r} is not in this shift")
