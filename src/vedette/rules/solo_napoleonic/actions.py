@@ -1,0 +1,530 @@
+"""A unit's own actions: movement with random distance and swerve, moving from a standstill and
+stopping an advance, formation changes, disorder chits and reforming (Kuryakin, Random
+Movement; Formation Changing; Moving From A Standstill; Disorder), and setting out the table."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from vedette.dice import Check, DiceSource, Odds, Roll
+from vedette.dice.die import CUSTOM
+from vedette.dice.tables import Table, table_from_data
+from vedette.errors import BadRequest, RuleViolation
+from vedette.rules.base import Outcome, Request
+from vedette.rules.solo_napoleonic import geom
+from vedette.rules.solo_napoleonic.common import (
+    Changes,
+    FDist,
+    check_roll,
+    modifier,
+    mods,
+    odds_of,
+    opt,
+    optional_on,
+)
+from vedette.rules.solo_napoleonic.model import State, Unit
+
+R_MOVE = "Kuryakin, Random Movement"
+R_DIST = "Kuryakin, Move Distances"
+R_FORM = "Kuryakin, Formation Changing"
+R_STAND = "Kuryakin, Moving From A Standstill"
+R_DIS = "Kuryakin, Disorder"
+R_SEQ = "Kuryakin, Move Sequence"
+
+MODES = ("advance", "move", "retire", "retreat", "pursuit", "rout")
+
+
+# -- activation guard ---------------------------------------------------------------------------
+def require_active(state: State, u: Unit, rule: str) -> None:
+    """A unit acts only on its card (or a controlled formation's card), once per turn."""
+    if state.phase != "activation":
+        raise RuleViolation(R_SEQ, f"{u.id} cannot act now (phase: {state.phase})")
+    if u.id not in state.active_units():
+        raise RuleViolation(
+            R_SEQ, f"it is not {u.id}'s card (active: {state.active or 'none'}; run 'next')"
+        )
+    if u.acted:
+        raise RuleViolation(rule, f"{u.id} has already acted this turn")
+    if u.morale_due:
+        raise RuleViolation(R_SEQ, f"{u.id} must test morale first")
+    if not u.on_table:
+        raise RuleViolation(rule, f"{u.id} is no longer on the table")
+
+
+# -- distances ----------------------------------------------------------------------------------
+def base_move(state: State, u: Unit) -> float:
+    table = state.data["move_distances"]
+    row = table.get(u.kind)
+    if row is None:
+        raise RuleViolation(R_DIST, f"no move distance for {u.kind}")
+    form = u.formation
+    if form not in row:
+        form = next(iter(k for k in row if k != "assumption"))
+    return float(row[form])
+
+
+def random_die(state: State, u: Unit) -> str:
+    return str(state.data["random_movement"].get(u.kind, "dK8"))
+
+
+def th_adjust(state: State, face: int, th: str | None) -> int:
+    """Kuryakin, Random Movement: Below Average one step toward the nearest extreme, Above
+    Average one step toward zero (0 stays 0 unless the data says otherwise)."""
+    if th == "below_average":
+        if face > 0:
+            return face + 1
+        if face < 0:
+            return face - 1
+        return 1 if opt(state, "below_average_zero") == "up" else 0
+    if th == "above_average":
+        if face > 0:
+            return face - 1
+        if face < 0:
+            return face + 1
+    return face
+
+
+def brigadier_th(state: State, u: Unit) -> str | None:
+    b = state.brigadier_of(u)
+    return b.th if b is not None else None
+
+
+def brigadier_av(state: State, u: Unit) -> str | None:
+    b = state.brigadier_of(u)
+    return b.av if b is not None else None
+
+
+def random_check(state: State, u: Unit) -> Check:
+    return Check(f"1{random_die(state, u)}", (), None, f"{u.id} random movement (cm)", R_MOVE)
+
+
+def random_dist(state: State, u: Unit) -> FDist:
+    die = CUSTOM[random_die(state, u)[1:]]
+    th = brigadier_th(state, u)
+    out: FDist = {}
+    for f in die.faces:
+        v = th_adjust(state, f, th)
+        out[v] = out.get(v, Fraction(0)) + Fraction(1, die.sides)
+    return out
+
+
+def swerve_table(state: State) -> Table:
+    return table_from_data("swerve", state.data["tables"]["swerve"], "solo_napoleonic data")
+
+
+def swerve_check(state: State, u: Unit) -> Check:
+    return Check("1d6", (), swerve_table(state), f"{u.id} swerve", R_MOVE)
+
+
+def standstill_table(carry_on: bool) -> Table:
+    if carry_on:
+        rows = [
+            {"range": "<=5", "key": "stops", "result": "halts"},
+            {"range": "6+", "key": "carries_on", "result": "carries on regardless"},
+        ]
+    else:
+        rows = [
+            {"range": "<=1", "key": "stays", "result": "does not advance"},
+            {"range": "2+", "key": "moves", "result": "advances"},
+        ]
+    return table_from_data("standstill", {"rows": rows, "rule": R_STAND})
+
+
+def standstill_check(state: State, u: Unit, stopping: bool) -> Check:
+    av = brigadier_av(state, u)
+    m = mods(modifier(state, "standstill", av) if av in ("aggressive", "timid") else None)
+    label = f"{u.id} {'stop the advance' if stopping else 'move from a standstill'}"
+    return Check("1d6", m, standstill_table(stopping), label, R_STAND)
+
+
+# -- movement -----------------------------------------------------------------------------------
+def _mode(req: Request) -> str:
+    return req.get_choice("mode", MODES, "advance")
+
+
+def move(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Move a unit: its move distance (or ``distance`` mm, at most that) plus the random
+    movement die (adjusted by the brigadier's TH), then the swerve. A halted unit advancing
+    first rolls to move from a standstill."""
+    u = state.unit(req.get_str("unit"))
+    require_active(state, u, R_MOVE)
+    mode = _mode(req)
+    if (
+        u.restricted_to
+        and mode == "advance"
+        and req.get_opt_str("toward") not in (None, u.restricted_to)
+    ):
+        raise RuleViolation(
+            "Kuryakin, Movement", f"{u.id} may act only against {u.restricted_to} this turn"
+        )
+    if u.start_failed:
+        raise RuleViolation(R_STAND, f"{u.id} failed to move from a standstill this turn")
+    base = base_move(state, u)
+    want = req.get_float("distance", base)
+    if want < 0:
+        raise BadRequest("'distance' must not be negative")
+    if u.moved_mm + want > base + 1e-9:
+        raise RuleViolation(
+            R_DIST,
+            f"{u.id} may move {base:.0f}mm; it has moved "
+            f"{u.moved_mm:.0f}mm and asks {want:.0f}mm more",
+        )
+    ch = Changes(state)
+    rolls: list[Roll] = []
+    advancing = mode in ("advance", "pursuit")
+    if advancing and not u.advancing:
+        r = check_roll(standstill_check(state, u, False), dice)
+        rolls.append(r)
+        if r.row == "stays":
+            ch.unit(u.id, "fails to move from a standstill", start_failed=True)
+            return Outcome(tuple(ch.events), tuple(rolls), f"{u.id} does not advance", {"moved": 0})
+    rr = check_roll(random_check(state, u), dice)
+    rolls.append(rr)
+    th = brigadier_th(state, u)
+    adj = th_adjust(state, rr.final, th)
+    moved = max(0.0, want + adj * 10.0)
+    sw = check_roll(swerve_check(state, u), dice)
+    rolls.append(sw)
+    lateral = 0.0
+    if sw.row in ("left", "right"):
+        d = check_roll(Check("1d6", (), None, f"{u.id} swerve distance (cm)", R_MOVE), dice)
+        rolls.append(d)
+        lateral = d.final * 10.0 * (-1 if sw.row == "left" else 1)
+    kw: dict[str, Any] = {"moved_mm": u.moved_mm + want, "advancing": advancing or u.advancing}
+    if mode in ("retire", "retreat", "rout"):
+        kw["advancing"] = False
+    direction = req.get_float("direction", 180.0 if mode in ("retire", "retreat", "rout") else 0.0)
+    if u.placed:
+        rad = math.radians(direction)
+        ahead = moved * math.cos(rad) - lateral * math.sin(rad)
+        right = moved * math.sin(rad) + lateral * math.cos(rad)
+        pos = geom.moved(u, ahead, right)
+        assert pos is not None
+        kw["x"], kw["y"] = pos
+    chits = 0
+    why = []
+    if not u.skirmishing:
+        if mode == "rout":
+            chits += 2
+            why.append("rout move 2D")
+        elif mode in ("retreat", "pursuit") or (mode == "retire" and u.status == "retiring"):
+            chits += 1
+            why.append(f"{mode} move 1D")
+        if (
+            optional_on(state, "musicians")
+            and u.musician != "alive"
+            and u.moved_mm + want > base / 2
+        ):
+            chits += 1
+            why.append("over half a move with the musician dead 1D")
+    if chits:
+        kw["disorder"] = u.disorder + chits
+    ch.unit(u.id, f"{mode} move", **kw)
+    th_txt = "" if adj == rr.final else f" ({(th or '').replace('_', ' ')} brigadier: {adj:+d})"
+    sw_txt = "" if not lateral else f", swerves {abs(lateral):.0f}mm {sw.row}"
+    msg = f"{u.id} {mode}s {moved:.0f}mm ({want:.0f}mm {adj:+d}cm{th_txt}){sw_txt}" + (
+        f"; +{chits}D ({', '.join(why)})" if chits else ""
+    )
+    return Outcome(
+        tuple(ch.events),
+        tuple(rolls),
+        msg,
+        {"moved_mm": moved, "lateral_mm": lateral, "adjust_cm": adj, "disorder": chits},
+    )
+
+
+def move_odds(state: State, req: Request) -> list[Odds]:
+    u = state.unit(req.get_str("unit"))
+    out: list[Odds] = []
+    if _mode(req) in ("advance", "pursuit") and not u.advancing:
+        out.append(standstill_check(state, u, False).odds())
+    out.append(
+        odds_of(f"{u.id} random movement after TH (cm)", random_dist(state, u), R_MOVE, noun="cm")
+    )
+    out.append(swerve_check(state, u).odds())
+    return out
+
+
+def _unit_for_stand(state: State, req: Request) -> Unit:
+    u = state.unit(req.get_str("unit"))
+    require_active(state, u, R_STAND)
+    return u
+
+
+def start(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Moving From A Standstill: d6, 1 fails (+1 Aggressive, -1 Timid brigadier)."""
+    u = _unit_for_stand(state, req)
+    if u.advancing:
+        raise RuleViolation(R_STAND, f"{u.id} is already advancing")
+    if u.start_failed:
+        raise RuleViolation(R_STAND, f"{u.id} already failed this turn")
+    r = check_roll(standstill_check(state, u, False), dice)
+    ch = Changes(state)
+    if r.row == "moves":
+        ch.unit(u.id, "moves off", advancing=True)
+    else:
+        ch.unit(u.id, "fails to move from a standstill", start_failed=True)
+    return Outcome(tuple(ch.events), (r,), f"{u.id} {r.consequence}")
+
+
+def halt(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Stopping an advance: d6, a 6 carries on regardless (the same modifiers, reversed in
+    effect: an Aggressive leader is hard to stop, a Timid one easy)."""
+    u = _unit_for_stand(state, req)
+    if not u.advancing:
+        raise RuleViolation(R_STAND, f"{u.id} is not advancing")
+    r = check_roll(standstill_check(state, u, True), dice)
+    ch = Changes(state)
+    if r.row == "stops":
+        ch.unit(u.id, "halts", advancing=False)
+        msg = f"{u.id} halts"
+    else:
+        msg = f"{u.id} carries on regardless: it must advance"
+    return Outcome(tuple(ch.events), (r,), msg, {"halted": r.row == "stops"})
+
+
+def start_odds(state: State, req: Request) -> list[Odds]:
+    u = state.unit(req.get_str("unit"))
+    return [standstill_check(state, u, False).odds()]
+
+
+def halt_odds(state: State, req: Request) -> list[Odds]:
+    u = state.unit(req.get_str("unit"))
+    return [standstill_check(state, u, True).odds()]
+
+
+# -- formation ----------------------------------------------------------------------------------
+def formation_modifiers(state: State, u: Unit) -> tuple[Any, ...]:
+    s = "formation_change"
+    th = brigadier_th(state, u)
+    return mods(
+        modifier(state, s, "a_class") if u.grade == "A" else None,
+        modifier(state, s, "b_class") if u.grade == "B" else None,
+        modifier(state, s, "th_below_average") if th == "below_average" else None,
+        modifier(state, s, "th_above_average") if th == "above_average" else None,
+        modifier(state, s, "out_of_command") if not u.in_command else None,
+        modifier(state, s, "musician_dead")
+        if optional_on(state, "musicians") and u.musician != "alive"
+        else None,
+    )
+
+
+def formation_check(state: State, u: Unit) -> Check:
+    return Check(
+        "1d4",
+        formation_modifiers(state, u),
+        None,
+        f"{u.id} formation change (quarters of a move)",
+        R_FORM,
+    )
+
+
+def new_front(state: State, u: Unit, to: str, req: Request) -> int:
+    if "front" in req:
+        f = req.get_int("front")
+        if f < 1:
+            raise BadRequest("'front' must be at least 1")
+        return f
+    ranks = int(state.data.get("formation_ranks", {}).get(to, 2))
+    return math.ceil(u.figures / max(1, ranks)) if u.figures else 0
+
+
+def formation(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Change formation: d4 quarters of a move (modified); beyond a whole move the change
+    carries into the next turn (and the unit takes 1D at the end of this one)."""
+    u = state.unit(req.get_str("unit"))
+    require_active(state, u, R_FORM)
+    to = req.get_opt_str("to") or u.formation_target
+    if to is None:
+        raise BadRequest("missing 'to' (the new formation)")
+    if to not in state.data.get("formation_ranks", {}):
+        raise BadRequest(f"unknown formation {to!r}")
+    ch = Changes(state)
+    base = base_move(state, u)
+    if u.formation_target == to and u.formation_quarters > 0:
+        q = u.formation_quarters
+        rolls: tuple[Roll, ...] = ()
+        lead = f"{u.id} continues its change to {to}: {q} quarter(s) left"
+    else:
+        if to == u.formation:
+            raise RuleViolation(R_FORM, f"{u.id} is already in {to}")
+        r = check_roll(formation_check(state, u), dice)
+        q = max(0, r.final)
+        rolls = (r,)
+        lead = f"{u.id} changes to {to}: {q} quarter(s) of a move"
+    used = u.moved_mm / base * 4 if base else 0.0
+    left = max(0.0, 4 - used)
+    if q <= left + 1e-9:
+        ch.unit(
+            u.id,
+            f"formed {to}",
+            formation=to,
+            formation_target=None,
+            formation_quarters=0,
+            front=new_front(state, u, to, req),
+            moved_mm=u.moved_mm + base * q / 4,
+        )
+        msg = f"{lead}; in {to} now"
+    else:
+        rest = math.ceil(q - left)
+        ch.unit(
+            u.id,
+            f"changing to {to}",
+            formation_target=to,
+            formation_quarters=rest,
+            moved_mm=max(u.moved_mm, base),
+        )
+        msg = f"{lead}; {rest} quarter(s) carry into next turn (1D at the end of the turn)"
+    return Outcome(tuple(ch.events), rolls, msg, {"quarters": q})
+
+
+def formation_odds(state: State, req: Request) -> list[Odds]:
+    u = state.unit(req.get_str("unit"))
+    c = formation_check(state, u)
+    w = c.weights()
+    d: FDist = {}
+    tot = sum(w.values())
+    for v, n in w.items():
+        d[max(0, v)] = d.get(max(0, v), Fraction(0)) + Fraction(n, tot)
+    return [odds_of(c.label, d, R_FORM, noun="quarters")]
+
+
+# -- disorder -----------------------------------------------------------------------------------
+CAUSES = {
+    "melee": 1,
+    "fire": 1,
+    "rout": 2,
+    "retreat": 1,
+    "pursuit": 1,
+    "formation": 1,
+    "musician": 1,
+    "chance": 1,
+}
+
+
+def disorder(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Add (or, ``remove=true``, take away) 'D' chits for a stated cause (Kuryakin, Disorder);
+    ``cause=collision`` rolls D3 for each unit in ``units``."""
+    cause = req.get_str("cause")
+    ch = Changes(state)
+    rolls: list[Roll] = []
+    parts = []
+    if cause == "collision":
+        ids = req.get_list("units")
+        if len(ids) < 2:
+            raise BadRequest("a collision needs at least two 'units'")
+        for uid in ids:
+            u = state.unit(str(uid))
+            r = check_roll(Check("1d3", (), None, f"{u.id} collision chits", R_DIS), dice)
+            rolls.append(r)
+            if u.skirmishing:
+                parts.append(f"{u.id} skirmishing: no D")
+                continue
+            ch.unit(u.id, "collision", disorder=ch.state.unit(u.id).disorder + r.final)
+            parts.append(f"{u.id} +{r.final}D")
+    else:
+        u = state.unit(req.get_str("unit"))
+        n = req.get_int("n", CAUSES.get(cause, 1))
+        if n < 0:
+            raise BadRequest("'n' must not be negative")
+        if req.get_bool("remove"):
+            new = max(0, u.disorder - n)
+        elif u.skirmishing:
+            raise RuleViolation(R_DIS, f"{u.id} is skirmishing: no disorder while unformed")
+        else:
+            new = u.disorder + n
+        ch.unit(u.id, cause, disorder=new)
+        parts.append(f"{u.id} {new - u.disorder:+d}D ({cause}) = {new}D")
+    return Outcome(tuple(ch.events), tuple(rolls), "; ".join(parts))
+
+
+def reform_modifiers(state: State, u: Unit) -> tuple[Any, ...]:
+    s = "reform"
+    return mods(
+        modifier(state, s, "d_class") if u.grade == "D" else None,
+        modifier(state, s, "officer_dead")
+        if optional_on(state, "officers") and u.officer != "alive"
+        else None,
+        modifier(state, s, "musician_dead")
+        if optional_on(state, "musicians") and u.musician != "alive"
+        else None,
+    )
+
+
+def reform_check(state: State, u: Unit) -> Check:
+    return Check("1d6", reform_modifiers(state, u), None, f"{u.id} reform ('D' removed)", R_DIS)
+
+
+def _reformer(state: State, req: Request) -> Unit:
+    u = state.unit(req.get_str("unit"))
+    require_active(state, u, R_DIS)
+    if u.disorder == 0:
+        raise RuleViolation(R_DIS, f"{u.id} has no 'D' chits")
+    if u.casualties_turn:
+        raise RuleViolation(R_DIS, f"{u.id} has taken casualties this turn: it cannot reform")
+    if u.moved_mm or u.fired or u.charge_state:
+        raise RuleViolation(
+            R_DIS, f"{u.id} has already done something this turn: reforming takes the whole turn"
+        )
+    return u
+
+
+def reform(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Reform: the whole turn; D6 (modified) chits removed; no casualties so far this turn."""
+    u = _reformer(state, req)
+    r = check_roll(reform_check(state, u), dice)
+    n = max(0, min(u.disorder, r.final))
+    ch = Changes(state)
+    ch.unit(u.id, "reformed (the whole turn)", disorder=u.disorder - n, acted=True, reformed=True)
+    return Outcome(
+        tuple(ch.events), (r,), f"{u.id} removes {n}D ({u.disorder - n}D left)", {"removed": n}
+    )
+
+
+def reform_odds(state: State, req: Request) -> list[Odds]:
+    u = _reformer(state, req)
+    c = reform_check(state, u)
+    w = c.weights()
+    tot = sum(w.values())
+    d: FDist = {}
+    for v, k in w.items():
+        n = max(0, min(u.disorder, v))
+        d[n] = d.get(n, Fraction(0)) + Fraction(k, tot)
+    return [odds_of(c.label, d, R_DIS, noun="D removed")]
+
+
+# -- the table ----------------------------------------------------------------------------------
+def place(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Put a unit (x, y, facing, width, depth in mm) or a general (x, y) on the table."""
+    ch = Changes(state)
+    if "general" in req:
+        g = state.general(req.get_str("general"))
+        ch.general(g.id, "placed", x=req.get_float("x"), y=req.get_float("y"))
+        return Outcome(tuple(ch.events), (), f"{g.id} at ({req['x']}, {req['y']})")
+    u = state.unit(req.get_str("unit"))
+    kw: dict[str, Any] = {"x": req.get_float("x"), "y": req.get_float("y")}
+    for k in ("facing", "width", "depth"):
+        if k in req:
+            kw[k] = req.get_float(k)
+    ch.unit(u.id, "placed", **kw)
+    return Outcome(tuple(ch.events), (), f"{u.id} placed at ({kw['x']:.0f}, {kw['y']:.0f})")
+
+
+def attach(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Attach a general to a unit (``unit=none`` detaches him). Attached generals stand in the
+    front rank (Kuryakin, Firing) and count in morale and charge tests."""
+    g = state.general(req.get_str("general"))
+    target = req.get_str("unit")
+    ch = Changes(state)
+    if target.lower() == "none":
+        ch.general(g.id, "detached", attached_to=None)
+        return Outcome(tuple(ch.events), (), f"{g.id} detached")
+    u = state.unit(target)
+    if u.side != g.side:
+        raise BadRequest(f"{g.id} cannot join an enemy unit")
+    if g.killed:
+        raise RuleViolation("Kuryakin, Generals", f"{g.id} is dead")
+    ch.general(g.id, f"attached to {u.id}", attached_to=u.id)
+    return Outcome(tuple(ch.events), (), f"{g.id} attached to {u.id}")

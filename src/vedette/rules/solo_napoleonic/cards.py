@@ -1,0 +1,330 @@
+"""Activation cards and chance cards (Kuryakin, Move Sequence; Movement).
+
+One card per unit on the table, both sides together, numbered 1..N. A controlled formation gets
+one card for all its units in command; a failed formation's units, out-of-command units and
+units without a brigadier each get their own. Cards are dealt at random (a Fisher–Yates shuffle
+whose swaps are die rolls from the injected source, so a game replays and a test can force it),
+all revealed at once, and the lowest acts first. Unissued numbers are put aside.
+
+A unit attacked with intent to melee jumps the queue: it is given the key just below the next
+card still to act after the attacker's (Kuryakin's example: lancers #4 charge infantry #15; the
+next card to act is #7, cards 5 and 6 being unissued, so the infantry become '6.5').
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vedette.dice import DiceSource, Odds, standard
+from vedette.dice.check import OddsRow
+from vedette.dice.roll import Face, Roll
+from vedette.errors import BadRequest, RuleViolation
+from vedette.rules.base import Outcome, Request
+from vedette.rules.solo_napoleonic.common import Changes
+from vedette.rules.solo_napoleonic.model import Card, ChanceCard, State, Unit
+
+R_SEQ = "Kuryakin, Move Sequence / Movement"
+R_JUMP = "Kuryakin, Movement (attacked units jump the queue)"
+R_CHANCE = "Kuryakin, Move Sequence (chance cards)"
+
+
+def holders(state: State) -> list[tuple[str, tuple[str, ...], bool]]:
+    """(holder, units, is a formation card) for this turn, in a fixed order."""
+    out: list[tuple[str, tuple[str, ...], bool]] = []
+    seen: set[str] = set()
+    for g in state.generals:
+        if g.rank != "brigadier" or state.control.get(g.id) != "passed":
+            continue
+        units = tuple(u.id for u in state.brigade_units(g.id) if u.in_command)
+        if units:
+            out.append((g.id, units, True))
+            seen.update(units)
+    for u in state.units:
+        if u.on_table and u.id not in seen:
+            out.append((u.id, (u.id,), False))
+    return out
+
+
+def shuffle(n: int, dice: DiceSource) -> tuple[list[int], list[Roll]]:
+    """Fisher–Yates shuffle of 1..n, each swap index a die roll from ``dice``."""
+    deck = list(range(1, n + 1))
+    rolls: list[Roll] = []
+    for i in range(n - 1, 0, -1):
+        f = dice.face(standard(i + 1))
+        j = f - 1
+        deck[i], deck[j] = deck[j], deck[i]
+        rolls.append(
+            Roll(
+                f"1d{i + 1}",
+                (Face(f"d{i + 1}", f),),
+                f,
+                final=f,
+                label=f"shuffle: card in place {i + 1} swaps with place {f}",
+                rule=R_SEQ,
+                source=dice.kind,
+            )
+        )
+    return deck, rolls
+
+
+def chance_deck(state: State) -> list[ChanceCard]:
+    return [
+        ChanceCard(str(c["id"]), str(c["title"]), str(c["effect"]))
+        for c in state.data.get("chance_cards", [])
+    ]
+
+
+def deal(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Deal and reveal the activation cards, and each side's chance card. ``cards`` (a mapping
+    holder -> number) and ``chance`` (side -> card id) enter cards dealt by hand."""
+    if state.phase == "control":
+        raise RuleViolation(R_SEQ, "the control phase comes first: run 'control'")
+    if state.phase != "cards":
+        raise RuleViolation(R_SEQ, "the cards are already dealt this turn")
+    hs = holders(state)
+    n = sum(1 for u in state.units if u.on_table)
+    rolls: list[Roll] = []
+    given = req.get("cards")
+    if given is not None:
+        if not isinstance(given, dict):
+            raise BadRequest("'cards' must be a mapping holder -> card number")
+        names = {h for h, _, _ in hs}
+        if set(given) != names:
+            raise BadRequest(f"'cards' must give a card to exactly: {', '.join(sorted(names))}")
+        nums = [int(v) for v in given.values()]
+        if len(set(nums)) != len(nums) or not all(1 <= x <= n for x in nums):
+            raise BadRequest(f"card numbers must be different and 1-{n}")
+        numbers = [int(given[h]) for h, _, _ in hs]
+    else:
+        deck, rolls = shuffle(n, dice)
+        numbers = deck[: len(hs)]
+    cards = tuple(
+        Card(h, num, float(num), units, form)
+        for (h, units, form), num in zip(hs, numbers, strict=True)
+    )
+    ch = Changes(state)
+    chance: dict[str, str] = {}
+    deck_c = chance_deck(state)
+    given_c = req.get("chance")
+    if given_c is not None:
+        if not isinstance(given_c, dict):
+            raise BadRequest("'chance' must be a mapping side -> chance card id")
+        ids = {c.id for c in deck_c}
+        for side, cid in given_c.items():
+            if side not in state.sides or cid not in ids:
+                raise BadRequest(f"chance card {cid!r} for {side!r}: unknown side or card")
+            chance[side] = str(cid)
+    elif deck_c:
+        left = list(deck_c)
+        for side in state.sides:
+            if not left:
+                break
+            f = dice.face(standard(len(left)))
+            c = left.pop(f - 1)
+            chance[side] = c.id
+            rolls.append(
+                Roll(
+                    f"1d{len(left) + 1}",
+                    (Face(f"d{len(left) + 1}", f),),
+                    f,
+                    final=f,
+                    label=f"{side} draws a chance card",
+                    rule=R_CHANCE,
+                    consequence=f"{c.title}: {c.effect}",
+                    source=dice.kind,
+                )
+            )
+    ch.game(
+        "cards dealt and revealed",
+        cards=cards,
+        deck_size=n,
+        phase="activation",
+        active=None,
+        done=(),
+        chance=chance,
+        chance_played=(),
+    )
+    order = ", ".join(f"#{c.key_text()} {c.holder}" for c in ch.state.queue())
+    spare = sorted(set(range(1, n + 1)) - set(numbers))
+    msg = f"cards revealed (1-{n}): {order}"
+    if spare:
+        msg += f"; spare: {', '.join(map(str, spare))}"
+    return Outcome(
+        tuple(ch.events),
+        tuple(rolls),
+        msg,
+        {"order": [c.holder for c in ch.state.queue()], "spare": spare, "chance": chance},
+    )
+
+
+def deal_odds(state: State, req: Request) -> list[Odds]:
+    hs = holders(state)
+    n = sum(1 for u in state.units if u.on_table)
+    if not hs or n == 0:
+        return []
+    # every holder's card is uniform on 1..n; P(acts first among holders) is 1/len(hs)
+    from fractions import Fraction
+
+    rows = tuple(OddsRow(h, f"{h} holds the lowest card", Fraction(1, len(hs))) for h, _, _ in hs)
+    return [Odds("who acts first", rows, rule=R_SEQ, note=f"{len(hs)} cards from 1-{n}")]
+
+
+# -- activation ---------------------------------------------------------------------------------
+def may_do(state: State, u: Unit) -> list[str]:
+    if u.morale_due:
+        return ["test morale first (morale)"]
+    if u.must_rally:
+        return ["rally"]
+    if u.status == "routing":
+        return ["move (rout, 2D)"]
+    acts = ["move", "formation", "fire", "charge", "reform", "halt" if u.advancing else "start"]
+    if u.restricted_to:
+        acts = [f"{a} (only against {u.restricted_to})" for a in acts]
+    return acts
+
+
+def next_card(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Finish the active card (its units have acted) and reveal whose turn it is."""
+    if state.phase != "activation":
+        raise RuleViolation(R_SEQ, f"no cards in play (phase: {state.phase}); deal first")
+    ch = Changes(state)
+    done = list(state.done)
+    if state.active is not None:
+        done.append(state.active)
+        for uid in state.active_units():
+            ch.unit(uid, "card finished", acted=True)
+    q = [c for c in ch.state.queue() if c.holder not in done]
+    if not q:
+        ch.game("all cards played", done=tuple(done), active=None, phase="end")
+        return Outcome(
+            tuple(ch.events), (), "every card has acted: end the turn (end_turn)", {"active": None}
+        )
+    c = q[0]
+    ch.game("next card", done=tuple(done), active=c.holder)
+    units = [ch.state.unit(x) for x in c.units]
+    lines = [
+        f"card #{c.key_text()}: {c.holder}"
+        + (" (controlled formation: move its units in any order)" if c.formation else "")
+    ]
+    for u in units:
+        lines.append(f"  {u.id}: " + ", ".join(may_do(ch.state, u)))
+    return Outcome(
+        tuple(ch.events),
+        (),
+        "\n".join(lines),
+        {
+            "active": c.holder,
+            "card": c.key,
+            "units": list(c.units),
+            "may": {u.id: may_do(ch.state, u) for u in units},
+        },
+    )
+
+
+def jump_key(state: State, attacker: str, target: str) -> float:
+    """The key the attacked unit jumps to: just below the next card to act after the attacker's
+    (half a card below it), and after any unit that jumped there before."""
+    ac = state.card_of(attacker)
+    tc = state.card_of(target)
+    a = ac.key if ac is not None else 0.0
+    own = tc.holder if tc is not None and len(tc.units) == 1 else None
+    queue = [c for c in state.queue() if c.holder != own]
+    dealt = [c.key for c in queue if c.key > a and c.key == float(c.number)]
+    if not dealt:
+        jumped = [c.key for c in queue if c.key > a]
+        return max([a, *jumped]) + 0.5
+    nxt = min(dealt)
+    floor = max([a, *[c.key for c in queue if a < c.key < nxt]])
+    k = nxt - 0.5
+    if k <= floor:
+        k = (floor + nxt) / 2
+    return k
+
+
+def jump(ch: Changes, attacker: str, target: str) -> str:
+    """Kuryakin, Movement: an attacked unit acts straight after its attacker, restricted to
+    actions against it; one that has already acted tests morale at once (no second turn)."""
+    st = ch.state
+    t = st.unit(target)
+    tc = st.card_of(target)
+    if t.acted or (tc is not None and tc.holder in st.done):
+        ch.unit(target, "attacked after acting: tests morale at once", morale_due=True)
+        return f"{target} has already acted: it tests morale at once"
+    key = jump_key(st, attacker, target)
+    old = st.card_of(target)
+    cards: list[Card] = []
+    for c in st.cards:
+        if old is not None and c.holder == old.holder:
+            rest = tuple(x for x in c.units if x != target)
+            if rest:
+                cards.append(Card(c.holder, c.number, c.key, rest, c.formation))
+            continue
+        cards.append(c)
+    num = old.number if old is not None else 0
+    new = Card(target, num, key, (target,), False)
+    cards.append(new)
+    ch.game(f"{target} attacked by {attacker}: jumps the queue", cards=tuple(cards))
+    ch.unit(target, f"attacked by {attacker}", morale_due=True, restricted_to=attacker)
+    was = f"#{old.key_text()}" if old is not None else "no card"
+    return f"{target} ({was}) jumps to card '{new.key_text()}', straight after {attacker}"
+
+
+def require_morale(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Another event makes ``unit`` test morale: a marker for when its turn comes, or (if it
+    has already acted) a test at once (Kuryakin, Movement)."""
+    from vedette.rules.solo_napoleonic.morale import morale
+
+    uid = req.get_str("unit")
+    u = state.unit(uid)
+    card = state.card_of(uid)
+    acted = u.acted or (card is not None and card.holder in state.done)
+    if acted:
+        out = morale(state, req, dice)
+        return Outcome(
+            out.events,
+            out.rolls,
+            f"{uid} has already acted: tests at once. " + out.message,
+            out.details,
+        )
+    ch = Changes(state)
+    ch.unit(uid, "morale test due when its turn comes", morale_due=True)
+    return Outcome(tuple(ch.events), (), f"{uid} gets a marker: test morale when its card comes")
+
+
+def play_chance(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Play a side's held chance card now (on whoever the holder chooses); cards not played
+    are lost at the end of the turn."""
+    side = req.get_str("side")
+    if side not in state.sides:
+        raise BadRequest(f"no side {side!r} (sides: {', '.join(state.sides)})")
+    cid = state.chance.get(side)
+    if cid is None or cid in state.chance_played:
+        raise RuleViolation(R_CHANCE, f"{side} holds no chance card to play")
+    card = next(c for c in chance_deck(state) if c.id == cid)
+    on = req.get_opt_str("on")
+    ch = Changes(state)
+    ch.game(f"{side} plays {cid}", chance_played=(*state.chance_played, cid))
+    tgt = f" on {on}" if on else ""
+    return Outcome(
+        tuple(ch.events),
+        (),
+        f"{side} plays '{card.title}'{tgt}: {card.effect}",
+        {"card": cid, "on": on},
+    )
+
+
+def order_query(state: State, req: Request, dice: DiceSource) -> Outcome:
+    q = state.queue()
+    lines = [
+        f"#{c.key_text()} {c.holder}"
+        + (f" ({', '.join(c.units)})" if c.formation else "")
+        + (" ← active" if c.holder == state.active else "")
+        for c in q
+    ]
+    data: dict[str, Any] = {
+        "queue": [
+            {"holder": c.holder, "key": c.key, "number": c.number, "units": list(c.units)}
+            for c in q
+        ]
+    }
+    return Outcome((), (), "\n".join(lines) or "no cards in play", data)

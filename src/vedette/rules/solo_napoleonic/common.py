@@ -1,0 +1,401 @@
+"""Shared pieces: rule data, modifiers from data, exact distributions, casualty allocation and
+the change list that turns a procedure's decisions into events."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck, per_count, standard
+from vedette.dice.check import OddsRow
+from vedette.dice.roll import Face
+from vedette.errors import BadRequest, DataError
+from vedette.rules.base import Event, Request
+from vedette.rules.solo_napoleonic.model import General, State, Unit, to_json
+
+RULE = "Kuryakin"
+
+FDist = dict[int, Fraction]
+
+SECTION_RULES = {
+    "formation_change": "Kuryakin, Formation Changing",
+    "standstill": "Kuryakin, Moving From A Standstill",
+    "reform": "Kuryakin, Disorder",
+    "volley": "Kuryakin, Firing/Infantry",
+    "artillery": "Kuryakin, Artillery",
+    "melee_infantry": "Kuryakin, Melee/Infantry vs. Infantry",
+    "melee_cavalry": "Kuryakin, Melee/Cavalry vs. Cavalry",
+    "morale": "Kuryakin, Morale",
+    "charge": "Kuryakin, Charge Test",
+    "charge_home": "Kuryakin, Charge Home Test",
+}
+
+
+# -- data -------------------------------------------------------------------------------------
+def opt(state: State, name: str) -> Any:
+    """A number or switch from the data's ``[options]`` (house rules may replace it)."""
+    o = state.data.get("options", {})
+    if name not in o:
+        raise DataError("solo_napoleonic data", f"[options] has no {name!r}")
+    return o[name]
+
+
+def optional_on(state: State, rule: str) -> bool:
+    """Is an optional rule (officers, musicians, standards) switched on for this game?"""
+    return bool(state.options.get(rule, False))
+
+
+def modifier(
+    state: State, section: str, key: str, count: int | None = None, reason: str | None = None
+) -> Modifier | None:
+    """The modifier ``key`` of ``[modifiers.SECTION]``; for a per-count entry, ``count`` of them
+    (None when the count is 0 or the entry belongs to an optional rule that is off)."""
+    sec = state.data.get("modifiers", {}).get(section, {})
+    if key not in sec:
+        raise DataError("solo_napoleonic data", f"[modifiers.{section}] has no {key!r}")
+    e = sec[key]
+    if e.get("optional") and not optional_on(state, str(e["optional"])):
+        return None
+    rule = SECTION_RULES.get(section, RULE)
+    unit = "%" if section in ("morale", "charge", "charge_home") else ""
+    text = reason or str(e["reason"])
+    group = e.get("group")
+    if e.get("per"):
+        n = count if count is not None else 0
+        if n <= 0:
+            return None
+        cap = e.get("cap")
+        return per_count(int(e["value"]), n, text, rule, cap, unit, group)
+    if count is not None and count <= 0:
+        return None
+    return Modifier(int(e["value"]), text, rule, group)
+
+
+def mods(*ms: Modifier | None) -> tuple[Modifier, ...]:
+    return tuple(m for m in ms if m is not None)
+
+
+def fact(req: Request, key: str, default: bool = False) -> bool:
+    return req.get_bool(key, default)
+
+
+def count_fact(req: Request, key: str, default: int = 0) -> int:
+    n = req.get_int(key, default) if key in req else default
+    if n < 0:
+        raise BadRequest(f"'{key}' must not be negative")
+    return n
+
+
+# -- exact distributions (Fractions) ------------------------------------------------------------
+def die_dist(faces: Iterable[int], plus: int = 0, floor0: bool = True) -> FDist:
+    fl = list(faces)
+    out: FDist = {}
+    for f in fl:
+        v = f + plus
+        if floor0:
+            v = max(0, v)
+        out[v] = out.get(v, Fraction(0)) + Fraction(1, len(fl))
+    return out
+
+
+def convolve(a: FDist, b: FDist) -> FDist:
+    out: FDist = {}
+    for va, pa in a.items():
+        for vb, pb in b.items():
+            out[va + vb] = out.get(va + vb, Fraction(0)) + pa * pb
+    return out
+
+
+def repeat(d: FDist, n: int) -> FDist:
+    out: FDist = {0: Fraction(1)}
+    for _ in range(n):
+        out = convolve(out, d)
+    return out
+
+
+def map_dist(d: FDist, fn: Callable[[int], FDist]) -> FDist:
+    out: FDist = {}
+    for v, p in d.items():
+        for w, q in fn(v).items():
+            out[w] = out.get(w, Fraction(0)) + p * q
+    return out
+
+
+def scaled(h: int, frac: Fraction) -> FDist:
+    """``h × frac`` with the fraction resolved by percentage dice (Kuryakin, Firing): the whole
+    part always, one more with the probability of the remainder (d100 at most remainder×100)."""
+    exact = h * frac
+    whole = math.floor(exact)
+    rem = exact - whole
+    if rem == 0:
+        return {whole: Fraction(1)}
+    p = Fraction(round(rem * 100), 100)
+    return {whole: 1 - p, whole + 1: p}
+
+
+def binomial(n: int, p: Fraction) -> FDist:
+    """Number of successes of ``n`` trials of probability ``p``."""
+    return {k: math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)}
+
+
+def survive_saves(n: int, save_from: int, sides: int = 6) -> FDist:
+    """Casualties among ``n`` hits that each save on ``save_from`` or more on a d``sides``."""
+    saves = max(0, min(sides, sides - save_from + 1))
+    return binomial(n, Fraction(sides - saves, sides))
+
+
+def odds_of(label: str, d: FDist, rule: str = "", note: str = "", noun: str = "") -> Odds:
+    """Exact odds of a distribution given as Fractions (they sum to exactly 1)."""
+    rows = tuple(
+        OddsRow(str(v), f"{v} {noun}".strip() if noun else str(v), p)
+        for v, p in sorted(d.items())
+        if p
+    )
+    total = sum((r.p for r in rows), Fraction(0))
+    if total != 1:
+        raise AssertionError(f"odds of {label} sum to {total}, not 1")
+    return Odds(label, rows, rule=rule, note=note)
+
+
+def under(
+    base: int,
+    modifiers: tuple[Modifier, ...],
+    label: str,
+    rule: str,
+    pass_text: str = "passes",
+    fail_text: str = "fails",
+) -> UnderCheck:
+    """A percentile test: d100 BELOW the final figure (Kuryakin, Morale)."""
+    return UnderCheck(base, modifiers, "d100", True, label, rule, pass_text, fail_text)
+
+
+def fraction_roll(
+    h: int, frac: Fraction, label: str, dice: DiceSource, rule: str
+) -> tuple[int, Roll | None]:
+    """Resolve ``h × frac`` with percentage dice; returns the whole number and the roll made."""
+    exact = h * frac
+    whole = math.floor(exact)
+    rem = exact - whole
+    if rem == 0:
+        return whole, None
+    # a remainder that is not a whole percent is rolled against its rounded percent
+    pct = round(rem * 100)
+    r = UnderCheck(
+        pct,
+        (),
+        "d100",
+        False,
+        f"{label}: fraction {rem} of a hit",
+        rule,
+        "one more hit",
+        "no extra hit",
+    ).resolve(dice)
+    return whole + (1 if r.row == "pass" else 0), r
+
+
+# -- casualty allocation ------------------------------------------------------------------------
+POLY = (4, 6, 8, 10, 12, 20, 100)
+
+
+def allocation_die(n: int) -> int:
+    """The smallest usual die with at least ``n`` faces (16 figures: a D20, ignoring 17-20)."""
+    for s in POLY:
+        if s >= n:
+            return s
+    return n
+
+
+@dataclass(frozen=True, slots=True)
+class Allocation:
+    """Who the casualties were (Kuryakin, Firing/Determining Casualties)."""
+
+    ordinary: int
+    specials_hit: tuple[str, ...]
+    general_hit: bool
+    general_killed: bool
+    rolls: tuple[Roll, ...]
+
+
+def allocate(
+    casualties: int,
+    eligible: int,
+    positions: Mapping[str, int],
+    dice: DiceSource,
+    rule: str,
+    general_pos: int | None = None,
+    general_save: int = 3,
+) -> Allocation:
+    """Roll a figure for each casualty among ``eligible`` figures (the front rank for fire, all
+    eligible victims for melee). A roll on a special figure's position hits it (once per attack;
+    a second roll on it is an ordinary soldier); rolls beyond ``eligible`` are ignored and rolled
+    again. An attached general hit saves on ``general_save``+ (the casualty then falls on an
+    ordinary soldier: assumption)."""
+    if casualties <= 0 or eligible <= 0:
+        return Allocation(max(0, casualties), (), False, False, ())
+    sides = allocation_die(eligible)
+    die = standard(sides)
+    rolls: list[Roll] = []
+    hit: list[str] = []
+    ordinary = 0
+    g_hit = g_killed = False
+    by_pos: dict[int, str] = {p: name for name, p in positions.items() if 1 <= p <= eligible}
+    if general_pos is not None and 1 <= general_pos <= eligible:
+        by_pos[general_pos] = "general"
+    for i in range(casualties):
+        ignored: list[int] = []
+        while True:
+            f = dice.face(die)
+            if f <= eligible:
+                break
+            ignored.append(f)
+        who = by_pos.get(f)
+        note = ""
+        if who is not None and who not in hit and not (who == "general" and g_hit):
+            if who == "general":
+                g_hit = True
+                s = dice.face(standard(6))
+                if s >= general_save:
+                    note = f"attached general hit, saves ({s}): an ordinary soldier falls"
+                    ordinary += 1
+                else:
+                    g_killed = True
+                    note = f"attached general hit, fails his save ({s}): KILLED"
+            else:
+                hit.append(who)
+                note = f"{who} hit"
+        else:
+            ordinary += 1
+            note = "ordinary soldier" if who is None else f"{who} already hit: ordinary soldier"
+        ign = f" (ignored {', '.join(map(str, ignored))})" if ignored else ""
+        rolls.append(
+            Roll(
+                expression=f"1d{sides}",
+                faces=(Face(f"d{sides}", f),),
+                natural=f,
+                final=f,
+                label=f"casualty {i + 1} of {casualties}: figure {f} of {eligible}{ign}",
+                consequence=note,
+                rule=rule,
+                source=dice.kind,
+                details={"ignored": ignored},
+            )
+        )
+    return Allocation(ordinary, tuple(hit), g_hit, g_killed, tuple(rolls))
+
+
+# -- changes -> events --------------------------------------------------------------------------
+@dataclass
+class Changes:
+    """A procedure's working copy of the state and the events that lead to it."""
+
+    state: State
+    events: list[Event] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def unit(self, uid: str, why: str, **kw: Any) -> Unit:
+        u = self.state.unit(uid)
+        was = {k: getattr(u, k) for k in kw}
+        new = {k: v for k, v in kw.items() if was[k] != v}
+        if not new:
+            return u
+        ev = Event(
+            "unit_changed", {"id": uid, "set": new, "was": {k: was[k] for k in new}, "why": why}
+        )
+        self.events.append(ev)
+        self.state = apply_unit(self.state, ev.data)
+        return self.state.unit(uid)
+
+    def general(self, gid: str, why: str, **kw: Any) -> General:
+        g = self.state.general(gid)
+        was = {k: getattr(g, k) for k in kw}
+        new = {k: v for k, v in kw.items() if was[k] != v}
+        if not new:
+            return g
+        ev = Event(
+            "general_changed", {"id": gid, "set": new, "was": {k: was[k] for k in new}, "why": why}
+        )
+        self.events.append(ev)
+        self.state = apply_general(self.state, ev.data)
+        return self.state.general(gid)
+
+    def game(self, why: str, **kw: Any) -> None:
+        ev = Event(
+            "game_changed", {"set": {k: game_value_json(k, v) for k, v in kw.items()}, "why": why}
+        )
+        self.events.append(ev)
+        self.state = apply_game(self.state, ev.data)
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+
+def apply_unit(state: State, data: Mapping[str, Any]) -> State:
+    u = state.unit(str(data["id"]))
+    return state.with_unit(replace(u, **dict(data["set"])))
+
+
+def apply_general(state: State, data: Mapping[str, Any]) -> State:
+    g = state.general(str(data["id"]))
+    return state.with_general(replace(g, **dict(data["set"])))
+
+
+GAME_FIELDS = (
+    "turn",
+    "phase",
+    "control",
+    "cards",
+    "deck_size",
+    "active",
+    "done",
+    "chance",
+    "chance_played",
+    "history",
+)
+
+
+def game_value_json(k: str, v: Any) -> Any:
+    if k not in GAME_FIELDS:
+        raise ValueError(f"not a game field: {k}")
+    if k == "cards":
+        return [to_json(c) for c in v]
+    if isinstance(v, tuple):
+        return list(v)
+    if isinstance(v, Mapping):
+        return dict(v)
+    return v
+
+
+def apply_game(state: State, data: Mapping[str, Any]) -> State:
+    from vedette.rules.solo_napoleonic.model import Card
+
+    kw: dict[str, Any] = {}
+    for k, v in dict(data["set"]).items():
+        if k not in GAME_FIELDS:
+            raise ValueError(f"not a game field: {k}")
+        if k == "cards":
+            kw[k] = tuple(
+                Card(
+                    str(c["holder"]),
+                    int(c["number"]),
+                    float(c["key"]),
+                    tuple(c["units"]),
+                    bool(c.get("formation", False)),
+                )
+                for c in v
+            )
+        elif k in ("done", "chance_played", "history"):
+            kw[k] = tuple(v)
+        elif k in ("control", "chance"):
+            kw[k] = dict(v)
+        else:
+            kw[k] = v
+    return replace(state, **kw)
+
+
+def check_roll(check: Check, dice: DiceSource) -> Roll:
+    r = check.resolve(dice)
+    assert isinstance(r, Roll)
+    return r

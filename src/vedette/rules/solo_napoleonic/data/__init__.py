@@ -1,0 +1,1 @@
+"""Data files of the Solo Napoleonic (Kuryakin) ruleset."""

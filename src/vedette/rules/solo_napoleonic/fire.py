@@ -1,0 +1,429 @@
+"""Firing (Kuryakin, Firing/Infantry; Skirmishers; Artillery) and the allocation of casualties
+(Determining Casualties), shared with melee.
+
+Infantry fire front-rank volleys of 5 figures (the excess does not fire): each volley rolls the
+volley die (a D6 by default) plus modifiers for its hits; ¾ of the total count at short range
+and ¼ at long, a fraction resolved by percentage dice; each hit is then saved on 5-6 (short) or
+4-6 (long). Skirmishers fire figure by figure (5-6 short, 6 long). A battery rolls 1D6 (ball) or
+2D6 (canister) figures hit, plus modifiers and the Range Table's deduction, saved by range band.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from vedette.dice import Check, DiceSource, Modifier, Odds, Roll
+from vedette.errors import BadRequest, RuleViolation
+from vedette.rules.base import Outcome, Request
+from vedette.rules.solo_napoleonic import geom
+from vedette.rules.solo_napoleonic.actions import require_active
+from vedette.rules.solo_napoleonic.common import (
+    Allocation,
+    Changes,
+    FDist,
+    allocate,
+    binomial,
+    check_roll,
+    convolve,
+    die_dist,
+    fraction_roll,
+    map_dist,
+    modifier,
+    mods,
+    odds_of,
+    opt,
+    optional_on,
+    repeat,
+    scaled,
+    survive_saves,
+)
+from vedette.rules.solo_napoleonic.model import SPECIALS, State, Unit
+
+R_FIRE = "Kuryakin, Firing/Infantry"
+R_SKIRM = "Kuryakin, Skirmishers"
+R_ART = "Kuryakin, Artillery"
+R_CAS = "Kuryakin, Firing/Determining Casualties"
+
+GUNNER_NATIONS = {
+    "russian": "russian_gunners",
+    "neapolitan": "minor_gunners",
+    "dutch_belgian": "minor_gunners",
+    "dutch-belgian": "minor_gunners",
+    "hanoverian": "minor_gunners",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class FirePlan:
+    """What a fire action will roll: the method, its checks and the exact casualty odds."""
+
+    firer: Unit
+    target: Unit
+    method: str  # volley | skirmish | artillery
+    band: str  # short | long | canister
+    dice_count: int  # volleys, firing figures or 1 battery
+    die: str
+    modifiers: tuple[Modifier, ...]
+    fraction: Fraction  # ¾, ¼ or 1
+    save: int  # lowest d6 face that saves
+    hit_on: int = 0  # skirmishers: lowest face that hits
+    rule: str = R_FIRE
+
+    def hits_dist(self) -> FDist:
+        if self.method == "skirmish":
+            p = Fraction(max(0, 7 - self.hit_on), 6)
+            return binomial(self.dice_count, p)
+        from vedette.dice import parse_expression
+
+        plus = sum(m.value for m in self.modifiers)
+        if self.method == "artillery":
+            e = parse_expression(self.die)
+            faces: FDist = {0: Fraction(1)}
+            for d in e.dice():
+                faces = convolve(faces, die_dist(d.faces, 0, floor0=False))
+            return _floor(faces, plus)
+        e1 = parse_expression(f"1{self.die}")
+        return repeat(die_dist(e1.dice()[0].faces, plus), self.dice_count)
+
+    def casualty_dist(self) -> FDist:
+        cap = self.target.figures
+        after = map_dist(self.hits_dist(), lambda h: scaled(h, self.fraction))
+        cas = map_dist(after, lambda n: survive_saves(n, self.save))
+        out: FDist = {}
+        for v, p in cas.items():
+            k = min(v, cap)
+            out[k] = out.get(k, Fraction(0)) + p
+        return out
+
+    def odds(self) -> Odds:
+        what = {
+            "volley": f"{self.dice_count} volley(s) of 1{self.die}",
+            "skirmish": f"{self.dice_count} skirmisher(s) hitting on {self.hit_on}+",
+            "artillery": f"{self.die} figures hit",
+        }[self.method]
+        mtxt = "".join(m.text() for m in self.modifiers)
+        note = f"{what}{mtxt}; ×{self.fraction} at {self.band} range; saves {self.save}-6"
+        return odds_of(
+            f"{self.firer.id} fires at {self.target.id}: casualties",
+            self.casualty_dist(),
+            self.rule,
+            note,
+            "casualties",
+        )
+
+
+def _floor(faces: FDist, plus: int) -> FDist:
+    out: FDist = {}
+    for v, p in faces.items():
+        k = max(0, v + plus)
+        out[k] = out.get(k, Fraction(0)) + p
+    return out
+
+
+def _cover(req: Request) -> str | None:
+    c = req.get_opt_str("cover")
+    if c in (None, "none"):
+        return None
+    if c not in ("soft", "hard"):
+        raise BadRequest("'cover' must be none, soft or hard")
+    return c
+
+
+def _range_band(state: State, f: Unit, t: Unit, req: Request, table: str) -> str:
+    if req.get_bool("at_chargers"):
+        return "short"  # Kuryakin, Charge Test: fire at chargers is always at short range
+    given = req.get_opt_str("range")
+    if given is not None:
+        if given not in ("short", "long"):
+            raise BadRequest("'range' must be short or long")
+        return given
+    d = geom.unit_distance(f, t)
+    if d is None:
+        raise BadRequest("give 'range' (short or long): the units are not placed")
+    r = state.data["ranges"][table]
+    if d <= float(r["short"]):
+        return "short"
+    if d <= float(r["long"]):
+        return "long"
+    raise RuleViolation(R_FIRE, f"{t.id} is {d:.0f}mm away: beyond long range ({r['long']}mm)")
+
+
+def _artillery_band(state: State, f: Unit, t: Unit, req: Request) -> dict[str, Any]:
+    bands = state.data["artillery_ranges"]["horse" if f.kind == "horse_artillery" else "foot"]
+    if req.get_bool("at_chargers"):
+        given: str | None = "canister" if any(b["band"] == "canister" for b in bands) else None
+    else:
+        given = req.get_opt_str("range")
+    if given is not None:
+        for b in bands:
+            if b["band"] == given:
+                return dict(b)
+        raise BadRequest(f"'range' must be one of {', '.join(b['band'] for b in bands)}")
+    d = geom.unit_distance(f, t)
+    if d is None:
+        raise BadRequest("give 'range' (the Range Table band): the units are not placed")
+    for b in bands:
+        if d <= float(b["max"]):
+            return dict(b)
+    raise RuleViolation(R_ART, f"{t.id} is {d:.0f}mm away: out of range")
+
+
+def is_reaction(state: State, f: Unit) -> bool:
+    """Defensive fire at a unit charging the firer (Kuryakin, Charge Test)."""
+    return any(u.charge_state == "declared" and u.charge_target == f.id for u in state.units)
+
+
+def plan(state: State, req: Request) -> FirePlan:
+    f = state.unit(req.get_str("unit"))
+    t = state.unit(req.get_str("target"))
+    if t.side == f.side:
+        raise BadRequest(f"{t.id} is on {f.id}'s own side")
+    if not t.on_table:
+        raise RuleViolation(R_FIRE, f"{t.id} is no longer on the table")
+    if f.charge_state is not None:
+        raise RuleViolation("Kuryakin, Charge Test", f"{f.id} is charging: it cannot fire")
+    if f.fired:
+        raise RuleViolation(R_FIRE, f"{f.id} has already fired this turn")
+    moved = req.get_bool("moved", f.moved_mm > 0)
+    cover = _cover(req)
+    if f.artillery:
+        b = _artillery_band(state, f, t, req)
+        s = "artillery"
+        nat = GUNNER_NATIONS.get(f.nation.lower())
+        crew = f.figures
+        ms = mods(
+            modifier(state, s, "staff_officer") if req.get_bool("staff_officer") else None,
+            modifier(state, s, "target_square") if t.formation == "square" else None,
+            modifier(state, s, "guards") if f.guards else None,
+            modifier(state, s, "target_artillery") if t.artillery else None,
+            modifier(state, s, "crew_over_3", crew - 3),
+            modifier(state, s, "crew_under_3", 3 - crew),
+            modifier(state, s, nat) if nat else None,
+            modifier(state, s, f"{cover}_cover") if cover else None,
+            modifier(state, s, "firer_disorder", f.disorder),
+            modifier(state, s, "battery_officer_dead")
+            if optional_on(state, "officers") and f.officer != "alive"
+            else None,
+        )
+        ded = int(b.get("deduction", 0))
+        if ded:
+            ms = (*ms, Modifier(ded, f"Range Table deduction ({b['band']})", R_ART))
+        die = "2d6" if b.get("ammunition") == "canister" else "1d6"
+        return FirePlan(
+            f, t, "artillery", str(b["band"]), 1, die, ms, Fraction(1), int(b["save"]), rule=R_ART
+        )
+    through = req.get_bool("through_skirmishers")
+    if through:
+        raise RuleViolation(
+            R_SKIRM, "infantry cannot fire through a skirmish screen (artillery can)"
+        )
+    if f.skirmishing:
+        if f.cavalry and moved:
+            raise RuleViolation(
+                R_SKIRM, f"{f.id}: mounted skirmishers cannot fire and move in the same turn"
+            )
+        arc = geom.in_fire_arc(f, t, float(opt(state, "skirmish_arc_deg")))
+        if arc is False:
+            raise RuleViolation(R_SKIRM, f"{t.id} is outside {f.id}'s 180° arc")
+        band = _range_band(state, f, t, req, "carbine" if f.cavalry else "skirmish")
+        n = req.get_int("figures", f.figures)
+        if not 0 < n <= f.figures:
+            raise BadRequest(f"'figures' must be 1-{f.figures}")
+        return FirePlan(
+            f,
+            t,
+            "skirmish",
+            band,
+            n,
+            "d6",
+            (),
+            Fraction(1),
+            5 if band == "short" else 4,
+            5 if band == "short" else 6,
+            rule=R_SKIRM,
+        )
+    if f.kind != "infantry":
+        raise RuleViolation(R_FIRE, f"{f.id} ({f.kind}) can fire only when skirmishing")
+    if f.rifles and f.moved_mm > 0 and f.moved_mm > _half_move(state, f):
+        raise RuleViolation(R_FIRE, f"{f.id}: rifles cannot move more than half and fire")
+    arc = geom.in_fire_arc(f, t, float(opt(state, "volley_arc_deg")))
+    if arc is False:
+        raise RuleViolation(R_FIRE, f"{t.id} is outside {f.id}'s 45° arc")
+    band = _range_band(state, f, t, req, "infantry")
+    per = int(opt(state, "volley_figures"))
+    most = f.front_rank() // per
+    n = req.get_int("volleys", most)
+    if most == 0:
+        raise RuleViolation(R_FIRE, f"{f.id} has fewer than {per} figures in its front rank")
+    if not 0 < n <= most:
+        raise BadRequest(f"'volleys' must be 1-{most} ({f.front_rank()} in the front rank)")
+    s = "volley"
+    ms = mods(
+        modifier(state, s, "ab_class") if f.grade in ("A", "B") else None,
+        modifier(state, s, "d_class") if f.grade == "D" else None,
+        modifier(state, s, f"{cover}_cover") if cover else None,
+        modifier(state, s, "target_skirmishers") if t.skirmishing else None,
+        modifier(state, s, "target_artillery") if t.artillery else None,
+        modifier(state, s, "firer_moved") if moved else None,
+    )
+    die = str(opt(state, "volley_die"))
+    frac = Fraction(3, 4) if band == "short" else Fraction(1, 4)
+    return FirePlan(f, t, "volley", band, n, die, ms, frac, 5 if band == "short" else 4)
+
+
+def _half_move(state: State, u: Unit) -> float:
+    from vedette.rules.solo_napoleonic.actions import base_move
+
+    return base_move(state, u) / 2
+
+
+def specials_positions(u: Unit, eligible: int) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for s in SPECIALS:
+        if getattr(u, s) == "alive":
+            p = int(getattr(u, f"{s}_pos"))
+            if 1 <= p <= eligible:
+                out[s] = p
+    return out
+
+
+def attached_general(state: State, u: Unit) -> str | None:
+    for g in state.generals:
+        if g.attached_to == u.id and not g.killed:
+            return g.id
+    return None
+
+
+def take_casualties(
+    ch: Changes,
+    uid: str,
+    casualties: int,
+    eligible: int,
+    dice: DiceSource,
+    rule: str,
+    why: str,
+    general_pos: int = 1,
+) -> tuple[Allocation, list[str]]:
+    """Remove ``casualties`` figures, rolling who among ``eligible`` was hit (special figures
+    once each, an attached general in the front rank saving on 3-6)."""
+    u = ch.state.unit(uid)
+    n = min(casualties, u.figures)
+    gen = attached_general(ch.state, u)
+    alloc = allocate(
+        n,
+        min(eligible, u.figures),
+        specials_positions(u, eligible),
+        dice,
+        rule,
+        general_pos if gen is not None else None,
+        int(opt(ch.state, "general_save")),
+    )
+    # a general killed is the casualty: no soldier falls for that hit
+    lost = alloc.ordinary + len(alloc.specials_hit)
+    figs = max(0, u.figures - lost)
+    kw: dict[str, Any] = {"figures": figs, "casualties_turn": u.casualties_turn + lost}
+    for s in alloc.specials_hit:
+        kw[s] = "dead"
+    if figs == 0:
+        kw["status"] = "eliminated"
+    ch.unit(uid, why, **kw)
+    notes = []
+    if alloc.specials_hit:
+        notes.append(f"{', '.join(alloc.specials_hit)} hit")
+    if alloc.general_killed and gen is not None:
+        ch.general(gen, f"killed with {uid}", killed=True, attached_to=None)
+        notes.append(f"general {gen} KILLED")
+    return alloc, notes
+
+
+def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Fire at a target: volleys, skirmish fire or a battery. Rolls, saves, casualties."""
+    f = state.unit(req.get_str("unit"))
+    reaction = is_reaction(state, f) and req.get_bool("reaction", False)
+    if not reaction:
+        require_active(state, f, R_FIRE)
+    p = plan(state, req)
+    rolls: list[Roll] = []
+    if p.method == "volley":
+        hits = 0
+        for i in range(p.dice_count):
+            r = check_roll(
+                Check(f"1{p.die}", p.modifiers, None, f"{f.id} volley {i + 1}", R_FIRE), dice
+            )
+            rolls.append(r)
+            hits += max(0, r.final)
+        actual, fr = fraction_roll(
+            hits, p.fraction, f"{f.id} {p.band} range ×{p.fraction}", dice, R_FIRE
+        )
+        if fr is not None:
+            rolls.append(fr)
+    elif p.method == "skirmish":
+        r = check_roll(
+            Check(
+                f"{p.dice_count}d6", (), None, f"{f.id} skirmishers (hit on {p.hit_on}+)", R_SKIRM
+            ),
+            dice,
+        )
+        rolls.append(r)
+        actual = sum(1 for x in r.faces if x.face >= p.hit_on)
+        hits = actual
+    else:
+        r = check_roll(Check(p.die, p.modifiers, None, f"{f.id} {p.band} ({p.die})", R_ART), dice)
+        rolls.append(r)
+        hits = actual = max(0, r.final)
+    cas = 0
+    if actual:
+        sv = check_roll(
+            Check(f"{actual}d6", (), None, f"{p.target.id} saves on {p.save}+", p.rule), dice
+        )
+        rolls.append(sv)
+        cas = sum(1 for x in sv.faces if x.face < p.save)
+    ch = Changes(state)
+    cas = min(cas, p.target.figures)
+    alloc, notes = take_casualties(
+        ch,
+        p.target.id,
+        cas,
+        p.target.front_rank(),
+        dice,
+        R_CAS,
+        f"{cas} casualties from {f.id}'s fire",
+    )
+    rolls.extend(alloc.rolls)
+    fkw: dict[str, Any] = {"fired": True}
+    to = str(opt(state, "fire_disorder_to"))
+    if to in ("firer", "both") and not f.skirmishing:
+        fkw["disorder"] = ch.state.unit(f.id).disorder + 1
+    ch.unit(f.id, "fired" + (" (1D for a round of firing)" if "disorder" in fkw else ""), **fkw)
+    if (
+        to in ("target", "both")
+        and not p.target.skirmishing
+        and ch.state.unit(p.target.id).on_table
+    ):
+        ch.unit(p.target.id, "under fire (1D)", disorder=ch.state.unit(p.target.id).disorder + 1)
+    msg = (
+        f"{f.id} fires at {p.target.id} ({p.method}, {p.band}): {hits} hit(s), "
+        f"{actual} after range, {cas} casualt{'y' if cas == 1 else 'ies'}"
+    )
+    if notes:
+        msg += "; " + "; ".join(notes)
+    return Outcome(
+        tuple(ch.events),
+        tuple(rolls),
+        msg,
+        {
+            "hits": hits,
+            "actual": actual,
+            "casualties": cas,
+            "method": p.method,
+            "band": p.band,
+            "specials_hit": list(alloc.specials_hit),
+            "general_killed": alloc.general_killed,
+        },
+    )
+
+
+def fire_odds(state: State, req: Request) -> list[Odds]:
+    return [plan(state, req).odds()]

@@ -1,0 +1,89 @@
+"""Where positions are tracked: the table-top questions Kuryakin's rules ask, answered by
+:mod:`vedette.geometry.tabletop` (mm; 1mm = 1 yard). A unit without a position answers
+``None`` and the player states the fact in the request instead."""
+
+from __future__ import annotations
+
+import math
+
+from vedette.geometry.tabletop import Body, Side, Vec, distance, in_arc, side_facing
+from vedette.rules.solo_napoleonic.model import General, State, Unit
+
+FIGURE_FRONTAGE_MM = 15.0  # default footprint when the scenario gives none (15mm figures)
+RANK_DEPTH_MM = 15.0
+
+
+def body(u: Unit) -> Body | None:
+    if u.x is None or u.y is None:
+        return None
+    w = u.width or max(1, u.front_rank()) * FIGURE_FRONTAGE_MM
+    ranks = math.ceil(u.figures / max(1, u.front_rank())) if u.figures else 1
+    d = u.depth or max(1, ranks) * RANK_DEPTH_MM
+    return Body.at(u.x, u.y, u.facing, w, d)
+
+
+def point(g: General) -> Vec | None:
+    if g.x is None or g.y is None:
+        return None
+    return Vec(g.x, g.y)
+
+
+def general_distance(g: General, u: Unit) -> float | None:
+    """Distance (mm) from a general to a unit's nearest edge (None if either is unplaced)."""
+    p, b = point(g), body(u)
+    if p is None or b is None:
+        return None
+    return distance(p, b)
+
+
+def general_to_general(a: General, b: General) -> float | None:
+    pa, pb = point(a), point(b)
+    if pa is None or pb is None:
+        return None
+    return pa.distance(pb)
+
+
+def unit_distance(a: Unit, b: Unit) -> float | None:
+    ba, bb = body(a), body(b)
+    if ba is None or bb is None:
+        return None
+    return distance(ba, bb)
+
+
+def friends_within(state: State, u: Unit, radius: float) -> int | None:
+    """Friendly units (not routing) within ``radius`` mm, edge to edge; None if unplaced."""
+    if body(u) is None:
+        return None
+    n = 0
+    for o in state.units:
+        if o.id == u.id or o.side != u.side or not o.on_table or o.status == "routing":
+            continue
+        d = unit_distance(u, o)
+        if d is not None and d <= radius:
+            n += 1
+    return n
+
+
+def in_fire_arc(firer: Unit, target: Unit, half_angle: float) -> bool | None:
+    bf, bt = body(firer), body(target)
+    if bf is None or bt is None:
+        return None
+    return in_arc(bf, bt, min(half_angle, 89.9))
+
+
+def attack_side(target: Unit, attacker: Unit) -> str | None:
+    """Which side of ``target`` the attacker comes from: front, flank or rear."""
+    bt, ba = body(target), body(attacker)
+    if bt is None or ba is None:
+        return None
+    s = side_facing(bt, ba)
+    return "flank" if s.is_flank else ("rear" if s is Side.REAR else "front")
+
+
+def moved(u: Unit, ahead: float, rightward: float) -> tuple[float, float] | None:
+    """The centre after moving ``ahead`` mm forward and ``rightward`` mm to the right."""
+    b = body(u)
+    if b is None:
+        return None
+    c = b.to_world(ahead, rightward)
+    return (round(c.x, 1), round(c.y, 1))

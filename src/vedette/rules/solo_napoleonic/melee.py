@@ -1,0 +1,361 @@
+"""Melee (Kuryakin, Melee: Infantry vs. Infantry; Cavalry vs. Cavalry; Cavalry vs. Infantry).
+
+Each side counts points (1 per man in the first four ranks in contact for infantry; cavalry by
+figure, the front rank only in the first round of a cavalry fight; everyone when cavalry meet
+infantry or in later rounds), rolls 1D6 per 5 points (each die modified, never below 0), takes
+half the total as potential casualties (a half resolved by percentage dice) and the enemy saves
+each on its saving throw. Skirmishers inflict half. Casualties fall among all eligible victims
+(the text's example: 16 figures in 4 ranks, a D20 rolled ignoring 17-20). The side taking more
+casualties tests morale; if it holds, D3 further rounds follow this turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from vedette.dice import Check, DiceSource, Modifier, Odds, Roll
+from vedette.dice.check import OddsRow
+from vedette.errors import BadRequest, RuleViolation
+from vedette.rules.base import Outcome, Request
+from vedette.rules.solo_napoleonic import geom
+from vedette.rules.solo_napoleonic.actions import require_active
+from vedette.rules.solo_napoleonic.common import (
+    Changes,
+    FDist,
+    check_roll,
+    die_dist,
+    fraction_roll,
+    map_dist,
+    modifier,
+    mods,
+    odds_of,
+    opt,
+    repeat,
+    scaled,
+    survive_saves,
+)
+from vedette.rules.solo_napoleonic.fire import take_casualties
+from vedette.rules.solo_napoleonic.model import State, Unit
+
+R_MELEE = "Kuryakin, Melee"
+R_II = "Kuryakin, Melee/Infantry vs. Infantry"
+R_CC = "Kuryakin, Melee/Cavalry vs. Cavalry"
+R_CI = "Kuryakin, Melee/Cavalry vs. Infantry"
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side's attack in a round: its points and dice, the enemy's save and victims."""
+
+    unit: Unit
+    enemy: Unit
+    points: int
+    dice: int
+    modifiers: tuple[Modifier, ...]
+    save: int  # the ENEMY's saving throw
+    eligible: int  # the enemy's eligible victims
+    halve: bool  # skirmishers inflict half
+
+    def dist(self) -> FDist:
+        plus = sum(m.value for m in self.modifiers)
+        total = repeat(die_dist(range(1, 7), plus), self.dice)
+        half = map_dist(total, lambda s: scaled(s, Fraction(1, 2)))
+        cas = map_dist(half, lambda n: survive_saves(n, self.save))
+        if self.halve:
+            cas = map_dist(cas, lambda n: scaled(n, Fraction(1, 2)))
+        out: FDist = {}
+        for v, p in cas.items():
+            k = min(v, self.enemy.figures)
+            out[k] = out.get(k, Fraction(0)) + p
+        return out
+
+    def odds(self, rule: str) -> Odds:
+        mtxt = "".join(m.text() for m in self.modifiers)
+        note = (
+            f"{self.points} points: {self.dice}d6{mtxt} each, half as potential casualties,"
+            f" saved on {self.save}+" + ("; skirmishers inflict half" if self.halve else "")
+        )
+        return odds_of(
+            f"{self.unit.id} inflicts on {self.enemy.id}", self.dist(), rule, note, "casualties"
+        )
+
+
+def kind_of(a: Unit, b: Unit) -> str:
+    if a.cavalry and b.cavalry:
+        return "cavalry"
+    if a.cavalry or b.cavalry:
+        return "cav_vs_inf"
+    return "infantry"
+
+
+def _points_per(state: State, u: Unit) -> int:
+    return int(state.data["melee_points"].get(u.kind, 1))
+
+
+def _save_of(state: State, victim: Unit, kind: str) -> int:
+    s = state.data["melee_saves"]
+    if victim.cuirassiers:
+        return int(s["cuirassier"])
+    if kind == "infantry":
+        return int(s["infantry_vs_infantry"])
+    if kind == "cavalry":
+        return int(s["cavalry_vs_cavalry"])
+    return int(s["infantry_vs_cavalry"] if not victim.cavalry else s["cavalry_vs_infantry"])
+
+
+def _fighting(state: State, u: Unit, kind: str, rnd: int, req: Request, tag: str) -> int:
+    """Figures that count: first four ranks in contact (infantry, round 1); front rank only
+    (cavalry, round 1); everyone otherwise."""
+    if f"{tag}_figures" in req:
+        n = req.get_int(f"{tag}_figures")
+        if not 0 <= n <= u.figures:
+            raise BadRequest(f"'{tag}_figures' must be 0-{u.figures}")
+        return n
+    if kind == "cav_vs_inf" or rnd > 1:
+        return u.figures
+    files = req.get_int(f"{tag}_contact", u.front_rank())
+    if kind == "cavalry":
+        return min(u.figures, files)
+    return min(u.figures, 4 * files)
+
+
+def _side(
+    state: State, u: Unit, e: Unit, kind: str, rnd: int, req: Request, tag: str, etag: str
+) -> Side:
+    own_cav = u.cavalry
+    s = "melee_cavalry" if own_cav else "melee_infantry"
+    figs = _fighting(state, u, kind, rnd, req, tag)
+    points = figs * (_points_per(state, u) if own_cav else 1)
+    standing = req.get_bool(f"{tag}_hit_standing", tag == "a" and rnd == 1 and not e.advancing)
+    side = geom.attack_side(e, u) if own_cav and tag == "a" else None
+    flank = req.get_bool(f"{tag}_flank_rear", side in ("flank", "rear"))
+    ms = mods(
+        modifier(state, s, "hit_standing") if standing else None,
+        modifier(state, s, "ab_class") if (not own_cav and u.grade in ("A", "B")) else None,
+        modifier(state, s, "d_class") if u.grade == "D" else None,
+        modifier(state, s, "flank_rear") if (own_cav and flank) else None,
+        modifier(state, s, "disorder", u.disorder),
+    )
+    per = int(opt(state, "melee_points_per_die"))
+    return Side(
+        u,
+        e,
+        points,
+        points // per,
+        ms,
+        _save_of(state, e, kind),
+        _fighting(state, e, kind, rnd, req, etag),
+        u.skirmishing,
+    )
+
+
+def sides(state: State, req: Request) -> tuple[str, Side, Side, int]:
+    a = state.unit(req.get_str("unit"))
+    b = state.unit(req.get_str("target"))
+    if a.side == b.side:
+        raise BadRequest(f"{b.id} is on {a.id}'s own side")
+    for u in (a, b):
+        if not u.on_table:
+            raise RuleViolation(R_MELEE, f"{u.id} is no longer on the table")
+    rnd = req.get_int("round", 1)
+    if rnd < 1:
+        raise BadRequest("'round' must be 1 or more")
+    kind = kind_of(a, b)
+    if b.skirmishing and a.cavalry:
+        raise RuleViolation(
+            R_CI, f"{b.id} are skirmishers: they evade cavalry (evade) or are ridden down"
+        )
+    if rnd == 1 and a.charge_state != "home" and not req.get_bool("contact", False):
+        rule = R_CI if kind == "cav_vs_inf" else "Kuryakin, Charge Home Test"
+        raise RuleViolation(rule, f"{a.id} has not charged home (charge, morale, charge_home)")
+    return (
+        kind,
+        _side(state, a, b, kind, rnd, req, "a", "b"),
+        _side(state, b, a, kind, rnd, req, "b", "a"),
+        rnd,
+    )
+
+
+def _resolve_side(s: Side, dice: DiceSource, rule: str) -> tuple[int, list[Roll]]:
+    rolls: list[Roll] = []
+    total = 0
+    for i in range(s.dice):
+        r = check_roll(
+            Check(
+                "1d6",
+                s.modifiers,
+                None,
+                f"{s.unit.id} melee die {i + 1} of {s.dice} ({s.points} points)",
+                rule,
+            ),
+            dice,
+        )
+        rolls.append(r)
+        total += max(0, r.final)
+    pot, fr = fraction_roll(total, Fraction(1, 2), f"{s.unit.id} half of {total}", dice, rule)
+    if fr is not None:
+        rolls.append(fr)
+    cas = 0
+    if pot:
+        sv = check_roll(Check(f"{pot}d6", (), None, f"{s.enemy.id} saves on {s.save}+", rule), dice)
+        rolls.append(sv)
+        cas = sum(1 for f in sv.faces if f.face < s.save)
+    if s.halve and cas:
+        cas, hr = fraction_roll(
+            cas, Fraction(1, 2), f"{s.unit.id} skirmishers inflict half", dice, rule
+        )
+        if hr is not None:
+            rolls.append(hr)
+    return min(cas, s.enemy.figures), rolls
+
+
+RULES = {"infantry": R_II, "cavalry": R_CC, "cav_vs_inf": R_CI}
+
+
+def melee(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """One round of melee between ``unit`` (the attacker) and ``target``."""
+    kind, sa, sb, rnd = sides(state, req)
+    if rnd == 1:
+        require_active(state, sa.unit, R_MELEE)
+    rule = RULES[kind]
+    ca, ra = _resolve_side(sa, dice, rule)
+    cb, rb = _resolve_side(sb, dice, rule)
+    rolls = [*ra, *rb]
+    ch = Changes(state)
+    al_b, nb = take_casualties(
+        ch,
+        sb.unit.id,
+        ca,
+        sa.eligible,
+        dice,
+        rule,
+        f"melee round {rnd}: {ca} casualties from {sa.unit.id}",
+    )
+    al_a, na = take_casualties(
+        ch,
+        sa.unit.id,
+        cb,
+        sb.eligible,
+        dice,
+        rule,
+        f"melee round {rnd}: {cb} casualties from {sb.unit.id}",
+    )
+    rolls += [*al_b.rolls, *al_a.rolls]
+    losers: list[str] = []
+    if ca > cb:
+        losers = [sb.unit.id]
+    elif cb > ca:
+        losers = [sa.unit.id]
+    elif ca == cb and ca > 0:
+        losers = [sa.unit.id, sb.unit.id]
+    for u in (sa.unit, sb.unit):
+        cur = ch.state.unit(u.id)
+        if not cur.on_table:
+            continue
+        kw: dict[str, Any] = {}
+        if not cur.skirmishing:
+            kw["disorder"] = cur.disorder + 1
+        if u.id in losers:
+            kw["lost_melee"] = True
+            kw["morale_due"] = True
+        ch.unit(
+            u.id, f"melee round {rnd}" + (" lost: tests morale" if u.id in losers else ""), **kw
+        )
+    msg = (
+        f"melee round {rnd} ({kind.replace('_', ' ')}): {sa.unit.id} inflicts {ca}, "
+        f"{sb.unit.id} inflicts {cb}"
+    )
+    notes = nb + na
+    if notes:
+        msg += "; " + "; ".join(notes)
+    if losers:
+        msg += f"; {' and '.join(losers)} test(s) morale (loser of melee); if it holds, 'brawl'"
+    return Outcome(
+        tuple(ch.events),
+        tuple(rolls),
+        msg,
+        {
+            "kind": kind,
+            "inflicted": {sa.unit.id: ca, sb.unit.id: cb},
+            "losers": losers,
+            "round": rnd,
+        },
+    )
+
+
+def melee_odds(state: State, req: Request) -> list[Odds]:
+    kind, sa, sb, _ = sides(state, req)
+    rule = RULES[kind]
+    da, db = sa.dist(), sb.dist()
+    pa = pb = pt = Fraction(0)
+    for va, p in da.items():
+        for vb, q in db.items():
+            if va > vb:
+                pb += p * q
+            elif vb > va:
+                pa += p * q
+            else:
+                pt += p * q
+    who = Odds(
+        "who tests morale",
+        (
+            OddsRow("a", f"{sa.unit.id} (more casualties)", pa),
+            OddsRow("b", f"{sb.unit.id} (more casualties)", pb),
+            OddsRow("tie", "equal casualties (both test when any)", pt),
+        ),
+        rule=rule,
+    )
+    return [sa.odds(rule), sb.odds(rule), who]
+
+
+def brawl(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """The loser held: D3 further rounds this turn, a general brawl of all troops available."""
+    a = state.unit(req.get_str("unit"))
+    b = state.unit(req.get_str("target"))
+    r = check_roll(Check("1d3", (), None, f"{a.id} vs {b.id}: further rounds", R_MELEE), dice)
+    ch = Changes(state)
+    ch.game(
+        "melee continues",
+        history=(*state.history, f"turn {state.turn}: {a.id} vs {b.id} {r.final} more round(s)"),
+    )
+    return Outcome(
+        tuple(ch.events),
+        (r,),
+        f"{r.final} further round(s): melee unit={a.id} target={b.id} round=2 … (everyone fights)",
+        {"rounds": r.final},
+    )
+
+
+def brawl_odds(state: State, req: Request) -> list[Odds]:
+    return [Check("1d3", (), None, "further rounds", R_MELEE).odds()]
+
+
+def evade(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Skirmishers charged by cavalry evade D20 cm; any caught (``caught=N``) are ridden down."""
+    u = state.unit(req.get_str("unit"))
+    if not u.skirmishing:
+        raise RuleViolation(R_CI, f"{u.id} is not skirmishing")
+    r = check_roll(
+        Check(f"1{opt(state, 'evade_die')}", (), None, f"{u.id} evades (cm)", R_CI), dice
+    )
+    caught = req.get_int("caught", 0)
+    if not 0 <= caught <= u.figures:
+        raise BadRequest(f"'caught' must be 0-{u.figures}")
+    ch = Changes(state)
+    kw: dict[str, Any] = {"morale_due": False, "restricted_to": None}
+    pos = geom.moved(u, -r.final * 10.0, 0.0)
+    if pos is not None:
+        kw["x"], kw["y"] = pos
+    if caught:
+        kw["figures"] = u.figures - caught
+        kw["casualties_turn"] = u.casualties_turn + caught
+        if caught == u.figures:
+            kw["status"] = "eliminated"
+    ch.unit(u.id, f"evades {r.final}cm" + (f", {caught} ridden down" if caught else ""), **kw)
+    return Outcome(
+        tuple(ch.events),
+        (r,),
+        f"{u.id} evades {r.final}cm" + (f"; {caught} caught and ridden down" if caught else ""),
+    )

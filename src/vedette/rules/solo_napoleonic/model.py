@@ -1,0 +1,370 @@
+"""The game's values: generals, units, activation cards and the whole state (Kuryakin).
+
+Everything is a frozen dataclass; the state changes only by events folded in
+:mod:`vedette.rules.solo_napoleonic.ruleset`. Positions are optional: a unit placed on the
+table has a centre (``x``, ``y`` in mm; 1mm = 1 yard), a ``facing`` in degrees (0 = up the
+table, clockwise) and a footprint (``width``, ``depth``). Without positions the player states
+the facts (``in_command=true``, ``friendly_within_300=2``) in the request.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from vedette.errors import BadRequest, DataError
+
+GRADES = ("A", "B", "C", "D")
+SIDES_DEFAULT = ("French", "Allies")
+KINDS = (
+    "infantry",
+    "light_cavalry",
+    "cavalry",
+    "heavy_cavalry",
+    "foot_artillery",
+    "horse_artillery",
+)
+RANKS = ("brigadier", "division", "corps")
+TH = ("below_average", "average", "above_average")
+AV = ("timid", "normal", "aggressive")
+STATUSES = ("steady", "retiring", "routing", "eliminated")
+SPECIALS = ("officer", "musician", "standard")
+SPECIAL_STATES = ("alive", "dead", "absent")
+OPTIONAL_RULES = ("officers", "musicians", "standards")
+
+
+def is_cavalry(kind: str) -> bool:
+    return kind in ("light_cavalry", "cavalry", "heavy_cavalry")
+
+
+def is_artillery(kind: str) -> bool:
+    return kind in ("foot_artillery", "horse_artillery")
+
+
+def grade_rank(grade: str) -> int:
+    """A is the highest class (0), D the lowest (3)."""
+    return GRADES.index(grade)
+
+
+@dataclass(frozen=True, slots=True)
+class General:
+    """A commander with three ratings (Kuryakin, Generals): Troop Handling, Attack Value and
+    Control Rating (with its Grade)."""
+
+    id: str
+    name: str
+    side: str
+    rank: str = "brigadier"
+    nation: str = ""
+    superior: str | None = None
+    th: str | None = None
+    av: str | None = None
+    grade: str | None = None
+    cr: int | None = None
+    attached_to: str | None = None
+    x: float | None = None
+    y: float | None = None
+    killed: bool = False
+
+    @property
+    def rated(self) -> bool:
+        return self.th is not None and self.av is not None and self.cr is not None
+
+    @property
+    def placed(self) -> bool:
+        return self.x is not None and self.y is not None
+
+    def describe(self) -> str:
+        th = (self.th or "?").replace("_", " ")
+        av = (self.av or "?").replace("_", " ")
+        cr = "?" if self.cr is None else str(self.cr)
+        dead = " KILLED" if self.killed else ""
+        return f"{self.id} {self.name} ({self.side} {self.rank}) TH {th}, AV {av}, CR {cr}{dead}"
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A battalion, regiment or battery. ``front`` is the number of figures in its front rank
+    (for volleys and casualty allocation); ``disorder`` is its 'D' chits."""
+
+    id: str
+    name: str
+    side: str
+    kind: str
+    grade: str
+    figures: int
+    brigade: str | None = None
+    nation: str = ""
+    formation: str = "line"
+    front: int = 0
+    disorder: int = 0
+    status: str = "steady"
+    advancing: bool = False
+    cuirassiers: bool = False
+    rifles: bool = False
+    guards: bool = False
+    crew: int = 0
+    start_figures: int = 0
+    officer: str | None = None
+    musician: str | None = None
+    standard: str | None = None
+    officer_pos: int = 1
+    standard_pos: int = 0
+    musician_pos: int = 0
+    must_rally: bool = False
+    # position (optional)
+    x: float | None = None
+    y: float | None = None
+    facing: float = 0.0
+    width: float = 0.0
+    depth: float = 0.0
+    # this turn
+    acted: bool = False
+    moved_mm: float = 0.0
+    fired: bool = False
+    reformed: bool = False
+    casualties_turn: int = 0
+    morale_due: bool = False
+    restricted_to: str | None = None
+    in_command: bool = True
+    formation_target: str | None = None
+    formation_quarters: int = 0
+    lost_melee: bool = False
+    start_failed: bool = False
+    morale_failed: bool = False
+    charge_state: str | None = None  # declared | home | halted
+    charge_target: str | None = None
+
+    @property
+    def placed(self) -> bool:
+        return self.x is not None and self.y is not None
+
+    @property
+    def on_table(self) -> bool:
+        return self.status != "eliminated" and self.figures > 0
+
+    @property
+    def cavalry(self) -> bool:
+        return is_cavalry(self.kind)
+
+    @property
+    def artillery(self) -> bool:
+        return is_artillery(self.kind)
+
+    @property
+    def skirmishing(self) -> bool:
+        return self.formation == "skirmish"
+
+    def front_rank(self) -> int:
+        """Figures in the front rank (never more than the unit has)."""
+        return max(0, min(self.front, self.figures))
+
+    def describe(self) -> str:
+        bits = [f"{self.figures} figs", self.formation]
+        if self.artillery:
+            bits[0] = f"{self.figures} crew"
+        if self.disorder:
+            bits.append(f"{self.disorder}D")
+        if self.status != "steady":
+            bits.append(self.status)
+        if self.must_rally:
+            bits.append("must rally")
+        if self.advancing:
+            bits.append("advancing")
+        if self.formation_target:
+            bits.append(f"→{self.formation_target} in {self.formation_quarters}/4")
+        for s in SPECIALS:
+            v = getattr(self, s)
+            if v is not None and v != "alive":
+                bits.append(f"{s} {v}")
+        if self.morale_due:
+            bits.append("MORALE DUE")
+        if self.acted:
+            bits.append("acted")
+        if not self.in_command:
+            bits.append("out of command")
+        if self.placed:
+            bits.append(f"@({self.x:.0f},{self.y:.0f}) facing {self.facing:.0f}°")
+        return f"{self.id} {self.name} [{self.side} {self.kind} {self.grade}] " + ", ".join(bits)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """An activation card (Kuryakin, Movement): ``holder`` is a brigadier's id for a controlled
+    formation or a unit's id; ``key`` orders the queue (a unit that jumps the queue gets a
+    fractional key such as 6.5); ``number`` is the card as dealt."""
+
+    holder: str
+    number: int
+    key: float
+    units: tuple[str, ...]
+    formation: bool = False
+
+    def key_text(self) -> str:
+        return str(int(self.key)) if float(self.key).is_integer() else f"{self.key:g}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceCard:
+    id: str
+    title: str
+    effect: str
+
+
+@dataclass(frozen=True)
+class State:
+    """The whole game."""
+
+    title: str
+    sides: tuple[str, ...]
+    units: tuple[Unit, ...]
+    generals: tuple[General, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    turn: int = 1
+    phase: str = "control"  # control | cards | activation | end
+    control: Mapping[str, str] = field(default_factory=dict)  # brigadier -> passed|failed
+    cards: tuple[Card, ...] = ()
+    deck_size: int = 0
+    active: str | None = None  # holder of the current card
+    done: tuple[str, ...] = ()  # holders whose card is finished
+    chance: Mapping[str, str] = field(default_factory=dict)  # side -> held card id
+    chance_played: tuple[str, ...] = ()
+    history: tuple[str, ...] = ()
+
+    # -- look-ups -----------------------------------------------------------------------
+    def unit(self, uid: str) -> Unit:
+        for u in self.units:
+            if u.id == uid:
+                return u
+        raise BadRequest(
+            f"no unit {uid!r} (units: {', '.join(u.id for u in self.units) or 'none'})"
+        )
+
+    def general(self, gid: str) -> General:
+        for g in self.generals:
+            if g.id == gid:
+                return g
+        raise BadRequest(
+            f"no general {gid!r} (generals: {', '.join(g.id for g in self.generals) or 'none'})"
+        )
+
+    def has_unit(self, uid: str) -> bool:
+        return any(u.id == uid for u in self.units)
+
+    def has_general(self, gid: str) -> bool:
+        return any(g.id == gid for g in self.generals)
+
+    def brigade_units(self, gid: str) -> tuple[Unit, ...]:
+        return tuple(u for u in self.units if u.brigade == gid and u.on_table)
+
+    def brigadier_of(self, unit: Unit) -> General | None:
+        if unit.brigade is None or not self.has_general(unit.brigade):
+            return None
+        return self.general(unit.brigade)
+
+    def chain(self, g: General) -> tuple[General, ...]:
+        """The general's superiors, nearest first."""
+        out: list[General] = []
+        seen = {g.id}
+        cur = g
+        while (
+            cur.superior is not None and cur.superior not in seen and self.has_general(cur.superior)
+        ):
+            cur = self.general(cur.superior)
+            seen.add(cur.id)
+            out.append(cur)
+        return tuple(out)
+
+    def option(self, name: str) -> bool:
+        return bool(self.options.get(name, False))
+
+    def card_of(self, uid: str) -> Card | None:
+        for c in self.cards:
+            if uid in c.units:
+                return c
+        return None
+
+    def queue(self) -> tuple[Card, ...]:
+        """Cards still to act, lowest first."""
+        return tuple(
+            sorted((c for c in self.cards if c.holder not in self.done), key=lambda c: c.key)
+        )
+
+    def active_card(self) -> Card | None:
+        for c in self.cards:
+            if c.holder == self.active:
+                return c
+        return None
+
+    def active_units(self) -> tuple[str, ...]:
+        c = self.active_card()
+        return c.units if c is not None else ()
+
+    def with_unit(self, u: Unit) -> State:
+        return replace(self, units=tuple(u if x.id == u.id else x for x in self.units))
+
+    def with_general(self, g: General) -> State:
+        return replace(self, generals=tuple(g if x.id == g.id else x for x in self.generals))
+
+
+UNIT_FIELDS = {f.name for f in fields(Unit)}
+GENERAL_FIELDS = {f.name for f in fields(General)}
+
+
+def unit_from_data(
+    d: Mapping[str, Any], options: Mapping[str, Any], ranks: Mapping[str, Any], source: str
+) -> Unit:
+    """A unit from a scenario entry; the optional figures exist only with their rule on."""
+    unknown = set(d) - UNIT_FIELDS
+    if unknown:
+        raise DataError(source, f"unit {d.get('id')!r}: unknown field(s) {sorted(unknown)}")
+    try:
+        u = Unit(**{k: v for k, v in d.items()})
+    except TypeError as e:
+        raise DataError(source, f"unit {d.get('id')!r}: {e}") from None
+    if u.kind not in KINDS:
+        raise DataError(source, f"unit {u.id!r}: kind must be one of {', '.join(KINDS)}")
+    if u.grade not in GRADES:
+        raise DataError(source, f"unit {u.id!r}: grade must be one of {', '.join(GRADES)}")
+    if u.figures < 0:
+        raise DataError(source, f"unit {u.id!r}: figures must not be negative")
+    front = u.front or math.ceil(u.figures / max(1, int(ranks.get(u.formation, 2))))
+    specials: dict[str, Any] = {}
+    for rule, s in zip(OPTIONAL_RULES, SPECIALS, strict=True):
+        val = getattr(u, s)
+        if options.get(rule):
+            specials[s] = val if val in SPECIAL_STATES else "alive"
+        else:
+            specials[s] = None
+    return replace(
+        u,
+        front=front,
+        start_figures=u.start_figures or u.figures,
+        standard_pos=u.standard_pos or (front + 1) // 2,
+        musician_pos=u.musician_pos or front + 1,
+        **specials,
+    )
+
+
+def general_from_data(d: Mapping[str, Any], source: str) -> General:
+    unknown = set(d) - GENERAL_FIELDS
+    if unknown:
+        raise DataError(source, f"general {d.get('id')!r}: unknown field(s) {sorted(unknown)}")
+    try:
+        g = General(**dict(d))
+    except TypeError as e:
+        raise DataError(source, f"general {d.get('id')!r}: {e}") from None
+    if g.rank not in RANKS:
+        raise DataError(source, f"general {g.id!r}: rank must be one of {', '.join(RANKS)}")
+    if g.th is not None and g.th not in TH:
+        raise DataError(source, f"general {g.id!r}: th must be one of {', '.join(TH)}")
+    if g.av is not None and g.av not in AV:
+        raise DataError(source, f"general {g.id!r}: av must be one of {', '.join(AV)}")
+    return g
+
+
+def to_json(obj: Unit | General | Card) -> dict[str, Any]:
+    return {f.name: getattr(obj, f.name) for f in fields(obj)}

@@ -1,0 +1,395 @@
+"""Morale, rallying, the Charge Test and the Charge Home Test (Kuryakin, Morale; Charge Test;
+Charge Home Test). Percentile dice BELOW the Base Percentage Level plus the modifiers."""
+
+from __future__ import annotations
+
+from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck
+from vedette.dice.tables import Table
+from vedette.errors import BadRequest, RuleViolation
+from vedette.rules.base import Outcome, Request
+from vedette.rules.solo_napoleonic import geom
+from vedette.rules.solo_napoleonic.cards import jump
+from vedette.rules.solo_napoleonic.common import (
+    Changes,
+    check_roll,
+    count_fact,
+    fact,
+    modifier,
+    mods,
+    opt,
+    optional_on,
+    under,
+)
+from vedette.rules.solo_napoleonic.model import GRADES, State, Unit, grade_rank
+
+R_MORALE = "Kuryakin, Morale"
+R_CHARGE = "Kuryakin, Charge Test"
+R_HOME = "Kuryakin, Charge Home Test"
+
+
+def bpl(state: State, test: str, grade: str) -> int:
+    return int(state.data["bpl"][test][grade])
+
+
+def attached(state: State, u: Unit) -> list[tuple[str, str | None]]:
+    """(rank, AV) of the living generals attached to the unit."""
+    return [(g.rank, g.av) for g in state.generals if g.attached_to == u.id and not g.killed]
+
+
+def officer_lost(state: State, u: Unit, req: Request) -> bool:
+    """Officer dead, absent, or (by the optional rules) not in the front rank."""
+    if not optional_on(state, "officers"):
+        return False
+    return u.officer != "alive" or not req.get_bool("officer_front", True)
+
+
+def standard_lost(state: State, u: Unit, req: Request, melee: bool = False) -> bool:
+    if not optional_on(state, "standards"):
+        return False
+    return u.standard != "alive" or (melee and not req.get_bool("standard_front", True))
+
+
+def attacker_of(state: State, req: Request) -> Unit | None:
+    a = req.get_opt_str("charged_by")
+    return state.unit(a) if a is not None else None
+
+
+def friends(state: State, u: Unit, req: Request) -> int:
+    if "friendly_within_300" in req:
+        return count_fact(req, "friendly_within_300")
+    n = geom.friends_within(state, u, float(opt(state, "friendly_range_mm")))
+    return n or 0
+
+
+def friends_routing(state: State, u: Unit, req: Request) -> int:
+    if "friends_routing" in req:
+        return count_fact(req, "friends_routing")
+    reach = float(opt(state, "friendly_range_mm"))
+    n = 0
+    for o in state.units:
+        if o.id != u.id and o.side == u.side and o.on_table and o.status == "routing":
+            d = geom.unit_distance(u, o)
+            if d is not None and d <= reach:
+                n += 1
+    return n
+
+
+def casualties_counted(state: State, u: Unit, req: Request) -> int:
+    if "casualties" in req:
+        return count_fact(req, "casualties")
+    if opt(state, "morale_casualties") == "total":
+        return max(0, u.start_figures - u.figures)
+    return u.casualties_turn
+
+
+def morale_modifiers(state: State, u: Unit, req: Request) -> tuple[Modifier, ...]:
+    """Every modifier of Kuryakin's morale list that applies, from the state and the facts."""
+    s = "morale"
+    att = attacker_of(state, req)
+    side = geom.attack_side(u, att) if att is not None else None
+    flank = fact(req, "flank_rear", side in ("flank", "rear"))
+    in_cmd = fact(req, "in_command", u.in_command)
+    higher = fact(
+        req,
+        "charged_by_higher_class",
+        att is not None and grade_rank(att.grade) < grade_rank(u.grade),
+    )
+    vs_cav = fact(req, "vs_cavalry", att is not None and att.cavalry)
+    ranks = [r for r, _ in attached(state, u)]
+    return mods(
+        modifier(state, s, "flank_rear") if flank else None,
+        modifier(state, s, "friendly_within_300", friends(state, u, req)),
+        modifier(state, s, "in_command") if in_cmd else None,
+        modifier(state, s, "defending_cover") if fact(req, "defending_cover") else None,
+        modifier(state, s, "casualties", casualties_counted(state, u, req)),
+        modifier(state, s, "brigadier_attached")
+        if ("brigadier" in ranks or "division" in ranks)
+        else None,
+        modifier(state, s, "corps_attached") if "corps" in ranks else None,
+        modifier(state, s, "artillery_no_reply") if fact(req, "artillery_no_reply") else None,
+        modifier(state, s, "disorder", u.disorder),
+        modifier(state, s, "charged_by_higher_class") if higher else None,
+        modifier(state, s, "melee_loser") if fact(req, "melee_loser", u.lost_melee) else None,
+        modifier(state, s, "co_killed") if fact(req, "co_killed") else None,
+        modifier(state, s, "corps_killed") if fact(req, "corps_killed") else None,
+        modifier(state, s, "retiring") if u.status == "retiring" else None,
+        modifier(state, s, "routing") if u.status == "routing" else None,
+        modifier(state, s, "friends_routing", friends_routing(state, u, req)),
+        modifier(state, s, "square_vs_cavalry")
+        if vs_cav and u.kind == "infantry" and u.formation == "square"
+        else None,
+        modifier(state, s, "not_square_vs_cavalry")
+        if vs_cav and u.kind == "infantry" and u.formation != "square"
+        else None,
+        modifier(state, s, "officer_dead") if officer_lost(state, u, req) else None,
+    )
+
+
+def morale_check(state: State, u: Unit, req: Request, label: str = "morale") -> UnderCheck:
+    return under(
+        bpl(state, "morale", u.grade),
+        morale_modifiers(state, u, req),
+        f"{u.id} {label}",
+        R_MORALE,
+        "morale holds",
+        "fails morale",
+    )
+
+
+def result_table(state: State) -> Table:
+    from vedette.dice import table_from_data
+
+    return table_from_data(
+        "morale_result",
+        state.data["tables"]["morale_result"],
+        "solo_napoleonic data [tables.morale_result]",
+    )
+
+
+def result_check(state: State, u: Unit) -> Check:
+    t = result_table(state)
+    return Check(t.dice, (), t, f"{u.id} morale result", R_MORALE)
+
+
+def _testable(state: State, uid: str) -> Unit:
+    u = state.unit(uid)
+    if not u.on_table:
+        raise RuleViolation(R_MORALE, f"{uid} is no longer on the table")
+    return u
+
+
+def morale(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """A morale test (d100 below BPL + modifiers); a failure rolls the D10 result chart."""
+    u = _testable(state, req.get_str("unit"))
+    ch = Changes(state)
+    r = morale_check(state, u, req).resolve(dice)
+    rolls: list[Roll] = [r]
+    if r.row == "pass":
+        ch.unit(u.id, "morale holds", morale_due=False, morale_failed=False)
+        return Outcome(
+            tuple(ch.events),
+            tuple(rolls),
+            f"{u.id} holds (rolled {r.natural} under {r.target})",
+            {"passed": True, "unit": u.id},
+        )
+    rr = check_roll(result_check(state, u), dice)
+    rolls.append(rr)
+    row = result_table(state).row(rr.row or "")
+    d = row.data
+    add = int(d.get("disorder", 0)) if not u.skirmishing else 0
+    ch.unit(
+        u.id,
+        f"failed morale: {row.result}",
+        morale_due=False,
+        morale_failed=True,
+        status=str(d.get("status", u.status)),
+        disorder=u.disorder + add,
+        must_rally=bool(d.get("rally", False)) or u.must_rally,
+        advancing=False,
+        charge_state=None if u.charge_state == "declared" else u.charge_state,
+    )
+    return Outcome(
+        tuple(ch.events),
+        tuple(rolls),
+        f"{u.id} fails morale: {row.result}",
+        {"passed": False, "result": row.key, "unit": u.id},
+    )
+
+
+def morale_odds(state: State, req: Request) -> list[Odds]:
+    u = _testable(state, req.get_str("unit"))
+    return [morale_check(state, u, req).odds(), result_check(state, u).odds()]
+
+
+def rally(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Rallying (Kuryakin, Morale: the first two results need rallying): a morale test; a pass
+    ends the rout or disordered retirement."""
+    u = _testable(state, req.get_str("unit"))
+    if not u.must_rally:
+        raise RuleViolation(R_MORALE, f"{u.id} has no result that needs rallying")
+    r = morale_check(state, u, req, "rally").resolve(dice)
+    ch = Changes(state)
+    if r.row == "pass":
+        ch.unit(u.id, "rallied", must_rally=False, status="steady")
+        msg = f"{u.id} rallies"
+    else:
+        msg = f"{u.id} fails to rally and stays {u.status}"
+    return Outcome(tuple(ch.events), (r,), msg, {"rallied": r.row == "pass"})
+
+
+def rally_odds(state: State, req: Request) -> list[Odds]:
+    u = _testable(state, req.get_str("unit"))
+    return [morale_check(state, u, req, "rally").odds()]
+
+
+# -- charge ---------------------------------------------------------------------------------------
+def _av_key(prefix: str, av: str | None) -> str:
+    return f"{prefix}_{av or 'normal'}"
+
+
+def charge_modifiers(
+    state: State, u: Unit, target: Unit | None, req: Request
+) -> tuple[Modifier, ...]:
+    s = "charge"
+    out: list[Modifier | None] = []
+    for rank, av in attached(state, u):
+        out.append(
+            modifier(state, s, _av_key("brigadier" if rank == "brigadier" else "senior", av))
+        )
+    inferior = fact(
+        req,
+        "charging_inferior",
+        target is not None and grade_rank(target.grade) > grade_rank(u.grade),
+    )
+    out.append(modifier(state, s, "charging_inferior") if inferior else None)
+    out.append(modifier(state, s, "standard_dead") if standard_lost(state, u, req) else None)
+    return mods(*out)
+
+
+def charge_check(state: State, u: Unit, target: Unit | None, req: Request) -> UnderCheck:
+    return under(
+        bpl(state, "charge", u.grade),
+        charge_modifiers(state, u, target, req),
+        f"{u.id} charge test",
+        R_CHARGE,
+        "charges",
+        "will not charge",
+    )
+
+
+def _charger(state: State, req: Request) -> tuple[Unit, Unit]:
+    u = _testable(state, req.get_str("unit"))
+    t = _testable(state, req.get_str("target"))
+    if t.side == u.side:
+        raise BadRequest(f"{t.id} is on {u.id}'s own side")
+    return u, t
+
+
+def charge(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Declare a charge: the Charge Test. A pass forces an immediate morale test on the target,
+    which jumps the card queue to act straight after the charger."""
+    from vedette.rules.solo_napoleonic.actions import require_active
+
+    u, t = _charger(state, req)
+    require_active(state, u, R_CHARGE)
+    if u.fired:
+        raise RuleViolation(R_CHARGE, f"{u.id} has fired this turn: chargers cannot fire")
+    if u.artillery or u.skirmishing:
+        raise RuleViolation(R_CHARGE, f"{u.id} cannot charge ({u.kind}, {u.formation})")
+    r = charge_check(state, u, t, req).resolve(dice)
+    ch = Changes(state)
+    if r.row != "pass":
+        return Outcome((), (r,), f"{u.id} will not charge {t.id}", {"charges": False})
+    ch.unit(u.id, f"charges {t.id}", charge_state="declared", charge_target=t.id, advancing=True)
+    msg = jump(ch, u.id, t.id)
+    return Outcome(
+        tuple(ch.events),
+        (r,),
+        f"{u.id} charges {t.id}; {msg}; {t.id} must test morale now (morale "
+        f"unit={t.id} charged_by={u.id})",
+        {"charges": True, "jump": msg},
+    )
+
+
+def charge_odds(state: State, req: Request) -> list[Odds]:
+    u, t = _charger(state, req)
+    return [charge_check(state, u, t, req).odds()]
+
+
+def home_needed(u: Unit, t: Unit) -> bool:
+    """Kuryakin, Cavalry vs. Infantry: no charge-in test is needed when the target has failed
+    its morale test and the charger has taken no casualties."""
+    return not (t.morale_failed and u.casualties_turn == 0)
+
+
+def home_modifiers(state: State, u: Unit, t: Unit, req: Request) -> tuple[Modifier, ...]:
+    s = "charge_home"
+    ranks = [r for r, _ in attached(state, u)]
+    steady = fact(req, "target_steady", not t.morale_failed)
+    cas = count_fact(req, "casualties_this_move", u.casualties_turn)
+    obstacle = req.get_opt_str("obstacle")
+    if obstacle not in (None, "obstacle", "building"):
+        raise BadRequest("'obstacle' must be obstacle or building")
+    return mods(
+        modifier(state, s, "uphill") if fact(req, "uphill") else None,
+        modifier(state, s, "brigadier_attached") if "brigadier" in ranks else None,
+        modifier(state, s, "senior_attached")
+        if ("division" in ranks or "corps" in ranks)
+        else None,
+        modifier(state, s, "enemy_disorder", t.disorder),
+        modifier(state, s, "casualties_this_move", cas),
+        modifier(state, s, obstacle) if obstacle else None,
+        modifier(state, s, "disorder", u.disorder),
+        modifier(state, s, "cavalry_vs_steady_infantry")
+        if (u.cavalry and t.kind == "infantry" and steady)
+        else None,
+        modifier(state, s, "officer_dead") if officer_lost(state, u, req) else None,
+        modifier(state, s, "standard_dead") if standard_lost(state, u, req, True) else None,
+    )
+
+
+def home_check(state: State, u: Unit, t: Unit, req: Request) -> UnderCheck:
+    return under(
+        bpl(state, "charge_home", u.grade),
+        home_modifiers(state, u, t, req),
+        f"{u.id} charge home",
+        R_HOME,
+        "charges home",
+        "fails to charge home",
+    )
+
+
+def _home_units(state: State, req: Request) -> tuple[Unit, Unit]:
+    u = _testable(state, req.get_str("unit"))
+    if u.charge_state != "declared" or u.charge_target is None:
+        raise RuleViolation(R_HOME, f"{u.id} has not declared a charge (run 'charge' first)")
+    return u, _testable(state, u.charge_target)
+
+
+def timid_co(state: State, u: Unit) -> bool:
+    b = state.brigadier_of(u)
+    return b is not None and b.av == "timid"
+
+
+def charge_home(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """The Charge Home Test, after the target's morale and any defensive fire."""
+    u, t = _home_units(state, req)
+    ch = Changes(state)
+    if not home_needed(u, t) and not req.get_bool("test", False):
+        ch.unit(u.id, "charges home (no test needed)", charge_state="home")
+        return Outcome(
+            tuple(ch.events),
+            (),
+            f"{u.id} charges home into {t.id}: the target "
+            "failed its morale and the charger took no casualties (no test)",
+            {"home": True, "tested": False},
+        )
+    r = home_check(state, u, t, req).resolve(dice)
+    if r.row == "pass":
+        ch.unit(u.id, "charges home", charge_state="home")
+        return Outcome(
+            tuple(ch.events), (r,), f"{u.id} charges home into {t.id}: melee", {"home": True}
+        )
+    fail = state.data["charge_home_failure"]
+    if timid_co(state, u):
+        res = str(fail["timid_co"])
+        mm = float(opt(state, "timid_retire_mm"))
+        pos = geom.moved(u, -mm, 0.0)
+        kw: dict[str, object] = {"charge_state": "halted", "advancing": False}
+        if pos is not None:
+            kw["x"], kw["y"] = pos
+        ch.unit(u.id, f"fails to charge home: {res}", **kw)
+    elif u.kind == "infantry" and u.grade in GRADES[:3]:
+        res = str(fail["infantry_ABC"])
+        ch.unit(u.id, f"fails to charge home: {res}", charge_state="halted", advancing=False)
+    else:
+        res = str(fail["other"])
+        ch.unit(u.id, f"fails to charge home: {res}", charge_state="halted", advancing=False)
+    return Outcome(tuple(ch.events), (r,), f"{u.id} {res}", {"home": False, "result": res})
+
+
+def charge_home_odds(state: State, req: Request) -> list[Odds]:
+    u, t = _home_units(state, req)
+    if not home_needed(u, t) and not req.get_bool("test", False):
+        return []
+    return [home_check(state, u, t, req).odds()]

@@ -1,0 +1,457 @@
+"""The Solo Napoleonic (Kuryakin) ruleset: state from a scenario, the fold of events, the
+turn's end and the list of procedures."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from vedette.data import merge, package_toml
+from vedette.dice import DiceSource
+from vedette.errors import BadRequest, DataError, RuleViolation
+from vedette.rules.base import Event, Outcome, Param, Procedure, Request, Ruleset
+from vedette.rules.solo_napoleonic import actions, cards, fire, melee, morale, staff
+from vedette.rules.solo_napoleonic.common import Changes, apply_game, apply_general, apply_unit
+from vedette.rules.solo_napoleonic.model import (
+    OPTIONAL_RULES,
+    SIDES_DEFAULT,
+    State,
+    general_from_data,
+    to_json,
+    unit_from_data,
+)
+
+PKG = "vedette.rules.solo_napoleonic.data"
+R_TURN = "Kuryakin, Move Sequence"
+
+
+def game_options(scenario: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    """Scenario defaults, then the game's options. ``optional_figures=true`` switches on all
+    three optional rules (officers, musicians, standard bearers)."""
+    out: dict[str, Any] = dict(scenario.get("options", {}))
+    out.update({k: v for k, v in options.items() if k != "house_rules"})
+    if _truthy(out.get("optional_figures")):
+        for r in OPTIONAL_RULES:
+            out.setdefault(r, True)
+    for r in OPTIONAL_RULES:
+        out[r] = _truthy(out.get(r, False))
+    return out
+
+
+def _truthy(v: Any) -> bool:
+    if isinstance(v, str):
+        return v.lower() in ("1", "true", "yes", "on", "y")
+    return bool(v)
+
+
+def end_turn(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """End of the turn: formations still changing take 1D; chance cards not played are lost;
+    the per-turn marks are cleared; the next turn starts with the control phase."""
+    if state.phase not in ("activation", "end"):
+        raise RuleViolation(R_TURN, f"the turn has not been played (phase: {state.phase})")
+    left = [c.holder for c in state.queue() if c.holder != state.active]
+    if left and not req.get_bool("force"):
+        raise RuleViolation(R_TURN, f"cards still to act: {', '.join(left)} (next)")
+    ch = Changes(state)
+    notes = []
+    for u in state.units:
+        if not u.on_table:
+            continue
+        kw: dict[str, Any] = {
+            "acted": False,
+            "moved_mm": 0.0,
+            "fired": False,
+            "reformed": False,
+            "casualties_turn": 0,
+            "restricted_to": None,
+            "lost_melee": False,
+            "morale_failed": False,
+            "charge_state": None,
+            "charge_target": None,
+            "start_failed": False,
+            "morale_due": False,
+        }
+        if u.formation_target is not None and not u.skirmishing:
+            kw["disorder"] = u.disorder + 1
+            notes.append(f"{u.id} +1D (formation incomplete)")
+        ch.unit(u.id, "end of turn", **kw)
+    lost = [f"{s} loses {c}" for s, c in state.chance.items() if c not in state.chance_played]
+    ch.game(
+        "end of turn",
+        turn=state.turn + 1,
+        phase="control",
+        control={},
+        cards=(),
+        active=None,
+        done=(),
+        chance={},
+        chance_played=(),
+        deck_size=0,
+    )
+    msg = f"turn {state.turn} ends; turn {state.turn + 1}: control phase"
+    if notes or lost:
+        msg += " (" + "; ".join(notes + lost) + ")"
+    return Outcome(tuple(ch.events), (), msg)
+
+
+def status(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """What a unit is and may do (a query)."""
+    u = state.unit(req.get_str("unit"))
+    may = cards.may_do(state, u) if u.id in state.active_units() and not u.acted else []
+    return Outcome(
+        (),
+        (),
+        u.describe() + (f"; may: {', '.join(may)}" if may else ""),
+        {"unit": to_json(u), "may": may},
+    )
+
+
+def reasons(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """The reasons for testing morale (default list: an assumption)."""
+    rs = {k: v for k, v in state.data.get("morale_reasons", {}).items() if k != "assumption"}
+    return Outcome((), (), "\n".join(f"{k}: {v}" for k, v in rs.items()), {"reasons": rs})
+
+
+U = Param("unit", "unit id", "str", True)
+T = Param("target", "target unit id", "str", True)
+
+
+def _procs() -> dict[str, Procedure[State]]:
+    P = Procedure
+    procs: list[Procedure[State]] = [
+        P(
+            "staff",
+            staff.staff,
+            "generate the staff's TH/AV/CR (or enter historical ratings)",
+            (
+                Param("general", "one general (default: every unrated one)"),
+                Param("th", "historical TH: below_average|average|above_average"),
+                Param("av", "historical AV: timid|normal|aggressive"),
+                Param("cr", "historical Control Rating", "int"),
+                Param("grade", "historical grade"),
+                Param("reroll", "roll again for rated generals", "bool"),
+            ),
+            staff.staff_odds,
+            rule=staff.R_GEN,
+        ),
+        P(
+            "control",
+            staff.control,
+            "control phase: each brigadier rolls D8 under his CR",
+            (
+                Param("out_of_command", "units out of command (when not placed)", "list"),
+                Param(
+                    "seniors_near", "div/corps commanders within 300mm (when not placed)", "list"
+                ),
+            ),
+            staff.control_odds,
+            rule=staff.R_CTRL,
+        ),
+        P(
+            "deal",
+            cards.deal,
+            "deal and reveal activation cards and chance cards",
+            (
+                Param("cards", "cards dealt by hand: {holder: number}", "json"),
+                Param("chance", "chance cards drawn by hand: {side: card}", "json"),
+            ),
+            cards.deal_odds,
+            rule=cards.R_SEQ,
+        ),
+        P(
+            "next",
+            cards.next_card,
+            "finish the active card and reveal whose turn it is",
+            rule=cards.R_SEQ,
+        ),
+        P("order", cards.order_query, "the card queue", query=True, rule=cards.R_SEQ),
+        P(
+            "require",
+            cards.require_morale,
+            "a unit must test morale: marker, or at once if it has acted",
+            (U,),
+            rule=cards.R_JUMP,
+        ),
+        P(
+            "chance",
+            cards.play_chance,
+            "play a side's chance card",
+            (Param("side", required=True), Param("on", "the unit it is played on")),
+            rule=cards.R_CHANCE,
+        ),
+        P(
+            "move",
+            actions.move,
+            "move a unit (random distance, swerve)",
+            (
+                U,
+                Param("distance", "mm (default: a full move)", "float"),
+                Param("mode", "advance|move|retire|retreat|pursuit|rout"),
+                Param("direction", "degrees from the facing (placed units)", "float"),
+            ),
+            actions.move_odds,
+            rule=actions.R_MOVE,
+        ),
+        P(
+            "start",
+            actions.start,
+            "move from a standstill (d6)",
+            (U,),
+            actions.start_odds,
+            rule=actions.R_STAND,
+        ),
+        P(
+            "halt",
+            actions.halt,
+            "stop an advance (d6: 6 carries on)",
+            (U,),
+            actions.halt_odds,
+            rule=actions.R_STAND,
+        ),
+        P(
+            "formation",
+            actions.formation,
+            "change formation (d4 quarters)",
+            (U, Param("to", "new formation"), Param("front", "figures in the new front", "int")),
+            actions.formation_odds,
+            rule=actions.R_FORM,
+        ),
+        P(
+            "disorder",
+            actions.disorder,
+            "add/remove D chits; cause=collision rolls D3 each",
+            (
+                Param("cause", required=True),
+                Param("unit"),
+                Param("units", kind="list"),
+                Param("n", kind="int"),
+                Param("remove", kind="bool"),
+            ),
+            rule=actions.R_DIS,
+        ),
+        P(
+            "reform",
+            actions.reform,
+            "reform: the whole turn, D6 chits removed",
+            (U,),
+            actions.reform_odds,
+            rule=actions.R_DIS,
+        ),
+        P(
+            "fire",
+            fire.fire,
+            "fire: volleys, skirmishers or a battery",
+            (
+                U,
+                T,
+                Param("range", "short|long (or canister for guns) when not placed"),
+                Param("volleys", kind="int"),
+                Param("cover", "none|soft|hard"),
+                Param("moved", kind="bool"),
+                Param("at_chargers", kind="bool"),
+                Param("reaction", "defensive fire at a charger", "bool"),
+                Param("staff_officer", kind="bool"),
+                Param("figures", kind="int"),
+                Param("through_skirmishers", kind="bool"),
+            ),
+            fire.fire_odds,
+            rule=fire.R_FIRE,
+        ),
+        P(
+            "charge",
+            morale.charge,
+            "declare a charge: the charge test",
+            (U, T),
+            morale.charge_odds,
+            rule=morale.R_CHARGE,
+        ),
+        P(
+            "morale",
+            morale.morale,
+            "morale test (d100 under BPL + modifiers)",
+            (
+                U,
+                Param("charged_by"),
+                Param("friendly_within_300", kind="int"),
+                Param("in_command", kind="bool"),
+                Param("casualties", kind="int"),
+                Param("flank_rear", kind="bool"),
+                Param("defending_cover", kind="bool"),
+                Param("artillery_no_reply", kind="bool"),
+                Param("melee_loser", kind="bool"),
+                Param("co_killed", kind="bool"),
+                Param("corps_killed", kind="bool"),
+                Param("friends_routing", kind="int"),
+                Param("vs_cavalry", kind="bool"),
+            ),
+            morale.morale_odds,
+            rule=morale.R_MORALE,
+        ),
+        P(
+            "rally",
+            morale.rally,
+            "rally a routing/retiring unit (a morale test)",
+            (U,),
+            morale.rally_odds,
+            rule=morale.R_MORALE,
+        ),
+        P(
+            "charge_home",
+            morale.charge_home,
+            "the charge home test",
+            (
+                U,
+                Param("uphill", kind="bool"),
+                Param("obstacle", "obstacle|building"),
+                Param("casualties_this_move", kind="int"),
+                Param("test", "test even if not needed", "bool"),
+            ),
+            morale.charge_home_odds,
+            rule=morale.R_HOME,
+        ),
+        P(
+            "melee",
+            melee.melee,
+            "a round of melee",
+            (U, T, Param("round", kind="int")),
+            melee.melee_odds,
+            rule=melee.R_MELEE,
+        ),
+        P(
+            "brawl",
+            melee.brawl,
+            "D3 further rounds of melee",
+            (U, T),
+            melee.brawl_odds,
+            rule=melee.R_MELEE,
+        ),
+        P(
+            "evade",
+            melee.evade,
+            "skirmishers evade cavalry D20 cm",
+            (U, Param("caught", kind="int")),
+            rule=melee.R_CI,
+        ),
+        P(
+            "place",
+            actions.place,
+            "put a unit or general on the table (mm)",
+            (
+                Param("unit"),
+                Param("general"),
+                Param("x", kind="float", required=True),
+                Param("y", kind="float", required=True),
+                Param("facing", kind="float"),
+            ),
+        ),
+        P(
+            "attach",
+            actions.attach,
+            "attach a general to a unit (unit=none detaches)",
+            (Param("general", required=True), U),
+        ),
+        P("end_turn", end_turn, "end the turn", (Param("force", kind="bool"),), rule=R_TURN),
+        P("status", status, "a unit's state and what it may do", (U,), query=True),
+        P("reasons", reasons, "reasons for testing morale", query=True, rule=morale.R_MORALE),
+    ]
+    return {p.name: p for p in procs}
+
+
+class SoloNapoleonic(Ruleset[State]):
+    name = "solo_napoleonic"
+    aliases = ("solonap", "kuryakin")
+    title = "Solo Napoleonic Wargames Rules (Ilya Kuryakin, First Empire #52)"
+    data_package = PKG
+    data_files = ("rules.toml",)
+    def __init__(self) -> None:
+        self.scenarios = {"sample": "sample.toml"}
+        self.procedures = _procs()
+
+    def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> State:
+        house = options.get("house_rules") or {}
+        data = self.data(house if isinstance(house, Mapping) else None)
+        opts = game_options(scenario, options)
+        src = str(scenario.get("title", "scenario"))
+        ranks = data.get("formation_ranks", {})
+        units = tuple(unit_from_data(u, opts, ranks, src) for u in scenario.get("units", []))
+        gens = tuple(general_from_data(g, src) for g in scenario.get("generals", []))
+        ids = [u.id for u in units] + [g.id for g in gens]
+        if len(set(ids)) != len(ids):
+            raise DataError(src, "unit and general ids must all be different")
+        sides = tuple(scenario.get("sides", SIDES_DEFAULT))
+        for u in units:
+            if u.side not in sides:
+                raise DataError(src, f"unit {u.id!r}: side {u.side!r} is not one of {sides}")
+            if u.brigade is not None and u.brigade not in ids:
+                raise DataError(src, f"unit {u.id!r}: no brigadier {u.brigade!r}")
+        for g in gens:
+            if g.side not in sides:
+                raise DataError(src, f"general {g.id!r}: side {g.side!r} is not one of {sides}")
+        return State(str(scenario.get("title", "")), sides, units, gens, opts, data)
+
+    def apply(self, state: State, event: Event) -> State:
+        k = event.kind
+        if k == "unit_changed":
+            return apply_unit(state, event.data)
+        if k == "general_changed":
+            return apply_general(state, event.data)
+        if k == "game_changed":
+            return apply_game(state, event.data)
+        raise BadRequest(f"unknown event {k!r}")
+
+    def render(self, state: State) -> str:
+        opt_on = [r for r in OPTIONAL_RULES if state.options.get(r)]
+        lines = [
+            f"{state.title} — turn {state.turn}, {state.phase} phase"
+            + (f" (optional: {', '.join(opt_on)})" if opt_on else "")
+        ]
+        for side in state.sides:
+            lines.append(f"{side}:")
+            for g in state.generals:
+                if g.side == side:
+                    extra = f", with {g.attached_to}" if g.attached_to else ""
+                    ctl = state.control.get(g.id)
+                    lines.append(f"  {g.describe()}{extra}" + (f" — control {ctl}" if ctl else ""))
+            for u in state.units:
+                if u.side == side:
+                    c = state.card_of(u.id)
+                    card = f" [card #{c.key_text()}]" if c else ""
+                    lines.append(f"    {u.describe()}{card}")
+            held = state.chance.get(side)
+            if held:
+                lines.append(
+                    f"  chance card: {held}" + (" (played)" if held in state.chance_played else "")
+                )
+        q = state.queue()
+        if q:
+            lines.append(
+                "queue: "
+                + ", ".join(
+                    f"#{c.key_text()} {c.holder}" + ("*" if c.holder == state.active else "")
+                    for c in q
+                )
+            )
+        return "\n".join(lines)
+
+    def state_json(self, state: State) -> dict[str, Any]:
+        return {
+            "title": state.title,
+            "turn": state.turn,
+            "phase": state.phase,
+            "sides": list(state.sides),
+            "options": dict(state.options),
+            "control": dict(state.control),
+            "active": state.active,
+            "done": list(state.done),
+            "cards": [to_json(c) for c in state.cards],
+            "queue": [c.holder for c in state.queue()],
+            "chance": dict(state.chance),
+            "chance_played": list(state.chance_played),
+            "units": [to_json(u) for u in state.units],
+            "generals": [to_json(g) for g in state.generals],
+            "history": list(state.history),
+        }
+
+
+def shipped_data() -> dict[str, Any]:
+    return merge({}, package_toml(PKG, "rules.toml"))

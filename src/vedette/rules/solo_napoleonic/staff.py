@@ -1,0 +1,240 @@
+"""Generals (Kuryakin, Generals; National Variations): random or historical ratings, and the
+Control Phase (each brigadier rolls a D8 against his Control Rating)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck, table_from_data
+from vedette.dice.tables import Table
+from vedette.errors import BadRequest, RuleViolation
+from vedette.rules.base import Outcome, Request
+from vedette.rules.solo_napoleonic import geom
+from vedette.rules.solo_napoleonic.common import Changes, opt
+from vedette.rules.solo_napoleonic.model import AV, TH, General, State
+
+R_GEN = "Kuryakin, Generals"
+R_NAT = "Kuryakin, National Variations"
+R_CTRL = "Kuryakin, Generals (control) / Movement (Control Phase)"
+
+RATINGS = {
+    "th": ("th_rows", "1d6", "Troop Handling"),
+    "av": ("av_rows", "1d6", "Attack Value"),
+    "cr": ("grade_rows", "1d8", "Grade / Control Rating"),
+}
+
+
+def rating_table(state: State, which: str) -> Table:
+    rows_key, dice, title = RATINGS[which]
+    return table_from_data(
+        which,
+        {"title": title, "rule": R_GEN, "dice": dice, "rows": state.data["generals"][rows_key]},
+        "solo_napoleonic data [generals]",
+    )
+
+
+def national_modifier(state: State, g: General, which: str) -> tuple[Modifier, ...]:
+    nat = state.data.get("nations", {}).get(g.nation.lower(), {}) if g.nation else {}
+    v = int(nat.get(which, 0))
+    if not v:
+        return ()
+    return (Modifier(v, f"{g.nation} {which.upper()}", R_NAT),)
+
+
+def rating_check(state: State, g: General, which: str) -> Check:
+    t = rating_table(state, which)
+    return Check(t.dice, national_modifier(state, g, which), t, f"{g.id} {t.title}", R_GEN)
+
+
+def _targets(state: State, req: Request) -> list[General]:
+    gid = req.get_opt_str("general")
+    if gid is not None:
+        return [state.general(gid)]
+    redo = req.get_bool("reroll")
+    return [g for g in state.generals if redo or not g.rated]
+
+
+def _historical(state: State, req: Request) -> dict[str, Any] | None:
+    given = {k: req[k] for k in ("th", "av", "cr", "grade") if k in req}
+    if not given:
+        return None
+    out: dict[str, Any] = {}
+    if "th" in given:
+        out["th"] = req.get_choice("th", TH)
+    if "av" in given:
+        out["av"] = req.get_choice("av", AV)
+    grades = {r["key"]: r for r in state.data["generals"]["grade_rows"]}
+    if "grade" in given:
+        out["grade"] = req.get_choice("grade", tuple(grades))
+        out["cr"] = int(grades[out["grade"]]["cr"])
+    if "cr" in given:
+        cr = req.get_int("cr")
+        if not 1 <= cr <= 9:
+            raise BadRequest("'cr' must be 1-9 (the D8 roll must be less than it)")
+        out["cr"] = cr
+        if "grade" not in out:
+            same = [k for k, r in grades.items() if int(r["cr"]) == cr]
+            out["grade"] = same[0] if same else f"cr{cr}"
+    return out
+
+
+def staff(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Rate the staff: roll TH (d6), AV (d6) and Grade/CR (d8) for every unrated general (or
+    ``general=ID``), national variations added to the rolls; or enter historical ratings
+    (``general=ID th=average av=aggressive cr=6``)."""
+    ch = Changes(state)
+    hist = _historical(state, req)
+    rolls: list[Roll] = []
+    if hist is not None:
+        gid = req.get_opt_str("general")
+        if gid is None:
+            raise BadRequest("historical ratings need 'general'")
+        g = ch.general(gid, "historical ratings entered (Kuryakin, Generals)", **hist)
+        return Outcome(
+            tuple(ch.events), (), f"{g.describe()} (historical)", {"general": gid, "ratings": hist}
+        )
+    targets = _targets(state, req)
+    if not targets:
+        raise RuleViolation(R_GEN, "every general is already rated (reroll=true to roll again)")
+    for g in targets:
+        got: dict[str, Any] = {}
+        for which in ("th", "av", "cr"):
+            r = rating_check(state, g, which).resolve(dice)
+            assert isinstance(r, Roll)
+            rolls.append(r)
+            assert r.row is not None
+            if which == "cr":
+                row = rating_table(state, "cr").row(r.row)
+                got["grade"] = r.row
+                got["cr"] = int(row.data["cr"])
+            else:
+                got[which] = r.row
+        ch.general(g.id, "staff generated (Kuryakin, Generals)", **got)
+    msg = "; ".join(ch.state.general(g.id).describe() for g in targets)
+    return Outcome(tuple(ch.events), tuple(rolls), msg, {"generals": [g.id for g in targets]})
+
+
+def staff_odds(state: State, req: Request) -> list[Odds]:
+    if _historical(state, req) is not None:
+        return []
+    targets = _targets(state, req)
+    if not targets:
+        return []
+    g = targets[0]
+    return [rating_check(state, g, w).odds() for w in ("th", "av", "cr")]
+
+
+# -- control phase ------------------------------------------------------------------------------
+def senior_modifier(state: State, senior: General) -> int:
+    for r in state.data["generals"]["grade_rows"]:
+        if r["key"] == senior.grade:
+            return int(r.get("senior_modifier", 0))
+    return 0
+
+
+def seniors_near(state: State, brig: General, req: Request) -> list[General]:
+    """Divisional and corps commanders within 300mm of the brigadier (positions, or the
+    request's ``seniors_near`` list / ``seniors_near_<brigadier>``)."""
+    key = f"seniors_near_{brig.id}"
+    stated = (
+        req.get_list(key)
+        if key in req
+        else (req.get_list("seniors_near") if "seniors_near" in req else None)
+    )
+    reach = float(opt(state, "senior_range_mm"))
+    out: list[General] = []
+    for s in state.chain(brig):
+        if s.killed:
+            continue
+        if stated is not None:
+            if s.id in stated:
+                out.append(s)
+            continue
+        d = geom.general_to_general(brig, s)
+        if d is not None and d <= reach:
+            out.append(s)
+    return out
+
+
+def control_check(state: State, brig: General, req: Request) -> UnderCheck:
+    """D8 needing LESS than the CR; a senior's modifier comes off the roll (raises the target)."""
+    if brig.cr is None:
+        raise RuleViolation(R_GEN, f"{brig.id} has no Control Rating yet: run 'staff' first")
+    ms: list[Modifier] = []
+    for s in seniors_near(state, brig, req):
+        v = senior_modifier(state, s)
+        if v:
+            ms.append(
+                Modifier(-v, f"{s.rank} commander {s.id} within 300mm ({v:+d} on the roll)", R_CTRL)
+            )
+    return UnderCheck(
+        brig.cr,
+        tuple(ms),
+        "d8",
+        True,
+        f"{brig.id} control",
+        R_CTRL,
+        "controlled: one card for the formation",
+        "fails: a card for each unit",
+    )
+
+
+def brigadiers(state: State) -> list[General]:
+    return [
+        g
+        for g in state.generals
+        if g.rank == "brigadier" and not g.killed and state.brigade_units(g.id)
+    ]
+
+
+def unit_in_command(
+    state: State, uid: str, req: Request, out_list: list[str] | None
+) -> tuple[bool, str]:
+    u = state.unit(uid)
+    brig = state.brigadier_of(u)
+    if brig is None or brig.killed:
+        return False, "no brigadier"
+    if out_list is not None:
+        return (uid not in out_list), "stated"
+    d = geom.general_distance(brig, u)
+    if d is None:
+        return True, "not placed: assumed in command"
+    reach = float(opt(state, "control_range_mm"))
+    return d <= reach, f"{d:.0f}mm from {brig.id}"
+
+
+def control(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """The Control Phase: every brigadier rolls; units beyond 150mm of their brigadier (or
+    listed in ``out_of_command``) are out of command control."""
+    if state.phase not in ("control",):
+        raise RuleViolation(R_CTRL, f"the control phase is over this turn (phase: {state.phase})")
+    ch = Changes(state)
+    rolls: list[Roll] = []
+    result: dict[str, str] = {}
+    for b in brigadiers(state):
+        r = control_check(state, b, req).resolve(dice)
+        rolls.append(r)
+        result[b.id] = "passed" if r.row == "pass" else "failed"
+    out_list = req.get_list("out_of_command") if "out_of_command" in req else None
+    lines = []
+    for u in state.units:
+        if not u.on_table:
+            continue
+        ok, why = unit_in_command(state, u.id, req, out_list)
+        ch.unit(u.id, f"command control ({why})", in_command=ok)
+        if not ok:
+            lines.append(f"{u.id} out of command ({why})")
+    ch.game("control phase", control=result, phase="cards")
+    msg = ", ".join(f"{k} {v}" for k, v in result.items()) or "no brigadiers"
+    if lines:
+        msg += "; " + "; ".join(lines)
+    return Outcome(tuple(ch.events), tuple(rolls), msg, {"control": result})
+
+
+def control_odds(state: State, req: Request) -> list[Odds]:
+    return [control_check(state, b, req).odds() for b in brigadiers(state)]
+
+
+def ratings_json(g: General) -> Mapping[str, Any]:
+    return {"th": g.th, "av": g.av, "grade": g.grade, "cr": g.cr}
