@@ -1,0 +1,69 @@
+"""A small in-memory Python API: play a 2 by 2 battle without a database.
+
+>>> from vedette.rules.two_by_two.api import Battle
+>>> b = Battle.sample()
+>>> b.state.phase
+'move'
+
+``Battle.do(procedure, dice=[faces] or None, **request)`` runs a procedure exactly as the engine
+does (scripted faces, or a seeded stream), folds its events and keeps them in ``events``;
+``Battle.odds(procedure, **request)`` gives the exact odds first. The engine (``vedette.engine``)
+is the durable version of the same thing, with the SQLite log, undo and replay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from vedette.dice import Odds, ScriptedSource, SeededSource
+from vedette.rules.base import Event, Outcome, Request
+from vedette.rules.two_by_two.model import GameState
+from vedette.rules.two_by_two.ruleset import RULESET
+
+
+class Battle:
+    """One battle in memory: its state and the events so far."""
+
+    def __init__(
+        self,
+        scenario: Mapping[str, Any],
+        options: Mapping[str, Any] | None = None,
+        seed: int = 1,
+    ) -> None:
+        self.scenario = dict(scenario)
+        self.options = dict(options or {})
+        self.state: GameState = RULESET.initial_state(self.scenario, self.options)
+        self.events: list[Event] = []
+        self.stream = SeededSource(seed)
+
+    @classmethod
+    def sample(cls, options: Mapping[str, Any] | None = None) -> Battle:
+        return cls(RULESET.scenario("sample"), options)
+
+    def do(self, procedure: str, dice: Sequence[int] | None = None, **request: Any) -> Outcome:
+        proc = RULESET.procedures[procedure]
+        if dice is not None:
+            src = ScriptedSource(dice)
+            out = proc.run(self.state, Request(request), src)
+            src.check_all_used()
+        else:
+            out = proc.run(self.state, Request(request), self.stream)
+        if not proc.query:
+            state = self.state
+            for e in out.events:
+                state = RULESET.apply(state, e)
+            self.state = state
+            self.events.extend(out.events)
+        return out
+
+    def odds(self, procedure: str, **request: Any) -> list[Odds]:
+        proc = RULESET.procedures[procedure]
+        return [] if proc.odds is None else list(proc.odds(self.state, Request(request)))
+
+    def replayed(self) -> GameState:
+        """The state folded afresh from the scenario and the events (must equal ``state``)."""
+        state = RULESET.initial_state(self.scenario, self.options)
+        for e in self.events:
+            state = RULESET.apply(state, e)
+        return state

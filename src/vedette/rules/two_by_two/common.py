@@ -1,0 +1,143 @@
+"""Helpers shared by the procedures: stated-or-measured facts, modifiers from data, routs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from vedette.dice import Check, DiceSource, Modifier, Roll
+from vedette.dice.roll import AnyRoll
+from vedette.errors import BadRequest
+from vedette.geometry.tabletop import Vec
+from vedette.rules.base import Event, Request
+from vedette.rules.two_by_two import facts
+from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.two_by_two.model import R_MELEE, R_SHOOT, GameState, Unit
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A fact a rule needs: its value and where it came from (``measured`` / ``stated``)."""
+
+    value: Any
+    source: str
+
+    def note(self) -> str:
+        return "" if self.source == "measured" else f", {self.source}"
+
+
+def fact_bool(req: Request, key: str, measured: bool | None, default: bool = False) -> Fact:
+    """The player's statement ``key=...`` if given, else the measured fact, else ``default``
+    (``assumed``)."""
+    if key in req and req[key] is not None:
+        return Fact(req.get_bool(key), "stated")
+    if measured is not None:
+        return Fact(measured, "measured")
+    return Fact(default, "assumed")
+
+
+def fact_float(req: Request, key: str, measured: float | None) -> Fact | None:
+    if key in req and req[key] is not None:
+        return Fact(req.get_float(key), "stated")
+    if measured is not None:
+        return Fact(measured, "measured")
+    return None
+
+
+def mod(state: GameState, section: str, key: str, reason: str, rule: str) -> Modifier:
+    """A modifier whose value is the data entry ``[section] key``."""
+    return Modifier(state.rules.int(section, key), reason, rule)
+
+
+def point(v: Any, what: str) -> Vec:
+    try:
+        x, y = v
+        return Vec(float(x), float(y))
+    except (TypeError, ValueError):
+        raise BadRequest(f"'{what}' must be a point [x, y] in mm, not {v!r}") from None
+
+
+def path_of(req: Request, key: str = "path") -> list[Vec]:
+    return [point(p, key) for p in req.get_list(key)]
+
+
+def rout_check(state: GameState, unit: Unit, rule: str) -> Check:
+    return Check(
+        "1d6",
+        (),
+        state.rules.tables["rout"],
+        f"rout of {unit.name}",
+        rule,
+    )
+
+
+def resolve_rout(
+    state: GameState,
+    unit: Unit,
+    cause: Unit | None,
+    dice: DiceSource,
+    rule: str,
+    stated_contagion: list[str] | None = None,
+    roll_for_destruction: bool = True,
+) -> tuple[list[Event], list[AnyRoll], list[str]]:
+    """A unit routs (2 by 2, Resolving shooting / Melee): 1d6, on 1-2 destroyed, else it moves
+    a full move away and is disrupted. Then rout contagion: every friendly ``**`` unit within
+    [3] of a routing unit routs too (2 by 2, Unit Summary, **), and so on.
+
+    Returns the events, rolls and sentences.
+    """
+    events: list[Event] = []
+    rolls: list[AnyRoll] = []
+    lines: list[str] = []
+    queue: list[tuple[Unit, Unit | None, bool]] = [(unit, cause, roll_for_destruction)]
+    done: set[str] = set()
+    while queue:
+        u, why, roll_it = queue.pop(0)
+        if u.id in done:
+            continue
+        done.add(u.id)
+        destroyed = False
+        if roll_it:
+            r = rout_check(state, u, rule).resolve(dice)
+            assert isinstance(r, Roll)
+            rolls.append(r)
+            destroyed = r.row == "destroyed"
+        if destroyed:
+            events.append(unit_event("destroyed", u.id, status="destroyed", body=None))
+            events.append(Event("melees_cleared", {"units": [u.id]}))
+            lines.append(f"{u.name} routs and is destroyed")
+        else:
+            to = facts.rout_destination(state, u, why)
+            changes: dict[str, Any] = {"disrupted": True}
+            if to is not None:
+                changes["body"] = to
+            events.append(unit_event("routed", u.id, **changes))
+            events.append(Event("melees_cleared", {"units": [u.id]}))
+            lines.append(f"{u.name} routs a full move away and is disrupted")
+        # contagion (**): friendly units within [3] of this rout
+        for other in _contagion(state, u, stated_contagion if u.id == unit.id else None):
+            if other.id not in done:
+                lines.append(f"{other.name} (**) routs: a rout within [3]")
+                queue.append((other, why, True))
+    return events, rolls, lines
+
+
+def _contagion(state: GameState, routing: Unit, stated: list[str] | None) -> list[Unit]:
+    radius = float(state.rules.section("rout").get("contagion_radius", 3))
+    scope = str(state.rules.section("rout").get("contagion_sides", "friendly"))
+    if stated is not None:
+        return [state.unit(s) for s in stated if state.unit(s).on_table]
+    out = []
+    for o in state.live():
+        if o.id == routing.id or not state.utype(o).rout_contagion:
+            continue
+        if scope == "friendly" and o.side != routing.side:
+            continue
+        d = facts.distance_n(state, routing, o)
+        if d is not None and d <= radius + 1e-9:
+            out.append(o)
+    return out
+
+
+RULE_SHOOT = R_SHOOT
+RULE_MELEE = R_MELEE

@@ -1,0 +1,295 @@
+"""Geometric facts the rules ask about, worked out from the table when positions are known.
+
+Every function here is a *query*: it never raises on a rules question, it answers it (a fact
+the table cannot tell, e.g. a unit without a position, is ``None``). The procedures take these
+facts, or the player's statement of them when vedette does not know where the units stand.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from vedette.geometry import tabletop as tt
+from vedette.geometry.tabletop import Body, Feature, Vec
+from vedette.rules.two_by_two.model import GameState, Unit
+
+AREA_COVER = ("woods", "rough", "town")
+LINE_COVER = ("wall", "hedge")
+
+
+def features(state: GameState, *kinds: str) -> list[Feature]:
+    return [f for f in state.table.features if f.kind in kinds]
+
+
+def distance_n(state: GameState, a: Unit, b: Unit) -> float | None:
+    """Edge-to-edge distance in [n], or ``None`` if either position is unknown."""
+    if a.body is None or b.body is None:
+        return None
+    return state.rules.n(tt.distance(a.body, b.body))
+
+
+def in_contact(state: GameState, a: Unit, b: Unit) -> bool | None:
+    """Base-to-base contact (within the contact tolerance)."""
+    if a.body is None or b.body is None:
+        return None
+    return tt.in_contact(a.body, b.body, state.rules.contact_mm)
+
+
+def in_kinds(state: GameState, u: Unit, *kinds: str) -> bool | None:
+    """Whether at least half the unit's footprint is in a feature of these kinds."""
+    if u.body is None:
+        return None
+    return bool(tt.body_features(u.body, features(state, *kinds), "half"))
+
+
+def enemies_in_contact(state: GameState, u: Unit) -> list[Unit] | None:
+    if u.body is None:
+        return None
+    return [
+        e
+        for e in state.live(state.enemy_of(u.side))
+        if e.body is not None and tt.in_contact(u.body, e.body, state.rules.contact_mm)
+    ]
+
+
+def enemies_within(state: GameState, u: Unit, n: float) -> list[Unit] | None:
+    if u.body is None:
+        return None
+    out = []
+    for e in state.live(state.enemy_of(u.side)):
+        d = distance_n(state, u, e)
+        if d is not None and d <= n + 1e-9:
+            out.append(e)
+    return out
+
+
+def hq_in_contact(state: GameState, u: Unit) -> bool | None:
+    """A friendly HQ (other than the unit itself) in base-to-base contact."""
+    if u.body is None:
+        return None
+    for h in state.live(u.side):
+        if h.id != u.id and state.utype(h).is_hq and in_contact(state, u, h):
+            return True
+    return False
+
+
+def hq_distances(state: GameState, u: Unit) -> tuple[float | None, float | None]:
+    """(nearest Division HQ, Corps HQ) distance in [n] (``None``: none known)."""
+    div: float | None = None
+    corps: float | None = None
+    for h in state.live(u.side):
+        t = state.utype(h)
+        if not t.is_hq or h.id == u.id:
+            continue
+        d = distance_n(state, u, h)
+        if d is None:
+            continue
+        if t.hq_level == "division":
+            div = d if div is None else min(div, d)
+        elif t.hq_level == "corps":
+            corps = d if corps is None else min(corps, d)
+    return div, corps
+
+
+def flank_or_rear(state: GameState, target: Unit, other: Unit) -> str | None:
+    """Which arc of ``target`` ``other`` is in: ``front``, ``left``, ``right``, ``rear``."""
+    if target.body is None or other.body is None:
+        return None
+    g = state.rules.section("geometry")
+    return tt.arc_of(
+        target.body,
+        other.body,
+        float(g.get("front_half_angle", 45.0)),
+        float(g.get("rear_half_angle", 45.0)),
+    ).value
+
+
+def in_fire_arc(state: GameState, firer: Unit, target: Unit) -> bool | None:
+    if firer.body is None or target.body is None:
+        return None
+    half = float(state.rules.section("geometry").get("fire_half_angle", 45.0))
+    return tt.in_arc(firer.body, target.body, half, mode="any")
+
+
+def behind_wall_or_hedge(state: GameState, firer: Unit, target: Unit) -> bool | None:
+    """The line of fire crosses a wall or hedge within the cover distance of the target."""
+    if firer.body is None or target.body is None:
+        return None
+    near = state.rules.mm(float(state.rules.section("geometry").get("cover_distance", 0.5)))
+    for c in tt.features_between(firer.body, target.body, features(state, *LINE_COVER)):
+        if float(c.feature.shape.distance(target.body.polygon())) <= near + 1e-9:
+            return True
+    return False
+
+
+def on_hill(state: GameState, u: Unit) -> bool | None:
+    return in_kinds(state, u, "hill")
+
+
+def overlap_supports(state: GameState, unit: Unit, enemy: Unit) -> list[Unit] | None:
+    """Friendly units beyond ``unit`` that join its melee against ``enemy``: in contact with
+    the enemy, or side by side (flank to flank) with ``unit`` and facing the same way.
+
+    ASSUMPTION (2 by 2, Melee, "Overlap support"): disrupted units do not support.
+    """
+    if unit.body is None or enemy.body is None:
+        return None
+    out: list[Unit] = []
+    tol = state.rules.contact_mm
+    for f in state.live(unit.side):
+        if f.id == unit.id or f.body is None or f.disrupted:
+            continue
+        if state.utype(f).is_hq:
+            continue
+        touching_enemy = tt.in_contact(f.body, enemy.body, tol)
+        side = tt.touching_side(unit.body, f.body, tol)
+        same_way = abs(((f.body.facing - unit.body.facing + 180) % 360) - 180) < 15
+        if touching_enemy or (side is not None and side.is_flank and same_way):
+            out.append(f)
+    return out
+
+
+# -- movement ------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class PathFacts:
+    """What a move path meets (2 by 2, Movement Modifiers), in [n]."""
+
+    length: float
+    whole_on_road: bool
+    bridge: bool
+    bridge_len: float
+    streams: int
+    town: float
+    rough: float
+    through_town: bool
+    on_table: bool
+    straight_ahead: bool
+    crossed: tuple[str, ...]
+
+
+def path_facts(
+    state: GameState, unit: Unit, path: list[Vec], facing: float, start_facing: float
+) -> PathFacts:
+    """The facts of a move along ``path`` (unit centre positions, mm) ending at ``facing``."""
+    rules = state.rules
+    ln = tt.path_length(path)
+    feats = list(state.table.features)
+    crossings = tt.path_crossings(path, feats) if len(path) > 1 else []
+    roads = features(state, "road", "bridge")
+    whole_on_road = False
+    if roads and len(path) > 1:
+        cover = tt.union([f.shape for f in roads]).buffer(0.5)
+        from shapely.geometry import LineString
+
+        whole_on_road = bool(cover.covers(LineString([p.as_tuple() for p in path])))
+    bridges = features(state, "bridge")
+    bridge = any(c.kind == "bridge" for c in crossings)
+    streams = 0
+    for c in crossings:
+        if c.kind != "stream":
+            continue
+        if bridges and len(path) > 1:
+            from shapely.geometry import LineString
+
+            line = LineString([p.as_tuple() for p in path])
+            hit = c.feature.shape.intersection(line)
+            bu = tt.union([b.shape for b in bridges]).buffer(0.5)
+            if bu.covers(hit):
+                continue  # crossed by the bridge: the bridge rule applies instead
+        streams += c.crossings
+    town = sum(c.inside for c in crossings if c.kind == "town")
+    rough = sum(c.inside for c in crossings if c.kind in ("woods", "rough"))
+    through_town = any(c.kind == "town" for c in crossings)
+    if len(path) == 1 and features(state, "town"):
+        through_town = bool(tt.features_at(path[0], features(state, "town")))
+    end = Body(path[-1], facing, rules.footprint)
+    on_table = state.table.on_table(end)
+    straight = straight_ahead(path, facing, start_facing, rules.mm(_straight_n(state)), _tol(state))
+    return PathFacts(
+        length=rules.n(ln),
+        whole_on_road=whole_on_road,
+        bridge=bridge,
+        bridge_len=rules.n(sum(c.inside for c in crossings if c.kind == "bridge")),
+        streams=streams,
+        town=rules.n(town),
+        rough=rules.n(rough),
+        through_town=through_town,
+        on_table=on_table,
+        straight_ahead=straight,
+        crossed=tuple(dict.fromkeys(c.feature.name for c in crossings)),
+    )
+
+
+def _straight_n(state: GameState) -> float:
+    return float(state.rules.section("movement").get("straight_ahead", 2))
+
+
+def _tol(state: GameState) -> float:
+    return float(state.rules.section("geometry").get("straight_tolerance_deg", 1.0))
+
+
+def straight_ahead(
+    path: list[Vec], facing: float, start_facing: float, tail_mm: float, tol: float
+) -> bool:
+    """Whether the last ``tail_mm`` of the path run straight ahead along ``facing``
+    (2 by 2, Moving to contact). A path shorter than that must keep the starting facing."""
+    run = 0.0
+    for a, b in itertools.pairwise(reversed(path)):
+        seg = a.distance(b)
+        if seg < 1e-9:
+            continue
+        heading = tt.bearing(b, a)
+        if abs(((heading - facing + 180) % 360) - 180) > tol:
+            return False
+        run += seg
+        if run >= tail_mm - 1e-6:
+            return True
+    return abs(((start_facing - facing + 180) % 360) - 180) <= tol
+
+
+def rout_destination(state: GameState, unit: Unit, away_from: Unit | None) -> Body | None:
+    """Where a routing unit ends: a full move straight away from the cause (ASSUMPTION: the
+    nearest enemy when no cause is given), facing away, stopped at the table edge."""
+    if unit.body is None:
+        return None
+    cause = away_from
+    if cause is None or cause.body is None:
+        near = [
+            (tt.distance(unit.body, e.body), e.id, e)
+            for e in state.live(state.enemy_of(unit.side))
+            if e.body is not None
+        ]
+        cause = min(near)[2] if near else None
+    if cause is None or cause.body is None:
+        heading = tt.normalise(unit.body.facing + 180)
+    else:
+        heading = tt.bearing(cause.body.centre, unit.body.centre)
+    frac = float(state.rules.section("movement").get("rout_move_fraction", 1.0))
+    dist = state.rules.mm(state.utype(unit).move * frac)
+    return _clamped(state, unit.body, heading, dist)
+
+
+def pushed_back(state: GameState, unit: Unit, away_from: Unit, n: float) -> Body | None:
+    """``unit`` moved ``n`` [n] straight away from ``away_from``, keeping its facing
+    (2 by 2, Melee: repulsed [2], recoils a full move), stopped at the table edge."""
+    if unit.body is None or away_from.body is None:
+        return None
+    heading = tt.bearing(away_from.body.centre, unit.body.centre)
+    b = _clamped(state, unit.body, heading, state.rules.mm(n))
+    return b.moved_to(b.centre, unit.body.facing)
+
+
+def _clamped(state: GameState, body: Body, heading: float, dist: float) -> Body:
+    lo, hi = 0.0, dist
+    end = body.moved_to(body.centre + Vec.heading(heading, dist), heading)
+    if state.table.on_table(end):
+        return end
+    for _ in range(40):  # bisection for the furthest point still on the table
+        mid = (lo + hi) / 2
+        trial = body.moved_to(body.centre + Vec.heading(heading, mid), heading)
+        if state.table.on_table(trial):
+            lo = mid
+        else:
+            hi = mid
+    return body.moved_to(body.centre + Vec.heading(heading, lo), heading)

@@ -1,0 +1,292 @@
+"""Melee (2 by 2, Melee): each side 1d6 + modifiers, the difference indexes the loser's result,
+draws are rerolled; follow-ups; voluntary routs (Unit Summary ***).
+
+Facts per side, measured or stated with the prefix ``a_`` (attacker) or ``b_`` (defender):
+``support`` (extra units in the melee beyond the first), ``town`` (in a town), ``woods`` (in
+woods/rough), ``higher`` (higher than the opponent), ``hq_contact``; and ``contact`` (the two
+are in base contact, when the melee was not started by a move vedette saw).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from vedette.dice import Check, DiceSource, Modifier, Odds, OpposedRoll
+from vedette.dice.roll import AnyRoll
+from vedette.dice.tables import INF, Row, Table
+from vedette.errors import BadRequest, RuleViolation
+from vedette.geometry import tabletop as tt
+from vedette.rules.base import Event, Outcome, Request
+from vedette.rules.two_by_two import facts
+from vedette.rules.two_by_two.common import Fact, fact_bool, resolve_rout, rout_check
+from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.two_by_two.model import (
+    R_MELEE,
+    R_UNITS,
+    GameState,
+    PendingMelee,
+    Unit,
+    require_phase,
+    require_unit_in_play,
+)
+
+
+def signed_table(loser: Table) -> Table:
+    """The melee table read on the signed difference (attacker minus defender): positive, the
+    defender loses; negative, the attacker loses; 0 is a draw (rerolled)."""
+    rows: list[Row] = []
+    for r in reversed(loser.rows):
+        lo = -r.hi if r.hi < INF else -INF
+        rows.append(
+            Row(
+                lo, -r.lo, f"attacker_{r.key}", f"attacker {r.result}", f"-({r.range_text})", r.data
+            )
+        )
+    rows.append(Row(0, 0, "draw", "draw: neither has won, reroll", "0"))
+    for r in loser.rows:
+        rows.append(
+            Row(r.lo, r.hi, f"defender_{r.key}", f"defender {r.result}", r.range_text, r.data)
+        )
+    return Table("melee_signed", tuple(rows), loser.title, loser.rule, loser.dice)
+
+
+@dataclass(frozen=True)
+class Fight:
+    attacker: Unit
+    defender: Unit
+    check: Check
+    facts: dict[str, Any]
+    pending: PendingMelee | None
+
+
+def _side_facts(state: GameState, req: Request, p: str, u: Unit, e: Unit) -> dict[str, Fact]:
+    sup = facts.overlap_supports(state, u, e)
+    out = {
+        "town": fact_bool(req, f"{p}_town", facts.in_kinds(state, u, "town")),
+        "woods": fact_bool(req, f"{p}_woods", facts.in_kinds(state, u, "woods", "rough")),
+        "hq_contact": fact_bool(req, f"{p}_hq_contact", facts.hq_in_contact(state, u)),
+    }
+    if f"{p}_support" in req:
+        out["support"] = Fact(req.get_int(f"{p}_support"), "stated")
+    else:
+        out["support"] = Fact(len(sup) if sup is not None else 0, "measured" if sup else "assumed")
+    mine, theirs = facts.on_hill(state, u), facts.on_hill(state, e)
+    higher = None if mine is None or theirs is None else (mine and not theirs)
+    out["higher"] = fact_bool(req, f"{p}_higher", higher)
+    return out
+
+
+def melee_modifiers(
+    state: GameState, u: Unit, e: Unit, f: dict[str, Fact], attacker: bool
+) -> list[Modifier]:
+    """The modifiers of one side (2 by 2, Melee), cumulative."""
+    t, et = state.utype(u), state.utype(e)
+    sec = state.rules.section("melee")
+
+    def m(key: str, reason: str) -> Modifier:
+        return Modifier(int(sec[key]), reason, R_MELEE)
+
+    mods: list[Modifier] = []
+    if t.guards:
+        mods.append(m("guards", "unit is Guards"))
+    if t.cav_class in ("light", "lancer") and et.is_cavalry:
+        mods.append(m("light_vs_cavalry", "Light Cavalry or Lancers vs cavalry"))
+    if t.cav_class == "lancer" and e.disrupted:
+        mods.append(m("lancers_vs_disrupted", "Lancers vs disrupted"))
+    if t.cav_class == "heavy":
+        mods.append(m("heavy_cavalry", "unit is Heavy Cavalry"))
+    if t.is_cavalry and f["town"].value:
+        mods.append(m("cavalry_in_town", f"cavalry in town{f['town'].note()}"))
+    if e.disrupted:
+        mods.append(m("enemy_disrupted", "enemy is disrupted"))
+    n = int(f["support"].value)
+    if n > 0:
+        mods.append(
+            Modifier(
+                int(sec["overlap_per_unit"]) * n,
+                f"overlap support: {n} extra unit(s){f['support'].note()}",
+                R_MELEE,
+            )
+        )
+    if t.is_infantry and u.formation == "attack_column":
+        mods.append(m("column_of_attack", "column of attack"))
+    if u.formation == "road_column":
+        mods.append(m("road_column", "unit in road column"))
+    if t.is_cavalry and et.is_infantry and not e.disrupted:
+        mods.append(m("cavalry_vs_ordered_infantry", "cavalry vs ordered infantry"))
+    if f["hq_contact"].value:
+        mods.append(m("hq_contact", f"HQ in base contact{f['hq_contact'].note()}"))
+    if f["higher"].value:
+        mods.append(m("higher", f"higher than opponent{f['higher'].note()}"))
+    if t.is_artillery or t.is_hq:
+        mods.append(m("artillery_or_hq", "unit is artillery/HQ"))
+    if attacker and u.meleed:
+        mods.append(m("attacker_subsequent", "attacker's subsequent melee"))
+    return mods
+
+
+def judge(state: GameState, req: Request) -> Fight:
+    a = require_unit_in_play(state, req.get_str("attacker"), "melee")
+    d = require_unit_in_play(state, req.get_str("defender"), "melee")
+    require_phase(state, "melee", state.phasing, "resolve melee")
+    if a.side == d.side:
+        raise BadRequest(f"{a.name} and {d.name} are on the same side")
+    pending = next((m for m in state.melees if m.attacker == a.id and m.defender == d.id), None)
+    if pending is None:
+        contact = fact_bool(req, "contact", facts.in_contact(state, a, d))
+        if not contact.value:
+            raise RuleViolation(R_MELEE, f"{a.name} and {d.name} are not in contact")
+        if a.side != state.phasing:
+            raise RuleViolation(R_MELEE, "a melee not started by a charge is the phasing side's")
+        at, dt = state.utype(a), state.utype(d)
+        if at.is_artillery:
+            raise RuleViolation(R_MELEE, "artillery cannot initiate melee with an enemy unit")
+        if at.is_infantry and dt.is_cavalry:
+            raise RuleViolation(R_MELEE, "infantry cannot initiate melee with cavalry")
+    fa = _side_facts(state, req, "a", a, d)
+    fd = _side_facts(state, req, "b", d, a)
+    check = Check(
+        "1d6 vs 1d6",
+        tuple(melee_modifiers(state, a, d, fa, True)),
+        signed_table(state.rules.tables["melee"]),
+        f"melee {a.name} vs {d.name}",
+        R_MELEE,
+        tuple(melee_modifiers(state, d, a, fd, False)),
+        reroll_draws=True,
+        a_label=a.name,
+        b_label=d.name,
+    )
+    info = {
+        "attacker": {k: v.value for k, v in fa.items()},
+        "defender": {k: v.value for k, v in fd.items()},
+    }
+    return Fight(a, d, check, info, pending)
+
+
+def melee(state: GameState, req: Request, dice: DiceSource) -> Outcome:
+    """Resolve a melee (2 by 2, Melee)."""
+    fight = judge(state, req)
+    a, d = fight.attacker, fight.defender
+    r = fight.check.resolve(dice)
+    assert isinstance(r, OpposedRoll)
+    rolls: list[AnyRoll] = [r]
+    events: list[Event] = [
+        Event("melee_resolved", {"attacker": a.id, "defender": d.id}),
+        unit_event("meleed", a.id, meleed=True),
+        unit_event("meleed", d.id, meleed=True),
+    ]
+    row = fight.check.row_for(r.difference)
+    assert row is not None
+    loser, winner = (d, a) if r.difference > 0 else (a, d)
+    key = row.key.split("_", 1)[1]
+    lines = [f"{winner.name} wins; {loser.name} {row.result.split(' ', 1)[1]}"]
+    win_town = bool(fight.facts["attacker" if winner is a else "defender"]["town"])
+    lf = fight.facts["attacker" if loser is a else "defender"]
+    held = bool(lf["town"] or lf["woods"])
+    follow: str = str(row.data.get("follow_up", "none"))
+    if key == "repulsed":
+        if held:
+            lines.append(f"{loser.name} is in a town or woods: it stays in control")
+        else:
+            n = float(state.rules.section("movement").get("repulse_distance", 2))
+            to = facts.pushed_back(state, loser, winner, n)
+            events.append(unit_event("repulsed", loser.id, **({"body": to} if to else {})))
+    elif key == "recoils":
+        if held:
+            events.append(unit_event("disrupted", loser.id, disrupted=True))
+            lines.append(f"{loser.name} is in a town or woods: disrupted instead")
+        else:
+            to = facts.pushed_back(state, loser, winner, state.utype(loser).move)
+            events.append(unit_event("recoiled", loser.id, **({"body": to} if to else {})))
+    elif key == "routs":
+        stated = req.get_list("contagion") if "contagion" in req else None
+        ev, rr, ll = resolve_rout(state, loser, winner, dice, R_MELEE, stated)
+        events.extend(ev)
+        rolls.extend(rr)
+        lines.extend(ll)
+    else:
+        events.append(unit_event("destroyed", loser.id, status="destroyed", body=None))
+        events.append(Event("melees_cleared", {"units": [loser.id]}))
+    if follow == "mandatory" and win_town:
+        follow = "voluntary"
+        lines.append(f"{winner.name} is in a town: the follow-up is voluntary")
+    if follow != "none":
+        into = loser.body.centre if loser.body is not None else None
+        events.append(
+            Event(
+                "follow_up_offered",
+                {
+                    "unit": winner.id,
+                    "x": None if into is None else into.x,
+                    "y": None if into is None else into.y,
+                    "mandatory": follow == "mandatory",
+                },
+            )
+        )
+        lines.append(f"{winner.name}: {follow} follow-up")
+    return Outcome(tuple(events), tuple(rolls), "; ".join(lines), {"melee": fight.facts})
+
+
+def melee_odds(state: GameState, req: Request) -> list[Odds]:
+    fight = judge(state, req)
+    return [fight.check.odds(), rout_check(state, fight.defender, R_MELEE).odds()]
+
+
+def follow_up(state: GameState, req: Request, dice: Any) -> Outcome:
+    """Follow up a beaten enemy (2 by 2, Melee results 3-6+): into the ground it held (or to
+    ``x``, ``y``), or ``decline=true`` when the follow-up is voluntary. Contact made with a
+    fresh enemy starts a subsequent melee."""
+    u = require_unit_in_play(state, req.get_str("unit"), "follow up")
+    require_phase(state, "melee", state.phasing, "follow up")
+    fu = next((f for f in state.follow_ups if f.unit == u.id), None)
+    if fu is None:
+        raise RuleViolation(R_MELEE, f"{u.name} has no follow-up to make")
+    if req.get_bool("decline"):
+        if fu.mandatory:
+            raise RuleViolation(R_MELEE, f"{u.name}'s follow-up is mandatory")
+        return Outcome((Event("follow_up_closed", {"unit": u.id}),), (), f"{u.name} holds")
+    events: list[Event] = [Event("follow_up_closed", {"unit": u.id})]
+    contacts: list[str] = []
+    if u.body is not None:
+        if "x" in req:
+            at = tt.Vec(req.get_float("x"), req.get_float("y"))
+        elif fu.into is not None:
+            at = fu.into
+        else:
+            at = u.body.centre
+        facing = req.get_float("facing", u.body.facing)
+        body = tt.Body(at, tt.normalise(facing), u.body.footprint)
+        events.append(unit_event("followed_up", u.id, body=body))
+        for e in state.live(state.enemy_of(u.side)):
+            if e.body is not None and tt.in_contact(body, e.body, state.rules.contact_mm):
+                contacts.append(e.id)
+    else:
+        events.append(unit_event("followed_up", u.id))
+        contacts = [str(c) for c in req.get_list("contact", [])]
+    for c in contacts:
+        events.append(Event("melee_pending", {"attacker": u.id, "defender": c}))
+    msg = f"{u.name} follows up"
+    if contacts:
+        msg += "; subsequent melee with " + ", ".join(contacts)
+    return Outcome(tuple(events), (), msg)
+
+
+def voluntary_rout(state: GameState, req: Request, dice: DiceSource) -> Outcome:
+    """A *** unit routs of its own will (2 by 2, Unit Summary ***): in its own move phase, or
+    when it is the defender of a melee not yet resolved (ASSUMPTION: the text says not when)."""
+    u = require_unit_in_play(state, req.get_str("unit"), "voluntary rout")
+    if not state.utype(u).voluntary_rout:
+        raise RuleViolation(R_UNITS, f"{state.utype(u).name} may not rout voluntarily (not ***)")
+    threatened = any(m.defender == u.id for m in state.melees)
+    own_move = state.stage == "battle" and state.phase == "move" and state.phasing == u.side
+    if not (own_move or (state.stage == "battle" and threatened)):
+        raise RuleViolation(
+            R_UNITS,
+            f"{u.name} may rout voluntarily only in its move phase or when charged (ASSUMPTION)",
+        )
+    rolls_it = bool(state.rules.section("rout").get("voluntary_rolls", False))
+    stated = req.get_list("contagion") if "contagion" in req else None
+    cause = None
+    ev, rr, ll = resolve_rout(state, u, cause, dice, R_UNITS, stated, rolls_it)
+    return Outcome(tuple(ev), tuple(rr), "voluntary rout: " + "; ".join(ll))

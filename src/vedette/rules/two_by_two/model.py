@@ -1,0 +1,436 @@
+"""The 2 by 2 Napoleonics game state: unit types, units, sides, reinforcement points, phases.
+
+Section names of the text are cited as rules: "2 by 2, Sequence of play", "2 by 2, Unit
+Summary", "2 by 2, Movement Modifiers", "2 by 2, Moving to contact", "2 by 2, Reinforcements",
+"2 by 2, Rallying", "2 by 2, Resolving shooting", "2 by 2, Melee", "2 by 2, Game Setup",
+"2 by 2, Scale". Distances in the rules are base units ``[n]`` (``[1]`` = 3/4 inch); positions on
+the table are millimetres (:mod:`vedette.geometry.tabletop`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from vedette.dice.tables import Table, tables_from_data
+from vedette.errors import BadRequest, DataError, RuleViolation
+from vedette.geometry.tabletop import Body, Feature, Footprint, TableTop, Vec
+
+R_SEQ = "2 by 2, Sequence of play"
+R_UNITS = "2 by 2, Unit Summary"
+R_MOVE = "2 by 2, Movement Modifiers"
+R_CONTACT = "2 by 2, Moving to contact"
+R_REINF = "2 by 2, Reinforcements"
+R_RALLY = "2 by 2, Rallying"
+R_SHOOT = "2 by 2, Resolving shooting"
+R_MELEE = "2 by 2, Melee"
+R_SETUP = "2 by 2, Game Setup"
+R_SCALE = "2 by 2, Scale"
+
+ARMS = ("infantry", "cavalry", "artillery", "hq")
+FORMATIONS = ("line", "attack_column", "road_column")
+TERRAIN_KINDS = (
+    "road",
+    "bridge",
+    "stream",
+    "woods",
+    "rough",
+    "hedge",
+    "wall",
+    "copse",
+    "town",
+    "hill",
+)
+EDGES = ("south", "north", "west", "east")
+OPPOSITE = {"south": "north", "north": "south", "west": "east", "east": "west"}
+
+
+@dataclass(frozen=True, slots=True)
+class UnitType:
+    """A line of the Unit Summary (2 by 2, Unit Summary): move and ranges in [n], AP cost."""
+
+    key: str
+    name: str
+    arm: str
+    move: float
+    ranges: tuple[float, ...]
+    range_names: tuple[str, ...]
+    ap: int
+    star_range: bool = False  # * infantry range [2] only with a skirmisher screen
+    rout_contagion: bool = False  # ** routs whenever any rout within [3]
+    voluntary_rout: bool = False  # *** may voluntarily rout
+    elite: bool = False  # Rallying: Guards/Grenadiers/Light
+    guards: bool = False  # Melee: Unit is Guards
+    light_inf: bool = False  # Shooting: Target is Light Infantry
+    woods_half: bool = False  # Movement: woods/rough at 1/2 rate
+    militia: bool = False  # Rallying: Militia
+    cav_class: str = ""  # heavy | light | lancer | cossack
+    hq_level: str = ""  # corps | division
+
+    @property
+    def is_infantry(self) -> bool:
+        return self.arm == "infantry"
+
+    @property
+    def is_cavalry(self) -> bool:
+        return self.arm == "cavalry"
+
+    @property
+    def is_artillery(self) -> bool:
+        return self.arm == "artillery"
+
+    @property
+    def is_hq(self) -> bool:
+        return self.arm == "hq"
+
+    @property
+    def can_shoot(self) -> bool:
+        return bool(self.ranges)
+
+
+def _unit_type(key: str, d: Mapping[str, Any], source: str) -> UnitType:
+    try:
+        arm = str(d["arm"])
+        if arm not in ARMS:
+            raise DataError(source, f"unit type {key!r}: arm must be one of {', '.join(ARMS)}")
+        ranges = tuple(float(x) for x in d.get("ranges", []))
+        names = tuple(str(x) for x in d.get("range_names", []))
+        if len(ranges) != len(names):
+            raise DataError(source, f"unit type {key!r}: ranges and range_names differ in length")
+        if list(ranges) != sorted(ranges):
+            raise DataError(source, f"unit type {key!r}: ranges must be nearest first")
+        return UnitType(
+            key=key,
+            name=str(d.get("name", key)),
+            arm=arm,
+            move=float(d["move"]),
+            ranges=ranges,
+            range_names=names,
+            ap=int(d["ap"]),
+            star_range=bool(d.get("star_range", False)),
+            rout_contagion=bool(d.get("rout_contagion", False)),
+            voluntary_rout=bool(d.get("voluntary_rout", False)),
+            elite=bool(d.get("elite", False)),
+            guards=bool(d.get("guards", False)),
+            light_inf=bool(d.get("light_inf", False)),
+            woods_half=bool(d.get("woods_half", False)),
+            militia=bool(d.get("militia", False)),
+            cav_class=str(d.get("cav_class", "")),
+            hq_level=str(d.get("hq_level", "")),
+        )
+    except (KeyError, TypeError, ValueError) as e:
+        raise DataError(source, f"unit type {key!r}: bad or missing field {e}") from None
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The numbers of the rules (shipped data merged with house rules)."""
+
+    unit_types: Mapping[str, UnitType]
+    tables: Mapping[str, Table]
+    data: Mapping[str, Any] = field(compare=False)
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Rules:
+        src = "two_by_two data"
+        raw = data.get("units", {})
+        if not isinstance(raw, Mapping) or not raw:
+            raise DataError(src, "no [units.*] unit types")
+        types = {k: _unit_type(k, v, src) for k, v in raw.items()}
+        tables = tables_from_data(data, src)
+        for need in (
+            "shooting",
+            "shooting_capped",
+            "rout",
+            "rally",
+            "melee",
+            "reinforcement_rear",
+            "reinforcement_flank",
+            "setup",
+        ):
+            if need not in tables:
+                raise DataError(src, f"missing table {need!r}")
+        return cls(types, tables, data)
+
+    def section(self, name: str) -> Mapping[str, Any]:
+        s = self.data.get(name, {})
+        return s if isinstance(s, Mapping) else {}
+
+    def num(self, section: str, key: str) -> float:
+        try:
+            return float(self.section(section)[key])
+        except (KeyError, TypeError, ValueError):
+            raise DataError("two_by_two data", f"[{section}] needs a number {key!r}") from None
+
+    def int(self, section: str, key: str) -> int:
+        return int(self.num(section, key))
+
+    def text(self, section: str, key: str) -> str:
+        v = self.section(section).get(key)
+        if v is None:
+            raise DataError("two_by_two data", f"[{section}] needs {key!r}")
+        return str(v)
+
+    @property
+    def base_mm(self) -> float:
+        """[1] in millimetres (2 by 2, Scale: [1] = 3/4 inch)."""
+        return self.num("scale", "base_unit_mm")
+
+    @property
+    def footprint(self) -> Footprint:
+        return Footprint(self.num("scale", "unit_width_mm"), self.num("scale", "unit_depth_mm"))
+
+    @property
+    def contact_mm(self) -> float:
+        return self.num("scale", "contact_tolerance_mm")
+
+    def n(self, mm: float) -> float:
+        """Millimetres in base units [n]."""
+        return mm / self.base_mm
+
+    def mm(self, n: float) -> float:
+        """Base units [n] in millimetres."""
+        return n * self.base_mm
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A unit on (or waiting to come onto) the table and every marker it carries.
+
+    ``status``: ``"table"`` (in play), ``"reserve"`` (a reinforcement not yet arrived),
+    ``"destroyed"``. ``body`` is ``None`` when vedette is not told where the unit stands (the
+    player then states the geometric facts). Markers: ``pinned`` (in front of the unit),
+    ``disrupted`` (on top), ``shot`` (has shot in this turn, 2 by 2, Resolving shooting),
+    ``moved``/``through_town`` (this move phase), ``rallied`` (tried to rally this phase),
+    ``meleed`` (has fought a melee this phase, for "attacker subsequent melee").
+    """
+
+    id: str
+    side: str
+    kind: str
+    name: str
+    status: str = "table"
+    body: Body | None = None
+    pinned: bool = False
+    disrupted: bool = False
+    shot: bool = False
+    formation: str = "line"
+    screened: bool = False
+    moved: bool = False
+    through_town: bool = False
+    rallied: bool = False
+    meleed: bool = False
+    entry: str = ""  # the RP it arrived at this phase and must enter by
+
+    @property
+    def alive(self) -> bool:
+        return self.status != "destroyed"
+
+    @property
+    def on_table(self) -> bool:
+        return self.status == "table"
+
+
+@dataclass(frozen=True, slots=True)
+class SideInfo:
+    """One army: its id, name and base edge (2 by 2, Game Setup)."""
+
+    id: str
+    name: str
+    edge: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReinforcementPoint:
+    """A reinforcement point (2 by 2, Game Setup / Reinforcements): where on which edge, the
+    kind (``rear`` on the side's own edge, ``flank`` on a side edge) and the queue of units in
+    order of appearance."""
+
+    id: str
+    side: str
+    kind: str
+    point: Vec
+    queue: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PendingMelee:
+    """Two units in contact whose melee the phasing player must resolve (2 by 2, Melee)."""
+
+    attacker: str
+    defender: str
+    counter_charge: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUp:
+    """A follow-up owed or offered to a melee winner (2 by 2, Melee, results 3 to 6+)."""
+
+    unit: str
+    into: Vec | None
+    mandatory: bool
+
+
+#: (phase kind, acting player index, phasing player index) in the order of the text
+PHASES: tuple[tuple[str, int, int], ...] = (
+    ("move", 0, 0),
+    ("rally", 0, 0),
+    ("shoot", 1, 0),
+    ("melee", 0, 0),
+    ("move", 1, 1),
+    ("rally", 1, 1),
+    ("shoot", 0, 1),
+    ("melee", 1, 1),
+)
+PHASE_TEXT = {
+    "move": "moves units / dices for reinforcements",
+    "rally": "rallies units",
+    "shoot": "shoots muskets/artillery; cavalry counter-charge",
+    "melee": "resolves melees",
+}
+SETUP_STEPS = ("roll", "deploy_def", "deploy_att", "rp_def", "rp_att", "rp_def2", "rp_att2")
+
+
+@dataclass(frozen=True)
+class GameState:
+    """The whole game; changed only by events (see :mod:`vedette.rules.two_by_two.events`)."""
+
+    rules: Rules
+    table: TableTop
+    sides: tuple[SideInfo, SideInfo]
+    units: tuple[Unit, ...]
+    stage: str = "setup"  # setup | battle | over
+    setup_step: str = "roll"
+    attacker: str | None = None
+    defender: str | None = None
+    extra_ap: int = 0
+    turn: int = 0
+    phase_index: int = 0
+    rps: tuple[ReinforcementPoint, ...] = ()
+    reinforcement_rolls: int = 0
+    melees: tuple[PendingMelee, ...] = ()
+    follow_ups: tuple[FollowUp, ...] = ()
+    winner: str | None = None
+    title: str = ""
+    victory: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    # -- lookups -------------------------------------------------------------------------
+    def unit(self, uid: str) -> Unit:
+        for u in self.units:
+            if u.id == uid:
+                return u
+        raise BadRequest(f"no unit {uid!r} (units: {', '.join(u.id for u in self.units)})")
+
+    def utype(self, u: Unit) -> UnitType:
+        return self.rules.unit_types[u.kind]
+
+    def side(self, sid: str) -> SideInfo:
+        for s in self.sides:
+            if s.id == sid:
+                return s
+        raise BadRequest(f"no side {sid!r} (sides: {', '.join(s.id for s in self.sides)})")
+
+    def enemy_of(self, sid: str) -> str:
+        a, b = self.sides
+        return b.id if sid == a.id else a.id
+
+    def rp(self, rid: str) -> ReinforcementPoint:
+        for r in self.rps:
+            if r.id == rid:
+                return r
+        raise BadRequest(f"no reinforcement point {rid!r}")
+
+    @property
+    def player_order(self) -> tuple[str, str]:
+        """(Player 1, Player 2): the Defender moves first (2 by 2, Game Setup)."""
+        if self.defender is None or self.attacker is None:
+            return (self.sides[0].id, self.sides[1].id)
+        return (self.defender, self.attacker)
+
+    @property
+    def phase(self) -> str:
+        return PHASES[self.phase_index][0] if self.stage == "battle" else self.stage
+
+    @property
+    def actor(self) -> str:
+        """The side acting in the current phase (Player 2 shoots in Player 1's half-turn)."""
+        return self.player_order[PHASES[self.phase_index][1]]
+
+    @property
+    def phasing(self) -> str:
+        return self.player_order[PHASES[self.phase_index][2]]
+
+    def phase_name(self) -> str:
+        if self.stage == "setup":
+            return f"set-up: {self.setup_step}"
+        if self.stage == "over":
+            return "game over"
+        kind, who, _ = PHASES[self.phase_index]
+        return (
+            f"turn {self.turn}, phase {self.phase_index + 1}/8: player {who + 1}"
+            f" ({self.side(self.actor).name}) {PHASE_TEXT[kind]}"
+        )
+
+    def live(self, side: str | None = None) -> list[Unit]:
+        return [u for u in self.units if u.on_table and (side is None or u.side == side)]
+
+    def score(self, side: str) -> int:
+        """AP of enemy units destroyed (the default victory count, an assumption)."""
+        return sum(
+            self.utype(u).ap for u in self.units if u.status == "destroyed" and u.side != side
+        )
+
+    # -- updates (used by apply only) ----------------------------------------------------
+    def with_unit(self, uid: str, **changes: Any) -> GameState:
+        self.unit(uid)
+        units = tuple(replace(u, **changes) if u.id == uid else u for u in self.units)
+        return replace(self, units=units)
+
+
+def require_phase(state: GameState, kind: str, side: str, what: str) -> None:
+    """Refuse an action out of phase (2 by 2, Sequence of play)."""
+    if state.stage != "battle":
+        raise RuleViolation(R_SEQ, f"{what}: the battle has not started (now {state.phase_name()})")
+    if state.phase != kind or state.actor != side:
+        raise RuleViolation(
+            R_SEQ,
+            f"{what}: {state.side(side).name} may not do this now ({state.phase_name()})",
+        )
+
+
+def require_unit_in_play(state: GameState, uid: str, what: str) -> Unit:
+    u = state.unit(uid)
+    if u.status == "destroyed":
+        raise RuleViolation(R_MELEE, f"{what}: {u.name} has been destroyed")
+    if u.status != "table":
+        raise RuleViolation(R_REINF, f"{what}: {u.name} has not arrived on the table")
+    return u
+
+
+def body_json(b: Body | None) -> dict[str, float] | None:
+    if b is None:
+        return None
+    return {"x": round(b.centre.x, 3), "y": round(b.centre.y, 3), "facing": round(b.facing, 3)}
+
+
+def feature_from_data(d: Mapping[str, Any], i: int) -> Feature:
+    """A terrain feature from a scenario: ``kind``, ``name``, and ``area`` (polygon points),
+    ``line`` (points, optional ``width`` mm) or ``circle`` (``centre``, ``radius``)."""
+    src = "scenario terrain"
+    kind = str(d.get("kind", ""))
+    if kind not in TERRAIN_KINDS:
+        raise DataError(src, f"kind must be one of {', '.join(TERRAIN_KINDS)}, not {kind!r}", i)
+    name = str(d.get("name", f"{kind} {i}"))
+    try:
+        if "area" in d:
+            return Feature.area(kind, name, [(float(x), float(y)) for x, y in d["area"]])
+        if "line" in d:
+            pts = [(float(x), float(y)) for x, y in d["line"]]
+            return Feature.line(kind, name, pts, float(d.get("width", 0.0)))
+        if "circle" in d:
+            cx, cy = d["circle"]
+            return Feature.circle(kind, name, (float(cx), float(cy)), float(d["radius"]))
+    except (KeyError, TypeError, ValueError) as e:
+        raise DataError(src, f"bad shape: {e}", i) from None
+    raise DataError(src, "a feature needs 'area', 'line' or 'circle'", i)

@@ -1,0 +1,468 @@
+"""Movement (2 by 2, Movement Modifiers; Moving to contact): what a move costs, whether it is
+legal, which melees it starts, and who may counter-charge or turn and fire.
+
+A move is given either as a path of centre positions in mm (vedette measures everything) or,
+when vedette does not know where the unit stands, as stated facts: ``distance`` [n], ``road``
+(the whole move on a road), ``bridge``, ``streams``, ``town`` / ``rough`` ([n] inside),
+``contact`` (the enemy unit(s) it moves into contact with).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from vedette.errors import BadRequest, RuleViolation
+from vedette.geometry import tabletop as tt
+from vedette.geometry.tabletop import Body, Vec
+from vedette.rules.base import Event, Outcome, Request
+from vedette.rules.two_by_two import facts
+from vedette.rules.two_by_two.common import path_of, point
+from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.two_by_two.model import (
+    FORMATIONS,
+    R_CONTACT,
+    R_MELEE,
+    R_MOVE,
+    R_REINF,
+    R_SHOOT,
+    GameState,
+    Unit,
+    require_phase,
+    require_unit_in_play,
+)
+
+
+@dataclass(frozen=True)
+class MovePlan:
+    """A proposed move, measured or stated, with its cost and every rule it would break."""
+
+    unit: str
+    end: Body | None
+    length: float
+    allowance: float
+    cost: float
+    breakdown: tuple[str, ...]
+    problems: tuple[tuple[str, str], ...]
+    contacts: tuple[str, ...]
+    through_town: bool
+    source: str
+    crossed: tuple[str, ...] = ()
+    countercharge: tuple[tuple[str, float], ...] = ()
+    reactions: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def legal(self) -> bool:
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "unit": self.unit,
+            "legal": self.legal,
+            "length": round(self.length, 3),
+            "allowance": round(self.allowance, 3),
+            "cost": round(self.cost, 3),
+            "breakdown": list(self.breakdown),
+            "problems": [{"rule": r, "problem": p} for r, p in self.problems],
+            "contacts": list(self.contacts),
+            "through_town": self.through_town,
+            "crossed": list(self.crossed),
+            "facts": self.source,
+            "countercharge_possible_by": [
+                {"unit": u, "distance": round(d, 3)} for u, d in self.countercharge
+            ],
+            "may_turn_and_fire": list(self.reactions),
+            "end": None
+            if self.end is None
+            else {
+                "x": round(self.end.centre.x, 2),
+                "y": round(self.end.centre.y, 2),
+                "facing": round(self.end.facing, 2),
+            },
+        }
+
+
+def plan_move(state: GameState, u: Unit, req: Request) -> MovePlan:
+    """Measure (or take the stated facts of) a move and judge it against every movement rule."""
+    rules = state.rules
+    t = state.utype(u)
+    mv = rules.section("movement")
+    problems: list[tuple[str, str]] = []
+    breakdown: list[str] = []
+    if "to" in req and "path" not in req:
+        req = Request({**dict(req), "path": [req["to"]]})
+    end: Body | None = None
+    contacts: list[str] = []
+    crossed: tuple[str, ...] = ()
+    if "path" in req or ("facing" in req and "distance" not in req and u.body is not None):
+        path = path_of(req) if "path" in req else []
+        if u.body is None:
+            if not u.entry:
+                raise BadRequest(
+                    f"{u.name} has no position on the table: place it first, or state the move"
+                    " (distance=..., contact=...)"
+                )
+            if not path:
+                raise BadRequest(f"{u.name} enters the table: give its path from the edge")
+            rp = state.rp(u.entry)
+            radius = rules.mm(float(rules.section("reinforcements").get("entry_radius", 4)))
+            if path[0].distance(rp.point) > radius + rules.footprint.depth:
+                problems.append(
+                    (
+                        R_REINF,
+                        f"{u.name} must enter the table within [{radius / rules.base_mm:g}] of"
+                        f" reinforcement point {rp.id}",
+                    )
+                )
+            start_facing = tt.bearing(path[0], path[1]) if len(path) > 1 else 0.0
+            start = Body(path[0], start_facing, rules.footprint)
+        else:
+            start = u.body
+            start_facing = u.body.facing
+            if not path or path[0].distance(start.centre) > 1e-6:
+                path = [start.centre, *path]
+        dedup = [path[0]]
+        for p in path[1:]:
+            if p.distance(dedup[-1]) > 1e-9:
+                dedup.append(p)
+        if "facing" in req:
+            facing = tt.normalise(req.get_float("facing"))
+        elif len(dedup) > 1:
+            facing = tt.bearing(dedup[-2], dedup[-1])
+        else:
+            facing = start_facing
+        pf = facts.path_facts(state, u, dedup, facing, start_facing)
+        end = Body(dedup[-1], facing, rules.footprint)
+        length, whole_road, bridge = pf.length, pf.whole_on_road, pf.bridge
+        streams, town, rough, through_town = pf.streams, pf.town, pf.rough, pf.through_town
+        bridge_len = pf.bridge_len
+        crossed = pf.crossed
+        source = "measured"
+        if not pf.on_table:
+            problems.append((R_MOVE, f"{u.name} would end off the table"))
+        for o in state.live():
+            if o.id != u.id and o.body is not None and tt.overlaps(end, o.body, 1.0):
+                problems.append(
+                    (R_MOVE, f"{u.name} would end on top of {o.name} (ASSUMPTION: no overlap)")
+                )
+        before = {e.id for e in (facts.enemies_in_contact(state, u) or [])}
+        for e in state.live(state.enemy_of(u.side)):
+            touching = e.body is not None and tt.in_contact(end, e.body, rules.contact_mm)
+            if touching and e.id not in before:
+                contacts.append(e.id)
+        straight = pf.straight_ahead
+    else:
+        if "distance" not in req:
+            raise BadRequest("give a path (mm points), 'to', a 'facing', or a stated 'distance'")
+        length = req.get_float("distance")
+        if length < 0:
+            raise BadRequest("'distance' must not be negative")
+        whole_road = req.get_bool("road")
+        bridge = req.get_bool("bridge")
+        bridge_len = req.get_float("bridge_length", 0.0)
+        streams = req.get_int("streams", 0)
+        town = req.get_float("town", 0.0)
+        rough = req.get_float("rough", 0.0)
+        through_town = req.get_bool("through_town", town > 0)
+        contacts = [str(c) for c in req.get_list("contact", [])]
+        straight = req.get_bool("straight", True)
+        source = "stated"
+    # -- allowance (2 by 2, Unit Summary; Movement Modifiers) ------------------------------
+    allowance = t.move
+    breakdown.append(f"move [{t.move:g}] ({t.name})")
+    road_col = u.formation == "road_column"
+    if whole_road and not through_town:
+        bonus = float(mv.get("road_bonus", 1))
+        allowance += bonus
+        breakdown.append(f"+[{bonus:g}] whole move on road")
+    elif whole_road and through_town:
+        breakdown.append("no road bonus: moves through a town")
+    mode = str(mv.get("bridge_mode", "whole_move"))
+    rate_b = float(mv.get("bridge_rate", 0.5))
+    cost = length
+    if bridge and not (whole_road and road_col):
+        if mode == "whole_move":
+            allowance *= rate_b
+            breakdown.append(f"x{rate_b:g}: crosses a bridge, not wholly on road in road column")
+        else:
+            extra = bridge_len * (1 / rate_b - 1)
+            cost += extra
+            breakdown.append(f"+[{extra:.2f}] bridge at 1/2 rate")
+    if town > 0:
+        rate = float(mv.get("town_rate", 0.5))
+        extra = town * (1 / rate - 1)
+        cost += extra
+        breakdown.append(f"+[{extra:.2f}] [{town:.2f}] in town at 1/2 rate")
+    if rough > 0:
+        if not t.woods_half:
+            problems.append((R_MOVE, f"woods/rough are impassable to {t.name}"))
+        rate = float(mv.get("rough_rate", 0.5))
+        extra = rough * (1 / rate - 1)
+        cost += extra
+        breakdown.append(f"+[{extra:.2f}] [{rough:.2f}] in woods/rough at 1/2 rate")
+    if streams:
+        sc = float(mv.get("stream_cost", 1)) * streams
+        cost += sc
+        breakdown.append(f"+[{sc:g}] crossing {streams} stream(s)")
+    breakdown.insert(0, f"path [{length:.2f}]")
+    if cost > allowance + 1e-6:
+        problems.append(
+            (R_MOVE, f"{u.name} needs [{cost:.2f}] but may move only [{allowance:.2f}]")
+        )
+    if u.pinned and length > 1e-6:
+        problems.append((R_SHOOT, f"{u.name} is pinned: it may only change facing"))
+    # -- moving to contact ------------------------------------------------------------------
+    town_this_turn = through_town or u.through_town
+    for cid in contacts:
+        e = state.unit(cid)
+        if e.side == u.side:
+            raise BadRequest(f"{e.name} is not an enemy of {u.name}")
+        et = state.utype(e)
+        if t.is_artillery:
+            problems.append((R_MELEE, "artillery cannot initiate melee with an enemy unit"))
+        if t.is_infantry and et.is_cavalry:
+            problems.append((R_MELEE, "infantry cannot initiate melee with cavalry"))
+        if t.is_cavalry and town_this_turn:
+            problems.append(
+                (R_CONTACT, "cavalry may not move to contact in the turn it moves through a town")
+            )
+        if not straight:
+            problems.append((R_CONTACT, "the last [2] of a move to contact must be straight ahead"))
+    cc: list[tuple[str, float]] = []
+    reactions: list[str] = []
+    if end is not None:
+        ghost = Unit(u.id, u.side, u.kind, u.name, body=end)
+        frac = float(mv.get("countercharge_fraction", 0.5))
+        for e in state.live(state.enemy_of(u.side)):
+            et = state.utype(e)
+            if not et.is_cavalry or e.disrupted or e.pinned or e.body is None:
+                continue
+            d = facts.distance_n(state, ghost, e)
+            if d is not None and d <= et.move * frac + 1e-9 and e.id not in contacts:
+                cc.append((e.id, d))
+    for cid in contacts:
+        e = state.unit(cid)
+        engaged = any(m.defender == e.id or m.attacker == e.id for m in state.melees)
+        if state.utype(e).is_infantry and not engaged and not e.disrupted:
+            reactions.append(e.id)
+    return MovePlan(
+        unit=u.id,
+        end=end,
+        length=length,
+        allowance=allowance,
+        cost=cost,
+        breakdown=tuple(breakdown),
+        problems=tuple(problems),
+        contacts=tuple(contacts),
+        through_town=through_town,
+        source=source,
+        crossed=crossed,
+        countercharge=tuple(cc),
+        reactions=tuple(reactions),
+    )
+
+
+def _describe(plan: MovePlan, u: Unit) -> str:
+    bits = [
+        f"{u.name} moves [{plan.length:.2f}] (cost [{plan.cost:.2f}] of [{plan.allowance:.2f}])"
+    ]
+    if plan.contacts:
+        bits.append("into contact with " + ", ".join(plan.contacts) + ": melee pending")
+    if plan.countercharge:
+        bits.append(
+            "may be counter-charged by "
+            + ", ".join(f"{c} [{d:.2f}]" for c, d in plan.countercharge)
+        )
+    if plan.reactions:
+        bits.append("may turn to face and fire: " + ", ".join(plan.reactions))
+    return "; ".join(bits)
+
+
+def move(state: GameState, req: Request, dice: Any) -> Outcome:
+    """Move a unit in its side's move phase (2 by 2, Movement Modifiers; Moving to contact)."""
+    u = require_unit_in_play(state, req.get_str("unit"), "move")
+    require_phase(state, "move", u.side, "move")
+    if u.disrupted:
+        raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not move or fire")
+    if u.moved:
+        raise RuleViolation(R_MOVE, f"{u.name} has already moved this phase (ASSUMPTION: once)")
+    plan = plan_move(state, u, req)
+    if plan.problems:
+        rule, problem = plan.problems[0]
+        raise RuleViolation(rule, problem)
+    events = _move_events(state, u, plan)
+    return Outcome(tuple(events), (), _describe(plan, u), {"move": plan.to_json()})
+
+
+def _move_events(state: GameState, u: Unit, plan: MovePlan, counter: bool = False) -> list[Event]:
+    changes: dict[str, Any] = {
+        "moved": True,
+        "through_town": u.through_town or plan.through_town,
+        "entry": "",
+    }
+    if plan.end is not None:
+        changes["body"] = plan.end
+    events = [unit_event("moved", u.id, **changes)]
+    for c in plan.contacts:
+        events.append(
+            Event("melee_pending", {"attacker": u.id, "defender": c, "counter_charge": counter})
+        )
+    return events
+
+
+def check_move(state: GameState, req: Request, dice: Any) -> Outcome:
+    """Query: is this move legal, and what does it cost? (never changes the game)"""
+    u = state.unit(req.get_str("unit"))
+    plan = plan_move(state, u, req)
+    verdict = "legal" if plan.legal else "NOT legal: " + "; ".join(p for _, p in plan.problems)
+    return Outcome((), (), f"{_describe(plan, u)} — {verdict}", {"move": plan.to_json()})
+
+
+def countercharge(state: GameState, req: Request, dice: Any) -> Outcome:
+    """A cavalry counter-charge in the shooting phase against an enemy that moved within half
+    its move (2 by 2, Sequence of play; Moving to contact)."""
+    u = require_unit_in_play(state, req.get_str("unit"), "counter-charge")
+    target = require_unit_in_play(state, req.get_str("target"), "counter-charge")
+    require_phase(state, "shoot", u.side, "counter-charge")
+    t = state.utype(u)
+    if not t.is_cavalry:
+        raise RuleViolation(R_CONTACT, f"only cavalry may counter-charge, not {t.name}")
+    if u.disrupted or u.pinned:
+        raise RuleViolation(R_SHOOT, f"{u.name} is {'disrupted' if u.disrupted else 'pinned'}")
+    if u.moved:
+        raise RuleViolation(R_CONTACT, f"{u.name} has already counter-charged this turn")
+    if target.side == u.side or not target.moved:
+        raise RuleViolation(R_CONTACT, f"{target.name} did not move this turn: no counter-charge")
+    frac = float(state.rules.section("movement").get("countercharge_fraction", 0.5))
+    d = facts.distance_n(state, u, target)
+    within = req.get_bool("within", d is not None and d <= t.move * frac + 1e-9)
+    if not within:
+        raise RuleViolation(
+            R_CONTACT,
+            f"{target.name} is not within [{t.move * frac:g}] (1/2 move) of {u.name}"
+            + (f": it is [{d:.2f}] away" if d is not None else ""),
+        )
+    if "path" not in req and "to" not in req and "distance" not in req:
+        raise BadRequest("give the counter-charge path (or a stated distance)")
+    r = dict(req)
+    if "distance" in r:
+        r["contact"] = [target.id]
+    plan = plan_move(state, u, Request(r))
+    if target.id not in plan.contacts:
+        raise RuleViolation(R_CONTACT, f"the counter-charge must end in contact with {target.name}")
+    if plan.problems:
+        rule, problem = plan.problems[0]
+        raise RuleViolation(rule, problem)
+    events = _move_events(state, u, plan, counter=True)
+    return Outcome(
+        tuple(events), (), "counter-charge: " + _describe(plan, u), {"move": plan.to_json()}
+    )
+
+
+def face(state: GameState, req: Request, dice: Any) -> Outcome:
+    """Infantry charged this phase, and not engaged otherwise, turns to face its charger
+    (2 by 2, Moving to contact). The charger is set front to front with it."""
+    u = require_unit_in_play(state, req.get_str("unit"), "turn to face")
+    charger = require_unit_in_play(state, req.get_str("toward"), "turn to face")
+    require_reaction(state, u.side, "turn to face")
+    check_charged(state, u, charger)
+    events: list[Event] = []
+    if u.body is not None and charger.body is not None:
+        turned = u.body.facing_toward(charger.body.centre)
+        events.append(unit_event("faced", u.id, body=turned))
+        gap = (state.rules.footprint.depth + state.rules.footprint.depth) / 2
+        spot = turned.centre + turned.forward().scale(gap)
+        events.append(
+            unit_event(
+                "faced", charger.id, body=Body(spot, turned.facing + 180, charger.body.footprint)
+            )
+        )
+    else:
+        events.append(unit_event("faced", u.id))
+    return Outcome(tuple(events), (), f"{u.name} turns to face {charger.name}")
+
+
+def require_reaction(state: GameState, side: str, what: str) -> None:
+    """Reactions to a charge happen in the enemy's move phase (2 by 2, Moving to contact)."""
+    if state.stage != "battle" or state.phase != "move" or state.phasing == side:
+        raise RuleViolation(
+            R_CONTACT,
+            f"{what}: only in the enemy's move phase, when charged ({state.phase_name()})",
+        )
+
+
+def check_charged(state: GameState, u: Unit, charger: Unit) -> None:
+    if not state.utype(u).is_infantry:
+        raise RuleViolation(R_CONTACT, "only infantry may turn to face a charge")
+    charged = any(m.attacker == charger.id and m.defender == u.id for m in state.melees)
+    if not charged or not charger.moved:
+        raise RuleViolation(R_CONTACT, f"{charger.name} has not charged {u.name} this phase")
+    others = [
+        m
+        for m in state.melees
+        if u.id in (m.attacker, m.defender) and charger.id not in (m.attacker, m.defender)
+    ]
+    if others:
+        raise RuleViolation(R_CONTACT, f"{u.name} is engaged already: it may not turn or fire")
+
+
+def formation(state: GameState, req: Request, dice: Any) -> Outcome:
+    """Change formation (line, column of attack, road column) or skirmisher screen in the
+    unit's move phase (ASSUMPTION: free, part of its move; the text gives no cost)."""
+    u = require_unit_in_play(state, req.get_str("unit"), "formation")
+    require_phase(state, "move", u.side, "change formation")
+    if u.disrupted:
+        raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not move")
+    events: list[Event] = []
+    if "formation" in req:
+        f = req.get_choice("formation", FORMATIONS)
+        if f == "attack_column" and not state.utype(u).is_infantry:
+            raise RuleViolation(R_MELEE, "column of attack is for infantry only")
+        events.append(unit_event("formation", u.id, formation=f))
+    if "screen" in req:
+        on = req.get_bool("screen")
+        if on and not state.utype(u).is_infantry:
+            raise RuleViolation(R_SHOOT, "only infantry have a skirmisher screen")
+        events.append(unit_event("screen", u.id, screened=on))
+    if not events:
+        raise BadRequest("give formation=line|attack_column|road_column and/or screen=true|false")
+    return Outcome(
+        tuple(events),
+        (),
+        f"{u.name}: " + ", ".join(f"{k}={req[k]}" for k in ("formation", "screen") if k in req),
+    )
+
+
+def place(state: GameState, req: Request, dice: Any) -> Outcome:
+    """Put a unit where it stands on the table (x, y mm, facing degrees), or clear its position
+    (``clear=true``) to state facts instead. A record-keeping correction, not a move: it is
+    logged like everything else but checks no movement rule."""
+    u = state.unit(req.get_str("unit"))
+    if u.status != "table":
+        raise RuleViolation(R_REINF, f"{u.name} is not on the table ({u.status})")
+    if req.get_bool("clear"):
+        return Outcome((unit_event("placed", u.id, body=None),), (), f"{u.name}: position cleared")
+    at = point([req.get_float("x"), req.get_float("y")], "x,y")
+    facing = req.get_float("facing", u.body.facing if u.body is not None else 0.0)
+    body = Body(at, tt.normalise(facing), state.rules.footprint)
+    if not state.table.on_table(body):
+        raise RuleViolation(R_MOVE, f"{u.name} would be off the table")
+    return Outcome(
+        (unit_event("placed", u.id, body=body),),
+        (),
+        f"{u.name} placed at ({at.x:.1f}, {at.y:.1f}) facing {body.facing:.0f}",
+    )
+
+
+__all__ = [
+    "MovePlan",
+    "Vec",
+    "check_move",
+    "countercharge",
+    "face",
+    "formation",
+    "move",
+    "place",
+    "plan_move",
+]

@@ -1,0 +1,146 @@
+"""Rallying (2 by 2, Rallying): 1d6 + modifiers, 5+ removes a disrupted or pinned marker.
+
+Not possible (NP): an enemy in contact; no Division HQ within [4] and no Corps HQ within [8]
+(see the ``hq_rule`` assumption). With an enemy within [2]: -2, and (footnote ``*``) only
+Guards and units in contact with an HQ may try (the ``enemy_within_rule`` assumption).
+
+Stated facts: ``enemy_contact``, ``enemy_near`` (an enemy within [2]), ``hq_contact``,
+``in_command`` (a Division HQ within [4] or the Corps HQ within [8]); ``effect`` chooses which
+marker to remove (default: disrupted first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from vedette.dice import Check, DiceSource, Modifier, Odds, Roll
+from vedette.errors import RuleViolation
+from vedette.rules.base import Outcome, Request
+from vedette.rules.two_by_two import facts
+from vedette.rules.two_by_two.common import Fact, fact_bool, mod
+from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.two_by_two.model import (
+    R_RALLY,
+    GameState,
+    Unit,
+    require_phase,
+    require_unit_in_play,
+)
+
+
+@dataclass(frozen=True)
+class RallyTry:
+    unit: Unit
+    check: Check
+    effect: str
+    facts: dict[str, Any]
+
+
+def _in_command(state: GameState, u: Unit) -> bool | None:
+    sec = state.rules.section("rally")
+    rule = str(sec.get("hq_rule", "either"))
+    if rule == "off":
+        return True
+    div, corps = facts.hq_distances(state, u)
+    if u.body is None:
+        return None
+    div_ok = div is not None and div <= float(sec.get("division_range", 4)) + 1e-9
+    corps_ok = corps is not None and corps <= float(sec.get("corps_range", 8)) + 1e-9
+    return (div_ok and corps_ok) if rule == "both" else (div_ok or corps_ok)
+
+
+def judge(state: GameState, req: Request) -> RallyTry:
+    u = require_unit_in_play(state, req.get_str("unit"), "rally")
+    require_phase(state, "rally", u.side, "rally")
+    t = state.utype(u)
+    if not (u.pinned or u.disrupted):
+        raise RuleViolation(R_RALLY, f"{u.name} is neither pinned nor disrupted")
+    if u.rallied:
+        raise RuleViolation(R_RALLY, f"{u.name} has tried to rally this phase (ASSUMPTION: once)")
+    effect = req.get_choice(
+        "effect", ("disrupted", "pinned"), "disrupted" if u.disrupted else "pinned"
+    )
+    if effect == "disrupted" and not u.disrupted:
+        raise RuleViolation(R_RALLY, f"{u.name} is not disrupted")
+    if effect == "pinned" and not u.pinned:
+        raise RuleViolation(R_RALLY, f"{u.name} is not pinned")
+    sec = state.rules.section("rally")
+    ec = facts.enemies_in_contact(state, u)
+    contact = fact_bool(req, "enemy_contact", None if ec is None else bool(ec))
+    if contact.value:
+        raise RuleViolation(R_RALLY, f"rally not possible: enemy in contact with {u.name}")
+    self_hq = t.is_hq
+    command: Fact = (
+        Fact(True, "HQ self")
+        if self_hq
+        else fact_bool(req, "in_command", _in_command(state, u), True)
+    )
+    if not command.value:
+        raise RuleViolation(
+            R_RALLY,
+            f"rally not possible: {u.name} has no Division HQ within"
+            f" [{float(sec.get('division_range', 4)):g}] or Corps HQ within"
+            f" [{float(sec.get('corps_range', 8)):g}]",
+        )
+    hq = fact_bool(req, "hq_contact", facts.hq_in_contact(state, u))
+    near_n = float(sec.get("enemy_within", 2))
+    ew = facts.enemies_within(state, u, near_n)
+    near = fact_bool(req, "enemy_near", None if ew is None else bool(ew))
+    mods: list[Modifier] = []
+    if t.elite:
+        mods.append(mod(state, "rally", "elite", "Guards/Grenadiers/Light", R_RALLY))
+    if hq.value:
+        mods.append(mod(state, "rally", "hq_contact", f"HQ in base contact{hq.note()}", R_RALLY))
+    if t.militia:
+        mods.append(mod(state, "rally", "militia", "Militia", R_RALLY))
+    if near.value:
+        only = str(sec.get("enemy_within_rule", "only_guards_or_hq")) == "only_guards_or_hq"
+        if only and not (t.guards or hq.value):
+            raise RuleViolation(
+                R_RALLY,
+                f"rally not possible: enemy within [{near_n:g}]; only Guards and units in"
+                " contact with an HQ may rally (footnote *)",
+            )
+        mods.append(
+            mod(
+                state,
+                "rally",
+                "enemy_within_value",
+                f"enemy within [{near_n:g}]{near.note()}",
+                R_RALLY,
+            )
+        )
+    if u.disrupted:
+        mods.append(mod(state, "rally", "disrupted", "disrupted", R_RALLY))
+    if self_hq:
+        mods.append(mod(state, "rally", "hq_self", "HQ self rally", R_RALLY))
+    check = Check(
+        "1d6", tuple(mods), state.rules.tables["rally"], f"rally {u.name} ({effect})", R_RALLY
+    )
+    info = {
+        "effect": effect,
+        "in_command": command.value,
+        "hq_contact": hq.value,
+        "enemy_within": near.value,
+    }
+    return RallyTry(u, check, effect, info)
+
+
+def rally(state: GameState, req: Request, dice: DiceSource) -> Outcome:
+    """Try to rally a pinned or disrupted unit (2 by 2, Rallying)."""
+    tr = judge(state, req)
+    r = tr.check.resolve(dice)
+    assert isinstance(r, Roll)
+    u = tr.unit
+    if r.row == "rallies":
+        ev = unit_event("rallied", u.id, rallied=True, **{tr.effect: False})
+        msg = f"{u.name} rallies: no longer {tr.effect}"
+    else:
+        ev = unit_event("marker", u.id, rallied=True)
+        msg = f"{u.name} fails to rally"
+    return Outcome((ev,), (r,), msg, {"rally": tr.facts})
+
+
+def rally_odds(state: GameState, req: Request) -> list[Odds]:
+    return [judge(state, req).check.odds()]

@@ -1,0 +1,67 @@
+"""Reinforcements (2 by 2, Reinforcements): in its move phase the phasing player may roll 1d6
+up to twice; each roll is made for one of its reinforcement points (RP): 3+ at a rear RP, 4+ at
+a flank RP brings on the next unit waiting there, which enters the edge within [4] of the RP.
+
+ASSUMPTION: each roll is for one RP the player names, and a success brings one unit (the next
+in order of appearance). The arriving unit enters by its ``move`` (a path starting on the edge
+within [4] of the RP), or is placed with ``x``, ``y``, ``facing`` given here.
+"""
+
+from __future__ import annotations
+
+from vedette.dice import Check, DiceSource, Odds, Roll
+from vedette.errors import RuleViolation
+from vedette.geometry.tabletop import Body, Vec
+from vedette.rules.base import Event, Outcome, Request
+from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.two_by_two.model import R_REINF, GameState, ReinforcementPoint, require_phase
+
+
+def _check(state: GameState, rp: ReinforcementPoint) -> Check:
+    table = state.rules.tables[f"reinforcement_{rp.kind}"]
+    nxt = state.unit(rp.queue[0]).name if rp.queue else "nobody"
+    return Check("1d6", (), table, f"reinforcement at {rp.kind} RP {rp.id} ({nxt})", R_REINF)
+
+
+def _judge(state: GameState, req: Request) -> ReinforcementPoint:
+    rp = state.rp(req.get_str("rp"))
+    require_phase(state, "move", rp.side, "roll for reinforcements")
+    limit = int(state.rules.num("reinforcements", "rolls_per_turn"))
+    if state.reinforcement_rolls >= limit:
+        raise RuleViolation(R_REINF, f"only {limit} reinforcement rolls per turn")
+    if not rp.queue:
+        raise RuleViolation(R_REINF, f"no reinforcements wait at RP {rp.id}")
+    return rp
+
+
+def reinforce(state: GameState, req: Request, dice: DiceSource) -> Outcome:
+    rp = _judge(state, req)
+    r = _check(state, rp).resolve(dice)
+    assert isinstance(r, Roll)
+    events: list[Event] = [Event("reinforcement_rolled", {"rp": rp.id})]
+    if r.row != "arrives":
+        return Outcome(tuple(events), (r,), f"no reinforcement at RP {rp.id}")
+    uid = rp.queue[0]
+    u = state.unit(uid)
+    events.append(Event("rp_dequeued", {"rp": rp.id, "unit": uid}))
+    if "x" in req:
+        at = Vec(req.get_float("x"), req.get_float("y"))
+        body = Body(at, req.get_float("facing", 0.0), state.rules.footprint)
+        radius = state.rules.mm(state.rules.num("reinforcements", "entry_radius"))
+        if at.distance(rp.point) > radius + state.rules.footprint.depth or not state.table.on_table(
+            body
+        ):
+            raise RuleViolation(
+                R_REINF,
+                f"{u.name} must enter within [{radius / state.rules.base_mm:g}] of RP {rp.id}",
+            )
+        events.append(unit_event("arrived", uid, status="table", body=body, entry=""))
+        msg = f"{u.name} arrives at RP {rp.id}"
+    else:
+        events.append(unit_event("arrived", uid, status="table", body=None, entry=rp.id))
+        msg = f"{u.name} arrives: it enters the edge within [4] of RP {rp.id} with its move"
+    return Outcome(tuple(events), (r,), msg)
+
+
+def reinforce_odds(state: GameState, req: Request) -> list[Odds]:
+    return [_check(state, _judge(state, req)).odds()]

@@ -1,0 +1,543 @@
+"""The 2 by 2 Napoleonics ruleset plug-in: scenario loading, the fold, rendering, procedures."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from vedette.errors import BadRequest, DataError
+from vedette.geometry import tabletop as tt
+from vedette.geometry.tabletop import Body, TableTop, Vec
+from vedette.rules.base import Event, Outcome, Param, Procedure, Request, Ruleset
+from vedette.rules.two_by_two import facts, melee, movement, rally, reinforcements, setup, shooting
+from vedette.rules.two_by_two.events import apply_event
+from vedette.rules.two_by_two.model import (
+    EDGES,
+    FORMATIONS,
+    PHASES,
+    GameState,
+    ReinforcementPoint,
+    Rules,
+    SideInfo,
+    Unit,
+    body_json,
+    feature_from_data,
+)
+
+SRC = "two_by_two scenario"
+
+
+def _sides(scn: Mapping[str, Any]) -> tuple[SideInfo, SideInfo]:
+    raw = scn.get("sides")
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise DataError(SRC, "a scenario needs exactly two [[sides]]")
+    out = []
+    for i, s in enumerate(raw, start=1):
+        edge = str(s.get("edge", ""))
+        if edge not in EDGES:
+            raise DataError(SRC, f"side edge must be one of {', '.join(EDGES)}", i)
+        out.append(SideInfo(str(s["id"]), str(s.get("name", s["id"])), edge))
+    if out[0].id == out[1].id:
+        raise DataError(SRC, "the two sides need different ids")
+    return out[0], out[1]
+
+
+def _units(rules: Rules, scn: Mapping[str, Any], sides: set[str], start: str) -> tuple[Unit, ...]:
+    units: list[Unit] = []
+    seen: set[str] = set()
+    for i, d in enumerate(scn.get("units", []), start=1):
+        try:
+            uid = str(d["id"])
+            kind = str(d["type"])
+            side = str(d["side"])
+        except KeyError as e:
+            raise DataError(SRC, f"unit needs {e}", i) from None
+        if uid in seen:
+            raise DataError(SRC, f"duplicate unit id {uid!r}", i)
+        seen.add(uid)
+        if kind not in rules.unit_types:
+            raise DataError(SRC, f"unknown unit type {kind!r}", i)
+        if side not in sides:
+            raise DataError(SRC, f"unknown side {side!r}", i)
+        body = None
+        if "x" in d:
+            body = Body(
+                Vec(float(d["x"]), float(d["y"])),
+                tt.normalise(float(d.get("facing", 0.0))),
+                rules.footprint,
+            )
+        default_status = "table" if (start == "battle" or body is not None) else "reserve"
+        status = str(d.get("status", default_status))
+        if status not in ("table", "reserve", "destroyed"):
+            raise DataError(SRC, f"bad status {status!r}", i)
+        formation = str(d.get("formation", "line"))
+        if formation not in FORMATIONS:
+            raise DataError(SRC, f"formation must be one of {', '.join(FORMATIONS)}", i)
+        units.append(
+            Unit(
+                uid,
+                side,
+                kind,
+                str(d.get("name", uid)),
+                status,
+                body if status == "table" else None,
+                pinned=bool(d.get("pinned", False)),
+                disrupted=bool(d.get("disrupted", False)),
+                formation=formation,
+                screened=bool(d.get("screened", False)),
+            )
+        )
+    if not units:
+        raise DataError(SRC, "a scenario needs [[units]]")
+    return tuple(units)
+
+
+class TwoByTwo(Ruleset[GameState]):
+    name = "two_by_two"
+    aliases = ("twobytwo", "2x2")
+    title = "2 by 2 Napoleonics"
+    data_package = "vedette.rules.two_by_two.data"
+    data_files = ("units.toml", "rules.toml")
+    scenarios: Mapping[str, str] = MappingProxyType({"sample": "sample.toml"})
+
+    def __init__(self) -> None:
+        U = Param("unit", "unit id", required=True)
+        facts_p = (
+            Param("path", "centre positions [[x,y],...] in mm", "json"),
+            Param("to", "end point [x,y] (straight move)", "json"),
+            Param("facing", "final facing, degrees (0 = north)", "float"),
+            Param("distance", "stated: length of the move [n]", "float"),
+            Param("road", "stated: whole move on road", "bool"),
+            Param("bridge", "stated: crosses a bridge", "bool"),
+            Param("streams", "stated: streams crossed", "int"),
+            Param("town", "stated: [n] moved inside a town", "float"),
+            Param("rough", "stated: [n] moved in woods/rough", "float"),
+            Param("contact", "stated: enemy unit(s) contacted", "list"),
+        )
+        self.procedures = {
+            "setup_roll": Procedure(
+                "setup_roll",
+                setup.setup_roll,
+                "each side rolls 1d6: high score attacks (ties: +12 AP each, reroll)",
+                (),
+                odds=setup.setup_odds,
+                rule="2 by 2, Game Setup",
+            ),
+            "deploy": Procedure(
+                "deploy",
+                setup.deploy,
+                "set-up placement within [8] of the base edge, not within [4] of a side",
+                (
+                    U,
+                    Param("x", kind="float", required=True),
+                    Param("y", kind="float", required=True),
+                    Param("facing", kind="float"),
+                ),
+                rule="2 by 2, Game Setup",
+            ),
+            "rp": Procedure(
+                "rp",
+                setup.choose_rp,
+                "pick a reinforcement point on an edge and its units in order",
+                (
+                    Param("x", kind="float", required=True),
+                    Param("y", kind="float", required=True),
+                    Param("units", "unit ids in order of appearance", "list"),
+                    Param("id", "name of the RP"),
+                ),
+                rule="2 by 2, Game Setup",
+            ),
+            "next": Procedure(
+                "next",
+                setup.next_phase,
+                "end the current phase / set-up step",
+                (),
+                rule="2 by 2, Sequence of play",
+            ),
+            "move": Procedure(
+                "move",
+                movement.move,
+                "move a unit (path in mm, or stated facts)",
+                (U, *facts_p),
+                rule="2 by 2, Movement Modifiers",
+            ),
+            "check_move": Procedure(
+                "check_move",
+                movement.check_move,
+                "is this move legal and what does it cost? (query)",
+                (U, *facts_p),
+                query=True,
+                rule="2 by 2, Movement Modifiers",
+            ),
+            "formation": Procedure(
+                "formation",
+                movement.formation,
+                "change formation and/or skirmisher screen",
+                (
+                    U,
+                    Param("formation", "line | attack_column | road_column"),
+                    Param("screen", kind="bool"),
+                ),
+                rule="2 by 2, Melee / Resolving shooting",
+            ),
+            "face": Procedure(
+                "face",
+                movement.face,
+                "charged infantry turns to face its charger",
+                (U, Param("toward", "the charging unit", required=True)),
+                rule="2 by 2, Moving to contact",
+            ),
+            "countercharge": Procedure(
+                "countercharge",
+                movement.countercharge,
+                "cavalry counter-charges an enemy that moved within 1/2 its move",
+                (
+                    U,
+                    Param("target", required=True),
+                    *facts_p[:4],
+                    Param("within", "stated: target within 1/2 move", "bool"),
+                ),
+                rule="2 by 2, Moving to contact",
+            ),
+            "place": Procedure(
+                "place",
+                movement.place,
+                "record where a unit stands (correction; no rules checked)",
+                (
+                    U,
+                    Param("x", kind="float"),
+                    Param("y", kind="float"),
+                    Param("facing", kind="float"),
+                    Param("clear", kind="bool"),
+                ),
+            ),
+            "reinforce": Procedure(
+                "reinforce",
+                reinforcements.reinforce,
+                "roll 1d6 for the next reinforcement at an RP (rear 3+, flank 4+)",
+                (
+                    Param("rp", required=True),
+                    Param("x", kind="float"),
+                    Param("y", kind="float"),
+                    Param("facing", kind="float"),
+                ),
+                odds=reinforcements.reinforce_odds,
+                rule="2 by 2, Reinforcements",
+            ),
+            "rally": Procedure(
+                "rally",
+                rally.rally,
+                "try to rally a pinned or disrupted unit (5+)",
+                (
+                    U,
+                    Param("effect", "disrupted | pinned"),
+                    Param("enemy_contact", kind="bool"),
+                    Param("enemy_near", kind="bool"),
+                    Param("hq_contact", kind="bool"),
+                    Param("in_command", kind="bool"),
+                ),
+                odds=rally.rally_odds,
+                rule="2 by 2, Rallying",
+            ),
+            "shoot": Procedure(
+                "shoot",
+                shooting.shoot,
+                "one unit shoots at an enemy",
+                (
+                    Param("firer", required=True),
+                    Param("target", required=True),
+                    Param("range", "stated: [n] edge to edge", "float"),
+                    Param("band", "stated: musket | skirmish | canister | short | long"),
+                    Param("enfilade", kind="bool"),
+                    Param("cover", "stated: none | wall | area | both"),
+                    Param("hq_contact", kind="bool"),
+                    Param("in_open", kind="bool"),
+                    Param("cavalry_near", kind="bool"),
+                    Param("in_arc", kind="bool"),
+                    Param("contagion", "stated: ** units within [3] of a rout", "list"),
+                ),
+                odds=shooting.shoot_odds,
+                rule="2 by 2, Resolving shooting",
+            ),
+            "melee": Procedure(
+                "melee",
+                melee.melee,
+                "resolve a melee (1d6 each, difference, draws rerolled)",
+                (
+                    Param("attacker", required=True),
+                    Param("defender", required=True),
+                    Param("a_support", kind="int"),
+                    Param("b_support", kind="int"),
+                    Param("a_town", kind="bool"),
+                    Param("b_town", kind="bool"),
+                    Param("a_woods", kind="bool"),
+                    Param("b_woods", kind="bool"),
+                    Param("a_higher", kind="bool"),
+                    Param("b_higher", kind="bool"),
+                    Param("a_hq_contact", kind="bool"),
+                    Param("b_hq_contact", kind="bool"),
+                    Param("contact", "stated: the two are in contact", "bool"),
+                    Param("contagion", kind="list"),
+                ),
+                odds=melee.melee_odds,
+                rule="2 by 2, Melee",
+            ),
+            "follow_up": Procedure(
+                "follow_up",
+                melee.follow_up,
+                "melee winner follows up (or decline=true if voluntary)",
+                (
+                    U,
+                    Param("x", kind="float"),
+                    Param("y", kind="float"),
+                    Param("facing", kind="float"),
+                    Param("decline", kind="bool"),
+                    Param("contact", kind="list"),
+                ),
+                rule="2 by 2, Melee",
+            ),
+            "rout": Procedure(
+                "rout",
+                melee.voluntary_rout,
+                "a *** unit routs voluntarily",
+                (U, Param("contagion", kind="list")),
+                rule="2 by 2, Unit Summary",
+            ),
+            "facts": Procedure(
+                "facts",
+                facts_query,
+                "the geometric facts between two units (query)",
+                (U, Param("target")),
+                query=True,
+            ),
+            "status": Procedure("status", status_query, "the game as JSON (query)", (), query=True),
+        }
+
+    # -- state ---------------------------------------------------------------------------
+    def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> GameState:
+        hr = options.get("house_rules")
+        data = self.data(hr if isinstance(hr, Mapping) else None)
+        scn_rules = scenario.get("rules")
+        if isinstance(scn_rules, Mapping):
+            from vedette.data import merge
+
+            data = merge(data, scn_rules)
+        rules = Rules.from_data(data)
+        tbl = scenario.get("table", {})
+        feats = tuple(feature_from_data(f, i) for i, f in enumerate(scenario.get("terrain", []), 1))
+        table = TableTop(float(tbl.get("width", 609.6)), float(tbl.get("depth", 609.6)), feats)
+        sides = _sides(scenario)
+        start = str(scenario.get("start", "setup"))
+        if start not in ("setup", "battle"):
+            raise DataError(SRC, "start must be 'setup' or 'battle'")
+        units = _units(rules, scenario, {s.id for s in sides}, start)
+        rps: list[ReinforcementPoint] = []
+        for i, r in enumerate(scenario.get("rps", []), start=1):
+            try:
+                x, y = r["at"]
+                rps.append(
+                    ReinforcementPoint(
+                        str(r["id"]),
+                        str(r["side"]),
+                        str(r.get("kind", "rear")),
+                        Vec(float(x), float(y)),
+                        tuple(str(q) for q in r.get("queue", [])),
+                    )
+                )
+            except (KeyError, TypeError, ValueError) as e:
+                raise DataError(SRC, f"bad reinforcement point: {e}", i) from None
+        victory = scenario.get("victory", {})
+        state = GameState(
+            rules=rules,
+            table=table,
+            sides=sides,
+            units=units,
+            rps=tuple(rps),
+            title=str(scenario.get("title", "")),
+            victory=dict(victory) if isinstance(victory, Mapping) else {},
+        )
+        if start == "battle":
+            att = str(scenario.get("attacker", sides[1].id))
+            if att not in (sides[0].id, sides[1].id):
+                raise DataError(SRC, f"attacker {att!r} is not a side")
+            dfn = sides[0].id if att == sides[1].id else sides[1].id
+            state = apply_event(state, Event("roles", {"attacker": att, "defender": dfn}))
+            state = apply_event(
+                state, Event("phase", {"stage": "battle", "turn": 1, "phase_index": 0})
+            )
+        return state
+
+    def apply(self, state: GameState, event: Event) -> GameState:
+        return apply_event(state, event)
+
+    # -- views ---------------------------------------------------------------------------
+    def render(self, state: GameState) -> str:
+        r = state.rules
+        lines = [
+            f"2 by 2 Napoleonics{': ' + state.title if state.title else ''}",
+            state.phase_name(),
+        ]
+        if state.attacker:
+            lines.append(
+                f"Attacker {state.side(state.attacker).name}, Defender"
+                f" {state.side(str(state.defender)).name} (player 1)"
+            )
+        for s in state.sides:
+            lines.append(f"{s.name} ({s.edge} edge) — score {state.score(s.id)} AP destroyed")
+            for u in state.units:
+                if u.side != s.id:
+                    continue
+                t = state.utype(u)
+                where = "position not recorded"
+                if u.body is not None:
+                    c = u.body.centre
+                    where = (
+                        f"at [{r.n(c.x):.1f},{r.n(c.y):.1f}] ({c.x:.0f},{c.y:.0f} mm)"
+                        f" facing {u.body.facing:.0f}"
+                    )
+                marks = [
+                    m
+                    for m, on in (
+                        ("PINNED", u.pinned),
+                        ("DISRUPTED", u.disrupted),
+                        ("shot", u.shot),
+                        ("moved", u.moved),
+                        ("screened", u.screened),
+                        (u.formation, u.formation != "line"),
+                        (f"entering at {u.entry}", bool(u.entry)),
+                    )
+                    if on
+                ]
+                status = "" if u.status == "table" else f" [{u.status.upper()}]"
+                shown = where if u.status == "table" else ""
+                lines.append(
+                    f"  {u.id:<6} {u.name:<22} {t.name:<16}{status} {shown}"
+                    + (f" {' '.join(marks)}" if marks else "")
+                )
+        for rp in state.rps:
+            lines.append(
+                f"RP {rp.id} ({state.side(rp.side).name}, {rp.kind})"
+                f" at ({rp.point.x:.0f},{rp.point.y:.0f}): {', '.join(rp.queue) or 'empty'}"
+            )
+        for m in state.melees:
+            cc = " (counter-charge)" if m.counter_charge else ""
+            lines.append(f"melee pending: {m.attacker} vs {m.defender}{cc}")
+        for f in state.follow_ups:
+            lines.append(f"follow-up {'owed' if f.mandatory else 'offered'}: {f.unit}")
+        if state.stage == "over":
+            lines.append(
+                f"winner: {state.side(state.winner).name if state.winner else 'none (draw)'}"
+            )
+        return "\n".join(lines)
+
+    def state_json(self, state: GameState) -> dict[str, Any]:
+        return state_to_json(state)
+
+
+def state_to_json(state: GameState) -> dict[str, Any]:
+    kind = PHASES[state.phase_index][0] if state.stage == "battle" else state.stage
+    return {
+        "stage": state.stage,
+        "setup_step": state.setup_step,
+        "turn": state.turn,
+        "phase_index": state.phase_index,
+        "phase": kind,
+        "phase_text": state.phase_name(),
+        "actor": state.actor if state.stage == "battle" else None,
+        "attacker": state.attacker,
+        "defender": state.defender,
+        "player_order": list(state.player_order),
+        "extra_ap": state.extra_ap,
+        "reinforcement_rolls": state.reinforcement_rolls,
+        "scores": {s.id: state.score(s.id) for s in state.sides},
+        "winner": state.winner,
+        "units": [
+            {
+                "id": u.id,
+                "side": u.side,
+                "type": u.kind,
+                "name": u.name,
+                "status": u.status,
+                "position": body_json(u.body),
+                "pinned": u.pinned,
+                "disrupted": u.disrupted,
+                "shot": u.shot,
+                "formation": u.formation,
+                "screened": u.screened,
+                "moved": u.moved,
+                "entry": u.entry,
+            }
+            for u in state.units
+        ],
+        "rps": [
+            {
+                "id": r.id,
+                "side": r.side,
+                "kind": r.kind,
+                "at": [r.point.x, r.point.y],
+                "queue": list(r.queue),
+            }
+            for r in state.rps
+        ],
+        "melees": [
+            {"attacker": m.attacker, "defender": m.defender, "counter_charge": m.counter_charge}
+            for m in state.melees
+        ],
+        "follow_ups": [{"unit": f.unit, "mandatory": f.mandatory} for f in state.follow_ups],
+    }
+
+
+def status_query(state: GameState, req: Request, dice: Any) -> Outcome:
+    return Outcome((), (), state.phase_name(), {"state": state_to_json(state)})
+
+
+def facts_query(state: GameState, req: Request, dice: Any) -> Outcome:
+    """The derived geometry between a unit and (optionally) a target, all in [n]."""
+    u = state.unit(req.get_str("unit"))
+    out: dict[str, Any] = {"unit": u.id, "position": body_json(u.body)}
+    if u.body is not None:
+        out["terrain"] = [
+            f.name + f" ({f.kind})" for f in tt.body_features(u.body, state.table.features, "any")
+        ]
+        out["in_cover"] = facts.in_kinds(state, u, *facts.AREA_COVER)
+        div, corps = facts.hq_distances(state, u)
+        out["division_hq_distance"] = None if div is None else round(div, 3)
+        out["corps_hq_distance"] = None if corps is None else round(corps, 3)
+        out["hq_in_contact"] = facts.hq_in_contact(state, u)
+        for n in (2, 3, 4, 8):
+            w = facts.enemies_within(state, u, n)
+            out[f"enemies_within_{n}"] = [e.id for e in w] if w is not None else None
+    msg = [f"{u.name}"]
+    if "target" in req:
+        t = state.unit(req.get_str("target"))
+        d = facts.distance_n(state, u, t)
+        if d is None:
+            raise BadRequest(f"vedette does not know where {u.name} or {t.name} stands")
+        ut = state.utype(u)
+        band = None
+        for limit, name in zip(ut.ranges, ut.range_names, strict=True):
+            if d <= limit + 1e-9:
+                band = name
+                break
+        out["target"] = {
+            "id": t.id,
+            "distance": round(d, 3),
+            "within": {str(n): d <= n + 1e-9 for n in (1, 2, 3, 4, 8)},
+            "contact": facts.in_contact(state, u, t),
+            "range_band": band,
+            "in_fire_arc": facts.in_fire_arc(state, u, t),
+            "unit_in_target_arc": facts.flank_or_rear(state, t, u),
+            "target_in_unit_arc": facts.flank_or_rear(state, u, t),
+            "target_behind_wall_or_hedge": facts.behind_wall_or_hedge(state, u, t),
+            "overlap_supports": [s.id for s in (facts.overlap_supports(state, u, t) or [])],
+        }
+        msg.append(
+            f"to {t.name}: [{d:.2f}], band {band or 'out of range'},"
+            f" {u.name} is on {t.name}'s {out['target']['unit_in_target_arc']}"
+        )
+    return Outcome((), (), " ".join(msg), out)
+
+
+RULESET = TwoByTwo()
+__all__ = ["RULESET", "Request", "TableTop", "TwoByTwo", "Vec"]

@@ -1,0 +1,250 @@
+"""Game set-up (2 by 2, Game Setup) and the turn sequence (2 by 2, Sequence of play).
+
+Set-up steps: ``roll`` (each side 1d6, high attacks; each tie lets each side place an extra
+12 AP, then reroll), ``deploy_def`` then ``deploy_att`` (12 AP each, plus extras, within [8]
+of the own base edge and not within [4] of a side edge), then the reinforcement points in the
+order Def, Att, Def, Att (the Attacker's on his own edge or either flank, not within [8] of a
+defending unit or RP). The Defender then moves first: he is Player 1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vedette.dice import Check, DiceSource, Odds, OpposedRoll
+from vedette.errors import BadRequest, RuleViolation
+from vedette.geometry import tabletop as tt
+from vedette.geometry.tabletop import Body, Vec
+from vedette.rules.base import Event, Outcome, Request
+from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.two_by_two.model import (
+    EDGES,
+    OPPOSITE,
+    PHASES,
+    R_MELEE,
+    R_SEQ,
+    R_SETUP,
+    GameState,
+)
+
+RP_STEPS = ("rp_def", "rp_att", "rp_def2", "rp_att2")
+
+
+def _setup_check(state: GameState) -> Check:
+    a, b = state.sides
+    return Check(
+        "1d6 vs 1d6",
+        (),
+        state.rules.tables["setup"],
+        "set-up roll: high score is the Attacker",
+        R_SETUP,
+        reroll_draws=True,
+        a_label=a.name,
+        b_label=b.name,
+    )
+
+
+def _need_step(state: GameState, *steps: str) -> None:
+    if state.stage != "setup" or state.setup_step not in steps:
+        raise RuleViolation(R_SETUP, f"not now: the game is at {state.phase_name()}")
+
+
+def setup_roll(state: GameState, req: Request, dice: DiceSource) -> Outcome:
+    _need_step(state, "roll")
+    r = _setup_check(state).resolve(dice)
+    assert isinstance(r, OpposedRoll)
+    a, b = state.sides
+    att, dfn = (a, b) if r.difference > 0 else (b, a)
+    extra = int(state.rules.num("setup", "extra_ap_per_tie")) * len(r.draws)
+    ev = Event(
+        "roles",
+        {"attacker": att.id, "defender": dfn.id, "extra_ap": extra, "next_step": "deploy_def"},
+    )
+    msg = f"{att.name} attacks, {dfn.name} defends"
+    if extra:
+        msg += f"; {len(r.draws)} tie(s): each side may place an extra {extra} AP"
+    return Outcome((ev,), (r,), msg)
+
+
+def setup_odds(state: GameState, req: Request) -> list[Odds]:
+    return [_setup_check(state).odds()]
+
+
+def _edge_gap(state: GameState, body: Body, edge: str) -> float:
+    """Distance (mm) from ``edge`` to the farthest corner of ``body``."""
+    w, d = state.table.width, state.table.depth
+    far = 0.0
+    for c in body.corners():
+        gap = {"south": c.y, "north": d - c.y, "west": c.x, "east": w - c.x}[edge]
+        far = max(far, gap)
+    return far
+
+
+def _flanks(edge: str) -> tuple[str, str]:
+    return ("west", "east") if edge in ("south", "north") else ("south", "north")
+
+
+def deploy(state: GameState, req: Request, dice: Any) -> Outcome:
+    """Place one of the side's units at set-up (within [8] of its base edge, not within [4]
+    of a side edge, within its AP)."""
+    u = state.unit(req.get_str("unit"))
+    _need_step(state, "deploy_def", "deploy_att")
+    who = state.defender if state.setup_step == "deploy_def" else state.attacker
+    if u.side != who:
+        raise RuleViolation(
+            R_SETUP, f"{state.side(str(who)).name} deploys now, not {u.name}'s side"
+        )
+    rules = state.rules
+    edge = state.side(u.side).edge
+    facing_default = {"south": 0.0, "north": 180.0, "west": 90.0, "east": 270.0}[edge]
+    body = Body(
+        Vec(req.get_float("x"), req.get_float("y")),
+        tt.normalise(req.get_float("facing", facing_default)),
+        rules.footprint,
+    )
+    if not state.table.on_table(body):
+        raise RuleViolation(R_SETUP, f"{u.name} would be off the table")
+    depth = rules.mm(rules.num("setup", "deploy_depth"))
+    if _edge_gap(state, body, edge) > depth + 1e-6:
+        raise RuleViolation(
+            R_SETUP,
+            f"{u.name} must be within [{rules.num('setup', 'deploy_depth'):g}] of the {edge} edge",
+        )
+    margin = rules.mm(rules.num("setup", "side_margin"))
+    for fl in _flanks(edge):
+        if state.table.edge_distance(body, fl) < margin - 1e-6:  # type: ignore[arg-type]
+            raise RuleViolation(
+                R_SETUP,
+                f"{u.name} is closer than [{rules.num('setup', 'side_margin'):g}] to the {fl} edge",
+            )
+    for o in state.live():
+        if o.id != u.id and o.body is not None and tt.overlaps(body, o.body, 1.0):
+            raise RuleViolation(R_SETUP, f"{u.name} would stand on {o.name}")
+    budget = int(rules.num("setup", "ap_each")) + state.extra_ap
+    used = sum(state.utype(o).ap for o in state.live(u.side) if o.id != u.id)
+    ap = state.utype(u).ap
+    if used + ap > budget:
+        raise RuleViolation(R_SETUP, f"{u.name} ({ap} AP) would exceed {budget} AP ({used} placed)")
+    ev = unit_event("deployed", u.id, status="table", body=body)
+    return Outcome((ev,), (), f"{u.name} deployed ({used + ap}/{budget} AP)")
+
+
+def choose_rp(state: GameState, req: Request, dice: Any) -> Outcome:
+    """Pick a reinforcement point and the units that will arrive there, in order."""
+    _need_step(state, *RP_STEPS)
+    step = state.setup_step
+    side = state.defender if step in ("rp_def", "rp_def2") else state.attacker
+    assert side is not None
+    rules = state.rules
+    at = Vec(req.get_float("x"), req.get_float("y"))
+    own = state.side(side).edge
+    edge, gap = tt.nearest_edge(state.table, at)
+    if gap > 1.0:
+        raise RuleViolation(R_SETUP, "a reinforcement point must be on a table edge")
+    if edge == own:
+        kind = "rear"
+    elif edge in _flanks(own) and side == state.attacker:
+        kind = "flank"
+    else:
+        raise RuleViolation(
+            R_SETUP,
+            f"{state.side(side).name} must pick its RP on its own ({own}) edge"
+            + (" or a flank" if side == state.attacker else ""),
+        )
+    if side == state.attacker:
+        clear = rules.mm(rules.num("setup", "rp_clearance"))
+        for o in state.live(str(state.defender)):
+            if o.body is not None and tt.distance(o.body, at) < clear - 1e-6:
+                raise RuleViolation(R_SETUP, f"RP within [8] of defending {o.name}")
+        for r in state.rps:
+            if r.side == state.defender and r.point.distance(at) < clear - 1e-6:
+                raise RuleViolation(R_SETUP, f"RP within [8] of defending RP {r.id}")
+    queue = [str(x) for x in req.get_list("units", [])]
+    queued = {q for r in state.rps for q in r.queue}
+    for q in queue:
+        u = state.unit(q)
+        if u.side != side or u.status != "reserve" or q in queued:
+            raise BadRequest(f"{u.name} is not a waiting reinforcement of {state.side(side).name}")
+    nxt = RP_STEPS.index(step) + 1
+    rid = req.get_str("id", f"{side}-{len([r for r in state.rps if r.side == side]) + 1}")
+    events = [
+        Event(
+            "rp_chosen",
+            {
+                "id": rid,
+                "side": side,
+                "kind": kind,
+                "x": at.x,
+                "y": at.y,
+                "queue": queue,
+                "next_step": RP_STEPS[nxt] if nxt < len(RP_STEPS) else "done",
+            },
+        )
+    ]
+    if nxt >= len(RP_STEPS):
+        events.append(Event("phase", {"stage": "battle", "turn": 1, "phase_index": 0}))
+    return Outcome(
+        tuple(events),
+        (),
+        f"{state.side(side).name} picks {kind} RP {rid} ({', '.join(queue) or 'no units'})",
+    )
+
+
+def next_phase(state: GameState, req: Request, dice: Any) -> Outcome:
+    """End the current phase (2 by 2, Sequence of play). Refused while melees wait to be
+    resolved in the melee phase or a mandatory follow-up is owed."""
+    if state.stage == "over":
+        raise RuleViolation(R_SEQ, "the game is over")
+    if state.stage == "setup":
+        if state.setup_step == "roll":
+            raise RuleViolation(R_SETUP, "roll for the attacker first (setup_roll)")
+        if state.setup_step == "deploy_def":
+            return Outcome(
+                (Event("setup_step", {"step": "deploy_att"}),), (), "the Attacker deploys"
+            )
+        if state.setup_step == "deploy_att":
+            return Outcome(
+                (Event("setup_step", {"step": "rp_def"}),),
+                (),
+                "reinforcement points: the Defender picks first",
+            )
+        raise RuleViolation(R_SETUP, "pick the reinforcement points (rp) to finish the set-up")
+    if state.phase == "melee":
+        if state.melees:
+            m = state.melees[0]
+            raise RuleViolation(
+                R_SEQ, f"resolve every melee first ({m.attacker} vs {m.defender} is waiting)"
+            )
+        owed = [f.unit for f in state.follow_ups if f.mandatory]
+        if owed:
+            raise RuleViolation(R_MELEE, f"mandatory follow-up owed by {', '.join(owed)}")
+    idx = state.phase_index + 1
+    turn = state.turn
+    events: list[Event] = []
+    if idx >= len(PHASES):
+        idx, turn = 0, turn + 1
+        over = _victory(state, turn)
+        if over is not None:
+            return Outcome((Event("game_over", {"winner": over[0]}),), (), over[1])
+    events.append(Event("phase", {"stage": "battle", "turn": turn, "phase_index": idx}))
+    kind, who, _ = PHASES[idx]
+    return Outcome(tuple(events), (), f"turn {turn}, phase {idx + 1}: player {who + 1} {kind}")
+
+
+def _victory(state: GameState, next_turn: int) -> tuple[str | None, str] | None:
+    """The default victory check at the end of a turn (ASSUMPTION, see [victory])."""
+    v = {**dict(state.rules.section("victory")), **dict(state.victory)}
+    threshold = int(v.get("threshold_ap", 0))
+    max_turns = int(v.get("max_turns", 0))
+    scores = {s.id: state.score(s.id) for s in state.sides}
+    reached = threshold > 0 and any(x >= threshold for x in scores.values())
+    if not reached and not (max_turns > 0 and next_turn > max_turns):
+        return None
+    a, b = state.sides
+    if scores[a.id] == scores[b.id]:
+        return None, f"game over: drawn ({scores[a.id]} AP each)"
+    w = a if scores[a.id] > scores[b.id] else b
+    return w.id, f"game over: {w.name} wins ({scores[a.id]}-{scores[b.id]} AP destroyed)"
+
+
+__all__ = ["EDGES", "OPPOSITE", "choose_rp", "deploy", "next_phase", "setup_odds", "setup_roll"]

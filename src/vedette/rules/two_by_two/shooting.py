@@ -1,0 +1,278 @@
+"""Shooting (2 by 2, Resolving shooting): range band, modifiers, the 1d6 table, its results.
+
+Facts vedette measures when both units stand on the table, or the player states:
+``range`` ([n], edge to edge), ``enfilade`` (firing on the target's flank or rear),
+``cover`` (``none``, ``wall`` = behind a wall or hedge, ``area`` = in woods/rough/town,
+``both``), ``hq_contact`` (an HQ in base contact with the firer), ``in_open`` and
+``cavalry_near`` (for the Light Infantry modifier), ``in_arc`` (the target in the firer's front
+arc), ``contagion`` (the ** units within [3] of a rout, when positions are unknown).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from vedette.dice import Check, DiceSource, Modifier, Odds, Roll
+from vedette.dice.roll import AnyRoll
+from vedette.errors import BadRequest, RuleViolation
+from vedette.rules.base import Event, Outcome, Request
+from vedette.rules.two_by_two import facts
+from vedette.rules.two_by_two.common import (
+    Fact,
+    fact_bool,
+    fact_float,
+    mod,
+    resolve_rout,
+    rout_check,
+)
+from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.two_by_two.model import (
+    R_CONTACT,
+    R_SEQ,
+    R_SHOOT,
+    R_UNITS,
+    GameState,
+    Unit,
+    require_phase,
+    require_unit_in_play,
+)
+from vedette.rules.two_by_two.movement import check_charged, require_reaction
+
+COVER = ("none", "wall", "area", "both")
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A shot, judged: the band, the check (modifiers + table) and the facts it rests on."""
+
+    firer: Unit
+    target: Unit
+    band: str
+    range_n: float | None
+    check: Check
+    facts: dict[str, Any]
+    reaction: bool
+
+
+def _band(state: GameState, firer: Unit, rng: float | None, stated: str | None) -> str:
+    t = state.utype(firer)
+    if stated is not None:
+        if stated not in t.range_names:
+            raise BadRequest(f"band must be one of {', '.join(t.range_names)} for {t.name}")
+        return stated
+    if rng is None:
+        raise BadRequest(
+            f"vedette does not know where {firer.name} or its target stands: state range=[n]"
+            " or band=..."
+        )
+    for limit, name in zip(t.ranges, t.range_names, strict=True):
+        if rng <= limit + 1e-9:
+            return name
+    raise RuleViolation(
+        R_UNITS, f"target at [{rng:.2f}] is beyond {t.name}'s range [{t.ranges[-1]:g}]"
+    )
+
+
+def judge(state: GameState, req: Request) -> Shot:
+    """Every check of the rules on a shot, and its modifiers (no dice)."""
+    firer = require_unit_in_play(state, req.get_str("firer"), "shoot")
+    target = require_unit_in_play(state, req.get_str("target"), "shoot")
+    ft, tt_ = state.utype(firer), state.utype(target)
+    if target.side == firer.side:
+        raise BadRequest(f"{target.name} is not an enemy of {firer.name}")
+    reaction = state.stage == "battle" and state.phase == "move"
+    if reaction:
+        require_reaction(state, firer.side, "fire on a charging unit")
+        check_charged(state, firer, target)
+    else:
+        require_phase(state, "shoot", firer.side, "shoot")
+    if not ft.can_shoot:
+        raise RuleViolation(R_UNITS, f"{ft.name} has no range: it cannot shoot")
+    if firer.disrupted:
+        raise RuleViolation(R_SHOOT, f"{firer.name} is disrupted: it may not move or fire")
+    if firer.shot:
+        raise RuleViolation(R_SHOOT, f"{firer.name} has already shot this turn (only once)")
+    rng = fact_float(req, "range", facts.distance_n(state, firer, target))
+    band = _band(state, firer, None if rng is None else float(rng.value), req.get_opt_str("band"))
+    if ft.is_infantry and band == "skirmish" and ft.star_range and not firer.screened:
+        raise RuleViolation(
+            R_UNITS, f"{firer.name} reaches [2] only with a skirmisher screen (Unit Summary *)"
+        )
+    arc = fact_bool(req, "in_arc", facts.in_fire_arc(state, firer, target), True)
+    if not arc.value and not reaction:
+        raise RuleViolation(
+            R_SHOOT, f"{target.name} is not in {firer.name}'s front arc (ASSUMPTION: fire ahead)"
+        )
+    s = state.rules.section("shooting")
+    mods: list[Modifier] = []
+    notes: dict[str, Any] = {"range": None if rng is None else round(float(rng.value), 3)}
+    if ft.is_artillery:
+        names = ft.range_names
+        if band == names[-1]:
+            mods.append(mod(state, "shooting", "artillery_long", "artillery long range", R_SHOOT))
+        elif band == names[0]:
+            mods.append(
+                mod(state, "shooting", "artillery_canister", "artillery canister range", R_SHOOT)
+            )
+    if tt_.is_infantry:
+        if "cover" in req:
+            cover = req.get_choice("cover", COVER)
+            wall: Fact = Fact(cover in ("wall", "both"), "stated")
+            area: Fact = Fact(cover in ("area", "both"), "stated")
+        else:
+            wall = fact_bool(req, "behind_wall", facts.behind_wall_or_hedge(state, firer, target))
+            area = fact_bool(req, "in_cover", facts.in_kinds(state, target, *facts.AREA_COVER))
+        if wall.value:
+            mods.append(
+                mod(
+                    state,
+                    "shooting",
+                    "cover_wall_hedge",
+                    f"target infantry behind wall or hedge{wall.note()}",
+                    R_SHOOT,
+                )
+            )
+        if area.value:
+            mods.append(
+                mod(
+                    state,
+                    "shooting",
+                    "cover_woods_town",
+                    f"target infantry in woods/rough or town{area.note()}",
+                    R_SHOOT,
+                )
+            )
+        notes["cover"] = {"wall_or_hedge": wall.value, "woods_rough_town": area.value}
+        in_open = not (wall.value or area.value)
+    else:
+        in_open = True
+    if firer.screened and ft.is_infantry:
+        if target.screened:
+            notes["screen"] = "both screened: no modifier"
+        else:
+            mods.append(
+                mod(state, "shooting", "screened", "firer screened by skirmishers", R_SHOOT)
+            )
+    arc_of = facts.flank_or_rear(state, target, firer)
+    enf = fact_bool(req, "enfilade", None if arc_of is None else arc_of != "front")
+    notes["firer_in_target_arc"] = arc_of
+    if enf.value:
+        mods.append(
+            mod(
+                state,
+                "shooting",
+                "enfilade",
+                f"enfilade: target's flank or rear{enf.note()}",
+                R_SHOOT,
+            )
+        )
+    if tt_.light_inf:
+        open_ = fact_bool(req, "in_open", in_open if "cover" in req or target.body else None, True)
+        near = fact_bool(req, "cavalry_near", _cavalry_near(state, target))
+        if open_.value and near.value:
+            notes["light_infantry"] = "negated: in the open with enemy cavalry within 1/2 move"
+        else:
+            mods.append(
+                mod(state, "shooting", "light_infantry", "target is Light Infantry", R_SHOOT)
+            )
+    if tt_.is_cavalry:
+        mods.append(mod(state, "shooting", "cavalry", "target is cavalry", R_SHOOT))
+    if target.disrupted:
+        mods.append(mod(state, "shooting", "disrupted", "target is disrupted", R_SHOOT))
+    hq = fact_bool(req, "hq_contact", facts.hq_in_contact(state, firer))
+    if hq.value:
+        mods.append(
+            mod(
+                state,
+                "shooting",
+                "hq_contact",
+                f"HQ in base contact with firer{hq.note()}",
+                R_SHOOT,
+            )
+        )
+    if ft.is_infantry and not firer.pinned:
+        mods.append(
+            mod(state, "shooting", "first_volley", "muskets' first volley (not pinned)", R_SHOOT)
+        )
+    full = float(s.get("musket_full_effect", 1))
+    capped = ft.is_infantry and (
+        band != ft.range_names[0] or (rng is not None and float(rng.value) > full + 1e-9)
+    )
+    table = state.rules.tables["shooting_capped" if capped else "shooting"]
+    check = Check(
+        "1d6",
+        tuple(mods),
+        table,
+        f"{firer.name} shoots {target.name} ({band})",
+        R_SHOOT,
+    )
+    notes["band"] = band
+    notes["capped_at_pinned"] = capped
+    return Shot(
+        firer, target, band, None if rng is None else float(rng.value), check, notes, reaction
+    )
+
+
+def _cavalry_near(state: GameState, target: Unit) -> bool | None:
+    """Enemy cavalry within 1/2 (its own) move of the target (ASSUMPTION: the cavalry's move)."""
+    if target.body is None:
+        return None
+    for c in state.live(state.enemy_of(target.side)):
+        ct = state.utype(c)
+        if not ct.is_cavalry:
+            continue
+        d = facts.distance_n(state, c, target)
+        if d is not None and d <= ct.move / 2 + 1e-9:
+            return True
+    return False
+
+
+def shoot(state: GameState, req: Request, dice: DiceSource) -> Outcome:
+    """Resolve one shot (2 by 2, Resolving shooting)."""
+    shot = judge(state, req)
+    firer, target = shot.firer, shot.target
+    events: list[Event] = []
+    rolls: list[AnyRoll] = []
+    ft = state.utype(firer)
+    # an infantry unit that shoots is pinned at once; one shot per unit per turn
+    if ft.is_infantry:
+        events.append(unit_event("shot", firer.id, shot=True, pinned=True))
+    else:
+        events.append(unit_event("shot", firer.id, shot=True))
+    r = shot.check.resolve(dice)
+    assert isinstance(r, Roll)
+    rolls.append(r)
+    lines: list[str] = []
+    if r.row == "pinned":
+        if not target.pinned:
+            events.append(unit_event("pinned", target.id, pinned=True))
+        lines.append(f"{target.name} is pinned")
+    elif r.row == "disrupted":
+        if not target.disrupted:
+            events.append(unit_event("disrupted", target.id, disrupted=True))
+        lines.append(f"{target.name} is disrupted")
+    elif r.row == "rout":
+        stated = req.get_list("contagion") if "contagion" in req else None
+        ev, rr, ll = resolve_rout(state, target, firer, dice, R_SHOOT, stated)
+        events.extend(ev)
+        rolls.extend(rr)
+        lines.extend(ll)
+    else:
+        lines.append("no effect")
+    if ft.is_infantry:
+        lines.append(f"{firer.name} is pinned for shooting")
+    return Outcome(
+        tuple(events),
+        tuple(rolls),
+        "; ".join(lines),
+        {"shot": shot.facts, "reaction_fire": shot.reaction},
+    )
+
+
+def shoot_odds(state: GameState, req: Request) -> list[Odds]:
+    shot = judge(state, req)
+    return [shot.check.odds(), rout_check(state, shot.target, R_SHOOT).odds()]
+
+
+__all__ = ["R_CONTACT", "R_SEQ", "judge", "shoot", "shoot_odds"]
