@@ -1,0 +1,74 @@
+"""Helpers for the Solo Napoleonic (Kuryakin) tests: small scenarios and forced dice."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from vedette.dice import ScriptedSource
+from vedette.dice.check import Odds
+from vedette.rules.base import Outcome, Request
+from vedette.rules.solo_napoleonic import RULESET as R
+from vedette.rules.solo_napoleonic.model import Card, State
+
+
+def unit(uid: str, side: str = "French", **kw: Any) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "id": uid,
+        "name": uid,
+        "side": side,
+        "kind": "infantry",
+        "grade": "C",
+        "figures": 18,
+        "formation": "line",
+    }
+    d.update(kw)
+    return d
+
+
+def general(gid: str, side: str = "French", **kw: Any) -> dict[str, Any]:
+    d: dict[str, Any] = {"id": gid, "name": gid, "side": side, "rank": "brigadier"}
+    d.update(kw)
+    return d
+
+
+def make(
+    units: Sequence[Mapping[str, Any]],
+    generals: Sequence[Mapping[str, Any]] = (),
+    options: Mapping[str, Any] | None = None,
+    house: Mapping[str, Any] | None = None,
+    sides: Sequence[str] = ("French", "Allies"),
+) -> State:
+    scen = {"title": "test", "sides": list(sides), "units": list(units), "generals": list(generals)}
+    opts = dict(options or {})
+    if house:
+        opts["house_rules"] = dict(house)
+    return R.initial_state(scen, opts)
+
+
+def run(state: State, proc: str, faces: Sequence[int] = (), **req: Any) -> tuple[State, Outcome]:
+    """Run a procedure with forced dice (all must be used) and fold its events."""
+    src = ScriptedSource(list(faces))
+    out = R.procedures[proc].run(state, Request(req), src)
+    src.check_all_used()
+    for e in out.events:
+        state = R.apply(state, e)
+    return state, out
+
+
+def odds(state: State, proc: str, **req: Any) -> list[Odds]:
+    p = R.procedures[proc]
+    assert p.odds is not None
+    return list(p.odds(state, Request(req)))
+
+
+def activate(state: State, *uids: str) -> State:
+    """Put the game in the activation phase with ``uids`` on the active card (one card)."""
+    cards = tuple(
+        Card(u.id, i + 1, float(i + 1), (u.id,))
+        for i, u in enumerate(state.units)
+        if u.id not in uids
+    )
+    active = Card("active", 0, 0.0, tuple(uids))
+    return replace(state, phase="activation", cards=(active, *cards), active="active")
