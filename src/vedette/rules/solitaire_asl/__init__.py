@@ -9,8 +9,8 @@ states those facts. See docs/rules/solitaire_asl.md.
 from __future__ import annotations
 
 import json
-from types import MappingProxyType
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from vedette.dice import DiceSource, Odds, tables_from_data

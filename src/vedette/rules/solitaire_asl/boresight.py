@@ -123,7 +123,7 @@ def run_boresight(
                     p.pending("boresight", c.id, hexid)
                 msg = (
                     f"{where} is {hexid}: could {', '.join(c.name for c in ws)} bore sight a"
-                    f" location there? answer with 'decide id=... ok=true|false'"
+                    f" location there? answer with 'decide id={ws[0].id} ok=true|false'"
                 )
             elif req.get_bool("candidate_ok"):
                 hit = hexid

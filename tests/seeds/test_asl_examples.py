@@ -1,0 +1,503 @@
+"""Every worked example of O'Leary's "Solitaire Play of ASL" (seed 001), reproduced with the
+dice forced to the example's figures. Section numbers are O'Leary's."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from vedette.dice import ScriptedSource
+from vedette.errors import RuleViolation
+from vedette.rules.base import Outcome, Request
+from vedette.rules.solitaire_asl import RULESET
+from vedette.rules.solitaire_asl.model import State, Status
+
+
+def make(stacks: Sequence[Mapping[str, Any]], **kw: Any) -> State:
+    scen: dict[str, Any] = {"sides": ["Russian", "German"], "first": "Russian", **kw}
+    scen["stacks"] = [{"side": "Russian", **s} for s in stacks]
+    return RULESET.initial_state(scen, {})
+
+
+def to_phase(state: State, phase: str, side: str | None = None) -> State:
+    for _ in range(40):
+        out = RULESET.procedures["phase"].run(state, Request({}), ScriptedSource([]))
+        for e in out.events:
+            state = RULESET.apply(state, e)
+        if state.phase == phase and (side is None or state.phasing == side):
+            return state
+    raise AssertionError("phase not reached")
+
+
+def play(state: State, proc: str, faces: Sequence[int] = (), **req: Any) -> tuple[State, Outcome]:
+    src = ScriptedSource(list(faces))
+    out = RULESET.procedures[proc].run(state, Request(req), src)
+    src.check_all_used()
+    for e in out.events:
+        state = RULESET.apply(state, e)
+    return state, out
+
+
+def mods(out: Outcome) -> dict[str, int]:
+    r = out.rolls[0]
+    return {m.reason: m.value for m in r.modifiers}  # type: ignore[union-attr]
+
+
+SQUAD_LMG_LEADER = [
+    {"id": "a1", "name": "4-6-7", "kind": "squad"},
+    {"id": "a2", "name": "LMG", "kind": "sw"},
+    {"id": "a3", "name": "8-1", "kind": "leader"},
+]
+
+
+# -- 2.5, first example -------------------------------------------------------------------------
+def test_2_5_example_1_final_7_shift_made() -> None:
+    """4-6-7, LMG, 8-1 in a stone building in enemy LOS shift with a 4-counter dummy stack in
+    woods: DR 7, -1 (TEM of woods) +1 (LOS) = 7: the shift is made, more shifts may follow."""
+    s = make(
+        [
+            {
+                "id": "P1",
+                "location": "4P5",
+                "status": "potential_dummy",
+                "counters": SQUAD_LMG_LEADER,
+            },
+            {"id": "D1", "location": "4Q6", "status": "dummy", "dummies": 4},
+        ],
+        locations=[
+            {"id": "4P5", "terrain": "stone building", "tem": 3, "los": True},
+            {"id": "4Q6", "terrain": "woods", "tem": 1},
+        ],
+    )
+    s = to_phase(s, "MPh")
+    s2, out = play(s, "shift", [3, 4], a="P1", b="D1")
+    r = out.rolls[0]
+    assert r.natural == 7 and r.final == 7  # type: ignore[union-attr]
+    assert sorted(mods(out).values()) == [-1, 1]
+    assert r.row == "allowed"  # type: ignore[union-attr]
+    assert s2.stack("P1").location == "4Q6" and s2.stack("D1").location == "4P5"  # type: ignore[union-attr]
+    assert s2.closed == ()
+    assert s2.count("Russian", "1:MPh", None) == 1
+
+
+# -- 2.5, second example ------------------------------------------------------------------------
+def _example2(previous: int) -> tuple[State, Outcome]:
+    stacks: list[dict[str, Any]] = [
+        {
+            "id": "P1",
+            "location": "4P5",
+            "status": "potential_dummy",
+            "counters": [
+                {"id": "b1", "name": "6-2-8", "kind": "squad"},
+                {"id": "b2", "name": "2-4-7", "kind": "hs"},
+                {"id": "b3", "name": "1-4-9", "kind": "hero"},
+                {"id": "b4", "name": "10-0", "kind": "leader"},
+            ],
+        },
+        {"id": "D1", "location": "4R4", "status": "dummy", "dummies": 5},
+    ]
+    for i in range(previous):  # other pairs shifted earlier in this APh
+        stacks.append(
+            {
+                "id": f"Q{i}",
+                "location": f"4A{i + 1}",
+                "status": "potential_dummy",
+                "counters": ["4-4-7"],
+            }
+        )
+        stacks.append({"id": f"E{i}", "location": f"4C{i + 1}", "status": "dummy", "dummies": 2})
+    s = make(
+        stacks,
+        locations=[
+            {"id": "4P5", "terrain": "woods", "tem": 1},
+            {"id": "4R4", "terrain": "open ground", "tem": 0, "los": True},
+        ],
+    )
+    s = to_phase(s, "APh")
+    for i in range(previous):
+        s, o = play(s, "shift", [2, 2], a=f"Q{i}", b=f"E{i}")
+        assert o.rolls[0].row == "allowed"  # type: ignore[union-attr]
+    return play(s, "shift", [5, 6], a="P1", b="D1")
+
+
+def test_2_5_example_2_final_12() -> None:
+    """DR 11 +1 (LOS) = 12: not exchanged, the dummy stack is eliminated, the other stack keeps
+    concealment but is no longer a potential dummy stack; no more shifts this APh."""
+    s, out = _example2(0)
+    r = out.rolls[0]
+    assert (r.natural, r.final, r.row) == (11, 12, "exposed")  # type: ignore[union-attr]
+    assert s.stack("D1") is None
+    p1 = s.stack("P1")
+    assert p1 is not None and p1.status == Status.CONCEALED and not p1.ti and p1.location == "4P5"
+    assert s.is_closed("Russian", "dummy", "1:APh")
+
+
+def test_2_5_example_2_with_two_previous_shifts_final_14() -> None:
+    """With two pairs already shifted this APh: +2 more, final 14: the dummy stack is eliminated,
+    the other loses concealment and potential status and becomes TI."""
+    s, out = _example2(2)
+    r = out.rolls[0]
+    assert (r.natural, r.final, r.row) == (11, 14, "revealed")  # type: ignore[union-attr]
+    assert mods(out)["2 previous shifts this phase"] == 2
+    assert s.stack("D1") is None
+    p1 = s.stack("P1")
+    assert p1 is not None and p1.status == Status.REVEALED and p1.ti
+    with pytest.raises(RuleViolation, match=r"O'Leary 2\.5"):
+        play(s, "shift", [1, 1], a="Q0", b="E0")
+
+
+# -- 2.5, third example -------------------------------------------------------------------------
+def test_2_5_example_3_pillbox_and_cave_final_minus_1() -> None:
+    """4-4-8 in a 1+5+7 pillbox, dummy stack of 2 in a 1+4+6 cave, neither in LOS: DR 3, -4
+    (worst TEM: the cave's, sign reversed) = -1: allowed, and no +1 for later shifts."""
+    s = make(
+        [
+            {
+                "id": "P1",
+                "location": "4P5",
+                "status": "potential_dummy",
+                "position": "pillbox",
+                "counters": ["4-4-8"],
+            },
+            {"id": "D1", "location": "4Q6", "status": "dummy", "dummies": 2, "position": "cave"},
+            {"id": "P2", "location": "4A1", "status": "potential_dummy", "counters": ["4-4-8"]},
+            {"id": "D2", "location": "4C1", "status": "dummy", "dummies": 2},
+        ],
+        fortifications=[
+            {"id": "F1", "side": "Russian", "kind": "pillbox", "location": "4P5", "tem": 5},
+            {"id": "F2", "side": "Russian", "kind": "cave", "location": "4Q6", "tem": 4},
+        ],
+    )
+    s = to_phase(s, "MPh")
+    s, out = play(s, "shift", [1, 2], a="P1", b="D1")
+    r = out.rolls[0]
+    assert (r.natural, r.final, r.row) == (3, -1, "free")  # type: ignore[union-attr]
+    assert list(mods(out).values()) == [-4]
+    assert s.stack("P1").location == "4Q6"  # type: ignore[union-attr]
+    assert s.stack("P1").position == "cave"  # type: ignore[union-attr]
+    _, out2 = play(s, "shift", [3, 3], a="P2", b="D2")
+    assert not any("previous" in k for k in mods(out2))
+
+
+# -- 2.5, fourth example ------------------------------------------------------------------------
+def test_2_5_example_4_halftrack_and_tiger() -> None:
+    """SPW 250/1 in woods and a Tiger in woods, out of LOS: +2 = -1 (woods) +3 (large vehicle);
+    the halftrack's +1 is superseded by the Tiger's +3."""
+    s = make(
+        [
+            {
+                "id": "P1",
+                "location": "4P5",
+                "status": "potential_dummy",
+                "counters": [{"name": "SPW 250/1", "kind": "vehicle", "size": "small"}],
+            },
+            {
+                "id": "P2",
+                "location": "4Q6",
+                "status": "potential_dummy",
+                "counters": [{"name": "PzKpfw VIE", "kind": "vehicle", "size": "large"}],
+            },
+        ],
+        locations=[
+            {"id": "4P5", "terrain": "woods", "tem": 1},
+            {"id": "4Q6", "terrain": "woods", "tem": 1},
+        ],
+    )
+    s = to_phase(s, "MPh")
+    odds = RULESET.procedures["shift"].odds(s, Request({"a": "P1", "b": "P2"}))[0]  # type: ignore[misc]
+    assert sum(m.value for m in odds.modifiers) == 2
+    assert sorted(m.value for m in odds.modifiers) == [-1, 3]
+    assert [m.value for m in odds.superseded] == [1]
+    _, out = play(s, "shift", [2, 3], a="P1", b="P2")
+    assert out.rolls[0].final == 7  # type: ignore[union-attr]
+    assert "[not counted: +1 (small vehicle: SPW 250/1)]" in out.rolls[0].line()
+
+
+# -- 2.3 (crest / foxhole) ----------------------------------------------------------------------
+def test_2_3_example_crest_and_foxhole() -> None:
+    """4-6-7 in crest status in a gully and 5-4-8 in a foxhole: after the exchange the 5-4-8 is
+    in crest status and the 4-6-7 in the foxhole the 5-4-8 had claimed."""
+    s = make(
+        [
+            {
+                "id": "P1",
+                "location": "4P5",
+                "status": "potential_dummy",
+                "position": "crest",
+                "counters": ["4-6-7"],
+            },
+            {
+                "id": "P2",
+                "location": "4Q6",
+                "status": "potential_dummy",
+                "position": "foxhole",
+                "counters": ["5-4-8"],
+            },
+        ],
+        fortifications=[
+            {"id": "F1", "side": "Russian", "kind": "foxhole", "location": "4Q6", "hidden": False}
+        ],
+    )
+    s = to_phase(s, "MPh")
+    s, _ = play(s, "shift", [1, 1], a="P1", b="P2")
+    assert (s.stack("P2").location, s.stack("P2").position) == ("4P5", "crest")  # type: ignore[union-attr]
+    assert (s.stack("P1").location, s.stack("P1").position) == ("4Q6", "foxhole")  # type: ignore[union-attr]
+
+
+# -- 2.3.2 --------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("dummies", "legal"), [(3, False), (4, True), (5, True)])
+def test_2_3_2_example_needs_four_concealment_counters(dummies: int, legal: bool) -> None:
+    s = make(
+        [
+            {
+                "id": "P1",
+                "location": "4P5",
+                "status": "potential_dummy",
+                "counters": SQUAD_LMG_LEADER,
+            },
+            {"id": "D1", "location": "4Z9", "status": "dummy", "dummies": dummies},
+        ]
+    )
+    s = to_phase(s, "MPh")
+    if legal:
+        play(s, "shift", [1, 1], a="P1", b="D1")
+    else:
+        with pytest.raises(RuleViolation, match=r"O'Leary 2\.3\.2"):
+            play(s, "shift", [1, 1], a="P1", b="D1")
+
+
+# -- 2.4 ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("used", "legal"), [(12, False), (10, True)])
+def test_2_4_example_bt7_and_t35(used: int, legal: bool) -> None:
+    """A BT-7 (23 MP) that has used more than 10 MP may no longer shift with a T-35 (10 MP)."""
+    s = make(
+        [
+            {
+                "id": "P1",
+                "location": "4P5",
+                "status": "potential_dummy",
+                "counters": [
+                    {"id": "bt", "name": "BT-7", "kind": "vehicle", "size": "small", "mp": 23}
+                ],
+            },
+            {
+                "id": "P2",
+                "location": "4Q6",
+                "status": "potential_dummy",
+                "counters": [
+                    {"id": "t35", "name": "T-35", "kind": "vehicle", "size": "large", "mp": 10}
+                ],
+            },
+        ]
+    )
+    s = to_phase(s, "MPh")
+    s, _ = play(s, "move", stack="P1", to="4P6", mp=used)
+    s = to_phase(s, "MPh", "Russian")
+    if legal:
+        play(s, "shift", [1, 1], a="P1", b="P2")
+    else:
+        with pytest.raises(RuleViolation, match=r"O'Leary 2\.4"):
+            play(s, "shift", [1, 1], a="P1", b="P2")
+
+
+@pytest.mark.parametrize(("los", "legal"), [(True, False), (False, True)])
+def test_2_4_example_t34_into_open_ground_in_los(los: bool, legal: bool) -> None:
+    s = make(
+        [
+            {
+                "id": "P1",
+                "location": "4P5",
+                "status": "potential_dummy",
+                "counters": [{"name": "T-34", "kind": "vehicle"}],
+            },
+            {"id": "D1", "location": "4Q6", "status": "dummy", "dummies": 2},
+        ],
+        locations=[
+            {"id": "4P5", "terrain": "woods", "tem": 1},
+            {"id": "4Q6", "terrain": "open ground", "concealment_terrain": False, "los": los},
+        ],
+    )
+    s = to_phase(s, "MPh")
+    if legal:
+        play(s, "shift", [1, 1], a="P1", b="D1")
+    else:
+        with pytest.raises(RuleViolation, match=r"O'Leary 2\.4"):
+            play(s, "shift", [1, 1], a="P1", b="D1")
+
+
+# -- 3.1.1 --------------------------------------------------------------------------------------
+def test_3_1_1_five_hip_squads_six_dummies() -> None:
+    s = make([], side=[{"name": "Russian", "hip_squads": 5}])
+    assert s.allotment("Russian").dummy_hip == 6
+
+
+def test_3_1_1_five_hip_squads_counted_from_units() -> None:
+    s = make(
+        [
+            {"id": f"H{i}", "location": f"4A{i}", "status": "hip", "counters": ["4-5-7"]}
+            for i in range(1, 6)
+        ]
+    )
+    assert s.allotment("Russian").dummy_hip == 6
+
+
+def test_3_1_1_hip_at_gun_two_dummies() -> None:
+    s = make(
+        [
+            {
+                "id": "H1",
+                "location": "4P5",
+                "status": "hip",
+                "counters": [
+                    {"name": "45L AT", "kind": "gun", "size": "small"},
+                    {"name": "crew", "kind": "crew"},
+                ],
+            }
+        ]
+    )
+    assert s.allotment("Russian").dummy_hip == 2
+
+
+# -- 3.3.3 --------------------------------------------------------------------------------------
+def _hip_stack() -> State:
+    s = make(
+        [
+            {
+                "id": "H1",
+                "location": "4P5",
+                "status": "hip",
+                "counters": [
+                    {"id": "s1", "name": "4-5-7"},
+                    {"id": "s2", "name": "4-5-7"},
+                    {"id": "s3", "name": "4-5-7"},
+                    {"id": "l1", "name": "8-1"},
+                ],
+            },
+            {"id": "X1", "location": "4Q6", "status": "dummy_hip"},
+        ],
+        side=[{"name": "Russian", "hip_squads": 3}],
+    )
+    return to_phase(s, "MPh")
+
+
+def test_3_3_3_example_1_part_of_a_stack_shifts() -> None:
+    s, out = play(_hip_stack(), "shift", [2, 2], a="4P5", b="4Q6", move=["s1", "l1"])
+    assert out.rolls[0].row == "allowed"  # type: ignore[union-attr]
+    at_q6 = [c.id for x in s.stacks_at("4Q6") if x.status == Status.HIP for c in x.counters]
+    at_p5 = [c.id for x in s.stacks_at("4P5") if x.status == Status.HIP for c in x.counters]
+    assert sorted(at_q6) == ["l1", "s1"] and sorted(at_p5) == ["s2", "s3"]
+
+
+@pytest.mark.parametrize("faces", [[5, 6], [6, 6], [4, 5]])
+def test_3_3_3_example_1_remaining_squads_keep_hip_whatever_the_result(faces: list[int]) -> None:
+    s, out = play(_hip_stack(), "shift", faces, a="4P5", b="4Q6", move=["s1", "l1"])
+    status = {c.id: x.status for x in s.stacks for c in x.counters}
+    assert status["s2"] == status["s3"] == Status.HIP
+    if out.rolls[0].row == "exposed":  # type: ignore[union-attr]
+        assert status["s1"] == status["l1"] == Status.CONCEALED
+
+
+def test_3_3_3_example_2_the_other_squad_stays_and_a_dummy_marks_the_hex() -> None:
+    s = make(
+        [
+            {
+                "id": "H1",
+                "location": "4P5",
+                "status": "hip",
+                "counters": [{"id": "x", "name": "6-6-6"}],
+            },
+            {
+                "id": "H2",
+                "location": "4Q6",
+                "status": "hip",
+                "counters": [{"id": "y", "name": "5-3-6"}],
+            },
+        ]
+    )
+    s = to_phase(s, "MPh")
+    s, out = play(s, "shift", [2, 2], a="H1", b="4Q6", back=[])
+    assert out.rolls[0].row == "allowed"  # type: ignore[union-attr]
+    q6 = {c.id for x in s.stacks_at("4Q6") if x.status == Status.HIP for c in x.counters}
+    assert q6 == {"x", "y"}
+    p5 = s.stacks_at("4P5")
+    assert [x.status for x in p5] == [Status.DUMMY_HIP]
+
+
+# -- 3.3.5 --------------------------------------------------------------------------------------
+def test_3_3_5_failed_in_enemy_mph_blocks_until_own_pfph() -> None:
+    """The 6-6-6 / 5-3-6 shift fails in the enemy MPh: no other HIP stack of that side may try
+    until its PFPh (the enemy MPh and its own DFPh are one phase)."""
+    s = make(
+        [
+            {
+                "id": "H1",
+                "location": "4P5",
+                "status": "hip",
+                "counters": [{"id": "x", "name": "6-6-6"}],
+            },
+            {
+                "id": "H2",
+                "location": "4Q6",
+                "status": "hip",
+                "counters": [{"id": "y", "name": "5-3-6"}],
+            },
+            {"id": "H3", "location": "4A1", "status": "hip", "counters": ["4-4-7"]},
+            {"id": "X1", "location": "4C1", "status": "dummy_hip"},
+        ],
+        first="German",
+    )
+    s = to_phase(s, "MPh", "German")
+    s, out = play(s, "shift", [4, 5], a="H1", b="H2")
+    assert out.rolls[0].row == "refused"  # type: ignore[union-attr]
+    with pytest.raises(RuleViolation, match=r"O'Leary 3\.3\.5"):
+        play(s, "shift", [1, 1], a="H3", b="X1")
+    s = to_phase(s, "DFPh", "German")
+    with pytest.raises(RuleViolation, match=r"O'Leary 3\.3\.5"):
+        play(s, "shift", [1, 1], a="H3", b="X1")
+    s = to_phase(s, "PFPh", "Russian")
+    play(s, "shift", [1, 1], a="H3", b="X1")
+
+
+# -- 4.3 ----------------------------------------------------------------------------------------
+def test_4_3_example_1_pillbox_and_foxhole_use_woods_tem() -> None:
+    s = make(
+        [],
+        locations=[
+            {"id": "4P5", "terrain": "woods", "tem": 1},
+            {"id": "4Q6", "terrain": "woods", "tem": 1},
+        ],
+        fortifications=[
+            {"id": "F1", "side": "Russian", "kind": "pillbox", "location": "4P5", "tem": 3},
+            {"id": "F2", "side": "Russian", "kind": "foxhole", "location": "4Q6", "tem": 2},
+        ],
+    )
+    s = to_phase(s, "MPh")
+    s2, out = play(s, "shift", [1, 2], a="F1", b="F2")
+    tem = [v for k, v in mods(out).items() if "TEM" in k]
+    assert tem == [-1]
+    assert s2.fortification("F1").location == "4Q6" and s2.fortification("F2").location == "4P5"  # type: ignore[union-attr]
+
+
+def test_4_3_example_2_fortified_building_uses_stone_building_tem() -> None:
+    s = make(
+        [{"id": "X1", "location": "4Q6", "status": "dummy_hip"}],
+        locations=[
+            {"id": "4P5", "terrain": "stone building", "tem": 3},
+            {"id": "4Q6", "terrain": "stone building", "tem": 3},
+        ],
+        fortifications=[
+            {
+                "id": "F1",
+                "side": "Russian",
+                "kind": "fortified_building",
+                "location": "4P5",
+                "tem": 4,
+            }
+        ],
+    )
+    s = to_phase(s, "MPh")
+    _, out = play(s, "shift", [1, 2], a="F1", b="X1")
+    tem = [v for k, v in mods(out).items() if "TEM" in k]
+    assert tem == [-3]
