@@ -41,6 +41,56 @@ class Battle:
     def sample(cls, options: Mapping[str, Any] | None = None) -> Battle:
         return cls(RULESET.scenario("sample"), options)
 
+    @classmethod
+    def quick(
+        cls,
+        units: Sequence[Mapping[str, Any]],
+        terrain: Sequence[Mapping[str, Any]] = (),
+        p1: str = "blue",
+        rps: Sequence[Mapping[str, Any]] = (),
+        victory: Mapping[str, Any] | None = None,
+        options: Mapping[str, Any] | None = None,
+        start: str = "battle",
+        size: tuple[float, float] = (609.6, 609.6),
+    ) -> Battle:
+        """A battle between "blue" (south edge) and "red" (north edge); ``p1`` is the side
+        that moves first (the Defender). Units: ``{"id", "side", "type", "x", "y", "facing"}``
+        (facing defaults to 0 for blue, 180 for red)."""
+        us = []
+        for u in units:
+            d = dict(u)
+            if "x" in d and "facing" not in d:
+                d["facing"] = 0.0 if d["side"] == "blue" else 180.0
+            us.append(d)
+        scn: dict[str, Any] = {
+            "title": "quick battle",
+            "start": start,
+            "attacker": "red" if p1 == "blue" else "blue",
+            "table": {"width": size[0], "depth": size[1]},
+            "sides": [
+                {"id": "blue", "name": "Blue", "edge": "south"},
+                {"id": "red", "name": "Red", "edge": "north"},
+            ],
+            "units": us,
+            "terrain": [dict(t) for t in terrain],
+            "rps": [dict(r) for r in rps],
+        }
+        if victory is not None:
+            scn["victory"] = dict(victory)
+        return cls(scn, options)
+
+    def until(self, kind: str, side: str) -> None:
+        """Advance phases until ``side`` acts in a ``kind`` phase."""
+        for _ in range(17):
+            if (
+                self.state.stage == "battle"
+                and self.state.phase == kind
+                and self.state.actor == side
+            ):
+                return
+            self.do("next")
+        raise AssertionError(f"no {kind} phase for {side}")
+
     def do(self, procedure: str, dice: Sequence[int] | None = None, **request: Any) -> Outcome:
         proc = RULESET.procedures[procedure]
         if dice is not None:

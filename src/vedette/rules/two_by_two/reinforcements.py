@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from vedette.dice import Check, DiceSource, Odds, Roll
 from vedette.errors import RuleViolation
-from vedette.geometry.tabletop import Body, Vec
+from vedette.geometry.tabletop import Body, Vec, normalise
 from vedette.rules.base import Event, Outcome, Request
 from vedette.rules.two_by_two.events import unit_event
 from vedette.rules.two_by_two.model import R_REINF, GameState, ReinforcementPoint, require_phase
@@ -46,7 +46,7 @@ def reinforce(state: GameState, req: Request, dice: DiceSource) -> Outcome:
     events.append(Event("rp_dequeued", {"rp": rp.id, "unit": uid}))
     if "x" in req:
         at = Vec(req.get_float("x"), req.get_float("y"))
-        body = Body(at, req.get_float("facing", 0.0), state.rules.footprint)
+        body = Body(at, normalise(req.get_float("facing", 0.0)), state.rules.footprint)
         radius = state.rules.mm(state.rules.num("reinforcements", "entry_radius"))
         if at.distance(rp.point) > radius + state.rules.footprint.depth or not state.table.on_table(
             body
