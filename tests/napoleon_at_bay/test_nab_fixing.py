@@ -293,3 +293,35 @@ def test_draft_chooses_at_random_among_all_in_range() -> None:
 def test_bad_variant_is_refused() -> None:
     with pytest.raises(BadRequest, match="variant"):
         make([force("F1", "Fr", "A0101", infantry=1)], variant="second")
+
+
+# -- house rules -------------------------------------------------------------------------------
+def test_house_rules_change_drms_and_table() -> None:
+    r2 = force("R2", "Ru", "A0609", infantry=2)
+    house = {"fixing": {"drm": {"only_contact_has": 3, "reason_only": "{side} screen"}}}
+    out = run(base(r2, house_rules=house), "fix", [1], moving="F1", contact="R1")
+    assert out.message == "1d6=1+3 (Ru screen)=4, R1 and R2 switch places"
+    table = {
+        "tables": {
+            "fixing": {
+                "dice": "1d6",
+                "rows": [
+                    {"range": "<=4", "key": "stays", "result": "stays"},
+                    {"range": "5+", "key": "substitution", "result": "switch"},
+                ],
+            }
+        }
+    }
+    o = odds(base(r2, house_rules=table), moving="F1", contact="R1")
+    assert o[0].p("stays") == Fraction(1, 3)  # die 1-2, +2 for the vedette
+    gap = {
+        "tables": {
+            "fixing": {
+                "rows": [{"range": "<=2", "key": "stays"}, {"range": "5+", "key": "substitution"}]
+            }
+        }
+    }
+    from vedette.errors import DataError
+
+    with pytest.raises(DataError, match="gap"):
+        base(r2, house_rules=gap)

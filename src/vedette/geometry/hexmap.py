@@ -42,6 +42,8 @@ from vedette.errors import DataError
 from vedette.geometry.hexgrid import Hex, OffsetConvention
 
 IMPASSABLE = "impassable"
+#: Integer key of an axial hex: q * _STRIDE + r (maps up to a million hexes across).
+_STRIDE = 1 << 21
 
 
 def _cost(value: Any, source: str, what: str) -> Fraction | None:
@@ -142,7 +144,10 @@ class HexMap:
 
     __slots__ = (
         "_by_axial",
+        "_by_key",
+        "_disks",
         "_index",
+        "_keys",
         "_zoc",
         "axial",
         "convention",
@@ -182,6 +187,10 @@ class HexMap:
             (h.q, h.r): i for i, h in enumerate(self.axial)
         }
         self.terrain: tuple[str, ...] = tuple(terrain)
+        # integer keys (q, r) -> q * STRIDE + r, so a disk of hexes is a list of int offsets
+        self._keys: tuple[int, ...] = tuple(h.q * _STRIDE + h.r for h in self.axial)
+        self._by_key: dict[int, int] = {k: i for i, k in enumerate(self._keys)}
+        self._disks: dict[int, tuple[int, ...]] = {}
         self.terrain_kinds = dict(terrain_kinds)
         self.hexside_kinds = dict(hexside_kinds)
         self.hexside_features = dict(hexside_features)
@@ -381,15 +390,23 @@ class HexMap:
     def zoc_i(self, i: int) -> tuple[int, ...]:
         return self._zoc[i]
 
-    def within_i(self, i: int, radius: int) -> Iterator[int]:
+    def disk(self, radius: int) -> tuple[int, ...]:
+        """Key offsets of every hex within ``radius`` (cached per radius)."""
+        d = self._disks.get(radius)
+        if d is None:
+            d = tuple(
+                dq * _STRIDE + dr
+                for dq in range(-radius, radius + 1)
+                for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1)
+            )
+            self._disks[radius] = d
+        return d
+
+    def within_i(self, i: int, radius: int) -> list[int]:
         """On-map hexes within ``radius`` hexes of hex ``i`` (in hexes, terrain ignored)."""
-        h = self.axial[i]
-        get = self._by_axial.get
-        for dq in range(-radius, radius + 1):
-            for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
-                j = get((h.q + dq, h.r + dr))
-                if j is not None:
-                    yield j
+        k = self._keys[i]
+        get = self._by_key.get
+        return [j for j in (get(k + off) for off in self.disk(radius)) if j is not None]
 
     # -- terrain and movement -----------------------------------------------------------------
     def passable(self, hex_id: str) -> bool:

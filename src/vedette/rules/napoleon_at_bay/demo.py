@@ -61,6 +61,7 @@ def play(store: Store, seed: int | None = None) -> dict[str, Any]:
         "seed": g.seed,
         "lines": lines,
         "steps": steps,
+        "map": g.render(),
         "state": rs.state_json(g.state),
     }
 
