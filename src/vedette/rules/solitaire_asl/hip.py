@@ -66,7 +66,10 @@ class _Board:
         return any(
             s.location == loc and s.side == side and s.status in (Status.HIP, Status.DUMMY_HIP)
             for s in self.stacks.values()
-        ) or any(f.location == loc and f.side == side and f.hidden for f in self.forts.values())
+        ) or any(
+            f.location == loc and f.side == side and f.hidden and f.kind != "tunnel"
+            for f in self.forts.values()
+        )
 
     def patch(self, p: Patch) -> Patch:
         for sid in sorted(self.touched):

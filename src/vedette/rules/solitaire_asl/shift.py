@@ -79,7 +79,8 @@ def hip_items(state: State, loc: str, side: str) -> tuple[list[Stack], list[Fort
     """The HIP things of a side in a location: HIP stacks, dummy HIP counters, hidden
     fortifications (treated as HIP units, O'Leary 4.2)."""
     stacks = [s for s in state.stacks_at(loc, side) if s.status in HIP_KINDS and not s.ti]
-    forts = [f for f in state.forts_at(loc, side) if f.hidden]
+    # a tunnel follows its fortified end (4.4.2): it is not shifted by itself
+    forts = [f for f in state.forts_at(loc, side) if f.hidden and f.kind != "tunnel"]
     return stacks, forts
 
 

@@ -1,0 +1,190 @@
+"""Minefields (O'Leary 4.6), set-up allotments (3.1.1, 4.1, 4.6.1), bore sighting (6) and
+pre-registered hexes (7)."""
+
+from __future__ import annotations
+
+import pytest
+from asl_helpers import dhip, ds, make, mods, odds, pds, play, row, to_phase
+
+from vedette.errors import BadRequest, RuleViolation
+
+
+def mines(**kw: object) -> object:
+    return make(
+        [pds("P1", "4C1", "4-4-7"), ds("D1", "4C2", 2)],
+        minefields=[
+            {"id": "M1", "location": "4P5", "ap": 6},
+            {"id": "M2", "location": "4Q6", "dummy": True},
+            {"id": "M3", "location": "4R4", "at": 1},
+            {"id": "K1", "location": "4A1", "ap": 4, "known": True},
+        ],
+        **kw,
+    )
+
+
+def test_4_6_exchange_reveals_both_and_removes_a_dummy() -> None:
+    s = to_phase(mines(), "MPh", "German")  # type: ignore[arg-type]
+    s, out = play(s, "minefield", [2, 2], entered="4P5", other="M2")
+    assert row(out) == "allowed"
+    assert mods(out) == {"in LOS of an enemy unit: 4P5": 1, "both hidden minefields": -1}
+    assert s.minefield("M2") is None  # the dummy, revealed, is removed
+    m1 = s.minefield("M1")
+    assert m1 is not None and m1.location == "4Q6" and m1.revealed
+    assert out.details["revealed"] == {"M1": "6 AP", "M2": "dummy (no mines)"}
+
+
+def test_4_6_3_refused_only_that_exchange_and_4_6_4_even_when_closed() -> None:
+    s = to_phase(mines(), "MPh", "Russian")  # type: ignore[arg-type]
+    s, out = play(s, "shift", [5, 5], a="P1", b="D1")
+    assert row(out) == "refused"
+    s, out = play(s, "minefield", [6, 6], entered="M1", other="M3")
+    assert row(out) == "refused"
+    assert s.minefield("M1").location == "4P5" and s.minefield("M1").revealed  # type: ignore[union-attr]
+    assert s.minefield("M3").revealed  # type: ignore[union-attr]
+    assert not any(c[1] == "minefield" for c in s.closed)
+    with pytest.raises(RuleViolation, match=r"O'Leary 4\.6\.2"):
+        play(s, "minefield", [1, 1], entered="M1", other="M3")
+
+
+def test_4_6_5_same_kind_only() -> None:
+    s = to_phase(mines(), "MPh", "German")  # type: ignore[arg-type]
+    with pytest.raises(RuleViolation, match=r"O'Leary 4\.6\.5"):
+        play(s, "minefield", [1, 1], entered="M1", other="K1")
+
+
+def test_4_6_entered_location_los_can_be_denied() -> None:
+    s = to_phase(mines(), "MPh", "German")  # type: ignore[arg-type]
+    o = odds(s, "minefield", entered="M1", other="M3", los_a=False)
+    assert [m.value for m in o.modifiers] == [-1]
+
+
+def test_4_6_1_dummy_minefield_allotment_and_placement() -> None:
+    s = make(
+        minefields=[
+            {"id": "M1", "location": "4P5", "ap": 7},
+            {"id": "M2", "location": "4Q6", "at": 2},
+        ]
+    )
+    assert s.allotment("Russian").dummy_minefields == 4  # 7 AP -> 2, 2 AT -> 2
+    for i in range(4):
+        s, _ = play(s, "place", kind="dummy_minefield", side="Russian", location=f"4A{i + 1}")
+    assert sum(m.dummy for m in s.minefields) == 4
+    with pytest.raises(RuleViolation, match=r"O'Leary 4\.6\.1"):
+        play(s, "place", kind="dummy_minefield", side="Russian", location="4B5")
+
+
+def test_4_1_dummy_hip_for_fortifications_and_panji() -> None:
+    s = make(
+        [{"id": "H1", "location": "4A1", "status": "hip", "counters": ["4-4-7"]}],
+        fortifications=[
+            {"id": "F1", "kind": "pillbox", "location": "4A1"},  # holds HIP units: none
+            {"id": "F2", "kind": "trench", "location": "4B1"},  # one
+            {"id": "F3", "kind": "panji", "location": "4C1", "hexsides": 2},
+            {"id": "F4", "kind": "panji", "location": "4D1", "hexsides": 2},
+        ],
+    )
+    a = s.allotment("Russian")
+    assert a.dummy_hip == 2 + 1 + 2  # 3.1.1, 4.1 (trench), 4 panji hexsides -> 2 (rounded up)
+
+
+def test_3_1_place_dummy_hip_at_setup_only() -> None:
+    s = make(side=[{"name": "Russian", "hip_squads": 1}], boards=["4"])
+    s, _ = play(s, "place", kind="dummy_hip", side="Russian", location="4A1")
+    s, _ = play(s, "place", kind="dummy_hip", side="Russian", location="4A2")
+    with pytest.raises(RuleViolation, match=r"O'Leary 3\.1\.1"):
+        play(s, "place", kind="dummy_hip", side="Russian", location="4A3")
+    s = to_phase(s, "PFPh")
+    with pytest.raises(RuleViolation, match=r"O'Leary 3\.1"):
+        play(s, "place", kind="dummy_hip", side="Russian", location="4A3")
+
+
+def test_scenario_may_not_exceed_allotment() -> None:
+    from vedette.errors import DataError
+
+    with pytest.raises(DataError, match=r"3\.1\.1"):
+        make([dhip("X1", "4A1")])
+
+
+# -- 6 ------------------------------------------------------------------------------------------
+def bs() -> object:
+    return make(
+        [
+            pds(
+                "P1",
+                "4P5",
+                {"id": "w1", "name": "MMG", "kind": "sw", "boresight": True},
+                {"id": "w2", "name": "HMG", "kind": "sw", "boresight": True},
+                {"id": "w3", "name": "LMG", "kind": "sw"},
+            ),
+        ],
+        oba=[{"id": "O1", "prereg": True}, {"id": "O2"}],
+    )
+
+
+@pytest.mark.parametrize(("face", "hit"), [(1, "4Q6"), (2, "4Q6"), (3, None), (5, None)])
+def test_6_1_third_die(face: int, hit: str | None) -> None:
+    s, out = play(bs(), "boresight", [face], weapons=["w1"], target="4Q6")  # type: ignore[arg-type]
+    assert s.counter("w1")[1].boresight_location == hit  # type: ignore[index]
+    assert s.counter("w2")[1].boresight_location is None  # type: ignore[index]
+
+
+def test_6_1_six_scatters_and_the_player_decides() -> None:
+    s, out = play(bs(), "boresight", [6, 4, 2], weapons=["w1"], target="4Q6")  # type: ignore[arg-type]
+    assert out.details["boresight_location"] is None
+    assert s.pending == (("boresight", "w1", "4Q8"),)  # 2 hexes S of 4Q6
+    s2, _ = play(s, "decide", id="w1", ok=True)
+    assert s2.counter("w1")[1].boresight_location == "4Q8" and s2.pending == ()  # type: ignore[index]
+    s3, _ = play(s, "decide", id="w1", ok=False)
+    assert s3.counter("w1")[1].boresight_location is None  # type: ignore[index]
+    s4, _ = play(bs(), "boresight", [6, 4, 2], weapons=["w1"], target="4Q6", candidate_ok=True)  # type: ignore[arg-type]
+    assert s4.counter("w1")[1].boresight_location == "4Q8"  # type: ignore[index]
+
+
+def test_6_1_scatter_off_the_board_stays_undetermined() -> None:
+    s, out = play(bs(), "boresight", [6, 1, 6], weapons=["w1"], target="4Q2")  # type: ignore[arg-type]
+    assert s.pending == () and "off the boards" in out.message
+
+
+def test_6_2_optional_and_6_3_grouped_weapons_share_a_die() -> None:
+    s, out = play(bs(), "boresight", [], weapons=["w1"], target="4Q6", roll=False)  # type: ignore[arg-type]
+    assert out.rolls == () and s.counter("w1")[1].boresight_location is None  # type: ignore[index]
+    s, out = play(bs(), "boresight", [2], weapons=["w1", "w2"], target="4Q6")  # type: ignore[arg-type]
+    assert len(out.rolls) == 1
+    assert s.counter("w1")[1].boresight_location == s.counter("w2")[1].boresight_location == "4Q6"  # type: ignore[index]
+    with pytest.raises(RuleViolation, match=r"O'Leary 6\.1"):
+        play(s, "boresight", [2], weapons=["w1"], target="4Q7")
+
+
+def test_6_1_ineligible_weapon() -> None:
+    with pytest.raises(RuleViolation, match=r"O'Leary 6\.1"):
+        play(bs(), "boresight", [1], weapons=["w3"], target="4Q6")  # type: ignore[arg-type]
+    with pytest.raises(BadRequest):
+        play(bs(), "boresight", [1], weapons=["zz"], target="4Q6")  # type: ignore[arg-type]
+
+
+def test_6_odds() -> None:
+    o = odds(bs(), "boresight", weapons=["w1"], target="4Q6")  # type: ignore[arg-type]
+    from fractions import Fraction
+
+    assert o.as_dict() == {
+        "here": Fraction(1, 3),
+        "not_yet": Fraction(1, 2),
+        "scatter": Fraction(1, 6),
+    }
+
+
+# -- 7 ------------------------------------------------------------------------------------------
+def test_7_1_prereg() -> None:
+    s, out = play(bs(), "prereg", [2], module="O1", ar="4P5")  # type: ignore[arg-type]
+    o1 = next(o for o in s.oba if o.id == "O1")
+    assert o1.location == "4P5" and o1.ar == "4P5"
+    with pytest.raises(RuleViolation, match=r"O'Leary 7\.1"):
+        play(s, "prereg", [2], module="O1", ar="4P6")
+    with pytest.raises(RuleViolation, match=r"O'Leary 7\.1"):
+        play(bs(), "prereg", [2], module="O2", ar="4P6")  # type: ignore[arg-type]
+    s, out = play(bs(), "prereg", [4], module="O1", ar="4P5")  # type: ignore[arg-type]
+    assert next(o for o in s.oba if o.id == "O1").location is None and "AR" in out.message
+    s, out = play(bs(), "prereg", [6, 3, 1], module="O1", ar="4P5")  # type: ignore[arg-type]
+    assert s.pending and s.pending[0][0] == "prereg"
+    s, _ = play(s, "decide", id="O1", ok=True)
+    assert next(o for o in s.oba if o.id == "O1").location == s.layout.neighbor("4P5", "SE", 1)
