@@ -13,7 +13,11 @@ from vedette.rules.two_by_two.api import Battle
 N = 19.05
 ROAD = {"kind": "road", "name": "road", "line": [[300, 0], [300, 609.6]], "width": 12}
 STREAM = {"kind": "stream", "name": "stream", "line": [[0, 150], [609.6, 150]]}
-BRIDGE = {"kind": "bridge", "name": "bridge", "area": [[290, 140], [310, 140], [310, 160], [290, 160]]}
+BRIDGE = {
+    "kind": "bridge",
+    "name": "bridge",
+    "area": [[290, 140], [310, 140], [310, 160], [290, 160]],
+}
 TOWN = {"kind": "town", "name": "town", "area": [[250, 120], [350, 120], [350, 160], [250, 160]]}
 WOODS = {"kind": "woods", "name": "woods", "area": [[250, 120], [350, 120], [350, 160], [250, 160]]}
 HEDGE = {"kind": "hedge", "name": "hedge", "line": [[200, 130], [400, 130]]}
@@ -38,7 +42,20 @@ def cost(b: Battle, **req: Any) -> dict[str, Any]:
 
 
 def test_allowance_from_the_unit_summary() -> None:
-    for kind, mv in (("infantry", 4), ("guard", 5), ("light", 6), ("militia", 4), ("hq_corps", 10), ("hq_division", 10), ("heavy_cavalry", 6), ("light_cavalry", 8), ("lancers", 8), ("cossacks", 10), ("foot_artillery", 4), ("horse_artillery", 6)):
+    for kind, mv in (
+        ("infantry", 4),
+        ("guard", 5),
+        ("light", 6),
+        ("militia", 4),
+        ("hq_corps", 10),
+        ("hq_division", 10),
+        ("heavy_cavalry", 6),
+        ("light_cavalry", 8),
+        ("lancers", 8),
+        ("cossacks", 10),
+        ("foot_artillery", 4),
+        ("horse_artillery", 6),
+    ):
         b = one(kind)
         assert cost(b, path=north(1))["allowance"] == mv
         assert cost(b, path=north(mv))["legal"]
@@ -136,7 +153,9 @@ def test_off_table_and_overlap_refused() -> None:
         b.do("move", unit="B", path=north(2.6))
 
 
-def contact_battle(kind: str = "infantry", enemy: str = "infantry", gap: float = 2.0, **kw: Any) -> Battle:
+def contact_battle(
+    kind: str = "infantry", enemy: str = "infantry", gap: float = 2.0, **kw: Any
+) -> Battle:
     """Blue ``kind`` at (300,100) facing north, red ``enemy`` ``gap`` [n] ahead facing south."""
     units = [
         {"id": "B", "side": "blue", "type": kind, "x": 300, "y": 100},
@@ -189,7 +208,13 @@ def test_countercharge_trigger_and_procedure() -> None:
         b.do("countercharge", unit="RC", target="B", path=[[340, 200], [300, 100 + 2 * N + 12]])
     b.do("next")
     b.do("next")  # red shoots and counter-charges
-    b.do("countercharge", unit="RC", target="B", path=[[340, 200], [300, 200], [300, 100 + 2 * N + 12]], facing=180)
+    b.do(
+        "countercharge",
+        unit="RC",
+        target="B",
+        path=[[340, 200], [300, 200], [300, 100 + 2 * N + 12]],
+        facing=180,
+    )
     assert b.state.melees[-1].attacker == "RC" and b.state.melees[-1].counter_charge
 
 

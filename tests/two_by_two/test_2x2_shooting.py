@@ -26,7 +26,14 @@ def duel(
     south. Blue moves first, so red shoots in phase 3 and blue in phase 7."""
     units = [
         {"id": "B", "side": "blue", "type": firer, "x": 300, "y": 100, **kw.get("b", {})},
-        {"id": "R", "side": "red", "type": target, "x": 300, "y": 100 + D + gap * N, **kw.get("r", {})},
+        {
+            "id": "R",
+            "side": "red",
+            "type": target,
+            "x": 300,
+            "y": 100 + D + gap * N,
+            **kw.get("r", {}),
+        },
         *extra,
     ]
     b = Battle.quick(units, terrain)
@@ -36,7 +43,13 @@ def duel(
 
 def test_rows_of_the_shooting_table() -> None:
     # infantry at [1/2], not pinned: +1 first volley only
-    for face, row in ((1, "no_effect"), (3, "no_effect"), (4, "pinned"), (5, "pinned"), (6, "disrupted")):
+    for face, row in (
+        (1, "no_effect"),
+        (3, "no_effect"),
+        (4, "pinned"),
+        (5, "pinned"),
+        (6, "disrupted"),
+    ):
         b = duel()
         out = b.do("shoot", dice=[face], firer="B", target="R")
         assert out.rolls[0].final == face + 1
@@ -86,7 +99,14 @@ def mods(out: Any) -> dict[str, int]:
 
 @pytest.mark.parametrize(
     ("gap", "band", "value"),
-    [(1.0, "canister", 1), (1.5, "canister", 1), (3.0, "short", 0), (4.0, "short", 0), (6.0, "long", -1), (8.0, "long", -1)],
+    [
+        (1.0, "canister", 1),
+        (1.5, "canister", 1),
+        (3.0, "short", 0),
+        (4.0, "short", 0),
+        (6.0, "long", -1),
+        (8.0, "long", -1),
+    ],
 )
 def test_foot_artillery_bands(gap: float, band: str, value: int) -> None:
     b = duel(firer="foot_artillery", gap=gap)
@@ -95,7 +115,9 @@ def test_foot_artillery_bands(gap: float, band: str, value: int) -> None:
     assert sum(mods(out).values()) == value
 
 
-@pytest.mark.parametrize(("gap", "band"), [(1.5, "canister"), (3.0, "short"), (3.5, "long"), (6.0, "long")])
+@pytest.mark.parametrize(
+    ("gap", "band"), [(1.5, "canister"), (3.0, "short"), (3.5, "long"), (6.0, "long")]
+)
 def test_horse_artillery_bands(gap: float, band: str) -> None:
     b = duel(firer="horse_artillery", gap=gap)
     assert b.do("shoot", dice=[3], firer="B", target="R").details["shot"]["band"] == band
@@ -132,9 +154,13 @@ def test_capped_odds() -> None:
 
 def test_screen_modifier_unless_target_screened() -> None:
     b = duel(b={"screened": True})
-    assert mods(b.do("shoot", dice=[1], firer="B", target="R"))["firer screened by skirmishers"] == 1
+    assert (
+        mods(b.do("shoot", dice=[1], firer="B", target="R"))["firer screened by skirmishers"] == 1
+    )
     b = duel(b={"screened": True}, r={"screened": True})
-    assert "firer screened by skirmishers" not in mods(b.do("shoot", dice=[1], firer="B", target="R"))
+    assert "firer screened by skirmishers" not in mods(
+        b.do("shoot", dice=[1], firer="B", target="R")
+    )
 
 
 def test_cover_modifiers() -> None:
@@ -148,7 +174,9 @@ def test_cover_modifiers() -> None:
     assert m["target infantry behind wall or hedge"] == -1
     # cover only helps infantry
     b = duel(target="light_cavalry", terrain=(woods,))
-    assert not any("cover" in k or "woods" in k for k in mods(b.do("shoot", dice=[1], firer="B", target="R")))
+    assert not any(
+        "cover" in k or "woods" in k for k in mods(b.do("shoot", dice=[1], firer="B", target="R"))
+    )
     # stated
     b = duel()
     m = mods(b.do("shoot", dice=[1], firer="B", target="R", cover="both"))
@@ -159,11 +187,18 @@ def test_cover_modifiers() -> None:
 def test_enfilade() -> None:
     # red faces east: blue (to its south) is on its right flank
     b = duel(r={"facing": 90})
-    assert mods(b.do("shoot", dice=[1], firer="B", target="R"))["enfilade: target's flank or rear"] == 2
+    assert (
+        mods(b.do("shoot", dice=[1], firer="B", target="R"))["enfilade: target's flank or rear"]
+        == 2
+    )
     b = duel(r={"facing": 0})  # red faces away: blue on its rear
-    assert "enfilade: target's flank or rear" in mods(b.do("shoot", dice=[1], firer="B", target="R"))
+    assert "enfilade: target's flank or rear" in mods(
+        b.do("shoot", dice=[1], firer="B", target="R")
+    )
     b = duel()
-    assert "enfilade: target's flank or rear" not in mods(b.do("shoot", dice=[1], firer="B", target="R"))
+    assert "enfilade: target's flank or rear" not in mods(
+        b.do("shoot", dice=[1], firer="B", target="R")
+    )
 
 
 def test_light_infantry_modifier_and_its_negation() -> None:
@@ -187,9 +222,13 @@ def test_target_disrupted_cavalry_hq_contact_first_volley() -> None:
     assert m["target is cavalry"] == 2 and m["target is disrupted"] == 1
     hq = {"id": "H", "side": "blue", "type": "hq_division", "x": 300 - 25, "y": 100}
     b = duel(extra=(hq,))
-    assert mods(b.do("shoot", dice=[1], firer="B", target="R"))["HQ in base contact with firer"] == 1
+    assert (
+        mods(b.do("shoot", dice=[1], firer="B", target="R"))["HQ in base contact with firer"] == 1
+    )
     b = duel(b={"pinned": True})
-    assert "muskets' first volley (not pinned)" not in mods(b.do("shoot", dice=[1], firer="B", target="R"))
+    assert "muskets' first volley (not pinned)" not in mods(
+        b.do("shoot", dice=[1], firer="B", target="R")
+    )
 
 
 def test_odds_match_the_table() -> None:

@@ -290,3 +290,17 @@ def voluntary_rout(state: GameState, req: Request, dice: DiceSource) -> Outcome:
     cause = None
     ev, rr, ll = resolve_rout(state, u, cause, dice, R_UNITS, stated, rolls_it)
     return Outcome(tuple(ev), tuple(rr), "voluntary rout: " + "; ".join(ll))
+
+
+def check_melee(state: GameState, req: Request, dice: Any) -> Outcome:
+    """Query: both sides' modifiers and the loser's odds, without rolling."""
+    fight = judge(state, req)
+    o = fight.check.odds()
+    details = {
+        "facts": fight.facts,
+        "modifiers": {
+            "attacker": {m.reason: m.value for m in fight.check.modifiers},
+            "defender": {m.reason: m.value for m in fight.check.b_modifiers},
+        },
+    }
+    return Outcome((), (), "\n".join(o.lines()), details, (o,))

@@ -375,7 +375,9 @@ def face(state: GameState, req: Request, dice: Any) -> Outcome:
         spot = turned.centre + turned.forward().scale(gap)
         events.append(
             unit_event(
-                "faced", charger.id, body=Body(spot, tt.normalise(turned.facing + 180), charger.body.footprint)
+                "faced",
+                charger.id,
+                body=Body(spot, tt.normalise(turned.facing + 180), charger.body.footprint),
             )
         )
     else:

@@ -283,6 +283,14 @@ class TwoByTwo(Ruleset[GameState]):
                 odds=melee.melee_odds,
                 rule="2 by 2, Melee",
             ),
+            "check_melee": Procedure(
+                "check_melee",
+                melee.check_melee,
+                "both sides' melee modifiers and the odds (query)",
+                (Param("attacker", required=True), Param("defender", required=True)),
+                query=True,
+                rule="2 by 2, Melee",
+            ),
             "follow_up": Procedure(
                 "follow_up",
                 melee.follow_up,
