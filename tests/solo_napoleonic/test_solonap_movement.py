@@ -1,0 +1,224 @@
+"""Movement, standstill, formation changes, disorder and reforming (Kuryakin, Random Movement;
+Moving From A Standstill; Formation Changing; Disorder)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+from solonap_helpers import activate, general, make, odds, run, unit
+
+from vedette.errors import RuleViolation
+from vedette.rules.solo_napoleonic.actions import th_adjust
+
+
+def brig(th: str = "average", av: str = "normal") -> dict[str, object]:
+    return general("B1", th=th, av=av, cr=6, grade="average")
+
+
+@pytest.mark.parametrize(
+    ("face", "below", "above"),
+    [
+        (3, 4, 2),
+        (2, 3, 1),
+        (1, 2, 0),
+        (0, 0, 0),
+        (-1, -2, 0),
+        (-2, -3, -1),
+        (-3, -4, -2),
+        (5, 6, 4),
+        (-5, -6, -4),
+    ],
+)
+def test_th_adjustment(face: int, below: int, above: int) -> None:
+    s = make([])
+    assert th_adjust(s, face, "below_average") == below
+    assert th_adjust(s, face, "above_average") == above
+    assert th_adjust(s, face, "average") == face
+
+
+def test_below_average_zero_knob() -> None:
+    s = make([], house={"options": {"below_average_zero": "up"}})
+    assert th_adjust(s, 0, "below_average") == 1
+
+
+def moving(th: str = "average", **kw: object) -> object:
+    u = unit("u", brigade="B1", advancing=True, formation="column", **kw)
+    return activate(make([u], [brig(th)]), "u")
+
+
+def test_move_adds_random_cm_and_swerves() -> None:
+    s = moving()
+    # column 200mm; dK8 face +2 -> +20mm; swerve d6=6 right, d6=3 -> 30mm right
+    s2, out = run(s, "move", [2, 6, 3], unit="u")
+    assert out.details["moved_mm"] == 220 and out.details["lateral_mm"] == 30
+    assert s2.unit("u").moved_mm == 200
+
+
+def test_move_below_average_brigadier_goes_to_the_extreme() -> None:
+    s = moving("below_average")
+    _, out = run(s, "move", [-3, 3], unit="u")
+    assert out.details["adjust_cm"] == -4 and out.details["moved_mm"] == 160
+
+
+def test_move_position_tracked() -> None:
+    u = unit("u", brigade="B1", advancing=True, formation="column", x=500.0, y=100.0, facing=0.0)
+    s = activate(make([u], [brig()]), "u")
+    s2, _ = run(s, "move", [0, 1, 2], unit="u", distance=100)
+    # 100mm ahead (north), swerve 1 = left by 20mm (west)
+    assert (s2.unit("u").x, s2.unit("u").y) == (480.0, 200.0)
+
+
+def test_move_too_far_refused_and_state_unchanged() -> None:
+    s = moving()
+    with pytest.raises(RuleViolation, match="may move 200mm"):
+        run(s, "move", [], unit="u", distance=250)
+
+
+def test_cavalry_use_d12() -> None:
+    u = unit("c", kind="light_cavalry", formation="mounted", advancing=True, brigade="B1")
+    s = activate(make([u], [brig("above_average")]), "c")
+    r, _ = odds(s, "move", unit="c")
+    assert r.p("4") == Fraction(1, 12)  # only +5 becomes +4
+    assert r.p("0") == Fraction(4, 12)  # 0, 0, +1 and -1 all become 0
+    s2, out = run(s, "move", [5, 3], unit="c")
+    assert out.details["adjust_cm"] == 4 and out.details["moved_mm"] == 440
+    assert s2.unit("c").moved_mm == 400
+
+
+def test_standstill_d6_one_fails_with_modifiers() -> None:
+    u = unit("u", brigade="B1", advancing=False)
+    s = activate(make([u], [brig(av="timid")]), "u")
+    (o,) = odds(s, "start", unit="u")
+    assert o.p("stays") == Fraction(2, 6)
+    s2, out = run(s, "move", [2], unit="u")
+    assert "does not advance" in out.message and s2.unit("u").start_failed
+    with pytest.raises(RuleViolation):
+        run(s2, "move", [3, 3], unit="u")
+    agg = activate(make([u], [brig(av="aggressive")]), "u")
+    (o2,) = odds(agg, "start", unit="u")
+    assert o2.p("stays") == 0
+
+
+def test_stopping_an_advance_six_carries_on() -> None:
+    u = unit("u", brigade="B1", advancing=True)
+    s = activate(make([u], [brig(av="normal")]), "u")
+    (o,) = odds(s, "halt", unit="u")
+    assert o.p("carries_on") == Fraction(1, 6)
+    s2, out = run(s, "halt", [6], unit="u")
+    assert s2.unit("u").advancing and "carries on" in out.message
+    s3, _ = run(s, "halt", [5], unit="u")
+    assert not s3.unit("u").advancing
+    timid = activate(make([u], [brig(av="timid")]), "u")
+    assert odds(timid, "halt", unit="u")[0].p("carries_on") == 0
+    agg = activate(make([u], [brig(av="aggressive")]), "u")
+    assert odds(agg, "halt", unit="u")[0].p("carries_on") == Fraction(2, 6)
+
+
+@pytest.mark.parametrize(
+    ("grade", "th", "in_cmd", "face", "quarters"),
+    [
+        ("C", "average", True, 3, 3),
+        ("B", "average", True, 3, 2),
+        ("A", "average", True, 3, 1),
+        ("C", "below_average", True, 3, 4),
+        ("C", "above_average", True, 3, 2),
+        ("C", "average", False, 3, 5),
+        ("A", "above_average", True, 2, 0),
+    ],
+)
+def test_formation_change_quarters(
+    grade: str, th: str, in_cmd: bool, face: int, quarters: int
+) -> None:
+    u = unit("u", brigade="B1", grade=grade, in_command=in_cmd)
+    s = activate(make([u], [brig(th)]), "u")
+    s2, out = run(s, "formation", [face], unit="u", to="column")
+    assert out.details["quarters"] == quarters
+    if quarters <= 4:
+        assert s2.unit("u").formation == "column"
+    else:
+        assert s2.unit("u").formation == "line"
+        assert s2.unit("u").formation_target == "column"
+        assert s2.unit("u").formation_quarters == quarters - 4
+
+
+def test_formation_carries_over_and_incomplete_takes_1d() -> None:
+    u = unit("u", brigade="B1", in_command=False)
+    s = activate(make([u], [brig("below_average")]), "u")
+    s, _ = run(s, "formation", [4], unit="u", to="square")  # 4+1+2 = 7 quarters
+    assert s.unit("u").formation_quarters == 3
+    s = replace(s, phase="end", active=None, done=("active",))
+    s, out = run(s, "end_turn")
+    assert s.unit("u").disorder == 1 and "formation incomplete" in out.message
+    s = activate(s, "u")
+    s, out = run(s, "formation", [], unit="u")
+    assert s.unit("u").formation == "square" and s.unit("u").formation_target is None
+
+
+def test_formation_musician_dead_slows() -> None:
+    u = unit("u", brigade="B1", musician="dead")
+    s = activate(make([u], [brig()], {"musicians": True}), "u")
+    (o,) = odds(s, "formation", unit="u", to="column")
+    assert o.p("5") == Fraction(1, 4)
+
+
+def test_collision_d3_each() -> None:
+    s = make([unit("a"), unit("b", "Allies")])
+    s, _ = run(s, "disorder", [2, 3], cause="collision", units=["a", "b"])
+    assert (s.unit("a").disorder, s.unit("b").disorder) == (2, 3)
+
+
+def test_rout_move_2d_retreat_1d() -> None:
+    u = unit("u", status="routing", advancing=False)
+    s = activate(make([u]), "u")
+    s2, _ = run(s, "move", [0, 3], unit="u", mode="rout")
+    assert s2.unit("u").disorder == 2
+    s3, _ = run(s, "move", [0, 3], unit="u", mode="retreat")
+    assert s3.unit("u").disorder == 1
+
+
+def test_skirmishers_no_disorder_while_unformed() -> None:
+    u = unit("u", formation="skirmish", advancing=True)
+    s = activate(make([u]), "u")
+    s2, _ = run(s, "move", [0, 3], unit="u", mode="retreat")
+    assert s2.unit("u").disorder == 0
+
+
+def test_musician_dead_over_half_move_1d() -> None:
+    u = unit("u", formation="column", advancing=True, musician="dead")
+    s = activate(make([u], options={"musicians": True}), "u")
+    s2, _ = run(s, "move", [0, 3], unit="u", distance=150)
+    assert s2.unit("u").disorder == 1
+    s3, _ = run(s, "move", [0, 3], unit="u", distance=100)
+    assert s3.unit("u").disorder == 0
+
+
+@pytest.mark.parametrize(
+    ("grade", "opts", "dead", "face", "removed"),
+    [
+        ("C", {}, {}, 4, 3),
+        ("D", {}, {}, 4, 3),
+        ("D", {}, {}, 1, 0),
+        ("C", {"officers": True, "musicians": True}, {"officer": "dead", "musician": "dead"}, 5, 3),
+        ("C", {}, {}, 6, 3),
+    ],
+)
+def test_reform(
+    grade: str, opts: dict[str, bool], dead: dict[str, str], face: int, removed: int
+) -> None:
+    u = unit("u", grade=grade, disorder=3, **dead)
+    s = activate(make([u], options=opts), "u")
+    s2, out = run(s, "reform", [face], unit="u")
+    assert out.details["removed"] == removed
+    assert s2.unit("u").disorder == 3 - removed and s2.unit("u").acted
+
+
+def test_reform_refused_after_casualties_or_acting() -> None:
+    u = unit("u", disorder=2, casualties_turn=1)
+    s = activate(make([u]), "u")
+    with pytest.raises(RuleViolation, match="casualties"):
+        run(s, "reform", [3], unit="u")
+    u2 = unit("u", disorder=2, moved_mm=50.0)
+    with pytest.raises(RuleViolation, match="whole turn"):
+        run(activate(make([u2]), "u"), "reform", [3], unit="u")
