@@ -55,14 +55,17 @@ def make(
     return RULESET.initial_state(scenario(forces, map_, series), options)
 
 
-def run(state: NabState, proc: str, faces: Sequence[int] = (), **req: Any) -> Outcome:
-    return RULESET.procedures[proc].run(state, Request(req), ScriptedSource(list(faces)))
+def run(
+    state: NabState, proc: str, faces: Sequence[int] = (), source: Any = None, **req: Any
+) -> Outcome:
+    src = source if source is not None else ScriptedSource(list(faces))
+    return RULESET.procedures[proc].run(state, Request(req), src)
 
 
 def play(
-    state: NabState, proc: str, faces: Sequence[int] = (), **req: Any
+    state: NabState, proc: str, faces: Sequence[int] = (), source: Any = None, **req: Any
 ) -> tuple[Outcome, NabState]:
-    out = run(state, proc, faces, **req)
+    out = run(state, proc, faces, source, **req)
     for e in out.events:
         state = RULESET.apply(state, e)
     return out, state
