@@ -325,3 +325,26 @@ def test_house_rules_change_drms_and_table() -> None:
 
     with pytest.raises(DataError, match="gap"):
         base(r2, house_rules=gap)
+
+
+def test_small_support_takes_the_contact_hex_in_the_movers_zoc() -> None:
+    """A two-hex contact force, a one-hex supporting force: it takes the hex next to F1."""
+    s = make(
+        [
+            force("F1", "Fr", "A0502", infantry=4),
+            force("R1", "Ru", "A0607", "A0606", vedettes=1),
+            force("R2", "Ru", "A0609", infantry=2),
+        ]
+    )
+    s = move(s, "F1", "A0605")
+    out, after = play(s, "fix", [6], moving="F1", contact="R1")
+    assert out.details["arrays"] == [["A0606"]]
+    assert after.pieces["R2"].hexes == ("A0606",)
+    assert set(after.pieces["R1"].hexes) & {"A0609"}
+
+
+def test_ids_without_letter_given_as_numbers() -> None:
+    m = {**grid(), "letter": ""}
+    s = make([force("F1", "Fr", "0504", infantry=1), force("R1", "Ru", "0606", vedettes=1)], m)
+    s = move(s, "F1", 605)  # type: ignore[arg-type]
+    assert s.pieces["F1"].hexes == ("0605",)

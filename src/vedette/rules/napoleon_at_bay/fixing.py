@@ -262,8 +262,8 @@ def support_arrays(
 ) -> list[tuple[str, ...]]:
     """Herman (4): the legal arrays of the supporting force in the contact force's location.
 
-    It takes the contact force's hex(es) (its first hexes if it is smaller); a multi-hex
-    force puts its other components in touching hexes, each in the moving force's ZOC if
+    It takes the contact force's hex(es) (part of them if it is smaller); a larger force
+    puts its other components in touching hexes, each in the moving force's ZOC if
     possible (then only such arrays are legal), else any (the owning player's choice).
     Ordered: all-in-ZOC first, then fewest components out of the ZOC, then by hex ids.
     Arrays that leave no room for the contact force are not legal.
@@ -271,10 +271,24 @@ def support_arrays(
     leaving = {contact.id, support.id}
     free = _free_for(state, support, leaving)
     k = len(support.hexes)
-    seeds = contact.hexes[: min(k, len(contact.hexes))]
-    if not all(free(h) for h in seeds):
-        return []
-    arrays = _polyhexes(state, seeds, k, free)
+    if k >= len(contact.hexes):
+        # the whole contact location, plus touching hexes for the other components
+        if not all(free(h) for h in contact.hexes):
+            return []
+        arrays = _polyhexes(state, contact.hexes, k, free)
+    else:
+        # a smaller supporting force takes part of the contact force's location
+        inside = set(contact.hexes)
+
+        def free_inside(h: str) -> bool:
+            return h in inside and free(h)
+
+        found: dict[frozenset[str], tuple[str, ...]] = {}
+        for h in contact.hexes:
+            if free(h):
+                for a in _polyhexes(state, (h,), k, free_inside):
+                    found.setdefault(frozenset(a), a)
+        arrays = list(found.values())
     mzoc = {h for x in moving.hexes for h in state.map.zoc(x)} - set(moving.hexes)
     scored = sorted(arrays, key=lambda a: (sum(h not in mzoc for h in a), a))
     if any(all(h in mzoc for h in a) for a in scored):

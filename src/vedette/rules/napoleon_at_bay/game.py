@@ -125,7 +125,12 @@ def _hexes(state: NabState, req: Request, key: str, required: bool) -> tuple[str
         if required:
             raise BadRequest(f"missing '{key}'")
         return None
-    hs = tuple(str(h).strip().upper() for h in req.get_list(key))
+    digits = 2 * state.map.id_format.digits
+    # an id without a letter ("0101") may arrive parsed as a number by the shell
+    hs = tuple(
+        str(h).zfill(digits) if isinstance(h, int) else str(h).strip().upper()
+        for h in req.get_list(key)
+    )
     if not hs:
         raise BadRequest(f"'{key}' needs one or more hexes")
     for h in hs:
