@@ -60,7 +60,7 @@ def play(state: State, proc: str, faces: Sequence[int] = (), **req: Any) -> tupl
 def odds(state: State, proc: str, **req: Any) -> Odds:
     fn = RULESET.procedures[proc].odds
     assert fn is not None
-    return list(fn(state, Request(req)))[0]
+    return next(iter(fn(state, Request(req))))
 
 
 def mods(out: Outcome) -> dict[str, int]:

@@ -123,7 +123,7 @@ def bs() -> object:
 
 @pytest.mark.parametrize(("face", "hit"), [(1, "4Q6"), (2, "4Q6"), (3, None), (5, None)])
 def test_6_1_third_die(face: int, hit: str | None) -> None:
-    s, out = play(bs(), "boresight", [face], weapons=["w1"], target="4Q6")  # type: ignore[arg-type]
+    s, _out = play(bs(), "boresight", [face], weapons=["w1"], target="4Q6")  # type: ignore[arg-type]
     assert s.counter("w1")[1].boresight_location == hit  # type: ignore[index]
     assert s.counter("w2")[1].boresight_location is None  # type: ignore[index]
 

@@ -61,7 +61,7 @@ def test_2_3_3_equal_real_counters() -> None:
     s = to_phase(s, "MPh")
     with pytest.raises(RuleViolation, match=r"O'Leary 2\.3\.3"):
         play(s, "shift", [1, 1], a="P1", b="P2")
-    s, out = play(s, "shift", [1, 1], a="P2", b="P3")
+    s, _out = play(s, "shift", [1, 1], a="P2", b="P3")
     assert s.stack("P2").location == "4A1"  # type: ignore[union-attr]
 
 
