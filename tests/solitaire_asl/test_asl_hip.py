@@ -188,3 +188,14 @@ def test_4_4_1_cave_complex_note() -> None:
     s = to_phase(s, "MPh")
     _, out = play(s, "shift", [1, 1], a="C1", b="X1")
     assert any("cave complex" in c for c in out.details["changes"])
+
+
+def test_4_4_other_units_may_be_in_the_arriving_fortification() -> None:
+    s = make(
+        [dhip("X1", "4B1"), pds("P1", "4B1", "4-4-7")],
+        fortifications=[{"id": "F1", "kind": "pillbox", "location": "4A1", "tem": 3}],
+    )
+    s = to_phase(s, "MPh")
+    s, _ = play(s, "shift", [1, 1], a="F1", b="X1", occupants=["P1"])
+    assert s.stack("P1").position == "pillbox"  # type: ignore[union-attr]
+    assert s.fortification("F1").location == "4B1"  # type: ignore[union-attr]

@@ -51,6 +51,7 @@ SHIFT_PARAMS = (
     Param("ca", "after the exchange: fortification id -> CA (4.4)", "json"),
     Param("emplaced", "Guns considered emplaced after the shift (2.3)", "list"),
     Param("into_fort", "HIP units go into the fortification of their new location (4.4)", "bool"),
+    Param("occupants", "other stacks there taken to be in the shifted fortification (4.4)", "list"),
     Param("keep_concealment", "HIP units that lose HIP keep concealment (default true)", "bool"),
 )
 

@@ -200,6 +200,13 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
                 ]
                 if kinds and s.position != kinds[0]:
                     b.put(replace(s, position=kinds[0]))
+    # 4.4: other units in the new location of a fortification may be taken to be in it
+    for sid in plan.options.get("occupants", []):
+        s = b.stacks[sid]
+        kinds = [f.kind for f in b.forts.values() if f.location == s.location and f.side == side]
+        if kinds:
+            b.put(replace(s, position=kinds[0]))
+            changes.append(f"{sid} is in the {kinds[0]} in {s.location} (4.4)")
     for loc in (la, lb):
         if not b.hip_at(loc, side):
             sid = b.fresh("X")

@@ -167,6 +167,7 @@ class ShiftPlan:
     moving_a: tuple[str, ...] = ()  # HIP: counter ids, stack ids (dummy HIP) and fort ids A -> B
     moving_b: tuple[str, ...] = ()  # HIP: B -> A
     options: Mapping[str, Any] = field(default_factory=dict)
+    state_stacks: tuple[Stack, ...] = ()  # stacks in either location (4.4 occupants)
 
     @property
     def same(self) -> bool:
@@ -402,6 +403,8 @@ def _opts(req: Request) -> dict[str, Any]:
             out[k] = {str(x): str(y) for x, y in v.items()}
     if "emplaced" in req:
         out["emplaced"] = [str(x) for x in req.get_list("emplaced")]
+    if "occupants" in req:
+        out["occupants"] = [str(x) for x in req.get_list("occupants")]
     out["keep_concealment"] = req.get_bool("keep_concealment", True)
     out["into_fort"] = req.get_bool("into_fort", False)
     return out
@@ -486,7 +489,8 @@ def _plan_hip(
     check = Check("2d6", tuple(mods), table, label, RULE)
     ids_a = tuple([c.id for c in move_a[0]] + [s.id for s in move_a[1]] + [f.id for f in move_a[2]])
     ids_b = tuple([c.id for c in move_b[0]] + [s.id for s in move_b[1]] + [f.id for f in move_b[2]])
-    plan = ShiftPlan(Op.HIP, side, a, b, w, check, table, ids_a, ids_b, _opts(req))
+    near = tuple(x for x in state.stacks if x.location in (loc_a, loc_b) and x.side == side)
+    plan = ShiftPlan(Op.HIP, side, a, b, w, check, table, ids_a, ids_b, _opts(req), near)
     validate_options(plan)
     return plan
 
