@@ -38,8 +38,8 @@ class Battle:
         self.stream = SeededSource(seed)
 
     @classmethod
-    def sample(cls, options: Mapping[str, Any] | None = None) -> Battle:
-        return cls(RULESET.scenario("sample"), options)
+    def sample(cls, options: Mapping[str, Any] | None = None, seed: int = 1) -> Battle:
+        return cls(RULESET.scenario("sample"), options, seed)
 
     @classmethod
     def quick(

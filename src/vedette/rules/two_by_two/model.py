@@ -390,6 +390,8 @@ class GameState:
 
 def require_phase(state: GameState, kind: str, side: str, what: str) -> None:
     """Refuse an action out of phase (2 by 2, Sequence of play)."""
+    if state.stage == "over":
+        raise RuleViolation(R_SEQ, f"{what}: the game is over")
     if state.stage != "battle":
         raise RuleViolation(R_SEQ, f"{what}: the battle has not started (now {state.phase_name()})")
     if state.phase != kind or state.actor != side:
