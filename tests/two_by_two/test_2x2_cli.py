@@ -1,0 +1,56 @@
+"""The generic shell over 2 by 2: new battle, move, phases, odds, shots with physical dice,
+JSON output, refusals that write nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vedette.cli.main import main
+
+
+def run(db: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["--db", str(db), *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "g.db"
+    code, out, _ = run(db, capsys, "twobytwo", "new", "neudorf", "--seed", "3")
+    assert code == 0 and "The bridge at Neudorf" in out and "player 1 (Austrians)" in out
+    code, out, _ = run(db, capsys, "2x2", "help")
+    assert "move" in out and "shoot" in out and "melee" in out and "rally" in out
+    # Austrians move A1 into the town: half rate
+    code, out, _ = run(db, capsys, "2x2", "move", "unit=A1", "to=[300,480]", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["events"][0]["kind"] == "moved"
+    assert data["details"]["move"]["through_town"] is True
+    # a move that is too long is refused and writes nothing
+    code, out, err = run(db, capsys, "2x2", "move", "unit=A6", "path=[[160,400]]")
+    assert code != 0 and "Movement Modifiers" in err
+    code, out, _ = run(db, capsys, "game", "log")
+    assert out.count("#") == 2  # created + one move
+    # out of phase
+    code, _, err = run(db, capsys, "2x2", "shoot", "firer=F4", "target=A1")
+    assert code != 0 and "Sequence of play" in err
+    for _ in range(2):
+        assert run(db, capsys, "2x2", "next")[0] == 0
+    # odds before the roll, then the roll with physical dice
+    code, out, _ = run(db, capsys, "2x2", "place", "unit=F4", "x=300", "y=250")
+    assert code == 0
+    code, out, _ = run(db, capsys, "2x2", "shoot", "firer=F4", "target=A1", "--odds")
+    assert code == 0 and "no effect" in out and "%" in out
+    code, out, _ = run(db, capsys, "2x2", "shoot", "firer=F4", "target=A1", "--dice", "6", "--json")
+    data = json.loads(out)
+    roll = data["rolls"][0]
+    assert roll["dice"][0]["face"] == 6 and roll["row"] in ("pinned", "disrupted", "rout", "no_effect")
+    assert all("reason" in m for m in roll["modifiers"])
+    assert any(e["kind"] == "shot" for e in data["events"])
+    code, out, _ = run(db, capsys, "2x2", "show", "--json")
+    st = json.loads(out)["state"]
+    assert [u for u in st["units"] if u["id"] == "F4"][0]["shot"] is True
+    code, out, _ = run(db, capsys, "2x2", "facts", "unit=F4", "target=A1")
+    assert code == 0 and "band" in out
