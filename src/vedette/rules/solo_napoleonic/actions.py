@@ -339,8 +339,11 @@ def formation(state: State, req: Request, dice: DiceSource) -> Outcome:
     to = req.get_opt_str("to") or u.formation_target
     if to is None:
         raise BadRequest("missing 'to' (the new formation)")
-    if to not in state.data.get("formation_ranks", {}):
-        raise BadRequest(f"unknown formation {to!r}")
+    allowed = [k for k in state.data["move_distances"].get(u.kind, {}) if k != "assumption"]
+    if to not in allowed:
+        raise RuleViolation(
+            R_FORM, f"{u.id} ({u.kind}) cannot form {to!r} (formations: {', '.join(allowed)})"
+        )
     ch = Changes(state)
     base = base_move(state, u)
     if u.formation_target == to and u.formation_quarters > 0:

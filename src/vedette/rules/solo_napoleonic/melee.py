@@ -163,6 +163,9 @@ def sides(state: State, req: Request) -> tuple[str, Side, Side, int]:
     if rnd < 1:
         raise BadRequest("'round' must be 1 or more")
     kind = kind_of(a, b)
+    d = geom.unit_distance(a, b)
+    if d is not None and d > CONTACT_MM and not req.get_bool("contact", False):
+        raise RuleViolation(R_MELEE, f"{a.id} and {b.id} are {d:.0f}mm apart, not in contact")
     if b.skirmishing and a.cavalry:
         raise RuleViolation(
             R_CI, f"{b.id} are skirmishers: they evade cavalry (evade) or are ridden down"
@@ -210,6 +213,8 @@ def _resolve_side(s: Side, dice: DiceSource, rule: str) -> tuple[int, list[Roll]
             rolls.append(hr)
     return min(cas, s.enemy.figures), rolls
 
+
+CONTACT_MM = 5.0  # base-to-base, with a little tolerance for hand-placed models
 
 RULES = {"infantry": R_II, "cavalry": R_CC, "cav_vs_inf": R_CI}
 

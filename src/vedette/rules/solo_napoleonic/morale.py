@@ -276,6 +276,16 @@ def charge(state: State, req: Request, dice: DiceSource) -> Outcome:
         raise RuleViolation(R_CHARGE, f"{u.id} has fired this turn: chargers cannot fire")
     if u.artillery or u.skirmishing:
         raise RuleViolation(R_CHARGE, f"{u.id} cannot charge ({u.kind}, {u.formation})")
+    d = geom.unit_distance(u, t)
+    if d is not None:
+        from vedette.rules.solo_napoleonic.actions import base_move
+
+        reach = base_move(state, u) - u.moved_mm
+        if d > reach:
+            raise RuleViolation(
+                R_CHARGE,
+                f"{t.id} is {d:.0f}mm away: beyond {u.id}'s charge reach ({reach:.0f}mm, its move)",
+            )
     r = charge_check(state, u, t, req).resolve(dice)
     ch = Changes(state)
     if r.row != "pass":
@@ -346,6 +356,23 @@ def _home_units(state: State, req: Request) -> tuple[Unit, Unit]:
     return u, _testable(state, u.charge_target)
 
 
+def contact(u: Unit, t: Unit) -> dict[str, float]:
+    """Where positions are tracked, the charger ends in contact with its target: it faces the
+    target and moves straight at it (a charge is made in a straight line)."""
+    bu, bt = geom.body(u), geom.body(t)
+    if bu is None or bt is None:
+        return {}
+    from vedette.geometry.tabletop import distance
+
+    b = bu.facing_toward(bt.centre)
+    for _ in range(4):
+        d = distance(b, bt)
+        if d <= 0.5:
+            break
+        b = b.advanced(d)
+    return {"x": round(b.centre.x, 1), "y": round(b.centre.y, 1), "facing": round(b.facing, 1)}
+
+
 def timid_co(state: State, u: Unit) -> bool:
     b = state.brigadier_of(u)
     return b is not None and b.av == "timid"
@@ -356,7 +383,7 @@ def charge_home(state: State, req: Request, dice: DiceSource) -> Outcome:
     u, t = _home_units(state, req)
     ch = Changes(state)
     if not home_needed(u, t) and not req.get_bool("test", False):
-        ch.unit(u.id, "charges home (no test needed)", charge_state="home")
+        ch.unit(u.id, "charges home (no test needed)", charge_state="home", **contact(u, t))
         return Outcome(
             tuple(ch.events),
             (),
@@ -366,7 +393,7 @@ def charge_home(state: State, req: Request, dice: DiceSource) -> Outcome:
         )
     r = home_check(state, u, t, req).resolve(dice)
     if r.row == "pass":
-        ch.unit(u.id, "charges home", charge_state="home")
+        ch.unit(u.id, "charges home", charge_state="home", **contact(u, t))
         return Outcome(
             tuple(ch.events), (r,), f"{u.id} charges home into {t.id}: melee", {"home": True}
         )

@@ -363,6 +363,7 @@ class SoloNapoleonic(Ruleset[State]):
     title = "Solo Napoleonic Wargames Rules (Ilya Kuryakin, First Empire #52)"
     data_package = PKG
     data_files = ("rules.toml",)
+
     def __init__(self) -> None:
         self.scenarios = {"sample": "sample.toml"}
         self.procedures = _procs()
