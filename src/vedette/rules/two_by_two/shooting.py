@@ -81,7 +81,13 @@ def judge(state: GameState, req: Request) -> Shot:
     ft, tt_ = state.utype(firer), state.utype(target)
     if target.side == firer.side:
         raise BadRequest(f"{target.name} is not an enemy of {firer.name}")
-    reaction = state.stage == "battle" and state.phase == "move" and state.phasing != firer.side
+    charged = any(m.attacker == target.id and m.defender == firer.id for m in state.melees)
+    reaction = (
+        state.stage == "battle"
+        and state.phase == "move"
+        and state.phasing != firer.side
+        and charged
+    )
     if reaction:
         require_reaction(state, firer.side, "fire on a charging unit")
         check_charged(state, firer, target)
