@@ -39,7 +39,7 @@ def test_cli_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     for _ in range(2):
         assert run(db, capsys, "2x2", "next")[0] == 0
     # odds before the roll, then the roll with physical dice
-    code, out, _ = run(db, capsys, "2x2", "place", "unit=F4", "x=300", "y=250")
+    code, out, _ = run(db, capsys, "2x2", "place", "unit=F4", "x=300", "y=380")
     assert code == 0
     code, out, _ = run(db, capsys, "2x2", "shoot", "firer=F4", "target=A1", "--odds")
     assert code == 0 and "no effect" in out and "%" in out
