@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from nab_helpers import grid
 
 from vedette.errors import DataError
@@ -94,3 +96,38 @@ def test_bad_map_data_is_refused() -> None:
         build(grid(areas={"glacier": ["A0101"]}))
     with pytest.raises(DataError, match="columns"):
         build({"letter": "A"})
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["clear", "forest", "marsh", "lake", "rough"]), min_size=64, max_size=64
+    ),
+    st.sets(st.integers(0, 63), min_size=1, max_size=6),
+    st.integers(0, 63),
+)
+def test_nearest_tier_agrees_with_the_full_search(
+    terrain: list[str], targets: set[int], source: int
+) -> None:
+    cells = [f"A{c:02d}{r:02d}" for c in range(1, 9) for r in range(1, 9)]
+    areas: dict[str, list[str]] = {}
+    for h, t in zip(cells, terrain, strict=True):
+        areas.setdefault(t, []).append(h)
+    m = build(grid((1, 8), (1, 8), areas=areas))
+    full = {i: d for d, i in m.search([source], direction="to")}
+    reach = {t: full[t] for t in targets if t in full}
+    best, hexes = m.nearest([source], targets, direction="to")
+    if not reach:
+        assert best is None and hexes == []
+    else:
+        assert best == min(reach.values())
+        assert sorted(hexes) == sorted(t for t, d in reach.items() if d == best)
+    # bounded search never goes beyond its bound
+    assert all(d <= 4 for d, _ in m.search([source], bound=4))
+
+
+def test_contents_within_matches_distance() -> None:
+    m = build(grid())
+    contents = {h: h for h in m.ids}
+    got = set(m.contents_within("A0606", 3, contents))
+    assert got == {h for h in m.ids if m.distance("A0606", h) <= 3}

@@ -33,15 +33,16 @@ import heapq
 import itertools
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from vedette.errors import DataError
 from vedette.geometry.hexgrid import Hex, OffsetConvention
 
 IMPASSABLE = "impassable"
+V = TypeVar("V")
 #: Integer key of an axial hex: q * _STRIDE + r (maps up to a million hexes across).
 _STRIDE = 1 << 21
 
@@ -146,6 +147,7 @@ class HexMap:
         "_by_axial",
         "_by_key",
         "_disks",
+        "_id_by_key",
         "_index",
         "_keys",
         "_zoc",
@@ -190,6 +192,7 @@ class HexMap:
         # integer keys (q, r) -> q * STRIDE + r, so a disk of hexes is a list of int offsets
         self._keys: tuple[int, ...] = tuple(h.q * _STRIDE + h.r for h in self.axial)
         self._by_key: dict[int, int] = {k: i for i, k in enumerate(self._keys)}
+        self._id_by_key: dict[int, str] = {k: self.ids[i] for i, k in enumerate(self._keys)}
         self._disks: dict[int, tuple[int, ...]] = {}
         self.terrain_kinds = dict(terrain_kinds)
         self.hexside_kinds = dict(hexside_kinds)
@@ -408,6 +411,21 @@ class HexMap:
         get = self._by_key.get
         return [j for j in (get(k + off) for off in self.disk(radius)) if j is not None]
 
+    def contents_within(self, hex_id: str, radius: int, contents: Mapping[str, V]) -> list[V]:
+        """The values of ``contents`` (hex id -> anything, e.g. the pieces in a hex) for every
+        hex within ``radius`` hexes of ``hex_id``: one dictionary probe per hex."""
+        k = self._keys[self.index(hex_id)]
+        id_get = self._id_by_key.get
+        get = contents.get
+        out: list[V] = []
+        for off in self.disk(radius):
+            h = id_get(k + off)
+            if h is not None:
+                v = get(h)
+                if v is not None:
+                    out.append(v)
+        return out
+
     # -- terrain and movement -----------------------------------------------------------------
     def passable(self, hex_id: str) -> bool:
         return self.terrain_kinds[self.terrain[self.index(hex_id)]].cost is not None
@@ -497,6 +515,46 @@ class HexMap:
                 if nd <= lim and (v not in dist or nd < dist[v]):
                     dist[v] = nd
                     push(heap, (nd, v))
+
+    def nearest(
+        self,
+        sources: Iterable[int],
+        targets: Container[int],
+        bound: int | None = None,
+        direction: Literal["from", "to"] = "from",
+    ) -> tuple[int | None, list[int]]:
+        """The closest tier of ``targets``: ``(ticks, hexes at exactly that cost)``, or
+        ``(None, [])`` if none is within ``bound``. Once a target is found the bound drops to
+        its cost, so nothing farther is pushed: the search costs only the ground it needs."""
+        edges = self.out_edges if direction == "from" else self.in_edges
+        inf = 1 << 62
+        lim = bound if bound is not None else inf
+        dist: dict[int, int] = {}
+        heap: list[tuple[int, int]] = []
+        for s in sources:
+            if s not in dist:
+                dist[s] = 0
+                heap.append((0, s))
+        heapq.heapify(heap)
+        pop, push, get = heapq.heappop, heapq.heappush, dist.get
+        best: int | None = None
+        found: list[int] = []
+        while heap:
+            d, u = pop(heap)
+            if d > get(u, inf):
+                continue  # stale entry
+            if best is not None and d > best:
+                break
+            if u in targets:
+                if best is None:
+                    best = lim = d
+                found.append(u)
+            for v, c in edges[u]:
+                nd = d + c
+                if nd <= lim and nd < get(v, inf):
+                    dist[v] = nd
+                    push(heap, (nd, v))
+        return best, found
 
     def costs(
         self,

@@ -162,8 +162,8 @@ def candidates_in_range(state: NabState, contact: Piece) -> list[Piece]:
     forces = state.config.force_kinds
     seen: dict[str, Piece] = {}
     for h in contact.hexes:
-        for j in m.within_i(m.index(h), rng):
-            for pid in occ.get(m.ids[j], ()):
+        for ids in m.contents_within(h, rng, occ):
+            for pid in ids:
                 if pid in seen or pid == contact.id:
                     continue
                 p = pieces[pid]
@@ -205,6 +205,27 @@ def mp_tiers(
         yield m.mp(cur), tier
     if left:
         yield None, sorted(left.values(), key=lambda p: p.id)
+
+
+def closest_tier(state: NabState, contact: Piece, cands: Sequence[Piece]) -> list[Piece]:
+    """Herman (1): the candidates closest in MP to the contact force's hex (all of them if
+    none is within the MP limit: they rank equal, after every reachable force)."""
+    m = state.map
+    by_hex: dict[int, list[Piece]] = {}
+    for p in cands:
+        for h in p.hexes:
+            by_hex.setdefault(m.index(h), []).append(p)
+    lim = state.config.mp_limit
+    bound = None if lim is None else int(lim * m.denominator)
+    sources = [m.index(h) for h in contact.hexes]
+    best, hexes = m.nearest(sources, by_hex, bound, direction="to")
+    if best is None:
+        return sorted(cands, key=lambda p: p.id)
+    out: dict[str, Piece] = {}
+    for i in hexes:
+        for p in by_hex[i]:
+            out[p.id] = p
+    return list(out.values())
 
 
 # -- placement (Herman (4)) --------------------------------------------------------------------
@@ -357,6 +378,13 @@ def choosable(state: NabState, moving: Piece, contact: Piece) -> list[Piece]:
     cands = candidates_in_range(state, contact)
     if state.config.variant == "draft":
         return [p for p in cands if support_arrays(state, moving, contact, p)]
+    if not cands:
+        return []
+    # fast path: the closest tier alone (the usual case: it can be placed)
+    first = closest_tier(state, contact, cands)
+    legal = [p for p in first if support_arrays(state, moving, contact, p)]
+    if legal:
+        return sorted(legal, key=lambda p: p.id)
     for _, tier in mp_tiers(state, contact, cands):
         legal = [p for p in tier if support_arrays(state, moving, contact, p)]
         if legal:
