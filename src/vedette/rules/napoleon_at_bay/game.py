@@ -215,7 +215,7 @@ def run_move(state: NabState, req: Request, dice: DiceSource) -> Outcome:
         )
         lines.append(f"{p.id} enters the ZOC of {q.id} ({q.name}, {','.join(q.hexes)}){hint}")
     ev = Event("moved", {**ev.data, "zoc_entered": [z["force"] for z in zoc]})
-    return Outcome((ev,), (), "\n".join(lines), {"force": p.id, "mp": str(mp), "zoc": zoc})
+    return Outcome((ev,), (), "; ".join(lines), {"force": p.id, "mp": str(mp), "zoc": zoc})
 
 
 def run_fix(state: NabState, req: Request, dice: DiceSource) -> Outcome:
