@@ -511,6 +511,17 @@ def place(state: State, req: Request, dice: DiceSource) -> Outcome:
     for k in ("facing", "width", "depth"):
         if k in req:
             kw[k] = req.get_float(k)
+    if u.skirmishing and "width" in kw:
+        # Kuryakin, Skirmishers: a single broken line no wider than four times the normal
+        ranks = int(state.data.get("formation_ranks", {}).get("line", 2))
+        normal = math.ceil(u.figures / ranks) * geom.FIGURE_FRONTAGE_MM
+        most = float(opt(state, "skirmish_frontage_factor")) * normal
+        if kw["width"] > most:
+            raise RuleViolation(
+                "Kuryakin, Skirmishers",
+                f"{u.id}'s skirmish line may be at most {most:.0f}mm wide"
+                " (four times its line frontage)",
+            )
     ch.unit(u.id, "placed", **kw)
     return Outcome(tuple(ch.events), (), f"{u.id} placed at ({kw['x']:.0f}, {kw['y']:.0f})")
 

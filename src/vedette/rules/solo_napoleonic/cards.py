@@ -302,12 +302,34 @@ def play_chance(state: State, req: Request, dice: DiceSource) -> Outcome:
         raise RuleViolation(R_CHANCE, f"{side} holds no chance card to play")
     card = next(c for c in chance_deck(state) if c.id == cid)
     on = req.get_opt_str("on")
+    rolls: list[Roll] = []
+    if on == "random":
+        # played "randomly if preferred": a die picks the unit it falls on
+        pool = [u.id for u in state.units if u.on_table]
+        if not pool:
+            raise RuleViolation(R_CHANCE, "no unit on the table")
+        f = dice.face(standard(len(pool)))
+        on = pool[f - 1]
+        rolls.append(
+            Roll(
+                f"1d{len(pool)}",
+                (Face(f"d{len(pool)}", f),),
+                f,
+                final=f,
+                label=f"{side}'s chance card falls on a random unit",
+                rule=R_CHANCE,
+                consequence=on,
+                source=dice.kind,
+            )
+        )
+    elif on is not None:
+        state.unit(on)
     ch = Changes(state)
     ch.game(f"{side} plays {cid}", chance_played=(*state.chance_played, cid))
     tgt = f" on {on}" if on else ""
     return Outcome(
         tuple(ch.events),
-        (),
+        tuple(rolls),
         f"{side} plays '{card.title}'{tgt}: {card.effect}",
         {"card": cid, "on": on},
     )

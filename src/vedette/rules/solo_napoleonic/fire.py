@@ -182,10 +182,19 @@ def plan(state: State, req: Request) -> FirePlan:
         raise BadRequest(f"{t.id} is on {f.id}'s own side")
     if not t.on_table:
         raise RuleViolation(R_FIRE, f"{t.id} is no longer on the table")
-    if f.charge_state is not None:
+    if f.charge_state in ("declared", "home"):
         raise RuleViolation("Kuryakin, Charge Test", f"{f.id} is charging: it cannot fire")
+    if f.restricted_to is not None and t.id != f.restricted_to:
+        raise RuleViolation(
+            "Kuryakin, Movement", f"{f.id} may act only against {f.restricted_to} this turn"
+        )
     if f.fired:
         raise RuleViolation(R_FIRE, f"{f.id} has already fired this turn")
+    if f.charge_state == "halted" and t.id != f.charge_target:
+        raise RuleViolation(
+            "Kuryakin, Charge Home Test",
+            f"{f.id} halted its charge: its volley is at {f.charge_target}",
+        )
     moved = req.get_bool("moved", f.moved_mm > 0)
     cover = _cover(req)
     if f.artillery:

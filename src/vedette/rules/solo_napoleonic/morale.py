@@ -276,6 +276,10 @@ def charge(state: State, req: Request, dice: DiceSource) -> Outcome:
         raise RuleViolation(R_CHARGE, f"{u.id} has fired this turn: chargers cannot fire")
     if u.artillery or u.skirmishing:
         raise RuleViolation(R_CHARGE, f"{u.id} cannot charge ({u.kind}, {u.formation})")
+    if u.restricted_to is not None and t.id != u.restricted_to:
+        raise RuleViolation(
+            "Kuryakin, Movement", f"{u.id} may act only against {u.restricted_to} this turn"
+        )
     d = geom.unit_distance(u, t)
     if d is not None:
         from vedette.rules.solo_napoleonic.actions import base_move

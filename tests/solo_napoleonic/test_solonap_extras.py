@@ -1,0 +1,84 @@
+"""Smaller rules: random chance-card play, skirmish frontage, units restricted to their
+attacker, the halted charger's volley, house-rule knobs."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+from solonap_helpers import activate, make, odds, run, unit
+
+from vedette.errors import DataError, RuleViolation
+
+
+def test_chance_card_played_on_a_random_unit() -> None:
+    s = make([unit("a"), unit("b", "Allies"), unit("c", "Allies")])
+    s = replace(s, chance={"French": "confusion"}, phase="activation")
+    s2, out = run(s, "chance", [2], side="French", on="random")
+    assert out.details["on"] == "b" and s2.chance_played == ("confusion",)
+
+
+def test_skirmish_line_at_most_four_times_normal_frontage() -> None:
+    s = make([unit("s", formation="skirmish", figures=18, front=18)])
+    # line frontage: 9 figures x 15mm = 135mm; four times: 540mm
+    run(s, "place", [], unit="s", x=0, y=0, width=540)
+    with pytest.raises(RuleViolation, match="540mm"):
+        run(s, "place", [], unit="s", x=0, y=0, width=541)
+
+
+def test_attacked_unit_acts_only_against_its_attacker() -> None:
+    s = activate(
+        make([unit("u", restricted_to="x"), unit("x", "Allies"), unit("y", "Allies")]), "u"
+    )
+    with pytest.raises(RuleViolation, match="only against x"):
+        run(s, "fire", [], unit="u", target="y", range="short")
+    with pytest.raises(RuleViolation, match="only against x"):
+        run(s, "charge", [], unit="u", target="y")
+    run(s, "fire", [1, 1, 6], unit="u", target="x", range="short")
+
+
+def test_halted_charger_fires_its_volley_at_the_target() -> None:
+    s = activate(
+        make(
+            [
+                unit("u", charge_state="halted", charge_target="x"),
+                unit("x", "Allies"),
+                unit("y", "Allies"),
+            ]
+        ),
+        "u",
+    )
+    with pytest.raises(RuleViolation, match="volley is at x"):
+        run(s, "fire", [], unit="u", target="y", range="short")
+    _, out = run(s, "fire", [1, 1, 6], unit="u", target="x", at_chargers=False, range="short")
+    assert out.details["method"] == "volley"
+    charging = activate(
+        make([unit("u", charge_state="declared", charge_target="x"), unit("x", "Allies")]), "u"
+    )
+    with pytest.raises(RuleViolation, match="cannot fire"):
+        run(charging, "fire", [], unit="u", target="x", range="short")
+
+
+def test_defensive_fire_at_chargers_is_short_range_and_out_of_turn() -> None:
+    s = activate(
+        make([unit("c", "Allies", charge_state="declared", charge_target="t"), unit("t")]), "c"
+    )
+    (o,) = odds(s, "fire", unit="t", target="c", at_chargers=True, range="long")
+    assert "short range" in (o.note or "")
+    s2, _ = run(s, "fire", [1, 1, 6], unit="t", target="c", at_chargers=True, reaction=True)
+    assert s2.unit("t").fired and not s2.unit("t").acted
+
+
+def test_house_rule_replaces_a_default_table() -> None:
+    house = {"bpl": {"morale": {"A": 90}}}
+    s = make([unit("u", grade="A", in_command=False)], house=house)
+    o, _ = odds(s, "morale", unit="u")
+    assert o.p("pass") == Fraction(89, 100)
+
+
+def test_bad_scenario_is_a_data_error() -> None:
+    with pytest.raises(DataError, match="grade"):
+        make([unit("u", grade="E")])
+    with pytest.raises(DataError, match="unknown field"):
+        make([unit("u", colour="blue")])
