@@ -348,3 +348,17 @@ def test_ids_without_letter_given_as_numbers() -> None:
     s = make([force("F1", "Fr", "0504", infantry=1), force("R1", "Ru", "0606", vedettes=1)], m)
     s = move(s, "F1", 605)  # type: ignore[arg-type]
     assert s.pieces["F1"].hexes == ("0605",)
+
+
+def test_a_garrison_may_join_a_friendly_force_but_a_force_may_not() -> None:
+    s = make(
+        [
+            force("F1", "Fr", "A0101", infantry=1),
+            force("F2", "Fr", "A0103", infantry=1),
+            force("FG", "Fr", "A0105", kind="garrison"),
+        ]
+    )
+    s = move(s, "FG", "A0101")
+    assert set(s.occupancy["A0101"]) == {"F1", "FG"}
+    with pytest.raises(RuleViolation, match="full stack"):
+        move(s, "F2", "A0101")

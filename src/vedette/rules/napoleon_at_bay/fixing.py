@@ -260,6 +260,7 @@ def _free_for(state: NabState, mover: Piece, leaving: set[str]) -> Callable[[str
     (pieces in ``leaving`` do not count: they are switching places)."""
     m = state.map
     limit = state.config.forces_per_hex
+    counts = state.is_force(mover)  # a garrison etc. does not use up the stacking room
 
     def free(h: str) -> bool:
         if not m.passable(h):
@@ -273,7 +274,7 @@ def _free_for(state: NabState, mover: Piece, leaving: set[str]) -> Callable[[str
                 return False
             if state.is_force(p):
                 n += 1
-        return n < limit
+        return n < limit or not counts
 
     return free
 

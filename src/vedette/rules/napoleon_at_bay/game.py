@@ -439,7 +439,16 @@ def render(state: NabState) -> str:
             txt = "+".join(ids) + ("!" if any(state.pieces[i].fixed for i in ids) else "")
         else:
             txt = m.terrain_kinds[m.terrain[m.index(h)]].symbol
+            if h in roads:
+                txt += "="
         return f"{txt[: w - 1]:^{w}}"
+
+    roads = {
+        m.ids[i]
+        for (a, b), feats in m.hexside_features.items()
+        if any(m.hexside_kinds[f].road for f in feats)
+        for i in (a, b)
+    }
 
     shifted = 0 if m.convention.shifted == "even" else 1
     for r in rows:
@@ -456,7 +465,7 @@ def render(state: NabState) -> str:
     out.append(
         "terrain: "
         + ", ".join(f"{k.symbol} {k.name}" for k in m.terrain_kinds.values())
-        + "; ! fixed"
+        + "; = road; ! fixed"
     )
     for p in state.pieces.values():
         flags = []
