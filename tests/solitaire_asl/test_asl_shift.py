@@ -301,3 +301,28 @@ def test_5_cloaking_needs_night() -> None:
 
     with pytest.raises(DataError):
         make([{"id": "K1", "location": "4P5", "status": "cloaked", "counters": ["4-4-7"]}])
+
+
+def test_2_4_2_several_locations_shift_as_one_stack() -> None:
+    """A mortar crew and its spotter in the next location shift with two dummy stacks."""
+    s = make(
+        [
+            pds("P1", "4P5", "2-2-8", "50mm MTR"),
+            pds("P2", "4P6", "8-0"),
+            ds("D1", "4A1", 3),
+            ds("D2", "4A2", 2),
+            ds("D3", "4A3", 1),
+        ],
+        locations=[{"id": "4A2", "los": True, "tem": -1}],
+    )
+    s = to_phase(s, "MPh")
+    s2, out = play(s, "shift", [2, 2], a="P1", b="D1", also=[["P2", "D2"]])
+    assert mods(out) == {"worst TEM -1: terrain 4A2": 1, "in LOS of an enemy unit: 4A2": 1}
+    assert s2.stack("P1").location == "4A1" and s2.stack("P2").location == "4A2"  # type: ignore[union-attr]
+    assert s2.stack("D2").location == "4P6"  # type: ignore[union-attr]
+    s3, out = play(s, "shift", [6, 6], a="P1", b="D1", also=[["P2", "D2"]])
+    assert row(out) == "revealed" and s3.stack("D2") is None and s3.stack("P2").ti  # type: ignore[union-attr]
+    with pytest.raises(RuleViolation, match=r"O'Leary 2\.3\.2"):
+        play(s, "shift", [1, 1], a="P1", b="D1", also=[["P2", "D3"]])
+    with pytest.raises(BadRequest, match=r"2\.4\.2"):
+        play(s, "shift", [1, 1], a="P1", b="D1", also=[["P2", "D1"]])

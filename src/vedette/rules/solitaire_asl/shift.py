@@ -168,6 +168,7 @@ class ShiftPlan:
     moving_b: tuple[str, ...] = ()  # HIP: B -> A
     options: Mapping[str, Any] = field(default_factory=dict)
     state_stacks: tuple[Stack, ...] = ()  # stacks in either location (4.4 occupants)
+    extra: tuple[tuple[Stack, Stack], ...] = ()  # 2.4.2: more pairs on the same DR
 
     @property
     def same(self) -> bool:
@@ -219,7 +220,9 @@ def shift_modifiers(
     moving_forts: set[str] = frozenset(),  # type: ignore[assignment]
     los_default: tuple[bool | None, bool | None] = (None, None),
     both_hip: bool = False,
+    extra: Sequence[Party] = (),
 ) -> list[Modifier]:
+    """The DRMs of O'Leary 2.5. ``extra``: further parties shifting on the same DR (2.4.2)."""
     drm = data.get("drm", {})
     mods: list[Modifier] = []
     scope = None if drm.get("previous_counts", "all") == "all" else op.value
@@ -233,7 +236,8 @@ def shift_modifiers(
         tem_a = (req.get_int("tem_a"), f"TEM stated for {a.location}")
     if "tem_b" in req:
         tem_b = (req.get_int("tem_b"), f"TEM stated for {b.location}")
-    worst = min(tem_a, tem_b, key=lambda t: t[0])
+    tems = [tem_a, tem_b] + [party_tem(state, x, moving_forts) for x in extra]
+    worst = min(tems, key=lambda t: t[0])
     if worst[0]:
         mods.append(Modifier(-worst[0], f"worst TEM {worst[0]:+d}: {worst[1]}", RULE))
     la, lb = state.location(a.location), state.location(b.location)
@@ -241,27 +245,30 @@ def shift_modifiers(
     los_b = req.get_bool("los_b", lb.los if los_default[1] is None else los_default[1])
     if "los" in req:
         los_a = los_b = req.get_bool("los")
-    if los_a or los_b:
-        where = " and ".join(x for x, f in ((a.location, los_a), (b.location, los_b)) if f)
+    seen = [(a.location, los_a), (b.location, los_b)]
+    seen += [(x.location, state.location(x.location).los) for x in extra]
+    if any(f for _, f in seen):
+        where = " and ".join(dict.fromkeys(x for x, f in seen if f))
         mods.append(
             Modifier(int(drm.get("enemy_los", 1)), f"in LOS of an enemy unit: {where}", RULE)
         )
     if both_hip:
         what = "both hidden minefields" if op == Op.MINEFIELD else "both HIP"
         mods.append(Modifier(int(drm.get("both_hip", -1)), what, RULE))
-    lv = state.lv or la.lv or lb.lv
+    lv = state.lv or la.lv or lb.lv or any(state.location(x.location).lv for x in extra)
     if "lv" in req:
         lv = req.get_bool("lv")
     if lv:
         mods.append(Modifier(int(drm.get("lv_hindrance", -1)), "LV hindrance at all ranges", RULE))
     if state.night:
         mods.append(Modifier(int(drm.get("night", -2)), "night scenario", RULE))
-    emplaced = [c.name for c in (*a.counters, *b.counters) if c.kind == "gun" and c.emplaced]
+    everyone = (*a.counters, *b.counters, *(c for x in extra for c in x.counters))
+    emplaced = [c.name for c in everyone if c.kind == "gun" and c.emplaced]
     if emplaced:
         mods.append(
             Modifier(int(drm.get("emplaced_gun", -1)), f"emplaced Gun: {', '.join(emplaced)}", RULE)
         )
-    mods.extend(size_modifiers((*a.counters, *b.counters), data))
+    mods.extend(size_modifiers(everyone, data))
     if state.extra_drm:
         mods.append(Modifier(state.extra_drm, "scenario shift DRM (2.5 remark)", RULE))
     return mods
@@ -349,6 +356,52 @@ def plan_shift(
     if op == Op.HIP:
         return _plan_hip(state, req, data, tables, ref_a, ref_b, side0)
     statuses = DUMMY_KINDS if op == Op.DUMMY else (Status.CLOAKED,)
+    sa, sb = _pair(state, op, statuses, ref_a, ref_b, side0)
+    if "counters" in req or "units" in req:
+        raise RuleViolation(
+            "O'Leary 2.3.1",
+            "potential dummy stacks, dummy stacks and cloaked units shift as complete stacks",
+        )
+    side = sa.side
+    # 2.4.2: further pairs in other locations shifting as one stack, on the same DR
+    extra: list[tuple[Stack, Stack]] = []
+    for i, pair in enumerate(req.get_list("also", [])):
+        if not isinstance(pair, list | tuple) or len(pair) != 2:
+            raise BadRequest(f"also[{i}] must be a pair of stacks: [a, b]")
+        xa, xb = _pair(state, op, statuses, str(pair[0]), str(pair[1]), side)
+        extra.append((xa, xb))
+    ids = [x.id for p in [(sa, sb), *extra] for x in p]
+    if len(set(ids)) != len(ids) and extra:
+        raise BadRequest("a stack appears twice in the stacks shifting together (2.4.2)")
+    w = require_window(state, side, op)
+    a = Party(sa.location, (sa,), sa.counters)
+    b = Party(sb.location, (sb,), sb.counters) if sb.id != sa.id else a
+    check_consistency(state, data, a, b, req)
+    parties: list[Party] = []
+    for xa, xb in extra:
+        pa, pb = Party(xa.location, (xa,), xa.counters), Party(xb.location, (xb,), xb.counters)
+        check_consistency(state, data, pa, pb, req)
+        parties += [pa, pb]
+    mods = shift_modifiers(state, data, op, side, a, b, req, extra=parties)
+    table = tables["shift"]
+    label = f"shift {a.label} <-> {b.label}" if b is not a else f"shift {a.label} with itself"
+    for xa, xb in extra:
+        label += f" with {xa.id} <-> {xb.id}"
+    check = Check("2d6", tuple(mods), table, label, RULE)
+    plan = ShiftPlan(op, side, a, b, w, check, table, options=_opts(req), extra=tuple(extra))
+    validate_options(plan)
+    return plan
+
+
+def _pair(
+    state: State,
+    op: Op,
+    statuses: Sequence[Status],
+    ref_a: str,
+    ref_b: str,
+    side0: str | None,
+) -> tuple[Stack, Stack]:
+    """Two whole stacks that may try to exchange (2.3-2.3.4, 3.3.1, 5.1); PDS first."""
     sa = stack_for(state, ref_a, (*statuses, *HIP_KINDS), side0)
     sb = stack_for(state, ref_b, (*statuses, *HIP_KINDS), side0 or sa.side)
     for s in (sa, sb):
@@ -374,23 +427,7 @@ def plan_shift(
         if sa.id == sb.id and sa.status == Status.DUMMY:
             raise RuleViolation("O'Leary 2.3", "only a potential dummy stack may shift with itself")
         _dummy_counts(sa, sb)
-    if "counters" in req or "units" in req:
-        raise RuleViolation(
-            "O'Leary 2.3.1",
-            "potential dummy stacks, dummy stacks and cloaked units shift as complete stacks",
-        )
-    side = sa.side
-    w = require_window(state, side, op)
-    a = Party(sa.location, (sa,), sa.counters)
-    b = Party(sb.location, (sb,), sb.counters) if sb.id != sa.id else a
-    check_consistency(state, data, a, b, req)
-    mods = shift_modifiers(state, data, op, side, a, b, req)
-    table = tables["shift"]
-    label = f"shift {a.label} <-> {b.label}" if b is not a else f"shift {a.label} with itself"
-    check = Check("2d6", tuple(mods), table, label, RULE)
-    plan = ShiftPlan(op, side, a, b, w, check, table, options=_opts(req))
-    validate_options(plan)
-    return plan
+    return sa, sb
 
 
 def _opts(req: Request) -> dict[str, Any]:
@@ -608,25 +645,31 @@ def consequences(
         return hip_consequences(state, plan, flags)
     p = Patch()
     changes: list[str] = []
-    sa, sb = plan.a.stacks[0], plan.b.stacks[0]
     w = plan.window
     if flags.get("counted"):
         p.count(plan.side, phase_key(state), plan.op.value)
     if flags.get("closes"):
         p.close(plan.side, plan.op.value, w.key)
         changes.append(f"no more {plan.op.value} shifts by {plan.side} this phase")
+    for sa, sb in ((plan.a.stacks[0], plan.b.stacks[0]), *plan.extra):
+        _pair_consequences(p, plan, flags, sa, sb, changes)
+    return p, changes, state.serial
+
+
+def _pair_consequences(
+    p: Patch, plan: ShiftPlan, flags: Mapping[str, Any], sa: Stack, sb: Stack, changes: list[str]
+) -> None:
     if flags.get("allowed"):
         if sa.id != sb.id:
             na = replace(sa, location=sb.location, position=sb.position)
             nb = replace(sb, location=sa.location, position=sa.position)
             na, nb = _boresight_after_shift(na, nb, sa.moved or sb.moved, changes)
             changes.append(f"swap {sa.id} ({sa.location}) and {sb.id} ({sb.location})")
-            for old, new in ((sa, na), (sb, nb)):
+            for new in (na, nb):
                 if new.position:
                     changes.append(f"{new.id} takes {new.position} in {new.location} (2.3)")
                 if new.position == "crest" and any(c.kind == "vehicle" for c in new.counters):
                     changes.append(f"{new.id} may now make a HD maneuver attempt DR (2.3)")
-                del old
         else:
             na, nb = sa, sa
         na = _settings(na, plan.options, changes, na.location != sa.location)
@@ -634,7 +677,7 @@ def consequences(
         if nb.id != na.id:
             nb = _settings(nb, plan.options, changes, nb.location != sb.location)
             p.put_stack(nb)
-        return p, changes, state.serial
+        return
     for s in {x.id: x for x in (sa, sb)}.values():
         if s.status == Status.DUMMY or (s.status == Status.CLOAKED and not s.counters):
             if flags.get("dummy_lost"):
@@ -655,7 +698,6 @@ def consequences(
             changes.append(f"mark {s.id} TI until the end of the player turn")
         if new != s:
             p.put_stack(new)
-    return p, changes, state.serial
 
 
 def _boresight_after_shift(
@@ -703,7 +745,11 @@ def _settings(s: Stack, options: Mapping[str, Any], changes: list[str], moved: b
 def validate_options(plan: ShiftPlan) -> None:
     """Refuse, before any roll, an emplacement the Gun was never allowed (O'Leary 2.3)."""
     names = set(plan.options.get("emplaced", []))
-    counters = (*plan.a.counters, *plan.b.counters)
+    counters = (
+        *plan.a.counters,
+        *plan.b.counters,
+        *(c for pair in plan.extra for s in pair for c in s.counters),
+    )
     for n in names:
         c = next((c for c in counters if c.id == n or c.name == n), None)
         if c is None or c.kind != "gun":
@@ -717,6 +763,7 @@ def validate_options(plan: ShiftPlan) -> None:
         | {c.name for c in counters}
         | set(plan.a.ids())
         | set(plan.b.ids())
+        | {s.id for pair in plan.extra for s in pair}
     )
     for k in (*plan.options.get("settings", {}), *plan.options.get("ca", {})):
         if k not in known:
