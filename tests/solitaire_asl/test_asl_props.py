@@ -175,3 +175,16 @@ def test_replay_equals_live_play(tmp_path: Path) -> None:
     g.undo()
     assert replay(RULESET, st_.records(g.id)).state == g.state
     assert Game.open(st_, "r").state == g.state
+
+
+def test_house_rules_change_the_numbers(tmp_path: Path) -> None:
+    """A house-rule file replaces data: night worth -1, every shift of the side counted."""
+    house = {"drm": {"night": -1, "previous_counts": "all"}}
+    scen = dict(RULESET.scenario("sample"), night=True)
+    g = Game.create(Store(tmp_path / "h.db"), "h", "asl", scen, seed=2, house_rules=house)
+    g.perform("phase", {"to": "MPh"})
+    g.perform("shift", {"a": "P1", "b": "D1"}, faces=[1, 2])
+    o = g.odds("shift", {"a": "H1", "b": "X1"})[0]
+    reasons = {m.reason: m.value for m in o.modifiers}
+    assert reasons["night scenario"] == -1
+    assert reasons["1 previous shift this phase"] == 1
