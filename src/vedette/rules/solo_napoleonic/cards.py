@@ -177,7 +177,12 @@ def may_do(state: State, u: Unit) -> list[str]:
         return ["rally"]
     if u.status == "routing":
         return ["move (rout, 2D)"]
-    acts = ["move", "formation", "fire", "charge", "reform", "halt" if u.advancing else "start"]
+    acts = ["move", "formation"]
+    if u.kind == "infantry" or u.artillery or u.skirmishing:
+        acts.append("fire")
+    if not (u.artillery or u.skirmishing):
+        acts.append("charge")
+    acts += ["reform", "halt" if u.advancing else "start"]
     if u.restricted_to:
         acts = [f"{a} (only against {u.restricted_to})" for a in acts]
     return acts
