@@ -46,7 +46,12 @@ def test_cli_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     code, out, _ = run(db, capsys, "2x2", "shoot", "firer=F4", "target=A1", "--dice", "6", "--json")
     data = json.loads(out)
     roll = data["rolls"][0]
-    assert roll["dice"][0]["face"] == 6 and roll["row"] in ("pinned", "disrupted", "rout", "no_effect")
+    assert roll["dice"][0]["face"] == 6 and roll["row"] in (
+        "pinned",
+        "disrupted",
+        "rout",
+        "no_effect",
+    )
     assert all("reason" in m for m in roll["modifiers"])
     assert any(e["kind"] == "shot" for e in data["events"])
     code, out, _ = run(db, capsys, "2x2", "show", "--json")
