@@ -56,6 +56,6 @@ def test_cli_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert any(e["kind"] == "shot" for e in data["events"])
     code, out, _ = run(db, capsys, "2x2", "show", "--json")
     st = json.loads(out)["state"]
-    assert [u for u in st["units"] if u["id"] == "F4"][0]["shot"] is True
+    assert next(u for u in st["units"] if u["id"] == "F4")["shot"] is True
     code, out, _ = run(db, capsys, "2x2", "facts", "unit=F4", "target=A1")
     assert code == 0 and "band" in out
