@@ -4,7 +4,7 @@ VENV := .venv
 UV := $(VENV)/bin/uv
 BIN := $(VENV)/bin
 
-.PHONY: run test setup lint bench clean
+.PHONY: run test setup lint bench clean browser
 
 $(UV):
 	$(PY) -m venv $(VENV)
@@ -17,12 +17,20 @@ setup: $(UV)
 run: setup
 	$(BIN)/vedette demo
 
+# Debian's chromium for the real-browser tests (Playwright drives it; no browser download).
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+	@chromium --version
+
 lint: setup
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy
 
-test: setup lint
+test: setup browser lint
 	$(BIN)/pytest
 
 bench: setup

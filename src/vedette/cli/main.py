@@ -122,6 +122,11 @@ def build_parser() -> Parser:
     sv = sub.add_parser("serve", help="the local web app")
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=8765)
+    sv.add_argument(
+        "--no-preload",
+        action="store_true",
+        help="do not create the sample games in an empty database",
+    )
 
     for rs, aliases in RULESET_NAMES.items():
         x = sub.add_parser(
@@ -170,16 +175,14 @@ def parse_mod(text: str) -> Any:
 
 def parse_kv(items: Sequence[str]) -> dict[str, Any]:
     from vedette.errors import BadRequest
+    from vedette.rules.base import parse_value
 
     result: dict[str, Any] = {}
     for item in items:
         key, eq, value = item.partition("=")
         if not eq or not key:
             raise BadRequest(f"argument {item!r}: write KEY=VALUE")
-        try:
-            result[key] = json.loads(value)
-        except json.JSONDecodeError:
-            result[key] = value
+        result[key] = parse_value(value)
     return result
 
 
@@ -380,7 +383,7 @@ def cmd_ruleset(args: argparse.Namespace) -> None:
     p.add_argument("--odds", action="store_true", help="show the exact odds only; roll nothing")
     common(p)
     p.add_argument("kv", nargs="*", metavar="KEY=VALUE")
-    a = p.parse_args(rest)
+    a = p.parse_intermixed_args(rest)
     a.db = args.db
     with store(a) as st:
         g = Game.open(st, a.game)
@@ -434,9 +437,9 @@ def cmd_demo(args: argparse.Namespace) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
-    from vedette.errors import BadRequest
+    from vedette.web.server import serve
 
-    raise BadRequest("the web app is not built yet (issue 7); use the CLI")
+    serve(args.db or default_db(), args.host, args.port, preload=not args.no_preload)
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {

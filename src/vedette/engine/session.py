@@ -218,7 +218,7 @@ class Game:
                 out.append(f"#{r.seq} {p['procedure']}{mark}")
                 out.extend(f"    {roll['line']}" for roll in p.get("rolls", []))
                 if p.get("message"):
-                    out.append(f"    {p['message']}")
+                    out.extend(f"    {line}" for line in str(p["message"]).splitlines())
             elif r.kind == "undo":
                 out.append(f"#{r.seq} undo #{p['undoes']}")
         return out

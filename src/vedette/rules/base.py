@@ -66,6 +66,15 @@ class Outcome:
         }
 
 
+def parse_value(text: str) -> Any:
+    """A request value typed by a person (CLI ``KEY=VALUE``, a web form): JSON when it parses
+    as JSON (numbers, true/false, lists, objects, quoted strings), else the text itself."""
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, ValueError):
+        return text
+
+
 def _jsonable(x: Any) -> Any:
     return json.loads(json.dumps(x, default=str))
 

@@ -1,0 +1,1 @@
+"""The local web app (FastAPI): pages, a JSON API, SVG board views."""

@@ -1,0 +1,85 @@
+"""A live server on a free localhost port and Debian's chromium driven by Playwright.
+
+In CI a missing browser is a failure, not a skip: ``make test`` installs chromium first.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    import uvicorn
+
+    from vedette.web.app import create_app
+
+    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
+    port = _free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning")
+    )
+    t = threading.Thread(target=server.run, daemon=True)
+    t.start()
+    deadline = time.time() + 20
+    while not server.started:
+        if time.time() > deadline:
+            raise RuntimeError("the web app did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    t.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    exe = os.environ.get("VEDETTE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(exe).exists():
+        pytest.fail(f"chromium not found at {exe}: run 'make test' (it installs Debian's chromium)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900})  # type: ignore[attr-defined]
+    pg = ctx.new_page()
+    yield pg
+    ctx.close()
+
+
+def screenshot(page: object, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)  # type: ignore[attr-defined]
+    return path

@@ -1,0 +1,126 @@
+"""The web app's JSON API and forms (in-process, no browser): games, odds, perform, undo,
+export/import, audit; CSRF, cross-site and upload limits; errors that change nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+import tests.toy  # noqa: F401
+from vedette.engine import Game, Store
+from vedette.web.app import MAX_UPLOAD, create_app
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    db = tmp_path / "web.db"
+    Game.create(Store(db), "toy1", "toy", {"limit": 100}, seed=7)
+    c = TestClient(create_app(db))
+    c.get("/")  # sets the CSRF cookie
+    return c
+
+
+def token(c: TestClient) -> str:
+    page = c.get("/games/toy1").text
+    return page.split('name="csrf-token" content="')[1].split('"')[0]
+
+
+def test_pages_render(client: TestClient) -> None:
+    assert "toy1" in client.get("/").text
+    page = client.get("/games/toy1").text
+    assert 'data-proc="advance"' in page and "<svg" in page
+    assert client.get("/games/nope").status_code == 404
+    assert client.get("/ping").text == "ok"
+
+
+def test_post_needs_the_token_and_same_origin(client: TestClient) -> None:
+    r = client.post("/api/games/toy1/perform", json={"procedure": "advance"})
+    assert r.status_code == 403
+    t = token(client)
+    r = client.post(
+        "/api/games/toy1/perform",
+        json={"procedure": "advance"},
+        headers={"X-CSRF-Token": t, "Origin": "http://evil.example"},
+    )
+    assert r.status_code == 403
+    r = client.post("/games/toy1/rename", data={"new": "x"})
+    assert r.status_code == 403
+    assert len(client.get("/api/games/toy1").json()["log"]) == 1
+
+
+def test_odds_perform_undo_cannot_reroll(client: TestClient) -> None:
+    h = {"X-CSRF-Token": token(client)}
+    odds = client.post(
+        "/api/games/toy1/odds", json={"procedure": "advance", "request": {"bonus": "1"}}, headers=h
+    ).json()["odds"][0]
+    assert [r["p"] for r in odds["rows"]] == ["1/6", "5/6"]
+    first = client.post("/api/games/toy1/perform", json={"procedure": "advance"}, headers=h)
+    assert first.status_code == 200
+    line = first.json()["lines"][0]
+    client.post("/api/games/toy1/undo", headers=h)
+    again = client.post("/api/games/toy1/perform", json={"procedure": "advance"}, headers=h)
+    assert again.json()["lines"][0] == line
+    bad = client.post(
+        "/api/games/toy1/perform", json={"procedure": "advance", "dice": "7"}, headers=h
+    )
+    assert bad.status_code == 400 and bad.json()["error"] == "7 is not a face of d6 (faces: 1-6)"
+    log = client.get("/api/games/toy1").json()["log"]
+    assert [x["kind"] for x in log] == ["action", "undo", "action", "created"]
+
+
+def test_physical_dice(client: TestClient) -> None:
+    h = {"X-CSRF-Token": token(client)}
+    r = client.post(
+        "/api/games/toy1/perform",
+        json={"procedure": "advance", "request": {"bonus": "2"}, "dice": "1"},
+        headers=h,
+    ).json()
+    assert r["lines"][0] == "advance: 1d6=1+2 (bonus)=3 → advances"
+
+
+def test_new_game_upload_validated_and_limited(client: TestClient) -> None:
+    t = token(client)
+    r = client.post(
+        "/games",
+        data={"csrf": t, "name": "up", "ruleset": "toy"},
+        files={"upload": ("s.toml", b"limit = 5\n")},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303 and r.headers["location"] == "/games/up"
+    r = client.post(
+        "/games",
+        data={"csrf": t, "name": "bad", "ruleset": "toy"},
+        files={"upload": ("s.toml", b"limit = = 5\n")},
+        follow_redirects=False,
+    )
+    assert "error=" in r.headers["location"] and "TOML" in client.get(r.headers["location"]).text
+    big = b"#" * (MAX_UPLOAD + 10)
+    r = client.post(
+        "/games",
+        data={"csrf": t, "name": "big", "ruleset": "toy"},
+        files={"upload": ("s.toml", big)},
+        follow_redirects=False,
+    )
+    assert "too%20large" in r.headers["location"]
+    names = client.get("/").text
+    assert "/games/up" in names and "/games/bad" not in names and "/games/big" not in names
+
+
+def test_export_import_audit(client: TestClient) -> None:
+    t = token(client)
+    h = {"X-CSRF-Token": t}
+    for _ in range(6):
+        client.post("/api/games/toy1/perform", json={"procedure": "advance"}, headers=h)
+    text = client.get("/games/toy1/export").text
+    r = client.post(
+        "/import",
+        data={"csrf": t, "name": "copy"},
+        files={"upload": ("g.jsonl", text.encode())},
+        follow_redirects=False,
+    )
+    assert r.headers["location"] == "/games/copy"
+    assert client.get("/api/games/copy").json()["log"][0]["seq"] == 7
+    audit = client.get("/games/toy1/audit").text
+    assert "d6: 6 rolls" in audit and "chi-square" in audit
