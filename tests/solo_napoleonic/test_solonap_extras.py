@@ -82,3 +82,75 @@ def test_bad_scenario_is_a_data_error() -> None:
         make([unit("u", grade="E")])
     with pytest.raises(DataError, match="unknown field"):
         make([unit("u", colour="blue")])
+
+
+@pytest.mark.parametrize(
+    ("kind", "formation", "mm"),
+    [
+        ("infantry", "line", 150),
+        ("infantry", "column", 200),
+        ("infantry", "square", 40),
+        ("infantry", "skirmish", 200),
+        ("light_cavalry", "mounted", 400),
+        ("cavalry", "mounted", 350),
+        ("heavy_cavalry", "mounted", 300),
+        ("foot_artillery", "limbered", 150),
+        ("horse_artillery", "limbered", 350),
+    ],
+)
+def test_default_move_distances(kind: str, formation: str, mm: int) -> None:
+    from vedette.rules.solo_napoleonic.actions import base_move
+
+    s = make([unit("u", kind=kind, formation=formation)])
+    assert base_move(s, s.unit("u")) == mm
+
+
+@pytest.mark.parametrize(
+    ("gap", "band", "deduction", "save"),
+    [(200, "canister", 0, 6), (500, "short", 0, 5), (1000, "long", -2, 4)],
+)
+def test_artillery_range_band_from_positions(
+    gap: float, band: str, deduction: int, save: int
+) -> None:
+    from vedette.rules.base import Request
+    from vedette.rules.solo_napoleonic.fire import plan
+
+    g = unit(
+        "g",
+        kind="foot_artillery",
+        formation="unlimbered",
+        figures=3,
+        x=0.0,
+        y=0.0,
+        width=40.0,
+        depth=40.0,
+    )
+    t = unit("t", "Allies", x=0.0, y=20.0 + gap + 15.0, width=135.0, depth=30.0, facing=180.0)
+    s = activate(make([g, t]), "g")
+    p = plan(s, Request({"unit": "g", "target": "t"}))
+    assert p.band == band and p.save == save
+    assert sum(m.value for m in p.modifiers) == deduction
+
+
+def test_battery_officer_dead_optional() -> None:
+    from vedette.rules.base import Request
+    from vedette.rules.solo_napoleonic.fire import plan
+
+    g = unit("g", kind="foot_artillery", formation="unlimbered", figures=3, officer="dead")
+    s = activate(make([g, unit("t", "Allies")], options={"officers": True}), "g")
+    p = plan(s, Request({"unit": "g", "target": "t", "range": "short"}))
+    assert [m.value for m in p.modifiers] == [-1]
+
+
+def test_cavalry_charging_skirmishers_are_told_to_evade() -> None:
+    s = activate(
+        make(
+            [
+                unit("h", kind="light_cavalry", formation="mounted", grade="B"),
+                unit("s", "Allies", formation="skirmish", front=18),
+            ]
+        ),
+        "h",
+    )
+    _, out = run(s, "charge", [10], unit="h", target="s")
+    assert "evade unit=s" in out.message

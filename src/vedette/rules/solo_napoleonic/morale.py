@@ -296,6 +296,8 @@ def charge(state: State, req: Request, dice: DiceSource) -> Outcome:
         return Outcome((), (r,), f"{u.id} will not charge {t.id}", {"charges": False})
     ch.unit(u.id, f"charges {t.id}", charge_state="declared", charge_target=t.id, advancing=True)
     msg = jump(ch, u.id, t.id)
+    if t.skirmishing and u.cavalry:
+        msg += f"; skirmishers will not stand against cavalry: evade unit={t.id} (D20 cm)"
     return Outcome(
         tuple(ch.events),
         (r,),
