@@ -225,7 +225,9 @@ def melee(state: GameState, req: Request, dice: DiceSource) -> Outcome:
             )
         )
         lines.append(f"{winner.name}: {follow} follow-up")
-    return Outcome(tuple(events), tuple(rolls), "; ".join(lines), {"melee": fight.facts})
+    return Outcome(
+        tuple(events), tuple(rolls), "; ".join(lines), {"melee": fight.facts}, (fight.check.odds(),)
+    )
 
 
 def melee_odds(state: GameState, req: Request) -> list[Odds]:

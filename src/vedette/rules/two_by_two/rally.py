@@ -139,7 +139,7 @@ def rally(state: GameState, req: Request, dice: DiceSource) -> Outcome:
     else:
         ev = unit_event("marker", u.id, rallied=True)
         msg = f"{u.name} fails to rally"
-    return Outcome((ev,), (r,), msg, {"rally": tr.facts})
+    return Outcome((ev,), (r,), msg, {"rally": tr.facts}, (tr.check.odds(),))
 
 
 def rally_odds(state: GameState, req: Request) -> list[Odds]:

@@ -273,6 +273,7 @@ def shoot(state: GameState, req: Request, dice: DiceSource) -> Outcome:
         tuple(rolls),
         "; ".join(lines),
         {"shot": shot.facts, "reaction_fire": shot.reaction},
+        (shot.check.odds(),),
     )
 
 
