@@ -155,7 +155,11 @@ class Unit:
 
     @property
     def skirmishing(self) -> bool:
-        return self.formation == "skirmish"
+        """Skirmishers, and light cavalry fighting dismounted (Kuryakin, Skirmishers: mounted
+        carbine fire follows the rules for dismounted fire)."""
+        return self.formation == "skirmish" or (
+            self.kind == "light_cavalry" and self.formation == "dismounted"
+        )
 
     def front_rank(self) -> int:
         """Figures in the front rank (never more than the unit has)."""
