@@ -154,3 +154,30 @@ def test_cavalry_charging_skirmishers_are_told_to_evade() -> None:
     )
     _, out = run(s, "charge", [10], unit="h", target="s")
     assert "evade unit=s" in out.message
+
+
+def test_charge_home_ends_in_contact_when_placed() -> None:
+    from vedette.rules.solo_napoleonic import geom
+
+    c = unit(
+        "c",
+        kind="light_cavalry",
+        formation="mounted",
+        front=6,
+        figures=12,
+        charge_state="declared",
+        charge_target="t",
+        x=500.0,
+        y=100.0,
+        facing=0.0,
+    )
+    t = unit("t", "Allies", x=560.0, y=300.0, facing=180.0)
+    s = make([c, t])
+    s2, _ = run(s, "charge_home", [10], unit="c")
+    a, b = s2.unit("c"), s2.unit("t")
+    d = geom.unit_distance(a, b)
+    assert d is not None and d <= 1.0
+    assert a.moved_mm > 100 and a.charge_state == "home"
+    far = make([{**c, "charge_state": None}, {**t, "y": 900.0}])
+    with pytest.raises(RuleViolation, match="charge reach"):
+        run(activate(far, "c"), "charge", [], unit="c", target="t")

@@ -376,7 +376,13 @@ def contact(u: Unit, t: Unit) -> dict[str, float]:
         if d <= 0.5:
             break
         b = b.advanced(d)
-    return {"x": round(b.centre.x, 1), "y": round(b.centre.y, 1), "facing": round(b.facing, 1)}
+    moved = round(bu.centre.distance(b.centre), 1)
+    return {
+        "x": round(b.centre.x, 1),
+        "y": round(b.centre.y, 1),
+        "facing": round(b.facing, 1),
+        "moved_mm": u.moved_mm + moved,
+    }
 
 
 def timid_co(state: State, u: Unit) -> bool:
