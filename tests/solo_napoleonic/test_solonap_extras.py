@@ -173,7 +173,7 @@ def test_charge_home_ends_in_contact_when_placed() -> None:
     )
     t = unit("t", "Allies", x=560.0, y=300.0, facing=180.0)
     s = make([c, t])
-    s2, _ = run(s, "charge_home", [10], unit="c")
+    s2, _ = run(s, "charge_home", [5], unit="c")  # C 60 -50 (steady infantry): 5 passes
     a, b = s2.unit("c"), s2.unit("t")
     d = geom.unit_distance(a, b)
     assert d is not None and d <= 1.0
