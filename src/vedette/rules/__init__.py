@@ -17,6 +17,9 @@ REGISTRY: dict[str, tuple[str, tuple[str, ...]]] = {
     "solo_napoleonic": ("vedette.rules.solo_napoleonic", ("solonap", "kuryakin")),
 }
 
+#: the rulesets vedette ships (plug-ins registered later, e.g. by tests, are not among them)
+BUILTIN: tuple[str, ...] = tuple(REGISTRY)
+
 
 def register(name: str, module: str, aliases: tuple[str, ...] = ()) -> None:
     REGISTRY[name] = (module, aliases)

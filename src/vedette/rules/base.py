@@ -9,6 +9,7 @@ Outcome with no events and are not logged.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -204,12 +205,16 @@ class Ruleset(Generic[S]):
     # -- data ---------------------------------------------------------------------------
     def data(self, house_rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The ruleset's shipped data merged with a game's house rules."""
-        out: dict[str, Any] = {}
-        for f in self.data_files:
-            out = merge(out, package_toml(self.data_package, f))
-        if house_rules:
-            out = merge(out, house_rules)
-        return out
+        key = json.dumps(house_rules or {}, sort_keys=True, default=str)
+        memo: dict[str, dict[str, Any]] = self.__dict__.setdefault("_data_memo", {})
+        if key not in memo:
+            out: dict[str, Any] = {}
+            for f in self.data_files:
+                out = merge(out, package_toml(self.data_package, f))
+            if house_rules:
+                out = merge(out, house_rules)
+            memo[key] = out
+        return copy.deepcopy(memo[key])
 
     def tables(self, house_rules: Mapping[str, Any] | None = None) -> dict[str, Table]:
         return tables_from_data(self.data(house_rules), f"{self.name} data")

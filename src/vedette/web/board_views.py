@@ -144,3 +144,135 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
         "</text>"
     )
     return _svg(maxx - minx, maxy - miny, defs + head + "".join(out), "hex map", "nab-board")
+
+
+def _hex_points(cx: float, cy: float, s: float, flat: bool) -> str:
+    start = 0 if flat else 30
+    return " ".join(
+        f"{cx + s * math.cos(math.radians(start + 60 * k)):.1f},"
+        f"{cy + s * math.sin(math.radians(start + 60 * k)):.1f}"
+        for k in range(6)
+    )
+
+
+# -- Solitaire ASL: locations and stacks ----------------------------------------------------------
+ASL_STATUS = {
+    "potential_dummy": ("#f1c40f", "potential dummy"),
+    "dummy": ("#95a5a6", "dummy stack"),
+    "concealed": ("#5d6d7e", "concealed"),
+    "revealed": ("#2e86c1", "revealed"),
+    "hip": ("#8e44ad", "HIP"),
+    "dummy_hip": ("#c39bd3", "dummy HIP"),
+    "cloaked": ("#17202a", "cloaked"),
+}
+
+
+@renderer("solitaire_asl")
+def asl(state: Any, sj: Mapping[str, Any]) -> str:
+    layout = state.layout
+    used: set[str] = {s.location for s in state.stacks}
+    used |= {f.location for f in state.fortifications}
+    used |= {m.location for m in state.minefields}
+    used |= {loc.id for loc in state.locations}
+    used.discard("")
+    ring: set[str] = set()
+    for hid in used:
+        try:
+            ring.update(layout.neighbors(hid))
+        except (KeyError, ValueError):
+            continue
+    cells = sorted(used | ring)
+    flat = layout.convention.orientation == "flat" if hasattr(layout, "convention") else True
+    size = 34.0
+    pos: dict[str, tuple[float, float]] = {}
+    for hid in cells:
+        try:
+            h = layout.hex(hid)
+        except (KeyError, ValueError):
+            continue
+        pos[hid] = (size * 1.5 * h.q, size * math.sqrt(3) * (h.r + h.q / 2))
+    minx = min(p[0] for p in pos.values()) - size * 1.2
+    miny = min(p[1] for p in pos.values()) - size * 1.2 - 24
+    maxx = max(p[0] for p in pos.values()) + size * 1.2
+    maxy = max(p[1] for p in pos.values()) + size * 1.2
+    out: list[str] = []
+    locs = {loc.id: loc for loc in state.locations}
+    for hid, (x, y) in pos.items():
+        loc = locs.get(hid)
+        fill = "#f4f1e1" if hid in used else "#fbfaf4"
+        tip = hid + (f" {loc.terrain} TEM {loc.tem:+d}" if loc is not None else "")
+        if loc is not None and loc.los:
+            tip += " (in enemy LOS)"
+        out.append(
+            f'<polygon class="loc" data-loc="{hid}" data-pick="{hid}"'
+            f' points="{_hex_points(x - minx, y - miny, size, flat)}" fill="{fill}" stroke="#aaa">'
+            f"<title>{escape(tip)}</title></polygon>"
+            f'<text x="{x - minx:.1f}" y="{y - miny - size * 0.62:.1f}" font-size="8"'
+            f' text-anchor="middle" fill="#777" pointer-events="none">{hid}</text>'
+        )
+    for f in state.fortifications:
+        if f.location in pos:
+            x, y = pos[f.location]
+            out.append(
+                f'<text class="fort" data-fort="{escape(f.id)}" x="{x - minx - size * 0.8:.1f}"'
+                f' y="{y - miny + size * 0.75:.1f}" font-size="8" fill="#6e2c00"'
+                f' data-pick="{escape(f.id)}">{escape(f.kind)}{" (hidden)" if f.hidden else ""}'
+                "</text>"
+            )
+    for m in state.minefields:
+        if m.location in pos:
+            x, y = pos[m.location]
+            label = f"mines {m.ap}AP/{m.at}AT" if (m.known or m.revealed) else "mines ?"
+            out.append(
+                f'<text class="mines" data-mines="{escape(m.id)}" x="{x - minx - size * 0.8:.1f}"'
+                f' y="{y - miny + size * 0.55:.1f}" font-size="8" fill="#922b21"'
+                f' data-pick="{escape(m.id)}">{escape(label)}</text>'
+            )
+    by_loc: dict[str, list[Any]] = {}
+    for s in state.stacks:
+        by_loc.setdefault(s.location, []).append(s)
+    sides = list(state.sides)
+    for hid, stacks in by_loc.items():
+        if hid not in pos:
+            continue
+        x, y = pos[hid]
+        for i, s in enumerate(stacks):
+            colour, label = ASL_STATUS.get(str(s.status), ("#666", str(s.status)))
+            cx = x - minx - size * 0.45 + i * 14
+            cy = y - miny - size * 0.35 + i * 6
+            edge = _side_colour(sides, s.side)
+            ti = bool(getattr(s, "ti", False))
+            n = len(s.counters) or getattr(s, "dummies", 0)
+            dash = ' stroke-dasharray="4 2"' if ti else ""
+            out.append(
+                f'<g class="stack" data-stack="{escape(s.id)}" data-loc="{hid}"'
+                f' data-status="{escape(str(s.status))}" data-pick="{escape(s.id)}">'
+                f'<rect x="{cx:.1f}" y="{cy:.1f}" width="30" height="26" rx="3" fill="{colour}"'
+                f' stroke="{edge}" stroke-width="{4 if ti else 2.5}"'
+                f"{dash}/>"
+                f'<text x="{cx + 15:.1f}" y="{cy + 12:.1f}" font-size="10" text-anchor="middle"'
+                f' fill="#fff">{escape(s.id)}</text>'
+                f'<text x="{cx + 15:.1f}" y="{cy + 22:.1f}" font-size="7" text-anchor="middle"'
+                f' fill="#fff">{n}</text>'
+                f"<title>{escape(s.side)} {escape(label)}{' TI' if ti else ''}: {n} counter(s)"
+                "</title></g>"
+            )
+    shifts = ", ".join(f"{sd} {op}: {n}" for sd, _pk, op, n in state.counts) or "none"
+    closed = ", ".join(f"{sd} {op}" for sd, op, _w in state.closed) or "none"
+    head = (
+        f'<text x="6" y="14" font-size="12">{escape(str(state.name))} · {escape(str(state.phasing))}'
+        f" {escape(str(state.phase))} · shifts this phase: {escape(shifts)} · closed:"
+        f" {escape(closed)}</text>"
+    )
+    legend = "".join(
+        f'<rect x="{6 + i * 92}" y="20" width="10" height="10" fill="{c}"/>'
+        f'<text x="{19 + i * 92}" y="29" font-size="9">{escape(lbl)}</text>'
+        for i, (c, lbl) in enumerate(ASL_STATUS.values())
+    )
+    return _svg(
+        max(maxx - minx, 660),
+        maxy - miny,
+        head + legend + "".join(out),
+        "ASL locations",
+        "asl-board",
+    )

@@ -119,8 +119,10 @@ function initGame() {
     document.querySelectorAll("#board [data-pick]").forEach((n) => {
       n.setAttribute("tabindex", "0");
       const pick = () => {
-        const f = lastField && form().contains(lastField) ? lastField
-          : [...form().querySelectorAll("input")].find((i) => !i.value);
+        // the field last focused if it is empty, else the first empty one, else the last focused
+        const mine = lastField && form().contains(lastField) ? lastField : null;
+        const empty = [...form().querySelectorAll("input")].find((i) => !i.value);
+        const f = mine && !mine.value ? mine : empty || mine;
         if (f) { f.value = n.dataset.pick; f.dispatchEvent(new Event("input")); f.focus(); }
       };
       n.addEventListener("click", pick);

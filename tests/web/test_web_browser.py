@@ -1,0 +1,91 @@
+"""Real-browser tests: Playwright drives Debian's chromium through the pages, as a player would.
+Screenshots of each board view are saved under artifacts/screenshots/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.conftest import screenshot
+
+
+def new_game(page: Any, base: str, name: str, ruleset: str, scenario: str, seed: str = "1") -> None:
+    page.goto(base + "/")
+    page.fill("#new-game input[name=name]", name)
+    page.select_option("#ruleset", ruleset)
+    page.select_option("#scenario", scenario)
+    page.fill("#new-game input[name=seed]", seed)
+    page.click("#new-game button[type=submit]")
+    page.wait_for_url(f"**/games/{name}")
+
+
+def act(page: Any, procedure: str, dice: str = "", **fields: str) -> str:
+    page.select_option("#procedure", procedure)
+    form = f'form.proc[data-proc="{procedure}"]'
+    for k, v in fields.items():
+        page.fill(f"{form} input[name={k}]", v)
+    page.fill("#dice", dice)
+    page.click("#roll-btn")
+    page.wait_for_selector("#result .line, #result .error")
+    return str(page.inner_text("#result"))
+
+
+def test_nab_fix_swap_and_undo(page: Any, live_server: str) -> None:
+    new_game(page, live_server, "nab-e2e", "napoleon_at_bay", "example1")
+    assert page.locator('#board g.piece[data-piece="R2"]').get_attribute("data-hex") == "W2421"
+    act(page, "move", force="F1", to="W2020")
+    # the odds before the roll: the bar chart of the fixing table
+    page.select_option("#procedure", "fix")
+    page.fill('form.proc[data-proc="fix"] input[name=moving]', "F1")
+    page.click('#board g.piece[data-piece="R1"]')  # picking the contact force on the map
+    assert page.input_value('form.proc[data-proc="fix"] input[name=contact]') == "R1"
+    page.click("#odds-btn")
+    page.wait_for_selector("#odds .chart .row")
+    odds = page.inner_text("#odds")
+    assert "83.33% (5/6)" in odds and "16.67% (1/6)" in odds
+    assert "only Ru has Vedette" in odds
+    text = act(page, "fix", dice="3", moving="F1", contact="R1")
+    assert "1d6=3+2 (only Ru has Vedette)=5, Vedette and Ru Inf switch places" in text
+    # the swap is shown on the map
+    assert page.locator('#board g.piece[data-piece="R2"]').get_attribute("data-hex") == "W2121"
+    assert page.locator('#board g.piece[data-piece="R1"]').get_attribute("data-hex") == "W2421"
+    assert page.locator("#board line.swap").count() >= 2
+    screenshot(page, "napoleon_at_bay")
+    # undo, which cannot re-roll: the log keeps the undone fix
+    page.click("#undo-btn")
+    page.wait_for_selector("#log li.undone")
+    assert page.locator('#board g.piece[data-piece="R2"]').get_attribute("data-hex") == "W2421"
+    assert "[undone]" in page.inner_text("#log")
+
+
+def test_tablet_width_and_keyboard(page: Any, live_server: str) -> None:
+    page.set_viewport_size({"width": 768, "height": 1024})
+    new_game(page, live_server, "nab-tablet", "napoleon_at_bay", "example1")
+    page.keyboard.press("Tab")
+    focused = page.evaluate("document.activeElement.tagName")
+    assert focused in ("A", "INPUT", "SELECT", "BUTTON")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 768 + 1  # no horizontal scrolling of the page itself
+    screenshot(page, "napoleon_at_bay_tablet")
+
+
+def test_asl_shift_with_a_12(page: Any, live_server: str) -> None:
+    new_game(page, live_server, "asl-e2e", "solitaire_asl", "sample")
+    act(page, "phase", to="MPh")
+    page.select_option("#procedure", "shift")
+    page.click('#board g.stack[data-stack="P1"]')
+    page.click('#board g.stack[data-stack="D1"]')
+    form = 'form.proc[data-proc="shift"]'
+    assert page.input_value(f"{form} input[name=a]") == "P1"
+    assert page.input_value(f"{form} input[name=b]") == "D1"
+    page.click("#odds-btn")
+    page.wait_for_selector("#odds .chart .row")
+    odds = page.inner_text("#odds")
+    assert "58.33% (7/12)" in odds and "8.33% (1/12)" in odds and "worst TEM" in odds
+    text = act(page, "shift", dice="6 6", a="P1", b="D1")
+    assert "2d6=(6+6)=12-1 (worst TEM +1: woods 4Q6)+1 (in LOS of an enemy unit: 4P5)=12" in text
+    assert "remove dummy D1 from 4Q6" in text
+    assert page.locator('#board g.stack[data-stack="D1"]').count() == 0
+    assert page.locator('#board g.stack[data-stack="P1"]').get_attribute("data-status") != (
+        "potential_dummy"
+    )
+    screenshot(page, "solitaire_asl")
