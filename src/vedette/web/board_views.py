@@ -260,8 +260,8 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
     shifts = ", ".join(f"{sd} {op}: {n}" for sd, _pk, op, n in state.counts) or "none"
     closed = ", ".join(f"{sd} {op}" for sd, op, _w in state.closed) or "none"
     head = (
-        f'<text x="6" y="14" font-size="12">{escape(str(state.name))} · {escape(str(state.phasing))}'
-        f" {escape(str(state.phase))} · shifts this phase: {escape(shifts)} · closed:"
+        f'<text x="6" y="14" font-size="12">{escape(str(state.name))} ·'
+        f" {escape(str(state.phasing))} {escape(str(state.phase))} · shifts this phase: {escape(shifts)} · closed:"
         f" {escape(closed)}</text>"
     )
     legend = "".join(
