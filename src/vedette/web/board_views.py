@@ -261,8 +261,8 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
     closed = ", ".join(f"{sd} {op}" for sd, op, _w in state.closed) or "none"
     head = (
         f'<text x="6" y="14" font-size="12">{escape(str(state.name))} ·'
-        f" {escape(str(state.phasing))} {escape(str(state.phase))} · shifts this phase: {escape(shifts)} · closed:"
-        f" {escape(closed)}</text>"
+        f" {escape(str(state.phasing))} {escape(str(state.phase))}"
+        f" · shifts this phase: {escape(shifts)} · closed: {escape(closed)}</text>"
     )
     legend = "".join(
         f'<rect x="{6 + i * 92}" y="20" width="10" height="10" fill="{c}"/>'
