@@ -310,7 +310,8 @@ def test_scripted_battle_of_two_turns() -> None:
     # the Landwehr (**) within [3] routs too and is destroyed (1)
     out = roll("melee", [6, 2, 4, 1], attacker="R1", defender="B1")
     assert out.rolls[0].difference == 3 and out.rolls[0].row == "defender_routs"
-    assert b.state.unit("B1").disrupted and b.state.unit("B3").status == "destroyed"
+    assert b.state.unit("B1").disrupted and b.state.unit("B1").routed
+    assert b.state.unit("B3").status == "destroyed"
     b.do("follow_up", unit="R1")
     # Hussars vs Cuirassiers: draw 4-4, reroll; 6-1=5 vs 1+2=3: the Cuirassiers recoil [6]
     out = roll("melee", [5, 2, 6, 1], attacker="B6", defender="R4")

@@ -53,10 +53,11 @@ def test_odds() -> None:
 
 def test_disrupted_first_and_minus_one() -> None:
     b = rally_battle(disrupted=True)
+    b.state = b.state.with_unit("U", routed=True)
     assert mods(b)["disrupted"] == -1
     b.do("rally", dice=[6], unit="U")
     u = b.state.unit("U")
-    assert not u.disrupted and u.pinned
+    assert not u.disrupted and u.pinned and not u.routed
     with pytest.raises(RuleViolation, match="once"):
         b.do("rally", dice=[6], unit="U")
 

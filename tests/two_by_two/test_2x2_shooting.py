@@ -72,7 +72,7 @@ def test_rout_row_destroyed_or_flees() -> None:
     before = b.state.unit("R").body
     b.do("shoot", dice=[5, 3], firer="B", target="R")
     r = b.state.unit("R")
-    assert r.disrupted and r.status == "table"
+    assert r.disrupted and r.routed and r.status == "table"
     assert r.body is not None and before is not None
     assert r.body.centre.y - before.centre.y == pytest.approx(6 * N)
     assert r.body.facing == pytest.approx(0)  # faces away from the enemy

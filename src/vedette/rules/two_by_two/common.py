@@ -108,7 +108,7 @@ def resolve_rout(
             lines.append(f"{u.name} routs and is destroyed")
         else:
             to = facts.rout_destination(state, u, why)
-            changes: dict[str, Any] = {"disrupted": True}
+            changes: dict[str, Any] = {"disrupted": True, "routed": True}
             if to is not None:
                 changes["body"] = to
             events.append(unit_event("routed", u.id, **changes))

@@ -59,6 +59,7 @@ _UNIT_FIELDS = frozenset(
         "rallied",
         "meleed",
         "entry",
+        "routed",
     }
 )
 

@@ -203,7 +203,8 @@ class Unit:
     player then states the geometric facts). Markers: ``pinned`` (in front of the unit),
     ``disrupted`` (on top), ``shot`` (has shot in this turn, 2 by 2, Resolving shooting),
     ``moved``/``through_town`` (this move phase), ``rallied`` (tried to rally this phase),
-    ``meleed`` (has fought a melee this phase, for "attacker subsequent melee").
+    ``meleed`` (has fought a melee this phase, for "attacker subsequent melee"), ``routed``
+    (routed and not yet rallied from the disruption that follows).
     """
 
     id: str
@@ -222,6 +223,7 @@ class Unit:
     rallied: bool = False
     meleed: bool = False
     entry: str = ""  # the RP it arrived at this phase and must enter by
+    routed: bool = False  # has routed (and is disrupted) since it last rallied
 
     @property
     def alive(self) -> bool:

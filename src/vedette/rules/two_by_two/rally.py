@@ -134,7 +134,10 @@ def rally(state: GameState, req: Request, dice: DiceSource) -> Outcome:
     assert isinstance(r, Roll)
     u = tr.unit
     if r.row == "rallies":
-        ev = unit_event("rallied", u.id, rallied=True, **{tr.effect: False})
+        changes: dict[str, bool] = {"rallied": True, tr.effect: False}
+        if tr.effect == "disrupted":
+            changes["routed"] = False
+        ev = unit_event("rallied", u.id, **changes)
         msg = f"{u.name} rallies: no longer {tr.effect}"
     else:
         ev = unit_event("marker", u.id, rallied=True)

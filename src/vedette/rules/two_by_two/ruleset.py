@@ -409,6 +409,7 @@ class TwoByTwo(Ruleset[GameState]):
                     for m, on in (
                         ("PINNED", u.pinned),
                         ("DISRUPTED", u.disrupted),
+                        ("routed", u.routed),
                         ("shot", u.shot),
                         ("moved", u.moved),
                         ("screened", u.screened),
@@ -470,6 +471,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
                 "position": body_json(u.body),
                 "pinned": u.pinned,
                 "disrupted": u.disrupted,
+                "routed": u.routed,
                 "shot": u.shot,
                 "formation": u.formation,
                 "screened": u.screened,

@@ -61,6 +61,11 @@ def setup_roll(state: GameState, req: Request, dice: DiceSource) -> Outcome:
         {"attacker": att.id, "defender": dfn.id, "extra_ap": extra, "next_step": "deploy_def"},
     )
     msg = f"{att.name} attacks, {dfn.name} defends"
+    if len(state.table.features) < 4:
+        msg += (
+            f" (note: the table has {len(state.table.features)} terrain features;"
+            " the set-up asks for 4 or more)"
+        )
     if extra:
         msg += f"; {len(r.draws)} tie(s): each side may place an extra {extra} AP"
     return Outcome((ev,), (r,), msg)
