@@ -181,3 +181,40 @@ def test_charge_home_ends_in_contact_when_placed() -> None:
     far = make([{**c, "charge_state": None}, {**t, "y": 900.0}])
     with pytest.raises(RuleViolation, match="charge reach"):
         run(activate(far, "c"), "charge", [], unit="c", target="t")
+
+
+def test_skirmish_screen_found_from_positions() -> None:
+    f = unit("f", x=500.0, y=100.0, width=135.0, depth=30.0)
+    t = unit("t", "Allies", x=500.0, y=280.0, width=135.0, depth=30.0, facing=180.0)
+    scr = unit(
+        "s",
+        "Allies",
+        formation="skirmish",
+        figures=8,
+        front=8,
+        x=500.0,
+        y=200.0,
+        width=200.0,
+        depth=10.0,
+        facing=180.0,
+    )
+    s = activate(make([f, t, scr]), "f")
+    with pytest.raises(RuleViolation, match="skirmish screen"):
+        run(s, "fire", [], unit="f", target="t")
+    aside = activate(make([f, t, {**scr, "x": 900.0}]), "f")
+    run(aside, "fire", [1, 1, 6], unit="f", target="t")
+
+
+def test_officer_out_of_the_front_rank_counts_as_dead() -> None:
+    from vedette.rules.base import Request
+    from vedette.rules.solo_napoleonic.morale import morale_modifiers
+
+    s = make([unit("u", officer_pos=12, in_command=False)], options={"officers": True})
+    assert [m.value for m in morale_modifiers(s, s.unit("u"), Request({}))] == [-5]
+    (o,) = odds(
+        activate(make([unit("u", officer_pos=12, disorder=2)], options={"officers": True}), "u"),
+        "reform",
+        unit="u",
+    )
+    assert o.p("0") == Fraction(1, 6)  # d6-1: a 1 removes nothing
+    assert o.p("2") == Fraction(2, 3)  # 3-6 remove both chits

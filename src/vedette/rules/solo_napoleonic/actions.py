@@ -21,6 +21,7 @@ from vedette.rules.solo_napoleonic.common import (
     modifier,
     mods,
     odds_of,
+    officer_missing,
     opt,
     optional_on,
 )
@@ -447,9 +448,7 @@ def reform_modifiers(state: State, u: Unit) -> tuple[Any, ...]:
     s = "reform"
     return mods(
         modifier(state, s, "d_class") if u.grade == "D" else None,
-        modifier(state, s, "officer_dead")
-        if optional_on(state, "officers") and u.officer != "alive"
-        else None,
+        modifier(state, s, "officer_dead") if officer_missing(state, u) else None,
         modifier(state, s, "musician_dead")
         if optional_on(state, "musicians") and u.musician != "alive"
         else None,

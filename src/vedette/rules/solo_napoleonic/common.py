@@ -48,6 +48,13 @@ def optional_on(state: State, rule: str) -> bool:
     return bool(state.options.get(rule, False))
 
 
+def officer_missing(state: State, u: Unit) -> bool:
+    """Officers rule: dead, absent, or not in the front rank (the same effect as dead)."""
+    if not optional_on(state, "officers"):
+        return False
+    return u.officer != "alive" or u.officer_pos > u.front_rank()
+
+
 def modifier(
     state: State, section: str, key: str, count: int | None = None, reason: str | None = None
 ) -> Modifier | None:

@@ -33,8 +33,8 @@ from vedette.rules.solo_napoleonic.common import (
     modifier,
     mods,
     odds_of,
+    officer_missing,
     opt,
-    optional_on,
     repeat,
     scaled,
     survive_saves,
@@ -212,9 +212,7 @@ def plan(state: State, req: Request) -> FirePlan:
             modifier(state, s, nat) if nat else None,
             modifier(state, s, f"{cover}_cover") if cover else None,
             modifier(state, s, "firer_disorder", f.disorder),
-            modifier(state, s, "battery_officer_dead")
-            if optional_on(state, "officers") and f.officer != "alive"
-            else None,
+            modifier(state, s, "battery_officer_dead") if officer_missing(state, f) else None,
         )
         ded = int(b.get("deduction", 0))
         if ded:
@@ -223,7 +221,8 @@ def plan(state: State, req: Request) -> FirePlan:
         return FirePlan(
             f, t, "artillery", str(b["band"]), 1, die, ms, Fraction(1), int(b["save"]), rule=R_ART
         )
-    through = req.get_bool("through_skirmishers")
+    screen = geom.screening(state, f, t)
+    through = req.get_bool("through_skirmishers", bool(screen))
     if through:
         raise RuleViolation(
             R_SKIRM, "infantry cannot fire through a skirmish screen (artillery can)"

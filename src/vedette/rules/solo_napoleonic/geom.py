@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+from shapely.geometry import LineString
+
 from vedette.geometry.tabletop import Body, Side, Vec, distance, in_arc, side_facing
 from vedette.rules.solo_napoleonic.model import General, State, Unit
 
@@ -78,6 +80,23 @@ def attack_side(target: Unit, attacker: Unit) -> str | None:
         return None
     s = side_facing(bt, ba)
     return "flank" if s.is_flank else ("rear" if s is Side.REAR else "front")
+
+
+def screening(state: State, firer: Unit, target: Unit) -> list[str] | None:
+    """Skirmishing units standing across the line of fire (centre to centre) between two placed
+    units (Kuryakin, Skirmishers: they screen other units); None if either is unplaced."""
+    bf, bt = body(firer), body(target)
+    if bf is None or bt is None:
+        return None
+    line = LineString([bf.centre.as_tuple(), bt.centre.as_tuple()])
+    out = []
+    for o in state.units:
+        if o.id in (firer.id, target.id) or not o.on_table or not o.skirmishing:
+            continue
+        bo = body(o)
+        if bo is not None and line.intersects(bo.polygon()):
+            out.append(o.id)
+    return out
 
 
 def moved(u: Unit, ahead: float, rightward: float) -> tuple[float, float] | None:

@@ -40,13 +40,15 @@ def officer_lost(state: State, u: Unit, req: Request) -> bool:
     """Officer dead, absent, or (by the optional rules) not in the front rank."""
     if not optional_on(state, "officers"):
         return False
-    return u.officer != "alive" or not req.get_bool("officer_front", True)
+    in_front = u.officer_pos <= u.front_rank()
+    return u.officer != "alive" or not req.get_bool("officer_front", in_front)
 
 
 def standard_lost(state: State, u: Unit, req: Request, melee: bool = False) -> bool:
     if not optional_on(state, "standards"):
         return False
-    return u.standard != "alive" or (melee and not req.get_bool("standard_front", True))
+    in_front = u.standard_pos <= u.front_rank()
+    return u.standard != "alive" or (melee and not req.get_bool("standard_front", in_front))
 
 
 def attacker_of(state: State, req: Request) -> Unit | None:
