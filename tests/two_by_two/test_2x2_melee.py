@@ -227,3 +227,21 @@ def test_voluntary_rout_of_triple_star_units() -> None:
     assert d.disrupted and b.state.melees == ()
     with pytest.raises(RuleViolation, match=r"not \*\*\*"):
         b.do("rout", unit="I")
+
+
+def test_two_attackers_on_one_defender_fight_one_melee() -> None:
+    # blue A and S both charge red D; S counts as overlap support of A and its melee is settled
+    b = Battle.quick(
+        [
+            {"id": "A", "side": "blue", "type": "infantry", "x": 300, "y": 100},
+            {"id": "S", "side": "blue", "type": "infantry", "x": 325, "y": 100},
+            {"id": "D", "side": "red", "type": "infantry", "x": 312, "y": 112 + 2 * N},
+        ]
+    )
+    b.do("move", unit="A", path=[[300, 100], [300, 100 + 2 * N]])
+    b.do("move", unit="S", path=[[325, 100], [325, 100 + 2 * N]])
+    assert len(b.state.melees) == 2
+    b.until("melee", "blue")
+    out = b.do("melee", dice=[2, 1], attacker="A", defender="D")
+    assert mods(out)["overlap support: 1 extra unit(s)"] == 1
+    assert b.state.melees == ()

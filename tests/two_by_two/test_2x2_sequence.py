@@ -219,3 +219,13 @@ def test_max_turns_draw() -> None:
     for _ in range(8):
         b.do("next")
     assert b.state.stage == "over" and b.state.winner is None
+
+
+def test_scenario_rules_and_house_rules_override_data() -> None:
+    scn = dict(Battle.sample().scenario)
+    scn["rules"] = {"units": {"infantry": {"move": 5}}, "rally": {"hq_rule": "off"}}
+    b = Battle(scn)
+    assert b.state.rules.unit_types["infantry"].move == 5
+    b = Battle(scn, {"house_rules": {"units": {"infantry": {"move": 3}}}})
+    assert b.state.rules.unit_types["infantry"].move == 3
+    assert b.state.rules.section("rally")["hq_rule"] == "off"

@@ -62,7 +62,7 @@ class Fight:
 
 def _side_facts(state: GameState, req: Request, p: str, u: Unit, e: Unit) -> dict[str, Fact]:
     sup = facts.overlap_supports(state, u, e)
-    out = {
+    out: dict[str, Fact] = {
         "town": fact_bool(req, f"{p}_town", facts.in_kinds(state, u, "town")),
         "woods": fact_bool(req, f"{p}_woods", facts.in_kinds(state, u, "woods", "rough")),
         "hq_contact": fact_bool(req, f"{p}_hq_contact", facts.hq_in_contact(state, u)),
@@ -71,6 +71,7 @@ def _side_facts(state: GameState, req: Request, p: str, u: Unit, e: Unit) -> dic
         out["support"] = Fact(req.get_int(f"{p}_support"), "stated")
     else:
         out["support"] = Fact(len(sup) if sup is not None else 0, "measured" if sup else "assumed")
+    out["support_units"] = Fact([s.id for s in sup or []], "measured")
     mine, theirs = facts.on_hill(state, u), facts.on_hill(state, e)
     higher = None if mine is None or theirs is None else (mine and not theirs)
     out["higher"] = fact_bool(req, f"{p}_higher", higher)
@@ -176,6 +177,12 @@ def melee(state: GameState, req: Request, dice: DiceSource) -> Outcome:
         unit_event("meleed", a.id, meleed=True),
         unit_event("meleed", d.id, meleed=True),
     ]
+    # other attackers on the same defender fought in this melee as overlap support
+    joined = set(fight.facts["attacker"]["support_units"])
+    for m in state.melees:
+        if m.defender == d.id and m.attacker in joined:
+            events.append(Event("melee_resolved", {"attacker": m.attacker, "defender": d.id}))
+            events.append(unit_event("meleed", m.attacker, meleed=True))
     row = fight.check.row_for(r.difference)
     assert row is not None
     loser, winner = (d, a) if r.difference > 0 else (a, d)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from vedette.data import merge
 from vedette.errors import BadRequest, DataError
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, TableTop, Vec
@@ -324,13 +325,13 @@ class TwoByTwo(Ruleset[GameState]):
 
     # -- state ---------------------------------------------------------------------------
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> GameState:
-        hr = options.get("house_rules")
-        data = self.data(hr if isinstance(hr, Mapping) else None)
+        data = self.data()
         scn_rules = scenario.get("rules")
         if isinstance(scn_rules, Mapping):
-            from vedette.data import merge
-
-            data = merge(data, scn_rules)
+            data = merge(data, scn_rules)  # the scenario's own rules
+        hr = options.get("house_rules")
+        if isinstance(hr, Mapping):
+            data = merge(data, hr)  # the game's house rules win
         rules = Rules.from_data(data)
         tbl = scenario.get("table", {})
         feats = tuple(feature_from_data(f, i) for i, f in enumerate(scenario.get("terrain", []), 1))
