@@ -10,7 +10,7 @@ and ¼ at long, a fraction resolved by percentage dice; each hit is then saved o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -374,8 +374,8 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
             ),
             dice,
         )
-        rolls.append(r)
         actual = sum(1 for x in r.faces if x.face >= p.hit_on)
+        rolls.append(replace(r, consequence=f"{actual} hit(s)"))
         hits = actual
     else:
         r = check_roll(Check(p.die, p.modifiers, None, f"{f.id} {p.band} ({p.die})", R_ART), dice)
@@ -386,8 +386,13 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
         sv = check_roll(
             Check(f"{actual}d6", (), None, f"{p.target.id} saves on {p.save}+", p.rule), dice
         )
-        rolls.append(sv)
         cas = sum(1 for x in sv.faces if x.face < p.save)
+        rolls.append(
+            replace(
+                sv,
+                consequence=f"{actual - cas} saved, {cas} casualt" + ("y" if cas == 1 else "ies"),
+            )
+        )
     ch = Changes(state)
     cas = min(cas, p.target.figures)
     alloc, notes = take_casualties(

@@ -11,7 +11,7 @@ casualties tests morale; if it holds, D3 further rounds follow this turn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -203,8 +203,12 @@ def _resolve_side(s: Side, dice: DiceSource, rule: str) -> tuple[int, list[Roll]
     cas = 0
     if pot:
         sv = check_roll(Check(f"{pot}d6", (), None, f"{s.enemy.id} saves on {s.save}+", rule), dice)
-        rolls.append(sv)
         cas = sum(1 for f in sv.faces if f.face < s.save)
+        rolls.append(
+            replace(
+                sv, consequence=f"{pot - cas} saved, {cas} casualt" + ("y" if cas == 1 else "ies")
+            )
+        )
     if s.halve and cas:
         cas, hr = fraction_roll(
             cas, Fraction(1, 2), f"{s.unit.id} skirmishers inflict half", dice, rule
