@@ -276,3 +276,174 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
         "ASL locations",
         "asl-board",
     )
+
+
+# -- the table top (2 by 2, Kuryakin) --------------------------------------------------------------
+FEATURE_STYLE = {
+    "road": ('fill="none" stroke="#b08d57" stroke-width="10" stroke-linecap="round"', "road"),
+    "bridge": ('fill="#8d6e63" stroke="#5d4037"', "bridge"),
+    "stream": ('fill="none" stroke="#5dade2" stroke-width="6"', "stream"),
+    "river": ('fill="#85c1e9" stroke="#5dade2"', "river"),
+    "woods": ('fill="#a9cc8f" stroke="#6b8e4e"', "woods"),
+    "rough": ('fill="#d7c49e" stroke="#a39171"', "rough"),
+    "hedge": ('fill="none" stroke="#4d7c3a" stroke-width="4" stroke-dasharray="6 3"', "hedge"),
+    "wall": ('fill="none" stroke="#7f8c8d" stroke-width="4"', "wall"),
+    "copse": ('fill="#a9cc8f" stroke="#4d7c3a"', "copse"),
+    "town": ('fill="#d5b895" stroke="#8d6e63"', "town"),
+    "hill": ('fill="#e8dcc0" stroke="#c2b280"', "hill"),
+}
+
+
+def _shape_svg(shape: Any, flip: float, attrs: str, extra: str = "") -> str:
+    kind = shape.geom_type
+    if kind in ("MultiPolygon", "MultiLineString", "GeometryCollection"):
+        return "".join(_shape_svg(g, flip, attrs, extra) for g in shape.geoms)
+    if kind == "Polygon":
+        pts = " ".join(f"{x:.1f},{flip - y:.1f}" for x, y in shape.exterior.coords)
+        return f'<polygon points="{pts}" {attrs}{extra}/>'
+    if kind == "LineString":
+        pts = " ".join(f"{x:.1f},{flip - y:.1f}" for x, y in shape.coords)
+        return f'<polyline points="{pts}" {attrs}{extra}/>'
+    if kind == "Point":
+        return f'<circle cx="{shape.x:.1f}" cy="{flip - shape.y:.1f}" r="6" {attrs}{extra}/>'
+    return ""
+
+
+def _piece(
+    pid: str,
+    body: Any,
+    flip: float,
+    colour: str,
+    label: str,
+    status: str,
+    tip: str,
+    fs: float = 14,
+) -> str:
+    pts = " ".join(f"{c.x:.1f},{flip - c.y:.1f}" for c in body.corners())
+    front = body.to_world(body.footprint.depth / 2, 0) if hasattr(body, "footprint") else None
+    cx, cy = body.centre.x, flip - body.centre.y
+    faded = ' opacity="0.45"' if status in ("destroyed", "routed", "rout") else ""
+    mark = ""
+    if front is not None:
+        mark = (
+            f'<line x1="{cx:.1f}" y1="{cy:.1f}" x2="{front.x:.1f}" y2="{flip - front.y:.1f}"'
+            ' stroke="#fff" stroke-width="2"/>'
+        )
+    return (
+        f'<g class="unit" data-unit="{escape(pid)}" data-status="{escape(status)}"'
+        f' data-pick="{escape(pid)}" data-x="{body.centre.x:.1f}" data-y="{body.centre.y:.1f}">'
+        f'<polygon points="{pts}" fill="{colour}" stroke="#111" stroke-width="1.5"'
+        f"{faded}/>{mark}"
+        f'<text x="{cx:.1f}" y="{cy - fs:.1f}" font-size="{fs:.0f}" text-anchor="middle"'
+        f' fill="#111">{escape(label)}</text><title>{escape(tip)}</title></g>'
+    )
+
+
+def _table_svg(
+    width: float,
+    depth: float,
+    features: Any,
+    pieces: list[str],
+    head: str,
+    extra: str,
+    cls: str,
+) -> str:
+    out = [f'<rect x="0" y="0" width="{width:.0f}" height="{depth:.0f}" fill="#dfe8c8"/>']
+    for f in features:
+        style, _ = FEATURE_STYLE.get(f.kind, ('fill="#ccc" stroke="#999"', f.kind))
+        out.append(
+            f'<g class="feature" data-kind="{escape(f.kind)}"><title>{escape(f.name)}'
+            f" ({escape(f.kind)})</title>{_shape_svg(f.shape, depth, style)}</g>"
+        )
+    out.extend(pieces)
+    fs = _font(width)
+    body = (
+        f'<g transform="translate(0,{fs * 2:.0f})">{"".join(out)}</g>'
+        f'<text x="8" y="{fs * 1.4:.0f}" font-size="{fs * 1.3:.0f}">{head}</text>{extra}'
+    )
+    return _svg(width + fs * 24, depth + fs * 3, body, "table top", cls)
+
+
+def _font(width: float) -> float:
+    """A font size that reads at the table's scale (tables run from ~600 to ~2000 mm)."""
+    return max(13.0, width / 55)
+
+
+@renderer("two_by_two")
+def two_by_two(state: Any, sj: Mapping[str, Any]) -> str:
+    table = state.table
+    sides: list[str] = []
+    pieces = []
+    off_table = []
+    for u in state.units:
+        colour = _side_colour(sides, u.side)
+        marks = [m for m in ("pinned", "disrupted", "routed", "shot") if getattr(u, m, False)]
+        status = str(u.status) if u.status != "table" else ("routed" if u.routed else "table")
+        tip = f"{u.name} ({u.kind}, {u.side}) {' '.join(marks) or 'steady'}"
+        if u.body is not None and u.status == "table":
+            label = u.id + ("".join(f" {m[0].upper()}" for m in marks))
+            pieces.append(
+                _piece(u.id, u.body, table.depth, colour, label, status, tip, _font(table.width))
+            )
+        else:
+            where = "position not tracked" if u.status == "table" else u.status
+            off_table.append(f"{u.id} ({where})")
+    lines = [
+        str(sj.get("phase_text", "")),
+        "scores: " + ", ".join(f"{k} {v}" for k, v in dict(sj.get("scores", {})).items()),
+    ]
+    lines += ["not on the map:", *off_table] if off_table else []
+    lines += ["P = pinned, D = disrupted, R = routed, S = has shot"]
+    fs = _font(table.width)
+    extra = "".join(
+        f'<text x="{table.width + 12:.0f}" y="{fs * (4 + 1.5 * i):.0f}" font-size="{fs:.0f}">'
+        f"{escape(t)}</text>"
+        for i, t in enumerate(lines)
+    )
+    head = escape(str(getattr(state, "title", "") or "2 by 2 Napoleonics"))
+    return _table_svg(table.width, table.depth, table.features, pieces, head, extra, "tabletop")
+
+
+@renderer("solo_napoleonic")
+def solo_napoleonic(state: Any, sj: Mapping[str, Any]) -> str:
+    from vedette.rules.solo_napoleonic import geom
+
+    bodies = [(u, geom.body(u)) for u in state.units]
+    placed = [(u, b) for u, b in bodies if b is not None]
+    xs = [c.x for _, b in placed for c in b.corners()] + [g.x for g in state.generals if g.x]
+    ys = [c.y for _, b in placed for c in b.corners()] + [g.y for g in state.generals if g.y]
+    width = max(xs, default=600) + 100
+    depth = max(ys, default=400) + 100
+    sides: list[str] = []
+    pieces = []
+    for u, b in placed:
+        colour = _side_colour(sides, u.side)
+        tip = (
+            f"{u.name} ({u.kind}, {u.side}) {u.figures} figures, {u.formation},"
+            f" {u.disorder} disorder, {u.status}"
+        )
+        label = f"{u.id} {u.figures}" + (f" D{u.disorder}" if u.disorder else "")
+        pieces.append(_piece(u.id, b, depth, colour, label, str(u.status), tip, _font(width)))
+    for g in state.generals:
+        if g.x is not None and g.y is not None and not g.killed:
+            pieces.append(
+                f'<g class="general" data-general="{escape(g.id)}" data-pick="{escape(g.id)}">'
+                f'<circle cx="{g.x:.1f}" cy="{depth - g.y:.1f}" r="{_font(width) * 0.7:.0f}"'
+                f' fill="#f5b041" stroke="#111"/><text x="{g.x:.1f}"'
+                f' y="{depth - g.y + _font(width) * 1.8:.1f}" font-size="{_font(width):.0f}"'
+                f' text-anchor="middle">{escape(g.id)}</text><title>{escape(g.name)}: TH {g.th},'
+                f" AV {g.av}, CR {g.cr}</title></g>"
+            )
+    lines = [f"turn {sj.get('turn')} · {sj.get('phase')}", "activation order:"]
+    active = sj.get("active")
+    for c in state.queue():
+        mark = "▶ " if c.holder == active else ("✓ " if c.holder in state.done else "  ")
+        lines.append(f"{mark}{c.key_text()}: {c.holder} ({', '.join(c.units)})")
+    fs = _font(width)
+    extra = "".join(
+        f'<text class="card" x="{width + 12:.0f}" y="{fs * (4 + 1.5 * i):.0f}"'
+        f' font-size="{fs:.0f}" xml:space="preserve">{escape(t)}</text>'
+        for i, t in enumerate(lines)
+    )
+    head = escape(str(state.title))
+    return _table_svg(width, depth, (), pieces, head, extra, "tabletop solonap")
