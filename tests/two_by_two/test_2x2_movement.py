@@ -273,3 +273,23 @@ def test_check_move_changes_nothing() -> None:
     before = b.state
     b.do("check_move", unit="B", path=north(9))
     assert b.state == before and b.events == []
+
+
+def test_no_contact_in_the_turn_cavalry_moved_through_a_town() -> None:
+    town = {"kind": "town", "name": "t", "area": [[100, 80], [200, 80], [200, 140], [100, 140]]}
+    units = [
+        {"id": "BC", "side": "blue", "type": "light_cavalry", "x": 150, "y": 60},
+        {"id": "R", "side": "red", "type": "infantry", "x": 150, "y": 290},
+    ]
+    b = Battle.quick(units, (town,))
+    b.do("move", unit="BC", path=[[150, 60], [150, 150]], facing=0)
+    assert b.state.unit("BC").through_town
+    b.until("move", "red")
+    out = b.do("move", unit="R", to=[150, 225], facing=180)
+    assert [c["unit"] for c in out.details["move"]["countercharge_possible_by"]] == ["BC"]
+    b.until("shoot", "blue")  # phase 7, the same turn
+    with pytest.raises(RuleViolation, match="through a town"):
+        b.do("countercharge", unit="BC", target="R", path=[[150, 150], [150, 213]], facing=0)
+    b.do("next")
+    b.do("next")
+    assert not b.state.unit("BC").through_town  # a new turn

@@ -60,6 +60,7 @@ _UNIT_FIELDS = frozenset(
         "meleed",
         "entry",
         "routed",
+        "countercharged",
     }
 )
 
@@ -155,10 +156,12 @@ def apply_event(state: GameState, event: Event) -> GameState:
 def _new_phase(state: GameState, stage: str, turn: int, index: int) -> GameState:
     """Enter a phase; clear the markers that last one phase (2 by 2, Sequence of play).
 
-    * a move phase: every unit's ``moved``/``through_town``/``entry`` are cleared, the
-      reinforcement rolls counted afresh, and the *non-phasing* side's ``shot`` markers cleared:
-      its one shot of the turn falls in this half-turn (reaction fire now, or the shooting
-      phase that follows);
+    * a move phase: the phasing side's ``moved``/``entry`` are cleared, the reinforcement
+      rolls counted afresh, and the *non-phasing* side's ``shot`` markers cleared: its one shot
+      of the turn falls in this half-turn (reaction fire now, or the shooting phase that
+      follows); at the first phase of a turn every unit's ``through_town`` and
+      ``countercharged`` are cleared ("cavalry may not move to contact on the same turn it
+      moves through a town");
     * a rally phase clears ``rallied``; a melee phase clears ``meleed``.
     """
     st = replace(state, stage=stage, turn=turn, phase_index=index)
@@ -167,14 +170,17 @@ def _new_phase(state: GameState, stage: str, turn: int, index: int) -> GameState
     kind = PHASES[index][0]
     units = st.units
     if kind == "move":
+        mover = st.player_order[PHASES[index][2]]
         shooter = st.player_order[1 - PHASES[index][2]]
+        new_turn = index == 0
         units = tuple(
             replace(
                 u,
-                moved=False,
-                through_town=False,
-                entry="",
+                moved=False if u.side == mover else u.moved,
+                entry="" if u.side == mover else u.entry,
                 shot=False if u.side == shooter else u.shot,
+                through_town=False if new_turn else u.through_town,
+                countercharged=False if new_turn else u.countercharged,
             )
             for u in units
         )

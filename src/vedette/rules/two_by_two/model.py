@@ -224,6 +224,7 @@ class Unit:
     meleed: bool = False
     entry: str = ""  # the RP it arrived at this phase and must enter by
     routed: bool = False  # has routed (and is disrupted) since it last rallied
+    countercharged: bool = False  # has counter-charged this turn
 
     @property
     def alive(self) -> bool:

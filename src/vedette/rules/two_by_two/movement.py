@@ -330,7 +330,7 @@ def countercharge(state: GameState, req: Request, dice: Any) -> Outcome:
         raise RuleViolation(R_CONTACT, f"only cavalry may counter-charge, not {t.name}")
     if u.disrupted or u.pinned:
         raise RuleViolation(R_SHOOT, f"{u.name} is {'disrupted' if u.disrupted else 'pinned'}")
-    if u.moved:
+    if u.countercharged:
         raise RuleViolation(R_CONTACT, f"{u.name} has already counter-charged this turn")
     if target.side == u.side or not target.moved:
         raise RuleViolation(R_CONTACT, f"{target.name} did not move this turn: no counter-charge")
@@ -355,6 +355,7 @@ def countercharge(state: GameState, req: Request, dice: Any) -> Outcome:
         rule, problem = plan.problems[0]
         raise RuleViolation(rule, problem)
     events = _move_events(state, u, plan, counter=True)
+    events.append(unit_event("moved", u.id, countercharged=True))
     return Outcome(
         tuple(events), (), "counter-charge: " + _describe(plan, u), {"move": plan.to_json()}
     )
