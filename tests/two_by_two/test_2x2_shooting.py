@@ -273,3 +273,12 @@ def test_disrupted_may_not_fire_and_phase_is_enforced() -> None:
     with pytest.raises(RuleViolation, match="Sequence of play"):
         b.do("shoot", dice=[1], firer="B", target="R")
     b.do("shoot", dice=[1], firer="R", target="B")
+
+
+def test_overall_fate_odds() -> None:
+    b = duel(target="heavy_cavalry")  # +1 volley +2 cavalry: 5,6 -> rout
+    fate = b.odds("shoot", firer="B", target="R")[2]
+    assert fate.p("destroyed") == Fraction(2, 6) * Fraction(2, 6)
+    assert fate.p("flees") == Fraction(2, 6) * Fraction(4, 6)
+    assert fate.p("disrupted") == Fraction(1, 6)
+    assert sum(r.p for r in fate.rows) == 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from vedette.dice import Check, DiceSource, Modifier, Odds, Roll
+from vedette.dice import Check, DiceSource, Modifier, Odds, OddsRow, Roll
 from vedette.dice.roll import AnyRoll
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Event, Outcome, Request
@@ -273,13 +273,32 @@ def shoot(state: GameState, req: Request, dice: DiceSource) -> Outcome:
         tuple(rolls),
         "; ".join(lines),
         {"shot": shot.facts, "reaction_fire": shot.reaction},
-        (shot.check.odds(),),
+        (shot.check.odds(), overall_odds(state, shot)),
     )
+
+
+def overall_odds(state: GameState, shot: Shot) -> Odds:
+    """The target's fate, the shooting table and the rout roll together (exact)."""
+    main = shot.check.odds()
+    rout = rout_check(state, shot.target, R_SHOOT).odds()
+    p_rout = main.p("rout")
+    rows = (
+        OddsRow("no_effect", "no effect", main.p("no_effect")),
+        OddsRow("pinned", "pinned", main.p("pinned")),
+        OddsRow("disrupted", "disrupted", main.p("disrupted")),
+        OddsRow("flees", "routs a full move away, disrupted", p_rout * rout.p("flees")),
+        OddsRow("destroyed", "routs and is destroyed", p_rout * rout.p("destroyed")),
+    )
+    return Odds(f"{shot.target.name}'s fate", rows, rule=R_SHOOT)
 
 
 def shoot_odds(state: GameState, req: Request) -> list[Odds]:
     shot = judge(state, req)
-    return [shot.check.odds(), rout_check(state, shot.target, R_SHOOT).odds()]
+    return [
+        shot.check.odds(),
+        rout_check(state, shot.target, R_SHOOT).odds(),
+        overall_odds(state, shot),
+    ]
 
 
 __all__ = ["R_CONTACT", "R_SEQ", "judge", "shoot", "shoot_odds"]
