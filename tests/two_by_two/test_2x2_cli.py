@@ -59,3 +59,28 @@ def test_cli_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert next(u for u in st["units"] if u["id"] == "F4")["shot"] is True
     code, out, _ = run(db, capsys, "2x2", "facts", "unit=F4", "target=A1")
     assert code == 0 and "band" in out
+
+
+def test_cli_set_up_from_the_beginning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "s.db"
+    assert run(db, capsys, "2x2", "new", "s", "--scenario", "setup")[0] == 0
+    code, out, _ = run(db, capsys, "2x2", "setup_roll", "--odds")
+    assert code == 0 and "tie" in out
+    code, out, _ = run(db, capsys, "2x2", "setup_roll", "--dice", "4 4 5 2")
+    assert code == 0 and "French attacks" in out and "extra 12 AP" in out
+    # the Austrians (Defender) deploy first, within [8] of the north edge
+    assert run(db, capsys, "2x2", "deploy", "unit=A1", "x=300", "y=520")[0] == 0
+    code, _, err = run(db, capsys, "2x2", "deploy", "unit=A2", "x=300", "y=300")
+    assert code != 0 and "Game Setup" in err
+    assert run(db, capsys, "2x2", "next")[0] == 0
+    assert run(db, capsys, "2x2", "deploy", "unit=F1", "x=250", "y=60")[0] == 0
+    assert run(db, capsys, "2x2", "next")[0] == 0
+    assert run(db, capsys, "2x2", "rp", "x=300", "y=609.6", 'units=["A7"]')[0] == 0
+    assert run(db, capsys, "2x2", "rp", "x=609.6", "y=200", 'units=["F8"]')[0] == 0
+    assert run(db, capsys, "2x2", "rp", "x=200", "y=609.6", 'units=["A8"]')[0] == 0
+    code, out, _ = run(db, capsys, "2x2", "rp", "x=300", "y=0", 'units=["F6","F7"]')
+    assert code == 0
+    code, out, _ = run(db, capsys, "2x2", "show", "--json")
+    st = json.loads(out)["state"]
+    assert st["stage"] == "battle" and st["actor"] == "austrians" and st["extra_ap"] == 12
+    assert [r["kind"] for r in st["rps"]] == ["rear", "flank", "rear", "rear"]

@@ -417,6 +417,8 @@ def formation(state: GameState, req: Request, dice: Any) -> Outcome:
     require_phase(state, "move", u.side, "change formation")
     if u.disrupted:
         raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not move")
+    if u.pinned:
+        raise RuleViolation(R_SHOOT, f"{u.name} is pinned: it may only change facing")
     events: list[Event] = []
     if "formation" in req:
         f = req.get_choice("formation", FORMATIONS)

@@ -100,7 +100,9 @@ class TwoByTwo(Ruleset[GameState]):
     title = "2 by 2 Napoleonics"
     data_package = "vedette.rules.two_by_two.data"
     data_files = ("units.toml", "rules.toml")
-    scenarios: Mapping[str, str] = MappingProxyType({"sample": "sample.toml"})
+    scenarios: Mapping[str, str] = MappingProxyType(
+        {"sample": "sample.toml", "setup": "setup.toml"}
+    )
 
     def __init__(self) -> None:
         U = Param("unit", "unit id", required=True)
