@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
@@ -27,6 +27,8 @@ from fastapi.responses import (
 )
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from vedette import rules
 from vedette.data import load_toml_text
@@ -34,6 +36,7 @@ from vedette.engine import Game, Store
 from vedette.errors import GameError, VedetteError
 from vedette.rules.base import parse_value
 from vedette.web import audit, boards
+from vedette.web.sessions import Sessions
 
 MAX_UPLOAD = 256 * 1024
 CSRF_COOKIE = "vedette_csrf"
@@ -48,40 +51,13 @@ def create_app(db_path: str | Path) -> FastAPI:
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
     token = secrets.token_urlsafe(24)
-    db = str(db_path)
+    sessions = Sessions(db_path)
 
     @contextmanager
     def store() -> Iterator[Store]:
-        st = Store(db)
-        try:
-            yield st
-        finally:
-            st.close()
+        yield sessions.store()
 
-    @app.middleware("http")
-    async def csrf(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        if request.method not in ("GET", "HEAD", "OPTIONS"):
-            origin = request.headers.get("origin")
-            host = request.headers.get("host", "")
-            if origin and origin != "null" and urlsplit(origin).netloc != host:
-                return JSONResponse({"error": "cross-site request refused"}, status_code=403)
-            sent = request.headers.get(CSRF_HEADER)
-            is_form = request.headers.get("content-type", "").startswith(
-                ("application/x-www-form-urlencoded", "multipart/form-data")
-            )
-            if sent is None and is_form:
-                # plain forms carry the token as a field, checked by the endpoint (form_csrf)
-                request.state.form_csrf = True
-            elif not _token_ok(request, sent, token):
-                return JSONResponse({"error": "missing or wrong CSRF token"}, status_code=403)
-        response = await call_next(request)
-        if request.method == "GET":
-            response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="strict")
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["X-Frame-Options"] = "DENY"
-        return response
+    app.add_middleware(CsrfMiddleware, token=token)
 
     @app.exception_handler(VedetteError)
     async def vedette_error(request: Request, exc: VedetteError) -> JSONResponse:
@@ -89,7 +65,7 @@ def create_app(db_path: str | Path) -> FastAPI:
         return JSONResponse({"error": str(exc)}, status_code=status)
 
     def check_form(request: Request, sent: str) -> None:
-        if getattr(request.state, "form_csrf", False) and not _token_ok(request, sent, token):
+        if request.scope.get("vedette.form_csrf") and not _token_ok(request, sent, token):
             raise Forbidden("missing or wrong CSRF token")
 
     @app.exception_handler(Forbidden)
@@ -155,8 +131,7 @@ def create_app(db_path: str | Path) -> FastAPI:
 
     @app.get("/games/{name}", response_class=HTMLResponse)
     def game_page(request: Request, name: str) -> HTMLResponse:
-        with store() as st:
-            g = Game.open(st, name)
+        with sessions.game(name) as g:
             procs = [
                 {
                     "name": p.name,
@@ -187,14 +162,12 @@ def create_app(db_path: str | Path) -> FastAPI:
 
     @app.get("/games/{name}/audit", response_class=HTMLResponse)
     def audit_page(request: Request, name: str) -> HTMLResponse:
-        with store() as st:
-            g = Game.open(st, name)
+        with sessions.game(name) as g:
             return page(request, "audit.html", game=g.name, audit=audit.dice_audit(g.log()))
 
     @app.get("/games/{name}/export")
     def export(name: str) -> Response:
-        with store() as st:
-            g = Game.open(st, name)
+        with sessions.game(name) as g:
             text = g.export_jsonl()
         fname = "".join(c if c.isalnum() or c in "-_" else "_" for c in g.name) or "game"
         return Response(
@@ -209,6 +182,7 @@ def create_app(db_path: str | Path) -> FastAPI:
         try:
             with store() as st:
                 st.rename(name, new.strip())
+            sessions.forget(name)
         except VedetteError as e:
             return RedirectResponse(f"/?error={quote(str(e))}", status_code=303)
         return RedirectResponse(f"/games/{quote(new.strip())}", status_code=303)
@@ -216,15 +190,13 @@ def create_app(db_path: str | Path) -> FastAPI:
     # -- the JSON API the page uses -----------------------------------------------------
     @app.get("/api/games/{name}")
     def state(name: str) -> dict[str, Any]:
-        with store() as st:
-            g = Game.open(st, name)
+        with sessions.game(name) as g:
             return _view(g)
 
     @app.post("/api/games/{name}/odds")
     async def odds(name: str, request: Request) -> dict[str, Any]:
         body = await _json(request)
-        with store() as st:
-            g = Game.open(st, name)
+        with sessions.game(name) as g:
             found = g.odds(str(body.get("procedure", "")), _request(body))
             return {"odds": [o.to_json() for o in found]}
 
@@ -237,15 +209,13 @@ def create_app(db_path: str | Path) -> FastAPI:
             from vedette.dice import parse_faces
 
             dice = parse_faces(faces) if isinstance(faces, str) else [int(f) for f in faces]
-        with store() as st:
-            g = Game.open(st, name)
+        with sessions.game(name) as g:
             outcome = g.perform(str(body.get("procedure", "")), _request(body), dice)
             return {"outcome": outcome.to_json(), "lines": outcome.lines(), **_view(g)}
 
     @app.post("/api/games/{name}/undo")
     def undo(name: str) -> dict[str, Any]:
-        with store() as st:
-            g = Game.open(st, name)
+        with sessions.game(name) as g:
             rec = g.undo()
             return {"undone": rec.payload["undoes"], **_view(g)}
 
@@ -260,6 +230,60 @@ def create_app(db_path: str | Path) -> FastAPI:
         }
 
     return app
+
+
+class CsrfMiddleware:
+    """A pure ASGI middleware: every state-changing request must carry the page's token (in the
+    ``X-CSRF-Token`` header, or for plain forms in a ``csrf`` field checked by the endpoint) and
+    the matching SameSite=Strict cookie; a request from another origin is refused. GET responses
+    set the cookie."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app = app
+        self.token = token
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        method = scope["method"]
+        if method not in ("GET", "HEAD", "OPTIONS"):
+            origin = headers.get("origin")
+            if origin and origin != "null" and urlsplit(origin).netloc != headers.get("host", ""):
+                await JSONResponse({"error": "cross-site request refused"}, 403)(
+                    scope, receive, send
+                )
+                return
+            sent = headers.get(CSRF_HEADER)
+            is_form = headers.get("content-type", "").startswith(
+                ("application/x-www-form-urlencoded", "multipart/form-data")
+            )
+            if sent is None and is_form:
+                scope["vedette.form_csrf"] = True
+            elif not _token_ok(Request(scope), sent, self.token):
+                await JSONResponse({"error": "missing or wrong CSRF token"}, 403)(
+                    scope, receive, send
+                )
+                return
+        cookie = (
+            f"{CSRF_COOKIE}={self.token}; HttpOnly; Path=/; SameSite=strict".encode()
+            if method == "GET"
+            else None
+        )
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                extra = [
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"x-frame-options", b"DENY"),
+                ]
+                if cookie is not None:
+                    extra.append((b"set-cookie", cookie))
+                message["headers"] = list(message.get("headers", [])) + extra
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 class Forbidden(Exception):
