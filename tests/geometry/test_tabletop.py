@@ -249,6 +249,19 @@ def test_table_edges() -> None:
     assert nearest_edge(t, b) == ("south", pytest.approx(14))
 
 
+def test_union_rotate_and_wide_lines() -> None:
+    from vedette.geometry.tabletop import rotate, union
+
+    a = Feature.area("town", "a", [(0, 0), (10, 0), (10, 10), (0, 10)])
+    b = Feature.area("town", "b", [(10, 0), (20, 0), (20, 10), (10, 10)])
+    assert union([a.shape, b.shape]).area == pytest.approx(200)
+    r = rotate(a.shape, 90, Vec(0, 0))  # clockwise: (10, 0) goes to (0, -10)
+    assert r.bounds == pytest.approx((0, -10, 10, 0))
+    road = Feature.line("road", "r", [(0, 0), (100, 0)], width=10)
+    assert road.is_area and road.shape.area == pytest.approx(1000)
+    assert not Feature.line("stream", "s", [(0, 0), (100, 0)]).is_area
+
+
 def test_sweep() -> None:
     s = sweep(unit(0, 0), unit(0, 100))
     assert s.area == pytest.approx(25 * 112)

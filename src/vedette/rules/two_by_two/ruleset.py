@@ -158,6 +158,13 @@ class TwoByTwo(Ruleset[GameState]):
                 (),
                 rule="2 by 2, Sequence of play",
             ),
+            "next_phase": Procedure(
+                "next_phase",
+                setup.next_phase,
+                "the same as 'next'",
+                (),
+                rule="2 by 2, Sequence of play",
+            ),
             "move": Procedure(
                 "move",
                 movement.move,
