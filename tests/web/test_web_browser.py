@@ -21,6 +21,7 @@ def new_game(page: Any, base: str, name: str, ruleset: str, scenario: str, seed:
 def act(page: Any, procedure: str, dice: str = "", **fields: str) -> str:
     page.select_option("#procedure", procedure)
     form = f'form.proc[data-proc="{procedure}"]'
+    page.eval_on_selector_all(f"{form} details", "els => els.forEach(e => { e.open = true; })")
     for k, v in fields.items():
         page.fill(f"{form} input[name={k}]", v)
     page.fill("#dice", dice)
@@ -89,3 +90,24 @@ def test_asl_shift_with_a_12(page: Any, live_server: str) -> None:
         "potential_dummy"
     )
     screenshot(page, "solitaire_asl")
+
+
+def test_kuryakin_activation_and_morale(page: Any, live_server: str) -> None:
+    new_game(page, live_server, "solonap-e2e", "solo_napoleonic", "sample", seed="11")
+    act(page, "staff")
+    act(page, "control")
+    text = act(page, "deal")
+    assert "cards revealed" in text
+    text = act(page, "next")
+    assert "card #1: A3" in text
+    # the activation order is on the board, the active card marked
+    assert "▶ 1: A3" in page.inner_text("#board")
+    page.select_option("#procedure", "morale")
+    page.click('#board g.unit[data-unit="F5"]')
+    page.click("#odds-btn")
+    page.wait_for_selector("#odds .chart .row")
+    odds = page.inner_text("#odds")
+    assert "morale holds" in odds and "per friendly unit within 300mm" in odds
+    text = act(page, "morale", dice="42", unit="F5")
+    assert "F5 morale: d100=42 vs <80+20" in text and "morale holds" in text
+    screenshot(page, "solo_napoleonic")

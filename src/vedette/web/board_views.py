@@ -329,9 +329,17 @@ def _piece(
             f'<line x1="{cx:.1f}" y1="{cy:.1f}" x2="{front.x:.1f}" y2="{flip - front.y:.1f}"'
             ' stroke="#fff" stroke-width="2"/>'
         )
+    xs = [c.x for c in body.corners()]
+    ys = [flip - c.y for c in body.corners()]
+    top = min(min(ys), cy - fs * 2)
+    hit = (
+        f'<rect x="{min(xs) - 2:.1f}" y="{top:.1f}" width="{max(xs) - min(xs) + 4:.1f}"'
+        f' height="{max(ys) - top + 2:.1f}" fill="transparent"/>'
+    )
     return (
         f'<g class="unit" data-unit="{escape(pid)}" data-status="{escape(status)}"'
         f' data-pick="{escape(pid)}" data-x="{body.centre.x:.1f}" data-y="{body.centre.y:.1f}">'
+        f"{hit}"
         f'<polygon points="{pts}" fill="{colour}" stroke="#111" stroke-width="1.5"'
         f"{faded}/>{mark}"
         f'<text x="{cx:.1f}" y="{cy - fs:.1f}" font-size="{fs:.0f}" text-anchor="middle"'
