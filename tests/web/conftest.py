@@ -35,12 +35,18 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def live_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The game database the live server uses (tests may prepare games in it directly)."""
+    return tmp_path_factory.mktemp("web") / "games.sqlite3"
+
+
+@pytest.fixture(scope="module")
+def live_server(live_db: Path) -> Iterator[str]:
     import uvicorn
 
     from vedette.web.app import create_app
 
-    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
+    db = live_db
     port = _free_port()
     server = uvicorn.Server(
         uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning")

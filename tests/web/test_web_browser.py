@@ -18,6 +18,15 @@ def new_game(page: Any, base: str, name: str, ruleset: str, scenario: str, seed:
     page.wait_for_url(f"**/games/{name}")
 
 
+def wait_text(page: Any, selector: str, text: str) -> str:
+    """Wait until the element shows ``text`` (odds refresh as fields change), then return it."""
+    page.wait_for_function(
+        "([sel, t]) => (document.querySelector(sel)?.innerText || '').includes(t)",
+        arg=[selector, text],
+    )
+    return str(page.inner_text(selector))
+
+
 def act(page: Any, procedure: str, dice: str = "", **fields: str) -> str:
     page.select_option("#procedure", procedure)
     form = f'form.proc[data-proc="{procedure}"]'
@@ -40,8 +49,7 @@ def test_nab_fix_swap_and_undo(page: Any, live_server: str) -> None:
     page.click('#board g.piece[data-piece="R1"]')  # picking the contact force on the map
     assert page.input_value('form.proc[data-proc="fix"] input[name=contact]') == "R1"
     page.click("#odds-btn")
-    page.wait_for_selector("#odds .chart .row")
-    odds = page.inner_text("#odds")
+    odds = wait_text(page, "#odds", "(5/6)")
     assert "83.33% (5/6)" in odds and "16.67% (1/6)" in odds
     assert "only Ru has Vedette" in odds
     text = act(page, "fix", dice="3", moving="F1", contact="R1")
@@ -79,8 +87,7 @@ def test_asl_shift_with_a_12(page: Any, live_server: str) -> None:
     assert page.input_value(f"{form} input[name=a]") == "P1"
     assert page.input_value(f"{form} input[name=b]") == "D1"
     page.click("#odds-btn")
-    page.wait_for_selector("#odds .chart .row")
-    odds = page.inner_text("#odds")
+    odds = wait_text(page, "#odds", "(7/12)")
     assert "58.33% (7/12)" in odds and "8.33% (1/12)" in odds and "worst TEM" in odds
     text = act(page, "shift", dice="6 6", a="P1", b="D1")
     assert "2d6=(6+6)=12-1 (worst TEM +1: woods 4Q6)+1 (in LOS of an enemy unit: 4P5)=12" in text
@@ -105,9 +112,52 @@ def test_kuryakin_activation_and_morale(page: Any, live_server: str) -> None:
     page.select_option("#procedure", "morale")
     page.click('#board g.unit[data-unit="F5"]')
     page.click("#odds-btn")
-    page.wait_for_selector("#odds .chart .row")
-    odds = page.inner_text("#odds")
+    odds = wait_text(page, "#odds", "F5 morale")
     assert "morale holds" in odds and "per friendly unit within 300mm" in odds
     text = act(page, "morale", dice="42", unit="F5")
     assert "F5 morale: d100=42 vs <80+20" in text and "morale holds" in text
     screenshot(page, "solo_napoleonic")
+
+
+def test_two_by_two_melee(page: Any, live_server: str, live_db: Any) -> None:
+    """The scripted battle of tests/seeds is played up to its first melee through the API;
+    the melee itself is fought through the page."""
+    from tests.seeds.test_2x2_examples import SCN
+    from vedette.engine import Game, Store
+
+    g = Game.create(Store(live_db), "2x2-e2e", "two_by_two", SCN, seed=1)
+    steps: list[tuple[str, dict[str, Any], list[int] | None]] = [
+        ("move", {"unit": "B6", "to": [520, 160]}, None),
+        ("reinforce", {"rp": "blue-rear"}, [4]),
+        ("move", {"unit": "B7", "path": [[250, 6], [250, 80]]}, None),
+        ("next", {}, None),
+        ("next", {}, None),
+        ("shoot", {"firer": "R6", "target": "B1"}, [6]),
+        ("next", {}, None),
+        ("next", {}, None),
+        ("move", {"unit": "R4", "to": [470, 230], "facing": 180}, None),
+        ("formation", {"unit": "R1", "formation": "road_column"}, None),
+        ("move", {"unit": "R1", "to": [300, 162]}, None),
+        ("shoot", {"firer": "B1", "target": "R1"}, [5]),
+        ("next", {}, None),
+        ("next", {}, None),
+        ("next", {}, None),
+    ]
+    for proc, req, dice in steps:
+        g.perform(proc, req, dice)
+    page.goto(f"{live_server}/games/2x2-e2e")
+    page.select_option("#procedure", "melee")
+    page.click('#board g.unit[data-unit="R1"]')
+    page.click('#board g.unit[data-unit="B1"]')
+    form = 'form.proc[data-proc="melee"]'
+    assert page.input_value(f"{form} input[name=attacker]") == "R1"
+    assert page.input_value(f"{form} input[name=defender]") == "B1"
+    page.click("#odds-btn")
+    odds = wait_text(page, "#odds", "draws rerolled")
+    assert "%" in odds
+    text = act(page, "melee", dice="6 2 4 1", attacker="R1", defender="B1")
+    assert "difference +3" in text
+    assert page.locator('#board g.unit[data-unit="B3"]').count() == 0  # the Landwehr is gone
+    label = page.locator('#board g.unit[data-unit="B1"] text').text_content() or ""
+    assert " R" in label  # the routed marker on 1st Line
+    screenshot(page, "two_by_two")

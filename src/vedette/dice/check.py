@@ -54,6 +54,7 @@ class Odds:
     superseded: tuple[Modifier, ...] = ()
     rule: str = ""
     note: str = ""
+    b_modifiers: tuple[Modifier, ...] = ()  # side B's, for an opposed roll
 
     def p(self, key: str) -> Fraction:
         return sum((r.p for r in self.rows if r.key == key), Fraction(0))
@@ -61,9 +62,20 @@ class Odds:
     def as_dict(self) -> dict[str, Fraction]:
         return {r.key: r.p for r in self.rows}
 
-    def lines(self) -> list[str]:
+    def head(self) -> str:
+        """``label: expression with its modifiers`` (each side's for an opposed roll)."""
         mods = "".join(m.text() for m in self.modifiers)
-        head = f"{self.label}: {self.expression}{mods}" if self.expression else self.label
+        a, vs, b = self.expression.partition(" vs ")
+        if vs:
+            expr = f"{a}{mods} vs {b}" + "".join(m.text() for m in self.b_modifiers)
+        else:
+            expr = f"{self.expression}{mods}"
+        if not self.expression:
+            return self.label
+        return f"{self.label}: {expr}" if self.label else expr
+
+    def lines(self) -> list[str]:
+        head = self.head()
         if self.note:
             head += f" ({self.note})"
         out = [head]
@@ -81,7 +93,9 @@ class Odds:
             "expression": self.expression,
             "rule": self.rule,
             "note": self.note,
+            "head": self.head(),
             "modifiers": [m.to_json() for m in self.modifiers],
+            "b_modifiers": [m.to_json() for m in self.b_modifiers],
             "superseded": [m.to_json() for m in self.superseded],
             "rows": [r.to_json() for r in self.rows],
         }
@@ -162,7 +176,11 @@ class Check:
         )
         if self.table is None:
             o = odds_from_weights(self.label, dist.weights_of(*key), rule=self.rule)
-            return Odds(o.label, o.rows, self.expression, applied, superseded, self.rule)
+            note = "draws rerolled" if self.reroll_draws else ""
+            b_applied = select(self.b_modifiers)[0]
+            return Odds(
+                o.label, o.rows, self.expression, applied, superseded, self.rule, note, b_applied
+            )
         rows = self.table.memo.get(key)
         if rows is None:
             probs = self.table.odds(dist.weights_of(*key))
@@ -171,7 +189,10 @@ class Check:
             )
             self.table.memo[key] = rows
         note = "draws rerolled" if self.reroll_draws else ""
-        return Odds(self.label, rows, self.expression, applied, superseded, self.rule, note)
+        b_applied = select(self.b_modifiers)[0]
+        return Odds(
+            self.label, rows, self.expression, applied, superseded, self.rule, note, b_applied
+        )
 
     def _single(
         self, expr: Expression, mods: tuple[Modifier, ...], source: DiceSource, label: str

@@ -327,23 +327,16 @@ def _piece(
     if front is not None:
         mark = (
             f'<line x1="{cx:.1f}" y1="{cy:.1f}" x2="{front.x:.1f}" y2="{flip - front.y:.1f}"'
-            ' stroke="#fff" stroke-width="2"/>'
+            ' stroke="#fff" stroke-width="2" pointer-events="none"/>'
         )
-    xs = [c.x for c in body.corners()]
-    ys = [flip - c.y for c in body.corners()]
-    top = min(min(ys), cy - fs * 2)
-    hit = (
-        f'<rect x="{min(xs) - 2:.1f}" y="{top:.1f}" width="{max(xs) - min(xs) + 4:.1f}"'
-        f' height="{max(ys) - top + 2:.1f}" fill="transparent"/>'
-    )
     return (
         f'<g class="unit" data-unit="{escape(pid)}" data-status="{escape(status)}"'
         f' data-pick="{escape(pid)}" data-x="{body.centre.x:.1f}" data-y="{body.centre.y:.1f}">'
-        f"{hit}"
         f'<polygon points="{pts}" fill="{colour}" stroke="#111" stroke-width="1.5"'
         f"{faded}/>{mark}"
-        f'<text x="{cx:.1f}" y="{cy - fs:.1f}" font-size="{fs:.0f}" text-anchor="middle"'
-        f' fill="#111">{escape(label)}</text><title>{escape(tip)}</title></g>'
+        f'<text x="{cx:.1f}" y="{cy + fs * 0.35:.1f}" font-size="{fs:.0f}" text-anchor="middle"'
+        ' font-weight="700" fill="#fff" stroke="#111" stroke-width="3" paint-order="stroke"'
+        f' pointer-events="none">{escape(label)}</text><title>{escape(tip)}</title></g>'
     )
 
 
@@ -374,7 +367,7 @@ def _table_svg(
 
 def _font(width: float) -> float:
     """A font size that reads at the table's scale (tables run from ~600 to ~2000 mm)."""
-    return max(13.0, width / 55)
+    return max(8.0, width / 70)
 
 
 @renderer("two_by_two")

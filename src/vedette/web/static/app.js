@@ -64,10 +64,14 @@ function initGame() {
   function renderOdds(list) {
     oddsBox.replaceChildren();
     for (const o of list) {
-      const box = el("div", { class: "odds" }, el("h3", {}, `${o.label || "odds"} ${o.expression || ""}`));
-      if (o.modifiers.length) {
+      const title = `${o.label || "odds"} ${o.expression || ""}${o.note ? " (" + o.note + ")" : ""}`;
+      const box = el("div", { class: "odds" }, el("h3", {}, title));
+      const bmods = o.b_modifiers || [];
+      if (o.modifiers.length || bmods.length) {
         const ul = el("ul", { class: "mods" });
-        for (const m of o.modifiers) ul.append(el("li", {}, `${m.value >= 0 ? "+" : ""}${m.value} ${m.reason}${m.rule ? " (" + m.rule + ")" : ""}`));
+        const side = bmods.length ? "A " : "";
+        for (const m of o.modifiers) ul.append(el("li", {}, `${side}${m.value >= 0 ? "+" : ""}${m.value} ${m.reason}${m.rule ? " (" + m.rule + ")" : ""}`));
+        for (const m of bmods) ul.append(el("li", {}, `B ${m.value >= 0 ? "+" : ""}${m.value} ${m.reason}${m.rule ? " (" + m.rule + ")" : ""}`));
         for (const m of o.superseded || []) ul.append(el("li", { class: "superseded" }, `not counted: ${m.value >= 0 ? "+" : ""}${m.value} ${m.reason}`));
         box.append(ul);
       }
