@@ -4,7 +4,7 @@ VENV := .venv
 UV := $(VENV)/bin/uv
 BIN := $(VENV)/bin
 
-.PHONY: run test setup lint bench clean browser
+.PHONY: run demo test setup lint bench clean browser
 
 $(UV):
 	$(PY) -m venv $(VENV)
@@ -13,8 +13,13 @@ $(UV):
 setup: $(UV)
 	$(UV) sync --frozen --all-extras --inexact --python $(BIN)/python
 
-# The main job with the embedded default store (SQLite): play the bundled sample game.
+# The main job with the embedded default store (SQLite): the local web app on
+# http://127.0.0.1:8765/ with a sample game of every ruleset (Ctrl-C stops it).
 run: setup
+	$(BIN)/vedette serve
+
+# The CLI's own sample: Herman's fixing example played in the terminal.
+demo: setup
 	$(BIN)/vedette demo
 
 # Debian's chromium for the real-browser tests (Playwright drives it; no browser download).
