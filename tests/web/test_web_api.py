@@ -124,3 +124,27 @@ def test_export_import_audit(client: TestClient) -> None:
     assert client.get("/api/games/copy").json()["log"][0]["seq"] == 7
     audit = client.get("/games/toy1/audit").text
     assert "d6: 6 rolls" in audit and "chi-square" in audit
+
+
+def test_rename_keeps_the_game(client: TestClient) -> None:
+    t = token(client)
+    r = client.post(
+        "/games/toy1/rename", data={"csrf": t, "new": "renamed"}, follow_redirects=False
+    )
+    assert r.headers["location"] == "/games/renamed"
+    assert client.get("/api/games/renamed").json()["log"][-1]["kind"] == "created"
+    assert client.get("/api/games/toy1").status_code == 404
+
+
+def test_sample_games_are_preloaded_once(tmp_path: Path) -> None:
+    from vedette import rules
+    from vedette.web.server import preload_samples
+
+    db = str(tmp_path / "fresh.db")
+    made = preload_samples(db)
+    assert made == [f"sample-{n}" for n in rules.BUILTIN]
+    assert preload_samples(db) == []
+    c = TestClient(create_app(db))
+    for name in made:
+        page = c.get(f"/games/{name}")
+        assert page.status_code == 200 and "<svg" in page.text and "text-board" not in page.text

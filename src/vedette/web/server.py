@@ -14,8 +14,10 @@ def preload_samples(db: str) -> list[str]:
     with Store(db) as st:
         if st.games():
             return made
-        for name in rules.names():
+        for name in rules.BUILTIN:
             rs = rules.get(name)
+            if not rs.scenarios:
+                continue
             scen = "sample" if "sample" in rs.scenarios else next(iter(rs.scenarios))
             Game.create(st, f"sample-{name}", name, rs.scenario(scen), seed=1)
             made.append(f"sample-{name}")
