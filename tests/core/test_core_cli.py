@@ -93,3 +93,12 @@ def test_help_is_fast_and_light() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "HEAVY="
+
+
+def test_custom_die_declared_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "odds", "2dX", "--die", "X=1,1,2", "--json")
+    assert code == 0 and [r["p"] for r in json.loads(out)["rows"]] == ["4/9", "4/9", "1/9"]
+    code, out, _ = run(capsys, "roll", "dK8+dK12", "--dice", "-3 5")
+    assert code == 0 and out.strip() == "dK8+dK12=(-3+5)=2"
+    code, _, err = run(capsys, "roll", "dX", "--die", "X=a")
+    assert code == 2 and "faces must be whole numbers" in err

@@ -67,6 +67,13 @@ def build_parser() -> Parser:
         help="a modifier, e.g. '+2:uphill' (repeatable)",
     )
     r.add_argument("--table", help="read the result on RULESET:TABLE")
+    r.add_argument(
+        "--die",
+        action="append",
+        default=[],
+        metavar="NAME=FACES",
+        help="declare a custom die, e.g. 'X=1,1,2,3' then roll 2dX (repeatable)",
+    )
     common(r)
 
     o = sub.add_parser("odds", help="exact odds of a roll, or of a table's rows")
@@ -83,6 +90,13 @@ def build_parser() -> Parser:
     o.add_argument("--under", type=int, help="percentile test: roll at most this figure")
     o.add_argument("--strict", action="store_true", help="with --under: roll strictly below")
     o.add_argument("--reroll-draws", action="store_true", help="opposed roll: reroll draws")
+    o.add_argument(
+        "--die",
+        action="append",
+        default=[],
+        metavar="NAME=FACES",
+        help="declare a custom die, e.g. 'X=1,1,2,3' then use dX (repeatable)",
+    )
     o.add_argument("--json", action="store_true")
 
     t = sub.add_parser("tables", help="list the shipped tables of a ruleset")
@@ -200,6 +214,25 @@ def store(args: argparse.Namespace) -> Any:
     return Store(args.db or default_db())
 
 
+def custom(args: argparse.Namespace) -> Any:
+    """The default custom dice plus those declared with --die NAME=FACES."""
+    from vedette.dice import custom_dice
+    from vedette.errors import BadRequest
+
+    extra: dict[str, list[int]] = {}
+    for item in getattr(args, "die", []):
+        name, eq, faces = item.partition("=")
+        if not eq or not name.isidentifier():
+            raise BadRequest(f"--die {item!r}: write NAME=FACES, e.g. X=1,1,2,3")
+        try:
+            extra[name] = [int(f) for f in faces.replace(" ", "").split(",") if f]
+        except ValueError:
+            raise BadRequest(f"--die {item!r}: faces must be whole numbers") from None
+        if not extra[name]:
+            raise BadRequest(f"--die {item!r}: a die needs at least one face")
+    return custom_dice(extra) if extra else None
+
+
 def table_ref(ref: str, house: str | None = None) -> Any:
     from vedette import rules
     from vedette.data import load_toml
@@ -229,7 +262,7 @@ def cmd_roll(args: argparse.Namespace) -> None:
 
         seed = args.seed if args.seed is not None else secrets.randbits(63)
         source = SeededSource(seed)
-    r = Check(args.expression, mods, table).resolve(source)
+    r = Check(args.expression, mods, table, custom=custom(args)).resolve(source)
     if f is not None:
         source.check_all_used()
     data = r.to_json()
@@ -260,6 +293,7 @@ def cmd_odds(args: argparse.Namespace) -> None:
             table.rule if table else "",
             tuple(parse_mod(m) for m in args.bmod),
             args.reroll_draws,
+            custom=custom(args),
         ).odds()
     out(args, o.lines(), o.to_json())
 
