@@ -311,9 +311,8 @@ class UnderCheck:
 
     def odds(self) -> Odds:
         applied, superseded = select(self.modifiers)
-        rows = _under_rows(
-            self.parsed_expression(), self.target(), self.strict, self.pass_text, self.fail_text
-        )
+        target = self.base + sum(m.value for m in applied)
+        rows = _under_rows(self.expression, target, self.strict, self.pass_text, self.fail_text)
         return Odds(
             self.label, rows, f"{self.expression} vs {self.base}", applied, superseded, self.rule
         )
@@ -346,10 +345,12 @@ class UnderCheck:
 
 @lru_cache(maxsize=4096)
 def _under_rows(
-    e: Expression, target: int, strict: bool, pass_text: str, fail_text: str
+    expression: str, target: int, strict: bool, pass_text: str, fail_text: str
 ) -> tuple[OddsRow, ...]:
-    table = UnderCheck(target, (), e.text, strict, pass_text=pass_text, fail_text=fail_text).table()
-    probs = table.odds(dist.expression_weights(e))
+    """Memoised by the expression's text: a d100's faces are costly to hash on every call."""
+    check = UnderCheck(target, (), expression, strict, pass_text=pass_text, fail_text=fail_text)
+    table = check.table()
+    probs = table.odds(dist.expression_weights(check.parsed_expression()))
     return tuple(OddsRow(r.key, r.result, probs[r.key], r.range_text) for r in table.rows)
 
 
