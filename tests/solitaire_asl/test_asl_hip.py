@@ -133,6 +133,8 @@ def test_4_5_units_and_fortification_together_without_the_fort_tem() -> None:
     assert mods(out)["worst TEM +1: woods 4P5"] == -1
     assert s2.fortification("F1").location == "4Q6"  # type: ignore[union-attr]
     assert s2.stack("H1").location == "4Q6"  # type: ignore[union-attr]
+    assert s2.stack("H1").position == "pillbox"  # type: ignore[union-attr]  # went with it
+    assert s2.stack("X1").position == ""  # type: ignore[union-attr]
     t1 = s2.fortification("T1")
     assert t1 is not None and t1.location == "4Q6" and t1.exit == ""
     assert any("tunnel" in c for c in out.details["changes"])
@@ -199,3 +201,38 @@ def test_4_4_other_units_may_be_in_the_arriving_fortification() -> None:
     s, _ = play(s, "shift", [1, 1], a="F1", b="X1", occupants=["P1"])
     assert s.stack("P1").position == "pillbox"  # type: ignore[union-attr]
     assert s.fortification("F1").location == "4B1"  # type: ignore[union-attr]
+
+
+def test_3_3_hip_gun_shifts_with_itself_to_change_its_ca() -> None:
+    """3.2.2 forbids a conventional CA change; a shift with itself (2.3 via 3.3) allows it."""
+    s = make(
+        [hip("H1", "4A1", {"id": "g", "name": "57L AT", "kind": "gun", "size": "small"})],
+        side=[{"name": "Russian", "hip_squads": 1}],
+    )
+    s = to_phase(s, "MPh")
+    s, out = play(s, "shift", [2, 2], a="H1", settings={"g": "CA hexspine 4/5"})
+    assert row(out) == "allowed" and mods(out) == {"both HIP": -1}
+    h1 = s.stack("H1")
+    assert h1 is not None and h1.location == "4A1" and h1.counters[0].settings == "CA hexspine 4/5"
+
+
+def test_3_3_3_gun_left_behind_stays_emplaced() -> None:
+    s = make(
+        [
+            hip(
+                "H1",
+                "4A1",
+                {"id": "g", "name": "57L AT", "kind": "gun", "size": "small", "emplaced": True},
+                {"id": "c", "name": "2-2-8", "kind": "crew"},
+                {"id": "q", "name": "4-4-7"},
+            ),
+            dhip("X1", "4B1"),
+        ],
+        side=[{"name": "Russian", "hip_squads": 2}],
+    )
+    s = to_phase(s, "MPh")
+    s, out = play(s, "shift", [2, 2], a="4A1", b="X1", move=["q"])
+    assert row(out) == "allowed"
+    gun_stack, gun = s.counter("g")  # type: ignore[misc]
+    assert gun_stack.location == "4A1" and gun.emplaced
+    assert not any("emplaced" in c for c in out.details["changes"])

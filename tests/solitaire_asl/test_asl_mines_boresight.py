@@ -84,7 +84,52 @@ def test_4_1_dummy_hip_for_fortifications_and_panji() -> None:
         ],
     )
     a = s.allotment("Russian")
-    assert a.dummy_hip == 2 + 1 + 2  # 3.1.1, 4.1 (trench), 4 panji hexsides -> 2 (rounded up)
+    assert a.dummy_hip == 2 + 1 + 1  # 3.1.1, 4.1 (trench), 4 panji hexsides -> 1 ("each three")
+
+
+@pytest.mark.parametrize(
+    ("hexsides", "rounding", "n"),
+    [(3, "down", 1), (5, "down", 1), (6, "down", 2), (2, "down", 0), (4, "up", 2)],
+)
+def test_4_1_panji_each_three_hexsides(hexsides: int, rounding: str, n: int) -> None:
+    from vedette.rules.solitaire_asl import RULESET
+
+    scen = {
+        "sides": ["Russian", "German"],
+        "fortifications": [
+            {
+                "id": "F1",
+                "side": "Russian",
+                "kind": "panji",
+                "location": "4C1",
+                "hexsides": hexsides,
+            }
+        ],
+    }
+    house = {"allotment": {"panji_rounding": rounding}}
+    s = RULESET.initial_state(scen, {"house_rules": house})
+    assert s.allotment("Russian").dummy_hip == n
+
+
+def test_4_6_3_minefield_exchange_adds_no_plus_one() -> None:
+    """4.6.3: the minefield shift DR only allows or refuses the exchange: a made exchange does
+    not add +1 to later shifts (minefield or otherwise)."""
+    s = make(
+        [pds("P1", "4C1", "4-4-7"), ds("D1", "4C2", 2)],
+        minefields=[
+            {"id": "M1", "location": "4P5", "ap": 6},
+            {"id": "M2", "location": "4Q6", "dummy": True},
+            {"id": "M3", "location": "4R4", "at": 1},
+            {"id": "M4", "location": "4A4", "ap": 3},
+        ],
+    )
+    s = to_phase(s, "MPh", "Russian")
+    s, out = play(s, "minefield", [1, 2], entered="M1", other="M2")
+    assert row(out) == "allowed" and s.counts == ()
+    s, out = play(s, "minefield", [1, 2], entered="M3", other="M4")
+    assert row(out) == "allowed" and not any("previous" in k for k in mods(out))
+    _, out = play(s, "shift", [1, 2], a="P1", b="D1")
+    assert not any("previous" in k for k in mods(out))
 
 
 def test_3_1_place_dummy_hip_at_setup_only() -> None:
@@ -171,6 +216,38 @@ def test_6_odds() -> None:
         "not_yet": Fraction(1, 2),
         "scatter": Fraction(1, 6),
     }
+
+
+@pytest.mark.parametrize(
+    ("proc", "req"),
+    [
+        ("boresight", {"weapons": ["w1"], "target": "4Q6"}),
+        ("prereg", {"module": "O1", "ar": "4P5"}),
+    ],
+)
+def test_6_7_odds_of_every_die_including_the_scatter_dice(
+    proc: str, req: dict[str, object]
+) -> None:
+    from fractions import Fraction
+
+    from vedette.rules.base import Request
+    from vedette.rules.solitaire_asl import RULESET
+
+    fn = RULESET.procedures[proc].odds
+    assert fn is not None
+    all_odds = list(fn(bs(), Request(req)))  # type: ignore[arg-type]
+    assert len(all_odds) == 3
+    direction, distance = all_odds[1], all_odds[2]
+    assert [r.result for r in direction.rows] == [
+        "1 = N",
+        "2 = NE",
+        "3 = SE",
+        "4 = S",
+        "5 = SW",
+        "6 = NW",
+    ]
+    assert all(r.p == Fraction(1, 6) for o in (direction, distance) for r in o.rows)
+    assert [r.key for r in distance.rows] == ["1", "2", "3", "4", "5", "6"]
 
 
 # -- 7 ------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from vedette.rules.solitaire_asl.boresight import (
     run_boresight,
     run_decide,
     run_prereg,
+    scatter_odds,
 )
 from vedette.rules.solitaire_asl.fold import apply_event
 from vedette.rules.solitaire_asl.minefields import plan_minefield, run_minefield
@@ -221,7 +222,10 @@ class SolitaireASL(Ruleset[State]):
                         "candidate_ok", "on a 6: could the scattered hex be bore sighted?", "bool"
                     ),
                 ),
-                odds=lambda s, r: [boresight_check(s, r, _t(s))[2].odds()],
+                odds=lambda s, r: [
+                    boresight_check(s, r, _t(s))[2].odds(),
+                    *scatter_odds(_d(s), "O'Leary 6.1"),
+                ],
                 rule="O'Leary 6",
             ),
             "prereg": Procedure(
@@ -234,7 +238,10 @@ class SolitaireASL(Ruleset[State]):
                     Param("roll", kind="bool"),
                     Param("candidate_ok", kind="bool"),
                 ),
-                odds=lambda s, r: [prereg_check(s, r, _t(s))[2].odds()],
+                odds=lambda s, r: [
+                    prereg_check(s, r, _t(s))[2].odds(),
+                    *scatter_odds(_d(s), "O'Leary 7.1"),
+                ],
                 rule="O'Leary 7",
             ),
             "decide": Procedure(

@@ -15,7 +15,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from vedette.dice import Check, DiceSource, Roll, Table
+from vedette.dice import Check, DiceSource, Odds, Roll, Table, odds_from_weights
+from vedette.dice.dist import expression_weights
+from vedette.dice.notation import parse_expression
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome, Request
 from vedette.rules.solitaire_asl.fold import Patch
@@ -75,6 +77,24 @@ def prereg_check(state: State, req: Request, tables: Mapping[str, Table]) -> tup
         ar,
         Check(t.dice or "1d6", (), t, f"pre-registration die for {mid} (AR {ar})", t.rule),
     )
+
+
+def scatter_odds(data: Mapping[str, Any], rule: str) -> list[Odds]:
+    """Exact odds of the direction die and the distance die thrown on a 6 (6.1, 7.1)."""
+    sc = data.get("scatter", {})
+    dirs = {int(k): str(v) for k, v in sc.get("directions", {}).items()}
+    out = []
+    for key, what in (("direction_die", "direction die"), ("distance_die", "distance die")):
+        expr = str(sc.get(key, "1d6"))
+        w = expression_weights(parse_expression(expr))
+        describe = (
+            {v: f"{v} = {dirs.get(v, 'no direction')}" for v in w}
+            if key == "direction_die"
+            else {v: f"{v} hex{'es' if v != 1 else ''}" for v in w}
+        )
+        o = odds_from_weights(f"{what} (thrown on a 6)", w, describe, rule)
+        out.append(replace(o, expression=expr))
+    return out
 
 
 def scatter(

@@ -115,6 +115,8 @@ def hip_consequences(
     if flags.get("allowed"):
         if plan.a.location != plan.b.location:
             _exchange(b, plan, changes)
+        else:
+            _in_place(b, plan, changes)
     else:
         _fail(b, plan, flags, changes)
     b.patch(p)
@@ -171,9 +173,13 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
                 "re-form the cave complex for the new cave locations; units inside may go into"
                 " any new complex without a shift DR (4.4.1)"
             )
+    # 4.5: units shifting together with the fortification they are in stay in it
+    carried = {(src, dst, f.kind) for f, src, dst in fort_moves}
     for s, dst in arrivals:
         src = s.location
         pos = s.position if s.status == Status.DUMMY_HIP else portion.get(dst, "")
+        if s.position and (src, dst, s.position) in carried:
+            pos = s.position
         if into:
             kinds = [f.kind for f in b.forts.values() if f.location == dst and f.side == s.side]
             if kinds:
@@ -216,13 +222,38 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
             )
     for s in list(b.stacks.values()):
         if s.id in b.touched:
-            b.put(_apply_settings(s, plan.options, changes))
+            b.put(_apply_settings(b.state, s, plan.options, changes))
 
 
-def _apply_settings(s: Stack, options: Mapping[str, Any], changes: list[str]) -> Stack:
+def _in_place(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
+    """A HIP shift with itself (2.3 via 3.3): only the settings chosen after it change (CA of a
+    Gun or of a fortification, TCA/VCA/CE-BU)."""
+    ca = dict(plan.options.get("ca", {}))
+    for s in plan.a.stacks:
+        cur = b.stacks.get(s.id)
+        if cur is not None:
+            new = _apply_settings(b.state, cur, plan.options, changes)
+            if new != cur:
+                b.put(new)
+    for f in plan.a.forts:
+        if f.id in ca:
+            b.put_fort(replace(f, ca=ca[f.id]))
+            changes.append(f"{f.kind} {f.id} CA: {ca[f.id]} (4.4)")
+
+
+def _apply_settings(
+    state: State, s: Stack, options: Mapping[str, Any], changes: list[str]
+) -> Stack:
+    """Settings chosen after the shift; a Gun counts as shifted (emplacement chosen again, 2.3)
+    only if it is no longer where it was."""
     from vedette.rules.solitaire_asl.shift import _settings
 
-    return _settings(s, options, changes, True)
+    def origin(cid: str) -> str | None:
+        hit = state.counter(cid)
+        return None if hit is None else hit[0].location
+
+    moved = any(origin(c.id) not in (None, s.location) for c in s.counters)
+    return _settings(s, options, changes, moved)
 
 
 def _fail(b: _Board, plan: ShiftPlan, flags: Mapping[str, Any], changes: list[str]) -> None:

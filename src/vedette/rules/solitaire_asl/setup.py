@@ -302,7 +302,7 @@ def allotment(
     )
     if panji:
         per = int(a.get("panji_hexsides_per_dummy", 3))
-        k = -(-panji // per) if a.get("panji_rounding", "up") == "up" else panji // per
+        k = -(-panji // per) if a.get("panji_rounding", "down") == "up" else panji // per
         n += k
         explain.append(f"{k} for {panji} panji covered hexsides (O'Leary 4.1)")
     placed = sum(1 for s in stacks if s.side == side and s.status == Status.DUMMY_HIP)
