@@ -40,7 +40,8 @@ def mtotal(
         ({}, {"friendly_within_300": 5}, 30),  # max 3
         ({"in_command": True}, {}, 15),
         ({}, {"defending_cover": True}, 20),
-        ({"casualties_turn": 4}, {}, -12),
+        ({"figures": 14, "start_figures": 18}, {}, -12),  # every casualty so far
+        ({"figures": 14, "start_figures": 18, "casualties_turn": 1}, {}, -12),
         ({}, {"casualties": 2}, -6),
         ({}, {"artillery_no_reply": True}, -10),
         ({"disorder": 3}, {}, -15),

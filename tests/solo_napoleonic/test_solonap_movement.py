@@ -79,7 +79,7 @@ def test_move_too_far_refused_and_state_unchanged() -> None:
 def test_cavalry_use_d12() -> None:
     u = unit("c", kind="light_cavalry", formation="mounted", advancing=True, brigade="B1")
     s = activate(make([u], [brig("above_average")]), "c")
-    r, _ = odds(s, "move", unit="c")
+    r, _, _ = odds(s, "move", unit="c")
     assert r.p("4") == Fraction(1, 12)  # only +5 becomes +4
     assert r.p("0") == Fraction(4, 12)  # 0, 0, +1 and -1 all become 0
     s2, out = run(s, "move", [5, 3], unit="c")

@@ -148,7 +148,17 @@ def test_fire_odds_sum_to_one(figures: int, grade_i: int, rng: str, disorder: in
 def test_morale_odds_exact(grade_i: int, casualties: int, friends: int, cmd: bool) -> None:
     from solonap_helpers import make, odds, unit
 
-    s = make([unit("u", grade="ABCD"[grade_i], casualties_turn=casualties, in_command=cmd)])
+    s = make(
+        [
+            unit(
+                "u",
+                grade="ABCD"[grade_i],
+                figures=18 - casualties,
+                start_figures=18,
+                in_command=cmd,
+            )
+        ]
+    )
     o, r = odds(s, "morale", unit="u", friendly_within_300=friends)
     target = {"A": 95, "B": 80, "C": 65, "D": 50}["ABCD"[grade_i]]
     target += 10 * min(friends, 3) - 3 * casualties + (15 if cmd else 0)

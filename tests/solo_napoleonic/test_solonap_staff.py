@@ -51,10 +51,11 @@ def test_grade_table_default(face: int, grade: str, cr: int) -> None:
     ("nation", "faces", "expect"),
     [
         ("British", [4, 3, 3], ("above_average", "normal", 6)),  # +1 TH: 4 -> 5
-        ("Austrian", [3, 3, 3], ("below_average", "normal", 4)),  # -1 TH, -1 CR
-        ("Russian", [3, 4, 3], ("average", "aggressive", 4)),  # +1 AV, -1 CR
+        ("Austrian", [3, 3, 3], ("below_average", "normal", 5)),  # -1 TH, -1 CR (6 -> 5)
+        ("Russian", [3, 4, 3], ("average", "aggressive", 5)),  # +1 AV, -1 CR
         ("Prussian", [3, 4, 3], ("below_average", "aggressive", 6)),  # -1 TH, +1 AV
-        ("Spanish", [3, 3, 3], ("below_average", "timid", 4)),  # -1 all three
+        ("Spanish", [3, 3, 3], ("below_average", "timid", 5)),  # -1 all three
+        ("Spanish", [3, 3, 8], ("below_average", "timid", 6)),  # Good CR 7 -> 6
         ("French", [3, 3, 3], ("average", "normal", 6)),
     ],
 )
@@ -67,6 +68,31 @@ def test_national_variations(nation: str, faces: list[int], expect: tuple[str, s
         assert any(
             m.rule == "Kuryakin, National Variations" for r in out.rolls for m in r.modifiers
         )
+
+
+def test_national_cr_moves_the_rating_for_every_grade() -> None:
+    """Kuryakin, National Variations: "-1 CR" is one less Control Rating whatever the grade
+    roll (the same dice give the French general one more)."""
+    for face in range(1, 9):
+        fr, _ = run(make([], [general("G", nation="French")]), "staff", [3, 3, face])
+        au, out = run(make([], [general("G", nation="Austrian")]), "staff", [4, 3, face])
+        cr_fr, cr_au = fr.general("G").cr, au.general("G").cr
+        assert cr_fr is not None and cr_au == cr_fr - 1
+        assert f"= {cr_au}" in (out.rolls[2].consequence or "")
+
+
+def test_national_cr_on_the_roll_knob() -> None:
+    house = {"options": {"nation_cr_on": "roll"}}
+    s, _ = run(make([], [general("G", nation="Austrian")], house=house), "staff", [3, 3, 3])
+    assert (s.general("G").grade, s.general("G").cr) == ("poor", 4)  # roll 3-1 = 2: Poor
+
+
+def test_national_cr_odds_show_the_rating() -> None:
+    s = make([], [general("G", nation="Russian"), general("H", nation="British")])
+    os_ = odds(s, "staff")
+    assert len(os_) == 6  # every general's three rolls
+    assert os_[2].rows[0].result.endswith("CR 3 (Russian -1 CR)")
+    assert os_[3].p("above_average") == Fraction(1, 2)  # British TH roll +1
 
 
 def test_national_odds_shift() -> None:

@@ -119,6 +119,10 @@ def swerve_check(state: State, u: Unit) -> Check:
     return Check("1d6", (), swerve_table(state), f"{u.id} swerve", R_MOVE)
 
 
+def swerve_distance_check(u: Unit) -> Check:
+    return Check("1d6", (), None, f"{u.id} swerve distance (cm), after a 1 or a 6", R_MOVE)
+
+
 def standstill_table(carry_on: bool) -> Table:
     if carry_on:
         rows = [
@@ -190,7 +194,7 @@ def move(state: State, req: Request, dice: DiceSource) -> Outcome:
     rolls.append(sw)
     lateral = 0.0
     if sw.row in ("left", "right"):
-        d = check_roll(Check("1d6", (), None, f"{u.id} swerve distance (cm)", R_MOVE), dice)
+        d = check_roll(swerve_distance_check(u), dice)
         rolls.append(d)
         lateral = d.final * 10.0 * (-1 if sw.row == "left" else 1)
     kw: dict[str, Any] = {"moved_mm": u.moved_mm + want, "advancing": advancing or u.advancing}
@@ -245,6 +249,8 @@ def move_odds(state: State, req: Request) -> list[Odds]:
         odds_of(f"{u.id} random movement after TH (cm)", random_dist(state, u), R_MOVE, noun="cm")
     )
     out.append(swerve_check(state, u).odds())
+    # rolled only after a 1 or a 6 on the swerve die
+    out.append(swerve_distance_check(u).odds())
     return out
 
 

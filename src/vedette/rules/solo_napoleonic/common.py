@@ -174,9 +174,15 @@ def under(
     rule: str,
     pass_text: str = "passes",
     fail_text: str = "fails",
+    strict: bool = True,
 ) -> UnderCheck:
-    """A percentile test: d100 BELOW the final figure (Kuryakin, Morale)."""
-    return UnderCheck(base, modifiers, "d100", True, label, rule, pass_text, fail_text)
+    """A percentile test: d100 (1-100) BELOW the final figure (Kuryakin, Morale: "a roll on
+    D100 below the final figure"); ``strict=False`` lets the figure itself pass too."""
+    return UnderCheck(base, modifiers, "d100", strict, label, rule, pass_text, fail_text)
+
+
+def percentile_strict(state: State) -> bool:
+    return bool(opt(state, "percentile_strict"))
 
 
 def fraction_roll(

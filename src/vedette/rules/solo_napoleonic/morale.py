@@ -18,6 +18,7 @@ from vedette.rules.solo_napoleonic.common import (
     mods,
     opt,
     optional_on,
+    percentile_strict,
     under,
 )
 from vedette.rules.solo_napoleonic.model import GRADES, State, Unit, grade_rank
@@ -66,10 +67,13 @@ def friends(state: State, u: Unit, req: Request) -> int:
 def friends_routing(state: State, u: Unit, req: Request) -> int:
     if "friends_routing" in req:
         return count_fact(req, "friends_routing")
-    reach = float(opt(state, "friendly_range_mm"))
+    reach = float(opt(state, "friends_routing_range_mm"))
     n = 0
     for o in state.units:
         if o.id != u.id and o.side == u.side and o.on_table and o.status == "routing":
+            if reach <= 0:
+                n += 1
+                continue
             d = geom.unit_distance(u, o)
             if d is not None and d <= reach:
                 n += 1
@@ -135,6 +139,7 @@ def morale_check(state: State, u: Unit, req: Request, label: str = "morale") -> 
         R_MORALE,
         "morale holds",
         "fails morale",
+        percentile_strict(state),
     )
 
 
@@ -256,6 +261,7 @@ def charge_check(state: State, u: Unit, target: Unit | None, req: Request) -> Un
         R_CHARGE,
         "charges",
         "will not charge",
+        percentile_strict(state),
     )
 
 
@@ -267,13 +273,8 @@ def _charger(state: State, req: Request) -> tuple[Unit, Unit]:
     return u, t
 
 
-def charge(state: State, req: Request, dice: DiceSource) -> Outcome:
-    """Declare a charge: the Charge Test. A pass forces an immediate morale test on the target,
-    which jumps the card queue to act straight after the charger."""
-    from vedette.rules.solo_napoleonic.actions import require_active
-
-    u, t = _charger(state, req)
-    require_active(state, u, R_CHARGE)
+def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
+    """What forbids a charge (the same for the roll and its odds)."""
     if u.fired:
         raise RuleViolation(R_CHARGE, f"{u.id} has fired this turn: chargers cannot fire")
     if u.artillery or u.skirmishing:
@@ -292,6 +293,16 @@ def charge(state: State, req: Request, dice: DiceSource) -> Outcome:
                 R_CHARGE,
                 f"{t.id} is {d:.0f}mm away: beyond {u.id}'s charge reach ({reach:.0f}mm, its move)",
             )
+
+
+def charge(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Declare a charge: the Charge Test. A pass forces an immediate morale test on the target,
+    which jumps the card queue to act straight after the charger."""
+    from vedette.rules.solo_napoleonic.actions import require_active
+
+    u, t = _charger(state, req)
+    require_active(state, u, R_CHARGE)
+    _charge_allowed(state, u, t)
     r = charge_check(state, u, t, req).resolve(dice)
     ch = Changes(state)
     if r.row != "pass":
@@ -311,6 +322,7 @@ def charge(state: State, req: Request, dice: DiceSource) -> Outcome:
 
 def charge_odds(state: State, req: Request) -> list[Odds]:
     u, t = _charger(state, req)
+    _charge_allowed(state, u, t)
     return [charge_check(state, u, t, req).odds()]
 
 
@@ -354,6 +366,7 @@ def home_check(state: State, u: Unit, t: Unit, req: Request) -> UnderCheck:
         R_HOME,
         "charges home",
         "fails to charge home",
+        percentile_strict(state),
     )
 
 

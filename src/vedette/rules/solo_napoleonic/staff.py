@@ -4,6 +4,7 @@ Control Phase (each brigadier rolls a D8 against his Control Rating)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck, table_from_data
@@ -42,9 +43,37 @@ def national_modifier(state: State, g: General, which: str) -> tuple[Modifier, .
     return (Modifier(v, f"{g.nation} {which.upper()}", R_NAT),)
 
 
+def cr_on_rating(state: State) -> bool:
+    """Kuryakin, National Variations: "-1 CR" moves the Control Rating itself (the number the
+    D8 must be under) by default; ``nation_cr_on = "roll"`` moves the grade roll instead."""
+    return str(opt(state, "nation_cr_on")) == "rating"
+
+
 def rating_check(state: State, g: General, which: str) -> Check:
     t = rating_table(state, which)
-    return Check(t.dice, national_modifier(state, g, which), t, f"{g.id} {t.title}", R_GEN)
+    nat = () if which == "cr" and cr_on_rating(state) else national_modifier(state, g, which)
+    return Check(t.dice, nat, t, f"{g.id} {t.title}", R_GEN)
+
+
+def national_cr(state: State, g: General) -> int:
+    """The nation's change to the Control Rating itself (0 when it moves the roll)."""
+    if not cr_on_rating(state):
+        return 0
+    return sum(m.value for m in national_modifier(state, g, "cr"))
+
+
+def cr_odds(state: State, g: General) -> Odds:
+    """The grade roll's odds, each row with the Control Rating it gives (after the nation)."""
+    c = rating_check(state, g, "cr")
+    o = c.odds()
+    nat = national_cr(state, g)
+    t = rating_table(state, "cr")
+    rows = []
+    for r in o.rows:
+        cr = int(t.row(r.key).data["cr"]) + nat
+        note = f" ({g.nation} {nat:+d} CR)" if nat else ""
+        rows.append(replace(r, result=f"{r.result}: CR {cr}{note}"))
+    return replace(o, rows=tuple(rows))
 
 
 def _targets(state: State, req: Request) -> list[General]:
@@ -107,7 +136,15 @@ def staff(state: State, req: Request, dice: DiceSource) -> Outcome:
             if which == "cr":
                 row = rating_table(state, "cr").row(r.row)
                 got["grade"] = r.row
-                got["cr"] = int(row.data["cr"])
+                nat = national_cr(state, g)
+                got["cr"] = max(1, int(row.data["cr"]) + nat)
+                if nat:
+                    r = replace(
+                        r,
+                        consequence=f"{r.consequence}: CR {row.data['cr']} {nat:+d} "
+                        f"({g.nation}, {R_NAT}) = {got['cr']}",
+                    )
+                    rolls[-1] = r
             else:
                 got[which] = r.row
         ch.general(g.id, "staff generated (Kuryakin, Generals)", **got)
@@ -118,11 +155,11 @@ def staff(state: State, req: Request, dice: DiceSource) -> Outcome:
 def staff_odds(state: State, req: Request) -> list[Odds]:
     if _historical(state, req) is not None:
         return []
-    targets = _targets(state, req)
-    if not targets:
-        return []
-    g = targets[0]
-    return [rating_check(state, g, w).odds() for w in ("th", "av", "cr")]
+    out: list[Odds] = []
+    for g in _targets(state, req):
+        out += [rating_check(state, g, "th").odds(), rating_check(state, g, "av").odds()]
+        out.append(cr_odds(state, g))
+    return out
 
 
 # -- control phase ------------------------------------------------------------------------------
@@ -172,7 +209,7 @@ def control_check(state: State, brig: General, req: Request) -> UnderCheck:
         brig.cr,
         tuple(ms),
         "d8",
-        True,
+        bool(opt(state, "control_strict")),
         f"{brig.id} control",
         R_CTRL,
         "controlled: one card for the formation",
@@ -217,11 +254,17 @@ def control(state: State, req: Request, dice: DiceSource) -> Outcome:
         rolls.append(r)
         result[b.id] = "passed" if r.row == "pass" else "failed"
     out_list = req.get_list("out_of_command") if "out_of_command" in req else None
+    failed_out = bool(opt(state, "failed_control_out_of_command"))
     lines = []
     for u in state.units:
         if not u.on_table:
             continue
         ok, why = unit_in_command(state, u.id, req, out_list)
+        if ok and failed_out and u.brigade is not None and result.get(u.brigade) == "failed":
+            # Kuryakin, Generals/Movement: the brigadier "rolls for control"; a failed roll
+            # leaves his units out of command control this move (only those beyond 150mm are
+            # out "automatically"); option failed_control_out_of_command = false keeps them in
+            ok, why = False, f"{u.brigade} failed his control roll"
         ch.unit(u.id, f"command control ({why})", in_command=ok)
         if not ok:
             lines.append(f"{u.id} out of command ({why})")

@@ -1,0 +1,117 @@
+"""Second-look fixes (review): command control after a failed roll, the comparisons of the
+control and percentile rolls, casualties and routing friends in morale."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from solonap_helpers import activate, general, make, odds, run, unit
+
+from vedette.dice import total
+from vedette.errors import RuleViolation
+from vedette.rules.base import Request
+from vedette.rules.solo_napoleonic.morale import morale_modifiers
+
+
+def rated(gid: str, cr: int = 6, **kw: object) -> dict[str, object]:
+    return general(gid, th="average", av="normal", cr=cr, grade="average", **kw)
+
+
+def test_failed_control_roll_leaves_the_brigade_out_of_command() -> None:
+    """Kuryakin, Generals/Movement: the brigadier rolls "for control"; failing it, his units
+    are out of command control (morale +15 lost, formation change +2) and have own cards."""
+    s = make([unit("a", brigade="B1"), unit("b", brigade="B1")], [rated("B1", cr=6)])
+    s2, out = run(s, "control", [6])
+    assert not s2.unit("a").in_command and not s2.unit("b").in_command
+    assert "B1 failed his control roll" in out.message
+    s3, _ = run(s, "control", [5])
+    assert s3.unit("a").in_command and s3.unit("b").in_command
+    keep = make(
+        [unit("a", brigade="B1")],
+        [rated("B1")],
+        house={"options": {"failed_control_out_of_command": False}},
+    )
+    s4, _ = run(keep, "control", [6])
+    assert s4.unit("a").in_command and s4.control == {"B1": "failed"}
+
+
+def test_control_less_than_is_strict_and_a_knob() -> None:
+    s = make([unit("a", brigade="B1")], [rated("B1", cr=6)])
+    (o,) = odds(s, "control")
+    assert o.p("pass") == Fraction(5, 8)  # 1-5 pass: "less than" 6
+    inc = make(
+        [unit("a", brigade="B1")], [rated("B1", cr=6)], house={"options": {"control_strict": False}}
+    )
+    (o2,) = odds(inc, "control")
+    assert o2.p("pass") == Fraction(6, 8)
+    s2, _ = run(inc, "control", [6])
+    assert s2.control == {"B1": "passed"}
+
+
+def test_percentile_below_is_strict_on_1_to_100_and_a_knob() -> None:
+    """Kuryakin, Morale: "a roll on D100 below the final figure": BPL 80 passes on 01-79."""
+    s = make([unit("u", grade="B", in_command=False)])
+    o, _ = odds(s, "morale", unit="u")
+    assert o.p("pass") == Fraction(79, 100)
+    _, out = run(s, "morale", [80, 10], unit="u")
+    assert not out.details["passed"]
+    _, out = run(s, "morale", [79], unit="u")
+    assert out.details["passed"]
+    inc = make(
+        [unit("u", grade="B", in_command=False)], house={"options": {"percentile_strict": False}}
+    )
+    o2, _ = odds(inc, "morale", unit="u")
+    assert o2.p("pass") == Fraction(80, 100)
+    _, out = run(inc, "morale", [80], unit="u")
+    assert out.details["passed"]
+
+
+def test_charge_and_charge_home_below_strict() -> None:
+    s = make([unit("u", grade="C"), unit("t", "Allies", grade="C")])
+    (o,) = odds(activate(s, "u"), "charge", unit="u", target="t")
+    assert o.p("pass") == Fraction(64, 100)
+    h = make(
+        [unit("u", grade="C", charge_state="declared", charge_target="t"), unit("t", "Allies")]
+    )
+    (oh,) = odds(h, "charge_home", unit="u")
+    assert oh.p("pass") == Fraction(59, 100)
+
+
+def test_morale_casualties_count_the_whole_battle_by_default() -> None:
+    u = unit("u", figures=12, start_figures=18, casualties_turn=2, in_command=False)
+    s = make([u])
+    assert total(morale_modifiers(s, s.unit("u"), Request({}))) == -18
+    t = make([u], house={"options": {"morale_casualties": "turn"}})
+    assert total(morale_modifiers(t, t.unit("u"), Request({}))) == -6
+
+
+def test_friends_routing_range_knob() -> None:
+    me = unit("u", x=0.0, y=0.0, width=90.0, depth=30.0, in_command=False)
+    far = unit("r", status="routing", x=0.0, y=800.0, width=90.0, depth=30.0)
+    s = make([me, far])
+    assert total(morale_modifiers(s, s.unit("u"), Request({}))) == 0
+    anywhere = make([me, far], house={"options": {"friends_routing_range_mm": 0}})
+    assert total(morale_modifiers(anywhere, anywhere.unit("u"), Request({}))) == -10
+
+
+def test_move_odds_cover_every_roll_including_the_swerve_distance() -> None:
+    s = activate(make([unit("u", advancing=False)]), "u")
+    stand, rnd, sw, dist = odds(s, "move", unit="u")
+    assert "standstill" in stand.label and "swerve distance" in dist.label
+    assert dist.p("6") == Fraction(1, 6) and sw.p("left") == Fraction(1, 6)
+    assert sum((r.p for r in rnd.rows), Fraction(0)) == 1
+
+
+def test_charge_odds_refuse_what_the_charge_refuses() -> None:
+    far = make(
+        [
+            unit("u", x=0.0, y=0.0, width=90.0, depth=30.0),
+            unit("t", "Allies", x=0.0, y=900.0, width=90.0, depth=30.0, facing=180.0),
+        ]
+    )
+    s = activate(far, "u")
+    with pytest.raises(RuleViolation, match="charge reach"):
+        odds(s, "charge", unit="u", target="t")
+    with pytest.raises(RuleViolation, match="charge reach"):
+        run(s, "charge", [1], unit="u", target="t")
