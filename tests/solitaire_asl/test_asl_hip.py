@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from asl_helpers import dhip, ds, hip, make, mods, pds, play, row, to_phase
 
-from vedette.errors import RuleViolation
+from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.solitaire_asl.model import Status
 
 
@@ -236,3 +236,43 @@ def test_3_3_3_gun_left_behind_stays_emplaced() -> None:
     gun_stack, gun = s.counter("g")  # type: ignore[misc]
     assert gun_stack.location == "4A1" and gun.emplaced
     assert not any("emplaced" in c for c in out.details["changes"])
+
+
+def test_2_4_2_hip_groups_in_two_locations_shift_on_one_dr() -> None:
+    """3.3 makes HIP obey 2.4.2: a HIP mortar crew and its HIP spotter in the next location shift
+    with two dummy HIP counters on a single DR; the DRMs look at every location."""
+    s = make(
+        [
+            hip("H1", "4A1", {"id": "m", "name": "2-2-8"}, {"id": "w", "name": "50mm MTR"}),
+            hip("H2", "4A2", {"id": "l", "name": "8-0", "kind": "leader"}),
+            dhip("X1", "4C1"),
+            dhip("X2", "4C2"),
+        ],
+        side=[{"name": "Russian", "hip_squads": 3}],
+        locations=[
+            {"id": "4A1", "tem": 2},
+            {"id": "4C1", "tem": 3},
+            {"id": "4A2", "tem": 1},
+            {"id": "4C2", "tem": 2, "los": True},
+        ],
+    )
+    s = to_phase(s, "MPh")
+    s2, out = play(s, "shift", [2, 2], a="H1", b="X1", also=[["H2", "X2"]])
+    assert mods(out) == {
+        "worst TEM +1: terrain 4A2": -1,
+        "in LOS of an enemy unit: 4C2": 1,
+        "both HIP": -1,
+    }
+    assert row(out) == "allowed"
+    where = {c.id: x.location for x in s2.stacks for c in x.counters}
+    assert where == {"m": "4C1", "w": "4C1", "l": "4C2"}
+    assert s2.stack("X1").location == "4A1" and s2.stack("X2").location == "4A2"  # type: ignore[union-attr]
+    assert s2.count("Russian", "1:MPh", "hip") == 1  # one shift
+    s3, out = play(s, "shift", [6, 6], a="H1", b="X1", also=[{"a": "H2", "b": "X2"}])
+    assert row(out) == "exposed"
+    assert s3.stack("X1") is None and s3.stack("X2") is None
+    assert {x.status for x in s3.stacks} == {Status.CONCEALED}
+    with pytest.raises(BadRequest, match=r"2\.4\.2"):
+        play(s, "shift", [1, 1], a="H1", b="X1", also=[["H2", "X1"]])
+    with pytest.raises(BadRequest, match="occupants"):
+        play(s, "shift", [1, 1], a="H1", b="X1", occupants=["ZZ"])

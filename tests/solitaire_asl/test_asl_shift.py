@@ -326,3 +326,21 @@ def test_2_4_2_several_locations_shift_as_one_stack() -> None:
         play(s, "shift", [1, 1], a="P1", b="D1", also=[["P2", "D3"]])
     with pytest.raises(BadRequest, match=r"2\.4\.2"):
         play(s, "shift", [1, 1], a="P1", b="D1", also=[["P2", "D1"]])
+
+
+@pytest.mark.parametrize(
+    ("req", "legal"),
+    [({"los": True}, False), ({"los_b": True}, False), ({"los_a": True}, True), ({}, True)],
+)
+def test_2_4_t34_consistency_uses_the_stated_los(req: dict[str, bool], legal: bool) -> None:
+    """The LOS the player states for the shift decides 2.4 as it decides the +1 DRM."""
+    s = make(
+        [pds("P1", "4P5", {"name": "T-34", "kind": "vehicle"}), ds("D1", "4Q6", 2)],
+        locations=[{"id": "4Q6", "terrain": "open ground", "concealment_terrain": False}],
+    )
+    s = to_phase(s, "MPh")
+    if legal:
+        play(s, "shift", [1, 1], a="P1", b="D1", **req)
+    else:
+        with pytest.raises(RuleViolation, match=r"O'Leary 2\.4"):
+            play(s, "shift", [1, 1], a="P1", b="D1", **req)

@@ -37,7 +37,12 @@ SHIFT_PARAMS = (
     ),
     Param("b", "the other stack/location (default: a itself, 2.3)"),
     Param("kind", "dummy | hip | cloaked (default: from the stacks)"),
-    Param("also", "more pairs shifting as one stack on the same DR: [[a2, b2]] (2.4.2)", "json"),
+    Param(
+        "also",
+        "more pairs shifting as one stack on the same DR: [[a2, b2]]; HIP also {a, b, move, back}"
+        " (2.4.2)",
+        "json",
+    ),
     Param("side", "whose stacks (when a location holds both sides')"),
     Param("move", "HIP: the units / dummy HIP / fortifications of a that shift (3.3.3)", "list"),
     Param("back", "HIP: those of b that shift back (default all; [] for none, 3.3.3)", "list"),

@@ -112,13 +112,14 @@ def hip_consequences(
             + (" (the enemy MPh and own DFPh count as one)" if "+" in plan.window.key else "")
         )
     b = _Board(state)
-    if flags.get("allowed"):
-        if plan.a.location != plan.b.location:
-            _exchange(b, plan, changes)
+    for part in (plan, *plan.hip_extra):  # 2.4.2: every group shifting on this DR
+        if flags.get("allowed"):
+            if part.a.location != part.b.location:
+                _exchange(b, part, changes)
+            else:
+                _in_place(b, part, changes)
         else:
-            _in_place(b, plan, changes)
-    else:
-        _fail(b, plan, flags, changes)
+            _fail(b, part, flags, changes)
     b.patch(p)
     return p, changes, b.serial
 
@@ -209,6 +210,8 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
     # 4.4: other units in the new location of a fortification may be taken to be in it
     for sid in plan.options.get("occupants", []):
         s = b.stacks[sid]
+        if s.location not in (la, lb):
+            continue  # another group's location (2.4.2)
         kinds = [f.kind for f in b.forts.values() if f.location == s.location and f.side == side]
         if kinds:
             b.put(replace(s, position=kinds[0]))
@@ -221,7 +224,7 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
                 f"place a dummy HIP counter ({sid}) in {loc}: no HIP unit is left there (3.3.3)"
             )
     for s in list(b.stacks.values()):
-        if s.id in b.touched:
+        if s.id in b.touched and s.location in (la, lb):
             b.put(_apply_settings(b.state, s, plan.options, changes))
 
 

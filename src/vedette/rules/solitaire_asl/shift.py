@@ -169,6 +169,11 @@ class ShiftPlan:
     options: Mapping[str, Any] = field(default_factory=dict)
     state_stacks: tuple[Stack, ...] = ()  # stacks in either location (4.4 occupants)
     extra: tuple[tuple[Stack, Stack], ...] = ()  # 2.4.2: more pairs on the same DR
+    hip_extra: tuple[ShiftPlan, ...] = ()  # 2.4.2 for HIP (3.3): more HIP groups, same DR
+
+    @property
+    def moving_ids(self) -> set[str]:
+        return {*self.moving_a, *self.moving_b}
 
     @property
     def same(self) -> bool:
@@ -275,11 +280,26 @@ def shift_modifiers(
 
 
 # -- legality -----------------------------------------------------------------------------------
+def stated_los(req: Request) -> tuple[bool | None, bool | None]:
+    """Enemy LOS of the two locations as the player states it in the request (or None)."""
+    if "los" in req:
+        both = req.get_bool("los")
+        return both, both
+    la = req.get_bool("los_a") if "los_a" in req else None
+    return la, req.get_bool("los_b") if "los_b" in req else None
+
+
 def check_consistency(
-    state: State, data: Mapping[str, Any], a: Party, b: Party, req: Request
+    state: State,
+    data: Mapping[str, Any],
+    a: Party,
+    b: Party,
+    req: Request,
+    los: tuple[bool | None, bool | None] = (None, None),
 ) -> None:
-    """O'Leary 2.4 from the facts vedette tracks, then the player's own statement."""
-    for x, y in ((a, b), (b, a)):
+    """O'Leary 2.4 from the facts vedette tracks, then the player's own statement. ``los``: the
+    enemy LOS of a's and b's locations as stated in the request (else the stored facts)."""
+    for x, y, seen in ((a, b, los[1]), (b, a, los[0])):
         used = [(c.mp_used, c.name) for c in x.counters if c.kind == "vehicle" and c.mp_used]
         for c in y.counters:
             if c.kind == "vehicle" and c.mp is not None:
@@ -295,7 +315,7 @@ def check_consistency(
             data.get("consistency", {}).get("vehicle_needs_concealment_terrain_in_los", True)
             and any(c.kind == "vehicle" for c in x.counters)
             and not dest.concealment_terrain
-            and dest.los
+            and (dest.los if seen is None else seen)
             and x.location != y.location
         ):
             raise RuleViolation(
@@ -376,7 +396,7 @@ def plan_shift(
     w = require_window(state, side, op)
     a = Party(sa.location, (sa,), sa.counters)
     b = Party(sb.location, (sb,), sb.counters) if sb.id != sa.id else a
-    check_consistency(state, data, a, b, req)
+    check_consistency(state, data, a, b, req, stated_los(req))
     parties: list[Party] = []
     for xa, xb in extra:
         pa, pb = Party(xa.location, (xa,), xa.counters), Party(xb.location, (xb,), xb.counters)
@@ -518,18 +538,58 @@ def _plan_hip(
     b = Party(loc_b, _stacks_of(state, inv_b), tuple(inv_b[0]), tuple(inv_b[2]))
     if same:
         b = a
-    check_consistency(state, data, a, b, req)
+    check_consistency(state, data, a, b, req, stated_los(req))
     moving_forts = {f.id for f in (*move_a[2], *move_b[2])}
-    mods = shift_modifiers(state, data, Op.HIP, side, a, b, req, moving_forts, both_hip=True)
+    subs = _hip_also(state, req, data, tables, side, (loc_a, loc_b))
+    for sub in subs:
+        moving_forts |= {f.id for f in (*sub.a.forts, *sub.b.forts) if f.id in sub.moving_ids}
+    extra = [x for sub in subs for x in (sub.a, sub.b)]
+    mods = shift_modifiers(
+        state, data, Op.HIP, side, a, b, req, moving_forts, both_hip=True, extra=extra
+    )
     table = tables["shift"]
     label = f"HIP shift {a.label} <-> {b.label}"
+    for sub in subs:
+        label += f" with {sub.a.location} <-> {sub.b.location}"
     check = Check("2d6", tuple(mods), table, label, RULE)
     ids_a = tuple([c.id for c in move_a[0]] + [s.id for s in move_a[1]] + [f.id for f in move_a[2]])
     ids_b = tuple([c.id for c in move_b[0]] + [s.id for s in move_b[1]] + [f.id for f in move_b[2]])
     near = tuple(x for x in state.stacks if x.location in (loc_a, loc_b) and x.side == side)
-    plan = ShiftPlan(Op.HIP, side, a, b, w, check, table, ids_a, ids_b, _opts(req), near)
+    opts = _opts(req)
+    plan = ShiftPlan(Op.HIP, side, a, b, w, check, table, ids_a, ids_b, opts, near)
+    plan = replace(plan, hip_extra=tuple(replace(sub, options=opts) for sub in subs))
     validate_options(plan)
     return plan
+
+
+def _hip_also(
+    state: State,
+    req: Request,
+    data: Mapping[str, Any],
+    tables: Mapping[str, Table],
+    side: str,
+    locs: tuple[str, str],
+) -> list[ShiftPlan]:
+    """O'Leary 2.4.2 (HIP obey it, 3.3): more HIP groups in other locations shifting as one with
+    the first, on the same DR. ``also``: pairs ``[a, b]`` or objects ``{a, b, move, back}``."""
+    subs: list[ShiftPlan] = []
+    seen = set(locs)
+    for i, pair in enumerate(req.get_list("also", [])):
+        if isinstance(pair, Mapping) and "a" in pair:
+            sub_req = {k: pair[k] for k in ("a", "b", "move", "back") if k in pair}
+        elif isinstance(pair, list | tuple) and len(pair) == 2:
+            sub_req = {"a": pair[0], "b": pair[1]}
+        else:
+            raise BadRequest(f"also[{i}] must be a pair [a, b] or an object {{a, b, move, back}}")
+        r = Request({**sub_req, "side": side})
+        ra, rb = str(r["a"]), str(r.get("b", r["a"]))
+        sub = _plan_hip(state, r, data, tables, ra, rb, side)
+        for loc in {sub.a.location, sub.b.location}:
+            if loc in seen:
+                raise BadRequest(f"{loc} appears twice in the HIP groups shifting together (2.4.2)")
+            seen.add(loc)
+        subs.append(sub)
+    return subs
 
 
 def _side_of_ref(state: State, ref: str) -> str | None:
@@ -749,6 +809,7 @@ def validate_options(plan: ShiftPlan) -> None:
         *plan.a.counters,
         *plan.b.counters,
         *(c for pair in plan.extra for s in pair for c in s.counters),
+        *(c for sub in plan.hip_extra for c in (*sub.a.counters, *sub.b.counters)),
     )
     for n in names:
         c = next((c for c in counters if c.id == n or c.name == n), None)
@@ -764,7 +825,17 @@ def validate_options(plan: ShiftPlan) -> None:
         | set(plan.a.ids())
         | set(plan.b.ids())
         | {s.id for pair in plan.extra for s in pair}
+        | {x for sub in plan.hip_extra for x in (*sub.a.ids(), *sub.b.ids())}
     )
     for k in (*plan.options.get("settings", {}), *plan.options.get("ca", {})):
         if k not in known:
             raise BadRequest(f"settings: {k!r} is not in this shift")
+    locs = {p.location for x in (plan, *plan.hip_extra) for p in (x.a, x.b)}
+    for sid in plan.options.get("occupants", []):
+        if plan.op != Op.HIP:
+            raise BadRequest("occupants: only a shifted fortification takes occupants (4.4)")
+        s = next((x for x in plan.state_stacks if x.id == sid), None)
+        if s is None:
+            s = next((x for sub in plan.hip_extra for x in sub.state_stacks if x.id == sid), None)
+        if s is None or s.location not in locs:
+            raise BadRequest(f"occupants: {sid!r} is not a stack of {plan.side} in {sorted(locs)}")
