@@ -362,3 +362,54 @@ def test_a_garrison_may_join_a_friendly_force_but_a_force_may_not() -> None:
     assert set(s.occupancy["A0101"]) == {"F1", "FG"}
     with pytest.raises(RuleViolation, match="full stack"):
         move(s, "F2", "A0101")
+
+
+# -- review additions ----------------------------------------------------------------------------
+def test_forces_in_range_but_none_placeable_say_so() -> None:
+    """Herman (4): a force in range that cannot legally take the contact force's place is not
+    'no force in range': the message names it, and the contact force is fixed without a roll."""
+    lakes = [h for h in RING1 if h != "A0605"]
+    big = force("RBIG", "Ru", "A0404", "A0405", infantry=9)  # needs a second hex next to A0606
+    s = base(big, map_=grid(areas={"lake": lakes}))
+    out, after = play(s, "fix", [], moving="F1", contact="R1")
+    assert out.rolls == () and out.details["result"] == "no_legal_candidate"
+    assert out.details["in_range"] == ["RBIG"]
+    assert "can legally take its place (RBIG)" in out.message
+    assert after.pieces["R1"].fixed and after.pieces["RBIG"].hexes == ("A0404", "A0405")
+
+
+def test_odds_show_the_tie_roll_too() -> None:
+    """--odds covers every roll fix may make: the tie roll among equally close forces."""
+    s = base(
+        force("R2", "Ru", "A0608", infantry=1),
+        force("R3", "Ru", "A0806", infantry=1),
+        contact={"generals": ["G"]},
+    )
+    o = odds(s, moving="F1", contact="R1")
+    assert len(o) == 3
+    tie = o[2]
+    assert tie.expression == "1d6" and tie.rule == "Herman (1)"
+    assert tie.p("R2") == tie.p("R3") == Fraction(1, 2)
+    assert "only on a substitution" in tie.note
+    # no tie, no third table
+    assert len(odds(base(force("R2", "Ru", "A0608", infantry=1)), moving="F1", contact="R1")) == 2
+
+
+def test_json_lists_every_changed_hex_with_its_pieces() -> None:
+    mx = force("RMX", "Ru", "A0608", "A0609", infantry=4)
+    out = run(base(mx), "fix", [6], moving="F1", contact="R1")
+    hexes = out.details["hexes"]
+    new = out.details["changes"][0]["to"]
+    assert set(hexes) == {"A0606", "A0608", "A0609", *new}
+    assert hexes["A0606"] == ["RMX"]
+    assert sorted(i for v in hexes.values() for i in v) == ["R1", "RMX", "RMX"]
+    stays = run(base(mx), "fix", [1], moving="F1", contact="R1")
+    assert stays.details["hexes"] == {} and stays.details["fixed"] == {"R1": True}
+
+
+def test_draft_has_no_rule_5_citation() -> None:
+    s = base(force("R2", "Ru", "A0609", infantry=2), variant="draft")
+    _, c = play(s, "end_movement")
+    with pytest.raises(RuleViolation) as e:
+        run(c, "fix", [3], moving="F1", contact="R1")
+    assert e.value.rule == "Herman, first draft"

@@ -8,7 +8,7 @@ injected dice source.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from vedette.dice.check import Check, Odds, OddsRow
@@ -62,7 +62,8 @@ def check_eligible(
     r1 = DRAFT if draft else R1
     if state.phase != "movement":
         raise RuleViolation(
-            "Herman (5)", "forces are fixed during movement, not in the combat phase"
+            DRAFT if draft else "Herman (5)",
+            "forces are fixed during movement, not in the combat phase",
         )
     for p, what in ((moving, "moving"), (contact, "contact")):
         if not state.is_force(p):
@@ -311,11 +312,14 @@ def support_arrays(
                 for a in _polyhexes(state, (h,), k, free_inside):
                     found.setdefault(frozenset(a), a)
         arrays = list(found.values())
+    # only arrays that leave room for the contact force are possible at all; among them, the
+    # all-in-ZOC ones are required when there are any ("if possible")
+    arrays = [a for a in arrays if contact_arrays(state, contact, support, a)]
     mzoc = {h for x in moving.hexes for h in state.map.zoc(x)} - set(moving.hexes)
     scored = sorted(arrays, key=lambda a: (sum(h not in mzoc for h in a), a))
     if any(all(h in mzoc for h in a) for a in scored):
         scored = [a for a in scored if all(h in mzoc for h in a)]
-    return [a for a in scored if contact_arrays(state, contact, support, a)]
+    return scored
 
 
 def contact_arrays(
@@ -447,7 +451,9 @@ def choice_odds(
         note = "" if r.legal else ", cannot be placed"
         rows.append(
             OddsRow(
-                r.force.id, f"{r.force.name} ({r.force.id}), {mp}, {r.hexes_away} hexes{note}", p
+                r.force.id,
+                f"{r.force.name} ({r.force.id}), {mp}, {hexes_text(r.hexes_away)}{note}",
+                p,
             )
         )
     who = Odds(
@@ -458,8 +464,25 @@ def choice_odds(
     return fx, who, ranked
 
 
+def all_odds(state: NabState, moving: Piece, contact: Piece) -> list[Odds]:
+    """Every roll ``fix`` may make, with its exact odds: the fixing roll (Herman (3)), which
+    force ends up in the contact hex, and, when several forces are equally close (first
+    draft: several in range), the die roll that picks one of them (made only on a
+    substitution, Herman (1), (4))."""
+    first, who, _ = choice_odds(state, moving, contact)
+    if who is None:
+        return [first]
+    out = [first, who]
+    tie = tie_check(choosable(state, moving, contact), state.config.variant == "draft")
+    if tie is not None:
+        out.append(replace(tie.odds(), note="rolled only on a substitution"))
+    return out
+
+
+def hexes_text(n: int) -> str:
+    return f"{n} hex" if n == 1 else f"{n} hexes"
+
+
 def bare_line(r: Roll) -> str:
     """The roll in the seed's style, without label or consequence: ``1d6=3+2 (...)=5``."""
-    from dataclasses import replace
-
     return replace(r, label="", consequence=None).line()

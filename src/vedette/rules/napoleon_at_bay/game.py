@@ -236,19 +236,24 @@ def run_fix(state: NabState, req: Request, dice: DiceSource) -> Outcome:
         "repulse": req.get_bool("repulse"),
     }
     if not chosen:
-        msg = texts.get("text_no_candidate", "{contact} remains in hex").format(
-            contact=contact.name, range=cfg.support_range
+        # Herman (4): none in range, or none that can legally take the contact force's place
+        in_range = [p.id for p in fx.candidates_in_range(state, contact)]
+        result = "no_legal_candidate" if in_range else "no_candidate"
+        msg = texts.get(f"text_{result}", "{contact} remains in hex").format(
+            contact=contact.name, range=cfg.support_range, forces=", ".join(in_range)
         )
-        ev = Event("fixed", {**base, "force": contact.id, "result": "no_candidate"})
+        ev = Event("fixed", {**base, "force": contact.id, "result": result})
         return Outcome(
             (ev,),
             (),
             msg,
             {
                 **base,
-                "result": "no_candidate",
+                "result": result,
                 "chosen": None,
+                "in_range": in_range,
                 "changes": [],
+                "hexes": {},
                 "fixed": {contact.id: True},
             },
         )
@@ -276,6 +281,7 @@ def run_fix(state: NabState, req: Request, dice: DiceSource) -> Outcome:
                 "result": "stays",
                 "chosen": None,
                 "changes": [],
+                "hexes": {},
                 "fixed": {contact.id: True},
             },
         )
@@ -323,6 +329,10 @@ def run_fix(state: NabState, req: Request, dice: DiceSource) -> Outcome:
     flags = {support.id: cfg.substitute_is_fixed, contact.id: False}
     ev = Event("substituted", {**base, "support": support.id, "changes": changes, "fixed": flags})
     msg = f"{line}, {text}" + "".join(f" [{n}]" for n in notes)
+    # every hex whose contents changed, with the pieces in it afterwards
+    after = apply_event(state, ev)
+    touched = sorted({h for c in changes for h in (*c["from"], *c["to"])})
+    hexes = {h: list(after.occupancy.get(h, ())) for h in touched}
     return Outcome(
         (ev,),
         tuple(rolls),
@@ -332,6 +342,7 @@ def run_fix(state: NabState, req: Request, dice: DiceSource) -> Outcome:
             "result": "substitution",
             "chosen": support.id,
             "changes": changes,
+            "hexes": hexes,
             "fixed": flags,
             "arrays": [list(a) for a in arrays],
             "contact_arrays": [list(a) for a in carr],
@@ -344,8 +355,7 @@ def odds_fix(state: NabState, req: Request) -> list[Odds]:
     moving, contact = fx.check_eligible(
         state, req.get_str("moving"), req.get_str("contact"), req.get_bool("repulse")
     )
-    first, who, _ = fx.choice_odds(state, moving, contact)
-    return [first] if who is None else [first, who]
+    return fx.all_odds(state, moving, contact)
 
 
 def run_candidates(state: NabState, req: Request, dice: DiceSource) -> Outcome:
@@ -374,15 +384,14 @@ def run_candidates(state: NabState, req: Request, dice: DiceSource) -> Outcome:
                 }
             )
             mps = "beyond MP limit" if mp is None else f"{mp} MP"
-            lines.append(f"{p.id} ({p.name}) at {','.join(p.hexes)}: {mps}, {away} hexes")
+            lines.append(f"{p.id} ({p.name}) at {','.join(p.hexes)}: {mps}, {fx.hexes_text(away)}")
     if not rows:
         lines.append(
             f"no supporting force within {state.config.support_range} hexes of {contact.id}"
         )
     odds: tuple[Odds, ...] = ()
     if moving is not None and eligible is None:
-        a, b = fx.choice_odds(state, moving, contact)[:2]
-        odds = (a,) if b is None else (a, b)
+        odds = tuple(fx.all_odds(state, moving, contact))
         lines += [ln for o in odds for ln in o.lines()]
     elif eligible:
         lines.append(f"not eligible: {eligible}")
