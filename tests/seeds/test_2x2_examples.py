@@ -103,6 +103,86 @@ def test_rally_and_reinforcement_tables() -> None:
     assert [t["reinforcement_flank"].lookup(f).key for f in (3, 4)] == ["none", "arrives"]
 
 
+# -- every number of the text's modifier lists, re-read from the seed -----------------------
+TEXT_NUMBERS = {
+    # Movement Modifiers; Moving to contact; Melee result 1
+    ("movement", "road_bonus"): 1,
+    ("movement", "stream_cost"): 1,
+    ("movement", "town_rate"): 0.5,
+    ("movement", "rough_rate"): 0.5,
+    ("movement", "bridge_rate"): 0.5,
+    ("movement", "straight_ahead"): 2,
+    ("movement", "countercharge_fraction"): 0.5,
+    ("movement", "repulse_distance"): 2,
+    # Reinforcements: 1D6 twice, enter within [4] of the RP
+    ("reinforcements", "rolls_per_turn"): 2,
+    ("reinforcements", "entry_radius"): 4,
+    # Rallying
+    ("rally", "elite"): 1,
+    ("rally", "hq_contact"): 1,
+    ("rally", "militia"): -1,
+    ("rally", "enemy_within"): 2,
+    ("rally", "enemy_within_value"): -2,
+    ("rally", "division_range"): 4,
+    ("rally", "corps_range"): 8,
+    ("rally", "disrupted"): -1,
+    ("rally", "hq_self"): 2,
+    # Resolving shooting
+    ("shooting", "artillery_long"): -1,
+    ("shooting", "artillery_canister"): 1,
+    ("shooting", "cover_wall_hedge"): -1,
+    ("shooting", "cover_woods_town"): -1,
+    ("shooting", "screened"): 1,
+    ("shooting", "enfilade"): 2,
+    ("shooting", "light_infantry"): -1,
+    ("shooting", "cavalry"): 2,
+    ("shooting", "disrupted"): 1,
+    ("shooting", "hq_contact"): 1,
+    ("shooting", "first_volley"): 1,
+    ("shooting", "musket_full_effect"): 1,
+    # Melee
+    ("melee", "guards"): 1,
+    ("melee", "light_vs_cavalry"): -1,
+    ("melee", "lancers_vs_disrupted"): 2,
+    ("melee", "heavy_cavalry"): 2,
+    ("melee", "cavalry_in_town"): -2,
+    ("melee", "enemy_disrupted"): 2,
+    ("melee", "overlap_per_unit"): 1,
+    ("melee", "column_of_attack"): 1,
+    ("melee", "road_column"): -2,
+    ("melee", "cavalry_vs_ordered_infantry"): -2,
+    ("melee", "hq_contact"): 1,
+    ("melee", "higher"): 1,
+    ("melee", "artillery_or_hq"): -3,
+    ("melee", "attacker_subsequent"): -1,
+    # Unit Summary ** (rout within [3]); Game Setup
+    ("rout", "contagion_radius"): 3,
+    ("setup", "ap_each"): 12,
+    ("setup", "extra_ap_per_tie"): 12,
+    ("setup", "deploy_depth"): 8,
+    ("setup", "side_margin"): 4,
+    ("setup", "rp_clearance"): 8,
+}
+
+
+@pytest.mark.parametrize(("where", "value"), sorted(TEXT_NUMBERS.items()))
+def test_every_number_of_the_text(where: tuple[str, str], value: float) -> None:
+    section, key = where
+    assert Battle.sample().state.rules.num(section, key) == value
+
+
+def test_scale_three_quarter_inch_and_base_size() -> None:
+    r = Battle.sample().state.rules
+    assert r.base_mm == pytest.approx(0.75 * 25.4)
+    assert (r.num("scale", "base_width_mm"), r.num("scale", "base_depth_mm")) == (25, 12)
+
+
+def test_rally_target_is_the_table_threshold() -> None:
+    # "If modified score is 5+ Unit Rallies": the table agrees with the number
+    t = RULESET.tables()["rally"]
+    assert t.lookup(4).key == "fails" and t.lookup(5).key == "rallies"
+
+
 # -- a scripted battle -----------------------------------------------------------------------
 SCN = {
     "title": "The mill at Aspern (test battle)",

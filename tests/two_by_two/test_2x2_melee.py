@@ -222,11 +222,35 @@ def test_voluntary_rout_of_triple_star_units() -> None:
     )
     b.do("move", unit="A", path=[[300, 100], [300, 100 + 3 * N]])
     assert b.state.melees
-    b.do("rout", unit="D")
+    # a voluntary rout is a rout: 1d6, 1-2 destroyed, else a full move away, disrupted
+    (odds,) = b.odds("rout", unit="D")
+    assert odds.p("destroyed") == Fraction(1, 3) and odds.p("flees") == Fraction(2, 3)
+    before = b.state
+    out = b.do("rout", dice=[3], unit="D")
     d = b.state.unit("D")
-    assert d.disrupted and b.state.melees == ()
+    assert d.disrupted and d.routed and d.status == "table" and b.state.melees == ()
+    assert out.rolls[0].row == "flees"
+    b.state = before
+    b.do("rout", dice=[2], unit="D")
+    assert b.state.unit("D").status == "destroyed" and b.state.melees == ()
     with pytest.raises(RuleViolation, match=r"not \*\*\*"):
         b.do("rout", unit="I")
+
+
+def test_voluntary_rout_without_the_roll_is_a_knob() -> None:
+    b = Battle.quick(
+        [
+            {"id": "A", "side": "blue", "type": "infantry", "x": 300, "y": 100},
+            {"id": "L", "side": "blue", "type": "lancers", "x": 400, "y": 100},
+            {"id": "I", "side": "red", "type": "infantry", "x": 100, "y": 500},
+        ],
+        options={"house_rules": {"rout": {"voluntary_rolls": False}}},
+    )
+    assert b.odds("rout", unit="L") == []
+    out = b.do("rout", dice=[], unit="L")
+    assert out.rolls == () and b.state.unit("L").disrupted
+    with pytest.raises(RuleViolation, match="Unit Summary"):
+        b.do("rout", unit="A")
 
 
 def test_two_attackers_on_one_defender_fight_one_melee() -> None:

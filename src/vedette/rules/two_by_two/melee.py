@@ -239,7 +239,12 @@ def melee(state: GameState, req: Request, dice: DiceSource) -> Outcome:
 
 def melee_odds(state: GameState, req: Request) -> list[Odds]:
     fight = judge(state, req)
-    return [fight.check.odds(), rout_check(state, fight.defender, R_MELEE).odds()]
+    # the loser (either side) of a difference of 3 rolls for its rout
+    return [
+        fight.check.odds(),
+        rout_check(state, fight.attacker, R_MELEE).odds(),
+        rout_check(state, fight.defender, R_MELEE).odds(),
+    ]
 
 
 def follow_up(state: GameState, req: Request, dice: Any) -> Outcome:
@@ -284,6 +289,16 @@ def follow_up(state: GameState, req: Request, dice: Any) -> Outcome:
 def voluntary_rout(state: GameState, req: Request, dice: DiceSource) -> Outcome:
     """A *** unit routs of its own will (2 by 2, Unit Summary ***): in its own move phase, or
     when it is the defender of a melee not yet resolved (ASSUMPTION: the text says not when)."""
+    u = _voluntary_judge(state, req)
+    rolls_it = bool(state.rules.section("rout").get("voluntary_rolls", True))
+    stated = req.get_list("contagion") if "contagion" in req else None
+    cause = None
+    ev, rr, ll = resolve_rout(state, u, cause, dice, R_UNITS, stated, rolls_it)
+    return Outcome(tuple(ev), tuple(rr), "voluntary rout: " + "; ".join(ll))
+
+
+def _voluntary_judge(state: GameState, req: Request) -> Unit:
+    """Every check of a voluntary rout (2 by 2, Unit Summary ***), no dice."""
     u = require_unit_in_play(state, req.get_str("unit"), "voluntary rout")
     if not state.utype(u).voluntary_rout:
         raise RuleViolation(R_UNITS, f"{state.utype(u).name} may not rout voluntarily (not ***)")
@@ -294,11 +309,15 @@ def voluntary_rout(state: GameState, req: Request, dice: DiceSource) -> Outcome:
             R_UNITS,
             f"{u.name} may rout voluntarily only in its move phase or when charged (ASSUMPTION)",
         )
-    rolls_it = bool(state.rules.section("rout").get("voluntary_rolls", False))
-    stated = req.get_list("contagion") if "contagion" in req else None
-    cause = None
-    ev, rr, ll = resolve_rout(state, u, cause, dice, R_UNITS, stated, rolls_it)
-    return Outcome(tuple(ev), tuple(rr), "voluntary rout: " + "; ".join(ll))
+    return u
+
+
+def voluntary_rout_odds(state: GameState, req: Request) -> list[Odds]:
+    """The rout roll of a voluntary rout (none when ``[rout] voluntary_rolls`` is false)."""
+    u = _voluntary_judge(state, req)
+    if not bool(state.rules.section("rout").get("voluntary_rolls", True)):
+        return []
+    return [rout_check(state, u, R_UNITS).odds()]
 
 
 def check_melee(state: GameState, req: Request, dice: Any) -> Outcome:

@@ -117,6 +117,9 @@ class TwoByTwo(Ruleset[GameState]):
             Param("town", "stated: [n] moved inside a town", "float"),
             Param("rough", "stated: [n] moved in woods/rough", "float"),
             Param("contact", "stated: enemy unit(s) contacted", "list"),
+            Param("through_town", "stated: passes through a town (default: town > 0)", "bool"),
+            Param("bridge_length", "stated: [n] on the bridge (bridge_mode=distance)", "float"),
+            Param("straight", "stated: the last [2] run straight ahead (default true)", "bool"),
         )
         self.procedures = {
             "setup_roll": Procedure(
@@ -261,6 +264,8 @@ class TwoByTwo(Ruleset[GameState]):
                     Param("band", "stated: musket | skirmish | canister | short | long"),
                     Param("enfilade", kind="bool"),
                     Param("cover", "stated: none | wall | area | both"),
+                    Param("behind_wall", "stated: target behind a wall or hedge", "bool"),
+                    Param("in_cover", "stated: target in woods/rough or town", "bool"),
                     Param("hq_contact", kind="bool"),
                     Param("in_open", kind="bool"),
                     Param("cavalry_near", kind="bool"),
@@ -318,8 +323,9 @@ class TwoByTwo(Ruleset[GameState]):
             "rout": Procedure(
                 "rout",
                 melee.voluntary_rout,
-                "a *** unit routs voluntarily",
+                "a *** unit routs voluntarily (1d6: 1-2 destroyed, else flees disrupted)",
                 (U, Param("contagion", kind="list")),
+                odds=melee.voluntary_rout_odds,
                 rule="2 by 2, Unit Summary",
             ),
             "facts": Procedure(
