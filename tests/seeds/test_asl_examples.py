@@ -241,7 +241,11 @@ def test_2_3_example_crest_and_foxhole() -> None:
         ],
     )
     s = to_phase(s, "MPh")
-    s, _ = play(s, "shift", [1, 1], a="P1", b="P2")
+    with pytest.raises(RuleViolation, match=r"O'Leary 2\.3\b"):
+        play(s, "shift", [1, 1], a="P1", b="P2", positions={"P2": ""})
+    with pytest.raises(RuleViolation, match=r"O'Leary 2\.3\b"):
+        play(s, "shift", [1, 1], a="P1", b="P2", positions={"P1": "crest"})
+    s, _ = play(s, "shift", [1, 1], a="P1", b="P2", positions={"P2": "crest", "P1": "foxhole"})
     assert (s.stack("P2").location, s.stack("P2").position) == ("4P5", "crest")  # type: ignore[union-attr]
     assert (s.stack("P1").location, s.stack("P1").position) == ("4Q6", "foxhole")  # type: ignore[union-attr]
 

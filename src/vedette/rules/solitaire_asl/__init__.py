@@ -54,6 +54,7 @@ SHIFT_PARAMS = (
     Param("lv", "an LV hindrance applies at all ranges", "bool"),
     Param("consistent", "false if the player finds the shift inconsistent (2.4)", "bool"),
     Param("placement_ok", "false if a fortification could not be set up there (4.2)", "bool"),
+    Param("positions", "stack id -> portion it takes (must be the one it replaces, 2.3)", "json"),
     Param("settings", "after the exchange: counter id -> CA/TCA/VCA/CE-BU text (2.3)", "json"),
     Param("ca", "after the exchange: fortification id -> CA (4.4)", "json"),
     Param("emplaced", "Guns considered emplaced after the shift (2.3)", "list"),

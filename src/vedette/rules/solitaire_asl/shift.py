@@ -394,6 +394,7 @@ def plan_shift(
     if len(set(ids)) != len(ids) and extra:
         raise BadRequest("a stack appears twice in the stacks shifting together (2.4.2)")
     w = require_window(state, side, op)
+    _check_portions(req, [(sa, sb), *extra])
     a = Party(sa.location, (sa,), sa.counters)
     b = Party(sb.location, (sb,), sb.counters) if sb.id != sa.id else a
     check_consistency(state, data, a, b, req, stated_los(req))
@@ -411,6 +412,34 @@ def plan_shift(
     plan = ShiftPlan(op, side, a, b, w, check, table, options=_opts(req), extra=tuple(extra))
     validate_options(plan)
     return plan
+
+
+def _check_portions(req: Request, pairs: Sequence[tuple[Stack, Stack]]) -> None:
+    """O'Leary 2.3: a stack arriving takes the portion of the location (foxhole, crest...) that
+    the stack it replaced held. ``positions`` (stack id -> portion) states what the player
+    wants; anything else is refused."""
+    if "positions" not in req:
+        return
+    wanted = req["positions"]
+    if not isinstance(wanted, Mapping):
+        raise BadRequest("'positions' must be a JSON object: stack id -> portion of the location")
+    required: dict[str, tuple[str, str]] = {}
+    for sa, sb in pairs:
+        if sa.id == sb.id:
+            required[sa.id] = (sa.position, sa.location)
+        else:
+            required[sa.id] = (sb.position, sb.location)
+            required[sb.id] = (sa.position, sa.location)
+    for sid, pos in wanted.items():
+        if str(sid) not in required:
+            raise BadRequest(f"positions: {sid!r} is not a stack in this shift")
+        need, loc = required[str(sid)]
+        if str(pos or "") != need:
+            raise RuleViolation(
+                "O'Leary 2.3",
+                f"{sid} must take the portion of {loc} the other stack held:"
+                f" {need or 'none (no foxhole, crest or the like)'}, not {pos or 'none'}",
+            )
 
 
 def _pair(
