@@ -188,7 +188,8 @@ def plan(state: State, req: Request) -> FirePlan:
         raise RuleViolation(
             "Kuryakin, Movement", f"{f.id} may act only against {f.restricted_to} this turn"
         )
-    if f.fired:
+    volley_unit = f.kind == "infantry" and not f.skirmishing
+    if f.fired and not volley_unit:
         raise RuleViolation(R_FIRE, f"{f.id} has already fired this turn")
     if f.charge_state == "halted" and t.id != f.charge_target:
         raise RuleViolation(
@@ -261,12 +262,20 @@ def plan(state: State, req: Request) -> FirePlan:
         raise RuleViolation(R_FIRE, f"{t.id} is outside {f.id}'s 45° arc")
     band = _range_band(state, f, t, req, "infantry")
     per = int(opt(state, "volley_figures"))
-    most = f.front_rank() // per
-    n = req.get_int("volleys", most)
-    if most == 0:
+    whole = f.front_rank() // per
+    if whole == 0:
         raise RuleViolation(R_FIRE, f"{f.id} has fewer than {per} figures in its front rank")
+    # Kuryakin, Firing: each volley is calculated independently, so a unit's volleys may be
+    # split between targets (each volley at most once a turn)
+    most = whole - f.volleys_fired
+    if most <= 0:
+        raise RuleViolation(R_FIRE, f"{f.id} has already fired its {whole} volley(s) this turn")
+    n = req.get_int("volleys", most)
     if not 0 < n <= most:
-        raise BadRequest(f"'volleys' must be 1-{most} ({f.front_rank()} in the front rank)")
+        raise BadRequest(
+            f"'volleys' must be 1-{most} ({f.front_rank()} in the front rank"
+            + (f", {f.volleys_fired} already fired)" if f.volleys_fired else ")")
+        )
     s = "volley"
     ms = mods(
         modifier(state, s, "ab_class") if f.grade in ("A", "B") else None,
@@ -406,8 +415,11 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
     )
     rolls.extend(alloc.rolls)
     fkw: dict[str, Any] = {"fired": True}
+    if p.method == "volley":
+        fkw["volleys_fired"] = f.volleys_fired + p.dice_count
     to = str(opt(state, "fire_disorder_to"))
-    if to in ("firer", "both") and not f.skirmishing:
+    # one 'D' for the unit's round of firing, however its volleys are split
+    if to in ("firer", "both") and not f.skirmishing and not f.fired:
         fkw["disorder"] = ch.state.unit(f.id).disorder + 1
     ch.unit(f.id, "fired" + (" (1D for a round of firing)" if "disorder" in fkw else ""), **fkw)
     if (

@@ -124,6 +124,7 @@ class Unit:
     acted: bool = False
     moved_mm: float = 0.0
     fired: bool = False
+    volleys_fired: int = 0
     reformed: bool = False
     casualties_turn: int = 0
     morale_due: bool = False

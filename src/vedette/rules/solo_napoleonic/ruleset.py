@@ -61,6 +61,7 @@ def end_turn(state: State, req: Request, dice: DiceSource) -> Outcome:
             "acted": False,
             "moved_mm": 0.0,
             "fired": False,
+            "volleys_fired": 0,
             "reformed": False,
             "casualties_turn": 0,
             "restricted_to": None,
