@@ -123,11 +123,13 @@ def test_volleys_split_between_targets_one_disorder() -> None:
     s = activate(make([f, unit("t1", "Allies"), unit("t2", "Allies")]), "f")
     # volley 1 at t1: d6=4 -> 3 at short; saves 6,6,6
     s, out = run(s, "fire", [4, 6, 6, 6], unit="f", target="t1", range="short", volleys=1)
+    assert out.details["actual"] == 3
     assert s.unit("f").volleys_fired == 1 and s.unit("f").disorder == 1
     (o,) = odds(s, "fire", unit="f", target="t2", range="long")
     assert "1 volley(s)" in (o.note or "")
     # volley 2 at t2, long: d6=4 -> 1; save 6
     s, out = run(s, "fire", [4, 6], unit="f", target="t2", range="long")
+    assert out.details["actual"] == 1
     assert s.unit("f").volleys_fired == 2 and s.unit("f").disorder == 1
     with pytest.raises(RuleViolation, match="already fired its 2 volley"):
         run(s, "fire", [], unit="f", target="t1", range="short")
