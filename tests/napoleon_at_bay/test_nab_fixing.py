@@ -413,3 +413,46 @@ def test_draft_has_no_rule_5_citation() -> None:
     with pytest.raises(RuleViolation) as e:
         run(c, "fix", [3], moving="F1", contact="R1")
     assert e.value.rule == "Herman, first draft"
+
+
+def test_a_force_that_began_in_the_zoc_did_not_enter_it() -> None:
+    """Herman (1): the moving force must *enter* the contact force's ZOC."""
+    r2 = force("R2", "Ru", "A0609", infantry=2)
+    s = make([force("F1", "Fr", "A0605", infantry=1), force("R1", "Ru", "A0606", vedettes=1), r2])
+    s = move(s, "F1", "A0506")  # still next to A0606
+    with pytest.raises(RuleViolation, match="did not enter") as e:
+        run(s, "fix", [3], moving="F1", contact="R1")
+    assert e.value.rule == "Herman (1)"
+    out = run(s, "move", force="F1", to="A0505")  # out of the ZOC ...
+    assert "enters the ZOC" not in out.message
+    s = move(move(s, "F1", "A0505"), "F1", "A0605")  # ... and back in: it enters
+    assert run(s, "fix", [3], moving="F1", contact="R1").rolls[0].final == 5
+
+
+@pytest.mark.parametrize("march", ["normal", "command", "initiative", "force"])
+def test_every_kind_of_move_fixes_the_same_way(march: str) -> None:
+    """Herman (1): normal moves (command or initiative) and force marches alike."""
+    s = make(
+        [
+            force("F1", "Fr", "A0504", infantry=1),
+            force("R1", "Ru", "A0606", vedettes=1),
+            force("R2", "Ru", "A0609", infantry=2),
+        ]
+    )
+    s = move(s, "F1", "A0605", march=march)
+    out = run(s, "fix", [3], moving="F1", contact="R1", repulse=march == "force")
+    assert out.message == "1d6=3+2 (only Ru has Vedette)=5, R1 and R2 switch places"
+
+
+def test_fixed_while_adjacent_even_outside_the_zoc_and_across_turns() -> None:
+    """Herman (2): fixed while adjacent to an enemy force, whether or not in its ZOC."""
+    m = grid(hexsides=[("impassable", [["A0606", "A0707"]])])
+    s = base(force("R2", "Ru", "A0609", infantry=2), map_=m)
+    _, s = play(s, "fix", [1], moving="F1", contact="R1")
+    s = move(s, "F1", "A0707")  # adjacent to R1 across an impassable hexside: not in its ZOC
+    assert "A0707" not in s.map.zoc("A0606") and s.pieces["R1"].fixed
+    _, s = play(s, "end_movement")
+    _, s = play(s, "end_combat")  # the Russian turn: still adjacent, still fixed
+    assert s.phasing == "Ru" and s.pieces["R1"].fixed
+    s = move(s, "R1", "A0604")  # no longer adjacent to an enemy force
+    assert not s.pieces["R1"].fixed

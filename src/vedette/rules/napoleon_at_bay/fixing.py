@@ -89,6 +89,12 @@ def check_eligible(
         raise RuleViolation(
             r1, f"{moving.id} ({moving.name}) has not entered the ZOC of {contact.id}"
         )
+    if set(moving.came_from) & czoc:
+        raise RuleViolation(
+            r1,
+            f"{moving.id} ({moving.name}) began its move in the ZOC of {contact.id}:"
+            " it did not enter it",
+        )
     others = enemy_forces_in(state, contact.side, czoc, exclude=moving.id)
     if others:
         raise RuleViolation(

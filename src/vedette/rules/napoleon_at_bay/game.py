@@ -15,6 +15,7 @@ from vedette.rules.base import Event, Outcome, Param, Procedure, Request, Rulese
 from vedette.rules.napoleon_at_bay import fixing as fx
 from vedette.rules.napoleon_at_bay.model import (
     DATA_PACKAGE,
+    MARCHES,
     NabState,
     Piece,
     load_map,
@@ -87,7 +88,12 @@ def apply_event(state: NabState, event: Event) -> NabState:
     k = event.kind
     if k == "moved":
         p = state.pieces[str(d["force"])]
-        q = replace(p, hexes=tuple(d["to"]), march=d.get("march", "normal"))
+        q = replace(
+            p,
+            hexes=tuple(d["to"]),
+            march=d.get("march", "normal"),
+            came_from=tuple(d.get("from", p.hexes)),
+        )
         st = _with_pieces(state, [q], moving=p.id, moved=state.moved | {p.id})
     elif k == "fixed":
         p = state.pieces[str(d["force"])]
@@ -102,7 +108,9 @@ def apply_event(state: NabState, event: Event) -> NabState:
     elif k == "phase":
         phase = str(d["phase"])
         if phase == "movement":
-            cleared = [replace(p, march=None) for p in state.pieces.values() if p.march]
+            cleared = [
+                replace(p, march=None, came_from=()) for p in state.pieces.values() if p.march
+            ]
             st = _with_pieces(
                 state,
                 cleared,
@@ -140,11 +148,14 @@ def _hexes(state: NabState, req: Request, key: str, required: bool) -> tuple[str
 
 
 def _zoc_entered(state: NabState, p: Piece) -> list[Piece]:
-    hexes = set(p.hexes)
+    """The enemy forces whose ZOC the piece entered by its latest move (Herman (1))."""
+    hexes, before = set(p.hexes), set(p.came_from)
     out = []
     for q in state.pieces.values():
-        if q.side != p.side and state.is_force(q) and hexes & fx.zoc_of(state, q):
-            out.append(q)
+        if q.side != p.side and state.is_force(q):
+            zoc = fx.zoc_of(state, q)
+            if hexes & zoc and not before & zoc:
+                out.append(q)
     return out
 
 
@@ -162,7 +173,7 @@ def run_move(state: NabState, req: Request, dice: DiceSource) -> Outcome:
     p = state.piece(req.get_str("force"))
     to = _hexes(state, req, "to", True)
     assert to is not None
-    march = req.get_choice("march", ("normal", "force"), "normal")
+    march = req.get_choice("march", MARCHES, "normal")
     if state.phase != "movement":
         raise RuleViolation(SEQ, "pieces move in the movement phase (now: combat, Herman 5)")
     if p.side != state.phasing:
@@ -539,7 +550,7 @@ class NapoleonAtBay(Ruleset[NabState]):
                 (
                     P("force", "the piece", "str", True),
                     P("to", 'destination hex(es): W2020 or ["W2020","W2021"]', "list", True),
-                    P("march", "normal or force", "str"),
+                    P("march", "normal (default), command, initiative or force", "str"),
                 ),
                 rule=SEQ,
             ),

@@ -23,7 +23,10 @@ DATA_PACKAGE = "vedette.rules.napoleon_at_bay.data"
 
 Variant = Literal["final", "draft"]
 Phase = Literal["movement", "combat"]
-March = Literal["normal", "force"]
+#: Herman (1): a moving force moves normally (by command or initiative, in the series' terms)
+#: or force marches; the fixing procedure is the same for all of them.
+March = Literal["normal", "command", "initiative", "force"]
+MARCHES: tuple[March, ...] = ("normal", "command", "initiative", "force")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +36,8 @@ class Piece:
 
     ``hexes``: the hexes it occupies, in component order (several for a multi-hex force).
     ``fixed``: its location has been 'fixed' (Herman (2)). ``march``: how it moved this phase
-    (None: it has not moved).
+    (None: it has not moved). ``came_from``: where its latest move this phase began (Herman (1):
+    a moving force must *enter* the contact force's ZOC).
     """
 
     id: str
@@ -47,6 +51,7 @@ class Piece:
     generals: tuple[str, ...] = ()
     fixed: bool = False
     march: March | None = None
+    came_from: tuple[str, ...] = ()
 
     @property
     def has_cavalry(self) -> bool:
@@ -70,6 +75,7 @@ class Piece:
             "generals": list(self.generals),
             "fixed": self.fixed,
             "march": self.march,
+            "came_from": list(self.came_from),
         }
 
 
