@@ -57,6 +57,11 @@ def test_cli_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     code, out, _ = run(db, capsys, "2x2", "show", "--json")
     st = json.loads(out)["state"]
     assert next(u for u in st["units"] if u["id"] == "F4")["shot"] is True
+    a1 = next(u for u in st["units"] if u["id"] == "A1")
+    assert a1["through_town"] is True and a1["moved"] is True
+    assert {"rallied", "meleed", "countercharged"} <= set(a1)
+    assert st["victory"] == {"threshold_ap": 8, "max_turns": 8}
+    assert len(st["table"]["terrain"]) == 7
     code, out, _ = run(db, capsys, "2x2", "facts", "unit=F4", "target=A1")
     assert code == 0 and "band" in out
 

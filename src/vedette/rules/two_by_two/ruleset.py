@@ -492,6 +492,10 @@ def state_to_json(state: GameState) -> dict[str, Any]:
                 "formation": u.formation,
                 "screened": u.screened,
                 "moved": u.moved,
+                "through_town": u.through_town,
+                "countercharged": u.countercharged,
+                "rallied": u.rallied,
+                "meleed": u.meleed,
                 "entry": u.entry,
             }
             for u in state.units
@@ -510,7 +514,20 @@ def state_to_json(state: GameState) -> dict[str, Any]:
             {"attacker": m.attacker, "defender": m.defender, "counter_charge": m.counter_charge}
             for m in state.melees
         ],
-        "follow_ups": [{"unit": f.unit, "mandatory": f.mandatory} for f in state.follow_ups],
+        "follow_ups": [
+            {
+                "unit": f.unit,
+                "mandatory": f.mandatory,
+                "into": None if f.into is None else [f.into.x, f.into.y],
+            }
+            for f in state.follow_ups
+        ],
+        "table": {
+            "width": state.table.width,
+            "depth": state.table.depth,
+            "terrain": [{"kind": f.kind, "name": f.name} for f in state.table.features],
+        },
+        "victory": {**dict(state.rules.section("victory")), **dict(state.victory)},
     }
 
 
