@@ -65,8 +65,11 @@ def test_cards_dealt_by_hand() -> None:
 
 def test_deal_odds_sum_to_one() -> None:
     s, _ = run(three_units(), "control", [6])
-    (o,) = odds(s, "deal")
-    assert sum((r.p for r in o.rows), Fraction(0)) == 1
+    o, fr, al = odds(s, "deal")
+    for x in (o, fr, al):
+        assert sum((r.p for r in x.rows), Fraction(0)) == 1
+    assert fr.p("smoke") == Fraction(1, 10) and "chance card" in al.label
+    assert odds(s, "deal", cards={"a": 1, "b": 2, "x": 3}) == []
 
 
 def test_next_reveals_lowest_and_marks_acted() -> None:

@@ -3,6 +3,7 @@ control and percentile rolls, casualties and routing friends in morale."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -133,3 +134,44 @@ def test_volleys_split_between_targets_one_disorder() -> None:
     assert s.unit("f").volleys_fired == 2 and s.unit("f").disorder == 1
     with pytest.raises(RuleViolation, match="already fired its 2 volley"):
         run(s, "fire", [], unit="f", target="t1", range="short")
+
+
+def test_odds_for_collision_evade_random_chance_and_require() -> None:
+    s = make([unit("a"), unit("b", "Allies"), unit("s", formation="skirmish", front=18)])
+    (ca, cb) = odds(s, "disorder", cause="collision", units=["a", "b"])
+    assert ca.p("3") == Fraction(1, 3) and "b collision" in cb.label
+    (ev,) = odds(s, "evade", unit="s")
+    assert ev.p("20") == Fraction(1, 20)
+    s = make([unit("a"), unit("b", "Allies")])
+    s = replace(s, chance={"French": "smoke"})  # a held card
+    (ch,) = odds(s, "chance", side="French", on="random")
+    assert ch.p("b") == Fraction(1, 2)
+    acted = make([unit("a", acted=True, in_command=False)])
+    mo, _ = odds(acted, "require", unit="a")
+    assert mo.p("pass") == Fraction(64, 100)
+    assert odds(make([unit("a")]), "require", unit="a") == []
+
+
+def test_staff_officer_attached_to_the_battery_counts() -> None:
+    from vedette.rules.solo_napoleonic.fire import plan
+
+    gun = unit("g", kind="foot_artillery", formation="unlimbered", figures=3)
+    s = activate(make([gun, unit("t", "Allies")], [general("S", attached_to="g")]), "g")
+    p = plan(s, Request({"unit": "g", "target": "t", "range": "short"}))
+    assert [m.value for m in p.modifiers] == [1]
+    p2 = plan(s, Request({"unit": "g", "target": "t", "range": "short", "staff_officer": False}))
+    assert p2.modifiers == ()
+
+
+def test_no_officer_minus_5_in_the_charge_test_too() -> None:
+    """Optional rules: "No officer: -5% to all morale" (the Charge Test is a morale test)."""
+    s = make(
+        [unit("u", officer="dead"), unit("t", "Allies")],
+        options={"officers": True},
+    )
+    from vedette.rules.solo_napoleonic.morale import charge_modifiers
+
+    ms = charge_modifiers(s, s.unit("u"), s.unit("t"), Request({}))
+    assert [m.value for m in ms] == [-5]
+    off = make([unit("u", officer="dead"), unit("t", "Allies")])
+    assert charge_modifiers(off, off.unit("u"), off.unit("t"), Request({})) == ()

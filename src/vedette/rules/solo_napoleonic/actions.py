@@ -450,6 +450,16 @@ def disorder(state: State, req: Request, dice: DiceSource) -> Outcome:
     return Outcome(tuple(ch.events), tuple(rolls), "; ".join(parts))
 
 
+def disorder_odds(state: State, req: Request) -> list[Odds]:
+    """A collision: D3 chits for each unit involved."""
+    if req.get_opt_str("cause") != "collision":
+        return []
+    return [
+        Check("1d3", (), None, f"{state.unit(str(uid)).id} collision chits", R_DIS).odds()
+        for uid in req.get_list("units")
+    ]
+
+
 def reform_modifiers(state: State, u: Unit) -> tuple[Any, ...]:
     s = "reform"
     return mods(

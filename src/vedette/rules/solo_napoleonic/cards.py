@@ -13,6 +13,7 @@ next card to act is #7, cards 5 and 6 being unissued, so the infantry become '6.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from vedette.dice import DiceSource, Odds, standard
@@ -158,15 +159,24 @@ def deal(state: State, req: Request, dice: DiceSource) -> Outcome:
 
 
 def deal_odds(state: State, req: Request) -> list[Odds]:
+    if req.get("cards") is not None:
+        return []
     hs = holders(state)
     n = sum(1 for u in state.units if u.on_table)
     if not hs or n == 0:
         return []
     # every holder's card is uniform on 1..n; P(acts first among holders) is 1/len(hs)
-    from fractions import Fraction
-
     rows = tuple(OddsRow(h, f"{h} holds the lowest card", Fraction(1, len(hs))) for h, _, _ in hs)
-    return [Odds("who acts first", rows, rule=R_SEQ, note=f"{len(hs)} cards from 1-{n}")]
+    out = [Odds("who acts first", rows, rule=R_SEQ, note=f"{len(hs)} cards from 1-{n}")]
+    if req.get("chance") is None:
+        deck = chance_deck(state)
+        # each side draws one card without replacement: each card is equally likely for each
+        for side in state.sides[: len(deck)]:
+            crow = tuple(
+                OddsRow(c.id, f"{c.title}: {c.effect}", Fraction(1, len(deck))) for c in deck
+            )
+            out.append(Odds(f"{side}'s chance card", crow, rule=R_CHANCE))
+    return out
 
 
 # -- activation ---------------------------------------------------------------------------------
@@ -338,6 +348,29 @@ def play_chance(state: State, req: Request, dice: DiceSource) -> Outcome:
         f"{side} plays '{card.title}'{tgt}: {card.effect}",
         {"card": cid, "on": on},
     )
+
+
+def chance_odds(state: State, req: Request) -> list[Odds]:
+    """Played "randomly if preferred": each unit on the table equally likely."""
+    if req.get_opt_str("on") != "random":
+        return []
+    pool = [u.id for u in state.units if u.on_table]
+    if not pool:
+        return []
+    rows = tuple(OddsRow(uid, f"falls on {uid}", Fraction(1, len(pool))) for uid in pool)
+    return [Odds("the chance card falls on", rows, f"1d{len(pool)}", rule=R_CHANCE)]
+
+
+def require_odds(state: State, req: Request) -> list[Odds]:
+    """A unit that has already acted tests at once: the morale test's odds."""
+    from vedette.rules.solo_napoleonic.morale import morale_odds
+
+    uid = req.get_str("unit")
+    u = state.unit(uid)
+    card = state.card_of(uid)
+    if u.acted or (card is not None and card.holder in state.done):
+        return morale_odds(state, req)
+    return []
 
 
 def order_query(state: State, req: Request, dice: DiceSource) -> Outcome:

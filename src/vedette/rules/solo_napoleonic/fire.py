@@ -204,7 +204,9 @@ def plan(state: State, req: Request) -> FirePlan:
         nat = GUNNER_NATIONS.get(f.nation.lower())
         crew = f.figures
         ms = mods(
-            modifier(state, s, "staff_officer") if req.get_bool("staff_officer") else None,
+            modifier(state, s, "staff_officer")
+            if req.get_bool("staff_officer", attached_general(state, f) is not None)
+            else None,
             modifier(state, s, "target_square") if t.formation == "square" else None,
             modifier(state, s, "guards") if f.guards else None,
             modifier(state, s, "target_artillery") if t.artillery else None,

@@ -341,14 +341,21 @@ def brawl_odds(state: State, req: Request) -> list[Odds]:
     return [Check("1d3", (), None, "further rounds", R_MELEE).odds()]
 
 
+def evade_check(state: State, u: Unit) -> Check:
+    return Check(f"1{opt(state, 'evade_die')}", (), None, f"{u.id} evades (cm)", R_CI)
+
+
+def evade_odds(state: State, req: Request) -> list[Odds]:
+    u = state.unit(req.get_str("unit"))
+    return [evade_check(state, u).odds()]
+
+
 def evade(state: State, req: Request, dice: DiceSource) -> Outcome:
     """Skirmishers charged by cavalry evade D20 cm; any caught (``caught=N``) are ridden down."""
     u = state.unit(req.get_str("unit"))
     if not u.skirmishing:
         raise RuleViolation(R_CI, f"{u.id} is not skirmishing")
-    r = check_roll(
-        Check(f"1{opt(state, 'evade_die')}", (), None, f"{u.id} evades (cm)", R_CI), dice
-    )
+    r = check_roll(evade_check(state, u), dice)
     caught = req.get_int("caught", 0)
     if not 0 <= caught <= u.figures:
         raise BadRequest(f"'caught' must be 0-{u.figures}")

@@ -250,6 +250,7 @@ def charge_modifiers(
     )
     out.append(modifier(state, s, "charging_inferior") if inferior else None)
     out.append(modifier(state, s, "standard_dead") if standard_lost(state, u, req) else None)
+    out.append(modifier(state, s, "officer_dead") if officer_lost(state, u, req) else None)
     return mods(*out)
 
 

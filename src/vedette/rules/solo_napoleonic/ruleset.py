@@ -171,13 +171,15 @@ def _procs() -> dict[str, Procedure[State]]:
             cards.require_morale,
             "a unit must test morale: marker, or at once if it has acted",
             (U,),
+            cards.require_odds,
             rule=cards.R_JUMP,
         ),
         P(
             "chance",
             cards.play_chance,
             "play a side's chance card",
-            (Param("side", required=True), Param("on", "the unit it is played on")),
+            (Param("side", required=True), Param("on", "the unit it is played on, or random")),
+            cards.chance_odds,
             rule=cards.R_CHANCE,
         ),
         P(
@@ -228,6 +230,7 @@ def _procs() -> dict[str, Procedure[State]]:
                 Param("n", kind="int"),
                 Param("remove", kind="bool"),
             ),
+            actions.disorder_odds,
             rule=actions.R_DIS,
         ),
         P(
@@ -331,6 +334,7 @@ def _procs() -> dict[str, Procedure[State]]:
             melee.evade,
             "skirmishers evade cavalry D20 cm",
             (U, Param("caught", kind="int")),
+            melee.evade_odds,
             rule=melee.R_CI,
         ),
         P(
