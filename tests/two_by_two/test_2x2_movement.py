@@ -250,6 +250,22 @@ def test_infantry_turns_to_face_and_fires_on_charger() -> None:
         b.do("shoot", dice=[4], firer="R", target="BC")
 
 
+def test_infantry_engaged_with_another_enemy_may_not_turn_or_fire() -> None:
+    # red R is already in base contact with blue E; blue BC charges it in the flank
+    units = [
+        {"id": "BC", "side": "blue", "type": "heavy_cavalry", "x": 200, "y": 300, "facing": 90},
+        {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 300, "facing": 180},
+        {"id": "E", "side": "blue", "type": "infantry", "x": 300, "y": 288, "facing": 0},
+    ]
+    b = Battle.quick(units)
+    b.do("move", unit="BC", path=[[200, 300], [300 - 6 - 12.5, 300]], facing=90)
+    assert [m.defender for m in b.state.melees] == ["R"]
+    with pytest.raises(RuleViolation, match=r"engaged.*Moving to contact"):
+        b.do("face", unit="R", toward="BC")
+    with pytest.raises(RuleViolation, match="engaged"):
+        b.do("shoot", dice=[4], firer="R", target="BC")
+
+
 def test_stated_move_without_positions() -> None:
     b = Battle.quick(
         [

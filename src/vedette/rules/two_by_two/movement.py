@@ -401,11 +401,13 @@ def check_charged(state: GameState, u: Unit, charger: Unit) -> None:
     charged = any(m.attacker == charger.id and m.defender == u.id for m in state.melees)
     if not charged or not charger.moved:
         raise RuleViolation(R_CONTACT, f"{charger.name} has not charged {u.name} this phase")
-    others = [
+    others: list[object] = [
         m
         for m in state.melees
         if u.id in (m.attacker, m.defender) and charger.id not in (m.attacker, m.defender)
     ]
+    # engaged: also in base contact with another enemy (e.g. a melee held in a town)
+    others += [e for e in facts.enemies_in_contact(state, u) or [] if e.id != charger.id]
     if others:
         raise RuleViolation(R_CONTACT, f"{u.name} is engaged already: it may not turn or fire")
 
