@@ -344,3 +344,18 @@ def test_2_4_t34_consistency_uses_the_stated_los(req: dict[str, bool], legal: bo
     else:
         with pytest.raises(RuleViolation, match=r"O'Leary 2\.4"):
             play(s, "shift", [1, 1], a="P1", b="D1", **req)
+
+
+def test_2_3_vehicle_shifted_to_a_crest_line_location_may_try_hd() -> None:
+    s = make(
+        [pds("P1", "4P5", {"name": "T-34", "kind": "vehicle"}), ds("D1", "4Q6", 2)],
+        locations=[{"id": "4Q6", "terrain": "hillside with crest line", "tem": 0}],
+    )
+    s = to_phase(s, "MPh")
+    _, out = play(s, "shift", [1, 1], a="P1", b="D1")
+    assert "P1 may now make a HD maneuver attempt DR (2.3)" in out.details["changes"]
+    s2 = make(
+        [pds("P1", "4P5", {"name": "T-34", "kind": "vehicle"}), ds("D1", "4Q6", 2)],
+    )
+    _, out = play(to_phase(s2, "MPh"), "shift", [1, 1], a="P1", b="D1")
+    assert not any("HD" in c for c in out.details["changes"])

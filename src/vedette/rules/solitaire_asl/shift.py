@@ -741,13 +741,24 @@ def consequences(
         p.close(plan.side, plan.op.value, w.key)
         changes.append(f"no more {plan.op.value} shifts by {plan.side} this phase")
     for sa, sb in ((plan.a.stacks[0], plan.b.stacks[0]), *plan.extra):
-        _pair_consequences(p, plan, flags, sa, sb, changes)
+        crest = {
+            s.location for s in (sa, sb) if "crest" in state.location(s.location).terrain.lower()
+        }
+        _pair_consequences(p, plan, flags, sa, sb, changes, crest)
     return p, changes, state.serial
 
 
 def _pair_consequences(
-    p: Patch, plan: ShiftPlan, flags: Mapping[str, Any], sa: Stack, sb: Stack, changes: list[str]
+    p: Patch,
+    plan: ShiftPlan,
+    flags: Mapping[str, Any],
+    sa: Stack,
+    sb: Stack,
+    changes: list[str],
+    crest: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> None:
+    """One pair's row of the table. ``crest``: locations whose terrain has a crest line (2.3:
+    a vehicle arriving there may try a HD maneuver DR)."""
     if flags.get("allowed"):
         if sa.id != sb.id:
             na = replace(sa, location=sb.location, position=sb.position)
@@ -757,7 +768,9 @@ def _pair_consequences(
             for new in (na, nb):
                 if new.position:
                     changes.append(f"{new.id} takes {new.position} in {new.location} (2.3)")
-                if new.position == "crest" and any(c.kind == "vehicle" for c in new.counters):
+                if (new.position == "crest" or new.location in crest) and any(
+                    c.kind == "vehicle" for c in new.counters
+                ):
                     changes.append(f"{new.id} may now make a HD maneuver attempt DR (2.3)")
         else:
             na, nb = sa, sa
