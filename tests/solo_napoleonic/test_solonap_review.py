@@ -175,3 +175,16 @@ def test_no_officer_minus_5_in_the_charge_test_too() -> None:
     assert [m.value for m in ms] == [-5]
     off = make([unit("u", officer="dead"), unit("t", "Allies")])
     assert charge_modifiers(off, off.unit("u"), off.unit("t"), Request({})) == ()
+
+
+def test_charge_home_waits_for_the_targets_forced_morale_test() -> None:
+    s = activate(make([unit("u", grade="B"), unit("t", "Allies", grade="C")]), "u")
+    s, _ = run(s, "charge", [10], unit="u", target="t")
+    assert s.unit("t").morale_due
+    with pytest.raises(RuleViolation, match="must first take the morale test"):
+        run(s, "charge_home", [10], unit="u")
+    with pytest.raises(RuleViolation, match="must first take the morale test"):
+        odds(s, "charge_home", unit="u")
+    s, _ = run(s, "morale", [10], unit="t", charged_by="u")
+    s, out = run(s, "charge_home", [10], unit="u")
+    assert out.details["home"] and s.unit("u").charge_state == "home"

@@ -375,7 +375,14 @@ def _home_units(state: State, req: Request) -> tuple[Unit, Unit]:
     u = _testable(state, req.get_str("unit"))
     if u.charge_state != "declared" or u.charge_target is None:
         raise RuleViolation(R_HOME, f"{u.id} has not declared a charge (run 'charge' first)")
-    return u, _testable(state, u.charge_target)
+    t = _testable(state, u.charge_target)
+    if t.morale_due:
+        # Kuryakin, Charge Test: a charge forces an immediate test from its target; only then
+        # does the attacker move up, take defensive fire and test to charge home
+        raise RuleViolation(
+            R_CHARGE, f"{t.id} must first take the morale test the charge forces (morale)"
+        )
+    return u, t
 
 
 def contact(u: Unit, t: Unit) -> dict[str, float]:
