@@ -359,3 +359,18 @@ def test_2_3_vehicle_shifted_to_a_crest_line_location_may_try_hd() -> None:
     )
     _, out = play(to_phase(s2, "MPh"), "shift", [1, 1], a="P1", b="D1")
     assert not any("HD" in c for c in out.details["changes"])
+
+
+def test_2_3_a_gun_emplaced_at_the_start_may_be_emplaced_again_after_a_shift() -> None:
+    s = make(
+        [
+            pds("P1", "4P5", {"id": "g", "name": "57L AT", "kind": "gun", "emplaced": True}),
+            pds("P2", "4Q6", "4-4-7"),
+        ]
+    )
+    s = to_phase(s, "MPh")
+    s2, out = play(s, "shift", [1, 1], a="P1", b="P2", emplaced=["g"])
+    assert mods(out)["emplaced Gun: 57L AT"] == -1
+    assert s2.counter("g")[1].emplaced  # type: ignore[index]
+    s3, _ = play(s, "shift", [1, 1], a="P1", b="P2")
+    assert not s3.counter("g")[1].emplaced  # type: ignore[index]

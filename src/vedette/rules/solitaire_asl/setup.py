@@ -69,6 +69,8 @@ def counter_from_data(d: Any, default_id: str, where: str) -> Counter:
     data.setdefault("id", default_id)
     data["kind"] = kind
     data["size"] = size
+    if data.get("emplaced") and "may_emplace" not in data:
+        data["may_emplace"] = True  # emplaced at the start: it was allowed to (O'Leary 2.3)
     if data.get("boresight") is True:
         data["boresight"] = "eligible"
     elif data.get("boresight") is False:
