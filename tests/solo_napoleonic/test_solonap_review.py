@@ -188,3 +188,21 @@ def test_charge_home_waits_for_the_targets_forced_morale_test() -> None:
     s, _ = run(s, "morale", [10], unit="t", charged_by="u")
     s, out = run(s, "charge_home", [10], unit="u")
     assert out.details["home"] and s.unit("u").charge_state == "home"
+
+
+def test_attached_general_and_officer_both_in_the_front_rank() -> None:
+    """Both can be hit: the officer holds front position 1, the general the next free one."""
+    gens = [general("G", "Allies", th="average", av="normal", cr=6, attached_to="t")]
+    s = activate(
+        make(
+            [unit("f", figures=10, front=5), unit("t", "Allies", front=9)],
+            gens,
+            {"officers": True},
+        ),
+        "f",
+    )
+    # 1 volley d6=4: 3 at short; saves 1,1,1; allocation: 1 = officer, 2 = the general (save
+    # d6=2: killed), 3 = a soldier
+    s2, out = run(s, "fire", [4, 1, 1, 1, 1, 2, 2, 3], unit="f", target="t", range="short")
+    assert out.details["specials_hit"] == ["officer"] and out.details["general_killed"]
+    assert s2.unit("t").officer == "dead" and s2.unit("t").figures == 16

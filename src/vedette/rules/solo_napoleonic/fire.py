@@ -330,13 +330,20 @@ def take_casualties(
     u = ch.state.unit(uid)
     n = min(casualties, u.figures)
     gen = attached_general(ch.state, u)
+    specials = specials_positions(u, eligible)
+    # the attached general stands in the front rank (Kuryakin, Firing) at his own position:
+    # the first one no special figure holds, so he never hides the officer
+    taken = set(specials.values())
+    gpos = general_pos
+    while gpos in taken:
+        gpos += 1
     alloc = allocate(
         n,
         min(eligible, u.figures),
-        specials_positions(u, eligible),
+        specials,
         dice,
         rule,
-        general_pos if gen is not None else None,
+        gpos if gen is not None else None,
         int(opt(ch.state, "general_save")),
     )
     # a general killed is the casualty: no soldier falls for that hit
