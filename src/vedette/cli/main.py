@@ -457,7 +457,7 @@ def ruleset_help(rs: Any) -> str:
     ]
     for p in rs.procedures.values():
         rule = f" ({p.rule})" if p.rule else ""
-        lines.append(f"  {p.name:<12} {p.help}{rule}")
+        lines.append(f"  {p.name:<13} {p.help}{rule}")
         for prm in p.params:
             req = " (required)" if prm.required else ""
             lines.append(f"      {prm.name}={prm.kind}{req}  {prm.help}")
