@@ -452,8 +452,8 @@ def ruleset_help(rs: Any) -> str:
         f"{rs.title or rs.name}: vedette {rs.name} PROCEDURE [--game G] [KEY=VALUE ...]"
         " [--dice FACES] [--odds] [--json]",
         "  new NAME [--scenario S] [--seed N] [--option K=V] [--house-rules FILE]",
-        "  scenarios   bundled scenarios",
-        "  show        the game as text",
+        "  scenarios     bundled scenarios",
+        "  show          the game as text",
     ]
     for p in rs.procedures.values():
         rule = f" ({p.rule})" if p.rule else ""
