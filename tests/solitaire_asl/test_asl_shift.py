@@ -374,3 +374,46 @@ def test_2_3_a_gun_emplaced_at_the_start_may_be_emplaced_again_after_a_shift() -
     assert s2.counter("g")[1].emplaced  # type: ignore[index]
     s3, _ = play(s, "shift", [1, 1], a="P1", b="P2")
     assert not s3.counter("g")[1].emplaced  # type: ignore[index]
+
+
+def test_5_cloaked_units_may_share_the_dummy_bookkeeping_by_house_rule() -> None:
+    from vedette.rules.solitaire_asl import RULESET
+
+    scen = {
+        "sides": ["Russian", "German"],
+        "night": True,
+        "stacks": [
+            {
+                "id": "K1",
+                "side": "Russian",
+                "location": "4P5",
+                "status": "cloaked",
+                "counters": ["4-4-7"],
+            },
+            {"id": "K2", "side": "Russian", "location": "4Q6", "status": "cloaked"},
+            {
+                "id": "K3",
+                "side": "Russian",
+                "location": "4A1",
+                "status": "cloaked",
+                "counters": ["4-4-7"],
+            },
+            pds("P1", "4C1", "4-4-7", side="Russian"),
+            ds("D1", "4C2", 2, side="Russian"),
+        ],
+    }
+    own = to_phase(RULESET.initial_state(scen, {}), "MPh")
+    joined = to_phase(
+        RULESET.initial_state(scen, {"house_rules": {"operations": {"cloaked": "dummy"}}}),
+        "MPh",
+    )
+    s, _ = play(own, "shift", [2, 2], a="K1", b="K2")
+    assert not any("previous" in k for k in mods(play(s, "shift", [1, 1], a="P1", b="D1")[1]))
+    s, _ = play(joined, "shift", [2, 2], a="K1", b="K2")
+    assert mods(play(s, "shift", [1, 1], a="P1", b="D1")[1])["1 previous shift this phase"] == 1
+    s, out = play(own, "shift", [6, 6], a="K3", b="K2")
+    assert row(out) == "refused"  # 12 - 2 (night) = 10: cloaked shifts over
+    play(s, "shift", [1, 1], a="P1", b="D1")
+    s, out = play(joined, "shift", [6, 6], a="K3", b="K2")
+    with pytest.raises(RuleViolation, match=r"O'Leary 2\.5"):
+        play(s, "shift", [1, 1], a="P1", b="D1")

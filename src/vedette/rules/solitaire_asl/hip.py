@@ -104,9 +104,9 @@ def hip_consequences(
     p = Patch()
     changes: list[str] = []
     if flags.get("counted"):
-        p.count(plan.side, phase_key(state), plan.op.value)
+        p.count(plan.side, phase_key(state), plan.book)
     if flags.get("closes"):
-        p.close(plan.side, plan.op.value, plan.window.key)
+        p.close(plan.side, plan.book, plan.window.key)
         changes.append(
             f"no more HIP shifts by {plan.side} in this phase"
             + (" (the enemy MPh and own DFPh count as one)" if "+" in plan.window.key else "")

@@ -16,7 +16,7 @@ from vedette.rules.base import Outcome, Request
 from vedette.rules.solitaire_asl.fold import Patch
 from vedette.rules.solitaire_asl.model import Minefield, Op, State
 from vedette.rules.solitaire_asl.shift import Party, shift_modifiers
-from vedette.rules.solitaire_asl.turn import phase_key, require_window
+from vedette.rules.solitaire_asl.turn import bookkeeping, phase_key, require_window
 
 RULE = "O'Leary 4.6.2"
 
@@ -86,7 +86,7 @@ def run_minefield(
     changes = []
     e, o = plan.entered, plan.other
     if flags.get("counted"):
-        p.count(e.side, phase_key(state), Op.MINEFIELD.value)
+        p.count(e.side, phase_key(state), bookkeeping(Op.MINEFIELD, data))
     if flags.get("allowed"):
         ne = replace(e, location=o.location, revealed=True)
         no = replace(o, location=e.location, revealed=True)

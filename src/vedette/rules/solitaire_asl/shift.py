@@ -26,7 +26,7 @@ from vedette.rules.solitaire_asl.model import (
     State,
     Status,
 )
-from vedette.rules.solitaire_asl.turn import Window, phase_key, require_window
+from vedette.rules.solitaire_asl.turn import Window, bookkeeping, phase_key, require_window
 
 RULE = "O'Leary 2.5"
 DUMMY_KINDS = (Status.POTENTIAL_DUMMY, Status.DUMMY)
@@ -170,6 +170,11 @@ class ShiftPlan:
     state_stacks: tuple[Stack, ...] = ()  # stacks in either location (4.4 occupants)
     extra: tuple[tuple[Stack, Stack], ...] = ()  # 2.4.2: more pairs on the same DR
     hip_extra: tuple[ShiftPlan, ...] = ()  # 2.4.2 for HIP (3.3): more HIP groups, same DR
+    group: str = ""  # bookkeeping group for the +1 count and closure (turn.bookkeeping)
+
+    @property
+    def book(self) -> str:
+        return self.group or self.op.value
 
     @property
     def moving_ids(self) -> set[str]:
@@ -230,7 +235,7 @@ def shift_modifiers(
     """The DRMs of O'Leary 2.5. ``extra``: further parties shifting on the same DR (2.4.2)."""
     drm = data.get("drm", {})
     mods: list[Modifier] = []
-    scope = None if drm.get("previous_counts", "all") == "all" else op.value
+    scope = None if drm.get("previous_counts", "all") == "all" else bookkeeping(op, data)
     n = state.count(side, phase_key(state), scope)
     if n:
         per = int(drm.get("previous_shift", 1))
@@ -393,7 +398,7 @@ def plan_shift(
     ids = [x.id for p in [(sa, sb), *extra] for x in p]
     if len(set(ids)) != len(ids) and extra:
         raise BadRequest("a stack appears twice in the stacks shifting together (2.4.2)")
-    w = require_window(state, side, op)
+    w = require_window(state, side, op, bookkeeping(op, data))
     _check_portions(req, [(sa, sb), *extra])
     a = Party(sa.location, (sa,), sa.counters)
     b = Party(sb.location, (sb,), sb.counters) if sb.id != sa.id else a
@@ -409,7 +414,18 @@ def plan_shift(
     for xa, xb in extra:
         label += f" with {xa.id} <-> {xb.id}"
     check = Check("2d6", tuple(mods), table, label, RULE)
-    plan = ShiftPlan(op, side, a, b, w, check, table, options=_opts(req), extra=tuple(extra))
+    plan = ShiftPlan(
+        op,
+        side,
+        a,
+        b,
+        w,
+        check,
+        table,
+        options=_opts(req),
+        extra=tuple(extra),
+        group=bookkeeping(op, data),
+    )
     validate_options(plan)
     return plan
 
@@ -538,7 +554,7 @@ def _plan_hip(
     else:
         default_b = [s.id for s in stacks_b] + [f.id for f in forts_b]
         move_b = _items(req.get_list("back", default_b), stacks_b, forts_b, loc_b)
-    w = require_window(state, side, Op.HIP)
+    w = require_window(state, side, Op.HIP, bookkeeping(Op.HIP, data))
     for s in (*stacks_a, *stacks_b):
         if s.ti:
             raise RuleViolation("O'Leary 3.3.5", f"{s.id} is TI")
@@ -586,7 +602,11 @@ def _plan_hip(
     near = tuple(x for x in state.stacks if x.location in (loc_a, loc_b) and x.side == side)
     opts = _opts(req)
     plan = ShiftPlan(Op.HIP, side, a, b, w, check, table, ids_a, ids_b, opts, near)
-    plan = replace(plan, hip_extra=tuple(replace(sub, options=opts) for sub in subs))
+    plan = replace(
+        plan,
+        hip_extra=tuple(replace(sub, options=opts) for sub in subs),
+        group=bookkeeping(Op.HIP, data),
+    )
     validate_options(plan)
     return plan
 
@@ -736,10 +756,10 @@ def consequences(
     changes: list[str] = []
     w = plan.window
     if flags.get("counted"):
-        p.count(plan.side, phase_key(state), plan.op.value)
+        p.count(plan.side, phase_key(state), plan.book)
     if flags.get("closes"):
-        p.close(plan.side, plan.op.value, w.key)
-        changes.append(f"no more {plan.op.value} shifts by {plan.side} this phase")
+        p.close(plan.side, plan.book, w.key)
+        changes.append(f"no more {plan.book} shifts by {plan.side} this phase")
     for sa, sb in ((plan.a.stacks[0], plan.b.stacks[0]), *plan.extra):
         crest = {
             s.location for s in (sa, sb) if "crest" in state.location(s.location).terrain.lower()

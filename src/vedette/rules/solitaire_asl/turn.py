@@ -11,7 +11,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from vedette.errors import RuleViolation
 from vedette.rules.solitaire_asl.model import PHASES, SETUP, Op, State
@@ -82,12 +84,20 @@ def window(state: State, side: str, op: Op) -> Window:
     )
 
 
-def require_window(state: State, side: str, op: Op) -> Window:
-    """The open window, or a RuleViolation naming the rule (timing, or shifting closed)."""
+def bookkeeping(op: Op, data: Mapping[str, Any]) -> str:
+    """The group whose shifts share the +1 count and the closure of a phase: by default each
+    operation is its own (3.3.4); ``[operations]`` in the data may merge them (e.g. cloaked =
+    "dummy")."""
+    return str(data.get("operations", {}).get(op.value, op.value))
+
+
+def require_window(state: State, side: str, op: Op, group: str | None = None) -> Window:
+    """The open window, or a RuleViolation naming the rule (timing, or shifting closed).
+    ``group``: the bookkeeping group of ``op`` (:func:`bookkeeping`)."""
     w = window(state, side, op)
     if not w.open:
         raise RuleViolation(w.rule, w.problem)
-    if op != Op.MINEFIELD and state.is_closed(side, op.value, w.key):
+    if op != Op.MINEFIELD and state.is_closed(side, group or op.value, w.key):
         rule = "O'Leary 3.3.5" if w.key.endswith("MPh+DFPh") else "O'Leary 2.5"
         what = {Op.DUMMY: "dummy stacks", Op.HIP: "HIP units", Op.CLOAKED: "cloaked units"}[op]
         raise RuleViolation(
