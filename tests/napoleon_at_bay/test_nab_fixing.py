@@ -179,11 +179,23 @@ def test_out_of_range_and_non_forces_never_substitute() -> None:
         force("RG", "Ru", "A0707", kind="garrison"),
         force("RFAR", "Ru", "A0610", infantry=5),
     )  # 4 hexes: beyond the 5x range
-    out, after = play(s, "fix", [], moving="F1", contact="R1")
-    assert out.rolls == () and out.details["result"] == "no_candidate"
-    assert "no supporting force within 3 hexes" in out.message
-    assert after.pieces["R1"].fixed
-    assert odds(s, moving="F1", contact="R1")[0].p("stays") == 1
+    # Herman (3): the player rolls; (4): a 4-6 with none in range leaves it fixed
+    out, after = play(s, "fix", [4], moving="F1", contact="R1")
+    assert len(out.rolls) == 1 and out.details["result"] == "no_candidate"
+    assert out.message == (
+        "1d6=4+2 (only Ru has Vedette)=6, no supporting force within 3 hexes: R1 remains in hex"
+    )
+    assert after.pieces["R1"].fixed and after.pieces["R1"].hexes == ("A0606",)
+    assert out.rolls[0].line().endswith("→ no supporting force within 3 hexes: R1 remains in hex")
+    assert run(s, "fix", [1], moving="F1", contact="R1").details["result"] == "stays"
+    o = odds(s, moving="F1", contact="R1")
+    assert o[0].p("substitution") == Fraction(5, 6) and o[1].p("stays") == 1
+    assert [r.key for r in o[1].rows] == ["stays"]  # RFAR is out of range
+    # the knob: no roll at all when nothing can be substituted
+    quiet = base(force("RFAR", "Ru", "A0610", infantry=5), roll_without_candidates=False)
+    out, after = play(quiet, "fix", [], moving="F1", contact="R1")
+    assert out.rolls == () and out.details["result"] == "no_candidate" and after.pieces["R1"].fixed
+    assert odds(quiet, moving="F1", contact="R1")[0].p("stays") == 1
     # the 1x series reaches 10 hexes
     s1 = base(force("RFAR", "Ru", "A0610", infantry=5), series="1x")
     assert run(s1, "fix", [6], moving="F1", contact="R1").details["chosen"] == "RFAR"
@@ -367,12 +379,12 @@ def test_a_garrison_may_join_a_friendly_force_but_a_force_may_not() -> None:
 # -- review additions ----------------------------------------------------------------------------
 def test_forces_in_range_but_none_placeable_say_so() -> None:
     """Herman (4): a force in range that cannot legally take the contact force's place is not
-    'no force in range': the message names it, and the contact force is fixed without a roll."""
+    'no force in range': the message names it, and the contact force stays, fixed."""
     lakes = [h for h in RING1 if h != "A0605"]
     big = force("RBIG", "Ru", "A0404", "A0405", infantry=9)  # needs a second hex next to A0606
     s = base(big, map_=grid(areas={"lake": lakes}))
-    out, after = play(s, "fix", [], moving="F1", contact="R1")
-    assert out.rolls == () and out.details["result"] == "no_legal_candidate"
+    out, after = play(s, "fix", [6], moving="F1", contact="R1")
+    assert len(out.rolls) == 1 and out.details["result"] == "no_legal_candidate"
     assert out.details["in_range"] == ["RBIG"]
     assert "can legally take its place (RBIG)" in out.message
     assert after.pieces["R1"].fixed and after.pieces["RBIG"].hexes == ("A0404", "A0405")

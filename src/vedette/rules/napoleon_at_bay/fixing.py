@@ -432,7 +432,7 @@ def choice_odds(
     """Exact odds before the roll: the fixing roll, and which force ends up substituted."""
     ranked = ranked_candidates(state, moving, contact)
     chosen = choosable(state, moving, contact)
-    if not chosen:
+    if not chosen and not state.config.roll_without_candidates:
         fixed = Odds(
             "fixing",
             (
@@ -450,7 +450,17 @@ def choice_odds(
     fx = fixing_check(state, moving, contact).odds()
     p_sub = fx.p("substitution")
     ids = {p.id for p in chosen}
-    rows = [OddsRow("stays", f"{contact.name} ({contact.id}) stays, fixed", fx.p("stays"))]
+    if chosen:
+        rows = [OddsRow("stays", f"{contact.name} ({contact.id}) stays, fixed", fx.p("stays"))]
+    else:  # Herman (4): the roll is made, but nothing can be substituted: fixed whatever it is
+        rows = [
+            OddsRow(
+                "stays",
+                f"{contact.name} ({contact.id}) stays, fixed (no supporting force can be"
+                " substituted)",
+                Fraction(1),
+            )
+        ]
     for r in ranked:
         p = p_sub / len(chosen) if r.force.id in ids else Fraction(0)
         mp = "beyond the MP limit" if r.mp is None else f"{r.mp} MP"

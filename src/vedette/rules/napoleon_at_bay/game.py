@@ -246,51 +246,57 @@ def run_fix(state: NabState, req: Request, dice: DiceSource) -> Outcome:
         "variant": cfg.variant,
         "repulse": req.get_bool("repulse"),
     }
+    details: dict[str, Any] = dict(base)
+    rolls: list[AnyRoll] = []
+    line = ""
+    if chosen or cfg.roll_without_candidates:
+        # Herman (3): the player rolls a die
+        case = fx.drm_case(state, moving, contact)
+        roll = fx.fixing_check(state, moving, contact).resolve(dice)
+        rolls.append(roll)
+        line = fx.bare_line(roll)  # type: ignore[arg-type]
+        details.update(drm_case=case.number, drm_text=case.text, roll=roll.to_json())
+        if roll.row == "stays":
+            msg = f"{line}, " + texts.get("text_stays", "{contact} remains in hex").format(
+                contact=contact.name
+            )
+            ev = Event("fixed", {**base, "force": contact.id, "result": "stays"})
+            return Outcome(
+                (ev,),
+                tuple(rolls),
+                msg,
+                {
+                    **details,
+                    "result": "stays",
+                    "chosen": None,
+                    "changes": [],
+                    "hexes": {},
+                    "fixed": {contact.id: True},
+                },
+            )
     if not chosen:
         # Herman (4): none in range, or none that can legally take the contact force's place
+        # ("do something reasonable"): the contact force is fixed where it is
         in_range = [p.id for p in fx.candidates_in_range(state, contact)]
         result = "no_legal_candidate" if in_range else "no_candidate"
         msg = texts.get(f"text_{result}", "{contact} remains in hex").format(
             contact=contact.name, range=cfg.support_range, forces=", ".join(in_range)
         )
+        if rolls:
+            msg = f"{line}, {msg}"
+            # the table's 4-6 text promises a substitution: say what really happens
+            rolls[0] = replace(rolls[0], consequence=msg[len(line) + 2 :])
+            details["roll"] = rolls[0].to_json()
         ev = Event("fixed", {**base, "force": contact.id, "result": result})
-        return Outcome(
-            (ev,),
-            (),
-            msg,
-            {
-                **base,
-                "result": result,
-                "chosen": None,
-                "in_range": in_range,
-                "changes": [],
-                "hexes": {},
-                "fixed": {contact.id: True},
-            },
-        )
-    case = fx.drm_case(state, moving, contact)
-    roll = fx.fixing_check(state, moving, contact).resolve(dice)
-    rolls: list[AnyRoll] = [roll]
-    line = fx.bare_line(roll)  # type: ignore[arg-type]
-    details: dict[str, Any] = {
-        **base,
-        "drm_case": case.number,
-        "drm_text": case.text,
-        "roll": roll.to_json(),
-    }
-    if roll.row == "stays":
-        msg = f"{line}, " + texts.get("text_stays", "{contact} remains in hex").format(
-            contact=contact.name
-        )
-        ev = Event("fixed", {**base, "force": contact.id, "result": "stays"})
         return Outcome(
             (ev,),
             tuple(rolls),
             msg,
             {
                 **details,
-                "result": "stays",
+                "result": result,
                 "chosen": None,
+                "in_range": in_range,
                 "changes": [],
                 "hexes": {},
                 "fixed": {contact.id: True},

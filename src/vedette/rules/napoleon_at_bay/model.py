@@ -105,6 +105,7 @@ class Config:
     table: Table
     dice: str
     substitute_is_fixed: bool
+    roll_without_candidates: bool
     contact_needs_vedette_or_general: bool
     mp_limit: Fraction | None
     force_kinds: frozenset[str]
@@ -119,6 +120,7 @@ class Config:
             "support_range": self.support_range,
             "vedette_strength": self.vedette_strength,
             "substitute_is_fixed": self.substitute_is_fixed,
+            "roll_without_candidates": self.roll_without_candidates,
             "contact_needs_vedette_or_general": self.contact_needs_vedette_or_general,
             "mp_limit": None if self.mp_limit is None else str(self.mp_limit),
             "forces_per_hex": self.forces_per_hex,
@@ -232,6 +234,9 @@ def make_config(
         dice=str(fx.get("dice", table.dice or "1d6")),
         substitute_is_fixed=_bool(
             options.get("substitute_is_fixed", fx.get("substitute_is_fixed", True))
+        ),
+        roll_without_candidates=_bool(
+            options.get("roll_without_candidates", fx.get("roll_without_candidates", True))
         ),
         contact_needs_vedette_or_general=_bool(
             options.get(
