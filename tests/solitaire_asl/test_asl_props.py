@@ -188,3 +188,27 @@ def test_house_rules_change_the_numbers(tmp_path: Path) -> None:
     reasons = {m.reason: m.value for m in o.modifiers}
     assert reasons["night scenario"] == -1
     assert reasons["1 previous shift this phase"] == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    req=st.sampled_from(REQUESTS),
+    phase=st.sampled_from(["PFPh", "MPh", "APh"]),
+    d1=st.integers(1, 6),
+    d2=st.integers(1, 6),
+)
+def test_the_odds_shown_are_those_of_the_roll_made(
+    req: dict[str, Any], phase: str, d1: int, d2: int
+) -> None:
+    """The odds before a DR use the same DRMs and table as the DR itself, and the row rolled is
+    one the odds gave a chance."""
+    s = sample_in(phase)
+    try:
+        o = odds(s, "shift", **req)
+    except VedetteError:
+        return
+    assert sum((r.p for r in o.rows), Fraction(0)) == 1
+    _, out = play(s, "shift", [d1, d2], **req)
+    r = out.rolls[0]
+    assert [m.to_json() for m in r.modifiers] == [m.to_json() for m in o.modifiers]  # type: ignore[union-attr]
+    assert o.p(str(r.row)) > 0  # type: ignore[union-attr]
