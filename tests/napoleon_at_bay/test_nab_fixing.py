@@ -468,3 +468,16 @@ def test_fixed_while_adjacent_even_outside_the_zoc_and_across_turns() -> None:
     assert s.phasing == "Ru" and s.pieces["R1"].fixed
     s = move(s, "R1", "A0604")  # no longer adjacent to an enemy force
     assert not s.pieces["R1"].fixed
+
+
+def test_end_movement_names_contacts_left_unfixed() -> None:
+    """Herman (5): combat comes after all movement and fixing; a skipped fixing is reported."""
+    s = base(force("R2", "Ru", "A0609", infantry=2))
+    out, c = play(s, "end_movement")
+    assert c.phase == "combat"
+    assert out.details["unfixed_contacts"] == [{"moving": "F1", "contact": "R1"}]
+    assert "R1 (by F1)" in out.message
+    _, done = play(s, "fix", [1], moving="F1", contact="R1")
+    out = run(done, "end_movement")
+    assert out.details == {"fixed": ["R1"], "unfixed_contacts": []}
+    assert "not fixed" not in out.message

@@ -426,12 +426,41 @@ def run_end_movement(state: NabState, req: Request, dice: DiceSource) -> Outcome
         raise RuleViolation(SEQ, "the movement phase is already over")
     ev = Event("phase", {"phase": "combat", "phasing": state.phasing, "turn": state.turn})
     fixed = [p.id for p in state.pieces.values() if p.fixed]
+    pending = _pending_fixings(state)
+    msg = (
+        f"combat phase of {state.side_name(state.phasing)}: resolve combat"
+        f" with the series rules (Herman 5); fixed: {', '.join(fixed) or 'none'}"
+    )
+    if pending:
+        # Herman (5): combat follows *all* movement and fixing; not refused (the text lets
+        # players circumvent it), but said
+        msg += "; not fixed although a moving force entered its ZOC: " + ", ".join(
+            f"{c} (by {m})" for m, c in pending
+        )
     return Outcome(
         (ev,),
         (),
-        f"combat phase of {state.side_name(state.phasing)}: resolve combat"
-        f" with the series rules (Herman 5); fixed: {', '.join(fixed) or 'none'}",
+        msg,
+        {
+            "fixed": fixed,
+            "unfixed_contacts": [{"moving": m, "contact": c} for m, c in pending],
+        },
     )
+
+
+def _pending_fixings(state: NabState) -> list[tuple[str, str]]:
+    """(moving, contact) pairs that could still be fixed (Herman (1)): a moving force entered
+    the ZOC of an eligible contact force and no fixing has been made."""
+    out = []
+    for mid in sorted(state.moved):
+        m = state.pieces[mid]
+        if not state.is_force(m):
+            continue
+        for q in state.pieces.values():
+            entered = q.side != m.side and state.is_force(q) and set(m.hexes) & fx.zoc_of(state, q)
+            if entered and _fixable(state, m, q) is None:
+                out.append((m.id, q.id))
+    return out
 
 
 def run_end_combat(state: NabState, req: Request, dice: DiceSource) -> Outcome:
