@@ -206,3 +206,45 @@ def test_attached_general_and_officer_both_in_the_front_rank() -> None:
     s2, out = run(s, "fire", [4, 1, 1, 1, 1, 2, 2, 3], unit="f", target="t", range="short")
     assert out.details["specials_hit"] == ["officer"] and out.details["general_killed"]
     assert s2.unit("t").officer == "dead" and s2.unit("t").figures == 16
+
+
+def test_every_missing_table_is_labelled_an_assumption() -> None:
+    """seeds README: the grade table, move distances, artillery Range Table, D10 chart, reasons
+    for testing, chance deck, Grade A morale BPL and TH/AV rows 1-2 ship as labelled defaults."""
+    _, out = run(make([]), "assumptions")
+    paths = out.details["assumptions"]
+    for p in (
+        "generals.th_rows[0]",
+        "generals.av_rows[0]",
+        "generals.grade_rows (all 3 entries)",
+        "move_distances",
+        "artillery_ranges.foot (all 3 entries)",
+        "tables.morale_result",
+        "morale_reasons",
+        "chance_cards (all 10 entries)",
+        "bpl.morale (A)",
+    ):
+        assert p in paths, p
+    assert out.events == ()
+
+
+def test_house_rules_replace_a_default_table() -> None:
+    house = {
+        "bpl": {"morale": {"A": 90}},
+        "tables": {
+            "morale_result": {
+                "rows": [
+                    {
+                        "range": "1-10",
+                        "key": "rout",
+                        "result": "routs",
+                        "status": "routing",
+                        "rally": True,
+                    }
+                ]
+            }
+        },
+    }
+    s = make([unit("u", grade="A", in_command=False)], house=house)
+    o, r = odds(s, "morale", unit="u")
+    assert o.p("pass") == Fraction(89, 100) and r.p("rout") == 1

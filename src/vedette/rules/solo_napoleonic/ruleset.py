@@ -113,6 +113,38 @@ def reasons(state: State, req: Request, dice: DiceSource) -> Outcome:
     return Outcome((), (), "\n".join(f"{k}: {v}" for k, v in rs.items()), {"reasons": rs})
 
 
+def assumption_paths(data: Any, path: str = "") -> list[str]:
+    """Where the rule data carries an ``assumption`` mark (our default, not the text's)."""
+    out: list[str] = []
+    if isinstance(data, Mapping):
+        mark = data.get("assumption")
+        if mark:
+            out.append(path + ("" if mark is True else f" ({mark})"))
+        for k, v in data.items():
+            if k != "assumption":
+                out += assumption_paths(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(data, list):
+        marked = [i for i, v in enumerate(data) if isinstance(v, Mapping) and v.get("assumption")]
+        if marked and len(marked) == len(data):
+            out.append(f"{path} (all {len(data)} entries)")
+        else:
+            for i, v in enumerate(data):
+                out += assumption_paths(v, f"{path}[{i}]")
+    return out
+
+
+def assumptions(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """The default data filling the text's missing tables or gaps (replace any of it with
+    --house-rules; see docs/rules/solo_napoleonic.md)."""
+    paths = assumption_paths({k: v for k, v in state.data.items() if k != "options"})
+    return Outcome(
+        (),
+        (),
+        "default data (assumptions, editable with --house-rules):\n" + "\n".join(paths),
+        {"assumptions": paths},
+    )
+
+
 U = Param("unit", "unit id", "str", True)
 T = Param("target", "target unit id", "str", True)
 
@@ -358,6 +390,12 @@ def _procs() -> dict[str, Procedure[State]]:
         P("end_turn", end_turn, "end the turn", (Param("force", kind="bool"),), rule=R_TURN),
         P("status", status, "a unit's state and what it may do", (U,), query=True),
         P("reasons", reasons, "reasons for testing morale", query=True, rule=morale.R_MORALE),
+        P(
+            "assumptions",
+            assumptions,
+            "list the default data that fills the text's missing tables",
+            query=True,
+        ),
     ]
     return {p.name: p for p in procs}
 
