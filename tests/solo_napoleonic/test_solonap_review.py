@@ -233,6 +233,7 @@ def test_house_rules_replace_a_default_table() -> None:
         "bpl": {"morale": {"A": 90}},
         "tables": {
             "morale_result": {
+                "dice": "1d10",
                 "rows": [
                     {
                         "range": "1-10",
@@ -241,7 +242,7 @@ def test_house_rules_replace_a_default_table() -> None:
                         "status": "routing",
                         "rally": True,
                     }
-                ]
+                ],
             }
         },
     }
