@@ -91,7 +91,12 @@ def test_eligibility_errors() -> None:
     bad(s, "Herman (1)", "same side", contact="F1", moving="F1")
     g = base(force("RG", "Ru", "A0707", kind="garrison"))
     bad(g, "Herman (3)", "not a force", contact="RG")
-    bad(base(contact={"infantry": 3}), "Herman (1)", "neither a vedette nor a general")
+    strict = base(contact={"infantry": 3}, contact_needs_vedette_or_general=True)
+    bad(strict, "Herman (1)", "neither a vedette nor a general")
+    # by default any force may be a contact force (DRM 4: neither force has cavalry)
+    plain = base(r2, contact={"infantry": 3})
+    out = run(plain, "fix", [3], moving="F1", contact="R1")
+    assert out.details["drm_case"] == 4 and out.message == "1d6=3, R1 remains in hex"
     # another enemy force already in its ZOC
     two = base(force("F2", "Fr", "A0707", infantry=1))
     bad(two, "Herman (1)", "enemy force in its ZOC")

@@ -241,7 +241,7 @@ def make_config(
         contact_needs_vedette_or_general=_bool(
             options.get(
                 "contact_needs_vedette_or_general",
-                fx.get("contact_needs_vedette_or_general", True),
+                fx.get("contact_needs_vedette_or_general", False),
             )
         ),
         mp_limit=mp_limit,
