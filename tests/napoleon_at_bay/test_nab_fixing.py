@@ -486,3 +486,18 @@ def test_end_movement_names_contacts_left_unfixed() -> None:
     out = run(done, "end_movement")
     assert out.details == {"fixed": ["R1"], "unfixed_contacts": []}
     assert "not fixed" not in out.message
+
+
+@pytest.mark.parametrize(("series", "reach"), [("1x", 10), ("2x", 5), ("5x", 3)])
+def test_support_range_by_series(series: str, reach: int) -> None:
+    """Herman (3): a supporting force within 10 / 5 / 3 hexes (1x / 2x / 5x), not one more."""
+    f1 = force("F1", "Fr", "A0101", infantry=1)
+    r1 = force("R1", "Ru", "A0103", vedettes=1)
+    at = force("RAT", "Ru", f"A01{3 + reach:02d}", infantry=1)  # straight down the column
+    beyond = force("RBEYOND", "Ru", f"A01{4 + reach:02d}", infantry=1)
+    m = grid(rows=(1, 16))
+    s = move(make([f1, r1, beyond], m, series=series), "F1", "A0102")
+    assert s.map.distance("A0103", f"A01{4 + reach:02d}") == reach + 1
+    assert run(s, "fix", [6], moving="F1", contact="R1").details["result"] == "no_candidate"
+    s = move(make([f1, r1, at, beyond], m, series=series), "F1", "A0102")
+    assert run(s, "fix", [6], moving="F1", contact="R1").details["chosen"] == "RAT"
