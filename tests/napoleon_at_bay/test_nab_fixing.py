@@ -501,3 +501,12 @@ def test_support_range_by_series(series: str, reach: int) -> None:
     assert run(s, "fix", [6], moving="F1", contact="R1").details["result"] == "no_candidate"
     s = move(make([f1, r1, at, beyond], m, series=series), "F1", "A0102")
     assert run(s, "fix", [6], moving="F1", contact="R1").details["chosen"] == "RAT"
+
+
+def test_a_force_may_give_its_own_vedette_strength() -> None:
+    """Herman (3) DRM 2 with a vedette of strength 2 (scenario key ``vedette_strength``)."""
+    r2 = force("R2", "Ru", "A0609", infantry=2)
+    s = base(r2, mover={"cavalry": 1}, contact={"vedettes": 1, "vedette_strength": 2})
+    roll = run(s, "fix", [3], moving="F1", contact="R1").rolls[0]
+    assert [(m.value, m.reason) for m in roll.modifiers] == [(1, "superior Ru Cav")]
+    assert s.pieces["R1"].to_json()["vedette_strength"] == 2

@@ -52,6 +52,7 @@ class Piece:
     fixed: bool = False
     march: March | None = None
     came_from: tuple[str, ...] = ()
+    vedette_strength: int | None = None  # this force's vedettes' strength (None: the default)
 
     @property
     def has_cavalry(self) -> bool:
@@ -59,8 +60,10 @@ class Piece:
         return self.cavalry > 0 or self.vedettes > 0
 
     def cavalry_strength(self, vedette_strength: int) -> int:
-        """Herman (3) DRM 2: cavalry SPs plus each vedette's strength (a parameter)."""
-        return self.cavalry + self.vedettes * vedette_strength
+        """Herman (3) DRM 2: cavalry SPs plus each vedette's strength (a parameter: the
+        force's own ``vedette_strength`` if its scenario entry gives one, else the default)."""
+        each = vedette_strength if self.vedette_strength is None else self.vedette_strength
+        return self.cavalry + self.vedettes * each
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -73,6 +76,7 @@ class Piece:
             "cavalry": self.cavalry,
             "vedettes": self.vedettes,
             "generals": list(self.generals),
+            "vedette_strength": self.vedette_strength,
             "fixed": self.fixed,
             "march": self.march,
             "came_from": list(self.came_from),
@@ -326,6 +330,9 @@ def load_pieces(
                 int(f.get("vedettes", 0)),
                 tuple(str(g) for g in f.get("generals", ())),
                 bool(f.get("fixed", False)),
+                vedette_strength=(
+                    None if f.get("vedette_strength") is None else int(f["vedette_strength"])
+                ),
             )
         except (TypeError, ValueError) as e:
             raise DataError(src, f"{pid}: {e}", n) from None
