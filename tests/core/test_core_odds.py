@@ -85,3 +85,8 @@ def test_monte_carlo_agrees_with_exact_odds(check: Check | UnderCheck, method: s
         # 5 standard deviations of a binomial proportion, at a fixed seed
         sd = (float(p) * (1 - float(p)) / n) ** 0.5
         assert abs(counts[key] / n - float(p)) <= 5 * sd + 1e-9, key
+
+
+def test_under_roll_odds_name_the_target_not_the_roll() -> None:
+    o = UnderCheck(80, (Modifier(20, "friends"),), strict=True, label="morale").odds()
+    assert o.lines()[0] == "morale: d100 vs <80+20 (friends)=100"

@@ -84,3 +84,10 @@ def test_house_rules_replace_tables_whole_and_merge_values() -> None:
     m = merge(base, house)
     assert len(m["tables"]["a"]["rows"]) == 2 and len(m["tables"]["b"]["rows"]) == 1
     assert m["units"]["inf"] == {"move": 5, "range": 2}
+
+
+def test_a_house_table_may_give_only_its_rows() -> None:
+    base = {"tables": {"a": {"dice": "1d6", "rule": "X 1", "rows": [{"range": "1-6"}]}}}
+    house = {"tables": {"a": {"rows": [{"range": "1-3"}, {"range": "4-6"}]}}}
+    t = tables_from_data(merge(base, house))["a"]
+    assert t.dice == "1d6" and t.rule == "X 1" and len(t.rows) == 2

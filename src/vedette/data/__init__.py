@@ -1,8 +1,9 @@
 """Rule data: TOML files shipped with each ruleset, overridable by a user's house rules.
 
 A house-rule file has the same shape as the shipped file; its values replace the shipped ones
-key by key (tables are replaced whole, so a house table is validated as a whole). Every file is
-validated when loaded and errors name the file and row.
+key by key. A table's ``rows`` are replaced whole (so a house table is validated as a whole),
+while a house table that gives only some keys (say ``rows``) keeps the shipped ``dice``,
+``title`` and ``rule``. Every file is validated when loaded and errors name the file and row.
 """
 
 from __future__ import annotations
@@ -42,12 +43,18 @@ def package_toml(package: str, name: str) -> dict[str, Any]:
 
 
 def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
-    """Deep-merge ``override`` into ``base``. Tables under ``tables`` are replaced whole."""
+    """Deep-merge ``override`` into ``base``. Under ``tables`` each table is merged key by key,
+    its ``rows`` list replaced whole."""
     out: dict[str, Any] = dict(base)
     for k, v in override.items():
         if k == "tables" and isinstance(v, Mapping) and isinstance(out.get(k), Mapping):
             t = dict(out[k])
-            t.update(v)
+            for name, table in v.items():
+                old = t.get(name)
+                if isinstance(old, Mapping) and isinstance(table, Mapping):
+                    t[name] = {**old, **table}
+                else:
+                    t[name] = table
             out[k] = t
         elif isinstance(v, Mapping) and isinstance(out.get(k), Mapping):
             out[k] = merge(out[k], v)

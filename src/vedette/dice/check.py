@@ -55,6 +55,9 @@ class Odds:
     rule: str = ""
     note: str = ""
     b_modifiers: tuple[Modifier, ...] = ()  # side B's, for an opposed roll
+    target: int | None = None  # an under-roll test: the modified target
+    base_target: int | None = None
+    strict: bool = False
 
     def p(self, key: str) -> Fraction:
         return sum((r.p for r in self.rows if r.key == key), Fraction(0))
@@ -66,7 +69,10 @@ class Odds:
         """``label: expression with its modifiers`` (each side's for an opposed roll)."""
         mods = "".join(m.text() for m in self.modifiers)
         a, vs, b = self.expression.partition(" vs ")
-        if vs:
+        if self.target is not None:
+            cmp = "<" if self.strict else "≤"
+            expr = f"{a} vs {cmp}{self.base_target}{mods}" + (f"={self.target}" if mods else "")
+        elif vs:
             expr = f"{a}{mods} vs {b}" + "".join(m.text() for m in self.b_modifiers)
         else:
             expr = f"{self.expression}{mods}"
@@ -94,6 +100,7 @@ class Odds:
             "rule": self.rule,
             "note": self.note,
             "head": self.head(),
+            "target": self.target,
             "modifiers": [m.to_json() for m in self.modifiers],
             "b_modifiers": [m.to_json() for m in self.b_modifiers],
             "superseded": [m.to_json() for m in self.superseded],
@@ -314,7 +321,15 @@ class UnderCheck:
         target = self.base + sum(m.value for m in applied)
         rows = _under_rows(self.expression, target, self.strict, self.pass_text, self.fail_text)
         return Odds(
-            self.label, rows, f"{self.expression} vs {self.base}", applied, superseded, self.rule
+            self.label,
+            rows,
+            f"{self.expression} vs {self.base}",
+            applied,
+            superseded,
+            self.rule,
+            target=target,
+            base_target=self.base,
+            strict=self.strict,
         )
 
     def resolve(self, source: DiceSource) -> Roll:
