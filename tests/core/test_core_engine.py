@@ -139,3 +139,12 @@ def test_any_sequence_of_actions_replays_identically(actions: list[str], seed: i
             g.perform("advance", {})
     r = replay(g.ruleset, s.records(g.id))
     assert r.state == g.state and r.position == g.position
+
+
+def test_an_undeclared_argument_is_refused_with_a_suggestion(store: Store) -> None:
+    g = Game.create(store, "g", "toy", {}, seed=3)
+    with pytest.raises(BadRequest, match=r"no argument 'bonsu'; did you mean 'bonus'"):
+        g.perform("advance", {"bonsu": 1})
+    with pytest.raises(BadRequest, match="no argument 'x'"):
+        g.odds("advance", {"x": 1})
+    assert len(store.records(g.id)) == 1

@@ -13,6 +13,7 @@ Log records:
 
 from __future__ import annotations
 
+import difflib
 import json
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
@@ -147,6 +148,18 @@ class Game:
             )
         return procs[name]
 
+    @staticmethod
+    def check_arguments(proc: Procedure[Any], request: Mapping[str, Any]) -> None:
+        """Refuse an argument the procedure does not declare (a typo would otherwise be
+        ignored silently), suggesting the closest declared one."""
+        known = [p.name for p in proc.params]
+        for key in request:
+            if key not in known:
+                close = difflib.get_close_matches(key, known, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                takes = f" (takes: {', '.join(known)})" if known else " (it takes none)"
+                raise BadRequest(f"{proc.name} has no argument {key!r}{hint}{takes}")
+
     def dice(self, faces: Sequence[int] | None = None) -> DiceSource:
         """The physical dice given, or the game's seeded stream at its current position."""
         if faces:
@@ -156,6 +169,7 @@ class Game:
     # -- play ---------------------------------------------------------------------------
     def odds(self, procedure: str, request: Mapping[str, Any]) -> list[Odds]:
         proc = self.procedure(procedure)
+        self.check_arguments(proc, request)
         if proc.odds is None:
             return []
         return list(proc.odds(self.state, Request(request)))
@@ -166,6 +180,7 @@ class Game:
         """Run a procedure; append its events (unless a query). Raises without writing
         anything if the request is bad, the rules forbid it, or the dice do not fit."""
         proc = self.procedure(procedure)
+        self.check_arguments(proc, request)
         source = self.dice(faces)
         outcome = proc.run(self.state, Request(request), source)
         if isinstance(source, PhysicalSource):
