@@ -113,6 +113,44 @@ def scatter(
     return [rd, rn], hexid, f"{rn.final} hex{'es' if rn.final > 1 else ''} {name} of {origin}"
 
 
+def _deferred_die(
+    state: State,
+    req: Request,
+    dice: DiceSource,
+    check: Check,
+    target: str,
+    data: Mapping[str, Any],
+    ask: str,
+    refused: str,
+) -> tuple[Roll, list[Roll], str | None, str | None, str]:
+    """The die of 6.1/7.1: 1-2 this location, 3-5 undetermined, 6 a direction and a distance
+    die give a candidate hex the player must accept (``candidate_ok``) or decide later.
+
+    Returns (the die, every roll, the location now determined or None, a candidate awaiting
+    the player's word or None, the message)."""
+    r = check.resolve(dice)
+    assert isinstance(r, Roll)
+    rolls = [r]
+    hit: str | None = None
+    waiting: str | None = None
+    msg = r.consequence or ""
+    if r.row == "here":
+        hit = target
+    elif r.row == "scatter":
+        more, hexid, where = scatter(state, target, dice, data)
+        rolls += more
+        if hexid is None:
+            msg = f"{where} is off the boards: still undetermined"
+        elif req.get_opt_str("candidate_ok") is None:
+            waiting = hexid
+            msg = f"{where} is {hexid}: {ask}"
+        elif req.get_bool("candidate_ok"):
+            hit = hexid
+        else:
+            msg = f"{hexid} {refused}: still undetermined"
+    return r, rolls, hit, waiting, msg
+
+
 def run_boresight(
     state: State,
     req: Request,
@@ -123,32 +161,22 @@ def run_boresight(
     ws, target, check = boresight_check(state, req, tables)
     if not req.get_bool("roll", True):
         return Outcome(message="no bore sight die thrown (6.2): still undetermined")
-    r = check.resolve(dice)
-    assert isinstance(r, Roll)
-    rolls = [r]
+    names = ", ".join(c.name for c in ws)
+    r, rolls, hit, waiting, msg = _deferred_die(
+        state,
+        req,
+        dice,
+        check,
+        target,
+        data,
+        f"could {names} bore sight a location there? answer with"
+        f" 'decide id={ws[0].id} ok=true|false'",
+        "could not be bore sighted",
+    )
     p = Patch()
-    hit: str | None = None
-    msg = r.consequence or ""
-    if r.row == "here":
-        hit = target
-    elif r.row == "scatter":
-        more, hexid, where = scatter(state, target, dice, data)
-        rolls += more
-        if hexid is None:
-            msg = f"{where} is off the boards: still undetermined"
-        else:
-            ok = req.get_opt_str("candidate_ok")
-            if ok is None:
-                for c in ws:
-                    p.pending("boresight", c.id, hexid)
-                msg = (
-                    f"{where} is {hexid}: could {', '.join(c.name for c in ws)} bore sight a"
-                    f" location there? answer with 'decide id={ws[0].id} ok=true|false'"
-                )
-            elif req.get_bool("candidate_ok"):
-                hit = hexid
-            else:
-                msg = f"{hexid} could not be bore sighted: still undetermined"
+    if waiting is not None:
+        for c in ws:
+            p.pending("boresight", c.id, waiting)
     if hit is not None:
         for c in ws:
             stack, _ = state.counter(c.id) or (None, None)
@@ -179,31 +207,19 @@ def run_prereg(
     m = next(o for o in state.oba if o.id == mid)
     if not req.get_bool("roll", True):
         return Outcome(message="no pre-registration die thrown (7.2): still undetermined")
-    r = check.resolve(dice)
-    assert isinstance(r, Roll)
-    rolls = [r]
+    r, rolls, hit, waiting, msg = _deferred_die(
+        state,
+        req,
+        dice,
+        check,
+        ar,
+        data,
+        f"could {mid} pre-register it? answer with 'decide id={mid} ok=true|false'",
+        "could not be pre-registered",
+    )
     p = Patch()
-    hit: str | None = None
-    msg = r.consequence or ""
-    if r.row == "here":
-        hit = ar
-    elif r.row == "scatter":
-        more, hexid, where = scatter(state, ar, dice, data)
-        rolls += more
-        if hexid is None:
-            msg = f"{where} is off the boards: still undetermined"
-        else:
-            ok = req.get_opt_str("candidate_ok")
-            if ok is None:
-                p.pending("prereg", mid, hexid)
-                msg = (
-                    f"{where} is {hexid}: could {mid} pre-register it?"
-                    f" answer with 'decide id={mid} ok=true|false'"
-                )
-            elif req.get_bool("candidate_ok"):
-                hit = hexid
-            else:
-                msg = f"{hexid} could not be pre-registered: still undetermined"
+    if waiting is not None:
+        p.pending("prereg", mid, waiting)
     if hit is not None:
         msg = f"{hit} is now the pre-registered hex of {mid}"
     p.put_oba(replace(m, location=hit, ar=ar))
