@@ -3,41 +3,15 @@ dice forced to the example's figures. Section numbers are O'Leary's."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
 
-from vedette.dice import ScriptedSource
+from tests.solitaire_asl.asl_helpers import make, play, to_phase
 from vedette.errors import RuleViolation
 from vedette.rules.base import Outcome, Request
 from vedette.rules.solitaire_asl import RULESET
 from vedette.rules.solitaire_asl.model import State, Status
-
-
-def make(stacks: Sequence[Mapping[str, Any]], **kw: Any) -> State:
-    scen: dict[str, Any] = {"sides": ["Russian", "German"], "first": "Russian", **kw}
-    scen["stacks"] = [{"side": "Russian", **s} for s in stacks]
-    return RULESET.initial_state(scen, {})
-
-
-def to_phase(state: State, phase: str, side: str | None = None) -> State:
-    for _ in range(40):
-        out = RULESET.procedures["phase"].run(state, Request({}), ScriptedSource([]))
-        for e in out.events:
-            state = RULESET.apply(state, e)
-        if state.phase == phase and (side is None or state.phasing == side):
-            return state
-    raise AssertionError("phase not reached")
-
-
-def play(state: State, proc: str, faces: Sequence[int] = (), **req: Any) -> tuple[State, Outcome]:
-    src = ScriptedSource(list(faces))
-    out = RULESET.procedures[proc].run(state, Request(req), src)
-    src.check_all_used()
-    for e in out.events:
-        state = RULESET.apply(state, e)
-    return state, out
 
 
 def mods(out: Outcome) -> dict[str, int]:
