@@ -148,3 +148,28 @@ def test_sample_games_are_preloaded_once(tmp_path: Path) -> None:
     for name in made:
         page = c.get(f"/games/{name}")
         assert page.status_code == 200 and "<svg" in page.text and "text-board" not in page.text
+
+
+def test_new_game_options(client: TestClient) -> None:
+    t = token(client)
+    r = client.post(
+        "/games",
+        data={
+            "csrf": t,
+            "name": "draft",
+            "ruleset": "napoleon_at_bay",
+            "scenario": "example1",
+            "options": "variant=draft",
+        },
+        follow_redirects=False,
+    )
+    assert r.headers["location"] == "/games/draft"
+    assert "first draft" in client.get("/api/games/draft").json()["text"].lower() or (
+        "draft" in client.get("/api/games/draft").json()["text"]
+    )
+    r = client.post(
+        "/games",
+        data={"csrf": t, "name": "bad", "ruleset": "napoleon_at_bay", "options": "variant"},
+        follow_redirects=False,
+    )
+    assert "KEY%3DVALUE" in r.headers["location"] or "KEY=VALUE" in r.headers["location"]

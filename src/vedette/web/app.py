@@ -99,7 +99,7 @@ def create_app(db_path: str | Path) -> FastAPI:
         ruleset: str = Form(...),
         scenario: str = Form("sample"),
         seed: str = Form(""),
-        variant: str = Form(""),
+        options: str = Form(""),
         upload: UploadFile | None = File(None),
     ) -> Response:
         check_form(request, csrf)
@@ -109,9 +109,8 @@ def create_app(db_path: str | Path) -> FastAPI:
                 scen = load_toml_text(await _read_limited(upload), "uploaded scenario")
             else:
                 scen = rs.scenario(scenario)
-            options = {"variant": variant} if variant else {}
             with store() as st:
-                Game.create(st, name.strip(), rs.name, scen, _seed(seed), options)
+                Game.create(st, name.strip(), rs.name, scen, _seed(seed), _options(options))
         except VedetteError as e:
             return RedirectResponse(f"/?error={quote(str(e))}", status_code=303)
         return RedirectResponse(f"/games/{quote(name.strip())}", status_code=303)
@@ -296,6 +295,19 @@ def _token_ok(request: Request, sent: str | None, token: str) -> bool:
         and secrets.compare_digest(str(sent), token)
         and secrets.compare_digest(request.cookies.get(CSRF_COOKIE, ""), token)
     )
+
+
+def _options(text: str) -> dict[str, Any]:
+    """``variant=draft, officers=true`` -> a game's options (values typed as in the CLI)."""
+    out: dict[str, Any] = {}
+    for item in text.split(","):
+        if not item.strip():
+            continue
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise GameError(f"option {item.strip()!r}: write KEY=VALUE, e.g. variant=draft")
+        out[key.strip()] = parse_value(value.strip())
+    return out
 
 
 def _seed(text: str) -> int | None:

@@ -101,6 +101,30 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
                 f' text-anchor="middle" fill="#333" pointer-events="none">{escape(name)}'
                 "</text>"
             )
+    # hexside features: roads run centre to centre, the rest (rivers, bridges) mark the edge
+    idx_pts = [pts[hid] for hid in m.ids]
+    for (i, j), feats in m.hexside_features.items():
+        (x1, y1), (x2, y2) = idx_pts[i], idx_pts[j]
+        kinds = [m.hexside_kinds[f] for f in feats if f in m.hexside_kinds]
+        names = " ".join(sorted(feats))
+        if any(k.road for k in kinds):
+            out.append(
+                f'<line class="road" x1="{x1 - minx:.1f}" y1="{y1 - miny:.1f}" x2="{x2 - minx:.1f}"'
+                f' y2="{y2 - miny:.1f}" stroke="#8d6e63" stroke-width="3" pointer-events="none">'
+                f"<title>{escape(names)}</title></line>"
+            )
+        edge = [k for k in kinds if not k.road]
+        if edge:
+            mx, my = (x1 + x2) / 2 - minx, (y1 + y2) / 2 - miny
+            dx, dy = x2 - x1, y2 - y1
+            length = math.hypot(dx, dy) or 1.0
+            px, py = -dy / length * size / 2, dx / length * size / 2
+            colour = "#2e86c1" if any(k.extra is not None for k in edge) else "#17202a"
+            out.append(
+                f'<line class="hexside" x1="{mx - px:.1f}" y1="{my - py:.1f}" x2="{mx + px:.1f}"'
+                f' y2="{my + py:.1f}" stroke="{colour}" stroke-width="4" stroke-linecap="round">'
+                f"<title>{escape(names)}</title></line>"
+            )
     last = sj.get("last") or {}
     for ch in last.get("changes", []):
         for a, b in zip(ch.get("from", []), ch.get("to", []), strict=False):
