@@ -34,9 +34,9 @@ def full_turn(tmp_path: Path) -> Game:
     assert [c.holder for c in g.state.queue()] == list(cards)
 
     # #1 F4, the French battery, fires ball at A1: 1d6=4 +1 (crew over 3) = 5 figures hit;
-    # saves on 5-6 at short range: 1,2,3,5,6 -> 3 casualties, figures 2, 4, 6 of A1's front
+    # saves on 5-6 at short range: 1,2,3,5,6 -> 3 casualties (no special figure: no allocation)
     g.perform("next", {})
-    out = g.perform("fire", {"unit": "F4", "target": "A1"}, [4, 1, 2, 3, 5, 6, 2, 4, 6])
+    out = g.perform("fire", {"unit": "F4", "target": "A1"}, [4, 1, 2, 3, 5, 6])
     assert out.details["band"] == "short" and out.details["casualties"] == 3
 
     # #2 F5, the lancers, advance 200mm from a standstill: d6=4 moves; dK12=+2 (+20mm);
@@ -67,17 +67,16 @@ def full_turn(tmp_path: Path) -> Game:
     g.perform("charge_home", {"unit": "A4"}, [20])
     # melee, cavalry vs cavalry, front ranks only: 6 points each, one die each.
     # A4: 6 -> 3 potential, F5 saves 1,2,5 -> 2; F5: 2 -> 1, A4 saves 6 -> 0.
-    # F5's casualties: figures 3 and 4 of its front rank of 6 (a d6)
-    out = g.perform("melee", {"unit": "A4", "target": "F5"}, [6, 1, 2, 5, 2, 6, 3, 4])
+    out = g.perform("melee", {"unit": "A4", "target": "F5"}, [6, 1, 2, 5, 2, 6])
     assert out.details["inflicted"] == {"A4": 2, "F5": 0} and out.details["losers"] == ["F5"]
     # the loser tests: 80 +20 -15 (loser) -6 (2 casualties) = 79: 96 fails;
     # D10=3: retires in disorder and must rally
     g.perform("morale", {"unit": "F5"}, [96, 3])
 
     # #5 Bianchi's brigade: the battery A5 fires at F2 (column, 5 in front): 1d6=3 hits;
-    # saves 5,1,2 -> 2 casualties; allocation d6 ignoring 6: 6 (ignored), 1, 2
+    # saves 5,1,2 -> 2 casualties
     g.perform("next", {})
-    out = g.perform("fire", {"unit": "A5", "target": "F2"}, [3, 5, 1, 2, 6, 1, 2])
+    out = g.perform("fire", {"unit": "A5", "target": "F2"}, [3, 5, 1, 2])
     assert out.details["casualties"] == 2
 
     # #8 A2 tries to advance from a standstill: 1 -1 (Timid Bianchi) = 0: does not advance

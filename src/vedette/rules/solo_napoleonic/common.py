@@ -248,6 +248,13 @@ def allocate(
     ordinary soldier: assumption)."""
     if casualties <= 0 or eligible <= 0:
         return Allocation(max(0, casualties), (), False, False, ())
+    if not any(1 <= p <= eligible for p in positions.values()) and not (
+        general_pos is not None and 1 <= general_pos <= eligible
+    ):
+        # the roll only tells whether a special figure (or an attached general) was hit
+        # (Kuryakin, Firing/Determining Casualties): with none among the eligible, every
+        # casualty is an ordinary soldier and no die is rolled
+        return Allocation(casualties, (), False, False, ())
     sides = allocation_die(eligible)
     die = standard(sides)
     rolls: list[Roll] = []
