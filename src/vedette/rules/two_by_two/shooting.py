@@ -115,11 +115,21 @@ def judge(state: GameState, req: Request) -> Shot:
     notes: dict[str, Any] = {"range": None if rng is None else round(float(rng.value), 3)}
     if ft.is_artillery:
         names = ft.range_names
+        # a stated range or band is labelled as such, like every other stated fact
+        said = ", stated" if "band" in req or (rng is not None and rng.source == "stated") else ""
         if band == names[-1]:
-            mods.append(mod(state, "shooting", "artillery_long", "artillery long range", R_SHOOT))
+            mods.append(
+                mod(state, "shooting", "artillery_long", f"artillery long range{said}", R_SHOOT)
+            )
         elif band == names[0]:
             mods.append(
-                mod(state, "shooting", "artillery_canister", "artillery canister range", R_SHOOT)
+                mod(
+                    state,
+                    "shooting",
+                    "artillery_canister",
+                    f"artillery canister range{said}",
+                    R_SHOOT,
+                )
             )
     if tt_.is_infantry:
         if "cover" in req:
