@@ -1025,3 +1025,173 @@ def test_refusals_are_vedette_errors(tmp_path: Path) -> None:
     g = T(tmp_path, [bl("B", "infantry", 300, 100), rd("R", "infantry", 300, 500)])
     with pytest.raises(VedetteError):
         g.do("move", unit="NOPE", to=[1, 1])
+
+
+# -- more edge cases ---------------------------------------------------------------------------
+def test_charged_infantry_turns_to_face_and_fires(tmp_path: Path) -> None:
+    # Moving to contact: infantry may turn to face when charged (not engaged) and may fire on
+    # the charging unit. Red line stands side-on (facing east); blue charges its flank.
+    ry = 100 + 3 * N + 18.5
+    g = T(tmp_path, [bl("B", "infantry", 300, 100), rd("R", "infantry", 300, ry, facing=90)])
+    out = g.do("move", unit="B", to=[300, 100 + 3 * N])
+    assert out.details["move"]["contacts"] == ["R"]
+    g.do("face", unit="R", toward="B")
+    assert abs((g.u("R").body.facing - 180) % 360) < 1  # now faces its charger
+    r = g.do("shoot", [4], firer="R", target="B").rolls[0]
+    assert r.final == 5 and r.row == "pinned"  # 4 + 1 first volley
+    assert g.u("R").pinned and g.u("R").shot
+    g.until("shoot", "red")
+    g.refused("shoot", [6], firer="R", target="B")  # that was its one shot
+
+
+def test_charged_infantry_engaged_may_not_turn(tmp_path: Path) -> None:
+    # "if not engaged": red already in contact with blue B2 in front may not turn to B
+    ry = 100 + 3 * N + 18.5
+    units = [
+        bl("B", "infantry", 300, 100),
+        rd("R", "infantry", 300, ry, facing=90),
+        bl("B2", "infantry", 300 + 6 + 6, ry, facing=270),
+    ]
+    g = T(tmp_path, units)
+    g.do("move", unit="B", to=[300, 100 + 3 * N])
+    g.refused("face", unit="R", toward="B")
+
+
+def test_overlap_support_measured(tmp_path: Path) -> None:
+    # two blue units both touching one red unit: one melee, +1 for the extra unit beyond 1
+    units = [
+        bl("B", "infantry", 300, 100),
+        bl("B2", "infantry", 325.5, 100),
+        rd("R", "infantry", 312.75, facing_red(0)),
+    ]
+    g = _melee(tmp_path, units[0], units[1], [units[2]])
+    o = g.odds("melee", attacker="B", defender="R", contact=True)[0]
+    assert sum(m.value for m in o.modifiers) == 1
+
+
+def test_light_cavalry_vs_infantry_no_cavalry_penalty(tmp_path: Path) -> None:
+    # Light Cavalry -1 only vs other cavalry; vs ordered infantry only the -2
+    g = _melee(tmp_path, bl("B", "light_cavalry"), rd("R", "infantry"))
+    o = g.odds("melee", attacker="B", defender="R", contact=True)[0]
+    assert sum(m.value for m in o.modifiers) == -2
+
+
+def test_attacker_subsequent_melee_is_at_most_minus_one(tmp_path: Path) -> None:
+    g = _melee(
+        tmp_path,
+        bl("B", "infantry"),
+        rd("R", "infantry"),
+        [rd("R2", "infantry"), rd("R3", "infantry")],
+    )
+    g.do("melee", [5, 3], attacker="B", defender="R", contact=True)
+    g.do("melee", [5, 3], attacker="B", defender="R2", contact=True)
+    r = g.do("melee", [5, 3], attacker="B", defender="R3", contact=True).rolls[0]
+    assert mods(r.a) == -1  # (max.)
+
+
+def test_countercharge_melee_resolved_in_next_melee_phase(tmp_path: Path) -> None:
+    g = T(tmp_path, [bl("M", "infantry"), rd("C", "heavy_cavalry")])
+    g.do("move", unit="M", distance=2)
+    g.until("shoot", "red")
+    g.do("countercharge", unit="C", target="M", distance=3, within=True)
+    g.do("next")  # phase 4: the melee phase (Player 1 resolves melees)
+    r = g.do("melee", [5, 3], attacker="C", defender="M").rolls[0]
+    # heavy cavalry +2, cavalry vs ordered infantry -2: 5 - 3 = 2 -> infantry recoils
+    assert r.row == "defender_recoils"
+
+
+def test_cavalry_through_town_may_not_countercharge_same_turn(tmp_path: Path) -> None:
+    g = T(tmp_path, [bl("C", "light_cavalry"), rd("M", "infantry")])
+    g.do("move", unit="C", distance=4, town=1)  # blue's move phase, through a town
+    g.until("move", "red")
+    g.do("move", unit="M", distance=2)
+    g.until("shoot", "blue")  # phase 7, same turn
+    assert "town" in g.refused("countercharge", unit="C", target="M", distance=3, within=True)
+
+
+def test_road_through_town_measured_no_bonus(tmp_path: Path) -> None:
+    road = {"kind": "road", "name": "road", "line": [[300, 0], [300, 609.6]], "width": 12}
+    town = {"kind": "town", "name": "t", "area": [[250, 180], [350, 180], [350, 200], [250, 200]]}
+    units = [bl("B", "infantry", 300, 100), rd("R", "infantry", 500, 500)]
+    g = T(tmp_path, units, (road,))
+    out = g.do("move", unit="B", to=[300, 100 + 4.8 * N])  # road: [5]
+    assert out.details["move"]["allowance"] == pytest.approx(5)
+    p = tmp_path / "t"
+    p.mkdir()
+    g = T(p, units, (road, town))
+    # through the town: allowance [4], the town part counts double
+    msg = g.refused("move", unit="B", to=[300, 100 + 4.8 * N])
+    assert "Movement" in msg
+
+
+def test_stream_measured_costs_one(tmp_path: Path) -> None:
+    stream = {"kind": "stream", "name": "s", "line": [[0, 140], [609.6, 140]]}
+    g = T(tmp_path, [bl("B", "infantry", 300, 100), rd("R", "infantry", 500, 500)], (stream,))
+    g.refused("move", unit="B", to=[300, 100 + 3.5 * N])
+    out = g.do("move", unit="B", to=[300, 100 + 3 * N])
+    assert out.details["move"]["cost"] == pytest.approx(4, abs=1e-6)
+
+
+def test_woods_measured(tmp_path: Path) -> None:
+    woods = {"kind": "woods", "name": "w", "area": [[0, 120], [609.6, 120], [609.6, 300], [0, 300]]}
+    units = [
+        bl("B", "infantry", 300, 100),
+        bl("L", "light", 400, 100),
+        rd("R", "infantry", 500, 500),
+    ]
+    g = T(tmp_path, units, (woods,))
+    g.refused("move", unit="B", to=[300, 100 + 2 * N])
+    g.do("move", unit="L", to=[400, 100 + 2 * N])
+
+
+def test_reinforcement_enters_within_four_of_rp(tmp_path: Path) -> None:
+    rps = ({"id": "rear", "side": "blue", "kind": "rear", "at": [300, 0], "queue": ["B2"]},)
+    units = [bl("B", "infantry", 100, 100), rd("R", "infantry", 300, 500)]
+    units.append(bl("B2", "infantry", status="reserve"))
+    g = T(tmp_path, units, rps=rps)
+    g.do("reinforce", [3], rp="rear")
+    # the base's near corner [4.3] from the RP: refused
+    g.refused("move", unit="B2", path=[[300 + 5 * N, 6], [300 + 5 * N, 50]])
+    g.do("move", unit="B2", path=[[300 + 3.5 * N, 6], [300 + 3.5 * N, 50]])
+    assert g.u("B2").on_table
+
+
+def test_rally_removes_one_marker(tmp_path: Path) -> None:
+    g = _rally(tmp_path, "infantry", pinned=True, disrupted=True)
+    assert g.do("rally", [6], unit="U").rolls[0].final == 5  # 6 - 1 disrupted
+    u = g.u("U")
+    assert not u.disrupted and u.pinned
+    g.refused("rally", [6], unit="U")  # one try per rally phase
+
+
+def test_rout_contagion_chain_and_from_shooting(tmp_path: Path) -> None:
+    # the target routs from shooting; Militia M1 [2] away routs; Militia M2 [2] beyond M1
+    # (over [3] from the target) routs from M1's rout
+    units = [
+        bl("T", "infantry", 300, 100),
+        bl("M1", "militia", 325 + 2 * N, 100),
+        bl("M2", "militia", 350 + 4 * N, 100),
+        _art(1),
+    ]
+    g = T(tmp_path, units)
+    g.until("shoot", "red")
+    # canister +1, enfilade stated +2: 5 + 3 = 8 routs; rout dice 3, 4, 5: all flee
+    g.do("shoot", [5, 3, 4, 5], firer="A", target="T", enfilade=True)
+    assert all(g.u(x).routed and g.u(x).disrupted for x in ("T", "M1", "M2"))
+
+
+def test_shot_marker_clears_next_turn(tmp_path: Path) -> None:
+    g = _shoot(tmp_path, _art(2.5), bl("B", "infantry", 300, 100))
+    g.do("shoot", [1], firer="A", target="B")
+    for _ in range(8):
+        g.do("next")
+    assert g.game.state.phase == "shoot" and g.game.state.actor == "red"
+    g.do("shoot", [1], firer="A", target="B")
+
+
+def test_setup_tie_gives_each_side_extra_twelve_ap(tmp_path: Path) -> None:
+    g = _setup(tmp_path)
+    g.do("setup_roll", [4, 4, 5, 2])  # tie, then blue high: blue attacks, red defends
+    assert g.game.state.attacker == "blue"
+    for i in range(1, 8):  # 7 x 2 AP = 14 AP > 12: allowed with the extra 12
+        g.do("deploy", unit=f"R{i}", x=100 + 50 * i, y=580)
