@@ -284,7 +284,11 @@ def allotment(
     if cap > 0:
         n = cap + int(a.get("dummy_hip_extra", 1))
         explain.append(f"{n} for HIP squad capacity {cap} ({how}) + 1 (O'Leary 3.1.1)")
-    hip_locs = {s.location for s in stacks if s.side == side and s.status == Status.HIP}
+    # 4.1: a fortification "containing" HIP units or dummy HIP counters at the start brings no
+    # dummy of its own (knob: count only HIP units, the dummy HIP counters set up aside)
+    with_dummies = bool(a.get("fortification_with_dummy_hip_counts", False))
+    covering = (Status.HIP,) if with_dummies else (Status.HIP, Status.DUMMY_HIP)
+    hip_locs = {s.location for s in stacks if s.side == side and s.status in covering}
     plain = [
         f
         for f in forts

@@ -382,7 +382,8 @@ def plan_shift(
         return _plan_hip(state, req, data, tables, ref_a, ref_b, side0)
     statuses = DUMMY_KINDS if op == Op.DUMMY else (Status.CLOAKED,)
     sa, sb = _pair(state, op, statuses, ref_a, ref_b, side0)
-    if "counters" in req or "units" in req:
+    if any(k in req for k in ("counters", "units", "move", "back")):
+        # "move"/"back" pick part of a HIP stack (3.3.3); nothing else shifts in part
         raise RuleViolation(
             "O'Leary 2.3.1",
             "potential dummy stacks, dummy stacks and cloaked units shift as complete stacks",
