@@ -1195,3 +1195,43 @@ def test_setup_tie_gives_each_side_extra_twelve_ap(tmp_path: Path) -> None:
     assert g.game.state.attacker == "blue"
     for i in range(1, 8):  # 7 x 2 AP = 14 AP > 12: allowed with the extra 12
         g.do("deploy", unit=f"R{i}", x=100 + 50 * i, y=580)
+
+
+def test_destroyed_units_count_toward_victory(tmp_path: Path) -> None:
+    # Melee 4-5: destroyed, removed from play and counted toward victory conditions
+    g = _melee(tmp_path, *_pair("infantry", "guard"))
+    g.do("melee", [6, 1], attacker="B", defender="R", contact=True)  # 6 - (1 + 1) = 4
+    assert g.u("R").status == "destroyed"
+    assert g.game.state.score("blue") == 3 and g.game.state.score("red") == 0  # Guard: 3 AP
+
+
+def test_higher_than_opponent_measured(tmp_path: Path) -> None:
+    hill = {"kind": "hill", "name": "h", "area": [[250, 60], [350, 60], [350, 106], [250, 106]]}
+    a, b = _pair()
+    g = T(tmp_path, [a, b], (hill,))
+    g.until("melee", "blue")
+    o = g.odds("melee", attacker="B", defender="R", contact=True)[0]
+    assert (sum(m.value for m in o.modifiers), sum(m.value for m in o.b_modifiers)) == (1, 0)
+
+
+@pytest.mark.parametrize("kind", ["guard", "light", "militia"])
+def test_no_infantry_type_initiates_against_cavalry(tmp_path: Path, kind: str) -> None:
+    g = _melee(tmp_path, bl("B", kind), rd("R", "cossacks"))
+    g.refused("melee", [6, 1], attacker="B", defender="R", contact=True)
+
+
+@pytest.mark.parametrize(
+    ("att", "dfn"),
+    [("heavy_cavalry", "foot_artillery"), ("cossacks", "infantry"), ("hq_division", "infantry")],
+)
+def test_others_may_initiate(tmp_path: Path, att: str, dfn: str) -> None:
+    # only the two prohibitions of the text: cavalry and HQs may initiate
+    g = _melee(tmp_path, bl("B", att), rd("R", dfn))
+    o = g.odds("melee", attacker="B", defender="R", contact=True)[0]
+    assert sum(r.p for r in o.rows) == 1
+
+
+@pytest.mark.parametrize("kind", ["heavy_cavalry", "cossacks", "hq_corps", "hq_division"])
+def test_units_without_range_cannot_shoot(tmp_path: Path, kind: str) -> None:
+    g = _shoot(tmp_path, rd("A", kind), bl("B", "infantry"))
+    assert "Unit Summary" in g.refused("shoot", [6], firer="A", target="B", range=1)
