@@ -1235,3 +1235,41 @@ def test_others_may_initiate(tmp_path: Path, att: str, dfn: str) -> None:
 def test_units_without_range_cannot_shoot(tmp_path: Path, kind: str) -> None:
     g = _shoot(tmp_path, rd("A", kind), bl("B", "infantry"))
     assert "Unit Summary" in g.refused("shoot", [6], firer="A", target="B", range=1)
+
+
+# -- measured distances exactly at a rule's figure count as "within" ---------------------------
+def test_musket_ranges_at_their_edges_measured(tmp_path: Path) -> None:
+    g = _shoot(tmp_path, rd("I", "infantry", 300, facing_red(1)), bl("B", "infantry", 300, 100))
+    assert "musket" in g.do("shoot", [3], firer="I", target="B").rolls[0].label
+    p = tmp_path / "two"
+    p.mkdir()
+    firer = rd("I", "infantry", 300, facing_red(2), screened=True)
+    g = _shoot(p, firer, bl("B", "infantry", 300, 100))
+    r = g.do("shoot", [6], firer="I", target="B").rolls[0]
+    assert r.final == 8 and r.row == "pinned"  # over [1]: at most pinned
+
+
+def test_countercharge_at_exactly_half_move(tmp_path: Path) -> None:
+    g = T(tmp_path, [bl("M", "infantry", 300, 100), rd("C", "light_cavalry", 300, 152 + 4 * N)])
+    g.do("move", unit="M", to=[300, 140])
+    g.until("shoot", "red")
+    g.do("countercharge", unit="C", target="M", to=[300, 152])  # "a 1/2 move or less"
+
+
+def test_rally_at_exactly_four_from_div_hq_and_two_from_enemy(tmp_path: Path) -> None:
+    units = [
+        bl("U", "guard", 300, 100, pinned=True),
+        bl("H", "hq_division", 325 + 4 * N, 100),  # exactly [4]: not "more than [4]"
+        rd("R", "infantry", 300, facing_red(2)),  # exactly [2]: "within [2]"
+    ]
+    g = T(tmp_path, units)
+    g.do("next")
+    r = g.do("rally", [6], unit="U").rolls[0]
+    assert r.final == 5 and r.row == "rallies"  # 6 + 1 - 2
+
+
+def test_contagion_at_exactly_three(tmp_path: Path) -> None:
+    ry = facing_red(0)
+    g = _melee(tmp_path, *_pair(), [rd("M", "militia", 325 + 3 * N, ry)])
+    g.do("melee", [6, 3, 4, 4], attacker="B", defender="R", contact=True)
+    assert g.u("M").routed
