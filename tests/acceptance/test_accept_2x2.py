@@ -1273,3 +1273,20 @@ def test_contagion_at_exactly_three(tmp_path: Path) -> None:
     g = _melee(tmp_path, *_pair(), [rd("M", "militia", 325 + 3 * N, ry)])
     g.do("melee", [6, 3, 4, 4], attacker="B", defender="R", contact=True)
     assert g.u("M").routed
+
+
+def test_rally_and_countercharge_only_by_the_side_whose_phase_it_is(tmp_path: Path) -> None:
+    units = [
+        bl("C", "heavy_cavalry"),
+        rd("M", "infantry"),
+        rd("P", "infantry", pinned=True),
+        bl("Q", "infantry", pinned=True),
+    ]
+    g = T(tmp_path, units)
+    g.do("next")  # phase 2: Player 1 (blue) rallies; red may not
+    assert "Sequence of play" in g.refused("rally", [6], unit="P", in_command=True)
+    g.do("rally", [6], unit="Q", in_command=True)
+    g.do("next")  # phase 3: Player 2 (red) shoots / counter-charges; blue's cavalry may not
+    assert "Sequence of play" in g.refused(
+        "countercharge", unit="C", target="M", distance=2, within=True
+    )
