@@ -229,6 +229,22 @@ def test_3_3_5_failed_hip_stack_tries_again_in_a_later_phase(tmp_path: Path) -> 
     assert where(g, "H1") == "4C5"
 
 
+def test_3_3_5_merged_phase_is_for_retrying_only(tmp_path: Path) -> None:
+    """3.3.5 merges the enemy MPh and own DFPh "for this purpose" (trying again after a failed
+    shift); the +1 of 2.5 stays "in this phase": a HIP shift made in the enemy MPh adds no +1
+    in the DFPh (vedette's reading, documented with 3.3.5)."""
+    g = new_game(
+        tmp_path,
+        [hip("H1", "4A1", sq("a")), dhip("X1", "4C1"), dhip("X2", "4E1")],
+        side=[{"name": RU, "hip_squads": 1}],
+    )
+    goto(g, "MPh", GE)
+    assert drm(shift(g, [2, 2], a="H1", b="X1")) == -1
+    assert drm(shift(g, [2, 2], a="H1", b="X2")) == 0  # same phase: +1
+    goto(g, "DFPh", GE)
+    assert drm(shift(g, [2, 2], a="H1", b="X1")) == -1
+
+
 # == 5.1 cloaked timing ===========================================================================
 def night_game(tmp_path: Path) -> Game:
     return new_game(
@@ -734,6 +750,60 @@ def test_2_2_split_and_merge(tmp_path: Path) -> None:
     goto(g, "CCPh")
     g.perform("merge", {"a": "P1", "b": other.id})
     assert len(g.state.stacks) == 1 and g.state.stacks[0].real == 2
+
+
+def test_2_4_2_stacks_in_two_locations_shift_as_one(tmp_path: Path) -> None:
+    """2.4.2: a mortar crew and its spotter (two PDS) shift with as many dummy stacks on one DR:
+    both pairs swap; it is one shift for the +1 of later shifts."""
+    g2 = new_game(
+        tmp_path,
+        [
+            pds("P1", "4A1", sq("m", "2-2-8", "crew")),
+            dummy("D1", "4C1", 2),
+            pds("P2", "4A2", sq("s", "8-0", "leader")),
+            dummy("D2", "4C2", 2),
+            pds("P3", "4E1", sq("x")),
+            dummy("D3", "4G1", 2),
+        ],
+    )
+    goto(g2, "MPh")
+    out = shift(g2, [2, 3], a="P1", b="D1", also=[["P2", "D2"]])
+    assert len(out.rolls) == 1
+    assert (where(g2, "P1"), where(g2, "P2")) == ("4C1", "4C2")
+    assert (where(g2, "D1"), where(g2, "D2")) == ("4A1", "4A2")
+    assert drm(shift(g2, [2, 2], a="P3", b="D3")) == 1
+
+
+def test_2_5_plus_one_counts_hip_shifts_among_hip_shifts(tmp_path: Path) -> None:
+    """+1 per previous shift (here of HIP units, 3.3): the third HIP shift this phase has +2,
+    with -1 both HIP: +1."""
+    g = new_game(
+        tmp_path,
+        [hip("H1", "4A1", sq("a")), dhip("X1", "4C1"), dhip("X2", "4E1"), dhip("X3", "4G1")],
+        side=[{"name": RU, "hip_squads": 2}],
+    )
+    goto(g, "MPh")
+    assert drm(shift(g, [2, 2], a="H1", b="X1")) == -1
+    assert drm(shift(g, [2, 2], a="H1", b="X2")) == 0
+    assert drm(shift(g, [2, 2], a="H1", b="X3")) == 1
+    assert _stack_of(g, "a").location == "4G1"  # 4A1 -> 4C1 -> 4E1 -> 4G1
+
+
+def test_2_3_gun_emplaced_after_shift_only_if_allowed_at_start(tmp_path: Path) -> None:
+    g = new_game(
+        tmp_path,
+        [
+            pds("P1", "4A1", sq("g1", "45L AT", "gun", size="small", may_emplace=True)),
+            dummy("D1", "4C1", 2),
+            pds("P2", "4E1", sq("g2", "45L AT", "gun", size="small")),
+            dummy("D2", "4G1", 2),
+        ],
+    )
+    goto(g, "MPh")
+    refused(g, "O'Leary 2.3", "shift", {"a": "P2", "b": "D2", "emplaced": ["g2"]}, [2, 2])
+    shift(g, [2, 2], a="P1", b="D1", emplaced=["g1"], settings={"g1": "CA hexspine 2/3"})
+    c = g.state.counter("g1")
+    assert c is not None and c[1].emplaced and c[0].location == "4C1"
 
 
 # == 2.5 worked examples ==========================================================================
@@ -1326,6 +1396,27 @@ def test_6_3_grouped_weapons_share_one_die(tmp_path: Path) -> None:
     out = g.perform("boresight", {"weapons": ["w1", "w2"], "target": "4E5"}, faces=[2])
     assert len(out.rolls) == 1
     assert _bs(g, "w1") == _bs(g, "w2") == "4E5"
+
+
+def test_6_1_scatter_off_the_board_stays_undetermined(tmp_path: Path) -> None:
+    """6: the direction (N) and distance (3) dice give no hex on the boards from 4E1: no
+    location could be bore sighted there, so it stays undetermined."""
+    g = bs_game(tmp_path)
+    goto(g, "PFPh")
+    g.perform("boresight", {"weapons": ["w1"], "target": "4E1"}, faces=[6, 1, 3])
+    assert _bs(g, "w1") is None and g.state.pending == ()
+
+
+def test_6_1_odds_of_the_third_die(tmp_path: Path) -> None:
+    """1-2: 1/3; 3-5: 1/2; 6: 1/6."""
+    g = bs_game(tmp_path)
+    goto(g, "PFPh")
+    o = g.odds("boresight", {"weapons": ["w1"], "target": "4E5"})[0]
+    assert (o.p("here"), o.p("not_yet"), o.p("scatter")) == (
+        Fraction(1, 3),
+        Fraction(1, 2),
+        Fraction(1, 6),
+    )
 
 
 # == 7 pre-registration ===========================================================================
