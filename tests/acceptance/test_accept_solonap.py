@@ -1286,3 +1286,29 @@ def test_volleys_split_between_targets(tmp_path: Path) -> None:
     with pytest.raises(RuleViolation):
         g.perform("fire", {"unit": "F1", "target": "A2", "range": "long", "volleys": 1}, [4])
     assert g.state.unit("F1").disorder == 1  # one round of firing: 1D
+
+
+def test_defensive_fire_at_chargers_is_short_range(tmp_path: Path) -> None:
+    """Charge Test: 'Should both units morale hold, the attacker moves up to the target, takes
+    any defensive fire, then tests to charge home. Firing at chargers is always at Short Range
+    if the firers' morale holds.'"""
+    g = ready(tmp_path, [unit("F1"), unit("A1", "Allies", front=5), unit("A2", "Allies",
+                                                                          front=5)])  # fmt: skip
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    with pytest.raises(RuleViolation, match="morale"):  # the forced test comes first
+        g.perform("fire", {"unit": "A1", "target": "F1"}, [4])
+    g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
+    # out of its card, no range given: short range, ¾: 4 -> 3 hits, saves 1,1,1 -> 3
+    out = g.perform("fire", {"unit": "A1", "target": "F1"}, [4, 1, 1, 1])
+    assert out.details["band"] == "short" and out.details["casualties"] == 3
+    # the charger then tests to charge home with its casualties this move (-5% each)
+    # and A1 took 1D for its round of firing: each enemy 'D' factor +5%
+    assert mod_total(g, "charge_home", {"unit": "F1"}) == -15 + 5
+
+
+def test_no_defensive_fire_when_morale_fails(tmp_path: Path) -> None:
+    g = ready(tmp_path, [unit("F1"), unit("A1", "Allies", front=5)])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 9])  # fails: halts
+    with pytest.raises(RuleViolation, match="did not hold"):
+        g.perform("fire", {"unit": "A1", "target": "F1"}, [4])

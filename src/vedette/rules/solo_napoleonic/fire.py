@@ -131,8 +131,13 @@ def _cover(req: Request) -> str | None:
     return c
 
 
+def charging_at(f: Unit, t: Unit) -> bool:
+    """Is ``t`` charging ``f`` (declared, not yet home)?"""
+    return t.charge_state == "declared" and t.charge_target == f.id
+
+
 def _range_band(state: State, f: Unit, t: Unit, req: Request, table: str) -> str:
-    if req.get_bool("at_chargers"):
+    if req.get_bool("at_chargers", charging_at(f, t)):
         return "short"  # Kuryakin, Charge Test: fire at chargers is always at short range
     given = req.get_opt_str("range")
     if given is not None:
@@ -152,7 +157,7 @@ def _range_band(state: State, f: Unit, t: Unit, req: Request, table: str) -> str
 
 def _artillery_band(state: State, f: Unit, t: Unit, req: Request) -> dict[str, Any]:
     bands = state.data["artillery_ranges"]["horse" if f.kind == "horse_artillery" else "foot"]
-    if req.get_bool("at_chargers"):
+    if req.get_bool("at_chargers", charging_at(f, t)):
         given: str | None = "canister" if any(b["band"] == "canister" for b in bands) else None
     else:
         given = req.get_opt_str("range")
@@ -367,8 +372,25 @@ def take_casualties(
 def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
     """Fire at a target: volleys, skirmish fire or a battery. Rolls, saves, casualties."""
     f = state.unit(req.get_str("unit"))
-    reaction = is_reaction(state, f) and req.get_bool("reaction", False)
-    if not reaction:
+    # defensive fire at a unit charging the firer needs no card (Kuryakin, Charge Test: the
+    # attacker "takes any defensive fire"); it is assumed when the firer is not on the active
+    # card and fires at its charger
+    t_id = req.get_opt_str("target")
+    at_charger = t_id is not None and charging_at(f, state.unit(t_id))
+    reaction = is_reaction(state, f) and req.get_bool(
+        "reaction", at_charger and f.id not in state.active_units()
+    )
+    if reaction:
+        if f.morale_due:
+            raise RuleViolation(
+                "Kuryakin, Charge Test", f"{f.id} must first take the morale test the charge forces"
+            )
+        if f.morale_failed:
+            raise RuleViolation(
+                "Kuryakin, Charge Test",
+                f"{f.id}'s morale did not hold: no defensive fire at its charger",
+            )
+    else:
         require_active(state, f, R_FIRE)
     p = plan(state, req)
     rolls: list[Roll] = []
