@@ -1312,3 +1312,12 @@ def test_no_defensive_fire_when_morale_fails(tmp_path: Path) -> None:
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 9])  # fails: halts
     with pytest.raises(RuleViolation, match="did not hold"):
         g.perform("fire", {"unit": "A1", "target": "F1"}, [4])
+
+
+def test_each_friend_routing_without_positions(tmp_path: Path) -> None:
+    """Morale: 'Each friend routing -10%' — the text gives no range: with no positions kept,
+    a friend routing anywhere counts."""
+    g = ready(tmp_path, [unit("F1"), unit("F2"), unit("A1", "Allies")])
+    g.perform("morale", {"unit": "F2", "in_command": False}, [99, 1])  # default chart 1: rout
+    assert g.state.unit("F2").status == "routing"
+    assert mod_total(g, "morale", {"unit": "F1", "in_command": False}) == -10

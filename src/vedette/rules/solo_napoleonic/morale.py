@@ -75,7 +75,9 @@ def friends_routing(state: State, u: Unit, req: Request) -> int:
                 n += 1
                 continue
             d = geom.unit_distance(u, o)
-            if d is not None and d <= reach:
+            # the text gives no range: where positions are not kept, every routing friend
+            # counts (the range is our assumption and can only be measured on the table)
+            if d is None or d <= reach:
                 n += 1
     return n
 
