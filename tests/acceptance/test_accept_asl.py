@@ -292,6 +292,35 @@ def test_5_1_cloaked_units_shift_only_under_another_cloaking_counter(tmp_path: P
     refused(g, "O'Leary 5.1", "shift", {"a": "C1", "b": "D1"}, [2, 2])
 
 
+def test_5_cloaked_rows_11_12_and_ge13(tmp_path: Path) -> None:
+    """Night, DRM -2. 12 - 2 = 10: refused, closed, both still cloaked. Next phase, with LOS and
+    the 2.5 remark's extra +3: 12 - 2 + 1 + 3 = 14 >= 13: the cloaked unit loses cloaking and is
+    TI, the dummy cloaking counter is eliminated. (11-12 for cloaked units is not in the row's
+    words: vedette's documented A10 keeps real cloaked units cloaked and removes the dummy.)"""
+    g = night_game(tmp_path)
+    goto(g, "MPh")
+    out = shift(g, [6, 6], a="C1", b="C2")
+    assert out.rolls[0].final == 10  # type: ignore[union-attr]
+    assert (status(g, "C1"), status(g, "C2")) == ("cloaked", "cloaked")
+    refused(g, "O'Leary 2.5", "shift", {"a": "C1", "b": "C2"}, [2, 2])
+    g2 = new_game(
+        tmp_path / "b",
+        [
+            {"id": "C1", "location": "4A1", "status": "cloaked", "counters": [sq("c1")]},
+            {"id": "C2", "location": "4C1", "status": "cloaked"},
+        ],
+        night=True,
+        extra_drm=3,
+        locations=[{"id": "4A1", "los": True}],
+    )
+    goto(g2, "MPh")
+    out = shift(g2, [6, 6], a="C1", b="C2")
+    assert out.rolls[0].final == 14  # type: ignore[union-attr]
+    c1 = g2.state.stack("C1")
+    assert c1 is not None and c1.status.value == "revealed" and c1.ti
+    assert g2.state.stack("C2") is None
+
+
 # == 2.3.1-2.3.4 counts, 3.3.1 ====================================================================
 @pytest.mark.parametrize(("n_dummies", "ok"), [(3, False), (4, True), (5, True)])
 def test_2_3_2_real_counters_strictly_fewer_than_dummies(
@@ -1287,6 +1316,7 @@ def test_4_6_3_dr_8_refuses_only_that_exchange(tmp_path: Path) -> None:
     m1, m2 = g.state.minefield("M1"), g.state.minefield("M2")
     assert m1 is not None and m2 is not None
     assert (m1.location, m2.location) == ("4A1", "4C1") and m1.revealed and m2.revealed
+    assert out.details["revealed"] == {"M1": "6 AP", "M2": "1 AT"}
     assert g.state.closed == ()
     g.perform("minefield", {"entered": "M3", "other": "M4"}, faces=[2, 2])
     assert g.state.minefield("M3").location == "4G1"  # type: ignore[union-attr]
