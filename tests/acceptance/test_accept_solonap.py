@@ -1321,3 +1321,21 @@ def test_each_friend_routing_without_positions(tmp_path: Path) -> None:
     g.perform("morale", {"unit": "F2", "in_command": False}, [99, 1])  # default chart 1: rout
     assert g.state.unit("F2").status == "routing"
     assert mod_total(g, "morale", {"unit": "F1", "in_command": False}) == -10
+
+
+def test_d20_example_rolls_without_specials_when_asked(tmp_path: Path) -> None:
+    """The allocation roll is made when it can matter (a special figure or general among the
+    victims); the house option allocation_roll = "always" rolls it for every casualty."""
+    units = [unit("F1", figures=20, front=5), unit("A1", "Allies", figures=16, front=4,
+                                                   formation="column")]  # fmt: skip
+    g = ready(tmp_path, units, house={"options": {"allocation_roll": "always"}})
+    to_melee(g, "F1", "A1")
+    faces = [5, 5, 5, 5] + [1] * 10 + [6, 6] + [1, 1, 1, 80, 6]
+    faces += [17, 3, 20, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+    out = g.perform("melee", {"unit": "F1", "target": "A1"}, faces)
+    assert len([r for r in out.rolls if r.expression == "1d20"]) == 10
+    h = ready(tmp_path / "plain", units)
+    to_melee(h, "F1", "A1")
+    faces = [5, 5, 5, 5] + [1] * 10 + [6, 6] + [1, 1, 1, 80, 6]
+    out = h.perform("melee", {"unit": "F1", "target": "A1"}, faces)
+    assert h.state.unit("A1").figures == 6

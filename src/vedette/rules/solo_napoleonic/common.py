@@ -240,6 +240,7 @@ def allocate(
     rule: str,
     general_pos: int | None = None,
     general_save: int = 3,
+    always: bool = False,
 ) -> Allocation:
     """Roll a figure for each casualty among ``eligible`` figures (the front rank for fire, all
     eligible victims for melee). A roll on a special figure's position hits it (once per attack;
@@ -248,8 +249,10 @@ def allocate(
     ordinary soldier: assumption)."""
     if casualties <= 0 or eligible <= 0:
         return Allocation(max(0, casualties), (), False, False, ())
-    if not any(1 <= p <= eligible for p in positions.values()) and not (
-        general_pos is not None and 1 <= general_pos <= eligible
+    if (
+        not always
+        and not any(1 <= p <= eligible for p in positions.values())
+        and not (general_pos is not None and 1 <= general_pos <= eligible)
     ):
         # the roll only tells whether a special figure (or an attached general) was hit
         # (Kuryakin, Firing/Determining Casualties): with none among the eligible, every

@@ -350,6 +350,7 @@ def take_casualties(
         rule,
         gpos if gen is not None else None,
         int(opt(ch.state, "general_save")),
+        str(ch.state.data.get("options", {}).get("allocation_roll", "specials")) == "always",
     )
     # a general killed is the casualty: no soldier falls for that hit
     lost = alloc.ordinary + len(alloc.specials_hit)
