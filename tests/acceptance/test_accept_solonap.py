@@ -1339,3 +1339,15 @@ def test_d20_example_rolls_without_specials_when_asked(tmp_path: Path) -> None:
     faces = [5, 5, 5, 5] + [1] * 10 + [6, 6] + [1, 1, 1, 80, 6]
     out = h.perform("melee", {"unit": "F1", "target": "A1"}, faces)
     assert h.state.unit("A1").figures == 6
+
+
+def test_advance_from_a_halt_rolls_the_standstill_die_first(tmp_path: Path) -> None:
+    """Moving From A Standstill: 'To get troops moving who have halted, roll a D6. A result of
+    '1' means that the unit does not advance.' — then the random movement and swerve."""
+    g = ready(tmp_path, [unit("F1"), unit("F2"), unit("A1", "Allies")])
+    out = g.perform("move", {"unit": "F1", "distance": 100}, [1])
+    assert "does not advance" in out.message and len(out.rolls) == 1
+    with pytest.raises(RuleViolation):  # no second try this turn
+        g.perform("move", {"unit": "F1", "distance": 100}, [6, 0, 3])
+    out = g.perform("move", {"unit": "F2", "distance": 100}, [2, -2, 3])
+    assert out.details["moved_mm"] == 80 and g.state.unit("F2").advancing
