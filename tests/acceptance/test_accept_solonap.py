@@ -1351,3 +1351,17 @@ def test_advance_from_a_halt_rolls_the_standstill_die_first(tmp_path: Path) -> N
         g.perform("move", {"unit": "F1", "distance": 100}, [6, 0, 3])
     out = g.perform("move", {"unit": "F2", "distance": 100}, [2, -2, 3])
     assert out.details["moved_mm"] == 80 and g.state.unit("F2").advancing
+
+
+def test_every_missing_table_is_labelled_default_data(tmp_path: Path) -> None:
+    """Seeds README: the Grade/CR table, Move Distances, the Range Table, the D10 morale chart,
+    the reasons for testing, the Chance Card deck, Grade A BPL and TH/AV rows 1-2 are missing:
+    each ships as labelled default data."""
+    g = new(tmp_path, [unit("F1")])
+    listed = " ".join(g.perform("assumptions", {}).details["assumptions"])
+    for key in ("generals.th_rows", "generals.av_rows", "generals.grade_rows", "move_distances",
+                "artillery_ranges.foot", "tables.morale_result", "morale_reasons",
+                "chance_cards", "bpl.morale (A)"):  # fmt: skip
+        assert key in listed, key
+    reasons = g.perform("reasons", {}).details["reasons"]
+    assert "charged" in reasons
