@@ -5,6 +5,7 @@ replay identically, and its state renders as text and JSON."""
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -54,3 +55,25 @@ def test_bundled_scenarios_set_up_and_replay(name: str, tmp_path: Path) -> None:
         assert replay(rs, st.records(g.id)).state == g.state
         assert isinstance(g.render(), str) and g.render()
         json.dumps(rs.state_json(g.state))
+
+
+_READ = re.compile(
+    r'req\.get_(?:str|opt_str|int|float|bool|list|choice)\(\s*"([a-z_0-9]+)"'
+    r'|(?:fact|count_fact)\(\s*req\s*,\s*"([a-z_0-9]+)"'
+    r'|"([a-z_0-9]+)" in req\b'
+)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_argument_a_ruleset_reads_is_declared(name: str) -> None:
+    """The engine refuses undeclared arguments, so a key a procedure reads but no procedure
+    declares could never be given: scan the ruleset's source for the keys it reads."""
+    rs = rules.get(name)
+    declared = {p.name for proc in rs.procedures.values() for p in proc.params}
+    package = Path(__file__).resolve().parents[2] / "src" / "vedette" / "rules" / name
+    read = {
+        next(g for g in m.groups() if g)
+        for f in package.glob("*.py")
+        for m in _READ.finditer(f.read_text(encoding="utf-8"))
+    }
+    assert read - declared == set()

@@ -25,7 +25,7 @@ from vedette.rules.solitaire_asl.model import Counter, State
 
 
 def _weapons(state: State, req: Request) -> list[Counter]:
-    refs = [str(x) for x in req.get_list("weapons", req.get_list("weapon", []))]
+    refs = [str(x) for x in req.get_list("weapons")]
     if not refs:
         raise BadRequest("missing 'weapons' (or 'weapon')")
     out = []

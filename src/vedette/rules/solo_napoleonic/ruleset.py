@@ -148,6 +148,41 @@ def assumptions(state: State, req: Request, dice: DiceSource) -> Outcome:
 U = Param("unit", "unit id", "str", True)
 T = Param("target", "target unit id", "str", True)
 
+#: Facts a player may state for a morale-type test when positions are not kept (Kuryakin,
+#: Morale, Charge Test, Charge Home); every morale-type procedure declares all of them.
+MORALE_FACTS = (
+    Param("charged_by"),
+    Param("friendly_within_300", kind="int"),
+    Param("in_command", kind="bool"),
+    Param("casualties", kind="int"),
+    Param("flank_rear", kind="bool"),
+    Param("defending_cover", kind="bool"),
+    Param("artillery_no_reply", kind="bool"),
+    Param("melee_loser", kind="bool"),
+    Param("co_killed", kind="bool"),
+    Param("corps_killed", kind="bool"),
+    Param("friends_routing", kind="int"),
+    Param("vs_cavalry", kind="bool"),
+    Param("charged_by_higher_class", kind="bool"),
+    Param("officer_front", "the officer is in the front rank (optional rules)", "bool"),
+    Param("standard_front", "the standard is in the front rank (optional rules)", "bool"),
+)
+CHARGE_FACTS = (
+    Param("charging_inferior", "the target is of a lower class", "bool"),
+    Param("target_steady", "the target has not failed morale", "bool"),
+    Param("officer_front", "the officer is in the front rank (optional rules)", "bool"),
+    Param("standard_front", "the standard is in the front rank (optional rules)", "bool"),
+)
+MELEE_FACTS = (
+    Param("contact", "the two are in contact (positions not kept)", "bool"),
+    Param("a_figures", "figures of the attacker that count", "int"),
+    Param("b_figures", "figures of the defender that count", "int"),
+    Param("a_contact", "attacker's files in contact", "int"),
+    Param("b_contact", "defender's files in contact", "int"),
+    Param("a_hit_standing", "the attacker is hit standing", "bool"),
+    Param("b_hit_standing", "the defender is hit standing", "bool"),
+)
+
 
 def _procs() -> dict[str, Procedure[State]]:
     P = Procedure
@@ -223,6 +258,7 @@ def _procs() -> dict[str, Procedure[State]]:
                 Param("distance", "mm (default: a full move)", "float"),
                 Param("mode", "advance|move|retire|retreat|pursuit|rout"),
                 Param("direction", "degrees from the facing (placed units)", "float"),
+                Param("toward", "the unit it moves toward (a restricted unit)"),
             ),
             actions.move_odds,
             rule=actions.R_MOVE,
@@ -297,7 +333,7 @@ def _procs() -> dict[str, Procedure[State]]:
             "charge",
             morale.charge,
             "declare a charge: the charge test",
-            (U, T),
+            (U, T, *CHARGE_FACTS),
             morale.charge_odds,
             rule=morale.R_CHARGE,
         ),
@@ -305,21 +341,7 @@ def _procs() -> dict[str, Procedure[State]]:
             "morale",
             morale.morale,
             "morale test (d100 under BPL + modifiers)",
-            (
-                U,
-                Param("charged_by"),
-                Param("friendly_within_300", kind="int"),
-                Param("in_command", kind="bool"),
-                Param("casualties", kind="int"),
-                Param("flank_rear", kind="bool"),
-                Param("defending_cover", kind="bool"),
-                Param("artillery_no_reply", kind="bool"),
-                Param("melee_loser", kind="bool"),
-                Param("co_killed", kind="bool"),
-                Param("corps_killed", kind="bool"),
-                Param("friends_routing", kind="int"),
-                Param("vs_cavalry", kind="bool"),
-            ),
+            (U, *MORALE_FACTS),
             morale.morale_odds,
             rule=morale.R_MORALE,
         ),
@@ -327,7 +349,7 @@ def _procs() -> dict[str, Procedure[State]]:
             "rally",
             morale.rally,
             "rally a routing/retiring unit (a morale test)",
-            (U,),
+            (U, *MORALE_FACTS),
             morale.rally_odds,
             rule=morale.R_MORALE,
         ),
@@ -341,6 +363,7 @@ def _procs() -> dict[str, Procedure[State]]:
                 Param("obstacle", "obstacle|building"),
                 Param("casualties_this_move", kind="int"),
                 Param("test", "test even if not needed", "bool"),
+                *CHARGE_FACTS,
             ),
             morale.charge_home_odds,
             rule=morale.R_HOME,
@@ -349,7 +372,7 @@ def _procs() -> dict[str, Procedure[State]]:
             "melee",
             melee.melee,
             "a round of melee",
-            (U, T, Param("round", kind="int")),
+            (U, T, Param("round", kind="int"), *MELEE_FACTS),
             melee.melee_odds,
             rule=melee.R_MELEE,
         ),
@@ -357,7 +380,7 @@ def _procs() -> dict[str, Procedure[State]]:
             "brawl",
             melee.brawl,
             "D3 further rounds of melee",
-            (U, T),
+            (U, T, *MELEE_FACTS),
             melee.brawl_odds,
             rule=melee.R_MELEE,
         ),
