@@ -709,3 +709,20 @@ def test_refused_request_leaves_no_event(tmp_path: Path) -> None:
     with pytest.raises(RuleViolation):
         t.fix([6])
     assert len(t.game.records) == n and t.hexes("R1") == (CONTACT,)
+
+
+def test_5_no_fixing_in_the_combat_phase(tmp_path: Path) -> None:
+    # Herman (5): combat follows once all movement and fixing is complete: a fixing asked for
+    # after the movement phase is refused.
+    t = standard(tmp_path, ru("R2", "A1305", infantry=2))
+    t.do("end_movement")
+    t.refused("Herman (5)")
+
+
+def test_replay_gives_the_same_table(tmp_path: Path) -> None:
+    # the game log replays to the same positions and fixed flags
+    t = standard(tmp_path, ru("R2", "A1305", infantry=2), contact={"vedettes": 1})
+    t.fix([3])
+    again = Game.open(t.store, "g")
+    assert again.ruleset.state_json(again.state) == t.game.ruleset.state_json(t.game.state)
+    assert again.state.pieces["R2"].hexes == (CONTACT,) and again.state.pieces["R2"].fixed
