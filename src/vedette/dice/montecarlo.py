@@ -1,8 +1,12 @@
 """Monte Carlo sampling of the same checks and tables (numpy, vectorised; the ``sim`` extra).
 
-Each die is sampled as an index into its faces (so custom dice with repeated faces are exact),
-modifiers are the check's own, and the figure is read on the check's own table with a
-vectorised ``searchsorted`` over the table's row bounds: the same rows ``Table.lookup`` uses.
+Two ways to sample a check, both read on the check's own table with ``Table.lookup``, the very
+lookup that play uses (each distinct figure is counted with ``bincount``, then looked up once):
+
+* ``"dice"``: every die is rolled (an ordinary die draws its face, a die with declared faces
+  draws an index into them), so it is an independent check of the exact odds;
+* ``"cdf"``: each final figure is drawn from the check's exact integer weights in one bounded
+  draw (fast, for simulations of many battles).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from vedette.dice.check import Check, UnderCheck
 from vedette.dice.notation import Expression, Opposed
+from vedette.dice.tables import Table
 
 if TYPE_CHECKING:
     import numpy as np
@@ -27,21 +32,47 @@ def _require_numpy() -> Any:
     return numpy
 
 
-def sample_expression(expr: Expression, n: int, rng: np.random.Generator) -> npt.NDArray[Any]:
-    """``n`` totals of an expression (dice and constant)."""
-    np = _require_numpy()
-    total = np.full(n, expr.constant, dtype=np.int64)
+def _bounds(expr: Expression) -> tuple[int, int]:
+    """Lowest and highest total of the dice alone (no constant)."""
+    lo = hi = 0
     for t in expr.terms:
-        faces = np.asarray(t.die.faces, dtype=np.int64)
-        idx = (
-            rng.integers(0, len(faces), size=(t.count, n))
-            if t.count > 1
-            else rng.integers(0, len(faces), size=n)
-        )
-        drawn = faces[idx]
-        total += t.sign * (drawn.sum(axis=0) if t.count > 1 else drawn)
+        a, b = min(t.die.faces) * t.count, max(t.die.faces) * t.count
+        lo, hi = (lo + a, hi + b) if t.sign > 0 else (lo - b, hi - a)
+    return lo, hi
+
+
+def sample_dice(expr: Expression, n: int, rng: np.random.Generator) -> npt.NDArray[Any]:
+    """``n`` totals of an expression's dice (without its constant), every die rolled.
+
+    Small dice are drawn as 8-bit integers and summed in the narrowest type that holds the
+    total: the draws, not the arithmetic, dominate."""
+    np = _require_numpy()
+    lo, hi = _bounds(expr)
+    acc = np.int16 if lo > -(2**15) and hi < 2**15 else np.int64
+    total = np.zeros(n, dtype=acc)
+    for t in expr.terms:
+        sides = t.die.sides
+        plain = t.die.faces == tuple(range(1, sides + 1))
+        small = np.int8 if sides < 127 else np.int64
+        for _ in range(t.count):
+            if plain:  # an ordinary die: draw the face itself
+                drawn = rng.integers(1, sides + 1, size=n, dtype=small)
+            else:  # declared faces: draw an index into them
+                drawn = np.asarray(t.die.faces, dtype=acc)[
+                    rng.integers(0, sides, size=n, dtype=small)
+                ]
+            if t.sign > 0:
+                total += drawn
+            else:
+                total -= drawn
     result: npt.NDArray[Any] = total
     return result
+
+
+def sample_expression(expr: Expression, n: int, rng: np.random.Generator) -> npt.NDArray[Any]:
+    """``n`` totals of an expression (dice and constant)."""
+    out: npt.NDArray[Any] = sample_dice(expr, n, rng).astype("int64") + expr.constant
+    return out
 
 
 def sample_figures(check: Check, n: int, rng: np.random.Generator) -> npt.NDArray[Any]:
@@ -65,39 +96,32 @@ def sample_figures(check: Check, n: int, rng: np.random.Generator) -> npt.NDArra
     return figures
 
 
-def sample_cdf(check: Check, n: int, rng: np.random.Generator) -> npt.NDArray[Any]:
-    """``n`` final figures drawn from the check's exact integer weights: one bounded draw per
-    resolution, mapped through a lookup array (fast, for simulations; ``sample_figures``
-    rolls each die)."""
+def _read(per_value: npt.NDArray[Any], shift: int, table: Table | None) -> dict[str, int]:
+    """Counts per row: value ``i`` of ``per_value`` is the figure ``i + shift``."""
     np = _require_numpy()
-    w = check.weights()
-    outcomes = np.repeat(
-        np.asarray(sorted(w), dtype=np.int64), np.asarray([w[v] for v in sorted(w)])
-    )
-    dtype = np.int16 if len(outcomes) < 2**15 else np.int64
-    figures: npt.NDArray[Any] = outcomes[rng.integers(0, len(outcomes), size=n, dtype=dtype)]
-    return figures
+    out: dict[str, int] = {} if table is None else {r.key: 0 for r in table.rows}
+    for offset in np.flatnonzero(per_value):
+        figure = shift + int(offset)
+        key = str(figure) if table is None else table.lookup(figure).key
+        out[key] = out.get(key, 0) + int(per_value[offset])
+    return out
 
 
 def row_counts(
     check: Check | UnderCheck, n: int, seed: int = 0, method: str = "dice"
 ) -> dict[str, int]:
-    """How often each row of the check's table came up in ``n`` samples.
-
-    ``method="dice"`` rolls every die (an independent check of the exact odds);
-    ``method="cdf"`` draws each final figure from the exact distribution in one draw.
-    Figures are counted (``bincount``) and each distinct figure is read on the table with
-    ``Table.lookup``, the very lookup that play uses.
-    """
+    """How often each row of the check's table came up in ``n`` samples (``method`` is
+    ``"dice"`` or ``"cdf"``, see the module docstring)."""
     np = _require_numpy()
     rng = np.random.default_rng(seed)
     if isinstance(check, UnderCheck):
-        table = check.table()
-        figures = sample_expression(check.parsed_expression(), n, rng)
-        lo = int(figures.min())
-        per_figure = np.bincount(figures - lo)
-    elif method == "cdf":
-        table = check.table  # type: ignore[assignment]
+        e = check.parsed_expression()
+        lo = min(_bounds(e)[0], 0)
+        totals = sample_dice(e, n, rng)
+        per_value = np.bincount(totals - lo if lo else totals)
+        return _read(per_value, lo + e.constant, check.table())
+    parsed = check.parsed()
+    if method == "cdf":
         w = check.weights()
         lo = min(w)
         codes = np.repeat(
@@ -105,15 +129,14 @@ def row_counts(
             np.asarray([w[v] for v in sorted(w)]),
         )
         dtype = np.int16 if len(codes) < 2**15 else np.int64
-        per_figure = np.bincount(codes[rng.integers(0, len(codes), size=n, dtype=dtype)])
-    else:
-        table = check.table  # type: ignore[assignment]
+        per_value = np.bincount(codes[rng.integers(0, len(codes), size=n, dtype=dtype)])
+        return _read(per_value, lo, check.table)
+    if isinstance(parsed, Opposed):
         figures = sample_figures(check, n, rng)
         lo = int(figures.min())
-        per_figure = np.bincount(figures - lo)
-    out: dict[str, int] = {} if table is None else {r.key: 0 for r in table.rows}
-    for offset in np.flatnonzero(per_figure):
-        figure = lo + int(offset)
-        key = str(figure) if table is None else table.lookup(figure).key
-        out[key] = out.get(key, 0) + int(per_figure[offset])
-    return out
+        return _read(np.bincount(figures - lo), lo, check.table)
+    lo, _ = _bounds(parsed)
+    lo = min(lo, 0)  # non-negative totals are counted as they are (no subtraction pass)
+    totals = sample_dice(parsed, n, rng)
+    per_value = np.bincount(totals - lo if lo else totals)
+    return _read(per_value, lo + parsed.constant + check.modifier_total(), check.table)
