@@ -51,6 +51,7 @@ def cold() -> None:
         for t in (MELEE, SHIFT, K):
             t.memo.clear()
         check._under_rows.cache_clear()
+        check._under_odds.cache_clear()
         notation._parse_cached.cache_clear()
 
 

@@ -317,6 +317,9 @@ class UnderCheck:
         return e
 
     def odds(self) -> Odds:
+        return _under_odds(self)
+
+    def _odds(self) -> Odds:
         applied, superseded = select(self.modifiers)
         target = self.base + sum(m.value for m in applied)
         rows = _under_rows(self.expression, target, self.strict, self.pass_text, self.fail_text)
@@ -356,6 +359,12 @@ class UnderCheck:
             base_target=self.base,
             strict=self.strict,
         )
+
+
+@lru_cache(maxsize=4096)
+def _under_odds(check: UnderCheck) -> Odds:
+    """An under-roll test is a value: the same test has the same odds (Odds is immutable)."""
+    return check._odds()
 
 
 @lru_cache(maxsize=4096)
