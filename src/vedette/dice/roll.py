@@ -150,6 +150,30 @@ class OpposedRoll:
         }
 
 
+def single(
+    sides: int,
+    face: int,
+    source: str,
+    label: str = "",
+    rule: str = "",
+    consequence: str | None = None,
+    details: dict[str, Any] | None = None,
+) -> Roll:
+    """The record of one plain die read without a table (a shuffle swap, a random pick, a
+    casualty's position): ``1dN=face``, with what it decided."""
+    return Roll(
+        f"1d{sides}",
+        (Face(f"d{sides}", face),),
+        face,
+        final=face,
+        label=label,
+        rule=rule,
+        consequence=consequence,
+        source=source,
+        details=details or {},
+    )
+
+
 def _bare(r: Roll) -> Roll:
     from dataclasses import replace
 

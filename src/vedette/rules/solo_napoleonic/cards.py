@@ -18,7 +18,7 @@ from typing import Any
 
 from vedette.dice import DiceSource, Odds, standard
 from vedette.dice.check import OddsRow
-from vedette.dice.roll import Face, Roll
+from vedette.dice.roll import Roll, single
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome, Request
 from vedette.rules.solo_napoleonic.common import Changes
@@ -55,14 +55,8 @@ def shuffle(n: int, dice: DiceSource) -> tuple[list[int], list[Roll]]:
         j = f - 1
         deck[i], deck[j] = deck[j], deck[i]
         rolls.append(
-            Roll(
-                f"1d{i + 1}",
-                (Face(f"d{i + 1}", f),),
-                f,
-                final=f,
-                label=f"shuffle: card in place {i + 1} swaps with place {f}",
-                rule=R_SEQ,
-                source=dice.kind,
+            single(
+                i + 1, f, dice.kind, f"shuffle: card in place {i + 1} swaps with place {f}", R_SEQ
             )
         )
     return deck, rolls
@@ -124,15 +118,13 @@ def deal(state: State, req: Request, dice: DiceSource) -> Outcome:
             c = left.pop(f - 1)
             chance[side] = c.id
             rolls.append(
-                Roll(
-                    f"1d{len(left) + 1}",
-                    (Face(f"d{len(left) + 1}", f),),
+                single(
+                    len(left) + 1,
                     f,
-                    final=f,
-                    label=f"{side} draws a chance card",
-                    rule=R_CHANCE,
-                    consequence=f"{c.title}: {c.effect}",
-                    source=dice.kind,
+                    dice.kind,
+                    f"{side} draws a chance card",
+                    R_CHANCE,
+                    f"{c.title}: {c.effect}",
                 )
             )
     ch.game(
@@ -326,15 +318,13 @@ def play_chance(state: State, req: Request, dice: DiceSource) -> Outcome:
         f = dice.face(standard(len(pool)))
         on = pool[f - 1]
         rolls.append(
-            Roll(
-                f"1d{len(pool)}",
-                (Face(f"d{len(pool)}", f),),
+            single(
+                len(pool),
                 f,
-                final=f,
-                label=f"{side}'s chance card falls on a random unit",
-                rule=R_CHANCE,
-                consequence=on,
-                source=dice.kind,
+                dice.kind,
+                f"{side}'s chance card falls on a random unit",
+                R_CHANCE,
+                on,
             )
         )
     elif on is not None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck, per_count, standard
 from vedette.dice.check import OddsRow
-from vedette.dice.roll import Face
+from vedette.dice.roll import single
 from vedette.errors import BadRequest, DataError
 from vedette.rules.base import Event, Request
 from vedette.rules.solo_napoleonic.model import General, State, Unit, to_json
@@ -294,16 +294,14 @@ def allocate(
             note = "ordinary soldier" if who is None else f"{who} already hit: ordinary soldier"
         ign = f" (ignored {', '.join(map(str, ignored))})" if ignored else ""
         rolls.append(
-            Roll(
-                expression=f"1d{sides}",
-                faces=(Face(f"d{sides}", f),),
-                natural=f,
-                final=f,
-                label=f"casualty {i + 1} of {casualties}: figure {f} of {eligible}{ign}",
-                consequence=note,
-                rule=rule,
-                source=dice.kind,
-                details={"ignored": ignored},
+            single(
+                sides,
+                f,
+                dice.kind,
+                f"casualty {i + 1} of {casualties}: figure {f} of {eligible}{ign}",
+                rule,
+                note,
+                {"ignored": ignored},
             )
         )
     return Allocation(ordinary, tuple(hit), g_hit, g_killed, tuple(rolls))
