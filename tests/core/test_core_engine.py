@@ -43,11 +43,49 @@ def test_undo_cannot_reroll(store: Store) -> None:
     g = Game.create(store, "g", "toy", {}, seed=3)
     first = g.perform("advance", {}).rolls[0].to_json()["dice"]
     g.undo()
-    assert g.position == 0 and g.state.history == ()
+    # the stream does not go back: the undone die stays reserved for the same action
+    assert g.position == 1 and g.state.history == ()
     again = g.perform("advance", {}).rolls[0].to_json()["dice"]
     assert again == first
     # nothing was deleted: created, action, undo, action
     assert [r.kind for r in store.records(g.id)] == ["created", "action", "undo", "action"]
+
+
+def test_undo_does_not_show_the_next_die_to_another_action(store: Store) -> None:
+    """Undo a roll, then do something else: it draws past the undone die, so undo cannot be
+    used to see a die before choosing what to spend it on."""
+    ref = Game.create(store, "ref", "toy", {}, seed=5)
+    stream = [ref.perform("advance", {}).rolls[0].natural for _ in range(3)]
+    g = Game.create(store, "g", "toy", {}, seed=5)
+    g.perform("advance", {})
+    g.undo()
+    other = g.perform("advance", {"bonus": 1}).rolls[0]
+    assert other.natural == stream[1]  # not the undone die stream[0]
+    g.undo()
+    # the same request as the first undone action still gets its own die back
+    assert g.perform("advance", {}).rolls[0].natural == stream[0]
+
+
+def test_physical_dice_refused_for_an_undone_seeded_roll(store: Store) -> None:
+    g = Game.create(store, "g", "toy", {}, seed=3)
+    g.perform("advance", {})
+    g.undo()
+    with pytest.raises(DiceError, match="already rolled the dice"):
+        g.perform("advance", {}, faces=[6])
+    g.perform("advance", {"bonus": 2}, faces=[6])  # another action: the player's dice are fine
+    p = Game.create(store, "p", "toy", {}, seed=3, dice="physical")
+    p.perform("advance", {})
+    p.undo()
+    p.perform("advance", {}, faces=[6])  # a game played with the player's own dice
+
+
+def test_audit_counts_each_draw_once(store: Store) -> None:
+    g = Game.create(store, "g", "toy", {}, seed=3)
+    g.perform("advance", {})
+    g.undo()
+    g.perform("advance", {})  # the same die again
+    g.perform("advance", {"bonus": 1})
+    assert len(list(g.counted_rolls())) == 2
 
 
 def test_undo_with_nothing_to_undo(store: Store) -> None:

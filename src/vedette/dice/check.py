@@ -19,7 +19,7 @@ from vedette.dice.die import Die
 from vedette.dice.modifiers import Modifier, select
 from vedette.dice.notation import Expression, Opposed, parse
 from vedette.dice.roll import Face, OpposedRoll, Roll
-from vedette.dice.sources import DiceSource
+from vedette.dice.sources import DiceSource, begin_attempt, reject_attempt
 from vedette.dice.tables import Row, Table
 from vedette.errors import DiceError
 
@@ -225,10 +225,13 @@ class Check:
         if isinstance(e, Opposed):
             draws: list[tuple[Roll, Roll]] = []
             for _ in range(MAX_REROLLS):
+                if self.reroll_draws:
+                    begin_attempt(source)
                 ra = self._single(e.a, self.modifiers, source, self.a_label)
                 rb = self._single(e.b, self.b_modifiers, source, self.b_label)
                 diff = ra.final - rb.final
                 if diff == 0 and self.reroll_draws:
+                    reject_attempt(source)
                     draws.append((ra, rb))
                     continue
                 row = self.row_for(diff)

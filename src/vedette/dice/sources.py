@@ -110,3 +110,44 @@ def parse_faces(text: str) -> list[int]:
     if not out:
         raise DiceError("no dice faces given")
     return out
+
+
+def begin_attempt(source: DiceSource) -> None:
+    """Mark the start of one attempt of a roll that is made again on some results (a draw
+    rerolled, a d6 re-rolled above N). An enumerating source conditions the odds on it."""
+    hook = getattr(source, "begin_attempt", None)
+    if hook is not None:
+        hook()
+
+
+def reject_attempt(source: DiceSource) -> None:
+    """The attempt begun last is void and will be rolled again (see :func:`begin_attempt`)."""
+    hook = getattr(source, "reject_attempt", None)
+    if hook is not None:
+        hook()
+
+
+class SegmentSource(SeededSource):
+    """The seeded stream read over given ranges of positions, in order: an action redone after
+    an undo reads the dice it was given before, then continues past every die ever drawn."""
+
+    def __init__(self, seed: int, segments: list[tuple[int, int | None]]) -> None:
+        super().__init__(seed, segments[0][0])
+        self.segments = [list(s) for s in segments]
+        self._seg = 0
+        self.used: list[list[int]] = [[segments[0][0], segments[0][0]]]
+
+    def index(self, n: int) -> int:
+        end = self.segments[self._seg][1]
+        if end is not None and self.position >= end and self._seg + 1 < len(self.segments):
+            self._seg += 1
+            start = self.segments[self._seg][0]
+            assert start is not None
+            self.position = start
+            self.used.append([self.position, self.position])
+        v = super().index(n)
+        self.used[-1][1] = self.position
+        return v
+
+    def ranges(self) -> list[list[int]]:
+        return [r for r in self.used if r[1] > r[0]]

@@ -3,40 +3,68 @@ the log through the ruleset.
 
 Log records:
 
-* ``created``: ruleset, scenario (the full data, not a path), options, house rules, seed.
-* ``action``: the procedure and request, the events, the rolls (JSON), the message, and the
-  dice stream position before and after.
-* ``undo``: undoes the latest action not already undone. Nothing is deleted. The stream
-  position goes back with the action, so an undone roll made again gives the same dice:
-  undo cannot be used to re-roll.
+* ``created``: ruleset, scenario (the full data, not a path), options, house rules, seed, and
+  whether the game is played with the game's dice or the player's (``dice``).
+* ``action``: the procedure and its typed request (as JSON), the events (typed, versioned), the
+  rolls (JSON), the message, and the dice: the ranges of stream positions drawn.
+* ``undo``: undoes the latest action not already undone. Nothing is deleted.
+
+Undo cannot be used to learn or re-roll the dice: the dice an undone action drew stay reserved
+for the same procedure with the same request (redo gives the same dice); any other action draws
+past every die ever drawn. A game played with the game's dice refuses physical dice for an
+action whose seeded roll was undone.
 """
 
 from __future__ import annotations
 
-import difflib
 import json
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from vedette import rules
 from vedette.dice.check import Odds
-from vedette.dice.sources import DiceSource, PhysicalSource, SeededSource
+from vedette.dice.sources import DiceSource, PhysicalSource, SegmentSource
 from vedette.engine.store import Record, Store, iter_jsonl
-from vedette.errors import BadRequest, GameError, VedetteError
-from vedette.rules.base import Event, Outcome, Procedure, Request, Ruleset
+from vedette.errors import BadRequest, DiceError, GameError, RuleViolation, VedetteError
+from vedette.rules.base import Outcome, Ruleset
+from vedette.rules.protocol import (
+    AnyProcedure,
+    Chances,
+    Obligation,
+    Plan,
+    Procedure,
+    Todo,
+    Waived,
+    WaiveRequest,
+    chances,
+    flow_violation,
+)
 
 EXPORT_FORMAT = "vedette-game"
+MAX_SEED = 2**64 - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Reservation:
+    """Dice an undone action drew, kept for the same procedure with the same request."""
+
+    procedure: str
+    request: str  # canonical JSON
+    ranges: tuple[tuple[int, int], ...]
+    seq: int
 
 
 @dataclass(frozen=True, slots=True)
 class Replayed:
-    """The result of folding a log: state, dice position and the effective actions."""
+    """The result of folding a log: state, dice high-water mark, the effective actions and
+    the dice reserved by undone actions."""
 
     state: Any
     position: int
     effective: tuple[int, ...]  # seqs of actions in force, in order
+    reservations: tuple[Reservation, ...] = ()
 
 
 def effective_actions(records: Sequence[Record]) -> list[Record]:
@@ -50,6 +78,25 @@ def effective_actions(records: Sequence[Record]) -> list[Record]:
     return stack
 
 
+def dice_ranges(payload: Mapping[str, Any]) -> tuple[tuple[int, int], ...]:
+    """The stream positions an action drew (older logs: one range, before..after)."""
+    d = payload.get("dice", {}) or {}
+    if d.get("source") != "seeded":
+        return ()
+    if "ranges" in d:
+        return tuple((int(a), int(b)) for a, b in d["ranges"] if int(b) > int(a))
+    a, b = int(d.get("before", 0)), int(d.get("after", 0))
+    return ((a, b),) if b > a else ()
+
+
+def _overlaps(x: Sequence[tuple[int, int]], y: Sequence[tuple[int, int]]) -> bool:
+    return any(a < d and c < b for a, b in x for c, d in y)
+
+
+def canonical_request(request: Mapping[str, Any]) -> str:
+    return json.dumps(request, sort_keys=True, default=str)
+
+
 def replay(ruleset: Ruleset[Any], records: Sequence[Record]) -> Replayed:
     """Fold a whole log. Same log, same state: always."""
     if not records or records[0].kind != "created":
@@ -57,13 +104,41 @@ def replay(ruleset: Ruleset[Any], records: Sequence[Record]) -> Replayed:
     c = records[0].payload
     state = ruleset.initial_state(c["scenario"], _options(c))
     actions = effective_actions(records[1:])
-    position = 0
-    apply = ruleset.apply
+    fold = ruleset.fold
+    decode = ruleset.decode
     for a in actions:
         for e in a.payload["events"]:
-            state = apply(state, Event(e["kind"], e.get("data", {})))
-        position = int(a.payload["dice"]["after"])
-    return Replayed(state, position, tuple(a.seq for a in actions))
+            state = fold(state, decode(e))
+    position, reservations = dice_book(records)
+    return Replayed(state, position, tuple(a.seq for a in actions), reservations)
+
+
+def dice_book(records: Sequence[Record]) -> tuple[int, tuple[Reservation, ...]]:
+    """The stream's high-water mark and the dice reserved by undone actions."""
+    high = 0
+    stack: list[Record] = []
+    reserved: list[Reservation] = []
+    for r in records[1:]:
+        if r.kind == "action":
+            ranges = dice_ranges(r.payload)
+            for _, b in ranges:
+                high = max(high, b)
+            # a later action that drew the same positions consumed the reservation
+            reserved = [x for x in reserved if not _overlaps(x.ranges, ranges)]
+            stack.append(r)
+        elif r.kind == "undo" and stack:
+            u = stack.pop()
+            ranges = dice_ranges(u.payload)
+            if ranges:
+                reserved.append(
+                    Reservation(
+                        str(u.payload.get("procedure")),
+                        canonical_request(u.payload.get("request", {})),
+                        ranges,
+                        u.seq,
+                    )
+                )
+    return high, tuple(reserved)
 
 
 def _options(created: Mapping[str, Any]) -> dict[str, Any]:
@@ -71,6 +146,25 @@ def _options(created: Mapping[str, Any]) -> dict[str, Any]:
     if created.get("house_rules"):
         opts["house_rules"] = created["house_rules"]
     return opts
+
+
+def _plan_waive(state: Any, request: WaiveRequest) -> Plan:
+    return Plan(request)
+
+
+WAIVE: Procedure[Any, WaiveRequest] = Procedure(
+    "waive",
+    WaiveRequest,
+    _plan_waive,
+    lambda state, plan, dice: Outcome(
+        (Waived(plan.request.obligation, plan.request.reason),),
+        (),
+        f"waived: {plan.request.obligation}"
+        + (f" ({plan.request.reason})" if plan.request.reason else ""),
+    ),
+    "waive an owed step (logged)",
+    "vedette referee",
+)
 
 
 class Game:
@@ -96,15 +190,21 @@ class Game:
         seed: int | None = None,
         options: Mapping[str, Any] | None = None,
         house_rules: Mapping[str, Any] | None = None,
+        dice: str = "seeded",
     ) -> Game:
         rs_name = rules.canonical(ruleset)
         rs = rules.get(rs_name)
+        if dice not in ("seeded", "physical"):
+            raise BadRequest(f"dice must be 'seeded' or 'physical', not {dice!r}")
+        if seed is not None and not 0 <= int(seed) <= MAX_SEED:
+            raise BadRequest(f"a seed is a whole number from 0 to 2^64-1, not {seed}")
         first = {
             "ruleset": rs_name,
             "scenario": dict(scenario),
             "options": dict(options or {}),
             "house_rules": dict(house_rules or {}),
             "seed": int(seed) if seed is not None else secrets.randbits(63),
+            "dice": dice,
         }
         first = json.loads(json.dumps(first))
         # validate before anything is written: the scenario must set up
@@ -127,6 +227,7 @@ class Game:
         self.state: Any = r.state
         self.position = r.position
         self.effective = r.effective
+        self.reservations = r.reservations
 
     @property
     def created(self) -> Mapping[str, Any]:
@@ -137,52 +238,96 @@ class Game:
         return int(self.created["seed"])
 
     @property
+    def physical(self) -> bool:
+        return self.created.get("dice") == "physical"
+
+    @property
     def next_seq(self) -> int:
         return self.records[-1].seq + 1
 
-    def procedure(self, name: str) -> Procedure[Any]:
-        procs = self.ruleset.procedures
+    def procedures(self) -> dict[str, AnyProcedure]:
+        """The ruleset's procedures on the protocol, and the referee's own (``waive``)."""
+        return {**self.ruleset.protocol_procedures(), "waive": WAIVE}
+
+    def procedure(self, name: str) -> AnyProcedure:
+        procs = self.procedures()
         if name not in procs:
+            import difflib
+
+            close = difflib.get_close_matches(name, list(procs), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
             raise BadRequest(
-                f"{self.ruleset.name} has no procedure {name!r} (has: {', '.join(procs)})"
+                f"{self.ruleset.name} has no procedure {name!r}{hint} (has: {', '.join(procs)})"
             )
         return procs[name]
 
-    @staticmethod
-    def check_arguments(proc: Procedure[Any], request: Mapping[str, Any]) -> None:
-        """Refuse an argument the procedure does not declare (a typo would otherwise be
-        ignored silently), suggesting the closest declared one."""
-        known = [p.name for p in proc.params]
-        for key in request:
-            if key not in known:
-                close = difflib.get_close_matches(key, known, n=1)
-                hint = f"; did you mean {close[0]!r}?" if close else ""
-                takes = f" (takes: {', '.join(known)})" if known else " (it takes none)"
-                raise BadRequest(f"{proc.name} has no argument {key!r}{hint}{takes}")
+    def obligations(self) -> tuple[Obligation, ...]:
+        return tuple(self.ruleset.obligations(self.state))
 
-    def dice(self, faces: Sequence[int] | None = None) -> DiceSource:
-        """The physical dice given, or the game's seeded stream at its current position."""
+    def todo(self) -> list[Todo]:
+        return list(self.ruleset.todo(self.state))
+
+    def _reservation(self, procedure: str, request: Mapping[str, Any]) -> Reservation | None:
+        key = canonical_request(request)
+        for r in reversed(self.reservations):
+            if r.procedure == procedure and r.request == key:
+                return r
+        return None
+
+    def dice(
+        self,
+        faces: Sequence[int] | None = None,
+        procedure: str = "",
+        request: Mapping[str, Any] | None = None,
+    ) -> DiceSource:
+        """The physical dice given, or the game's seeded stream: the dice reserved for this
+        very action if it was undone, then past every die ever drawn."""
+        res = self._reservation(procedure, request or {}) if procedure else None
         if faces:
+            if res is not None and not self.physical:
+                raise DiceError(
+                    f"the game already rolled the dice for this {procedure} (#{res.seq}, undone):"
+                    " do it again without --dice to get the same dice"
+                )
             return PhysicalSource(faces)
-        return SeededSource(self.seed, self.position)
+        segments: list[tuple[int, int | None]] = [] if res is None else list(res.ranges)
+        segments.append((self.position, None))
+        return SegmentSource(self.seed, segments)
+
+    def _prepare(self, procedure: str, request: Mapping[str, Any]) -> tuple[AnyProcedure, Plan]:
+        proc = self.procedure(procedure)
+        req = proc.parse(request)
+        if not proc.query:
+            owed = flow_violation(self.obligations(), procedure, proc.request_json(req))
+            if owed is not None:
+                raise RuleViolation(
+                    owed.rule,
+                    f"{owed.text} is owed first: '{owed.command()}'"
+                    f" (or waive it: 'waive {owed.id}')",
+                )
+        return proc, proc.plan(self.state, req)
 
     # -- play ---------------------------------------------------------------------------
     def odds(self, procedure: str, request: Mapping[str, Any]) -> list[Odds]:
-        proc = self.procedure(procedure)
-        self.check_arguments(proc, request)
-        if proc.odds is None:
-            return []
-        return list(proc.odds(self.state, Request(request)))
+        """The odds of each chance step the procedure knows it will take."""
+        _, plan = self._prepare(procedure, request)
+        return plan.step_odds()
+
+    def chances(self, procedure: str, request: Mapping[str, Any], limit: int = 20_000) -> Chances:
+        """The exact odds of every outcome of the whole procedure, from its own resolve."""
+        proc, plan = self._prepare(procedure, request)
+        state = self.state
+        return chances(lambda dice: proc.resolve(state, plan, dice), limit)
 
     def perform(
         self, procedure: str, request: Mapping[str, Any], faces: Sequence[int] | None = None
     ) -> Outcome:
         """Run a procedure; append its events (unless a query). Raises without writing
         anything if the request is bad, the rules forbid it, or the dice do not fit."""
-        proc = self.procedure(procedure)
-        self.check_arguments(proc, request)
-        source = self.dice(faces)
-        outcome = proc.run(self.state, Request(request), source)
+        proc, plan = self._prepare(procedure, request)
+        req_json = proc.request_json(plan.request)
+        source = self.dice(faces, procedure, req_json)
+        outcome: Outcome = proc.resolve(self.state, plan, source)
         if isinstance(source, PhysicalSource):
             source.check_all_used()
         if proc.query:
@@ -190,20 +335,28 @@ class Game:
         # fold first: an event the ruleset cannot apply is refused before it is written
         state = self.state
         for e in outcome.events:
-            state = self.ruleset.apply(state, e)
-        after = source.position if isinstance(source, SeededSource) else self.position
+            state = self.ruleset.fold(state, e)
+        dice: dict[str, Any] = {"source": source.kind}
+        if isinstance(source, SegmentSource):
+            ranges = source.ranges()
+            after = max([self.position, *(b for _, b in ranges)])
+            dice.update(before=ranges[0][0] if ranges else self.position, after=after)
+            dice["ranges"] = ranges
+        else:
+            dice.update(before=self.position, after=self.position)
         payload = {
             "procedure": procedure,
-            "request": Request(request).to_json(),
+            "request": req_json,
             "events": [e.to_json() for e in outcome.events],
             "rolls": [r.to_json() for r in outcome.rolls],
             "message": outcome.message,
-            "dice": {"source": source.kind, "before": self.position, "after": after},
+            "result": outcome.result,
+            "dice": dice,
         }
         rec = self.store.append(self.id, self.next_seq, "action", payload)
         self.records.append(rec)
         self.state = state
-        self.position = after
+        self.position, self.reservations = dice_book(self.records)
         self.effective = (*self.effective, rec.seq)
         return outcome
 
@@ -216,6 +369,17 @@ class Game:
         self.records.append(rec)
         self._refresh()
         return rec
+
+    def counted_rolls(self) -> Iterator[tuple[int, Mapping[str, Any]]]:
+        """Every roll of the game once, for the dice audit: an undone roll that was made
+        again from the same stream positions counts once (as the later action)."""
+        actions = [r for r in self.records if r.kind == "action"]
+        for i, a in enumerate(actions):
+            ranges = dice_ranges(a.payload)
+            if ranges and any(_overlaps(ranges, dice_ranges(b.payload)) for b in actions[i + 1 :]):
+                continue
+            for roll in a.payload.get("rolls", []):
+                yield a.seq, roll
 
     # -- views --------------------------------------------------------------------------
     def log(self) -> list[Record]:

@@ -18,7 +18,7 @@ from typing import Any
 
 from vedette.errors import GameError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 1  # the version of a stored record's envelope (seq, kind, payload)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games(
@@ -45,6 +45,59 @@ BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 """
+
+
+#: The store's migration ladder: rung N brings a database from ``PRAGMA user_version`` N-1 to
+#: N. Rung 1 is the original schema (idempotent, so a database made before the ladder existed,
+#: at user_version 0, climbs it safely). Never edit a rung; add one.
+MIGRATIONS: tuple[str, ...] = (
+    _SCHEMA,
+    # 2: state snapshots, a cache of the fold every K events (never the truth: the log is)
+    """
+    CREATE TABLE IF NOT EXISTS snapshots(
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        model INTEGER NOT NULL,
+        state BLOB NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID;
+    """,
+)
+STORE_VERSION = len(MIGRATIONS)
+
+
+def migrate(db: sqlite3.Connection, path: str) -> int:
+    """Climb the ladder from the database's version to :data:`STORE_VERSION`."""
+    have = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if have > STORE_VERSION:
+        raise GameError(
+            f"game database {path} was written by a newer vedette (store version {have};"
+            f" this release reads up to {STORE_VERSION})"
+        )
+    for n in range(have, STORE_VERSION):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for stmt in _statements(MIGRATIONS[n]):
+                db.execute(stmt)
+            db.execute(f"PRAGMA user_version={n + 1}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    return STORE_VERSION
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration script into statements (triggers keep their inner semicolons)."""
+    out: list[str] = []
+    buf = ""
+    for part in script.split(";"):
+        buf += part + ";"
+        if sqlite3.complete_statement(buf):
+            if buf.strip(" \n;"):
+                out.append(buf.strip())
+            buf = ""
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +145,7 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute(f"PRAGMA synchronous={synchronous}")
             self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.executescript(_SCHEMA)
+            migrate(self.db, self.path)
         except sqlite3.DatabaseError as e:
             raise GameError(f"cannot open game database {self.path}: {e}") from None
 

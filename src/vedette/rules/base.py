@@ -45,11 +45,12 @@ class Outcome:
     """What a procedure did: the rolls (each explains itself), the events, a sentence, and
     structured details (chosen units, changes the player must make on the table)."""
 
-    events: tuple[Event, ...] = ()
+    events: tuple[Any, ...] = ()  # Event (legacy) or DomainEvent
     rolls: tuple[AnyRoll, ...] = ()
     message: str = ""
-    details: Mapping[str, Any] = field(default_factory=dict)
+    details: Any = field(default_factory=dict)  # a typed dataclass, or a mapping (legacy)
     odds: tuple[Odds, ...] = ()
+    result: str = ""  # the outcome's short name, for the odds of the whole procedure
 
     def lines(self) -> list[str]:
         out = [r.line() for r in self.rolls]
@@ -64,6 +65,7 @@ class Outcome:
             "events": [e.to_json() for e in self.events],
             "details": _jsonable(self.details),
             "odds": [o.to_json() for o in self.odds],
+            "result": self.result,
         }
 
 
@@ -77,7 +79,9 @@ def parse_value(text: str) -> Any:
 
 
 def _jsonable(x: Any) -> Any:
-    return json.loads(json.dumps(x, default=str))
+    from vedette.rules.fields import to_json
+
+    return json.loads(json.dumps(to_json(x), default=str))
 
 
 class Request(Mapping[str, Any]):
@@ -200,7 +204,131 @@ class Ruleset(Generic[S]):
     data_package: str = ""  # package holding data/*.toml, e.g. "vedette.rules.napoleon_at_bay.data"
     data_files: tuple[str, ...] = ()  # merged in order, then the game's house rules
     scenarios: Mapping[str, str] = {}  # bundled scenario name -> file name in data_package
-    procedures: Mapping[str, Procedure[S]] = {}
+    procedures: Mapping[str, Any] = {}  # Procedure (legacy) or protocol.Procedure
+    #: typed events this ruleset folds (protocol.DomainEvent subclasses) and their folds
+    events: tuple[type[Any], ...] = ()
+    folds: Mapping[type[Any], Callable[[S, Any], S]] = {}
+
+    # -- the referee protocol ------------------------------------------------------------
+    def protocol_procedures(self) -> dict[str, Any]:
+        """Every procedure on the protocol (legacy ones through an adapter)."""
+        memo = self.__dict__.get("_proto_memo")
+        if memo is None or memo[0] is not self.procedures:
+            from vedette.rules.protocol import as_protocol
+
+            memo = (self.procedures, {k: as_protocol(p) for k, p in self.procedures.items()})
+            self.__dict__["_proto_memo"] = memo
+        return dict(memo[1])
+
+    def event_registry(self) -> dict[str, type[Any]]:
+        return {e.kind: e for e in self.events}
+
+    def decode(self, d: Mapping[str, Any]) -> Any:
+        """A logged event as a value (typed where the ruleset registered its kind)."""
+        from vedette.rules.protocol import decode_event
+
+        reg = self.__dict__.get("_event_reg")
+        if reg is None:
+            reg = self.event_registry()
+            self.__dict__["_event_reg"] = reg
+        return decode_event(reg, d)
+
+    def fold(self, state: S, event: Any) -> S:
+        """The one fold dispatcher: the referee's own events, typed events by their
+        registered fold, legacy events through ``apply``."""
+        from vedette.rules.protocol import Waived
+
+        if isinstance(event, Waived):
+            return self.waive(state, event.obligation)
+        f = self.folds.get(type(event))
+        if f is not None:
+            return f(state, event)
+        return self.apply(state, event)
+
+    def obligations(self, state: S) -> tuple[Any, ...]:
+        """What the rules require now (protocol.Obligation), from the state."""
+        return tuple(getattr(state, "owed", ()))
+
+    def waive(self, state: S, obligation: str) -> S:
+        """Drop an owed step the player waived (a logged event)."""
+        import dataclasses
+
+        owed = self.obligations(state)
+        if not any(o.id == obligation for o in owed):
+            raise BadRequest(
+                f"nothing owed is called {obligation!r}"
+                + (f" (owed: {', '.join(o.id for o in owed)})" if owed else " (nothing is owed)")
+            )
+        return dataclasses.replace(  # type: ignore[type-var]
+            state,
+            owed=tuple(o for o in owed if o.id != obligation),
+        )
+
+    def options(self, state: S) -> list[Any]:
+        """The actions open now (protocol.Todo), requests pre-filled where the state knows
+        them. Default: every procedure that needs no argument."""
+        from vedette.rules.protocol import Todo
+
+        out = []
+        for name, p in self.protocol_procedures().items():
+            if not p.query and not any(f.required for f in p.spec.fields):
+                out.append(Todo(name, {}, p.help, p.rule))
+        return out
+
+    def todo(self, state: S) -> list[Any]:
+        """Obligations first, then the actions open now."""
+        from vedette.rules.protocol import iter_todo
+
+        return list(iter_todo(self.obligations(state), self.options(state)))
+
+    def entity_ids(self, state: S) -> list[str]:
+        """The ids of the things in the game (pieces, units, stacks), for random requests."""
+        found: list[str] = []
+
+        def walk(x: Any, depth: int = 0) -> None:
+            if depth > 6:
+                return
+            if isinstance(x, Mapping):
+                v = x.get("id")
+                if isinstance(v, str) and v not in found:
+                    found.append(v)
+                for y in x.values():
+                    walk(y, depth + 1)
+            elif isinstance(x, list | tuple):
+                for y in x:
+                    walk(y, depth + 1)
+
+        walk(self.state_json(state))
+        return found
+
+    def legal_requests(
+        self, state: S, rng: Any, n: int = 40
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Candidate requests for random play: the ``todo`` list first, then procedures with
+        random fields drawn from the game's ids. The engine refuses the illegal ones, so a
+        random player tries them in turn. Rulesets on the protocol override this with
+        requests that are all legal."""
+        for t in self.todo(state):
+            yield t.procedure, dict(t.request)
+        ids = self.entity_ids(state) or ["x"]
+        procs = [p for p in self.protocol_procedures().values() if not p.query]
+        for _ in range(n):
+            p = rng.choice(procs)
+            req: dict[str, Any] = {}
+            for f in p.spec.fields:
+                if not f.required and rng.random() < 0.7:
+                    continue
+                if f.choices:
+                    req[f.name] = rng.choice(f.choices)
+                elif f.kind == "bool":
+                    req[f.name] = rng.random() < 0.5
+                elif f.kind in ("int", "float"):
+                    req[f.name] = rng.randint(0, 6)
+                elif f.kind == "list":
+                    req[f.name] = [rng.choice(ids)]
+                else:
+                    req[f.name] = rng.choice(ids)
+            yield p.name, req
 
     # -- data ---------------------------------------------------------------------------
     def data(self, house_rules: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -105,7 +105,7 @@ class Battle:
                 state = RULESET.apply(state, e)
             self.state = state
             self.events.extend(out.events)
-        return out
+        return out  # type: ignore[no-any-return]
 
     def odds(self, procedure: str, **request: Any) -> list[Odds]:
         proc = RULESET.procedures[procedure]

@@ -1,0 +1,401 @@
+"""Typed request fields: one declaration from which argument checking, CLI help, web forms and
+a JSON schema are derived.
+
+A procedure's request is a frozen dataclass. Each field carries its help text, units, choices
+and whether it may be given positionally, in ``metadata`` (see :func:`arg`). :class:`RequestSpec`
+reads that declaration and turns what a person typed (CLI ``KEY=VALUE`` strings, a web form, a
+JSON body) into the typed request, refusing unknown fields with a did-you-mean and mistyped
+values with one line naming the field.
+
+The coercer is deliberately small: request fields are scalars, choices, lists of scalars and
+small nested records; keeping it here (rather than importing pydantic) keeps a CLI action's
+start-up short.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+import math
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import MISSING, dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any, Literal, Union, get_args, get_origin
+
+from vedette.errors import BadRequest
+
+#: the largest whole number a request field takes (SQLite's and JSON's safe range)
+MAX_INT = 2**63 - 1
+MAX_TEXT = 10_000
+MAX_ITEMS = 1_000
+MAX_DEPTH = 8
+
+
+def arg(
+    help: str = "",
+    *,
+    units: str = "",
+    positional: bool = False,
+    default: Any = MISSING,
+    default_factory: Any = MISSING,
+) -> Any:
+    """A request field with its help text (``dataclasses.field`` with metadata)."""
+    meta = {"help": help, "units": units, "positional": positional}
+    if default_factory is not MISSING:
+        return dataclasses.field(default_factory=default_factory, metadata=meta)
+    return dataclasses.field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """One field of a request, as shells show it."""
+
+    name: str
+    kind: str  # str | int | float | bool | list | json | choice | fraction
+    help: str = ""
+    units: str = ""
+    required: bool = False
+    default: Any = None
+    choices: tuple[str, ...] = ()
+    positional: bool = False
+    tp: Any = None  # the Python type the value is coerced to (None: the legacy loose reading)
+
+    def describe(self) -> str:
+        kind = "|".join(self.choices) if self.choices else self.kind
+        bits = [f"{self.name}={kind}"]
+        if self.units:
+            bits.append(f"[{self.units}]")
+        if self.required:
+            bits.append("(required)")
+        elif self.default not in (None, (), ""):
+            bits.append(f"(default {_show(self.default)})")
+        return " ".join(bits)
+
+    def json_schema(self) -> dict[str, Any]:
+        types_ = {
+            "str": "string",
+            "choice": "string",
+            "int": "integer",
+            "float": "number",
+            "bool": "boolean",
+            "list": "array",
+            "fraction": "string",
+        }
+        out: dict[str, Any] = {"description": self.help}
+        if self.kind in types_:
+            out["type"] = types_[self.kind]
+        if self.choices:
+            out["enum"] = list(self.choices)
+        if self.units:
+            out["x-units"] = self.units
+        if not self.required and self.default not in (None,):
+            out["default"] = _jsonable(self.default)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "help": self.help,
+            "units": self.units,
+            "required": self.required,
+            "default": _jsonable(self.default),
+            "choices": list(self.choices),
+            "positional": self.positional,
+        }
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, tuple | list):
+        return ",".join(map(str, v)) or "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, tuple):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, Fraction):
+        return str(v)
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return {f.name: _jsonable(getattr(v, f.name)) for f in dataclasses.fields(v)}
+    if isinstance(v, Mapping):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_jsonable(x) for x in v]
+    return v
+
+
+def to_json(obj: Any) -> Any:
+    """A typed value (dataclass, tuple, Fraction ...) as JSON data."""
+    return _jsonable(obj)
+
+
+# -- coercion --------------------------------------------------------------------------------
+_TRUE = ("1", "true", "yes", "y", "on")
+_FALSE = ("0", "false", "no", "n", "off")
+
+
+def _kind_of(tp: Any) -> tuple[str, tuple[str, ...]]:
+    tp = _strip_optional(tp)
+    origin = get_origin(tp)
+    if origin is Literal:
+        return "choice", tuple(str(a) for a in get_args(tp))
+    if tp is bool:
+        return "bool", ()
+    if tp is int:
+        return "int", ()
+    if tp is float:
+        return "float", ()
+    if tp is str:
+        return "str", ()
+    if tp is Fraction:
+        return "fraction", ()
+    if origin in (tuple, list, frozenset):
+        return "list", ()
+    return "json", ()
+
+
+def _strip_optional(tp: Any) -> Any:
+    if get_origin(tp) in (Union, types.UnionType):
+        args = [a for a in get_args(tp) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return tp
+
+
+def _is_optional(tp: Any) -> bool:
+    return get_origin(tp) in (Union, types.UnionType) and type(None) in get_args(tp)
+
+
+def _depth(v: Any, d: int = 0) -> int:
+    if d > MAX_DEPTH:
+        return d
+    if isinstance(v, Mapping):
+        return max((_depth(x, d + 1) for x in v.values()), default=d + 1)
+    if isinstance(v, list | tuple):
+        return max((_depth(x, d + 1) for x in v), default=d + 1)
+    return d
+
+
+def coerce(tp: Any, value: Any, where: str) -> Any:
+    """``value`` (JSON data or text a person typed) as type ``tp``, or a BadRequest naming
+    ``where``."""
+    if tp is Any:
+        if _depth(value) > MAX_DEPTH:
+            raise BadRequest(f"'{where}' is nested too deeply")
+        return value
+    if _is_optional(tp):
+        if value is None or value == "":
+            return None
+        return coerce(_strip_optional(tp), value, where)
+    origin = get_origin(tp)
+    if origin is Literal:
+        choices = get_args(tp)
+        for c in choices:
+            if value == c or (isinstance(value, str) and str(c).lower() == value.strip().lower()):
+                return c
+        raise BadRequest(
+            f"'{where}' must be one of {', '.join(map(str, choices))}, not {_short(value)}"
+        )
+    if tp is str:
+        if isinstance(value, bool | Mapping | list | tuple):
+            raise BadRequest(f"'{where}' must be text, not {_short(value)}")
+        s = str(value).strip() if not isinstance(value, str) else value.strip()
+        if len(s) > MAX_TEXT:
+            raise BadRequest(f"'{where}' is too long ({len(s)} characters; at most {MAX_TEXT})")
+        return s
+    if tp is bool:
+        if isinstance(value, bool):
+            return value
+        s = str(value).strip().lower()
+        if s in _TRUE:
+            return True
+        if s in _FALSE:
+            return False
+        raise BadRequest(f"'{where}' must be true or false, not {_short(value)}")
+    if tp is int:
+        if isinstance(value, bool):
+            raise BadRequest(f"'{where}' must be a whole number, not {_short(value)}")
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, str):
+            try:
+                value = int(value.strip())
+            except ValueError:
+                raise BadRequest(f"'{where}' must be a whole number, not {_short(value)}") from None
+        if not isinstance(value, int):
+            raise BadRequest(f"'{where}' must be a whole number, not {_short(value)}")
+        if abs(value) > MAX_INT:
+            raise BadRequest(f"'{where}' is out of range ({value})")
+        return value
+    if tp is float:
+        if isinstance(value, bool):
+            raise BadRequest(f"'{where}' must be a number, not {_short(value)}")
+        try:
+            f = float(value.strip() if isinstance(value, str) else value)
+        except (TypeError, ValueError, OverflowError):
+            raise BadRequest(f"'{where}' must be a number, not {_short(value)}") from None
+        if not math.isfinite(f):
+            raise BadRequest(f"'{where}' must be a finite number, not {_short(value)}")
+        return f
+    if tp is Fraction:
+        try:
+            return Fraction(str(value).strip())
+        except (ValueError, ZeroDivisionError):
+            raise BadRequest(
+                f"'{where}' must be a number or fraction, not {_short(value)}"
+            ) from None
+    if origin in (tuple, list, frozenset):
+        args = get_args(tp)
+        items = _as_list(value, where)
+        if len(items) > MAX_ITEMS:
+            raise BadRequest(f"'{where}' has too many items ({len(items)}; at most {MAX_ITEMS})")
+        if origin is tuple and args and (len(args) != 2 or args[1] is not Ellipsis):
+            if len(items) != len(args):
+                raise BadRequest(f"'{where}' needs {len(args)} items, not {len(items)}")
+            pairs = enumerate(zip(args, items, strict=True))
+            return tuple(coerce(a, x, f"{where}[{i}]") for i, (a, x) in pairs)
+        inner = args[0] if args else Any
+        out = [coerce(inner, x, f"{where}[{i}]") for i, x in enumerate(items)]
+        return frozenset(out) if origin is frozenset else (tuple(out) if origin is tuple else out)
+    if origin in (dict, Mapping) or tp is dict:
+        if isinstance(value, str):
+            value = _json_text(value, where)
+        if not isinstance(value, Mapping):
+            raise BadRequest(f"'{where}' must be a table of KEY: VALUE, not {_short(value)}")
+        kt, vt = get_args(tp) or (str, Any)
+        return {coerce(kt, k, where): coerce(vt, v, f"{where}.{k}") for k, v in value.items()}
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        if isinstance(value, str):
+            value = _json_text(value, where)
+        if isinstance(value, tp):
+            return value
+        if not isinstance(value, Mapping):
+            raise BadRequest(f"'{where}' must be a table, not {_short(value)}")
+        return spec_of(tp).build(value, where + ".")
+    raise BadRequest(f"'{where}': unsupported field type {tp!r}")  # a programming error
+
+
+def _json_text(value: str, where: str) -> Any:
+    try:
+        return json.loads(value)
+    except ValueError:
+        raise BadRequest(f"'{where}' must be JSON, not {_short(value)}") from None
+
+
+def _as_list(value: Any, where: str) -> list[Any]:
+    if value is None:
+        return []
+    if isinstance(value, list | tuple | set | frozenset):
+        return list(value)
+    if isinstance(value, str):
+        s = value.strip()
+        if s.startswith("["):
+            v = _json_text(s, where)
+            if not isinstance(v, list):
+                raise BadRequest(f"'{where}' must be a list, not {_short(value)}")
+            return v
+        return [p.strip() for p in s.split(",") if p.strip()]
+    if isinstance(value, Mapping):
+        raise BadRequest(f"'{where}' must be a list, not {_short(value)}")
+    return [value]
+
+
+def _short(v: Any) -> str:
+    r = repr(v)
+    return r if len(r) <= 60 else r[:57] + "..."
+
+
+# -- request specs ---------------------------------------------------------------------------
+class RequestSpec:
+    """The fields of a request type and how to build it from loose input."""
+
+    def __init__(
+        self,
+        name: str,
+        fields: Sequence[FieldSpec],
+        build: Callable[[dict[str, Any]], Any] | None = None,
+    ) -> None:
+        self.name = name
+        self.fields = tuple(fields)
+        self.by_name = {f.name: f for f in self.fields}
+        self._build = build
+
+    @property
+    def positional(self) -> tuple[FieldSpec, ...]:
+        return tuple(f for f in self.fields if f.positional)
+
+    def check_known(self, raw: Mapping[str, Any], what: str) -> None:
+        known = list(self.by_name)
+        for key in raw:
+            if key not in self.by_name:
+                close = difflib.get_close_matches(str(key), known, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                takes = f" (takes: {', '.join(known)})" if known else " (it takes none)"
+                raise BadRequest(f"{what} has no argument {str(key)!r}{hint}{takes}")
+
+    def build(self, raw: Mapping[str, Any], prefix: str = "") -> Any:
+        self.check_known(raw, self.name)
+        values: dict[str, Any] = {}
+        for f in self.fields:
+            if f.name not in raw or raw[f.name] is None:
+                if f.required:
+                    raise BadRequest(
+                        f"missing '{prefix}{f.name}'" + (f" ({f.help})" if f.help else "")
+                    )
+                continue
+            values[f.name] = (
+                coerce(f.tp, raw[f.name], prefix + f.name) if f.tp is not None else raw[f.name]
+            )
+        if self._build is None:
+            return values
+        return self._build(values)
+
+    def json_schema(self) -> dict[str, Any]:
+        return {
+            "title": self.name,
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {f.name: f.json_schema() for f in self.fields},
+            "required": [f.name for f in self.fields if f.required],
+        }
+
+    def help_lines(self) -> list[str]:
+        return [f"{f.describe()}  {f.help}".rstrip() for f in self.fields]
+
+
+@cache
+def spec_of(cls: type) -> RequestSpec:
+    """The request spec declared by a frozen dataclass's fields and their metadata."""
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        tp = hints[f.name]
+        kind, choices = _kind_of(tp)
+        required = f.default is MISSING and f.default_factory is MISSING
+        default = (
+            f.default
+            if f.default is not MISSING
+            else (f.default_factory() if f.default_factory is not MISSING else None)
+        )
+        out.append(
+            FieldSpec(
+                name=f.name,
+                kind=kind,
+                help=str(f.metadata.get("help", "")),
+                units=str(f.metadata.get("units", "")),
+                required=required,
+                default=default,
+                choices=choices,
+                positional=bool(f.metadata.get("positional", False)),
+                tp=tp,
+            )
+        )
+    name = getattr(cls, "procedure_name", cls.__name__)
+    return RequestSpec(str(name), out, lambda values: cls(**values))

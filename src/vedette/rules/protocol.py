@@ -1,0 +1,464 @@
+"""The referee protocol: typed procedures that plan and resolve, obligations, ``todo``, typed
+events, and the chance algebra that gives the exact odds of a whole procedure.
+
+* A :class:`Procedure` declares a frozen request dataclass (see :mod:`vedette.rules.fields`);
+  ``plan(state, request) -> Plan`` checks the rules (raising :class:`RuleViolation` naming the
+  rule) and lists the chance steps it will take; ``resolve(state, plan, dice) -> Outcome`` rolls
+  them (every die drawn is a recorded roll) and returns typed events.
+* The odds of *every* outcome of a procedure, also one with several rolls, come from the same
+  ``resolve``: :func:`chances` runs it against an enumerating dice source that branches on every
+  die (OpenSpiel's chance nodes, explored by re-execution), with exact ``Fraction`` weights; a
+  roll that is made again on some results (a draw rerolled, a d6 re-rolled above N) is
+  conditioned exactly. A tree too large to enumerate is sampled, and says so.
+* :class:`Obligation` s are state: what the rules require next. The engine refuses a step that
+  skips one (naming the rule and the owed step) unless the player waives it, which is a logged
+  :class:`Waived` event. ``todo(state)`` lists obligations first, then the actions open now.
+* Events are typed, versioned dataclasses (:class:`DomainEvent`) registered per ruleset; an
+  ``upgrade`` hook turns an old payload into the current shape, so a saved game never stops
+  opening.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from typing import Any, ClassVar, Generic, TypeVar
+
+from vedette.dice.check import Check, Odds, UnderCheck
+from vedette.dice.die import Die
+from vedette.dice.sources import DiceSource, SeededSource
+from vedette.errors import DiceError, VedetteError
+from vedette.rules.fields import FieldSpec, RequestSpec, arg, spec_of, to_json
+
+S = TypeVar("S")
+R = TypeVar("R")
+
+
+# -- plans -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Plan:
+    """What a procedure will do: the request, the chance steps it knows it will take (shown
+    with their own odds before the roll), and anything ``plan`` computed for ``resolve``."""
+
+    request: Any
+    steps: tuple[Check | UnderCheck, ...] = ()
+    data: Any = None
+    step_odds_fn: Callable[[], Sequence[Odds]] | None = field(default=None, compare=False)
+
+    def step_odds(self) -> list[Odds]:
+        if self.step_odds_fn is not None:
+            return list(self.step_odds_fn())
+        return [s.odds() for s in self.steps]
+
+
+# -- procedures ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Procedure(Generic[S, R]):
+    """A rule procedure with a typed request: ``plan`` then ``resolve``."""
+
+    name: str
+    request: type[R]
+    plan: Callable[[S, R], Plan]
+    resolve: Callable[[S, Plan, DiceSource], Any]
+    help: str = ""
+    rule: str = ""
+    query: bool = False
+
+    @cached_property
+    def spec(self) -> RequestSpec:
+        s = spec_of(self.request)  # type: ignore[arg-type]
+        return RequestSpec(self.name, s.fields, s._build)
+
+    def parse(self, raw: Mapping[str, Any]) -> R:
+        return self.spec.build(raw)  # type: ignore[no-any-return]
+
+    @property
+    def params(self) -> tuple[FieldSpec, ...]:
+        return self.spec.fields
+
+    def request_json(self, request: Any) -> dict[str, Any]:
+        """The request as it is logged: every field given or defaulted."""
+        data = to_json(request)
+        return dict(data) if isinstance(data, Mapping) else {}
+
+
+class LegacyProcedure:
+    """A procedure written before the protocol (``run(state, Request, dice)``), seen through
+    it: its declared params become the request spec, ``plan`` refuses nothing, ``resolve``
+    runs it. Rulesets still on it: see docs/architecture.md."""
+
+    def __init__(self, old: Any) -> None:
+        from vedette.rules.base import Request
+
+        self.old = old
+        self.name: str = old.name
+        self.help: str = old.help
+        self.rule: str = old.rule
+        self.query: bool = old.query
+        fields = tuple(FieldSpec(p.name, p.kind, p.help, required=p.required) for p in old.params)
+        self.spec = RequestSpec(old.name, fields, lambda values: Request(values))
+        self.params = fields
+
+    def parse(self, raw: Mapping[str, Any]) -> Any:
+        return self.spec.build(raw)
+
+    def plan(self, state: Any, request: Any) -> Plan:
+        odds = self.old.odds
+        fn = (lambda: odds(state, request)) if odds is not None else (lambda: [])
+        return Plan(request, step_odds_fn=fn)
+
+    def resolve(self, state: Any, plan: Plan, dice: DiceSource) -> Any:
+        return self.old.run(state, plan.request, dice)
+
+    def request_json(self, request: Any) -> dict[str, Any]:
+        return dict(request.to_json())
+
+
+AnyProcedure = Procedure[Any, Any] | LegacyProcedure
+
+
+def as_protocol(p: Any) -> AnyProcedure:
+    if isinstance(p, Procedure | LegacyProcedure):
+        return p
+    return LegacyProcedure(p)
+
+
+# -- obligations and todo --------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Obligation:
+    """A step the rules require before play goes on.
+
+    ``procedure`` with ``request`` (pre-filled fields) discharges it. ``blocks`` names the
+    procedures refused while it is owed; ``None`` means every procedure but the one that
+    discharges it (and queries).
+    """
+
+    id: str
+    procedure: str
+    request: Mapping[str, Any]
+    rule: str
+    text: str
+    blocks: tuple[str, ...] | None = None
+
+    def command(self) -> str:
+        args = " ".join(f"{k}={_arg_text(v)}" for k, v in self.request.items())
+        return f"{self.procedure} {args}".strip()
+
+    def matches(self, procedure: str, request: Mapping[str, Any]) -> bool:
+        return procedure == self.procedure and all(
+            _same(request.get(k), v) for k, v in self.request.items()
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "procedure": self.procedure,
+            "request": to_json(self.request),
+            "rule": self.rule,
+            "text": self.text,
+            "blocks": None if self.blocks is None else list(self.blocks),
+            "command": self.command(),
+        }
+
+
+def _arg_text(v: Any) -> str:
+    if isinstance(v, list | tuple):
+        return ",".join(map(str, v))
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return [str(x) for x in a] == [str(x) for x in b]
+    return a == b or str(a) == str(b)
+
+
+@dataclass(frozen=True, slots=True)
+class Todo:
+    """One line of 'what next': an owed step (``owed``) or an action open now, with its
+    request pre-filled where the state determines it."""
+
+    procedure: str
+    request: Mapping[str, Any]
+    text: str
+    rule: str = ""
+    owed: bool = False
+    obligation: str | None = None
+
+    def command(self) -> str:
+        args = " ".join(f"{k}={_arg_text(v)}" for k, v in self.request.items())
+        return f"{self.procedure} {args}".strip()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "procedure": self.procedure,
+            "request": to_json(self.request),
+            "text": self.text,
+            "rule": self.rule,
+            "owed": self.owed,
+            "obligation": self.obligation,
+            "command": self.command(),
+        }
+
+
+def flow_violation(
+    owed: Sequence[Obligation], procedure: str, request: Mapping[str, Any]
+) -> Obligation | None:
+    """The obligation that forbids ``procedure`` now, if any."""
+    if any(o.matches(procedure, request) for o in owed):
+        return None
+    for o in owed:
+        if o.blocks is None or procedure in o.blocks:
+            return o
+    return None
+
+
+# -- events ----------------------------------------------------------------------------------
+class DomainEvent:
+    """Base of typed events: frozen dataclasses with a ``kind`` and a ``version``.
+
+    ``upgrade(version, data)`` turns the payload of an older version into this one's shape;
+    the core calls it when it reads an old log.
+    """
+
+    kind: ClassVar[str] = ""
+    version: ClassVar[int] = 1
+
+    @classmethod
+    def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
+        return data
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "v": self.version, "data": to_json(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class Waived(DomainEvent):
+    """The player waived an owed step (Herman: the rules 'are easily circumvented if
+    desired'); the log shows it."""
+
+    kind: ClassVar[str] = "waived"
+    obligation: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class WaiveRequest:
+    """Waive an owed step: it is dropped, and the log says so."""
+
+    procedure_name: ClassVar[str] = "waive"
+    obligation: str = arg("the owed step's id (see 'todo')", positional=True)
+    reason: str = arg("why (kept in the log)", default="")
+
+
+def decode_event(registry: Mapping[str, type[DomainEvent]], d: Mapping[str, Any]) -> Any:
+    """A logged event as its typed value (upgraded from an older version), or the legacy
+    untyped :class:`~vedette.rules.base.Event` for a kind no typed class claims."""
+    from vedette.rules.base import Event
+
+    kind = str(d.get("kind", ""))
+    data = dict(d.get("data", {}) or {})
+    cls = registry.get(kind) or (Waived if kind == "waived" else None)
+    if cls is None:
+        return Event(kind, data)
+    v = int(d.get("v", 1))
+    if v > cls.version:
+        raise VedetteError(
+            f"event {kind!r} is version {v}, newer than this release reads ({cls.version})"
+        )
+    if v < cls.version:
+        data = cls.upgrade(v, data)
+    return spec_of(cls).build(data, f"{kind}.")  # type: ignore[arg-type]
+
+
+# -- the chance algebra ----------------------------------------------------------------------
+class _Branch(Exception):
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+
+class _Rejected(Exception):
+    pass
+
+
+class EnumeratingSource:
+    """A dice source that follows a given path of branch choices and raises at the first
+    die beyond it, so the caller can explore every branch (by re-execution)."""
+
+    kind = "enumerated"
+
+    def __init__(self, path: Sequence[int]) -> None:
+        self.path = path
+        self.i = 0
+        self.weight = Fraction(1)
+        self.attempts: list[int] = []  # depth at which each attempt began
+        self.sizes: list[int] = []  # sides of each die drawn, in order
+
+    def face(self, die: Die) -> int:
+        if self.i < len(self.path):
+            k = self.path[self.i]
+            self.i += 1
+            self.weight /= die.sides
+            self.sizes.append(die.sides)
+            return die.faces[k]
+        raise _Branch(die.sides)
+
+    def begin_attempt(self) -> None:
+        self.attempts.append(self.i)
+
+    def reject_attempt(self) -> None:
+        raise _Rejected()
+
+
+@dataclass(frozen=True, slots=True)
+class Chance:
+    """One outcome of a whole procedure with its probability."""
+
+    result: str
+    p: Fraction
+    low: float | None = None  # sampled: a 95% interval
+    high: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "result": self.result,
+            "p": f"{self.p.numerator}/{self.p.denominator}",
+            "percent": round(float(self.p) * 100, 2),
+        }
+        if self.low is not None:
+            out["interval95"] = [round(self.low * 100, 2), round(float(self.high or 0) * 100, 2)]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Chances:
+    """The distribution of a procedure's outcomes: exact (enumerated) or sampled."""
+
+    rows: tuple[Chance, ...]
+    exact: bool
+    leaves: int
+    note: str = ""
+
+    def p(self, result: str) -> Fraction:
+        return sum((c.p for c in self.rows if c.result == result), Fraction(0))
+
+    def lines(self) -> list[str]:
+        head = (
+            f"all outcomes (exact, {self.leaves} dice branches)"
+            if self.exact
+            else f"all outcomes (sampled, {self.leaves} runs; {self.note})"
+        )
+        out = [head]
+        for c in self.rows:
+            ci = (
+                f"  [95%: {c.low * 100:.1f}-{(c.high or 0) * 100:.1f}%]"
+                if c.low is not None
+                else ""
+            )
+            out.append(f"  {float(c.p) * 100:6.2f}%  {c.p!s:>9}  {c.result}{ci}")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "chances",
+            "exact": self.exact,
+            "leaves": self.leaves,
+            "note": self.note,
+            "rows": [c.to_json() for c in self.rows],
+        }
+
+
+def result_of(outcome: Any) -> str:
+    """The short name of an outcome, for the odds of a whole procedure."""
+    if getattr(outcome, "result", ""):
+        return str(outcome.result)
+    cons = [str(r.consequence) for r in getattr(outcome, "rolls", ()) if r.consequence]
+    if cons:
+        return "; ".join(cons)
+    return str(getattr(outcome, "message", "")) or "done"
+
+
+def chances(
+    run: Callable[[DiceSource], Any],
+    limit: int = 20_000,
+    samples: int = 4_000,
+    seed: int = 20261123,
+) -> Chances:
+    """The exact distribution of ``result_of(run(dice))`` over every die ``run`` draws.
+
+    Depth-first by re-execution: each run follows a path of face indices and stops at the
+    first die past it. An attempt rejected (a draw rerolled) is conditioned away at the point
+    it began. More than ``limit`` branches: ``samples`` seeded runs instead, with Wilson 95%
+    intervals, and ``exact=False``.
+    """
+    totals: dict[str, Fraction] = {}
+    # rejected weight under each attempt node, relative to that node
+    rejected: dict[tuple[int, ...], Fraction] = {}
+    leaves: list[tuple[str, Fraction, tuple[tuple[int, ...], ...], tuple[int, ...]]] = []
+    stack: list[tuple[int, ...]] = [()]
+    seen = 0
+    while stack:
+        path = stack.pop()
+        src = EnumeratingSource(path)
+        try:
+            outcome = run(src)
+        except _Branch as b:
+            stack.extend((*path, k) for k in range(b.n - 1, -1, -1))
+            continue
+        except _Rejected:
+            start = src.attempts[-1]
+            node = path[:start]
+            rel = src.weight * math.prod(src.sizes[:start])
+            rejected[node] = rejected.get(node, Fraction(0)) + rel
+            seen += 1
+            if seen > limit:
+                return _sampled(run, samples, seed, limit)
+            continue
+        seen += 1
+        if seen > limit:
+            return _sampled(run, samples, seed, limit)
+        nodes = tuple(path[:a] for a in src.attempts)
+        leaves.append((result_of(outcome), src.weight, nodes, path))
+    for result, w, nodes, _ in leaves:
+        for node in nodes:
+            w /= 1 - rejected.get(node, Fraction(0))
+        totals[result] = totals.get(result, Fraction(0)) + w
+    rows = tuple(Chance(k, v) for k, v in sorted(totals.items(), key=lambda kv: -kv[1]))
+    return Chances(rows, True, seen)
+
+
+def _sampled(run: Callable[[DiceSource], Any], samples: int, seed: int, limit: int) -> Chances:
+    counts: dict[str, int] = {}
+    for i in range(samples):
+        try:
+            outcome = run(SeededSource(seed + i, 0))
+        except (VedetteError, DiceError):
+            raise
+        k = result_of(outcome)
+        counts[k] = counts.get(k, 0) + 1
+    rows = []
+    for k, n in sorted(counts.items(), key=lambda kv: -kv[1]):
+        lo, hi = _wilson(n, samples)
+        rows.append(Chance(k, Fraction(n, samples), lo, hi))
+    return Chances(
+        tuple(rows), False, samples, f"more than {limit} dice branches: too many to enumerate"
+    )
+
+
+def _wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def iter_todo(obligations: Sequence[Obligation], options: Sequence[Todo]) -> Iterator[Todo]:
+    for o in obligations:
+        yield Todo(o.procedure, o.request, o.text, o.rule, True, o.id)
+    yield from options
