@@ -180,6 +180,7 @@ def test_1_refused_when_the_contact_force_has_moved(tmp_path: Path) -> None:
     # Herman (1): the contact force is a *non-moving* force. A French force that moved is not
     # a contact force for another French mover either; here F2 (moved) is the one "contacted".
     t = standard(tmp_path, fr("F2", "A0302", infantry=2), ru("R2", "A1305", infantry=2))
+    t.do("waive", obligation="fix:F1:R1")  # F1's owed fixing set aside, so F2 may move
     t.move("F2", "A0402")
     t.refused("Herman (1)", contact="F2")
 
@@ -715,6 +716,7 @@ def test_5_no_fixing_in_the_combat_phase(tmp_path: Path) -> None:
     # Herman (5): combat follows once all movement and fixing is complete: a fixing asked for
     # after the movement phase is refused.
     t = standard(tmp_path, ru("R2", "A1305", infantry=2))
+    t.do("waive", obligation="fix:F1:R1")  # end_movement is refused while a fixing is owed
     t.do("end_movement")
     t.refused("Herman (5)")
 

@@ -79,3 +79,10 @@ def odds(state: NabState, **req: Any) -> list[Any]:
     f = RULESET.procedures["fix"].odds
     assert f is not None
     return list(f(state, Request(req)))
+
+
+def waived(state: NabState) -> NabState:
+    """The state with every owed fixing waived (as the player may, a logged event in a game)."""
+    for o in RULESET.obligations(state):
+        state = RULESET.waive(state, o.id)
+    return state

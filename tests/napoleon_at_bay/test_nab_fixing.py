@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from nab_helpers import force, grid, make, move, odds, play, run
+from nab_helpers import force, grid, make, move, odds, play, run, scenario, waived
 
 from vedette.errors import BadRequest, RuleViolation
 
@@ -106,7 +106,7 @@ def test_eligibility_errors() -> None:
     fm = move(fm, "F1", "A0605", march="force")
     assert run(fm, "fix", [3], moving="F1", contact="R1", repulse=True).details["repulse"]
     # combat phase
-    _, c = play(s, "end_movement")
+    _, c = play(waived(s), "end_movement")
     bad(c, "Herman (5)", "combat phase")
     with pytest.raises(BadRequest):
         run(s, "fix", [3], moving="F1", contact="NOPE")
@@ -165,7 +165,9 @@ def test_tie_broken_by_die_roll(tie_face: int, chosen: str) -> None:
     assert tie.expression == "1d6" and tie.rule == "Herman (1)" and tie.row == chosen
 
 
-def test_four_way_tie_uses_a_d4() -> None:
+def test_four_way_tie_rolls_the_players_d6_again_above_four() -> None:
+    """Herman (1) ties: a 4-way tie is rolled with an ordinary d6, re-rolled on 5-6 (every
+    roll recorded); the exact odds stay 1/4 each. Option tie_die=dN asks for a d4."""
     forces = [
         force(f"R{i}", "Ru", h, infantry=1)
         for i, h in enumerate(["A0608", "A0806", "A0406", "A0505"], start=2)
@@ -173,7 +175,15 @@ def test_four_way_tie_uses_a_d4() -> None:
     s = base(*forces, contact={"generals": ["G"]})
     chosen = {f["id"] for f in forces if s.map.distance(f["hexes"][0], "A0606") == 2}
     assert len(chosen) == 4
-    out = run(s, "fix", [5, 3], moving="F1", contact="R1")
+    out = run(s, "fix", [5, 6, 5, 3], moving="F1", contact="R1")
+    assert [r.expression for r in out.rolls] == ["1d6", "1d6", "1d6", "1d6"]
+    assert [r.row for r in out.rolls[1:]] == ["again", "again", "R4"]
+    assert out.details["chosen"] == "R4"
+    o = odds(s, moving="F1", contact="R1")
+    assert all(o[1].p(f"R{i}") == Fraction(1, 2) / 4 for i in range(2, 6))
+    assert all(o[2].p(f"R{i}") == Fraction(1, 4) for i in range(2, 6))
+    dn = base(*forces, contact={"generals": ["G"]}, tie_die="dN")
+    out = run(dn, "fix", [5, 3], moving="F1", contact="R1")
     assert out.rolls[1].expression == "1d4" and out.details["chosen"] == "R4"
 
 
@@ -426,7 +436,7 @@ def test_json_lists_every_changed_hex_with_its_pieces() -> None:
 
 def test_draft_has_no_rule_5_citation() -> None:
     s = base(force("R2", "Ru", "A0609", infantry=2), variant="draft")
-    _, c = play(s, "end_movement")
+    _, c = play(waived(s), "end_movement")
     with pytest.raises(RuleViolation) as e:
         run(c, "fix", [3], moving="F1", contact="R1")
     assert e.value.rule == "Herman, first draft"
@@ -468,24 +478,44 @@ def test_fixed_while_adjacent_even_outside_the_zoc_and_across_turns() -> None:
     _, s = play(s, "fix", [1], moving="F1", contact="R1")
     s = move(s, "F1", "A0707")  # adjacent to R1 across an impassable hexside: not in its ZOC
     assert "A0707" not in s.map.zoc("A0606") and s.pieces["R1"].fixed
-    _, s = play(s, "end_movement")
+    _, s = play(waived(s), "end_movement")
     _, s = play(s, "end_combat")  # the Russian turn: still adjacent, still fixed
     assert s.phasing == "Ru" and s.pieces["R1"].fixed
     s = move(s, "R1", "A0604")  # no longer adjacent to an enemy force
     assert not s.pieces["R1"].fixed
 
 
-def test_end_movement_names_contacts_left_unfixed() -> None:
-    """Herman (5): combat comes after all movement and fixing; a skipped fixing is reported."""
-    s = base(force("R2", "Ru", "A0609", infantry=2))
-    out, c = play(s, "end_movement")
-    assert c.phase == "combat"
-    assert out.details["unfixed_contacts"] == [{"moving": "F1", "contact": "R1"}]
-    assert "R1 (by F1)" in out.message
-    _, done = play(s, "fix", [1], moving="F1", contact="R1")
-    out = run(done, "end_movement")
-    assert out.details == {"fixed": ["R1"], "unfixed_contacts": []}
-    assert "not fixed" not in out.message
+def test_end_movement_refused_while_a_fixing_is_owed(tmp_path: Any) -> None:
+    """Herman (5): combat comes after all movement and fixing. The fixing owed since F1
+    entered R1's ZOC (Herman (1)) blocks the end of movement, unless the player waives it,
+    which the log shows."""
+    from vedette.engine import Game, Store
+
+    st = Store(tmp_path / "g.db")
+    forces = [
+        force("F1", "Fr", "A0504", infantry=4),
+        force("R1", "Ru", "A0606", vedettes=1),
+        force("R2", "Ru", "A0609", infantry=2),
+    ]
+    g = Game.create(st, "g", "nab", scenario(forces), seed=4)
+    g.perform("move", {"force": "F1", "to": "A0605"})
+    assert [o.id for o in g.obligations()] == ["fix:F1:R1"]
+    assert g.todo()[0].owed and g.todo()[0].command() == "fix moving=F1 contact=R1"
+    n = len(g.records)
+    with pytest.raises(RuleViolation, match=r"fixing of R1.*owed first.*\(Herman \(1\)\)"):
+        g.perform("end_movement", {})
+    assert len(g.records) == n
+    g.perform("waive", {"obligation": "fix:F1:R1", "reason": "house rule"})
+    assert g.obligations() == ()
+    assert "waived: fix:F1:R1 (house rule)" in "\n".join(g.log_lines())
+    out = g.perform("end_movement", {})
+    assert g.state.phase == "combat" and out.details["fixed"] == []
+    g.undo()
+    g.undo()  # the waiver is an action like any other: undo brings the obligation back
+    assert [o.id for o in g.obligations()] == ["fix:F1:R1"]
+    g.perform("fix", {"moving": "F1", "contact": "R1"}, faces=None)
+    assert g.obligations() == ()
+    assert g.perform("end_movement", {}).details["fixed"] == ["R1"]
 
 
 @pytest.mark.parametrize(("series", "reach"), [("1x", 10), ("2x", 5), ("5x", 3)])

@@ -569,6 +569,57 @@ class HexMap:
             for d, i in self.search([self.index(source)], b, direction=direction)
         }
 
+    def cheapest_path(
+        self,
+        source: int,
+        target: int,
+        blocked: Iterable[int] = (),
+        terminal: Iterable[int] = (),
+        bound: int | None = None,
+    ) -> tuple[int, list[int]] | None:
+        """The cheapest path (ticks, hexes from ``source`` to ``target``) that never enters a
+        ``blocked`` hex and goes on from no ``terminal`` hex (a hex a move must stop in), or
+        None. Ties between equally cheap paths go to the lower hex index, so the path is a
+        pure function of the map."""
+        stop = set(terminal)
+        no = set(blocked)
+        dist: dict[int, int] = {source: 0}
+        prev: dict[int, int] = {}
+        heap: list[tuple[int, int]] = [(0, source)]
+        done: set[int] = set()
+        lim = bound if bound is not None else 1 << 62
+        while heap:
+            d, u = heapq.heappop(heap)
+            if u in done:
+                continue
+            done.add(u)
+            if u == target:
+                path = [u]
+                while path[-1] != source:
+                    path.append(prev[path[-1]])
+                return d, path[::-1]
+            if u in stop and u != source:
+                continue
+            for v, c in self.out_edges[u]:
+                if v in no:
+                    continue
+                nd = d + c
+                if nd <= lim and (v not in dist or nd < dist[v]):
+                    dist[v] = nd
+                    prev[v] = u
+                    heapq.heappush(heap, (nd, v))
+        return None
+
+    def path_ticks(self, path: Sequence[int]) -> int | None:
+        """The cost of moving along ``path`` hex by hex (None: a step is not possible)."""
+        total = 0
+        for a, b in itertools.pairwise(path):
+            c = next((c for v, c in self.out_edges[a] if v == b), None)
+            if c is None:
+                return None
+            total += c
+        return total
+
     def movement_cost(self, a: str, b: str, bound: Fraction | int | None = None) -> Fraction | None:
         """Least MP to move from ``a`` to ``b`` (None: not reachable within ``bound``)."""
         bt = None if bound is None else int(Fraction(bound) * self.denominator)

@@ -123,7 +123,8 @@ def _jsonable(v: Any) -> Any:
     if isinstance(v, Fraction):
         return str(v)
     if dataclasses.is_dataclass(v) and not isinstance(v, type):
-        return {f.name: _jsonable(getattr(v, f.name)) for f in dataclasses.fields(v)}
+        # a field named like a keyword ends in "_" (``from_``): its JSON key does not
+        return {f.name.rstrip("_"): _jsonable(getattr(v, f.name)) for f in dataclasses.fields(v)}
     if isinstance(v, Mapping):
         return {str(k): _jsonable(x) for k, x in v.items()}
     if isinstance(v, list):
@@ -386,7 +387,7 @@ def spec_of(cls: type) -> RequestSpec:
         )
         out.append(
             FieldSpec(
-                name=f.name,
+                name=f.name.rstrip("_"),
                 kind=kind,
                 help=str(f.metadata.get("help", "")),
                 units=str(f.metadata.get("units", "")),
@@ -398,4 +399,5 @@ def spec_of(cls: type) -> RequestSpec:
             )
         )
     name = getattr(cls, "procedure_name", cls.__name__)
-    return RequestSpec(str(name), out, lambda values: cls(**values))
+    py = {f.name.rstrip("_"): f.name for f in dataclasses.fields(cls)}
+    return RequestSpec(str(name), out, lambda values: cls(**{py[k]: v for k, v in values.items()}))

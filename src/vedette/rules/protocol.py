@@ -79,6 +79,14 @@ class Procedure(Generic[S, R]):
     def params(self) -> tuple[FieldSpec, ...]:
         return self.spec.fields
 
+    def run(self, state: S, request: Mapping[str, Any], dice: DiceSource) -> Any:
+        """Plan and resolve in one call (scripts and tests; the engine adds the flow)."""
+        return self.resolve(state, self.plan(state, self.parse(request)), dice)
+
+    def odds(self, state: S, request: Mapping[str, Any]) -> list[Odds]:
+        """The odds of the chance steps the plan shows before the roll."""
+        return self.plan(state, self.parse(request)).step_odds()
+
     def request_json(self, request: Any) -> dict[str, Any]:
         """The request as it is logged: every field given or defaulted."""
         data = to_json(request)

@@ -1,21 +1,31 @@
-"""The ruleset: initial state from a scenario, events folded by ``apply_event``, the
-procedures (move, fix, candidates, end_movement, end_combat) and the text map."""
+"""Napoleon At Bay on the referee protocol: typed requests, typed events folded by the core,
+fixings owed from the moment a moving force enters a ZOC (Herman (1)), and the odds of a
+whole fixing (the roll, then the tie-break) computed by the core from ``resolve``.
+
+Procedures: ``move`` (path-aware: a given hex path or the cheapest one; never through an
+enemy-occupied hex; every ZOC entered is recorded and, by default, the move stops at the first
+one), ``fix`` (Herman (1)-(4)), ``candidates`` (query), ``end_movement`` (Herman (5): refused
+while a fixing is owed, unless waived), ``end_combat``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
-from typing import Any
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any, ClassVar, Literal
 
-from vedette.dice.check import Odds
+from vedette.dice.check import Check, Odds, OddsRow
 from vedette.dice.roll import AnyRoll
-from vedette.dice.sources import DiceSource
+from vedette.dice.sources import DiceSource, begin_attempt, reject_attempt
+from vedette.dice.tables import Row, Table
 from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
-from vedette.rules.base import Event, Outcome, Param, Procedure, Request, Ruleset
+from vedette.rules.base import Outcome, Ruleset
+from vedette.rules.fields import arg
 from vedette.rules.napoleon_at_bay import fixing as fx
 from vedette.rules.napoleon_at_bay.model import (
     DATA_PACKAGE,
-    MARCHES,
     NabState,
     Piece,
     load_map,
@@ -23,11 +33,108 @@ from vedette.rules.napoleon_at_bay.model import (
     make_config,
     occupancy_of,
 )
+from vedette.rules.protocol import (
+    DomainEvent,
+    Obligation,
+    Plan,
+    Procedure,
+    Todo,
+    chances,
+)
 
 SEQ = "Napoleon At Bay sequence of play"
+March = Literal["normal", "command", "initiative", "force"]
 
 
-# -- state -----------------------------------------------------------------------------------
+class _Details:
+    """Typed outcome details, readable as a mapping too (``details["chosen"]``)."""
+
+    def __getitem__(self, key: str) -> Any:
+        try:
+            return getattr(self, key)
+        except AttributeError:
+            raise KeyError(key) from None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return getattr(self, key, default)
+
+
+# -- events ------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One force's move in a substitution."""
+
+    force: str
+    from_: tuple[str, ...]
+    to: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Moved(DomainEvent):
+    """A piece moved along ``path`` (its lead component); ``owed``: the contact forces whose
+    fixing its entry into their ZOC made owed (judged eligible at that moment, Herman (1))."""
+
+    kind: ClassVar[str] = "moved"
+    version: ClassVar[int] = 2
+    force: str
+    from_: tuple[str, ...]
+    to: tuple[str, ...]
+    march: March = "normal"
+    mp: str = "0"
+    path: tuple[str, ...] = ()
+    zoc_entered: tuple[str, ...] = ()
+    owed: tuple[str, ...] = ()
+
+    @classmethod
+    def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
+        # v1 (release 0.1): no path and no owed fixings (they were not held then)
+        d = dict(data)
+        frm = list(d.get("from", ()))
+        to = list(d.get("to", ()))
+        d.setdefault("path", [*frm[:1], *to[:1]])
+        d.setdefault("owed", [])
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Fixed(DomainEvent):
+    """Herman (2), (3): the contact force stays where it is and is fixed."""
+
+    kind: ClassVar[str] = "fixed"
+    moving: str
+    contact: str
+    force: str
+    result: str
+    variant: str = "final"
+    repulse: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Substituted(DomainEvent):
+    """Herman (4): a supporting force and the contact force switch places."""
+
+    kind: ClassVar[str] = "substituted"
+    version: ClassVar[int] = 1
+    moving: str
+    contact: str
+    support: str
+    changes: tuple[Change, ...]
+    fixed: Mapping[str, bool]
+    variant: str = "final"
+    repulse: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseChanged(DomainEvent):
+    """The sequence of play moves on (Herman (5): combat after all movement and fixing)."""
+
+    kind: ClassVar[str] = "phase"
+    phase: Literal["movement", "combat"]
+    phasing: str
+    turn: int
+
+
+# -- state -------------------------------------------------------------------------------------
 def initial_state(
     data: Mapping[str, Any], scenario: Mapping[str, Any], options: Mapping[str, Any]
 ) -> NabState:
@@ -58,18 +165,19 @@ def initial_state(
 
 def _with_pieces(state: NabState, changed: Sequence[Piece], **kw: Any) -> NabState:
     pieces = dict(state.pieces)
-    occ = {h: list(v) for h, v in state.occupancy.items()}
+    occ = dict(state.occupancy)
     for p in changed:
-        old = state.pieces[p.id]
-        for h in old.hexes:
-            occ[h].remove(p.id)
-            if not occ[h]:
-                del occ[h]
+        for h in state.pieces[p.id].hexes:
+            rest = tuple(x for x in occ.get(h, ()) if x != p.id)
+            if rest:
+                occ[h] = rest
+            else:
+                occ.pop(h, None)
         pieces[p.id] = p
     for p in changed:
         for h in p.hexes:
-            occ.setdefault(h, []).append(p.id)
-    return replace(state, pieces=pieces, occupancy={h: tuple(v) for h, v in occ.items()}, **kw)
+            occ[h] = (*occ.get(h, ()), p.id)
+    return replace(state, pieces=pieces, occupancy=occ, **kw)
 
 
 def _unfix(state: NabState) -> NabState:
@@ -83,80 +191,127 @@ def _unfix(state: NabState) -> NabState:
     return _with_pieces(state, free) if free else state
 
 
-def apply_event(state: NabState, event: Event) -> NabState:
-    d = event.data
-    k = event.kind
-    if k == "moved":
-        p = state.pieces[str(d["force"])]
-        q = replace(
-            p,
-            hexes=tuple(d["to"]),
-            march=d.get("march", "normal"),
-            came_from=tuple(d.get("from", p.hexes)),
-        )
-        st = _with_pieces(state, [q], moving=p.id, moved=state.moved | {p.id})
-    elif k == "fixed":
-        p = state.pieces[str(d["force"])]
-        st = _with_pieces(state, [replace(p, fixed=True)], last=dict(d))
-    elif k == "substituted":
-        flags = dict(d.get("fixed", {}))
-        changed = []
-        for c in d["changes"]:
-            p = state.pieces[str(c["force"])]
-            changed.append(replace(p, hexes=tuple(c["to"]), fixed=bool(flags.get(p.id, p.fixed))))
-        st = _with_pieces(state, changed, last=dict(d))
-    elif k == "phase":
-        phase = str(d["phase"])
-        if phase == "movement":
-            cleared = [
-                replace(p, march=None, came_from=()) for p in state.pieces.values() if p.march
-            ]
-            st = _with_pieces(
-                state,
-                cleared,
-                phase="movement",
-                phasing=str(d["phasing"]),
-                turn=int(d["turn"]),
-                moving=None,
-                moved=frozenset(),
-            )
-        else:
-            st = replace(state, phase="combat", moving=None)
-    else:
-        raise ValueError(f"unknown napoleon_at_bay event {k!r}")
+def owed_id(moving: str, contact: str) -> str:
+    return f"fix:{moving}:{contact}"
+
+
+def _owe(state: NabState, moving: Piece, contact: Piece) -> Obligation:
+    return Obligation(
+        owed_id(moving.id, contact.id),
+        "fix",
+        {"moving": moving.id, "contact": contact.id},
+        fx.DRAFT if state.config.variant == "draft" else fx.R1,
+        f"the fixing of {contact.id} ({contact.name}), whose ZOC {moving.id} entered",
+    )
+
+
+def _discharge(state: NabState, moving: str, contact: str) -> tuple[Obligation, ...]:
+    oid = owed_id(moving, contact)
+    return tuple(o for o in state.owed if o.id != oid)
+
+
+def fold_moved(state: NabState, e: Moved) -> NabState:
+    p = state.pieces[e.force]
+    q = replace(p, hexes=tuple(e.to), march=e.march, came_from=tuple(e.from_))
+    owed = state.owed + tuple(_owe(state, q, state.pieces[c]) for c in e.owed if c in state.pieces)
+    st = _with_pieces(state, [q], moving=p.id, moved=state.moved | {p.id}, owed=owed)
     return _unfix(st)
 
 
-# -- helpers ---------------------------------------------------------------------------------
-def _hexes(state: NabState, req: Request, key: str, required: bool) -> tuple[str, ...] | None:
-    if key not in req or req[key] is None:
-        if required:
-            raise BadRequest(f"missing '{key}'")
-        return None
-    digits = 2 * state.map.id_format.digits
-    # an id without a letter ("0101") may arrive parsed as a number by the shell
-    hs = tuple(
-        str(h).zfill(digits) if isinstance(h, int) else str(h).strip().upper()
-        for h in req.get_list(key)
+def fold_fixed(state: NabState, e: Fixed) -> NabState:
+    p = state.pieces[e.force]
+    last = {
+        "moving": e.moving,
+        "contact": e.contact,
+        "force": e.force,
+        "result": e.result,
+        "variant": e.variant,
+        "repulse": e.repulse,
+    }
+    st = _with_pieces(
+        state,
+        [replace(p, fixed=True)],
+        last=last,
+        owed=_discharge(state, e.moving, e.contact),
     )
-    if not hs:
-        raise BadRequest(f"'{key}' needs one or more hexes")
-    for h in hs:
-        if h not in state.map:
-            raise BadRequest(f"'{key}': hex {h} is not on the map")
-    return hs
+    return _unfix(st)
 
 
-def _zoc_entered(state: NabState, p: Piece) -> list[Piece]:
-    """The enemy forces whose ZOC the piece entered by its latest move (Herman (1))."""
-    hexes, before = set(p.hexes), set(p.came_from)
+def fold_substituted(state: NabState, e: Substituted) -> NabState:
+    changed = []
+    for c in e.changes:
+        p = state.pieces[c.force]
+        changed.append(replace(p, hexes=tuple(c.to), fixed=bool(e.fixed.get(p.id, p.fixed))))
+    last = {
+        "moving": e.moving,
+        "contact": e.contact,
+        "support": e.support,
+        "variant": e.variant,
+        "repulse": e.repulse,
+        "changes": [{"force": c.force, "from": list(c.from_), "to": list(c.to)} for c in e.changes],
+        "fixed": dict(e.fixed),
+    }
+    st = _with_pieces(state, changed, last=last, owed=_discharge(state, e.moving, e.contact))
+    return _unfix(st)
+
+
+def fold_phase(state: NabState, e: PhaseChanged) -> NabState:
+    if e.phase == "movement":
+        cleared = [replace(p, march=None, came_from=()) for p in state.pieces.values() if p.march]
+        st = _with_pieces(
+            state,
+            cleared,
+            phase="movement",
+            phasing=e.phasing,
+            turn=e.turn,
+            moving=None,
+            moved=frozenset(),
+            owed=(),
+        )
+    else:
+        st = replace(state, phase="combat", moving=None, owed=())
+    return _unfix(st)
+
+
+FOLDS: dict[type[Any], Any] = {
+    Moved: fold_moved,
+    Fixed: fold_fixed,
+    Substituted: fold_substituted,
+    PhaseChanged: fold_phase,
+}
+
+
+def apply_event(state: NabState, event: Any) -> NabState:
+    """Fold one event (typed, or a legacy ``Event`` decoded through the registry)."""
+    if not isinstance(event, DomainEvent):
+        event = RULESET.decode(event.to_json())
+    f = FOLDS.get(type(event))
+    if f is None:
+        raise ValueError(f"unknown napoleon_at_bay event {event!r}")
+    return f(state, event)  # type: ignore[no-any-return]
+
+
+# -- helpers -----------------------------------------------------------------------------------
+def _norm(state: NabState, key: str, hexes: Sequence[str]) -> tuple[str, ...]:
+    digits = 2 * state.map.id_format.digits
     out = []
-    for q in state.pieces.values():
-        if q.side != p.side and state.is_force(q):
-            zoc = fx.zoc_of(state, q)
-            if hexes & zoc and not before & zoc:
-                out.append(q)
-    return out
+    for h in hexes:
+        s = str(h).strip().upper()
+        # an id without a letter ("0101") may arrive as a number from the shell
+        if s.isdigit():
+            s = s.zfill(digits)
+        if s not in state.map:
+            raise BadRequest(f"'{key}': hex {s} is not on the map")
+        out.append(s)
+    return tuple(out)
+
+
+def _enemy_zocs(state: NabState, side: str) -> list[tuple[Piece, set[str]]]:
+    return [
+        (q, fx.zoc_of(state, q))
+        for q in state.pieces.values()
+        if q.side != side and state.is_force(q) and q.kind in state.config.zoc_kinds
+    ]
 
 
 def _fixable(state: NabState, moving: Piece, contact: Piece) -> str | None:
@@ -167,13 +322,40 @@ def _fixable(state: NabState, moving: Piece, contact: Piece) -> str | None:
     return None
 
 
-# -- procedures ------------------------------------------------------------------------------
-def run_move(state: NabState, req: Request, dice: DiceSource) -> Outcome:
-    """Move a piece of the phasing side (one call = the whole move of that piece)."""
-    p = state.piece(req.get_str("force"))
-    to = _hexes(state, req, "to", True)
-    assert to is not None
-    march = req.get_choice("march", MARCHES, "normal")
+# -- move --------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class MoveRequest:
+    """Move a piece of the phasing side (one request = the whole move of that piece)."""
+
+    procedure_name: ClassVar[str] = "move"
+    force: str = arg("the piece that moves", positional=True)
+    to: tuple[str, ...] = arg(
+        "destination hex(es), one per component: W2020 or W2020,W2021", positional=True
+    )
+    path: tuple[str, ...] = arg(
+        "the hexes the lead component passes through, start and end included"
+        " (default: the cheapest path)",
+        default=(),
+    )
+    march: March = arg(
+        "how it moves (Herman (1)): normal, command, initiative or force march", default="normal"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlan(_Details):
+    piece: Piece
+    to: tuple[str, ...]
+    path: tuple[str, ...]
+    mp: Fraction
+    entered: tuple[str, ...]  # contact forces whose ZOC the move enters, in path order
+    owed: tuple[str, ...]  # of those, the ones a fixing is owed for (eligible at entry)
+    why_not: Mapping[str, str]
+
+
+def plan_move(state: NabState, r: MoveRequest) -> Plan:
+    p = state.piece(r.force)
+    to = _norm(state, "to", r.to)
     if state.phase != "movement":
         raise RuleViolation(SEQ, "pieces move in the movement phase (now: combat, Herman 5)")
     if p.side != state.phasing:
@@ -193,91 +375,255 @@ def run_move(state: NabState, req: Request, dice: DiceSource) -> Outcome:
             )
         if not free(h):
             raise RuleViolation(SEQ, f"{h} holds an enemy piece or a full stack")
-    mp = state.map.movement_cost(p.hexes[0], to[0])
-    if mp is None:
-        raise RuleViolation("terrain", f"no path for {p.id} from {p.hexes[0]} to {to[0]}")
-    ev = Event(
-        "moved",
-        {"force": p.id, "from": list(p.hexes), "to": list(to), "march": march, "mp": str(mp)},
+    m = state.map
+    enemy_hexes = {h for q in state.pieces.values() if q.side != p.side for h in q.hexes}
+    zocs = _enemy_zocs(state, p.side) if state.is_force(p) else []
+    start = p.hexes[0]
+    # a ZOC the piece starts in is not entered (Herman (1)); the others stop it
+    stops = {h for q, z in zocs if not set(p.hexes) & z for h in z}
+    if r.path:
+        path = _norm(state, "path", r.path)
+        if path[0] != start or path[-1] != to[0]:
+            raise BadRequest(f"'path' must run from {start} (where {p.id} is) to {to[0]}")
+        for a, b in itertools.pairwise(path):
+            if not m.adjacent(a, b):
+                raise BadRequest(f"'path': {a} and {b} are not adjacent")
+        for h in path[1:-1]:
+            if h in enemy_hexes:
+                raise RuleViolation(SEQ, f"the path passes through {h}, which holds an enemy piece")
+        for h in path[1:-1]:
+            if state.config.stop_at_zoc and h in stops:
+                raise RuleViolation(
+                    SEQ,
+                    f"{p.id} enters an enemy ZOC at {h} and stops there"
+                    " (option stop_at_zoc); it cannot go on to " + to[0],
+                )
+        ticks = m.path_ticks([m.index(h) for h in path])
+        if ticks is None:
+            raise RuleViolation("terrain", f"{p.id} cannot move along {','.join(path)}")
+    else:
+        found = m.cheapest_path(
+            m.index(start),
+            m.index(to[0]),
+            blocked={m.index(h) for h in enemy_hexes},
+            terminal={m.index(h) for h in stops} if state.config.stop_at_zoc else (),
+        )
+        if found is None:
+            why = (
+                " without passing through an enemy piece or going on from an enemy ZOC"
+                if state.config.stop_at_zoc
+                else " without passing through an enemy piece"
+            )
+            raise RuleViolation(SEQ, f"no path for {p.id} from {start} to {to[0]}{why}")
+        ticks, idx = found
+        path = tuple(m.ids[i] for i in idx)
+    # every ZOC entered along the path, and where the move ends
+    after_hexes = set(to)
+    entered: list[str] = []
+    for q, z in zocs:
+        before = set(p.hexes) & z
+        if before:
+            continue
+        if z & set(path[1:]) or z & after_hexes:
+            entered.append(q.id)
+    moved = replace(p, hexes=to, march=r.march, came_from=p.hexes)
+    after = _with_pieces(state, [moved], moving=p.id, moved=state.moved | {p.id})
+    owed: list[str] = []
+    why_not: dict[str, str] = {}
+    already = {o.id for o in state.owed}
+    for cid in entered:
+        q = after.pieces[cid]
+        if not set(to) & fx.zoc_of(after, q):
+            why_not[cid] = "the move passes through its ZOC without stopping (stop_at_zoc=false)"
+            continue
+        reason = _fixable(after, moved, q)
+        if reason is None and owed_id(p.id, cid) not in already:
+            owed.append(cid)
+        elif reason is not None:
+            why_not[cid] = reason
+    return Plan(
+        r,
+        data=MovePlan(p, to, path, m.mp(ticks), tuple(entered), tuple(owed), why_not),
     )
-    after = apply_event(state, ev)
-    moved = after.pieces[p.id]
-    entered = _zoc_entered(after, moved) if state.is_force(p) else []
-    lines = [
-        f"{p.id} ({p.name}) {'force marches' if march == 'force' else 'moves'}"
-        f" {','.join(p.hexes)} -> {','.join(to)} ({mp} MP)"
-    ]
+
+
+def resolve_move(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
+    r: MoveRequest = plan.request
+    mp: MovePlan = plan.data
+    p = mp.piece
+    ev = Moved(p.id, p.hexes, mp.to, r.march, str(mp.mp), mp.path, mp.entered, mp.owed)
+    verb = "force marches" if r.march == "force" else "moves"
+    via = f" via {','.join(mp.path[1:-1])}" if len(mp.path) > 2 else ""
+    lines = [f"{p.id} ({p.name}) {verb} {','.join(p.hexes)} -> {','.join(mp.to)}{via} ({mp.mp} MP)"]
     zoc = []
-    for q in entered:
-        why = _fixable(after, moved, q)
+    for cid in mp.entered:
+        q = state.pieces[cid]
+        owed = cid in mp.owed
         zoc.append(
             {
                 "force": q.id,
                 "name": q.name,
                 "hexes": list(q.hexes),
-                "fixable": why is None,
-                "why_not": why,
+                "fixable": owed,
+                "why_not": mp.why_not.get(cid),
             }
         )
         hint = (
-            f": fix it with 'fix moving={p.id} contact={q.id}'"
-            if why is None
-            else f" (no fixing: {why})"
+            f": a fixing is owed now ('fix {p.id} {q.id}', Herman (1))"
+            if owed
+            else f" (no fixing: {mp.why_not.get(cid, '')})"
         )
         lines.append(f"{p.id} enters the ZOC of {q.id} ({q.name}, {','.join(q.hexes)}){hint}")
-    ev = Event("moved", {**ev.data, "zoc_entered": [z["force"] for z in zoc]})
-    return Outcome((ev,), (), "; ".join(lines), {"force": p.id, "mp": str(mp), "zoc": zoc})
-
-
-def run_fix(state: NabState, req: Request, dice: DiceSource) -> Outcome:
-    """Herman (1)-(4): fix the contact force's location."""
-    moving, contact = fx.check_eligible(
-        state, req.get_str("moving"), req.get_str("contact"), req.get_bool("repulse")
+    return Outcome(
+        (ev,),
+        (),
+        "; ".join(lines),
+        {"force": p.id, "mp": str(mp.mp), "path": list(mp.path), "zoc": zoc},
+        result="moved",
     )
-    want_array = _hexes(state, req, "array", False)
-    want_contact = _hexes(state, req, "contact_to", False)
+
+
+# -- fix ---------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class FixRequest:
+    """Herman (1)-(4): 'fixing' a contact force's location."""
+
+    procedure_name: ClassVar[str] = "fix"
+    moving: str = arg("the moving force", positional=True)
+    contact: str = arg("the contact force (whose ZOC the moving force entered)", positional=True)
+    repulse: bool = arg("a force-marching repulse (Herman (1) note)", default=False)
+    array: tuple[str, ...] = arg(
+        "hexes for a multi-hex supporting force (the owner's choice, Herman (4))", default=()
+    )
+    contact_to: tuple[str, ...] = arg(
+        "hex(es) for the contact force (the owner's choice, Herman (4))", default=()
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class FixPlan:
+    moving: Piece
+    contact: Piece
+    chosen: tuple[Piece, ...]  # the forces among which the die chooses (closest legal ones)
+    check: Check | None  # the fixing roll (None: no roll, roll_without_candidates=false)
+    owed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FixDetails(_Details):
+    moving: str
+    contact: str
+    variant: str
+    repulse: bool
+    result: str  # stays | no_candidate | no_legal_candidate | substitution
+    chosen: str | None = None
+    drm_case: int | None = None
+    drm_text: str | None = None
+    roll: Mapping[str, Any] | None = None
+    changes: list[dict[str, Any]] = field(default_factory=list)
+    hexes: dict[str, Any] | None = None
+    fixed: dict[str, bool] | None = None
+    in_range: list[str] = field(default_factory=list)
+    arrays: list[list[str]] = field(default_factory=list)
+    contact_arrays: list[list[str]] = field(default_factory=list)
+    candidates: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def plan_fix(state: NabState, r: FixRequest) -> Plan:
+    owed = any(o.id == owed_id(r.moving, r.contact) for o in state.owed)
+    if owed:
+        # Herman (1): the fixing was judged eligible when the moving force entered the ZOC;
+        # what happened since (another mover, a fixing elsewhere) does not take it away
+        moving, contact = state.piece(r.moving), state.piece(r.contact)
+        if r.repulse and moving.march != "force":
+            raise RuleViolation(
+                fx.R1, f"{moving.id} is not force marching: only a force march repulses"
+            )
+    else:
+        moving, contact = fx.check_eligible(state, r.moving, r.contact, r.repulse)
+    chosen = tuple(fx.choosable(state, moving, contact))
+    check = (
+        fx.fixing_check(state, moving, contact)
+        if chosen or state.config.roll_without_candidates
+        else None
+    )
+    steps: tuple[Check, ...] = (check,) if check is not None else ()
+    tie = tie_check(state, chosen)
+    if tie is not None:
+        steps = (*steps, tie)
+    data = FixPlan(moving, contact, chosen, check, owed)
+    plan = Plan(r, steps, data)
+    return replace(plan, step_odds_fn=lambda: fix_odds(state, plan))
+
+
+def tie_check(state: NabState, chosen: Sequence[Piece]) -> Check | None:
+    draft = state.config.variant == "draft"
+    n = len(chosen)
+    if n < 2:
+        return None
+    if state.config.tie_die == "d6" and n in (4, 5):
+        # the player's own d6, re-rolled above n: each face 1..n picks one force
+        rows = (
+            *tuple(
+                Row(i + 1, i + 1, p.id, f"{p.name} ({p.id})", str(i + 1))
+                for i, p in enumerate(chosen)
+            ),
+            Row(n + 1, 6, "again", "roll again", f"{n + 1}-6"),
+        )
+        rule = fx.DRAFT if draft else fx.R1
+        label = (
+            "random supporting force" if draft else f"tie among {n} equally close forces"
+        ) + f" (d6, re-rolled above {n})"
+        return Check("1d6", (), Table("support", rows, label, rule), label, rule)
+    return fx.tie_check(chosen, draft)
+
+
+def resolve_fix(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
+    r: FixRequest = plan.request
+    fp: FixPlan = plan.data
+    moving, contact, chosen = fp.moving, fp.contact, list(fp.chosen)
     cfg = state.config
-    draft = cfg.variant == "draft"
     texts = cfg.texts
-    chosen = fx.choosable(state, moving, contact)
-    base = {
+    base: dict[str, Any] = {
         "moving": moving.id,
         "contact": contact.id,
         "variant": cfg.variant,
-        "repulse": req.get_bool("repulse"),
+        "repulse": r.repulse,
     }
-    details: dict[str, Any] = dict(base)
     rolls: list[AnyRoll] = []
     line = ""
-    if chosen or cfg.roll_without_candidates:
+    case = None
+    if fp.check is not None:
         # Herman (3): the player rolls a die
         case = fx.drm_case(state, moving, contact)
-        roll = fx.fixing_check(state, moving, contact).resolve(dice)
+        roll = fp.check.resolve(dice)
         rolls.append(roll)
         line = fx.bare_line(roll)  # type: ignore[arg-type]
-        details.update(drm_case=case.number, drm_text=case.text, roll=roll.to_json())
         if roll.row == "stays":
             msg = f"{line}, " + texts.get("text_stays", "{contact} remains in hex").format(
                 contact=contact.name
             )
-            ev = Event("fixed", {**base, "force": contact.id, "result": "stays"})
+            ev = Fixed(moving.id, contact.id, contact.id, "stays", cfg.variant, r.repulse)
             return Outcome(
                 (ev,),
                 tuple(rolls),
                 msg,
-                {
-                    **details,
-                    "result": "stays",
-                    "chosen": None,
-                    "changes": [],
-                    "hexes": {},
-                    "fixed": {contact.id: True},
-                },
+                FixDetails(
+                    **base,
+                    result="stays",
+                    drm_case=case.number,
+                    drm_text=case.text,
+                    roll=roll.to_json(),
+                    hexes={},
+                    fixed={contact.id: True},
+                ),
+                result=f"{contact.id} stays, fixed",
             )
     if not chosen:
         # Herman (4): none in range, or none that can legally take the contact force's place
         # ("do something reasonable"): the contact force is fixed where it is
-        in_range = [p.id for p in fx.candidates_in_range(state, contact)]
+        in_range = tuple(p.id for p in fx.candidates_in_range(state, contact))
         result = "no_legal_candidate" if in_range else "no_candidate"
         msg = texts.get(f"text_{result}", "{contact} remains in hex").format(
             contact=contact.name, range=cfg.support_range, forces=", ".join(in_range)
@@ -286,32 +632,40 @@ def run_fix(state: NabState, req: Request, dice: DiceSource) -> Outcome:
             msg = f"{line}, {msg}"
             # the table's 4-6 text promises a substitution: say what really happens
             rolls[0] = replace(rolls[0], consequence=msg[len(line) + 2 :])
-            details["roll"] = rolls[0].to_json()
-        ev = Event("fixed", {**base, "force": contact.id, "result": result})
+        ev = Fixed(moving.id, contact.id, contact.id, result, cfg.variant, r.repulse)
         return Outcome(
             (ev,),
             tuple(rolls),
             msg,
-            {
-                **details,
-                "result": result,
-                "chosen": None,
-                "in_range": in_range,
-                "changes": [],
-                "hexes": {},
-                "fixed": {contact.id: True},
-            },
+            FixDetails(
+                **base,
+                result=result,
+                drm_case=case.number if case else None,
+                drm_text=case.text if case else None,
+                roll=rolls[0].to_json() if rolls else None,
+                in_range=list(in_range),
+                hexes={},
+                fixed={contact.id: True},
+            ),
+            result=f"{contact.id} stays, fixed",
         )
-    tie = fx.tie_check(chosen, draft)
+    tie = tie_check(state, chosen)
     if tie is not None:
-        tr = tie.resolve(dice)
-        rolls.append(tr)
+        while True:
+            begin_attempt(dice)
+            tr = tie.resolve(dice)
+            rolls.append(tr)
+            if tr.row != "again":
+                break
+            reject_attempt(dice)
         support = state.pieces[str(tr.row)]
     else:
         support = chosen[0]
     arrays = fx.support_arrays(state, moving, contact, support)
     notes = []
     sa = arrays[0]
+    want_array = _norm(state, "array", r.array) if r.array else None
+    want_contact = _norm(state, "contact_to", r.contact_to) if r.contact_to else None
     if want_array is not None:
         if want_array in arrays:
             sa = want_array
@@ -339,52 +693,134 @@ def run_fix(state: NabState, req: Request, dice: DiceSource) -> Outcome:
         text = texts.get("text_switch_many", "{contact} and {support} switch places").format(
             hexes=", ".join(sa), **names
         )
-    changes = [
-        {"force": support.id, "from": list(support.hexes), "to": list(sa)},
-        {"force": contact.id, "from": list(contact.hexes), "to": list(ca)},
-    ]
+    changes = (
+        Change(support.id, support.hexes, sa),
+        Change(contact.id, contact.hexes, ca),
+    )
     flags = {support.id: cfg.substitute_is_fixed, contact.id: False}
-    ev = Event("substituted", {**base, "support": support.id, "changes": changes, "fixed": flags})
+    sub = Substituted(moving.id, contact.id, support.id, changes, flags, cfg.variant, r.repulse)
     msg = f"{line}, {text}" + "".join(f" [{n}]" for n in notes)
     # every hex whose contents changed, with the pieces in it afterwards
-    after = apply_event(state, ev)
-    touched = sorted({h for c in changes for h in (*c["from"], *c["to"])})
+    after = fold_substituted(state, sub)
+    touched = sorted({h for c in changes for h in (*c.from_, *c.to)})
     hexes = {h: list(after.occupancy.get(h, ())) for h in touched}
     return Outcome(
-        (ev,),
+        (sub,),
         tuple(rolls),
         msg,
-        {
-            **details,
-            "result": "substitution",
-            "chosen": support.id,
-            "changes": changes,
-            "hexes": hexes,
-            "fixed": flags,
-            "arrays": [list(a) for a in arrays],
-            "contact_arrays": [list(a) for a in carr],
-            "candidates": [p.id for p in chosen],
-        },
+        FixDetails(
+            **base,
+            result="substitution",
+            chosen=support.id,
+            drm_case=case.number if case else None,
+            drm_text=case.text if case else None,
+            roll=rolls[0].to_json() if rolls else None,
+            changes=[{"force": c.force, "from": list(c.from_), "to": list(c.to)} for c in changes],
+            hexes=hexes,
+            fixed=flags,
+            arrays=[list(a) for a in arrays],
+            contact_arrays=[list(a) for a in carr],
+            candidates=[p.id for p in chosen],
+            notes=list(notes),
+        ),
+        result=f"{support.id} ({support.name}) substituted for {contact.id}",
     )
 
 
-def odds_fix(state: NabState, req: Request) -> list[Odds]:
-    moving, contact = fx.check_eligible(
-        state, req.get_str("moving"), req.get_str("contact"), req.get_bool("repulse")
+def fix_odds(state: NabState, plan: Plan) -> list[Odds]:
+    """The odds shown before a fixing: the fixing roll (its own check), which force ends up in
+    the contact hex (the core's enumeration of ``resolve``: no odds written by hand), and the
+    tie roll when several forces are equally close."""
+    fp: FixPlan = plan.data
+    moving, contact = fp.moving, fp.contact
+
+    class _Key:
+        def __init__(self, out: Outcome) -> None:
+            self.result = out.details["chosen"] or "stays"
+
+    whole = chances(lambda d: _Key(resolve_fix(state, plan, d)))
+    out: list[Odds] = []
+    if fp.check is not None:
+        out.append(fp.check.odds())
+    else:
+        out.append(
+            Odds(
+                "fixing",
+                (
+                    OddsRow(
+                        "stays",
+                        "no supporting force can be substituted: the contact force is fixed",
+                        Fraction(1),
+                    ),
+                    OddsRow("substitution", "-", Fraction(0)),
+                ),
+                rule=fx.R4,
+                note="no roll",
+            )
+        )
+        return out
+    ids = {p.id for p in fp.chosen}
+    stays_text = f"{contact.name} ({contact.id}) stays, fixed" + (
+        "" if ids else " (no supporting force can be substituted)"
     )
-    return fx.all_odds(state, moving, contact)
+    rows = [OddsRow("stays", stays_text, whole.p("stays"))]
+    for rk in fx.ranked_candidates(state, moving, contact):
+        mp = "beyond the MP limit" if rk.mp is None else f"{rk.mp} MP"
+        note = "" if rk.legal else ", cannot be placed"
+        rows.append(
+            OddsRow(
+                rk.force.id,
+                f"{rk.force.name} ({rk.force.id}), {mp}, {fx.hexes_text(rk.hexes_away)}{note}",
+                whole.p(rk.force.id),
+            )
+        )
+    out.append(
+        Odds(
+            "force found in the contact hex",
+            tuple(rows),
+            rule=fx.R4 if state.config.variant == "final" else fx.DRAFT,
+        )
+    )
+    tie = plan.steps[1] if len(plan.steps) > 1 else None
+    if tie is not None:
+        t = tie.odds()
+        if any(r.key == "again" for r in t.rows):
+            # conditioned on not rolling again: each force equally likely
+            keep = [r for r in t.rows if r.key != "again"]
+            tot = sum((r.p for r in keep), Fraction(0))
+            t = replace(t, rows=tuple(replace(r, p=r.p / tot) for r in keep))
+        out.append(replace(t, note="rolled only on a substitution"))
+    return out
 
 
-def run_candidates(state: NabState, req: Request, dice: DiceSource) -> Outcome:
-    """Query: the supporting forces in range of a contact force, closest in MP first."""
-    contact = state.piece(req.get_str("contact"))
-    mid = req.get_opt_str("moving")
-    moving = state.piece(mid) if mid else None
+# -- candidates (a query) -----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class CandidatesRequest:
+    """The supporting forces in range of a contact force, closest in MP first."""
+
+    procedure_name: ClassVar[str] = "candidates"
+    contact: str = arg("the contact force", positional=True)
+    moving: str | None = arg("the moving force (for odds and arrays)", default=None)
+
+
+def plan_candidates(state: NabState, r: CandidatesRequest) -> Plan:
+    state.piece(r.contact)
+    if r.moving:
+        state.piece(r.moving)
+    return Plan(r)
+
+
+def resolve_candidates(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
+    r: CandidatesRequest = plan.request
+    contact = state.piece(r.contact)
+    moving = state.piece(r.moving) if r.moving else None
     lines: list[str] = []
     rows: list[dict[str, Any]] = []
     eligible = None
     if moving is not None:
         eligible = _fixable(state, moving, contact)
+        if eligible and any(o.id == owed_id(moving.id, contact.id) for o in state.owed):
+            eligible = None
     cands = fx.candidates_in_range(state, contact)
     for mp, tier in fx.mp_tiers(state, contact, cands):
         for p in tier:
@@ -408,7 +844,8 @@ def run_candidates(state: NabState, req: Request, dice: DiceSource) -> Outcome:
         )
     odds: tuple[Odds, ...] = ()
     if moving is not None and eligible is None:
-        odds = tuple(fx.all_odds(state, moving, contact))
+        fplan = plan_fix(state, FixRequest(moving.id, contact.id))
+        odds = tuple(fplan.step_odds())
         lines += [ln for o in odds for ln in o.lines()]
     elif eligible:
         lines.append(f"not eligible: {eligible}")
@@ -421,56 +858,57 @@ def run_candidates(state: NabState, req: Request, dice: DiceSource) -> Outcome:
     )
 
 
-def run_end_movement(state: NabState, req: Request, dice: DiceSource) -> Outcome:
+# -- the sequence of play ----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class EndMovementRequest:
+    """End the movement phase: the combat phase follows (Herman (5))."""
+
+    procedure_name: ClassVar[str] = "end_movement"
+
+
+@dataclass(frozen=True, slots=True)
+class EndCombatRequest:
+    """End the combat phase: the next side moves."""
+
+    procedure_name: ClassVar[str] = "end_combat"
+
+
+def plan_end_movement(state: NabState, r: EndMovementRequest) -> Plan:
     if state.phase != "movement":
         raise RuleViolation(SEQ, "the movement phase is already over")
-    ev = Event("phase", {"phase": "combat", "phasing": state.phasing, "turn": state.turn})
+    if state.owed:
+        o = state.owed[0]
+        raise RuleViolation(
+            o.rule, f"{o.text} is owed first: '{o.command()}' (or waive it: 'waive {o.id}')"
+        )
+    return Plan(r)
+
+
+def resolve_end_movement(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
+    ev = PhaseChanged("combat", state.phasing, state.turn)
     fixed = [p.id for p in state.pieces.values() if p.fixed]
-    pending = _pending_fixings(state)
     msg = (
         f"combat phase of {state.side_name(state.phasing)}: resolve combat"
         f" with the series rules (Herman 5); fixed: {', '.join(fixed) or 'none'}"
     )
-    if pending:
-        # Herman (5): combat follows *all* movement and fixing; not refused (the text lets
-        # players circumvent it), but said
-        msg += "; not fixed although a moving force entered its ZOC: " + ", ".join(
-            f"{c} (by {m})" for m, c in pending
-        )
-    return Outcome(
-        (ev,),
-        (),
-        msg,
-        {
-            "fixed": fixed,
-            "unfixed_contacts": [{"moving": m, "contact": c} for m, c in pending],
-        },
-    )
+    return Outcome((ev,), (), msg, {"fixed": fixed, "unfixed_contacts": []}, result="combat")
 
 
-def _pending_fixings(state: NabState) -> list[tuple[str, str]]:
-    """(moving, contact) pairs that could still be fixed (Herman (1)): a moving force entered
-    the ZOC of an eligible contact force and no fixing has been made."""
-    out = []
-    for mid in sorted(state.moved):
-        m = state.pieces[mid]
-        if not state.is_force(m):
-            continue
-        for q in state.pieces.values():
-            entered = q.side != m.side and state.is_force(q) and set(m.hexes) & fx.zoc_of(state, q)
-            if entered and _fixable(state, m, q) is None:
-                out.append((m.id, q.id))
-    return out
-
-
-def run_end_combat(state: NabState, req: Request, dice: DiceSource) -> Outcome:
+def plan_end_combat(state: NabState, r: EndCombatRequest) -> Plan:
     if state.phase != "combat":
         raise RuleViolation(SEQ, "end the movement phase first")
+    return Plan(r)
+
+
+def resolve_end_combat(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
     i = state.order.index(state.phasing)
     nxt = state.order[(i + 1) % len(state.order)]
     turn = state.turn + (1 if nxt == state.order[0] else 0)
-    ev = Event("phase", {"phase": "movement", "phasing": nxt, "turn": turn})
+    ev = PhaseChanged("movement", nxt, turn)
     return Outcome((ev,), (), f"turn {turn}: movement phase of {state.side_name(nxt)}")
+
+
+END_MOVEMENT = "end_movement"
 
 
 # -- rendering -------------------------------------------------------------------------------
@@ -522,6 +960,8 @@ def render(state: NabState) -> str:
         + ", ".join(f"{k.symbol} {k.name}" for k in m.terrain_kinds.values())
         + "; = road; ! fixed"
     )
+    for o in state.owed:
+        out.append(f"owed: {o.text} ({o.rule}): '{o.command()}'")
     for p in state.pieces.values():
         flags = []
         if p.fixed:
@@ -558,6 +998,7 @@ def state_json(state: NabState) -> dict[str, Any]:
         "map": {"name": state.map.name, "hexes": len(state.map)},
         "pieces": [p.to_json() for p in state.pieces.values()],
         "last": dict(state.last),
+        "owed": [o.to_json() for o in state.owed],
     }
 
 
@@ -567,6 +1008,8 @@ class NapoleonAtBay(Ruleset[NabState]):
     title = "Napoleon At Bay solitaire system (Mark Herman)"
     data_package = DATA_PACKAGE
     data_files = ("rules.toml",)
+    events = (Moved, Fixed, Substituted, PhaseChanged)
+    folds = FOLDS
 
     def __init__(self) -> None:
         self.scenarios = {
@@ -576,60 +1019,114 @@ class NapoleonAtBay(Ruleset[NabState]):
             "example3": "example3.toml",
             "example4": "example4.toml",
         }
-        P = Param
         self.procedures = {
             "move": Procedure(
                 "move",
-                run_move,
-                "move a piece (records ZOC entry and march)",
-                (
-                    P("force", "the piece", "str", True),
-                    P("to", 'destination hex(es): W2020 or ["W2020","W2021"]', "list", True),
-                    P("march", "normal (default), command, initiative or force", "str"),
-                ),
-                rule=SEQ,
+                MoveRequest,
+                plan_move,
+                resolve_move,
+                "move a piece along a hex path (records the ZOCs it enters)",
+                SEQ,
             ),
             "fix": Procedure(
                 "fix",
-                run_fix,
+                FixRequest,
+                plan_fix,
+                resolve_fix,
                 "'fixing' a contact force's location",
-                (
-                    P("moving", "the moving force", "str", True),
-                    P("contact", "the contact force", "str", True),
-                    P("repulse", "a force-marching repulse", "bool"),
-                    P("array", "hexes for a multi-hex supporting force (owner's choice)", "list"),
-                    P("contact_to", "hex(es) for the contact force (owner's choice)", "list"),
-                ),
-                odds=odds_fix,
-                rule="Herman (1)-(4)",
+                "Herman (1)-(4)",
             ),
             "candidates": Procedure(
                 "candidates",
-                run_candidates,
+                CandidatesRequest,
+                plan_candidates,
+                resolve_candidates,
                 "supporting forces in range, closest in MP first",
-                (
-                    P("contact", "the contact force", "str", True),
-                    P("moving", "the moving force (for odds and arrays)", "str"),
-                ),
+                "Herman (1), (4)",
                 query=True,
-                rule="Herman (1), (4)",
             ),
             "end_movement": Procedure(
                 "end_movement",
-                run_end_movement,
+                EndMovementRequest,
+                plan_end_movement,
+                resolve_end_movement,
                 "end movement: the combat phase follows",
-                rule="Herman (5)",
+                "Herman (5)",
             ),
             "end_combat": Procedure(
-                "end_combat", run_end_combat, "end combat: the next side moves", rule=SEQ
+                "end_combat",
+                EndCombatRequest,
+                plan_end_combat,
+                resolve_end_combat,
+                "end combat: the next side moves",
+                SEQ,
             ),
         }
 
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> NabState:
         return initial_state(self.data(options.get("house_rules")), scenario, options)
 
-    def apply(self, state: NabState, event: Event) -> NabState:
+    def apply(self, state: NabState, event: Any) -> NabState:
         return apply_event(state, event)
+
+    def options(self, state: NabState) -> list[Todo]:
+        if state.phase == "combat":
+            return [
+                Todo(
+                    "end_combat",
+                    {},
+                    f"combat of {state.side_name(state.phasing)} done (series rules):"
+                    " the next side moves",
+                    SEQ,
+                )
+            ]
+        out = [
+            Todo(
+                "move",
+                {"force": p.id},
+                f"move {p.id} ({p.name}) from {','.join(p.hexes)}",
+                SEQ,
+            )
+            for p in state.pieces.values()
+            if p.side == state.phasing and p.id not in state.moved
+        ]
+        out.append(Todo("end_movement", {}, "end movement: the combat phase follows", "Herman (5)"))
+        return out
+
+    def legal_requests(
+        self, state: NabState, rng: Any, n: int = 40
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Requests that are all legal now: owed fixings first, then moves of unmoved forces
+        to nearby hexes the rules allow, and the end of the phase."""
+        if state.owed:
+            for o in state.owed:
+                yield o.procedure, dict(o.request)
+            return
+        if state.phase == "combat":
+            yield "end_combat", {}
+            return
+        movers = [
+            p for p in state.pieces.values() if p.side == state.phasing and p.id not in state.moved
+        ]
+        rng.shuffle(movers)
+        found = 0
+        for p in movers:
+            if len(p.hexes) != 1:
+                continue
+            near = [h for h in state.map.ids if 0 < state.map.distance(h, p.hexes[0]) <= 3]
+            rng.shuffle(near)
+            for h in near[:6]:
+                req = {"force": p.id, "to": [h]}
+                try:
+                    plan_move(state, self.procedures["move"].parse(req))
+                except VedetteError:
+                    continue
+                yield "move", req
+                found += 1
+                break
+            if found >= n:
+                break
+        yield "end_movement", {}
 
     def render(self, state: NabState) -> str:
         return render(state)
@@ -638,4 +1135,6 @@ class NapoleonAtBay(Ruleset[NabState]):
         return state_json(state)
 
 
-__all__ = ["NapoleonAtBay", "VedetteError", "apply_event", "initial_state"]
+RULESET = NapoleonAtBay()
+
+__all__ = ["RULESET", "NapoleonAtBay", "VedetteError", "apply_event", "initial_state"]

@@ -116,6 +116,8 @@ class Config:
     zoc_kinds: frozenset[str]
     forces_per_hex: int
     texts: Mapping[str, str] = field(default_factory=dict)
+    stop_at_zoc: bool = True
+    tie_die: str = "d6"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -128,6 +130,8 @@ class Config:
             "contact_needs_vedette_or_general": self.contact_needs_vedette_or_general,
             "mp_limit": None if self.mp_limit is None else str(self.mp_limit),
             "forces_per_hex": self.forces_per_hex,
+            "stop_at_zoc": self.stop_at_zoc,
+            "tie_die": self.tie_die,
         }
 
 
@@ -149,6 +153,7 @@ class NabState:
     moving: str | None = None  # the force moving now
     moved: frozenset[str] = frozenset()  # forces that moved this phase
     last: Mapping[str, Any] = field(default_factory=dict)  # the latest fixing, for display
+    owed: tuple[Any, ...] = ()  # protocol.Obligation: fixings owed since a ZOC entry (Herman (1))
 
     def piece(self, pid: str) -> Piece:
         try:
@@ -253,7 +258,18 @@ def make_config(
         zoc_kinds=zoc_kinds,
         forces_per_hex=_int(dict(data.get("stacking", {})), "forces_per_hex", 1, src),
         texts=texts,
+        stop_at_zoc=_bool(
+            options.get("stop_at_zoc", dict(data.get("movement", {})).get("stop_at_zoc", True))
+        ),
+        tie_die=_tie_die(options.get("tie_die", dict(data.get("movement", {})).get("tie_die"))),
     )
+
+
+def _tie_die(v: Any) -> str:
+    s = "d6" if v is None else str(v)
+    if s not in ("d6", "dN"):
+        raise BadRequest(f"tie_die must be d6 or dN, not {v!r}")
+    return s
 
 
 def load_map(data: Mapping[str, Any], scenario: Mapping[str, Any]) -> HexMap:
