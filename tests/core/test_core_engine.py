@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import tests.toy  # noqa: F401  (registers the toy ruleset)
 from vedette.engine import Game, Store, replay
-from vedette.errors import BadRequest, DiceError, GameError, RuleViolation
+from vedette.errors import BadRequest, DiceError, GameError, RuleViolation, VedetteError
 
 
 @pytest.fixture
@@ -186,3 +186,70 @@ def test_an_undeclared_argument_is_refused_with_a_suggestion(store: Store) -> No
     with pytest.raises(BadRequest, match="no argument 'x'"):
         g.odds("advance", {"x": 1})
     assert len(store.records(g.id)) == 1
+
+
+def test_an_obligation_blocks_what_it_names_until_discharged_or_waived(store: Store) -> None:
+    """The toy's natural 6 owes a cheer (Toy 3) that blocks 'rest' (Toy 4); 'todo' lists it
+    first; waiving it is a logged action; undo brings it back."""
+    g = Game.create(store, "g", "toy", {}, seed=3)
+    g.perform("advance", {}, faces=[6])
+    assert [o.id for o in g.obligations()] == ["cheer"]
+    assert g.todo()[0].owed and g.todo()[0].procedure == "cheer"
+    n = len(g.records)
+    with pytest.raises(
+        RuleViolation, match=r"a cheer for the six is owed first: 'cheer'.*\(Toy 3\)"
+    ):
+        g.perform("rest", {})
+    assert len(g.records) == n
+    g.perform("advance", {}, faces=[3])  # not blocked by the cheer
+    g.perform("waive", {"obligation": "cheer", "reason": "no voice left"})
+    assert g.obligations() == ()
+    g.perform("rest", {})
+    assert any("waived: cheer (no voice left)" in line for line in g.log_lines())
+    g.undo()
+    g.undo()
+    assert [o.id for o in g.obligations()] == ["cheer"]
+    g.perform("cheer", {})
+    assert g.obligations() == ()
+    with pytest.raises(BadRequest, match="nothing owed is called 'cheer'"):
+        g.perform("waive", {"obligation": "cheer"})
+
+
+def test_old_event_payloads_are_upgraded(store: Store) -> None:
+    """A v1 'moved' payload (no 'v', no cheer) folds through the upgrade hook."""
+    from vedette.rules import get
+
+    rs = get("toy")
+    e = rs.decode({"kind": "moved", "data": {"by": 4}})
+    assert e.by == 4 and e.cheer is False
+    with pytest.raises(VedetteError, match="newer than this release"):
+        rs.decode({"kind": "moved", "v": 9, "data": {"by": 4}})
+
+
+def test_request_fields_are_typed_and_unknown_ones_refused(store: Store) -> None:
+    g = Game.create(store, "g", "toy", {}, seed=3)
+    with pytest.raises(BadRequest, match=r"'bonus' must be a whole number, not 'lots'"):
+        g.perform("advance", {"bonus": "lots"})
+    with pytest.raises(BadRequest, match=r"has no argument 'bonsu'; did you mean 'bonus'"):
+        g.perform("advance", {"bonsu": 1})
+    assert g.perform("advance", {"bonus": "2"}, faces=[1]).rolls[0].final == 3
+    spec = g.procedure("advance").spec
+    assert spec.json_schema()["properties"]["bonus"] == {
+        "description": "added to the roll",
+        "type": "integer",
+        "x-units": "pips",
+        "default": 0,
+    }
+
+
+def test_whole_procedure_odds_equal_forced_dice_frequencies(store: Store) -> None:
+    from fractions import Fraction
+
+    g = Game.create(store, "g", "toy", {}, seed=3, dice="physical")
+    ch = g.chances("advance", {"bonus": 1})
+    counts: dict[str, int] = {}
+    for face in range(1, 7):
+        out = g.perform("advance", {"bonus": 1}, faces=[face])
+        counts[out.result] = counts.get(out.result, 0) + 1
+        g.undo()
+    assert {c.result: c.p for c in ch.rows} == {k: Fraction(v, 6) for k, v in counts.items()}

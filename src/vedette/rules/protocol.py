@@ -294,6 +294,14 @@ class _Rejected(Exception):
     pass
 
 
+class _TooLarge(Exception):
+    pass
+
+
+#: dice drawn along one branch before the tree is called too large to enumerate
+MAX_DEPTH = 64
+
+
 class EnumeratingSource:
     """A dice source that follows a given path of branch choices and raises at the first
     die beyond it, so the caller can explore every branch (by re-execution)."""
@@ -308,6 +316,8 @@ class EnumeratingSource:
         self.sizes: list[int] = []  # sides of each die drawn, in order
 
     def face(self, die: Die) -> int:
+        if self.i >= MAX_DEPTH:
+            raise _TooLarge()
         if self.i < len(self.path):
             k = self.path[self.i]
             self.i += 1
@@ -418,6 +428,8 @@ def chances(
         except _Branch as b:
             stack.extend((*path, k) for k in range(b.n - 1, -1, -1))
             continue
+        except _TooLarge:
+            return _sampled(run, samples, seed, limit)
         except _Rejected:
             start = src.attempts[-1]
             node = path[:start]

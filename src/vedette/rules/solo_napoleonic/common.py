@@ -12,6 +12,7 @@ from typing import Any
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck, per_count, standard
 from vedette.dice.check import OddsRow
 from vedette.dice.roll import single
+from vedette.dice.sources import begin_attempt, reject_attempt
 from vedette.errors import BadRequest, DataError
 from vedette.rules.base import Event, Request
 from vedette.rules.solo_napoleonic.model import General, State, Unit, to_json
@@ -270,10 +271,12 @@ def allocate(
     for i in range(casualties):
         ignored: list[int] = []
         while True:
+            begin_attempt(dice)
             f = dice.face(die)
             if f <= eligible:
                 break
             ignored.append(f)
+            reject_attempt(dice)  # a face above the eligible figures is rolled again
         who = by_pos.get(f)
         note = ""
         if who is not None and who not in hit and not (who == "general" and g_hit):
