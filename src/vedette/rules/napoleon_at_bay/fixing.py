@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from vedette.dice.check import Check, Odds, OddsRow
+from vedette.dice.check import Check
 from vedette.dice.modifiers import Modifier
 from vedette.dice.roll import Roll
 from vedette.dice.tables import Row, Table
@@ -424,75 +424,6 @@ def tie_check(forces: Sequence[Piece], draft: bool) -> Check | None:
     rule = DRAFT if draft else R1
     label = "random supporting force" if draft else f"tie among {n} equally close forces"
     return Check(f"1d{sides}", (), Table("support", rows, label, rule), label, rule)
-
-
-def choice_odds(
-    state: NabState, moving: Piece, contact: Piece
-) -> tuple[Odds, Odds | None, list[Ranked]]:
-    """Exact odds before the roll: the fixing roll, and which force ends up substituted."""
-    ranked = ranked_candidates(state, moving, contact)
-    chosen = choosable(state, moving, contact)
-    if not chosen and not state.config.roll_without_candidates:
-        fixed = Odds(
-            "fixing",
-            (
-                OddsRow(
-                    "stays",
-                    "no supporting force can be substituted: the contact force is fixed",
-                    Fraction(1),
-                ),
-                OddsRow("substitution", "-", Fraction(0)),
-            ),
-            rule=R4,
-            note="no roll",
-        )
-        return fixed, None, ranked
-    fx = fixing_check(state, moving, contact).odds()
-    p_sub = fx.p("substitution")
-    ids = {p.id for p in chosen}
-    if chosen:
-        rows = [OddsRow("stays", f"{contact.name} ({contact.id}) stays, fixed", fx.p("stays"))]
-    else:  # Herman (4): the roll is made, but nothing can be substituted: fixed whatever it is
-        rows = [
-            OddsRow(
-                "stays",
-                f"{contact.name} ({contact.id}) stays, fixed (no supporting force can be"
-                " substituted)",
-                Fraction(1),
-            )
-        ]
-    for r in ranked:
-        p = p_sub / len(chosen) if r.force.id in ids else Fraction(0)
-        mp = "beyond the MP limit" if r.mp is None else f"{r.mp} MP"
-        note = "" if r.legal else ", cannot be placed"
-        rows.append(
-            OddsRow(
-                r.force.id,
-                f"{r.force.name} ({r.force.id}), {mp}, {hexes_text(r.hexes_away)}{note}",
-                p,
-            )
-        )
-    who = Odds(
-        "force found in the contact hex",
-        tuple(rows),
-        rule=R4 if state.config.variant == "final" else DRAFT,
-    )
-    return fx, who, ranked
-
-
-def all_odds(state: NabState, moving: Piece, contact: Piece) -> list[Odds]:
-    """Every roll ``fix`` may make, with its exact odds: the fixing roll (Herman (3)), which
-    force ends up in the contact hex, and, when several forces are equally close (first
-    draft: several in range), the die roll that picks one of them (made only on a
-    substitution, Herman (1), (4))."""
-    first, who, _ = choice_odds(state, moving, contact)
-    if who is None:
-        return [first]
-    out = [first, who]
-    tie = tie_check(choosable(state, moving, contact), state.config.variant == "draft")
-    if tie is not None:
-        out.append(replace(tie.odds(), note="rolled only on a substitution"))
-    return out
 
 
 def hexes_text(n: int) -> str:
