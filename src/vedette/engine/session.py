@@ -26,6 +26,7 @@ from vedette.dice.sources import DiceSource, PhysicalSource, SeededSource
 from vedette.engine.store import Record, Store, iter_jsonl
 from vedette.errors import BadRequest, GameError, VedetteError
 from vedette.rules.base import Event, Outcome, Procedure, Request, Ruleset
+from vedette.schemas.game import check_created, check_game_name, check_head, check_records
 
 EXPORT_FORMAT = "vedette-game"
 
@@ -104,9 +105,10 @@ class Game:
             "scenario": dict(scenario),
             "options": dict(options or {}),
             "house_rules": dict(house_rules or {}),
-            "seed": int(seed) if seed is not None else secrets.randbits(63),
+            "seed": seed if seed is not None else secrets.randbits(63),
         }
-        first = json.loads(json.dumps(first))
+        check_game_name(name)
+        first = json.loads(json.dumps(check_created(rs, first, "new game")))
         # validate before anything is written: the scenario must set up
         rs.initial_state(first["scenario"], _options(first))
         store.create_game(name, rs_name, first)
@@ -259,31 +261,20 @@ class Game:
             raise GameError(
                 f"not a vedette game export (first line must have format={EXPORT_FORMAT!r})"
             )
-        head, body = objs[0], objs[1:]
-        try:
-            records = [
-                Record(
-                    int(o["seq"]),
-                    str(o["kind"]),
-                    dict(o["payload"]),
-                    str(o.get("at", "")),
-                    int(o.get("version", 1)),
-                )
-                for o in body
-            ]
-        except (KeyError, TypeError, ValueError) as e:
-            raise GameError(f"bad event in export: {e}") from None
-        if [r.seq for r in records] != list(range(1, len(records) + 1)):
-            raise GameError("export events must be numbered 1, 2, 3, ... without gaps")
-        rs = rules.get(str(head.get("ruleset", "")))
-        try:
-            replay(rs, records)  # must replay cleanly before it is stored
+        head = check_head(objs[0])
+        rs = rules.get(head.ruleset)
+        records = [Record(**r) for r in check_records(rs, objs[1:], head.ruleset)]
+        check_game_name(name or head.name)
+        try:  # must replay cleanly, and show, before it is stored
+            state = replay(rs, records).state
+            json.dumps(rs.state_json(state), default=str)
+            rs.render(state)
         except VedetteError:
             raise
         except Exception as e:
             raise GameError(f"export does not replay: {type(e).__name__}: {e}") from None
-        store.import_game(name or str(head.get("name")), rs.name, records)
-        return cls(store, name or str(head.get("name")))
+        store.import_game(str(name or head.name), rs.name, records)
+        return cls(store, str(name or head.name))
 
 
 def all_games(store: Store) -> Iterable[str]:

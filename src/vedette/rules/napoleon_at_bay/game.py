@@ -23,6 +23,7 @@ from vedette.rules.napoleon_at_bay.model import (
     make_config,
     occupancy_of,
 )
+from vedette.rules.napoleon_at_bay.schema import NabOptions, NabScenario
 
 SEQ = "Napoleon At Bay sequence of play"
 
@@ -567,6 +568,8 @@ class NapoleonAtBay(Ruleset[NabState]):
     title = "Napoleon At Bay solitaire system (Mark Herman)"
     data_package = DATA_PACKAGE
     data_files = ("rules.toml",)
+    options_model = NabOptions
+    scenario_model = NabScenario
 
     def __init__(self) -> None:
         self.scenarios = {
