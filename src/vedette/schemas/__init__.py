@@ -90,7 +90,7 @@ def one_line(e: ValidationError, source: str, prefix: Sequence[int | str] = ()) 
         return DataError(source, "invalid")
     first = errs[0]
     loc = [p for p in (*prefix, *first["loc"]) if not _is_internal(p)]
-    msg = str(first["msg"]).replace("\n", " ")
+    msg = str(first["msg"]).replace("\n", " ").removeprefix("Value error, ")
     if first["type"] == "literal_error":
         msg = msg.replace("Input should be", "must be")
     where = loc_text(loc)

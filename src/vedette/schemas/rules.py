@@ -73,3 +73,21 @@ def _free_paths(shipped: Mapping[str, Any]) -> tuple[str, ...]:
 
 def _strip(msg: str, source: str) -> str:
     return msg[len(source) + 2 :] if msg.startswith(source + ": ") else msg
+
+
+def load_house_rules(rs: Ruleset[Any], path: str) -> dict[str, Any]:
+    """A house-rule file named by the user, read and checked whole."""
+    from vedette.data import load_toml
+
+    house = load_toml(path)
+    rs.validate_house_rules(house, path)
+    return house
+
+
+def load_scenario(rs: Ruleset[Any], path: str) -> dict[str, Any]:
+    """A scenario file named by the user, read and checked whole."""
+    from vedette.data import load_toml
+
+    scenario = load_toml(path)
+    rs.validate_scenario(scenario, path)
+    return scenario
