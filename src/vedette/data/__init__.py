@@ -17,7 +17,6 @@ from typing import Any
 
 from vedette.errors import DataError
 
-
 #: the largest scenario, house-rule or export file vedette reads (bytes)
 MAX_FILE = 4 * 1024 * 1024
 
