@@ -137,6 +137,13 @@ def build_parser() -> Parser:
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=8765)
     sv.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name or address the app answers besides localhost (for a LAN; repeatable)",
+    )
+    sv.add_argument(
         "--no-preload",
         action="store_true",
         help="do not create the sample games in an empty database",
@@ -470,7 +477,13 @@ def cmd_demo(args: argparse.Namespace) -> None:
 def cmd_serve(args: argparse.Namespace) -> None:
     from vedette.web.server import serve
 
-    serve(args.db or default_db(), args.host, args.port, preload=not args.no_preload)
+    serve(
+        args.db or default_db(),
+        args.host,
+        args.port,
+        preload=not args.no_preload,
+        allow=args.allow_host,
+    )
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
