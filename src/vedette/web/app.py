@@ -328,6 +328,7 @@ class SecurityMiddleware:
         headers = Headers(scope=scope)
         method = scope["method"]
         started = False
+        passed = False  # the cookie goes only with answers to requests that passed the checks
         cookie = f"{CSRF_COOKIE}={self.token}; HttpOnly; Path=/; SameSite=strict".encode()
 
         async def send_secure(message: Message) -> None:
@@ -335,7 +336,7 @@ class SecurityMiddleware:
             if message["type"] == "http.response.start":
                 started = True
                 extra = list(SECURITY_HEADERS)
-                if method == "GET":
+                if method == "GET" and passed:
                     extra.append((b"set-cookie", cookie))
                 message["headers"] = list(message.get("headers", [])) + extra
             await send(message)
@@ -361,6 +362,7 @@ class SecurityMiddleware:
             if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
                 await refuse(413, f"request too large (limit {MAX_BODY // 1024} KiB)")
                 return
+        passed = True
         seen = 0
 
         async def receive_limited() -> Message:
