@@ -50,7 +50,7 @@ def one_line_error(r: Any) -> str:
     return err
 
 
-# -- CSRF -------------------------------------------------------------------------------------------
+# -- CSRF ------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "headers",
     [
@@ -95,7 +95,7 @@ def test_form_routes_check_their_field(client: TestClient, db: Path) -> None:
     assert [g.name for g in Store(db).games()] == ["toy1"]
 
 
-# -- Host (DNS rebinding) ---------------------------------------------------------------------------
+# -- Host (DNS rebinding) --------------------------------------------------------------------------
 def test_unknown_host_gets_nothing(db: Path) -> None:
     c = TestClient(create_app(db), base_url="http://evil.example")
     r = c.get("/")
@@ -123,7 +123,7 @@ def test_lan_host_by_configuration(db: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert TestClient(create_app(db), base_url="http://other.lan").get("/").status_code == 400
 
 
-# -- headers ----------------------------------------------------------------------------------------
+# -- headers ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("path", ["/", "/games/toy1", "/api/games/toy1", "/static/app.js", "/nope"])
 def test_security_headers(client: TestClient, path: str) -> None:
     r = client.get(path)
@@ -142,7 +142,7 @@ def test_no_inline_script_in_pages(client: TestClient) -> None:
             assert "src=" in head or 'type="application/json"' in head, head
 
 
-# -- escaping by construction -----------------------------------------------------------------------
+# -- escaping by construction ----------------------------------------------------------------------
 @pytest.mark.parametrize("ruleset", list(rules.BUILTIN))
 def test_markup_in_every_string_field_is_text(tmp_path: Path, ruleset: str) -> None:
     st = Store(tmp_path / "m.db")
@@ -161,7 +161,7 @@ def test_markup_in_every_string_field_is_text(tmp_path: Path, ruleset: str) -> N
     assert "<img src=x" not in page and "<script>window" not in page
 
 
-# -- the cache is keyed by id -----------------------------------------------------------------------
+# -- the cache is keyed by id ----------------------------------------------------------------------
 def test_rename_from_the_cli_then_new_game_with_the_old_name(client: TestClient, db: Path) -> None:
     h = {"X-CSRF-Token": token(client)}
     assert client.post("/api/games/toy1/perform", json={"procedure": "advance"}, headers=h)
@@ -186,7 +186,7 @@ def test_rename_in_the_web_forgets_the_cached_game(client: TestClient, db: Path)
     assert client.get("/api/games/toy1").status_code == 404
 
 
-# -- bad input: one line, 4xx, nothing changed ------------------------------------------------------
+# -- bad input: one line, 4xx, nothing changed -----------------------------------------------------
 @pytest.mark.parametrize(
     "body",
     [
