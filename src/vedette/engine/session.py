@@ -26,7 +26,13 @@ from vedette.dice.sources import DiceSource, PhysicalSource, SeededSource
 from vedette.engine.store import Record, Store, iter_jsonl
 from vedette.errors import BadRequest, GameError, VedetteError
 from vedette.rules.base import Event, Outcome, Procedure, Request, Ruleset
-from vedette.schemas.game import check_created, check_game_name, check_head, check_records
+from vedette.schemas.game import (
+    check_created,
+    check_game_name,
+    check_head,
+    check_records,
+    check_request,
+)
 
 EXPORT_FORMAT = "vedette-game"
 
@@ -171,6 +177,7 @@ class Game:
     # -- play ---------------------------------------------------------------------------
     def odds(self, procedure: str, request: Mapping[str, Any]) -> list[Odds]:
         proc = self.procedure(procedure)
+        check_request(request)
         self.check_arguments(proc, request)
         if proc.odds is None:
             return []
@@ -182,6 +189,7 @@ class Game:
         """Run a procedure; append its events (unless a query). Raises without writing
         anything if the request is bad, the rules forbid it, or the dice do not fit."""
         proc = self.procedure(procedure)
+        check_request(request, faces)
         self.check_arguments(proc, request)
         source = self.dice(faces)
         outcome = proc.run(self.state, Request(request), source)

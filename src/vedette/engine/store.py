@@ -271,6 +271,8 @@ def iter_jsonl(text: str) -> Iterator[dict[str, Any]]:
                 obj = json.loads(line)
             except json.JSONDecodeError as e:
                 raise GameError(f"line {i} is not JSON: {e.msg}") from None
+            except RecursionError:
+                raise GameError(f"line {i} is nested too deeply") from None
             if not isinstance(obj, dict):
                 raise GameError(f"line {i} is not a JSON object")
             yield obj

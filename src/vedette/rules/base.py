@@ -75,7 +75,7 @@ def parse_value(text: str) -> Any:
     as JSON (numbers, true/false, lists, objects, quoted strings), else the text itself."""
     try:
         return json.loads(text)
-    except (json.JSONDecodeError, ValueError):
+    except (json.JSONDecodeError, ValueError, RecursionError):
         return text
 
 
