@@ -80,8 +80,8 @@ def svg(ruleset: str, state: Any, state_json: Mapping[str, Any], text: str) -> s
     if fn is not None:
         try:
             return fn(state, state_json)
-        except (KeyError, TypeError, ValueError, AttributeError):
-            pass  # an unexpected state shape: fall back to the text board, never fail the page
+        except Exception:  # an unexpected state shape: the text board, never a failed page
+            pass
     return text_board(text)
 
 
