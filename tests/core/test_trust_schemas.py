@@ -39,14 +39,14 @@ def st(tmp_path: Path) -> Store:
     return Store(tmp_path / "t.db")
 
 
-# -- the releases' exports still import ----------------------------------------------------
+# -- the releases' exports still import ---------------------------------------------------
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.jsonl")), ids=lambda p: p.stem)
 def test_v0_1_exports_import(st: Store, path: Path) -> None:
     g = Game.import_jsonl(st, path.read_text(encoding="utf-8"), "copy")
     assert g.log_lines() and g.render()
 
 
-# -- options --------------------------------------------------------------------------------
+# -- options -------------------------------------------------------------------------------
 def test_option_typo_refused_with_did_you_mean(st: Store) -> None:
     msg = refused(
         st, Game.create, "g", "nab", NAB.scenario("sample"), options={"vedete_strength": 2}
@@ -94,7 +94,7 @@ def test_cli_option_typo_exits_2_one_line(
     assert Store(db).games() == []
 
 
-# -- scenarios ------------------------------------------------------------------------------
+# -- scenarios -----------------------------------------------------------------------------
 def test_scenario_key_typo(st: Store) -> None:
     scn = NAB.scenario("sample")
     scn["forces"][0]["vedette"] = 1
@@ -155,7 +155,7 @@ def test_deep_nesting_refused(st: Store) -> None:
     refused(st, Game.create, "g", "nab", scn, match="nested")
 
 
-# -- house rules ----------------------------------------------------------------------------
+# -- house rules ---------------------------------------------------------------------------
 def test_house_rule_section_typo(st: Store) -> None:
     msg = refused(
         st, Game.create, "g", "nab", NAB.scenario("sample"), house_rules={"fixng": {"dice": "1d6"}}
@@ -193,7 +193,7 @@ def test_house_rules_accepted_still(st: Store) -> None:
     )
 
 
-# -- seeds and names ------------------------------------------------------------------------
+# -- seeds and names -----------------------------------------------------------------------
 @pytest.mark.parametrize("seed", [-1, 2**64, 2**127, True])
 def test_seed_range(st: Store, seed: int) -> None:
     refused(st, Game.create, "g", "nab", NAB.scenario("sample"), seed=seed, match="seed")
@@ -217,7 +217,7 @@ def test_rename_to_bad_name_refused(st: Store) -> None:
     assert [g.name for g in st.games()] == ["g"]
 
 
-# -- imports --------------------------------------------------------------------------------
+# -- imports -------------------------------------------------------------------------------
 def _export(st: Store) -> list[dict[str, Any]]:
     g = Game.create(st, "src", "nab", NAB.scenario("sample"), seed=3)
     g.perform("move", {"force": "F1", "to": "W2020"})
@@ -261,3 +261,33 @@ def test_import_unknown_procedure_and_dice_position(st: Store) -> None:
 def test_import_bad_name(st: Store) -> None:
     lines = _export(st)
     refused(st, Game.import_jsonl, _text(lines), "a/b", match="not allowed")
+
+
+# -- files named on the command line ---------------------------------------------------------------
+def test_cli_files_never_crash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vedette.cli.main import main
+
+    db = str(tmp_path / "f.db")
+    d = tmp_path / "dir.toml"
+    d.mkdir()
+    passwd = tmp_path / "p.toml"
+    missing = tmp_path / "m.toml"
+    msgs = []
+    for target in ("/etc/passwd", "/etc/nopass"):
+        passwd.write_text(f'[sides]\nFr = "F"\nRu = "R"\n[map]\nfile = "{target}"\n')
+        assert main(["--db", db, "nab", "new", "g", "--scenario", str(passwd)]) == 2
+        msgs.append(capsys.readouterr().err.replace(target, "X"))
+    assert msgs[0] == msgs[1]  # the same answer whether the file exists or not
+    cases = [
+        ["game", "import", "/dev/zero"],
+        ["game", "import", str(tmp_path)],
+        ["nab", "new", "g", "--scenario", str(d)],
+        ["nab", "new", "g", "--scenario", str(missing)],
+        ["nab", "new", "g", "--house-rules", "/dev/zero"],
+        ["tables", "nab", "--house-rules", str(tmp_path)],
+    ]
+    for argv in cases:
+        assert main(["--db", db, *argv]) == 2, argv
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("vedette: error:") and len(err.splitlines()) == 1, err
+    assert Store(db).games() == []

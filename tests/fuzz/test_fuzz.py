@@ -42,14 +42,19 @@ STATS: dict[str, list[float]] = {}
 
 
 @contextlib.contextmanager
-def counted(area: str, n: int) -> Iterator[None]:
+def counted(area: str, n: int) -> Iterator[dict[str, int]]:
+    """Times an area; with a scale above 1 prints its figures (inputs, accepted, refused)."""
     t = time.perf_counter()
-    yield
+    tally = {"accepted": 0, "refused": 0}
+    yield tally
     STATS.setdefault(area, [0, 0.0])
     STATS[area][0] += n
     STATS[area][1] += time.perf_counter() - t
     if SCALE > 1:
-        print(f"\nfuzz {area}: {n} inputs in {time.perf_counter() - t:.1f}s, 0 failures")
+        print(
+            f"\nfuzz {area}: {n} inputs in {time.perf_counter() - t:.1f}s"
+            f" ({tally['accepted']} accepted, {tally['refused']} refused), 0 failures"
+        )
 
 
 def snapshot(st: Store) -> Any:
@@ -142,7 +147,7 @@ def test_fuzz_loaders(ruleset: str) -> None:
     st = Store(":memory:")
     n = 250 * SCALE
     accepted = 0
-    with counted(f"loaders/{ruleset}", n):
+    with counted(f"loaders/{ruleset}", n) as tally:
         for i in range(n):
             rng = random.Random(f"loaders/{ruleset}/{i}")
             where = f"loaders/{ruleset} case {i}"
@@ -157,7 +162,7 @@ def test_fuzz_loaders(ruleset: str) -> None:
                 options = {k or (rng.choice(opts) if opts else "x"): gen.value(rng)}
             seed: Any = rng.choice([None, 1, 7, *gen.HOSTILE_NUM[:12]]) if rng.random() < 0.3 else 1
             name = f"g{i}" if rng.random() < 0.9 else rng.choice(gen.HOSTILE_STR)
-            accepted += refused_or_fine(
+            ok = refused_or_fine(
                 st,
                 rng,
                 where,
@@ -165,6 +170,8 @@ def test_fuzz_loaders(ruleset: str) -> None:
                     st, name, ruleset, scn, seed, options, house
                 ),
             )
+            accepted += ok
+            tally["accepted" if ok else "refused"] += 1
     assert accepted > 0  # the generator also makes valid games
 
 
@@ -177,7 +184,7 @@ def test_fuzz_imports() -> None:
     exports = _exports()
     st = Store(":memory:")
     n = 500 * SCALE
-    with counted("imports", n):
+    with counted("imports", n) as tally:
         for i in range(n):
             rng = random.Random(f"imports/{i}")
             where = f"imports case {i}"
@@ -195,9 +202,10 @@ def test_fuzz_imports() -> None:
                     text = "\n".join(json.dumps(o) for o in objs)
                 except RecursionError:  # a value nested deeper than json can write: as text
                     text = text.replace('"payload": {', '"payload": ' + "[" * 3000 + "{", 1)
-            refused_or_fine(
+            ok = refused_or_fine(
                 st, rng, where, lambda text=text, i=i: Game.import_jsonl(st, text, f"i{i}")
             )
+            tally["accepted" if ok else "refused"] += 1
 
 
 # -- the CLI entry point ---------------------------------------------------------------------------
@@ -342,7 +350,7 @@ def test_fuzz_cli(tmp_path: Path) -> None:
     games = [f"s-{name}" for name in RULESETS]
     n = 500 * SCALE
     st = Store(db)
-    with counted("cli", n):
+    with counted("cli", n) as tally:
         for i in range(n):
             rng = random.Random(f"cli/{i}")
             argv = _argv(rng, tmp_path, games)
@@ -351,6 +359,7 @@ def test_fuzz_cli(tmp_path: Path) -> None:
             code, _, err = run_cli(argv)
             where = f"cli case {i}: {argv!r}"
             assert code in (0, 2), f"{where}: exit {code}: {err!r}"
+            tally["accepted" if code == 0 else "refused"] += 1
             if code == 2:
                 one_line(err, where)
                 assert snapshot(st) == before, f"{where}: refused but the database changed"
@@ -374,7 +383,7 @@ def test_fuzz_web(tmp_path: Path) -> None:
     st = Store(db)
     names = [f"s-{n}" for n in RULESETS]
     n = 400 * SCALE
-    with counted("web", n):
+    with counted("web", n) as tally:
         for i in range(n):
             rng = random.Random(f"web/{i}")
             name = rng.choice([*names, "nope", "a%2Fb", "%00", "..", "x" * 300, "%3Cb%3E"])
@@ -462,6 +471,8 @@ def test_fuzz_web(tmp_path: Path) -> None:
             )
             where = f"web case {i}: {method} {path} {headers} {(body or b'')[:200]!r} {data}"
             assert r.status_code < 500, f"{where}: {r.status_code} {r.text[:300]}"
+            refused = r.status_code >= 400 or "error=" in r.headers.get("location", "")
+            tally["refused" if refused else "accepted"] += 1
             if r.status_code >= 400:
                 if r.headers.get("content-type", "").startswith("application/json"):
                     one_line(str(r.json().get("error", r.json().get("detail", ""))), where)
