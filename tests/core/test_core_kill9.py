@@ -45,13 +45,16 @@ def test_kill_9_during_appends(tmp_path: Path) -> None:
             text=True,
             cwd=ROOT,
         )
-        time.sleep(0.4 + rnd.random() * 0.6)
+        assert child.stdout is not None
+        first = child.stdout.readline()  # it has started (however slow the machine is)
+        acked.update(int(x) for x in first.split())
+        time.sleep(rnd.random() * 0.6)
         assert child.pid != os.getpid()
         if child.poll() is None:  # still appending: kill it mid-stream
             os.kill(child.pid, signal.SIGKILL)
         out, _ = child.communicate()
         acked.update(int(x) for x in out.split())
-    assert len(acked) > 10
+    assert len(acked) >= 6  # every child acknowledged at least one event
     st = Store(db)
     assert st.integrity_ok()
     seqs = {r.seq for r in st.records(st.game("g").id)}

@@ -17,7 +17,7 @@ from vedette.web.app import MAX_UPLOAD, create_app
 def client(tmp_path: Path) -> TestClient:
     db = tmp_path / "web.db"
     Game.create(Store(db), "toy1", "toy", {"limit": 100}, seed=7)
-    c = TestClient(create_app(db))
+    c = TestClient(create_app(db), base_url="http://localhost")
     c.get("/")  # sets the CSRF cookie
     return c
 
@@ -144,7 +144,7 @@ def test_sample_games_are_preloaded_once(tmp_path: Path) -> None:
     made = preload_samples(db)
     assert made == [f"sample-{n}" for n in rules.BUILTIN]
     assert preload_samples(db) == []
-    c = TestClient(create_app(db))
+    c = TestClient(create_app(db), base_url="http://localhost")
     for name in made:
         page = c.get(f"/games/{name}")
         assert page.status_code == 200 and "<svg" in page.text and "text-board" not in page.text

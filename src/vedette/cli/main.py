@@ -137,6 +137,13 @@ def build_parser() -> Parser:
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=8765)
     sv.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name or address the app answers besides localhost (for a LAN; repeatable)",
+    )
+    sv.add_argument(
         "--no-preload",
         action="store_true",
         help="do not create the sample games in an empty database",
@@ -235,14 +242,14 @@ def custom(args: argparse.Namespace) -> Any:
 
 def table_ref(ref: str, house: str | None = None) -> Any:
     from vedette import rules
-    from vedette.data import load_toml
     from vedette.errors import BadRequest
+    from vedette.schemas.rules import load_house_rules
 
     rs_name, sep, tname = ref.partition(":")
     if not sep:
         raise BadRequest(f"table {ref!r}: write RULESET:TABLE, e.g. nab:fixing")
     rs = rules.get(rs_name)
-    tables = rs.tables(load_toml(house) if house else None)
+    tables = rs.tables(load_house_rules(rs, house) if house else None)
     if tname not in tables:
         raise BadRequest(f"{rs.name} has no table {tname!r} (has: {', '.join(tables)})")
     return tables[tname]
@@ -300,10 +307,10 @@ def cmd_odds(args: argparse.Namespace) -> None:
 
 def cmd_tables(args: argparse.Namespace) -> None:
     from vedette import rules
-    from vedette.data import load_toml
+    from vedette.schemas.rules import load_house_rules
 
     rs = rules.get(args.ruleset)
-    tables = rs.tables(load_toml(args.house_rules) if args.house_rules else None)
+    tables = rs.tables(load_house_rules(rs, args.house_rules) if args.house_rules else None)
     lines = []
     for t in tables.values():
         lines.append(f"{rs.name}:{t.name}  {t.dice}  {t.title}  ({t.rule})")
@@ -313,13 +320,13 @@ def cmd_tables(args: argparse.Namespace) -> None:
 
 def new_game(args: argparse.Namespace, ruleset: str) -> None:
     from vedette import rules
-    from vedette.data import load_toml
     from vedette.engine import Game
+    from vedette.schemas.rules import load_house_rules, load_scenario
 
     rs = rules.get(ruleset)
     scen = args.scenario
-    scenario = load_toml(scen) if Path(scen).suffix == ".toml" else rs.scenario(scen)
-    house = load_toml(args.house_rules) if args.house_rules else None
+    scenario = load_scenario(rs, scen) if Path(scen).suffix == ".toml" else rs.scenario(scen)
+    house = load_house_rules(rs, args.house_rules) if args.house_rules else None
     with store(args) as st:
         g = Game.create(st, args.name, rs.name, scenario, args.seed, parse_kv(args.option), house)
         out(
@@ -370,12 +377,9 @@ def cmd_game(args: argparse.Namespace) -> None:
             else:
                 sys.stdout.write(text)
         elif c == "import":
-            try:
-                text = Path(args.file).read_text(encoding="utf-8")
-            except OSError as e:
-                from vedette.errors import GameError
+            from vedette.data import read_text_file
 
-                raise GameError(f"cannot read {args.file}: {e.strerror}") from None
+            text = read_text_file(args.file, 64 * 1024 * 1024)
             g = Game.import_jsonl(st, text, args.name)
             print(f"imported {g.name!r}: {len(g.records)} events")
         elif c == "use":
@@ -473,7 +477,13 @@ def cmd_demo(args: argparse.Namespace) -> None:
 def cmd_serve(args: argparse.Namespace) -> None:
     from vedette.web.server import serve
 
-    serve(args.db or default_db(), args.host, args.port, preload=not args.no_preload)
+    serve(
+        args.db or default_db(),
+        args.host,
+        args.port,
+        preload=not args.no_preload,
+        allow=args.allow_host,
+    )
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {

@@ -8,6 +8,7 @@ while a house table that gives only some keys (say ``rows``) keeps the shipped `
 
 from __future__ import annotations
 
+import stat
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
@@ -16,21 +17,43 @@ from typing import Any
 
 from vedette.errors import DataError
 
+#: the largest scenario, house-rule or export file vedette reads (bytes)
+MAX_FILE = 4 * 1024 * 1024
+
 
 def load_toml_text(text: str, source: str) -> dict[str, Any]:
+    if len(text) > MAX_FILE:
+        raise DataError(source, f"too large (more than {MAX_FILE // 1024 // 1024} MiB)")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise DataError(source, f"not valid TOML: {e}") from None
+        raise DataError(source, f"not valid TOML: {str(e).splitlines()[0]}") from None
+    except RecursionError:
+        raise DataError(source, "not valid TOML: nested too deeply") from None
+
+
+def read_text_file(path: str | Path, limit: int = MAX_FILE) -> str:
+    """A file the user named on the command line: a regular file, at most ``limit`` bytes,
+    UTF-8 text. Never a directory, a device or a FIFO (``/dev/zero`` would never end)."""
+    p = Path(path)
+    try:
+        st = p.stat()
+        if not stat.S_ISREG(st.st_mode):
+            raise DataError(str(p), "not a regular file")
+        with p.open("rb") as f:
+            data = f.read(limit + 1)
+    except OSError as e:
+        raise DataError(str(p), f"cannot read: {e.strerror or type(e).__name__}") from None
+    if len(data) > limit:
+        raise DataError(str(p), f"too large (more than {limit // 1024} KiB)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DataError(str(p), "not UTF-8 text") from None
 
 
 def load_toml(path: str | Path) -> dict[str, Any]:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise DataError(str(p), f"cannot read: {e.strerror}") from None
-    return load_toml_text(text, str(p))
+    return load_toml_text(read_text_file(path), str(path))
 
 
 def package_toml(package: str, name: str) -> dict[str, Any]:

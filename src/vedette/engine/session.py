@@ -41,6 +41,13 @@ from vedette.rules.protocol import (
     chances,
     flow_violation,
 )
+from vedette.schemas.game import (
+    check_created,
+    check_game_name,
+    check_head,
+    check_records,
+    check_request,
+)
 
 EXPORT_FORMAT = "vedette-game"
 MAX_SEED = 2**64 - 1
@@ -196,17 +203,16 @@ class Game:
         rs = rules.get(rs_name)
         if dice not in ("seeded", "physical"):
             raise BadRequest(f"dice must be 'seeded' or 'physical', not {dice!r}")
-        if seed is not None and not 0 <= int(seed) <= MAX_SEED:
-            raise BadRequest(f"a seed is a whole number from 0 to 2^64-1, not {seed}")
         first = {
             "ruleset": rs_name,
             "scenario": dict(scenario),
             "options": dict(options or {}),
             "house_rules": dict(house_rules or {}),
-            "seed": int(seed) if seed is not None else secrets.randbits(63),
+            "seed": seed if seed is not None else secrets.randbits(63),
             "dice": dice,
         }
-        first = json.loads(json.dumps(first))
+        check_game_name(name)
+        first = json.loads(json.dumps(check_created(rs, first, "new game")))
         # validate before anything is written: the scenario must set up
         rs.initial_state(first["scenario"], _options(first))
         store.create_game(name, rs_name, first)
@@ -294,7 +300,13 @@ class Game:
         segments.append((self.position, None))
         return SegmentSource(self.seed, segments)
 
-    def _prepare(self, procedure: str, request: Mapping[str, Any]) -> tuple[AnyProcedure, Plan]:
+    def _prepare(
+        self,
+        procedure: str,
+        request: Mapping[str, Any],
+        faces: Sequence[int] | None = None,
+    ) -> tuple[AnyProcedure, Plan]:
+        check_request(request, faces)
         proc = self.procedure(procedure)
         req = proc.parse(request)
         if not proc.query and proc is not WAIVE:
@@ -324,7 +336,7 @@ class Game:
     ) -> Outcome:
         """Run a procedure; append its events (unless a query). Raises without writing
         anything if the request is bad, the rules forbid it, or the dice do not fit."""
-        proc, plan = self._prepare(procedure, request)
+        proc, plan = self._prepare(procedure, request, faces)
         req_json = proc.request_json(plan.request)
         source = self.dice(faces, procedure, req_json)
         outcome: Outcome = proc.resolve(self.state, plan, source)
@@ -423,31 +435,20 @@ class Game:
             raise GameError(
                 f"not a vedette game export (first line must have format={EXPORT_FORMAT!r})"
             )
-        head, body = objs[0], objs[1:]
-        try:
-            records = [
-                Record(
-                    int(o["seq"]),
-                    str(o["kind"]),
-                    dict(o["payload"]),
-                    str(o.get("at", "")),
-                    int(o.get("version", 1)),
-                )
-                for o in body
-            ]
-        except (KeyError, TypeError, ValueError) as e:
-            raise GameError(f"bad event in export: {e}") from None
-        if [r.seq for r in records] != list(range(1, len(records) + 1)):
-            raise GameError("export events must be numbered 1, 2, 3, ... without gaps")
-        rs = rules.get(str(head.get("ruleset", "")))
-        try:
-            replay(rs, records)  # must replay cleanly before it is stored
+        head = check_head(objs[0])
+        rs = rules.get(head.ruleset)
+        records = [Record(**r) for r in check_records(rs, objs[1:], head.ruleset)]
+        check_game_name(name or head.name)
+        try:  # must replay cleanly, and show, before it is stored
+            state = replay(rs, records).state
+            json.dumps(rs.state_json(state), default=str)
+            rs.render(state)
         except VedetteError:
             raise
         except Exception as e:
             raise GameError(f"export does not replay: {type(e).__name__}: {e}") from None
-        store.import_game(name or str(head.get("name")), rs.name, records)
-        return cls(store, name or str(head.get("name")))
+        store.import_game(str(name or head.name), rs.name, records)
+        return cls(store, str(name or head.name))
 
 
 def all_games(store: Store) -> Iterable[str]:

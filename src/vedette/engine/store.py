@@ -9,6 +9,7 @@ Nothing is ever updated or deleted in ``events``; a game's name is metadata and 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -129,6 +130,32 @@ class GameInfo:
     events: int = 0
 
 
+#: characters a game name may not hold: it must travel in a URL path segment, a shell line and a
+#: file name unchanged
+_BAD_NAME = re.compile(r"[\x00-\x1f\x7f/\\?#%<>\"'`]")
+MAX_NAME = 100
+
+
+def check_game_name(name: object) -> str:
+    """A game's name: 1-100 characters, no slash, backslash, ``? # %``, quotes, angle brackets
+    or control characters, no space at either end, not ``.`` or ``..``."""
+    if not isinstance(name, str) or not name.strip():
+        raise GameError("a game needs a name")
+    if name != name.strip():
+        raise GameError(f"game name {name!r}: no spaces at either end")
+    if len(name) > MAX_NAME:
+        raise GameError(f"game name too long ({len(name)} characters; at most {MAX_NAME})")
+    bad = _BAD_NAME.search(name)
+    if bad:
+        raise GameError(
+            f"game name {name!r}: {bad.group()!r} is not allowed"
+            " (no / \\ ? # % < > quotes or control characters)"
+        )
+    if name in (".", ".."):
+        raise GameError(f"game name {name!r} is not allowed")
+    return name
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
@@ -161,8 +188,7 @@ class Store:
     # -- games --------------------------------------------------------------------------
     def create_game(self, name: str, ruleset: str, first: Mapping[str, Any]) -> int:
         """Create a game and its first event (``created``) in one transaction."""
-        if not name or not name.strip():
-            raise GameError("a game needs a name")
+        check_game_name(name)
         at = now()
         with self._tx():
             try:
@@ -198,6 +224,7 @@ class Store:
 
     def rename(self, old: str, new: str) -> None:
         info = self.game(old)
+        check_game_name(new)
         with self._tx():
             try:
                 self.db.execute("UPDATE games SET name=? WHERE id=?", (new, info.id))
@@ -236,6 +263,7 @@ class Store:
 
     def import_game(self, name: str, ruleset: str, records: list[Record]) -> int:
         """Store a whole imported log in one transaction."""
+        check_game_name(name)
         with self._tx():
             try:
                 cur = self.db.execute(
@@ -296,6 +324,8 @@ def iter_jsonl(text: str) -> Iterator[dict[str, Any]]:
                 obj = json.loads(line)
             except json.JSONDecodeError as e:
                 raise GameError(f"line {i} is not JSON: {e.msg}") from None
+            except RecursionError:
+                raise GameError(f"line {i} is nested too deeply") from None
             if not isinstance(obj, dict):
                 raise GameError(f"line {i} is not a JSON object")
             yield obj

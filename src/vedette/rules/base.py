@@ -13,7 +13,7 @@ import copy
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from vedette.data import load_toml_text, merge, package_toml
 from vedette.dice.check import Odds
@@ -21,6 +21,9 @@ from vedette.dice.roll import AnyRoll
 from vedette.dice.sources import DiceSource
 from vedette.dice.tables import Table, tables_from_data
 from vedette.errors import BadRequest
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 S = TypeVar("S")
 
@@ -74,7 +77,7 @@ def parse_value(text: str) -> Any:
     as JSON (numbers, true/false, lists, objects, quoted strings), else the text itself."""
     try:
         return json.loads(text)
-    except (json.JSONDecodeError, ValueError):
+    except (json.JSONDecodeError, ValueError, RecursionError):
         return text
 
 
@@ -329,6 +332,34 @@ class Ruleset(Generic[S]):
                 else:
                     req[f.name] = rng.choice(ids)
             yield p.name, req
+
+    #: the game options (``--option KEY=VALUE``) this ruleset reads: a pydantic model (unknown
+    #: keys refused, typed fields with descriptions and defaults); None accepts none
+    options_model: ClassVar[type[BaseModel] | None] = None
+    #: the scenario schema (a pydantic model), checked before a game is stored
+    scenario_model: ClassVar[type[BaseModel] | None] = None
+    #: house-rule tables that may gain new entries shaped like their siblings (e.g. unit types)
+    house_rule_open_maps: ClassVar[tuple[str, ...]] = ()
+
+    # -- validation at the trust boundary (see vedette.schemas) -------------------------
+    def validate_options(self, raw: Mapping[str, Any], source: str = "options") -> dict[str, Any]:
+        """The game options checked against ``options_model``: only the keys given, typed."""
+        from vedette.schemas.rules import check_options
+
+        return check_options(self, raw, source)
+
+    def validate_scenario(self, raw: Mapping[str, Any], source: str = "scenario") -> None:
+        """Refuse a scenario that does not fit ``scenario_model`` (one DataError line)."""
+        from vedette.schemas.rules import check_scenario
+
+        check_scenario(self, raw, source)
+
+    def validate_house_rules(self, raw: Mapping[str, Any], source: str = "house rules") -> None:
+        """Refuse house rules whose keys or value kinds are not the shipped data's, or whose
+        merged data does not load (tables with gaps or overlaps)."""
+        from vedette.schemas.rules import check_house_rules
+
+        check_house_rules(self, raw, source)
 
     # -- data ---------------------------------------------------------------------------
     def data(self, house_rules: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -6,11 +6,11 @@ Each view draws from the game state only; pickable things carry ``data-pick``.
 from __future__ import annotations
 
 import math
+import xml.etree.ElementTree as ET
 from collections.abc import Mapping
-from html import escape
 from typing import Any
 
-from vedette.web.boards import renderer
+from vedette.web.boards import XML_SPACE, el, renderer, svg_root, to_text
 
 SIDE_COLOURS = ["#2f5597", "#b03a2e", "#1e8449", "#7d3c98"]
 
@@ -21,11 +21,8 @@ def _side_colour(sides: list[str], side: str) -> str:
     return SIDE_COLOURS[sides.index(side) % len(SIDE_COLOURS)]
 
 
-def _svg(w: float, h: float, body: str, label: str, cls: str) -> str:
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="board {cls}" viewBox="0 0 {w:.0f} {h:.0f}"'
-        f' role="img" aria-label="{escape(label)}" font-family="sans-serif">{body}</svg>'
-    )
+def _svg(w: float, h: float, label: str, cls: str) -> ET.Element:
+    return svg_root(w, h, label, cls, **{"font-family": "sans-serif"})
 
 
 # -- Napoleon At Bay: the hex map ----------------------------------------------------------------
@@ -74,32 +71,67 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
                 zoc.update(m.zoc(hx) if callable(getattr(m, "zoc", None)) else m.neighbors(hx))
         if p.fixed:
             fixed_hexes.update(p.hexes)
-    out: list[str] = []
+    root = _svg(maxx - minx, maxy - miny, "hex map", "nab-board")
+    defs = el(root, "defs")
+    marker = el(
+        defs,
+        "marker",
+        {
+            "id": "arrow",
+            "viewBox": "0 0 10 10",
+            "refX": 9,
+            "refY": 5,
+            "markerWidth": 6,
+            "markerHeight": 6,
+            "orient": "auto",
+        },
+    )
+    el(marker, "path", {"d": "M0,0 L10,5 L0,10 z", "fill": "#e67e22"})
+    el(
+        root,
+        "text",
+        {"x": 6, "y": 14, "font-size": 12},
+        f"{sj.get('title', '')} · turn {sj.get('turn')} · {sj.get('phasing')} {sj.get('phase')}",
+    )
     for hid, (x, y) in pts.items():
         terr = m.terrain[m.index(hid)]
         fill = NAB_TERRAIN.get(terr, "#eeeeee")
-        cls = "hex zoc" if hid in zoc else "hex"
-        out.append(
-            f'<polygon class="{cls}" data-hex="{hid}" data-pick="{hid}"'
-            f' points="{corners(x, y, size)}"'
-            f' fill="{fill}" stroke="#999" stroke-width="0.8"><title>{hid} {escape(terr)}'
-            f"{' (enemy ZOC)' if hid in zoc else ''}</title></polygon>"
+        poly = el(
+            root,
+            "polygon",
+            {
+                "class": "hex zoc" if hid in zoc else "hex",
+                "data-hex": hid,
+                "data-pick": hid,
+                "points": corners(x, y, size),
+                "fill": fill,
+                "stroke": "#999",
+                "stroke-width": "0.8",
+            },
         )
+        el(poly, "title", None, f"{hid} {terr}{' (enemy ZOC)' if hid in zoc else ''}")
         if hid in zoc:
-            out.append(
-                f'<polygon points="{corners(x, y, size * 0.92)}" fill="none" stroke="#d4a017"'
-                ' stroke-width="2" stroke-dasharray="3 3" pointer-events="none"/>'
+            el(
+                root,
+                "polygon",
+                {
+                    "points": corners(x, y, size * 0.92),
+                    "fill": "none",
+                    "stroke": "#d4a017",
+                    "stroke-width": 2,
+                    "stroke-dasharray": "3 3",
+                    "pointer-events": "none",
+                },
             )
         name = m.names.get(hid, "")
-        out.append(
-            f'<text x="{x - minx:.1f}" y="{y - miny - size * 0.55:.1f}" font-size="7"'
-            f' text-anchor="middle" fill="#555" pointer-events="none">{hid}</text>'
-        )
+        small = {"font-size": 7, "text-anchor": "middle", "pointer-events": "none"}
+        el(root, "text", {"x": x - minx, "y": y - miny - size * 0.55, "fill": "#555", **small}, hid)
         if name:
-            out.append(
-                f'<text x="{x - minx:.1f}" y="{y - miny + size * 0.75:.1f}" font-size="7"'
-                f' text-anchor="middle" fill="#333" pointer-events="none">{escape(name)}'
-                "</text>"
+            el(
+                root,
+                "text",
+                {"x": x - minx, "y": y - miny + size * 0.75, "fill": "#333", **small},
+                name,
             )
     # hexside features: roads run centre to centre, the rest (rivers, bridges) mark the edge
     idx_pts = [pts[hid] for hid in m.ids]
@@ -108,11 +140,21 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
         kinds = [m.hexside_kinds[f] for f in feats if f in m.hexside_kinds]
         names = " ".join(sorted(feats))
         if any(k.road for k in kinds):
-            out.append(
-                f'<line class="road" x1="{x1 - minx:.1f}" y1="{y1 - miny:.1f}" x2="{x2 - minx:.1f}"'
-                f' y2="{y2 - miny:.1f}" stroke="#8d6e63" stroke-width="3" pointer-events="none">'
-                f"<title>{escape(names)}</title></line>"
+            line = el(
+                root,
+                "line",
+                {
+                    "class": "road",
+                    "x1": x1 - minx,
+                    "y1": y1 - miny,
+                    "x2": x2 - minx,
+                    "y2": y2 - miny,
+                    "stroke": "#8d6e63",
+                    "stroke-width": 3,
+                    "pointer-events": "none",
+                },
             )
+            el(line, "title", None, names)
         edge = [k for k in kinds if not k.road]
         if edge:
             mx, my = (x1 + x2) / 2 - minx, (y1 + y2) / 2 - miny
@@ -120,20 +162,41 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
             length = math.hypot(dx, dy) or 1.0
             px, py = -dy / length * size / 2, dx / length * size / 2
             colour = "#2e86c1" if any(k.extra is not None for k in edge) else "#17202a"
-            out.append(
-                f'<line class="hexside" x1="{mx - px:.1f}" y1="{my - py:.1f}" x2="{mx + px:.1f}"'
-                f' y2="{my + py:.1f}" stroke="{colour}" stroke-width="4" stroke-linecap="round">'
-                f"<title>{escape(names)}</title></line>"
+            line = el(
+                root,
+                "line",
+                {
+                    "class": "hexside",
+                    "x1": mx - px,
+                    "y1": my - py,
+                    "x2": mx + px,
+                    "y2": my + py,
+                    "stroke": colour,
+                    "stroke-width": 4,
+                    "stroke-linecap": "round",
+                },
             )
+            el(line, "title", None, names)
     last = sj.get("last") or {}
     for ch in last.get("changes", []):
         for a, b in zip(ch.get("from", []), ch.get("to", []), strict=False):
             if a in pts and b in pts and a != b:
                 (x1, y1), (x2, y2) = pts[a], pts[b]
-                out.append(
-                    f'<line class="swap" data-force="{escape(ch["force"])}" x1="{x1 - minx:.1f}"'
-                    f' y1="{y1 - miny:.1f}" x2="{x2 - minx:.1f}" y2="{y2 - miny:.1f}"'
-                    ' stroke="#e67e22" stroke-width="2.5" marker-end="url(#arrow)" opacity="0.85"/>'
+                el(
+                    root,
+                    "line",
+                    {
+                        "class": "swap",
+                        "data-force": ch["force"],
+                        "x1": x1 - minx,
+                        "y1": y1 - miny,
+                        "x2": x2 - minx,
+                        "y2": y2 - miny,
+                        "stroke": "#e67e22",
+                        "stroke-width": 2.5,
+                        "marker-end": "url(#arrow)",
+                        "opacity": 0.85,
+                    },
                 )
     sides: list[str] = list(sj.get("sides", {}))
     for p in state.pieces.values():
@@ -144,30 +207,47 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
             x, y = pts[hx]
             cx, cy = x - minx, y - miny
             w = size * 1.1
-            fixed = ' stroke="#ffd400" stroke-width="3"' if p.fixed else ' stroke="#111"'
             label = p.id if len(p.hexes) == 1 else f"{p.id}.{i + 1}"
-            out.append(
-                f'<g class="piece" data-piece="{escape(p.id)}" data-hex="{hx}"'
-                f' data-pick="{escape(p.id)}" data-fixed="{str(p.fixed).lower()}">'
-                f'<rect x="{cx - w / 2:.1f}" y="{cy - w / 2.6:.1f}" width="{w:.1f}"'
-                f' height="{w / 1.3:.1f}" rx="3" fill="{colour}"{fixed}/>'
-                f'<text x="{cx:.1f}" y="{cy + 4:.1f}" font-size="10" text-anchor="middle"'
-                f' fill="#fff">{escape(label)}</text>'
-                f"<title>{escape(p.name)} ({escape(p.kind)}): {p.infantry} inf, {p.cavalry} cav,"
-                f" {p.vedettes} vedette{'s' if p.vedettes != 1 else ''}"
-                f"{' - FIXED' if p.fixed else ''}</title></g>"
+            g = el(
+                root,
+                "g",
+                {
+                    "class": "piece",
+                    "data-piece": p.id,
+                    "data-hex": hx,
+                    "data-pick": p.id,
+                    "data-fixed": str(p.fixed).lower(),
+                },
             )
-    defs = (
-        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6"'
-        ' markerHeight="6" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#e67e22"/>'
-        "</marker></defs>"
-    )
-    head = (
-        f'<text x="6" y="14" font-size="12">{escape(str(sj.get("title", "")))} · turn'
-        f" {sj.get('turn')} · {escape(str(sj.get('phasing')))} {escape(str(sj.get('phase')))}"
-        "</text>"
-    )
-    return _svg(maxx - minx, maxy - miny, defs + head + "".join(out), "hex map", "nab-board")
+            stroke = {"stroke": "#ffd400", "stroke-width": 3} if p.fixed else {"stroke": "#111"}
+            el(
+                g,
+                "rect",
+                {
+                    "x": cx - w / 2,
+                    "y": cy - w / 2.6,
+                    "width": w,
+                    "height": w / 1.3,
+                    "rx": 3,
+                    "fill": colour,
+                    **stroke,
+                },
+            )
+            el(
+                g,
+                "text",
+                {"x": cx, "y": cy + 4, "font-size": 10, "text-anchor": "middle", "fill": "#fff"},
+                label,
+            )
+            el(
+                g,
+                "title",
+                None,
+                f"{p.name} ({p.kind}): {p.infantry} inf, {p.cavalry} cav,"
+                f" {p.vedettes} vedette{'s' if p.vedettes != 1 else ''}"
+                f"{' - FIXED' if p.fixed else ''}",
+            )
+    return to_text(root)
 
 
 def _hex_points(cx: float, cy: float, s: float, flat: bool) -> str:
@@ -219,7 +299,19 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
     miny = min(p[1] for p in pos.values()) - size * 1.2 - 24
     maxx = max(p[0] for p in pos.values()) + size * 1.2
     maxy = max(p[1] for p in pos.values()) + size * 1.2
-    out: list[str] = []
+    root = _svg(max(maxx - minx, 660), maxy - miny, "ASL locations", "asl-board")
+    shifts = ", ".join(f"{sd} {op}: {n}" for sd, _pk, op, n in state.counts) or "none"
+    closed = ", ".join(f"{sd} {op}" for sd, op, _w in state.closed) or "none"
+    el(
+        root,
+        "text",
+        {"x": 6, "y": 14, "font-size": 12},
+        f"{state.name} · {state.phasing} {state.phase} · shifts this phase: {shifts}"
+        f" · closed: {closed}",
+    )
+    for i, (c, lbl) in enumerate(ASL_STATUS.values()):
+        el(root, "rect", {"x": 6 + i * 92, "y": 20, "width": 10, "height": 10, "fill": c})
+        el(root, "text", {"x": 19 + i * 92, "y": 29, "font-size": 9}, lbl)
     locs = {loc.id: loc for loc in state.locations}
     for hid, (x, y) in pos.items():
         loc = locs.get(hid)
@@ -227,30 +319,66 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
         tip = hid + (f" {loc.terrain} TEM {loc.tem:+d}" if loc is not None else "")
         if loc is not None and loc.los:
             tip += " (in enemy LOS)"
-        out.append(
-            f'<polygon class="loc" data-loc="{hid}" data-pick="{hid}"'
-            f' points="{_hex_points(x - minx, y - miny, size, flat)}" fill="{fill}" stroke="#aaa">'
-            f"<title>{escape(tip)}</title></polygon>"
-            f'<text x="{x - minx:.1f}" y="{y - miny - size * 0.62:.1f}" font-size="8"'
-            f' text-anchor="middle" fill="#777" pointer-events="none">{hid}</text>'
+        poly = el(
+            root,
+            "polygon",
+            {
+                "class": "loc",
+                "data-loc": hid,
+                "data-pick": hid,
+                "points": _hex_points(x - minx, y - miny, size, flat),
+                "fill": fill,
+                "stroke": "#aaa",
+            },
+        )
+        el(poly, "title", None, tip)
+        el(
+            root,
+            "text",
+            {
+                "x": x - minx,
+                "y": y - miny - size * 0.62,
+                "font-size": 8,
+                "text-anchor": "middle",
+                "fill": "#777",
+                "pointer-events": "none",
+            },
+            hid,
         )
     for f in state.fortifications:
         if f.location in pos:
             x, y = pos[f.location]
-            out.append(
-                f'<text class="fort" data-fort="{escape(f.id)}" x="{x - minx - size * 0.8:.1f}"'
-                f' y="{y - miny + size * 0.75:.1f}" font-size="8" fill="#6e2c00"'
-                f' data-pick="{escape(f.id)}">{escape(f.kind)}{" (hidden)" if f.hidden else ""}'
-                "</text>"
+            el(
+                root,
+                "text",
+                {
+                    "class": "fort",
+                    "data-fort": f.id,
+                    "x": x - minx - size * 0.8,
+                    "y": y - miny + size * 0.75,
+                    "font-size": 8,
+                    "fill": "#6e2c00",
+                    "data-pick": f.id,
+                },
+                f"{f.kind}{' (hidden)' if f.hidden else ''}",
             )
     for m in state.minefields:
         if m.location in pos:
             x, y = pos[m.location]
             label = f"mines {m.ap}AP/{m.at}AT" if (m.known or m.revealed) else "mines ?"
-            out.append(
-                f'<text class="mines" data-mines="{escape(m.id)}" x="{x - minx - size * 0.8:.1f}"'
-                f' y="{y - miny + size * 0.55:.1f}" font-size="8" fill="#922b21"'
-                f' data-pick="{escape(m.id)}">{escape(label)}</text>'
+            el(
+                root,
+                "text",
+                {
+                    "class": "mines",
+                    "data-mines": m.id,
+                    "x": x - minx - size * 0.8,
+                    "y": y - miny + size * 0.55,
+                    "font-size": 8,
+                    "fill": "#922b21",
+                    "data-pick": m.id,
+                },
+                label,
             )
     by_loc: dict[str, list[Any]] = {}
     for s in state.stacks:
@@ -267,70 +395,72 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
             edge = _side_colour(sides, s.side)
             ti = bool(getattr(s, "ti", False))
             n = len(s.counters) or getattr(s, "dummies", 0)
-            dash = ' stroke-dasharray="4 2"' if ti else ""
-            out.append(
-                f'<g class="stack" data-stack="{escape(s.id)}" data-loc="{hid}"'
-                f' data-status="{escape(str(s.status))}" data-pick="{escape(s.id)}">'
-                f'<rect x="{cx:.1f}" y="{cy:.1f}" width="30" height="26" rx="3" fill="{colour}"'
-                f' stroke="{edge}" stroke-width="{4 if ti else 2.5}"'
-                f"{dash}/>"
-                f'<text x="{cx + 15:.1f}" y="{cy + 12:.1f}" font-size="10" text-anchor="middle"'
-                f' fill="#fff">{escape(s.id)}</text>'
-                f'<text x="{cx + 15:.1f}" y="{cy + 22:.1f}" font-size="7" text-anchor="middle"'
-                f' fill="#fff">{n}</text>'
-                f"<title>{escape(s.side)} {escape(label)}{' TI' if ti else ''}: {n} counter(s)"
-                "</title></g>"
+            g = el(
+                root,
+                "g",
+                {
+                    "class": "stack",
+                    "data-stack": s.id,
+                    "data-loc": hid,
+                    "data-status": str(s.status),
+                    "data-pick": s.id,
+                },
             )
-    shifts = ", ".join(f"{sd} {op}: {n}" for sd, _pk, op, n in state.counts) or "none"
-    closed = ", ".join(f"{sd} {op}" for sd, op, _w in state.closed) or "none"
-    head = (
-        f'<text x="6" y="14" font-size="12">{escape(str(state.name))} ·'
-        f" {escape(str(state.phasing))} {escape(str(state.phase))}"
-        f" · shifts this phase: {escape(shifts)} · closed: {escape(closed)}</text>"
-    )
-    legend = "".join(
-        f'<rect x="{6 + i * 92}" y="20" width="10" height="10" fill="{c}"/>'
-        f'<text x="{19 + i * 92}" y="29" font-size="9">{escape(lbl)}</text>'
-        for i, (c, lbl) in enumerate(ASL_STATUS.values())
-    )
-    return _svg(
-        max(maxx - minx, 660),
-        maxy - miny,
-        head + legend + "".join(out),
-        "ASL locations",
-        "asl-board",
-    )
+            el(
+                g,
+                "rect",
+                {
+                    "x": cx,
+                    "y": cy,
+                    "width": 30,
+                    "height": 26,
+                    "rx": 3,
+                    "fill": colour,
+                    "stroke": edge,
+                    "stroke-width": 4 if ti else 2.5,
+                    "stroke-dasharray": "4 2" if ti else None,
+                },
+            )
+            text = {"font-size": 10, "text-anchor": "middle", "fill": "#fff"}
+            el(g, "text", {"x": cx + 15, "y": cy + 12, **text}, s.id)
+            el(g, "text", {"x": cx + 15, "y": cy + 22, **text, "font-size": 7}, n)
+            el(g, "title", None, f"{s.side} {label}{' TI' if ti else ''}: {n} counter(s)")
+    return to_text(root)
 
 
 # -- the table top (2 by 2, Kuryakin) --------------------------------------------------------------
-FEATURE_STYLE = {
-    "road": ('fill="none" stroke="#b08d57" stroke-width="10" stroke-linecap="round"', "road"),
-    "bridge": ('fill="#8d6e63" stroke="#5d4037"', "bridge"),
-    "stream": ('fill="none" stroke="#5dade2" stroke-width="6"', "stream"),
-    "river": ('fill="#85c1e9" stroke="#5dade2"', "river"),
-    "woods": ('fill="#a9cc8f" stroke="#6b8e4e"', "woods"),
-    "rough": ('fill="#d7c49e" stroke="#a39171"', "rough"),
-    "hedge": ('fill="none" stroke="#4d7c3a" stroke-width="4" stroke-dasharray="6 3"', "hedge"),
-    "wall": ('fill="none" stroke="#7f8c8d" stroke-width="4"', "wall"),
-    "copse": ('fill="#a9cc8f" stroke="#4d7c3a"', "copse"),
-    "town": ('fill="#d5b895" stroke="#8d6e63"', "town"),
-    "hill": ('fill="#e8dcc0" stroke="#c2b280"', "hill"),
+def _style(**kw: object) -> dict[str, object]:
+    return {k.replace("_", "-"): v for k, v in kw.items()}
+
+
+FEATURE_STYLE: dict[str, dict[str, object]] = {
+    "road": _style(fill="none", stroke="#b08d57", stroke_width=10, stroke_linecap="round"),
+    "bridge": _style(fill="#8d6e63", stroke="#5d4037"),
+    "stream": _style(fill="none", stroke="#5dade2", stroke_width=6),
+    "river": _style(fill="#85c1e9", stroke="#5dade2"),
+    "woods": _style(fill="#a9cc8f", stroke="#6b8e4e"),
+    "rough": _style(fill="#d7c49e", stroke="#a39171"),
+    "hedge": _style(fill="none", stroke="#4d7c3a", stroke_width=4, stroke_dasharray="6 3"),
+    "wall": _style(fill="none", stroke="#7f8c8d", stroke_width=4),
+    "copse": _style(fill="#a9cc8f", stroke="#4d7c3a"),
+    "town": _style(fill="#d5b895", stroke="#8d6e63"),
+    "hill": _style(fill="#e8dcc0", stroke="#c2b280"),
 }
 
 
-def _shape_svg(shape: Any, flip: float, attrs: str, extra: str = "") -> str:
+def _shape_svg(parent: ET.Element, shape: Any, flip: float, attrs: dict[str, object]) -> None:
     kind = shape.geom_type
     if kind in ("MultiPolygon", "MultiLineString", "GeometryCollection"):
-        return "".join(_shape_svg(g, flip, attrs, extra) for g in shape.geoms)
-    if kind == "Polygon":
+        for g in shape.geoms:
+            _shape_svg(parent, g, flip, attrs)
+    elif kind == "Polygon":
         pts = " ".join(f"{x:.1f},{flip - y:.1f}" for x, y in shape.exterior.coords)
-        return f'<polygon points="{pts}" {attrs}{extra}/>'
-    if kind == "LineString":
+        el(parent, "polygon", {"points": pts, **attrs})
+    elif kind == "LineString":
         pts = " ".join(f"{x:.1f},{flip - y:.1f}" for x, y in shape.coords)
-        return f'<polyline points="{pts}" {attrs}{extra}/>'
-    if kind == "Point":
-        return f'<circle cx="{shape.x:.1f}" cy="{flip - shape.y:.1f}" r="6" {attrs}{extra}/>'
-    return ""
+        el(parent, "polyline", {"points": pts, **attrs})
+    elif kind == "Point":
+        el(parent, "circle", {"cx": shape.x, "cy": flip - shape.y, "r": 6, **attrs})
 
 
 def _piece(
@@ -342,51 +472,96 @@ def _piece(
     status: str,
     tip: str,
     fs: float = 14,
-) -> str:
+) -> ET.Element:
     pts = " ".join(f"{c.x:.1f},{flip - c.y:.1f}" for c in body.corners())
     front = body.to_world(body.footprint.depth / 2, 0) if hasattr(body, "footprint") else None
     cx, cy = body.centre.x, flip - body.centre.y
-    faded = ' opacity="0.45"' if status in ("destroyed", "routed", "rout") else ""
-    mark = ""
-    if front is not None:
-        mark = (
-            f'<line x1="{cx:.1f}" y1="{cy:.1f}" x2="{front.x:.1f}" y2="{flip - front.y:.1f}"'
-            ' stroke="#fff" stroke-width="2" pointer-events="none"/>'
-        )
-    return (
-        f'<g class="unit" data-unit="{escape(pid)}" data-status="{escape(status)}"'
-        f' data-pick="{escape(pid)}" data-x="{body.centre.x:.1f}" data-y="{body.centre.y:.1f}">'
-        f'<polygon points="{pts}" fill="{colour}" stroke="#111" stroke-width="1.5"'
-        f"{faded}/>{mark}"
-        f'<text x="{cx:.1f}" y="{cy + fs * 0.35:.1f}" font-size="{fs:.0f}" text-anchor="middle"'
-        ' font-weight="700" fill="#fff" stroke="#111" stroke-width="3" paint-order="stroke"'
-        f' pointer-events="none">{escape(label)}</text><title>{escape(tip)}</title></g>'
+    faded = status in ("destroyed", "routed", "rout")
+    g = el(
+        None,
+        "g",
+        {
+            "class": "unit",
+            "data-unit": pid,
+            "data-status": status,
+            "data-pick": pid,
+            "data-x": body.centre.x,
+            "data-y": body.centre.y,
+        },
     )
+    el(
+        g,
+        "polygon",
+        {
+            "points": pts,
+            "fill": colour,
+            "stroke": "#111",
+            "stroke-width": "1.5",
+            "opacity": "0.45" if faded else None,
+        },
+    )
+    if front is not None:
+        el(
+            g,
+            "line",
+            {
+                "x1": cx,
+                "y1": cy,
+                "x2": front.x,
+                "y2": flip - front.y,
+                "stroke": "#fff",
+                "stroke-width": 2,
+                "pointer-events": "none",
+            },
+        )
+    el(
+        g,
+        "text",
+        {
+            "x": cx,
+            "y": cy + fs * 0.35,
+            "font-size": f"{fs:.0f}",
+            "text-anchor": "middle",
+            "font-weight": 700,
+            "fill": "#fff",
+            "stroke": "#111",
+            "stroke-width": 3,
+            "paint-order": "stroke",
+            "pointer-events": "none",
+        },
+        label,
+    )
+    el(g, "title", None, tip)
+    return g
 
 
 def _table_svg(
     width: float,
     depth: float,
     features: Any,
-    pieces: list[str],
+    pieces: list[ET.Element],
     head: str,
-    extra: str,
+    extra: list[tuple[str, dict[str, object]]],
     cls: str,
 ) -> str:
-    out = [f'<rect x="0" y="0" width="{width:.0f}" height="{depth:.0f}" fill="#dfe8c8"/>']
-    for f in features:
-        style, _ = FEATURE_STYLE.get(f.kind, ('fill="#ccc" stroke="#999"', f.kind))
-        out.append(
-            f'<g class="feature" data-kind="{escape(f.kind)}"><title>{escape(f.name)}'
-            f" ({escape(f.kind)})</title>{_shape_svg(f.shape, depth, style)}</g>"
-        )
-    out.extend(pieces)
     fs = _font(width)
-    body = (
-        f'<g transform="translate(0,{fs * 2:.0f})">{"".join(out)}</g>'
-        f'<text x="8" y="{fs * 1.4:.0f}" font-size="{fs * 1.3:.0f}">{head}</text>{extra}'
+    root = _svg(width + fs * 24, depth + fs * 3, "table top", cls)
+    body = el(root, "g", {"transform": f"translate(0,{fs * 2:.0f})"})
+    el(
+        body,
+        "rect",
+        {"x": 0, "y": 0, "width": f"{width:.0f}", "height": f"{depth:.0f}", "fill": "#dfe8c8"},
     )
-    return _svg(width + fs * 24, depth + fs * 3, body, "table top", cls)
+    for f in features:
+        style = FEATURE_STYLE.get(f.kind, {"fill": "#ccc", "stroke": "#999"})
+        g = el(body, "g", {"class": "feature", "data-kind": f.kind})
+        el(g, "title", None, f"{f.name} ({f.kind})")
+        _shape_svg(g, f.shape, depth, style)
+    body.extend(pieces)
+    el(root, "text", {"x": 8, "y": f"{fs * 1.4:.0f}", "font-size": f"{fs * 1.3:.0f}"}, head)
+    for text, attrs in extra:
+        el(root, "text", attrs, text)
+    return to_text(root)
 
 
 def _font(width: float) -> float:
@@ -420,12 +595,18 @@ def two_by_two(state: Any, sj: Mapping[str, Any]) -> str:
     lines += ["not on the map:", *off_table] if off_table else []
     lines += ["P = pinned, D = disrupted, R = routed, S = has shot"]
     fs = _font(table.width)
-    extra = "".join(
-        f'<text x="{table.width + 12:.0f}" y="{fs * (4 + 1.5 * i):.0f}" font-size="{fs:.0f}">'
-        f"{escape(t)}</text>"
+    extra: list[tuple[str, dict[str, object]]] = [
+        (
+            t,
+            {
+                "x": f"{table.width + 12:.0f}",
+                "y": f"{fs * (4 + 1.5 * i):.0f}",
+                "font-size": f"{fs:.0f}",
+            },
+        )
         for i, t in enumerate(lines)
-    )
-    head = escape(str(getattr(state, "title", "") or "2 by 2 Napoleonics"))
+    ]
+    head = str(getattr(state, "title", "") or "2 by 2 Napoleonics")
     return _table_svg(table.width, table.depth, table.features, pieces, head, extra, "tabletop")
 
 
@@ -449,26 +630,50 @@ def solo_napoleonic(state: Any, sj: Mapping[str, Any]) -> str:
         )
         label = f"{u.id} {u.figures}" + (f" D{u.disorder}" if u.disorder else "")
         pieces.append(_piece(u.id, b, depth, colour, label, str(u.status), tip, _font(width)))
+    fs = _font(width)
     for g in state.generals:
         if g.x is not None and g.y is not None and not g.killed:
-            pieces.append(
-                f'<g class="general" data-general="{escape(g.id)}" data-pick="{escape(g.id)}">'
-                f'<circle cx="{g.x:.1f}" cy="{depth - g.y:.1f}" r="{_font(width) * 0.7:.0f}"'
-                f' fill="#f5b041" stroke="#111"/><text x="{g.x:.1f}"'
-                f' y="{depth - g.y + _font(width) * 1.8:.1f}" font-size="{_font(width):.0f}"'
-                f' text-anchor="middle">{escape(g.id)}</text><title>{escape(g.name)}: TH {g.th},'
-                f" AV {g.av}, CR {g.cr}</title></g>"
+            ge = el(None, "g", {"class": "general", "data-general": g.id, "data-pick": g.id})
+            el(
+                ge,
+                "circle",
+                {
+                    "cx": g.x,
+                    "cy": depth - g.y,
+                    "r": f"{fs * 0.7:.0f}",
+                    "fill": "#f5b041",
+                    "stroke": "#111",
+                },
             )
+            el(
+                ge,
+                "text",
+                {
+                    "x": g.x,
+                    "y": depth - g.y + fs * 1.8,
+                    "font-size": f"{fs:.0f}",
+                    "text-anchor": "middle",
+                },
+                g.id,
+            )
+            el(ge, "title", None, f"{g.name}: TH {g.th}, AV {g.av}, CR {g.cr}")
+            pieces.append(ge)
     lines = [f"turn {sj.get('turn')} · {sj.get('phase')}", "activation order:"]
     active = sj.get("active")
     for c in state.queue():
         mark = "▶ " if c.holder == active else ("✓ " if c.holder in state.done else "  ")
         lines.append(f"{mark}{c.key_text()}: {c.holder} ({', '.join(c.units)})")
-    fs = _font(width)
-    extra = "".join(
-        f'<text class="card" x="{width + 12:.0f}" y="{fs * (4 + 1.5 * i):.0f}"'
-        f' font-size="{fs:.0f}" xml:space="preserve">{escape(t)}</text>'
+    extra: list[tuple[str, dict[str, object]]] = [
+        (
+            t,
+            {
+                "class": "card",
+                "x": f"{width + 12:.0f}",
+                "y": f"{fs * (4 + 1.5 * i):.0f}",
+                "font-size": f"{fs:.0f}",
+                XML_SPACE: "preserve",
+            },
+        )
         for i, t in enumerate(lines)
-    )
-    head = escape(str(state.title))
-    return _table_svg(width, depth, (), pieces, head, extra, "tabletop solonap")
+    ]
+    return _table_svg(width, depth, (), pieces, str(state.title), extra, "tabletop solonap")

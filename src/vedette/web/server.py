@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 from vedette import rules
 from vedette.engine import Game, Store
@@ -24,14 +25,30 @@ def preload_samples(db: str) -> list[str]:
     return made
 
 
-def serve(db: str, host: str = "127.0.0.1", port: int = 8765, preload: bool = True) -> None:
+def serve(
+    db: str,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    preload: bool = True,
+    allow: Sequence[str] = (),
+) -> None:
+    """Serve on ``host`` (localhost by default). The app answers the localhost names, the names
+    in ``allow`` and ``VEDETTE_ALLOWED_HOSTS``, and ``host`` itself when it is a named address
+    (not a wildcard such as 0.0.0.0)."""
     import uvicorn
 
-    from vedette.web.app import create_app
+    from vedette.web.app import allowed_hosts_from_env, create_app, host_name
 
     if preload:
         preload_samples(db)
+    hosts = list(allowed_hosts_from_env()) + [host_name(h) for h in allow if h.strip()]
+    if host not in ("0.0.0.0", "::", ""):
+        hosts.append(host_name(host))
     if host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"vedette: serving on {host}: reachable from your network", file=sys.stderr)
+        print(
+            f"vedette: serving on {host}: reachable from your network; answering the host"
+            f" names {', '.join(sorted(set(hosts)))} (add yours with --allow-host)",
+            file=sys.stderr,
+        )
     print(f"vedette: http://{host}:{port}/  (games in {db}; Ctrl-C stops)", flush=True)
-    uvicorn.run(create_app(db), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(db, hosts), host=host, port=port, log_level="warning")

@@ -33,6 +33,7 @@ from vedette.rules.napoleon_at_bay.model import (
     make_config,
     occupancy_of,
 )
+from vedette.rules.napoleon_at_bay.schema import NabOptions, NabScenario
 from vedette.rules.protocol import (
     DomainEvent,
     Obligation,
@@ -1010,6 +1011,8 @@ class NapoleonAtBay(Ruleset[NabState]):
     data_files = ("rules.toml",)
     events = (Moved, Fixed, Substituted, PhaseChanged)
     folds = FOLDS
+    options_model = NabOptions
+    scenario_model = NabScenario
 
     def __init__(self) -> None:
         self.scenarios = {

@@ -277,8 +277,16 @@ def load_map(data: Mapping[str, Any], scenario: Mapping[str, Any]) -> HexMap:
     m = dict(scenario.get("map", {}))
     source = "scenario map"
     if "file" in m:
-        source = f"{DATA_PACKAGE}/{m['file']}"
-        m = dict(package_toml(DATA_PACKAGE, str(m["file"])).get("map", {}))
+        # a bundled map, named from a fixed registry: no path from a scenario reaches the disk
+        from vedette.rules.napoleon_at_bay.schema import BUNDLED_MAPS
+
+        name = m["file"]
+        if not isinstance(name, str) or name not in BUNDLED_MAPS:
+            raise DataError(
+                "scenario [map]", f"file must name a bundled map ({', '.join(BUNDLED_MAPS)})"
+            )
+        source = f"{DATA_PACKAGE}/{BUNDLED_MAPS[name]}"
+        m = dict(package_toml(DATA_PACKAGE, BUNDLED_MAPS[name]).get("map", {}))
     key = json.dumps([m, data.get("terrain"), data.get("hexsides")], sort_keys=True, default=str)
     if key in _MAPS:
         return _MAPS[key]

@@ -28,6 +28,7 @@ from vedette.rules.solitaire_asl.fold import apply_event
 from vedette.rules.solitaire_asl.minefields import plan_minefield, run_minefield
 from vedette.rules.solitaire_asl.model import State
 from vedette.rules.solitaire_asl.render import render_state, state_json
+from vedette.rules.solitaire_asl.schema import AslOptions, AslScenario
 from vedette.rules.solitaire_asl.setup import build_state
 from vedette.rules.solitaire_asl.shift import plan_shift, run_shift
 
@@ -70,6 +71,8 @@ class SolitaireASL(Ruleset[State]):
     title = "Solitaire Play of ASL (O'Leary)"
     data_package = "vedette.rules.solitaire_asl.data"
     data_files = ("rules.toml",)
+    options_model = AslOptions
+    scenario_model = AslScenario
     scenarios: Mapping[str, str] = MappingProxyType({"sample": "sample.toml"})
 
     def __init__(self) -> None:

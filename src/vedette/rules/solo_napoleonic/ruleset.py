@@ -20,6 +20,7 @@ from vedette.rules.solo_napoleonic.model import (
     to_json,
     unit_from_data,
 )
+from vedette.rules.solo_napoleonic.schema import SolonapOptions, SolonapScenario
 
 PKG = "vedette.rules.solo_napoleonic.data"
 R_TURN = "Kuryakin, Move Sequence"
@@ -429,6 +430,8 @@ class SoloNapoleonic(Ruleset[State]):
     title = "Solo Napoleonic Wargames Rules (Ilya Kuryakin, First Empire #52)"
     data_package = PKG
     data_files = ("rules.toml",)
+    options_model = SolonapOptions
+    scenario_model = SolonapScenario
 
     def __init__(self) -> None:
         self.scenarios = {"sample": "sample.toml"}

@@ -25,6 +25,7 @@ from vedette.rules.two_by_two.model import (
     body_json,
     feature_from_data,
 )
+from vedette.rules.two_by_two.schema import TwoByTwoOptions, TwoByTwoScenario
 
 SRC = "two_by_two scenario"
 
@@ -100,6 +101,9 @@ class TwoByTwo(Ruleset[GameState]):
     title = "2 by 2 Napoleonics"
     data_package = "vedette.rules.two_by_two.data"
     data_files = ("units.toml", "rules.toml")
+    options_model = TwoByTwoOptions
+    scenario_model = TwoByTwoScenario
+    house_rule_open_maps = ("units",)
     scenarios: Mapping[str, str] = MappingProxyType(
         {"sample": "sample.toml", "setup": "setup.toml"}
     )

@@ -18,7 +18,9 @@ async function post(url, body) {
 function el(tag, attrs, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === "class") e.className = v; else e.setAttribute(k, v);
+    if (k === "class") e.className = v;
+    else if (k === "style") e.style.cssText = v; // CSSOM: allowed by the CSP, unlike a style attribute
+    else e.setAttribute(k, v);
   }
   for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
   return e;

@@ -1,0 +1,140 @@
+"""Solitaire ASL: the options a game may set and the scenario schema (O'Leary)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import Field, model_validator
+
+from vedette.schemas import Strict
+from vedette.schemas.fields import Count, Id, Name, SmallInt, items
+
+Loc = Annotated[str, Field(max_length=16)]
+
+
+class AslOptions(Strict):
+    separate_counter_sizes: bool = Field(
+        False, description="shift vehicles and Guns only with stacks of their own size class"
+    )
+
+
+class Board(Strict):
+    id: Id
+    col: int = Field(0, ge=0, le=1_000)
+    row: int = Field(0, ge=0, le=10_000)
+
+
+class Grid(Strict):
+    orientation: Annotated[str, Field(pattern="^(flat|pointy)$")] = "flat"
+    shifted: Annotated[str, Field(pattern="^(even|odd)$")] = "even"
+
+
+class SideEntry(Strict):
+    name: Id
+    hip_squads: Annotated[float, Field(ge=0, le=1_000)] | None = None
+    hidden_ap: Count | None = None
+    hidden_at: Count | None = None
+
+
+class Location(Strict):
+    id: Loc
+    tem: SmallInt = 0
+    terrain: Name = ""
+    los: bool = False
+    lv: bool = False
+    concealment_terrain: bool = True
+    forbid: list[Id] = Field(default=[], max_length=32)
+
+
+class Counter(Strict):
+    id: Id | None = None
+    name: Name
+    kind: Id | None = None
+    size: Id | None = None
+    mp: Count | None = None
+    mp_used: Count = 0
+    emplaced: bool = False
+    may_emplace: bool = False
+    settings: Name = ""
+    boresight: bool | Annotated[str, Field(pattern="^(none|eligible|lost)$")] = "none"
+    boresight_location: Loc | None = None
+
+
+class Stack(Strict):
+    id: Id | None = None
+    side: Id
+    location: Loc
+    status: Id = "potential_dummy"
+    counters: list[Annotated[str, Field(max_length=200)] | Counter] = Field(
+        default=[], max_length=100
+    )
+    dummies: Count = 0
+    position: Name = ""
+
+
+class Fortification(Strict):
+    id: Id | None = None
+    side: Id
+    kind: Id
+    location: Loc = ""
+    tem: SmallInt | None = None
+    hidden: bool = True
+    hexsides: Count = 0
+    ca: Name = ""
+    complex: Name = ""
+    tunnel_from: Loc = ""
+    exit: Loc = ""
+    moved: bool = False
+
+
+class Minefield(Strict):
+    id: Id | None = None
+    side: Id
+    location: Loc
+    ap: Count = 0
+    at: Count = 0
+    known: bool = False
+    revealed: bool = False
+    dummy: bool = False
+
+
+class Oba(Strict):
+    id: Id | None = None
+    side: Id
+    prereg: bool = False
+    location: Loc | None = None
+    ar: Loc | None = None
+
+
+class AslScenario(Strict):
+    name: Name = "scenario"
+    sides: list[Id] = Field(min_length=2, max_length=2)
+    first: Id | None = None
+    night: bool = False
+    lv: bool = False
+    extra_drm: SmallInt = 0
+    boards: list[Id | Board] = Field(default=[], max_length=64)
+    grid: Grid | None = None
+    side: list[SideEntry] = Field(default=[], max_length=2)
+    locations: list[Location] | dict[Loc, dict[str, Any]] = items()
+    stacks: list[Stack] = items()
+    fortifications: list[Fortification] = items()
+    minefields: list[Minefield] = items()
+    oba: list[Oba] = Field(default=[], max_length=64)
+
+    @model_validator(mode="after")
+    def _refs(self) -> AslScenario:
+        sides = set(self.sides)
+        if self.first is not None and self.first not in sides:
+            raise ValueError(f"first: {self.first!r} is not a side ({', '.join(self.sides)})")
+        for key in ("stacks", "fortifications", "minefields", "oba"):
+            for i, x in enumerate(getattr(self, key)):
+                if x.side not in sides:
+                    raise ValueError(f"{key}[{i}].side: {x.side!r} is not a side")
+        for i, s in enumerate(self.side):
+            if s.name not in sides:
+                raise ValueError(f"side[{i}].name: {s.name!r} is not a side")
+        if isinstance(self.locations, dict):
+            for k, v in self.locations.items():
+                Location.model_validate({"id": k, **v})
+        return self

@@ -1,0 +1,137 @@
+"""2 by 2 Napoleonics: the options a game may set (none) and the scenario schema."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Discriminator, Field, Tag, model_validator
+
+from vedette.rules.two_by_two.model import EDGES, FORMATIONS, TERRAIN_KINDS
+from vedette.schemas import Strict
+from vedette.schemas.fields import Angle, Coord, Id, Name, Point
+
+Edge = Literal[EDGES]  # type: ignore[valid-type]
+Formation = Literal[FORMATIONS]  # type: ignore[valid-type]
+TerrainKind = Literal[TERRAIN_KINDS]  # type: ignore[valid-type]
+Size = Annotated[float, Field(gt=0, le=100_000)]
+
+
+class TwoByTwoOptions(Strict):
+    """2 by 2 reads no game options: its knobs are house rules (``--house-rules``)."""
+
+
+class Table(Strict):
+    width: Size = 609.6
+    depth: Size = 609.6
+
+
+class Side(Strict):
+    id: Id
+    name: Name | None = None
+    edge: Edge
+
+
+class Area(Strict):
+    kind: TerrainKind
+    name: Name | None = None
+    area: list[Point] = Field(min_length=3, max_length=1_000)
+
+
+class Line(Strict):
+    kind: TerrainKind
+    name: Name | None = None
+    line: list[Point] = Field(min_length=2, max_length=1_000)
+    width: Annotated[float, Field(ge=0, le=10_000)] = 0.0
+
+
+class Circle(Strict):
+    kind: TerrainKind
+    name: Name | None = None
+    circle: Point
+    radius: Annotated[float, Field(gt=0, le=100_000)]
+
+
+def _shape(v: Any) -> str:
+    if isinstance(v, dict):
+        for k in ("area", "line", "circle"):
+            if k in v:
+                return f"{k}-shape"
+    return "area-shape"
+
+
+class Unit(Strict):
+    id: Id
+    side: Id
+    type: Id
+    name: Name | None = None
+    x: Coord | None = None
+    y: Coord | None = None
+    facing: Angle = 0.0
+    status: Literal["table", "reserve", "destroyed"] | None = None
+    formation: Formation = "line"
+    pinned: bool = False
+    disrupted: bool = False
+    screened: bool = False
+
+    @model_validator(mode="after")
+    def _xy(self) -> Unit:
+        if (self.x is None) != (self.y is None):
+            raise ValueError("give both x and y, or neither")
+        return self
+
+
+class Rp(Strict):
+    id: Id
+    side: Id
+    kind: Literal["rear", "flank"] = "rear"
+    at: Point
+    queue: list[Id] = Field(default=[], max_length=500)
+
+
+class Victory(Strict):
+    threshold_ap: int = Field(8, ge=0, le=100_000)
+    max_turns: int = Field(8, ge=0, le=10_000)
+
+
+class TwoByTwoScenario(Strict):
+    title: Name = ""
+    start: Literal["setup", "battle"] = "setup"
+    attacker: Id | None = None
+    table: Table = Field(default_factory=Table)
+    victory: Victory = Field(default_factory=Victory)
+    sides: list[Side] = Field(min_length=2, max_length=2)
+    terrain: list[
+        Annotated[
+            Annotated[Area, Tag("area-shape")]
+            | Annotated[Line, Tag("line-shape")]
+            | Annotated[Circle, Tag("circle-shape")],
+            Discriminator(_shape),
+        ]
+    ] = Field(default=[], max_length=1_000)
+    units: list[Unit] = Field(min_length=1, max_length=2_000)
+    rps: list[Rp] = Field(default=[], max_length=100)
+    rules: dict[str, Any] = {}
+
+    @model_validator(mode="after")
+    def _refs(self) -> TwoByTwoScenario:
+        sides = [s.id for s in self.sides]
+        if self.attacker is not None and self.attacker not in sides:
+            raise ValueError(f"attacker: {self.attacker!r} is not a side ({', '.join(sides)})")
+        ids: set[str] = set()
+        for i, u in enumerate(self.units):
+            if u.side not in sides:
+                raise ValueError(f"units[{i}].side: {u.side!r} is not a side ({', '.join(sides)})")
+            if u.id in ids:
+                raise ValueError(f"units[{i}].id: duplicate id {u.id!r}")
+            ids.add(u.id)
+        for i, r in enumerate(self.rps):
+            if r.side not in sides:
+                raise ValueError(f"rps[{i}].side: {r.side!r} is not a side")
+            for q in r.queue:
+                if q not in ids:
+                    raise ValueError(f"rps[{i}].queue: no unit {q!r}")
+        if self.rules:
+            from vedette.rules.two_by_two import RULESET
+
+            RULESET.validate_house_rules(self.rules, "scenario rules")
+        return self

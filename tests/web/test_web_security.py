@@ -1,0 +1,256 @@
+"""Issue 11, the web app as an attacker sees it: CSRF whatever the content type, Origin: null,
+DNS rebinding (Host), security headers, escaping by construction, the cache keyed by id, and
+one-line 4xx answers for any bad input."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import tests.toy  # noqa: F401
+from tests.web.markup import PAYLOAD, SCRIPT, markup_scenario
+from vedette import rules
+from vedette.engine import Game, Store
+from vedette.web.app import create_app
+from vedette.web.boards import svg
+
+BASE = "http://localhost"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    db = tmp_path / "web.db"
+    Game.create(Store(db), "toy1", "toy", {"limit": 100}, seed=7)
+    return db
+
+
+@pytest.fixture
+def client(db: Path) -> TestClient:
+    c = TestClient(create_app(db), base_url=BASE)
+    c.get("/")
+    return c
+
+
+def token(c: TestClient, game: str = "toy1") -> str:
+    page = c.get(f"/games/{game}").text
+    return page.split('name="csrf-token" content="')[1].split('"')[0]
+
+
+def events(db: Path, name: str = "toy1") -> int:
+    return Store(db).game(name).events
+
+
+def one_line_error(r: Any) -> str:
+    err = r.json()["error"]
+    assert isinstance(err, str) and "\n" not in err and "Traceback" not in err
+    return err
+
+
+# -- CSRF ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "null", "Content-Type": "application/x-www-form-urlencoded"},
+        {"Content-Type": "application/x-www-form-urlencoded"},
+        {"Content-Type": "multipart/form-data; boundary=x"},
+        {"Content-Type": "text/plain"},
+        {"Origin": "null", "Content-Type": "application/json"},
+    ],
+)
+@pytest.mark.parametrize("path", ["/api/games/toy1/perform", "/api/games/toy1/undo"])
+def test_api_needs_the_token_whatever_the_content_type(
+    db: Path, path: str, headers: dict[str, str]
+) -> None:
+    c = TestClient(create_app(db), base_url=BASE)  # no cookie, no token
+    before = events(db)
+    r = c.post(path, content=b'{"procedure": "advance"}', headers=headers)
+    assert r.status_code == 403
+    one_line_error(r)
+    assert events(db) == before
+
+
+def test_origin_null_refused_even_with_the_token(client: TestClient, db: Path) -> None:
+    h = {"X-CSRF-Token": token(client), "Origin": "null"}
+    r = client.post("/api/games/toy1/perform", json={"procedure": "advance"}, headers=h)
+    assert r.status_code == 403 and "Origin: null" in one_line_error(r)
+    r = client.post("/games/toy1/rename", data={"csrf": token(client), "new": "x"}, headers=h)
+    assert r.status_code == 403
+    h = {"X-CSRF-Token": token(client), "Sec-Fetch-Site": "cross-site"}
+    r = client.post("/api/games/toy1/perform", json={"procedure": "advance"}, headers=h)
+    assert r.status_code == 403
+    assert events(db) == 1
+
+
+def test_form_routes_check_their_field(client: TestClient, db: Path) -> None:
+    r = client.post("/games/toy1/rename", data={"csrf": "wrong", "new": "x"})
+    assert r.status_code == 403
+    r = client.post("/games/toy1/rename", data={"new": "x"})
+    assert r.status_code == 403
+    r = client.post("/import", files={"upload": ("g.jsonl", b"{}")})
+    assert r.status_code == 403
+    assert [g.name for g in Store(db).games()] == ["toy1"]
+
+
+# -- Host (DNS rebinding) --------------------------------------------------------------------------
+def test_unknown_host_gets_nothing(db: Path) -> None:
+    c = TestClient(create_app(db), base_url="http://evil.example")
+    r = c.get("/")
+    assert r.status_code == 400 and "csrf" not in r.text and "set-cookie" not in r.headers
+    r = c.post(
+        "/api/games/toy1/perform",
+        json={"procedure": "advance"},
+        headers={"Origin": "http://evil.example"},
+    )
+    assert r.status_code == 400 and events(db) == 1
+
+
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1", "[::1]", "localhost:8765"])
+def test_localhost_names_allowed(db: Path, host: str) -> None:
+    c = TestClient(create_app(db), base_url=f"http://{host}")
+    assert c.get("/").status_code == 200
+
+
+def test_lan_host_by_configuration(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    c = TestClient(create_app(db, ["localhost", "gamebox.lan"]), base_url="http://gamebox.lan")
+    assert c.get("/").status_code == 200
+    monkeypatch.setenv("VEDETTE_ALLOWED_HOSTS", "192.168.1.20")
+    c = TestClient(create_app(db), base_url="http://192.168.1.20:8765")
+    assert c.get("/").status_code == 200
+    assert TestClient(create_app(db), base_url="http://other.lan").get("/").status_code == 400
+
+
+# -- headers ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("path", ["/", "/games/toy1", "/api/games/toy1", "/static/app.js", "/nope"])
+def test_security_headers(client: TestClient, path: str) -> None:
+    r = client.get(path)
+    csp = r.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert "frame-ancestors 'none'" in csp and "object-src 'none'" in csp
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert r.headers["referrer-policy"] == "same-origin"
+
+
+def test_no_inline_script_in_pages(client: TestClient) -> None:
+    for path in ("/", "/games/toy1", "/games/toy1/audit"):
+        html = client.get(path).text
+        for chunk in html.split("<script")[1:]:
+            head = chunk.split(">", 1)[0]
+            assert "src=" in head or 'type="application/json"' in head, head
+
+
+# -- escaping by construction ----------------------------------------------------------------------
+@pytest.mark.parametrize("ruleset", list(rules.BUILTIN))
+def test_markup_in_every_string_field_is_text(tmp_path: Path, ruleset: str) -> None:
+    st = Store(tmp_path / "m.db")
+    g = Game.create(st, "m", ruleset, markup_scenario(ruleset), seed=1)
+    board = svg(ruleset, g.state, g.ruleset.state_json(g.state), g.render())
+    root = ET.fromstring(board)  # well-formed: nothing broke out of an attribute or a text
+    tags = {e.tag.split("}")[-1] for e in root.iter()}
+    assert not tags & {"script", "img", "foreignObject", "iframe"}
+    for e in root.iter():
+        assert not [a for a in e.attrib if a.lower().startswith("on")]
+    assert "text-board" not in board  # the real board was drawn
+    texts = "".join(root.itertext()) + " ".join(v for e in root.iter() for v in e.attrib.values())
+    assert PAYLOAD in texts or SCRIPT in texts
+    c = TestClient(create_app(tmp_path / "m.db"), base_url=BASE)
+    page = c.get("/games/m").text
+    assert "<img src=x" not in page and "<script>window" not in page
+
+
+# -- the cache is keyed by id ----------------------------------------------------------------------
+def test_rename_from_the_cli_then_new_game_with_the_old_name(client: TestClient, db: Path) -> None:
+    h = {"X-CSRF-Token": token(client)}
+    assert client.post("/api/games/toy1/perform", json={"procedure": "advance"}, headers=h)
+    st = Store(db)
+    st.rename("toy1", "old")
+    Game.create(st, "toy1", "toy", {"limit": 100}, seed=9)
+    r = client.post("/api/games/toy1/perform", json={"procedure": "advance"}, headers=h)
+    assert r.status_code == 200
+    assert st.game("old").events == 2  # the renamed game did not get the action
+    assert st.game("toy1").events == 2
+    assert client.get("/api/games/old").json()["game"] == "old"
+
+
+def test_rename_in_the_web_forgets_the_cached_game(client: TestClient, db: Path) -> None:
+    t = token(client)
+    client.get("/api/games/toy1")
+    r = client.post(
+        "/games/toy1/rename", data={"csrf": t, "new": "renamed"}, follow_redirects=False
+    )
+    assert r.headers["location"] == "/games/renamed"
+    assert client.get("/api/games/renamed").json()["game"] == "renamed"
+    assert client.get("/api/games/toy1").status_code == 404
+
+
+# -- bad input: one line, 4xx, nothing changed -----------------------------------------------------
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[" * 100_000 + b"]" * 100_000,
+        b'{"procedure": "advance", "dice": 3}',
+        b'{"procedure": "advance", "dice": ["x"]}',
+        b'{"procedure": "advance", "dice": [1e400]}',
+        b'{"procedure": "advance", "request": {"bonus": NaN}}',
+        b'{"procedure": "advance", "request": []}',
+        b'{"procedure": 5}',
+        b'{"procedure": "advance", "extra": 1}',
+        b"\xff\xfe",
+        b"null",
+        b'{"procedure": "advance", "request": {"bonus": "9999999999999999999999999"}}',
+        b'{"procedure": "advance", "request": {"bonus": {"a": [[[[[[[[[[[]]]]]]]]]]]}}}',
+    ],
+)
+def test_bad_bodies_are_one_line_4xx(client: TestClient, db: Path, body: bytes) -> None:
+    h = {"X-CSRF-Token": token(client), "Content-Type": "application/json"}
+    for path in ("/api/games/toy1/perform", "/api/games/toy1/odds"):
+        r = client.post(path, content=body, headers=h)
+        assert 400 <= r.status_code < 500, (r.status_code, r.text[:200])
+        one_line_error(r)
+    assert events(db) == 1
+
+
+def test_big_body_413(client: TestClient, db: Path) -> None:
+    h = {"X-CSRF-Token": token(client), "Content-Type": "application/json"}
+    r = client.post("/api/games/toy1/perform", content=b" " * (2 * 1024 * 1024), headers=h)
+    assert r.status_code == 413 and events(db) == 1
+
+
+def test_unexpected_exception_is_a_one_line_422(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def boom(*a: Any, **k: Any) -> Any:
+        raise RuntimeError("line one\nline two")
+
+    monkeypatch.setattr(Game, "perform", boom)
+    h = {"X-CSRF-Token": token(client)}
+    r = client.post("/api/games/toy1/perform", json={"procedure": "advance"}, headers=h)
+    assert (
+        r.status_code == 422 and one_line_error(r) == "cannot process this request (RuntimeError)"
+    )
+
+
+@pytest.mark.parametrize("name", ["a/b", "", " ", "x?y", "<b>"])
+def test_bad_game_names_refused_in_the_web(client: TestClient, db: Path, name: str) -> None:
+    r = client.post(
+        "/games",
+        data={"csrf": token(client), "name": name, "ruleset": "napoleon_at_bay"},
+        follow_redirects=False,
+    )
+    assert r.status_code in (303, 422)
+    assert [g.name for g in Store(db).games()] == ["toy1"]
+
+
+def test_scenario_upload_map_path_refused(client: TestClient, db: Path) -> None:
+    scn = b'[sides]\nFr = "F"\nRu = "R"\n[map]\nfile = "/etc/passwd"\n'
+    r = client.post(
+        "/games",
+        data={"csrf": token(client), "name": "up", "ruleset": "napoleon_at_bay"},
+        files={"upload": ("s.toml", scn)},
+        follow_redirects=False,
+    )
+    assert "not%20a%20bundled%20map" in r.headers["location"]
+    assert [g.name for g in Store(db).games()] == ["toy1"]
