@@ -9,7 +9,6 @@ to see one for an internal error). Shell completion: see the README ("Using it")
 
 from __future__ import annotations
 
-import difflib
 import os
 import sys
 from collections.abc import Sequence
@@ -90,7 +89,10 @@ class Root(click.Group):
     """``vedette``: fixed commands, then one lazily built group per ruleset."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return [*self.commands, *ruleset_listing()]
+        names = list(self.commands)
+        for k, aliases in ruleset_listing().items():
+            names += [*aliases, k]
+        return names
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         cmd = self.commands.get(cmd_name)
@@ -113,6 +115,8 @@ class Root(click.Group):
         if self.get_command(ctx, name) is None and not ctx.resilient_parsing:
             if name.startswith("-"):
                 self.parse_args(ctx, args)  # an option after the command name: click's error
+            import difflib
+
             known = [*self.commands]
             for k, aliases in ruleset_listing().items():
                 known += [k, *aliases]
@@ -129,8 +133,8 @@ class Root(click.Group):
             formatter.write_dl(rows)
         rs_rows = [
             (
-                ", ".join((*aliases[:1], name)),
-                f"a game of {name}: 'vedette {(aliases or (name,))[0]} --help'",
+                ", ".join((*aliases, name)),
+                f"its procedures: 'vedette {(aliases or (name,))[0]} help'",
             )
             for name, aliases in ruleset_listing().items()
         ]
