@@ -272,3 +272,16 @@ def test_shell_completion() -> None:
     assert "nab" in complete("vedette n", 1)
     assert "fix" in complete("vedette nab fi", 2)
     assert complete("vedette nab fix mo", 3) == ["moving="]
+
+
+def test_negative_number_given_positionally(
+    capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path
+) -> None:
+    typed_game(capsys, db, tmp_path)
+    code, out, err = run(capsys, db, "tt", "march", "A", "-2", "--json")
+    assert code == 0, err
+    assert json.loads(out)["events"][0]["data"] == {"unit": "A", "by": -2, "forced": False}
+    code, _, err = run(capsys, db, "tt", "rally", "A", "--bonus", "-1", "--dice", "4")
+    assert code == 0, err
+    err = one_line_error(run(capsys, db, "tt", "march", "A", "--nonsense"))
+    assert "--nonsense" in err

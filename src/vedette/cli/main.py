@@ -367,12 +367,19 @@ def cmd_tables(ruleset: str, house_rules: str | None, as_json: bool) -> None:
     out(as_json, lines, [t.to_json() for t in tables.values()])
 
 
-@cli.group("game", short_help="games: new, list, show, log, undo, export, import, use, rename")
-def cmd_game() -> None:
+@cli.group(
+    "game",
+    short_help="games: new, list, show, log, undo, export, import, use, rename",
+    invoke_without_command=True,
+)
+@click.pass_context
+def cmd_game(ctx: click.Context) -> None:
     """Games in the database: start, list, show, log, undo, export, import, use, rename.
 
     NAME defaults to the current game (the last one started, imported or chosen with 'use').
     """
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
 
 
 @cmd_game.command("new")

@@ -16,6 +16,7 @@ is, the required fields in declaration order (``vedette nab fix F1 R1`` is
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -35,6 +36,11 @@ from vedette.cli.common import (
 #: the shell's own options of every procedure; a field with one of these names is given as
 #: KEY=VALUE or positionally only
 RESERVED = frozenset({"game", "dice", "odds", "json", "seed", "help", "h"})
+
+#: a negative number given positionally (``deploy A1 -5 3``): a value, not an option
+NEGATIVE = re.compile(r"-\d+(\.\d*)?$")
+#: marks such a value until the request is read (click would take it for an option)
+NEG_MARK = "\x00"
 
 BUILTIN_HELP = {
     "new": "start a game: NAME [--scenario S] [--seed N] [--option K=V] [--physical-dice]",
@@ -388,6 +394,16 @@ class ProcedureCommand(click.Command):
             short_help=proc.help,
         )
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        takes_value = {
+            o for p in self.params if isinstance(p, click.Option) and not p.is_flag for o in p.opts
+        }
+        marked: list[str] = []
+        for a in args:
+            prev = marked[-1] if marked else ""
+            marked.append(NEG_MARK + a if NEGATIVE.match(a) and prev not in takes_value else a)
+        return super().parse_args(ctx, marked)
+
     # -- help
     def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
         pieces = ["[OPTIONS]", *(f.name.upper() for f in self.positional)]
@@ -434,7 +450,7 @@ class ProcedureCommand(click.Command):
 
         raw: dict[str, Any] = {}
         loose: list[str] = []
-        for t in tokens:
+        for t in (t.removeprefix(NEG_MARK) for t in tokens):
             key, eq, value = t.partition("=")
             if eq and key.isidentifier():
                 raw[key] = parse_value(value)
