@@ -519,9 +519,49 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+#: seconds of exact enumeration of a procedure's dice before ``--odds`` samples instead
+ODDS_BUDGET = 2.0
+#: seeded runs when sampling
+ODDS_SAMPLES = 1_000
+#: outcomes printed (``--json`` gives them all)
+ODDS_ROWS = 12
+
+
+class _OverBudget(Exception):
+    pass
+
+
+def whole_procedure_odds(g: Any, name: str, request: Mapping[str, Any]) -> Any:
+    """What ``Game.chances`` gives (the exact odds of every outcome of the procedure, from
+    its own resolve), with a time budget: a tree of dice too deep to enumerate in
+    ``ODDS_BUDGET`` seconds is sampled instead (``exact=False``, with 95% intervals).
+    The request was checked by ``Game.odds`` first (fields, rules, owed steps)."""
+    import dataclasses
+    import time
+
+    from vedette.rules.protocol import chances
+
+    proc = g.procedure(name)
+    plan = proc.plan(g.state, proc.parse(request))
+    state = g.state
+    deadline = time.monotonic() + ODDS_BUDGET
+
+    def run(dice: Any) -> Any:
+        if time.monotonic() > deadline:
+            raise _OverBudget
+        return proc.resolve(state, plan, dice)
+
+    try:
+        return chances(run)
+    except _OverBudget:
+        sampled = chances(lambda dice: proc.resolve(state, plan, dice), 0, ODDS_SAMPLES)
+        note = f"too many dice branches to enumerate in {ODDS_BUDGET:g} s"
+        return dataclasses.replace(sampled, note=note)
+
+
 def show_odds(g: Any, name: str, request: Mapping[str, Any], as_json: bool) -> None:
-    """The odds of each step the procedure knows it will take (``Game.odds``), then the exact
-    odds of every outcome of the whole procedure (``Game.chances``), from its own resolve.
+    """The odds of each step the procedure knows it will take (``Game.odds``), then the odds
+    of every outcome of the whole procedure (:func:`whole_procedure_odds`).
 
     JSON: a list, the steps' odds (``"type": "odds"``) then the whole procedure's
     (``"type": "chances"``)."""
@@ -531,7 +571,7 @@ def show_odds(g: Any, name: str, request: Mapping[str, Any], as_json: bool) -> N
     data: list[dict[str, Any]] = [o.to_json() for o in steps]
     lines = [ln for o in steps for ln in o.lines()]
     try:
-        whole = g.chances(name, request)
+        whole = whole_procedure_odds(g, name, request)
     except VedetteError as e:  # the procedure refuses in the state it would roll in
         lines.append(f"all outcomes: none ({e})")
         data.append({"type": "chances", "error": str(e), "rows": []})
@@ -541,5 +581,13 @@ def show_odds(g: Any, name: str, request: Mapping[str, Any], as_json: bool) -> N
             result = whole.rows[0].result if whole.rows else "done"
             lines.append(f"{name} rolls no dice (outcome: {result})")
         else:
-            lines.extend(whole.lines())
+            shown = whole.lines()
+            more = len(shown) - 1 - ODDS_ROWS
+            if more > 0:
+                rest = sum(float(c.p) for c in whole.rows[ODDS_ROWS:])
+                shown = shown[: 1 + ODDS_ROWS]
+                shown.append(
+                    f"  ... and {more} more outcomes ({rest * 100:.2f}% in all; --json lists them)"
+                )
+            lines.extend(shown)
     out(as_json, lines, data)
