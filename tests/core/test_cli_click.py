@@ -214,7 +214,7 @@ def test_odds_of_a_typed_procedure(
 
 class NabOptions(BaseModel):
     variant: Literal["standard", "draft"] = Field("standard", description="the rules variant")
-    reach: int = Field(3, description="how far a ZOC reaches")
+    reach: int = Field(3, ge=1, description="how far a ZOC reaches")
     stop_at_zoc: bool = Field(True, description="a move stops at the first enemy ZOC")
 
 
@@ -231,7 +231,7 @@ def test_declared_options(
     code, out, _ = run(capsys, db, "tt", "new", "--help")
     assert code == 0
     assert "variant=standard|draft (default standard)" in out and "the rules variant" in out
-    assert "reach=int (default 3)" in out and "stop_at_zoc=bool (default true)" in out
+    assert "reach=int [>=1] (default 3)" in out and "stop_at_zoc=bool (default true)" in out
     scen = tmp_path / "tt.toml"
     scen.write_text("limit = 20\n", encoding="utf-8")
     new = ("tt", "new", "g", "--scenario", str(scen))
@@ -243,6 +243,8 @@ def test_declared_options(
     assert "did you mean 'reach'?" in err
     err = one_line_error(run(capsys, db, *new, "--option", "reach=far"))
     assert "reach" in err and "'far'" in err
+    err = one_line_error(run(capsys, db, *new, "--option", "reach=0"))
+    assert "greater than or equal to 1" in err
 
 
 def test_new_with_physical_dice(capsys: pytest.CaptureFixture[str], db: str) -> None:

@@ -154,6 +154,18 @@ def _show(v: Any) -> str:
     return str(v)
 
 
+def _bounds(info: Any) -> str:
+    """``[>=1]``: the numeric bounds declared on a pydantic field."""
+    marks = {"ge": ">=", "gt": ">", "le": "<=", "lt": "<"}
+    bits = [
+        f"{sign}{getattr(m, attr)}"
+        for m in getattr(info, "metadata", ()) or ()
+        for attr, sign in marks.items()
+        if getattr(m, attr, None) is not None
+    ]
+    return f" [{','.join(bits)}]" if bits else ""
+
+
 def _kind(annotation: Any) -> str:
     import types
     import typing
@@ -171,6 +183,16 @@ def _kind(annotation: Any) -> str:
     return str(annotation).replace("typing.", "")
 
 
+def _constrained(info: Any) -> Any:
+    """A pydantic field's annotation with its constraints (``Field(ge=1)`` ...), so that a value
+    is checked as the model would check it."""
+    from typing import Annotated
+
+    annotation = getattr(info, "annotation", Any)
+    metadata = tuple(getattr(info, "metadata", ()) or ())
+    return Annotated[(annotation, *metadata)] if metadata else annotation
+
+
 def option_fields(ruleset: Any) -> list[OptionField]:
     """The options a ruleset declares with ``options_model`` (a pydantic model: each field's
     name, annotation, default and description); none if it declares no model."""
@@ -186,11 +208,11 @@ def option_fields(ruleset: Any) -> list[OptionField]:
         result.append(
             OptionField(
                 name=name,
-                kind=_kind(getattr(info, "annotation", Any)),
+                kind=_kind(getattr(info, "annotation", Any)) + _bounds(info),
                 default=default,
                 help=str(getattr(info, "description", "") or ""),
                 required=required,
-                annotation=getattr(info, "annotation", Any),
+                annotation=_constrained(info),
             )
         )
     return result
