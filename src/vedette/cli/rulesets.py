@@ -39,6 +39,8 @@ RESERVED = frozenset({"game", "dice", "odds", "json", "seed", "help", "h"})
 
 #: a negative number given positionally (``deploy A1 -5 3``): a value, not an option
 NEGATIVE = re.compile(r"-\d+(\.\d*)?$")
+#: the KEY of KEY=VALUE (an unknown one is refused with a did-you-mean, not taken as a value)
+KEY = re.compile(r"[A-Za-z_][\w.-]*$")
 #: marks such a value until the request is read (click would take it for an option)
 NEG_MARK = "\x00"
 
@@ -373,17 +375,22 @@ class ProcedureCommand(click.Command):
                 " rolls nothing",
             ),
             click.Option(["--json", "as_json"], is_flag=True, help=JSON_HELP),
-            click.Option(["--seed"], type=int, help="(the game's seed: a check only)"),
+            click.Option(
+                ["--seed"],
+                type=int,
+                help="refused unless it is the game's own seed (a game rolls from its stream)",
+            ),
         ]
         for f in self.spec.fields:
             if f.name in RESERVED or not f.name.isidentifier():
                 continue
-            flag = f"--{f.name}"
+            spellings = dict.fromkeys((f.name, f.name.replace("_", "-")))  # --contact_to, -to
             if f.kind == "bool":
-                decl = [f"{flag}/--no-{f.name}", f"field__{f.name}"]
-                params.append(click.Option(decl, default=None, hidden=True))
+                decl = [f"--{n}/--no-{n}" for n in spellings]
+                params.append(click.Option([*decl, f"field__{f.name}"], default=None, hidden=True))
             else:
-                params.append(click.Option([flag, f"field__{f.name}"], hidden=True))
+                decl = [f"--{n}" for n in spellings]
+                params.append(click.Option([*decl, f"field__{f.name}"], hidden=True))
         rule = f" ({proc.rule})" if proc.rule else ""
         query = " A query: it changes nothing and is not logged." if proc.query else ""
         super().__init__(
@@ -452,7 +459,7 @@ class ProcedureCommand(click.Command):
         loose: list[str] = []
         for t in (t.removeprefix(NEG_MARK) for t in tokens):
             key, eq, value = t.partition("=")
-            if eq and key.isidentifier():
+            if eq and KEY.match(key):
                 raw[key] = parse_value(value)
             elif eq and not key:
                 raise BadRequest(f"argument {t!r}: write KEY=VALUE")
