@@ -287,3 +287,12 @@ def test_negative_number_given_positionally(
     assert code == 0, err
     err = one_line_error(run(capsys, db, "tt", "march", "A", "--nonsense"))
     assert "--nonsense" in err
+
+
+def test_static_ruleset_names_match_the_registry() -> None:
+    """The root's help lists the shipped rulesets without importing them: its copy of their
+    names and aliases must be the registry's."""
+    from vedette import rules
+    from vedette.cli.main import RULESET_NAMES
+
+    assert {n: rules.REGISTRY[n][1] for n in rules.BUILTIN} == RULESET_NAMES
