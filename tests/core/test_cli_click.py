@@ -267,7 +267,7 @@ def complete(words: str, cword: int) -> list[str]:
     res = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
-    return [line.partition(",")[2] for line in res.stdout.splitlines()]
+    return [line.partition(",")[2] for line in res.stdout.splitlines() if line]
 
 
 def test_shell_completion() -> None:
@@ -296,3 +296,12 @@ def test_static_ruleset_names_match_the_registry() -> None:
     from vedette.cli.main import RULESET_NAMES
 
     assert {n: rules.REGISTRY[n][1] for n in rules.BUILTIN} == RULESET_NAMES
+
+
+def test_shell_completion_of_game_names(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    assert run(capsys, db, "nab", "new", "alpha")[0] == 0
+    assert run(capsys, db, "nab", "new", "beta")[0] == 0
+    assert complete(f"vedette --db {db} nab todo --game a", 6) == ["alpha"]
+    assert complete(f"vedette --db {db} game show ", 5) == ["alpha", "beta"]
+    assert complete(f"vedette --db {db}x game show ", 5) == []  # no database: none, none made
+    assert not Path(db + "x").exists()

@@ -50,6 +50,24 @@ def shell() -> Shell:
     return obj
 
 
+def complete_game(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of a game name: the games in the database (``--db`` or the default);
+    nothing if the database does not exist yet (completing must not create it)."""
+    from click.shell_completion import CompletionItem
+
+    db = ctx.find_root().params.get("db") or default_db()
+    if not Path(db).is_file():
+        return []
+    try:
+        from vedette.engine import Store
+
+        with Store(db) as st:
+            games = st.games()
+    except Exception:  # completion never fails loudly
+        return []
+    return [CompletionItem(g.name, help=g.ruleset) for g in games if g.name.startswith(incomplete)]
+
+
 def out(as_json: bool, text: Sequence[str] | str, data: Any) -> None:
     """Print ``data`` as JSON with ``--json``, else the text lines."""
     if as_json:

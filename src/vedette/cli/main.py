@@ -20,6 +20,7 @@ import click
 from vedette.cli.common import (
     DICE_HELP,
     Shell,
+    complete_game,
     default_db,
     json_option,
     new_game_options,
@@ -418,7 +419,7 @@ def game_list(as_json: bool) -> None:
 
 
 @cmd_game.command("show")
-@click.argument("name", required=False)
+@click.argument("name", required=False, shell_complete=complete_game)
 @json_option
 def game_show(name: str | None, as_json: bool) -> None:
     """The game as text (its map, units and phase)."""
@@ -434,7 +435,7 @@ def game_show(name: str | None, as_json: bool) -> None:
 
 
 @cmd_game.command("log")
-@click.argument("name", required=False)
+@click.argument("name", required=False, shell_complete=complete_game)
 @json_option
 def game_log(name: str | None, as_json: bool) -> None:
     """The game's log: every action with its rolls, undone ones marked."""
@@ -446,7 +447,7 @@ def game_log(name: str | None, as_json: bool) -> None:
 
 
 @cmd_game.command("undo")
-@click.argument("name", required=False)
+@click.argument("name", required=False, shell_complete=complete_game)
 @json_option
 def game_undo(name: str | None, as_json: bool) -> None:
     """Undo the latest action in force (logged; its dice stay reserved for it)."""
@@ -459,7 +460,7 @@ def game_undo(name: str | None, as_json: bool) -> None:
 
 
 @cmd_game.command("export")
-@click.argument("name", required=False)
+@click.argument("name", required=False, shell_complete=complete_game)
 @click.option("-o", "--output", metavar="FILE", help="file to write (default: standard output)")
 def game_export(name: str | None, output: str | None) -> None:
     """The game's whole log as JSON lines (import it with 'game import')."""
@@ -491,7 +492,7 @@ def game_import(file: str, name: str | None) -> None:
 
 
 @cmd_game.command("use")
-@click.argument("name")
+@click.argument("name", shell_complete=complete_game)
 def game_use(name: str) -> None:
     """Make NAME the current game."""
     from vedette.engine import Game
@@ -503,7 +504,7 @@ def game_use(name: str) -> None:
 
 
 @cmd_game.command("rename")
-@click.argument("old")
+@click.argument("old", shell_complete=complete_game)
 @click.argument("new")
 def game_rename(old: str, new: str) -> None:
     """Rename a game."""

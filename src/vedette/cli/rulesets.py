@@ -25,6 +25,7 @@ import click
 from vedette.cli.common import (
     DICE_HELP,
     JSON_HELP,
+    complete_game,
     json_option,
     new_game_options,
     option_fields,
@@ -250,7 +251,9 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
     if name == "show":
 
         @click.command("show", help="The game as text (its map, units and phase).")
-        @click.option("--game", help="the game (default: the current game)")
+        @click.option(
+            "--game", help="the game (default: the current game)", shell_complete=complete_game
+        )
         @json_option
         def show(game: str | None, as_json: bool) -> None:
             with shell().store() as st:
@@ -266,7 +269,9 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
             help="What the rules require now (owed: the rule, the command that discharges it,"
             " and how to waive it), then the actions open now.",
         )
-        @click.option("--game", help="the game (default: the current game)")
+        @click.option(
+            "--game", help="the game (default: the current game)", shell_complete=complete_game
+        )
         @json_option
         def todo(game: str | None, as_json: bool) -> None:
             ctx = click.get_current_context()
@@ -366,7 +371,11 @@ class ProcedureCommand(click.Command):
                 metavar="FIELDS",
                 shell_complete=self._complete,
             ),
-            click.Option(["--game"], help="the game (default: the current game)"),
+            click.Option(
+                ["--game"],
+                help="the game (default: the current game)",
+                shell_complete=complete_game,
+            ),
             click.Option(["--dice"], metavar="FACES", help=DICE_HELP),
             click.Option(
                 ["--odds"],
