@@ -1,20 +1,39 @@
-"""The ``vedette`` command: a thin shell over the API.
+"""The ``vedette`` command: a thin shell over the API, built with click.
 
-Heavy imports (numpy, rulesets, the web app) happen inside the commands that need them so that
-``vedette --help`` starts fast. Every error caused by input prints one line and exits non-zero;
-no traceback (set VEDETTE_DEBUG=1 to see one for an internal error).
+The ruleset commands (``vedette <ruleset> <procedure> ...``) are generated from the procedures'
+typed declarations (see :mod:`vedette.cli.rulesets`) and built only when a ruleset is named, so
+``vedette --help`` imports no ruleset, engine, dice or web module. Every error caused by input
+prints one line (``vedette: error: ...``) and exits non-zero; no traceback (set VEDETTE_DEBUG=1
+to see one for an internal error). Shell completion: see the README ("Using it").
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
+import click
+
+from vedette.cli.common import (
+    DICE_HELP,
+    Shell,
+    complete_game,
+    default_db,
+    json_option,
+    new_game_options,
+    out,
+    parse_dice,
+    parse_options,
+    shell,
+)
+
+__all__ = ["cli", "default_db", "main"]
+
+#: the shipped rulesets and their aliases, listed by ``vedette --help`` without importing them
+#: (a ruleset registered later, e.g. a plug-in, is found through ``vedette.rules`` when named)
 RULESET_NAMES = {
     "napoleon_at_bay": ("nab",),
     "solitaire_asl": ("asl",),
@@ -22,166 +41,137 @@ RULESET_NAMES = {
     "solo_napoleonic": ("solonap", "kuryakin"),
 }
 
-
-class CliError(Exception):
-    """A usage error in the shell itself."""
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise CliError(f"{self.prog}: error: {message}")
+COMPLETE_VAR = "_VEDETTE_COMPLETE"
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
-def default_db() -> str:
-    env = os.environ.get("VEDETTE_DB")
-    if env:
-        return env
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return str(Path(base) / "vedette" / "vedette.sqlite3")
+def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        v = version("vedette")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        from vedette import __version__ as v
+    click.echo(f"vedette {v}")
+    ctx.exit(0)
 
 
-def common(p: argparse.ArgumentParser, dice: bool = True, seed: bool = True) -> None:
-    p.add_argument("--json", action="store_true", help="print JSON instead of text")
-    if dice:
-        p.add_argument(
-            "--dice", help="physical dice: the faces you rolled, in order ('3 5' or 3,5)"
-        )
-    if seed:
-        p.add_argument("--seed", type=int, help="seed of the dice stream")
+def ruleset_listing() -> dict[str, tuple[str, ...]]:
+    """Every ruleset with its aliases: the shipped ones, and any registered since (only if
+    the registry is already imported: listing must not import it)."""
+    names = dict(RULESET_NAMES)
+    reg = sys.modules.get("vedette.rules")
+    if reg is not None:
+        for k, (_, aliases) in getattr(reg, "REGISTRY", {}).items():
+            names.setdefault(k, tuple(aliases))
+    return names
 
 
-def build_parser() -> Parser:
-    p = Parser(prog="vedette", description="vedette: a solo wargaming referee")
-    p.add_argument(
-        "--db", default=None, help="game database (default: $VEDETTE_DB or ~/.local/share)"
-    )
-    sub = p.add_subparsers(dest="cmd", required=True, parser_class=Parser)
+def canonical_ruleset(name: str) -> str | None:
+    """The canonical ruleset called ``name`` (or an alias), None if there is none."""
+    n = name.lower()
+    for k, aliases in ruleset_listing().items():
+        if n == k or n in aliases:
+            return k
+    if not n.replace("_", "").replace("-", "").isalnum():
+        return None
+    from vedette import rules  # a plug-in registered under a name we do not ship
+    from vedette.errors import BadRequest
 
-    r = sub.add_parser("roll", help="roll dice: vedette roll 2d6+1")
-    r.add_argument("expression")
-    r.add_argument(
-        "--mod",
-        action="append",
-        default=[],
-        metavar="VALUE:REASON",
-        help="a modifier, e.g. '+2:uphill' (repeatable)",
-    )
-    r.add_argument("--table", help="read the result on RULESET:TABLE")
-    r.add_argument(
-        "--die",
-        action="append",
-        default=[],
-        metavar="NAME=FACES",
-        help="declare a custom die, e.g. 'X=1,1,2,3' then roll 2dX (repeatable)",
-    )
-    common(r)
-
-    o = sub.add_parser("odds", help="exact odds of a roll, or of a table's rows")
-    o.add_argument("expression", nargs="?", default=None)
-    o.add_argument("--mod", action="append", default=[], metavar="VALUE:REASON")
-    o.add_argument(
-        "--bmod",
-        action="append",
-        default=[],
-        metavar="VALUE:REASON",
-        help="a modifier of side B of an opposed roll",
-    )
-    o.add_argument("--table", help="RULESET:TABLE (its own dice unless an expression is given)")
-    o.add_argument("--under", type=int, help="percentile test: roll at most this figure")
-    o.add_argument("--strict", action="store_true", help="with --under: roll strictly below")
-    o.add_argument("--reroll-draws", action="store_true", help="opposed roll: reroll draws")
-    o.add_argument(
-        "--die",
-        action="append",
-        default=[],
-        metavar="NAME=FACES",
-        help="declare a custom die, e.g. 'X=1,1,2,3' then use dX (repeatable)",
-    )
-    o.add_argument("--json", action="store_true")
-
-    t = sub.add_parser("tables", help="list the shipped tables of a ruleset")
-    t.add_argument("ruleset")
-    t.add_argument("--house-rules", help="a house-rule TOML file to merge")
-    t.add_argument("--json", action="store_true")
-
-    g = sub.add_parser(
-        "game", help="games: new, list, show, log, undo, export, import, use, rename"
-    )
-    gs = g.add_subparsers(dest="gcmd", required=True, parser_class=Parser)
-    gn = gs.add_parser("new", help="start a game from a scenario")
-    gn.add_argument("name")
-    gn.add_argument("--ruleset", required=True)
-    _new_args(gn)
-    for name in ("show", "log", "undo"):
-        x = gs.add_parser(name)
-        x.add_argument("name", nargs="?")
-        x.add_argument("--json", action="store_true")
-    gl = gs.add_parser("list")
-    gl.add_argument("--json", action="store_true")
-    ge = gs.add_parser("export")
-    ge.add_argument("name", nargs="?")
-    ge.add_argument("-o", "--output", help="file to write (default: standard output)")
-    gi = gs.add_parser("import")
-    gi.add_argument("file")
-    gi.add_argument("--name")
-    gu = gs.add_parser("use")
-    gu.add_argument("name")
-    gr = gs.add_parser("rename")
-    gr.add_argument("old")
-    gr.add_argument("new")
-
-    d = sub.add_parser("demo", help="play the bundled sample game (Napoleon At Bay example)")
-    d.add_argument("--json", action="store_true")
-
-    sv = sub.add_parser("serve", help="the local web app")
-    sv.add_argument("--host", default="127.0.0.1")
-    sv.add_argument("--port", type=int, default=8765)
-    sv.add_argument(
-        "--allow-host",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="a host name or address the app answers besides localhost (for a LAN; repeatable)",
-    )
-    sv.add_argument(
-        "--no-preload",
-        action="store_true",
-        help="do not create the sample games in an empty database",
-    )
-
-    for rs, aliases in RULESET_NAMES.items():
-        x = sub.add_parser(
-            rs,
-            aliases=list(aliases),
-            add_help=False,
-            help=f"{rs} procedures ('vedette {aliases[0]} help')",
-        )
-        x.add_argument("procedure", nargs="?", default="help")
-        x.add_argument("args", nargs=argparse.REMAINDER)
-        x.set_defaults(ruleset=rs)
-    return p
+    try:
+        return rules.canonical(n)
+    except BadRequest:
+        return None
 
 
-def _new_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--scenario",
-        default="sample",
-        help="a bundled scenario name or a scenario TOML file (default: sample)",
-    )
-    p.add_argument("--seed", type=int)
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--house-rules", help="a house-rule TOML file (merged over the shipped data)")
-    p.add_argument("--json", action="store_true")
+class Root(click.Group):
+    """``vedette``: fixed commands, then one lazily built group per ruleset."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        names = list(self.commands)
+        for k, aliases in ruleset_listing().items():
+            names += [*aliases, k]
+        return names
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        cmd = self.commands.get(cmd_name)
+        if cmd is not None:
+            return cmd
+        rs = canonical_ruleset(cmd_name)
+        if rs is None:
+            return None
+        groups: dict[str, click.Command] = self.__dict__.setdefault("_groups", {})
+        if rs not in groups:
+            from vedette.cli.rulesets import RulesetGroup
+
+            groups[rs] = RulesetGroup(rs, ruleset_listing().get(rs, ()))
+        return groups[rs]
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0]
+        if self.get_command(ctx, name) is None and not ctx.resilient_parsing:
+            if name.startswith("-"):
+                self.parse_args(ctx, args)  # an option after the command name: click's error
+            import difflib
+
+            known = [*self.commands]
+            for k, aliases in ruleset_listing().items():
+                known += [k, *aliases]
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise click.UsageError(
+                f"no command or ruleset {name!r}{hint} (see 'vedette --help')", ctx
+            )
+        return super().resolve_command(ctx, args)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(n, c.get_short_help_str(80)) for n, c in self.commands.items() if not c.hidden]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+        rs_rows = [
+            (
+                ", ".join((*aliases, name)),
+                f"its procedures: 'vedette {(aliases or (name,))[0]} help'",
+            )
+            for name, aliases in ruleset_listing().items()
+        ]
+        with formatter.section("Rulesets (vedette RULESET PROCEDURE [FIELDS] ...)"):
+            formatter.write_dl(rs_rows)
+
+
+@click.group(
+    cls=Root,
+    invoke_without_command=True,
+    context_settings=CONTEXT,
+    epilog="Errors print one line and exit 2. Shell completion: see the README ('Using it').",
+)
+@click.option(
+    "--db",
+    metavar="PATH",
+    default=None,
+    help="game database (default: $VEDETTE_DB or ~/.local/share/vedette/vedette.sqlite3)",
+)
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_version,
+    help="print the version and exit",
+)
+@click.pass_context
+def cli(ctx: click.Context, db: str | None) -> None:
+    """vedette: a solo wargaming referee."""
+    ctx.obj = Shell(db)
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
 
 
 # -- helpers --------------------------------------------------------------------------------
-def out(args: argparse.Namespace, text: Sequence[str] | str, data: Any) -> None:
-    if getattr(args, "json", False):
-        print(json.dumps(data, indent=2, default=str, ensure_ascii=False))
-    else:
-        print(text if isinstance(text, str) else "\n".join(text))
-
-
 def parse_mod(text: str) -> Any:
     from vedette.dice import Modifier
     from vedette.errors import BadRequest
@@ -194,40 +184,13 @@ def parse_mod(text: str) -> Any:
     return Modifier(v, reason or "modifier")
 
 
-def parse_kv(items: Sequence[str]) -> dict[str, Any]:
-    from vedette.errors import BadRequest
-    from vedette.rules.base import parse_value
-
-    result: dict[str, Any] = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key:
-            raise BadRequest(f"argument {item!r}: write KEY=VALUE")
-        result[key] = parse_value(value)
-    return result
-
-
-def faces(args: argparse.Namespace) -> list[int] | None:
-    if getattr(args, "dice", None) is None:
-        return None
-    from vedette.dice import parse_faces
-
-    return parse_faces(args.dice)
-
-
-def store(args: argparse.Namespace) -> Any:
-    from vedette.engine import Store
-
-    return Store(args.db or default_db())
-
-
-def custom(args: argparse.Namespace) -> Any:
+def custom(dice: Sequence[str]) -> Any:
     """The default custom dice plus those declared with --die NAME=FACES."""
     from vedette.dice import custom_dice
     from vedette.errors import BadRequest
 
     extra: dict[str, list[int]] = {}
-    for item in getattr(args, "die", []):
+    for item in dice:
         name, eq, faces = item.partition("=")
         if not eq or not name.isidentifier():
             raise BadRequest(f"--die {item!r}: write NAME=FACES, e.g. X=1,1,2,3")
@@ -255,264 +218,376 @@ def table_ref(ref: str, house: str | None = None) -> Any:
     return tables[tname]
 
 
-# -- commands -------------------------------------------------------------------------------
-def cmd_roll(args: argparse.Namespace) -> None:
-    from vedette.dice import Check, ScriptedSource, SeededSource
-
-    mods = tuple(parse_mod(m) for m in args.mod)
-    table = table_ref(args.table) if args.table else None
-    f = faces(args)
-    if f is not None:
-        source: Any = ScriptedSource(f)
-    else:
-        import secrets
-
-        seed = args.seed if args.seed is not None else secrets.randbits(63)
-        source = SeededSource(seed)
-    r = Check(args.expression, mods, table, custom=custom(args)).resolve(source)
-    if f is not None:
-        source.check_all_used()
-    data = r.to_json()
-    if f is None:
-        data["seed"] = source.seed
-    out(args, r.line(), data)
-
-
-def cmd_odds(args: argparse.Namespace) -> None:
-    from vedette.dice import Check, UnderCheck
-    from vedette.errors import BadRequest
-
-    mods = tuple(parse_mod(m) for m in args.mod)
-    if args.under is not None:
-        o = UnderCheck(
-            args.under, mods, args.expression or "d100", args.strict, "under-roll"
-        ).odds()
-    else:
-        table = table_ref(args.table) if args.table else None
-        expr = args.expression or (table.dice if table is not None else None)
-        if not expr:
-            raise BadRequest("give a dice expression, or --table RULESET:TABLE")
-        o = Check(
-            expr,
-            mods,
-            table,
-            table.title if table else expr,
-            table.rule if table else "",
-            tuple(parse_mod(m) for m in args.bmod),
-            args.reroll_draws,
-            custom=custom(args),
-        ).odds()
-    out(args, o.lines(), o.to_json())
-
-
-def cmd_tables(args: argparse.Namespace) -> None:
-    from vedette import rules
-    from vedette.schemas.rules import load_house_rules
-
-    rs = rules.get(args.ruleset)
-    tables = rs.tables(load_house_rules(rs, args.house_rules) if args.house_rules else None)
-    lines = []
-    for t in tables.values():
-        lines.append(f"{rs.name}:{t.name}  {t.dice}  {t.title}  ({t.rule})")
-        lines.extend(f"    {r.range_text:>6}  {r.result}" for r in t.rows)
-    out(args, lines, [t.to_json() for t in tables.values()])
-
-
-def new_game(args: argparse.Namespace, ruleset: str) -> None:
+def new_game(
+    ruleset: str,
+    name: str,
+    scenario: str,
+    seed: int | None,
+    options: Sequence[str],
+    house_rules: str | None,
+    physical_dice: bool,
+    as_json: bool,
+) -> None:
     from vedette import rules
     from vedette.engine import Game
     from vedette.schemas.rules import load_house_rules, load_scenario
 
     rs = rules.get(ruleset)
-    scen = args.scenario
-    scenario = load_scenario(rs, scen) if Path(scen).suffix == ".toml" else rs.scenario(scen)
-    house = load_house_rules(rs, args.house_rules) if args.house_rules else None
-    with store(args) as st:
-        g = Game.create(st, args.name, rs.name, scenario, args.seed, parse_kv(args.option), house)
+    scen = (
+        load_scenario(rs, scenario) if Path(scenario).suffix == ".toml" else rs.scenario(scenario)
+    )
+    house = load_house_rules(rs, house_rules) if house_rules else None
+    opts = parse_options(rs, options)
+    dice = "physical" if physical_dice else "seeded"
+    with shell().store() as st:
+        g = Game.create(st, name, rs.name, scen, seed, opts, house, dice=dice)
+        own = ", played with your own dice (--dice)" if physical_dice else ""
         out(
-            args,
-            [f"new {rs.name} game {g.name!r} (seed {g.seed})", g.render()],
-            {"game": g.name, "ruleset": rs.name, "seed": g.seed, "state": rs.state_json(g.state)},
+            as_json,
+            [f"new {rs.name} game {g.name!r} (seed {g.seed}){own}", g.render()],
+            {
+                "game": g.name,
+                "ruleset": rs.name,
+                "seed": g.seed,
+                "dice": dice,
+                "state": rs.state_json(g.state),
+            },
         )
 
 
-def cmd_game(args: argparse.Namespace) -> None:
-    from vedette.engine import Game
-
-    c = args.gcmd
-    if c == "new":
-        new_game(args, args.ruleset)
-        return
-    with store(args) as st:
-        if c == "list":
-            games = st.games()
-            out(
-                args,
-                [f"{g.name}  {g.ruleset}  {g.events} events  {g.created}" for g in games]
-                or ["no games yet"],
-                [
-                    {"name": g.name, "ruleset": g.ruleset, "events": g.events, "created": g.created}
-                    for g in games
-                ],
-            )
-        elif c == "show":
-            g = Game.open(st, args.name)
-            out(
-                args,
-                g.render(),
-                {"game": g.name, "ruleset": g.ruleset.name, "state": g.ruleset.state_json(g.state)},
-            )
-        elif c == "log":
-            g = Game.open(st, args.name)
-            out(args, g.log_lines(), [r.to_json() for r in g.log()])
-        elif c == "undo":
-            g = Game.open(st, args.name)
-            rec = g.undo()
-            out(args, f"undid #{rec.payload['undoes']} (as event #{rec.seq})", rec.to_json())
-        elif c == "export":
-            g = Game.open(st, args.name)
-            text = g.export_jsonl()
-            if args.output:
-                Path(args.output).write_text(text, encoding="utf-8")
-            else:
-                sys.stdout.write(text)
-        elif c == "import":
-            from vedette.data import read_text_file
-
-            text = read_text_file(args.file, 64 * 1024 * 1024)
-            g = Game.import_jsonl(st, text, args.name)
-            print(f"imported {g.name!r}: {len(g.records)} events")
-        elif c == "use":
-            Game.open(st, args.name)
-            st.set_setting("current_game", args.name)
-            print(f"current game: {args.name}")
-        elif c == "rename":
-            st.rename(args.old, args.new)
-            if st.get_setting("current_game") == args.old:
-                st.set_setting("current_game", args.new)
-            print(f"renamed {args.old!r} to {args.new!r}")
-
-
-def cmd_ruleset(args: argparse.Namespace) -> None:
-    """``vedette <ruleset> <procedure> [--game G] [KEY=VALUE ...] [--dice F] [--odds]``."""
-    from vedette import rules
-    from vedette.engine import Game
-    from vedette.errors import BadRequest
-
-    rs = rules.get(args.ruleset)
-    proc = args.procedure
-    rest = list(args.args)
-    if proc in ("help", "-h", "--help"):
-        print(ruleset_help(rs))
-        return
-    if proc == "new":
-        p = Parser(prog=f"vedette {rs.name} new")
-        p.add_argument("name")
-        _new_args(p)
-        a = p.parse_args(rest)
-        a.db = args.db
-        new_game(a, rs.name)
-        return
-    if proc == "scenarios":
-        print("\n".join(rs.scenarios))
-        return
-    p = Parser(prog=f"vedette {rs.name} {proc}")
-    p.add_argument("--game", help="the game (default: the current game)")
-    p.add_argument("--odds", action="store_true", help="show the exact odds only; roll nothing")
-    common(p)
-    p.add_argument("kv", nargs="*", metavar="KEY=VALUE")
-    a = p.parse_intermixed_args(rest)
-    a.db = args.db
-    with store(a) as st:
-        g = Game.open(st, a.game)
-        if g.ruleset.name != rs.name:
-            raise BadRequest(f"game {g.name!r} is a {g.ruleset.name} game, not {rs.name}")
-        if proc == "show":
-            out(a, g.render(), {"game": g.name, "state": rs.state_json(g.state)})
-            return
-        if a.seed is not None and a.seed != g.seed:
-            raise BadRequest(
-                f"game {g.name!r} rolls from its own stream (seed {g.seed}, set when it was"
-                " created); use --dice for your own dice"
-            )
-        request = parse_kv(a.kv)
-        if a.odds:
-            odds = g.odds(proc, request)
-            lines = [ln for o in odds for ln in o.lines()] or [f"{proc} rolls no dice"]
-            out(a, lines, [o.to_json() for o in odds])
-            return
-        seq = g.next_seq
-        outcome = g.perform(proc, request, faces(a))
-        data = {
-            "game": g.name,
-            "seq": seq if not g.procedure(proc).query else None,
-            **outcome.to_json(),
-        }
-        out(a, outcome.lines(), data)
-
-
-def ruleset_help(rs: Any) -> str:
-    lines = [
-        f"{rs.title or rs.name}: vedette {rs.name} PROCEDURE [--game G] [KEY=VALUE ...]"
-        " [--dice FACES] [--odds] [--json]",
-        "  new NAME [--scenario S] [--seed N] [--option K=V] [--house-rules FILE]",
-        "  scenarios     bundled scenarios",
-        "  show          the game as text",
-    ]
-    for p in rs.procedures.values():
-        rule = f" ({p.rule})" if p.rule else ""
-        lines.append(f"  {p.name:<13} {p.help}{rule}")
-        for prm in p.params:
-            req = " (required)" if prm.required else ""
-            lines.append(f"      {prm.name}={prm.kind}{req}  {prm.help}")
-    return "\n".join(lines)
-
-
-def cmd_demo(args: argparse.Namespace) -> None:
-    from vedette.rules.napoleon_at_bay.demo import run_demo
-
-    run_demo(args)
-
-
-def cmd_serve(args: argparse.Namespace) -> None:
-    from vedette.web.server import serve
-
-    serve(
-        args.db or default_db(),
-        args.host,
-        args.port,
-        preload=not args.no_preload,
-        allow=args.allow_host,
-    )
-
-
-COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
-    "roll": cmd_roll,
-    "odds": cmd_odds,
-    "tables": cmd_tables,
-    "game": cmd_game,
-    "demo": cmd_demo,
-    "serve": cmd_serve,
+_MOD: dict[str, Any] = {"multiple": True, "metavar": "VALUE:REASON"}
+_DIE: dict[str, Any] = {
+    "multiple": True,
+    "metavar": "NAME=FACES",
+    "help": "declare a custom die, e.g. 'X=1,1,2,3' then use dX (repeatable)",
 }
 
 
+# -- commands -------------------------------------------------------------------------------
+@cli.command("roll", short_help="roll dice: vedette roll 2d6+1")
+@click.argument("expression")
+@click.option("--mod", "mods", help="a modifier, e.g. '+2:uphill' (repeatable)", **_MOD)
+@click.option("--table", metavar="RULESET:TABLE", help="read the result on a ruleset's table")
+@click.option("--die", "dice_decl", **_DIE)
+@click.option("--dice", metavar="FACES", help=DICE_HELP)
+@click.option("--seed", type=int, help="seed of the dice stream")
+@json_option
+def cmd_roll(
+    expression: str,
+    mods: Sequence[str],
+    table: str | None,
+    dice_decl: Sequence[str],
+    dice: str | None,
+    seed: int | None,
+    as_json: bool,
+) -> None:
+    """Roll dice (EXPRESSION: 2d6+1, d100, 1d6 vs 1d6, 2dX ...); the roll explains itself."""
+    from vedette.dice import Check, ScriptedSource, SeededSource
+
+    modifiers = tuple(parse_mod(m) for m in mods)
+    tbl = table_ref(table) if table else None
+    f = parse_dice(dice)
+    if f is not None:
+        source: Any = ScriptedSource(f)
+    else:
+        import secrets
+
+        source = SeededSource(seed if seed is not None else secrets.randbits(63))
+    r = Check(expression, modifiers, tbl, custom=custom(dice_decl)).resolve(source)
+    if f is not None:
+        source.check_all_used()
+    data = r.to_json()
+    if f is None:
+        data["seed"] = source.seed
+    out(as_json, r.line(), data)
+
+
+@cli.command("odds", short_help="exact odds of a roll, or of a table's rows")
+@click.argument("expression", required=False)
+@click.option("--mod", "mods", help="a modifier, e.g. '+2:uphill' (repeatable)", **_MOD)
+@click.option("--bmod", "bmods", help="a modifier of side B of an opposed roll", **_MOD)
+@click.option(
+    "--table",
+    metavar="RULESET:TABLE",
+    help="a ruleset's table (its own dice unless an expression is given)",
+)
+@click.option("--under", type=int, help="percentile test: roll at most this figure")
+@click.option("--strict", is_flag=True, help="with --under: roll strictly below")
+@click.option("--reroll-draws", is_flag=True, help="opposed roll: reroll draws")
+@click.option("--die", "dice_decl", **_DIE)
+@json_option
+def cmd_odds(
+    expression: str | None,
+    mods: Sequence[str],
+    bmods: Sequence[str],
+    table: str | None,
+    under: int | None,
+    strict: bool,
+    reroll_draws: bool,
+    dice_decl: Sequence[str],
+    as_json: bool,
+) -> None:
+    """Exact odds, as fractions, of a roll (EXPRESSION), a table's rows or an under-roll."""
+    from vedette.dice import Check, UnderCheck
+    from vedette.errors import BadRequest
+
+    modifiers = tuple(parse_mod(m) for m in mods)
+    if under is not None:
+        o = UnderCheck(under, modifiers, expression or "d100", strict, "under-roll").odds()
+    else:
+        tbl = table_ref(table) if table else None
+        expr = expression or (tbl.dice if tbl is not None else None)
+        if not expr:
+            raise BadRequest("give a dice expression, or --table RULESET:TABLE")
+        o = Check(
+            expr,
+            modifiers,
+            tbl,
+            tbl.title if tbl else expr,
+            tbl.rule if tbl else "",
+            tuple(parse_mod(m) for m in bmods),
+            reroll_draws,
+            custom=custom(dice_decl),
+        ).odds()
+    out(as_json, o.lines(), o.to_json())
+
+
+@cli.command("tables", short_help="list the shipped tables of a ruleset")
+@click.argument("ruleset")
+@click.option("--house-rules", metavar="FILE", help="a house-rule TOML file to merge")
+@json_option
+def cmd_tables(ruleset: str, house_rules: str | None, as_json: bool) -> None:
+    """The result tables of RULESET (with a house-rule file merged, if given)."""
+    from vedette import rules
+    from vedette.schemas.rules import load_house_rules
+
+    rs = rules.get(ruleset)
+    tables = rs.tables(load_house_rules(rs, house_rules) if house_rules else None)
+    lines = []
+    for t in tables.values():
+        lines.append(f"{rs.name}:{t.name}  {t.dice}  {t.title}  ({t.rule})")
+        lines.extend(f"    {r.range_text:>6}  {r.result}" for r in t.rows)
+    out(as_json, lines, [t.to_json() for t in tables.values()])
+
+
+@cli.group(
+    "game",
+    short_help="games: new, list, show, log, undo, export, import, use, rename",
+    invoke_without_command=True,
+)
+@click.pass_context
+def cmd_game(ctx: click.Context) -> None:
+    """Games in the database: start, list, show, log, undo, export, import, use, rename.
+
+    NAME defaults to the current game (the last one started, imported or chosen with 'use').
+    """
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+@cmd_game.command("new")
+@click.argument("name")
+@click.option("--ruleset", required=True, help="the ruleset (or an alias: nab, asl, 2x2 ...)")
+@new_game_options
+def game_new(
+    name: str,
+    ruleset: str,
+    scenario: str,
+    seed: int | None,
+    options: Sequence[str],
+    house_rules: str | None,
+    physical_dice: bool,
+    as_json: bool,
+) -> None:
+    """Start a game NAME from a scenario ('vedette RULESET new --help' lists its options)."""
+    new_game(ruleset, name, scenario, seed, options, house_rules, physical_dice, as_json)
+
+
+@cmd_game.command("list")
+@json_option
+def game_list(as_json: bool) -> None:
+    """The games in the database."""
+    with shell().store() as st:
+        games = st.games()
+        out(
+            as_json,
+            [f"{g.name}  {g.ruleset}  {g.events} events  {g.created}" for g in games]
+            or ["no games yet"],
+            [
+                {"name": g.name, "ruleset": g.ruleset, "events": g.events, "created": g.created}
+                for g in games
+            ],
+        )
+
+
+@cmd_game.command("show")
+@click.argument("name", required=False, shell_complete=complete_game)
+@json_option
+def game_show(name: str | None, as_json: bool) -> None:
+    """The game as text (its map, units and phase)."""
+    from vedette.engine import Game
+
+    with shell().store() as st:
+        g = Game.open(st, name)
+        out(
+            as_json,
+            g.render(),
+            {"game": g.name, "ruleset": g.ruleset.name, "state": g.ruleset.state_json(g.state)},
+        )
+
+
+@cmd_game.command("log")
+@click.argument("name", required=False, shell_complete=complete_game)
+@json_option
+def game_log(name: str | None, as_json: bool) -> None:
+    """The game's log: every action with its rolls, undone ones marked."""
+    from vedette.engine import Game
+
+    with shell().store() as st:
+        g = Game.open(st, name)
+        out(as_json, g.log_lines(), [r.to_json() for r in g.log()])
+
+
+@cmd_game.command("undo")
+@click.argument("name", required=False, shell_complete=complete_game)
+@json_option
+def game_undo(name: str | None, as_json: bool) -> None:
+    """Undo the latest action in force (logged; its dice stay reserved for it)."""
+    from vedette.engine import Game
+
+    with shell().store() as st:
+        g = Game.open(st, name)
+        rec = g.undo()
+        out(as_json, f"undid #{rec.payload['undoes']} (as event #{rec.seq})", rec.to_json())
+
+
+@cmd_game.command("export")
+@click.argument("name", required=False, shell_complete=complete_game)
+@click.option("-o", "--output", metavar="FILE", help="file to write (default: standard output)")
+def game_export(name: str | None, output: str | None) -> None:
+    """The game's whole log as JSON lines (import it with 'game import')."""
+    from vedette.engine import Game
+
+    with shell().store() as st:
+        text = Game.open(st, name).export_jsonl()
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+@cmd_game.command("import")
+@click.argument("file")
+@click.option("--name", help="the imported game's name (default: the exported one)")
+def game_import(file: str, name: str | None) -> None:
+    """Import a game exported with 'game export' (it must replay cleanly)."""
+    from vedette.data import read_text_file
+    from vedette.engine import Game
+
+    text = read_text_file(file, 64 * 1024 * 1024)
+    with shell().store() as st:
+        g = Game.import_jsonl(st, text, name)
+        click.echo(f"imported {g.name!r}: {len(g.records)} events")
+
+
+@cmd_game.command("use")
+@click.argument("name", shell_complete=complete_game)
+def game_use(name: str) -> None:
+    """Make NAME the current game."""
+    from vedette.engine import Game
+
+    with shell().store() as st:
+        Game.open(st, name)
+        st.set_setting("current_game", name)
+        click.echo(f"current game: {name}")
+
+
+@cmd_game.command("rename")
+@click.argument("old", shell_complete=complete_game)
+@click.argument("new")
+def game_rename(old: str, new: str) -> None:
+    """Rename a game."""
+    with shell().store() as st:
+        st.rename(old, new)
+        if st.get_setting("current_game") == old:
+            st.set_setting("current_game", new)
+        click.echo(f"renamed {old!r} to {new!r}")
+
+
+@cli.command("demo", short_help="play the bundled sample game (Napoleon At Bay example)")
+@json_option
+def cmd_demo(as_json: bool) -> None:
+    """Play Herman's fixing example as a new game, step by step."""
+    import argparse
+
+    from vedette.rules.napoleon_at_bay.demo import run_demo
+
+    run_demo(argparse.Namespace(db=shell().db, json=as_json))
+
+
+@cli.command("serve", short_help="the local web app")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=int, default=8765, show_default=True)
+@click.option(
+    "--no-preload", is_flag=True, help="do not create the sample games in an empty database"
+)
+@click.option(
+    "--allow-host",
+    multiple=True,
+    metavar="NAME",
+    help="a host name or address the app answers besides localhost (for a LAN; repeatable)",
+)
+def cmd_serve(host: str, port: int, no_preload: bool, allow_host: tuple[str, ...]) -> None:
+    """The local web app (Ctrl-C stops it)."""
+    from vedette.web.server import serve
+
+    serve(
+        shell().db or default_db(),
+        host,
+        port,
+        preload=not no_preload,
+        allow=list(allow_host),
+    )
+
+
+# -- entry point ----------------------------------------------------------------------------
+def _one_line(text: str) -> str:
+    return " ".join(part.strip() for part in text.splitlines() if part.strip())
+
+
+def _usage_error(e: click.UsageError) -> str:
+    where = ""
+    if e.ctx is not None and e.ctx.parent is not None:
+        where = e.ctx.command_path.partition(" ")[2] + ": "
+    return f"vedette: error: {where}{_one_line(e.format_message())}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``vedette`` with ``argv`` (default: the process's arguments); the exit code."""
     from vedette.errors import VedetteError
 
-    parser = build_parser()
+    if argv is None:
+        instruction = os.environ.get(COMPLETE_VAR)
+        if instruction:
+            from click.shell_completion import shell_complete
+
+            return shell_complete(cli, {}, "vedette", COMPLETE_VAR, instruction)
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        args = parser.parse_args(argv)
-        if getattr(args, "ruleset", None) and args.cmd not in COMMANDS:
-            cmd_ruleset(args)
-        else:
-            COMMANDS[args.cmd](args)
-    except CliError as e:
-        print(str(e), file=sys.stderr)
-        return 2
-    except VedetteError as e:
-        print(f"vedette: error: {e}", file=sys.stderr)
+        with cli.make_context("vedette", args) as ctx:
+            cli.invoke(ctx)
+    except click.exceptions.Exit as e:
         return e.exit_code
-    except KeyboardInterrupt:
+    except click.UsageError as e:
+        print(_usage_error(e), file=sys.stderr)
+        return 2
+    except click.ClickException as e:
+        print(f"vedette: error: {_one_line(e.format_message())}", file=sys.stderr)
+        return e.exit_code
+    except VedetteError as e:
+        print(f"vedette: error: {_one_line(str(e))}", file=sys.stderr)
+        return e.exit_code
+    except (KeyboardInterrupt, click.Abort):
         return 130
     except BrokenPipeError:
         return 0

@@ -1,0 +1,609 @@
+"""``vedette <ruleset> ...``: commands generated from the referee protocol.
+
+One declaration is the source of every help text and argument here: a procedure's request
+(:class:`~vedette.rules.fields.RequestSpec`: typed fields with help, units, choices, defaults),
+its help and rule; the ruleset's title and its declared options. A ruleset adds no shell code.
+
+A ruleset's group is built when the ruleset is named (``vedette nab ...``) and loads the ruleset
+only when it must list or find a procedure, so ``vedette --help`` never imports one.
+
+A procedure's fields are given as ``KEY=VALUE``, as ``--KEY VALUE`` (``--KEY/--no-KEY`` for
+true/false fields), or positionally: the fields declared ``positional`` in order, or, if none
+is, the required fields in declaration order (``vedette nab fix F1 R1`` is
+``vedette nab fix moving=F1 contact=R1``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import click
+
+from vedette.cli.common import (
+    DICE_HELP,
+    JSON_HELP,
+    complete_game,
+    json_option,
+    new_game_options,
+    option_fields,
+    out,
+    parse_dice,
+    shell,
+)
+
+#: the shell's own options of every procedure; a field with one of these names is given as
+#: KEY=VALUE or positionally only
+RESERVED = frozenset({"game", "dice", "odds", "json", "seed", "help", "h"})
+
+#: a negative number given positionally (``deploy A1 -5 3``): a value, not an option
+NEGATIVE = re.compile(r"-\d+(\.\d*)?$")
+#: the KEY of KEY=VALUE (an unknown one is refused with a did-you-mean, not taken as a value)
+KEY = re.compile(r"[A-Za-z_][\w.-]*$")
+#: marks such a value until the request is read (click would take it for an option)
+NEG_MARK = "\x00"
+
+BUILTIN_HELP = {
+    "new": "start a game: NAME [--scenario S] [--seed N] [--option K=V] [--physical-dice]",
+    "scenarios": "the bundled scenarios",
+    "show": "the game as text (its map, units and phase)",
+    "todo": "what is owed now (first), then the actions open now",
+    "help": "this help: every procedure and its fields",
+}
+
+
+def positional_fields(spec: Any) -> tuple[Any, ...]:
+    """The fields that may be given positionally, in order: those declared ``positional``,
+    else the required ones."""
+    declared = tuple(f for f in spec.fields if f.positional)
+    return declared or tuple(f for f in spec.fields if f.required)
+
+
+def signature(name: str, spec: Any) -> str:
+    """``fix MOVING CONTACT``: a procedure with its positional fields."""
+    return " ".join([name, *(f.name.upper() for f in positional_fields(spec))])
+
+
+def field_rows(spec: Any) -> list[tuple[str, str]]:
+    """Each field as (``name=kind [units] (required|default X)``, help)."""
+    return [(f.describe(), f.help) for f in spec.fields]
+
+
+def option_rows(ruleset: Any) -> list[tuple[str, str]]:
+    return [(f.describe(), f.help) for f in option_fields(ruleset)]
+
+
+def write_rows(formatter: click.HelpFormatter, rows: Sequence[tuple[str, str]], width: int) -> None:
+    """A definition list whose second column starts at ``width`` (so that separate lists line
+    up); a longer term gets a line of its own."""
+    formatter.write_dl([(t.ljust(width) if d else t, d) for t, d in rows], col_max=width)
+
+
+def _width(terms: Sequence[str], cap: int) -> int:
+    return min(max((len(t) for t in terms), default=0), cap)
+
+
+# -- the ruleset's group ---------------------------------------------------------------------
+class RulesetGroup(click.Group):
+    """``vedette <ruleset>``: new, scenarios, show, todo, help and one command per procedure
+    (the ruleset's, and the referee's own ``waive``), built on demand."""
+
+    def __init__(self, ruleset: str, aliases: Sequence[str] = ()) -> None:
+        self.ruleset_name = ruleset
+        self.aliases = tuple(aliases)
+        short = aliases[0] if aliases else ruleset
+        super().__init__(
+            name=ruleset,
+            help=f"{ruleset}: its procedures ('vedette {short} help')",
+            invoke_without_command=True,
+            callback=self._run_bare,
+        )
+        self._ruleset: Any = None
+        self._built: dict[str, click.Command] = {}
+
+    # the ruleset and its procedures, loaded on first use
+    @property
+    def ruleset(self) -> Any:
+        if self._ruleset is None:
+            from vedette import rules
+
+            self._ruleset = rules.get(self.ruleset_name)
+        return self._ruleset
+
+    def procedures(self) -> dict[str, Any]:
+        """The ruleset's procedures on the protocol and the referee's ``waive``: what
+        ``Game.procedures()`` holds, without a game."""
+        from vedette.engine.session import WAIVE
+
+        procs = {**self.ruleset.protocol_procedures(), "waive": WAIVE}
+        return {k: p for k, p in procs.items() if k not in BUILTIN_HELP}
+
+    def _run_bare(self) -> None:
+        ctx = click.get_current_context()
+        if ctx.invoked_subcommand is None:
+            click.echo(ctx.get_help())
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*BUILTIN_HELP, *self.procedures()]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self._built:
+            return self._built[cmd_name]
+        cmd: click.Command | None
+        if cmd_name in BUILTIN_HELP:
+            cmd = _builtin(self, cmd_name)
+        else:
+            proc = self.procedures().get(cmd_name)
+            cmd = None if proc is None else ProcedureCommand(self, proc)
+        if cmd is not None:
+            self._built[cmd_name] = cmd
+        return cmd
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0]
+        if (
+            not ctx.resilient_parsing
+            and not name.startswith("-")
+            and self.get_command(ctx, name) is None
+        ):
+            from vedette.errors import BadRequest
+
+            known = list(self.procedures())
+            close = difflib.get_close_matches(name, [*known, *BUILTIN_HELP], n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise BadRequest(
+                f"{self.ruleset.name} has no procedure {name!r}{hint} (has: {', '.join(known)};"
+                f" see 'vedette {ctx.info_name} help')"
+            )
+        return super().resolve_command(ctx, args)
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write_usage(
+            ctx.command_path,
+            "PROCEDURE [FIELDS ...] [--game G] [--dice FACES] [--odds] [--json]",
+        )
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rs = self.ruleset
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text(rs.title or rs.name)
+            formatter.write_paragraph()
+            names = ", ".join((rs.name, *(a for a in self.aliases if a != ctx.info_name)))
+            formatter.write_text(
+                f"Also called: {names}. FIELDS are KEY=VALUE, --KEY VALUE, or the"
+                " fields shown in capitals in order; 'vedette"
+                f" {ctx.info_name} PROCEDURE --help' shows one procedure."
+            )
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Game commands"):
+            rows = [(f"{n}", h) for n, h in BUILTIN_HELP.items()]
+            formatter.write_dl(rows)
+            opts = option_rows(self.ruleset)
+            if opts:
+                formatter.write_paragraph()
+                formatter.write_text("options of 'new' (--option KEY=VALUE):")
+                with formatter.indentation():
+                    formatter.write_dl(opts)
+        procs = self.procedures()
+        sig_w = _width([signature(n, p.spec) for n, p in procs.items()], 26)
+        fld_w = _width([f.describe() for p in procs.values() for f in p.spec.fields], 34)
+        with formatter.section("Procedures (and their fields)"):
+            for name, proc in procs.items():
+                rule = f" ({proc.rule})" if proc.rule else ""
+                query = " [query: logs nothing]" if proc.query else ""
+                write_rows(
+                    formatter, [(signature(name, proc.spec), f"{proc.help}{rule}{query}")], sig_w
+                )
+                rows = field_rows(proc.spec)
+                if rows:
+                    with formatter.indentation(), formatter.indentation():
+                        write_rows(formatter, rows, fld_w)
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text(
+                "Options of every procedure: --game G (default: the current game), --dice FACES"
+                " (your own dice), --odds (the odds of each step and of every outcome; rolls"
+                " nothing), --json."
+            )
+
+
+def _builtin(group: RulesetGroup, name: str) -> click.Command:
+    rs_name = group.ruleset_name
+
+    if name == "new":
+
+        @click.command("new", help=f"Start a {rs_name} game NAME from a scenario.")
+        @click.argument("name")
+        @new_game_options
+        def new(
+            name: str,
+            scenario: str,
+            seed: int | None,
+            options: Sequence[str],
+            house_rules: str | None,
+            physical_dice: bool,
+            as_json: bool,
+        ) -> None:
+            from vedette.cli.main import new_game
+
+            new_game(rs_name, name, scenario, seed, options, house_rules, physical_dice, as_json)
+
+        return NewCommand(group, new)
+
+    if name == "scenarios":
+
+        @click.command("scenarios", help=f"The bundled {rs_name} scenarios.")
+        @json_option
+        def scenarios(as_json: bool) -> None:
+            names = list(group.ruleset.scenarios)
+            out(as_json, names, names)
+
+        return scenarios
+
+    if name == "show":
+
+        @click.command("show", help="The game as text (its map, units and phase).")
+        @click.option(
+            "--game", help="the game (default: the current game)", shell_complete=complete_game
+        )
+        @json_option
+        def show(game: str | None, as_json: bool) -> None:
+            with shell().store() as st:
+                g = _open(st, game, group)
+                out(as_json, g.render(), {"game": g.name, "state": g.ruleset.state_json(g.state)})
+
+        return show
+
+    if name == "todo":
+
+        @click.command(
+            "todo",
+            help="What the rules require now (owed: the rule, the command that discharges it,"
+            " and how to waive it), then the actions open now.",
+        )
+        @click.option(
+            "--game", help="the game (default: the current game)", shell_complete=complete_game
+        )
+        @json_option
+        def todo(game: str | None, as_json: bool) -> None:
+            ctx = click.get_current_context()
+            prefix = f"vedette {ctx.parent.info_name if ctx.parent else rs_name}"
+            with shell().store() as st:
+                g = _open(st, game, group)
+                items = g.todo()
+                owed = g.obligations()
+                data = {
+                    "game": g.name,
+                    "owed": [o.to_json() for o in owed],
+                    "todo": [t.to_json() for t in items],
+                }
+                out(as_json, todo_lines(items, prefix), data)
+
+        return todo
+
+    @click.command("help", help="Every procedure of the ruleset and its fields.")
+    def help_() -> None:
+        ctx = click.get_current_context()
+        click.echo(ctx.parent.get_help() if ctx.parent else group.get_help(ctx))
+
+    return help_
+
+
+def todo_lines(items: Sequence[Any], prefix: str) -> list[str]:
+    """``todo`` as text: owed steps first, each with its rule, the command that discharges it
+    and the one that waives it; then the actions open now."""
+    lines: list[str] = []
+    owed = [t for t in items if t.owed]
+    open_now = [t for t in items if not t.owed]
+    for t in owed:
+        rule = f" ({t.rule})" if t.rule else ""
+        lines.append(f"OWED  {t.text}{rule}")
+        lines.append(f"      do it:    {prefix} {t.command()}")
+        if t.obligation:
+            lines.append(f"      waive it: {prefix} waive {t.obligation}")
+    if open_now:
+        lines.append("open now:" if owed else "nothing owed; open now:")
+        width = max(len(t.command()) for t in open_now)
+        for t in open_now:
+            rule = f" ({t.rule})" if t.rule else ""
+            lines.append(f"  {prefix} {t.command():<{width}}  {t.text}{rule}")
+    if not lines:
+        lines.append(f"nothing owed, and no action open without fields (see '{prefix} help')")
+    return lines
+
+
+def _open(st: Any, game: str | None, group: RulesetGroup) -> Any:
+    from vedette.engine import Game
+    from vedette.errors import BadRequest
+
+    g = Game.open(st, game)
+    if g.ruleset.name != group.ruleset.name:
+        raise BadRequest(f"game {g.name!r} is a {g.ruleset.name} game, not {group.ruleset.name}")
+    return g
+
+
+class NewCommand(click.Command):
+    """``<ruleset> new``, whose help lists the ruleset's declared options."""
+
+    def __init__(self, group: RulesetGroup, base: click.Command) -> None:
+        super().__init__(
+            name=base.name,
+            callback=base.callback,
+            params=base.params,
+            help=base.help,
+            context_settings=base.context_settings,
+        )
+        self.group = group
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_options(ctx, formatter)
+        rows = option_rows(self.group.ruleset)
+        title = f"Options of {self.group.ruleset.name} (--option KEY=VALUE)"
+        with formatter.section(title):
+            if rows:
+                formatter.write_dl(rows)
+            else:
+                formatter.write_text("none declared; any KEY=VALUE is passed to the ruleset")
+
+
+# -- one procedure ---------------------------------------------------------------------------
+class ProcedureCommand(click.Command):
+    """``vedette <ruleset> <procedure> [FIELDS ...]``, generated from the procedure's request
+    declaration."""
+
+    def __init__(self, group: RulesetGroup, proc: Any) -> None:
+        self.group = group
+        self.proc = proc
+        self.spec = proc.spec
+        self.positional = positional_fields(proc.spec)
+        params: list[click.Parameter] = [
+            click.Argument(
+                ["tokens"],
+                nargs=-1,
+                metavar="FIELDS",
+                shell_complete=self._complete,
+            ),
+            click.Option(
+                ["--game"],
+                help="the game (default: the current game)",
+                shell_complete=complete_game,
+            ),
+            click.Option(["--dice"], metavar="FACES", help=DICE_HELP),
+            click.Option(
+                ["--odds"],
+                is_flag=True,
+                help="the odds of each step and of every outcome of the whole procedure;"
+                " rolls nothing",
+            ),
+            click.Option(["--json", "as_json"], is_flag=True, help=JSON_HELP),
+            click.Option(
+                ["--seed"],
+                type=int,
+                help="refused unless it is the game's own seed (a game rolls from its stream)",
+            ),
+        ]
+        for f in self.spec.fields:
+            if f.name in RESERVED or not f.name.isidentifier():
+                continue
+            spellings = dict.fromkeys((f.name, f.name.replace("_", "-")))  # --contact_to, -to
+            if f.kind == "bool":
+                decl = [f"--{n}/--no-{n}" for n in spellings]
+                params.append(click.Option([*decl, f"field__{f.name}"], default=None, hidden=True))
+            else:
+                decl = [f"--{n}" for n in spellings]
+                params.append(click.Option([*decl, f"field__{f.name}"], hidden=True))
+        rule = f" ({proc.rule})" if proc.rule else ""
+        query = " A query: it changes nothing and is not logged." if proc.query else ""
+        super().__init__(
+            name=proc.name,
+            params=params,
+            callback=self._run,
+            help=f"{_sentence(proc.help)}{rule}.{query}" if proc.help else None,
+            short_help=proc.help,
+        )
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        takes_value = {
+            o for p in self.params if isinstance(p, click.Option) and not p.is_flag for o in p.opts
+        }
+        marked: list[str] = []
+        for a in args:
+            prev = marked[-1] if marked else ""
+            marked.append(NEG_MARK + a if NEGATIVE.match(a) and prev not in takes_value else a)
+        return super().parse_args(ctx, marked)
+
+    # -- help
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        pieces = ["[OPTIONS]", *(f.name.upper() for f in self.positional)]
+        if len(self.spec.fields) > len(self.positional):
+            pieces.append("[KEY=VALUE]...")
+        return pieces
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = field_rows(self.spec)
+        if self.positional:
+            caps = " ".join(f.name.upper() for f in self.positional)
+            title = f"Fields (KEY=VALUE or --KEY VALUE; {caps} also positionally, in this order)"
+        else:
+            title = "Fields (KEY=VALUE or --KEY VALUE)"
+        with formatter.section(title):
+            if rows:
+                write_rows(formatter, rows, _width([t for t, _ in rows], 40))
+            else:
+                formatter.write_text("none")
+        super().format_options(ctx, formatter)
+
+    def _complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+        from click.shell_completion import CompletionItem
+
+        key, eq, value = incomplete.partition("=")
+        if eq:
+            f = self.spec.by_name.get(key)
+            if f is None:
+                return []
+            values = list(f.choices) or (["true", "false"] if f.kind == "bool" else [])
+            return [CompletionItem(f"{key}={v}") for v in values if str(v).startswith(value)]
+        given = {t.partition("=")[0] for t in ctx.params.get("tokens", ()) or () if "=" in t}
+        return [
+            CompletionItem(f"{f.name}=", help=f.help)
+            for f in self.spec.fields
+            if f.name.startswith(incomplete) and f.name not in given
+        ]
+
+    # -- run
+    def request(self, tokens: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
+        """The raw request from KEY=VALUE tokens, --KEY options and positional values."""
+        from vedette.errors import BadRequest
+        from vedette.rules.base import parse_value
+
+        raw: dict[str, Any] = {}
+        loose: list[str] = []
+        for t in (t.removeprefix(NEG_MARK) for t in tokens):
+            key, eq, value = t.partition("=")
+            if eq and KEY.match(key):
+                raw[key] = parse_value(value)
+            elif eq and not key:
+                raise BadRequest(f"argument {t!r}: write KEY=VALUE")
+            else:
+                loose.append(t)
+        for k, v in options.items():
+            if v is None:
+                continue
+            if k in raw:
+                raise BadRequest(f"{self.proc.name}: '{k}' given twice")
+            raw[k] = parse_value(v) if isinstance(v, str) else v
+        free = [f for f in self.positional if f.name not in raw]
+        if len(loose) > len(free):
+            extra = loose[len(free)]
+            if not self.positional:
+                takes = "takes no positional values"
+            else:
+                names = ", ".join(f.name for f in self.positional)
+                takes = f"takes at most {len(self.positional)} positional values ({names})"
+            raise BadRequest(
+                f"{self.proc.name} {takes}: {extra!r} is one too many (write KEY=VALUE)"
+            )
+        for f, v in zip(free, loose, strict=False):
+            raw[f.name] = parse_value(v)
+        return raw
+
+    def _run(
+        self,
+        tokens: Sequence[str],
+        game: str | None,
+        dice: str | None,
+        odds: bool,
+        as_json: bool,
+        seed: int | None,
+        **fields: Any,
+    ) -> None:
+        from vedette.errors import BadRequest
+
+        options = {k.removeprefix("field__"): v for k, v in fields.items()}
+        request = self.request(tokens, options)
+        name = self.proc.name
+        with shell().store() as st:
+            g = _open(st, game, self.group)
+            if seed is not None and seed != g.seed:
+                raise BadRequest(
+                    f"game {g.name!r} rolls from its own stream (seed {g.seed}, set when it was"
+                    " created); use --dice for your own dice"
+                )
+            if odds:
+                show_odds(g, name, request, as_json)
+                return
+            seq = g.next_seq
+            outcome = g.perform(name, request, parse_dice(dice))
+            data = {
+                "game": g.name,
+                "seq": seq if not g.procedure(name).query else None,
+                **outcome.to_json(),
+            }
+            out(as_json, outcome.lines(), data)
+
+
+def _sentence(text: str) -> str:
+    text = text.strip().rstrip(".")
+    return text[:1].upper() + text[1:]
+
+
+#: seconds of exact enumeration of a procedure's dice before ``--odds`` samples instead
+ODDS_BUDGET = 2.0
+#: seeded runs when sampling
+ODDS_SAMPLES = 1_000
+#: outcomes printed (``--json`` gives them all)
+ODDS_ROWS = 12
+
+
+class _OverBudget(Exception):
+    pass
+
+
+def whole_procedure_odds(g: Any, name: str, request: Mapping[str, Any]) -> Any:
+    """What ``Game.chances`` gives (the exact odds of every outcome of the procedure, from
+    its own resolve), with a time budget: a tree of dice too deep to enumerate in
+    ``ODDS_BUDGET`` seconds is sampled instead (``exact=False``, with 95% intervals).
+    The request was checked by ``Game.odds`` first (fields, rules, owed steps)."""
+    import dataclasses
+    import time
+
+    from vedette.rules.protocol import chances
+
+    proc = g.procedure(name)
+    plan = proc.plan(g.state, proc.parse(request))
+    state = g.state
+    deadline = time.monotonic() + ODDS_BUDGET
+
+    def run(dice: Any) -> Any:
+        if time.monotonic() > deadline:
+            raise _OverBudget
+        return proc.resolve(state, plan, dice)
+
+    try:
+        return chances(run)
+    except _OverBudget:
+        sampled = chances(lambda dice: proc.resolve(state, plan, dice), 0, ODDS_SAMPLES)
+        note = f"too many dice branches to enumerate in {ODDS_BUDGET:g} s"
+        return dataclasses.replace(sampled, note=note)
+
+
+def show_odds(g: Any, name: str, request: Mapping[str, Any], as_json: bool) -> None:
+    """The odds of each step the procedure knows it will take (``Game.odds``), then the odds
+    of every outcome of the whole procedure (:func:`whole_procedure_odds`).
+
+    JSON: a list, the steps' odds (``"type": "odds"``) then the whole procedure's
+    (``"type": "chances"``)."""
+    from vedette.errors import VedetteError
+
+    steps = g.odds(name, request)
+    data: list[dict[str, Any]] = [o.to_json() for o in steps]
+    lines = [ln for o in steps for ln in o.lines()]
+    try:
+        whole = whole_procedure_odds(g, name, request)
+    except VedetteError as e:  # the procedure refuses in the state it would roll in
+        lines.append(f"all outcomes: none ({e})")
+        data.append({"type": "chances", "error": str(e), "rows": []})
+    else:
+        data.append(whole.to_json())
+        if not steps and whole.exact and whole.leaves == 1:
+            result = whole.rows[0].result if whole.rows else "done"
+            lines.append(f"{name} rolls no dice (outcome: {result})")
+        else:
+            shown = whole.lines()
+            more = len(shown) - 1 - ODDS_ROWS
+            if more > 0:
+                rest = sum(float(c.p) for c in whole.rows[ODDS_ROWS:])
+                shown = shown[: 1 + ODDS_ROWS]
+                shown.append(
+                    f"  ... and {more} more outcomes ({rest * 100:.2f}% in all; --json lists them)"
+                )
+            lines.extend(shown)
+    out(as_json, lines, data)
