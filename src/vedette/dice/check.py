@@ -10,18 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vedette.dice import dist
 from vedette.dice.die import Die
 from vedette.dice.modifiers import Modifier, select
 from vedette.dice.notation import Expression, Opposed, parse
+from vedette.dice.notation import _parse_cached as _parsed
 from vedette.dice.roll import Face, OpposedRoll, Roll
 from vedette.dice.sources import DiceSource
-from vedette.dice.tables import Row, Table
 from vedette.errors import DiceError
+
+# Exact odds (fractions, distributions, tables) are imported where odds are computed: a roll
+# without a table needs none of them (issue 16: `vedette roll 2d6` starts within 5x python).
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from vedette.dice import dist
+    from vedette.dice.tables import Row, Table
 
 MAX_REROLLS = 1000
 
@@ -60,6 +66,8 @@ class Odds:
     strict: bool = False
 
     def p(self, key: str) -> Fraction:
+        from fractions import Fraction
+
         return sum((r.p for r in self.rows if r.key == key), Fraction(0))
 
     def as_dict(self) -> dict[str, Fraction]:
@@ -115,6 +123,8 @@ def odds_from_weights(
     rule: str = "",
 ) -> Odds:
     """Odds of each value of a distribution (e.g. hits scored), for checks without a table."""
+    from fractions import Fraction
+
     tot = sum(weights.values())
     rows = tuple(
         OddsRow(str(v), (describe or {}).get(v, str(v)), Fraction(n, tot))
@@ -165,6 +175,8 @@ class Check:
 
     def weights(self) -> dist.Weights:
         """Exact integer weights of the final figure."""
+        from vedette.dice import dist
+
         return dist.weights_of(
             self.parsed(), self.modifier_total(), self.b_modifier_total(), self.reroll_draws
         )
@@ -174,6 +186,10 @@ class Check:
         return self.table.lookup(final) if self.table is not None else None
 
     def odds(self) -> Odds:
+        from fractions import Fraction
+
+        from vedette.dice import dist
+
         applied, superseded = self.applied()
         key = (
             self.parsed(),
@@ -188,13 +204,19 @@ class Check:
             return Odds(
                 o.label, o.rows, self.expression, applied, superseded, self.rule, note, b_applied
             )
-        rows = self.table.memo.get(key)
-        if rows is None:
-            probs = self.table.odds(dist.weights_of(*key))
+        table = self.table
+        rows = table.memo.get(key)
+        if rows is None:  # the cold path: integer counts, one Fraction per row at the end
+            lo, counts = dist.final_counts(*key)
+            per_row = table.row_counts(lo, counts)
+            tot = sum(per_row)
             rows = tuple(
-                OddsRow(r.key, r.result, probs[r.key], r.range_text) for r in self.table.rows
+                [
+                    OddsRow(r.key, r.result, Fraction(n, tot), r.range_text)
+                    for r, n in zip(table.rows, per_row, strict=True)
+                ]
             )
-            self.table.memo[key] = rows
+            table.memo[key] = rows
         note = "draws rerolled" if self.reroll_draws else ""
         b_applied = select(self.b_modifiers)[0]
         return Odds(
@@ -297,24 +319,17 @@ class UnderCheck:
         return self.base + sum(m.value for m in applied)
 
     def table(self) -> Table:
-        t = self.target()
-        limit = t - 1 if self.strict else t
-        cmp = "<" if self.strict else "≤"
+        from vedette.dice.tables import Table
+
         return Table(
             name="under",
-            rows=(
-                Row(-(10**9), limit, "pass", self.pass_text, f"{cmp}{t}"),
-                Row(limit + 1, 10**9, "fail", self.fail_text, f"{'≥' if self.strict else '>'}{t}"),
-            ),
+            rows=_under_table_rows(self.target(), self.strict, self.pass_text, self.fail_text),
             title=self.label,
             rule=self.rule,
         )
 
     def parsed_expression(self) -> Expression:
-        e = parse(self.expression)
-        if not isinstance(e, Expression):
-            raise DiceError("an under-roll test takes one expression, not an opposed roll")
-        return e
+        return _under_expression(self.expression)
 
     def odds(self) -> Odds:
         return _under_odds(self)
@@ -372,10 +387,44 @@ def _under_rows(
     expression: str, target: int, strict: bool, pass_text: str, fail_text: str
 ) -> tuple[OddsRow, ...]:
     """Memoised by the expression's text: a d100's faces are costly to hash on every call."""
-    check = UnderCheck(target, (), expression, strict, pass_text=pass_text, fail_text=fail_text)
-    table = check.table()
-    probs = table.odds(dist.expression_weights(check.parsed_expression()))
-    return tuple(OddsRow(r.key, r.result, probs[r.key], r.range_text) for r in table.rows)
+    from fractions import Fraction
+
+    from vedette.dice import dist
+
+    limit, pass_range, fail_range = _under_limit(target, strict)
+    lo, counts = dist.expression_counts(_under_expression(expression))
+    # the rows of the test's table(): at most the limit passes, the rest fails
+    n_pass = sum(counts[: max(0, limit - lo + 1)])
+    tot = sum(counts)
+    return (
+        OddsRow("pass", pass_text, Fraction(n_pass, tot), pass_range),
+        OddsRow("fail", fail_text, Fraction(tot - n_pass, tot), fail_range),
+    )
+
+
+def _under_expression(expression: str) -> Expression:
+    e = parse(expression)
+    if not isinstance(e, Expression):
+        raise DiceError("an under-roll test takes one expression, not an opposed roll")
+    return e
+
+
+def _under_table_rows(target: int, strict: bool, pass_text: str, fail_text: str) -> tuple[Row, Row]:
+    """The two rows of an under-roll test's table: at most the limit passes, the rest fails."""
+    from vedette.dice.tables import INF, Row
+
+    limit, pass_range, fail_range = _under_limit(target, strict)
+    return (
+        Row(-INF, limit, "pass", pass_text, pass_range),
+        Row(limit + 1, INF, "fail", fail_text, fail_range),
+    )
+
+
+def _under_limit(target: int, strict: bool) -> tuple[int, str, str]:
+    """The highest passing roll, and the range texts of the pass and fail rows."""
+    if strict:
+        return target - 1, f"<{target}", f"≥{target}"
+    return target, f"≤{target}", f">{target}"
 
 
 def roll(
@@ -383,3 +432,14 @@ def roll(
 ) -> Roll | OpposedRoll:
     """Roll a bare expression (no table)."""
     return Check(expression, tuple(modifiers), None, label).resolve(source)
+
+
+def clear_caches() -> None:
+    """Forget every memo of the dice package (parsed notation, distributions, under-roll odds),
+    so that the next odds are computed cold. Tables keep their own ``memo`` of row odds."""
+    from vedette.dice import dist
+
+    _parsed.cache_clear()
+    dist.clear_caches()
+    _under_rows.cache_clear()
+    _under_odds.cache_clear()
