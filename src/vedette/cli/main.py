@@ -8,11 +8,9 @@ no traceback (set VEDETTE_DEBUG=1 to see one for an internal error).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, NoReturn
 
 RULESET_NAMES = {
@@ -33,6 +31,8 @@ class Parser(argparse.ArgumentParser):
 
 
 def default_db() -> str:
+    from pathlib import Path
+
     env = os.environ.get("VEDETTE_DB")
     if env:
         return env
@@ -170,6 +170,8 @@ def _new_args(p: argparse.ArgumentParser) -> None:
 # -- helpers --------------------------------------------------------------------------------
 def out(args: argparse.Namespace, text: Sequence[str] | str, data: Any) -> None:
     if getattr(args, "json", False):
+        import json
+
         print(json.dumps(data, indent=2, default=str, ensure_ascii=False))
     else:
         print(text if isinstance(text, str) else "\n".join(text))
@@ -258,9 +260,8 @@ def cmd_roll(args: argparse.Namespace) -> None:
     if f is not None:
         source: Any = ScriptedSource(f)
     else:
-        import secrets
-
-        seed = args.seed if args.seed is not None else secrets.randbits(63)
+        # what secrets.randbits(63) does, without importing secrets (hmac, OpenSSL: 5 ms)
+        seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big") >> 1
         source = SeededSource(seed)
     r = Check(args.expression, mods, table, custom=custom(args)).resolve(source)
     if f is not None:
@@ -312,6 +313,8 @@ def cmd_tables(args: argparse.Namespace) -> None:
 
 
 def new_game(args: argparse.Namespace, ruleset: str) -> None:
+    from pathlib import Path
+
     from vedette import rules
     from vedette.data import load_toml
     from vedette.engine import Game
@@ -330,6 +333,8 @@ def new_game(args: argparse.Namespace, ruleset: str) -> None:
 
 
 def cmd_game(args: argparse.Namespace) -> None:
+    from pathlib import Path
+
     from vedette.engine import Game
 
     c = args.gcmd
