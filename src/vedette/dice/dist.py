@@ -13,12 +13,12 @@ slice of the counts, and ``Fraction`` appears only at the very end, once per row
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
+from fractions import Fraction as Fraction  # re-exported: check.py takes it from here
 from functools import lru_cache
 from itertools import accumulate, chain, repeat
 from operator import sub
 
-from vedette.dice.die import Die
+from vedette.dice.die import _COMMON, Die
 from vedette.dice.notation import Expression, Opposed
 
 Weights = dict[int, int]
@@ -48,7 +48,9 @@ def _plain_sides(die: Die) -> int:
     """``n`` if the die's faces are exactly 1..n in order (an ordinary die), else 0."""
     faces = die.faces
     n = len(faces)
-    if faces[0] == 1 and faces[-1] == n and faces == tuple(range(1, n + 1)):
+    if die is _COMMON.get(n) or (
+        faces[0] == 1 and faces[-1] == n and faces == tuple(range(1, n + 1))
+    ):
         return n
     return 0
 

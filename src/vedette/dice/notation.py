@@ -51,6 +51,9 @@ _TOKEN = re.compile(
     r"|(?P<SIGN>[+\-])"
 )
 
+#: the commonest notation, ``NdS`` alone: read without the state machine (same result)
+_PLAIN = re.compile(r"(?P<count>[0-9]*)[dD](?P<sides>[0-9]+)")
+
 MAX_DICE = 1000
 _MAX_DIGITS = 4000  # longer numbers are refused (Python's int() refuses beyond 4300 digits)
 
@@ -89,6 +92,9 @@ class Expression:
     def __str__(self) -> str:
         return self.text
 
+    def __hash__(self) -> int:  # equal expressions have equal texts; a str caches its hash
+        return hash(self.text)
+
 
 @dataclass(frozen=True, slots=True)
 class Opposed:
@@ -100,6 +106,9 @@ class Opposed:
 
     def __str__(self) -> str:
         return self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
 
 
 def parse(text: str, custom: dict[str, Die] | None = None) -> Expression | Opposed:
@@ -193,6 +202,10 @@ def _expression(text: str, side: _Side, custom: dict[str, Die]) -> Expression:
 
 
 def _parse(text: str, custom: dict[str, Die]) -> Expression | Opposed:
+    m = _PLAIN.fullmatch(text)
+    if m is not None:  # "2d6", "d100": one DICE token and the end, as _syntax would read it
+        count, die = _die(text, m, custom)
+        return Expression(text, (DiceTerm(count, die, 1),), 0)
     if not text.strip():
         raise NotationError(text, 1, "empty dice expression")
     sides = _syntax(text)  # the whole text is read before any die is looked at
