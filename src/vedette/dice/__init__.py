@@ -12,10 +12,11 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from vedette.dice.check import Check, Odds, OddsRow, UnderCheck, odds_from_weights
+    from vedette.dice.check import Check
     from vedette.dice.die import CUSTOM, Die, custom_dice, standard
     from vedette.dice.modifiers import Modifier, per_count, select, total
     from vedette.dice.notation import Expression, Opposed, parse, parse_expression
+    from vedette.dice.odds import Odds, OddsRow, UnderCheck, odds_from_weights
     from vedette.dice.roll import AnyRoll, Face, OpposedRoll, Roll
     from vedette.dice.sources import (
         DiceSource,
@@ -27,7 +28,8 @@ if TYPE_CHECKING:
     from vedette.dice.tables import Row, Table, parse_range, table_from_data, tables_from_data
 
 _WHERE = {
-    "check": ("Check", "Odds", "OddsRow", "UnderCheck", "odds_from_weights"),
+    "check": ("Check",),
+    "odds": ("Odds", "OddsRow", "UnderCheck", "odds_from_weights"),
     "die": ("CUSTOM", "Die", "custom_dice", "standard"),
     "modifiers": ("Modifier", "per_count", "select", "total"),
     "notation": ("Expression", "Opposed", "parse", "parse_expression"),
