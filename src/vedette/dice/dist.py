@@ -73,6 +73,9 @@ def convolve_counts(a: tuple[int, Sequence[int]], b: tuple[int, Sequence[int]]) 
     (la, ca), (lb, cb) = a, b
     if len(ca) < len(cb):
         ca, cb = cb, ca
+    if len(cb) == 1:  # a single value: a shift (and a scale)
+        w = cb[0]
+        return la + lb, list(ca) if w == 1 else [x * w for x in ca]
     out = [0] * (len(ca) + len(cb) - 1)
     for j, w in enumerate(cb):
         if w == 1:

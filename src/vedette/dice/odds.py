@@ -134,8 +134,9 @@ def _odds_rows(
     lo, counts = dist.final_counts(expr, modifier, b_modifier, reroll)
     if table is None:  # each figure is its own row (as odds_from_weights makes them)
         tot = sum(counts)
+        figures = [str(v) for v in range(lo, lo + len(counts))]
         return tuple(
-            [OddsRow(str(lo + i), str(lo + i), Fraction(n, tot)) for i, n in enumerate(counts) if n]
+            [OddsRow(f, f, Fraction(n, tot)) for f, n in zip(figures, counts, strict=True) if n]
         )
     per_row = table.row_counts(lo, counts)
     tot = sum(per_row)
