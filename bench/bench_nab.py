@@ -2,10 +2,22 @@
 
 A 200x200 hex map (illustrative random terrain, roads, rivers) with 2,000 forces, 1x series
 (support range 10 hexes). For a sample of contact forces, time the search and choice that
-``fix`` performs: forces within range (in hexes), closest in movement points (bounded lazy
-Dijkstra over the declared map), the legal placement of the closest tier. Baseline: the same
-search written with networkx (``single_source_dijkstra_path_length`` with the same MP bound)
-on the same graph, then the same choice. Both must choose the same forces.
+``fix`` performs: forces within range (in hexes), closest in movement points (a lazy bounded
+Dijkstra over the declared map that stops at the closest tier), the legal placement of the
+closest tier. Baselines, all written with networkx on the same graph, then the same choice:
+
+* **networkx stopping at the nearest force** (the like-for-like comparison):
+  ``multi_source_dijkstra`` with a target, every candidate's hex joined to a sink node (the way
+  to stop at the first of several targets in networkx; joining and unjoining is timed), then a
+  search bounded by that distance to collect the whole closest tier; the next tiers (rare) by
+  the full-bound search;
+* networkx told the closest tier's MP in advance as its cutoff (computed untimed): a lower
+  bound on any networkx version of the search;
+* **the full-bound search** (``multi_source_dijkstra_path_length`` to the 60-MP bound): what
+  networkx does without stopping; labelled as such, it is not the like-for-like comparison.
+
+Every baseline must choose the same forces as vedette (asserted). Each fixing is timed for each
+method in turn (best of 3), and the median over fixings is reported.
 
 Run: ``python bench/bench_nab.py`` (prints numbers and ratios; not a test).
 """
@@ -147,6 +159,41 @@ def networkx_choice(g_rev: Any, bound: int) -> Callable[[NabState, Piece, Piece]
     return choose
 
 
+def networkx_nearest_choice(
+    g_rev: Any, bound: int, sink: int
+) -> Callable[[NabState, Piece, Piece], list[str]]:
+    """networkx stopping at the nearest candidate (a sink joined to every candidate's hex),
+    then the whole closest tier (a search bounded by its distance); further tiers, when the
+    closest has no legal placement, by the full-bound search."""
+    full = networkx_choice(g_rev, bound)
+
+    def choose(state: NabState, moving: Piece, contact: Piece) -> list[str]:
+        m = state.map
+        cands = fx.candidates_in_range(state, contact)
+        if not cands:
+            return []
+        srcs = {m.index(h) for h in contact.hexes}
+        targets = {m.index(h) for p in cands for h in p.hexes}
+        g_rev.add_edges_from((t, sink, {"w": 0}) for t in targets)
+        try:
+            nearest = nx.multi_source_dijkstra(g_rev, srcs, target=sink, cutoff=bound, weight="w")
+        except nx.NetworkXNoPath:
+            nearest = None
+        finally:
+            g_rev.remove_edges_from((t, sink) for t in targets)
+        if nearest is not None:
+            d1 = nearest[0]
+            dist = nx.multi_source_dijkstra_path_length(g_rev, srcs, cutoff=d1, weight="w")
+            inf = 1 << 62
+            tier = [p for p in cands if min(dist.get(m.index(h), inf) for h in p.hexes) == d1]
+            legal = [p for p in tier if fx.support_arrays(state, moving, contact, p)]
+            if legal:
+                return sorted(p.id for p in legal)
+        return full(state, moving, contact)
+
+    return choose
+
+
 def oracle_cases(
     g_rev: Any, cases: list[tuple[NabState, Piece, Piece]]
 ) -> list[tuple[Callable[..., Any], NabState, Piece, Piece]]:
@@ -163,17 +210,22 @@ def oracle_cases(
     return out
 
 
-def call(fn: Callable[..., Any], *args: Any) -> Any:
-    return fn(*args)
-
-
-def median_us(fn: Callable[..., Any], cases: list[tuple[NabState, Piece, Piece]]) -> float:
-    times = []
-    for args in cases:
+def best_us(fn: Callable[..., Any], args: tuple[Any, ...], repeat: int = 3) -> float:
+    best = 1 << 62
+    for _ in range(repeat):
         t0 = time.perf_counter_ns()
         fn(*args)
-        times.append(time.perf_counter_ns() - t0)
-    return statistics.median(times) / 1000
+        best = min(best, time.perf_counter_ns() - t0)
+    return best / 1000
+
+
+def medians(methods: dict[str, Callable[..., Any]], cases: list[Any]) -> dict[str, float]:
+    """Median over the cases of each method's best of 3; the methods take turns per case."""
+    times: dict[str, list[float]] = {k: [] for k in methods}
+    for args in cases:
+        for k, fn in methods.items():
+            times[k].append(best_us(fn, args))
+    return {k: statistics.median(v) for k, v in times.items()}
 
 
 def main() -> None:
@@ -183,7 +235,8 @@ def main() -> None:
     m = state.map
     t0 = time.perf_counter()
     g = nx.DiGraph()
-    g.add_nodes_from(range(len(m)))
+    g.add_nodes_from(range(len(m) + 1))  # every hex, and a sink (for networkx's early stop)
+    sink = len(m)
     for v, edges in enumerate(m.in_edges):  # reversed graph: cost of moving u -> v
         for u, c in edges:
             g.add_edge(v, u, w=c)
@@ -194,30 +247,46 @@ def main() -> None:
     rnd = random.Random(2)
     ru = [p for p in state.pieces.values() if p.side == "Ru"]
     cases = [(state, mover_for(state, c), c) for c in rnd.sample(ru, SAMPLES)]
-    nxc = networkx_choice(g, bound)
-    for s, mv, c in cases:  # same answers
-        assert ours(s, mv, c) == nxc(s, mv, c), c.id
-    # warm up, then time
-    median_us(ours, cases[:20])
-    a = median_us(ours, cases)
-    full = median_us(ours_full, cases)
-    b = median_us(nxc, cases)
+    nx_full = networkx_choice(g, bound)
+    nx_near = networkx_nearest_choice(g, bound, sink)
+    for s, mv, c in cases:  # the same answers
+        want = ours(s, mv, c)
+        assert want == nx_full(s, mv, c), c.id
+        assert want == nx_near(s, mv, c), c.id
+    medians({"ours": ours}, cases[:20])  # warm up
+    t = medians({"ours": ours, "near": nx_near, "full": nx_full, "ranked": ours_full}, cases)
     cases_o = oracle_cases(g, cases)
-    o = median_us(call, cases_o)  # type: ignore[arg-type]
-    a_o = median_us(ours, [x[1:] for x in cases_o])  # type: ignore[misc]
+    for fn, s, mv, c in cases_o:
+        assert fn(s, mv, c) == ours(s, mv, c), c.id
+    t_o = medians(
+        {
+            "oracle": lambda fn, s, mv, c: fn(s, mv, c),
+            "ours": lambda fn, s, mv, c: ours(s, mv, c),
+        },
+        cases_o,
+    )
+    a = t["ours"]
     cand = statistics.median(len(fx.candidates_in_range(s, c)) for s, _, c in cases)
     print(f"map {SIZE}x{SIZE} ({len(m)} hexes), {FORCES} forces, 1x series (range 10 hexes),")
     print(f"  MP limit {lim}; median {cand:.0f} candidates in range per contact force")
     print(f"  setup: state {t_build:.2f} s, networkx graph {t_nx:.2f} s (not timed below)")
-    print(f"support search + choice, median of {SAMPLES} fixings:")
+    print(f"support search + choice, median over {SAMPLES} fixings (best of 3 each):")
     print(f"  vedette (lazy bounded Dijkstra, stops at the closest tier): {a:8.1f} us")
-    print(f"  vedette, every candidate ranked (odds display):            {full:8.1f} us")
-    print(f"  networkx multi_source_dijkstra_path_length, same bound:     {b:8.1f} us")
-    print(f"  ratio networkx / vedette: {b / a:.1f}x  (target >= 3x; under 1 ms: {a < 1000})")
+    print(f"  vedette, every candidate ranked (odds display):            {t['ranked']:8.1f} us")
+    print(f"  networkx stopping at the nearest force (sink + tier):      {t['near']:8.1f} us")
+    print(f"  networkx full-bound search (to the {lim}-MP bound, no stop):  {t['full']:8.1f} us")
     print(
-        f"networkx told the closest tier's MP in advance as its cutoff (a lower bound),"
-        f" {len(cases_o)} fixings\n  with a candidate: {o:8.1f} us vs vedette {a_o:.1f} us,"
-        f" ratio {o / a_o:.1f}x"
+        f"  ratio vs networkx stopping at the nearest force: {t['near'] / a:.1f}x"
+        f" (the like-for-like figure; target >= 3x; under 1 ms: {a < 1000})"
+    )
+    print(
+        f"  ratio vs networkx's full-bound search: {t['full'] / a:.1f}x"
+        " (labelled: networkx searches the whole bound while vedette stops)"
+    )
+    print(
+        f"  ratio vs networkx told the closest tier's MP in advance (a lower bound),"
+        f" {len(cases_o)} fixings with a candidate: {t_o['oracle'] / t_o['ours']:.1f}x"
+        f" ({t_o['oracle']:.1f} us vs {t_o['ours']:.1f} us)"
     )
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vedette.dice import Expression, Opposed, parse
+from vedette.dice import CUSTOM, Expression, Opposed, notation, parse
 from vedette.dice.dist import expression_weights
 from vedette.errors import NotationError
 
@@ -89,3 +91,62 @@ def test_any_text_parses_or_raises_notation_error(text: str) -> None:
         parse(text)
     except NotationError as e:
         assert 1 <= e.column <= len(text) + 1
+
+
+# -- the hand-written parser against lark on the same GRAMMAR (issue 16) ----------------------
+def _outcome(fn: Callable[[str], object], text: str) -> tuple[object, ...]:
+    try:
+        return ("parsed", fn(text))
+    except NotationError as e:
+        return ("refused", e.column, e.problem)
+
+
+def _agree(text: str) -> None:
+    from tests.core.lark_notation import parse_with_lark
+
+    ours = _outcome(lambda t: notation._parse(t, CUSTOM), text)
+    theirs = _outcome(lambda t: parse_with_lark(t, CUSTOM), text)
+    assert ours == theirs, text
+
+
+_PIECES = ["d6", "2d6", "D8", "d%", "dK8", "dQ", "0d6", "d0", "1001d6", "dvs", "12"]
+_PIECES += ["vs", "VS", " vs ", "+", "-", " ", "\t", "x", "%", "d", "1", "ſ"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=8).map("".join))
+def test_parser_agrees_with_lark_on_token_soup(text: str) -> None:
+    _agree(text)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(alphabet="0123456789dD%+- vsVSxKF_\t\r\f\x0bſ", max_size=14))
+def test_parser_agrees_with_lark_on_any_text(text: str) -> None:
+    _agree(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2d",
+        "d6+",
+        "3x6",
+        "dQ",
+        "2d6 + + 1",
+        "d6 vs",
+        "d6 vs d6 vs d6",
+        "vs",
+        "+-3",
+        "2 3",
+        "2d6 d6",
+        "0d6",
+        "d0",
+        "dQ + 3x",
+        "1d6+2vs d6",
+        "dK8 vs dZ",
+        " \t2D6\f-1 ",
+        "d6 vſ d6",
+    ],
+)
+def test_parser_agrees_with_lark_on_examples(text: str) -> None:
+    _agree(text)

@@ -11,7 +11,6 @@ import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -23,8 +22,10 @@ def default_db() -> str:
     env = os.environ.get("VEDETTE_DB")
     if env:
         return env
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return str(Path(base) / "vedette" / "vedette.sqlite3")
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
+    return os.path.join(base, "vedette", "vedette.sqlite3")
 
 
 @dataclass
@@ -56,7 +57,7 @@ def complete_game(ctx: click.Context, _param: click.Parameter, incomplete: str) 
     from click.shell_completion import CompletionItem
 
     db = ctx.find_root().params.get("db") or default_db()
-    if not Path(db).is_file():
+    if not os.path.isfile(db):
         return []
     try:
         from vedette.engine import Store

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import click
@@ -233,9 +232,7 @@ def new_game(
     from vedette.schemas.rules import load_house_rules, load_scenario
 
     rs = rules.get(ruleset)
-    scen = (
-        load_scenario(rs, scenario) if Path(scenario).suffix == ".toml" else rs.scenario(scenario)
-    )
+    scen = load_scenario(rs, scenario) if scenario.endswith(".toml") else rs.scenario(scenario)
     house = load_house_rules(rs, house_rules) if house_rules else None
     opts = parse_options(rs, options)
     dice = "physical" if physical_dice else "seeded"
@@ -290,9 +287,9 @@ def cmd_roll(
     if f is not None:
         source: Any = ScriptedSource(f)
     else:
-        import secrets
-
-        source = SeededSource(seed if seed is not None else secrets.randbits(63))
+        # a fresh 63-bit seed (os.urandom: what secrets uses, without its imports)
+        fresh = int.from_bytes(os.urandom(8), "little") >> 1
+        source = SeededSource(seed if seed is not None else fresh)
     r = Check(expression, modifiers, tbl, custom=custom(dice_decl)).resolve(source)
     if f is not None:
         source.check_all_used()
@@ -471,6 +468,8 @@ def game_export(name: str | None, output: str | None) -> None:
     with shell().store() as st:
         text = Game.open(st, name).export_jsonl()
     if output:
+        from pathlib import Path
+
         Path(output).write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)

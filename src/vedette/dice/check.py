@@ -2,125 +2,47 @@
 
 A :class:`Check` is a dice expression, its modifiers and a result table. ``odds()`` pushes the
 exact distribution of the final figure through ``Table.lookup``; ``resolve()`` rolls the dice
-and pushes the one final figure through the same ``Table.lookup``. An :class:`UnderCheck` is a
-percentile-style test: roll at most (or under) a target that the modifiers move.
+and pushes the one final figure through the same ``Table.lookup``. The odds themselves, their
+records and the under-roll test live in :mod:`vedette.dice.odds`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
-from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vedette.dice import dist
 from vedette.dice.die import Die
 from vedette.dice.modifiers import Modifier, select
 from vedette.dice.notation import Expression, Opposed, parse
 from vedette.dice.roll import Face, OpposedRoll, Roll
 from vedette.dice.sources import DiceSource, begin_attempt, reject_attempt
-from vedette.dice.tables import Row, Table
 from vedette.errors import DiceError
 
+# Exact odds (vedette.dice.odds: fractions, distributions, tables, the Odds records and the
+# under-roll test) are imported where odds are computed: a roll needs none of them (issue 16:
+# `vedette roll 2d6` starts within 5x python). Their names are still importable from here.
+if TYPE_CHECKING:
+    from vedette.dice import dist
+    from vedette.dice.odds import Odds as Odds
+    from vedette.dice.odds import OddsRow as OddsRow
+    from vedette.dice.odds import UnderCheck as UnderCheck
+    from vedette.dice.odds import clear_caches as clear_caches
+    from vedette.dice.odds import odds_from_weights as odds_from_weights
+    from vedette.dice.tables import Row, Table
+
+_FROM_ODDS = ("Odds", "OddsRow", "UnderCheck", "clear_caches", "odds_from_weights")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_ODDS:
+        from vedette.dice import odds
+
+        return getattr(odds, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 MAX_REROLLS = 1000
-
-
-@dataclass(frozen=True, slots=True)
-class OddsRow:
-    key: str
-    result: str
-    p: Fraction
-    range_text: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "result": self.result,
-            "range": self.range_text,
-            "p": f"{self.p.numerator}/{self.p.denominator}",
-            "percent": round(float(self.p) * 100, 2),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Odds:
-    """Exact probabilities of each outcome of a check, shown before the roll."""
-
-    label: str
-    rows: tuple[OddsRow, ...]
-    expression: str = ""
-    modifiers: tuple[Modifier, ...] = ()
-    superseded: tuple[Modifier, ...] = ()
-    rule: str = ""
-    note: str = ""
-    b_modifiers: tuple[Modifier, ...] = ()  # side B's, for an opposed roll
-    target: int | None = None  # an under-roll test: the modified target
-    base_target: int | None = None
-    strict: bool = False
-
-    def p(self, key: str) -> Fraction:
-        return sum((r.p for r in self.rows if r.key == key), Fraction(0))
-
-    def as_dict(self) -> dict[str, Fraction]:
-        return {r.key: r.p for r in self.rows}
-
-    def head(self) -> str:
-        """``label: expression with its modifiers`` (each side's for an opposed roll)."""
-        mods = "".join(m.text() for m in self.modifiers)
-        a, vs, b = self.expression.partition(" vs ")
-        if self.target is not None:
-            cmp = "<" if self.strict else "≤"
-            expr = f"{a} vs {cmp}{self.base_target}{mods}" + (f"={self.target}" if mods else "")
-        elif vs:
-            expr = f"{a}{mods} vs {b}" + "".join(m.text() for m in self.b_modifiers)
-        else:
-            expr = f"{self.expression}{mods}"
-        if not self.expression:
-            return self.label
-        return f"{self.label}: {expr}" if self.label else expr
-
-    def lines(self) -> list[str]:
-        head = self.head()
-        if self.note:
-            head += f" ({self.note})"
-        out = [head]
-        for r in self.rows:
-            pct = float(r.p) * 100
-            bar = "#" * round(pct / 5)
-            rng = f"[{r.range_text}] " if r.range_text else ""
-            out.append(f"  {pct:6.2f}%  {r.p!s:>9}  {bar:<20} {rng}{r.result}")
-        return out
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "type": "odds",
-            "label": self.label,
-            "expression": self.expression,
-            "rule": self.rule,
-            "note": self.note,
-            "head": self.head(),
-            "target": self.target,
-            "modifiers": [m.to_json() for m in self.modifiers],
-            "b_modifiers": [m.to_json() for m in self.b_modifiers],
-            "superseded": [m.to_json() for m in self.superseded],
-            "rows": [r.to_json() for r in self.rows],
-        }
-
-
-def odds_from_weights(
-    label: str,
-    weights: Mapping[int, int],
-    describe: Mapping[int, str] | None = None,
-    rule: str = "",
-) -> Odds:
-    """Odds of each value of a distribution (e.g. hits scored), for checks without a table."""
-    tot = sum(weights.values())
-    rows = tuple(
-        OddsRow(str(v), (describe or {}).get(v, str(v)), Fraction(n, tot))
-        for v, n in sorted(weights.items())
-    )
-    return Odds(label, rows, rule=rule)
 
 
 def roll_faces(expr: Expression, source: DiceSource) -> list[Face]:
@@ -165,6 +87,8 @@ class Check:
 
     def weights(self) -> dist.Weights:
         """Exact integer weights of the final figure."""
+        from vedette.dice import dist
+
         return dist.weights_of(
             self.parsed(), self.modifier_total(), self.b_modifier_total(), self.reroll_draws
         )
@@ -174,32 +98,10 @@ class Check:
         return self.table.lookup(final) if self.table is not None else None
 
     def odds(self) -> Odds:
-        applied, superseded = self.applied()
-        key = (
-            self.parsed(),
-            sum(m.value for m in applied),
-            self.b_modifier_total(),
-            self.reroll_draws,
-        )
-        if self.table is None:
-            o = odds_from_weights(self.label, dist.weights_of(*key), rule=self.rule)
-            note = "draws rerolled" if self.reroll_draws else ""
-            b_applied = select(self.b_modifiers)[0]
-            return Odds(
-                o.label, o.rows, self.expression, applied, superseded, self.rule, note, b_applied
-            )
-        rows = self.table.memo.get(key)
-        if rows is None:
-            probs = self.table.odds(dist.weights_of(*key))
-            rows = tuple(
-                OddsRow(r.key, r.result, probs[r.key], r.range_text) for r in self.table.rows
-            )
-            self.table.memo[key] = rows
-        note = "draws rerolled" if self.reroll_draws else ""
-        b_applied = select(self.b_modifiers)[0]
-        return Odds(
-            self.label, rows, self.expression, applied, superseded, self.rule, note, b_applied
-        )
+        """The exact odds of each row, before the roll (see :mod:`vedette.dice.odds`)."""
+        from vedette.dice.odds import check_odds
+
+        return check_odds(self)
 
     def _single(
         self, expr: Expression, mods: tuple[Modifier, ...], source: DiceSource, label: str
@@ -276,109 +178,6 @@ def _text(expr: Expression) -> str:
         parts.append(f"{expr.constant:+d}")
     txt = "".join(parts)
     return txt[1:] if txt.startswith("+") else txt
-
-
-@dataclass(frozen=True)
-class UnderCheck:
-    """Roll ``expression`` (default d100) at most ``base + modifiers`` (or below it, ``strict``).
-
-    Kuryakin's morale: d100 under the BPL plus modifiers. The modifiers move the target; the
-    roll itself is never modified.
-    """
-
-    base: int
-    modifiers: tuple[Modifier, ...] = ()
-    expression: str = "d100"
-    strict: bool = False
-    label: str = ""
-    rule: str = ""
-    pass_text: str = "passes"
-    fail_text: str = "fails"
-
-    def target(self) -> int:
-        applied, _ = select(self.modifiers)
-        return self.base + sum(m.value for m in applied)
-
-    def table(self) -> Table:
-        t = self.target()
-        limit = t - 1 if self.strict else t
-        cmp = "<" if self.strict else "≤"
-        return Table(
-            name="under",
-            rows=(
-                Row(-(10**9), limit, "pass", self.pass_text, f"{cmp}{t}"),
-                Row(limit + 1, 10**9, "fail", self.fail_text, f"{'≥' if self.strict else '>'}{t}"),
-            ),
-            title=self.label,
-            rule=self.rule,
-        )
-
-    def parsed_expression(self) -> Expression:
-        e = parse(self.expression)
-        if not isinstance(e, Expression):
-            raise DiceError("an under-roll test takes one expression, not an opposed roll")
-        return e
-
-    def odds(self) -> Odds:
-        return _under_odds(self)
-
-    def _odds(self) -> Odds:
-        applied, superseded = select(self.modifiers)
-        target = self.base + sum(m.value for m in applied)
-        rows = _under_rows(self.expression, target, self.strict, self.pass_text, self.fail_text)
-        return Odds(
-            self.label,
-            rows,
-            f"{self.expression} vs {self.base}",
-            applied,
-            superseded,
-            self.rule,
-            target=target,
-            base_target=self.base,
-            strict=self.strict,
-        )
-
-    def resolve(self, source: DiceSource) -> Roll:
-        e = self.parsed_expression()
-        faces = roll_faces(e, source)
-        natural = _natural(e, faces)
-        applied, superseded = select(self.modifiers)
-        row = self.table().lookup(natural)
-        return Roll(
-            expression=self.expression,
-            faces=tuple(faces),
-            natural=natural,
-            modifiers=applied,
-            superseded=superseded,
-            final=natural,
-            row=row.key,
-            range_text=row.range_text,
-            consequence=row.result,
-            label=self.label,
-            rule=self.rule,
-            table="under",
-            source=source.kind,
-            target=self.target(),
-            base_target=self.base,
-            strict=self.strict,
-        )
-
-
-@lru_cache(maxsize=4096)
-def _under_odds(check: UnderCheck) -> Odds:
-    """An under-roll test is a value: the same test has the same odds (Odds is immutable)."""
-    return check._odds()
-
-
-@lru_cache(maxsize=4096)
-def _under_rows(
-    expression: str, target: int, strict: bool, pass_text: str, fail_text: str
-) -> tuple[OddsRow, ...]:
-    """Memoised by the expression's text: a d100's faces are costly to hash on every call."""
-    check = UnderCheck(target, (), expression, strict, pass_text=pass_text, fail_text=fail_text)
-    table = check.table()
-    probs = table.odds(dist.expression_weights(check.parsed_expression()))
-    return tuple(OddsRow(r.key, r.result, probs[r.key], r.range_text) for r in table.rows)
 
 
 def roll(

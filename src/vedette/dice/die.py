@@ -48,9 +48,18 @@ class Die:
 
 def standard(sides: int) -> Die:
     """The ordinary die with faces 1..sides."""
+    d = _COMMON.get(sides)
+    if d is not None:
+        return d
     if sides < 1:
         raise DiceError(f"a die needs at least one side, not {sides}")
     return Die(f"d{sides}", tuple(range(1, sides + 1)))
+
+
+#: the dice the rulesets name, made once (a Die is an immutable value)
+_COMMON: dict[int, Die] = {
+    n: Die(f"d{n}", tuple(range(1, n + 1))) for n in (2, 3, 4, 6, 8, 10, 12, 20, 100)
+}
 
 
 #: Named custom dice known by default. Rulesets and users may add their own via

@@ -1,11 +1,19 @@
 """Dice notation: ``d6``, ``2d6``, ``1d6+2``, ``D8``, ``d%``, ``dK8``, ``d6 vs d6``.
 
-The grammar lives here, in one place (lark). A syntax error names the column.
+The grammar lives here, in one place (``GRAMMAR``, in lark's notation). A syntax error names
+the column.
 
 * ``NdS``: N dice of S sides (N defaults to 1; ``d``/``D`` alike; ``%`` means 100)
 * ``NdNAME``: N custom dice named NAME (declared faces, e.g. ``dK8``, ``dK12``, ``dF``)
 * ``+ K`` / ``- K``: constants; terms may be added and subtracted (``2d6-1d6+1``)
 * ``A vs B``: an opposed roll, A's total minus B's
+
+The parser is written by hand from ``GRAMMAR`` (issue 16: importing lark and building the
+grammar was a third of ``vedette roll``'s start-up): one regular expression with the grammar's
+terminals, tried in lark's order, and a three-state machine for its rules. It accepts what
+lark's LALR parser with its contextual lexer accepts and reports the same errors at the same
+columns (``tests/core/test_core_notation.py`` checks it against lark on generated text).
+Columns count characters from the start of the text (lark counts from the last newline).
 """
 
 from __future__ import annotations
@@ -14,11 +22,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
-
 from vedette.dice.die import CUSTOM, Die, standard
 from vedette.errors import NotationError
 
+#: The notation's grammar (lark). Documentation and the tests' reference; not loaded at run time.
 GRAMMAR = r"""
 ?start: opposed | expr
 opposed: expr "vs"i expr
@@ -34,10 +41,21 @@ SIGN: "+" | "-"
 %ignore WS
 """
 
-_DICE = re.compile(r"([0-9]*)[dD](.+)")
-_PARSER = Lark(GRAMMAR, parser="lalr", maybe_placeholders=False)
+# GRAMMAR's terminals in the order lark's lexer tries them (priority, then width): the first
+# alternative that matches wins, as in lark's combined pattern.
+_TOKEN = re.compile(
+    r"(?P<DICE>(?P<count>[0-9]*)[dD](?P<sides>[0-9]+|%|[A-Za-z_][A-Za-z0-9_]*))"
+    r"|(?P<INT>[0-9]+)"
+    r"|(?P<WS>[ \t\f\r\n]+)"
+    r"|(?P<VS>(?i:vs))"
+    r"|(?P<SIGN>[+\-])"
+)
+
+#: the commonest notation, ``NdS`` alone: read without the state machine (same result)
+_PLAIN = re.compile(r"(?P<count>[0-9]*)[dD](?P<sides>[0-9]+)")
 
 MAX_DICE = 1000
+_MAX_DIGITS = 4000  # longer numbers are refused (Python's int() refuses beyond 4300 digits)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +92,9 @@ class Expression:
     def __str__(self) -> str:
         return self.text
 
+    def __hash__(self) -> int:  # equal expressions have equal texts; a str caches its hash
+        return hash(self.text)
+
 
 @dataclass(frozen=True, slots=True)
 class Opposed:
@@ -86,64 +107,8 @@ class Opposed:
     def __str__(self) -> str:
         return self.text
 
-
-class _Build(Transformer[Token, object]):
-    def __init__(self, text: str, custom: dict[str, Die]) -> None:
-        super().__init__()
-        self.text = text
-        self.custom = custom
-
-    def dice(self, items: list[Token]) -> tuple[int, Die]:
-        tok = items[0]
-        m = _DICE.fullmatch(str(tok))
-        assert m is not None
-        count = int(m.group(1)) if m.group(1) else 1
-        s = m.group(2)
-        col = (tok.column or 1) + len(m.group(1)) + 1
-        if count < 1 or count > MAX_DICE:
-            raise NotationError(self.text, col, f"dice count must be 1-{MAX_DICE}, not {count}")
-        if s == "%":
-            return count, standard(100)
-        if s.isdigit():
-            n = int(s)
-            if n < 1:
-                raise NotationError(self.text, col, "a die needs at least one side")
-            return count, standard(n)
-        if s in self.custom:
-            return count, self.custom[s]
-        raise NotationError(
-            self.text, col, f"unknown die 'd{s}' (known: {', '.join(sorted(self.custom))})"
-        )
-
-    def const(self, items: list[Token]) -> int:
-        return int(items[0])
-
-    def first(self, items: list[object]) -> tuple[int, object]:
-        if len(items) == 2:
-            return (-1 if str(items[0]) == "-" else 1), items[1]
-        return 1, items[0]
-
-    def expr(self, items: list[object]) -> Expression:
-        signed: list[tuple[int, object]] = []
-        first = items[0]
-        assert isinstance(first, tuple)
-        signed.append(first)
-        rest = items[1:]
-        for i in range(0, len(rest), 2):
-            signed.append(((-1 if str(rest[i]) == "-" else 1), rest[i + 1]))
-        terms: list[DiceTerm] = []
-        constant = 0
-        for sign, term in signed:
-            if isinstance(term, int):
-                constant += sign * term
-            else:
-                assert isinstance(term, tuple)
-                count, die = term
-                terms.append(DiceTerm(count, die, sign))
-        return Expression(self.text, tuple(terms), constant)
-
-    def opposed(self, items: list[Expression]) -> Opposed:
-        return Opposed(self.text, items[0], items[1])
+    def __hash__(self) -> int:
+        return hash(self.text)
 
 
 def parse(text: str, custom: dict[str, Die] | None = None) -> Expression | Opposed:
@@ -158,37 +123,96 @@ def _parse_cached(text: str) -> Expression | Opposed:
     return _parse(text, CUSTOM)
 
 
+# the parser's states: where a term (optionally signed) may start, after a sign, after a term
+_START, _SIGNED, _AFTER = 0, 1, 2
+
+#: one side's terms as written: (sign, match of DICE or INT)
+_Side = list[tuple[int, re.Match[str]]]
+
+
+def _syntax(text: str) -> list[_Side]:
+    """The sides of the expression (one, or two around ``vs``), or the first syntax error."""
+    sides: list[_Side] = [[]]
+    state, sign, pos, end = _START, 1, 0, len(text)
+    match = _TOKEN.match
+    while True:
+        m = match(text, pos)
+        if m is None:
+            if pos < end:  # no terminal matches here
+                raise NotationError(text, pos + 1, f"unexpected {text[pos]!r}")
+            if state == _AFTER:
+                return sides
+            raise NotationError(text, end + 1, "expression ends too soon")
+        kind = m.lastgroup
+        pos = m.end()
+        if kind == "WS":
+            continue
+        if kind == "DICE" or kind == "INT":
+            if state != _AFTER:
+                sides[-1].append((sign, m))
+                state, sign = _AFTER, 1
+                continue
+        elif kind == "SIGN":
+            if state != _SIGNED:
+                state, sign = _SIGNED, -1 if m.group() == "-" else 1
+                continue
+        elif state == _AFTER and len(sides) == 1:  # VS
+            sides.append([])
+            state = _START
+            continue
+        # a terminal the grammar does not allow here
+        raise NotationError(text, m.start() + 1, f"unexpected {m.group()!r}")
+
+
+def _die(text: str, m: re.Match[str], custom: dict[str, Die]) -> tuple[int, Die]:
+    digits, s = m.group("count"), m.group("sides")
+    col = m.start() + len(digits) + 2  # the column of what follows the d
+    if len(digits) > _MAX_DIGITS:
+        raise NotationError(text, col, f"dice count must be 1-{MAX_DICE}, not {digits}")
+    count = int(digits) if digits else 1
+    if count < 1 or count > MAX_DICE:
+        raise NotationError(text, col, f"dice count must be 1-{MAX_DICE}, not {count}")
+    if s == "%":
+        return count, standard(100)
+    if s.isdigit():
+        if len(s) > _MAX_DIGITS:
+            raise NotationError(text, col, "too many sides")
+        n = int(s)
+        if n < 1:
+            raise NotationError(text, col, "a die needs at least one side")
+        return count, standard(n)
+    if s in custom:
+        return count, custom[s]
+    raise NotationError(text, col, f"unknown die 'd{s}' (known: {', '.join(sorted(custom))})")
+
+
+def _expression(text: str, side: _Side, custom: dict[str, Die]) -> Expression:
+    terms: list[DiceTerm] = []
+    constant = 0
+    for sign, m in side:
+        if m.lastgroup == "INT":
+            digits = m.group()
+            if len(digits) > _MAX_DIGITS:
+                raise NotationError(text, m.start() + 1, "number too long")
+            constant += sign * int(digits)
+        else:
+            count, die = _die(text, m, custom)
+            terms.append(DiceTerm(count, die, sign))
+    return Expression(text, tuple(terms), constant)
+
+
 def _parse(text: str, custom: dict[str, Die]) -> Expression | Opposed:
+    m = _PLAIN.fullmatch(text)
+    if m is not None:  # "2d6", "d100": one DICE token and the end, as _syntax would read it
+        count, die = _die(text, m, custom)
+        return Expression(text, (DiceTerm(count, die, 1),), 0)
     if not text.strip():
         raise NotationError(text, 1, "empty dice expression")
-    try:
-        tree = _PARSER.parse(text)
-    except UnexpectedEOF:
-        raise NotationError(text, len(text) + 1, "expression ends too soon") from None
-    except UnexpectedCharacters as e:
-        raise NotationError(text, e.column, f"unexpected {text[e.column - 1]!r}") from None
-    except UnexpectedInput as e:
-        col = getattr(e, "column", 0)
-        if not isinstance(col, int) or col < 1:
-            col = len(text) + 1
-        tok = getattr(e, "token", None)
-        if tok is not None and getattr(tok, "type", "") == "$END":
-            col = len(text) + 1
-        what = (
-            f"unexpected {str(tok)!r}"
-            if tok is not None and str(tok)
-            else "expression ends too soon"
-        )
-        raise NotationError(text, col, what) from None
-    try:
-        result = _Build(text, custom).transform(tree)
-    except Exception as e:  # lark wraps errors raised in callbacks
-        inner = getattr(e, "orig_exc", e)
-        if isinstance(inner, NotationError):
-            raise inner from None
-        raise
-    assert isinstance(result, Expression | Opposed)
-    return result
+    sides = _syntax(text)  # the whole text is read before any die is looked at
+    a = _expression(text, sides[0], custom)
+    if len(sides) == 1:
+        return a
+    return Opposed(text, a, _expression(text, sides[1], custom))
 
 
 def parse_expression(text: str, custom: dict[str, Die] | None = None) -> Expression:

@@ -10,12 +10,16 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from typing import Protocol
 
 from vedette.dice.die import Die
 from vedette.errors import DiceError
+
+try:  # what hashlib.blake2b is; importing hashlib also loads OpenSSL (3 ms of start-up)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - an interpreter without the builtin module
+    from hashlib import blake2b
 
 
 class DiceSource(Protocol):
@@ -43,7 +47,7 @@ class SeededSource:
         self._key = self.seed.to_bytes(16, "little", signed=True)
 
     def _word(self, counter: int) -> int:
-        h = hashlib.blake2b(counter.to_bytes(16, "little"), digest_size=8, key=self._key)
+        h = blake2b(counter.to_bytes(16, "little"), digest_size=8, key=self._key)
         return int.from_bytes(h.digest(), "little")
 
     def index(self, n: int) -> int:

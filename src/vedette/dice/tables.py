@@ -137,6 +137,42 @@ class Table:
                 acc[self.rows.index(self.lookup(v))] += n
         return {r.key: Fraction(n, tot) for r, n in zip(self.rows, acc, strict=True)}
 
+    def row_counts(self, lo: int, counts: Sequence[int]) -> list[int]:
+        """The weight of each row (in table order) for counts: ``counts[i]`` is the weight of
+        the figure ``lo + i``. Each row is the sum of a slice of the counts; a figure beyond
+        the table's ends is read as :meth:`lookup` reads it (the end row if ``clamp``, else
+        the error naming the lowest such figure)."""
+        rows = self.rows
+        n = len(counts)
+        hi = lo + n - 1
+        beyond = lo < rows[0].lo or hi > rows[-1].hi
+        if beyond and not self.clamp:
+            first, last = rows[0].lo, rows[-1].hi
+            below = [lo + i for i in range(min(first - lo, n)) if counts[i]]
+            above = [v for v in range(max(last + 1, lo), hi + 1) if counts[v - lo]]
+            if below or above:
+                self.lookup((below or above)[0])  # raises, naming the figure
+        out: list[int] = []
+        for r in rows:
+            a = r.lo - lo
+            if a < 0:
+                a = 0
+            b = r.hi - lo + 1
+            out.append(sum(counts[a:b]) if b > a else 0)
+        if beyond and self.clamp:  # the end rows take what lies beyond them
+            out[0] += sum(counts[: max(0, min(rows[0].lo - lo, n))])
+            out[-1] += sum(counts[max(0, rows[-1].hi - lo + 1) :])
+        return out
+
+    def odds_counts(self, lo: int, counts: Sequence[int]) -> dict[str, Fraction]:
+        """The same as :meth:`odds` for counts (see :meth:`row_counts`): one ``Fraction`` per
+        row, at the end."""
+        tot = sum(counts)
+        return {
+            r.key: Fraction(n, tot)
+            for r, n in zip(self.rows, self.row_counts(lo, counts), strict=True)
+        }
+
     def boundaries(self) -> list[int]:
         """Upper bounds of every row but the last (for vectorised lookup)."""
         return [r.hi for r in self.rows[:-1]]

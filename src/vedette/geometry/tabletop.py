@@ -2,7 +2,9 @@
 
 Ruleset-neutral geometry shared by the miniatures rulesets (2 by 2 Napoleonics, Kuryakin's
 Solo Napoleonic rules). Every computation that needs intersections, distances or containment
-goes through shapely; this module only builds the shapes and names the questions.
+goes through shapely; this module only builds the shapes and names the questions. shapely (and
+numpy under it) is imported by the functions that build shapes, not with this module: a command
+that measures nothing does not load it (issue 16, start-up).
 
 Conventions (fixed; a ruleset converts its own units at its edges):
 
@@ -33,11 +35,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal
-
-import shapely
-from shapely import affinity
-from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
-from shapely.ops import unary_union
 
 __all__ = [
     "INCH",
@@ -129,6 +126,8 @@ class Vec:
 
     def point(self) -> Shape:
         """This point as a shapely ``Point``."""
+        from shapely.geometry import Point
+
         return Point(self.x, self.y)
 
 
@@ -202,10 +201,14 @@ class Body:
 
     def polygon(self) -> Shape:
         """The body as a shapely ``Polygon``."""
+        from shapely.geometry import Polygon
+
         return Polygon([c.as_tuple() for c in self.corners()])
 
     def edge(self, side: Side) -> Shape:
         """One side of the body as a shapely ``LineString`` (front edge runs left to right)."""
+        from shapely.geometry import LineString
+
         fl, fr, rr, rl = self.corners()
         ends = {
             Side.FRONT: (fl, fr),
@@ -338,6 +341,8 @@ def arc_polygon(
     turns the arc relative to the facing (e.g. 180 for a rear arc). ``half_angle`` must be below
     90 for ``"front"``.
     """
+    from shapely.geometry import Point, Polygon
+
     if reach <= 0:
         raise ValueError("arc reach must be positive")
     axis = normalise(body.facing + direction)
@@ -402,6 +407,8 @@ class Feature:
 
     @classmethod
     def area(cls, kind: str, name: str, points: Sequence[tuple[float, float]]) -> Feature:
+        from shapely.geometry import Polygon
+
         return cls(kind, name, Polygon(points))
 
     @classmethod
@@ -409,6 +416,8 @@ class Feature:
         cls, kind: str, name: str, points: Sequence[tuple[float, float]], width: float = 0.0
     ) -> Feature:
         """A linear feature; with ``width`` > 0 it is the band of that width along the line."""
+        from shapely.geometry import LineString
+
         shape = LineString(points)
         if width > 0:
             shape = shape.buffer(width / 2, cap_style="flat")
@@ -416,6 +425,8 @@ class Feature:
 
     @classmethod
     def circle(cls, kind: str, name: str, centre: tuple[float, float], radius: float) -> Feature:
+        from shapely.geometry import Point
+
         return cls(kind, name, Point(centre).buffer(radius, quad_segs=16))
 
     @property
@@ -432,6 +443,8 @@ class TableTop:
     features: tuple[Feature, ...] = ()
 
     def outline(self) -> Shape:
+        from shapely.geometry import box
+
         return box(0.0, 0.0, self.width, self.depth)
 
     def on_table(self, thing: Body | Vec) -> bool:
@@ -441,6 +454,8 @@ class TableTop:
         self, thing: Body | Vec, edge: Literal["south", "north", "west", "east"]
     ) -> float:
         """Distance (mm) from the nearest part of ``thing`` to one table edge (0 if over it)."""
+        from shapely.geometry import LineString
+
         line = {
             "south": LineString([(0, 0), (self.width, 0)]),
             "north": LineString([(0, self.depth), (self.width, self.depth)]),
@@ -497,6 +512,8 @@ def path_crossings(
     them (touching without crossing counts, as meeting the feature). A path of one point meets
     the features containing it.
     """
+    from shapely.geometry import LineString
+
     if not path:
         raise ValueError("a path needs at least one point")
     start, end = path[0].point(), path[-1].point()
@@ -531,6 +548,9 @@ def path_crossings(
 
 def _first_along(line: Shape, hit: Shape) -> float:
     """How far along ``line`` (mm) the geometry ``hit`` first meets it."""
+    import shapely
+    from shapely.geometry import Point
+
     coords = shapely.get_coordinates(hit)
     if len(coords) == 0:
         return float(line.length)
@@ -615,16 +635,22 @@ def within(
 def sweep(start: Body, end: Body) -> Shape:
     """The ground a body passes over moving in a straight line from ``start`` to ``end``
     (convex hull of both placements; exact when the facing does not change)."""
+    from shapely.geometry import MultiPoint
+
     return MultiPoint([c.as_tuple() for c in (*start.corners(), *end.corners())]).convex_hull
 
 
 def union(shapes: Iterable[Shape]) -> Shape:
     """Union of shapely shapes (e.g. several features of one kind)."""
+    from shapely.ops import unary_union
+
     return unary_union(list(shapes))
 
 
 def rotate(shape: Shape, degrees: float, about: Vec) -> Shape:
     """A shape turned ``degrees`` clockwise about a point."""
+    from shapely import affinity
+
     return affinity.rotate(shape, -degrees, origin=about.as_tuple())
 
 

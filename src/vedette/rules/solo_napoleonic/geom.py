@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import math
 
-from shapely.geometry import LineString
-
 from vedette.geometry.tabletop import Body, Side, Vec, distance, in_arc, side_facing
 from vedette.rules.solo_napoleonic.model import General, State, Unit
 
@@ -85,6 +83,8 @@ def attack_side(target: Unit, attacker: Unit) -> str | None:
 def screening(state: State, firer: Unit, target: Unit) -> list[str] | None:
     """Skirmishing units standing across the line of fire (centre to centre) between two placed
     units (Kuryakin, Skirmishers: they screen other units); None if either is unplaced."""
+    from shapely.geometry import LineString
+
     bf, bt = body(firer), body(target)
     if bf is None or bt is None:
         return None

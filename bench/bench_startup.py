@@ -1,0 +1,103 @@
+"""Start-up (issue 16): ``vedette roll 2d6`` against ``python -c pass``, as subprocesses.
+
+Both run with the same interpreter (the one running this script, normally ``.venv/bin/python``)
+and bytecode cached: vedette's package is compiled first (``compileall``, which writes ``.pyc``
+even under ``PYTHONDONTWRITEBYTECODE``), the subprocesses run without that variable, and each
+command runs a few times before timing. The two commands alternate, ``RUNS`` times each; the
+medians are compared. Asserted: the roll printed by the subprocess (``--seed 7 --json``) is the
+roll made in this process.
+
+Also shown (not timed against the target): which heavy modules a few commands import.
+
+Run: ``python bench/bench_startup.py``. Not a test: nothing here fails on time.
+"""
+
+from __future__ import annotations
+
+import compileall
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+RUNS = 21
+PY = sys.executable
+VEDETTE = [PY, "-c", "import sys; from vedette.cli.main import main; sys.exit(main())"]
+SCRIPT = Path(PY).parent / "vedette"  # the installed console script, when there is one
+
+
+def vedette_cmd(*args: str) -> list[str]:
+    return [str(SCRIPT), *args] if SCRIPT.exists() else [*VEDETTE, *args]
+
+
+def run(cmd: list[str]) -> float:
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=ENV)
+    return time.perf_counter() - t
+
+
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+ENV["PYTHONPATH"] = str(ROOT / "src")
+
+
+def same_roll() -> None:
+    from vedette.dice import Check, SeededSource
+
+    out = subprocess.run(
+        vedette_cmd("roll", "2d6", "--seed", "7", "--json"),
+        check=True,
+        capture_output=True,
+        text=True,
+        env=ENV,
+    ).stdout
+    mine = Check("2d6").resolve(SeededSource(7)).to_json()
+    mine["seed"] = 7
+    assert json.loads(out) == json.loads(json.dumps(mine)), out
+
+
+def imported(args: list[str], modules: tuple[str, ...]) -> list[str]:
+    code = (
+        "import sys, io, contextlib\n"
+        "from vedette.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()): main(sys.argv[1:])\n"
+        f"print(' '.join(m for m in {modules!r} if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [PY, "-c", code, *args], check=True, capture_output=True, text=True, env=ENV
+    ).stdout
+    return out.split()
+
+
+def main() -> None:
+    import vedette
+
+    compileall.compile_dir(str(Path(vedette.__file__).parent), quiet=1)
+    same_roll()
+    roll = vedette_cmd("roll", "2d6")
+    bare = [PY, "-c", "pass"]
+    for _ in range(3):  # bytecode written and cached
+        run(roll)
+        run(bare)
+    a: list[float] = []
+    b: list[float] = []
+    for _ in range(RUNS):
+        b.append(run(bare))
+        a.append(run(roll))
+    ta, tb = statistics.median(a), statistics.median(b)
+    print(f"start-up, bytecode cached, median of {RUNS} alternating runs:")
+    print(f"  python -c pass        {tb * 1e3:6.1f} ms (baseline)")
+    print(f"  vedette roll 2d6      {ta * 1e3:6.1f} ms = {ta / tb:.1f}x (target <= 5x)")
+    heavy = ("lark", "numpy", "shapely", "fractions", "vedette.dice.tables", "sqlite3")
+    print("  heavy modules imported by a command:")
+    for args in (["roll", "2d6"], ["odds", "2d6"], ["solonap", "help"], ["twobytwo", "help"]):
+        print(f"    vedette {' '.join(args):<16} {' '.join(imported(args, heavy)) or '-'}")
+
+
+if __name__ == "__main__":
+    main()
