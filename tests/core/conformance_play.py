@@ -21,6 +21,7 @@ from vedette import rules
 from vedette.dice.die import Die
 from vedette.dice.sources import SeededSource
 from vedette.engine import Game, Store, replay
+from vedette.engine.session import dice_ranges
 from vedette.errors import VedetteError
 from vedette.rules.base import Ruleset
 from vedette.rules.protocol import Chances, Todo, flow_violation, result_of
@@ -110,7 +111,9 @@ def check_todo(g: Game, where: str) -> list[Todo]:
     for t in todo[len(owed) :]:
         blocked = flow_violation(owed, t.procedure, t.request)
         if blocked is not None:
-            raise ConformanceError(f"{where}: todo offers {t.command()!r}, blocked by {blocked.id!r}")
+            raise ConformanceError(
+                f"{where}: todo offers {t.command()!r}, which {blocked.id!r} blocks"
+            )
     for o in owed:
         json.dumps(o.to_json())
     return todo
@@ -315,9 +318,9 @@ def check_odds(
         counts[k] = counts.get(k, 0) + 1
     why = chi2_fits(counts, {c.result: c.p for c in exact.rows}, SAMPLES)
     if why:
+        want = _show({c.result: c.p for c in exact.rows})
         raise ConformanceError(
-            f"{where}: {proc} {dict(req)}: {why}; chances {_show({c.result: c.p for c in exact.rows})}"
-            f" seeded {counts}"
+            f"{where}: {proc} {dict(req)}: {why}; chances {want} seeded {counts}"
         )
     fig.odds_chi2 += 1
 
@@ -328,8 +331,7 @@ def _show(d: Mapping[str, Fraction]) -> str:
 
 def rolled(g: Game) -> bool:
     """The last action drew dice from the game's stream."""
-    d = g.records[-1].payload.get("dice", {}) or {}
-    return bool(d.get("ranges"))
+    return bool(dice_ranges(g.records[-1].payload))
 
 
 # -- one game ---------------------------------------------------------------------------------
@@ -346,11 +348,17 @@ def candidates(
         # a ruleset that offers only legal requests: probe refusals with the generic ones
         cands += list(Ruleset.legal_requests(rs, g.state, rng, n=PROBES))
     key = [(p, json.dumps(r, sort_keys=True, default=str)) for p, r in cands]
-    open_now = {(t.procedure, json.dumps(dict(t.request), sort_keys=True, default=str))
-                for t in g.todo() if not t.owed}
+    open_now = {
+        (t.procedure, json.dumps(dict(t.request), sort_keys=True, default=str))
+        for t in g.todo()
+        if not t.owed
+    }
     first = [c for c, k in zip(cands, key, strict=True) if k in owed]
-    late = [c for c, k in zip(cands, key, strict=True)
-            if not own and k not in owed and k in open_now and rng.random() < 0.75]
+    late = [
+        c
+        for c, k in zip(cands, key, strict=True)
+        if not own and k not in owed and k in open_now and rng.random() < 0.75
+    ]
     rest = [c for c in cands if c not in first and c not in late]
     rng.shuffle(rest)
     rng.shuffle(late)
@@ -391,8 +399,10 @@ def play_game(
             g.undo()
             fig.undos += 1
             continue
-        owed = {(o.procedure, json.dumps(dict(o.request), sort_keys=True, default=str))
-                for o in g.obligations()}
+        owed = {
+            (o.procedure, json.dumps(dict(o.request), sort_keys=True, default=str))
+            for o in g.obligations()
+        }
         for proc, req in candidates(g, rng, owed):
             out = try_perform(g, proc, req, where)
             if out is None:
@@ -400,10 +410,14 @@ def play_game(
                 continue
             fig.performed += 1
             fig.procedures[proc] = fig.procedures.get(proc, 0) + 1
-            if not rs.protocol_procedures()[proc].query and rolled(g):
-                if odds_done.get(proc, 0) < 1 and sum(odds_done.values()) < odds_checks:
-                    odds_done[proc] = odds_done.get(proc, 0) + 1
-                    check_odds(g, store, proc, req, where, fig)
+            if (
+                not rs.protocol_procedures()[proc].query
+                and rolled(g)
+                and odds_done.get(proc, 0) < 1
+                and sum(odds_done.values()) < odds_checks
+            ):
+                odds_done[proc] = odds_done.get(proc, 0) + 1
+                check_odds(g, store, proc, req, where, fig)
             break
         else:
             fig.stuck += 1
