@@ -16,7 +16,7 @@ For every registered ruleset (and the two toy rulesets, one legacy, one on the t
   newer one is refused.
 
 ``VEDETTE_CONFORMANCE_LONG=1`` plays more and longer games. The driver is
-``tests/core/conformance_play.py``: ``play_game(name, seed, steps)`` replays a failing seed.
+``tests/conformance.py``: ``play_game(name, seed, steps)`` replays a failing seed.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import pytest
 
 import tests.toy
 import tests.toy_typed  # noqa: F401  (registers the typed-protocol toy ruleset)
-from tests.core.conformance_play import (
+from tests.conformance import (
     ConformanceError,
     Figures,
     check_game,

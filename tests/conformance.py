@@ -3,7 +3,7 @@ refusal, undo, obligation and dice-rolling action checked as it happens.
 
 Kept apart from the tests so that a failing seed can be replayed by hand::
 
-    from tests.core.conformance_play import play_game
+    from tests.conformance import play_game
     play_game("solo_napoleonic", seed=3, steps=40)
 """
 
@@ -432,7 +432,7 @@ def check_game(g: Game, store: Store) -> None:
         raise ConformanceError(f"{where}: replay of the stored log differs from live play")
     if Game.open(store, g.name).state != g.state:
         raise ConformanceError(f"{where}: reopening the game differs from live play")
-    copy = Game.import_jsonl(store, g.export_jsonl(), f"{g.name}.imported")
+    copy = Game.import_jsonl(store, g.export_jsonl(), f"{g.name}.imported{len(g.records)}")
     if copy.state != g.state or copy.position != g.position:
         raise ConformanceError(f"{where}: export -> import differs from live play")
     if copy.reservations != g.reservations:
