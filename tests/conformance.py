@@ -21,7 +21,7 @@ from vedette import rules
 from vedette.dice.die import Die
 from vedette.dice.sources import SeededSource
 from vedette.engine import Game, Store, replay
-from vedette.engine.session import dice_ranges
+from vedette.engine.session import Reservation, _overlaps, canonical_request, dice_ranges
 from vedette.errors import VedetteError
 from vedette.rules.base import Ruleset
 from vedette.rules.protocol import Chances, Todo, flow_violation, result_of
@@ -61,12 +61,14 @@ class Figures:
     odds_chi2: int = 0
     odds_too_large: int = 0
     procedures: dict[str, int] = field(default_factory=dict)
+    odds_by_procedure: dict[str, int] = field(default_factory=dict)
 
     def add(self, other: Figures) -> None:
         for k, v in vars(other).items():
             if isinstance(v, dict):
+                mine = getattr(self, k)
                 for p, n in v.items():
-                    self.procedures[p] = self.procedures.get(p, 0) + n
+                    mine[p] = mine.get(p, 0) + n
             else:
                 setattr(self, k, getattr(self, k) + v)
 
@@ -271,6 +273,7 @@ def check_odds(
     """The odds of the whole procedure (``Game.chances``) are the frequencies of its outcomes
     when performed with every combination of forced dice (or, for a large tree, a chi-square
     fit of seeded runs of its ``resolve``). ``g`` has just performed ``proc`` ``req``."""
+    fig.odds_by_procedure[proc] = fig.odds_by_procedure.get(proc, 0) + 1
     copy = fork(g, store, f"{g.name}.odds{len(g.records)}")
     copy.undo()  # back to the state the action was performed in
     p = copy.procedure(proc)
@@ -332,6 +335,51 @@ def _show(d: Mapping[str, Fraction]) -> str:
 def rolled(g: Game) -> bool:
     """The last action drew dice from the game's stream."""
     return bool(dice_ranges(g.records[-1].payload))
+
+
+# -- undo and the dice ----------------------------------------------------------------------
+def undo_and_maybe_redo(g: Game, rng: random.Random, where: str) -> None:
+    """Undo the latest action; half the time do it again at once, which must give the same
+    dice and so the same rolls and events (undo cannot be used to re-roll)."""
+    target = next(r for r in reversed(g.records) if r.seq == g.effective[-1])
+    g.undo()
+    if rng.random() < 0.5:
+        return
+    p = target.payload
+    out = try_perform(g, str(p["procedure"]), p["request"], f"{where} redo")
+    if out is None:
+        raise ConformanceError(f"{where}: redoing {p['procedure']} {p['request']} was refused")
+    again = g.records[-1].payload
+    if again["rolls"] != p["rolls"] or again["events"] != p["events"]:
+        raise ConformanceError(
+            f"{where}: redoing {p['procedure']} {p['request']} after undo rolled differently:"
+            f" {[r.get('line') for r in p['rolls']]} then {[r.get('line') for r in again['rolls']]}"
+        )
+
+
+def check_reserved_dice(g: Game, reserved: Sequence[Reservation], where: str) -> None:
+    """The action just performed drew no die an undone action reserved, unless it is that
+    very action again (same procedure, same request)."""
+    p = g.records[-1].payload
+    ranges = dice_ranges(p)
+    key = (p["procedure"], canonical_request(p["request"]))
+    for r in reserved:
+        if _overlaps(r.ranges, ranges) and key != (r.procedure, r.request):
+            raise ConformanceError(
+                f"{where}: {p['procedure']} {p['request']} drew the dice reserved for the undone"
+                f" {r.procedure} {r.request} (#{r.seq})"
+            )
+
+
+def check_audit(g: Game, where: str) -> None:
+    """The dice audit counts each stream position at most once."""
+    by_seq = {r.seq: r for r in g.records}
+    seen: list[tuple[int, int]] = []
+    for seq in dict.fromkeys(s for s, _ in g.counted_rolls()):
+        ranges = dice_ranges(by_seq[seq].payload)
+        if _overlaps(seen, ranges):
+            raise ConformanceError(f"{where}: the dice audit counts the draws of #{seq} twice")
+        seen.extend(ranges)
 
 
 # -- one game ---------------------------------------------------------------------------------
@@ -396,7 +444,7 @@ def play_game(
         if g.obligations():
             check_obligations(g, where, fig)
         if g.effective and rng.random() < 0.08:
-            g.undo()
+            undo_and_maybe_redo(g, rng, where)
             fig.undos += 1
             continue
         owed = {
@@ -404,10 +452,12 @@ def play_game(
             for o in g.obligations()
         }
         for proc, req in candidates(g, rng, owed):
+            reserved = g.reservations
             out = try_perform(g, proc, req, where)
             if out is None:
                 fig.refused += 1
                 continue
+            check_reserved_dice(g, reserved, where)
             fig.performed += 1
             fig.procedures[proc] = fig.procedures.get(proc, 0) + 1
             if (
@@ -439,5 +489,27 @@ def check_game(g: Game, store: Store) -> None:
         raise ConformanceError(f"{where}: export -> import lost the dice reservations")
     if list(copy.counted_rolls()) != list(g.counted_rolls()):
         raise ConformanceError(f"{where}: export -> import changed the dice audit")
+    check_audit(g, where)
     json.dumps(g.ruleset.state_json(g.state))
     assert isinstance(g.render(), str)
+
+
+def check_logged_odds(
+    g: Game, store: Store, per_procedure: int = 1, fig: Figures | None = None
+) -> Figures:
+    """:func:`check_odds` for the dice-rolling actions of a played (or saved) game, each from
+    the state it was performed in: at most ``per_procedure`` of each procedure."""
+    fig = fig if fig is not None else Figures()
+    lines = g.export_jsonl().splitlines()
+    done: dict[str, int] = {}
+    for i in range(2, len(lines)):
+        rec = json.loads(lines[i])
+        if rec["kind"] != "action":
+            continue
+        p = rec["payload"]
+        if done.get(p["procedure"], 0) >= per_procedure or not dice_ranges(p):
+            continue
+        done[p["procedure"]] = done.get(p["procedure"], 0) + 1
+        at = Game.import_jsonl(store, "\n".join(lines[: i + 1]) + "\n", f"{g.name}@{rec['seq']}")
+        check_odds(at, store, p["procedure"], p["request"], f"{g.name} #{rec['seq']}", fig)
+    return fig

@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conformance import check_game, try_perform
+from tests.conformance import check_game, check_logged_odds, try_perform
 from vedette.engine import Game, Store
 from vedette.errors import VedetteError
 from vedette.rules.solo_napoleonic import RULESET as R
@@ -98,6 +98,15 @@ def test_random_play_invariants_and_replay(seed: int, optional: bool) -> None:
     with tempfile.TemporaryDirectory() as d:
         g = play(seed, 2, Path(d) / "p.db", optional)
         check_game(g, g.store)
+
+
+def test_the_odds_of_a_played_turn_are_the_frequencies_of_resolve() -> None:
+    """Each kind of dice-rolling action met in two turns of play, done again from its state with
+    every combination of forced dice (or a chi-square fit where the tree is large), gives the
+    odds ``chances`` gives (see tests/conformance.py)."""
+    g = play(5, 2, Path(":memory:"), False)
+    fig = check_logged_odds(g, g.store)
+    assert fig.odds_exhaustive + fig.odds_chi2 >= 2
 
 
 @settings(max_examples=30, deadline=None)

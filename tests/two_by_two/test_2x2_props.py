@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conformance import check_game, try_perform
+from tests.conformance import check_game, check_logged_odds, try_perform
 from vedette.engine import Game, Store
 from vedette.errors import RuleViolation, VedetteError
 from vedette.rules.two_by_two import RULESET
@@ -247,3 +247,5 @@ def test_engine_play_by_phases_conforms() -> None:
         if try_perform(g, proc, req, "2x2") is not None:
             shadow.state = g.state
     check_game(g, st_)
+    # the odds of the shots, melees and rolls met are the frequencies of their outcomes
+    assert check_logged_odds(g, st_).odds_by_procedure.keys() >= {"shoot", "melee"}
