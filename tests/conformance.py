@@ -22,7 +22,7 @@ from vedette.dice.die import Die
 from vedette.dice.sources import SeededSource
 from vedette.engine import Game, Store, replay
 from vedette.engine.session import Reservation, _overlaps, canonical_request, dice_ranges
-from vedette.errors import VedetteError
+from vedette.errors import DiceError, VedetteError
 from vedette.rules.base import Ruleset
 from vedette.rules.protocol import Chances, Todo, flow_violation, result_of
 
@@ -56,6 +56,9 @@ class Figures:
     stuck: int = 0
     obligations: int = 0
     waived: int = 0
+    redone: int = 0
+    redone_rolls: int = 0
+    physical_refused: int = 0
     odds_exhaustive: int = 0
     odds_leaves: int = 0
     odds_chi2: int = 0
@@ -143,6 +146,25 @@ def try_perform(
         raise ConformanceError(
             f"{where}: {proc} {dict(req)} raised {type(e).__name__}: {e} (not a VedetteError)"
         ) from e
+
+
+def check_shown_odds(g: Game, proc: str, req: Mapping[str, Any], where: str) -> bool:
+    """The odds shown before an action (``Game.odds``) are refused with a VedetteError or sum
+    to exactly 1, step by step. Returns whether they were shown."""
+    try:
+        steps = g.odds(proc, dict(req))
+    except VedetteError:
+        return False
+    except Exception as e:
+        raise ConformanceError(
+            f"{where}: odds of {proc} {dict(req)} raised {type(e).__name__}: {e}"
+            " (not a VedetteError)"
+        ) from e
+    for o in steps:
+        total = sum((r.p for r in o.rows), Fraction(0))
+        if total != 1:
+            raise ConformanceError(f"{where}: odds {o.label!r} of {proc} sum to {total}")
+    return True
 
 
 def check_obligations(g: Game, where: str, fig: Figures) -> None:
@@ -338,14 +360,27 @@ def rolled(g: Game) -> bool:
 
 
 # -- undo and the dice ----------------------------------------------------------------------
-def undo_and_maybe_redo(g: Game, rng: random.Random, where: str) -> None:
+def undo_and_maybe_redo(g: Game, rng: random.Random, where: str, fig: Figures) -> None:
     """Undo the latest action; half the time do it again at once, which must give the same
     dice and so the same rolls and events (undo cannot be used to re-roll)."""
     target = next(r for r in reversed(g.records) if r.seq == g.effective[-1])
     g.undo()
+    p = target.payload
+    if not g.physical and dice_ranges(p):
+        # a game played with its own dice refuses the player's dice for an undone roll
+        before = snapshot(g)
+        try:
+            g.perform(str(p["procedure"]), p["request"], faces=[1])
+        except DiceError as e:
+            if "already rolled" not in str(e):
+                raise ConformanceError(f"{where}: physical dice after undo: {e}") from None
+        else:
+            raise ConformanceError(f"{where}: physical dice accepted for an undone seeded roll")
+        if snapshot(g) != before:
+            raise ConformanceError(f"{where}: refused physical dice changed the game")
+        fig.physical_refused += 1
     if rng.random() < 0.5:
         return
-    p = target.payload
     out = try_perform(g, str(p["procedure"]), p["request"], f"{where} redo")
     if out is None:
         raise ConformanceError(f"{where}: redoing {p['procedure']} {p['request']} was refused")
@@ -355,6 +390,8 @@ def undo_and_maybe_redo(g: Game, rng: random.Random, where: str) -> None:
             f"{where}: redoing {p['procedure']} {p['request']} after undo rolled differently:"
             f" {[r.get('line') for r in p['rolls']]} then {[r.get('line') for r in again['rolls']]}"
         )
+    fig.redone += 1
+    fig.redone_rolls += len(p["rolls"])
 
 
 def check_reserved_dice(g: Game, reserved: Sequence[Reservation], where: str) -> None:
@@ -444,7 +481,7 @@ def play_game(
         if g.obligations():
             check_obligations(g, where, fig)
         if g.effective and rng.random() < 0.08:
-            undo_and_maybe_redo(g, rng, where)
+            undo_and_maybe_redo(g, rng, where, fig)
             fig.undos += 1
             continue
         owed = {
@@ -453,7 +490,10 @@ def play_game(
         }
         for proc, req in candidates(g, rng, owed):
             reserved = g.reservations
+            shown = check_shown_odds(g, proc, req, where)
             out = try_perform(g, proc, req, where)
+            if out is not None and not shown:
+                raise ConformanceError(f"{where}: {proc} {req} was done but its odds refused")
             if out is None:
                 fig.refused += 1
                 continue
