@@ -1,6 +1,7 @@
 """One conformance suite for every ruleset (DESIGN principle 9; issue 10, item 6).
 
-For every registered ruleset (and the two toy rulesets, one legacy, one on the typed protocol):
+For every registered ruleset, and the two toy rulesets (tests/toy.py, the worked example;
+tests/toy_typed.py, with an obligation that blocks everything, a second roll and a re-rolled die):
 
 * its data loads, every shipped table's odds sum to exactly 1 under any modifier, its bundled
   scenarios set up and replay identically, its state renders as text and JSON, and every
@@ -8,7 +9,11 @@ For every registered ruleset (and the two toy rulesets, one legacy, one on the t
 * seeded games of random play from ``legal_requests``: every refusal is a VedetteError that
   leaves state, log and dice as they were; random undos; replay of the stored log == live;
   export -> import == live; ``todo`` names real procedures, obligations first; every obligation
-  can be waived (logged, undone) and its own step is accepted or refused cleanly;
+  can be waived (logged, undone) and its own step is accepted or refused cleanly; the odds shown
+  before an action are refused cleanly or sum to 1 (and an action done had them shown);
+* undo cannot be used to learn or re-roll the dice: an action redone after its undo rolls the
+  same dice, no other action draws them, a seeded game refuses the player's dice for it, and
+  the dice audit counts each draw once;
 * the odds of a whole procedure (``Game.chances``) are the frequencies of its outcomes when it
   is performed with every combination of forced dice (chi-square of seeded runs of its
   ``resolve`` where the tree is large or a roll is made again on some results);
