@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,12 +27,14 @@ from vedette.errors import DiceError, VedetteError
 from vedette.rules.base import Ruleset
 from vedette.rules.protocol import Chances, Todo, flow_violation, result_of
 
+#: ``VEDETTE_CONFORMANCE_LONG=1``: larger trees enumerated, more samples
+LONG = os.environ.get("VEDETTE_CONFORMANCE_LONG") == "1"
 #: at most this many dice branches are played one by one with forced faces
 EXHAUSTIVE_LEAVES = 216
-#: branches enumerated by ``Game.chances`` before it samples
-CHANCES_LIMIT = 600
+#: branches enumerated (by ``Game.chances`` and here) before a tree is called too large
+CHANCES_LIMIT = 5_000 if LONG else 400
 #: seeded runs of ``resolve`` for the chi-square check of a large tree
-SAMPLES = 800
+SAMPLES = 2_000 if LONG else 400
 #: the chi-square test's level (fixed seed, so the verdict is repeatable)
 ALPHA_Z = 3.719  # one-sided normal quantile of 1e-4
 CHI_SEED = 20261124
@@ -62,6 +65,8 @@ class Figures:
     odds_exhaustive: int = 0
     odds_leaves: int = 0
     odds_chi2: int = 0
+    odds_samples: int = 0
+    odds_rerolled: int = 0
     odds_too_large: int = 0
     procedures: dict[str, int] = field(default_factory=dict)
     odds_by_procedure: dict[str, int] = field(default_factory=dict)
@@ -215,7 +220,9 @@ class _Walker:
         self.path = path
         self.i = 0
         self.faces: list[int] = []
+        self.sizes: list[int] = []
         self.weight = Fraction(1)
+        self.attempts: list[int] = []  # the depth at which each attempt began
 
     def face(self, die: Die) -> int:
         if self.i >= len(self.path):
@@ -223,39 +230,63 @@ class _Walker:
         k = self.path[self.i]
         self.i += 1
         self.weight /= die.sides
+        self.sizes.append(die.sides)
         f = die.faces[k]
         self.faces.append(f)
         return f
 
     def begin_attempt(self) -> None:
-        pass
+        self.attempts.append(self.i)
 
     def reject_attempt(self) -> None:
         raise _Reroll()
 
 
-def dice_tree(
-    run: Callable[[Any], Any], limit: int
-) -> tuple[list[tuple[tuple[int, ...], Fraction]] | None, bool]:
-    """Every sequence of faces ``run`` can draw, with its probability, and whether some roll is
-    made again on some results (then the tree has no bound: None); None if more than
-    ``limit``."""
-    leaves: list[tuple[tuple[int, ...], Fraction]] = []
+@dataclass
+class DiceTree:
+    """The ways a procedure can draw its dice: each accepted sequence of faces with its
+    probability, and, where a roll is made again on some results (a draw re-rolled, a d6
+    re-rolled above N), one sequence of faces that an attempt rejected."""
+
+    leaves: list[tuple[tuple[int, ...], Fraction]]
+    rejected: tuple[int, ...] | None = None  # faces up to and including a rejected attempt
+
+
+def dice_tree(run: Callable[[Any], Any], limit: int) -> DiceTree | None:
+    """Every sequence of faces ``run`` can draw, with its probability; None if more than
+    ``limit`` branches. A rejected attempt is rolled again from where it began, so a leaf's
+    probability is conditioned on its attempts not being rejected."""
+    raw: list[tuple[tuple[int, ...], Fraction, tuple[tuple[int, ...], ...]]] = []
+    rejected: dict[tuple[int, ...], Fraction] = {}  # rejected weight under an attempt's node
+    first_rejected: tuple[int, ...] | None = None
     stack: list[tuple[int, ...]] = [()]
+    seen = 0
     while stack:
         path = stack.pop()
         w = _Walker(path)
+        seen += 1
+        if seen > limit:
+            return None
         try:
             run(w)
         except _More as m:
             stack.extend((*path, k) for k in range(m.die.sides - 1, -1, -1))
             continue
         except _Reroll:
-            return None, True
-        leaves.append((tuple(w.faces), w.weight))
-        if len(leaves) > limit:
-            return None, False
-    return leaves, False
+            start = w.attempts[-1]
+            node = path[:start]
+            rel = w.weight * math.prod(w.sizes[:start])
+            rejected[node] = rejected.get(node, Fraction(0)) + rel
+            if first_rejected is None:
+                first_rejected = tuple(w.faces)
+            continue
+        raw.append((tuple(w.faces), w.weight, tuple(path[:a] for a in w.attempts)))
+    leaves = []
+    for faces, weight, nodes in raw:
+        for node in nodes:
+            weight /= 1 - rejected.get(node, Fraction(0))
+        leaves.append((faces, weight))
+    return DiceTree(leaves, first_rejected)
 
 
 def chi2_critical(df: int, z: float = ALPHA_Z) -> float:
@@ -305,49 +336,65 @@ def check_odds(
     def run(dice: Any) -> Any:
         return p.resolve(state, plan, dice)
 
-    tree, rerolls = dice_tree(run, CHANCES_LIMIT)
-    if tree is None and not rerolls:
+    tree = dice_tree(run, CHANCES_LIMIT)
+    if tree is None:
         fig.odds_too_large += 1  # too many branches to enumerate
         return
-    if tree is not None and len(tree) > EXHAUSTIVE_LEAVES:
-        tree = None  # enumerable, but too many to perform one by one: chi-square
     exact: Chances = copy.chances(proc, req, limit=CHANCES_LIMIT)
     if not exact.exact:
         fig.odds_too_large += 1
         return
-    total = sum((c.p for c in exact.rows), Fraction(0))
+    want = {c.result: c.p for c in exact.rows}
+    total = sum(want.values(), Fraction(0))
     if total != 1:
         raise ConformanceError(f"{where}: chances of {proc} {dict(req)} sum to {total}")
-    if tree is not None:
+    if tree.rejected is not None:
+        # the player's dice: a rejected attempt's faces, then an accepted sequence's, give
+        # what that accepted sequence gives alone (the roll is made again, nothing else)
+        faces, _ = tree.leaves[0]
+        lone = _forced(copy, proc, req, faces, where)
+        again = _forced(copy, proc, req, (*tree.rejected, *faces), where)
+        if result_of(again) != result_of(lone):
+            raise ConformanceError(
+                f"{where}: {proc} {dict(req)}: faces {list(tree.rejected)} re-rolled then"
+                f" {list(faces)} give {result_of(again)!r}, {list(faces)} alone"
+                f" {result_of(lone)!r}"
+            )
+        fig.odds_rerolled += 1
+    if len(tree.leaves) <= EXHAUSTIVE_LEAVES:
         freq: dict[str, Fraction] = {}
-        for faces, w in tree:
-            out = try_perform(copy, proc, req, f"{where} faces {list(faces)}", faces=faces)
-            if out is None:
-                raise ConformanceError(f"{where}: {proc} {dict(req)} refused faces {list(faces)}")
-            copy.undo()
-            k = result_of(out)
+        for faces, w in tree.leaves:
+            k = result_of(_forced(copy, proc, req, faces, where))
             freq[k] = freq.get(k, Fraction(0)) + w
-        want = {c.result: c.p for c in exact.rows}
         if freq != want:
             raise ConformanceError(
                 f"{where}: {proc} {dict(req)}: chances {_show(want)} but forced dice give"
                 f" {_show(freq)}"
             )
         fig.odds_exhaustive += 1
-        fig.odds_leaves += len(tree)
+        fig.odds_leaves += len(tree.leaves)
         return
     src = SeededSource(CHI_SEED)
     counts: dict[str, int] = {}
     for _ in range(SAMPLES):
         k = result_of(run(src))
         counts[k] = counts.get(k, 0) + 1
-    why = chi2_fits(counts, {c.result: c.p for c in exact.rows}, SAMPLES)
+    why = chi2_fits(counts, want, SAMPLES)
     if why:
-        want = _show({c.result: c.p for c in exact.rows})
         raise ConformanceError(
-            f"{where}: {proc} {dict(req)}: {why}; chances {want} seeded {counts}"
+            f"{where}: {proc} {dict(req)}: {why}; chances {_show(want)} seeded {counts}"
         )
     fig.odds_chi2 += 1
+    fig.odds_samples += SAMPLES
+
+
+def _forced(copy: Game, proc: str, req: Mapping[str, Any], faces: Sequence[int], where: str) -> Any:
+    """The outcome of ``proc`` performed on ``copy`` with the given faces (then undone)."""
+    out = try_perform(copy, proc, req, f"{where} faces {list(faces)}", faces=faces)
+    if out is None:
+        raise ConformanceError(f"{where}: {proc} {dict(req)} refused faces {list(faces)}")
+    copy.undo()
+    return out
 
 
 def _show(d: Mapping[str, Fraction]) -> str:

@@ -1,7 +1,8 @@
 """A toy ruleset on the typed protocol, for the conformance suite: a counter moved by dice,
 with a toll owed at every multiple of five (an obligation), typed events, a procedure that rolls
-twice on a six, and a lane picked with a d6 re-rolled above 4 (a roll made again on some
-results). Its ``legal_requests`` gives only legal requests, as a protocol ruleset's should."""
+twice on a six, a lane picked with a d6 re-rolled above 4 (a roll made again on some results)
+and a volley of three dice (a tree too large to play branch by branch). Its
+``legal_requests`` gives only legal requests, as a protocol ruleset's should."""
 
 from __future__ import annotations
 
@@ -131,6 +132,26 @@ def resolve_lane(s: State, plan: Plan, dice: DiceSource) -> Outcome:
 
 
 @dataclass(frozen=True, slots=True)
+class VolleyRequest:
+    pass
+
+
+D8 = standard(8)
+
+
+def resolve_volley(s: State, plan: Plan, dice: DiceSource) -> Outcome:
+    """Two d6 and a d8: each 5+ (7+ on the d8) is a hit; the counter advances one a hit."""
+    rolls = []
+    hits = 0
+    for die, at in ((D6, 5), (D6, 5), (D8, 7)):
+        f = dice.face(die)
+        hits += f >= at
+        rolls.append(single(die.sides, f, dice.kind, "volley", "Toy 5", "hit" if f >= at else None))
+    events = (Advanced(hits),) if hits else ()
+    return Outcome(events, tuple(rolls), f"{hits} hits", result=f"{hits} hits")
+
+
+@dataclass(frozen=True, slots=True)
 class PayRequest:
     at: int = arg("the square the toll is owed at", positional=True)
 
@@ -151,6 +172,9 @@ PROCEDURES: dict[str, Any] = {
         "advance", AdvanceRequest, plan_advance, resolve_advance, "roll to advance", "Toy 1"
     ),
     "lane": Procedure("lane", LaneRequest, plan_lane, resolve_lane, "take a lane", "Toy 4"),
+    "volley": Procedure(
+        "volley", VolleyRequest, plan_lane, resolve_volley, "fire a volley", "Toy 5"
+    ),
     "pay": Procedure(
         "pay",
         PayRequest,
@@ -183,7 +207,11 @@ class ToyTyped(Ruleset[State]):
     def options(self, state: State) -> list[Any]:
         if state.position >= state.limit:
             return []
-        return [Todo("advance", {}, "roll to advance", "Toy 1"), Todo("lane", {}, "a lane")]
+        return [
+            Todo("advance", {}, "roll to advance", "Toy 1"),
+            Todo("lane", {}, "take a lane", "Toy 4"),
+            Todo("volley", {}, "fire a volley", "Toy 5"),
+        ]
 
     def legal_requests(
         self, state: State, rng: random.Random, n: int = 40
@@ -193,6 +221,7 @@ class ToyTyped(Ruleset[State]):
         if state.owed or state.position >= state.limit:
             return
         yield "lane", {}
+        yield "volley", {}
         for _ in range(3):
             yield "advance", {"bonus": rng.randint(-2, 2)}
 
