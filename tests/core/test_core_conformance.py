@@ -139,16 +139,16 @@ def test_random_play_conforms(name: str, seed: int) -> None:
     assert fig.performed > 0, f"{name} seed {seed}: random play performed nothing"
 
 
-def test_the_typed_toy_exercises_obligations_and_every_odds_path() -> None:
-    """The typed toy has obligations, a two-roll procedure and a re-rolled die, so every
-    branch of the suite runs at least once (a suite that checks nothing passes too)."""
+def test_the_second_toy_exercises_every_branch_of_the_suite() -> None:
+    """tests/toy_typed.py has obligations, a two-roll procedure, a re-rolled die and a volley,
+    so every branch of the suite runs at least once (a suite that checks nothing passes too)."""
     fig = Figures()
     for seed in range(GAMES):
         store = Store(":memory:")
         check_game(play_game("toy_typed", seed, STEPS, store, odds_checks=4, fig=fig), store)
     assert fig.waived > 0 and fig.obligations == fig.waived
-    assert fig.odds_exhaustive > 0 and fig.odds_chi2 > 0
-    assert fig.refused > 0 and fig.undos > 0
+    assert fig.odds_exhaustive > 0 and fig.odds_chi2 > 0 and fig.odds_rerolled > 0
+    assert fig.refused > 0 and fig.undos > 0 and fig.redone > 0 and fig.physical_refused > 0
 
 
 def test_the_chi_square_check_rejects_a_loaded_die() -> None:
