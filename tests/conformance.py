@@ -48,6 +48,16 @@ class ConformanceError(AssertionError):
     """A conformance property failed; the message names the ruleset, seed and step."""
 
 
+class RefusedAfterRoll(ConformanceError):
+    """An action accepted on the dice it rolled is refused on other dice: a refusal writes
+    nothing, so the player learns the dice before spending them (and its odds cannot be
+    computed). The rules should refuse it before the roll, or on every roll."""
+
+    def __init__(self, procedure: str, message: str) -> None:
+        self.procedure = procedure
+        super().__init__(message)
+
+
 @dataclass
 class Figures:
     """What a run exercised (for the report)."""
@@ -70,10 +80,13 @@ class Figures:
     odds_too_large: int = 0
     procedures: dict[str, int] = field(default_factory=dict)
     odds_by_procedure: dict[str, int] = field(default_factory=dict)
+    known: dict[str, str] = field(default_factory=dict)  # known defects met (procedure: why)
 
     def add(self, other: Figures) -> None:
         for k, v in vars(other).items():
-            if isinstance(v, dict):
+            if k == "known":
+                self.known.update(v)
+            elif isinstance(v, dict):
                 mine = getattr(self, k)
                 for p, n in v.items():
                     mine[p] = mine.get(p, 0) + n
@@ -211,6 +224,12 @@ class _Reroll(Exception):
     pass
 
 
+class _RefusedOn(Exception):
+    def __init__(self, faces: tuple[int, ...], error: VedetteError) -> None:
+        self.faces = faces
+        self.error = error
+
+
 class _Walker:
     """Follows a path of face indices and stops at the first die past it."""
 
@@ -272,6 +291,8 @@ def dice_tree(run: Callable[[Any], Any], limit: int) -> DiceTree | None:
         except _More as m:
             stack.extend((*path, k) for k in range(m.die.sides - 1, -1, -1))
             continue
+        except VedetteError as e:
+            raise _RefusedOn(tuple(w.faces), e) from e
         except _Reroll:
             start = w.attempts[-1]
             node = path[:start]
@@ -336,7 +357,14 @@ def check_odds(
     def run(dice: Any) -> Any:
         return p.resolve(state, plan, dice)
 
-    tree = dice_tree(run, CHANCES_LIMIT)
+    try:
+        tree = dice_tree(run, CHANCES_LIMIT)
+    except _RefusedOn as r:
+        raise RefusedAfterRoll(
+            proc,
+            f"{where}: {proc} {dict(req)} was done on the dice it rolled, but is refused on"
+            f" faces {list(r.faces)}: {r.error} (a refusal after the roll shows the dice)",
+        ) from None
     if tree is None:
         fig.odds_too_large += 1  # too many branches to enumerate
         return
@@ -504,8 +532,11 @@ def play_game(
     store: Store | None = None,
     odds_checks: int = 3,
     fig: Figures | None = None,
+    known: Mapping[str, str] | None = None,
 ) -> Game:
-    """``steps`` steps of seeded random play of ruleset ``name``; every check on the way."""
+    """``steps`` steps of seeded random play of ruleset ``name``; every check on the way.
+    ``known``: procedure -> a known defect of its odds check (:class:`RefusedAfterRoll`), met
+    and recorded in ``fig.known`` instead of failing, so the rest of the game is checked."""
     store = store or Store(":memory:")
     fig = fig if fig is not None else Figures()
     rs = rules.get(name)
@@ -554,7 +585,12 @@ def play_game(
                 and sum(odds_done.values()) < odds_checks
             ):
                 odds_done[proc] = odds_done.get(proc, 0) + 1
-                check_odds(g, store, proc, req, where, fig)
+                try:
+                    check_odds(g, store, proc, req, where, fig)
+                except RefusedAfterRoll as e:
+                    if proc not in (known or {}):
+                        raise
+                    fig.known[proc] = f"{(known or {})[proc]} [{e}]"
             break
         else:
             fig.stuck += 1

