@@ -1,5 +1,7 @@
-"""Property tests: odds sum to 1, substitution keeps the map legal, never moves a fixed force,
-a refused request leaves the state unchanged, replay equals live play."""
+"""Napoleon At Bay's own properties: odds sum to 1, substitution keeps the map legal, never moves
+a fixed force; these requests are refused. The generic properties (a refusal changes nothing,
+replay and export -> import equal live play) are checked once for every ruleset in
+tests/core/test_core_conformance.py, through the helpers of tests/conformance.py used here."""
 
 from __future__ import annotations
 
@@ -11,8 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nab_helpers import force, grid, make, move, odds, play, scenario
 
+from tests.conformance import check_game, try_perform
 from vedette.dice import SeededSource
-from vedette.engine import Game, Store, replay
+from vedette.engine import Game, Store
 from vedette.errors import VedetteError
 from vedette.geometry.hexgrid import OffsetConvention
 
@@ -107,7 +110,7 @@ def test_fixing_invariants(sit: tuple[Any, list[int], dict[str, Any]]) -> None:
     assert len(after.pieces) == len(s.pieces)
 
 
-def test_refused_request_leaves_the_game_unchanged(tmp_path: Path) -> None:
+def test_these_requests_are_refused(tmp_path: Path) -> None:
     st_ = Store(tmp_path / "p.db")
     g = Game.create(
         st_,
@@ -122,23 +125,17 @@ def test_refused_request_leaves_the_game_unchanged(tmp_path: Path) -> None:
         ),
         seed=3,
     )
-    before = (g.state, len(g.records), g.position)
     for proc, req in [
         ("fix", {"moving": "F1", "contact": "R1"}),
         ("move", {"force": "R1", "to": "A0607"}),
         ("move", {"force": "F1", "to": "A0606"}),
         ("end_combat", {}),
     ]:
-        try:
-            g.perform(proc, req)
-        except VedetteError:
-            pass
-        else:
-            raise AssertionError(f"{proc} {req} was accepted")
-        assert (g.state, len(g.records), g.position) == before
+        # try_perform: a refusal leaves state, log and dice unchanged
+        assert try_perform(g, proc, req, "nab") is None, f"{proc} {req} was accepted"
 
 
-def test_replay_equals_live_play(tmp_path: Path) -> None:
+def test_a_scripted_turn_replays(tmp_path: Path) -> None:
     st_ = Store(tmp_path / "r.db")
     from vedette.rules.napoleon_at_bay import RULESET
 
@@ -148,8 +145,7 @@ def test_replay_equals_live_play(tmp_path: Path) -> None:
     g.perform("end_movement", {})
     g.perform("end_combat", {})
     g.perform("move", {"force": "R3", "to": "W2723", "march": "force"})
-    assert replay(RULESET, st_.records(g.id)).state == g.state
+    check_game(g, st_)
     g.undo()
-    assert replay(RULESET, st_.records(g.id)).state == g.state
-    assert Game.open(st_, "r").state == g.state
+    check_game(g, st_)
     assert g.state.phasing == "Ru" and g.state.turn == 1

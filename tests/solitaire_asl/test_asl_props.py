@@ -1,6 +1,8 @@
-"""Properties: odds sum to 1; a shift conserves real counters (and dummies when allowed); a
-closed phase allows no further shift of that kind (minefields excepted); a refused request
-leaves the game unchanged; replay equals live play."""
+"""Solitaire ASL's own properties: odds sum to 1; a shift conserves real counters (and dummies
+when allowed); a closed phase allows no further shift of that kind (minefields excepted); these
+requests are refused. The generic properties (a refusal changes nothing, replay and export ->
+import equal live play) are checked once for every ruleset in tests/core/test_core_conformance.py,
+through the helpers of tests/conformance.py used here."""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ from asl_helpers import ds, make, odds, pds, play, to_phase
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vedette.engine import Game, Store, replay
+from tests.conformance import check_game, try_perform
+from vedette.engine import Game, Store
 from vedette.errors import RuleViolation, VedetteError
 from vedette.rules.solitaire_asl import RULESET
 from vedette.rules.solitaire_asl.model import State, Status
@@ -144,23 +147,17 @@ BAD: list[tuple[str, dict[str, Any]]] = [
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(bad=st.sampled_from(BAD), phase=st.sampled_from(["MPh", "DFPh", "APh"]))
-def test_a_refused_request_leaves_the_game_unchanged(
+def test_these_requests_are_refused(
     tmp_path: Path, bad: tuple[str, dict[str, Any]], phase: str
 ) -> None:
     st_ = Store(tmp_path / f"g{abs(hash((bad[0], str(bad[1]), phase)))}.db")
     g = Game.create(st_, "g", "asl", RULESET.scenario("sample"), seed=3)
     g.perform("phase", {"to": phase})
-    before, n = g.state, len(g.records)
-    try:
-        g.perform(bad[0], bad[1], faces=[1, 1])
-    except VedetteError:
-        assert g.state == before and len(g.records) == n
-        assert replay(RULESET, st_.records(g.id)).state == before
-    else:
-        raise AssertionError(f"{bad} was not refused")
+    # try_perform: a refusal leaves state, log and dice unchanged
+    assert try_perform(g, bad[0], bad[1], "asl", faces=[1, 1]) is None, f"{bad} was accepted"
 
 
-def test_replay_equals_live_play(tmp_path: Path) -> None:
+def test_a_scripted_game_replays(tmp_path: Path) -> None:
     st_ = Store(tmp_path / "r.db")
     g = Game.create(st_, "r", "solitaire_asl", RULESET.scenario("sample"), seed=11)
     g.perform("phase", {"to": "MPh"})
@@ -172,9 +169,9 @@ def test_replay_equals_live_play(tmp_path: Path) -> None:
     g.perform("phase", {"to": "MPh"})
     g.perform("minefield", {"entered": "M1", "other": "M2"})
     g.perform("location", {"id": "4P5", "los": False})
+    check_game(g, st_)
     g.undo()
-    assert replay(RULESET, st_.records(g.id)).state == g.state
-    assert Game.open(st_, "r").state == g.state
+    check_game(g, st_)
 
 
 def test_house_rules_change_the_numbers(tmp_path: Path) -> None:

@@ -1,5 +1,8 @@
-"""Properties of the Solo Napoleonic ruleset: random legal play through the engine keeps its
-invariants; odds sum to exactly 1; a refused action changes nothing; replay equals live play."""
+"""Properties of the Solo Napoleonic ruleset: random play by its turn sequence keeps its
+invariants (no negative figures or disorder, every unit acts at most once a turn); odds sum to
+exactly 1. The generic properties (a refusal changes nothing, replay and export -> import equal
+live play) are checked once for every ruleset in tests/core/test_core_conformance.py, through the
+helpers of tests/conformance.py used here."""
 
 from __future__ import annotations
 
@@ -12,7 +15,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vedette.engine import Game, Store, replay
+from tests.conformance import check_game, check_logged_odds, try_perform
+from vedette.engine import Game, Store
 from vedette.errors import VedetteError
 from vedette.rules.solo_napoleonic import RULESET as R
 
@@ -27,16 +31,9 @@ def _odds_ok(g: Game, proc: str, req: dict[str, Any]) -> None:
 
 
 def _try(g: Game, proc: str, req: dict[str, Any]) -> bool:
-    """Perform; a refusal must leave the state and the log as they were."""
-    before = g.state
-    n = len(g.records)
+    """Perform; a refusal must leave the game as it was (see tests/conformance.py)."""
     _odds_ok(g, proc, req)
-    try:
-        g.perform(proc, req)
-    except VedetteError:
-        assert g.state == before and len(g.records) == n
-        return False
-    return True
+    return try_perform(g, proc, req, f"solonap {proc}") is not None
 
 
 def play(seed: int, turns: int, db: Path, optional: bool) -> Game:
@@ -100,9 +97,18 @@ def play(seed: int, turns: int, db: Path, optional: bool) -> Game:
 def test_random_play_invariants_and_replay(seed: int, optional: bool) -> None:
     with tempfile.TemporaryDirectory() as d:
         g = play(seed, 2, Path(d) / "p.db", optional)
-        again = replay(R, g.store.records(g.id))
-        assert again.state == g.state
-        assert again.position == g.position
+        check_game(g, g.store)
+
+
+def test_the_odds_of_a_played_turn_are_the_frequencies_of_resolve() -> None:
+    """Each kind of dice-rolling action met in two turns of play, done again from its state with
+    every combination of forced dice (or a chi-square fit where the tree is large), gives the
+    odds ``chances`` gives (see tests/conformance.py)."""
+    g = play(5, 2, Path(":memory:"), False)
+    fig = check_logged_odds(g, g.store)
+    # staff, control, deal, move and fire draw too many dice to enumerate by default: they are
+    # checked with VEDETTE_CONFORMANCE_LONG=1 (a larger limit)
+    assert fig.odds_exhaustive + fig.odds_chi2 >= 1
 
 
 @settings(max_examples=30, deadline=None)

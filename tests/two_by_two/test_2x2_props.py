@@ -1,18 +1,19 @@
-"""Property tests: odds sum to exactly 1; a refused request changes nothing; a destroyed unit
-never acts; random legal play replays to the same state through the engine's log."""
+"""2 by 2's own properties: odds sum to exactly 1; a destroyed unit never acts; play by its
+phases, through the engine, keeps the generic properties (a refusal changes nothing, replay and
+export -> import equal live play), which tests/core/test_core_conformance.py checks for every
+ruleset with the helpers of tests/conformance.py used here."""
 
 from __future__ import annotations
 
 import random
-import tempfile
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vedette.engine import Game, Store, replay
+from tests.conformance import check_game, check_logged_odds, try_perform
+from vedette.engine import Game, Store
 from vedette.errors import RuleViolation, VedetteError
 from vedette.rules.two_by_two import RULESET
 from vedette.rules.two_by_two.api import Battle
@@ -236,21 +237,15 @@ def test_random_play_invariants(seed: int) -> None:
     assert b.replayed() == b.state
 
 
-def test_engine_replay_equals_live_play_and_refusals_write_nothing() -> None:
+def test_engine_play_by_phases_conforms() -> None:
     rng = random.Random(7)
-    with tempfile.TemporaryDirectory() as tmp:
-        st_ = Store(Path(tmp) / "g.db")
-        g = Game.create(st_, "g", "2x2", RULESET.scenario("sample"), seed=11)
-        shadow = Battle.sample()
-        for _ in range(150):
-            proc, req = _random_request(shadow, rng)
-            n = len(g.records)
-            try:
-                g.perform(proc, req)
-            except VedetteError:
-                assert len(g.records) == n
-                continue
+    st_ = Store(":memory:")
+    g = Game.create(st_, "g", "2x2", RULESET.scenario("sample"), seed=11)
+    shadow = Battle.sample()
+    for _ in range(150):
+        proc, req = _random_request(shadow, rng)
+        if try_perform(g, proc, req, "2x2") is not None:
             shadow.state = g.state
-        assert replay(RULESET, st_.records(g.id)).state == g.state
-        g2 = Game.open(st_, "g")
-        assert g2.state == g.state
+    check_game(g, st_)
+    # the odds of the shots, melees and rolls met are the frequencies of their outcomes
+    assert check_logged_odds(g, st_).odds_by_procedure.keys() >= {"shoot", "melee"}

@@ -481,4 +481,5 @@ def _wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 def iter_todo(obligations: Sequence[Obligation], options: Sequence[Todo]) -> Iterator[Todo]:
     for o in obligations:
         yield Todo(o.procedure, o.request, o.text, o.rule, True, o.id)
-    yield from options
+    # an action an obligation blocks is not open now
+    yield from (t for t in options if flow_violation(obligations, t.procedure, t.request) is None)
