@@ -150,6 +150,7 @@ def build_parser() -> Parser:
             help=f"{rs} procedures ('vedette {aliases[0]} help')",
         )
         x.add_argument("procedure", nargs="?", default="help")
+        x.add_argument("-h", "--help", dest="procedure", action="store_const", const="help")
         x.add_argument("args", nargs=argparse.REMAINDER)
         x.set_defaults(ruleset=rs)
     return p

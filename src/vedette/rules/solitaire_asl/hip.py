@@ -32,6 +32,25 @@ def new_id(state: State, prefix: str, serial: int, taken: set[str]) -> tuple[str
             return cand, serial
 
 
+def split_id(state: State, parent: str, taken: set[str] | None = None) -> str:
+    """A readable id for a part split off ``parent``: ``P1`` gives ``P1b``, ``P1c`` ...; a
+    parent whose id ends in a letter gives ``P1b2``, ``P1b3`` ..."""
+    used = {s.id for s in state.stacks} | {c.id for s in state.stacks for c in s.counters}
+    used |= set(state.removed) | {f.id for f in state.fortifications}
+    used |= set(taken or ())
+    if parent[-1:].isdigit():
+        cands = [parent + ch for ch in "bcdefghijklmnopqrstuvwxyz"]
+    else:
+        cands = [f"{parent}{n}" for n in range(2, 100)]
+    for c in cands:
+        if c not in used:
+            if taken is not None:
+                taken.add(c)
+            return c
+    sid, _ = new_id(state, parent + "-", 0, set(taken or ()))
+    return sid
+
+
 class _Board:
     """A working copy of the stacks and fortifications a HIP shift touches."""
 
@@ -92,8 +111,7 @@ def _split(b: _Board, stack: Stack, ids: set[str], **changes: Any) -> tuple[Stac
         return None, new
     kept = replace(stack, counters=rest)
     b.put(kept)
-    prefix = "C" if changes.get("status") in (Status.CONCEALED, Status.REVEALED) else "H"
-    new = replace(stack, id=b.fresh(prefix), counters=part, **changes)
+    new = replace(stack, id=split_id(b.state, stack.id, b.taken), counters=part, **changes)
     b.put(new)
     return kept, new
 
