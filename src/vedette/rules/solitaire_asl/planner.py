@@ -7,8 +7,10 @@ to every later shift DR of the phase (one of <= 0 does not), and a final DR of 8
 shifting of that kind for the side in that phase, so the shifts behind it are never tried.
 
 The odds come from the core's chance algebra (:func:`vedette.rules.protocol.chances`): it
-enumerates every die of :func:`roll_sequence`, which rolls the planned shifts in order through
-the same checks (the same modifiers and the same shift table) a ``shift`` would use. Each
+enumerates every chance node of :func:`roll_sequence`, which rolls the planned shifts in
+order; each shift is one node whose outcomes (through and counted, through on <= 0, closed) carry
+the exact weights of the same check (the same modifiers and the same shift table) a ``shift``
+would roll, with the +1 of the shifts counted before it. Each
 shift's own DRMs are those of ``shift`` for the same pair now (its plan checks it is legal);
 the planner adds the +1 of the shifts before it in the plan. A stack may appear in one planned
 shift only (its DRMs would change once it has moved).
@@ -17,12 +19,14 @@ shift only (its DRMs would change once it has moved).
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from vedette.dice import Check, DiceSource, Modifier, Roll, Table
+from vedette.dice import Check, DiceSource, Modifier, Table
+from vedette.dice.die import Die
 from vedette.errors import BadRequest
 from vedette.rules.base import Outcome
 from vedette.rules.fields import spec_of
@@ -129,40 +133,76 @@ def sequencing(
     )
 
 
-def roll_sequence(seq: Sequencing, order: Sequence[int], dice: DiceSource) -> Outcome:
+#: what a shift's row does, for the planner: (gets through, bears the +1, closes the phase)
+Effect = tuple[bool, bool, bool]
+
+
+def _effects(p: Planned, mods: tuple[Modifier, ...]) -> tuple[Die, tuple[Effect, ...]]:
+    """One shift as one chance node: a die whose faces are the effects of the shift table's
+    rows, each repeated in proportion to its exact probability under the shift's own Check
+    (its modifiers, the same table ``shift`` reads). Rows with the same effect share faces,
+    so the tree branches on what matters to the sequence, not on every pip."""
+    odds = Check("2d6", mods, p.table, f"planned shift {p.label}", "O'Leary 2.5").odds()
+    by_key = {r.key: r for r in p.table.rows}
+    weights: dict[Effect, Fraction] = {}
+    for row in odds.rows:
+        if row.p == 0:
+            continue
+        data = by_key[row.key].data
+        eff = (bool(data.get("allowed")), bool(data.get("counted")), bool(data.get("closes")))
+        weights[eff] = weights.get(eff, Fraction(0)) + row.p
+    effects = tuple(weights)
+    denom = math.lcm(*(w.denominator for w in weights.values()))
+    counts = [int(w * denom) for w in weights.values()]
+    g = math.gcd(*counts)
+    faces = tuple(i for i, n in enumerate(counts) for _ in range(n // g))
+    return Die(f"shift {p.label}", faces), effects
+
+
+def _count_mods(seq: Sequencing, p: Planned, n: int) -> tuple[Modifier, ...]:
+    if not n:
+        return p.mods
+    reason = f"{n} previous shift{'s' if n > 1 else ''} this phase"
+    return (Modifier(seq.per_shift * n, reason, "O'Leary 2.5"), *p.mods)
+
+
+def roll_sequence(
+    seq: Sequencing,
+    order: Sequence[int],
+    dice: DiceSource,
+    nodes: dict[tuple[int, int], tuple[Die, tuple[Effect, ...]]] | None = None,
+) -> Outcome:
     """Roll the planned shifts in ``order`` as the phase would: each with the +1 of the
     shifts counted before it (2.5), none after an 8+ closed its kind of shift. The result is
-    how many got through."""
+    how many got through. ``nodes`` caches each (shift, count)'s chance node."""
+    nodes = {} if nodes is None else nodes
     counted: dict[str, int] = {}
     closed = set(seq.closed)
     through = 0
-    rolls: list[Roll] = []
     for i in order:
         p = seq.shifts[i]
         if p.group in closed:
             continue
         key = "*" if seq.shared else p.group
         n = seq.start.get(key, 0) + counted.get(key, 0)
-        mods = p.mods
-        if n:
-            reason = f"{n} previous shift{'s' if n > 1 else ''} this phase"
-            mods = (Modifier(seq.per_shift * n, reason, "O'Leary 2.5"), *mods)
-        r = Check("2d6", mods, p.table, f"planned shift {p.label}", "O'Leary 2.5").resolve(dice)
-        assert isinstance(r, Roll)
-        rolls.append(r)
-        row = p.table.lookup(r.final)
-        if row.data.get("allowed"):
+        node = nodes.get((i, n))
+        if node is None:
+            node = nodes[(i, n)] = _effects(p, _count_mods(seq, p, n))
+        die, effects = node
+        allowed, counts, closes = effects[dice.face(die)]
+        if allowed:
             through += 1
-        if row.data.get("counted"):
+        if counts:
             counted[key] = counted.get(key, 0) + 1
-        if row.data.get("closes"):
+        if closes:
             closed.add(p.group)
-    return Outcome((), tuple(rolls), f"{through} through", result=f"{through} through")
+    return Outcome((), (), f"{through} through", result=f"{through} through")
 
 
 def odds_of(seq: Sequencing, order: Sequence[int]) -> Chances:
     """The exact distribution of the number of shifts through, for one order."""
-    return chances(lambda dice: roll_sequence(seq, order, dice), limit=LIMIT)
+    nodes: dict[tuple[int, int], tuple[Die, tuple[Effect, ...]]] = {}
+    return chances(lambda dice: roll_sequence(seq, order, dice, nodes), limit=LIMIT)
 
 
 def expected(c: Chances) -> Fraction:
