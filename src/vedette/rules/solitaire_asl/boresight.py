@@ -230,7 +230,8 @@ def resolve_boresight(
         names = ", ".join(f"{c.name} ({c.id})" for c in ws)
         msg = f"{hit} is now the bore-sighted location of {names} for good: note it (6.1)"
     side = next((s.side for s in state.stacks if any(x.id == ws[0].id for x in s.counters)), "")
-    if side == state.phasing and state.phase != "setup" and not state.acted:
+    ends = bool(data.get("flow", {}).get("firing_ends_start", True))
+    if ends and side == state.phasing and state.phase != "setup" and not state.acted:
         p.set("acted", True)  # a friendly unit has fired: the start of the phase is over
     return Outcome(
         (

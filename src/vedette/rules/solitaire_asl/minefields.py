@@ -89,7 +89,8 @@ def run_minefield(
     if flags.get("counted"):
         p.count(e.side, phase_key(state), bookkeeping(Op.MINEFIELD, data))
     mover = state.enemy(e.side)
-    if mover == state.phasing and state.phase in ("MPh", "APh") and not state.acted:
+    ends = bool(data.get("flow", {}).get("minefield_entry_ends_start", True))
+    if ends and mover == state.phasing and state.phase in ("MPh", "APh") and not state.acted:
         # a unit of the phasing side has moved/advanced: the start of the phase is over (2.3)
         p.set("acted", True)
     if flags.get("allowed"):
