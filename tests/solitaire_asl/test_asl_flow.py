@@ -301,3 +301,48 @@ def test_legal_requests_are_legal(tmp_path: Path) -> None:
         name, req = reqs[0]
         g.perform(name, req)
     json.dumps(RULESET.state_json(g.state))
+
+
+# == names and ids ================================================================================
+def test_commands_take_names_and_splits_keep_readable_ids(tmp_path: Path) -> None:
+    g = sample(tmp_path)
+    goto(g, "MPh")
+    out = g.perform("move", {"stack": "DP", "to": "4P6", "counters": ["8-1"]})  # P1 by a name
+    assert "8-1 split off P1 as P1b" in out.message
+    p1b = g.state.stack("P1b")
+    assert p1b is not None and [c.name for c in p1b.counters] == ["8-1"]
+    g.perform("move", {"stack": "8-1", "to": "4P7"})  # the new stack by its counter's name
+    assert g.state.stack("P1b").location == "4P7"  # type: ignore[union-attr]
+    g.perform("move", {"stack": "P1", "to": "4P6", "counters": ["DP"], "name": "DP team"})
+    assert g.state.stack("DP team") is not None
+    g.perform("reveal", {"what": "T-34/76"})
+    assert g.state.stack("P2").status.value == "revealed"  # type: ignore[union-attr]
+    text = refused(g, "reveal", {"what": "4-4-7"}, [])
+    assert "several counters are called '4-4-7'" in text
+
+
+def test_hip_ids_after_a_shift_and_a_failure(tmp_path: Path) -> None:
+    def sq(cid: str) -> dict[str, Any]:
+        return {"id": cid, "name": f"squad {cid}", "kind": "squad"}
+
+    g = game(
+        tmp_path,
+        [
+            {"name": "Kampfgruppe", "location": "4A5", "status": "hip", "counters": [sq("a")]},
+            {"id": "X1", "location": "4C5", "status": "dummy_hip"},
+            {"id": "H2", "location": "4E5", "status": "hip", "counters": [sq("b"), sq("c")]},
+            {"id": "X2", "location": "4G5", "status": "dummy_hip"},
+        ],
+    )
+    assert g.state.stack("Kampfgruppe") is not None  # a scenario name is the stack's id
+    goto(g, "MPh")
+    out = g.perform("shift", {"a": "Kampfgruppe", "b": "X1", "back": []}, faces=[1, 2])
+    assert "move squad a (Kampfgruppe) from 4A5 to 4C5" in out.message
+    x = g.state.stack("X4A5")  # the dummy HIP counter left where no HIP unit is (3.3.3)
+    assert x is not None and x.location == "4A5" and "(X4A5) in 4A5" in out.message
+    # 12 - 1 (both HIP) + 1 (one previous shift) = 12
+    out = g.perform("shift", {"a": "H2", "b": "X2", "move": ["squad b"]}, faces=[6, 6])
+    assert out.rolls[0].row == "exposed"  # type: ignore[union-attr]
+    h2b = g.state.stack("H2b")
+    assert h2b is not None and [c.id for c in h2b.counters] == ["b"]
+    assert h2b.status.value == "concealed"

@@ -77,6 +77,15 @@ class _Board:
         self.forts[f.id] = f
         self.touched_forts.add(f.id)
 
+    def named(self, wanted: str) -> str:
+        """``wanted`` as a new id if it is free, else a readable variant of it."""
+        used = set(self.stacks) | set(self.forts) | set(self.removed) | set(self.state.removed)
+        used |= {c.id for s in self.stacks.values() for c in s.counters} | self.taken
+        if wanted not in used:
+            self.taken.add(wanted)
+            return wanted
+        return split_id(self.state, wanted, self.taken)
+
     def fresh(self, prefix: str) -> str:
         sid, self.serial = new_id(self.state, prefix, self.serial, self.taken)
         return sid
@@ -236,7 +245,7 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
             changes.append(f"{sid} is in the {kinds[0]} in {s.location} (4.4)")
     for loc in (la, lb):
         if not b.hip_at(loc, side):
-            sid = b.fresh("X")
+            sid = b.named(f"X{loc.split(':')[0]}")  # readable: the dummy HIP left in 4M6
             b.put(Stack(sid, side, loc, Status.DUMMY_HIP, dummies=1))
             changes.append(
                 f"place a dummy HIP counter ({sid}) in {loc}: no HIP unit is left there (3.3.3)"

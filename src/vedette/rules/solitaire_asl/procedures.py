@@ -184,7 +184,7 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
         changes.insert(0, f"move {s.id} from {s.location} to {to}")
     else:
         nid = req.name or split_id(state, s.id)
-        if state.stack(nid) is not None or state.counter(nid) is not None or nid in state.removed:
+        if _taken(state, nid):
             raise BadRequest(f"{nid!r} is taken: name the part that splits off with name=...")
         rest = tuple(c for c in s.counters if c not in moving)
         left = replace(
@@ -209,6 +209,16 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
         changes.append(f"the start of the {state.phase} is over: no more dummy shifts by {s.side}")
     return Outcome(
         (p.event("move", stack=s.id, to=to),), (), "; ".join(changes), {"changes": changes}
+    )
+
+
+def _taken(state: State, name: str) -> bool:
+    return (
+        state.stack(name) is not None
+        or state.counter(name) is not None
+        or state.fortification(name) is not None
+        or state.minefield(name) is not None
+        or name in state.removed
     )
 
 
@@ -311,12 +321,16 @@ def run_place(state: State, req: PlaceRequest, data: Mapping[str, Any]) -> Outco
     state.layout.hex(loc)
     a = state.allotment(side)
     p = Patch()
+    if req.name and _taken(state, req.name):
+        raise BadRequest(f"{req.name!r} is taken: choose another name")
     if req.kind == "dummy_hip":
         if a.dummy_hip_placed >= a.dummy_hip:
             raise RuleViolation(
                 "O'Leary 3.1.1", f"{side} has placed all {a.dummy_hip} allotted dummy HIP counters"
             )
         sid, serial = new_id(state, "X", state.serial, set())
+        if req.name:
+            sid, serial = req.name, state.serial
         p.put_stack(Stack(sid, side, loc, Status.DUMMY_HIP, dummies=1, position=req.position))
         p.set("allot", {"side": side, "dummy_hip": 1}).set("serial", serial)
         msg = f"dummy HIP counter {sid} in {loc} ({a.dummy_hip_placed + 1} of {a.dummy_hip})"
@@ -327,6 +341,8 @@ def run_place(state: State, req: PlaceRequest, data: Mapping[str, Any]) -> Outco
                 f"{side} has placed all {a.dummy_minefields} allotted dummy minefields",
             )
         mid, serial = new_id(state, "M", state.serial, {m.id for m in state.minefields})
+        if req.name:
+            mid, serial = req.name, state.serial
         p.put_mine(Minefield(mid, side, loc, dummy=True))
         p.set("allot", {"side": side, "dummy_minefields": 1}).set("serial", serial)
         n = a.dummy_minefields_placed + 1

@@ -40,9 +40,7 @@ class MoveRequest:
     dummies: int | None = arg("a dummy stack: how many ? move", default=None)
     mp: int = arg("MP the vehicles used this phase (2.4)", units="MP", default=0)
     position: str = arg("foxhole, crest, ...", default="")
-    name: str = arg(
-        "the name of the part that splits off (default: the stack's name + '/2')", default=""
-    )
+    name: str = arg("the id of the part that splits off (default: P1 gives P1b)", default="")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +76,7 @@ class PlaceRequest:
     side: str = arg("whose")
     location: str = arg("where")
     position: str = arg("foxhole, crest, ...", default="")
+    name: str = arg("the placed counter's id (default: X1, X2 ... / M1, M2 ...)", default="")
 
 
 @dataclass(frozen=True, slots=True)
