@@ -346,3 +346,15 @@ def test_hip_ids_after_a_shift_and_a_failure(tmp_path: Path) -> None:
     h2b = g.state.stack("H2b")
     assert h2b is not None and [c.id for c in h2b.counters] == ["b"]
     assert h2b.status.value == "concealed"
+
+
+def test_a_refused_shift_says_nothing_changes_on_the_board(tmp_path: Path) -> None:
+    g = sample(tmp_path)
+    goto(g, "MPh")
+    out = g.perform("shift", {"a": "P1", "b": "D1"}, faces=[4, 5])  # 9: refused, closed
+    assert "no more dummy stack shifts this phase" in out.message
+    assert "Nothing to change on the board." in out.message
+    assert out.details["changes"] == []
+    goto(g, "MPh", GE)
+    out = g.perform("shift", {"a": "H1", "b": "X1"}, faces=[4, 5])  # enemy MPh: 3.3.5
+    assert "the enemy mph and own dfph count as one" in out.message.lower()

@@ -271,10 +271,21 @@ class SolitaireASL(Ruleset[State]):
                         )
                     )
             return out
+        from vedette.errors import VedetteError
+
         out = []
+        hr = state.options.get("house_rules")
+        data, tables = self.data(hr), self.tables(hr)
         for side in state.sides:
             for ra, rb, kind in pr.shift_candidates(state, side):
-                if window(state, side, Op(kind)).open:
+                if not window(state, side, Op(kind)).open:
+                    continue
+                try:
+                    req = ShiftRequest(a=ra, b=rb, kind=kind, side=side)  # type: ignore[arg-type]
+                    plan_shift(state, req, data, tables)
+                except VedetteError:
+                    continue
+                if True:
                     out.append(
                         Todo(
                             "shift",

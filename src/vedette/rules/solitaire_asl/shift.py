@@ -821,9 +821,17 @@ def run_shift(state: State, plan: ShiftPlan, dice: DiceSource) -> Outcome:
     patch, changes, serial = consequences(state, plan, dict(row.data))
     if serial != state.serial:
         patch.set("serial", serial)
+    # the closure is bookkeeping, not a change on the table: said once, apart
+    notes = [c for c in changes if c.startswith("no more ")]
+    changes = [c for c in changes if not c.startswith("no more ")]
     msg = f"{row.result}."
+    extra = [n for n in notes if "(" in n]  # e.g. the enemy MPh and own DFPh are one (3.3.5)
+    if extra:
+        msg += " " + "; ".join(extra).capitalize() + "."
     if changes:
         msg += " On the board: " + "; ".join(changes) + "."
+    else:
+        msg += " Nothing to change on the board."
     details = {
         "op": plan.op.value,
         "side": plan.side,
@@ -835,6 +843,7 @@ def run_shift(state: State, plan: ShiftPlan, dice: DiceSource) -> Outcome:
         "modifiers": [m.to_json() for m in roll.modifiers],
         "superseded": [m.to_json() for m in roll.superseded],
         "changes": changes,
+        "notes": notes,
     }
     return Outcome(
         (patch.event("shift", op=plan.op.value, row=row.key, final=roll.final),),
