@@ -358,3 +358,55 @@ def test_a_refused_shift_says_nothing_changes_on_the_board(tmp_path: Path) -> No
     goto(g, "MPh", GE)
     out = g.perform("shift", {"a": "H1", "b": "X1"}, faces=[4, 5])  # enemy MPh: 3.3.5
     assert "the enemy mph and own dfph count as one" in out.message.lower()
+
+
+def test_release_0_1_boresight_payloads_upgrade_to_an_obligation(tmp_path: Path) -> None:
+    """Version-1 payloads (untyped patches): a scattered hex logged as ``pending_add`` becomes
+    the candidate of a typed event and the decision it owes; ``decide`` discharges it; a
+    counter's ``boresight_location`` becomes its one bore-sight field."""
+    g = sample(tmp_path)
+    goto(g, "PFPh")
+    s = g.state
+    e = RULESET.decode(
+        {
+            "kind": "boresight",
+            "data": {
+                "pending_add": [["boresight", "r2", "4Q4"]],
+                "weapons": ["r2"],
+                "target": "4Q6",
+                "row": "scatter",
+            },
+        }
+    )
+    assert type(e).__name__ == "BoresightRolled" and e.candidate == "4Q4"
+    s = RULESET.fold(s, e)
+    assert [o.id for o in s.owed] == ["boresight:r2"] and s.pending == (("boresight", "r2", "4Q4"),)
+    p1 = s.stack("P1")
+    assert p1 is not None
+    rec = p1.to_json()
+    rec["counters"][1] = {
+        **rec["counters"][1],
+        "boresight": "eligible",
+        "boresight_location": "4Q4",
+    }
+    d = RULESET.decode(
+        {
+            "kind": "decide",
+            "data": {
+                "pending_remove": [["boresight", "r2"]],
+                "put_stacks": [rec],
+                "id": "r2",
+                "ok": True,
+            },
+        }
+    )
+    s = RULESET.fold(s, d)
+    assert s.owed == () and weapon_of(s, "r2").boresight == "4Q4"
+    with pytest.raises(VedetteError, match="newer"):
+        RULESET.decode({"kind": "shift", "v": 9, "data": {}})
+
+
+def weapon_of(state: Any, cid: str) -> Counter:
+    hit = state.counter(cid)
+    assert hit is not None
+    return hit[1]  # type: ignore[no-any-return]

@@ -116,3 +116,28 @@ def test_plan_in_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert sum(dist) == 1 and len(dist) == 3
     assert main(["--db", db, "game", "log"]) == 0
     assert "plan" not in capsys.readouterr().out  # a query: nothing logged
+
+
+def test_plan_in_the_web_app(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from vedette.engine import Game, Store
+    from vedette.web.app import create_app
+
+    db = tmp_path / "web.db"
+    g = Game.create(Store(db), "asl1", "asl", RULESET.scenario("sample"), seed=4)
+    g.perform("phase", {"to": "MPh"})
+    c = TestClient(create_app(db))
+    c.get("/")
+    page = c.get("/games/asl1").text
+    assert 'data-proc="plan"' in page
+    t = page.split('name="csrf-token" content="')[1].split('"')[0]
+    r = c.post(
+        "/api/games/asl1/perform",
+        json={"procedure": "plan", "request": {"shifts": "P1:D1,H1:X1"}},
+        headers={"X-CSRF-Token": t},
+    )
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert any("through" in line for line in body["lines"])
+    assert len(body["log"]) == 2  # a query: nothing logged
