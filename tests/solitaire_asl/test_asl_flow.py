@@ -410,3 +410,17 @@ def weapon_of(state: Any, cid: str) -> Counter:
     hit = state.counter(cid)
     assert hit is not None
     return hit[1]  # type: ignore[no-any-return]
+
+
+def test_odds_of_the_whole_bore_sight_procedure(tmp_path: Path) -> None:
+    """The core enumerates resolve: a 6 scatters off the boards from 4P5 only N 5-6, S 6."""
+    from fractions import Fraction
+
+    g = sample(tmp_path)
+    goto(g, "PFPh")
+    c = g.chances("boresight", {"weapons": "r2", "target": "4P5"})
+    assert c.exact and c.p("here") == Fraction(1, 3) and c.p("not_yet") == Fraction(1, 2)
+    assert c.p("scatter: still undetermined") + c.p(
+        "scatter: a hex on the boards, to decide"
+    ) == Fraction(1, 6)
+    assert c.p("scatter: still undetermined") == Fraction(1, 72)

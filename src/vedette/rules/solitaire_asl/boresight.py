@@ -246,7 +246,7 @@ def resolve_boresight(
         tuple(rolls),
         msg,
         {"row": r.row, "boresight_location": hit, "weapons": [c.id for c in ws]},
-        result=str(r.row),
+        result=_result(str(r.row), hit, waiting),
     )
 
 
@@ -275,8 +275,17 @@ def resolve_prereg(state: State, plan: Plan, dice: DiceSource, data: Mapping[str
         tuple(rolls),
         msg,
         {"row": r.row, "prereg": hit, "module": m.id},
-        result=str(r.row),
+        result=_result(str(r.row), hit, waiting),
     )
+
+
+def _result(row: str, hit: str | None, waiting: str | None) -> str:
+    """The short name of the outcome, for the odds of the whole procedure."""
+    if row != "scatter":
+        return row
+    if waiting is not None:
+        return "scatter: a hex on the boards, to decide"
+    return "scatter: determined" if hit is not None else "scatter: still undetermined"
 
 
 @dataclass(frozen=True)

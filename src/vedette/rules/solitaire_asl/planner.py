@@ -61,7 +61,7 @@ class Sequencing:
     per_shift: int  # the DRM per previous shift (2.5: +1)
     shared: bool  # previous shifts of every operation count (the default reading)
     start: Mapping[str, int]  # shifts already counted this phase, per group ("*": all)
-    closed: frozenset[str]  # groups already closed this phase
+    closed: frozenset[str]  # groups closed before the plan (none: each planned shift's plan holds)
 
 
 def _pair(text: str) -> tuple[str, str]:
@@ -125,11 +125,9 @@ def sequencing(
     start = {"*": state.count(side, pk, None)}
     for p in planned:
         start[p.group] = state.count(side, pk, p.group)
-    closed = frozenset(
-        g for (sd, g, _w) in state.closed if sd == side and any(p.group == g for p in planned)
-    )
+    # every planned shift passed its plan, so none of their kinds is closed yet this phase
     return Sequencing(
-        side, tuple(planned), int(drm.get("previous_shift", 1)), shared, start, closed
+        side, tuple(planned), int(drm.get("previous_shift", 1)), shared, start, frozenset()
     )
 
 
