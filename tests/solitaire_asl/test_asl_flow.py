@@ -424,3 +424,12 @@ def test_odds_of_the_whole_bore_sight_procedure(tmp_path: Path) -> None:
         "scatter: a hex on the boards, to decide"
     ) == Fraction(1, 6)
     assert c.p("scatter: still undetermined") == Fraction(1, 72)
+
+
+def test_reveal_a_minefield(tmp_path: Path) -> None:
+    g = sample(tmp_path)
+    goto(g, "MPh", GE)
+    out = g.perform("reveal", {"what": "M2"})
+    assert out.message == "turn M2 in 4S7 face up: 1 AT"
+    refused(g, "reveal", {"what": "M2"}, [], "already revealed")
+    refused(g, "minefield", {"entered": "M1", "other": "M2"}, [2, 2], "O'Leary 4.6.2")

@@ -141,3 +141,10 @@ def test_plan_in_the_web_app(tmp_path: Path) -> None:
     body = r.json()
     assert any("through" in line for line in body["lines"])
     assert len(body["log"]) == 2  # a query: nothing logged
+
+
+def test_planner_takes_stated_facts_per_location() -> None:
+    """tem/los stated per location reach each planned shift's DRMs, as on 'shift'."""
+    req = PlanRequest(shifts=PLAN, tem={"4A1": 0, "4C1": 0}, los={"4I1": True})
+    seq = sequencing(three(), req, RULESET.data(), RULESET.tables())
+    assert [sum(m.value for m in p.mods) for p in seq.shifts] == [0, 1, 0]

@@ -137,7 +137,7 @@ class SolitaireASL(Ruleset[State]):
             "reveal": simple(
                 "reveal",
                 RevealRequest,
-                pr.run_reveal,
+                lambda s, r: pr.run_reveal(s, r, _d(s)),
                 "concealment/HIP/cloaking lost by the ASL rules; dummies removed",
                 "O'Leary 2.2, 3.4, 5.2",
             ),

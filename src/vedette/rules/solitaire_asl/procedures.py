@@ -275,7 +275,7 @@ def run_drop(state: State, req: DropRequest) -> Outcome:
     )
 
 
-def run_reveal(state: State, req: RevealRequest) -> Outcome:
+def run_reveal(state: State, req: RevealRequest, data: Mapping[str, Any] | None = None) -> Outcome:
     """Concealment, HIP or cloaking lost by the ASL rules (A12.121, A12.3 ...): a potential dummy
     stack loses that status for good (2.2); a revealed dummy HIP counter is removed (3.4);
     cloaking is never regained (5.2); a hidden fortification is revealed."""
@@ -291,7 +291,19 @@ def run_reveal(state: State, req: RevealRequest) -> Outcome:
             (),
             f"place the {f.kind} {f.id} on the board in {f.location}",
         )
-    s = find_stack(state, ref, "stack or fortification")
+    m = state.minefield(ref)
+    if m is not None:
+        # a minefield's strength revealed by the ASL rules (B28): face up; a dummy goes (A9)
+        if m.revealed:
+            raise BadRequest(f"minefield {m.id} is already revealed")
+        if m.dummy and (data or {}).get("minefield", {}).get("remove_revealed_dummy", True):
+            p.remove_mine(m.id)
+            msg = f"{m.id} in {m.location} was a dummy minefield: remove it"
+        else:
+            p.put_mine(replace(m, revealed=True))
+            msg = f"turn {m.id} in {m.location} face up: {m.strength}"
+        return Outcome((p.event("reveal"),), (), msg)
+    s = find_stack(state, ref, "stack, fortification or minefield")
     if s.is_dummy:
         p.remove_stack(s.id)
         what = {

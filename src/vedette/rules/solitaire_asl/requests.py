@@ -65,7 +65,7 @@ class DropRequest:
 @dataclass(frozen=True, slots=True)
 class RevealRequest:
     procedure_name: ClassVar[str] = "reveal"
-    what: str = arg("stack or fortification (id or name)", positional=True)
+    what: str = arg("stack (id or a counter's name), fortification or minefield", positional=True)
     keep_concealment: bool = arg("HIP/cloaked units keep a ?", default=False)
 
 
