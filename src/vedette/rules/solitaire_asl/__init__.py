@@ -285,15 +285,14 @@ class SolitaireASL(Ruleset[State]):
                     plan_shift(state, req, data, tables)
                 except VedetteError:
                     continue
-                if True:
-                    out.append(
-                        Todo(
-                            "shift",
-                            {"a": ra, "b": rb, "kind": kind, "side": side},
-                            f"{side} may try a {kind} shift {ra} <-> {rb}",
-                            "O'Leary 2.3, 3.3.2, 5.1",
-                        )
+                out.append(
+                    Todo(
+                        "shift",
+                        {"a": ra, "b": rb, "kind": kind, "side": side},
+                        f"{side} may try a {kind} shift {ra} <-> {rb}",
+                        "O'Leary 2.3, 3.3.2, 5.1",
                     )
+                )
         if state.phase in ("MPh", "APh") and not state.acted:
             out.append(Todo("act", {}, f"close the start of the {state.phasing} {state.phase}"))
         out.append(Todo("phase", {}, "on to the next phase", "ASL A3"))

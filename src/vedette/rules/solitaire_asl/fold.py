@@ -13,7 +13,7 @@ and the obligations it owes (``State.owed``), a counter's ``boresight_location``
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -422,7 +422,3 @@ def apply_event(state: State, event: Any) -> State:
     if fold is None:
         raise TypeError(f"no fold for {type(event).__name__}")
     return fold(state, event)  # type: ignore[no-any-return]
-
-
-def as_mapping(x: Any) -> Mapping[str, Any]:
-    return x if isinstance(x, Mapping) else x.to_json()

@@ -34,7 +34,7 @@ from vedette.rules.protocol import Chances, Plan, chances
 from vedette.rules.solitaire_asl.model import State
 from vedette.rules.solitaire_asl.requests import PlanRequest, ShiftRequest
 from vedette.rules.solitaire_asl.shift import location_of, plan_shift, side_named
-from vedette.rules.solitaire_asl.turn import bookkeeping, phase_key
+from vedette.rules.solitaire_asl.turn import phase_key
 
 #: the most shifts whose every order is searched (4! = 24 orders)
 MAX_SEARCH = 4
@@ -282,6 +282,3 @@ def _lines(c: Chances, k: int) -> list[str]:
 
 def _frac(x: Fraction) -> dict[str, Any]:
     return {"p": f"{x.numerator}/{x.denominator}", "value": round(float(x), 6)}
-
-
-__all__ = ["bookkeeping", "odds_of", "roll_sequence", "sequencing"]
