@@ -18,7 +18,8 @@ _STATUS = {
 }
 
 
-def stack_text(s: Stack) -> str:
+def stack_text(s: Stack, waiting: dict[str, str] | None = None) -> str:
+    """One stack as a line; ``waiting``: weapon id -> scattered hex awaiting the player."""
     if s.status == Status.DUMMY:
         what = f"{s.dummies} ?"
     elif s.status == Status.DUMMY_HIP:
@@ -35,7 +36,9 @@ def stack_text(s: Stack) -> str:
                 t += " [emplaced]"
             if c.settings:
                 t += f" [{c.settings}]"
-            if c.boresight == "eligible":
+            if c.boresight == "eligible" and (waiting or {}).get(c.id):
+                t += f" [bore sight: {(waiting or {})[c.id]}? decide first]"
+            elif c.boresight == "eligible":
                 t += " [bore sight: undetermined]"
             elif c.boresight_location is not None:
                 t += f" [bore sighted: {c.boresight_location}]"
@@ -63,7 +66,8 @@ def render_state(state: State) -> str:
     if flags:
         head += " [" + ", ".join(flags) + "]"
     out = [head, "", "Stacks:"]
-    out += ["  " + stack_text(s) for s in state.stacks]
+    waiting = {i: h for k, i, h in state.pending if k == "boresight"}
+    out += ["  " + stack_text(s, waiting) for s in state.stacks]
     if state.fortifications:
         out += ["", "Fortifications:"]
         for f in state.fortifications:
