@@ -9,60 +9,50 @@ states those facts. See docs/rules/solitaire_asl.md.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from vedette.dice import DiceSource, Odds, tables_from_data
-from vedette.rules.base import Event, Outcome, Param, Procedure, Request, Ruleset
+from vedette.dice import DiceSource, tables_from_data
+from vedette.rules.base import Outcome, Ruleset
+from vedette.rules.protocol import Plan, Procedure, Todo
 from vedette.rules.solitaire_asl import procedures as pr
 from vedette.rules.solitaire_asl.boresight import (
-    boresight_check,
-    prereg_check,
-    run_boresight,
-    run_decide,
-    run_prereg,
-    scatter_odds,
+    plan_boresight,
+    plan_decide,
+    plan_prereg,
+    resolve_boresight,
+    resolve_decide,
+    resolve_prereg,
 )
-from vedette.rules.solitaire_asl.fold import apply_event
+from vedette.rules.solitaire_asl.fold import EVENTS, FOLDS, apply_event
 from vedette.rules.solitaire_asl.minefields import plan_minefield, run_minefield
-from vedette.rules.solitaire_asl.model import State
+from vedette.rules.solitaire_asl.model import SETUP, Op, State, Status
+from vedette.rules.solitaire_asl.planner import plan_planner, resolve_planner
 from vedette.rules.solitaire_asl.render import render_state, state_json
+from vedette.rules.solitaire_asl.requests import (
+    ActRequest,
+    BoresightRequest,
+    DecideRequest,
+    DropRequest,
+    FortRequest,
+    LegalRequest,
+    LocationRequest,
+    MergeRequest,
+    MinefieldRequest,
+    MoveRequest,
+    PhaseRequest,
+    PlaceRequest,
+    PlanRequest,
+    PreregRequest,
+    RevealRequest,
+    ShiftRequest,
+    StackRequest,
+)
 from vedette.rules.solitaire_asl.schema import AslOptions, AslScenario
 from vedette.rules.solitaire_asl.setup import build_state
 from vedette.rules.solitaire_asl.shift import plan_shift, run_shift
-
-SHIFT_PARAMS = (
-    Param(
-        "a", "stack id, counter id, fortification id or location (4P5) that shifts", required=True
-    ),
-    Param("b", "the other stack/location (default: a itself, 2.3)"),
-    Param("kind", "dummy | hip | cloaked (default: from the stacks)"),
-    Param(
-        "also",
-        "more pairs shifting as one stack on the same DR: [[a2, b2]]; HIP also {a, b, move, back}"
-        " (2.4.2)",
-        "json",
-    ),
-    Param("side", "whose stacks (when a location holds both sides')"),
-    Param("move", "HIP: the units / dummy HIP / fortifications of a that shift (3.3.3)", "list"),
-    Param("back", "HIP: those of b that shift back (default all; [] for none, 3.3.3)", "list"),
-    Param("tem_a", "TEM of a's location as the player states it", "int"),
-    Param("tem_b", "TEM of b's location as the player states it", "int"),
-    Param("los", "either location in enemy LOS (overrides the stored facts)", "bool"),
-    Param("los_a", "a's location in enemy LOS", "bool"),
-    Param("los_b", "b's location in enemy LOS", "bool"),
-    Param("lv", "an LV hindrance applies at all ranges", "bool"),
-    Param("consistent", "false if the player finds the shift inconsistent (2.4)", "bool"),
-    Param("placement_ok", "false if a fortification could not be set up there (4.2)", "bool"),
-    Param("positions", "stack id -> portion it takes (must be the one it replaces, 2.3)", "json"),
-    Param("settings", "after the exchange: counter id -> CA/TCA/VCA/CE-BU text (2.3)", "json"),
-    Param("ca", "after the exchange: fortification id -> CA (4.4)", "json"),
-    Param("emplaced", "Guns considered emplaced after the shift (2.3)", "list"),
-    Param("into_fort", "HIP units go into the fortification of their new location (4.4)", "bool"),
-    Param("occupants", "other stacks there taken to be in the shifted fortification (4.4)", "list"),
-    Param("keep_concealment", "HIP units that lose HIP keep concealment (default true)", "bool"),
-)
+from vedette.rules.solitaire_asl.turn import window
 
 
 class SolitaireASL(Ruleset[State]):
@@ -74,6 +64,8 @@ class SolitaireASL(Ruleset[State]):
     options_model = AslOptions
     scenario_model = AslScenario
     scenarios: Mapping[str, str] = MappingProxyType({"sample": "sample.toml"})
+    events = EVENTS
+    folds = FOLDS
 
     def __init__(self) -> None:
         def _d(state: State) -> dict[str, Any]:
@@ -82,194 +74,154 @@ class SolitaireASL(Ruleset[State]):
         def _t(state: State) -> Any:
             return self.tables(state.options.get("house_rules"))
 
-        def shift(state: State, req: Request, dice: DiceSource) -> Outcome:
-            return run_shift(state, plan_shift(state, req, _d(state), _t(state)), dice)
+        def shift_plan(state: State, req: ShiftRequest) -> Plan:
+            sp = plan_shift(state, req, _d(state), _t(state))
+            return Plan(req, (sp.check,), sp)
 
-        def shift_odds(state: State, req: Request) -> Sequence[Odds]:
-            return [plan_shift(state, req, _d(state), _t(state)).check.odds()]
+        def shift_resolve(state: State, plan: Plan, dice: DiceSource) -> Outcome:
+            return run_shift(state, plan.data, dice)
 
-        def minefield(state: State, req: Request, dice: DiceSource) -> Outcome:
-            d = _d(state)
-            return run_minefield(state, plan_minefield(state, req, d, _t(state)), dice, d)
+        def mine_plan(state: State, req: MinefieldRequest) -> Plan:
+            mp = plan_minefield(state, req, _d(state), _t(state))
+            return Plan(req, (mp.check,), mp)
 
-        def minefield_odds(state: State, req: Request) -> Sequence[Odds]:
-            return [plan_minefield(state, req, _d(state), _t(state)).check.odds()]
+        def mine_resolve(state: State, plan: Plan, dice: DiceSource) -> Outcome:
+            return run_minefield(state, plan.data, dice, _d(state))
 
-        def nodice(fn: Any) -> Any:
-            def run(state: State, req: Request, dice: DiceSource) -> Outcome:
-                return fn(state, req)  # type: ignore[no-any-return]
-
-            return run
+        def simple(
+            name: str, req: type[Any], fn: Any, help: str, rule: str, query: bool = False
+        ) -> Procedure[State, Any]:
+            plan, resolve = pr.nodice(fn)
+            return Procedure(name, req, plan, resolve, help, rule, query)
 
         self.procedures = {
-            "phase": Procedure(
+            "phase": simple(
                 "phase",
-                nodice(pr.run_phase),
-                "advance to the next phase (or to=PHASE)",
-                (Param("to", "PFPh|MPh|DFPh|AFPh|RtPh|APh|CCPh"),),
-                rule="ASL A3",
+                PhaseRequest,
+                pr.run_phase,
+                "advance to the next phase (or to=PHASE [side=SIDE], any case)",
+                "ASL A3",
             ),
-            "act": Procedure(
+            "act": simple(
                 "act",
-                nodice(pr.run_act),
-                "a friendly unit has moved/advanced/fired this phase",
-                rule="O'Leary 2.3, 5.1",
+                ActRequest,
+                pr.run_act,
+                "a friendly unit has moved/advanced/fired this phase (a 'move' says it itself)",
+                "O'Leary 2.3, 5.1",
             ),
-            "move": Procedure(
+            "move": simple(
                 "move",
-                nodice(pr.run_move),
-                "a stack (or part) moves conventionally",
-                (
-                    Param("stack", required=True),
-                    Param("to", "location", required=True),
-                    Param("counters", "the counters that move (a split, 2.2)", "list"),
-                    Param("dummies", "a dummy stack: how many ? move", "int"),
-                    Param("mp", "MP the vehicles used this phase (2.4)", "int"),
-                    Param("position", "foxhole, crest, ..."),
-                ),
-                rule="O'Leary 2.2, 3.2.2",
+                MoveRequest,
+                pr.run_move,
+                "a stack (or part) moves conventionally (not during set-up)",
+                "O'Leary 2.2, 2.3, 3.2.2",
             ),
-            "merge": Procedure(
+            "merge": simple(
                 "merge",
-                nodice(pr.run_merge),
+                MergeRequest,
+                pr.run_merge,
                 "merge two stacks in one location",
-                (Param("a", required=True), Param("b", required=True)),
-                rule="O'Leary 2.2",
+                "O'Leary 2.2",
             ),
-            "mark": Procedure(
+            "mark": simple(
                 "mark",
-                nodice(pr.run_mark),
+                StackRequest,
+                pr.run_mark,
                 "mark a stack as a potential dummy stack (set-up)",
-                (Param("stack", required=True),),
-                rule="O'Leary 2.1",
+                "O'Leary 2.1",
             ),
-            "drop": Procedure(
+            "drop": simple(
                 "drop",
-                nodice(pr.run_drop),
+                DropRequest,
+                pr.run_drop,
                 "a potential dummy stack drops that status, keeps its ?",
-                (Param("stack", required=True),),
-                rule="O'Leary 2.2",
+                "O'Leary 2.2",
             ),
-            "reveal": Procedure(
+            "reveal": simple(
                 "reveal",
-                nodice(pr.run_reveal),
+                RevealRequest,
+                lambda s, r: pr.run_reveal(s, r, _d(s)),
                 "concealment/HIP/cloaking lost by the ASL rules; dummies removed",
-                (
-                    Param("what", "stack or fortification id", required=True),
-                    Param("keep_concealment", "HIP/cloaked units keep a ?", "bool"),
-                ),
-                rule="O'Leary 2.2, 3.4, 5.2",
+                "O'Leary 2.2, 3.4, 5.2",
             ),
-            "place": Procedure(
+            "place": simple(
                 "place",
-                lambda s, r, d: pr.run_place(s, r, _d(s)),
+                PlaceRequest,
+                lambda s, r: pr.run_place(s, r, _d(s)),
                 "place an allotted dummy HIP counter or dummy minefield (set-up)",
-                (
-                    Param("kind", "dummy_hip | dummy_minefield", required=True),
-                    Param("side", required=True),
-                    Param("location", required=True),
-                    Param("position"),
-                ),
-                rule="O'Leary 3.1.1, 4.1, 4.6.1",
+                "O'Leary 3.1.1, 4.1, 4.6.1",
             ),
-            "location": Procedure(
+            "location": simple(
                 "location",
-                nodice(pr.run_location),
+                LocationRequest,
+                pr.run_location,
                 "state the facts of a location",
-                (
-                    Param("id", required=True),
-                    Param("tem", kind="int"),
-                    Param("terrain"),
-                    Param("los", kind="bool"),
-                    Param("lv", kind="bool"),
-                    Param("concealment_terrain", kind="bool"),
-                    Param("forbid", kind="list"),
-                ),
-                rule="O'Leary 2.4, 2.5, 4.2",
+                "O'Leary 2.4, 2.5, 4.2",
             ),
-            "fort": Procedure(
+            "fort": simple(
                 "fort",
-                nodice(pr.run_fort),
+                FortRequest,
+                pr.run_fort,
                 "record a fortification's CA, cave complex or tunnel exit",
-                (Param("id", required=True), Param("ca"), Param("complex"), Param("exit")),
-                rule="O'Leary 4.4",
+                "O'Leary 4.4",
             ),
             "shift": Procedure(
                 "shift",
-                shift,
+                ShiftRequest,
+                shift_plan,
+                shift_resolve,
                 "try to exchange two stacks' locations (shift DR)",
-                SHIFT_PARAMS,
-                odds=shift_odds,
-                rule="O'Leary 2.3-2.5, 3.3, 4, 5",
+                "O'Leary 2.3-2.5, 3.3, 4, 5",
             ),
             "minefield": Procedure(
                 "minefield",
-                minefield,
+                MinefieldRequest,
+                mine_plan,
+                mine_resolve,
                 "a unit enters an unrevealed minefield: try to exchange it",
-                (
-                    Param("entered", "minefield id or location", required=True),
-                    Param("other", "minefield id or location", required=True),
-                    Param("los", kind="bool"),
-                    Param("los_a", kind="bool"),
-                    Param("los_b", kind="bool"),
-                    Param("tem_a", kind="int"),
-                    Param("tem_b", kind="int"),
-                    Param("lv", kind="bool"),
-                ),
-                odds=minefield_odds,
-                rule="O'Leary 4.6",
+                "O'Leary 4.6",
             ),
             "boresight": Procedure(
                 "boresight",
-                lambda s, r, d: run_boresight(s, r, d, _t(s), _d(s)),
+                BoresightRequest,
+                lambda s, r: plan_boresight(s, r, _t(s), _d(s)),
+                lambda s, p, d: resolve_boresight(s, p, d, _d(s)),
                 "an eligible weapon fires: the bore sight die",
-                (
-                    Param("weapons", "counter ids sharing one die (6.3)", "list", True),
-                    Param("target", "target location", required=True),
-                    Param("roll", "false: do not throw (6.2)", "bool"),
-                    Param(
-                        "candidate_ok", "on a 6: could the scattered hex be bore sighted?", "bool"
-                    ),
-                ),
-                odds=lambda s, r: [
-                    boresight_check(s, r, _t(s))[2].odds(),
-                    *scatter_odds(_d(s), "O'Leary 6.1"),
-                ],
-                rule="O'Leary 6",
+                "O'Leary 6",
             ),
             "prereg": Procedure(
                 "prereg",
-                lambda s, r, d: run_prereg(s, r, d, _t(s), _d(s)),
+                PreregRequest,
+                lambda s, r: plan_prereg(s, r, _t(s), _d(s)),
+                lambda s, p, d: resolve_prereg(s, p, d, _d(s)),
                 "an AR is placed: the pre-registration die",
-                (
-                    Param("module", required=True),
-                    Param("ar", "AR location", required=True),
-                    Param("roll", kind="bool"),
-                    Param("candidate_ok", kind="bool"),
-                ),
-                odds=lambda s, r: [
-                    prereg_check(s, r, _t(s))[2].odds(),
-                    *scatter_odds(_d(s), "O'Leary 7.1"),
-                ],
-                rule="O'Leary 7",
+                "O'Leary 7",
             ),
             "decide": Procedure(
                 "decide",
-                nodice(run_decide),
+                DecideRequest,
+                plan_decide,
+                resolve_decide,
                 "say whether a scattered hex could be bore sighted / pre-registered",
-                (
-                    Param("id", "weapon counter id or OBA module", required=True),
-                    Param("ok", kind="bool", required=True),
-                ),
-                rule="O'Leary 6.1, 7.1",
+                "O'Leary 6.1, 7.1",
             ),
-            "legal": Procedure(
+            "legal": simple(
                 "legal",
-                lambda s, r, d: pr.run_legal(s, r, _d(s), _t(s)),
+                LegalRequest,
+                lambda s, r: pr.run_legal(s, r, _d(s), _t(s)),
                 "the shifts a side may try now, with their odds",
-                (Param("side"),),
+                "O'Leary 2.3, 3.3, 5.1",
                 query=True,
-                rule="O'Leary 2.3, 3.3, 5.1",
+            ),
+            "plan": Procedure(
+                "plan",
+                PlanRequest,
+                lambda s, r: plan_planner(s, r, _d(s), _t(s)),
+                lambda s, p, d: resolve_planner(s, p, d, _d(s), _t(s)),
+                "the shift planner: exact odds of getting 0, 1, 2 ... planned shifts through"
+                " this phase, and the best order",
+                "O'Leary 2.5",
+                query=True,
             ),
         }
 
@@ -293,8 +245,91 @@ class SolitaireASL(Ruleset[State]):
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> State:
         return build_state(scenario, options, self.data(options.get("house_rules")))
 
-    def apply(self, state: State, event: Event) -> State:
+    def apply(self, state: State, event: Any) -> State:
         return apply_event(state, event)
+
+    def options(self, state: State) -> list[Todo]:
+        """The actions open now, pre-filled where the state knows them."""
+        if state.phase == SETUP:
+            out = [Todo("phase", {}, "start play: the first player's PFPh", "ASL A3")]
+            for a in state.allotments:
+                if a.dummy_hip_placed < a.dummy_hip:
+                    out.append(
+                        Todo(
+                            "place",
+                            {"kind": "dummy_hip", "side": a.side},
+                            f"{a.side}: place {a.dummy_hip - a.dummy_hip_placed} more dummy HIP"
+                            " counters (location=...)",
+                            "O'Leary 3.1.1",
+                        )
+                    )
+                if a.dummy_minefields_placed < a.dummy_minefields:
+                    n = a.dummy_minefields - a.dummy_minefields_placed
+                    out.append(
+                        Todo(
+                            "place",
+                            {"kind": "dummy_minefield", "side": a.side},
+                            f"{a.side}: place {n} more dummy minefields (location=...)",
+                            "O'Leary 4.6.1",
+                        )
+                    )
+            return out
+        from vedette.errors import VedetteError
+
+        out = []
+        hr = state.options.get("house_rules")
+        data, tables = self.data(hr), self.tables(hr)
+        for side in state.sides:
+            for ra, rb, kind in pr.shift_candidates(state, side):
+                if not window(state, side, Op(kind)).open:
+                    continue
+                try:
+                    req = ShiftRequest(a=ra, b=rb, kind=kind, side=side)  # type: ignore[arg-type]
+                    plan_shift(state, req, data, tables)
+                except VedetteError:
+                    continue
+                out.append(
+                    Todo(
+                        "shift",
+                        {"a": ra, "b": rb, "kind": kind, "side": side},
+                        f"{side} may try a {kind} shift {ra} <-> {rb}",
+                        "O'Leary 2.3, 3.3.2, 5.1",
+                    )
+                )
+        if state.phase in ("MPh", "APh") and not state.acted:
+            out.append(Todo("act", {}, f"close the start of the {state.phasing} {state.phase}"))
+        out.append(Todo("phase", {}, "on to the next phase", "ASL A3"))
+        return out
+
+    def legal_requests(
+        self, state: State, rng: Any, n: int = 40
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Requests that are all legal now: owed decisions first, then the shifts open now
+        (each checked by its plan), moves of the phasing side's movable stacks, the phase."""
+        from vedette.errors import VedetteError
+
+        for o in state.owed:
+            yield "decide", {"id": o.request["id"], "ok": rng.random() < 0.5}
+        procs = self.protocol_procedures()
+        cands: list[tuple[str, dict[str, Any]]] = []
+        for t in self.options(state):
+            if t.procedure in ("shift", "act"):
+                cands.append((t.procedure, dict(t.request)))
+        if state.phase != SETUP:
+            for s in state.stacks:
+                if s.side == state.phasing and s.status not in (Status.HIP, Status.DUMMY_HIP):
+                    col = rng.choice("ABCDEFGHIJ")
+                    cands.append(
+                        ("move", {"stack": s.id, "to": f"{s.location[0]}{col}{rng.randint(1, 9)}"})
+                    )
+        rng.shuffle(cands)
+        for name, req in cands[:n]:
+            try:
+                procs[name].plan(state, procs[name].parse(req))
+            except VedetteError:
+                continue
+            yield name, req
+        yield "phase", {}
 
     def render(self, state: State) -> str:
         return render_state(state)

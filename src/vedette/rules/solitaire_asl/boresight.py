@@ -7,104 +7,157 @@ chosen at set-up; an extra die decides them later.
   undetermined. 6.2: optional. 6.3: weapons grouped before the roll share one die.
 * 7.1: the same after an AR is placed for an OBA module whose pre-registered hex is still
   undetermined; the AR may not be shifted after that die. 7.2: optional.
+
+When the player does not say at once whether the scattered hex could be used
+(``candidate_ok``), each weapon (module) *owes* a ``decide`` (an obligation in ``State.owed``):
+it may not roll its die again until it is answered (or waived), so a later shot can never
+overtake the decision, and a location once determined never changes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from vedette.dice import Check, DiceSource, Odds, Roll, Table, odds_from_weights
+from vedette.dice import Check, DiceSource, Roll, Table, table_from_data
 from vedette.dice.dist import expression_weights
 from vedette.dice.notation import parse_expression
 from vedette.errors import BadRequest, RuleViolation
-from vedette.rules.base import Outcome, Request
+from vedette.rules.base import Outcome
+from vedette.rules.protocol import Obligation, Plan
 from vedette.rules.solitaire_asl.fold import Patch
-from vedette.rules.solitaire_asl.model import Counter, State
+from vedette.rules.solitaire_asl.model import Counter, ObaModule, Stack, State
+from vedette.rules.solitaire_asl.requests import BoresightRequest, DecideRequest, PreregRequest
 
 
-def _weapons(state: State, req: Request) -> list[Counter]:
-    refs = [str(x) for x in req.get_list("weapons")]
+def owed_for(state: State, what: str, ident: str) -> Obligation | None:
+    return next((o for o in state.owed if o.id == f"{what}:{ident}"), None)
+
+
+def _owed_first(o: Obligation, what: str, ident: str, label: str) -> RuleViolation:
+    return RuleViolation(
+        o.rule,
+        f"{label} waits for your word on {o.request['hex']}: answer first with"
+        f" 'decide id={ident} ok=true|false' (or waive it: 'waive {o.id}')",
+    )
+
+
+def find_counter(state: State, ref: str, what: str = "counter") -> tuple[Stack, Counter]:
+    """A counter by id, or by its name when one counter has it."""
+    hit = state.counter(ref)
+    if hit is not None:
+        return hit
+    named = [(s, c) for s in state.stacks for c in s.counters if c.name == ref]
+    if len(named) == 1:
+        return named[0]
+    if len(named) > 1:
+        ids = ", ".join(c.id for _, c in named)
+        raise BadRequest(f"several counters are called {ref!r} ({ids}): name one by id")
+    raise BadRequest(f"no {what} {ref!r}")
+
+
+def _weapons(state: State, refs: Sequence[str]) -> list[Counter]:
     if not refs:
-        raise BadRequest("missing 'weapons' (or 'weapon')")
+        raise BadRequest("missing 'weapons'")
     out = []
     for r in refs:
-        hit = state.counter(r)
-        if hit is None:
-            raise BadRequest(f"no counter {r!r} (name weapons by counter id)")
-        c = hit[1]
+        _, c = find_counter(state, str(r), "weapon")
+        label = f"{c.name} ({c.id})"
+        o = owed_for(state, "boresight", c.id)
+        if o is not None:
+            raise _owed_first(o, "boresight", c.id, label)
         if c.boresight_location is not None:
             raise RuleViolation(
-                "O'Leary 6.1", f"{c.name} ({c.id}) already has its bore-sighted location"
+                "O'Leary 6.1",
+                f"{label} already has its bore-sighted location {c.boresight_location} (for good)",
             )
         if c.boresight != "eligible":
-            why = "lost it" if c.boresight == "lost" else "is not allowed to bore sight"
-            raise RuleViolation("O'Leary 6.1", f"{c.name} ({c.id}) {why}")
+            why = "lost it (2.3)" if c.boresight == "lost" else "is not allowed to bore sight"
+            raise RuleViolation("O'Leary 6.1", f"{label} {why}")
+        if c in out:
+            raise BadRequest(f"{label} is named twice")
         out.append(c)
     return out
 
 
-def boresight_check(
-    state: State, req: Request, tables: Mapping[str, Table]
-) -> tuple[list[Counter], str, Check]:
-    ws = _weapons(state, req)
-    target = req.get_str("target")
-    state.layout.hex(target)  # a hex id on the scenario's boards
-    names = ", ".join(f"{c.name} ({c.id})" for c in ws)
-    t = tables["boresight"]
-    return (
-        ws,
-        target,
-        Check(t.dice or "1d6", (), t, f"bore sight die for {names} at {target}", t.rule),
-    )
-
-
-def prereg_check(state: State, req: Request, tables: Mapping[str, Table]) -> tuple[str, str, Check]:
-    mid = req.get_str("module")
-    m = next((o for o in state.oba if o.id == mid), None)
-    if m is None:
-        raise BadRequest(f"no OBA module {mid!r}")
-    if not m.prereg:
-        raise RuleViolation("O'Leary 7.1", f"OBA module {mid} has no pre-registered hex")
-    if m.location is not None:
-        raise RuleViolation("O'Leary 7.1", f"OBA module {mid} already has its pre-registered hex")
-    ar = req.get_str("ar")
-    state.layout.hex(ar)
-    t = tables["prereg"]
-    return (
-        mid,
-        ar,
-        Check(t.dice or "1d6", (), t, f"pre-registration die for {mid} (AR {ar})", t.rule),
-    )
-
-
-def scatter_odds(data: Mapping[str, Any], rule: str) -> list[Odds]:
-    """Exact odds of the direction die and the distance die thrown on a 6 (6.1, 7.1)."""
+def scatter_checks(data: Mapping[str, Any], rule: str) -> tuple[Check, Check]:
+    """The direction die and the distance die thrown on a 6 (6.1, 7.1), each read on a small
+    table that names its faces (so their odds say what each face means)."""
     sc = data.get("scatter", {})
     dirs = {int(k): str(v) for k, v in sc.get("directions", {}).items()}
     out = []
     for key, what in (("direction_die", "direction die"), ("distance_die", "distance die")):
         expr = str(sc.get(key, "1d6"))
-        w = expression_weights(parse_expression(expr))
-        describe = (
-            {v: f"{v} = {dirs.get(v, 'no direction')}" for v in w}
-            if key == "direction_die"
-            else {v: f"{v} hex{'es' if v != 1 else ''}" for v in w}
+        faces = sorted(expression_weights(parse_expression(expr)))
+        rows = [
+            {
+                "range": str(v),
+                "key": str(v),
+                "result": f"{v} = {dirs.get(v, 'no direction')}"
+                if key == "direction_die"
+                else f"{v} hex{'es' if v != 1 else ''}",
+            }
+            for v in faces
+        ]
+        t = table_from_data(key, {"rows": rows}, "solitaire_asl scatter")
+        out.append(Check(expr, (), t, f"{what} (thrown on a 6)", rule))
+    return out[0], out[1]
+
+
+@dataclass(frozen=True)
+class DeferredPlan:
+    """What a bore-sight or pre-registration die concerns."""
+
+    what: str  # boresight | prereg
+    target: str
+    weapons: tuple[Counter, ...] = ()
+    module: ObaModule | None = None
+
+
+def plan_boresight(
+    state: State, req: BoresightRequest, tables: Mapping[str, Table], data: Mapping[str, Any]
+) -> Plan:
+    ws = _weapons(state, req.weapons)
+    target = req.target
+    state.layout.hex(target)  # a hex id on the scenario's boards
+    names = ", ".join(f"{c.name} ({c.id})" for c in ws)
+    t = tables["boresight"]
+    die = Check(t.dice or "1d6", (), t, f"bore sight die for {names} at {target}", t.rule)
+    steps = (die, *scatter_checks(data, "O'Leary 6.1")) if req.roll else ()
+    return Plan(req, steps, DeferredPlan("boresight", target, tuple(ws)))
+
+
+def plan_prereg(
+    state: State, req: PreregRequest, tables: Mapping[str, Table], data: Mapping[str, Any]
+) -> Plan:
+    m = next((o for o in state.oba if o.id == req.module), None)
+    if m is None:
+        raise BadRequest(f"no OBA module {req.module!r}")
+    if not m.prereg:
+        raise RuleViolation("O'Leary 7.1", f"OBA module {m.id} has no pre-registered hex")
+    o = owed_for(state, "prereg", m.id)
+    if o is not None:
+        raise _owed_first(o, "prereg", m.id, f"OBA module {m.id}")
+    if m.location is not None:
+        raise RuleViolation(
+            "O'Leary 7.1", f"OBA module {m.id} already has its pre-registered hex {m.location}"
         )
-        o = odds_from_weights(f"{what} (thrown on a 6)", w, describe, rule)
-        out.append(replace(o, expression=expr))
-    return out
+    state.layout.hex(req.ar)
+    t = tables["prereg"]
+    die = Check(t.dice or "1d6", (), t, f"pre-registration die for {m.id} (AR {req.ar})", t.rule)
+    steps = (die, *scatter_checks(data, "O'Leary 7.1")) if req.roll else ()
+    return Plan(req, steps, DeferredPlan("prereg", req.ar, module=m))
 
 
 def scatter(
-    state: State, origin: str, dice: DiceSource, data: Mapping[str, Any]
+    state: State, origin: str, steps: Sequence[Any], dice: DiceSource, data: Mapping[str, Any]
 ) -> tuple[list[Roll], str | None, str]:
     """The direction die and the distance die (6.1, 7.1): the hex they give, or None."""
     sc = data.get("scatter", {})
     dirs = {int(k): str(v) for k, v in sc.get("directions", {}).items()}
-    rd = Check(str(sc.get("direction_die", "1d6")), (), None, "direction die").resolve(dice)
-    rn = Check(str(sc.get("distance_die", "1d6")), (), None, "distance die").resolve(dice)
+    rd = steps[0].resolve(dice)
+    rn = steps[1].resolve(dice)
     assert isinstance(rd, Roll) and isinstance(rn, Roll)
     name = dirs.get(rd.final)
     if name is None:
@@ -114,151 +167,190 @@ def scatter(
 
 
 def _deferred_die(
-    state: State,
-    req: Request,
-    dice: DiceSource,
-    check: Check,
-    target: str,
-    data: Mapping[str, Any],
-    ask: str,
-    refused: str,
+    state: State, plan: Plan, dice: DiceSource, data: Mapping[str, Any], refused: str
 ) -> tuple[Roll, list[Roll], str | None, str | None, str]:
     """The die of 6.1/7.1: 1-2 this location, 3-5 undetermined, 6 a direction and a distance
     die give a candidate hex the player must accept (``candidate_ok``) or decide later.
 
     Returns (the die, every roll, the location now determined or None, a candidate awaiting
     the player's word or None, the message)."""
-    r = check.resolve(dice)
+    d: DeferredPlan = plan.data
+    r = plan.steps[0].resolve(dice)
     assert isinstance(r, Roll)
     rolls = [r]
     hit: str | None = None
     waiting: str | None = None
     msg = r.consequence or ""
+    ok = plan.request.candidate_ok
     if r.row == "here":
-        hit = target
+        hit = d.target
     elif r.row == "scatter":
-        more, hexid, where = scatter(state, target, dice, data)
+        more, hexid, where = scatter(state, d.target, plan.steps[1:], dice, data)
         rolls += more
         if hexid is None:
             msg = f"{where} is off the boards: still undetermined"
-        elif req.get_opt_str("candidate_ok") is None:
+        elif ok is None:
             waiting = hexid
-            msg = f"{where} is {hexid}: {ask}"
-        elif req.get_bool("candidate_ok"):
+            msg = f"{where} is {hexid}"
+        elif ok:
             hit = hexid
         else:
             msg = f"{hexid} {refused}: still undetermined"
+    elif r.row == "not_yet":
+        msg = f"not {d.target}: still undetermined"
     return r, rolls, hit, waiting, msg
 
 
-def run_boresight(
-    state: State,
-    req: Request,
-    dice: DiceSource,
-    tables: Mapping[str, Table],
-    data: Mapping[str, Any],
+def resolve_boresight(
+    state: State, plan: Plan, dice: DiceSource, data: Mapping[str, Any]
 ) -> Outcome:
-    ws, target, check = boresight_check(state, req, tables)
-    if not req.get_bool("roll", True):
+    d: DeferredPlan = plan.data
+    ws = d.weapons
+    if not plan.steps:
         return Outcome(message="no bore sight die thrown (6.2): still undetermined")
-    names = ", ".join(c.name for c in ws)
     r, rolls, hit, waiting, msg = _deferred_die(
-        state,
-        req,
-        dice,
-        check,
-        target,
-        data,
-        f"could {names} bore sight a location there? answer with"
-        f" 'decide id={ws[0].id} ok=true|false'",
-        "could not be bore sighted",
+        state, plan, dice, data, "could not be bore sighted"
     )
     p = Patch()
     if waiting is not None:
-        for c in ws:
-            p.pending("boresight", c.id, waiting)
+        asks = "; ".join(f"'decide id={c.id} ok=true|false'" for c in ws)
+        who = f"{ws[0].name} ({ws[0].id})" if len(ws) == 1 else "each weapon"
+        msg += (
+            f": could {who} bore sight a location there? Answer {asks}"
+            f" before {'it fires' if len(ws) == 1 else 'they fire'} again (6.1"
+            + (", 6.3)" if len(ws) > 1 else ")")
+        )
     if hit is not None:
         for c in ws:
             stack, _ = state.counter(c.id) or (None, None)
             assert stack is not None
-            cs = tuple(
-                replace(x, boresight_location=hit) if x.id == c.id else x for x in stack.counters
-            )
+            cs = tuple(replace(x, boresight=hit) if x.id == c.id else x for x in stack.counters)
             state = state.with_stack(replace(stack, counters=cs))
             p.put_stack(state.stack(stack.id))  # type: ignore[arg-type]
-        msg = f"{hit} is now the bore-sighted location of {', '.join(c.name for c in ws)}"
+        names = ", ".join(f"{c.name} ({c.id})" for c in ws)
+        msg = f"{hit} is now the bore-sighted location of {names} for good: note it (6.1)"
+    side = next((s.side for s in state.stacks if any(x.id == ws[0].id for x in s.counters)), "")
+    ends = bool(data.get("flow", {}).get("firing_ends_start", True))
+    if ends and side == state.phasing and state.phase != "setup" and not state.acted:
+        p.set("acted", True)  # a friendly unit has fired: the start of the phase is over
     return Outcome(
-        (p.event("boresight", weapons=[c.id for c in ws], target=target, row=r.row),),
+        (
+            p.event(
+                "boresight",
+                weapons=tuple(c.id for c in ws),
+                target=d.target,
+                row=str(r.row),
+                candidate=waiting,
+            ),
+        ),
         tuple(rolls),
         msg,
         {"row": r.row, "boresight_location": hit, "weapons": [c.id for c in ws]},
-        (check.odds(),),
+        result=_result(str(r.row), hit, waiting),
     )
 
 
-def run_prereg(
-    state: State,
-    req: Request,
-    dice: DiceSource,
-    tables: Mapping[str, Table],
-    data: Mapping[str, Any],
-) -> Outcome:
-    mid, ar, check = prereg_check(state, req, tables)
-    m = next(o for o in state.oba if o.id == mid)
-    if not req.get_bool("roll", True):
+def resolve_prereg(state: State, plan: Plan, dice: DiceSource, data: Mapping[str, Any]) -> Outcome:
+    d: DeferredPlan = plan.data
+    m = d.module
+    assert m is not None
+    ar = d.target
+    if not plan.steps:
         return Outcome(message="no pre-registration die thrown (7.2): still undetermined")
     r, rolls, hit, waiting, msg = _deferred_die(
-        state,
-        req,
-        dice,
-        check,
-        ar,
-        data,
-        f"could {mid} pre-register it? answer with 'decide id={mid} ok=true|false'",
-        "could not be pre-registered",
+        state, plan, dice, data, "could not be pre-registered"
     )
     p = Patch()
     if waiting is not None:
-        p.pending("prereg", mid, waiting)
+        msg += (
+            f": could OBA module {m.id} pre-register it? Answer"
+            f" 'decide id={m.id} ok=true|false' before its next pre-registration die (7.1)"
+        )
     if hit is not None:
-        msg = f"{hit} is now the pre-registered hex of {mid}"
+        msg = f"{hit} is now the pre-registered hex of {m.id} for the rest of the scenario"
     p.put_oba(replace(m, location=hit, ar=ar))
     msg += f"; the AR in {ar} may no longer be shifted (7.1)"
     return Outcome(
-        (p.event("prereg", module=mid, ar=ar, row=r.row),),
+        (p.event("prereg", module=m.id, ar=ar, row=str(r.row), candidate=waiting),),
         tuple(rolls),
         msg,
-        {"row": r.row, "prereg": hit, "module": mid},
-        (check.odds(),),
+        {"row": r.row, "prereg": hit, "module": m.id},
+        result=_result(str(r.row), hit, waiting),
     )
 
 
-def run_decide(state: State, req: Request) -> Outcome:
-    """The player's word on a candidate hex from a direction and distance die (6.1, 7.1)."""
-    ident = req.get_str("id")
-    pend = [x for x in state.pending if x[1] == ident]
-    if not pend:
-        raise BadRequest(f"nothing is waiting for a decision about {ident!r}")
-    kind, _, hexid = pend[0]
-    ok = req.get_bool("ok")
-    p = Patch().resolve_pending(kind, ident)
-    if kind == "boresight":
+def _result(row: str, hit: str | None, waiting: str | None) -> str:
+    """The short name of the outcome, for the odds of the whole procedure."""
+    if row != "scatter":
+        return row
+    if waiting is not None:
+        return "scatter: a hex on the boards, to decide"
+    return "scatter: determined" if hit is not None else "scatter: still undetermined"
+
+
+@dataclass(frozen=True)
+class Decision:
+    what: str
+    ident: str
+    hex: str
+    obligation: Obligation
+
+
+def plan_decide(state: State, req: DecideRequest) -> Plan:
+    """The player's word on a candidate hex (6.1, 7.1): only when one is owed."""
+    ident = req.id
+    m = next((o for o in state.oba if o.id == ident), None)
+    if m is None:
         hit = state.counter(ident)
+        if hit is None:
+            hit = find_counter(state, ident, "weapon or OBA module")
+        ident = hit[1].id
+    o = owed_for(state, "boresight", ident) or owed_for(state, "prereg", ident)
+    if o is None:
+        if m is not None and m.location is not None:
+            raise RuleViolation(
+                "O'Leary 7.1", f"{m.id}'s pre-registered hex is {m.location}: it never changes"
+            )
+        hit = state.counter(ident)
+        if hit is not None and hit[1].boresight_location is not None:
+            c = hit[1]
+            raise RuleViolation(
+                "O'Leary 6.1",
+                f"{c.name} ({c.id})'s bore-sighted location is {c.boresight_location}:"
+                " it never changes",
+            )
+        raise BadRequest(f"nothing is waiting for a decision about {req.id!r}")
+    hexid = str(o.request["hex"])
+    if req.hex and req.hex != hexid:
+        raise BadRequest(f"{req.id} waits for a word on {hexid}, not {req.hex}")
+    what = o.id.split(":", 1)[0]
+    return Plan(req, (), Decision(what, ident, hexid, o))
+
+
+def resolve_decide(state: State, plan: Plan, dice: DiceSource) -> Outcome:
+    d: Decision = plan.data
+    ok = bool(plan.request.ok)
+    p = Patch()
+    if d.what == "boresight":
+        hit = state.counter(d.ident)
         assert hit is not None
         stack, c = hit
-        if ok:
+        label = f"{c.name} ({c.id})"
+        if ok and c.boresight == "eligible":
             cs = tuple(
-                replace(x, boresight_location=hexid) if x.id == ident else x for x in stack.counters
+                replace(x, boresight=d.hex) if x.id == d.ident else x for x in stack.counters
             )
             p.put_stack(replace(stack, counters=cs))
-            msg = f"{hexid} is now the bore-sighted location of {c.name} ({ident})"
+            msg = f"{d.hex} is now the bore-sighted location of {label} for good: note it (6.1)"
+        elif ok:
+            msg = f"{label} has since lost its bore-sight eligibility (2.3): nothing to note"
         else:
-            msg = f"{c.name} ({ident}): still undetermined"
+            msg = f"{label}: bore-sighted location still undetermined"
     else:
-        m = next(o for o in state.oba if o.id == ident)
+        m = next(o for o in state.oba if o.id == d.ident)
         if ok:
-            p.put_oba(replace(m, location=hexid))
-            msg = f"{hexid} is now the pre-registered hex of {ident}"
+            p.put_oba(replace(m, location=d.hex))
+            msg = f"{d.hex} is now the pre-registered hex of {m.id} for the rest of the scenario"
         else:
-            msg = f"{ident}: pre-registered hex still undetermined"
-    return Outcome((p.event("decide", id=ident, ok=ok),), (), msg)
+            msg = f"{m.id}: pre-registered hex still undetermined"
+    return Outcome((p.event("decide", id=d.ident, ok=ok, hex=d.hex, what=d.what),), (), msg)

@@ -1,13 +1,23 @@
-"""Events and their fold. Every event carries a patch: whole values to put or remove, counts,
-closures, the phase. ``apply`` is deterministic, so replaying the log gives the same state."""
+"""Typed, versioned events and their folds.
+
+Every event is a :class:`Changes` (version 2): what to put, remove, count and close, as whole
+values (stacks, fortifications, minefields, OBA modules and locations are carried as their
+JSON records, folded with their ``from_json``), plus the fields of its own kind (the shift's
+row and final DR, the phase entered, a decision awaited ...). Release 0.1 logged the same
+kinds as untyped patches (version 1); ``upgrade`` turns them into this shape: the nested
+``phase`` record becomes fields, ``pending_add``/``pending_remove`` become a ``candidate`` hex
+and the obligations it owes (``State.owed``), a counter's ``boresight_location`` becomes its one
+``boresight`` field. Folding is deterministic, so replaying the log gives the same state.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import replace
-from typing import Any
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
-from vedette.rules.base import Event
+from vedette.rules.protocol import DomainEvent, Obligation
 from vedette.rules.solitaire_asl.model import (
     Fortification,
     Location,
@@ -19,8 +29,184 @@ from vedette.rules.solitaire_asl.model import (
 )
 
 
+# -- events ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Changes(DomainEvent):
+    """The board changes an event makes (every ASL event carries them)."""
+
+    kind: ClassVar[str] = "changes"
+    version: ClassVar[int] = 2
+    put_stacks: tuple[Any, ...] = ()
+    remove_stacks: tuple[str, ...] = ()
+    put_forts: tuple[Any, ...] = ()
+    put_mines: tuple[Any, ...] = ()
+    remove_mines: tuple[str, ...] = ()
+    put_oba: tuple[Any, ...] = ()
+    put_locations: tuple[Any, ...] = ()
+    count: tuple[tuple[str, str, str], ...] = ()
+    close: tuple[tuple[str, str, str], ...] = ()
+    acted: bool = False
+    allot: dict[str, Any] | None = None
+    serial: int | None = None
+
+    @classmethod
+    def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
+        """Release 0.1 (version 1): untyped patches of the same kinds."""
+        d = dict(data)
+        if version < 2:
+            d = cls.upgrade_v1(d)
+        known = {f.name.rstrip("_") for f in dataclasses.fields(cls)}
+        return {k: v for k, v in d.items() if k in known}
+
+    @classmethod
+    def upgrade_v1(cls, d: dict[str, Any]) -> dict[str, Any]:
+        pend = d.pop("pending_add", None) or []
+        d.pop("pending_remove", None)
+        if pend:
+            d["candidate"] = str(pend[0][2])
+        return d
+
+
+@dataclass(frozen=True)
+class PhaseEntered(Changes):
+    """A new phase begins (ASL A3); a new player turn ends TI and the counts of the last."""
+
+    kind: ClassVar[str] = "phase"
+    phase: str = ""
+    phasing: str = ""
+    player_turn: int = 0
+    new_player_turn: bool = False
+
+    @classmethod
+    def upgrade_v1(cls, d: dict[str, Any]) -> dict[str, Any]:
+        p = d.pop("phase", {}) or {}
+        return {**d, **{k: p[k] for k in ("phase", "phasing", "player_turn", "new_player_turn")}}
+
+
+@dataclass(frozen=True)
+class Acted(Changes):
+    """A friendly unit has moved, advanced or fired: the start of the phase is over (2.3)."""
+
+    kind: ClassVar[str] = "acted"
+    acted: bool = True
+
+
+@dataclass(frozen=True)
+class StackMoved(Changes):
+    kind: ClassVar[str] = "move"
+    stack: str = ""
+    to: str = ""
+
+
+@dataclass(frozen=True)
+class Merged(Changes):
+    kind: ClassVar[str] = "merge"
+
+
+@dataclass(frozen=True)
+class Marked(Changes):
+    kind: ClassVar[str] = "mark"
+
+
+@dataclass(frozen=True)
+class Dropped(Changes):
+    kind: ClassVar[str] = "drop"
+
+
+@dataclass(frozen=True)
+class Revealed(Changes):
+    kind: ClassVar[str] = "reveal"
+
+
+@dataclass(frozen=True)
+class Placed(Changes):
+    kind: ClassVar[str] = "place"
+
+
+@dataclass(frozen=True)
+class LocationStated(Changes):
+    kind: ClassVar[str] = "location"
+
+
+@dataclass(frozen=True)
+class FortRecorded(Changes):
+    kind: ClassVar[str] = "fort"
+
+
+@dataclass(frozen=True)
+class Shifted(Changes):
+    """A shift DR (2.5) and the row's consequences."""
+
+    kind: ClassVar[str] = "shift"
+    op: str = ""
+    row: str = ""
+    final: int = 0
+
+
+@dataclass(frozen=True)
+class MinefieldShifted(Changes):
+    kind: ClassVar[str] = "minefield_shift"
+    row: str = ""
+    final: int = 0
+
+
+@dataclass(frozen=True)
+class BoresightRolled(Changes):
+    """The third die (6.1). ``candidate``: the scattered hex of a 6 that awaits the player's
+    word; each weapon then owes a ``decide`` before it fires again."""
+
+    kind: ClassVar[str] = "boresight"
+    weapons: tuple[str, ...] = ()
+    target: str = ""
+    row: str = ""
+    candidate: str | None = None
+
+
+@dataclass(frozen=True)
+class PreregRolled(Changes):
+    """The pre-registration die (7.1); ``candidate`` as for bore sighting."""
+
+    kind: ClassVar[str] = "prereg"
+    module: str = ""
+    ar: str = ""
+    row: str = ""
+    candidate: str | None = None
+
+
+@dataclass(frozen=True)
+class Decided(Changes):
+    """The player's word on a scattered hex (6.1, 7.1): the owed decision is discharged."""
+
+    kind: ClassVar[str] = "decide"
+    id: str = ""
+    ok: bool = False
+    hex: str = ""
+    what: str = ""  # boresight | prereg (empty in release 0.1's logs: found from the id)
+
+
+EVENTS: tuple[type[Changes], ...] = (
+    PhaseEntered,
+    Acted,
+    StackMoved,
+    Merged,
+    Marked,
+    Dropped,
+    Revealed,
+    Placed,
+    LocationStated,
+    FortRecorded,
+    Shifted,
+    MinefieldShifted,
+    BoresightRolled,
+    PreregRolled,
+    Decided,
+)
+BY_KIND: dict[str, type[Changes]] = {e.kind: e for e in EVENTS}
+
+
+# -- building events ---------------------------------------------------------------------------
 class Patch:
-    """Builds an event's data: what to put, remove, count and close."""
+    """Builds an event's changes: what to put, remove, count and close."""
 
     def __init__(self) -> None:
         self.d: dict[str, Any] = {}
@@ -51,25 +237,22 @@ class Patch:
         return self._add("put_locations", loc.to_json())
 
     def count(self, side: str, phase_key: str, op: str) -> Patch:
-        return self._add("count", [side, phase_key, op])
+        return self._add("count", (side, phase_key, op))
 
     def close(self, side: str, op: str, window: str) -> Patch:
-        return self._add("close", [side, op, window])
-
-    def pending(self, kind: str, ident: str, hex_id: str) -> Patch:
-        return self._add("pending_add", [kind, ident, hex_id])
-
-    def resolve_pending(self, kind: str, ident: str) -> Patch:
-        return self._add("pending_remove", [kind, ident])
+        return self._add("close", (side, op, window))
 
     def set(self, key: str, value: Any) -> Patch:
         self.d[key] = value
         return self
 
-    def event(self, kind: str, **extra: Any) -> Event:
-        return Event(kind, {**self.d, **extra})
+    def event(self, kind: str, **extra: Any) -> Changes:
+        cls = BY_KIND[kind]
+        data = {k: tuple(v) if isinstance(v, list) else v for k, v in {**self.d, **extra}.items()}
+        return cls(**data)  # type: ignore[arg-type]
 
 
+# -- folds -------------------------------------------------------------------------------------
 def _replace_all(
     old: Iterable[Any], new: list[Any], drop: set[str], key: Any = None
 ) -> tuple[Any, ...]:
@@ -82,89 +265,64 @@ def _replace_all(
     return tuple(items)
 
 
-def apply_event(state: State, event: Event) -> State:
-    d: Mapping[str, Any] = event.data
+def _as(cls: Any, x: Any) -> Any:
+    return x if isinstance(x, cls) else cls.from_json(x)
+
+
+def fold_changes(state: State, e: Changes) -> State:
     s = state
-    if "phase" in d:
-        p = d["phase"]
-        s = replace(
-            s,
-            phase=str(p["phase"]),
-            phasing=str(p["phasing"]),
-            player_turn=int(p["player_turn"]),
-            acted=False,
-        )
-        if p.get("new_player_turn"):
-            # TI lasts for the remainder of the player turn (O'Leary 2.5, >=13)
-            s = replace(s, stacks=tuple(replace(x, ti=False) if x.ti else x for x in s.stacks))
-            pt = str(s.player_turn - 1) + ":"
-            s = replace(
-                s,
-                counts=tuple(c for c in s.counts if not c[1].startswith(pt)),
-                closed=tuple(c for c in s.closed if not c[2].startswith(pt)),
-            )
-    if d.get("acted"):
+    if e.acted:
         s = replace(s, acted=True)
-    if "put_stacks" in d or "remove_stacks" in d:
+    if e.put_stacks or e.remove_stacks:
         s = replace(
             s,
             stacks=_replace_all(
                 s.stacks,
-                [Stack.from_json(x) for x in d.get("put_stacks", [])],
-                set(d.get("remove_stacks", [])),
+                [_as(Stack, x) for x in e.put_stacks],
+                set(e.remove_stacks),
                 key=lambda x: natural_key(x.id),
             ),
-            removed=(*s.removed, *d.get("remove_stacks", [])),
+            removed=(*s.removed, *e.remove_stacks),
         )
-    if "put_forts" in d:
+    if e.put_forts:
         s = replace(
             s,
             fortifications=_replace_all(
-                s.fortifications, [Fortification.from_json(x) for x in d["put_forts"]], set()
+                s.fortifications, [_as(Fortification, x) for x in e.put_forts], set()
             ),
         )
-    if "put_mines" in d or "remove_mines" in d:
+    if e.put_mines or e.remove_mines:
         s = replace(
             s,
             minefields=_replace_all(
-                s.minefields,
-                [Minefield.from_json(x) for x in d.get("put_mines", [])],
-                set(d.get("remove_mines", [])),
+                s.minefields, [_as(Minefield, x) for x in e.put_mines], set(e.remove_mines)
             ),
         )
-    if "put_oba" in d:
-        s = replace(
-            s, oba=_replace_all(s.oba, [ObaModule.from_json(x) for x in d["put_oba"]], set())
-        )
-    if "put_locations" in d:
+    if e.put_oba:
+        s = replace(s, oba=_replace_all(s.oba, [_as(ObaModule, x) for x in e.put_oba], set()))
+    if e.put_locations:
         s = replace(
             s,
             locations=_replace_all(
                 s.locations,
-                [Location.from_json(x) for x in d["put_locations"]],
+                [_as(Location, x) for x in e.put_locations],
                 set(),
                 key=lambda x: natural_key(x.id),
             ),
         )
-    if "count" in d:
+    if e.count:
         counts = {(a, b, c): n for (a, b, c, n) in s.counts}
-        for side, pk, op in d["count"]:
+        for side, pk, op in e.count:
             counts[(side, pk, op)] = counts.get((side, pk, op), 0) + 1
         s = replace(s, counts=tuple((a, b, c, n) for (a, b, c), n in counts.items()))
-    if "close" in d:
+    if e.close:
         closed = list(s.closed)
-        for side, op, w in d["close"]:
+        for side, op, w in e.close:
             if (side, op, w) not in closed:
                 closed.append((str(side), str(op), str(w)))
         s = replace(s, closed=tuple(closed))
-    if "pending_remove" in d:
-        gone = {(str(k), str(i)) for k, i in d["pending_remove"]}
-        s = replace(s, pending=tuple(p for p in s.pending if (p[0], p[1]) not in gone))
-    if "pending_add" in d:
-        add = [(str(k), str(i), str(h)) for k, i, h in d["pending_add"]]
-        s = replace(s, pending=(*s.pending, *add))
-    if "allot" in d:
-        a = d["allot"]
+    if e.allot:
+        a = e.allot
         allots = []
         for x in s.allotments:
             if x.side == a["side"]:
@@ -176,6 +334,91 @@ def apply_event(state: State, event: Event) -> State:
                 )
             allots.append(x)
         s = replace(s, allotments=tuple(allots))
-    if "serial" in d:
-        s = replace(s, serial=int(d["serial"]))
+    if e.serial is not None:
+        s = replace(s, serial=int(e.serial))
     return s
+
+
+def fold_phase(state: State, e: PhaseEntered) -> State:
+    s = replace(
+        state, phase=e.phase, phasing=e.phasing, player_turn=int(e.player_turn), acted=False
+    )
+    if e.new_player_turn:
+        # TI lasts for the remainder of the player turn (O'Leary 2.5, >=13)
+        s = replace(s, stacks=tuple(replace(x, ti=False) if x.ti else x for x in s.stacks))
+        pt = str(s.player_turn - 1) + ":"
+        s = replace(
+            s,
+            counts=tuple(c for c in s.counts if not c[1].startswith(pt)),
+            closed=tuple(c for c in s.closed if not c[2].startswith(pt)),
+        )
+    return fold_changes(s, e)
+
+
+def decision(what: str, ident: str, hexid: str, label: str) -> Obligation:
+    """The owed word on a scattered hex (6.1, 7.1): answered before that weapon (module) rolls
+    its die again. The engine blocks nothing by name; the weapon's own procedure refuses."""
+    rule = "O'Leary 6.1" if what == "boresight" else "O'Leary 7.1"
+    verb = "bore sight a location in" if what == "boresight" else "pre-register"
+    return Obligation(
+        f"{what}:{ident}",
+        "decide",
+        {"id": ident, "hex": hexid},
+        rule,
+        f"the decision whether {label} could {verb} {hexid}",
+        blocks=(),
+    )
+
+
+def _owe(state: State, add: Iterable[Obligation]) -> State:
+    new = list(add)
+    ids = {o.id for o in new}
+    return replace(state, owed=(*(o for o in state.owed if o.id not in ids), *new))
+
+
+def fold_boresight(state: State, e: BoresightRolled) -> State:
+    s = fold_changes(state, e)
+    if e.candidate:
+        add = []
+        for wid in e.weapons:
+            hit = s.counter(wid)
+            label = f"{hit[1].name} ({wid})" if hit is not None else wid
+            add.append(decision("boresight", wid, e.candidate, label))
+        s = _owe(s, add)
+    return s
+
+
+def fold_prereg(state: State, e: PreregRolled) -> State:
+    s = fold_changes(state, e)
+    if e.candidate:
+        s = _owe(s, [decision("prereg", e.module, e.candidate, f"OBA module {e.module}")])
+    return s
+
+
+def fold_decided(state: State, e: Decided) -> State:
+    gone = {f"{e.what}:{e.id}"} if e.what else {f"boresight:{e.id}", f"prereg:{e.id}"}
+    s = replace(state, owed=tuple(o for o in state.owed if o.id not in gone))
+    return fold_changes(s, e)
+
+
+FOLDS: dict[type[Any], Any] = {cls: fold_changes for cls in EVENTS}
+FOLDS.update(
+    {
+        PhaseEntered: fold_phase,
+        BoresightRolled: fold_boresight,
+        PreregRolled: fold_prereg,
+        Decided: fold_decided,
+    }
+)
+
+
+def apply_event(state: State, event: Any) -> State:
+    """Fold one event: typed, or an untyped one (kind, data) of release 0.1, upgraded."""
+    if not isinstance(event, DomainEvent):
+        from vedette.rules.protocol import decode_event
+
+        event = decode_event(BY_KIND, {"kind": event.kind, "v": 1, "data": dict(event.data)})
+    fold = FOLDS.get(type(event))
+    if fold is None:
+        raise TypeError(f"no fold for {type(event).__name__}")
+    return fold(state, event)  # type: ignore[no-any-return]

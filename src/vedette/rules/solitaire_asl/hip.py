@@ -32,6 +32,25 @@ def new_id(state: State, prefix: str, serial: int, taken: set[str]) -> tuple[str
             return cand, serial
 
 
+def split_id(state: State, parent: str, taken: set[str] | None = None) -> str:
+    """A readable id for a part split off ``parent``: ``P1`` gives ``P1b``, ``P1c`` ...; a
+    parent whose id ends in a letter gives ``P1b2``, ``P1b3`` ..."""
+    used = {s.id for s in state.stacks} | {c.id for s in state.stacks for c in s.counters}
+    used |= set(state.removed) | {f.id for f in state.fortifications}
+    used |= set(taken or ())
+    if parent[-1:].isdigit():
+        cands = [parent + ch for ch in "bcdefghijklmnopqrstuvwxyz"]
+    else:
+        cands = [f"{parent}{n}" for n in range(2, 100)]
+    for c in cands:
+        if c not in used:
+            if taken is not None:
+                taken.add(c)
+            return c
+    sid, _ = new_id(state, parent + "-", 0, set(taken or ()))
+    return sid
+
+
 class _Board:
     """A working copy of the stacks and fortifications a HIP shift touches."""
 
@@ -57,6 +76,15 @@ class _Board:
     def put_fort(self, f: Fortification) -> None:
         self.forts[f.id] = f
         self.touched_forts.add(f.id)
+
+    def named(self, wanted: str) -> str:
+        """``wanted`` as a new id if it is free, else a readable variant of it."""
+        used = set(self.stacks) | set(self.forts) | set(self.removed) | set(self.state.removed)
+        used |= {c.id for s in self.stacks.values() for c in s.counters} | self.taken
+        if wanted not in used:
+            self.taken.add(wanted)
+            return wanted
+        return split_id(self.state, wanted, self.taken)
 
     def fresh(self, prefix: str) -> str:
         sid, self.serial = new_id(self.state, prefix, self.serial, self.taken)
@@ -92,8 +120,7 @@ def _split(b: _Board, stack: Stack, ids: set[str], **changes: Any) -> tuple[Stac
         return None, new
     kept = replace(stack, counters=rest)
     b.put(kept)
-    prefix = "C" if changes.get("status") in (Status.CONCEALED, Status.REVEALED) else "H"
-    new = replace(stack, id=b.fresh(prefix), counters=part, **changes)
+    new = replace(stack, id=split_id(b.state, stack.id, b.taken), counters=part, **changes)
     b.put(new)
     return kept, new
 
@@ -218,7 +245,7 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
             changes.append(f"{sid} is in the {kinds[0]} in {s.location} (4.4)")
     for loc in (la, lb):
         if not b.hip_at(loc, side):
-            sid = b.fresh("X")
+            sid = b.named(f"X{loc.split(':')[0]}")  # readable: the dummy HIP left in 4M6
             b.put(Stack(sid, side, loc, Status.DUMMY_HIP, dummies=1))
             changes.append(
                 f"place a dummy HIP counter ({sid}) in {loc}: no HIP unit is left there (3.3.3)"

@@ -12,9 +12,10 @@ from typing import Any
 
 from vedette.dice import Check, DiceSource, Roll, Table
 from vedette.errors import BadRequest, RuleViolation
-from vedette.rules.base import Outcome, Request
+from vedette.rules.base import Outcome
 from vedette.rules.solitaire_asl.fold import Patch
 from vedette.rules.solitaire_asl.model import Minefield, Op, State
+from vedette.rules.solitaire_asl.requests import MinefieldRequest
 from vedette.rules.solitaire_asl.shift import Party, shift_modifiers
 from vedette.rules.solitaire_asl.turn import bookkeeping, phase_key, require_window
 
@@ -37,15 +38,15 @@ def _mine(state: State, ref: str, what: str) -> Minefield:
     if len(found) == 1:
         return found[0]
     if not found:
-        raise BadRequest(f"{what}: no unrevealed minefield {ref!r}")
+        raise BadRequest(f"{what}: no unrevealed minefield {ref!r} (by id or location)")
     raise BadRequest(f"{what}: several minefields in {ref}: name one by id")
 
 
 def plan_minefield(
-    state: State, req: Request, data: Mapping[str, Any], tables: Mapping[str, Table]
+    state: State, req: MinefieldRequest, data: Mapping[str, Any], tables: Mapping[str, Table]
 ) -> MinefieldPlan:
-    e = _mine(state, req.get_str("entered"), "entered")
-    o = _mine(state, req.get_str("other"), "other")
+    e = _mine(state, req.entered, "entered")
+    o = _mine(state, req.other, "other")
     if e.id == o.id:
         raise BadRequest("a minefield cannot exchange with itself")
     for m in (e, o):
@@ -87,20 +88,25 @@ def run_minefield(
     e, o = plan.entered, plan.other
     if flags.get("counted"):
         p.count(e.side, phase_key(state), bookkeeping(Op.MINEFIELD, data))
+    mover = state.enemy(e.side)
+    ends = bool(data.get("flow", {}).get("minefield_entry_ends_start", True))
+    if ends and mover == state.phasing and state.phase in ("MPh", "APh") and not state.acted:
+        # a unit of the phasing side has moved/advanced: the start of the phase is over (2.3)
+        p.set("acted", True)
     if flags.get("allowed"):
         ne = replace(e, location=o.location, revealed=True)
         no = replace(o, location=e.location, revealed=True)
-        changes.append(f"exchange minefields {e.id} and {o.id}")
+        changes.append(f"swap minefield counters {e.id} ({e.location}) and {o.id} ({o.location})")
     else:
         ne, no = replace(e, revealed=True), replace(o, revealed=True)
     remove_dummy = bool(data.get("minefield", {}).get("remove_revealed_dummy", True))
     for m in (ne, no):
-        changes.append(f"reveal the minefield in {m.location}: {m.strength}")
         if m.dummy and remove_dummy:
             p.remove_mine(m.id)
-            changes.append(f"remove the dummy minefield {m.id} from {m.location}")
+            changes.append(f"{m.id} in {m.location} was a dummy minefield: remove it")
         else:
             p.put_mine(m)
+            changes.append(f"turn {m.id} in {m.location} face up: {m.strength}")
     now = no if flags.get("allowed") else e
     changes.append(
         f"the entering unit in {e.location} meets {now.strength} (resolve it per ASL B28)"
@@ -118,5 +124,5 @@ def run_minefield(
         (roll,),
         msg,
         details,
-        (plan.check.odds(),),
+        result=row.key,
     )

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from vedette.rules.protocol import Obligation
 from vedette.rules.solitaire_asl.ids import BoardLayout
 
 #: Phases of a player turn, in order (ASL A3).
@@ -56,14 +57,36 @@ FORTIFICATION_KINDS = (
 )
 
 
+#: a weapon's bore-sight statuses other than a determined location (6.1, 2.3)
+BORESIGHT_STATES = ("none", "eligible", "lost")
+
+
+def _boresight(d: Mapping[str, Any]) -> str:
+    """The one bore-sight field; release 0.1 kept a location in ``boresight_location`` beside
+    ``boresight`` (a location wins: it is for good, 6.1)."""
+    loc = d.get("boresight_location")
+    if loc:
+        return str(loc)
+    v = d.get("boresight", "none")
+    if v is True:
+        return "eligible"
+    if v is False or v is None:
+        return "none"
+    return str(v)
+
+
 @dataclass(frozen=True, slots=True)
 class Counter:
     """A real counter: squad, HS, crew, leader, hero, SW, Gun or vehicle.
 
     ``size``: a Gun's or vehicle's size class (O'Leary 2.5 starred DRMs). ``mp``/``mp_used``:
     a vehicle's MP allowance and the most MP it has used in one MPh so far (2.4 consistency).
-    ``boresight``: ``none``, ``eligible`` or ``lost`` (6.1, 2.3); ``boresight_location``
-    once determined.
+    ``boresight``: the weapon's one bore-sight status (6.1, 2.3): ``none`` (not allowed to
+    bore sight), ``eligible`` (allowed, location still undetermined), ``lost`` (eligibility
+    lost by a change of location, 2.3), or the bore-sighted location itself once determined
+    (for good: 6.1 "for that shot, and for all subsequent shots"). One field, so the state
+    can never say both "lost" and a location. A decision awaited on a scattered hex is an
+    obligation in ``State.owed``, not a status.
     """
 
     id: str
@@ -76,7 +99,11 @@ class Counter:
     may_emplace: bool = False
     settings: str = ""
     boresight: str = "none"
-    boresight_location: str | None = None
+
+    @property
+    def boresight_location(self) -> str | None:
+        """The bore-sighted location once determined (6.1), else None."""
+        return None if self.boresight in BORESIGHT_STATES else self.boresight
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"id": self.id, "name": self.name, "kind": self.kind}
@@ -93,8 +120,6 @@ class Counter:
             d["may_emplace"] = True
         if self.boresight != "none":
             d["boresight"] = self.boresight
-        if self.boresight_location is not None:
-            d["boresight_location"] = self.boresight_location
         return d
 
     @classmethod
@@ -109,8 +134,7 @@ class Counter:
             emplaced=bool(d.get("emplaced", False)),
             may_emplace=bool(d.get("may_emplace", False)),
             settings=str(d.get("settings", "")),
-            boresight=str(d.get("boresight", "none")),
-            boresight_location=d.get("boresight_location"),
+            boresight=_boresight(d),
         )
 
 
@@ -411,9 +435,18 @@ class State:
     counts: tuple[tuple[str, str, str, int], ...] = ()
     closed: tuple[tuple[str, str, str], ...] = ()
     serial: int = 0
-    pending: tuple[tuple[str, str, str], ...] = ()  # (kind, id, hex) awaiting the player's word
+    owed: tuple[Obligation, ...] = ()  # decisions the rules require (6.1, 7.1): see .events
     removed: tuple[str, ...] = ()  # ids of stacks/counters taken off the board
     options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def pending(self) -> tuple[tuple[str, str, str], ...]:
+        """(kind, id, hex) of each scattered hex awaiting the player's word (from ``owed``)."""
+        return tuple(
+            (o.id.split(":", 1)[0], str(o.request["id"]), str(o.request["hex"]))
+            for o in self.owed
+            if o.procedure == "decide"
+        )
 
     # -- lookups ------------------------------------------------------------------------
     def stack(self, sid: str) -> Stack | None:

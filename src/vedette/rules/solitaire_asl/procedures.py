@@ -1,110 +1,191 @@
 """The bookkeeping procedures besides the rolls: phases, moves, marks, reveals, set-up
-placement, the facts the player states, and the query of legal shifts."""
+placement, the facts the player states, and the query of legal shifts.
+
+None of them rolls: ``plan`` checks the rules and works out the outcome, ``resolve`` returns it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from vedette.dice import Table
+from vedette.dice import DiceSource, Table
 from vedette.errors import BadRequest, RuleViolation, VedetteError
-from vedette.rules.base import Outcome, Request
-from vedette.rules.solitaire_asl.fold import Patch
-from vedette.rules.solitaire_asl.hip import new_id
+from vedette.rules.base import Outcome
+from vedette.rules.protocol import Plan
+from vedette.rules.solitaire_asl.fold import Patch, apply_event
+from vedette.rules.solitaire_asl.hip import new_id, split_id
 from vedette.rules.solitaire_asl.ids import parse_hex_id
 from vedette.rules.solitaire_asl.model import (
     FORTIFICATION_KINDS,
     PHASES,
     SETUP,
+    Counter,
     Location,
     Minefield,
     Stack,
     State,
     Status,
 )
-from vedette.rules.solitaire_asl.shift import DUMMY_KINDS, HIP_KINDS, plan_shift
+from vedette.rules.solitaire_asl.requests import (
+    ActRequest,
+    DropRequest,
+    FortRequest,
+    LegalRequest,
+    LocationRequest,
+    MergeRequest,
+    MoveRequest,
+    PhaseRequest,
+    PlaceRequest,
+    RevealRequest,
+    ShiftRequest,
+    StackRequest,
+)
+from vedette.rules.solitaire_asl.shift import (
+    DUMMY_KINDS,
+    HIP_KINDS,
+    find_stack,
+    plan_shift,
+    side_named,
+)
 from vedette.rules.solitaire_asl.turn import game_turn, next_phase
 
 
-def run_phase(state: State, req: Request) -> Outcome:
-    """Advance to the next phase (or to ``to=PHASE``, on through player turns)."""
-    target = req.get_opt_str("to")
-    if target is not None and target not in PHASES:
-        raise BadRequest(f"'to' must be one of {', '.join(PHASES)}")
+def nodice(fn: Callable[[State, Any], Outcome]) -> tuple[Any, Any]:
+    """(plan, resolve) of a procedure that rolls nothing: ``plan`` refuses what the rules
+    forbid and works out the outcome; ``resolve`` returns it."""
+
+    def plan(state: State, req: Any) -> Plan:
+        return Plan(req, (), fn(state, req))
+
+    def resolve(state: State, plan: Plan, dice: DiceSource) -> Outcome:
+        return plan.data  # type: ignore[no-any-return]
+
+    return plan, resolve
+
+
+def _phase_named(text: str) -> tuple[str, str | None]:
+    """A phase as the player writes it ('mph', 'German MPh', 'MPh German'): (phase, side
+    text or None). Any case."""
+    words = text.replace(",", " ").split()
+    found = [p for p in PHASES for w in words if w.lower() == p.lower()]
+    if len(found) != 1:
+        raise BadRequest(f"'to' must name one of {', '.join(PHASES)} (any case), not {text!r}")
+    rest = [w for w in words if w.lower() != found[0].lower()]
+    return found[0], (" ".join(rest) or None)
+
+
+def run_phase(state: State, req: PhaseRequest) -> Outcome:
+    """Advance to the next phase, or on to ``to`` (of ``side``'s player turn). Set-up is its
+    own phase: play starts with the first player's PFPh."""
+    target: str | None = None
+    side: str | None = None
+    if req.to is not None:
+        target, side_text = _phase_named(req.to)
+        if side_text is not None:
+            side = side_named(state, side_text)
+    if req.side is not None:
+        s2 = side_named(state, req.side)
+        if side is not None and s2 != side:
+            raise BadRequest(f"'to' names {side}, 'side' names {s2}")
+        side = s2
+        if target is None:
+            raise BadRequest("name the phase of that side's player turn: to=PHASE")
     events = []
     s = state
     for _ in range(len(PHASES) * 2 + 1):
         ph, phasing, pt, new = next_phase(s)
-        ev = (
-            Patch()
-            .set(
-                "phase",
-                {"phase": ph, "phasing": phasing, "player_turn": pt, "new_player_turn": new},
-            )
-            .event("phase")
-        )
+        ev = Patch().event("phase", phase=ph, phasing=phasing, player_turn=pt, new_player_turn=new)
         events.append(ev)
-        from vedette.rules.solitaire_asl.fold import apply_event
-
         s = apply_event(s, ev)
-        if target is None or ph == target:
+        if target is None or (ph == target and (side is None or phasing == side)):
             break
-    msg = f"turn {game_turn(s)}, {s.phasing} player turn: {s.phase}"
+    order = "first" if s.player_turn % 2 == 1 else "second"
+    msg = (
+        f"turn {game_turn(s)}, {s.phasing} player turn: {s.phase} (player turn {s.player_turn},"
+        f" {order} of game turn {game_turn(s)})"
+    )
     return Outcome(
-        tuple(events), (), msg, {"phase": s.phase, "phasing": s.phasing, "turn": game_turn(s)}
+        tuple(events),
+        (),
+        msg,
+        {
+            "phase": s.phase,
+            "phasing": s.phasing,
+            "turn": game_turn(s),
+            "player_turn": s.player_turn,
+        },
     )
 
 
-def run_act(state: State, req: Request) -> Outcome:
-    """Record that a friendly unit has moved, advanced or fired this phase (2.3, 5.1)."""
+def run_act(state: State, req: ActRequest) -> Outcome:
+    """Record that a friendly unit has moved, advanced or fired this phase (2.3, 5.1). A
+    ``move`` (and a unit entering a minefield, a weapon firing) records it by itself."""
     if state.phase == SETUP:
-        raise BadRequest("the game has not started: use 'phase'")
+        raise RuleViolation("O'Leary 2.3", "the game has not started (set-up): use 'phase'")
     return Outcome(
         (Patch().set("acted", True).event("acted"),),
         (),
-        f"{state.phasing} has begun its {state.phase}",
+        f"{state.phasing} has begun its {state.phase}: no more shifts at its start (2.3, 5.1)",
     )
 
 
-def run_move(state: State, req: Request) -> Outcome:
+def run_move(state: State, req: MoveRequest) -> Outcome:
     """A stack (or part of it) moves conventionally: it may split a potential dummy stack
-    (2.2); HIP units and dummy HIP counters never move conventionally (3.2.2)."""
-    s = state.stack(req.get_str("stack"))
-    if s is None:
-        raise BadRequest(f"no stack {req.get_str('stack')!r}")
-    to = req.get_str("to")
+    (2.2); HIP units and dummy HIP counters never move conventionally (3.2.2). Not during
+    set-up: set-up places the scenario's counters, and 2.3 counts changes of location from the
+    start of play. The phasing side's first move or advance closes the start of the phase
+    (2.3): no more dummy stack shifts in it."""
+    if state.phase == SETUP:
+        raise RuleViolation(
+            "O'Leary 2.3",
+            "nothing moves during set-up (set the counters up in the scenario); start play with"
+            " 'phase'",
+        )
+    s = find_stack(state, req.stack)
+    to = req.to
+    parse_hex_id(to)
     state.layout.hex(to)
     if s.status in HIP_KINDS:
         raise RuleViolation("O'Leary 3.2.2", f"{s.id} is HIP: it may only shift, not move")
     p = Patch()
     changes = []
-    ids = [str(x) for x in req.get_list("counters", [])]
-    mp = req.get_int("mp", 0)
-    pos = req.get_str("position", "")
-    moving = [c for c in s.counters if c.id in ids or c.name in ids] if ids else list(s.counters)
-    if ids and len(moving) != len(ids):
-        raise BadRequest(f"not all of {ids} are counters of {s.id}")
-    n_dummies = req.get_int("dummies", s.dummies)
+    ids = list(req.counters or ())
+    mp = req.mp
+    pos = req.position
+    moving: list[Counter] = []
+    for r in ids:
+        c = next((c for c in s.counters if c.id == r and c not in moving), None) or next(
+            (c for c in s.counters if c.name == r and c not in moving), None
+        )
+        if c is None:
+            raise BadRequest(f"no counter {r!r} in {s.id}")
+        moving.append(c)
+    if not ids:
+        moving = list(s.counters)
+    n_dummies = s.dummies if req.dummies is None else req.dummies
     if s.status == Status.DUMMY and not 1 <= n_dummies <= s.dummies:
         raise BadRequest(f"{s.id} has {s.dummies} dummies")
 
-    def moved_counter(c: Any) -> Any:
+    def moved_counter(c: Counter) -> Counter:
         c2 = c
         if c.kind == "vehicle" and mp:
             c2 = replace(c2, mp_used=max(c.mp_used, mp))
-        if c.boresight == "eligible" and c.boresight_location is None:
+        if c.boresight == "eligible":
             c2 = replace(c2, boresight="lost")
-            changes.append(f"{c.name} ({c.id}) may no longer bore sight")
+            changes.append(f"{c.name} ({c.id}) may no longer bore sight (2.3)")
         return c2
 
     whole = len(moving) == len(s.counters) and (s.status != Status.DUMMY or n_dummies == s.dummies)
     mv = tuple(moved_counter(c) for c in moving)
     if whole:
         p.put_stack(replace(s, location=to, position=pos, counters=mv, moved=True))
-        changes.append(f"{s.id} moves to {to}")
+        changes.insert(0, f"move {s.id} from {s.location} to {to}")
     else:
-        nid, _ = new_id(state, s.id + "-", 0, set())
+        nid = req.name or split_id(state, s.id)
+        if _taken(state, nid):
+            raise BadRequest(f"{nid!r} is taken: name the part that splits off with name=...")
         rest = tuple(c for c in s.counters if c not in moving)
         left = replace(
             s, counters=rest, dummies=s.dummies - n_dummies if s.status == Status.DUMMY else 0
@@ -119,22 +200,32 @@ def run_move(state: State, req: Request) -> Outcome:
             dummies=n_dummies if s.status == Status.DUMMY else 0,
         )
         p.put_stack(left).put_stack(part)
-        changes.append(f"{nid} splits from {s.id} and moves to {to}")
+        what = ", ".join(c.name for c in moving) or f"{n_dummies} ?"
+        changes.insert(0, f"{what} split off {s.id} as {nid} and move to {to}")
         if s.status == Status.POTENTIAL_DUMMY:
             changes.append(f"both {s.id} and {nid} remain potential dummy stacks (2.2)")
-    if s.side == state.phasing and state.phase in ("MPh", "APh"):
+    if s.side == state.phasing and state.phase in ("MPh", "APh") and not state.acted:
         p.set("acted", True)
+        changes.append(f"the start of the {state.phase} is over: no more dummy shifts by {s.side}")
     return Outcome(
         (p.event("move", stack=s.id, to=to),), (), "; ".join(changes), {"changes": changes}
     )
 
 
-def run_merge(state: State, req: Request) -> Outcome:
+def _taken(state: State, name: str) -> bool:
+    return (
+        state.stack(name) is not None
+        or state.counter(name) is not None
+        or state.fortification(name) is not None
+        or state.minefield(name) is not None
+        or name in state.removed
+    )
+
+
+def run_merge(state: State, req: MergeRequest) -> Outcome:
     """Two potential dummy stacks in the same location and position merge at the end of their
     side's CCPh (2.2)."""
-    a, b = state.stack(req.get_str("a")), state.stack(req.get_str("b"))
-    if a is None or b is None:
-        raise BadRequest("name two stacks: a=... b=...")
+    a, b = find_stack(state, req.a), find_stack(state, req.b)
     if a.id == b.id:
         raise BadRequest("a stack cannot merge with itself")
     if a.side != b.side or a.status != b.status:
@@ -153,14 +244,12 @@ def run_merge(state: State, req: Request) -> Outcome:
         moved=a.moved or b.moved,
     )
     p = Patch().put_stack(merged).remove_stack(b.id)
-    return Outcome((p.event("merge"),), (), f"{b.id} merges into {a.id}")
+    return Outcome((p.event("merge"),), (), f"put {b.id}'s counters into {a.id} in {a.location}")
 
 
-def run_mark(state: State, req: Request) -> Outcome:
+def run_mark(state: State, req: StackRequest) -> Outcome:
     """Mark a concealed stack as a potential dummy stack: only at set-up (2.1, 2.2)."""
-    s = state.stack(req.get_str("stack"))
-    if s is None:
-        raise BadRequest(f"no stack {req.get_str('stack')!r}")
+    s = find_stack(state, req.stack)
     if state.phase != SETUP:
         raise RuleViolation(
             "O'Leary 2.2", "potential dummy stacks are only made at the start of the game"
@@ -170,76 +259,91 @@ def run_mark(state: State, req: Request) -> Outcome:
     return Outcome(
         (Patch().put_stack(replace(s, status=Status.POTENTIAL_DUMMY)).event("mark"),),
         (),
-        f"{s.id} is a potential dummy stack",
+        f"{s.id} in {s.location} is a potential dummy stack: keep it under a ? (2.1)",
     )
 
 
-def run_drop(state: State, req: Request) -> Outcome:
+def run_drop(state: State, req: DropRequest) -> Outcome:
     """A potential dummy stack drops that status and keeps its concealment (2.2)."""
-    s = state.stack(req.get_str("stack"))
-    if s is None or s.status != Status.POTENTIAL_DUMMY:
-        raise BadRequest(f"{req.get_str('stack')!r} is not a potential dummy stack")
+    s = find_stack(state, req.stack)
+    if s.status != Status.POTENTIAL_DUMMY:
+        raise BadRequest(f"{s.id} is not a potential dummy stack")
     return Outcome(
         (Patch().put_stack(replace(s, status=Status.CONCEALED)).event("drop"),),
         (),
-        f"{s.id} is now an ordinary concealed stack",
+        f"{s.id} in {s.location} is now an ordinary concealed stack: it keeps its ?",
     )
 
 
-def run_reveal(state: State, req: Request) -> Outcome:
+def run_reveal(state: State, req: RevealRequest, data: Mapping[str, Any] | None = None) -> Outcome:
     """Concealment, HIP or cloaking lost by the ASL rules (A12.121, A12.3 ...): a potential dummy
     stack loses that status for good (2.2); a revealed dummy HIP counter is removed (3.4);
     cloaking is never regained (5.2); a hidden fortification is revealed."""
-    ref = req.get_str("what")
-    keep = req.get_bool("keep_concealment", False)
+    ref = req.what
+    keep = req.keep_concealment
     p = Patch()
     f = state.fortification(ref)
     if f is not None:
+        if not f.hidden:
+            raise BadRequest(f"{f.kind} {f.id} is already revealed")
         return Outcome(
             (p.put_fort(replace(f, hidden=False)).event("reveal"),),
             (),
-            f"{f.kind} {f.id} revealed in {f.location}",
+            f"place the {f.kind} {f.id} on the board in {f.location}",
         )
-    s = state.stack(ref)
-    if s is None:
-        raise BadRequest(f"no stack or fortification {ref!r}")
+    m = state.minefield(ref)
+    if m is not None:
+        # a minefield's strength revealed by the ASL rules (B28): face up; a dummy goes (A9)
+        if m.revealed:
+            raise BadRequest(f"minefield {m.id} is already revealed")
+        if m.dummy and (data or {}).get("minefield", {}).get("remove_revealed_dummy", True):
+            p.remove_mine(m.id)
+            msg = f"{m.id} in {m.location} was a dummy minefield: remove it"
+        else:
+            p.put_mine(replace(m, revealed=True))
+            msg = f"turn {m.id} in {m.location} face up: {m.strength}"
+        return Outcome((p.event("reveal"),), (), msg)
+    s = find_stack(state, ref, "stack, fortification or minefield")
     if s.is_dummy:
         p.remove_stack(s.id)
-        return Outcome(
-            (p.event("reveal"),), (), f"{s.id} was a dummy: remove it from {s.location} (3.4)"
-        )
+        what = {
+            Status.DUMMY_HIP: "a dummy HIP counter (3.4)",
+            Status.CLOAKED: "a dummy cloaking counter",
+        }.get(s.status, "a dummy stack")
+        return Outcome((p.event("reveal"),), (), f"{s.id} was {what}: remove it from {s.location}")
     if s.status in (Status.HIP, Status.CLOAKED) and keep:
         new = replace(s, status=Status.CONCEALED)
+        msg = f"place {', '.join(c.name for c in s.counters)} ({s.id}) in {s.location} under a ?"
     elif s.status == Status.REVEALED:
         raise BadRequest(f"{s.id} is already revealed")
     else:
         new = replace(s, status=Status.REVEALED)
+        msg = f"show {', '.join(c.name for c in s.counters)} ({s.id}) in {s.location}: revealed"
     p.put_stack(new)
-    return Outcome((p.event("reveal"),), (), f"{s.id} in {s.location} is now {new.status.value}")
+    return Outcome((p.event("reveal"),), (), msg)
 
 
-def run_place(state: State, req: Request, data: Mapping[str, Any]) -> Outcome:
+def run_place(state: State, req: PlaceRequest, data: Mapping[str, Any]) -> Outcome:
     """Place an allotted dummy HIP counter (3.1, 4.1) or dummy minefield (4.6.1) at set-up."""
     if state.phase != SETUP:
         raise RuleViolation("O'Leary 3.1", "dummy counters are placed at set-up")
-    kind = req.get_choice("kind", ("dummy_hip", "dummy_minefield"))
-    side = req.get_str("side")
-    if side not in state.sides:
-        raise BadRequest(f"side must be one of {', '.join(state.sides)}")
-    loc = req.get_str("location")
+    side = side_named(state, req.side)
+    loc = req.location
     parse_hex_id(loc)
     state.layout.hex(loc)
     a = state.allotment(side)
     p = Patch()
-    if kind == "dummy_hip":
+    if req.name and _taken(state, req.name):
+        raise BadRequest(f"{req.name!r} is taken: choose another name")
+    if req.kind == "dummy_hip":
         if a.dummy_hip_placed >= a.dummy_hip:
             raise RuleViolation(
                 "O'Leary 3.1.1", f"{side} has placed all {a.dummy_hip} allotted dummy HIP counters"
             )
         sid, serial = new_id(state, "X", state.serial, set())
-        p.put_stack(
-            Stack(sid, side, loc, Status.DUMMY_HIP, dummies=1, position=req.get_str("position", ""))
-        )
+        if req.name:
+            sid, serial = req.name, state.serial
+        p.put_stack(Stack(sid, side, loc, Status.DUMMY_HIP, dummies=1, position=req.position))
         p.set("allot", {"side": side, "dummy_hip": 1}).set("serial", serial)
         msg = f"dummy HIP counter {sid} in {loc} ({a.dummy_hip_placed + 1} of {a.dummy_hip})"
     else:
@@ -249,6 +353,8 @@ def run_place(state: State, req: Request, data: Mapping[str, Any]) -> Outcome:
                 f"{side} has placed all {a.dummy_minefields} allotted dummy minefields",
             )
         mid, serial = new_id(state, "M", state.serial, {m.id for m in state.minefields})
+        if req.name:
+            mid, serial = req.name, state.serial
         p.put_mine(Minefield(mid, side, loc, dummy=True))
         p.set("allot", {"side": side, "dummy_minefields": 1}).set("serial", serial)
         n = a.dummy_minefields_placed + 1
@@ -256,27 +362,23 @@ def run_place(state: State, req: Request, data: Mapping[str, Any]) -> Outcome:
     return Outcome((p.event("place"),), (), msg)
 
 
-def run_location(state: State, req: Request) -> Outcome:
+def run_location(state: State, req: LocationRequest) -> Outcome:
     """The player states facts of a location: TEM, terrain, enemy LOS, LV, Concealment Terrain,
     fortification kinds that could not be set up there."""
-    lid = req.get_str("id")
+    lid = req.id
     parse_hex_id(lid)
     state.layout.hex(lid)
     loc = state.location(lid)
     upd: dict[str, Any] = {}
-    if "tem" in req:
-        upd["tem"] = req.get_int("tem")
-    if "terrain" in req:
-        upd["terrain"] = req.get_str("terrain")
-    for k in ("los", "lv", "concealment_terrain"):
-        if k in req:
-            upd[k] = req.get_bool(k)
-    if "forbid" in req:
-        kinds = tuple(str(x) for x in req.get_list("forbid"))
-        for k in kinds:
+    for k in ("tem", "terrain", "los", "lv", "concealment_terrain"):
+        v = getattr(req, k)
+        if v is not None:
+            upd[k] = v
+    if req.forbid is not None:
+        for k in req.forbid:
             if k not in FORTIFICATION_KINDS:
                 raise BadRequest(f"unknown fortification kind {k!r}")
-        upd["forbid"] = kinds
+        upd["forbid"] = tuple(req.forbid)
     new = replace(loc, **upd)
     return Outcome((Patch().put_location(new).event("location"),), (), f"{lid}: {_loc_text(new)}")
 
@@ -294,58 +396,62 @@ def _loc_text(loc: Location) -> str:
     return ", ".join(bits)
 
 
-def run_fort(state: State, req: Request) -> Outcome:
+def run_fort(state: State, req: FortRequest) -> Outcome:
     """Record a fortification's CA (4.4), its cave complex (4.4.1) or a tunnel's exit (4.4.2)."""
-    f = state.fortification(req.get_str("id"))
+    f = state.fortification(req.id)
     if f is None:
-        raise BadRequest(f"no fortification {req.get_str('id')!r}")
+        raise BadRequest(f"no fortification {req.id!r}")
     upd: dict[str, Any] = {}
-    if "ca" in req:
-        upd["ca"] = req.get_str("ca")
-    if "complex" in req:
+    if req.ca is not None:
+        upd["ca"] = req.ca
+    if req.complex is not None:
         if f.kind != "cave":
             raise BadRequest("only caves belong to cave complexes")
-        upd["complex"] = req.get_str("complex")
-    if "exit" in req:
+        upd["complex"] = req.complex
+    if req.exit is not None:
         if f.kind != "tunnel":
             raise BadRequest("only tunnels have exits")
-        ex = req.get_str("exit")
-        state.layout.hex(ex)
-        upd["exit"] = ex
+        state.layout.hex(req.exit)
+        upd["exit"] = req.exit
     new = replace(f, **upd)
-    return Outcome((Patch().put_fort(new).event("fort"),), (), f"{f.kind} {f.id}: {upd}")
+    said = ", ".join(f"{k} {v}" for k, v in upd.items()) or "nothing new"
+    return Outcome((Patch().put_fort(new).event("fort"),), (), f"{f.kind} {f.id}: {said}")
+
+
+def shift_candidates(state: State, side: str) -> list[tuple[str, str, str]]:
+    """(a, b, kind) of every shift a side could name now (legality not yet checked)."""
+    mine = [s for s in state.stacks if s.side == side]
+    pairs: list[tuple[str, str, str]] = []
+    for i, a in enumerate(mine):
+        for b in mine[i:]:
+            if a.status == Status.POTENTIAL_DUMMY and b.status in DUMMY_KINDS:
+                pairs.append((a.id, b.id, "dummy"))
+            elif b.status == Status.POTENTIAL_DUMMY and a.status == Status.DUMMY:
+                pairs.append((b.id, a.id, "dummy"))
+            elif a.status == b.status == Status.CLOAKED and a.id != b.id:
+                pairs.append((a.id, b.id, "cloaked"))
+    hip_locs = sorted(
+        {s.location for s in mine if s.status in HIP_KINDS}
+        | {f.location for f in state.fortifications if f.side == side and f.hidden}
+    )
+    for i, la in enumerate(hip_locs):
+        for lb in hip_locs[i + 1 :]:
+            pairs.append((la, lb, "hip"))
+    return pairs
 
 
 def run_legal(
-    state: State, req: Request, data: Mapping[str, Any], tables: Mapping[str, Table]
+    state: State, req: LegalRequest, data: Mapping[str, Any], tables: Mapping[str, Table]
 ) -> Outcome:
     """Query: the shifts a side may try now, each with the chance it is allowed. Never raises."""
-    sides = [req.get_str("side")] if "side" in req else list(state.sides)
+    sides = [side_named(state, req.side)] if req.side is not None else list(state.sides)
     out: list[dict[str, Any]] = []
     lines: list[str] = []
     for side in sides:
-        mine = [s for s in state.stacks if s.side == side]
-        pairs: list[tuple[str, str, str]] = []
-        for i, a in enumerate(mine):
-            for b in mine[i:]:
-                if a.status == Status.POTENTIAL_DUMMY and b.status in DUMMY_KINDS:
-                    pairs.append((a.id, b.id, "dummy"))
-                elif b.status == Status.POTENTIAL_DUMMY and a.status == Status.DUMMY:
-                    pairs.append((b.id, a.id, "dummy"))
-                elif a.status == b.status == Status.CLOAKED and a.id != b.id:
-                    pairs.append((a.id, b.id, "cloaked"))
-        hip_locs = sorted(
-            {s.location for s in mine if s.status in HIP_KINDS}
-            | {f.location for f in state.fortifications if f.side == side and f.hidden}
-        )
-        for i, la in enumerate(hip_locs):
-            for lb in hip_locs[i + 1 :]:
-                pairs.append((la, lb, "hip"))
-        for ra, rb, kind in pairs:
+        for ra, rb, kind in shift_candidates(state, side):
             try:
-                plan = plan_shift(
-                    state, Request({"a": ra, "b": rb, "kind": kind, "side": side}), data, tables
-                )
+                sreq = ShiftRequest(a=ra, b=rb, kind=kind, side=side)  # type: ignore[arg-type]
+                plan = plan_shift(state, sreq, data, tables)
             except VedetteError:
                 continue
             o = plan.check.odds()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from vedette.rules.solitaire_asl.model import Stack, State, Status
-from vedette.rules.solitaire_asl.turn import game_turn
+from vedette.rules.solitaire_asl.turn import game_turn, phase_title
 
 _STATUS = {
     Status.POTENTIAL_DUMMY: "potential dummy",
@@ -18,7 +18,8 @@ _STATUS = {
 }
 
 
-def stack_text(s: Stack) -> str:
+def stack_text(s: Stack, waiting: dict[str, str] | None = None) -> str:
+    """One stack as a line; ``waiting``: weapon id -> scattered hex awaiting the player."""
     if s.status == Status.DUMMY:
         what = f"{s.dummies} ?"
     elif s.status == Status.DUMMY_HIP:
@@ -35,8 +36,12 @@ def stack_text(s: Stack) -> str:
                 t += " [emplaced]"
             if c.settings:
                 t += f" [{c.settings}]"
-            if c.boresight == "eligible":
-                t += f" [bore sight: {c.boresight_location or 'undetermined'}]"
+            if c.boresight == "eligible" and (waiting or {}).get(c.id):
+                t += f" [bore sight: {(waiting or {})[c.id]}? decide first]"
+            elif c.boresight == "eligible":
+                t += " [bore sight: undetermined]"
+            elif c.boresight_location is not None:
+                t += f" [bore sighted: {c.boresight_location}]"
             bits.append(t)
         what = ", ".join(bits)
     pos = f" ({s.position})" if s.position else ""
@@ -48,7 +53,7 @@ def render_state(state: State) -> str:
     if state.phase == "setup":
         head = f"{state.name}: set-up ({state.first} moves first)"
     else:
-        head = f"{state.name}: turn {game_turn(state)}, {state.phasing} {state.phase}"
+        head = f"{state.name}: {phase_title(state)}"
         if state.acted:
             head += " (under way)"
     flags = []
@@ -61,7 +66,8 @@ def render_state(state: State) -> str:
     if flags:
         head += " [" + ", ".join(flags) + "]"
     out = [head, "", "Stacks:"]
-    out += ["  " + stack_text(s) for s in state.stacks]
+    waiting = {i: h for k, i, h in state.pending if k == "boresight"}
+    out += ["  " + stack_text(s, waiting) for s in state.stacks]
     if state.fortifications:
         out += ["", "Fortifications:"]
         for f in state.fortifications:
@@ -73,10 +79,11 @@ def render_state(state: State) -> str:
     if state.minefields:
         out += ["", "Minefields:"]
         for m in state.minefields:
-            st = m.strength if m.revealed else "strength face down"
-            out.append(
-                f"  {m.id:<6} {m.side:<10} {m.location} {'known' if m.known else 'hidden'}: {st}"
-            )
+            if m.revealed:
+                label = f"revealed: {m.strength}"
+            else:
+                label = f"{'known' if m.known else 'hidden'}: strength face down"
+            out.append(f"  {m.id:<6} {m.side:<10} {m.location} {label}")
     if state.oba:
         out += ["", "OBA:"]
         for o in state.oba:
@@ -105,10 +112,11 @@ def render_state(state: State) -> str:
     if state.closed:
         out += ["", "Shifting over:"]
         out += [f"  {side} {op} ({w})" for side, op, w in state.closed]
-    if state.pending:
-        out += ["", "Waiting for your word:"]
+    if state.owed:
+        out += ["", "Owed (answer before that weapon or module rolls again):"]
         out += [
-            f"  {k} {i}: could {h} be used? (decide id={i} ok=...)" for k, i, h in state.pending
+            f"  {o.id}: {o.text} ({o.rule}): decide id={o.request['id']} ok=true|false"
+            for o in state.owed
         ]
     return "\n".join(out)
 
@@ -135,4 +143,6 @@ def state_json(state: State) -> dict[str, Any]:
         "shifts_counted": [list(c) for c in state.counts],
         "closed": [list(c) for c in state.closed],
         "pending": [list(p) for p in state.pending],
+        "owed": [o.to_json() for o in state.owed],
+        "phase_title": phase_title(state),
     }

@@ -62,6 +62,7 @@ class Counter(Strict):
 
 class Stack(Strict):
     id: Id | None = None
+    name: Id | None = None  # the player's name for the stack: its id when no id is given
     side: Id
     location: Loc
     status: Id = "potential_dummy"

@@ -135,7 +135,7 @@ def build_state(
         where = f"stacks {i}"
         if not isinstance(d, Mapping):
             raise DataError(SRC, "a stack must be a table", where)
-        sid = str(d.get("id", f"S{i}"))
+        sid = str(d.get("id") or d.get("name") or f"S{i}")  # the player's name is the id
         if sid in ids:
             raise DataError(SRC, f"duplicate id {sid!r}", where)
         ids.add(sid)

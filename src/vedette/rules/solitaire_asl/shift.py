@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from vedette.dice import Check, DiceSource, Modifier, Roll, Table
 from vedette.errors import BadRequest, RuleViolation
-from vedette.rules.base import Outcome, Request
+from vedette.rules.base import Outcome
+from vedette.rules.fields import spec_of
 from vedette.rules.solitaire_asl.fold import Patch
 from vedette.rules.solitaire_asl.model import (
     Counter,
@@ -26,12 +27,49 @@ from vedette.rules.solitaire_asl.model import (
     State,
     Status,
 )
+from vedette.rules.solitaire_asl.requests import ShiftRequest
 from vedette.rules.solitaire_asl.turn import Window, bookkeeping, phase_key, require_window
 
 RULE = "O'Leary 2.5"
 DUMMY_KINDS = (Status.POTENTIAL_DUMMY, Status.DUMMY)
 HIP_KINDS = (Status.HIP, Status.DUMMY_HIP)
 INFANTRY = ("squad", "hs", "crew", "leader", "hero", "sw", "other")
+
+
+class Facts(Protocol):
+    """The facts a player may state on a shift (a request: shift, minefield, a planned one)."""
+
+    @property
+    def tem_a(self) -> int | None: ...
+    @property
+    def tem_b(self) -> int | None: ...
+    @property
+    def los(self) -> bool | None: ...
+    @property
+    def los_a(self) -> bool | None: ...
+    @property
+    def los_b(self) -> bool | None: ...
+    @property
+    def lv(self) -> bool | None: ...
+
+
+def op_table(table: Table, op: Op) -> Table:
+    """The shift table with each row's text for this operation (``result_dummy``,
+    ``result_hip``, ``result_cloaked`` in the data), so a roll's line speaks only of what
+    shifted."""
+    key = f"result_{op.value}"
+    if not any(key in r.data for r in table.rows):
+        return table
+    rows = tuple(replace(r, result=str(r.data.get(key, r.result))) for r in table.rows)
+    return replace(table, rows=rows)
+
+
+def side_named(state: State, text: str) -> str:
+    """A side by its name, in any case."""
+    for s in state.sides:
+        if s.lower() == text.strip().lower():
+            return s
+    raise BadRequest(f"no side {text!r} (sides: {', '.join(state.sides)})")
 
 
 # -- finding things -----------------------------------------------------------------------------
@@ -51,8 +89,49 @@ def location_of(state: State, ref: str) -> str:
         return m.location
     from vedette.rules.solitaire_asl.ids import parse_hex_id
 
-    parse_hex_id(ref)  # raises BadRequest naming the id
+    try:
+        parse_hex_id(ref)
+    except BadRequest:
+        hit = counter_named(state, ref)
+        if hit is not None:
+            return hit[0].location
+        raise BadRequest(
+            f"no stack {ref!r} (nor a counter, fortification, minefield or hex of that name)"
+        ) from None
     return ref
+
+
+def counter_named(state: State, ref: str) -> tuple[Stack, Counter] | None:
+    """The counter of that id, or the one counter of that name."""
+    hit = state.counter(ref)
+    if hit is not None:
+        return hit
+    named = [(s, c) for s in state.stacks for c in s.counters if c.name == ref]
+    if len(named) > 1:
+        ids = ", ".join(f"{c.id} in {s.id}" for s, c in named)
+        raise BadRequest(f"several counters are called {ref!r} ({ids}): name one by id")
+    return named[0] if named else None
+
+
+def _is_hex_id(ref: str) -> bool:
+    from vedette.rules.solitaire_asl.ids import parse_hex_id
+
+    try:
+        parse_hex_id(ref)
+    except BadRequest:
+        return False
+    return True
+
+
+def find_stack(state: State, ref: str, what: str = "stack") -> Stack:
+    """A stack by its id, or the stack of a counter named by id or name."""
+    s = state.stack(ref)
+    if s is not None:
+        return s
+    hit = counter_named(state, ref)
+    if hit is not None:
+        return hit[0]
+    raise BadRequest(f"no {what} {ref!r}")
 
 
 def stack_for(state: State, ref: str, statuses: Sequence[Status], side: str | None) -> Stack:
@@ -63,6 +142,10 @@ def stack_for(state: State, ref: str, statuses: Sequence[Status], side: str | No
     c = state.counter(ref)
     if c is not None:
         return c[0]
+    if not _is_hex_id(ref):
+        hit = counter_named(state, ref)
+        if hit is not None:
+            return hit[0]
     loc = location_of(state, ref)
     found = [x for x in state.stacks_at(loc, side) if x.status in statuses]
     if not found:
@@ -226,13 +309,16 @@ def shift_modifiers(
     side: str,
     a: Party,
     b: Party,
-    req: Request,
+    req: Facts,
     moving_forts: set[str] = frozenset(),  # type: ignore[assignment]
     los_default: tuple[bool | None, bool | None] = (None, None),
     both_hip: bool = False,
-    extra: Sequence[Party] = (),
+    extra: Sequence[tuple[Party, Party]] = (),
 ) -> list[Modifier]:
-    """The DRMs of O'Leary 2.5. ``extra``: further parties shifting on the same DR (2.4.2)."""
+    """The DRMs of O'Leary 2.5. ``extra``: further pairs shifting on the same DR (2.4.2); the
+    facts the player states on the shift (``tem_a``/``tem_b``/``los``/``los_a``/``los_b``/
+    ``lv``) hold for every pair of the group: ``tem_a``/``los_a`` for each pair's first
+    location, ``tem_b``/``los_b`` for its second."""
     drm = data.get("drm", {})
     mods: list[Modifier] = []
     scope = None if drm.get("previous_counts", "all") == "all" else bookkeeping(op, data)
@@ -240,23 +326,31 @@ def shift_modifiers(
     if n:
         per = int(drm.get("previous_shift", 1))
         mods.append(Modifier(per * n, f"{n} previous shift{'s' if n > 1 else ''} this phase", RULE))
-    tem_a = party_tem(state, a, moving_forts)
-    tem_b = party_tem(state, b, moving_forts)
-    if "tem_a" in req:
-        tem_a = (req.get_int("tem_a"), f"TEM stated for {a.location}")
-    if "tem_b" in req:
-        tem_b = (req.get_int("tem_b"), f"TEM stated for {b.location}")
-    tems = [tem_a, tem_b] + [party_tem(state, x, moving_forts) for x in extra]
+    pairs = [(a, b), *extra]
+    tems: list[tuple[int, str]] = []
+    seen: list[tuple[str, bool]] = []
+    for i, (pa, pb) in enumerate(pairs):
+        tem_a = party_tem(state, pa, moving_forts)
+        tem_b = party_tem(state, pb, moving_forts)
+        if req.tem_a is not None:
+            tem_a = (req.tem_a, f"TEM stated for {pa.location}")
+        if req.tem_b is not None:
+            tem_b = (req.tem_b, f"TEM stated for {pb.location}")
+        tems += [tem_a, tem_b]
+        la, lb = state.location(pa.location), state.location(pb.location)
+        da, db = los_default if i == 0 else (None, None)
+        los_a = la.los if da is None else da
+        los_b = lb.los if db is None else db
+        if req.los_a is not None:
+            los_a = req.los_a
+        if req.los_b is not None:
+            los_b = req.los_b
+        if req.los is not None:
+            los_a = los_b = req.los
+        seen += [(pa.location, los_a), (pb.location, los_b)]
     worst = min(tems, key=lambda t: t[0])
     if worst[0]:
         mods.append(Modifier(-worst[0], f"worst TEM {worst[0]:+d}: {worst[1]}", RULE))
-    la, lb = state.location(a.location), state.location(b.location)
-    los_a = req.get_bool("los_a", la.los if los_default[0] is None else los_default[0])
-    los_b = req.get_bool("los_b", lb.los if los_default[1] is None else los_default[1])
-    if "los" in req:
-        los_a = los_b = req.get_bool("los")
-    seen = [(a.location, los_a), (b.location, los_b)]
-    seen += [(x.location, state.location(x.location).los) for x in extra]
     if any(f for _, f in seen):
         where = " and ".join(dict.fromkeys(x for x, f in seen if f))
         mods.append(
@@ -265,14 +359,14 @@ def shift_modifiers(
     if both_hip:
         what = "both hidden minefields" if op == Op.MINEFIELD else "both HIP"
         mods.append(Modifier(int(drm.get("both_hip", -1)), what, RULE))
-    lv = state.lv or la.lv or lb.lv or any(state.location(x.location).lv for x in extra)
-    if "lv" in req:
-        lv = req.get_bool("lv")
+    lv = state.lv or any(state.location(x.location).lv for pair in pairs for x in pair)
+    if req.lv is not None:
+        lv = req.lv
     if lv:
         mods.append(Modifier(int(drm.get("lv_hindrance", -1)), "LV hindrance at all ranges", RULE))
     if state.night:
         mods.append(Modifier(int(drm.get("night", -2)), "night scenario", RULE))
-    everyone = (*a.counters, *b.counters, *(c for x in extra for c in x.counters))
+    everyone = (*a.counters, *b.counters, *(c for pair in extra for x in pair for c in x.counters))
     emplaced = [c.name for c in everyone if c.kind == "gun" and c.emplaced]
     if emplaced:
         mods.append(
@@ -285,13 +379,11 @@ def shift_modifiers(
 
 
 # -- legality -----------------------------------------------------------------------------------
-def stated_los(req: Request) -> tuple[bool | None, bool | None]:
+def stated_los(req: Facts) -> tuple[bool | None, bool | None]:
     """Enemy LOS of the two locations as the player states it in the request (or None)."""
-    if "los" in req:
-        both = req.get_bool("los")
-        return both, both
-    la = req.get_bool("los_a") if "los_a" in req else None
-    return la, req.get_bool("los_b") if "los_b" in req else None
+    if req.los is not None:
+        return req.los, req.los
+    return req.los_a, req.los_b
 
 
 def check_consistency(
@@ -299,7 +391,7 @@ def check_consistency(
     data: Mapping[str, Any],
     a: Party,
     b: Party,
-    req: Request,
+    req: ShiftRequest,
     los: tuple[bool | None, bool | None] = (None, None),
 ) -> None:
     """O'Leary 2.4 from the facts vedette tracks, then the player's own statement. ``los``: the
@@ -338,7 +430,7 @@ def check_consistency(
                 "O'Leary 2.4.1",
                 "option: 1/2-inch and 5/8-inch counter stacks do not shift together",
             )
-    if not req.get_bool("consistent", True):
+    if not req.consistent:
         raise RuleViolation(
             "O'Leary 2.4",
             "the player states this shift would have cost concealment at the start of the game",
@@ -368,21 +460,24 @@ def _dummy_counts(a: Stack, b: Stack) -> None:
 
 
 def plan_shift(
-    state: State, req: Request, data: Mapping[str, Any], tables: Mapping[str, Table]
+    state: State, req: ShiftRequest, data: Mapping[str, Any], tables: Mapping[str, Table]
 ) -> ShiftPlan:
-    """Validate a shift request and build its check (no dice)."""
-    ref_a = req.get_str("a")
-    ref_b = req.get_str("b", ref_a)
-    kind = req.get_opt_str("kind")
-    side0 = req.get_opt_str("side")
-    op = Op(kind) if kind in ("dummy", "hip", "cloaked") else infer_op(state, ref_a, side0)
-    if kind is not None and kind not in ("dummy", "hip", "cloaked"):
-        raise BadRequest("'kind' must be one of dummy, hip, cloaked (minefields: use 'minefield')")
+    """Validate a shift request and build its check (no dice). ``req`` may also be the
+    request's fields as a mapping."""
+    if not isinstance(req, ShiftRequest):
+        req = spec_of(ShiftRequest).build(req)
+    ref_a = req.a
+    ref_b = req.b if req.b is not None else ref_a
+    kind = req.kind
+    side0 = req.side
+    if side0 is not None:
+        side0 = side_named(state, side0)
+    op = Op(kind) if kind is not None else infer_op(state, ref_a, side0)
     if op == Op.HIP:
         return _plan_hip(state, req, data, tables, ref_a, ref_b, side0)
     statuses = DUMMY_KINDS if op == Op.DUMMY else (Status.CLOAKED,)
     sa, sb = _pair(state, op, statuses, ref_a, ref_b, side0)
-    if any(k in req for k in ("counters", "units", "move", "back")):
+    if req.move is not None or req.back is not None or req.counters is not None:
         # "move"/"back" pick part of a HIP stack (3.3.3); nothing else shifts in part
         raise RuleViolation(
             "O'Leary 2.3.1",
@@ -391,7 +486,7 @@ def plan_shift(
     side = sa.side
     # 2.4.2: further pairs in other locations shifting as one stack, on the same DR
     extra: list[tuple[Stack, Stack]] = []
-    for i, pair in enumerate(req.get_list("also", [])):
+    for i, pair in enumerate(req.also):
         if not isinstance(pair, list | tuple) or len(pair) != 2:
             raise BadRequest(f"also[{i}] must be a pair of stacks: [a, b]")
         xa, xb = _pair(state, op, statuses, str(pair[0]), str(pair[1]), side)
@@ -404,13 +499,14 @@ def plan_shift(
     a = Party(sa.location, (sa,), sa.counters)
     b = Party(sb.location, (sb,), sb.counters) if sb.id != sa.id else a
     check_consistency(state, data, a, b, req, stated_los(req))
-    parties: list[Party] = []
+    parties: list[tuple[Party, Party]] = []
     for xa, xb in extra:
-        pa, pb = Party(xa.location, (xa,), xa.counters), Party(xb.location, (xb,), xb.counters)
-        check_consistency(state, data, pa, pb, req)
-        parties += [pa, pb]
+        pa = Party(xa.location, (xa,), xa.counters)
+        pb = Party(xb.location, (xb,), xb.counters) if xb.id != xa.id else pa
+        check_consistency(state, data, pa, pb, req, stated_los(req))
+        parties.append((pa, pb))
     mods = shift_modifiers(state, data, op, side, a, b, req, extra=parties)
-    table = tables["shift"]
+    table = op_table(tables["shift"], op)
     label = f"shift {a.label} <-> {b.label}" if b is not a else f"shift {a.label} with itself"
     for xa, xb in extra:
         label += f" with {xa.id} <-> {xb.id}"
@@ -431,15 +527,13 @@ def plan_shift(
     return plan
 
 
-def _check_portions(req: Request, pairs: Sequence[tuple[Stack, Stack]]) -> None:
+def _check_portions(req: ShiftRequest, pairs: Sequence[tuple[Stack, Stack]]) -> None:
     """O'Leary 2.3: a stack arriving takes the portion of the location (foxhole, crest...) that
     the stack it replaced held. ``positions`` (stack id -> portion) states what the player
     wants; anything else is refused."""
-    if "positions" not in req:
+    if req.positions is None:
         return
-    wanted = req["positions"]
-    if not isinstance(wanted, Mapping):
-        raise BadRequest("'positions' must be a JSON object: stack id -> portion of the location")
+    wanted = req.positions
     required: dict[str, tuple[str, str]] = {}
     for sa, sb in pairs:
         if sa.id == sb.id:
@@ -496,26 +590,24 @@ def _pair(
     return sa, sb
 
 
-def _opts(req: Request) -> dict[str, Any]:
+def _opts(req: ShiftRequest) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for k in ("settings", "ca"):
-        if k in req:
-            v = req[k]
-            if not isinstance(v, Mapping):
-                raise BadRequest(f"'{k}' must be a JSON object: id -> text")
-            out[k] = {str(x): str(y) for x, y in v.items()}
-    if "emplaced" in req:
-        out["emplaced"] = [str(x) for x in req.get_list("emplaced")]
-    if "occupants" in req:
-        out["occupants"] = [str(x) for x in req.get_list("occupants")]
-    out["keep_concealment"] = req.get_bool("keep_concealment", True)
-    out["into_fort"] = req.get_bool("into_fort", False)
+    if req.settings is not None:
+        out["settings"] = dict(req.settings)
+    if req.ca is not None:
+        out["ca"] = dict(req.ca)
+    if req.emplaced is not None:
+        out["emplaced"] = list(req.emplaced)
+    if req.occupants is not None:
+        out["occupants"] = list(req.occupants)
+    out["keep_concealment"] = req.keep_concealment
+    out["into_fort"] = req.into_fort
     return out
 
 
 def _plan_hip(
     state: State,
-    req: Request,
+    req: ShiftRequest,
     data: Mapping[str, Any],
     tables: Mapping[str, Table],
     ref_a: str,
@@ -546,7 +638,7 @@ def _plan_hip(
             f"{loc_b} holds no HIP unit, dummy HIP counter or hidden fortification of {side}",
         )
     default_a = _default_items(state, ref_a, stacks_a, forts_a)
-    move_a = _items(req.get_list("move", default_a), stacks_a, forts_a, loc_a)
+    move_a = _items(default_a if req.move is None else req.move, stacks_a, forts_a, loc_a)
     if not any(move_a):
         raise BadRequest("nothing to shift: 'move' is empty")
     same = loc_a == loc_b
@@ -554,7 +646,7 @@ def _plan_hip(
         move_b: tuple[list[Counter], list[Stack], list[Fortification]] = ([], [], [])
     else:
         default_b = [s.id for s in stacks_b] + [f.id for f in forts_b]
-        move_b = _items(req.get_list("back", default_b), stacks_b, forts_b, loc_b)
+        move_b = _items(default_b if req.back is None else req.back, stacks_b, forts_b, loc_b)
     w = require_window(state, side, Op.HIP, bookkeeping(Op.HIP, data))
     for s in (*stacks_a, *stacks_b):
         if s.ti:
@@ -566,7 +658,7 @@ def _plan_hip(
                 raise RuleViolation(
                     "O'Leary 4.2", f"a {f.kind} could not have been set up in {dest}"
                 )
-    if (move_a[2] or move_b[2]) and not req.get_bool("placement_ok", True):
+    if (move_a[2] or move_b[2]) and not req.placement_ok:
         raise RuleViolation(
             "O'Leary 4.2", "the player states the fortification could not be set up there"
         )
@@ -589,11 +681,11 @@ def _plan_hip(
     subs = _hip_also(state, req, data, tables, side, (loc_a, loc_b))
     for sub in subs:
         moving_forts |= {f.id for f in (*sub.a.forts, *sub.b.forts) if f.id in sub.moving_ids}
-    extra = [x for sub in subs for x in (sub.a, sub.b)]
+    extra = [(sub.a, sub.b) for sub in subs]
     mods = shift_modifiers(
         state, data, Op.HIP, side, a, b, req, moving_forts, both_hip=True, extra=extra
     )
-    table = tables["shift"]
+    table = op_table(tables["shift"], Op.HIP)
     label = f"HIP shift {a.label} <-> {b.label}"
     for sub in subs:
         label += f" with {sub.a.location} <-> {sub.b.location}"
@@ -614,7 +706,7 @@ def _plan_hip(
 
 def _hip_also(
     state: State,
-    req: Request,
+    req: ShiftRequest,
     data: Mapping[str, Any],
     tables: Mapping[str, Table],
     side: str,
@@ -624,15 +716,23 @@ def _hip_also(
     the first, on the same DR. ``also``: pairs ``[a, b]`` or objects ``{a, b, move, back}``."""
     subs: list[ShiftPlan] = []
     seen = set(locs)
-    for i, pair in enumerate(req.get_list("also", [])):
+    for i, pair in enumerate(req.also):
         if isinstance(pair, Mapping) and "a" in pair:
             sub_req = {k: pair[k] for k in ("a", "b", "move", "back") if k in pair}
         elif isinstance(pair, list | tuple) and len(pair) == 2:
             sub_req = {"a": pair[0], "b": pair[1]}
         else:
             raise BadRequest(f"also[{i}] must be a pair [a, b] or an object {{a, b, move, back}}")
-        r = Request({**sub_req, "side": side})
-        ra, rb = str(r["a"]), str(r.get("b", r["a"]))
+        # 2.4.2: the group's stated facts hold for this pair too
+        facts = {
+            k: getattr(req, k)
+            for k in ("tem_a", "tem_b", "los", "los_a", "los_b", "lv", "consistent", "placement_ok")
+        }
+        r: ShiftRequest = spec_of(ShiftRequest).build(
+            {**facts, **sub_req, "side": side}, f"also[{i}]."
+        )
+        ra = r.a
+        rb = r.b if r.b is not None else r.a
         sub = _plan_hip(state, r, data, tables, ra, rb, side)
         for loc in {sub.a.location, sub.b.location}:
             if loc in seen:
@@ -721,9 +821,17 @@ def run_shift(state: State, plan: ShiftPlan, dice: DiceSource) -> Outcome:
     patch, changes, serial = consequences(state, plan, dict(row.data))
     if serial != state.serial:
         patch.set("serial", serial)
+    # the closure is bookkeeping, not a change on the table: said once, apart
+    notes = [c for c in changes if c.startswith("no more ")]
+    changes = [c for c in changes if not c.startswith("no more ")]
     msg = f"{row.result}."
+    extra = [n for n in notes if "(" in n]  # e.g. the enemy MPh and own DFPh are one (3.3.5)
+    if extra:
+        msg += " " + "; ".join(extra).capitalize() + "."
     if changes:
         msg += " On the board: " + "; ".join(changes) + "."
+    else:
+        msg += " Nothing to change on the board."
     details = {
         "op": plan.op.value,
         "side": plan.side,
@@ -735,13 +843,14 @@ def run_shift(state: State, plan: ShiftPlan, dice: DiceSource) -> Outcome:
         "modifiers": [m.to_json() for m in roll.modifiers],
         "superseded": [m.to_json() for m in roll.superseded],
         "changes": changes,
+        "notes": notes,
     }
     return Outcome(
         (patch.event("shift", op=plan.op.value, row=row.key, final=roll.final),),
         (roll,),
         msg,
         details,
-        (plan.check.odds(),),
+        result=row.key,
     )
 
 
@@ -834,7 +943,7 @@ def _boresight_after_shift(
     for s in (a, b):
         cs = []
         for c in s.counters:
-            if c.boresight == "eligible" and c.boresight_location is None:
+            if c.boresight == "eligible":
                 c = replace(c, boresight="lost")
                 changes.append(f"{c.name} ({c.id}) may no longer bore sight (2.3)")
             cs.append(c)

@@ -118,3 +118,15 @@ def next_phase(state: State) -> tuple[str, str, int, bool]:
 
 def game_turn(state: State) -> int:
     return (state.player_turn + 1) // 2
+
+
+def phase_title(state: State) -> str:
+    """The phase with its side and player turn: 'German MPh (player turn 2, second of game
+    turn 1)'."""
+    if state.phase == SETUP:
+        return "set-up"
+    order = "first" if state.player_turn % 2 == 1 else "second"
+    return (
+        f"{state.phasing} {state.phase} (player turn {state.player_turn}, {order} of game turn"
+        f" {game_turn(state)})"
+    )

@@ -1,0 +1,229 @@
+"""Typed requests: one frozen dataclass per procedure (help, units, defaults in ``arg``).
+
+A fact the player may state or leave to the stored facts is ``None`` when not stated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from vedette.rules.fields import arg
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseRequest:
+    """Advance to the next phase, or on to ``to`` (of ``side``'s player turn)."""
+
+    procedure_name: ClassVar[str] = "phase"
+    to: str | None = arg(
+        "PFPh|MPh|DFPh|AFPh|RtPh|APh|CCPh, any case; may name the side: 'German MPh'",
+        positional=True,
+        default=None,
+    )
+    side: str | None = arg("whose player turn (default: the next such phase)", default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class ActRequest:
+    """A friendly unit has moved/advanced/fired: the start of the phase is over (2.3, 5.1)."""
+
+    procedure_name: ClassVar[str] = "act"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRequest:
+    procedure_name: ClassVar[str] = "move"
+    stack: str = arg("the stack (its id or name, or a counter's)", positional=True)
+    to: str = arg("the location it moves to", positional=True)
+    counters: tuple[str, ...] | None = arg("the counters that move (a split, 2.2)", default=None)
+    dummies: int | None = arg("a dummy stack: how many ? move", default=None)
+    mp: int = arg("MP the vehicles used this phase (2.4)", units="MP", default=0)
+    position: str = arg("foxhole, crest, ...", default="")
+    name: str = arg("the id of the part that splits off (default: P1 gives P1b)", default="")
+
+
+@dataclass(frozen=True, slots=True)
+class MergeRequest:
+    procedure_name: ClassVar[str] = "merge"
+    a: str = arg("the stack that stays", positional=True)
+    b: str = arg("the stack that merges into it", positional=True)
+
+
+@dataclass(frozen=True, slots=True)
+class StackRequest:
+    procedure_name: ClassVar[str] = "mark"
+    stack: str = arg("the stack (id or name)", positional=True)
+
+
+@dataclass(frozen=True, slots=True)
+class DropRequest:
+    procedure_name: ClassVar[str] = "drop"
+    stack: str = arg("the potential dummy stack (id or name)", positional=True)
+
+
+@dataclass(frozen=True, slots=True)
+class RevealRequest:
+    procedure_name: ClassVar[str] = "reveal"
+    what: str = arg("stack (id or a counter's name), fortification or minefield", positional=True)
+    keep_concealment: bool = arg("HIP/cloaked units keep a ?", default=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceRequest:
+    procedure_name: ClassVar[str] = "place"
+    kind: Literal["dummy_hip", "dummy_minefield"] = arg("what to place", positional=True)
+    side: str = arg("whose")
+    location: str = arg("where")
+    position: str = arg("foxhole, crest, ...", default="")
+    name: str = arg("the placed counter's id (default: X1, X2 ... / M1, M2 ...)", default="")
+
+
+@dataclass(frozen=True, slots=True)
+class LocationRequest:
+    procedure_name: ClassVar[str] = "location"
+    id: str = arg("the location (4P5)", positional=True)
+    tem: int | None = arg("its TEM", default=None)
+    terrain: str | None = arg("its terrain", default=None)
+    los: bool | None = arg("in the LOS of an enemy unit", default=None)
+    lv: bool | None = arg("an LV hindrance applies at all ranges", default=None)
+    concealment_terrain: bool | None = arg("Concealment Terrain (2.4)", default=None)
+    forbid: tuple[str, ...] | None = arg(
+        "fortification kinds that could not be set up here (4.2)", default=None
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class FortRequest:
+    procedure_name: ClassVar[str] = "fort"
+    id: str = arg("the fortification", positional=True)
+    ca: str | None = arg("its covered arc (4.4)", default=None)
+    complex: str | None = arg("a cave's cave complex (4.4.1)", default=None)
+    exit: str | None = arg("a tunnel's other exit (4.4.2)", default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class ShiftRequest:
+    """Try to exchange two stacks' locations on a shift DR (2.3-2.5, 3.3, 4, 5)."""
+
+    procedure_name: ClassVar[str] = "shift"
+    a: str = arg(
+        "stack, counter or fortification (id or name) or location (4P5) that shifts",
+        positional=True,
+    )
+    b: str | None = arg("the other stack/location (default: a itself, 2.3)", default=None)
+    kind: Literal["dummy", "hip", "cloaked"] | None = arg(
+        "dummy | hip | cloaked (default: from the stacks; minefields: 'minefield')", default=None
+    )
+    also: tuple[Any, ...] = arg(
+        "more pairs shifting as one stack on the same DR: [[a2, b2]]; HIP also {a, b, move, back}"
+        " (2.4.2); the facts stated here apply to every pair",
+        default=(),
+    )
+    side: str | None = arg("whose stacks (when a location holds both sides')", default=None)
+    move: tuple[str, ...] | None = arg(
+        "HIP: the units / dummy HIP / fortifications of a that shift (3.3.3)", default=None
+    )
+    back: tuple[str, ...] | None = arg(
+        "HIP: those of b that shift back (default all; [] for none, 3.3.3)", default=None
+    )
+    counters: tuple[str, ...] | None = arg(
+        "part of a stack (refused: dummy, potential dummy and cloaked stacks shift whole,"
+        " 2.3.1; HIP units: 'move')",
+        default=None,
+    )
+    tem_a: int | None = arg("TEM of a's location as the player states it", default=None)
+    tem_b: int | None = arg("TEM of b's location as the player states it", default=None)
+    los: bool | None = arg(
+        "either location in enemy LOS (overrides the stored facts)", default=None
+    )
+    los_a: bool | None = arg("a's location in enemy LOS", default=None)
+    los_b: bool | None = arg("b's location in enemy LOS", default=None)
+    lv: bool | None = arg("an LV hindrance applies at all ranges", default=None)
+    consistent: bool = arg("false if the player finds the shift inconsistent (2.4)", default=True)
+    placement_ok: bool = arg(
+        "false if a fortification could not be set up there (4.2)", default=True
+    )
+    positions: dict[str, str] | None = arg(
+        "stack -> portion it takes (must be the one it replaces, 2.3)", default=None
+    )
+    settings: dict[str, str] | None = arg(
+        "after the exchange: counter -> CA/TCA/VCA/CE-BU text (2.3)", default=None
+    )
+    ca: dict[str, str] | None = arg("after the exchange: fortification -> CA (4.4)", default=None)
+    emplaced: tuple[str, ...] | None = arg(
+        "Guns considered emplaced after the shift (2.3)", default=None
+    )
+    into_fort: bool = arg(
+        "HIP units go into the fortification of their new location (4.4)", default=False
+    )
+    occupants: tuple[str, ...] | None = arg(
+        "other stacks there taken to be in the shifted fortification (4.4)", default=None
+    )
+    keep_concealment: bool = arg("HIP units that lose HIP keep concealment", default=True)
+
+
+@dataclass(frozen=True, slots=True)
+class MinefieldRequest:
+    procedure_name: ClassVar[str] = "minefield"
+    entered: str = arg("minefield id or location a unit enters", positional=True)
+    other: str = arg("minefield id or location to exchange it with", positional=True)
+    los: bool | None = arg("either location in enemy LOS", default=None)
+    los_a: bool | None = arg("the entered location in enemy LOS", default=None)
+    los_b: bool | None = arg("the other location in enemy LOS", default=None)
+    tem_a: int | None = arg("TEM of the entered location", default=None)
+    tem_b: int | None = arg("TEM of the other location", default=None)
+    lv: bool | None = arg("an LV hindrance applies at all ranges", default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class BoresightRequest:
+    procedure_name: ClassVar[str] = "boresight"
+    weapons: tuple[str, ...] = arg("weapons (id or name) sharing one die (6.3)", positional=True)
+    target: str = arg("target location", positional=True)
+    roll: bool = arg("false: do not throw (6.2)", default=True)
+    candidate_ok: bool | None = arg(
+        "on a 6: could the scattered hex be bore sighted? (else decided later)", default=None
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PreregRequest:
+    procedure_name: ClassVar[str] = "prereg"
+    module: str = arg("the OBA module", positional=True)
+    ar: str = arg("AR location", positional=True)
+    roll: bool = arg("false: do not throw (7.2)", default=True)
+    candidate_ok: bool | None = arg(
+        "on a 6: could the scattered hex be pre-registered? (else decided later)", default=None
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class DecideRequest:
+    procedure_name: ClassVar[str] = "decide"
+    id: str = arg("the weapon (id or name) or OBA module waiting", positional=True)
+    ok: bool = arg("could that hex be bore sighted / pre-registered?")
+    hex: str = arg("the scattered hex (optional: checked against the one waiting)", default="")
+
+
+@dataclass(frozen=True, slots=True)
+class LegalRequest:
+    procedure_name: ClassVar[str] = "legal"
+    side: str | None = arg("whose shifts (default both)", default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class PlanRequest:
+    """The shift planner: the odds of a planned order of shifts in this phase."""
+
+    procedure_name: ClassVar[str] = "plan"
+    shifts: tuple[str, ...] = arg(
+        "the planned shifts in order: A:B pairs ('P1:D1,H1:X1'; A alone shifts with itself)",
+        positional=True,
+    )
+    side: str | None = arg("whose shifts (default: from the stacks)", default=None)
+    order: Literal["given", "best"] = arg(
+        "given: the odds of this order; best: also search every order", default="best"
+    )
+    tem: dict[str, int] | None = arg('TEM stated per location: {"4P5": 3}', default=None)
+    los: dict[str, bool] | None = arg("enemy LOS stated per location", default=None)
