@@ -108,6 +108,7 @@ def _is_internal(p: int | str) -> bool:
         p.startswith(("function-", "tagged-union", "union[", "list[", "dict["))
         or p in ("str", "int", "float", "bool")
         or p.endswith(("-map", "-shape"))
+        or p.startswith("constrained-")
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import Field, model_validator
+from pydantic import Discriminator, Field, Tag, model_validator
 
 from vedette.schemas import Strict
 from vedette.schemas.fields import Count, Id, Name, SmallInt, items
@@ -36,14 +36,19 @@ class SideEntry(Strict):
     hidden_at: Count | None = None
 
 
-class Location(Strict):
-    id: Loc
+class LocationBody(Strict):
+    """A location given as ``[locations."4P5"]`` (the id is the key)."""
+
     tem: SmallInt = 0
     terrain: Name = ""
     los: bool = False
     lv: bool = False
     concealment_terrain: bool = True
     forbid: list[Id] = Field(default=[], max_length=32)
+
+
+class Location(LocationBody):
+    id: Loc
 
 
 class Counter(Strict):
@@ -60,14 +65,26 @@ class Counter(Strict):
     boresight_location: Loc | None = None
 
 
+def _shape(v: Any) -> str:
+    return "table-shape" if isinstance(v, dict) else "name-shape"
+
+
+def _many(v: Any) -> str:
+    return "table-shape" if isinstance(v, dict) else "list-shape"
+
+
 class Stack(Strict):
     id: Id | None = None
     side: Id
     location: Loc
     status: Id = "potential_dummy"
-    counters: list[Annotated[str, Field(max_length=200)] | Counter] = Field(
-        default=[], max_length=100
-    )
+    counters: list[
+        Annotated[
+            Annotated[Annotated[str, Field(max_length=200)], Tag("name-shape")]
+            | Annotated[Counter, Tag("table-shape")],
+            Discriminator(_shape),
+        ]
+    ] = Field(default=[], max_length=100)
     dummies: Count = 0
     position: Name = ""
 
@@ -116,7 +133,11 @@ class AslScenario(Strict):
     boards: list[Id | Board] = Field(default=[], max_length=64)
     grid: Grid | None = None
     side: list[SideEntry] = Field(default=[], max_length=2)
-    locations: list[Location] | dict[Loc, dict[str, Any]] = items()
+    locations: Annotated[
+        Annotated[list[Location], Field(max_length=2_000), Tag("list-shape")]
+        | Annotated[dict[Loc, LocationBody], Field(max_length=2_000), Tag("table-shape")],
+        Discriminator(_many),
+    ] = []
     stacks: list[Stack] = items()
     fortifications: list[Fortification] = items()
     minefields: list[Minefield] = items()
@@ -134,7 +155,4 @@ class AslScenario(Strict):
         for i, s in enumerate(self.side):
             if s.name not in sides:
                 raise ValueError(f"side[{i}].name: {s.name!r} is not a side")
-        if isinstance(self.locations, dict):
-            for k, v in self.locations.items():
-                Location.model_validate({"id": k, **v})
         return self
