@@ -86,6 +86,7 @@ def exercise(g: Game, rng: random.Random, where: str) -> None:
     """A game that was accepted must show, log, export, and take requests without an
     internal error (a refusal is a VedetteError)."""
     from vedette.web.app import _log
+    from vedette.web.audit import dice_audit
     from vedette.web.boards import svg
 
     g.render()
@@ -93,6 +94,7 @@ def exercise(g: Game, rng: random.Random, where: str) -> None:
     g.log_lines()
     _log(g)
     g.export_jsonl()
+    dice_audit(g.log())
     svg(g.ruleset.name, g.state, g.ruleset.state_json(g.state), g.render())
     procs = list(g.ruleset.procedures.values())
     for _ in range(2):
