@@ -35,7 +35,7 @@ def check_options(rs: Ruleset[Any], raw: Mapping[str, Any], source: str) -> dict
 def check_scenario(rs: Ruleset[Any], raw: Mapping[str, Any], source: str) -> None:
     if not isinstance(raw, Mapping):
         raise DataError(source, "a scenario must be a table")
-    check_tree(raw, source, null=False)
+    check_tree(raw, source)  # null: where a model's field is optional
     if rs.scenario_model is not None:
         validate(rs.scenario_model, dict(raw), source)
 

@@ -31,9 +31,10 @@ class Grid(Strict):
 
 class SideEntry(Strict):
     name: Id
-    hip_squads: Annotated[float, Field(ge=0, le=1_000)] | None = None
-    hidden_ap: Count | None = None
-    hidden_at: Count | None = None
+    # no null: the loader reads a key that is present as a number
+    hip_squads: Annotated[float, Field(ge=0, le=1_000)] = 0
+    hidden_ap: Count = 0
+    hidden_at: Count = 0
 
 
 class LocationBody(Strict):
@@ -52,7 +53,7 @@ class Location(LocationBody):
 
 
 class Counter(Strict):
-    id: Id | None = None
+    id: Id = ""
     name: Name
     kind: Id | None = None
     size: Id | None = None
@@ -74,7 +75,7 @@ def _many(v: Any) -> str:
 
 
 class Stack(Strict):
-    id: Id | None = None
+    id: Id = ""
     side: Id
     location: Loc
     status: Id = "potential_dummy"
@@ -90,11 +91,11 @@ class Stack(Strict):
 
 
 class Fortification(Strict):
-    id: Id | None = None
+    id: Id = ""
     side: Id
     kind: Id
     location: Loc = ""
-    tem: SmallInt | None = None
+    tem: SmallInt = 0
     hidden: bool = True
     hexsides: Count = 0
     ca: Name = ""
@@ -105,7 +106,7 @@ class Fortification(Strict):
 
 
 class Minefield(Strict):
-    id: Id | None = None
+    id: Id = ""
     side: Id
     location: Loc
     ap: Count = 0
@@ -116,7 +117,7 @@ class Minefield(Strict):
 
 
 class Oba(Strict):
-    id: Id | None = None
+    id: Id = ""
     side: Id
     prereg: bool = False
     location: Loc | None = None
@@ -126,7 +127,7 @@ class Oba(Strict):
 class AslScenario(Strict):
     name: Name = "scenario"
     sides: list[Id] = Field(min_length=2, max_length=2)
-    first: Id | None = None
+    first: Id = ""
     night: bool = False
     lv: bool = False
     extra_drm: SmallInt = 0
@@ -146,7 +147,7 @@ class AslScenario(Strict):
     @model_validator(mode="after")
     def _refs(self) -> AslScenario:
         sides = set(self.sides)
-        if self.first is not None and self.first not in sides:
+        if "first" in self.model_fields_set and self.first not in sides:
             raise ValueError(f"first: {self.first!r} is not a side ({', '.join(self.sides)})")
         for key in ("stacks", "fortifications", "minefields", "oba"):
             for i, x in enumerate(getattr(self, key)):
