@@ -301,3 +301,9 @@ def test_cli_roll_seed_out_of_range(seed: str, capsys: pytest.CaptureFixture[str
     assert main(["roll", "9999d9999", "--seed", seed]) == 2
     err = capsys.readouterr().err.strip()
     assert "out of range" in err and len(err.splitlines()) == 1
+
+
+def test_import_unknown_event_kind(st: Store) -> None:
+    lines = _export(st)
+    lines[2]["payload"]["events"][0]["kind"] = "teleported"
+    refused(st, Game.import_jsonl, _text(lines), "copy", match="unknown event 'teleported'")
