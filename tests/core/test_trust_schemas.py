@@ -291,3 +291,19 @@ def test_cli_files_never_crash(tmp_path: Path, capsys: pytest.CaptureFixture[str
         err = capsys.readouterr().err.strip()
         assert err.startswith("vedette: error:") and len(err.splitlines()) == 1, err
     assert Store(db).games() == []
+
+
+@pytest.mark.parametrize("seed", [str(2**127), str(-(2**127) - 1), "1" + "0" * 500])
+def test_cli_roll_seed_out_of_range(seed: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by the long fuzz run: ``roll 9999d9999 --seed 2^127`` was an internal error."""
+    from vedette.cli.main import main
+
+    assert main(["roll", "9999d9999", "--seed", seed]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "out of range" in err and len(err.splitlines()) == 1
+
+
+def test_import_unknown_event_kind(st: Store) -> None:
+    lines = _export(st)
+    lines[2]["payload"]["events"][0]["kind"] = "teleported"
+    refused(st, Game.import_jsonl, _text(lines), "copy", match="unknown event 'teleported'")

@@ -153,7 +153,10 @@ def mutate(rng: random.Random, obj: Any, n: int | None = None) -> Any:
         elif op < 0.3 and isinstance(parent, dict):
             parent[typo(rng, str(key))] = parent.pop(key)
         elif op < 0.4 and isinstance(parent, list):
-            parent.insert(rng.randrange(len(parent) + 1), copy.deepcopy(parent[key]))
+            try:
+                parent.insert(rng.randrange(len(parent) + 1), copy.deepcopy(parent[key]))
+            except RecursionError:
+                parent.clear()
         elif op < 0.45 and isinstance(parent, list):
             parent.clear()
         elif op < 0.6 and strings:

@@ -72,11 +72,44 @@ def one_line(msg: str, where: str) -> None:
     assert "Traceback" not in msg and "internal error" not in msg, f"{where}: {msg!r}"
 
 
+def _pool(rs: Any) -> list[str]:
+    """Plausible request values: every id and name of the ruleset's sample scenario."""
+    out: list[str] = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, dict):
+            out.extend(str(k) for k in x)
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+        elif isinstance(x, str):
+            out.append(x)
+
+    if rs.scenarios:
+        walk(rs.scenario(next(iter(rs.scenarios))))
+    return sorted(set(out)) or ["x"]
+
+
+POOLS: dict[str, list[str]] = {}
+
+
 def random_request(rng: random.Random, rs: Any, proc: Any) -> dict[str, Any]:
+    """Half the values plausible (ids from the sample scenario, small numbers), half hostile."""
+    pool = POOLS.setdefault(rs.name, _pool(rs))
     req: dict[str, Any] = {}
     for p in proc.params:
         if p.required or rng.random() < 0.3:
-            req[p.name] = gen.value(rng) if rng.random() < 0.5 else rng.choice(gen.HOSTILE_STR)
+            r = rng.random()
+            if r < 0.4:
+                req[p.name] = rng.choice(pool)
+            elif r < 0.55:
+                req[p.name] = rng.choice([0, 1, 2, 3, 6, 10, 100, True, False, "true"])
+            elif r < 0.8:
+                req[p.name] = gen.value(rng)
+            else:
+                req[p.name] = rng.choice(gen.HOSTILE_STR)
     if rng.random() < 0.1:
         req[gen.typo(rng, proc.params[0].name if proc.params else "x")] = 1
     return req
@@ -86,6 +119,7 @@ def exercise(g: Game, rng: random.Random, where: str) -> None:
     """A game that was accepted must show, log, export, and take requests without an
     internal error (a refusal is a VedetteError)."""
     from vedette.web.app import _log
+    from vedette.web.audit import dice_audit
     from vedette.web.boards import svg
 
     g.render()
@@ -93,6 +127,7 @@ def exercise(g: Game, rng: random.Random, where: str) -> None:
     g.log_lines()
     _log(g)
     g.export_jsonl()
+    dice_audit(g.log())
     svg(g.ruleset.name, g.state, g.ruleset.state_json(g.state), g.render())
     procs = list(g.ruleset.procedures.values())
     for _ in range(2):

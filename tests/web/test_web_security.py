@@ -254,3 +254,33 @@ def test_scenario_upload_map_path_refused(client: TestClient, db: Path) -> None:
     )
     assert "not%20a%20bundled%20map" in r.headers["location"]
     assert [g.name for g in Store(db).games()] == ["toy1"]
+
+
+def test_serve_answers_localhost_plus_the_hosts_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+
+    from vedette.cli.main import main
+    from vedette.web.app import host_name
+
+    assert [host_name(h) for h in ("LocalHost:80", "[::1]:8765", "::1", "a.lan")] == [
+        "localhost",
+        "::1",
+        "::1",
+        "a.lan",
+    ]
+    seen: dict[str, Any] = {}
+
+    def run(app: Any, **kw: Any) -> None:
+        seen["app"], seen["kw"] = app, kw
+
+    monkeypatch.setattr(uvicorn, "run", run)
+    db = str(tmp_path / "s.db")
+    argv = ["--db", db, "serve", "--no-preload", "--host", "0.0.0.0", "--allow-host", "box.lan"]
+    assert main(argv) == 0
+    c = TestClient(seen["app"], base_url="http://box.lan:8765")
+    assert c.get("/").status_code == 200
+    assert TestClient(seen["app"], base_url="http://localhost").get("/").status_code == 200
+    assert TestClient(seen["app"], base_url="http://0.0.0.0").get("/").status_code == 400
+    assert TestClient(seen["app"], base_url="http://evil.example").get("/").status_code == 400

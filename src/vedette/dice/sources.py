@@ -44,6 +44,11 @@ class SeededSource:
     def __init__(self, seed: int, position: int = 0) -> None:
         self.seed = int(seed)
         self.position = int(position)
+        if not -(2**127) <= self.seed < 2**127:
+            digits = len(str(abs(self.seed)))
+            raise DiceError(f"a seed of {digits} digits is out of range (games take 0 to 2^64-1)")
+        if not 0 <= self.position < 2**62:
+            raise DiceError(f"dice stream position {self.position} is out of range")
         self._key = self.seed.to_bytes(16, "little", signed=True)
 
     def _word(self, counter: int) -> int:

@@ -340,6 +340,8 @@ class Ruleset(Generic[S]):
     scenario_model: ClassVar[type[BaseModel] | None] = None
     #: house-rule tables that may gain new entries shaped like their siblings (e.g. unit types)
     house_rule_open_maps: ClassVar[tuple[str, ...]] = ()
+    #: the event kinds ``apply`` folds, when declared (an import naming another is refused)
+    event_kinds: ClassVar[tuple[str, ...]] = ()
 
     # -- validation at the trust boundary (see vedette.schemas) -------------------------
     def validate_options(self, raw: Mapping[str, Any], source: str = "options") -> dict[str, Any]:

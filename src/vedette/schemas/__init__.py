@@ -108,6 +108,7 @@ def _is_internal(p: int | str) -> bool:
         p.startswith(("function-", "tagged-union", "union[", "list[", "dict["))
         or p in ("str", "int", "float", "bool")
         or p.endswith(("-map", "-shape"))
+        or p.startswith("constrained-")
     )
 
 
@@ -127,9 +128,11 @@ def check_tree(
     source: str,
     max_depth: int = MAX_DEPTH,
     max_nodes: int = MAX_NODES,
+    null: bool = True,
 ) -> None:
     """Any JSON/TOML tree from outside: bounded depth and size, finite numbers, bounded
-    integers and strings, string keys. Iterative (no recursion to exhaust)."""
+    integers and strings, string keys; ``null`` (JSON's, TOML has none) only where ``null``.
+    Iterative (no recursion to exhaust)."""
     stack: list[tuple[Any, int, str]] = [(data, 0, "")]
     nodes = 0
     while stack:
@@ -139,7 +142,11 @@ def check_tree(
             raise DataError(source, f"too large (more than {max_nodes} values)")
         if depth > max_depth:
             raise DataError(source, f"{path or 'top'}: nested more than {max_depth} deep")
-        if isinstance(x, bool) or x is None:
+        if x is None:
+            if not null:
+                raise DataError(source, f"{path or 'value'}: null is not a value here")
+            continue
+        if isinstance(x, bool):
             continue
         if isinstance(x, int):
             if abs(x) > MAX_INT:

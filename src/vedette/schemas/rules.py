@@ -15,7 +15,7 @@ from vedette.schemas import check_shape, check_tree, did_you_mean, validate
 def check_options(rs: Ruleset[Any], raw: Mapping[str, Any], source: str) -> dict[str, Any]:
     if not isinstance(raw, Mapping):
         raise DataError(source, "options must be a table of KEY = VALUE")
-    check_tree(raw, source)
+    check_tree(raw, source, null=False)
     model = rs.options_model
     if model is None:
         return dict(raw)
@@ -35,7 +35,7 @@ def check_options(rs: Ruleset[Any], raw: Mapping[str, Any], source: str) -> dict
 def check_scenario(rs: Ruleset[Any], raw: Mapping[str, Any], source: str) -> None:
     if not isinstance(raw, Mapping):
         raise DataError(source, "a scenario must be a table")
-    check_tree(raw, source)
+    check_tree(raw, source)  # null: where a model's field is optional
     if rs.scenario_model is not None:
         validate(rs.scenario_model, dict(raw), source)
 
@@ -50,7 +50,7 @@ def shipped_data(rs: Ruleset[Any]) -> dict[str, Any]:
 def check_house_rules(rs: Ruleset[Any], raw: Mapping[str, Any], source: str) -> None:
     if not isinstance(raw, Mapping):
         raise DataError(source, "house rules must be a table")
-    check_tree(raw, source)
+    check_tree(raw, source, null=False)
     if not raw:
         return
     shipped = shipped_data(rs)

@@ -9,6 +9,7 @@ from typing import Any
 
 from vedette.dice.die import CUSTOM, Die, standard
 from vedette.engine.store import Record
+from vedette.errors import VedetteError
 
 
 def _faces(roll: Mapping[str, Any]) -> Iterator[tuple[str, int]]:
@@ -24,8 +25,11 @@ def _faces(roll: Mapping[str, Any]) -> Iterator[tuple[str, int]]:
 
 
 def _die(name: str) -> Die | None:
-    if name.startswith("d") and name[1:].isdigit():
-        return standard(int(name[1:]))
+    if name.startswith("d") and name[1:].isdigit() and len(name) < 6:
+        try:
+            return standard(int(name[1:]))
+        except (ValueError, VedetteError):
+            return None
     for d in CUSTOM.values():
         if d.name == name:
             return d
@@ -42,7 +46,11 @@ def dice_audit(records: Sequence[Record]) -> list[dict[str, Any]]:
             continue
         source = str(r.payload.get("dice", {}).get("source", "seeded"))
         for roll in r.payload.get("rolls", []):
-            for die, face in _faces(roll):
+            try:
+                faces = list(_faces(roll))
+            except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
+                continue  # a malformed record (an edited import): not a die we can count
+            for die, face in faces:
                 seen.setdefault(die, Counter())[face] += 1
                 sources.setdefault(die, Counter())[source] += 1
     out = []

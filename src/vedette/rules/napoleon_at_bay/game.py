@@ -1013,6 +1013,8 @@ class NapoleonAtBay(Ruleset[NabState]):
     folds = FOLDS
     options_model = NabOptions
     scenario_model = NabScenario
+    #: the events ``apply_event`` folds (an import naming another kind is refused)
+    event_kinds = ("moved", "fixed", "substituted", "phase")
 
     def __init__(self) -> None:
         self.scenarios = {

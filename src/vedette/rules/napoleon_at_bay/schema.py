@@ -43,7 +43,7 @@ class NabOptions(Strict):
 class ScenarioHead(Strict):
     title: Name = ""
     series: Annotated[str, Field(min_length=1, max_length=8)] = "1x"
-    first: Id | None = None
+    first: Id = ""
     turn: int = Field(1, ge=1, le=10_000)
 
 
@@ -135,7 +135,8 @@ class NabScenario(Strict):
 
     @model_validator(mode="after")
     def _refs(self) -> NabScenario:
-        if self.scenario.first is not None and self.scenario.first not in self.sides:
+        first = self.scenario.first
+        if "first" in self.scenario.model_fields_set and first not in self.sides:
             raise ValueError(f"scenario.first: {self.scenario.first!r} is not a side")
         seen: set[str] = set()
         for i, f in enumerate(self.forces):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import Field, model_validator
+from pydantic import Discriminator, Field, Tag, model_validator
 
 from vedette.schemas import Strict
 from vedette.schemas.fields import Count, Id, Name, SmallInt, items
@@ -31,13 +31,15 @@ class Grid(Strict):
 
 class SideEntry(Strict):
     name: Id
-    hip_squads: Annotated[float, Field(ge=0, le=1_000)] | None = None
-    hidden_ap: Count | None = None
-    hidden_at: Count | None = None
+    # no null: the loader reads a key that is present as a number
+    hip_squads: Annotated[float, Field(ge=0, le=1_000)] = 0
+    hidden_ap: Count = 0
+    hidden_at: Count = 0
 
 
-class Location(Strict):
-    id: Loc
+class LocationBody(Strict):
+    """A location given as ``[locations."4P5"]`` (the id is the key)."""
+
     tem: SmallInt = 0
     terrain: Name = ""
     los: bool = False
@@ -46,8 +48,12 @@ class Location(Strict):
     forbid: list[Id] = Field(default=[], max_length=32)
 
 
+class Location(LocationBody):
+    id: Loc
+
+
 class Counter(Strict):
-    id: Id | None = None
+    id: Id = ""
     name: Name
     kind: Id | None = None
     size: Id | None = None
@@ -60,25 +66,37 @@ class Counter(Strict):
     boresight_location: Loc | None = None
 
 
+def _shape(v: Any) -> str:
+    return "table-shape" if isinstance(v, dict) else "name-shape"
+
+
+def _many(v: Any) -> str:
+    return "table-shape" if isinstance(v, dict) else "list-shape"
+
+
 class Stack(Strict):
-    id: Id | None = None
-    name: Id | None = None  # the player's name for the stack: its id when no id is given
+    id: Id = ""
+    name: Id = ""  # the player's name for the stack: its id when no id is given
     side: Id
     location: Loc
     status: Id = "potential_dummy"
-    counters: list[Annotated[str, Field(max_length=200)] | Counter] = Field(
-        default=[], max_length=100
-    )
+    counters: list[
+        Annotated[
+            Annotated[Annotated[str, Field(max_length=200)], Tag("name-shape")]
+            | Annotated[Counter, Tag("table-shape")],
+            Discriminator(_shape),
+        ]
+    ] = Field(default=[], max_length=100)
     dummies: Count = 0
     position: Name = ""
 
 
 class Fortification(Strict):
-    id: Id | None = None
+    id: Id = ""
     side: Id
     kind: Id
     location: Loc = ""
-    tem: SmallInt | None = None
+    tem: SmallInt = 0
     hidden: bool = True
     hexsides: Count = 0
     ca: Name = ""
@@ -89,7 +107,7 @@ class Fortification(Strict):
 
 
 class Minefield(Strict):
-    id: Id | None = None
+    id: Id = ""
     side: Id
     location: Loc
     ap: Count = 0
@@ -100,7 +118,7 @@ class Minefield(Strict):
 
 
 class Oba(Strict):
-    id: Id | None = None
+    id: Id = ""
     side: Id
     prereg: bool = False
     location: Loc | None = None
@@ -110,14 +128,18 @@ class Oba(Strict):
 class AslScenario(Strict):
     name: Name = "scenario"
     sides: list[Id] = Field(min_length=2, max_length=2)
-    first: Id | None = None
+    first: Id = ""
     night: bool = False
     lv: bool = False
     extra_drm: SmallInt = 0
     boards: list[Id | Board] = Field(default=[], max_length=64)
     grid: Grid | None = None
     side: list[SideEntry] = Field(default=[], max_length=2)
-    locations: list[Location] | dict[Loc, dict[str, Any]] = items()
+    locations: Annotated[
+        Annotated[list[Location], Field(max_length=2_000), Tag("list-shape")]
+        | Annotated[dict[Loc, LocationBody], Field(max_length=2_000), Tag("table-shape")],
+        Discriminator(_many),
+    ] = []
     stacks: list[Stack] = items()
     fortifications: list[Fortification] = items()
     minefields: list[Minefield] = items()
@@ -126,7 +148,7 @@ class AslScenario(Strict):
     @model_validator(mode="after")
     def _refs(self) -> AslScenario:
         sides = set(self.sides)
-        if self.first is not None and self.first not in sides:
+        if "first" in self.model_fields_set and self.first not in sides:
             raise ValueError(f"first: {self.first!r} is not a side ({', '.join(self.sides)})")
         for key in ("stacks", "fortifications", "minefields", "oba"):
             for i, x in enumerate(getattr(self, key)):
@@ -135,7 +157,4 @@ class AslScenario(Strict):
         for i, s in enumerate(self.side):
             if s.name not in sides:
                 raise ValueError(f"side[{i}].name: {s.name!r} is not a side")
-        if isinstance(self.locations, dict):
-            for k, v in self.locations.items():
-                Location.model_validate({"id": k, **v})
         return self

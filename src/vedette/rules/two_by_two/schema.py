@@ -64,10 +64,10 @@ class Unit(Strict):
     side: Id
     type: Id
     name: Name | None = None
-    x: Coord | None = None
-    y: Coord | None = None
+    x: Coord = 0.0  # no null: a key present is read as a number
+    y: Coord = 0.0
     facing: Angle = 0.0
-    status: Literal["table", "reserve", "destroyed"] | None = None
+    status: Literal["table", "reserve", "destroyed"] = "table"
     formation: Formation = "line"
     pinned: bool = False
     disrupted: bool = False
@@ -75,7 +75,7 @@ class Unit(Strict):
 
     @model_validator(mode="after")
     def _xy(self) -> Unit:
-        if (self.x is None) != (self.y is None):
+        if ("x" in self.model_fields_set) != ("y" in self.model_fields_set):
             raise ValueError("give both x and y, or neither")
         return self
 
