@@ -173,3 +173,17 @@ def test_new_game_options(client: TestClient) -> None:
         follow_redirects=False,
     )
     assert "KEY%3DVALUE" in r.headers["location"] or "KEY=VALUE" in r.headers["location"]
+
+
+def test_the_audit_counts_a_redone_roll_once(tmp_path: Path) -> None:
+    """Undo, then the same action again: the same stream positions, so one draw, not two."""
+    from vedette.engine import Game, Store
+    from vedette.web import audit
+
+    g = Game.create(Store(tmp_path / "a.db"), "g", "toy", {}, seed=3)
+    g.perform("advance", {})
+    g.undo()
+    g.perform("advance", {})
+    assert [r["rolls"] for r in audit.dice_audit(g.log())] == [1]
+    g.perform("advance", {"bonus": 1})
+    assert [r["rolls"] for r in audit.dice_audit(g.log())] == [2]

@@ -31,15 +31,6 @@ from vedette.cli.common import (
 
 __all__ = ["cli", "default_db", "main"]
 
-#: the shipped rulesets and their aliases, listed by ``vedette --help`` without importing them
-#: (a ruleset registered later, e.g. a plug-in, is found through ``vedette.rules`` when named)
-RULESET_NAMES = {
-    "napoleon_at_bay": ("nab",),
-    "solitaire_asl": ("asl",),
-    "two_by_two": ("twobytwo", "2x2"),
-    "solo_napoleonic": ("solonap", "kuryakin"),
-}
-
 COMPLETE_VAR = "_VEDETTE_COMPLETE"
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -58,14 +49,10 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
 
 
 def ruleset_listing() -> dict[str, tuple[str, ...]]:
-    """Every ruleset with its aliases: the shipped ones, and any registered since (only if
-    the registry is already imported: listing must not import it)."""
-    names = dict(RULESET_NAMES)
-    reg = sys.modules.get("vedette.rules")
-    if reg is not None:
-        for k, (_, aliases) in getattr(reg, "REGISTRY", {}).items():
-            names.setdefault(k, tuple(aliases))
-    return names
+    """Every registered ruleset with its aliases (no ruleset module is imported)."""
+    from vedette.rules import REGISTRY  # the registry alone: no ruleset is imported
+
+    return {k: tuple(aliases) for k, (_, aliases) in REGISTRY.items()}
 
 
 def canonical_ruleset(name: str) -> str | None:

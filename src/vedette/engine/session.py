@@ -148,6 +148,23 @@ def dice_book(records: Sequence[Record]) -> tuple[int, tuple[Reservation, ...]]:
     return high, tuple(reserved)
 
 
+def counted_rolls(records: Sequence[Record]) -> Iterator[tuple[Record, Mapping[str, Any]]]:
+    """Every roll of a log once: an undone roll made again from the same stream positions (a
+    redo) counts once, as the later action; physical dice always count."""
+    actions = [r for r in records if r.kind == "action"]
+    drawn_later: set[int] = set()  # stream positions drawn by a later action
+    keep = [True] * len(actions)
+    for i in range(len(actions) - 1, -1, -1):
+        positions = [p for a, b in dice_ranges(actions[i].payload) for p in range(a, b)]
+        if any(p in drawn_later for p in positions):
+            keep[i] = False
+        drawn_later.update(positions)
+    for i, a in enumerate(actions):
+        if keep[i]:
+            for roll in a.payload.get("rolls", []) or []:
+                yield a, roll
+
+
 def _options(created: Mapping[str, Any]) -> dict[str, Any]:
     opts = dict(created.get("options", {}))
     if created.get("house_rules"):
@@ -383,15 +400,9 @@ class Game:
         return rec
 
     def counted_rolls(self) -> Iterator[tuple[int, Mapping[str, Any]]]:
-        """Every roll of the game once, for the dice audit: an undone roll that was made
-        again from the same stream positions counts once (as the later action)."""
-        actions = [r for r in self.records if r.kind == "action"]
-        for i, a in enumerate(actions):
-            ranges = dice_ranges(a.payload)
-            if ranges and any(_overlaps(ranges, dice_ranges(b.payload)) for b in actions[i + 1 :]):
-                continue
-            for roll in a.payload.get("rolls", []):
-                yield a.seq, roll
+        """Every roll of the game once, for the dice audit (see :func:`counted_rolls`)."""
+        for rec, roll in counted_rolls(self.records):
+            yield rec.seq, roll
 
     # -- views --------------------------------------------------------------------------
     def log(self) -> list[Record]:

@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vedette.errors import BadRequest
-from vedette.rules.base import Ruleset
+
+if TYPE_CHECKING:  # the base class is loaded with the first ruleset, not by the registry
+    from vedette.rules.base import Ruleset
 
 #: canonical name -> (module, aliases)
 REGISTRY: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -43,6 +45,8 @@ def aliases(name: str) -> tuple[str, ...]:
 
 def get(name: str) -> Ruleset[Any]:
     mod = import_module(REGISTRY[canonical(name)][0])
+    from vedette.rules.base import Ruleset
+
     rs = mod.RULESET
     assert isinstance(rs, Ruleset)
     return rs

@@ -38,21 +38,21 @@ def _die(name: str) -> Die | None:
 
 def dice_audit(records: Sequence[Record]) -> list[dict[str, Any]]:
     """Per die type: rolls, observed and expected count per face, chi-square and its degrees of
-    freedom. Every roll in the log counts (undone ones too: they were rolled)."""
+    freedom. Every die drawn counts once: undone rolls count (they were rolled), but an undone
+    roll made again from the same stream positions (a redo) counts once."""
+    from vedette.engine.session import counted_rolls
+
     seen: dict[str, Counter[int]] = {}
     sources: dict[str, Counter[str]] = {}
-    for r in records:
-        if r.kind != "action":
-            continue
+    for r, roll in counted_rolls(records):
         source = str(r.payload.get("dice", {}).get("source", "seeded"))
-        for roll in r.payload.get("rolls", []):
-            try:
-                faces = list(_faces(roll))
-            except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
-                continue  # a malformed record (an edited import): not a die we can count
-            for die, face in faces:
-                seen.setdefault(die, Counter())[face] += 1
-                sources.setdefault(die, Counter())[source] += 1
+        try:
+            faces = list(_faces(roll))
+        except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
+            continue  # a malformed record (an edited import): not a die we can count
+        for die, face in faces:
+            seen.setdefault(die, Counter())[face] += 1
+            sources.setdefault(die, Counter())[source] += 1
     out = []
     for name in sorted(seen, key=lambda n: (len(n), n)):
         counts = seen[name]
