@@ -245,10 +245,10 @@ def test_fuzz_imports() -> None:
 
 # -- the CLI entry point ---------------------------------------------------------------------------
 def _argv(rng: random.Random, tmp: Path, games: list[str]) -> list[str]:
-    from vedette.cli.main import RULESET_NAMES
+    from vedette.cli.main import ruleset_listing
 
     rs_name = rng.choice(RULESETS)
-    alias = rng.choice([rs_name, *RULESET_NAMES[rs_name]])
+    alias = rng.choice([rs_name, *ruleset_listing()[rs_name]])
     rs = rules.get(rs_name)
     game = rng.choice([*games, "nope", "a/b", ""]) if games else "nope"
 

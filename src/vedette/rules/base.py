@@ -398,6 +398,24 @@ class Ruleset(Generic[S]):
     def apply(self, state: S, event: Event) -> S:
         raise NotImplementedError
 
+    def board_svg(self, state: S, state_json: Mapping[str, Any]) -> str | None:
+        """The board as an SVG document, drawn by the ruleset's own ``board`` module
+        (``<package>/board.py``: ``board(state, state_json) -> str``); None if it has none."""
+        from importlib import import_module
+        from importlib.util import find_spec
+
+        pkg = type(self).__module__.rpartition(".")[0] or type(self).__module__
+        for mod in (f"{type(self).__module__}.board", f"{pkg}.board"):
+            try:
+                if find_spec(mod) is None:
+                    continue
+            except ModuleNotFoundError:
+                continue
+            fn = getattr(import_module(mod), "board", None)
+            if fn is not None:
+                return str(fn(state, state_json))
+        return None
+
     def render(self, state: S) -> str:
         """The game as text (map, units, phase)."""
         return repr(state)

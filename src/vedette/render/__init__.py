@@ -1,0 +1,1 @@
+"""Drawing game boards (SVG), shared by the rulesets' own board views."""

@@ -1,0 +1,233 @@
+"""SVG drawing for board views: element trees (:mod:`xml.etree.ElementTree`) serialised once,
+so text and attribute values are escaped by construction — a scenario's names, ids and letters
+can never become markup. Each ruleset draws its own board (``rules/<ruleset>/board.py``) with
+these helpers; the web app only hosts the result.
+
+Elements a player can pick carry ``data-pick="ID"``: clicking one fills the action panel's
+focused field with that id.
+"""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+from typing import Any
+
+SVG_NS = "http://www.w3.org/2000/svg"
+XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+Attrs = Mapping[str, object]
+
+
+def el(
+    parent: ET.Element | None, tag: str, attrs: Attrs | None = None, text: object = None
+) -> ET.Element:
+    """A new element (appended to ``parent`` when given); attribute values and text are
+    converted to strings and escaped when serialised."""
+    a = {
+        ("class" if k == "cls" else k): _value(v) for k, v in (attrs or {}).items() if v is not None
+    }
+    e = ET.Element(tag, a) if parent is None else ET.SubElement(parent, tag, a)
+    if text is not None:
+        e.text = str(text)
+    return e
+
+
+def _value(v: object) -> str:
+    if isinstance(v, float):
+        return f"{v:.1f}"
+    return str(v)
+
+
+def svg_root(w: float, h: float, label: str, cls: str, **extra: object) -> ET.Element:
+    return el(
+        None,
+        "svg",
+        {
+            "xmlns": SVG_NS,
+            "class": f"board {cls}",
+            "viewBox": f"0 0 {w:.0f} {h:.0f}",
+            "role": "img",
+            "aria-label": label,
+            **extra,
+        },
+    )
+
+
+def to_text(root: ET.Element) -> str:
+    return ET.tostring(root, encoding="unicode", short_empty_elements=True)
+
+
+def text_board(text: str) -> str:
+    lines = text.splitlines() or [""]
+    h = 16 * len(lines) + 16
+    w = max(len(x) for x in lines) * 8 + 16
+    root = svg_root(w, h, "board", "text-board")
+    root.set("font-family", "monospace")
+    root.set("font-size", "13")
+    for i, line in enumerate(lines):
+        el(root, "text", {"x": 8, "y": 16 * (i + 1), XML_SPACE: "preserve"}, line)
+    return to_text(root)
+
+
+SIDE_COLOURS = ["#2f5597", "#b03a2e", "#1e8449", "#7d3c98"]
+
+
+def _side_colour(sides: list[str], side: str) -> str:
+    if side not in sides:
+        sides.append(side)
+    return SIDE_COLOURS[sides.index(side) % len(SIDE_COLOURS)]
+
+
+def _svg(w: float, h: float, label: str, cls: str) -> ET.Element:
+    return svg_root(w, h, label, cls, **{"font-family": "sans-serif"})
+
+
+def _hex_points(cx: float, cy: float, s: float, flat: bool) -> str:
+    start = 0 if flat else 30
+    return " ".join(
+        f"{cx + s * math.cos(math.radians(start + 60 * k)):.1f},"
+        f"{cy + s * math.sin(math.radians(start + 60 * k)):.1f}"
+        for k in range(6)
+    )
+
+
+# -- the table top (2 by 2, Kuryakin) --------------------------------------------------------------
+def _style(**kw: object) -> dict[str, object]:
+    return {k.replace("_", "-"): v for k, v in kw.items()}
+
+
+FEATURE_STYLE: dict[str, dict[str, object]] = {
+    "road": _style(fill="none", stroke="#b08d57", stroke_width=10, stroke_linecap="round"),
+    "bridge": _style(fill="#8d6e63", stroke="#5d4037"),
+    "stream": _style(fill="none", stroke="#5dade2", stroke_width=6),
+    "river": _style(fill="#85c1e9", stroke="#5dade2"),
+    "woods": _style(fill="#a9cc8f", stroke="#6b8e4e"),
+    "rough": _style(fill="#d7c49e", stroke="#a39171"),
+    "hedge": _style(fill="none", stroke="#4d7c3a", stroke_width=4, stroke_dasharray="6 3"),
+    "wall": _style(fill="none", stroke="#7f8c8d", stroke_width=4),
+    "copse": _style(fill="#a9cc8f", stroke="#4d7c3a"),
+    "town": _style(fill="#d5b895", stroke="#8d6e63"),
+    "hill": _style(fill="#e8dcc0", stroke="#c2b280"),
+}
+
+
+def _shape_svg(parent: ET.Element, shape: Any, flip: float, attrs: dict[str, object]) -> None:
+    kind = shape.geom_type
+    if kind in ("MultiPolygon", "MultiLineString", "GeometryCollection"):
+        for g in shape.geoms:
+            _shape_svg(parent, g, flip, attrs)
+    elif kind == "Polygon":
+        pts = " ".join(f"{x:.1f},{flip - y:.1f}" for x, y in shape.exterior.coords)
+        el(parent, "polygon", {"points": pts, **attrs})
+    elif kind == "LineString":
+        pts = " ".join(f"{x:.1f},{flip - y:.1f}" for x, y in shape.coords)
+        el(parent, "polyline", {"points": pts, **attrs})
+    elif kind == "Point":
+        el(parent, "circle", {"cx": shape.x, "cy": flip - shape.y, "r": 6, **attrs})
+
+
+def _piece(
+    pid: str,
+    body: Any,
+    flip: float,
+    colour: str,
+    label: str,
+    status: str,
+    tip: str,
+    fs: float = 14,
+) -> ET.Element:
+    pts = " ".join(f"{c.x:.1f},{flip - c.y:.1f}" for c in body.corners())
+    front = body.to_world(body.footprint.depth / 2, 0) if hasattr(body, "footprint") else None
+    cx, cy = body.centre.x, flip - body.centre.y
+    faded = status in ("destroyed", "routed", "rout")
+    g = el(
+        None,
+        "g",
+        {
+            "class": "unit",
+            "data-unit": pid,
+            "data-status": status,
+            "data-pick": pid,
+            "data-x": body.centre.x,
+            "data-y": body.centre.y,
+        },
+    )
+    el(
+        g,
+        "polygon",
+        {
+            "points": pts,
+            "fill": colour,
+            "stroke": "#111",
+            "stroke-width": "1.5",
+            "opacity": "0.45" if faded else None,
+        },
+    )
+    if front is not None:
+        el(
+            g,
+            "line",
+            {
+                "x1": cx,
+                "y1": cy,
+                "x2": front.x,
+                "y2": flip - front.y,
+                "stroke": "#fff",
+                "stroke-width": 2,
+                "pointer-events": "none",
+            },
+        )
+    el(
+        g,
+        "text",
+        {
+            "x": cx,
+            "y": cy + fs * 0.35,
+            "font-size": f"{fs:.0f}",
+            "text-anchor": "middle",
+            "font-weight": 700,
+            "fill": "#fff",
+            "stroke": "#111",
+            "stroke-width": 3,
+            "paint-order": "stroke",
+            "pointer-events": "none",
+        },
+        label,
+    )
+    el(g, "title", None, tip)
+    return g
+
+
+def _table_svg(
+    width: float,
+    depth: float,
+    features: Any,
+    pieces: list[ET.Element],
+    head: str,
+    extra: list[tuple[str, dict[str, object]]],
+    cls: str,
+) -> str:
+    fs = _font(width)
+    root = _svg(width + fs * 24, depth + fs * 3, "table top", cls)
+    body = el(root, "g", {"transform": f"translate(0,{fs * 2:.0f})"})
+    el(
+        body,
+        "rect",
+        {"x": 0, "y": 0, "width": f"{width:.0f}", "height": f"{depth:.0f}", "fill": "#dfe8c8"},
+    )
+    for f in features:
+        style = FEATURE_STYLE.get(f.kind, {"fill": "#ccc", "stroke": "#999"})
+        g = el(body, "g", {"class": "feature", "data-kind": f.kind})
+        el(g, "title", None, f"{f.name} ({f.kind})")
+        _shape_svg(g, f.shape, depth, style)
+    body.extend(pieces)
+    el(root, "text", {"x": 8, "y": f"{fs * 1.4:.0f}", "font-size": f"{fs * 1.3:.0f}"}, head)
+    for text, attrs in extra:
+        el(root, "text", attrs, text)
+    return to_text(root)
+
+
+def _font(width: float) -> float:
+    """A font size that reads at the table's scale (tables run from ~600 to ~2000 mm)."""
+    return max(8.0, width / 70)

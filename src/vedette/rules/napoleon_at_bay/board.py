@@ -1,0 +1,241 @@
+"""The Napoleon At Bay board: the hex map, its terrain, roads and rivers, the pieces (fixed ones
+ringed), ZOCs outlined, and the latest swap drawn as arrows."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from vedette.render.svg import (
+    _side_colour,
+    _svg,
+    el,
+    to_text,
+)
+
+# -- Napoleon At Bay: the hex map ----------------------------------------------------------------
+NAB_TERRAIN = {
+    "clear": "#eef0d8",
+    "town": "#d9c7a7",
+    "city": "#c9a77c",
+    "forest": "#9cc08a",
+    "rough": "#c8b28f",
+    "marsh": "#b9d3c9",
+    "lake": "#8fb8de",
+    "mountain": "#a89f91",
+}
+
+
+def nab(state: Any, sj: Mapping[str, Any]) -> str:
+    m = state.map
+    size = 26.0
+    pts: dict[str, tuple[float, float]] = {}
+    for hid, h in zip(m.ids, m.axial, strict=True):
+        if m.convention.orientation == "flat":
+            x, y = size * 1.5 * h.q, size * math.sqrt(3) * (h.r + h.q / 2)
+        else:
+            x, y = size * math.sqrt(3) * (h.q + h.r / 2), size * 1.5 * h.r
+        pts[hid] = (x, y)
+    minx = min(p[0] for p in pts.values()) - size * 1.5
+    miny = min(p[1] for p in pts.values()) - size * 1.5
+    maxx = max(p[0] for p in pts.values()) + size * 1.5
+    maxy = max(p[1] for p in pts.values()) + size * 1.5
+    start = 0 if m.convention.orientation == "flat" else 30
+
+    def corners(x: float, y: float, s: float) -> str:
+        return " ".join(
+            f"{x - minx + s * math.cos(math.radians(start + 60 * k)):.1f},"
+            f"{y - miny + s * math.sin(math.radians(start + 60 * k)):.1f}"
+            for k in range(6)
+        )
+
+    moving = sj.get("moving")
+    zoc: set[str] = set()
+    fixed_hexes: set[str] = set()
+    for p in state.pieces.values():
+        if state.is_force(p) and p.id != moving and p.side != state.phasing:
+            for hx in p.hexes:
+                zoc.update(m.zoc(hx) if callable(getattr(m, "zoc", None)) else m.neighbors(hx))
+        if p.fixed:
+            fixed_hexes.update(p.hexes)
+    root = _svg(maxx - minx, maxy - miny, "hex map", "nab-board")
+    defs = el(root, "defs")
+    marker = el(
+        defs,
+        "marker",
+        {
+            "id": "arrow",
+            "viewBox": "0 0 10 10",
+            "refX": 9,
+            "refY": 5,
+            "markerWidth": 6,
+            "markerHeight": 6,
+            "orient": "auto",
+        },
+    )
+    el(marker, "path", {"d": "M0,0 L10,5 L0,10 z", "fill": "#e67e22"})
+    el(
+        root,
+        "text",
+        {"x": 6, "y": 14, "font-size": 12},
+        f"{sj.get('title', '')} · turn {sj.get('turn')} · {sj.get('phasing')} {sj.get('phase')}",
+    )
+    for hid, (x, y) in pts.items():
+        terr = m.terrain[m.index(hid)]
+        fill = NAB_TERRAIN.get(terr, "#eeeeee")
+        poly = el(
+            root,
+            "polygon",
+            {
+                "class": "hex zoc" if hid in zoc else "hex",
+                "data-hex": hid,
+                "data-pick": hid,
+                "points": corners(x, y, size),
+                "fill": fill,
+                "stroke": "#999",
+                "stroke-width": "0.8",
+            },
+        )
+        el(poly, "title", None, f"{hid} {terr}{' (enemy ZOC)' if hid in zoc else ''}")
+        if hid in zoc:
+            el(
+                root,
+                "polygon",
+                {
+                    "points": corners(x, y, size * 0.92),
+                    "fill": "none",
+                    "stroke": "#d4a017",
+                    "stroke-width": 2,
+                    "stroke-dasharray": "3 3",
+                    "pointer-events": "none",
+                },
+            )
+        name = m.names.get(hid, "")
+        small = {"font-size": 7, "text-anchor": "middle", "pointer-events": "none"}
+        el(root, "text", {"x": x - minx, "y": y - miny - size * 0.55, "fill": "#555", **small}, hid)
+        if name:
+            el(
+                root,
+                "text",
+                {"x": x - minx, "y": y - miny + size * 0.75, "fill": "#333", **small},
+                name,
+            )
+    # hexside features: roads run centre to centre, the rest (rivers, bridges) mark the edge
+    idx_pts = [pts[hid] for hid in m.ids]
+    for (i, j), feats in m.hexside_features.items():
+        (x1, y1), (x2, y2) = idx_pts[i], idx_pts[j]
+        kinds = [m.hexside_kinds[f] for f in feats if f in m.hexside_kinds]
+        names = " ".join(sorted(feats))
+        if any(k.road for k in kinds):
+            line = el(
+                root,
+                "line",
+                {
+                    "class": "road",
+                    "x1": x1 - minx,
+                    "y1": y1 - miny,
+                    "x2": x2 - minx,
+                    "y2": y2 - miny,
+                    "stroke": "#8d6e63",
+                    "stroke-width": 3,
+                    "pointer-events": "none",
+                },
+            )
+            el(line, "title", None, names)
+        edge = [k for k in kinds if not k.road]
+        if edge:
+            mx, my = (x1 + x2) / 2 - minx, (y1 + y2) / 2 - miny
+            dx, dy = x2 - x1, y2 - y1
+            length = math.hypot(dx, dy) or 1.0
+            px, py = -dy / length * size / 2, dx / length * size / 2
+            colour = "#2e86c1" if any(k.extra is not None for k in edge) else "#17202a"
+            line = el(
+                root,
+                "line",
+                {
+                    "class": "hexside",
+                    "x1": mx - px,
+                    "y1": my - py,
+                    "x2": mx + px,
+                    "y2": my + py,
+                    "stroke": colour,
+                    "stroke-width": 4,
+                    "stroke-linecap": "round",
+                },
+            )
+            el(line, "title", None, names)
+    last = sj.get("last") or {}
+    for ch in last.get("changes", []):
+        for a, b in zip(ch.get("from", []), ch.get("to", []), strict=False):
+            if a in pts and b in pts and a != b:
+                (x1, y1), (x2, y2) = pts[a], pts[b]
+                el(
+                    root,
+                    "line",
+                    {
+                        "class": "swap",
+                        "data-force": ch["force"],
+                        "x1": x1 - minx,
+                        "y1": y1 - miny,
+                        "x2": x2 - minx,
+                        "y2": y2 - miny,
+                        "stroke": "#e67e22",
+                        "stroke-width": 2.5,
+                        "marker-end": "url(#arrow)",
+                        "opacity": 0.85,
+                    },
+                )
+    sides: list[str] = list(sj.get("sides", {}))
+    for p in state.pieces.values():
+        colour = _side_colour(sides, p.side)
+        for i, hx in enumerate(p.hexes):
+            if hx not in pts:
+                continue
+            x, y = pts[hx]
+            cx, cy = x - minx, y - miny
+            w = size * 1.1
+            label = p.id if len(p.hexes) == 1 else f"{p.id}.{i + 1}"
+            g = el(
+                root,
+                "g",
+                {
+                    "class": "piece",
+                    "data-piece": p.id,
+                    "data-hex": hx,
+                    "data-pick": p.id,
+                    "data-fixed": str(p.fixed).lower(),
+                },
+            )
+            stroke = {"stroke": "#ffd400", "stroke-width": 3} if p.fixed else {"stroke": "#111"}
+            el(
+                g,
+                "rect",
+                {
+                    "x": cx - w / 2,
+                    "y": cy - w / 2.6,
+                    "width": w,
+                    "height": w / 1.3,
+                    "rx": 3,
+                    "fill": colour,
+                    **stroke,
+                },
+            )
+            el(
+                g,
+                "text",
+                {"x": cx, "y": cy + 4, "font-size": 10, "text-anchor": "middle", "fill": "#fff"},
+                label,
+            )
+            el(
+                g,
+                "title",
+                None,
+                f"{p.name} ({p.kind}): {p.infantry} inf, {p.cavalry} cav,"
+                f" {p.vedettes} vedette{'s' if p.vedettes != 1 else ''}"
+                f"{' - FIXED' if p.fixed else ''}",
+            )
+    return to_text(root)
+
+
+board = nab
