@@ -12,10 +12,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.two_by_two.battle import Battle
 from vedette.engine import Game, Store, replay
 from vedette.errors import RuleViolation, VedetteError
 from vedette.rules.two_by_two import RULESET
-from vedette.rules.two_by_two.api import Battle
 
 N = 19.05
 SHOOTERS = ["infantry", "guard", "light", "militia", "foot_artillery", "horse_artillery"]

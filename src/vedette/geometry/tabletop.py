@@ -53,6 +53,7 @@ __all__ = [
     "bearing",
     "body_features",
     "centre_distance",
+    "contact_distance",
     "distance",
     "features_at",
     "features_between",
@@ -616,6 +617,45 @@ def sweep(start: Body, end: Body) -> Shape:
     """The ground a body passes over moving in a straight line from ``start`` to ``end``
     (convex hull of both placements; exact when the facing does not change)."""
     return MultiPoint([c.as_tuple() for c in (*start.corners(), *end.corners())]).convex_hull
+
+
+def _cross(a: Vec, b: Vec) -> float:
+    return a.x * b.y - a.y * b.x
+
+
+def _ray_hits(
+    points: Sequence[Vec], d: Vec, polygon: Sequence[Vec], best: float | None
+) -> float | None:
+    n = len(polygon)
+    for p in points:
+        for i in range(n):
+            a, b = polygon[i], polygon[(i + 1) % n]
+            e = b - a
+            denom = _cross(d, e)
+            if abs(denom) < 1e-12:
+                continue
+            ap = a - p
+            t = _cross(ap, e) / denom
+            s = _cross(ap, d) / denom
+            if t >= -1e-9 and -1e-9 <= s <= 1 + 1e-9 and (best is None or t < best):
+                best = max(t, 0.0)
+    return best
+
+
+def contact_distance(body: Body, heading: float, other: Body) -> float | None:
+    """How far (mm) ``body`` can slide straight along ``heading`` (compass degrees) before it
+    touches ``other``: 0 if they touch or overlap already, ``None`` if it would pass by.
+
+    Exact for rectangles (both are convex): the least distance along the direction at which a
+    corner of one meets a side of the other. Pure arithmetic, no shapely.
+    """
+    if distance(body, other) <= _EPS:
+        return 0.0
+    d = Vec.heading(heading)
+    mine, theirs = body.corners(), other.corners()
+    best = _ray_hits(mine, d, theirs, None)
+    best = _ray_hits(theirs, Vec(-d.x, -d.y), mine, best)
+    return best
 
 
 def union(shapes: Iterable[Shape]) -> Shape:

@@ -61,6 +61,10 @@ _UNIT_FIELDS = frozenset(
         "entry",
         "routed",
         "countercharged",
+        "spent",
+        "turned",
+        "straight_run",
+        "road_only",
     }
 )
 
@@ -156,7 +160,8 @@ def apply_event(state: GameState, event: Event) -> GameState:
 def _new_phase(state: GameState, stage: str, turn: int, index: int) -> GameState:
     """Enter a phase; clear the markers that last one phase (2 by 2, Sequence of play).
 
-    * a move phase: the phasing side's ``moved``/``entry`` are cleared, the reinforcement
+    * a move phase: the phasing side's ``moved`` and relative-move markers are cleared (an
+      arrived reinforcement keeps its ``entry`` until it enters: never stranded), the reinforcement
       rolls counted afresh, and the *non-phasing* side's ``shot`` markers cleared: its one shot
       of the turn falls in this half-turn (reaction fire now, or the shooting phase that
       follows); at the first phase of a turn every unit's ``through_town`` and
@@ -177,7 +182,10 @@ def _new_phase(state: GameState, stage: str, turn: int, index: int) -> GameState
             replace(
                 u,
                 moved=False if u.side == mover else u.moved,
-                entry="" if u.side == mover else u.entry,
+                spent=0.0 if u.side == mover else u.spent,
+                turned=False if u.side == mover else u.turned,
+                straight_run=0.0 if u.side == mover else u.straight_run,
+                road_only=True if u.side == mover else u.road_only,
                 shot=False if u.side == shooter else u.shot,
                 through_town=False if new_turn else u.through_town,
                 countercharged=False if new_turn else u.countercharged,

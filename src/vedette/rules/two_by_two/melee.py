@@ -127,6 +127,24 @@ def melee_modifiers(
     return mods
 
 
+def initiation_problem(state: GameState, a: Unit, d: Unit) -> str | None:
+    """Whether ``a`` may initiate a melee with ``d`` (2 by 2, Melee: "Infantry cannot initiate
+    melee with cavalry. Artillery cannot initiate melee with an enemy unit."), however the
+    melee starts: a charge, a counter-charge, a follow-up or two units found in contact."""
+    at, dt = state.utype(a), state.utype(d)
+    if at.is_artillery:
+        return "artillery cannot initiate melee with an enemy unit"
+    if at.is_infantry and dt.is_cavalry:
+        return "infantry cannot initiate melee with cavalry"
+    return None
+
+
+def initiation(state: GameState, a: Unit, d: Unit) -> None:
+    problem = initiation_problem(state, a, d)
+    if problem is not None:
+        raise RuleViolation(R_MELEE, f"{a.name} vs {d.name}: {problem}")
+
+
 def judge(state: GameState, req: Request) -> Fight:
     a = require_unit_in_play(state, req.get_str("attacker"), "melee")
     d = require_unit_in_play(state, req.get_str("defender"), "melee")
@@ -140,11 +158,7 @@ def judge(state: GameState, req: Request) -> Fight:
             raise RuleViolation(R_MELEE, f"{a.name} and {d.name} are not in contact")
         if a.side != state.phasing:
             raise RuleViolation(R_MELEE, "a melee not started by a charge is the phasing side's")
-        at, dt = state.utype(a), state.utype(d)
-        if at.is_artillery:
-            raise RuleViolation(R_MELEE, "artillery cannot initiate melee with an enemy unit")
-        if at.is_infantry and dt.is_cavalry:
-            raise RuleViolation(R_MELEE, "infantry cannot initiate melee with cavalry")
+    initiation(state, a, d)
     fa = _side_facts(state, req, "a", a, d)
     fd = _side_facts(state, req, "b", d, a)
     check = Check(
@@ -278,11 +292,20 @@ def follow_up(state: GameState, req: Request, dice: Any) -> Outcome:
     else:
         events.append(unit_event("followed_up", u.id))
         contacts = [str(c) for c in req.get_list("contact", [])]
+    fights: list[str] = []
+    barred: list[str] = []
     for c in contacts:
+        problem = initiation_problem(state, u, state.unit(c))
+        if problem is not None:
+            barred.append(f"{c} ({problem})")
+            continue
+        fights.append(c)
         events.append(Event("melee_pending", {"attacker": u.id, "defender": c}))
     msg = f"{u.name} follows up"
-    if contacts:
-        msg += "; subsequent melee with " + ", ".join(contacts)
+    if fights:
+        msg += "; subsequent melee with " + ", ".join(fights)
+    if barred:
+        msg += "; in contact but no melee: " + ", ".join(barred)
     return Outcome(tuple(events), (), msg)
 
 

@@ -27,6 +27,8 @@ R_SHOOT = "2 by 2, Resolving shooting"
 R_MELEE = "2 by 2, Melee"
 R_SETUP = "2 by 2, Game Setup"
 R_SCALE = "2 by 2, Scale"
+R_PLAY = "2 by 2 on vedette, ways to play"
+PLAYS = ("tracked", "stated")
 
 ARMS = ("infantry", "cavalry", "artillery", "hq")
 FORMATIONS = ("line", "attack_column", "road_column")
@@ -225,6 +227,10 @@ class Unit:
     entry: str = ""  # the RP it arrived at this phase and must enter by
     routed: bool = False  # has routed (and is disrupted) since it last rallied
     countercharged: bool = False  # has counter-charged this turn
+    spent: float = 0.0  # [n] of its allowance spent by relative moves this phase
+    turned: bool = False  # changed facing (turn, wheel) this phase
+    straight_run: float = 0.0  # [n] moved straight ahead since its last change of facing
+    road_only: bool = True  # every relative move this phase wholly on a road
 
     @property
     def alive(self) -> bool:
@@ -316,6 +322,9 @@ class GameState:
     follow_ups: tuple[FollowUp, ...] = ()
     winner: str | None = None
     title: str = ""
+    #: how the game is played (chosen per game, never mixed): ``tracked`` (vedette keeps
+    #: positions and facings and measures) or ``stated`` (the player states measured facts)
+    play: str = "tracked"
     victory: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     # -- lookups -------------------------------------------------------------------------

@@ -9,7 +9,7 @@ when vedette does not know where the unit stands, as stated facts: ``distance`` 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from vedette.errors import BadRequest, RuleViolation
@@ -24,9 +24,11 @@ from vedette.rules.two_by_two.model import (
     R_CONTACT,
     R_MELEE,
     R_MOVE,
+    R_PLAY,
     R_REINF,
     R_SHOOT,
     GameState,
+    ReinforcementPoint,
     Unit,
     require_phase,
     require_unit_in_play,
@@ -51,6 +53,7 @@ class MovePlan:
     countercharge: tuple[tuple[str, float], ...] = ()
     reactions: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    facing_changed: bool = False
 
     @property
     def legal(self) -> bool:
@@ -83,15 +86,29 @@ class MovePlan:
         }
 
 
-def plan_move(state: GameState, u: Unit, req: Request) -> MovePlan:
-    """Measure (or take the stated facts of) a move and judge it against every movement rule."""
+def plan_move(
+    state: GameState, u: Unit, req: Request, spent: float = 0.0, road_only: bool = True
+) -> MovePlan:
+    """Measure (or take the stated facts of) a move and judge it against every movement rule.
+
+    ``spent`` is the [n] the unit has already spent in this move phase (relative moves are made
+    step by step) and ``road_only`` whether every earlier step was wholly on a road."""
     rules = state.rules
     t = state.utype(u)
     mv = rules.section("movement")
     problems: list[tuple[str, str]] = []
     breakdown: list[str] = []
+    if state.play == "stated":
+        given = [k for k in ("path", "to", "facing") if k in req]
+        if given:
+            raise BadRequest(
+                f"{u.name} has no position on the table: a stated game keeps none; state the"
+                f" move (distance=..., contact=...), not {', '.join(given)}"
+            )
     if "to" in req and "path" not in req:
         req = Request({**dict(req), "path": [req["to"]]})
+    if u.body is not None and "path" not in req and "distance" in req:
+        req = along_facing(state, u, req)
     end: Body | None = None
     contacts: list[str] = []
     crossed: tuple[str, ...] = ()
@@ -106,17 +123,10 @@ def plan_move(state: GameState, u: Unit, req: Request) -> MovePlan:
             if not path:
                 raise BadRequest(f"{u.name} enters the table: give its path from the edge")
             rp = state.rp(u.entry)
-            radius = rules.mm(float(rules.section("reinforcements").get("entry_radius", 4)))
-            if path[0].distance(rp.point) > radius + rules.footprint.depth:
-                problems.append(
-                    (
-                        R_REINF,
-                        f"{u.name} must enter the table within [{radius / rules.base_mm:g}] of"
-                        f" reinforcement point {rp.id}",
-                    )
-                )
-            start_facing = tt.bearing(path[0], path[1]) if len(path) > 1 else 0.0
+            inward = entry_facing(state, rp)
+            start_facing = tt.bearing(path[0], path[1]) if len(path) > 1 else inward
             start = Body(path[0], start_facing, rules.footprint)
+            problems.extend(entry_problems(state, u, rp, start))
         else:
             start = u.body
             start_facing = u.body.facing
@@ -132,6 +142,10 @@ def plan_move(state: GameState, u: Unit, req: Request) -> MovePlan:
             facing = tt.bearing(dedup[-2], dedup[-1])
         else:
             facing = start_facing
+        snapped = snap_to_contact(state, u, dedup, facing)
+        if snapped is not None:
+            dedup = [*dedup[:-1], snapped[0]]
+            breakdown.append(f"snapped to base contact with {snapped[1]}")
         pf = facts.path_facts(state, u, dedup, facing, start_facing)
         end = Body(dedup[-1], facing, rules.footprint)
         length, whole_road, bridge = pf.length, pf.whole_on_road, pf.bridge
@@ -172,7 +186,9 @@ def plan_move(state: GameState, u: Unit, req: Request) -> MovePlan:
     allowance = t.move
     breakdown.append(f"move [{t.move:g}] ({t.name})")
     road_col = u.formation == "road_column"
-    if whole_road and not through_town:
+    if whole_road and not through_town and not road_only:
+        breakdown.append("no road bonus: an earlier part of the move was off the road")
+    elif whole_road and not through_town:
         bonus = float(mv.get("road_bonus", 1))
         allowance += bonus
         breakdown.append(f"+[{bonus:g}] whole move on road")
@@ -206,9 +222,16 @@ def plan_move(state: GameState, u: Unit, req: Request) -> MovePlan:
         cost += sc
         breakdown.append(f"+[{sc:g}] crossing {streams} stream(s)")
     breakdown.insert(0, f"path [{length:.2f}]")
-    if cost > allowance + 1e-6:
+    if spent > 0:
+        breakdown.append(f"[{spent:.2f}] spent earlier this phase")
+    if spent + cost > allowance + 1e-6:
+        left = max(allowance - spent, 0.0)
         problems.append(
-            (R_MOVE, f"{u.name} needs [{cost:.2f}] but may move only [{allowance:.2f}]")
+            (
+                R_MOVE,
+                f"{u.name} needs [{cost:.2f}] but may move only [{left:.2f}]"
+                + (f" ([{allowance:.2f}] less [{spent:.2f}] spent)" if spent > 0 else ""),
+            )
         )
     if u.pinned and length > 1e-6:
         problems.append((R_SHOOT, f"{u.name} is pinned: it may only change facing"))
@@ -260,22 +283,137 @@ def plan_move(state: GameState, u: Unit, req: Request) -> MovePlan:
         crossed=crossed,
         countercharge=tuple(cc),
         reactions=tuple(reactions),
+        facing_changed=end is not None
+        and u.body is not None
+        and abs(((end.facing - u.body.facing + 180) % 360) - 180) > 1e-6,
     )
 
 
-def _describe(plan: MovePlan, u: Unit) -> str:
+STATED_MOVE_FACTS = (
+    "road",
+    "bridge",
+    "streams",
+    "town",
+    "rough",
+    "contact",
+    "through_town",
+    "bridge_length",
+    "straight",
+)
+
+
+def along_facing(state: GameState, u: Unit, req: Request) -> Request:
+    """A move stated as a ``distance`` for a unit whose position vedette tracks: straight
+    ahead along its facing (a tracked unit's facts are measured, never stated, so its
+    recorded position cannot go stale)."""
+    assert u.body is not None
+    stated = [k for k in STATED_MOVE_FACTS if k in req]
+    if stated:
+        raise RuleViolation(
+            R_PLAY,
+            f"{u.name}'s position is tracked: vedette measures {', '.join(stated)} itself; give"
+            " only the distance (straight ahead along its facing), or use advance / wheel /"
+            " charge",
+        )
+    n = req.get_float("distance")
+    if n < 0:
+        raise BadRequest("'distance' must not be negative")
+    end = u.body.centre + u.body.forward().scale(state.rules.mm(n))
+    rest = {k: v for k, v in dict(req).items() if k != "distance"}
+    return Request({**rest, "path": [[end.x, end.y]]})
+
+
+def snap_to_contact(
+    state: GameState, u: Unit, path: list[Vec], facing: float
+) -> tuple[Vec, str] | None:
+    """Base contact without sub-millimetre accuracy: a move whose end falls within
+    ``[geometry] snap_mm`` of an enemy base (short of it, or into it) ends exactly touching
+    it, along its last leg. ``None`` when no enemy is that close."""
+    if len(path) < 2:
+        return None
+    rules = state.rules
+    snap = float(rules.section("geometry").get("snap_mm", 3.0))
+    a, b = path[-2], path[-1]
+    leg = a.distance(b)
+    if leg < 1e-9:
+        return None
+    heading = tt.bearing(a, b)
+    end = Body(b, facing, rules.footprint)
+    start = Body(a, facing, rules.footprint)
+    reach = leg + snap + rules.footprint.width + rules.footprint.depth
+    best: tuple[float, str] | None = None
+    for e in state.live(state.enemy_of(u.side)):
+        if e.body is None or e.body.centre.distance(b) > snap + 2 * reach:
+            continue
+        if tt.distance(end, e.body) > snap:
+            continue
+        d = tt.contact_distance(start, heading, e.body)
+        if d is None or abs(d - leg) > snap + 1e-9:
+            continue
+        if best is None or d < best[0]:
+            best = (d, e.id)
+    if best is None or abs(best[0] - leg) < 1e-9:
+        return None
+    return a + Vec.heading(heading, best[0]), best[1]
+
+
+def entry_facing(state: GameState, rp: ReinforcementPoint) -> float:
+    """Facing straight onto the table from the RP's edge."""
+    edge, _ = tt.nearest_edge(state.table, rp.point)
+    return {"south": 0.0, "north": 180.0, "west": 90.0, "east": 270.0}[edge]
+
+
+def entry_problems(
+    state: GameState, u: Unit, rp: ReinforcementPoint, start: Body
+) -> list[tuple[str, str]]:
+    """An arriving unit "may enter edge within [4] of RP" (2 by 2, Reinforcements): its first
+    position touches the RP's table edge, no part of its base beyond [4] of the RP."""
+    rules = state.rules
+    n = float(rules.section("reinforcements").get("entry_radius", 4))
+    radius = rules.mm(n)
+    edge, _ = tt.nearest_edge(state.table, rp.point)
+    out: list[tuple[str, str]] = []
+    gap = state.table.edge_distance(start, edge)  # type: ignore[arg-type]
+    if gap > rules.contact_mm + 1e-6:
+        out.append(
+            (
+                R_REINF,
+                f"{u.name} must enter from the {edge} table edge (it would start"
+                f" [{rules.n(gap):.2f}] inside the table)",
+            )
+        )
+    if start.centre.distance(rp.point) > radius + rules.footprint.depth:
+        out.append(
+            (
+                R_REINF,
+                f"{u.name} must enter the table within [{n:g}] of reinforcement point {rp.id}",
+            )
+        )
+    return out
+
+
+def _describe(plan: MovePlan, u: Unit, counter: bool = False) -> str:
     bits = [
         f"{u.name} moves [{plan.length:.2f}] (cost [{plan.cost:.2f}] of [{plan.allowance:.2f}])"
     ]
-    if plan.contacts:
+    if plan.contacts and counter:
+        bits.append(
+            "into contact with "
+            + ", ".join(plan.contacts)
+            + ": melee pending, resolved in the coming melee phase (no turn to face or fire:"
+            " that is open only when charged in the enemy's move phase)"
+        )
+    elif plan.contacts:
         bits.append("into contact with " + ", ".join(plan.contacts) + ": melee pending")
     if plan.countercharge:
         bits.append(
             "may be counter-charged by "
             + ", ".join(f"{c} [{d:.2f}]" for c, d in plan.countercharge)
         )
-    if plan.reactions:
+    if plan.reactions and not counter:
         bits.append("may turn to face and fire: " + ", ".join(plan.reactions))
+    if plan.end is not None and plan.facing_changed:
+        bits.append(f"now faces {plan.end.facing:.0f}")
     return "; ".join(bits)
 
 
@@ -349,6 +487,7 @@ def countercharge(state: GameState, req: Request, dice: Any) -> Outcome:
     if "distance" in r:
         r["contact"] = [target.id]
     plan = plan_move(state, u, Request(r))
+    plan = replace(plan, reactions=())  # no turn to face or fire against a counter-charge
     if target.id not in plan.contacts:
         raise RuleViolation(R_CONTACT, f"the counter-charge must end in contact with {target.name}")
     if plan.problems:
@@ -357,7 +496,10 @@ def countercharge(state: GameState, req: Request, dice: Any) -> Outcome:
     events = _move_events(state, u, plan, counter=True)
     events.append(unit_event("moved", u.id, countercharged=True))
     return Outcome(
-        tuple(events), (), "counter-charge: " + _describe(plan, u), {"move": plan.to_json()}
+        tuple(events),
+        (),
+        "counter-charge: " + _describe(plan, u, counter=True),
+        {"move": plan.to_json()},
     )
 
 
@@ -443,20 +585,42 @@ def formation(state: GameState, req: Request, dice: Any) -> Outcome:
 
 def place(state: GameState, req: Request, dice: Any) -> Outcome:
     """Put a unit where it stands on the table (x, y mm, facing degrees), or clear its position
-    (``clear=true``) to state facts instead. A record-keeping correction, not a move: it is
-    logged like everything else but checks no movement rule."""
+    (``clear=true``). A record-keeping correction, not a move (no allowance is spent), but it
+    checks what the rules say of where a unit may stand: on the table, not on another unit,
+    and an arriving reinforcement on its RP's edge within [4] of the RP (2 by 2,
+    Reinforcements). A stated game keeps no positions: nothing to place."""
     u = state.unit(req.get_str("unit"))
     if u.status != "table":
         raise RuleViolation(R_REINF, f"{u.name} is not on the table ({u.status})")
+    if state.play == "stated":
+        raise RuleViolation(
+            R_PLAY, "a stated game keeps no positions: the player's table is the record"
+        )
     if req.get_bool("clear"):
-        return Outcome((unit_event("placed", u.id, body=None),), (), f"{u.name}: position cleared")
+        raise RuleViolation(
+            R_PLAY,
+            f"a tracked game keeps every position: {u.name}'s may be corrected, not dropped"
+            " (start a stated game to state facts instead)",
+        )
     at = point([req.get_float("x"), req.get_float("y")], "x,y")
-    facing = req.get_float("facing", u.body.facing if u.body is not None else 0.0)
+    default = entry_facing(state, state.rp(u.entry)) if u.entry and u.body is None else 0.0
+    facing = req.get_float("facing", u.body.facing if u.body is not None else default)
     body = Body(at, tt.normalise(facing), state.rules.footprint)
     if not state.table.on_table(body):
         raise RuleViolation(R_MOVE, f"{u.name} would be off the table")
+    for o in state.live():
+        if o.id != u.id and o.body is not None and tt.overlaps(body, o.body, 1.0):
+            raise RuleViolation(
+                R_MOVE, f"{u.name} would stand on {o.name} (ASSUMPTION: no overlap)"
+            )
+    changes: dict[str, Any] = {"body": body}
+    if u.entry and u.body is None:
+        problems = entry_problems(state, u, state.rp(u.entry), body)
+        if problems:
+            raise RuleViolation(*problems[0])
+        changes["entry"] = ""
     return Outcome(
-        (unit_event("placed", u.id, body=body),),
+        (unit_event("placed", u.id, **changes),),
         (),
         f"{u.name} placed at ({at.x:.1f}, {at.y:.1f}) facing {body.facing:.0f}",
     )

@@ -14,7 +14,13 @@ from vedette.errors import RuleViolation
 from vedette.geometry.tabletop import Body, Vec, normalise
 from vedette.rules.base import Event, Outcome, Request
 from vedette.rules.two_by_two.events import unit_event
-from vedette.rules.two_by_two.model import R_REINF, GameState, ReinforcementPoint, require_phase
+from vedette.rules.two_by_two.model import (
+    R_PLAY,
+    R_REINF,
+    GameState,
+    ReinforcementPoint,
+    require_phase,
+)
 
 
 def _check(state: GameState, rp: ReinforcementPoint) -> Check:
@@ -45,21 +51,25 @@ def reinforce(state: GameState, req: Request, dice: DiceSource) -> Outcome:
     u = state.unit(uid)
     events.append(Event("rp_dequeued", {"rp": rp.id, "unit": uid}))
     if "x" in req:
+        if state.play == "stated":
+            raise RuleViolation(R_PLAY, "a stated game keeps no positions: give no x, y")
+        from vedette.rules.two_by_two.movement import entry_facing, entry_problems
+
         at = Vec(req.get_float("x"), req.get_float("y"))
-        body = Body(at, normalise(req.get_float("facing", 0.0)), state.rules.footprint)
-        radius = state.rules.mm(state.rules.num("reinforcements", "entry_radius"))
-        if at.distance(rp.point) > radius + state.rules.footprint.depth or not state.table.on_table(
-            body
-        ):
-            raise RuleViolation(
-                R_REINF,
-                f"{u.name} must enter within [{radius / state.rules.base_mm:g}] of RP {rp.id}",
-            )
+        facing = normalise(req.get_float("facing", entry_facing(state, rp)))
+        body = Body(at, facing, state.rules.footprint)
+        problems = entry_problems(state, u, rp, body)
+        if problems or not state.table.on_table(body):
+            rule, text = problems[0] if problems else (R_REINF, f"{u.name} would be off the table")
+            raise RuleViolation(rule, text)
         events.append(unit_event("arrived", uid, status="table", body=body, entry=""))
-        msg = f"{u.name} arrives at RP {rp.id}"
+        msg = f"{u.name} arrives at RP {rp.id}: it stands on the edge and may move now or next"
     else:
         events.append(unit_event("arrived", uid, status="table", body=None, entry=rp.id))
-        msg = f"{u.name} arrives: it enters the edge within [4] of RP {rp.id} with its move"
+        msg = (
+            f"{u.name} arrives: it enters from the edge within [4] of RP {rp.id}, now or in a"
+            " later move phase"
+        )
     return Outcome(tuple(events), (r,), msg)
 
 

@@ -11,12 +11,23 @@ from vedette.errors import BadRequest, DataError
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, TableTop, Vec
 from vedette.rules.base import Event, Outcome, Param, Procedure, Request, Ruleset
-from vedette.rules.two_by_two import facts, melee, movement, rally, reinforcements, setup, shooting
+from vedette.rules.protocol import Procedure as Proc
+from vedette.rules.two_by_two import (
+    facts,
+    melee,
+    movement,
+    rally,
+    reinforcements,
+    relative,
+    setup,
+    shooting,
+)
 from vedette.rules.two_by_two.events import apply_event
 from vedette.rules.two_by_two.model import (
     EDGES,
     FORMATIONS,
     PHASES,
+    PLAYS,
     GameState,
     ReinforcementPoint,
     Rules,
@@ -44,7 +55,17 @@ def _sides(scn: Mapping[str, Any]) -> tuple[SideInfo, SideInfo]:
     return out[0], out[1]
 
 
-def _units(rules: Rules, scn: Mapping[str, Any], sides: set[str], start: str) -> tuple[Unit, ...]:
+def _units(
+    rules: Rules,
+    scn: Mapping[str, Any],
+    sides: set[str],
+    start: str,
+    queued: set[str] = frozenset(),  # type: ignore[assignment]
+    tracked: bool = True,
+) -> tuple[Unit, ...]:
+    """The scenario's units. A unit queued at a reinforcement point is off the table (in
+    reserve) until it arrives (2 by 2, Game Setup: "places reinforcements ... next to it in
+    order of appearance"; Reinforcements). A stated game keeps no positions."""
     units: list[Unit] = []
     seen: set[str] = set()
     for i, d in enumerate(scn.get("units", []), start=1):
@@ -62,13 +83,16 @@ def _units(rules: Rules, scn: Mapping[str, Any], sides: set[str], start: str) ->
         if side not in sides:
             raise DataError(SRC, f"unknown side {side!r}", i)
         body = None
-        if "x" in d:
+        if "x" in d and tracked:
             body = Body(
                 Vec(float(d["x"]), float(d["y"])),
                 tt.normalise(float(d.get("facing", 0.0))),
                 rules.footprint,
             )
-        default_status = "table" if (start == "battle" or body is not None) else "reserve"
+        placed = body is not None or ("x" in d and not tracked)
+        default_status = "table" if (start == "battle" or placed) else "reserve"
+        if uid in queued and "x" not in d:
+            default_status = "reserve"
         status = str(d.get("status", default_status))
         if status not in ("table", "reserve", "destroyed"):
             raise DataError(SRC, f"bad status {status!r}", i)
@@ -175,6 +199,46 @@ class TwoByTwo(Ruleset[GameState]):
                 (U, *facts_p),
                 rule="2 by 2, Movement Modifiers",
             ),
+            "advance": Proc(
+                "advance",
+                relative.Advance,
+                relative.judge_advance,
+                relative.resolve_step,
+                "move straight ahead: advance UNIT [n] (or 2in, 50mm)",
+                "2 by 2, Movement Modifiers",
+            ),
+            "retire": Proc(
+                "retire",
+                relative.Retire,
+                relative.judge_advance,
+                relative.resolve_step,
+                "move straight back, keeping the facing: retire UNIT [n]",
+                "2 by 2, Movement Modifiers",
+            ),
+            "wheel": Proc(
+                "wheel",
+                relative.Wheel,
+                relative.judge_wheel,
+                relative.resolve_step,
+                "wheel on a front corner: wheel UNIT DEGREES left|right",
+                "2 by 2, Movement Modifiers",
+            ),
+            "turn": Proc(
+                "turn",
+                relative.Turn,
+                relative.judge_turn,
+                relative.resolve_step,
+                "turn about the centre: turn UNIT face=ENEMY, or angle=90 direction=left",
+                "2 by 2, Movement Modifiers",
+            ),
+            "charge": Proc(
+                "charge",
+                relative.Charge,
+                relative.judge_charge,
+                relative.resolve_step,
+                "charge UNIT into ENEMY: straight ahead into base contact (last [2] straight)",
+                "2 by 2, Moving to contact",
+            ),
             "check_move": Procedure(
                 "check_move",
                 movement.check_move,
@@ -279,7 +343,7 @@ class TwoByTwo(Ruleset[GameState]):
                 "melee",
                 melee.melee,
                 "resolve a melee (1d6 each, difference, draws rerolled)",
-                (
+                melee_p := (
                     Param("attacker", required=True),
                     Param("defender", required=True),
                     Param("a_support", kind="int"),
@@ -302,7 +366,7 @@ class TwoByTwo(Ruleset[GameState]):
                 "check_melee",
                 melee.check_melee,
                 "both sides' melee modifiers and the odds (query)",
-                (Param("attacker", required=True), Param("defender", required=True)),
+                melee_p,
                 query=True,
                 rule="2 by 2, Melee",
             ),
@@ -355,7 +419,14 @@ class TwoByTwo(Ruleset[GameState]):
         start = str(scenario.get("start", "setup"))
         if start not in ("setup", "battle"):
             raise DataError(SRC, "start must be 'setup' or 'battle'")
-        units = _units(rules, scenario, {s.id for s in sides}, start)
+        play = str(options.get("play", scenario.get("play", "")) or "")
+        if play and play not in PLAYS:
+            raise BadRequest(f"play must be one of {', '.join(PLAYS)}, not {play!r}")
+        queued = {str(q) for r in scenario.get("rps", []) for q in r.get("queue", [])}
+        if not play:
+            positioned = any("x" in d for d in scenario.get("units", []))
+            play = "tracked" if positioned or start == "setup" else "stated"
+        units = _units(rules, scenario, {s.id for s in sides}, start, queued, play == "tracked")
         rps: list[ReinforcementPoint] = []
         for i, r in enumerate(scenario.get("rps", []), start=1):
             try:
@@ -379,6 +450,7 @@ class TwoByTwo(Ruleset[GameState]):
             units=units,
             rps=tuple(rps),
             title=str(scenario.get("title", "")),
+            play=play,
             victory=dict(victory) if isinstance(victory, Mapping) else {},
         )
         if start == "battle":
