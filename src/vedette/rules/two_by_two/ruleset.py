@@ -11,6 +11,7 @@ from vedette.errors import BadRequest, DataError
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, TableTop, Vec
 from vedette.rules.base import Event, Outcome, Param, Procedure, Request, Ruleset
+from vedette.rules.protocol import Obligation, Todo
 from vedette.rules.protocol import Procedure as Proc
 from vedette.rules.two_by_two import (
     facts,
@@ -21,6 +22,7 @@ from vedette.rules.two_by_two import (
     relative,
     setup,
     shooting,
+    todo,
 )
 from vedette.rules.two_by_two.events import apply_event
 from vedette.rules.two_by_two.model import (
@@ -466,6 +468,19 @@ class TwoByTwo(Ruleset[GameState]):
 
     def apply(self, state: GameState, event: Event) -> GameState:
         return apply_event(state, event)
+
+    # -- the referee protocol: what is owed, what is open ----------------------------------
+    def obligations(self, state: GameState) -> tuple[Obligation, ...]:
+        """Owed before the phase may end (2 by 2, Melee): every pending melee in the melee
+        phase, and a mandatory follow-up. Each may be waived (logged)."""
+        return todo.obligations(state)
+
+    def waive(self, state: GameState, obligation: str) -> GameState:
+        return todo.waive(state, obligation)
+
+    def options(self, state: GameState) -> list[Todo]:
+        """Who may still move, shoot, rally or melee now, and the reactions open."""
+        return todo.options(state)
 
     # -- views ---------------------------------------------------------------------------
     def render(self, state: GameState) -> str:

