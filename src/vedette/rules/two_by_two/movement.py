@@ -155,13 +155,13 @@ def plan_move(
         source = "measured"
         if not pf.on_table:
             problems.append((R_MOVE, f"{u.name} would end off the table"))
-        for o in state.live():
+        for o in state.near(end, 0.0):
             if o.id != u.id and o.body is not None and tt.overlaps(end, o.body, 1.0):
                 problems.append(
                     (R_MOVE, f"{u.name} would end on top of {o.name} (ASSUMPTION: no overlap)")
                 )
         before = {e.id for e in (facts.enemies_in_contact(state, u) or [])}
-        for e in state.live(state.enemy_of(u.side)):
+        for e in state.near(end, rules.contact_mm, state.enemy_of(u.side)):
             touching = e.body is not None and tt.in_contact(end, e.body, rules.contact_mm)
             if touching and e.id not in before:
                 contacts.append(e.id)
@@ -257,7 +257,8 @@ def plan_move(
     if end is not None:
         ghost = Unit(u.id, u.side, u.kind, u.name, body=end)
         frac = float(mv.get("countercharge_fraction", 0.5))
-        for e in state.live(state.enemy_of(u.side)):
+        fastest = max((x.move for x in rules.unit_types.values() if x.is_cavalry), default=0.0)
+        for e in state.near(end, rules.mm(fastest * frac) + 1e-6, state.enemy_of(u.side)):
             et = state.utype(e)
             if not et.is_cavalry or e.disrupted or e.pinned or e.body is None:
                 continue
@@ -342,7 +343,7 @@ def snap_to_contact(
     start = Body(a, facing, rules.footprint)
     reach = leg + snap + rules.footprint.width + rules.footprint.depth
     best: tuple[float, str] | None = None
-    for e in state.live(state.enemy_of(u.side)):
+    for e in state.near(end, snap, state.enemy_of(u.side)):
         if e.body is None or e.body.centre.distance(b) > snap + 2 * reach:
             continue
         if tt.distance(end, e.body) > snap:
