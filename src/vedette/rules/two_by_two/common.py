@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -9,7 +10,7 @@ from vedette.dice import Check, DiceSource, Modifier, Roll
 from vedette.dice.roll import AnyRoll
 from vedette.errors import BadRequest
 from vedette.geometry.tabletop import Vec
-from vedette.rules.base import Event, Request
+from vedette.rules.base import Event
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.events import unit_event
 from vedette.rules.two_by_two.model import R_MELEE, R_SHOOT, GameState, Unit
@@ -26,19 +27,19 @@ class Fact:
         return "" if self.source == "measured" else f", {self.source}"
 
 
-def fact_bool(req: Request, key: str, measured: bool | None, default: bool = False) -> Fact:
-    """The player's statement ``key=...`` if given, else the measured fact, else ``default``
+def fact_bool(stated: bool | None, measured: bool | None, default: bool = False) -> Fact:
+    """The player's statement if given, else the measured fact, else ``default``
     (``assumed``)."""
-    if key in req and req[key] is not None:
-        return Fact(req.get_bool(key), "stated")
+    if stated is not None:
+        return Fact(stated, "stated")
     if measured is not None:
         return Fact(measured, "measured")
     return Fact(default, "assumed")
 
 
-def fact_float(req: Request, key: str, measured: float | None) -> Fact | None:
-    if key in req and req[key] is not None:
-        return Fact(req.get_float(key), "stated")
+def fact_float(stated: float | None, measured: float | None) -> Fact | None:
+    if stated is not None:
+        return Fact(float(stated), "stated")
     if measured is not None:
         return Fact(measured, "measured")
     return None
@@ -57,10 +58,6 @@ def point(v: Any, what: str) -> Vec:
         raise BadRequest(f"'{what}' must be a point [x, y] in mm, not {v!r}") from None
 
 
-def path_of(req: Request, key: str = "path") -> list[Vec]:
-    return [point(p, key) for p in req.get_list(key)]
-
-
 def rout_check(state: GameState, unit: Unit, rule: str) -> Check:
     return Check(
         "1d6",
@@ -77,7 +74,7 @@ def resolve_rout(
     cause: Unit | None,
     dice: DiceSource,
     rule: str,
-    stated_contagion: list[str] | None = None,
+    stated_contagion: Sequence[str] | None = None,
     roll_for_destruction: bool = True,
 ) -> tuple[list[Event], list[AnyRoll], list[str]]:
     """A unit routs (2 by 2, Resolving shooting / Melee): 1d6, on 1-2 destroyed, else it moves
@@ -122,13 +119,16 @@ def resolve_rout(
     return events, rolls, lines
 
 
-def _contagion(state: GameState, routing: Unit, stated: list[str] | None) -> list[Unit]:
+def _contagion(state: GameState, routing: Unit, stated: Sequence[str] | None) -> list[Unit]:
     radius = float(state.rules.section("rout").get("contagion_radius", 3))
     scope = str(state.rules.section("rout").get("contagion_sides", "friendly"))
     if stated is not None:
         return [state.unit(s) for s in stated if state.unit(s).on_table]
     out = []
-    for o in state.live():
+    near = (
+        state.live() if routing.body is None else state.near(routing.body, state.rules.mm(radius))
+    )
+    for o in near:
         if o.id == routing.id or not state.utype(o).rout_contagion:
             continue
         if scope == "friendly" and o.side != routing.side:

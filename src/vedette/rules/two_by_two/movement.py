@@ -15,12 +15,11 @@ from typing import Any
 from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, Vec
-from vedette.rules.base import Event, Outcome, Request
+from vedette.rules.base import Event, Outcome
 from vedette.rules.two_by_two import facts
-from vedette.rules.two_by_two.common import path_of, point
+from vedette.rules.two_by_two.common import point
 from vedette.rules.two_by_two.events import unit_event
 from vedette.rules.two_by_two.model import (
-    FORMATIONS,
     R_CONTACT,
     R_MELEE,
     R_MOVE,
@@ -33,6 +32,7 @@ from vedette.rules.two_by_two.model import (
     require_phase,
     require_unit_in_play,
 )
+from vedette.rules.two_by_two.requests import Countercharge, Face, Formation, Move, Place
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ class MovePlan:
 
 
 def plan_move(
-    state: GameState, u: Unit, req: Request, spent: float = 0.0, road_only: bool = True
+    state: GameState, u: Unit, req: Move, spent: float = 0.0, road_only: bool = True
 ) -> MovePlan:
     """Measure (or take the stated facts of) a move and judge it against every movement rule.
 
@@ -99,21 +99,23 @@ def plan_move(
     problems: list[tuple[str, str]] = []
     breakdown: list[str] = []
     if state.play == "stated":
-        given = [k for k in ("path", "to", "facing") if k in req]
+        given = [k for k in ("path", "to", "facing") if getattr(req, k) is not None]
         if given:
             raise BadRequest(
                 f"{u.name} has no position on the table: a stated game keeps none; state the"
                 f" move (distance=..., contact=...), not {', '.join(given)}"
             )
-    if "to" in req and "path" not in req:
-        req = Request({**dict(req), "path": [req["to"]]})
-    if u.body is not None and "path" not in req and "distance" in req:
+    if req.to is not None and req.path is None:
+        req = replace(req, path=(req.to,), to=None)
+    if u.body is not None and req.path is None and req.distance is not None:
         req = along_facing(state, u, req)
     end: Body | None = None
     contacts: list[str] = []
     crossed: tuple[str, ...] = ()
-    if "path" in req or ("facing" in req and "distance" not in req and u.body is not None):
-        path = path_of(req) if "path" in req else []
+    if req.path is not None or (
+        req.facing is not None and req.distance is None and u.body is not None
+    ):
+        path = [point(p, "path") for p in req.path or ()]
         if u.body is None:
             if not u.entry:
                 raise BadRequest(
@@ -136,8 +138,8 @@ def plan_move(
         for p in path[1:]:
             if p.distance(dedup[-1]) > 1e-9:
                 dedup.append(p)
-        if "facing" in req:
-            facing = tt.normalise(req.get_float("facing"))
+        if req.facing is not None:
+            facing = tt.normalise(req.facing)
         elif len(dedup) > 1:
             facing = tt.bearing(dedup[-2], dedup[-1])
         else:
@@ -167,20 +169,20 @@ def plan_move(
                 contacts.append(e.id)
         straight = pf.straight_ahead
     else:
-        if "distance" not in req:
+        if req.distance is None:
             raise BadRequest("give a path (mm points), 'to', a 'facing', or a stated 'distance'")
-        length = req.get_float("distance")
+        length = req.distance
         if length < 0:
             raise BadRequest("'distance' must not be negative")
-        whole_road = req.get_bool("road")
-        bridge = req.get_bool("bridge")
-        bridge_len = req.get_float("bridge_length", 0.0)
-        streams = req.get_int("streams", 0)
-        town = req.get_float("town", 0.0)
-        rough = req.get_float("rough", 0.0)
-        through_town = req.get_bool("through_town", town > 0)
-        contacts = [str(c) for c in req.get_list("contact", [])]
-        straight = req.get_bool("straight", True)
+        whole_road = bool(req.road)
+        bridge = bool(req.bridge)
+        bridge_len = req.bridge_length or 0.0
+        streams = req.streams or 0
+        town = req.town or 0.0
+        rough = req.rough or 0.0
+        through_town = town > 0 if req.through_town is None else req.through_town
+        contacts = list(req.contact or ())
+        straight = True if req.straight is None else req.straight
         source = "stated"
     # -- allowance (2 by 2, Unit Summary; Movement Modifiers) ------------------------------
     allowance = t.move
@@ -303,12 +305,12 @@ STATED_MOVE_FACTS = (
 )
 
 
-def along_facing(state: GameState, u: Unit, req: Request) -> Request:
+def along_facing(state: GameState, u: Unit, req: Move) -> Move:
     """A move stated as a ``distance`` for a unit whose position vedette tracks: straight
     ahead along its facing (a tracked unit's facts are measured, never stated, so its
     recorded position cannot go stale)."""
     assert u.body is not None
-    stated = [k for k in STATED_MOVE_FACTS if k in req]
+    stated = [k for k in STATED_MOVE_FACTS if getattr(req, k) is not None]
     if stated:
         raise RuleViolation(
             R_PLAY,
@@ -316,12 +318,11 @@ def along_facing(state: GameState, u: Unit, req: Request) -> Request:
             " only the distance (straight ahead along its facing), or use advance / wheel /"
             " charge",
         )
-    n = req.get_float("distance")
+    n = float(req.distance or 0.0)
     if n < 0:
         raise BadRequest("'distance' must not be negative")
     end = u.body.centre + u.body.forward().scale(state.rules.mm(n))
-    rest = {k: v for k, v in dict(req).items() if k != "distance"}
-    return Request({**rest, "path": [[end.x, end.y]]})
+    return replace(req, path=((end.x, end.y),), distance=None)
 
 
 def snap_to_contact(
@@ -418,9 +419,9 @@ def _describe(plan: MovePlan, u: Unit, counter: bool = False) -> str:
     return "; ".join(bits)
 
 
-def move(state: GameState, req: Request, dice: Any) -> Outcome:
+def move(state: GameState, req: Move, dice: Any = None) -> Outcome:
     """Move a unit in its side's move phase (2 by 2, Movement Modifiers; Moving to contact)."""
-    u = require_unit_in_play(state, req.get_str("unit"), "move")
+    u = require_unit_in_play(state, req.unit, "move")
     require_phase(state, "move", u.side, "move")
     if u.disrupted:
         raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not move or fire")
@@ -450,19 +451,19 @@ def _move_events(state: GameState, u: Unit, plan: MovePlan, counter: bool = Fals
     return events
 
 
-def check_move(state: GameState, req: Request, dice: Any) -> Outcome:
+def check_move(state: GameState, req: Move, dice: Any = None) -> Outcome:
     """Query: is this move legal, and what does it cost? (never changes the game)"""
-    u = state.unit(req.get_str("unit"))
+    u = state.unit(req.unit)
     plan = plan_move(state, u, req)
     verdict = "legal" if plan.legal else "NOT legal: " + "; ".join(p for _, p in plan.problems)
     return Outcome((), (), f"{_describe(plan, u)} — {verdict}", {"move": plan.to_json()})
 
 
-def countercharge(state: GameState, req: Request, dice: Any) -> Outcome:
+def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Outcome:
     """A cavalry counter-charge in the shooting phase against an enemy that moved within half
     its move (2 by 2, Sequence of play; Moving to contact)."""
-    u = require_unit_in_play(state, req.get_str("unit"), "counter-charge")
-    target = require_unit_in_play(state, req.get_str("target"), "counter-charge")
+    u = require_unit_in_play(state, req.unit, "counter-charge")
+    target = require_unit_in_play(state, req.target, "counter-charge")
     require_phase(state, "shoot", u.side, "counter-charge")
     t = state.utype(u)
     if not t.is_cavalry:
@@ -475,19 +476,24 @@ def countercharge(state: GameState, req: Request, dice: Any) -> Outcome:
         raise RuleViolation(R_CONTACT, f"{target.name} did not move this turn: no counter-charge")
     frac = float(state.rules.section("movement").get("countercharge_fraction", 0.5))
     d = facts.distance_n(state, u, target)
-    within = req.get_bool("within", d is not None and d <= t.move * frac + 1e-9)
+    within = (d is not None and d <= t.move * frac + 1e-9) if req.within is None else req.within
     if not within:
         raise RuleViolation(
             R_CONTACT,
             f"{target.name} is not within [{t.move * frac:g}] (1/2 move) of {u.name}"
             + (f": it is [{d:.2f}] away" if d is not None else ""),
         )
-    if "path" not in req and "to" not in req and "distance" not in req:
+    if req.path is None and req.to is None and req.distance is None:
         raise BadRequest("give the counter-charge path (or a stated distance)")
-    r = dict(req)
-    if "distance" in r:
-        r["contact"] = [target.id]
-    plan = plan_move(state, u, Request(r))
+    mv = Move(
+        unit=req.unit,
+        path=req.path,
+        to=req.to,
+        facing=req.facing,
+        distance=req.distance,
+        contact=(target.id,) if req.distance is not None and u.body is None else None,
+    )
+    plan = plan_move(state, u, mv)
     plan = replace(plan, reactions=())  # no turn to face or fire against a counter-charge
     if target.id not in plan.contacts:
         raise RuleViolation(R_CONTACT, f"the counter-charge must end in contact with {target.name}")
@@ -504,11 +510,11 @@ def countercharge(state: GameState, req: Request, dice: Any) -> Outcome:
     )
 
 
-def face(state: GameState, req: Request, dice: Any) -> Outcome:
+def face(state: GameState, req: Face, dice: Any = None) -> Outcome:
     """Infantry charged this phase, and not engaged otherwise, turns to face its charger
     (2 by 2, Moving to contact). The charger is set front to front with it."""
-    u = require_unit_in_play(state, req.get_str("unit"), "turn to face")
-    charger = require_unit_in_play(state, req.get_str("toward"), "turn to face")
+    u = require_unit_in_play(state, req.unit, "turn to face")
+    charger = require_unit_in_play(state, req.toward, "turn to face")
     require_reaction(state, u.side, "turn to face")
     check_charged(state, u, charger)
     events: list[Event] = []
@@ -555,23 +561,23 @@ def check_charged(state: GameState, u: Unit, charger: Unit) -> None:
         raise RuleViolation(R_CONTACT, f"{u.name} is engaged already: it may not turn or fire")
 
 
-def formation(state: GameState, req: Request, dice: Any) -> Outcome:
+def formation(state: GameState, req: Formation, dice: Any = None) -> Outcome:
     """Change formation (line, column of attack, road column) or skirmisher screen in the
     unit's move phase (ASSUMPTION: free, part of its move; the text gives no cost)."""
-    u = require_unit_in_play(state, req.get_str("unit"), "formation")
+    u = require_unit_in_play(state, req.unit, "formation")
     require_phase(state, "move", u.side, "change formation")
     if u.disrupted:
         raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not move")
     if u.pinned:
         raise RuleViolation(R_SHOOT, f"{u.name} is pinned: it may only change facing")
     events: list[Event] = []
-    if "formation" in req:
-        f = req.get_choice("formation", FORMATIONS)
+    if req.formation is not None:
+        f = req.formation
         if f == "attack_column" and not state.utype(u).is_infantry:
             raise RuleViolation(R_MELEE, "column of attack is for infantry only")
         events.append(unit_event("formation", u.id, formation=f))
-    if "screen" in req:
-        on = req.get_bool("screen")
+    if req.screen is not None:
+        on = req.screen
         if on and not state.utype(u).is_infantry:
             raise RuleViolation(R_SHOOT, "only infantry have a skirmisher screen")
         events.append(unit_event("screen", u.id, screened=on))
@@ -580,32 +586,40 @@ def formation(state: GameState, req: Request, dice: Any) -> Outcome:
     return Outcome(
         tuple(events),
         (),
-        f"{u.name}: " + ", ".join(f"{k}={req[k]}" for k in ("formation", "screen") if k in req),
+        f"{u.name}: "
+        + ", ".join(
+            f"{k}={v}"
+            for k, v in (("formation", req.formation), ("screen", req.screen))
+            if v is not None
+        ),
     )
 
 
-def place(state: GameState, req: Request, dice: Any) -> Outcome:
+def place(state: GameState, req: Place, dice: Any = None) -> Outcome:
     """Put a unit where it stands on the table (x, y mm, facing degrees), or clear its position
     (``clear=true``). A record-keeping correction, not a move (no allowance is spent), but it
     checks what the rules say of where a unit may stand: on the table, not on another unit,
     and an arriving reinforcement on its RP's edge within [4] of the RP (2 by 2,
     Reinforcements). A stated game keeps no positions: nothing to place."""
-    u = state.unit(req.get_str("unit"))
+    u = state.unit(req.unit)
     if u.status != "table":
         raise RuleViolation(R_REINF, f"{u.name} is not on the table ({u.status})")
     if state.play == "stated":
         raise RuleViolation(
             R_PLAY, "a stated game keeps no positions: the player's table is the record"
         )
-    if req.get_bool("clear"):
+    if req.clear:
         raise RuleViolation(
             R_PLAY,
             f"a tracked game keeps every position: {u.name}'s may be corrected, not dropped"
             " (start a stated game to state facts instead)",
         )
-    at = point([req.get_float("x"), req.get_float("y")], "x,y")
+    if req.x is None or req.y is None:
+        raise BadRequest("give x and y (mm)")
+    at = Vec(req.x, req.y)
     default = entry_facing(state, state.rp(u.entry)) if u.entry and u.body is None else 0.0
-    facing = req.get_float("facing", u.body.facing if u.body is not None else default)
+    keep = u.body.facing if u.body is not None else default
+    facing = keep if req.facing is None else req.facing
     body = Body(at, tt.normalise(facing), state.rules.footprint)
     if not state.table.on_table(body):
         raise RuleViolation(R_MOVE, f"{u.name} would be off the table")

@@ -9,10 +9,11 @@ within [4] of the RP), or is placed with ``x``, ``y``, ``facing`` given here.
 
 from __future__ import annotations
 
-from vedette.dice import Check, DiceSource, Odds, Roll
-from vedette.errors import RuleViolation
+from vedette.dice import Check, DiceSource, Roll
+from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry.tabletop import Body, Vec, normalise
-from vedette.rules.base import Event, Outcome, Request
+from vedette.rules.base import Event, Outcome
+from vedette.rules.protocol import Plan
 from vedette.rules.two_by_two.events import unit_event
 from vedette.rules.two_by_two.model import (
     R_PLAY,
@@ -21,6 +22,7 @@ from vedette.rules.two_by_two.model import (
     ReinforcementPoint,
     require_phase,
 )
+from vedette.rules.two_by_two.requests import Reinforce
 
 
 def _check(state: GameState, rp: ReinforcementPoint) -> Check:
@@ -29,8 +31,8 @@ def _check(state: GameState, rp: ReinforcementPoint) -> Check:
     return Check("1d6", (), table, f"reinforcement at {rp.kind} RP {rp.id} ({nxt})", R_REINF)
 
 
-def _judge(state: GameState, req: Request) -> ReinforcementPoint:
-    rp = state.rp(req.get_str("rp"))
+def _judge(state: GameState, req: Reinforce) -> ReinforcementPoint:
+    rp = state.rp(req.rp)
     require_phase(state, "move", rp.side, "roll for reinforcements")
     limit = int(state.rules.num("reinforcements", "rolls_per_turn"))
     if state.reinforcement_rolls >= limit:
@@ -40,9 +42,18 @@ def _judge(state: GameState, req: Request) -> ReinforcementPoint:
     return rp
 
 
-def reinforce(state: GameState, req: Request, dice: DiceSource) -> Outcome:
+def plan_reinforce(state: GameState, req: Reinforce) -> Plan:
+    """Every check of the rules, and the one roll it makes (its odds before the roll)."""
     rp = _judge(state, req)
-    r = _check(state, rp).resolve(dice)
+    if req.x is not None and state.play == "stated":
+        raise RuleViolation(R_PLAY, "a stated game keeps no positions: give no x, y")
+    return Plan(req, steps=(_check(state, rp),), data=rp)
+
+
+def reinforce(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
+    req: Reinforce = plan.request
+    rp: ReinforcementPoint = plan.data
+    r = plan.steps[0].resolve(dice)
     assert isinstance(r, Roll)
     events: list[Event] = [Event("reinforcement_rolled", {"rp": rp.id})]
     if r.row != "arrives":
@@ -50,13 +61,13 @@ def reinforce(state: GameState, req: Request, dice: DiceSource) -> Outcome:
     uid = rp.queue[0]
     u = state.unit(uid)
     events.append(Event("rp_dequeued", {"rp": rp.id, "unit": uid}))
-    if "x" in req:
-        if state.play == "stated":
-            raise RuleViolation(R_PLAY, "a stated game keeps no positions: give no x, y")
+    if req.x is not None:
         from vedette.rules.two_by_two.movement import entry_facing, entry_problems
 
-        at = Vec(req.get_float("x"), req.get_float("y"))
-        facing = normalise(req.get_float("facing", entry_facing(state, rp)))
+        if req.y is None:
+            raise BadRequest("give x and y (mm)")
+        at = Vec(req.x, req.y)
+        facing = normalise(entry_facing(state, rp) if req.facing is None else req.facing)
         body = Body(at, facing, state.rules.footprint)
         problems = entry_problems(state, u, rp, body)
         if problems or not state.table.on_table(body):
@@ -71,7 +82,3 @@ def reinforce(state: GameState, req: Request, dice: DiceSource) -> Outcome:
             " later move phase"
         )
     return Outcome(tuple(events), (r,), msg)
-
-
-def reinforce_odds(state: GameState, req: Request) -> list[Odds]:
-    return [_check(state, _judge(state, req)).odds()]

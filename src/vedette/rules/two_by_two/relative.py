@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Literal
 from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import INCH, Body, Vec
-from vedette.rules.base import Outcome, Request
+from vedette.rules.base import Outcome
 from vedette.rules.fields import arg
 from vedette.rules.protocol import Plan
 from vedette.rules.two_by_two import facts
@@ -40,7 +40,8 @@ from vedette.rules.two_by_two.model import (
     require_phase,
     require_unit_in_play,
 )
-from vedette.rules.two_by_two.movement import MovePlan, _describe, _move_events, plan_move
+from vedette.rules.two_by_two.movement import MovePlan, _describe, _move_events, move, plan_move
+from vedette.rules.two_by_two.requests import Move
 
 _LENGTH = re.compile(r"^\s*\[?\s*([0-9]*\.?[0-9]+)\s*\]?\s*(n|in|inch|inches|\"|mm|cm)?\s*$")
 
@@ -152,7 +153,7 @@ def _straight_step(state: GameState, u: Unit, n: float, back: bool) -> Step:
         raise BadRequest("the distance must be more than 0")
     sign = -1.0 if back else 1.0
     end_c = u.body.centre + u.body.forward().scale(sign * state.rules.mm(n))
-    req = Request({"path": [[end_c.x, end_c.y]], "facing": u.body.facing})
+    req = Move(unit=u.id, path=((end_c.x, end_c.y),), facing=u.body.facing)
     plan = plan_move(state, u, req, u.spent, u.road_only)
     if plan.problems:
         raise RuleViolation(*plan.problems[0])
@@ -227,12 +228,13 @@ def judge_charge(state: GameState, req: Charge) -> Plan:
     if state.play == "stated":
         if not req.distance:
             raise BadRequest("a stated charge needs its distance=[n] (measured on your table)")
-        raw = {
-            "distance": to_n(state, req.distance),
-            "contact": [target.id],
-            "straight": req.straight,
-        }
-        return Plan(req, data=("stated", raw))
+        stated = Move(
+            unit=u.id,
+            distance=to_n(state, req.distance),
+            contact=(target.id,),
+            straight=req.straight,
+        )
+        return Plan(req, data=stated)
     if req.distance:
         raise RuleViolation(R_PLAY, "a tracked game measures the charge itself: give no distance")
     u = _mover(state, req.unit, "charge")
@@ -272,7 +274,7 @@ def judge_charge(state: GameState, req: Charge) -> Plan:
         )
     end_c = u.body.centre + Vec.heading(heading, d)
     plan = plan_move(
-        state, u, Request({"path": [[end_c.x, end_c.y]], "facing": heading}), u.spent, u.road_only
+        state, u, Move(unit=u.id, path=((end_c.x, end_c.y),), facing=heading), u.spent, u.road_only
     )
     if plan.problems:
         raise RuleViolation(*plan.problems[0])
@@ -286,11 +288,8 @@ def judge_charge(state: GameState, req: Charge) -> Plan:
 # -- resolving -------------------------------------------------------------------------------
 def resolve_step(state: GameState, plan: Plan, dice: Any) -> Outcome:
     data = plan.data
-    if isinstance(data, tuple):  # a stated charge: the stated move, into contact
-        from vedette.rules.two_by_two.movement import move
-
-        req = plan.request
-        return move(state, Request({"unit": req.unit, **data[1]}), dice)
+    if isinstance(data, Move):  # a stated charge: the stated move, into contact
+        return move(state, data, dice)
     step: Step = data
     u = step.unit
     spent = u.spent + step.cost

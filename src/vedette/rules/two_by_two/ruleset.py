@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -10,8 +10,8 @@ from vedette.data import merge
 from vedette.errors import BadRequest, DataError
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, TableTop, Vec
-from vedette.rules.base import Event, Outcome, Param, Procedure, Request, Ruleset
-from vedette.rules.protocol import Obligation, Todo
+from vedette.rules.base import Event, Outcome, Ruleset
+from vedette.rules.protocol import Obligation, Plan, Todo
 from vedette.rules.protocol import Procedure as Proc
 from vedette.rules.two_by_two import (
     facts,
@@ -24,12 +24,22 @@ from vedette.rules.two_by_two import (
     shooting,
     todo,
 )
+from vedette.rules.two_by_two import requests as rq
 from vedette.rules.two_by_two.events import apply_event
 from vedette.rules.two_by_two.model import (
     EDGES,
     FORMATIONS,
     PHASES,
     PLAYS,
+    R_CONTACT,
+    R_MELEE,
+    R_MOVE,
+    R_RALLY,
+    R_REINF,
+    R_SEQ,
+    R_SETUP,
+    R_SHOOT,
+    R_UNITS,
     GameState,
     ReinforcementPoint,
     Rules,
@@ -131,75 +141,44 @@ class TwoByTwo(Ruleset[GameState]):
     )
 
     def __init__(self) -> None:
-        U = Param("unit", "unit id", required=True)
-        facts_p = (
-            Param("path", "centre positions [[x,y],...] in mm", "json"),
-            Param("to", "end point [x,y] (straight move)", "json"),
-            Param("facing", "final facing, degrees (0 = north)", "float"),
-            Param("distance", "stated: length of the move [n]", "float"),
-            Param("road", "stated: whole move on road", "bool"),
-            Param("bridge", "stated: crosses a bridge", "bool"),
-            Param("streams", "stated: streams crossed", "int"),
-            Param("town", "stated: [n] moved inside a town", "float"),
-            Param("rough", "stated: [n] moved in woods/rough", "float"),
-            Param("contact", "stated: enemy unit(s) contacted", "list"),
-            Param("through_town", "stated: passes through a town (default: town > 0)", "bool"),
-            Param("bridge_length", "stated: [n] on the bridge (bridge_mode=distance)", "float"),
-            Param("straight", "stated: the last [2] run straight ahead (default true)", "bool"),
-        )
+        G, M, C, R = R_SETUP, R_MOVE, R_CONTACT, R_MELEE
         self.procedures = {
-            "setup_roll": Procedure(
+            # -- set-up and the turn (2 by 2, Game Setup; Sequence of play) -----------------
+            "setup_roll": Proc(
                 "setup_roll",
+                rq.SetupRoll,
+                setup.plan_setup_roll,
                 setup.setup_roll,
                 "each side rolls 1d6: high score attacks (ties: +12 AP each, reroll)",
-                (),
-                odds=setup.setup_odds,
-                rule="2 by 2, Game Setup",
+                G,
             ),
-            "deploy": Procedure(
+            "deploy": _whole(
                 "deploy",
+                rq.Deploy,
                 setup.deploy,
                 "set-up placement within [8] of the base edge, not within [4] of a side",
-                (
-                    U,
-                    Param("x", kind="float", required=True),
-                    Param("y", kind="float", required=True),
-                    Param("facing", kind="float"),
-                ),
-                rule="2 by 2, Game Setup",
+                G,
             ),
-            "rp": Procedure(
+            "rp": _whole(
                 "rp",
+                rq.ChooseRP,
                 setup.choose_rp,
                 "pick a reinforcement point on an edge and its units in order",
-                (
-                    Param("x", kind="float", required=True),
-                    Param("y", kind="float", required=True),
-                    Param("units", "unit ids in order of appearance", "list"),
-                    Param("id", "name of the RP"),
-                ),
-                rule="2 by 2, Game Setup",
+                G,
             ),
-            "next": Procedure(
-                "next",
-                setup.next_phase,
-                "end the current phase / set-up step",
-                (),
-                rule="2 by 2, Sequence of play",
+            "next": _whole(
+                "next", rq.Next, setup.next_phase, "end the current phase / set-up step", R_SEQ
             ),
-            "next_phase": Procedure(
-                "next_phase",
-                setup.next_phase,
-                "the same as 'next'",
-                (),
-                rule="2 by 2, Sequence of play",
+            "next_phase": _whole(
+                "next_phase", rq.Next, setup.next_phase, "the same as 'next'", R_SEQ
             ),
-            "move": Procedure(
+            # -- movement (Movement Modifiers; Moving to contact; Reinforcements) -------------
+            "move": _whole(
                 "move",
+                rq.Move,
                 movement.move,
-                "move a unit (path in mm, or stated facts)",
-                (U, *facts_p),
-                rule="2 by 2, Movement Modifiers",
+                "move a unit: a path in mm (tracked) or the stated facts (stated)",
+                M,
             ),
             "advance": Proc(
                 "advance",
@@ -207,7 +186,7 @@ class TwoByTwo(Ruleset[GameState]):
                 relative.judge_advance,
                 relative.resolve_step,
                 "move straight ahead: advance UNIT [n] (or 2in, 50mm)",
-                "2 by 2, Movement Modifiers",
+                M,
             ),
             "retire": Proc(
                 "retire",
@@ -215,7 +194,7 @@ class TwoByTwo(Ruleset[GameState]):
                 relative.judge_advance,
                 relative.resolve_step,
                 "move straight back, keeping the facing: retire UNIT [n]",
-                "2 by 2, Movement Modifiers",
+                M,
             ),
             "wheel": Proc(
                 "wheel",
@@ -223,7 +202,7 @@ class TwoByTwo(Ruleset[GameState]):
                 relative.judge_wheel,
                 relative.resolve_step,
                 "wheel on a front corner: wheel UNIT DEGREES left|right",
-                "2 by 2, Movement Modifiers",
+                M,
             ),
             "turn": Proc(
                 "turn",
@@ -231,7 +210,7 @@ class TwoByTwo(Ruleset[GameState]):
                 relative.judge_turn,
                 relative.resolve_step,
                 "turn about the centre: turn UNIT face=ENEMY, or angle=90 direction=left",
-                "2 by 2, Movement Modifiers",
+                M,
             ),
             "charge": Proc(
                 "charge",
@@ -239,169 +218,111 @@ class TwoByTwo(Ruleset[GameState]):
                 relative.judge_charge,
                 relative.resolve_step,
                 "charge UNIT into ENEMY: straight ahead into base contact (last [2] straight)",
-                "2 by 2, Moving to contact",
+                C,
             ),
-            "check_move": Procedure(
+            "check_move": _whole(
                 "check_move",
+                rq.Move,
                 movement.check_move,
                 "is this move legal and what does it cost? (query)",
-                (U, *facts_p),
+                M,
                 query=True,
-                rule="2 by 2, Movement Modifiers",
             ),
-            "formation": Procedure(
+            "formation": _whole(
                 "formation",
+                rq.Formation,
                 movement.formation,
                 "change formation and/or skirmisher screen",
-                (
-                    U,
-                    Param("formation", "line | attack_column | road_column"),
-                    Param("screen", kind="bool"),
-                ),
-                rule="2 by 2, Melee / Resolving shooting",
+                "2 by 2, Melee / Resolving shooting",
             ),
-            "face": Procedure(
+            "face": _whole(
                 "face",
+                rq.Face,
                 movement.face,
                 "charged infantry turns to face its charger",
-                (U, Param("toward", "the charging unit", required=True)),
-                rule="2 by 2, Moving to contact",
+                C,
             ),
-            "countercharge": Procedure(
+            "countercharge": _whole(
                 "countercharge",
+                rq.Countercharge,
                 movement.countercharge,
                 "cavalry counter-charges an enemy that moved within 1/2 its move",
-                (
-                    U,
-                    Param("target", required=True),
-                    *facts_p[:4],
-                    Param("within", "stated: target within 1/2 move", "bool"),
-                ),
-                rule="2 by 2, Moving to contact",
+                C,
             ),
-            "place": Procedure(
+            "place": _whole(
                 "place",
+                rq.Place,
                 movement.place,
-                "record where a unit stands (correction; no rules checked)",
-                (
-                    U,
-                    Param("x", kind="float"),
-                    Param("y", kind="float"),
-                    Param("facing", kind="float"),
-                    Param("clear", kind="bool"),
-                ),
+                "record where a unit stands (a correction: table, bases, RP edge checked)",
+                R_REINF,
             ),
-            "reinforce": Procedure(
+            "reinforce": Proc(
                 "reinforce",
+                rq.Reinforce,
+                reinforcements.plan_reinforce,
                 reinforcements.reinforce,
                 "roll 1d6 for the next reinforcement at an RP (rear 3+, flank 4+)",
-                (
-                    Param("rp", required=True),
-                    Param("x", kind="float"),
-                    Param("y", kind="float"),
-                    Param("facing", kind="float"),
-                ),
-                odds=reinforcements.reinforce_odds,
-                rule="2 by 2, Reinforcements",
+                R_REINF,
             ),
-            "rally": Procedure(
+            # -- rallying, shooting, melee -------------------------------------------------
+            "rally": Proc(
                 "rally",
+                rq.Rally,
+                rally.plan_rally,
                 rally.rally,
                 "try to rally a pinned or disrupted unit (5+)",
-                (
-                    U,
-                    Param("effect", "disrupted | pinned"),
-                    Param("enemy_contact", kind="bool"),
-                    Param("enemy_near", kind="bool"),
-                    Param("hq_contact", kind="bool"),
-                    Param("in_command", kind="bool"),
-                ),
-                odds=rally.rally_odds,
-                rule="2 by 2, Rallying",
+                R_RALLY,
             ),
-            "shoot": Procedure(
+            "shoot": Proc(
                 "shoot",
+                rq.Shoot,
+                shooting.plan_shoot,
                 shooting.shoot,
                 "one unit shoots at an enemy",
-                (
-                    Param("firer", required=True),
-                    Param("target", required=True),
-                    Param("range", "stated: [n] edge to edge", "float"),
-                    Param("band", "stated: musket | skirmish | canister | short | long"),
-                    Param("enfilade", kind="bool"),
-                    Param("cover", "stated: none | wall | area | both"),
-                    Param("behind_wall", "stated: target behind a wall or hedge", "bool"),
-                    Param("in_cover", "stated: target in woods/rough or town", "bool"),
-                    Param("hq_contact", kind="bool"),
-                    Param("in_open", kind="bool"),
-                    Param("cavalry_near", kind="bool"),
-                    Param("in_arc", kind="bool"),
-                    Param("contagion", "stated: ** units within [3] of a rout", "list"),
-                ),
-                odds=shooting.shoot_odds,
-                rule="2 by 2, Resolving shooting",
+                R_SHOOT,
             ),
-            "melee": Procedure(
+            "melee": Proc(
                 "melee",
+                rq.Melee,
+                melee.plan_melee,
                 melee.melee,
                 "resolve a melee (1d6 each, difference, draws rerolled)",
-                melee_p := (
-                    Param("attacker", required=True),
-                    Param("defender", required=True),
-                    Param("a_support", kind="int"),
-                    Param("b_support", kind="int"),
-                    Param("a_town", kind="bool"),
-                    Param("b_town", kind="bool"),
-                    Param("a_woods", kind="bool"),
-                    Param("b_woods", kind="bool"),
-                    Param("a_higher", kind="bool"),
-                    Param("b_higher", kind="bool"),
-                    Param("a_hq_contact", kind="bool"),
-                    Param("b_hq_contact", kind="bool"),
-                    Param("contact", "stated: the two are in contact", "bool"),
-                    Param("contagion", kind="list"),
-                ),
-                odds=melee.melee_odds,
-                rule="2 by 2, Melee",
+                R,
             ),
-            "check_melee": Procedure(
+            "check_melee": _whole(
                 "check_melee",
+                rq.Melee,
                 melee.check_melee,
                 "both sides' melee modifiers and the odds (query)",
-                melee_p,
+                R,
                 query=True,
-                rule="2 by 2, Melee",
             ),
-            "follow_up": Procedure(
+            "follow_up": _whole(
                 "follow_up",
+                rq.FollowUp,
                 melee.follow_up,
                 "melee winner follows up (or decline=true if voluntary)",
-                (
-                    U,
-                    Param("x", kind="float"),
-                    Param("y", kind="float"),
-                    Param("facing", kind="float"),
-                    Param("decline", kind="bool"),
-                    Param("contact", kind="list"),
-                ),
-                rule="2 by 2, Melee",
+                R,
             ),
-            "rout": Procedure(
+            "rout": Proc(
                 "rout",
+                rq.Rout,
+                melee.plan_voluntary_rout,
                 melee.voluntary_rout,
                 "a *** unit routs voluntarily (1d6: 1-2 destroyed, else flees disrupted)",
-                (U, Param("contagion", kind="list")),
-                odds=melee.voluntary_rout_odds,
-                rule="2 by 2, Unit Summary",
+                R_UNITS,
             ),
-            "facts": Procedure(
+            "facts": _whole(
                 "facts",
+                rq.Facts,
                 facts_query,
                 "the geometric facts between two units (query)",
-                (U, Param("target")),
+                "",
                 query=True,
             ),
-            "status": Procedure("status", status_query, "the game as JSON (query)", (), query=True),
+            "status": _whole(
+                "status", rq.Status, status_query, "the game as JSON (query)", "", query=True
+            ),
         }
 
     # -- state ---------------------------------------------------------------------------
@@ -618,13 +539,34 @@ def state_to_json(state: GameState) -> dict[str, Any]:
     }
 
 
-def status_query(state: GameState, req: Request, dice: Any) -> Outcome:
+def _whole(
+    name: str,
+    request: type[Any],
+    fn: Callable[[GameState, Any], Outcome],
+    help: str,
+    rule: str,
+    query: bool = False,
+) -> Proc[GameState, Any]:
+    """A procedure that rolls no dice: ``plan`` checks the rules and works out the outcome
+    (refusing before anything is written), ``resolve`` hands it over."""
+    return Proc(
+        name,
+        request,
+        lambda state, req: Plan(req, data=fn(state, req)),
+        lambda state, plan, dice: plan.data,
+        help,
+        rule,
+        query,
+    )
+
+
+def status_query(state: GameState, req: rq.Status) -> Outcome:
     return Outcome((), (), state.phase_name(), {"state": state_to_json(state)})
 
 
-def facts_query(state: GameState, req: Request, dice: Any) -> Outcome:
+def facts_query(state: GameState, req: rq.Facts) -> Outcome:
     """The derived geometry between a unit and (optionally) a target, all in [n]."""
-    u = state.unit(req.get_str("unit"))
+    u = state.unit(req.unit)
     out: dict[str, Any] = {"unit": u.id, "position": body_json(u.body)}
     if u.body is not None:
         out["terrain"] = [
@@ -639,8 +581,8 @@ def facts_query(state: GameState, req: Request, dice: Any) -> Outcome:
             w = facts.enemies_within(state, u, n)
             out[f"enemies_within_{n}"] = [e.id for e in w] if w is not None else None
     msg = [f"{u.name}"]
-    if "target" in req:
-        t = state.unit(req.get_str("target"))
+    if req.target is not None:
+        t = state.unit(req.target)
         d = facts.distance_n(state, u, t)
         if d is None:
             raise BadRequest(f"vedette does not know where {u.name} or {t.name} stands")
@@ -670,4 +612,4 @@ def facts_query(state: GameState, req: Request, dice: Any) -> Outcome:
 
 
 RULESET = TwoByTwo()
-__all__ = ["RULESET", "Request", "TableTop", "TwoByTwo", "Vec"]
+__all__ = ["RULESET", "TableTop", "TwoByTwo", "Vec"]
