@@ -192,3 +192,38 @@ def test_tracked_game_refuses_to_drop_a_position() -> None:
 def test_unknown_play_refused() -> None:
     with pytest.raises(BadRequest, match="play must be"):
         Battle.sample({"play": "guessed"})
+
+
+# -- typed, versioned events: release 0.1's untyped payloads are upgraded --------------------
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "saved_games_v0_1" / "tt1.jsonl"
+
+
+def test_release_0_1_game_imports_and_replays_typed() -> None:
+    from vedette.engine import Game, Store
+    from vedette.rules.two_by_two import RULESET
+    from vedette.rules.two_by_two.events import Moved, PhaseBegan, Position, Shot
+
+    g = Game.import_jsonl(Store(":memory:"), FIXTURE.read_text(encoding="utf-8"), "tt1")
+    a1, f4 = g.state.unit("A1"), g.state.unit("F4")
+    assert a1.body is not None and (a1.body.centre.x, a1.body.centre.y) == (300.0, 480.0)
+    assert a1.body.facing == 180 and a1.moved and a1.through_town and a1.entry == ""
+    assert f4.body is not None and f4.body.centre.y == 380.0 and f4.shot
+    events = [RULESET.decode(e) for r in g.records[1:] for e in r.payload.get("events") or []]
+    assert isinstance(events[0], Moved) and events[0].position == Position(300.0, 480.0, 180.0)
+    assert events[0].entry_cleared and isinstance(events[1], PhaseBegan)
+    assert isinstance(events[-1], Shot) and events[-1].shot
+    # a new action logs version 2, and the game goes on
+    g.perform("next", {})
+    assert g.records[-1].payload["events"][0]["v"] == 1  # phase: version 1 is current
+    g.perform("next", {})
+    g.perform("move", {"unit": "F1", "distance": 1})
+    assert g.records[-1].payload["events"][0]["v"] == 2
+
+
+def test_unit_event_upgrade_from_version_1() -> None:
+    from vedette.rules.two_by_two.events import Destroyed, Moved
+
+    up = Moved.upgrade(1, {"unit": "A1", "set": {"body": {"x": 1, "y": 2, "facing": 3}}})
+    assert up == {"unit": "A1", "position": {"x": 1, "y": 2, "facing": 3}}
+    gone = Destroyed.upgrade(1, {"unit": "A1", "set": {"status": "destroyed", "body": None}})
+    assert gone == {"unit": "A1", "off_table": True, "status": "destroyed"}

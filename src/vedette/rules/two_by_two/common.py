@@ -10,9 +10,9 @@ from vedette.dice import Check, DiceSource, Modifier, Roll
 from vedette.dice.roll import AnyRoll
 from vedette.errors import BadRequest
 from vedette.geometry.tabletop import Vec
-from vedette.rules.base import Event
+from vedette.rules.protocol import DomainEvent
 from vedette.rules.two_by_two import facts
-from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.two_by_two.events import MeleesCleared, unit_event
 from vedette.rules.two_by_two.model import R_MELEE, R_SHOOT, GameState, Unit
 
 
@@ -76,14 +76,14 @@ def resolve_rout(
     rule: str,
     stated_contagion: Sequence[str] | None = None,
     roll_for_destruction: bool = True,
-) -> tuple[list[Event], list[AnyRoll], list[str]]:
+) -> tuple[list[DomainEvent], list[AnyRoll], list[str]]:
     """A unit routs (2 by 2, Resolving shooting / Melee): 1d6, on 1-2 destroyed, else it moves
     a full move away and is disrupted. Then rout contagion: every friendly ``**`` unit within
     [3] of a routing unit routs too (2 by 2, Unit Summary, **), and so on.
 
     Returns the events, rolls and sentences.
     """
-    events: list[Event] = []
+    events: list[DomainEvent] = []
     rolls: list[AnyRoll] = []
     lines: list[str] = []
     queue: list[tuple[Unit, Unit | None, bool]] = [(unit, cause, roll_for_destruction)]
@@ -101,7 +101,7 @@ def resolve_rout(
             destroyed = r.row == "destroyed"
         if destroyed:
             events.append(unit_event("destroyed", u.id, status="destroyed", body=None))
-            events.append(Event("melees_cleared", {"units": [u.id]}))
+            events.append(MeleesCleared((u.id,)))
             lines.append(f"{u.name} routs and is destroyed")
         else:
             to = facts.rout_destination(state, u, why)
@@ -109,7 +109,7 @@ def resolve_rout(
             if to is not None:
                 changes["body"] = to
             events.append(unit_event("routed", u.id, **changes))
-            events.append(Event("melees_cleared", {"units": [u.id]}))
+            events.append(MeleesCleared((u.id,)))
             lines.append(f"{u.name} routs a full move away and is disrupted")
         # contagion (**): friendly units within [3] of this rout
         for other in _contagion(state, u, stated_contagion if u.id == unit.id else None):

@@ -17,11 +17,18 @@ from vedette.dice.roll import AnyRoll
 from vedette.dice.tables import INF, Row, Table
 from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry import tabletop as tt
-from vedette.rules.base import Event, Outcome
-from vedette.rules.protocol import Plan
+from vedette.rules.base import Outcome
+from vedette.rules.protocol import DomainEvent, Plan
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import Fact, fact_bool, resolve_rout, rout_check
-from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.two_by_two.events import (
+    FollowUpClosed,
+    FollowUpOffered,
+    MeleePending,
+    MeleeResolved,
+    MeleesCleared,
+    unit_event,
+)
 from vedette.rules.two_by_two.model import (
     R_MELEE,
     R_UNITS,
@@ -204,8 +211,8 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     r = fight.check.resolve(dice)
     assert isinstance(r, OpposedRoll)
     rolls: list[AnyRoll] = [r]
-    events: list[Event] = [
-        Event("melee_resolved", {"attacker": a.id, "defender": d.id}),
+    events: list[DomainEvent] = [
+        MeleeResolved(a.id, d.id),
         unit_event("meleed", a.id, meleed=True),
         unit_event("meleed", d.id, meleed=True),
     ]
@@ -213,7 +220,7 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     joined = set(fight.facts["attacker"]["support_units"])
     for m in state.melees:
         if m.defender == d.id and m.attacker in joined:
-            events.append(Event("melee_resolved", {"attacker": m.attacker, "defender": d.id}))
+            events.append(MeleeResolved(m.attacker, d.id))
             events.append(unit_event("meleed", m.attacker, meleed=True))
     row = fight.check.row_for(r.difference)
     assert row is not None
@@ -245,21 +252,18 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
         lines.extend(ll)
     else:
         events.append(unit_event("destroyed", loser.id, status="destroyed", body=None))
-        events.append(Event("melees_cleared", {"units": [loser.id]}))
+        events.append(MeleesCleared((loser.id,)))
     if follow == "mandatory" and win_town:
         follow = "voluntary"
         lines.append(f"{winner.name} is in a town: the follow-up is voluntary")
     if follow != "none":
         into = loser.body.centre if loser.body is not None else None
         events.append(
-            Event(
-                "follow_up_offered",
-                {
-                    "unit": winner.id,
-                    "x": None if into is None else into.x,
-                    "y": None if into is None else into.y,
-                    "mandatory": follow == "mandatory",
-                },
+            FollowUpOffered(
+                winner.id,
+                follow == "mandatory",
+                None if into is None else into.x,
+                None if into is None else into.y,
             )
         )
         lines.append(f"{winner.name}: {follow} follow-up")
@@ -280,8 +284,8 @@ def follow_up(state: GameState, req: FollowUp, dice: Any = None) -> Outcome:
     if req.decline:
         if fu.mandatory:
             raise RuleViolation(R_MELEE, f"{u.name}'s follow-up is mandatory")
-        return Outcome((Event("follow_up_closed", {"unit": u.id}),), (), f"{u.name} holds")
-    events: list[Event] = [Event("follow_up_closed", {"unit": u.id})]
+        return Outcome((FollowUpClosed(u.id),), (), f"{u.name} holds")
+    events: list[DomainEvent] = [FollowUpClosed(u.id)]
     contacts: list[str] = []
     if u.body is not None:
         if req.x is not None:
@@ -309,7 +313,7 @@ def follow_up(state: GameState, req: FollowUp, dice: Any = None) -> Outcome:
             barred.append(f"{c} ({problem})")
             continue
         fights.append(c)
-        events.append(Event("melee_pending", {"attacker": u.id, "defender": c}))
+        events.append(MeleePending(u.id, c))
     msg = f"{u.name} follows up"
     if fights:
         msg += "; subsequent melee with " + ", ".join(fights)

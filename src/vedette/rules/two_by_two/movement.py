@@ -15,10 +15,11 @@ from typing import Any
 from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, Vec
-from vedette.rules.base import Event, Outcome
+from vedette.rules.base import Outcome
+from vedette.rules.protocol import DomainEvent
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import point
-from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.two_by_two.events import MeleePending, unit_event
 from vedette.rules.two_by_two.model import (
     R_CONTACT,
     R_MELEE,
@@ -435,7 +436,9 @@ def move(state: GameState, req: Move, dice: Any = None) -> Outcome:
     return Outcome(tuple(events), (), _describe(plan, u), {"move": plan.to_json()})
 
 
-def _move_events(state: GameState, u: Unit, plan: MovePlan, counter: bool = False) -> list[Event]:
+def _move_events(
+    state: GameState, u: Unit, plan: MovePlan, counter: bool = False
+) -> list[DomainEvent]:
     changes: dict[str, Any] = {
         "moved": True,
         "through_town": u.through_town or plan.through_town,
@@ -443,11 +446,9 @@ def _move_events(state: GameState, u: Unit, plan: MovePlan, counter: bool = Fals
     }
     if plan.end is not None:
         changes["body"] = plan.end
-    events = [unit_event("moved", u.id, **changes)]
+    events: list[DomainEvent] = [unit_event("moved", u.id, **changes)]
     for c in plan.contacts:
-        events.append(
-            Event("melee_pending", {"attacker": u.id, "defender": c, "counter_charge": counter})
-        )
+        events.append(MeleePending(u.id, c, counter))
     return events
 
 
@@ -517,7 +518,7 @@ def face(state: GameState, req: Face, dice: Any = None) -> Outcome:
     charger = require_unit_in_play(state, req.toward, "turn to face")
     require_reaction(state, u.side, "turn to face")
     check_charged(state, u, charger)
-    events: list[Event] = []
+    events: list[DomainEvent] = []
     if u.body is not None and charger.body is not None:
         turned = u.body.facing_toward(charger.body.centre)
         events.append(unit_event("faced", u.id, body=turned))
@@ -570,7 +571,7 @@ def formation(state: GameState, req: Formation, dice: Any = None) -> Outcome:
         raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not move")
     if u.pinned:
         raise RuleViolation(R_SHOOT, f"{u.name} is pinned: it may only change facing")
-    events: list[Event] = []
+    events: list[DomainEvent] = []
     if req.formation is not None:
         f = req.formation
         if f == "attack_column" and not state.utype(u).is_infantry:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from vedette.dice import Check, DiceSource, Roll
 from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry.tabletop import Body, Vec, normalise
-from vedette.rules.base import Event, Outcome
-from vedette.rules.protocol import Plan
-from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.base import Outcome
+from vedette.rules.protocol import DomainEvent, Plan
+from vedette.rules.two_by_two.events import ReinforcementRolled, RpDequeued, unit_event
 from vedette.rules.two_by_two.model import (
     R_PLAY,
     R_REINF,
@@ -55,12 +55,12 @@ def reinforce(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     rp: ReinforcementPoint = plan.data
     r = plan.steps[0].resolve(dice)
     assert isinstance(r, Roll)
-    events: list[Event] = [Event("reinforcement_rolled", {"rp": rp.id})]
+    events: list[DomainEvent] = [ReinforcementRolled(rp.id)]
     if r.row != "arrives":
         return Outcome(tuple(events), (r,), f"no reinforcement at RP {rp.id}")
     uid = rp.queue[0]
     u = state.unit(uid)
-    events.append(Event("rp_dequeued", {"rp": rp.id, "unit": uid}))
+    events.append(RpDequeued(rp.id, uid))
     if req.x is not None:
         from vedette.rules.two_by_two.movement import entry_facing, entry_problems
 

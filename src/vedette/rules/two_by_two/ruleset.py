@@ -25,7 +25,7 @@ from vedette.rules.two_by_two import (
     todo,
 )
 from vedette.rules.two_by_two import requests as rq
-from vedette.rules.two_by_two.events import apply_event
+from vedette.rules.two_by_two.events import EVENTS, FOLDS, PhaseBegan, Roles, apply_event
 from vedette.rules.two_by_two.model import (
     EDGES,
     FORMATIONS,
@@ -139,6 +139,9 @@ class TwoByTwo(Ruleset[GameState]):
     scenarios: Mapping[str, str] = MappingProxyType(
         {"sample": "sample.toml", "setup": "setup.toml"}
     )
+
+    events = EVENTS
+    folds = FOLDS
 
     def __init__(self) -> None:
         G, M, C, R = R_SETUP, R_MOVE, R_CONTACT, R_MELEE
@@ -381,14 +384,12 @@ class TwoByTwo(Ruleset[GameState]):
             if att not in (sides[0].id, sides[1].id):
                 raise DataError(SRC, f"attacker {att!r} is not a side")
             dfn = sides[0].id if att == sides[1].id else sides[1].id
-            state = apply_event(state, Event("roles", {"attacker": att, "defender": dfn}))
-            state = apply_event(
-                state, Event("phase", {"stage": "battle", "turn": 1, "phase_index": 0})
-            )
+            state = apply_event(state, Roles(att, dfn))
+            state = apply_event(state, PhaseBegan("battle", 1, 0))
         return state
 
     def apply(self, state: GameState, event: Event) -> GameState:
-        return apply_event(state, event)
+        raise ValueError(f"unknown 2 by 2 event {event.kind!r}")
 
     # -- the referee protocol: what is owed, what is open ----------------------------------
     def obligations(self, state: GameState) -> tuple[Obligation, ...]:

@@ -15,9 +15,16 @@ from vedette.dice import Check, DiceSource, OpposedRoll
 from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, Vec
-from vedette.rules.base import Event, Outcome
-from vedette.rules.protocol import Plan
-from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.base import Outcome
+from vedette.rules.protocol import DomainEvent, Plan
+from vedette.rules.two_by_two.events import (
+    GameOver,
+    PhaseBegan,
+    Roles,
+    RpChosen,
+    SetupStep,
+    unit_event,
+)
 from vedette.rules.two_by_two.model import (
     EDGES,
     OPPOSITE,
@@ -62,10 +69,7 @@ def setup_roll(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     a, b = state.sides
     att, dfn = (a, b) if r.difference > 0 else (b, a)
     extra = int(state.rules.num("setup", "extra_ap_per_tie")) * len(r.draws)
-    ev = Event(
-        "roles",
-        {"attacker": att.id, "defender": dfn.id, "extra_ap": extra, "next_step": "deploy_def"},
-    )
+    ev = Roles(att.id, dfn.id, extra, "deploy_def")
     msg = f"{att.name} attacks, {dfn.name} defends"
     if len(state.table.features) < 4:
         msg += (
@@ -174,22 +178,19 @@ def choose_rp(state: GameState, req: ChooseRP, dice: Any = None) -> Outcome:
             raise BadRequest(f"{u.name} is not a waiting reinforcement of {state.side(side).name}")
     nxt = RP_STEPS.index(step) + 1
     rid = req.id or f"{side}-{len([r for r in state.rps if r.side == side]) + 1}"
-    events = [
-        Event(
-            "rp_chosen",
-            {
-                "id": rid,
-                "side": side,
-                "kind": kind,
-                "x": at.x,
-                "y": at.y,
-                "queue": queue,
-                "next_step": RP_STEPS[nxt] if nxt < len(RP_STEPS) else "done",
-            },
+    events: list[DomainEvent] = [
+        RpChosen(
+            rid,
+            side,
+            kind,
+            at.x,
+            at.y,
+            tuple(queue),
+            RP_STEPS[nxt] if nxt < len(RP_STEPS) else "done",
         )
     ]
     if nxt >= len(RP_STEPS):
-        events.append(Event("phase", {"stage": "battle", "turn": 1, "phase_index": 0}))
+        events.append(PhaseBegan("battle", 1, 0))
     return Outcome(
         tuple(events),
         (),
@@ -206,12 +207,10 @@ def next_phase(state: GameState, req: Next, dice: Any = None) -> Outcome:
         if state.setup_step == "roll":
             raise RuleViolation(R_SETUP, "roll for the attacker first (setup_roll)")
         if state.setup_step == "deploy_def":
-            return Outcome(
-                (Event("setup_step", {"step": "deploy_att"}),), (), "the Attacker deploys"
-            )
+            return Outcome((SetupStep("deploy_att"),), (), "the Attacker deploys")
         if state.setup_step == "deploy_att":
             return Outcome(
-                (Event("setup_step", {"step": "rp_def"}),),
+                (SetupStep("rp_def"),),
                 (),
                 "reinforcement points: the Defender picks first",
             )
@@ -227,13 +226,13 @@ def next_phase(state: GameState, req: Next, dice: Any = None) -> Outcome:
             raise RuleViolation(R_MELEE, f"mandatory follow-up owed by {', '.join(owed)}")
     idx = state.phase_index + 1
     turn = state.turn
-    events: list[Event] = []
+    events: list[DomainEvent] = []
     if idx >= len(PHASES):
         idx, turn = 0, turn + 1
         over = _victory(state, turn)
         if over is not None:
-            return Outcome((Event("game_over", {"winner": over[0]}),), (), over[1])
-    events.append(Event("phase", {"stage": "battle", "turn": turn, "phase_index": idx}))
+            return Outcome((GameOver(over[0]),), (), over[1])
+    events.append(PhaseBegan("battle", turn, idx))
     kind, who, _ = PHASES[idx]
     return Outcome(tuple(events), (), f"turn {turn}, phase {idx + 1}: player {who + 1} {kind}")
 

@@ -16,8 +16,8 @@ from typing import Any
 from vedette.dice import Check, DiceSource, Modifier, Odds, OddsRow, Roll
 from vedette.dice.roll import AnyRoll
 from vedette.errors import BadRequest, RuleViolation
-from vedette.rules.base import Event, Outcome
-from vedette.rules.protocol import Plan
+from vedette.rules.base import Outcome
+from vedette.rules.protocol import DomainEvent, Plan
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import (
     Fact,
@@ -269,7 +269,7 @@ def shoot(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     req: Shoot = plan.request
     shot: Shot = plan.data
     firer, target = shot.firer, shot.target
-    events: list[Event] = []
+    events: list[DomainEvent] = []
     rolls: list[AnyRoll] = []
     ft = state.utype(firer)
     # an infantry unit that shoots is pinned at once; one shot per unit per turn
