@@ -153,3 +153,26 @@ def test_a_stated_battle_from_the_cli_without_coordinates(
         g = Game.open(store, "stated")
         assert g.state.play == "stated"
         assert any(t.procedure == "move" for t in g.todo())
+
+
+# -- legal_requests: random play where every request offered is legal ------------------------
+@pytest.mark.parametrize("play", ["tracked", "stated"])
+def test_legal_requests_are_all_legal(play: str) -> None:
+    import random
+
+    from vedette.rules.two_by_two import RULESET
+
+    rng = random.Random(3)
+    b = Battle.sample({"play": play}, seed=4)
+    kinds: set[str] = set()
+    for _ in range(160):
+        offered = list(RULESET.legal_requests(b.state, rng))
+        assert offered and offered[-1][0] in ("next", "melee", "follow_up")
+        proc, req = offered[0] if rng.random() < 0.7 else rng.choice(offered)
+        b.do(proc, **req)  # never refused
+        kinds.add(proc)
+        if b.state.stage == "over":
+            break
+    assert {"next", "reinforce"} <= kinds
+    assert ("advance" if play == "tracked" else "move") in kinds
+    assert b.replayed() == b.state

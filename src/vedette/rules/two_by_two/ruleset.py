@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -399,6 +399,12 @@ class TwoByTwo(Ruleset[GameState]):
 
     def waive(self, state: GameState, obligation: str) -> GameState:
         return todo.waive(state, obligation)
+
+    def legal_requests(
+        self, state: GameState, rng: Any, n: int = 40
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Requests that are all legal now (random play, the conformance suite)."""
+        return todo.legal_requests(state, rng, self.protocol_procedures(), n)
 
     def options(self, state: GameState) -> list[Todo]:
         """Who may still move, shoot, rally or melee now, and the reactions open."""

@@ -12,9 +12,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
+from typing import Any
 
-from vedette.errors import BadRequest
+from vedette.errors import BadRequest, VedetteError
+from vedette.geometry import tabletop as tt
 from vedette.rules.protocol import Obligation, Todo
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.model import (
@@ -185,14 +188,20 @@ def _reactions(state: GameState) -> list[Todo]:
         engaged = [x for x in state.melees if d.id in (x.attacker, x.defender) and x != m]
         if engaged:
             continue
-        out.append(
-            Todo(
-                "face",
-                {"unit": d.id, "toward": a.id},
-                f"{d.name} may turn to face {a.name}",
-                R_CONTACT,
-            )
+        facing_it = (
+            d.body is not None
+            and a.body is not None
+            and abs(tt.relative_bearing(d.body, a.body.centre)) < 1.0
         )
+        if not facing_it:
+            out.append(
+                Todo(
+                    "face",
+                    {"unit": d.id, "toward": a.id},
+                    f"{d.name} may turn to face {a.name}",
+                    R_CONTACT,
+                )
+            )
         if not d.shot:
             out.append(
                 Todo(
@@ -225,3 +234,72 @@ def _countercharges(state: GameState, side: str) -> list[Todo]:
                 continue
             out.append(Todo("countercharge", {"unit": c.id, "target": e.id}, text, R_CONTACT))
     return out
+
+
+def legal_requests(
+    state: GameState, rng: Any, procedures: Mapping[str, Any], n: int = 40
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Requests that are all legal now (each is planned, so the rules have checked it): what
+    is owed first, then the open actions with their missing fields filled in, then ``next``."""
+
+    def legal(name: str, req: dict[str, Any]) -> bool:
+        p = procedures[name]
+        try:
+            p.plan(state, p.parse(req))
+        except VedetteError:
+            return False
+        return True
+
+    owed = obligations(state)
+    for o in owed:
+        if legal(o.procedure, dict(o.request)):
+            yield o.procedure, dict(o.request)
+    if owed:
+        return
+    found = 0
+    opts = options(state)
+    rng.shuffle(opts)
+    for t in opts:
+        if t.procedure == "next":
+            continue
+        for name, req in _complete(state, t, rng):
+            if legal(name, req):
+                yield name, req
+                found += 1
+                break
+        if found >= n:
+            break
+    yield "next", {}
+
+
+def _complete(state: GameState, t: Todo, rng: Any) -> list[tuple[str, dict[str, Any]]]:
+    """Candidate full requests for a ``todo`` line (the rules then pick the legal ones)."""
+    name, req = t.procedure, dict(t.request)
+    enemies = state.live(state.enemy_of(state.actor)) if state.stage == "battle" else []
+    if name == "advance":
+        charges = [("charge", {"unit": req["unit"], "into": e.id}) for e in enemies[:8]]
+        steps = [(name, {**req, "distance": str(d)}) for d in (2, 1, 0.5)]
+        turn = [("turn", {**req, "angle": 45, "direction": rng.choice(["left", "right"])})]
+        return [*charges, *steps, *turn]
+    if name == "move":
+        return [(name, {**req, "distance": d}) for d in (2, 1)]
+    if name == "turn":
+        return [(name, {**req, "angle": 45, "direction": rng.choice(["left", "right"])})]
+    if name == "place":
+        u = state.unit(req["unit"])
+        rp = state.rp(u.entry)
+        inward = {"south": (0, 1), "north": (0, -1), "west": (1, 0), "east": (-1, 0)}
+        dx, dy = inward[tt.nearest_edge(state.table, rp.point)[0]]
+        half = state.rules.footprint.depth / 2
+        out = []
+        for along in (0.0, 30.0, -30.0):
+            x = rp.point.x + dx * half + dy * along
+            y = rp.point.y + dy * half + dx * along
+            out.append((name, {**req, "x": round(x, 3), "y": round(y, 3)}))
+        return out
+    if name == "shoot" and "target" not in req:
+        stated = {"range": 1} if state.play == "stated" else {}
+        return [(name, {**req, "target": e.id, **stated}) for e in enemies]
+    if name == "countercharge":
+        return [(name, {**req, "distance": 2, "within": True})] if state.play == "stated" else []
+    return [(name, req)]
