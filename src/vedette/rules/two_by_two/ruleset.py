@@ -416,6 +416,9 @@ class TwoByTwo(Ruleset[GameState]):
         lines = [
             f"2 by 2 Napoleonics{': ' + state.title if state.title else ''}",
             state.phase_name(),
+            "played tracked: vedette keeps positions and measures"
+            if state.play == "tracked"
+            else "played stated: the player measures and states the facts",
         ]
         if state.attacker:
             lines.append(
@@ -479,6 +482,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
     kind = PHASES[state.phase_index][0] if state.stage == "battle" else state.stage
     return {
         "stage": state.stage,
+        "play": state.play,
         "setup_step": state.setup_step,
         "turn": state.turn,
         "phase_index": state.phase_index,
