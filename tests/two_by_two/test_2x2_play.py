@@ -176,3 +176,47 @@ def test_legal_requests_are_all_legal(play: str) -> None:
     assert {"next", "reinforce"} <= kinds
     assert ("advance" if play == "tracked" else "move") in kinds
     assert b.replayed() == b.state
+
+
+def test_countercharge_straight_ahead_without_a_path() -> None:
+    units = [
+        {"id": "M", "side": "blue", "type": "infantry", "x": 300, "y": 100},
+        {"id": "C", "side": "red", "type": "light_cavalry", "x": 300, "y": 146 + 6 + 3 * N},
+        {"id": "C2", "side": "red", "type": "light_cavalry", "x": 360, "y": 146 + 6 + 3 * N},
+    ]
+    b = Battle.quick(units)
+    b.do("advance", unit="M", distance=f"{40 / N:.6f}")
+    b.until("shoot", "red")
+    todo = cmds(b.todo())
+    assert "countercharge unit=C target=M" in todo
+    with pytest.raises(RuleViolation, match="not straight ahead"):
+        b.do("countercharge", unit="C2", target="M")
+    b.do("countercharge", unit="C", target="M")
+    m, c = b.state.unit("M").body, b.state.unit("C").body
+    assert m is not None and c is not None and c.facing == 180
+    assert b.state.melees[-1].counter_charge
+
+
+def test_one_judge_per_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vedette.rules.two_by_two import melee, shooting
+
+    calls = {"melee": 0, "shoot": 0}
+    for mod, key in ((melee, "melee"), (shooting, "shoot")):
+        real = mod.judge
+
+        def counted(*a: object, _real: object = real, _key: str = key) -> object:
+            calls[_key] += 1
+            return _real(*a)  # type: ignore[operator]
+
+        monkeypatch.setattr(mod, "judge", counted)
+    units = [
+        {"id": "B", "side": "blue", "type": "infantry", "x": 300, "y": 100},
+        {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 112},
+        {"id": "A", "side": "red", "type": "foot_artillery", "x": 340, "y": 200},
+    ]
+    b = Battle.quick(units)
+    b.until("shoot", "red")
+    b.do("shoot", dice=[1], firer="A", target="B")
+    b.until("melee", "blue")
+    b.do("melee", dice=[4, 3], attacker="B", defender="R", contact=True)
+    assert calls == {"melee": 1, "shoot": 1}

@@ -484,13 +484,26 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
             f"{target.name} is not within [{t.move * frac:g}] (1/2 move) of {u.name}"
             + (f": it is [{d:.2f}] away" if d is not None else ""),
         )
-    if req.path is None and req.to is None and req.distance is None:
-        raise BadRequest("give the counter-charge path (or a stated distance)")
+    path, facing = req.path, req.facing
+    if path is None and req.to is None and req.distance is None:
+        if u.body is None or target.body is None:
+            raise BadRequest("give the counter-charge path (or a stated distance)")
+        # in the player's language: straight ahead into base contact, as a charge
+        ahead = tt.contact_distance(u.body, u.body.facing, target.body)
+        if ahead is None:
+            bearing = tt.relative_bearing(u.body, target.body.centre)
+            raise RuleViolation(
+                R_CONTACT,
+                f"{target.name} is not straight ahead of {u.name} (it lies {abs(bearing):.0f}"
+                f" degrees to its {'left' if bearing < 0 else 'right'}): give the path",
+            )
+        end = u.body.centre + Vec.heading(u.body.facing, ahead)
+        path, facing = ((end.x, end.y),), u.body.facing
     mv = Move(
         unit=req.unit,
-        path=req.path,
+        path=path,
         to=req.to,
-        facing=req.facing,
+        facing=facing,
         distance=req.distance,
         contact=(target.id,) if req.distance is not None and u.body is None else None,
     )

@@ -301,5 +301,9 @@ def _complete(state: GameState, t: Todo, rng: Any) -> list[tuple[str, dict[str, 
         stated = {"range": 1} if state.play == "stated" else {}
         return [(name, {**req, "target": e.id, **stated}) for e in enemies]
     if name == "countercharge":
-        return [(name, {**req, "distance": 2, "within": True})] if state.play == "stated" else []
+        return (
+            [(name, {**req, "distance": 2, "within": True})]
+            if state.play == "stated"
+            else [(name, req)]
+        )
     return [(name, req)]
