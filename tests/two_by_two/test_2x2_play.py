@@ -220,3 +220,11 @@ def test_one_judge_per_action(monkeypatch: pytest.MonkeyPatch) -> None:
     b.until("melee", "blue")
     b.do("melee", dice=[4, 3], attacker="B", defender="R", contact=True)
     assert calls == {"melee": 1, "shoot": 1}
+
+
+def test_next_says_what_was_left_undone() -> None:
+    b = Battle.sample()
+    b.do("advance", unit="A1", distance=1)
+    msg = b.do("next").message
+    assert "left undone" in msg and "A2" in msg and "reinforce A-R1" in msg
+    assert "left undone" not in b.do("next").message  # nobody may rally

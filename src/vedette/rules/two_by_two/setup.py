@@ -234,7 +234,26 @@ def next_phase(state: GameState, req: Next, dice: Any = None) -> Outcome:
             return Outcome((GameOver(over[0]),), (), over[1])
     events.append(PhaseBegan("battle", turn, idx))
     kind, who, _ = PHASES[idx]
-    return Outcome(tuple(events), (), f"turn {turn}, phase {idx + 1}: player {who + 1} {kind}")
+    msg = f"turn {turn}, phase {idx + 1}: player {who + 1} {kind}"
+    skipped = _left_undone(state)
+    if skipped:
+        msg += f" (left undone in the phase that ended: {skipped})"
+    return Outcome(tuple(events), (), msg)
+
+
+def _left_undone(state: GameState) -> str:
+    """What could still have acted in the phase being ended (``todo``), in short."""
+    from vedette.rules.two_by_two.todo import options
+
+    groups: dict[str, list[str]] = {}
+    for t in options(state):
+        if t.procedure == "next":
+            continue
+        who = next((str(v) for k, v in t.request.items() if k in ("unit", "firer", "rp")), "")
+        groups.setdefault(t.procedure, [])
+        if who and who not in groups[t.procedure]:
+            groups[t.procedure].append(who)
+    return "; ".join(f"{p} {', '.join(ids)}".strip() for p, ids in groups.items())
 
 
 def _victory(state: GameState, next_turn: int) -> tuple[str | None, str] | None:
