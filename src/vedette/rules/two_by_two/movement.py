@@ -446,6 +446,13 @@ def _move_events(
     }
     if plan.end is not None:
         changes["body"] = plan.end
+        # the move is a step of the phase: what it spent, and whether it kept straight
+        # (for a later charge's "last [2] straight ahead")
+        changes["spent"] = round(u.spent + plan.cost, 9)
+        if plan.facing_changed:
+            changes.update(turned=True, straight_run=0.0)
+        else:
+            changes["straight_run"] = round(u.straight_run + plan.length, 9)
     events: list[DomainEvent] = [unit_event("moved", u.id, **changes)]
     for c in plan.contacts:
         events.append(MeleePending(u.id, c, counter))
