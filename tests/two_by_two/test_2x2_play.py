@@ -228,3 +228,17 @@ def test_next_says_what_was_left_undone() -> None:
     msg = b.do("next").message
     assert "left undone" in msg and "A2" in msg and "reinforce A-R1" in msg
     assert "left undone" not in b.do("next").message  # nobody may rally
+
+
+def test_stated_lengths_with_their_unit() -> None:
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry"},
+            {"id": "R", "side": "red", "type": "infantry"},
+        ]
+    )
+    plan = b.do("check_move", unit="B", distance="2.25in", town="19.05mm").details["move"]
+    assert plan["length"] == pytest.approx(3.0) and plan["cost"] == pytest.approx(4.0)
+    b.until("shoot", "red")
+    out = b.do("shoot", dice=[4], firer="R", target="B", range="0.75in")
+    assert out.details["shot"]["range"] == pytest.approx(1.0)

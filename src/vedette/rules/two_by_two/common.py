@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 from vedette.dice import Check, DiceSource, Modifier, Roll
 from vedette.dice.roll import AnyRoll
 from vedette.errors import BadRequest
-from vedette.geometry.tabletop import Vec
+from vedette.geometry.tabletop import INCH, Vec
 from vedette.rules.protocol import DomainEvent
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.events import MeleesCleared, unit_event
@@ -43,6 +44,31 @@ def fact_float(stated: float | None, measured: float | None) -> Fact | None:
     if measured is not None:
         return Fact(measured, "measured")
     return None
+
+
+_LENGTH = re.compile(r"^\s*\[?\s*([0-9]*\.?[0-9]+)\s*\]?\s*(n|in|inch|inches|\"|mm|cm)?\s*$")
+
+
+def to_n(state: GameState, text: str | float, what: str = "distance") -> float:
+    """A length typed by the player, in base units [n]: ``3`` or ``[3]`` is [3]; ``2in``,
+    ``50mm`` and ``5cm`` are converted ([1] = 3/4 inch, 2 by 2, Scale)."""
+    m = _LENGTH.match(str(text).lower())
+    if m is None:
+        raise BadRequest(
+            f"'{what}' must be a length in base units [n] (e.g. 3), or with its unit"
+            f" (2in, 50mm), not {text!r}"
+        )
+    v = float(m.group(1))
+    unit = m.group(2) or "n"
+    if unit == "n":
+        return v
+    mm = {"in": INCH, "inch": INCH, "inches": INCH, '"': INCH, "mm": 1.0, "cm": 10.0}[unit] * v
+    return state.rules.n(mm)
+
+
+def opt_n(state: GameState, text: str | None, what: str) -> float | None:
+    """``to_n`` of an optional stated length."""
+    return None if text is None or text == "" else to_n(state, text, what)
 
 
 def mod(state: GameState, section: str, key: str, reason: str, rule: str) -> Modifier:

@@ -18,7 +18,7 @@ from vedette.geometry.tabletop import Body, Vec
 from vedette.rules.base import Outcome
 from vedette.rules.protocol import DomainEvent
 from vedette.rules.two_by_two import facts
-from vedette.rules.two_by_two.common import point
+from vedette.rules.two_by_two.common import opt_n, point, to_n
 from vedette.rules.two_by_two.events import MeleePending, unit_event
 from vedette.rules.two_by_two.model import (
     R_CONTACT,
@@ -172,15 +172,15 @@ def plan_move(
     else:
         if req.distance is None:
             raise BadRequest("give a path (mm points), 'to', a 'facing', or a stated 'distance'")
-        length = req.distance
+        length = to_n(state, req.distance)
         if length < 0:
             raise BadRequest("'distance' must not be negative")
         whole_road = bool(req.road)
         bridge = bool(req.bridge)
-        bridge_len = req.bridge_length or 0.0
+        bridge_len = opt_n(state, req.bridge_length, "bridge_length") or 0.0
         streams = req.streams or 0
-        town = req.town or 0.0
-        rough = req.rough or 0.0
+        town = opt_n(state, req.town, "town") or 0.0
+        rough = opt_n(state, req.rough, "rough") or 0.0
         through_town = town > 0 if req.through_town is None else req.through_town
         contacts = list(req.contact or ())
         straight = True if req.straight is None else req.straight
@@ -319,7 +319,7 @@ def along_facing(state: GameState, u: Unit, req: Move) -> Move:
             " only the distance (straight ahead along its facing), or use advance / wheel /"
             " charge",
         )
-    n = float(req.distance or 0.0)
+    n = to_n(state, req.distance or 0)
     if n < 0:
         raise BadRequest("'distance' must not be negative")
     end = u.body.centre + u.body.forward().scale(state.rules.mm(n))

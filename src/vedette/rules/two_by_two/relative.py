@@ -18,17 +18,17 @@ distance.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry import tabletop as tt
-from vedette.geometry.tabletop import INCH, Body, Vec
+from vedette.geometry.tabletop import Body, Vec
 from vedette.rules.base import Outcome
 from vedette.rules.fields import arg
 from vedette.rules.protocol import Plan
 from vedette.rules.two_by_two import facts
+from vedette.rules.two_by_two.common import to_n
 from vedette.rules.two_by_two.events import unit_event
 from vedette.rules.two_by_two.model import (
     R_CONTACT,
@@ -42,25 +42,6 @@ from vedette.rules.two_by_two.model import (
 )
 from vedette.rules.two_by_two.movement import MovePlan, _describe, _move_events, move, plan_move
 from vedette.rules.two_by_two.requests import Move
-
-_LENGTH = re.compile(r"^\s*\[?\s*([0-9]*\.?[0-9]+)\s*\]?\s*(n|in|inch|inches|\"|mm|cm)?\s*$")
-
-
-def to_n(state: GameState, text: str, what: str = "distance") -> float:
-    """A length typed by the player, in base units [n]: ``3`` or ``[3]`` is [3]; ``2in``,
-    ``50mm`` and ``5cm`` are converted ([1] = 3/4 inch, 2 by 2, Scale)."""
-    m = _LENGTH.match(str(text).lower())
-    if m is None:
-        raise BadRequest(
-            f"'{what}' must be a length in base units [n] (e.g. 3), or with its unit"
-            f" (2in, 50mm), not {text!r}"
-        )
-    v = float(m.group(1))
-    unit = m.group(2) or "n"
-    if unit == "n":
-        return v
-    mm = {"in": INCH, "inch": INCH, "inches": INCH, '"': INCH, "mm": 1.0, "cm": 10.0}[unit] * v
-    return state.rules.n(mm)
 
 
 # -- requests --------------------------------------------------------------------------------
@@ -230,7 +211,7 @@ def judge_charge(state: GameState, req: Charge) -> Plan:
             raise BadRequest("a stated charge needs its distance=[n] (measured on your table)")
         stated = Move(
             unit=u.id,
-            distance=to_n(state, req.distance),
+            distance=str(to_n(state, req.distance)),
             contact=(target.id,),
             straight=req.straight,
         )

@@ -55,19 +55,21 @@ class Move:
     path: tuple[Point, ...] | None = arg("centre positions [[x,y],...]", units="mm", default=None)
     to: Point | None = arg("end point [x,y] (a straight move)", units="mm", default=None)
     facing: float | None = arg("final facing (0 = north)", units="deg", default=None)
-    distance: float | None = arg(
-        "stated: length of the move (tracked: straight ahead)", units="n", default=None
+    distance: str | None = arg(
+        "stated: length of the move (tracked: straight ahead); [n], or 2in, 50mm",
+        units="n",
+        default=None,
     )
     road: bool | None = arg("stated: whole move on road", default=None)
     bridge: bool | None = arg("stated: crosses a bridge", default=None)
     streams: int | None = arg("stated: streams crossed", default=None)
-    town: float | None = arg("stated: distance moved inside a town", units="n", default=None)
-    rough: float | None = arg("stated: distance moved in woods/rough", units="n", default=None)
+    town: str | None = arg("stated: distance moved inside a town", units="n", default=None)
+    rough: str | None = arg("stated: distance moved in woods/rough", units="n", default=None)
     contact: tuple[str, ...] | None = arg("stated: enemy unit(s) contacted", default=None)
     through_town: bool | None = arg(
         "stated: passes through a town (default: town > 0)", default=None
     )
-    bridge_length: float | None = arg(
+    bridge_length: str | None = arg(
         "stated: distance on the bridge (bridge_mode=distance)", units="n", default=None
     )
     straight: bool | None = arg("stated: the last [2] ran straight ahead", default=None)
@@ -98,7 +100,7 @@ class Countercharge:
     path: tuple[Point, ...] | None = arg("centre positions [[x,y],...]", units="mm", default=None)
     to: Point | None = arg("end point [x,y]", units="mm", default=None)
     facing: float | None = arg("final facing", units="deg", default=None)
-    distance: float | None = arg("stated: length of the counter-charge", units="n", default=None)
+    distance: str | None = arg("stated: length of the counter-charge", units="n", default=None)
     within: bool | None = arg("stated: the target came within 1/2 move", default=None)
 
 
@@ -142,7 +144,7 @@ class Shoot:
     procedure_name: ClassVar[str] = "shoot"
     firer: str = arg("the unit shooting", positional=True)
     target: str = arg("the enemy shot at", positional=True)
-    range: float | None = arg("stated: edge to edge", units="n", default=None)
+    range: str | None = arg("stated: edge to edge; [n], or 2in, 50mm", units="n", default=None)
     band: Literal["musket", "skirmish", "canister", "short", "long"] | None = arg(
         "stated: the range band", default=None
     )

@@ -24,6 +24,7 @@ from vedette.rules.two_by_two.common import (
     fact_bool,
     fact_float,
     mod,
+    opt_n,
     resolve_rout,
     rout_check,
 )
@@ -101,7 +102,7 @@ def judge(state: GameState, req: Shoot) -> Shot:
         raise RuleViolation(R_SHOOT, f"{firer.name} is disrupted: it may not move or fire")
     if firer.shot:
         raise RuleViolation(R_SHOOT, f"{firer.name} has already shot this turn (only once)")
-    rng = fact_float(req.range, facts.distance_n(state, firer, target))
+    rng = fact_float(opt_n(state, req.range, "range"), facts.distance_n(state, firer, target))
     band = _band(state, firer, None if rng is None else float(rng.value), req.band)
     if ft.is_infantry and band == "skirmish" and ft.star_range and not firer.screened:
         raise RuleViolation(
