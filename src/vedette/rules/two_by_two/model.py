@@ -9,6 +9,7 @@ the table are millimetres (:mod:`vedette.geometry.tabletop`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -402,8 +403,9 @@ class GameState:
 
     # -- updates (used by apply only) ----------------------------------------------------
     def with_unit(self, uid: str, **changes: Any) -> GameState:
-        self.unit(uid)
         units = tuple(replace(u, **changes) if u.id == uid else u for u in self.units)
+        if units == self.units and not any(u.id == uid for u in units):
+            self.unit(uid)  # raises, naming the units
         return replace(self, units=units)
 
 
@@ -414,14 +416,23 @@ class _UnitIndex:
 
     def __init__(self, units: tuple[Unit, ...]) -> None:
         self.by_id = {u.id: u for u in units}
-        self.grid: dict[tuple[int, int], list[tuple[int, Unit]]] = {}
-        self.radius = 0.0
+        grid: dict[tuple[int, int], list[tuple[int, Unit]]] = {}
+        footprints = set()
+        cell = self.CELL
         for i, u in enumerate(units):
-            if u.on_table and u.body is not None:
-                c = u.body.centre
-                key = (int(c.x // self.CELL), int(c.y // self.CELL))
-                self.grid.setdefault(key, []).append((i, u))
-                self.radius = max(self.radius, u.body.radius)
+            b = u.body
+            if b is None or u.status != "table":
+                continue
+            c = b.centre
+            key = (int(c.x // cell), int(c.y // cell))
+            found = grid.get(key)
+            if found is None:
+                grid[key] = [(i, u)]
+            else:
+                found.append((i, u))
+            footprints.add(b.footprint)
+        self.grid = grid
+        self.radius = max((math.hypot(f.width, f.depth) / 2 for f in footprints), default=0.0)
 
     def near(self, where: Body | Vec, mm: float, side: str | None) -> list[Unit]:
         c = where.centre if isinstance(where, Body) else where
