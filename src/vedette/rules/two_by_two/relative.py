@@ -27,7 +27,6 @@ from vedette.geometry.tabletop import Body, Vec
 from vedette.rules.base import Outcome
 from vedette.rules.fields import arg
 from vedette.rules.protocol import Plan
-from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import to_n
 from vedette.rules.two_by_two.events import unit_event
 from vedette.rules.two_by_two.model import (
@@ -305,21 +304,12 @@ def resolve_step(state: GameState, plan: Plan, dice: Any) -> Outcome:
     return Outcome(tuple(events), (), text, details)
 
 
-def straight_ahead_fact(state: GameState, u: Unit, target: Unit) -> float | None:
-    """How far [n] ``u`` would run straight ahead into ``target`` (``None``: not ahead)."""
-    if u.body is None or target.body is None:
-        return None
-    d = tt.contact_distance(u.body, u.body.facing, target.body)
-    return None if d is None else state.rules.n(d)
-
-
 __all__ = [
     "Advance",
     "Charge",
     "Retire",
     "Turn",
     "Wheel",
-    "facts",
     "judge_advance",
     "judge_charge",
     "judge_turn",
