@@ -242,3 +242,30 @@ def test_stated_lengths_with_their_unit() -> None:
     b.until("shoot", "red")
     out = b.do("shoot", dice=[4], firer="R", target="B", range="0.75in")
     assert out.details["shot"]["range"] == pytest.approx(1.0)
+
+
+def test_wheel_pivots_on_its_front_corner_and_pays_the_arc() -> None:
+    import math
+
+    woods = {
+        "kind": "woods",
+        "name": "wood",
+        "area": [[305, 75], [400, 75], [400, 95], [305, 95]],
+    }
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry", "x": 150, "y": 100},
+            {"id": "C", "side": "blue", "type": "heavy_cavalry", "x": 300, "y": 60},
+        ],
+        terrain=(woods,),
+    )
+    before = b.state.unit("B").body
+    assert before is not None
+    out = b.do("wheel", unit="B", angle=90, direction="left")
+    after = b.state.unit("B").body
+    assert after is not None and after.facing == 270
+    fl0, fl1 = before.corners()[0], after.corners()[0]  # the front-left corner stays put
+    assert (fl1.x, fl1.y) == (pytest.approx(fl0.x), pytest.approx(fl0.y))
+    assert out.details["spent"] == pytest.approx(25 * math.pi / 2 / N, abs=1e-3)
+    with pytest.raises(RuleViolation, match="impassable"):  # the wheel would end in the wood
+        b.do("wheel", unit="C", angle=90, direction="right")

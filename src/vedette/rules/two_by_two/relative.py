@@ -188,10 +188,24 @@ def judge_turn(state: GameState, req: Turn) -> Plan:
 def _turn_step(state: GameState, u: Unit, end: Body, cost: float, text: str) -> Step:
     if not state.table.on_table(end):
         raise RuleViolation(R_MOVE, f"{u.name} would end off the table")
-    for o in state.live():
+    for o in state.near(end, 0.0):
         if o.id != u.id and o.body is not None and tt.overlaps(end, o.body, 1.0):
             raise RuleViolation(R_MOVE, f"{u.name} would end on top of {o.name}")
-    allowance = state.utype(u).move
+    t = state.utype(u)
+    if not t.woods_half:
+        rough = [f for f in state.table.features if f.kind in ("woods", "rough")]
+        into = (
+            [
+                f
+                for f in tt.body_features(end, rough, "any")
+                if f not in tt.body_features(u.body, rough, "any")
+            ]
+            if u.body is not None and rough
+            else []
+        )
+        if into:
+            raise RuleViolation(R_MOVE, f"woods/rough are impassable to {t.name} ({into[0].name})")
+    allowance = t.move
     if cost > 0 and u.spent + cost > allowance + 1e-6:
         raise RuleViolation(
             R_MOVE,
