@@ -269,3 +269,32 @@ def test_wheel_pivots_on_its_front_corner_and_pays_the_arc() -> None:
     assert out.details["spent"] == pytest.approx(25 * math.pi / 2 / N, abs=1e-3)
     with pytest.raises(RuleViolation, match="impassable"):  # the wheel would end in the wood
         b.do("wheel", unit="C", angle=90, direction="right")
+
+
+def test_unit_index_agrees_with_a_scan_through_play() -> None:
+    import random
+
+    from vedette.geometry import tabletop as tt
+    from vedette.rules.two_by_two import RULESET
+
+    rng = random.Random(11)
+    b = Battle.sample(seed=2)
+    for step in range(120):
+        offered = list(RULESET.legal_requests(b.state, rng))
+        proc, req = offered[0] if rng.random() < 0.7 else rng.choice(offered)
+        b.do(proc, **req)
+        s = b.state
+        if step % 10:
+            continue
+        for u in s.units:
+            assert s.unit(u.id) is u
+            if u.body is None or not u.on_table:
+                continue
+            for mm in (1.0, 40.0, 120.0):
+                near = {o.id for o in s.near(u.body, mm)}
+                scan = {
+                    o.id
+                    for o in s.live()
+                    if o.body is not None and tt.distance(u.body, o.body) <= mm
+                }
+                assert scan <= near

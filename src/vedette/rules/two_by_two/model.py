@@ -406,6 +406,7 @@ class GameState:
         units = tuple(replace(u, **changes) if u.id == uid else u for u in self.units)
         if units == self.units and not any(u.id == uid for u in units):
             self.unit(uid)  # raises, naming the units
+        _derive_index(self.units, units, uid)
         return replace(self, units=units)
 
 
@@ -462,8 +463,45 @@ class _UnitIndex:
         found.sort(key=lambda iu: iu[0])
         return [u for _, u in found]
 
+    def changed(self, units: tuple[Unit, ...], uid: str) -> _UnitIndex:
+        """The index of ``units``, equal to this one's units but for unit ``uid``: copied and
+        patched (dictionary copies run in C), not rebuilt."""
+        new = _UnitIndex.__new__(_UnitIndex)
+        old = self.by_id.get(uid)
+        i, u = next((i, u) for i, u in enumerate(units) if u.id == uid)
+        new.by_id = dict(self.by_id)
+        new.by_id[uid] = u
+        new.grid = dict(self.grid)
+        new.radius = self.radius
+        if old is not None and old.body is not None and old.status == "table":
+            key = self._key(old.body.centre)
+            new.grid[key] = [x for x in new.grid.get(key, []) if x[1].id != uid]
+        if u.body is not None and u.status == "table":
+            key = self._key(u.body.centre)
+            cell = [x for x in new.grid.get(key, []) if x[1].id != uid]
+            cell.append((i, u))
+            cell.sort(key=lambda x: x[0])
+            new.grid[key] = cell
+            r = u.body.radius
+            if r > new.radius:
+                new.radius = r
+        return new
+
+    def _key(self, c: Vec) -> tuple[int, int]:
+        return (int(c.x // self.CELL), int(c.y // self.CELL))
+
 
 _INDEXES: dict[int, tuple[tuple[Unit, ...], _UnitIndex]] = {}
+
+
+def _derive_index(old: tuple[Unit, ...], new: tuple[Unit, ...], uid: str) -> None:
+    """When ``old`` is indexed, index ``new`` (one unit changed) by patching a copy."""
+    hit = _INDEXES.get(id(old))
+    if hit is None or hit[0] is not old:
+        return
+    if len(_INDEXES) > 256:
+        _INDEXES.clear()
+    _INDEXES[id(new)] = (new, hit[1].changed(new, uid))
 
 
 def _index(units: tuple[Unit, ...]) -> _UnitIndex:
