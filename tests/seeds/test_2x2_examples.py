@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
+from tests.two_by_two.battle import Battle
 from vedette.errors import RuleViolation
 from vedette.rules.two_by_two import RULESET
-from vedette.rules.two_by_two.api import Battle
 
 N = 19.05
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.two_by_two.battle import Battle
 from vedette.errors import BadRequest
 from vedette.rules.two_by_two import facts
-from vedette.rules.two_by_two.api import Battle
 
 N = 19.05
 

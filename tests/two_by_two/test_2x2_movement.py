@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from tests.two_by_two.battle import Battle
 from vedette.errors import BadRequest, RuleViolation
-from vedette.rules.two_by_two.api import Battle
 
 N = 19.05
 ROAD = {"kind": "road", "name": "road", "line": [[300, 0], [300, 609.6]], "width": 12}

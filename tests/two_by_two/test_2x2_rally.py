@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from tests.two_by_two.battle import Battle
 from vedette.errors import RuleViolation
-from vedette.rules.two_by_two.api import Battle
 
 N = 19.05
 HQ_FAR = {"id": "H", "side": "blue", "type": "hq_division", "x": 300, "y": 100 - 12 - 3 * N}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.two_by_two.battle import Battle
 from vedette.errors import RuleViolation
-from vedette.rules.two_by_two.api import Battle
 
 N = 19.05
 W = 609.6

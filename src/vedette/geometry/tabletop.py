@@ -29,6 +29,7 @@ move passes over).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -50,11 +51,13 @@ __all__ = [
     "bearing",
     "body_features",
     "centre_distance",
+    "contact_distance",
     "distance",
     "features_at",
     "features_between",
     "in_arc",
     "in_contact",
+    "maybe_within",
     "nearest_edge",
     "normalise",
     "overlaps",
@@ -190,20 +193,18 @@ class Body:
         return self.centre + self.forward().scale(ahead) + self.right().scale(rightward)
 
     def corners(self) -> tuple[Vec, Vec, Vec, Vec]:
-        """Front-left, front-right, rear-right, rear-left."""
-        hw, hd = self.footprint.width / 2, self.footprint.depth / 2
-        return (
-            self.to_world(hd, -hw),
-            self.to_world(hd, hw),
-            self.to_world(-hd, hw),
-            self.to_world(-hd, -hw),
-        )
+        """Front-left, front-right, rear-right, rear-left (computed once per body value)."""
+        return _corners(self)
 
     def polygon(self) -> Shape:
-        """The body as a shapely ``Polygon``."""
-        from shapely.geometry import Polygon
+        """The body as a shapely ``Polygon`` (built once per body value: bodies are immutable
+        values and so are shapely geometries, so the cache is safe)."""
+        return _polygon(self)
 
-        return Polygon([c.as_tuple() for c in self.corners()])
+    @property
+    def radius(self) -> float:
+        """Half the diagonal: no point of the body is farther than this from its centre."""
+        return math.hypot(self.footprint.width, self.footprint.depth) / 2
 
     def edge(self, side: Side) -> Shape:
         """One side of the body as a shapely ``LineString`` (front edge runs left to right)."""
@@ -244,6 +245,38 @@ class Body:
         return self.moved_to(self.centre, bearing(self.centre, point))
 
 
+@functools.lru_cache(maxsize=16384)
+def _corners(body: Body) -> tuple[Vec, Vec, Vec, Vec]:
+    hw, hd = body.footprint.width / 2, body.footprint.depth / 2
+    return (
+        body.to_world(hd, -hw),
+        body.to_world(hd, hw),
+        body.to_world(-hd, hw),
+        body.to_world(-hd, -hw),
+    )
+
+
+@functools.lru_cache(maxsize=16384)
+def _polygon(body: Body) -> Shape:
+    from shapely.geometry import Polygon
+
+    return Polygon([c.as_tuple() for c in _corners(body)])
+
+
+def maybe_within(a: Body | Vec, b: Body | Vec, mm: float) -> bool:
+    """A cheap prefilter: ``False`` only when ``a`` and ``b`` are surely more than ``mm`` apart
+    edge to edge (their centres are farther apart than ``mm`` plus both radii). Use it before
+    :func:`distance` and the other shapely questions when scanning many bodies."""
+    ca, cb = _centre(a), _centre(b)
+    reach = mm + _radius(a) + _radius(b)
+    dx, dy = ca.x - cb.x, ca.y - cb.y
+    return dx * dx + dy * dy <= reach * reach + 1e-9
+
+
+def _radius(thing: Body | Vec) -> float:
+    return thing.radius if isinstance(thing, Body) else 0.0
+
+
 def distance(a: Body | Vec, b: Body | Vec) -> float:
     """Shortest distance (mm) between two bodies or points, edge to edge; 0 if they touch."""
     return float(_shape(a).distance(_shape(b)))
@@ -256,12 +289,14 @@ def centre_distance(a: Body | Vec, b: Body | Vec) -> float:
 
 def overlaps(a: Body, b: Body, tolerance: float = 0.01) -> bool:
     """Whether two bodies interpenetrate by more than ``tolerance`` mm² of area."""
+    if not maybe_within(a, b, 0.0):
+        return False
     return float(a.polygon().intersection(b.polygon()).area) > tolerance
 
 
 def in_contact(a: Body, b: Body, tolerance: float = 1.0) -> bool:
     """Base-to-base contact: the bodies are within ``tolerance`` mm of each other."""
-    return distance(a, b) <= tolerance
+    return maybe_within(a, b, tolerance) and distance(a, b) <= tolerance
 
 
 def touching_side(body: Body, other: Body | Vec, tolerance: float = 1.0) -> Side | None:
@@ -271,6 +306,8 @@ def touching_side(body: Body, other: Body | Vec, tolerance: float = 1.0) -> Side
     length of ``body``'s edge within tolerance of ``other`` wins; ties go in the order front,
     right, rear, left.
     """
+    if not maybe_within(body, other, tolerance):
+        return None
     zone = _shape(other).buffer(tolerance)
     best: tuple[float, Side] | None = None
     for side in Side:
@@ -638,6 +675,45 @@ def sweep(start: Body, end: Body) -> Shape:
     from shapely.geometry import MultiPoint
 
     return MultiPoint([c.as_tuple() for c in (*start.corners(), *end.corners())]).convex_hull
+
+
+def _cross(a: Vec, b: Vec) -> float:
+    return a.x * b.y - a.y * b.x
+
+
+def _ray_hits(
+    points: Sequence[Vec], d: Vec, polygon: Sequence[Vec], best: float | None
+) -> float | None:
+    n = len(polygon)
+    for p in points:
+        for i in range(n):
+            a, b = polygon[i], polygon[(i + 1) % n]
+            e = b - a
+            denom = _cross(d, e)
+            if abs(denom) < 1e-12:
+                continue
+            ap = a - p
+            t = _cross(ap, e) / denom
+            s = _cross(ap, d) / denom
+            if t >= -1e-9 and -1e-9 <= s <= 1 + 1e-9 and (best is None or t < best):
+                best = max(t, 0.0)
+    return best
+
+
+def contact_distance(body: Body, heading: float, other: Body) -> float | None:
+    """How far (mm) ``body`` can slide straight along ``heading`` (compass degrees) before it
+    touches ``other``: 0 if they touch or overlap already, ``None`` if it would pass by.
+
+    Exact for rectangles (both are convex): the least distance along the direction at which a
+    corner of one meets a side of the other. Pure arithmetic, no shapely.
+    """
+    if distance(body, other) <= _EPS:
+        return 0.0
+    d = Vec.heading(heading)
+    mine, theirs = body.corners(), other.corners()
+    best = _ray_hits(mine, d, theirs, None)
+    best = _ray_hits(theirs, Vec(-d.x, -d.y), mine, best)
+    return best
 
 
 def union(shapes: Iterable[Shape]) -> Shape:

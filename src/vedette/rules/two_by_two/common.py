@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from vedette.dice import Check, DiceSource, Modifier, Roll
 from vedette.dice.roll import AnyRoll
 from vedette.errors import BadRequest
-from vedette.geometry.tabletop import Vec
-from vedette.rules.base import Event, Request
+from vedette.geometry.tabletop import INCH, Vec
+from vedette.rules.protocol import DomainEvent
 from vedette.rules.two_by_two import facts
-from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.two_by_two.events import MeleesCleared, unit_event
 from vedette.rules.two_by_two.model import R_MELEE, R_SHOOT, GameState, Unit
 
 
@@ -26,22 +28,47 @@ class Fact:
         return "" if self.source == "measured" else f", {self.source}"
 
 
-def fact_bool(req: Request, key: str, measured: bool | None, default: bool = False) -> Fact:
-    """The player's statement ``key=...`` if given, else the measured fact, else ``default``
+def fact_bool(stated: bool | None, measured: bool | None, default: bool = False) -> Fact:
+    """The player's statement if given, else the measured fact, else ``default``
     (``assumed``)."""
-    if key in req and req[key] is not None:
-        return Fact(req.get_bool(key), "stated")
+    if stated is not None:
+        return Fact(stated, "stated")
     if measured is not None:
         return Fact(measured, "measured")
     return Fact(default, "assumed")
 
 
-def fact_float(req: Request, key: str, measured: float | None) -> Fact | None:
-    if key in req and req[key] is not None:
-        return Fact(req.get_float(key), "stated")
+def fact_float(stated: float | None, measured: float | None) -> Fact | None:
+    if stated is not None:
+        return Fact(float(stated), "stated")
     if measured is not None:
         return Fact(measured, "measured")
     return None
+
+
+_LENGTH = re.compile(r"^\s*\[?\s*([0-9]*\.?[0-9]+)\s*\]?\s*(n|in|inch|inches|\"|mm|cm)?\s*$")
+
+
+def to_n(state: GameState, text: str | float, what: str = "distance") -> float:
+    """A length typed by the player, in base units [n]: ``3`` or ``[3]`` is [3]; ``2in``,
+    ``50mm`` and ``5cm`` are converted ([1] = 3/4 inch, 2 by 2, Scale)."""
+    m = _LENGTH.match(str(text).lower())
+    if m is None:
+        raise BadRequest(
+            f"'{what}' must be a length in base units [n] (e.g. 3), or with its unit"
+            f" (2in, 50mm), not {text!r}"
+        )
+    v = float(m.group(1))
+    unit = m.group(2) or "n"
+    if unit == "n":
+        return v
+    mm = {"in": INCH, "inch": INCH, "inches": INCH, '"': INCH, "mm": 1.0, "cm": 10.0}[unit] * v
+    return state.rules.n(mm)
+
+
+def opt_n(state: GameState, text: str | None, what: str) -> float | None:
+    """``to_n`` of an optional stated length."""
+    return None if text is None or text == "" else to_n(state, text, what)
 
 
 def mod(state: GameState, section: str, key: str, reason: str, rule: str) -> Modifier:
@@ -55,10 +82,6 @@ def point(v: Any, what: str) -> Vec:
         return Vec(float(x), float(y))
     except (TypeError, ValueError):
         raise BadRequest(f"'{what}' must be a point [x, y] in mm, not {v!r}") from None
-
-
-def path_of(req: Request, key: str = "path") -> list[Vec]:
-    return [point(p, key) for p in req.get_list(key)]
 
 
 def rout_check(state: GameState, unit: Unit, rule: str) -> Check:
@@ -77,16 +100,16 @@ def resolve_rout(
     cause: Unit | None,
     dice: DiceSource,
     rule: str,
-    stated_contagion: list[str] | None = None,
+    stated_contagion: Sequence[str] | None = None,
     roll_for_destruction: bool = True,
-) -> tuple[list[Event], list[AnyRoll], list[str]]:
+) -> tuple[list[DomainEvent], list[AnyRoll], list[str]]:
     """A unit routs (2 by 2, Resolving shooting / Melee): 1d6, on 1-2 destroyed, else it moves
     a full move away and is disrupted. Then rout contagion: every friendly ``**`` unit within
     [3] of a routing unit routs too (2 by 2, Unit Summary, **), and so on.
 
     Returns the events, rolls and sentences.
     """
-    events: list[Event] = []
+    events: list[DomainEvent] = []
     rolls: list[AnyRoll] = []
     lines: list[str] = []
     queue: list[tuple[Unit, Unit | None, bool]] = [(unit, cause, roll_for_destruction)]
@@ -104,7 +127,7 @@ def resolve_rout(
             destroyed = r.row == "destroyed"
         if destroyed:
             events.append(unit_event("destroyed", u.id, status="destroyed", body=None))
-            events.append(Event("melees_cleared", {"units": [u.id]}))
+            events.append(MeleesCleared((u.id,)))
             lines.append(f"{u.name} routs and is destroyed")
         else:
             to = facts.rout_destination(state, u, why)
@@ -112,7 +135,7 @@ def resolve_rout(
             if to is not None:
                 changes["body"] = to
             events.append(unit_event("routed", u.id, **changes))
-            events.append(Event("melees_cleared", {"units": [u.id]}))
+            events.append(MeleesCleared((u.id,)))
             lines.append(f"{u.name} routs a full move away and is disrupted")
         # contagion (**): friendly units within [3] of this rout
         for other in _contagion(state, u, stated_contagion if u.id == unit.id else None):
@@ -122,13 +145,16 @@ def resolve_rout(
     return events, rolls, lines
 
 
-def _contagion(state: GameState, routing: Unit, stated: list[str] | None) -> list[Unit]:
+def _contagion(state: GameState, routing: Unit, stated: Sequence[str] | None) -> list[Unit]:
     radius = float(state.rules.section("rout").get("contagion_radius", 3))
     scope = str(state.rules.section("rout").get("contagion_sides", "friendly"))
     if stated is not None:
         return [state.unit(s) for s in stated if state.unit(s).on_table]
     out = []
-    for o in state.live():
+    near = (
+        state.live() if routing.body is None else state.near(routing.body, state.rules.mm(radius))
+    )
+    for o in near:
         if o.id == routing.id or not state.utype(o).rout_contagion:
             continue
         if scope == "friendly" and o.side != routing.side:

@@ -46,10 +46,11 @@ def in_kinds(state: GameState, u: Unit, *kinds: str) -> bool | None:
 def enemies_in_contact(state: GameState, u: Unit) -> list[Unit] | None:
     if u.body is None:
         return None
+    tol = state.rules.contact_mm
     return [
         e
-        for e in state.live(state.enemy_of(u.side))
-        if e.body is not None and tt.in_contact(u.body, e.body, state.rules.contact_mm)
+        for e in state.near(u.body, tol, state.enemy_of(u.side))
+        if e.body is not None and tt.in_contact(u.body, e.body, tol)
     ]
 
 
@@ -57,7 +58,7 @@ def enemies_within(state: GameState, u: Unit, n: float) -> list[Unit] | None:
     if u.body is None:
         return None
     out = []
-    for e in state.live(state.enemy_of(u.side)):
+    for e in state.near(u.body, state.rules.mm(n) + 1e-6, state.enemy_of(u.side)):
         d = distance_n(state, u, e)
         if d is not None and d <= n + 1e-9:
             out.append(e)
@@ -68,7 +69,7 @@ def hq_in_contact(state: GameState, u: Unit) -> bool | None:
     """A friendly HQ (other than the unit itself) in base-to-base contact."""
     if u.body is None:
         return None
-    for h in state.live(u.side):
+    for h in state.near(u.body, state.rules.contact_mm, u.side):
         if h.id != u.id and state.utype(h).is_hq and in_contact(state, u, h):
             return True
     return False
@@ -137,7 +138,9 @@ def overlap_supports(state: GameState, unit: Unit, enemy: Unit) -> list[Unit] | 
         return None
     out: list[Unit] = []
     tol = state.rules.contact_mm
-    for f in state.live(unit.side):
+    # every candidate touches the unit or the enemy: within this reach of the unit's centre
+    reach = tol + tt.centre_distance(unit.body, enemy.body) + enemy.body.radius
+    for f in state.near(unit.body, reach, unit.side):
         if f.id == unit.id or f.body is None or f.disrupted:
             continue
         if state.utype(f).is_hq:

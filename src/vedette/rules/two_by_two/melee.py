@@ -12,15 +12,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from vedette.dice import Check, DiceSource, Modifier, Odds, OpposedRoll
+from vedette.dice import Check, DiceSource, Modifier, OpposedRoll
 from vedette.dice.roll import AnyRoll
 from vedette.dice.tables import INF, Row, Table
 from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry import tabletop as tt
-from vedette.rules.base import Event, Outcome, Request
+from vedette.rules.base import Outcome
+from vedette.rules.protocol import DomainEvent, Plan
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import Fact, fact_bool, resolve_rout, rout_check
-from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.two_by_two.events import (
+    FollowUpClosed,
+    FollowUpOffered,
+    MeleePending,
+    MeleeResolved,
+    MeleesCleared,
+    unit_event,
+)
 from vedette.rules.two_by_two.model import (
     R_MELEE,
     R_UNITS,
@@ -30,6 +38,7 @@ from vedette.rules.two_by_two.model import (
     require_phase,
     require_unit_in_play,
 )
+from vedette.rules.two_by_two.requests import FollowUp, Melee, Rout
 
 
 def signed_table(loser: Table) -> Table:
@@ -60,21 +69,22 @@ class Fight:
     pending: PendingMelee | None
 
 
-def _side_facts(state: GameState, req: Request, p: str, u: Unit, e: Unit) -> dict[str, Fact]:
+def _side_facts(state: GameState, req: Melee, p: str, u: Unit, e: Unit) -> dict[str, Fact]:
     sup = facts.overlap_supports(state, u, e)
     out: dict[str, Fact] = {
-        "town": fact_bool(req, f"{p}_town", facts.in_kinds(state, u, "town")),
-        "woods": fact_bool(req, f"{p}_woods", facts.in_kinds(state, u, "woods", "rough")),
-        "hq_contact": fact_bool(req, f"{p}_hq_contact", facts.hq_in_contact(state, u)),
+        "town": fact_bool(getattr(req, f"{p}_town"), facts.in_kinds(state, u, "town")),
+        "woods": fact_bool(getattr(req, f"{p}_woods"), facts.in_kinds(state, u, "woods", "rough")),
+        "hq_contact": fact_bool(getattr(req, f"{p}_hq_contact"), facts.hq_in_contact(state, u)),
     }
-    if f"{p}_support" in req:
-        out["support"] = Fact(req.get_int(f"{p}_support"), "stated")
+    stated_support = getattr(req, f"{p}_support")
+    if stated_support is not None:
+        out["support"] = Fact(int(stated_support), "stated")
     else:
         out["support"] = Fact(len(sup) if sup is not None else 0, "measured" if sup else "assumed")
     out["support_units"] = Fact([s.id for s in sup or []], "measured")
     mine, theirs = facts.on_hill(state, u), facts.on_hill(state, e)
     higher = None if mine is None or theirs is None else (mine and not theirs)
-    out["higher"] = fact_bool(req, f"{p}_higher", higher)
+    out["higher"] = fact_bool(getattr(req, f"{p}_higher"), higher)
     return out
 
 
@@ -127,24 +137,38 @@ def melee_modifiers(
     return mods
 
 
-def judge(state: GameState, req: Request) -> Fight:
-    a = require_unit_in_play(state, req.get_str("attacker"), "melee")
-    d = require_unit_in_play(state, req.get_str("defender"), "melee")
+def initiation_problem(state: GameState, a: Unit, d: Unit) -> str | None:
+    """Whether ``a`` may initiate a melee with ``d`` (2 by 2, Melee: "Infantry cannot initiate
+    melee with cavalry. Artillery cannot initiate melee with an enemy unit."), however the
+    melee starts: a charge, a counter-charge, a follow-up or two units found in contact."""
+    at, dt = state.utype(a), state.utype(d)
+    if at.is_artillery:
+        return "artillery cannot initiate melee with an enemy unit"
+    if at.is_infantry and dt.is_cavalry:
+        return "infantry cannot initiate melee with cavalry"
+    return None
+
+
+def initiation(state: GameState, a: Unit, d: Unit) -> None:
+    problem = initiation_problem(state, a, d)
+    if problem is not None:
+        raise RuleViolation(R_MELEE, f"{a.name} vs {d.name}: {problem}")
+
+
+def judge(state: GameState, req: Melee) -> Fight:
+    a = require_unit_in_play(state, req.attacker, "melee")
+    d = require_unit_in_play(state, req.defender, "melee")
     require_phase(state, "melee", state.phasing, "resolve melee")
     if a.side == d.side:
         raise BadRequest(f"{a.name} and {d.name} are on the same side")
     pending = next((m for m in state.melees if m.attacker == a.id and m.defender == d.id), None)
     if pending is None:
-        contact = fact_bool(req, "contact", facts.in_contact(state, a, d))
+        contact = fact_bool(req.contact, facts.in_contact(state, a, d))
         if not contact.value:
             raise RuleViolation(R_MELEE, f"{a.name} and {d.name} are not in contact")
         if a.side != state.phasing:
             raise RuleViolation(R_MELEE, "a melee not started by a charge is the phasing side's")
-        at, dt = state.utype(a), state.utype(d)
-        if at.is_artillery:
-            raise RuleViolation(R_MELEE, "artillery cannot initiate melee with an enemy unit")
-        if at.is_infantry and dt.is_cavalry:
-            raise RuleViolation(R_MELEE, "infantry cannot initiate melee with cavalry")
+    initiation(state, a, d)
     fa = _side_facts(state, req, "a", a, d)
     fd = _side_facts(state, req, "b", d, a)
     check = Check(
@@ -165,15 +189,30 @@ def judge(state: GameState, req: Request) -> Fight:
     return Fight(a, d, check, info, pending)
 
 
-def melee(state: GameState, req: Request, dice: DiceSource) -> Outcome:
-    """Resolve a melee (2 by 2, Melee)."""
+def plan_melee(state: GameState, req: Melee) -> Plan:
+    """Every check of the rules on the melee, once; the loser (either side) of a difference
+    of 3 rolls for its rout: the odds before the roll show both."""
     fight = judge(state, req)
+    ra = rout_check(state, fight.attacker, R_MELEE)
+    rd = rout_check(state, fight.defender, R_MELEE)
+    return Plan(
+        req,
+        steps=(fight.check,),
+        data=fight,
+        step_odds_fn=lambda: [fight.check.odds(), ra.odds(), rd.odds()],
+    )
+
+
+def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
+    """Resolve a melee (2 by 2, Melee)."""
+    req: Melee = plan.request
+    fight: Fight = plan.data
     a, d = fight.attacker, fight.defender
     r = fight.check.resolve(dice)
     assert isinstance(r, OpposedRoll)
     rolls: list[AnyRoll] = [r]
-    events: list[Event] = [
-        Event("melee_resolved", {"attacker": a.id, "defender": d.id}),
+    events: list[DomainEvent] = [
+        MeleeResolved(a.id, d.id),
         unit_event("meleed", a.id, meleed=True),
         unit_event("meleed", d.id, meleed=True),
     ]
@@ -181,7 +220,7 @@ def melee(state: GameState, req: Request, dice: DiceSource) -> Outcome:
     joined = set(fight.facts["attacker"]["support_units"])
     for m in state.melees:
         if m.defender == d.id and m.attacker in joined:
-            events.append(Event("melee_resolved", {"attacker": m.attacker, "defender": d.id}))
+            events.append(MeleeResolved(m.attacker, d.id))
             events.append(unit_event("meleed", m.attacker, meleed=True))
     row = fight.check.row_for(r.difference)
     assert row is not None
@@ -207,28 +246,24 @@ def melee(state: GameState, req: Request, dice: DiceSource) -> Outcome:
             to = facts.pushed_back(state, loser, winner, state.utype(loser).move)
             events.append(unit_event("recoiled", loser.id, **({"body": to} if to else {})))
     elif key == "routs":
-        stated = req.get_list("contagion") if "contagion" in req else None
-        ev, rr, ll = resolve_rout(state, loser, winner, dice, R_MELEE, stated)
+        ev, rr, ll = resolve_rout(state, loser, winner, dice, R_MELEE, req.contagion)
         events.extend(ev)
         rolls.extend(rr)
         lines.extend(ll)
     else:
         events.append(unit_event("destroyed", loser.id, status="destroyed", body=None))
-        events.append(Event("melees_cleared", {"units": [loser.id]}))
+        events.append(MeleesCleared((loser.id,)))
     if follow == "mandatory" and win_town:
         follow = "voluntary"
         lines.append(f"{winner.name} is in a town: the follow-up is voluntary")
     if follow != "none":
         into = loser.body.centre if loser.body is not None else None
         events.append(
-            Event(
-                "follow_up_offered",
-                {
-                    "unit": winner.id,
-                    "x": None if into is None else into.x,
-                    "y": None if into is None else into.y,
-                    "mandatory": follow == "mandatory",
-                },
+            FollowUpOffered(
+                winner.id,
+                follow == "mandatory",
+                None if into is None else into.x,
+                None if into is None else into.y,
             )
         )
         lines.append(f"{winner.name}: {follow} follow-up")
@@ -237,39 +272,31 @@ def melee(state: GameState, req: Request, dice: DiceSource) -> Outcome:
     )
 
 
-def melee_odds(state: GameState, req: Request) -> list[Odds]:
-    fight = judge(state, req)
-    # the loser (either side) of a difference of 3 rolls for its rout
-    return [
-        fight.check.odds(),
-        rout_check(state, fight.attacker, R_MELEE).odds(),
-        rout_check(state, fight.defender, R_MELEE).odds(),
-    ]
-
-
-def follow_up(state: GameState, req: Request, dice: Any) -> Outcome:
+def follow_up(state: GameState, req: FollowUp, dice: Any = None) -> Outcome:
     """Follow up a beaten enemy (2 by 2, Melee results 3-6+): into the ground it held (or to
     ``x``, ``y``), or ``decline=true`` when the follow-up is voluntary. Contact made with a
     fresh enemy starts a subsequent melee."""
-    u = require_unit_in_play(state, req.get_str("unit"), "follow up")
+    u = require_unit_in_play(state, req.unit, "follow up")
     require_phase(state, "melee", state.phasing, "follow up")
     fu = next((f for f in state.follow_ups if f.unit == u.id), None)
     if fu is None:
         raise RuleViolation(R_MELEE, f"{u.name} has no follow-up to make")
-    if req.get_bool("decline"):
+    if req.decline:
         if fu.mandatory:
             raise RuleViolation(R_MELEE, f"{u.name}'s follow-up is mandatory")
-        return Outcome((Event("follow_up_closed", {"unit": u.id}),), (), f"{u.name} holds")
-    events: list[Event] = [Event("follow_up_closed", {"unit": u.id})]
+        return Outcome((FollowUpClosed(u.id),), (), f"{u.name} holds")
+    events: list[DomainEvent] = [FollowUpClosed(u.id)]
     contacts: list[str] = []
     if u.body is not None:
-        if "x" in req:
-            at = tt.Vec(req.get_float("x"), req.get_float("y"))
+        if req.x is not None:
+            if req.y is None:
+                raise BadRequest("give x and y (mm)")
+            at = tt.Vec(req.x, req.y)
         elif fu.into is not None:
             at = fu.into
         else:
             at = u.body.centre
-        facing = req.get_float("facing", u.body.facing)
+        facing = u.body.facing if req.facing is None else req.facing
         body = tt.Body(at, tt.normalise(facing), u.body.footprint)
         events.append(unit_event("followed_up", u.id, body=body))
         for e in state.live(state.enemy_of(u.side)):
@@ -277,29 +304,46 @@ def follow_up(state: GameState, req: Request, dice: Any) -> Outcome:
                 contacts.append(e.id)
     else:
         events.append(unit_event("followed_up", u.id))
-        contacts = [str(c) for c in req.get_list("contact", [])]
+        contacts = list(req.contact or ())
+    fights: list[str] = []
+    barred: list[str] = []
     for c in contacts:
-        events.append(Event("melee_pending", {"attacker": u.id, "defender": c}))
+        problem = initiation_problem(state, u, state.unit(c))
+        if problem is not None:
+            barred.append(f"{c} ({problem})")
+            continue
+        fights.append(c)
+        events.append(MeleePending(u.id, c))
     msg = f"{u.name} follows up"
-    if contacts:
-        msg += "; subsequent melee with " + ", ".join(contacts)
+    if fights:
+        msg += "; subsequent melee with " + ", ".join(fights)
+    if barred:
+        msg += "; in contact but no melee: " + ", ".join(barred)
     return Outcome(tuple(events), (), msg)
 
 
-def voluntary_rout(state: GameState, req: Request, dice: DiceSource) -> Outcome:
-    """A *** unit routs of its own will (2 by 2, Unit Summary ***): in its own move phase, or
-    when it is the defender of a melee not yet resolved (ASSUMPTION: the text says not when)."""
+def plan_voluntary_rout(state: GameState, req: Rout) -> Plan:
+    """The checks of a voluntary rout, and its rout roll (none when ``[rout]
+    voluntary_rolls`` is false)."""
     u = _voluntary_judge(state, req)
     rolls_it = bool(state.rules.section("rout").get("voluntary_rolls", True))
-    stated = req.get_list("contagion") if "contagion" in req else None
-    cause = None
-    ev, rr, ll = resolve_rout(state, u, cause, dice, R_UNITS, stated, rolls_it)
+    steps = (rout_check(state, u, R_UNITS),) if rolls_it else ()
+    return Plan(req, steps=steps, data=u)
+
+
+def voluntary_rout(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
+    """A *** unit routs of its own will (2 by 2, Unit Summary ***): in its own move phase, or
+    when it is the defender of a melee not yet resolved (ASSUMPTION: the text says not when)."""
+    req: Rout = plan.request
+    u: Unit = plan.data
+    rolls_it = bool(plan.steps)
+    ev, rr, ll = resolve_rout(state, u, None, dice, R_UNITS, req.contagion, rolls_it)
     return Outcome(tuple(ev), tuple(rr), "voluntary rout: " + "; ".join(ll))
 
 
-def _voluntary_judge(state: GameState, req: Request) -> Unit:
+def _voluntary_judge(state: GameState, req: Rout) -> Unit:
     """Every check of a voluntary rout (2 by 2, Unit Summary ***), no dice."""
-    u = require_unit_in_play(state, req.get_str("unit"), "voluntary rout")
+    u = require_unit_in_play(state, req.unit, "voluntary rout")
     if not state.utype(u).voluntary_rout:
         raise RuleViolation(R_UNITS, f"{state.utype(u).name} may not rout voluntarily (not ***)")
     threatened = any(m.defender == u.id for m in state.melees)
@@ -312,15 +356,7 @@ def _voluntary_judge(state: GameState, req: Request) -> Unit:
     return u
 
 
-def voluntary_rout_odds(state: GameState, req: Request) -> list[Odds]:
-    """The rout roll of a voluntary rout (none when ``[rout] voluntary_rolls`` is false)."""
-    u = _voluntary_judge(state, req)
-    if not bool(state.rules.section("rout").get("voluntary_rolls", True)):
-        return []
-    return [rout_check(state, u, R_UNITS).odds()]
-
-
-def check_melee(state: GameState, req: Request, dice: Any) -> Outcome:
+def check_melee(state: GameState, req: Melee, dice: Any = None) -> Outcome:
     """Query: both sides' modifiers and the loser's odds, without rolling."""
     fight = judge(state, req)
     o = fight.check.odds()

@@ -9,6 +9,7 @@ the table are millimetres (:mod:`vedette.geometry.tabletop`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -27,6 +28,8 @@ R_SHOOT = "2 by 2, Resolving shooting"
 R_MELEE = "2 by 2, Melee"
 R_SETUP = "2 by 2, Game Setup"
 R_SCALE = "2 by 2, Scale"
+R_PLAY = "2 by 2 on vedette, ways to play"
+PLAYS = ("tracked", "stated")
 
 ARMS = ("infantry", "cavalry", "artillery", "hq")
 FORMATIONS = ("line", "attack_column", "road_column")
@@ -225,6 +228,10 @@ class Unit:
     entry: str = ""  # the RP it arrived at this phase and must enter by
     routed: bool = False  # has routed (and is disrupted) since it last rallied
     countercharged: bool = False  # has counter-charged this turn
+    spent: float = 0.0  # [n] of its allowance spent by relative moves this phase
+    turned: bool = False  # changed facing (turn, wheel) this phase
+    straight_run: float = 0.0  # [n] moved straight ahead since its last change of facing
+    road_only: bool = True  # every relative move this phase wholly on a road
 
     @property
     def alive(self) -> bool:
@@ -316,14 +323,24 @@ class GameState:
     follow_ups: tuple[FollowUp, ...] = ()
     winner: str | None = None
     title: str = ""
+    #: how the game is played (chosen per game, never mixed): ``tracked`` (vedette keeps
+    #: positions and facings and measures) or ``stated`` (the player states measured facts)
+    play: str = "tracked"
     victory: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     # -- lookups -------------------------------------------------------------------------
     def unit(self, uid: str) -> Unit:
-        for u in self.units:
-            if u.id == uid:
-                return u
+        u = _index(self.units).by_id.get(uid)
+        if u is not None:
+            return u
         raise BadRequest(f"no unit {uid!r} (units: {', '.join(u.id for u in self.units)})")
+
+    def near(self, where: Body | Vec, mm: float, side: str | None = None) -> list[Unit]:
+        """Units on the table (of ``side``) that may be within ``mm`` of ``where`` edge to
+        edge: a superset from a grid of unit centres, in the order of ``units``; callers then
+        ask the exact question. Equivalent to filtering :meth:`live`, without visiting every
+        unit of a large army."""
+        return _index(self.units).near(where, mm, side)
 
     def utype(self, u: Unit) -> UnitType:
         return self.rules.unit_types[u.kind]
@@ -386,9 +403,117 @@ class GameState:
 
     # -- updates (used by apply only) ----------------------------------------------------
     def with_unit(self, uid: str, **changes: Any) -> GameState:
-        self.unit(uid)
         units = tuple(replace(u, **changes) if u.id == uid else u for u in self.units)
+        if units == self.units and not any(u.id == uid for u in units):
+            self.unit(uid)  # raises, naming the units
+        _derive_index(self.units, units, uid)
         return replace(self, units=units)
+
+
+class _UnitIndex:
+    """Units by id, and the positioned units on the table in a grid of their centres."""
+
+    CELL = 80.0
+
+    def __init__(self, units: tuple[Unit, ...]) -> None:
+        self.by_id = {u.id: u for u in units}
+        grid: dict[tuple[int, int], list[tuple[int, Unit]]] = {}
+        footprints = set()
+        cell = self.CELL
+        for i, u in enumerate(units):
+            b = u.body
+            if b is None or u.status != "table":
+                continue
+            c = b.centre
+            key = (int(c.x // cell), int(c.y // cell))
+            found = grid.get(key)
+            if found is None:
+                grid[key] = [(i, u)]
+            else:
+                found.append((i, u))
+            footprints.add(b.footprint)
+        self.grid = grid
+        self.radius = max((math.hypot(f.width, f.depth) / 2 for f in footprints), default=0.0)
+
+    def near(self, where: Body | Vec, mm: float, side: str | None) -> list[Unit]:
+        c = where.centre if isinstance(where, Body) else where
+        own = where.radius if isinstance(where, Body) else 0.0
+        reach = mm + own + self.radius
+        x0, x1 = int((c.x - reach) // self.CELL), int((c.x + reach) // self.CELL)
+        y0, y1 = int((c.y - reach) // self.CELL), int((c.y + reach) // self.CELL)
+        found: list[tuple[int, Unit]] = []
+        if (x1 - x0 + 1) * (y1 - y0 + 1) > 4 * len(self.grid) + 16:
+            cells: list[list[tuple[int, Unit]]] = list(self.grid.values())
+        else:
+            cells = [
+                self.grid[(i, j)]
+                for i in range(x0, x1 + 1)
+                for j in range(y0, y1 + 1)
+                if (i, j) in self.grid
+            ]
+        r2 = reach * reach
+        for cell in cells:
+            for i, u in cell:
+                if side is not None and u.side != side:
+                    continue
+                assert u.body is not None
+                dx, dy = u.body.centre.x - c.x, u.body.centre.y - c.y
+                if dx * dx + dy * dy <= r2 + 1e-9:
+                    found.append((i, u))
+        found.sort(key=lambda iu: iu[0])
+        return [u for _, u in found]
+
+    def changed(self, units: tuple[Unit, ...], uid: str) -> _UnitIndex:
+        """The index of ``units``, equal to this one's units but for unit ``uid``: copied and
+        patched (dictionary copies run in C), not rebuilt."""
+        new = _UnitIndex.__new__(_UnitIndex)
+        old = self.by_id.get(uid)
+        i, u = next((i, u) for i, u in enumerate(units) if u.id == uid)
+        new.by_id = dict(self.by_id)
+        new.by_id[uid] = u
+        new.grid = dict(self.grid)
+        new.radius = self.radius
+        if old is not None and old.body is not None and old.status == "table":
+            key = self._key(old.body.centre)
+            new.grid[key] = [x for x in new.grid.get(key, []) if x[1].id != uid]
+        if u.body is not None and u.status == "table":
+            key = self._key(u.body.centre)
+            cell = [x for x in new.grid.get(key, []) if x[1].id != uid]
+            cell.append((i, u))
+            cell.sort(key=lambda x: x[0])
+            new.grid[key] = cell
+            r = u.body.radius
+            if r > new.radius:
+                new.radius = r
+        return new
+
+    def _key(self, c: Vec) -> tuple[int, int]:
+        return (int(c.x // self.CELL), int(c.y // self.CELL))
+
+
+_INDEXES: dict[int, tuple[tuple[Unit, ...], _UnitIndex]] = {}
+
+
+def _derive_index(old: tuple[Unit, ...], new: tuple[Unit, ...], uid: str) -> None:
+    """When ``old`` is indexed, index ``new`` (one unit changed) by patching a copy."""
+    hit = _INDEXES.get(id(old))
+    if hit is None or hit[0] is not old:
+        return
+    if len(_INDEXES) > 256:
+        _INDEXES.clear()
+    _INDEXES[id(new)] = (new, hit[1].changed(new, uid))
+
+
+def _index(units: tuple[Unit, ...]) -> _UnitIndex:
+    """The index of a units tuple, built once per state (states are immutable)."""
+    hit = _INDEXES.get(id(units))
+    if hit is not None and hit[0] is units:
+        return hit[1]
+    if len(_INDEXES) > 256:
+        _INDEXES.clear()
+    ix = _UnitIndex(units)
+    _INDEXES[id(units)] = (units, ix)
+    return ix
 
 
 def require_phase(state: GameState, kind: str, side: str, what: str) -> None:

@@ -9,28 +9,31 @@ when vedette does not know where the unit stands, as stated facts: ``distance`` 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, Vec
-from vedette.rules.base import Event, Outcome, Request
+from vedette.rules.base import Outcome
+from vedette.rules.protocol import DomainEvent
 from vedette.rules.two_by_two import facts
-from vedette.rules.two_by_two.common import path_of, point
-from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.two_by_two.common import opt_n, point, to_n
+from vedette.rules.two_by_two.events import MeleePending, unit_event
 from vedette.rules.two_by_two.model import (
-    FORMATIONS,
     R_CONTACT,
     R_MELEE,
     R_MOVE,
+    R_PLAY,
     R_REINF,
     R_SHOOT,
     GameState,
+    ReinforcementPoint,
     Unit,
     require_phase,
     require_unit_in_play,
 )
+from vedette.rules.two_by_two.requests import Countercharge, Face, Formation, Move, Place
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,7 @@ class MovePlan:
     countercharge: tuple[tuple[str, float], ...] = ()
     reactions: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    facing_changed: bool = False
 
     @property
     def legal(self) -> bool:
@@ -83,20 +87,36 @@ class MovePlan:
         }
 
 
-def plan_move(state: GameState, u: Unit, req: Request) -> MovePlan:
-    """Measure (or take the stated facts of) a move and judge it against every movement rule."""
+def plan_move(
+    state: GameState, u: Unit, req: Move, spent: float = 0.0, road_only: bool = True
+) -> MovePlan:
+    """Measure (or take the stated facts of) a move and judge it against every movement rule.
+
+    ``spent`` is the [n] the unit has already spent in this move phase (relative moves are made
+    step by step) and ``road_only`` whether every earlier step was wholly on a road."""
     rules = state.rules
     t = state.utype(u)
     mv = rules.section("movement")
     problems: list[tuple[str, str]] = []
     breakdown: list[str] = []
-    if "to" in req and "path" not in req:
-        req = Request({**dict(req), "path": [req["to"]]})
+    if state.play == "stated":
+        given = [k for k in ("path", "to", "facing") if getattr(req, k) is not None]
+        if given:
+            raise BadRequest(
+                f"{u.name} has no position on the table: a stated game keeps none; state the"
+                f" move (distance=..., contact=...), not {', '.join(given)}"
+            )
+    if req.to is not None and req.path is None:
+        req = replace(req, path=(req.to,), to=None)
+    if u.body is not None and req.path is None and req.distance is not None:
+        req = along_facing(state, u, req)
     end: Body | None = None
     contacts: list[str] = []
     crossed: tuple[str, ...] = ()
-    if "path" in req or ("facing" in req and "distance" not in req and u.body is not None):
-        path = path_of(req) if "path" in req else []
+    if req.path is not None or (
+        req.facing is not None and req.distance is None and u.body is not None
+    ):
+        path = [point(p, "path") for p in req.path or ()]
         if u.body is None:
             if not u.entry:
                 raise BadRequest(
@@ -106,17 +126,10 @@ def plan_move(state: GameState, u: Unit, req: Request) -> MovePlan:
             if not path:
                 raise BadRequest(f"{u.name} enters the table: give its path from the edge")
             rp = state.rp(u.entry)
-            radius = rules.mm(float(rules.section("reinforcements").get("entry_radius", 4)))
-            if path[0].distance(rp.point) > radius + rules.footprint.depth:
-                problems.append(
-                    (
-                        R_REINF,
-                        f"{u.name} must enter the table within [{radius / rules.base_mm:g}] of"
-                        f" reinforcement point {rp.id}",
-                    )
-                )
-            start_facing = tt.bearing(path[0], path[1]) if len(path) > 1 else 0.0
+            inward = entry_facing(state, rp)
+            start_facing = tt.bearing(path[0], path[1]) if len(path) > 1 else inward
             start = Body(path[0], start_facing, rules.footprint)
+            problems.extend(entry_problems(state, u, rp, start))
         else:
             start = u.body
             start_facing = u.body.facing
@@ -126,12 +139,16 @@ def plan_move(state: GameState, u: Unit, req: Request) -> MovePlan:
         for p in path[1:]:
             if p.distance(dedup[-1]) > 1e-9:
                 dedup.append(p)
-        if "facing" in req:
-            facing = tt.normalise(req.get_float("facing"))
+        if req.facing is not None:
+            facing = tt.normalise(req.facing)
         elif len(dedup) > 1:
             facing = tt.bearing(dedup[-2], dedup[-1])
         else:
             facing = start_facing
+        snapped = snap_to_contact(state, u, dedup, facing)
+        if snapped is not None:
+            dedup = [*dedup[:-1], snapped[0]]
+            breakdown.append(f"snapped to base contact with {snapped[1]}")
         pf = facts.path_facts(state, u, dedup, facing, start_facing)
         end = Body(dedup[-1], facing, rules.footprint)
         length, whole_road, bridge = pf.length, pf.whole_on_road, pf.bridge
@@ -141,38 +158,40 @@ def plan_move(state: GameState, u: Unit, req: Request) -> MovePlan:
         source = "measured"
         if not pf.on_table:
             problems.append((R_MOVE, f"{u.name} would end off the table"))
-        for o in state.live():
+        for o in state.near(end, 0.0):
             if o.id != u.id and o.body is not None and tt.overlaps(end, o.body, 1.0):
                 problems.append(
                     (R_MOVE, f"{u.name} would end on top of {o.name} (ASSUMPTION: no overlap)")
                 )
         before = {e.id for e in (facts.enemies_in_contact(state, u) or [])}
-        for e in state.live(state.enemy_of(u.side)):
+        for e in state.near(end, rules.contact_mm, state.enemy_of(u.side)):
             touching = e.body is not None and tt.in_contact(end, e.body, rules.contact_mm)
             if touching and e.id not in before:
                 contacts.append(e.id)
         straight = pf.straight_ahead
     else:
-        if "distance" not in req:
+        if req.distance is None:
             raise BadRequest("give a path (mm points), 'to', a 'facing', or a stated 'distance'")
-        length = req.get_float("distance")
+        length = to_n(state, req.distance)
         if length < 0:
             raise BadRequest("'distance' must not be negative")
-        whole_road = req.get_bool("road")
-        bridge = req.get_bool("bridge")
-        bridge_len = req.get_float("bridge_length", 0.0)
-        streams = req.get_int("streams", 0)
-        town = req.get_float("town", 0.0)
-        rough = req.get_float("rough", 0.0)
-        through_town = req.get_bool("through_town", town > 0)
-        contacts = [str(c) for c in req.get_list("contact", [])]
-        straight = req.get_bool("straight", True)
+        whole_road = bool(req.road)
+        bridge = bool(req.bridge)
+        bridge_len = opt_n(state, req.bridge_length, "bridge_length") or 0.0
+        streams = req.streams or 0
+        town = opt_n(state, req.town, "town") or 0.0
+        rough = opt_n(state, req.rough, "rough") or 0.0
+        through_town = town > 0 if req.through_town is None else req.through_town
+        contacts = list(req.contact or ())
+        straight = True if req.straight is None else req.straight
         source = "stated"
     # -- allowance (2 by 2, Unit Summary; Movement Modifiers) ------------------------------
     allowance = t.move
     breakdown.append(f"move [{t.move:g}] ({t.name})")
     road_col = u.formation == "road_column"
-    if whole_road and not through_town:
+    if whole_road and not through_town and not road_only:
+        breakdown.append("no road bonus: an earlier part of the move was off the road")
+    elif whole_road and not through_town:
         bonus = float(mv.get("road_bonus", 1))
         allowance += bonus
         breakdown.append(f"+[{bonus:g}] whole move on road")
@@ -206,9 +225,16 @@ def plan_move(state: GameState, u: Unit, req: Request) -> MovePlan:
         cost += sc
         breakdown.append(f"+[{sc:g}] crossing {streams} stream(s)")
     breakdown.insert(0, f"path [{length:.2f}]")
-    if cost > allowance + 1e-6:
+    if spent > 0:
+        breakdown.append(f"[{spent:.2f}] spent earlier this phase")
+    if spent + cost > allowance + 1e-6:
+        left = max(allowance - spent, 0.0)
         problems.append(
-            (R_MOVE, f"{u.name} needs [{cost:.2f}] but may move only [{allowance:.2f}]")
+            (
+                R_MOVE,
+                f"{u.name} needs [{cost:.2f}] but may move only [{left:.2f}]"
+                + (f" ([{allowance:.2f}] less [{spent:.2f}] spent)" if spent > 0 else ""),
+            )
         )
     if u.pinned and length > 1e-6:
         problems.append((R_SHOOT, f"{u.name} is pinned: it may only change facing"))
@@ -234,7 +260,8 @@ def plan_move(state: GameState, u: Unit, req: Request) -> MovePlan:
     if end is not None:
         ghost = Unit(u.id, u.side, u.kind, u.name, body=end)
         frac = float(mv.get("countercharge_fraction", 0.5))
-        for e in state.live(state.enemy_of(u.side)):
+        fastest = max((x.move for x in rules.unit_types.values() if x.is_cavalry), default=0.0)
+        for e in state.near(end, rules.mm(fastest * frac) + 1e-6, state.enemy_of(u.side)):
             et = state.utype(e)
             if not et.is_cavalry or e.disrupted or e.pinned or e.body is None:
                 continue
@@ -260,28 +287,142 @@ def plan_move(state: GameState, u: Unit, req: Request) -> MovePlan:
         crossed=crossed,
         countercharge=tuple(cc),
         reactions=tuple(reactions),
+        facing_changed=end is not None
+        and u.body is not None
+        and abs(((end.facing - u.body.facing + 180) % 360) - 180) > 1e-6,
     )
 
 
-def _describe(plan: MovePlan, u: Unit) -> str:
+STATED_MOVE_FACTS = (
+    "road",
+    "bridge",
+    "streams",
+    "town",
+    "rough",
+    "contact",
+    "through_town",
+    "bridge_length",
+    "straight",
+)
+
+
+def along_facing(state: GameState, u: Unit, req: Move) -> Move:
+    """A move stated as a ``distance`` for a unit whose position vedette tracks: straight
+    ahead along its facing (a tracked unit's facts are measured, never stated, so its
+    recorded position cannot go stale)."""
+    assert u.body is not None
+    stated = [k for k in STATED_MOVE_FACTS if getattr(req, k) is not None]
+    if stated:
+        raise RuleViolation(
+            R_PLAY,
+            f"{u.name}'s position is tracked: vedette measures {', '.join(stated)} itself; give"
+            " only the distance (straight ahead along its facing), or use advance / wheel /"
+            " charge",
+        )
+    n = to_n(state, req.distance or 0)
+    if n < 0:
+        raise BadRequest("'distance' must not be negative")
+    end = u.body.centre + u.body.forward().scale(state.rules.mm(n))
+    return replace(req, path=((end.x, end.y),), distance=None)
+
+
+def snap_to_contact(
+    state: GameState, u: Unit, path: list[Vec], facing: float
+) -> tuple[Vec, str] | None:
+    """Base contact without sub-millimetre accuracy: a move whose end falls within
+    ``[geometry] snap_mm`` of an enemy base (short of it, or into it) ends exactly touching
+    it, along its last leg. ``None`` when no enemy is that close."""
+    if len(path) < 2:
+        return None
+    rules = state.rules
+    snap = float(rules.section("geometry").get("snap_mm", 3.0))
+    a, b = path[-2], path[-1]
+    leg = a.distance(b)
+    if leg < 1e-9:
+        return None
+    heading = tt.bearing(a, b)
+    end = Body(b, facing, rules.footprint)
+    start = Body(a, facing, rules.footprint)
+    reach = leg + snap + rules.footprint.width + rules.footprint.depth
+    best: tuple[float, str] | None = None
+    for e in state.near(end, snap, state.enemy_of(u.side)):
+        if e.body is None or e.body.centre.distance(b) > snap + 2 * reach:
+            continue
+        if tt.distance(end, e.body) > snap:
+            continue
+        d = tt.contact_distance(start, heading, e.body)
+        if d is None or abs(d - leg) > snap + 1e-9:
+            continue
+        if best is None or d < best[0]:
+            best = (d, e.id)
+    if best is None or abs(best[0] - leg) < 1e-9:
+        return None
+    return a + Vec.heading(heading, best[0]), best[1]
+
+
+def entry_facing(state: GameState, rp: ReinforcementPoint) -> float:
+    """Facing straight onto the table from the RP's edge."""
+    edge, _ = tt.nearest_edge(state.table, rp.point)
+    return {"south": 0.0, "north": 180.0, "west": 90.0, "east": 270.0}[edge]
+
+
+def entry_problems(
+    state: GameState, u: Unit, rp: ReinforcementPoint, start: Body
+) -> list[tuple[str, str]]:
+    """An arriving unit "may enter edge within [4] of RP" (2 by 2, Reinforcements): its first
+    position touches the RP's table edge, no part of its base beyond [4] of the RP."""
+    rules = state.rules
+    n = float(rules.section("reinforcements").get("entry_radius", 4))
+    radius = rules.mm(n)
+    edge, _ = tt.nearest_edge(state.table, rp.point)
+    out: list[tuple[str, str]] = []
+    gap = state.table.edge_distance(start, edge)  # type: ignore[arg-type]
+    if gap > rules.contact_mm + 1e-6:
+        out.append(
+            (
+                R_REINF,
+                f"{u.name} must enter from the {edge} table edge (it would start"
+                f" [{rules.n(gap):.2f}] inside the table)",
+            )
+        )
+    if start.centre.distance(rp.point) > radius + rules.footprint.depth:
+        out.append(
+            (
+                R_REINF,
+                f"{u.name} must enter the table within [{n:g}] of reinforcement point {rp.id}",
+            )
+        )
+    return out
+
+
+def _describe(plan: MovePlan, u: Unit, counter: bool = False) -> str:
     bits = [
         f"{u.name} moves [{plan.length:.2f}] (cost [{plan.cost:.2f}] of [{plan.allowance:.2f}])"
     ]
-    if plan.contacts:
+    if plan.contacts and counter:
+        bits.append(
+            "into contact with "
+            + ", ".join(plan.contacts)
+            + ": melee pending, resolved in the coming melee phase (no turn to face or fire:"
+            " that is open only when charged in the enemy's move phase)"
+        )
+    elif plan.contacts:
         bits.append("into contact with " + ", ".join(plan.contacts) + ": melee pending")
     if plan.countercharge:
         bits.append(
             "may be counter-charged by "
             + ", ".join(f"{c} [{d:.2f}]" for c, d in plan.countercharge)
         )
-    if plan.reactions:
+    if plan.reactions and not counter:
         bits.append("may turn to face and fire: " + ", ".join(plan.reactions))
+    if plan.end is not None and plan.facing_changed:
+        bits.append(f"now faces {plan.end.facing:.0f}")
     return "; ".join(bits)
 
 
-def move(state: GameState, req: Request, dice: Any) -> Outcome:
+def move(state: GameState, req: Move, dice: Any = None) -> Outcome:
     """Move a unit in its side's move phase (2 by 2, Movement Modifiers; Moving to contact)."""
-    u = require_unit_in_play(state, req.get_str("unit"), "move")
+    u = require_unit_in_play(state, req.unit, "move")
     require_phase(state, "move", u.side, "move")
     if u.disrupted:
         raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not move or fire")
@@ -295,7 +436,9 @@ def move(state: GameState, req: Request, dice: Any) -> Outcome:
     return Outcome(tuple(events), (), _describe(plan, u), {"move": plan.to_json()})
 
 
-def _move_events(state: GameState, u: Unit, plan: MovePlan, counter: bool = False) -> list[Event]:
+def _move_events(
+    state: GameState, u: Unit, plan: MovePlan, counter: bool = False
+) -> list[DomainEvent]:
     changes: dict[str, Any] = {
         "moved": True,
         "through_town": u.through_town or plan.through_town,
@@ -303,27 +446,32 @@ def _move_events(state: GameState, u: Unit, plan: MovePlan, counter: bool = Fals
     }
     if plan.end is not None:
         changes["body"] = plan.end
-    events = [unit_event("moved", u.id, **changes)]
+        # the move is a step of the phase: what it spent, and whether it kept straight
+        # (for a later charge's "last [2] straight ahead")
+        changes["spent"] = round(u.spent + plan.cost, 9)
+        if plan.facing_changed:
+            changes.update(turned=True, straight_run=0.0)
+        else:
+            changes["straight_run"] = round(u.straight_run + plan.length, 9)
+    events: list[DomainEvent] = [unit_event("moved", u.id, **changes)]
     for c in plan.contacts:
-        events.append(
-            Event("melee_pending", {"attacker": u.id, "defender": c, "counter_charge": counter})
-        )
+        events.append(MeleePending(u.id, c, counter))
     return events
 
 
-def check_move(state: GameState, req: Request, dice: Any) -> Outcome:
+def check_move(state: GameState, req: Move, dice: Any = None) -> Outcome:
     """Query: is this move legal, and what does it cost? (never changes the game)"""
-    u = state.unit(req.get_str("unit"))
+    u = state.unit(req.unit)
     plan = plan_move(state, u, req)
     verdict = "legal" if plan.legal else "NOT legal: " + "; ".join(p for _, p in plan.problems)
     return Outcome((), (), f"{_describe(plan, u)} — {verdict}", {"move": plan.to_json()})
 
 
-def countercharge(state: GameState, req: Request, dice: Any) -> Outcome:
+def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Outcome:
     """A cavalry counter-charge in the shooting phase against an enemy that moved within half
     its move (2 by 2, Sequence of play; Moving to contact)."""
-    u = require_unit_in_play(state, req.get_str("unit"), "counter-charge")
-    target = require_unit_in_play(state, req.get_str("target"), "counter-charge")
+    u = require_unit_in_play(state, req.unit, "counter-charge")
+    target = require_unit_in_play(state, req.target, "counter-charge")
     require_phase(state, "shoot", u.side, "counter-charge")
     t = state.utype(u)
     if not t.is_cavalry:
@@ -336,19 +484,38 @@ def countercharge(state: GameState, req: Request, dice: Any) -> Outcome:
         raise RuleViolation(R_CONTACT, f"{target.name} did not move this turn: no counter-charge")
     frac = float(state.rules.section("movement").get("countercharge_fraction", 0.5))
     d = facts.distance_n(state, u, target)
-    within = req.get_bool("within", d is not None and d <= t.move * frac + 1e-9)
+    within = (d is not None and d <= t.move * frac + 1e-9) if req.within is None else req.within
     if not within:
         raise RuleViolation(
             R_CONTACT,
             f"{target.name} is not within [{t.move * frac:g}] (1/2 move) of {u.name}"
             + (f": it is [{d:.2f}] away" if d is not None else ""),
         )
-    if "path" not in req and "to" not in req and "distance" not in req:
-        raise BadRequest("give the counter-charge path (or a stated distance)")
-    r = dict(req)
-    if "distance" in r:
-        r["contact"] = [target.id]
-    plan = plan_move(state, u, Request(r))
+    path, facing = req.path, req.facing
+    if path is None and req.to is None and req.distance is None:
+        if u.body is None or target.body is None:
+            raise BadRequest("give the counter-charge path (or a stated distance)")
+        # in the player's language: straight ahead into base contact, as a charge
+        ahead = tt.contact_distance(u.body, u.body.facing, target.body)
+        if ahead is None:
+            bearing = tt.relative_bearing(u.body, target.body.centre)
+            raise RuleViolation(
+                R_CONTACT,
+                f"{target.name} is not straight ahead of {u.name} (it lies {abs(bearing):.0f}"
+                f" degrees to its {'left' if bearing < 0 else 'right'}): give the path",
+            )
+        end = u.body.centre + Vec.heading(u.body.facing, ahead)
+        path, facing = ((end.x, end.y),), u.body.facing
+    mv = Move(
+        unit=req.unit,
+        path=path,
+        to=req.to,
+        facing=facing,
+        distance=req.distance,
+        contact=(target.id,) if req.distance is not None and u.body is None else None,
+    )
+    plan = plan_move(state, u, mv)
+    plan = replace(plan, reactions=())  # no turn to face or fire against a counter-charge
     if target.id not in plan.contacts:
         raise RuleViolation(R_CONTACT, f"the counter-charge must end in contact with {target.name}")
     if plan.problems:
@@ -357,18 +524,21 @@ def countercharge(state: GameState, req: Request, dice: Any) -> Outcome:
     events = _move_events(state, u, plan, counter=True)
     events.append(unit_event("moved", u.id, countercharged=True))
     return Outcome(
-        tuple(events), (), "counter-charge: " + _describe(plan, u), {"move": plan.to_json()}
+        tuple(events),
+        (),
+        "counter-charge: " + _describe(plan, u, counter=True),
+        {"move": plan.to_json()},
     )
 
 
-def face(state: GameState, req: Request, dice: Any) -> Outcome:
+def face(state: GameState, req: Face, dice: Any = None) -> Outcome:
     """Infantry charged this phase, and not engaged otherwise, turns to face its charger
     (2 by 2, Moving to contact). The charger is set front to front with it."""
-    u = require_unit_in_play(state, req.get_str("unit"), "turn to face")
-    charger = require_unit_in_play(state, req.get_str("toward"), "turn to face")
+    u = require_unit_in_play(state, req.unit, "turn to face")
+    charger = require_unit_in_play(state, req.toward, "turn to face")
     require_reaction(state, u.side, "turn to face")
     check_charged(state, u, charger)
-    events: list[Event] = []
+    events: list[DomainEvent] = []
     if u.body is not None and charger.body is not None:
         turned = u.body.facing_toward(charger.body.centre)
         events.append(unit_event("faced", u.id, body=turned))
@@ -412,23 +582,23 @@ def check_charged(state: GameState, u: Unit, charger: Unit) -> None:
         raise RuleViolation(R_CONTACT, f"{u.name} is engaged already: it may not turn or fire")
 
 
-def formation(state: GameState, req: Request, dice: Any) -> Outcome:
+def formation(state: GameState, req: Formation, dice: Any = None) -> Outcome:
     """Change formation (line, column of attack, road column) or skirmisher screen in the
     unit's move phase (ASSUMPTION: free, part of its move; the text gives no cost)."""
-    u = require_unit_in_play(state, req.get_str("unit"), "formation")
+    u = require_unit_in_play(state, req.unit, "formation")
     require_phase(state, "move", u.side, "change formation")
     if u.disrupted:
         raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not move")
     if u.pinned:
         raise RuleViolation(R_SHOOT, f"{u.name} is pinned: it may only change facing")
-    events: list[Event] = []
-    if "formation" in req:
-        f = req.get_choice("formation", FORMATIONS)
+    events: list[DomainEvent] = []
+    if req.formation is not None:
+        f = req.formation
         if f == "attack_column" and not state.utype(u).is_infantry:
             raise RuleViolation(R_MELEE, "column of attack is for infantry only")
         events.append(unit_event("formation", u.id, formation=f))
-    if "screen" in req:
-        on = req.get_bool("screen")
+    if req.screen is not None:
+        on = req.screen
         if on and not state.utype(u).is_infantry:
             raise RuleViolation(R_SHOOT, "only infantry have a skirmisher screen")
         events.append(unit_event("screen", u.id, screened=on))
@@ -437,26 +607,56 @@ def formation(state: GameState, req: Request, dice: Any) -> Outcome:
     return Outcome(
         tuple(events),
         (),
-        f"{u.name}: " + ", ".join(f"{k}={req[k]}" for k in ("formation", "screen") if k in req),
+        f"{u.name}: "
+        + ", ".join(
+            f"{k}={v}"
+            for k, v in (("formation", req.formation), ("screen", req.screen))
+            if v is not None
+        ),
     )
 
 
-def place(state: GameState, req: Request, dice: Any) -> Outcome:
+def place(state: GameState, req: Place, dice: Any = None) -> Outcome:
     """Put a unit where it stands on the table (x, y mm, facing degrees), or clear its position
-    (``clear=true``) to state facts instead. A record-keeping correction, not a move: it is
-    logged like everything else but checks no movement rule."""
-    u = state.unit(req.get_str("unit"))
+    (``clear=true``). A record-keeping correction, not a move (no allowance is spent), but it
+    checks what the rules say of where a unit may stand: on the table, not on another unit,
+    and an arriving reinforcement on its RP's edge within [4] of the RP (2 by 2,
+    Reinforcements). A stated game keeps no positions: nothing to place."""
+    u = state.unit(req.unit)
     if u.status != "table":
         raise RuleViolation(R_REINF, f"{u.name} is not on the table ({u.status})")
-    if req.get_bool("clear"):
-        return Outcome((unit_event("placed", u.id, body=None),), (), f"{u.name}: position cleared")
-    at = point([req.get_float("x"), req.get_float("y")], "x,y")
-    facing = req.get_float("facing", u.body.facing if u.body is not None else 0.0)
+    if state.play == "stated":
+        raise RuleViolation(
+            R_PLAY, "a stated game keeps no positions: the player's table is the record"
+        )
+    if req.clear:
+        raise RuleViolation(
+            R_PLAY,
+            f"a tracked game keeps every position: {u.name}'s may be corrected, not dropped"
+            " (start a stated game to state facts instead)",
+        )
+    if req.x is None or req.y is None:
+        raise BadRequest("give x and y (mm)")
+    at = Vec(req.x, req.y)
+    default = entry_facing(state, state.rp(u.entry)) if u.entry and u.body is None else 0.0
+    keep = u.body.facing if u.body is not None else default
+    facing = keep if req.facing is None else req.facing
     body = Body(at, tt.normalise(facing), state.rules.footprint)
     if not state.table.on_table(body):
         raise RuleViolation(R_MOVE, f"{u.name} would be off the table")
+    for o in state.live():
+        if o.id != u.id and o.body is not None and tt.overlaps(body, o.body, 1.0):
+            raise RuleViolation(
+                R_MOVE, f"{u.name} would stand on {o.name} (ASSUMPTION: no overlap)"
+            )
+    changes: dict[str, Any] = {"body": body}
+    if u.entry and u.body is None:
+        problems = entry_problems(state, u, state.rp(u.entry), body)
+        if problems:
+            raise RuleViolation(*problems[0])
+        changes["entry"] = ""
     return Outcome(
-        (unit_event("placed", u.id, body=body),),
+        (unit_event("placed", u.id, **changes),),
         (),
         f"{u.name} placed at ({at.x:.1f}, {at.y:.1f}) facing {body.facing:.0f}",
     )

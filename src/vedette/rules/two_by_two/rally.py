@@ -14,9 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from vedette.dice import Check, DiceSource, Modifier, Odds, Roll
+from vedette.dice import Check, DiceSource, Modifier, Roll
 from vedette.errors import RuleViolation
-from vedette.rules.base import Outcome, Request
+from vedette.rules.base import Outcome
+from vedette.rules.protocol import Plan
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import Fact, fact_bool, mod
 from vedette.rules.two_by_two.events import unit_event
@@ -27,6 +28,7 @@ from vedette.rules.two_by_two.model import (
     require_phase,
     require_unit_in_play,
 )
+from vedette.rules.two_by_two.requests import Rally
 
 
 @dataclass(frozen=True)
@@ -50,31 +52,27 @@ def _in_command(state: GameState, u: Unit) -> bool | None:
     return (div_ok and corps_ok) if rule == "both" else (div_ok or corps_ok)
 
 
-def judge(state: GameState, req: Request) -> RallyTry:
-    u = require_unit_in_play(state, req.get_str("unit"), "rally")
+def judge(state: GameState, req: Rally) -> RallyTry:
+    u = require_unit_in_play(state, req.unit, "rally")
     require_phase(state, "rally", u.side, "rally")
     t = state.utype(u)
     if not (u.pinned or u.disrupted):
         raise RuleViolation(R_RALLY, f"{u.name} is neither pinned nor disrupted")
     if u.rallied:
         raise RuleViolation(R_RALLY, f"{u.name} has tried to rally this phase (ASSUMPTION: once)")
-    effect = req.get_choice(
-        "effect", ("disrupted", "pinned"), "disrupted" if u.disrupted else "pinned"
-    )
+    effect = req.effect or ("disrupted" if u.disrupted else "pinned")
     if effect == "disrupted" and not u.disrupted:
         raise RuleViolation(R_RALLY, f"{u.name} is not disrupted")
     if effect == "pinned" and not u.pinned:
         raise RuleViolation(R_RALLY, f"{u.name} is not pinned")
     sec = state.rules.section("rally")
     ec = facts.enemies_in_contact(state, u)
-    contact = fact_bool(req, "enemy_contact", None if ec is None else bool(ec))
+    contact = fact_bool(req.enemy_contact, None if ec is None else bool(ec))
     if contact.value:
         raise RuleViolation(R_RALLY, f"rally not possible: enemy in contact with {u.name}")
     self_hq = t.is_hq
     command: Fact = (
-        Fact(True, "HQ self")
-        if self_hq
-        else fact_bool(req, "in_command", _in_command(state, u), True)
+        Fact(True, "HQ self") if self_hq else fact_bool(req.in_command, _in_command(state, u), True)
     )
     if not command.value:
         raise RuleViolation(
@@ -83,10 +81,10 @@ def judge(state: GameState, req: Request) -> RallyTry:
             f" [{float(sec.get('division_range', 4)):g}] or Corps HQ within"
             f" [{float(sec.get('corps_range', 8)):g}]",
         )
-    hq = fact_bool(req, "hq_contact", facts.hq_in_contact(state, u))
+    hq = fact_bool(req.hq_contact, facts.hq_in_contact(state, u))
     near_n = float(sec.get("enemy_within", 2))
     ew = facts.enemies_within(state, u, near_n)
-    near = fact_bool(req, "enemy_near", None if ew is None else bool(ew))
+    near = fact_bool(req.enemy_near, None if ew is None else bool(ew))
     mods: list[Modifier] = []
     if t.elite:
         mods.append(mod(state, "rally", "elite", "Guards/Grenadiers/Light", R_RALLY))
@@ -127,9 +125,14 @@ def judge(state: GameState, req: Request) -> RallyTry:
     return RallyTry(u, check, effect, info)
 
 
-def rally(state: GameState, req: Request, dice: DiceSource) -> Outcome:
-    """Try to rally a pinned or disrupted unit (2 by 2, Rallying)."""
+def plan_rally(state: GameState, req: Rally) -> Plan:
     tr = judge(state, req)
+    return Plan(req, steps=(tr.check,), data=tr)
+
+
+def rally(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
+    """Try to rally a pinned or disrupted unit (2 by 2, Rallying)."""
+    tr: RallyTry = plan.data
     r = tr.check.resolve(dice)
     assert isinstance(r, Roll)
     u = tr.unit
@@ -143,7 +146,3 @@ def rally(state: GameState, req: Request, dice: DiceSource) -> Outcome:
         ev = unit_event("marker", u.id, rallied=True)
         msg = f"{u.name} fails to rally"
     return Outcome((ev,), (r,), msg, {"rally": tr.facts}, (tr.check.odds(),))
-
-
-def rally_odds(state: GameState, req: Request) -> list[Odds]:
-    return [judge(state, req).check.odds()]

@@ -9,12 +9,20 @@ within [4] of the RP), or is placed with ``x``, ``y``, ``facing`` given here.
 
 from __future__ import annotations
 
-from vedette.dice import Check, DiceSource, Odds, Roll
-from vedette.errors import RuleViolation
+from vedette.dice import Check, DiceSource, Roll
+from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry.tabletop import Body, Vec, normalise
-from vedette.rules.base import Event, Outcome, Request
-from vedette.rules.two_by_two.events import unit_event
-from vedette.rules.two_by_two.model import R_REINF, GameState, ReinforcementPoint, require_phase
+from vedette.rules.base import Outcome
+from vedette.rules.protocol import DomainEvent, Plan
+from vedette.rules.two_by_two.events import ReinforcementRolled, RpDequeued, unit_event
+from vedette.rules.two_by_two.model import (
+    R_PLAY,
+    R_REINF,
+    GameState,
+    ReinforcementPoint,
+    require_phase,
+)
+from vedette.rules.two_by_two.requests import Reinforce
 
 
 def _check(state: GameState, rp: ReinforcementPoint) -> Check:
@@ -23,8 +31,8 @@ def _check(state: GameState, rp: ReinforcementPoint) -> Check:
     return Check("1d6", (), table, f"reinforcement at {rp.kind} RP {rp.id} ({nxt})", R_REINF)
 
 
-def _judge(state: GameState, req: Request) -> ReinforcementPoint:
-    rp = state.rp(req.get_str("rp"))
+def _judge(state: GameState, req: Reinforce) -> ReinforcementPoint:
+    rp = state.rp(req.rp)
     require_phase(state, "move", rp.side, "roll for reinforcements")
     limit = int(state.rules.num("reinforcements", "rolls_per_turn"))
     if state.reinforcement_rolls >= limit:
@@ -34,34 +42,43 @@ def _judge(state: GameState, req: Request) -> ReinforcementPoint:
     return rp
 
 
-def reinforce(state: GameState, req: Request, dice: DiceSource) -> Outcome:
+def plan_reinforce(state: GameState, req: Reinforce) -> Plan:
+    """Every check of the rules, and the one roll it makes (its odds before the roll)."""
     rp = _judge(state, req)
-    r = _check(state, rp).resolve(dice)
+    if req.x is not None and state.play == "stated":
+        raise RuleViolation(R_PLAY, "a stated game keeps no positions: give no x, y")
+    return Plan(req, steps=(_check(state, rp),), data=rp)
+
+
+def reinforce(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
+    req: Reinforce = plan.request
+    rp: ReinforcementPoint = plan.data
+    r = plan.steps[0].resolve(dice)
     assert isinstance(r, Roll)
-    events: list[Event] = [Event("reinforcement_rolled", {"rp": rp.id})]
+    events: list[DomainEvent] = [ReinforcementRolled(rp.id)]
     if r.row != "arrives":
         return Outcome(tuple(events), (r,), f"no reinforcement at RP {rp.id}")
     uid = rp.queue[0]
     u = state.unit(uid)
-    events.append(Event("rp_dequeued", {"rp": rp.id, "unit": uid}))
-    if "x" in req:
-        at = Vec(req.get_float("x"), req.get_float("y"))
-        body = Body(at, normalise(req.get_float("facing", 0.0)), state.rules.footprint)
-        radius = state.rules.mm(state.rules.num("reinforcements", "entry_radius"))
-        if at.distance(rp.point) > radius + state.rules.footprint.depth or not state.table.on_table(
-            body
-        ):
-            raise RuleViolation(
-                R_REINF,
-                f"{u.name} must enter within [{radius / state.rules.base_mm:g}] of RP {rp.id}",
-            )
+    events.append(RpDequeued(rp.id, uid))
+    if req.x is not None:
+        from vedette.rules.two_by_two.movement import entry_facing, entry_problems
+
+        if req.y is None:
+            raise BadRequest("give x and y (mm)")
+        at = Vec(req.x, req.y)
+        facing = normalise(entry_facing(state, rp) if req.facing is None else req.facing)
+        body = Body(at, facing, state.rules.footprint)
+        problems = entry_problems(state, u, rp, body)
+        if problems or not state.table.on_table(body):
+            rule, text = problems[0] if problems else (R_REINF, f"{u.name} would be off the table")
+            raise RuleViolation(rule, text)
         events.append(unit_event("arrived", uid, status="table", body=body, entry=""))
-        msg = f"{u.name} arrives at RP {rp.id}"
+        msg = f"{u.name} arrives at RP {rp.id}: it stands on the edge and may move now or next"
     else:
         events.append(unit_event("arrived", uid, status="table", body=None, entry=rp.id))
-        msg = f"{u.name} arrives: it enters the edge within [4] of RP {rp.id} with its move"
+        msg = (
+            f"{u.name} arrives: it enters from the edge within [4] of RP {rp.id}, now or in a"
+            " later move phase"
+        )
     return Outcome(tuple(events), (r,), msg)
-
-
-def reinforce_odds(state: GameState, req: Request) -> list[Odds]:
-    return [_check(state, _judge(state, req)).odds()]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -10,13 +10,36 @@ from vedette.data import merge
 from vedette.errors import BadRequest, DataError
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, TableTop, Vec
-from vedette.rules.base import Event, Outcome, Param, Procedure, Request, Ruleset
-from vedette.rules.two_by_two import facts, melee, movement, rally, reinforcements, setup, shooting
-from vedette.rules.two_by_two.events import apply_event
+from vedette.rules.base import Event, Outcome, Ruleset
+from vedette.rules.protocol import Obligation, Plan, Todo
+from vedette.rules.protocol import Procedure as Proc
+from vedette.rules.two_by_two import (
+    facts,
+    melee,
+    movement,
+    rally,
+    reinforcements,
+    relative,
+    setup,
+    shooting,
+    todo,
+)
+from vedette.rules.two_by_two import requests as rq
+from vedette.rules.two_by_two.events import EVENTS, FOLDS, PhaseBegan, Roles, apply_event
 from vedette.rules.two_by_two.model import (
     EDGES,
     FORMATIONS,
     PHASES,
+    PLAYS,
+    R_CONTACT,
+    R_MELEE,
+    R_MOVE,
+    R_RALLY,
+    R_REINF,
+    R_SEQ,
+    R_SETUP,
+    R_SHOOT,
+    R_UNITS,
     GameState,
     ReinforcementPoint,
     Rules,
@@ -45,7 +68,17 @@ def _sides(scn: Mapping[str, Any]) -> tuple[SideInfo, SideInfo]:
     return out[0], out[1]
 
 
-def _units(rules: Rules, scn: Mapping[str, Any], sides: set[str], start: str) -> tuple[Unit, ...]:
+def _units(
+    rules: Rules,
+    scn: Mapping[str, Any],
+    sides: set[str],
+    start: str,
+    queued: set[str] = frozenset(),  # type: ignore[assignment]
+    tracked: bool = True,
+) -> tuple[Unit, ...]:
+    """The scenario's units. A unit queued at a reinforcement point is off the table (in
+    reserve) until it arrives (2 by 2, Game Setup: "places reinforcements ... next to it in
+    order of appearance"; Reinforcements). A stated game keeps no positions."""
     units: list[Unit] = []
     seen: set[str] = set()
     for i, d in enumerate(scn.get("units", []), start=1):
@@ -63,13 +96,16 @@ def _units(rules: Rules, scn: Mapping[str, Any], sides: set[str], start: str) ->
         if side not in sides:
             raise DataError(SRC, f"unknown side {side!r}", i)
         body = None
-        if "x" in d:
+        if "x" in d and tracked:
             body = Body(
                 Vec(float(d["x"]), float(d["y"])),
                 tt.normalise(float(d.get("facing", 0.0))),
                 rules.footprint,
             )
-        default_status = "table" if (start == "battle" or body is not None) else "reserve"
+        placed = body is not None or ("x" in d and not tracked)
+        default_status = "table" if (start == "battle" or placed) else "reserve"
+        if uid in queued and "x" not in d:
+            default_status = "reserve"
         status = str(d.get("status", default_status))
         if status not in ("table", "reserve", "destroyed"):
             raise DataError(SRC, f"bad status {status!r}", i)
@@ -108,238 +144,192 @@ class TwoByTwo(Ruleset[GameState]):
         {"sample": "sample.toml", "setup": "setup.toml"}
     )
 
+    events = EVENTS
+    folds = FOLDS
+
     def __init__(self) -> None:
-        U = Param("unit", "unit id", required=True)
-        facts_p = (
-            Param("path", "centre positions [[x,y],...] in mm", "json"),
-            Param("to", "end point [x,y] (straight move)", "json"),
-            Param("facing", "final facing, degrees (0 = north)", "float"),
-            Param("distance", "stated: length of the move [n]", "float"),
-            Param("road", "stated: whole move on road", "bool"),
-            Param("bridge", "stated: crosses a bridge", "bool"),
-            Param("streams", "stated: streams crossed", "int"),
-            Param("town", "stated: [n] moved inside a town", "float"),
-            Param("rough", "stated: [n] moved in woods/rough", "float"),
-            Param("contact", "stated: enemy unit(s) contacted", "list"),
-            Param("through_town", "stated: passes through a town (default: town > 0)", "bool"),
-            Param("bridge_length", "stated: [n] on the bridge (bridge_mode=distance)", "float"),
-            Param("straight", "stated: the last [2] run straight ahead (default true)", "bool"),
-        )
+        G, M, C, R = R_SETUP, R_MOVE, R_CONTACT, R_MELEE
         self.procedures = {
-            "setup_roll": Procedure(
+            # -- set-up and the turn (2 by 2, Game Setup; Sequence of play) -----------------
+            "setup_roll": Proc(
                 "setup_roll",
+                rq.SetupRoll,
+                setup.plan_setup_roll,
                 setup.setup_roll,
                 "each side rolls 1d6: high score attacks (ties: +12 AP each, reroll)",
-                (),
-                odds=setup.setup_odds,
-                rule="2 by 2, Game Setup",
+                G,
             ),
-            "deploy": Procedure(
+            "deploy": _whole(
                 "deploy",
+                rq.Deploy,
                 setup.deploy,
                 "set-up placement within [8] of the base edge, not within [4] of a side",
-                (
-                    U,
-                    Param("x", kind="float", required=True),
-                    Param("y", kind="float", required=True),
-                    Param("facing", kind="float"),
-                ),
-                rule="2 by 2, Game Setup",
+                G,
             ),
-            "rp": Procedure(
+            "rp": _whole(
                 "rp",
+                rq.ChooseRP,
                 setup.choose_rp,
                 "pick a reinforcement point on an edge and its units in order",
-                (
-                    Param("x", kind="float", required=True),
-                    Param("y", kind="float", required=True),
-                    Param("units", "unit ids in order of appearance", "list"),
-                    Param("id", "name of the RP"),
-                ),
-                rule="2 by 2, Game Setup",
+                G,
             ),
-            "next": Procedure(
-                "next",
-                setup.next_phase,
-                "end the current phase / set-up step",
-                (),
-                rule="2 by 2, Sequence of play",
+            "next": _whole(
+                "next", rq.Next, setup.next_phase, "end the current phase / set-up step", R_SEQ
             ),
-            "next_phase": Procedure(
-                "next_phase",
-                setup.next_phase,
-                "the same as 'next'",
-                (),
-                rule="2 by 2, Sequence of play",
+            "next_phase": _whole(
+                "next_phase", rq.Next, setup.next_phase, "the same as 'next'", R_SEQ
             ),
-            "move": Procedure(
+            # -- movement (Movement Modifiers; Moving to contact; Reinforcements) -------------
+            "move": _whole(
                 "move",
+                rq.Move,
                 movement.move,
-                "move a unit (path in mm, or stated facts)",
-                (U, *facts_p),
-                rule="2 by 2, Movement Modifiers",
+                "move a unit: a path in mm (tracked) or the stated facts (stated)",
+                M,
             ),
-            "check_move": Procedure(
+            "advance": Proc(
+                "advance",
+                relative.Advance,
+                relative.judge_advance,
+                relative.resolve_step,
+                "move straight ahead: advance UNIT [n] (or 2in, 50mm)",
+                M,
+            ),
+            "retire": Proc(
+                "retire",
+                relative.Retire,
+                relative.judge_advance,
+                relative.resolve_step,
+                "move straight back, keeping the facing: retire UNIT [n]",
+                M,
+            ),
+            "wheel": Proc(
+                "wheel",
+                relative.Wheel,
+                relative.judge_wheel,
+                relative.resolve_step,
+                "wheel on a front corner: wheel UNIT DEGREES left|right",
+                M,
+            ),
+            "turn": Proc(
+                "turn",
+                relative.Turn,
+                relative.judge_turn,
+                relative.resolve_step,
+                "turn about the centre: turn UNIT face=ENEMY, or angle=90 direction=left",
+                M,
+            ),
+            "charge": Proc(
+                "charge",
+                relative.Charge,
+                relative.judge_charge,
+                relative.resolve_step,
+                "charge UNIT into ENEMY: straight ahead into base contact (last [2] straight)",
+                C,
+            ),
+            "check_move": _whole(
                 "check_move",
+                rq.Move,
                 movement.check_move,
                 "is this move legal and what does it cost? (query)",
-                (U, *facts_p),
+                M,
                 query=True,
-                rule="2 by 2, Movement Modifiers",
             ),
-            "formation": Procedure(
+            "formation": _whole(
                 "formation",
+                rq.Formation,
                 movement.formation,
                 "change formation and/or skirmisher screen",
-                (
-                    U,
-                    Param("formation", "line | attack_column | road_column"),
-                    Param("screen", kind="bool"),
-                ),
-                rule="2 by 2, Melee / Resolving shooting",
+                "2 by 2, Melee / Resolving shooting",
             ),
-            "face": Procedure(
+            "face": _whole(
                 "face",
+                rq.Face,
                 movement.face,
                 "charged infantry turns to face its charger",
-                (U, Param("toward", "the charging unit", required=True)),
-                rule="2 by 2, Moving to contact",
+                C,
             ),
-            "countercharge": Procedure(
+            "countercharge": _whole(
                 "countercharge",
+                rq.Countercharge,
                 movement.countercharge,
                 "cavalry counter-charges an enemy that moved within 1/2 its move",
-                (
-                    U,
-                    Param("target", required=True),
-                    *facts_p[:4],
-                    Param("within", "stated: target within 1/2 move", "bool"),
-                ),
-                rule="2 by 2, Moving to contact",
+                C,
             ),
-            "place": Procedure(
+            "place": _whole(
                 "place",
+                rq.Place,
                 movement.place,
-                "record where a unit stands (correction; no rules checked)",
-                (
-                    U,
-                    Param("x", kind="float"),
-                    Param("y", kind="float"),
-                    Param("facing", kind="float"),
-                    Param("clear", kind="bool"),
-                ),
+                "record where a unit stands (a correction: table, bases, RP edge checked)",
+                R_REINF,
             ),
-            "reinforce": Procedure(
+            "reinforce": Proc(
                 "reinforce",
+                rq.Reinforce,
+                reinforcements.plan_reinforce,
                 reinforcements.reinforce,
                 "roll 1d6 for the next reinforcement at an RP (rear 3+, flank 4+)",
-                (
-                    Param("rp", required=True),
-                    Param("x", kind="float"),
-                    Param("y", kind="float"),
-                    Param("facing", kind="float"),
-                ),
-                odds=reinforcements.reinforce_odds,
-                rule="2 by 2, Reinforcements",
+                R_REINF,
             ),
-            "rally": Procedure(
+            # -- rallying, shooting, melee -------------------------------------------------
+            "rally": Proc(
                 "rally",
+                rq.Rally,
+                rally.plan_rally,
                 rally.rally,
                 "try to rally a pinned or disrupted unit (5+)",
-                (
-                    U,
-                    Param("effect", "disrupted | pinned"),
-                    Param("enemy_contact", kind="bool"),
-                    Param("enemy_near", kind="bool"),
-                    Param("hq_contact", kind="bool"),
-                    Param("in_command", kind="bool"),
-                ),
-                odds=rally.rally_odds,
-                rule="2 by 2, Rallying",
+                R_RALLY,
             ),
-            "shoot": Procedure(
+            "shoot": Proc(
                 "shoot",
+                rq.Shoot,
+                shooting.plan_shoot,
                 shooting.shoot,
                 "one unit shoots at an enemy",
-                (
-                    Param("firer", required=True),
-                    Param("target", required=True),
-                    Param("range", "stated: [n] edge to edge", "float"),
-                    Param("band", "stated: musket | skirmish | canister | short | long"),
-                    Param("enfilade", kind="bool"),
-                    Param("cover", "stated: none | wall | area | both"),
-                    Param("behind_wall", "stated: target behind a wall or hedge", "bool"),
-                    Param("in_cover", "stated: target in woods/rough or town", "bool"),
-                    Param("hq_contact", kind="bool"),
-                    Param("in_open", kind="bool"),
-                    Param("cavalry_near", kind="bool"),
-                    Param("in_arc", kind="bool"),
-                    Param("contagion", "stated: ** units within [3] of a rout", "list"),
-                ),
-                odds=shooting.shoot_odds,
-                rule="2 by 2, Resolving shooting",
+                R_SHOOT,
             ),
-            "melee": Procedure(
+            "melee": Proc(
                 "melee",
+                rq.Melee,
+                melee.plan_melee,
                 melee.melee,
                 "resolve a melee (1d6 each, difference, draws rerolled)",
-                (
-                    Param("attacker", required=True),
-                    Param("defender", required=True),
-                    Param("a_support", kind="int"),
-                    Param("b_support", kind="int"),
-                    Param("a_town", kind="bool"),
-                    Param("b_town", kind="bool"),
-                    Param("a_woods", kind="bool"),
-                    Param("b_woods", kind="bool"),
-                    Param("a_higher", kind="bool"),
-                    Param("b_higher", kind="bool"),
-                    Param("a_hq_contact", kind="bool"),
-                    Param("b_hq_contact", kind="bool"),
-                    Param("contact", "stated: the two are in contact", "bool"),
-                    Param("contagion", kind="list"),
-                ),
-                odds=melee.melee_odds,
-                rule="2 by 2, Melee",
+                R,
             ),
-            "check_melee": Procedure(
+            "check_melee": _whole(
                 "check_melee",
+                rq.Melee,
                 melee.check_melee,
                 "both sides' melee modifiers and the odds (query)",
-                (Param("attacker", required=True), Param("defender", required=True)),
+                R,
                 query=True,
-                rule="2 by 2, Melee",
             ),
-            "follow_up": Procedure(
+            "follow_up": _whole(
                 "follow_up",
+                rq.FollowUp,
                 melee.follow_up,
                 "melee winner follows up (or decline=true if voluntary)",
-                (
-                    U,
-                    Param("x", kind="float"),
-                    Param("y", kind="float"),
-                    Param("facing", kind="float"),
-                    Param("decline", kind="bool"),
-                    Param("contact", kind="list"),
-                ),
-                rule="2 by 2, Melee",
+                R,
             ),
-            "rout": Procedure(
+            "rout": Proc(
                 "rout",
+                rq.Rout,
+                melee.plan_voluntary_rout,
                 melee.voluntary_rout,
                 "a *** unit routs voluntarily (1d6: 1-2 destroyed, else flees disrupted)",
-                (U, Param("contagion", kind="list")),
-                odds=melee.voluntary_rout_odds,
-                rule="2 by 2, Unit Summary",
+                R_UNITS,
             ),
-            "facts": Procedure(
+            "facts": _whole(
                 "facts",
+                rq.Facts,
                 facts_query,
                 "the geometric facts between two units (query)",
-                (U, Param("target")),
+                "",
                 query=True,
             ),
-            "status": Procedure("status", status_query, "the game as JSON (query)", (), query=True),
+            "status": _whole(
+                "status", rq.Status, status_query, "the game as JSON (query)", "", query=True
+            ),
         }
 
     # -- state ---------------------------------------------------------------------------
@@ -359,7 +349,14 @@ class TwoByTwo(Ruleset[GameState]):
         start = str(scenario.get("start", "setup"))
         if start not in ("setup", "battle"):
             raise DataError(SRC, "start must be 'setup' or 'battle'")
-        units = _units(rules, scenario, {s.id for s in sides}, start)
+        play = str(options.get("play", scenario.get("play", "")) or "")
+        if play and play not in PLAYS:
+            raise BadRequest(f"play must be one of {', '.join(PLAYS)}, not {play!r}")
+        queued = {str(q) for r in scenario.get("rps", []) for q in r.get("queue", [])}
+        if not play:
+            positioned = any("x" in d for d in scenario.get("units", []))
+            play = "tracked" if positioned or start == "setup" else "stated"
+        units = _units(rules, scenario, {s.id for s in sides}, start, queued, play == "tracked")
         rps: list[ReinforcementPoint] = []
         for i, r in enumerate(scenario.get("rps", []), start=1):
             try:
@@ -383,6 +380,7 @@ class TwoByTwo(Ruleset[GameState]):
             units=units,
             rps=tuple(rps),
             title=str(scenario.get("title", "")),
+            play=play,
             victory=dict(victory) if isinstance(victory, Mapping) else {},
         )
         if start == "battle":
@@ -390,14 +388,31 @@ class TwoByTwo(Ruleset[GameState]):
             if att not in (sides[0].id, sides[1].id):
                 raise DataError(SRC, f"attacker {att!r} is not a side")
             dfn = sides[0].id if att == sides[1].id else sides[1].id
-            state = apply_event(state, Event("roles", {"attacker": att, "defender": dfn}))
-            state = apply_event(
-                state, Event("phase", {"stage": "battle", "turn": 1, "phase_index": 0})
-            )
+            state = apply_event(state, Roles(att, dfn))
+            state = apply_event(state, PhaseBegan("battle", 1, 0))
         return state
 
     def apply(self, state: GameState, event: Event) -> GameState:
-        return apply_event(state, event)
+        raise ValueError(f"unknown 2 by 2 event {event.kind!r}")
+
+    # -- the referee protocol: what is owed, what is open ----------------------------------
+    def obligations(self, state: GameState) -> tuple[Obligation, ...]:
+        """Owed before the phase may end (2 by 2, Melee): every pending melee in the melee
+        phase, and a mandatory follow-up. Each may be waived (logged)."""
+        return todo.obligations(state)
+
+    def waive(self, state: GameState, obligation: str) -> GameState:
+        return todo.waive(state, obligation)
+
+    def legal_requests(
+        self, state: GameState, rng: Any, n: int = 40
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Requests that are all legal now (random play, the conformance suite)."""
+        return todo.legal_requests(state, rng, self.protocol_procedures(), n)
+
+    def options(self, state: GameState) -> list[Todo]:
+        """Who may still move, shoot, rally or melee now, and the reactions open."""
+        return todo.options(state)
 
     # -- views ---------------------------------------------------------------------------
     def render(self, state: GameState) -> str:
@@ -405,6 +420,9 @@ class TwoByTwo(Ruleset[GameState]):
         lines = [
             f"2 by 2 Napoleonics{': ' + state.title if state.title else ''}",
             state.phase_name(),
+            "played tracked: vedette keeps positions and measures"
+            if state.play == "tracked"
+            else "played stated: the player measures and states the facts",
         ]
         if state.attacker:
             lines.append(
@@ -468,6 +486,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
     kind = PHASES[state.phase_index][0] if state.stage == "battle" else state.stage
     return {
         "stage": state.stage,
+        "play": state.play,
         "setup_step": state.setup_step,
         "turn": state.turn,
         "phase_index": state.phase_index,
@@ -535,13 +554,34 @@ def state_to_json(state: GameState) -> dict[str, Any]:
     }
 
 
-def status_query(state: GameState, req: Request, dice: Any) -> Outcome:
+def _whole(
+    name: str,
+    request: type[Any],
+    fn: Callable[[GameState, Any], Outcome],
+    help: str,
+    rule: str,
+    query: bool = False,
+) -> Proc[GameState, Any]:
+    """A procedure that rolls no dice: ``plan`` checks the rules and works out the outcome
+    (refusing before anything is written), ``resolve`` hands it over."""
+    return Proc(
+        name,
+        request,
+        lambda state, req: Plan(req, data=fn(state, req)),
+        lambda state, plan, dice: plan.data,
+        help,
+        rule,
+        query,
+    )
+
+
+def status_query(state: GameState, req: rq.Status) -> Outcome:
     return Outcome((), (), state.phase_name(), {"state": state_to_json(state)})
 
 
-def facts_query(state: GameState, req: Request, dice: Any) -> Outcome:
+def facts_query(state: GameState, req: rq.Facts) -> Outcome:
     """The derived geometry between a unit and (optionally) a target, all in [n]."""
-    u = state.unit(req.get_str("unit"))
+    u = state.unit(req.unit)
     out: dict[str, Any] = {"unit": u.id, "position": body_json(u.body)}
     if u.body is not None:
         out["terrain"] = [
@@ -556,8 +596,8 @@ def facts_query(state: GameState, req: Request, dice: Any) -> Outcome:
             w = facts.enemies_within(state, u, n)
             out[f"enemies_within_{n}"] = [e.id for e in w] if w is not None else None
     msg = [f"{u.name}"]
-    if "target" in req:
-        t = state.unit(req.get_str("target"))
+    if req.target is not None:
+        t = state.unit(req.target)
         d = facts.distance_n(state, u, t)
         if d is None:
             raise BadRequest(f"vedette does not know where {u.name} or {t.name} stands")
@@ -587,4 +627,4 @@ def facts_query(state: GameState, req: Request, dice: Any) -> Outcome:
 
 
 RULESET = TwoByTwo()
-__all__ = ["RULESET", "Request", "TableTop", "TwoByTwo", "Vec"]
+__all__ = ["RULESET", "TableTop", "TwoByTwo", "Vec"]

@@ -17,7 +17,13 @@ Size = Annotated[float, Field(gt=0, le=100_000)]
 
 
 class TwoByTwoOptions(Strict):
-    """2 by 2 reads no game options: its knobs are house rules (``--house-rules``)."""
+    """2 by 2's one game option; its other knobs are house rules (``--house-rules``)."""
+
+    play: Annotated[str, Field(max_length=16)] = Field(
+        "",
+        description="tracked (vedette keeps positions and measures) or stated (you state what"
+        " you measured on the table); default: tracked when the scenario places its units",
+    )
 
 
 class Table(Strict):
@@ -96,6 +102,7 @@ class Victory(Strict):
 class TwoByTwoScenario(Strict):
     title: Name = ""
     start: Literal["setup", "battle"] = "setup"
+    play: Literal["tracked", "stated", ""] = ""
     attacker: Id | None = None
     table: Table = Field(default_factory=Table)
     victory: Victory = Field(default_factory=Victory)

@@ -11,12 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from vedette.dice import Check, DiceSource, Odds, OpposedRoll
+from vedette.dice import Check, DiceSource, OpposedRoll
 from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, Vec
-from vedette.rules.base import Event, Outcome, Request
-from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.base import Outcome
+from vedette.rules.protocol import DomainEvent, Plan
+from vedette.rules.two_by_two.events import (
+    GameOver,
+    PhaseBegan,
+    Roles,
+    RpChosen,
+    SetupStep,
+    unit_event,
+)
 from vedette.rules.two_by_two.model import (
     EDGES,
     OPPOSITE,
@@ -26,6 +34,7 @@ from vedette.rules.two_by_two.model import (
     R_SETUP,
     GameState,
 )
+from vedette.rules.two_by_two.requests import ChooseRP, Deploy, Next, SetupRoll
 
 RP_STEPS = ("rp_def", "rp_att", "rp_def2", "rp_att2")
 
@@ -49,17 +58,18 @@ def _need_step(state: GameState, *steps: str) -> None:
         raise RuleViolation(R_SETUP, f"not now: the game is at {state.phase_name()}")
 
 
-def setup_roll(state: GameState, req: Request, dice: DiceSource) -> Outcome:
+def plan_setup_roll(state: GameState, req: SetupRoll) -> Plan:
     _need_step(state, "roll")
-    r = _setup_check(state).resolve(dice)
+    return Plan(req, steps=(_setup_check(state),))
+
+
+def setup_roll(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
+    r = plan.steps[0].resolve(dice)
     assert isinstance(r, OpposedRoll)
     a, b = state.sides
     att, dfn = (a, b) if r.difference > 0 else (b, a)
     extra = int(state.rules.num("setup", "extra_ap_per_tie")) * len(r.draws)
-    ev = Event(
-        "roles",
-        {"attacker": att.id, "defender": dfn.id, "extra_ap": extra, "next_step": "deploy_def"},
-    )
+    ev = Roles(att.id, dfn.id, extra, "deploy_def")
     msg = f"{att.name} attacks, {dfn.name} defends"
     if len(state.table.features) < 4:
         msg += (
@@ -69,10 +79,6 @@ def setup_roll(state: GameState, req: Request, dice: DiceSource) -> Outcome:
     if extra:
         msg += f"; {len(r.draws)} tie(s): each side may place an extra {extra} AP"
     return Outcome((ev,), (r,), msg)
-
-
-def setup_odds(state: GameState, req: Request) -> list[Odds]:
-    return [_setup_check(state).odds()]
 
 
 def _edge_gap(state: GameState, body: Body, edge: str) -> float:
@@ -89,10 +95,10 @@ def _flanks(edge: str) -> tuple[str, str]:
     return ("west", "east") if edge in ("south", "north") else ("south", "north")
 
 
-def deploy(state: GameState, req: Request, dice: Any) -> Outcome:
+def deploy(state: GameState, req: Deploy, dice: Any = None) -> Outcome:
     """Place one of the side's units at set-up (within [8] of its base edge, not within [4]
     of a side edge, within its AP)."""
-    u = state.unit(req.get_str("unit"))
+    u = state.unit(req.unit)
     _need_step(state, "deploy_def", "deploy_att")
     who = state.defender if state.setup_step == "deploy_def" else state.attacker
     if u.side != who:
@@ -103,8 +109,8 @@ def deploy(state: GameState, req: Request, dice: Any) -> Outcome:
     edge = state.side(u.side).edge
     facing_default = {"south": 0.0, "north": 180.0, "west": 90.0, "east": 270.0}[edge]
     body = Body(
-        Vec(req.get_float("x"), req.get_float("y")),
-        tt.normalise(req.get_float("facing", facing_default)),
+        Vec(req.x, req.y),
+        tt.normalise(facing_default if req.facing is None else req.facing),
         rules.footprint,
     )
     if not state.table.on_table(body):
@@ -134,14 +140,14 @@ def deploy(state: GameState, req: Request, dice: Any) -> Outcome:
     return Outcome((ev,), (), f"{u.name} deployed ({used + ap}/{budget} AP)")
 
 
-def choose_rp(state: GameState, req: Request, dice: Any) -> Outcome:
+def choose_rp(state: GameState, req: ChooseRP, dice: Any = None) -> Outcome:
     """Pick a reinforcement point and the units that will arrive there, in order."""
     _need_step(state, *RP_STEPS)
     step = state.setup_step
     side = state.defender if step in ("rp_def", "rp_def2") else state.attacker
     assert side is not None
     rules = state.rules
-    at = Vec(req.get_float("x"), req.get_float("y"))
+    at = Vec(req.x, req.y)
     own = state.side(side).edge
     edge, gap = tt.nearest_edge(state.table, at)
     if gap > 1.0:
@@ -164,30 +170,27 @@ def choose_rp(state: GameState, req: Request, dice: Any) -> Outcome:
         for r in state.rps:
             if r.side == state.defender and r.point.distance(at) < clear - 1e-6:
                 raise RuleViolation(R_SETUP, f"RP within [8] of defending RP {r.id}")
-    queue = [str(x) for x in req.get_list("units", [])]
+    queue = list(req.units)
     queued = {q for r in state.rps for q in r.queue}
     for q in queue:
         u = state.unit(q)
         if u.side != side or u.status != "reserve" or q in queued:
             raise BadRequest(f"{u.name} is not a waiting reinforcement of {state.side(side).name}")
     nxt = RP_STEPS.index(step) + 1
-    rid = req.get_str("id", f"{side}-{len([r for r in state.rps if r.side == side]) + 1}")
-    events = [
-        Event(
-            "rp_chosen",
-            {
-                "id": rid,
-                "side": side,
-                "kind": kind,
-                "x": at.x,
-                "y": at.y,
-                "queue": queue,
-                "next_step": RP_STEPS[nxt] if nxt < len(RP_STEPS) else "done",
-            },
+    rid = req.id or f"{side}-{len([r for r in state.rps if r.side == side]) + 1}"
+    events: list[DomainEvent] = [
+        RpChosen(
+            rid,
+            side,
+            kind,
+            at.x,
+            at.y,
+            tuple(queue),
+            RP_STEPS[nxt] if nxt < len(RP_STEPS) else "done",
         )
     ]
     if nxt >= len(RP_STEPS):
-        events.append(Event("phase", {"stage": "battle", "turn": 1, "phase_index": 0}))
+        events.append(PhaseBegan("battle", 1, 0))
     return Outcome(
         tuple(events),
         (),
@@ -195,7 +198,7 @@ def choose_rp(state: GameState, req: Request, dice: Any) -> Outcome:
     )
 
 
-def next_phase(state: GameState, req: Request, dice: Any) -> Outcome:
+def next_phase(state: GameState, req: Next, dice: Any = None) -> Outcome:
     """End the current phase (2 by 2, Sequence of play). Refused while melees wait to be
     resolved in the melee phase or a mandatory follow-up is owed."""
     if state.stage == "over":
@@ -204,12 +207,10 @@ def next_phase(state: GameState, req: Request, dice: Any) -> Outcome:
         if state.setup_step == "roll":
             raise RuleViolation(R_SETUP, "roll for the attacker first (setup_roll)")
         if state.setup_step == "deploy_def":
-            return Outcome(
-                (Event("setup_step", {"step": "deploy_att"}),), (), "the Attacker deploys"
-            )
+            return Outcome((SetupStep("deploy_att"),), (), "the Attacker deploys")
         if state.setup_step == "deploy_att":
             return Outcome(
-                (Event("setup_step", {"step": "rp_def"}),),
+                (SetupStep("rp_def"),),
                 (),
                 "reinforcement points: the Defender picks first",
             )
@@ -225,15 +226,34 @@ def next_phase(state: GameState, req: Request, dice: Any) -> Outcome:
             raise RuleViolation(R_MELEE, f"mandatory follow-up owed by {', '.join(owed)}")
     idx = state.phase_index + 1
     turn = state.turn
-    events: list[Event] = []
+    events: list[DomainEvent] = []
     if idx >= len(PHASES):
         idx, turn = 0, turn + 1
         over = _victory(state, turn)
         if over is not None:
-            return Outcome((Event("game_over", {"winner": over[0]}),), (), over[1])
-    events.append(Event("phase", {"stage": "battle", "turn": turn, "phase_index": idx}))
+            return Outcome((GameOver(over[0]),), (), over[1])
+    events.append(PhaseBegan("battle", turn, idx))
     kind, who, _ = PHASES[idx]
-    return Outcome(tuple(events), (), f"turn {turn}, phase {idx + 1}: player {who + 1} {kind}")
+    msg = f"turn {turn}, phase {idx + 1}: player {who + 1} {kind}"
+    skipped = _left_undone(state)
+    if skipped:
+        msg += f" (left undone in the phase that ended: {skipped})"
+    return Outcome(tuple(events), (), msg)
+
+
+def _left_undone(state: GameState) -> str:
+    """What could still have acted in the phase being ended (``todo``), in short."""
+    from vedette.rules.two_by_two.todo import options
+
+    groups: dict[str, list[str]] = {}
+    for t in options(state):
+        if t.procedure == "next":
+            continue
+        who = next((str(v) for k, v in t.request.items() if k in ("unit", "firer", "rp")), "")
+        groups.setdefault(t.procedure, [])
+        if who and who not in groups[t.procedure]:
+            groups[t.procedure].append(who)
+    return "; ".join(f"{p} {', '.join(ids)}".strip() for p, ids in groups.items())
 
 
 def _victory(state: GameState, next_turn: int) -> tuple[str | None, str] | None:
@@ -252,4 +272,4 @@ def _victory(state: GameState, next_turn: int) -> tuple[str | None, str] | None:
     return w.id, f"game over: {w.name} wins ({scores[a.id]}-{scores[b.id]} AP destroyed)"
 
 
-__all__ = ["EDGES", "OPPOSITE", "choose_rp", "deploy", "next_phase", "setup_odds", "setup_roll"]
+__all__ = ["EDGES", "OPPOSITE", "choose_rp", "deploy", "next_phase", "setup_roll"]

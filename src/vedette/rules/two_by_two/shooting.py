@@ -16,13 +16,15 @@ from typing import Any
 from vedette.dice import Check, DiceSource, Modifier, Odds, OddsRow, Roll
 from vedette.dice.roll import AnyRoll
 from vedette.errors import BadRequest, RuleViolation
-from vedette.rules.base import Event, Outcome, Request
+from vedette.rules.base import Outcome
+from vedette.rules.protocol import DomainEvent, Plan
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import (
     Fact,
     fact_bool,
     fact_float,
     mod,
+    opt_n,
     resolve_rout,
     rout_check,
 )
@@ -38,6 +40,7 @@ from vedette.rules.two_by_two.model import (
     require_unit_in_play,
 )
 from vedette.rules.two_by_two.movement import check_charged, require_reaction
+from vedette.rules.two_by_two.requests import Shoot
 
 COVER = ("none", "wall", "area", "both")
 
@@ -74,10 +77,10 @@ def _band(state: GameState, firer: Unit, rng: float | None, stated: str | None) 
     )
 
 
-def judge(state: GameState, req: Request) -> Shot:
+def judge(state: GameState, req: Shoot) -> Shot:
     """Every check of the rules on a shot, and its modifiers (no dice)."""
-    firer = require_unit_in_play(state, req.get_str("firer"), "shoot")
-    target = require_unit_in_play(state, req.get_str("target"), "shoot")
+    firer = require_unit_in_play(state, req.firer, "shoot")
+    target = require_unit_in_play(state, req.target, "shoot")
     ft, tt_ = state.utype(firer), state.utype(target)
     if target.side == firer.side:
         raise BadRequest(f"{target.name} is not an enemy of {firer.name}")
@@ -99,13 +102,13 @@ def judge(state: GameState, req: Request) -> Shot:
         raise RuleViolation(R_SHOOT, f"{firer.name} is disrupted: it may not move or fire")
     if firer.shot:
         raise RuleViolation(R_SHOOT, f"{firer.name} has already shot this turn (only once)")
-    rng = fact_float(req, "range", facts.distance_n(state, firer, target))
-    band = _band(state, firer, None if rng is None else float(rng.value), req.get_opt_str("band"))
+    rng = fact_float(opt_n(state, req.range, "range"), facts.distance_n(state, firer, target))
+    band = _band(state, firer, None if rng is None else float(rng.value), req.band)
     if ft.is_infantry and band == "skirmish" and ft.star_range and not firer.screened:
         raise RuleViolation(
             R_UNITS, f"{firer.name} reaches [2] only with a skirmisher screen (Unit Summary *)"
         )
-    arc = fact_bool(req, "in_arc", facts.in_fire_arc(state, firer, target), True)
+    arc = fact_bool(req.in_arc, facts.in_fire_arc(state, firer, target), True)
     if not arc.value and not reaction:
         raise RuleViolation(
             R_SHOOT, f"{target.name} is not in {firer.name}'s front arc (ASSUMPTION: fire ahead)"
@@ -116,7 +119,11 @@ def judge(state: GameState, req: Request) -> Shot:
     if ft.is_artillery:
         names = ft.range_names
         # a stated range or band is labelled as such, like every other stated fact
-        said = ", stated" if "band" in req or (rng is not None and rng.source == "stated") else ""
+        said = (
+            ", stated"
+            if req.band is not None or (rng is not None and rng.source == "stated")
+            else ""
+        )
         if band == names[-1]:
             mods.append(
                 mod(state, "shooting", "artillery_long", f"artillery long range{said}", R_SHOOT)
@@ -132,13 +139,13 @@ def judge(state: GameState, req: Request) -> Shot:
                 )
             )
     if tt_.is_infantry:
-        if "cover" in req:
-            cover = req.get_choice("cover", COVER)
+        if req.cover is not None:
+            cover = req.cover
             wall: Fact = Fact(cover in ("wall", "both"), "stated")
             area: Fact = Fact(cover in ("area", "both"), "stated")
         else:
-            wall = fact_bool(req, "behind_wall", facts.behind_wall_or_hedge(state, firer, target))
-            area = fact_bool(req, "in_cover", facts.in_kinds(state, target, *facts.AREA_COVER))
+            wall = fact_bool(req.behind_wall, facts.behind_wall_or_hedge(state, firer, target))
+            area = fact_bool(req.in_cover, facts.in_kinds(state, target, *facts.AREA_COVER))
         if wall.value:
             mods.append(
                 mod(
@@ -171,7 +178,7 @@ def judge(state: GameState, req: Request) -> Shot:
                 mod(state, "shooting", "screened", "firer screened by skirmishers", R_SHOOT)
             )
     arc_of = facts.flank_or_rear(state, target, firer)
-    enf = fact_bool(req, "enfilade", None if arc_of is None else arc_of != "front")
+    enf = fact_bool(req.enfilade, None if arc_of is None else arc_of != "front")
     notes["firer_in_target_arc"] = arc_of
     if enf.value:
         mods.append(
@@ -184,8 +191,10 @@ def judge(state: GameState, req: Request) -> Shot:
             )
         )
     if tt_.light_inf:
-        open_ = fact_bool(req, "in_open", in_open if "cover" in req or target.body else None, True)
-        near = fact_bool(req, "cavalry_near", _cavalry_near(state, target))
+        open_ = fact_bool(
+            req.in_open, in_open if req.cover is not None or target.body else None, True
+        )
+        near = fact_bool(req.cavalry_near, _cavalry_near(state, target))
         if open_.value and near.value:
             notes["light_infantry"] = "negated: in the open with enemy cavalry within 1/2 move"
         else:
@@ -196,7 +205,7 @@ def judge(state: GameState, req: Request) -> Shot:
         mods.append(mod(state, "shooting", "cavalry", "target is cavalry", R_SHOOT))
     if target.disrupted:
         mods.append(mod(state, "shooting", "disrupted", "target is disrupted", R_SHOOT))
-    hq = fact_bool(req, "hq_contact", facts.hq_in_contact(state, firer))
+    hq = fact_bool(req.hq_contact, facts.hq_in_contact(state, firer))
     if hq.value:
         mods.append(
             mod(
@@ -244,11 +253,24 @@ def _cavalry_near(state: GameState, target: Unit) -> bool | None:
     return False
 
 
-def shoot(state: GameState, req: Request, dice: DiceSource) -> Outcome:
-    """Resolve one shot (2 by 2, Resolving shooting)."""
+def plan_shoot(state: GameState, req: Shoot) -> Plan:
+    """Every check of the rules on the shot, once (no dice); its odds before the roll."""
     shot = judge(state, req)
+    rout = rout_check(state, shot.target, R_SHOOT)
+    return Plan(
+        req,
+        steps=(shot.check,),
+        data=shot,
+        step_odds_fn=lambda: [shot.check.odds(), rout.odds(), overall_odds(state, shot)],
+    )
+
+
+def shoot(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
+    """Resolve one shot (2 by 2, Resolving shooting)."""
+    req: Shoot = plan.request
+    shot: Shot = plan.data
     firer, target = shot.firer, shot.target
-    events: list[Event] = []
+    events: list[DomainEvent] = []
     rolls: list[AnyRoll] = []
     ft = state.utype(firer)
     # an infantry unit that shoots is pinned at once; one shot per unit per turn
@@ -269,7 +291,7 @@ def shoot(state: GameState, req: Request, dice: DiceSource) -> Outcome:
             events.append(unit_event("disrupted", target.id, disrupted=True))
         lines.append(f"{target.name} is disrupted")
     elif r.row == "rout":
-        stated = req.get_list("contagion") if "contagion" in req else None
+        stated = req.contagion
         ev, rr, ll = resolve_rout(state, target, firer, dice, R_SHOOT, stated)
         events.extend(ev)
         rolls.extend(rr)
@@ -302,13 +324,4 @@ def overall_odds(state: GameState, shot: Shot) -> Odds:
     return Odds(f"{shot.target.name}'s fate", rows, rule=R_SHOOT)
 
 
-def shoot_odds(state: GameState, req: Request) -> list[Odds]:
-    shot = judge(state, req)
-    return [
-        shot.check.odds(),
-        rout_check(state, shot.target, R_SHOOT).odds(),
-        overall_odds(state, shot),
-    ]
-
-
-__all__ = ["R_CONTACT", "R_SEQ", "judge", "shoot", "shoot_odds"]
+__all__ = ["R_CONTACT", "R_SEQ", "judge", "plan_shoot", "shoot"]

@@ -1,29 +1,28 @@
-"""A small in-memory Python API: play a 2 by 2 battle without a database.
+"""A 2 by 2 battle for tests, driven through the same ``Game`` API as everyone else (an
+in-memory store): ``do(procedure, dice=[faces] or None, **request)``, ``odds``, ``until``.
 
->>> from vedette.rules.two_by_two.api import Battle
->>> b = Battle.sample()
->>> b.state.phase
-'move'
-
-``Battle.do(procedure, dice=[faces] or None, **request)`` runs a procedure exactly as the engine
-does (scripted faces, or a seeded stream), folds its events and keeps them in ``events``;
-``Battle.odds(procedure, **request)`` gives the exact odds first. The engine (``vedette.engine``)
-is the durable version of the same thing, with the SQLite log, undo and replay.
+It replaces the ruleset's former in-memory ``Battle`` engine (issue 13): the refusals, the dice
+(physical faces or the game's seeded stream), the fold and the replay are the engine's own.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from vedette.dice import Odds, ScriptedSource, SeededSource
-from vedette.rules.base import Event, Outcome, Request
+from vedette.dice import Odds
+from vedette.engine import Game, Store
+from vedette.engine.session import effective_actions, replay
+from vedette.rules.base import Outcome
+from vedette.rules.two_by_two import RULESET
 from vedette.rules.two_by_two.model import GameState
-from vedette.rules.two_by_two.ruleset import RULESET
+
+_names = itertools.count(1)
 
 
 class Battle:
-    """One battle in memory: its state and the events so far."""
+    """One battle on an in-memory store: its state and the events so far."""
 
     def __init__(
         self,
@@ -33,9 +32,29 @@ class Battle:
     ) -> None:
         self.scenario = dict(scenario)
         self.options = dict(options or {})
-        self.state: GameState = RULESET.initial_state(self.scenario, self.options)
-        self.events: list[Event] = []
-        self.stream = SeededSource(seed)
+        self.store = Store(":memory:")
+        opts = dict(options or {})
+        house = opts.pop("house_rules", None)  # a house-rule table, as a file would give it
+        self.game = Game.create(
+            self.store, f"b{next(_names)}", "two_by_two", dict(scenario), seed, opts, house
+        )
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state  # type: ignore[no-any-return]
+
+    @state.setter
+    def state(self, value: GameState) -> None:
+        """A test's shortcut to a position (not logged: ``replayed`` will not see it)."""
+        self.game.state = value
+
+    @property
+    def events(self) -> list[Any]:
+        return [
+            RULESET.decode(e)
+            for a in effective_actions(self.game.records[1:])
+            for e in a.payload["events"]
+        ]
 
     @classmethod
     def sample(cls, options: Mapping[str, Any] | None = None, seed: int = 1) -> Battle:
@@ -82,38 +101,21 @@ class Battle:
     def until(self, kind: str, side: str) -> None:
         """Advance phases until ``side`` acts in a ``kind`` phase."""
         for _ in range(17):
-            if (
-                self.state.stage == "battle"
-                and self.state.phase == kind
-                and self.state.actor == side
-            ):
+            s = self.state
+            if s.stage == "battle" and s.phase == kind and s.actor == side:
                 return
             self.do("next")
         raise AssertionError(f"no {kind} phase for {side}")
 
     def do(self, procedure: str, dice: Sequence[int] | None = None, **request: Any) -> Outcome:
-        proc = RULESET.procedures[procedure]
-        if dice is not None:
-            src = ScriptedSource(dice)
-            out = proc.run(self.state, Request(request), src)
-            src.check_all_used()
-        else:
-            out = proc.run(self.state, Request(request), self.stream)
-        if not proc.query:
-            state = self.state
-            for e in out.events:
-                state = RULESET.apply(state, e)
-            self.state = state
-            self.events.extend(out.events)
-        return out  # type: ignore[no-any-return]
+        return self.game.perform(procedure, request, faces=list(dice) if dice else None)
 
     def odds(self, procedure: str, **request: Any) -> list[Odds]:
-        proc = RULESET.procedures[procedure]
-        return [] if proc.odds is None else list(proc.odds(self.state, Request(request)))
+        return self.game.odds(procedure, request)
+
+    def todo(self) -> list[Any]:
+        return self.game.todo()
 
     def replayed(self) -> GameState:
-        """The state folded afresh from the scenario and the events (must equal ``state``)."""
-        state = RULESET.initial_state(self.scenario, self.options)
-        for e in self.events:
-            state = RULESET.apply(state, e)
-        return state
+        """The state folded afresh from the log (must equal ``state``)."""
+        return replay(RULESET, self.game.records).state  # type: ignore[no-any-return]

@@ -1,0 +1,335 @@
+"""Moves in the player's language (a tracked game): ``advance``, ``retire``, ``wheel``, ``turn``
+and ``charge U into V``, each relative to the unit's own position and facing, distances in base
+units [n] (inches and mm accepted with their unit: ``2in``, ``40mm``).
+
+A unit's move phase may be made of several such steps; together they may not cost more than
+its allowance (2 by 2, Unit Summary: Move; Movement Modifiers). Facing changes only when the
+player says so (``wheel``, ``turn``). ``charge`` finds the straight-ahead contact the rules
+require ("The last [2] of a units move to contact must be STRAIGHT AHEAD", 2 by 2, Moving to
+contact) and ends in exact base contact, or says why it cannot.
+
+ASSUMPTIONS (docs/rules/two_by_two.md, "Moves in the player's language"): the text prices no
+manoeuvre, so a ``turn`` (about the centre) costs nothing and is open to a pinned unit ("may
+only change facing"); a ``wheel`` pivots on the front corner on the side it wheels to and costs
+the arc its outer front corner travels; a ``retire`` (straight back, facing kept) costs the
+distance.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from vedette.errors import BadRequest, RuleViolation
+from vedette.geometry import tabletop as tt
+from vedette.geometry.tabletop import Body, Vec
+from vedette.rules.base import Outcome
+from vedette.rules.fields import arg
+from vedette.rules.protocol import Plan
+from vedette.rules.two_by_two.common import to_n
+from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.two_by_two.model import (
+    R_CONTACT,
+    R_MOVE,
+    R_PLAY,
+    R_SHOOT,
+    GameState,
+    Unit,
+    require_phase,
+    require_unit_in_play,
+)
+from vedette.rules.two_by_two.movement import MovePlan, _describe, _move_events, move, plan_move
+from vedette.rules.two_by_two.requests import Move
+
+
+# -- requests --------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Advance:
+    """Move straight ahead along the unit's facing."""
+
+    procedure_name: ClassVar[str] = "advance"
+    unit: str = arg("the unit", positional=True)
+    distance: str = arg("how far: [n], or with a unit (2in, 50mm)", units="n", positional=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Retire:
+    """Move straight back, keeping the facing."""
+
+    procedure_name: ClassVar[str] = "retire"
+    unit: str = arg("the unit", positional=True)
+    distance: str = arg("how far: [n], or with a unit (2in, 50mm)", units="n", positional=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Wheel:
+    """Wheel on a front corner."""
+
+    procedure_name: ClassVar[str] = "wheel"
+    unit: str = arg("the unit", positional=True)
+    angle: float = arg("degrees", units="deg", positional=True)
+    direction: Literal["left", "right"] = arg("which way", positional=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Turn about the centre: to face a unit, or by an angle."""
+
+    procedure_name: ClassVar[str] = "turn"
+    unit: str = arg("the unit", positional=True)
+    face: str = arg("turn to face this unit", default="")
+    angle: float = arg("or: degrees to turn", units="deg", default=0.0)
+    direction: Literal["left", "right", "about"] = arg("which way (about: 180)", default="right")
+
+
+@dataclass(frozen=True, slots=True)
+class Charge:
+    """Move straight ahead into base contact with an enemy."""
+
+    procedure_name: ClassVar[str] = "charge"
+    unit: str = arg("the charging unit", positional=True)
+    into: str = arg("the enemy unit charged", positional=True)
+    distance: str = arg("stated game only: the length of the charge [n]", units="n", default="")
+    straight: bool = arg("stated game only: the last [2] ran straight ahead", default=True)
+
+
+@dataclass(frozen=True)
+class Step:
+    """A relative move, judged: the move plan, the facing change and its cost."""
+
+    unit: Unit
+    plan: MovePlan | None
+    end: Body
+    cost: float
+    turned: bool
+    straight: float  # [n] straight ahead in this step (0 for a wheel or turn)
+    text: str
+
+
+# -- judging ---------------------------------------------------------------------------------
+def _mover(state: GameState, uid: str, what: str, facing_only: bool = False) -> Unit:
+    u = require_unit_in_play(state, uid, what)
+    require_phase(state, "move", u.side, what)
+    if u.body is None:
+        why = (
+            "a stated game keeps no positions: use move unit=... distance=..."
+            if state.play == "stated"
+            else f"{u.name} has not entered the table yet: move or place it from the edge"
+        )
+        raise RuleViolation(R_PLAY, f"{what}: {why}")
+    if u.disrupted:
+        raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not move or fire")
+    if u.moved and u.spent <= 0 and not u.turned:
+        raise RuleViolation(R_MOVE, f"{u.name} has already moved this phase")
+    if u.pinned and not facing_only:
+        raise RuleViolation(R_SHOOT, f"{u.name} is pinned: it may only change facing")
+    return u
+
+
+def _straight_step(state: GameState, u: Unit, n: float, back: bool) -> Step:
+    assert u.body is not None
+    if n <= 0:
+        raise BadRequest("the distance must be more than 0")
+    sign = -1.0 if back else 1.0
+    end_c = u.body.centre + u.body.forward().scale(sign * state.rules.mm(n))
+    req = Move(unit=u.id, path=((end_c.x, end_c.y),), facing=u.body.facing)
+    plan = plan_move(state, u, req, u.spent, u.road_only)
+    if plan.problems:
+        raise RuleViolation(*plan.problems[0])
+    assert plan.end is not None
+    verb = "retires" if back else "advances"
+    return Step(u, plan, plan.end, plan.cost, False, 0.0 if back else plan.length, verb)
+
+
+def judge_advance(state: GameState, req: Advance | Retire) -> Plan:
+    back = isinstance(req, Retire)
+    u = _mover(state, req.unit, "retire" if back else "advance")
+    return Plan(req, data=_straight_step(state, u, to_n(state, req.distance), back))
+
+
+def judge_wheel(state: GameState, req: Wheel) -> Plan:
+    u = _mover(state, req.unit, "wheel")
+    assert u.body is not None
+    if not 0 < req.angle <= 180:
+        raise BadRequest("a wheel is more than 0 and at most 180 degrees")
+    w = u.body.footprint.width
+    # pivot: the front corner on the side the unit wheels to
+    sign = -1.0 if req.direction == "left" else 1.0
+    pivot = u.body.to_world(u.body.footprint.depth / 2, sign * w / 2)
+    facing = tt.normalise(u.body.facing + sign * req.angle)
+    turned = Body(u.body.centre, facing, u.body.footprint)
+    # the pivot stays put: place the turned body so its same front corner is on the pivot
+    offset = pivot - turned.to_world(turned.footprint.depth / 2, sign * w / 2)
+    end = Body(u.body.centre + offset, facing, u.body.footprint)
+    cost = state.rules.n(w * math.radians(req.angle))
+    return Plan(req, data=_turn_step(state, u, end, cost, f"wheels {req.angle:g} {req.direction}"))
+
+
+def judge_turn(state: GameState, req: Turn) -> Plan:
+    u = _mover(state, req.unit, "turn", facing_only=True)
+    assert u.body is not None
+    if req.face:
+        other = state.unit(req.face)
+        if other.body is None:
+            raise BadRequest(f"vedette does not know where {other.name} stands")
+        end = u.body.facing_toward(other.body.centre)
+        text = f"turns to face {other.name}"
+    else:
+        by = 180.0 if req.direction == "about" else req.angle
+        if not 0 < by <= 180:
+            raise BadRequest("give face=UNIT, or angle=DEGREES (more than 0, at most 180)")
+        sign = -1.0 if req.direction == "left" else 1.0
+        end = u.body.turned(sign * by)
+        text = f"turns {by:g} {req.direction}"
+    return Plan(req, data=_turn_step(state, u, end, 0.0, text))
+
+
+def _turn_step(state: GameState, u: Unit, end: Body, cost: float, text: str) -> Step:
+    if not state.table.on_table(end):
+        raise RuleViolation(R_MOVE, f"{u.name} would end off the table")
+    for o in state.near(end, 0.0):
+        if o.id != u.id and o.body is not None and tt.overlaps(end, o.body, 1.0):
+            raise RuleViolation(R_MOVE, f"{u.name} would end on top of {o.name}")
+    t = state.utype(u)
+    if not t.woods_half:
+        rough = [f for f in state.table.features if f.kind in ("woods", "rough")]
+        into = (
+            [
+                f
+                for f in tt.body_features(end, rough, "any")
+                if f not in tt.body_features(u.body, rough, "any")
+            ]
+            if u.body is not None and rough
+            else []
+        )
+        if into:
+            raise RuleViolation(R_MOVE, f"woods/rough are impassable to {t.name} ({into[0].name})")
+    allowance = t.move
+    if cost > 0 and u.spent + cost > allowance + 1e-6:
+        raise RuleViolation(
+            R_MOVE,
+            f"{u.name} needs [{cost:.2f}] but may move only [{max(allowance - u.spent, 0):.2f}]",
+        )
+    return Step(u, None, end, cost, True, 0.0, text)
+
+
+def judge_charge(state: GameState, req: Charge) -> Plan:
+    u = require_unit_in_play(state, req.unit, "charge")
+    target = require_unit_in_play(state, req.into, "charge")
+    if target.side == u.side:
+        raise BadRequest(f"{target.name} is not an enemy of {u.name}")
+    if state.play == "stated":
+        if not req.distance:
+            raise BadRequest("a stated charge needs its distance=[n] (measured on your table)")
+        stated = Move(
+            unit=u.id,
+            distance=str(to_n(state, req.distance)),
+            contact=(target.id,),
+            straight=req.straight,
+        )
+        return Plan(req, data=stated)
+    if req.distance:
+        raise RuleViolation(R_PLAY, "a tracked game measures the charge itself: give no distance")
+    u = _mover(state, req.unit, "charge")
+    if target.body is None:
+        raise RuleViolation(R_PLAY, f"charge: {target.name} is not on the table")
+    assert u.body is not None
+    rules = state.rules
+    heading = u.body.facing
+    d = tt.contact_distance(u.body, heading, target.body)
+    bearing = tt.relative_bearing(u.body, target.body.centre)
+    if d is None:
+        side = "left" if bearing < 0 else "right"
+        raise RuleViolation(
+            R_CONTACT,
+            f"{target.name} is not straight ahead of {u.name} (it lies {abs(bearing):.0f} degrees"
+            f" to its {side}): wheel or turn first; the last [2] of a move to contact must be"
+            " straight ahead",
+        )
+    if d <= 1e-6:
+        raise RuleViolation(R_CONTACT, f"{u.name} is in contact with {target.name} already")
+    for o in state.live():
+        if o.id in (u.id, target.id) or o.body is None:
+            continue
+        if o.body.centre.distance(u.body.centre) > d + 60:
+            continue
+        block = tt.contact_distance(u.body, heading, o.body)
+        if block is not None and block < d - 1e-6:
+            raise RuleViolation(
+                R_CONTACT,
+                f"{o.name} stands in the way [{rules.n(block):.2f}] ahead of {u.name}",
+            )
+    n = rules.n(d)
+    tail = float(rules.section("movement").get("straight_ahead", 2))
+    if u.turned and u.straight_run + n < tail - 1e-6:
+        raise RuleViolation(
+            R_CONTACT,
+            f"the last [{tail:g}] of a move to contact must be straight ahead: {u.name} changed"
+            f" facing this phase and would run only [{u.straight_run + n:.2f}] straight",
+        )
+    end_c = u.body.centre + Vec.heading(heading, d)
+    plan = plan_move(
+        state, u, Move(unit=u.id, path=((end_c.x, end_c.y),), facing=heading), u.spent, u.road_only
+    )
+    if plan.problems:
+        raise RuleViolation(*plan.problems[0])
+    if target.id not in plan.contacts:
+        raise RuleViolation(R_CONTACT, f"{u.name} would not end in contact with {target.name}")
+    assert plan.end is not None
+    step = Step(u, plan, plan.end, plan.cost, False, plan.length, f"charges {target.name}")
+    return Plan(req, data=step)
+
+
+# -- resolving -------------------------------------------------------------------------------
+def resolve_step(state: GameState, plan: Plan, dice: Any) -> Outcome:
+    data = plan.data
+    if isinstance(data, Move):  # a stated charge: the stated move, into contact
+        return move(state, data, dice)
+    step: Step = data
+    u = step.unit
+    spent = u.spent + step.cost
+    changes: dict[str, Any] = {
+        "body": step.end,
+        "spent": round(spent, 9),
+        "turned": u.turned or step.turned,
+        "straight_run": 0.0 if step.turned else round(u.straight_run + step.straight, 9),
+    }
+    if step.cost > 0:
+        changes["moved"] = True
+    details: dict[str, Any] = {}
+    if step.plan is not None:
+        events = _move_events(state, u, step.plan)
+        changes["road_only"] = u.road_only and any(
+            "whole move on road" in b for b in step.plan.breakdown
+        )
+        changes["through_town"] = u.through_town or step.plan.through_town
+        events[0] = unit_event("moved", u.id, entry="", **changes)
+        text = _describe(step.plan, u).replace(" moves ", f" {step.text}: ", 1)
+        details["move"] = step.plan.to_json()
+    else:
+        events = [unit_event("moved", u.id, **changes)]
+        text = f"{u.name} {step.text}"
+        if step.cost > 0:
+            text += f" (cost [{step.cost:.2f}])"
+        text += f"; now faces {step.end.facing:.0f}"
+    allowance = state.utype(u).move
+    left = max(allowance - spent, 0.0)
+    text += f"; [{left:.2f}] of its move left"
+    details["spent"] = round(spent, 3)
+    return Outcome(tuple(events), (), text, details)
+
+
+__all__ = [
+    "Advance",
+    "Charge",
+    "Retire",
+    "Turn",
+    "Wheel",
+    "judge_advance",
+    "judge_charge",
+    "judge_turn",
+    "judge_wheel",
+    "resolve_step",
+    "to_n",
+]

@@ -1,0 +1,300 @@
+"""Issue 13: the two ways to play (tracked, stated), moves in the player's language and the
+referee's ``todo`` (2 by 2, Sequence of play; Movement Modifiers; Moving to contact; Melee)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.two_by_two.battle import Battle
+from vedette.cli.main import main
+from vedette.engine import Game, Store
+from vedette.errors import BadRequest, RuleViolation
+
+N = 19.05
+
+
+def cmds(todo: list[object]) -> list[str]:
+    return [t.command() for t in todo]  # type: ignore[attr-defined]
+
+
+# -- a tracked-mode turn with relative moves and charge ... into ... only ---------------------
+def test_a_tracked_turn_with_relative_moves_and_a_charge() -> None:
+    units = [
+        {"id": "B", "side": "blue", "type": "infantry", "x": 300, "y": 100},
+        {"id": "B2", "side": "blue", "type": "light_cavalry", "x": 150, "y": 100},
+        {"id": "R", "side": "red", "type": "infantry", "x": 330, "y": 100 + 12 + 2.2 * N},
+        {"id": "R2", "side": "red", "type": "infantry", "x": 500, "y": 500},
+    ]
+    b = Battle.quick(units)
+    todo = cmds(b.todo())
+    assert "advance unit=B" in todo and "advance unit=B2" in todo and todo[-1] == "next"
+    # R lies ahead and to the right: a charge straight ahead would miss it
+    with pytest.raises(RuleViolation, match="not straight ahead"):
+        b.do("charge", unit="B", into="R")
+    b.do("retire", unit="B", distance="0.5")
+    b.do("wheel", unit="B", angle=25, direction="right")
+    out = b.do("charge", unit="B", into="R")
+    assert out.details["move"]["contacts"] == ["R"]
+    s = b.state
+    body_b, body_r = s.unit("B").body, s.unit("R").body
+    assert body_b is not None and body_r is not None
+    assert body_b.facing == 25  # facing changes only when the player says so
+    from vedette.geometry.tabletop import distance
+
+    assert distance(body_b, body_r) == pytest.approx(0, abs=1e-6)  # exact base contact
+    assert s.melees[0].attacker == "B"
+    # the reactions open now: the charged infantry may turn to face and fire
+    todo = cmds(b.todo())
+    assert "face unit=R toward=B" in todo and "shoot firer=R target=B" in todo
+    b.do("advance", unit="B2", distance="2in")  # inches with their unit
+    assert b.state.unit("B2").spent == pytest.approx(50.8 / N)
+    with pytest.raises(RuleViolation, match="may move only"):
+        b.do("advance", unit="B2", distance=7)
+    b.do("turn", unit="B2", face="R2")
+    b.until("melee", "blue")
+    owed = b.todo()[0]
+    assert owed.owed and owed.command() == "melee attacker=B defender=R"
+    with pytest.raises(RuleViolation, match="owed first"):
+        b.do("next")
+    b.do("melee", dice=[6, 1], attacker="B", defender="R")
+    assert b.state.unit("R").status == "destroyed"
+
+
+def test_charge_says_why_not() -> None:
+    units = [
+        {"id": "B", "side": "blue", "type": "infantry", "x": 300, "y": 100},
+        {"id": "F", "side": "blue", "type": "infantry", "x": 300, "y": 140},
+        {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 180},
+        {"id": "C", "side": "red", "type": "heavy_cavalry", "x": 100, "y": 100 + 12 + N},
+    ]
+    b = Battle.quick(units)
+    with pytest.raises(RuleViolation, match="stands in the way"):
+        b.do("charge", unit="B", into="R")
+    with pytest.raises(RuleViolation, match="may move only"):
+        b.do("advance", unit="F", distance=5)
+    b.do("turn", unit="F", angle=90, direction="left")
+    b.do("advance", unit="F", distance=0.5)
+    b.do("turn", unit="F", angle=90, direction="right")
+    # turned this phase and less than [2] straight before contact: refused
+    with pytest.raises(RuleViolation, match="straight ahead"):
+        b.do("charge", unit="F", into="R")
+
+
+def test_distances_in_base_units_inches_and_mm() -> None:
+    b = Battle.quick([{"id": "B", "side": "blue", "type": "infantry", "x": 300, "y": 100}])
+    b.do("advance", unit="B", distance="[1]")
+    b.do("advance", unit="B", distance="19.05mm")
+    b.do("advance", unit="B", distance="0.75in")
+    body = b.state.unit("B").body
+    assert body is not None and body.centre.y == pytest.approx(100 + 3 * N)
+    with pytest.raises(BadRequest, match="base units"):
+        b.do("advance", unit="B", distance="three")
+
+
+def test_move_ending_close_to_an_enemy_snaps_to_contact() -> None:
+    units = [
+        {"id": "B", "side": "blue", "type": "infantry", "x": 300, "y": 100},
+        {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 160},
+    ]
+    for short in (1.5, -0.8):  # 1.5 mm short, 0.8 mm into the enemy base
+        b = Battle.quick(units)
+        out = b.do("move", unit="B", to=[300, 148 - short])
+        assert out.details["move"]["contacts"] == ["R"]
+        body = b.state.unit("B").body
+        assert body is not None and body.centre.y == pytest.approx(148)
+
+
+# -- a whole battle from the CLI in stated mode, without a single coordinate -----------------
+def test_a_stated_battle_from_the_cli_without_coordinates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "s.db")
+
+    def run(*args: str) -> str:
+        assert not any(re.search(r"\b(x|y|path|to|facing)=", a) for a in args)
+        code = main(["--db", db, "2x2", *args])
+        out = capsys.readouterr()
+        assert code == 0, out.err
+        return out.out
+
+    run("new", "stated", "--seed", "5", "--option", "play=stated")
+    # turn 1, phase 1: the Austrians (Defender, player 1) move and dice for reinforcements
+    run("move", "unit=A1", "distance=2", "town=2")
+    assert "arrives" in run("reinforce", "rp=A-R1", "--dice", "3")
+    run("move", "unit=A7", "distance=6", "road=true")
+    run("next")
+    run("next")
+    # phase 3: the French shoot (the player measured [6]: long range for foot artillery)
+    assert (
+        "F4 shoots" in run("shoot", "firer=F4", "target=A1", "range=6", "cover=area", "--dice", "6")
+        or True
+    )
+    run("next")
+    run("next")
+    # phase 5: the French move; F1 charges A2 ([3] measured on the table)
+    run("charge", "unit=F1", "into=A2", "distance=3")
+    # the charged Austrians fire on their charger at [0.5] (reaction fire)
+    run("shoot", "firer=A2", "target=F1", "range=0.5", "--dice", "1")
+    for _ in range(3):
+        run("next")
+    # phase 8: the French resolve the melee: 6 vs 1, A2 destroyed; the follow-up declined
+    assert "destroyed" in run("melee", "attacker=F1", "defender=A2", "--dice", "6 1")
+    run("follow_up", "unit=F1", "decline=true")
+    run("next")
+    st = json.loads(run("show", "--json"))["state"]
+    assert (st["turn"], st["phase_index"]) == (2, 0)
+    assert all(u["position"] is None for u in st["units"])
+    assert next(u for u in st["units"] if u["id"] == "A2")["status"] == "destroyed"
+    with Store(db) as store:
+        g = Game.open(store, "stated")
+        assert g.state.play == "stated"
+        assert any(t.procedure == "move" for t in g.todo())
+
+
+# -- legal_requests: random play where every request offered is legal ------------------------
+@pytest.mark.parametrize("play", ["tracked", "stated"])
+def test_legal_requests_are_all_legal(play: str) -> None:
+    import random
+
+    from vedette.rules.two_by_two import RULESET
+
+    rng = random.Random(3)
+    b = Battle.sample({"play": play}, seed=4)
+    kinds: set[str] = set()
+    for _ in range(160):
+        offered = list(RULESET.legal_requests(b.state, rng))
+        assert offered and offered[-1][0] in ("next", "melee", "follow_up")
+        proc, req = offered[0] if rng.random() < 0.7 else rng.choice(offered)
+        b.do(proc, **req)  # never refused
+        kinds.add(proc)
+        if b.state.stage == "over":
+            break
+    assert {"next", "reinforce"} <= kinds
+    assert ("advance" if play == "tracked" else "move") in kinds
+    assert b.replayed() == b.state
+
+
+def test_countercharge_straight_ahead_without_a_path() -> None:
+    units = [
+        {"id": "M", "side": "blue", "type": "infantry", "x": 300, "y": 100},
+        {"id": "C", "side": "red", "type": "light_cavalry", "x": 300, "y": 146 + 6 + 3 * N},
+        {"id": "C2", "side": "red", "type": "light_cavalry", "x": 360, "y": 146 + 6 + 3 * N},
+    ]
+    b = Battle.quick(units)
+    b.do("advance", unit="M", distance=f"{40 / N:.6f}")
+    b.until("shoot", "red")
+    todo = cmds(b.todo())
+    assert "countercharge unit=C target=M" in todo
+    with pytest.raises(RuleViolation, match="not straight ahead"):
+        b.do("countercharge", unit="C2", target="M")
+    b.do("countercharge", unit="C", target="M")
+    m, c = b.state.unit("M").body, b.state.unit("C").body
+    assert m is not None and c is not None and c.facing == 180
+    assert b.state.melees[-1].counter_charge
+
+
+def test_one_judge_per_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vedette.rules.two_by_two import melee, shooting
+
+    calls = {"melee": 0, "shoot": 0}
+    for mod, key in ((melee, "melee"), (shooting, "shoot")):
+        real = mod.judge
+
+        def counted(*a: object, _real: object = real, _key: str = key) -> object:
+            calls[_key] += 1
+            return _real(*a)  # type: ignore[operator]
+
+        monkeypatch.setattr(mod, "judge", counted)
+    units = [
+        {"id": "B", "side": "blue", "type": "infantry", "x": 300, "y": 100},
+        {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 112},
+        {"id": "A", "side": "red", "type": "foot_artillery", "x": 340, "y": 200},
+    ]
+    b = Battle.quick(units)
+    b.until("shoot", "red")
+    b.do("shoot", dice=[1], firer="A", target="B")
+    b.until("melee", "blue")
+    b.do("melee", dice=[4, 3], attacker="B", defender="R", contact=True)
+    assert calls == {"melee": 1, "shoot": 1}
+
+
+def test_next_says_what_was_left_undone() -> None:
+    b = Battle.sample()
+    b.do("advance", unit="A1", distance=1)
+    msg = b.do("next").message
+    assert "left undone" in msg and "A2" in msg and "reinforce A-R1" in msg
+    assert "left undone" not in b.do("next").message  # nobody may rally
+
+
+def test_stated_lengths_with_their_unit() -> None:
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry"},
+            {"id": "R", "side": "red", "type": "infantry"},
+        ]
+    )
+    plan = b.do("check_move", unit="B", distance="2.25in", town="19.05mm").details["move"]
+    assert plan["length"] == pytest.approx(3.0) and plan["cost"] == pytest.approx(4.0)
+    b.until("shoot", "red")
+    out = b.do("shoot", dice=[4], firer="R", target="B", range="0.75in")
+    assert out.details["shot"]["range"] == pytest.approx(1.0)
+
+
+def test_wheel_pivots_on_its_front_corner_and_pays_the_arc() -> None:
+    import math
+
+    woods = {
+        "kind": "woods",
+        "name": "wood",
+        "area": [[305, 75], [400, 75], [400, 95], [305, 95]],
+    }
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry", "x": 150, "y": 100},
+            {"id": "C", "side": "blue", "type": "heavy_cavalry", "x": 300, "y": 60},
+        ],
+        terrain=(woods,),
+    )
+    before = b.state.unit("B").body
+    assert before is not None
+    out = b.do("wheel", unit="B", angle=90, direction="left")
+    after = b.state.unit("B").body
+    assert after is not None and after.facing == 270
+    fl0, fl1 = before.corners()[0], after.corners()[0]  # the front-left corner stays put
+    assert (fl1.x, fl1.y) == (pytest.approx(fl0.x), pytest.approx(fl0.y))
+    assert out.details["spent"] == pytest.approx(25 * math.pi / 2 / N, abs=1e-3)
+    with pytest.raises(RuleViolation, match="impassable"):  # the wheel would end in the wood
+        b.do("wheel", unit="C", angle=90, direction="right")
+
+
+def test_unit_index_agrees_with_a_scan_through_play() -> None:
+    import random
+
+    from vedette.geometry import tabletop as tt
+    from vedette.rules.two_by_two import RULESET
+
+    rng = random.Random(11)
+    b = Battle.sample(seed=2)
+    for step in range(120):
+        offered = list(RULESET.legal_requests(b.state, rng))
+        proc, req = offered[0] if rng.random() < 0.7 else rng.choice(offered)
+        b.do(proc, **req)
+        s = b.state
+        if step % 10:
+            continue
+        for u in s.units:
+            assert s.unit(u.id) is u
+            if u.body is None or not u.on_table:
+                continue
+            for mm in (1.0, 40.0, 120.0):
+                near = {o.id for o in s.near(u.body, mm)}
+                scan = {
+                    o.id
+                    for o in s.live()
+                    if o.body is not None and tt.distance(u.body, o.body) <= mm
+                }
+                assert scan <= near
