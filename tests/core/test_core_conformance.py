@@ -62,17 +62,7 @@ STEPS = 150 if LONG else 40
 ODDS_PER_GAME = 8 if LONG else 3
 #: defects found by this suite in rulesets still on the legacy adapter (ruleset -> procedure ->
 #: the defect): the one check they fail is skipped, naming the defect, until their issue lands
-KNOWN_DEFECTS: dict[str, dict[str, str]] = {
-    "two_by_two": {
-        "reinforce": (
-            "2 by 2 'reinforce' reads and checks x/y (given, within [4] of the RP, on the"
-            " table) only after a successful roll: the same request is accepted on 1-3 and"
-            " refused on 4-6 at a flank RP, and a refusal writes nothing, so the player learns"
-            " the die before spending it, and the odds of the action cannot be computed"
-            " (VEDETTE_CONFORMANCE_LONG=1, two_by_two seed 8 step 19: reinforce rp=F-F1 x=5)"
-        ),
-    },
-}
+KNOWN_DEFECTS: dict[str, dict[str, str]] = {}
 SAVED = Path(__file__).resolve().parents[1] / "fixtures" / "saved_games_v0_1"
 FIXTURES = sorted(SAVED.glob("*.jsonl"))
 

@@ -47,12 +47,31 @@ def plan_reinforce(state: GameState, req: Reinforce) -> Plan:
     rp = _judge(state, req)
     if req.x is not None and state.play == "stated":
         raise RuleViolation(R_PLAY, "a stated game keeps no positions: give no x, y")
-    return Plan(req, steps=(_check(state, rp),), data=rp)
+    # where the arriving unit would stand is checked before the roll: a refusal after the
+    # roll would show the die before the player spends it
+    return Plan(req, steps=(_check(state, rp),), data=(rp, _entry_body(state, req, rp)))
+
+
+def _entry_body(state: GameState, req: Reinforce, rp: ReinforcementPoint) -> Body | None:
+    if req.x is None:
+        return None
+    from vedette.rules.two_by_two.movement import entry_facing, entry_problems
+
+    if req.y is None:
+        raise BadRequest("give x and y (mm)")
+    u = state.unit(rp.queue[0])
+    facing = normalise(entry_facing(state, rp) if req.facing is None else req.facing)
+    body = Body(Vec(req.x, req.y), facing, state.rules.footprint)
+    problems = entry_problems(state, u, rp, body)
+    if problems or not state.table.on_table(body):
+        rule, text = problems[0] if problems else (R_REINF, f"{u.name} would be off the table")
+        raise RuleViolation(rule, text)
+    return body
 
 
 def reinforce(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
-    req: Reinforce = plan.request
-    rp: ReinforcementPoint = plan.data
+    rp: ReinforcementPoint = plan.data[0]
+    body: Body | None = plan.data[1]
     r = plan.steps[0].resolve(dice)
     assert isinstance(r, Roll)
     events: list[DomainEvent] = [ReinforcementRolled(rp.id)]
@@ -61,18 +80,7 @@ def reinforce(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     uid = rp.queue[0]
     u = state.unit(uid)
     events.append(RpDequeued(rp.id, uid))
-    if req.x is not None:
-        from vedette.rules.two_by_two.movement import entry_facing, entry_problems
-
-        if req.y is None:
-            raise BadRequest("give x and y (mm)")
-        at = Vec(req.x, req.y)
-        facing = normalise(entry_facing(state, rp) if req.facing is None else req.facing)
-        body = Body(at, facing, state.rules.footprint)
-        problems = entry_problems(state, u, rp, body)
-        if problems or not state.table.on_table(body):
-            rule, text = problems[0] if problems else (R_REINF, f"{u.name} would be off the table")
-            raise RuleViolation(rule, text)
+    if body is not None:
         events.append(unit_event("arrived", uid, status="table", body=body, entry=""))
         msg = f"{u.name} arrives at RP {rp.id}: it stands on the edge and may move now or next"
     else:
