@@ -99,8 +99,9 @@ def ready(
 
 
 def p_under(target: int) -> Fraction:
-    """Kuryakin, Morale: 'A roll on D100 below the final figure' — d100 reads 1-100."""
-    return Fraction(max(0, min(100, target - 1)), 100)
+    """Kuryakin, Morale: 'A roll on D100 below the final figure' — the percentile dice read
+    00-99 (issue 14: 80% passes 80 times in 100; formerly 1-100, 79 times)."""
+    return Fraction(max(0, min(100, target)), 100)
 
 
 def mod_total(g: Game, proc: str, req: Mapping[str, Any]) -> int:
@@ -356,8 +357,8 @@ def test_morale_marker_or_immediate_test(tmp_path: Path) -> None:
     g = lancer_game(tmp_path)
     out = g.perform("require", {"unit": "X5"})  # not yet acted: a marker, no dice
     assert g.state.unit("X5").morale_due and out.rolls == ()
-    out = g.perform("require", {"unit": "X0"}, [10])  # #2 has acted: a d100 now
-    assert len(out.rolls) == 1 and out.rolls[0].expression == "d100"
+    out = g.perform("require", {"unit": "X0"}, [10])  # #2 has acted: percentile dice now
+    assert len(out.rolls) == 1 and out.rolls[0].expression == "dP"  # read 00-99 (issue 14)
     assert not g.state.unit("X0").morale_due
 
 
@@ -636,7 +637,8 @@ def test_long_range_quarter_and_saves_4_to_6(tmp_path: Path) -> None:
     assert (out.details["actual"], out.details["casualties"]) == (2, 1)
 
 
-@pytest.mark.parametrize(("pct", "actual"), [(25, 6), (26, 5)])
+# percentile dice read 00-99 (issue 14): 00-24 is the 25% (formerly 1-25 on a d100)
+@pytest.mark.parametrize(("pct", "actual"), [(24, 6), (25, 5)])
 def test_fraction_by_percentage_dice(tmp_path: Path, pct: int, actual: int) -> None:
     """Firing: 'Any fractions should be resolved using percentage dice': 7 x ¾ = 5¼, the ¼
     is a 25% chance of one more hit."""
@@ -670,9 +672,9 @@ def test_volley_modifiers(
     g = ready(tmp_path, [unit("F1", front=5, **firer), unit("A1", "Allies", **target)])
     assert g.odds("fire", {"unit": "F1", "target": "A1", "range": "long", **req})
     # one volley (5 in front) rolls a 6: hits 6 + modifiers (never below 0); at long range ¼
-    # of them, the fraction by d100 (100: no extra hit); every hit saved with a 6
+    # of them, the fraction by percentile dice (99: no extra hit); every hit saved with a 6
     h = max(0, 6 + total)
-    faces = [6] + ([100] if h % 4 else []) + [6] * (h // 4)
+    faces = [6] + ([99] if h % 4 else []) + [6] * (h // 4)
     out = g.perform("fire", {"unit": "F1", "target": "A1", "range": "long", **req}, faces)
     volley = out.rolls[0]
     assert volley.final - volley.natural == total
@@ -978,7 +980,7 @@ def test_grade_a_bpl_house_rule(tmp_path: Path) -> None:
     g = ready(tmp_path, [unit("F1", grade="A"), unit("A1", "Allies")],
               house={"bpl": {"morale": {"A": 90}}})  # fmt: skip
     o = g.odds("morale", {"unit": "F1", "in_command": False})[0]
-    assert o.p("pass") == Fraction(89, 100)
+    assert o.p("pass") == Fraction(90, 100)  # percentiles read 00-99 (issue 14)
 
 
 @pytest.mark.parametrize(
@@ -1040,12 +1042,12 @@ def test_morale_modifiers_from_the_state(
 
 def test_charged_by_higher_class_and_combined_exact_odds(tmp_path: Path) -> None:
     """C 65 -10 (charged by higher class: B) +15 (command) +30 (five friends, max 3) -12
-    (four casualties) -15 (loser) = 73: passes on 01-72."""
+    (four casualties) -15 (loser) = 73: passes on 00-72 (percentiles read 00-99, issue 14)."""
     g = ready(tmp_path, [unit("F1", grade="B"), unit("A1", "Allies")], active="AB")
     req = {"unit": "A1", "charged_by": "F1", "friendly_within_300": 5, "casualties": 4,
            "melee_loser": True}  # fmt: skip
     o = g.odds("morale", req)[0]
-    assert o.target == 73 and o.p("pass") == Fraction(72, 100)
+    assert o.target == 73 and o.p("pass") == Fraction(73, 100)
     # a figure over 100 always passes
     o = g.odds("morale", {"unit": "A1", "friendly_within_300": 3, "defending_cover": True})[0]
     assert o.target == 65 + 30 + 15 + 20 and o.p("pass") == 1

@@ -176,20 +176,61 @@ def under(
     pass_text: str = "passes",
     fail_text: str = "fails",
     strict: bool = True,
+    die: str = "dP",
 ) -> UnderCheck:
-    """A percentile test: d100 (1-100) BELOW the final figure (Kuryakin, Morale: "a roll on
-    D100 below the final figure"); ``strict=False`` lets the figure itself pass too."""
-    return UnderCheck(base, modifiers, "d100", strict, label, rule, pass_text, fail_text)
+    """A percentile test (Kuryakin, Morale: "a roll on D100 below the final figure"): percentile
+    dice BELOW the final figure. ``die`` is ``dP`` (the dice read 00-99: 80% passes 80 times in
+    100) or ``d100`` (read 1-100: 80% passes 79 times in 100); ``strict=False`` lets the figure
+    itself pass too."""
+    return UnderCheck(base, modifiers, die, strict, label, rule, pass_text, fail_text)
 
 
 def percentile_strict(state: State) -> bool:
     return bool(opt(state, "percentile_strict"))
 
 
+READINGS = ("00-99", "1-100")
+
+
+def percentile_die(state: State) -> str:
+    """The percentile dice as the game reads them (``[options] percentile_reading``): ``dP``
+    (00-99, the default) or ``d100`` (1-100, the older strict reading)."""
+    reading = str(state.data.get("options", {}).get("percentile_reading", "00-99"))
+    if reading not in READINGS:
+        raise DataError(
+            "solo_napoleonic data", f"percentile_reading must be one of {', '.join(READINGS)}"
+        )
+    return "dP" if reading == "00-99" else "d100"
+
+
+def pct_test(
+    state: State,
+    base: int,
+    modifiers: tuple[Modifier, ...],
+    label: str,
+    rule: str,
+    pass_text: str,
+    fail_text: str,
+) -> UnderCheck:
+    """A percentile test read the game's way (die and comparison from the options)."""
+    return under(
+        base,
+        modifiers,
+        label,
+        rule,
+        pass_text,
+        fail_text,
+        percentile_strict(state),
+        percentile_die(state),
+    )
+
+
 def fraction_roll(
-    h: int, frac: Fraction, label: str, dice: DiceSource, rule: str
+    h: int, frac: Fraction, label: str, dice: DiceSource, rule: str, die: str = "dP"
 ) -> tuple[int, Roll | None]:
-    """Resolve ``h × frac`` with percentage dice; returns the whole number and the roll made."""
+    """Resolve ``h × frac`` with percentage dice; returns the whole number and the roll made.
+    The remainder's percent passes exactly that often on either reading: 00-99 below it, 1-100
+    at most it."""
     exact = h * frac
     whole = math.floor(exact)
     rem = exact - whole
@@ -200,8 +241,8 @@ def fraction_roll(
     r = UnderCheck(
         pct,
         (),
-        "d100",
-        False,
+        die,
+        die == "dP",
         f"{label}: fraction {rem} of a hit",
         rule,
         "one more hit",

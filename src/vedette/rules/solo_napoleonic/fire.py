@@ -35,6 +35,7 @@ from vedette.rules.solo_napoleonic.common import (
     odds_of,
     officer_missing,
     opt,
+    percentile_die,
     repeat,
     scaled,
     survive_saves,
@@ -404,7 +405,12 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
             rolls.append(r)
             hits += max(0, r.final)
         actual, fr = fraction_roll(
-            hits, p.fraction, f"{f.id} {p.band} range ×{p.fraction}", dice, R_FIRE
+            hits,
+            p.fraction,
+            f"{f.id} {p.band} range ×{p.fraction}",
+            dice,
+            R_FIRE,
+            percentile_die(state),
         )
         if fr is not None:
             rolls.append(fr)

@@ -32,6 +32,7 @@ from vedette.rules.solo_napoleonic.common import (
     mods,
     odds_of,
     opt,
+    percentile_die,
     repeat,
     scaled,
     survive_saves,
@@ -181,7 +182,7 @@ def sides(state: State, req: Request) -> tuple[str, Side, Side, int]:
     )
 
 
-def _resolve_side(s: Side, dice: DiceSource, rule: str) -> tuple[int, list[Roll]]:
+def _resolve_side(s: Side, dice: DiceSource, rule: str, pdie: str = "dP") -> tuple[int, list[Roll]]:
     rolls: list[Roll] = []
     total = 0
     for i in range(s.dice):
@@ -197,7 +198,7 @@ def _resolve_side(s: Side, dice: DiceSource, rule: str) -> tuple[int, list[Roll]
         )
         rolls.append(r)
         total += max(0, r.final)
-    pot, fr = fraction_roll(total, Fraction(1, 2), f"{s.unit.id} half of {total}", dice, rule)
+    pot, fr = fraction_roll(total, Fraction(1, 2), f"{s.unit.id} half of {total}", dice, rule, pdie)
     if fr is not None:
         rolls.append(fr)
     cas = 0
@@ -211,7 +212,7 @@ def _resolve_side(s: Side, dice: DiceSource, rule: str) -> tuple[int, list[Roll]
         )
     if s.halve and cas:
         cas, hr = fraction_roll(
-            cas, Fraction(1, 2), f"{s.unit.id} skirmishers inflict half", dice, rule
+            cas, Fraction(1, 2), f"{s.unit.id} skirmishers inflict half", dice, rule, pdie
         )
         if hr is not None:
             rolls.append(hr)
@@ -229,8 +230,8 @@ def melee(state: State, req: Request, dice: DiceSource) -> Outcome:
     if rnd == 1:
         require_active(state, sa.unit, R_MELEE)
     rule = RULES[kind]
-    ca, ra = _resolve_side(sa, dice, rule)
-    cb, rb = _resolve_side(sb, dice, rule)
+    ca, ra = _resolve_side(sa, dice, rule, percentile_die(state))
+    cb, rb = _resolve_side(sb, dice, rule, percentile_die(state))
     rolls = [*ra, *rb]
     ch = Changes(state)
     al_b, nb = take_casualties(

@@ -18,8 +18,7 @@ from vedette.rules.solo_napoleonic.common import (
     mods,
     opt,
     optional_on,
-    percentile_strict,
-    under,
+    pct_test,
 )
 from vedette.rules.solo_napoleonic.model import GRADES, State, Unit, grade_rank
 
@@ -134,14 +133,14 @@ def morale_modifiers(state: State, u: Unit, req: Request) -> tuple[Modifier, ...
 
 
 def morale_check(state: State, u: Unit, req: Request, label: str = "morale") -> UnderCheck:
-    return under(
+    return pct_test(
+        state,
         bpl(state, "morale", u.grade),
         morale_modifiers(state, u, req),
         f"{u.id} {label}",
         R_MORALE,
         "morale holds",
         "fails morale",
-        percentile_strict(state),
     )
 
 
@@ -257,14 +256,14 @@ def charge_modifiers(
 
 
 def charge_check(state: State, u: Unit, target: Unit | None, req: Request) -> UnderCheck:
-    return under(
+    return pct_test(
+        state,
         bpl(state, "charge", u.grade),
         charge_modifiers(state, u, target, req),
         f"{u.id} charge test",
         R_CHARGE,
         "charges",
         "will not charge",
-        percentile_strict(state),
     )
 
 
@@ -362,14 +361,14 @@ def home_modifiers(state: State, u: Unit, t: Unit, req: Request) -> tuple[Modifi
 
 
 def home_check(state: State, u: Unit, t: Unit, req: Request) -> UnderCheck:
-    return under(
+    return pct_test(
+        state,
         bpl(state, "charge_home", u.grade),
         home_modifiers(state, u, t, req),
         f"{u.id} charge home",
         R_HOME,
         "charges home",
         "fails to charge home",
-        percentile_strict(state),
     )
 
 
