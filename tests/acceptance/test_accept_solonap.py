@@ -346,6 +346,10 @@ def test_card_15_jumps_to_6_5(tmp_path: Path) -> None:
     assert out.details["active"] == "bn15"
     # it tests morale first, and may then act only against the lancers
     assert out.details["may"]["bn15"] == ["test morale first (morale)"]
+    # issue 14: the charge is held open: nothing else until its steps are taken or waived
+    with pytest.raises(RuleViolation, match="morale unit=bn15 charged_by=lancers"):
+        g.perform("next", {})
+    waive_all(g)
     out = g.perform("next", {})
     assert out.details["card"] == 7
 
@@ -858,11 +862,35 @@ def test_range_table_default_and_house_rule(tmp_path: Path) -> None:
 
 
 # == Melee ======================================================================================
+def close_in(g: Game) -> None:
+    """Issue 14's guided charge: after the target's forced morale test come its defensive fire
+    (held here) and the charger's move up, before the charge home test."""
+    for _ in range(3):
+        owed = [t for t in g.todo() if t.owed and t.procedure in ("fire", "close")]
+        if not owed:
+            return
+        req = dict(owed[0].request)
+        if owed[0].procedure == "fire":
+            req["hold"] = True
+        g.perform(owed[0].procedure, req)
+
+
+def waive_all(g: Game) -> None:
+    """Waive every step owed (the logged way round an open charge)."""
+    for _ in range(20):
+        owed = g.obligations()
+        if not owed:
+            return
+        g.perform("waive", {"obligation": owed[0].id})
+
+
 def to_melee(g: Game, att: str, tgt: str, tgt_morale: int = 1) -> None:
-    """Charge (d100 1), the target's forced morale test, charge home (d100 1)."""
+    """Charge (d100 1), the target's forced morale test, (its defensive fire held, the charger
+    moves up), charge home (d100 1)."""
     g.perform("charge", {"unit": att, "target": tgt}, [1])
     if tgt_morale <= 100:
         g.perform("morale", {"unit": tgt, "charged_by": att}, [tgt_morale])
+    close_in(g)
     g.perform("charge_home", {"unit": att}, [1])
 
 
@@ -945,6 +973,7 @@ def test_cavalry_vs_infantry_saves(tmp_path: Path) -> None:
     g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
     assert mod_total(g, "morale", {"unit": "A1", "charged_by": "F1"}) == -30 + 15 - 10
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 1])  # fails
+    close_in(g)  # issue 14: the charger moves up (no defensive fire: A1 failed)
     g.perform("charge_home", {"unit": "F1"})  # no test needed: target failed, no casualties
     oa, ob, _ = g.odds("melee", {"unit": "F1", "target": "A1"})
     assert oa.note.startswith("12 points") and "saved on 6+" in oa.note
@@ -1113,6 +1142,10 @@ def test_charge_fails_and_chargers_cannot_fire(tmp_path: Path) -> None:
     g = ready(tmp_path, [unit("F1", front=5), unit("A1", "Allies")])
     out = g.perform("charge", {"unit": "F1", "target": "A1"}, [65])  # 65 is not under 65
     assert out.details["charges"] is False
+    # issue 14: the failure binds for the turn: no second try
+    with pytest.raises(RuleViolation, match="failed its charge test"):
+        g.perform("charge", {"unit": "F1", "target": "A1"}, [64])
+    g = ready(tmp_path / "again", [unit("F1", front=5), unit("A1", "Allies")])
     out = g.perform("charge", {"unit": "F1", "target": "A1"}, [64])
     assert out.details["charges"] is True
     with pytest.raises(RuleViolation):
@@ -1125,6 +1158,7 @@ def test_charge_home_bpl(tmp_path: Path, grade: str, bpl: int) -> None:
     g = ready(tmp_path, [unit("F1", grade=grade), unit("A1", "Allies", grade=grade)])
     g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
+    close_in(g)  # issue 14: fire held, the charger moves up
     o = g.odds("charge_home", {"unit": "F1"})[0]
     assert (o.target, o.p("pass")) == (bpl, p_under(bpl))
 
@@ -1136,6 +1170,7 @@ def test_charge_home_modifiers(tmp_path: Path) -> None:
     g = ready(tmp_path, units, gens)
     g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
+    close_in(g)  # issue 14: fire held, the charger moves up
     req = {"unit": "F1", "uphill": True, "obstacle": "building", "casualties_this_move": 2}
     # -5 uphill +10 brigadier +20 div/corps +10 (two enemy D) -10 (two casualties) -20
     # (building) -5 (own D)
@@ -1148,6 +1183,7 @@ def test_cavalry_charging_steady_infantry_minus_50(tmp_path: Path) -> None:
     g = ready(tmp_path, [cavalry("F1"), unit("A1", "Allies", formation="square")])
     g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])  # square +40: holds
+    close_in(g)  # issue 14: fire held, the charger moves up
     assert mod_total(g, "charge_home", {"unit": "F1"}) == -50
 
 
@@ -1156,6 +1192,7 @@ def test_charge_home_failure_halts_and_fires(tmp_path: Path) -> None:
     g = ready(tmp_path, [unit("F1", front=5), unit("A1", "Allies")])
     g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
+    close_in(g)  # issue 14: fire held, the charger moves up
     out = g.perform("charge_home", {"unit": "F1"}, [60])  # 60 is not under 60
     assert out.details["home"] is False and "volley" in out.message
     u = g.state.unit("F1")
@@ -1171,6 +1208,7 @@ def test_charge_home_failure_timid_co_retires_100mm(tmp_path: Path) -> None:
     g = ready(tmp_path, units, [gen("FB", av="timid"), gen("AB", "Allies")])
     g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
+    close_in(g)  # issue 14: the charger first moves up to the target, then fails
     before = g.state.unit("F1")
     out = g.perform("charge_home", {"unit": "F1"}, [99])
     after = g.state.unit("F1")
@@ -1195,6 +1233,7 @@ def test_optional_switches(tmp_path: Path) -> None:
     assert o.as_dict() == {str(q): Fraction(1, 4) for q in (2, 3, 4, 5)}  # d4 + 1
     g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
+    close_in(g)  # issue 14: fire held, the charger moves up
     assert mod_total(g, "charge_home", {"unit": "F1"}) == -5 - 10
     off = ready(tmp_path / "off", [unit("F1", **extra), unit("A1", "Allies")])
     assert mod_total(off, "morale", {"unit": "F1", "in_command": False}) == 0
@@ -1274,8 +1313,13 @@ def test_skirmishers_inflict_half_in_melee(tmp_path: Path) -> None:
     assert "skirmishers inflict half" in oa.note
     # F1: 10 points -> 2 dice 6,6 = 12 -> 6 potential; A1 saves 1 x6 -> 6; half -> 3
     # A1: 10 points -> 2 dice 1,1 = 2 -> 1; F1 saves with a 6 -> 0
+    # issue 14: round 2 only within a begun melee: round 1 in contact (F1 1,1 +1 standing = 4
+    # -> 2, A1 saves 6,6; A1 1,1 = 2 -> 1, F1 saves 6: no loser), then the D3 (1): round 2
+    g.perform("melee", {"unit": "F1", "target": "A1", "contact": True}, [1, 1, 6, 6, 1, 1, 6])
+    g.perform("brawl", {"unit": "F1", "target": "A1"}, [1])
+    # A1 now has 1D from round 1: its dice 2,2 -1 each = 2 -> 1; F1 saves with a 6 -> 0
     out = g.perform("melee", {"unit": "F1", "target": "A1", "round": 2},
-                    [6, 6] + [1] * 6 + [1, 1, 6])  # fmt: skip
+                    [6, 6] + [1] * 6 + [2, 2, 6])  # fmt: skip
     assert out.details["inflicted"] == {"F1": 3, "A1": 0}
 
 
@@ -1303,6 +1347,7 @@ def test_defensive_fire_at_chargers_is_short_range(tmp_path: Path) -> None:
     # out of its card, no range given: short range, ¾: 4 -> 3 hits, saves 1,1,1 -> 3
     out = g.perform("fire", {"unit": "A1", "target": "F1"}, [4, 1, 1, 1])
     assert out.details["band"] == "short" and out.details["casualties"] == 3
+    g.perform("close", {"unit": "F1"})  # issue 14: the charger moves up
     # the charger then tests to charge home with its casualties this move (-5% each)
     # and A1 took 1D for its round of firing: each enemy 'D' factor +5%
     assert mod_total(g, "charge_home", {"unit": "F1"}) == -15 + 5
@@ -1312,7 +1357,9 @@ def test_no_defensive_fire_when_morale_fails(tmp_path: Path) -> None:
     g = ready(tmp_path, [unit("F1"), unit("A1", "Allies", front=5)])
     g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 9])  # fails: halts
-    with pytest.raises(RuleViolation, match="did not hold"):
+    # issue 14: the guided charge owes no defensive fire: the charger moves up
+    assert [t.command() for t in g.todo() if t.owed] == ["close unit=F1"]
+    with pytest.raises(RuleViolation, match="close unit=F1"):
         g.perform("fire", {"unit": "A1", "target": "F1"}, [4])
 
 

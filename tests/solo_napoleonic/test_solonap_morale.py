@@ -3,6 +3,7 @@ Charge Home Test; Optional Rules)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -172,10 +173,13 @@ def test_charge_inferior_and_standard_dead() -> None:
     assert sorted(m.value for m in ms) == [-10, 10]
 
 
-def test_charge_fail_changes_nothing() -> None:
+def test_charge_fail_changes_nothing_but_binds() -> None:
     s = activate(make([unit("u"), unit("t", "Allies")]), "u")
     s2, out = run(s, "charge", [65], unit="u", target="t")
-    assert s2 == s and not out.details["charges"]
+    assert not out.details["charges"]
+    # issue 14: the failure is remembered for the turn, and nothing else changes
+    assert s2.unit("u").charge_failed and replace(s2.unit("u"), charge_failed=False) == s.unit("u")
+    assert s2.unit("t") == s.unit("t") and s2.cards == s.cards
 
 
 # -- charge home --------------------------------------------------------------------------------

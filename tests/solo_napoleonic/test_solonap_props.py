@@ -39,6 +39,22 @@ def _try(g: Game, proc: str, req: dict[str, Any]) -> bool:
     return True
 
 
+def settle(g: Game, rng: random.Random) -> None:
+    """Take every step owed (issue 14: an open charge holds the game), from ``todo`` alone; a
+    step the game refuses is waived (logged)."""
+    for _ in range(60):
+        owed = g.obligations()
+        if not owed:
+            return
+        o = owed[0]
+        req = dict(o.request)
+        if o.procedure == "fire":
+            req["hold"] = rng.random() < 0.5
+        if not _try(g, o.procedure, req):
+            g.perform("waive", {"obligation": o.id})
+    raise AssertionError(f"still owed: {[o.id for o in g.obligations()]}")
+
+
 def play(seed: int, turns: int, db: Path, optional: bool) -> Game:
     rng = random.Random(seed)  # the player's choices; the dice come from the game's stream
     st_ = Store(db)
@@ -50,6 +66,7 @@ def play(seed: int, turns: int, db: Path, optional: bool) -> Game:
         g.perform("deal", {})
         acted: list[str] = []
         while True:
+            settle(g, rng)
             g.perform("next", {})
             s = g.state
             if s.active is None:
@@ -91,6 +108,7 @@ def play(seed: int, turns: int, db: Path, optional: bool) -> Game:
                 assert u.disorder >= 0
         # every unit acts at most once per turn
         assert len(acted) == len(set(acted))
+        settle(g, rng)
         _try(g, "end_turn", {})
     return g
 

@@ -205,6 +205,11 @@ def test_charge_home_waits_for_the_targets_forced_morale_test() -> None:
     with pytest.raises(RuleViolation, match="must first take the morale test"):
         odds(s, "charge_home", unit="u")
     s, _ = run(s, "morale", [10], unit="t", charged_by="u")
+    # issue 14: the guided charge: the target's defensive fire (held), the charger moves up
+    with pytest.raises(RuleViolation, match="the fire step is owed"):
+        run(s, "charge_home", [10], unit="u")
+    s, _ = run(s, "fire", [], unit="t", target="u", hold=True)
+    s, _ = run(s, "close", [], unit="u")
     s, out = run(s, "charge_home", [10], unit="u")
     assert out.details["home"] and s.unit("u").charge_state == "home"
 

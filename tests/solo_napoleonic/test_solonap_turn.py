@@ -63,6 +63,9 @@ def full_turn(tmp_path: Path) -> Game:
     o = g.odds("morale", {"unit": "F5", "charged_by": "A4"})[0]
     assert o.p("pass") == Fraction(100, 100)
     g.perform("morale", {"unit": "F5", "charged_by": "A4"}, [50])
+    # the hussars move up (F5, cavalry, gives no defensive fire: issue 14's guided charge)
+    assert [t.command() for t in g.todo() if t.owed] == ["close unit=A4"]
+    g.perform("close", {"unit": "A4"})
     # charge home: B 75%, 20 passes; the hussars end in contact
     g.perform("charge_home", {"unit": "A4"}, [20])
     # melee, cavalry vs cavalry, front ranks only: 6 points each, one die each.

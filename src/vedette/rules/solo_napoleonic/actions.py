@@ -25,6 +25,7 @@ from vedette.rules.solo_napoleonic.common import (
     opt,
     optional_on,
 )
+from vedette.rules.solo_napoleonic.flow import bind_status
 from vedette.rules.solo_napoleonic.model import State, Unit
 
 R_MOVE = "Kuryakin, Random Movement"
@@ -38,8 +39,11 @@ MODES = ("advance", "move", "retire", "retreat", "pursuit", "rout")
 
 
 # -- activation guard ---------------------------------------------------------------------------
-def require_active(state: State, u: Unit, rule: str) -> None:
-    """A unit acts only on its card (or a controlled formation's card), once per turn."""
+def require_active(
+    state: State, u: Unit, rule: str, action: str = "act", mode: str | None = None
+) -> None:
+    """A unit acts only on its card (or a controlled formation's card), once per turn; a
+    routing unit only runs and one that must rally only rallies (flow.bind_status)."""
     if state.phase != "activation":
         raise RuleViolation(R_SEQ, f"{u.id} cannot act now (phase: {state.phase})")
     if u.id not in state.active_units():
@@ -52,6 +56,7 @@ def require_active(state: State, u: Unit, rule: str) -> None:
         raise RuleViolation(R_SEQ, f"{u.id} must test morale first")
     if not u.on_table:
         raise RuleViolation(rule, f"{u.id} is no longer on the table")
+    bind_status(u, action, mode)
 
 
 # -- distances ----------------------------------------------------------------------------------
@@ -154,8 +159,8 @@ def move(state: State, req: Request, dice: DiceSource) -> Outcome:
     movement die (adjusted by the brigadier's TH), then the swerve. A halted unit advancing
     first rolls to move from a standstill."""
     u = state.unit(req.get_str("unit"))
-    require_active(state, u, R_MOVE)
     mode = _mode(req)
+    require_active(state, u, R_MOVE, "move", mode)
     if (
         u.restricted_to
         and mode == "advance"
@@ -256,7 +261,7 @@ def move_odds(state: State, req: Request) -> list[Odds]:
 
 def _unit_for_stand(state: State, req: Request) -> Unit:
     u = state.unit(req.get_str("unit"))
-    require_active(state, u, R_STAND)
+    require_active(state, u, R_STAND, "move from a standstill or halt")
     return u
 
 
@@ -342,7 +347,7 @@ def formation(state: State, req: Request, dice: DiceSource) -> Outcome:
     """Change formation: d4 quarters of a move (modified); beyond a whole move the change
     carries into the next turn (and the unit takes 1D at the end of this one)."""
     u = state.unit(req.get_str("unit"))
-    require_active(state, u, R_FORM)
+    require_active(state, u, R_FORM, "change formation")
     to = req.get_opt_str("to") or u.formation_target
     if to is None:
         raise BadRequest("missing 'to' (the new formation)")
@@ -477,7 +482,7 @@ def reform_check(state: State, u: Unit) -> Check:
 
 def _reformer(state: State, req: Request) -> Unit:
     u = state.unit(req.get_str("unit"))
-    require_active(state, u, R_DIS)
+    require_active(state, u, R_DIS, "reform")
     if u.disorder == 0:
         raise RuleViolation(R_DIS, f"{u.id} has no 'D' chits")
     if u.casualties_turn:

@@ -175,10 +175,10 @@ def deal_odds(state: State, req: Request) -> list[Odds]:
 def may_do(state: State, u: Unit) -> list[str]:
     if u.morale_due:
         return ["test morale first (morale)"]
-    if u.must_rally:
-        return ["rally"]
     if u.status == "routing":
-        return ["move (rout, 2D)"]
+        return ["move mode=rout (2D)", "rally"]
+    if u.must_rally:
+        return ["rally"] + (["move mode=retire"] if u.status == "retiring" else [])
     acts = ["move", "formation"]
     if u.kind == "infantry" or u.artillery or u.skirmishing:
         acts.append("fire")

@@ -464,3 +464,15 @@ def check_roll(check: Check, dice: DiceSource) -> Roll:
     r = check.resolve(dice)
     assert isinstance(r, Roll)
     return r
+
+
+def fold_events(state: State, events: Iterable[Any]) -> State:
+    """The state after a procedure's (untyped) events, for a procedure built from others."""
+    for e in events:
+        if e.kind == "unit_changed":
+            state = apply_unit(state, e.data)
+        elif e.kind == "general_changed":
+            state = apply_general(state, e.data)
+        elif e.kind == "game_changed":
+            state = apply_game(state, e.data)
+    return state

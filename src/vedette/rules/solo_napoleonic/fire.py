@@ -17,7 +17,7 @@ from typing import Any
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome, Request
-from vedette.rules.solo_napoleonic import geom
+from vedette.rules.solo_napoleonic import flow, geom
 from vedette.rules.solo_napoleonic.actions import require_active
 from vedette.rules.solo_napoleonic.common import (
     Allocation,
@@ -146,6 +146,8 @@ def _range_band(state: State, f: Unit, t: Unit, req: Request, table: str) -> str
             raise BadRequest("'range' must be short or long")
         return given
     d = geom.unit_distance(f, t)
+    if d is None and f.charge_state == "halted" and f.charge_target == t.id:
+        return "short"  # Kuryakin, Charge Test: it moved up to the target before halting
     if d is None:
         raise BadRequest("give 'range' (short or long): the units are not placed")
     r = state.data["ranges"][table]
@@ -379,8 +381,21 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
     # card and fires at its charger
     t_id = req.get_opt_str("target")
     at_charger = t_id is not None and charging_at(f, state.unit(t_id))
-    reaction = is_reaction(state, f) and req.get_bool(
-        "reaction", at_charger and f.id not in state.active_units()
+    # the defensive fire the guided charge owes (flow.py): the charged unit at its charger
+    owed = flow.charger_of(state, f.id, "fire")
+    if owed is not None and owed.id != t_id:
+        owed = None
+    if req.get_bool("hold"):
+        if owed is None:
+            raise RuleViolation(
+                "Kuryakin, Charge Test", f"no defensive fire of {f.id} at {t_id} is owed now"
+            )
+        ch0 = Changes(state)
+        flow.after_fire(ch0, owed.id)
+        return Outcome(tuple(ch0.events), (), f"{f.id} holds its fire; {owed.id} moves up (close)")
+    reaction = owed is not None or (
+        is_reaction(state, f)
+        and req.get_bool("reaction", at_charger and f.id not in state.active_units())
     )
     if reaction:
         if f.morale_due:
@@ -393,7 +408,7 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
                 f"{f.id}'s morale did not hold: no defensive fire at its charger",
             )
     else:
-        require_active(state, f, R_FIRE)
+        require_active(state, f, R_FIRE, "fire")
     p = plan(state, req)
     rolls: list[Roll] = []
     if p.method == "volley":
@@ -466,6 +481,8 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
         and ch.state.unit(p.target.id).on_table
     ):
         ch.unit(p.target.id, "under fire (1D)", disorder=ch.state.unit(p.target.id).disorder + 1)
+    if owed is not None and ch.state.has_unit(owed.id):
+        flow.after_fire(ch, owed.id)
     msg = (
         f"{f.id} fires at {p.target.id} ({p.method}, {p.band}): {hits} hit(s), "
         f"{actual} after range, {cas} casualt{'y' if cas == 1 else 'ies'}"
@@ -489,4 +506,6 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
 
 
 def fire_odds(state: State, req: Request) -> list[Odds]:
+    if req.get_bool("hold"):
+        return []
     return [plan(state, req).odds()]

@@ -19,7 +19,7 @@ from vedette.dice import Check, DiceSource, Modifier, Odds, Roll
 from vedette.dice.check import OddsRow
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome, Request
-from vedette.rules.solo_napoleonic import geom
+from vedette.rules.solo_napoleonic import flow, geom
 from vedette.rules.solo_napoleonic.actions import require_active
 from vedette.rules.solo_napoleonic.common import (
     Changes,
@@ -224,11 +224,43 @@ CONTACT_MM = 5.0  # base-to-base, with a little tolerance for hand-placed models
 RULES = {"infantry": R_II, "cavalry": R_CC, "cav_vs_inf": R_CI}
 
 
+def round_allowed(state: State, a: Unit, b: Unit, rnd: int) -> Unit | None:
+    """Kuryakin, Melee: round 1 when the charge has come home (or the two are in contact); the
+    further rounds only within a begun melee, after its loser held and the D3 was rolled, one
+    after the other. Returns the unit holding the melee's sequence (None: round 1 begun by
+    hand)."""
+    c = flow.pair_of(state, a.id, b.id)
+    if rnd == 1:
+        if c is None:
+            return None
+        if c.charge_step == "melee" and c.melee_round == 0:
+            return c
+        raise RuleViolation(
+            R_MELEE,
+            f"round 1 of {a.id} against {b.id} is not owed now"
+            + (f" (the {c.charge_step} step is: see todo)" if c.charge_step else " (it is over)"),
+        )
+    if (
+        c is None
+        or c.charge_step != "melee"
+        or c.melee_rounds <= 0
+        or rnd != c.melee_round + 1
+        or rnd > c.melee_rounds
+    ):
+        raise RuleViolation(
+            R_MELEE,
+            f"melee round {rnd} of {a.id} and {b.id} only within a begun melee and its D3 further"
+            " rounds, in turn ('brawl' rolls them after the loser holds)",
+        )
+    return c
+
+
 def melee(state: State, req: Request, dice: DiceSource) -> Outcome:
     """One round of melee between ``unit`` (the attacker) and ``target``."""
     kind, sa, sb, rnd = sides(state, req)
-    if rnd == 1:
-        require_active(state, sa.unit, R_MELEE)
+    held = round_allowed(state, sa.unit, sb.unit, rnd)
+    if held is None:
+        require_active(state, sa.unit, R_MELEE, "melee")
     rule = RULES[kind]
     ca, ra = _resolve_side(sa, dice, rule, percentile_die(state))
     cb, rb = _resolve_side(sb, dice, rule, percentile_die(state))
@@ -260,6 +292,11 @@ def melee(state: State, req: Request, dice: DiceSource) -> Outcome:
         losers = [sa.unit.id]
     elif ca == cb and ca > 0:
         losers = [sa.unit.id, sb.unit.id]
+    if held is None:
+        # a melee begun without the charge sequence (in contact, positions not kept): the
+        # attacker holds its further rounds from now on
+        ch.unit(sa.unit.id, "melee begun", charge_target=sb.unit.id, melee_round=0)
+        held = ch.state.unit(sa.unit.id)
     for u in (sa.unit, sb.unit):
         cur = ch.state.unit(u.id)
         if not cur.on_table:
@@ -273,6 +310,7 @@ def melee(state: State, req: Request, dice: DiceSource) -> Outcome:
         ch.unit(
             u.id, f"melee round {rnd}" + (" lost: tests morale" if u.id in losers else ""), **kw
         )
+    flow.after_melee(ch, held.id, losers)
     msg = (
         f"melee round {rnd} ({kind.replace('_', ' ')}): {sa.unit.id} inflicts {ca}, "
         f"{sb.unit.id} inflicts {cb}"
@@ -324,12 +362,20 @@ def brawl(state: State, req: Request, dice: DiceSource) -> Outcome:
     """The loser held: D3 further rounds this turn, a general brawl of all troops available."""
     a = state.unit(req.get_str("unit"))
     b = state.unit(req.get_str("target"))
+    c = flow.pair_of(state, a.id, b.id)
+    if c is None or c.charge_step != "brawl":
+        raise RuleViolation(
+            R_MELEE,
+            f"no D3 further rounds for {a.id} and {b.id} now: they follow a round of melee whose"
+            " loser checked morale and held",
+        )
     r = check_roll(Check("1d3", (), None, f"{a.id} vs {b.id}: further rounds", R_MELEE), dice)
     ch = Changes(state)
     ch.game(
         "melee continues",
         history=(*state.history, f"turn {state.turn}: {a.id} vs {b.id} {r.final} more round(s)"),
     )
+    flow.after_brawl(ch, c.id, r.final)
     return Outcome(
         tuple(ch.events),
         (r,),
@@ -371,6 +417,7 @@ def evade(state: State, req: Request, dice: DiceSource) -> Outcome:
         if caught == u.figures:
             kw["status"] = "eliminated"
     ch.unit(u.id, f"evades {r.final}cm" + (f", {caught} ridden down" if caught else ""), **kw)
+    flow.after_evade(ch, u.id)
     return Outcome(
         tuple(ch.events),
         (r,),

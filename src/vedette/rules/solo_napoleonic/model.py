@@ -135,8 +135,15 @@ class Unit:
     lost_melee: bool = False
     start_failed: bool = False
     morale_failed: bool = False
-    charge_state: str | None = None  # declared | home | halted
-    charge_target: str | None = None
+    charge_state: str | None = None  # declared | home | halted | done
+    charge_target: str | None = None  # the unit charged (or fought in melee)
+    # the charge as one guided sequence (Kuryakin, Charge Test; Charge Home Test; Melee): the
+    # step owed next (see flow.py), and what binds for the turn
+    charge_step: str | None = None
+    charge_failed: bool = False  # failed its charge test: no charge this turn
+    home_failed: bool = False  # failed its charge home test: no charge again this turn
+    melee_round: int = 0  # rounds fought this turn against charge_target
+    melee_rounds: int = 0  # rounds allowed this turn (1 + the D3 further rounds); 0: not rolled
 
     @property
     def placed(self) -> bool:

@@ -7,7 +7,7 @@ from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck
 from vedette.dice.tables import Table
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome, Request
-from vedette.rules.solo_napoleonic import geom
+from vedette.rules.solo_napoleonic import flow, geom
 from vedette.rules.solo_napoleonic.cards import jump
 from vedette.rules.solo_napoleonic.common import (
     Changes,
@@ -166,14 +166,30 @@ def _testable(state: State, uid: str) -> Unit:
     return u
 
 
+def with_charger(state: State, u: Unit, req: Request) -> Request:
+    """The charger the game knows, filled in (Kuryakin, Charge Test: the charge's modifiers of
+    the target's forced test, and of its test as the loser of the melee that follows), so a
+    forgotten ``charged_by`` never drops them; a different one is refused."""
+    c = flow.charger_of(state, u.id, "morale") or flow.charger_of(state, u.id, "loser")
+    if c is None:
+        return req
+    given = req.get_opt_str("charged_by")
+    if given is not None and given != c.id:
+        raise RuleViolation(R_CHARGE, f"{u.id} is charged by {c.id}, not {given}")
+    return Request({**req, "charged_by": c.id})
+
+
 def morale(state: State, req: Request, dice: DiceSource) -> Outcome:
-    """A morale test (d100 below BPL + modifiers); a failure rolls the D10 result chart."""
+    """A morale test (percentile dice below BPL + modifiers); a failure rolls the D10 result
+    chart. A failure binds for the turn: a later pass does not erase it."""
     u = _testable(state, req.get_str("unit"))
+    req = with_charger(state, u, req)
     ch = Changes(state)
     r = morale_check(state, u, req).resolve(dice)
     rolls: list[Roll] = [r]
     if r.row == "pass":
-        ch.unit(u.id, "morale holds", morale_due=False, morale_failed=False)
+        ch.unit(u.id, "morale holds", morale_due=False)
+        flow.after_morale(ch, u.id, True)
         return Outcome(
             tuple(ch.events),
             tuple(rolls),
@@ -195,7 +211,9 @@ def morale(state: State, req: Request, dice: DiceSource) -> Outcome:
         must_rally=bool(d.get("rally", False)) or u.must_rally,
         advancing=False,
         charge_state=None if u.charge_state == "declared" else u.charge_state,
+        charge_step=None if u.charge_state == "declared" else u.charge_step,
     )
+    flow.after_morale(ch, u.id, False)
     return Outcome(
         tuple(ch.events),
         tuple(rolls),
@@ -206,6 +224,7 @@ def morale(state: State, req: Request, dice: DiceSource) -> Outcome:
 
 def morale_odds(state: State, req: Request) -> list[Odds]:
     u = _testable(state, req.get_str("unit"))
+    req = with_charger(state, u, req)
     return [morale_check(state, u, req).odds(), result_check(state, u).odds()]
 
 
@@ -277,6 +296,8 @@ def _charger(state: State, req: Request) -> tuple[Unit, Unit]:
 
 def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
     """What forbids a charge (the same for the roll and its odds)."""
+    flow.bind_charge(u)
+    flow.bind_status(u, "charge")
     if u.fired:
         raise RuleViolation(R_CHARGE, f"{u.id} has fired this turn: chargers cannot fire")
     if u.artillery or u.skirmishing:
@@ -303,13 +324,22 @@ def charge(state: State, req: Request, dice: DiceSource) -> Outcome:
     from vedette.rules.solo_napoleonic.actions import require_active
 
     u, t = _charger(state, req)
-    require_active(state, u, R_CHARGE)
+    require_active(state, u, R_CHARGE, "charge")
     _charge_allowed(state, u, t)
     r = charge_check(state, u, t, req).resolve(dice)
     ch = Changes(state)
     if r.row != "pass":
-        return Outcome((), (r,), f"{u.id} will not charge {t.id}", {"charges": False})
-    ch.unit(u.id, f"charges {t.id}", charge_state="declared", charge_target=t.id, advancing=True)
+        # a failed charge test binds for the turn (issue 14: it cannot be retaken)
+        ch.unit(u.id, f"will not charge {t.id}", charge_failed=True)
+        return Outcome(tuple(ch.events), (r,), f"{u.id} will not charge {t.id}", {"charges": False})
+    ch.unit(
+        u.id,
+        f"charges {t.id}",
+        charge_state="declared",
+        charge_target=t.id,
+        advancing=True,
+        charge_step="morale",
+    )
     msg = jump(ch, u.id, t.id)
     if t.skirmishing and u.cavalry:
         msg += f"; skirmishers will not stand against cavalry: evade unit={t.id} (D20 cm)"
@@ -374,6 +404,8 @@ def home_check(state: State, u: Unit, t: Unit, req: Request) -> UnderCheck:
 
 def _home_units(state: State, req: Request) -> tuple[Unit, Unit]:
     u = _testable(state, req.get_str("unit"))
+    if u.home_failed:
+        raise RuleViolation(R_HOME, f"{u.id} failed its charge home test this turn: that binds")
     if u.charge_state != "declared" or u.charge_target is None:
         raise RuleViolation(R_HOME, f"{u.id} has not declared a charge (run 'charge' first)")
     t = _testable(state, u.charge_target)
@@ -382,6 +414,12 @@ def _home_units(state: State, req: Request) -> tuple[Unit, Unit]:
         # does the attacker move up, take defensive fire and test to charge home
         raise RuleViolation(
             R_CHARGE, f"{t.id} must first take the morale test the charge forces (morale)"
+        )
+    if u.charge_step not in (None, "home"):
+        raise RuleViolation(
+            R_CHARGE,
+            f"{u.id}'s charge is not at its charge home test: the {u.charge_step} step is owed"
+            " (see todo)",
         )
     return u, t
 
@@ -420,6 +458,7 @@ def charge_home(state: State, req: Request, dice: DiceSource) -> Outcome:
     ch = Changes(state)
     if not home_needed(u, t) and not req.get_bool("test", False):
         ch.unit(u.id, "charges home (no test needed)", charge_state="home", **contact(u, t))
+        _home_done(ch, u, True)
         return Outcome(
             tuple(ch.events),
             (),
@@ -430,6 +469,7 @@ def charge_home(state: State, req: Request, dice: DiceSource) -> Outcome:
     r = home_check(state, u, t, req).resolve(dice)
     if r.row == "pass":
         ch.unit(u.id, "charges home", charge_state="home", **contact(u, t))
+        _home_done(ch, u, True)
         return Outcome(
             tuple(ch.events), (r,), f"{u.id} charges home into {t.id}: melee", {"home": True}
         )
@@ -448,7 +488,16 @@ def charge_home(state: State, req: Request, dice: DiceSource) -> Outcome:
     else:
         res = str(fail["other"])
         ch.unit(u.id, f"fails to charge home: {res}", charge_state="halted", advancing=False)
+    _home_done(ch, u, False)
     return Outcome(tuple(ch.events), (r,), f"{u.id} {res}", {"home": False, "result": res})
+
+
+def _home_done(ch: Changes, u: Unit, home: bool) -> None:
+    """The charge goes on to melee, or stops; a failure binds for the turn."""
+    if u.charge_step is not None:
+        flow.after_home(ch, u.id, home)
+    elif not home:
+        ch.unit(u.id, "failed to charge home", home_failed=True)
 
 
 def charge_home_odds(state: State, req: Request) -> list[Odds]:
@@ -456,3 +505,28 @@ def charge_home_odds(state: State, req: Request) -> list[Odds]:
     if not home_needed(u, t) and not req.get_bool("test", False):
         return []
     return [home_check(state, u, t, req).odds()]
+
+
+# -- the guided charge's own steps ------------------------------------------------------------
+def close(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Kuryakin, Charge Test: "the attacker moves up to the target" (in a straight line): into
+    contact where positions are kept; otherwise it is recorded as having moved."""
+    u = _testable(state, req.get_str("unit"))
+    if u.charge_step != "close" or u.charge_target is None:
+        raise RuleViolation(
+            R_CHARGE,
+            f"{u.id} has no charge waiting to move up"
+            + (f" (the {u.charge_step} step is owed: see todo)" if u.charge_step else ""),
+        )
+    t = state.unit(u.charge_target)
+    ch = Changes(state)
+    kw: dict[str, object] = dict(contact(u, t))
+    if not kw:
+        # positions are not kept: the distance is unknown, but the charger has moved (its
+        # volley after a halted charge is a moved firer's, at short range)
+        kw = {"moved_mm": max(u.moved_mm, 1.0)}
+    ch.unit(u.id, f"moves up to {t.id}", **kw)
+    flow.after_close(ch, u.id)
+    nxt = ch.state.unit(u.id).charge_step
+    then = "the charge home test" if nxt == "home" else str(nxt)
+    return Outcome(tuple(ch.events), (), f"{u.id} moves up to {t.id}; next: {then}")

@@ -10,7 +10,7 @@ from vedette.data import merge, package_toml
 from vedette.dice import DiceSource
 from vedette.errors import BadRequest, DataError, RuleViolation
 from vedette.rules.base import Event, Outcome, Param, Procedure, Request, Ruleset
-from vedette.rules.solo_napoleonic import actions, cards, fire, melee, morale, staff
+from vedette.rules.solo_napoleonic import actions, cards, fire, flow, melee, morale, staff
 from vedette.rules.solo_napoleonic.common import Changes, apply_game, apply_general, apply_unit
 from vedette.rules.solo_napoleonic.model import (
     OPTIONAL_RULES,
@@ -69,6 +69,11 @@ def end_turn(state: State, req: Request, dice: DiceSource) -> Outcome:
             "morale_failed": False,
             "charge_state": None,
             "charge_target": None,
+            "charge_step": None,
+            "charge_failed": False,
+            "home_failed": False,
+            "melee_round": 0,
+            "melee_rounds": 0,
             "start_failed": False,
             "morale_due": False,
         }
@@ -181,6 +186,8 @@ MELEE_FACTS = (
     Param("b_contact", "defender's files in contact", "int"),
     Param("a_hit_standing", "the attacker is hit standing", "bool"),
     Param("b_hit_standing", "the defender is hit standing", "bool"),
+    Param("a_flank_rear", "the attacker's cavalry hit the enemy's flank or rear (+2)", "bool"),
+    Param("b_flank_rear", "the defender's cavalry hit the enemy's flank or rear (+2)", "bool"),
 )
 
 
@@ -322,6 +329,7 @@ def _procs() -> dict[str, Procedure[State]]:
                 Param("moved", kind="bool"),
                 Param("at_chargers", kind="bool"),
                 Param("reaction", "defensive fire at a charger", "bool"),
+                Param("hold", "hold the defensive fire owed at a charger", "bool"),
                 Param("staff_officer", kind="bool"),
                 Param("figures", kind="int"),
                 Param("through_skirmishers", kind="bool"),
@@ -335,6 +343,13 @@ def _procs() -> dict[str, Procedure[State]]:
             "declare a charge: the charge test",
             (U, T, *CHARGE_FACTS),
             morale.charge_odds,
+            rule=morale.R_CHARGE,
+        ),
+        P(
+            "close",
+            morale.close,
+            "the charger moves up to its target (Charge Test)",
+            (U,),
             rule=morale.R_CHARGE,
         ),
         P(
@@ -455,6 +470,14 @@ class SoloNapoleonic(Ruleset[State]):
             if g.side not in sides:
                 raise DataError(src, f"general {g.id!r}: side {g.side!r} is not one of {sides}")
         return State(str(scenario.get("title", "")), sides, units, gens, opts, data)
+
+    def obligations(self, state: State) -> tuple[Any, ...]:
+        """The steps owed now: the open charges' next steps and the morale markers of the
+        units on the active card (flow.py)."""
+        return flow.obligations(state)
+
+    def waive(self, state: State, obligation: str) -> State:
+        return flow.waive(state, obligation)
 
     def apply(self, state: State, event: Event) -> State:
         k = event.kind

@@ -1,0 +1,256 @@
+"""Issue 14: what the referee holds between rolls. Failures bind for the turn; the charge is one
+guided sequence held in the state (each step owed, refused otherwise naming the rule, waivable
+with a logged waiver); routing units only run and units that must rally only rally; the
+further rounds of melee only within a begun melee."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from solonap_helpers import unit
+
+from vedette.engine import Game, Store, replay
+from vedette.errors import RuleViolation
+from vedette.rules.solo_napoleonic import RULESET as R
+
+SIDES = ["French", "Allies"]
+
+
+def game(
+    tmp_path: Path,
+    units: Sequence[Mapping[str, Any]],
+    cards: Mapping[str, int] | None = None,
+    seed: int = 11,
+) -> Game:
+    """No brigadiers: every unit its own card (by default in the order given)."""
+    scen = {"title": "flow", "sides": SIDES, "units": list(units), "generals": []}
+    g = Game.create(Store(tmp_path / "g.db"), "g", "solonap", scen, seed=seed)
+    g.perform("control", {})
+    order = cards or {u["id"]: i + 1 for i, u in enumerate(units)}
+    g.perform("deal", {"cards": dict(order), "chance": {}})
+    g.perform("next", {})
+    return g
+
+
+def owed(g: Game) -> list[str]:
+    return [t.command() for t in g.todo() if t.owed]
+
+
+def duel(tmp_path: Path, **kw: Any) -> Game:
+    """F1 (card 1, active) and A1 (card 2)."""
+    return game(tmp_path, [unit("F1", front=5, **kw), unit("A1", "Allies", front=5)])
+
+
+# -- failures bind ---------------------------------------------------------------------------
+def test_a_failed_charge_test_cannot_be_retaken(tmp_path: Path) -> None:
+    g = duel(tmp_path)
+    out = g.perform("charge", {"unit": "F1", "target": "A1"}, [90])
+    assert "will not charge" in out.message and g.state.unit("F1").charge_failed
+    with pytest.raises(RuleViolation, match="failed its charge test this turn") as e:
+        g.perform("charge", {"unit": "F1", "target": "A1"}, [10])
+    assert "Kuryakin, Charge Test" in str(e.value)
+    with pytest.raises(RuleViolation, match="failed its charge test"):
+        g.odds("charge", {"unit": "F1", "target": "A1"})
+    # remembered for the turn only
+    g.perform("next", {})
+    g.perform("next", {})
+    g.perform("end_turn", {})
+    assert not g.state.unit("F1").charge_failed
+
+
+def test_a_failed_morale_test_is_not_erased_by_a_later_pass(tmp_path: Path) -> None:
+    g = duel(tmp_path)
+    g.perform("morale", {"unit": "A1"}, [99, 9])  # fails: halts
+    g.perform("morale", {"unit": "A1"}, [10])  # passes: the failure still binds
+    assert g.state.unit("A1").morale_failed
+    # charged now, it holds, yet gives no defensive fire: its morale failed this turn
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("next", {})  # A1's jumped card: the forced test is owed
+    g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
+    assert owed(g) == ["close unit=F1"]
+    with pytest.raises(RuleViolation):
+        g.perform("fire", {"unit": "A1", "target": "F1"}, [4])
+
+
+def test_a_failed_charge_home_test_cannot_be_taken_again(tmp_path: Path) -> None:
+    g = duel(tmp_path)
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("next", {})
+    g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
+    g.perform("fire", {"unit": "A1", "target": "F1", "hold": True})
+    g.perform("close", {"unit": "F1"})
+    out = g.perform("charge_home", {"unit": "F1"}, [60])  # C 60%: 60 fails
+    assert out.details["home"] is False and g.state.unit("F1").home_failed
+    assert owed(g) == []
+    with pytest.raises(RuleViolation, match="charge home test this turn"):
+        g.perform("charge_home", {"unit": "F1"}, [1])
+    with pytest.raises(RuleViolation):  # nor by declaring the charge again
+        g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+
+
+# -- the guided charge -----------------------------------------------------------------------
+def test_next_is_refused_while_the_charge_is_open(tmp_path: Path) -> None:
+    g = duel(tmp_path)
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("next", {})  # the charger's card ends; the target's jumped card comes
+    assert g.state.active == "A1"
+    assert owed(g) == ["morale unit=A1 charged_by=F1"]
+    g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 9])  # fails: halts
+    assert owed(g) == ["close unit=F1"]
+    with pytest.raises(RuleViolation, match="close unit=F1") as e:
+        g.perform("next", {})
+    assert "Kuryakin, Charge Test" in str(e.value)
+    # no short-range fire for a target whose morale failed
+    with pytest.raises(RuleViolation):
+        g.perform("fire", {"unit": "A1", "target": "F1"}, [4])
+    # the waiver is the logged way round, and undo brings the step back
+    g.perform("waive", {"obligation": "charge:F1:close", "reason": "table talk"})
+    assert owed(g) == ["charge_home unit=F1"]
+    assert any(r.payload.get("procedure") == "waive" for r in g.records)
+    g.undo()
+    assert owed(g) == ["close unit=F1"]
+
+
+def test_the_forced_morale_test_knows_its_charger(tmp_path: Path) -> None:
+    """The charge's modifiers are filled in: charged by higher class -10 (B charges C), and
+    never silently dropped (a test without the charger is refused while the charge owes it)."""
+    g = game(tmp_path, [unit("F1", grade="B"), unit("A1", "Allies", in_command=False)])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("next", {})
+    with pytest.raises(RuleViolation, match="charged_by=F1"):
+        g.perform("morale", {"unit": "A1"}, [1])
+    with pytest.raises(RuleViolation, match="charged by F1, not"):
+        g.ruleset.procedures["morale"].odds(g.state, _req(unit="A1", charged_by="A1"))  # type: ignore[misc]
+    o = g.ruleset.procedures["morale"].odds(g.state, _req(unit="A1"))  # type: ignore[misc]
+    assert o[0].target == 65 - 10  # filled from the state
+
+
+def _req(**kw: Any) -> Any:
+    from vedette.rules.base import Request
+
+    return Request(kw)
+
+
+def test_a_full_charge_played_from_todo_alone(tmp_path: Path) -> None:
+    """Declare, then only the owed steps from `todo` until nothing is owed: the charge test,
+    the target's forced morale test with its charger, defensive fire, the move up, the charge
+    home test, melee, the loser's morale, the D3 further rounds."""
+    for seed in range(1, 40):
+        d = tmp_path / str(seed)
+        d.mkdir()
+        g = game(d, [unit("F1", grade="A"), unit("A1", "Allies", grade="D")], seed=seed)
+        out = g.perform("charge", {"unit": "F1", "target": "A1"})
+        if not out.details["charges"]:
+            continue
+        g.perform("next", {})
+        steps: list[str] = []
+        for _ in range(30):
+            todo = [t for t in g.todo() if t.owed]
+            if not todo:
+                break
+            t = todo[0]
+            steps.append(t.procedure)
+            g.perform(t.procedure, dict(t.request))
+        assert not g.obligations()
+        assert steps[0] == "morale"
+        assert "close" in steps and steps.index("close") < steps.index("charge_home")
+        rounds = steps.count("melee")
+        if "brawl" in steps:
+            assert rounds <= 1 + 3
+            u = g.state.unit("F1")
+            assert u.melee_round <= u.melee_rounds
+        if rounds >= 2:
+            assert replay(R, g.store.records(g.id)).state == g.state
+            return
+    raise AssertionError("no seed played a melee with further rounds")
+
+
+def test_halted_charger_moved_up_and_fires_at_short_range(tmp_path: Path) -> None:
+    g = duel(tmp_path)
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
+    g.perform("fire", {"unit": "A1", "target": "F1", "hold": True})
+    g.perform("close", {"unit": "F1"})
+    out = g.perform("charge_home", {"unit": "F1"}, [60])
+    assert "halt" in out.message
+    (o,) = g.odds("fire", {"unit": "F1", "target": "A1"})
+    assert "short range" in (o.note or "") and "-2 (firer moved this turn)" in (o.note or "")
+
+
+# -- status that binds -----------------------------------------------------------------------
+def test_routing_units_only_run_and_rally(tmp_path: Path) -> None:
+    g = game(
+        tmp_path,
+        [unit("F1", status="routing", must_rally=True, front=5), unit("A1", "Allies")],
+    )
+    for proc, req in (
+        ("fire", {"unit": "F1", "target": "A1", "range": "short"}),
+        ("charge", {"unit": "F1", "target": "A1"}),
+        ("formation", {"unit": "F1", "to": "column"}),
+        ("move", {"unit": "F1"}),
+        ("reform", {"unit": "F1"}),
+    ):
+        with pytest.raises(RuleViolation, match="routing") as e:
+            g.perform(proc, req, [1, 1, 1])
+        assert "Kuryakin, Morale" in str(e.value)
+    g.perform("move", {"unit": "F1", "mode": "rout"}, [0, 3])
+    g.perform("rally", {"unit": "F1"}, [1])
+
+
+def test_must_rally_units_only_rally(tmp_path: Path) -> None:
+    g = game(
+        tmp_path,
+        [unit("F1", status="retiring", must_rally=True, front=5), unit("A1", "Allies")],
+    )
+    for proc, req in (
+        ("fire", {"unit": "F1", "target": "A1", "range": "short"}),
+        ("charge", {"unit": "F1", "target": "A1"}),
+        ("move", {"unit": "F1"}),
+    ):
+        with pytest.raises(RuleViolation, match="must rally first"):
+            g.perform(proc, req, [1, 1, 1])
+    g.perform("rally", {"unit": "F1"}, [1])
+    assert not g.state.unit("F1").must_rally
+
+
+# -- melee rounds ----------------------------------------------------------------------------
+def test_melee_round_2_only_within_a_begun_melee(tmp_path: Path) -> None:
+    g = duel(tmp_path)
+    with pytest.raises(RuleViolation, match="only within a begun melee") as e:
+        g.perform("melee", {"unit": "F1", "target": "A1", "round": 2}, [1] * 10)
+    assert "Kuryakin, Melee" in str(e.value)
+    with pytest.raises(RuleViolation, match="D3 further rounds"):
+        g.perform("brawl", {"unit": "F1", "target": "A1"}, [2])
+    # round 1 in contact, 18 points a side: F1 1,1,1 +1 standing = 6 -> 3, A1 saves 6,6,6;
+    # A1 1,1,1 = 3 -> 1½ (99: no extra) -> 1, F1 saves 6: no loser
+    faces = [1, 1, 1, 6, 6, 6, 1, 1, 1, 99, 6]
+    g.perform("melee", {"unit": "F1", "target": "A1", "contact": True}, faces)
+    assert owed(g) == ["brawl unit=F1 target=A1"]
+    with pytest.raises(RuleViolation):
+        g.perform("melee", {"unit": "F1", "target": "A1", "round": 2}, [1] * 10)
+    g.perform("brawl", {"unit": "F1", "target": "A1"}, [1])  # one further round
+    assert owed(g) == ["melee unit=F1 target=A1 round=2"]
+    with pytest.raises(RuleViolation, match="round=2"):
+        g.perform("melee", {"unit": "F1", "target": "A1", "round": 3}, [1] * 10)
+    g.perform("melee", {"unit": "F1", "target": "A1", "round": 2})
+    if owed(g):  # a loser tests
+        t = next(t for t in g.todo() if t.owed)
+        g.perform(t.procedure, dict(t.request))
+    assert owed(g) == []
+    with pytest.raises(RuleViolation):
+        g.perform("melee", {"unit": "F1", "target": "A1", "round": 3}, [1] * 10)
+
+
+def test_markers_directing_morale_tests_are_owed_when_the_card_comes(tmp_path: Path) -> None:
+    g = duel(tmp_path)
+    g.perform("require", {"unit": "A1"})  # not yet acted: a marker
+    assert owed(g) == []
+    g.perform("next", {})
+    assert owed(g) == ["morale unit=A1"]
+    with pytest.raises(RuleViolation, match="marker"):
+        g.perform("next", {})
+    g.perform("morale", {"unit": "A1"}, [1])
+    g.perform("next", {})
