@@ -254,3 +254,23 @@ def test_markers_directing_morale_tests_are_owed_when_the_card_comes(tmp_path: P
         g.perform("next", {})
     g.perform("morale", {"unit": "A1"}, [1])
     g.perform("next", {})
+
+
+# -- units indexed by id; the turn's order by bisection ----------------------------------------
+def test_units_indexed_by_id_and_the_turn_in_card_order(tmp_path: Path) -> None:
+    units = [unit(f"U{i}", "French" if i % 2 else "Allies") for i in range(30)]
+    order = {f"U{i}": (i * 7) % 30 + 1 for i in range(30)}
+    g = game(tmp_path, units, order)
+    s = g.state
+    assert s.index["U17"] == 17 and s.unit("U17").id == "U17"
+    seen = [s.active]
+    while g.state.phase == "activation":
+        g.perform("next", {})
+        if g.state.active is not None:
+            seen.append(g.state.active)
+    assert seen == sorted(order, key=order.__getitem__)
+    # a state built by hand (no index) still finds its units
+    from dataclasses import replace
+
+    hand = replace(s, index={})
+    assert hand.unit("U3").id == "U3" and hand.has_unit("U29") and not hand.has_unit("X")

@@ -200,13 +200,13 @@ def next_card(state: State, req: Request, dice: DiceSource) -> Outcome:
         done.append(state.active)
         for uid in state.active_units():
             ch.unit(uid, "card finished", acted=True)
-    q = [c for c in ch.state.queue() if c.holder not in done]
-    if not q:
+    c_next = state.next_after_active()
+    if c_next is None:
         ch.game("all cards played", done=tuple(done), active=None, phase="end")
         return Outcome(
             tuple(ch.events), (), "every card has acted: end the turn (end_turn)", {"active": None}
         )
-    c = q[0]
+    c = c_next
     ch.game("next card", done=tuple(done), active=c.holder)
     units = [ch.state.unit(x) for x in c.units]
     lines = [

@@ -83,7 +83,9 @@ def can_fire(u: Unit) -> bool:
 
 # -- where the sequence stands --------------------------------------------------------------
 def chargers(state: State) -> list[Unit]:
-    return [u for u in state.units if u.charge_step is not None]
+    """The units holding an open charge (from the state's index: no scan of every unit)."""
+    out = [state.unit(uid) for uid in sorted(state.charging_ids()) if state.has_unit(uid)]
+    return [u for u in out if u.charge_step is not None]
 
 
 def charger_of(state: State, target: str, step: str) -> Unit | None:

@@ -9,6 +9,7 @@ the facts (``in_command=true``, ``friendly_within_300=2``) in the request.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -245,15 +246,41 @@ class State:
     chance: Mapping[str, str] = field(default_factory=dict)  # side -> held card id
     chance_played: tuple[str, ...] = ()
     history: tuple[str, ...] = ()
+    # derived indexes (not part of the game's value): a unit's place in ``units`` (places never
+    # change, so the index is shared by every state ``replace`` makes from this one) and the
+    # units holding an open charge sequence (kept up to date by ``with_unit``)
+    index: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
+    charging: frozenset[str] | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if len(self.index) != len(self.units):
+            object.__setattr__(self, "index", {u.id: i for i, u in enumerate(self.units)})
 
     # -- look-ups -----------------------------------------------------------------------
-    def unit(self, uid: str) -> Unit:
-        for u in self.units:
+    def _pos(self, uid: str) -> int | None:
+        i = self.index.get(uid)
+        if i is not None and i < len(self.units) and self.units[i].id == uid:
+            return i
+        for j, u in enumerate(self.units):  # a state built by hand: scan
             if u.id == uid:
-                return u
+                return j
+        return None
+
+    def unit(self, uid: str) -> Unit:
+        i = self._pos(uid)
+        if i is not None:
+            return self.units[i]
         raise BadRequest(
             f"no unit {uid!r} (units: {', '.join(u.id for u in self.units) or 'none'})"
         )
+
+    def charging_ids(self) -> frozenset[str]:
+        """The units holding an open charge sequence (flow.py)."""
+        if self.charging is None:
+            ids = frozenset(u.id for u in self.units if u.charge_step is not None)
+            object.__setattr__(self, "charging", ids)
+            return ids
+        return self.charging
 
     def general(self, gid: str) -> General:
         for g in self.generals:
@@ -264,7 +291,7 @@ class State:
         )
 
     def has_unit(self, uid: str) -> bool:
-        return any(u.id == uid for u in self.units)
+        return self._pos(uid) is not None
 
     def has_general(self, gid: str) -> bool:
         return any(g.id == gid for g in self.generals)
@@ -293,33 +320,82 @@ class State:
     def option(self, name: str) -> bool:
         return bool(self.options.get(name, False))
 
+    def _cards(self) -> CardIndex:
+        return card_index(self.cards)
+
     def card_of(self, uid: str) -> Card | None:
-        for c in self.cards:
-            if uid in c.units:
-                return c
-        return None
+        return self._cards().by_unit.get(uid)
 
     def queue(self) -> tuple[Card, ...]:
         """Cards still to act, lowest first."""
-        return tuple(
-            sorted((c for c in self.cards if c.holder not in self.done), key=lambda c: c.key)
-        )
+        done = set(self.done)
+        return tuple(c for c in self._cards().ordered if c.holder not in done)
 
-    def active_card(self) -> Card | None:
-        for c in self.cards:
-            if c.holder == self.active:
+    def next_after_active(self) -> Card | None:
+        """The card to act after the active one (the first, if none is active): cards act in
+        key order and a jump only ever lands after the active card, so this is a bisection."""
+        idx = self._cards()
+        cur = idx.by_holder.get(self.active) if self.active is not None else None
+        start = 0 if cur is None else bisect.bisect_right(idx.keys, cur.key)
+        for i in range(start, len(idx.ordered)):
+            c = idx.ordered[i]
+            if c.holder not in self.done and c.holder != self.active:
                 return c
         return None
+
+    def active_card(self) -> Card | None:
+        if self.active is None:
+            return None
+        return self._cards().by_holder.get(self.active)
 
     def active_units(self) -> tuple[str, ...]:
         c = self.active_card()
         return c.units if c is not None else ()
 
     def with_unit(self, u: Unit) -> State:
-        return replace(self, units=tuple(u if x.id == u.id else x for x in self.units))
+        i = self._pos(u.id)
+        if i is None:
+            raise BadRequest(f"no unit {u.id!r}")
+        ids = self.charging_ids()
+        if u.charge_step is not None and u.id not in ids:
+            ids = ids | {u.id}
+        elif u.charge_step is None and u.id in ids:
+            ids = ids - {u.id}
+        return replace(self, units=(*self.units[:i], u, *self.units[i + 1 :]), charging=ids)
 
     def with_general(self, g: General) -> State:
         return replace(self, generals=tuple(g if x.id == g.id else x for x in self.generals))
+
+
+@dataclass(frozen=True, slots=True)
+class CardIndex:
+    """The cards of a deal, ordered by key, and by holder and unit."""
+
+    ordered: tuple[Card, ...]
+    keys: tuple[float, ...]
+    by_holder: Mapping[str, Card]
+    by_unit: Mapping[str, Card]
+
+
+_CARD_MEMO: dict[int, tuple[tuple[Card, ...], CardIndex]] = {}
+
+
+def card_index(cards: tuple[Card, ...]) -> CardIndex:
+    """Built once per deal (or jump): the states of a turn share the same ``cards`` tuple."""
+    hit = _CARD_MEMO.get(id(cards))
+    if hit is not None and hit[0] is cards:
+        return hit[1]
+    ordered = tuple(sorted(cards, key=lambda c: c.key))
+    idx = CardIndex(
+        ordered,
+        tuple(c.key for c in ordered),
+        {c.holder: c for c in cards},
+        {uid: c for c in reversed(cards) for uid in c.units},
+    )
+    if len(_CARD_MEMO) > 32:
+        _CARD_MEMO.clear()
+    _CARD_MEMO[id(cards)] = (cards, idx)  # the tuple kept alive: its id cannot be reused
+    return idx
 
 
 UNIT_FIELDS = {f.name for f in fields(Unit)}
