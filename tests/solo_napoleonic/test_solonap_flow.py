@@ -274,3 +274,55 @@ def test_units_indexed_by_id_and_the_turn_in_card_order(tmp_path: Path) -> None:
 
     hand = replace(s, index={})
     assert hand.unit("U3").id == "U3" and hand.has_unit("U29") and not hand.has_unit("X")
+
+
+# -- morale tests the referee calls itself ---------------------------------------------------
+def test_the_referee_calls_a_test_for_casualties_and_a_killed_general() -> None:
+    """Fire kills the brigadier attached to F1 (front rank, fails his save): every unit of his
+    brigade gets a marker with his loss filled in (-15%), F1 also for its casualties."""
+    from solonap_helpers import activate, general, make, odds, run
+
+    s = make(
+        [
+            unit("F1", brigade="B1", front=5),
+            unit("F2", brigade="B1"),
+            unit("A1", "Allies", front=5),
+        ],
+        [general("B1", th="average", av="normal", cr=6, attached_to="F1")],
+    )
+    s = activate(s, "A1")
+    # volley 6 x ¾ = 4½ (99: no extra) -> 4; saves 1,1,1,1 -> 4 casualties; who: figure 1 is
+    # the general, his save 1 fails; then figures 2, 3, 4
+    s2, out = run(s, "fire", [6, 99, 1, 1, 1, 1, 1, 1, 2, 3, 4], unit="A1", target="F1",
+                  range="short")  # fmt: skip
+    assert s2.general("B1").killed
+    for uid in ("F1", "F2"):
+        u = s2.unit(uid)
+        assert u.morale_due and "co_killed" in u.morale_facts, uid
+    assert "F2 must test morale" in out.message
+    o, _ = odds(s2, "morale", unit="F2")
+    assert any(m.value == -15 and "killed" in m.text() for m in o.modifiers)
+    # the list is data: a house rule turns a reason off
+    off = make(
+        [unit("F1", front=5), unit("A1", "Allies", front=5)],
+        house={"referee_morale": {"fire_casualties": False}},
+    )
+    s3, _ = run(activate(off, "A1"), "fire", [6, 99, 1, 1, 1, 1], unit="A1", target="F1",
+                range="short")  # fmt: skip
+    assert not s3.unit("F1").morale_due
+
+
+def test_the_referee_calls_a_test_for_a_friend_routing_within_300mm() -> None:
+    from solonap_helpers import make, run
+
+    s = make(
+        [
+            unit("F1", x=0.0, y=0.0, in_command=False),
+            unit("F2", x=200.0, y=0.0),
+            unit("F3", x=900.0, y=0.0),
+        ]
+    )
+    s2, out = run(s, "morale", [99, 1], unit="F1")  # fails: D10 1 routs
+    assert s2.unit("F1").status == "routing"
+    assert s2.unit("F2").morale_due and not s2.unit("F3").morale_due
+    assert "F2 must test morale" in out.message

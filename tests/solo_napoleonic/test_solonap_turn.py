@@ -79,8 +79,15 @@ def full_turn(tmp_path: Path) -> Game:
     # #5 Bianchi's brigade: the battery A5 fires at F2 (column, 5 in front): 1d6=3 hits;
     # saves 5,1,2 -> 2 casualties
     g.perform("next", {})
+    # issue 14: the referee called A1's morale test (3 of its figures lost to F4's fire, 10% or
+    # more in one attack): its marker is owed when Bianchi's card comes. 00 holds.
+    assert [t.command() for t in g.todo() if t.owed] == ["morale unit=A1"]
+    g.perform("morale", {"unit": "A1"}, [0])
     out = g.perform("fire", {"unit": "A5", "target": "F2"}, [3, 5, 1, 2])
     assert out.details["casualties"] == 2
+    # F2 lost 2 of 18 (10% or more) and has acted: the referee's call is owed at once
+    assert [t.command() for t in g.todo() if t.owed] == ["morale unit=F2"]
+    g.perform("morale", {"unit": "F2"}, [0])
 
     # #8 A2 tries to advance from a standstill: 1 -1 (Timid Bianchi) = 0: does not advance
     g.perform("next", {})

@@ -370,7 +370,32 @@ def take_casualties(
     if alloc.general_killed and gen is not None:
         ch.general(gen, f"killed with {uid}", killed=True, attached_to=None)
         notes.append(f"general {gen} KILLED")
+        notes += general_killed_calls(ch, gen, uid)
     return alloc, notes
+
+
+def general_killed_calls(ch: Changes, gid: str, where: str) -> list[str]:
+    """A general killed: the units of his command within his influence range test morale, his
+    loss filled in (brigadier or divisional CO -15%, corps commander -20%)."""
+    st = ch.state
+    g = st.general(gid)
+    fact = "corps_killed" if g.rank == "corps" else "co_killed"
+    reach = float(st.data.get("referee_morale", {}).get("general_influence_mm", 300))
+    at = st.unit(where)
+    out: list[str] = []
+    for u in st.units:
+        if u.side != g.side or not u.on_table or u.brigade is None:
+            continue
+        b = st.general(u.brigade) if st.has_general(u.brigade) else None
+        if b is None or (b.id != gid and gid not in {x.id for x in st.chain(b)}):
+            continue
+        d = geom.unit_distance(u, at) if u.id != at.id else 0.0
+        if d is not None and d > reach:
+            continue
+        note = flow.call_morale(ch, u.id, "general_killed", (fact,))
+        if note:
+            out.append(note)
+    return out
 
 
 def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
@@ -483,6 +508,11 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
         ch.unit(p.target.id, "under fire (1D)", disorder=ch.state.unit(p.target.id).disorder + 1)
     if owed is not None and ch.state.has_unit(owed.id):
         flow.after_fire(ch, owed.id)
+    share = float(state.data.get("referee_morale", {}).get("fire_casualties_share", 0.1))
+    if cas > 0 and cas >= share * p.target.figures:
+        called = flow.call_morale(ch, p.target.id, "fire_casualties")
+        if called:
+            notes.append(called)
     msg = (
         f"{f.id} fires at {p.target.id} ({p.method}, {p.band}): {hits} hit(s), "
         f"{actual} after range, {cas} casualt{'y' if cas == 1 else 'ies'}"

@@ -198,18 +198,23 @@ def obligations(state: State) -> tuple[Obligation, ...]:
                 )
             )
     if state.phase == "activation":
-        for uid in state.active_units():
+        active = set(state.active_units())
+        for uid in sorted(state.due_ids()):
             if uid in seen or not state.has_unit(uid):
                 continue
             u = state.unit(uid)
-            if u.morale_due and u.on_table and not u.acted:
+            if not (u.morale_due and u.on_table):
+                continue
+            now = uid in active and not u.acted
+            if now or acted(state, u):
                 out.append(
                     Obligation(
                         f"marker:{u.id}",
                         "morale",
                         {"unit": u.id},
                         R_MARKER,
-                        f"{u.id} has a marker directing a morale test",
+                        f"{u.id} has a marker directing a morale test"
+                        + ("" if now else " (it has acted: at once)"),
                     )
                 )
     return tuple(out)
@@ -338,3 +343,30 @@ def waive(state: State, oid: str) -> State:
     elif step in ("melee", "brawl", "evade"):
         ch.unit(cid, f"{step} waived: the charge ends", charge_step=None, charge_state="done")
     return ch.state
+
+
+# -- morale tests the referee calls itself ----------------------------------------------------
+def referee_calls(state: State, reason: str) -> bool:
+    """Is ``reason`` on the referee's list ([referee_morale], editable data)?"""
+    return bool(state.data.get("referee_morale", {}).get(reason, False))
+
+
+def call_morale(ch: Changes, uid: str, reason: str, facts: tuple[str, ...] = ()) -> str | None:
+    """Queue a morale test for ``uid`` (a marker; owed when its card comes or at once if it has
+    acted), with the facts the game knows. Returns a note, or None if not called."""
+    if not referee_calls(ch.state, reason) or not ch.state.has_unit(uid):
+        return None
+    u = ch.state.unit(uid)
+    if not u.on_table:
+        return None
+    kw: dict[str, Any] = {"morale_due": True}
+    if facts:
+        kw["morale_facts"] = tuple(dict.fromkeys((*u.morale_facts, *facts)))
+    ch.unit(uid, f"morale test called: {reason}", **kw)
+    label = str(ch.state.data.get("morale_reasons", {}).get(reason, reason))
+    return f"{uid} must test morale ({label})"
+
+
+def acted(state: State, u: Unit) -> bool:
+    card = state.card_of(u.id)
+    return u.acted or (card is not None and card.holder in state.done)

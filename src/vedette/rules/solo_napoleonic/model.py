@@ -145,6 +145,8 @@ class Unit:
     home_failed: bool = False  # failed its charge home test: no charge again this turn
     melee_round: int = 0  # rounds fought this turn against charge_target
     melee_rounds: int = 0  # rounds allowed this turn (1 + the D3 further rounds); 0: not rolled
+    # what the referee knows for the morale test it called (e.g. "co_killed"): filled in
+    morale_facts: tuple[str, ...] = ()
 
     @property
     def placed(self) -> bool:
@@ -251,6 +253,7 @@ class State:
     # units holding an open charge sequence (kept up to date by ``with_unit``)
     index: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
     charging: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    due: frozenset[str] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.index) != len(self.units):
@@ -273,6 +276,14 @@ class State:
         raise BadRequest(
             f"no unit {uid!r} (units: {', '.join(u.id for u in self.units) or 'none'})"
         )
+
+    def due_ids(self) -> frozenset[str]:
+        """The units with a morale test due (a marker)."""
+        if self.due is None:
+            ids = frozenset(u.id for u in self.units if u.morale_due)
+            object.__setattr__(self, "due", ids)
+            return ids
+        return self.due
 
     def charging_ids(self) -> frozenset[str]:
         """The units holding an open charge sequence (flow.py)."""
@@ -361,7 +372,13 @@ class State:
             ids = ids | {u.id}
         elif u.charge_step is None and u.id in ids:
             ids = ids - {u.id}
-        return replace(self, units=(*self.units[:i], u, *self.units[i + 1 :]), charging=ids)
+        due = self.due_ids()
+        if u.morale_due and u.id not in due:
+            due = due | {u.id}
+        elif not u.morale_due and u.id in due:
+            due = due - {u.id}
+        units = (*self.units[:i], u, *self.units[i + 1 :])
+        return replace(self, units=units, charging=ids, due=due)
 
     def with_general(self, g: General) -> State:
         return replace(self, generals=tuple(g if x.id == g.id else x for x in self.generals))

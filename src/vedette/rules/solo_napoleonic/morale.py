@@ -117,8 +117,12 @@ def morale_modifiers(state: State, u: Unit, req: Request) -> tuple[Modifier, ...
         modifier(state, s, "disorder", u.disorder),
         modifier(state, s, "charged_by_higher_class") if higher else None,
         modifier(state, s, "melee_loser") if fact(req, "melee_loser", u.lost_melee) else None,
-        modifier(state, s, "co_killed") if fact(req, "co_killed") else None,
-        modifier(state, s, "corps_killed") if fact(req, "corps_killed") else None,
+        modifier(state, s, "co_killed")
+        if fact(req, "co_killed", "co_killed" in u.morale_facts)
+        else None,
+        modifier(state, s, "corps_killed")
+        if fact(req, "corps_killed", "corps_killed" in u.morale_facts)
+        else None,
         modifier(state, s, "retiring") if u.status == "retiring" else None,
         modifier(state, s, "routing") if u.status == "routing" else None,
         modifier(state, s, "friends_routing", friends_routing(state, u, req)),
@@ -188,7 +192,7 @@ def morale(state: State, req: Request, dice: DiceSource) -> Outcome:
     r = morale_check(state, u, req).resolve(dice)
     rolls: list[Roll] = [r]
     if r.row == "pass":
-        ch.unit(u.id, "morale holds", morale_due=False)
+        ch.unit(u.id, "morale holds", morale_due=False, morale_facts=())
         flow.after_morale(ch, u.id, True)
         return Outcome(
             tuple(ch.events),
@@ -205,6 +209,7 @@ def morale(state: State, req: Request, dice: DiceSource) -> Outcome:
         u.id,
         f"failed morale: {row.result}",
         morale_due=False,
+        morale_facts=(),
         morale_failed=True,
         status=str(d.get("status", u.status)),
         disorder=u.disorder + add,
@@ -214,10 +219,21 @@ def morale(state: State, req: Request, dice: DiceSource) -> Outcome:
         charge_step=None if u.charge_state == "declared" else u.charge_step,
     )
     flow.after_morale(ch, u.id, False)
+    called: list[str] = []
+    if ch.state.unit(u.id).status == "routing" and u.status != "routing":
+        reach = float(opt(state, "friends_routing_range_mm"))
+        for o in state.units:
+            if o.id == u.id or o.side != u.side or not o.on_table or o.status == "routing":
+                continue
+            dist = geom.unit_distance(o, u)
+            if dist is not None and dist <= reach:  # positions not kept: not called (use require)
+                note = flow.call_morale(ch, o.id, "friend_routs")
+                if note:
+                    called.append(note)
     return Outcome(
         tuple(ch.events),
         tuple(rolls),
-        f"{u.id} fails morale: {row.result}",
+        f"{u.id} fails morale: {row.result}" + "".join(f"; {n}" for n in called),
         {"passed": False, "result": row.key, "unit": u.id},
     )
 

@@ -74,6 +74,7 @@ def end_turn(state: State, req: Request, dice: DiceSource) -> Outcome:
             "home_failed": False,
             "melee_round": 0,
             "melee_rounds": 0,
+            "morale_facts": (),
             "start_failed": False,
             "morale_due": False,
         }
