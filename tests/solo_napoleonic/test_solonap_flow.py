@@ -326,3 +326,51 @@ def test_the_referee_calls_a_test_for_a_friend_routing_within_300mm() -> None:
     assert s2.unit("F1").status == "routing"
     assert s2.unit("F2").morale_due and not s2.unit("F3").morale_due
     assert "F2 must test morale" in out.message
+
+
+# -- chance cards that act -------------------------------------------------------------------
+def _played(card: str, on: str, **units: Any) -> Any:
+    from dataclasses import replace as rep
+
+    from solonap_helpers import activate, make, run
+
+    s = make([unit("u", front=5, in_command=False, **units), unit("e", "Allies", front=5)])
+    s = activate(rep(s, chance={"French": card, "Allies": card}), "u")
+    s, out = run(s, "chance", [], side="French", on=on)
+    return s, out
+
+
+def test_chance_cards_carry_typed_effects_applied_when_played() -> None:
+    from solonap_helpers import odds, run
+
+    from vedette.rules.solo_napoleonic.cards import chance_deck
+
+    s, _ = _played("inspired", "u")
+    deck = {c.id: c.does for c in chance_deck(s)}
+    assert deck["inspired"].kind == "modifier" and deck["inspired"].value == 10
+    assert all(c.does.kind != "" for c in chance_deck(s))
+    o, _ = odds(s, "morale", unit="u")
+    assert o.target == 65 + 10  # +10% from the card
+    s2, _ = run(s, "morale", [0], unit="u")
+    assert s2.unit("u").chance_effects == ()  # spent on that test
+    o2, _ = odds(s2, "morale", unit="u")
+    assert o2.target == 65
+
+    s, out = _played("confusion", "e")
+    assert s.unit("e").disorder == 1 and "1D" in out.message
+
+    s, _ = _played("lost_orders", "u")
+    with pytest.raises(RuleViolation, match="Lost orders"):
+        run(s, "move", [0, 3], unit="u", mode="advance")
+
+    s, _ = _played("smoke", "e")
+    (f,) = odds(s, "fire", unit="u", target="e", range="short")
+    assert "long range" in (f.note or "")
+
+    s, _ = _played("ammunition", "u")
+    (f,) = odds(s, "fire", unit="u", target="e", range="short")
+    assert "Ammunition" in (f.note or "")
+
+    s, _ = _played("steady_lads", "u")
+    s2, out = run(s, "morale", [99, 10], unit="u")  # fails, rolled again: holds
+    assert out.details["passed"] and len(out.rolls) == 2 and s2.unit("u").chance_effects == ()

@@ -14,6 +14,7 @@ from vedette.dice.tables import Table, table_from_data
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome, Request
 from vedette.rules.solo_napoleonic import geom
+from vedette.rules.solo_napoleonic.cards import R_CHANCE, chance_mods, effects_on, use_effects
 from vedette.rules.solo_napoleonic.common import (
     Changes,
     FDist,
@@ -144,7 +145,10 @@ def standstill_table(carry_on: bool) -> Table:
 
 def standstill_check(state: State, u: Unit, stopping: bool) -> Check:
     av = brigadier_av(state, u)
-    m = mods(modifier(state, "standstill", av) if av in ("aggressive", "timid") else None)
+    m = (
+        *mods(modifier(state, "standstill", av) if av in ("aggressive", "timid") else None),
+        *chance_mods(state, u, "standstill"),
+    )
     label = f"{u.id} {'stop the advance' if stopping else 'move from a standstill'}"
     return Check("1d6", m, standstill_table(stopping), label, R_STAND)
 
@@ -171,7 +175,11 @@ def move(state: State, req: Request, dice: DiceSource) -> Outcome:
         )
     if u.start_failed:
         raise RuleViolation(R_STAND, f"{u.id} failed to move from a standstill this turn")
+    for c in effects_on(state, u, "no_move"):
+        raise RuleViolation(R_CHANCE, f"{u.id} may not move this turn (chance card: {c.title})")
     base = base_move(state, u)
+    for c in effects_on(state, u, "move_bonus"):
+        base *= 1 + c.does.value / 100  # chance card: a further part of a move this turn
     want = req.get_float("distance", base)
     if want < 0:
         raise BadRequest("'distance' must not be negative")
@@ -187,6 +195,7 @@ def move(state: State, req: Request, dice: DiceSource) -> Outcome:
     if advancing and not u.advancing:
         r = check_roll(standstill_check(state, u, False), dice)
         rolls.append(r)
+        use_effects(ch, u.id, "standstill")
         if r.row == "stays":
             ch.unit(u.id, "fails to move from a standstill", start_failed=True)
             return Outcome(tuple(ch.events), tuple(rolls), f"{u.id} does not advance", {"moved": 0})
@@ -274,6 +283,7 @@ def start(state: State, req: Request, dice: DiceSource) -> Outcome:
         raise RuleViolation(R_STAND, f"{u.id} already failed this turn")
     r = check_roll(standstill_check(state, u, False), dice)
     ch = Changes(state)
+    use_effects(ch, u.id, "standstill")
     if r.row == "moves":
         ch.unit(u.id, "moves off", advancing=True)
     else:
@@ -289,6 +299,7 @@ def halt(state: State, req: Request, dice: DiceSource) -> Outcome:
         raise RuleViolation(R_STAND, f"{u.id} is not advancing")
     r = check_roll(standstill_check(state, u, True), dice)
     ch = Changes(state)
+    use_effects(ch, u.id, "standstill")
     if r.row == "stops":
         ch.unit(u.id, "halts", advancing=False)
         msg = f"{u.id} halts"

@@ -399,7 +399,11 @@ class Changes:
 
 def apply_unit(state: State, data: Mapping[str, Any]) -> State:
     u = state.unit(str(data["id"]))
-    return state.with_unit(replace(u, **dict(data["set"])))
+    # a tuple field read back from the log is a JSON list
+    kw: dict[str, Any] = {
+        k: tuple(v) if isinstance(v, list) else v for k, v in dict(data["set"]).items()
+    }
+    return state.with_unit(replace(u, **kw))
 
 
 def apply_general(state: State, data: Mapping[str, Any]) -> State:

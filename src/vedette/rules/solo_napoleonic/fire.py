@@ -19,6 +19,7 @@ from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome, Request
 from vedette.rules.solo_napoleonic import flow, geom
 from vedette.rules.solo_napoleonic.actions import require_active
+from vedette.rules.solo_napoleonic.cards import chance_mods, effects_on, use_effects
 from vedette.rules.solo_napoleonic.common import (
     Allocation,
     Changes,
@@ -140,6 +141,8 @@ def charging_at(f: Unit, t: Unit) -> bool:
 def _range_band(state: State, f: Unit, t: Unit, req: Request, table: str) -> str:
     if req.get_bool("at_chargers", charging_at(f, t)):
         return "short"  # Kuryakin, Charge Test: fire at chargers is always at short range
+    if effects_on(state, t, "long_range"):
+        return "long"  # a chance card: all fire at the unit counts as long range
     given = req.get_opt_str("range")
     if given is not None:
         if given not in ("short", "long"):
@@ -225,6 +228,7 @@ def plan(state: State, req: Request) -> FirePlan:
             modifier(state, s, "firer_disorder", f.disorder),
             modifier(state, s, "battery_officer_dead") if officer_missing(state, f) else None,
         )
+        ms = (*ms, *chance_mods(state, f, "artillery"))
         ded = int(b.get("deduction", 0))
         if ded:
             ms = (*ms, Modifier(ded, f"Range Table deduction ({b['band']})", R_ART))
@@ -294,6 +298,7 @@ def plan(state: State, req: Request) -> FirePlan:
         modifier(state, s, "target_skirmishers") if t.skirmishing else None,
         modifier(state, s, "target_artillery") if t.artillery else None,
         modifier(state, s, "firer_moved") if moved else None,
+        *chance_mods(state, f, "volley"),
     )
     die = str(opt(state, "volley_die"))
     frac = Fraction(3, 4) if band == "short" else Fraction(1, 4)
@@ -492,6 +497,8 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
         f"{cas} casualties from {f.id}'s fire",
     )
     rolls.extend(alloc.rolls)
+    if p.method in ("volley", "artillery"):
+        use_effects(ch, f.id, p.method)
     fkw: dict[str, Any] = {"fired": True}
     if p.method == "volley":
         fkw["volleys_fired"] = f.volleys_fired + p.dice_count

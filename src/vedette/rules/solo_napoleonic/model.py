@@ -147,6 +147,8 @@ class Unit:
     melee_rounds: int = 0  # rounds allowed this turn (1 + the D3 further rounds); 0: not rolled
     # what the referee knows for the morale test it called (e.g. "co_killed"): filled in
     morale_facts: tuple[str, ...] = ()
+    # chance cards played on the unit whose effect lasts (their ids; see ChanceEffect)
+    chance_effects: tuple[str, ...] = ()
 
     @property
     def placed(self) -> bool:
@@ -221,11 +223,34 @@ class Card:
         return str(int(self.key)) if float(self.key).is_integer() else f"{self.key:g}"
 
 
+#: what a chance card's effect does (Kuryakin, Move Sequence: the deck itself is missing from
+#: the text; ours is labelled as our own in rules.toml)
+EFFECT_KINDS = ("modifier", "reroll", "disorder", "no_move", "long_range", "move_bonus", "none")
+#: the kinds of roll a modifier or a re-roll applies to
+ROLL_KINDS = ("morale", "charge", "charge_home", "volley", "artillery", "standstill")
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceEffect:
+    """A chance card's effect, typed: ``modifier`` adds ``value`` to the unit's next roll of
+    the named kinds (percent for tests, pips for dice); ``reroll`` rolls a failed test of the
+    named kinds again, once; ``disorder`` adds (or, negative, removes) 'D' chits at once;
+    ``no_move`` forbids the unit's moves this turn; ``long_range`` makes all fire at the unit
+    long range this turn; ``move_bonus`` adds ``value`` percent to its move this turn."""
+
+    kind: str = "none"
+    rolls: tuple[str, ...] = ()
+    value: int = 0
+    uses: int = 1  # rolls it lasts; 0: the whole turn
+    on: str = "any"  # friend | enemy | any: whose unit it is meant for (a reminder)
+
+
 @dataclass(frozen=True, slots=True)
 class ChanceCard:
     id: str
     title: str
     effect: str
+    does: ChanceEffect = ChanceEffect()
 
 
 @dataclass(frozen=True)

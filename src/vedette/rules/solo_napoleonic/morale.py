@@ -8,7 +8,7 @@ from vedette.dice.tables import Table
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome, Request
 from vedette.rules.solo_napoleonic import flow, geom
-from vedette.rules.solo_napoleonic.cards import jump
+from vedette.rules.solo_napoleonic.cards import chance_mods, effects_on, jump, use_effects
 from vedette.rules.solo_napoleonic.common import (
     Changes,
     check_roll,
@@ -133,6 +133,7 @@ def morale_modifiers(state: State, u: Unit, req: Request) -> tuple[Modifier, ...
         if vs_cav and u.kind == "infantry" and u.formation != "square"
         else None,
         modifier(state, s, "officer_dead") if officer_lost(state, u, req) else None,
+        *chance_mods(state, u, "morale"),
     )
 
 
@@ -191,6 +192,14 @@ def morale(state: State, req: Request, dice: DiceSource) -> Outcome:
     ch = Changes(state)
     r = morale_check(state, u, req).resolve(dice)
     rolls: list[Roll] = [r]
+    use_effects(ch, u.id, "morale")
+    again = effects_on(state, u, "reroll", "morale")
+    if r.row != "pass" and again:
+        # a chance card's re-roll: the failed test is rolled again, once (the card is spent)
+        left = tuple(x for x in ch.state.unit(u.id).chance_effects if x != again[0].id)
+        ch.unit(u.id, f"chance card {again[0].id}: morale rolled again", chance_effects=left)
+        r = morale_check(ch.state, ch.state.unit(u.id), req).resolve(dice)
+        rolls.append(r)
     if r.row == "pass":
         ch.unit(u.id, "morale holds", morale_due=False, morale_facts=())
         flow.after_morale(ch, u.id, True)
@@ -252,6 +261,7 @@ def rally(state: State, req: Request, dice: DiceSource) -> Outcome:
         raise RuleViolation(R_MORALE, f"{u.id} has no result that needs rallying")
     r = morale_check(state, u, req, "rally").resolve(dice)
     ch = Changes(state)
+    use_effects(ch, u.id, "morale")
     if r.row == "pass":
         ch.unit(u.id, "rallied", must_rally=False, status="steady")
         msg = f"{u.id} rallies"
@@ -287,6 +297,7 @@ def charge_modifiers(
     out.append(modifier(state, s, "charging_inferior") if inferior else None)
     out.append(modifier(state, s, "standard_dead") if standard_lost(state, u, req) else None)
     out.append(modifier(state, s, "officer_dead") if officer_lost(state, u, req) else None)
+    out.extend(chance_mods(state, u, "charge"))
     return mods(*out)
 
 
@@ -344,6 +355,7 @@ def charge(state: State, req: Request, dice: DiceSource) -> Outcome:
     _charge_allowed(state, u, t)
     r = charge_check(state, u, t, req).resolve(dice)
     ch = Changes(state)
+    use_effects(ch, u.id, "charge")
     if r.row != "pass":
         # a failed charge test binds for the turn (issue 14: it cannot be retaken)
         ch.unit(u.id, f"will not charge {t.id}", charge_failed=True)
@@ -403,6 +415,7 @@ def home_modifiers(state: State, u: Unit, t: Unit, req: Request) -> tuple[Modifi
         else None,
         modifier(state, s, "officer_dead") if officer_lost(state, u, req) else None,
         modifier(state, s, "standard_dead") if standard_lost(state, u, req, True) else None,
+        *chance_mods(state, u, "charge_home"),
     )
 
 
@@ -483,6 +496,7 @@ def charge_home(state: State, req: Request, dice: DiceSource) -> Outcome:
             {"home": True, "tested": False},
         )
     r = home_check(state, u, t, req).resolve(dice)
+    use_effects(ch, u.id, "charge_home")
     if r.row == "pass":
         ch.unit(u.id, "charges home", charge_state="home", **contact(u, t))
         _home_done(ch, u, True)

@@ -75,6 +75,7 @@ def end_turn(state: State, req: Request, dice: DiceSource) -> Outcome:
             "melee_round": 0,
             "melee_rounds": 0,
             "morale_facts": (),
+            "chance_effects": (),
             "start_failed": False,
             "morale_due": False,
         }
