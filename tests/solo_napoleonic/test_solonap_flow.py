@@ -6,6 +6,7 @@ further rounds of melee only within a begun melee."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -374,3 +375,43 @@ def test_chance_cards_carry_typed_effects_applied_when_played() -> None:
     s, _ = _played("steady_lads", "u")
     s2, out = run(s, "morale", [99, 10], unit="u")  # fails, rolled again: holds
     assert out.details["passed"] and len(out.rolls) == 2 and s2.unit("u").chance_effects == ()
+
+
+# -- odds that a special figure is hit -------------------------------------------------------
+def test_odds_that_a_special_figure_is_hit_match_the_enumeration_of_fire() -> None:
+    from solonap_helpers import activate, make, odds
+
+    from vedette.rules.base import Outcome
+    from vedette.rules.protocol import chances
+    from vedette.rules.solo_napoleonic.fire import fire
+
+    s = make(
+        [unit("F1", formation="skirmish", figures=6, front=6), unit("A1", "Allies", front=5)],
+        options={"officers": True},
+    )
+    s = activate(s, "F1")
+    req = {"unit": "F1", "target": "A1", "range": "short", "figures": 1}
+    os = odds(s, "fire", **req)
+    (off,) = [o for o in os if "officer" in o.label]
+
+    def run(d: Any) -> Outcome:
+        out = fire(s, _req(**req), d)
+        return Outcome(result="hit" if "officer" in out.details["specials_hit"] else "safe")
+
+    ch = chances(run)
+    assert ch.exact and ch.p("hit") == off.p("hit")
+    # one figure hits on 5-6 (1/3), A1 fails its 5+ save (2/3), the casualty is figure 1 of 5
+    assert off.p("hit") == Fraction(1, 3) * Fraction(2, 3) * Fraction(1, 5)
+
+
+def test_odds_that_an_attached_general_is_hit_before_a_melee() -> None:
+    from solonap_helpers import general, make, odds
+
+    s = make(
+        [unit("a", charge_state="home", charge_target="b"), unit("b", "Allies")],
+        [general("G", "Allies", th="average", av="normal", cr=6, attached_to="b")],
+    )
+    os = odds(s, "melee", unit="a", target="b")
+    (g,) = [o for o in os if o.label.startswith("general G")]
+    assert sum((r.p for r in g.rows), Fraction(0)) == 1
+    assert g.p("killed") > 0 and g.p("killed") * 2 == g.p("saved")  # dies on 1-2, saves 3-6

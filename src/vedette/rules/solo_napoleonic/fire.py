@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll
+from vedette.dice.check import OddsRow
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome, Request
 from vedette.rules.solo_napoleonic import flow, geom
@@ -542,7 +543,59 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
     )
 
 
+def special_odds(
+    state: State, target: Unit, eligible: int, casualties: FDist, rule: str = R_CAS
+) -> list[Odds]:
+    """The odds that a special figure (officer, musician, standard bearer) or an attached
+    general of ``target`` is hit, before the roll (issue 14): each casualty falls on one of the
+    ``eligible`` figures, uniformly (faces beyond them are rolled again), so a figure at its
+    position escapes ``c`` casualties with ((E-1)/E)^c; a general hit dies when his save fails.
+    Exact, from the attack's own casualty distribution."""
+    e = min(eligible, target.figures)
+    if e <= 0:
+        return []
+    positions = specials_positions(target, e)
+    gen = attached_general(state, target)
+    gpos = 1
+    while gpos in set(positions.values()):
+        gpos += 1
+    out: list[Odds] = []
+
+    def p_hit(c: int) -> Fraction:
+        n = min(c, target.figures)
+        return 1 - Fraction(e - 1, e) ** n
+
+    for name, _pos in sorted(positions.items()):
+        p = sum((q * p_hit(c) for c, q in casualties.items()), Fraction(0))
+        out.append(
+            Odds(
+                f"{target.id}'s {name} is hit",
+                (OddsRow("hit", f"{name} hit", p), OddsRow("safe", f"{name} not hit", 1 - p)),
+                rule=rule,
+                note=f"figure {_pos} of the {e} eligible",
+            )
+        )
+    if gen is not None and gpos <= e:
+        save = int(opt(state, "general_save"))
+        p = sum((q * p_hit(c) for c, q in casualties.items()), Fraction(0))
+        dies = Fraction(max(0, min(6, save - 1)), 6)
+        out.append(
+            Odds(
+                f"general {gen} (attached to {target.id}) is hit",
+                (
+                    OddsRow("killed", f"{gen} hit and killed (fails his {save}+ save)", p * dies),
+                    OddsRow("saved", f"{gen} hit, saves", p * (1 - dies)),
+                    OddsRow("safe", f"{gen} not hit", 1 - p),
+                ),
+                rule=rule,
+                note=f"front rank position {gpos} of {e}",
+            )
+        )
+    return out
+
+
 def fire_odds(state: State, req: Request) -> list[Odds]:
     if req.get_bool("hold"):
         return []
-    return [plan(state, req).odds()]
+    p = plan(state, req)
+    return [p.odds(), *special_odds(state, p.target, p.target.front_rank(), p.casualty_dist())]

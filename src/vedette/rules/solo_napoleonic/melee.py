@@ -355,7 +355,15 @@ def melee_odds(state: State, req: Request) -> list[Odds]:
         ),
         rule=rule,
     )
-    return [sa.odds(rule), sb.odds(rule), who]
+    from vedette.rules.solo_napoleonic.fire import special_odds
+
+    return [
+        sa.odds(rule),
+        sb.odds(rule),
+        who,
+        *special_odds(state, sb.unit, sa.eligible, da, rule),
+        *special_odds(state, sa.unit, sb.eligible, db, rule),
+    ]
 
 
 def brawl(state: State, req: Request, dice: DiceSource) -> Outcome:
