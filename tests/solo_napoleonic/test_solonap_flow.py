@@ -415,3 +415,25 @@ def test_odds_that_an_attached_general_is_hit_before_a_melee() -> None:
     (g,) = [o for o in os if o.label.startswith("general G")]
     assert sum((r.p for r in g.rows), Fraction(0)) == 1
     assert g.p("killed") > 0 and g.p("killed") * 2 == g.p("saved")  # dies on 1-2, saves 3-6
+
+
+# -- typed, versioned events; release 0.1's saved game ---------------------------------------
+def test_release_0_1_game_imports_and_replays_with_typed_events(tmp_path: Path) -> None:
+    from vedette.rules.solo_napoleonic.common import GameChanged, GeneralChanged, UnitChanged
+
+    text = (
+        Path(__file__).resolve().parents[1] / "fixtures" / "saved_games_v0_1" / "k1.jsonl"
+    ).read_text(encoding="utf-8")
+    g = Game.import_jsonl(Store(tmp_path / "k.db"), text, "k1")
+    assert g.state.phase == "activation" and g.state.active is not None
+    kinds = set()
+    for r in g.records:
+        for e in r.payload.get("events", []) if r.kind == "action" else []:
+            assert "v" not in e  # written by release 0.1: untyped, version 1
+            kinds.add(type(R.decode(e)))
+    assert kinds == {UnitChanged, GeneralChanged, GameChanged}
+    # play on: the new events are typed, version 2, and the game replays
+    g.perform("next", {})
+    last = g.records[-1].payload["events"]
+    assert last and all(e["v"] == 2 for e in last)
+    assert replay(R, g.store.records(g.id)).state == g.state

@@ -7,14 +7,15 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck, per_count, standard
 from vedette.dice.check import OddsRow
 from vedette.dice.roll import single
 from vedette.dice.sources import begin_attempt, reject_attempt
 from vedette.errors import BadRequest, DataError
-from vedette.rules.base import Event, Request
+from vedette.rules.base import Request
+from vedette.rules.protocol import DomainEvent
 from vedette.rules.solo_napoleonic.model import General, State, Unit, to_json
 
 RULE = "Kuryakin"
@@ -351,13 +352,73 @@ def allocate(
     return Allocation(ordinary, tuple(hit), g_hit, g_killed, tuple(rolls))
 
 
+# -- typed events -------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class UnitChanged(DomainEvent):
+    """A unit's fields changed (``set``), with what they were and why. Version 1 (release 0.1)
+    was the same payload as an untyped event; ``upgrade`` fills what it may lack."""
+
+    kind: ClassVar[str] = "unit_changed"
+    version: ClassVar[int] = 2
+    id: str
+    set_: dict[str, Any]
+    was: dict[str, Any] = field(default_factory=dict)
+    why: str = ""
+
+    @classmethod
+    def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
+        return {"was": {}, "why": "", **data}
+
+
+@dataclass(frozen=True, slots=True)
+class GeneralChanged(DomainEvent):
+    """A general's fields changed (killed, rated, attached ...)."""
+
+    kind: ClassVar[str] = "general_changed"
+    version: ClassVar[int] = 2
+    id: str
+    set_: dict[str, Any]
+    was: dict[str, Any] = field(default_factory=dict)
+    why: str = ""
+
+    @classmethod
+    def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
+        return {"was": {}, "why": "", **data}
+
+
+@dataclass(frozen=True, slots=True)
+class GameChanged(DomainEvent):
+    """The turn's fields changed (phase, cards, the active card, chance cards ...), as JSON."""
+
+    kind: ClassVar[str] = "game_changed"
+    version: ClassVar[int] = 2
+    set_: dict[str, Any]
+    why: str = ""
+
+    @classmethod
+    def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
+        return {"why": "", **data}
+
+
+EVENTS: tuple[type[DomainEvent], ...] = (UnitChanged, GeneralChanged, GameChanged)
+
+
+def _data(e: Any) -> Mapping[str, Any]:
+    """A change event's payload (typed, or an untyped one of an old release)."""
+    if isinstance(e, UnitChanged | GeneralChanged):
+        return {"id": e.id, "set": e.set_}
+    if isinstance(e, GameChanged):
+        return {"set": e.set_}
+    return dict(e.data)
+
+
 # -- changes -> events --------------------------------------------------------------------------
 @dataclass
 class Changes:
     """A procedure's working copy of the state and the events that lead to it."""
 
     state: State
-    events: list[Event] = field(default_factory=list)
+    events: list[Any] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def unit(self, uid: str, why: str, **kw: Any) -> Unit:
@@ -366,11 +427,9 @@ class Changes:
         new = {k: v for k, v in kw.items() if was[k] != v}
         if not new:
             return u
-        ev = Event(
-            "unit_changed", {"id": uid, "set": new, "was": {k: was[k] for k in new}, "why": why}
-        )
+        ev = UnitChanged(uid, new, {k: was[k] for k in new}, why)
         self.events.append(ev)
-        self.state = apply_unit(self.state, ev.data)
+        self.state = apply_unit(self.state, _data(ev))
         return self.state.unit(uid)
 
     def general(self, gid: str, why: str, **kw: Any) -> General:
@@ -379,22 +438,30 @@ class Changes:
         new = {k: v for k, v in kw.items() if was[k] != v}
         if not new:
             return g
-        ev = Event(
-            "general_changed", {"id": gid, "set": new, "was": {k: was[k] for k in new}, "why": why}
-        )
+        ev = GeneralChanged(gid, new, {k: was[k] for k in new}, why)
         self.events.append(ev)
-        self.state = apply_general(self.state, ev.data)
+        self.state = apply_general(self.state, _data(ev))
         return self.state.general(gid)
 
     def game(self, why: str, **kw: Any) -> None:
-        ev = Event(
-            "game_changed", {"set": {k: game_value_json(k, v) for k, v in kw.items()}, "why": why}
-        )
+        ev = GameChanged({k: game_value_json(k, v) for k, v in kw.items()}, why)
         self.events.append(ev)
-        self.state = apply_game(self.state, ev.data)
+        self.state = apply_game(self.state, _data(ev))
 
     def note(self, text: str) -> None:
         self.notes.append(text)
+
+
+def fold_unit(state: State, e: UnitChanged) -> State:
+    return apply_unit(state, _data(e))
+
+
+def fold_general(state: State, e: GeneralChanged) -> State:
+    return apply_general(state, _data(e))
+
+
+def fold_game(state: State, e: GameChanged) -> State:
+    return apply_game(state, _data(e))
 
 
 def apply_unit(state: State, data: Mapping[str, Any]) -> State:
@@ -471,12 +538,12 @@ def check_roll(check: Check, dice: DiceSource) -> Roll:
 
 
 def fold_events(state: State, events: Iterable[Any]) -> State:
-    """The state after a procedure's (untyped) events, for a procedure built from others."""
+    """The state after a procedure's events, for a procedure built from others."""
     for e in events:
-        if e.kind == "unit_changed":
-            state = apply_unit(state, e.data)
-        elif e.kind == "general_changed":
-            state = apply_general(state, e.data)
-        elif e.kind == "game_changed":
-            state = apply_game(state, e.data)
+        if isinstance(e, UnitChanged):
+            state = fold_unit(state, e)
+        elif isinstance(e, GeneralChanged):
+            state = fold_general(state, e)
+        elif isinstance(e, GameChanged):
+            state = fold_game(state, e)
     return state

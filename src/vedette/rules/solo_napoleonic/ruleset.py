@@ -9,9 +9,21 @@ from typing import Any
 from vedette.data import merge, package_toml
 from vedette.dice import DiceSource
 from vedette.errors import BadRequest, DataError, RuleViolation
-from vedette.rules.base import Event, Outcome, Param, Procedure, Request, Ruleset
+from vedette.rules.base import Outcome, Param, Procedure, Request, Ruleset
 from vedette.rules.solo_napoleonic import actions, cards, fire, flow, melee, morale, staff
-from vedette.rules.solo_napoleonic.common import Changes, apply_game, apply_general, apply_unit
+from vedette.rules.solo_napoleonic.common import (
+    EVENTS,
+    Changes,
+    GameChanged,
+    GeneralChanged,
+    UnitChanged,
+    apply_game,
+    apply_general,
+    apply_unit,
+    fold_game,
+    fold_general,
+    fold_unit,
+)
 from vedette.rules.solo_napoleonic.model import (
     OPTIONAL_RULES,
     SIDES_DEFAULT,
@@ -447,9 +459,12 @@ class SoloNapoleonic(Ruleset[State]):
     data_package = PKG
     data_files = ("rules.toml",)
 
+    events = EVENTS
+
     def __init__(self) -> None:
         self.scenarios = {"sample": "sample.toml"}
         self.procedures = _procs()
+        self.folds = {UnitChanged: fold_unit, GeneralChanged: fold_general, GameChanged: fold_game}
 
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> State:
         house = options.get("house_rules") or {}
@@ -481,7 +496,11 @@ class SoloNapoleonic(Ruleset[State]):
     def waive(self, state: State, obligation: str) -> State:
         return flow.waive(state, obligation)
 
-    def apply(self, state: State, event: Event) -> State:
+    def apply(self, state: State, event: Any) -> State:
+        """Untyped events of older logs (and typed ones, for scripts that call apply)."""
+        f = self.folds.get(type(event))
+        if f is not None:
+            return f(state, event)
         k = event.kind
         if k == "unit_changed":
             return apply_unit(state, event.data)
