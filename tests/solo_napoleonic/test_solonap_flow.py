@@ -437,3 +437,24 @@ def test_release_0_1_game_imports_and_replays_with_typed_events(tmp_path: Path) 
     last = g.records[-1].payload["events"]
     assert last and all(e["v"] == 2 for e in last)
     assert replay(R, g.store.records(g.id)).state == g.state
+
+
+def test_todo_lists_the_actions_open_now_and_legal_requests_follow_what_is_owed(
+    tmp_path: Path,
+) -> None:
+    import random
+
+    g = duel(tmp_path)
+    cmds = [t.command() for t in g.todo()]
+    assert "charge unit=F1 target=A1" in cmds and "fire unit=F1 target=A1" in cmds
+    assert cmds[-1] == "next"
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [90])  # fails: binds
+    assert "charge unit=F1 target=A1" not in [t.command() for t in g.todo()]
+    h = game(tmp_path / "h", [unit("F1"), unit("A1", "Allies", status="routing", must_rally=True)])
+    h.perform("next", {})
+    assert [t.command() for t in h.todo()][:2] == ["move unit=A1 mode=rout", "rally unit=A1"]
+    k = duel(tmp_path / "k")
+    k.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    k.perform("next", {})
+    reqs = list(R.legal_requests(k.state, random.Random(1)))
+    assert reqs == [("morale", {"unit": "A1", "charged_by": "F1"})]

@@ -3,7 +3,7 @@ turn's end and the list of procedures."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from vedette.data import merge, package_toml
@@ -203,6 +203,39 @@ MELEE_FACTS = (
     Param("a_flank_rear", "the attacker's cavalry hit the enemy's flank or rear (+2)", "bool"),
     Param("b_flank_rear", "the defender's cavalry hit the enemy's flank or rear (+2)", "bool"),
 )
+
+
+def unit_options(state: State, u: Any) -> list[tuple[str, dict[str, Any], str, str]]:
+    """A unit's actions open on its card: (procedure, request, text, rule)."""
+    if u.morale_due:
+        return []  # its marker is owed first
+    if u.status == "routing":
+        return [
+            ("move", {"unit": u.id, "mode": "rout"}, f"{u.id} runs (rout, 2D)", flow.R_ROUT),
+            ("rally", {"unit": u.id}, f"{u.id} tries to rally", morale.R_MORALE),
+        ]
+    if u.must_rally:
+        return [("rally", {"unit": u.id}, f"{u.id} must rally", morale.R_MORALE)]
+    enemies = [
+        e.id
+        for e in state.units
+        if e.side != u.side and e.on_table and (u.restricted_to in (None, e.id))
+    ]
+    out: list[tuple[str, dict[str, Any], str, str]] = [
+        ("move", {"unit": u.id}, f"{u.id} moves", actions.R_MOVE),
+        ("formation", {"unit": u.id}, f"{u.id} changes formation", actions.R_FORM),
+        ("reform", {"unit": u.id}, f"{u.id} reforms (the whole turn)", actions.R_DIS),
+    ]
+    can_fire = (u.kind == "infantry" or u.artillery or u.skirmishing) and u.charge_state is None
+    for e in enemies:
+        if can_fire:
+            out.append(("fire", {"unit": u.id, "target": e}, f"{u.id} fires at {e}", fire.R_FIRE))
+        may_charge = not (u.artillery or u.skirmishing or u.fired or u.charge_failed)
+        if may_charge and u.charge_state is None and not u.home_failed:
+            out.append(
+                ("charge", {"unit": u.id, "target": e}, f"{u.id} charges {e}", morale.R_CHARGE)
+            )
+    return out
 
 
 def _procs() -> dict[str, Procedure[State]]:
@@ -495,6 +528,51 @@ class SoloNapoleonic(Ruleset[State]):
 
     def waive(self, state: State, obligation: str) -> State:
         return flow.waive(state, obligation)
+
+    def options(self, state: State) -> list[Any]:
+        """The actions open now (after what is owed), requests pre-filled: the phase's step,
+        and on the active card each unit's actions (what status and its card allow)."""
+        from vedette.rules.protocol import Todo
+
+        if state.phase == "control":
+            return [Todo("control", {}, "control phase: each brigadier rolls for control", R_TURN)]
+        if state.phase == "cards":
+            return [Todo("deal", {}, "deal and reveal the cards", cards.R_SEQ)]
+        if state.phase == "end":
+            return [Todo("end_turn", {}, "every card has acted: end the turn", R_TURN)]
+        if state.phase != "activation":
+            return []
+        out: list[Any] = []
+        for uid in state.active_units():
+            u = state.unit(uid)
+            if u.acted or not u.on_table:
+                continue
+            out += [Todo(proc, req, text, rule) for proc, req, text, rule in unit_options(state, u)]
+        for side in state.sides:
+            held = state.chance.get(side)
+            if held and held not in state.chance_played:
+                out.append(
+                    Todo("chance", {"side": side}, f"{side} may play {held}", cards.R_CHANCE)
+                )
+        out.append(Todo("next", {}, "finish the card: the next card acts", cards.R_SEQ))
+        return out
+
+    def legal_requests(
+        self, state: State, rng: Any, n: int = 40
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """What is owed first (only that, while a step is owed), then the options open now."""
+        owed = self.obligations(state)
+        if owed:
+            for o in owed:
+                req = dict(o.request)
+                if o.procedure == "fire" and rng.random() < 0.5:
+                    req["hold"] = True
+                yield o.procedure, req
+            return
+        opts = self.options(state)
+        rng.shuffle(opts)
+        for t in opts[:n]:
+            yield t.procedure, dict(t.request)
 
     def apply(self, state: State, event: Any) -> State:
         """Untyped events of older logs (and typed ones, for scripts that call apply)."""
