@@ -458,3 +458,18 @@ def test_todo_lists_the_actions_open_now_and_legal_requests_follow_what_is_owed(
     k.perform("next", {})
     reqs = list(R.legal_requests(k.state, random.Random(1)))
     assert reqs == [("morale", {"unit": "A1", "charged_by": "F1"})]
+
+
+def test_skirmish_width_is_declared_and_checked_at_4x_the_line_frontage() -> None:
+    from solonap_helpers import activate, make, run
+
+    from vedette.rules.solo_napoleonic import geom
+
+    s = activate(make([unit("u", figures=12, formation="line"), unit("e", "Allies")]), "u")
+    line = 6 * geom.FIGURE_FRONTAGE_MM  # 12 figures in 2 ranks
+    with pytest.raises(RuleViolation, match="at most"):
+        run(s, "formation", [1], unit="u", to="skirmish", width=4 * line + 1)
+    s2, _ = run(s, "formation", [1], unit="u", to="skirmish", width=4 * line)
+    assert s2.unit("u").formation == "skirmish" and s2.unit("u").width == 4 * line
+    declared = {p.name for p in R.procedures["place"].params}
+    assert {"width", "depth"} <= declared

@@ -367,6 +367,10 @@ def formation(state: State, req: Request, dice: DiceSource) -> Outcome:
         raise RuleViolation(
             R_FORM, f"{u.id} ({u.kind}) cannot form {to!r} (formations: {', '.join(allowed)})"
         )
+    if req.get_opt_str("width") is not None:
+        if to != "skirmish":
+            raise BadRequest("'width' is a skirmish line's frontage (to=skirmish)")
+        check_skirmish_width(state, u, req.get_float("width"))
     ch = Changes(state)
     base = base_move(state, u)
     if u.formation_target == to and u.formation_quarters > 0:
@@ -392,6 +396,8 @@ def formation(state: State, req: Request, dice: DiceSource) -> Outcome:
             front=new_front(state, u, to, req),
             moved_mm=u.moved_mm + base * q / 4,
         )
+        if req.get_opt_str("width") is not None:
+            ch.unit(u.id, "skirmish line frontage", width=req.get_float("width"))
         msg = f"{lead}; in {to} now"
     else:
         rest = math.ceil(q - left)
@@ -530,6 +536,19 @@ def reform_odds(state: State, req: Request) -> list[Odds]:
 
 
 # -- the table ----------------------------------------------------------------------------------
+def check_skirmish_width(state: State, u: Unit, width: float) -> None:
+    """Kuryakin, Skirmishers: a single broken line no wider than four times the normal."""
+    ranks = int(state.data.get("formation_ranks", {}).get("line", 2))
+    normal = math.ceil(u.figures / ranks) * geom.FIGURE_FRONTAGE_MM
+    most = float(opt(state, "skirmish_frontage_factor")) * normal
+    if width <= 0 or width > most:
+        raise RuleViolation(
+            "Kuryakin, Skirmishers",
+            f"{u.id}'s skirmish line may be at most {most:.0f}mm wide"
+            " (four times its line frontage)",
+        )
+
+
 def place(state: State, req: Request, dice: DiceSource) -> Outcome:
     """Put a unit (x, y, facing, width, depth in mm) or a general (x, y) on the table."""
     ch = Changes(state)
@@ -543,16 +562,7 @@ def place(state: State, req: Request, dice: DiceSource) -> Outcome:
         if k in req:
             kw[k] = req.get_float(k)
     if u.skirmishing and "width" in kw:
-        # Kuryakin, Skirmishers: a single broken line no wider than four times the normal
-        ranks = int(state.data.get("formation_ranks", {}).get("line", 2))
-        normal = math.ceil(u.figures / ranks) * geom.FIGURE_FRONTAGE_MM
-        most = float(opt(state, "skirmish_frontage_factor")) * normal
-        if kw["width"] > most:
-            raise RuleViolation(
-                "Kuryakin, Skirmishers",
-                f"{u.id}'s skirmish line may be at most {most:.0f}mm wide"
-                " (four times its line frontage)",
-            )
+        check_skirmish_width(state, u, kw["width"])
     ch.unit(u.id, "placed", **kw)
     return Outcome(tuple(ch.events), (), f"{u.id} placed at ({kw['x']:.0f}, {kw['y']:.0f})")
 

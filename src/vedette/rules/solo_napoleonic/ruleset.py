@@ -337,7 +337,12 @@ def _procs() -> dict[str, Procedure[State]]:
             "formation",
             actions.formation,
             "change formation (d4 quarters)",
-            (U, Param("to", "new formation"), Param("front", "figures in the new front", "int")),
+            (
+                U,
+                Param("to", "new formation"),
+                Param("front", "figures in the new front", "int"),
+                Param("width", "a skirmish line's frontage in mm (at most 4x its line's)", "float"),
+            ),
             actions.formation_odds,
             rule=actions.R_FORM,
         ),
@@ -464,6 +469,8 @@ def _procs() -> dict[str, Procedure[State]]:
                 Param("x", kind="float", required=True),
                 Param("y", kind="float", required=True),
                 Param("facing", kind="float"),
+                Param("width", "frontage in mm (a skirmish line: at most 4x its line's)", "float"),
+                Param("depth", "depth in mm", "float"),
             ),
         ),
         P(
