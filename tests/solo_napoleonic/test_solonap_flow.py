@@ -473,3 +473,26 @@ def test_skirmish_width_is_declared_and_checked_at_4x_the_line_frontage() -> Non
     assert s2.unit("u").formation == "skirmish" and s2.unit("u").width == 4 * line
     declared = {p.name for p in R.procedures["place"].params}
     assert {"width", "depth"} <= declared
+
+
+def test_every_procedure_has_a_typed_request(tmp_path: Path) -> None:
+    import dataclasses
+
+    from vedette.errors import BadRequest
+    from vedette.rules.protocol import Procedure
+
+    for name, p in R.procedures.items():
+        assert isinstance(p, Procedure), name
+        assert dataclasses.is_dataclass(p.request) and p.request.__name__.endswith("Request")
+        schema = p.spec.json_schema()
+        assert schema["title"] == name and schema["additionalProperties"] is False
+    fire = R.procedures["fire"].spec.by_name
+    assert fire["volleys"].kind == "int" and fire["reaction"].kind == "bool"
+    g = duel(tmp_path)
+    with pytest.raises(BadRequest, match="'volleys' must be a whole number"):
+        g.perform("fire", {"unit": "F1", "target": "A1", "volleys": "two"})
+    with pytest.raises(BadRequest, match="did you mean 'target'"):
+        g.perform("fire", {"unit": "F1", "targte": "A1"})
+    # the log keeps the fields given
+    g.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [3, 99, 1, 1])
+    assert g.records[-1].payload["request"] == {"unit": "F1", "target": "A1", "range": "short"}

@@ -10,7 +10,16 @@ from vedette.data import merge, package_toml
 from vedette.dice import DiceSource
 from vedette.errors import BadRequest, DataError, RuleViolation
 from vedette.rules.base import Outcome, Param, Procedure, Request, Ruleset
-from vedette.rules.solo_napoleonic import actions, cards, fire, flow, melee, morale, staff
+from vedette.rules.solo_napoleonic import (
+    actions,
+    cards,
+    fire,
+    flow,
+    melee,
+    morale,
+    requests,
+    staff,
+)
 from vedette.rules.solo_napoleonic.common import (
     EVENTS,
     Changes,
@@ -291,7 +300,7 @@ def _procs() -> dict[str, Procedure[State]]:
             "require",
             cards.require_morale,
             "a unit must test morale: marker, or at once if it has acted",
-            (U,),
+            (U, *MORALE_FACTS),
             cards.require_odds,
             rule=cards.R_JUMP,
         ),
@@ -503,7 +512,7 @@ class SoloNapoleonic(Ruleset[State]):
 
     def __init__(self) -> None:
         self.scenarios = {"sample": "sample.toml"}
-        self.procedures = _procs()
+        self.procedures = {k: requests.typed(p) for k, p in _procs().items()}
         self.folds = {UnitChanged: fold_unit, GeneralChanged: fold_general, GameChanged: fold_game}
 
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> State:
