@@ -496,3 +496,39 @@ def test_every_procedure_has_a_typed_request(tmp_path: Path) -> None:
     # the log keeps the fields given
     g.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [3, 99, 1, 1])
     assert g.records[-1].payload["request"] == {"unit": "F1", "target": "A1", "range": "short"}
+
+
+def test_every_fact_read_in_any_form_is_declared() -> None:
+    """The conformance scan, wider: keys read with get_*, get, [], `in`, fact/count_fact,
+    f-strings over the melee sides (a_, b_) and loops over literal tuples of keys."""
+    import re
+
+    src = Path(__file__).resolve().parents[2] / "src" / "vedette" / "rules" / "solo_napoleonic"
+    declared = {f.name for p in R.procedures.values() for f in p.params}
+    read: set[str] = set()
+    lit = r'"([a-z_0-9]+)"'
+    pats = [
+        re.compile(r"req\.get_[a-z_]+\(\s*" + lit),
+        re.compile(r"req\.get\(\s*" + lit),
+        re.compile(r"req\[\s*" + lit),
+        re.compile(lit + r"\s+in\s+req\b"),
+        re.compile(r"(?:fact|count_fact)\(\s*req\s*,\s*" + lit),
+    ]
+    ftag = re.compile(
+        r'req\.get_[a-z_]+\(\s*f"\{tag\}_([a-z_0-9]+)"|f"\{tag\}_([a-z_0-9]+)"\s+in\s+req'
+    )
+    loop = re.compile(
+        r"for\s+\w+\s+in\s+\(([^)]*)\)\s*(?:if\s+\w+\s+in\s+req|:\s*\n\s*if\s+\w+\s+in\s+req)"
+    )
+    for f in src.glob("*.py"):
+        text = f.read_text(encoding="utf-8")
+        for pat in pats:
+            read |= set(pat.findall(text))
+        for m in ftag.finditer(text):
+            name = next(g for g in m.groups() if g)
+            read |= {f"a_{name}", f"b_{name}"}
+        for m in loop.finditer(text):
+            read |= set(re.findall(lit, m.group(1)))
+    read -= {"set", "id"}  # event payloads, not requests
+    assert read - declared == set()
+    assert {"a_flank_rear", "b_flank_rear", "width", "depth", "facing"} <= read
