@@ -532,3 +532,26 @@ def test_every_fact_read_in_any_form_is_declared() -> None:
     read -= {"set", "id"}  # event payloads, not requests
     assert read - declared == set()
     assert {"a_flank_rear", "b_flank_rear", "width", "depth", "facing"} <= read
+
+
+def test_the_chargers_flank_is_filled_in_the_targets_test(tmp_path: Path) -> None:
+    """Declared once with the charge (positions not kept), the flank attack is filled in the
+    target's forced test (-25%) and in the melee (+2 for cavalry)."""
+    g = game(
+        tmp_path,
+        [
+            unit("F1", kind="cavalry", formation="mounted", grade="C", front=6, figures=12),
+            unit("A1", "Allies", in_command=False),
+        ],
+    )
+    g.perform("charge", {"unit": "F1", "target": "A1", "flank_rear": True}, [1])
+    g.perform("next", {})
+    (t, _) = g.odds("morale", {"unit": "A1", "charged_by": "F1"})
+    # C 65, flank -25, not in square vs cavalry -30
+    assert t.target == 65 - 25 - 30
+    g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
+    g.perform("fire", {"unit": "A1", "target": "F1", "hold": True})
+    g.perform("close", {"unit": "F1"})
+    g.perform("charge_home", {"unit": "F1"}, [0])
+    oa = g.odds("melee", {"unit": "F1", "target": "A1"})[0]
+    assert "+2" in (oa.note or "") and "flank" in (oa.note or "")

@@ -131,7 +131,8 @@ def _side(
     points = figs * (_points_per(state, u) if own_cav else 1)
     standing = req.get_bool(f"{tag}_hit_standing", tag == "a" and rnd == 1 and not e.advancing)
     side = geom.attack_side(e, u) if own_cav and tag == "a" else None
-    flank = req.get_bool(f"{tag}_flank_rear", side in ("flank", "rear"))
+    stated = u.charge_flank and u.charge_target == e.id
+    flank = req.get_bool(f"{tag}_flank_rear", side in ("flank", "rear") or stated)
     ms = mods(
         modifier(state, s, "hit_standing") if standing else None,
         modifier(state, s, "ab_class") if (not own_cav and u.grade in ("A", "B")) else None,

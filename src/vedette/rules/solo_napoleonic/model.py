@@ -141,6 +141,7 @@ class Unit:
     # the charge as one guided sequence (Kuryakin, Charge Test; Charge Home Test; Melee): the
     # step owed next (see flow.py), and what binds for the turn
     charge_step: str | None = None
+    charge_flank: bool = False  # the charge hits its target's flank or rear (stated, unplaced)
     charge_failed: bool = False  # failed its charge test: no charge this turn
     home_failed: bool = False  # failed its charge home test: no charge again this turn
     melee_round: int = 0  # rounds fought this turn against charge_target

@@ -94,7 +94,8 @@ def morale_modifiers(state: State, u: Unit, req: Request) -> tuple[Modifier, ...
     s = "morale"
     att = attacker_of(state, req)
     side = geom.attack_side(u, att) if att is not None else None
-    flank = fact(req, "flank_rear", side in ("flank", "rear"))
+    stated = att is not None and att.charge_target == u.id and att.charge_flank
+    flank = fact(req, "flank_rear", side in ("flank", "rear") or stated)
     in_cmd = fact(req, "in_command", u.in_command)
     higher = fact(
         req,
@@ -367,6 +368,7 @@ def charge(state: State, req: Request, dice: DiceSource) -> Outcome:
         charge_target=t.id,
         advancing=True,
         charge_step="morale",
+        charge_flank=req.get_bool("flank_rear", False),
     )
     msg = jump(ch, u.id, t.id)
     if t.skirmishing and u.cavalry:
