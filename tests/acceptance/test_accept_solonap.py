@@ -99,8 +99,9 @@ def ready(
 
 
 def p_under(target: int) -> Fraction:
-    """Kuryakin, Morale: 'A roll on D100 below the final figure' — d100 reads 1-100."""
-    return Fraction(max(0, min(100, target - 1)), 100)
+    """Kuryakin, Morale: 'A roll on D100 below the final figure' — the percentile dice read
+    00-99 (issue 14: 80% passes 80 times in 100; formerly 1-100, 79 times)."""
+    return Fraction(max(0, min(100, target)), 100)
 
 
 def mod_total(g: Game, proc: str, req: Mapping[str, Any]) -> int:
@@ -345,6 +346,10 @@ def test_card_15_jumps_to_6_5(tmp_path: Path) -> None:
     assert out.details["active"] == "bn15"
     # it tests morale first, and may then act only against the lancers
     assert out.details["may"]["bn15"] == ["test morale first (morale)"]
+    # issue 14: the charge is held open: nothing else until its steps are taken or waived
+    with pytest.raises(RuleViolation, match="morale unit=bn15 charged_by=lancers"):
+        g.perform("next", {})
+    waive_all(g)
     out = g.perform("next", {})
     assert out.details["card"] == 7
 
@@ -356,8 +361,8 @@ def test_morale_marker_or_immediate_test(tmp_path: Path) -> None:
     g = lancer_game(tmp_path)
     out = g.perform("require", {"unit": "X5"})  # not yet acted: a marker, no dice
     assert g.state.unit("X5").morale_due and out.rolls == ()
-    out = g.perform("require", {"unit": "X0"}, [10])  # #2 has acted: a d100 now
-    assert len(out.rolls) == 1 and out.rolls[0].expression == "d100"
+    out = g.perform("require", {"unit": "X0"}, [10])  # #2 has acted: percentile dice now
+    assert len(out.rolls) == 1 and out.rolls[0].expression == "dP"  # read 00-99 (issue 14)
     assert not g.state.unit("X0").morale_due
 
 
@@ -636,7 +641,8 @@ def test_long_range_quarter_and_saves_4_to_6(tmp_path: Path) -> None:
     assert (out.details["actual"], out.details["casualties"]) == (2, 1)
 
 
-@pytest.mark.parametrize(("pct", "actual"), [(25, 6), (26, 5)])
+# percentile dice read 00-99 (issue 14): 00-24 is the 25% (formerly 1-25 on a d100)
+@pytest.mark.parametrize(("pct", "actual"), [(24, 6), (25, 5)])
 def test_fraction_by_percentage_dice(tmp_path: Path, pct: int, actual: int) -> None:
     """Firing: 'Any fractions should be resolved using percentage dice': 7 x ¾ = 5¼, the ¼
     is a 25% chance of one more hit."""
@@ -670,9 +676,9 @@ def test_volley_modifiers(
     g = ready(tmp_path, [unit("F1", front=5, **firer), unit("A1", "Allies", **target)])
     assert g.odds("fire", {"unit": "F1", "target": "A1", "range": "long", **req})
     # one volley (5 in front) rolls a 6: hits 6 + modifiers (never below 0); at long range ¼
-    # of them, the fraction by d100 (100: no extra hit); every hit saved with a 6
+    # of them, the fraction by percentile dice (99: no extra hit); every hit saved with a 6
     h = max(0, 6 + total)
-    faces = [6] + ([100] if h % 4 else []) + [6] * (h // 4)
+    faces = [6] + ([99] if h % 4 else []) + [6] * (h // 4)
     out = g.perform("fire", {"unit": "F1", "target": "A1", "range": "long", **req}, faces)
     volley = out.rolls[0]
     assert volley.final - volley.natural == total
@@ -856,11 +862,35 @@ def test_range_table_default_and_house_rule(tmp_path: Path) -> None:
 
 
 # == Melee ======================================================================================
+def close_in(g: Game) -> None:
+    """Issue 14's guided charge: after the target's forced morale test come its defensive fire
+    (held here) and the charger's move up, before the charge home test."""
+    for _ in range(3):
+        owed = [t for t in g.todo() if t.owed and t.procedure in ("fire", "close")]
+        if not owed:
+            return
+        req = dict(owed[0].request)
+        if owed[0].procedure == "fire":
+            req["hold"] = True
+        g.perform(owed[0].procedure, req)
+
+
+def waive_all(g: Game) -> None:
+    """Waive every step owed (the logged way round an open charge)."""
+    for _ in range(20):
+        owed = g.obligations()
+        if not owed:
+            return
+        g.perform("waive", {"obligation": owed[0].id})
+
+
 def to_melee(g: Game, att: str, tgt: str, tgt_morale: int = 1) -> None:
-    """Charge (d100 1), the target's forced morale test, charge home (d100 1)."""
+    """Charge (d100 1), the target's forced morale test, (its defensive fire held, the charger
+    moves up), charge home (d100 1)."""
     g.perform("charge", {"unit": att, "target": tgt}, [1])
     if tgt_morale <= 100:
         g.perform("morale", {"unit": tgt, "charged_by": att}, [tgt_morale])
+    close_in(g)
     g.perform("charge_home", {"unit": att}, [1])
 
 
@@ -943,6 +973,7 @@ def test_cavalry_vs_infantry_saves(tmp_path: Path) -> None:
     g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
     assert mod_total(g, "morale", {"unit": "A1", "charged_by": "F1"}) == -30 + 15 - 10
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 1])  # fails
+    close_in(g)  # issue 14: the charger moves up (no defensive fire: A1 failed)
     g.perform("charge_home", {"unit": "F1"})  # no test needed: target failed, no casualties
     oa, ob, _ = g.odds("melee", {"unit": "F1", "target": "A1"})
     assert oa.note.startswith("12 points") and "saved on 6+" in oa.note
@@ -978,7 +1009,7 @@ def test_grade_a_bpl_house_rule(tmp_path: Path) -> None:
     g = ready(tmp_path, [unit("F1", grade="A"), unit("A1", "Allies")],
               house={"bpl": {"morale": {"A": 90}}})  # fmt: skip
     o = g.odds("morale", {"unit": "F1", "in_command": False})[0]
-    assert o.p("pass") == Fraction(89, 100)
+    assert o.p("pass") == Fraction(90, 100)  # percentiles read 00-99 (issue 14)
 
 
 @pytest.mark.parametrize(
@@ -1040,12 +1071,12 @@ def test_morale_modifiers_from_the_state(
 
 def test_charged_by_higher_class_and_combined_exact_odds(tmp_path: Path) -> None:
     """C 65 -10 (charged by higher class: B) +15 (command) +30 (five friends, max 3) -12
-    (four casualties) -15 (loser) = 73: passes on 01-72."""
+    (four casualties) -15 (loser) = 73: passes on 00-72 (percentiles read 00-99, issue 14)."""
     g = ready(tmp_path, [unit("F1", grade="B"), unit("A1", "Allies")], active="AB")
     req = {"unit": "A1", "charged_by": "F1", "friendly_within_300": 5, "casualties": 4,
            "melee_loser": True}  # fmt: skip
     o = g.odds("morale", req)[0]
-    assert o.target == 73 and o.p("pass") == Fraction(72, 100)
+    assert o.target == 73 and o.p("pass") == Fraction(73, 100)
     # a figure over 100 always passes
     o = g.odds("morale", {"unit": "A1", "friendly_within_300": 3, "defending_cover": True})[0]
     assert o.target == 65 + 30 + 15 + 20 and o.p("pass") == 1
@@ -1111,6 +1142,10 @@ def test_charge_fails_and_chargers_cannot_fire(tmp_path: Path) -> None:
     g = ready(tmp_path, [unit("F1", front=5), unit("A1", "Allies")])
     out = g.perform("charge", {"unit": "F1", "target": "A1"}, [65])  # 65 is not under 65
     assert out.details["charges"] is False
+    # issue 14: the failure binds for the turn: no second try
+    with pytest.raises(RuleViolation, match="failed its charge test"):
+        g.perform("charge", {"unit": "F1", "target": "A1"}, [64])
+    g = ready(tmp_path / "again", [unit("F1", front=5), unit("A1", "Allies")])
     out = g.perform("charge", {"unit": "F1", "target": "A1"}, [64])
     assert out.details["charges"] is True
     with pytest.raises(RuleViolation):
@@ -1123,6 +1158,7 @@ def test_charge_home_bpl(tmp_path: Path, grade: str, bpl: int) -> None:
     g = ready(tmp_path, [unit("F1", grade=grade), unit("A1", "Allies", grade=grade)])
     g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
+    close_in(g)  # issue 14: fire held, the charger moves up
     o = g.odds("charge_home", {"unit": "F1"})[0]
     assert (o.target, o.p("pass")) == (bpl, p_under(bpl))
 
@@ -1134,6 +1170,7 @@ def test_charge_home_modifiers(tmp_path: Path) -> None:
     g = ready(tmp_path, units, gens)
     g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
+    close_in(g)  # issue 14: fire held, the charger moves up
     req = {"unit": "F1", "uphill": True, "obstacle": "building", "casualties_this_move": 2}
     # -5 uphill +10 brigadier +20 div/corps +10 (two enemy D) -10 (two casualties) -20
     # (building) -5 (own D)
@@ -1146,6 +1183,7 @@ def test_cavalry_charging_steady_infantry_minus_50(tmp_path: Path) -> None:
     g = ready(tmp_path, [cavalry("F1"), unit("A1", "Allies", formation="square")])
     g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])  # square +40: holds
+    close_in(g)  # issue 14: fire held, the charger moves up
     assert mod_total(g, "charge_home", {"unit": "F1"}) == -50
 
 
@@ -1154,6 +1192,7 @@ def test_charge_home_failure_halts_and_fires(tmp_path: Path) -> None:
     g = ready(tmp_path, [unit("F1", front=5), unit("A1", "Allies")])
     g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
+    close_in(g)  # issue 14: fire held, the charger moves up
     out = g.perform("charge_home", {"unit": "F1"}, [60])  # 60 is not under 60
     assert out.details["home"] is False and "volley" in out.message
     u = g.state.unit("F1")
@@ -1169,6 +1208,7 @@ def test_charge_home_failure_timid_co_retires_100mm(tmp_path: Path) -> None:
     g = ready(tmp_path, units, [gen("FB", av="timid"), gen("AB", "Allies")])
     g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
+    close_in(g)  # issue 14: the charger first moves up to the target, then fails
     before = g.state.unit("F1")
     out = g.perform("charge_home", {"unit": "F1"}, [99])
     after = g.state.unit("F1")
@@ -1193,6 +1233,7 @@ def test_optional_switches(tmp_path: Path) -> None:
     assert o.as_dict() == {str(q): Fraction(1, 4) for q in (2, 3, 4, 5)}  # d4 + 1
     g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
+    close_in(g)  # issue 14: fire held, the charger moves up
     assert mod_total(g, "charge_home", {"unit": "F1"}) == -5 - 10
     off = ready(tmp_path / "off", [unit("F1", **extra), unit("A1", "Allies")])
     assert mod_total(off, "morale", {"unit": "F1", "in_command": False}) == 0
@@ -1272,8 +1313,13 @@ def test_skirmishers_inflict_half_in_melee(tmp_path: Path) -> None:
     assert "skirmishers inflict half" in oa.note
     # F1: 10 points -> 2 dice 6,6 = 12 -> 6 potential; A1 saves 1 x6 -> 6; half -> 3
     # A1: 10 points -> 2 dice 1,1 = 2 -> 1; F1 saves with a 6 -> 0
+    # issue 14: round 2 only within a begun melee: round 1 in contact (F1 1,1 +1 standing = 4
+    # -> 2, A1 saves 6,6; A1 1,1 = 2 -> 1, F1 saves 6: no loser), then the D3 (1): round 2
+    g.perform("melee", {"unit": "F1", "target": "A1", "contact": True}, [1, 1, 6, 6, 1, 1, 6])
+    g.perform("brawl", {"unit": "F1", "target": "A1"}, [1])
+    # A1 now has 1D from round 1: its dice 2,2 -1 each = 2 -> 1; F1 saves with a 6 -> 0
     out = g.perform("melee", {"unit": "F1", "target": "A1", "round": 2},
-                    [6, 6] + [1] * 6 + [1, 1, 6])  # fmt: skip
+                    [6, 6] + [1] * 6 + [2, 2, 6])  # fmt: skip
     assert out.details["inflicted"] == {"F1": 3, "A1": 0}
 
 
@@ -1301,6 +1347,7 @@ def test_defensive_fire_at_chargers_is_short_range(tmp_path: Path) -> None:
     # out of its card, no range given: short range, ¾: 4 -> 3 hits, saves 1,1,1 -> 3
     out = g.perform("fire", {"unit": "A1", "target": "F1"}, [4, 1, 1, 1])
     assert out.details["band"] == "short" and out.details["casualties"] == 3
+    g.perform("close", {"unit": "F1"})  # issue 14: the charger moves up
     # the charger then tests to charge home with its casualties this move (-5% each)
     # and A1 took 1D for its round of firing: each enemy 'D' factor +5%
     assert mod_total(g, "charge_home", {"unit": "F1"}) == -15 + 5
@@ -1310,7 +1357,9 @@ def test_no_defensive_fire_when_morale_fails(tmp_path: Path) -> None:
     g = ready(tmp_path, [unit("F1"), unit("A1", "Allies", front=5)])
     g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 9])  # fails: halts
-    with pytest.raises(RuleViolation, match="did not hold"):
+    # issue 14: the guided charge owes no defensive fire: the charger moves up
+    assert [t.command() for t in g.todo() if t.owed] == ["close unit=F1"]
+    with pytest.raises(RuleViolation, match="close unit=F1"):
         g.perform("fire", {"unit": "A1", "target": "F1"}, [4])
 
 

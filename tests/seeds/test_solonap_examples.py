@@ -148,4 +148,4 @@ def test_french_battalion_of_18_at_1_to_40() -> None:
 def test_morale_bpl(grade: str, bpl: int) -> None:
     s = make([unit("u", grade=grade, in_command=False)])
     o, _ = odds(s, "morale", unit="u", in_command=False)
-    assert o.p("pass") == Fraction(bpl - 1, 100)
+    assert o.p("pass") == Fraction(bpl, 100)  # 00-99 (issue 14)

@@ -131,9 +131,11 @@ def test_melee_odds_sum_to_one() -> None:
 
 
 def test_brawl_d3_rounds() -> None:
-    s = fight({}, {})
+    # issue 14: the D3 further rounds only after a round whose loser held (the brawl step)
+    s = fight({"charge_step": "brawl", "melee_round": 1}, {})
     s2, out = run(s, "brawl", [2], unit="a", target="b")
     assert out.details["rounds"] == 2 and s2.history
+    assert s2.unit("a").melee_rounds == 3 and s2.unit("a").charge_step == "melee"
 
 
 def test_evade_d20_and_ridden_down() -> None:

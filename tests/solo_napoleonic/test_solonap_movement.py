@@ -174,8 +174,12 @@ def test_rout_move_2d_retreat_1d() -> None:
     s = activate(make([u]), "u")
     s2, _ = run(s, "move", [0, 3], unit="u", mode="rout")
     assert s2.unit("u").disorder == 2
-    s3, _ = run(s, "move", [0, 3], unit="u", mode="retreat")
+    # issue 14: a routing unit only runs; a retreat is a steady unit's
+    steady = activate(make([unit("u", advancing=False)]), "u")
+    s3, _ = run(steady, "move", [0, 3], unit="u", mode="retreat")
     assert s3.unit("u").disorder == 1
+    with pytest.raises(RuleViolation, match="routing"):
+        run(s, "move", [0, 3], unit="u", mode="retreat")
 
 
 def test_skirmishers_no_disorder_while_unformed() -> None:

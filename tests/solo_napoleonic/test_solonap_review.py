@@ -10,7 +10,7 @@ import pytest
 from solonap_helpers import activate, general, make, odds, run, unit
 
 from vedette.dice import total
-from vedette.errors import RuleViolation
+from vedette.errors import DiceError, RuleViolation
 from vedette.rules.base import Request
 from vedette.rules.solo_napoleonic.morale import morale_modifiers
 
@@ -51,8 +51,10 @@ def test_control_less_than_is_strict_and_a_knob() -> None:
 
 
 def test_percentile_below_is_strict_on_1_to_100_and_a_knob() -> None:
-    """Kuryakin, Morale: "a roll on D100 below the final figure": BPL 80 passes on 01-79."""
-    s = make([unit("u", grade="B", in_command=False)])
+    """Kuryakin, Morale: "a roll on D100 below the final figure". The older reading (dice read
+    1-100, an option since issue 14): BPL 80 passes on 01-79."""
+    old = {"options": {"percentile_reading": "1-100"}}
+    s = make([unit("u", grade="B", in_command=False)], house=old)
     o, _ = odds(s, "morale", unit="u")
     assert o.p("pass") == Fraction(79, 100)
     _, out = run(s, "morale", [80, 10], unit="u")
@@ -60,7 +62,8 @@ def test_percentile_below_is_strict_on_1_to_100_and_a_knob() -> None:
     _, out = run(s, "morale", [79], unit="u")
     assert out.details["passed"]
     inc = make(
-        [unit("u", grade="B", in_command=False)], house={"options": {"percentile_strict": False}}
+        [unit("u", grade="B", in_command=False)],
+        house={"options": {"percentile_strict": False, "percentile_reading": "1-100"}},
     )
     o2, _ = odds(inc, "morale", unit="u")
     assert o2.p("pass") == Fraction(80, 100)
@@ -68,15 +71,31 @@ def test_percentile_below_is_strict_on_1_to_100_and_a_knob() -> None:
     assert out.details["passed"]
 
 
+def test_percentile_reads_00_to_99_by_default() -> None:
+    """Issue 14: a percentage is how often a test passes: 80% passes 80 times in 100 (the dice
+    read 00-99, below the figure); the face 00 is a roll."""
+    s = make([unit("u", grade="B", in_command=False)])
+    o, _ = odds(s, "morale", unit="u")
+    assert o.p("pass") == Fraction(80, 100)
+    _, out = run(s, "morale", [0], unit="u")
+    assert out.details["passed"]
+    _, out = run(s, "morale", [79], unit="u")
+    assert out.details["passed"]
+    _, out = run(s, "morale", [80, 10], unit="u")
+    assert not out.details["passed"]
+    with pytest.raises(DiceError):
+        run(s, "morale", [100, 10], unit="u")
+
+
 def test_charge_and_charge_home_below_strict() -> None:
     s = make([unit("u", grade="C"), unit("t", "Allies", grade="C")])
     (o,) = odds(activate(s, "u"), "charge", unit="u", target="t")
-    assert o.p("pass") == Fraction(64, 100)
+    assert o.p("pass") == Fraction(65, 100)  # 00-99 (issue 14)
     h = make(
         [unit("u", grade="C", charge_state="declared", charge_target="t"), unit("t", "Allies")]
     )
     (oh,) = odds(h, "charge_home", unit="u")
-    assert oh.p("pass") == Fraction(59, 100)
+    assert oh.p("pass") == Fraction(60, 100)
 
 
 def test_morale_casualties_count_the_whole_battle_by_default() -> None:
@@ -148,7 +167,7 @@ def test_odds_for_collision_evade_random_chance_and_require() -> None:
     assert ch.p("b") == Fraction(1, 2)
     acted = make([unit("a", acted=True, in_command=False)])
     mo, _ = odds(acted, "require", unit="a")
-    assert mo.p("pass") == Fraction(64, 100)
+    assert mo.p("pass") == Fraction(65, 100)  # 00-99 (issue 14)
     assert odds(make([unit("a")]), "require", unit="a") == []
 
 
@@ -186,6 +205,11 @@ def test_charge_home_waits_for_the_targets_forced_morale_test() -> None:
     with pytest.raises(RuleViolation, match="must first take the morale test"):
         odds(s, "charge_home", unit="u")
     s, _ = run(s, "morale", [10], unit="t", charged_by="u")
+    # issue 14: the guided charge: the target's defensive fire (held), the charger moves up
+    with pytest.raises(RuleViolation, match="the fire step is owed"):
+        run(s, "charge_home", [10], unit="u")
+    s, _ = run(s, "fire", [], unit="t", target="u", hold=True)
+    s, _ = run(s, "close", [], unit="u")
     s, out = run(s, "charge_home", [10], unit="u")
     assert out.details["home"] and s.unit("u").charge_state == "home"
 
@@ -248,4 +272,4 @@ def test_house_rules_replace_a_default_table() -> None:
     }
     s = make([unit("u", grade="A", in_command=False)], house=house)
     o, r = odds(s, "morale", unit="u")
-    assert o.p("pass") == Fraction(89, 100) and r.p("rout") == 1
+    assert o.p("pass") == Fraction(90, 100) and r.p("rout") == 1

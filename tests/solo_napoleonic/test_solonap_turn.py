@@ -56,13 +56,16 @@ def full_turn(tmp_path: Path) -> Game:
 
     # #4 A4, the hussars, charge the lancers (B 75%: 30 passes); F5 has already acted, so it
     # tests morale at once: 80 +20 (two friends within 300mm) = 100 (out of command: no +15):
-    # 01-99 pass, 50 holds
+    # 00-99 all pass (percentiles read 00-99, issue 14), 50 holds
     g.perform("next", {})
     out = g.perform("charge", {"unit": "A4", "target": "F5"}, [30])
     assert "already acted" in out.message
     o = g.odds("morale", {"unit": "F5", "charged_by": "A4"})[0]
-    assert o.p("pass") == Fraction(99, 100)
+    assert o.p("pass") == Fraction(100, 100)
     g.perform("morale", {"unit": "F5", "charged_by": "A4"}, [50])
+    # the hussars move up (F5, cavalry, gives no defensive fire: issue 14's guided charge)
+    assert [t.command() for t in g.todo() if t.owed] == ["close unit=A4"]
+    g.perform("close", {"unit": "A4"})
     # charge home: B 75%, 20 passes; the hussars end in contact
     g.perform("charge_home", {"unit": "A4"}, [20])
     # melee, cavalry vs cavalry, front ranks only: 6 points each, one die each.
@@ -76,8 +79,15 @@ def full_turn(tmp_path: Path) -> Game:
     # #5 Bianchi's brigade: the battery A5 fires at F2 (column, 5 in front): 1d6=3 hits;
     # saves 5,1,2 -> 2 casualties
     g.perform("next", {})
+    # issue 14: the referee called A1's morale test (3 of its figures lost to F4's fire, 10% or
+    # more in one attack): its marker is owed when Bianchi's card comes. 00 holds.
+    assert [t.command() for t in g.todo() if t.owed] == ["morale unit=A1"]
+    g.perform("morale", {"unit": "A1"}, [0])
     out = g.perform("fire", {"unit": "A5", "target": "F2"}, [3, 5, 1, 2])
     assert out.details["casualties"] == 2
+    # F2 lost 2 of 18 (10% or more) and has acted: the referee's call is owed at once
+    assert [t.command() for t in g.todo() if t.owed] == ["morale unit=F2"]
+    g.perform("morale", {"unit": "F2"}, [0])
 
     # #8 A2 tries to advance from a standstill: 1 -1 (Timid Bianchi) = 0: does not advance
     g.perform("next", {})

@@ -115,7 +115,9 @@ def test_kuryakin_activation_and_morale(page: Any, live_server: str) -> None:
     odds = wait_text(page, "#odds", "F5 morale")
     assert "morale holds" in odds and "per friendly unit within 300mm" in odds
     text = act(page, "morale", dice="42", unit="F5")
-    assert "F5 morale: d100=42 vs <80+20" in text and "morale holds" in text
+    assert (
+        "F5 morale: dP=42 vs <80+20" in text
+    )  # dP: percentiles 00-99 (issue 14) and "morale holds" in text
     screenshot(page, "solo_napoleonic")
 
 

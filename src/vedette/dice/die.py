@@ -37,11 +37,12 @@ class Die:
     def check_face(self, face: int) -> int:
         """Return ``face`` if this die can show it, else raise a clear DiceError."""
         if face not in self.faces:
-            shown = (
-                f"1-{self.sides}"
-                if self.faces == tuple(range(1, self.sides + 1))
-                else ",".join(f"{f:+d}" for f in self.faces)
-            )
+            if self.faces == tuple(range(1, self.sides + 1)):
+                shown = f"1-{self.sides}"
+            elif self.faces == tuple(range(self.sides)):
+                shown = f"0-{self.sides - 1}"
+            else:
+                shown = ",".join(f"{f:+d}" for f in self.faces)
             raise DiceError(f"{face} is not a face of {self.name} (faces: {shown})")
         return face
 
@@ -69,6 +70,8 @@ CUSTOM: dict[str, Die] = {
     "K8": Die("dK8", (1, 2, 3, 0, 0, -1, -2, -3)),
     # Kuryakin, random movement: D12 marked +5..+1,0,0,-1..-5 (cm)
     "K12": Die("dK12", (5, 4, 3, 2, 1, 0, 0, -1, -2, -3, -4, -5)),
+    # percentile dice read 00-99 (two d10s, "00" is zero): Kuryakin's 80% passes 80 times in 100
+    "P": Die("dP", tuple(range(100))),
     # Fudge/FATE die, a common precedent for the dNAME form
     "F": Die("dF", (-1, -1, 0, 0, 1, 1)),
 }

@@ -14,6 +14,7 @@ from vedette.dice.tables import Table, table_from_data
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome, Request
 from vedette.rules.solo_napoleonic import geom
+from vedette.rules.solo_napoleonic.cards import R_CHANCE, chance_mods, effects_on, use_effects
 from vedette.rules.solo_napoleonic.common import (
     Changes,
     FDist,
@@ -25,6 +26,7 @@ from vedette.rules.solo_napoleonic.common import (
     opt,
     optional_on,
 )
+from vedette.rules.solo_napoleonic.flow import bind_status
 from vedette.rules.solo_napoleonic.model import State, Unit
 
 R_MOVE = "Kuryakin, Random Movement"
@@ -38,8 +40,11 @@ MODES = ("advance", "move", "retire", "retreat", "pursuit", "rout")
 
 
 # -- activation guard ---------------------------------------------------------------------------
-def require_active(state: State, u: Unit, rule: str) -> None:
-    """A unit acts only on its card (or a controlled formation's card), once per turn."""
+def require_active(
+    state: State, u: Unit, rule: str, action: str = "act", mode: str | None = None
+) -> None:
+    """A unit acts only on its card (or a controlled formation's card), once per turn; a
+    routing unit only runs and one that must rally only rallies (flow.bind_status)."""
     if state.phase != "activation":
         raise RuleViolation(R_SEQ, f"{u.id} cannot act now (phase: {state.phase})")
     if u.id not in state.active_units():
@@ -52,6 +57,7 @@ def require_active(state: State, u: Unit, rule: str) -> None:
         raise RuleViolation(R_SEQ, f"{u.id} must test morale first")
     if not u.on_table:
         raise RuleViolation(rule, f"{u.id} is no longer on the table")
+    bind_status(u, action, mode)
 
 
 # -- distances ----------------------------------------------------------------------------------
@@ -139,7 +145,10 @@ def standstill_table(carry_on: bool) -> Table:
 
 def standstill_check(state: State, u: Unit, stopping: bool) -> Check:
     av = brigadier_av(state, u)
-    m = mods(modifier(state, "standstill", av) if av in ("aggressive", "timid") else None)
+    m = (
+        *mods(modifier(state, "standstill", av) if av in ("aggressive", "timid") else None),
+        *chance_mods(state, u, "standstill"),
+    )
     label = f"{u.id} {'stop the advance' if stopping else 'move from a standstill'}"
     return Check("1d6", m, standstill_table(stopping), label, R_STAND)
 
@@ -154,8 +163,8 @@ def move(state: State, req: Request, dice: DiceSource) -> Outcome:
     movement die (adjusted by the brigadier's TH), then the swerve. A halted unit advancing
     first rolls to move from a standstill."""
     u = state.unit(req.get_str("unit"))
-    require_active(state, u, R_MOVE)
     mode = _mode(req)
+    require_active(state, u, R_MOVE, "move", mode)
     if (
         u.restricted_to
         and mode == "advance"
@@ -166,7 +175,11 @@ def move(state: State, req: Request, dice: DiceSource) -> Outcome:
         )
     if u.start_failed:
         raise RuleViolation(R_STAND, f"{u.id} failed to move from a standstill this turn")
+    for c in effects_on(state, u, "no_move"):
+        raise RuleViolation(R_CHANCE, f"{u.id} may not move this turn (chance card: {c.title})")
     base = base_move(state, u)
+    for c in effects_on(state, u, "move_bonus"):
+        base *= 1 + c.does.value / 100  # chance card: a further part of a move this turn
     want = req.get_float("distance", base)
     if want < 0:
         raise BadRequest("'distance' must not be negative")
@@ -182,6 +195,7 @@ def move(state: State, req: Request, dice: DiceSource) -> Outcome:
     if advancing and not u.advancing:
         r = check_roll(standstill_check(state, u, False), dice)
         rolls.append(r)
+        use_effects(ch, u.id, "standstill")
         if r.row == "stays":
             ch.unit(u.id, "fails to move from a standstill", start_failed=True)
             return Outcome(tuple(ch.events), tuple(rolls), f"{u.id} does not advance", {"moved": 0})
@@ -256,7 +270,7 @@ def move_odds(state: State, req: Request) -> list[Odds]:
 
 def _unit_for_stand(state: State, req: Request) -> Unit:
     u = state.unit(req.get_str("unit"))
-    require_active(state, u, R_STAND)
+    require_active(state, u, R_STAND, "move from a standstill or halt")
     return u
 
 
@@ -269,6 +283,7 @@ def start(state: State, req: Request, dice: DiceSource) -> Outcome:
         raise RuleViolation(R_STAND, f"{u.id} already failed this turn")
     r = check_roll(standstill_check(state, u, False), dice)
     ch = Changes(state)
+    use_effects(ch, u.id, "standstill")
     if r.row == "moves":
         ch.unit(u.id, "moves off", advancing=True)
     else:
@@ -284,6 +299,7 @@ def halt(state: State, req: Request, dice: DiceSource) -> Outcome:
         raise RuleViolation(R_STAND, f"{u.id} is not advancing")
     r = check_roll(standstill_check(state, u, True), dice)
     ch = Changes(state)
+    use_effects(ch, u.id, "standstill")
     if r.row == "stops":
         ch.unit(u.id, "halts", advancing=False)
         msg = f"{u.id} halts"
@@ -342,7 +358,7 @@ def formation(state: State, req: Request, dice: DiceSource) -> Outcome:
     """Change formation: d4 quarters of a move (modified); beyond a whole move the change
     carries into the next turn (and the unit takes 1D at the end of this one)."""
     u = state.unit(req.get_str("unit"))
-    require_active(state, u, R_FORM)
+    require_active(state, u, R_FORM, "change formation")
     to = req.get_opt_str("to") or u.formation_target
     if to is None:
         raise BadRequest("missing 'to' (the new formation)")
@@ -351,6 +367,10 @@ def formation(state: State, req: Request, dice: DiceSource) -> Outcome:
         raise RuleViolation(
             R_FORM, f"{u.id} ({u.kind}) cannot form {to!r} (formations: {', '.join(allowed)})"
         )
+    if req.get_opt_str("width") is not None:
+        if to != "skirmish":
+            raise BadRequest("'width' is a skirmish line's frontage (to=skirmish)")
+        check_skirmish_width(state, u, req.get_float("width"))
     ch = Changes(state)
     base = base_move(state, u)
     if u.formation_target == to and u.formation_quarters > 0:
@@ -376,6 +396,8 @@ def formation(state: State, req: Request, dice: DiceSource) -> Outcome:
             front=new_front(state, u, to, req),
             moved_mm=u.moved_mm + base * q / 4,
         )
+        if req.get_opt_str("width") is not None:
+            ch.unit(u.id, "skirmish line frontage", width=req.get_float("width"))
         msg = f"{lead}; in {to} now"
     else:
         rest = math.ceil(q - left)
@@ -477,7 +499,7 @@ def reform_check(state: State, u: Unit) -> Check:
 
 def _reformer(state: State, req: Request) -> Unit:
     u = state.unit(req.get_str("unit"))
-    require_active(state, u, R_DIS)
+    require_active(state, u, R_DIS, "reform")
     if u.disorder == 0:
         raise RuleViolation(R_DIS, f"{u.id} has no 'D' chits")
     if u.casualties_turn:
@@ -514,6 +536,19 @@ def reform_odds(state: State, req: Request) -> list[Odds]:
 
 
 # -- the table ----------------------------------------------------------------------------------
+def check_skirmish_width(state: State, u: Unit, width: float) -> None:
+    """Kuryakin, Skirmishers: a single broken line no wider than four times the normal."""
+    ranks = int(state.data.get("formation_ranks", {}).get("line", 2))
+    normal = math.ceil(u.figures / ranks) * geom.FIGURE_FRONTAGE_MM
+    most = float(opt(state, "skirmish_frontage_factor")) * normal
+    if width <= 0 or width > most:
+        raise RuleViolation(
+            "Kuryakin, Skirmishers",
+            f"{u.id}'s skirmish line may be at most {most:.0f}mm wide"
+            " (four times its line frontage)",
+        )
+
+
 def place(state: State, req: Request, dice: DiceSource) -> Outcome:
     """Put a unit (x, y, facing, width, depth in mm) or a general (x, y) on the table."""
     ch = Changes(state)
@@ -527,16 +562,7 @@ def place(state: State, req: Request, dice: DiceSource) -> Outcome:
         if k in req:
             kw[k] = req.get_float(k)
     if u.skirmishing and "width" in kw:
-        # Kuryakin, Skirmishers: a single broken line no wider than four times the normal
-        ranks = int(state.data.get("formation_ranks", {}).get("line", 2))
-        normal = math.ceil(u.figures / ranks) * geom.FIGURE_FRONTAGE_MM
-        most = float(opt(state, "skirmish_frontage_factor")) * normal
-        if kw["width"] > most:
-            raise RuleViolation(
-                "Kuryakin, Skirmishers",
-                f"{u.id}'s skirmish line may be at most {most:.0f}mm wide"
-                " (four times its line frontage)",
-            )
+        check_skirmish_width(state, u, kw["width"])
     ch.unit(u.id, "placed", **kw)
     return Outcome(tuple(ch.events), (), f"{u.id} placed at ({kw['x']:.0f}, {kw['y']:.0f})")
 

@@ -16,13 +16,21 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from vedette.dice import DiceSource, Odds, standard
+from vedette.dice import DiceSource, Modifier, Odds, standard
 from vedette.dice.check import OddsRow
 from vedette.dice.roll import Roll, single
-from vedette.errors import BadRequest, RuleViolation
+from vedette.errors import BadRequest, DataError, RuleViolation
 from vedette.rules.base import Outcome, Request
 from vedette.rules.solo_napoleonic.common import Changes
-from vedette.rules.solo_napoleonic.model import Card, ChanceCard, State, Unit
+from vedette.rules.solo_napoleonic.model import (
+    EFFECT_KINDS,
+    ROLL_KINDS,
+    Card,
+    ChanceCard,
+    ChanceEffect,
+    State,
+    Unit,
+)
 
 R_SEQ = "Kuryakin, Move Sequence / Movement"
 R_JUMP = "Kuryakin, Movement (attacked units jump the queue)"
@@ -63,10 +71,56 @@ def shuffle(n: int, dice: DiceSource) -> tuple[list[int], list[Roll]]:
 
 
 def chance_deck(state: State) -> list[ChanceCard]:
-    return [
-        ChanceCard(str(c["id"]), str(c["title"]), str(c["effect"]))
-        for c in state.data.get("chance_cards", [])
-    ]
+    """The chance deck as data, each card with its typed effect."""
+    out = []
+    for c in state.data.get("chance_cards", []):
+        kind = str(c.get("kind", "none"))
+        rolls = tuple(str(r) for r in c.get("rolls", ()))
+        if kind not in EFFECT_KINDS or any(r not in ROLL_KINDS for r in rolls):
+            raise DataError(
+                "solo_napoleonic data",
+                f"chance card {c.get('id')!r}: kind must be one of {', '.join(EFFECT_KINDS)}"
+                f" and rolls among {', '.join(ROLL_KINDS)}",
+            )
+        does = ChanceEffect(
+            kind, rolls, int(c.get("value", 0)), int(c.get("uses", 1)), str(c.get("on", "any"))
+        )
+        out.append(ChanceCard(str(c["id"]), str(c["title"]), str(c["effect"]), does))
+    return out
+
+
+def card_by_id(state: State, cid: str) -> ChanceCard | None:
+    for c in chance_deck(state):
+        if c.id == cid:
+            return c
+    return None
+
+
+def effects_on(state: State, u: Unit, kind: str, roll: str | None = None) -> list[ChanceCard]:
+    """The chance cards played on ``u`` whose effect is ``kind`` (for ``roll``)."""
+    out = []
+    for cid in u.chance_effects:
+        c = card_by_id(state, cid)
+        if c is not None and c.does.kind == kind and (roll is None or roll in c.does.rolls):
+            out.append(c)
+    return out
+
+
+def chance_mods(state: State, u: Unit, roll: str) -> tuple[Modifier, ...]:
+    """The modifiers the chance cards played on ``u`` give its roll of kind ``roll``."""
+    return tuple(
+        Modifier(c.does.value, f"chance card: {c.title}", R_CHANCE)
+        for c in effects_on(state, u, "modifier", roll)
+    )
+
+
+def use_effects(ch: Changes, uid: str, roll: str, kind: str = "modifier") -> None:
+    """A roll of kind ``roll`` was made: its one-use chance effects are spent."""
+    u = ch.state.unit(uid)
+    spent = {c.id for c in effects_on(ch.state, u, kind, roll) if c.does.uses == 1}
+    if spent:
+        left = tuple(x for x in u.chance_effects if x not in spent)
+        ch.unit(uid, f"chance card spent: {', '.join(sorted(spent))}", chance_effects=left)
 
 
 def deal(state: State, req: Request, dice: DiceSource) -> Outcome:
@@ -175,10 +229,10 @@ def deal_odds(state: State, req: Request) -> list[Odds]:
 def may_do(state: State, u: Unit) -> list[str]:
     if u.morale_due:
         return ["test morale first (morale)"]
-    if u.must_rally:
-        return ["rally"]
     if u.status == "routing":
-        return ["move (rout, 2D)"]
+        return ["move mode=rout (2D)", "rally"]
+    if u.must_rally:
+        return ["rally"] + (["move mode=retire"] if u.status == "retiring" else [])
     acts = ["move", "formation"]
     if u.kind == "infantry" or u.artillery or u.skirmishing:
         acts.append("fire")
@@ -200,13 +254,13 @@ def next_card(state: State, req: Request, dice: DiceSource) -> Outcome:
         done.append(state.active)
         for uid in state.active_units():
             ch.unit(uid, "card finished", acted=True)
-    q = [c for c in ch.state.queue() if c.holder not in done]
-    if not q:
+    c_next = state.next_after_active()
+    if c_next is None:
         ch.game("all cards played", done=tuple(done), active=None, phase="end")
         return Outcome(
             tuple(ch.events), (), "every card has acted: end the turn (end_turn)", {"active": None}
         )
-    c = q[0]
+    c = c_next
     ch.game("next card", done=tuple(done), active=c.holder)
     units = [ch.state.unit(x) for x in c.units]
     lines = [
@@ -331,11 +385,24 @@ def play_chance(state: State, req: Request, dice: DiceSource) -> Outcome:
         state.unit(on)
     ch = Changes(state)
     ch.game(f"{side} plays {cid}", chance_played=(*state.chance_played, cid))
+    does = card.does
+    applied = ""
+    if does.kind != "none":
+        if on is None:
+            raise BadRequest(f"'{card.title}' acts on a unit: give on=UNIT (or on=random)")
+        u = ch.state.unit(on)
+        if does.kind == "disorder":
+            n = max(0, u.disorder + does.value)
+            ch.unit(on, f"chance card {cid}", disorder=n)
+            applied = f" ({on} now {n}D)"
+        else:
+            ch.unit(on, f"chance card {cid}", chance_effects=(*u.chance_effects, cid))
+            applied = f" ({on} holds it: {does.kind})"
     tgt = f" on {on}" if on else ""
     return Outcome(
         tuple(ch.events),
         tuple(rolls),
-        f"{side} plays '{card.title}'{tgt}: {card.effect}",
+        f"{side} plays '{card.title}'{tgt}: {card.effect}{applied}",
         {"card": cid, "on": on},
     )
 

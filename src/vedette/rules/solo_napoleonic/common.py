@@ -7,14 +7,15 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck, per_count, standard
 from vedette.dice.check import OddsRow
 from vedette.dice.roll import single
 from vedette.dice.sources import begin_attempt, reject_attempt
 from vedette.errors import BadRequest, DataError
-from vedette.rules.base import Event, Request
+from vedette.rules.base import Request
+from vedette.rules.protocol import DomainEvent
 from vedette.rules.solo_napoleonic.model import General, State, Unit, to_json
 
 RULE = "Kuryakin"
@@ -176,20 +177,61 @@ def under(
     pass_text: str = "passes",
     fail_text: str = "fails",
     strict: bool = True,
+    die: str = "dP",
 ) -> UnderCheck:
-    """A percentile test: d100 (1-100) BELOW the final figure (Kuryakin, Morale: "a roll on
-    D100 below the final figure"); ``strict=False`` lets the figure itself pass too."""
-    return UnderCheck(base, modifiers, "d100", strict, label, rule, pass_text, fail_text)
+    """A percentile test (Kuryakin, Morale: "a roll on D100 below the final figure"): percentile
+    dice BELOW the final figure. ``die`` is ``dP`` (the dice read 00-99: 80% passes 80 times in
+    100) or ``d100`` (read 1-100: 80% passes 79 times in 100); ``strict=False`` lets the figure
+    itself pass too."""
+    return UnderCheck(base, modifiers, die, strict, label, rule, pass_text, fail_text)
 
 
 def percentile_strict(state: State) -> bool:
     return bool(opt(state, "percentile_strict"))
 
 
+READINGS = ("00-99", "1-100")
+
+
+def percentile_die(state: State) -> str:
+    """The percentile dice as the game reads them (``[options] percentile_reading``): ``dP``
+    (00-99, the default) or ``d100`` (1-100, the older strict reading)."""
+    reading = str(state.data.get("options", {}).get("percentile_reading", "00-99"))
+    if reading not in READINGS:
+        raise DataError(
+            "solo_napoleonic data", f"percentile_reading must be one of {', '.join(READINGS)}"
+        )
+    return "dP" if reading == "00-99" else "d100"
+
+
+def pct_test(
+    state: State,
+    base: int,
+    modifiers: tuple[Modifier, ...],
+    label: str,
+    rule: str,
+    pass_text: str,
+    fail_text: str,
+) -> UnderCheck:
+    """A percentile test read the game's way (die and comparison from the options)."""
+    return under(
+        base,
+        modifiers,
+        label,
+        rule,
+        pass_text,
+        fail_text,
+        percentile_strict(state),
+        percentile_die(state),
+    )
+
+
 def fraction_roll(
-    h: int, frac: Fraction, label: str, dice: DiceSource, rule: str
+    h: int, frac: Fraction, label: str, dice: DiceSource, rule: str, die: str = "dP"
 ) -> tuple[int, Roll | None]:
-    """Resolve ``h × frac`` with percentage dice; returns the whole number and the roll made."""
+    """Resolve ``h × frac`` with percentage dice; returns the whole number and the roll made.
+    The remainder's percent passes exactly that often on either reading: 00-99 below it, 1-100
+    at most it."""
     exact = h * frac
     whole = math.floor(exact)
     rem = exact - whole
@@ -200,8 +242,8 @@ def fraction_roll(
     r = UnderCheck(
         pct,
         (),
-        "d100",
-        False,
+        die,
+        die == "dP",
         f"{label}: fraction {rem} of a hit",
         rule,
         "one more hit",
@@ -310,13 +352,73 @@ def allocate(
     return Allocation(ordinary, tuple(hit), g_hit, g_killed, tuple(rolls))
 
 
+# -- typed events -------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class UnitChanged(DomainEvent):
+    """A unit's fields changed (``set``), with what they were and why. Version 1 (release 0.1)
+    was the same payload as an untyped event; ``upgrade`` fills what it may lack."""
+
+    kind: ClassVar[str] = "unit_changed"
+    version: ClassVar[int] = 2
+    id: str
+    set_: dict[str, Any]
+    was: dict[str, Any] = field(default_factory=dict)
+    why: str = ""
+
+    @classmethod
+    def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
+        return {"was": {}, "why": "", **data}
+
+
+@dataclass(frozen=True, slots=True)
+class GeneralChanged(DomainEvent):
+    """A general's fields changed (killed, rated, attached ...)."""
+
+    kind: ClassVar[str] = "general_changed"
+    version: ClassVar[int] = 2
+    id: str
+    set_: dict[str, Any]
+    was: dict[str, Any] = field(default_factory=dict)
+    why: str = ""
+
+    @classmethod
+    def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
+        return {"was": {}, "why": "", **data}
+
+
+@dataclass(frozen=True, slots=True)
+class GameChanged(DomainEvent):
+    """The turn's fields changed (phase, cards, the active card, chance cards ...), as JSON."""
+
+    kind: ClassVar[str] = "game_changed"
+    version: ClassVar[int] = 2
+    set_: dict[str, Any]
+    why: str = ""
+
+    @classmethod
+    def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
+        return {"why": "", **data}
+
+
+EVENTS: tuple[type[DomainEvent], ...] = (UnitChanged, GeneralChanged, GameChanged)
+
+
+def _data(e: Any) -> Mapping[str, Any]:
+    """A change event's payload (typed, or an untyped one of an old release)."""
+    if isinstance(e, UnitChanged | GeneralChanged):
+        return {"id": e.id, "set": e.set_}
+    if isinstance(e, GameChanged):
+        return {"set": e.set_}
+    return dict(e.data)
+
+
 # -- changes -> events --------------------------------------------------------------------------
 @dataclass
 class Changes:
     """A procedure's working copy of the state and the events that lead to it."""
 
     state: State
-    events: list[Event] = field(default_factory=list)
+    events: list[Any] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def unit(self, uid: str, why: str, **kw: Any) -> Unit:
@@ -325,11 +427,9 @@ class Changes:
         new = {k: v for k, v in kw.items() if was[k] != v}
         if not new:
             return u
-        ev = Event(
-            "unit_changed", {"id": uid, "set": new, "was": {k: was[k] for k in new}, "why": why}
-        )
+        ev = UnitChanged(uid, new, {k: was[k] for k in new}, why)
         self.events.append(ev)
-        self.state = apply_unit(self.state, ev.data)
+        self.state = apply_unit(self.state, _data(ev))
         return self.state.unit(uid)
 
     def general(self, gid: str, why: str, **kw: Any) -> General:
@@ -338,27 +438,39 @@ class Changes:
         new = {k: v for k, v in kw.items() if was[k] != v}
         if not new:
             return g
-        ev = Event(
-            "general_changed", {"id": gid, "set": new, "was": {k: was[k] for k in new}, "why": why}
-        )
+        ev = GeneralChanged(gid, new, {k: was[k] for k in new}, why)
         self.events.append(ev)
-        self.state = apply_general(self.state, ev.data)
+        self.state = apply_general(self.state, _data(ev))
         return self.state.general(gid)
 
     def game(self, why: str, **kw: Any) -> None:
-        ev = Event(
-            "game_changed", {"set": {k: game_value_json(k, v) for k, v in kw.items()}, "why": why}
-        )
+        ev = GameChanged({k: game_value_json(k, v) for k, v in kw.items()}, why)
         self.events.append(ev)
-        self.state = apply_game(self.state, ev.data)
+        self.state = apply_game(self.state, _data(ev))
 
     def note(self, text: str) -> None:
         self.notes.append(text)
 
 
+def fold_unit(state: State, e: UnitChanged) -> State:
+    return apply_unit(state, _data(e))
+
+
+def fold_general(state: State, e: GeneralChanged) -> State:
+    return apply_general(state, _data(e))
+
+
+def fold_game(state: State, e: GameChanged) -> State:
+    return apply_game(state, _data(e))
+
+
 def apply_unit(state: State, data: Mapping[str, Any]) -> State:
     u = state.unit(str(data["id"]))
-    return state.with_unit(replace(u, **dict(data["set"])))
+    # a tuple field read back from the log is a JSON list
+    kw: dict[str, Any] = {
+        k: tuple(v) if isinstance(v, list) else v for k, v in dict(data["set"]).items()
+    }
+    return state.with_unit(replace(u, **kw))
 
 
 def apply_general(state: State, data: Mapping[str, Any]) -> State:
@@ -423,3 +535,15 @@ def check_roll(check: Check, dice: DiceSource) -> Roll:
     r = check.resolve(dice)
     assert isinstance(r, Roll)
     return r
+
+
+def fold_events(state: State, events: Iterable[Any]) -> State:
+    """The state after a procedure's events, for a procedure built from others."""
+    for e in events:
+        if isinstance(e, UnitChanged):
+            state = fold_unit(state, e)
+        elif isinstance(e, GeneralChanged):
+            state = fold_general(state, e)
+        elif isinstance(e, GameChanged):
+            state = fold_game(state, e)
+    return state

@@ -15,10 +15,12 @@ from fractions import Fraction
 from typing import Any
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll
+from vedette.dice.check import OddsRow
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome, Request
-from vedette.rules.solo_napoleonic import geom
+from vedette.rules.solo_napoleonic import flow, geom
 from vedette.rules.solo_napoleonic.actions import require_active
+from vedette.rules.solo_napoleonic.cards import chance_mods, effects_on, use_effects
 from vedette.rules.solo_napoleonic.common import (
     Allocation,
     Changes,
@@ -35,6 +37,7 @@ from vedette.rules.solo_napoleonic.common import (
     odds_of,
     officer_missing,
     opt,
+    percentile_die,
     repeat,
     scaled,
     survive_saves,
@@ -139,12 +142,16 @@ def charging_at(f: Unit, t: Unit) -> bool:
 def _range_band(state: State, f: Unit, t: Unit, req: Request, table: str) -> str:
     if req.get_bool("at_chargers", charging_at(f, t)):
         return "short"  # Kuryakin, Charge Test: fire at chargers is always at short range
+    if effects_on(state, t, "long_range"):
+        return "long"  # a chance card: all fire at the unit counts as long range
     given = req.get_opt_str("range")
     if given is not None:
         if given not in ("short", "long"):
             raise BadRequest("'range' must be short or long")
         return given
     d = geom.unit_distance(f, t)
+    if d is None and f.charge_state == "halted" and f.charge_target == t.id:
+        return "short"  # Kuryakin, Charge Test: it moved up to the target before halting
     if d is None:
         raise BadRequest("give 'range' (short or long): the units are not placed")
     r = state.data["ranges"][table]
@@ -222,6 +229,7 @@ def plan(state: State, req: Request) -> FirePlan:
             modifier(state, s, "firer_disorder", f.disorder),
             modifier(state, s, "battery_officer_dead") if officer_missing(state, f) else None,
         )
+        ms = (*ms, *chance_mods(state, f, "artillery"))
         ded = int(b.get("deduction", 0))
         if ded:
             ms = (*ms, Modifier(ded, f"Range Table deduction ({b['band']})", R_ART))
@@ -291,6 +299,7 @@ def plan(state: State, req: Request) -> FirePlan:
         modifier(state, s, "target_skirmishers") if t.skirmishing else None,
         modifier(state, s, "target_artillery") if t.artillery else None,
         modifier(state, s, "firer_moved") if moved else None,
+        *chance_mods(state, f, "volley"),
     )
     die = str(opt(state, "volley_die"))
     frac = Fraction(3, 4) if band == "short" else Fraction(1, 4)
@@ -367,7 +376,32 @@ def take_casualties(
     if alloc.general_killed and gen is not None:
         ch.general(gen, f"killed with {uid}", killed=True, attached_to=None)
         notes.append(f"general {gen} KILLED")
+        notes += general_killed_calls(ch, gen, uid)
     return alloc, notes
+
+
+def general_killed_calls(ch: Changes, gid: str, where: str) -> list[str]:
+    """A general killed: the units of his command within his influence range test morale, his
+    loss filled in (brigadier or divisional CO -15%, corps commander -20%)."""
+    st = ch.state
+    g = st.general(gid)
+    fact = "corps_killed" if g.rank == "corps" else "co_killed"
+    reach = float(st.data.get("referee_morale", {}).get("general_influence_mm", 300))
+    at = st.unit(where)
+    out: list[str] = []
+    for u in st.units:
+        if u.side != g.side or not u.on_table or u.brigade is None:
+            continue
+        b = st.general(u.brigade) if st.has_general(u.brigade) else None
+        if b is None or (b.id != gid and gid not in {x.id for x in st.chain(b)}):
+            continue
+        d = geom.unit_distance(u, at) if u.id != at.id else 0.0
+        if d is not None and d > reach:
+            continue
+        note = flow.call_morale(ch, u.id, "general_killed", (fact,))
+        if note:
+            out.append(note)
+    return out
 
 
 def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
@@ -378,8 +412,21 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
     # card and fires at its charger
     t_id = req.get_opt_str("target")
     at_charger = t_id is not None and charging_at(f, state.unit(t_id))
-    reaction = is_reaction(state, f) and req.get_bool(
-        "reaction", at_charger and f.id not in state.active_units()
+    # the defensive fire the guided charge owes (flow.py): the charged unit at its charger
+    owed = flow.charger_of(state, f.id, "fire")
+    if owed is not None and owed.id != t_id:
+        owed = None
+    if req.get_bool("hold"):
+        if owed is None:
+            raise RuleViolation(
+                "Kuryakin, Charge Test", f"no defensive fire of {f.id} at {t_id} is owed now"
+            )
+        ch0 = Changes(state)
+        flow.after_fire(ch0, owed.id)
+        return Outcome(tuple(ch0.events), (), f"{f.id} holds its fire; {owed.id} moves up (close)")
+    reaction = owed is not None or (
+        is_reaction(state, f)
+        and req.get_bool("reaction", at_charger and f.id not in state.active_units())
     )
     if reaction:
         if f.morale_due:
@@ -392,7 +439,7 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
                 f"{f.id}'s morale did not hold: no defensive fire at its charger",
             )
     else:
-        require_active(state, f, R_FIRE)
+        require_active(state, f, R_FIRE, "fire")
     p = plan(state, req)
     rolls: list[Roll] = []
     if p.method == "volley":
@@ -404,7 +451,12 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
             rolls.append(r)
             hits += max(0, r.final)
         actual, fr = fraction_roll(
-            hits, p.fraction, f"{f.id} {p.band} range ×{p.fraction}", dice, R_FIRE
+            hits,
+            p.fraction,
+            f"{f.id} {p.band} range ×{p.fraction}",
+            dice,
+            R_FIRE,
+            percentile_die(state),
         )
         if fr is not None:
             rolls.append(fr)
@@ -446,6 +498,8 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
         f"{cas} casualties from {f.id}'s fire",
     )
     rolls.extend(alloc.rolls)
+    if p.method in ("volley", "artillery"):
+        use_effects(ch, f.id, p.method)
     fkw: dict[str, Any] = {"fired": True}
     if p.method == "volley":
         fkw["volleys_fired"] = f.volleys_fired + p.dice_count
@@ -460,6 +514,13 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
         and ch.state.unit(p.target.id).on_table
     ):
         ch.unit(p.target.id, "under fire (1D)", disorder=ch.state.unit(p.target.id).disorder + 1)
+    if owed is not None and ch.state.has_unit(owed.id):
+        flow.after_fire(ch, owed.id)
+    share = float(state.data.get("referee_morale", {}).get("fire_casualties_share", 0.1))
+    if cas > 0 and cas >= share * p.target.figures:
+        called = flow.call_morale(ch, p.target.id, "fire_casualties")
+        if called:
+            notes.append(called)
     msg = (
         f"{f.id} fires at {p.target.id} ({p.method}, {p.band}): {hits} hit(s), "
         f"{actual} after range, {cas} casualt{'y' if cas == 1 else 'ies'}"
@@ -482,5 +543,59 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
     )
 
 
+def special_odds(
+    state: State, target: Unit, eligible: int, casualties: FDist, rule: str = R_CAS
+) -> list[Odds]:
+    """The odds that a special figure (officer, musician, standard bearer) or an attached
+    general of ``target`` is hit, before the roll (issue 14): each casualty falls on one of the
+    ``eligible`` figures, uniformly (faces beyond them are rolled again), so a figure at its
+    position escapes ``c`` casualties with ((E-1)/E)^c; a general hit dies when his save fails.
+    Exact, from the attack's own casualty distribution."""
+    e = min(eligible, target.figures)
+    if e <= 0:
+        return []
+    positions = specials_positions(target, e)
+    gen = attached_general(state, target)
+    gpos = 1
+    while gpos in set(positions.values()):
+        gpos += 1
+    out: list[Odds] = []
+
+    def p_hit(c: int) -> Fraction:
+        n = min(c, target.figures)
+        return 1 - Fraction(e - 1, e) ** n
+
+    for name, _pos in sorted(positions.items()):
+        p = sum((q * p_hit(c) for c, q in casualties.items()), Fraction(0))
+        out.append(
+            Odds(
+                f"{target.id}'s {name} is hit",
+                (OddsRow("hit", f"{name} hit", p), OddsRow("safe", f"{name} not hit", 1 - p)),
+                rule=rule,
+                note=f"figure {_pos} of the {e} eligible",
+            )
+        )
+    if gen is not None and gpos <= e:
+        save = int(opt(state, "general_save"))
+        p = sum((q * p_hit(c) for c, q in casualties.items()), Fraction(0))
+        dies = Fraction(max(0, min(6, save - 1)), 6)
+        out.append(
+            Odds(
+                f"general {gen} (attached to {target.id}) is hit",
+                (
+                    OddsRow("killed", f"{gen} hit and killed (fails his {save}+ save)", p * dies),
+                    OddsRow("saved", f"{gen} hit, saves", p * (1 - dies)),
+                    OddsRow("safe", f"{gen} not hit", 1 - p),
+                ),
+                rule=rule,
+                note=f"front rank position {gpos} of {e}",
+            )
+        )
+    return out
+
+
 def fire_odds(state: State, req: Request) -> list[Odds]:
-    return [plan(state, req).odds()]
+    if req.get_bool("hold"):
+        return []
+    p = plan(state, req)
+    return [p.odds(), *special_odds(state, p.target, p.target.front_rank(), p.casualty_dist())]

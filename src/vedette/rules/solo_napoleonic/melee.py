@@ -19,7 +19,7 @@ from vedette.dice import Check, DiceSource, Modifier, Odds, Roll
 from vedette.dice.check import OddsRow
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome, Request
-from vedette.rules.solo_napoleonic import geom
+from vedette.rules.solo_napoleonic import flow, geom
 from vedette.rules.solo_napoleonic.actions import require_active
 from vedette.rules.solo_napoleonic.common import (
     Changes,
@@ -32,6 +32,7 @@ from vedette.rules.solo_napoleonic.common import (
     mods,
     odds_of,
     opt,
+    percentile_die,
     repeat,
     scaled,
     survive_saves,
@@ -130,7 +131,8 @@ def _side(
     points = figs * (_points_per(state, u) if own_cav else 1)
     standing = req.get_bool(f"{tag}_hit_standing", tag == "a" and rnd == 1 and not e.advancing)
     side = geom.attack_side(e, u) if own_cav and tag == "a" else None
-    flank = req.get_bool(f"{tag}_flank_rear", side in ("flank", "rear"))
+    stated = u.charge_flank and u.charge_target == e.id
+    flank = req.get_bool(f"{tag}_flank_rear", side in ("flank", "rear") or stated)
     ms = mods(
         modifier(state, s, "hit_standing") if standing else None,
         modifier(state, s, "ab_class") if (not own_cav and u.grade in ("A", "B")) else None,
@@ -181,7 +183,7 @@ def sides(state: State, req: Request) -> tuple[str, Side, Side, int]:
     )
 
 
-def _resolve_side(s: Side, dice: DiceSource, rule: str) -> tuple[int, list[Roll]]:
+def _resolve_side(s: Side, dice: DiceSource, rule: str, pdie: str = "dP") -> tuple[int, list[Roll]]:
     rolls: list[Roll] = []
     total = 0
     for i in range(s.dice):
@@ -197,7 +199,7 @@ def _resolve_side(s: Side, dice: DiceSource, rule: str) -> tuple[int, list[Roll]
         )
         rolls.append(r)
         total += max(0, r.final)
-    pot, fr = fraction_roll(total, Fraction(1, 2), f"{s.unit.id} half of {total}", dice, rule)
+    pot, fr = fraction_roll(total, Fraction(1, 2), f"{s.unit.id} half of {total}", dice, rule, pdie)
     if fr is not None:
         rolls.append(fr)
     cas = 0
@@ -211,7 +213,7 @@ def _resolve_side(s: Side, dice: DiceSource, rule: str) -> tuple[int, list[Roll]
         )
     if s.halve and cas:
         cas, hr = fraction_roll(
-            cas, Fraction(1, 2), f"{s.unit.id} skirmishers inflict half", dice, rule
+            cas, Fraction(1, 2), f"{s.unit.id} skirmishers inflict half", dice, rule, pdie
         )
         if hr is not None:
             rolls.append(hr)
@@ -223,14 +225,46 @@ CONTACT_MM = 5.0  # base-to-base, with a little tolerance for hand-placed models
 RULES = {"infantry": R_II, "cavalry": R_CC, "cav_vs_inf": R_CI}
 
 
+def round_allowed(state: State, a: Unit, b: Unit, rnd: int) -> Unit | None:
+    """Kuryakin, Melee: round 1 when the charge has come home (or the two are in contact); the
+    further rounds only within a begun melee, after its loser held and the D3 was rolled, one
+    after the other. Returns the unit holding the melee's sequence (None: round 1 begun by
+    hand)."""
+    c = flow.pair_of(state, a.id, b.id)
+    if rnd == 1:
+        if c is None:
+            return None
+        if c.charge_step == "melee" and c.melee_round == 0:
+            return c
+        raise RuleViolation(
+            R_MELEE,
+            f"round 1 of {a.id} against {b.id} is not owed now"
+            + (f" (the {c.charge_step} step is: see todo)" if c.charge_step else " (it is over)"),
+        )
+    if (
+        c is None
+        or c.charge_step != "melee"
+        or c.melee_rounds <= 0
+        or rnd != c.melee_round + 1
+        or rnd > c.melee_rounds
+    ):
+        raise RuleViolation(
+            R_MELEE,
+            f"melee round {rnd} of {a.id} and {b.id} only within a begun melee and its D3 further"
+            " rounds, in turn ('brawl' rolls them after the loser holds)",
+        )
+    return c
+
+
 def melee(state: State, req: Request, dice: DiceSource) -> Outcome:
     """One round of melee between ``unit`` (the attacker) and ``target``."""
     kind, sa, sb, rnd = sides(state, req)
-    if rnd == 1:
-        require_active(state, sa.unit, R_MELEE)
+    held = round_allowed(state, sa.unit, sb.unit, rnd)
+    if held is None:
+        require_active(state, sa.unit, R_MELEE, "melee")
     rule = RULES[kind]
-    ca, ra = _resolve_side(sa, dice, rule)
-    cb, rb = _resolve_side(sb, dice, rule)
+    ca, ra = _resolve_side(sa, dice, rule, percentile_die(state))
+    cb, rb = _resolve_side(sb, dice, rule, percentile_die(state))
     rolls = [*ra, *rb]
     ch = Changes(state)
     al_b, nb = take_casualties(
@@ -259,6 +293,11 @@ def melee(state: State, req: Request, dice: DiceSource) -> Outcome:
         losers = [sa.unit.id]
     elif ca == cb and ca > 0:
         losers = [sa.unit.id, sb.unit.id]
+    if held is None:
+        # a melee begun without the charge sequence (in contact, positions not kept): the
+        # attacker holds its further rounds from now on
+        ch.unit(sa.unit.id, "melee begun", charge_target=sb.unit.id, melee_round=0)
+        held = ch.state.unit(sa.unit.id)
     for u in (sa.unit, sb.unit):
         cur = ch.state.unit(u.id)
         if not cur.on_table:
@@ -272,6 +311,7 @@ def melee(state: State, req: Request, dice: DiceSource) -> Outcome:
         ch.unit(
             u.id, f"melee round {rnd}" + (" lost: tests morale" if u.id in losers else ""), **kw
         )
+    flow.after_melee(ch, held.id, losers)
     msg = (
         f"melee round {rnd} ({kind.replace('_', ' ')}): {sa.unit.id} inflicts {ca}, "
         f"{sb.unit.id} inflicts {cb}"
@@ -316,19 +356,35 @@ def melee_odds(state: State, req: Request) -> list[Odds]:
         ),
         rule=rule,
     )
-    return [sa.odds(rule), sb.odds(rule), who]
+    from vedette.rules.solo_napoleonic.fire import special_odds
+
+    return [
+        sa.odds(rule),
+        sb.odds(rule),
+        who,
+        *special_odds(state, sb.unit, sa.eligible, da, rule),
+        *special_odds(state, sa.unit, sb.eligible, db, rule),
+    ]
 
 
 def brawl(state: State, req: Request, dice: DiceSource) -> Outcome:
     """The loser held: D3 further rounds this turn, a general brawl of all troops available."""
     a = state.unit(req.get_str("unit"))
     b = state.unit(req.get_str("target"))
+    c = flow.pair_of(state, a.id, b.id)
+    if c is None or c.charge_step != "brawl":
+        raise RuleViolation(
+            R_MELEE,
+            f"no D3 further rounds for {a.id} and {b.id} now: they follow a round of melee whose"
+            " loser checked morale and held",
+        )
     r = check_roll(Check("1d3", (), None, f"{a.id} vs {b.id}: further rounds", R_MELEE), dice)
     ch = Changes(state)
     ch.game(
         "melee continues",
         history=(*state.history, f"turn {state.turn}: {a.id} vs {b.id} {r.final} more round(s)"),
     )
+    flow.after_brawl(ch, c.id, r.final)
     return Outcome(
         tuple(ch.events),
         (r,),
@@ -370,6 +426,7 @@ def evade(state: State, req: Request, dice: DiceSource) -> Outcome:
         if caught == u.figures:
             kw["status"] = "eliminated"
     ch.unit(u.id, f"evades {r.final}cm" + (f", {caught} ridden down" if caught else ""), **kw)
+    flow.after_evade(ch, u.id)
     return Outcome(
         tuple(ch.events),
         (r,),

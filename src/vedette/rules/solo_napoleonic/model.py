@@ -9,6 +9,7 @@ the facts (``in_command=true``, ``friendly_within_300=2``) in the request.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -135,8 +136,20 @@ class Unit:
     lost_melee: bool = False
     start_failed: bool = False
     morale_failed: bool = False
-    charge_state: str | None = None  # declared | home | halted
-    charge_target: str | None = None
+    charge_state: str | None = None  # declared | home | halted | done
+    charge_target: str | None = None  # the unit charged (or fought in melee)
+    # the charge as one guided sequence (Kuryakin, Charge Test; Charge Home Test; Melee): the
+    # step owed next (see flow.py), and what binds for the turn
+    charge_step: str | None = None
+    charge_flank: bool = False  # the charge hits its target's flank or rear (stated, unplaced)
+    charge_failed: bool = False  # failed its charge test: no charge this turn
+    home_failed: bool = False  # failed its charge home test: no charge again this turn
+    melee_round: int = 0  # rounds fought this turn against charge_target
+    melee_rounds: int = 0  # rounds allowed this turn (1 + the D3 further rounds); 0: not rolled
+    # what the referee knows for the morale test it called (e.g. "co_killed"): filled in
+    morale_facts: tuple[str, ...] = ()
+    # chance cards played on the unit whose effect lasts (their ids; see ChanceEffect)
+    chance_effects: tuple[str, ...] = ()
 
     @property
     def placed(self) -> bool:
@@ -211,11 +224,34 @@ class Card:
         return str(int(self.key)) if float(self.key).is_integer() else f"{self.key:g}"
 
 
+#: what a chance card's effect does (Kuryakin, Move Sequence: the deck itself is missing from
+#: the text; ours is labelled as our own in rules.toml)
+EFFECT_KINDS = ("modifier", "reroll", "disorder", "no_move", "long_range", "move_bonus", "none")
+#: the kinds of roll a modifier or a re-roll applies to
+ROLL_KINDS = ("morale", "charge", "charge_home", "volley", "artillery", "standstill")
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceEffect:
+    """A chance card's effect, typed: ``modifier`` adds ``value`` to the unit's next roll of
+    the named kinds (percent for tests, pips for dice); ``reroll`` rolls a failed test of the
+    named kinds again, once; ``disorder`` adds (or, negative, removes) 'D' chits at once;
+    ``no_move`` forbids the unit's moves this turn; ``long_range`` makes all fire at the unit
+    long range this turn; ``move_bonus`` adds ``value`` percent to its move this turn."""
+
+    kind: str = "none"
+    rolls: tuple[str, ...] = ()
+    value: int = 0
+    uses: int = 1  # rolls it lasts; 0: the whole turn
+    on: str = "any"  # friend | enemy | any: whose unit it is meant for (a reminder)
+
+
 @dataclass(frozen=True, slots=True)
 class ChanceCard:
     id: str
     title: str
     effect: str
+    does: ChanceEffect = ChanceEffect()
 
 
 @dataclass(frozen=True)
@@ -238,15 +274,50 @@ class State:
     chance: Mapping[str, str] = field(default_factory=dict)  # side -> held card id
     chance_played: tuple[str, ...] = ()
     history: tuple[str, ...] = ()
+    # derived indexes (not part of the game's value): a unit's place in ``units`` (places never
+    # change, so the index is shared by every state ``replace`` makes from this one) and the
+    # units holding an open charge sequence (kept up to date by ``with_unit``)
+    index: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
+    charging: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    due: frozenset[str] | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if len(self.index) != len(self.units):
+            object.__setattr__(self, "index", {u.id: i for i, u in enumerate(self.units)})
 
     # -- look-ups -----------------------------------------------------------------------
-    def unit(self, uid: str) -> Unit:
-        for u in self.units:
+    def _pos(self, uid: str) -> int | None:
+        i = self.index.get(uid)
+        if i is not None and i < len(self.units) and self.units[i].id == uid:
+            return i
+        for j, u in enumerate(self.units):  # a state built by hand: scan
             if u.id == uid:
-                return u
+                return j
+        return None
+
+    def unit(self, uid: str) -> Unit:
+        i = self._pos(uid)
+        if i is not None:
+            return self.units[i]
         raise BadRequest(
             f"no unit {uid!r} (units: {', '.join(u.id for u in self.units) or 'none'})"
         )
+
+    def due_ids(self) -> frozenset[str]:
+        """The units with a morale test due (a marker)."""
+        if self.due is None:
+            ids = frozenset(u.id for u in self.units if u.morale_due)
+            object.__setattr__(self, "due", ids)
+            return ids
+        return self.due
+
+    def charging_ids(self) -> frozenset[str]:
+        """The units holding an open charge sequence (flow.py)."""
+        if self.charging is None:
+            ids = frozenset(u.id for u in self.units if u.charge_step is not None)
+            object.__setattr__(self, "charging", ids)
+            return ids
+        return self.charging
 
     def general(self, gid: str) -> General:
         for g in self.generals:
@@ -257,7 +328,7 @@ class State:
         )
 
     def has_unit(self, uid: str) -> bool:
-        return any(u.id == uid for u in self.units)
+        return self._pos(uid) is not None
 
     def has_general(self, gid: str) -> bool:
         return any(g.id == gid for g in self.generals)
@@ -286,33 +357,88 @@ class State:
     def option(self, name: str) -> bool:
         return bool(self.options.get(name, False))
 
+    def _cards(self) -> CardIndex:
+        return card_index(self.cards)
+
     def card_of(self, uid: str) -> Card | None:
-        for c in self.cards:
-            if uid in c.units:
-                return c
-        return None
+        return self._cards().by_unit.get(uid)
 
     def queue(self) -> tuple[Card, ...]:
         """Cards still to act, lowest first."""
-        return tuple(
-            sorted((c for c in self.cards if c.holder not in self.done), key=lambda c: c.key)
-        )
+        done = set(self.done)
+        return tuple(c for c in self._cards().ordered if c.holder not in done)
 
-    def active_card(self) -> Card | None:
-        for c in self.cards:
-            if c.holder == self.active:
+    def next_after_active(self) -> Card | None:
+        """The card to act after the active one (the first, if none is active): cards act in
+        key order and a jump only ever lands after the active card, so this is a bisection."""
+        idx = self._cards()
+        cur = idx.by_holder.get(self.active) if self.active is not None else None
+        start = 0 if cur is None else bisect.bisect_right(idx.keys, cur.key)
+        for i in range(start, len(idx.ordered)):
+            c = idx.ordered[i]
+            if c.holder not in self.done and c.holder != self.active:
                 return c
         return None
+
+    def active_card(self) -> Card | None:
+        if self.active is None:
+            return None
+        return self._cards().by_holder.get(self.active)
 
     def active_units(self) -> tuple[str, ...]:
         c = self.active_card()
         return c.units if c is not None else ()
 
     def with_unit(self, u: Unit) -> State:
-        return replace(self, units=tuple(u if x.id == u.id else x for x in self.units))
+        i = self._pos(u.id)
+        if i is None:
+            raise BadRequest(f"no unit {u.id!r}")
+        ids = self.charging_ids()
+        if u.charge_step is not None and u.id not in ids:
+            ids = ids | {u.id}
+        elif u.charge_step is None and u.id in ids:
+            ids = ids - {u.id}
+        due = self.due_ids()
+        if u.morale_due and u.id not in due:
+            due = due | {u.id}
+        elif not u.morale_due and u.id in due:
+            due = due - {u.id}
+        units = (*self.units[:i], u, *self.units[i + 1 :])
+        return replace(self, units=units, charging=ids, due=due)
 
     def with_general(self, g: General) -> State:
         return replace(self, generals=tuple(g if x.id == g.id else x for x in self.generals))
+
+
+@dataclass(frozen=True, slots=True)
+class CardIndex:
+    """The cards of a deal, ordered by key, and by holder and unit."""
+
+    ordered: tuple[Card, ...]
+    keys: tuple[float, ...]
+    by_holder: Mapping[str, Card]
+    by_unit: Mapping[str, Card]
+
+
+_CARD_MEMO: dict[int, tuple[tuple[Card, ...], CardIndex]] = {}
+
+
+def card_index(cards: tuple[Card, ...]) -> CardIndex:
+    """Built once per deal (or jump): the states of a turn share the same ``cards`` tuple."""
+    hit = _CARD_MEMO.get(id(cards))
+    if hit is not None and hit[0] is cards:
+        return hit[1]
+    ordered = tuple(sorted(cards, key=lambda c: c.key))
+    idx = CardIndex(
+        ordered,
+        tuple(c.key for c in ordered),
+        {c.holder: c for c in cards},
+        {uid: c for c in reversed(cards) for uid in c.units},
+    )
+    if len(_CARD_MEMO) > 32:
+        _CARD_MEMO.clear()
+    _CARD_MEMO[id(cards)] = (cards, idx)  # the tuple kept alive: its id cannot be reused
+    return idx
 
 
 UNIT_FIELDS = {f.name for f in fields(Unit)}

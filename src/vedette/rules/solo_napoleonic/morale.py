@@ -7,8 +7,8 @@ from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck
 from vedette.dice.tables import Table
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome, Request
-from vedette.rules.solo_napoleonic import geom
-from vedette.rules.solo_napoleonic.cards import jump
+from vedette.rules.solo_napoleonic import flow, geom
+from vedette.rules.solo_napoleonic.cards import chance_mods, effects_on, jump, use_effects
 from vedette.rules.solo_napoleonic.common import (
     Changes,
     check_roll,
@@ -18,8 +18,7 @@ from vedette.rules.solo_napoleonic.common import (
     mods,
     opt,
     optional_on,
-    percentile_strict,
-    under,
+    pct_test,
 )
 from vedette.rules.solo_napoleonic.model import GRADES, State, Unit, grade_rank
 
@@ -95,7 +94,8 @@ def morale_modifiers(state: State, u: Unit, req: Request) -> tuple[Modifier, ...
     s = "morale"
     att = attacker_of(state, req)
     side = geom.attack_side(u, att) if att is not None else None
-    flank = fact(req, "flank_rear", side in ("flank", "rear"))
+    stated = att is not None and att.charge_target == u.id and att.charge_flank
+    flank = fact(req, "flank_rear", side in ("flank", "rear") or stated)
     in_cmd = fact(req, "in_command", u.in_command)
     higher = fact(
         req,
@@ -118,8 +118,12 @@ def morale_modifiers(state: State, u: Unit, req: Request) -> tuple[Modifier, ...
         modifier(state, s, "disorder", u.disorder),
         modifier(state, s, "charged_by_higher_class") if higher else None,
         modifier(state, s, "melee_loser") if fact(req, "melee_loser", u.lost_melee) else None,
-        modifier(state, s, "co_killed") if fact(req, "co_killed") else None,
-        modifier(state, s, "corps_killed") if fact(req, "corps_killed") else None,
+        modifier(state, s, "co_killed")
+        if fact(req, "co_killed", "co_killed" in u.morale_facts)
+        else None,
+        modifier(state, s, "corps_killed")
+        if fact(req, "corps_killed", "corps_killed" in u.morale_facts)
+        else None,
         modifier(state, s, "retiring") if u.status == "retiring" else None,
         modifier(state, s, "routing") if u.status == "routing" else None,
         modifier(state, s, "friends_routing", friends_routing(state, u, req)),
@@ -130,18 +134,19 @@ def morale_modifiers(state: State, u: Unit, req: Request) -> tuple[Modifier, ...
         if vs_cav and u.kind == "infantry" and u.formation != "square"
         else None,
         modifier(state, s, "officer_dead") if officer_lost(state, u, req) else None,
+        *chance_mods(state, u, "morale"),
     )
 
 
 def morale_check(state: State, u: Unit, req: Request, label: str = "morale") -> UnderCheck:
-    return under(
+    return pct_test(
+        state,
         bpl(state, "morale", u.grade),
         morale_modifiers(state, u, req),
         f"{u.id} {label}",
         R_MORALE,
         "morale holds",
         "fails morale",
-        percentile_strict(state),
     )
 
 
@@ -167,14 +172,38 @@ def _testable(state: State, uid: str) -> Unit:
     return u
 
 
+def with_charger(state: State, u: Unit, req: Request) -> Request:
+    """The charger the game knows, filled in (Kuryakin, Charge Test: the charge's modifiers of
+    the target's forced test, and of its test as the loser of the melee that follows), so a
+    forgotten ``charged_by`` never drops them; a different one is refused."""
+    c = flow.charger_of(state, u.id, "morale") or flow.charger_of(state, u.id, "loser")
+    if c is None:
+        return req
+    given = req.get_opt_str("charged_by")
+    if given is not None and given != c.id:
+        raise RuleViolation(R_CHARGE, f"{u.id} is charged by {c.id}, not {given}")
+    return Request({**req, "charged_by": c.id})
+
+
 def morale(state: State, req: Request, dice: DiceSource) -> Outcome:
-    """A morale test (d100 below BPL + modifiers); a failure rolls the D10 result chart."""
+    """A morale test (percentile dice below BPL + modifiers); a failure rolls the D10 result
+    chart. A failure binds for the turn: a later pass does not erase it."""
     u = _testable(state, req.get_str("unit"))
+    req = with_charger(state, u, req)
     ch = Changes(state)
     r = morale_check(state, u, req).resolve(dice)
     rolls: list[Roll] = [r]
+    use_effects(ch, u.id, "morale")
+    again = effects_on(state, u, "reroll", "morale")
+    if r.row != "pass" and again:
+        # a chance card's re-roll: the failed test is rolled again, once (the card is spent)
+        left = tuple(x for x in ch.state.unit(u.id).chance_effects if x != again[0].id)
+        ch.unit(u.id, f"chance card {again[0].id}: morale rolled again", chance_effects=left)
+        r = morale_check(ch.state, ch.state.unit(u.id), req).resolve(dice)
+        rolls.append(r)
     if r.row == "pass":
-        ch.unit(u.id, "morale holds", morale_due=False, morale_failed=False)
+        ch.unit(u.id, "morale holds", morale_due=False, morale_facts=())
+        flow.after_morale(ch, u.id, True)
         return Outcome(
             tuple(ch.events),
             tuple(rolls),
@@ -190,23 +219,38 @@ def morale(state: State, req: Request, dice: DiceSource) -> Outcome:
         u.id,
         f"failed morale: {row.result}",
         morale_due=False,
+        morale_facts=(),
         morale_failed=True,
         status=str(d.get("status", u.status)),
         disorder=u.disorder + add,
         must_rally=bool(d.get("rally", False)) or u.must_rally,
         advancing=False,
         charge_state=None if u.charge_state == "declared" else u.charge_state,
+        charge_step=None if u.charge_state == "declared" else u.charge_step,
     )
+    flow.after_morale(ch, u.id, False)
+    called: list[str] = []
+    if ch.state.unit(u.id).status == "routing" and u.status != "routing":
+        reach = float(opt(state, "friends_routing_range_mm"))
+        for o in state.units:
+            if o.id == u.id or o.side != u.side or not o.on_table or o.status == "routing":
+                continue
+            dist = geom.unit_distance(o, u)
+            if dist is not None and dist <= reach:  # positions not kept: not called (use require)
+                note = flow.call_morale(ch, o.id, "friend_routs")
+                if note:
+                    called.append(note)
     return Outcome(
         tuple(ch.events),
         tuple(rolls),
-        f"{u.id} fails morale: {row.result}",
+        f"{u.id} fails morale: {row.result}" + "".join(f"; {n}" for n in called),
         {"passed": False, "result": row.key, "unit": u.id},
     )
 
 
 def morale_odds(state: State, req: Request) -> list[Odds]:
     u = _testable(state, req.get_str("unit"))
+    req = with_charger(state, u, req)
     return [morale_check(state, u, req).odds(), result_check(state, u).odds()]
 
 
@@ -218,6 +262,7 @@ def rally(state: State, req: Request, dice: DiceSource) -> Outcome:
         raise RuleViolation(R_MORALE, f"{u.id} has no result that needs rallying")
     r = morale_check(state, u, req, "rally").resolve(dice)
     ch = Changes(state)
+    use_effects(ch, u.id, "morale")
     if r.row == "pass":
         ch.unit(u.id, "rallied", must_rally=False, status="steady")
         msg = f"{u.id} rallies"
@@ -253,18 +298,19 @@ def charge_modifiers(
     out.append(modifier(state, s, "charging_inferior") if inferior else None)
     out.append(modifier(state, s, "standard_dead") if standard_lost(state, u, req) else None)
     out.append(modifier(state, s, "officer_dead") if officer_lost(state, u, req) else None)
+    out.extend(chance_mods(state, u, "charge"))
     return mods(*out)
 
 
 def charge_check(state: State, u: Unit, target: Unit | None, req: Request) -> UnderCheck:
-    return under(
+    return pct_test(
+        state,
         bpl(state, "charge", u.grade),
         charge_modifiers(state, u, target, req),
         f"{u.id} charge test",
         R_CHARGE,
         "charges",
         "will not charge",
-        percentile_strict(state),
     )
 
 
@@ -278,6 +324,8 @@ def _charger(state: State, req: Request) -> tuple[Unit, Unit]:
 
 def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
     """What forbids a charge (the same for the roll and its odds)."""
+    flow.bind_charge(u)
+    flow.bind_status(u, "charge")
     if u.fired:
         raise RuleViolation(R_CHARGE, f"{u.id} has fired this turn: chargers cannot fire")
     if u.artillery or u.skirmishing:
@@ -304,13 +352,24 @@ def charge(state: State, req: Request, dice: DiceSource) -> Outcome:
     from vedette.rules.solo_napoleonic.actions import require_active
 
     u, t = _charger(state, req)
-    require_active(state, u, R_CHARGE)
+    require_active(state, u, R_CHARGE, "charge")
     _charge_allowed(state, u, t)
     r = charge_check(state, u, t, req).resolve(dice)
     ch = Changes(state)
+    use_effects(ch, u.id, "charge")
     if r.row != "pass":
-        return Outcome((), (r,), f"{u.id} will not charge {t.id}", {"charges": False})
-    ch.unit(u.id, f"charges {t.id}", charge_state="declared", charge_target=t.id, advancing=True)
+        # a failed charge test binds for the turn (issue 14: it cannot be retaken)
+        ch.unit(u.id, f"will not charge {t.id}", charge_failed=True)
+        return Outcome(tuple(ch.events), (r,), f"{u.id} will not charge {t.id}", {"charges": False})
+    ch.unit(
+        u.id,
+        f"charges {t.id}",
+        charge_state="declared",
+        charge_target=t.id,
+        advancing=True,
+        charge_step="morale",
+        charge_flank=req.get_bool("flank_rear", False),
+    )
     msg = jump(ch, u.id, t.id)
     if t.skirmishing and u.cavalry:
         msg += f"; skirmishers will not stand against cavalry: evade unit={t.id} (D20 cm)"
@@ -358,23 +417,26 @@ def home_modifiers(state: State, u: Unit, t: Unit, req: Request) -> tuple[Modifi
         else None,
         modifier(state, s, "officer_dead") if officer_lost(state, u, req) else None,
         modifier(state, s, "standard_dead") if standard_lost(state, u, req, True) else None,
+        *chance_mods(state, u, "charge_home"),
     )
 
 
 def home_check(state: State, u: Unit, t: Unit, req: Request) -> UnderCheck:
-    return under(
+    return pct_test(
+        state,
         bpl(state, "charge_home", u.grade),
         home_modifiers(state, u, t, req),
         f"{u.id} charge home",
         R_HOME,
         "charges home",
         "fails to charge home",
-        percentile_strict(state),
     )
 
 
 def _home_units(state: State, req: Request) -> tuple[Unit, Unit]:
     u = _testable(state, req.get_str("unit"))
+    if u.home_failed:
+        raise RuleViolation(R_HOME, f"{u.id} failed its charge home test this turn: that binds")
     if u.charge_state != "declared" or u.charge_target is None:
         raise RuleViolation(R_HOME, f"{u.id} has not declared a charge (run 'charge' first)")
     t = _testable(state, u.charge_target)
@@ -383,6 +445,12 @@ def _home_units(state: State, req: Request) -> tuple[Unit, Unit]:
         # does the attacker move up, take defensive fire and test to charge home
         raise RuleViolation(
             R_CHARGE, f"{t.id} must first take the morale test the charge forces (morale)"
+        )
+    if u.charge_step not in (None, "home"):
+        raise RuleViolation(
+            R_CHARGE,
+            f"{u.id}'s charge is not at its charge home test: the {u.charge_step} step is owed"
+            " (see todo)",
         )
     return u, t
 
@@ -421,6 +489,7 @@ def charge_home(state: State, req: Request, dice: DiceSource) -> Outcome:
     ch = Changes(state)
     if not home_needed(u, t) and not req.get_bool("test", False):
         ch.unit(u.id, "charges home (no test needed)", charge_state="home", **contact(u, t))
+        _home_done(ch, u, True)
         return Outcome(
             tuple(ch.events),
             (),
@@ -429,8 +498,10 @@ def charge_home(state: State, req: Request, dice: DiceSource) -> Outcome:
             {"home": True, "tested": False},
         )
     r = home_check(state, u, t, req).resolve(dice)
+    use_effects(ch, u.id, "charge_home")
     if r.row == "pass":
         ch.unit(u.id, "charges home", charge_state="home", **contact(u, t))
+        _home_done(ch, u, True)
         return Outcome(
             tuple(ch.events), (r,), f"{u.id} charges home into {t.id}: melee", {"home": True}
         )
@@ -449,7 +520,16 @@ def charge_home(state: State, req: Request, dice: DiceSource) -> Outcome:
     else:
         res = str(fail["other"])
         ch.unit(u.id, f"fails to charge home: {res}", charge_state="halted", advancing=False)
+    _home_done(ch, u, False)
     return Outcome(tuple(ch.events), (r,), f"{u.id} {res}", {"home": False, "result": res})
+
+
+def _home_done(ch: Changes, u: Unit, home: bool) -> None:
+    """The charge goes on to melee, or stops; a failure binds for the turn."""
+    if u.charge_step is not None:
+        flow.after_home(ch, u.id, home)
+    elif not home:
+        ch.unit(u.id, "failed to charge home", home_failed=True)
 
 
 def charge_home_odds(state: State, req: Request) -> list[Odds]:
@@ -457,3 +537,28 @@ def charge_home_odds(state: State, req: Request) -> list[Odds]:
     if not home_needed(u, t) and not req.get_bool("test", False):
         return []
     return [home_check(state, u, t, req).odds()]
+
+
+# -- the guided charge's own steps ------------------------------------------------------------
+def close(state: State, req: Request, dice: DiceSource) -> Outcome:
+    """Kuryakin, Charge Test: "the attacker moves up to the target" (in a straight line): into
+    contact where positions are kept; otherwise it is recorded as having moved."""
+    u = _testable(state, req.get_str("unit"))
+    if u.charge_step != "close" or u.charge_target is None:
+        raise RuleViolation(
+            R_CHARGE,
+            f"{u.id} has no charge waiting to move up"
+            + (f" (the {u.charge_step} step is owed: see todo)" if u.charge_step else ""),
+        )
+    t = state.unit(u.charge_target)
+    ch = Changes(state)
+    kw: dict[str, object] = dict(contact(u, t))
+    if not kw:
+        # positions are not kept: the distance is unknown, but the charger has moved (its
+        # volley after a halted charge is a moved firer's, at short range)
+        kw = {"moved_mm": max(u.moved_mm, 1.0)}
+    ch.unit(u.id, f"moves up to {t.id}", **kw)
+    flow.after_close(ch, u.id)
+    nxt = ch.state.unit(u.id).charge_step
+    then = "the charge home test" if nxt == "home" else str(nxt)
+    return Outcome(tuple(ch.events), (), f"{u.id} moves up to {t.id}; next: {then}")

@@ -3,15 +3,36 @@ turn's end and the list of procedures."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from vedette.data import merge, package_toml
 from vedette.dice import DiceSource
 from vedette.errors import BadRequest, DataError, RuleViolation
-from vedette.rules.base import Event, Outcome, Param, Procedure, Request, Ruleset
-from vedette.rules.solo_napoleonic import actions, cards, fire, melee, morale, staff
-from vedette.rules.solo_napoleonic.common import Changes, apply_game, apply_general, apply_unit
+from vedette.rules.base import Outcome, Param, Procedure, Request, Ruleset
+from vedette.rules.solo_napoleonic import (
+    actions,
+    cards,
+    fire,
+    flow,
+    melee,
+    morale,
+    requests,
+    staff,
+)
+from vedette.rules.solo_napoleonic.common import (
+    EVENTS,
+    Changes,
+    GameChanged,
+    GeneralChanged,
+    UnitChanged,
+    apply_game,
+    apply_general,
+    apply_unit,
+    fold_game,
+    fold_general,
+    fold_unit,
+)
 from vedette.rules.solo_napoleonic.model import (
     OPTIONAL_RULES,
     SIDES_DEFAULT,
@@ -70,6 +91,14 @@ def end_turn(state: State, req: Request, dice: DiceSource) -> Outcome:
             "morale_failed": False,
             "charge_state": None,
             "charge_target": None,
+            "charge_step": None,
+            "charge_failed": False,
+            "charge_flank": False,
+            "home_failed": False,
+            "melee_round": 0,
+            "melee_rounds": 0,
+            "morale_facts": (),
+            "chance_effects": (),
             "start_failed": False,
             "morale_due": False,
         }
@@ -182,7 +211,42 @@ MELEE_FACTS = (
     Param("b_contact", "defender's files in contact", "int"),
     Param("a_hit_standing", "the attacker is hit standing", "bool"),
     Param("b_hit_standing", "the defender is hit standing", "bool"),
+    Param("a_flank_rear", "the attacker's cavalry hit the enemy's flank or rear (+2)", "bool"),
+    Param("b_flank_rear", "the defender's cavalry hit the enemy's flank or rear (+2)", "bool"),
 )
+
+
+def unit_options(state: State, u: Any) -> list[tuple[str, dict[str, Any], str, str]]:
+    """A unit's actions open on its card: (procedure, request, text, rule)."""
+    if u.morale_due:
+        return []  # its marker is owed first
+    if u.status == "routing":
+        return [
+            ("move", {"unit": u.id, "mode": "rout"}, f"{u.id} runs (rout, 2D)", flow.R_ROUT),
+            ("rally", {"unit": u.id}, f"{u.id} tries to rally", morale.R_MORALE),
+        ]
+    if u.must_rally:
+        return [("rally", {"unit": u.id}, f"{u.id} must rally", morale.R_MORALE)]
+    enemies = [
+        e.id
+        for e in state.units
+        if e.side != u.side and e.on_table and (u.restricted_to in (None, e.id))
+    ]
+    out: list[tuple[str, dict[str, Any], str, str]] = [
+        ("move", {"unit": u.id}, f"{u.id} moves", actions.R_MOVE),
+        ("formation", {"unit": u.id}, f"{u.id} changes formation", actions.R_FORM),
+        ("reform", {"unit": u.id}, f"{u.id} reforms (the whole turn)", actions.R_DIS),
+    ]
+    can_fire = (u.kind == "infantry" or u.artillery or u.skirmishing) and u.charge_state is None
+    for e in enemies:
+        if can_fire:
+            out.append(("fire", {"unit": u.id, "target": e}, f"{u.id} fires at {e}", fire.R_FIRE))
+        may_charge = not (u.artillery or u.skirmishing or u.fired or u.charge_failed)
+        if may_charge and u.charge_state is None and not u.home_failed:
+            out.append(
+                ("charge", {"unit": u.id, "target": e}, f"{u.id} charges {e}", morale.R_CHARGE)
+            )
+    return out
 
 
 def _procs() -> dict[str, Procedure[State]]:
@@ -238,7 +302,7 @@ def _procs() -> dict[str, Procedure[State]]:
             "require",
             cards.require_morale,
             "a unit must test morale: marker, or at once if it has acted",
-            (U,),
+            (U, *MORALE_FACTS),
             cards.require_odds,
             rule=cards.R_JUMP,
         ),
@@ -284,7 +348,12 @@ def _procs() -> dict[str, Procedure[State]]:
             "formation",
             actions.formation,
             "change formation (d4 quarters)",
-            (U, Param("to", "new formation"), Param("front", "figures in the new front", "int")),
+            (
+                U,
+                Param("to", "new formation"),
+                Param("front", "figures in the new front", "int"),
+                Param("width", "a skirmish line's frontage in mm (at most 4x its line's)", "float"),
+            ),
             actions.formation_odds,
             rule=actions.R_FORM,
         ),
@@ -323,6 +392,7 @@ def _procs() -> dict[str, Procedure[State]]:
                 Param("moved", kind="bool"),
                 Param("at_chargers", kind="bool"),
                 Param("reaction", "defensive fire at a charger", "bool"),
+                Param("hold", "hold the defensive fire owed at a charger", "bool"),
                 Param("staff_officer", kind="bool"),
                 Param("figures", kind="int"),
                 Param("through_skirmishers", kind="bool"),
@@ -334,8 +404,24 @@ def _procs() -> dict[str, Procedure[State]]:
             "charge",
             morale.charge,
             "declare a charge: the charge test",
-            (U, T, *CHARGE_FACTS),
+            (
+                U,
+                T,
+                *CHARGE_FACTS,
+                Param(
+                    "flank_rear",
+                    "the charge hits the target's flank or rear (positions not kept)",
+                    "bool",
+                ),
+            ),
             morale.charge_odds,
+            rule=morale.R_CHARGE,
+        ),
+        P(
+            "close",
+            morale.close,
+            "the charger moves up to its target (Charge Test)",
+            (U,),
             rule=morale.R_CHARGE,
         ),
         P(
@@ -403,6 +489,8 @@ def _procs() -> dict[str, Procedure[State]]:
                 Param("x", kind="float", required=True),
                 Param("y", kind="float", required=True),
                 Param("facing", kind="float"),
+                Param("width", "frontage in mm (a skirmish line: at most 4x its line's)", "float"),
+                Param("depth", "depth in mm", "float"),
             ),
         ),
         P(
@@ -433,9 +521,12 @@ class SoloNapoleonic(Ruleset[State]):
     options_model = SolonapOptions
     scenario_model = SolonapScenario
 
+    events = EVENTS
+
     def __init__(self) -> None:
         self.scenarios = {"sample": "sample.toml"}
-        self.procedures = _procs()
+        self.procedures = {k: requests.typed(p) for k, p in _procs().items()}
+        self.folds = {UnitChanged: fold_unit, GeneralChanged: fold_general, GameChanged: fold_game}
 
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> State:
         house = options.get("house_rules") or {}
@@ -459,7 +550,64 @@ class SoloNapoleonic(Ruleset[State]):
                 raise DataError(src, f"general {g.id!r}: side {g.side!r} is not one of {sides}")
         return State(str(scenario.get("title", "")), sides, units, gens, opts, data)
 
-    def apply(self, state: State, event: Event) -> State:
+    def obligations(self, state: State) -> tuple[Any, ...]:
+        """The steps owed now: the open charges' next steps and the morale markers of the
+        units on the active card (flow.py)."""
+        return flow.obligations(state)
+
+    def waive(self, state: State, obligation: str) -> State:
+        return flow.waive(state, obligation)
+
+    def options(self, state: State) -> list[Any]:
+        """The actions open now (after what is owed), requests pre-filled: the phase's step,
+        and on the active card each unit's actions (what status and its card allow)."""
+        from vedette.rules.protocol import Todo
+
+        if state.phase == "control":
+            return [Todo("control", {}, "control phase: each brigadier rolls for control", R_TURN)]
+        if state.phase == "cards":
+            return [Todo("deal", {}, "deal and reveal the cards", cards.R_SEQ)]
+        if state.phase == "end":
+            return [Todo("end_turn", {}, "every card has acted: end the turn", R_TURN)]
+        if state.phase != "activation":
+            return []
+        out: list[Any] = []
+        for uid in state.active_units():
+            u = state.unit(uid)
+            if u.acted or not u.on_table:
+                continue
+            out += [Todo(proc, req, text, rule) for proc, req, text, rule in unit_options(state, u)]
+        for side in state.sides:
+            held = state.chance.get(side)
+            if held and held not in state.chance_played:
+                out.append(
+                    Todo("chance", {"side": side}, f"{side} may play {held}", cards.R_CHANCE)
+                )
+        out.append(Todo("next", {}, "finish the card: the next card acts", cards.R_SEQ))
+        return out
+
+    def legal_requests(
+        self, state: State, rng: Any, n: int = 40
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """What is owed first (only that, while a step is owed), then the options open now."""
+        owed = self.obligations(state)
+        if owed:
+            for o in owed:
+                req = dict(o.request)
+                if o.procedure == "fire" and rng.random() < 0.5:
+                    req["hold"] = True
+                yield o.procedure, req
+            return
+        opts = self.options(state)
+        rng.shuffle(opts)
+        for t in opts[:n]:
+            yield t.procedure, dict(t.request)
+
+    def apply(self, state: State, event: Any) -> State:
+        """Untyped events of older logs (and typed ones, for scripts that call apply)."""
+        f = self.folds.get(type(event))
+        if f is not None:
+            return f(state, event)
         k = event.kind
         if k == "unit_changed":
             return apply_unit(state, event.data)

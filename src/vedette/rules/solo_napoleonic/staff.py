@@ -172,13 +172,8 @@ def senior_modifier(state: State, senior: General) -> int:
 
 def seniors_near(state: State, brig: General, req: Request) -> list[General]:
     """Divisional and corps commanders within 300mm of the brigadier (positions, or the
-    request's ``seniors_near`` list / ``seniors_near_<brigadier>``)."""
-    key = f"seniors_near_{brig.id}"
-    stated = (
-        req.get_list(key)
-        if key in req
-        else (req.get_list("seniors_near") if "seniors_near" in req else None)
-    )
+    request's declared ``seniors_near`` list)."""
+    stated = req.get_list("seniors_near") if "seniors_near" in req else None
     reach = float(opt(state, "senior_range_mm"))
     out: list[General] = []
     for s in state.chain(brig):

@@ -1,0 +1,91 @@
+"""Kuryakin (Solo Napoleonic): a whole turn of card activations at 25, 100 and 400 units.
+
+Each unit holds its own card (no brigadiers), the cards are dealt by hand in a shuffled order,
+then the turn's ``next``s are run until every card has acted (each folds its events into the
+state, as the engine does). The issue's target: the turn at 400 units within 20 times the turn
+at 25 (a turn of N activations O(N log N) or better: 16 times the units).
+
+Run: ``python bench/bench_kuryakin.py`` (prints numbers and the ratio; not a test).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from vedette.dice import ScriptedSource
+from vedette.rules.base import Request
+from vedette.rules.solo_napoleonic import RULESET as R
+from vedette.rules.solo_napoleonic.model import State
+
+SIZES = (25, 100, 400)
+REPEATS = 5
+
+
+def scenario(n: int) -> dict[str, Any]:
+    units = [
+        {
+            "id": f"U{i}",
+            "name": f"U{i}",
+            "side": "French" if i % 2 else "Allies",
+            "kind": "infantry",
+            "grade": "C",
+            "figures": 18,
+        }
+        for i in range(n)
+    ]
+    return {"title": f"bench {n}", "sides": ["French", "Allies"], "units": units}
+
+
+def run(state: State, proc: str, **req: Any) -> State:
+    out = R.procedures[proc].run(state, Request(req), ScriptedSource([]))
+    for e in out.events:
+        state = R.fold(state, e)
+    return state
+
+
+def dealt(n: int) -> State:
+    s = R.initial_state(scenario(n), {})
+    s = run(s, "control")
+    order = list(range(1, n + 1))
+    random.Random(n).shuffle(order)  # the benchmark's own deal, not a game's dice
+    return run(s, "deal", cards={u.id: k for u, k in zip(s.units, order, strict=True)}, chance={})
+
+
+def turn(s: State) -> tuple[float, int]:
+    t0 = time.perf_counter()
+    k = 0
+    while s.phase == "activation":
+        s = run(s, "next")
+        R.obligations(s)  # the engine asks what is owed before every action
+        k += 1
+    return time.perf_counter() - t0, k
+
+
+def main() -> None:
+    best: dict[int, float] = {}
+    for n in SIZES:
+        times = []
+        for _ in range(REPEATS):
+            s = dealt(n)
+            dt, k = turn(s)
+            times.append(dt)
+        best[n] = min(times)
+        print(
+            f"{n:4d} units: a turn of {k} activations {best[n] * 1000:8.2f} ms "
+            f"(median {statistics.median(times) * 1000:.2f} ms)"
+        )
+    ratio = best[SIZES[-1]] / best[SIZES[0]]
+    print(
+        f"ratio {SIZES[-1]} vs {SIZES[0]} units: {ratio:.1f}x (target: within 20x; 16x the units)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,372 @@
+"""What the referee holds between rolls (Kuryakin, Charge Test; Charge Home Test; Melee; Morale;
+Movement): the charge as one guided sequence, the morale tests owed, and what binds a unit.
+
+The charge is held on the charger (``Unit.charge_step``, the step owed next):
+
+``morale``  the target's forced morale test, its charger known ("forcing an immediate test from
+            its target"; the target tests when its jumped card comes, or at once if it has
+            already acted: Kuryakin, Movement)
+``evade``   skirmishers charged by cavalry evade instead (Melee/Cavalry vs. Infantry)
+``fire``    "takes any defensive fire" (short range, only if the firers' morale held): the
+            target's ``fire`` at its charger, or ``fire ... hold=true``
+``close``   "the attacker moves up to the target"
+``home``    "then tests to charge home"
+``melee``   a round of melee (round 1, then the further rounds)
+``loser``   the loser's morale test ("The side taking the most casualties checks morale")
+``brawl``   "if it passes the melee continues for D3 further rounds this turn"
+
+Each step is an :class:`~vedette.rules.protocol.Obligation` (``todo`` shows it, the engine
+refuses anything else naming the rule, ``waive`` is the logged way round). Failures bind for
+the turn: ``charge_failed``, ``home_failed`` and ``morale_failed`` are cleared only by
+``end_turn``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vedette.errors import BadRequest, RuleViolation
+from vedette.rules.protocol import Obligation
+from vedette.rules.solo_napoleonic.common import Changes
+from vedette.rules.solo_napoleonic.model import State, Unit
+
+R_CHARGE = "Kuryakin, Charge Test"
+R_HOME = "Kuryakin, Charge Home Test"
+R_MELEE = "Kuryakin, Melee"
+R_CI = "Kuryakin, Melee/Cavalry vs. Infantry"
+R_MORALE = "Kuryakin, Morale"
+R_MARKER = "Kuryakin, Movement (markers directing morale tests)"
+R_ROUT = "Kuryakin, Morale (a routing unit only runs; the first two results require rallying)"
+
+STEPS = ("morale", "evade", "close", "fire", "home", "melee", "loser", "brawl")
+
+
+# -- status that binds ----------------------------------------------------------------------
+def bind_status(u: Unit, action: str, mode: str | None = None) -> None:
+    """Routing units only run (and rally); units that must rally only rally (a retiring one
+    may carry out its retirement)."""
+    if u.status == "routing":
+        if action == "move" and mode == "rout":
+            return
+        raise RuleViolation(
+            R_ROUT,
+            f"{u.id} is routing: it only runs ('move unit={u.id} mode=rout') or rallies"
+            f" ('rally unit={u.id}'), not {action}",
+        )
+    if u.must_rally:
+        if action == "move" and mode in ("retire", "retreat") and u.status == "retiring":
+            return
+        raise RuleViolation(
+            R_ROUT, f"{u.id} must rally first ('rally unit={u.id}'); it cannot {action}"
+        )
+
+
+def bind_charge(u: Unit) -> None:
+    """A failed charge or charge home test binds for the turn; one charge a turn."""
+    if u.charge_failed:
+        raise RuleViolation(R_CHARGE, f"{u.id} failed its charge test this turn: that binds")
+    if u.home_failed:
+        raise RuleViolation(R_HOME, f"{u.id} failed its charge home test this turn: that binds")
+    if u.charge_state is not None or u.charge_step is not None:
+        raise RuleViolation(R_CHARGE, f"{u.id} has already charged this turn")
+
+
+def can_fire(u: Unit) -> bool:
+    """Can the unit give defensive fire at all (infantry, skirmishers, guns; not routing)?"""
+    return (
+        u.on_table
+        and (u.kind == "infantry" or u.artillery or u.skirmishing)
+        and u.status != "routing"
+        and not u.must_rally
+    )
+
+
+# -- where the sequence stands --------------------------------------------------------------
+def chargers(state: State) -> list[Unit]:
+    """The units holding an open charge (from the state's index: no scan of every unit)."""
+    out = [state.unit(uid) for uid in sorted(state.charging_ids()) if state.has_unit(uid)]
+    return [u for u in out if u.charge_step is not None]
+
+
+def charger_of(state: State, target: str, step: str) -> Unit | None:
+    """The charger whose sequence waits on ``target`` at ``step``."""
+    for c in chargers(state):
+        if c.charge_step == step and c.charge_target == target:
+            return c
+    return None
+
+
+def pair_of(state: State, a: str, b: str) -> Unit | None:
+    """The unit holding the sequence of the melee between ``a`` and ``b`` (either way)."""
+    for uid, other in ((a, b), (b, a)):
+        if state.has_unit(uid):
+            u = state.unit(uid)
+            if u.charge_target == other and (u.charge_step is not None or u.melee_round > 0):
+                return u
+    return None
+
+
+def may_test_now(state: State, t: Unit) -> bool:
+    """The charged unit tests when its (jumped) card comes, or at once if it has acted."""
+    card = state.card_of(t.id)
+    return (
+        t.acted
+        or card is None
+        or card.holder in state.done
+        or card.holder == state.active
+        or state.phase != "activation"
+    )
+
+
+def obligations(state: State) -> tuple[Obligation, ...]:
+    """Every step owed now: the open charges' next steps, then the markers directing morale
+    tests of the units on the active card."""
+    out: list[Obligation] = []
+    seen: set[str] = set()
+    for c in chargers(state):
+        if c.charge_target is None or not state.has_unit(c.charge_target):
+            continue
+        t = state.unit(c.charge_target)
+        step = c.charge_step
+        oid = f"charge:{c.id}:{step}"
+        if step == "morale":
+            seen.add(t.id)
+            if t.morale_due and may_test_now(state, t):
+                out.append(
+                    Obligation(
+                        oid,
+                        "morale",
+                        {"unit": t.id, "charged_by": c.id},
+                        R_CHARGE,
+                        f"{t.id}'s morale test forced by {c.id}'s charge",
+                    )
+                )
+        elif step == "evade":
+            out.append(
+                Obligation(oid, "evade", {"unit": t.id}, R_CI, f"{t.id} (skirmishers) evade {c.id}")
+            )
+        elif step == "close":
+            out.append(
+                Obligation(oid, "close", {"unit": c.id}, R_CHARGE, f"{c.id} moves up to {t.id}")
+            )
+        elif step == "fire":
+            out.append(
+                Obligation(
+                    oid,
+                    "fire",
+                    {"unit": t.id, "target": c.id},
+                    R_CHARGE,
+                    f"{t.id}'s defensive fire at {c.id} (short range; hold=true holds it)",
+                )
+            )
+        elif step == "home":
+            out.append(
+                Obligation(oid, "charge_home", {"unit": c.id}, R_HOME, f"{c.id}'s charge home test")
+            )
+        elif step == "melee":
+            k = c.melee_round + 1
+            req: dict[str, Any] = {"unit": c.id, "target": t.id}
+            if k > 1:
+                req["round"] = k
+            of = f" of {c.melee_rounds}" if c.melee_rounds else ""
+            out.append(
+                Obligation(
+                    oid, "melee", req, R_MELEE, f"melee round {k}{of}: {c.id} against {t.id}"
+                )
+            )
+        elif step == "loser":
+            for x in (c, t):
+                if x.morale_due and x.on_table:
+                    seen.add(x.id)
+                    out.append(
+                        Obligation(
+                            f"charge:{c.id}:loser:{x.id}",
+                            "morale",
+                            {"unit": x.id},
+                            R_MELEE,
+                            f"{x.id} lost the round of melee: it checks morale",
+                        )
+                    )
+        elif step == "brawl":
+            out.append(
+                Obligation(
+                    oid,
+                    "brawl",
+                    {"unit": c.id, "target": t.id},
+                    R_MELEE,
+                    f"the melee of {c.id} and {t.id} goes on: D3 further rounds",
+                )
+            )
+    if state.phase == "activation":
+        active = set(state.active_units())
+        for uid in sorted(state.due_ids()):
+            if uid in seen or not state.has_unit(uid):
+                continue
+            u = state.unit(uid)
+            if not (u.morale_due and u.on_table):
+                continue
+            now = uid in active and not u.acted
+            if now or acted(state, u):
+                out.append(
+                    Obligation(
+                        f"marker:{u.id}",
+                        "morale",
+                        {"unit": u.id},
+                        R_MARKER,
+                        f"{u.id} has a marker directing a morale test"
+                        + ("" if now else " (it has acted: at once)"),
+                    )
+                )
+    return tuple(out)
+
+
+# -- steps done -----------------------------------------------------------------------------
+def _set(ch: Changes, c: Unit, why: str, **kw: Any) -> None:
+    ch.unit(c.id, why, **kw)
+
+
+def continue_melee(ch: Changes, cid: str) -> None:
+    c = ch.state.unit(cid)
+    if c.melee_rounds < 0:
+        _set(
+            ch,
+            c,
+            "the melee is over",
+            charge_step=None,
+            charge_state="done",
+            melee_rounds=c.melee_round,
+        )
+    elif c.melee_rounds == 0:
+        _set(ch, c, "the loser held: the melee goes on", charge_step="brawl")
+    elif c.melee_round < c.melee_rounds:
+        _set(ch, c, "next round of melee", charge_step="melee")
+    else:
+        _set(ch, c, "the melee's further rounds are fought", charge_step=None, charge_state="done")
+
+
+def after_morale(ch: Changes, uid: str, passed: bool) -> None:
+    """A morale test was taken: the charge waiting on it goes on."""
+    c = charger_of(ch.state, uid, "morale")
+    if c is not None:
+        t = ch.state.unit(uid)
+        if t.skirmishing and c.cavalry and t.on_table:
+            nxt = "evade"
+        elif passed and not t.morale_failed and can_fire(t):
+            nxt = "fire"
+        else:
+            nxt = "close"
+        _set(ch, c, f"{uid} has tested morale", charge_step=nxt)
+    for c in [x for x in chargers(ch.state) if x.charge_step == "loser"]:
+        if uid not in (c.id, c.charge_target):
+            continue
+        if not passed:
+            _set(ch, c, f"{uid} broke: the melee ends", melee_rounds=-1)
+            c = ch.state.unit(c.id)
+        other = c.charge_target if uid == c.id else c.id
+        if other is not None and ch.state.has_unit(other):
+            o = ch.state.unit(other)
+            if o.morale_due and o.on_table:
+                return
+        continue_melee(ch, c.id)
+
+
+def after_close(ch: Changes, cid: str) -> None:
+    c = ch.state.unit(cid)
+    _set(ch, c, f"{cid} has moved up to {c.charge_target}", charge_step="home")
+
+
+def after_fire(ch: Changes, cid: str) -> None:
+    _set(ch, ch.state.unit(cid), "defensive fire taken", charge_step="close")
+
+
+def after_home(ch: Changes, cid: str, home: bool) -> None:
+    c = ch.state.unit(cid)
+    if home:
+        _set(ch, c, "charged home: melee", charge_step="melee", melee_round=0, melee_rounds=0)
+    else:
+        _set(ch, c, "failed to charge home", charge_step=None, home_failed=True)
+
+
+def after_melee(ch: Changes, cid: str, losers: list[str]) -> None:
+    c = ch.state.unit(cid)
+    _set(ch, c, "a round of melee fought", melee_round=c.melee_round + 1)
+    live = [x for x in losers if ch.state.unit(x).on_table]
+    if live:
+        _set(ch, ch.state.unit(cid), "the loser checks morale", charge_step="loser")
+    else:
+        continue_melee(ch, cid)
+
+
+def after_brawl(ch: Changes, cid: str, rounds: int) -> None:
+    c = ch.state.unit(cid)
+    _set(ch, c, f"{rounds} further round(s)", melee_rounds=1 + rounds, charge_step="melee")
+
+
+def after_evade(ch: Changes, uid: str) -> None:
+    c = charger_of(ch.state, uid, "evade")
+    if c is not None:
+        _set(ch, c, f"{uid} evaded", charge_step=None, charge_state="done")
+
+
+# -- waivers --------------------------------------------------------------------------------
+def waive(state: State, oid: str) -> State:
+    """Skip an owed step (a logged waiver): the sequence goes on as if the step had been taken
+    without effect; waiving a round of melee or the further rounds ends the melee."""
+    owed = {o.id for o in obligations(state)}
+    if oid not in owed:
+        raise BadRequest(
+            f"nothing owed is called {oid!r}"
+            + (f" (owed: {', '.join(sorted(owed))})" if owed else " (nothing is owed)")
+        )
+    ch = Changes(state)
+    kind, _, rest = oid.partition(":")
+    if kind == "marker":
+        ch.unit(rest, "morale marker waived", morale_due=False)
+        return ch.state
+    cid, _, step = rest.partition(":")
+    c = state.unit(cid)
+    t = str(c.charge_target)
+    if step == "morale":
+        ch.unit(t, "forced morale test waived", morale_due=False)
+        after_morale(ch, t, True)
+    elif step.startswith("loser:"):
+        x = step.split(":", 1)[1]
+        ch.unit(x, "loser's morale test waived", morale_due=False)
+        after_morale(ch, x, True)
+    elif step == "close":
+        after_close(ch, cid)
+    elif step == "fire":
+        after_fire(ch, cid)
+    elif step == "home":
+        ch.unit(cid, "charge home test waived", charge_state="home")
+        after_home(ch, cid, True)
+    elif step in ("melee", "brawl", "evade"):
+        ch.unit(cid, f"{step} waived: the charge ends", charge_step=None, charge_state="done")
+    return ch.state
+
+
+# -- morale tests the referee calls itself ----------------------------------------------------
+def referee_calls(state: State, reason: str) -> bool:
+    """Is ``reason`` on the referee's list ([referee_morale], editable data)?"""
+    return bool(state.data.get("referee_morale", {}).get(reason, False))
+
+
+def call_morale(ch: Changes, uid: str, reason: str, facts: tuple[str, ...] = ()) -> str | None:
+    """Queue a morale test for ``uid`` (a marker; owed when its card comes or at once if it has
+    acted), with the facts the game knows. Returns a note, or None if not called."""
+    if not referee_calls(ch.state, reason) or not ch.state.has_unit(uid):
+        return None
+    u = ch.state.unit(uid)
+    if not u.on_table:
+        return None
+    kw: dict[str, Any] = {"morale_due": True}
+    if facts:
+        kw["morale_facts"] = tuple(dict.fromkeys((*u.morale_facts, *facts)))
+    ch.unit(uid, f"morale test called: {reason}", **kw)
+    label = str(ch.state.data.get("morale_reasons", {}).get(reason, reason))
+    return f"{uid} must test morale ({label})"
+
+
+def acted(state: State, u: Unit) -> bool:
+    card = state.card_of(u.id)
+    return u.acted or (card is not None and card.holder in state.done)
