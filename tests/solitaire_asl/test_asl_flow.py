@@ -433,3 +433,15 @@ def test_reveal_a_minefield(tmp_path: Path) -> None:
     assert out.message == "turn M2 in 4S7 face up: 1 AT"
     refused(g, "reveal", {"what": "M2"}, [], "already revealed")
     refused(g, "minefield", {"entered": "M1", "other": "M2"}, [2, 2], "O'Leary 4.6.2")
+
+
+def test_placed_dummies_are_named_after_their_hex(tmp_path: Path) -> None:
+    """3.1.1, 4.6.1: a dummy HIP counter or dummy minefield placed at set-up gets a name the
+    player can read off the board (its hex), not an invented serial."""
+    g = Game.create(Store(tmp_path / "p.db"), "g", "asl", RULESET.scenario("sample"), seed=2)
+    out = g.perform("place", {"kind": "dummy_hip", "side": "Russian", "location": "4Q6"})
+    assert "X4Q6" in out.message and g.state.stack("X4Q6") is not None
+    out = g.perform("place", {"kind": "dummy_hip", "side": "Russian", "location": "4Q6"})
+    assert "X4Q6b" in out.message
+    out = g.perform("place", {"kind": "dummy_minefield", "side": "Russian", "location": "4P5"})
+    assert "M4P5" in out.message and g.state.minefield("M4P5") is not None

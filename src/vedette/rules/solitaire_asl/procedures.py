@@ -15,7 +15,7 @@ from vedette.errors import BadRequest, RuleViolation, VedetteError
 from vedette.rules.base import Outcome
 from vedette.rules.protocol import Plan
 from vedette.rules.solitaire_asl.fold import Patch, apply_event
-from vedette.rules.solitaire_asl.hip import new_id, split_id
+from vedette.rules.solitaire_asl.hip import split_id
 from vedette.rules.solitaire_asl.ids import parse_hex_id
 from vedette.rules.solitaire_asl.model import (
     FORTIFICATION_KINDS,
@@ -212,6 +212,13 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
     )
 
 
+def _readable(state: State, wanted: str) -> str:
+    """``wanted`` as a new id when it is free, else its next readable variant (``X4O8b``)."""
+    from vedette.rules.solitaire_asl.hip import split_id
+
+    return wanted if not _taken(state, wanted) else split_id(state, wanted)
+
+
 def _taken(state: State, name: str) -> bool:
     return (
         state.stack(name) is not None
@@ -340,9 +347,8 @@ def run_place(state: State, req: PlaceRequest, data: Mapping[str, Any]) -> Outco
             raise RuleViolation(
                 "O'Leary 3.1.1", f"{side} has placed all {a.dummy_hip} allotted dummy HIP counters"
             )
-        sid, serial = new_id(state, "X", state.serial, set())
-        if req.name:
-            sid, serial = req.name, state.serial
+        # readable by default: named after its hex (X4O8, then X4O8b ...), as the player says it
+        sid, serial = _readable(state, req.name or f"X{loc}"), state.serial
         p.put_stack(Stack(sid, side, loc, Status.DUMMY_HIP, dummies=1, position=req.position))
         p.set("allot", {"side": side, "dummy_hip": 1}).set("serial", serial)
         msg = f"dummy HIP counter {sid} in {loc} ({a.dummy_hip_placed + 1} of {a.dummy_hip})"
@@ -352,9 +358,7 @@ def run_place(state: State, req: PlaceRequest, data: Mapping[str, Any]) -> Outco
                 "O'Leary 4.6.1",
                 f"{side} has placed all {a.dummy_minefields} allotted dummy minefields",
             )
-        mid, serial = new_id(state, "M", state.serial, {m.id for m in state.minefields})
-        if req.name:
-            mid, serial = req.name, state.serial
+        mid, serial = _readable(state, req.name or f"M{loc}"), state.serial
         p.put_mine(Minefield(mid, side, loc, dummy=True))
         p.set("allot", {"side": side, "dummy_minefields": 1}).set("serial", serial)
         n = a.dummy_minefields_placed + 1
