@@ -354,11 +354,10 @@ def allocate(
 
 # -- typed events -------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class UnitChanged(DomainEvent):
-    """A unit's fields changed (``set``), with what they were and why. Version 1 (release 0.1)
-    was the same payload as an untyped event; ``upgrade`` fills what it may lack."""
+class _FieldsChanged(DomainEvent):
+    """A unit's or a general's fields changed (``set``), with what they were and why. Version 1
+    (release 0.1) was the same payload as an untyped event; ``upgrade`` fills what it may lack."""
 
-    kind: ClassVar[str] = "unit_changed"
     version: ClassVar[int] = 2
     id: str
     set_: dict[str, Any]
@@ -371,19 +370,17 @@ class UnitChanged(DomainEvent):
 
 
 @dataclass(frozen=True, slots=True)
-class GeneralChanged(DomainEvent):
+class UnitChanged(_FieldsChanged):
+    """A unit's fields changed."""
+
+    kind: ClassVar[str] = "unit_changed"
+
+
+@dataclass(frozen=True, slots=True)
+class GeneralChanged(_FieldsChanged):
     """A general's fields changed (killed, rated, attached ...)."""
 
     kind: ClassVar[str] = "general_changed"
-    version: ClassVar[int] = 2
-    id: str
-    set_: dict[str, Any]
-    was: dict[str, Any] = field(default_factory=dict)
-    why: str = ""
-
-    @classmethod
-    def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
-        return {"was": {}, "why": "", **data}
 
 
 @dataclass(frozen=True, slots=True)
