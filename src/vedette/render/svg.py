@@ -151,6 +151,7 @@ def _piece(
             "data-pick": pid,
             "data-x": body.centre.x,
             "data-y": body.centre.y,
+            "data-facing": getattr(body, "facing", 0.0),
         },
     )
     el(
@@ -208,26 +209,84 @@ def _table_svg(
     extra: list[tuple[str, dict[str, object]]],
     cls: str,
 ) -> str:
+    """The table top: its terrain, each feature named where it lies (readable without a
+    tooltip), then the pieces. ``extra`` texts go to the right of the table (kept for boards
+    that still draw notes there; the web page shows notes beside the board instead)."""
     fs = _font(width)
-    root = _svg(width + fs * 24, depth + fs * 3, "table top", cls)
-    body = el(root, "g", {"transform": f"translate(0,{fs * 2:.0f})"})
+    side = max((len(t) for t, _ in extra), default=0) * fs * 0.6 + fs if extra else 0
+    root = _svg(width + side, depth + fs * 2.2, "table top", cls)
+    root.set("data-depth", f"{depth:.1f}")
+    root.set("data-top", f"{fs * 2:.1f}")
+    body = el(root, "g", {"class": "table", "transform": f"translate(0,{fs * 2:.0f})"})
     el(
         body,
         "rect",
         {"x": 0, "y": 0, "width": f"{width:.0f}", "height": f"{depth:.0f}", "fill": "#dfe8c8"},
     )
+    names = el(None, "g", {"class": "feature-names", "pointer-events": "none"})
     for f in features:
         style = FEATURE_STYLE.get(f.kind, {"fill": "#ccc", "stroke": "#999"})
         g = el(body, "g", {"class": "feature", "data-kind": f.kind})
         el(g, "title", None, f"{f.name} ({f.kind})")
         _shape_svg(g, f.shape, depth, style)
+        c = f.shape.representative_point()
+        el(
+            names,
+            "text",
+            {
+                "x": c.x,
+                "y": depth - c.y,
+                "font-size": f"{fs * 0.8:.0f}",
+                "text-anchor": "middle",
+                "fill": "#3b3b2b",
+                "font-style": "italic",
+                "stroke": "#fff",
+                "stroke-width": 2,
+                "paint-order": "stroke",
+            },
+            f"{f.name} ({f.kind})" if f.name else f.kind,
+        )
+    body.append(names)
     body.extend(pieces)
-    el(root, "text", {"x": 8, "y": f"{fs * 1.4:.0f}", "font-size": f"{fs * 1.3:.0f}"}, head)
+    el(root, "text", {"x": 8, "y": f"{fs * 1.4:.0f}", "font-size": f"{fs * 1.2:.0f}"}, head)
     for text, attrs in extra:
         el(root, "text", attrs, text)
     return to_text(root)
 
 
 def _font(width: float) -> float:
-    """A font size that reads at the table's scale (tables run from ~600 to ~2000 mm)."""
-    return max(8.0, width / 70)
+    """A font size that reads at the table's scale (tables run from ~600 to ~2000 mm): the
+    table drawn 720 px wide (a tablet) shows it at about 15 px."""
+    return max(12.0, width / 48)
+
+
+# -- stacks, badges, legends -------------------------------------------------------------------
+def fan(n: int, w: float, h: float, room: float) -> list[tuple[float, float]]:
+    """Offsets of ``n`` counters of size ``w`` x ``h`` stacked in one place, fanned so that each
+    shows a corner a finger can pick (at least half its width, or a third where more than
+    three share ``room`` units): a single counter sits in the centre."""
+    if n <= 1:
+        return [(0.0, 0.0)]
+    step_x = min(w * 0.55, max(w / 3, (room - w) / (n - 1)))
+    step_y = min(h * 0.4, step_x * h / w)
+    x0 = -step_x * (n - 1) / 2
+    y0 = -step_y * (n - 1) / 2
+    return [(x0 + i * step_x, y0 + i * step_y) for i in range(n)]
+
+
+def badge(parent: ET.Element, x: float, y: float, n: int, r: float = 8.5) -> None:
+    """A count badge (how many counters share a place), drawn over the stack's corner."""
+    g = el(parent, "g", {"class": "badge", "pointer-events": "none"})
+    el(g, "circle", {"cx": x, "cy": y, "r": r, "fill": "#fff", "stroke": "#111"})
+    attrs = {"x": x, "y": y + r * 0.45, "font-size": f"{r * 1.3:.1f}", "text-anchor": "middle"}
+    el(g, "text", {**attrs, "font-weight": 700}, n)
+
+
+def legend_entry(label: str, shape: str = "rect", **paint: object) -> dict[str, object]:
+    """One line of a board's legend: a swatch (``rect``, ``line``, ``dash``, ``ring``,
+    ``circle``) painted with SVG presentation attributes, and what it means."""
+    return {
+        "label": label,
+        "shape": shape,
+        "paint": {k.replace("_", "-"): v for k, v in paint.items()},
+    }

@@ -401,6 +401,11 @@ class Ruleset(Generic[S]):
     def board_svg(self, state: S, state_json: Mapping[str, Any]) -> str | None:
         """The board as an SVG document, drawn by the ruleset's own ``board`` module
         (``<package>/board.py``: ``board(state, state_json) -> str``); None if it has none."""
+        fn = self._board_fn("board")
+        return None if fn is None else str(fn(state, state_json))
+
+    def _board_fn(self, name: str) -> Callable[..., Any] | None:
+        """A function of the ruleset's ``board`` module (None where it has none)."""
         from importlib import import_module
         from importlib.util import find_spec
 
@@ -411,10 +416,39 @@ class Ruleset(Generic[S]):
                     continue
             except ModuleNotFoundError:
                 continue
-            fn = getattr(import_module(mod), "board", None)
+            fn = getattr(import_module(mod), name, None)
             if fn is not None:
-                return str(fn(state, state_json))
+                return fn  # type: ignore[no-any-return]
         return None
+
+    def legend(self, state: S) -> list[dict[str, Any]]:
+        """What the board's colours, lines and markers mean (``board.legend``)."""
+        fn = self._board_fn("legend")
+        return [] if fn is None else list(fn(state))
+
+    def roster(self, state: S) -> list[dict[str, Any]]:
+        """Every unit with its status, strength and markers, as its owner may know them
+        (``board.roster``): one dict a unit, keys id, side, name, where, strength, status."""
+        fn = self._board_fn("roster")
+        return [] if fn is None else list(fn(state))
+
+    def table_changes(self, before_state: S, events: Sequence[Any]) -> list[str]:
+        """What to change on the real table after ``events`` (folded onto ``before_state``), in
+        words: "move R2 from W2421 to W2121; mark it fixed" (``board.changes``)."""
+        fn = self._board_fn("changes")
+        if fn is None or not events:
+            return []
+        after = before_state
+        for e in events:
+            after = self.fold(after, self.decode(e) if isinstance(e, Mapping) else e)
+        return list(fn(before_state, after))
+
+    def move_check(self, state: S, procedure: str, plan: Any) -> dict[str, Any]:
+        """What a hand move costs, from the procedure's plan (``board.move_check``): e.g.
+        ``{"used": ..., "left": ..., "units": ..., "path": [...], "text": ...}``; a
+        ``{"problem": ...}`` where the rules refuse it."""
+        fn = self._board_fn("move_check")
+        return {} if fn is None else dict(fn(state, procedure, plan))
 
     def render(self, state: S) -> str:
         """The game as text (map, units, phase)."""

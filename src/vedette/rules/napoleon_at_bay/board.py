@@ -10,7 +10,10 @@ from typing import Any
 from vedette.render.svg import (
     _side_colour,
     _svg,
+    badge,
     el,
+    fan,
+    legend_entry,
     to_text,
 )
 
@@ -78,7 +81,7 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
     el(
         root,
         "text",
-        {"x": 6, "y": 14, "font-size": 12},
+        {"x": 6, "y": 14, "font-size": 13},
         f"{sj.get('title', '')} · turn {sj.get('turn')} · {sj.get('phasing')} {sj.get('phase')}",
     )
     for hid, (x, y) in pts.items():
@@ -111,8 +114,8 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
                     "pointer-events": "none",
                 },
             )
-        name = m.names.get(hid, "")
-        small = {"font-size": 7, "text-anchor": "middle", "pointer-events": "none"}
+        name = m.names.get(hid, "") or (terr if terr != "clear" else "")
+        small = {"font-size": 8, "text-anchor": "middle", "pointer-events": "none"}
         el(root, "text", {"x": x - minx, "y": y - miny - size * 0.55, "fill": "#555", **small}, hid)
         if name:
             el(
@@ -187,14 +190,19 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
                     },
                 )
     sides: list[str] = list(sj.get("sides", {}))
+    by_hex: dict[str, list[tuple[Any, int]]] = {}
     for p in state.pieces.values():
-        colour = _side_colour(sides, p.side)
         for i, hx in enumerate(p.hexes):
-            if hx not in pts:
-                continue
-            x, y = pts[hx]
-            cx, cy = x - minx, y - miny
-            w = size * 1.1
+            if hx in pts:
+                by_hex.setdefault(hx, []).append((p, i))
+    for hx, here in by_hex.items():
+        x, y = pts[hx]
+        w = size * (1.1 if len(here) == 1 else 0.9)
+        h = w / 1.3
+        offsets = fan(len(here), w, h, size * 1.6)
+        for (p, i), (dx, dy) in zip(here, offsets, strict=True):
+            colour = _side_colour(sides, p.side)
+            cx, cy = x - minx + dx, y - miny + dy
             label = p.id if len(p.hexes) == 1 else f"{p.id}.{i + 1}"
             g = el(
                 root,
@@ -204,7 +212,9 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
                     "data-piece": p.id,
                     "data-hex": hx,
                     "data-pick": p.id,
+                    "data-side": p.side,
                     "data-fixed": str(p.fixed).lower(),
+                    "data-stack": len(here),
                 },
             )
             stroke = {"stroke": "#ffd400", "stroke-width": 3} if p.fixed else {"stroke": "#111"}
@@ -213,9 +223,9 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
                 "rect",
                 {
                     "x": cx - w / 2,
-                    "y": cy - w / 2.6,
+                    "y": cy - h / 2,
                     "width": w,
-                    "height": w / 1.3,
+                    "height": h,
                     "rx": 3,
                     "fill": colour,
                     **stroke,
@@ -224,7 +234,14 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
             el(
                 g,
                 "text",
-                {"x": cx, "y": cy + 4, "font-size": 10, "text-anchor": "middle", "fill": "#fff"},
+                {
+                    "x": cx,
+                    "y": cy + 4,
+                    "font-size": 11,
+                    "font-weight": 700,
+                    "text-anchor": "middle",
+                    "fill": "#fff",
+                },
                 label,
             )
             el(
@@ -235,7 +252,95 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
                 f" {p.vedettes} vedette{'s' if p.vedettes != 1 else ''}"
                 f"{' - FIXED' if p.fixed else ''}",
             )
+        if len(here) > 1:
+            lx, ly = offsets[-1]
+            badge(root, x - minx + lx + w / 2, y - miny + ly - h / 2, len(here))
     return to_text(root)
 
 
 board = nab
+
+
+# -- what the board means, and what changed on it -------------------------------------------------
+def legend(state: Any) -> list[dict[str, object]]:
+    sides: list[str] = list(state.sides)
+    out = [
+        legend_entry(f"{state.sides[s]} piece", fill=_side_colour(sides, s), stroke="#111")
+        for s in state.sides
+    ]
+    out += [
+        legend_entry("fixed (Herman (2))", fill="#888", stroke="#ffd400", stroke_width=3),
+        legend_entry(
+            "enemy ZOC (Herman (1))", "ring", fill="none", stroke="#d4a017", stroke_dasharray="3 3"
+        ),
+        legend_entry("swap of the latest fixing", "line", stroke="#e67e22"),
+        legend_entry("road", "line", stroke="#8d6e63"),
+        legend_entry("river or bridge hexside", "line", stroke="#2e86c1"),
+        legend_entry(
+            "n: counters in one hex (each is clickable)", "circle", fill="#fff", stroke="#111"
+        ),
+    ]
+    used = set(state.map.terrain)
+    out += [legend_entry(t, fill=c, stroke="#999") for t, c in NAB_TERRAIN.items() if t in used]
+    return out
+
+
+def roster(state: Any) -> list[dict[str, object]]:
+    out: list[dict[str, object]] = []
+    for p in state.pieces.values():
+        marks = []
+        if p.fixed:
+            marks.append("fixed")
+        if p.id in state.moved:
+            marks.append(f"moved ({p.march or 'normal'})")
+        if p.id == state.moving:
+            marks.append("moving now")
+        strength = f"{p.infantry} inf, {p.cavalry} cav, {p.vedettes} ved"
+        out.append(
+            {
+                "id": p.id,
+                "side": state.sides.get(p.side, p.side),
+                "name": p.name,
+                "where": ",".join(p.hexes),
+                "strength": strength if state.is_force(p) else p.kind,
+                "status": ", ".join(marks) or "-",
+            }
+        )
+    return out
+
+
+def changes(before: Any, after: Any) -> list[str]:
+    """What to change on the real map: moves (with their new hexes) and fixed markers."""
+    out: list[str] = []
+    for pid, q in after.pieces.items():
+        p = before.pieces.get(pid)
+        if p is None:
+            out.append(f"place {pid} in {','.join(q.hexes)}")
+            continue
+        bits = []
+        if p.hexes != q.hexes:
+            bits.append(f"move {pid} from {','.join(p.hexes)} to {','.join(q.hexes)}")
+        if q.fixed and not p.fixed:
+            bits.append("mark it fixed" if bits else f"mark {pid} fixed")
+        elif p.fixed and not q.fixed:
+            bits.append("remove its fixed marker" if bits else f"remove {pid}'s fixed marker")
+        if bits:
+            out.append("; ".join(bits))
+    out += [f"remove {pid} from the map" for pid in before.pieces if pid not in after.pieces]
+    return out
+
+
+def move_check(state: Any, procedure: str, plan: Any) -> dict[str, object]:
+    """The path a drag would take, its MP cost and the ZOCs it enters (from the move's plan)."""
+    mp = getattr(plan, "data", None)
+    if procedure != "move" or mp is None or not hasattr(mp, "path"):
+        return {}
+    zocs = [f"{c} ({'a fixing is owed' if c in mp.owed else 'no fixing'})" for c in mp.entered]
+    return {
+        "path": list(mp.path),
+        "used": str(mp.mp),
+        "units": "MP",
+        "zoc": list(mp.entered),
+        "text": f"{mp.piece.id}: {' '.join(mp.path)}, {mp.mp} MP"
+        + (f"; enters the ZOC of {', '.join(zocs)}" if zocs else ""),
+    }

@@ -10,7 +10,10 @@ from vedette.render.svg import (
     _hex_points,
     _side_colour,
     _svg,
+    badge,
     el,
+    fan,
+    legend_entry,
     to_text,
 )
 
@@ -59,13 +62,10 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
     el(
         root,
         "text",
-        {"x": 6, "y": 14, "font-size": 12},
+        {"x": 6, "y": 14, "font-size": 13},
         f"{state.name} · {state.phasing} {state.phase} · shifts this phase: {shifts}"
         f" · closed: {closed}",
     )
-    for i, (c, lbl) in enumerate(ASL_STATUS.values()):
-        el(root, "rect", {"x": 6 + i * 92, "y": 20, "width": 10, "height": 10, "fill": c})
-        el(root, "text", {"x": 19 + i * 92, "y": 29, "font-size": 9}, lbl)
     locs = {loc.id: loc for loc in state.locations}
     for hid, (x, y) in pos.items():
         loc = locs.get(hid)
@@ -91,14 +91,30 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
             "text",
             {
                 "x": x - minx,
-                "y": y - miny - size * 0.62,
-                "font-size": 8,
+                "y": y - miny - size * 0.6,
+                "font-size": 10,
                 "text-anchor": "middle",
                 "fill": "#777",
                 "pointer-events": "none",
             },
             hid,
         )
+        if loc is not None and (loc.terrain or loc.tem):
+            words = f"{loc.terrain or 'TEM'} {loc.tem:+d}" + (" LOS" if loc.los else "")
+            el(
+                root,
+                "text",
+                {
+                    "class": "terrain",
+                    "x": x - minx,
+                    "y": y - miny + size * 0.78,
+                    "font-size": 10,
+                    "text-anchor": "middle",
+                    "fill": "#4a3b1f",
+                    "pointer-events": "none",
+                },
+                words,
+            )
     for f in state.fortifications:
         if f.location in pos:
             x, y = pos[f.location]
@@ -110,7 +126,7 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
                     "data-fort": f.id,
                     "x": x - minx - size * 0.8,
                     "y": y - miny + size * 0.75,
-                    "font-size": 8,
+                    "font-size": 10,
                     "fill": "#6e2c00",
                     "data-pick": f.id,
                 },
@@ -128,7 +144,7 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
                     "data-mines": m.id,
                     "x": x - minx - size * 0.8,
                     "y": y - miny + size * 0.55,
-                    "font-size": 8,
+                    "font-size": 10,
                     "fill": "#922b21",
                     "data-pick": m.id,
                 },
@@ -142,10 +158,12 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
         if hid not in pos:
             continue
         x, y = pos[hid]
-        for i, s in enumerate(stacks):
+        w, h = (30.0, 26.0) if len(stacks) == 1 else (26.0, 22.0)
+        offsets = fan(len(stacks), w, h, size * 1.5)
+        for s, (dx, dy) in zip(stacks, offsets, strict=True):
             colour, label = ASL_STATUS.get(str(s.status), ("#666", str(s.status)))
-            cx = x - minx - size * 0.45 + i * 14
-            cy = y - miny - size * 0.35 + i * 6
+            cx = x - minx + dx - w / 2
+            cy = y - miny + dy - h / 2 - size * 0.05
             edge = _side_colour(sides, s.side)
             ti = bool(getattr(s, "ti", False))
             n = len(s.counters) or getattr(s, "dummies", 0)
@@ -158,6 +176,7 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
                     "data-loc": hid,
                     "data-status": str(s.status),
                     "data-pick": s.id,
+                    "data-count": len(stacks),
                 },
             )
             el(
@@ -166,8 +185,8 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
                 {
                     "x": cx,
                     "y": cy,
-                    "width": 30,
-                    "height": 26,
+                    "width": w,
+                    "height": h,
                     "rx": 3,
                     "fill": colour,
                     "stroke": edge,
@@ -175,11 +194,108 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
                     "stroke-dasharray": "4 2" if ti else None,
                 },
             )
-            text = {"font-size": 10, "text-anchor": "middle", "fill": "#fff"}
-            el(g, "text", {"x": cx + 15, "y": cy + 12, **text}, s.id)
-            el(g, "text", {"x": cx + 15, "y": cy + 22, **text, "font-size": 7}, n)
+            text = {"font-size": 11, "text-anchor": "middle", "fill": "#fff", "font-weight": 700}
+            el(g, "text", {"x": cx + w / 2, "y": cy + h / 2 + 4, **text}, s.id)
             el(g, "title", None, f"{s.side} {label}{' TI' if ti else ''}: {n} counter(s)")
+        if len(stacks) > 1:
+            lx, ly = offsets[-1]
+            badge(root, x - minx + lx + w / 2, y - miny + ly - h / 2 - size * 0.05, len(stacks))
     return to_text(root)
 
 
 board = asl
+
+
+# -- what the board means, and what changed on it -------------------------------------------------
+def legend(state: Any) -> list[dict[str, object]]:
+    sides = list(state.sides)
+    out = [
+        legend_entry(
+            f"{sd} (stack edge)", fill="#fff", stroke=_side_colour(sides, sd), stroke_width=3
+        )
+        for sd in state.sides
+    ]
+    out += [legend_entry(lbl, fill=c, stroke="#111") for c, lbl in ASL_STATUS.values()]
+    out += [
+        legend_entry(
+            "TI: task in progress (dashed edge)",
+            fill="#fff",
+            stroke="#111",
+            stroke_dasharray="4 2",
+            stroke_width=3,
+        ),
+        legend_entry(
+            "terrain TEM (LOS: in enemy LOS), written under the hex",
+            "rect",
+            fill="#f4f1e1",
+            stroke="#aaa",
+        ),
+        legend_entry(
+            "n: stacks in one location (each is clickable)", "circle", fill="#fff", stroke="#111"
+        ),
+    ]
+    return out
+
+
+def _label(status: object) -> str:
+    return ASL_STATUS.get(str(status), ("", str(status)))[1]
+
+
+_HIDDEN = {"potential_dummy", "concealed", "hip", "dummy_hip", "cloaked"}
+
+
+def _contents(s: Any) -> str:
+    """What a stack holds, as the board shows it: names only of revealed units; a count under
+    concealment, HIP or cloaking (O'Leary 2.1, 3, 5); the dummies of a known dummy stack."""
+    status = str(s.status)
+    if status == "dummy":
+        return f"{s.dummies} dummy counter(s)"
+    if status in _HIDDEN:
+        return f"{len(s.counters) or s.dummies} counter(s), hidden"
+    return ", ".join(c.name or c.id for c in s.counters) or "-"
+
+
+def roster(state: Any) -> list[dict[str, object]]:
+    out: list[dict[str, object]] = []
+    for s in state.stacks:
+        marks = [_label(s.status)]
+        if s.ti:
+            marks.append("TI")
+        if s.moved:
+            marks.append("moved")
+        out.append(
+            {
+                "id": s.id,
+                "side": s.side,
+                "name": _contents(s),
+                "where": s.location + (f" ({s.position})" if s.position else ""),
+                "strength": str(s.size),
+                "status": ", ".join(marks),
+            }
+        )
+    return out
+
+
+def changes(before: Any, after: Any) -> list[str]:
+    """What to change on the real board: stacks moved, their concealment, TI, removals."""
+    old = {s.id: s for s in before.stacks}
+    out: list[str] = []
+    for s in after.stacks:
+        p = old.get(s.id)
+        if p is None:
+            out.append(f"place {s.id} ({_label(s.status)}) in {s.location}")
+            continue
+        bits = []
+        if p.location != s.location:
+            bits.append(f"move {s.id} from {p.location} to {s.location}")
+        if p.status != s.status:
+            bits.append(f"{s.id}: {_label(p.status)} -> {_label(s.status)}")
+        if s.ti != p.ti:
+            bits.append(f"{'place' if s.ti else 'remove'} a TI counter on {s.id}")
+        if len(s.counters) != len(p.counters):
+            bits.append(f"{s.id} now holds {len(s.counters)} counter(s)")
+        if bits:
+            out.append("; ".join(bits))
+    kept = {s.id for s in after.stacks}
+    out += [f"remove {sid} from {old[sid].location}" for sid in old if sid not in kept]
+    return out

@@ -1,0 +1,114 @@
+"""The board as its own resource, and hand moves checked before they are written.
+
+* ``GET /api/games/{name}/board`` -> ``{svg, legend, roster, highlight, rings, hand}``: the board
+  refreshes alone (board.js reloads it on ``vedette:changed``); ``highlight`` holds the ids and
+  hexes the latest action in force changed; ``rings`` the rule distances (mm) a player may draw
+  around a unit; ``hand`` which procedure a drag performs (None: the ruleset keeps no positions).
+* ``POST /api/games/{name}/move-check`` ``{procedure, request}`` -> ``{ok, error?, used, left,
+  units, path, zoc, text}``: the procedure's own plan (its rule checks, no dice, nothing written)
+  and the ruleset's reading of it (``Ruleset.move_check``). A refusal is ``ok: false`` with the
+  one-line reason naming the rule; a malformed body is a 4xx like every API call.
+
+Both are plain ``def`` endpoints: rules code runs in the thread pool, never on the event loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import Field
+
+from vedette.engine import Game
+from vedette.errors import VedetteError
+from vedette.schemas import Strict
+from vedette.web import boards
+
+router = APIRouter()
+
+
+class CheckBody(Strict):
+    procedure: str = Field(max_length=64)
+    request: dict[str, Any] = Field(default_factory=dict)
+
+
+#: the procedure a hand move performs, per ruleset, and how its request is built (board.js)
+HAND_MOVES: dict[str, dict[str, str]] = {
+    "napoleon_at_bay": {"procedure": "move", "kind": "hex"},
+    "two_by_two": {"procedure": "move", "kind": "point"},
+    "solo_napoleonic": {"procedure": "move", "kind": "relative"},
+}
+
+
+def hand_move(g: Game) -> dict[str, str] | None:
+    """Which procedure a drag performs here (None: positions are not kept, or not on a map)."""
+    spec = HAND_MOVES.get(g.ruleset.name)
+    if spec is None:
+        return None
+    if getattr(g.state, "play", "tracked") != "tracked":
+        return None  # a stated game keeps no positions (2 by 2, Kuryakin)
+    return spec
+
+
+def highlight(g: Game) -> list[str]:
+    """The ids and hexes the latest action in force named in its events (what it changed)."""
+    if not g.effective:
+        return []
+    last = g.effective[-1]
+    rec = next((r for r in reversed(g.records) if r.seq == last), None)
+    if rec is None:
+        return []
+    found: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, str):
+            if 0 < len(x) <= 16:
+                found.add(x)
+        elif isinstance(x, Mapping):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list | tuple):
+            for v in x:
+                walk(v)
+
+    walk(rec.payload.get("events", []))
+    return sorted(found)
+
+
+def rings(g: Game) -> dict[str, float]:
+    fn = g.ruleset._board_fn("rings")
+    return {} if fn is None else {str(k): float(v) for k, v in fn(g.state).items()}
+
+
+def board_view(g: Game) -> dict[str, Any]:
+    sj = g.ruleset.state_json(g.state)
+    return {
+        "svg": boards.svg(g.ruleset.name, g.state, sj, g.render()),
+        "legend": g.ruleset.legend(g.state),
+        "roster": g.ruleset.roster(g.state),
+        "highlight": highlight(g),
+        "rings": rings(g),
+        "hand": hand_move(g),
+    }
+
+
+@router.get("/api/games/{name}/board")
+def board(name: str, request: Request) -> dict[str, Any]:
+    with request.app.state.sessions.game(name) as g:
+        return board_view(g)
+
+
+@router.post("/api/games/{name}/move-check")
+def move_check(name: str, body: CheckBody, request: Request) -> dict[str, Any]:
+    from vedette.web.app import _request, one_line
+
+    with request.app.state.sessions.game(name) as g:
+        try:
+            proc, plan = g._prepare(body.procedure, _request(body.request))
+            if proc.query:
+                return {"ok": False, "error": f"{body.procedure} is a query, not a move"}
+            facts = g.ruleset.move_check(g.state, body.procedure, plan)
+        except VedetteError as e:
+            return {"ok": False, "error": one_line(e)}
+        return {"ok": True, **facts}

@@ -1,0 +1,485 @@
+// vedette board: pan and zoom, a keyboard cursor, picks, the legend and roster, and hand moves
+// checked by the rules before they are done. No framework; no inline script or style (CSP):
+// styles are set through the CSSOM, SVG through DOM calls.
+//
+// Events (docs: interfaces §2): dispatches `vedette:pick` {kind, value} when a piece, hex or
+// point is picked, and `vedette:perform` {procedure, request} when a checked hand move is
+// confirmed; reloads itself on `vedette:changed`.
+"use strict";
+
+(() => {
+  const root = document.getElementById("game");
+  const viewport = document.getElementById("board-viewport");
+  const board = document.getElementById("board");
+  if (!root || !viewport || !board) return;
+  const game = root.dataset.game;
+  const api = `/api/games/${encodeURIComponent(game)}`;
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const readout = document.getElementById("board-readout");
+  const ringSel = document.getElementById("board-ring");
+  const confirmBox = document.getElementById("move-confirm");
+  const confirmText = document.getElementById("move-text");
+  let info = { legend: [], roster: [], highlight: [], rings: {}, hand: null };
+  let view = { k: 1, x: 0, y: 0 };
+  let cursor = null; // the element the keyboard cursor is on
+  let selected = null; // the unit picked last (rings are drawn around it)
+  let pending = null; // a checked move awaiting confirmation {procedure, request}
+
+  const csrf = () => document.querySelector('meta[name="csrf-token"]').content;
+  async function post(url, body) {
+    const r = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf() },
+      body: JSON.stringify(body || {}),
+      credentials: "same-origin",
+    });
+    const data = await r.json().catch(() => ({ error: "bad response" }));
+    if (!r.ok) throw new Error(data.error || r.statusText);
+    return data;
+  }
+  const svg = () => board.querySelector("svg");
+  const say = (text) => { if (readout) readout.textContent = text; };
+  const svgEl = (tag, attrs) => {
+    const e = document.createElementNS(SVGNS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    return e;
+  };
+
+  // -- pan and zoom: a CSS transform on #board inside the clipped viewport ---------------------
+  function apply() {
+    board.style.transformOrigin = "0 0";
+    board.style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.k})`;
+    viewport.dataset.zoom = view.k.toFixed(2);
+  }
+  function zoomAt(factor, cx, cy) {
+    const k = Math.min(8, Math.max(1, view.k * factor));
+    const f = k / view.k;
+    view = { k, x: cx - (cx - view.x) * f, y: cy - (cy - view.y) * f };
+    clamp();
+    apply();
+  }
+  function clamp() {
+    const w = viewport.clientWidth;
+    const h = board.offsetHeight;
+    view.x = Math.min(0, Math.max(w - w * view.k, view.x));
+    view.y = Math.min(0, Math.max(h - h * view.k, view.y));
+  }
+  const reset = () => { view = { k: 1, x: 0, y: 0 }; apply(); };
+  const centre = () => [viewport.clientWidth / 2, viewport.clientHeight / 2];
+
+  viewport.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    const r = viewport.getBoundingClientRect();
+    zoomAt(e.deltaY < 0 ? 1.2 : 1 / 1.2, e.clientX - r.left, e.clientY - r.top);
+  }, { passive: false });
+
+  document.querySelectorAll("[data-board]").forEach((b) => b.addEventListener("click", () => {
+    const what = b.dataset.board;
+    if (what === "zoom-in") zoomAt(1.4, ...centre());
+    else if (what === "zoom-out") zoomAt(1 / 1.4, ...centre());
+    else if (what === "reset") reset();
+    else if (what === "move-mode") {
+      b.setAttribute("aria-pressed", b.getAttribute("aria-pressed") === "true" ? "false" : "true");
+      say(b.getAttribute("aria-pressed") === "true" ? "tap a unit, then where it goes" : "");
+    }
+  }));
+  const moveMode = () => document.querySelector('[data-board="move-mode"]')?.getAttribute("aria-pressed") === "true";
+
+  // -- pointers: pan (drag on empty board), pinch (two touches), hand moves (drag a unit) -----
+  const pointers = new Map();
+  let gesture = null;
+  const local = (e) => { const r = viewport.getBoundingClientRect(); return [e.clientX - r.left, e.clientY - r.top]; };
+
+  function pieceOf(target) {
+    const n = target.closest ? target.closest("[data-pick]") : null;
+    if (!n || !board.contains(n)) return null;
+    return n.matches(".unit, .piece, .stack, .general") ? n : null;
+  }
+
+  viewport.addEventListener("pointerdown", (e) => {
+    pointers.set(e.pointerId, local(e));
+    if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      gesture = { kind: "pinch", dist: Math.hypot(a[0] - b[0], a[1] - b[1]), k: view.k };
+      return;
+    }
+    const piece = pieceOf(e.target);
+    if (piece && info.hand && movable(piece)) {
+      gesture = { kind: "drag", piece, start: local(e), moved: false, hexes: [piece.dataset.hex].filter(Boolean) };
+    } else {
+      gesture = { kind: "pan", start: local(e), view: { ...view }, moved: false };
+    }
+  });
+  viewport.addEventListener("pointermove", (e) => {
+    if (!pointers.has(e.pointerId)) return;
+    pointers.set(e.pointerId, local(e));
+    if (!gesture) return;
+    if (gesture.kind === "pinch" && pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      const d = Math.hypot(a[0] - b[0], a[1] - b[1]);
+      zoomAt((gesture.k * d) / gesture.dist / view.k, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2);
+    } else if (gesture.kind === "pan") {
+      const [x, y] = local(e);
+      if (Math.hypot(x - gesture.start[0], y - gesture.start[1]) > 6) gesture.moved = true;
+      if (gesture.moved && view.k > 1) {
+        view.x = gesture.view.x + x - gesture.start[0];
+        view.y = gesture.view.y + y - gesture.start[1];
+        clamp();
+        apply();
+      }
+    } else if (gesture.kind === "drag") {
+      const [x, y] = local(e);
+      if (!gesture.moved && Math.hypot(x - gesture.start[0], y - gesture.start[1]) < 8) return;
+      if (!gesture.moved) viewport.setPointerCapture(e.pointerId);
+      gesture.moved = true;
+      dragTo(gesture, e);
+    }
+  });
+  function end(e) {
+    pointers.delete(e.pointerId);
+    const g = gesture;
+    if (pointers.size === 0) gesture = null;
+    if (g && g.kind === "drag" && g.moved) {
+      suppressClick = true;
+      finishDrag(g, e);
+    }
+    if (g && g.kind === "pan" && g.moved) suppressClick = true;
+  }
+  viewport.addEventListener("pointerup", end);
+  viewport.addEventListener("pointercancel", (e) => { pointers.delete(e.pointerId); gesture = null; clearGhost(); });
+  let suppressClick = false;
+  viewport.addEventListener("click", (e) => {
+    if (suppressClick) { suppressClick = false; e.stopPropagation(); e.preventDefault(); return; }
+    onTap(e);
+  }, true);
+
+  // -- picks ------------------------------------------------------------------------------------
+  function pickKind(n) {
+    if (n.matches(".hex")) return "hex";
+    if (n.matches(".loc")) return "location";
+    if (n.matches(".unit, .piece, .stack, .general")) return "unit";
+    return "location";
+  }
+  function pick(n) {
+    const kind = pickKind(n);
+    document.dispatchEvent(new CustomEvent("vedette:pick", { detail: { kind, value: n.dataset.pick } }));
+    if (kind === "unit") { selected = n; drawRing(); }
+    setCursor(n);
+  }
+  function onTap(e) {
+    const n = e.target.closest ? e.target.closest("[data-pick]") : null;
+    if (moveMode() && info.hand) {
+      if (n && pieceOf(n) && movable(n) && (!armed || pieceOf(n) !== armed)) {
+        armed = n; setCursor(n); say(`${n.dataset.pick}: now tap where it goes`);
+        e.stopPropagation();
+        return;
+      }
+      if (armed) {
+        e.stopPropagation();
+        const g = { kind: "drag", piece: armed, hexes: [armed.dataset.hex].filter(Boolean) };
+        armed = null;
+        finishDrag(g, e, n && n.dataset.hex ? n : null);
+        return;
+      }
+    }
+    if (n && board.contains(n)) pick(n);
+    else if (info.hand && info.hand.kind !== "hex" && svg()) {
+      const p = world(e);
+      if (p) document.dispatchEvent(new CustomEvent("vedette:pick", { detail: { kind: "point", value: [Math.round(p[0]), Math.round(p[1])] } }));
+    }
+  }
+  let armed = null;
+
+  // -- the keyboard cursor: one tab stop; arrows move between picks, Enter picks -----------------
+  function untab() {
+    board.querySelectorAll("[data-pick]").forEach((n) => n.setAttribute("tabindex", "-1"));
+  }
+  new MutationObserver(() => { untab(); decorate(); }).observe(board, { childList: true });
+  function setCursor(n) {
+    if (cursor && cursor !== n) cursor.classList.remove("cursor");
+    cursor = n;
+    if (n) {
+      n.classList.add("cursor");
+      viewport.setAttribute("aria-activedescendant", "");
+      const t = n.querySelector("title");
+      say(`${n.dataset.pick}${t ? ": " + t.textContent : ""}`);
+    }
+  }
+  viewport.addEventListener("keydown", (e) => {
+    const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (dirs[e.key]) {
+      e.preventDefault();
+      const all = [...board.querySelectorAll("[data-pick]")];
+      if (!all.length) return;
+      if (!cursor || !board.contains(cursor)) { setCursor(all[0]); return; }
+      const [dx, dy] = dirs[e.key];
+      const c = mid(cursor);
+      let best = null;
+      let bestScore = Infinity;
+      for (const n of all) {
+        if (n === cursor) continue;
+        const m = mid(n);
+        const along = (m[0] - c[0]) * dx + (m[1] - c[1]) * dy;
+        if (along <= 1) continue;
+        const across = Math.abs((m[0] - c[0]) * dy) + Math.abs((m[1] - c[1]) * dx);
+        const score = along + 2 * across;
+        if (score < bestScore) { bestScore = score; best = n; }
+      }
+      if (best) setCursor(best);
+    } else if ((e.key === "Enter" || e.key === " ") && cursor) {
+      e.preventDefault();
+      cursor.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    } else if (e.key === "+" || e.key === "=") zoomAt(1.4, ...centre());
+    else if (e.key === "-") zoomAt(1 / 1.4, ...centre());
+    else if (e.key === "0") reset();
+    else if (e.key === "Escape") { cancelMove(); armed = null; }
+  });
+  const mid = (n) => { const r = n.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+
+  // -- table-top coordinates (mm, y north) from a pointer ----------------------------------------
+  function world(e) {
+    const s = svg();
+    if (!s || !s.dataset.depth) return null;
+    const pt = new DOMPoint(e.clientX, e.clientY).matrixTransform(s.getScreenCTM().inverse());
+    return [pt.x, Number(s.dataset.depth) - (pt.y - Number(s.dataset.top))];
+  }
+  function toSvg(x, y) {
+    const s = svg();
+    return [x, Number(s.dataset.depth) - y + Number(s.dataset.top)];
+  }
+  function movable(n) {
+    if (!info.hand) return false;
+    if (info.hand.kind === "hex") return n.matches(".piece");
+    return n.matches(".unit") && n.dataset.x !== undefined;
+  }
+
+  // -- hand moves: ghost, ruler, the rules' check, then confirm ----------------------------------
+  let checkTicket = 0;
+  function clearGhost() { svg()?.querySelectorAll(".ghost").forEach((n) => n.remove()); }
+  function requestFor(g, e, hexEl) {
+    const id = g.piece.dataset.pick;
+    if (info.hand.kind === "hex") {
+      const hx = hexEl ? hexEl.dataset.hex : hexAt(e);
+      if (!hx) return null;
+      const req = { force: id, to: [hx] };
+      const path = g.hexes && g.hexes.length > 1 && g.hexes[g.hexes.length - 1] === hx ? g.hexes : null;
+      if (path) req.path = path;
+      return req;
+    }
+    const p = world(e);
+    if (!p) return null;
+    const x0 = Number(g.piece.dataset.x);
+    const y0 = Number(g.piece.dataset.y);
+    if (info.hand.kind === "point") return { unit: id, to: [round1(p[0]), round1(p[1])] };
+    const bearing = (Math.atan2(p[0] - x0, p[1] - y0) * 180) / Math.PI;
+    const facing = Number(g.piece.dataset.facing || 0);
+    return {
+      unit: id,
+      distance: round1(Math.hypot(p[0] - x0, p[1] - y0)),
+      direction: round1((((bearing - facing) % 360) + 360) % 360),
+    };
+  }
+  const round1 = (v) => Math.round(v * 10) / 10;
+  function hexAt(e) {
+    for (const n of document.elementsFromPoint(e.clientX, e.clientY)) {
+      if (n.dataset && n.dataset.hex && n.matches(".hex")) return n.dataset.hex;
+    }
+    return null;
+  }
+  function dragTo(g, e) {
+    const s = svg();
+    if (!s) return;
+    clearGhost();
+    if (info.hand.kind === "hex") {
+      const hx = hexAt(e);
+      if (hx && g.hexes[g.hexes.length - 1] !== hx) {
+        const back = g.hexes.indexOf(hx);
+        if (back >= 0) g.hexes = g.hexes.slice(0, back + 1);
+        else g.hexes.push(hx);
+      }
+      const pts = g.hexes.map((h) => s.querySelector(`.hex[data-hex="${CSS.escape(h)}"]`)).filter(Boolean).map(hexCentre);
+      if (pts.length > 1) s.append(svgEl("polyline", { class: "ghost ruler", points: pts.map((p) => p.join(",")).join(" ") }));
+    } else {
+      const p = world(e);
+      if (!p) return;
+      const a = toSvg(Number(g.piece.dataset.x), Number(g.piece.dataset.y));
+      const b = toSvg(p[0], p[1]);
+      s.append(svgEl("line", { class: "ghost ruler", x1: a[0], y1: a[1], x2: b[0], y2: b[1] }));
+      s.append(svgEl("circle", { class: "ghost target", cx: b[0], cy: b[1], r: 6 }));
+      const mm = Math.hypot(p[0] - Number(g.piece.dataset.x), p[1] - Number(g.piece.dataset.y));
+      const per = info.hand.mm_per_unit || (info.hand.kind === "point" ? 19.05 : 10);
+      const unit = info.hand.kind === "point" ? `[${(mm / per).toFixed(1)}]` : `${(mm / 10).toFixed(1)} cm`;
+      say(`${g.piece.dataset.pick}: ${unit}`);
+    }
+    const req = requestFor(g, e);
+    if (!req) return;
+    const key = JSON.stringify(req);
+    if (key === g.lastKey) return;
+    g.lastKey = key;
+    clearTimeout(g.timer);
+    g.timer = setTimeout(() => check(req, false), 120);
+  }
+  function hexCentre(poly) {
+    const pts = poly.getAttribute("points").trim().split(/\s+/).map((p) => p.split(",").map(Number));
+    return [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length];
+  }
+  async function check(req, final) {
+    const ticket = ++checkTicket;
+    try {
+      const res = await post(`${api}/move-check`, { procedure: info.hand.procedure, request: req });
+      if (ticket !== checkTicket) return res;
+      if (res.ok) {
+        if (res.mm_per_unit) info.hand.mm_per_unit = res.mm_per_unit;
+        say(res.text || "legal");
+        markZoc(res.zoc || []);
+      } else say(`refused: ${res.error}`);
+      return res;
+    } catch (err) {
+      if (ticket === checkTicket) say(`refused: ${err.message}`);
+      return { ok: false, error: err.message };
+    } finally {
+      if (final) { /* nothing more: the caller shows the confirmation */ }
+    }
+  }
+  function markZoc(ids) {
+    board.querySelectorAll(".zoc-entered").forEach((n) => n.classList.remove("zoc-entered"));
+    for (const id of ids) board.querySelectorAll(`[data-pick="${CSS.escape(id)}"]`).forEach((n) => n.classList.add("zoc-entered"));
+  }
+  async function finishDrag(g, e, hexEl) {
+    let req = requestFor(g, e, hexEl);
+    if (!req) { clearGhost(); say("drop it on the board"); return; }
+    let res = await check(req, true);
+    if (!res.ok && req.path && /path/.test(res.error || "")) {
+      delete req.path; // a fast drag skipped a hex: the cheapest path instead
+      res = await check(req, true);
+    }
+    if (!res.ok) { clearGhost(); return; }
+    pending = { procedure: info.hand.procedure, request: req };
+    if (confirmBox) {
+      confirmText.textContent = res.text || "legal";
+      confirmBox.hidden = false;
+      document.getElementById("move-ok").focus();
+    }
+  }
+  function cancelMove() {
+    pending = null;
+    if (confirmBox) confirmBox.hidden = true;
+    clearGhost();
+    markZoc([]);
+  }
+  document.getElementById("move-ok")?.addEventListener("click", () => {
+    if (!pending) return;
+    const detail = pending;
+    cancelMove();
+    document.dispatchEvent(new CustomEvent("vedette:perform", { detail }));
+  });
+  document.getElementById("move-cancel")?.addEventListener("click", () => { cancelMove(); say("move cancelled"); });
+
+  // -- rings around the unit picked last ---------------------------------------------------------
+  function drawRing() {
+    const s = svg();
+    if (!s) return;
+    s.querySelectorAll(".ring").forEach((n) => n.remove());
+    const mm = ringSel && ringSel.value ? Number(ringSel.value) : 0;
+    if (!mm || !selected || selected.dataset.x === undefined || !s.dataset.depth) return;
+    const [cx, cy] = toSvg(Number(selected.dataset.x), Number(selected.dataset.y));
+    s.append(svgEl("circle", { class: "ring", cx, cy, r: mm, "pointer-events": "none" }));
+  }
+  ringSel?.addEventListener("change", drawRing);
+
+  // -- legend, roster, highlight ------------------------------------------------------------------
+  function swatch(entry) {
+    const s = svgEl("svg", { width: 28, height: 18, viewBox: "0 0 28 18", "aria-hidden": "true" });
+    const p = entry.paint || {};
+    let shape;
+    if (entry.shape === "line") shape = svgEl("line", { x1: 2, y1: 9, x2: 26, y2: 9, "stroke-width": 4, ...p });
+    else if (entry.shape === "circle") shape = svgEl("circle", { cx: 14, cy: 9, r: 7, ...p });
+    else if (entry.shape === "ring") shape = svgEl("rect", { x: 3, y: 2, width: 22, height: 14, rx: 2, "stroke-width": 2, ...p });
+    else if (entry.shape === "none") return null;
+    else shape = svgEl("rect", { x: 3, y: 2, width: 22, height: 14, rx: 2, ...p });
+    s.append(shape);
+    return s;
+  }
+  function renderInfo() {
+    const ul = document.getElementById("board-legend");
+    if (ul) {
+      ul.replaceChildren();
+      for (const entry of info.legend) {
+        const li = document.createElement("li");
+        const sw = swatch(entry);
+        if (sw) li.append(sw);
+        li.append(document.createTextNode(" " + entry.label));
+        ul.append(li);
+      }
+    }
+    const table = document.getElementById("board-roster");
+    if (table) {
+      table.replaceChildren();
+      const cols = [];
+      for (const row of info.roster) for (const k of Object.keys(row)) if (!cols.includes(k)) cols.push(k);
+      const head = document.createElement("tr");
+      for (const c of cols) { const th = document.createElement("th"); th.textContent = c; th.scope = "col"; head.append(th); }
+      const thead = document.createElement("thead");
+      thead.append(head);
+      const tbody = document.createElement("tbody");
+      for (const row of info.roster) {
+        const tr = document.createElement("tr");
+        tr.dataset.unit = row.id;
+        for (const c of cols) {
+          const td = document.createElement("td");
+          if (c === "id") {
+            const b = document.createElement("button");
+            b.type = "button"; b.className = "linklike"; b.textContent = row.id;
+            b.addEventListener("click", () => {
+              const n = board.querySelector(`[data-pick="${CSS.escape(row.id)}"]`);
+              if (n) pick(n);
+              else document.dispatchEvent(new CustomEvent("vedette:pick", { detail: { kind: "unit", value: row.id } }));
+            });
+            td.append(b);
+          } else td.textContent = row[c] === undefined ? "" : String(row[c]);
+          tr.append(td);
+        }
+        tbody.append(tr);
+      }
+      table.append(thead, tbody);
+    }
+    if (ringSel) {
+      const keep = ringSel.value;
+      ringSel.replaceChildren(new Option("no ring", ""));
+      for (const [label, mm] of Object.entries(info.rings || {})) ringSel.append(new Option(label, String(mm)));
+      ringSel.value = keep;
+      ringSel.hidden = !Object.keys(info.rings || {}).length;
+    }
+    document.querySelectorAll('[data-board="move-mode"]').forEach((b) => { b.hidden = !info.hand; });
+    decorate();
+  }
+  function decorate() {
+    const hl = new Set(info.highlight || []);
+    board.querySelectorAll("[data-pick]").forEach((n) => {
+      n.classList.toggle("changed", hl.has(n.dataset.pick) && !n.matches(".hex, .loc"));
+      if (n.matches(".unit, .piece") && info.hand && movable(n)) n.classList.add("movable");
+    });
+    if (selected && !board.contains(selected)) {
+      selected = board.querySelector(`[data-pick="${CSS.escape(selected.dataset.pick)}"]`);
+    }
+    drawRing();
+  }
+  async function load(replaceSvg) {
+    try {
+      const r = await fetch(`${api}/board`, { credentials: "same-origin" });
+      if (!r.ok) return;
+      const data = await r.json();
+      info = data;
+      if (replaceSvg) board.innerHTML = data.svg; // the server's escaped SVG tree, as on load
+      untab();
+      renderInfo();
+      root.dataset.boardReady = String((Number(root.dataset.boardReady) || 0) + 1);
+    } catch (err) {
+      say(`board: ${err.message}`);
+    }
+  }
+  document.addEventListener("vedette:changed", () => load(true));
+  untab();
+  apply();
+  load(false);
+})();
