@@ -19,7 +19,10 @@ def run(db: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, 
 
 def test_cli_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "g.db"
-    code, out, _ = run(db, capsys, "twobytwo", "new", "neudorf", "--seed", "3")
+    # the sample as it stood before issue 15 (lines [21] apart): the positions below are its own
+    code, out, _ = run(
+        db, capsys, "twobytwo", "new", "neudorf", "--scenario", "sample_far", "--seed", "3"
+    )
     assert code == 0 and "The bridge at Neudorf" in out and "player 1 (Austrians)" in out
     code, out, _ = run(db, capsys, "2x2", "help")
     assert "move" in out and "shoot" in out and "melee" in out and "rally" in out

@@ -136,7 +136,8 @@ def test_stated_distance_on_a_tracked_unit_moves_it_along_its_facing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = str(tmp_path / "g.db")
-    assert main(["--db", db, "2x2", "new", "g", "--seed", "1"]) == 0
+    new = ["--db", db, "2x2", "new", "g", "--scenario", "sample_far", "--seed", "1"]
+    assert main(new) == 0
     assert main(["--db", db, "2x2", "move", "unit=A2", "distance=3"]) == 0
     capsys.readouterr()
     assert main(["--db", db, "2x2", "show", "--json"]) == 0

@@ -217,3 +217,19 @@ def test_table_changes_nab_fix_in_words() -> None:
     fixed = procs["fix"].run(s1, {"moving": "F1", "contact": "R1"}, PhysicalSource([3]))
     words = rs.table_changes(s1, fixed.events)
     assert "move R2 from W2421 to W2121; mark it fixed" in words, words
+
+
+def test_2x2_sample_armies_are_in_reach_by_turn_2() -> None:
+    """Infantry moves [4] a turn and shoots at [2] (2 by 2, Unit Summary); the Austrians move
+    first: after their two moves and the French one, the lines can exchange musketry."""
+    for scenario, in_reach in (("sample", True), ("sample_far", False)):
+        _, state = sample("two_by_two", scenario)
+        inf = [u for u in state.units if u.on_table and u.kind == "infantry"]
+        gap = min(
+            state.rules.n(a.body.centre.distance(b.body.centre))
+            for a in inf
+            for b in inf
+            if a.side != b.side
+        )
+        reach = 3 * 4 + 2 + 1  # three moves, musket range, a base depth or so
+        assert (gap <= reach) is in_reach, (scenario, gap)

@@ -107,8 +107,8 @@ def test_kuryakin_activation_and_morale(page: Any, live_server: str) -> None:
     assert "cards revealed" in text
     text = act(page, "next")
     assert "card #1: A3" in text
-    # the activation order is on the board, the active card marked
-    assert "▶ 1: A3" in page.inner_text("#board")
+    # the activation order is in the board's legend, the active card marked
+    assert "▶ 1: A3" in wait_text(page, "#board-legend", "▶ 1: A3")
     page.select_option("#procedure", "morale")
     page.click('#board g.unit[data-unit="F5"]')
     page.click("#odds-btn")

@@ -290,3 +290,15 @@ def legend_entry(label: str, shape: str = "rect", **paint: object) -> dict[str, 
         "shape": shape,
         "paint": {k.replace("_", "-"): v for k, v in paint.items()},
     }
+
+
+def terrain_legend(kinds: Any, note: str = "") -> list[dict[str, object]]:
+    """Legend lines for the table-top terrain kinds drawn (FEATURE_STYLE's paint)."""
+    out = []
+    for k in sorted(set(kinds)):
+        st = FEATURE_STYLE.get(k, {"fill": "#ccc", "stroke": "#999"})
+        shape = "line" if st.get("fill") == "none" else "rect"
+        out.append(
+            legend_entry(f"{k}{note}", shape, **{kk.replace("-", "_"): v for kk, v in st.items()})
+        )
+    return out

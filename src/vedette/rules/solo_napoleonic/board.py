@@ -12,6 +12,7 @@ from vedette.render.svg import (
     _table_svg,
     el,
     legend_entry,
+    terrain_legend,
 )
 
 
@@ -22,6 +23,10 @@ def solo_napoleonic(state: Any, sj: Mapping[str, Any]) -> str:
     placed = [(u, b) for u, b in bodies if b is not None]
     xs = [c.x for _, b in placed for c in b.corners()] + [g.x for g in state.generals if g.x]
     ys = [c.y for _, b in placed for c in b.corners()] + [g.y for g in state.generals if g.y]
+    for f in state.terrain:
+        _, _, x1, y1 = f.shape.bounds
+        xs.append(x1)
+        ys.append(y1)
     width = max(xs, default=600) + 100
     depth = max(ys, default=400) + 100
     sides: list[str] = list(state.sides)
@@ -37,7 +42,17 @@ def solo_napoleonic(state: Any, sj: Mapping[str, Any]) -> str:
     fs = _font(width)
     for g in state.generals:
         if g.x is not None and g.y is not None and not g.killed:
-            ge = el(None, "g", {"class": "general", "data-general": g.id, "data-pick": g.id})
+            ge = el(
+                None,
+                "g",
+                {
+                    "class": "general",
+                    "data-general": g.id,
+                    "data-pick": g.id,
+                    "data-x": g.x,
+                    "data-y": g.y,
+                },
+            )
             el(
                 ge,
                 "circle",
@@ -63,7 +78,7 @@ def solo_napoleonic(state: Any, sj: Mapping[str, Any]) -> str:
             el(ge, "title", None, f"{g.name}: TH {g.th}, AV {g.av}, CR {g.cr}")
             pieces.append(ge)
     head = f"{state.title} · turn {sj.get('turn')} · {sj.get('phase')}"
-    return _table_svg(width, depth, (), pieces, head, [], "tabletop solonap")
+    return _table_svg(width, depth, state.terrain, pieces, head, [], "tabletop solonap")
 
 
 board = solo_napoleonic
@@ -83,10 +98,11 @@ def legend(state: Any) -> list[dict[str, object]]:
         legend_entry("general (TH, AV, CR in the roster)", "circle", fill="#f5b041", stroke="#111")
     )
     out.append(legend_entry("faded: routed or destroyed", fill="#888", opacity=0.45))
+    out += terrain_legend((f.kind for f in state.terrain), " (for the eye: no rule measures it)")
     order = []
     for c in state.queue():
-        mark = "now: " if c.holder == state.active else ""
-        order.append(f"{mark}{c.key_text()} {c.holder}")
+        mark = "▶ " if c.holder == state.active else ""
+        order.append(f"{mark}{c.key_text()}: {c.holder}")
     if order:
         out.append(legend_entry("activation order: " + ", ".join(order), "none"))
     if state.done:

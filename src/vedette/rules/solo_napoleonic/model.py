@@ -274,6 +274,8 @@ class State:
     chance: Mapping[str, str] = field(default_factory=dict)  # side -> held card id
     chance_played: tuple[str, ...] = ()
     history: tuple[str, ...] = ()
+    #: terrain features (geometry.tabletop.Feature) drawn on the board; no rule reads them
+    terrain: tuple[Any, ...] = field(default=(), repr=False, compare=False)
     # derived indexes (not part of the game's value): a unit's place in ``units`` (places never
     # change, so the index is shared by every state ``replace`` makes from this one) and the
     # units holding an open charge sequence (kept up to date by ``with_unit``)

@@ -4,6 +4,7 @@ turn's end and the list of procedures."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from vedette.data import merge, package_toml
@@ -548,7 +549,13 @@ class SoloNapoleonic(Ruleset[State]):
         for g in gens:
             if g.side not in sides:
                 raise DataError(src, f"general {g.id!r}: side {g.side!r} is not one of {sides}")
-        return State(str(scenario.get("title", "")), sides, units, gens, opts, data)
+        from vedette.rules.two_by_two.model import feature_from_data
+
+        terrain = tuple(
+            feature_from_data(f, i) for i, f in enumerate(scenario.get("terrain", []), 1)
+        )
+        state = State(str(scenario.get("title", "")), sides, units, gens, opts, data)
+        return replace(state, terrain=terrain) if terrain else state
 
     def obligations(self, state: State) -> tuple[Any, ...]:
         """The steps owed now: the open charges' next steps and the morale markers of the

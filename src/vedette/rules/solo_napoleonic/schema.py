@@ -15,6 +15,7 @@ from vedette.rules.solo_napoleonic.model import (
     General,
     Unit,
 )
+from vedette.rules.two_by_two.schema import TerrainFeature
 from vedette.schemas import Strict
 from vedette.schemas.fields import Angle, Id, Name, model_from_dataclass
 
@@ -74,6 +75,9 @@ class SolonapScenario(Strict):
     units: list[UnitModel] = Field(default=[], max_length=2_000)  # type: ignore[valid-type]
     generals: list[GeneralModel] = Field(default=[], max_length=500)  # type: ignore[valid-type]
     options: SolonapOptions = Field(default_factory=SolonapOptions)
+    #: terrain drawn on the board for the player's eye (vedette measures no cover or
+    #: ground in Kuryakin's rules: those facts are stated); shapes as in 2 by 2
+    terrain: list[TerrainFeature] = Field(default=[], max_length=1_000)
 
     @model_validator(mode="after")
     def _refs(self) -> SolonapScenario:

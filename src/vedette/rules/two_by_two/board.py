@@ -6,12 +6,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from vedette.render.svg import (
-    FEATURE_STYLE,
     _font,
     _piece,
     _side_colour,
     _table_svg,
     legend_entry,
+    terrain_legend,
 )
 
 
@@ -51,11 +51,7 @@ def legend(state: Any) -> list[dict[str, object]]:
         legend_entry("P pinned, D disrupted, R routed, S has shot (letters after the id)", "none"),
         legend_entry("faded: routed or off the table", fill="#888", opacity=0.45),
     ]
-    kinds = sorted({f.kind for f in state.table.features})
-    for k in kinds:
-        st = FEATURE_STYLE.get(k, {"fill": "#ccc", "stroke": "#999"})
-        shape = "line" if st.get("fill") == "none" else "rect"
-        out.append(legend_entry(k, shape, **{kk.replace("-", "_"): v for kk, v in st.items()}))
+    out += terrain_legend(f.kind for f in state.table.features)
     if state.play == "tracked":
         out.append(
             legend_entry(

@@ -141,7 +141,7 @@ class TwoByTwo(Ruleset[GameState]):
     scenario_model = TwoByTwoScenario
     house_rule_open_maps = ("units",)
     scenarios: Mapping[str, str] = MappingProxyType(
-        {"sample": "sample.toml", "setup": "setup.toml"}
+        {"sample": "sample.toml", "setup": "setup.toml", "sample_far": "sample_far.toml"}
     )
 
     events = EVENTS

@@ -94,6 +94,15 @@ class Rp(Strict):
     queue: list[Id] = Field(default=[], max_length=500)
 
 
+#: a terrain feature of a table top (also the Kuryakin sample's, drawn for the eye)
+TerrainFeature = Annotated[
+    Annotated[Area, Tag("area-shape")]
+    | Annotated[Line, Tag("line-shape")]
+    | Annotated[Circle, Tag("circle-shape")],
+    Discriminator(_shape),
+]
+
+
 class Victory(Strict):
     threshold_ap: int = Field(8, ge=0, le=100_000)
     max_turns: int = Field(8, ge=0, le=10_000)
@@ -107,14 +116,7 @@ class TwoByTwoScenario(Strict):
     table: Table = Field(default_factory=Table)
     victory: Victory = Field(default_factory=Victory)
     sides: list[Side] = Field(min_length=2, max_length=2)
-    terrain: list[
-        Annotated[
-            Annotated[Area, Tag("area-shape")]
-            | Annotated[Line, Tag("line-shape")]
-            | Annotated[Circle, Tag("circle-shape")],
-            Discriminator(_shape),
-        ]
-    ] = Field(default=[], max_length=1_000)
+    terrain: list[TerrainFeature] = Field(default=[], max_length=1_000)
     units: list[Unit] = Field(min_length=1, max_length=2_000)
     rps: list[Rp] = Field(default=[], max_length=100)
     rules: dict[str, Any] = {}

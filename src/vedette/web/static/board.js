@@ -194,7 +194,17 @@
   function untab() {
     board.querySelectorAll("[data-pick]").forEach((n) => n.setAttribute("tabindex", "-1"));
   }
-  new MutationObserver(() => { untab(); decorate(); }).observe(board, { childList: true });
+  // the board replaced by someone else (the page after an action): untab it, and bring the
+  // legend, roster and highlight up to date with it
+  let selfUpdate = false;
+  let reloadTimer = null;
+  new MutationObserver(() => {
+    untab();
+    if (selfUpdate) { selfUpdate = false; decorate(); return; }
+    decorate();
+    clearTimeout(reloadTimer);
+    reloadTimer = setTimeout(() => load(false), 50);
+  }).observe(board, { childList: true });
   function setCursor(n) {
     if (cursor && cursor !== n) cursor.classList.remove("cursor");
     cursor = n;
@@ -470,7 +480,7 @@
       if (!r.ok) return;
       const data = await r.json();
       info = data;
-      if (replaceSvg) board.innerHTML = data.svg; // the server's escaped SVG tree, as on load
+      if (replaceSvg) { selfUpdate = true; board.innerHTML = data.svg; } // the server's escaped SVG
       untab();
       renderInfo();
       root.dataset.boardReady = String((Number(root.dataset.boardReady) || 0) + 1);
