@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vedette import rules
+from vedette.dice.sources import PhysicalSource
 from vedette.engine import Game, Store
 from vedette.render.svg import fan
 from vedette.web.app import create_app
@@ -233,3 +234,35 @@ def test_2x2_sample_armies_are_in_reach_by_turn_2() -> None:
         )
         reach = 3 * 4 + 2 + 1  # three moves, musket range, a base depth or so
         assert (gap <= reach) is in_reach, (scenario, gap)
+
+
+def test_move_check_kuryakin_in_cm(client: TestClient) -> None:
+    h = headers(client, "ku")
+    r = client.post(
+        "/api/games/ku/move-check",
+        json={"procedure": "move", "request": {"unit": "A3", "distance": 100, "direction": 0}},
+        headers=h,
+    ).json()
+    assert not r["ok"] and "cannot act now" in r["error"]  # not its card: the rules say why
+    view = client.get("/api/games/ku/board").json()
+    assert view["hand"]["kind"] == "relative" and "control 150 mm" in view["rings"]
+
+
+def test_table_changes_2x2_move_in_words() -> None:
+    rs, state = sample("two_by_two")
+    out = rs.protocol_procedures()["move"].run(
+        state, {"unit": "A2", "to": [220, 440 - 57.15]}, PhysicalSource([])
+    )
+    assert rs.table_changes(state, out.events) == ["move A2 [3.0] to (220, 383) mm facing 180°"]
+    assert rs.table_changes(state, []) == []
+
+
+def test_table_changes_kuryakin_losses_in_words() -> None:
+    from dataclasses import replace
+
+    _, state = sample("solo_napoleonic")
+    after = state.with_unit(replace(state.unit("F1"), figures=15, disorder=1))
+    from vedette.rules.solo_napoleonic import board
+
+    words = board.changes(state, after)
+    assert words == ["remove 3 figure(s) from F1 (now 15); F1 disorder 0 -> 1"]

@@ -194,3 +194,48 @@ def test_tap_then_tap_moves_a_nab_force(page: Any, live_server: str) -> None:
     page.wait_for_selector("#move-confirm:not([hidden])")
     page.click("#move-cancel")
     assert log_procedures(page, live_server, "tap-nab").count("move") == 0
+
+
+def test_rings_on_demand_2x2(page: Any, live_server: str) -> None:
+    new_game(page, live_server, "rings-2x2", "two_by_two", "sample")
+    ready(page)
+    page.click('#board g.unit[data-unit="A2"]')
+    page.select_option("#board-ring", label="Div HQ [4]")
+    ring = page.locator("#board circle.ring")
+    assert float(ring.get_attribute("r") or 0) == pytest.approx(4 * 19.05, abs=0.1)
+    page.select_option("#board-ring", label="counter-charge: 1/2 its move")
+    assert float(ring.get_attribute("r") or 0) == pytest.approx(2 * 19.05, abs=0.1)  # [4] / 2
+    screenshot(page, "board_two_by_two_ring")
+
+
+def test_drag_a_kuryakin_unit_in_cm(page: Any, live_server: str, live_db: Any) -> None:
+    from vedette import rules
+    from vedette.engine import Game, Store
+
+    g = Game.create(
+        Store(live_db),
+        "drag-ku",
+        "solo_napoleonic",
+        rules.get("solo_napoleonic").scenario("sample"),
+        seed=11,
+    )
+    for proc in ("staff", "control", "deal", "next"):
+        g.perform(proc, {})
+    assert g.state.active == "A3"
+    page.goto(f"{live_server}/games/drag-ku")
+    page.evaluate(SHELL)
+    ready(page)
+    unit = '#board g.unit[data-unit="A3"]'
+    y0 = float(page.get_attribute(unit, "data-y") or 0)
+    sx, sy = centre(page, unit)
+    scale = page.locator("#board svg").bounding_box()["width"] / float(
+        page.get_attribute("#board svg", "viewBox").split()[2]
+    )
+    drag(page, (sx, sy), [(sx, sy + 100 * scale)])  # 10 cm south: straight ahead for A3
+    page.wait_for_selector("#move-confirm:not([hidden])")
+    text = page.inner_text("#move-text")
+    assert "A3: 10.0 cm of" in text and "cm left" in text
+    page.click("#move-ok")
+    ready(page, 2)
+    assert "move" in log_procedures(page, live_server, "drag-ku")
+    assert float(page.get_attribute(unit, "data-y") or 0) < y0  # it went south (random die aside)

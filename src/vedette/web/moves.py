@@ -76,9 +76,13 @@ def highlight(g: Game) -> list[str]:
     return sorted(found)
 
 
-def rings(g: Game) -> dict[str, float]:
+def rings(g: Game) -> dict[str, float | str]:
+    """The rings a player may draw around the unit picked: mm, or the name of a per-unit
+    distance the board carries on each unit (``data-<name>``)."""
     fn = g.ruleset._board_fn("rings")
-    return {} if fn is None else {str(k): float(v) for k, v in fn(g.state).items()}
+    if fn is None:
+        return {}
+    return {str(k): v if isinstance(v, str) else float(v) for k, v in fn(g.state).items()}
 
 
 def board_view(g: Game) -> dict[str, Any]:

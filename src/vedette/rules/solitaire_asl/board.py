@@ -44,7 +44,7 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
             continue
     cells = sorted(used | ring)
     flat = layout.convention.orientation == "flat" if hasattr(layout, "convention") else True
-    size = 34.0
+    size = 40.0
     pos: dict[str, tuple[float, float]] = {}
     for hid in cells:
         try:
@@ -107,14 +107,16 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
                 {
                     "class": "terrain",
                     "x": x - minx,
-                    "y": y - miny + size * 0.78,
-                    "font-size": 10,
+                    "y": y - miny + size * 0.5,
+                    "font-size": 11,
                     "text-anchor": "middle",
                     "fill": "#4a3b1f",
                     "pointer-events": "none",
                 },
                 words,
             )
+    mined = {m.location for m in state.minefields}
+    forts = {f.location for f in state.fortifications}
     for f in state.fortifications:
         if f.location in pos:
             x, y = pos[f.location]
@@ -124,9 +126,10 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
                 {
                     "class": "fort",
                     "data-fort": f.id,
-                    "x": x - minx - size * 0.8,
-                    "y": y - miny + size * 0.75,
-                    "font-size": 10,
+                    "x": x - minx - (2 if f.location in mined else 0),
+                    "y": y - miny + size * 0.78,
+                    "text-anchor": "end" if f.location in mined else "middle",
+                    "font-size": 11,
                     "fill": "#6e2c00",
                     "data-pick": f.id,
                 },
@@ -142,9 +145,10 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
                 {
                     "class": "mines",
                     "data-mines": m.id,
-                    "x": x - minx - size * 0.8,
-                    "y": y - miny + size * 0.55,
-                    "font-size": 10,
+                    "x": x - minx + (2 if m.location in forts else 0),
+                    "y": y - miny + size * 0.78,
+                    "text-anchor": "start" if m.location in forts else "middle",
+                    "font-size": 11,
                     "fill": "#922b21",
                     "data-pick": m.id,
                 },
@@ -159,11 +163,11 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
             continue
         x, y = pos[hid]
         w, h = (30.0, 26.0) if len(stacks) == 1 else (26.0, 22.0)
-        offsets = fan(len(stacks), w, h, size * 1.5)
+        offsets = fan(len(stacks), w, h, size * 1.4)
         for s, (dx, dy) in zip(stacks, offsets, strict=True):
             colour, label = ASL_STATUS.get(str(s.status), ("#666", str(s.status)))
             cx = x - minx + dx - w / 2
-            cy = y - miny + dy - h / 2 - size * 0.05
+            cy = y - miny + dy - h / 2 - size * 0.12
             edge = _side_colour(sides, s.side)
             ti = bool(getattr(s, "ti", False))
             n = len(s.counters) or getattr(s, "dummies", 0)
@@ -199,7 +203,7 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
             el(g, "title", None, f"{s.side} {label}{' TI' if ti else ''}: {n} counter(s)")
         if len(stacks) > 1:
             lx, ly = offsets[-1]
-            badge(root, x - minx + lx + w / 2, y - miny + ly - h / 2 - size * 0.05, len(stacks))
+            badge(root, x - minx + lx + w / 2, y - miny + ly - h / 2 - size * 0.12, len(stacks))
     return to_text(root)
 
 

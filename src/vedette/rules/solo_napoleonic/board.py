@@ -226,7 +226,9 @@ def move_check(state: Any, procedure: str, plan: Any) -> dict[str, object]:
 
     if procedure != "move":
         return {}
-    req = plan.request
+    from vedette.rules.solo_napoleonic.requests import given
+
+    req = given(plan.request)  # the typed request as the procedure bodies read it
     u = state.unit(req.get_str("unit"))
     require_active(state, u, R_DIST, "move", req.get_opt_str("mode") or "advance")
     base = base_move(state, u)

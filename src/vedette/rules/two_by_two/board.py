@@ -26,9 +26,10 @@ def two_by_two(state: Any, sj: Mapping[str, Any]) -> str:
         tip = f"{u.name} ({u.kind}, {u.side}) {' '.join(marks) or 'steady'}"
         if u.body is not None and u.status == "table":
             label = u.id + ("".join(f" {m[0].upper()}" for m in marks))
-            pieces.append(
-                _piece(u.id, u.body, table.depth, colour, label, status, tip, _font(table.width))
-            )
+            g = _piece(u.id, u.body, table.depth, colour, label, status, tip, _font(table.width))
+            # counter-charge reach: half the unit's move (2 by 2, Counter-charges)
+            g.set("data-half-move", f"{state.rules.mm(state.utype(u).move / 2):.1f}")
+            pieces.append(g)
     head = str(getattr(state, "title", "") or "2 by 2 Napoleonics")
     head += f" · {sj.get('phase_text', '')}"
     return _table_svg(table.width, table.depth, table.features, pieces, head, [], "tabletop")
@@ -163,9 +164,10 @@ def move_check(state: Any, procedure: str, plan: Any) -> dict[str, object]:
     }
 
 
-def rings(state: Any) -> dict[str, float]:
+def rings(state: Any) -> dict[str, float | str]:
     """The rule distances a player may ring a unit with, in mm (2 by 2: Rallying's HQ ranges,
-    the rally ban and rout contagion; counter-charge is half the unit's move, per unit)."""
+    the rally ban and rout contagion); a name instead of a number is a per-unit distance the
+    board carries on each unit (``data-half-move``: counter-charge reach, half its move)."""
     sec = state.rules.section("rally")
     mm = state.rules.base_mm
     return {
@@ -174,4 +176,5 @@ def rings(state: Any) -> dict[str, float]:
         f"Corps HQ [{float(sec.get('corps_range', 8)):g}]": mm * float(sec.get("corps_range", 8)),
         "rally ban: enemy within [2]": mm * 2,
         "rout contagion [3]": mm * 3,
+        "counter-charge: 1/2 its move": "half-move",
     }

@@ -390,7 +390,9 @@
     const s = svg();
     if (!s) return;
     s.querySelectorAll(".ring").forEach((n) => n.remove());
-    const mm = ringSel && ringSel.value ? Number(ringSel.value) : 0;
+    const v = ringSel ? ringSel.value : "";
+    // a number is mm; a name is a per-unit distance carried on the unit (data-half-move)
+    const mm = !v ? 0 : /^[\d.]+$/.test(v) ? Number(v) : Number(selected?.getAttribute(`data-${v}`) || 0);
     if (!mm || !selected || selected.dataset.x === undefined || !s.dataset.depth) return;
     const [cx, cy] = toSvg(Number(selected.dataset.x), Number(selected.dataset.y));
     s.append(svgEl("circle", { class: "ring", cx, cy, r: mm, "pointer-events": "none" }));
