@@ -31,7 +31,7 @@ def two_by_two(state: Any, sj: Mapping[str, Any]) -> str:
             g.set("data-half-move", f"{state.rules.mm(state.utype(u).move / 2):.1f}")
             pieces.append(g)
     head = str(getattr(state, "title", "") or "2 by 2 Napoleonics")
-    head += f" · {sj.get('phase_text', '')}"
+    head += f" · turn {state.turn}" if state.turn else ""  # the phase: first line of the legend
     return _table_svg(table.width, table.depth, table.features, pieces, head, [], "tabletop")
 
 
@@ -48,6 +48,7 @@ def legend(state: Any) -> list[dict[str, object]]:
         legend_entry(f"{sd.name} unit (white line: its front)", fill=_side_colour(sides, sd.id))
         for sd in state.sides
     ]
+    out.insert(0, legend_entry(state.phase_name(), "none"))
     out += [
         legend_entry("P pinned, D disrupted, R routed, S has shot (letters after the id)", "none"),
         legend_entry("faded: routed or off the table", fill="#888", opacity=0.45),

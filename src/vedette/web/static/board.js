@@ -210,7 +210,6 @@
     cursor = n;
     if (n) {
       n.classList.add("cursor");
-      viewport.setAttribute("aria-activedescendant", "");
       const t = n.querySelector("title");
       say(`${n.dataset.pick}${t ? ": " + t.textContent : ""}`);
     }
@@ -468,7 +467,7 @@
   function decorate() {
     const hl = new Set(info.highlight || []);
     board.querySelectorAll("[data-pick]").forEach((n) => {
-      n.classList.toggle("changed", hl.has(n.dataset.pick) && !n.matches(".hex, .loc"));
+      n.classList.toggle("changed", hl.has(n.dataset.pick));
       if (n.matches(".unit, .piece") && info.hand && movable(n)) n.classList.add("movable");
     });
     if (selected && !board.contains(selected)) {
