@@ -286,11 +286,17 @@ def legend(state: Any) -> list[dict[str, object]]:
 
 
 def roster(state: Any) -> list[dict[str, object]]:
+    from vedette.rules.napoleon_at_bay.game import _enemy_zocs
+
+    zocs = {sd: _enemy_zocs(state, sd) for sd in state.sides}
     out: list[dict[str, object]] = []
     for p in state.pieces.values():
         marks = []
         if p.fixed:
             marks.append("fixed")
+        inside = [q.id for q, z in zocs.get(p.side, []) if set(p.hexes) & z]
+        if inside and state.is_force(p):
+            marks.append(f"in the ZOC of {', '.join(inside)}")
         if p.id in state.moved:
             marks.append(f"moved ({p.march or 'normal'})")
         if p.id == state.moving:

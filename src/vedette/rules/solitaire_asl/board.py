@@ -92,7 +92,7 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
             {
                 "x": x - minx,
                 "y": y - miny - size * 0.6,
-                "font-size": 10,
+                "font-size": 11,
                 "text-anchor": "middle",
                 "fill": "#777",
                 "pointer-events": "none",
