@@ -273,3 +273,19 @@ def test_table_changes_kuryakin_losses_in_words() -> None:
 
     words = board.changes(state, after)
     assert words == ["remove 3 figure(s) from F1 (now 15); F1 disorder 0 -> 1"]
+
+
+def test_action_view_for_the_shell(tmp_path: Path) -> None:
+    from vedette.web.moves import action_view
+
+    g = Game.create(
+        Store(tmp_path / "g.db"),
+        "g",
+        "napoleon_at_bay",
+        rules.get("napoleon_at_bay").scenario("example1"),
+    )
+    before = g.state
+    out = g.perform("move", {"force": "F1", "to": ["W2020"]})
+    view = action_view(g, before, out.events)
+    assert view["table_changes"] == ["move F1 from W1920 to W2020"]
+    assert {"F1", "W2020", "W1920"} <= set(view["highlight"])

@@ -239,3 +239,25 @@ def test_drag_a_kuryakin_unit_in_cm(page: Any, live_server: str, live_db: Any) -
     ready(page, 2)
     assert "move" in log_procedures(page, live_server, "drag-ku")
     assert float(page.get_attribute(unit, "data-y") or 0) < y0  # it went south (random die aside)
+
+
+def test_markup_in_names_stays_text_in_legend_and_roster(
+    page: Any, live_server: str, live_db: Any
+) -> None:
+    from tests.web.markup import markup_scenario
+    from tests.web.test_web_browser_xss import PROBE
+    from vedette import rules
+    from vedette.engine import Game, Store
+
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    for name in rules.BUILTIN:
+        Game.create(Store(live_db), f"xss-board-{name}", name, markup_scenario(name), seed=1)
+        page.goto(f"{live_server}/games/xss-board-{name}")
+        ready(page)
+        page.click(".board-roster summary")
+        probe = page.evaluate(PROBE)
+        assert not probe["xss"] and probe["imgs"] == 0 and probe["scripts"] == 0, probe
+        shown = page.inner_text("#board-roster") + page.inner_text("#board-legend")
+        assert "<img src=x" in shown or "<script>" in shown, name  # escaped, not dropped
+    assert dialogs == []

@@ -14,7 +14,7 @@ Both are plain ``def`` endpoints: rules code runs in the thread pool, never on t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -74,6 +74,16 @@ def highlight(g: Game) -> list[str]:
 
     walk(rec.payload.get("events", []))
     return sorted(found)
+
+
+def action_view(g: Game, before_state: Any, events: Sequence[Any]) -> dict[str, Any]:
+    """What a perform response adds (interfaces §3), for the shell to merge into it: the table
+    changes in words (``Ruleset.table_changes``) and the ids/hexes to highlight. Call it after
+    ``g.perform`` with the state from before it and ``outcome.events``."""
+    return {
+        "table_changes": g.ruleset.table_changes(before_state, events),
+        "highlight": highlight(g),
+    }
 
 
 def rings(g: Game) -> dict[str, float | str]:
