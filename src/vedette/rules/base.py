@@ -405,7 +405,14 @@ class Ruleset(Generic[S]):
         return None if fn is None else str(fn(state, state_json))
 
     def _board_fn(self, name: str) -> Callable[..., Any] | None:
-        """A function of the ruleset's ``board`` module (None where it has none)."""
+        """A function of the ruleset's ``board`` module (None where it has none); looked up
+        once per ruleset."""
+        memo: dict[str, Callable[..., Any] | None] = self.__dict__.setdefault("_board_fns", {})
+        if name not in memo:
+            memo[name] = self._find_board_fn(name)
+        return memo[name]
+
+    def _find_board_fn(self, name: str) -> Callable[..., Any] | None:
         from importlib import import_module
         from importlib.util import find_spec
 
