@@ -1,0 +1,151 @@
+"""Sequences: the exact odds of several procedures played one after another.
+
+A sequence is a query :class:`~vedette.rules.protocol.Procedure` (a typed request, a plan
+that refuses with ``RuleViolation(rule)``, a resolve) whose resolve plays the ruleset's own
+procedures, in turn, on a private copy of the state: each step is the real ``plan`` then the
+real ``resolve`` with the SAME dice source, and its events are folded into the copy before
+the next step plans. The outcome's ``result`` names the end state, so
+:func:`~vedette.rules.protocol.chances` (which enumerates every die the whole thing draws)
+gives the exact odds of each end state, or samples them and says so when the tree is too
+large.
+
+A ruleset declares its sequences in ``<package>/sequences.py`` as ``SEQUENCES`` (see
+``Ruleset.sequences``), each built with :func:`sequence`: the request, a ``check`` run by plan
+before any die (refusals), and a ``play(steps, request) -> str`` that drives :class:`Steps` and
+returns the end-state label. Sequences are never performed (the engine refuses them): they
+only answer "how likely is each end state".
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from vedette.dice.die import Die
+from vedette.dice.sources import DiceSource
+from vedette.errors import RuleViolation, VedetteError
+from vedette.rules.base import Outcome
+from vedette.rules.protocol import Plan, Procedure, flow_violation
+
+
+class _FirstDie(Exception):
+    """Raised by :class:`_DryDice` at the first die: plan has seen every refusal that comes
+    before the dice."""
+
+
+class _DryDice:
+    kind = "dry"
+
+    def face(self, die: Die) -> int:
+        raise _FirstDie
+
+    def begin_attempt(self) -> None:
+        pass
+
+    def reject_attempt(self) -> None:
+        raise _FirstDie
+
+
+@dataclass
+class Steps:
+    """A private copy of the game played forward by the ruleset's own procedures.
+
+    ``step(name, request)`` plans and resolves procedure ``name`` on the current copy with the
+    sequence's dice source, then folds its events in; the owed steps of the rules are
+    respected as the engine respects them (a step an obligation blocks is refused). ``state``
+    is the copy after every step so far; ``rolls`` and ``lines`` gather what the steps
+    rolled and said.
+    """
+
+    ruleset: Any
+    state: Any
+    dice: DiceSource
+    rolls: list[Any]
+    lines: list[str]
+
+    def step(self, name: str, request: Mapping[str, Any]) -> Outcome:
+        procs = self.ruleset.protocol_procedures()
+        if name not in procs:
+            raise VedetteError(f"{self.ruleset.name} has no procedure {name!r}")
+        proc = procs[name]
+        req = proc.parse(request)
+        if not proc.query:
+            owed = flow_violation(
+                self.ruleset.obligations(self.state), name, proc.request_json(req)
+            )
+            if owed is not None:
+                raise RuleViolation(owed.rule, f"{owed.text} is owed first: '{owed.command()}'")
+        plan = proc.plan(self.state, req)
+        outcome: Outcome = proc.resolve(self.state, plan, self.dice)
+        for e in outcome.events:
+            self.state = self.ruleset.fold(self.state, e)
+        self.rolls.extend(outcome.rolls)
+        if outcome.message:
+            self.lines.append(str(outcome.message))
+        return outcome
+
+    def attempt(self, name: str, request: Mapping[str, Any]) -> Outcome | VedetteError:
+        """``step``, or the refusal when the rules forbid the step in the state the earlier
+        steps left (a branch where, say, a kind of shift closed): the caller names it."""
+        try:
+            return self.step(name, request)
+        except VedetteError as e:
+            return e
+
+
+Play = Callable[[Steps, Any], str]
+
+
+def sequence(
+    name: str,
+    request: type[Any],
+    ruleset: str,
+    play: Play,
+    help: str,
+    rule: str,
+    check: Callable[[Any, Any], None] | None = None,
+) -> Procedure[Any, Any]:
+    """A sequence of ruleset ``ruleset`` (its registry name) as a query procedure.
+
+    ``check(state, request)`` refuses what is wrong with the request itself; plan then plays
+    the sequence up to its first die, so every refusal that does not depend on the dice is a
+    refusal of the request. During resolve, a step refused in a branch (after some dice) ends
+    that branch: its label says which step and why.
+    """
+
+    def get_ruleset() -> Any:
+        from vedette import rules
+
+        return rules.get(ruleset)
+
+    def plan(state: Any, req: Any) -> Plan:
+        if check is not None:
+            check(state, req)
+        with contextlib.suppress(_FirstDie):  # up to the first die: refusals are the request's
+            play(Steps(get_ruleset(), state, _DryDice(), [], []), req)
+        return Plan(req)
+
+    def resolve(state: Any, plan: Plan, dice: DiceSource) -> Outcome:
+        steps = Steps(get_ruleset(), state, dice, [], [])
+        try:
+            label = play(steps, plan.request)
+        except VedetteError as e:
+            label = f"stopped: {e}"
+        return Outcome((), tuple(steps.rolls), "\n".join(steps.lines), result=label)
+
+    return Procedure(name, request, plan, resolve, help, rule, query=True)
+
+
+def load_sequences(module: str) -> dict[str, Procedure[Any, Any]]:
+    """``SEQUENCES`` of ``module`` if the module exists, else none."""
+    from importlib import import_module
+    from importlib.util import find_spec
+
+    try:
+        if find_spec(module) is None:
+            return {}
+    except ModuleNotFoundError:
+        return {}
+    return dict(getattr(import_module(module), "SEQUENCES", {}))
