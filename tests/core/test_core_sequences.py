@@ -21,9 +21,7 @@ GIVES = "gives way: R1 W2421; F1 W2020; R2 W2121 fixed"
 
 
 def nab(tmp_path: Path) -> Game:
-    return Game.create(
-        Store(tmp_path / "g.db"), "g", "nab", get("nab").scenario("sample"), seed=3
-    )
+    return Game.create(Store(tmp_path / "g.db"), "g", "nab", get("nab").scenario("sample"), seed=3)
 
 
 def test_sequences_are_declared_by_each_ruleset() -> None:
@@ -56,7 +54,7 @@ def test_refusals_name_the_rule_or_the_field(tmp_path: Path) -> None:
         g.chances("screen", {**SCREEN, "screen": "R2"})
     with pytest.raises(BadRequest, match="one destination hex per mover"):
         g.chances("screen", {**SCREEN, "to": ["W2020", "W2121"]})
-    with pytest.raises(BadRequest, match="unknown|colour"):
+    with pytest.raises(BadRequest, match=r"colour"):
         g.chances("screen", {**SCREEN, "colour": "red"})
     with pytest.raises(RuleViolation, match="only an enemy"):
         g.chances("screen", {"screen": "R1", "movers": ["R2"], "to": ["W2020"]})
