@@ -100,6 +100,8 @@ def test_cli_lists_and_computes(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "did you mean 'screen'" in err and "Traceback" not in err
     assert main(["--db", db, "nab", "chances", "screen", "R2", "movers=F1", "to=W2020"]) != 0
     assert "Herman (1)" in capsys.readouterr().err
+    assert main(["--db", db, "nab", "chances", "screen", "R1", "--movers", "F1"]) != 0
+    assert "KEY=VALUE" in capsys.readouterr().err
     assert main(["--db", db, "game", "log"]) == 0
     assert "screen" not in capsys.readouterr().out  # nothing logged
 

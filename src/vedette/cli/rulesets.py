@@ -656,7 +656,7 @@ class ChancesCommand(click.Command):
             name="chances",
             params=[
                 click.Argument(["name"], required=False),
-                click.Argument(["tokens"], nargs=-1, metavar="FIELDS"),
+                click.Argument(["tokens"], nargs=-1, metavar="[FIELDS]..."),
                 click.Option(
                     ["--game"],
                     help="the game (default: the current game)",
@@ -708,6 +708,9 @@ class ChancesCommand(click.Command):
                 f"{self.group.ruleset.name} has no sequence or procedure {name!r}{hint}"
                 f" (sequences: {', '.join(seqs) or 'none'})"
             )
+        for t in tokens:
+            if t.startswith("-") and not NEGATIVE.match(t):
+                raise BadRequest(f"chances {name}: {t!r}: write the fields as KEY=VALUE")
         request = ProcedureCommand(self.group, proc).request(tokens, {})
         with shell().store() as st:
             g = _open(st, game, self.group)
