@@ -19,8 +19,9 @@ only answer "how likely is each end state".
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from vedette.dice.die import Die
@@ -62,10 +63,18 @@ class Steps:
     ruleset: Any
     state: Any
     dice: DiceSource
-    rolls: list[Any]
-    lines: list[str]
+    rolls: list[Any] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    #: plans made on the starting state (the same in every dice branch: plans are pure)
+    memo: dict[str, tuple[Any, Plan]] | None = None
 
-    def step(self, name: str, request: Mapping[str, Any]) -> Outcome:
+    def __post_init__(self) -> None:
+        self.start = self.state
+
+    def _plan(self, name: str, request: Mapping[str, Any]) -> tuple[Any, Plan]:
+        key = json.dumps([name, request], sort_keys=True, default=str)
+        if self.memo is not None and self.state is self.start and key in self.memo:
+            return self.memo[key]
         procs = self.ruleset.protocol_procedures()
         if name not in procs:
             raise VedetteError(f"{self.ruleset.name} has no procedure {name!r}")
@@ -77,7 +86,13 @@ class Steps:
             )
             if owed is not None:
                 raise RuleViolation(owed.rule, f"{owed.text} is owed first: '{owed.command()}'")
-        plan = proc.plan(self.state, req)
+        found = (proc, proc.plan(self.state, req))
+        if self.memo is not None and self.state is self.start:
+            self.memo[key] = found
+        return found
+
+    def step(self, name: str, request: Mapping[str, Any]) -> Outcome:
+        proc, plan = self._plan(name, request)
         outcome: Outcome = proc.resolve(self.state, plan, self.dice)
         for e in outcome.events:
             self.state = self.ruleset.fold(self.state, e)
@@ -96,6 +111,15 @@ class Steps:
 
 
 Play = Callable[[Steps, Any], str]
+
+
+@dataclass(frozen=True)
+class _Memo:
+    """The plans a sequence's steps made on the state it was planned on, kept with its plan
+    so that each dice branch (a re-run of resolve) does not plan them again."""
+
+    state: Any
+    plans: dict[str, tuple[Any, Plan]]
 
 
 def sequence(
@@ -123,12 +147,15 @@ def sequence(
     def plan(state: Any, req: Any) -> Plan:
         if check is not None:
             check(state, req)
+        memo: dict[str, tuple[Any, Plan]] = {}
         with contextlib.suppress(_FirstDie):  # up to the first die: refusals are the request's
-            play(Steps(get_ruleset(), state, _DryDice(), [], []), req)
-        return Plan(req)
+            play(Steps(get_ruleset(), state, _DryDice(), memo=memo), req)
+        return Plan(req, data=_Memo(state, memo))
 
     def resolve(state: Any, plan: Plan, dice: DiceSource) -> Outcome:
-        steps = Steps(get_ruleset(), state, dice, [], [])
+        m = plan.data
+        memo = m.plans if isinstance(m, _Memo) and m.state is state else None
+        steps = Steps(get_ruleset(), state, dice, memo=memo)
         try:
             label = play(steps, plan.request)
         except VedetteError as e:
