@@ -14,6 +14,7 @@ from vedette.cli.main import main
 from vedette.engine import Game, Store
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules import get
+from vedette.rules.sequence import summary_of
 
 SCREEN = {"screen": "R1", "movers": ["F1"], "to": ["W2020"]}
 HOLDS = "holds: R1 W2121 fixed; F1 W2020"
@@ -67,6 +68,10 @@ def test_too_large_a_tree_is_sampled_and_says_so(tmp_path: Path) -> None:
     for row, exact in ((c.rows[0], Fraction(5, 6)), (c.rows[1], Fraction(1, 6))):
         assert row.low is not None and row.high is not None
         assert row.low <= exact <= row.high
+    each = {r.result: r for r in summary_of(get("nab").sequences()["screen"], c)}
+    holds = each["the screen holds"]
+    assert holds.low is not None and holds.high is not None
+    assert holds.low <= Fraction(1, 6) <= holds.high
 
 
 def test_any_procedure_has_its_whole_odds_through_chances(tmp_path: Path) -> None:
@@ -91,6 +96,7 @@ def test_cli_lists_and_computes(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "exact" in lines[0]
     assert "5/6" in lines[1] and lines[1].endswith(GIVES)  # sorted, most likely first
     assert "16.67%" in lines[2] and lines[2].endswith(HOLDS)
+    assert lines[3].startswith("each") and "1/6  the screen holds" in "\n".join(lines[4:])
     args = ["--db", db, "nab", "chances", "screen", "R1", "movers=F1", "to=W2020", "--json"]
     assert main([*args, "--limit", "2"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -133,6 +139,7 @@ def test_web_api(tmp_path: Path) -> None:
         "low": None,
         "high": None,
     }
+    assert {e["result"]: e["p"] for e in body["each"]}["the screen holds"] == "1/6"
     bad = {"procedure": "screen", "request": {**SCREEN, "screen": "R2"}}
     r = c.post("/api/games/n1/chances", json=bad, headers=h)
     assert r.status_code == 400 and "Herman (1)" in r.json()["error"]

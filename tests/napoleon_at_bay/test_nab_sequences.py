@@ -15,6 +15,7 @@ import pytest
 from vedette.engine import Game, Store
 from vedette.errors import RuleViolation
 from vedette.rules import get
+from vedette.rules.sequence import summary_of
 
 #: DRMs by hand from Herman (3): F1 (infantry only) vs R1 (vedette): only the contact force
 #: has: +2. F2 (2 cavalry SP and a vedette) vs R2 (no cavalry): only the mover has: -2;
@@ -65,8 +66,9 @@ def test_screen_against_two_movers_equals_brute_force(
     c = g.chances("screen", {"screen": "R1", "movers": ["F1", "F2"], "to": ["W2020", "W2321"]})
     assert c.exact
     assert {r.result: r.p for r in c.rows} == brute_force(series_range)
-    holds = sum((r.p for r in c.rows if r.result.startswith("holds")), Fraction(0))
-    assert holds == Fraction(1, 6)
+    each = {r.result: r.p for r in summary_of(get("nab").sequences()["screen"], c)}
+    assert each["the screen holds"] == Fraction(1, 6)  # 1d6+2 <= 3: a 1
+    assert each["the screen gives way"] == Fraction(5, 6)
 
 
 def test_a_fixed_screen_is_not_fixed_again(tmp_path: Path) -> None:

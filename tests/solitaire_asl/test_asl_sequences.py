@@ -14,7 +14,12 @@ import pytest
 from tests.solitaire_asl.test_asl_planner import OWN_DRM, three
 from vedette.errors import BadRequest
 from vedette.rules.protocol import chances
+from vedette.rules.sequence import summary_of
 from vedette.rules.solitaire_asl import RULESET
+from vedette.rules.solitaire_asl.planner import odds_of, sequencing
+from vedette.rules.solitaire_asl.requests import PlanRequest
+
+DATA = (RULESET.data(), RULESET.tables())
 
 PAIRS = (("P1", "D1", "4A1", "4C1"), ("P2", "D2", "4E1", "4G1"))
 
@@ -59,6 +64,11 @@ def test_planned_shifts_equal_brute_force() -> None:
     c = chances(lambda dice: seq.resolve(s, plan, dice))
     assert c.exact
     assert {r.result: r.p for r in c.rows} == brute_force()
+    # how many got through, summed over the end states, is what the planner computes
+    each = {r.result: r.p for r in summary_of(seq, c)}
+    counts = odds_of(sequencing(s, PlanRequest(shifts=("P1:D1", "P2:D2")), *DATA), (0, 1))
+    for n in range(3):
+        assert each.get(f"{n} through", Fraction(0)) == counts.p(f"{n} through"), n
 
 
 def test_sampled_shifts_hold_the_exact_value() -> None:

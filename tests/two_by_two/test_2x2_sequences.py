@@ -12,6 +12,8 @@ import pytest
 
 from tests.two_by_two.battle import Battle
 from vedette.errors import BadRequest, RuleViolation
+from vedette.rules import get
+from vedette.rules.sequence import summary_of
 
 #: |difference| of the melee scores -> the loser's result (2 by 2, Melee)
 LOSER = {1: "pushed back", 2: "pushed back", 3: "routs", 4: "destroyed", 5: "destroyed"}
@@ -67,10 +69,15 @@ def test_melee_with_contagion_equals_brute_force() -> None:
     c = b.game.chances("attack", {"action": "melee", "unit": "A", "target": "D"})
     assert c.exact
     assert {r.result: r.p for r in c.rows} == brute_force()
-    # each unit's chance to rout, summed over the end states
-    p_m = sum((r.p for r in c.rows if "M " in r.result.split("|")[1]), Fraction(0))
-    assert p_m == Fraction(3, 30)  # D routs (|difference| 3, one sign): M always follows
-    assert all("M2" not in r.result for r in c.rows)  # out of [3]: never
+    # each unit's chance to rout: D loses by exactly 3 (3 of the 30 pairs that are not
+    # draws) and M, M3 always follow it; A likewise; M2, out of [3], never
+    each = {r.result: r.p for r in summary_of(get("2x2").sequences()["attack"], c)}
+    for uid in ("A", "D", "M", "M3"):
+        assert each[f"{uid} routs"] == Fraction(3, 30), uid
+    assert "M2 routs" not in each
+    # D destroyed: it loses by 4 or more (6-1, 5-1, 6-2: 3 of 30), or routs and rolls 1-2
+    assert each["D destroyed"] == Fraction(3, 30) + Fraction(3, 30) * Fraction(1, 3)
+    assert each["M destroyed"] == Fraction(3, 30) * Fraction(1, 3)
 
 
 def test_the_sequence_agrees_with_the_melee_alone() -> None:

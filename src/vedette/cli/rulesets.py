@@ -696,8 +696,8 @@ class ChancesCommand(click.Command):
         if name is None:
             if tokens:
                 raise BadRequest("chances: name the sequence first")
-            data = [sequence_json(n, p) for n, p in seqs.items()]
-            out(as_json, sequence_lines(seqs, prefix), data)
+            listed = [sequence_json(n, p) for n, p in seqs.items()]
+            out(as_json, sequence_lines(seqs, prefix), listed)
             return
         proc = seqs.get(name) or self.group.procedures().get(name)
         if proc is None:
@@ -715,6 +715,9 @@ class ChancesCommand(click.Command):
         with shell().store() as st:
             g = _open(st, game, self.group)
             c = g.chances(name, request, limit)
+        from vedette.rules.sequence import summary_of
+
+        each = summary_of(proc, c)
         kind = "sequence" if name in seqs else "procedure"
         head = f"{name} ({kind}): " + (
             f"exact, {c.leaves} dice branches"
@@ -722,11 +725,16 @@ class ChancesCommand(click.Command):
             else f"SAMPLED, {c.leaves} runs, 95% intervals ({c.note})"
         )
         lines = [head]
-        for row in c.rows:
-            ci = (
-                f"  [95%: {row.low * 100:.1f}-{(row.high or 0) * 100:.1f}%]"
-                if row.low is not None
-                else ""
-            )
-            lines.append(f"  {float(row.p) * 100:6.2f}%  {row.p!s:>11}  {row.result}{ci}")
-        out(as_json, lines, {"game": g.name, "name": name, "kind": kind, **c.to_json()})
+        lines.extend(chance_line(row) for row in c.rows)
+        if each:
+            lines.append("each (the sum over the end states above):")
+            lines.extend(chance_line(row) for row in each)
+        result = {"game": g.name, "name": name, "kind": kind, **c.to_json()}
+        result["each"] = [row.to_json() for row in each]
+        out(as_json, lines, result)
+
+
+def chance_line(row: Any) -> str:
+    """``  83.33%          5/6  what``, with the 95% interval when sampled."""
+    ci = f"  [95%: {row.low * 100:.1f}-{(row.high or 0) * 100:.1f}%]" if row.low is not None else ""
+    return f"  {float(row.p) * 100:6.2f}%  {row.p!s:>11}  {row.result}{ci}"

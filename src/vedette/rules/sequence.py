@@ -20,15 +20,16 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from vedette.dice.die import Die
 from vedette.dice.sources import DiceSource
 from vedette.errors import RuleViolation, VedetteError
 from vedette.rules.base import Outcome
-from vedette.rules.protocol import Plan, Procedure, flow_violation
+from vedette.rules.protocol import Chance, Chances, Plan, Procedure, _wilson, flow_violation
 
 
 class _FirstDie(Exception):
@@ -130,13 +131,15 @@ def sequence(
     help: str,
     rule: str,
     check: Callable[[Any, Any], None] | None = None,
-) -> Procedure[Any, Any]:
+    facets: Callable[[str], Iterable[str]] | None = None,
+) -> SequenceProcedure:
     """A sequence of ruleset ``ruleset`` (its registry name) as a query procedure.
 
     ``check(state, request)`` refuses what is wrong with the request itself; plan then plays
     the sequence up to its first die, so every refusal that does not depend on the dice is a
     refusal of the request. During resolve, a step refused in a branch (after some dice) ends
-    that branch: its label says which step and why.
+    that branch: its label says which step and why. ``facets(label)`` names what an end state
+    counts towards (see :class:`SequenceProcedure`).
     """
 
     def get_ruleset() -> Any:
@@ -162,7 +165,38 @@ def sequence(
             label = f"stopped: {e}"
         return Outcome((), tuple(steps.rolls), "\n".join(steps.lines), result=label)
 
-    return Procedure(name, request, plan, resolve, help, rule, query=True)
+    return SequenceProcedure(name, request, plan, resolve, help, rule, query=True, facets=facets)
+
+
+@dataclass(frozen=True)
+class SequenceProcedure(Procedure[Any, Any]):
+    """A sequence: a query procedure, and ``facets(label)``: what each end state counts
+    towards (e.g. "the screen holds", "M routs"), so that the chance of each is shown beside
+    the end states (the sum over the end states that count towards it)."""
+
+    facets: Callable[[str], Iterable[str]] | None = field(default=None, compare=False)
+
+    def summary(self, c: Chances) -> tuple[Chance, ...]:
+        """The chance of each facet; sampled, with its own Wilson 95% interval."""
+        if self.facets is None:
+            return ()
+        total: dict[str, Fraction] = {}
+        for row in c.rows:
+            for f in dict.fromkeys(self.facets(row.result)):
+                total[f] = total.get(f, Fraction(0)) + row.p
+        out = []
+        for f, p in sorted(total.items(), key=lambda kv: (-kv[1], kv[0])):
+            if c.exact:
+                out.append(Chance(f, p))
+            else:
+                lo, hi = _wilson(round(p * c.leaves), c.leaves)
+                out.append(Chance(f, p, lo, hi))
+        return tuple(out)
+
+
+def summary_of(proc: Any, c: Chances) -> tuple[Chance, ...]:
+    """A sequence's facets (none for a plain procedure)."""
+    return proc.summary(c) if isinstance(proc, SequenceProcedure) else ()
 
 
 def load_sequences(module: str) -> dict[str, Procedure[Any, Any]]:

@@ -12,12 +12,14 @@ app's one JSON line with a 4xx status. Nothing is written to the game.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import Field
 
-from vedette.rules.protocol import Chances
+from vedette.rules.protocol import Chance, Chances
+from vedette.rules.sequence import summary_of
 from vedette.schemas import Strict
 
 router = APIRouter()
@@ -33,22 +35,25 @@ class ChancesBody(Strict):
     limit: int = Field(default=LIMIT, ge=1, le=MAX_LIMIT)
 
 
-def chances_json(c: Chances) -> dict[str, Any]:
+def _row(row: Chance) -> dict[str, Any]:
+    return {
+        "result": row.result,
+        "p": f"{row.p.numerator}/{row.p.denominator}",
+        "float": float(row.p),
+        "low": row.low,
+        "high": row.high,
+    }
+
+
+def chances_json(c: Chances, each: Sequence[Chance] = ()) -> dict[str, Any]:
     """The shared shape (interfaces §4): each outcome's exact fraction, its float, and the
-    95% interval when sampled."""
+    95% interval when sampled; ``each``: a sequence's facets (the chance the screen holds,
+    that each unit routs), in the same shape."""
     return {
         "exact": c.exact,
         "leaves": c.leaves,
-        "outcomes": [
-            {
-                "result": row.result,
-                "p": f"{row.p.numerator}/{row.p.denominator}",
-                "float": float(row.p),
-                "low": row.low,
-                "high": row.high,
-            }
-            for row in c.rows
-        ],
+        "outcomes": [_row(row) for row in c.rows],
+        "each": [_row(row) for row in each],
         "note": c.note or ("exact" if c.exact else "sampled"),
     }
 
@@ -67,4 +72,5 @@ def chances(name: str, body: ChancesBody, request: Request) -> dict[str, Any]:
     from vedette.web.app import _request
 
     with request.app.state.sessions.game(name) as g:
-        return chances_json(g.chances(body.procedure, _request(body.request), body.limit))
+        c = g.chances(body.procedure, _request(body.request), body.limit)
+        return chances_json(c, summary_of(g.sequences().get(body.procedure), c))

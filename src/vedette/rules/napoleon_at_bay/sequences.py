@@ -98,6 +98,14 @@ def screen_label(
     return f"{'holds' if held else 'gives way'}: {'; '.join(parts)}"
 
 
+def screen_facets(label: str) -> list[str]:
+    """The screen holds or gives way; each force the sequence leaves fixed."""
+    head, _, rest = label.partition(": ")
+    out = ["the screen holds" if head == "holds" else f"the screen {head}"]
+    out += [f"{p.split()[0]} ends fixed" for p in rest.split("; ") if p.endswith(" fixed")]
+    return out
+
+
 SEQUENCES = {
     "screen": sequence(
         "screen",
@@ -108,5 +116,6 @@ SEQUENCES = {
         " fixing is resolved; where each force ends",
         "Herman (1)-(4)",
         check_screen,
+        screen_facets,
     ),
 }

@@ -78,6 +78,13 @@ def _change(s: Stack, t: Stack | None) -> str:
     return f"{s.id} {' '.join(words)}" if words else ""
 
 
+def shifts_facets(label: str) -> list[str]:
+    """How many shifts got through (O'Leary 2.5: a DR of 7 or less), and each that did."""
+    done = label.split(" | ")[0].split(", ")
+    through = [d.rsplit(" ", 1)[0] for d in done if d.endswith((" free", " allowed"))]
+    return [f"{len(through)} through", *(f"{t} through" for t in through)]
+
+
 SEQUENCES = {
     "shifts": sequence(
         "shifts",
@@ -88,5 +95,6 @@ SEQUENCES = {
         " stack ends, which lose concealment or are eliminated",
         "O'Leary 2.3-2.5",
         check_shifts,
+        shifts_facets,
     ),
 }

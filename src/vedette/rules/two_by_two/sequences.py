@@ -84,6 +84,23 @@ def _fate(u: Unit, v: Unit, rout: str | None) -> str:
     return ", ".join(got) or "no effect"
 
 
+def attack_facets(label: str) -> list[str]:
+    """Each unit that routs, and each that is destroyed (by its rout roll or the table)."""
+    fates, _, routed = label.partition(" | routed: ")
+    out = []
+    for part in routed.split(", "):
+        if part != "none":
+            uid, fate = part.split(" ", 1)
+            out.append(f"{uid} routs")
+            if fate == "destroyed":
+                out.append(f"{uid} destroyed")
+    for part in fates.split("; "):
+        uid, fate = part.split(" ", 1)
+        if fate == "destroyed":
+            out.append(f"{uid} destroyed")
+    return out
+
+
 SEQUENCES = {
     "attack": sequence(
         "attack",
@@ -94,5 +111,6 @@ SEQUENCES = {
         " [3]): each unit's result and the units that rout",
         "2 by 2, Resolving shooting, Melee, Unit Summary **",
         check_attack,
+        attack_facets,
     ),
 }
