@@ -46,7 +46,9 @@ from vedette.engine import Game, Store
 from vedette.errors import GameError, VedetteError
 from vedette.rules.base import parse_value
 from vedette.schemas import Strict, check_tree, validate
-from vedette.web import audit, boards, moves
+from vedette.web import audit, boards
+from vedette.web.moves import router as moves_router
+from vedette.web.sequences import router as sequences_router
 from vedette.web.sessions import Sessions
 
 log = logging.getLogger("vedette.web")
@@ -76,7 +78,6 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
 
     hosts = tuple(allowed_hosts) if allowed_hosts is not None else allowed_hosts_from_env()
     app.add_middleware(SecurityMiddleware, token=token, hosts=hosts)
-    app.include_router(moves.router)
 
     @app.exception_handler(VedetteError)
     async def vedette_error(request: Request, exc: VedetteError) -> JSONResponse:
@@ -246,6 +247,9 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
         with sessions.game(name) as g:
             rec = g.undo()
             return {"undone": rec.payload["undoes"], **_view(g)}
+
+    app.include_router(sequences_router)
+    app.include_router(moves_router)
 
     def _view(g: Game) -> dict[str, Any]:
         sj = g.ruleset.state_json(g.state)
