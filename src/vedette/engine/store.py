@@ -231,6 +231,14 @@ class Store:
             except sqlite3.IntegrityError:
                 raise GameError(f"a game named {new!r} already exists") from None
 
+    def delete(self, name: str) -> None:
+        """Delete a game and its whole log (the web app's delete; export it first to keep it)."""
+        info = self.game(name)
+        with self._tx():
+            self.db.execute("DELETE FROM snapshots WHERE game_id=?", (info.id,))
+            self.db.execute("DELETE FROM events WHERE game_id=?", (info.id,))
+            self.db.execute("DELETE FROM games WHERE id=?", (info.id,))
+
     # -- events -------------------------------------------------------------------------
     def append(
         self, game_id: int, expected_seq: int, kind: str, payload: Mapping[str, Any]
