@@ -65,8 +65,8 @@ def luck(rows: Sequence[tuple[str, float]], label: str) -> str:
     el(root, "title", {}, label)
     mid = left + half
     el(root, "line", {"x1": mid, "x2": mid, "y1": 0, "y2": h - 18, "stroke": "#555"})
-    for z, text in ((-2, "-2σ"), (2, "+2σ")):
-        x = mid + z * half / 3
+    for mark, text in ((-2, "-2σ"), (2, "+2σ")):
+        x = mid + mark * half / 3
         el(root, "line", {"x1": x, "x2": x, "y1": 0, "y2": h - 18, "stroke": "#bbb",
                           "stroke-dasharray": "3 3"})  # fmt: skip
         el(root, "text", {"x": x, "y": h - 4, "font-size": 10, "text-anchor": "middle"}, text)
