@@ -201,7 +201,7 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
                     "seq": view["seq"],
                     "log": view["log"],
                     "more": len(g.records) > len(view["log"]),
-                    "undone": view["undone"],
+                    "undone_seqs": view["undone_seqs"],
                     "todo": view["todo"],
                 },
                 **ctx,

@@ -177,5 +177,5 @@ def view(g: Game, board: str, since: int | None = None) -> dict[str, Any]:
         "text": g.render(),
         "todo": todo(g),
         "log": log_since(g, since) if since is not None else log_page(g)["entries"],
-        "undone": undone_seqs(g),
+        "undone_seqs": undone_seqs(g),
     }

@@ -284,7 +284,7 @@ function initGame() {
     const board = document.getElementById("board");
     if (board && view.board !== undefined) board.innerHTML = view.board;
     addLog(view.log, "top");
-    markUndone(view.undone);
+    markUndone(view.undone_seqs);
     seq = view.seq;
     renderNext(view.todo);
     bindBoard();
