@@ -261,7 +261,7 @@ def test_help_pages_explain_procedures_and_assumptions(client: TestClient) -> No
     assert "The idea in our words" in page  # docs/rules/napoleon_at_bay.md
     assert "moving=str (required)" in page
     tables = client.get("/help/nab/tables").text
-    assert "fixing" in tables.lower() and "4-6" in tables or "4+" in tables
+    assert "&lt;=3" in tables and "4+" in tables and "is substituted for the contact" in tables
     css = (ROOT / "src/vedette/web/static/app.css").read_text()
     assert "@media print" in css
 
