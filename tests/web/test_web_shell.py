@@ -78,7 +78,7 @@ def test_fields_are_required_first_and_only_named_fields_take_board_picks() -> N
     names = [x["name"] for x in shift["params"]]
     assert names[0] == "a" and [x["required"] for x in shift["params"]][:2] == [True, False]
     kinds = {x["name"]: x["pick"] for x in shift["params"]}
-    assert kinds["a"] == "unit" and kinds["b"] == "unit" and kinds["kind"] == ""
+    assert kinds["a"] == kinds["b"] == "unit location" and kinds["kind"] == ""
 
 
 def test_log_entries_are_one_line_explanations_with_a_readable_record(client: TestClient) -> None:

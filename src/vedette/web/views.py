@@ -116,7 +116,7 @@ PICK_FIELDS: dict[str, tuple[str, ...]] = {
         "piece", "shooter", "charger", "by", "mover", "a", "b", "firer", "toward", "charged_by",
     ),
     "hex": ("to", "hex", "at", "where", "location", "path"),
-    "location": ("location", "to", "at", "where", "hex"),
+    "location": ("location", "to", "at", "where", "hex", "a", "b"),
     "point": ("to", "at", "point", "x", "where"),
 }  # fmt: skip
 
