@@ -90,11 +90,14 @@ def test_log_entries_are_one_line_explanations_with_a_readable_record(client: Te
     )
     fix = view["log"][0]  # type: ignore[index]
     assert fix["line"] == "fix: 1d6=3+2 (only Ru has Vedette)=5, Vedette and Ru Inf switch places"
-    rows = {(r["depth"], r["key"]): r["value"] for r in fix["rows"]}
+    assert "rows" not in fix  # the record comes when the entry is opened
+    record = client.get(f"/api/games/nab/log/{fix['seq']}").json()
+    rows = {(r["depth"], r["key"]): r["value"] for r in record["rows"]}
     assert rows[(0, "procedure")] == "fix"
     assert rows[(0, "rolls")] == "" and rows[(2, "natural")] == "3"  # a nested roll, as rows
     assert rows[(4, "reason")] == "only Ru has Vedette"  # rolls > roll 1 > modifiers > 1
     assert "record" not in fix  # no raw JSON
+    assert client.get("/api/games/nab/log/99").status_code == 400
 
 
 def test_an_action_returns_only_the_entries_after_since(client: TestClient) -> None:

@@ -267,6 +267,15 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
         with sessions.game(name) as g:
             return views.log_page(g, before, max(1, min(limit, 500)))
 
+    @app.get("/api/games/{name}/log/{seq}")
+    def log_record(name: str, seq: int) -> dict[str, Any]:
+        """One entry's full record as key/value rows (the page asks when it is opened)."""
+        with sessions.game(name) as g:
+            found = [r for r in g.records if r.seq == seq]
+            if not found:
+                raise GameError(f"game {g.name!r} has no log entry #{seq}")
+            return {"seq": seq, "rows": views.record_rows(found[0])}
+
     @app.post("/api/games/{name}/odds")
     def odds(name: str, body: Annotated[OddsBody, Depends(json_body(OddsBody))]) -> dict[str, Any]:
         with sessions.game(name) as g:

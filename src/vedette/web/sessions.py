@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from vedette.engine import Game, Store
+from vedette.engine.store import GameInfo
 
 
 class RWLock:
@@ -80,7 +81,7 @@ class Sessions:
         """The game now named ``name``, current with its log, for the duration of one request:
         shared with other readers, or alone when ``write`` (it will append to the log)."""
         st = self.store()
-        info = st.game(name)  # the name -> id, from the store, every time
+        info = _lookup(st, name)  # the name -> id, from the store, every time
         lock = self._lock(info.id)
         with lock.write() if write else lock.read():
             g = self._games.get(info.id)
@@ -110,6 +111,19 @@ class Sessions:
         with self._guard:
             for gid in [gid for gid, g in self._games.items() if g.name == name]:
                 self._games.pop(gid, None)
+
+
+def _lookup(st: Store, name: str) -> GameInfo:
+    """A game's id and name (without :meth:`Store.game`'s count of its events, which grows
+    with the log)."""
+    row = st.db.execute(
+        "SELECT id, name, ruleset, created FROM games WHERE name=?", (name,)
+    ).fetchone()
+    if row is None:
+        from vedette.errors import GameError
+
+        raise GameError(f"no game named {name!r}")
+    return GameInfo(*row)
 
 
 def raise_changed(name: str) -> None:

@@ -60,11 +60,18 @@ def rows(value: Any, key: str = "", depth: int = 0) -> list[dict[str, Any]]:
     return out
 
 
-def entry(r: Record, undone: bool) -> dict[str, Any]:
+def record_rows(r: Record) -> list[dict[str, Any]]:
+    """A log entry's full record as table rows (fetched when the player opens the entry)."""
     p = r.payload
     record: Any = p
     if r.kind == "created":
         record = {"ruleset": p.get("ruleset"), "seed": p.get("seed"), "options": p.get("options")}
+    return rows(record)
+
+
+def entry(r: Record, undone: bool) -> dict[str, Any]:
+    """A log entry as the page lists it: its one-line explanation and its dice lines."""
+    p = r.payload
     lines = [str(x.get("line", "")) for x in p.get("rolls", []) or []] if r.kind == "action" else []
     if r.kind == "action" and p.get("message"):
         lines.extend(str(p["message"]).splitlines())
@@ -75,13 +82,19 @@ def entry(r: Record, undone: bool) -> dict[str, Any]:
         "undone": undone,
         "line": explain(r),
         "lines": lines,
-        "rows": rows(record),
     }
 
 
 def undone_seqs(g: Game) -> list[int]:
+    """The actions undone so far (kept with the game until its log grows)."""
+    key = (len(g.records), g.records[-1].seq)
+    cached = getattr(g, "_web_undone", None)
+    if cached is not None and cached[0] == key:
+        return list(cached[1])
     effective = set(g.effective)
-    return [r.seq for r in g.records if r.kind == "action" and r.seq not in effective]
+    found = [r.seq for r in g.records if r.kind == "action" and r.seq not in effective]
+    g._web_undone = (key, found)  # type: ignore[attr-defined]
+    return list(found)
 
 
 def log_page(g: Game, before: int | None = None, limit: int = PAGE) -> dict[str, Any]:

@@ -244,11 +244,15 @@ function initGame() {
     const summary = el("summary", {}, `#${item.seq} ${item.line}`);
     if (item.undone) summary.append(el("span", { class: "undone-mark" }, " [undone]"));
     const details = el("details", {}, summary);
-    details.addEventListener("toggle", () => {
+    details.addEventListener("toggle", async () => {
       if (!details.open || details.dataset.filled) return;
       details.dataset.filled = "yes";
       for (const line of item.lines) details.append(el("div", { class: "line" }, line));
-      details.append(recordTable(item.rows));
+      try {
+        details.append(recordTable((await get(`${api}/log/${item.seq}`)).rows));
+      } catch (e) {
+        details.append(el("p", { class: "error" }, e.message));
+      }
     });
     return el("li", { class: item.undone ? "undone" : "", "data-seq": item.seq }, details);
   }
