@@ -130,14 +130,20 @@ def test_asl_shift_from_the_next_panel(page: Any, live_server: str, live_db: Pat
     assert "shift" in out
 
 
-def test_asl_owed_step(page: Any, live_server: str, live_db: Path) -> None:
+def test_asl_owed_decision(page: Any, live_server: str, live_db: Path) -> None:
+    """A pre-registration die of 6 scatters the AR: the word on the scattered hex is owed
+    (O'Leary 7.1); its entry fills the module and hex, the player picks yes or no."""
     g = make_game(live_db, "nx-asl-owed", "solitaire_asl")
-    try:
-        until(g, lambda x: any(t.owed for t in x.todo()), n=40)
-    except (AssertionError, StopIteration):
-        pytest.skip("the ASL sample owes nothing in its first 40 steps")
-    owed = next(t for t in g.todo() if t.owed)
-    adjudicate(page, live_server, "nx-asl-owed", owed.procedure, owed.text, owed=True)
+    g.perform("prereg", {"module": "O1", "ar": "4P5"}, [6, 1, 1])
+    page.goto(f"{live_server}/games/nx-asl-owed")
+    c = Clicks(page)
+    c.click(next_entry(page, "decide", "4P4", owed=True))
+    form = 'form.proc[data-proc="decide"]'
+    assert page.input_value(f"{form} input[name=id]") == "O1"
+    c.clicks += 1  # choosing from a list is one tap
+    page.select_option(f"{form} select[name=ok]", "true")
+    out = roll(c)
+    assert c.clicks <= 3 and page.locator("#next li.owed").count() == 0, out
 
 
 @pytest.mark.parametrize("procedure", ["shoot", "rally", "melee"])
