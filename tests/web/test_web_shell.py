@@ -61,6 +61,7 @@ def test_the_next_panel_lists_the_owed_fixing_first_with_its_request(client: Tes
     view = client.get("/api/games/nab").json()
     assert view["todo"][0]["procedure"] == "move" and not view["todo"][0]["owed"]
     view = move_into_zoc(client)
+    assert view["highlight"] == ["F1", "W2020"] and isinstance(view["table_changes"], list)
     first = view["todo"][0]  # type: ignore[index]
     assert first["owed"] and first["procedure"] == "fix"
     assert first["request"] == {"moving": "F1", "contact": "R1"}

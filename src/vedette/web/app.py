@@ -299,6 +299,7 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
                 "outcome": outcome.to_json(),
                 "lines": outcome.lines(),
                 "table_changes": changes,
+                "highlight": _highlight(g, body.request),
                 **views.view(g, _board(g), body.since),
             }
 
@@ -315,6 +316,22 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
 
 def _board(g: Game) -> str:
     return boards.svg(g.ruleset.name, g.state, g.ruleset.state_json(g.state), g.render())
+
+
+def _highlight(g: Game, request: dict[str, Any]) -> list[str]:
+    """What the board shows picked out after an action: the pieces and places its request
+    named (ids of the game's things, and hex or location ids among its values)."""
+    ids = set(g.ruleset.entity_ids(g.state))
+    out: list[str] = []
+    for v in request.values():
+        for x in v if isinstance(v, list) else [v]:
+            if isinstance(x, str) and x and x not in out and (x in ids or _PLACE.match(x)):
+                out.append(x)
+    return out
+
+
+#: a hex or location id as the map rulesets write them (W2020, 4P5)
+_PLACE = re.compile(r"^[A-Z]?\d{1,2}[A-Z]{0,2}\d{1,4}$")
 
 
 def _table_changes(g: Game, before: Any, events: Sequence[Any]) -> list[str]:
