@@ -21,7 +21,7 @@ from vedette.engine import Game
 from vedette.engine.store import Record
 from vedette.web import charts
 from vedette.web.audit import _die
-from vedette.web.views import explain
+from vedette.web.views import explain, rolls_of
 
 router = APIRouter()
 
@@ -104,6 +104,8 @@ def side_of(request: Mapping[str, Any], s: Mapping[str, Any]) -> str:
 
 # -- dice -------------------------------------------------------------------------------------
 def _simple_rolls(roll: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
+    if not isinstance(roll, Mapping):
+        return
     if roll.get("type") == "opposed":
         for k in ("a", "b"):
             if isinstance(roll.get(k), Mapping):
@@ -257,13 +259,17 @@ def report(g: Game) -> dict[str, Any]:
                 said = []
         side = side_of(p.get("request") or {}, before_json)
         rolled = []
-        for roll in p.get("rolls") or []:
+        for roll in rolls_of(p):
             rolled.append(str(roll.get("line", "")))
             for simple in _simple_rolls(roll):
+                try:  # an imported log's roll may be malformed: not a roll to count
+                    dice = [{"die": str(d["die"]), "face": int(d["face"])} for d in simple["dice"]]
+                    prob = roll_probability(simple)
+                except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
+                    continue
                 kind = str(simple.get("label") or simple.get("table") or "roll")
-                per_side.setdefault(side, Luck()).add(simple["dice"])
-                per_kind.setdefault(kind, Luck()).add(simple["dice"])
-                prob = roll_probability(simple)
+                per_side.setdefault(side, Luck()).add(dice)
+                per_kind.setdefault(kind, Luck()).add(dice)
                 if prob is not None:
                     decisive.append(
                         {

@@ -19,6 +19,12 @@ PAGE = 50
 CELL = 300
 
 
+def rolls_of(payload: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """An action's rolls (an imported log's odd items left out)."""
+    rolls = payload.get("rolls")
+    return [x for x in rolls if isinstance(x, Mapping)] if isinstance(rolls, list) else []
+
+
 def explain(r: Record) -> str:
     """The one-line explanation of a log entry: what was done and what came of it."""
     p = r.payload
@@ -30,7 +36,7 @@ def explain(r: Record) -> str:
     message = str(p.get("message") or "").strip()
     line = message.splitlines()[0] if message else ""
     if not line:
-        rolls = [str(x.get("line", "")) for x in p.get("rolls", []) or [] if x.get("line")]
+        rolls = [str(x.get("line", "")) for x in rolls_of(p) if x.get("line")]
         line = "; ".join(rolls) or str(p.get("result") or "done")
     return f"{proc}: {line}"
 
@@ -72,7 +78,7 @@ def record_rows(r: Record) -> list[dict[str, Any]]:
 def entry(r: Record, undone: bool) -> dict[str, Any]:
     """A log entry as the page lists it: its one-line explanation and its dice lines."""
     p = r.payload
-    lines = [str(x.get("line", "")) for x in p.get("rolls", []) or []] if r.kind == "action" else []
+    lines = [str(x.get("line", "")) for x in rolls_of(p)] if r.kind == "action" else []
     if r.kind == "action" and p.get("message"):
         lines.extend(str(p["message"]).splitlines())
     return {

@@ -126,7 +126,9 @@ function initGame() {
     const f = form();
     if (!f) return false;
     const names = fields(f).map((i) => i.name).sort((a, b) => b.length - a.length);
-    const hit = names.find((n) => new RegExp(`(^|[^\\w])'?${n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}'?([^\\w]|$)`).test(message));
+    // a field named as the server's messages name one: 'to', distance=..., "band must ..."
+    const esc = (n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const hit = names.find((n) => new RegExp(`'${esc(n)}'|\\b${esc(n)}=|^${esc(n)} must`).test(message));
     if (!hit) return false;
     const label = f.querySelector(`.field[data-field="${CSS.escape(hit)}"]`);
     const details = label.closest("details");
