@@ -352,7 +352,10 @@ function initGame() {
       document.getElementById("dice").value = "";
       update(data);
       const first = data.todo[0];
-      if (first) choose(first); else refreshOdds(true);
+      if (first) {
+        document.querySelector("#next .next-item")?.classList.add("chosen");
+        choose(first);
+      } else refreshOdds(true);
       return true;
     } catch (e) {
       if (!fieldError(e.message)) result.append(el("p", { class: "error", role: "alert" }, e.message));
