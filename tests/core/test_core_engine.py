@@ -165,7 +165,7 @@ def test_names_list_and_current_game(store: Store) -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.lists(st.sampled_from(["advance", "undo"]), max_size=25), st.integers(0, 2**31))
+@given(st.lists(st.sampled_from(["advance", "undo"]), max_size=40), st.integers(0, 2**31))
 def test_any_sequence_of_actions_replays_identically(actions: list[str], seed: int) -> None:
     s = Store(":memory:")
     g = Game.create(s, "g", "toy", {}, seed=seed)
@@ -177,6 +177,8 @@ def test_any_sequence_of_actions_replays_identically(actions: list[str], seed: i
             g.perform("advance", {})
     r = replay(g.ruleset, s.records(g.id))
     assert r.state == g.state and r.position == g.position
+    # the dice book kept up action by action is the one read from the whole log
+    assert r.reservations == g.reservations
 
 
 def test_an_undeclared_argument_is_refused_with_a_suggestion(store: Store) -> None:

@@ -118,16 +118,20 @@ def random_request(rng: random.Random, rs: Any, proc: Any) -> dict[str, Any]:
 def exercise(g: Game, rng: random.Random, where: str) -> None:
     """A game that was accepted must show, log, export, and take requests without an
     internal error (a refusal is a VedetteError)."""
-    from vedette.web.app import _log
-    from vedette.web.audit import dice_audit
+    from vedette.web import aar, views
+    from vedette.web.audit import dice_audit, with_charts
     from vedette.web.boards import svg
 
     g.render()
     json.dumps(g.ruleset.state_json(g.state), default=str)
     g.log_lines()
-    _log(g)
+    views.log_page(g)
+    for r in g.records:
+        views.record_rows(r)
+    views.todo(g)
+    aar.report(g)
     g.export_jsonl()
-    dice_audit(g.log())
+    with_charts(dice_audit(g.log()))
     svg(g.ruleset.name, g.state, g.ruleset.state_json(g.state), g.render())
     procs = list(g.ruleset.procedures.values())
     for _ in range(2):

@@ -446,8 +446,13 @@ def test_todo_lists_the_actions_open_now_and_legal_requests_follow_what_is_owed(
 
     g = duel(tmp_path)
     cmds = [t.command() for t in g.todo()]
-    assert "charge unit=F1 target=A1" in cmds and "fire unit=F1 target=A1" in cmds
+    # the units are not placed: one volley line per range band, so the player picks, not types
+    assert "charge unit=F1 target=A1" in cmds and "fire unit=F1 target=A1 range=short" in cmds
+    assert "fire unit=F1 target=A1 range=long" in cmds and "fire unit=F1 target=A1" not in cmds
     assert cmds[-1] == "next"
+    f = duel(tmp_path / "f")
+    f.perform("fire", {"unit": "F1", "target": "A1", "range": "long"})  # one volley a turn
+    assert not [c for c in [t.command() for t in f.todo()] if c.startswith("fire unit=F1")]
     g.perform("charge", {"unit": "F1", "target": "A1"}, [90])  # fails: binds
     assert "charge unit=F1 target=A1" not in [t.command() for t in g.todo()]
     h = game(tmp_path / "h", [unit("F1"), unit("A1", "Allies", status="routing", must_rally=True)])
@@ -555,3 +560,17 @@ def test_the_chargers_flank_is_filled_in_the_targets_test(tmp_path: Path) -> Non
     g.perform("charge_home", {"unit": "F1"}, [0])
     oa = g.odds("melee", {"unit": "F1", "target": "A1"})[0]
     assert "+2" in (oa.note or "") and "flank" in (oa.note or "")
+
+
+def test_todo_rates_the_staff_before_the_control_roll() -> None:
+    """A new game's control roll needs every Control Rating: 'what next' offers 'staff' first
+    (the control roll would be refused), then 'control'."""
+    from vedette import rules as registry
+    from vedette.engine import Game, Store
+
+    scen = registry.get("solo_napoleonic").scenario("sample")
+    g = Game.create(Store(":memory:"), "g", "solo_napoleonic", scen, 1)
+    assert [t.command() for t in g.todo()] == ["staff"]
+    g.perform("staff", {})
+    assert [t.command() for t in g.todo()] == ["control"]
+    g.perform("control", {})

@@ -43,9 +43,12 @@ def test_nab_fix_swap_and_undo(page: Any, live_server: str) -> None:
     new_game(page, live_server, "nab-e2e", "napoleon_at_bay", "example1")
     assert page.locator('#board g.piece[data-piece="R2"]').get_attribute("data-hex") == "W2421"
     act(page, "move", force="F1", to="W2020")
+    # the next panel offers the owed fixing first, its fields filled in
+    assert "owed: the fixing of R1" in page.inner_text("#next li.owed")
+    assert page.input_value("#procedure") == "fix"
+    assert page.input_value('form.proc[data-proc="fix"] input[name=moving]') == "F1"
     # the odds before the roll: the bar chart of the fixing table
-    page.select_option("#procedure", "fix")
-    page.fill('form.proc[data-proc="fix"] input[name=moving]', "F1")
+    page.fill('form.proc[data-proc="fix"] input[name=contact]', "")
     page.click('#board g.piece[data-piece="R1"]')  # picking the contact force on the map
     assert page.input_value('form.proc[data-proc="fix"] input[name=contact]') == "R1"
     page.click("#odds-btn")

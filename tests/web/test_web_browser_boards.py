@@ -1,8 +1,7 @@
 """Real-browser tests of the board (issue 15): stacked counters each clickable, one tab stop and
 a keyboard cursor, pan/zoom at phone width, a tablet-width pass over every sample board
 (screenshots kept under artifacts/screenshots/), and hand moves dragged on the board, checked by
-the rules, confirmed, and performed (the listener below stands in for the page's shell: it
-performs ``vedette:perform`` through the same API and announces ``vedette:changed``)."""
+the rules, confirmed, and performed by the page's shell (app.js answers ``vedette:perform``)."""
 
 from __future__ import annotations
 
@@ -19,16 +18,6 @@ SAMPLES = ["napoleon_at_bay", "solitaire_asl", "two_by_two", "solo_napoleonic"]
 SHELL = """
 window.__picks = [];
 document.addEventListener('vedette:pick', (e) => window.__picks.push(e.detail));
-document.addEventListener('vedette:perform', async (e) => {
-  const game = document.getElementById('game').dataset.game;
-  const r = await fetch(`/api/games/${encodeURIComponent(game)}/perform`, {
-    method: 'POST', credentials: 'same-origin',
-    headers: {'Content-Type': 'application/json',
-              'X-CSRF-Token': document.querySelector('meta[name="csrf-token"]').content},
-    body: JSON.stringify(e.detail)});
-  window.__performed = await r.json();
-  document.dispatchEvent(new CustomEvent('vedette:changed', {detail: {seq: 0}}));
-});
 """
 
 

@@ -398,7 +398,12 @@ class Game:
         rec = self.store.append(self.id, self.next_seq, "action", payload)
         self.records.append(rec)
         self.state = state
-        self.position, self.reservations = dice_book(self.records)
+        # the dice book brought up to date with this one action (what dice_book would find by
+        # reading the whole log again: an action raises the mark and consumes the reservations
+        # it drew from), so a long game's action costs no more than a new game's
+        drawn = dice_ranges(payload)
+        self.position = max([self.position, *(b for _, b in drawn)])
+        self.reservations = tuple(x for x in self.reservations if not _overlaps(x.ranges, drawn))
         self.effective = (*self.effective, rec.seq)
         return outcome
 

@@ -63,6 +63,16 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, seq)
     ) WITHOUT ROWID;
     """,
+    # 3: a whole game may be deleted (the web app's delete, asked for by name): its events are
+    # deleted only while the game is listed in ``deleting``, inside that one transaction; the log
+    # of a game in play stays append-only
+    """
+    CREATE TABLE IF NOT EXISTS deleting(game_id INTEGER PRIMARY KEY);
+    DROP TRIGGER IF EXISTS events_append_only_delete;
+    CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
+    WHEN OLD.game_id NOT IN (SELECT game_id FROM deleting)
+    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    """,
 )
 STORE_VERSION = len(MIGRATIONS)
 
@@ -230,6 +240,16 @@ class Store:
                 self.db.execute("UPDATE games SET name=? WHERE id=?", (new, info.id))
             except sqlite3.IntegrityError:
                 raise GameError(f"a game named {new!r} already exists") from None
+
+    def delete(self, name: str) -> None:
+        """Delete a game and its whole log (the web app's delete; export it first to keep it)."""
+        info = self.game(name)
+        with self._tx():
+            self.db.execute("INSERT OR IGNORE INTO deleting(game_id) VALUES (?)", (info.id,))
+            self.db.execute("DELETE FROM snapshots WHERE game_id=?", (info.id,))
+            self.db.execute("DELETE FROM events WHERE game_id=?", (info.id,))
+            self.db.execute("DELETE FROM games WHERE id=?", (info.id,))
+            self.db.execute("DELETE FROM deleting WHERE game_id=?", (info.id,))
 
     # -- events -------------------------------------------------------------------------
     def append(

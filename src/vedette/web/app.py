@@ -17,14 +17,13 @@ import logging
 import os
 import re
 import secrets
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 from urllib.parse import quote, urlsplit
 
-from fastapi import FastAPI, File, Form, Request, UploadFile
+from fastapi import Depends, FastAPI, File, Form, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import (
     HTMLResponse,
@@ -42,11 +41,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from vedette import rules
 from vedette.data import load_toml_text
-from vedette.engine import Game, Store
+from vedette.engine import Game
 from vedette.errors import GameError, VedetteError
 from vedette.rules.base import parse_value
 from vedette.schemas import Strict, check_tree, validate
-from vedette.web import audit, boards
+from vedette.web import aar, audit, boards, views
+from vedette.web import help as help_pages
+from vedette.web.moves import highlight as event_highlight
 from vedette.web.moves import router as moves_router
 from vedette.web.sequences import router as sequences_router
 from vedette.web.sessions import Sessions
@@ -64,24 +65,36 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
     """The app over the game database at ``db_path`` (``":memory:"`` is not shared).
 
     ``allowed_hosts``: the host names it answers (default: the localhost names and those in
-    ``VEDETTE_ALLOWED_HOSTS``)."""
+    ``VEDETTE_ALLOWED_HOSTS``).
+
+    Every endpoint that runs rules code or writes to SQLite is a plain ``def`` (FastAPI runs it
+    in its thread pool, so one long adjudication never stalls the others); a game is written by
+    one request at a time and read by many (:class:`~vedette.web.sessions.Sessions`)."""
     app = FastAPI(title="vedette", docs_url=None, redoc_url=None, openapi_url=None)
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
     token = secrets.token_urlsafe(24)
     sessions = Sessions(db_path)
     app.state.sessions = sessions
-
-    @contextmanager
-    def store() -> Iterator[Store]:
-        yield sessions.store()
+    app.state.templates = templates
+    app.state.csrf = token
 
     hosts = tuple(allowed_hosts) if allowed_hosts is not None else allowed_hosts_from_env()
     app.add_middleware(SecurityMiddleware, token=token, hosts=hosts)
 
+    def page(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+        return templates.TemplateResponse(request, name, {"csrf": token, **ctx}, status_code=status)
+
+    def error(request: Request, status: int, text: str) -> Response:
+        """JSON for the API (and the scripts' POSTs), an HTML page for a browser route."""
+        path = request.url.path
+        if path.startswith("/api/") or request.method != "GET" or path.startswith("/static/"):
+            return JSONResponse({"error": text}, status_code=status)
+        return page(request, "error.html", status=status, status_code=status, error=text)
+
     @app.exception_handler(VedetteError)
-    async def vedette_error(request: Request, exc: VedetteError) -> JSONResponse:
-        return JSONResponse({"error": one_line(exc)}, status_code=_status(exc))
+    async def vedette_error(request: Request, exc: VedetteError) -> Response:
+        return error(request, _status(exc), one_line(exc))
 
     @app.exception_handler(RequestValidationError)
     async def bad_form(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -91,8 +104,9 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
         return JSONResponse({"error": one_line(f"{where}: {msg}" if where else msg)}, 422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"error": one_line(str(exc.detail))}, exc.status_code)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        text = "no such page" if exc.detail == "Not Found" else str(exc.detail)
+        return error(request, exc.status_code, one_line(text))
 
     def check_form(request: Request, sent: str) -> None:
         if request.scope.get("vedette.form_csrf") and not _token_ok(request, sent, token):
@@ -102,27 +116,36 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
     async def forbidden(request: Request, exc: Forbidden) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=403)
 
-    def page(request: Request, name: str, **ctx: Any) -> HTMLResponse:
-        return templates.TemplateResponse(request, name, {"csrf": token, **ctx})
-
     # -- pages --------------------------------------------------------------------------
-    @app.get("/", response_class=HTMLResponse)
-    def index(request: Request, error: str = "") -> HTMLResponse:
-        with store() as st:
-            games = st.games()
+    def index_page(
+        request: Request, error: str = "", status: int = 200, **ctx: Any
+    ) -> HTMLResponse:
+        games = sessions.store().games()
         catalogue = []
         for name in rules.names():
             rs = rules.get(name)
             catalogue.append({"name": name, "title": rs.title, "scenarios": list(rs.scenarios)})
-        return page(request, "index.html", games=games, catalogue=catalogue, error=error)
+        return page(
+            request, "index.html", status, games=games, catalogue=catalogue, error=error, **ctx
+        )
+
+    @app.get("/", response_class=HTMLResponse)
+    def index(request: Request, error: str = "", deleted: str = "") -> HTMLResponse:
+        return index_page(request, error, deleted=deleted)
 
     @app.get("/ping", response_class=PlainTextResponse)
     def ping() -> str:
         """A static endpoint of the same app: the baseline of the web benchmark."""
         return "ok"
 
+    @app.get("/api/csrf")
+    def csrf_token() -> dict[str, str]:
+        """The page's token again (with its cookie): a tab left open across a restart of the
+        server fetches it and retries its action once."""
+        return {"token": token}
+
     @app.post("/games")
-    async def new_game(
+    def new_game(
         request: Request,
         csrf: str = Form(""),
         name: str = Form(...),
@@ -133,66 +156,68 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
         upload: UploadFile | None = File(None),
     ) -> Response:
         check_form(request, csrf)
+        kept = {"name": name, "ruleset": ruleset, "scenario": scenario, "seed": seed}
+        kept["options"] = options
         try:
             rs = rules.get(ruleset)
             if upload is not None and upload.filename:
-                scen = load_toml_text(await _read_limited(upload), "uploaded scenario")
+                scen = load_toml_text(_read_limited(upload), "uploaded scenario")
             else:
                 scen = rs.scenario(scenario)
-            with store() as st:
-                Game.create(st, name.strip(), rs.name, scen, _seed(seed), _options(options))
+            Game.create(
+                sessions.store(), name.strip(), rs.name, scen, _seed(seed), _options(options)
+            )
         except VedetteError as e:
-            return RedirectResponse(f"/?error={quote(str(e))}", status_code=303)
+            return index_page(request, status=_status(e), new_error=one_line(e), kept=kept)
         return RedirectResponse(f"/games/{quote(name.strip())}", status_code=303)
 
     @app.post("/import")
-    async def import_game(
+    def import_game(
         request: Request, upload: UploadFile = File(...), name: str = Form(""), csrf: str = Form("")
     ) -> Response:
         check_form(request, csrf)
         try:
-            text = await _read_limited(upload)
-            with store() as st:
-                g = Game.import_jsonl(st, text, name.strip() or None)
+            text = _read_limited(upload)
+            g = Game.import_jsonl(sessions.store(), text, name.strip() or None)
         except VedetteError as e:
-            return RedirectResponse(f"/?error={quote(str(e))}", status_code=303)
+            return index_page(
+                request, status=_status(e), import_error=one_line(e), kept={"import_name": name}
+            )
         return RedirectResponse(f"/games/{quote(g.name)}", status_code=303)
 
-    @app.get("/games/{name}", response_class=HTMLResponse)
-    def game_page(request: Request, name: str) -> HTMLResponse:
+    def game_view(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         with sessions.game(name) as g:
-            procs = [
-                {
-                    "name": p.name,
-                    "help": p.help,
-                    "rule": p.rule,
-                    "query": p.query,
-                    "odds": p.odds is not None,
-                    "params": [
-                        {"name": x.name, "help": x.help, "kind": x.kind, "required": x.required}
-                        for x in p.params
-                    ],
-                }
-                for p in g.ruleset.procedures.values()
-            ]
+            view = views.view(g, _board(g))
             return page(
                 request,
                 "game.html",
+                status,
                 game=g.name,
                 ruleset=g.ruleset.name,
                 title=g.ruleset.title,
                 seed=g.seed,
-                board=boards.svg(
-                    g.ruleset.name, g.state, g.ruleset.state_json(g.state), g.render()
-                ),
-                procedures=procs,
-                log=_log(g),
+                board=view["board"],
+                procedures=views.procedures(g),
+                todo=view["todo"],
+                state={
+                    "seq": view["seq"],
+                    "log": view["log"],
+                    "more": len(g.records) > len(view["log"]),
+                    "undone_seqs": view["undone_seqs"],
+                    "todo": view["todo"],
+                },
+                **ctx,
             )
+
+    @app.get("/games/{name}", response_class=HTMLResponse)
+    def game_page(request: Request, name: str) -> HTMLResponse:
+        return game_view(request, name)
 
     @app.get("/games/{name}/audit", response_class=HTMLResponse)
     def audit_page(request: Request, name: str) -> HTMLResponse:
         with sessions.game(name) as g:
-            return page(request, "audit.html", game=g.name, audit=audit.dice_audit(g.log()))
+            found = audit.dice_audit(g.log())
+            return page(request, "audit.html", game=g.name, audit=audit.with_charts(found))
 
     @app.get("/games/{name}/export")
     def export(name: str) -> Response:
@@ -209,59 +234,123 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
     def rename(request: Request, name: str, new: str = Form(...), csrf: str = Form("")) -> Response:
         check_form(request, csrf)
         try:
-            with store() as st:
-                st.rename(name, new.strip())
+            with sessions.game(name, write=True) as g:
+                g.store.rename(name, new.strip())
             sessions.forget_name(name)
         except VedetteError as e:
-            return RedirectResponse(f"/?error={quote(str(e))}", status_code=303)
+            if "no game named" in str(e):
+                raise
+            return game_view(request, name, _status(e), rename_error=one_line(e), rename_to=new)
         return RedirectResponse(f"/games/{quote(new.strip())}", status_code=303)
+
+    @app.post("/games/{name}/delete")
+    def delete(
+        request: Request, name: str, confirm: str = Form(""), csrf: str = Form("")
+    ) -> Response:
+        """Delete a game: the form must repeat the game's name (the page asks first)."""
+        check_form(request, csrf)
+        if confirm != name:
+            return game_view(
+                request, name, 400, delete_error="to delete, confirm with the game's exact name"
+            )
+        with sessions.game(name, write=True) as g:
+            g.store.delete(name)
+        sessions.forget_name(name)
+        return RedirectResponse(f"/?deleted={quote(name)}", status_code=303)
 
     # -- the JSON API the page uses -----------------------------------------------------
     @app.get("/api/games/{name}")
-    def state(name: str) -> dict[str, Any]:
+    def state(name: str, since: int | None = None) -> dict[str, Any]:
         with sessions.game(name) as g:
-            return _view(g)
+            return views.view(g, _board(g), since)
+
+    @app.get("/api/games/{name}/log")
+    def log_page(name: str, before: int | None = None, limit: int = views.PAGE) -> dict[str, Any]:
+        with sessions.game(name) as g:
+            return views.log_page(g, before, max(1, min(limit, 500)))
+
+    @app.get("/api/games/{name}/log/{seq}")
+    def log_record(name: str, seq: int) -> dict[str, Any]:
+        """One entry's full record as key/value rows (the page asks when it is opened)."""
+        with sessions.game(name) as g:
+            found = [r for r in g.records if r.seq == seq]
+            if not found:
+                raise GameError(f"game {g.name!r} has no log entry #{seq}")
+            return {"seq": seq, "rows": views.record_rows(found[0])}
 
     @app.post("/api/games/{name}/odds")
-    async def odds(name: str, request: Request) -> dict[str, Any]:
-        body = await _json(request, OddsBody)
+    def odds(name: str, body: Annotated[OddsBody, Depends(json_body(OddsBody))]) -> dict[str, Any]:
         with sessions.game(name) as g:
             found = g.odds(body.procedure, _request(body.request))
             return {"odds": [o.to_json() for o in found]}
 
     @app.post("/api/games/{name}/perform")
-    async def perform(name: str, request: Request) -> dict[str, Any]:
-        body = await _json(request, PerformBody)
+    def perform(
+        name: str, body: Annotated[PerformBody, Depends(json_body(PerformBody))]
+    ) -> dict[str, Any]:
         dice = None
         if body.dice not in (None, "", []):
             from vedette.dice import parse_faces
 
             dice = parse_faces(body.dice) if isinstance(body.dice, str) else list(body.dice or [])
-        with sessions.game(name) as g:
+        with sessions.game(name, write=True) as g:
+            before = g.state
             outcome = g.perform(body.procedure, _request(body.request), dice)
-            return {"outcome": outcome.to_json(), "lines": outcome.lines(), **_view(g)}
+            changes = _table_changes(g, before, outcome.events)
+            return {
+                "outcome": outcome.to_json(),
+                "lines": outcome.lines(),
+                "table_changes": changes,
+                "highlight": _highlight(g, body.request, event_highlight(g)),
+                **views.view(g, _board(g), body.since),
+            }
 
     @app.post("/api/games/{name}/undo")
-    async def undo(name: str, request: Request) -> dict[str, Any]:
-        await _json(request, UndoBody, empty_ok=True)
-        with sessions.game(name) as g:
+    def undo(name: str, body: Annotated[UndoBody, Depends(json_body(UndoBody, True))]) -> Any:
+        with sessions.game(name, write=True) as g:
             rec = g.undo()
-            return {"undone": rec.payload["undoes"], **_view(g)}
+            return {"undone": rec.payload["undoes"], **views.view(g, _board(g), body.since)}
 
     app.include_router(sequences_router)
     app.include_router(moves_router)
 
-    def _view(g: Game) -> dict[str, Any]:
-        sj = g.ruleset.state_json(g.state)
-        return {
-            "game": g.name,
-            "ruleset": g.ruleset.name,
-            "board": boards.svg(g.ruleset.name, g.state, sj, g.render()),
-            "text": g.render(),
-            "log": _log(g),
-        }
-
+    app.include_router(aar.router)
+    app.include_router(help_pages.router)
     return app
+
+
+def _board(g: Game) -> str:
+    return boards.svg(g.ruleset.name, g.state, g.ruleset.state_json(g.state), g.render())
+
+
+def _highlight(g: Game, request: dict[str, Any], changed: Sequence[str] = ()) -> list[str]:
+    """What the board shows picked out after an action: the pieces and places its request
+    named (ids of the game's things, and hex or location ids among its values), then those its
+    events changed (``moves.highlight``)."""
+    ids = set(g.ruleset.entity_ids(g.state))
+    out: list[str] = []
+    for v in request.values():
+        for x in v if isinstance(v, list) else [v]:
+            if isinstance(x, str) and x and x not in out and (x in ids or _PLACE.match(x)):
+                out.append(x)
+    out += [x for x in dict.fromkeys(changed) if x not in out]
+    return out
+
+
+#: a hex or location id as the map rulesets write them (W2020, 4P5)
+_PLACE = re.compile(r"^[A-Z]?\d{1,2}[A-Z]{0,2}\d{1,4}$")
+
+
+def _table_changes(g: Game, before: Any, events: Sequence[Any]) -> list[str]:
+    """What to change on the real table, in words (``Ruleset.table_changes``, when it has it)."""
+    fn = getattr(g.ruleset, "table_changes", None)
+    if fn is None:
+        return []
+    try:
+        return [str(x) for x in fn(before, list(events))]
+    except Exception:  # words about the table must never fail an action already written
+        log.exception("table_changes failed")
+        return []
 
 
 #: what a page may load: its own scripts, styles and images only; never framed
@@ -281,7 +370,7 @@ SECURITY_HEADERS = [
 #: the host names the app answers by default (a DNS-rebinding page has another name)
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 #: the routes that take plain HTML forms (their token is a form field, checked by the route)
-FORM_ROUTES = re.compile(r"^/(games|import|games/[^/]+/rename)$")
+FORM_ROUTES = re.compile(r"^/(games|import|games/[^/]+/(rename|delete))$")
 #: the largest request body (uploads included; a scenario upload is at most MAX_UPLOAD)
 MAX_BODY = 2 * MAX_UPLOAD + 64 * 1024
 #: the largest JSON body of the API
@@ -440,8 +529,8 @@ def _seed(text: str) -> int | None:
         raise GameError(f"seed must be a whole number, not {text!r}") from None
 
 
-async def _read_limited(upload: UploadFile) -> str:
-    data = await upload.read(MAX_UPLOAD + 1)
+def _read_limited(upload: UploadFile) -> str:
+    data = upload.file.read(MAX_UPLOAD + 1)
     if len(data) > MAX_UPLOAD:
         raise GameError(f"upload too large (limit {MAX_UPLOAD // 1024} KiB)")
     try:
@@ -453,6 +542,8 @@ async def _read_limited(upload: UploadFile) -> str:
 class OddsBody(Strict):
     procedure: str = Field(max_length=64)
     request: dict[str, Any] = Field(default_factory=dict)
+    #: the last log entry the page has: the answer carries only the entries after it
+    since: int | None = Field(default=None, ge=0)
 
 
 class PerformBody(OddsBody):
@@ -464,10 +555,20 @@ class PerformBody(OddsBody):
 
 
 class UndoBody(Strict):
-    pass
+    since: int | None = Field(default=None, ge=0)
 
 
 B = TypeVar("B", bound=Strict)
+
+
+def json_body(model: type[B], empty_ok: bool = False) -> Callable[[Request], Awaitable[B]]:
+    """A dependency reading the body as ``model`` (async: the endpoint itself stays a plain
+    ``def`` in the thread pool)."""
+
+    async def read(request: Request) -> B:
+        return await _json(request, model, empty_ok)
+
+    return read
 
 
 async def _json(request: Request, model: type[B], empty_ok: bool = False) -> B:
@@ -514,46 +615,3 @@ def _status(exc: VedetteError) -> int:
 def one_line(error: object) -> str:
     text = str(error).strip()
     return (text.splitlines() or [""])[0][:500]
-
-
-def _log(g: Game) -> list[dict[str, Any]]:
-    """The log, newest first: each action with its one-line rolls and full records."""
-    undone = {r.seq for r in g.records if r.kind == "action"} - set(g.effective)
-    out: list[dict[str, Any]] = []
-    for r in g.records:
-        p = r.payload
-        if r.kind == "action":
-            out.append(
-                {
-                    "seq": r.seq,
-                    "kind": "action",
-                    "procedure": p["procedure"],
-                    "undone": r.seq in undone,
-                    "lines": [x["line"] for x in p.get("rolls", [])]
-                    + ([p["message"]] if p.get("message") else []),
-                    "record": p,
-                }
-            )
-        elif r.kind == "undo":
-            out.append(
-                {
-                    "seq": r.seq,
-                    "kind": "undo",
-                    "lines": [f"undo #{p['undoes']}"],
-                    "record": p,
-                    "undone": False,
-                    "procedure": "undo",
-                }
-            )
-        else:
-            out.append(
-                {
-                    "seq": r.seq,
-                    "kind": r.kind,
-                    "lines": [f"created (seed {p['seed']})"],
-                    "record": {"ruleset": p["ruleset"], "seed": p["seed"]},
-                    "undone": False,
-                    "procedure": r.kind,
-                }
-            )
-    return list(reversed(out))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -75,6 +76,83 @@ def dice_audit(records: Sequence[Record]) -> list[dict[str, Any]]:
                 "faces": rows,
                 "chi_square": round(chi2, 3),
                 "degrees_of_freedom": max(len(weights) - 1, 0),
+            }
+        )
+    return out
+
+
+def chi_square_p(chi2: float, dof: int) -> float:
+    """P(X >= chi2) for a chi-square variable with ``dof`` degrees of freedom: the regularised
+    upper incomplete gamma function Q(dof/2, chi2/2) (series below a+1, continued fraction
+    above; Numerical Recipes 6.2)."""
+    if dof <= 0:
+        return 1.0
+    a, x = dof / 2, chi2 / 2
+    if x <= 0:
+        return 1.0
+    lg = math.lgamma(a)
+    if x < a + 1:  # series for P, then Q = 1 - P
+        term = total = 1 / a
+        n = a
+        for _ in range(500):
+            n += 1
+            term *= x / n
+            total += term
+            if abs(term) < abs(total) * 1e-15:
+                break
+        return max(0.0, 1 - total * math.exp(-x + a * math.log(x) - lg))
+    b = x + 1 - a  # Lentz's continued fraction for Q
+    c = 1 / 1e-300
+    d = 1 / b
+    h = d
+    for i in range(1, 500):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = 1e-300 if abs(d) < 1e-300 else d
+        c = b + an / c
+        c = 1e-300 if abs(c) < 1e-300 else c
+        d = 1 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-15:
+            break
+    return min(1.0, math.exp(-x + a * math.log(x) - lg) * h)
+
+
+#: below this p-value the dice are called unusual
+UNUSUAL = 0.01
+
+
+def verdict(chi2: float, dof: int, rolls: int) -> str:
+    """The chi-square in plain words."""
+    p = chi_square_p(chi2, dof)
+    if rolls < 5 * (dof + 1):
+        return (
+            f"too few rolls to judge ({rolls}; about {5 * (dof + 1)} give a fair test)"
+            f" · p = {p:.3g}"
+        )
+    if p < UNUSUAL:
+        return (
+            f"unusual: p = {p:.3g} (fair dice give counts this far from the expected"
+            f" {p * 100:.2g}% of the time)"
+        )
+    return f"consistent with fair dice (p = {p:.3g})"
+
+
+def with_charts(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The audit with, per die, its observed-against-expected chart and its verdict."""
+    from vedette.web.charts import observed_expected
+
+    out = []
+    for a in found:
+        rows = [(str(f["face"]), float(f["observed"]), float(f["expected"])) for f in a["faces"]]
+        out.append(
+            {
+                **a,
+                "p": chi_square_p(a["chi_square"], a["degrees_of_freedom"]),
+                "verdict": verdict(a["chi_square"], a["degrees_of_freedom"], a["rolls"]),
+                "chart": observed_expected(rows, f"{a['die']}: observed and expected per face"),
             }
         )
     return out

@@ -1,5 +1,6 @@
 """Game sessions for the web app: one SQLite connection per worker thread, and games kept in
-memory between requests, each behind its own lock so two requests never act on one game at once.
+memory between requests, each behind its own reader/writer lock: one request at a time writes
+to a game (an action, an undo), while any number read it (pages, odds, the log) when none writes.
 
 Games are cached by their id, never by their name: every request looks the name up in the store
 (so a rename from the CLI, or a new game given an old name, is seen at once), then uses the
@@ -13,6 +14,46 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from vedette.engine import Game, Store
+from vedette.engine.store import GameInfo
+
+
+class RWLock:
+    """Many readers or one writer (writers wait for readers to leave; new readers wait for a
+    waiting writer, so a steady stream of reads never starves an action)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._readers = 0
+        self._writing = False
+        self._waiting = 0
+
+    @contextmanager
+    def read(self) -> Iterator[None]:
+        with self._cond:
+            while self._writing or self._waiting:
+                self._cond.wait()
+            self._readers += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._readers -= 1
+                self._cond.notify_all()
+
+    @contextmanager
+    def write(self) -> Iterator[None]:
+        with self._cond:
+            self._waiting += 1
+            while self._writing or self._readers:
+                self._cond.wait()
+            self._waiting -= 1
+            self._writing = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._writing = False
+                self._cond.notify_all()
 
 
 class Sessions:
@@ -20,7 +61,7 @@ class Sessions:
         self.db = str(db)
         self._local = threading.local()
         self._games: dict[int, Game] = {}
-        self._locks: dict[int, threading.Lock] = {}
+        self._locks: dict[int, RWLock] = {}
         self._guard = threading.Lock()
         Store(self.db).close()  # create the schema once, up front
 
@@ -31,16 +72,18 @@ class Sessions:
             self._local.store = st
         return st
 
-    def _lock(self, gid: int) -> threading.Lock:
+    def _lock(self, gid: int) -> RWLock:
         with self._guard:
-            return self._locks.setdefault(gid, threading.Lock())
+            return self._locks.setdefault(gid, RWLock())
 
     @contextmanager
-    def game(self, name: str) -> Iterator[Game]:
-        """The game now named ``name``, current with its log, for the duration of one request."""
+    def game(self, name: str, write: bool = False) -> Iterator[Game]:
+        """The game now named ``name``, current with its log, for the duration of one request:
+        shared with other readers, or alone when ``write`` (it will append to the log)."""
         st = self.store()
-        info = st.game(name)  # the name -> id, from the store, every time
-        with self._lock(info.id):
+        info = _lookup(st, name)  # the name -> id, from the store, every time
+        lock = self._lock(info.id)
+        with lock.write() if write else lock.read():
             g = self._games.get(info.id)
             if g is not None:
                 last = st.db.execute(
@@ -54,8 +97,9 @@ class Sessions:
                     raise_changed(info.name)
                 with self._guard:
                     self._games[info.id] = g
+            if write:
+                g.store = st  # this thread's connection appends
             g.name = info.name
-            g.store = st
             yield g
 
     def forget(self, gid: int) -> None:
@@ -67,6 +111,19 @@ class Sessions:
         with self._guard:
             for gid in [gid for gid, g in self._games.items() if g.name == name]:
                 self._games.pop(gid, None)
+
+
+def _lookup(st: Store, name: str) -> GameInfo:
+    """A game's id and name (without :meth:`Store.game`'s count of its events, which grows
+    with the log)."""
+    row = st.db.execute(
+        "SELECT id, name, ruleset, created FROM games WHERE name=?", (name,)
+    ).fetchone()
+    if row is None:
+        from vedette.errors import GameError
+
+        raise GameError(f"no game named {name!r}")
+    return GameInfo(*row)
 
 
 def raise_changed(name: str) -> None:

@@ -217,6 +217,20 @@ MELEE_FACTS = (
 )
 
 
+def fire_bands(state: State, f: Any, t: Any) -> list[str | None]:
+    """The range bands a volley may be stated at: none to state when both units are placed
+    (the distance decides), else one entry per band of its Range Table (the player measures and
+    picks one: no typing)."""
+    from vedette.rules.solo_napoleonic import geom
+
+    if geom.unit_distance(f, t) is not None:
+        return [None]
+    if f.artillery:
+        key = "horse" if f.kind == "horse_artillery" else "foot"
+        return [str(b["band"]) for b in state.data["artillery_ranges"][key]]
+    return ["short", "long"]
+
+
 def unit_options(state: State, u: Any) -> list[tuple[str, dict[str, Any], str, str]]:
     """A unit's actions open on its card: (procedure, request, text, rule)."""
     if u.morale_due:
@@ -239,9 +253,13 @@ def unit_options(state: State, u: Any) -> list[tuple[str, dict[str, Any], str, s
         ("reform", {"unit": u.id}, f"{u.id} reforms (the whole turn)", actions.R_DIS),
     ]
     can_fire = (u.kind == "infantry" or u.artillery or u.skirmishing) and u.charge_state is None
+    can_fire = can_fire and not u.fired  # one volley a turn (Kuryakin, Firing)
     for e in enemies:
         if can_fire:
-            out.append(("fire", {"unit": u.id, "target": e}, f"{u.id} fires at {e}", fire.R_FIRE))
+            for band in fire_bands(state, u, state.unit(e)):
+                req = {"unit": u.id, "target": e, **({"range": band} if band else {})}
+                at = f" ({band} range)" if band else ""
+                out.append(("fire", req, f"{u.id} fires at {e}{at}", fire.R_FIRE))
         may_charge = not (u.artillery or u.skirmishing or u.fired or u.charge_failed)
         if may_charge and u.charge_state is None and not u.home_failed:
             out.append(
@@ -571,6 +589,10 @@ class SoloNapoleonic(Ruleset[State]):
         from vedette.rules.protocol import Todo
 
         if state.phase == "control":
+            if any(g.cr is None and not g.killed for g in state.generals):
+                # the control roll needs every Control Rating: rate the staff first
+                text = "rate the staff first: each unrated general's TH, AV and Control Rating"
+                return [Todo("staff", {}, text, staff.R_GEN)]
             return [Todo("control", {}, "control phase: each brigadier rolls for control", R_TURN)]
         if state.phase == "cards":
             return [Todo("deal", {}, "deal and reveal the cards", cards.R_SEQ)]

@@ -112,7 +112,7 @@ def options(state: GameState) -> list[Todo]:
         for u in state.live(side):
             t = state.utype(u)
             if t.can_shoot and not u.shot and not u.disrupted:
-                out.append(Todo("shoot", {"firer": u.id}, f"{u.name} may shoot", R_SHOOT))
+                out.extend(_shots(state, u))
         out.extend(_countercharges(state, side))
     elif kind == "melee":
         for f in state.follow_ups:
@@ -127,6 +127,27 @@ def options(state: GameState) -> list[Todo]:
                 )
     out.append(Todo("next", {}, f"end the phase ({state.phase_name()})", R_SEQ))
     return out
+
+
+def _shots(state: GameState, u: Any) -> list[Todo]:
+    """A unit's shots, target filled in: in a stated game one line per enemy and range band
+    (the player measures, then picks the line: no typing); in a tracked game one per enemy
+    within its longest range. No target in reach: the plain line, the player names one."""
+    t = state.utype(u)
+    out: list[Todo] = []
+    for e in state.live(state.enemy_of(u.side)):
+        if state.play == "stated":
+            for band in t.range_names:
+                if band == "skirmish" and t.is_infantry and t.star_range and not u.screened:
+                    continue  # Unit Summary *: [2] only with a skirmisher screen
+                req = {"firer": u.id, "target": e.id, "band": band}
+                out.append(Todo("shoot", req, f"{u.name} shoots {e.name} ({band})", R_SHOOT))
+            continue
+        d = facts.distance_n(state, u, e)
+        if d is not None and t.ranges and d <= t.ranges[-1] + 1e-9:
+            req = {"firer": u.id, "target": e.id}
+            out.append(Todo("shoot", req, f"{u.name} shoots {e.name} ([{d:.2f}])", R_SHOOT))
+    return out or [Todo("shoot", {"firer": u.id}, f"{u.name} may shoot", R_SHOOT)]
 
 
 def _moves(state: GameState, side: str) -> list[Todo]:

@@ -1,9 +1,23 @@
 // vedette web: a thin page over the JSON API. No framework, no third-party code.
 "use strict";
 
-const csrf = () => document.querySelector('meta[name="csrf-token"]').content;
+const meta = () => document.querySelector('meta[name="csrf-token"]');
+const csrf = () => meta().content;
 
-async function post(url, body) {
+class ApiError extends Error {
+  constructor(message, status) { super(message); this.status = status; }
+}
+
+function note(text) {
+  let n = document.getElementById("page-note");
+  if (!n) {
+    n = el("p", { id: "page-note", class: "note", role: "status" });
+    document.querySelector("main").prepend(n);
+  }
+  n.textContent = text;
+}
+
+async function send(url, body) {
   const r = await fetch(url, {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf() },
@@ -11,7 +25,35 @@ async function post(url, body) {
     credentials: "same-origin",
   });
   const data = await r.json().catch(() => ({ error: "bad response" }));
-  if (!r.ok) throw new Error(data.error || r.statusText);
+  if (!r.ok) throw new ApiError(data.error || r.statusText, r.status);
+  return data;
+}
+
+// A stale token (the server restarted since the page loaded): fetch a fresh one (and its
+// cookie) and retry once; if that fails too, reload the page, saying why.
+async function post(url, body) {
+  try {
+    return await send(url, body);
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 403 || !/CSRF/.test(e.message)) throw e;
+    try {
+      const r = await fetch("/api/csrf", { credentials: "same-origin" });
+      meta().content = (await r.json()).token;
+      document.querySelectorAll('input[name="csrf"]').forEach((i) => { i.value = meta().content; });
+      note("the server was restarted: the page renewed its token and tried again");
+      return await send(url, body);
+    } catch (again) {
+      note("the server was restarted: reloading the page…");
+      setTimeout(() => location.reload(), 800);
+      throw again;
+    }
+  }
+}
+
+async function get(url) {
+  const r = await fetch(url, { credentials: "same-origin" });
+  const data = await r.json().catch(() => ({ error: "bad response" }));
+  if (!r.ok) throw new ApiError(data.error || r.statusText, r.status);
   return data;
 }
 
@@ -35,10 +77,14 @@ function initIndex() {
     const opt = rs.options[rs.selectedIndex];
     sc.replaceChildren(...(opt.dataset.scenarios || "").split(",").filter(Boolean)
       .map((s) => el("option", { value: s }, s)));
+    if (sc.dataset.kept && [...sc.options].some((o) => o.value === sc.dataset.kept)) sc.value = sc.dataset.kept;
   };
-  rs.addEventListener("change", fill);
+  rs.addEventListener("change", () => { sc.dataset.kept = ""; fill(); });
   fill();
 }
+
+// a value as a form field shows it (lists and objects as JSON, which the server parses back)
+const fieldText = (v) => (typeof v === "string" ? v : JSON.stringify(v));
 
 // -- the game page ---------------------------------------------------------------------------
 function initGame() {
@@ -49,20 +95,97 @@ function initGame() {
   const sel = document.getElementById("procedure");
   const oddsBox = document.getElementById("odds");
   const result = document.getElementById("result");
+  const picked = document.getElementById("picked");
+  const initial = JSON.parse(document.getElementById("page-data").textContent);
+  let seq = initial.seq;
+  let oldest = null;
   let lastField = null;
 
   const form = () => document.querySelector(`form.proc[data-proc="${CSS.escape(sel.value)}"]`);
+  const fields = (f) => [...(f || form()).querySelectorAll("input, select")];
   const show = () => {
     document.querySelectorAll("form.proc").forEach((f) => { f.hidden = f !== form(); });
     lastField = null;
-    refreshOdds();
+    clearErrors();
+    refreshOdds(true);
   };
   const request = () => {
     const out = {};
-    for (const i of form().querySelectorAll("input")) if (i.value.trim() !== "") out[i.name] = i.value.trim();
+    for (const i of fields()) if (i.value.trim() !== "") out[i.name] = i.value.trim();
     return out;
   };
+  const visible = (i) => i.offsetParent !== null && !i.closest("details:not([open])");
 
+  function clearErrors() {
+    document.querySelectorAll(".field-error").forEach((s) => { s.hidden = true; s.textContent = ""; });
+    document.querySelectorAll(".field.invalid").forEach((l) => l.classList.remove("invalid"));
+  }
+
+  // an error naming a field of the open form is shown beside it (the form is kept)
+  function fieldError(message) {
+    const f = form();
+    if (!f) return false;
+    const names = fields(f).map((i) => i.name).sort((a, b) => b.length - a.length);
+    // a field named as the server's messages name one: 'to', distance=..., "band must ..."
+    const esc = (n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const hit = names.find((n) => new RegExp(`'${esc(n)}'|\\b${esc(n)}=|^${esc(n)} must`).test(message));
+    if (!hit) return false;
+    const label = f.querySelector(`.field[data-field="${CSS.escape(hit)}"]`);
+    const details = label.closest("details");
+    if (details) details.open = true;
+    label.classList.add("invalid");
+    const span = label.querySelector(".field-error");
+    span.textContent = message;
+    span.hidden = false;
+    return true;
+  }
+
+  // -- the "next" panel: obligations first, then what is open now ---------------------------
+  function choose(item) {
+    sel.value = item.procedure;
+    if (sel.value !== item.procedure) return;
+    document.querySelectorAll("form.proc").forEach((f) => { f.hidden = f !== form(); });
+    clearErrors();
+    const f = form();
+    for (const i of fields(f)) i.value = "";
+    for (const [k, v] of Object.entries(item.request || {})) {
+      const i = f.querySelector(`[name="${CSS.escape(k)}"]`);
+      if (!i) continue;
+      i.value = fieldText(v);
+      const details = i.closest("details");
+      if (details) details.open = true;
+    }
+    lastField = null;
+    refreshOdds(true);
+  }
+
+  function renderNext(todo) {
+    const ol = document.getElementById("next");
+    ol.replaceChildren();
+    for (const [n, item] of todo.entries()) {
+      const btn = el("button", { type: "button", class: "next-item", "data-procedure": item.procedure, "data-n": n },
+        el("span", { class: "next-text" }, item.owed ? `owed: ${item.text}` : item.text));
+      if (item.rule) btn.append(el("span", { class: "rule" }, ` (${item.rule})`));
+      btn.addEventListener("click", () => {
+        ol.querySelectorAll(".chosen").forEach((b) => b.classList.remove("chosen"));
+        btn.classList.add("chosen");
+        choose(item);
+      });
+      const li = el("li", { class: item.owed ? "owed" : "open" }, btn);
+      if (item.owed && item.obligation) {
+        const waive = el("button", { type: "button", class: "waive", "data-obligation": item.obligation }, "waive…");
+        waive.addEventListener("click", async () => {
+          if (!confirm(`Waive "${item.text}" (${item.rule || "the rules"})? It will not be done, and the log will say it was waived.`)) return;
+          await perform("waive", { obligation: item.obligation }, "");
+        });
+        li.append(" ", waive);
+      }
+      ol.append(li);
+    }
+    if (!todo.length) ol.append(el("li", { class: "muted" }, "the referee owes nothing and suggests nothing: pick an action below"));
+  }
+
+  // -- odds ------------------------------------------------------------------------------------
   function renderOdds(list) {
     oddsBox.replaceChildren();
     for (const o of list) {
@@ -91,10 +214,13 @@ function initGame() {
   }
 
   let pending = 0;
-  async function refreshOdds() {
+  // clear: another action or another form (never an old chart or error under new fields);
+  // a field edited keeps the chart until the new one arrives
+  async function refreshOdds(clear) {
+    const ticket = ++pending;
+    if (clear === true) oddsBox.replaceChildren();
     const f = form();
     if (!f || f.dataset.odds !== "yes") { oddsBox.replaceChildren(); return; }
-    const ticket = ++pending;
     try {
       const data = await post(`${api}/odds`, { procedure: sel.value, request: request() });
       if (ticket === pending) renderOdds(data.odds);
@@ -103,77 +229,197 @@ function initGame() {
     }
   }
 
-  function renderLog(log) {
-    const ol = document.getElementById("log");
-    ol.replaceChildren();
-    for (const item of log) {
-      const details = el("details", {}, el("summary", {}, `#${item.seq} ${item.procedure}${item.undone ? " [undone]" : ""}`));
-      for (const line of item.lines) details.append(el("div", { class: "line" }, line));
-      details.append(el("pre", { class: "record" }, JSON.stringify(item.record, null, 2)));
-      const li = el("li", { class: item.undone ? "undone" : "", "data-seq": item.seq }, details);
-      ol.append(li);
+  // -- the log: one line per entry, the record on demand, paged --------------------------------
+  function recordTable(rows) {
+    const table = el("table", { class: "record" });
+    const body = el("tbody");
+    for (const r of rows) {
+      const key = el("th", { scope: "row" }, r.key);
+      key.style.paddingLeft = `${0.3 + r.depth}em`;
+      body.append(el("tr", { class: r.value === "" ? "group" : "" }, key, el("td", {}, r.value)));
     }
+    table.append(body);
+    return table;
   }
 
-  function update(view) {
-    document.getElementById("board").innerHTML = view.board;
-    renderLog(view.log);
-    bindBoard();
+  function logItem(item) {
+    const summary = el("summary", {}, `#${item.seq} ${item.line}`);
+    if (item.undone) summary.append(el("span", { class: "undone-mark" }, " [undone]"));
+    const details = el("details", {}, summary);
+    details.addEventListener("toggle", async () => {
+      if (!details.open || details.dataset.filled) return;
+      details.dataset.filled = "yes";
+      for (const line of item.lines) details.append(el("div", { class: "line" }, line));
+      try {
+        details.append(recordTable((await get(`${api}/log/${item.seq}`)).rows));
+      } catch (e) {
+        details.append(el("p", { class: "error" }, e.message));
+      }
+    });
+    return el("li", { class: item.undone ? "undone" : "", "data-seq": item.seq }, details);
   }
 
-  function bindBoard() {
-    document.querySelectorAll("#board [data-pick]").forEach((n) => {
-      n.setAttribute("tabindex", "0");
-      const pick = () => {
-        // the field last focused if it is empty, else the first empty one, else the last focused
-        const mine = lastField && form().contains(lastField) ? lastField : null;
-        const empty = [...form().querySelectorAll("input")].find((i) => !i.value);
-        const f = mine && !mine.value ? mine : empty || mine;
-        if (f) { f.value = n.dataset.pick; f.dispatchEvent(new Event("input")); f.focus(); }
-      };
-      n.addEventListener("click", pick);
-      n.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
+  function addLog(entries, where) {
+    const ul = document.getElementById("log");
+    const items = entries.map(logItem);
+    if (where === "top") ul.prepend(...items);
+    else ul.append(...items);
+    for (const e of entries) if (oldest === null || e.seq < oldest) oldest = e.seq;
+  }
+
+  function markUndone(undone) {
+    const set = new Set(undone);
+    document.querySelectorAll("#log li[data-seq]").forEach((li) => {
+      const was = li.classList.contains("undone");
+      const now = set.has(Number(li.dataset.seq));
+      if (was === now) return;
+      li.classList.toggle("undone", now);
+      const s = li.querySelector("summary");
+      if (now) s.append(el("span", { class: "undone-mark" }, " [undone]"));
+      else s.querySelector(".undone-mark")?.remove();
     });
   }
 
-  async function act() {
+  async function olderLog() {
+    const data = await get(`${api}/log?before=${oldest}&limit=50`);
+    addLog(data.entries, "bottom");
+    document.getElementById("log-more").hidden = !data.more;
+  }
+
+  function update(view) {
+    const board = document.getElementById("board");
+    if (board && view.board !== undefined) board.innerHTML = view.board;
+    addLog(view.log, "top");
+    markUndone(view.undone_seqs);
+    seq = view.seq;
+    renderNext(view.todo);
+    bindBoard();
+    document.dispatchEvent(new CustomEvent("vedette:changed", { detail: { seq } }));
+  }
+
+  // -- board picks: only a visible field of the open form that takes that kind ---------------
+  let lastPick = { key: "", at: 0 };
+  function onPick(kind, value) {
+    const key = `${kind}:${JSON.stringify(value)}`;
+    if (key === lastPick.key && Date.now() - lastPick.at < 100) return; // one pick, told twice
+    lastPick = { key, at: Date.now() };
+    const text = fieldText(value);
+    const takes = fields().filter((i) => visible(i) && (i.dataset.pick || "").split(" ").includes(kind));
+    const mine = lastField && takes.includes(lastField) ? lastField : null;
+    const empty = takes.find((i) => !i.value);
+    const f = mine && !mine.value ? mine : empty || mine;
+    if (!f) {
+      picked.textContent = `picked ${kind} ${text} (no open field of this action takes a ${kind})`;
+      return;
+    }
+    picked.textContent = "";
+    f.value = text;
+    f.dispatchEvent(new Event("input"));
+    f.focus();
+  }
+  document.addEventListener("vedette:pick", (e) => onPick(e.detail.kind, e.detail.value));
+  document.addEventListener("vedette:perform", (e) => perform(e.detail.procedure, e.detail.request, ""));
+
+  // without the boards' own script, a click on a pickable element is a pick
+  function pickKind(n) {
+    const d = n.dataset;
+    if (d.piece || d.unit || d.stack || d.fort || d.mines) return "unit";
+    if (d.loc) return "location";
+    if (d.hex) return "hex";
+    return "unit";
+  }
+  function bindBoard() {
+    if (window.vedetteBoard) return;
+    document.querySelectorAll("#board [data-pick]").forEach((n) => {
+      n.addEventListener("click", (ev) => {
+        if (window.vedetteBoard) return; // board.js loaded after this bound: it picks
+        ev.stopPropagation();
+        document.dispatchEvent(new CustomEvent("vedette:pick", { detail: { kind: pickKind(n), value: n.dataset.pick } }));
+      });
+    });
+  }
+
+  // -- actions ---------------------------------------------------------------------------------
+  async function perform(procedure, req, dice) {
     result.replaceChildren();
+    clearErrors();
     try {
-      const dice = document.getElementById("dice").value.trim();
-      const data = await post(`${api}/perform`, { procedure: sel.value, request: request(), dice });
+      const data = await post(`${api}/perform`, { procedure, request: req, dice, since: seq });
       result.append(...data.lines.map((l) => el("div", { class: "line" }, l)));
+      if (data.table_changes && data.table_changes.length) {
+        result.append(el("h3", {}, "on the table"),
+          el("ul", { class: "table-changes" }, ...data.table_changes.map((c) => el("li", {}, c))));
+      }
       document.getElementById("dice").value = "";
       update(data);
-      refreshOdds();
+      const first = data.todo[0];
+      if (first) {
+        document.querySelector("#next .next-item")?.classList.add("chosen");
+        choose(first);
+      } else refreshOdds(true);
+      return true;
     } catch (e) {
-      result.append(el("p", { class: "error", role: "alert" }, e.message));
+      if (!fieldError(e.message)) result.append(el("p", { class: "error", role: "alert" }, e.message));
+      return false;
     }
   }
+
+  const act = () => perform(sel.value, request(), document.getElementById("dice").value.trim());
 
   async function undo() {
     result.replaceChildren();
     try {
-      const data = await post(`${api}/undo`, {});
+      const data = await post(`${api}/undo`, { since: seq });
       result.append(el("div", { class: "line" }, `undid #${data.undone}`));
       update(data);
-      refreshOdds();
+      refreshOdds(true);
     } catch (e) {
       result.append(el("p", { class: "error", role: "alert" }, e.message));
     }
   }
 
   sel.addEventListener("change", show);
-  document.querySelectorAll("form.proc input").forEach((i) => {
-    i.addEventListener("focus", () => { lastField = i; });
-    i.addEventListener("input", () => { clearTimeout(i._t); i._t = setTimeout(refreshOdds, 150); });
+  document.querySelectorAll("form.proc").forEach((f) => {
+    f.addEventListener("submit", (e) => { e.preventDefault(); act(); });
+    fields(f).forEach((i) => {
+      i.addEventListener("focus", () => { lastField = i; });
+      i.addEventListener("input", () => { clearTimeout(i._t); i._t = setTimeout(refreshOdds, 150); });
+      i.addEventListener("change", () => { clearTimeout(i._t); i._t = setTimeout(refreshOdds, 150); });
+      // Enter submits the action, whatever the number of fields
+      i.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); act(); } });
+    });
   });
-  document.querySelectorAll("form.proc").forEach((f) => f.addEventListener("submit", (e) => { e.preventDefault(); act(); }));
-  document.getElementById("odds-btn").addEventListener("click", refreshOdds);
+  document.getElementById("dice").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); act(); } });
+  document.getElementById("odds-btn").addEventListener("click", () => refreshOdds());
   document.getElementById("roll-btn").addEventListener("click", act);
   document.getElementById("undo-btn").addEventListener("click", undo);
-  renderLog(JSON.parse(document.getElementById("log-data").textContent));
+  document.getElementById("log-more").addEventListener("click", olderLog);
+
+  const del = document.getElementById("delete-form");
+  del.addEventListener("submit", (e) => {
+    if (!confirm(`Delete the game "${del.dataset.game}" and its whole log? This cannot be undone.`)) {
+      e.preventDefault();
+      return;
+    }
+    del.querySelector('input[name="confirm"]').value = del.dataset.game;
+    if (del.querySelector('input[name="export_first"]').checked) {
+      e.preventDefault(); // the download first, then the delete
+      const a = el("a", { href: document.getElementById("export-link").href, download: "" });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => del.submit(), 700);
+    }
+  });
+
+  addLog(initial.log, "bottom");
+  document.getElementById("log-more").hidden = !initial.more;
+  renderNext(initial.todo);
   bindBoard();
-  show();
+  if (initial.todo.length) {
+    document.querySelector("#next .next-item").classList.add("chosen");
+    choose(initial.todo[0]);
+  } else show();
 }
 
 initIndex();

@@ -12,6 +12,7 @@
   const viewport = document.getElementById("board-viewport");
   const board = document.getElementById("board");
   if (!root || !viewport || !board) return;
+  window.vedetteBoard = true; // the shell's own click fallback stands down: picks come from here
   const game = root.dataset.game;
   const api = `/api/games/${encodeURIComponent(game)}`;
   const SVGNS = "http://www.w3.org/2000/svg";

@@ -1,0 +1,200 @@
+"""What the game page shows, as JSON: the log entries (each collapsed to its one-line
+explanation, with its full record as readable rows), paged and incremental, and the referee's
+"what next" (obligations first, then the actions open now), with the procedures' fields.
+
+Nothing here knows a ruleset: it reads the log payloads and the protocol's ``Todo``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from vedette.engine import Game
+from vedette.engine.store import Record
+
+#: entries per page of the log
+PAGE = 50
+#: the longest value shown in one cell of a record table
+CELL = 300
+
+
+def rolls_of(payload: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """An action's rolls (an imported log's odd items left out)."""
+    rolls = payload.get("rolls")
+    return [x for x in rolls if isinstance(x, Mapping)] if isinstance(rolls, list) else []
+
+
+def explain(r: Record) -> str:
+    """The one-line explanation of a log entry: what was done and what came of it."""
+    p = r.payload
+    if r.kind == "created":
+        return f"created: {p.get('ruleset', '')} (seed {p.get('seed', '')})"
+    if r.kind == "undo":
+        return f"undo #{p.get('undoes', '')}"
+    proc = str(p.get("procedure", r.kind))
+    message = str(p.get("message") or "").strip()
+    line = message.splitlines()[0] if message else ""
+    if not line:
+        rolls = [str(x.get("line", "")) for x in rolls_of(p) if x.get("line")]
+        line = "; ".join(rolls) or str(p.get("result") or "done")
+    return f"{proc}: {line}"
+
+
+def rows(value: Any, key: str = "", depth: int = 0) -> list[dict[str, Any]]:
+    """A record as rows of a key/value table: nested mappings and lists (rolls, events,
+    modifiers) become indented rows, scalars one cell each."""
+    out: list[dict[str, Any]] = []
+    if isinstance(value, Mapping):
+        if key:
+            out.append({"depth": depth, "key": key, "value": ""})
+            depth += 1
+        for k, v in value.items():
+            out.extend(rows(v, str(k), depth))
+    elif isinstance(value, list | tuple) and any(isinstance(x, Mapping | list) for x in value):
+        out.append({"depth": depth, "key": key, "value": ""})
+        for i, v in enumerate(value, 1):
+            out.extend(rows(v, f"{key} {i}", depth + 1))
+    else:
+        if isinstance(value, list | tuple):
+            text = ", ".join(str(x) for x in value)
+        elif isinstance(value, str):
+            text = value
+        else:
+            text = json.dumps(value)
+        out.append({"depth": depth, "key": key, "value": text[:CELL]})
+    return out
+
+
+def record_rows(r: Record) -> list[dict[str, Any]]:
+    """A log entry's full record as table rows (fetched when the player opens the entry)."""
+    p = r.payload
+    record: Any = p
+    if r.kind == "created":
+        record = {"ruleset": p.get("ruleset"), "seed": p.get("seed"), "options": p.get("options")}
+    return rows(record)
+
+
+def entry(r: Record, undone: bool) -> dict[str, Any]:
+    """A log entry as the page lists it: its one-line explanation and its dice lines."""
+    p = r.payload
+    lines = [str(x.get("line", "")) for x in rolls_of(p)] if r.kind == "action" else []
+    if r.kind == "action" and p.get("message"):
+        lines.extend(str(p["message"]).splitlines())
+    return {
+        "seq": r.seq,
+        "kind": r.kind,
+        "procedure": str(p.get("procedure", r.kind)),
+        "undone": undone,
+        "line": explain(r),
+        "lines": lines,
+    }
+
+
+def undone_seqs(g: Game) -> list[int]:
+    """The actions undone so far (kept with the game until its log grows)."""
+    key = (len(g.records), g.records[-1].seq)
+    cached = getattr(g, "_web_undone", None)
+    if cached is not None and cached[0] == key:
+        return list(cached[1])
+    effective = set(g.effective)
+    found = [r.seq for r in g.records if r.kind == "action" and r.seq not in effective]
+    g._web_undone = (key, found)  # type: ignore[attr-defined]
+    return list(found)
+
+
+def log_page(g: Game, before: int | None = None, limit: int = PAGE) -> dict[str, Any]:
+    """Entries older than ``before`` (all when None), newest first, at most ``limit``."""
+    undone = set(undone_seqs(g))
+    recs: Sequence[Record] = g.records
+    if before is not None:
+        recs = [r for r in recs if r.seq < before]
+    page = list(reversed(recs[-limit:])) if limit > 0 else []
+    return {
+        "entries": [entry(r, r.seq in undone) for r in page],
+        "more": len(recs) > len(page),
+    }
+
+
+def log_since(g: Game, since: int) -> list[dict[str, Any]]:
+    """The entries after ``since``, newest first."""
+    undone = set(undone_seqs(g))
+    out = []
+    for r in reversed(g.records):
+        if r.seq <= since:
+            break
+        out.append(entry(r, r.seq in undone))
+    return out
+
+
+#: field names a board pick of each kind may fill (the boards helper's ``vedette:pick``)
+PICK_FIELDS: dict[str, tuple[str, ...]] = {
+    "unit": (
+        "unit", "force", "moving", "contact", "target", "attacker", "defender", "stack",
+        "from_stack", "to_stack", "leader", "general", "brigade", "support", "counter",
+        "piece", "shooter", "charger", "by", "mover", "a", "b", "firer", "toward", "charged_by",
+    ),
+    "hex": ("to", "hex", "at", "where", "location", "path"),
+    "location": ("location", "to", "at", "where", "hex", "a", "b"),
+    "point": ("to", "at", "point", "x", "where"),
+}  # fmt: skip
+
+
+def pick_kinds(name: str) -> list[str]:
+    """The kinds of board pick a field named ``name`` accepts (by its name: the request specs
+    type values, not what they denote)."""
+    return [k for k, names in PICK_FIELDS.items() if name in names]
+
+
+def procedures(g: Game) -> list[dict[str, Any]]:
+    """Every procedure with its fields, required first."""
+    out = []
+    for p in g.procedures().values():
+        params = sorted(p.params, key=lambda x: not x.required)
+        out.append(
+            {
+                "name": p.name,
+                "help": p.help,
+                "rule": p.rule,
+                "query": p.query,
+                "odds": getattr(p, "odds", None) is not None,
+                "params": [
+                    {
+                        "name": x.name,
+                        "help": x.help,
+                        "kind": x.kind,
+                        "required": x.required,
+                        "choices": list(x.choices),
+                        "pick": " ".join(pick_kinds(x.name)),
+                    }
+                    for x in params
+                ],
+            }
+        )
+    return out
+
+
+def todo(g: Game) -> list[dict[str, Any]]:
+    """The referee's "what next": obligations first, then the actions open now."""
+    try:
+        items = [t.to_json() for t in g.todo()]
+    except Exception:  # a ruleset's todo failing must not take the page down
+        return []
+    items.sort(key=lambda t: not t["owed"])
+    return items
+
+
+def view(g: Game, board: str, since: int | None = None) -> dict[str, Any]:
+    """The current view: board, text, todo, the log entries after ``since`` (the first page
+    when None), and which actions are undone now."""
+    last = g.records[-1].seq
+    return {
+        "game": g.name,
+        "ruleset": g.ruleset.name,
+        "seq": last,
+        "board": board,
+        "text": g.render(),
+        "todo": todo(g),
+        "log": log_since(g, since) if since is not None else log_page(g)["entries"],
+        "undone_seqs": undone_seqs(g),
+    }

@@ -1,0 +1,340 @@
+"""Real-browser tests of the next panel (issue 15): each ruleset's owed step discharged from it;
+each common adjudication in at most three clicks with no typing (stated play where the ruleset
+has it); one turn of each sample played from the page alone; the form's rules (Enter submits,
+errors beside the field, picks never fill a hidden field, the waiver confirmed by name); a stale
+token renewed; the after-action report export opened in the browser."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import screenshot
+from vedette import rules
+from vedette.engine import Game, Store
+
+#: procedures that move the game on (phase, card, turn): what a turn is made of
+ADVANCE = ("next", "phase", "end_movement", "end_combat", "end_turn", "deal", "control", "staff")
+
+
+class Clicks:
+    """Every click and keystroke the test makes on the page, counted."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.clicks = 0
+
+    def click(self, selector: str) -> None:
+        self.clicks += 1
+        self.page.click(selector)
+
+
+def make_game(
+    db: Path, name: str, ruleset: str, scenario: Mapping[str, Any] | None = None, **options: Any
+) -> Game:
+    scen = scenario if scenario is not None else rules.get(ruleset).scenario("sample")
+    return Game.create(Store(db), name, ruleset, scen, seed=3, options=options)
+
+
+def unplaced(ruleset: str) -> dict[str, Any]:
+    """The sample with no unit placed: positions are the player's table (stated facts)."""
+    scen = json.loads(json.dumps(rules.get(ruleset).scenario("sample")))
+    for u in scen.get("units", []):
+        for k in ("x", "y", "facing"):
+            u.pop(k, None)
+    return dict(scen)
+
+
+def until(g: Game, done: Callable[[Game], bool], prefer: tuple[str, ...] = (), n: int = 60) -> None:
+    """Play from 'what next' (owed first, then ``prefer``, then the phase) until ``done``."""
+    for _ in range(n):
+        if done(g):
+            return
+        todo = g.todo()
+        pick = next((t for t in todo if t.owed), None)
+        pick = pick or next((t for t in todo if t.procedure in prefer), None)
+        pick = pick or next(t for t in todo if t.procedure in ADVANCE)
+        g.perform(pick.procedure, dict(pick.request))
+    raise AssertionError("never got there")
+
+
+def has(procedure: str, owed: bool | None = None) -> Callable[[Game], bool]:
+    return lambda g: any(
+        t.procedure == procedure and (owed is None or t.owed == owed) for t in g.todo()
+    )
+
+
+def top_seq(page: Any) -> int:
+    return int(page.get_attribute("#log li", "data-seq"))
+
+
+def roll(c: Clicks) -> str:
+    """Click 'Roll / do it' and wait for the answer (a new log entry, or an error)."""
+    before = top_seq(c.page)
+    c.click("#roll-btn")
+    c.page.wait_for_function(
+        "b => Number(document.querySelector('#log li').dataset.seq) !== b"
+        " || document.querySelector('#result .error, .field-error:not([hidden])')",
+        arg=before,
+    )
+    return str(c.page.inner_text("#result"))
+
+
+def next_entry(page: Any, procedure: str, text: str = "", owed: bool = False) -> str:
+    """The selector of the next panel's entry for ``procedure`` (whose text has ``text``)."""
+    li = "li.owed" if owed else "li"
+    items = page.locator(f"#next {li} button.next-item[data-procedure={procedure}]")
+    for i in range(items.count()):
+        if text in items.nth(i).inner_text():
+            return f"#next button.next-item[data-n='{items.nth(i).get_attribute('data-n')}']"
+    raise AssertionError(f"no next entry {procedure} {text!r}: {page.inner_text('#next')}")
+
+
+def adjudicate(
+    page: Any, base: str, game: str, procedure: str, text: str = "", owed: bool = False
+) -> str:
+    """From the game page: the next panel's entry, then 'Roll / do it' (counted)."""
+    page.goto(f"{base}/games/{game}")
+    c = Clicks(page)
+    c.click(next_entry(page, procedure, text, owed))
+    assert page.input_value("#procedure") == procedure
+    out = roll(c)
+    assert c.clicks <= 3, c.clicks
+    assert "error" not in (page.get_attribute("#result > *", "class") or "")
+    return out
+
+
+# -- obligations discharged from the next panel -------------------------------------------
+def test_nab_fixing_owed_after_a_zoc_entry(page: Any, live_server: str, live_db: Path) -> None:
+    g = make_game(live_db, "nx-nab", "napoleon_at_bay")
+    g.perform("move", {"force": "F1", "to": "W2020"})
+    page.goto(f"{live_server}/games/nx-nab")
+    owed = page.locator("#next li.owed")
+    assert owed.count() == 1 and "(Herman (1))" in owed.inner_text()
+    # owed first, and the default: its fields already there
+    assert page.input_value('form.proc[data-proc="fix"] input[name=contact]') == "R1"
+    out = adjudicate(page, live_server, "nx-nab", "fix", owed=True)
+    assert "fixing: 1d6=" in out
+    assert page.locator("#next li.owed").count() == 0
+    screenshot(page, "next_panel_nab")
+
+
+def test_asl_shift_from_the_next_panel(page: Any, live_server: str, live_db: Path) -> None:
+    g = make_game(live_db, "nx-asl", "solitaire_asl")
+    until(g, has("shift"))
+    out = adjudicate(page, live_server, "nx-asl", "shift")
+    assert "shift" in out
+
+
+def test_asl_owed_decision(page: Any, live_server: str, live_db: Path) -> None:
+    """A pre-registration die of 6 scatters the AR: the word on the scattered hex is owed
+    (O'Leary 7.1); its entry fills the module and hex, the player picks yes or no."""
+    g = make_game(live_db, "nx-asl-owed", "solitaire_asl")
+    g.perform("prereg", {"module": "O1", "ar": "4P5"}, [6, 1, 1])
+    page.goto(f"{live_server}/games/nx-asl-owed")
+    c = Clicks(page)
+    c.click(next_entry(page, "decide", "4P4", owed=True))
+    form = 'form.proc[data-proc="decide"]'
+    assert page.input_value(f"{form} input[name=id]") == "O1"
+    c.clicks += 1  # choosing from a list is one tap
+    page.select_option(f"{form} select[name=ok]", "true")
+    out = roll(c)
+    assert c.clicks <= 3 and page.locator("#next li.owed").count() == 0, out
+
+
+@pytest.mark.parametrize("procedure", ["shoot", "rally", "melee"])
+def test_two_by_two_stated(page: Any, live_server: str, live_db: Path, procedure: str) -> None:
+    name = f"nx-2x2-{procedure}"
+    g = make_game(live_db, name, "two_by_two", play="stated")
+    if procedure == "melee":  # a charge into contact (stated: its measured length)
+        g.perform("charge", {"unit": "A1", "into": "F1", "distance": 2})
+        until(g, has("melee", owed=True))
+    else:
+        until(g, has(procedure), prefer=("shoot",))
+    owed = procedure == "melee"
+    out = adjudicate(page, live_server, name, procedure, owed=owed)
+    assert out.strip()
+
+
+@pytest.mark.parametrize(
+    ("procedure", "prefer"), [("fire", ()), ("charge", ()), ("morale", ("charge",))]
+)
+def test_kuryakin_stated(
+    page: Any, live_server: str, live_db: Path, procedure: str, prefer: tuple[str, ...]
+) -> None:
+    """Volley, charge test and the morale test a charge forces (owed)."""
+    name = f"nx-kur-{procedure}"
+    g = make_game(live_db, name, "solo_napoleonic", unplaced("solo_napoleonic"))
+    owed = procedure == "morale"
+    until(g, has(procedure, owed=True if owed else None), prefer=prefer)
+    out = adjudicate(page, live_server, name, procedure, owed=owed)
+    assert out.strip()
+
+
+# -- one turn of each sample from the page alone ------------------------------------------
+def turn_of(db: Path, name: str) -> tuple[Any, ...]:
+    g = Game.open(Store(db), name)
+    s = g.ruleset.state_json(g.state)
+    return (s.get("turn"), s.get("player_turn"))
+
+
+SAMPLES = [
+    ("napoleon_at_bay", {}, ("move", "fix")),
+    ("solitaire_asl", {}, ("shift",)),  # (prefer: what to try before moving the game on)
+    ("two_by_two", {"play": "stated"}, ("shoot", "rally")),
+    ("solo_napoleonic", {}, ("charge", "fire")),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "options", "prefer"), SAMPLES)
+def test_one_turn_of_each_sample_from_the_page(
+    page: Any, live_server: str, live_db: Path, ruleset: str, options: dict[str, Any],
+    prefer: tuple[str, ...],
+) -> None:  # fmt: skip
+    """No fill, no typing: clicks on the next panel, the board and 'Roll / do it' only."""
+    name = f"turn-{ruleset}"
+    make_game(live_db, name, ruleset, **options)
+    page.goto(f"{live_server}/games/{name}")
+    c = Clicks(page)
+    tried: set[str] = set()
+    done: list[str] = []
+    errors = 0
+    start = None
+    for _ in range(120):
+        now = turn_of(live_db, name)[0]
+        if start is None and now not in (0, None):
+            start = now  # set-up (ASL's turn 0) is not a turn
+        if start is not None and now != start:
+            break
+        items = page.locator("#next button.next-item")
+        texts = [items.nth(i).inner_text() for i in range(items.count())]
+        procs = [items.nth(i).get_attribute("data-procedure") for i in range(items.count())]
+        owed = page.locator("#next li.owed button.next-item")
+        if owed.count():
+            pick = int(owed.first.get_attribute("data-n"))
+        else:
+            fresh = [i for i, p in enumerate(procs) if p in prefer and texts[i] not in tried]
+            if errors >= 3:
+                fresh = []  # the rules refused a few of what was offered: move the game on
+            pick = fresh[0] if fresh else next(i for i, p in enumerate(procs) if p in ADVANCE)
+        tried.add(texts[pick])
+        c.click(f"#next button.next-item[data-n='{pick}']")
+        if procs[pick] == "move" and ruleset == "napoleon_at_bay":
+            c.click('#board polygon[data-hex="W2020"]')  # the destination, picked on the map
+            prefer = ("fix",)  # one move is enough
+        out = roll(c)
+        if page.locator("#result .error, .field-error:not([hidden])").count():
+            errors += 1
+        done.append(f"{procs[pick]}: {out.splitlines()[0] if out else ''}")
+    assert start is not None and turn_of(live_db, name)[0] != start, done
+    assert any(
+        p.split(":")[0] in ("fix", "shift", "shoot", "rally", "charge", "fire") for p in done
+    )
+
+
+# -- the form ---------------------------------------------------------------------------------
+def test_enter_submits_and_errors_sit_beside_their_field(
+    page: Any, live_server: str, live_db: Path
+) -> None:
+    make_game(live_db, "form-nab", "napoleon_at_bay")
+    page.goto(f"{live_server}/games/form-nab")
+    page.select_option("#procedure", "move")
+    page.fill('form.proc[data-proc="move"] input[name=force]', "F1")
+    page.fill('form.proc[data-proc="move"] input[name=to]', "")
+    page.press('form.proc[data-proc="move"] input[name=force]', "Enter")
+    err = page.locator('form.proc[data-proc="move"] .field[data-field="to"] .field-error')
+    err.wait_for()
+    assert "missing 'to'" in err.inner_text()
+    assert page.input_value('form.proc[data-proc="move"] input[name=force]') == "F1"  # kept
+    page.fill('form.proc[data-proc="move"] input[name=to]', "W2020")
+    page.press('form.proc[data-proc="move"] input[name=to]', "Enter")
+    page.wait_for_selector("#next li.owed")
+    assert "moves W1920 -> W2020" in page.inner_text("#result")
+    assert page.locator(".field-error:not([hidden])").count() == 0
+
+
+def test_a_pick_never_fills_a_hidden_field(page: Any, live_server: str, live_db: Path) -> None:
+    g = make_game(live_db, "pick-asl", "solitaire_asl")
+    until(g, has("shift"))
+    page.goto(f"{live_server}/games/pick-asl")
+    page.click(next_entry(page, "shift"))
+    form = 'form.proc[data-proc="shift"]'
+    page.fill(f"{form} input[name=b]", "")
+    kind = page.input_value(f"{form} select[name=kind]")
+    page.dispatch_event("#board", "click")  # nothing
+    page.evaluate(
+        "document.dispatchEvent(new CustomEvent('vedette:pick',"
+        " {detail: {kind: 'location', value: '4Q6'}}))"
+    )
+    assert page.input_value(f"{form} input[name=b]") == "4Q6"
+    assert page.input_value(f"{form} select[name=kind]") == kind
+    page.evaluate(
+        "document.dispatchEvent(new CustomEvent('vedette:pick',"
+        " {detail: {kind: 'point', value: [1, 2]}}))"
+    )
+    assert "no open field of this action takes a point" in page.inner_text("#picked")
+
+
+def test_the_waiver_is_confirmed_by_name(page: Any, live_server: str, live_db: Path) -> None:
+    g = make_game(live_db, "waive-nab", "napoleon_at_bay")
+    g.perform("move", {"force": "F1", "to": "W2020"})
+    page.goto(f"{live_server}/games/waive-nab")
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.click("#next button.waive")
+    assert "the fixing of R1" in asked[0] and "Herman (1)" in asked[0]
+    assert page.locator("#next li.owed").count() == 1  # dismissed: nothing waived
+    page.once("dialog", lambda d: d.accept())
+    page.click("#next button.waive")
+    page.wait_for_function("() => !document.querySelector('#next li.owed')")
+    assert "waived: fix:F1:R1" in page.inner_text("#log li:first-child summary")
+
+
+def test_a_stale_token_is_renewed(page: Any, live_server: str, live_db: Path) -> None:
+    make_game(live_db, "stale-nab", "napoleon_at_bay")
+    page.goto(f"{live_server}/games/stale-nab")
+    page.evaluate("document.querySelector('meta[name=csrf-token]').content = 'stale'")
+    c = Clicks(page)
+    c.click(next_entry(page, "end_movement"))
+    roll(c)
+    assert "renewed its token" in page.inner_text("#page-note")
+    assert "end_movement" in page.inner_text("#log li:first-child summary")
+
+
+def test_the_log_loads_older_entries_on_demand(page: Any, live_server: str, live_db: Path) -> None:
+    g = make_game(live_db, "long-nab", "napoleon_at_bay")
+    for _ in range(30):
+        g.perform("move", {"force": "F1", "to": "W2020"})
+        g.undo()
+    page.goto(f"{live_server}/games/long-nab")
+    assert page.locator("#log li").count() == 50
+    page.click("#log-more")
+    page.wait_for_function("() => document.querySelectorAll('#log li').length === 61")
+    assert page.locator("#log-more").is_hidden()
+    page.click("#log li:last-child summary")
+    assert "created: napoleon_at_bay" in page.inner_text("#log li:last-child summary")
+    page.click("#log li:nth-child(2) summary")
+    assert page.locator("#log li:nth-child(2) table.record th").first.inner_text() == "procedure"
+
+
+def test_the_aar_export_opens_without_errors(
+    page: Any, live_server: str, live_db: Path, tmp_path: Path
+) -> None:
+    g = make_game(live_db, "aar-2x2", "two_by_two", play="stated")
+    until(g, lambda x: x.state.turn >= 2, prefer=("shoot", "rally"))
+    page.goto(f"{live_server}/games/aar-2x2/aar")
+    assert page.locator("#decisive li").count() > 0 and page.locator("svg.chart").count() > 0
+    html = page.request.get(f"{live_server}/games/aar-2x2/aar.html").text()
+    path = tmp_path / "aar.html"
+    path.write_text(html, encoding="utf-8")
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(path.as_uri())
+    assert page.locator("svg.chart").count() >= 2 and "Turn 1" in page.inner_text("body")
+    assert problems == []
+    screenshot(page, "aar_export")
