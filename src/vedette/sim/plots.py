@@ -130,7 +130,7 @@ def lengths(study: Mapping[str, Any]) -> str:
         per.append(b)
         peak = max(peak, *b.values()) if b else peak
     _y_axis(
-        root, top, bottom, [(bottom - f * (bottom - top), f"{f * peak:.0f}") for f in (0, 0.5, 1)]
+        root, top, bottom, [(bottom - f * (bottom - top), f"{f * peak:g}") for f in (0, 0.5, 1)]
     )
     bw = (W - LEFT - RIGHT) / nb
     for i in range(0, nb, max(1, nb // 6)):

@@ -24,6 +24,7 @@ from vedette.sim.stats import summarize
 
 RESULT_FORMAT = "vedette-simulation"
 Progress = Callable[[int], None]
+GAME_ROWS = 10_000  # the result document lists each game of a variant up to this many
 
 
 @dataclass(frozen=True)
@@ -211,7 +212,14 @@ def run_study(
             results = run_dask(s, seed, games, scheduler, client, progress)
         else:
             results = run_local(s, seed, games, workers, progress)
-        variants.append({"value": v, "summary": summarize(results, sides)})
+        variants.append(
+            {
+                "value": v,
+                "summary": summarize(results, sides),
+                # each game's [winner, end, turns, actions] by index (to pick one to replay)
+                "games": [[r.winner, r.end, r.turns, r.actions] for r in results[:GAME_ROWS]],
+            }
+        )
     elapsed = time.perf_counter() - t0
     total = games * len(values)
     return {

@@ -23,7 +23,8 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     den = 1 + z * z / n
     mid = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, mid - half), min(1.0, mid + half)
+    # the rate itself always lies inside (rounding could put 1.0 just above mid + half)
+    return max(0.0, min(p, mid - half)), min(1.0, max(p, mid + half))
 
 
 def rate(k: int, n: int) -> dict[str, Any]:

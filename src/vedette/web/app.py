@@ -46,7 +46,7 @@ from vedette.engine import Game, Store
 from vedette.errors import GameError, VedetteError
 from vedette.rules.base import parse_value
 from vedette.schemas import Strict, check_tree, validate
-from vedette.web import audit, boards
+from vedette.web import audit, boards, simulate
 from vedette.web.sessions import Sessions
 
 log = logging.getLogger("vedette.web")
@@ -68,6 +68,7 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
     token = secrets.token_urlsafe(24)
     sessions = Sessions(db_path)
+    app.state.sessions = sessions
 
     @contextmanager
     def store() -> Iterator[Store]:
@@ -255,6 +256,7 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
             "log": _log(g),
         }
 
+    app.include_router(simulate.router)
     return app
 
 
