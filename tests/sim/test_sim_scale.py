@@ -42,7 +42,8 @@ def test_dask_local_cluster_equals_the_local_run_bit_for_bit() -> None:
         distributed.Client(cluster) as client,
     ):
         remote = run_study(s, 6, 33, client=client)
-    assert remote["variants"] == local["variants"]
+        by_address = run_study(s, 6, 33, scheduler=cluster.scheduler_address)  # --scheduler
+    assert remote["variants"] == local["variants"] == by_address["variants"]
     assert json.dumps(remote["variants"]) == json.dumps(local["variants"])
 
 
