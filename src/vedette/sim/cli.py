@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from vedette.errors import BadRequest
+from vedette.sim.stats import show
 
 
 def text_report(study: dict[str, Any]) -> list[str]:
@@ -25,7 +26,7 @@ def text_report(study: dict[str, Any]) -> list[str]:
     for v in study["variants"]:
         s = v["summary"]
         if study["sweep"]:
-            lines.append(f"{study['sweep']['knob']} = {v['value']}:")
+            lines.append(f"{study['sweep']['knob']} = {show(v['value'])}:")
         rows = [*((side, r) for side, r in s["wins"].items()), ("draws", s["draws"])]
         if s["unfinished"]["n"]:
             rows.append(("unfinished", s["unfinished"]))

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from vedette.render.svg import SIDE_COLOURS, el, svg_root, to_text
+from vedette.sim.stats import show
 
 DRAW_COLOUR = "#7f7f7f"
 W, H = 640.0, 320.0
@@ -26,7 +27,7 @@ def _value_label(study: Mapping[str, Any], v: Any) -> str:
     sweep = study.get("sweep")
     if not sweep:
         return "as given"
-    return f"{sweep['knob']}={v}"
+    return f"{sweep['knob']}={show(v)}"
 
 
 def _y_axis(root: ET.Element, top: float, bottom: float, ticks: list[tuple[float, str]]) -> None:

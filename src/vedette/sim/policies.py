@@ -269,8 +269,8 @@ def _cards(name: str, req: dict[str, Any], state: Any, done: Done) -> int | None
 POLICIES: dict[str, Policy] = {
     "random": Policy(
         "random",
-        "random-legal: every legal request the ruleset offers is equally likely (ending the"
-        " phase included)",
+        "random-legal: one open action at random, each line of the ruleset's todo equally"
+        " likely (ending the phase included), its fields filled as legal_requests fills them",
         _random_rank,
     ),
     "aggressive": Policy(

@@ -71,6 +71,11 @@ def summarize(results: Sequence[GameResult], sides: Sequence[str]) -> dict[str, 
     }
 
 
+def show(value: object) -> str:
+    """A swept value as the user wrote it (true, 0.5, stated)."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 def digest(results: Sequence[GameResult]) -> str:
     """SHA-256 of every game's result in game-index order: equal digests, equal studies."""
     rows = [[r.index, r.winner, r.end, r.turns, r.actions] for r in results]

@@ -52,7 +52,7 @@ def simulation(request: Request, sid: int) -> HTMLResponse:
             "csrf": "",
             "id": sid,
             "study": study,
-            "report": text_report(study),
+            "report": text_report(study)[2:],  # (title and end are shown above)
             "plots": plots(study),
         },
     )
