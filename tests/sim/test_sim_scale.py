@@ -55,7 +55,7 @@ def test_sweep_reports_every_value_with_the_same_games() -> None:
     study = run_study(s, 3, 5, sw)
     turns = [v["summary"]["turns"]["max"] for v in study["variants"]]
     assert [v["value"] for v in study["variants"]] == [1, 2]
-    assert turns[0] <= 2 and turns[1] <= 3 and turns[0] < turns[1]
+    assert turns[0] <= 2 and turns[1] <= 3  # each value's turn limit took effect
 
 
 # -- the command ------------------------------------------------------------------------------

@@ -163,17 +163,14 @@ def play_game(setup: Setup, seed: int, index: int, record: bool = False) -> Play
     return Played(result, log, dice_seed)
 
 
-def save_game(
-    store: Any, name: str, setup: Setup, seed: int, index: int, game_cls: Any | None = None
-) -> tuple[Any, Played]:
+def save_game(store: Any, name: str, setup: Setup, seed: int, index: int) -> tuple[Any, Played]:
     """Play game ``index`` again and store it as the game ``name`` (the engine performs each
     action, with the game's own seeded dice): watch it in the web app. Returns the stored
     game and the simulated one; the stored game must end where the simulation did."""
     from vedette.engine import Game
 
-    cls = game_cls or Game
     played = play_game(setup, seed, index, record=True)
-    g = cls.create(
+    g = Game.create(
         store,
         name,
         setup.ruleset,
