@@ -500,6 +500,90 @@ def game_rename(old: str, new: str) -> None:
         click.echo(f"renamed {old!r} to {new!r}")
 
 
+@cli.command("simulate", short_help="balance study: many whole battles played by policies")
+@click.argument("ruleset")
+@click.option(
+    "--scenario",
+    default="sample",
+    show_default=True,
+    help="a bundled scenario name or a scenario TOML file",
+)
+@click.option("--games", type=int, default=100, show_default=True, help="games (per swept value)")
+@click.option("--seed", type=int, help="the study's seed: game i is determined by (seed, i)")
+@click.option(
+    "--policy",
+    metavar="NAME[,NAME2]",
+    help="who plays (one per side, in the scenario's side order): random (default),"
+    " aggressive, cautious (2 by 2), cards (Kuryakin)",
+)
+@click.option(
+    "--sweep",
+    metavar="KNOB=A,B,C",
+    help="play the study once per value of an option, a house-rule value SECTION.KEY or"
+    " scenario.SECTION.KEY",
+)
+@click.option("--workers", type=int, help="local worker processes (default: up to 4, the CPUs)")
+@click.option("--scheduler", metavar="tcp://HOST:PORT", help="run on a Dask distributed cluster")
+@click.option("--out", metavar="DIR", help="write result.json and the plots (SVG) there")
+@click.option(
+    "--max-actions",
+    type=int,
+    default=2000,
+    show_default=True,
+    help="a game still going after this many actions is counted unfinished",
+)
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a ruleset option")
+@click.option("--replay", type=int, metavar="INDEX", help="play game INDEX again (with --save)")
+@click.option("--save", metavar="NAME", help="store the replayed game under NAME (web app)")
+@click.option(
+    "--keep/--no-keep",
+    default=True,
+    show_default=True,
+    help="keep the result in the game database (the web app's /simulations)",
+)
+@json_option
+def cmd_simulate(
+    ruleset: str,
+    scenario: str,
+    games: int,
+    seed: int | None,
+    policy: str | None,
+    sweep: str | None,
+    workers: int | None,
+    scheduler: str | None,
+    out: str | None,
+    max_actions: int,
+    options: tuple[str, ...],
+    replay: int | None,
+    save: str | None,
+    keep: bool,
+    as_json: bool,
+) -> None:
+    """Play GAMES whole battles of RULESET to their end, each determined by (seed, index), and
+    report each side's win rate with a 95% interval and the games' length (docs/simulation.md).
+    A simulation compares scenarios; it is not a verdict on them."""
+    from vedette.sim.cli import simulate
+
+    simulate(
+        shell().db or default_db(),
+        ruleset,
+        scenario,
+        games,
+        seed,
+        policy,
+        sweep,
+        workers,
+        scheduler,
+        as_json,
+        out,
+        max_actions,
+        options,
+        replay,
+        save,
+        keep,
+    )
+
+
 @cli.command("demo", short_help="play the bundled sample game (Napoleon At Bay example)")
 @json_option
 def cmd_demo(as_json: bool) -> None:

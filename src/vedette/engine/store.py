@@ -73,6 +73,16 @@ MIGRATIONS: tuple[str, ...] = (
     WHEN OLD.game_id NOT IN (SELECT game_id FROM deleting)
     BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
     """,
+    # 4: balance studies' results (vedette simulate; the web app's /simulations)
+    """
+    CREATE TABLE IF NOT EXISTS simulations(
+        id INTEGER PRIMARY KEY,
+        ruleset TEXT NOT NULL,
+        title TEXT NOT NULL,
+        created TEXT NOT NULL,
+        result TEXT NOT NULL
+    );
+    """,
 )
 STORE_VERSION = len(MIGRATIONS)
 
@@ -302,6 +312,30 @@ class Store:
             )
         assert gid is not None
         return gid
+
+    # -- balance studies ----------------------------------------------------------------
+    def add_simulation(self, ruleset: str, title: str, result: Mapping[str, Any]) -> int:
+        """Keep a study's result document (``vedette simulate``); its id."""
+        with self._tx():
+            cur = self.db.execute(
+                "INSERT INTO simulations(ruleset, title, created, result) VALUES (?,?,?,?)",
+                (ruleset, title, now(), json.dumps(result)),
+            )
+        assert cur.lastrowid is not None
+        return int(cur.lastrowid)
+
+    def simulations(self) -> list[tuple[int, str, str, str]]:
+        """(id, ruleset, title, created) of every kept study, newest first."""
+        rows = self.db.execute(
+            "SELECT id, ruleset, title, created FROM simulations ORDER BY id DESC"
+        ).fetchall()
+        return [(int(i), str(r), str(t), str(c)) for i, r, t, c in rows]
+
+    def simulation(self, sid: int) -> dict[str, Any]:
+        row = self.db.execute("SELECT result FROM simulations WHERE id=?", (sid,)).fetchone()
+        if row is None:
+            raise GameError(f"no simulation {sid}")
+        return dict(json.loads(row[0]))
 
     # -- settings -----------------------------------------------------------------------
     def get_setting(self, key: str) -> str | None:

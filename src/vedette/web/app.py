@@ -45,7 +45,7 @@ from vedette.engine import Game
 from vedette.errors import GameError, VedetteError
 from vedette.rules.base import parse_value
 from vedette.schemas import Strict, check_tree, validate
-from vedette.web import aar, audit, boards, views
+from vedette.web import aar, audit, boards, simulate, views
 from vedette.web import help as help_pages
 from vedette.web.moves import highlight as event_highlight
 from vedette.web.moves import router as moves_router
@@ -316,6 +316,7 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
 
     app.include_router(aar.router)
     app.include_router(help_pages.router)
+    app.include_router(simulate.router)
     return app
 
 

@@ -1,0 +1,184 @@
+"""One simulated battle, played in memory through the real procedures.
+
+A game is the engine's own loop without the database: each action is parsed, checked against
+what is owed (``flow_violation``), planned (the rules refuse what they forbid), resolved with
+the game's seeded dice stream (``SegmentSource`` from the stream's high-water mark, exactly as
+:meth:`vedette.engine.Game.perform` draws them) and its events folded by the ruleset. So the
+same actions performed on a stored game draw the same dice and reach the same state: that is
+how :func:`save_game` turns game *i* of a study into a game the web app shows.
+
+Every game is determined by ``(seed, index)`` alone (:func:`game_seeds`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from vedette import rules
+from vedette.dice.sources import SegmentSource
+from vedette.engine.session import WAIVE
+from vedette.errors import BadRequest, VedetteError
+from vedette.rules.protocol import flow_violation
+from vedette.sim.policies import Adapter, Policy, adapter_for, policy
+
+WAIVE_REASON = "simulation: no legal way to discharge it"
+
+
+def game_seeds(seed: int, index: int) -> tuple[int, int]:
+    """The dice seed and the policy's seed of game ``index`` of a study seeded ``seed``: the
+    first two 63-bit words of BLAKE2b("vedette-sim:{seed}:{index}"). Documented, platform
+    independent, and independent of how the games are split among workers."""
+    h = hashlib.blake2b(f"vedette-sim:{seed}:{index}".encode(), digest_size=16).digest()
+    mask = (1 << 63) - 1
+    return int.from_bytes(h[:8], "big") & mask, int.from_bytes(h[8:], "big") & mask
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every game of a study starts from (the sweep changes ``options``/``house_rules``)."""
+
+    ruleset: str
+    scenario: Mapping[str, Any]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    house_rules: Mapping[str, Any] = field(default_factory=dict)
+    policies: tuple[str, ...] = ("random",)
+    max_actions: int = 2000
+
+    def engine_options(self) -> dict[str, Any]:
+        """The options as the engine hands them to ``initial_state`` (house rules inside)."""
+        opts = dict(self.options)
+        if self.house_rules:
+            opts["house_rules"] = dict(self.house_rules)
+        return opts
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How game ``index`` ended: ``winner`` a side id, ``"draw"``, or ``"unfinished"`` (the
+    action limit, or no legal action left: ``end`` says which)."""
+
+    index: int
+    winner: str
+    end: str
+    turns: int
+    actions: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "winner": self.winner,
+            "end": self.end,
+            "turns": self.turns,
+            "actions": self.actions,
+        }
+
+
+@dataclass
+class Played:
+    """A finished game: its result and the actions performed, in order (procedure, request)."""
+
+    result: GameResult
+    actions: list[tuple[str, dict[str, Any]]]
+    dice_seed: int
+
+
+def side_policies(adapter: Adapter, state: Any, names: Sequence[str]) -> dict[str, Policy]:
+    """One policy per side, in the scenario's side order; one name plays every side."""
+    sides = adapter.sides(state)
+    if len(names) > max(1, len(sides)):
+        raise BadRequest(
+            f"--policy: {len(names)} policies for {len(sides)} sides ({', '.join(sides) or 'none'})"
+        )
+    chosen = [policy(n, adapter) for n in names]
+    out = {s: chosen[min(i, len(chosen) - 1)] for i, s in enumerate(sides)}
+    out[""] = chosen[0]  # steps no side takes (a ruleset's own sequence)
+    return out
+
+
+def play_game(setup: Setup, seed: int, index: int, record: bool = False) -> Played:
+    """Play game ``index`` of the study seeded ``seed`` to its end (or the action limit)."""
+    rs = rules.get(setup.ruleset)
+    adapter = adapter_for(rs.name)
+    dice_seed, policy_seed = game_seeds(seed, index)
+    rng = random.Random(policy_seed)
+    state = rs.initial_state(setup.scenario, setup.engine_options())
+    pols = side_policies(adapter, state, setup.policies)
+    procs = {**rs.protocol_procedures(), "waive": WAIVE}
+    position = 0
+    log: list[tuple[str, dict[str, Any]]] = []
+    n = 0
+    done: set[tuple[str, str]] = set()
+    while True:
+        over = adapter.outcome(state)
+        if over is not None:
+            winner, end = over, "victory" if over != "draw" else "draw"
+            break
+        if n >= setup.max_actions:
+            winner, end = "unfinished", "action limit"
+            break
+        side = adapter.acting_side(state)
+        pol = pols.get(side, pols[""])
+        owed = tuple(rs.obligations(state))
+        cands = pol.choose(
+            state, adapter.lines(state, rs, rng), rng, frozenset() if owed else frozenset(done)
+        )
+        if owed:  # an owed step nothing can discharge: waive it (logged, as a player would)
+            cands.append(("waive", {"obligation": owed[0].id, "reason": WAIVE_REASON}))
+        for name, req in cands:
+            p = procs.get(name)
+            if p is None or p.query:
+                continue
+            try:
+                parsed = p.parse(req)
+                req_json = p.request_json(parsed)
+                if flow_violation(owed, name, req_json) is not None:
+                    continue
+                plan = p.plan(state, parsed)
+                source = SegmentSource(dice_seed, [(position, None)])
+                outcome = p.resolve(state, plan, source)
+                new = state
+                for e in outcome.events:
+                    new = rs.fold(new, e)
+            except VedetteError:
+                continue  # refused before anything is kept: no dice consumed, as in the engine
+            state = new
+            for _, b in source.ranges():
+                position = max(position, int(b))
+            if record:
+                log.append((name, req_json))
+            if name in ("next", "end_turn", "next_phase"):
+                done.clear()
+            else:
+                done.add((name, str(req_json.get("unit", ""))))
+            n += 1
+            break
+        else:
+            winner, end = "unfinished", "no legal action"
+            break
+    result = GameResult(index, winner, end, adapter.turn(state), n)
+    return Played(result, log, dice_seed)
+
+
+def save_game(store: Any, name: str, setup: Setup, seed: int, index: int) -> tuple[Any, Played]:
+    """Play game ``index`` again and store it as the game ``name`` (the engine performs each
+    action, with the game's own seeded dice): watch it in the web app. Returns the stored
+    game and the simulated one; the stored game must end where the simulation did."""
+    from vedette.engine import Game
+
+    played = play_game(setup, seed, index, record=True)
+    g = Game.create(
+        store,
+        name,
+        setup.ruleset,
+        dict(setup.scenario),
+        played.dice_seed,
+        dict(setup.options),
+        dict(setup.house_rules) or None,
+    )
+    for proc, req in played.actions:
+        g.perform(proc, req)
+    return g, played
