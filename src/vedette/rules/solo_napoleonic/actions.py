@@ -12,8 +12,9 @@ from vedette.dice import Check, DiceSource, Odds, Roll
 from vedette.dice.die import CUSTOM
 from vedette.dice.tables import Table, table_from_data
 from vedette.errors import BadRequest, RuleViolation
-from vedette.rules.base import Outcome, Request
+from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import geom
+from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.cards import R_CHANCE, chance_mods, effects_on, use_effects
 from vedette.rules.solo_napoleonic.common import (
     Changes,
@@ -154,22 +155,18 @@ def standstill_check(state: State, u: Unit, stopping: bool) -> Check:
 
 
 # -- movement -----------------------------------------------------------------------------------
-def _mode(req: Request) -> str:
-    return req.get_choice("mode", MODES, "advance")
+def _mode(req: rq.Move) -> str:
+    return rq.choice(req.mode, "mode", MODES, "advance")
 
 
-def move(state: State, req: Request, dice: DiceSource) -> Outcome:
+def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     """Move a unit: its move distance (or ``distance`` mm, at most that) plus the random
     movement die (adjusted by the brigadier's TH), then the swerve. A halted unit advancing
     first rolls to move from a standstill."""
-    u = state.unit(req.get_str("unit"))
+    u = state.unit(req.unit)
     mode = _mode(req)
     require_active(state, u, R_MOVE, "move", mode)
-    if (
-        u.restricted_to
-        and mode == "advance"
-        and req.get_opt_str("toward") not in (None, u.restricted_to)
-    ):
+    if u.restricted_to and mode == "advance" and req.toward not in (None, u.restricted_to):
         raise RuleViolation(
             "Kuryakin, Movement", f"{u.id} may act only against {u.restricted_to} this turn"
         )
@@ -180,7 +177,7 @@ def move(state: State, req: Request, dice: DiceSource) -> Outcome:
     base = base_move(state, u)
     for c in effects_on(state, u, "move_bonus"):
         base *= 1 + c.does.value / 100  # chance card: a further part of a move this turn
-    want = req.get_float("distance", base)
+    want = base if req.distance is None else req.distance
     if want < 0:
         raise BadRequest("'distance' must not be negative")
     if u.moved_mm + want > base + 1e-9:
@@ -214,7 +211,9 @@ def move(state: State, req: Request, dice: DiceSource) -> Outcome:
     kw: dict[str, Any] = {"moved_mm": u.moved_mm + want, "advancing": advancing or u.advancing}
     if mode in ("retire", "retreat", "rout"):
         kw["advancing"] = False
-    direction = req.get_float("direction", 180.0 if mode in ("retire", "retreat", "rout") else 0.0)
+    direction = req.direction
+    if direction is None:
+        direction = 180.0 if mode in ("retire", "retreat", "rout") else 0.0
     if u.placed:
         rad = math.radians(direction)
         ahead = moved * math.cos(rad) - lateral * math.sin(rad)
@@ -254,8 +253,8 @@ def move(state: State, req: Request, dice: DiceSource) -> Outcome:
     )
 
 
-def move_odds(state: State, req: Request) -> list[Odds]:
-    u = state.unit(req.get_str("unit"))
+def move_odds(state: State, req: rq.Move) -> list[Odds]:
+    u = state.unit(req.unit)
     out: list[Odds] = []
     if _mode(req) in ("advance", "pursuit") and not u.advancing:
         out.append(standstill_check(state, u, False).odds())
@@ -268,13 +267,13 @@ def move_odds(state: State, req: Request) -> list[Odds]:
     return out
 
 
-def _unit_for_stand(state: State, req: Request) -> Unit:
-    u = state.unit(req.get_str("unit"))
+def _unit_for_stand(state: State, req: rq.OneUnit) -> Unit:
+    u = state.unit(req.unit)
     require_active(state, u, R_STAND, "move from a standstill or halt")
     return u
 
 
-def start(state: State, req: Request, dice: DiceSource) -> Outcome:
+def start(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     """Moving From A Standstill: d6, 1 fails (+1 Aggressive, -1 Timid brigadier)."""
     u = _unit_for_stand(state, req)
     if u.advancing:
@@ -291,7 +290,7 @@ def start(state: State, req: Request, dice: DiceSource) -> Outcome:
     return Outcome(tuple(ch.events), (r,), f"{u.id} {r.consequence}")
 
 
-def halt(state: State, req: Request, dice: DiceSource) -> Outcome:
+def halt(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     """Stopping an advance: d6, a 6 carries on regardless (the same modifiers, reversed in
     effect: an Aggressive leader is hard to stop, a Timid one easy)."""
     u = _unit_for_stand(state, req)
@@ -308,13 +307,13 @@ def halt(state: State, req: Request, dice: DiceSource) -> Outcome:
     return Outcome(tuple(ch.events), (r,), msg, {"halted": r.row == "stops"})
 
 
-def start_odds(state: State, req: Request) -> list[Odds]:
-    u = state.unit(req.get_str("unit"))
+def start_odds(state: State, req: rq.OneUnit) -> list[Odds]:
+    u = state.unit(req.unit)
     return [standstill_check(state, u, False).odds()]
 
 
-def halt_odds(state: State, req: Request) -> list[Odds]:
-    u = state.unit(req.get_str("unit"))
+def halt_odds(state: State, req: rq.OneUnit) -> list[Odds]:
+    u = state.unit(req.unit)
     return [standstill_check(state, u, True).odds()]
 
 
@@ -344,9 +343,9 @@ def formation_check(state: State, u: Unit) -> Check:
     )
 
 
-def new_front(state: State, u: Unit, to: str, req: Request) -> int:
-    if "front" in req:
-        f = req.get_int("front")
+def new_front(state: State, u: Unit, to: str, req: rq.Formation) -> int:
+    f = req.front
+    if f is not None:
         if f < 1:
             raise BadRequest("'front' must be at least 1")
         return f
@@ -354,12 +353,12 @@ def new_front(state: State, u: Unit, to: str, req: Request) -> int:
     return math.ceil(u.figures / max(1, ranks)) if u.figures else 0
 
 
-def formation(state: State, req: Request, dice: DiceSource) -> Outcome:
+def formation(state: State, req: rq.Formation, dice: DiceSource) -> Outcome:
     """Change formation: d4 quarters of a move (modified); beyond a whole move the change
     carries into the next turn (and the unit takes 1D at the end of this one)."""
-    u = state.unit(req.get_str("unit"))
+    u = state.unit(req.unit)
     require_active(state, u, R_FORM, "change formation")
-    to = req.get_opt_str("to") or u.formation_target
+    to = req.to or u.formation_target
     if to is None:
         raise BadRequest("missing 'to' (the new formation)")
     allowed = [k for k in state.data["move_distances"].get(u.kind, {}) if k != "assumption"]
@@ -367,10 +366,10 @@ def formation(state: State, req: Request, dice: DiceSource) -> Outcome:
         raise RuleViolation(
             R_FORM, f"{u.id} ({u.kind}) cannot form {to!r} (formations: {', '.join(allowed)})"
         )
-    if req.get_opt_str("width") is not None:
+    if req.width is not None:
         if to != "skirmish":
             raise BadRequest("'width' is a skirmish line's frontage (to=skirmish)")
-        check_skirmish_width(state, u, req.get_float("width"))
+        check_skirmish_width(state, u, req.width)
     ch = Changes(state)
     base = base_move(state, u)
     if u.formation_target == to and u.formation_quarters > 0:
@@ -396,8 +395,8 @@ def formation(state: State, req: Request, dice: DiceSource) -> Outcome:
             front=new_front(state, u, to, req),
             moved_mm=u.moved_mm + base * q / 4,
         )
-        if req.get_opt_str("width") is not None:
-            ch.unit(u.id, "skirmish line frontage", width=req.get_float("width"))
+        if req.width is not None:
+            ch.unit(u.id, "skirmish line frontage", width=req.width)
         msg = f"{lead}; in {to} now"
     else:
         rest = math.ceil(q - left)
@@ -412,8 +411,8 @@ def formation(state: State, req: Request, dice: DiceSource) -> Outcome:
     return Outcome(tuple(ch.events), rolls, msg, {"quarters": q})
 
 
-def formation_odds(state: State, req: Request) -> list[Odds]:
-    u = state.unit(req.get_str("unit"))
+def formation_odds(state: State, req: rq.Formation) -> list[Odds]:
+    u = state.unit(req.unit)
     c = formation_check(state, u)
     w = c.weights()
     d: FDist = {}
@@ -436,15 +435,15 @@ CAUSES = {
 }
 
 
-def disorder(state: State, req: Request, dice: DiceSource) -> Outcome:
+def disorder(state: State, req: rq.Disorder, dice: DiceSource) -> Outcome:
     """Add (or, ``remove=true``, take away) 'D' chits for a stated cause (Kuryakin, Disorder);
     ``cause=collision`` rolls D3 for each unit in ``units``."""
-    cause = req.get_str("cause")
+    cause = req.cause
     ch = Changes(state)
     rolls: list[Roll] = []
     parts = []
     if cause == "collision":
-        ids = req.get_list("units")
+        ids = list(req.units or ())
         if len(ids) < 2:
             raise BadRequest("a collision needs at least two 'units'")
         for uid in ids:
@@ -457,11 +456,11 @@ def disorder(state: State, req: Request, dice: DiceSource) -> Outcome:
             ch.unit(u.id, "collision", disorder=ch.state.unit(u.id).disorder + r.final)
             parts.append(f"{u.id} +{r.final}D")
     else:
-        u = state.unit(req.get_str("unit"))
-        n = req.get_int("n", CAUSES.get(cause, 1))
-        if n < 0:
-            raise BadRequest("'n' must not be negative")
-        if req.get_bool("remove"):
+        if req.unit is None:
+            raise BadRequest("missing 'unit'")
+        u = state.unit(req.unit)
+        n = rq.count(req.n, "n", CAUSES.get(cause, 1))
+        if req.remove:
             new = max(0, u.disorder - n)
         elif u.skirmishing:
             raise RuleViolation(R_DIS, f"{u.id} is skirmishing: no disorder while unformed")
@@ -472,13 +471,13 @@ def disorder(state: State, req: Request, dice: DiceSource) -> Outcome:
     return Outcome(tuple(ch.events), tuple(rolls), "; ".join(parts))
 
 
-def disorder_odds(state: State, req: Request) -> list[Odds]:
+def disorder_odds(state: State, req: rq.Disorder) -> list[Odds]:
     """A collision: D3 chits for each unit involved."""
-    if req.get_opt_str("cause") != "collision":
+    if req.cause != "collision":
         return []
     return [
         Check("1d3", (), None, f"{state.unit(str(uid)).id} collision chits", R_DIS).odds()
-        for uid in req.get_list("units")
+        for uid in req.units or ()
     ]
 
 
@@ -497,8 +496,8 @@ def reform_check(state: State, u: Unit) -> Check:
     return Check("1d6", reform_modifiers(state, u), None, f"{u.id} reform ('D' removed)", R_DIS)
 
 
-def _reformer(state: State, req: Request) -> Unit:
-    u = state.unit(req.get_str("unit"))
+def _reformer(state: State, req: rq.OneUnit) -> Unit:
+    u = state.unit(req.unit)
     require_active(state, u, R_DIS, "reform")
     if u.disorder == 0:
         raise RuleViolation(R_DIS, f"{u.id} has no 'D' chits")
@@ -511,7 +510,7 @@ def _reformer(state: State, req: Request) -> Unit:
     return u
 
 
-def reform(state: State, req: Request, dice: DiceSource) -> Outcome:
+def reform(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     """Reform: the whole turn; D6 (modified) chits removed; no casualties so far this turn."""
     u = _reformer(state, req)
     r = check_roll(reform_check(state, u), dice)
@@ -523,7 +522,7 @@ def reform(state: State, req: Request, dice: DiceSource) -> Outcome:
     )
 
 
-def reform_odds(state: State, req: Request) -> list[Odds]:
+def reform_odds(state: State, req: rq.OneUnit) -> list[Odds]:
     u = _reformer(state, req)
     c = reform_check(state, u)
     w = c.weights()
@@ -549,29 +548,31 @@ def check_skirmish_width(state: State, u: Unit, width: float) -> None:
         )
 
 
-def place(state: State, req: Request, dice: DiceSource) -> Outcome:
+def place(state: State, req: rq.Place, dice: DiceSource) -> Outcome:
     """Put a unit (x, y, facing, width, depth in mm) or a general (x, y) on the table."""
     ch = Changes(state)
-    if "general" in req:
-        g = state.general(req.get_str("general"))
-        ch.general(g.id, "placed", x=req.get_float("x"), y=req.get_float("y"))
-        return Outcome(tuple(ch.events), (), f"{g.id} at ({req['x']}, {req['y']})")
-    u = state.unit(req.get_str("unit"))
-    kw: dict[str, Any] = {"x": req.get_float("x"), "y": req.get_float("y")}
-    for k in ("facing", "width", "depth"):
-        if k in req:
-            kw[k] = req.get_float(k)
+    if req.general is not None:
+        g = state.general(req.general)
+        ch.general(g.id, "placed", x=req.x, y=req.y)
+        return Outcome(tuple(ch.events), (), f"{g.id} at ({req.x}, {req.y})")
+    if req.unit is None:
+        raise BadRequest("missing 'unit'")
+    u = state.unit(req.unit)
+    kw: dict[str, Any] = {"x": req.x, "y": req.y}
+    for k, v in (("facing", req.facing), ("width", req.width), ("depth", req.depth)):
+        if v is not None:
+            kw[k] = v
     if u.skirmishing and "width" in kw:
         check_skirmish_width(state, u, kw["width"])
     ch.unit(u.id, "placed", **kw)
     return Outcome(tuple(ch.events), (), f"{u.id} placed at ({kw['x']:.0f}, {kw['y']:.0f})")
 
 
-def attach(state: State, req: Request, dice: DiceSource) -> Outcome:
+def attach(state: State, req: rq.Attach, dice: DiceSource) -> Outcome:
     """Attach a general to a unit (``unit=none`` detaches him). Attached generals stand in the
     front rank (Kuryakin, Firing) and count in morale and charge tests."""
-    g = state.general(req.get_str("general"))
-    target = req.get_str("unit")
+    g = state.general(req.general)
+    target = req.unit
     ch = Changes(state)
     if target.lower() == "none":
         ch.general(g.id, "detached", attached_to=None)

@@ -20,7 +20,8 @@ from vedette.dice import DiceSource, Modifier, Odds, standard
 from vedette.dice.check import OddsRow
 from vedette.dice.roll import Roll, single
 from vedette.errors import BadRequest, DataError, RuleViolation
-from vedette.rules.base import Outcome, Request
+from vedette.rules.base import Outcome
+from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.common import Changes
 from vedette.rules.solo_napoleonic.model import (
     EFFECT_KINDS,
@@ -123,7 +124,7 @@ def use_effects(ch: Changes, uid: str, roll: str, kind: str = "modifier") -> Non
         ch.unit(uid, f"chance card spent: {', '.join(sorted(spent))}", chance_effects=left)
 
 
-def deal(state: State, req: Request, dice: DiceSource) -> Outcome:
+def deal(state: State, req: rq.Deal, dice: DiceSource) -> Outcome:
     """Deal and reveal the activation cards, and each side's chance card. ``cards`` (a mapping
     holder -> number) and ``chance`` (side -> card id) enter cards dealt by hand."""
     if state.phase == "control":
@@ -133,7 +134,7 @@ def deal(state: State, req: Request, dice: DiceSource) -> Outcome:
     hs = holders(state)
     n = sum(1 for u in state.units if u.on_table)
     rolls: list[Roll] = []
-    given = req.get("cards")
+    given = req.cards
     if given is not None:
         if not isinstance(given, dict):
             raise BadRequest("'cards' must be a mapping holder -> card number")
@@ -154,7 +155,7 @@ def deal(state: State, req: Request, dice: DiceSource) -> Outcome:
     ch = Changes(state)
     chance: dict[str, str] = {}
     deck_c = chance_deck(state)
-    given_c = req.get("chance")
+    given_c = req.chance
     if given_c is not None:
         if not isinstance(given_c, dict):
             raise BadRequest("'chance' must be a mapping side -> chance card id")
@@ -204,8 +205,8 @@ def deal(state: State, req: Request, dice: DiceSource) -> Outcome:
     )
 
 
-def deal_odds(state: State, req: Request) -> list[Odds]:
-    if req.get("cards") is not None:
+def deal_odds(state: State, req: rq.Deal) -> list[Odds]:
+    if req.cards is not None:
         return []
     hs = holders(state)
     n = sum(1 for u in state.units if u.on_table)
@@ -214,7 +215,7 @@ def deal_odds(state: State, req: Request) -> list[Odds]:
     # every holder's card is uniform on 1..n; P(acts first among holders) is 1/len(hs)
     rows = tuple(OddsRow(h, f"{h} holds the lowest card", Fraction(1, len(hs))) for h, _, _ in hs)
     out = [Odds("who acts first", rows, rule=R_SEQ, note=f"{len(hs)} cards from 1-{n}")]
-    if req.get("chance") is None:
+    if req.chance is None:
         deck = chance_deck(state)
         # each side draws one card without replacement: each card is equally likely for each
         for side in state.sides[: len(deck)]:
@@ -244,7 +245,7 @@ def may_do(state: State, u: Unit) -> list[str]:
     return acts
 
 
-def next_card(state: State, req: Request, dice: DiceSource) -> Outcome:
+def next_card(state: State, req: rq.Next, dice: DiceSource) -> Outcome:
     """Finish the active card (its units have acted) and reveal whose turn it is."""
     if state.phase != "activation":
         raise RuleViolation(R_SEQ, f"no cards in play (phase: {state.phase}); deal first")
@@ -330,12 +331,12 @@ def jump(ch: Changes, attacker: str, target: str) -> str:
     return f"{target} ({was}) jumps to card '{new.key_text()}', straight after {attacker}"
 
 
-def require_morale(state: State, req: Request, dice: DiceSource) -> Outcome:
+def require_morale(state: State, req: rq.Require, dice: DiceSource) -> Outcome:
     """Another event makes ``unit`` test morale: a marker for when its turn comes, or (if it
     has already acted) a test at once (Kuryakin, Movement)."""
     from vedette.rules.solo_napoleonic.morale import morale
 
-    uid = req.get_str("unit")
+    uid = req.unit
     u = state.unit(uid)
     card = state.card_of(uid)
     acted = u.acted or (card is not None and card.holder in state.done)
@@ -352,17 +353,17 @@ def require_morale(state: State, req: Request, dice: DiceSource) -> Outcome:
     return Outcome(tuple(ch.events), (), f"{uid} gets a marker: test morale when its card comes")
 
 
-def play_chance(state: State, req: Request, dice: DiceSource) -> Outcome:
+def play_chance(state: State, req: rq.Chance, dice: DiceSource) -> Outcome:
     """Play a side's held chance card now (on whoever the holder chooses); cards not played
     are lost at the end of the turn."""
-    side = req.get_str("side")
+    side = req.side
     if side not in state.sides:
         raise BadRequest(f"no side {side!r} (sides: {', '.join(state.sides)})")
     cid = state.chance.get(side)
     if cid is None or cid in state.chance_played:
         raise RuleViolation(R_CHANCE, f"{side} holds no chance card to play")
     card = next(c for c in chance_deck(state) if c.id == cid)
-    on = req.get_opt_str("on")
+    on = req.on
     rolls: list[Roll] = []
     if on == "random":
         # played "randomly if preferred": a die picks the unit it falls on
@@ -407,9 +408,9 @@ def play_chance(state: State, req: Request, dice: DiceSource) -> Outcome:
     )
 
 
-def chance_odds(state: State, req: Request) -> list[Odds]:
+def chance_odds(state: State, req: rq.Chance) -> list[Odds]:
     """Played "randomly if preferred": each unit on the table equally likely."""
-    if req.get_opt_str("on") != "random":
+    if req.on != "random":
         return []
     pool = [u.id for u in state.units if u.on_table]
     if not pool:
@@ -418,11 +419,11 @@ def chance_odds(state: State, req: Request) -> list[Odds]:
     return [Odds("the chance card falls on", rows, f"1d{len(pool)}", rule=R_CHANCE)]
 
 
-def require_odds(state: State, req: Request) -> list[Odds]:
+def require_odds(state: State, req: rq.Require) -> list[Odds]:
     """A unit that has already acted tests at once: the morale test's odds."""
     from vedette.rules.solo_napoleonic.morale import morale_odds
 
-    uid = req.get_str("unit")
+    uid = req.unit
     u = state.unit(uid)
     card = state.card_of(uid)
     if u.acted or (card is not None and card.holder in state.done):
@@ -430,7 +431,7 @@ def require_odds(state: State, req: Request) -> list[Odds]:
     return []
 
 
-def order_query(state: State, req: Request, dice: DiceSource) -> Outcome:
+def order_query(state: State, req: rq.Order, dice: DiceSource) -> Outcome:
     q = state.queue()
     lines = [
         f"#{c.key_text()} {c.holder}"

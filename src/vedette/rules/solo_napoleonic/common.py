@@ -13,8 +13,7 @@ from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck, pe
 from vedette.dice.check import OddsRow
 from vedette.dice.roll import single
 from vedette.dice.sources import begin_attempt, reject_attempt
-from vedette.errors import BadRequest, DataError
-from vedette.rules.base import Request
+from vedette.errors import DataError
 from vedette.rules.protocol import DomainEvent
 from vedette.rules.solo_napoleonic.model import General, State, Unit, to_json
 
@@ -85,17 +84,6 @@ def modifier(
 
 def mods(*ms: Modifier | None) -> tuple[Modifier, ...]:
     return tuple(m for m in ms if m is not None)
-
-
-def fact(req: Request, key: str, default: bool = False) -> bool:
-    return req.get_bool(key, default)
-
-
-def count_fact(req: Request, key: str, default: int = 0) -> int:
-    n = req.get_int(key, default) if key in req else default
-    if n < 0:
-        raise BadRequest(f"'{key}' must not be negative")
-    return n
 
 
 # -- exact distributions (Fractions) ------------------------------------------------------------

@@ -17,8 +17,9 @@ from typing import Any
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll
 from vedette.dice.check import OddsRow
 from vedette.errors import BadRequest, RuleViolation
-from vedette.rules.base import Outcome, Request
+from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import flow, geom
+from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.actions import require_active
 from vedette.rules.solo_napoleonic.cards import chance_mods, effects_on, use_effects
 from vedette.rules.solo_napoleonic.common import (
@@ -125,8 +126,8 @@ def _floor(faces: FDist, plus: int) -> FDist:
     return out
 
 
-def _cover(req: Request) -> str | None:
-    c = req.get_opt_str("cover")
+def _cover(req: rq.Fire) -> str | None:
+    c = req.cover
     if c in (None, "none"):
         return None
     if c not in ("soft", "hard"):
@@ -139,12 +140,12 @@ def charging_at(f: Unit, t: Unit) -> bool:
     return t.charge_state == "declared" and t.charge_target == f.id
 
 
-def _range_band(state: State, f: Unit, t: Unit, req: Request, table: str) -> str:
-    if req.get_bool("at_chargers", charging_at(f, t)):
+def _range_band(state: State, f: Unit, t: Unit, req: rq.Fire, table: str) -> str:
+    if rq.flag(req.at_chargers, charging_at(f, t)):
         return "short"  # Kuryakin, Charge Test: fire at chargers is always at short range
     if effects_on(state, t, "long_range"):
         return "long"  # a chance card: all fire at the unit counts as long range
-    given = req.get_opt_str("range")
+    given = req.range
     if given is not None:
         if given not in ("short", "long"):
             raise BadRequest("'range' must be short or long")
@@ -162,12 +163,12 @@ def _range_band(state: State, f: Unit, t: Unit, req: Request, table: str) -> str
     raise RuleViolation(R_FIRE, f"{t.id} is {d:.0f}mm away: beyond long range ({r['long']}mm)")
 
 
-def _artillery_band(state: State, f: Unit, t: Unit, req: Request) -> dict[str, Any]:
+def _artillery_band(state: State, f: Unit, t: Unit, req: rq.Fire) -> dict[str, Any]:
     bands = state.data["artillery_ranges"]["horse" if f.kind == "horse_artillery" else "foot"]
-    if req.get_bool("at_chargers", charging_at(f, t)):
+    if rq.flag(req.at_chargers, charging_at(f, t)):
         given: str | None = "canister" if any(b["band"] == "canister" for b in bands) else None
     else:
-        given = req.get_opt_str("range")
+        given = req.range
     if given is not None:
         for b in bands:
             if b["band"] == given:
@@ -187,9 +188,9 @@ def is_reaction(state: State, f: Unit) -> bool:
     return any(u.charge_state == "declared" and u.charge_target == f.id for u in state.units)
 
 
-def plan(state: State, req: Request) -> FirePlan:
-    f = state.unit(req.get_str("unit"))
-    t = state.unit(req.get_str("target"))
+def plan(state: State, req: rq.Fire) -> FirePlan:
+    f = state.unit(req.unit)
+    t = state.unit(req.target)
     if t.side == f.side:
         raise BadRequest(f"{t.id} is on {f.id}'s own side")
     if not t.on_table:
@@ -208,7 +209,7 @@ def plan(state: State, req: Request) -> FirePlan:
             "Kuryakin, Charge Home Test",
             f"{f.id} halted its charge: its volley is at {f.charge_target}",
         )
-    moved = req.get_bool("moved", f.moved_mm > 0)
+    moved = rq.flag(req.moved, f.moved_mm > 0)
     cover = _cover(req)
     if f.artillery:
         b = _artillery_band(state, f, t, req)
@@ -217,7 +218,7 @@ def plan(state: State, req: Request) -> FirePlan:
         crew = f.figures
         ms = mods(
             modifier(state, s, "staff_officer")
-            if req.get_bool("staff_officer", attached_general(state, f) is not None)
+            if rq.flag(req.staff_officer, attached_general(state, f) is not None)
             else None,
             modifier(state, s, "target_square") if t.formation == "square" else None,
             modifier(state, s, "guards") if f.guards else None,
@@ -238,7 +239,7 @@ def plan(state: State, req: Request) -> FirePlan:
             f, t, "artillery", str(b["band"]), 1, die, ms, Fraction(1), int(b["save"]), rule=R_ART
         )
     screen = geom.screening(state, f, t)
-    through = req.get_bool("through_skirmishers", bool(screen))
+    through = rq.flag(req.through_skirmishers, bool(screen))
     if through:
         raise RuleViolation(
             R_SKIRM, "infantry cannot fire through a skirmish screen (artillery can)"
@@ -252,7 +253,7 @@ def plan(state: State, req: Request) -> FirePlan:
         if arc is False:
             raise RuleViolation(R_SKIRM, f"{t.id} is outside {f.id}'s 180° arc")
         band = _range_band(state, f, t, req, "carbine" if f.cavalry else "skirmish")
-        n = req.get_int("figures", f.figures)
+        n = f.figures if req.figures is None else req.figures
         if not 0 < n <= f.figures:
             raise BadRequest(f"'figures' must be 1-{f.figures}")
         return FirePlan(
@@ -285,7 +286,7 @@ def plan(state: State, req: Request) -> FirePlan:
     most = whole - f.volleys_fired
     if most <= 0:
         raise RuleViolation(R_FIRE, f"{f.id} has already fired its {whole} volley(s) this turn")
-    n = req.get_int("volleys", most)
+    n = most if req.volleys is None else req.volleys
     if not 0 < n <= most:
         raise BadRequest(
             f"'volleys' must be 1-{most} ({f.front_rank()} in the front rank"
@@ -404,19 +405,19 @@ def general_killed_calls(ch: Changes, gid: str, where: str) -> list[str]:
     return out
 
 
-def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
+def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
     """Fire at a target: volleys, skirmish fire or a battery. Rolls, saves, casualties."""
-    f = state.unit(req.get_str("unit"))
+    f = state.unit(req.unit)
     # defensive fire at a unit charging the firer needs no card (Kuryakin, Charge Test: the
     # attacker "takes any defensive fire"); it is assumed when the firer is not on the active
     # card and fires at its charger
-    t_id = req.get_opt_str("target")
+    t_id = req.target
     at_charger = t_id is not None and charging_at(f, state.unit(t_id))
     # the defensive fire the guided charge owes (flow.py): the charged unit at its charger
     owed = flow.charger_of(state, f.id, "fire")
     if owed is not None and owed.id != t_id:
         owed = None
-    if req.get_bool("hold"):
+    if req.hold:
         if owed is None:
             raise RuleViolation(
                 "Kuryakin, Charge Test", f"no defensive fire of {f.id} at {t_id} is owed now"
@@ -426,7 +427,7 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
         return Outcome(tuple(ch0.events), (), f"{f.id} holds its fire; {owed.id} moves up (close)")
     reaction = owed is not None or (
         is_reaction(state, f)
-        and req.get_bool("reaction", at_charger and f.id not in state.active_units())
+        and rq.flag(req.reaction, at_charger and f.id not in state.active_units())
     )
     if reaction:
         if f.morale_due:
@@ -594,8 +595,8 @@ def special_odds(
     return out
 
 
-def fire_odds(state: State, req: Request) -> list[Odds]:
-    if req.get_bool("hold"):
+def fire_odds(state: State, req: rq.Fire) -> list[Odds]:
+    if req.hold:
         return []
     p = plan(state, req)
     return [p.odds(), *special_odds(state, p.target, p.target.front_rank(), p.casualty_dist())]

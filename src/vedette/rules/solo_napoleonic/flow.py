@@ -165,13 +165,13 @@ def obligations(state: State) -> tuple[Obligation, ...]:
             )
         elif step == "melee":
             k = c.melee_round + 1
-            req: dict[str, Any] = {"unit": c.id, "target": t.id}
+            fields: dict[str, Any] = {"unit": c.id, "target": t.id}
             if k > 1:
-                req["round"] = k
+                fields["round"] = k
             of = f" of {c.melee_rounds}" if c.melee_rounds else ""
             out.append(
                 Obligation(
-                    oid, "melee", req, R_MELEE, f"melee round {k}{of}: {c.id} against {t.id}"
+                    oid, "melee", fields, R_MELEE, f"melee round {k}{of}: {c.id} against {t.id}"
                 )
             )
         elif step == "loser":
