@@ -27,6 +27,17 @@ from vedette.rules.solo_napoleonic.common import (
     opt,
     optional_on,
 )
+from vedette.rules.solo_napoleonic.events import (
+    Disordered,
+    FormationChanged,
+    GeneralAttached,
+    GeneralPlaced,
+    Halted,
+    Moved,
+    Placed,
+    Reformed,
+    StandstillTested,
+)
 from vedette.rules.solo_napoleonic.flow import bind_status
 from vedette.rules.solo_napoleonic.model import State, Unit
 
@@ -194,7 +205,7 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
         rolls.append(r)
         use_effects(ch, u.id, "standstill")
         if r.row == "stays":
-            ch.unit(u.id, "fails to move from a standstill", start_failed=True)
+            ch.unit(StandstillTested, u.id, "fails to move from a standstill", start_failed=True)
             return Outcome(tuple(ch.events), tuple(rolls), f"{u.id} does not advance", {"moved": 0})
     rr = check_roll(random_check(state, u), dice)
     rolls.append(rr)
@@ -239,7 +250,7 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
             why.append("over half a move with the musician dead 1D")
     if chits:
         kw["disorder"] = u.disorder + chits
-    ch.unit(u.id, f"{mode} move", **kw)
+    ch.unit(Moved, u.id, f"{mode} move", **kw)
     th_txt = "" if adj == rr.final else f" ({(th or '').replace('_', ' ')} brigadier: {adj:+d})"
     sw_txt = "" if not lateral else f", swerves {abs(lateral):.0f}mm {sw.row}"
     msg = f"{u.id} {mode}s {moved:.0f}mm ({want:.0f}mm {adj:+d}cm{th_txt}){sw_txt}" + (
@@ -284,9 +295,9 @@ def start(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     ch = Changes(state)
     use_effects(ch, u.id, "standstill")
     if r.row == "moves":
-        ch.unit(u.id, "moves off", advancing=True)
+        ch.unit(StandstillTested, u.id, "moves off", advancing=True)
     else:
-        ch.unit(u.id, "fails to move from a standstill", start_failed=True)
+        ch.unit(StandstillTested, u.id, "fails to move from a standstill", start_failed=True)
     return Outcome(tuple(ch.events), (r,), f"{u.id} {r.consequence}")
 
 
@@ -300,7 +311,7 @@ def halt(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     ch = Changes(state)
     use_effects(ch, u.id, "standstill")
     if r.row == "stops":
-        ch.unit(u.id, "halts", advancing=False)
+        ch.unit(Halted, u.id, "halts", advancing=False)
         msg = f"{u.id} halts"
     else:
         msg = f"{u.id} carries on regardless: it must advance"
@@ -387,6 +398,7 @@ def formation(state: State, req: rq.Formation, dice: DiceSource) -> Outcome:
     left = max(0.0, 4 - used)
     if q <= left + 1e-9:
         ch.unit(
+            FormationChanged,
             u.id,
             f"formed {to}",
             formation=to,
@@ -396,11 +408,12 @@ def formation(state: State, req: rq.Formation, dice: DiceSource) -> Outcome:
             moved_mm=u.moved_mm + base * q / 4,
         )
         if req.width is not None:
-            ch.unit(u.id, "skirmish line frontage", width=req.width)
+            ch.unit(FormationChanged, u.id, "skirmish line frontage", width=req.width)
         msg = f"{lead}; in {to} now"
     else:
         rest = math.ceil(q - left)
         ch.unit(
+            FormationChanged,
             u.id,
             f"changing to {to}",
             formation_target=to,
@@ -453,7 +466,7 @@ def disorder(state: State, req: rq.Disorder, dice: DiceSource) -> Outcome:
             if u.skirmishing:
                 parts.append(f"{u.id} skirmishing: no D")
                 continue
-            ch.unit(u.id, "collision", disorder=ch.state.unit(u.id).disorder + r.final)
+            ch.unit(Disordered, u.id, "collision", disorder=ch.state.unit(u.id).disorder + r.final)
             parts.append(f"{u.id} +{r.final}D")
     else:
         if req.unit is None:
@@ -466,7 +479,7 @@ def disorder(state: State, req: rq.Disorder, dice: DiceSource) -> Outcome:
             raise RuleViolation(R_DIS, f"{u.id} is skirmishing: no disorder while unformed")
         else:
             new = u.disorder + n
-        ch.unit(u.id, cause, disorder=new)
+        ch.unit(Disordered, u.id, cause, disorder=new)
         parts.append(f"{u.id} {new - u.disorder:+d}D ({cause}) = {new}D")
     return Outcome(tuple(ch.events), tuple(rolls), "; ".join(parts))
 
@@ -516,7 +529,14 @@ def reform(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     r = check_roll(reform_check(state, u), dice)
     n = max(0, min(u.disorder, r.final))
     ch = Changes(state)
-    ch.unit(u.id, "reformed (the whole turn)", disorder=u.disorder - n, acted=True, reformed=True)
+    ch.unit(
+        Reformed,
+        u.id,
+        "reformed (the whole turn)",
+        disorder=u.disorder - n,
+        acted=True,
+        reformed=True,
+    )
     return Outcome(
         tuple(ch.events), (r,), f"{u.id} removes {n}D ({u.disorder - n}D left)", {"removed": n}
     )
@@ -553,7 +573,7 @@ def place(state: State, req: rq.Place, dice: DiceSource) -> Outcome:
     ch = Changes(state)
     if req.general is not None:
         g = state.general(req.general)
-        ch.general(g.id, "placed", x=req.x, y=req.y)
+        ch.general(GeneralPlaced, g.id, "placed", x=req.x, y=req.y)
         return Outcome(tuple(ch.events), (), f"{g.id} at ({req.x}, {req.y})")
     if req.unit is None:
         raise BadRequest("missing 'unit'")
@@ -564,7 +584,7 @@ def place(state: State, req: rq.Place, dice: DiceSource) -> Outcome:
             kw[k] = v
     if u.skirmishing and "width" in kw:
         check_skirmish_width(state, u, kw["width"])
-    ch.unit(u.id, "placed", **kw)
+    ch.unit(Placed, u.id, "placed", **kw)
     return Outcome(tuple(ch.events), (), f"{u.id} placed at ({kw['x']:.0f}, {kw['y']:.0f})")
 
 
@@ -575,12 +595,12 @@ def attach(state: State, req: rq.Attach, dice: DiceSource) -> Outcome:
     target = req.unit
     ch = Changes(state)
     if target.lower() == "none":
-        ch.general(g.id, "detached", attached_to=None)
+        ch.general(GeneralAttached, g.id, "detached", attached_to=None)
         return Outcome(tuple(ch.events), (), f"{g.id} detached")
     u = state.unit(target)
     if u.side != g.side:
         raise BadRequest(f"{g.id} cannot join an enemy unit")
     if g.killed:
         raise RuleViolation("Kuryakin, Generals", f"{g.id} is dead")
-    ch.general(g.id, f"attached to {u.id}", attached_to=u.id)
+    ch.general(GeneralAttached, g.id, f"attached to {u.id}", attached_to=u.id)
     return Outcome(tuple(ch.events), (), f"{g.id} attached to {u.id}")

@@ -23,6 +23,15 @@ from vedette.errors import BadRequest, DataError, RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.common import Changes
+from vedette.rules.solo_napoleonic.events import (
+    ActivationEnded,
+    CardActivated,
+    CardsDealt,
+    ChanceCardApplied,
+    ChanceCardPlayed,
+    MoraleMarked,
+    QueueJumped,
+)
 from vedette.rules.solo_napoleonic.model import (
     EFFECT_KINDS,
     ROLL_KINDS,
@@ -121,7 +130,12 @@ def use_effects(ch: Changes, uid: str, roll: str, kind: str = "modifier") -> Non
     spent = {c.id for c in effects_on(ch.state, u, kind, roll) if c.does.uses == 1}
     if spent:
         left = tuple(x for x in u.chance_effects if x not in spent)
-        ch.unit(uid, f"chance card spent: {', '.join(sorted(spent))}", chance_effects=left)
+        ch.unit(
+            ChanceCardApplied,
+            uid,
+            f"chance card spent: {', '.join(sorted(spent))}",
+            chance_effects=left,
+        )
 
 
 def deal(state: State, req: rq.Deal, dice: DiceSource) -> Outcome:
@@ -183,6 +197,7 @@ def deal(state: State, req: rq.Deal, dice: DiceSource) -> Outcome:
                 )
             )
     ch.game(
+        CardsDealt,
         "cards dealt and revealed",
         cards=cards,
         deck_size=n,
@@ -254,15 +269,15 @@ def next_card(state: State, req: rq.Next, dice: DiceSource) -> Outcome:
     if state.active is not None:
         done.append(state.active)
         for uid in state.active_units():
-            ch.unit(uid, "card finished", acted=True)
+            ch.unit(ActivationEnded, uid, "card finished", acted=True)
     c_next = state.next_after_active()
     if c_next is None:
-        ch.game("all cards played", done=tuple(done), active=None, phase="end")
+        ch.game(CardActivated, "all cards played", done=tuple(done), active=None, phase="end")
         return Outcome(
             tuple(ch.events), (), "every card has acted: end the turn (end_turn)", {"active": None}
         )
     c = c_next
-    ch.game("next card", done=tuple(done), active=c.holder)
+    ch.game(CardActivated, "next card", done=tuple(done), active=c.holder)
     units = [ch.state.unit(x) for x in c.units]
     lines = [
         f"card #{c.key_text()}: {c.holder}"
@@ -310,7 +325,9 @@ def jump(ch: Changes, attacker: str, target: str) -> str:
     t = st.unit(target)
     tc = st.card_of(target)
     if t.acted or (tc is not None and tc.holder in st.done):
-        ch.unit(target, "attacked after acting: tests morale at once", morale_due=True)
+        ch.unit(
+            MoraleMarked, target, "attacked after acting: tests morale at once", morale_due=True
+        )
         return f"{target} has already acted: it tests morale at once"
     key = jump_key(st, attacker, target)
     old = st.card_of(target)
@@ -325,8 +342,10 @@ def jump(ch: Changes, attacker: str, target: str) -> str:
     num = old.number if old is not None else 0
     new = Card(target, num, key, (target,), False)
     cards.append(new)
-    ch.game(f"{target} attacked by {attacker}: jumps the queue", cards=tuple(cards))
-    ch.unit(target, f"attacked by {attacker}", morale_due=True, restricted_to=attacker)
+    ch.game(QueueJumped, f"{target} attacked by {attacker}: jumps the queue", cards=tuple(cards))
+    ch.unit(
+        MoraleMarked, target, f"attacked by {attacker}", morale_due=True, restricted_to=attacker
+    )
     was = f"#{old.key_text()}" if old is not None else "no card"
     return f"{target} ({was}) jumps to card '{new.key_text()}', straight after {attacker}"
 
@@ -349,7 +368,7 @@ def require_morale(state: State, req: rq.Require, dice: DiceSource) -> Outcome:
             out.details,
         )
     ch = Changes(state)
-    ch.unit(uid, "morale test due when its turn comes", morale_due=True)
+    ch.unit(MoraleMarked, uid, "morale test due when its turn comes", morale_due=True)
     return Outcome(tuple(ch.events), (), f"{uid} gets a marker: test morale when its card comes")
 
 
@@ -385,7 +404,7 @@ def play_chance(state: State, req: rq.Chance, dice: DiceSource) -> Outcome:
     elif on is not None:
         state.unit(on)
     ch = Changes(state)
-    ch.game(f"{side} plays {cid}", chance_played=(*state.chance_played, cid))
+    ch.game(ChanceCardPlayed, f"{side} plays {cid}", chance_played=(*state.chance_played, cid))
     does = card.does
     applied = ""
     if does.kind != "none":
@@ -394,10 +413,12 @@ def play_chance(state: State, req: rq.Chance, dice: DiceSource) -> Outcome:
         u = ch.state.unit(on)
         if does.kind == "disorder":
             n = max(0, u.disorder + does.value)
-            ch.unit(on, f"chance card {cid}", disorder=n)
+            ch.unit(ChanceCardApplied, on, f"chance card {cid}", disorder=n)
             applied = f" ({on} now {n}D)"
         else:
-            ch.unit(on, f"chance card {cid}", chance_effects=(*u.chance_effects, cid))
+            ch.unit(
+                ChanceCardApplied, on, f"chance card {cid}", chance_effects=(*u.chance_effects, cid)
+            )
             applied = f" ({on} holds it: {does.kind})"
     tgt = f" on {on}" if on else ""
     return Outcome(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -15,7 +15,16 @@ from vedette.dice.roll import single
 from vedette.dice.sources import begin_attempt, reject_attempt
 from vedette.errors import DataError
 from vedette.rules.protocol import DomainEvent
-from vedette.rules.solo_napoleonic.model import General, State, Unit, to_json
+from vedette.rules.solo_napoleonic.events import (
+    GENERAL_FACTS,
+    TURN_FACTS,
+    UNIT_FACTS,
+    Fact,
+    GeneralFact,
+    TurnFact,
+    UnitFact,
+)
+from vedette.rules.solo_napoleonic.model import Card, General, State, Unit, to_json, updated
 
 RULE = "Kuryakin"
 
@@ -340,11 +349,13 @@ def allocate(
     return Allocation(ordinary, tuple(hit), g_hit, g_killed, tuple(rolls))
 
 
-# -- typed events -------------------------------------------------------------------------------
+# -- events: the legacy field patches (release 0.1 and the first protocol release) ------------
 @dataclass(frozen=True, slots=True)
 class _FieldsChanged(DomainEvent):
-    """A unit's or a general's fields changed (``set``), with what they were and why. Version 1
-    (release 0.1) was the same payload as an untyped event; ``upgrade`` fills what it may lack."""
+    """A unit's or a general's fields changed (``set``), with what they were and why: how the
+    first releases logged every change. Still read (old saved games), never written now: the
+    procedures record domain facts (events.py). Version 1 (release 0.1) was the same payload as
+    an untyped event; ``upgrade`` fills what it may lack."""
 
     version: ClassVar[int] = 2
     id: str
@@ -359,21 +370,21 @@ class _FieldsChanged(DomainEvent):
 
 @dataclass(frozen=True, slots=True)
 class UnitChanged(_FieldsChanged):
-    """A unit's fields changed."""
+    """A unit's fields changed (legacy)."""
 
     kind: ClassVar[str] = "unit_changed"
 
 
 @dataclass(frozen=True, slots=True)
 class GeneralChanged(_FieldsChanged):
-    """A general's fields changed (killed, rated, attached ...)."""
+    """A general's fields changed (legacy)."""
 
     kind: ClassVar[str] = "general_changed"
 
 
 @dataclass(frozen=True, slots=True)
 class GameChanged(DomainEvent):
-    """The turn's fields changed (phase, cards, the active card, chance cards ...), as JSON."""
+    """The turn's fields changed, as JSON (legacy)."""
 
     kind: ClassVar[str] = "game_changed"
     version: ClassVar[int] = 2
@@ -385,82 +396,90 @@ class GameChanged(DomainEvent):
         return {"why": "", **data}
 
 
-EVENTS: tuple[type[DomainEvent], ...] = (UnitChanged, GeneralChanged, GameChanged)
-
-
-def _data(e: Any) -> Mapping[str, Any]:
-    """A change event's payload (typed, or an untyped one of an old release)."""
-    if isinstance(e, UnitChanged | GeneralChanged):
-        return {"id": e.id, "set": e.set_}
-    if isinstance(e, GameChanged):
-        return {"set": e.set_}
-    return dict(e.data)
+LEGACY_EVENTS: tuple[type[DomainEvent], ...] = (UnitChanged, GeneralChanged, GameChanged)
+EVENTS: tuple[type[DomainEvent], ...] = (*UNIT_FACTS, *GENERAL_FACTS, *TURN_FACTS, *LEGACY_EVENTS)
 
 
 # -- changes -> events --------------------------------------------------------------------------
 @dataclass
 class Changes:
-    """A procedure's working copy of the state and the events that lead to it."""
+    """A procedure's working copy of the state and the facts that lead to it."""
 
     state: State
     events: list[Any] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
-    def unit(self, uid: str, why: str, **kw: Any) -> Unit:
+    def unit(self, ev: type[UnitFact], uid: str, why: str, **kw: Any) -> Unit:
+        """Record ``ev`` for unit ``uid``: the values it leaves (those that change)."""
         u = self.state.unit(uid)
-        was = {k: getattr(u, k) for k in kw}
-        new = {k: v for k, v in kw.items() if was[k] != v}
+        new = {k: v for k, v in kw.items() if getattr(u, k) != v}
         if not new:
             return u
-        ev = UnitChanged(uid, new, {k: was[k] for k in new}, why)
-        self.events.append(ev)
-        self.state = apply_unit(self.state, _data(ev))
+        _may(ev, new)
+        e = ev(uid, new, {k: getattr(u, k) for k in new}, why)
+        self.events.append(e)
+        self.state = fold_unit(self.state, e)
         return self.state.unit(uid)
 
-    def general(self, gid: str, why: str, **kw: Any) -> General:
+    def general(self, ev: type[GeneralFact], gid: str, why: str, **kw: Any) -> General:
         g = self.state.general(gid)
-        was = {k: getattr(g, k) for k in kw}
-        new = {k: v for k, v in kw.items() if was[k] != v}
+        new = {k: v for k, v in kw.items() if getattr(g, k) != v}
         if not new:
             return g
-        ev = GeneralChanged(gid, new, {k: was[k] for k in new}, why)
-        self.events.append(ev)
-        self.state = apply_general(self.state, _data(ev))
+        _may(ev, new)
+        e = ev(gid, new, {k: getattr(g, k) for k in new}, why)
+        self.events.append(e)
+        self.state = fold_general(self.state, e)
         return self.state.general(gid)
 
-    def game(self, why: str, **kw: Any) -> None:
-        ev = GameChanged({k: game_value_json(k, v) for k, v in kw.items()}, why)
-        self.events.append(ev)
-        self.state = apply_game(self.state, _data(ev))
+    def game(self, ev: type[TurnFact], why: str, **kw: Any) -> None:
+        _may(ev, kw)
+        e = ev({k: game_value_json(k, v) for k, v in kw.items()}, why)
+        self.events.append(e)
+        self.state = fold_game(self.state, e)
 
     def note(self, text: str) -> None:
         self.notes.append(text)
 
 
-def fold_unit(state: State, e: UnitChanged) -> State:
-    return apply_unit(state, _data(e))
+def _may(ev: type[Fact], changes: Mapping[str, Any]) -> None:
+    bad = set(changes) - ev.touches
+    if bad:  # a programming error: the fact is recorded under the wrong name
+        raise AssertionError(f"event {ev.kind!r} cannot change {', '.join(sorted(bad))}")
 
 
-def fold_general(state: State, e: GeneralChanged) -> State:
-    return apply_general(state, _data(e))
+def fold_unit(state: State, e: UnitFact | UnitChanged) -> State:
+    if isinstance(e, UnitFact):  # decoding made its lists the tuples the state holds
+        return state.with_unit(updated(state.unit(e.unit), e.set_))
+    return state.with_unit(updated(state.unit(e.id), _tuples(e.set_)))
 
 
-def fold_game(state: State, e: GameChanged) -> State:
-    return apply_game(state, _data(e))
+def fold_general(state: State, e: GeneralFact | GeneralChanged) -> State:
+    gid = e.general if isinstance(e, GeneralFact) else e.id
+    return state.with_general(updated(state.general(gid), e.set_))
+
+
+def fold_game(state: State, e: TurnFact | GameChanged) -> State:
+    return apply_game(state, {"set": e.set_})
+
+
+def _tuples(changes: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A tuple field read back from an old log is a JSON list."""
+    if any(isinstance(v, list) for v in changes.values()):
+        return {k: tuple(v) if isinstance(v, list) else v for k, v in changes.items()}
+    return changes
 
 
 def apply_unit(state: State, data: Mapping[str, Any]) -> State:
+    """An untyped ``unit_changed`` of release 0.1."""
     u = state.unit(str(data["id"]))
-    # a tuple field read back from the log is a JSON list
-    kw: dict[str, Any] = {
-        k: tuple(v) if isinstance(v, list) else v for k, v in dict(data["set"]).items()
-    }
-    return state.with_unit(replace(u, **kw))
+    return state.with_unit(updated(u, _tuples(dict(data["set"]))))
 
 
 def apply_general(state: State, data: Mapping[str, Any]) -> State:
+    """An untyped ``general_changed`` of release 0.1."""
     g = state.general(str(data["id"]))
-    return state.with_general(replace(g, **dict(data["set"])))
+    return state.with_general(updated(g, dict(data["set"])))
 
 
 GAME_FIELDS = (
@@ -490,30 +509,45 @@ def game_value_json(k: str, v: Any) -> Any:
 
 
 def apply_game(state: State, data: Mapping[str, Any]) -> State:
-    from vedette.rules.solo_napoleonic.model import Card
-
     kw: dict[str, Any] = {}
-    for k, v in dict(data["set"]).items():
-        if k not in GAME_FIELDS:
+    for k, v in data["set"].items():
+        conv = _GAME_VALUES.get(k)
+        if conv is None:
             raise ValueError(f"not a game field: {k}")
-        if k == "cards":
-            kw[k] = tuple(
-                Card(
-                    str(c["holder"]),
-                    int(c["number"]),
-                    float(c["key"]),
-                    tuple(c["units"]),
-                    bool(c.get("formation", False)),
-                )
-                for c in v
-            )
-        elif k in ("done", "chance_played", "history"):
-            kw[k] = tuple(v)
-        elif k in ("control", "chance"):
-            kw[k] = dict(v)
-        else:
-            kw[k] = v
-    return replace(state, **kw)
+        kw[k] = conv(v)
+    return state.but(**kw)
+
+
+def _cards(v: Any) -> tuple[Card, ...]:
+    return tuple(
+        Card(
+            str(c["holder"]),
+            int(c["number"]),
+            float(c["key"]),
+            tuple(c["units"]),
+            bool(c.get("formation", False)),
+        )
+        for c in v
+    )
+
+
+def _same(v: Any) -> Any:
+    return v
+
+
+#: How each field of the turn is read back from its JSON form.
+_GAME_VALUES: dict[str, Callable[[Any], Any]] = {
+    "turn": _same,
+    "phase": _same,
+    "control": dict,
+    "cards": _cards,
+    "deck_size": _same,
+    "active": _same,
+    "done": tuple,
+    "chance": dict,
+    "chance_played": tuple,
+    "history": tuple,
+}
 
 
 def check_roll(check: Check, dice: DiceSource) -> Roll:
@@ -525,10 +559,10 @@ def check_roll(check: Check, dice: DiceSource) -> Roll:
 def fold_events(state: State, events: Iterable[Any]) -> State:
     """The state after a procedure's events, for a procedure built from others."""
     for e in events:
-        if isinstance(e, UnitChanged):
+        if isinstance(e, UnitFact | UnitChanged):
             state = fold_unit(state, e)
-        elif isinstance(e, GeneralChanged):
+        elif isinstance(e, GeneralFact | GeneralChanged):
             state = fold_general(state, e)
-        elif isinstance(e, GameChanged):
+        elif isinstance(e, TurnFact | GameChanged):
             state = fold_game(state, e)
     return state

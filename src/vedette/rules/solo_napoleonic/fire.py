@@ -43,6 +43,7 @@ from vedette.rules.solo_napoleonic.common import (
     scaled,
     survive_saves,
 )
+from vedette.rules.solo_napoleonic.events import CasualtiesTaken, Disordered, Fired, GeneralKilled
 from vedette.rules.solo_napoleonic.model import SPECIALS, State, Unit
 
 R_FIRE = "Kuryakin, Firing/Infantry"
@@ -370,12 +371,12 @@ def take_casualties(
         kw[s] = "dead"
     if figs == 0:
         kw["status"] = "eliminated"
-    ch.unit(uid, why, **kw)
+    ch.unit(CasualtiesTaken, uid, why, **kw)
     notes = []
     if alloc.specials_hit:
         notes.append(f"{', '.join(alloc.specials_hit)} hit")
     if alloc.general_killed and gen is not None:
-        ch.general(gen, f"killed with {uid}", killed=True, attached_to=None)
+        ch.general(GeneralKilled, gen, f"killed with {uid}", killed=True, attached_to=None)
         notes.append(f"general {gen} KILLED")
         notes += general_killed_calls(ch, gen, uid)
     return alloc, notes
@@ -508,13 +509,20 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
     # one 'D' for the unit's round of firing, however its volleys are split
     if to in ("firer", "both") and not f.skirmishing and not f.fired:
         fkw["disorder"] = ch.state.unit(f.id).disorder + 1
-    ch.unit(f.id, "fired" + (" (1D for a round of firing)" if "disorder" in fkw else ""), **fkw)
+    ch.unit(
+        Fired, f.id, "fired" + (" (1D for a round of firing)" if "disorder" in fkw else ""), **fkw
+    )
     if (
         to in ("target", "both")
         and not p.target.skirmishing
         and ch.state.unit(p.target.id).on_table
     ):
-        ch.unit(p.target.id, "under fire (1D)", disorder=ch.state.unit(p.target.id).disorder + 1)
+        ch.unit(
+            Disordered,
+            p.target.id,
+            "under fire (1D)",
+            disorder=ch.state.unit(p.target.id).disorder + 1,
+        )
     if owed is not None and ch.state.has_unit(owed.id):
         flow.after_fire(ch, owed.id)
     share = float(state.data.get("referee_morale", {}).get("fire_casualties_share", 0.1))

@@ -38,6 +38,7 @@ from vedette.rules.solo_napoleonic.common import (
     scaled,
     survive_saves,
 )
+from vedette.rules.solo_napoleonic.events import ChargeStep, Evaded, MeleeProlonged, MeleeRound
 from vedette.rules.solo_napoleonic.fire import take_casualties
 from vedette.rules.solo_napoleonic.model import State, Unit
 
@@ -313,7 +314,7 @@ def melee(state: State, req: rq.Melee, dice: DiceSource) -> Outcome:
     if held is None:
         # a melee begun without the charge sequence (in contact, positions not kept): the
         # attacker holds its further rounds from now on
-        ch.unit(sa.unit.id, "melee begun", charge_target=sb.unit.id, melee_round=0)
+        ch.unit(ChargeStep, sa.unit.id, "melee begun", charge_target=sb.unit.id, melee_round=0)
         held = ch.state.unit(sa.unit.id)
     for u in (sa.unit, sb.unit):
         cur = ch.state.unit(u.id)
@@ -326,7 +327,10 @@ def melee(state: State, req: rq.Melee, dice: DiceSource) -> Outcome:
             kw["lost_melee"] = True
             kw["morale_due"] = True
         ch.unit(
-            u.id, f"melee round {rnd}" + (" lost: tests morale" if u.id in losers else ""), **kw
+            MeleeRound,
+            u.id,
+            f"melee round {rnd}" + (" lost: tests morale" if u.id in losers else ""),
+            **kw,
         )
     flow.after_melee(ch, held.id, losers)
     msg = (
@@ -398,6 +402,7 @@ def brawl(state: State, req: rq.Brawl, dice: DiceSource) -> Outcome:
     r = check_roll(Check("1d3", (), None, f"{a.id} vs {b.id}: further rounds", R_MELEE), dice)
     ch = Changes(state)
     ch.game(
+        MeleeProlonged,
         "melee continues",
         history=(*state.history, f"turn {state.turn}: {a.id} vs {b.id} {r.final} more round(s)"),
     )
@@ -442,7 +447,9 @@ def evade(state: State, req: rq.Evade, dice: DiceSource) -> Outcome:
         kw["casualties_turn"] = u.casualties_turn + caught
         if caught == u.figures:
             kw["status"] = "eliminated"
-    ch.unit(u.id, f"evades {r.final}cm" + (f", {caught} ridden down" if caught else ""), **kw)
+    ch.unit(
+        Evaded, u.id, f"evades {r.final}cm" + (f", {caught} ridden down" if caught else ""), **kw
+    )
     flow.after_evade(ch, u.id)
     return Outcome(
         tuple(ch.events),

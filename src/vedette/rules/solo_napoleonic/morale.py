@@ -21,6 +21,17 @@ from vedette.rules.solo_napoleonic.common import (
     optional_on,
     pct_test,
 )
+from vedette.rules.solo_napoleonic.events import (
+    ChanceCardApplied,
+    ChargeDeclared,
+    ChargedHome,
+    ChargeHomeFailed,
+    ChargeRefused,
+    ClosedUp,
+    MoraleFailed,
+    MoraleHeld,
+    Rallied,
+)
 from vedette.rules.solo_napoleonic.model import GRADES, State, Unit, grade_rank
 
 R_MORALE = "Kuryakin, Morale"
@@ -199,11 +210,16 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
     if r.row != "pass" and again:
         # a chance card's re-roll: the failed test is rolled again, once (the card is spent)
         left = tuple(x for x in ch.state.unit(u.id).chance_effects if x != again[0].id)
-        ch.unit(u.id, f"chance card {again[0].id}: morale rolled again", chance_effects=left)
+        ch.unit(
+            ChanceCardApplied,
+            u.id,
+            f"chance card {again[0].id}: morale rolled again",
+            chance_effects=left,
+        )
         r = morale_check(ch.state, ch.state.unit(u.id), req).resolve(dice)
         rolls.append(r)
     if r.row == "pass":
-        ch.unit(u.id, "morale holds", morale_due=False, morale_facts=())
+        ch.unit(MoraleHeld, u.id, "morale holds", morale_due=False, morale_facts=())
         flow.after_morale(ch, u.id, True)
         return Outcome(
             tuple(ch.events),
@@ -217,6 +233,7 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
     d = row.data
     add = int(d.get("disorder", 0)) if not u.skirmishing else 0
     ch.unit(
+        MoraleFailed,
         u.id,
         f"failed morale: {row.result}",
         morale_due=False,
@@ -265,7 +282,7 @@ def rally(state: State, req: rq.Rally, dice: DiceSource) -> Outcome:
     ch = Changes(state)
     use_effects(ch, u.id, "morale")
     if r.row == "pass":
-        ch.unit(u.id, "rallied", must_rally=False, status="steady")
+        ch.unit(Rallied, u.id, "rallied", must_rally=False, status="steady")
         msg = f"{u.id} rallies"
     else:
         msg = f"{u.id} fails to rally and stays {u.status}"
@@ -361,9 +378,10 @@ def charge(state: State, req: rq.Charge, dice: DiceSource) -> Outcome:
     use_effects(ch, u.id, "charge")
     if r.row != "pass":
         # a failed charge test binds for the turn (issue 14: it cannot be retaken)
-        ch.unit(u.id, f"will not charge {t.id}", charge_failed=True)
+        ch.unit(ChargeRefused, u.id, f"will not charge {t.id}", charge_failed=True)
         return Outcome(tuple(ch.events), (r,), f"{u.id} will not charge {t.id}", {"charges": False})
     ch.unit(
+        ChargeDeclared,
         u.id,
         f"charges {t.id}",
         charge_state="declared",
@@ -492,7 +510,9 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
     u, t = _home_units(state, req)
     ch = Changes(state)
     if not home_needed(u, t) and not req.test:
-        ch.unit(u.id, "charges home (no test needed)", charge_state="home", **contact(u, t))
+        ch.unit(
+            ChargedHome, u.id, "charges home (no test needed)", charge_state="home", **contact(u, t)
+        )
         _home_done(ch, u, True)
         return Outcome(
             tuple(ch.events),
@@ -504,7 +524,7 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
     r = home_check(state, u, t, req).resolve(dice)
     use_effects(ch, u.id, "charge_home")
     if r.row == "pass":
-        ch.unit(u.id, "charges home", charge_state="home", **contact(u, t))
+        ch.unit(ChargedHome, u.id, "charges home", charge_state="home", **contact(u, t))
         _home_done(ch, u, True)
         return Outcome(
             tuple(ch.events), (r,), f"{u.id} charges home into {t.id}: melee", {"home": True}
@@ -517,13 +537,25 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
         kw: dict[str, object] = {"charge_state": "halted", "advancing": False}
         if pos is not None:
             kw["x"], kw["y"] = pos
-        ch.unit(u.id, f"fails to charge home: {res}", **kw)
+        ch.unit(ChargeHomeFailed, u.id, f"fails to charge home: {res}", **kw)
     elif u.kind == "infantry" and u.grade in GRADES[:3]:
         res = str(fail["infantry_ABC"])
-        ch.unit(u.id, f"fails to charge home: {res}", charge_state="halted", advancing=False)
+        ch.unit(
+            ChargeHomeFailed,
+            u.id,
+            f"fails to charge home: {res}",
+            charge_state="halted",
+            advancing=False,
+        )
     else:
         res = str(fail["other"])
-        ch.unit(u.id, f"fails to charge home: {res}", charge_state="halted", advancing=False)
+        ch.unit(
+            ChargeHomeFailed,
+            u.id,
+            f"fails to charge home: {res}",
+            charge_state="halted",
+            advancing=False,
+        )
     _home_done(ch, u, False)
     return Outcome(tuple(ch.events), (r,), f"{u.id} {res}", {"home": False, "result": res})
 
@@ -533,7 +565,7 @@ def _home_done(ch: Changes, u: Unit, home: bool) -> None:
     if u.charge_step is not None:
         flow.after_home(ch, u.id, home)
     elif not home:
-        ch.unit(u.id, "failed to charge home", home_failed=True)
+        ch.unit(ChargeHomeFailed, u.id, "failed to charge home", home_failed=True)
 
 
 def charge_home_odds(state: State, req: rq.ChargeHome) -> list[Odds]:
@@ -561,7 +593,7 @@ def close(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
         # positions are not kept: the distance is unknown, but the charger has moved (its
         # volley after a halted charge is a moved firer's, at short range)
         kw = {"moved_mm": max(u.moved_mm, 1.0)}
-    ch.unit(u.id, f"moves up to {t.id}", **kw)
+    ch.unit(ClosedUp, u.id, f"moves up to {t.id}", **kw)
     flow.after_close(ch, u.id)
     nxt = ch.state.unit(u.id).charge_step
     then = "the charge home test" if nxt == "home" else str(nxt)

@@ -35,6 +35,13 @@ from vedette.rules.solo_napoleonic.common import (
     fold_general,
     fold_unit,
 )
+from vedette.rules.solo_napoleonic.events import (
+    GENERAL_FACTS,
+    TURN_FACTS,
+    UNIT_FACTS,
+    TurnEnded,
+    TurnMarksCleared,
+)
 from vedette.rules.solo_napoleonic.model import (
     OPTIONAL_RULES,
     SIDES_DEFAULT,
@@ -108,9 +115,10 @@ def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
         if u.formation_target is not None and not u.skirmishing:
             kw["disorder"] = u.disorder + 1
             notes.append(f"{u.id} +1D (formation incomplete)")
-        ch.unit(u.id, "end of turn", **kw)
+        ch.unit(TurnMarksCleared, u.id, "end of turn", **kw)
     lost = [f"{s} loses {c}" for s, c in state.chance.items() if c not in state.chance_played]
     ch.game(
+        TurnEnded,
         "end of turn",
         turn=state.turn + 1,
         phase="control",
@@ -416,7 +424,12 @@ class SoloNapoleonic(Ruleset[State]):
     def __init__(self) -> None:
         self.scenarios = {"sample": "sample.toml"}
         self.procedures = _procs()
-        self.folds = {UnitChanged: fold_unit, GeneralChanged: fold_general, GameChanged: fold_game}
+        self._facts = {e.kind: e for e in (*UNIT_FACTS, *GENERAL_FACTS, *TURN_FACTS)}
+        self.folds: dict[type, Any] = {
+            **{e: fold_unit for e in (*UNIT_FACTS, UnitChanged)},
+            **{e: fold_general for e in (*GENERAL_FACTS, GeneralChanged)},
+            **{e: fold_game for e in (*TURN_FACTS, GameChanged)},
+        }
 
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> State:
         house = options.get("house_rules") or {}
@@ -493,11 +506,28 @@ class SoloNapoleonic(Ruleset[State]):
         for t in opts[:n]:
             yield t.procedure, dict(t.request)
 
+    def decode(self, d: Mapping[str, Any]) -> Any:
+        """A logged event: a current fact straight by its own decoder (the replay's hot path),
+        anything else (older versions, legacy patches, the referee's own) by the core's."""
+        cls = self._facts.get(d.get("kind"))  # type: ignore[arg-type]
+        if cls is not None and d.get("v") == cls.version:
+            data = d.get("data")
+            return cls.decode(data if type(data) is dict else {})
+        return super().decode(d)
+
+    def fold(self, state: State, event: Any) -> State:
+        f = self.folds.get(type(event))
+        if f is not None:
+            out: State = f(state, event)
+            return out
+        return super().fold(state, event)
+
     def apply(self, state: State, event: Any) -> State:
         """Untyped events of older logs (and typed ones, for scripts that call apply)."""
         f = self.folds.get(type(event))
         if f is not None:
-            return f(state, event)
+            out: State = f(state, event)
+            return out
         k = event.kind
         if k == "unit_changed":
             return apply_unit(state, event.data)

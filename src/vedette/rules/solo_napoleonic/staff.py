@@ -14,6 +14,7 @@ from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import geom
 from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.common import Changes, opt
+from vedette.rules.solo_napoleonic.events import CommandChecked, ControlRolled, GeneralRated
 from vedette.rules.solo_napoleonic.model import AV, TH, General, State
 
 R_GEN = "Kuryakin, Generals"
@@ -119,7 +120,7 @@ def staff(state: State, req: rq.Staff, dice: DiceSource) -> Outcome:
         gid = req.general
         if gid is None:
             raise BadRequest("historical ratings need 'general'")
-        g = ch.general(gid, "historical ratings entered (Kuryakin, Generals)", **hist)
+        g = ch.general(GeneralRated, gid, "historical ratings entered (Kuryakin, Generals)", **hist)
         return Outcome(
             tuple(ch.events), (), f"{g.describe()} (historical)", {"general": gid, "ratings": hist}
         )
@@ -147,7 +148,7 @@ def staff(state: State, req: rq.Staff, dice: DiceSource) -> Outcome:
                     rolls[-1] = r
             else:
                 got[which] = r.row
-        ch.general(g.id, "staff generated (Kuryakin, Generals)", **got)
+        ch.general(GeneralRated, g.id, "staff generated (Kuryakin, Generals)", **got)
     msg = "; ".join(ch.state.general(g.id).describe() for g in targets)
     return Outcome(tuple(ch.events), tuple(rolls), msg, {"generals": [g.id for g in targets]})
 
@@ -260,10 +261,10 @@ def control(state: State, req: rq.Control, dice: DiceSource) -> Outcome:
             # leaves his units out of command control this move (only those beyond 150mm are
             # out "automatically"); option failed_control_out_of_command = false keeps them in
             ok, why = False, f"{u.brigade} failed his control roll"
-        ch.unit(u.id, f"command control ({why})", in_command=ok)
+        ch.unit(CommandChecked, u.id, f"command control ({why})", in_command=ok)
         if not ok:
             lines.append(f"{u.id} out of command ({why})")
-    ch.game("control phase", control=result, phase="cards")
+    ch.game(ControlRolled, "control phase", control=result, phase="cards")
     msg = ", ".join(f"{k} {v}" for k, v in result.items()) or "no brigadiers"
     if lines:
         msg += "; " + "; ".join(lines)
