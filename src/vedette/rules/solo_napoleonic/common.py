@@ -4,6 +4,7 @@ the change list that turns a procedure's decisions into events."""
 from __future__ import annotations
 
 import math
+from functools import cache
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -12,7 +13,7 @@ from typing import Any, ClassVar
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck, per_count, standard
 from vedette.dice.check import OddsRow
 from vedette.dice.roll import single
-from vedette.dice.sources import begin_attempt, reject_attempt
+from vedette.dice.sources import begin_attempt, branch, reject_attempt
 from vedette.errors import DataError
 from vedette.rules.protocol import DomainEvent
 from vedette.rules.solo_napoleonic.events import (
@@ -130,27 +131,9 @@ def map_dist(d: FDist, fn: Callable[[int], FDist]) -> FDist:
     return out
 
 
-def scaled(h: int, frac: Fraction) -> FDist:
-    """``h × frac`` with the fraction resolved by percentage dice (Kuryakin, Firing): the whole
-    part always, one more with the probability of the remainder (d100 at most remainder×100)."""
-    exact = h * frac
-    whole = math.floor(exact)
-    rem = exact - whole
-    if rem == 0:
-        return {whole: Fraction(1)}
-    p = Fraction(round(rem * 100), 100)
-    return {whole: 1 - p, whole + 1: p}
-
-
 def binomial(n: int, p: Fraction) -> FDist:
     """Number of successes of ``n`` trials of probability ``p``."""
     return {k: math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)}
-
-
-def survive_saves(n: int, save_from: int, sides: int = 6) -> FDist:
-    """Casualties among ``n`` hits that each save on ``save_from`` or more on a d``sides``."""
-    saves = max(0, min(sides, sides - save_from + 1))
-    return binomial(n, Fraction(sides - saves, sides))
 
 
 def odds_of(label: str, d: FDist, rule: str = "", note: str = "", noun: str = "") -> Odds:
@@ -223,21 +206,13 @@ def pct_test(
     )
 
 
-def fraction_roll(
-    h: int, frac: Fraction, label: str, dice: DiceSource, rule: str, die: str = "dP"
-) -> tuple[int, Roll | None]:
-    """Resolve ``h × frac`` with percentage dice; returns the whole number and the roll made.
-    The remainder's percent passes exactly that often on either reading: 00-99 below it, 1-100
-    at most it."""
-    exact = h * frac
-    whole = math.floor(exact)
-    rem = exact - whole
-    if rem == 0:
-        return whole, None
-    # a remainder that is not a whole percent is rolled against its rounded percent
-    pct = round(rem * 100)
-    r = UnderCheck(
-        pct,
+def fraction_check(rem: Fraction, label: str, rule: str, die: str = "dP") -> UnderCheck:
+    """The percentage dice for the remainder ``rem`` of a number of hits (Kuryakin, Firing):
+    one more hit with the remainder's percent (a remainder that is not a whole percent is
+    rolled against its rounded percent), exactly that often on either reading: 00-99 below
+    it, 1-100 at most it."""
+    return UnderCheck(
+        round(rem * 100),
         (),
         die,
         die == "dP",
@@ -245,8 +220,76 @@ def fraction_roll(
         rule,
         "one more hit",
         "no extra hit",
-    ).resolve(dice)
-    return whole + (1 if r.row == "pass" else 0), r
+    )
+
+
+def fraction_roll(
+    h: int, frac: Fraction, label: str, dice: DiceSource, rule: str, die: str = "dP"
+) -> tuple[int, Roll | None]:
+    """Resolve ``h × frac`` with percentage dice; returns the whole number and the roll made
+    (none under an enumerating source, which branches on the check's two results)."""
+    exact = h * frac
+    whole = math.floor(exact)
+    rem = exact - whole
+    if rem == 0:
+        return whole, None
+    c = fraction_check(rem, label, rule, die)
+    p_more = _passes(c.base, die)
+    more, rolls = outcome_of(
+        dice,
+        {1: p_more, 0: 1 - p_more},
+        lambda: _fraction_rolled(c, dice),
+    )
+    return whole + more, (rolls[0] if rolls else None)
+
+
+@cache
+def _passes(pct: int, die: str) -> Fraction:
+    """How often a fraction's percentage dice give one more hit (the check's own odds)."""
+    return fraction_check(Fraction(pct, 100), "", "", die).odds().p("pass")
+
+
+def _fraction_rolled(c: UnderCheck, dice: DiceSource) -> tuple[int, list[Roll]]:
+    r = c.resolve(dice)
+    return (1 if r.row == "pass" else 0), [r]
+
+
+# -- whole checks: rolled, or one branch per result when odds are enumerated -------------------
+def outcome_of(
+    dice: DiceSource, dist: FDist, roll: Callable[[], tuple[int, list[Roll]]]
+) -> tuple[int, list[Roll]]:
+    """The result of a whole check whose exact distribution is ``dist``: under a source that
+    enumerates (``dice.sources.branch``), one branch per distinct result with its probability
+    and no dice; under any other source ``roll()`` rolls its dice (and returns the rolls made).
+    ``dist`` must be the distribution of what ``roll`` returns (the tests check it against a
+    face-by-face enumeration of the same dice)."""
+    items = [(v, p) for v, p in sorted(dist.items()) if p]
+    k = branch(dice, [p for _, p in items])
+    if k is None:
+        return roll()
+    return items[k][0], []
+
+
+def floored_sum_dist(check: Check, n: int) -> FDist:
+    """The total of ``n`` rolls of ``check``, each counted at least 0 (a volley, a melee die),
+    from the check's own exact weights."""
+    return _floored_sum(check.expression, check.modifier_total(), n)
+
+
+@cache
+def _floored_sum(dice: str, plus: int, n: int) -> FDist:
+    w = Check(dice, (Modifier(plus, "total"),) if plus else (), None).weights()
+    tot = sum(w.values())
+    one: FDist = {}
+    for v, k in w.items():
+        one[max(0, v)] = one.get(max(0, v), Fraction(0)) + Fraction(k, tot)
+    return repeat(one, n)
+
+
+@cache
+def count_dist(n: int, counted: int, sides: int = 6) -> FDist:
+    """How many of ``n`` dice of ``sides`` show one of ``counted`` faces (hits on 5-6: 2)."""
+    return binomial(n, Fraction(max(0, min(sides, counted)), sides))
 
 
 # -- casualty allocation ------------------------------------------------------------------------

@@ -10,6 +10,7 @@ and ¼ at long, a fraction resolved by percentage dice; each hit is then saved o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -27,21 +28,17 @@ from vedette.rules.solo_napoleonic.common import (
     Changes,
     FDist,
     allocate,
-    binomial,
     check_roll,
-    convolve,
-    die_dist,
+    count_dist,
+    floored_sum_dist,
     fraction_roll,
-    map_dist,
     modifier,
     mods,
     odds_of,
     officer_missing,
     opt,
+    outcome_of,
     percentile_die,
-    repeat,
-    scaled,
-    survive_saves,
 )
 from vedette.rules.solo_napoleonic.events import CasualtiesTaken, Disordered, Fired, GeneralKilled
 from vedette.rules.solo_napoleonic.model import SPECIALS, State, Unit
@@ -62,7 +59,7 @@ GUNNER_NATIONS = {
 
 @dataclass(frozen=True, slots=True)
 class FirePlan:
-    """What a fire action will roll: the method, its checks and the exact casualty odds."""
+    """What a fire action will roll: the method and its checks (``fire_dice`` rolls them)."""
 
     firer: Unit
     target: Unit
@@ -76,33 +73,7 @@ class FirePlan:
     hit_on: int = 0  # skirmishers: lowest face that hits
     rule: str = R_FIRE
 
-    def hits_dist(self) -> FDist:
-        if self.method == "skirmish":
-            p = Fraction(max(0, 7 - self.hit_on), 6)
-            return binomial(self.dice_count, p)
-        from vedette.dice import parse_expression
-
-        plus = sum(m.value for m in self.modifiers)
-        if self.method == "artillery":
-            e = parse_expression(self.die)
-            faces: FDist = {0: Fraction(1)}
-            for d in e.dice():
-                faces = convolve(faces, die_dist(d.faces, 0, floor0=False))
-            return _floor(faces, plus)
-        e1 = parse_expression(f"1{self.die}")
-        return repeat(die_dist(e1.dice()[0].faces, plus), self.dice_count)
-
-    def casualty_dist(self) -> FDist:
-        cap = self.target.figures
-        after = map_dist(self.hits_dist(), lambda h: scaled(h, self.fraction))
-        cas = map_dist(after, lambda n: survive_saves(n, self.save))
-        out: FDist = {}
-        for v, p in cas.items():
-            k = min(v, cap)
-            out[k] = out.get(k, Fraction(0)) + p
-        return out
-
-    def odds(self) -> Odds:
+    def odds(self, casualties: FDist) -> Odds:
         what = {
             "volley": f"{self.dice_count} volley(s) of 1{self.die}",
             "skirmish": f"{self.dice_count} skirmisher(s) hitting on {self.hit_on}+",
@@ -112,7 +83,7 @@ class FirePlan:
         note = f"{what}{mtxt}; ×{self.fraction} at {self.band} range; saves {self.save}-6"
         return odds_of(
             f"{self.firer.id} fires at {self.target.id}: casualties",
-            self.casualty_dist(),
+            casualties,
             self.rule,
             note,
             "casualties",
@@ -443,53 +414,8 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
     else:
         require_active(state, f, R_FIRE, "fire")
     p = plan(state, req)
-    rolls: list[Roll] = []
-    if p.method == "volley":
-        hits = 0
-        for i in range(p.dice_count):
-            r = check_roll(
-                Check(f"1{p.die}", p.modifiers, None, f"{f.id} volley {i + 1}", R_FIRE), dice
-            )
-            rolls.append(r)
-            hits += max(0, r.final)
-        actual, fr = fraction_roll(
-            hits,
-            p.fraction,
-            f"{f.id} {p.band} range ×{p.fraction}",
-            dice,
-            R_FIRE,
-            percentile_die(state),
-        )
-        if fr is not None:
-            rolls.append(fr)
-    elif p.method == "skirmish":
-        r = check_roll(
-            Check(
-                f"{p.dice_count}d6", (), None, f"{f.id} skirmishers (hit on {p.hit_on}+)", R_SKIRM
-            ),
-            dice,
-        )
-        actual = sum(1 for x in r.faces if x.face >= p.hit_on)
-        rolls.append(replace(r, consequence=f"{actual} hit(s)"))
-        hits = actual
-    else:
-        r = check_roll(Check(p.die, p.modifiers, None, f"{f.id} {p.band} ({p.die})", R_ART), dice)
-        rolls.append(r)
-        hits = actual = max(0, r.final)
-    cas = 0
-    if actual:
-        sv = check_roll(
-            Check(f"{actual}d6", (), None, f"{p.target.id} saves on {p.save}+", p.rule), dice
-        )
-        cas = sum(1 for x in sv.faces if x.face < p.save)
-        rolls.append(
-            replace(
-                sv,
-                consequence=f"{actual - cas} saved, {cas} casualt" + ("y" if cas == 1 else "ies"),
-            )
-        )
+    hits, actual, cas, rolls = fire_dice(p, dice, percentile_die(state))
     ch = Changes(state)
-    cas = min(cas, p.target.figures)
     alloc, notes = take_casualties(
         ch,
         p.target.id,
@@ -552,6 +478,90 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
     )
 
 
+def fire_dice(p: FirePlan, dice: DiceSource, pdie: str) -> tuple[int, int, int, list[Roll]]:
+    """The dice of a fire (Kuryakin, Firing; Skirmishers; Artillery): hits, the hits left after
+    the range fraction, the casualties after the target's saves, and the rolls made. Each whole
+    check is one ``outcome_of``: rolled in play, one branch per result when its odds are
+    enumerated, so the casualty odds are this function's own (``casualty_odds``)."""
+    f = p.firer
+    rolls: list[Roll] = []
+    if p.method == "volley":
+        volley = Check(f"1{p.die}", p.modifiers, None, f"{f.id} volley", R_FIRE)
+
+        def volleys() -> tuple[int, list[Roll]]:
+            out: list[Roll] = []
+            for i in range(p.dice_count):
+                c = Check(f"1{p.die}", p.modifiers, None, f"{f.id} volley {i + 1}", R_FIRE)
+                out.append(check_roll(c, dice))
+            return sum(max(0, r.final) for r in out), out
+
+        hits, rs = outcome_of(dice, floored_sum_dist(volley, p.dice_count), volleys)
+        rolls += rs
+        label = f"{f.id} {p.band} range ×{p.fraction}"
+        actual, fr = fraction_roll(hits, p.fraction, label, dice, R_FIRE, pdie)
+        if fr is not None:
+            rolls.append(fr)
+    elif p.method == "skirmish":
+        skirm = Check(
+            f"{p.dice_count}d6", (), None, f"{f.id} skirmishers (hit on {p.hit_on}+)", R_SKIRM
+        )
+
+        def skirmishers() -> tuple[int, list[Roll]]:
+            r = check_roll(skirm, dice)
+            n = sum(1 for x in r.faces if x.face >= p.hit_on)
+            return n, [replace(r, consequence=f"{n} hit(s)")]
+
+        hits, rs = outcome_of(
+            dice, count_dist(p.dice_count, 7 - p.hit_on), skirmishers
+        )
+        rolls += rs
+        actual = hits
+    else:
+        battery = Check(p.die, p.modifiers, None, f"{f.id} {p.band} ({p.die})", R_ART)
+
+        def guns() -> tuple[int, list[Roll]]:
+            r = check_roll(battery, dice)
+            return max(0, r.final), [r]
+
+        hits, rs = outcome_of(dice, floored_sum_dist(battery, 1), guns)
+        rolls += rs
+        actual = hits
+    cas, rs = saves(actual, p.save, p.target, dice, p.rule)
+    return hits, actual, min(cas, p.target.figures), rolls + rs
+
+
+def saves(n: int, save: int, target: Unit, dice: DiceSource, rule: str) -> tuple[int, list[Roll]]:
+    """``n`` hits saved on ``save``-6 each (a d6 per hit): the casualties and the roll."""
+    if n <= 0:
+        return 0, []
+    c = Check(f"{n}d6", (), None, f"{target.id} saves on {save}+", rule)
+
+    def roll() -> tuple[int, list[Roll]]:
+        sv = check_roll(c, dice)
+        cas = sum(1 for x in sv.faces if x.face < save)
+        text = f"{n - cas} saved, {cas} casualt" + ("y" if cas == 1 else "ies")
+        return cas, [replace(sv, consequence=text)]
+
+    return outcome_of(dice, count_dist(n, save - 1), roll)
+
+
+def casualty_odds(dice_of: Callable[[DiceSource], int]) -> FDist:
+    """The exact distribution of the casualties ``dice_of`` inflicts, by enumerating it (one
+    branch per result of each whole check; issue 14: the odds come from the procedure's own
+    dice, not from a formula beside them)."""
+    from vedette.rules.protocol import chances
+
+    ch = chances(lambda d: Outcome(result=str(dice_of(d))))
+    if not ch.exact:  # a programming error: a few hundred branches at most
+        raise AssertionError(f"casualty odds were sampled: {ch.note}")
+    return {int(c.result): c.p for c in ch.rows}
+
+
+def fire_casualties(state: State, p: FirePlan) -> FDist:
+    pdie = percentile_die(state)
+    return casualty_odds(lambda d: fire_dice(p, d, pdie)[2])
+
+
 def special_odds(
     state: State, target: Unit, eligible: int, casualties: FDist, rule: str = R_CAS
 ) -> list[Odds]:
@@ -607,4 +617,5 @@ def fire_odds(state: State, req: rq.Fire) -> list[Odds]:
     if req.hold:
         return []
     p = plan(state, req)
-    return [p.odds(), *special_odds(state, p.target, p.target.front_rank(), p.casualty_dist())]
+    cas = fire_casualties(state, p)
+    return [p.odds(cas), *special_odds(state, p.target, p.target.front_rank(), cas)]

@@ -11,7 +11,7 @@ casualties tests morale; if it holds, D3 further rounds follow this turn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -26,20 +26,17 @@ from vedette.rules.solo_napoleonic.common import (
     Changes,
     FDist,
     check_roll,
-    die_dist,
+    floored_sum_dist,
     fraction_roll,
-    map_dist,
     modifier,
     mods,
     odds_of,
     opt,
+    outcome_of,
     percentile_die,
-    repeat,
-    scaled,
-    survive_saves,
 )
 from vedette.rules.solo_napoleonic.events import ChargeStep, Evaded, MeleeProlonged, MeleeRound
-from vedette.rules.solo_napoleonic.fire import take_casualties
+from vedette.rules.solo_napoleonic.fire import casualty_odds, saves, take_casualties
 from vedette.rules.solo_napoleonic.model import State, Unit
 
 R_MELEE = "Kuryakin, Melee"
@@ -61,27 +58,14 @@ class Side:
     eligible: int  # the enemy's eligible victims
     halve: bool  # skirmishers inflict half
 
-    def dist(self) -> FDist:
-        plus = sum(m.value for m in self.modifiers)
-        total = repeat(die_dist(range(1, 7), plus), self.dice)
-        half = map_dist(total, lambda s: scaled(s, Fraction(1, 2)))
-        cas = map_dist(half, lambda n: survive_saves(n, self.save))
-        if self.halve:
-            cas = map_dist(cas, lambda n: scaled(n, Fraction(1, 2)))
-        out: FDist = {}
-        for v, p in cas.items():
-            k = min(v, self.enemy.figures)
-            out[k] = out.get(k, Fraction(0)) + p
-        return out
-
-    def odds(self, rule: str) -> Odds:
+    def odds(self, rule: str, casualties: FDist) -> Odds:
         mtxt = "".join(m.text() for m in self.modifiers)
         note = (
             f"{self.points} points: {self.dice}d6{mtxt} each, half as potential casualties,"
             f" saved on {self.save}+" + ("; skirmishers inflict half" if self.halve else "")
         )
         return odds_of(
-            f"{self.unit.id} inflicts on {self.enemy.id}", self.dist(), rule, note, "casualties"
+            f"{self.unit.id} inflicts on {self.enemy.id}", casualties, rule, note, "casualties"
         )
 
 
@@ -202,33 +186,24 @@ def sides(state: State, req: rq.MeleeFacts, rnd: int = 1) -> tuple[str, Side, Si
 
 
 def _resolve_side(s: Side, dice: DiceSource, rule: str, pdie: str = "dP") -> tuple[int, list[Roll]]:
-    rolls: list[Roll] = []
-    total = 0
-    for i in range(s.dice):
-        r = check_roll(
-            Check(
-                "1d6",
-                s.modifiers,
-                None,
-                f"{s.unit.id} melee die {i + 1} of {s.dice} ({s.points} points)",
-                rule,
-            ),
-            dice,
-        )
-        rolls.append(r)
-        total += max(0, r.final)
+    """One side's attack in a round (Kuryakin, Melee): its dice, half as potential casualties,
+    the enemy's saves (skirmishers inflict half of that). Each whole check is one
+    ``outcome_of``, so its odds are this function's own (``side_odds``)."""
+    one = Check("1d6", s.modifiers, None, f"{s.unit.id} melee die", rule)
+
+    def melee_dice() -> tuple[int, list[Roll]]:
+        out: list[Roll] = []
+        for i in range(s.dice):
+            label = f"{s.unit.id} melee die {i + 1} of {s.dice} ({s.points} points)"
+            out.append(check_roll(Check("1d6", s.modifiers, None, label, rule), dice))
+        return sum(max(0, r.final) for r in out), out
+
+    total, rolls = outcome_of(dice, floored_sum_dist(one, s.dice), melee_dice)
     pot, fr = fraction_roll(total, Fraction(1, 2), f"{s.unit.id} half of {total}", dice, rule, pdie)
     if fr is not None:
         rolls.append(fr)
-    cas = 0
-    if pot:
-        sv = check_roll(Check(f"{pot}d6", (), None, f"{s.enemy.id} saves on {s.save}+", rule), dice)
-        cas = sum(1 for f in sv.faces if f.face < s.save)
-        rolls.append(
-            replace(
-                sv, consequence=f"{pot - cas} saved, {cas} casualt" + ("y" if cas == 1 else "ies")
-            )
-        )
+    cas, rs = saves(pot, s.save, s.enemy, dice, rule)
+    rolls += rs
     if s.halve and cas:
         cas, hr = fraction_roll(
             cas, Fraction(1, 2), f"{s.unit.id} skirmishers inflict half", dice, rule, pdie
@@ -236,6 +211,11 @@ def _resolve_side(s: Side, dice: DiceSource, rule: str, pdie: str = "dP") -> tup
         if hr is not None:
             rolls.append(hr)
     return min(cas, s.enemy.figures), rolls
+
+
+def side_odds(s: Side, pdie: str) -> FDist:
+    """The exact casualties one side inflicts, from its own dice (``_resolve_side``)."""
+    return casualty_odds(lambda d: _resolve_side(s, d, "", pdie)[0])
 
 
 CONTACT_MM = 5.0  # base-to-base, with a little tolerance for hand-placed models
@@ -358,7 +338,8 @@ def melee(state: State, req: rq.Melee, dice: DiceSource) -> Outcome:
 def melee_odds(state: State, req: rq.Melee) -> list[Odds]:
     kind, sa, sb, _ = sides(state, req, 1 if req.round is None else req.round)
     rule = RULES[kind]
-    da, db = sa.dist(), sb.dist()
+    pdie = percentile_die(state)
+    da, db = side_odds(sa, pdie), side_odds(sb, pdie)
     pa = pb = pt = Fraction(0)
     for va, p in da.items():
         for vb, q in db.items():
@@ -380,8 +361,8 @@ def melee_odds(state: State, req: rq.Melee) -> list[Odds]:
     from vedette.rules.solo_napoleonic.fire import special_odds
 
     return [
-        sa.odds(rule),
-        sb.odds(rule),
+        sa.odds(rule, da),
+        sb.odds(rule, db),
         who,
         *special_odds(state, sb.unit, sa.eligible, da, rule),
         *special_odds(state, sa.unit, sb.eligible, db, rule),
