@@ -74,5 +74,5 @@ def test_an_event_kind_may_decode_itself_after_the_upgrade() -> None:
     reg = {"fast": Fast}
     assert decode_event(reg, {"kind": "fast", "v": 2, "data": {"n": 3}}) == Fast(30)
     assert decode_event(reg, {"kind": "fast", "v": 1, "data": {"old": 4}}) == Fast(40)
-    with pytest.raises(VedetteError, match="fast.n"):
+    with pytest.raises(VedetteError, match=r"fast\.n"):
         decode_event(reg, {"kind": "fast", "v": 2, "data": {"n": "x"}})

@@ -4,10 +4,10 @@ the change list that turns a procedure's decisions into events."""
 from __future__ import annotations
 
 import math
-from functools import cache
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from typing import Any, ClassVar
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck, per_count, standard

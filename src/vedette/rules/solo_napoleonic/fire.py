@@ -511,9 +511,7 @@ def fire_dice(p: FirePlan, dice: DiceSource, pdie: str) -> tuple[int, int, int, 
             n = sum(1 for x in r.faces if x.face >= p.hit_on)
             return n, [replace(r, consequence=f"{n} hit(s)")]
 
-        hits, rs = outcome_of(
-            dice, count_dist(p.dice_count, 7 - p.hit_on), skirmishers
-        )
+        hits, rs = outcome_of(dice, count_dist(p.dice_count, 7 - p.hit_on), skirmishers)
         rolls += rs
         actual = hits
     else:
