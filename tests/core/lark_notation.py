@@ -12,7 +12,7 @@ import re
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from vedette.dice.die import Die, standard
-from vedette.dice.notation import GRAMMAR, DiceTerm, Expression, Opposed
+from vedette.dice.notation import GRAMMAR, MAX_SIDES, DiceTerm, Expression, Opposed
 from vedette.errors import NotationError
 
 _DICE = re.compile(r"([0-9]*)[dD](.+)")
@@ -42,6 +42,8 @@ class _Build(Transformer[Token, object]):
             n = int(s)
             if n < 1:
                 raise NotationError(self.text, col, "a die needs at least one side")
+            if n > MAX_SIDES:
+                raise NotationError(self.text, col, f"a die has at most {MAX_SIDES} sides, not {n}")
             return count, standard(n)
         if s in self.custom:
             return count, self.custom[s]

@@ -77,6 +77,26 @@ def test_registered_and_named(name: str) -> None:
     assert rs.scenarios, f"{name} bundles no scenario"
 
 
+@pytest.mark.parametrize("name", PLAYED)
+def test_sequences_are_declared_queries_never_performed(name: str, tmp_path: Path) -> None:
+    """Every sequence (issue 17) is a query with a typed request (its JSON schema), a help and
+    a rule, named apart from the procedures; the engine refuses to perform it in one line and
+    writes nothing."""
+    rs = rules.get(name)
+    seqs = rs.sequences()
+    assert not set(seqs) & set(rs.procedures), "a sequence named like a procedure"
+    if not seqs:
+        return
+    scenario = rs.scenario(next(iter(rs.scenarios)))
+    g = Game.create(Store(tmp_path / "s.db"), "s", name, scenario, seed=1)
+    for seq_name, seq in seqs.items():
+        assert seq.query and seq.help and seq.rule, seq_name
+        assert seq.spec.json_schema()["properties"], seq_name
+        with pytest.raises(BadRequest, match="is a sequence"):
+            g.perform(seq_name, {})
+    assert len(g.records) == 1
+
+
 @pytest.mark.parametrize("name", RULESETS)
 def test_every_table_odds_sum_to_one(name: str) -> None:
     rs = rules.get(name)

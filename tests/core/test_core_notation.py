@@ -58,7 +58,16 @@ def test_opposed() -> None:
 
 @pytest.mark.parametrize(
     ("text", "column"),
-    [("2d", 2), ("d6+", 4), ("3x6", 2), ("dQ", 2), ("", 1), ("2d6 + + 1", 7), ("d6 vs", 6)],
+    [
+        ("2d", 2),
+        ("d6+", 4),
+        ("3x6", 2),
+        ("dQ", 2),
+        ("", 1),
+        ("2d6 + + 1", 7),
+        ("d6 vs", 6),
+        ("d99999999999", 2),  # a die of that many sides would not fit in memory
+    ],
 )
 def test_syntax_errors_name_the_column(text: str, column: int) -> None:
     with pytest.raises(NotationError) as e:

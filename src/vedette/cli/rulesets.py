@@ -50,6 +50,8 @@ BUILTIN_HELP = {
     "scenarios": "the bundled scenarios",
     "show": "the game as text (its map, units and phase)",
     "todo": "what is owed now (first), then the actions open now",
+    "chances": "the exact odds of each end state of a sequence (or of a whole procedure):"
+    " NAME [FIELDS ...] [--limit N]; bare: the sequences",
     "help": "this help: every procedure and its fields",
 }
 
@@ -288,6 +290,9 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
                 out(as_json, todo_lines(items, prefix), data)
 
         return todo
+
+    if name == "chances":
+        return ChancesCommand(group)
 
     @click.command("help", help="Every procedure of the ruleset and its fields.")
     def help_() -> None:
@@ -607,3 +612,129 @@ def show_odds(g: Any, name: str, request: Mapping[str, Any], as_json: bool) -> N
                 )
             lines.extend(shown)
     out(as_json, lines, data)
+
+
+# -- chances: the odds of sequences ----------------------------------------------------------
+#: dice branches enumerated before ``chances`` samples instead (``--limit``)
+CHANCES_LIMIT = 20_000
+
+
+def sequence_lines(seqs: Mapping[str, Any], prefix: str) -> list[str]:
+    """The sequences of a ruleset, with their help, rule and fields."""
+    if not seqs:
+        return [
+            "no sequences declared; any procedure's whole odds:"
+            f" {prefix} chances PROCEDURE [FIELDS ...]"
+        ]
+    lines = []
+    for name, proc in seqs.items():
+        rule = f" ({proc.rule})" if proc.rule else ""
+        lines.append(f"{signature(name, proc.spec)}")
+        lines.append(f"    {proc.help}{rule}")
+        lines.extend(f"      {t}  {h}" for t, h in field_rows(proc.spec))
+    lines.append(f"odds: {prefix} chances NAME [FIELDS ...] [--limit N] [--json]")
+    return lines
+
+
+def sequence_json(name: str, proc: Any) -> dict[str, Any]:
+    return {
+        "name": name,
+        "help": proc.help,
+        "rule": proc.rule,
+        "fields": proc.spec.json_schema(),
+    }
+
+
+class ChancesCommand(click.Command):
+    """``vedette <ruleset> chances [NAME [FIELDS ...]]``: the sequences (bare), or the exact
+    odds of each end state of one (``Game.chances``); a procedure's name gives the odds of
+    every outcome of the whole procedure."""
+
+    def __init__(self, group: RulesetGroup) -> None:
+        self.group = group
+        super().__init__(
+            name="chances",
+            params=[
+                click.Argument(["name"], required=False),
+                click.Argument(["tokens"], nargs=-1, metavar="[FIELDS]..."),
+                click.Option(
+                    ["--game"],
+                    help="the game (default: the current game)",
+                    shell_complete=complete_game,
+                ),
+                click.Option(
+                    ["--limit"],
+                    type=click.IntRange(min=1),
+                    default=CHANCES_LIMIT,
+                    show_default=True,
+                    help="dice branches enumerated before sampling instead (with 95% intervals)",
+                ),
+                click.Option(["--json", "as_json"], is_flag=True, help=JSON_HELP),
+            ],
+            callback=self._run,
+            help="The exact odds (fractions) of each end state of a sequence of procedures"
+            " played in turn with the same dice, from the procedures' own code; NAME may also"
+            " be a procedure (the odds of every outcome of it). Without NAME: the ruleset's"
+            " sequences. A tree of more than --limit dice branches is sampled, and says so.",
+            short_help=BUILTIN_HELP["chances"],
+            context_settings={"ignore_unknown_options": True},
+        )
+
+    def _run(
+        self,
+        name: str | None,
+        tokens: Sequence[str],
+        game: str | None,
+        limit: int,
+        as_json: bool,
+    ) -> None:
+        from vedette.errors import BadRequest
+
+        ctx = click.get_current_context()
+        prefix = f"vedette {ctx.parent.info_name if ctx.parent else self.group.ruleset_name}"
+        seqs = self.group.ruleset.sequences()
+        if name is None:
+            if tokens:
+                raise BadRequest("chances: name the sequence first")
+            listed = [sequence_json(n, p) for n, p in seqs.items()]
+            out(as_json, sequence_lines(seqs, prefix), listed)
+            return
+        proc = seqs.get(name) or self.group.procedures().get(name)
+        if proc is None:
+            known = [*seqs, *self.group.procedures()]
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise BadRequest(
+                f"{self.group.ruleset.name} has no sequence or procedure {name!r}{hint}"
+                f" (sequences: {', '.join(seqs) or 'none'})"
+            )
+        for t in tokens:
+            if t.startswith("-") and not NEGATIVE.match(t):
+                raise BadRequest(f"chances {name}: {t!r}: write the fields as KEY=VALUE")
+        request = ProcedureCommand(self.group, proc).request(tokens, {})
+        with shell().store() as st:
+            g = _open(st, game, self.group)
+            c = g.chances(name, request, limit)
+        from vedette.rules.sequence import summary_of
+
+        each = summary_of(proc, c)
+        kind = "sequence" if name in seqs else "procedure"
+        head = f"{name} ({kind}): " + (
+            f"exact, {c.leaves} dice branches"
+            if c.exact
+            else f"SAMPLED, {c.leaves} runs, 95% intervals ({c.note})"
+        )
+        lines = [head]
+        lines.extend(chance_line(row) for row in c.rows)
+        if each:
+            lines.append("each (the sum over the end states above):")
+            lines.extend(chance_line(row) for row in each)
+        result = {"game": g.name, "name": name, "kind": kind, **c.to_json()}
+        result["each"] = [row.to_json() for row in each]
+        out(as_json, lines, result)
+
+
+def chance_line(row: Any) -> str:
+    """``  83.33%          5/6  what``, with the 95% interval when sampled."""
+    ci = f"  [95%: {row.low * 100:.1f}-{(row.high or 0) * 100:.1f}%]" if row.low is not None else ""
+    return f"  {float(row.p) * 100:6.2f}%  {row.p!s:>11}  {row.result}{ci}"

@@ -55,6 +55,9 @@ _TOKEN = re.compile(
 _PLAIN = re.compile(r"(?P<count>[0-9]*)[dD](?P<sides>[0-9]+)")
 
 MAX_DICE = 1000
+#: the most sides of a standard die (a die is a tuple of its faces: d99999999999 would need
+#: terabytes, and a 12-character text could ask for it)
+MAX_SIDES = 10_000
 _MAX_DIGITS = 4000  # longer numbers are refused (Python's int() refuses beyond 4300 digits)
 
 
@@ -180,6 +183,8 @@ def _die(text: str, m: re.Match[str], custom: dict[str, Die]) -> tuple[int, Die]
         n = int(s)
         if n < 1:
             raise NotationError(text, col, "a die needs at least one side")
+        if n > MAX_SIDES:
+            raise NotationError(text, col, f"a die has at most {MAX_SIDES} sides, not {n}")
         return count, standard(n)
     if s in custom:
         return count, custom[s]

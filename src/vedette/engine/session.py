@@ -316,6 +316,10 @@ class Game:
         segments.append((self.position, None))
         return SegmentSource(self.seed, segments)
 
+    def sequences(self) -> dict[str, AnyProcedure]:
+        """The ruleset's sequences (queries over several procedures; odds only)."""
+        return dict(self.ruleset.sequences())
+
     def _prepare(
         self,
         procedure: str,
@@ -323,6 +327,9 @@ class Game:
         faces: Sequence[int] | None = None,
     ) -> tuple[AnyProcedure, Plan]:
         check_request(request, faces)
+        if procedure not in self.procedures() and procedure in self.sequences():
+            seq = self.sequences()[procedure]
+            return seq, seq.plan(self.state, seq.parse(request))
         proc = self.procedure(procedure)
         req = proc.parse(request)
         if not proc.query:  # (waive passes: flow_violation never forbids it)
@@ -342,7 +349,9 @@ class Game:
         return plan.step_odds()
 
     def chances(self, procedure: str, request: Mapping[str, Any], limit: int = 20_000) -> Chances:
-        """The exact odds of every outcome of the whole procedure, from its own resolve."""
+        """The exact odds of every outcome of the whole procedure, or of a sequence (its end
+        states), from their own resolve; more than ``limit`` dice branches are sampled, and
+        the result says so (``exact=False``, intervals, a note)."""
         proc, plan = self._prepare(procedure, request)
         state = self.state
         return chances(lambda dice: proc.resolve(state, plan, dice), limit)
@@ -352,6 +361,11 @@ class Game:
     ) -> Outcome:
         """Run a procedure; append its events (unless a query). Raises without writing
         anything if the request is bad, the rules forbid it, or the dice do not fit."""
+        if procedure not in self.procedures() and procedure in self.sequences():
+            raise BadRequest(
+                f"{procedure} is a sequence: it has odds only ('chances {procedure} ...'),"
+                " play its steps one by one"
+            )
         proc, plan = self._prepare(procedure, request, faces)
         req_json = proc.request_json(plan.request)
         source = self.dice(faces, procedure, req_json)

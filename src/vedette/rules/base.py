@@ -72,6 +72,12 @@ class Outcome:
         }
 
 
+def _is_package(module: str) -> bool:
+    import sys
+
+    return hasattr(sys.modules.get(module), "__path__")
+
+
 def parse_value(text: str) -> Any:
     """A request value typed by a person (CLI ``KEY=VALUE``, a web form): JSON when it parses
     as JSON (numbers, true/false, lists, objects, quoted strings), else the text itself."""
@@ -222,6 +228,21 @@ class Ruleset(Generic[S]):
             memo = (self.procedures, {k: as_protocol(p) for k, p in self.procedures.items()})
             self.__dict__["_proto_memo"] = memo
         return dict(memo[1])
+
+    def sequences(self) -> dict[str, Any]:
+        """The ruleset's sequences (protocol.Procedure queries whose resolve plays several of
+        its procedures on a private copy of the state; see :mod:`vedette.rules.sequence`):
+        by default ``SEQUENCES`` of the package's optional ``sequences`` module, imported on
+        first use."""
+        memo = self.__dict__.get("_sequences_memo")
+        if memo is None:
+            from vedette.rules.sequence import load_sequences
+
+            mod = type(self).__module__
+            pkg = mod if _is_package(mod) else (mod.rpartition(".")[0] or mod)
+            memo = load_sequences(f"{pkg}.sequences")
+            self.__dict__["_sequences_memo"] = memo
+        return dict(memo)
 
     def event_registry(self) -> dict[str, type[Any]]:
         return {e.kind: e for e in self.events}

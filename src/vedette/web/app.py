@@ -47,6 +47,7 @@ from vedette.errors import GameError, VedetteError
 from vedette.rules.base import parse_value
 from vedette.schemas import Strict, check_tree, validate
 from vedette.web import audit, boards
+from vedette.web.sequences import router as sequences_router
 from vedette.web.sessions import Sessions
 
 log = logging.getLogger("vedette.web")
@@ -68,6 +69,7 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
     token = secrets.token_urlsafe(24)
     sessions = Sessions(db_path)
+    app.state.sessions = sessions
 
     @contextmanager
     def store() -> Iterator[Store]:
@@ -244,6 +246,8 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
         with sessions.game(name) as g:
             rec = g.undo()
             return {"undone": rec.payload["undoes"], **_view(g)}
+
+    app.include_router(sequences_router)
 
     def _view(g: Game) -> dict[str, Any]:
         sj = g.ruleset.state_json(g.state)

@@ -1,0 +1,76 @@
+"""The odds of sequences over the web (docs/architecture.md, "Sequences"):
+
+* ``GET /api/games/{name}/sequences``: the ruleset's sequences, each with its help, rule and
+  the JSON schema of its request (the odds panel builds its form from it);
+* ``POST /api/games/{name}/chances`` with ``{"procedure": NAME, "request": {...}}``: the odds
+  of each end state of a sequence (or of every outcome of a procedure), as fractions, with
+  ``exact`` false and 95% intervals when the tree was sampled.
+
+Both are plain ``def`` endpoints (the rules code runs in the thread pool); errors are the
+app's one JSON line with a 4xx status. Nothing is written to the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import Field
+
+from vedette.rules.protocol import Chance, Chances
+from vedette.rules.sequence import summary_of
+from vedette.schemas import Strict
+
+router = APIRouter()
+
+#: dice branches enumerated before sampling (bounded: a request cannot ask for hours of work)
+LIMIT = 20_000
+MAX_LIMIT = 200_000
+
+
+class ChancesBody(Strict):
+    procedure: str = Field(max_length=64)
+    request: dict[str, Any] = Field(default_factory=dict)
+    limit: int = Field(default=LIMIT, ge=1, le=MAX_LIMIT)
+
+
+def _row(row: Chance) -> dict[str, Any]:
+    return {
+        "result": row.result,
+        "p": f"{row.p.numerator}/{row.p.denominator}",
+        "float": float(row.p),
+        "low": row.low,
+        "high": row.high,
+    }
+
+
+def chances_json(c: Chances, each: Sequence[Chance] = ()) -> dict[str, Any]:
+    """The shared shape (interfaces §4): each outcome's exact fraction, its float, and the
+    95% interval when sampled; ``each``: a sequence's facets (the chance the screen holds,
+    that each unit routs), in the same shape."""
+    return {
+        "exact": c.exact,
+        "leaves": c.leaves,
+        "outcomes": [_row(row) for row in c.rows],
+        "each": [_row(row) for row in each],
+        "note": c.note or ("exact" if c.exact else "sampled"),
+    }
+
+
+@router.get("/api/games/{name}/sequences")
+def sequences(name: str, request: Request) -> list[dict[str, Any]]:
+    with request.app.state.sessions.game(name) as g:
+        return [
+            {"name": n, "help": p.help, "rule": p.rule, "fields": p.spec.json_schema()}
+            for n, p in g.sequences().items()
+        ]
+
+
+@router.post("/api/games/{name}/chances")
+def chances(name: str, body: ChancesBody, request: Request) -> dict[str, Any]:
+    from vedette.web.app import _request
+
+    with request.app.state.sessions.game(name) as g:
+        c = g.chances(body.procedure, _request(body.request), body.limit)
+        return chances_json(c, summary_of(g.sequences().get(body.procedure), c))
