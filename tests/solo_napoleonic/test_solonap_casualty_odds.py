@@ -185,3 +185,18 @@ def test_the_odds_before_a_volley_are_the_enumerated_ones() -> None:
     p = plan(s, request("fire", {"unit": "f", "target": "t", "range": "short"}))
     want = casualty_odds(lambda d: fire_dice(p, d, "dP")[2])
     assert {int(r.key): r.p for r in o.rows} == want
+
+
+def test_a_whole_fire_has_the_same_outcomes_whether_its_checks_branch_or_its_dice_do() -> None:
+    """The odds of the whole procedure name what it did, not which rolls were recorded (the
+    branching records none), so they equal the face-by-face enumeration of ``fire`` itself
+    (as the conformance suite checks against forced dice)."""
+    from vedette.rules.solo_napoleonic.fire import fire
+
+    s = duel({"figures": 2, "formation": "skirmish"}, {"figures": 3})
+    req = request("fire", {"unit": "f", "target": "t", "range": "short"})
+    branched = chances(lambda d: fire(s, req, d))
+    faces = chances(lambda d: fire(s, req, FacesOnly(d)))
+    assert branched.exact and faces.exact and branched.leaves < faces.leaves
+    assert {c.result: c.p for c in branched.rows} == {c.result: c.p for c in faces.rows}
+    assert branched.p("0 casualties on t") > 0

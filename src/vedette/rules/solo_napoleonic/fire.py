@@ -456,10 +456,9 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
         called = flow.call_morale(ch, p.target.id, "fire_casualties")
         if called:
             notes.append(called)
-    msg = (
-        f"{f.id} fires at {p.target.id} ({p.method}, {p.band}): {hits} hit(s), "
-        f"{actual} after range, {cas} casualt{'y' if cas == 1 else 'ies'}"
-    )
+    lost = f"{cas} casualt{'y' if cas == 1 else 'ies'}"
+    msg = f"{f.id} fires at {p.target.id} ({p.method}, {p.band}): {hits} hit(s), "
+    msg += f"{actual} after range, {lost}"
     if notes:
         msg += "; " + "; ".join(notes)
     return Outcome(
@@ -475,6 +474,9 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
             "specials_hit": list(alloc.specials_hit),
             "general_killed": alloc.general_killed,
         },
+        # the outcome's name for the odds: what the fire did, not which dice showed it (the
+        # enumeration branches once per whole check and records no rolls for it)
+        result="; ".join([f"{lost} on {p.target.id}", *notes]),
     )
 
 

@@ -332,6 +332,11 @@ def melee(state: State, req: rq.Melee, dice: DiceSource) -> Outcome:
             "losers": losers,
             "round": rnd,
         },
+        # the outcome's name for the odds: what the round did, not which dice showed it
+        result="; ".join(
+            [f"{sa.unit.id} inflicts {ca}, {sb.unit.id} inflicts {cb}", *notes]
+            + ([f"{' and '.join(losers)} lost"] if losers else [])
+        ),
     )
 
 
