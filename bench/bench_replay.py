@@ -176,9 +176,11 @@ def main() -> None:
             t_open = once(lambda st=st, gname=gname: Game.open(st, gname), repeat)
             rate = n / t_replay
             worst = min(worst, rate)
+            events = sum(len(r.payload.get("events", ())) for r in records if r.kind == "action")
             print(
                 f"  {name:<16} {n:>6,} records (played in {t_play:5.1f} s):"
-                f" replay {rate:>9,.0f} records/s = {t_replay / t_read:4.1f}x the read;"
+                f" replay {rate:>9,.0f} records/s ({events / t_replay:,.0f} events/s)"
+                f" = {t_replay / t_read:4.1f}x the read;"
                 f" open {t_open * 1e3:7.1f} ms = {t_open / t_read:4.1f}x the read"
                 f" ({t_read * 1e3:.1f} ms)"
             )

@@ -130,6 +130,7 @@ _READ = re.compile(
     r'req\.get_(?:str|opt_str|int|float|bool|list|choice)\(\s*"([a-z_0-9]+)"'
     r'|(?:fact|count_fact)\(\s*req\s*,\s*"([a-z_0-9]+)"'
     r'|"([a-z_0-9]+)" in req\b'
+    r"|\breq\.([a-z_][a-z_0-9]*)\b(?!\s*\()"  # a typed request's attribute
 )
 
 

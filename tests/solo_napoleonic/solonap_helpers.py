@@ -8,7 +8,7 @@ from typing import Any
 
 from vedette.dice import ScriptedSource
 from vedette.dice.check import Odds
-from vedette.rules.base import Outcome, Request
+from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import RULESET as R
 from vedette.rules.solo_napoleonic.model import Card, State
 
@@ -50,7 +50,7 @@ def make(
 def run(state: State, proc: str, faces: Sequence[int] = (), **req: Any) -> tuple[State, Outcome]:
     """Run a procedure with forced dice (all must be used) and fold its events."""
     src = ScriptedSource(list(faces))
-    out = R.procedures[proc].run(state, Request(req), src)
+    out = R.procedures[proc].run(state, req, src)
     src.check_all_used()
     for e in out.events:
         state = R.apply(state, e)
@@ -60,7 +60,7 @@ def run(state: State, proc: str, faces: Sequence[int] = (), **req: Any) -> tuple
 def odds(state: State, proc: str, **req: Any) -> list[Odds]:
     p = R.procedures[proc]
     assert p.odds is not None
-    return list(p.odds(state, Request(req)))
+    return list(p.odds(state, req))
 
 
 def activate(state: State, *uids: str) -> State:
@@ -72,3 +72,8 @@ def activate(state: State, *uids: str) -> State:
     )
     active = Card("active", 0, 0.0, tuple(uids))
     return replace(state, phase="activation", cards=(active, *cards), active="active")
+
+
+def request(proc: str, data: Mapping[str, Any]) -> Any:
+    """The typed request of a procedure, checked and coerced as the engine does."""
+    return R.procedures[proc].parse(dict(data))

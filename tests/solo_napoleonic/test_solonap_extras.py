@@ -7,7 +7,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
-from solonap_helpers import activate, make, odds, run, unit
+from solonap_helpers import activate, make, odds, request, run, unit
 
 from vedette.errors import DataError, RuleViolation
 
@@ -112,7 +112,6 @@ def test_default_move_distances(kind: str, formation: str, mm: int) -> None:
 def test_artillery_range_band_from_positions(
     gap: float, band: str, deduction: int, save: int
 ) -> None:
-    from vedette.rules.base import Request
     from vedette.rules.solo_napoleonic.fire import plan
 
     g = unit(
@@ -127,18 +126,17 @@ def test_artillery_range_band_from_positions(
     )
     t = unit("t", "Allies", x=0.0, y=20.0 + gap + 15.0, width=135.0, depth=30.0, facing=180.0)
     s = activate(make([g, t]), "g")
-    p = plan(s, Request({"unit": "g", "target": "t"}))
+    p = plan(s, request("fire", {"unit": "g", "target": "t"}))
     assert p.band == band and p.save == save
     assert sum(m.value for m in p.modifiers) == deduction
 
 
 def test_battery_officer_dead_optional() -> None:
-    from vedette.rules.base import Request
     from vedette.rules.solo_napoleonic.fire import plan
 
     g = unit("g", kind="foot_artillery", formation="unlimbered", figures=3, officer="dead")
     s = activate(make([g, unit("t", "Allies")], options={"officers": True}), "g")
-    p = plan(s, Request({"unit": "g", "target": "t", "range": "short"}))
+    p = plan(s, request("fire", {"unit": "g", "target": "t", "range": "short"}))
     assert [m.value for m in p.modifiers] == [-1]
 
 
@@ -206,11 +204,12 @@ def test_skirmish_screen_found_from_positions() -> None:
 
 
 def test_officer_out_of_the_front_rank_counts_as_dead() -> None:
-    from vedette.rules.base import Request
     from vedette.rules.solo_napoleonic.morale import morale_modifiers
 
     s = make([unit("u", officer_pos=12, in_command=False)], options={"officers": True})
-    assert [m.value for m in morale_modifiers(s, s.unit("u"), Request({}))] == [-5]
+    assert [
+        m.value for m in morale_modifiers(s, s.unit("u"), request("morale", {"unit": "u"}))
+    ] == [-5]
     (o,) = odds(
         activate(make([unit("u", officer_pos=12, disorder=2)], options={"officers": True}), "u"),
         "reform",

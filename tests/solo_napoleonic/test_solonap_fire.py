@@ -7,7 +7,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from solonap_helpers import activate, general, make, odds, run, unit
+from solonap_helpers import activate, general, make, odds, request, run, unit
 
 from vedette.dice import ScriptedSource
 from vedette.errors import BadRequest, RuleViolation
@@ -46,20 +46,18 @@ def test_volley_modifiers(
 ) -> None:
     s = duel(firer, target)
     (o,) = odds(s, "fire", unit="f", target="t", range="short", **req)
-    from vedette.rules.base import Request
     from vedette.rules.solo_napoleonic.fire import plan
 
-    p = plan(s, Request({"unit": "f", "target": "t", "range": "short", **req}))
+    p = plan(s, request("fire", {"unit": "f", "target": "t", "range": "short", **req}))
     assert sum(m.value for m in p.modifiers) == total
     assert sum((r.p for r in o.rows), Fraction(0)) == 1
 
 
 def test_excess_figures_do_not_fire() -> None:
     s = duel({"figures": 28, "front": 14})
-    from vedette.rules.base import Request
     from vedette.rules.solo_napoleonic.fire import plan
 
-    assert plan(s, Request({"unit": "f", "target": "t", "range": "long"})).dice_count == 2
+    assert plan(s, request("fire", {"unit": "f", "target": "t", "range": "long"})).dice_count == 2
     with pytest.raises(BadRequest, match="volleys"):
         run(s, "fire", [], unit="f", target="t", range="long", volleys=3)
     small = duel({"figures": 8, "front": 4})
@@ -111,10 +109,9 @@ def test_arc_and_range_from_positions() -> None:
     f = {"x": 500.0, "y": 100.0, "facing": 0.0, "width": 135.0, "depth": 30.0}
     ahead = {"x": 500.0, "y": 280.0, "facing": 180.0, "width": 135.0, "depth": 30.0}
     s = duel(f, ahead)
-    from vedette.rules.base import Request
     from vedette.rules.solo_napoleonic.fire import plan
 
-    assert plan(s, Request({"unit": "f", "target": "t"})).band == "long"  # 150mm apart
+    assert plan(s, request("fire", {"unit": "f", "target": "t"})).band == "long"  # 150mm apart
     beside = {"x": 900.0, "y": 100.0, "facing": 180.0, "width": 135.0, "depth": 30.0}
     with pytest.raises(RuleViolation, match="45° arc"):
         run(duel(f, beside), "fire", [], unit="f", target="t")
@@ -182,10 +179,9 @@ def test_artillery_modifiers(
 ) -> None:
     f = {"kind": "foot_artillery", "formation": "unlimbered", **firer}
     s = duel(f, target)
-    from vedette.rules.base import Request
     from vedette.rules.solo_napoleonic.fire import plan
 
-    p = plan(s, Request({"unit": "f", "target": "t", "range": "short", **req}))
+    p = plan(s, request("fire", {"unit": "f", "target": "t", "range": "short", **req}))
     assert sum(m.value for m in p.modifiers) == total
 
 

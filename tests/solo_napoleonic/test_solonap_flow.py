@@ -130,9 +130,7 @@ def test_the_forced_morale_test_knows_its_charger(tmp_path: Path) -> None:
 
 
 def _req(**kw: Any) -> Any:
-    from vedette.rules.base import Request
-
-    return Request(kw)
+    return dict(kw)
 
 
 def test_a_full_charge_played_from_todo_alone(tmp_path: Path) -> None:
@@ -395,7 +393,7 @@ def test_odds_that_a_special_figure_is_hit_match_the_enumeration_of_fire() -> No
     (off,) = [o for o in os if "officer" in o.label]
 
     def run(d: Any) -> Outcome:
-        out = fire(s, _req(**req), d)
+        out = fire(s, R.procedures["fire"].parse(req), d)
         return Outcome(result="hit" if "officer" in out.details["specials_hit"] else "safe")
 
     ch = chances(run)
@@ -432,10 +430,10 @@ def test_release_0_1_game_imports_and_replays_with_typed_events(tmp_path: Path) 
             assert "v" not in e  # written by release 0.1: untyped, version 1
             kinds.add(type(R.decode(e)))
     assert kinds == {UnitChanged, GeneralChanged, GameChanged}
-    # play on: the new events are typed, version 2, and the game replays
+    # play on: the new events are domain facts (typed, versioned), and the game replays
     g.perform("next", {})
     last = g.records[-1].payload["events"]
-    assert last and all(e["v"] == 2 for e in last)
+    assert [(e["kind"], e["v"]) for e in last] == [("activation_ended", 1), ("card_activated", 1)]
     assert replay(R, g.store.records(g.id)).state == g.state
 
 
@@ -488,7 +486,7 @@ def test_every_procedure_has_a_typed_request(tmp_path: Path) -> None:
 
     for name, p in R.procedures.items():
         assert isinstance(p, Procedure), name
-        assert dataclasses.is_dataclass(p.request) and p.request.__name__.endswith("Request")
+        assert dataclasses.is_dataclass(p.request) and p.request.__dataclass_params__.frozen
         schema = p.spec.json_schema()
         assert schema["title"] == name and schema["additionalProperties"] is False
     fire = R.procedures["fire"].spec.by_name
@@ -504,39 +502,34 @@ def test_every_procedure_has_a_typed_request(tmp_path: Path) -> None:
 
 
 def test_every_fact_read_in_any_form_is_declared() -> None:
-    """The conformance scan, wider: keys read with get_*, get, [], `in`, fact/count_fact,
-    f-strings over the melee sides (a_, b_) and loops over literal tuples of keys."""
+    """The procedure bodies read their typed request's attributes only (no mapping path is
+    left: no get_*, get, [], `in`, getattr, or a Request built by hand), and every attribute
+    read from a request is a field a request class declares."""
+    import dataclasses
     import re
+
+    from vedette.rules.solo_napoleonic import requests as rq
 
     src = Path(__file__).resolve().parents[2] / "src" / "vedette" / "rules" / "solo_napoleonic"
     declared = {f.name for p in R.procedures.values() for f in p.params}
+    fields = {
+        f.name
+        for c in vars(rq).values()
+        if isinstance(c, type) and dataclasses.is_dataclass(c)
+        for f in dataclasses.fields(c)
+    }
+    mapping = re.compile(
+        r"req\.get(?:_[a-z_]+)?\(|req\[|\bin\s+req\b(?!\.)|getattr\(\s*req\b|\bRequest\("
+    )
+    attr = re.compile(r"\breq\.([a-z_][a-z_0-9]*)\b(?!\s*\()")
     read: set[str] = set()
-    lit = r'"([a-z_0-9]+)"'
-    pats = [
-        re.compile(r"req\.get_[a-z_]+\(\s*" + lit),
-        re.compile(r"req\.get\(\s*" + lit),
-        re.compile(r"req\[\s*" + lit),
-        re.compile(lit + r"\s+in\s+req\b"),
-        re.compile(r"(?:fact|count_fact)\(\s*req\s*,\s*" + lit),
-    ]
-    ftag = re.compile(
-        r'req\.get_[a-z_]+\(\s*f"\{tag\}_([a-z_0-9]+)"|f"\{tag\}_([a-z_0-9]+)"\s+in\s+req'
-    )
-    loop = re.compile(
-        r"for\s+\w+\s+in\s+\(([^)]*)\)\s*(?:if\s+\w+\s+in\s+req|:\s*\n\s*if\s+\w+\s+in\s+req)"
-    )
     for f in src.glob("*.py"):
         text = f.read_text(encoding="utf-8")
-        for pat in pats:
-            read |= set(pat.findall(text))
-        for m in ftag.finditer(text):
-            name = next(g for g in m.groups() if g)
-            read |= {f"a_{name}", f"b_{name}"}
-        for m in loop.finditer(text):
-            read |= set(re.findall(lit, m.group(1)))
-    read -= {"set", "id"}  # event payloads, not requests
+        assert not mapping.search(text), f"{f.name} reads a request as a mapping"
+        read |= set(attr.findall(text))
     assert read - declared == set()
-    assert {"a_flank_rear", "b_flank_rear", "width", "depth", "facing"} <= read
+    assert read <= fields
+    assert {"a_flank_rear", "b_flank_rear", "width", "depth", "facing", "charged_by"} <= read
 
 
 def test_the_chargers_flank_is_filled_in_the_targets_test(tmp_path: Path) -> None:

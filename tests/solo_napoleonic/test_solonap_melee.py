@@ -5,10 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from solonap_helpers import activate, make, odds, run, unit
+from solonap_helpers import activate, make, odds, request, run, unit
 
 from vedette.errors import RuleViolation
-from vedette.rules.base import Request
 from vedette.rules.solo_napoleonic.melee import sides
 
 
@@ -19,7 +18,8 @@ def fight(a: dict[str, object], b: dict[str, object], **opts: object):  # type: 
 
 
 def sides_of(s, **req: object):  # type: ignore[no-untyped-def]
-    return sides(s, Request({"unit": "a", "target": "b", **req}))
+    rnd = int(req.pop("round", 1))  # type: ignore[call-overload]
+    return sides(s, request("melee", {"unit": "a", "target": "b", **req}), rnd)
 
 
 def test_infantry_points_first_four_ranks_in_contact() -> None:

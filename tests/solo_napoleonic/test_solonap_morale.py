@@ -7,11 +7,10 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
-from solonap_helpers import activate, general, make, odds, run, unit
+from solonap_helpers import activate, general, make, odds, request, run, unit
 
 from vedette.dice import total
 from vedette.errors import RuleViolation
-from vedette.rules.base import Request
 from vedette.rules.solo_napoleonic.morale import (
     charge_modifiers,
     home_modifiers,
@@ -29,7 +28,7 @@ def mtotal(
     others: list[dict[str, object]] = (),
 ) -> int:  # type: ignore[assignment]
     s = make([unit("u", **{**BASE, **u}), *others], list(gens), opts)
-    return total(morale_modifiers(s, s.unit("u"), Request(req)))
+    return total(morale_modifiers(s, s.unit("u"), request("morale", {"unit": "u", **req})))
 
 
 @pytest.mark.parametrize(
@@ -161,7 +160,15 @@ def test_charge_bpl(grade: str, bpl: int) -> None:
 )
 def test_charge_modifiers_by_attack_value(gens: list[dict[str, object]], value: int) -> None:
     s = make([unit("u"), unit("t", "Allies")], gens)
-    assert sum(m.value for m in charge_modifiers(s, s.unit("u"), s.unit("t"), Request({}))) == value
+    assert (
+        sum(
+            m.value
+            for m in charge_modifiers(
+                s, s.unit("u"), s.unit("t"), request("charge", {"unit": "u", "target": "t"})
+            )
+        )
+        == value
+    )
 
 
 def test_charge_inferior_and_standard_dead() -> None:
@@ -169,7 +176,9 @@ def test_charge_inferior_and_standard_dead() -> None:
         [unit("u", grade="B", standard="dead"), unit("t", "Allies", grade="D")],
         options={"standards": True},
     )
-    ms = charge_modifiers(s, s.unit("u"), s.unit("t"), Request({}))
+    ms = charge_modifiers(
+        s, s.unit("u"), s.unit("t"), request("charge", {"unit": "u", "target": "t"})
+    )
     assert sorted(m.value for m in ms) == [-10, 10]
 
 
@@ -214,7 +223,7 @@ def test_charge_home_modifiers(
     u: dict[str, object], t: dict[str, object], req: dict[str, object], value: int
 ) -> None:
     s = make([unit("u", charge_state="declared", charge_target="t", **u), unit("t", "Allies", **t)])
-    ms = home_modifiers(s, s.unit("u"), s.unit("t"), Request(req))
+    ms = home_modifiers(s, s.unit("u"), s.unit("t"), request("charge_home", {"unit": "u", **req}))
     assert sum(m.value for m in ms) == value
 
 
@@ -228,7 +237,7 @@ def test_charge_home_attached_and_optional() -> None:
         gens,
         {"officers": True, "standards": True},
     )
-    ms = home_modifiers(s, s.unit("u"), s.unit("t"), Request({}))
+    ms = home_modifiers(s, s.unit("u"), s.unit("t"), request("charge_home", {"unit": "u"}))
     assert sorted(m.value for m in ms) == [-10, -5, 10, 20]
 
 

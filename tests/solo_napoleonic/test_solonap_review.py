@@ -7,11 +7,10 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
-from solonap_helpers import activate, general, make, odds, run, unit
+from solonap_helpers import activate, general, make, odds, request, run, unit
 
 from vedette.dice import total
 from vedette.errors import DiceError, RuleViolation
-from vedette.rules.base import Request
 from vedette.rules.solo_napoleonic.morale import morale_modifiers
 
 
@@ -101,18 +100,21 @@ def test_charge_and_charge_home_below_strict() -> None:
 def test_morale_casualties_count_the_whole_battle_by_default() -> None:
     u = unit("u", figures=12, start_figures=18, casualties_turn=2, in_command=False)
     s = make([u])
-    assert total(morale_modifiers(s, s.unit("u"), Request({}))) == -18
+    assert total(morale_modifiers(s, s.unit("u"), request("morale", {"unit": "u"}))) == -18
     t = make([u], house={"options": {"morale_casualties": "turn"}})
-    assert total(morale_modifiers(t, t.unit("u"), Request({}))) == -6
+    assert total(morale_modifiers(t, t.unit("u"), request("morale", {"unit": "u"}))) == -6
 
 
 def test_friends_routing_range_knob() -> None:
     me = unit("u", x=0.0, y=0.0, width=90.0, depth=30.0, in_command=False)
     far = unit("r", status="routing", x=0.0, y=800.0, width=90.0, depth=30.0)
     s = make([me, far])
-    assert total(morale_modifiers(s, s.unit("u"), Request({}))) == 0
+    assert total(morale_modifiers(s, s.unit("u"), request("morale", {"unit": "u"}))) == 0
     anywhere = make([me, far], house={"options": {"friends_routing_range_mm": 0}})
-    assert total(morale_modifiers(anywhere, anywhere.unit("u"), Request({}))) == -10
+    assert (
+        total(morale_modifiers(anywhere, anywhere.unit("u"), request("morale", {"unit": "u"})))
+        == -10
+    )
 
 
 def test_move_odds_cover_every_roll_including_the_swerve_distance() -> None:
@@ -176,9 +178,11 @@ def test_staff_officer_attached_to_the_battery_counts() -> None:
 
     gun = unit("g", kind="foot_artillery", formation="unlimbered", figures=3)
     s = activate(make([gun, unit("t", "Allies")], [general("S", attached_to="g")]), "g")
-    p = plan(s, Request({"unit": "g", "target": "t", "range": "short"}))
+    p = plan(s, request("fire", {"unit": "g", "target": "t", "range": "short"}))
     assert [m.value for m in p.modifiers] == [1]
-    p2 = plan(s, Request({"unit": "g", "target": "t", "range": "short", "staff_officer": False}))
+    p2 = plan(
+        s, request("fire", {"unit": "g", "target": "t", "range": "short", "staff_officer": False})
+    )
     assert p2.modifiers == ()
 
 
@@ -190,10 +194,17 @@ def test_no_officer_minus_5_in_the_charge_test_too() -> None:
     )
     from vedette.rules.solo_napoleonic.morale import charge_modifiers
 
-    ms = charge_modifiers(s, s.unit("u"), s.unit("t"), Request({}))
+    ms = charge_modifiers(
+        s, s.unit("u"), s.unit("t"), request("charge", {"unit": "u", "target": "t"})
+    )
     assert [m.value for m in ms] == [-5]
     off = make([unit("u", officer="dead"), unit("t", "Allies")])
-    assert charge_modifiers(off, off.unit("u"), off.unit("t"), Request({})) == ()
+    assert (
+        charge_modifiers(
+            off, off.unit("u"), off.unit("t"), request("charge", {"unit": "u", "target": "t"})
+        )
+        == ()
+    )
 
 
 def test_charge_home_waits_for_the_targets_forced_morale_test() -> None:

@@ -10,7 +10,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
 from typing import Protocol
 
 from vedette.dice.die import Die
@@ -160,3 +161,13 @@ class SegmentSource(SeededSource):
 
     def ranges(self) -> list[list[int]]:
         return [r for r in self.used if r[1] > r[0]]
+
+
+def branch(source: DiceSource, weights: Sequence[Fraction]) -> int | None:
+    """Check-level branching. Under a source that enumerates a procedure's outcomes (it has a
+    ``branch`` method: ``protocol.EnumeratingSource``), the index of one of ``len(weights)``
+    outcomes of a whole check, each explored once with its exact probability (``weights`` sum
+    to 1), so a check of many dice costs one branch per distinct result, not one per face.
+    Under any other source ``None``: roll the check's dice as usual (and record the rolls)."""
+    pick = getattr(source, "branch", None)
+    return None if pick is None else int(pick(weights))

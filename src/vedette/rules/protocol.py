@@ -241,6 +241,12 @@ class DomainEvent:
     def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
         return data
 
+    @classmethod
+    def decode(cls, data: dict[str, Any]) -> DomainEvent:
+        """The event from its current-version payload, every field checked (a kind may
+        override this with a faster decoder that checks as much)."""
+        return spec_of(cls).build(data, f"{cls.kind}.")  # type: ignore[arg-type, no-any-return]
+
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "v": self.version, "data": to_json(self)}
 
@@ -281,7 +287,7 @@ def decode_event(registry: Mapping[str, type[DomainEvent]], d: Mapping[str, Any]
         )
     if v < cls.version:
         data = cls.upgrade(v, data)
-    return spec_of(cls).build(data, f"{kind}.")  # type: ignore[arg-type]
+    return cls.decode(data)
 
 
 # -- the chance algebra ----------------------------------------------------------------------
@@ -304,7 +310,8 @@ MAX_DEPTH = 64
 
 class EnumeratingSource:
     """A dice source that follows a given path of branch choices and raises at the first
-    die beyond it, so the caller can explore every branch (by re-execution)."""
+    die (or whole-check branch, ``branch``) beyond it, so the caller can explore every branch
+    (by re-execution)."""
 
     kind = "enumerated"
 
@@ -313,7 +320,7 @@ class EnumeratingSource:
         self.i = 0
         self.weight = Fraction(1)
         self.attempts: list[int] = []  # depth at which each attempt began
-        self.sizes: list[int] = []  # sides of each die drawn, in order
+        self.probs: list[Fraction] = []  # probability of each step taken, in order
 
     def face(self, die: Die) -> int:
         if self.i >= MAX_DEPTH:
@@ -321,10 +328,23 @@ class EnumeratingSource:
         if self.i < len(self.path):
             k = self.path[self.i]
             self.i += 1
-            self.weight /= die.sides
-            self.sizes.append(die.sides)
+            p = Fraction(1, die.sides)
+            self.weight *= p
+            self.probs.append(p)
             return die.faces[k]
         raise _Branch(die.sides)
+
+    def branch(self, weights: Sequence[Fraction]) -> int:
+        """One outcome of a whole check (``dice.sources.branch``): outcome k with weight k."""
+        if self.i >= MAX_DEPTH:
+            raise _TooLarge()
+        if self.i < len(self.path):
+            k = self.path[self.i]
+            self.i += 1
+            self.weight *= weights[k]
+            self.probs.append(Fraction(weights[k]))
+            return k
+        raise _Branch(len(weights))
 
     def begin_attempt(self) -> None:
         self.attempts.append(self.i)
@@ -433,7 +453,7 @@ def chances(
         except _Rejected:
             start = src.attempts[-1]
             node = path[:start]
-            rel = src.weight * math.prod(src.sizes[:start])
+            rel = src.weight / math.prod(src.probs[:start])
             rejected[node] = rejected.get(node, Fraction(0)) + rel
             seen += 1
             if seen > limit:

@@ -12,8 +12,9 @@ from vedette.dice import Check, DiceSource, Odds, Roll
 from vedette.dice.die import CUSTOM
 from vedette.dice.tables import Table, table_from_data
 from vedette.errors import BadRequest, RuleViolation
-from vedette.rules.base import Outcome, Request
+from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import geom
+from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.cards import R_CHANCE, chance_mods, effects_on, use_effects
 from vedette.rules.solo_napoleonic.common import (
     Changes,
@@ -25,6 +26,17 @@ from vedette.rules.solo_napoleonic.common import (
     officer_missing,
     opt,
     optional_on,
+)
+from vedette.rules.solo_napoleonic.events import (
+    Disordered,
+    FormationChanged,
+    GeneralAttached,
+    GeneralPlaced,
+    Halted,
+    Moved,
+    Placed,
+    Reformed,
+    StandstillTested,
 )
 from vedette.rules.solo_napoleonic.flow import bind_status
 from vedette.rules.solo_napoleonic.model import State, Unit
@@ -154,22 +166,18 @@ def standstill_check(state: State, u: Unit, stopping: bool) -> Check:
 
 
 # -- movement -----------------------------------------------------------------------------------
-def _mode(req: Request) -> str:
-    return req.get_choice("mode", MODES, "advance")
+def _mode(req: rq.Move) -> str:
+    return rq.choice(req.mode, "mode", MODES, "advance")
 
 
-def move(state: State, req: Request, dice: DiceSource) -> Outcome:
+def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     """Move a unit: its move distance (or ``distance`` mm, at most that) plus the random
     movement die (adjusted by the brigadier's TH), then the swerve. A halted unit advancing
     first rolls to move from a standstill."""
-    u = state.unit(req.get_str("unit"))
+    u = state.unit(req.unit)
     mode = _mode(req)
     require_active(state, u, R_MOVE, "move", mode)
-    if (
-        u.restricted_to
-        and mode == "advance"
-        and req.get_opt_str("toward") not in (None, u.restricted_to)
-    ):
+    if u.restricted_to and mode == "advance" and req.toward not in (None, u.restricted_to):
         raise RuleViolation(
             "Kuryakin, Movement", f"{u.id} may act only against {u.restricted_to} this turn"
         )
@@ -180,7 +188,7 @@ def move(state: State, req: Request, dice: DiceSource) -> Outcome:
     base = base_move(state, u)
     for c in effects_on(state, u, "move_bonus"):
         base *= 1 + c.does.value / 100  # chance card: a further part of a move this turn
-    want = req.get_float("distance", base)
+    want = base if req.distance is None else req.distance
     if want < 0:
         raise BadRequest("'distance' must not be negative")
     if u.moved_mm + want > base + 1e-9:
@@ -197,7 +205,7 @@ def move(state: State, req: Request, dice: DiceSource) -> Outcome:
         rolls.append(r)
         use_effects(ch, u.id, "standstill")
         if r.row == "stays":
-            ch.unit(u.id, "fails to move from a standstill", start_failed=True)
+            ch.unit(StandstillTested, u.id, "fails to move from a standstill", start_failed=True)
             return Outcome(tuple(ch.events), tuple(rolls), f"{u.id} does not advance", {"moved": 0})
     rr = check_roll(random_check(state, u), dice)
     rolls.append(rr)
@@ -214,7 +222,9 @@ def move(state: State, req: Request, dice: DiceSource) -> Outcome:
     kw: dict[str, Any] = {"moved_mm": u.moved_mm + want, "advancing": advancing or u.advancing}
     if mode in ("retire", "retreat", "rout"):
         kw["advancing"] = False
-    direction = req.get_float("direction", 180.0 if mode in ("retire", "retreat", "rout") else 0.0)
+    direction = req.direction
+    if direction is None:
+        direction = 180.0 if mode in ("retire", "retreat", "rout") else 0.0
     if u.placed:
         rad = math.radians(direction)
         ahead = moved * math.cos(rad) - lateral * math.sin(rad)
@@ -240,7 +250,7 @@ def move(state: State, req: Request, dice: DiceSource) -> Outcome:
             why.append("over half a move with the musician dead 1D")
     if chits:
         kw["disorder"] = u.disorder + chits
-    ch.unit(u.id, f"{mode} move", **kw)
+    ch.unit(Moved, u.id, f"{mode} move", **kw)
     th_txt = "" if adj == rr.final else f" ({(th or '').replace('_', ' ')} brigadier: {adj:+d})"
     sw_txt = "" if not lateral else f", swerves {abs(lateral):.0f}mm {sw.row}"
     msg = f"{u.id} {mode}s {moved:.0f}mm ({want:.0f}mm {adj:+d}cm{th_txt}){sw_txt}" + (
@@ -254,8 +264,8 @@ def move(state: State, req: Request, dice: DiceSource) -> Outcome:
     )
 
 
-def move_odds(state: State, req: Request) -> list[Odds]:
-    u = state.unit(req.get_str("unit"))
+def move_odds(state: State, req: rq.Move) -> list[Odds]:
+    u = state.unit(req.unit)
     out: list[Odds] = []
     if _mode(req) in ("advance", "pursuit") and not u.advancing:
         out.append(standstill_check(state, u, False).odds())
@@ -268,13 +278,13 @@ def move_odds(state: State, req: Request) -> list[Odds]:
     return out
 
 
-def _unit_for_stand(state: State, req: Request) -> Unit:
-    u = state.unit(req.get_str("unit"))
+def _unit_for_stand(state: State, req: rq.OneUnit) -> Unit:
+    u = state.unit(req.unit)
     require_active(state, u, R_STAND, "move from a standstill or halt")
     return u
 
 
-def start(state: State, req: Request, dice: DiceSource) -> Outcome:
+def start(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     """Moving From A Standstill: d6, 1 fails (+1 Aggressive, -1 Timid brigadier)."""
     u = _unit_for_stand(state, req)
     if u.advancing:
@@ -285,13 +295,13 @@ def start(state: State, req: Request, dice: DiceSource) -> Outcome:
     ch = Changes(state)
     use_effects(ch, u.id, "standstill")
     if r.row == "moves":
-        ch.unit(u.id, "moves off", advancing=True)
+        ch.unit(StandstillTested, u.id, "moves off", advancing=True)
     else:
-        ch.unit(u.id, "fails to move from a standstill", start_failed=True)
+        ch.unit(StandstillTested, u.id, "fails to move from a standstill", start_failed=True)
     return Outcome(tuple(ch.events), (r,), f"{u.id} {r.consequence}")
 
 
-def halt(state: State, req: Request, dice: DiceSource) -> Outcome:
+def halt(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     """Stopping an advance: d6, a 6 carries on regardless (the same modifiers, reversed in
     effect: an Aggressive leader is hard to stop, a Timid one easy)."""
     u = _unit_for_stand(state, req)
@@ -301,20 +311,20 @@ def halt(state: State, req: Request, dice: DiceSource) -> Outcome:
     ch = Changes(state)
     use_effects(ch, u.id, "standstill")
     if r.row == "stops":
-        ch.unit(u.id, "halts", advancing=False)
+        ch.unit(Halted, u.id, "halts", advancing=False)
         msg = f"{u.id} halts"
     else:
         msg = f"{u.id} carries on regardless: it must advance"
     return Outcome(tuple(ch.events), (r,), msg, {"halted": r.row == "stops"})
 
 
-def start_odds(state: State, req: Request) -> list[Odds]:
-    u = state.unit(req.get_str("unit"))
+def start_odds(state: State, req: rq.OneUnit) -> list[Odds]:
+    u = state.unit(req.unit)
     return [standstill_check(state, u, False).odds()]
 
 
-def halt_odds(state: State, req: Request) -> list[Odds]:
-    u = state.unit(req.get_str("unit"))
+def halt_odds(state: State, req: rq.OneUnit) -> list[Odds]:
+    u = state.unit(req.unit)
     return [standstill_check(state, u, True).odds()]
 
 
@@ -344,9 +354,9 @@ def formation_check(state: State, u: Unit) -> Check:
     )
 
 
-def new_front(state: State, u: Unit, to: str, req: Request) -> int:
-    if "front" in req:
-        f = req.get_int("front")
+def new_front(state: State, u: Unit, to: str, req: rq.Formation) -> int:
+    f = req.front
+    if f is not None:
         if f < 1:
             raise BadRequest("'front' must be at least 1")
         return f
@@ -354,12 +364,12 @@ def new_front(state: State, u: Unit, to: str, req: Request) -> int:
     return math.ceil(u.figures / max(1, ranks)) if u.figures else 0
 
 
-def formation(state: State, req: Request, dice: DiceSource) -> Outcome:
+def formation(state: State, req: rq.Formation, dice: DiceSource) -> Outcome:
     """Change formation: d4 quarters of a move (modified); beyond a whole move the change
     carries into the next turn (and the unit takes 1D at the end of this one)."""
-    u = state.unit(req.get_str("unit"))
+    u = state.unit(req.unit)
     require_active(state, u, R_FORM, "change formation")
-    to = req.get_opt_str("to") or u.formation_target
+    to = req.to or u.formation_target
     if to is None:
         raise BadRequest("missing 'to' (the new formation)")
     allowed = [k for k in state.data["move_distances"].get(u.kind, {}) if k != "assumption"]
@@ -367,10 +377,10 @@ def formation(state: State, req: Request, dice: DiceSource) -> Outcome:
         raise RuleViolation(
             R_FORM, f"{u.id} ({u.kind}) cannot form {to!r} (formations: {', '.join(allowed)})"
         )
-    if req.get_opt_str("width") is not None:
+    if req.width is not None:
         if to != "skirmish":
             raise BadRequest("'width' is a skirmish line's frontage (to=skirmish)")
-        check_skirmish_width(state, u, req.get_float("width"))
+        check_skirmish_width(state, u, req.width)
     ch = Changes(state)
     base = base_move(state, u)
     if u.formation_target == to and u.formation_quarters > 0:
@@ -388,6 +398,7 @@ def formation(state: State, req: Request, dice: DiceSource) -> Outcome:
     left = max(0.0, 4 - used)
     if q <= left + 1e-9:
         ch.unit(
+            FormationChanged,
             u.id,
             f"formed {to}",
             formation=to,
@@ -396,12 +407,13 @@ def formation(state: State, req: Request, dice: DiceSource) -> Outcome:
             front=new_front(state, u, to, req),
             moved_mm=u.moved_mm + base * q / 4,
         )
-        if req.get_opt_str("width") is not None:
-            ch.unit(u.id, "skirmish line frontage", width=req.get_float("width"))
+        if req.width is not None:
+            ch.unit(FormationChanged, u.id, "skirmish line frontage", width=req.width)
         msg = f"{lead}; in {to} now"
     else:
         rest = math.ceil(q - left)
         ch.unit(
+            FormationChanged,
             u.id,
             f"changing to {to}",
             formation_target=to,
@@ -412,8 +424,8 @@ def formation(state: State, req: Request, dice: DiceSource) -> Outcome:
     return Outcome(tuple(ch.events), rolls, msg, {"quarters": q})
 
 
-def formation_odds(state: State, req: Request) -> list[Odds]:
-    u = state.unit(req.get_str("unit"))
+def formation_odds(state: State, req: rq.Formation) -> list[Odds]:
+    u = state.unit(req.unit)
     c = formation_check(state, u)
     w = c.weights()
     d: FDist = {}
@@ -436,15 +448,15 @@ CAUSES = {
 }
 
 
-def disorder(state: State, req: Request, dice: DiceSource) -> Outcome:
+def disorder(state: State, req: rq.Disorder, dice: DiceSource) -> Outcome:
     """Add (or, ``remove=true``, take away) 'D' chits for a stated cause (Kuryakin, Disorder);
     ``cause=collision`` rolls D3 for each unit in ``units``."""
-    cause = req.get_str("cause")
+    cause = req.cause
     ch = Changes(state)
     rolls: list[Roll] = []
     parts = []
     if cause == "collision":
-        ids = req.get_list("units")
+        ids = list(req.units or ())
         if len(ids) < 2:
             raise BadRequest("a collision needs at least two 'units'")
         for uid in ids:
@@ -454,31 +466,31 @@ def disorder(state: State, req: Request, dice: DiceSource) -> Outcome:
             if u.skirmishing:
                 parts.append(f"{u.id} skirmishing: no D")
                 continue
-            ch.unit(u.id, "collision", disorder=ch.state.unit(u.id).disorder + r.final)
+            ch.unit(Disordered, u.id, "collision", disorder=ch.state.unit(u.id).disorder + r.final)
             parts.append(f"{u.id} +{r.final}D")
     else:
-        u = state.unit(req.get_str("unit"))
-        n = req.get_int("n", CAUSES.get(cause, 1))
-        if n < 0:
-            raise BadRequest("'n' must not be negative")
-        if req.get_bool("remove"):
+        if req.unit is None:
+            raise BadRequest("missing 'unit'")
+        u = state.unit(req.unit)
+        n = rq.count(req.n, "n", CAUSES.get(cause, 1))
+        if req.remove:
             new = max(0, u.disorder - n)
         elif u.skirmishing:
             raise RuleViolation(R_DIS, f"{u.id} is skirmishing: no disorder while unformed")
         else:
             new = u.disorder + n
-        ch.unit(u.id, cause, disorder=new)
+        ch.unit(Disordered, u.id, cause, disorder=new)
         parts.append(f"{u.id} {new - u.disorder:+d}D ({cause}) = {new}D")
     return Outcome(tuple(ch.events), tuple(rolls), "; ".join(parts))
 
 
-def disorder_odds(state: State, req: Request) -> list[Odds]:
+def disorder_odds(state: State, req: rq.Disorder) -> list[Odds]:
     """A collision: D3 chits for each unit involved."""
-    if req.get_opt_str("cause") != "collision":
+    if req.cause != "collision":
         return []
     return [
         Check("1d3", (), None, f"{state.unit(str(uid)).id} collision chits", R_DIS).odds()
-        for uid in req.get_list("units")
+        for uid in req.units or ()
     ]
 
 
@@ -497,8 +509,8 @@ def reform_check(state: State, u: Unit) -> Check:
     return Check("1d6", reform_modifiers(state, u), None, f"{u.id} reform ('D' removed)", R_DIS)
 
 
-def _reformer(state: State, req: Request) -> Unit:
-    u = state.unit(req.get_str("unit"))
+def _reformer(state: State, req: rq.OneUnit) -> Unit:
+    u = state.unit(req.unit)
     require_active(state, u, R_DIS, "reform")
     if u.disorder == 0:
         raise RuleViolation(R_DIS, f"{u.id} has no 'D' chits")
@@ -511,19 +523,26 @@ def _reformer(state: State, req: Request) -> Unit:
     return u
 
 
-def reform(state: State, req: Request, dice: DiceSource) -> Outcome:
+def reform(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     """Reform: the whole turn; D6 (modified) chits removed; no casualties so far this turn."""
     u = _reformer(state, req)
     r = check_roll(reform_check(state, u), dice)
     n = max(0, min(u.disorder, r.final))
     ch = Changes(state)
-    ch.unit(u.id, "reformed (the whole turn)", disorder=u.disorder - n, acted=True, reformed=True)
+    ch.unit(
+        Reformed,
+        u.id,
+        "reformed (the whole turn)",
+        disorder=u.disorder - n,
+        acted=True,
+        reformed=True,
+    )
     return Outcome(
         tuple(ch.events), (r,), f"{u.id} removes {n}D ({u.disorder - n}D left)", {"removed": n}
     )
 
 
-def reform_odds(state: State, req: Request) -> list[Odds]:
+def reform_odds(state: State, req: rq.OneUnit) -> list[Odds]:
     u = _reformer(state, req)
     c = reform_check(state, u)
     w = c.weights()
@@ -549,37 +568,39 @@ def check_skirmish_width(state: State, u: Unit, width: float) -> None:
         )
 
 
-def place(state: State, req: Request, dice: DiceSource) -> Outcome:
+def place(state: State, req: rq.Place, dice: DiceSource) -> Outcome:
     """Put a unit (x, y, facing, width, depth in mm) or a general (x, y) on the table."""
     ch = Changes(state)
-    if "general" in req:
-        g = state.general(req.get_str("general"))
-        ch.general(g.id, "placed", x=req.get_float("x"), y=req.get_float("y"))
-        return Outcome(tuple(ch.events), (), f"{g.id} at ({req['x']}, {req['y']})")
-    u = state.unit(req.get_str("unit"))
-    kw: dict[str, Any] = {"x": req.get_float("x"), "y": req.get_float("y")}
-    for k in ("facing", "width", "depth"):
-        if k in req:
-            kw[k] = req.get_float(k)
+    if req.general is not None:
+        g = state.general(req.general)
+        ch.general(GeneralPlaced, g.id, "placed", x=req.x, y=req.y)
+        return Outcome(tuple(ch.events), (), f"{g.id} at ({req.x}, {req.y})")
+    if req.unit is None:
+        raise BadRequest("missing 'unit'")
+    u = state.unit(req.unit)
+    kw: dict[str, Any] = {"x": req.x, "y": req.y}
+    for k, v in (("facing", req.facing), ("width", req.width), ("depth", req.depth)):
+        if v is not None:
+            kw[k] = v
     if u.skirmishing and "width" in kw:
         check_skirmish_width(state, u, kw["width"])
-    ch.unit(u.id, "placed", **kw)
+    ch.unit(Placed, u.id, "placed", **kw)
     return Outcome(tuple(ch.events), (), f"{u.id} placed at ({kw['x']:.0f}, {kw['y']:.0f})")
 
 
-def attach(state: State, req: Request, dice: DiceSource) -> Outcome:
+def attach(state: State, req: rq.Attach, dice: DiceSource) -> Outcome:
     """Attach a general to a unit (``unit=none`` detaches him). Attached generals stand in the
     front rank (Kuryakin, Firing) and count in morale and charge tests."""
-    g = state.general(req.get_str("general"))
-    target = req.get_str("unit")
+    g = state.general(req.general)
+    target = req.unit
     ch = Changes(state)
     if target.lower() == "none":
-        ch.general(g.id, "detached", attached_to=None)
+        ch.general(GeneralAttached, g.id, "detached", attached_to=None)
         return Outcome(tuple(ch.events), (), f"{g.id} detached")
     u = state.unit(target)
     if u.side != g.side:
         raise BadRequest(f"{g.id} cannot join an enemy unit")
     if g.killed:
         raise RuleViolation("Kuryakin, Generals", f"{g.id} is dead")
-    ch.general(g.id, f"attached to {u.id}", attached_to=u.id)
+    ch.general(GeneralAttached, g.id, f"attached to {u.id}", attached_to=u.id)
     return Outcome(tuple(ch.events), (), f"{g.id} attached to {u.id}")

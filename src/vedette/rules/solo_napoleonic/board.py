@@ -226,13 +226,11 @@ def move_check(state: Any, procedure: str, plan: Any) -> dict[str, object]:
 
     if procedure != "move":
         return {}
-    from vedette.rules.solo_napoleonic.requests import given
-
-    req = given(plan.request)  # the typed request as the procedure bodies read it
-    u = state.unit(req.get_str("unit"))
-    require_active(state, u, R_DIST, "move", req.get_opt_str("mode") or "advance")
+    req = plan.request  # the typed request (requests.Move) as the procedure body reads it
+    u = state.unit(req.unit)
+    require_active(state, u, R_DIST, "move", req.mode or "advance")
     base = base_move(state, u)
-    want = req.get_float("distance", base)
+    want = base if req.distance is None else float(req.distance)
     if u.moved_mm + want > base + 1e-9:
         raise RuleViolation(
             R_DIST,

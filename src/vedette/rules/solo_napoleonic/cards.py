@@ -20,8 +20,18 @@ from vedette.dice import DiceSource, Modifier, Odds, standard
 from vedette.dice.check import OddsRow
 from vedette.dice.roll import Roll, single
 from vedette.errors import BadRequest, DataError, RuleViolation
-from vedette.rules.base import Outcome, Request
+from vedette.rules.base import Outcome
+from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.common import Changes
+from vedette.rules.solo_napoleonic.events import (
+    ActivationEnded,
+    CardActivated,
+    CardsDealt,
+    ChanceCardApplied,
+    ChanceCardPlayed,
+    MoraleMarked,
+    QueueJumped,
+)
 from vedette.rules.solo_napoleonic.model import (
     EFFECT_KINDS,
     ROLL_KINDS,
@@ -120,10 +130,15 @@ def use_effects(ch: Changes, uid: str, roll: str, kind: str = "modifier") -> Non
     spent = {c.id for c in effects_on(ch.state, u, kind, roll) if c.does.uses == 1}
     if spent:
         left = tuple(x for x in u.chance_effects if x not in spent)
-        ch.unit(uid, f"chance card spent: {', '.join(sorted(spent))}", chance_effects=left)
+        ch.unit(
+            ChanceCardApplied,
+            uid,
+            f"chance card spent: {', '.join(sorted(spent))}",
+            chance_effects=left,
+        )
 
 
-def deal(state: State, req: Request, dice: DiceSource) -> Outcome:
+def deal(state: State, req: rq.Deal, dice: DiceSource) -> Outcome:
     """Deal and reveal the activation cards, and each side's chance card. ``cards`` (a mapping
     holder -> number) and ``chance`` (side -> card id) enter cards dealt by hand."""
     if state.phase == "control":
@@ -133,7 +148,7 @@ def deal(state: State, req: Request, dice: DiceSource) -> Outcome:
     hs = holders(state)
     n = sum(1 for u in state.units if u.on_table)
     rolls: list[Roll] = []
-    given = req.get("cards")
+    given = req.cards
     if given is not None:
         if not isinstance(given, dict):
             raise BadRequest("'cards' must be a mapping holder -> card number")
@@ -154,7 +169,7 @@ def deal(state: State, req: Request, dice: DiceSource) -> Outcome:
     ch = Changes(state)
     chance: dict[str, str] = {}
     deck_c = chance_deck(state)
-    given_c = req.get("chance")
+    given_c = req.chance
     if given_c is not None:
         if not isinstance(given_c, dict):
             raise BadRequest("'chance' must be a mapping side -> chance card id")
@@ -182,6 +197,7 @@ def deal(state: State, req: Request, dice: DiceSource) -> Outcome:
                 )
             )
     ch.game(
+        CardsDealt,
         "cards dealt and revealed",
         cards=cards,
         deck_size=n,
@@ -204,8 +220,8 @@ def deal(state: State, req: Request, dice: DiceSource) -> Outcome:
     )
 
 
-def deal_odds(state: State, req: Request) -> list[Odds]:
-    if req.get("cards") is not None:
+def deal_odds(state: State, req: rq.Deal) -> list[Odds]:
+    if req.cards is not None:
         return []
     hs = holders(state)
     n = sum(1 for u in state.units if u.on_table)
@@ -214,7 +230,7 @@ def deal_odds(state: State, req: Request) -> list[Odds]:
     # every holder's card is uniform on 1..n; P(acts first among holders) is 1/len(hs)
     rows = tuple(OddsRow(h, f"{h} holds the lowest card", Fraction(1, len(hs))) for h, _, _ in hs)
     out = [Odds("who acts first", rows, rule=R_SEQ, note=f"{len(hs)} cards from 1-{n}")]
-    if req.get("chance") is None:
+    if req.chance is None:
         deck = chance_deck(state)
         # each side draws one card without replacement: each card is equally likely for each
         for side in state.sides[: len(deck)]:
@@ -244,7 +260,7 @@ def may_do(state: State, u: Unit) -> list[str]:
     return acts
 
 
-def next_card(state: State, req: Request, dice: DiceSource) -> Outcome:
+def next_card(state: State, req: rq.Next, dice: DiceSource) -> Outcome:
     """Finish the active card (its units have acted) and reveal whose turn it is."""
     if state.phase != "activation":
         raise RuleViolation(R_SEQ, f"no cards in play (phase: {state.phase}); deal first")
@@ -253,15 +269,15 @@ def next_card(state: State, req: Request, dice: DiceSource) -> Outcome:
     if state.active is not None:
         done.append(state.active)
         for uid in state.active_units():
-            ch.unit(uid, "card finished", acted=True)
+            ch.unit(ActivationEnded, uid, "card finished", acted=True)
     c_next = state.next_after_active()
     if c_next is None:
-        ch.game("all cards played", done=tuple(done), active=None, phase="end")
+        ch.game(CardActivated, "all cards played", done=tuple(done), active=None, phase="end")
         return Outcome(
             tuple(ch.events), (), "every card has acted: end the turn (end_turn)", {"active": None}
         )
     c = c_next
-    ch.game("next card", done=tuple(done), active=c.holder)
+    ch.game(CardActivated, "next card", done=tuple(done), active=c.holder)
     units = [ch.state.unit(x) for x in c.units]
     lines = [
         f"card #{c.key_text()}: {c.holder}"
@@ -309,7 +325,9 @@ def jump(ch: Changes, attacker: str, target: str) -> str:
     t = st.unit(target)
     tc = st.card_of(target)
     if t.acted or (tc is not None and tc.holder in st.done):
-        ch.unit(target, "attacked after acting: tests morale at once", morale_due=True)
+        ch.unit(
+            MoraleMarked, target, "attacked after acting: tests morale at once", morale_due=True
+        )
         return f"{target} has already acted: it tests morale at once"
     key = jump_key(st, attacker, target)
     old = st.card_of(target)
@@ -324,18 +342,20 @@ def jump(ch: Changes, attacker: str, target: str) -> str:
     num = old.number if old is not None else 0
     new = Card(target, num, key, (target,), False)
     cards.append(new)
-    ch.game(f"{target} attacked by {attacker}: jumps the queue", cards=tuple(cards))
-    ch.unit(target, f"attacked by {attacker}", morale_due=True, restricted_to=attacker)
+    ch.game(QueueJumped, f"{target} attacked by {attacker}: jumps the queue", cards=tuple(cards))
+    ch.unit(
+        MoraleMarked, target, f"attacked by {attacker}", morale_due=True, restricted_to=attacker
+    )
     was = f"#{old.key_text()}" if old is not None else "no card"
     return f"{target} ({was}) jumps to card '{new.key_text()}', straight after {attacker}"
 
 
-def require_morale(state: State, req: Request, dice: DiceSource) -> Outcome:
+def require_morale(state: State, req: rq.Require, dice: DiceSource) -> Outcome:
     """Another event makes ``unit`` test morale: a marker for when its turn comes, or (if it
     has already acted) a test at once (Kuryakin, Movement)."""
     from vedette.rules.solo_napoleonic.morale import morale
 
-    uid = req.get_str("unit")
+    uid = req.unit
     u = state.unit(uid)
     card = state.card_of(uid)
     acted = u.acted or (card is not None and card.holder in state.done)
@@ -348,21 +368,21 @@ def require_morale(state: State, req: Request, dice: DiceSource) -> Outcome:
             out.details,
         )
     ch = Changes(state)
-    ch.unit(uid, "morale test due when its turn comes", morale_due=True)
+    ch.unit(MoraleMarked, uid, "morale test due when its turn comes", morale_due=True)
     return Outcome(tuple(ch.events), (), f"{uid} gets a marker: test morale when its card comes")
 
 
-def play_chance(state: State, req: Request, dice: DiceSource) -> Outcome:
+def play_chance(state: State, req: rq.Chance, dice: DiceSource) -> Outcome:
     """Play a side's held chance card now (on whoever the holder chooses); cards not played
     are lost at the end of the turn."""
-    side = req.get_str("side")
+    side = req.side
     if side not in state.sides:
         raise BadRequest(f"no side {side!r} (sides: {', '.join(state.sides)})")
     cid = state.chance.get(side)
     if cid is None or cid in state.chance_played:
         raise RuleViolation(R_CHANCE, f"{side} holds no chance card to play")
     card = next(c for c in chance_deck(state) if c.id == cid)
-    on = req.get_opt_str("on")
+    on = req.on
     rolls: list[Roll] = []
     if on == "random":
         # played "randomly if preferred": a die picks the unit it falls on
@@ -384,7 +404,7 @@ def play_chance(state: State, req: Request, dice: DiceSource) -> Outcome:
     elif on is not None:
         state.unit(on)
     ch = Changes(state)
-    ch.game(f"{side} plays {cid}", chance_played=(*state.chance_played, cid))
+    ch.game(ChanceCardPlayed, f"{side} plays {cid}", chance_played=(*state.chance_played, cid))
     does = card.does
     applied = ""
     if does.kind != "none":
@@ -393,10 +413,12 @@ def play_chance(state: State, req: Request, dice: DiceSource) -> Outcome:
         u = ch.state.unit(on)
         if does.kind == "disorder":
             n = max(0, u.disorder + does.value)
-            ch.unit(on, f"chance card {cid}", disorder=n)
+            ch.unit(ChanceCardApplied, on, f"chance card {cid}", disorder=n)
             applied = f" ({on} now {n}D)"
         else:
-            ch.unit(on, f"chance card {cid}", chance_effects=(*u.chance_effects, cid))
+            ch.unit(
+                ChanceCardApplied, on, f"chance card {cid}", chance_effects=(*u.chance_effects, cid)
+            )
             applied = f" ({on} holds it: {does.kind})"
     tgt = f" on {on}" if on else ""
     return Outcome(
@@ -407,9 +429,9 @@ def play_chance(state: State, req: Request, dice: DiceSource) -> Outcome:
     )
 
 
-def chance_odds(state: State, req: Request) -> list[Odds]:
+def chance_odds(state: State, req: rq.Chance) -> list[Odds]:
     """Played "randomly if preferred": each unit on the table equally likely."""
-    if req.get_opt_str("on") != "random":
+    if req.on != "random":
         return []
     pool = [u.id for u in state.units if u.on_table]
     if not pool:
@@ -418,11 +440,11 @@ def chance_odds(state: State, req: Request) -> list[Odds]:
     return [Odds("the chance card falls on", rows, f"1d{len(pool)}", rule=R_CHANCE)]
 
 
-def require_odds(state: State, req: Request) -> list[Odds]:
+def require_odds(state: State, req: rq.Require) -> list[Odds]:
     """A unit that has already acted tests at once: the morale test's odds."""
     from vedette.rules.solo_napoleonic.morale import morale_odds
 
-    uid = req.get_str("unit")
+    uid = req.unit
     u = state.unit(uid)
     card = state.card_of(uid)
     if u.acted or (card is not None and card.holder in state.done):
@@ -430,7 +452,7 @@ def require_odds(state: State, req: Request) -> list[Odds]:
     return []
 
 
-def order_query(state: State, req: Request, dice: DiceSource) -> Outcome:
+def order_query(state: State, req: rq.Order, dice: DiceSource) -> Outcome:
     q = state.queue()
     lines = [
         f"#{c.key_text()} {c.holder}"

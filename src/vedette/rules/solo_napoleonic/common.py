@@ -5,18 +5,27 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from typing import Any, ClassVar
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck, per_count, standard
 from vedette.dice.check import OddsRow
 from vedette.dice.roll import single
-from vedette.dice.sources import begin_attempt, reject_attempt
-from vedette.errors import BadRequest, DataError
-from vedette.rules.base import Request
+from vedette.dice.sources import begin_attempt, branch, reject_attempt
+from vedette.errors import DataError
 from vedette.rules.protocol import DomainEvent
-from vedette.rules.solo_napoleonic.model import General, State, Unit, to_json
+from vedette.rules.solo_napoleonic.events import (
+    GENERAL_FACTS,
+    TURN_FACTS,
+    UNIT_FACTS,
+    Fact,
+    GeneralFact,
+    TurnFact,
+    UnitFact,
+)
+from vedette.rules.solo_napoleonic.model import Card, General, State, Unit, to_json, updated
 
 RULE = "Kuryakin"
 
@@ -87,17 +96,6 @@ def mods(*ms: Modifier | None) -> tuple[Modifier, ...]:
     return tuple(m for m in ms if m is not None)
 
 
-def fact(req: Request, key: str, default: bool = False) -> bool:
-    return req.get_bool(key, default)
-
-
-def count_fact(req: Request, key: str, default: int = 0) -> int:
-    n = req.get_int(key, default) if key in req else default
-    if n < 0:
-        raise BadRequest(f"'{key}' must not be negative")
-    return n
-
-
 # -- exact distributions (Fractions) ------------------------------------------------------------
 def die_dist(faces: Iterable[int], plus: int = 0, floor0: bool = True) -> FDist:
     fl = list(faces)
@@ -133,27 +131,9 @@ def map_dist(d: FDist, fn: Callable[[int], FDist]) -> FDist:
     return out
 
 
-def scaled(h: int, frac: Fraction) -> FDist:
-    """``h × frac`` with the fraction resolved by percentage dice (Kuryakin, Firing): the whole
-    part always, one more with the probability of the remainder (d100 at most remainder×100)."""
-    exact = h * frac
-    whole = math.floor(exact)
-    rem = exact - whole
-    if rem == 0:
-        return {whole: Fraction(1)}
-    p = Fraction(round(rem * 100), 100)
-    return {whole: 1 - p, whole + 1: p}
-
-
 def binomial(n: int, p: Fraction) -> FDist:
     """Number of successes of ``n`` trials of probability ``p``."""
     return {k: math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)}
-
-
-def survive_saves(n: int, save_from: int, sides: int = 6) -> FDist:
-    """Casualties among ``n`` hits that each save on ``save_from`` or more on a d``sides``."""
-    saves = max(0, min(sides, sides - save_from + 1))
-    return binomial(n, Fraction(sides - saves, sides))
 
 
 def odds_of(label: str, d: FDist, rule: str = "", note: str = "", noun: str = "") -> Odds:
@@ -226,21 +206,13 @@ def pct_test(
     )
 
 
-def fraction_roll(
-    h: int, frac: Fraction, label: str, dice: DiceSource, rule: str, die: str = "dP"
-) -> tuple[int, Roll | None]:
-    """Resolve ``h × frac`` with percentage dice; returns the whole number and the roll made.
-    The remainder's percent passes exactly that often on either reading: 00-99 below it, 1-100
-    at most it."""
-    exact = h * frac
-    whole = math.floor(exact)
-    rem = exact - whole
-    if rem == 0:
-        return whole, None
-    # a remainder that is not a whole percent is rolled against its rounded percent
-    pct = round(rem * 100)
-    r = UnderCheck(
-        pct,
+def fraction_check(rem: Fraction, label: str, rule: str, die: str = "dP") -> UnderCheck:
+    """The percentage dice for the remainder ``rem`` of a number of hits (Kuryakin, Firing):
+    one more hit with the remainder's percent (a remainder that is not a whole percent is
+    rolled against its rounded percent), exactly that often on either reading: 00-99 below
+    it, 1-100 at most it."""
+    return UnderCheck(
+        round(rem * 100),
         (),
         die,
         die == "dP",
@@ -248,8 +220,76 @@ def fraction_roll(
         rule,
         "one more hit",
         "no extra hit",
-    ).resolve(dice)
-    return whole + (1 if r.row == "pass" else 0), r
+    )
+
+
+def fraction_roll(
+    h: int, frac: Fraction, label: str, dice: DiceSource, rule: str, die: str = "dP"
+) -> tuple[int, Roll | None]:
+    """Resolve ``h × frac`` with percentage dice; returns the whole number and the roll made
+    (none under an enumerating source, which branches on the check's two results)."""
+    exact = h * frac
+    whole = math.floor(exact)
+    rem = exact - whole
+    if rem == 0:
+        return whole, None
+    c = fraction_check(rem, label, rule, die)
+    p_more = _passes(c.base, die)
+    more, rolls = outcome_of(
+        dice,
+        {1: p_more, 0: 1 - p_more},
+        lambda: _fraction_rolled(c, dice),
+    )
+    return whole + more, (rolls[0] if rolls else None)
+
+
+@cache
+def _passes(pct: int, die: str) -> Fraction:
+    """How often a fraction's percentage dice give one more hit (the check's own odds)."""
+    return fraction_check(Fraction(pct, 100), "", "", die).odds().p("pass")
+
+
+def _fraction_rolled(c: UnderCheck, dice: DiceSource) -> tuple[int, list[Roll]]:
+    r = c.resolve(dice)
+    return (1 if r.row == "pass" else 0), [r]
+
+
+# -- whole checks: rolled, or one branch per result when odds are enumerated -------------------
+def outcome_of(
+    dice: DiceSource, dist: FDist, roll: Callable[[], tuple[int, list[Roll]]]
+) -> tuple[int, list[Roll]]:
+    """The result of a whole check whose exact distribution is ``dist``: under a source that
+    enumerates (``dice.sources.branch``), one branch per distinct result with its probability
+    and no dice; under any other source ``roll()`` rolls its dice (and returns the rolls made).
+    ``dist`` must be the distribution of what ``roll`` returns (the tests check it against a
+    face-by-face enumeration of the same dice)."""
+    items = [(v, p) for v, p in sorted(dist.items()) if p]
+    k = branch(dice, [p for _, p in items])
+    if k is None:
+        return roll()
+    return items[k][0], []
+
+
+def floored_sum_dist(check: Check, n: int) -> FDist:
+    """The total of ``n`` rolls of ``check``, each counted at least 0 (a volley, a melee die),
+    from the check's own exact weights."""
+    return _floored_sum(check.expression, check.modifier_total(), n)
+
+
+@cache
+def _floored_sum(dice: str, plus: int, n: int) -> FDist:
+    w = Check(dice, (Modifier(plus, "total"),) if plus else (), None).weights()
+    tot = sum(w.values())
+    one: FDist = {}
+    for v, k in w.items():
+        one[max(0, v)] = one.get(max(0, v), Fraction(0)) + Fraction(k, tot)
+    return repeat(one, n)
+
+
+@cache
+def count_dist(n: int, counted: int, sides: int = 6) -> FDist:
+    """How many of ``n`` dice of ``sides`` show one of ``counted`` faces (hits on 5-6: 2)."""
+    return binomial(n, Fraction(max(0, min(sides, counted)), sides))
 
 
 # -- casualty allocation ------------------------------------------------------------------------
@@ -352,11 +392,13 @@ def allocate(
     return Allocation(ordinary, tuple(hit), g_hit, g_killed, tuple(rolls))
 
 
-# -- typed events -------------------------------------------------------------------------------
+# -- events: the legacy field patches (release 0.1 and the first protocol release) ------------
 @dataclass(frozen=True, slots=True)
 class _FieldsChanged(DomainEvent):
-    """A unit's or a general's fields changed (``set``), with what they were and why. Version 1
-    (release 0.1) was the same payload as an untyped event; ``upgrade`` fills what it may lack."""
+    """A unit's or a general's fields changed (``set``), with what they were and why: how the
+    first releases logged every change. Still read (old saved games), never written now: the
+    procedures record domain facts (events.py). Version 1 (release 0.1) was the same payload as
+    an untyped event; ``upgrade`` fills what it may lack."""
 
     version: ClassVar[int] = 2
     id: str
@@ -371,21 +413,21 @@ class _FieldsChanged(DomainEvent):
 
 @dataclass(frozen=True, slots=True)
 class UnitChanged(_FieldsChanged):
-    """A unit's fields changed."""
+    """A unit's fields changed (legacy)."""
 
     kind: ClassVar[str] = "unit_changed"
 
 
 @dataclass(frozen=True, slots=True)
 class GeneralChanged(_FieldsChanged):
-    """A general's fields changed (killed, rated, attached ...)."""
+    """A general's fields changed (legacy)."""
 
     kind: ClassVar[str] = "general_changed"
 
 
 @dataclass(frozen=True, slots=True)
 class GameChanged(DomainEvent):
-    """The turn's fields changed (phase, cards, the active card, chance cards ...), as JSON."""
+    """The turn's fields changed, as JSON (legacy)."""
 
     kind: ClassVar[str] = "game_changed"
     version: ClassVar[int] = 2
@@ -397,82 +439,90 @@ class GameChanged(DomainEvent):
         return {"why": "", **data}
 
 
-EVENTS: tuple[type[DomainEvent], ...] = (UnitChanged, GeneralChanged, GameChanged)
-
-
-def _data(e: Any) -> Mapping[str, Any]:
-    """A change event's payload (typed, or an untyped one of an old release)."""
-    if isinstance(e, UnitChanged | GeneralChanged):
-        return {"id": e.id, "set": e.set_}
-    if isinstance(e, GameChanged):
-        return {"set": e.set_}
-    return dict(e.data)
+LEGACY_EVENTS: tuple[type[DomainEvent], ...] = (UnitChanged, GeneralChanged, GameChanged)
+EVENTS: tuple[type[DomainEvent], ...] = (*UNIT_FACTS, *GENERAL_FACTS, *TURN_FACTS, *LEGACY_EVENTS)
 
 
 # -- changes -> events --------------------------------------------------------------------------
 @dataclass
 class Changes:
-    """A procedure's working copy of the state and the events that lead to it."""
+    """A procedure's working copy of the state and the facts that lead to it."""
 
     state: State
     events: list[Any] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
-    def unit(self, uid: str, why: str, **kw: Any) -> Unit:
+    def unit(self, ev: type[UnitFact], uid: str, why: str, **kw: Any) -> Unit:
+        """Record ``ev`` for unit ``uid``: the values it leaves (those that change)."""
         u = self.state.unit(uid)
-        was = {k: getattr(u, k) for k in kw}
-        new = {k: v for k, v in kw.items() if was[k] != v}
+        new = {k: v for k, v in kw.items() if getattr(u, k) != v}
         if not new:
             return u
-        ev = UnitChanged(uid, new, {k: was[k] for k in new}, why)
-        self.events.append(ev)
-        self.state = apply_unit(self.state, _data(ev))
+        _may(ev, new)
+        e = ev(uid, new, {k: getattr(u, k) for k in new}, why)
+        self.events.append(e)
+        self.state = fold_unit(self.state, e)
         return self.state.unit(uid)
 
-    def general(self, gid: str, why: str, **kw: Any) -> General:
+    def general(self, ev: type[GeneralFact], gid: str, why: str, **kw: Any) -> General:
         g = self.state.general(gid)
-        was = {k: getattr(g, k) for k in kw}
-        new = {k: v for k, v in kw.items() if was[k] != v}
+        new = {k: v for k, v in kw.items() if getattr(g, k) != v}
         if not new:
             return g
-        ev = GeneralChanged(gid, new, {k: was[k] for k in new}, why)
-        self.events.append(ev)
-        self.state = apply_general(self.state, _data(ev))
+        _may(ev, new)
+        e = ev(gid, new, {k: getattr(g, k) for k in new}, why)
+        self.events.append(e)
+        self.state = fold_general(self.state, e)
         return self.state.general(gid)
 
-    def game(self, why: str, **kw: Any) -> None:
-        ev = GameChanged({k: game_value_json(k, v) for k, v in kw.items()}, why)
-        self.events.append(ev)
-        self.state = apply_game(self.state, _data(ev))
+    def game(self, ev: type[TurnFact], why: str, **kw: Any) -> None:
+        _may(ev, kw)
+        e = ev({k: game_value_json(k, v) for k, v in kw.items()}, why)
+        self.events.append(e)
+        self.state = fold_game(self.state, e)
 
     def note(self, text: str) -> None:
         self.notes.append(text)
 
 
-def fold_unit(state: State, e: UnitChanged) -> State:
-    return apply_unit(state, _data(e))
+def _may(ev: type[Fact], changes: Mapping[str, Any]) -> None:
+    bad = set(changes) - ev.touches
+    if bad:  # a programming error: the fact is recorded under the wrong name
+        raise AssertionError(f"event {ev.kind!r} cannot change {', '.join(sorted(bad))}")
 
 
-def fold_general(state: State, e: GeneralChanged) -> State:
-    return apply_general(state, _data(e))
+def fold_unit(state: State, e: UnitFact | UnitChanged) -> State:
+    if isinstance(e, UnitFact):  # decoding made its lists the tuples the state holds
+        return state.with_unit(updated(state.unit(e.unit), e.set_))
+    return state.with_unit(updated(state.unit(e.id), _tuples(e.set_)))
 
 
-def fold_game(state: State, e: GameChanged) -> State:
-    return apply_game(state, _data(e))
+def fold_general(state: State, e: GeneralFact | GeneralChanged) -> State:
+    gid = e.general if isinstance(e, GeneralFact) else e.id
+    return state.with_general(updated(state.general(gid), e.set_))
+
+
+def fold_game(state: State, e: TurnFact | GameChanged) -> State:
+    return apply_game(state, {"set": e.set_})
+
+
+def _tuples(changes: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A tuple field read back from an old log is a JSON list."""
+    if any(isinstance(v, list) for v in changes.values()):
+        return {k: tuple(v) if isinstance(v, list) else v for k, v in changes.items()}
+    return changes
 
 
 def apply_unit(state: State, data: Mapping[str, Any]) -> State:
+    """An untyped ``unit_changed`` of release 0.1."""
     u = state.unit(str(data["id"]))
-    # a tuple field read back from the log is a JSON list
-    kw: dict[str, Any] = {
-        k: tuple(v) if isinstance(v, list) else v for k, v in dict(data["set"]).items()
-    }
-    return state.with_unit(replace(u, **kw))
+    return state.with_unit(updated(u, _tuples(dict(data["set"]))))
 
 
 def apply_general(state: State, data: Mapping[str, Any]) -> State:
+    """An untyped ``general_changed`` of release 0.1."""
     g = state.general(str(data["id"]))
-    return state.with_general(replace(g, **dict(data["set"])))
+    return state.with_general(updated(g, dict(data["set"])))
 
 
 GAME_FIELDS = (
@@ -502,30 +552,45 @@ def game_value_json(k: str, v: Any) -> Any:
 
 
 def apply_game(state: State, data: Mapping[str, Any]) -> State:
-    from vedette.rules.solo_napoleonic.model import Card
-
     kw: dict[str, Any] = {}
-    for k, v in dict(data["set"]).items():
-        if k not in GAME_FIELDS:
+    for k, v in data["set"].items():
+        conv = _GAME_VALUES.get(k)
+        if conv is None:
             raise ValueError(f"not a game field: {k}")
-        if k == "cards":
-            kw[k] = tuple(
-                Card(
-                    str(c["holder"]),
-                    int(c["number"]),
-                    float(c["key"]),
-                    tuple(c["units"]),
-                    bool(c.get("formation", False)),
-                )
-                for c in v
-            )
-        elif k in ("done", "chance_played", "history"):
-            kw[k] = tuple(v)
-        elif k in ("control", "chance"):
-            kw[k] = dict(v)
-        else:
-            kw[k] = v
-    return replace(state, **kw)
+        kw[k] = conv(v)
+    return state.but(**kw)
+
+
+def _cards(v: Any) -> tuple[Card, ...]:
+    return tuple(
+        Card(
+            str(c["holder"]),
+            int(c["number"]),
+            float(c["key"]),
+            tuple(c["units"]),
+            bool(c.get("formation", False)),
+        )
+        for c in v
+    )
+
+
+def _same(v: Any) -> Any:
+    return v
+
+
+#: How each field of the turn is read back from its JSON form.
+_GAME_VALUES: dict[str, Callable[[Any], Any]] = {
+    "turn": _same,
+    "phase": _same,
+    "control": dict,
+    "cards": _cards,
+    "deck_size": _same,
+    "active": _same,
+    "done": tuple,
+    "chance": dict,
+    "chance_played": tuple,
+    "history": tuple,
+}
 
 
 def check_roll(check: Check, dice: DiceSource) -> Roll:
@@ -537,10 +602,10 @@ def check_roll(check: Check, dice: DiceSource) -> Roll:
 def fold_events(state: State, events: Iterable[Any]) -> State:
     """The state after a procedure's events, for a procedure built from others."""
     for e in events:
-        if isinstance(e, UnitChanged):
+        if isinstance(e, UnitFact | UnitChanged):
             state = fold_unit(state, e)
-        elif isinstance(e, GeneralChanged):
+        elif isinstance(e, GeneralFact | GeneralChanged):
             state = fold_general(state, e)
-        elif isinstance(e, GameChanged):
+        elif isinstance(e, TurnFact | GameChanged):
             state = fold_game(state, e)
     return state

@@ -10,6 +10,7 @@ and ¼ at long, a fraction resolved by percentage dice; each hit is then saved o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -17,8 +18,9 @@ from typing import Any
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll
 from vedette.dice.check import OddsRow
 from vedette.errors import BadRequest, RuleViolation
-from vedette.rules.base import Outcome, Request
+from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import flow, geom
+from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.actions import require_active
 from vedette.rules.solo_napoleonic.cards import chance_mods, effects_on, use_effects
 from vedette.rules.solo_napoleonic.common import (
@@ -26,22 +28,19 @@ from vedette.rules.solo_napoleonic.common import (
     Changes,
     FDist,
     allocate,
-    binomial,
     check_roll,
-    convolve,
-    die_dist,
+    count_dist,
+    floored_sum_dist,
     fraction_roll,
-    map_dist,
     modifier,
     mods,
     odds_of,
     officer_missing,
     opt,
+    outcome_of,
     percentile_die,
-    repeat,
-    scaled,
-    survive_saves,
 )
+from vedette.rules.solo_napoleonic.events import CasualtiesTaken, Disordered, Fired, GeneralKilled
 from vedette.rules.solo_napoleonic.model import SPECIALS, State, Unit
 
 R_FIRE = "Kuryakin, Firing/Infantry"
@@ -60,7 +59,7 @@ GUNNER_NATIONS = {
 
 @dataclass(frozen=True, slots=True)
 class FirePlan:
-    """What a fire action will roll: the method, its checks and the exact casualty odds."""
+    """What a fire action will roll: the method and its checks (``fire_dice`` rolls them)."""
 
     firer: Unit
     target: Unit
@@ -74,33 +73,7 @@ class FirePlan:
     hit_on: int = 0  # skirmishers: lowest face that hits
     rule: str = R_FIRE
 
-    def hits_dist(self) -> FDist:
-        if self.method == "skirmish":
-            p = Fraction(max(0, 7 - self.hit_on), 6)
-            return binomial(self.dice_count, p)
-        from vedette.dice import parse_expression
-
-        plus = sum(m.value for m in self.modifiers)
-        if self.method == "artillery":
-            e = parse_expression(self.die)
-            faces: FDist = {0: Fraction(1)}
-            for d in e.dice():
-                faces = convolve(faces, die_dist(d.faces, 0, floor0=False))
-            return _floor(faces, plus)
-        e1 = parse_expression(f"1{self.die}")
-        return repeat(die_dist(e1.dice()[0].faces, plus), self.dice_count)
-
-    def casualty_dist(self) -> FDist:
-        cap = self.target.figures
-        after = map_dist(self.hits_dist(), lambda h: scaled(h, self.fraction))
-        cas = map_dist(after, lambda n: survive_saves(n, self.save))
-        out: FDist = {}
-        for v, p in cas.items():
-            k = min(v, cap)
-            out[k] = out.get(k, Fraction(0)) + p
-        return out
-
-    def odds(self) -> Odds:
+    def odds(self, casualties: FDist) -> Odds:
         what = {
             "volley": f"{self.dice_count} volley(s) of 1{self.die}",
             "skirmish": f"{self.dice_count} skirmisher(s) hitting on {self.hit_on}+",
@@ -110,7 +83,7 @@ class FirePlan:
         note = f"{what}{mtxt}; ×{self.fraction} at {self.band} range; saves {self.save}-6"
         return odds_of(
             f"{self.firer.id} fires at {self.target.id}: casualties",
-            self.casualty_dist(),
+            casualties,
             self.rule,
             note,
             "casualties",
@@ -125,8 +98,8 @@ def _floor(faces: FDist, plus: int) -> FDist:
     return out
 
 
-def _cover(req: Request) -> str | None:
-    c = req.get_opt_str("cover")
+def _cover(req: rq.Fire) -> str | None:
+    c = req.cover
     if c in (None, "none"):
         return None
     if c not in ("soft", "hard"):
@@ -139,12 +112,12 @@ def charging_at(f: Unit, t: Unit) -> bool:
     return t.charge_state == "declared" and t.charge_target == f.id
 
 
-def _range_band(state: State, f: Unit, t: Unit, req: Request, table: str) -> str:
-    if req.get_bool("at_chargers", charging_at(f, t)):
+def _range_band(state: State, f: Unit, t: Unit, req: rq.Fire, table: str) -> str:
+    if rq.flag(req.at_chargers, charging_at(f, t)):
         return "short"  # Kuryakin, Charge Test: fire at chargers is always at short range
     if effects_on(state, t, "long_range"):
         return "long"  # a chance card: all fire at the unit counts as long range
-    given = req.get_opt_str("range")
+    given = req.range
     if given is not None:
         if given not in ("short", "long"):
             raise BadRequest("'range' must be short or long")
@@ -162,12 +135,12 @@ def _range_band(state: State, f: Unit, t: Unit, req: Request, table: str) -> str
     raise RuleViolation(R_FIRE, f"{t.id} is {d:.0f}mm away: beyond long range ({r['long']}mm)")
 
 
-def _artillery_band(state: State, f: Unit, t: Unit, req: Request) -> dict[str, Any]:
+def _artillery_band(state: State, f: Unit, t: Unit, req: rq.Fire) -> dict[str, Any]:
     bands = state.data["artillery_ranges"]["horse" if f.kind == "horse_artillery" else "foot"]
-    if req.get_bool("at_chargers", charging_at(f, t)):
+    if rq.flag(req.at_chargers, charging_at(f, t)):
         given: str | None = "canister" if any(b["band"] == "canister" for b in bands) else None
     else:
-        given = req.get_opt_str("range")
+        given = req.range
     if given is not None:
         for b in bands:
             if b["band"] == given:
@@ -187,9 +160,9 @@ def is_reaction(state: State, f: Unit) -> bool:
     return any(u.charge_state == "declared" and u.charge_target == f.id for u in state.units)
 
 
-def plan(state: State, req: Request) -> FirePlan:
-    f = state.unit(req.get_str("unit"))
-    t = state.unit(req.get_str("target"))
+def plan(state: State, req: rq.Fire) -> FirePlan:
+    f = state.unit(req.unit)
+    t = state.unit(req.target)
     if t.side == f.side:
         raise BadRequest(f"{t.id} is on {f.id}'s own side")
     if not t.on_table:
@@ -208,7 +181,7 @@ def plan(state: State, req: Request) -> FirePlan:
             "Kuryakin, Charge Home Test",
             f"{f.id} halted its charge: its volley is at {f.charge_target}",
         )
-    moved = req.get_bool("moved", f.moved_mm > 0)
+    moved = rq.flag(req.moved, f.moved_mm > 0)
     cover = _cover(req)
     if f.artillery:
         b = _artillery_band(state, f, t, req)
@@ -217,7 +190,7 @@ def plan(state: State, req: Request) -> FirePlan:
         crew = f.figures
         ms = mods(
             modifier(state, s, "staff_officer")
-            if req.get_bool("staff_officer", attached_general(state, f) is not None)
+            if rq.flag(req.staff_officer, attached_general(state, f) is not None)
             else None,
             modifier(state, s, "target_square") if t.formation == "square" else None,
             modifier(state, s, "guards") if f.guards else None,
@@ -238,7 +211,7 @@ def plan(state: State, req: Request) -> FirePlan:
             f, t, "artillery", str(b["band"]), 1, die, ms, Fraction(1), int(b["save"]), rule=R_ART
         )
     screen = geom.screening(state, f, t)
-    through = req.get_bool("through_skirmishers", bool(screen))
+    through = rq.flag(req.through_skirmishers, bool(screen))
     if through:
         raise RuleViolation(
             R_SKIRM, "infantry cannot fire through a skirmish screen (artillery can)"
@@ -252,7 +225,7 @@ def plan(state: State, req: Request) -> FirePlan:
         if arc is False:
             raise RuleViolation(R_SKIRM, f"{t.id} is outside {f.id}'s 180° arc")
         band = _range_band(state, f, t, req, "carbine" if f.cavalry else "skirmish")
-        n = req.get_int("figures", f.figures)
+        n = f.figures if req.figures is None else req.figures
         if not 0 < n <= f.figures:
             raise BadRequest(f"'figures' must be 1-{f.figures}")
         return FirePlan(
@@ -285,7 +258,7 @@ def plan(state: State, req: Request) -> FirePlan:
     most = whole - f.volleys_fired
     if most <= 0:
         raise RuleViolation(R_FIRE, f"{f.id} has already fired its {whole} volley(s) this turn")
-    n = req.get_int("volleys", most)
+    n = most if req.volleys is None else req.volleys
     if not 0 < n <= most:
         raise BadRequest(
             f"'volleys' must be 1-{most} ({f.front_rank()} in the front rank"
@@ -369,12 +342,12 @@ def take_casualties(
         kw[s] = "dead"
     if figs == 0:
         kw["status"] = "eliminated"
-    ch.unit(uid, why, **kw)
+    ch.unit(CasualtiesTaken, uid, why, **kw)
     notes = []
     if alloc.specials_hit:
         notes.append(f"{', '.join(alloc.specials_hit)} hit")
     if alloc.general_killed and gen is not None:
-        ch.general(gen, f"killed with {uid}", killed=True, attached_to=None)
+        ch.general(GeneralKilled, gen, f"killed with {uid}", killed=True, attached_to=None)
         notes.append(f"general {gen} KILLED")
         notes += general_killed_calls(ch, gen, uid)
     return alloc, notes
@@ -404,19 +377,19 @@ def general_killed_calls(ch: Changes, gid: str, where: str) -> list[str]:
     return out
 
 
-def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
+def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
     """Fire at a target: volleys, skirmish fire or a battery. Rolls, saves, casualties."""
-    f = state.unit(req.get_str("unit"))
+    f = state.unit(req.unit)
     # defensive fire at a unit charging the firer needs no card (Kuryakin, Charge Test: the
     # attacker "takes any defensive fire"); it is assumed when the firer is not on the active
     # card and fires at its charger
-    t_id = req.get_opt_str("target")
+    t_id = req.target
     at_charger = t_id is not None and charging_at(f, state.unit(t_id))
     # the defensive fire the guided charge owes (flow.py): the charged unit at its charger
     owed = flow.charger_of(state, f.id, "fire")
     if owed is not None and owed.id != t_id:
         owed = None
-    if req.get_bool("hold"):
+    if req.hold:
         if owed is None:
             raise RuleViolation(
                 "Kuryakin, Charge Test", f"no defensive fire of {f.id} at {t_id} is owed now"
@@ -426,7 +399,7 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
         return Outcome(tuple(ch0.events), (), f"{f.id} holds its fire; {owed.id} moves up (close)")
     reaction = owed is not None or (
         is_reaction(state, f)
-        and req.get_bool("reaction", at_charger and f.id not in state.active_units())
+        and rq.flag(req.reaction, at_charger and f.id not in state.active_units())
     )
     if reaction:
         if f.morale_due:
@@ -441,53 +414,8 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
     else:
         require_active(state, f, R_FIRE, "fire")
     p = plan(state, req)
-    rolls: list[Roll] = []
-    if p.method == "volley":
-        hits = 0
-        for i in range(p.dice_count):
-            r = check_roll(
-                Check(f"1{p.die}", p.modifiers, None, f"{f.id} volley {i + 1}", R_FIRE), dice
-            )
-            rolls.append(r)
-            hits += max(0, r.final)
-        actual, fr = fraction_roll(
-            hits,
-            p.fraction,
-            f"{f.id} {p.band} range ×{p.fraction}",
-            dice,
-            R_FIRE,
-            percentile_die(state),
-        )
-        if fr is not None:
-            rolls.append(fr)
-    elif p.method == "skirmish":
-        r = check_roll(
-            Check(
-                f"{p.dice_count}d6", (), None, f"{f.id} skirmishers (hit on {p.hit_on}+)", R_SKIRM
-            ),
-            dice,
-        )
-        actual = sum(1 for x in r.faces if x.face >= p.hit_on)
-        rolls.append(replace(r, consequence=f"{actual} hit(s)"))
-        hits = actual
-    else:
-        r = check_roll(Check(p.die, p.modifiers, None, f"{f.id} {p.band} ({p.die})", R_ART), dice)
-        rolls.append(r)
-        hits = actual = max(0, r.final)
-    cas = 0
-    if actual:
-        sv = check_roll(
-            Check(f"{actual}d6", (), None, f"{p.target.id} saves on {p.save}+", p.rule), dice
-        )
-        cas = sum(1 for x in sv.faces if x.face < p.save)
-        rolls.append(
-            replace(
-                sv,
-                consequence=f"{actual - cas} saved, {cas} casualt" + ("y" if cas == 1 else "ies"),
-            )
-        )
+    hits, actual, cas, rolls = fire_dice(p, dice, percentile_die(state))
     ch = Changes(state)
-    cas = min(cas, p.target.figures)
     alloc, notes = take_casualties(
         ch,
         p.target.id,
@@ -507,13 +435,20 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
     # one 'D' for the unit's round of firing, however its volleys are split
     if to in ("firer", "both") and not f.skirmishing and not f.fired:
         fkw["disorder"] = ch.state.unit(f.id).disorder + 1
-    ch.unit(f.id, "fired" + (" (1D for a round of firing)" if "disorder" in fkw else ""), **fkw)
+    ch.unit(
+        Fired, f.id, "fired" + (" (1D for a round of firing)" if "disorder" in fkw else ""), **fkw
+    )
     if (
         to in ("target", "both")
         and not p.target.skirmishing
         and ch.state.unit(p.target.id).on_table
     ):
-        ch.unit(p.target.id, "under fire (1D)", disorder=ch.state.unit(p.target.id).disorder + 1)
+        ch.unit(
+            Disordered,
+            p.target.id,
+            "under fire (1D)",
+            disorder=ch.state.unit(p.target.id).disorder + 1,
+        )
     if owed is not None and ch.state.has_unit(owed.id):
         flow.after_fire(ch, owed.id)
     share = float(state.data.get("referee_morale", {}).get("fire_casualties_share", 0.1))
@@ -521,10 +456,9 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
         called = flow.call_morale(ch, p.target.id, "fire_casualties")
         if called:
             notes.append(called)
-    msg = (
-        f"{f.id} fires at {p.target.id} ({p.method}, {p.band}): {hits} hit(s), "
-        f"{actual} after range, {cas} casualt{'y' if cas == 1 else 'ies'}"
-    )
+    lost = f"{cas} casualt{'y' if cas == 1 else 'ies'}"
+    msg = f"{f.id} fires at {p.target.id} ({p.method}, {p.band}): {hits} hit(s), "
+    msg += f"{actual} after range, {lost}"
     if notes:
         msg += "; " + "; ".join(notes)
     return Outcome(
@@ -540,7 +474,92 @@ def fire(state: State, req: Request, dice: DiceSource) -> Outcome:
             "specials_hit": list(alloc.specials_hit),
             "general_killed": alloc.general_killed,
         },
+        # the outcome's name for the odds: what the fire did, not which dice showed it (the
+        # enumeration branches once per whole check and records no rolls for it)
+        result="; ".join([f"{lost} on {p.target.id}", *notes]),
     )
+
+
+def fire_dice(p: FirePlan, dice: DiceSource, pdie: str) -> tuple[int, int, int, list[Roll]]:
+    """The dice of a fire (Kuryakin, Firing; Skirmishers; Artillery): hits, the hits left after
+    the range fraction, the casualties after the target's saves, and the rolls made. Each whole
+    check is one ``outcome_of``: rolled in play, one branch per result when its odds are
+    enumerated, so the casualty odds are this function's own (``casualty_odds``)."""
+    f = p.firer
+    rolls: list[Roll] = []
+    if p.method == "volley":
+        volley = Check(f"1{p.die}", p.modifiers, None, f"{f.id} volley", R_FIRE)
+
+        def volleys() -> tuple[int, list[Roll]]:
+            out: list[Roll] = []
+            for i in range(p.dice_count):
+                c = Check(f"1{p.die}", p.modifiers, None, f"{f.id} volley {i + 1}", R_FIRE)
+                out.append(check_roll(c, dice))
+            return sum(max(0, r.final) for r in out), out
+
+        hits, rs = outcome_of(dice, floored_sum_dist(volley, p.dice_count), volleys)
+        rolls += rs
+        label = f"{f.id} {p.band} range ×{p.fraction}"
+        actual, fr = fraction_roll(hits, p.fraction, label, dice, R_FIRE, pdie)
+        if fr is not None:
+            rolls.append(fr)
+    elif p.method == "skirmish":
+        skirm = Check(
+            f"{p.dice_count}d6", (), None, f"{f.id} skirmishers (hit on {p.hit_on}+)", R_SKIRM
+        )
+
+        def skirmishers() -> tuple[int, list[Roll]]:
+            r = check_roll(skirm, dice)
+            n = sum(1 for x in r.faces if x.face >= p.hit_on)
+            return n, [replace(r, consequence=f"{n} hit(s)")]
+
+        hits, rs = outcome_of(dice, count_dist(p.dice_count, 7 - p.hit_on), skirmishers)
+        rolls += rs
+        actual = hits
+    else:
+        battery = Check(p.die, p.modifiers, None, f"{f.id} {p.band} ({p.die})", R_ART)
+
+        def guns() -> tuple[int, list[Roll]]:
+            r = check_roll(battery, dice)
+            return max(0, r.final), [r]
+
+        hits, rs = outcome_of(dice, floored_sum_dist(battery, 1), guns)
+        rolls += rs
+        actual = hits
+    cas, rs = saves(actual, p.save, p.target, dice, p.rule)
+    return hits, actual, min(cas, p.target.figures), rolls + rs
+
+
+def saves(n: int, save: int, target: Unit, dice: DiceSource, rule: str) -> tuple[int, list[Roll]]:
+    """``n`` hits saved on ``save``-6 each (a d6 per hit): the casualties and the roll."""
+    if n <= 0:
+        return 0, []
+    c = Check(f"{n}d6", (), None, f"{target.id} saves on {save}+", rule)
+
+    def roll() -> tuple[int, list[Roll]]:
+        sv = check_roll(c, dice)
+        cas = sum(1 for x in sv.faces if x.face < save)
+        text = f"{n - cas} saved, {cas} casualt" + ("y" if cas == 1 else "ies")
+        return cas, [replace(sv, consequence=text)]
+
+    return outcome_of(dice, count_dist(n, save - 1), roll)
+
+
+def casualty_odds(dice_of: Callable[[DiceSource], int]) -> FDist:
+    """The exact distribution of the casualties ``dice_of`` inflicts, by enumerating it (one
+    branch per result of each whole check; issue 14: the odds come from the procedure's own
+    dice, not from a formula beside them)."""
+    from vedette.rules.protocol import chances
+
+    ch = chances(lambda d: Outcome(result=str(dice_of(d))))
+    if not ch.exact:  # a programming error: a few hundred branches at most
+        raise AssertionError(f"casualty odds were sampled: {ch.note}")
+    return {int(c.result): c.p for c in ch.rows}
+
+
+def fire_casualties(state: State, p: FirePlan) -> FDist:
+    pdie = percentile_die(state)
+    return casualty_odds(lambda d: fire_dice(p, d, pdie)[2])
 
 
 def special_odds(
@@ -594,8 +613,9 @@ def special_odds(
     return out
 
 
-def fire_odds(state: State, req: Request) -> list[Odds]:
-    if req.get_bool("hold"):
+def fire_odds(state: State, req: rq.Fire) -> list[Odds]:
+    if req.hold:
         return []
     p = plan(state, req)
-    return [p.odds(), *special_odds(state, p.target, p.target.front_rank(), p.casualty_dist())]
+    cas = fire_casualties(state, p)
+    return [p.odds(cas), *special_odds(state, p.target, p.target.front_rank(), cas)]

@@ -28,6 +28,7 @@ from typing import Any
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.protocol import Obligation
 from vedette.rules.solo_napoleonic.common import Changes
+from vedette.rules.solo_napoleonic.events import ChargeStep, MoraleHeld, MoraleMarked
 from vedette.rules.solo_napoleonic.model import State, Unit
 
 R_CHARGE = "Kuryakin, Charge Test"
@@ -128,6 +129,8 @@ def obligations(state: State) -> tuple[Obligation, ...]:
             continue
         t = state.unit(c.charge_target)
         step = c.charge_step
+        if step != "loser" and not (c.on_table and t.on_table):
+            continue  # one side is gone (eliminated by fire, say): nothing more is owed
         oid = f"charge:{c.id}:{step}"
         if step == "morale":
             seen.add(t.id)
@@ -165,13 +168,13 @@ def obligations(state: State) -> tuple[Obligation, ...]:
             )
         elif step == "melee":
             k = c.melee_round + 1
-            req: dict[str, Any] = {"unit": c.id, "target": t.id}
+            fields: dict[str, Any] = {"unit": c.id, "target": t.id}
             if k > 1:
-                req["round"] = k
+                fields["round"] = k
             of = f" of {c.melee_rounds}" if c.melee_rounds else ""
             out.append(
                 Obligation(
-                    oid, "melee", req, R_MELEE, f"melee round {k}{of}: {c.id} against {t.id}"
+                    oid, "melee", fields, R_MELEE, f"melee round {k}{of}: {c.id} against {t.id}"
                 )
             )
         elif step == "loser":
@@ -222,7 +225,7 @@ def obligations(state: State) -> tuple[Obligation, ...]:
 
 # -- steps done -----------------------------------------------------------------------------
 def _set(ch: Changes, c: Unit, why: str, **kw: Any) -> None:
-    ch.unit(c.id, why, **kw)
+    ch.unit(ChargeStep, c.id, why, **kw)
 
 
 def continue_melee(ch: Changes, cid: str) -> None:
@@ -321,27 +324,33 @@ def waive(state: State, oid: str) -> State:
     ch = Changes(state)
     kind, _, rest = oid.partition(":")
     if kind == "marker":
-        ch.unit(rest, "morale marker waived", morale_due=False)
+        ch.unit(MoraleHeld, rest, "morale marker waived", morale_due=False)
         return ch.state
     cid, _, step = rest.partition(":")
     c = state.unit(cid)
     t = str(c.charge_target)
     if step == "morale":
-        ch.unit(t, "forced morale test waived", morale_due=False)
+        ch.unit(MoraleHeld, t, "forced morale test waived", morale_due=False)
         after_morale(ch, t, True)
     elif step.startswith("loser:"):
         x = step.split(":", 1)[1]
-        ch.unit(x, "loser's morale test waived", morale_due=False)
+        ch.unit(MoraleHeld, x, "loser's morale test waived", morale_due=False)
         after_morale(ch, x, True)
     elif step == "close":
         after_close(ch, cid)
     elif step == "fire":
         after_fire(ch, cid)
     elif step == "home":
-        ch.unit(cid, "charge home test waived", charge_state="home")
+        ch.unit(ChargeStep, cid, "charge home test waived", charge_state="home")
         after_home(ch, cid, True)
     elif step in ("melee", "brawl", "evade"):
-        ch.unit(cid, f"{step} waived: the charge ends", charge_step=None, charge_state="done")
+        ch.unit(
+            ChargeStep,
+            cid,
+            f"{step} waived: the charge ends",
+            charge_step=None,
+            charge_state="done",
+        )
     return ch.state
 
 
@@ -362,7 +371,7 @@ def call_morale(ch: Changes, uid: str, reason: str, facts: tuple[str, ...] = ())
     kw: dict[str, Any] = {"morale_due": True}
     if facts:
         kw["morale_facts"] = tuple(dict.fromkeys((*u.morale_facts, *facts)))
-    ch.unit(uid, f"morale test called: {reason}", **kw)
+    ch.unit(MoraleMarked, uid, f"morale test called: {reason}", **kw)
     label = str(ch.state.data.get("morale_reasons", {}).get(reason, reason))
     return f"{uid} must test morale ({label})"
 

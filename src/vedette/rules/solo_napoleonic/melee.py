@@ -11,33 +11,32 @@ casualties tests morale; if it holds, D3 further rounds follow this turn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll
 from vedette.dice.check import OddsRow
 from vedette.errors import BadRequest, RuleViolation
-from vedette.rules.base import Outcome, Request
+from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import flow, geom
+from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.actions import require_active
 from vedette.rules.solo_napoleonic.common import (
     Changes,
     FDist,
     check_roll,
-    die_dist,
+    floored_sum_dist,
     fraction_roll,
-    map_dist,
     modifier,
     mods,
     odds_of,
     opt,
+    outcome_of,
     percentile_die,
-    repeat,
-    scaled,
-    survive_saves,
 )
-from vedette.rules.solo_napoleonic.fire import take_casualties
+from vedette.rules.solo_napoleonic.events import ChargeStep, Evaded, MeleeProlonged, MeleeRound
+from vedette.rules.solo_napoleonic.fire import casualty_odds, saves, take_casualties
 from vedette.rules.solo_napoleonic.model import State, Unit
 
 R_MELEE = "Kuryakin, Melee"
@@ -59,27 +58,14 @@ class Side:
     eligible: int  # the enemy's eligible victims
     halve: bool  # skirmishers inflict half
 
-    def dist(self) -> FDist:
-        plus = sum(m.value for m in self.modifiers)
-        total = repeat(die_dist(range(1, 7), plus), self.dice)
-        half = map_dist(total, lambda s: scaled(s, Fraction(1, 2)))
-        cas = map_dist(half, lambda n: survive_saves(n, self.save))
-        if self.halve:
-            cas = map_dist(cas, lambda n: scaled(n, Fraction(1, 2)))
-        out: FDist = {}
-        for v, p in cas.items():
-            k = min(v, self.enemy.figures)
-            out[k] = out.get(k, Fraction(0)) + p
-        return out
-
-    def odds(self, rule: str) -> Odds:
+    def odds(self, rule: str, casualties: FDist) -> Odds:
         mtxt = "".join(m.text() for m in self.modifiers)
         note = (
             f"{self.points} points: {self.dice}d6{mtxt} each, half as potential casualties,"
             f" saved on {self.save}+" + ("; skirmishers inflict half" if self.halve else "")
         )
         return odds_of(
-            f"{self.unit.id} inflicts on {self.enemy.id}", self.dist(), rule, note, "casualties"
+            f"{self.unit.id} inflicts on {self.enemy.id}", casualties, rule, note, "casualties"
         )
 
 
@@ -106,33 +92,50 @@ def _save_of(state: State, victim: Unit, kind: str) -> int:
     return int(s["infantry_vs_cavalry"] if not victim.cavalry else s["cavalry_vs_infantry"])
 
 
-def _fighting(state: State, u: Unit, kind: str, rnd: int, req: Request, tag: str) -> int:
+@dataclass(frozen=True, slots=True)
+class Stated:
+    """What the player stated about one side of a melee (``a``: the attacker, ``b``: the
+    defender); ``None``: measured or the default."""
+
+    tag: str
+    figures: int | None
+    contact: int | None
+    hit_standing: bool | None
+    flank_rear: bool | None
+
+
+def stated(req: rq.MeleeFacts, tag: str) -> Stated:
+    if tag == "a":
+        return Stated("a", req.a_figures, req.a_contact, req.a_hit_standing, req.a_flank_rear)
+    return Stated("b", req.b_figures, req.b_contact, req.b_hit_standing, req.b_flank_rear)
+
+
+def _fighting(state: State, u: Unit, kind: str, rnd: int, st: Stated) -> int:
     """Figures that count: first four ranks in contact (infantry, round 1); front rank only
     (cavalry, round 1); everyone otherwise."""
-    if f"{tag}_figures" in req:
-        n = req.get_int(f"{tag}_figures")
+    if st.figures is not None:
+        n = st.figures
         if not 0 <= n <= u.figures:
-            raise BadRequest(f"'{tag}_figures' must be 0-{u.figures}")
+            raise BadRequest(f"'{st.tag}_figures' must be 0-{u.figures}")
         return n
     if kind == "cav_vs_inf" or rnd > 1:
         return u.figures
-    files = req.get_int(f"{tag}_contact", u.front_rank())
+    files = u.front_rank() if st.contact is None else st.contact
     if kind == "cavalry":
         return min(u.figures, files)
     return min(u.figures, 4 * files)
 
 
-def _side(
-    state: State, u: Unit, e: Unit, kind: str, rnd: int, req: Request, tag: str, etag: str
-) -> Side:
+def _side(state: State, u: Unit, e: Unit, kind: str, rnd: int, own: Stated, enemy: Stated) -> Side:
     own_cav = u.cavalry
     s = "melee_cavalry" if own_cav else "melee_infantry"
-    figs = _fighting(state, u, kind, rnd, req, tag)
+    figs = _fighting(state, u, kind, rnd, own)
     points = figs * (_points_per(state, u) if own_cav else 1)
-    standing = req.get_bool(f"{tag}_hit_standing", tag == "a" and rnd == 1 and not e.advancing)
-    side = geom.attack_side(e, u) if own_cav and tag == "a" else None
-    stated = u.charge_flank and u.charge_target == e.id
-    flank = req.get_bool(f"{tag}_flank_rear", side in ("flank", "rear") or stated)
+    attacker = own.tag == "a"
+    standing = rq.flag(own.hit_standing, attacker and rnd == 1 and not e.advancing)
+    side = geom.attack_side(e, u) if own_cav and attacker else None
+    declared = u.charge_flank and u.charge_target == e.id
+    flank = rq.flag(own.flank_rear, side in ("flank", "rear") or declared)
     ms = mods(
         modifier(state, s, "hit_standing") if standing else None,
         modifier(state, s, "ab_class") if (not own_cav and u.grade in ("A", "B")) else None,
@@ -148,69 +151,59 @@ def _side(
         points // per,
         ms,
         _save_of(state, e, kind),
-        _fighting(state, e, kind, rnd, req, etag),
+        _fighting(state, e, kind, rnd, enemy),
         u.skirmishing,
     )
 
 
-def sides(state: State, req: Request) -> tuple[str, Side, Side, int]:
-    a = state.unit(req.get_str("unit"))
-    b = state.unit(req.get_str("target"))
+def sides(state: State, req: rq.MeleeFacts, rnd: int = 1) -> tuple[str, Side, Side, int]:
+    a = state.unit(req.unit)
+    b = state.unit(req.target)
     if a.side == b.side:
         raise BadRequest(f"{b.id} is on {a.id}'s own side")
     for u in (a, b):
         if not u.on_table:
             raise RuleViolation(R_MELEE, f"{u.id} is no longer on the table")
-    rnd = req.get_int("round", 1)
     if rnd < 1:
         raise BadRequest("'round' must be 1 or more")
     kind = kind_of(a, b)
     d = geom.unit_distance(a, b)
-    if d is not None and d > CONTACT_MM and not req.get_bool("contact", False):
+    if d is not None and d > CONTACT_MM and not req.contact:
         raise RuleViolation(R_MELEE, f"{a.id} and {b.id} are {d:.0f}mm apart, not in contact")
     if b.skirmishing and a.cavalry:
         raise RuleViolation(
             R_CI, f"{b.id} are skirmishers: they evade cavalry (evade) or are ridden down"
         )
-    if rnd == 1 and a.charge_state != "home" and not req.get_bool("contact", False):
+    if rnd == 1 and a.charge_state != "home" and not req.contact:
         rule = R_CI if kind == "cav_vs_inf" else "Kuryakin, Charge Home Test"
         raise RuleViolation(rule, f"{a.id} has not charged home (charge, morale, charge_home)")
     return (
         kind,
-        _side(state, a, b, kind, rnd, req, "a", "b"),
-        _side(state, b, a, kind, rnd, req, "b", "a"),
+        _side(state, a, b, kind, rnd, stated(req, "a"), stated(req, "b")),
+        _side(state, b, a, kind, rnd, stated(req, "b"), stated(req, "a")),
         rnd,
     )
 
 
 def _resolve_side(s: Side, dice: DiceSource, rule: str, pdie: str = "dP") -> tuple[int, list[Roll]]:
-    rolls: list[Roll] = []
-    total = 0
-    for i in range(s.dice):
-        r = check_roll(
-            Check(
-                "1d6",
-                s.modifiers,
-                None,
-                f"{s.unit.id} melee die {i + 1} of {s.dice} ({s.points} points)",
-                rule,
-            ),
-            dice,
-        )
-        rolls.append(r)
-        total += max(0, r.final)
+    """One side's attack in a round (Kuryakin, Melee): its dice, half as potential casualties,
+    the enemy's saves (skirmishers inflict half of that). Each whole check is one
+    ``outcome_of``, so its odds are this function's own (``side_odds``)."""
+    one = Check("1d6", s.modifiers, None, f"{s.unit.id} melee die", rule)
+
+    def melee_dice() -> tuple[int, list[Roll]]:
+        out: list[Roll] = []
+        for i in range(s.dice):
+            label = f"{s.unit.id} melee die {i + 1} of {s.dice} ({s.points} points)"
+            out.append(check_roll(Check("1d6", s.modifiers, None, label, rule), dice))
+        return sum(max(0, r.final) for r in out), out
+
+    total, rolls = outcome_of(dice, floored_sum_dist(one, s.dice), melee_dice)
     pot, fr = fraction_roll(total, Fraction(1, 2), f"{s.unit.id} half of {total}", dice, rule, pdie)
     if fr is not None:
         rolls.append(fr)
-    cas = 0
-    if pot:
-        sv = check_roll(Check(f"{pot}d6", (), None, f"{s.enemy.id} saves on {s.save}+", rule), dice)
-        cas = sum(1 for f in sv.faces if f.face < s.save)
-        rolls.append(
-            replace(
-                sv, consequence=f"{pot - cas} saved, {cas} casualt" + ("y" if cas == 1 else "ies")
-            )
-        )
+    cas, rs = saves(pot, s.save, s.enemy, dice, rule)
+    rolls += rs
     if s.halve and cas:
         cas, hr = fraction_roll(
             cas, Fraction(1, 2), f"{s.unit.id} skirmishers inflict half", dice, rule, pdie
@@ -218,6 +211,11 @@ def _resolve_side(s: Side, dice: DiceSource, rule: str, pdie: str = "dP") -> tup
         if hr is not None:
             rolls.append(hr)
     return min(cas, s.enemy.figures), rolls
+
+
+def side_odds(s: Side, pdie: str) -> FDist:
+    """The exact casualties one side inflicts, from its own dice (``_resolve_side``)."""
+    return casualty_odds(lambda d: _resolve_side(s, d, "", pdie)[0])
 
 
 CONTACT_MM = 5.0  # base-to-base, with a little tolerance for hand-placed models
@@ -256,9 +254,9 @@ def round_allowed(state: State, a: Unit, b: Unit, rnd: int) -> Unit | None:
     return c
 
 
-def melee(state: State, req: Request, dice: DiceSource) -> Outcome:
+def melee(state: State, req: rq.Melee, dice: DiceSource) -> Outcome:
     """One round of melee between ``unit`` (the attacker) and ``target``."""
-    kind, sa, sb, rnd = sides(state, req)
+    kind, sa, sb, rnd = sides(state, req, 1 if req.round is None else req.round)
     held = round_allowed(state, sa.unit, sb.unit, rnd)
     if held is None:
         require_active(state, sa.unit, R_MELEE, "melee")
@@ -296,7 +294,7 @@ def melee(state: State, req: Request, dice: DiceSource) -> Outcome:
     if held is None:
         # a melee begun without the charge sequence (in contact, positions not kept): the
         # attacker holds its further rounds from now on
-        ch.unit(sa.unit.id, "melee begun", charge_target=sb.unit.id, melee_round=0)
+        ch.unit(ChargeStep, sa.unit.id, "melee begun", charge_target=sb.unit.id, melee_round=0)
         held = ch.state.unit(sa.unit.id)
     for u in (sa.unit, sb.unit):
         cur = ch.state.unit(u.id)
@@ -309,7 +307,10 @@ def melee(state: State, req: Request, dice: DiceSource) -> Outcome:
             kw["lost_melee"] = True
             kw["morale_due"] = True
         ch.unit(
-            u.id, f"melee round {rnd}" + (" lost: tests morale" if u.id in losers else ""), **kw
+            MeleeRound,
+            u.id,
+            f"melee round {rnd}" + (" lost: tests morale" if u.id in losers else ""),
+            **kw,
         )
     flow.after_melee(ch, held.id, losers)
     msg = (
@@ -331,13 +332,19 @@ def melee(state: State, req: Request, dice: DiceSource) -> Outcome:
             "losers": losers,
             "round": rnd,
         },
+        # the outcome's name for the odds: what the round did, not which dice showed it
+        result="; ".join(
+            [f"{sa.unit.id} inflicts {ca}, {sb.unit.id} inflicts {cb}", *notes]
+            + ([f"{' and '.join(losers)} lost"] if losers else [])
+        ),
     )
 
 
-def melee_odds(state: State, req: Request) -> list[Odds]:
-    kind, sa, sb, _ = sides(state, req)
+def melee_odds(state: State, req: rq.Melee) -> list[Odds]:
+    kind, sa, sb, _ = sides(state, req, 1 if req.round is None else req.round)
     rule = RULES[kind]
-    da, db = sa.dist(), sb.dist()
+    pdie = percentile_die(state)
+    da, db = side_odds(sa, pdie), side_odds(sb, pdie)
     pa = pb = pt = Fraction(0)
     for va, p in da.items():
         for vb, q in db.items():
@@ -359,18 +366,18 @@ def melee_odds(state: State, req: Request) -> list[Odds]:
     from vedette.rules.solo_napoleonic.fire import special_odds
 
     return [
-        sa.odds(rule),
-        sb.odds(rule),
+        sa.odds(rule, da),
+        sb.odds(rule, db),
         who,
         *special_odds(state, sb.unit, sa.eligible, da, rule),
         *special_odds(state, sa.unit, sb.eligible, db, rule),
     ]
 
 
-def brawl(state: State, req: Request, dice: DiceSource) -> Outcome:
+def brawl(state: State, req: rq.Brawl, dice: DiceSource) -> Outcome:
     """The loser held: D3 further rounds this turn, a general brawl of all troops available."""
-    a = state.unit(req.get_str("unit"))
-    b = state.unit(req.get_str("target"))
+    a = state.unit(req.unit)
+    b = state.unit(req.target)
     c = flow.pair_of(state, a.id, b.id)
     if c is None or c.charge_step != "brawl":
         raise RuleViolation(
@@ -381,6 +388,7 @@ def brawl(state: State, req: Request, dice: DiceSource) -> Outcome:
     r = check_roll(Check("1d3", (), None, f"{a.id} vs {b.id}: further rounds", R_MELEE), dice)
     ch = Changes(state)
     ch.game(
+        MeleeProlonged,
         "melee continues",
         history=(*state.history, f"turn {state.turn}: {a.id} vs {b.id} {r.final} more round(s)"),
     )
@@ -393,7 +401,7 @@ def brawl(state: State, req: Request, dice: DiceSource) -> Outcome:
     )
 
 
-def brawl_odds(state: State, req: Request) -> list[Odds]:
+def brawl_odds(state: State, req: rq.Brawl) -> list[Odds]:
     return [Check("1d3", (), None, "further rounds", R_MELEE).odds()]
 
 
@@ -401,18 +409,18 @@ def evade_check(state: State, u: Unit) -> Check:
     return Check(f"1{opt(state, 'evade_die')}", (), None, f"{u.id} evades (cm)", R_CI)
 
 
-def evade_odds(state: State, req: Request) -> list[Odds]:
-    u = state.unit(req.get_str("unit"))
+def evade_odds(state: State, req: rq.Evade) -> list[Odds]:
+    u = state.unit(req.unit)
     return [evade_check(state, u).odds()]
 
 
-def evade(state: State, req: Request, dice: DiceSource) -> Outcome:
+def evade(state: State, req: rq.Evade, dice: DiceSource) -> Outcome:
     """Skirmishers charged by cavalry evade D20 cm; any caught (``caught=N``) are ridden down."""
-    u = state.unit(req.get_str("unit"))
+    u = state.unit(req.unit)
     if not u.skirmishing:
         raise RuleViolation(R_CI, f"{u.id} is not skirmishing")
     r = check_roll(evade_check(state, u), dice)
-    caught = req.get_int("caught", 0)
+    caught = 0 if req.caught is None else req.caught
     if not 0 <= caught <= u.figures:
         raise BadRequest(f"'caught' must be 0-{u.figures}")
     ch = Changes(state)
@@ -425,7 +433,9 @@ def evade(state: State, req: Request, dice: DiceSource) -> Outcome:
         kw["casualties_turn"] = u.casualties_turn + caught
         if caught == u.figures:
             kw["status"] = "eliminated"
-    ch.unit(u.id, f"evades {r.final}cm" + (f", {caught} ridden down" if caught else ""), **kw)
+    ch.unit(
+        Evaded, u.id, f"evades {r.final}cm" + (f", {caught} ridden down" if caught else ""), **kw
+    )
     flow.after_evade(ch, u.id)
     return Outcome(
         tuple(ch.events),

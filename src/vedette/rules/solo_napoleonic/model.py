@@ -49,10 +49,10 @@ def grade_rank(grade: str) -> int:
     return GRADES.index(grade)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class General:
     """A commander with three ratings (Kuryakin, Generals): Troop Handling, Attack Value and
-    Control Rating (with its Grade)."""
+    Control Rating (with its Grade). Not slotted: ``updated`` copies its ``__dict__``."""
 
     id: str
     name: str
@@ -85,7 +85,7 @@ class General:
         return f"{self.id} {self.name} ({self.side} {self.rank}) TH {th}, AV {av}, CR {cr}{dead}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Unit:
     """A battalion, regiment or battery. ``front`` is the number of figures in its front rank
     (for volleys and casualty allocation); ``disorder`` is its 'D' chits."""
@@ -395,21 +395,28 @@ class State:
         i = self._pos(u.id)
         if i is None:
             raise BadRequest(f"no unit {u.id!r}")
-        ids = self.charging_ids()
-        if u.charge_step is not None and u.id not in ids:
-            ids = ids | {u.id}
-        elif u.charge_step is None and u.id in ids:
-            ids = ids - {u.id}
-        due = self.due_ids()
-        if u.morale_due and u.id not in due:
-            due = due | {u.id}
-        elif not u.morale_due and u.id in due:
-            due = due - {u.id}
-        units = (*self.units[:i], u, *self.units[i + 1 :])
-        return replace(self, units=units, charging=ids, due=due)
+        old = self.units[i]
+        changes: dict[str, Any] = {"units": (*self.units[:i], u, *self.units[i + 1 :])}
+        if (old.charge_step is None) != (u.charge_step is None) and self.charging is not None:
+            ids = self.charging
+            changes["charging"] = ids - {u.id} if u.charge_step is None else ids | {u.id}
+        if old.morale_due != u.morale_due and self.due is not None:
+            due = self.due
+            changes["due"] = due | {u.id} if u.morale_due else due - {u.id}
+        return self.but(**changes)
 
     def with_general(self, g: General) -> State:
-        return replace(self, generals=tuple(g if x.id == g.id else x for x in self.generals))
+        return self.but(generals=tuple(g if x.id == g.id else x for x in self.generals))
+
+    def but(self, **changes: Any) -> State:
+        """This state with ``changes`` (fields of the state): a shallow copy, the fields not
+        changed shared (``replace`` without re-running the checks of a new state; the index
+        of the units is shared too, as a unit's place never changes)."""
+        new = object.__new__(State)
+        d = new.__dict__
+        d.update(self.__dict__)
+        d.update(changes)
+        return new
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,6 +452,20 @@ def card_index(cards: tuple[Card, ...]) -> CardIndex:
 
 UNIT_FIELDS = {f.name for f in fields(Unit)}
 GENERAL_FIELDS = {f.name for f in fields(General)}
+
+
+def updated(obj: Unit | General, changes: Mapping[str, Any]) -> Any:
+    """A unit or general with ``changes`` (names of its fields, checked by the event): a
+    shallow copy, the fields not changed shared. The replay folds one such change per event,
+    and ``dataclasses.replace`` (``__init__`` again with every one of a unit's 60 fields)
+    was most of its time; units and generals are plain frozen dataclasses for this."""
+    if not changes:
+        return obj
+    new = object.__new__(type(obj))
+    d = new.__dict__
+    d.update(obj.__dict__)
+    d.update(changes)
+    return new
 
 
 def unit_from_data(

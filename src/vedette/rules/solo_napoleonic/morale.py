@@ -3,22 +3,34 @@ Charge Home Test). Percentile dice BELOW the Base Percentage Level plus the modi
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck
 from vedette.dice.tables import Table
 from vedette.errors import BadRequest, RuleViolation
-from vedette.rules.base import Outcome, Request
+from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import flow, geom
+from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.cards import chance_mods, effects_on, jump, use_effects
 from vedette.rules.solo_napoleonic.common import (
     Changes,
     check_roll,
-    count_fact,
-    fact,
     modifier,
     mods,
     opt,
     optional_on,
     pct_test,
+)
+from vedette.rules.solo_napoleonic.events import (
+    ChanceCardApplied,
+    ChargeDeclared,
+    ChargedHome,
+    ChargeHomeFailed,
+    ChargeRefused,
+    ClosedUp,
+    MoraleFailed,
+    MoraleHeld,
+    Rallied,
 )
 from vedette.rules.solo_napoleonic.model import GRADES, State, Unit, grade_rank
 
@@ -36,36 +48,37 @@ def attached(state: State, u: Unit) -> list[tuple[str, str | None]]:
     return [(g.rank, g.av) for g in state.generals if g.attached_to == u.id and not g.killed]
 
 
-def officer_lost(state: State, u: Unit, req: Request) -> bool:
-    """Officer dead, absent, or (by the optional rules) not in the front rank."""
+def officer_lost(state: State, u: Unit, front: bool | None) -> bool:
+    """Officer dead, absent, or (by the optional rules) not in the front rank (``front``: as
+    stated, else from his position)."""
     if not optional_on(state, "officers"):
         return False
     in_front = u.officer_pos <= u.front_rank()
-    return u.officer != "alive" or not req.get_bool("officer_front", in_front)
+    return u.officer != "alive" or not rq.flag(front, in_front)
 
 
-def standard_lost(state: State, u: Unit, req: Request, melee: bool = False) -> bool:
+def standard_lost(state: State, u: Unit, front: bool | None, melee: bool = False) -> bool:
     if not optional_on(state, "standards"):
         return False
     in_front = u.standard_pos <= u.front_rank()
-    return u.standard != "alive" or (melee and not req.get_bool("standard_front", in_front))
+    return u.standard != "alive" or (melee and not rq.flag(front, in_front))
 
 
-def attacker_of(state: State, req: Request) -> Unit | None:
-    a = req.get_opt_str("charged_by")
+def attacker_of(state: State, req: rq.MoraleFacts) -> Unit | None:
+    a = req.charged_by
     return state.unit(a) if a is not None else None
 
 
-def friends(state: State, u: Unit, req: Request) -> int:
-    if "friendly_within_300" in req:
-        return count_fact(req, "friendly_within_300")
+def friends(state: State, u: Unit, req: rq.MoraleFacts) -> int:
+    if req.friendly_within_300 is not None:
+        return rq.count(req.friendly_within_300, "friendly_within_300")
     n = geom.friends_within(state, u, float(opt(state, "friendly_range_mm")))
     return n or 0
 
 
-def friends_routing(state: State, u: Unit, req: Request) -> int:
-    if "friends_routing" in req:
-        return count_fact(req, "friends_routing")
+def friends_routing(state: State, u: Unit, req: rq.MoraleFacts) -> int:
+    if req.friends_routing is not None:
+        return rq.count(req.friends_routing, "friends_routing")
     reach = float(opt(state, "friends_routing_range_mm"))
     n = 0
     for o in state.units:
@@ -81,48 +94,47 @@ def friends_routing(state: State, u: Unit, req: Request) -> int:
     return n
 
 
-def casualties_counted(state: State, u: Unit, req: Request) -> int:
-    if "casualties" in req:
-        return count_fact(req, "casualties")
+def casualties_counted(state: State, u: Unit, req: rq.MoraleFacts) -> int:
+    if req.casualties is not None:
+        return rq.count(req.casualties, "casualties")
     if opt(state, "morale_casualties") == "total":
         return max(0, u.start_figures - u.figures)
     return u.casualties_turn
 
 
-def morale_modifiers(state: State, u: Unit, req: Request) -> tuple[Modifier, ...]:
+def morale_modifiers(state: State, u: Unit, req: rq.MoraleFacts) -> tuple[Modifier, ...]:
     """Every modifier of Kuryakin's morale list that applies, from the state and the facts."""
     s = "morale"
     att = attacker_of(state, req)
     side = geom.attack_side(u, att) if att is not None else None
     stated = att is not None and att.charge_target == u.id and att.charge_flank
-    flank = fact(req, "flank_rear", side in ("flank", "rear") or stated)
-    in_cmd = fact(req, "in_command", u.in_command)
-    higher = fact(
-        req,
-        "charged_by_higher_class",
+    flank = rq.flag(req.flank_rear, side in ("flank", "rear") or stated)
+    in_cmd = rq.flag(req.in_command, u.in_command)
+    higher = rq.flag(
+        req.charged_by_higher_class,
         att is not None and grade_rank(att.grade) < grade_rank(u.grade),
     )
-    vs_cav = fact(req, "vs_cavalry", att is not None and att.cavalry)
+    vs_cav = rq.flag(req.vs_cavalry, att is not None and att.cavalry)
     ranks = [r for r, _ in attached(state, u)]
     return mods(
         modifier(state, s, "flank_rear") if flank else None,
         modifier(state, s, "friendly_within_300", friends(state, u, req)),
         modifier(state, s, "in_command") if in_cmd else None,
-        modifier(state, s, "defending_cover") if fact(req, "defending_cover") else None,
+        modifier(state, s, "defending_cover") if req.defending_cover else None,
         modifier(state, s, "casualties", casualties_counted(state, u, req)),
         modifier(state, s, "brigadier_attached")
         if ("brigadier" in ranks or "division" in ranks)
         else None,
         modifier(state, s, "corps_attached") if "corps" in ranks else None,
-        modifier(state, s, "artillery_no_reply") if fact(req, "artillery_no_reply") else None,
+        modifier(state, s, "artillery_no_reply") if req.artillery_no_reply else None,
         modifier(state, s, "disorder", u.disorder),
         modifier(state, s, "charged_by_higher_class") if higher else None,
-        modifier(state, s, "melee_loser") if fact(req, "melee_loser", u.lost_melee) else None,
+        modifier(state, s, "melee_loser") if rq.flag(req.melee_loser, u.lost_melee) else None,
         modifier(state, s, "co_killed")
-        if fact(req, "co_killed", "co_killed" in u.morale_facts)
+        if rq.flag(req.co_killed, "co_killed" in u.morale_facts)
         else None,
         modifier(state, s, "corps_killed")
-        if fact(req, "corps_killed", "corps_killed" in u.morale_facts)
+        if rq.flag(req.corps_killed, "corps_killed" in u.morale_facts)
         else None,
         modifier(state, s, "retiring") if u.status == "retiring" else None,
         modifier(state, s, "routing") if u.status == "routing" else None,
@@ -133,12 +145,12 @@ def morale_modifiers(state: State, u: Unit, req: Request) -> tuple[Modifier, ...
         modifier(state, s, "not_square_vs_cavalry")
         if vs_cav and u.kind == "infantry" and u.formation != "square"
         else None,
-        modifier(state, s, "officer_dead") if officer_lost(state, u, req) else None,
+        modifier(state, s, "officer_dead") if officer_lost(state, u, req.officer_front) else None,
         *chance_mods(state, u, "morale"),
     )
 
 
-def morale_check(state: State, u: Unit, req: Request, label: str = "morale") -> UnderCheck:
+def morale_check(state: State, u: Unit, req: rq.MoraleFacts, label: str = "morale") -> UnderCheck:
     return pct_test(
         state,
         bpl(state, "morale", u.grade),
@@ -172,23 +184,23 @@ def _testable(state: State, uid: str) -> Unit:
     return u
 
 
-def with_charger(state: State, u: Unit, req: Request) -> Request:
+def with_charger(state: State, u: Unit, req: rq.MoraleFacts) -> rq.MoraleFacts:
     """The charger the game knows, filled in (Kuryakin, Charge Test: the charge's modifiers of
     the target's forced test, and of its test as the loser of the melee that follows), so a
     forgotten ``charged_by`` never drops them; a different one is refused."""
     c = flow.charger_of(state, u.id, "morale") or flow.charger_of(state, u.id, "loser")
     if c is None:
         return req
-    given = req.get_opt_str("charged_by")
+    given = req.charged_by
     if given is not None and given != c.id:
         raise RuleViolation(R_CHARGE, f"{u.id} is charged by {c.id}, not {given}")
-    return Request({**req, "charged_by": c.id})
+    return replace(req, charged_by=c.id)
 
 
-def morale(state: State, req: Request, dice: DiceSource) -> Outcome:
+def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
     """A morale test (percentile dice below BPL + modifiers); a failure rolls the D10 result
     chart. A failure binds for the turn: a later pass does not erase it."""
-    u = _testable(state, req.get_str("unit"))
+    u = _testable(state, req.unit)
     req = with_charger(state, u, req)
     ch = Changes(state)
     r = morale_check(state, u, req).resolve(dice)
@@ -198,11 +210,16 @@ def morale(state: State, req: Request, dice: DiceSource) -> Outcome:
     if r.row != "pass" and again:
         # a chance card's re-roll: the failed test is rolled again, once (the card is spent)
         left = tuple(x for x in ch.state.unit(u.id).chance_effects if x != again[0].id)
-        ch.unit(u.id, f"chance card {again[0].id}: morale rolled again", chance_effects=left)
+        ch.unit(
+            ChanceCardApplied,
+            u.id,
+            f"chance card {again[0].id}: morale rolled again",
+            chance_effects=left,
+        )
         r = morale_check(ch.state, ch.state.unit(u.id), req).resolve(dice)
         rolls.append(r)
     if r.row == "pass":
-        ch.unit(u.id, "morale holds", morale_due=False, morale_facts=())
+        ch.unit(MoraleHeld, u.id, "morale holds", morale_due=False, morale_facts=())
         flow.after_morale(ch, u.id, True)
         return Outcome(
             tuple(ch.events),
@@ -216,6 +233,7 @@ def morale(state: State, req: Request, dice: DiceSource) -> Outcome:
     d = row.data
     add = int(d.get("disorder", 0)) if not u.skirmishing else 0
     ch.unit(
+        MoraleFailed,
         u.id,
         f"failed morale: {row.result}",
         morale_due=False,
@@ -248,31 +266,31 @@ def morale(state: State, req: Request, dice: DiceSource) -> Outcome:
     )
 
 
-def morale_odds(state: State, req: Request) -> list[Odds]:
-    u = _testable(state, req.get_str("unit"))
+def morale_odds(state: State, req: rq.MoraleFacts) -> list[Odds]:
+    u = _testable(state, req.unit)
     req = with_charger(state, u, req)
     return [morale_check(state, u, req).odds(), result_check(state, u).odds()]
 
 
-def rally(state: State, req: Request, dice: DiceSource) -> Outcome:
+def rally(state: State, req: rq.Rally, dice: DiceSource) -> Outcome:
     """Rallying (Kuryakin, Morale: the first two results need rallying): a morale test; a pass
     ends the rout or disordered retirement."""
-    u = _testable(state, req.get_str("unit"))
+    u = _testable(state, req.unit)
     if not u.must_rally:
         raise RuleViolation(R_MORALE, f"{u.id} has no result that needs rallying")
     r = morale_check(state, u, req, "rally").resolve(dice)
     ch = Changes(state)
     use_effects(ch, u.id, "morale")
     if r.row == "pass":
-        ch.unit(u.id, "rallied", must_rally=False, status="steady")
+        ch.unit(Rallied, u.id, "rallied", must_rally=False, status="steady")
         msg = f"{u.id} rallies"
     else:
         msg = f"{u.id} fails to rally and stays {u.status}"
     return Outcome(tuple(ch.events), (r,), msg, {"rallied": r.row == "pass"})
 
 
-def rally_odds(state: State, req: Request) -> list[Odds]:
-    u = _testable(state, req.get_str("unit"))
+def rally_odds(state: State, req: rq.Rally) -> list[Odds]:
+    u = _testable(state, req.unit)
     return [morale_check(state, u, req, "rally").odds()]
 
 
@@ -282,7 +300,7 @@ def _av_key(prefix: str, av: str | None) -> str:
 
 
 def charge_modifiers(
-    state: State, u: Unit, target: Unit | None, req: Request
+    state: State, u: Unit, target: Unit | None, req: rq.ChargeFacts
 ) -> tuple[Modifier, ...]:
     s = "charge"
     out: list[Modifier | None] = []
@@ -290,19 +308,20 @@ def charge_modifiers(
         out.append(
             modifier(state, s, _av_key("brigadier" if rank == "brigadier" else "senior", av))
         )
-    inferior = fact(
-        req,
-        "charging_inferior",
+    inferior = rq.flag(
+        req.charging_inferior,
         target is not None and grade_rank(target.grade) > grade_rank(u.grade),
     )
     out.append(modifier(state, s, "charging_inferior") if inferior else None)
-    out.append(modifier(state, s, "standard_dead") if standard_lost(state, u, req) else None)
-    out.append(modifier(state, s, "officer_dead") if officer_lost(state, u, req) else None)
+    std_lost = standard_lost(state, u, req.standard_front)
+    out.append(modifier(state, s, "standard_dead") if std_lost else None)
+    off_lost = officer_lost(state, u, req.officer_front)
+    out.append(modifier(state, s, "officer_dead") if off_lost else None)
     out.extend(chance_mods(state, u, "charge"))
     return mods(*out)
 
 
-def charge_check(state: State, u: Unit, target: Unit | None, req: Request) -> UnderCheck:
+def charge_check(state: State, u: Unit, target: Unit | None, req: rq.ChargeFacts) -> UnderCheck:
     return pct_test(
         state,
         bpl(state, "charge", u.grade),
@@ -314,9 +333,9 @@ def charge_check(state: State, u: Unit, target: Unit | None, req: Request) -> Un
     )
 
 
-def _charger(state: State, req: Request) -> tuple[Unit, Unit]:
-    u = _testable(state, req.get_str("unit"))
-    t = _testable(state, req.get_str("target"))
+def _charger(state: State, req: rq.Charge) -> tuple[Unit, Unit]:
+    u = _testable(state, req.unit)
+    t = _testable(state, req.target)
     if t.side == u.side:
         raise BadRequest(f"{t.id} is on {u.id}'s own side")
     return u, t
@@ -346,7 +365,7 @@ def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
             )
 
 
-def charge(state: State, req: Request, dice: DiceSource) -> Outcome:
+def charge(state: State, req: rq.Charge, dice: DiceSource) -> Outcome:
     """Declare a charge: the Charge Test. A pass forces an immediate morale test on the target,
     which jumps the card queue to act straight after the charger."""
     from vedette.rules.solo_napoleonic.actions import require_active
@@ -359,16 +378,17 @@ def charge(state: State, req: Request, dice: DiceSource) -> Outcome:
     use_effects(ch, u.id, "charge")
     if r.row != "pass":
         # a failed charge test binds for the turn (issue 14: it cannot be retaken)
-        ch.unit(u.id, f"will not charge {t.id}", charge_failed=True)
+        ch.unit(ChargeRefused, u.id, f"will not charge {t.id}", charge_failed=True)
         return Outcome(tuple(ch.events), (r,), f"{u.id} will not charge {t.id}", {"charges": False})
     ch.unit(
+        ChargeDeclared,
         u.id,
         f"charges {t.id}",
         charge_state="declared",
         charge_target=t.id,
         advancing=True,
         charge_step="morale",
-        charge_flank=req.get_bool("flank_rear", False),
+        charge_flank=bool(req.flank_rear),
     )
     msg = jump(ch, u.id, t.id)
     if t.skirmishing and u.cavalry:
@@ -382,7 +402,7 @@ def charge(state: State, req: Request, dice: DiceSource) -> Outcome:
     )
 
 
-def charge_odds(state: State, req: Request) -> list[Odds]:
+def charge_odds(state: State, req: rq.Charge) -> list[Odds]:
     u, t = _charger(state, req)
     _charge_allowed(state, u, t)
     return [charge_check(state, u, t, req).odds()]
@@ -394,16 +414,16 @@ def home_needed(u: Unit, t: Unit) -> bool:
     return not (t.morale_failed and u.casualties_turn == 0)
 
 
-def home_modifiers(state: State, u: Unit, t: Unit, req: Request) -> tuple[Modifier, ...]:
+def home_modifiers(state: State, u: Unit, t: Unit, req: rq.ChargeHome) -> tuple[Modifier, ...]:
     s = "charge_home"
     ranks = [r for r, _ in attached(state, u)]
-    steady = fact(req, "target_steady", not t.morale_failed)
-    cas = count_fact(req, "casualties_this_move", u.casualties_turn)
-    obstacle = req.get_opt_str("obstacle")
+    steady = rq.flag(req.target_steady, not t.morale_failed)
+    cas = rq.count(req.casualties_this_move, "casualties_this_move", u.casualties_turn)
+    obstacle = req.obstacle
     if obstacle not in (None, "obstacle", "building"):
         raise BadRequest("'obstacle' must be obstacle or building")
     return mods(
-        modifier(state, s, "uphill") if fact(req, "uphill") else None,
+        modifier(state, s, "uphill") if req.uphill else None,
         modifier(state, s, "brigadier_attached") if "brigadier" in ranks else None,
         modifier(state, s, "senior_attached")
         if ("division" in ranks or "corps" in ranks)
@@ -415,13 +435,15 @@ def home_modifiers(state: State, u: Unit, t: Unit, req: Request) -> tuple[Modifi
         modifier(state, s, "cavalry_vs_steady_infantry")
         if (u.cavalry and t.kind == "infantry" and steady)
         else None,
-        modifier(state, s, "officer_dead") if officer_lost(state, u, req) else None,
-        modifier(state, s, "standard_dead") if standard_lost(state, u, req, True) else None,
+        modifier(state, s, "officer_dead") if officer_lost(state, u, req.officer_front) else None,
+        modifier(state, s, "standard_dead")
+        if standard_lost(state, u, req.standard_front, True)
+        else None,
         *chance_mods(state, u, "charge_home"),
     )
 
 
-def home_check(state: State, u: Unit, t: Unit, req: Request) -> UnderCheck:
+def home_check(state: State, u: Unit, t: Unit, req: rq.ChargeHome) -> UnderCheck:
     return pct_test(
         state,
         bpl(state, "charge_home", u.grade),
@@ -433,8 +455,8 @@ def home_check(state: State, u: Unit, t: Unit, req: Request) -> UnderCheck:
     )
 
 
-def _home_units(state: State, req: Request) -> tuple[Unit, Unit]:
-    u = _testable(state, req.get_str("unit"))
+def _home_units(state: State, req: rq.ChargeHome) -> tuple[Unit, Unit]:
+    u = _testable(state, req.unit)
     if u.home_failed:
         raise RuleViolation(R_HOME, f"{u.id} failed its charge home test this turn: that binds")
     if u.charge_state != "declared" or u.charge_target is None:
@@ -483,12 +505,14 @@ def timid_co(state: State, u: Unit) -> bool:
     return b is not None and b.av == "timid"
 
 
-def charge_home(state: State, req: Request, dice: DiceSource) -> Outcome:
+def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
     """The Charge Home Test, after the target's morale and any defensive fire."""
     u, t = _home_units(state, req)
     ch = Changes(state)
-    if not home_needed(u, t) and not req.get_bool("test", False):
-        ch.unit(u.id, "charges home (no test needed)", charge_state="home", **contact(u, t))
+    if not home_needed(u, t) and not req.test:
+        ch.unit(
+            ChargedHome, u.id, "charges home (no test needed)", charge_state="home", **contact(u, t)
+        )
         _home_done(ch, u, True)
         return Outcome(
             tuple(ch.events),
@@ -500,7 +524,7 @@ def charge_home(state: State, req: Request, dice: DiceSource) -> Outcome:
     r = home_check(state, u, t, req).resolve(dice)
     use_effects(ch, u.id, "charge_home")
     if r.row == "pass":
-        ch.unit(u.id, "charges home", charge_state="home", **contact(u, t))
+        ch.unit(ChargedHome, u.id, "charges home", charge_state="home", **contact(u, t))
         _home_done(ch, u, True)
         return Outcome(
             tuple(ch.events), (r,), f"{u.id} charges home into {t.id}: melee", {"home": True}
@@ -513,13 +537,25 @@ def charge_home(state: State, req: Request, dice: DiceSource) -> Outcome:
         kw: dict[str, object] = {"charge_state": "halted", "advancing": False}
         if pos is not None:
             kw["x"], kw["y"] = pos
-        ch.unit(u.id, f"fails to charge home: {res}", **kw)
+        ch.unit(ChargeHomeFailed, u.id, f"fails to charge home: {res}", **kw)
     elif u.kind == "infantry" and u.grade in GRADES[:3]:
         res = str(fail["infantry_ABC"])
-        ch.unit(u.id, f"fails to charge home: {res}", charge_state="halted", advancing=False)
+        ch.unit(
+            ChargeHomeFailed,
+            u.id,
+            f"fails to charge home: {res}",
+            charge_state="halted",
+            advancing=False,
+        )
     else:
         res = str(fail["other"])
-        ch.unit(u.id, f"fails to charge home: {res}", charge_state="halted", advancing=False)
+        ch.unit(
+            ChargeHomeFailed,
+            u.id,
+            f"fails to charge home: {res}",
+            charge_state="halted",
+            advancing=False,
+        )
     _home_done(ch, u, False)
     return Outcome(tuple(ch.events), (r,), f"{u.id} {res}", {"home": False, "result": res})
 
@@ -529,21 +565,21 @@ def _home_done(ch: Changes, u: Unit, home: bool) -> None:
     if u.charge_step is not None:
         flow.after_home(ch, u.id, home)
     elif not home:
-        ch.unit(u.id, "failed to charge home", home_failed=True)
+        ch.unit(ChargeHomeFailed, u.id, "failed to charge home", home_failed=True)
 
 
-def charge_home_odds(state: State, req: Request) -> list[Odds]:
+def charge_home_odds(state: State, req: rq.ChargeHome) -> list[Odds]:
     u, t = _home_units(state, req)
-    if not home_needed(u, t) and not req.get_bool("test", False):
+    if not home_needed(u, t) and not req.test:
         return []
     return [home_check(state, u, t, req).odds()]
 
 
 # -- the guided charge's own steps ------------------------------------------------------------
-def close(state: State, req: Request, dice: DiceSource) -> Outcome:
+def close(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     """Kuryakin, Charge Test: "the attacker moves up to the target" (in a straight line): into
     contact where positions are kept; otherwise it is recorded as having moved."""
-    u = _testable(state, req.get_str("unit"))
+    u = _testable(state, req.unit)
     if u.charge_step != "close" or u.charge_target is None:
         raise RuleViolation(
             R_CHARGE,
@@ -557,7 +593,7 @@ def close(state: State, req: Request, dice: DiceSource) -> Outcome:
         # positions are not kept: the distance is unknown, but the charger has moved (its
         # volley after a halted charge is a moved firer's, at short range)
         kw = {"moved_mm": max(u.moved_mm, 1.0)}
-    ch.unit(u.id, f"moves up to {t.id}", **kw)
+    ch.unit(ClosedUp, u.id, f"moves up to {t.id}", **kw)
     flow.after_close(ch, u.id)
     nxt = ch.state.unit(u.id).charge_step
     then = "the charge home test" if nxt == "home" else str(nxt)

@@ -1,84 +1,334 @@
 """Typed requests for every Kuryakin procedure (the referee protocol's request dataclasses).
 
-Each procedure's arguments are declared once (``ruleset._procs``: name, help, kind, required)
-and a frozen request dataclass is made from that declaration, so the core derives argument
-checking (unknown fields refused with a did-you-mean, mistyped ones with one line naming the
-field), CLI help, the web form and a JSON schema from it. ``plan`` checks the rules and shows
-the odds of the steps it knows it will take (the procedure's own checks); ``resolve`` rolls.
-
-The procedures' bodies still read their arguments through a mapping of the fields given (the
-values already coerced to their types): moving every body onto the typed fields is issue 14's
-remaining work (see docs/rules/solo_napoleonic.md).
+One frozen dataclass per procedure: the core derives argument checking (unknown fields refused
+with a did-you-mean, mistyped ones with one line naming the field), CLI help, the web form and
+a JSON schema from it, and the procedure bodies read the request's attributes (a field no
+procedure declares cannot be read: mypy and the slots refuse it). A fact left out (``None``)
+is measured on the table when positions are kept, or takes the default the procedure says.
+Facts shared by several procedures (the morale facts, the charge facts, the melee facts) are
+declared once in a base class.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from vedette.dice.sources import DiceSource
-from vedette.rules.base import Outcome, Request
-from vedette.rules.base import Procedure as OldProcedure
+from vedette.dice import DiceSource, Odds
+from vedette.errors import BadRequest
+from vedette.rules.base import Outcome
 from vedette.rules.fields import arg, to_json
 from vedette.rules.protocol import Plan, Procedure
 
-TYPES: Mapping[str, Any] = {
-    "str": str,
-    "int": int,
-    "float": float,
-    "bool": bool,
-    "list": list[str],
-    "json": dict[str, Any],
-}
+
+# -- turn, staff and cards --------------------------------------------------------------------
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Staff:
+    procedure_name: ClassVar[str] = "staff"
+    general: str | None = arg("one general (default: every unrated one)", default=None)
+    th: str | None = arg("historical TH: below_average|average|above_average", default=None)
+    av: str | None = arg("historical AV: timid|normal|aggressive", default=None)
+    cr: int | None = arg("historical Control Rating", default=None)
+    grade: str | None = arg("historical grade", default=None)
+    reroll: bool | None = arg("roll again for rated generals", default=None)
 
 
-def request_class(p: OldProcedure[Any]) -> type:
-    """The frozen request dataclass of a procedure, from its declared arguments."""
-    required: list[tuple[str, Any, Any]] = []
-    optional: list[tuple[str, Any, Any]] = []
-    for prm in p.params:
-        tp = TYPES[prm.kind]
-        if prm.required:
-            required.append((prm.name, tp, arg(prm.help)))
-        else:
-            optional.append((prm.name, tp | None, arg(prm.help, default=None)))
-    name = "".join(w.capitalize() for w in p.name.split("_")) + "Request"
-    return dataclasses.make_dataclass(
-        name,
-        [*required, *optional],
-        frozen=True,
-        slots=True,
-        namespace={"procedure_name": p.name, "__doc__": p.help},
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Control:
+    procedure_name: ClassVar[str] = "control"
+    out_of_command: list[str] | None = arg("units out of command (when not placed)", default=None)
+    seniors_near: list[str] | None = arg(
+        "div/corps commanders within 300mm (when not placed)", default=None
     )
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Deal:
+    procedure_name: ClassVar[str] = "deal"
+    cards: dict[str, Any] | None = arg("cards dealt by hand: {holder: number}", default=None)
+    chance: dict[str, Any] | None = arg("chance cards drawn by hand: {side: card}", default=None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Next:
+    procedure_name: ClassVar[str] = "next"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Order:
+    procedure_name: ClassVar[str] = "order"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EndTurn:
+    procedure_name: ClassVar[str] = "end_turn"
+    force: bool | None = arg(default=None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Chance:
+    procedure_name: ClassVar[str] = "chance"
+    side: str = arg("")
+    on: str | None = arg("the unit it is played on, or random", default=None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Query:
+    """A query that takes no argument (reasons, assumptions)."""
+
+    procedure_name: ClassVar[str] = ""
+
+
+# -- one unit ---------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OneUnit:
+    """A procedure on one unit (start, halt, reform, close, status)."""
+
+    procedure_name: ClassVar[str] = ""
+    unit: str = arg("unit id")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoraleFacts:
+    """A morale-type test of one unit, with the facts a player may state when positions are
+    not kept (Kuryakin, Morale; every morale-type procedure declares all of them)."""
+
+    procedure_name: ClassVar[str] = ""
+    unit: str = arg("unit id")
+    charged_by: str | None = arg(default=None)
+    friendly_within_300: int | None = arg(default=None)
+    in_command: bool | None = arg(default=None)
+    casualties: int | None = arg(default=None)
+    flank_rear: bool | None = arg(default=None)
+    defending_cover: bool | None = arg(default=None)
+    artillery_no_reply: bool | None = arg(default=None)
+    melee_loser: bool | None = arg(default=None)
+    co_killed: bool | None = arg(default=None)
+    corps_killed: bool | None = arg(default=None)
+    friends_routing: int | None = arg(default=None)
+    vs_cavalry: bool | None = arg(default=None)
+    charged_by_higher_class: bool | None = arg(default=None)
+    officer_front: bool | None = arg(
+        "the officer is in the front rank (optional rules)", default=None
+    )
+    standard_front: bool | None = arg(
+        "the standard is in the front rank (optional rules)", default=None
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Morale(MoraleFacts):
+    procedure_name: ClassVar[str] = "morale"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rally(MoraleFacts):
+    procedure_name: ClassVar[str] = "rally"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Require(MoraleFacts):
+    procedure_name: ClassVar[str] = "require"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Move:
+    procedure_name: ClassVar[str] = "move"
+    unit: str = arg("unit id")
+    distance: float | None = arg("mm (default: a full move)", default=None)
+    mode: str | None = arg("advance|move|retire|retreat|pursuit|rout", default=None)
+    direction: float | None = arg("degrees from the facing (placed units)", default=None)
+    toward: str | None = arg("the unit it moves toward (a restricted unit)", default=None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Formation:
+    procedure_name: ClassVar[str] = "formation"
+    unit: str = arg("unit id")
+    to: str | None = arg("new formation", default=None)
+    front: int | None = arg("figures in the new front", default=None)
+    width: float | None = arg(
+        "a skirmish line's frontage in mm (at most 4x its line's)", default=None
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Disorder:
+    procedure_name: ClassVar[str] = "disorder"
+    cause: str = arg("")
+    unit: str | None = arg(default=None)
+    units: list[str] | None = arg(default=None)
+    n: int | None = arg(default=None)
+    remove: bool | None = arg(default=None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Place:
+    procedure_name: ClassVar[str] = "place"
+    x: float = arg("")
+    y: float = arg("")
+    unit: str | None = arg(default=None)
+    general: str | None = arg(default=None)
+    facing: float | None = arg(default=None)
+    width: float | None = arg(
+        "frontage in mm (a skirmish line: at most 4x its line's)", default=None
+    )
+    depth: float | None = arg("depth in mm", default=None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Attach:
+    procedure_name: ClassVar[str] = "attach"
+    general: str = arg("")
+    unit: str = arg("unit id")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Evade:
+    procedure_name: ClassVar[str] = "evade"
+    unit: str = arg("unit id")
+    caught: int | None = arg(default=None)
+
+
+# -- fire, charge and melee -------------------------------------------------------------------
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fire:
+    procedure_name: ClassVar[str] = "fire"
+    unit: str = arg("unit id")
+    target: str = arg("target unit id")
+    range: str | None = arg("short|long (or canister for guns) when not placed", default=None)
+    volleys: int | None = arg(default=None)
+    cover: str | None = arg("none|soft|hard", default=None)
+    moved: bool | None = arg(default=None)
+    at_chargers: bool | None = arg(default=None)
+    reaction: bool | None = arg("defensive fire at a charger", default=None)
+    hold: bool | None = arg("hold the defensive fire owed at a charger", default=None)
+    staff_officer: bool | None = arg(default=None)
+    figures: int | None = arg(default=None)
+    through_skirmishers: bool | None = arg(default=None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChargeFacts:
+    """The facts of a charge test (Kuryakin, Charge Test, Charge Home)."""
+
+    procedure_name: ClassVar[str] = ""
+    unit: str = arg("unit id")
+    charging_inferior: bool | None = arg("the target is of a lower class", default=None)
+    target_steady: bool | None = arg("the target has not failed morale", default=None)
+    officer_front: bool | None = arg(
+        "the officer is in the front rank (optional rules)", default=None
+    )
+    standard_front: bool | None = arg(
+        "the standard is in the front rank (optional rules)", default=None
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Charge(ChargeFacts):
+    procedure_name: ClassVar[str] = "charge"
+    target: str = arg("target unit id")
+    flank_rear: bool | None = arg(
+        "the charge hits the target's flank or rear (positions not kept)", default=None
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChargeHome(ChargeFacts):
+    procedure_name: ClassVar[str] = "charge_home"
+    uphill: bool | None = arg(default=None)
+    obstacle: str | None = arg("obstacle|building", default=None)
+    casualties_this_move: int | None = arg(default=None)
+    test: bool | None = arg("test even if not needed", default=None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MeleeFacts:
+    """Two units in melee, with the facts a player may state when positions are not kept."""
+
+    procedure_name: ClassVar[str] = ""
+    unit: str = arg("unit id")
+    target: str = arg("target unit id")
+    contact: bool | None = arg("the two are in contact (positions not kept)", default=None)
+    a_figures: int | None = arg("figures of the attacker that count", default=None)
+    b_figures: int | None = arg("figures of the defender that count", default=None)
+    a_contact: int | None = arg("attacker's files in contact", default=None)
+    b_contact: int | None = arg("defender's files in contact", default=None)
+    a_hit_standing: bool | None = arg("the attacker is hit standing", default=None)
+    b_hit_standing: bool | None = arg("the defender is hit standing", default=None)
+    a_flank_rear: bool | None = arg(
+        "the attacker's cavalry hit the enemy's flank or rear (+2)", default=None
+    )
+    b_flank_rear: bool | None = arg(
+        "the defender's cavalry hit the enemy's flank or rear (+2)", default=None
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Melee(MeleeFacts):
+    procedure_name: ClassVar[str] = "melee"
+    round: int | None = arg(default=None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Brawl(MeleeFacts):
+    procedure_name: ClassVar[str] = "brawl"
+
+
+# -- the procedures ---------------------------------------------------------------------------
 class KProcedure(Procedure[Any, Any]):
     """A Kuryakin procedure on the protocol: typed request, plan (the rules checked by the
-    procedure's own odds, which raise what the roll would), resolve."""
+    procedure's own odds, which raise what the roll would), resolve. A request is logged with
+    the fields given (the facts left out are measured or defaulted when it is replayed)."""
 
     def request_json(self, request: Any) -> dict[str, Any]:
         data = to_json(request)
         return {k: v for k, v in data.items() if v is not None}
 
 
-def given(request: Any) -> Request:
-    """The fields given, as the procedure bodies read them."""
-    data = to_json(request)
-    return Request({k: v for k, v in data.items() if v is not None})
+def procedure(
+    name: str,
+    body: Callable[[Any, Any, DiceSource], Outcome],
+    request: type,
+    help: str,
+    odds: Callable[[Any, Any], Sequence[Odds]] | None = None,
+    rule: str = "",
+    query: bool = False,
+) -> KProcedure:
+    """``body(state, request, dice)`` as a protocol procedure; ``odds(state, request)`` are the
+    odds of the steps it will take (shown before the roll)."""
 
-
-def typed(p: OldProcedure[Any]) -> KProcedure:
-    old = p
-
-    def plan(state: Any, request: Any) -> Plan:
-        legacy = given(request)
-        if old.odds is None:
-            return Plan(request, data=legacy)
-        odds = old.odds
-        return Plan(request, data=legacy, step_odds_fn=lambda: odds(state, legacy))
+    def plan(state: Any, req: Any) -> Plan:
+        if odds is None:
+            return Plan(req, data=req)
+        return Plan(req, data=req, step_odds_fn=lambda: odds(state, req))
 
     def resolve(state: Any, plan_: Plan, dice: DiceSource) -> Outcome:
-        return old.run(state, plan_.data, dice)
+        return body(state, plan_.request, dice)
 
-    return KProcedure(p.name, request_class(p), plan, resolve, p.help, p.rule, p.query)
+    return KProcedure(name, request, plan, resolve, help, rule, query)
+
+
+def count(value: int | None, key: str, default: int = 0) -> int:
+    """A stated count (``None``: the default), never negative."""
+    if value is None:
+        return default
+    if value < 0:
+        raise BadRequest(f"'{key}' must not be negative")
+    return value
+
+
+def flag(value: bool | None, default: bool = False) -> bool:
+    """A stated fact (``None``: the default)."""
+    return default if value is None else value
+
+
+def choice(value: str | None, key: str, choices: Sequence[str], default: str | None = None) -> str:
+    """A stated choice (``None``: the default), one of ``choices``."""
+    v = default if value is None else value
+    if v is None:
+        raise BadRequest(f"missing '{key}'")
+    if v not in choices:
+        raise BadRequest(f"'{key}' must be one of {', '.join(choices)}, not {v!r}")
+    return v

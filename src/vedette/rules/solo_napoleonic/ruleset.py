@@ -10,7 +10,7 @@ from typing import Any
 from vedette.data import merge, package_toml
 from vedette.dice import DiceSource
 from vedette.errors import BadRequest, DataError, RuleViolation
-from vedette.rules.base import Outcome, Param, Procedure, Request, Ruleset
+from vedette.rules.base import Outcome, Ruleset
 from vedette.rules.solo_napoleonic import (
     actions,
     cards,
@@ -18,8 +18,10 @@ from vedette.rules.solo_napoleonic import (
     flow,
     melee,
     morale,
-    requests,
     staff,
+)
+from vedette.rules.solo_napoleonic import (
+    requests as rq,
 )
 from vedette.rules.solo_napoleonic.common import (
     EVENTS,
@@ -34,6 +36,13 @@ from vedette.rules.solo_napoleonic.common import (
     fold_general,
     fold_unit,
 )
+from vedette.rules.solo_napoleonic.events import (
+    GENERAL_FACTS,
+    TURN_FACTS,
+    UNIT_FACTS,
+    TurnEnded,
+    TurnMarksCleared,
+)
 from vedette.rules.solo_napoleonic.model import (
     OPTIONAL_RULES,
     SIDES_DEFAULT,
@@ -42,6 +51,7 @@ from vedette.rules.solo_napoleonic.model import (
     to_json,
     unit_from_data,
 )
+from vedette.rules.solo_napoleonic.requests import KProcedure, procedure
 from vedette.rules.solo_napoleonic.schema import SolonapOptions, SolonapScenario
 
 PKG = "vedette.rules.solo_napoleonic.data"
@@ -67,13 +77,13 @@ def _truthy(v: Any) -> bool:
     return bool(v)
 
 
-def end_turn(state: State, req: Request, dice: DiceSource) -> Outcome:
+def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
     """End of the turn: formations still changing take 1D; chance cards not played are lost;
     the per-turn marks are cleared; the next turn starts with the control phase."""
     if state.phase not in ("activation", "end"):
         raise RuleViolation(R_TURN, f"the turn has not been played (phase: {state.phase})")
     left = [c.holder for c in state.queue() if c.holder != state.active]
-    if left and not req.get_bool("force"):
+    if left and not req.force:
         raise RuleViolation(R_TURN, f"cards still to act: {', '.join(left)} (next)")
     ch = Changes(state)
     notes = []
@@ -106,9 +116,10 @@ def end_turn(state: State, req: Request, dice: DiceSource) -> Outcome:
         if u.formation_target is not None and not u.skirmishing:
             kw["disorder"] = u.disorder + 1
             notes.append(f"{u.id} +1D (formation incomplete)")
-        ch.unit(u.id, "end of turn", **kw)
+        ch.unit(TurnMarksCleared, u.id, "end of turn", **kw)
     lost = [f"{s} loses {c}" for s, c in state.chance.items() if c not in state.chance_played]
     ch.game(
+        TurnEnded,
         "end of turn",
         turn=state.turn + 1,
         phase="control",
@@ -126,9 +137,9 @@ def end_turn(state: State, req: Request, dice: DiceSource) -> Outcome:
     return Outcome(tuple(ch.events), (), msg)
 
 
-def status(state: State, req: Request, dice: DiceSource) -> Outcome:
+def status(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     """What a unit is and may do (a query)."""
-    u = state.unit(req.get_str("unit"))
+    u = state.unit(req.unit)
     may = cards.may_do(state, u) if u.id in state.active_units() and not u.acted else []
     return Outcome(
         (),
@@ -138,7 +149,7 @@ def status(state: State, req: Request, dice: DiceSource) -> Outcome:
     )
 
 
-def reasons(state: State, req: Request, dice: DiceSource) -> Outcome:
+def reasons(state: State, req: rq.Query, dice: DiceSource) -> Outcome:
     """The reasons for testing morale (default list: an assumption)."""
     rs = {k: v for k, v in state.data.get("morale_reasons", {}).items() if k != "assumption"}
     return Outcome((), (), "\n".join(f"{k}: {v}" for k, v in rs.items()), {"reasons": rs})
@@ -164,7 +175,7 @@ def assumption_paths(data: Any, path: str = "") -> list[str]:
     return out
 
 
-def assumptions(state: State, req: Request, dice: DiceSource) -> Outcome:
+def assumptions(state: State, req: rq.Query, dice: DiceSource) -> Outcome:
     """The default data filling the text's missing tables or gaps (replace any of it with
     --house-rules; see docs/rules/solo_napoleonic.md)."""
     paths = assumption_paths({k: v for k, v in state.data.items() if k != "options"})
@@ -174,47 +185,6 @@ def assumptions(state: State, req: Request, dice: DiceSource) -> Outcome:
         "default data (assumptions, editable with --house-rules):\n" + "\n".join(paths),
         {"assumptions": paths},
     )
-
-
-U = Param("unit", "unit id", "str", True)
-T = Param("target", "target unit id", "str", True)
-
-#: Facts a player may state for a morale-type test when positions are not kept (Kuryakin,
-#: Morale, Charge Test, Charge Home); every morale-type procedure declares all of them.
-MORALE_FACTS = (
-    Param("charged_by"),
-    Param("friendly_within_300", kind="int"),
-    Param("in_command", kind="bool"),
-    Param("casualties", kind="int"),
-    Param("flank_rear", kind="bool"),
-    Param("defending_cover", kind="bool"),
-    Param("artillery_no_reply", kind="bool"),
-    Param("melee_loser", kind="bool"),
-    Param("co_killed", kind="bool"),
-    Param("corps_killed", kind="bool"),
-    Param("friends_routing", kind="int"),
-    Param("vs_cavalry", kind="bool"),
-    Param("charged_by_higher_class", kind="bool"),
-    Param("officer_front", "the officer is in the front rank (optional rules)", "bool"),
-    Param("standard_front", "the standard is in the front rank (optional rules)", "bool"),
-)
-CHARGE_FACTS = (
-    Param("charging_inferior", "the target is of a lower class", "bool"),
-    Param("target_steady", "the target has not failed morale", "bool"),
-    Param("officer_front", "the officer is in the front rank (optional rules)", "bool"),
-    Param("standard_front", "the standard is in the front rank (optional rules)", "bool"),
-)
-MELEE_FACTS = (
-    Param("contact", "the two are in contact (positions not kept)", "bool"),
-    Param("a_figures", "figures of the attacker that count", "int"),
-    Param("b_figures", "figures of the defender that count", "int"),
-    Param("a_contact", "attacker's files in contact", "int"),
-    Param("b_contact", "defender's files in contact", "int"),
-    Param("a_hit_standing", "the attacker is hit standing", "bool"),
-    Param("b_hit_standing", "the defender is hit standing", "bool"),
-    Param("a_flank_rear", "the attacker's cavalry hit the enemy's flank or rear (+2)", "bool"),
-    Param("b_flank_rear", "the defender's cavalry hit the enemy's flank or rear (+2)", "bool"),
-)
 
 
 def fire_bands(state: State, f: Any, t: Any) -> list[str | None]:
@@ -268,262 +238,190 @@ def unit_options(state: State, u: Any) -> list[tuple[str, dict[str, Any], str, s
     return out
 
 
-def _procs() -> dict[str, Procedure[State]]:
-    P = Procedure
-    procs: list[Procedure[State]] = [
+def _procs() -> dict[str, KProcedure]:
+    P = procedure
+    procs = [
         P(
             "staff",
             staff.staff,
+            rq.Staff,
             "generate the staff's TH/AV/CR (or enter historical ratings)",
-            (
-                Param("general", "one general (default: every unrated one)"),
-                Param("th", "historical TH: below_average|average|above_average"),
-                Param("av", "historical AV: timid|normal|aggressive"),
-                Param("cr", "historical Control Rating", "int"),
-                Param("grade", "historical grade"),
-                Param("reroll", "roll again for rated generals", "bool"),
-            ),
             staff.staff_odds,
-            rule=staff.R_GEN,
+            staff.R_GEN,
         ),
         P(
             "control",
             staff.control,
+            rq.Control,
             "control phase: each brigadier rolls D8 under his CR",
-            (
-                Param("out_of_command", "units out of command (when not placed)", "list"),
-                Param(
-                    "seniors_near", "div/corps commanders within 300mm (when not placed)", "list"
-                ),
-            ),
             staff.control_odds,
-            rule=staff.R_CTRL,
+            staff.R_CTRL,
         ),
         P(
             "deal",
             cards.deal,
+            rq.Deal,
             "deal and reveal activation cards and chance cards",
-            (
-                Param("cards", "cards dealt by hand: {holder: number}", "json"),
-                Param("chance", "chance cards drawn by hand: {side: card}", "json"),
-            ),
             cards.deal_odds,
-            rule=cards.R_SEQ,
+            cards.R_SEQ,
         ),
         P(
             "next",
             cards.next_card,
+            rq.Next,
             "finish the active card and reveal whose turn it is",
             rule=cards.R_SEQ,
         ),
-        P("order", cards.order_query, "the card queue", query=True, rule=cards.R_SEQ),
+        P("order", cards.order_query, rq.Order, "the card queue", rule=cards.R_SEQ, query=True),
         P(
             "require",
             cards.require_morale,
+            rq.Require,
             "a unit must test morale: marker, or at once if it has acted",
-            (U, *MORALE_FACTS),
             cards.require_odds,
-            rule=cards.R_JUMP,
+            cards.R_JUMP,
         ),
         P(
             "chance",
             cards.play_chance,
+            rq.Chance,
             "play a side's chance card",
-            (Param("side", required=True), Param("on", "the unit it is played on, or random")),
             cards.chance_odds,
-            rule=cards.R_CHANCE,
+            cards.R_CHANCE,
         ),
         P(
             "move",
             actions.move,
+            rq.Move,
             "move a unit (random distance, swerve)",
-            (
-                U,
-                Param("distance", "mm (default: a full move)", "float"),
-                Param("mode", "advance|move|retire|retreat|pursuit|rout"),
-                Param("direction", "degrees from the facing (placed units)", "float"),
-                Param("toward", "the unit it moves toward (a restricted unit)"),
-            ),
             actions.move_odds,
-            rule=actions.R_MOVE,
+            actions.R_MOVE,
         ),
         P(
             "start",
             actions.start,
+            rq.OneUnit,
             "move from a standstill (d6)",
-            (U,),
             actions.start_odds,
-            rule=actions.R_STAND,
+            actions.R_STAND,
         ),
         P(
             "halt",
             actions.halt,
+            rq.OneUnit,
             "stop an advance (d6: 6 carries on)",
-            (U,),
             actions.halt_odds,
-            rule=actions.R_STAND,
+            actions.R_STAND,
         ),
         P(
             "formation",
             actions.formation,
+            rq.Formation,
             "change formation (d4 quarters)",
-            (
-                U,
-                Param("to", "new formation"),
-                Param("front", "figures in the new front", "int"),
-                Param("width", "a skirmish line's frontage in mm (at most 4x its line's)", "float"),
-            ),
             actions.formation_odds,
-            rule=actions.R_FORM,
+            actions.R_FORM,
         ),
         P(
             "disorder",
             actions.disorder,
+            rq.Disorder,
             "add/remove D chits; cause=collision rolls D3 each",
-            (
-                Param("cause", required=True),
-                Param("unit"),
-                Param("units", kind="list"),
-                Param("n", kind="int"),
-                Param("remove", kind="bool"),
-            ),
             actions.disorder_odds,
-            rule=actions.R_DIS,
+            actions.R_DIS,
         ),
         P(
             "reform",
             actions.reform,
+            rq.OneUnit,
             "reform: the whole turn, D6 chits removed",
-            (U,),
             actions.reform_odds,
-            rule=actions.R_DIS,
+            actions.R_DIS,
         ),
         P(
             "fire",
             fire.fire,
+            rq.Fire,
             "fire: volleys, skirmishers or a battery",
-            (
-                U,
-                T,
-                Param("range", "short|long (or canister for guns) when not placed"),
-                Param("volleys", kind="int"),
-                Param("cover", "none|soft|hard"),
-                Param("moved", kind="bool"),
-                Param("at_chargers", kind="bool"),
-                Param("reaction", "defensive fire at a charger", "bool"),
-                Param("hold", "hold the defensive fire owed at a charger", "bool"),
-                Param("staff_officer", kind="bool"),
-                Param("figures", kind="int"),
-                Param("through_skirmishers", kind="bool"),
-            ),
             fire.fire_odds,
-            rule=fire.R_FIRE,
+            fire.R_FIRE,
         ),
         P(
             "charge",
             morale.charge,
+            rq.Charge,
             "declare a charge: the charge test",
-            (
-                U,
-                T,
-                *CHARGE_FACTS,
-                Param(
-                    "flank_rear",
-                    "the charge hits the target's flank or rear (positions not kept)",
-                    "bool",
-                ),
-            ),
             morale.charge_odds,
-            rule=morale.R_CHARGE,
+            morale.R_CHARGE,
         ),
         P(
             "close",
             morale.close,
+            rq.OneUnit,
             "the charger moves up to its target (Charge Test)",
-            (U,),
             rule=morale.R_CHARGE,
         ),
         P(
             "morale",
             morale.morale,
+            rq.Morale,
             "morale test (d100 under BPL + modifiers)",
-            (U, *MORALE_FACTS),
             morale.morale_odds,
-            rule=morale.R_MORALE,
+            morale.R_MORALE,
         ),
         P(
             "rally",
             morale.rally,
+            rq.Rally,
             "rally a routing/retiring unit (a morale test)",
-            (U, *MORALE_FACTS),
             morale.rally_odds,
-            rule=morale.R_MORALE,
+            morale.R_MORALE,
         ),
         P(
             "charge_home",
             morale.charge_home,
+            rq.ChargeHome,
             "the charge home test",
-            (
-                U,
-                Param("uphill", kind="bool"),
-                Param("obstacle", "obstacle|building"),
-                Param("casualties_this_move", kind="int"),
-                Param("test", "test even if not needed", "bool"),
-                *CHARGE_FACTS,
-            ),
             morale.charge_home_odds,
-            rule=morale.R_HOME,
+            morale.R_HOME,
         ),
-        P(
-            "melee",
-            melee.melee,
-            "a round of melee",
-            (U, T, Param("round", kind="int"), *MELEE_FACTS),
-            melee.melee_odds,
-            rule=melee.R_MELEE,
-        ),
+        P("melee", melee.melee, rq.Melee, "a round of melee", melee.melee_odds, melee.R_MELEE),
         P(
             "brawl",
             melee.brawl,
+            rq.Brawl,
             "D3 further rounds of melee",
-            (U, T, *MELEE_FACTS),
             melee.brawl_odds,
-            rule=melee.R_MELEE,
+            melee.R_MELEE,
         ),
         P(
             "evade",
             melee.evade,
+            rq.Evade,
             "skirmishers evade cavalry D20 cm",
-            (U, Param("caught", kind="int")),
             melee.evade_odds,
-            rule=melee.R_CI,
+            melee.R_CI,
         ),
-        P(
-            "place",
-            actions.place,
-            "put a unit or general on the table (mm)",
-            (
-                Param("unit"),
-                Param("general"),
-                Param("x", kind="float", required=True),
-                Param("y", kind="float", required=True),
-                Param("facing", kind="float"),
-                Param("width", "frontage in mm (a skirmish line: at most 4x its line's)", "float"),
-                Param("depth", "depth in mm", "float"),
-            ),
-        ),
+        P("place", actions.place, rq.Place, "put a unit or general on the table (mm)"),
         P(
             "attach",
             actions.attach,
+            rq.Attach,
             "attach a general to a unit (unit=none detaches)",
-            (Param("general", required=True), U),
         ),
-        P("end_turn", end_turn, "end the turn", (Param("force", kind="bool"),), rule=R_TURN),
-        P("status", status, "a unit's state and what it may do", (U,), query=True),
-        P("reasons", reasons, "reasons for testing morale", query=True, rule=morale.R_MORALE),
+        P("end_turn", end_turn, rq.EndTurn, "end the turn", rule=R_TURN),
+        P("status", status, rq.OneUnit, "a unit's state and what it may do", query=True),
+        P(
+            "reasons",
+            reasons,
+            rq.Query,
+            "reasons for testing morale",
+            rule=morale.R_MORALE,
+            query=True,
+        ),
         P(
             "assumptions",
             assumptions,
+            rq.Query,
             "list the default data that fills the text's missing tables",
             query=True,
         ),
@@ -544,8 +442,13 @@ class SoloNapoleonic(Ruleset[State]):
 
     def __init__(self) -> None:
         self.scenarios = {"sample": "sample.toml"}
-        self.procedures = {k: requests.typed(p) for k, p in _procs().items()}
-        self.folds = {UnitChanged: fold_unit, GeneralChanged: fold_general, GameChanged: fold_game}
+        self.procedures = _procs()
+        self._facts = {e.kind: e for e in (*UNIT_FACTS, *GENERAL_FACTS, *TURN_FACTS)}
+        self.folds: dict[type, Any] = {
+            **{e: fold_unit for e in (*UNIT_FACTS, UnitChanged)},
+            **{e: fold_general for e in (*GENERAL_FACTS, GeneralChanged)},
+            **{e: fold_game for e in (*TURN_FACTS, GameChanged)},
+        }
 
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> State:
         house = options.get("house_rules") or {}
@@ -622,21 +525,38 @@ class SoloNapoleonic(Ruleset[State]):
         owed = self.obligations(state)
         if owed:
             for o in owed:
-                req = dict(o.request)
+                fields = dict(o.request)
                 if o.procedure == "fire" and rng.random() < 0.5:
-                    req["hold"] = True
-                yield o.procedure, req
+                    fields["hold"] = True
+                yield o.procedure, fields
             return
         opts = self.options(state)
         rng.shuffle(opts)
         for t in opts[:n]:
             yield t.procedure, dict(t.request)
 
+    def decode(self, d: Mapping[str, Any]) -> Any:
+        """A logged event: a current fact straight by its own decoder (the replay's hot path),
+        anything else (older versions, legacy patches, the referee's own) by the core's."""
+        cls = self._facts.get(d.get("kind"))  # type: ignore[arg-type]
+        if cls is not None and d.get("v") == cls.version:
+            data = d.get("data")
+            return cls.decode(data if type(data) is dict else {})
+        return super().decode(d)
+
+    def fold(self, state: State, event: Any) -> State:
+        f = self.folds.get(type(event))
+        if f is not None:
+            out: State = f(state, event)
+            return out
+        return super().fold(state, event)
+
     def apply(self, state: State, event: Any) -> State:
         """Untyped events of older logs (and typed ones, for scripts that call apply)."""
         f = self.folds.get(type(event))
         if f is not None:
-            return f(state, event)
+            out: State = f(state, event)
+            return out
         k = event.kind
         if k == "unit_changed":
             return apply_unit(state, event.data)

@@ -10,9 +10,11 @@ from typing import Any
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck, table_from_data
 from vedette.dice.tables import Table
 from vedette.errors import BadRequest, RuleViolation
-from vedette.rules.base import Outcome, Request
+from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import geom
+from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.common import Changes, opt
+from vedette.rules.solo_napoleonic.events import CommandChecked, ControlRolled, GeneralRated
 from vedette.rules.solo_napoleonic.model import AV, TH, General, State
 
 R_GEN = "Kuryakin, Generals"
@@ -76,29 +78,28 @@ def cr_odds(state: State, g: General) -> Odds:
     return replace(o, rows=tuple(rows))
 
 
-def _targets(state: State, req: Request) -> list[General]:
-    gid = req.get_opt_str("general")
+def _targets(state: State, req: rq.Staff) -> list[General]:
+    gid = req.general
     if gid is not None:
         return [state.general(gid)]
-    redo = req.get_bool("reroll")
+    redo = bool(req.reroll)
     return [g for g in state.generals if redo or not g.rated]
 
 
-def _historical(state: State, req: Request) -> dict[str, Any] | None:
-    given = {k: req[k] for k in ("th", "av", "cr", "grade") if k in req}
-    if not given:
+def _historical(state: State, req: rq.Staff) -> dict[str, Any] | None:
+    if req.th is None and req.av is None and req.cr is None and req.grade is None:
         return None
     out: dict[str, Any] = {}
-    if "th" in given:
-        out["th"] = req.get_choice("th", TH)
-    if "av" in given:
-        out["av"] = req.get_choice("av", AV)
+    if req.th is not None:
+        out["th"] = rq.choice(req.th, "th", TH)
+    if req.av is not None:
+        out["av"] = rq.choice(req.av, "av", AV)
     grades = {r["key"]: r for r in state.data["generals"]["grade_rows"]}
-    if "grade" in given:
-        out["grade"] = req.get_choice("grade", tuple(grades))
+    if req.grade is not None:
+        out["grade"] = rq.choice(req.grade, "grade", tuple(grades))
         out["cr"] = int(grades[out["grade"]]["cr"])
-    if "cr" in given:
-        cr = req.get_int("cr")
+    if req.cr is not None:
+        cr = req.cr
         if not 1 <= cr <= 9:
             raise BadRequest("'cr' must be 1-9 (the D8 roll must be less than it)")
         out["cr"] = cr
@@ -108,7 +109,7 @@ def _historical(state: State, req: Request) -> dict[str, Any] | None:
     return out
 
 
-def staff(state: State, req: Request, dice: DiceSource) -> Outcome:
+def staff(state: State, req: rq.Staff, dice: DiceSource) -> Outcome:
     """Rate the staff: roll TH (d6), AV (d6) and Grade/CR (d8) for every unrated general (or
     ``general=ID``), national variations added to the rolls; or enter historical ratings
     (``general=ID th=average av=aggressive cr=6``)."""
@@ -116,10 +117,10 @@ def staff(state: State, req: Request, dice: DiceSource) -> Outcome:
     hist = _historical(state, req)
     rolls: list[Roll] = []
     if hist is not None:
-        gid = req.get_opt_str("general")
+        gid = req.general
         if gid is None:
             raise BadRequest("historical ratings need 'general'")
-        g = ch.general(gid, "historical ratings entered (Kuryakin, Generals)", **hist)
+        g = ch.general(GeneralRated, gid, "historical ratings entered (Kuryakin, Generals)", **hist)
         return Outcome(
             tuple(ch.events), (), f"{g.describe()} (historical)", {"general": gid, "ratings": hist}
         )
@@ -147,12 +148,12 @@ def staff(state: State, req: Request, dice: DiceSource) -> Outcome:
                     rolls[-1] = r
             else:
                 got[which] = r.row
-        ch.general(g.id, "staff generated (Kuryakin, Generals)", **got)
+        ch.general(GeneralRated, g.id, "staff generated (Kuryakin, Generals)", **got)
     msg = "; ".join(ch.state.general(g.id).describe() for g in targets)
     return Outcome(tuple(ch.events), tuple(rolls), msg, {"generals": [g.id for g in targets]})
 
 
-def staff_odds(state: State, req: Request) -> list[Odds]:
+def staff_odds(state: State, req: rq.Staff) -> list[Odds]:
     if _historical(state, req) is not None:
         return []
     out: list[Odds] = []
@@ -170,10 +171,10 @@ def senior_modifier(state: State, senior: General) -> int:
     return 0
 
 
-def seniors_near(state: State, brig: General, req: Request) -> list[General]:
+def seniors_near(state: State, brig: General, req: rq.Control) -> list[General]:
     """Divisional and corps commanders within 300mm of the brigadier (positions, or the
     request's declared ``seniors_near`` list)."""
-    stated = req.get_list("seniors_near") if "seniors_near" in req else None
+    stated = req.seniors_near
     reach = float(opt(state, "senior_range_mm"))
     out: list[General] = []
     for s in state.chain(brig):
@@ -189,7 +190,7 @@ def seniors_near(state: State, brig: General, req: Request) -> list[General]:
     return out
 
 
-def control_check(state: State, brig: General, req: Request) -> UnderCheck:
+def control_check(state: State, brig: General, req: rq.Control) -> UnderCheck:
     """D8 needing LESS than the CR; a senior's modifier comes off the roll (raises the target)."""
     if brig.cr is None:
         raise RuleViolation(R_GEN, f"{brig.id} has no Control Rating yet: run 'staff' first")
@@ -221,7 +222,7 @@ def brigadiers(state: State) -> list[General]:
 
 
 def unit_in_command(
-    state: State, uid: str, req: Request, out_list: list[str] | None
+    state: State, uid: str, req: rq.Control, out_list: list[str] | None
 ) -> tuple[bool, str]:
     u = state.unit(uid)
     brig = state.brigadier_of(u)
@@ -236,7 +237,7 @@ def unit_in_command(
     return d <= reach, f"{d:.0f}mm from {brig.id}"
 
 
-def control(state: State, req: Request, dice: DiceSource) -> Outcome:
+def control(state: State, req: rq.Control, dice: DiceSource) -> Outcome:
     """The Control Phase: every brigadier rolls; units beyond 150mm of their brigadier (or
     listed in ``out_of_command``) are out of command control."""
     if state.phase not in ("control",):
@@ -248,7 +249,7 @@ def control(state: State, req: Request, dice: DiceSource) -> Outcome:
         r = control_check(state, b, req).resolve(dice)
         rolls.append(r)
         result[b.id] = "passed" if r.row == "pass" else "failed"
-    out_list = req.get_list("out_of_command") if "out_of_command" in req else None
+    out_list = req.out_of_command
     failed_out = bool(opt(state, "failed_control_out_of_command"))
     lines = []
     for u in state.units:
@@ -260,17 +261,17 @@ def control(state: State, req: Request, dice: DiceSource) -> Outcome:
             # leaves his units out of command control this move (only those beyond 150mm are
             # out "automatically"); option failed_control_out_of_command = false keeps them in
             ok, why = False, f"{u.brigade} failed his control roll"
-        ch.unit(u.id, f"command control ({why})", in_command=ok)
+        ch.unit(CommandChecked, u.id, f"command control ({why})", in_command=ok)
         if not ok:
             lines.append(f"{u.id} out of command ({why})")
-    ch.game("control phase", control=result, phase="cards")
+    ch.game(ControlRolled, "control phase", control=result, phase="cards")
     msg = ", ".join(f"{k} {v}" for k, v in result.items()) or "no brigadiers"
     if lines:
         msg += "; " + "; ".join(lines)
     return Outcome(tuple(ch.events), tuple(rolls), msg, {"control": result})
 
 
-def control_odds(state: State, req: Request) -> list[Odds]:
+def control_odds(state: State, req: rq.Control) -> list[Odds]:
     return [control_check(state, b, req).odds() for b in brigadiers(state)]
 
 

@@ -1,0 +1,78 @@
+"""Check-level branching in the chance algebra (``dice.sources.branch``) and a typed event's
+own decoder (``DomainEvent.decode``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import pytest
+
+from vedette.dice import SeededSource, standard
+from vedette.dice.sources import begin_attempt, branch, reject_attempt
+from vedette.errors import VedetteError
+from vedette.rules.base import Outcome
+from vedette.rules.protocol import DomainEvent, chances, decode_event
+
+THIRDS = [Fraction(1, 3), Fraction(2, 3)]
+
+
+def test_a_branch_is_explored_once_per_outcome_with_its_weight() -> None:
+    def run(d: Any) -> Outcome:
+        k = branch(d, THIRDS)
+        assert k is not None
+        return Outcome(result=f"{k}:{d.face(standard(2)) > 1}")
+
+    ch = chances(run)
+    assert ch.exact and ch.leaves == 4
+    assert ch.p("1:True") == Fraction(1, 3) and ch.p("0:False") == Fraction(1, 6)
+
+
+def test_a_real_source_rolls_instead_of_branching() -> None:
+    assert branch(SeededSource(1, 0), THIRDS) is None
+
+
+def test_a_rejected_attempt_after_a_branch_is_conditioned_where_it_began() -> None:
+    """A weighted branch, then a d6 rolled again on a 6: the d6 is uniform on 1-5 under each
+    branch, so the branch keeps its weight."""
+
+    def run(d: Any) -> Outcome:
+        k = branch(d, THIRDS)
+        while True:
+            begin_attempt(d)
+            f = d.face(standard(6))
+            if f < 6:
+                break
+            reject_attempt(d)
+        return Outcome(result=f"{k}:{f == 1}")
+
+    ch = chances(run)
+    assert ch.exact
+    assert ch.p("1:True") == Fraction(2, 3) * Fraction(1, 5)
+    assert sum(c.p for c in ch.rows) == 1
+
+
+@dataclass(frozen=True, slots=True)
+class Fast(DomainEvent):
+    kind: ClassVar[str] = "fast"
+    version: ClassVar[int] = 2
+    n: int
+
+    @classmethod
+    def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
+        return {"n": data["old"]}
+
+    @classmethod
+    def decode(cls, data: dict[str, Any]) -> Fast:
+        if type(data.get("n")) is not int:
+            raise VedetteError("fast.n must be a whole number")
+        return cls(data["n"] * 10)  # visibly its own decoder
+
+
+def test_an_event_kind_may_decode_itself_after_the_upgrade() -> None:
+    reg = {"fast": Fast}
+    assert decode_event(reg, {"kind": "fast", "v": 2, "data": {"n": 3}}) == Fast(30)
+    assert decode_event(reg, {"kind": "fast", "v": 1, "data": {"old": 4}}) == Fast(40)
+    with pytest.raises(VedetteError, match=r"fast\.n"):
+        decode_event(reg, {"kind": "fast", "v": 2, "data": {"n": "x"}})

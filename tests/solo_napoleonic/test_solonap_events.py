@@ -1,0 +1,132 @@
+"""Issue 14: the events are domain facts named from the rules; old logs (field patches) still
+import and replay to the same state.
+
+``tests/fixtures/kuryakin_patch_events/k_random.jsonl`` is a game played by the release before
+the domain facts (sample scenario, seed 3, optional figures on; 400 steps of a seeded player
+taking the first request ``legal_requests`` offered that the referee accepted), whose log holds
+only the patch events ``unit_changed``/``general_changed``/``game_changed``;
+``k_random.state.json`` is the state that release reached. Release 0.1's own saved game
+(tests/fixtures/saved_games_v0_1/k1.jsonl) is tested in test_solonap_flow.py and by the
+conformance suite.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vedette.engine import Game, Store, replay
+from vedette.errors import VedetteError
+from vedette.rules.solo_napoleonic import RULESET as R
+from vedette.rules.solo_napoleonic.common import LEGACY_EVENTS
+from vedette.rules.solo_napoleonic.events import GENERAL_FACTS, TURN_FACTS, UNIT_FACTS
+
+FIX = Path(__file__).resolve().parents[1] / "fixtures" / "kuryakin_patch_events"
+LEGACY = {c.kind for c in LEGACY_EVENTS}
+
+
+def replayed_requests() -> Game:
+    """The fixture's game played again now: the same scenario, options and seed, and every
+    action's procedure and request in the same order (so the same dice)."""
+    recs = [json.loads(x) for x in (FIX / "k_random.jsonl").read_text().splitlines()[1:]]
+    created = recs[0]["payload"]
+    g = Game.create(
+        Store(":memory:"),
+        "k",
+        "solo_napoleonic",
+        created["scenario"],
+        seed=created["seed"],
+        options=created.get("options") or {},
+    )
+    for r in recs[1:]:
+        assert r["kind"] == "action"
+        g.perform(r["payload"]["procedure"], r["payload"]["request"])
+    return g
+
+
+def state_of(g: Game) -> Any:
+    return json.loads(json.dumps(R.state_json(g.state)))
+
+
+def kinds(g: Game) -> set[str]:
+    return {e["kind"] for r in g.records if r.kind == "action" for e in r.payload.get("events", [])}
+
+
+@pytest.fixture(scope="module")
+def before() -> Any:
+    return json.loads((FIX / "k_random.state.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def played() -> Game:
+    return replayed_requests()
+
+
+def test_an_old_log_of_patch_events_imports_to_the_state_it_had(before: Any) -> None:
+    text = (FIX / "k_random.jsonl").read_text(encoding="utf-8")
+    g = Game.import_jsonl(Store(":memory:"), text, "old")
+    assert kinds(g) == LEGACY  # the fixture is what it says: patches only
+    assert state_of(g) == before
+    # the log ends with A4's melee against F2 owed, though F2 was shot to nothing meanwhile:
+    # a step against a unit gone is no longer owed (found by this test), so play goes on
+    assert not g.state.unit("F2").on_table
+    assert not [o for o in g.obligations() if o.id.startswith("charge:A4:")]
+    n = len(g.records)
+    for proc, req in list(R.legal_requests(g.state, random.Random(0))):  # and plays on
+        try:
+            g.perform(proc, req)
+            break
+        except VedetteError:
+            continue
+    assert len(g.records) == n + 1
+    assert not {e["kind"] for e in g.records[-1].payload["events"]} & LEGACY
+
+
+def test_the_same_game_played_now_records_domain_facts_and_reaches_the_same_state(
+    before: Any, played: Game
+) -> None:
+    assert state_of(played) == before
+    got = kinds(played)
+    assert not got & LEGACY
+    # the charge sequence, fire, morale and melee all ran: their facts are in the log
+    assert {
+        "charge_declared",
+        "closed_up",
+        "charged_home",
+        "melee_round",
+        "fired",
+        "casualties_taken",
+        "morale_failed",
+        "morale_held",
+        "cards_dealt",
+        "turn_ended",
+    } <= got
+    assert replay(R, played.store.records(played.id)).state == played.state
+    again = Game.import_jsonl(Store(":memory:"), played.export_jsonl(), "again")
+    assert again.state == played.state
+
+
+def test_every_fact_kind_is_registered_once_and_declares_what_it_changes() -> None:
+    facts = (*UNIT_FACTS, *GENERAL_FACTS, *TURN_FACTS)
+    names = [c.kind for c in facts]
+    assert len(names) == len(set(names))
+    assert set(names) | LEGACY == set(R.event_registry())
+    assert all(c.touches and c.version == 1 for c in facts)
+
+
+def test_a_fact_changing_what_its_kind_does_not_is_refused_on_import(played: Game) -> None:
+    lines = played.export_jsonl().splitlines()
+    for i, line in enumerate(lines):
+        rec = json.loads(line)
+        evs = rec.get("payload", {}).get("events", [])
+        moved = [e for e in evs if e["kind"] == "moved"]
+        if moved:
+            moved[0]["data"]["set"]["figures"] = 99  # a move that kills men
+            lines[i] = json.dumps(rec)
+            break
+    with pytest.raises(VedetteError, match="'moved' cannot change 'figures'"):
+        Game.import_jsonl(Store(":memory:"), "\n".join(lines), "forged")
