@@ -29,7 +29,8 @@ def test_sequences_are_declared_by_each_ruleset() -> None:
     assert set(get("nab").sequences()) == {"screen"}
     assert set(get("2x2").sequences()) == {"attack"}
     assert set(get("asl").sequences()) == {"shifts"}
-    for name in ("nab", "2x2", "asl"):
+    assert set(get("solonap").sequences()) == {"charge_to_melee"}
+    for name in ("nab", "2x2", "asl", "solonap"):
         for seq in get(name).sequences().values():
             assert seq.query and seq.rule and seq.help
 

@@ -1,0 +1,228 @@
+"""Kuryakin sequences (docs/rules/solo_napoleonic.md, "Sequences").
+
+``charge_to_melee``: a charge from its declaration to the end of the first round of melee (Kuryakin,
+Charge Test; Charge Home Test; Melee; Morale): the charge test, the target's forced morale test
+and its result chart, the target's defensive fire (short range, only if its morale held), the
+attacker moving up, the charge home test, the first round of melee with its casualties and the
+loser's morale test. It declares the charge with the ruleset's own ``charge``, then takes the
+steps the guided charge owes (``Ruleset.obligations``: each owed step of this charge, with its
+pre-filled request) in the order the rules owe them, exactly as play from ``todo`` goes. The
+end state is read from the units as the state shows them (status, figures), never from the
+procedures' events.
+
+``until`` stops it earlier: ``morale`` after the target's morale test, ``home`` after the charge
+home test (smaller trees, which the chance algebra can enumerate where the whole charge must be
+sampled).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from vedette.errors import BadRequest, RuleViolation
+from vedette.rules.fields import arg
+from vedette.rules.sequence import Steps, sequence
+
+R_CHARGE = "Kuryakin, Charge Test"
+
+#: the most owed steps one charge takes before the first round of melee is over (morale,
+#: evade, fire, close, home, melee, two losers' tests: a guard against a flow that loops)
+MAX_STEPS = 12
+
+#: the steps after which each ``until`` stops (the charger's ``charge_step`` then)
+_UNTIL_DONE = {
+    "morale": ("evade", "fire", "close"),
+    "home": ("melee",),
+    "melee": ("brawl",),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeRequest:
+    """A charge from declaration to the end of the first round of melee."""
+
+    procedure_name: ClassVar[str] = "charge_to_melee"
+    unit: str = arg("the charging unit", positional=True)
+    target: str = arg("the unit charged", positional=True)
+    flank_rear: bool = arg(
+        "the charge hits the target's flank or rear (stated with the charge)", default=False
+    )
+    until: Literal["morale", "home", "melee"] = arg(
+        "where the sequence stops: after the target's morale test (morale), after the charge"
+        " home test (home) or after the first round of melee and the loser's morale (melee)",
+        default="melee",
+    )
+
+
+def check_charge(state: Any, r: ChargeRequest) -> None:
+    if r.unit == r.target:
+        raise BadRequest("target: a unit cannot charge itself")
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """What the label reads of a unit, from the state's public view of it."""
+
+    status: str
+    figures: int
+    on_table: bool
+    morale_failed: bool
+    disorder: int
+
+
+def _view(state: Any, uid: str) -> _Seen:
+    u = state.unit(uid)
+    return _Seen(
+        str(u.status), int(u.figures), bool(u.on_table), bool(u.morale_failed), int(u.disorder)
+    )
+
+
+def _failed(before: _Seen, after: _Seen) -> bool:
+    """Did the morale test just taken fail (a failure binds for the turn and the chart's result
+    changes the unit; a unit that had failed already and passes is left as it was)?"""
+    return after.morale_failed and (not before.morale_failed or before != after)
+
+
+def _owed(steps: Steps, cid: str) -> Any:
+    """The first step this charge owes now (its obligations' ids begin ``charge:<charger>:``)."""
+    for o in steps.ruleset.obligations(steps.state):
+        if o.id.startswith(f"charge:{cid}:"):
+            return o
+    return None
+
+
+def _fate(after: _Seen) -> str:
+    """A failed morale test in words, from the status it left."""
+    if not after.on_table:
+        return "leaves the table"
+    return {"routing": "routs", "retiring": "retires in disorder"}.get(
+        after.status, "fails morale and halts"
+    )
+
+
+def _lost(before: _Seen, after: _Seen) -> int:
+    return before.figures - after.figures
+
+
+def _figures(n: int) -> str:
+    return f"{n} figure{'' if n == 1 else 's'}"
+
+
+def play_charge(steps: Steps, r: ChargeRequest) -> str:
+    c, t = r.unit, r.target
+    req: dict[str, Any] = {"unit": c, "target": t}
+    if r.flank_rear:
+        req["flank_rear"] = True
+    steps.step("charge", req)
+    if steps.state.unit(c).charge_step is None:
+        return f"{c} will not charge {t}"
+    parts: list[str] = []
+    stop = _UNTIL_DONE[r.until]
+    fire_loss = 0
+    melee_start: dict[str, _Seen] = {}
+    for _ in range(MAX_STEPS):
+        cu = steps.state.unit(c)
+        if cu.charge_step is None or cu.charge_step in stop:
+            break
+        o = _owed(steps, c)
+        if o is None:
+            if cu.charge_step == "morale":
+                # the target tests when its jumped card comes (Kuryakin, Movement); the
+                # sequence does not play the cards between: it takes the test now
+                o_proc, o_req = "morale", {"unit": t, "charged_by": c}
+            else:
+                raise RuleViolation(R_CHARGE, f"{c}'s charge waits at {cu.charge_step}")
+        else:
+            o_proc, o_req = o.procedure, dict(o.request)
+        before = {x: _view(steps.state, x) for x in (c, t)}
+        step = cu.charge_step
+        if step == "melee":
+            melee_start = before
+        steps.step(o_proc, o_req)
+        after = {x: _view(steps.state, x) for x in (c, t)}
+        if step == "morale":
+            if _failed(before[t], after[t]):
+                parts.append(f"{t} {_fate(after[t])} before contact")
+            else:
+                parts.append(f"{t} holds")
+        elif step == "evade":
+            parts.append(f"{t} evades")
+        elif step == "fire":
+            fire_loss = _lost(before[c], after[c])
+            hit = f"{c} loses {_figures(fire_loss)}" if fire_loss else "no loss"
+            parts.append(f"{t}'s fire: {hit}")
+        elif step == "home":
+            if steps.state.unit(c).charge_step == "melee":
+                parts.append("charge goes home")
+            elif fire_loss:
+                parts.append(f"{c} halted by fire")
+            else:
+                parts.append(f"{c} fails to charge home")
+        elif step == "melee":
+            parts.append(_melee_words(c, t, melee_start, after))
+        elif step == "loser":
+            x = o_req["unit"]
+            parts.append(f"{x} {_fate(after[x])}" if _failed(before[x], after[x]) else f"{x} holds")
+    return f"{c} charges {t}: " + "; ".join(parts)
+
+
+def _melee_words(
+    c: str,
+    t: str,
+    before: dict[str, _Seen],
+    after: dict[str, _Seen],
+) -> str:
+    lc, lt = _lost(before[c], after[c]), _lost(before[t], after[t])
+    if lc == lt:
+        return f"melee: drawn, each loses {_figures(lc)}"
+    win, lose, ll = (c, t, lt) if lc < lt else (t, c, lc)
+    return f"melee: {win} wins, {lose} loses {_figures(ll)}"
+
+
+def charge_facets(label: str) -> list[str]:
+    """The chance of each thing a charge may come to, whichever end state it is part of."""
+    head, _, rest = label.partition(": ")
+    words = head.split()
+    c = words[0]
+    if "will not charge" in head:
+        return ["no charge (the charge test fails)"]
+    t = words[-1]
+    parts = rest.split("; ")
+    out = ["charge declared"]
+    for p in parts:
+        if p.startswith(f"{t} ") and p.endswith("before contact"):
+            out.append("target fails morale")
+            if " routs " in p:
+                out.append("target routs")
+        elif p == "charge goes home":
+            out.append(p)
+        elif p.startswith(f"{c} halted by fire") or p.startswith(f"{c} fails to charge home"):
+            out.append("charge fails to go home")
+        elif p.startswith("melee: "):
+            out.append("melee fought")
+            if p.startswith(f"melee: {c} wins"):
+                out.append("charger wins the first round")
+            elif p.startswith(f"melee: {t} wins"):
+                out.append("target wins the first round")
+        elif p == f"{t} routs":
+            out.append("target routs")
+        elif p == f"{c} routs":
+            out.append("charger routs")
+    return out
+
+
+SEQUENCES = {
+    "charge_to_melee": sequence(
+        "charge_to_melee",
+        ChargeRequest,
+        "solo_napoleonic",
+        play_charge,
+        "a charge from declaration to the end of the first round of melee: charge test, the"
+        " target's morale, defensive fire, moving up, charge home, the first melee round and"
+        " the loser's morale; each end state",
+        "Kuryakin, Charge Test; Charge Home Test; Melee; Morale",
+        check_charge,
+        charge_facets,
+    ),
+}

@@ -1,0 +1,184 @@
+"""Kuryakin 'charge_to_melee' sequence (issue 17): a charge from declaration to the end of the
+first round of melee, checked against an enumeration of every percentile face written here from
+the text: percentile dice read 00-99 and pass below the figure (Kuryakin, Morale: "80% passes
+80 times in 100"); Charge Test BPL A 85 / B 75 / C 65 / D 55; morale BPL A 95 / B 80 / C 65 /
+D 50; Charge Home BPL C 60; the morale result chart (a D10, our shipped default): 1-2 routs,
+3-4 retires in disorder, 5-10 stays (halts or retires facing the enemy); no charge home test
+when the target failed its morale and the charger has taken no casualties (Cavalry vs.
+Infantry). No generals in these scenarios, so no command or attachment modifiers."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from solonap_helpers import unit
+
+from vedette.cli.main import main
+from vedette.engine import Game, Store
+from vedette.errors import BadRequest, RuleViolation
+from vedette.rules import get
+from vedette.rules.protocol import Chances, chances
+from vedette.rules.sequence import summary_of
+
+NAME = "charge_to_melee"
+PCT = range(100)  # a percentile die read 00-99
+CHART = {1: "routs", 2: "routs", 3: "retires in disorder", 4: "retires in disorder"}
+
+
+def duel(tmp_path: Path, f1: dict[str, Any], a1: dict[str, Any]) -> Game:
+    """F1 on card 1 (active), A1 on card 2; units not placed (distances stated or none)."""
+    scen = {
+        "title": "charge",
+        "sides": ["French", "Allies"],
+        "units": [unit("F1", **f1), unit("A1", "Allies", **a1)],
+        "generals": [],
+    }
+    g = Game.create(Store(tmp_path / "g.db"), "g", "solonap", scen, seed=5)
+    g.perform("control", {})
+    g.perform("deal", {"cards": {"F1": 1, "A1": 2}, "chance": {}})
+    g.perform("next", {})
+    return g
+
+
+def sampled(g: Game, request: dict[str, Any], samples: int) -> Chances:
+    """The sequence sampled at once (limit 0), ``samples`` seeded runs."""
+    seq = g.sequences()[NAME]
+    plan = seq.plan(g.state, seq.parse(request))
+    state = g.state
+    return chances(lambda dice: seq.resolve(state, plan, dice), limit=0, samples=samples)
+
+
+def chart_word(face: int) -> str:
+    return CHART.get(face, "fails morale and halts")
+
+
+def brute_force(charge: int, morale: int, home: int | None) -> dict[str, Fraction]:
+    """Every face of each die rolled: the charge test; the target's morale test; its chart (a
+    failure only); and (``home``: the charge home test's figure, for a target that gives no
+    fire) the charge home test, which a target's failure makes unnecessary."""
+    out: dict[str, Fraction] = {}
+
+    def add(label: str, p: Fraction) -> None:
+        out[label] = out.get(label, Fraction(0)) + p
+
+    one = Fraction(1, len(PCT))
+    for c, m in itertools.product(PCT, PCT):
+        if c >= charge:
+            add("F1 will not charge A1", one * one)
+        elif m < morale and home is None:
+            add("F1 charges A1: A1 holds", one * one)
+        elif m < morale:
+            for h in PCT:
+                went = "charge goes home" if h < home else "F1 fails to charge home"
+                add(f"F1 charges A1: A1 holds; {went}", one * one * one)
+        else:
+            for d in range(1, 11):
+                # no charge home test: the target failed its morale, F1 is unhurt
+                then = "; charge goes home" if home is not None else ""
+                add(f"F1 charges A1: A1 {chart_word(d)} before contact{then}", one * one / 10)
+    return out
+
+
+def test_charge_test_and_target_morale_equal_brute_force(tmp_path: Path) -> None:
+    """D infantry (charge 55%) against A infantry (morale 95%): small enough to enumerate."""
+    g = duel(tmp_path, {"grade": "D"}, {"grade": "A"})
+    c = g.chances(NAME, {"unit": "F1", "target": "A1", "until": "morale"})
+    assert c.exact
+    assert {r.result: r.p for r in c.rows} == brute_force(55, 95, None)
+    each = {r.result: r.p for r in summary_of(get("solonap").sequences()[NAME], c)}
+    assert each["charge declared"] == Fraction(55, 100)
+    assert each["target fails morale"] == Fraction(55, 100) * Fraction(5, 100)
+    assert each["target routs"] == Fraction(55, 100) * Fraction(5, 100) * Fraction(2, 10)
+
+
+def test_through_charge_home_sampled_holds_the_exact_value(tmp_path: Path) -> None:
+    """C cavalry against C cavalry (which gives no defensive fire): charge 65%, the target's
+    morale 65%, charge home 60%; the tree is too large to enumerate, so it is sampled, and says
+    so; each end state's and each facet's 95% interval holds its brute-force value."""
+    g = duel(tmp_path, {"kind": "cavalry"}, {"kind": "cavalry"})
+    c = sampled(g, {"unit": "F1", "target": "A1", "until": "home"}, 3000)
+    assert not c.exact and "too many" in c.note
+    exact = brute_force(65, 65, 60)
+    assert {r.result for r in c.rows} == set(exact)
+    for r in c.rows:
+        assert r.low is not None and r.high is not None
+        assert r.low <= exact[r.result] <= r.high, r.result
+    each = {r.result: r for r in summary_of(get("solonap").sequences()[NAME], c)}
+    home = Fraction(65, 100) * (Fraction(65, 100) * Fraction(60, 100) + Fraction(35, 100))
+    for facet, p in (
+        ("charge goes home", home),
+        ("charge declared", Fraction(65, 100)),
+        ("target fails morale", Fraction(65, 100) * Fraction(35, 100)),
+    ):
+        f = each[facet]
+        assert f.low is not None and f.high is not None
+        assert f.low <= p <= f.high, facet
+
+
+def test_the_whole_charge_follows_the_owed_steps(tmp_path: Path) -> None:
+    """Infantry against infantry to the end of the first round: every step the guided charge
+    owes appears in the end states, in the order the rules owe them; the facets count them."""
+    g = duel(tmp_path, {"grade": "B"}, {"grade": "C"})
+    c = sampled(g, {"unit": "F1", "target": "A1"}, 300)
+    assert not c.exact
+    labels = [r.result for r in c.rows]
+    assert "F1 will not charge A1" in labels
+    fired = [x for x in labels if "A1 holds; A1's fire: " in x]
+    assert fired, "no defensive fire after the target held"
+    assert all("A1's fire" not in x for x in labels if "before contact" in x)
+    melee = [x for x in labels if "; melee: " in x]
+    assert melee and all(x.index("charge goes home") < x.index("melee: ") for x in melee)
+    assert any("F1 halted by fire" in x for x in labels)
+    for x in melee:
+        tail = x.split("; melee: ")[1]
+        assert tail.startswith(("F1 wins", "A1 wins", "drawn"))
+        if not tail.startswith("drawn"):  # the loser checks morale
+            loser = "A1" if tail.startswith("F1 wins") else "F1"
+            assert f"; {loser} " in x.split("melee: ")[1], x
+    each = {r.result: r.p for r in summary_of(get("solonap").sequences()[NAME], c)}
+    assert each["charge declared"] + each["no charge (the charge test fails)"] == 1
+    assert each["melee fought"] == each["charge goes home"]
+    # the sequence changes nothing in the game
+    assert len(g.records) == 4
+
+
+def test_refusals_are_the_requests(tmp_path: Path) -> None:
+    g = duel(tmp_path, {}, {})
+    with pytest.raises(BadRequest, match="target"):
+        g.chances(NAME, {"unit": "F1", "target": "F1"})
+    with pytest.raises(BadRequest, match="until"):
+        g.chances(NAME, {"unit": "F1", "target": "A1", "until": "brawl"})
+    with pytest.raises(RuleViolation, match="not A1's card"):
+        g.chances(NAME, {"unit": "A1", "target": "F1"})
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [90])  # fails: binds for the turn
+    with pytest.raises(RuleViolation, match="failed its charge test"):
+        g.chances(NAME, {"unit": "F1", "target": "A1"})
+
+
+def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Listed with the other sequences, computed through 'vedette solonap chances', sampled when
+    the tree is too large and saying so; a bad request is one line."""
+    g = duel(tmp_path, {}, {})
+    db = str(tmp_path / "g.db")
+    assert main(["--db", db, "solonap", "chances", "--game", "g"]) == 0
+    assert NAME in capsys.readouterr().out
+    assert main(["--db", db, "solonap", "chances", "--json", "--game", "g"]) == 0
+    listed = {s["name"]: s for s in json.loads(capsys.readouterr().out)}
+    assert "until" in listed[NAME]["fields"]["properties"]
+    args = ["--db", db, "solonap", "chances", NAME, "F1", "A1", "until=morale", "--game", "g"]
+    assert main([*args, "--limit", "50"]) == 0
+    text = capsys.readouterr().out
+    assert "SAMPLED" in text and "95%" in text and "F1 will not charge A1" in text
+    assert "each" in text and "charge declared" in text
+    assert main([*args, "--limit", "50", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["exact"] is False and data["note"] and data["each"]
+    assert main(["--db", db, "solonap", "chances", NAME, "F1", "--game", "g"]) != 0
+    err = capsys.readouterr().err
+    assert "target" in err and "Traceback" not in err
+    assert len(g.store.records(g.id)) == 4  # nothing logged
