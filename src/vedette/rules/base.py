@@ -420,6 +420,22 @@ class Ruleset(Generic[S]):
         """The game as text (map, units, phase)."""
         return repr(state)
 
+    def snapshot(self, state: S, initial: S) -> dict[str, Any]:
+        """The state as JSON for the store's snapshots (a cache, never the truth); fields it
+        shares with ``initial`` (the scenario's set-up: maps, tables) are written as
+        references. Default: the engine's tagged JSON codec (no pickle); it raises
+        ``vedette.engine.snapshot.Unsnapshottable`` for a state it cannot write, and the game
+        then keeps no snapshot."""
+        from vedette.engine.snapshot import snapshot_state
+
+        return snapshot_state(state, initial)
+
+    def restore(self, data: Mapping[str, Any], initial: S) -> S:
+        """The state :meth:`snapshot` wrote, on the same scenario's ``initial`` state."""
+        from vedette.engine.snapshot import restore_state
+
+        return restore_state(dict(data), initial)  # type: ignore[no-any-return]
+
     def state_json(self, state: S) -> dict[str, Any]:
         """The game state as JSON for shells."""
         return {"repr": repr(state)}
