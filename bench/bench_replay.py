@@ -34,7 +34,7 @@ from vedette import rules
 from vedette.engine import Game, Store, replay
 from vedette.errors import VedetteError
 
-ACTIONS = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
+ACTIONS = 3000  # python bench/bench_replay.py [ACTIONS]
 SHM = "/dev/shm" if Path("/dev/shm").is_dir() else None  # the log's file: memory, not a disk
 
 Player = Callable[[Game, random.Random], tuple[str, dict[str, Any]]]
@@ -149,6 +149,9 @@ def play(name: str, db: Path, actions: int, seed: int = 11) -> Game:
 
 
 def main() -> None:
+    global ACTIONS
+    if len(sys.argv) > 1:
+        ACTIONS = int(sys.argv[1])
     print(
         f"replay and open per ruleset: a log of about {ACTIONS:,} actions played from the sample"
         " scenario by a seeded random player"

@@ -103,15 +103,16 @@ def canonical_request(request: Mapping[str, Any]) -> str:
     return json.dumps(request, sort_keys=True, default=str)
 
 
-def replay(ruleset: Ruleset[Any], records: Sequence[Record]) -> Replayed:
-    """Fold a whole log. Same log, same state: always."""
+def replay(ruleset: Ruleset[Any], records: Sequence[Record], stored: bool = False) -> Replayed:
+    """Fold a whole log. Same log, same state: always. ``stored``: the log is the store's own
+    (decoded without the input limits an imported log is checked against)."""
     if not records or records[0].kind != "created":
         raise GameError("a game log must start with a 'created' event")
     c = records[0].payload
     state = ruleset.initial_state(c["scenario"], _options(c))
     actions = effective_actions(records[1:])
     fold = ruleset.fold
-    decode = ruleset.decode
+    decode = ruleset.decode_stored if stored else ruleset.decode
     for a in actions:
         for e in a.payload["events"]:
             state = fold(state, decode(e))
@@ -430,7 +431,9 @@ class Game:
                 continue
             base = seq
             break
-        fold, decode = self.ruleset.fold, self.ruleset.decode
+        fold, decode = self.ruleset.fold, self.ruleset.decode_stored
+        if n - base <= 4 * SNAPSHOT_EVERY:
+            self.records[base:n]  # the tail in one read
         for seq in self.store.in_force(self.id, after=base):
             for e in self.records[seq - 1].payload["events"]:
                 state = fold(state, decode(e))

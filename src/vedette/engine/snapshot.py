@@ -29,6 +29,8 @@ from importlib import import_module
 from types import MappingProxyType
 from typing import Any
 
+from vedette.rules.pmap import PMap
+
 #: bump when this encoding changes: every older snapshot is then stale
 CODEC_VERSION = 1
 
@@ -83,6 +85,8 @@ def encode(x: Any) -> Any:
         return {"l": [encode(v) for v in x]}
     if t is dict or t is MappingProxyType:
         return {"d" if t is dict else "m": [[encode(k), encode(v)] for k, v in x.items()]}
+    if t is PMap:
+        return {"P": [[encode(k), encode(v)] for k, v in x.items()], "o": x.ordered}
     if t is frozenset or t is set:
         return {"F" if t is frozenset else "s": [encode(v) for v in x]}
     if t is Fraction:
@@ -111,6 +115,8 @@ def decode(x: Any) -> Any:
         return {decode(k): decode(i) for k, i in v}
     if tag == "m":
         return MappingProxyType({decode(k): decode(i) for k, i in v})
+    if tag == "P":
+        return PMap([(decode(k), decode(i)) for k, i in v], ordered=bool(rest[0][1]))
     if tag == "F":
         return frozenset(decode(i) for i in v)
     if tag == "s":

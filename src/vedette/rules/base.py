@@ -228,13 +228,21 @@ class Ruleset(Generic[S]):
 
     def decode(self, d: Mapping[str, Any]) -> Any:
         """A logged event as a value (typed where the ruleset registered its kind)."""
-        from vedette.rules.protocol import decode_event
-
         reg = self.__dict__.get("_event_reg")
         if reg is None:
-            reg = self.event_registry()
-            self.__dict__["_event_reg"] = reg
-        return decode_event(reg, d)
+            from vedette.rules.protocol import decode_event
+
+            reg = self.__dict__["_event_reg"] = self.event_registry()
+            self.__dict__["_decode_event"] = decode_event
+        return self.__dict__["_decode_event"](reg, d)
+
+    def decode_stored(self, d: Mapping[str, Any]) -> Any:
+        """:meth:`decode` for an event of the game's own store (see ``decode_event``)."""
+        reg = self.__dict__.get("_event_reg")
+        if reg is None:
+            self.decode({"kind": ""})
+            reg = self.__dict__["_event_reg"]
+        return self.__dict__["_decode_event"](reg, d, True)
 
     def fold(self, state: S, event: Any) -> S:
         """The one fold dispatcher: the referee's own events, typed events by their
