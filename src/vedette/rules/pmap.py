@@ -84,6 +84,20 @@ class PMap(Mapping[K, V], Generic[K, V]):
             return iter(self._order)
         return (k for b in self._buckets for k in b)
 
+    def values(self) -> list[V]:  # type: ignore[override]
+        """The values in order (a list: the map never changes)."""
+        if self._order is None:
+            return [v for b in self._buckets for v in b.values()]
+        bs, m = self._buckets, self._mask
+        return [bs[hash(k) & m][k] for k in self._order]
+
+    def items(self) -> list[tuple[K, V]]:  # type: ignore[override]
+        """The (key, value) pairs in order (a list: the map never changes)."""
+        if self._order is None:
+            return [kv for b in self._buckets for kv in b.items()]
+        bs, m = self._buckets, self._mask
+        return [(k, bs[hash(k) & m][k]) for k in self._order]
+
     def __repr__(self) -> str:
         return repr(dict(self.items()))
 
