@@ -78,6 +78,19 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, seq)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS log_index_actions ON log_index(game_id, action, undone, seq);
+    CREATE TABLE IF NOT EXISTS log_index_rows(
+        game_id INTEGER PRIMARY KEY,
+        n INTEGER NOT NULL
+    );
+    CREATE TRIGGER IF NOT EXISTS log_index_counted AFTER INSERT ON log_index
+    BEGIN
+        INSERT INTO log_index_rows(game_id, n) VALUES (NEW.game_id, 1)
+        ON CONFLICT(game_id) DO UPDATE SET n = n + 1;
+    END;
+    CREATE TRIGGER IF NOT EXISTS log_index_uncounted AFTER DELETE ON log_index
+    BEGIN
+        UPDATE log_index_rows SET n = n - 1 WHERE game_id = OLD.game_id;
+    END;
     ALTER TABLE snapshots ADD COLUMN book TEXT NOT NULL DEFAULT '';
     """,
 )
@@ -348,10 +361,14 @@ class Store:
             self._put_index(game_id, rows)
 
     def index_count(self, game_id: int) -> int:
+        """How many index rows the game has, if they run 1..n without a gap (else -1): kept
+        by triggers, so the check costs the same at any length of log."""
         row = self.db.execute(
-            "SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM log_index WHERE game_id=?", (game_id,)
+            "SELECT (SELECT n FROM log_index_rows WHERE game_id=?1),"
+            " (SELECT COALESCE(MAX(seq), 0) FROM log_index WHERE game_id=?1)",
+            (game_id,),
         ).fetchone()
-        return int(row[0]) if row[0] == row[1] else -1
+        return int(row[0]) if row[0] is not None and row[0] == row[1] else -1
 
     def index_rows(self, game_id: int, after: int = 0) -> list[IndexRow]:
         rows = self.db.execute(
@@ -388,17 +405,24 @@ class Store:
         with self._tx():
             self._put_snapshot(game_id, snap)
 
-    def snapshot_bases(self, game_id: int, model: int) -> list[tuple[int, int, int]]:
+    def snapshot_bases(self, game_id: int, model: int) -> Iterator[tuple[int, int, int]]:
         """(seq, the action on top there, whether that action is undone now) of every
-        snapshot of the given model holding a state, latest first."""
-        rows = self.db.execute(
-            "SELECT s.seq, i.top, COALESCE(t.undone, 0) FROM snapshots s"
-            " JOIN log_index i ON i.game_id=s.game_id AND i.seq=s.seq"
-            " LEFT JOIN log_index t ON t.game_id=s.game_id AND t.seq=i.top"
-            " WHERE s.game_id=? AND s.model=? AND s.state<>'' ORDER BY s.seq DESC",
-            (game_id, model),
-        ).fetchall()
-        return [(int(a), int(b), int(c)) for a, b, c in rows]
+        snapshot of the given model holding a state, latest first (read a page at a time)."""
+        before = 2**62
+        while True:
+            rows = self.db.execute(
+                "SELECT s.seq, i.top, COALESCE(t.undone, 0) FROM snapshots s"
+                " JOIN log_index i ON i.game_id=s.game_id AND i.seq=s.seq"
+                " LEFT JOIN log_index t ON t.game_id=s.game_id AND t.seq=i.top"
+                " WHERE s.game_id=? AND s.model=? AND s.state<>'' AND s.seq<?"
+                " ORDER BY s.seq DESC LIMIT 16",
+                (game_id, model, before),
+            ).fetchall()
+            for a, b, c in rows:
+                yield int(a), int(b), int(c)
+            if len(rows) < 16:
+                return
+            before = int(rows[-1][0])
 
     def snapshot_state(self, game_id: int, seq: int) -> str | None:
         row = self.db.execute(
