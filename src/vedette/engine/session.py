@@ -192,7 +192,7 @@ WAIVE: Procedure[Any, WaiveRequest] = Procedure(
 
 
 #: a snapshot of the state is kept every this many records (a cache; see engine/snapshot.py)
-SNAPSHOT_EVERY = 128
+SNAPSHOT_EVERY = 64
 _PAGE = 256
 
 
@@ -419,6 +419,9 @@ class Game:
                 reserved, after = _book_from_json(book[1]), book[0]
             except (ValueError, KeyError, TypeError):
                 reserved, after = [], 1
+        tail = min(after, self.store.latest_snapshot_seq(self.id) or 1)
+        if n - tail <= 4 * SNAPSHOT_EVERY:
+            self.records[tail:n]  # the records after the latest snapshot, in one read
         self.reservations = tuple(self._advance_book(reserved, after))
         base, state = 1, self._initial
         for seq, top, top_undone in self.store.snapshot_bases(self.id, self._model):
@@ -432,8 +435,8 @@ class Game:
             base = seq
             break
         fold, decode = self.ruleset.fold, self.ruleset.decode_stored
-        if n - base <= 4 * SNAPSHOT_EVERY:
-            self.records[base:n]  # the tail in one read
+        if base < tail and n - base <= 4 * SNAPSHOT_EVERY:
+            self.records[base:tail]  # (an undo went below the latest snapshot)
         for seq in self.store.in_force(self.id, after=base):
             for e in self.records[seq - 1].payload["events"]:
                 state = fold(state, decode(e))
