@@ -227,9 +227,7 @@ def main() -> None:
             repeat = 5
             t_read = once(lambda st=st, g=g: st.records(g.id), repeat)
             t_replay = once(lambda rs=rs, records=records: replay(rs, records), repeat)
-            t_stored = once(
-                lambda rs=rs, records=records: replay(rs, records, stored=True), repeat
-            )
+            t_stored = once(lambda rs=rs, records=records: replay(rs, records, stored=True), repeat)
             t_open = once(lambda st=st, gname=gname: Game.open(st, gname), repeat)
             rate = events / t_stored
             worst = min(worst, rate) if name != "solo_napoleonic" else worst

@@ -187,3 +187,22 @@ def test_an_old_game_gets_its_index_and_snapshots_on_open(tmp_path: Path) -> Non
     assert n_index == len(g.records)
     assert store.latest_snapshot_seq(g.id) == len(g.records)
     assert _view(Game.open(store, g.name)) == want
+
+
+def test_a_game_kept_between_requests_reads_its_log_from_any_thread(tmp_path: Path) -> None:
+    """The web keeps a game between requests and serves it from the threads of its pool: the
+    lazily read log, the actions in force and the undone marks are read on the reading
+    thread's own connection (SQLite refuses a connection used across threads)."""
+    import threading
+
+    store, g = _played("napoleon_at_bay", tmp_path, seed=4, steps=40)
+    g = Game.open(store, g.name)  # nothing of its log read yet but the tail
+    want = (g.log_lines(), [r.to_json() for r in g.records], g.effective)
+    g = Game.open(store, g.name)
+    got: list[object] = []
+    t = threading.Thread(
+        target=lambda: got.append((g.log_lines(), [r.to_json() for r in g.records], g.effective))
+    )
+    t.start()
+    t.join()
+    assert got == [want]

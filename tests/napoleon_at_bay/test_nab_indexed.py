@@ -63,12 +63,9 @@ def test_unfixing_near_the_movers_equals_a_scan_of_every_force(
         assert local == scan
         assert list(local.pieces) == list(scan.pieces)  # scenario order kept
         assert dict(local.occupancy.items()) == occupancy_of(local.pieces) or all(
-            sorted(v) == sorted(occupancy_of(local.pieces)[h])
-            for h, v in local.occupancy.items()
+            sorted(v) == sorted(occupancy_of(local.pieces)[h]) for h, v in local.occupancy.items()
         )
-        unfixed += sum(
-            1 for k, q in state.pieces.items() if q.fixed and not local.pieces[k].fixed
-        )
+        unfixed += sum(1 for k, q in state.pieces.items() if q.fixed and not local.pieces[k].fixed)
         # the old state is untouched: a fold shares, never mutates
         assert state.pieces[p.id] == p
         state = local

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -330,7 +331,8 @@ class Game:
         self.id = info.id
         self.name = info.name
         self.ruleset: Ruleset[Any] = rules.get(info.ruleset)
-        self.records: Log = Log(lambda: self.store, info.id, info.events)
+        self._local = threading.local()
+        self.records: Log = Log(self.reader, info.id, info.events)
         self._effective: tuple[int, ...] | None = None
         self._ensure_index()
         self._model = self._snapshot_model()
@@ -379,6 +381,18 @@ class Game:
         return cls(store, name)
 
     # -- state --------------------------------------------------------------------------
+    def reader(self) -> Store:
+        """A connection to read the game's log with from this thread: the game's own, or (a
+        game kept between web requests is read from the threads of the pool) one of this
+        thread's to the same database. The game's own writes through ``store``."""
+        st = self.store
+        if st.thread == threading.get_ident() or st.path == ":memory:":
+            return st
+        mine: Store | None = getattr(self._local, "store", None)
+        if mine is None or mine.path != st.path:
+            mine = self._local.store = Store(st.path)
+        return mine
+
     def _ensure_index(self) -> None:
         """The log index, rebuilt from the log if missing or incomplete (an older store)."""
         if self.store.index_count(self.id) != len(self.records):
@@ -486,14 +500,18 @@ class Game:
     def effective(self) -> tuple[int, ...]:
         """The seqs of the actions in force, in order (read from the log index)."""
         if self._effective is None:
-            self._effective = tuple(self.store.in_force(self.id))
+            self._effective = tuple(self.reader().in_force(self.id))
         return self._effective
 
     def undone(self) -> set[int]:
         """The seqs of the undone actions."""
-        rows = self.store.db.execute(
-            "SELECT seq FROM log_index WHERE game_id=? AND action=1 AND undone<>0", (self.id,)
-        ).fetchall()
+        rows = (
+            self.reader()
+            .db.execute(
+                "SELECT seq FROM log_index WHERE game_id=? AND action=1 AND undone<>0", (self.id,)
+            )
+            .fetchall()
+        )
         return {int(r[0]) for r in rows}
 
     @property

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -218,6 +219,7 @@ class Store:
 
     def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
         self.path = str(path)
+        self.thread = threading.get_ident()  # the thread that may use this connection
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
