@@ -52,6 +52,11 @@ def hid(c: int, r: int) -> str:
 
 
 def build(seed: int = 1) -> NabState:
+    return RULESET.initial_state(big_scenario(seed), {})
+
+
+def big_scenario(seed: int = 1) -> dict[str, Any]:
+    """A 200x200 map with random terrain, roads and rivers and 2,000 forces."""
     rnd = random.Random(seed)  # setup only: the benchmark's data, not a game's dice
     cells = [(c, r) for c in range(1, SIZE + 1) for r in range(1, SIZE + 1)]
     areas: dict[str, list[str]] = {"forest": [], "rough": [], "marsh": [], "lake": []}
@@ -120,7 +125,7 @@ def build(seed: int = 1) -> NabState:
         },
         "forces": forces,
     }
-    return RULESET.initial_state(scenario, {})
+    return scenario
 
 
 def mover_for(state: NabState, contact: Piece) -> Piece:

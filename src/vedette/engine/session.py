@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from vedette import rules
 from vedette.dice.check import Odds
 from vedette.dice.sources import DiceSource, PhysicalSource, SegmentSource
-from vedette.engine.store import Record, Store, iter_jsonl
+from vedette.engine.store import IndexRow, Record, Snapshot, Store, iter_jsonl
 from vedette.errors import BadRequest, DiceError, GameError, RuleViolation, VedetteError
 from vedette.rules.base import Outcome, Ruleset
 from vedette.rules.protocol import (
@@ -103,15 +104,16 @@ def canonical_request(request: Mapping[str, Any]) -> str:
     return json.dumps(request, sort_keys=True, default=str)
 
 
-def replay(ruleset: Ruleset[Any], records: Sequence[Record]) -> Replayed:
-    """Fold a whole log. Same log, same state: always."""
+def replay(ruleset: Ruleset[Any], records: Sequence[Record], stored: bool = False) -> Replayed:
+    """Fold a whole log. Same log, same state: always. ``stored``: the log is the store's own
+    (decoded without the input limits an imported log is checked against)."""
     if not records or records[0].kind != "created":
         raise GameError("a game log must start with a 'created' event")
     c = records[0].payload
     state = ruleset.initial_state(c["scenario"], _options(c))
     actions = effective_actions(records[1:])
     fold = ruleset.fold
-    decode = ruleset.decode
+    decode = ruleset.decode_stored if stored else ruleset.decode
     for a in actions:
         for e in a.payload["events"]:
             state = fold(state, decode(e))
@@ -190,8 +192,138 @@ WAIVE: Procedure[Any, WaiveRequest] = Procedure(
 )
 
 
+#: a snapshot of the state is kept every this many records (a cache; see engine/snapshot.py)
+SNAPSHOT_EVERY = 64
+_PAGE = 256
+
+
+class Log(Sequence[Record]):
+    """A game's records, read from the store a page at a time when first needed (and decoded
+    then): opening a long game reads only what the fold needs."""
+
+    def __init__(self, store: Callable[[], Store], game_id: int, length: int) -> None:
+        self._store = store  # the game's current connection (the web swaps it per thread)
+        self._gid = game_id
+        self._n = length
+        self._cache: dict[int, Record] = {}  # by index (seq - 1)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def _get(self, i: int) -> Record:
+        rec = self._cache.get(i)
+        if rec is None:
+            rec = self._store().records(self._gid, after=i, upto=i + 1)[0]
+            self._cache[i] = rec
+        return rec
+
+    def _range(self, lo: int, hi: int) -> list[Record]:
+        """Records lo..hi-1 (by index), read in pages where not read yet."""
+        out: list[Record] = []
+        i = lo
+        while i < hi:
+            if i in self._cache:
+                out.append(self._cache[i])
+                i += 1
+                continue
+            upto = min(hi, i + _PAGE)
+            for rec in self._store().records(self._gid, after=i, upto=upto):
+                self._cache[rec.seq - 1] = rec
+                out.append(rec)
+            i = upto
+        return out
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            lo, hi, step = i.indices(self._n)
+            if step == 1:
+                return self._range(lo, hi) if hi > lo else []
+            return [self._get(j) for j in range(lo, hi, step)]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("log index out of range")
+        return self._get(i)
+
+    def __iter__(self) -> Iterator[Record]:
+        for lo in range(0, self._n, _PAGE):
+            yield from self._range(lo, min(self._n, lo + _PAGE))
+
+    def append(self, rec: Record) -> None:
+        """A record just appended to the store (seq ``len + 1``)."""
+        self._cache[self._n] = rec
+        self._n += 1
+
+
+def index_log(records: Sequence[Record]) -> list[IndexRow]:
+    """The log index of a whole log (see :class:`IndexRow`), as appends would have written."""
+    rows: list[IndexRow] = []
+    stack: list[int] = []
+    below: dict[int, int] = {}
+    undone: dict[int, int] = {}
+    high = 0
+    tops: list[int] = []
+    for r in records:
+        if r.kind == "action":
+            for _, b in dice_ranges(r.payload):
+                high = max(high, b)
+            below[r.seq] = stack[-1] if stack else 0
+            stack.append(r.seq)
+        elif r.kind == "undo" and stack:
+            undone[stack.pop()] = r.seq
+        tops.append(stack[-1] if stack else 0)
+        rows.append(IndexRow(r.seq, r.kind == "action", 0, below.get(r.seq, 0), high))
+    return [
+        IndexRow(x.seq, x.action, t, x.below, x.high, undone.get(x.seq, 0))
+        for x, t in zip(rows, tops, strict=True)
+    ]
+
+
+def _book_json(high: int, reserved: Sequence[Reservation]) -> str:
+    return json.dumps(
+        {
+            "high": high,
+            "reserved": [
+                [r.procedure, r.request, [list(x) for x in r.ranges], r.seq] for r in reserved
+            ],
+        },
+        separators=(",", ":"),
+    )
+
+
+def _book_from_json(text: str) -> list[Reservation]:
+    d = json.loads(text)
+    return [
+        Reservation(str(p), str(q), tuple((int(a), int(b)) for a, b in rr), int(seq))
+        for p, q, rr, seq in d["reserved"]
+    ]
+
+
+def _seal(body: str, seq: int) -> str:
+    """A snapshot's text: a digest of its body and the seq it was taken after, then the body
+    (a damaged or misplaced snapshot is then recognised and passed over)."""
+    return f"{_digest(body, seq)} {seq} {body}"
+
+
+def _unseal(text: str, seq: int) -> str:
+    digest, at, body = text.split(" ", 2)
+    if at != str(seq) or digest != _digest(body, seq):
+        raise ValueError("snapshot damaged")
+    return body
+
+
+def _digest(body: str, seq: int) -> str:
+    import hashlib
+
+    return hashlib.blake2b(f"{seq}:{body}".encode(), digest_size=16).hexdigest()
+
+
 class Game:
-    """One game: its log in the store, its state and its dice stream."""
+    """One game: its log in the store, its state and its dice stream.
+
+    Opening folds only from the latest snapshot still valid (see :meth:`_load`); the log's
+    index (in the store) gives the actions in force, the dice high-water mark and each
+    action's place, so nothing on the way to an action is O(events)."""
 
     def __init__(self, store: Store, name: str) -> None:
         info = store.game(name)
@@ -199,8 +331,13 @@ class Game:
         self.id = info.id
         self.name = info.name
         self.ruleset: Ruleset[Any] = rules.get(info.ruleset)
-        self.records: list[Record] = store.records(info.id)
-        self._refresh()
+        self._local = threading.local()
+        self.records: Log = Log(self.reader, info.id, info.events)
+        self._effective: tuple[int, ...] | None = None
+        self._ensure_index()
+        self._model = self._snapshot_model()
+        self._initial = self.ruleset.initial_state(self.created["scenario"], _options(self.created))
+        self._load()
 
     # -- construction -------------------------------------------------------------------
     @classmethod
@@ -244,16 +381,148 @@ class Game:
         return cls(store, name)
 
     # -- state --------------------------------------------------------------------------
-    def _refresh(self) -> None:
-        r = replay(self.ruleset, self.records)
-        self.state: Any = r.state
-        self.position = r.position
-        self.effective = r.effective
-        self.reservations = r.reservations
+    def reader(self) -> Store:
+        """A connection to read the game's log with from this thread: the game's own, or (a
+        game kept between web requests is read from the threads of the pool) one of this
+        thread's to the same database. The game's own writes through ``store``."""
+        st = self.store
+        if st.thread == threading.get_ident() or st.path == ":memory:":
+            return st
+        mine: Store | None = getattr(self._local, "store", None)
+        if mine is None or mine.path != st.path:
+            mine = self._local.store = Store(st.path)
+        return mine
+
+    def _ensure_index(self) -> None:
+        """The log index, rebuilt from the log if missing or incomplete (an older store)."""
+        if self.store.index_count(self.id) != len(self.records):
+            self.store.rebuild_index(self.id, index_log(list(self.records)))
+
+    def _snapshot_model(self) -> int:
+        """What a snapshot of this game depends on: a snapshot of another key is stale."""
+        from vedette import __version__
+        from vedette.engine.snapshot import CODEC_VERSION, model_key
+        from vedette.engine.store import STORE_VERSION
+
+        events = sorted((str(e.kind), int(getattr(e, "version", 1))) for e in self.ruleset.events)
+        return model_key(
+            self.ruleset.name,
+            events,
+            STORE_VERSION,
+            CODEC_VERSION,
+            __version__,
+            self.created.get("options", {}),
+            self.created.get("house_rules", {}),
+        )
+
+    def _load(self) -> None:
+        """The state, the dice book and the action on top, from the latest snapshot still
+        valid (its top action not undone since) and the actions in force after it; the dice
+        book from the latest snapshot's and the records after it. A snapshot that is missing,
+        stale or damaged is passed over (the log is the truth) and made again."""
+        n = len(self.records)
+        last = self.store.index_row(self.id, n)
+        assert last is not None
+        self.position = last.high
+        self._top = last.top
+        book = self.store.latest_book(self.id)
+        reserved: list[Reservation] = []
+        after = 1
+        if book is not None:
+            try:
+                reserved, after = _book_from_json(book[1]), book[0]
+            except (ValueError, KeyError, TypeError):
+                reserved, after = [], 1
+        tail = min(after, self.store.latest_snapshot_seq(self.id) or 1)
+        if n - tail <= 4 * SNAPSHOT_EVERY:
+            self.records[tail:n]  # the records after the latest snapshot, in one read
+        self.reservations = tuple(self._advance_book(reserved, after))
+        base, state = 1, self._initial
+        for seq, top, top_undone in self.store.snapshot_bases(self.id, self._model):
+            if top and top_undone:
+                continue  # its top action was undone since: the state there is not in force
+            try:
+                body = _unseal(self.store.snapshot_state(self.id, seq) or "", seq)
+                state = self.ruleset.restore(json.loads(body), self._initial)
+            except Exception:  # a damaged snapshot: an earlier one, or the log
+                continue
+            base = seq
+            break
+        fold, decode = self.ruleset.fold, self.ruleset.decode_stored
+        if base < tail and n - base <= 4 * SNAPSHOT_EVERY:
+            self.records[base:tail]  # (an undo went below the latest snapshot)
+        for seq in self.store.in_force(self.id, after=base):
+            for e in self.records[seq - 1].payload["events"]:
+                state = fold(state, decode(e))
+        self.state: Any = state
+        if n - base >= SNAPSHOT_EVERY:
+            self.store.put_snapshot(self.id, self._snapshot(n))
+
+    def _advance_book(self, reserved: list[Reservation], after: int) -> list[Reservation]:
+        """:func:`dice_book`'s reservations carried on from record ``after`` to the end."""
+        rows = self.store.index_rows(self.id, after - 1)
+        prev_top = rows[0].top if rows and rows[0].seq == after else 0
+        for row in rows[1:] if rows and rows[0].seq == after else rows:
+            if row.action:
+                ranges = dice_ranges(self.records[row.seq - 1].payload)
+                reserved = [x for x in reserved if not _overlaps(x.ranges, ranges)]
+            elif prev_top and self.records[row.seq - 1].kind == "undo":
+                u = self.records[prev_top - 1]
+                ranges = dice_ranges(u.payload)
+                if ranges:
+                    reserved.append(
+                        Reservation(
+                            str(u.payload.get("procedure")),
+                            canonical_request(u.payload.get("request", {})),
+                            ranges,
+                            u.seq,
+                        )
+                    )
+            prev_top = row.top
+        return reserved
+
+    def _snapshot(self, seq: int) -> Snapshot:
+        """A snapshot of the state now (after record ``seq``); its state is left out ('') if
+        it cannot be written or would not come back equal."""
+        from vedette.engine.snapshot import Unsnapshottable, dumps
+
+        text = ""
+        try:
+            data = self.ruleset.snapshot(self.state, self._initial)
+            body = dumps(data)
+            if self.ruleset.restore(json.loads(body), self._initial) == self.state:
+                text = _seal(body, seq)
+        except (Unsnapshottable, ValueError, TypeError):
+            text = ""
+        return Snapshot(seq, self._model, text, _book_json(self.position, self.reservations))
+
+    @property
+    def top(self) -> int:
+        """The seq of the action in force on top of the log (0: none)."""
+        return int(self._top)
+
+    @property
+    def effective(self) -> tuple[int, ...]:
+        """The seqs of the actions in force, in order (read from the log index)."""
+        if self._effective is None:
+            self._effective = tuple(self.reader().in_force(self.id))
+        return self._effective
+
+    def undone(self) -> set[int]:
+        """The seqs of the undone actions."""
+        rows = (
+            self.reader()
+            .db.execute(
+                "SELECT seq FROM log_index WHERE game_id=? AND action=1 AND undone<>0", (self.id,)
+            )
+            .fetchall()
+        )
+        return {int(r[0]) for r in rows}
 
     @property
     def created(self) -> Mapping[str, Any]:
-        return self.records[0].payload
+        first: Record = self.records[0]
+        return first.payload
 
     @property
     def seed(self) -> int:
@@ -265,7 +534,7 @@ class Game:
 
     @property
     def next_seq(self) -> int:
-        return self.records[-1].seq + 1
+        return len(self.records) + 1
 
     def procedures(self) -> dict[str, AnyProcedure]:
         """The ruleset's procedures on the protocol, and the referee's own (``waive``)."""
@@ -395,26 +664,45 @@ class Game:
             "result": outcome.result,
             "dice": dice,
         }
-        rec = self.store.append(self.id, self.next_seq, "action", payload)
-        self.records.append(rec)
-        self.state = state
-        # the dice book brought up to date with this one action (what dice_book would find by
-        # reading the whole log again: an action raises the mark and consumes the reservations
-        # it drew from), so a long game's action costs no more than a new game's
+        seq = self.next_seq
+        before = (self.state, self.position, self.reservations)
         drawn = dice_ranges(payload)
+        self.state = state
         self.position = max([self.position, *(b for _, b in drawn)])
         self.reservations = tuple(x for x in self.reservations if not _overlaps(x.ranges, drawn))
-        self.effective = (*self.effective, rec.seq)
+        try:
+            snap = self._snapshot(seq) if seq % SNAPSHOT_EVERY == 0 else None
+            row = IndexRow(seq, True, seq, self._top, self.position)
+            rec = self.store.append(self.id, seq, "action", payload, index=row, snapshot=snap)
+        except BaseException:
+            self.state, self.position, self.reservations = before
+            raise
+        self.records.append(rec)
+        self._top = seq
+        if self._effective is not None:
+            self._effective = (*self._effective, seq)
         return outcome
 
     def undo(self) -> Record:
-        """Undo the latest action in force (itself an event)."""
-        if not self.effective:
+        """Undo the latest action in force (itself an event): the state is folded again from
+        the latest snapshot at or before the action now on top."""
+        if not self._top:
             raise GameError("nothing to undo")
-        target = self.effective[-1]
-        rec = self.store.append(self.id, self.next_seq, "undo", {"undoes": target})
+        target = self._top
+        row = self.store.index_row(self.id, target)
+        assert row is not None
+        seq = self.next_seq
+        rec = self.store.append(
+            self.id,
+            seq,
+            "undo",
+            {"undoes": target},
+            index=IndexRow(seq, False, row.below, 0, self.position),
+        )
         self.records.append(rec)
-        self._refresh()
+        if self._effective is not None:
+            self._effective = self._effective[:-1]
+        self._load()
         return rec
 
     def counted_rolls(self) -> Iterator[tuple[int, Mapping[str, Any]]]:
@@ -427,7 +715,7 @@ class Game:
         return list(self.records)
 
     def log_lines(self) -> list[str]:
-        undone = {r.seq for r in self.records if r.kind == "action"} - set(self.effective)
+        undone = self.undone()
         out: list[str] = []
         for r in self.records:
             p = r.payload

@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Iterator, Mapping
+import threading
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -83,6 +84,36 @@ MIGRATIONS: tuple[str, ...] = (
         result TEXT NOT NULL
     );
     """,
+    # 5: the log's index (a cache derived from the log, rebuilt if missing): for each record,
+    # the action then in force on top, the one beneath an action, the dice high-water mark and
+    # whether an action was undone (by which undo); snapshots carry the dice book (reservations)
+    """
+    CREATE TABLE IF NOT EXISTS log_index(
+        game_id INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        action INTEGER NOT NULL,
+        top INTEGER NOT NULL,
+        below INTEGER NOT NULL,
+        high INTEGER NOT NULL,
+        undone INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS log_index_actions ON log_index(game_id, action, undone, seq);
+    CREATE TABLE IF NOT EXISTS log_index_rows(
+        game_id INTEGER PRIMARY KEY,
+        n INTEGER NOT NULL
+    );
+    CREATE TRIGGER IF NOT EXISTS log_index_counted AFTER INSERT ON log_index
+    BEGIN
+        INSERT INTO log_index_rows(game_id, n) VALUES (NEW.game_id, 1)
+        ON CONFLICT(game_id) DO UPDATE SET n = n + 1;
+    END;
+    CREATE TRIGGER IF NOT EXISTS log_index_uncounted AFTER DELETE ON log_index
+    BEGIN
+        UPDATE log_index_rows SET n = n - 1 WHERE game_id = OLD.game_id;
+    END;
+    ALTER TABLE snapshots ADD COLUMN book TEXT NOT NULL DEFAULT '';
+    """,
 )
 STORE_VERSION = len(MIGRATIONS)
 
@@ -142,6 +173,29 @@ class Record:
 
 
 @dataclass(frozen=True, slots=True)
+class IndexRow:
+    """A record's row of the log index (derived from the log)."""
+
+    seq: int
+    action: bool  # the record is an action
+    top: int  # the action in force on top after this record (0: none)
+    below: int  # an action: the action in force beneath it (0: none)
+    high: int  # the dice stream's high-water mark after this record
+    undone: int = 0  # an action: the seq of the undo that took it back (0: in force)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A cached state after record ``seq`` (``state`` '' when the state cannot be
+    snapshotted) and the dice book there (JSON)."""
+
+    seq: int
+    model: int
+    state: str
+    book: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameInfo:
     id: int
     name: str
@@ -185,6 +239,7 @@ class Store:
 
     def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
         self.path = str(path)
+        self.thread = threading.get_ident()  # the thread that may use this connection
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -219,6 +274,7 @@ class Store:
                 raise GameError(f"a game named {name!r} already exists") from None
             gid = cur.lastrowid
             assert gid is not None
+            self._clear_derived(gid)
             self.db.execute(
                 "INSERT INTO events(game_id, seq, kind, version, payload, at) VALUES (?,?,?,?,?,?)",
                 (gid, 1, "created", SCHEMA_VERSION, json.dumps(first), at),
@@ -228,7 +284,8 @@ class Store:
     def game(self, name: str) -> GameInfo:
         row = self.db.execute(
             "SELECT g.id, g.name, g.ruleset, g.created, "
-            "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) FROM games g WHERE g.name=?",
+            "(SELECT COALESCE(MAX(seq), 0) FROM events e WHERE e.game_id = g.id) FROM games g"
+            " WHERE g.name=?",
             (name,),
         ).fetchone()
         if row is None:
@@ -238,7 +295,8 @@ class Store:
     def games(self) -> list[GameInfo]:
         rows = self.db.execute(
             "SELECT g.id, g.name, g.ruleset, g.created, "
-            "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) FROM games g ORDER BY g.id"
+            "(SELECT COALESCE(MAX(seq), 0) FROM events e WHERE e.game_id = g.id) FROM games g"
+            " ORDER BY g.id"
         ).fetchall()
         return [GameInfo(*r) for r in rows]
 
@@ -257,21 +315,31 @@ class Store:
         with self._tx():
             self.db.execute("INSERT OR IGNORE INTO deleting(game_id) VALUES (?)", (info.id,))
             self.db.execute("DELETE FROM snapshots WHERE game_id=?", (info.id,))
+            self.db.execute("DELETE FROM log_index WHERE game_id=?", (info.id,))
+            self.db.execute("DELETE FROM log_index_rows WHERE game_id=?", (info.id,))
             self.db.execute("DELETE FROM events WHERE game_id=?", (info.id,))
             self.db.execute("DELETE FROM games WHERE id=?", (info.id,))
             self.db.execute("DELETE FROM deleting WHERE game_id=?", (info.id,))
 
     # -- events -------------------------------------------------------------------------
     def append(
-        self, game_id: int, expected_seq: int, kind: str, payload: Mapping[str, Any]
+        self,
+        game_id: int,
+        expected_seq: int,
+        kind: str,
+        payload: Mapping[str, Any],
+        index: IndexRow | None = None,
+        snapshot: Snapshot | None = None,
     ) -> Record:
-        """Append one event as ``expected_seq``; fails if another writer got there first."""
+        """Append one event as ``expected_seq``; fails if another writer got there first.
+
+        ``index`` is the record's row of the log index (an undo row marks the action it undoes),
+        ``snapshot`` a state snapshot after it: both are caches, written in the same
+        transaction as the event."""
         at = now()
         text = json.dumps(payload)
         with self._tx():
-            last = self.db.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id=?", (game_id,)
-            ).fetchone()[0]
+            last = self.last_seq(game_id)
             if last + 1 != expected_seq:
                 raise GameError(
                     f"the game changed while this action was prepared (at event {last}, expected"
@@ -281,15 +349,135 @@ class Store:
                 "INSERT INTO events(game_id, seq, kind, version, payload, at) VALUES (?,?,?,?,?,?)",
                 (game_id, expected_seq, kind, SCHEMA_VERSION, text, at),
             )
+            if index is not None:
+                self._put_index(game_id, [index])
+                if kind == "undo" and not index.action:
+                    self.db.execute(
+                        "UPDATE log_index SET undone=? WHERE game_id=? AND seq=?",
+                        (expected_seq, game_id, int(payload["undoes"])),
+                    )
+            if snapshot is not None:
+                self._put_snapshot(game_id, snapshot)
         return Record(expected_seq, kind, payload, at, SCHEMA_VERSION)
 
-    def records(self, game_id: int, after: int = 0) -> list[Record]:
+    def last_seq(self, game_id: int) -> int:
+        row = self.db.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id=?", (game_id,)
+        ).fetchone()
+        return int(row[0])
+
+    def records(self, game_id: int, after: int = 0, upto: int | None = None) -> list[Record]:
+        """The records with ``after < seq <= upto`` (to the end if ``upto`` is None)."""
         rows = self.db.execute(
             "SELECT seq, kind, payload, at, version FROM events WHERE game_id=? AND seq>? "
-            "ORDER BY seq",
-            (game_id, after),
+            "AND seq<=? ORDER BY seq",
+            (game_id, after, upto if upto is not None else 2**62),
         ).fetchall()
         return [Record(s, k, json.loads(p), a, v) for s, k, p, a, v in rows]
+
+    # -- the log index (derived; rebuilt from the log when incomplete) -------------------
+    def _clear_derived(self, game_id: int) -> None:
+        """Drop cached rows a deleted game of the same id may have left."""
+        self.db.execute("DELETE FROM log_index WHERE game_id=?", (game_id,))
+        self.db.execute("DELETE FROM snapshots WHERE game_id=?", (game_id,))
+
+    def _put_index(self, game_id: int, rows: Sequence[IndexRow]) -> None:
+        self.db.executemany(
+            "INSERT OR REPLACE INTO log_index(game_id, seq, action, top, below, high, undone)"
+            " VALUES (?,?,?,?,?,?,?)",
+            [(game_id, r.seq, int(r.action), r.top, r.below, r.high, r.undone) for r in rows],
+        )
+
+    def rebuild_index(self, game_id: int, rows: Sequence[IndexRow]) -> None:
+        """Replace a game's whole index (and drop its snapshots: they were made without it)."""
+        with self._tx():
+            self.db.execute("DELETE FROM log_index WHERE game_id=?", (game_id,))
+            self._put_index(game_id, rows)
+
+    def index_count(self, game_id: int) -> int:
+        """How many index rows the game has, if they run 1..n without a gap (else -1): kept
+        by triggers, so the check costs the same at any length of log."""
+        row = self.db.execute(
+            "SELECT (SELECT n FROM log_index_rows WHERE game_id=?1),"
+            " (SELECT COALESCE(MAX(seq), 0) FROM log_index WHERE game_id=?1)",
+            (game_id,),
+        ).fetchone()
+        return int(row[0]) if row[0] is not None and row[0] == row[1] else -1
+
+    def index_rows(self, game_id: int, after: int = 0) -> list[IndexRow]:
+        rows = self.db.execute(
+            "SELECT seq, action, top, below, high, undone FROM log_index"
+            " WHERE game_id=? AND seq>? ORDER BY seq",
+            (game_id, after),
+        ).fetchall()
+        return [IndexRow(s, bool(a), t, b, h, u) for s, a, t, b, h, u in rows]
+
+    def index_row(self, game_id: int, seq: int) -> IndexRow | None:
+        row = self.db.execute(
+            "SELECT seq, action, top, below, high, undone FROM log_index WHERE game_id=? AND seq=?",
+            (game_id, seq),
+        ).fetchone()
+        return None if row is None else IndexRow(row[0], bool(row[1]), *row[2:])
+
+    def in_force(self, game_id: int, after: int = 0) -> list[int]:
+        """The seqs of the actions in force (not undone) after ``after``, in order."""
+        rows = self.db.execute(
+            "SELECT seq FROM log_index WHERE game_id=? AND action=1 AND undone=0 AND seq>?"
+            " ORDER BY seq",
+            (game_id, after),
+        ).fetchall()
+        return [int(r[0]) for r in rows]
+
+    # -- snapshots (a cache of the fold; never the truth) --------------------------------
+    def _put_snapshot(self, game_id: int, snap: Snapshot) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO snapshots(game_id, seq, model, state, book) VALUES (?,?,?,?,?)",
+            (game_id, snap.seq, snap.model, snap.state, snap.book),
+        )
+
+    def put_snapshot(self, game_id: int, snap: Snapshot) -> None:
+        with self._tx():
+            self._put_snapshot(game_id, snap)
+
+    def snapshot_bases(self, game_id: int, model: int) -> Iterator[tuple[int, int, int]]:
+        """(seq, the action on top there, whether that action is undone now) of every
+        snapshot of the given model holding a state, latest first (read a page at a time)."""
+        before = 2**62
+        while True:
+            rows = self.db.execute(
+                "SELECT s.seq, i.top, COALESCE(t.undone, 0) FROM snapshots s"
+                " JOIN log_index i ON i.game_id=s.game_id AND i.seq=s.seq"
+                " LEFT JOIN log_index t ON t.game_id=s.game_id AND t.seq=i.top"
+                " WHERE s.game_id=? AND s.model=? AND s.state<>'' AND s.seq<?"
+                " ORDER BY s.seq DESC LIMIT 16",
+                (game_id, model, before),
+            ).fetchall()
+            for a, b, c in rows:
+                yield int(a), int(b), int(c)
+            if len(rows) < 16:
+                return
+            before = int(rows[-1][0])
+
+    def snapshot_state(self, game_id: int, seq: int) -> str | None:
+        row = self.db.execute(
+            "SELECT state FROM snapshots WHERE game_id=? AND seq=?", (game_id, seq)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def latest_book(self, game_id: int) -> tuple[int, str] | None:
+        """The latest snapshot's dice book: (seq, JSON)."""
+        row = self.db.execute(
+            "SELECT seq, book FROM snapshots WHERE game_id=? AND book<>'' ORDER BY seq DESC"
+            " LIMIT 1",
+            (game_id,),
+        ).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]))
+
+    def latest_snapshot_seq(self, game_id: int) -> int:
+        row = self.db.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM snapshots WHERE game_id=?", (game_id,)
+        ).fetchone()
+        return int(row[0])
 
     def import_game(self, name: str, ruleset: str, records: list[Record]) -> int:
         """Store a whole imported log in one transaction."""
@@ -303,6 +491,8 @@ class Store:
             except sqlite3.IntegrityError:
                 raise GameError(f"a game named {name!r} already exists") from None
             gid = cur.lastrowid
+            assert gid is not None
+            self._clear_derived(gid)
             self.db.executemany(
                 "INSERT INTO events(game_id, seq, kind, version, payload, at) VALUES (?,?,?,?,?,?)",
                 [

@@ -39,12 +39,75 @@ from fractions import Fraction
 from typing import Any, Literal, TypeVar
 
 from vedette.errors import DataError
-from vedette.geometry.hexgrid import Hex, OffsetConvention
+from vedette.geometry.hexgrid import DIRECTIONS, Hex, OffsetConvention
 
 IMPASSABLE = "impassable"
 V = TypeVar("V")
 #: Integer key of an axial hex: q * _STRIDE + r (maps up to a million hexes across).
 _STRIDE = 1 << 21
+
+
+_NO_FEATURES: frozenset[str] = frozenset()
+
+
+def _axial_pairs(conv: OffsetConvention, cells: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``(q, r)`` of each cell, as ``conv.to_hex`` gives them, without making the objects."""
+    flat, even = conv.orientation == "flat", conv.shifted == "even"
+    out: list[tuple[int, int]] = []
+    for c, r in cells:
+        if flat:
+            par = c & 1
+            out.append((c, r - (c + par) // 2 if even else r - (c - par) // 2))
+        else:
+            par = r & 1
+            out.append((c - (r + par) // 2 if even else c - (r - par) // 2, r))
+    return out
+
+
+class _Axial(Sequence[Hex]):
+    """A map's hexes in axial coordinates, each made when first read."""
+
+    __slots__ = ("_hexes", "_pairs")
+
+    def __init__(self, pairs: list[tuple[int, int]]) -> None:
+        self._pairs = pairs
+        self._hexes: list[Hex | None] = [None] * len(pairs)
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        h = self._hexes[i]
+        if h is None:
+            h = self._hexes[i] = Hex(*self._pairs[i])
+        return h
+
+
+class _Rows:
+    """A map's per-hex step table (out, in or ZOC), each row made when first read."""
+
+    __slots__ = ("_map", "_part", "_rows")
+
+    def __init__(self, hexmap: HexMap, part: int) -> None:
+        self._map = hexmap
+        self._part = part
+        self._rows: list[Any] = [None] * len(hexmap.ids)
+
+    def __getitem__(self, i: int) -> Any:
+        row = self._rows[i]
+        if row is None:
+            rows = self._map._row(i)
+            m = self._map
+            for part, table in enumerate((m.out_edges, m.in_edges, m._zoc)):
+                if table._rows[i] is None:
+                    table._rows[i] = rows[part]
+            row = rows[self._part]
+        return row
+
+    def __len__(self) -> int:
+        return len(self._rows)
 
 
 def _cost(value: Any, source: str, what: str) -> Fraction | None:
@@ -150,6 +213,8 @@ class HexMap:
         "_id_by_key",
         "_index",
         "_keys",
+        "_memo",
+        "_steps",
         "_zoc",
         "axial",
         "convention",
@@ -184,13 +249,12 @@ class HexMap:
         self.id_format = id_format
         self.ids: tuple[str, ...] = tuple(id_format.format(c, r) for c, r in cells)
         self._index: dict[str, int] = {h: i for i, h in enumerate(self.ids)}
-        self.axial: tuple[Hex, ...] = tuple(convention.to_hex(c, r) for c, r in cells)
-        self._by_axial: dict[tuple[int, int], int] = {
-            (h.q, h.r): i for i, h in enumerate(self.axial)
-        }
+        pairs = _axial_pairs(convention, cells)
+        self.axial: Sequence[Hex] = _Axial(pairs)
+        self._by_axial: dict[tuple[int, int], int] = {qr: i for i, qr in enumerate(pairs)}
         self.terrain: tuple[str, ...] = tuple(terrain)
         # integer keys (q, r) -> q * STRIDE + r, so a disk of hexes is a list of int offsets
-        self._keys: tuple[int, ...] = tuple(h.q * _STRIDE + h.r for h in self.axial)
+        self._keys: tuple[int, ...] = tuple(q * _STRIDE + r for q, r in pairs)
         self._by_key: dict[int, int] = {k: i for i, k in enumerate(self._keys)}
         self._id_by_key: dict[int, str] = {k: self.ids[i] for i, k in enumerate(self._keys)}
         self._disks: dict[int, tuple[int, ...]] = {}
@@ -217,25 +281,51 @@ class HexMap:
         for fr in fracs:
             den = den * fr.denominator // math.gcd(den, fr.denominator)
         self.denominator = den
-        n = len(self.ids)
-        out_edges: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        in_edges: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        zoc: list[list[int]] = [[] for _ in range(n)]
-        for i, h in enumerate(self.axial):
-            for nb in h.neighbors():
-                j = self._by_axial.get((nb.q, nb.r))
-                if j is None:
-                    continue
-                feats = self.hexside_features.get((i, j) if i < j else (j, i), frozenset())
-                if not any(k.blocks_zoc for k in self._active(feats)):
-                    zoc[i].append(j)
-                c = self._step_ticks(j, feats)
-                if c is not None:
-                    out_edges[i].append((j, c))
-                    in_edges[j].append((i, c))
-        self.out_edges: tuple[tuple[tuple[int, int], ...], ...] = tuple(map(tuple, out_edges))
-        self.in_edges: tuple[tuple[tuple[int, int], ...], ...] = tuple(map(tuple, in_edges))
-        self._zoc: tuple[tuple[int, ...], ...] = tuple(map(tuple, zoc))
+        # the steps out of, into and the ZOC of each hex, worked out when first asked for (a
+        # search visits few hexes of a big map: opening a game on it builds none of them)
+        self._steps = tuple(d.q * _STRIDE + d.r for d in DIRECTIONS)
+        self._memo: dict[tuple[str, frozenset[str]], tuple[bool, int | None]] = {}
+        self.out_edges = _Rows(self, 0)
+        self.in_edges = _Rows(self, 1)
+        self._zoc = _Rows(self, 2)
+
+    def _row(self, i: int) -> tuple[Any, Any, Any]:
+        """(steps out of hex ``i``, steps into it, its ZOC): each step ``(j, ticks)``; a step
+        depends only on the hexside's features and the terrain entered, each such pair worked
+        out once. Steps into ``i`` are in the order of the hexes they come from."""
+        key = self._keys[i]
+        by_key = self._by_key
+        side_feats = self.hexside_features.get
+        terrain = self.terrain
+        memo = self._memo
+        out: list[tuple[int, int]] = []
+        into: list[tuple[int, int]] = []
+        zoc: list[int] = []
+        for d in self._steps:
+            j = by_key.get(key + d)
+            if j is None:
+                continue
+            feats = side_feats((i, j) if i < j else (j, i), _NO_FEATURES)
+            there = memo.get((terrain[j], feats))
+            if there is None:
+                there = memo[(terrain[j], feats)] = self._step(j, feats)
+            here = memo.get((terrain[i], feats))
+            if here is None:
+                here = memo[(terrain[i], feats)] = self._step(i, feats)
+            if there[0]:
+                zoc.append(j)
+            if there[1] is not None:
+                out.append((j, there[1]))
+            if here[1] is not None:
+                into.append((j, here[1]))
+        into.sort()
+        return tuple(out), tuple(into), tuple(zoc)
+
+    def _step(self, j: int, feats: frozenset[str]) -> tuple[bool, int | None]:
+        return (
+            not any(k.blocks_zoc for k in self._active(feats)),
+            self._step_ticks(j, feats),
+        )
 
     # -- construction from data ---------------------------------------------------------------
     @classmethod
@@ -279,11 +369,10 @@ class HexMap:
                 ter[idx(h, f"areas.{tname}")] = str(tname)
         for h, tname in dict(data.get("terrain", {})).items():
             ter[idx(h, "terrain")] = str(tname)
-        conv_cells = [conv.to_hex(c, r) for c, r in cells]
         feats: dict[tuple[int, int], set[str]] = {}
 
         def side(a: int, b: int, what: str) -> tuple[int, int]:
-            if conv_cells[a].distance(conv_cells[b]) != 1:
+            if conv.to_hex(*cells[a]).distance(conv.to_hex(*cells[b])) != 1:
                 raise DataError(
                     source,
                     f"{what}: {fmt.format(*cells[a])} and {fmt.format(*cells[b])} are not adjacent",
@@ -391,7 +480,8 @@ class HexMap:
         return [self.ids[j] for j in self._zoc[self.index(hex_id)]]
 
     def zoc_i(self, i: int) -> tuple[int, ...]:
-        return self._zoc[i]
+        row: tuple[int, ...] = self._zoc[i]
+        return row
 
     def disk(self, radius: int) -> tuple[int, ...]:
         """Key offsets of every hex within ``radius`` (cached per radius)."""

@@ -249,13 +249,21 @@ class Ruleset(Generic[S]):
 
     def decode(self, d: Mapping[str, Any]) -> Any:
         """A logged event as a value (typed where the ruleset registered its kind)."""
-        from vedette.rules.protocol import decode_event
-
         reg = self.__dict__.get("_event_reg")
         if reg is None:
-            reg = self.event_registry()
-            self.__dict__["_event_reg"] = reg
-        return decode_event(reg, d)
+            from vedette.rules.protocol import decode_event
+
+            reg = self.__dict__["_event_reg"] = self.event_registry()
+            self.__dict__["_decode_event"] = decode_event
+        return self.__dict__["_decode_event"](reg, d)
+
+    def decode_stored(self, d: Mapping[str, Any]) -> Any:
+        """:meth:`decode` for an event of the game's own store (see ``decode_event``)."""
+        reg = self.__dict__.get("_event_reg")
+        if reg is None:
+            self.decode({"kind": ""})
+            reg = self.__dict__["_event_reg"]
+        return self.__dict__["_decode_event"](reg, d, True)
 
     def fold(self, state: S, event: Any) -> S:
         """The one fold dispatcher: the referee's own events, typed events by their
@@ -481,6 +489,22 @@ class Ruleset(Generic[S]):
     def render(self, state: S) -> str:
         """The game as text (map, units, phase)."""
         return repr(state)
+
+    def snapshot(self, state: S, initial: S) -> dict[str, Any]:
+        """The state as JSON for the store's snapshots (a cache, never the truth); fields it
+        shares with ``initial`` (the scenario's set-up: maps, tables) are written as
+        references. Default: the engine's tagged JSON codec (no pickle); it raises
+        ``vedette.engine.snapshot.Unsnapshottable`` for a state it cannot write, and the game
+        then keeps no snapshot."""
+        from vedette.engine.snapshot import snapshot_state
+
+        return snapshot_state(state, initial)
+
+    def restore(self, data: Mapping[str, Any], initial: S) -> S:
+        """The state :meth:`snapshot` wrote, on the same scenario's ``initial`` state."""
+        from vedette.engine.snapshot import restore_state
+
+        return restore_state(dict(data), initial)  # type: ignore[no-any-return]
 
     def state_json(self, state: S) -> dict[str, Any]:
         """The game state as JSON for shells."""

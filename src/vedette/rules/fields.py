@@ -187,100 +187,276 @@ def _depth(v: Any, d: int = 0) -> int:
 def coerce(tp: Any, value: Any, where: str) -> Any:
     """``value`` (JSON data or text a person typed) as type ``tp``, or a BadRequest naming
     ``where``."""
+    try:
+        fn = _coercer(tp)
+    except TypeError:  # an unhashable annotation: not compiled
+        fn = _compile(tp)
+    return fn(value, where)
+
+
+Coercer = Callable[[Any, str], Any]
+
+
+@cache
+def _coercer(tp: Any) -> Coercer:
+    """The coercion for ``tp``, its type read once (the replay of a long log decodes every
+    event's fields through here)."""
+    return _compile(tp)
+
+
+def _sub(tp: Any) -> Coercer:
+    try:
+        return _coercer(tp)
+    except TypeError:
+        return _compile(tp)
+
+
+def _compile(tp: Any) -> Coercer:
     if tp is Any:
-        if _depth(value) > MAX_DEPTH:
-            raise BadRequest(f"'{where}' is nested too deeply")
-        return value
+        return _coerce_any
     if _is_optional(tp):
-        if value is None or value == "":
-            return None
-        return coerce(_strip_optional(tp), value, where)
+        inner = _sub(_strip_optional(tp))
+
+        def optional(value: Any, where: str) -> Any:
+            if value is None or value == "":
+                return None
+            return inner(value, where)
+
+        return optional
     origin = get_origin(tp)
     if origin is Literal:
-        choices = get_args(tp)
+        return _literal(get_args(tp))
+    simple = _SIMPLE.get(tp)
+    if simple is not None:
+        return simple
+    if origin in (tuple, list, frozenset):
+        return _sequence(tp, origin, get_args(tp))
+    if origin in (dict, Mapping) or tp is dict:
+        kt, vt = get_args(tp) or (str, Any)
+        key, val = _sub(kt), _sub(vt)
+
+        def mapping(value: Any, where: str) -> Any:
+            if isinstance(value, str):
+                value = _json_text(value, where)
+            if not isinstance(value, Mapping):
+                raise BadRequest(f"'{where}' must be a table of KEY: VALUE, not {_short(value)}")
+            return {key(k, where): val(v, f"{where}.{k}") for k, v in value.items()}
+
+        return mapping
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        cls = tp
+
+        def record(value: Any, where: str) -> Any:
+            if isinstance(value, str):
+                value = _json_text(value, where)
+            if isinstance(value, cls):
+                return value
+            if not isinstance(value, Mapping):
+                raise BadRequest(f"'{where}' must be a table, not {_short(value)}")
+            return spec_of(cls).build(value, where + ".")
+
+        return record
+
+    def unsupported(value: Any, where: str) -> Any:
+        raise BadRequest(f"'{where}': unsupported field type {tp!r}")  # a programming error
+
+    return unsupported
+
+
+def _coerce_any(value: Any, where: str) -> Any:
+    if _depth(value) > MAX_DEPTH:
+        raise BadRequest(f"'{where}' is nested too deeply")
+    return value
+
+
+def _literal(choices: tuple[Any, ...]) -> Coercer:
+    def literal(value: Any, where: str) -> Any:
         for c in choices:
             if value == c or (isinstance(value, str) and str(c).lower() == value.strip().lower()):
                 return c
         raise BadRequest(
             f"'{where}' must be one of {', '.join(map(str, choices))}, not {_short(value)}"
         )
-    if tp is str:
-        if isinstance(value, bool | Mapping | list | tuple):
-            raise BadRequest(f"'{where}' must be text, not {_short(value)}")
-        s = str(value).strip() if not isinstance(value, str) else value.strip()
-        if len(s) > MAX_TEXT:
-            raise BadRequest(f"'{where}' is too long ({len(s)} characters; at most {MAX_TEXT})")
-        return s
-    if tp is bool:
-        if isinstance(value, bool):
-            return value
-        s = str(value).strip().lower()
-        if s in _TRUE:
-            return True
-        if s in _FALSE:
-            return False
-        raise BadRequest(f"'{where}' must be true or false, not {_short(value)}")
-    if tp is int:
-        if isinstance(value, bool):
-            raise BadRequest(f"'{where}' must be a whole number, not {_short(value)}")
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if isinstance(value, str):
-            try:
-                value = int(value.strip())
-            except ValueError:
-                raise BadRequest(f"'{where}' must be a whole number, not {_short(value)}") from None
-        if not isinstance(value, int):
-            raise BadRequest(f"'{where}' must be a whole number, not {_short(value)}")
-        if abs(value) > MAX_INT:
-            raise BadRequest(f"'{where}' is out of range ({value})")
+
+    return literal
+
+
+def _coerce_str(value: Any, where: str) -> Any:
+    if type(value) is str:
+        s = value.strip()
+    elif isinstance(value, bool | Mapping | list | tuple):
+        raise BadRequest(f"'{where}' must be text, not {_short(value)}")
+    else:
+        s = str(value).strip()
+    if len(s) > MAX_TEXT:
+        raise BadRequest(f"'{where}' is too long ({len(s)} characters; at most {MAX_TEXT})")
+    return s
+
+
+def _coerce_bool(value: Any, where: str) -> Any:
+    if isinstance(value, bool):
         return value
-    if tp is float:
-        if isinstance(value, bool):
-            raise BadRequest(f"'{where}' must be a number, not {_short(value)}")
+    s = str(value).strip().lower()
+    if s in _TRUE:
+        return True
+    if s in _FALSE:
+        return False
+    raise BadRequest(f"'{where}' must be true or false, not {_short(value)}")
+
+
+def _coerce_int(value: Any, where: str) -> Any:
+    if type(value) is int and -MAX_INT <= value <= MAX_INT:
+        return value
+    if isinstance(value, bool):
+        raise BadRequest(f"'{where}' must be a whole number, not {_short(value)}")
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str):
         try:
-            f = float(value.strip() if isinstance(value, str) else value)
-        except (TypeError, ValueError, OverflowError):
-            raise BadRequest(f"'{where}' must be a number, not {_short(value)}") from None
-        if not math.isfinite(f):
-            raise BadRequest(f"'{where}' must be a finite number, not {_short(value)}")
-        return f
-    if tp is Fraction:
-        try:
-            return Fraction(str(value).strip())
-        except (ValueError, ZeroDivisionError):
-            raise BadRequest(
-                f"'{where}' must be a number or fraction, not {_short(value)}"
-            ) from None
-    if origin in (tuple, list, frozenset):
-        args = get_args(tp)
+            value = int(value.strip())
+        except ValueError:
+            raise BadRequest(f"'{where}' must be a whole number, not {_short(value)}") from None
+    if not isinstance(value, int):
+        raise BadRequest(f"'{where}' must be a whole number, not {_short(value)}")
+    if abs(value) > MAX_INT:
+        raise BadRequest(f"'{where}' is out of range ({value})")
+    return value
+
+
+def _coerce_float(value: Any, where: str) -> Any:
+    if isinstance(value, bool):
+        raise BadRequest(f"'{where}' must be a number, not {_short(value)}")
+    try:
+        f = float(value.strip() if isinstance(value, str) else value)
+    except (TypeError, ValueError, OverflowError):
+        raise BadRequest(f"'{where}' must be a number, not {_short(value)}") from None
+    if not math.isfinite(f):
+        raise BadRequest(f"'{where}' must be a finite number, not {_short(value)}")
+    return f
+
+
+def _coerce_fraction(value: Any, where: str) -> Any:
+    try:
+        return Fraction(str(value).strip())
+    except (ValueError, ZeroDivisionError):
+        raise BadRequest(f"'{where}' must be a number or fraction, not {_short(value)}") from None
+
+
+_SIMPLE: dict[Any, Coercer] = {
+    str: _coerce_str,
+    bool: _coerce_bool,
+    int: _coerce_int,
+    float: _coerce_float,
+    Fraction: _coerce_fraction,
+}
+
+
+def _sequence(tp: Any, origin: Any, args: tuple[Any, ...]) -> Coercer:
+    if origin is tuple and args and (len(args) != 2 or args[1] is not Ellipsis):
+        items_c = [_sub(a) for a in args]
+
+        def fixed(value: Any, where: str) -> Any:
+            items = _as_list(value, where)
+            if len(items) > MAX_ITEMS:
+                raise BadRequest(
+                    f"'{where}' has too many items ({len(items)}; at most {MAX_ITEMS})"
+                )
+            if len(items) != len(items_c):
+                raise BadRequest(f"'{where}' needs {len(items_c)} items, not {len(items)}")
+            return tuple(
+                c(x, f"{where}[{i}]") for i, (c, x) in enumerate(zip(items_c, items, strict=True))
+            )
+
+        return fixed
+    inner = _sub(args[0] if args else Any)
+    make: Callable[[list[Any]], Any] = (
+        frozenset if origin is frozenset else (tuple if origin is tuple else list)
+    )
+
+    def sequence(value: Any, where: str) -> Any:
         items = _as_list(value, where)
         if len(items) > MAX_ITEMS:
             raise BadRequest(f"'{where}' has too many items ({len(items)}; at most {MAX_ITEMS})")
+        return make([inner(x, f"{where}[{i}]") for i, x in enumerate(items)])
+
+    return sequence
+
+
+# -- trusted decoding: data the store wrote ------------------------------------------------------
+def trusted(tp: Any) -> Coercer:
+    """The coercion of ``tp`` for data this program wrote (a stored log): values already of
+    their JSON shape are taken with no checks beyond their type (no size or depth limits: the
+    store's data passed them when it was written or imported); anything else goes through the
+    checking coercion, so a value decodes the same either way."""
+    try:
+        return _trusted(tp)
+    except TypeError:
+        return _compile_trusted(tp)
+
+
+@cache
+def _trusted(tp: Any) -> Coercer:
+    return _compile_trusted(tp)
+
+
+def _compile_trusted(tp: Any) -> Coercer:
+    check = _sub(tp)
+    if tp is Any:
+        return lambda value, where: value
+    if _is_optional(tp):
+        inner = trusted(_strip_optional(tp))
+
+        def optional(value: Any, where: str) -> Any:
+            if value is None or value == "":
+                return None
+            return inner(value, where)
+
+        return optional
+    if tp is str:
+        return lambda value, where: value.strip() if type(value) is str else check(value, where)
+    if tp is int:
+        return lambda value, where: value if type(value) is int else check(value, where)
+    if tp is bool:
+        return lambda value, where: value if type(value) is bool else check(value, where)
+    origin = get_origin(tp)
+    if origin is Literal:
+        choices = frozenset(c for c in get_args(tp) if isinstance(c, str | int))
+        return lambda value, where: value if value in choices else check(value, where)
+    if origin in (tuple, list, frozenset):
+        args = get_args(tp)
         if origin is tuple and args and (len(args) != 2 or args[1] is not Ellipsis):
-            if len(items) != len(args):
-                raise BadRequest(f"'{where}' needs {len(args)} items, not {len(items)}")
-            pairs = enumerate(zip(args, items, strict=True))
-            return tuple(coerce(a, x, f"{where}[{i}]") for i, (a, x) in pairs)
-        inner = args[0] if args else Any
-        out = [coerce(inner, x, f"{where}[{i}]") for i, x in enumerate(items)]
-        return frozenset(out) if origin is frozenset else (tuple(out) if origin is tuple else out)
+            return check
+        inner = trusted(args[0] if args else Any)
+        make: Callable[[Any], Any] = (
+            frozenset if origin is frozenset else (tuple if origin is tuple else list)
+        )
+
+        def sequence(value: Any, where: str) -> Any:
+            if type(value) is not list:
+                return check(value, where)
+            return make([inner(x, where) for x in value])
+
+        return sequence
     if origin in (dict, Mapping) or tp is dict:
-        if isinstance(value, str):
-            value = _json_text(value, where)
-        if not isinstance(value, Mapping):
-            raise BadRequest(f"'{where}' must be a table of KEY: VALUE, not {_short(value)}")
         kt, vt = get_args(tp) or (str, Any)
-        return {coerce(kt, k, where): coerce(vt, v, f"{where}.{k}") for k, v in value.items()}
+        key, val = trusted(kt), trusted(vt)
+
+        def mapping(value: Any, where: str) -> Any:
+            if type(value) is not dict:
+                return check(value, where)
+            return {key(k, where): val(v, where) for k, v in value.items()}
+
+        return mapping
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
-        if isinstance(value, str):
-            value = _json_text(value, where)
-        if isinstance(value, tp):
-            return value
-        if not isinstance(value, Mapping):
-            raise BadRequest(f"'{where}' must be a table, not {_short(value)}")
-        return spec_of(tp).build(value, where + ".")
-    raise BadRequest(f"'{where}': unsupported field type {tp!r}")  # a programming error
+        cls = tp
+
+        def record(value: Any, where: str) -> Any:
+            if type(value) is not dict:
+                return check(value, where)
+            return spec_of(cls).build_trusted(value, where + ".")
+
+        return record
+    return check
 
 
 def _json_text(value: str, where: str) -> Any:
@@ -327,6 +503,8 @@ class RequestSpec:
         self.fields = tuple(fields)
         self.by_name = {f.name: f for f in self.fields}
         self._build = build
+        self._plan: tuple[tuple[FieldSpec, Coercer | None], ...] | None = None
+        self._trusted_plan: tuple[tuple[FieldSpec, Coercer | None], ...] | None = None
 
     @property
     def positional(self) -> tuple[FieldSpec, ...]:
@@ -342,18 +520,50 @@ class RequestSpec:
                 raise BadRequest(f"{what} has no argument {str(key)!r}{hint}{takes}")
 
     def build(self, raw: Mapping[str, Any], prefix: str = "") -> Any:
-        self.check_known(raw, self.name)
+        by_name = self.by_name
+        for key in raw:
+            if key not in by_name:
+                self.check_known(raw, self.name)
+        plan = self._plan
+        if plan is None:
+            plan = self._plan = tuple(
+                (f, None if f.tp is None else _sub(f.tp)) for f in self.fields
+            )
         values: dict[str, Any] = {}
-        for f in self.fields:
-            if f.name not in raw or raw[f.name] is None:
+        for f, conv in plan:
+            v = raw.get(f.name)
+            if v is None:
                 if f.required:
                     raise BadRequest(
                         f"missing '{prefix}{f.name}'" + (f" ({f.help})" if f.help else "")
                     )
                 continue
-            values[f.name] = (
-                coerce(f.tp, raw[f.name], prefix + f.name) if f.tp is not None else raw[f.name]
+            values[f.name] = conv(v, prefix + f.name) if conv is not None else v
+        if self._build is None:
+            return values
+        return self._build(values)
+
+    def build_trusted(self, raw: Mapping[str, Any], prefix: str = "") -> Any:
+        """:meth:`build` for data this program wrote (see :func:`trusted`)."""
+        by_name = self.by_name
+        for key in raw:
+            if key not in by_name:
+                self.check_known(raw, self.name)
+        plan = self._trusted_plan
+        if plan is None:
+            plan = self._trusted_plan = tuple(
+                (f, None if f.tp is None else trusted(f.tp)) for f in self.fields
             )
+        values: dict[str, Any] = {}
+        for f, conv in plan:
+            v = raw.get(f.name)
+            if v is None:
+                if f.required:
+                    raise BadRequest(
+                        f"missing '{prefix}{f.name}'" + (f" ({f.help})" if f.help else "")
+                    )
+                continue
+            values[f.name] = conv(v, prefix) if conv is not None else v
         if self._build is None:
             return values
         return self._build(values)

@@ -53,12 +53,9 @@ def hand_move(g: Game) -> dict[str, str] | None:
 
 def highlight(g: Game) -> list[str]:
     """The ids and hexes the latest action in force named in its events (what it changed)."""
-    if not g.effective:
+    if not g.top:
         return []
-    last = g.effective[-1]
-    rec = next((r for r in reversed(g.records) if r.seq == last), None)
-    if rec is None:
-        return []
+    rec = g.records[g.top - 1]
     found: set[str] = set()
 
     def walk(x: Any) -> None:

@@ -7,7 +7,7 @@ Nothing here knows a ruleset: it reads the log payloads and the protocol's ``Tod
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from vedette.engine import Game
@@ -92,39 +92,24 @@ def entry(r: Record, undone: bool) -> dict[str, Any]:
 
 
 def undone_seqs(g: Game) -> list[int]:
-    """The actions undone so far (kept with the game until its log grows)."""
-    key = (len(g.records), g.records[-1].seq)
-    cached = getattr(g, "_web_undone", None)
-    if cached is not None and cached[0] == key:
-        return list(cached[1])
-    effective = set(g.effective)
-    found = [r.seq for r in g.records if r.kind == "action" and r.seq not in effective]
-    g._web_undone = (key, found)  # type: ignore[attr-defined]
-    return list(found)
+    """The actions undone so far (from the log index: as many as there were undos)."""
+    return sorted(g.undone())
 
 
 def log_page(g: Game, before: int | None = None, limit: int = PAGE) -> dict[str, Any]:
-    """Entries older than ``before`` (all when None), newest first, at most ``limit``."""
-    undone = set(undone_seqs(g))
-    recs: Sequence[Record] = g.records
-    if before is not None:
-        recs = [r for r in recs if r.seq < before]
-    page = list(reversed(recs[-limit:])) if limit > 0 else []
-    return {
-        "entries": [entry(r, r.seq in undone) for r in page],
-        "more": len(recs) > len(page),
-    }
+    """Entries older than ``before`` (all when None), newest first, at most ``limit``; only
+    that page of the log is read (a record's seq is its place in the log, from 1)."""
+    undone = g.undone()
+    end = len(g.records) if before is None else max(0, min(before - 1, len(g.records)))
+    start = max(0, end - limit) if limit > 0 else end
+    page = list(reversed(g.records[start:end]))
+    return {"entries": [entry(r, r.seq in undone) for r in page], "more": start > 0}
 
 
 def log_since(g: Game, since: int) -> list[dict[str, Any]]:
-    """The entries after ``since``, newest first."""
-    undone = set(undone_seqs(g))
-    out = []
-    for r in reversed(g.records):
-        if r.seq <= since:
-            break
-        out.append(entry(r, r.seq in undone))
-    return out
+    """The entries after ``since``, newest first (only those records are read)."""
+    undone = g.undone()
+    return [entry(r, r.seq in undone) for r in reversed(g.records[max(0, since) :])]
 
 
 #: field names a board pick of each kind may fill (the boards helper's ``vedette:pick``)

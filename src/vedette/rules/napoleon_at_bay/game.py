@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, Literal
 
@@ -22,6 +22,7 @@ from vedette.dice.sources import DiceSource, begin_attempt, reject_attempt
 from vedette.dice.tables import Row, Table
 from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
 from vedette.rules.base import Outcome, Ruleset
+from vedette.rules.evolve import evolve as replace
 from vedette.rules.fields import arg
 from vedette.rules.napoleon_at_bay import fixing as fx
 from vedette.rules.napoleon_at_bay.model import (
@@ -34,6 +35,7 @@ from vedette.rules.napoleon_at_bay.model import (
     occupancy_of,
 )
 from vedette.rules.napoleon_at_bay.schema import NabOptions, NabScenario
+from vedette.rules.pmap import PMap
 from vedette.rules.protocol import (
     DomainEvent,
     Obligation,
@@ -156,8 +158,8 @@ def initial_state(
         title=str(sc.get("title", "Napoleon At Bay")),
         sides=sides,
         order=order,
-        pieces=pieces,
-        occupancy=occupancy_of(pieces),
+        pieces=PMap(pieces),
+        occupancy=PMap(occupancy_of(pieces), ordered=False),
         turn=int(sc.get("turn", 1)),
         phasing=first,
     )
@@ -165,20 +167,23 @@ def initial_state(
 
 
 def _with_pieces(state: NabState, changed: Sequence[Piece], **kw: Any) -> NabState:
-    pieces = dict(state.pieces)
-    occ = dict(state.occupancy)
+    """The state with ``changed`` pieces put in (each leaves its hexes' occupants and joins
+    its new ones at the end); the maps share everything else with ``state``'s."""
+    pieces = _pmap(state.pieces, ordered=True)
+    occ = _pmap(state.occupancy, ordered=False)
     for p in changed:
-        for h in state.pieces[p.id].hexes:
+        for h in pieces[p.id].hexes:
             rest = tuple(x for x in occ.get(h, ()) if x != p.id)
-            if rest:
-                occ[h] = rest
-            else:
-                occ.pop(h, None)
-        pieces[p.id] = p
+            occ = occ.set(h, rest) if rest else occ.discard(h)
+        pieces = pieces.set(p.id, p)
     for p in changed:
         for h in p.hexes:
-            occ[h] = (*occ.get(h, ()), p.id)
+            occ = occ.set(h, (*occ.get(h, ()), p.id))
     return replace(state, pieces=pieces, occupancy=occ, **kw)
+
+
+def _pmap(m: Mapping[str, Any], ordered: bool) -> PMap[str, Any]:
+    return m if isinstance(m, PMap) else PMap(m, ordered=ordered)
 
 
 def _unfix(state: NabState) -> NabState:
@@ -187,6 +192,30 @@ def _unfix(state: NabState) -> NabState:
     free = [
         replace(p, fixed=False)
         for p in state.pieces.values()
+        if p.fixed and not fx.adjacent_to_enemy(state, p)
+    ]
+    return _with_pieces(state, free) if free else state
+
+
+def _unfix_near(state: NabState, before: NabState, changed: Sequence[str]) -> NabState:
+    """:func:`_unfix` where it can change anything: a fixed force can lose its last adjacent
+    enemy only if one left a hex next to it, so only the changed forces and the forces next to
+    where they stood are looked at (the same forces, in the same order, as a scan of all)."""
+    if len(state.pieces) <= 64:  # a scan of a few pieces is cheaper than the neighbourhood
+        return _unfix(state)
+    m = state.map
+    occ = state.occupancy
+    near = set(changed)
+    for pid in changed:
+        old = before.pieces.get(pid)
+        for h in old.hexes if old is not None else ():
+            for n in m.neighbors(h):
+                near.update(occ.get(n, ()))
+    pieces = state.pieces
+    rank = pieces.rank if isinstance(pieces, PMap) else list(pieces).index
+    free = [
+        replace(p, fixed=False)
+        for p in (pieces[i] for i in sorted(near, key=rank))
         if p.fixed and not fx.adjacent_to_enemy(state, p)
     ]
     return _with_pieces(state, free) if free else state
@@ -216,7 +245,7 @@ def fold_moved(state: NabState, e: Moved) -> NabState:
     q = replace(p, hexes=tuple(e.to), march=e.march, came_from=tuple(e.from_))
     owed = state.owed + tuple(_owe(state, q, state.pieces[c]) for c in e.owed if c in state.pieces)
     st = _with_pieces(state, [q], moving=p.id, moved=state.moved | {p.id}, owed=owed)
-    return _unfix(st)
+    return _unfix_near(st, state, [p.id])
 
 
 def fold_fixed(state: NabState, e: Fixed) -> NabState:
@@ -235,7 +264,7 @@ def fold_fixed(state: NabState, e: Fixed) -> NabState:
         last=last,
         owed=_discharge(state, e.moving, e.contact),
     )
-    return _unfix(st)
+    return _unfix_near(st, state, [p.id])
 
 
 def fold_substituted(state: NabState, e: Substituted) -> NabState:
@@ -253,7 +282,7 @@ def fold_substituted(state: NabState, e: Substituted) -> NabState:
         "fixed": dict(e.fixed),
     }
     st = _with_pieces(state, changed, last=last, owed=_discharge(state, e.moving, e.contact))
-    return _unfix(st)
+    return _unfix_near(st, state, [p.id for p in changed])
 
 
 def fold_phase(state: NabState, e: PhaseChanged) -> NabState:

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from vedette.rules.evolve import evolve as replace
 from vedette.rules.protocol import DomainEvent, Obligation
 from vedette.rules.solitaire_asl.model import (
     Fortification,

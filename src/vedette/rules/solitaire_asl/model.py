@@ -6,9 +6,11 @@ Everything is a frozen value; the state changes only by events (see :mod:`.fold`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from vedette.rules.protocol import Obligation
@@ -501,10 +503,12 @@ class State:
         return replace(self, stacks=tuple(sorted(out, key=lambda x: _natural_key(x.id))))
 
 
-def _natural_key(text: str) -> tuple[Any, ...]:
-    import re
+_DIGITS = re.compile(r"(\d+)")
 
-    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text))
+
+@lru_cache(maxsize=65536)
+def _natural_key(text: str) -> tuple[Any, ...]:
+    return tuple(int(p) if p.isdigit() else p for p in _DIGITS.split(text))
 
 
 def natural_key(text: str) -> tuple[Any, ...]:

@@ -13,10 +13,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from vedette.geometry.tabletop import Body, Vec
+from vedette.rules.evolve import evolve as replace
 from vedette.rules.protocol import DomainEvent
 from vedette.rules.two_by_two.model import (
     PHASES,
@@ -438,6 +439,31 @@ def apply_event(state: GameState, event: Any) -> GameState:
     return f(state, event)
 
 
+def _cleared_for_move(u: Any, mover: str, shooter: str, new_turn: bool) -> Any:
+    """A unit at the start of a move phase (see :func:`_new_phase`); itself, not a copy, if
+    no marker of it changes (a phase then copies only the units it changes)."""
+    ch: dict[str, Any] = {}
+    if u.side == mover:
+        if u.moved:
+            ch["moved"] = False
+        if u.spent != 0.0:
+            ch["spent"] = 0.0
+        if u.turned:
+            ch["turned"] = False
+        if u.straight_run != 0.0:
+            ch["straight_run"] = 0.0
+        if not u.road_only:
+            ch["road_only"] = True
+    if u.side == shooter and u.shot:
+        ch["shot"] = False
+    if new_turn:
+        if u.through_town:
+            ch["through_town"] = False
+        if u.countercharged:
+            ch["countercharged"] = False
+    return replace(u, **ch) if ch else u
+
+
 def _new_phase(state: GameState, stage: str, turn: int, index: int) -> GameState:
     """Enter a phase; clear the markers that last one phase (2 by 2, Sequence of play).
 
@@ -459,23 +485,10 @@ def _new_phase(state: GameState, stage: str, turn: int, index: int) -> GameState
         mover = st.player_order[PHASES[index][2]]
         shooter = st.player_order[1 - PHASES[index][2]]
         new_turn = index == 0
-        units = tuple(
-            replace(
-                u,
-                moved=False if u.side == mover else u.moved,
-                spent=0.0 if u.side == mover else u.spent,
-                turned=False if u.side == mover else u.turned,
-                straight_run=0.0 if u.side == mover else u.straight_run,
-                road_only=True if u.side == mover else u.road_only,
-                shot=False if u.side == shooter else u.shot,
-                through_town=False if new_turn else u.through_town,
-                countercharged=False if new_turn else u.countercharged,
-            )
-            for u in units
-        )
+        units = tuple(_cleared_for_move(u, mover, shooter, new_turn) for u in units)
         st = replace(st, reinforcement_rolls=0)
     elif kind == "rally":
-        units = tuple(replace(u, rallied=False) for u in units)
+        units = tuple(replace(u, rallied=False) if u.rallied else u for u in units)
     elif kind == "melee":
-        units = tuple(replace(u, meleed=False) for u in units)
+        units = tuple(replace(u, meleed=False) if u.meleed else u for u in units)
     return replace(st, units=units, follow_ups=())
