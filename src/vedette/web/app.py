@@ -321,7 +321,7 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
 
 
 def _board(g: Game) -> str:
-    return boards.svg(g.ruleset.name, g.state, g.ruleset.state_json(g.state), g.render())
+    return boards.svg(g.ruleset.name, g.state, g.ruleset.state_json(g.state), g.render)
 
 
 def _highlight(g: Game, request: dict[str, Any], changed: Sequence[str] = ()) -> list[str]:

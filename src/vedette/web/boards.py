@@ -4,7 +4,7 @@ and shows the game as text where a ruleset draws none. Nothing here knows a rule
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from vedette.render.svg import XML_SPACE, el, svg_root, text_board, to_text
@@ -12,12 +12,17 @@ from vedette.render.svg import XML_SPACE, el, svg_root, text_board, to_text
 __all__ = ["XML_SPACE", "el", "svg", "svg_root", "text_board", "to_text"]
 
 
-def svg(ruleset: str, state: Any, state_json: Mapping[str, Any], text: str) -> str:
-    """The board of a game as an SVG document (a text board where the ruleset draws none)."""
+def svg(
+    ruleset: str, state: Any, state_json: Mapping[str, Any], text: str | Callable[[], str]
+) -> str:
+    """The board of a game as an SVG document (a text board where the ruleset draws none;
+    ``text`` may be a callable, rendered only then)."""
     from vedette import rules
 
     try:
         out = rules.get(ruleset).board_svg(state, state_json)
     except Exception:  # an unexpected state shape: the text board, never a failed page
         out = None
-    return out if out is not None else text_board(text)
+    if out is not None:
+        return out
+    return text_board(text() if callable(text) else text)

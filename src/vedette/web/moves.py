@@ -95,7 +95,7 @@ def rings(g: Game) -> dict[str, float | str]:
 def board_view(g: Game) -> dict[str, Any]:
     sj = g.ruleset.state_json(g.state)
     return {
-        "svg": boards.svg(g.ruleset.name, g.state, sj, g.render()),
+        "svg": boards.svg(g.ruleset.name, g.state, sj, g.render),
         "legend": g.ruleset.legend(g.state),
         "roster": g.ruleset.roster(g.state),
         "highlight": highlight(g),

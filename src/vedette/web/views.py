@@ -170,16 +170,17 @@ def todo(g: Game) -> list[dict[str, Any]]:
 
 
 def view(g: Game, board: str, since: int | None = None) -> dict[str, Any]:
-    """The current view: board, text, todo, the log entries after ``since`` (the first page
-    when None), and which actions are undone now."""
+    """The current view: board, todo, the log entries after ``since`` (the first page and
+    the game as text when None), and which actions are undone now."""
     last = g.records[-1].seq
     return {
         "game": g.name,
         "ruleset": g.ruleset.name,
         "seq": last,
         "board": board,
-        "text": g.render(),
         "todo": todo(g),
         "log": log_since(g, since) if since is not None else log_page(g)["entries"],
         "undone_seqs": undone_seqs(g),
+        # the game as text: in a full view only (an action's answer is what changed)
+        **({"text": g.render()} if since is None else {}),
     }

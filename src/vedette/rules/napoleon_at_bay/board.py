@@ -30,28 +30,60 @@ NAB_TERRAIN = {
 }
 
 
+class _Geometry:
+    """A map's drawing geometry (hex centres, the box, each hex's outline and inner ZOC
+    outline): it depends on the map alone, so it is built once per map, not per drawing."""
+
+    __slots__ = ("inner", "maxx", "maxy", "minx", "miny", "outline", "pts")
+
+    def __init__(self, m: Any, size: float) -> None:
+        pts: dict[str, tuple[float, float]] = {}
+        for hid, h in zip(m.ids, m.axial, strict=True):
+            if m.convention.orientation == "flat":
+                x, y = size * 1.5 * h.q, size * math.sqrt(3) * (h.r + h.q / 2)
+            else:
+                x, y = size * math.sqrt(3) * (h.q + h.r / 2), size * 1.5 * h.r
+            pts[hid] = (x, y)
+        self.pts = pts
+        self.minx = min(p[0] for p in pts.values()) - size * 1.5
+        self.miny = min(p[1] for p in pts.values()) - size * 1.5
+        self.maxx = max(p[0] for p in pts.values()) + size * 1.5
+        self.maxy = max(p[1] for p in pts.values()) + size * 1.5
+        start = 0 if m.convention.orientation == "flat" else 30
+        unit = [
+            (math.cos(math.radians(start + 60 * k)), math.sin(math.radians(start + 60 * k)))
+            for k in range(6)
+        ]
+
+        def corners(x: float, y: float, s: float) -> str:
+            x, y = x - self.minx, y - self.miny
+            return " ".join(f"{x + s * c:.1f},{y + s * d:.1f}" for c, d in unit)
+
+        self.outline = {hid: corners(x, y, size) for hid, (x, y) in pts.items()}
+        self.inner = {hid: corners(x, y, size * 0.92) for hid, (x, y) in pts.items()}
+
+
+#: the geometry of each map drawn, by the map's identity (a map is immutable once built)
+_GEOMETRY: dict[int, tuple[Any, _Geometry]] = {}
+
+
+def _geometry(m: Any, size: float) -> _Geometry:
+    hit = _GEOMETRY.get(id(m))
+    if hit is not None and hit[0] is m:
+        return hit[1]
+    geo = _Geometry(m, size)
+    if len(_GEOMETRY) > 32:
+        _GEOMETRY.clear()
+    _GEOMETRY[id(m)] = (m, geo)  # the map is held, so its id is not reused while cached
+    return geo
+
+
 def nab(state: Any, sj: Mapping[str, Any]) -> str:
     m = state.map
     size = 26.0
-    pts: dict[str, tuple[float, float]] = {}
-    for hid, h in zip(m.ids, m.axial, strict=True):
-        if m.convention.orientation == "flat":
-            x, y = size * 1.5 * h.q, size * math.sqrt(3) * (h.r + h.q / 2)
-        else:
-            x, y = size * math.sqrt(3) * (h.q + h.r / 2), size * 1.5 * h.r
-        pts[hid] = (x, y)
-    minx = min(p[0] for p in pts.values()) - size * 1.5
-    miny = min(p[1] for p in pts.values()) - size * 1.5
-    maxx = max(p[0] for p in pts.values()) + size * 1.5
-    maxy = max(p[1] for p in pts.values()) + size * 1.5
-    start = 0 if m.convention.orientation == "flat" else 30
-
-    def corners(x: float, y: float, s: float) -> str:
-        return " ".join(
-            f"{x - minx + s * math.cos(math.radians(start + 60 * k)):.1f},"
-            f"{y - miny + s * math.sin(math.radians(start + 60 * k)):.1f}"
-            for k in range(6)
-        )
+    geo = _geometry(m, size)
+    pts = geo.pts
+    minx, miny, maxx, maxy = geo.minx, geo.miny, geo.maxx, geo.maxy
 
     moving = sj.get("moving")
     zoc: set[str] = set()
@@ -94,7 +126,7 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
                 "class": "hex zoc" if hid in zoc else "hex",
                 "data-hex": hid,
                 "data-pick": hid,
-                "points": corners(x, y, size),
+                "points": geo.outline[hid],
                 "fill": fill,
                 "stroke": "#999",
                 "stroke-width": "0.8",
@@ -106,7 +138,7 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
                 root,
                 "polygon",
                 {
-                    "points": corners(x, y, size * 0.92),
+                    "points": geo.inner[hid],
                     "fill": "none",
                     "stroke": "#d4a017",
                     "stroke-width": 2,
