@@ -191,16 +191,14 @@ def test_the_audit_counts_a_redone_roll_once(tmp_path: Path) -> None:
     assert [r["rolls"] for r in audit.dice_audit(g.log())] == [2]
 
 
-def test_sequence_odds_as_the_page_sends_them(tmp_path: Path) -> None:
+def test_sequence_odds_as_the_page_sends_them(client: TestClient, tmp_path: Path) -> None:
     """The odds panel's "whole sequence" part: rendered with the sequence's fields (required
     first, board picks named), and its form's text values (lists as "F1,F2") answered as the
     typed request is; a limit out of bounds is one line, 422."""
     from vedette.rules import get
 
-    db = tmp_path / "web.db"
-    Game.create(Store(db), "n1", "nab", get("nab").scenario("sample"), seed=4)
-    c = TestClient(create_app(db), base_url="http://localhost")
-    c.get("/")
+    c = client
+    Game.create(Store(tmp_path / "web.db"), "n1", "nab", get("nab").scenario("sample"), seed=4)
     page = c.get("/games/n1").text
     part = page.split('<details id="sequences"')[1].split('<div id="seq-result"')[0]
     assert '<form class="seq" data-seq="screen" hidden>' in part and "Herman (1)-(4)" in part
@@ -220,5 +218,4 @@ def test_sequence_odds_as_the_page_sends_them(tmp_path: Path) -> None:
         headers=h,
     )
     assert r.status_code == 422 and "limit" in r.json()["error"] and "\n" not in r.json()["error"]
-    Game.create(Store(db), "toy1", "toy", {"limit": 100}, seed=7)
     assert 'id="sequences"' not in c.get("/games/toy1").text  # no sequences: no part

@@ -88,14 +88,19 @@ def test_the_screen_sequence_from_the_page(page: Any, live_server: str, live_db:
     assert page.input_value(f"{form} input[name=to]") == "W2020,W2321"
 
 
-def test_a_sampled_answer_says_so(page: Any, live_server: str, live_db: Path) -> None:
-    make_game(live_db, "seq-nab-sampled", "napoleon_at_bay")
-    page.goto(f"{live_server}/games/seq-nab-sampled")
+def screen_typed(page: Any, base: str, db: Path, name: str, movers: str, to: str) -> str:
+    """A new Napoleon At Bay game, its screen sequence typed in (R1 the screen)."""
+    make_game(db, name, "napoleon_at_bay")
+    page.goto(f"{base}/games/{name}")
     page.click(f"{SEQ} > summary")
     form = 'form.seq[data-seq="screen"]'
-    page.fill(f"{form} input[name=screen]", "R1")
-    page.fill(f"{form} input[name=movers]", "F1,F2")
-    page.fill(f"{form} input[name=to]", "W2020,W2321")
+    for field, value in (("screen", "R1"), ("movers", movers), ("to", to)):
+        page.fill(f"{form} input[name={field}]", value)
+    return form
+
+
+def test_a_sampled_answer_says_so(page: Any, live_server: str, live_db: Path) -> None:
+    screen_typed(page, live_server, live_db, "seq-nab-sampled", "F1,F2", "W2020,W2321")
     page.fill("#seq-limit", "3")
     compute(page)
     assert page.get_attribute("#seq-result .chances-box", "data-exact") == "no"
@@ -111,13 +116,7 @@ def test_a_sampled_answer_says_so(page: Any, live_server: str, live_db: Path) ->
 def test_a_slow_computation_is_busy_and_sent_once(
     page: Any, live_server: str, live_db: Path
 ) -> None:
-    make_game(live_db, "seq-nab-busy", "napoleon_at_bay")
-    page.goto(f"{live_server}/games/seq-nab-busy")
-    page.click(f"{SEQ} > summary")
-    form = 'form.seq[data-seq="screen"]'
-    page.fill(f"{form} input[name=screen]", "R1")
-    page.fill(f"{form} input[name=movers]", "F1")
-    page.fill(f"{form} input[name=to]", "W2020")
+    form = screen_typed(page, live_server, live_db, "seq-nab-busy", "F1", "W2020")
     held: list[Any] = []
     page.route("**/chances", lambda route: held.append(route))
     page.click("#seq-btn")
