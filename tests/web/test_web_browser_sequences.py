@@ -142,7 +142,8 @@ def test_the_attack_sequence_from_the_page(page: Any, live_server: str, live_db:
     page.select_option("#procedure", "melee")  # the open action (one tap)
     page.click(f"{SEQ} > summary")
     form = 'form.seq[data-seq="attack"]'
-    assert page.input_value(f"{form} select[name=action]") == "melee"  # from the open action
+    action = f"{form} select[name=action]"  # from the open action (on 'toggle', a task later)
+    page.wait_for_function("s => document.querySelector(s).value === 'melee'", arg=action)
     page.click('#board [data-pick="A"]')
     page.click('#board [data-pick="D"]')
     assert page.input_value(f"{form} input[name=unit]") == "A"
