@@ -189,3 +189,33 @@ def test_the_audit_counts_a_redone_roll_once(tmp_path: Path) -> None:
     assert [r["rolls"] for r in audit.dice_audit(g.log())] == [1]
     g.perform("advance", {"bonus": 1})
     assert [r["rolls"] for r in audit.dice_audit(g.log())] == [2]
+
+
+def test_sequence_odds_as_the_page_sends_them(client: TestClient, tmp_path: Path) -> None:
+    """The odds panel's "whole sequence" part: rendered with the sequence's fields (required
+    first, board picks named), and its form's text values (lists as "F1,F2") answered as the
+    typed request is; a limit out of bounds is one line, 422."""
+    from vedette.rules import get
+
+    c = client
+    Game.create(Store(tmp_path / "web.db"), "n1", "nab", get("nab").scenario("sample"), seed=4)
+    page = c.get("/games/n1").text
+    part = page.split('<details id="sequences"')[1].split('<div id="seq-result"')[0]
+    assert '<form class="seq" data-seq="screen" hidden>' in part and "Herman (1)-(4)" in part
+    assert part.index('data-field="screen"') < part.index('data-field="march"')
+    assert 'name="movers" data-kind="list" data-pick="unit"' in part
+    h = {"X-CSRF-Token": page.split('name="csrf-token" content="')[1].split('"')[0]}
+    typed = {"screen": "R1", "movers": ["F1", "F2"], "to": ["W2020", "W2321"]}
+    texts = {"screen": "R1", "movers": "F1,F2", "to": "W2020,W2321", "march": ""}
+    answers = [
+        c.post("/api/games/n1/chances", json={"procedure": "screen", "request": r}, headers=h)
+        for r in (typed, texts)
+    ]
+    assert answers[0].status_code == 200 and answers[0].json() == answers[1].json()
+    r = c.post(
+        "/api/games/n1/chances",
+        json={"procedure": "screen", "request": texts, "limit": 10**9},
+        headers=h,
+    )
+    assert r.status_code == 422 and "limit" in r.json()["error"] and "\n" not in r.json()["error"]
+    assert 'id="sequences"' not in c.get("/games/toy1").text  # no sequences: no part

@@ -49,6 +49,8 @@ from vedette.web import aar, audit, boards, simulate, views
 from vedette.web import help as help_pages
 from vedette.web.moves import highlight as event_highlight
 from vedette.web.moves import router as moves_router
+from vedette.web.sequences import LIMIT as SEQ_LIMIT
+from vedette.web.sequences import MAX_LIMIT as SEQ_MAX_LIMIT
 from vedette.web.sequences import router as sequences_router
 from vedette.web.sessions import Sessions
 
@@ -198,6 +200,8 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
                 seed=g.seed,
                 board=view["board"],
                 procedures=views.procedures(g),
+                sequences=views.sequences(g),
+                seq_limits=(SEQ_LIMIT, SEQ_MAX_LIMIT),
                 todo=view["todo"],
                 state={
                     "seq": view["seq"],

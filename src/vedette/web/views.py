@@ -118,6 +118,7 @@ PICK_FIELDS: dict[str, tuple[str, ...]] = {
         "unit", "force", "moving", "contact", "target", "attacker", "defender", "stack",
         "from_stack", "to_stack", "leader", "general", "brigade", "support", "counter",
         "piece", "shooter", "charger", "by", "mover", "a", "b", "firer", "toward", "charged_by",
+        "screen", "movers",
     ),
     "hex": ("to", "hex", "at", "where", "location", "path"),
     "location": ("location", "to", "at", "where", "hex", "a", "b"),
@@ -131,32 +132,42 @@ def pick_kinds(name: str) -> list[str]:
     return [k for k, names in PICK_FIELDS.items() if name in names]
 
 
+def described(p: Any) -> dict[str, Any]:
+    """A procedure (or a sequence) with its fields, required first, as the page's forms show
+    them."""
+    params = sorted(p.params, key=lambda x: not x.required)
+    return {
+        "name": p.name,
+        "help": p.help,
+        "rule": p.rule,
+        "query": p.query,
+        "odds": getattr(p, "odds", None) is not None,
+        "params": [
+            {
+                "name": x.name,
+                "help": x.help,
+                "kind": x.kind,
+                "required": x.required,
+                "choices": list(x.choices),
+                "pick": " ".join(pick_kinds(x.name)),
+            }
+            for x in params
+        ],
+    }
+
+
 def procedures(g: Game) -> list[dict[str, Any]]:
     """Every procedure with its fields, required first."""
-    out = []
-    for p in g.procedures().values():
-        params = sorted(p.params, key=lambda x: not x.required)
-        out.append(
-            {
-                "name": p.name,
-                "help": p.help,
-                "rule": p.rule,
-                "query": p.query,
-                "odds": getattr(p, "odds", None) is not None,
-                "params": [
-                    {
-                        "name": x.name,
-                        "help": x.help,
-                        "kind": x.kind,
-                        "required": x.required,
-                        "choices": list(x.choices),
-                        "pick": " ".join(pick_kinds(x.name)),
-                    }
-                    for x in params
-                ],
-            }
-        )
-    return out
+    return [described(p) for p in g.procedures().values()]
+
+
+def sequences(g: Game) -> list[dict[str, Any]]:
+    """Every sequence of the ruleset (the odds panel's "whole sequence" part), as
+    :func:`procedures` gives them."""
+    try:
+        return [described(p) for p in g.sequences().values()]
+    except Exception:  # a ruleset's sequences module failing must not take the page down
+        return []
 
 
 def todo(g: Game) -> list[dict[str, Any]]:

@@ -109,9 +109,9 @@ function initGame() {
     clearErrors();
     refreshOdds(true);
   };
-  const request = () => {
+  const request = (f) => {
     const out = {};
-    for (const i of fields()) if (i.value.trim() !== "") out[i.name] = i.value.trim();
+    for (const i of fields(f)) if (i.value.trim() !== "") out[i.name] = i.value.trim();
     return out;
   };
   const visible = (i) => i.offsetParent !== null && !i.closest("details:not([open])");
@@ -121,9 +121,9 @@ function initGame() {
     document.querySelectorAll(".field.invalid").forEach((l) => l.classList.remove("invalid"));
   }
 
-  // an error naming a field of the open form is shown beside it (the form is kept)
-  function fieldError(message) {
-    const f = form();
+  // an error naming a field of the open form (or of the sequence's) is shown beside it (the
+  // form is kept)
+  function fieldError(message, f = form()) {
     if (!f) return false;
     const names = fields(f).map((i) => i.name).sort((a, b) => b.length - a.length);
     // a field named as the server's messages name one: 'to', distance=..., "band must ..."
@@ -157,6 +157,7 @@ function initGame() {
     }
     lastField = null;
     refreshOdds(true);
+    prefill();
   }
 
   function renderNext(todo) {
@@ -229,6 +230,112 @@ function initGame() {
     }
   }
 
+  // -- the odds of a whole sequence (issue 17): GET sequences is rendered in the page, POST
+  // chances computes; exact fractions, or sampled with 95% intervals, said in words -----------
+  const seqPart = document.getElementById("sequences");
+  const seqSel = document.getElementById("sequence");
+  const seqBtn = document.getElementById("seq-btn");
+  const seqOut = document.getElementById("seq-result");
+  const seqForm = () => (seqSel ? document.querySelector(`form.seq[data-seq="${CSS.escape(seqSel.value)}"]`) : null);
+  let seqBusy = false;
+
+  // the sequence's empty fields take the open action's values of the same name (the unit,
+  // the target); a choice naming the open action (2 by 2's attack: shoot or melee) takes it
+  function prefill() {
+    const f = seqForm();
+    const from = form();
+    if (!f || !seqPart.open) return;
+    for (const i of fields(f)) {
+      if (i.value.trim() !== "") continue;
+      const same = from?.querySelector(`[name="${CSS.escape(i.name)}"]`);
+      if (same && same.value.trim() !== "") i.value = same.value.trim();
+      else if (i.tagName === "SELECT" && [...i.options].some((o) => o.value === sel.value)) i.value = sel.value;
+    }
+  }
+
+  function showSeq() {
+    document.querySelectorAll("form.seq").forEach((f) => { f.hidden = f !== seqForm(); });
+    seqOut.replaceChildren();
+    prefill();
+  }
+
+  const pct = (x) => `${(100 * x).toFixed(2)}%`;
+
+  function chanceTable(rows, sampled, caption) {
+    const head = el("tr", {}, el("th", { scope: "col" }, caption), el("th", { scope: "col" }, "chance"),
+      el("th", { scope: "col" }, "percent"));
+    if (sampled) head.append(el("th", { scope: "col" }, "95% interval"));
+    const body = el("tbody");
+    for (const r of rows) {
+      const tr = el("tr", { "data-result": r.result },
+        el("td", { class: "end" }, r.result),
+        el("td", { class: "frac" }, r.p),
+        el("td", { class: "pct" },
+          el("span", { class: "track" }, el("span", { class: "bar", style: `width:${Math.max(100 * r.float, 0.5)}%` })),
+          el("span", { class: "num" }, pct(r.float))));
+      if (sampled) tr.append(el("td", { class: "interval" }, r.low === null ? "" : `${pct(r.low)} – ${pct(r.high)}`));
+      body.append(tr);
+    }
+    return el("table", { class: "chances" }, el("thead", {}, head), body);
+  }
+
+  function renderChances(name, data) {
+    const sampled = !data.exact;
+    const box = el("div", { class: "chances-box", "data-exact": data.exact ? "yes" : "no" },
+      el("h3", {}, `${name}: ${sampled ? "sampled" : "exact"} odds of each end state`));
+    if (sampled) {
+      box.append(el("p", { class: "note sampled", role: "note" },
+        `Sampled, not exact (${data.note}): the fractions count ${data.leaves} runs of the sequence with random dice; the 95% interval of each is shown.`));
+    } else box.append(el("p", { class: "muted" }, `exact: all ${data.leaves} dice branches enumerated`));
+    const rows = [...data.outcomes].sort((a, b) => b.float - a.float); // most likely first
+    box.append(chanceTable(rows, sampled, "end state"));
+    if (data.each.length) {
+      box.append(el("h4", {}, "each, whatever else happens"), chanceTable(data.each, sampled, "event"));
+    }
+    seqOut.replaceChildren(box);
+  }
+
+  async function computeSeq() {
+    const f = seqForm();
+    if (seqBusy || !f) return; // one computation at a time
+    seqBusy = true;
+    seqBtn.disabled = true;
+    seqPart.setAttribute("aria-busy", "true");
+    clearErrors();
+    const name = seqSel.value;
+    seqOut.replaceChildren(el("p", { class: "busy", role: "status" }, `computing the odds of ${name}… (every die of the whole sequence)`));
+    const body = { procedure: name, request: request(f) };
+    const limit = document.getElementById("seq-limit").value.trim();
+    if (limit !== "") body.limit = Number(limit);
+    try {
+      renderChances(name, await post(`${api}/chances`, body));
+    } catch (e) {
+      seqOut.replaceChildren();
+      if (!fieldError(e.message, f)) seqOut.append(el("p", { class: "error", role: "alert" }, `${name}: ${e.message}`));
+    } finally {
+      seqBusy = false;
+      seqBtn.disabled = false;
+      seqPart.removeAttribute("aria-busy");
+    }
+  }
+
+  if (seqPart) {
+    seqSel.addEventListener("change", showSeq);
+    seqPart.addEventListener("toggle", () => { if (seqPart.open) prefill(); });
+    seqBtn.addEventListener("click", computeSeq);
+    document.querySelectorAll("form.seq").forEach((f) => {
+      f.addEventListener("submit", (e) => { e.preventDefault(); computeSeq(); });
+      fields(f).forEach((i) => {
+        i.addEventListener("focus", () => { lastField = i; });
+        // new fields: the old answer is not theirs (unless it is still being computed)
+        i.addEventListener("input", () => { if (!seqBusy) seqOut.replaceChildren(); });
+        i.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); computeSeq(); } });
+      });
+    });
+    document.getElementById("seq-limit").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); computeSeq(); } });
+    showSeq();
+  }
+
   // -- the log: one line per entry, the record on demand, paged --------------------------------
   function recordTable(rows) {
     const table = el("table", { class: "record" });
@@ -294,6 +401,7 @@ function initGame() {
     seq = view.seq;
     renderNext(view.todo);
     bindBoard();
+    if (seqOut) seqOut.replaceChildren(); // odds of the game as it was: gone
     document.dispatchEvent(new CustomEvent("vedette:changed", { detail: { seq } }));
   }
 
@@ -304,18 +412,25 @@ function initGame() {
     if (key === lastPick.key && Date.now() - lastPick.at < 100) return; // one pick, told twice
     lastPick = { key, at: Date.now() };
     const text = fieldText(value);
-    const takes = fields().filter((i) => visible(i) && (i.dataset.pick || "").split(" ").includes(kind));
-    const mine = lastField && takes.includes(lastField) ? lastField : null;
-    const empty = takes.find((i) => !i.value);
-    const f = mine && !mine.value ? mine : empty || mine;
-    if (!f) {
-      picked.textContent = `picked ${kind} ${text} (no open field of this action takes a ${kind})`;
+    // the form the player works in first: the one of the field last focused, else the
+    // sequence's while that part is open, else the action's
+    const sf = seqPart && seqPart.open ? seqForm() : null;
+    const order = sf && !(lastField && form()?.contains(lastField)) ? [sf, form()] : [form(), sf];
+    for (const f of order.filter(Boolean)) {
+      const takes = fields(f).filter((i) => visible(i) && (i.dataset.pick || "").split(" ").includes(kind));
+      // a list field of a sequence (the movers, their hexes) collects picks in order
+      const list = (i) => f === sf && i.dataset.kind === "list";
+      const mine = lastField && takes.includes(lastField) ? lastField : null;
+      const empty = takes.find((i) => !i.value);
+      const into = mine && (!mine.value || list(mine)) ? mine : empty || takes.find(list) || mine;
+      if (!into) continue;
+      picked.textContent = "";
+      into.value = list(into) && into.value ? `${into.value},${text}` : text;
+      into.dispatchEvent(new Event("input"));
+      into.focus();
       return;
     }
-    picked.textContent = "";
-    f.value = text;
-    f.dispatchEvent(new Event("input"));
-    f.focus();
+    picked.textContent = `picked ${kind} ${text} (no open field of this action${sf ? " or sequence" : ""} takes a ${kind})`;
   }
   document.addEventListener("vedette:pick", (e) => onPick(e.detail.kind, e.detail.value));
   document.addEventListener("vedette:perform", (e) => perform(e.detail.procedure, e.detail.request, ""));
