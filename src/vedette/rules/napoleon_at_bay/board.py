@@ -34,7 +34,7 @@ class _Geometry:
     """A map's drawing geometry (hex centres, the box, each hex's outline and inner ZOC
     outline): it depends on the map alone, so it is built once per map, not per drawing."""
 
-    __slots__ = ("inner", "maxx", "maxy", "minx", "miny", "outline", "pts")
+    __slots__ = ("inner", "layer", "maxx", "maxy", "minx", "miny", "outline", "pts")
 
     def __init__(self, m: Any, size: float) -> None:
         pts: dict[str, tuple[float, float]] = {}
@@ -61,6 +61,7 @@ class _Geometry:
 
         self.outline = {hid: corners(x, y, size) for hid, (x, y) in pts.items()}
         self.inner = {hid: corners(x, y, size * 0.92) for hid, (x, y) in pts.items()}
+        self.layer: str | None = None  # the map layer's text (see _map_layer)
 
 
 #: the geometry of each map drawn, by the map's identity (a map is immutable once built)
@@ -76,6 +77,90 @@ def _geometry(m: Any, size: float) -> _Geometry:
         _GEOMETRY.clear()
     _GEOMETRY[id(m)] = (m, geo)  # the map is held, so its id is not reused while cached
     return geo
+
+
+def _map_layer(m: Any, geo: _Geometry, size: float) -> str:
+    """The map's own drawing (hexes, their ids, names and terrain, roads and hexside
+    features) as text: it depends on the map alone, so it is written once per map."""
+    pts, minx, miny = geo.pts, geo.minx, geo.miny
+    layer = el(None, "g", {"class": "map"})
+    for hid, (x, y) in pts.items():
+        terr = m.terrain[m.index(hid)]
+        fill = NAB_TERRAIN.get(terr, "#eeeeee")
+        poly = el(
+            layer,
+            "polygon",
+            {
+                "class": "hex",
+                "data-hex": hid,
+                "data-pick": hid,
+                "points": geo.outline[hid],
+                "fill": fill,
+                "stroke": "#999",
+                "stroke-width": "0.8",
+            },
+        )
+        el(poly, "title", None, f"{hid} {terr}")
+        name = m.names.get(hid, "") or (terr if terr != "clear" else "")
+        small = {"font-size": 8, "text-anchor": "middle", "pointer-events": "none"}
+        el(
+            layer,
+            "text",
+            {"x": x - minx, "y": y - miny - size * 0.55, "fill": "#555", **small},
+            hid,
+        )
+        if name:
+            el(
+                layer,
+                "text",
+                {"x": x - minx, "y": y - miny + size * 0.75, "fill": "#333", **small},
+                name,
+            )
+    # hexside features: roads run centre to centre, the rest (rivers, bridges) mark the edge
+    idx_pts = [pts[hid] for hid in m.ids]
+    for (i, j), feats in m.hexside_features.items():
+        (x1, y1), (x2, y2) = idx_pts[i], idx_pts[j]
+        kinds = [m.hexside_kinds[f] for f in feats if f in m.hexside_kinds]
+        names = " ".join(sorted(feats))
+        if any(k.road for k in kinds):
+            line = el(
+                layer,
+                "line",
+                {
+                    "class": "road",
+                    "x1": x1 - minx,
+                    "y1": y1 - miny,
+                    "x2": x2 - minx,
+                    "y2": y2 - miny,
+                    "stroke": "#8d6e63",
+                    "stroke-width": 3,
+                    "pointer-events": "none",
+                },
+            )
+            el(line, "title", None, names)
+        edge = [k for k in kinds if not k.road]
+        if edge:
+            mx, my = (x1 + x2) / 2 - minx, (y1 + y2) / 2 - miny
+            dx, dy = x2 - x1, y2 - y1
+            length = math.hypot(dx, dy) or 1.0
+            px, py = -dy / length * size / 2, dx / length * size / 2
+            colour = "#2e86c1" if any(k.extra is not None for k in edge) else "#17202a"
+            line = el(
+                layer,
+                "line",
+                {
+                    "class": "hexside",
+                    "x1": mx - px,
+                    "y1": my - py,
+                    "x2": mx + px,
+                    "y2": my + py,
+                    "stroke": colour,
+                    "stroke-width": 4,
+                    "stroke-linecap": "round",
+                },
+            )
+            el(line, "title", None, names)
+    return to_text(layer)
 
 
 def nab(state: Any, sj: Mapping[str, Any]) -> str:
@@ -116,28 +201,16 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
         {"x": 6, "y": 14, "font-size": 13},
         f"{sj.get('title', '')} · turn {sj.get('turn')} · {sj.get('phasing')} {sj.get('phase')}",
     )
-    for hid, (x, y) in pts.items():
-        terr = m.terrain[m.index(hid)]
-        fill = NAB_TERRAIN.get(terr, "#eeeeee")
-        poly = el(
-            root,
-            "polygon",
-            {
-                "class": "hex zoc" if hid in zoc else "hex",
-                "data-hex": hid,
-                "data-pick": hid,
-                "points": geo.outline[hid],
-                "fill": fill,
-                "stroke": "#999",
-                "stroke-width": "0.8",
-            },
-        )
-        el(poly, "title", None, f"{hid} {terr}{' (enemy ZOC)' if hid in zoc else ''}")
-        if hid in zoc:
+    if geo.layer is None:
+        geo.layer = _map_layer(m, geo, size)
+    el(root, "g", {"id": "map-layer"})  # the map's own drawing goes here (see below)
+    for hid in sorted(zoc):  # enemy ZOCs outlined over the map
+        if hid in geo.inner:
             el(
                 root,
                 "polygon",
                 {
+                    "class": "zoc",
                     "points": geo.inner[hid],
                     "fill": "none",
                     "stroke": "#d4a017",
@@ -146,60 +219,6 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
                     "pointer-events": "none",
                 },
             )
-        name = m.names.get(hid, "") or (terr if terr != "clear" else "")
-        small = {"font-size": 8, "text-anchor": "middle", "pointer-events": "none"}
-        el(root, "text", {"x": x - minx, "y": y - miny - size * 0.55, "fill": "#555", **small}, hid)
-        if name:
-            el(
-                root,
-                "text",
-                {"x": x - minx, "y": y - miny + size * 0.75, "fill": "#333", **small},
-                name,
-            )
-    # hexside features: roads run centre to centre, the rest (rivers, bridges) mark the edge
-    idx_pts = [pts[hid] for hid in m.ids]
-    for (i, j), feats in m.hexside_features.items():
-        (x1, y1), (x2, y2) = idx_pts[i], idx_pts[j]
-        kinds = [m.hexside_kinds[f] for f in feats if f in m.hexside_kinds]
-        names = " ".join(sorted(feats))
-        if any(k.road for k in kinds):
-            line = el(
-                root,
-                "line",
-                {
-                    "class": "road",
-                    "x1": x1 - minx,
-                    "y1": y1 - miny,
-                    "x2": x2 - minx,
-                    "y2": y2 - miny,
-                    "stroke": "#8d6e63",
-                    "stroke-width": 3,
-                    "pointer-events": "none",
-                },
-            )
-            el(line, "title", None, names)
-        edge = [k for k in kinds if not k.road]
-        if edge:
-            mx, my = (x1 + x2) / 2 - minx, (y1 + y2) / 2 - miny
-            dx, dy = x2 - x1, y2 - y1
-            length = math.hypot(dx, dy) or 1.0
-            px, py = -dy / length * size / 2, dx / length * size / 2
-            colour = "#2e86c1" if any(k.extra is not None for k in edge) else "#17202a"
-            line = el(
-                root,
-                "line",
-                {
-                    "class": "hexside",
-                    "x1": mx - px,
-                    "y1": my - py,
-                    "x2": mx + px,
-                    "y2": my + py,
-                    "stroke": colour,
-                    "stroke-width": 4,
-                    "stroke-linecap": "round",
-                },
-            )
-            el(line, "title", None, names)
     last = sj.get("last") or {}
     for ch in last.get("changes", []):
         for a, b in zip(ch.get("from", []), ch.get("to", []), strict=False):
@@ -287,7 +306,8 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
         if len(here) > 1:
             lx, ly = offsets[-1]
             badge(root, x - minx + lx + w / 2, y - miny + ly - h / 2, len(here))
-    return to_text(root)
+    text = to_text(root)
+    return text.replace('<g id="map-layer" />', geo.layer or "", 1)
 
 
 board = nab
