@@ -25,6 +25,10 @@ def preload_samples(db: str) -> list[str]:
     return made
 
 
+#: seconds a thread holds the interpreter before another may run (Python's default: 0.005)
+SWITCH_INTERVAL = 0.0005
+
+
 def serve(
     db: str,
     host: str = "127.0.0.1",
@@ -51,4 +55,7 @@ def serve(
             file=sys.stderr,
         )
     print(f"vedette: http://{host}:{port}/  (games in {db}; Ctrl-C stops)", flush=True)
+    # rules work runs in the thread pool, the event loop answers everything else: let the loop's
+    # thread take the interpreter back sooner than the default 5 ms (bench/bench_web.py)
+    sys.setswitchinterval(SWITCH_INTERVAL)
     uvicorn.run(create_app(db, hosts), host=host, port=port, log_level="warning")
