@@ -199,6 +199,38 @@ def test_routing_units_only_run_and_rally(tmp_path: Path) -> None:
     g.perform("rally", {"unit": "F1"}, [1])
 
 
+def test_a_failed_rally_binds_for_the_turn(tmp_path: Path) -> None:
+    """Kuryakin, Move Sequence: once activated a unit acts; a failed test binds for the turn,
+    so a failed rally cannot be retried on the same card (issue: rally retried endlessly)."""
+    g = game(
+        tmp_path,
+        [unit("F1", status="routing", must_rally=True, front=5), unit("A1", "Allies")],
+    )
+    out = g.perform("rally", {"unit": "F1"}, [95])  # B: 80 - 20 (routing) = 60: fails
+    assert "fails to rally" in out.message and g.state.unit("F1").rally_failed
+    for attempt in ("perform", "odds"):
+        with pytest.raises(RuleViolation, match="failed to rally this turn") as e:
+            if attempt == "perform":
+                g.perform("rally", {"unit": "F1"}, [1])
+            else:
+                g.odds("rally", {"unit": "F1"})
+        assert "Kuryakin, Morale" in str(e.value)
+    u = g.state.unit("F1")
+    assert (u.status, u.must_rally) == ("routing", True)
+    assert all(t.procedure != "rally" for t in g.todo())  # todo no longer offers it
+    g.perform("move", {"unit": "F1", "mode": "rout"}, [0, 3])  # the routing unit still runs
+    # remembered for the turn only: the next turn it may try again
+    g.perform("next", {})
+    g.perform("next", {})
+    g.perform("end_turn", {})
+    assert not g.state.unit("F1").rally_failed
+    g.perform("control", {})
+    g.perform("deal", {"cards": {"F1": 1, "A1": 2}, "chance": {}})
+    g.perform("next", {})
+    g.perform("rally", {"unit": "F1"}, [1])
+    assert not g.state.unit("F1").must_rally
+
+
 def test_must_rally_units_only_rally(tmp_path: Path) -> None:
     g = game(
         tmp_path,

@@ -227,6 +227,14 @@ class Rallied(UnitFact):
 
 
 @dataclass(frozen=True, slots=True)
+class RallyFailed(UnitFact):
+    """Kuryakin, Morale: the rally failed (binds for the turn: one try per activation)."""
+
+    kind: ClassVar[str] = "rally_failed"
+    touches: ClassVar[frozenset[str]] = frozenset({"rally_failed"})
+
+
+@dataclass(frozen=True, slots=True)
 class ChargeRefused(UnitFact):
     """Kuryakin, Charge Test: will not charge (binds for the turn)."""
 
@@ -335,6 +343,7 @@ class TurnMarksCleared(UnitFact):
             "charge_failed",
             "charge_flank",
             "home_failed",
+            "rally_failed",
             "melee_round",
             "melee_rounds",
             "morale_facts",
@@ -494,6 +503,7 @@ UNIT_FACTS: tuple[type[UnitFact], ...] = (
     MoraleHeld,
     MoraleFailed,
     Rallied,
+    RallyFailed,
     ChargeRefused,
     ChargeDeclared,
     ClosedUp,

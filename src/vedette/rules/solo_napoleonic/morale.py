@@ -31,12 +31,14 @@ from vedette.rules.solo_napoleonic.events import (
     MoraleFailed,
     MoraleHeld,
     Rallied,
+    RallyFailed,
 )
 from vedette.rules.solo_napoleonic.model import GRADES, State, Unit, grade_rank
 
 R_MORALE = "Kuryakin, Morale"
 R_CHARGE = "Kuryakin, Charge Test"
 R_HOME = "Kuryakin, Charge Home Test"
+R_RALLY = "Kuryakin, Morale (rallying: one try per activation, a failure binds for the turn)"
 
 
 def bpl(state: State, test: str, grade: str) -> int:
@@ -272,12 +274,25 @@ def morale_odds(state: State, req: rq.MoraleFacts) -> list[Odds]:
     return [morale_check(state, u, req).odds(), result_check(state, u).odds()]
 
 
-def rally(state: State, req: rq.Rally, dice: DiceSource) -> Outcome:
-    """Rallying (Kuryakin, Morale: the first two results need rallying): a morale test; a pass
-    ends the rout or disordered retirement."""
-    u = _testable(state, req.unit)
+def _rallyable(state: State, uid: str) -> Unit:
+    """A unit may try to rally once on its activation (Kuryakin, Move Sequence: "once
+    activated ... each unit can move, fire and attack"; a failed test binds for the turn)."""
+    u = _testable(state, uid)
     if not u.must_rally:
         raise RuleViolation(R_MORALE, f"{u.id} has no result that needs rallying")
+    if u.rally_failed:
+        raise RuleViolation(
+            R_RALLY,
+            f"{u.id} failed to rally this turn: that binds (one try per activation;"
+            " it tries again next turn)",
+        )
+    return u
+
+
+def rally(state: State, req: rq.Rally, dice: DiceSource) -> Outcome:
+    """Rallying (Kuryakin, Morale: the first two results need rallying): a morale test; a pass
+    ends the rout or disordered retirement, a failure binds for the turn."""
+    u = _rallyable(state, req.unit)
     r = morale_check(state, u, req, "rally").resolve(dice)
     ch = Changes(state)
     use_effects(ch, u.id, "morale")
@@ -285,12 +300,13 @@ def rally(state: State, req: rq.Rally, dice: DiceSource) -> Outcome:
         ch.unit(Rallied, u.id, "rallied", must_rally=False, status="steady")
         msg = f"{u.id} rallies"
     else:
+        ch.unit(RallyFailed, u.id, "failed to rally (binds for the turn)", rally_failed=True)
         msg = f"{u.id} fails to rally and stays {u.status}"
     return Outcome(tuple(ch.events), (r,), msg, {"rallied": r.row == "pass"})
 
 
 def rally_odds(state: State, req: rq.Rally) -> list[Odds]:
-    u = _testable(state, req.unit)
+    u = _rallyable(state, req.unit)
     return [morale_check(state, u, req, "rally").odds()]
 
 

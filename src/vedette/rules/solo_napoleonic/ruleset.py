@@ -106,6 +106,7 @@ def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
             "charge_failed": False,
             "charge_flank": False,
             "home_failed": False,
+            "rally_failed": False,
             "melee_round": 0,
             "melee_rounds": 0,
             "morale_facts": (),
@@ -205,13 +206,12 @@ def unit_options(state: State, u: Any) -> list[tuple[str, dict[str, Any], str, s
     """A unit's actions open on its card: (procedure, request, text, rule)."""
     if u.morale_due:
         return []  # its marker is owed first
+    rally = [] if u.rally_failed else [("rally", {"unit": u.id}, "", morale.R_MORALE)]
     if u.status == "routing":
-        return [
-            ("move", {"unit": u.id, "mode": "rout"}, f"{u.id} runs (rout, 2D)", flow.R_ROUT),
-            ("rally", {"unit": u.id}, f"{u.id} tries to rally", morale.R_MORALE),
-        ]
+        run = ("move", {"unit": u.id, "mode": "rout"}, f"{u.id} runs (rout, 2D)", flow.R_ROUT)
+        return [run] + [(p, r, f"{u.id} tries to rally", w) for p, r, _, w in rally]
     if u.must_rally:
-        return [("rally", {"unit": u.id}, f"{u.id} must rally", morale.R_MORALE)]
+        return [(p, r, f"{u.id} must rally", w) for p, r, _, w in rally]
     enemies = [
         e.id
         for e in state.units
