@@ -135,7 +135,9 @@ class Moved(UnitFact):
     """Kuryakin, Random Movement: a move (distance, swerve, the chits a move costs)."""
 
     kind: ClassVar[str] = "moved"
-    touches: ClassVar[frozenset[str]] = frozenset({"moved_mm", "advancing", "x", "y", "disorder"})
+    touches: ClassVar[frozenset[str]] = frozenset(
+        {"moved_mm", "move_done", "advancing", "x", "y", "disorder"}
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,6 +332,7 @@ class TurnMarksCleared(UnitFact):
         {
             "acted",
             "moved_mm",
+            "move_done",
             "fired",
             "volleys_fired",
             "reformed",

@@ -124,6 +124,7 @@ class Unit:
     # this turn
     acted: bool = False
     moved_mm: float = 0.0
+    move_done: bool = False  # its one move this activation is made (Kuryakin, Random Movement)
     fired: bool = False
     volleys_fired: int = 0
     reformed: bool = False

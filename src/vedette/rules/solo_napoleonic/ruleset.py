@@ -93,6 +93,7 @@ def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
         kw: dict[str, Any] = {
             "acted": False,
             "moved_mm": 0.0,
+            "move_done": False,
             "fired": False,
             "volleys_fired": 0,
             "reformed": False,
