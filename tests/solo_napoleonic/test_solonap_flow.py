@@ -115,6 +115,42 @@ def test_next_is_refused_while_the_charge_is_open(tmp_path: Path) -> None:
     assert owed(g) == ["close unit=F1"]
 
 
+def test_a_target_routed_before_contact_does_not_fight(tmp_path: Path) -> None:
+    """Kuryakin, Charge Test: only "should both units morale hold" does the attacker move up
+    and test to charge home; a routing unit only runs (Morale). A target that routs at the
+    charge is not fought: the charger moves up onto its ground and the charge ends."""
+    g = duel(tmp_path)
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("next", {})
+    out = g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 1])  # fails; D10 1: rout
+    assert "rout" in out.message and g.state.unit("A1").status == "routing"
+    assert owed(g) == ["close unit=F1"]  # the charger still moves up (takes the ground)
+    out = g.perform("close", {"unit": "F1"})
+    assert "routed before contact" in out.message and "no melee" in out.message
+    f1 = g.state.unit("F1")
+    assert (f1.charge_step, f1.charge_state, f1.melee_round) == (None, "done", 0)
+    assert owed(g) == []  # no charge home test, no melee round is owed
+    assert all(t.procedure not in ("melee", "charge_home") for t in g.todo())
+    with pytest.raises(RuleViolation, match="routed before contact|not charged home"):
+        g.perform("charge_home", {"unit": "F1"}, [1])
+    with pytest.raises(RuleViolation, match="not charged home") as e:
+        g.perform("melee", {"unit": "F1", "target": "A1"}, [1] * 20)
+    assert "Kuryakin" in str(e.value)
+    assert g.state.unit("A1").figures == 18  # nothing was fought
+
+
+def test_a_target_retiring_in_disorder_is_still_charged_home(tmp_path: Path) -> None:
+    """Only a rout ends the charge before contact: a target that fails and retires (D10 3) is
+    caught; the charge goes on to its charge home step (no test: the charger is unhurt)."""
+    g = duel(tmp_path)
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("next", {})
+    g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 3])
+    assert g.state.unit("A1").status == "retiring"
+    g.perform("close", {"unit": "F1"})
+    assert owed(g) == ["charge_home unit=F1"]
+
+
 def test_the_forced_morale_test_knows_its_charger(tmp_path: Path) -> None:
     """The charge's modifiers are filled in: charged by higher class -10 (B charges C), and
     never silently dropped (a test without the charger is refused while the charge owes it)."""
@@ -155,6 +191,9 @@ def test_a_full_charge_played_from_todo_alone(tmp_path: Path) -> None:
             g.perform(t.procedure, dict(t.request))
         assert not g.obligations()
         assert steps[0] == "morale"
+        if g.state.unit("A1").status == "routing" and "melee" not in steps:
+            assert steps == ["morale", "close"]  # routed before contact: nothing to fight
+            continue
         assert "close" in steps and steps.index("close") < steps.index("charge_home")
         rounds = steps.count("melee")
         if "brawl" in steps:

@@ -78,8 +78,11 @@ def brute_force(charge: int, morale: int, home: int | None) -> dict[str, Fractio
                 add(f"F1 charges A1: A1 holds; {went}", one * one * one)
         else:
             for d in range(1, 11):
-                # no charge home test: the target failed its morale, F1 is unhurt
-                then = "; charge goes home" if home is not None else ""
+                # no charge home test: the target failed its morale, F1 is unhurt; a target
+                # routed before contact is not fought: F1 takes the ground
+                went = "F1 takes the ground" if d in CHART and CHART[d] == "routs" else ""
+                went = went or "charge goes home"
+                then = f"; {went}" if home is not None else ""
                 add(f"F1 charges A1: A1 {chart_word(d)} before contact{then}", one * one / 10)
     return out
 
@@ -109,7 +112,8 @@ def test_through_charge_home_sampled_holds_the_exact_value(tmp_path: Path) -> No
         assert r.low is not None and r.high is not None
         assert r.low <= exact[r.result] <= r.high, r.result
     each = {r.result: r for r in summary_of(get("solonap").sequences()[NAME], c)}
-    home = Fraction(65, 100) * (Fraction(65, 100) * Fraction(60, 100) + Fraction(35, 100))
+    stands = Fraction(8, 10)  # a target that fails but does not rout (D10 3-10) is caught
+    home = Fraction(65, 100) * (Fraction(65, 100) * Fraction(60, 100) + Fraction(35, 100) * stands)
     for facet, p in (
         ("charge goes home", home),
         ("charge declared", Fraction(65, 100)),

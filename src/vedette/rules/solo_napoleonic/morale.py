@@ -475,6 +475,12 @@ def _home_units(state: State, req: rq.ChargeHome) -> tuple[Unit, Unit]:
     u = _testable(state, req.unit)
     if u.home_failed:
         raise RuleViolation(R_HOME, f"{u.id} failed its charge home test this turn: that binds")
+    if flow.routed_before_contact(state, u):
+        raise RuleViolation(
+            R_CHARGE,
+            f"{u.charge_target} routed before contact: there is no charge home and no melee"
+            " (the charger takes the ground)",
+        )
     if u.charge_state != "declared" or u.charge_target is None:
         raise RuleViolation(R_HOME, f"{u.id} has not declared a charge (run 'charge' first)")
     t = _testable(state, u.charge_target)
@@ -612,5 +618,8 @@ def close(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     ch.unit(ClosedUp, u.id, f"moves up to {t.id}", **kw)
     flow.after_close(ch, u.id)
     nxt = ch.state.unit(u.id).charge_step
+    if nxt is None and flow.routed_before_contact(ch.state, ch.state.unit(u.id)):
+        msg = f"{u.id} moves up: {t.id} has routed before contact; {u.id} takes the ground"
+        return Outcome(tuple(ch.events), (), msg + " (no melee)", {"melee": False})
     then = "the charge home test" if nxt == "home" else str(nxt)
     return Outcome(tuple(ch.events), (), f"{u.id} moves up to {t.id}; next: {then}")

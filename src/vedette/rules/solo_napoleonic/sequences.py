@@ -111,10 +111,10 @@ def _figures(n: int) -> str:
 
 def play_charge(steps: Steps, r: ChargeRequest) -> str:
     c, t = r.unit, r.target
-    req: dict[str, Any] = {"unit": c, "target": t}
+    declare: dict[str, Any] = {"unit": c, "target": t}
     if r.flank_rear:
-        req["flank_rear"] = True
-    steps.step("charge", req)
+        declare["flank_rear"] = True
+    steps.step("charge", declare)
     if steps.state.unit(c).charge_step is None:
         return f"{c} will not charge {t}"
     parts: list[str] = []
@@ -130,16 +130,16 @@ def play_charge(steps: Steps, r: ChargeRequest) -> str:
             if cu.charge_step == "morale":
                 # the target tests when its jumped card comes (Kuryakin, Movement); the
                 # sequence does not play the cards between: it takes the test now
-                o_proc, o_req = "morale", {"unit": t, "charged_by": c}
+                o_proc, o_fields = "morale", {"unit": t, "charged_by": c}
             else:
                 raise RuleViolation(R_CHARGE, f"{c}'s charge waits at {cu.charge_step}")
         else:
-            o_proc, o_req = o.procedure, dict(o.request)
+            o_proc, o_fields = o.procedure, dict(o.request)
         before = {x: _view(steps.state, x) for x in (c, t)}
         step = cu.charge_step
         if step == "melee":
             melee_start = before
-        steps.step(o_proc, o_req)
+        steps.step(o_proc, o_fields)
         after = {x: _view(steps.state, x) for x in (c, t)}
         if step == "morale":
             if _failed(before[t], after[t]):
@@ -148,6 +148,9 @@ def play_charge(steps: Steps, r: ChargeRequest) -> str:
                 parts.append(f"{t} holds")
         elif step == "evade":
             parts.append(f"{t} evades")
+        elif step == "close" and steps.state.unit(c).charge_step is None:
+            # the target routed at the charge: nothing stands to fight (flow.after_close)
+            parts.append(f"{c} takes the ground")
         elif step == "fire":
             fire_loss = _lost(before[c], after[c])
             hit = f"{c} loses {_figures(fire_loss)}" if fire_loss else "no loss"
@@ -162,7 +165,7 @@ def play_charge(steps: Steps, r: ChargeRequest) -> str:
         elif step == "melee":
             parts.append(_melee_words(c, t, melee_start, after))
         elif step == "loser":
-            x = o_req["unit"]
+            x = o_fields["unit"]
             parts.append(f"{x} {_fate(after[x])}" if _failed(before[x], after[x]) else f"{x} holds")
     return f"{c} charges {t}: " + "; ".join(parts)
 
