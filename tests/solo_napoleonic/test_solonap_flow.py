@@ -131,7 +131,7 @@ def test_a_target_routed_before_contact_does_not_fight(tmp_path: Path) -> None:
     assert (f1.charge_step, f1.charge_state, f1.melee_round) == (None, "done", 0)
     assert owed(g) == []  # no charge home test, no melee round is owed
     assert all(t.procedure not in ("melee", "charge_home") for t in g.todo())
-    with pytest.raises(RuleViolation, match="routed before contact|not charged home"):
+    with pytest.raises(RuleViolation, match="routed before contact: there is no charge home"):
         g.perform("charge_home", {"unit": "F1"}, [1])
     with pytest.raises(RuleViolation, match="not charged home") as e:
         g.perform("melee", {"unit": "F1", "target": "A1"}, [1] * 20)
