@@ -14,12 +14,12 @@ from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.cards import chance_mods, effects_on, jump, use_effects
 from vedette.rules.solo_napoleonic.common import (
     Changes,
-    check_roll,
     modifier,
     mods,
     opt,
     optional_on,
     pct_test,
+    result_roll,
 )
 from vedette.rules.solo_napoleonic.events import (
     ChanceCardApplied,
@@ -205,7 +205,7 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
     u = _testable(state, req.unit)
     req = with_charger(state, u, req)
     ch = Changes(state)
-    r = morale_check(state, u, req).resolve(dice)
+    r = result_roll(morale_check(state, u, req), dice)
     rolls: list[Roll] = [r]
     use_effects(ch, u.id, "morale")
     again = effects_on(state, u, "reroll", "morale")
@@ -218,7 +218,7 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
             f"chance card {again[0].id}: morale rolled again",
             chance_effects=left,
         )
-        r = morale_check(ch.state, ch.state.unit(u.id), req).resolve(dice)
+        r = result_roll(morale_check(ch.state, ch.state.unit(u.id), req), dice)
         rolls.append(r)
     if r.row == "pass":
         ch.unit(MoraleHeld, u.id, "morale holds", morale_due=False, morale_facts=())
@@ -229,7 +229,7 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
             f"{u.id} holds (rolled {r.natural} under {r.target})",
             {"passed": True, "unit": u.id},
         )
-    rr = check_roll(result_check(state, u), dice)
+    rr = result_roll(result_check(state, u), dice)
     rolls.append(rr)
     row = result_table(state).row(rr.row or "")
     d = row.data
@@ -293,7 +293,7 @@ def rally(state: State, req: rq.Rally, dice: DiceSource) -> Outcome:
     """Rallying (Kuryakin, Morale: the first two results need rallying): a morale test; a pass
     ends the rout or disordered retirement, a failure binds for the turn."""
     u = _rallyable(state, req.unit)
-    r = morale_check(state, u, req, "rally").resolve(dice)
+    r = result_roll(morale_check(state, u, req, "rally"), dice)
     ch = Changes(state)
     use_effects(ch, u.id, "morale")
     if r.row == "pass":
@@ -389,7 +389,7 @@ def charge(state: State, req: rq.Charge, dice: DiceSource) -> Outcome:
     u, t = _charger(state, req)
     require_active(state, u, R_CHARGE, "charge")
     _charge_allowed(state, u, t)
-    r = charge_check(state, u, t, req).resolve(dice)
+    r = result_roll(charge_check(state, u, t, req), dice)
     ch = Changes(state)
     use_effects(ch, u.id, "charge")
     if r.row != "pass":
@@ -543,7 +543,7 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
             "failed its morale and the charger took no casualties (no test)",
             {"home": True, "tested": False},
         )
-    r = home_check(state, u, t, req).resolve(dice)
+    r = result_roll(home_check(state, u, t, req), dice)
     use_effects(ch, u.id, "charge_home")
     if r.row == "pass":
         ch.unit(ChargedHome, u.id, "charges home", charge_state="home", **contact(u, t))

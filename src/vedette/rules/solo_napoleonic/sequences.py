@@ -11,8 +11,9 @@ end state is read from the units as the state shows them (status, figures), neve
 procedures' events.
 
 ``until`` stops it earlier: ``morale`` after the target's morale test, ``home`` after the charge
-home test (smaller trees, which the chance algebra can enumerate where the whole charge must be
-sampled).
+home test. The percentile tests branch per result and a melee round per casualty count, so
+these are exact, and so is a whole cavalry charge; a whole infantry charge (defensive fire and
+both sides' casualties) is past the core's limit and sampled, saying so.
 """
 
 from __future__ import annotations
