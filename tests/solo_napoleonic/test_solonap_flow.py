@@ -638,3 +638,44 @@ def test_todo_rates_the_staff_before_the_control_roll() -> None:
     g.perform("staff", {})
     assert [t.command() for t in g.todo()] == ["control"]
     g.perform("control", {})
+
+
+def test_todo_offers_only_what_the_rules_accept_in_tracked_play(tmp_path: Path) -> None:
+    """The sample battle (positions kept): over two turns of seeded play, every fire, charge
+    and move that `todo` offers is accepted by the rules' own checks (range, arc, charge reach,
+    the move allowance); the ones dropped are refused by them."""
+    import random
+
+    from vedette.dice import SeededSource
+    from vedette.errors import VedetteError
+    from vedette.rules.solo_napoleonic.ruleset import unit_options
+
+    g = Game.create(Store(tmp_path / "s.db"), "s", "solonap", R.scenario("sample"), seed=7)
+    rng = random.Random(1)
+    dropped = offered = 0
+    for _ in range(150):
+        if g.state.phase == "activation" and not g.obligations():
+            opts = {(t.procedure, tuple(sorted(t.request.items()))) for t in g.todo()}
+            for uid in g.state.active_units():
+                u = g.state.unit(uid)
+                if u.acted or not u.on_table:
+                    continue
+                for proc, req, _, _ in unit_options(g.state, u):
+                    if proc not in ("fire", "charge", "move"):
+                        continue
+                    key = (proc, tuple(sorted(req.items())))
+                    try:  # run on the state itself, not recorded
+                        R.procedures[proc].run(g.state, dict(req), SeededSource(3, 0))
+                        ok = True
+                    except RuleViolation:
+                        ok = False
+                    assert (key in opts) == ok, (key, ok)
+                    offered += ok
+                    dropped += not ok
+        for proc, req in R.legal_requests(g.state, rng):
+            try:
+                g.perform(proc, req)
+                break
+            except VedetteError:
+                continue
+    assert offered and dropped  # the filter was exercised both ways

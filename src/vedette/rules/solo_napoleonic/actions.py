@@ -203,14 +203,10 @@ def allowance(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
     return base, want
 
 
-def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
-    """Move a unit: its move distance (or ``distance`` mm, at most that) plus the random
-    movement die (adjusted by the brigadier's TH), then the swerve. A halted unit advancing
-    first rolls to move from a standstill."""
-    u = state.unit(req.unit)
-    mode = _mode(req)
-    require_active(state, u, R_MOVE, "move", mode)
-    if u.restricted_to and mode == "advance" and req.toward not in (None, u.restricted_to):
+def move_allowed(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
+    """What forbids this move now, without dice (a restricted unit, a failed start, a chance
+    card, the allowance); else its allowance and the mm asked."""
+    if u.restricted_to and _mode(req) == "advance" and req.toward not in (None, u.restricted_to):
         raise RuleViolation(
             "Kuryakin, Movement", f"{u.id} may act only against {u.restricted_to} this turn"
         )
@@ -218,7 +214,17 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
         raise RuleViolation(R_STAND, f"{u.id} failed to move from a standstill this turn")
     for c in effects_on(state, u, "no_move"):
         raise RuleViolation(R_CHANCE, f"{u.id} may not move this turn (chance card: {c.title})")
-    base, want = allowance(state, u, req)
+    return allowance(state, u, req)
+
+
+def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
+    """Move a unit: its move distance (or ``distance`` mm, at most that) plus the random
+    movement die (adjusted by the brigadier's TH), then the swerve. A halted unit advancing
+    first rolls to move from a standstill."""
+    u = state.unit(req.unit)
+    mode = _mode(req)
+    require_active(state, u, R_MOVE, "move", mode)
+    base, want = move_allowed(state, u, req)
     ch = Changes(state)
     rolls: list[Roll] = []
     advancing = mode in ("advance", "pursuit")

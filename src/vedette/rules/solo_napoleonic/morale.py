@@ -381,6 +381,11 @@ def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
             )
 
 
+def charge_allowed(state: State, req: rq.Charge) -> None:
+    """Refuse a charge the rules forbid now (reach, status, a failed test), without dice."""
+    _charge_allowed(state, *_charger(state, req))
+
+
 def charge(state: State, req: rq.Charge, dice: DiceSource) -> Outcome:
     """Declare a charge: the Charge Test. A pass forces an immediate morale test on the target,
     which jumps the card queue to act straight after the charger."""

@@ -9,7 +9,7 @@ from typing import Any
 
 from vedette.data import merge, package_toml
 from vedette.dice import DiceSource
-from vedette.errors import BadRequest, DataError, RuleViolation
+from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
 from vedette.rules.base import Outcome, Ruleset
 from vedette.rules.solo_napoleonic import (
     actions,
@@ -201,6 +201,14 @@ def fire_bands(state: State, f: Any, t: Any) -> list[str | None]:
         key = "horse" if f.kind == "horse_artillery" else "foot"
         return [str(b["band"]) for b in state.data["artillery_ranges"][key]]
     return ["short", "long"]
+
+
+#: the cheap checks of the actions ``todo`` offers (Ruleset.refused)
+_OFFER_CHECKS: dict[str, Any] = {
+    "fire": fire.plan,
+    "charge": morale.charge_allowed,
+    "move": lambda state, req: actions.move_allowed(state, state.unit(req.unit), req),
+}
 
 
 def unit_options(state: State, u: Any) -> list[tuple[str, dict[str, Any], str, str]]:
@@ -509,7 +517,11 @@ class SoloNapoleonic(Ruleset[State]):
             u = state.unit(uid)
             if u.acted or not u.on_table:
                 continue
-            out += [Todo(proc, req, text, rule) for proc, req, text, rule in unit_options(state, u)]
+            out += [
+                Todo(proc, req, text, rule)
+                for proc, req, text, rule in unit_options(state, u)
+                if not self.refused(state, proc, req)
+            ]
         for side in state.sides:
             held = state.chance.get(side)
             if held and held not in state.chance_played:
@@ -518,6 +530,19 @@ class SoloNapoleonic(Ruleset[State]):
                 )
         out.append(Todo("next", {}, "finish the card: the next card acts", cards.R_SEQ))
         return out
+
+    def refused(self, state: State, proc: str, req: Mapping[str, Any]) -> bool:
+        """Would the rules refuse this action? Its cheap part only, no dice and no odds: a
+        fire's plan (range, arc, line of fire), a charge's reach and bindings, a move's
+        allowance. ``todo`` offers only what the rules then accept."""
+        check = _OFFER_CHECKS.get(proc)
+        if check is None:
+            return False
+        try:
+            check(state, self.procedures[proc].parse(req))
+        except VedetteError:
+            return True
+        return False
 
     def legal_requests(
         self, state: State, rng: Any, n: int = 40
