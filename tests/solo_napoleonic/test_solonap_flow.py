@@ -115,6 +115,42 @@ def test_next_is_refused_while_the_charge_is_open(tmp_path: Path) -> None:
     assert owed(g) == ["close unit=F1"]
 
 
+def test_a_target_routed_before_contact_does_not_fight(tmp_path: Path) -> None:
+    """Kuryakin, Charge Test: only "should both units morale hold" does the attacker move up
+    and test to charge home; a routing unit only runs (Morale). A target that routs at the
+    charge is not fought: the charger moves up onto its ground and the charge ends."""
+    g = duel(tmp_path)
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("next", {})
+    out = g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 1])  # fails; D10 1: rout
+    assert "rout" in out.message and g.state.unit("A1").status == "routing"
+    assert owed(g) == ["close unit=F1"]  # the charger still moves up (takes the ground)
+    out = g.perform("close", {"unit": "F1"})
+    assert "routed before contact" in out.message and "no melee" in out.message
+    f1 = g.state.unit("F1")
+    assert (f1.charge_step, f1.charge_state, f1.melee_round) == (None, "done", 0)
+    assert owed(g) == []  # no charge home test, no melee round is owed
+    assert all(t.procedure not in ("melee", "charge_home") for t in g.todo())
+    with pytest.raises(RuleViolation, match="routed before contact: there is no charge home"):
+        g.perform("charge_home", {"unit": "F1"}, [1])
+    with pytest.raises(RuleViolation, match="not charged home") as e:
+        g.perform("melee", {"unit": "F1", "target": "A1"}, [1] * 20)
+    assert "Kuryakin" in str(e.value)
+    assert g.state.unit("A1").figures == 18  # nothing was fought
+
+
+def test_a_target_retiring_in_disorder_is_still_charged_home(tmp_path: Path) -> None:
+    """Only a rout ends the charge before contact: a target that fails and retires (D10 3) is
+    caught; the charge goes on to its charge home step (no test: the charger is unhurt)."""
+    g = duel(tmp_path)
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("next", {})
+    g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 3])
+    assert g.state.unit("A1").status == "retiring"
+    g.perform("close", {"unit": "F1"})
+    assert owed(g) == ["charge_home unit=F1"]
+
+
 def test_the_forced_morale_test_knows_its_charger(tmp_path: Path) -> None:
     """The charge's modifiers are filled in: charged by higher class -10 (B charges C), and
     never silently dropped (a test without the charger is refused while the charge owes it)."""
@@ -155,6 +191,9 @@ def test_a_full_charge_played_from_todo_alone(tmp_path: Path) -> None:
             g.perform(t.procedure, dict(t.request))
         assert not g.obligations()
         assert steps[0] == "morale"
+        if g.state.unit("A1").status == "routing" and "melee" not in steps:
+            assert steps == ["morale", "close"]  # routed before contact: nothing to fight
+            continue
         assert "close" in steps and steps.index("close") < steps.index("charge_home")
         rounds = steps.count("melee")
         if "brawl" in steps:
@@ -197,6 +236,38 @@ def test_routing_units_only_run_and_rally(tmp_path: Path) -> None:
         assert "Kuryakin, Morale" in str(e.value)
     g.perform("move", {"unit": "F1", "mode": "rout"}, [0, 3])
     g.perform("rally", {"unit": "F1"}, [1])
+
+
+def test_a_failed_rally_binds_for_the_turn(tmp_path: Path) -> None:
+    """Kuryakin, Move Sequence: once activated a unit acts; a failed test binds for the turn,
+    so a failed rally cannot be retried on the same card (issue: rally retried endlessly)."""
+    g = game(
+        tmp_path,
+        [unit("F1", status="routing", must_rally=True, front=5), unit("A1", "Allies")],
+    )
+    out = g.perform("rally", {"unit": "F1"}, [95])  # B: 80 - 20 (routing) = 60: fails
+    assert "fails to rally" in out.message and g.state.unit("F1").rally_failed
+    for attempt in ("perform", "odds"):
+        with pytest.raises(RuleViolation, match="failed to rally this turn") as e:
+            if attempt == "perform":
+                g.perform("rally", {"unit": "F1"}, [1])
+            else:
+                g.odds("rally", {"unit": "F1"})
+        assert "Kuryakin, Morale" in str(e.value)
+    u = g.state.unit("F1")
+    assert (u.status, u.must_rally) == ("routing", True)
+    assert all(t.procedure != "rally" for t in g.todo())  # todo no longer offers it
+    g.perform("move", {"unit": "F1", "mode": "rout"}, [0, 3])  # the routing unit still runs
+    # remembered for the turn only: the next turn it may try again
+    g.perform("next", {})
+    g.perform("next", {})
+    g.perform("end_turn", {})
+    assert not g.state.unit("F1").rally_failed
+    g.perform("control", {})
+    g.perform("deal", {"cards": {"F1": 1, "A1": 2}, "chance": {}})
+    g.perform("next", {})
+    g.perform("rally", {"unit": "F1"}, [1])
+    assert not g.state.unit("F1").must_rally
 
 
 def test_must_rally_units_only_rally(tmp_path: Path) -> None:
@@ -567,3 +638,44 @@ def test_todo_rates_the_staff_before_the_control_roll() -> None:
     g.perform("staff", {})
     assert [t.command() for t in g.todo()] == ["control"]
     g.perform("control", {})
+
+
+def test_todo_offers_only_what_the_rules_accept_in_tracked_play(tmp_path: Path) -> None:
+    """The sample battle (positions kept): over two turns of seeded play, every fire, charge
+    and move that `todo` offers is accepted by the rules' own checks (range, arc, charge reach,
+    the move allowance); the ones dropped are refused by them."""
+    import random
+
+    from vedette.dice import SeededSource
+    from vedette.errors import VedetteError
+    from vedette.rules.solo_napoleonic.ruleset import unit_options
+
+    g = Game.create(Store(tmp_path / "s.db"), "s", "solonap", R.scenario("sample"), seed=7)
+    rng = random.Random(1)
+    dropped = offered = 0
+    for _ in range(150):
+        if g.state.phase == "activation" and not g.obligations():
+            opts = {(t.procedure, tuple(sorted(t.request.items()))) for t in g.todo()}
+            for uid in g.state.active_units():
+                u = g.state.unit(uid)
+                if u.acted or not u.on_table:
+                    continue
+                for proc, req, _, _ in unit_options(g.state, u):
+                    if proc not in ("fire", "charge", "move"):
+                        continue
+                    key = (proc, tuple(sorted(req.items())))
+                    try:  # run on the state itself, not recorded
+                        R.procedures[proc].run(g.state, dict(req), SeededSource(3, 0))
+                        ok = True
+                    except RuleViolation:
+                        ok = False
+                    assert (key in opts) == ok, (key, ok)
+                    offered += ok
+                    dropped += not ok
+        for proc, req in R.legal_requests(g.state, rng):
+            try:
+                g.perform(proc, req)
+                break
+            except VedetteError:
+                continue
+    assert offered and dropped  # the filter was exercised both ways

@@ -282,3 +282,42 @@ def test_charge_home_failures() -> None:
     )
     s3, out = run(timid, "charge_home", [99], unit="u")
     assert "retires 100mm" in out.message and s3.unit("u").y == 400.0
+
+
+# -- percentile tests branch per result when their odds are enumerated (issue 17) -------------
+@pytest.mark.parametrize(
+    ("proc", "req", "dice"),
+    [
+        ("morale", {"unit": "u"}, [70, 3]),  # C 65: fails; chart D10 3
+        ("rally", {"unit": "r"}, [12]),
+        ("charge", {"unit": "u", "target": "e"}, [40]),
+    ],
+)
+def test_percentile_tests_branch_per_result_and_roll_as_before(
+    proc: str, req: dict[str, str], dice: list[int]
+) -> None:
+    """Enumerated: one branch per result (pass/fail, each row of the chart), with the odds the
+    check states. Rolled (forced dice, physical dice): the faces recorded as before."""
+    from vedette.dice import PhysicalSource, ScriptedSource
+    from vedette.rules.protocol import chances
+    from vedette.rules.solo_napoleonic import RULESET as R
+
+    s = make(
+        [
+            unit("u", grade="C", in_command=False, morale_due=proc == "morale"),
+            unit("r", grade="C", status="routing", must_rally=True, in_command=False),
+            unit("e", "Allies", grade="C"),
+        ]
+    )
+    s = activate(s, "r" if proc == "rally" else "u")
+    pr = R.procedures[proc]
+    ch = chances(lambda d: pr.run(s, dict(req), d))
+    assert ch.exact and ch.leaves <= 1 + 5  # a pass, or a failure and the chart's rows
+    first = odds(s, proc, **req)[0]
+    failed = sum(r.p for r in ch.rows if r.result.startswith(("fails", "will not")))
+    assert failed == first.p("fail") and 0 < failed < 1
+    for src in (ScriptedSource(list(dice)), PhysicalSource(list(dice))):
+        out = pr.run(s, dict(req), src)
+        faces = [f.face for r in out.rolls for f in r.faces]
+        assert faces == dice and out.rolls[0].natural == dice[0]
+        assert out.rolls[0].source == src.kind

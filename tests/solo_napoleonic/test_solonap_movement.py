@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 from solonap_helpers import activate, general, make, odds, run, unit
 
-from vedette.errors import RuleViolation
+from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.solo_napoleonic.actions import th_adjust
 
 
@@ -226,3 +226,53 @@ def test_reform_refused_after_casualties_or_acting() -> None:
     u2 = unit("u", disorder=2, moved_mm=50.0)
     with pytest.raises(RuleViolation, match="whole turn"):
         run(activate(make([u2]), "u"), "reform", [3], unit="u")
+
+
+# -- one move per activation (Kuryakin, Move Sequence; Random Movement; Move Distances) --------
+@pytest.mark.parametrize(
+    ("kind", "formation"),
+    [
+        ("infantry", "column"),
+        ("light_cavalry", "mounted"),
+        ("foot_artillery", "limbered"),
+        ("horse_artillery", "limbered"),
+    ],
+)
+def test_one_move_per_activation_for_every_kind(kind: str, formation: str) -> None:
+    """ "Once activated ... each unit can move": one move, its random movement die rolled once;
+    a partial move does not leave the rest for a second roll of the die."""
+    u = unit("u", kind=kind, formation=formation, advancing=True, figures=4)
+    s = activate(make([u]), "u")
+    s2, _ = run(s, "move", [0, 3], unit="u", distance=10)
+    assert s2.unit("u").moved_mm == 10 and s2.unit("u").move_done
+    for again in (10, None):
+        with pytest.raises(RuleViolation, match="has made its move this activation") as e:
+            run(s2, "move", [0, 3], unit="u", distance=again)
+        assert "one move per activation" in str(e.value)
+
+
+@pytest.mark.parametrize("kind", ["foot_artillery", "horse_artillery"])
+def test_unlimbered_guns_cannot_creep_after_firing(kind: str) -> None:
+    """A battery unlimbered has a move of 0mm: no move at all (it used to move by its random
+    movement die alone, again and again, with moved_mm staying 0)."""
+    u = unit("g", kind=kind, formation="unlimbered", figures=4, crew=4, advancing=True)
+    s = activate(make([u, unit("e", "Allies")]), "g")
+    s, _ = run(s, "fire", [3, 5, 5], unit="g", target="e", range="long")
+    for dist in (None, 10):
+        with pytest.raises(RuleViolation, match="cannot move in unlimbered") as e:
+            run(s, "move", [3, 3], unit="g", distance=dist)
+        assert "Kuryakin, Move Distances" in str(e.value) and "limber first" in str(e.value)
+    assert s.unit("g").moved_mm == 0 and not s.unit("g").move_done
+
+
+def test_a_move_of_nothing_is_refused() -> None:
+    s = moving()
+    with pytest.raises(BadRequest, match="'distance' must be more than 0"):
+        run(s, "move", [3, 3], unit="u", distance=0)
+
+
+def test_one_move_binds_for_the_turn_only() -> None:
+    s = moving()
+    s2, _ = run(s, "move", [0, 3], unit="u", distance=50)
+    s3, _ = run(replace(s2, phase="end"), "end_turn", [], force=True)
+    assert not s3.unit("u").move_done and s3.unit("u").moved_mm == 0

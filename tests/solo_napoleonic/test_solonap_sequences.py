@@ -78,8 +78,11 @@ def brute_force(charge: int, morale: int, home: int | None) -> dict[str, Fractio
                 add(f"F1 charges A1: A1 holds; {went}", one * one * one)
         else:
             for d in range(1, 11):
-                # no charge home test: the target failed its morale, F1 is unhurt
-                then = "; charge goes home" if home is not None else ""
+                # no charge home test: the target failed its morale, F1 is unhurt; a target
+                # routed before contact is not fought: F1 takes the ground
+                went = "F1 takes the ground" if d in CHART and CHART[d] == "routs" else ""
+                went = went or "charge goes home"
+                then = f"; {went}" if home is not None else ""
                 add(f"F1 charges A1: A1 {chart_word(d)} before contact{then}", one * one / 10)
     return out
 
@@ -96,28 +99,38 @@ def test_charge_test_and_target_morale_equal_brute_force(tmp_path: Path) -> None
     assert each["target routs"] == Fraction(55, 100) * Fraction(5, 100) * Fraction(2, 10)
 
 
-def test_through_charge_home_sampled_holds_the_exact_value(tmp_path: Path) -> None:
+def test_through_charge_home_is_exact_and_equals_brute_force(tmp_path: Path) -> None:
     """C cavalry against C cavalry (which gives no defensive fire): charge 65%, the target's
-    morale 65%, charge home 60%; the tree is too large to enumerate, so it is sampled, and says
-    so; each end state's and each facet's 95% interval holds its brute-force value."""
+    morale 65%, charge home 60%. The percentile tests branch per result (pass/fail, each row
+    of the chart), not per face, so the tree is small and exact; it equals the enumeration of
+    every face (100 x 100 x 100 x 10)."""
     g = duel(tmp_path, {"kind": "cavalry"}, {"kind": "cavalry"})
-    c = sampled(g, {"unit": "F1", "target": "A1", "until": "home"}, 3000)
-    assert not c.exact and "too many" in c.note
-    exact = brute_force(65, 65, 60)
-    assert {r.result for r in c.rows} == set(exact)
-    for r in c.rows:
-        assert r.low is not None and r.high is not None
-        assert r.low <= exact[r.result] <= r.high, r.result
-    each = {r.result: r for r in summary_of(get("solonap").sequences()[NAME], c)}
-    home = Fraction(65, 100) * (Fraction(65, 100) * Fraction(60, 100) + Fraction(35, 100))
-    for facet, p in (
-        ("charge goes home", home),
-        ("charge declared", Fraction(65, 100)),
-        ("target fails morale", Fraction(65, 100) * Fraction(35, 100)),
-    ):
-        f = each[facet]
-        assert f.low is not None and f.high is not None
-        assert f.low <= p <= f.high, facet
+    c = g.chances(NAME, {"unit": "F1", "target": "A1", "until": "home"})
+    assert c.exact and c.leaves < 50
+    assert {r.result: r.p for r in c.rows} == brute_force(65, 65, 60)
+    each = {r.result: r.p for r in summary_of(get("solonap").sequences()[NAME], c)}
+    stands = Fraction(8, 10)  # a target that fails but does not rout (D10 3-10) is caught
+    home = Fraction(65, 100) * (Fraction(65, 100) * Fraction(60, 100) + Fraction(35, 100) * stands)
+    assert each["charge goes home"] == home
+    assert each["charge declared"] == Fraction(65, 100)
+    assert each["target fails morale"] == Fraction(65, 100) * Fraction(35, 100)
+
+
+def test_the_whole_cavalry_charge_is_exact_and_agrees_with_its_first_steps(
+    tmp_path: Path,
+) -> None:
+    """The whole charge of cavalry against cavalry, to the end of the first round of melee and
+    the loser's morale, is exact at the default limit; its end states sum to 1 and its charge
+    home facets equal the brute-forced first steps."""
+    g = duel(tmp_path, {"kind": "cavalry"}, {"kind": "cavalry"})
+    c = g.chances(NAME, {"unit": "F1", "target": "A1"})
+    assert c.exact
+    assert sum(r.p for r in c.rows) == 1
+    each = {r.result: r.p for r in summary_of(get("solonap").sequences()[NAME], c)}
+    first = brute_force(65, 65, 60)
+    went = sum(p for k, p in first.items() if k.endswith("charge goes home"))
+    assert each["charge goes home"] == went == each["melee fought"]
+    assert each["charger wins the first round"] + each["target wins the first round"] < went
 
 
 def test_the_whole_charge_follows_the_owed_steps(tmp_path: Path) -> None:
@@ -170,12 +183,12 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--db", db, "solonap", "chances", "--json", "--game", "g"]) == 0
     listed = {s["name"]: s for s in json.loads(capsys.readouterr().out)}
     assert "until" in listed[NAME]["fields"]["properties"]
-    args = ["--db", db, "solonap", "chances", NAME, "F1", "A1", "until=morale", "--game", "g"]
-    assert main([*args, "--limit", "50"]) == 0
+    args = ["--db", db, "solonap", "chances", NAME, "F1", "A1", "until=home", "--game", "g"]
+    assert main([*args, "--limit", "5"]) == 0
     text = capsys.readouterr().out
     assert "SAMPLED" in text and "95%" in text and "F1 will not charge A1" in text
     assert "each" in text and "charge declared" in text
-    assert main([*args, "--limit", "50", "--json"]) == 0
+    assert main([*args, "--limit", "5", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["exact"] is False and data["note"] and data["each"]
     assert main(["--db", db, "solonap", "chances", NAME, "F1", "--game", "g"]) != 0

@@ -47,6 +47,7 @@ R_FORM = "Kuryakin, Formation Changing"
 R_STAND = "Kuryakin, Moving From A Standstill"
 R_DIS = "Kuryakin, Disorder"
 R_SEQ = "Kuryakin, Move Sequence"
+R_ONE_MOVE = "Kuryakin, Move Sequence / Random Movement (one move per activation)"
 
 MODES = ("advance", "move", "retire", "retreat", "pursuit", "rout")
 
@@ -170,14 +171,42 @@ def _mode(req: rq.Move) -> str:
     return rq.choice(req.mode, "mode", MODES, "advance")
 
 
-def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
-    """Move a unit: its move distance (or ``distance`` mm, at most that) plus the random
-    movement die (adjusted by the brigadier's TH), then the swerve. A halted unit advancing
-    first rolls to move from a standstill."""
-    u = state.unit(req.unit)
-    mode = _mode(req)
-    require_active(state, u, R_MOVE, "move", mode)
-    if u.restricted_to and mode == "advance" and req.toward not in (None, u.restricted_to):
+def allowance(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
+    """The move a unit may make now (its move distance, a chance card's bonus) and the mm it
+    asks for. One move per activation (Kuryakin, Move Sequence: "once activated ... each unit
+    can move"; Random Movement: the die adjusts that move), never beyond its move distance;
+    a formation that does not move (unlimbered guns: 0mm) cannot move at all."""
+    if u.move_done:
+        raise RuleViolation(
+            R_ONE_MOVE,
+            f"{u.id} has made its move this activation ({u.moved_mm:.0f}mm): one move, its"
+            " random movement die rolled once",
+        )
+    base = base_move(state, u)
+    if base <= 0:
+        raise RuleViolation(
+            R_DIST,
+            f"{u.id} cannot move in {u.formation} (a move of 0mm)"
+            + (": limber first ('formation to=limbered')" if u.artillery else ""),
+        )
+    for c in effects_on(state, u, "move_bonus"):
+        base *= 1 + c.does.value / 100  # chance card: a further part of a move this turn
+    want = base if req.distance is None else req.distance
+    if want <= 0:
+        raise BadRequest("'distance' must be more than 0 mm (standing still is not a move)")
+    if u.moved_mm + want > base + 1e-9:
+        raise RuleViolation(
+            R_DIST,
+            f"{u.id} may move {base:.0f}mm; it has moved "
+            f"{u.moved_mm:.0f}mm and asks {want:.0f}mm more",
+        )
+    return base, want
+
+
+def move_allowed(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
+    """What forbids this move now, without dice (a restricted unit, a failed start, a chance
+    card, the allowance); else its allowance and the mm asked."""
+    if u.restricted_to and _mode(req) == "advance" and req.toward not in (None, u.restricted_to):
         raise RuleViolation(
             "Kuryakin, Movement", f"{u.id} may act only against {u.restricted_to} this turn"
         )
@@ -185,18 +214,17 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
         raise RuleViolation(R_STAND, f"{u.id} failed to move from a standstill this turn")
     for c in effects_on(state, u, "no_move"):
         raise RuleViolation(R_CHANCE, f"{u.id} may not move this turn (chance card: {c.title})")
-    base = base_move(state, u)
-    for c in effects_on(state, u, "move_bonus"):
-        base *= 1 + c.does.value / 100  # chance card: a further part of a move this turn
-    want = base if req.distance is None else req.distance
-    if want < 0:
-        raise BadRequest("'distance' must not be negative")
-    if u.moved_mm + want > base + 1e-9:
-        raise RuleViolation(
-            R_DIST,
-            f"{u.id} may move {base:.0f}mm; it has moved "
-            f"{u.moved_mm:.0f}mm and asks {want:.0f}mm more",
-        )
+    return allowance(state, u, req)
+
+
+def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
+    """Move a unit: its move distance (or ``distance`` mm, at most that) plus the random
+    movement die (adjusted by the brigadier's TH), then the swerve. A halted unit advancing
+    first rolls to move from a standstill."""
+    u = state.unit(req.unit)
+    mode = _mode(req)
+    require_active(state, u, R_MOVE, "move", mode)
+    base, want = move_allowed(state, u, req)
     ch = Changes(state)
     rolls: list[Roll] = []
     advancing = mode in ("advance", "pursuit")
@@ -219,7 +247,11 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
         d = check_roll(swerve_distance_check(u), dice)
         rolls.append(d)
         lateral = d.final * 10.0 * (-1 if sw.row == "left" else 1)
-    kw: dict[str, Any] = {"moved_mm": u.moved_mm + want, "advancing": advancing or u.advancing}
+    kw: dict[str, Any] = {
+        "moved_mm": u.moved_mm + want,
+        "move_done": True,
+        "advancing": advancing or u.advancing,
+    }
     if mode in ("retire", "retreat", "rout"):
         kw["advancing"] = False
     direction = req.direction

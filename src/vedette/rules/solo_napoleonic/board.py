@@ -221,22 +221,14 @@ def changes(before: Any, after: Any) -> list[str]:
 def move_check(state: Any, procedure: str, plan: Any) -> dict[str, object]:
     """A hand move's distance against the unit's move (Kuryakin, Move Distances), in cm; the
     random movement die and the swerve are rolled when it is done."""
-    from vedette.errors import RuleViolation
-    from vedette.rules.solo_napoleonic.actions import R_DIST, base_move, require_active
+    from vedette.rules.solo_napoleonic.actions import R_DIST, allowance, require_active
 
     if procedure != "move":
         return {}
     req = plan.request  # the typed request (requests.Move) as the procedure body reads it
     u = state.unit(req.unit)
     require_active(state, u, R_DIST, "move", req.mode or "advance")
-    base = base_move(state, u)
-    want = base if req.distance is None else float(req.distance)
-    if u.moved_mm + want > base + 1e-9:
-        raise RuleViolation(
-            R_DIST,
-            f"{u.id} may move {base / 10:.1f}cm; it has moved {u.moved_mm / 10:.1f}cm"
-            f" and asks {want / 10:.1f}cm more",
-        )
+    base, want = allowance(state, u, req)  # one move an activation, within its move distance
     left = base - u.moved_mm - want
     return {
         "used": round(want / 10, 1),

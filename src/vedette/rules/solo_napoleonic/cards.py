@@ -245,10 +245,11 @@ def deal_odds(state: State, req: rq.Deal) -> list[Odds]:
 def may_do(state: State, u: Unit) -> list[str]:
     if u.morale_due:
         return ["test morale first (morale)"]
+    rally = [] if u.rally_failed else ["rally"]
     if u.status == "routing":
-        return ["move mode=rout (2D)", "rally"]
+        return ["move mode=rout (2D)", *rally]
     if u.must_rally:
-        return ["rally"] + (["move mode=retire"] if u.status == "retiring" else [])
+        return rally + (["move mode=retire"] if u.status == "retiring" else [])
     acts = ["move", "formation"]
     if u.kind == "infantry" or u.artillery or u.skirmishing:
         acts.append("fire")

@@ -599,6 +599,39 @@ def check_roll(check: Check, dice: DiceSource) -> Roll:
     return r
 
 
+def result_roll(check: UnderCheck | Check, dice: DiceSource) -> Roll:
+    """A test read by its result alone (Kuryakin, Morale; Charge Test; Charge Home Test: the
+    percentile tests, and the morale result chart): under a real source rolled and recorded as
+    ever (seeded, physical, forced ``--dice``); under a source that enumerates
+    (``dice.sources.branch``) one branch per distinct result (pass/fail, or each row of the
+    chart) with the check's exact odds, so a percentile die costs 2 branches, not 100. The
+    branch's Roll carries the result and no dice (no faces were rolled)."""
+    if getattr(dice, "branch", None) is None:  # a real source: no odds computed, dice rolled
+        return check.resolve(dice) if isinstance(check, UnderCheck) else check_roll(check, dice)
+    o = check.odds()
+    rows = [r for r in o.rows if r.p]
+    k = branch(dice, [r.p for r in rows])
+    assert k is not None
+    row = rows[k]
+    return Roll(
+        expression=check.expression,
+        faces=(),
+        natural=0,
+        modifiers=o.modifiers,
+        superseded=o.superseded,
+        row=row.key,
+        range_text=row.range_text,
+        consequence=row.result,
+        label=o.label,
+        rule=o.rule,
+        table="under" if isinstance(check, UnderCheck) else getattr(check.table, "name", None),
+        source=dice.kind,
+        target=o.target,
+        base_target=o.base_target,
+        strict=o.strict,
+    )
+
+
 def fold_events(state: State, events: Iterable[Any]) -> State:
     """The state after a procedure's events, for a procedure built from others."""
     for e in events:

@@ -135,7 +135,9 @@ class Moved(UnitFact):
     """Kuryakin, Random Movement: a move (distance, swerve, the chits a move costs)."""
 
     kind: ClassVar[str] = "moved"
-    touches: ClassVar[frozenset[str]] = frozenset({"moved_mm", "advancing", "x", "y", "disorder"})
+    touches: ClassVar[frozenset[str]] = frozenset(
+        {"moved_mm", "move_done", "advancing", "x", "y", "disorder"}
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +226,14 @@ class Rallied(UnitFact):
 
     kind: ClassVar[str] = "rallied"
     touches: ClassVar[frozenset[str]] = frozenset({"must_rally", "status"})
+
+
+@dataclass(frozen=True, slots=True)
+class RallyFailed(UnitFact):
+    """Kuryakin, Morale: the rally failed (binds for the turn: one try per activation)."""
+
+    kind: ClassVar[str] = "rally_failed"
+    touches: ClassVar[frozenset[str]] = frozenset({"rally_failed"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,6 +332,7 @@ class TurnMarksCleared(UnitFact):
         {
             "acted",
             "moved_mm",
+            "move_done",
             "fired",
             "volleys_fired",
             "reformed",
@@ -335,6 +346,7 @@ class TurnMarksCleared(UnitFact):
             "charge_failed",
             "charge_flank",
             "home_failed",
+            "rally_failed",
             "melee_round",
             "melee_rounds",
             "morale_facts",
@@ -494,6 +506,7 @@ UNIT_FACTS: tuple[type[UnitFact], ...] = (
     MoraleHeld,
     MoraleFailed,
     Rallied,
+    RallyFailed,
     ChargeRefused,
     ChargeDeclared,
     ClosedUp,

@@ -9,7 +9,8 @@ The charge is held on the charger (``Unit.charge_step``, the step owed next):
 ``evade``   skirmishers charged by cavalry evade instead (Melee/Cavalry vs. Infantry)
 ``fire``    "takes any defensive fire" (short range, only if the firers' morale held): the
             target's ``fire`` at its charger, or ``fire ... hold=true``
-``close``   "the attacker moves up to the target"
+``close``   "the attacker moves up to the target" (a target routed at the charge: the charger
+            takes the ground and the charge ends, no melee)
 ``home``    "then tests to charge home"
 ``melee``   a round of melee (round 1, then the further rounds)
 ``loser``   the loser's morale test ("The side taking the most casualties checks morale")
@@ -273,8 +274,28 @@ def after_morale(ch: Changes, uid: str, passed: bool) -> None:
         continue_melee(ch, c.id)
 
 
+def routed_before_contact(state: State, c: Unit) -> bool:
+    """Did the charge's target rout at the charge (its forced test failed with a rout)? Then
+    nothing stands to fight: Kuryakin, Charge Test has the attacker move up and test to charge
+    home only "should both units morale hold" (or, for cavalry, against infantry that failed
+    and stands: Cavalry vs. Infantry); a routing unit only runs (Morale). The charger takes the
+    ground and the charge ends without melee (assumption: the text gives no melee with a
+    routing unit; pursuit is its own move, ``move mode=pursuit``)."""
+    t = c.charge_target
+    return t is not None and state.has_unit(t) and state.unit(t).status == "routing"
+
+
 def after_close(ch: Changes, cid: str) -> None:
     c = ch.state.unit(cid)
+    if routed_before_contact(ch.state, c):
+        _set(
+            ch,
+            c,
+            f"{c.charge_target} routed before contact: {cid} takes the ground, no melee",
+            charge_step=None,
+            charge_state="done",
+        )
+        return
     _set(ch, c, f"{cid} has moved up to {c.charge_target}", charge_step="home")
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll
@@ -186,6 +187,13 @@ def sides(state: State, req: rq.MeleeFacts, rnd: int = 1) -> tuple[str, Side, Si
 
 
 def _resolve_side(s: Side, dice: DiceSource, rule: str, pdie: str = "dP") -> tuple[int, list[Roll]]:
+    """One side's attack in a round: rolled (and recorded) under a real source; under a source
+    that enumerates, one branch per distinct number of casualties (``side_odds``), so a round
+    of melee costs the product of the two sides' casualty counts, not of every check."""
+    return outcome_of(dice, side_odds(s, pdie), lambda: _side_rolled(s, dice, rule, pdie))
+
+
+def _side_rolled(s: Side, dice: DiceSource, rule: str, pdie: str = "dP") -> tuple[int, list[Roll]]:
     """One side's attack in a round (Kuryakin, Melee): its dice, half as potential casualties,
     the enemy's saves (skirmishers inflict half of that). Each whole check is one
     ``outcome_of``, so its odds are this function's own (``side_odds``)."""
@@ -213,9 +221,10 @@ def _resolve_side(s: Side, dice: DiceSource, rule: str, pdie: str = "dP") -> tup
     return min(cas, s.enemy.figures), rolls
 
 
+@lru_cache(maxsize=1024)
 def side_odds(s: Side, pdie: str) -> FDist:
     """The exact casualties one side inflicts, from its own dice (``_resolve_side``)."""
-    return casualty_odds(lambda d: _resolve_side(s, d, "", pdie)[0])
+    return casualty_odds(lambda d: _side_rolled(s, d, "", pdie)[0])
 
 
 CONTACT_MM = 5.0  # base-to-base, with a little tolerance for hand-placed models

@@ -124,6 +124,7 @@ class Unit:
     # this turn
     acted: bool = False
     moved_mm: float = 0.0
+    move_done: bool = False  # its one move this activation is made (Kuryakin, Random Movement)
     fired: bool = False
     volleys_fired: int = 0
     reformed: bool = False
@@ -144,6 +145,7 @@ class Unit:
     charge_flank: bool = False  # the charge hits its target's flank or rear (stated, unplaced)
     charge_failed: bool = False  # failed its charge test: no charge this turn
     home_failed: bool = False  # failed its charge home test: no charge again this turn
+    rally_failed: bool = False  # failed its rally this activation: no second try this turn
     melee_round: int = 0  # rounds fought this turn against charge_target
     melee_rounds: int = 0  # rounds allowed this turn (1 + the D3 further rounds); 0: not rolled
     # what the referee knows for the morale test it called (e.g. "co_killed"): filled in

@@ -14,12 +14,12 @@ from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.cards import chance_mods, effects_on, jump, use_effects
 from vedette.rules.solo_napoleonic.common import (
     Changes,
-    check_roll,
     modifier,
     mods,
     opt,
     optional_on,
     pct_test,
+    result_roll,
 )
 from vedette.rules.solo_napoleonic.events import (
     ChanceCardApplied,
@@ -31,12 +31,14 @@ from vedette.rules.solo_napoleonic.events import (
     MoraleFailed,
     MoraleHeld,
     Rallied,
+    RallyFailed,
 )
 from vedette.rules.solo_napoleonic.model import GRADES, State, Unit, grade_rank
 
 R_MORALE = "Kuryakin, Morale"
 R_CHARGE = "Kuryakin, Charge Test"
 R_HOME = "Kuryakin, Charge Home Test"
+R_RALLY = "Kuryakin, Morale (rallying: one try per activation, a failure binds for the turn)"
 
 
 def bpl(state: State, test: str, grade: str) -> int:
@@ -203,7 +205,7 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
     u = _testable(state, req.unit)
     req = with_charger(state, u, req)
     ch = Changes(state)
-    r = morale_check(state, u, req).resolve(dice)
+    r = result_roll(morale_check(state, u, req), dice)
     rolls: list[Roll] = [r]
     use_effects(ch, u.id, "morale")
     again = effects_on(state, u, "reroll", "morale")
@@ -216,7 +218,7 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
             f"chance card {again[0].id}: morale rolled again",
             chance_effects=left,
         )
-        r = morale_check(ch.state, ch.state.unit(u.id), req).resolve(dice)
+        r = result_roll(morale_check(ch.state, ch.state.unit(u.id), req), dice)
         rolls.append(r)
     if r.row == "pass":
         ch.unit(MoraleHeld, u.id, "morale holds", morale_due=False, morale_facts=())
@@ -227,7 +229,7 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
             f"{u.id} holds (rolled {r.natural} under {r.target})",
             {"passed": True, "unit": u.id},
         )
-    rr = check_roll(result_check(state, u), dice)
+    rr = result_roll(result_check(state, u), dice)
     rolls.append(rr)
     row = result_table(state).row(rr.row or "")
     d = row.data
@@ -272,25 +274,39 @@ def morale_odds(state: State, req: rq.MoraleFacts) -> list[Odds]:
     return [morale_check(state, u, req).odds(), result_check(state, u).odds()]
 
 
-def rally(state: State, req: rq.Rally, dice: DiceSource) -> Outcome:
-    """Rallying (Kuryakin, Morale: the first two results need rallying): a morale test; a pass
-    ends the rout or disordered retirement."""
-    u = _testable(state, req.unit)
+def _rallyable(state: State, uid: str) -> Unit:
+    """A unit may try to rally once on its activation (Kuryakin, Move Sequence: "once
+    activated ... each unit can move, fire and attack"; a failed test binds for the turn)."""
+    u = _testable(state, uid)
     if not u.must_rally:
         raise RuleViolation(R_MORALE, f"{u.id} has no result that needs rallying")
-    r = morale_check(state, u, req, "rally").resolve(dice)
+    if u.rally_failed:
+        raise RuleViolation(
+            R_RALLY,
+            f"{u.id} failed to rally this turn: that binds (one try per activation;"
+            " it tries again next turn)",
+        )
+    return u
+
+
+def rally(state: State, req: rq.Rally, dice: DiceSource) -> Outcome:
+    """Rallying (Kuryakin, Morale: the first two results need rallying): a morale test; a pass
+    ends the rout or disordered retirement, a failure binds for the turn."""
+    u = _rallyable(state, req.unit)
+    r = result_roll(morale_check(state, u, req, "rally"), dice)
     ch = Changes(state)
     use_effects(ch, u.id, "morale")
     if r.row == "pass":
         ch.unit(Rallied, u.id, "rallied", must_rally=False, status="steady")
         msg = f"{u.id} rallies"
     else:
+        ch.unit(RallyFailed, u.id, "failed to rally (binds for the turn)", rally_failed=True)
         msg = f"{u.id} fails to rally and stays {u.status}"
     return Outcome(tuple(ch.events), (r,), msg, {"rallied": r.row == "pass"})
 
 
 def rally_odds(state: State, req: rq.Rally) -> list[Odds]:
-    u = _testable(state, req.unit)
+    u = _rallyable(state, req.unit)
     return [morale_check(state, u, req, "rally").odds()]
 
 
@@ -365,6 +381,11 @@ def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
             )
 
 
+def charge_allowed(state: State, req: rq.Charge) -> None:
+    """Refuse a charge the rules forbid now (reach, status, a failed test), without dice."""
+    _charge_allowed(state, *_charger(state, req))
+
+
 def charge(state: State, req: rq.Charge, dice: DiceSource) -> Outcome:
     """Declare a charge: the Charge Test. A pass forces an immediate morale test on the target,
     which jumps the card queue to act straight after the charger."""
@@ -373,7 +394,7 @@ def charge(state: State, req: rq.Charge, dice: DiceSource) -> Outcome:
     u, t = _charger(state, req)
     require_active(state, u, R_CHARGE, "charge")
     _charge_allowed(state, u, t)
-    r = charge_check(state, u, t, req).resolve(dice)
+    r = result_roll(charge_check(state, u, t, req), dice)
     ch = Changes(state)
     use_effects(ch, u.id, "charge")
     if r.row != "pass":
@@ -459,6 +480,12 @@ def _home_units(state: State, req: rq.ChargeHome) -> tuple[Unit, Unit]:
     u = _testable(state, req.unit)
     if u.home_failed:
         raise RuleViolation(R_HOME, f"{u.id} failed its charge home test this turn: that binds")
+    if flow.routed_before_contact(state, u):
+        raise RuleViolation(
+            R_CHARGE,
+            f"{u.charge_target} routed before contact: there is no charge home and no melee"
+            " (the charger takes the ground)",
+        )
     if u.charge_state != "declared" or u.charge_target is None:
         raise RuleViolation(R_HOME, f"{u.id} has not declared a charge (run 'charge' first)")
     t = _testable(state, u.charge_target)
@@ -521,7 +548,7 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
             "failed its morale and the charger took no casualties (no test)",
             {"home": True, "tested": False},
         )
-    r = home_check(state, u, t, req).resolve(dice)
+    r = result_roll(home_check(state, u, t, req), dice)
     use_effects(ch, u.id, "charge_home")
     if r.row == "pass":
         ch.unit(ChargedHome, u.id, "charges home", charge_state="home", **contact(u, t))
@@ -596,5 +623,8 @@ def close(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     ch.unit(ClosedUp, u.id, f"moves up to {t.id}", **kw)
     flow.after_close(ch, u.id)
     nxt = ch.state.unit(u.id).charge_step
+    if nxt is None and flow.routed_before_contact(ch.state, ch.state.unit(u.id)):
+        msg = f"{u.id} moves up: {t.id} has routed before contact; {u.id} takes the ground"
+        return Outcome(tuple(ch.events), (), msg + " (no melee)", {"melee": False})
     then = "the charge home test" if nxt == "home" else str(nxt)
     return Outcome(tuple(ch.events), (), f"{u.id} moves up to {t.id}; next: {then}")

@@ -9,7 +9,7 @@ from typing import Any
 
 from vedette.data import merge, package_toml
 from vedette.dice import DiceSource
-from vedette.errors import BadRequest, DataError, RuleViolation
+from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
 from vedette.rules.base import Outcome, Ruleset
 from vedette.rules.solo_napoleonic import (
     actions,
@@ -93,6 +93,7 @@ def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
         kw: dict[str, Any] = {
             "acted": False,
             "moved_mm": 0.0,
+            "move_done": False,
             "fired": False,
             "volleys_fired": 0,
             "reformed": False,
@@ -106,6 +107,7 @@ def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
             "charge_failed": False,
             "charge_flank": False,
             "home_failed": False,
+            "rally_failed": False,
             "melee_round": 0,
             "melee_rounds": 0,
             "morale_facts": (),
@@ -201,17 +203,24 @@ def fire_bands(state: State, f: Any, t: Any) -> list[str | None]:
     return ["short", "long"]
 
 
+#: the cheap checks of the actions ``todo`` offers (Ruleset.refused)
+_OFFER_CHECKS: dict[str, Any] = {
+    "fire": fire.plan,
+    "charge": morale.charge_allowed,
+    "move": lambda state, req: actions.move_allowed(state, state.unit(req.unit), req),
+}
+
+
 def unit_options(state: State, u: Any) -> list[tuple[str, dict[str, Any], str, str]]:
     """A unit's actions open on its card: (procedure, request, text, rule)."""
     if u.morale_due:
         return []  # its marker is owed first
+    rally = [] if u.rally_failed else [("rally", {"unit": u.id}, "", morale.R_MORALE)]
     if u.status == "routing":
-        return [
-            ("move", {"unit": u.id, "mode": "rout"}, f"{u.id} runs (rout, 2D)", flow.R_ROUT),
-            ("rally", {"unit": u.id}, f"{u.id} tries to rally", morale.R_MORALE),
-        ]
+        run = ("move", {"unit": u.id, "mode": "rout"}, f"{u.id} runs (rout, 2D)", flow.R_ROUT)
+        return [run] + [(p, r, f"{u.id} tries to rally", w) for p, r, _, w in rally]
     if u.must_rally:
-        return [("rally", {"unit": u.id}, f"{u.id} must rally", morale.R_MORALE)]
+        return [(p, r, f"{u.id} must rally", w) for p, r, _, w in rally]
     enemies = [
         e.id
         for e in state.units
@@ -508,7 +517,11 @@ class SoloNapoleonic(Ruleset[State]):
             u = state.unit(uid)
             if u.acted or not u.on_table:
                 continue
-            out += [Todo(proc, req, text, rule) for proc, req, text, rule in unit_options(state, u)]
+            out += [
+                Todo(proc, req, text, rule)
+                for proc, req, text, rule in unit_options(state, u)
+                if not self.refused(state, proc, req)
+            ]
         for side in state.sides:
             held = state.chance.get(side)
             if held and held not in state.chance_played:
@@ -517,6 +530,19 @@ class SoloNapoleonic(Ruleset[State]):
                 )
         out.append(Todo("next", {}, "finish the card: the next card acts", cards.R_SEQ))
         return out
+
+    def refused(self, state: State, proc: str, req: Mapping[str, Any]) -> bool:
+        """Would the rules refuse this action? Its cheap part only, no dice and no odds: a
+        fire's plan (range, arc, line of fire), a charge's reach and bindings, a move's
+        allowance. ``todo`` offers only what the rules then accept."""
+        check = _OFFER_CHECKS.get(proc)
+        if check is None:
+            return False
+        try:
+            check(state, self.procedures[proc].parse(req))
+        except VedetteError:
+            return True
+        return False
 
     def legal_requests(
         self, state: State, rng: Any, n: int = 40

@@ -11,8 +11,9 @@ end state is read from the units as the state shows them (status, figures), neve
 procedures' events.
 
 ``until`` stops it earlier: ``morale`` after the target's morale test, ``home`` after the charge
-home test (smaller trees, which the chance algebra can enumerate where the whole charge must be
-sampled).
+home test. The percentile tests branch per result and a melee round per casualty count, so
+these are exact, and so is a whole cavalry charge; a whole infantry charge (defensive fire and
+both sides' casualties) is past the core's limit and sampled, saying so.
 """
 
 from __future__ import annotations
@@ -130,16 +131,16 @@ def play_charge(steps: Steps, r: ChargeRequest) -> str:
             if cu.charge_step == "morale":
                 # the target tests when its jumped card comes (Kuryakin, Movement); the
                 # sequence does not play the cards between: it takes the test now
-                o_proc, owed_ask = "morale", {"unit": t, "charged_by": c}
+                o_proc, o_fields = "morale", {"unit": t, "charged_by": c}
             else:
                 raise RuleViolation(R_CHARGE, f"{c}'s charge waits at {cu.charge_step}")
         else:
-            o_proc, owed_ask = o.procedure, dict(o.request)
+            o_proc, o_fields = o.procedure, dict(o.request)
         before = {x: _view(steps.state, x) for x in (c, t)}
         step = cu.charge_step
         if step == "melee":
             melee_start = before
-        steps.step(o_proc, owed_ask)
+        steps.step(o_proc, o_fields)
         after = {x: _view(steps.state, x) for x in (c, t)}
         if step == "morale":
             if _failed(before[t], after[t]):
@@ -148,6 +149,9 @@ def play_charge(steps: Steps, r: ChargeRequest) -> str:
                 parts.append(f"{t} holds")
         elif step == "evade":
             parts.append(f"{t} evades")
+        elif step == "close" and steps.state.unit(c).charge_step is None:
+            # the target routed at the charge: nothing stands to fight (flow.after_close)
+            parts.append(f"{c} takes the ground")
         elif step == "fire":
             fire_loss = _lost(before[c], after[c])
             hit = f"{c} loses {_figures(fire_loss)}" if fire_loss else "no loss"
@@ -162,7 +166,7 @@ def play_charge(steps: Steps, r: ChargeRequest) -> str:
         elif step == "melee":
             parts.append(_melee_words(c, t, melee_start, after))
         elif step == "loser":
-            x = owed_ask["unit"]
+            x = o_fields["unit"]
             parts.append(f"{x} {_fate(after[x])}" if _failed(before[x], after[x]) else f"{x} holds")
     return f"{c} charges {t}: " + "; ".join(parts)
 
