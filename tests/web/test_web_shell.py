@@ -278,9 +278,12 @@ def test_help_markdown_is_escaped() -> None:
     assert 'href="javascript' not in html and "<strong>b</strong>" in html
 
 
-def test_the_packaged_help_equals_docs_rules() -> None:
+def test_the_packaged_help_is_docs_rules() -> None:
+    """One text per ruleset: docs/rules/X.md is a link to the packaged help page, so the app's
+    help and the repository's docs cannot drift apart."""
     docs = sorted((ROOT / "docs/rules").glob("*.md"))
     assert docs
     for f in docs:
-        copy = ROOT / "src/vedette/data/help" / f.name
-        assert copy.read_text() == f.read_text(), f"{copy} is stale: copy docs/rules/{f.name}"
+        packaged = ROOT / "src/vedette/data/help" / f.name
+        assert f.is_symlink() and f.resolve() == packaged.resolve(), f
+        assert packaged.read_text().startswith("# ")
