@@ -287,3 +287,20 @@ def test_the_packaged_help_is_docs_rules() -> None:
         packaged = ROOT / "src/vedette/data/help" / f.name
         assert f.is_symlink() and f.resolve() == packaged.resolve(), f
         assert packaged.read_text().startswith("# ")
+
+
+def test_an_answer_names_only_what_was_undone_since_the_clients_seq(client: TestClient) -> None:
+    """Incremental answers do not grow with the game: an old action undone after the client's
+    seq is named (its entry is already on the page), actions undone before it are not sent
+    again (an undone action stays undone)."""
+    moved = move_into_zoc(client)
+    a = int(moved["seq"])  # type: ignore[call-overload]
+    undone = post(client, "/api/games/nab/undo", {"since": a})
+    assert undone["undone_seqs"] == [a] and undone["undone"] == a
+    b = int(undone["seq"])  # type: ignore[call-overload]
+    again = move_into_zoc(client)
+    assert again["seq"] == b + 1
+    later = client.get(f"/api/games/nab?since={b + 1}").json()
+    assert later["log"] == [] and later["undone_seqs"] == []
+    full = client.get("/api/games/nab").json()
+    assert a in full["undone_seqs"] and a in [e["seq"] for e in full["log"] if e["undone"]]

@@ -508,12 +508,14 @@ class Game:
             self._effective = tuple(self.reader().in_force(self.id))
         return self._effective
 
-    def undone(self) -> set[int]:
-        """The seqs of the undone actions."""
+    def undone(self, after: int = 0) -> set[int]:
+        """The seqs of the undone actions (after record ``after``: read from that part of the
+        log index only)."""
         rows = (
             self.reader()
             .db.execute(
-                "SELECT seq FROM log_index WHERE game_id=? AND action=1 AND undone<>0", (self.id,)
+                "SELECT seq FROM log_index WHERE game_id=? AND seq>? AND action=1 AND undone<>0",
+                (self.id, after),
             )
             .fetchall()
         )

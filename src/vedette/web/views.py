@@ -91,24 +91,31 @@ def entry(r: Record, undone: bool) -> dict[str, Any]:
     }
 
 
-def undone_seqs(g: Game) -> list[int]:
-    """The actions undone so far (from the log index: as many as there were undos)."""
-    return sorted(g.undone())
+def undone_seqs(g: Game, since: int = 0) -> list[int]:
+    """The actions undone among the records after ``since``, and those the undos after it
+    took back (older entries a client already shows): an undone action stays undone, so a
+    client that has the log up to ``since`` needs no more (and a long game's answer does not
+    grow with its age)."""
+    found = set(g.undone(after=since))
+    for r in g.records[max(0, since) :]:
+        if r.kind == "undo" and isinstance(r.payload.get("undoes"), int):
+            found.add(int(r.payload["undoes"]))
+    return sorted(found)
 
 
 def log_page(g: Game, before: int | None = None, limit: int = PAGE) -> dict[str, Any]:
     """Entries older than ``before`` (all when None), newest first, at most ``limit``; only
     that page of the log is read (a record's seq is its place in the log, from 1)."""
-    undone = g.undone()
     end = len(g.records) if before is None else max(0, min(before - 1, len(g.records)))
     start = max(0, end - limit) if limit > 0 else end
+    undone = g.undone(after=start)
     page = list(reversed(g.records[start:end]))
     return {"entries": [entry(r, r.seq in undone) for r in page], "more": start > 0}
 
 
 def log_since(g: Game, since: int) -> list[dict[str, Any]]:
     """The entries after ``since``, newest first (only those records are read)."""
-    undone = g.undone()
+    undone = g.undone(after=since)
     return [entry(r, r.seq in undone) for r in reversed(g.records[max(0, since) :])]
 
 
@@ -191,7 +198,7 @@ def view(g: Game, board: str, since: int | None = None) -> dict[str, Any]:
         "board": board,
         "todo": todo(g),
         "log": log_since(g, since) if since is not None else log_page(g)["entries"],
-        "undone_seqs": undone_seqs(g),
+        "undone_seqs": undone_seqs(g, since if since is not None else max(0, last - PAGE)),
         # the game as text: in a full view only (an action's answer is what changed)
         **({"text": g.render()} if since is None else {}),
     }

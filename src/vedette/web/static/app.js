@@ -374,11 +374,12 @@ function initGame() {
     for (const e of entries) if (oldest === null || e.seq < oldest) oldest = e.seq;
   }
 
+  // an undone action stays undone: the server sends the ones newly undone (or in its page)
   function markUndone(undone) {
     const set = new Set(undone);
     document.querySelectorAll("#log li[data-seq]").forEach((li) => {
       const was = li.classList.contains("undone");
-      const now = set.has(Number(li.dataset.seq));
+      const now = was || set.has(Number(li.dataset.seq));
       if (was === now) return;
       li.classList.toggle("undone", now);
       const s = li.querySelector("summary");
