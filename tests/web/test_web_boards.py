@@ -180,6 +180,14 @@ def test_move_check_nab_path_cost_and_zoc(client: TestClient) -> None:
         ).status_code
         == 422
     )
+    # a malformed request is a one-line 4xx (only the rules' refusal is an ok: false answer)
+    r2 = client.post(
+        "/api/games/nab/move-check",
+        json={"procedure": "move", "request": {"force": "F1", "to": ["W2020"], "nope": 1}},
+        headers=h,
+    )
+    assert r2.status_code == 400 and "no argument 'nope'" in r2.json()["error"]
+    assert len(client.get("/api/games/nab").json()["log"]) == before
 
 
 def test_move_check_2x2_in_base_units(client: TestClient) -> None:

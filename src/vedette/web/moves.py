@@ -21,7 +21,7 @@ from fastapi import APIRouter, Request
 from pydantic import Field
 
 from vedette.engine import Game
-from vedette.errors import VedetteError
+from vedette.errors import RuleViolation
 from vedette.schemas import Strict
 from vedette.web import boards
 
@@ -120,6 +120,7 @@ def move_check(name: str, body: CheckBody, request: Request) -> dict[str, Any]:
             if proc.query:
                 return {"ok": False, "error": f"{body.procedure} is a query, not a move"}
             facts = g.ruleset.move_check(g.state, body.procedure, plan)
-        except VedetteError as e:
+        except RuleViolation as e:  # the rules refuse this move: an answer, not an error
             return {"ok": False, "error": one_line(e)}
+        # a malformed request (unknown field, bad value) is the app's one-line 4xx
         return {"ok": True, **facts}
