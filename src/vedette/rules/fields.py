@@ -520,40 +520,29 @@ class RequestSpec:
                 raise BadRequest(f"{what} has no argument {str(key)!r}{hint}{takes}")
 
     def build(self, raw: Mapping[str, Any], prefix: str = "") -> Any:
-        by_name = self.by_name
-        for key in raw:
-            if key not in by_name:
-                self.check_known(raw, self.name)
         plan = self._plan
         if plan is None:
             plan = self._plan = tuple(
                 (f, None if f.tp is None else _sub(f.tp)) for f in self.fields
             )
-        values: dict[str, Any] = {}
-        for f, conv in plan:
-            v = raw.get(f.name)
-            if v is None:
-                if f.required:
-                    raise BadRequest(
-                        f"missing '{prefix}{f.name}'" + (f" ({f.help})" if f.help else "")
-                    )
-                continue
-            values[f.name] = conv(v, prefix + f.name) if conv is not None else v
-        if self._build is None:
-            return values
-        return self._build(values)
+        return self._run(raw, prefix, plan, True)
 
     def build_trusted(self, raw: Mapping[str, Any], prefix: str = "") -> Any:
         """:meth:`build` for data this program wrote (see :func:`trusted`)."""
-        by_name = self.by_name
-        for key in raw:
-            if key not in by_name:
-                self.check_known(raw, self.name)
         plan = self._trusted_plan
         if plan is None:
             plan = self._trusted_plan = tuple(
                 (f, None if f.tp is None else trusted(f.tp)) for f in self.fields
             )
+        return self._run(raw, prefix, plan, False)
+
+    def _run(self, raw: Mapping[str, Any], prefix: str, plan: Any, named: bool) -> Any:
+        """Check the keys, convert each field by ``plan`` (a checking or a trusted converter,
+        given the field's path when ``named``), and build the request."""
+        by_name = self.by_name
+        for key in raw:
+            if key not in by_name:
+                self.check_known(raw, self.name)
         values: dict[str, Any] = {}
         for f, conv in plan:
             v = raw.get(f.name)
@@ -563,7 +552,9 @@ class RequestSpec:
                         f"missing '{prefix}{f.name}'" + (f" ({f.help})" if f.help else "")
                     )
                 continue
-            values[f.name] = conv(v, prefix) if conv is not None else v
+            if conv is not None:
+                v = conv(v, prefix + f.name if named else prefix)
+            values[f.name] = v
         if self._build is None:
             return values
         return self._build(values)
