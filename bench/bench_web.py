@@ -4,8 +4,11 @@ clients, and ``/ping`` alone, measured in one run against one server.
 The load tool is an asyncio httpx client pool (20 connections, each its own game) talking to a
 real uvicorn server on 127.0.0.1 in a child process. Each round moves a force into a ZOC, times
 a ``/ping`` (the static endpoint) while the other clients act, then times the adjudication: a
-Napoleon At Bay 'fix' (roll, choose, swap, append to the log); then both are undone.
-Baseline, same server, same run: ``/ping`` alone (one client, nothing else running).
+Napoleon At Bay 'fix' (roll, choose, swap, append to the log); then both are undone. Each
+client sends the seq it shows, as the page does, and gets back what changed since.
+``/ping`` is timed by a prober in a process of its own (every 10 ms), so that the figure is the
+server's, not the load generator's event loop's.
+Baseline, same server, same run: ``/ping`` alone (the same prober, nothing else running).
 Asserted: every adjudication answered 200 with a fixing result, and each game's log, read back
 from the store after the run, replays to the state the server served last.
 Targets (issue 16): under 20 clients ``/ping`` p95 within 2x its p95 alone, adjudication p95
@@ -15,6 +18,7 @@ under 50 ms. Figures only: it never fails on time.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import socket
 import statistics
@@ -22,7 +26,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -43,9 +49,7 @@ def pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
 
 
-async def client(
-    base: str, i: int, ping: list[float], fix: list[float], think: float, tag: str
-) -> None:
+async def client(base: str, i: int, fix: list[float], think: float, tag: str) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=30) as c:
         page = (await c.get("/")).text
         token = page.split('name="csrf-token" content="')[1].split('"')[0]
@@ -61,40 +65,71 @@ async def client(
                 "seed": str(i),
             },
         )
+        # as the page does: it sends the seq it shows and gets back what changed since
+        seq = (await c.get(f"/api/games/{name}")).json()["seq"]
         move = {"procedure": "move", "request": {"force": "F1", "to": "W2020"}}
         body = {"procedure": "fix", "request": {"moving": "F1", "contact": "R1"}}
         for _ in range(ROUNDS):
-            (await c.post(f"/api/games/{name}/perform", json=move, headers=h)).raise_for_status()
-            t = time.perf_counter()
-            r = await c.get("/ping")
-            ping.append(time.perf_counter() - t)
+            r = await c.post(
+                f"/api/games/{name}/perform", json={**move, "since": seq}, headers=h
+            )
             r.raise_for_status()
+            seq = r.json()["seq"]
             t = time.perf_counter()
-            r = await c.post(f"/api/games/{name}/perform", json=body, headers=h)
+            r = await c.post(
+                f"/api/games/{name}/perform", json={**body, "since": seq}, headers=h
+            )
             fix.append(time.perf_counter() - t)
             r.raise_for_status()
             assert r.json()["outcome"]["result"], r.text  # the fixing was adjudicated
+            seq = r.json()["seq"]
             for _ in range(2):
-                (await c.post(f"/api/games/{name}/undo", headers=h)).raise_for_status()
+                r = await c.post(f"/api/games/{name}/undo", json={"since": seq}, headers=h)
+                r.raise_for_status()
+                seq = r.json()["seq"]
             if think:
                 await asyncio.sleep(think * (0.5 + (i % 10) / 10))
 
 
-async def load(base: str, think: float, tag: str) -> tuple[list[float], list[float]]:
-    ping: list[float] = []
+def load(base: str, think: float, tag: str) -> tuple[list[float], list[float]]:
+    """20 clients playing; the adjudication times, and the prober's pings meanwhile."""
     fix: list[float] = []
-    await asyncio.gather(*(client(base, i, ping, fix, think, tag) for i in range(CLIENTS)))
+
+    async def run() -> None:
+        await asyncio.gather(*(client(base, i, fix, think, tag) for i in range(CLIENTS)))
+
+    _, ping = probed(base, lambda: asyncio.run(run()))
     return ping, fix
 
 
-async def ping_alone(base: str, n: int = 200) -> list[float]:
-    out: list[float] = []
-    async with httpx.AsyncClient(base_url=base, timeout=30) as c:
-        for _ in range(n):
+def prober(base: str, stop: Any, out: Any, every: float = 0.01) -> None:
+    """In its own process: ``/ping`` every ``every`` s until ``stop`` is set; the latencies go
+    to ``out``. A process of its own, so the figure is the server's answer time, not the time
+    the load generator's event loop (busy decoding the clients' answers) takes to notice it."""
+    xs: list[float] = []
+    with httpx.Client(base_url=base, timeout=30) as c:
+        while not stop.is_set():
             t = time.perf_counter()
-            (await c.get("/ping")).raise_for_status()
-            out.append(time.perf_counter() - t)
-    return out
+            c.get("/ping").raise_for_status()
+            xs.append(time.perf_counter() - t)
+            time.sleep(every)
+    out.send(xs)
+
+
+def probed(base: str, work: Callable[[], Any]) -> tuple[Any, list[float]]:
+    """Run ``work`` while a prober process pings the server; its result and the pings."""
+    ctx = multiprocessing.get_context("spawn")
+    stop = ctx.Event()
+    recv, send = ctx.Pipe(duplex=False)
+    p = ctx.Process(target=prober, args=(base, stop, send))
+    p.start()
+    try:
+        result = work()
+    finally:
+        stop.set()
+    pings = recv.recv()
+    p.join()
+    return result, pings
 
 
 def check_logs(db: Path) -> int:
@@ -141,14 +176,12 @@ def main() -> None:
                     break
                 except httpx.HTTPError:
                     time.sleep(0.05)
-            alone = asyncio.run(ping_alone(base))
+            _, alone = probed(base, lambda: time.sleep(2))
             results = {
-                "players (each pauses 0.1-0.3 s between actions)": asyncio.run(
-                    load(base, THINK, "p")
-                ),
-                "burst (no pause: 20 clients hammering)": asyncio.run(load(base, 0.0, "b")),
+                "players (each pauses 0.1-0.3 s between actions)": load(base, THINK, "p"),
+                "burst (no pause: 20 clients hammering)": load(base, 0.0, "b"),
             }
-            alone_after = asyncio.run(ping_alone(base))
+            _, alone_after = probed(base, lambda: time.sleep(2))
         finally:
             server.terminate()
             server.wait(10)

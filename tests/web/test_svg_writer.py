@@ -55,3 +55,16 @@ def _raise(*_: object) -> None:
     from vedette.render.svg import _Foreign
 
     raise _Foreign("test")
+
+
+def test_a_static_layer_is_spliced_by_its_key_and_an_unknown_key_stays_empty() -> None:
+    from vedette.render.svg import layer_key, splice_layers
+
+    key = layer_key('<g class="map"><polygon class="hex" /></g>')
+    board = f'<svg><g id="map-layer" data-layer="{key}" /><g class="piece" /></svg>'
+    assert splice_layers(board) == (
+        f'<svg><g id="map-layer" data-layer="{key}"><g class="map"><polygon class="hex" />'
+        '</g></g><g class="piece" /></svg>'
+    )
+    other = '<svg><g id="map-layer" data-layer="0123456789abcdef" /></svg>'
+    assert splice_layers(other) == other  # never another map's drawing

@@ -219,3 +219,43 @@ def test_sequence_odds_as_the_page_sends_them(client: TestClient, tmp_path: Path
     )
     assert r.status_code == 422 and "limit" in r.json()["error"] and "\n" not in r.json()["error"]
     assert 'id="sequences"' not in c.get("/games/toy1").text  # no sequences: no part
+
+
+def test_an_answer_to_a_page_showing_the_map_leaves_the_map_out(tmp_path: Path) -> None:
+    """A page that sent its seq shows the map already: the answer's board has the map's
+    static layer as an empty slot of the same key (the page puts its own back); a full view,
+    the board resource and the game page have it drawn in."""
+    import re
+
+    from vedette import rules
+
+    db = tmp_path / "nab.db"
+    rs = rules.get("napoleon_at_bay")
+    Game.create(Store(db), "nab", "napoleon_at_bay", rs.scenario("example1"), seed=3)
+    c = TestClient(create_app(db), base_url="http://localhost")
+    h = {"X-CSRF-Token": token_of(c, "nab")}
+    full = c.get("/api/games/nab").json()
+    key = re.search(r'<g id="map-layer" data-layer="([0-9a-f]{16})">', full["board"])
+    assert key and 'class="hex"' in full["board"]
+    move = {"procedure": "move", "request": {"force": "F1", "to": "W2020"}}
+    r = c.post("/api/games/nab/perform", json={**move, "since": full["seq"]}, headers=h).json()
+    assert f'<g id="map-layer" data-layer="{key.group(1)}" />' in r["board"]
+    assert 'class="hex"' not in r["board"] and 'data-piece="F1"' in r["board"]
+    assert len(r["board"]) < len(full["board"]) / 3
+    # and it carries the rest of the board (board.js needs no second request)
+    info = c.get("/api/games/nab/board?svg=false").json()
+    assert r["board_info"] == info and "F1" in r["board_info"]["highlight"]
+    undone = c.post("/api/games/nab/undo", json={"since": r["seq"]}, headers=h).json()
+    assert 'class="hex"' not in undone["board"]
+    for board in (
+        c.get("/api/games/nab").json()["board"],
+        c.get("/api/games/nab/board").json()["svg"],
+        c.get("/games/nab").text,
+    ):
+        assert f'data-layer="{key.group(1)}">' in board and 'class="hex"' in board
+    assert "svg" not in c.get("/api/games/nab/board?svg=false").json()
+
+
+def token_of(c: TestClient, game: str) -> str:
+    page = c.get(f"/games/{game}").text
+    return page.split('name="csrf-token" content="')[1].split('"')[0]

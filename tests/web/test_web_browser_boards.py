@@ -159,6 +159,8 @@ def test_drag_a_nab_force_along_a_hex_path(page: Any, live_server: str) -> None:
     new_game(page, live_server, "drag-nab", "napoleon_at_bay", "example1")
     page.evaluate(SHELL)
     ready(page)
+    hexes = page.locator("#board #map-layer polygon.hex").count()
+    assert hexes > 0
     start = centre(page, '#board g.piece[data-piece="F1"]')
     dest = centre(page, '#board polygon.hex[data-hex="W2020"]')
     drag(page, start, [dest])
@@ -170,6 +172,8 @@ def test_drag_a_nab_force_along_a_hex_path(page: Any, live_server: str) -> None:
     assert "move" in log_procedures(page, live_server, "drag-nab")
     assert page.get_attribute('#board g.piece[data-piece="F1"]', "data-hex") == "W2020"
     assert page.locator('#board g.piece[data-piece="F1"].changed').count() == 1  # highlighted
+    # the answer left the map out (the page sent its seq): the page put its own map back
+    assert page.locator("#board #map-layer polygon.hex").count() == hexes
     screenshot(page, "board_napoleon_at_bay_dragged")
 
 

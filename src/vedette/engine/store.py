@@ -9,6 +9,7 @@ Nothing is ever updated or deleted in ``events``; a game's name is metadata and 
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 import threading
@@ -544,21 +545,53 @@ class Store:
         return bool(self.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
 
     def _tx(self) -> _Tx:
-        return _Tx(self.db)
+        return _Tx(self.db, _writer_lock(self.path))
+
+
+#: one lock per database file for the writers of this process (see :class:`_Tx`)
+_WRITERS: dict[str, threading.RLock] = {}
+_WRITERS_GUARD = threading.Lock()
+
+
+def _writer_lock(path: str) -> threading.RLock:
+    if path == ":memory:":
+        return threading.RLock()  # a connection of its own: nothing to share
+    key = os.path.realpath(path)
+    with _WRITERS_GUARD:
+        lock = _WRITERS.get(key)
+        if lock is None:
+            lock = _WRITERS[key] = threading.RLock()
+        return lock
 
 
 class _Tx:
-    def __init__(self, db: sqlite3.Connection) -> None:
+    """One write transaction. The threads of one process that write to the same file queue on
+    a lock of the process before ``BEGIN IMMEDIATE``: SQLite makes a writer that finds the
+    database locked sleep and retry (1, 2, 5, 10 ... 100 ms between tries), so under many
+    writers (the web app's thread pool) a write would wait far longer than the write it waits
+    for. Writers in other processes (a CLI beside the server) still meet SQLite's own lock and
+    its busy timeout."""
+
+    def __init__(self, db: sqlite3.Connection, lock: threading.RLock) -> None:
         self.db = db
+        self.lock = lock
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+        self.lock.acquire()
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.lock.release()
+            raise
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        if exc_type is None:
-            self.db.execute("COMMIT")
-        else:
-            self.db.execute("ROLLBACK")
+        try:
+            if exc_type is None:
+                self.db.execute("COMMIT")
+            else:
+                self.db.execute("ROLLBACK")
+        finally:
+            self.lock.release()
 
 
 def iter_jsonl(text: str) -> Iterator[dict[str, Any]]:

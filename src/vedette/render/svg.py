@@ -9,8 +9,12 @@ focused field with that id.
 
 from __future__ import annotations
 
+import hashlib
 import math
+import re
+import threading
 import xml.etree.ElementTree as ET
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -106,6 +110,48 @@ def _write(e: ET.Element, w: Any) -> None:
         w(" />")
     if e.tail:
         w(e.tail.translate(_TEXT_ESC))
+
+
+# -- static layers: a board's part that never changes in a game (a map's own drawing) ----------
+#: the static layers drawn in this process, by key (the first 16 hex digits of the text's
+#: SHA-256), most recently used last
+_LAYERS: OrderedDict[str, str] = OrderedDict()
+_LAYERS_GUARD = threading.Lock()
+_LAYERS_KEPT = 64
+_SLOT = re.compile(r'<g id="map-layer" data-layer="([0-9a-f]{16})" />')
+
+
+def layer_key(text: str) -> str:
+    """Register ``text`` as a static layer; its key. A board draws the layer as an empty
+    ``<g id="map-layer" data-layer="KEY" />`` (:func:`layer_slot`): :func:`splice_layers`
+    fills it, and a page that already shows the layer of that key keeps its own copy (an
+    action's answer need not carry the map again)."""
+    key = hashlib.sha256(text.encode()).hexdigest()[:16]
+    with _LAYERS_GUARD:
+        _LAYERS[key] = text
+        _LAYERS.move_to_end(key)
+        while len(_LAYERS) > _LAYERS_KEPT:
+            _LAYERS.popitem(last=False)
+    return key
+
+
+def layer_slot(parent: ET.Element, key: str) -> ET.Element:
+    """The empty place of the static layer ``key`` in a board."""
+    return el(parent, "g", {"id": "map-layer", "data-layer": key})
+
+
+def splice_layers(text: str) -> str:
+    """The board with each static layer's slot filled with the layer itself (the whole SVG a
+    page, a file or a test sees)."""
+
+    def fill(m: re.Match[str]) -> str:
+        with _LAYERS_GUARD:
+            layer = _LAYERS.get(m.group(1))
+        if layer is None:  # not drawn in this process: left empty (never a wrong map)
+            return m.group(0)
+        return f'<g id="map-layer" data-layer="{m.group(1)}">{layer}</g>'
+
+    return _SLOT.sub(fill, text) if 'id="map-layer"' in text else text
 
 
 def text_board(text: str) -> str:

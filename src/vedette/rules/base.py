@@ -427,11 +427,21 @@ class Ruleset(Generic[S]):
     def apply(self, state: S, event: Event) -> S:
         raise NotImplementedError
 
-    def board_svg(self, state: S, state_json: Mapping[str, Any]) -> str | None:
+    def board_svg(
+        self, state: S, state_json: Mapping[str, Any], inline: bool = True
+    ) -> str | None:
         """The board as an SVG document, drawn by the ruleset's own ``board`` module
-        (``<package>/board.py``: ``board(state, state_json) -> str``); None if it has none."""
+        (``<package>/board.py``: ``board(state, state_json) -> str``); None if it has none.
+        A board may leave a static layer (its map) as a slot (``render.svg.layer_slot``):
+        filled here unless ``inline`` is false (the web app's answer to a page that shows
+        that layer already)."""
         fn = self._board_fn("board")
-        return None if fn is None else str(fn(state, state_json))
+        if fn is None:
+            return None
+        from vedette.render.svg import splice_layers
+
+        text = str(fn(state, state_json))
+        return splice_layers(text) if inline else text
 
     def _board_fn(self, name: str) -> Callable[..., Any] | None:
         """A function of the ruleset's ``board`` module (None where it has none); looked up

@@ -17,7 +17,8 @@ import logging
 import os
 import re
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -47,6 +48,7 @@ from vedette.rules.base import parse_value
 from vedette.schemas import Strict, check_tree, validate
 from vedette.web import aar, audit, boards, simulate, views
 from vedette.web import help as help_pages
+from vedette.web.moves import board_view
 from vedette.web.moves import highlight as event_highlight
 from vedette.web.moves import router as moves_router
 from vedette.web.sequences import LIMIT as SEQ_LIMIT
@@ -72,10 +74,12 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
     Every endpoint that runs rules code or writes to SQLite is a plain ``def`` (FastAPI runs it
     in its thread pool, so one long adjudication never stalls the others); a game is written by
     one request at a time and read by many (:class:`~vedette.web.sessions.Sessions`)."""
-    app = FastAPI(title="vedette", docs_url=None, redoc_url=None, openapi_url=None)
+    app = FastAPI(
+        title="vedette", docs_url=None, redoc_url=None, openapi_url=None, lifespan=_lifespan
+    )
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
-    token = secrets.token_urlsafe(24)
+    token = os.environ.get("VEDETTE_X_TOKEN") or secrets.token_urlsafe(24)
     sessions = Sessions(db_path)
     app.state.sessions = sessions
     app.state.templates = templates
@@ -136,8 +140,10 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
         return index_page(request, error, deleted=deleted)
 
     @app.get("/ping", response_class=PlainTextResponse)
-    def ping() -> str:
-        """A static endpoint of the same app: the baseline of the web benchmark."""
+    async def ping() -> str:
+        """A static endpoint of the same app: the baseline of the web benchmark. Answered on
+        the event loop itself (nothing in it blocks), as the static files are: what the
+        benchmark checks is that rules work in the thread pool never holds the loop up."""
         return "ok"
 
     @app.get("/api/csrf")
@@ -266,7 +272,7 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
     @app.get("/api/games/{name}")
     def state(name: str, since: int | None = None) -> dict[str, Any]:
         with sessions.game(name) as g:
-            return views.view(g, _board(g), since)
+            return views.view(g, _board(g, since is None), since)
 
     @app.get("/api/games/{name}/log")
     def log_page(name: str, before: int | None = None, limit: int = views.PAGE) -> dict[str, Any]:
@@ -306,14 +312,16 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
                 "lines": outcome.lines(),
                 "table_changes": changes,
                 "highlight": _highlight(g, body.request, event_highlight(g)),
-                **views.view(g, _board(g), body.since),
+                **views.view(g, _board(g, body.since is None), body.since),
+                "board_info": board_view(g, svg=False),
             }
 
     @app.post("/api/games/{name}/undo")
     def undo(name: str, body: Annotated[UndoBody, Depends(json_body(UndoBody, True))]) -> Any:
         with sessions.game(name, write=True) as g:
             rec = g.undo()
-            return {"undone": rec.payload["undoes"], **views.view(g, _board(g), body.since)}
+            view = views.view(g, _board(g, body.since is None), body.since)
+            return {"undone": rec.payload["undoes"], **view, "board_info": board_view(g, svg=False)}
 
     app.include_router(sequences_router)
     app.include_router(moves_router)
@@ -324,8 +332,25 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
     return app
 
 
-def _board(g: Game) -> str:
-    return boards.svg(g.ruleset.name, g.state, g.ruleset.state_json(g.state), g.render)
+#: how many requests run rules code at once (the thread pool's size): Python runs one thread at
+#: a time, and each SQLite call hands the interpreter over, so twenty threads at once take
+#: turns at every call and each request's time grows with the crowd; a few at a time, the
+#: others wait in line and each one, once started, runs at its own pace (bench/bench_web.py)
+WORKERS = int(os.environ.get("VEDETTE_WORKERS_X", "2"))
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    import anyio.to_thread
+
+    anyio.to_thread.current_default_thread_limiter().total_tokens = WORKERS
+    yield
+
+
+def _board(g: Game, inline: bool = True) -> str:
+    """The game's board; its static layers (the map) as empty slots unless ``inline``: the
+    answer to a page that sent its seq, which shows the map already (app.js keeps it)."""
+    return boards.svg(g.ruleset.name, g.state, g.ruleset.state_json(g.state), g.render, inline)
 
 
 def _highlight(g: Game, request: dict[str, Any], changed: Sequence[str] = ()) -> list[str]:

@@ -13,14 +13,19 @@ __all__ = ["XML_SPACE", "el", "svg", "svg_root", "text_board", "to_text"]
 
 
 def svg(
-    ruleset: str, state: Any, state_json: Mapping[str, Any], text: str | Callable[[], str]
+    ruleset: str,
+    state: Any,
+    state_json: Mapping[str, Any],
+    text: str | Callable[[], str],
+    inline: bool = True,
 ) -> str:
     """The board of a game as an SVG document (a text board where the ruleset draws none;
-    ``text`` may be a callable, rendered only then)."""
+    ``text`` may be a callable, rendered only then); static layers left as slots unless
+    ``inline`` (``Ruleset.board_svg``)."""
     from vedette import rules
 
     try:
-        out = rules.get(ruleset).board_svg(state, state_json)
+        out = rules.get(ruleset).board_svg(state, state_json, inline=inline)
     except Exception:  # an unexpected state shape: the text board, never a failed page
         out = None
     if out is not None:

@@ -1,7 +1,8 @@
 """The board as its own resource, and hand moves checked before they are written.
 
 * ``GET /api/games/{name}/board`` -> ``{svg, legend, roster, highlight, rings, hand}``: the board
-  refreshes alone (board.js reloads it on ``vedette:changed``); ``highlight`` holds the ids and
+  refreshes alone (board.js reloads all but the SVG, ``?svg=false``, on ``vedette:changed``:
+  the page has drawn the board of the action's answer); ``highlight`` holds the ids and
   hexes the latest action in force changed; ``rings`` the rule distances (mm) a player may draw
   around a unit; ``hand`` which procedure a drag performs (None: the ruleset keeps no positions).
 * ``POST /api/games/{name}/move-check`` ``{procedure, request}`` -> ``{ok, error?, used, left,
@@ -92,10 +93,12 @@ def rings(g: Game) -> dict[str, float | str]:
     return {str(k): v if isinstance(v, str) else float(v) for k, v in fn(g.state).items()}
 
 
-def board_view(g: Game) -> dict[str, Any]:
+def board_view(g: Game, svg: bool = True) -> dict[str, Any]:
+    """The board resource; without its SVG when ``svg`` is false (the page that has just drawn
+    the board an action answered with asks for the rest only)."""
     sj = g.ruleset.state_json(g.state)
     return {
-        "svg": boards.svg(g.ruleset.name, g.state, sj, g.render),
+        **({"svg": boards.svg(g.ruleset.name, g.state, sj, g.render)} if svg else {}),
         "legend": g.ruleset.legend(g.state),
         "roster": g.ruleset.roster(g.state),
         "highlight": highlight(g),
@@ -105,9 +108,9 @@ def board_view(g: Game) -> dict[str, Any]:
 
 
 @router.get("/api/games/{name}/board")
-def board(name: str, request: Request) -> dict[str, Any]:
+def board(name: str, request: Request, svg: bool = True) -> dict[str, Any]:
     with request.app.state.sessions.game(name) as g:
-        return board_view(g)
+        return board_view(g, svg)
 
 
 @router.post("/api/games/{name}/move-check")

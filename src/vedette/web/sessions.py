@@ -73,8 +73,11 @@ class Sessions:
         return st
 
     def _lock(self, gid: int) -> RWLock:
-        with self._guard:
-            return self._locks.setdefault(gid, RWLock())
+        lock = self._locks.get(gid)
+        if lock is None:
+            with self._guard:
+                lock = self._locks.setdefault(gid, RWLock())
+        return lock
 
     @contextmanager
     def game(self, name: str, write: bool = False) -> Iterator[Game]:

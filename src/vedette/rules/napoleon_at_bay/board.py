@@ -13,6 +13,8 @@ from vedette.render.svg import (
     badge,
     el,
     fan,
+    layer_key,
+    layer_slot,
     legend_entry,
     to_text,
 )
@@ -34,7 +36,7 @@ class _Geometry:
     """A map's drawing geometry (hex centres, the box, each hex's outline and inner ZOC
     outline): it depends on the map alone, so it is built once per map, not per drawing."""
 
-    __slots__ = ("inner", "layer", "maxx", "maxy", "minx", "miny", "outline", "pts")
+    __slots__ = ("inner", "key", "layer", "maxx", "maxy", "minx", "miny", "outline", "pts")
 
     def __init__(self, m: Any, size: float) -> None:
         pts: dict[str, tuple[float, float]] = {}
@@ -62,6 +64,7 @@ class _Geometry:
         self.outline = {hid: corners(x, y, size) for hid, (x, y) in pts.items()}
         self.inner = {hid: corners(x, y, size * 0.92) for hid, (x, y) in pts.items()}
         self.layer: str | None = None  # the map layer's text (see _map_layer)
+        self.key = ""  # and its key among the static layers (render.svg.layer_key)
 
 
 #: the geometry of each map drawn, by the map's identity (a map is immutable once built)
@@ -203,7 +206,10 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
     )
     if geo.layer is None:
         geo.layer = _map_layer(m, geo, size)
-    el(root, "g", {"id": "map-layer"})  # the map's own drawing goes here (see below)
+        geo.key = layer_key(geo.layer)
+    else:
+        layer_key(geo.layer)  # (kept among the layers drawn lately)
+    layer_slot(root, geo.key)  # the map's own drawing: a static layer (render.svg)
     for hid in sorted(zoc):  # enemy ZOCs outlined over the map
         if hid in geo.inner:
             el(
@@ -306,8 +312,7 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
         if len(here) > 1:
             lx, ly = offsets[-1]
             badge(root, x - minx + lx + w / 2, y - miny + ly - h / 2, len(here))
-    text = to_text(root)
-    return text.replace('<g id="map-layer" />', geo.layer or "", 1)
+    return to_text(root)
 
 
 board = nab

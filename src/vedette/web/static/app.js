@@ -388,6 +388,13 @@ function initGame() {
     });
   }
 
+  // the whole board, its map drawn in (a page whose map is not the one of the answer)
+  async function reloadBoard() {
+    const data = await get(`${api}/board`);
+    const board = document.getElementById("board");
+    if (board) board.innerHTML = data.svg;
+  }
+
   async function olderLog() {
     const data = await get(`${api}/log?before=${oldest}&limit=50`);
     addLog(data.entries, "bottom");
@@ -396,14 +403,25 @@ function initGame() {
 
   function update(view) {
     const board = document.getElementById("board");
-    if (board && view.board !== undefined) board.innerHTML = view.board;
+    if (board && view.board !== undefined) {
+      // an answer to a page that sent its seq leaves the map (a static layer) as an empty
+      // slot of the same key: the map this page shows already goes back into it
+      const shown = board.querySelector("#map-layer[data-layer]");
+      board.innerHTML = view.board;
+      const slot = board.querySelector("#map-layer[data-layer]");
+      if (slot && !slot.hasChildNodes()) {
+        if (shown && shown.dataset.layer === slot.dataset.layer) slot.replaceWith(shown);
+        else reloadBoard();
+      }
+    }
     addLog(view.log, "top");
     markUndone(view.undone_seqs);
     seq = view.seq;
     renderNext(view.todo);
     bindBoard();
     if (seqOut) seqOut.replaceChildren(); // odds of the game as it was: gone
-    document.dispatchEvent(new CustomEvent("vedette:changed", { detail: { seq } }));
+    // the board's legend, roster and highlights come with an action's answer (board.js)
+    document.dispatchEvent(new CustomEvent("vedette:changed", { detail: { seq, board: view.board_info } }));
   }
 
   // -- board picks: only a visible field of the open form that takes that kind ---------------

@@ -476,21 +476,26 @@
     }
     drawRing();
   }
+  function show(data) {
+    info = data;
+    untab();
+    renderInfo();
+    root.dataset.boardReady = String((Number(root.dataset.boardReady) || 0) + 1);
+  }
   async function load(replaceSvg) {
     try {
-      const r = await fetch(`${api}/board`, { credentials: "same-origin" });
+      // the page has drawn the board already: the rest only, unless asked for the SVG too
+      const r = await fetch(replaceSvg ? `${api}/board` : `${api}/board?svg=false`, { credentials: "same-origin" });
       if (!r.ok) return;
       const data = await r.json();
-      info = data;
       if (replaceSvg) { selfUpdate = true; board.innerHTML = data.svg; } // the server's escaped SVG
-      untab();
-      renderInfo();
-      root.dataset.boardReady = String((Number(root.dataset.boardReady) || 0) + 1);
+      show(data);
     } catch (err) {
       say(`board: ${err.message}`);
     }
   }
-  document.addEventListener("vedette:changed", () => load(true));
+  // an action's answer carries the board's legend, roster and highlights (app.js passes them)
+  document.addEventListener("vedette:changed", (e) => (e.detail && e.detail.board ? show(e.detail.board) : load(false)));
   untab();
   apply();
   load(false);
