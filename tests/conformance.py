@@ -440,6 +440,12 @@ def undo_and_maybe_redo(g: Game, rng: random.Random, where: str, fig: Figures) -
     dice and so the same rolls and events (undo cannot be used to re-roll)."""
     target = next(r for r in reversed(g.records) if r.seq == g.effective[-1])
     g.undo()
+    # the live game after the undo (which may take the state kept from before the action) is
+    # the game a fresh open folds from the log
+    fresh = Game.open(g.store, g.name)
+    for what in ("state", "position", "reservations", "effective", "top"):
+        if getattr(fresh, what) != getattr(g, what):
+            raise ConformanceError(f"{where}: after an undo, {what} differs from a fresh open")
     p = target.payload
     if not g.physical and dice_ranges(p):
         # a game played with its own dice refuses the player's dice for an undone roll

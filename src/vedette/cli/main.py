@@ -607,7 +607,16 @@ def cmd_demo(as_json: bool) -> None:
     metavar="NAME",
     help="a host name or address the app answers besides localhost (for a LAN; repeatable)",
 )
-def cmd_serve(host: str, port: int, no_preload: bool, allow_host: tuple[str, ...]) -> None:
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="server processes on the one port (one per core for many players at once)",
+)
+def cmd_serve(
+    host: str, port: int, no_preload: bool, allow_host: tuple[str, ...], workers: int
+) -> None:
     """The local web app (Ctrl-C stops it)."""
     from vedette.web.server import serve
 
@@ -617,6 +626,7 @@ def cmd_serve(host: str, port: int, no_preload: bool, allow_host: tuple[str, ...
         port,
         preload=not no_preload,
         allow=list(allow_host),
+        workers=workers,
     )
 
 

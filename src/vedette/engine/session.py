@@ -318,6 +318,10 @@ def _digest(body: str, seq: int) -> str:
     return hashlib.blake2b(f"{seq}:{body}".encode(), digest_size=16).hexdigest()
 
 
+#: how many states before its latest actions a game object keeps for undo (see Game.undo)
+UNDO_KEPT = 16
+
+
 class Game:
     """One game: its log in the store, its state and its dice stream.
 
@@ -334,6 +338,9 @@ class Game:
         self._local = threading.local()
         self.records: Log = Log(self.reader, info.id, info.events)
         self._effective: tuple[int, ...] | None = None
+        #: the states before the latest actions this object performed, top last: an undo of
+        #: the action on top takes its state from here instead of folding again (:meth:`undo`)
+        self._before: list[tuple[int, Any]] = []
         self._ensure_index()
         self._model = self._snapshot_model()
         self._initial = self.ruleset.initial_state(self.created["scenario"], _options(self.created))
@@ -680,6 +687,8 @@ class Game:
             self.state, self.position, self.reservations = before
             raise
         self.records.append(rec)
+        self._before.append((seq, before[0]))
+        del self._before[:-UNDO_KEPT]
         self._top = seq
         if self._effective is not None:
             self._effective = (*self._effective, seq)
@@ -704,7 +713,26 @@ class Game:
         self.records.append(rec)
         if self._effective is not None:
             self._effective = self._effective[:-1]
-        self._load()
+        if self._before and self._before[-1][0] == target:
+            # the state before the action on top, kept when it was performed: what a fold from
+            # the latest snapshot would give (tests compare with a fresh open), without the fold
+            self.state = self._before.pop()[1]
+            self._top = row.below
+            u = self.records[target - 1]
+            ranges = dice_ranges(u.payload)
+            if ranges:  # its dice stay reserved for the same request (as _advance_book)
+                kept = Reservation(
+                    str(u.payload.get("procedure")),
+                    canonical_request(u.payload.get("request", {})),
+                    ranges,
+                    u.seq,
+                )
+                self.reservations = (*self.reservations, kept)
+            if seq % SNAPSHOT_EVERY == 0:  # (as an action would be: a snapshot every K records)
+                self.store.put_snapshot(self.id, self._snapshot(seq))
+        else:
+            self._before.clear()
+            self._load()
         return rec
 
     def counted_rolls(self) -> Iterator[tuple[int, Mapping[str, Any]]]:

@@ -126,7 +126,11 @@ def layer_key(text: str) -> str:
     ``<g id="map-layer" data-layer="KEY" />`` (:func:`layer_slot`): :func:`splice_layers`
     fills it, and a page that already shows the layer of that key keeps its own copy (an
     action's answer need not carry the map again)."""
-    key = hashlib.sha256(text.encode()).hexdigest()[:16]
+    return keep_layer(hashlib.sha256(text.encode()).hexdigest()[:16], text)
+
+
+def keep_layer(key: str, text: str) -> str:
+    """Keep the layer ``text`` of ``key`` (:func:`layer_key`) among those drawn lately."""
     with _LAYERS_GUARD:
         _LAYERS[key] = text
         _LAYERS.move_to_end(key)

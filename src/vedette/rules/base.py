@@ -427,9 +427,7 @@ class Ruleset(Generic[S]):
     def apply(self, state: S, event: Event) -> S:
         raise NotImplementedError
 
-    def board_svg(
-        self, state: S, state_json: Mapping[str, Any], inline: bool = True
-    ) -> str | None:
+    def board_svg(self, state: S, state_json: Mapping[str, Any], inline: bool = True) -> str | None:
         """The board as an SVG document, drawn by the ruleset's own ``board`` module
         (``<package>/board.py``: ``board(state, state_json) -> str``); None if it has none.
         A board may leave a static layer (its map) as a slot (``render.svg.layer_slot``):

@@ -65,11 +65,14 @@ CSRF_HEADER = "x-csrf-token"
 _HERE = resources.files("vedette.web")
 
 
-def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) -> FastAPI:
+def create_app(
+    db_path: str | Path, allowed_hosts: Sequence[str] | None = None, token: str | None = None
+) -> FastAPI:
     """The app over the game database at ``db_path`` (``":memory:"`` is not shared).
 
     ``allowed_hosts``: the host names it answers (default: the localhost names and those in
-    ``VEDETTE_ALLOWED_HOSTS``).
+    ``VEDETTE_ALLOWED_HOSTS``). ``token``: the CSRF token (default: a new random one; the
+    server processes of one ``vedette serve --workers N`` share theirs).
 
     Every endpoint that runs rules code or writes to SQLite is a plain ``def`` (FastAPI runs it
     in its thread pool, so one long adjudication never stalls the others); a game is written by
@@ -79,7 +82,7 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
     )
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
-    token = os.environ.get("VEDETTE_X_TOKEN") or secrets.token_urlsafe(24)
+    token = token or secrets.token_urlsafe(24)
     sessions = Sessions(db_path)
     app.state.sessions = sessions
     app.state.templates = templates
@@ -332,18 +335,19 @@ def create_app(db_path: str | Path, allowed_hosts: Sequence[str] | None = None) 
     return app
 
 
-#: how many requests run rules code at once (the thread pool's size): Python runs one thread at
-#: a time, and each SQLite call hands the interpreter over, so twenty threads at once take
-#: turns at every call and each request's time grows with the crowd; a few at a time, the
-#: others wait in line and each one, once started, runs at its own pace (bench/bench_web.py)
-WORKERS = int(os.environ.get("VEDETTE_WORKERS_X", "2"))
+#: how many requests of one server process run rules code at once (its thread pool's size):
+#: Python runs one thread at a time, and each SQLite call hands the interpreter over, so twenty
+#: threads at once take turns at every call and each request's time grows with the crowd; two
+#: at a time, the others wait in line and each one, once started, runs at its own pace
+#: (bench/bench_web.py). More cores: more server processes (``vedette serve --workers``).
+THREADS = 2
 
 
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     import anyio.to_thread
 
-    anyio.to_thread.current_default_thread_limiter().total_tokens = WORKERS
+    anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
     yield
 
 

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
+import secrets
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from vedette import rules
 from vedette.engine import Game, Store
@@ -29,16 +34,37 @@ def preload_samples(db: str) -> list[str]:
 SWITCH_INTERVAL = 0.0005
 
 
+#: where ``vedette serve --workers N`` hands its settings to its server processes
+_WORKER_ENV = "VEDETTE_SERVE_WORKER"
+
+
+def worker_app() -> Any:
+    """The app of one server process of ``vedette serve --workers N`` (uvicorn's factory): the
+    database, the host names and the CSRF token its parent chose, so that a page served by one
+    process may post to another."""
+    from vedette.web.app import create_app
+
+    conf = json.loads(os.environ[_WORKER_ENV])
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    return create_app(conf["db"], conf["hosts"], conf["token"])
+
+
 def serve(
     db: str,
     host: str = "127.0.0.1",
     port: int = 8765,
     preload: bool = True,
     allow: Sequence[str] = (),
+    workers: int = 1,
 ) -> None:
     """Serve on ``host`` (localhost by default). The app answers the localhost names, the names
     in ``allow`` and ``VEDETTE_ALLOWED_HOSTS``, and ``host`` itself when it is a named address
-    (not a wildcard such as 0.0.0.0)."""
+    (not a wildcard such as 0.0.0.0).
+
+    ``workers`` > 1 runs that many server processes on the one port (Python runs one thread of
+    a process at a time: a process per core is how the app uses more than one). They share the
+    database: a game is written by one request at a time across them (``Sessions``), and each
+    checks its cached games against the log on every request."""
     import uvicorn
 
     from vedette.web.app import allowed_hosts_from_env, create_app, host_name
@@ -58,4 +84,17 @@ def serve(
     # rules work runs in the thread pool, the event loop answers everything else: let the loop's
     # thread take the interpreter back sooner than the default 5 ms (bench/bench_web.py)
     sys.setswitchinterval(SWITCH_INTERVAL)
-    uvicorn.run(create_app(db, hosts), host=host, port=port, log_level="warning")
+    if workers <= 1:
+        uvicorn.run(create_app(db, hosts), host=host, port=port, log_level="warning")
+        return
+    os.environ[_WORKER_ENV] = json.dumps(
+        {"db": str(Path(db).resolve()), "hosts": hosts, "token": secrets.token_urlsafe(24)}
+    )
+    uvicorn.run(
+        "vedette.web.server:worker_app",
+        factory=True,
+        workers=workers,
+        host=host,
+        port=port,
+        log_level="warning",
+    )

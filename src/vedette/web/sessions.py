@@ -8,12 +8,18 @@ cached game of that id only if its log has not grown meanwhile."""
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from vedette.engine import Game, Store
+
+try:
+    import fcntl
+except ImportError:  # not a POSIX system: the store's expected_seq still guards every write
+    fcntl = None  # type: ignore[assignment]
 from vedette.engine.store import GameInfo
 
 
@@ -64,6 +70,7 @@ class Sessions:
         self._locks: dict[int, RWLock] = {}
         self._guard = threading.Lock()
         Store(self.db).close()  # create the schema once, up front
+        self._across = ProcessLocks(self.db)
 
     def store(self) -> Store:
         st: Store | None = getattr(self._local, "store", None)
@@ -86,7 +93,7 @@ class Sessions:
         st = self.store()
         info = _lookup(st, name)  # the name -> id, from the store, every time
         lock = self._lock(info.id)
-        with lock.write() if write else lock.read():
+        with lock.write() if write else lock.read(), self._across.hold(info.id, write):
             g = self._games.get(info.id)
             if g is not None:
                 last = st.db.execute(
@@ -114,6 +121,38 @@ class Sessions:
         with self._guard:
             for gid in [gid for gid, g in self._games.items() if g.name == name]:
                 self._games.pop(gid, None)
+
+
+class ProcessLocks:
+    """One writer per game across the server processes sharing a database (``vedette serve
+    --workers N``, or two servers on one file): the writer of a game holds a lock on the byte
+    at the game's id in a file beside the database (``<db>.writers``; POSIX record locks, so a
+    waiting process is woken as soon as the byte is free, and the kernel frees it if the
+    holder dies). Within a process the games' reader/writer locks already keep one writer per
+    game, which is what POSIX locks (held by a process, not a thread) need. Where no such file
+    can be made (an in-memory database, a read-only directory, no ``fcntl``), a write that
+    lost a race to another process is still refused by the store (``expected_seq``), never
+    lost or doubled."""
+
+    def __init__(self, db: str) -> None:
+        self.fd: int | None = None
+        if db == ":memory:" or fcntl is None:
+            return
+        try:
+            self.fd = os.open(db + ".writers", os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            self.fd = None
+
+    @contextmanager
+    def hold(self, gid: int, write: bool) -> Iterator[None]:
+        if not write or self.fd is None or fcntl is None:
+            yield
+            return
+        fcntl.lockf(self.fd, fcntl.LOCK_EX, 1, gid)
+        try:
+            yield
+        finally:
+            fcntl.lockf(self.fd, fcntl.LOCK_UN, 1, gid)
 
 
 def _lookup(st: Store, name: str) -> GameInfo:

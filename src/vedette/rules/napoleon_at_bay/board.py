@@ -13,6 +13,7 @@ from vedette.render.svg import (
     badge,
     el,
     fan,
+    keep_layer,
     layer_key,
     layer_slot,
     legend_entry,
@@ -208,7 +209,7 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
         geo.layer = _map_layer(m, geo, size)
         geo.key = layer_key(geo.layer)
     else:
-        layer_key(geo.layer)  # (kept among the layers drawn lately)
+        keep_layer(geo.key, geo.layer)  # (kept among the layers drawn lately)
     layer_slot(root, geo.key)  # the map's own drawing: a static layer (render.svg)
     for hid in sorted(zoc):  # enemy ZOCs outlined over the map
         if hid in geo.inner:

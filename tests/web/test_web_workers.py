@@ -1,0 +1,125 @@
+"""``vedette serve --workers N``: server processes sharing one database and one CSRF token; a
+game written by one request at a time across them."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.web.conftest import _free_port
+from vedette.engine import Game, Store, replay
+from vedette.web.sessions import ProcessLocks
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def two_workers(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    db = tmp_path / "games.sqlite3"
+    port = _free_port()
+    cmd = [sys.executable, "-m", "vedette.cli.main", "--db", str(db), "serve"]
+    server = subprocess.Popen(
+        [*cmd, "--port", str(port), "--no-preload", "--workers", "2"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while True:
+        try:
+            httpx.get(base + "/ping", timeout=1).raise_for_status()
+            break
+        except httpx.HTTPError:
+            if time.time() > deadline or server.poll() is not None:
+                server.kill()
+                raise RuntimeError(f"the server did not start: {server.stderr.read()!r}") from None
+            time.sleep(0.1)
+    yield base, db
+    server.terminate()
+    server.wait(20)
+
+
+def _token(c: httpx.Client) -> str:
+    page = c.get("/").text
+    return page.split('name="csrf-token" content="')[1].split('"')[0]
+
+
+def test_two_server_processes_share_the_token_and_serialise_a_game(
+    two_workers: tuple[str, Path],
+) -> None:
+    base, db = two_workers
+    with httpx.Client(base_url=base) as c:
+        token = _token(c)
+        cookies = dict(c.cookies)
+        made = c.post(
+            "/games",
+            data={"csrf": token, "name": "g", "ruleset": "napoleon_at_bay", "scenario": "example1"},
+        )
+        assert made.status_code in (200, 303), made.text
+
+    def act(i: int) -> list[tuple[int, str]]:
+        """A fresh connection each time (the kernel hands it to either process), the page's
+        token and cookie: a move and its undo, twice."""
+        out = []
+        for _ in range(2):
+            for path, body in (
+                ("perform", {"procedure": "move", "request": {"force": "F1", "to": "W2020"}}),
+                ("undo", {}),
+            ):
+                with httpx.Client(base_url=base, cookies=cookies) as one:
+                    r = one.post(f"/api/games/g/{path}", json=body, headers={"X-CSRF-Token": token})
+                out.append((r.status_code, r.text))
+        return out
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = [a for part in pool.map(act, range(8)) for a in part]
+    assert all(code != 403 for code, _ in answers)  # one token for both processes
+    # serialised: no request lost a race to another process's write of the same game
+    assert not [t for _, t in answers if "changed while this action was prepared" in t]
+    assert all(code in (200, 400, 409, 422) for code, _ in answers), answers  # rules refusals
+    done = sum(code == 200 for code, _ in answers)
+    st = Store(db)
+    g = Game.open(st, "g")
+    assert len(g.records) == 1 + done  # every acknowledged action or undo is in the log
+    assert [r.seq for r in g.records] == list(range(1, len(g.records) + 1))
+    assert replay(g.ruleset, st.records(g.id)).state == g.state
+    with httpx.Client(base_url=base) as c:
+        served = c.get("/api/games/g").json()
+    assert served["seq"] == len(g.records)
+    st.close()
+
+
+def _hold(db: str, held: Any, release: Any, released: Any) -> None:
+    locks = ProcessLocks(db)
+    with locks.hold(7, True):
+        held.set()
+        release.wait(30)
+        released.value = 1
+
+
+def test_a_game_written_in_one_process_waits_for_the_writer_in_another(tmp_path: Path) -> None:
+    db = str(tmp_path / "games.sqlite3")
+    ctx = multiprocessing.get_context("spawn")
+    held, release, released = ctx.Event(), ctx.Event(), ctx.Value("i", 0)
+    other = ctx.Process(target=_hold, args=(db, held, release, released))
+    other.start()
+    assert held.wait(60)
+    locks = ProcessLocks(db)
+    with locks.hold(8, True):  # another game: not held up
+        assert released.value == 0
+    release.set()
+    with locks.hold(7, True):  # the same game: only once the other process let it go
+        assert released.value == 1
+    other.join(30)
+    assert os.path.exists(db + ".writers")
