@@ -95,12 +95,8 @@ class Sessions:
         lock = self._lock(info.id)
         with lock.write() if write else lock.read(), self._across.hold(info.id, write):
             g = self._games.get(info.id)
-            if g is not None:
-                last = st.db.execute(
-                    "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id=?", (info.id,)
-                ).fetchone()[0]
-                if last != g.records[-1].seq:
-                    g = None
+            if g is not None and _last_seq(st, info.id) != g.records[-1].seq:
+                g = None  # written meanwhile (the CLI, another server process)
             if g is None or g.id != info.id:
                 g = Game.open(st, info.name)
                 if g.id != info.id:  # renamed between the two reads: take the one read now
@@ -166,6 +162,11 @@ def _lookup(st: Store, name: str) -> GameInfo:
 
         raise GameError(f"no game named {name!r}")
     return GameInfo(*row)
+
+
+def _last_seq(st: Store, gid: int) -> int:
+    row = st.db.execute("SELECT MAX(seq) FROM events WHERE game_id=?", (gid,)).fetchone()
+    return int(row[0] or 0)
 
 
 def raise_changed(name: str) -> None:

@@ -91,12 +91,12 @@ def entry(r: Record, undone: bool) -> dict[str, Any]:
     }
 
 
-def undone_seqs(g: Game, since: int = 0) -> list[int]:
+def undone_seqs(g: Game, since: int = 0, undone: set[int] | None = None) -> list[int]:
     """The actions undone among the records after ``since``, and those the undos after it
     took back (older entries a client already shows): an undone action stays undone, so a
     client that has the log up to ``since`` needs no more (and a long game's answer does not
-    grow with its age)."""
-    found = set(g.undone(after=since))
+    grow with its age). ``undone``: ``g.undone(after=since)`` when the caller has it."""
+    found = set(g.undone(after=since) if undone is None else undone)
     for r in g.records[max(0, since) :]:
         if r.kind == "undo" and isinstance(r.payload.get("undoes"), int):
             found.add(int(r.payload["undoes"]))
@@ -113,9 +113,9 @@ def log_page(g: Game, before: int | None = None, limit: int = PAGE) -> dict[str,
     return {"entries": [entry(r, r.seq in undone) for r in page], "more": start > 0}
 
 
-def log_since(g: Game, since: int) -> list[dict[str, Any]]:
+def log_since(g: Game, since: int, undone: set[int] | None = None) -> list[dict[str, Any]]:
     """The entries after ``since``, newest first (only those records are read)."""
-    undone = g.undone(after=since)
+    undone = g.undone(after=since) if undone is None else undone
     return [entry(r, r.seq in undone) for r in reversed(g.records[max(0, since) :])]
 
 
@@ -191,14 +191,16 @@ def view(g: Game, board: str, since: int | None = None) -> dict[str, Any]:
     """The current view: board, todo, the log entries after ``since`` (the first page and
     the game as text when None), and which actions are undone now."""
     last = g.records[-1].seq
+    after = since if since is not None else max(0, last - PAGE)
+    undone = g.undone(after=after)  # (read once: the log entries and the marks both need it)
     return {
         "game": g.name,
         "ruleset": g.ruleset.name,
         "seq": last,
         "board": board,
         "todo": todo(g),
-        "log": log_since(g, since) if since is not None else log_page(g)["entries"],
-        "undone_seqs": undone_seqs(g, since if since is not None else max(0, last - PAGE)),
+        "log": log_since(g, since, undone) if since is not None else log_page(g)["entries"],
+        "undone_seqs": undone_seqs(g, after, undone),
         # the game as text: in a full view only (an action's answer is what changed)
         **({"text": g.render()} if since is None else {}),
     }
