@@ -145,6 +145,24 @@ def check_logs(db: Path) -> int:
     return n
 
 
+def tree_cpu(pid: int) -> float:
+    """CPU seconds used so far by a process and its children (Linux /proc; 0 elsewhere)."""
+    procs: dict[int, tuple[int, float]] = {}
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for d in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        procs[int(d.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        total += procs.get(p, (0, 0.0))[1]
+        todo += [c for c, (parent, _) in procs.items() if parent == p]
+    return total
+
+
 def run_server(workers: int) -> dict[str, Any]:
     """One server (``workers`` processes) on a fresh database: ``/ping`` alone before and after,
     the two loads in between; every game's log checked afterwards."""
@@ -167,10 +185,15 @@ def run_server(workers: int) -> dict[str, Any]:
                 except httpx.HTTPError:
                     time.sleep(0.05)
             _, alone = probed(base, lambda: time.sleep(2))
-            results = {
-                "players (each pauses 0.1-0.3 s between actions)": load(base, THINK, "p"),
-                "burst (no pause: 20 clients hammering)": load(base, 0.0, "b"),
-            }
+            results = {}
+            cpu: dict[str, float] = {}
+            for label, think, tag in (
+                ("players (each pauses 0.1-0.3 s between actions)", THINK, "p"),
+                ("burst (no pause: 20 clients hammering)", 0.0, "b"),
+            ):
+                c0, t0 = tree_cpu(server.pid), time.perf_counter()
+                results[label] = load(base, think, tag)
+                cpu[label] = (tree_cpu(server.pid) - c0) / (time.perf_counter() - t0)
             _, alone_after = probed(base, lambda: time.sleep(2))
         finally:
             server.terminate()
@@ -179,6 +202,7 @@ def run_server(workers: int) -> dict[str, Any]:
     return {
         "alone": alone + alone_after,
         "results": results,
+        "cpu": cpu,
         "games": games,
         "load": (load0, os.getloadavg()[0]),
     }
@@ -197,7 +221,10 @@ def report(workers: int, run: dict[str, Any]) -> None:
         f" {statistics.median(alone) * 1e3:6.1f} ms   p95 {p95_alone * 1e3:6.1f} ms"
     )
     for label, (ping, fix) in run["results"].items():
-        print(f"  {CLIENTS} concurrent clients, {label}: {len(fix)} adjudications")
+        print(
+            f"  {CLIENTS} concurrent clients, {label}: {len(fix)} adjudications; the server"
+            f" used {run['cpu'][label]:.2f} of this machine's {os.cpu_count()} cores"
+        )
         for name, xs in (("/ping under load", ping), ("adjudication (fix)", fix)):
             print(
                 f"    {name:<26} p50 {statistics.median(xs) * 1e3:6.1f} ms   p95"
