@@ -166,3 +166,21 @@ def test_two_by_two_melee(page: Any, live_server: str, live_db: Any) -> None:
     label = page.locator('#board g.unit[data-unit="B1"] text').text_content() or ""
     assert " R" in label  # the routed marker on 1st Line
     screenshot(page, "two_by_two")
+
+
+def test_odds_of_an_empty_form_wait_for_its_fields(page: Any, live_server: str) -> None:
+    """A form not yet filled in is not an error: the odds say which fields they wait for, and
+    come once those are filled."""
+    new_game(page, live_server, "odds-wait", "napoleon_at_bay", "example1")
+    act(page, "move", force="F1", to="W2020")  # a fixing is owed now
+    page.select_option("#procedure", "fix")
+    form = 'form.proc[data-proc="fix"]'
+    page.fill(f"{form} input[name=moving]", "")
+    page.fill(f"{form} input[name=contact]", "")
+    page.click("#odds-btn")
+    text = wait_text(page, "#odds", "odds once")
+    assert "moving, contact are filled in" in text and "missing" not in text
+    page.fill(f"{form} input[name=moving]", "F1")
+    page.fill(f"{form} input[name=contact]", "R1")
+    page.click("#odds-btn")
+    assert "(5/6)" in wait_text(page, "#odds", "(5/6)")

@@ -222,6 +222,12 @@ function initGame() {
     if (clear === true) oddsBox.replaceChildren();
     const f = form();
     if (!f || f.dataset.odds !== "yes") { oddsBox.replaceChildren(); return; }
+    // a form not yet filled in is not an error: say what the odds wait for
+    const missing = fields(f).filter((i) => i.dataset.required === "yes" && i.value.trim() === "").map((i) => i.name);
+    if (missing.length) {
+      oddsBox.replaceChildren(el("p", { class: "muted odds-wait" }, `odds once ${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} filled in`));
+      return;
+    }
     try {
       const data = await post(`${api}/odds`, { procedure: sel.value, request: request() });
       if (ticket === pending) renderOdds(data.odds);
