@@ -1,13 +1,13 @@
 """Web benchmark (issues 7, 16): adjudication and ``/ping`` latency with 20 concurrent local
 clients, and ``/ping`` alone, measured in one run against one server.
 
-The load tool is an asyncio httpx client pool (20 connections, each its own game) talking to a
-real uvicorn server on 127.0.0.1 in a child process. Each round moves a force into a ZOC, times
-a ``/ping`` (the static endpoint) while the other clients act, then times the adjudication: a
-Napoleon At Bay 'fix' (roll, choose, swap, append to the log); then both are undone. Each
-client sends the seq it shows, as the page does, and gets back what changed since.
-``/ping`` is timed by a prober in a process of its own (every 10 ms), so that the figure is the
-server's, not the load generator's event loop's.
+The load tool is 20 client processes (httpx, each its own game and connection, as 20 browsers
+are) talking to a real uvicorn server on 127.0.0.1 in a child process (``vedette serve``, with
+one process and with ``--workers 2``). Each round moves a force into a ZOC, then times the
+adjudication: a Napoleon At Bay 'fix' (roll, choose, swap, append to the log); then both are
+undone. Each client sends the seq it shows, as the page does, and gets back what changed since.
+``/ping`` (the static endpoint) is timed meanwhile by a prober in a process of its own (every
+10 ms). Two loads: players pausing 0.1-0.3 s between rounds, and a burst with no pause.
 Baseline, same server, same run: ``/ping`` alone (the same prober, nothing else running).
 Asserted: every adjudication answered 200 with a fixing result, and each game's log, read back
 from the store after the run, replays to the state the server served last.
@@ -17,7 +17,6 @@ under 50 ms. Figures only: it never fails on time.
 
 from __future__ import annotations
 
-import asyncio
 import multiprocessing
 import os
 import socket
@@ -51,13 +50,16 @@ def pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
 
 
-async def client(base: str, i: int, fix: list[float], think: float, tag: str) -> None:
-    async with httpx.AsyncClient(base_url=base, timeout=30) as c:
-        page = (await c.get("/")).text
+def client(base: str, i: int, think: float, tag: str, start: Any, out: Any) -> None:
+    """One player, in a process of its own (as each browser is): a game of its own, then
+    ``ROUNDS`` rounds once every client is ready; its adjudication times go to ``out``."""
+    fix: list[float] = []
+    with httpx.Client(base_url=base, timeout=30) as c:
+        page = c.get("/").text
         token = page.split('name="csrf-token" content="')[1].split('"')[0]
         h = {"X-CSRF-Token": token}
         name = f"bench-{tag}-{i}"
-        await c.post(
+        c.post(
             "/games",
             data={
                 "csrf": token,
@@ -68,35 +70,51 @@ async def client(base: str, i: int, fix: list[float], think: float, tag: str) ->
             },
         )
         # as the page does: it sends the seq it shows and gets back what changed since
-        seq = (await c.get(f"/api/games/{name}")).json()["seq"]
+        seq = c.get(f"/api/games/{name}").json()["seq"]
         move = {"procedure": "move", "request": {"force": "F1", "to": "W2020"}}
         body = {"procedure": "fix", "request": {"moving": "F1", "contact": "R1"}}
+        start.wait()
         for _ in range(ROUNDS):
-            r = await c.post(f"/api/games/{name}/perform", json={**move, "since": seq}, headers=h)
+            r = c.post(f"/api/games/{name}/perform", json={**move, "since": seq}, headers=h)
             r.raise_for_status()
             seq = r.json()["seq"]
             t = time.perf_counter()
-            r = await c.post(f"/api/games/{name}/perform", json={**body, "since": seq}, headers=h)
+            r = c.post(f"/api/games/{name}/perform", json={**body, "since": seq}, headers=h)
             fix.append(time.perf_counter() - t)
             r.raise_for_status()
             assert r.json()["outcome"]["result"], r.text  # the fixing was adjudicated
             seq = r.json()["seq"]
             for _ in range(2):
-                r = await c.post(f"/api/games/{name}/undo", json={"since": seq}, headers=h)
+                r = c.post(f"/api/games/{name}/undo", json={"since": seq}, headers=h)
                 r.raise_for_status()
                 seq = r.json()["seq"]
             if think:
-                await asyncio.sleep(think * (0.5 + (i % 10) / 10))
+                time.sleep(think * (0.5 + (i % 10) / 10))
+    out.send(fix)
 
 
 def load(base: str, think: float, tag: str) -> tuple[list[float], list[float]]:
-    """20 clients playing; the adjudication times, and the prober's pings meanwhile."""
-    fix: list[float] = []
+    """20 clients playing, each a process of its own (one client's wait is never another's
+    turn in a shared event loop); the adjudication times, and the prober's pings meanwhile."""
+    ctx = multiprocessing.get_context("spawn")
+    start = ctx.Event()
+    pipes = [ctx.Pipe(duplex=False) for _ in range(CLIENTS)]
+    procs = [
+        ctx.Process(target=client, args=(base, i, think, tag, start, pipes[i][1]))
+        for i in range(CLIENTS)
+    ]
+    for p in procs:
+        p.start()
+    time.sleep(3)  # their games made (their imports done)
 
-    async def run() -> None:
-        await asyncio.gather(*(client(base, i, fix, think, tag) for i in range(CLIENTS)))
+    def run() -> list[float]:
+        start.set()
+        fix = [x for recv, _ in pipes for x in recv.recv()]
+        for p in procs:
+            p.join()
+        return fix
 
-    _, ping = probed(base, lambda: asyncio.run(run()))
+    fix, ping = probed(base, run)
     return ping, fix
 
 
