@@ -123,3 +123,45 @@ def test_a_game_written_in_one_process_waits_for_the_writer_in_another(tmp_path:
         assert released.value == 1
     other.join(30)
     assert os.path.exists(db + ".writers")
+
+
+def test_long_odds_do_not_hold_up_the_actions(
+    live_server: str, live_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The odds of whole sequences run in threads of their own: while more of them are at work
+    than the action threads number (held here until the test lets them go), an action in
+    another game is still played (the game being weighed is read by them, so it waits)."""
+    import threading
+
+    from vedette import rules
+    from vedette.web.app import THREADS
+
+    rs = rules.get("napoleon_at_bay")
+    for name in ("long-odds", "played-meanwhile"):
+        Game.create(Store(live_db), name, "napoleon_at_bay", rs.scenario("example1"), seed=1)
+    go, started = threading.Event(), threading.Semaphore(0)
+    real = Game.chances
+
+    def held(self: Game, *a: Any, **k: Any) -> Any:
+        started.release()
+        assert go.wait(60)
+        return real(self, *a, **k)
+
+    monkeypatch.setattr(Game, "chances", held)
+    with httpx.Client(base_url=live_server, timeout=60) as c:
+        token = _token(c)
+        h = {"X-CSRF-Token": token}
+        odds = {"procedure": "fix", "request": {"moving": "F1", "contact": "R1"}}
+        with ThreadPoolExecutor(THREADS + 1) as pool:
+            waiting = [
+                pool.submit(c.post, "/api/games/long-odds/chances", json=odds, headers=h)
+                for _ in range(THREADS + 1)
+            ]
+            for _ in range(THREADS + 1):
+                assert started.acquire(timeout=60)  # all of them at work, none done
+            move = {"procedure": "move", "request": {"force": "F1", "to": "W2020"}}
+            r = c.post("/api/games/played-meanwhile/perform", json=move, headers=h)
+            assert r.status_code == 200, r.text
+            assert not any(f.done() for f in waiting)
+            go.set()
+            assert all(f.result().status_code in (200, 400, 422) for f in waiting)

@@ -341,6 +341,8 @@ def create_app(
 #: at a time, the others wait in line and each one, once started, runs at its own pace
 #: (bench/bench_web.py). More cores: more server processes (``vedette serve --workers``).
 THREADS = 2
+#: threads for work that may take seconds (the odds of a whole sequence), apart from those
+LONG_WORK = 4
 
 
 @asynccontextmanager

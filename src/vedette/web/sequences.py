@@ -6,8 +6,9 @@
   of each end state of a sequence (or of every outcome of a procedure), as fractions, with
   ``exact`` false and 95% intervals when the tree was sampled.
 
-Both are plain ``def`` endpoints (the rules code runs in the thread pool); errors are the
-app's one JSON line with a 4xx status. Nothing is written to the game.
+The rules code runs in threads, never on the event loop (the odds of a whole sequence in
+threads of their own); errors are the app's one JSON line with a 4xx status. Nothing is
+written to the game.
 """
 
 from __future__ import annotations
@@ -68,9 +69,20 @@ def sequences(name: str, request: Request) -> list[dict[str, Any]]:
 
 
 @router.post("/api/games/{name}/chances")
-def chances(name: str, body: ChancesBody, request: Request) -> dict[str, Any]:
-    from vedette.web.app import _request
+async def chances(name: str, body: ChancesBody, request: Request) -> dict[str, Any]:
+    """Run in threads of its own (``app.state.long_work``): a whole tree of dice may take
+    seconds, and must not hold up the two threads that play everyone's actions."""
+    import anyio
+    import anyio.to_thread
 
-    with request.app.state.sessions.game(name) as g:
-        c = g.chances(body.procedure, _request(body.request), body.limit)
-        return chances_json(c, summary_of(g.sequences().get(body.procedure), c))
+    from vedette.web.app import LONG_WORK, _request
+
+    def work() -> dict[str, Any]:
+        with request.app.state.sessions.game(name) as g:
+            c = g.chances(body.procedure, _request(body.request), body.limit)
+            return chances_json(c, summary_of(g.sequences().get(body.procedure), c))
+
+    limiter = getattr(request.app.state, "long_work", None)
+    if limiter is None:
+        limiter = request.app.state.long_work = anyio.CapacityLimiter(LONG_WORK)
+    return await anyio.to_thread.run_sync(work, limiter=limiter)
