@@ -27,6 +27,7 @@ from functools import cache
 from typing import Any, Literal, Union, get_args, get_origin
 
 from vedette.errors import BadRequest
+from vedette.rules.evolve import maker
 
 #: the largest whole number a request field takes (SQLite's and JSON's safe range)
 MAX_INT = 2**63 - 1
@@ -498,13 +499,15 @@ class RequestSpec:
         name: str,
         fields: Sequence[FieldSpec],
         build: Callable[[dict[str, Any]], Any] | None = None,
+        cls: type | None = None,
     ) -> None:
         self.name = name
         self.fields = tuple(fields)
         self.by_name = {f.name: f for f in self.fields}
         self._build = build
+        self._cls = cls  # the dataclass ``build`` makes (spec_of), for the trusted decoder
         self._plan: tuple[tuple[FieldSpec, Coercer | None], ...] | None = None
-        self._trusted_plan: tuple[tuple[FieldSpec, Coercer | None], ...] | None = None
+        self._trusted: Callable[[Mapping[str, Any], str], Any] | None = None
 
     @property
     def positional(self) -> tuple[FieldSpec, ...]:
@@ -529,12 +532,44 @@ class RequestSpec:
 
     def build_trusted(self, raw: Mapping[str, Any], prefix: str = "") -> Any:
         """:meth:`build` for data this program wrote (see :func:`trusted`)."""
-        plan = self._trusted_plan
-        if plan is None:
-            plan = self._trusted_plan = tuple(
-                (f, None if f.tp is None else trusted(f.tp)) for f in self.fields
-            )
-        return self._run(raw, prefix, plan, False)
+        decode = self._trusted
+        if decode is None:
+            decode = self._trusted = self._trusted_decoder()
+        return decode(raw, prefix)
+
+    def _trusted_decoder(self) -> Callable[[Mapping[str, Any], str], Any]:
+        """The trusted build, made once: for a plain dataclass (see ``evolve.maker``) a decoder
+        that fills every field (a missing one with its default, as ``__init__`` would) and
+        makes the instance directly; otherwise :meth:`_run` with the trusted converters."""
+        plan = tuple((f, None if f.tp is None else trusted(f.tp)) for f in self.fields)
+        cls = self._cls
+        make = None if cls is None else maker(cls)
+        if cls is None or make is None:
+            return lambda raw, prefix: self._run(raw, prefix, plan, False)
+        steps = []
+        for (f, conv), d in zip(plan, dataclasses.fields(cls), strict=True):
+            factory = d.default_factory if d.default_factory is not MISSING else None
+            need = (f" ({f.help})" if f.help else "") if f.required else None
+            steps.append((f.name, d.name, conv, need, factory, d.default))
+        by_name, name = self.by_name, self.name
+
+        def decode(raw: Mapping[str, Any], prefix: str) -> Any:
+            for key in raw:
+                if key not in by_name:
+                    self.check_known(raw, name)
+            values: dict[str, Any] = {}
+            for key, py, conv, need, factory, default in steps:
+                v = raw.get(key)
+                if v is None:
+                    if need is not None:  # required: its help, if any
+                        raise BadRequest(f"missing '{prefix}{key}'{need}")
+                    v = default if factory is None else factory()
+                elif conv is not None:
+                    v = conv(v, prefix)
+                values[py] = v
+            return make(values)
+
+        return decode
 
     def _run(self, raw: Mapping[str, Any], prefix: str, plan: Any, named: bool) -> Any:
         """Check the keys, convert each field by ``plan`` (a checking or a trusted converter,
@@ -601,4 +636,6 @@ def spec_of(cls: type) -> RequestSpec:
         )
     name = getattr(cls, "procedure_name", cls.__name__)
     py = {f.name.rstrip("_"): f.name for f in dataclasses.fields(cls)}
-    return RequestSpec(str(name), out, lambda values: cls(**{py[k]: v for k, v in values.items()}))
+    return RequestSpec(
+        str(name), out, lambda values: cls(**{py[k]: v for k, v in values.items()}), cls
+    )
