@@ -543,7 +543,7 @@ class RequestSpec:
         makes the instance directly; otherwise :meth:`_run` with the trusted converters."""
         plan = tuple((f, None if f.tp is None else trusted(f.tp)) for f in self.fields)
         cls = self._cls
-        make = None if cls is None else maker(cls)
+        make: Callable[[dict[str, Any]], Any] | None = None if cls is None else maker(cls)
         if cls is None or make is None:
             return lambda raw, prefix: self._run(raw, prefix, plan, False)
         steps = []
