@@ -129,10 +129,12 @@ def dice_book(records: Sequence[Record]) -> tuple[int, tuple[Reservation, ...]]:
     for r in records[1:]:
         if r.kind == "action":
             ranges = dice_ranges(r.payload)
-            for _, b in ranges:
-                high = max(high, b)
-            # a later action that drew the same positions consumed the reservation
-            reserved = [x for x in reserved if not _overlaps(x.ranges, ranges)]
+            if ranges:
+                for _, b in ranges:
+                    if b > high:
+                        high = b
+                if reserved:  # a later action that drew the same positions consumed it
+                    reserved = [x for x in reserved if not _overlaps(x.ranges, ranges)]
             stack.append(r)
         elif r.kind == "undo" and stack:
             u = stack.pop()

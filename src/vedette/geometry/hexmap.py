@@ -467,9 +467,11 @@ class HexMap:
         return self.axial[a].distance(self.axial[b])
 
     def neighbors(self, hex_id: str) -> list[str]:
-        """The on-map hexes adjacent to ``hex_id`` (whatever lies on the hexsides)."""
-        h = self.hex(hex_id)
-        return [x for x in (self.id_at(n) for n in h.neighbors()) if x is not None]
+        """The on-map hexes adjacent to ``hex_id`` (whatever lies on the hexsides), in the
+        order of ``DIRECTIONS`` (read by integer keys: no Hex made)."""
+        key = self._keys[self.index(hex_id)]
+        ids = self._id_by_key
+        return [ids[k] for k in [key + s for s in self._steps] if k in ids]
 
     def adjacent(self, a: str, b: str) -> bool:
         return self.distance(a, b) == 1

@@ -427,10 +427,21 @@ def _compile_trusted(tp: Any) -> Coercer:
         args = get_args(tp)
         if origin is tuple and args and (len(args) != 2 or args[1] is not Ellipsis):
             return check
-        inner = trusted(args[0] if args else Any)
+        item = args[0] if args else Any
+        inner = trusted(item)
         make: Callable[[Any], Any] = (
             frozenset if origin is frozenset else (tuple if origin is tuple else list)
         )
+        if item is Any:  # the items as they are (a copy of the list)
+            return lambda value, where: make(value) if type(value) is list else check(value, where)
+        if item is str:  # the common case, without a call per item
+
+            def strings(value: Any, where: str) -> Any:
+                if type(value) is not list:
+                    return check(value, where)
+                return make([x.strip() if type(x) is str else inner(x, where) for x in value])
+
+            return strings
 
         def sequence(value: Any, where: str) -> Any:
             if type(value) is not list:

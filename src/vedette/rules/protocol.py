@@ -295,9 +295,28 @@ def decode_event(
         )
     if v < cls.version:
         data = cls.upgrade(v, dict(data))
-    if stored and cls.decode.__func__ is DomainEvent.decode.__func__:  # type: ignore[attr-defined]
-        return spec_of(cls).build_trusted(data, f"{kind}.")  # type: ignore[arg-type]
+    if stored:
+        decode = _STORED.get(cls) or _stored_decoder(cls)
+        return decode(data)
     return cls.decode(data)  # the kind's own decoder, or every field checked
+
+
+_STORED: dict[type[DomainEvent], Callable[[dict[str, Any]], Any]] = {}
+
+
+def _stored_decoder(cls: type[DomainEvent]) -> Callable[[dict[str, Any]], Any]:
+    """How a stored event of class ``cls`` is decoded: the kind's own decoder, or the trusted
+    build of its fields (kept per class)."""
+    if cls.decode.__func__ is DomainEvent.decode.__func__:  # type: ignore[attr-defined]
+        build, prefix = spec_of(cls).build_trusted, f"{cls.kind}."  # type: ignore[arg-type]
+
+        def decode(data: dict[str, Any]) -> Any:
+            return build(data, prefix)
+
+    else:
+        decode = cls.decode
+    _STORED[cls] = decode
+    return decode
 
 
 # -- the chance algebra ----------------------------------------------------------------------
