@@ -23,6 +23,22 @@ from vedette.dice.tables import Table, tables_from_data
 from vedette.errors import BadRequest
 
 if TYPE_CHECKING:
+    from vedette.rules.protocol import Waived
+
+_WAIVED: list[type[Waived]] = []  # protocol.Waived, imported by the first fold
+
+
+def _waived() -> type[Waived]:
+    """The referee's own ``Waived`` event class, imported on first use as before, but once: an
+    import statement on every fold of a long log cost about a microsecond per event."""
+    if not _WAIVED:
+        from vedette.rules.protocol import Waived
+
+        _WAIVED.append(Waived)
+    return _WAIVED[0]
+
+
+if TYPE_CHECKING:
     from pydantic import BaseModel
 
 S = TypeVar("S")
@@ -268,9 +284,7 @@ class Ruleset(Generic[S]):
     def fold(self, state: S, event: Any) -> S:
         """The one fold dispatcher: the referee's own events, typed events by their
         registered fold, legacy events through ``apply``."""
-        from vedette.rules.protocol import Waived
-
-        if isinstance(event, Waived):
+        if isinstance(event, _waived()):
             return self.waive(state, event.obligation)
         f = self.folds.get(type(event))
         if f is not None:
