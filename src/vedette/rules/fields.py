@@ -543,10 +543,14 @@ class RequestSpec:
 
     def build_trusted(self, raw: Mapping[str, Any], prefix: str = "") -> Any:
         """:meth:`build` for data this program wrote (see :func:`trusted`)."""
+        return self.trusted_decoder()(raw, prefix)
+
+    def trusted_decoder(self) -> Callable[[Mapping[str, Any], str], Any]:
+        """``decode(raw, prefix)``: :meth:`build_trusted`, for a caller that keeps it."""
         decode = self._trusted
         if decode is None:
             decode = self._trusted = self._trusted_decoder()
-        return decode(raw, prefix)
+        return decode
 
     def _trusted_decoder(self) -> Callable[[Mapping[str, Any], str], Any]:
         """The trusted build, made once: for a plain dataclass (see ``evolve.maker``) a decoder

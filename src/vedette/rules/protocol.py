@@ -24,7 +24,7 @@ import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, ClassVar, Generic, TypeVar
 
 from vedette.dice.check import Check, Odds, UnderCheck
@@ -307,14 +307,10 @@ _STORED: dict[type[DomainEvent], Callable[[dict[str, Any]], Any]] = {}
 def _stored_decoder(cls: type[DomainEvent]) -> Callable[[dict[str, Any]], Any]:
     """How a stored event of class ``cls`` is decoded: the kind's own decoder, or the trusted
     build of its fields (kept per class)."""
+    decode: Callable[[dict[str, Any]], Any] = cls.decode
     if cls.decode.__func__ is DomainEvent.decode.__func__:  # type: ignore[attr-defined]
-        build, prefix = spec_of(cls).build_trusted, f"{cls.kind}."  # type: ignore[arg-type]
-
-        def decode(data: dict[str, Any]) -> Any:
-            return build(data, prefix)
-
-    else:
-        decode = cls.decode
+        build = spec_of(cls).trusted_decoder()  # type: ignore[arg-type]
+        decode = partial(build, prefix=f"{cls.kind}.")  # type: ignore[call-arg]
     _STORED[cls] = decode
     return decode
 

@@ -52,7 +52,7 @@ def adjacent_to_enemy(state: NabState, p: Piece) -> bool:
     m, occupancy, pieces = state.map, state.occupancy, state.pieces
     forces, side, own = state.config.force_kinds, p.side, p.hexes
     for x in own:
-        for h in m.neighbors(x):
+        for h in m.near(x):
             if h not in own:
                 for i in occupancy.get(h, ()):
                     q = pieces[i]
