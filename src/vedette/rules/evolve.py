@@ -8,8 +8,8 @@ copied with one dictionary update; a slotted one by a copier written for its cla
 class (or an unknown field name) goes to ``dataclasses.replace`` itself, so the two never
 differ.
 
-:func:`maker` gives the same shortcut to decoders: a plain dataclass's instance from the values
-of all its fields (``fields.RequestSpec.build_trusted``).
+:func:`plain_layout` tells decoders that may take the same shortcut where the fields go
+(``fields.RequestSpec.build_trusted``).
 """
 
 from __future__ import annotations
@@ -90,25 +90,10 @@ def evolve(obj: T, /, **changes: Any) -> T:
     return plan.copy(obj, changes)  # type: ignore[no-any-return]
 
 
-def maker(cls: type[T]) -> Callable[[dict[str, Any]], T] | None:
-    """For a plain dataclass, a function making its instance from ``{field name: value}`` for
-    every field (what its ``__init__`` would make of them); None for any other class."""
+def plain_layout(cls: type) -> str | None:
+    """Where a plain dataclass keeps its fields: ``"dict"`` (the instance's ``__dict__``) or
+    ``"slots"``; None for any other class (whose instances only its ``__init__`` may make)."""
     plan = _plan(cls)
     if plan is None:
         return None
-    if plan.in_dict:
-
-        def make_in_dict(values: dict[str, Any]) -> T:
-            new = _new(cls)
-            new.__dict__.update(values)
-            return new
-
-        return make_in_dict
-
-    def make(values: dict[str, Any]) -> T:
-        new = _new(cls)
-        for n, v in values.items():
-            _set(new, n, v)
-        return new
-
-    return make
+    return "dict" if plan.in_dict else "slots"

@@ -27,7 +27,7 @@ from functools import cache
 from typing import Any, Literal, Union, get_args, get_origin
 
 from vedette.errors import BadRequest
-from vedette.rules.evolve import maker
+from vedette.rules.evolve import plain_layout
 
 #: the largest whole number a request field takes (SQLite's and JSON's safe range)
 MAX_INT = 2**63 - 1
@@ -553,38 +553,58 @@ class RequestSpec:
         return decode
 
     def _trusted_decoder(self) -> Callable[[Mapping[str, Any], str], Any]:
-        """The trusted build, made once: for a plain dataclass (see ``evolve.maker``) a decoder
-        that fills every field (a missing one with its default, as ``__init__`` would) and
-        makes the instance directly; otherwise :meth:`_run` with the trusted converters."""
+        """The trusted build, made once: for a plain dataclass (see ``evolve.plain_layout``) a
+        decoder written out for its fields (as ``dataclasses`` writes ``__init__``) that fills
+        every field (a missing one with its default, as ``__init__`` would; the scalars' type
+        checked in line) and makes the instance directly; otherwise :meth:`_run` with the
+        trusted converters."""
         plan = tuple((f, None if f.tp is None else trusted(f.tp)) for f in self.fields)
         cls = self._cls
-        make: Callable[[dict[str, Any]], Any] | None = None if cls is None else maker(cls)
-        if cls is None or make is None:
+        layout = None if cls is None else plain_layout(cls)
+        if cls is None or layout is None:
             return lambda raw, prefix: self._run(raw, prefix, plan, False)
-        steps = []
-        for (f, conv), d in zip(plan, dataclasses.fields(cls), strict=True):
-            factory = d.default_factory if d.default_factory is not MISSING else None
-            need = (f" ({f.help})" if f.help else "") if f.required else None
-            steps.append((f.name, d.name, conv, need, factory, d.default))
-        by_name, name = self.by_name, self.name
-
-        def decode(raw: Mapping[str, Any], prefix: str) -> Any:
-            for key in raw:
-                if key not in by_name:
-                    self.check_known(raw, name)
-            values: dict[str, Any] = {}
-            for key, py, conv, need, factory, default in steps:
-                v = raw.get(key)
-                if v is None:
-                    if need is not None:  # required: its help, if any
-                        raise BadRequest(f"missing '{prefix}{key}'{need}")
-                    v = default if factory is None else factory()
-                elif conv is not None:
-                    v = conv(v, prefix)
-                values[py] = v
-            return make(values)
-
-        return decode
+        scope: dict[str, Any] = {
+            "by_name": self.by_name,
+            "check_known": self.check_known,
+            "name": self.name,
+            "cls": cls,
+            "_new": object.__new__,
+            "_set": object.__setattr__,
+            "BadRequest": BadRequest,
+        }
+        lines = [
+            "def decode(raw, prefix):",
+            "    for key in raw:",
+            "        if key not in by_name:",
+            "            check_known(raw, name)",
+            "    new = _new(cls)",
+            "    out = new.__dict__" if layout == "dict" else "",
+        ]
+        for j, ((f, conv), d) in enumerate(zip(plan, dataclasses.fields(cls), strict=True)):
+            scope[f"c{j}"], scope[f"d{j}"], scope[f"f{j}"] = conv, d.default, d.default_factory
+            value = "v" if conv is None else f"c{j}(v, prefix)"
+            if f.tp is str:
+                value = f"v.strip() if type(v) is str else {value}"
+            elif f.tp in (int, bool):
+                value = f"v if type(v) is {f.tp.__name__} else {value}"
+            lines.append(f"    v = raw.get({f.name!r})")
+            if f.required:
+                scope[f"n{j}"] = f" ({f.help})" if f.help else ""
+                lines += [
+                    "    if v is None:",
+                    f"        raise BadRequest(f\"missing '{{prefix}}{f.name}'\" + n{j})",
+                ]
+            else:
+                missing = f"f{j}()" if d.default_factory is not MISSING else f"d{j}"
+                value = f"{missing} if v is None else ({value})"
+            lines.append(
+                f"    out[{d.name!r}] = {value}"
+                if layout == "dict"
+                else f"    _set(new, {d.name!r}, {value})"
+            )
+        lines.append("    return new")
+        exec("\n".join(lines), scope)  # the text is made here, from the dataclass's fields
+        return scope["decode"]  # type: ignore[no-any-return]
 
     def _run(self, raw: Mapping[str, Any], prefix: str, plan: Any, named: bool) -> Any:
         """Check the keys, convert each field by ``plan`` (a checking or a trusted converter,
