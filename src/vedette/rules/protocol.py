@@ -296,18 +296,20 @@ def decode_event(
     if v < cls.version:
         data = cls.upgrade(v, dict(data))
     if stored:
-        decode = _STORED.get(cls) or _stored_decoder(cls)
-        return decode(data)
+        return stored_decoder(cls)(data)
     return cls.decode(data)  # the kind's own decoder, or every field checked
 
 
 _STORED: dict[type[DomainEvent], Callable[[dict[str, Any]], Any]] = {}
 
 
-def _stored_decoder(cls: type[DomainEvent]) -> Callable[[dict[str, Any]], Any]:
-    """How a stored event of class ``cls`` is decoded: the kind's own decoder, or the trusted
-    build of its fields (kept per class)."""
-    decode: Callable[[dict[str, Any]], Any] = cls.decode
+def stored_decoder(cls: type[DomainEvent]) -> Callable[[dict[str, Any]], Any]:
+    """How a stored event of class ``cls`` (its current version's payload) is decoded: the
+    kind's own decoder, or the trusted build of its fields (kept per class)."""
+    decode = _STORED.get(cls)
+    if decode is not None:
+        return decode
+    decode = cls.decode
     if cls.decode.__func__ is DomainEvent.decode.__func__:  # type: ignore[attr-defined]
         build = spec_of(cls).trusted_decoder()  # type: ignore[arg-type]
         decode = partial(build, prefix=f"{cls.kind}.")  # type: ignore[call-arg]

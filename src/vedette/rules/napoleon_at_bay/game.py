@@ -243,8 +243,11 @@ def _discharge(state: NabState, moving: str, contact: str) -> tuple[Obligation, 
 def fold_moved(state: NabState, e: Moved) -> NabState:
     p = state.pieces[e.force]
     q = replace(p, hexes=tuple(e.to), march=e.march, came_from=tuple(e.from_))
-    owed = state.owed + tuple(_owe(state, q, state.pieces[c]) for c in e.owed if c in state.pieces)
-    st = _with_pieces(state, [q], moving=p.id, moved=state.moved | {p.id}, owed=owed)
+    owed = state.owed
+    if e.owed:
+        owed += tuple(_owe(state, q, state.pieces[c]) for c in e.owed if c in state.pieces)
+    moved = state.moved if p.id in state.moved else state.moved | {p.id}
+    st = _with_pieces(state, [q], moving=p.id, moved=moved, owed=owed)
     return _unfix_near(st, state, [p.id])
 
 
