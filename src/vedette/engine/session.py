@@ -91,7 +91,10 @@ def dice_ranges(payload: Mapping[str, Any]) -> tuple[tuple[int, int], ...]:
     if d.get("source") != "seeded":
         return ()
     if "ranges" in d:
-        return tuple((int(a), int(b)) for a, b in d["ranges"] if int(b) > int(a))
+        ranges = d["ranges"]
+        if ranges == []:  # most actions draw nothing (read once per action by every replay)
+            return ()
+        return tuple((int(a), int(b)) for a, b in ranges if int(b) > int(a))
     a, b = int(d.get("before", 0)), int(d.get("after", 0))
     return ((a, b),) if b > a else ()
 
