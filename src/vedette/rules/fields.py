@@ -587,6 +587,8 @@ class RequestSpec:
                 value = f"v.strip() if type(v) is str else {value}"
             elif f.tp in (int, bool):
                 value = f"v if type(v) is {f.tp.__name__} else {value}"
+            elif get_origin(f.tp) is tuple and get_args(f.tp)[1:] == (Ellipsis,):
+                value = f"() if v == [] else {value}"  # most lists in a log are empty
             lines.append(f"    v = raw.get({f.name!r})")
             if f.required:
                 scope[f"n{j}"] = f" ({f.help})" if f.help else ""
