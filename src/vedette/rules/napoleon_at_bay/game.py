@@ -168,17 +168,22 @@ def initial_state(
 
 def _with_pieces(state: NabState, changed: Sequence[Piece], **kw: Any) -> NabState:
     """The state with ``changed`` pieces put in (each leaves its hexes' occupants and joins
-    its new ones at the end); the maps share everything else with ``state``'s."""
+    its new ones at the end); the maps share everything else with ``state``'s. The occupants
+    of each hex touched are worked out first and only those that differ are put in (a piece
+    changed in place, as at the start of a movement phase, changes no hex)."""
     pieces = _pmap(state.pieces, ordered=True)
     occ = _pmap(state.occupancy, ordered=False)
+    now: dict[str, tuple[str, ...]] = {}  # hex -> its occupants after the change
     for p in changed:
         for h in pieces[p.id].hexes:
-            rest = tuple(x for x in occ.get(h, ()) if x != p.id)
-            occ = occ.set(h, rest) if rest else occ.discard(h)
+            now[h] = tuple(x for x in (now[h] if h in now else occ.get(h, ())) if x != p.id)
         pieces = pieces.set(p.id, p)
     for p in changed:
         for h in p.hexes:
-            occ = occ.set(h, (*occ.get(h, ()), p.id))
+            now[h] = (*(now[h] if h in now else occ.get(h, ())), p.id)
+    for h, ids in now.items():
+        if ids != occ.get(h, ()):
+            occ = occ.set(h, ids) if ids else occ.discard(h)
     return replace(state, pieces=pieces, occupancy=occ, **kw)
 
 
