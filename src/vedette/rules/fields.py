@@ -434,12 +434,15 @@ def _compile_trusted(tp: Any) -> Coercer:
         )
         if item is Any:  # the items as they are (a copy of the list)
             return lambda value, where: make(value) if type(value) is list else check(value, where)
-        if item is str:  # the common case, without a call per item
+        if item is str:  # the common case, without a Python call per item
 
             def strings(value: Any, where: str) -> Any:
                 if type(value) is not list:
                     return check(value, where)
-                return make([x.strip() if type(x) is str else inner(x, where) for x in value])
+                try:
+                    return make(map(str.strip, value))
+                except TypeError:  # an item not text: converted as the checking path does
+                    return make([x.strip() if type(x) is str else inner(x, where) for x in value])
 
             return strings
 
@@ -564,7 +567,7 @@ class RequestSpec:
         if cls is None or layout is None:
             return lambda raw, prefix: self._run(raw, prefix, plan, False)
         scope: dict[str, Any] = {
-            "by_name": self.by_name,
+            "known": frozenset(self.by_name),
             "check_known": self.check_known,
             "name": self.name,
             "cls": cls,
@@ -574,9 +577,8 @@ class RequestSpec:
         }
         lines = [
             "def decode(raw, prefix):",
-            "    for key in raw:",
-            "        if key not in by_name:",
-            "            check_known(raw, name)",
+            "    if not raw.keys() <= known:",
+            "        check_known(raw, name)",
             "    new = _new(cls)",
             "    out = new.__dict__" if layout == "dict" else "",
         ]

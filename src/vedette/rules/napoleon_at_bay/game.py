@@ -173,16 +173,21 @@ def _with_pieces(state: NabState, changed: Sequence[Piece], **kw: Any) -> NabSta
     changed in place, as at the start of a movement phase, changes no hex)."""
     pieces = _pmap(state.pieces, ordered=True)
     occ = _pmap(state.occupancy, ordered=False)
-    now: dict[str, tuple[str, ...]] = {}  # hex -> its occupants after the change
+    was: dict[str, tuple[str, ...]] = {}  # hex -> its occupants before, for each hex touched
+    now: dict[str, tuple[str, ...]] = {}  # and after
     for p in changed:
         for h in pieces[p.id].hexes:
-            now[h] = tuple(x for x in (now[h] if h in now else occ.get(h, ())) if x != p.id)
+            if h not in now:
+                now[h] = was[h] = occ.get(h, ())
+            now[h] = tuple(x for x in now[h] if x != p.id)
         pieces = pieces.set(p.id, p)
     for p in changed:
         for h in p.hexes:
-            now[h] = (*(now[h] if h in now else occ.get(h, ())), p.id)
+            if h not in now:
+                now[h] = was[h] = occ.get(h, ())
+            now[h] = (*now[h], p.id)
     for h, ids in now.items():
-        if ids != occ.get(h, ()):
+        if ids != was[h]:
             occ = occ.set(h, ids) if ids else occ.discard(h)
     return replace(state, pieces=pieces, occupancy=occ, **kw)
 
