@@ -23,7 +23,11 @@ from vedette.dice.tables import Table, tables_from_data
 from vedette.errors import BadRequest
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from vedette.rules.protocol import Waived
+
+S = TypeVar("S")
 
 _WAIVED: list[type[Waived]] = []  # protocol.Waived, imported by the first fold
 
@@ -36,12 +40,6 @@ def _waived() -> type[Waived]:
 
         _WAIVED.append(Waived)
     return _WAIVED[0]
-
-
-if TYPE_CHECKING:
-    from pydantic import BaseModel
-
-S = TypeVar("S")
 
 
 @dataclass(frozen=True, slots=True)
