@@ -176,11 +176,13 @@ def _with_pieces(state: NabState, changed: Sequence[Piece], **kw: Any) -> NabSta
     was: dict[str, tuple[str, ...]] = {}  # hex -> its occupants before, for each hex touched
     now: dict[str, tuple[str, ...]] = {}  # and after
     for p in changed:
-        for h in pieces[p.id].hexes:
+        pid = p.id
+        for h in pieces[pid].hexes:
             if h not in now:
                 now[h] = was[h] = occ.get(h, ())
-            now[h] = tuple(x for x in now[h] if x != p.id)
-        pieces = pieces.set(p.id, p)
+            ids = now[h]
+            now[h] = () if ids == (pid,) else tuple([x for x in ids if x != pid])
+        pieces = pieces.set(pid, p)
     for p in changed:
         for h in p.hexes:
             if h not in now:
