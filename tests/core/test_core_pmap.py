@@ -32,6 +32,8 @@ def test_updates_match_a_dict_and_never_change_the_old_map(
         assert dict(before.items()) == snapshot  # the old map is untouched
         assert m == d and len(m) == len(d) and (k in m) == (k in d)
         assert m.get(k) == d.get(k)
+        if ordered:  # in insertion order after every step (one bucket or many)
+            assert m.values() == list(d.values())
     if ordered:  # insertion order kept, as a dict keeps it
         assert list(m) == list(d) and m.values() == list(d.values())
         assert all(m.rank(k) == i for i, k in enumerate(d))

@@ -46,6 +46,16 @@ def test_odd_shift_convention_changes_neighbours() -> None:
     assert len(odd.neighbors("A0505")) == 6
 
 
+@pytest.mark.parametrize("shifted", ["even", "odd"])
+def test_neighbours_are_the_on_map_hexes_one_step_away_in_direction_order(shifted: str) -> None:
+    """``neighbors`` (read by integer keys) lists what stepping each direction from the hex
+    finds on the map, corner and edge hexes included."""
+    for m in (build({**grid(), "shifted": shifted}), sample()):
+        for h in m.ids:
+            near = [m.id_at(m.hex(h).neighbor(d)) for d in range(6)]
+            assert m.neighbors(h) == [x for x in near if x is not None], h
+
+
 def test_costs_terrain_roads_rivers_bridges() -> None:
     m = build(
         grid(

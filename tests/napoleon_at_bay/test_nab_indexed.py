@@ -70,3 +70,47 @@ def test_unfixing_near_the_movers_equals_a_scan_of_every_force(
         assert state.pieces[p.id] == p
         state = local
     assert unfixed > 0  # the property was exercised
+
+
+def _with_pieces_one_by_one(state: Any, changed: list[Any]) -> Any:
+    """The reference: each changed piece leaves its hexes, then joins its new ones, one map
+    update at a time (what ``_with_pieces`` did before it worked out the hexes first)."""
+    pieces, occ = state.pieces, state.occupancy
+    for p in changed:
+        for h in pieces[p.id].hexes:
+            rest = tuple(x for x in occ.get(h, ()) if x != p.id)
+            occ = occ.set(h, rest) if rest else occ.discard(h)
+        pieces = pieces.set(p.id, p)
+    for p in changed:
+        for h in p.hexes:
+            occ = occ.set(h, (*occ.get(h, ()), p.id))
+    return G.replace(state, pieces=pieces, occupancy=occ)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pieces_put_in_leave_the_occupants_a_one_by_one_update_leaves(seed: int) -> None:
+    """Moved, changed in place, swapped or stacked pieces (several hexes each, several at
+    once): every hex's occupants, in order, as when each piece left and joined one by one;
+    and the occupancy is always the index of the pieces."""
+    rnd = random.Random(seed)
+    state = RULESET.initial_state(_scenario(n=40, size=8), {})
+    ids = list(state.pieces)
+    hexes = [h for p in state.pieces.values() for h in p.hexes]
+    for _ in range(150):
+        changed = []
+        for pid in rnd.sample(ids, rnd.randint(1, 4)):
+            p = state.pieces[pid]
+            how = rnd.random()
+            if how < 0.3:  # changed in place
+                changed.append(G.replace(p, fixed=not p.fixed))
+            else:  # to one or two hexes, often where others stand
+                to = tuple(dict.fromkeys(rnd.choice(hexes) for _ in range(rnd.randint(1, 2))))
+                changed.append(G.replace(p, hexes=to))
+        got = G._with_pieces(state, changed)
+        want = _with_pieces_one_by_one(state, changed)
+        assert got == want
+        assert dict(got.occupancy.items()) == dict(want.occupancy.items())
+        assert {h: set(v) for h, v in got.occupancy.items()} == {
+            h: set(v) for h, v in occupancy_of(dict(got.pieces.items())).items()
+        }
+        state = got

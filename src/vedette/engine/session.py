@@ -91,7 +91,10 @@ def dice_ranges(payload: Mapping[str, Any]) -> tuple[tuple[int, int], ...]:
     if d.get("source") != "seeded":
         return ()
     if "ranges" in d:
-        return tuple((int(a), int(b)) for a, b in d["ranges"] if int(b) > int(a))
+        ranges = d["ranges"]
+        if ranges == []:  # most actions draw nothing (read once per action by every replay)
+            return ()
+        return tuple((int(a), int(b)) for a, b in ranges if int(b) > int(a))
     a, b = int(d.get("before", 0)), int(d.get("after", 0))
     return ((a, b),) if b > a else ()
 
@@ -129,10 +132,12 @@ def dice_book(records: Sequence[Record]) -> tuple[int, tuple[Reservation, ...]]:
     for r in records[1:]:
         if r.kind == "action":
             ranges = dice_ranges(r.payload)
-            for _, b in ranges:
-                high = max(high, b)
-            # a later action that drew the same positions consumed the reservation
-            reserved = [x for x in reserved if not _overlaps(x.ranges, ranges)]
+            if ranges:
+                for _, b in ranges:
+                    if b > high:
+                        high = b
+                if reserved:  # a later action that drew the same positions consumed it
+                    reserved = [x for x in reserved if not _overlaps(x.ranges, ranges)]
             stack.append(r)
         elif r.kind == "undo" and stack:
             u = stack.pop()

@@ -214,6 +214,7 @@ class HexMap:
         "_index",
         "_keys",
         "_memo",
+        "_near",
         "_steps",
         "_zoc",
         "axial",
@@ -258,6 +259,7 @@ class HexMap:
         self._by_key: dict[int, int] = {k: i for i, k in enumerate(self._keys)}
         self._id_by_key: dict[int, str] = {k: self.ids[i] for i, k in enumerate(self._keys)}
         self._disks: dict[int, tuple[int, ...]] = {}
+        self._near: dict[str, tuple[str, ...]] = {}  # adjacent(): each hex's, when first asked
         self.terrain_kinds = dict(terrain_kinds)
         self.hexside_kinds = dict(hexside_kinds)
         self.hexside_features = dict(hexside_features)
@@ -467,9 +469,21 @@ class HexMap:
         return self.axial[a].distance(self.axial[b])
 
     def neighbors(self, hex_id: str) -> list[str]:
-        """The on-map hexes adjacent to ``hex_id`` (whatever lies on the hexsides)."""
-        h = self.hex(hex_id)
-        return [x for x in (self.id_at(n) for n in h.neighbors()) if x is not None]
+        """The on-map hexes adjacent to ``hex_id`` (whatever lies on the hexsides), in the
+        order of ``DIRECTIONS``."""
+        return list(self.near(hex_id))
+
+    def near(self, hex_id: str) -> tuple[str, ...]:
+        """:meth:`neighbors` as a tuple, worked out once per hex (read by integer keys: no Hex
+        made); the folds ask it of every fixed force on every event."""
+        near = self._near.get(hex_id)
+        if near is None:
+            key = self._keys[self.index(hex_id)]
+            ids = self._id_by_key
+            near = self._near[hex_id] = tuple(
+                ids[k] for k in [key + s for s in self._steps] if k in ids
+            )
+        return near
 
     def adjacent(self, a: str, b: str) -> bool:
         return self.distance(a, b) == 1

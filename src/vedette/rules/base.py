@@ -25,7 +25,21 @@ from vedette.errors import BadRequest
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from vedette.rules.protocol import Waived
+
 S = TypeVar("S")
+
+_WAIVED: list[type[Waived]] = []  # protocol.Waived, imported by the first fold
+
+
+def _waived() -> type[Waived]:
+    """The referee's own ``Waived`` event class, imported on first use as before, but once: an
+    import statement on every fold of a long log cost about a microsecond per event."""
+    if not _WAIVED:
+        from vedette.rules.protocol import Waived
+
+        _WAIVED.append(Waived)
+    return _WAIVED[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,19 +272,28 @@ class Ruleset(Generic[S]):
         return self.__dict__["_decode_event"](reg, d)
 
     def decode_stored(self, d: Mapping[str, Any]) -> Any:
-        """:meth:`decode` for an event of the game's own store (see ``decode_event``)."""
-        reg = self.__dict__.get("_event_reg")
-        if reg is None:
+        """:meth:`decode` for an event of the game's own store (see ``decode_event``): an
+        event of a kind's current version straight to its kept decoder (the replay of a long
+        log decodes every event here), any other through ``decode_event``."""
+        current = self.__dict__.get("_stored_current")
+        if current is None:
+            from vedette.rules.protocol import Waived, stored_decoder
+
             self.decode({"kind": ""})
-            reg = self.__dict__["_event_reg"]
-        return self.__dict__["_decode_event"](reg, d, True)
+            current = self.__dict__["_stored_current"] = {
+                kind: (cls.version, stored_decoder(cls))
+                for kind, cls in {"waived": Waived, **self.__dict__["_event_reg"]}.items()
+            }
+        kind = d.get("kind")
+        hit = current.get(kind) if type(kind) is str else None
+        if hit is not None and d.get("v", 1) == hit[0]:
+            return hit[1](d.get("data") or {})
+        return self.__dict__["_decode_event"](self.__dict__["_event_reg"], d, True)
 
     def fold(self, state: S, event: Any) -> S:
         """The one fold dispatcher: the referee's own events, typed events by their
         registered fold, legacy events through ``apply``."""
-        from vedette.rules.protocol import Waived
-
-        if isinstance(event, Waived):
+        if isinstance(event, _waived()):
             return self.waive(state, event.obligation)
         f = self.folds.get(type(event))
         if f is not None:

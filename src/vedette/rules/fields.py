@@ -27,6 +27,7 @@ from functools import cache
 from typing import Any, Literal, Union, get_args, get_origin
 
 from vedette.errors import BadRequest
+from vedette.rules.evolve import plain_layout
 
 #: the largest whole number a request field takes (SQLite's and JSON's safe range)
 MAX_INT = 2**63 - 1
@@ -426,10 +427,24 @@ def _compile_trusted(tp: Any) -> Coercer:
         args = get_args(tp)
         if origin is tuple and args and (len(args) != 2 or args[1] is not Ellipsis):
             return check
-        inner = trusted(args[0] if args else Any)
+        item = args[0] if args else Any
+        inner = trusted(item)
         make: Callable[[Any], Any] = (
             frozenset if origin is frozenset else (tuple if origin is tuple else list)
         )
+        if item is Any:  # the items as they are (a copy of the list)
+            return lambda value, where: make(value) if type(value) is list else check(value, where)
+        if item is str:  # the common case, without a Python call per item
+
+            def strings(value: Any, where: str) -> Any:
+                if type(value) is not list:
+                    return check(value, where)
+                try:
+                    return make(map(str.strip, value))
+                except TypeError:  # an item not text: converted as the checking path does
+                    return make([x.strip() if type(x) is str else inner(x, where) for x in value])
+
+            return strings
 
         def sequence(value: Any, where: str) -> Any:
             if type(value) is not list:
@@ -498,13 +513,15 @@ class RequestSpec:
         name: str,
         fields: Sequence[FieldSpec],
         build: Callable[[dict[str, Any]], Any] | None = None,
+        cls: type | None = None,
     ) -> None:
         self.name = name
         self.fields = tuple(fields)
         self.by_name = {f.name: f for f in self.fields}
         self._build = build
+        self._cls = cls  # the dataclass ``build`` makes (spec_of), for the trusted decoder
         self._plan: tuple[tuple[FieldSpec, Coercer | None], ...] | None = None
-        self._trusted_plan: tuple[tuple[FieldSpec, Coercer | None], ...] | None = None
+        self._trusted: Callable[[Mapping[str, Any], str], Any] | None = None
 
     @property
     def positional(self) -> tuple[FieldSpec, ...]:
@@ -529,12 +546,69 @@ class RequestSpec:
 
     def build_trusted(self, raw: Mapping[str, Any], prefix: str = "") -> Any:
         """:meth:`build` for data this program wrote (see :func:`trusted`)."""
-        plan = self._trusted_plan
-        if plan is None:
-            plan = self._trusted_plan = tuple(
-                (f, None if f.tp is None else trusted(f.tp)) for f in self.fields
+        return self.trusted_decoder()(raw, prefix)
+
+    def trusted_decoder(self) -> Callable[[Mapping[str, Any], str], Any]:
+        """``decode(raw, prefix)``: :meth:`build_trusted`, for a caller that keeps it."""
+        decode = self._trusted
+        if decode is None:
+            decode = self._trusted = self._trusted_decoder()
+        return decode
+
+    def _trusted_decoder(self) -> Callable[[Mapping[str, Any], str], Any]:
+        """The trusted build, made once: for a plain dataclass (see ``evolve.plain_layout``) a
+        decoder written out for its fields (as ``dataclasses`` writes ``__init__``) that fills
+        every field (a missing one with its default, as ``__init__`` would; the scalars' type
+        checked in line) and makes the instance directly; otherwise :meth:`_run` with the
+        trusted converters."""
+        plan = tuple((f, None if f.tp is None else trusted(f.tp)) for f in self.fields)
+        cls = self._cls
+        layout = None if cls is None else plain_layout(cls)
+        if cls is None or layout is None:
+            return lambda raw, prefix: self._run(raw, prefix, plan, False)
+        scope: dict[str, Any] = {
+            "known": frozenset(self.by_name),
+            "check_known": self.check_known,
+            "name": self.name,
+            "cls": cls,
+            "_new": object.__new__,
+            "_set": object.__setattr__,
+            "BadRequest": BadRequest,
+        }
+        lines = [
+            "def decode(raw, prefix):",
+            "    if not raw.keys() <= known:",
+            "        check_known(raw, name)",
+            "    new = _new(cls)",
+            "    out = new.__dict__" if layout == "dict" else "",
+        ]
+        for j, ((f, conv), d) in enumerate(zip(plan, dataclasses.fields(cls), strict=True)):
+            scope[f"c{j}"], scope[f"d{j}"], scope[f"f{j}"] = conv, d.default, d.default_factory
+            value = "v" if conv is None else f"c{j}(v, prefix)"
+            if f.tp is str:
+                value = f"v.strip() if type(v) is str else {value}"
+            elif f.tp in (int, bool):
+                value = f"v if type(v) is {f.tp.__name__} else {value}"
+            elif get_origin(f.tp) is tuple and get_args(f.tp)[1:] == (Ellipsis,):
+                value = f"() if v == [] else {value}"  # most lists in a log are empty
+            lines.append(f"    v = raw.get({f.name!r})")
+            if f.required:
+                scope[f"n{j}"] = f" ({f.help})" if f.help else ""
+                lines += [
+                    "    if v is None:",
+                    f"        raise BadRequest(f\"missing '{{prefix}}{f.name}'\" + n{j})",
+                ]
+            else:
+                missing = f"f{j}()" if d.default_factory is not MISSING else f"d{j}"
+                value = f"{missing} if v is None else ({value})"
+            lines.append(
+                f"    out[{d.name!r}] = {value}"
+                if layout == "dict"
+                else f"    _set(new, {d.name!r}, {value})"
             )
-        return self._run(raw, prefix, plan, False)
+        lines.append("    return new")
+        exec("\n".join(lines), scope)  # the text is made here, from the dataclass's fields
+        return scope["decode"]  # type: ignore[no-any-return]
 
     def _run(self, raw: Mapping[str, Any], prefix: str, plan: Any, named: bool) -> Any:
         """Check the keys, convert each field by ``plan`` (a checking or a trusted converter,
@@ -601,4 +675,6 @@ def spec_of(cls: type) -> RequestSpec:
         )
     name = getattr(cls, "procedure_name", cls.__name__)
     py = {f.name.rstrip("_"): f.name for f in dataclasses.fields(cls)}
-    return RequestSpec(str(name), out, lambda values: cls(**{py[k]: v for k, v in values.items()}))
+    return RequestSpec(
+        str(name), out, lambda values: cls(**{py[k]: v for k, v in values.items()}), cls
+    )

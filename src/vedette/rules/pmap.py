@@ -89,6 +89,8 @@ class PMap(Mapping[K, V], Generic[K, V]):
         if self._order is None:
             return [v for b in self._buckets for v in b.values()]
         bs, m = self._buckets, self._mask
+        if not m:  # one bucket: its dict keeps the insertion order too (set, discard, build)
+            return list(bs[0].values())
         return [bs[hash(k) & m][k] for k in self._order]
 
     def items(self) -> list[tuple[K, V]]:  # type: ignore[override]

@@ -24,7 +24,7 @@ import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, ClassVar, Generic, TypeVar
 
 from vedette.dice.check import Check, Odds, UnderCheck
@@ -295,9 +295,26 @@ def decode_event(
         )
     if v < cls.version:
         data = cls.upgrade(v, dict(data))
-    if stored and cls.decode.__func__ is DomainEvent.decode.__func__:  # type: ignore[attr-defined]
-        return spec_of(cls).build_trusted(data, f"{kind}.")  # type: ignore[arg-type]
+    if stored:
+        return stored_decoder(cls)(data)
     return cls.decode(data)  # the kind's own decoder, or every field checked
+
+
+_STORED: dict[type[DomainEvent], Callable[[dict[str, Any]], Any]] = {}
+
+
+def stored_decoder(cls: type[DomainEvent]) -> Callable[[dict[str, Any]], Any]:
+    """How a stored event of class ``cls`` (its current version's payload) is decoded: the
+    kind's own decoder, or the trusted build of its fields (kept per class)."""
+    decode = _STORED.get(cls)
+    if decode is not None:
+        return decode
+    decode = cls.decode
+    if cls.decode.__func__ is DomainEvent.decode.__func__:  # type: ignore[attr-defined]
+        build = spec_of(cls).trusted_decoder()  # type: ignore[arg-type]
+        decode = partial(build, prefix=f"{cls.kind}.")  # type: ignore[call-arg]
+    _STORED[cls] = decode
+    return decode
 
 
 # -- the chance algebra ----------------------------------------------------------------------

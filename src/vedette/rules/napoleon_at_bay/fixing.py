@@ -47,8 +47,18 @@ def enemy_forces_in(state: NabState, side: str, hexes: set[str], exclude: str = 
 
 
 def adjacent_to_enemy(state: NabState, p: Piece) -> bool:
-    """Herman (2): is the force adjacent to an enemy force (whatever the ZOC)?"""
-    return bool(enemy_forces_in(state, p.side, adjacent_of(state, p)))
+    """Herman (2): is the force adjacent to an enemy force (whatever the ZOC)? (``enemy_forces_in``
+    its ``adjacent_of`` hexes, stopping at the first: every fold asks it of the fixed forces.)"""
+    m, occupancy, pieces = state.map, state.occupancy, state.pieces
+    forces, side, own = state.config.force_kinds, p.side, p.hexes
+    for x in own:
+        for h in m.near(x):
+            if h not in own:
+                for i in occupancy.get(h, ()):
+                    q = pieces[i]
+                    if q.side != side and q.kind in forces:
+                        return True
+    return False
 
 
 # -- eligibility (Herman (1), (2); first draft) ------------------------------------------------

@@ -168,17 +168,29 @@ def initial_state(
 
 def _with_pieces(state: NabState, changed: Sequence[Piece], **kw: Any) -> NabState:
     """The state with ``changed`` pieces put in (each leaves its hexes' occupants and joins
-    its new ones at the end); the maps share everything else with ``state``'s."""
+    its new ones at the end); the maps share everything else with ``state``'s. The occupants
+    of each hex touched are worked out first and only those that differ are put in (a piece
+    changed in place, as at the start of a movement phase, changes no hex)."""
     pieces = _pmap(state.pieces, ordered=True)
     occ = _pmap(state.occupancy, ordered=False)
+    was: dict[str, tuple[str, ...]] = {}  # hex -> its occupants before, for each hex touched
+    now: dict[str, tuple[str, ...]] = {}  # and after
     for p in changed:
-        for h in pieces[p.id].hexes:
-            rest = tuple(x for x in occ.get(h, ()) if x != p.id)
-            occ = occ.set(h, rest) if rest else occ.discard(h)
-        pieces = pieces.set(p.id, p)
+        pid = p.id
+        for h in pieces[pid].hexes:
+            if h not in now:
+                now[h] = was[h] = occ.get(h, ())
+            ids = now[h]
+            now[h] = () if ids == (pid,) else tuple([x for x in ids if x != pid])
+        pieces = pieces.set(pid, p)
     for p in changed:
         for h in p.hexes:
-            occ = occ.set(h, (*occ.get(h, ()), p.id))
+            if h not in now:
+                now[h] = was[h] = occ.get(h, ())
+            now[h] = (*now[h], p.id)
+    for h, ids in now.items():
+        if ids != was[h]:
+            occ = occ.set(h, ids) if ids else occ.discard(h)
     return replace(state, pieces=pieces, occupancy=occ, **kw)
 
 
@@ -243,8 +255,11 @@ def _discharge(state: NabState, moving: str, contact: str) -> tuple[Obligation, 
 def fold_moved(state: NabState, e: Moved) -> NabState:
     p = state.pieces[e.force]
     q = replace(p, hexes=tuple(e.to), march=e.march, came_from=tuple(e.from_))
-    owed = state.owed + tuple(_owe(state, q, state.pieces[c]) for c in e.owed if c in state.pieces)
-    st = _with_pieces(state, [q], moving=p.id, moved=state.moved | {p.id}, owed=owed)
+    owed = state.owed
+    if e.owed:
+        owed += tuple(_owe(state, q, state.pieces[c]) for c in e.owed if c in state.pieces)
+    moved = state.moved if p.id in state.moved else state.moved | {p.id}
+    st = _with_pieces(state, [q], moving=p.id, moved=moved, owed=owed)
     return _unfix_near(st, state, [p.id])
 
 

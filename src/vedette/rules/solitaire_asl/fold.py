@@ -341,19 +341,20 @@ def fold_changes(state: State, e: Changes) -> State:
 
 
 def fold_phase(state: State, e: PhaseEntered) -> State:
-    s = replace(
-        state, phase=e.phase, phasing=e.phasing, player_turn=int(e.player_turn), acted=False
-    )
+    turn = int(e.player_turn)
+    changes: dict[str, Any] = {
+        "phase": e.phase,
+        "phasing": e.phasing,
+        "player_turn": turn,
+        "acted": False,
+    }
     if e.new_player_turn:
         # TI lasts for the remainder of the player turn (O'Leary 2.5, >=13)
-        s = replace(s, stacks=tuple(replace(x, ti=False) if x.ti else x for x in s.stacks))
-        pt = str(s.player_turn - 1) + ":"
-        s = replace(
-            s,
-            counts=tuple(c for c in s.counts if not c[1].startswith(pt)),
-            closed=tuple(c for c in s.closed if not c[2].startswith(pt)),
-        )
-    return fold_changes(s, e)
+        changes["stacks"] = tuple(replace(x, ti=False) if x.ti else x for x in state.stacks)
+        pt = str(turn - 1) + ":"
+        changes["counts"] = tuple(c for c in state.counts if not c[1].startswith(pt))
+        changes["closed"] = tuple(c for c in state.closed if not c[2].startswith(pt))
+    return fold_changes(replace(state, **changes), e)  # one copy of the state, not three
 
 
 def decision(what: str, ident: str, hexid: str, label: str) -> Obligation:

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from vedette.dice.tables import Table, tables_from_data
 from vedette.errors import BadRequest, DataError, RuleViolation
 from vedette.geometry.tabletop import Body, Feature, Footprint, TableTop, Vec
+from vedette.rules.evolve import evolve as replace
 
 R_SEQ = "2 by 2, Sequence of play"
 R_UNITS = "2 by 2, Unit Summary"
