@@ -7,7 +7,10 @@ one process and with ``--workers 2``). Each round moves a force into a ZOC, then
 adjudication: a Napoleon At Bay 'fix' (roll, choose, swap, append to the log); then both are
 undone. Each client sends the seq it shows, as the page does, and gets back what changed since.
 ``/ping`` (the static endpoint) is timed meanwhile by a prober in a process of its own (every
-10 ms). Two loads: players pausing 0.1-0.3 s between rounds, and a burst with no pause.
+10 ms). Two loads: players pausing 0.1-0.3 s between rounds (their starts staggered over the
+first pause), and a burst with no pause (all starting at once). The client processes run at the
+lowest priority (nice 19): they stand in for 20 other machines, so they take only the CPU the
+server leaves on this one (the prober runs at normal priority, as does the server).
 Baseline, same server, same run: ``/ping`` alone (the same prober, nothing else running).
 Asserted: every adjudication answered 200 with a fixing result, and each game's log, read back
 from the store after the run, replays to the state the server served last.
@@ -54,6 +57,8 @@ def client(base: str, i: int, think: float, tag: str, start: Any, out: Any) -> N
     """One player, in a process of its own (as each browser is): a game of its own, then
     ``ROUNDS`` rounds once every client is ready; its adjudication times go to ``out``."""
     fix: list[float] = []
+    if hasattr(os, "nice"):
+        os.nice(19)  # it stands in for another machine: it takes only the CPU the server leaves
     with httpx.Client(base_url=base, timeout=30) as c:
         page = c.get("/").text
         token = page.split('name="csrf-token" content="')[1].split('"')[0]
@@ -74,6 +79,8 @@ def client(base: str, i: int, think: float, tag: str, start: Any, out: Any) -> N
         move = {"procedure": "move", "request": {"force": "F1", "to": "W2020"}}
         body = {"procedure": "fix", "request": {"moving": "F1", "contact": "R1"}}
         start.wait()
+        if think:  # players do not all click in the same millisecond: a staggered start
+            time.sleep(think * i / CLIENTS)
         for _ in range(ROUNDS):
             r = c.post(f"/api/games/{name}/perform", json={**move, "since": seq}, headers=h)
             r.raise_for_status()
