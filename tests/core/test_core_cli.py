@@ -102,3 +102,40 @@ def test_custom_die_declared_on_the_command_line(capsys: pytest.CaptureFixture[s
     assert code == 0 and out.strip() == "dK8+dK12=(-3+5)=2"
     code, _, err = run(capsys, "roll", "dX", "--die", "X=a")
     assert code == 2 and "faces must be whole numbers" in err
+
+
+def test_the_quick_roll_prints_what_the_command_line_prints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``vedette roll EXPRESSION`` alone skips click (vedette.cli.entry): the same line for
+    the same seed, the same one-line error and exit code for a bad expression."""
+    from vedette.cli.entry import quick_roll
+
+    for expr in ("2d6", "3d6+2", "1d6 vs 1d6", "d100", "4dF"):
+        assert main(["roll", expr, "--seed", "11"]) == 0
+        full = capsys.readouterr().out
+        assert quick_roll(expr, seed=11) == 0
+        assert capsys.readouterr().out == full, expr
+    for bad in ("2d6x", "0d6", "d"):
+        code = main(["roll", bad])
+        err = capsys.readouterr().err
+        assert quick_roll(bad) == code != 0
+        assert capsys.readouterr().err == err, bad
+
+
+def test_the_quick_roll_loads_no_click() -> None:
+    code = (
+        "import sys; from vedette.cli.entry import main\n"
+        "assert main(['roll', '2d6']) == 0\n"
+        "print('click' in sys.modules, 'vedette.cli.main' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split()[-2:] == ["False", "False"]
+    # anything else takes the whole command line
+    out = subprocess.run(
+        [sys.executable, "-c", "from vedette.cli.entry import main; main(['roll', '--help'])"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "--seed" in out.stdout

@@ -11,11 +11,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from fractions import Fraction
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from vedette.dice.die import Die
 from vedette.errors import DiceError
+
+if TYPE_CHECKING:  # (a roll needs no fractions: only the odds do; start-up, issue 16)
+    from fractions import Fraction
 
 try:  # what hashlib.blake2b is; importing hashlib also loads OpenSSL (3 ms of start-up)
     from _blake2 import blake2b
