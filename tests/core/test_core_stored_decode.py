@@ -197,3 +197,28 @@ def test_evolve_makes_what_replace_makes(
     assert _typed(got) == _typed(want)
     assert type(got) is cls and not hasattr(got, "_memo")
     assert _typed(obj) == _typed(cls(a, b))  # the original is left as it was
+
+
+@pytest.mark.parametrize(
+    "name", ["napoleon_at_bay", "solitaire_asl", "two_by_two", "solo_napoleonic"]
+)
+def test_an_old_version_that_cannot_be_upgraded_is_one_line(name: str) -> None:
+    """An event of an older version whose payload its ``upgrade`` cannot read (a damaged or
+    hand-made log) is refused in one line naming the event; so is a version that is not a
+    number: never a traceback (KeyError, TypeError ...)."""
+    from vedette import rules
+    from vedette.errors import VedetteError
+    from vedette.rules.protocol import decode_event
+
+    registry = {cls.kind: cls for cls in rules.get(name).events}
+    old = [cls for cls in registry.values() if cls.version > 1]
+    for cls in old:
+        for data in ({}, {"set": "x"}, {"unit": None, "set": {"body": 3}}, [1, 2], "text"):
+            for stored in (False, True):
+                try:
+                    decode_event(registry, {"kind": cls.kind, "v": 1, "data": data}, stored)
+                except VedetteError as e:
+                    assert str(e) and "\n" not in str(e)
+    kind = next(iter(registry))
+    with pytest.raises(VedetteError, match="not a number"):
+        decode_event(registry, {"kind": kind, "v": "one", "data": {}})

@@ -288,16 +288,33 @@ def decode_event(
     data = d.get("data") or {}
     v = d.get("v", 1)
     if type(v) is not int:
-        v = int(v)
+        try:
+            v = int(v)
+        except (TypeError, ValueError):
+            raise VedetteError(f"event {kind!r}: its version {v!r} is not a number") from None
     if v > cls.version:
         raise VedetteError(
             f"event {kind!r} is version {v}, newer than this release reads ({cls.version})"
         )
     if v < cls.version:
-        data = cls.upgrade(v, dict(data))
+        data = _upgraded(cls, kind, v, data)
     if stored:
         return stored_decoder(cls)(data)
     return cls.decode(data)  # the kind's own decoder, or every field checked
+
+
+def _upgraded(cls: type[DomainEvent], kind: str, v: int, data: Any) -> dict[str, Any]:
+    """An old version's payload in the current shape; one line naming what it lacks if the
+    kind's ``upgrade`` cannot read it (a damaged or hand-made log), never a traceback."""
+    if not isinstance(data, Mapping):
+        raise VedetteError(f"event {kind!r} version {v}: its data is not an object")
+    try:
+        return cls.upgrade(v, dict(data))
+    except KeyError as e:
+        problem = f"missing {e.args[0]!r}" if e.args else "a field is missing"
+    except (TypeError, ValueError, AttributeError, IndexError) as e:
+        problem = f"a field has the wrong shape ({type(e).__name__})"
+    raise VedetteError(f"event {kind!r} version {v} cannot be read: {problem}")
 
 
 _STORED: dict[type[DomainEvent], Callable[[dict[str, Any]], Any]] = {}
