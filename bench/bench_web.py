@@ -53,10 +53,11 @@ def pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
 
 
-def client(base: str, i: int, think: float, tag: str, start: Any, out: Any) -> None:
+def client(base: str, i: int, think: float, tag: str, ready: Any, start: Any, out: Any) -> None:
     """One player, in a process of its own (as each browser is): a game of its own, then
     ``ROUNDS`` rounds once every client is ready; its adjudication times go to ``out``."""
     fix: list[float] = []
+    app: list[float] = []  # the same adjudications as the server timed them (Server-Timing)
     if hasattr(os, "nice"):
         os.nice(19)  # it stands in for another machine: it takes only the CPU the server leaves
     with httpx.Client(base_url=base, timeout=30) as c:
@@ -78,6 +79,7 @@ def client(base: str, i: int, think: float, tag: str, start: Any, out: Any) -> N
         seq = c.get(f"/api/games/{name}").json()["seq"]
         move = {"procedure": "move", "request": {"force": "F1", "to": "W2020"}}
         body = {"procedure": "fix", "request": {"moving": "F1", "contact": "R1"}}
+        ready.release()
         start.wait()
         if think:  # players do not all click in the same millisecond: a staggered start
             time.sleep(think * i / CLIENTS)
@@ -89,6 +91,7 @@ def client(base: str, i: int, think: float, tag: str, start: Any, out: Any) -> N
             r = c.post(f"/api/games/{name}/perform", json={**body, "since": seq}, headers=h)
             fix.append(time.perf_counter() - t)
             r.raise_for_status()
+            app.append(float(r.headers["server-timing"].split("dur=")[1]) / 1e3)
             assert r.json()["outcome"]["result"], r.text  # the fixing was adjudicated
             seq = r.json()["seq"]
             for _ in range(2):
@@ -97,32 +100,35 @@ def client(base: str, i: int, think: float, tag: str, start: Any, out: Any) -> N
                 seq = r.json()["seq"]
             if think:
                 time.sleep(think * (0.5 + (i % 10) / 10))
-    out.send(fix)
+    out.send((fix, app))
 
 
-def load(base: str, think: float, tag: str) -> tuple[list[float], list[float]]:
+def load(base: str, think: float, tag: str) -> tuple[list[float], list[float], list[float]]:
     """20 clients playing, each a process of its own (one client's wait is never another's
-    turn in a shared event loop); the adjudication times, and the prober's pings meanwhile."""
+    turn in a shared event loop); the prober's pings meanwhile, the adjudication times as the
+    clients saw them and as the server timed them."""
     ctx = multiprocessing.get_context("spawn")
-    start = ctx.Event()
+    start, ready = ctx.Event(), ctx.Semaphore(0)
     pipes = [ctx.Pipe(duplex=False) for _ in range(CLIENTS)]
     procs = [
-        ctx.Process(target=client, args=(base, i, think, tag, start, pipes[i][1]))
+        ctx.Process(target=client, args=(base, i, think, tag, ready, start, pipes[i][1]))
         for i in range(CLIENTS)
     ]
     for p in procs:
         p.start()
-    time.sleep(3)  # their games made (their imports done)
+    for _ in procs:  # every client started, its game made: nothing but the rounds is timed
+        ready.acquire()
+    time.sleep(0.5)
 
-    def run() -> list[float]:
+    def run() -> list[tuple[list[float], list[float]]]:
         start.set()
-        fix = [x for recv, _ in pipes for x in recv.recv()]
+        got = [recv.recv() for recv, _ in pipes]
         for p in procs:
             p.join()
-        return fix
+        return got
 
-    fix, ping = probed(base, run)
-    return ping, fix
+    got, ping = probed(base, run)
+    return ping, [x for f, _ in got for x in f], [x for _, a in got for x in a]
 
 
 def prober(base: str, stop: Any, out: Any, every: float = 0.01) -> None:
@@ -245,12 +251,16 @@ def report(workers: int, run: dict[str, Any]) -> None:
         f"  /ping alone (baseline, {len(alone)} requests): p50"
         f" {statistics.median(alone) * 1e3:6.1f} ms   p95 {p95_alone * 1e3:6.1f} ms"
     )
-    for label, (ping, fix) in run["results"].items():
+    for label, (ping, fix, app) in run["results"].items():
         print(
             f"  {CLIENTS} concurrent clients, {label}: {len(fix)} adjudications; the server"
             f" used {run['cpu'][label]:.2f} of this machine's {os.cpu_count()} cores"
         )
-        for name, xs in (("/ping under load", ping), ("adjudication (fix)", fix)):
+        for name, xs in (
+            ("/ping under load", ping),
+            ("adjudication (fix)", fix),
+            ("  of it in the app", app),
+        ):
             print(
                 f"    {name:<26} p50 {statistics.median(xs) * 1e3:6.1f} ms   p95"
                 f" {pct(xs, 95) * 1e3:6.1f} ms"

@@ -32,7 +32,9 @@ def test_pages_render(client: TestClient) -> None:
     page = client.get("/games/toy1").text
     assert 'data-proc="advance"' in page and "<svg" in page
     assert client.get("/games/nope").status_code == 404
-    assert client.get("/ping").text == "ok"
+    ping = client.get("/ping")
+    assert ping.text == "ok"
+    assert ping.headers["server-timing"].startswith("app;dur=")  # the app's own time
 
 
 def test_post_needs_the_token_and_same_origin(client: TestClient) -> None:

@@ -17,6 +17,7 @@ import logging
 import os
 import re
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -462,11 +463,16 @@ class SecurityMiddleware:
         passed = False  # the cookie goes only with answers to requests that passed the checks
         cookie = f"{CSRF_COOKIE}={self.token}; HttpOnly; Path=/; SameSite=strict".encode()
 
+        began = time.perf_counter()
+
         async def send_secure(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
                 extra = list(SECURITY_HEADERS)
+                # the time the app took (devtools show it; bench/bench_web.py reads it)
+                ms = (time.perf_counter() - began) * 1e3
+                extra.append((b"server-timing", f"app;dur={ms:.1f}".encode()))
                 if method == "GET" and passed:
                     extra.append((b"set-cookie", cookie))
                 message["headers"] = list(message.get("headers", [])) + extra
