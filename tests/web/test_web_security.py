@@ -278,9 +278,18 @@ def test_serve_answers_localhost_plus_the_hosts_named(
     monkeypatch.setattr(uvicorn, "run", run)
     db = str(tmp_path / "s.db")
     argv = ["--db", db, "serve", "--no-preload", "--host", "0.0.0.0", "--allow-host", "box.lan"]
-    assert main(argv) == 0
-    c = TestClient(seen["app"], base_url="http://box.lan:8765")
-    assert c.get("/").status_code == 200
-    assert TestClient(seen["app"], base_url="http://localhost").get("/").status_code == 200
-    assert TestClient(seen["app"], base_url="http://0.0.0.0").get("/").status_code == 400
-    assert TestClient(seen["app"], base_url="http://evil.example").get("/").status_code == 400
+    assert main([*argv, "--workers", "1"]) == 0
+    apps = [seen["app"]]
+    # several server processes: each builds its app from what the parent chose (hosts too)
+    from vedette.web import server
+
+    monkeypatch.delenv(server._WORKER_ENV, raising=False)
+    assert main([*argv, "--workers", "2"]) == 0
+    assert seen["app"] == "vedette.web.server:worker_app" and seen["kw"]["workers"] == 2
+    apps.append(server.worker_app())
+    monkeypatch.delenv(server._WORKER_ENV)
+    for app in apps:
+        assert TestClient(app, base_url="http://box.lan:8765").get("/").status_code == 200
+        assert TestClient(app, base_url="http://localhost").get("/").status_code == 200
+        assert TestClient(app, base_url="http://0.0.0.0").get("/").status_code == 400
+        assert TestClient(app, base_url="http://evil.example").get("/").status_code == 400

@@ -610,12 +610,11 @@ def cmd_demo(as_json: bool) -> None:
 @click.option(
     "--workers",
     type=click.IntRange(1, 64),
-    default=1,
-    show_default=True,
-    help="server processes on the one port (one per core for many players at once)",
+    default=None,
+    help="server processes on the one port [default: one per core, at most 4]",
 )
 def cmd_serve(
-    host: str, port: int, no_preload: bool, allow_host: tuple[str, ...], workers: int
+    host: str, port: int, no_preload: bool, allow_host: tuple[str, ...], workers: int | None
 ) -> None:
     """The local web app (Ctrl-C stops it)."""
     from vedette.web.server import serve

@@ -34,6 +34,8 @@ def preload_samples(db: str) -> list[str]:
 SWITCH_INTERVAL = 0.0005
 
 
+#: the server processes ``vedette serve`` runs by default: one per core, at most this many
+MAX_WORKERS = 4
 #: where ``vedette serve --workers N`` hands its settings to its server processes
 _WORKER_ENV = "VEDETTE_SERVE_WORKER"
 
@@ -55,17 +57,22 @@ def serve(
     port: int = 8765,
     preload: bool = True,
     allow: Sequence[str] = (),
-    workers: int = 1,
+    workers: int | None = None,
 ) -> None:
     """Serve on ``host`` (localhost by default). The app answers the localhost names, the names
     in ``allow`` and ``VEDETTE_ALLOWED_HOSTS``, and ``host`` itself when it is a named address
     (not a wildcard such as 0.0.0.0).
 
-    ``workers`` > 1 runs that many server processes on the one port (Python runs one thread of
-    a process at a time: a process per core is how the app uses more than one). They share the
-    database: a game is written by one request at a time across them (``Sessions``), and each
-    checks its cached games against the log on every request."""
+    ``workers`` server processes on the one port (default: one per core, at most
+    ``MAX_WORKERS``): Python runs one thread of a process at a time, so a process per core is
+    how the app uses more than one (bench/bench_web.py: 20 players' adjudication p95 30-60 ms
+    with one process on 2 cores, 20-30 ms with two). They share the database: a game is
+    written by one request at a time across them (``Sessions``), and each checks its cached
+    games against the log on every request."""
     import uvicorn
+
+    if workers is None:
+        workers = max(1, min(MAX_WORKERS, os.cpu_count() or 1))
 
     from vedette.web.app import allowed_hosts_from_env, create_app, host_name
 
