@@ -63,6 +63,20 @@ class Reservation:
     seq: int
 
 
+def reservation(undone: Record) -> Reservation | None:
+    """The dice an action drew, kept for the same procedure and request once it is undone
+    (None if it drew none)."""
+    ranges = dice_ranges(undone.payload)
+    if not ranges:
+        return None
+    return Reservation(
+        str(undone.payload.get("procedure")),
+        canonical_request(undone.payload.get("request", {})),
+        ranges,
+        undone.seq,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Replayed:
     """The result of folding a log: state, dice high-water mark, the effective actions and
@@ -140,17 +154,9 @@ def dice_book(records: Sequence[Record]) -> tuple[int, tuple[Reservation, ...]]:
                     reserved = [x for x in reserved if not _overlaps(x.ranges, ranges)]
             stack.append(r)
         elif r.kind == "undo" and stack:
-            u = stack.pop()
-            ranges = dice_ranges(u.payload)
-            if ranges:
-                reserved.append(
-                    Reservation(
-                        str(u.payload.get("procedure")),
-                        canonical_request(u.payload.get("request", {})),
-                        ranges,
-                        u.seq,
-                    )
-                )
+            kept = reservation(stack.pop())
+            if kept is not None:
+                reserved.append(kept)
     return high, tuple(reserved)
 
 
@@ -479,17 +485,9 @@ class Game:
                 ranges = dice_ranges(self.records[row.seq - 1].payload)
                 reserved = [x for x in reserved if not _overlaps(x.ranges, ranges)]
             elif prev_top and self.records[row.seq - 1].kind == "undo":
-                u = self.records[prev_top - 1]
-                ranges = dice_ranges(u.payload)
-                if ranges:
-                    reserved.append(
-                        Reservation(
-                            str(u.payload.get("procedure")),
-                            canonical_request(u.payload.get("request", {})),
-                            ranges,
-                            u.seq,
-                        )
-                    )
+                kept = reservation(self.records[prev_top - 1])
+                if kept is not None:
+                    reserved.append(kept)
             prev_top = row.top
         return reserved
 
@@ -723,15 +721,8 @@ class Game:
             # the latest snapshot would give (tests compare with a fresh open), without the fold
             self.state = self._before.pop()[1]
             self._top = row.below
-            u = self.records[target - 1]
-            ranges = dice_ranges(u.payload)
-            if ranges:  # its dice stay reserved for the same request (as _advance_book)
-                kept = Reservation(
-                    str(u.payload.get("procedure")),
-                    canonical_request(u.payload.get("request", {})),
-                    ranges,
-                    u.seq,
-                )
+            kept = reservation(self.records[target - 1])
+            if kept is not None:  # its dice stay reserved for the same request
                 self.reservations = (*self.reservations, kept)
             if seq % SNAPSHOT_EVERY == 0:  # (as an action would be: a snapshot every K records)
                 self.store.put_snapshot(self.id, self._snapshot(seq))

@@ -241,6 +241,7 @@ class Store:
     def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
         self.path = str(path)
         self.thread = threading.get_ident()  # the thread that may use this connection
+        self._writers = _writer_lock(self.path)  # shared by this process's writers of the file
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -545,7 +546,7 @@ class Store:
         return bool(self.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
 
     def _tx(self) -> _Tx:
-        return _Tx(self.db, _writer_lock(self.path))
+        return _Tx(self.db, self._writers)
 
 
 #: one lock per database file for the writers of this process (see :class:`_Tx`)
