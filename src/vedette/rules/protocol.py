@@ -151,6 +151,9 @@ class Obligation:
     rule: str
     text: str
     blocks: tuple[str, ...] | None = None
+    #: fields the player still chooses, with their choices (a decision: ``{"ok": (True,
+    #: False)}``); the owed step is discharged by the request with any one of them
+    open: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
 
     def command(self) -> str:
         args = " ".join(f"{k}={_arg_text(v)}" for k, v in self.request.items())
@@ -170,6 +173,7 @@ class Obligation:
             "text": self.text,
             "blocks": None if self.blocks is None else list(self.blocks),
             "command": self.command(),
+            "open": {k: [to_json(c) for c in cs] for k, cs in self.open.items()},
         }
 
 
@@ -351,7 +355,7 @@ def derive_todo(
     :class:`MalformedOffer` instead of being dropped (the conformance suite's mode)."""
     out: list[Todo] = []
     for o in obligations:
-        t = Todo(o.procedure, o.request, o.text, o.rule, True, o.id)
+        t = Todo(o.procedure, o.request, o.text, o.rule, True, o.id, open=o.open)
         out.append(_judged(t, judge, owed=True) or t)
     seen: set[str] = set()
     for t in options:
@@ -753,6 +757,6 @@ def _wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 def iter_todo(obligations: Sequence[Obligation], options: Sequence[Todo]) -> Iterator[Todo]:
     for o in obligations:
-        yield Todo(o.procedure, o.request, o.text, o.rule, True, o.id)
+        yield Todo(o.procedure, o.request, o.text, o.rule, True, o.id, open=o.open)
     # an action an obligation blocks is not open now
     yield from (t for t in options if flow_violation(obligations, t.procedure, t.request) is None)
