@@ -617,7 +617,18 @@ class Game:
             return seq, seq.plan(self.state, seq.parse(request))
         proc = self.procedure(procedure)
         if procedure == "waive":  # the referee's own: no phase and no obligation forbids it
-            return proc, proc.plan(self.state, proc.parse(request))
+            req = proc.parse(request)
+            owed = self.obligations()
+            if not any(o.id == req.obligation for o in owed):
+                raise BadRequest(
+                    f"nothing owed is called {req.obligation!r}"
+                    + (
+                        f" (owed: {', '.join(o.id for o in owed)})"
+                        if owed
+                        else " (nothing is owed)"
+                    )
+                )
+            return proc, proc.plan(self.state, req)
         # the declared flow, what is owed, then plan: the same judgement as todo's and
         # is_legal's; odds and chances are queries, never phase-bound
         _, _, plan = self.ruleset.judge(self.state, procedure, request, query=query)
