@@ -338,3 +338,25 @@ def test_the_aar_export_opens_without_errors(
     assert page.locator("svg.chart").count() >= 2 and "Turn 1" in page.inner_text("body")
     assert problems == []
     screenshot(page, "aar_export")
+
+
+# -- open entries (issue 22): the choices todo offers, one tap each -----------------------
+def test_open_entry_choices_are_taps(page: Any, live_server: str, live_db: Path) -> None:
+    """The flow toy's march leaves the distance open: the panel shows only the distances the
+    referee accepts (limit 3: 1, 2, 3), and entry + choice + roll is three taps, no typing."""
+    import tests.flow_toy  # noqa: F401  (registers the toy ruleset)
+
+    Game.create(Store(live_db), "nx-open", "flow_toy", {"limit": 3}, seed=3)
+    page.goto(f"{live_server}/games/nx-open")
+    rows = page.locator("#next .open-choices[data-field=distance]")
+    assert rows.count() == 2  # march A, march B
+    assert rows.nth(0).locator("button.choice").all_inner_texts() == ["1", "2", "3"]
+    c = Clicks(page)
+    c.click(next_entry(page, "march", "march A"))
+    c.click("#next .open-choices[data-field=distance] >> nth=0 >> button.choice[data-value='2']")
+    assert page.input_value('form.proc[data-proc="march"] input[name=distance]') == "2"
+    out = roll(c)
+    assert c.clicks == 3 and "A marches 2" in out
+    # the panel now offers A only the one hex left
+    rows = page.locator("#next .open-choices[data-field=distance]")
+    assert rows.nth(0).locator("button.choice").all_inner_texts() == ["1"]

@@ -141,7 +141,9 @@ function initGame() {
   }
 
   // -- the "next" panel: obligations first, then what is open now ---------------------------
+  let chosenItem = null;
   function choose(item) {
+    chosenItem = item;
     sel.value = item.procedure;
     if (sel.value !== item.procedure) return;
     document.querySelectorAll("form.proc").forEach((f) => { f.hidden = f !== form(); });
@@ -173,6 +175,8 @@ function initGame() {
         choose(item);
       });
       const li = el("li", { class: item.owed ? "owed" : "open" }, btn);
+      if (item.refused) li.append(el("div", { class: "refused" }, `refused now: ${item.refused}`));
+      openChoices(item, btn, li);
       if (item.owed && item.obligation) {
         const waive = el("button", { type: "button", class: "waive", "data-obligation": item.obligation }, "waive…");
         waive.addEventListener("click", async () => {
@@ -184,6 +188,41 @@ function initGame() {
       ol.append(li);
     }
     if (!todo.length) ol.append(el("li", { class: "muted" }, "the referee owes nothing and suggests nothing: pick an action below"));
+  }
+
+  // an open entry (issue 22): each field the state leaves to the player, with the choices the
+  // referee accepts, one tap each (a long list: the first ones, then a pick of the rest)
+  const SHOWN_CHOICES = 12;
+  function openChoices(item, btn, li) {
+    for (const [k, choices] of Object.entries(item.open || {})) {
+      const row = el("div", { class: "open-choices", "data-field": k }, el("span", { class: "choice-label" }, `${k}:`));
+      const pick = (v, chip) => {
+        if (chosenItem !== item) {
+          document.querySelectorAll("#next .chosen").forEach((b) => b.classList.remove("chosen"));
+          btn.classList.add("chosen");
+          choose(item);
+        }
+        const i = form()?.querySelector(`[name="${CSS.escape(k)}"]`);
+        if (!i) return;
+        i.value = fieldText(v);
+        row.querySelectorAll(".choice.chosen").forEach((b) => b.classList.remove("chosen"));
+        if (chip) chip.classList.add("chosen");
+        refreshOdds(true);
+      };
+      for (const v of choices.slice(0, SHOWN_CHOICES)) {
+        const chip = el("button", { type: "button", class: "choice", "data-value": fieldText(v) }, fieldText(v));
+        chip.addEventListener("click", () => pick(v, chip));
+        row.append(chip);
+      }
+      if (choices.length > SHOWN_CHOICES) {
+        const more = el("select", { class: "choice-more", "aria-label": `more choices of ${k}` },
+          el("option", { value: "" }, `${choices.length - SHOWN_CHOICES} more…`),
+          ...choices.slice(SHOWN_CHOICES).map((v, j) => el("option", { value: String(j + SHOWN_CHOICES) }, fieldText(v))));
+        more.addEventListener("change", () => { if (more.value) pick(choices[Number(more.value)], null); });
+        row.append(more);
+      }
+      li.append(row);
+    }
   }
 
   // -- odds ------------------------------------------------------------------------------------
