@@ -260,6 +260,21 @@ def test_new_with_physical_dice(capsys: pytest.CaptureFixture[str], db: str) -> 
         assert Game.open(st, "p").physical and not Game.open(st, "s").physical
 
 
+def test_a_physical_dice_game_asks_for_the_dice(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    """Issue 26: 'nab new p1 --physical-dice; nab move F1 W2020; nab fix F1 R1' rolled from the
+    seeded stream; now the fixing asks for the die in one line and writes nothing."""
+    assert run(capsys, db, "nab", "new", "p1", "--physical-dice")[0] == 0
+    assert run(capsys, db, "nab", "move", "F1", "W2020")[0] == 0
+    err = one_line_error(run(capsys, db, "nab", "fix", "F1", "R1"))
+    assert "this game is played with your own dice: roll 1d6" in err and "--dice" in err
+    with Store(db) as st:
+        assert len(Game.open(st, "p1").records) == 2
+    code, out, _ = run(capsys, db, "nab", "fix", "F1", "R1", "--dice", "3")
+    assert code == 0 and "1d6=3" in out
+
+
 def complete(words: str, cword: int) -> list[str]:
     env = {
         **os.environ,

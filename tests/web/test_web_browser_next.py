@@ -360,3 +360,29 @@ def test_open_entry_choices_are_taps(page: Any, live_server: str, live_db: Path)
     # the panel now offers A only the one hex left
     rows = page.locator("#next .open-choices[data-field=distance]")
     assert rows.nth(0).locator("button.choice").all_inner_texts() == ["1"]
+
+
+def test_physical_dice_game_taps_the_faces(page: Any, live_server: str, live_db: Path) -> None:
+    """Issue 26: a game played with the player's own dice shows dice buttons (one tap per face)
+    instead of 'blank: vedette rolls', and without faces it asks for them, rolling nothing."""
+    g = make_game(live_db, "nx-own", "napoleon_at_bay")
+    Game.create(
+        Store(live_db),
+        "nx-own-p",
+        "napoleon_at_bay",
+        rules.get("napoleon_at_bay").scenario("sample"),
+        seed=3,
+        dice="physical",
+    ).perform("move", {"force": "F1", "to": "W2020"})
+    assert not g.physical
+    page.goto(f"{live_server}/games/nx-own-p")
+    assert "vedette rolls" not in page.inner_text("body")
+    c = Clicks(page)
+    c.click(next_entry(page, "fix", owed=True))
+    out = roll(c)  # no faces: asked for, nothing written
+    assert "your own dice: roll 1d6" in page.inner_text("body")
+    assert page.locator("#log li").count() == 2 and "fixing" not in out
+    c.click(".dice-pad .face[data-face='5']")
+    assert page.input_value("#dice") == "5"
+    out = roll(c)
+    assert "1d6=5" in out and c.clicks == 4

@@ -26,7 +26,13 @@ from typing import Any
 
 from vedette import rules
 from vedette.dice.check import Odds
-from vedette.dice.sources import DiceSource, PhysicalSource, SegmentSource
+from vedette.dice.sources import (
+    DiceNeeded,
+    DiceSource,
+    OwnDice,
+    PhysicalSource,
+    SegmentSource,
+)
 from vedette.engine.store import IndexRow, Record, Snapshot, Store, iter_jsonl
 from vedette.errors import BadRequest, DiceError, GameError, VedetteError
 from vedette.rules.base import Outcome, Ruleset
@@ -589,6 +595,8 @@ class Game:
         """The physical dice given, or the game's seeded stream: the dice reserved for this
         very action if it was undone, then past every die ever drawn."""
         res = self._reservation(procedure, request or {}) if procedure else None
+        if self.physical:  # the player's own dice, always: vedette never rolls for them
+            return OwnDice(faces or ())
         if faces:
             if res is not None and not self.physical:
                 raise DiceError(
@@ -673,7 +681,19 @@ class Game:
         proc, plan = self._prepare(procedure, request, faces)
         req_json = proc.request_json(plan.request)
         source = self.dice(faces, procedure, req_json)
-        outcome: Outcome = proc.resolve(self.state, plan, source)
+        try:
+            outcome: Outcome = proc.resolve(self.state, plan, source)
+        except DiceNeeded as need:
+            if faces:
+                raise
+            rolls = ", ".join(str(getattr(s, "expression", "")) for s in plan.steps)
+            raise DiceNeeded(
+                need.die,
+                need.number,
+                f"{procedure}: this game is played with your own dice: roll"
+                f" {rolls or need.die.name} and give"
+                " the faces in order (--dice; in the web app, the dice buttons)",
+            ) from None
         if isinstance(source, PhysicalSource):
             source.check_all_used()
         if proc.query:

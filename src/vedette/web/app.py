@@ -208,6 +208,7 @@ def create_app(
                 ruleset=g.ruleset.name,
                 title=g.ruleset.title,
                 seed=g.seed,
+                physical=g.physical,
                 board=view["board"],
                 procedures=views.procedures(g),
                 sequences=views.sequences(g),

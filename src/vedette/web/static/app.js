@@ -140,6 +140,15 @@ function initGame() {
     return true;
   }
 
+  // a game played with the player's own dice: one tap per face, no typing
+  document.querySelectorAll(".dice-pad .face").forEach((b) => b.addEventListener("click", () => {
+    const box = document.getElementById("dice");
+    box.value = `${box.value.trim()} ${b.dataset.face}`.trim();
+  }));
+  document.querySelector(".dice-pad .face-clear")?.addEventListener("click", () => {
+    document.getElementById("dice").value = "";
+  });
+
   // -- the "next" panel: obligations first, then what is open now ---------------------------
   let chosenItem = null;
   function choose(item) {
