@@ -21,7 +21,9 @@ events, and the chance algebra that gives the exact odds of a whole procedure.
 from __future__ import annotations
 
 import itertools
+import json
 import math
+import shlex
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -156,8 +158,7 @@ class Obligation:
     open: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
 
     def command(self) -> str:
-        args = " ".join(f"{k}={_arg_text(v)}" for k, v in self.request.items())
-        return f"{self.procedure} {args}".strip()
+        return command_text(self.procedure, self.request)
 
     def matches(self, procedure: str, request: Mapping[str, Any]) -> bool:
         return procedure == self.procedure and all(
@@ -178,11 +179,25 @@ class Obligation:
 
 
 def _arg_text(v: Any) -> str:
+    """A request value as a person types it after ``KEY=`` (read back by ``parse_value``):
+    a list of plain words as ``a,b``; anything else JSON can say and text cannot, as JSON."""
     if isinstance(v, list | tuple):
-        return ",".join(map(str, v))
+        if all(isinstance(x, str) and x and "," not in x and x == x.strip() for x in v) and v:
+            return ",".join(v)
+        return json.dumps(to_json(list(v)), separators=(",", ":"))
     if isinstance(v, bool):
         return "true" if v else "false"
+    if isinstance(v, Mapping):
+        return json.dumps(to_json(v), separators=(",", ":"))
+    if v is None:
+        return "null"
     return str(v)
+
+
+def command_text(procedure: str, request: Mapping[str, Any]) -> str:
+    """``procedure KEY=VALUE ...`` as a shell runs it verbatim (values quoted where needed)."""
+    args = " ".join(shlex.quote(f"{k}={_arg_text(v)}") for k, v in request.items())
+    return f"{procedure} {args}".strip()
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -213,8 +228,7 @@ class Todo:
     refused: str = ""
 
     def command(self) -> str:
-        args = " ".join(f"{k}={_arg_text(v)}" for k, v in self.request.items())
-        return f"{self.procedure} {args}".strip()
+        return command_text(self.procedure, self.request)
 
     @property
     def complete(self) -> bool:
