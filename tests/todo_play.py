@@ -139,21 +139,41 @@ def play(
     return c
 
 
-def run(ruleset: str, games: int, steps: int, seed0: int = 0) -> Counts:
-    rs = rules.get(ruleset)
+def _chunk(args: tuple[str, list[tuple[str, int]], int]) -> Counts:
+    ruleset, games, steps = args
     total = Counts()
-    scenarios = list(rs.scenarios)
-    for i in range(games):
-        total.add(play(ruleset, scenarios[i % len(scenarios)], seed0 + i, steps))
+    for scenario, seed in games:
+        total.add(play(ruleset, scenario, seed, steps))
+    return total
+
+
+def run(ruleset: str, games: int, steps: int, seed0: int = 0, jobs: int = 1) -> Counts:
+    """``games`` games (the bundled scenarios in turn), on ``jobs`` processes."""
+    scenarios = list(rules.get(ruleset).scenarios)
+    todo = [(scenarios[i % len(scenarios)], seed0 + i) for i in range(games)]
+    if jobs <= 1:
+        return _chunk((ruleset, todo, steps))
+    from concurrent.futures import ProcessPoolExecutor
+
+    parts = [(ruleset, todo[i :: jobs * 8], steps) for i in range(jobs * 8)]
+    total = Counts()
+    with ProcessPoolExecutor(jobs) as pool:
+        for c in pool.map(_chunk, parts):
+            total.add(c)
     return total
 
 
 if __name__ == "__main__":
+    import os
+    import time
+
     name = sys.argv[1]
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 100
     k = int(sys.argv[3]) if len(sys.argv) > 3 else 60
-    out = run(name, n, k)
-    print(name, out.line())
+    jobs = int(os.environ.get("JOBS", "1"))
+    t0 = time.perf_counter()
+    out = run(name, n, k, jobs=jobs)
+    print(name, out.line(), f"({time.perf_counter() - t0:.0f} s, {jobs} processes)")
     print(" ", dict(sorted(out.procedures.items())))
     for p in out.problems[:40]:
         print("  -", p)
