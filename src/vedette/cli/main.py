@@ -354,6 +354,36 @@ def cmd_tables(ruleset: str, house_rules: str | None, as_json: bool) -> None:
     out(as_json, lines, [t.to_json() for t in tables.values()])
 
 
+@cli.command("reference", short_help="a ruleset's quick-reference sheet: every number")
+@click.argument("ruleset")
+@click.option("--house-rules", metavar="FILE", help="a house-rule TOML file to merge")
+@json_option
+def cmd_reference(ruleset: str, house_rules: str | None, as_json: bool) -> None:
+    """The quick-reference sheet of RULESET: its result tables, then every number of its rule
+    data (modifiers, ranges, distances, thresholds) with the rule each cites, from the data
+    the referee reads (a house-rule file merged, and its values marked, if given)."""
+    from vedette import rules
+    from vedette.rules.quickref import lines as sheet_lines
+    from vedette.rules.quickref import sheet
+    from vedette.schemas.rules import load_house_rules
+
+    rs = rules.get(ruleset)
+    house = load_house_rules(rs, house_rules) if house_rules else None
+    tables = rs.tables(house)
+    text = []
+    for t in tables.values():
+        text.append(f"{t.title or t.name}  {t.dice}  ({t.rule})")
+        text.extend(f"    {r.range_text:>6}  {r.result}" for r in t.rows)
+    sections = sheet(rs, house)
+    text.extend(sheet_lines(sections))
+    data = {
+        "ruleset": rs.name,
+        "tables": [t.to_json() for t in tables.values()],
+        "sections": [s.to_json() for s in sections],
+    }
+    out(as_json, text, data)
+
+
 @cli.group(
     "game",
     short_help="games: new, list, show, log, undo, export, import, use, rename",
