@@ -261,3 +261,20 @@ def test_an_answer_to_a_page_showing_the_map_leaves_the_map_out(tmp_path: Path) 
 def token_of(c: TestClient, game: str) -> str:
     page = c.get(f"/games/{game}").text
     return page.split('name="csrf-token" content="')[1].split('"')[0]
+
+
+def test_icon_manifest_and_compression(client: TestClient) -> None:
+    """Issue 26.9: no 404 for the icon; installable (a manifest with an icon); pages compressed
+    for a browser that takes gzip."""
+    r = client.get("/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
+    page = client.get("/")
+    assert '<link rel="manifest" href="/static/manifest.webmanifest">' in page.text
+    m = client.get("/static/manifest.webmanifest")
+    assert m.status_code == 200 and m.headers["content-type"].startswith(
+        "application/manifest+json"
+    )
+    assert m.json()["icons"][0]["src"] == "/static/icon.svg"
+    big = client.get("/help/solo_napoleonic/tables", headers={"Accept-Encoding": "gzip"})
+    assert big.status_code == 200 and big.headers.get("content-encoding") == "gzip"
+    assert "Content-Security-Policy" in big.headers
