@@ -330,3 +330,15 @@ def test_shell_completion_of_game_names(capsys: pytest.CaptureFixture[str], db: 
     assert complete(f"vedette --db {db} game show ", 5) == ["alpha", "beta"]
     assert complete(f"vedette --db {db}x game show ", 5) == []  # no database: none, none made
     assert not Path(db + "x").exists()
+
+
+def test_scenarios_have_titles_and_descriptions(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    """Issue 26.9: a scenario list names each scenario's title and says what it is."""
+    code, out, _ = run(capsys, db, "nab", "scenarios", "--json")
+    got = {s["name"]: s for s in json.loads(out)}
+    assert code == 0 and got["example1"]["title"] == "Herman's example, row 1"
+    assert "Vilnius (W1920)" in got["example1"]["description"]
+    code, out, _ = run(capsys, db, "asl", "scenarios")
+    assert out.startswith("sample  Orchard Crossroads (vedette sample)\n")

@@ -245,8 +245,15 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
         @click.command("scenarios", help=f"The bundled {rs_name} scenarios.")
         @json_option
         def scenarios(as_json: bool) -> None:
-            names = list(group.ruleset.scenarios)
-            out(as_json, names, names)
+            rs = group.ruleset
+            infos = [rs.scenario_info(n) for n in rs.scenarios]
+            width = max((len(i["name"]) for i in infos), default=0)
+            text = []
+            for i in infos:
+                text.append(f"{i['name']:<{width}}  {i['title']}")
+                if i["description"]:
+                    text.append(f"{'':<{width}}    {i['description']}")
+            out(as_json, text, infos)
 
         return scenarios
 

@@ -499,6 +499,23 @@ class Ruleset(Generic[S]):
             )
         return package_toml(self.data_package, self.scenarios[name])
 
+    def scenario_info(self, name: str) -> dict[str, str]:
+        """A bundled scenario's name, title (its ``title``, ``scenario.title`` or ``name``) and
+        description (the file's opening comment, in words), for lists a player chooses from."""
+        from importlib import resources
+
+        data = self.scenario(name)
+        inner = data.get("scenario")
+        title = data.get("title") or (inner.get("title") if isinstance(inner, Mapping) else None)
+        title = title or data.get("name") or name
+        text = resources.files(self.data_package).joinpath(self.scenarios[name]).read_text("utf-8")
+        lead: list[str] = []
+        for line in text.splitlines():
+            if not line.startswith("#"):
+                break
+            lead.append(line.lstrip("#").strip())
+        return {"name": name, "title": str(title), "description": " ".join(lead).strip()}
+
     @staticmethod
     def scenario_from_text(text: str, source: str) -> dict[str, Any]:
         return load_toml_text(text, source)

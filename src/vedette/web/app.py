@@ -148,7 +148,14 @@ def create_app(
         catalogue = []
         for name in rules.names():
             rs = rules.get(name)
-            catalogue.append({"name": name, "title": rs.title, "scenarios": list(rs.scenarios)})
+            catalogue.append(
+                {
+                    "name": name,
+                    "title": rs.title,
+                    "scenarios": list(rs.scenarios),
+                    "titles": {n: rs.scenario_info(n)["title"] for n in rs.scenarios},
+                }
+            )
         return page(
             request, "index.html", status, games=games, catalogue=catalogue, error=error, **ctx
         )

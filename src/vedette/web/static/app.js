@@ -75,8 +75,9 @@ function initIndex() {
   if (!rs || !sc) return;
   const fill = () => {
     const opt = rs.options[rs.selectedIndex];
+    const titles = JSON.parse(opt.dataset.titles || "{}");
     sc.replaceChildren(...(opt.dataset.scenarios || "").split(",").filter(Boolean)
-      .map((s) => el("option", { value: s }, s)));
+      .map((s) => el("option", { value: s }, titles[s] ? `${titles[s]} (${s})` : s)));
     if (sc.dataset.kept && [...sc.options].some((o) => o.value === sc.dataset.kept)) sc.value = sc.dataset.kept;
   };
   rs.addEventListener("change", () => { sc.dataset.kept = ""; fill(); });
