@@ -184,8 +184,8 @@ def test_unknown_procedure_did_you_mean(capsys: pytest.CaptureFixture[str], db: 
     assert "no procedure 'fixx'; did you mean 'fix'?" in err
     err = one_line_error(run(capsys, db, "nabb", "fix"))
     assert "did you mean 'nab'?" in err
-    err = one_line_error(run(capsys, db, "nab", "new"))  # a click usage error: one line too
-    assert "NAME" in err
+    err = one_line_error(run(capsys, db, "nab", "new", "--seed"))  # a click usage error too
+    assert "--seed" in err
     one_line_error(run(capsys, db, "roll", "2d6", "--seed", "x"))
     one_line_error(run(capsys, db, "nab", "fix", "--nonsense"))
 
@@ -342,3 +342,12 @@ def test_scenarios_have_titles_and_descriptions(
     assert "Vilnius (W1920)" in got["example1"]["description"]
     code, out, _ = run(capsys, db, "asl", "scenarios")
     assert out.startswith("sample  Orchard Crossroads (vedette sample)\n")
+
+
+def test_a_game_is_named_for_you(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    """Issue 26: starting a game needs no name; it is said to be the current game."""
+    code, out, _ = run(capsys, db, "nab", "new", "--seed", "1")
+    assert code == 0 and "game 'nab-1'" in out and "it is now the current game" in out
+    code, out, _ = run(capsys, db, "game", "new", "--ruleset", "asl", "--json")
+    assert code == 0 and json.loads(out)["game"] == "asl-1"
+    assert run(capsys, db, "nab", "new")[1].startswith("new napoleon_at_bay game 'nab-2'")

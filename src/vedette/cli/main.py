@@ -206,7 +206,7 @@ def table_ref(ref: str, house: str | None = None) -> Any:
 
 def new_game(
     ruleset: str,
-    name: str,
+    name: str | None,
     scenario: str,
     seed: int | None,
     options: Sequence[str],
@@ -216,6 +216,7 @@ def new_game(
 ) -> None:
     from vedette import rules
     from vedette.engine import Game
+    from vedette.engine.names import default_stem, free_name
     from vedette.schemas.rules import load_house_rules, load_scenario
 
     rs = rules.get(ruleset)
@@ -224,11 +225,16 @@ def new_game(
     opts = parse_options(rs, options)
     dice = "physical" if physical_dice else "seeded"
     with shell().store() as st:
+        name = name or free_name(st, default_stem(rs))
         g = Game.create(st, name, rs.name, scen, seed, opts, house, dice=dice)
         own = ", played with your own dice (--dice)" if physical_dice else ""
         out(
             as_json,
-            [f"new {rs.name} game {g.name!r} (seed {g.seed}){own}", g.render()],
+            [
+                f"new {rs.name} game {g.name!r} (seed {g.seed}){own}; it is now the current"
+                " game (other commands act on it unless given --game)",
+                g.render(),
+            ],
             {
                 "game": g.name,
                 "ruleset": rs.name,
@@ -400,11 +406,11 @@ def cmd_game(ctx: click.Context) -> None:
 
 
 @cmd_game.command("new")
-@click.argument("name")
+@click.argument("name", required=False)
 @click.option("--ruleset", required=True, help="the ruleset (or an alias: nab, asl, 2x2 ...)")
 @new_game_options
 def game_new(
-    name: str,
+    name: str | None,
     ruleset: str,
     scenario: str,
     seed: int | None,
@@ -413,7 +419,8 @@ def game_new(
     physical_dice: bool,
     as_json: bool,
 ) -> None:
-    """Start a game NAME from a scenario ('vedette RULESET new --help' lists its options)."""
+    """Start a game NAME (default: the ruleset and the next free number) from a scenario
+    ('vedette RULESET new --help' lists its options)."""
     new_game(ruleset, name, scenario, seed, options, house_rules, physical_dice, as_json)
 
 

@@ -222,11 +222,15 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
 
     if name == "new":
 
-        @click.command("new", help=f"Start a {rs_name} game NAME from a scenario.")
-        @click.argument("name")
+        @click.command(
+            "new",
+            help=f"Start a {rs_name} game from a scenario, called NAME (default: the ruleset's"
+            " name and the next free number, e.g. nab-1).",
+        )
+        @click.argument("name", required=False)
         @new_game_options
         def new(
-            name: str,
+            name: str | None,
             scenario: str,
             seed: int | None,
             options: Sequence[str],

@@ -46,6 +46,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from vedette import rules
 from vedette.data import load_toml_text
 from vedette.engine import Game
+from vedette.engine.names import default_stem, free_name
 from vedette.errors import GameError, VedetteError
 from vedette.rules.base import parse_value
 from vedette.schemas import Strict, check_tree, validate
@@ -181,7 +182,7 @@ def create_app(
     def new_game(
         request: Request,
         csrf: str = Form(""),
-        name: str = Form(...),
+        name: str = Form(""),
         ruleset: str = Form(...),
         scenario: str = Form("sample"),
         seed: str = Form(""),
@@ -197,12 +198,12 @@ def create_app(
                 scen = load_toml_text(_read_limited(upload), "uploaded scenario")
             else:
                 scen = rs.scenario(scenario)
-            Game.create(
-                sessions.store(), name.strip(), rs.name, scen, _seed(seed), _options(options)
-            )
+            store = sessions.store()
+            name = name.strip() or free_name(store, default_stem(rs))  # named for the player
+            Game.create(store, name, rs.name, scen, _seed(seed), _options(options))
         except VedetteError as e:
             return index_page(request, status=_status(e), new_error=one_line(e), kept=kept)
-        return RedirectResponse(f"/games/{quote(name.strip())}", status_code=303)
+        return RedirectResponse(f"/games/{quote(name)}", status_code=303)
 
     @app.post("/import")
     def import_game(
