@@ -546,9 +546,13 @@ function initGame() {
         document.querySelector("#next .next-item")?.classList.add("chosen");
         choose(first);
       } else refreshOdds(true);
+      // the result where the eye is; the keyboard back on the Next panel (issue 26.3, 26.5)
+      result.scrollIntoView({ block: "nearest" });
+      document.querySelector("#next .next-item")?.focus({ preventScroll: true });
       return true;
     } catch (e) {
       if (!fieldError(e.message)) result.append(el("p", { class: "error", role: "alert" }, e.message));
+      result.scrollIntoView({ block: "nearest" });
       return false;
     }
   }
