@@ -450,8 +450,10 @@ function initGame() {
     if (board) board.innerHTML = data.svg;
   }
 
+  // older entries, 200 at a time (a 340-action game pages back in two taps)
+  const LOG_MORE = 200;
   async function olderLog() {
-    const data = await get(`${api}/log?before=${oldest}&limit=50`);
+    const data = await get(`${api}/log?before=${oldest}&limit=${LOG_MORE}`);
     addLog(data.entries, "bottom");
     document.getElementById("log-more").hidden = !data.more;
   }
