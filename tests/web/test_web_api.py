@@ -287,3 +287,19 @@ def test_a_new_game_without_a_name_is_named(client: TestClient) -> None:
         follow_redirects=False,
     )
     assert r.status_code == 303 and r.headers["location"] == "/games/nab-1"
+
+
+def test_refused_odds_are_an_answer_not_an_error(client: TestClient) -> None:
+    """Issue 26.9: odds the rules refuse now answer 200 with the reason, naming the rule (no
+    400 logged in the browser's console for a question); bad input is still a 4xx."""
+    client.post(
+        "/games",
+        data={"csrf": token(client), "ruleset": "nab", "name": "nab1", "scenario": "sample"},
+    )
+    h = {"X-CSRF-Token": token(client)}
+    body = {"procedure": "fix", "request": {"moving": "F1", "contact": "R1"}}  # F1 has not moved
+    r = client.post("/api/games/nab1/odds", json=body, headers=h)
+    assert r.status_code == 200 and r.json()["odds"] == []
+    assert "Herman" in r.json()["refused"]
+    r = client.post("/api/games/nab1/odds", json={"procedure": "nope", "request": {}}, headers=h)
+    assert r.status_code in (400, 422)

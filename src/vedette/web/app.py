@@ -47,7 +47,7 @@ from vedette import rules
 from vedette.data import load_toml_text
 from vedette.engine import Game
 from vedette.engine.names import default_stem, free_name
-from vedette.errors import GameError, VedetteError
+from vedette.errors import GameError, RuleViolation, VedetteError
 from vedette.rules.base import parse_value
 from vedette.schemas import Strict, check_tree, validate
 from vedette.web import aar, audit, boards, simulate, views
@@ -318,7 +318,12 @@ def create_app(
     @app.post("/api/games/{name}/odds")
     def odds(name: str, body: Annotated[OddsBody, Depends(json_body(OddsBody))]) -> dict[str, Any]:
         with sessions.game(name) as g:
-            found = g.odds(body.procedure, _request(body.request))
+            try:
+                found = g.odds(body.procedure, _request(body.request))
+            except RuleViolation as e:
+                # odds are a question, and "none now, because..." is its answer: a 200 the
+                # page shows in words, not a failed request in the console (issue 26.9)
+                return {"odds": [], "refused": one_line(e)}
             return {"odds": [o.to_json() for o in found]}
 
     @app.post("/api/games/{name}/perform")

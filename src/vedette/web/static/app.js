@@ -279,7 +279,9 @@ function initGame() {
     }
     try {
       const data = await post(`${api}/odds`, { procedure: sel.value, request: request() });
-      if (ticket === pending) renderOdds(data.odds);
+      if (ticket !== pending) return;
+      if (data.refused) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${data.refused}`));
+      else renderOdds(data.odds);
     } catch (e) {
       if (ticket === pending) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${e.message}`));
     }
