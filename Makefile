@@ -23,12 +23,10 @@ demo: setup
 	$(BIN)/vedette demo
 
 # Debian's chromium for the real-browser tests (Playwright drives it; no browser download).
-SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Waits for apt's lock while another apt-get runs; off Debian, install your system's `chromium`
+# or set VEDETTE_CHROMIUM=/path/to/chromium (.ci/browser says so).
 browser:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
-	@chromium --version
+	@bash .ci/browser
 
 lint: setup
 	$(BIN)/ruff check src tests bench
@@ -36,7 +34,7 @@ lint: setup
 	$(BIN)/mypy
 
 test: setup browser lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 bench: setup
 	$(BIN)/python -m bench
