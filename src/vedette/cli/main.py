@@ -135,7 +135,8 @@ class Root(click.Group):
     "--db",
     metavar="PATH",
     default=None,
-    help="game database (default: $VEDETTE_DB or ~/.local/share/vedette/vedette.sqlite3)",
+    help="game database (default: $VEDETTE_DB, else vedette.sqlite3 in the user's data folder:"
+    " ~/.local/share/vedette on Linux)",
 )
 @click.option(
     "--version",
