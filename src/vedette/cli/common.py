@@ -76,7 +76,9 @@ def out(as_json: bool, text: Sequence[str] | str, data: Any) -> None:
     if as_json:
         click.echo(json.dumps(data, indent=2, default=str, ensure_ascii=False))
     else:
-        click.echo(text if isinstance(text, str) else "\n".join(text))
+        from vedette.cli.term import echo  # rich on a terminal, plain text otherwise
+
+        echo(text if isinstance(text, str) else "\n".join(text))
 
 
 def parse_kv(items: Sequence[str], what: str = "argument") -> dict[str, Any]:
