@@ -38,13 +38,9 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
         return
-    from importlib.metadata import PackageNotFoundError, version
+    from vedette import __version__  # the one version source (pyproject reads it too)
 
-    try:
-        v = version("vedette")
-    except PackageNotFoundError:  # running from a source tree that is not installed
-        from vedette import __version__ as v
-    click.echo(f"vedette {v}")
+    click.echo(f"vedette {__version__}")
     ctx.exit(0)
 
 
@@ -139,7 +135,8 @@ class Root(click.Group):
     "--db",
     metavar="PATH",
     default=None,
-    help="game database (default: $VEDETTE_DB or ~/.local/share/vedette/vedette.sqlite3)",
+    help="game database (default: $VEDETTE_DB, else vedette.sqlite3 in the user's data folder:"
+    " ~/.local/share/vedette on Linux)",
 )
 @click.option(
     "--version",

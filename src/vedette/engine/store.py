@@ -130,6 +130,10 @@ def migrate(db: sqlite3.Connection, path: str) -> int:
     for n in range(have, STORE_VERSION):
         db.execute("BEGIN IMMEDIATE")
         try:
+            # another process may have climbed this rung since we looked (two servers, one new db)
+            if int(db.execute("PRAGMA user_version").fetchone()[0]) > n:
+                db.execute("COMMIT")
+                continue
             for stmt in _statements(MIGRATIONS[n]):
                 db.execute(stmt)
             db.execute(f"PRAGMA user_version={n + 1}")
