@@ -34,11 +34,14 @@ from vedette.rules.napoleon_at_bay.model import (
     make_config,
     occupancy_of,
 )
+from vedette.rules.napoleon_at_bay.reach import move_targets, path_to
 from vedette.rules.napoleon_at_bay.schema import NabOptions, NabScenario
 from vedette.rules.pmap import PMap
 from vedette.rules.protocol import (
     DomainEvent,
+    Flow,
     Obligation,
+    Phase,
     Plan,
     Procedure,
     Todo,
@@ -447,12 +450,7 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
         if ticks is None:
             raise RuleViolation("terrain", f"{p.id} cannot move along {','.join(path)}")
     else:
-        found = m.cheapest_path(
-            m.index(start),
-            m.index(to[0]),
-            blocked={m.index(h) for h in enemy_hexes},
-            terminal={m.index(h) for h in stops} if state.config.stop_at_zoc else (),
-        )
+        found = path_to(state, p, to[0])
         if found is None:
             why = (
                 " without passing through an enemy piece or going on from an enemy ZOC"
@@ -460,8 +458,7 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
                 else " without passing through an enemy piece"
             )
             raise RuleViolation(SEQ, f"no path for {p.id} from {start} to {to[0]}{why}")
-        ticks, idx = found
-        path = tuple(m.ids[i] for i in idx)
+        ticks, path = found
     # every ZOC entered along the path, and where the move ends
     after_hexes = set(to)
     entered: list[str] = []
@@ -1112,6 +1109,28 @@ class NapoleonAtBay(Ruleset[NabState]):
             ),
         }
 
+    #: Herman (5) and the series' sequence of play: each side in turn moves (and fixes the
+    #: contact forces its moves make owed, Herman (1)-(4)), then fights
+    flow = Flow(
+        phases=(
+            Phase.of(
+                "movement",
+                ["move", "fix", "end_movement"],
+                rule=f"{SEQ} (Herman (1), (5))",
+                ends="end_movement, once every owed fixing is done (Herman (5))",
+            ),
+            Phase.of(
+                "combat",
+                ["end_combat"],
+                rule=f"{SEQ} (Herman (5): combat after all movement and fixing)",
+                ends="end_combat: the next side's movement phase",
+            ),
+        )
+    )
+
+    def current_phase(self, state: NabState) -> str | None:
+        return state.phase
+
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> NabState:
         return initial_state(self.data(options.get("house_rules")), scenario, options)
 
@@ -1129,16 +1148,21 @@ class NapoleonAtBay(Ruleset[NabState]):
                     SEQ,
                 )
             ]
-        out = [
-            Todo(
-                "move",
-                {"force": p.id},
-                f"move {p.id} ({p.name}) from {','.join(p.hexes)}",
-                SEQ,
-            )
-            for p in state.pieces.values()
-            if p.side == state.phasing and p.id not in state.moved
-        ]
+        out = []
+        for p in state.pieces.values():
+            if p.side != state.phasing or p.id in state.moved:
+                continue
+            to = move_targets(state, p)
+            if to:
+                out.append(
+                    Todo(
+                        "move",
+                        {"force": p.id},
+                        f"move {p.id} ({p.name}) from {','.join(p.hexes)}",
+                        SEQ,
+                        open={"to": to},
+                    )
+                )
         out.append(Todo("end_movement", {}, "end movement: the combat phase follows", "Herman (5)"))
         return out
 
