@@ -9,9 +9,10 @@ judges every entry (and every choice) with ``plan``: these are the candidates.
   pre-registration die with an AR (7.1), moves of stacks (ASL A4, the RtPh, the APh), the
   end of a phase's start (2.3) and the next phase.
 
-Choices of locations are few and readable (:data:`LOCATION_CHOICES`): the locations the
-scenario or the player described, those where stacks and minefields stand, and a moving
-stack's adjacent hexes. Any other location can still be typed.
+Choices of locations are few and readable (:data:`LOCATION_CHOICES`; a move's
+:data:`MOVE_CHOICES`): a moving stack's adjacent hexes and the unrevealed minefields'
+locations first, then the locations the scenario or the player described and those where
+stacks and minefields stand. Any other location can still be typed.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from vedette.rules.solitaire_asl.turn import window
 
 #: at most this many location choices per open field
 LOCATION_CHOICES = 24
+#: at most this many destinations per moving stack (todo judges each: keep it cheap)
+MOVE_CHOICES = 10
 
 #: who fires in each phase (ASL A3: the phasing side in its PFPh and AFPh; the other side in
 #: the DFPh and, as Defensive First Fire, in the MPh): the weapons whose bore-sight die is
@@ -47,9 +50,11 @@ def _side(state: State, who: str) -> tuple[str, ...]:
     return (state.phasing,) if who == "phasing" else (state.enemy(state.phasing),)
 
 
-def _locations(state: State, *extra: Iterable[str], but: Iterable[str] = ()) -> tuple[str, ...]:
+def _locations(
+    state: State, *extra: Iterable[str], but: Iterable[str] = (), most: int = LOCATION_CHOICES
+) -> tuple[str, ...]:
     """The readable location choices: the ones given first, then the described ones and those
-    with stacks or minefields, each once, capped at :data:`LOCATION_CHOICES`."""
+    with stacks or minefields, each once, capped at ``most``."""
     skip = set(but)
     seen: dict[str, None] = {}
     for group in (
@@ -61,7 +66,7 @@ def _locations(state: State, *extra: Iterable[str], but: Iterable[str] = ()) -> 
         for loc in group:
             if loc not in skip:
                 seen.setdefault(loc, None)
-    return tuple(seen)[:LOCATION_CHOICES]
+    return tuple(seen)[:most]
 
 
 def setup_offers(state: State) -> list[Todo]:
@@ -206,7 +211,7 @@ def move_offers(state: State) -> list[Todo]:
             continue
         near = state.layout.neighbors(s.location)
         mines = sorted({m.location for m in state.minefields if not m.revealed}, key=natural_key)
-        to = _locations(state, near, mines, but=(s.location,))
+        to = _locations(state, near, mines, but=(s.location,), most=MOVE_CHOICES)
         if to:
             out.append(
                 Todo(
