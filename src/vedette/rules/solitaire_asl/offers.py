@@ -74,27 +74,25 @@ def setup_offers(state: State) -> list[Todo]:
     for a in state.allotments:
         own = [s.location for s in state.stacks if s.side == a.side]
         where = _locations(state, sorted(set(own), key=natural_key))
-        if a.dummy_hip_placed < a.dummy_hip:
-            out.append(
-                Todo(
-                    "place",
-                    {"kind": "dummy_hip", "side": a.side},
-                    f"{a.side}: place {a.dummy_hip - a.dummy_hip_placed} more dummy HIP counters",
-                    "O'Leary 3.1.1",
-                    open={"location": where},
+        for kind, left, what, rule in (
+            ("dummy_hip", a.dummy_hip - a.dummy_hip_placed, "dummy HIP counters", "3.1.1"),
+            (
+                "dummy_minefield",
+                a.dummy_minefields - a.dummy_minefields_placed,
+                "dummy minefields",
+                "4.6.1",
+            ),
+        ):
+            if left > 0:
+                out.append(
+                    Todo(
+                        "place",
+                        {"kind": kind, "side": a.side},
+                        f"{a.side}: place {left} more {what}",
+                        f"O'Leary {rule}",
+                        open={"location": where},
+                    )
                 )
-            )
-        if a.dummy_minefields_placed < a.dummy_minefields:
-            n = a.dummy_minefields - a.dummy_minefields_placed
-            out.append(
-                Todo(
-                    "place",
-                    {"kind": "dummy_minefield", "side": a.side},
-                    f"{a.side}: place {n} more dummy minefields",
-                    "O'Leary 4.6.1",
-                    open={"location": where},
-                )
-            )
     for s in state.stacks:
         if s.status in (Status.CONCEALED, Status.REVEALED) and s.counters:
             out.append(
