@@ -7,7 +7,9 @@ judges every entry (and every choice) with ``plan``: these are the candidates.
 * play: the facts of an undescribed location a shift needs (issue 24 item 10), the shifts
   (2.3, 3.3.2, 5.1), the bore-sight die with each eligible weapon's shot (6.1), the
   pre-registration die with an AR (7.1), moves of stacks (ASL A4, the RtPh, the APh), the
-  end of a phase's start (2.3) and the next phase.
+  end of a phase's start (2.3), merges (2.2) and the next phase. Not offered: ``reveal``
+  (concealment, HIP and cloaking are lost by the ASL rules: the player reports it, it is not
+  a choice) and ``drop``/``fort`` (the player's own bookkeeping); they may be typed.
 
 Choices of locations are few and readable (:data:`LOCATION_CHOICES`; a move's
 :data:`MOVE_CHOICES`): a moving stack's adjacent hexes and the unrevealed minefields'
@@ -223,12 +225,32 @@ def move_offers(state: State) -> list[Todo]:
     return out
 
 
+def merge_offers(state: State) -> list[Todo]:
+    """O'Leary 2.2: stacks of one side and status in the same location and position may be
+    put together (potential dummy stacks at the end of their side's CCPh; plan checks it)."""
+    out = []
+    by_place: dict[tuple[str, str, str, str], list[str]] = {}
+    for s in state.stacks:
+        by_place.setdefault((s.side, s.status.value, s.location, s.position), []).append(s.id)
+    for (_, status, loc, _), ids in by_place.items():
+        for b in ids[1:]:
+            out.append(
+                Todo(
+                    "merge",
+                    {"a": ids[0], "b": b},
+                    f"merge {b} into {ids[0]} ({status.replace('_', ' ')}, {loc})",
+                    "O'Leary 2.2",
+                )
+            )
+    return out
+
+
 def offers(state: State, data: Mapping[str, Any], tables: Mapping[str, Any]) -> list[Todo]:
     """The actions open now, pre-filled where the state knows them (see the module)."""
     if state.phase == SETUP:
         return setup_offers(state)
     facts, shifts = shift_offers(state, data, tables)
-    out = [*facts, *shifts, *fire_offers(state), *move_offers(state)]
+    out = [*facts, *shifts, *fire_offers(state), *move_offers(state), *merge_offers(state)]
     if state.phase in ("MPh", "APh") and not state.acted:
         out.append(
             Todo(
