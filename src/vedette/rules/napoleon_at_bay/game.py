@@ -34,7 +34,7 @@ from vedette.rules.napoleon_at_bay.model import (
     make_config,
     occupancy_of,
 )
-from vedette.rules.napoleon_at_bay.reach import move_targets, path_to
+from vedette.rules.napoleon_at_bay.reach import enemy_zocs, move_targets, path_to
 from vedette.rules.napoleon_at_bay.schema import NabOptions, NabScenario
 from vedette.rules.pmap import PMap
 from vedette.rules.protocol import (
@@ -355,11 +355,7 @@ def _norm(state: NabState, key: str, hexes: Sequence[str]) -> tuple[str, ...]:
 
 
 def _enemy_zocs(state: NabState, side: str) -> list[tuple[Piece, set[str]]]:
-    return [
-        (q, fx.zoc_of(state, q))
-        for q in state.pieces.values()
-        if q.side != side and state.is_force(q) and q.kind in state.config.zoc_kinds
-    ]
+    return enemy_zocs(state, side)
 
 
 def _fixable(state: NabState, moving: Piece, contact: Piece) -> str | None:
@@ -424,12 +420,12 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
         if not free(h):
             raise RuleViolation(SEQ, f"{h} holds an enemy piece or a full stack")
     m = state.map
-    enemy_hexes = {h for q in state.pieces.values() if q.side != p.side for h in q.hexes}
     zocs = _enemy_zocs(state, p.side) if state.is_force(p) else []
     start = p.hexes[0]
-    # a ZOC the piece starts in is not entered (Herman (1)); the others stop it
-    stops = {h for q, z in zocs if not set(p.hexes) & z for h in z}
     if r.path:
+        enemy_hexes = {h for q in state.pieces.values() if q.side != p.side for h in q.hexes}
+        # a ZOC the piece starts in is not entered (Herman (1)); the others stop it
+        stops = {h for q, z in zocs if not set(p.hexes) & z for h in z}
         path = _norm(state, "path", r.path)
         if path[0] != start or path[-1] != to[0]:
             raise BadRequest(f"'path' must run from {start} (where {p.id} is) to {to[0]}")
@@ -469,7 +465,10 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
         if z & set(path[1:]) or z & after_hexes:
             entered.append(q.id)
     moved = replace(p, hexes=to, march=r.march, came_from=p.hexes)
-    after = _with_pieces(state, [moved], moving=p.id, moved=state.moved | {p.id})
+    # the state after the move, to judge each contact force entered (only when there is one)
+    after = (
+        _with_pieces(state, [moved], moving=p.id, moved=state.moved | {p.id}) if entered else state
+    )
     owed: list[str] = []
     why_not: dict[str, str] = {}
     already = {o.id for o in state.owed}

@@ -32,6 +32,24 @@ NEAR_CHOICES = 9
 _TREES: dict[str, tuple[NabState, dict[int, int], dict[int, int]]] = {}
 
 
+_ZOCS: dict[str, tuple[NabState, list[tuple[Piece, set[str]]]]] = {}
+
+
+def enemy_zocs(state: NabState, side: str) -> list[tuple[Piece, set[str]]]:
+    """The ZOC of every enemy force of ``side`` that exerts one (Herman (1): the ZOCs a move
+    may enter), kept for the state it was worked out for (todo judges many moves on one)."""
+    hit = _ZOCS.get(side)
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    out = [
+        (q, fx.zoc_of(state, q))
+        for q in state.pieces.values()
+        if q.side != side and state.is_force(q) and q.kind in state.config.zoc_kinds
+    ]
+    _ZOCS[side] = (state, out)
+    return out
+
+
 def tree(state: NabState, p: Piece) -> tuple[dict[int, int], dict[int, int]]:
     """The search from ``p``'s lead hex: ticks to each hex reached and the hex before it on
     the cheapest path (the same path, ties to the lower hex index, as the map's
@@ -69,11 +87,9 @@ def _search(state: NabState, p: Piece) -> tuple[dict[int, int], dict[int, int]]:
     stops: set[int] = set()
     if state.config.stop_at_zoc and state.is_force(p):
         mine = set(p.hexes)
-        for q in state.pieces.values():
-            if q.side != p.side and state.is_force(q) and q.kind in state.config.zoc_kinds:
-                z = fx.zoc_of(state, q)
-                if not mine & z:
-                    stops.update(m.index(h) for h in z)
+        for _, z in enemy_zocs(state, p.side):
+            if not mine & z:
+                stops.update(m.index(h) for h in z)
     src = m.index(p.hexes[0])
     dist = {src: 0}
     prev: dict[int, int] = {}
@@ -98,12 +114,7 @@ def _search(state: NabState, p: Piece) -> tuple[dict[int, int], dict[int, int]]:
 
 
 def _zoc_hexes(state: NabState, p: Piece) -> set[str]:
-    return {
-        h
-        for q in state.pieces.values()
-        if q.side != p.side and state.is_force(q) and q.kind in state.config.zoc_kinds
-        for h in fx.zoc_of(state, q)
-    }
+    return {h for _, z in enemy_zocs(state, p.side) for h in z}
 
 
 def move_targets(state: NabState, p: Piece) -> tuple[str, ...]:
