@@ -237,10 +237,14 @@ def test_errors_name_what_is_unknown(tmp_path: Path) -> None:
     assert "no stack 'D9'" in refused(g, "shift", {"a": "D9", "b": "D1"}, [1, 1])
     assert "no stack 'D9'" in refused(g, "move", {"stack": "D9", "to": "4P6"}, [])
     assert "no weapon 'zz'" in refused(g, "boresight", {"weapons": ["zz"], "target": "4P6"}, [1])
-    assert "no OBA module 'O9'" in refused(g, "prereg", {"module": "O9", "ar": "4P6"}, [1])
+    # an AR is placed with OBA fire (PFPh, DFPh): in the MPh the flow refuses it first
+    prereg = {"module": "O9", "ar": "4P6"}
+    assert "prereg is not part of the MPh" in refused(g, "prereg", prereg, [])
     assert "no unrevealed minefield 'M9'" in refused(
         g, "minefield", {"entered": "M9", "other": "M1"}, [1, 1]
     )
+    goto(g, "DFPh")
+    assert "no OBA module 'O9'" in refused(g, "prereg", {"module": "O9", "ar": "4P6"}, [1])
 
 
 def test_cli_ruleset_help_exits_zero(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -134,6 +134,7 @@ def test_asl_owed_decision(page: Any, live_server: str, live_db: Path) -> None:
     """A pre-registration die of 6 scatters the AR: the word on the scattered hex is owed
     (O'Leary 7.1); its entry fills the module and hex, the player picks yes or no."""
     g = make_game(live_db, "nx-asl-owed", "solitaire_asl")
+    g.perform("phase", {})  # an AR is placed with OBA fire: the Russian PFPh (7.1, ASL C1)
     g.perform("prereg", {"module": "O1", "ar": "4P5"}, [6, 1, 1])
     page.goto(f"{live_server}/games/nx-asl-owed")
     c = Clicks(page)

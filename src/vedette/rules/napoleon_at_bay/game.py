@@ -34,11 +34,14 @@ from vedette.rules.napoleon_at_bay.model import (
     make_config,
     occupancy_of,
 )
+from vedette.rules.napoleon_at_bay.reach import enemy_zocs, move_targets, path_to
 from vedette.rules.napoleon_at_bay.schema import NabOptions, NabScenario
 from vedette.rules.pmap import PMap
 from vedette.rules.protocol import (
     DomainEvent,
+    Flow,
     Obligation,
+    Phase,
     Plan,
     Procedure,
     Todo,
@@ -352,11 +355,7 @@ def _norm(state: NabState, key: str, hexes: Sequence[str]) -> tuple[str, ...]:
 
 
 def _enemy_zocs(state: NabState, side: str) -> list[tuple[Piece, set[str]]]:
-    return [
-        (q, fx.zoc_of(state, q))
-        for q in state.pieces.values()
-        if q.side != side and state.is_force(q) and q.kind in state.config.zoc_kinds
-    ]
+    return enemy_zocs(state, side)
 
 
 def _fixable(state: NabState, moving: Piece, contact: Piece) -> str | None:
@@ -421,12 +420,12 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
         if not free(h):
             raise RuleViolation(SEQ, f"{h} holds an enemy piece or a full stack")
     m = state.map
-    enemy_hexes = {h for q in state.pieces.values() if q.side != p.side for h in q.hexes}
     zocs = _enemy_zocs(state, p.side) if state.is_force(p) else []
     start = p.hexes[0]
-    # a ZOC the piece starts in is not entered (Herman (1)); the others stop it
-    stops = {h for q, z in zocs if not set(p.hexes) & z for h in z}
     if r.path:
+        enemy_hexes = {h for q in state.pieces.values() if q.side != p.side for h in q.hexes}
+        # a ZOC the piece starts in is not entered (Herman (1)); the others stop it
+        stops = {h for q, z in zocs if not set(p.hexes) & z for h in z}
         path = _norm(state, "path", r.path)
         if path[0] != start or path[-1] != to[0]:
             raise BadRequest(f"'path' must run from {start} (where {p.id} is) to {to[0]}")
@@ -447,12 +446,7 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
         if ticks is None:
             raise RuleViolation("terrain", f"{p.id} cannot move along {','.join(path)}")
     else:
-        found = m.cheapest_path(
-            m.index(start),
-            m.index(to[0]),
-            blocked={m.index(h) for h in enemy_hexes},
-            terminal={m.index(h) for h in stops} if state.config.stop_at_zoc else (),
-        )
+        found = path_to(state, p, to[0])
         if found is None:
             why = (
                 " without passing through an enemy piece or going on from an enemy ZOC"
@@ -460,8 +454,7 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
                 else " without passing through an enemy piece"
             )
             raise RuleViolation(SEQ, f"no path for {p.id} from {start} to {to[0]}{why}")
-        ticks, idx = found
-        path = tuple(m.ids[i] for i in idx)
+        ticks, path = found
     # every ZOC entered along the path, and where the move ends
     after_hexes = set(to)
     entered: list[str] = []
@@ -472,7 +465,10 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
         if z & set(path[1:]) or z & after_hexes:
             entered.append(q.id)
     moved = replace(p, hexes=to, march=r.march, came_from=p.hexes)
-    after = _with_pieces(state, [moved], moving=p.id, moved=state.moved | {p.id})
+    # the state after the move, to judge each contact force entered (only when there is one)
+    after = (
+        _with_pieces(state, [moved], moving=p.id, moved=state.moved | {p.id}) if entered else state
+    )
     owed: list[str] = []
     why_not: dict[str, str] = {}
     already = {o.id for o in state.owed}
@@ -1112,6 +1108,28 @@ class NapoleonAtBay(Ruleset[NabState]):
             ),
         }
 
+    #: Herman (5) and the series' sequence of play: each side in turn moves (and fixes the
+    #: contact forces its moves make owed, Herman (1)-(4)), then fights
+    flow = Flow(
+        phases=(
+            Phase.of(
+                "movement",
+                ["move", "fix", "end_movement"],
+                rule=f"{SEQ} (Herman (1), (5))",
+                ends="end_movement, once every owed fixing is done (Herman (5))",
+            ),
+            Phase.of(
+                "combat",
+                ["end_combat"],
+                rule=f"{SEQ} (Herman (5): combat after all movement and fixing)",
+                ends="end_combat: the next side's movement phase",
+            ),
+        )
+    )
+
+    def current_phase(self, state: NabState) -> str | None:
+        return state.phase
+
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> NabState:
         return initial_state(self.data(options.get("house_rules")), scenario, options)
 
@@ -1129,16 +1147,21 @@ class NapoleonAtBay(Ruleset[NabState]):
                     SEQ,
                 )
             ]
-        out = [
-            Todo(
-                "move",
-                {"force": p.id},
-                f"move {p.id} ({p.name}) from {','.join(p.hexes)}",
-                SEQ,
-            )
-            for p in state.pieces.values()
-            if p.side == state.phasing and p.id not in state.moved
-        ]
+        out = []
+        for p in state.pieces.values():
+            if p.side != state.phasing or p.id in state.moved:
+                continue
+            to = move_targets(state, p)
+            if to:
+                out.append(
+                    Todo(
+                        "move",
+                        {"force": p.id},
+                        f"move {p.id} ({p.name}) from {','.join(p.hexes)}",
+                        SEQ,
+                        open={"to": to},
+                    )
+                )
         out.append(Todo("end_movement", {}, "end movement: the combat phase follows", "Herman (5)"))
         return out
 

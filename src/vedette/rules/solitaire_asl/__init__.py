@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from vedette.dice import DiceSource, tables_from_data
 from vedette.rules.base import Outcome, Ruleset
-from vedette.rules.protocol import Plan, Procedure, Todo
+from vedette.rules.protocol import Flow, Phase, Plan, Procedure, Todo
 from vedette.rules.solitaire_asl import procedures as pr
 from vedette.rules.solitaire_asl.boresight import (
     plan_boresight,
@@ -27,7 +27,8 @@ from vedette.rules.solitaire_asl.boresight import (
 )
 from vedette.rules.solitaire_asl.fold import EVENTS, FOLDS, apply_event
 from vedette.rules.solitaire_asl.minefields import plan_minefield, run_minefield
-from vedette.rules.solitaire_asl.model import SETUP, Op, State, Status
+from vedette.rules.solitaire_asl.model import SETUP, State
+from vedette.rules.solitaire_asl.offers import offers
 from vedette.rules.solitaire_asl.planner import plan_planner, resolve_planner
 from vedette.rules.solitaire_asl.render import render_state, state_json
 from vedette.rules.solitaire_asl.requests import (
@@ -52,7 +53,50 @@ from vedette.rules.solitaire_asl.requests import (
 from vedette.rules.solitaire_asl.schema import AslOptions, AslScenario
 from vedette.rules.solitaire_asl.setup import build_state
 from vedette.rules.solitaire_asl.shift import plan_shift, run_shift
-from vedette.rules.solitaire_asl.turn import window
+
+
+def _flow() -> Flow:
+    """The sequence of play (ASL A3) with the article's windows: set-up (placing the dummy
+    counters, 3.1.1, 4.6.1; marking potential dummy stacks, 2.1), then each player turn's
+    PFPh, MPh, DFPh, AFPh, RtPh, APh and CCPh. Shifts are tried in the phases some window of
+    2.3, 3.3.2 or 5.1 opens (the plan checks which kind, whose, and the start of the phase);
+    a weapon's bore-sight die goes with its fire (6.1: PFPh, MPh Defensive First Fire, DFPh,
+    AFPh); an AR's pre-registration die with OBA (7.1: PFPh, DFPh); stacks move in the MPh,
+    RtPh and APh, and a minefield exchange follows a unit's entry (4.6.2, 4.6.4)."""
+    every = ("phase", "act", "merge", "drop")
+    fire = ("boresight",)
+    # each phase names the article's rules that open (or keep closed) what it allows: 2.2
+    # (potential dummy stacks are made only at set-up), 2.3/5.1 (the starts of phases),
+    # 3.3.2 (HIP windows), 4.6.2 (minefield entry), 6.1 (fire), 7.1 (OBA)
+    play = {
+        "PFPh": ((*every, "shift", *fire, "prereg"), "2.2, 3.3.2, 6.1, 7.1"),
+        "MPh": ((*every, "shift", *fire, "move", "minefield"), "2.2, 2.3, 3.3.2, 4.6.2, 5.1, 6.1"),
+        "DFPh": ((*every, "shift", *fire, "prereg"), "2.2, 3.3.2, 6.1, 7.1"),
+        "AFPh": ((*every, "shift", *fire), "2.2, 5.1, 6.1"),
+        "RtPh": ((*every, "move", "minefield"), "2.2, 2.3, 3.3.2, 4.6.2, 5.1"),
+        "APh": ((*every, "shift", "move", "minefield"), "2.2, 2.3, 3.3.2, 4.6.2, 5.1"),
+        "CCPh": (every, "2.2, 2.3, 3.3.2, 5.1"),
+    }
+    phases = [
+        Phase.of(
+            SETUP,
+            ["place", "mark", "drop", "phase"],
+            rule="O'Leary 2.3 (nothing moves or shifts in set-up); 2.1, 3.1.1, 4.6.1",
+            ends="phase: the first player's PFPh",
+        )
+    ]
+    phases += [
+        Phase.of(
+            name,
+            allows,
+            rule=f"ASL A3 ({name}); " + ", ".join(f"O'Leary {r}" for r in why.split(", ")),
+            ends="phase",
+        )
+        for name, (allows, why) in play.items()
+    ]
+    # stating facts and what the ASL rules reveal, and the owed word on a scattered hex, at
+    # any time
+    return Flow(tuple(phases), always=frozenset({"location", "fort", "reveal", "decide"}))
 
 
 class SolitaireASL(Ruleset[State]):
@@ -66,6 +110,7 @@ class SolitaireASL(Ruleset[State]):
     scenarios: Mapping[str, str] = MappingProxyType({"sample": "sample.toml"})
     events = EVENTS
     folds = FOLDS
+    flow = _flow()
 
     def __init__(self) -> None:
         def _d(state: State) -> dict[str, Any]:
@@ -154,7 +199,7 @@ class SolitaireASL(Ruleset[State]):
             "location": simple(
                 "location",
                 LocationRequest,
-                pr.run_location,
+                lambda s, r: pr.run_location(s, r, _d(s)),
                 "state the facts of a location",
                 "O'Leary 2.4, 2.5, 4.2",
             ),
@@ -249,87 +294,21 @@ class SolitaireASL(Ruleset[State]):
         return apply_event(state, event)
 
     def options(self, state: State) -> list[Todo]:
-        """The actions open now, pre-filled where the state knows them."""
-        if state.phase == SETUP:
-            out = [Todo("phase", {}, "start play: the first player's PFPh", "ASL A3")]
-            for a in state.allotments:
-                if a.dummy_hip_placed < a.dummy_hip:
-                    out.append(
-                        Todo(
-                            "place",
-                            {"kind": "dummy_hip", "side": a.side},
-                            f"{a.side}: place {a.dummy_hip - a.dummy_hip_placed} more dummy HIP"
-                            " counters (location=...)",
-                            "O'Leary 3.1.1",
-                        )
-                    )
-                if a.dummy_minefields_placed < a.dummy_minefields:
-                    n = a.dummy_minefields - a.dummy_minefields_placed
-                    out.append(
-                        Todo(
-                            "place",
-                            {"kind": "dummy_minefield", "side": a.side},
-                            f"{a.side}: place {n} more dummy minefields (location=...)",
-                            "O'Leary 4.6.1",
-                        )
-                    )
-            return out
-        from vedette.errors import VedetteError
-
-        out = []
+        """The actions open now (offers.py): complete, or open with their choices."""
         hr = state.options.get("house_rules")
-        data, tables = self.data(hr), self.tables(hr)
-        for side in state.sides:
-            for ra, rb, kind in pr.shift_candidates(state, side):
-                if not window(state, side, Op(kind)).open:
-                    continue
-                try:
-                    req = ShiftRequest(a=ra, b=rb, kind=kind, side=side)  # type: ignore[arg-type]
-                    plan_shift(state, req, data, tables)
-                except VedetteError:
-                    continue
-                out.append(
-                    Todo(
-                        "shift",
-                        {"a": ra, "b": rb, "kind": kind, "side": side},
-                        f"{side} may try a {kind} shift {ra} <-> {rb}",
-                        "O'Leary 2.3, 3.3.2, 5.1",
-                    )
-                )
-        if state.phase in ("MPh", "APh") and not state.acted:
-            out.append(Todo("act", {}, f"close the start of the {state.phasing} {state.phase}"))
-        out.append(Todo("phase", {}, "on to the next phase", "ASL A3"))
-        return out
+        return offers(state, self.data(hr), self.tables(hr))
+
+    def current_phase(self, state: State) -> str | None:
+        return state.phase
 
     def legal_requests(
         self, state: State, rng: Any, n: int = 40
     ) -> Iterator[tuple[str, dict[str, Any]]]:
-        """Requests that are all legal now: owed decisions first, then the shifts open now
-        (each checked by its plan), moves of the phasing side's movable stacks, the phase."""
-        from vedette.errors import VedetteError
-
-        for o in state.owed:
-            yield "decide", {"id": o.request["id"], "ok": rng.random() < 0.5}
-        procs = self.protocol_procedures()
-        cands: list[tuple[str, dict[str, Any]]] = []
-        for t in self.options(state):
-            if t.procedure in ("shift", "act"):
-                cands.append((t.procedure, dict(t.request)))
-        if state.phase != SETUP:
-            for s in state.stacks:
-                if s.side == state.phasing and s.status not in (Status.HIP, Status.DUMMY_HIP):
-                    col = rng.choice("ABCDEFGHIJ")
-                    cands.append(
-                        ("move", {"stack": s.id, "to": f"{s.location[0]}{col}{rng.randint(1, 9)}"})
-                    )
-        rng.shuffle(cands)
-        for name, req in cands[:n]:
-            try:
-                procs[name].plan(state, procs[name].parse(req))
-            except VedetteError:
-                continue
-            yield name, req
-        yield "phase", {}
+        """Requests that are all legal now: ``todo``'s entries (owed first), each open field
+        filled with one of its offered choices."""
+        for t in self.todo(state)[:n]:
+            if not t.refused:
+                yield t.procedure, {**t.request, **{k: rng.choice(v) for k, v in t.open.items()}}
 
     def render(self, state: State) -> str:
         return render_state(state)

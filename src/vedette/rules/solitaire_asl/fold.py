@@ -369,6 +369,7 @@ def decision(what: str, ident: str, hexid: str, label: str) -> Obligation:
         rule,
         f"the decision whether {label} could {verb} {hexid}",
         blocks=(),
+        open={"ok": (True, False)},  # the player's word: either answer discharges it
     )
 
 
@@ -403,6 +404,71 @@ def fold_decided(state: State, e: Decided) -> State:
     return fold_changes(s, e)
 
 
+def mine_choices(state: State, m: Minefield) -> tuple[str, ...]:
+    """O'Leary 4.6.2, 4.6.5: the unrevealed minefields of ``m``'s side and kind (hidden with
+    hidden, known with known) it may be exchanged with."""
+    return tuple(
+        x.id
+        for x in state.minefields
+        if x.id != m.id and not x.revealed and x.side == m.side and x.known == m.known
+    )
+
+
+def minefield_offer(m: Minefield, stack: str, others: tuple[str, ...]) -> Obligation:
+    """O'Leary 4.6.2: a unit entered ``m``'s location before its strength was revealed: its
+    owner "may" try to exchange it. Owed (nothing else happens before the entering unit meets
+    the mines), declined with ``waive`` (the text's "may")."""
+    return Obligation(
+        f"minefield:{m.id}",
+        "minefield",
+        {"entered": m.id},
+        "O'Leary 4.6.2",
+        f"the {m.side} attempt to exchange minefield {m.id} ({m.location}), entered by {stack},"
+        " with another unrevealed minefield (the player may decline: 'waive minefield:"
+        f"{m.id}')",
+        open={"other": others},
+    )
+
+
+def fold_moved(state: State, e: StackMoved) -> State:
+    """A stack moved (ASL A4): entering a location whose minefield's strength is not revealed
+    offers the exchange of 4.6.2 (where another unrevealed minefield of its kind exists)."""
+    s = fold_changes(state, e)
+    add = []
+    for m in s.minefields:
+        if m.location == e.to and not m.revealed:
+            others = mine_choices(s, m)
+            if others:
+                add.append(minefield_offer(m, e.stack, others))
+    return _owe(s, add) if add else s
+
+
+def lapse(state: State) -> State:
+    """Owed steps the board has made impossible lapse (issue 22: never a dead end): a
+    minefield exchange once the entered minefield is revealed or gone (its choices follow the
+    minefields still unrevealed; none left: it lapses), a bore-sight decision once its
+    weapon has left the board."""
+    if not state.owed:
+        return state
+    keep: list[Obligation] = []
+    changed = False
+    for o in state.owed:
+        if o.procedure == "minefield":
+            m = state.minefield(str(o.request["entered"]))
+            others = mine_choices(state, m) if m is not None and not m.revealed else ()
+            if not others:
+                changed = True
+                continue
+            if tuple(o.open.get("other", ())) != others:
+                o = dataclasses.replace(o, open={"other": others})
+                changed = True
+        elif o.id.startswith("boresight:") and state.counter(str(o.request["id"])) is None:
+            changed = True
+            continue
+        keep.append(o)
+    return replace(state, owed=tuple(keep)) if changed else state
+
+
 FOLDS: dict[type[Any], Any] = {cls: fold_changes for cls in EVENTS}
 FOLDS.update(
     {
@@ -410,8 +476,21 @@ FOLDS.update(
         BoresightRolled: fold_boresight,
         PreregRolled: fold_prereg,
         Decided: fold_decided,
+        StackMoved: fold_moved,
     }
 )
+
+
+def _lapsing(fold: Any) -> Any:
+    def folded(state: State, e: Any) -> State:
+        return lapse(fold(state, e))
+
+    folded.__name__ = getattr(fold, "__name__", "fold")
+    return folded
+
+
+# every fold ends with the owed steps the board made impossible lapsing (issue 22)
+FOLDS = {cls: _lapsing(f) for cls, f in FOLDS.items()}
 
 
 def apply_event(state: State, event: Any) -> State:

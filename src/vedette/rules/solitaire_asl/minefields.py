@@ -16,7 +16,7 @@ from vedette.rules.base import Outcome
 from vedette.rules.solitaire_asl.fold import Patch
 from vedette.rules.solitaire_asl.model import Minefield, Op, State
 from vedette.rules.solitaire_asl.requests import MinefieldRequest
-from vedette.rules.solitaire_asl.shift import Party, shift_modifiers
+from vedette.rules.solitaire_asl.shift import Party, assumed_facts, shift_modifiers
 from vedette.rules.solitaire_asl.turn import bookkeeping, phase_key, require_window
 
 RULE = "O'Leary 4.6.2"
@@ -73,6 +73,9 @@ def plan_minefield(
     )
     table = tables["minefield_shift"]
     label = f"minefield shift {e.id} ({e.location}) <-> {o.id} ({o.location})"
+    label += assumed_facts(
+        state, [(e.location, o.location)], req, (e.location,) if default_los else ()
+    )
     return MinefieldPlan(e, o, Check("2d6", tuple(mods), table, label, RULE), table)
 
 

@@ -366,9 +366,12 @@ def run_place(state: State, req: PlaceRequest, data: Mapping[str, Any]) -> Outco
     return Outcome((p.event("place"),), (), msg)
 
 
-def run_location(state: State, req: LocationRequest) -> Outcome:
+def run_location(
+    state: State, req: LocationRequest, data: Mapping[str, Any] | None = None
+) -> Outcome:
     """The player states facts of a location: TEM, terrain, enemy LOS, LV, Concealment Terrain,
-    fortification kinds that could not be set up there."""
+    fortification kinds that could not be set up there. A terrain kind of the data's
+    ``[terrain_tem]`` stated without a TEM brings its TEM (issue 24 item 10)."""
     lid = req.id
     parse_hex_id(lid)
     state.layout.hex(lid)
@@ -378,6 +381,9 @@ def run_location(state: State, req: LocationRequest) -> Outcome:
         v = getattr(req, k)
         if v is not None:
             upd[k] = v
+    kinds = (data or {}).get("terrain_tem", {})
+    if req.tem is None and req.terrain is not None and req.terrain in kinds:
+        upd["tem"] = int(kinds[req.terrain])
     if req.forbid is not None:
         for k in req.forbid:
             if k not in FORTIFICATION_KINDS:

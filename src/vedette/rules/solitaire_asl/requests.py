@@ -76,7 +76,9 @@ class PlaceRequest:
     side: str = arg("whose")
     location: str = arg("where")
     position: str = arg("foxhole, crest, ...", default="")
-    name: str = arg("the placed counter's id (default: X1, X2 ... / M1, M2 ...)", default="")
+    name: str = arg(
+        "the placed counter's id (default: after its location, X4Q6 / M4Q6)", default=""
+    )
 
 
 @dataclass(frozen=True, slots=True)

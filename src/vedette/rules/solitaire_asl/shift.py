@@ -366,7 +366,14 @@ def shift_modifiers(
         mods.append(Modifier(int(drm.get("lv_hindrance", -1)), "LV hindrance at all ranges", RULE))
     if state.night:
         mods.append(Modifier(int(drm.get("night", -2)), "night scenario", RULE))
-    everyone = (*a.counters, *b.counters, *(c for pair in extra for x in pair for c in x.counters))
+    # each counter once: a stack shifting with itself (2.3) is both parties, and its Gun or
+    # vehicle gives its starred DRM once, not a second time shown as "not counted"
+    everyone = tuple(
+        {
+            c.id: c
+            for c in (*a.counters, *b.counters, *(c for p in extra for x in p for c in x.counters))
+        }.values()
+    )
     emplaced = [c.name for c in everyone if c.kind == "gun" and c.emplaced]
     if emplaced:
         mods.append(
@@ -376,6 +383,37 @@ def shift_modifiers(
     if state.extra_drm:
         mods.append(Modifier(state.extra_drm, "scenario shift DRM (2.5 remark)", RULE))
     return mods
+
+
+def assumed_facts(
+    state: State, parties: Sequence[tuple[str, str]], req: Facts, los_given: Sequence[str] = ()
+) -> str:
+    """Issue 24 item 10: the facts a shift DR takes for locations the player never described
+    (not in the scenario, no 'location' stated): TEM 0 and out of enemy LOS, said in so many
+    words, unless the request states them (``los_given``: locations whose LOS the rules
+    settle otherwise, e.g. an entered minefield's, 4.6.2) (``tem_a``/``los_a`` for the first
+    location of each
+    pair, ``tem_b``/``los_b`` for the second, ``los`` for both). '' when nothing is assumed."""
+    described = {x.id for x in state.locations}
+    out: list[str] = []
+    for la, lb in parties:
+        for loc, tem, los in ((la, req.tem_a, req.los_a), (lb, req.tem_b, req.los_b)):
+            if loc in described or any(loc in x for x in out):
+                continue
+            what = []
+            if tem is None:
+                what.append("TEM 0")
+            if los is None and req.los is None and loc not in los_given:
+                what.append("not in enemy LOS")
+            if what:
+                out.append(f"{loc} ({', '.join(what)})")
+    if not out:
+        return ""
+    return (
+        " [assumed, location not described: "
+        + "; ".join(out)
+        + " - state it with 'location ID terrain=.. los=..']"
+    )
 
 
 # -- legality -----------------------------------------------------------------------------------
@@ -510,6 +548,9 @@ def plan_shift(
     label = f"shift {a.label} <-> {b.label}" if b is not a else f"shift {a.label} with itself"
     for xa, xb in extra:
         label += f" with {xa.id} <-> {xb.id}"
+    label += assumed_facts(
+        state, [(a.location, b.location), *((p.location, q.location) for p, q in parties)], req
+    )
     check = Check("2d6", tuple(mods), table, label, RULE)
     plan = ShiftPlan(
         op,
@@ -581,6 +622,13 @@ def _pair(
             raise RuleViolation("O'Leary 2.5", f"{s.id} is TI")
     if sa.side != sb.side:
         raise RuleViolation("O'Leary 2.3", f"{sa.id} and {sb.id} belong to different sides")
+    if sa.id != sb.id and sa.location == sb.location:
+        # a shift exchanges two stacks' locations (2.3): two stacks in one location have none
+        # to exchange, and such a "shift" would still count for the +1 of later ones (2.5)
+        raise RuleViolation(
+            "O'Leary 2.3",
+            f"{sa.id} and {sb.id} are both in {sa.location}: a shift exchanges two locations",
+        )
     if op == Op.DUMMY:
         if sa.status == Status.DUMMY and sb.status == Status.POTENTIAL_DUMMY:
             sa, sb = sb, sa
@@ -689,6 +737,9 @@ def _plan_hip(
     label = f"HIP shift {a.label} <-> {b.label}"
     for sub in subs:
         label += f" with {sub.a.location} <-> {sub.b.location}"
+    label += assumed_facts(
+        state, [(loc_a, loc_b), *((sub.a.location, sub.b.location) for sub in subs)], req
+    )
     check = Check("2d6", tuple(mods), table, label, RULE)
     ids_a = tuple([c.id for c in move_a[0]] + [s.id for s in move_a[1]] + [f.id for f in move_a[2]])
     ids_b = tuple([c.id for c in move_b[0]] + [s.id for s in move_b[1]] + [f.id for f in move_b[2]])

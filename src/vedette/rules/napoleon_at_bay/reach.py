@@ -1,0 +1,147 @@
+"""Where a move can go: the destinations ``todo`` offers for ``move force=F`` (issue 22).
+
+The solitaire system leaves movement allowances to the series rules; what it adds is that a
+moving force may not pass through an enemy piece, and (option ``stop_at_zoc``, the series'
+ZOC rule) stops in the first enemy ZOC it enters (Herman (1): a ZOC it starts in is not
+"entered"). The offer is the hexes the default (cheapest) path of ``plan_move`` reaches under
+those rules, where the piece may stand: passable terrain, no enemy piece, room to stack.
+
+Offered choices are capped (:data:`MOVE_CHOICES`): first the hexes in an enemy ZOC (where a
+fixing may follow, Herman (1)), nearest first, then the nearest other hexes, then the
+farthest ones, so that a player (and random play) can both probe the screen and march away.
+Any other reachable hex can still be typed: the cap bounds the offer, not the rules.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from vedette.rules.napoleon_at_bay import fixing as fx
+from vedette.rules.napoleon_at_bay.model import NabState, Piece
+
+#: at most this many destinations are offered per force (ZOC hexes, nearest, farthest)
+MOVE_CHOICES = 30
+#: of which at most this many are hexes in an enemy ZOC, and this many the nearest others
+ZOC_CHOICES = 12
+NEAR_CHOICES = 9
+
+
+#: the last few search trees, by piece, each with the state it was made for (held, so that
+#: its identity stays unique): ``todo`` judges every offered destination of a force with
+#: ``plan_move`` on the same state, and each needs the same search
+_TREES: dict[str, tuple[NabState, dict[int, int], dict[int, int]]] = {}
+
+
+_ZOCS: dict[str, tuple[NabState, list[tuple[Piece, set[str]]]]] = {}
+
+
+def enemy_zocs(state: NabState, side: str) -> list[tuple[Piece, set[str]]]:
+    """The ZOC of every enemy force of ``side`` that exerts one (Herman (1): the ZOCs a move
+    may enter), kept for the state it was worked out for (todo judges many moves on one)."""
+    hit = _ZOCS.get(side)
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    out = [
+        (q, fx.zoc_of(state, q))
+        for q in state.pieces.values()
+        if q.side != side and state.is_force(q) and q.kind in state.config.zoc_kinds
+    ]
+    _ZOCS[side] = (state, out)
+    return out
+
+
+def tree(state: NabState, p: Piece) -> tuple[dict[int, int], dict[int, int]]:
+    """The search from ``p``'s lead hex: ticks to each hex reached and the hex before it on
+    the cheapest path (the same path, ties to the lower hex index, as the map's
+    ``cheapest_path`` with the same blocked and stopping hexes)."""
+    hit = _TREES.get(p.id)
+    if hit is not None and hit[0] is state:
+        return hit[1], hit[2]
+    dist, prev = _search(state, p)
+    if len(_TREES) > 16:
+        _TREES.clear()
+    _TREES[p.id] = (state, dist, prev)
+    return dist, prev
+
+
+def path_to(state: NabState, p: Piece, target: str) -> tuple[int, tuple[str, ...]] | None:
+    """The cheapest path of ``p``'s lead component to ``target`` (ticks, hex ids), or None."""
+    m = state.map
+    dist, prev = tree(state, p)
+    t = m.index(target)
+    if t not in dist:
+        return None
+    src = m.index(p.hexes[0])
+    idx = [t]
+    while idx[-1] != src:
+        idx.append(prev[idx[-1]])
+    return dist[t], tuple(m.ids[i] for i in reversed(idx))
+
+
+def _search(state: NabState, p: Piece) -> tuple[dict[int, int], dict[int, int]]:
+    """Ticks to every hex the lead component reaches by the rules ``plan_move`` applies to
+    a move without a given path: never into an enemy-occupied hex, and no further from an
+    enemy ZOC hex entered (``stop_at_zoc``)."""
+    m = state.map
+    enemy = {m.index(h) for q in state.pieces.values() if q.side != p.side for h in q.hexes}
+    stops: set[int] = set()
+    if state.config.stop_at_zoc and state.is_force(p):
+        mine = set(p.hexes)
+        for _, z in enemy_zocs(state, p.side):
+            if not mine & z:
+                stops.update(m.index(h) for h in z)
+    src = m.index(p.hexes[0])
+    dist = {src: 0}
+    prev: dict[int, int] = {}
+    heap = [(0, src)]
+    done: set[int] = set()
+    while heap:
+        d, u = heapq.heappop(heap)
+        if u in done:
+            continue
+        done.add(u)
+        if u in stops and u != src:
+            continue
+        for v, c in m.out_edges[u]:
+            if v in enemy:
+                continue
+            nd = d + c
+            if v not in dist or nd < dist[v]:
+                dist[v] = nd
+                prev[v] = u
+                heapq.heappush(heap, (nd, v))
+    return dist, prev
+
+
+def _zoc_hexes(state: NabState, p: Piece) -> set[str]:
+    return {h for _, z in enemy_zocs(state, p.side) for h in z}
+
+
+def move_targets(state: NabState, p: Piece) -> tuple[str, ...]:
+    """The destinations offered for ``p``: one hex id ("W2020") per one-hex force, a
+    comma-joined array ("W2020,W2021") for a multi-hex force (its lead component reaches the
+    first hex, the others stand in touching hexes). Capped at :data:`MOVE_CHOICES`."""
+    m = state.map
+    free = fx._free_for(state, p, {p.id})
+    k = len(p.hexes)
+    start = p.hexes[0]
+    found: list[tuple[int, str, str]] = []  # (ticks, lead hex, offered value)
+    for i, d in tree(state, p)[0].items():
+        h = m.ids[i]
+        if h == start or not free(h):
+            continue
+        if k == 1:
+            found.append((d, h, h))
+            continue
+        arrays = fx._polyhexes(state, (h,), k, free)
+        if arrays:
+            found.append((d, h, ",".join(arrays[0])))
+    found.sort()
+    zoc = _zoc_hexes(state, p) - set(p.hexes) if state.is_force(p) else set()
+    near_zoc = [f for f in found if any(x in zoc for x in f[2].split(","))][:ZOC_CHOICES]
+    rest = [f for f in found if f not in near_zoc]
+    far = MOVE_CHOICES - len(near_zoc) - NEAR_CHOICES
+    chosen = near_zoc + rest[:NEAR_CHOICES]
+    if far > 0:
+        chosen += [f for f in rest[NEAR_CHOICES:][-far:]]
+    return tuple(v for _, _, v in chosen)

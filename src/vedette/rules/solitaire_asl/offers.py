@@ -1,0 +1,264 @@
+"""What ``todo`` offers (issue 22): every kind of action the article and the ASL turn allow
+now, complete where the state settles it, open with the candidate choices otherwise. The core
+judges every entry (and every choice) with ``plan``: these are the candidates.
+
+* set-up: ``place`` of the allotted dummy HIP counters and dummy minefields (3.1.1, 4.6.1),
+  open on ``location``; ``mark`` of a concealed stack as a potential dummy stack (2.1);
+* play: the facts of an undescribed location a shift needs (issue 24 item 10), the shifts
+  (2.3, 3.3.2, 5.1), the bore-sight die with each eligible weapon's shot (6.1), the
+  pre-registration die with an AR (7.1), moves of stacks (ASL A4, the RtPh, the APh), the
+  end of a phase's start (2.3), merges (2.2) and the next phase. Not offered: ``reveal``
+  (concealment, HIP and cloaking are lost by the ASL rules: the player reports it, it is not
+  a choice) and ``drop``/``fort`` (the player's own bookkeeping); they may be typed.
+
+Choices of locations are few and readable (:data:`LOCATION_CHOICES`; a move's
+:data:`MOVE_CHOICES`): a moving stack's adjacent hexes and the unrevealed minefields'
+locations first, then the locations the scenario or the player described and those where
+stacks and minefields stand. Any other location can still be typed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from vedette.errors import VedetteError
+from vedette.rules.protocol import Todo
+from vedette.rules.solitaire_asl import procedures as pr
+from vedette.rules.solitaire_asl.model import SETUP, Op, State, Status, natural_key
+from vedette.rules.solitaire_asl.requests import ShiftRequest
+from vedette.rules.solitaire_asl.shift import HIP_KINDS, plan_shift
+from vedette.rules.solitaire_asl.turn import window
+
+#: at most this many location choices per open field
+LOCATION_CHOICES = 24
+#: at most this many destinations per moving stack (todo judges each: keep it cheap)
+MOVE_CHOICES = 10
+
+#: who fires in each phase (ASL A3: the phasing side in its PFPh and AFPh; the other side in
+#: the DFPh and, as Defensive First Fire, in the MPh): the weapons whose bore-sight die is
+#: offered (O'Leary 6.1 "each time that unit fires")
+FIRING: Mapping[str, str] = {"PFPh": "phasing", "AFPh": "phasing", "MPh": "other", "DFPh": "other"}
+#: who may call OBA (and so place an AR, O'Leary 7.1): the phasing side in its PFPh, the other
+#: side in the DFPh (ASL C1.2)
+OBA: Mapping[str, str] = {"PFPh": "phasing", "DFPh": "other"}
+#: who moves (ASL A4, A10, A4.7): the phasing side in the MPh and APh, both sides in the RtPh
+MOVING: Mapping[str, str] = {"MPh": "phasing", "APh": "phasing", "RtPh": "both"}
+
+
+def _side(state: State, who: str) -> tuple[str, ...]:
+    if who == "both":
+        return tuple(state.sides)
+    return (state.phasing,) if who == "phasing" else (state.enemy(state.phasing),)
+
+
+def _locations(
+    state: State, *extra: Iterable[str], but: Iterable[str] = (), most: int = LOCATION_CHOICES
+) -> tuple[str, ...]:
+    """The readable location choices: the ones given first, then the described ones and those
+    with stacks or minefields, each once, capped at ``most``."""
+    skip = set(but)
+    seen: dict[str, None] = {}
+    for group in (
+        *extra,
+        sorted({x.id for x in state.locations}, key=natural_key),
+        sorted({s.location for s in state.stacks}, key=natural_key),
+        sorted({m.location for m in state.minefields}, key=natural_key),
+    ):
+        for loc in group:
+            if loc not in skip:
+                seen.setdefault(loc, None)
+    return tuple(seen)[:most]
+
+
+def setup_offers(state: State) -> list[Todo]:
+    out = []
+    for a in state.allotments:
+        own = [s.location for s in state.stacks if s.side == a.side]
+        where = _locations(state, sorted(set(own), key=natural_key))
+        for kind, left, what, rule in (
+            ("dummy_hip", a.dummy_hip - a.dummy_hip_placed, "dummy HIP counters", "3.1.1"),
+            (
+                "dummy_minefield",
+                a.dummy_minefields - a.dummy_minefields_placed,
+                "dummy minefields",
+                "4.6.1",
+            ),
+        ):
+            if left > 0:
+                out.append(
+                    Todo(
+                        "place",
+                        {"kind": kind, "side": a.side},
+                        f"{a.side}: place {left} more {what}",
+                        f"O'Leary {rule}",
+                        open={"location": where},
+                    )
+                )
+    for s in state.stacks:
+        if s.status in (Status.CONCEALED, Status.REVEALED) and s.counters:
+            out.append(
+                Todo(
+                    "mark",
+                    {"stack": s.id},
+                    f"mark {s.id} ({s.location}) as a potential dummy stack",
+                    "O'Leary 2.1",
+                )
+            )
+    out.append(Todo("phase", {}, "start play: the first player's PFPh", "ASL A3"))
+    return out
+
+
+def shift_offers(
+    state: State, data: Mapping[str, Any], tables: Mapping[str, Any]
+) -> tuple[list[Todo], list[Todo]]:
+    """(the facts to state first, the shifts): each shift the side may name now whose plan
+    accepts it; a location it needs that nobody described is asked for first (issue 24 item
+    10: one pick of terrain, one of enemy LOS), once."""
+    facts: dict[str, Todo] = {}
+    shifts: list[Todo] = []
+    described = {x.id for x in state.locations}
+    kinds = tuple(data.get("terrain_tem", {}))
+    for side in state.sides:
+        for ra, rb, kind in pr.shift_candidates(state, side):
+            if not window(state, side, Op(kind)).open:
+                continue
+            try:
+                req = ShiftRequest(a=ra, b=rb, kind=kind, side=side)  # type: ignore[arg-type]
+                sp = plan_shift(state, req, data, tables)
+            except VedetteError:
+                continue
+            for loc in (sp.a.location, sp.b.location):
+                if loc not in described and loc not in facts and kinds:
+                    facts[loc] = Todo(
+                        "location",
+                        {"id": loc},
+                        f"describe {loc} before shifting from it: its terrain (TEM) and whether"
+                        " an enemy unit sees it (else TEM 0, out of enemy LOS is assumed)",
+                        "O'Leary 2.5",
+                        open={"terrain": kinds, "los": (True, False)},
+                    )
+            shifts.append(
+                Todo(
+                    "shift",
+                    {"a": ra, "b": rb, "kind": kind, "side": side},
+                    f"{side} may try a {kind} shift {ra} <-> {rb}",
+                    "O'Leary 2.3, 3.3.2, 5.1",
+                )
+            )
+    return list(facts.values()), shifts
+
+
+def fire_offers(state: State) -> list[Todo]:
+    """O'Leary 6.1: each weapon still eligible to bore sight may throw the third die when it
+    fires (one entry per weapon; 6.3 groups are typed by hand), open on the target; 7.1: an
+    OBA module still without its pre-registered hex throws its die when an AR is placed."""
+    out = []
+    who = FIRING.get(state.phase)
+    waiting = {o.id for o in state.owed}
+    if who is not None:
+        sides = _side(state, who)
+        for s in state.stacks:
+            if s.side not in sides:
+                continue
+            targets = _locations(
+                state,
+                sorted({x.location for x in state.stacks if x.side != s.side}, key=natural_key),
+                but=(s.location,),
+            )
+            for c in s.counters:
+                if c.boresight == "eligible" and f"boresight:{c.id}" not in waiting and targets:
+                    out.append(
+                        Todo(
+                            "boresight",
+                            {"weapons": [c.id]},
+                            f"{c.name} ({c.id}) fires: the bore-sight die (third die)",
+                            "O'Leary 6.1",
+                            open={"target": targets},
+                        )
+                    )
+    who = OBA.get(state.phase)
+    if who is not None:
+        sides = _side(state, who)
+        for m in state.oba:
+            if m.side in sides and m.prereg and m.location is None:
+                if f"prereg:{m.id}" in waiting:
+                    continue
+                enemy = [x.location for x in state.stacks if x.side != m.side]
+                out.append(
+                    Todo(
+                        "prereg",
+                        {"module": m.id},
+                        f"OBA module {m.id}: an AR is placed: the pre-registration die",
+                        "O'Leary 7.1",
+                        open={"ar": _locations(state, sorted(set(enemy), key=natural_key))},
+                    )
+                )
+    return out
+
+
+def move_offers(state: State) -> list[Todo]:
+    """ASL A4 (MPh), A10 (RtPh), A4.7 (APh): a stack that may move, open on where to: its
+    adjacent hexes, then the described locations and those holding stacks or minefields
+    (4.6.2: entering an unrevealed minefield's location offers its exchange)."""
+    who = MOVING.get(state.phase)
+    if who is None:
+        return []
+    sides = _side(state, who)
+    out = []
+    for s in state.stacks:
+        if s.side not in sides or s.status in HIP_KINDS:
+            continue
+        near = state.layout.neighbors(s.location)
+        mines = sorted({m.location for m in state.minefields if not m.revealed}, key=natural_key)
+        to = _locations(state, near, mines, but=(s.location,), most=MOVE_CHOICES)
+        if to:
+            out.append(
+                Todo(
+                    "move",
+                    {"stack": s.id},
+                    f"move {s.id} ({s.side}) from {s.location}",
+                    "ASL A4; O'Leary 2.2, 2.3",
+                    open={"to": to},
+                )
+            )
+    return out
+
+
+def merge_offers(state: State) -> list[Todo]:
+    """O'Leary 2.2: stacks of one side and status in the same location and position may be
+    put together (potential dummy stacks at the end of their side's CCPh; plan checks it)."""
+    out = []
+    by_place: dict[tuple[str, str, str, str], list[str]] = {}
+    for s in state.stacks:
+        by_place.setdefault((s.side, s.status.value, s.location, s.position), []).append(s.id)
+    for (_, status, loc, _), ids in by_place.items():
+        for b in ids[1:]:
+            out.append(
+                Todo(
+                    "merge",
+                    {"a": ids[0], "b": b},
+                    f"merge {b} into {ids[0]} ({status.replace('_', ' ')}, {loc})",
+                    "O'Leary 2.2",
+                )
+            )
+    return out
+
+
+def offers(state: State, data: Mapping[str, Any], tables: Mapping[str, Any]) -> list[Todo]:
+    """The actions open now, pre-filled where the state knows them (see the module)."""
+    if state.phase == SETUP:
+        return setup_offers(state)
+    facts, shifts = shift_offers(state, data, tables)
+    out = [*facts, *shifts, *fire_offers(state), *move_offers(state), *merge_offers(state)]
+    if state.phase in ("MPh", "APh") and not state.acted:
+        out.append(
+            Todo(
+                "act",
+                {},
+                f"close the start of the {state.phasing} {state.phase}",
+                "O'Leary 2.3",
+            )
+        )
+    out.append(Todo("phase", {}, "on to the next phase", "ASL A3"))
+    return out
