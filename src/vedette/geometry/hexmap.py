@@ -673,18 +673,18 @@ class HexMap:
             for d, i in self.search([self.index(source)], b, direction=direction)
         }
 
-    def cheapest_path(
+    def cheapest_tree(
         self,
         source: int,
-        target: int,
         blocked: Iterable[int] = (),
         terminal: Iterable[int] = (),
         bound: int | None = None,
-    ) -> tuple[int, list[int]] | None:
-        """The cheapest path (ticks, hexes from ``source`` to ``target``) that never enters a
-        ``blocked`` hex and goes on from no ``terminal`` hex (a hex a move must stop in), or
-        None. Ties between equally cheap paths go to the lower hex index, so the path is a
-        pure function of the map."""
+        target: int | None = None,
+    ) -> tuple[dict[int, int], dict[int, int]]:
+        """Ticks from ``source`` to every hex reached without entering a ``blocked`` hex and
+        going on from no ``terminal`` hex (a hex a move must stop in), within ``bound``, and
+        each hex's predecessor on its cheapest path (Dijkstra; ties go to the lower hex index,
+        so the tree is a pure function of the map). ``target``: stop once it is settled."""
         stop = set(terminal)
         no = set(blocked)
         dist: dict[int, int] = {source: 0}
@@ -697,12 +697,9 @@ class HexMap:
             if u in done:
                 continue
             done.add(u)
-            if u == target:
-                path = [u]
-                while path[-1] != source:
-                    path.append(prev[path[-1]])
-                return d, path[::-1]
-            if u in stop and u != source:
+            if u == target or (u in stop and u != source):
+                if u == target:
+                    break
                 continue
             for v, c in self.out_edges[u]:
                 if v in no:
@@ -712,7 +709,26 @@ class HexMap:
                     dist[v] = nd
                     prev[v] = u
                     heapq.heappush(heap, (nd, v))
-        return None
+        return dist, prev
+
+    def cheapest_path(
+        self,
+        source: int,
+        target: int,
+        blocked: Iterable[int] = (),
+        terminal: Iterable[int] = (),
+        bound: int | None = None,
+    ) -> tuple[int, list[int]] | None:
+        """The cheapest path (ticks, hexes from ``source`` to ``target``) that never enters a
+        ``blocked`` hex and goes on from no ``terminal`` hex (a hex a move must stop in), or
+        None (:meth:`cheapest_tree` stopped at ``target``)."""
+        dist, prev = self.cheapest_tree(source, blocked, terminal, bound, target)
+        if target not in dist:
+            return None
+        path = [target]
+        while path[-1] != source:
+            path.append(prev[path[-1]])
+        return dist[target], path[::-1]
 
     def path_ticks(self, path: Sequence[int]) -> int | None:
         """The cost of moving along ``path`` hex by hex (None: a step is not possible)."""

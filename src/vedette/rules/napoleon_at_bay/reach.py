@@ -14,8 +14,6 @@ Any other reachable hex can still be typed: the cap bounds the offer, not the ru
 
 from __future__ import annotations
 
-import heapq
-
 from vedette.rules.napoleon_at_bay import fixing as fx
 from vedette.rules.napoleon_at_bay.model import NabState, Piece
 
@@ -90,27 +88,7 @@ def _search(state: NabState, p: Piece) -> tuple[dict[int, int], dict[int, int]]:
         for _, z in enemy_zocs(state, p.side):
             if not mine & z:
                 stops.update(m.index(h) for h in z)
-    src = m.index(p.hexes[0])
-    dist = {src: 0}
-    prev: dict[int, int] = {}
-    heap = [(0, src)]
-    done: set[int] = set()
-    while heap:
-        d, u = heapq.heappop(heap)
-        if u in done:
-            continue
-        done.add(u)
-        if u in stops and u != src:
-            continue
-        for v, c in m.out_edges[u]:
-            if v in enemy:
-                continue
-            nd = d + c
-            if v not in dist or nd < dist[v]:
-                dist[v] = nd
-                prev[v] = u
-                heapq.heappush(heap, (nd, v))
-    return dist, prev
+    return m.cheapest_tree(m.index(p.hexes[0]), enemy, stops)
 
 
 def _zoc_hexes(state: NabState, p: Piece) -> set[str]:
