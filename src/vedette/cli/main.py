@@ -413,10 +413,16 @@ def game_show(name: str | None, as_json: bool) -> None:
 
     with shell().store() as st:
         g = Game.open(st, name)
+        history = [f"! {g.history}"] if g.history else []
         out(
             as_json,
-            g.render(),
-            {"game": g.name, "ruleset": g.ruleset.name, "state": g.ruleset.state_json(g.state)},
+            [*history, g.render()],
+            {
+                "game": g.name,
+                "ruleset": g.ruleset.name,
+                "state": g.ruleset.state_json(g.state),
+                **({"history": g.history} if g.history else {}),
+            },
         )
 
 

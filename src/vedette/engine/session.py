@@ -51,6 +51,11 @@ from vedette.schemas.game import (
 )
 
 EXPORT_FORMAT = "vedette-game"
+#: 2: the head line carries the records' count and digest (release 0.1 wrote 1: neither)
+EXPORT_VERSION = 2
+#: the release that wrote each older export format (a log it re-referees differently from
+#: today's rules is imported flagged as that release's history)
+OLD_RELEASE = {1: "0.1"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -740,9 +745,16 @@ class Game:
     def log(self) -> list[Record]:
         return list(self.records)
 
+    @property
+    def history(self) -> str:
+        """'' for a game this release refereed; else what its import found (an older
+        release's export that today's referee gives differently), shown in its log and
+        after-action report."""
+        return self.reader().note(self.id)
+
     def log_lines(self) -> list[str]:
         undone = self.undone()
-        out: list[str] = []
+        out: list[str] = [f"! {self.history}"] if self.history else []
         for r in self.records:
             p = r.payload
             if r.kind == "created":
@@ -762,26 +774,58 @@ class Game:
 
     # -- export / import ----------------------------------------------------------------
     def export_jsonl(self) -> str:
+        """The whole log, one JSON record a line after a head line that carries the records'
+        count and digest (a file cut short is refused on import)."""
+        from vedette.engine.referee import records_digest
+
+        body = [json.dumps(r.to_json()) for r in self.records]
         head = {
             "format": EXPORT_FORMAT,
-            "version": 1,
+            "version": EXPORT_VERSION,
             "name": self.name,
             "ruleset": self.ruleset.name,
+            "records": len(body),
+            "sha256": records_digest(body),
+            **({"history": self.history} if self.history else {}),
         }
-        lines = [json.dumps(head)] + [json.dumps(r.to_json()) for r in self.records]
-        return "\n".join(lines) + "\n"
+        return "\n".join([json.dumps(head), *body]) + "\n"
 
     @classmethod
     def import_jsonl(cls, store: Store, text: str, name: str | None = None) -> Game:
+        """A game from an export, refereed again action by action (see engine/referee.py):
+        stored only if the referee gives every record as the file has it."""
+        from vedette.engine.referee import records_digest, referee
+
+        lines = [line for line in text.splitlines() if line.strip()]
         objs = list(iter_jsonl(text))
         if not objs or objs[0].get("format") != EXPORT_FORMAT:
             raise GameError(
                 f"not a vedette game export (first line must have format={EXPORT_FORMAT!r})"
             )
         head = check_head(objs[0])
+        if head.version >= 2:
+            if head.records != len(lines) - 1:
+                raise GameError(
+                    f"export is incomplete or padded: its head counts {head.records} records,"
+                    f" the file has {len(lines) - 1}"
+                )
+            if head.sha256 != records_digest(lines[1:]):
+                raise GameError("export's records do not match the digest in its head line")
         rs = rules.get(head.ruleset)
         records = [Record(**r) for r in check_records(rs, objs[1:], head.ruleset)]
         check_game_name(name or head.name)
+        note = ""
+        if head.version < 2 or head.history:
+            # an older release's export (or a game imported from one): kept as that release's
+            # history, flagged, where today's referee gives it differently
+            differs = referee(rs, records, strict=False)
+            if head.history:
+                note = head.history
+            elif differs is not None:
+                note = f"history from release {OLD_RELEASE[head.version]}, not re-refereed:"
+                note += f" {differs}"
+        else:
+            referee(rs, records)
         try:  # must replay cleanly, and show, before it is stored
             state = replay(rs, records).state
             json.dumps(rs.state_json(state), default=str)
@@ -790,7 +834,7 @@ class Game:
             raise
         except Exception as e:
             raise GameError(f"export does not replay: {type(e).__name__}: {e}") from None
-        store.import_game(str(name or head.name), rs.name, records)
+        store.import_game(str(name or head.name), rs.name, records, note=note)
         return cls(store, str(name or head.name))
 
 

@@ -277,6 +277,7 @@ class Store:
             gid = cur.lastrowid
             assert gid is not None
             self._clear_derived(gid)
+            self.db.execute("DELETE FROM settings WHERE key=?", (f"history:{gid}",))
             self.db.execute(
                 "INSERT INTO events(game_id, seq, kind, version, payload, at) VALUES (?,?,?,?,?,?)",
                 (gid, 1, "created", SCHEMA_VERSION, json.dumps(first), at),
@@ -322,6 +323,7 @@ class Store:
             self.db.execute("DELETE FROM events WHERE game_id=?", (info.id,))
             self.db.execute("DELETE FROM games WHERE id=?", (info.id,))
             self.db.execute("DELETE FROM deleting WHERE game_id=?", (info.id,))
+            self.db.execute("DELETE FROM settings WHERE key=?", (f"history:{info.id}",))
 
     # -- events -------------------------------------------------------------------------
     def append(
@@ -481,8 +483,9 @@ class Store:
         ).fetchone()
         return int(row[0])
 
-    def import_game(self, name: str, ruleset: str, records: list[Record]) -> int:
-        """Store a whole imported log in one transaction."""
+    def import_game(self, name: str, ruleset: str, records: list[Record], note: str = "") -> int:
+        """Store a whole imported log in one transaction (``note``: kept with the game, see
+        :meth:`note`)."""
         check_game_name(name)
         with self._tx():
             try:
@@ -502,8 +505,17 @@ class Store:
                     for r in records
                 ],
             )
+            self.db.execute("DELETE FROM settings WHERE key=?", (f"history:{gid}",))
+            if note:
+                self.db.execute(
+                    "INSERT INTO settings(key, value) VALUES (?,?)", (f"history:{gid}", note)
+                )
         assert gid is not None
         return gid
+
+    def note(self, game_id: int) -> str:
+        """What an import found about a game's history ('' for none: see Game.history)."""
+        return self.get_setting(f"history:{game_id}") or ""
 
     # -- balance studies ----------------------------------------------------------------
     def add_simulation(self, ruleset: str, title: str, result: Mapping[str, Any]) -> int:
