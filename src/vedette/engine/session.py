@@ -17,6 +17,7 @@ action whose seeded roll was undone.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import threading
@@ -346,21 +347,43 @@ class Game:
     action's place, so nothing on the way to an action is O(events)."""
 
     def __init__(self, store: Store, name: str) -> None:
-        info = store.game(name)
         self.store = store
-        self.id = info.id
-        self.name = info.name
-        self.ruleset: Ruleset[Any] = rules.get(info.ruleset)
         self._local = threading.local()
-        self.records: Log = Log(self.reader, info.id, info.events)
         self._effective: tuple[int, ...] | None = None
         #: the states before the latest actions this object performed, top last: an undo of
         #: the action on top takes its state from here instead of folding again (:meth:`undo`)
         self._before: list[tuple[int, Any]] = []
-        self._ensure_index()
-        self._model = self._snapshot_model()
-        self._initial = self.ruleset.initial_state(self.created["scenario"], _options(self.created))
-        self._load()
+        self._pending: Snapshot | None = None
+        # read in one read transaction: a writer committing meanwhile (a server beside a CLI)
+        # is not half seen; the caches it would write are written after it
+        for _ in range(3):
+            with store.reading():
+                info = store.game(name)
+                self.id = info.id
+                self.name = info.name
+                self.ruleset: Ruleset[Any] = rules.get(info.ruleset)
+                self.records: Log = Log(self.reader, info.id, info.events)
+                if store.index_count(self.id) == len(self.records):
+                    self._model = self._snapshot_model()
+                    self._initial = self.ruleset.initial_state(
+                        self.created["scenario"], _options(self.created)
+                    )
+                    self._load()
+                    break
+                rows = index_log(list(self.records))
+            self._ensure_index(rows)
+        else:
+            raise GameError(f"game {name!r} keeps changing while it is opened; try again")
+        if self._pending is not None:
+            self._put_snapshot(self._pending)
+            self._pending = None
+
+    def _put_snapshot(self, snap: Snapshot) -> None:
+        """Keep a snapshot (a cache: a database that cannot be written keeps none)."""
+        from vedette.engine.store import StorageError
+
+        with contextlib.suppress(StorageError):
+            self.store.put_snapshot(self.id, snap)
 
     # -- construction -------------------------------------------------------------------
     @classmethod
@@ -416,10 +439,13 @@ class Game:
             mine = self._local.store = Store(st.path)
         return mine
 
-    def _ensure_index(self) -> None:
-        """The log index, rebuilt from the log if missing or incomplete (an older store)."""
-        if self.store.index_count(self.id) != len(self.records):
-            self.store.rebuild_index(self.id, index_log(list(self.records)))
+    def _ensure_index(self, rows: list[IndexRow]) -> None:
+        """The log index rebuilt from the log (``rows``) where missing or incomplete (an older
+        store), unless a writer completed it meanwhile."""
+        from vedette.engine.store import StorageError
+
+        with contextlib.suppress(StorageError):
+            self.store.rebuild_index(self.id, rows)
 
     def _snapshot_model(self) -> int:
         """What a snapshot of this game depends on: a snapshot of another key is stale."""
@@ -479,7 +505,10 @@ class Game:
                 state = fold(state, decode(e))
         self.state: Any = state
         if n - base >= SNAPSHOT_EVERY:
-            self.store.put_snapshot(self.id, self._snapshot(n))
+            if self.store.db.in_transaction:  # (opening: written once the read is over)
+                self._pending = self._snapshot(n)
+            else:
+                self._put_snapshot(self._snapshot(n))
 
     def _advance_book(self, reserved: list[Reservation], after: int) -> list[Reservation]:
         """:func:`dice_book`'s reservations carried on from record ``after`` to the end."""
