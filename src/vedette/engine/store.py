@@ -236,7 +236,7 @@ class GameInfo:
 
 #: characters a game name may not hold: it must travel in a URL path segment, a shell line and a
 #: file name unchanged
-_BAD_NAME = re.compile(r"[\x00-\x1f\x7f/\\?#%<>\"'`]")
+_BAD_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff/\\?#%<>\"'`]")
 MAX_NAME = 100
 
 
@@ -274,6 +274,7 @@ class Store:
         #: opened read-only (a read-only file or directory): games can be listed, shown and
         #: exported; a write is refused in one line
         self.readonly = False
+        self._why_readonly = "it is read-only"
         if self.path != ":memory:":
             try:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -286,8 +287,9 @@ class Store:
         except sqlite3.DatabaseError as e:
             if self.path == ":memory:" or not os.path.exists(self.path):
                 raise GameError(f"cannot open game database {self.path}: {e}") from None
-            try:  # a read-only directory or file: read it as it is
+            try:  # a read-only directory or file (or a full disk): read it as it is
                 self.db = self._connect_readonly()
+                self._why_readonly = _why(e)
             except sqlite3.DatabaseError:
                 raise GameError(f"cannot open game database {self.path}: {e}") from None
 
@@ -619,6 +621,8 @@ class Store:
         return [(int(i), str(r), str(t), str(c)) for i, r, t, c in rows]
 
     def simulation(self, sid: int) -> dict[str, Any]:
+        if not 0 < sid < 2**62:
+            raise GameError("no simulation with that id")
         row = self.db.execute("SELECT result FROM simulations WHERE id=?", (sid,)).fetchone()
         if row is None:
             raise GameError(f"no simulation {sid}")
@@ -643,7 +647,7 @@ class Store:
     def _tx(self) -> _Tx:
         if self.readonly:
             raise StorageError(
-                f"cannot write to game database {self.path}: it is read-only;"
+                f"cannot write to game database {self.path}: {self._why_readonly};"
                 " nothing was written (the games are as they were)"
             )
         return _Tx(self.db, self._writers, self.path)
@@ -686,7 +690,7 @@ def _why(e: BaseException) -> str:
             else ("permission denied")
         )
     if code == sqlite3.SQLITE_IOERR or "disk I/O error" in text or errno_ == errno.EIO:
-        return "an I/O error"
+        return "an I/O error (the disk may be full)"
     return text.splitlines()[0] if text else type(e).__name__
 
 
@@ -763,6 +767,8 @@ def iter_jsonl(text: str) -> Iterator[dict[str, Any]]:
                 obj = json.loads(line)
             except json.JSONDecodeError as e:
                 raise GameError(f"line {i} is not JSON: {e.msg}") from None
+            except ValueError:  # (an integer of thousands of digits)
+                raise GameError(f"line {i} holds a number of too many digits") from None
             except RecursionError:
                 raise GameError(f"line {i} is nested too deeply") from None
             if not isinstance(obj, dict):
