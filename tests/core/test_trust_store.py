@@ -236,3 +236,36 @@ def test_a_read_only_database_is_listed_shown_and_exported(
     with pytest.raises(VedetteError) as e:
         ro.perform("fix", {"moving": "F1", "contact": "R1"})
     assert "read-only" in str(e.value) and "nothing was written" in str(e.value)
+
+
+def test_the_web_app_on_a_read_only_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pages and exports answer; a write is one line (503), nothing written."""
+    from fastapi.testclient import TestClient
+
+    from vedette.web.app import create_app
+
+    path = tmp_path / "g.db"
+    Game.create(Store(path), "g", "nab", NAB.scenario("sample"), seed=1).store.close()
+
+    def refused(self: Store, synchronous: str) -> sqlite3.Connection:
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(Store, "_connect", refused)
+    c = TestClient(create_app(path), base_url="http://localhost")
+    assert c.get("/").status_code == 200
+    page = c.get("/games/g")
+    assert page.status_code == 200
+    assert c.get("/games/g/export").status_code == 200
+    token = page.text.split('name="csrf-token" content="')[1].split('"')[0]
+    r = c.post(
+        "/api/games/g/perform",
+        json={"procedure": "move", "request": {"force": "F1", "to": "W2020"}},
+        headers={"X-CSRF-Token": token},
+    )
+    assert r.status_code == 503
+    err = r.json()["error"]
+    assert "\n" not in err and "read-only" in err and "nothing was written" in err
+    monkeypatch.undo()
+    assert Store(path).game("g").events == 1
