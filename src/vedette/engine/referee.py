@@ -87,16 +87,18 @@ def physical_faces(payload: Mapping[str, Any]) -> list[int]:
     return out
 
 
-def _dice_key(d: Mapping[str, Any]) -> tuple[Any, ...]:
+def _dice_key(payload: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What an action's dice record says: the source, the stream positions and the ranges
+    drawn. An action that drew no die at all is the same whatever source it names (a game of
+    the player's own dice labels it 'physical', one of the game's dice 'seeded')."""
     from vedette.engine.session import dice_ranges
 
+    d = payload.get("dice", {}) or {}
     source = d.get("source")
-    return (
-        source,
-        int(d.get("before", 0)),
-        int(d.get("after", 0)),
-        dice_ranges({"dice": d}),
-    )
+    ranges = dice_ranges({"dice": d})
+    if not ranges and not (source != "seeded" and physical_faces(payload)):
+        source = "none"
+    return (source, int(d.get("before", 0)), int(d.get("after", 0)), ranges)
 
 
 def _events_json(rs: Ruleset[Any], events: Sequence[Any]) -> list[Any]:
@@ -165,10 +167,10 @@ def _compare(
             f" {_quote(mine['result'])}"
         )
     try:
-        theirs_d = _dice_key(file.get("dice", {}) or {})
+        theirs_d = _dice_key(file)
     except (TypeError, ValueError):
         theirs_d = ()
-    mine_d = _dice_key(mine["dice"])
+    mine_d = _dice_key(mine)
     if theirs_d != mine_d:
         return (
             f"dice: the file has {_quote(file.get('dice'))},"
@@ -207,7 +209,9 @@ def _referee(rs: Ruleset[Any], records: Sequence[Record]) -> None:
             seed=int(c["seed"]),
             options=c.get("options", {}),
             house_rules=c.get("house_rules", {}),
-            dice=str(c.get("dice", "seeded")),
+            # (the game's dice: every seeded record is drawn again from the seed, every
+            # physical one performed with its faces, whichever the game was played with)
+            dice="seeded",
         )
         for r in records[1:]:
             where = f"export line {r.seq + 1} (#{r.seq}"
