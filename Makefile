@@ -4,31 +4,34 @@ VENV := .venv
 UV := $(VENV)/bin/uv
 BIN := $(VENV)/bin
 
-.PHONY: run demo test setup lint bench clean browser
+.PHONY: run demo test setup setup-app lint bench clean browser wheel
 
 $(UV):
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip uv
 
+# What the app needs and nothing else (make run, make demo): the locked runtime dependencies.
+setup-app: $(UV)
+	$(UV) sync --frozen --no-dev --inexact --python $(BIN)/python
+
+# Everything: the extras (numpy, dask) and the development group (pytest, playwright, ruff, mypy).
 setup: $(UV)
 	$(UV) sync --frozen --all-extras --inexact --python $(BIN)/python
 
 # The main job with the embedded default store (SQLite): the local web app on
 # http://127.0.0.1:8765/ with a sample game of every ruleset (Ctrl-C stops it).
-run: setup
+run: setup-app
 	$(BIN)/vedette serve
 
 # The CLI's own sample: Herman's fixing example played in the terminal.
-demo: setup
+demo: setup-app
 	$(BIN)/vedette demo
 
 # Debian's chromium for the real-browser tests (Playwright drives it; no browser download).
-SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Waits for apt's lock while another apt-get runs; off Debian, install your system's `chromium`
+# or set VEDETTE_CHROMIUM=/path/to/chromium (.ci/browser says so).
 browser:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
-	@chromium --version
+	@bash .ci/browser
 
 lint: setup
 	$(BIN)/ruff check src tests bench
@@ -36,7 +39,12 @@ lint: setup
 	$(BIN)/mypy
 
 test: setup browser lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
+
+# The wheel as a user installs it: built, installed into a clean venv, then checked
+# (--version, a ruleset's scenarios, serve answering a page). .ci/run runs it after make test.
+wheel: setup
+	@bash .ci/wheel
 
 bench: setup
 	$(BIN)/python -m bench

@@ -101,7 +101,7 @@ def ice_shift() -> dict[Any, Fraction]:
 
 
 def ice_morale() -> dict[Any, Fraction]:
-    p = _probs(icepool.d100 < 66)
+    p = _probs((icepool.d100 - 1) < 66)  # percentile dice read 00-99 (Kuryakin, Morale)
     return {"pass": p.get(True, Fraction(0)), "fail": p.get(False, Fraction(0))}
 
 

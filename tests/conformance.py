@@ -20,7 +20,7 @@ from typing import Any
 
 from vedette import rules
 from vedette.dice.die import Die
-from vedette.dice.sources import SeededSource
+from vedette.dice.sources import DiceNeeded, SeededSource
 from vedette.engine import Game, Store, replay
 from vedette.engine.referee import resign
 from vedette.engine.session import Reservation, _overlaps, canonical_request, dice_ranges
@@ -143,6 +143,26 @@ def check_todo(g: Game, where: str) -> list[Todo]:
     return todo
 
 
+def own_dice(g: Game, proc: str, req: Mapping[str, Any], rng: random.Random) -> list[int]:
+    """The faces a player of a physical-dice game would throw for this action: each die the
+    game asks for (``DiceNeeded``), thrown at random, until it asks for none."""
+    faces: list[int] = []
+    for _ in range(200):
+        try:
+            g.is_legal(proc, dict(req))  # (nothing to throw for what the rules refuse)
+            g.procedure(proc)
+            dice = g.dice(faces, proc, dict(req))
+            _, plan = g._prepare(proc, dict(req), faces)
+            g.procedure(proc).resolve(g.state, plan, dice)
+        except DiceNeeded as e:
+            faces.append(rng.choice(e.die.faces))
+            continue
+        except Exception:
+            return faces
+        return faces
+    return faces
+
+
 def try_perform(
     g: Game, proc: str, req: Mapping[str, Any], where: str, faces: Sequence[int] | None = None
 ) -> Any:
@@ -150,6 +170,15 @@ def try_perform(
     its records in memory and in the store, its dice position and reservations unchanged.
     Returns the outcome, or None if refused."""
     before = snapshot(g)
+    if faces is None and g.physical:  # the player's own dice: each die asked for is thrown
+        # (thrown alike for the same action at the same point: a redo after undo is the same
+        # throw, as a player re-entering the dice they rolled)
+        try:
+            full = g.procedure(proc).request_json(g.procedure(proc).parse(dict(req)))
+        except VedetteError:
+            full = dict(req)
+        key = f"{proc}|{json.dumps(full, sort_keys=True, default=str)}|{len(g.effective)}"
+        faces = own_dice(g, proc, req, random.Random(key))
     try:
         return g.perform(proc, dict(req), faces=faces)
     except VedetteError:

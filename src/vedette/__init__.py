@@ -4,4 +4,4 @@ Rules are pure functions from (state, request, dice) to an Outcome that explains
 a game is an append-only event log replayed through its ruleset.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

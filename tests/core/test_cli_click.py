@@ -184,8 +184,8 @@ def test_unknown_procedure_did_you_mean(capsys: pytest.CaptureFixture[str], db: 
     assert "no procedure 'fixx'; did you mean 'fix'?" in err
     err = one_line_error(run(capsys, db, "nabb", "fix"))
     assert "did you mean 'nab'?" in err
-    err = one_line_error(run(capsys, db, "nab", "new"))  # a click usage error: one line too
-    assert "NAME" in err
+    err = one_line_error(run(capsys, db, "nab", "new", "--seed"))  # a click usage error too
+    assert "--seed" in err
     one_line_error(run(capsys, db, "roll", "2d6", "--seed", "x"))
     one_line_error(run(capsys, db, "nab", "fix", "--nonsense"))
 
@@ -260,6 +260,21 @@ def test_new_with_physical_dice(capsys: pytest.CaptureFixture[str], db: str) -> 
         assert Game.open(st, "p").physical and not Game.open(st, "s").physical
 
 
+def test_a_physical_dice_game_asks_for_the_dice(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    """Issue 26: 'nab new p1 --physical-dice; nab move F1 W2020; nab fix F1 R1' rolled from the
+    seeded stream; now the fixing asks for the die in one line and writes nothing."""
+    assert run(capsys, db, "nab", "new", "p1", "--physical-dice")[0] == 0
+    assert run(capsys, db, "nab", "move", "F1", "W2020")[0] == 0
+    err = one_line_error(run(capsys, db, "nab", "fix", "F1", "R1"))
+    assert "this game is played with your own dice: roll 1d6" in err and "--dice" in err
+    with Store(db) as st:
+        assert len(Game.open(st, "p1").records) == 2
+    code, out, _ = run(capsys, db, "nab", "fix", "F1", "R1", "--dice", "3")
+    assert code == 0 and "1d6=3" in out
+
+
 def complete(words: str, cword: int) -> list[str]:
     env = {
         **os.environ,
@@ -315,3 +330,24 @@ def test_shell_completion_of_game_names(capsys: pytest.CaptureFixture[str], db: 
     assert complete(f"vedette --db {db} game show ", 5) == ["alpha", "beta"]
     assert complete(f"vedette --db {db}x game show ", 5) == []  # no database: none, none made
     assert not Path(db + "x").exists()
+
+
+def test_scenarios_have_titles_and_descriptions(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    """Issue 26.9: a scenario list names each scenario's title and says what it is."""
+    code, out, _ = run(capsys, db, "nab", "scenarios", "--json")
+    got = {s["name"]: s for s in json.loads(out)}
+    assert code == 0 and got["example1"]["title"] == "Herman's example, row 1"
+    assert "Vilnius (W1920)" in got["example1"]["description"]
+    code, out, _ = run(capsys, db, "asl", "scenarios")
+    assert out.startswith("sample  Orchard Crossroads (vedette sample)\n")
+
+
+def test_a_game_is_named_for_you(capsys: pytest.CaptureFixture[str], db: str) -> None:
+    """Issue 26: starting a game needs no name; it is said to be the current game."""
+    code, out, _ = run(capsys, db, "nab", "new", "--seed", "1")
+    assert code == 0 and "game 'nab-1'" in out and "it is now the current game" in out
+    code, out, _ = run(capsys, db, "game", "new", "--ruleset", "asl", "--json")
+    assert code == 0 and json.loads(out)["game"] == "asl-1"
+    assert run(capsys, db, "nab", "new")[1].startswith("new napoleon_at_bay game 'nab-2'")

@@ -74,9 +74,26 @@ def test_physical_dice_refused_for_an_undone_seeded_roll(store: Store) -> None:
         g.perform("advance", {}, faces=[6])
     g.perform("advance", {"bonus": 2}, faces=[6])  # another action: the player's dice are fine
     p = Game.create(store, "p", "toy", {}, seed=3, dice="physical")
-    p.perform("advance", {})
+    p.perform("advance", {}, faces=[2])
     p.undo()
     p.perform("advance", {}, faces=[6])  # a game played with the player's own dice
+
+
+def test_a_physical_dice_game_never_rolls_itself(store: Store) -> None:
+    """Issue 26: a game made with the player's own dice asks for them, in one line naming the
+    dice to roll, and writes nothing; it never draws from its seeded stream."""
+    p = Game.create(store, "p", "toy", {}, seed=3, dice="physical")
+    n = len(p.records)
+    with pytest.raises(DiceError) as e:
+        p.perform("advance", {})
+    assert str(e.value) == (
+        "advance: this game is played with your own dice: roll 1d6 and give the faces in order"
+        " (--dice; in the web app, the dice buttons)"
+    )
+    assert len(p.records) == n and p.position == 0
+    p.perform("advance", {}, faces=[4])
+    assert "1d6=4" in p.records[-1].payload["rolls"][0]["line"]
+    assert p.records[-1].payload["dice"]["source"] == "physical"
 
 
 def test_audit_counts_each_draw_once(store: Store) -> None:

@@ -307,13 +307,15 @@ def test_a_stale_token_is_renewed(page: Any, live_server: str, live_db: Path) ->
 
 def test_the_log_loads_older_entries_on_demand(page: Any, live_server: str, live_db: Path) -> None:
     g = make_game(live_db, "long-nab", "napoleon_at_bay")
-    for _ in range(30):
+    for _ in range(170):  # 341 entries: back to the first in two taps (issue 26.9)
         g.perform("move", {"force": "F1", "to": "W2020"})
         g.undo()
     page.goto(f"{live_server}/games/long-nab")
     assert page.locator("#log li").count() == 50
     page.click("#log-more")
-    page.wait_for_function("() => document.querySelectorAll('#log li').length === 61")
+    page.wait_for_function("() => document.querySelectorAll('#log li').length === 250")
+    page.click("#log-more")
+    page.wait_for_function("() => document.querySelectorAll('#log li').length === 341")
     assert page.locator("#log-more").is_hidden()
     page.click("#log li:last-child summary")
     assert "created: napoleon_at_bay" in page.inner_text("#log li:last-child summary")
@@ -338,3 +340,51 @@ def test_the_aar_export_opens_without_errors(
     assert page.locator("svg.chart").count() >= 2 and "Turn 1" in page.inner_text("body")
     assert problems == []
     screenshot(page, "aar_export")
+
+
+# -- open entries (issue 22): the choices todo offers, one tap each -----------------------
+def test_open_entry_choices_are_taps(page: Any, live_server: str, live_db: Path) -> None:
+    """The flow toy's march leaves the distance open: the panel shows only the distances the
+    referee accepts (limit 3: 1, 2, 3), and entry + choice + roll is three taps, no typing."""
+    import tests.flow_toy  # noqa: F401  (registers the toy ruleset)
+
+    Game.create(Store(live_db), "nx-open", "flow_toy", {"limit": 3}, seed=3)
+    page.goto(f"{live_server}/games/nx-open")
+    rows = page.locator("#next .open-choices[data-field=distance]")
+    assert rows.count() == 2  # march A, march B
+    assert rows.nth(0).locator("button.choice").all_inner_texts() == ["1", "2", "3"]
+    c = Clicks(page)
+    c.click(next_entry(page, "march", "march A"))
+    c.click("#next .open-choices[data-field=distance] >> nth=0 >> button.choice[data-value='2']")
+    assert page.input_value('form.proc[data-proc="march"] input[name=distance]') == "2"
+    out = roll(c)
+    assert c.clicks == 3 and "A marches 2" in out
+    # the panel now offers A only the one hex left
+    rows = page.locator("#next .open-choices[data-field=distance]")
+    assert rows.nth(0).locator("button.choice").all_inner_texts() == ["1"]
+
+
+def test_physical_dice_game_taps_the_faces(page: Any, live_server: str, live_db: Path) -> None:
+    """Issue 26: a game played with the player's own dice shows dice buttons (one tap per face)
+    instead of 'blank: vedette rolls', and without faces it asks for them, rolling nothing."""
+    g = make_game(live_db, "nx-own", "napoleon_at_bay")
+    Game.create(
+        Store(live_db),
+        "nx-own-p",
+        "napoleon_at_bay",
+        rules.get("napoleon_at_bay").scenario("sample"),
+        seed=3,
+        dice="physical",
+    ).perform("move", {"force": "F1", "to": "W2020"})
+    assert not g.physical
+    page.goto(f"{live_server}/games/nx-own-p")
+    assert "vedette rolls" not in page.inner_text("body")
+    c = Clicks(page)
+    c.click(next_entry(page, "fix", owed=True))
+    out = roll(c)  # no faces: asked for, nothing written
+    assert "your own dice: roll 1d6" in page.inner_text("body")
+    assert page.locator("#log li").count() == 2 and "fixing" not in out
+    c.click(".dice-pad .face[data-face='5']")
+    assert page.input_value("#dice") == "5"
+    out = roll(c)
+    assert "1d6=5" in out and c.clicks == 4

@@ -279,14 +279,18 @@ def test_help_markdown_is_escaped() -> None:
 
 
 def test_the_packaged_help_is_docs_rules() -> None:
-    """One text per ruleset: docs/rules/X.md is a link to the packaged help page, so the app's
-    help and the repository's docs cannot drift apart."""
+    """One text per ruleset: docs/rules/X.md (a real file, readable on a forge) is the packaged
+    help page's text, so the app's help and the repository's docs cannot drift apart."""
     docs = sorted((ROOT / "docs/rules").glob("*.md"))
-    assert docs
-    for f in docs:
-        packaged = ROOT / "src/vedette/data/help" / f.name
-        assert f.is_symlink() and f.resolve() == packaged.resolve(), f
-        assert packaged.read_text().startswith("# ")
+    packaged = sorted((ROOT / "src/vedette/data/help").glob("*.md"))
+    assert docs and [f.name for f in docs] == [f.name for f in packaged]
+    for f, page in zip(docs, packaged, strict=True):
+        assert not f.is_symlink() and not page.is_symlink(), f
+        assert f.read_text() == page.read_text(), (
+            f"{f.relative_to(ROOT)} differs from {page.relative_to(ROOT)} (the web app's help "
+            f"page): edit both alike (cp {page.relative_to(ROOT)} {f.relative_to(ROOT)})"
+        )
+        assert page.read_text().startswith("# ")
 
 
 def test_an_answer_names_only_what_was_undone_since_the_clients_seq(client: TestClient) -> None:

@@ -20,13 +20,15 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def default_db() -> str:
+    """``$VEDETTE_DB``, else ``vedette.sqlite3`` in the user's data folder for this OS
+    (platformdirs: ``$XDG_DATA_HOME/vedette`` or ``~/.local/share/vedette`` on Linux,
+    ``~/Library/Application Support/vedette`` on macOS, ``%LOCALAPPDATA%\\vedette`` on Windows)."""
     env = os.environ.get("VEDETTE_DB")
     if env:
         return env
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "share"
-    )
-    return os.path.join(base, "vedette", "vedette.sqlite3")
+    from platformdirs import user_data_dir
+
+    return os.path.join(user_data_dir("vedette", appauthor=False), "vedette.sqlite3")
 
 
 @dataclass
@@ -95,7 +97,9 @@ def out(as_json: bool, text: Sequence[str] | str, data: Any) -> None:
         # (JSON escapes C0 already; C1 and lone surrogates only ever sit inside strings)
         click.echo(_ESCAPE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text_json))
     else:
-        click.echo(printable(text if isinstance(text, str) else "\n".join(text)))
+        from vedette.cli.term import echo  # rich on a terminal, plain text otherwise
+
+        echo(printable(text if isinstance(text, str) else "\n".join(text)))
 
 
 def parse_kv(items: Sequence[str], what: str = "argument") -> dict[str, Any]:

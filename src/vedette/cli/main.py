@@ -38,13 +38,9 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
         return
-    from importlib.metadata import PackageNotFoundError, version
+    from vedette import __version__  # the one version source (pyproject reads it too)
 
-    try:
-        v = version("vedette")
-    except PackageNotFoundError:  # running from a source tree that is not installed
-        from vedette import __version__ as v
-    click.echo(f"vedette {v}")
+    click.echo(f"vedette {__version__}")
     ctx.exit(0)
 
 
@@ -139,7 +135,8 @@ class Root(click.Group):
     "--db",
     metavar="PATH",
     default=None,
-    help="game database (default: $VEDETTE_DB or ~/.local/share/vedette/vedette.sqlite3)",
+    help="game database (default: $VEDETTE_DB, else vedette.sqlite3 in the user's data folder:"
+    " ~/.local/share/vedette on Linux)",
 )
 @click.option(
     "--version",
@@ -206,7 +203,7 @@ def table_ref(ref: str, house: str | None = None) -> Any:
 
 def new_game(
     ruleset: str,
-    name: str,
+    name: str | None,
     scenario: str,
     seed: int | None,
     options: Sequence[str],
@@ -216,6 +213,7 @@ def new_game(
 ) -> None:
     from vedette import rules
     from vedette.engine import Game
+    from vedette.engine.names import default_stem, free_name
     from vedette.schemas.rules import load_house_rules, load_scenario
 
     rs = rules.get(ruleset)
@@ -224,11 +222,16 @@ def new_game(
     opts = parse_options(rs, options)
     dice = "physical" if physical_dice else "seeded"
     with shell().store() as st:
+        name = name or free_name(st, default_stem(rs))
         g = Game.create(st, name, rs.name, scen, seed, opts, house, dice=dice)
         own = ", played with your own dice (--dice)" if physical_dice else ""
         out(
             as_json,
-            [f"new {rs.name} game {g.name!r} (seed {g.seed}){own}", g.render()],
+            [
+                f"new {rs.name} game {g.name!r} (seed {g.seed}){own}; it is now the current"
+                " game (other commands act on it unless given --game)",
+                g.render(),
+            ],
             {
                 "game": g.name,
                 "ruleset": rs.name,
@@ -354,6 +357,36 @@ def cmd_tables(ruleset: str, house_rules: str | None, as_json: bool) -> None:
     out(as_json, lines, [t.to_json() for t in tables.values()])
 
 
+@cli.command("reference", short_help="a ruleset's quick-reference sheet: every number")
+@click.argument("ruleset")
+@click.option("--house-rules", metavar="FILE", help="a house-rule TOML file to merge")
+@json_option
+def cmd_reference(ruleset: str, house_rules: str | None, as_json: bool) -> None:
+    """The quick-reference sheet of RULESET: its result tables, then every number of its rule
+    data (modifiers, ranges, distances, thresholds) with the rule each cites, from the data
+    the referee reads (a house-rule file merged, and its values marked, if given)."""
+    from vedette import rules
+    from vedette.rules.quickref import lines as sheet_lines
+    from vedette.rules.quickref import sheet
+    from vedette.schemas.rules import load_house_rules
+
+    rs = rules.get(ruleset)
+    house = load_house_rules(rs, house_rules) if house_rules else None
+    tables = rs.tables(house)
+    text = []
+    for t in tables.values():
+        text.append(f"{t.title or t.name}  {t.dice}  ({t.rule})")
+        text.extend(f"    {r.range_text:>6}  {r.result}" for r in t.rows)
+    sections = sheet(rs, house)
+    text.extend(sheet_lines(sections))
+    data = {
+        "ruleset": rs.name,
+        "tables": [t.to_json() for t in tables.values()],
+        "sections": [s.to_json() for s in sections],
+    }
+    out(as_json, text, data)
+
+
 @cli.group(
     "game",
     short_help="games: new, list, show, log, undo, export, import, use, rename",
@@ -370,11 +403,11 @@ def cmd_game(ctx: click.Context) -> None:
 
 
 @cmd_game.command("new")
-@click.argument("name")
+@click.argument("name", required=False)
 @click.option("--ruleset", required=True, help="the ruleset (or an alias: nab, asl, 2x2 ...)")
 @new_game_options
 def game_new(
-    name: str,
+    name: str | None,
     ruleset: str,
     scenario: str,
     seed: int | None,
@@ -383,7 +416,8 @@ def game_new(
     physical_dice: bool,
     as_json: bool,
 ) -> None:
-    """Start a game NAME from a scenario ('vedette RULESET new --help' lists its options)."""
+    """Start a game NAME (default: the ruleset and the next free number) from a scenario
+    ('vedette RULESET new --help' lists its options)."""
     new_game(ruleset, name, scenario, seed, options, house_rules, physical_dice, as_json)
 
 

@@ -222,11 +222,15 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
 
     if name == "new":
 
-        @click.command("new", help=f"Start a {rs_name} game NAME from a scenario.")
-        @click.argument("name")
+        @click.command(
+            "new",
+            help=f"Start a {rs_name} game from a scenario, called NAME (default: the ruleset's"
+            " name and the next free number, e.g. nab-1).",
+        )
+        @click.argument("name", required=False)
         @new_game_options
         def new(
-            name: str,
+            name: str | None,
             scenario: str,
             seed: int | None,
             options: Sequence[str],
@@ -245,8 +249,15 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
         @click.command("scenarios", help=f"The bundled {rs_name} scenarios.")
         @json_option
         def scenarios(as_json: bool) -> None:
-            names = list(group.ruleset.scenarios)
-            out(as_json, names, names)
+            rs = group.ruleset
+            infos = [rs.scenario_info(n) for n in rs.scenarios]
+            width = max((len(i["name"]) for i in infos), default=0)
+            text = []
+            for i in infos:
+                text.append(f"{i['name']:<{width}}  {i['title']}")
+                if i["description"]:
+                    text.append(f"{'':<{width}}    {i['description']}")
+            out(as_json, text, infos)
 
         return scenarios
 
@@ -312,6 +323,10 @@ def todo_lines(items: Sequence[Any], prefix: str) -> list[str]:
         rule = f" ({t.rule})" if t.rule else ""
         lines.append(f"OWED  {t.text}{rule}")
         lines.append(f"      do it:    {prefix} {t.command()}")
+        if t.open:
+            lines.append(f"      choose:   {t.choices_text()}")
+        if t.refused:
+            lines.append(f"      refused now: {t.refused}")
         if t.obligation:
             lines.append(f"      waive it: {prefix} waive {t.obligation}")
     if open_now:
@@ -320,6 +335,8 @@ def todo_lines(items: Sequence[Any], prefix: str) -> list[str]:
         for t in open_now:
             rule = f" ({t.rule})" if t.rule else ""
             lines.append(f"  {prefix} {t.command():<{width}}  {t.text}{rule}")
+            if t.open:
+                lines.append(f"  {'':<{len(prefix)}} {'':<{width}}  choose {t.choices_text()}")
     if not lines:
         lines.append(f"nothing owed, and no action open without fields (see '{prefix} help')")
     return lines
@@ -522,6 +539,7 @@ class ProcedureCommand(click.Command):
                     f"game {g.name!r} rolls from its own stream (seed {g.seed}, set when it was"
                     " created); use --dice for your own dice"
                 )
+            request = ask_open(g, self.proc, request, interactive=not as_json)
             if odds:
                 show_odds(g, name, request, as_json)
                 return
@@ -533,6 +551,59 @@ class ProcedureCommand(click.Command):
                 **outcome.to_json(),
             }
             out(as_json, outcome.lines(), data)
+
+
+def open_choices(g: Any, proc: Any, request: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """The choices ``todo`` offers now for each required field of ``proc`` that ``request``
+    leaves out (from the open entries of that procedure that agree with what was given)."""
+    from vedette.rules.protocol import _same
+
+    missing = [f.name for f in proc.spec.fields if f.required and f.name not in request]
+    if not missing:
+        return {}
+    found: dict[str, list[Any]] = {}
+    for t in g.todo():
+        if t.procedure != proc.name:
+            continue
+        given = {**t.request}
+        if any(k in request and not _same(request[k], v) for k, v in given.items()):
+            continue
+        if any(
+            k in request and not any(_same(request[k], c) for c in cs) for k, cs in t.open.items()
+        ):
+            continue
+        for k in missing:
+            options = list(t.open.get(k, ()))
+            if k in given:
+                options.append(given[k])
+            for c in options:
+                if not any(_same(c, x) for x in found.setdefault(k, [])):
+                    found[k].append(c)
+    return {k: v for k, v in found.items() if v}
+
+
+def ask_open(
+    g: Any, proc: Any, request: dict[str, Any], interactive: bool = True
+) -> dict[str, Any]:
+    """An open ``todo`` line run as printed: each missing field the game offers choices for is
+    asked for on a terminal (the choices listed), or refused in one line listing them."""
+    import sys
+
+    from vedette.errors import BadRequest
+    from vedette.rules.protocol import _arg_text
+
+    choices = open_choices(g, proc, request)
+    if not choices:
+        return request
+    tty = interactive and sys.stdin.isatty() and sys.stdout.isatty()
+    for k, cs in choices.items():
+        shown = [_arg_text(c) for c in cs]
+        if not tty:
+            listed = ", ".join(shown[:20]) + (f", ... ({len(shown)} in all)" if cs[20:] else "")
+            raise BadRequest(f"{proc.name}: give {k}= (one of: {listed})")
+        picked = click.prompt(f"{k}", type=click.Choice(shown), show_choices=True)
+        request[k] = cs[shown.index(picked)]
+    return request
 
 
 def _sentence(text: str) -> str:

@@ -105,6 +105,29 @@ class PhysicalSource:
             )
 
 
+class DiceNeeded(DiceError):
+    """A game played with the player's own dice needs a die that was not given."""
+
+    def __init__(self, die: Die, number: int, message: str = "") -> None:
+        self.die = die
+        self.number = number
+        super().__init__(
+            message
+            or f"this game is played with your own dice: die #{number} ({die.name}) is needed;"
+            " roll it and give the faces in order (--dice)"
+        )
+
+
+class OwnDice(PhysicalSource):
+    """The dice of a game played with the player's own dice: only the faces given, never a
+    die of vedette's (a missing one is asked for: :class:`DiceNeeded`)."""
+
+    def face(self, die: Die) -> int:
+        if self.used >= len(self.faces):
+            raise DiceNeeded(die, self.used + 1)
+        return super().face(die)
+
+
 class ScriptedSource(PhysicalSource):
     """Forced faces for tests; identical checks to the physical source."""
 

@@ -27,9 +27,15 @@ from typing import Any
 
 from vedette import rules
 from vedette.dice.check import Odds
-from vedette.dice.sources import DiceSource, PhysicalSource, SegmentSource
+from vedette.dice.sources import (
+    DiceNeeded,
+    DiceSource,
+    OwnDice,
+    PhysicalSource,
+    SegmentSource,
+)
 from vedette.engine.store import IndexRow, Record, Snapshot, Store, iter_jsonl
-from vedette.errors import BadRequest, DiceError, GameError, RuleViolation, VedetteError
+from vedette.errors import BadRequest, DiceError, GameError, VedetteError
 from vedette.rules.base import Outcome, Ruleset
 from vedette.rules.protocol import (
     AnyProcedure,
@@ -38,10 +44,11 @@ from vedette.rules.protocol import (
     Plan,
     Procedure,
     Todo,
+    Verdict,
     Waived,
     WaiveRequest,
     chances,
-    flow_violation,
+    verdict_of,
 )
 from vedette.schemas.game import (
     check_created,
@@ -601,8 +608,10 @@ class Game:
     def obligations(self) -> tuple[Obligation, ...]:
         return tuple(self.ruleset.obligations(self.state))
 
-    def todo(self) -> list[Todo]:
-        return list(self.ruleset.todo(self.state))
+    def todo(self, strict: bool = False) -> list[Todo]:
+        """Owed steps first, then the actions open now, each one ``plan`` accepts as shown
+        (open fields: only accepted choices). ``strict``: a malformed offer raises."""
+        return list(self.ruleset.todo(self.state, strict))
 
     def _reservation(self, procedure: str, request: Mapping[str, Any]) -> Reservation | None:
         key = canonical_request(request)
@@ -620,6 +629,8 @@ class Game:
         """The physical dice given, or the game's seeded stream: the dice reserved for this
         very action if it was undone, then past every die ever drawn."""
         res = self._reservation(procedure, request or {}) if procedure else None
+        if self.physical:  # the player's own dice, always: vedette never rolls for them
+            return OwnDice(faces or ())
         if faces:
             if res is not None and not self.physical:
                 raise DiceError(
@@ -640,34 +651,54 @@ class Game:
         procedure: str,
         request: Mapping[str, Any],
         faces: Sequence[int] | None = None,
+        query: bool = False,
     ) -> tuple[AnyProcedure, Plan]:
         check_request(request, faces)
         if procedure not in self.procedures() and procedure in self.sequences():
             seq = self.sequences()[procedure]
             return seq, seq.plan(self.state, seq.parse(request))
         proc = self.procedure(procedure)
-        req = proc.parse(request)
-        if not proc.query:  # (waive passes: flow_violation never forbids it)
-            owed = flow_violation(self.obligations(), procedure, proc.request_json(req))
-            if owed is not None:
-                raise RuleViolation(
-                    owed.rule,
-                    f"{owed.text} is owed first: '{owed.command()}'"
-                    f" (or waive it: 'waive {owed.id}')",
+        if procedure == "waive":  # the referee's own: no phase and no obligation forbids it
+            req = proc.parse(request)
+            owed = self.obligations()
+            if not any(o.id == req.obligation for o in owed):
+                raise BadRequest(
+                    f"nothing owed is called {req.obligation!r}"
+                    + (
+                        f" (owed: {', '.join(o.id for o in owed)})"
+                        if owed
+                        else " (nothing is owed)"
+                    )
                 )
-        return proc, proc.plan(self.state, req)
+            return proc, proc.plan(self.state, req)
+        # the declared flow, what is owed, then plan: the same judgement as todo's and
+        # is_legal's; odds and chances are queries, never phase-bound
+        _, _, plan = self.ruleset.judge(self.state, procedure, request, query=query)
+        return proc, plan
+
+    def is_legal(self, procedure: str, request: Mapping[str, Any]) -> Verdict:
+        """Whether the rules accept ``procedure`` with ``request`` now, and if not why (the
+        rule named); never raises (python-chess's ``is_legal``)."""
+
+        def judge() -> None:
+            check_request(request, None)
+            if procedure not in self.procedures() and procedure in self.sequences():
+                raise BadRequest(f"{procedure} is a sequence: it has odds only")
+            self._prepare(procedure, request)
+
+        return verdict_of(judge)
 
     # -- play ---------------------------------------------------------------------------
     def odds(self, procedure: str, request: Mapping[str, Any]) -> list[Odds]:
         """The odds of each chance step the procedure knows it will take."""
-        _, plan = self._prepare(procedure, request)
+        _, plan = self._prepare(procedure, request, query=True)
         return plan.step_odds()
 
     def chances(self, procedure: str, request: Mapping[str, Any], limit: int = 20_000) -> Chances:
         """The exact odds of every outcome of the whole procedure, or of a sequence (its end
         states), from their own resolve; more than ``limit`` dice branches are sampled, and
         the result says so (``exact=False``, intervals, a note)."""
-        proc, plan = self._prepare(procedure, request)
+        proc, plan = self._prepare(procedure, request, query=True)
         state = self.state
         return chances(lambda dice: proc.resolve(state, plan, dice), limit)
 
@@ -684,7 +715,19 @@ class Game:
         proc, plan = self._prepare(procedure, request, faces)
         req_json = proc.request_json(plan.request)
         source = self.dice(faces, procedure, req_json)
-        outcome: Outcome = proc.resolve(self.state, plan, source)
+        try:
+            outcome: Outcome = proc.resolve(self.state, plan, source)
+        except DiceNeeded as need:
+            if faces:
+                raise
+            rolls = ", ".join(str(getattr(s, "expression", "")) for s in plan.steps)
+            raise DiceNeeded(
+                need.die,
+                need.number,
+                f"{procedure}: this game is played with your own dice: roll"
+                f" {rolls or need.die.name} and give"
+                " the faces in order (--dice; in the web app, the dice buttons)",
+            ) from None
         if isinstance(source, PhysicalSource):
             source.check_all_used()
         if proc.query:

@@ -330,11 +330,71 @@ class Ruleset(Generic[S]):
                 out.append(Todo(name, {}, p.help, p.rule))
         return out
 
-    def todo(self, state: S) -> list[Any]:
-        """Obligations first, then the actions open now."""
-        from vedette.rules.protocol import iter_todo
+    def game_over(self, state: S) -> bool:
+        """Whether the battle has ended by the rules (no action is owed or open after it)."""
+        return False
 
-        return list(iter_todo(self.obligations(state), self.options(state)))
+    def todo(self, state: S, strict: bool = False) -> list[Any]:
+        """Obligations first, then the actions open now: derived from ``plan`` (see
+        ``protocol.derive_todo``): a complete entry is one ``judge`` accepts as shown, an open
+        one lists only the choices it accepts; an owed step it refuses is marked ``refused``."""
+        from vedette.rules.protocol import derive_todo
+
+        owed = self.obligations(state)
+        return derive_todo(
+            owed,
+            self.options(state),
+            lambda p, r: self.judge(state, p, r, owed=owed)[1],
+            strict,
+        )
+
+    #: the sequence of play (protocol.Flow), read by the engine; None: no declared phases
+    flow: ClassVar[Any] = None
+
+    def current_phase(self, state: S) -> str | None:
+        """The name of the flow's phase the game is in now (None: no declared flow)."""
+        return None
+
+    def judge(
+        self,
+        state: S,
+        procedure: str,
+        request: Any,
+        owed: Sequence[Any] | None = None,
+        query: bool = False,
+    ) -> Any:
+        """Parse and plan ``procedure`` with ``request`` (a mapping or a parsed request) as the
+        engine would before rolling: the declared flow, then what is owed, then ``plan``.
+        Raises the refusal (a VedetteError naming the rule); returns ``(procedure, request,
+        plan)``. ``query``: odds and checks, which no phase and no obligation forbid."""
+        from vedette.rules.protocol import flow_violation
+
+        procs = self.protocol_procedures()
+        proc = procs.get(procedure)
+        if proc is None:
+            raise BadRequest(f"{self.name} has no procedure {procedure!r}")
+        req = proc.parse(request) if isinstance(request, Mapping) else request
+        if not proc.query and not query:
+            if self.flow is not None:
+                refusal = self.flow.violation(self.current_phase(state), procedure)
+                if refusal is not None:
+                    raise refusal
+            owed = self.obligations(state) if owed is None else owed
+            o = flow_violation(owed, procedure, proc.request_json(req))
+            if o is not None:
+                from vedette.errors import RuleViolation
+
+                raise RuleViolation(
+                    o.rule,
+                    f"{o.text} is owed first: '{o.command()}' (or waive it: 'waive {o.id}')",
+                )
+        return proc, req, proc.plan(state, req)
+
+    def is_legal(self, state: S, procedure: str, request: Any) -> Any:
+        """Whether the rules accept ``request`` now (a protocol.Verdict: never raises)."""
+        from vedette.rules.protocol import verdict_of
+
+        return verdict_of(lambda: self.judge(state, procedure, request))
 
     def entity_ids(self, state: S) -> list[str]:
         """The ids of the things in the game (pieces, units, stacks), for random requests."""
@@ -438,6 +498,23 @@ class Ruleset(Generic[S]):
                 f"no bundled {self.name} scenario {name!r} (bundled: {', '.join(self.scenarios)})"
             )
         return package_toml(self.data_package, self.scenarios[name])
+
+    def scenario_info(self, name: str) -> dict[str, str]:
+        """A bundled scenario's name, title (its ``title``, ``scenario.title`` or ``name``) and
+        description (the file's opening comment, in words), for lists a player chooses from."""
+        from importlib import resources
+
+        data = self.scenario(name)
+        inner = data.get("scenario")
+        title = data.get("title") or (inner.get("title") if isinstance(inner, Mapping) else None)
+        title = title or data.get("name") or name
+        text = resources.files(self.data_package).joinpath(self.scenarios[name]).read_text("utf-8")
+        lead: list[str] = []
+        for line in text.splitlines():
+            if not line.startswith("#"):
+                break
+            lead.append(line.lstrip("#").strip())
+        return {"name": name, "title": str(title), "description": " ".join(lead).strip()}
 
     @staticmethod
     def scenario_from_text(text: str, source: str) -> dict[str, Any]:

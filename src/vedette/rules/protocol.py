@@ -20,9 +20,12 @@ events, and the chance algebra that gives the exact odds of a whole procedure.
 
 from __future__ import annotations
 
+import itertools
+import json
 import math
+import shlex
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property, partial
 from typing import Any, ClassVar, Generic, TypeVar
@@ -30,7 +33,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from vedette.dice.check import Check, Odds, UnderCheck
 from vedette.dice.die import Die
 from vedette.dice.sources import DiceSource, SeededSource
-from vedette.errors import DiceError, VedetteError
+from vedette.errors import BadRequest, DiceError, RuleViolation, VedetteError
 from vedette.rules.fields import FieldSpec, RequestSpec, arg, spec_of, to_json
 
 S = TypeVar("S")
@@ -150,10 +153,12 @@ class Obligation:
     rule: str
     text: str
     blocks: tuple[str, ...] | None = None
+    #: fields the player still chooses, with their choices (a decision: ``{"ok": (True,
+    #: False)}``); the owed step is discharged by the request with any one of them
+    open: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
 
     def command(self) -> str:
-        args = " ".join(f"{k}={_arg_text(v)}" for k, v in self.request.items())
-        return f"{self.procedure} {args}".strip()
+        return command_text(self.procedure, self.request)
 
     def matches(self, procedure: str, request: Mapping[str, Any]) -> bool:
         return procedure == self.procedure and all(
@@ -169,15 +174,30 @@ class Obligation:
             "text": self.text,
             "blocks": None if self.blocks is None else list(self.blocks),
             "command": self.command(),
+            "open": {k: [to_json(c) for c in cs] for k, cs in self.open.items()},
         }
 
 
 def _arg_text(v: Any) -> str:
+    """A request value as a person types it after ``KEY=`` (read back by ``parse_value``):
+    a list of plain words as ``a,b``; anything else JSON can say and text cannot, as JSON."""
     if isinstance(v, list | tuple):
-        return ",".join(map(str, v))
+        if all(isinstance(x, str) and x and "," not in x and x == x.strip() for x in v) and v:
+            return ",".join(v)
+        return json.dumps(to_json(list(v)), separators=(",", ":"))
     if isinstance(v, bool):
         return "true" if v else "false"
+    if isinstance(v, Mapping):
+        return json.dumps(to_json(v), separators=(",", ":"))
+    if v is None:
+        return "null"
     return str(v)
+
+
+def command_text(procedure: str, request: Mapping[str, Any]) -> str:
+    """``procedure KEY=VALUE ...`` as a shell runs it verbatim (values quoted where needed)."""
+    args = " ".join(shlex.quote(f"{k}={_arg_text(v)}") for k, v in request.items())
+    return f"{procedure} {args}".strip()
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -188,8 +208,14 @@ def _same(a: Any, b: Any) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Todo:
-    """One line of 'what next': an owed step (``owed``) or an action open now, with its
-    request pre-filled where the state determines it."""
+    """One line of 'what next': an owed step (``owed``) or an action open now.
+
+    An entry is *complete* (``open`` empty: its request, run as shown, is accepted) or *open*:
+    the state leaves a choice, and ``open`` names each missing field with the values ``plan``
+    accepts for it (a target in range, a hex the move reaches, a distance). ``typed`` is the
+    parsed request of a complete entry, as ``plan`` judged it. ``refused`` is set only on an
+    owed step the rules cannot carry out as offered (a defect the conformance suite reports:
+    the rules must lapse such a step instead)."""
 
     procedure: str
     request: Mapping[str, Any]
@@ -197,13 +223,28 @@ class Todo:
     rule: str = ""
     owed: bool = False
     obligation: str | None = None
+    open: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    typed: Any = field(default=None, compare=False)
+    refused: str = ""
 
     def command(self) -> str:
-        args = " ".join(f"{k}={_arg_text(v)}" for k, v in self.request.items())
-        return f"{self.procedure} {args}".strip()
+        return command_text(self.procedure, self.request)
+
+    @property
+    def complete(self) -> bool:
+        return not self.open
+
+    def choices_text(self, most: int = 8) -> str:
+        """The open fields and their choices, in words ('' when complete)."""
+        parts = []
+        for k, cs in self.open.items():
+            shown = ", ".join(_arg_text(c) for c in cs[:most])
+            more = f", ... ({len(cs)} in all)" if len(cs) > most else ""
+            parts.append(f"{k}= one of {shown}{more}")
+        return "; ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "procedure": self.procedure,
             "request": to_json(self.request),
             "text": self.text,
@@ -211,7 +252,193 @@ class Todo:
             "owed": self.owed,
             "obligation": self.obligation,
             "command": self.command(),
+            "open": {k: [to_json(c) for c in cs] for k, cs in self.open.items()},
         }
+        if self.refused:
+            out["refused"] = self.refused
+        return out
+
+
+# -- the declared flow -----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """One step of a ruleset's sequence of play: the procedures it allows (queries are never
+    phase-bound), the rule that says so, and what ends it."""
+
+    name: str
+    allows: frozenset[str]
+    rule: str
+    ends: str = ""
+
+    @classmethod
+    def of(cls, name: str, allows: Sequence[str], rule: str, ends: str = "") -> Phase:
+        return cls(name, frozenset(allows), rule, ends)
+
+
+@dataclass(frozen=True)
+class Flow:
+    """A ruleset's sequence of play as data (boardgame.io's phases): the engine reads it to
+    refuse an out-of-phase action, naming the rule, before ``plan`` is asked. ``always``:
+    procedures open in every phase (corrections, waivers)."""
+
+    phases: tuple[Phase, ...]
+    always: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        names = [p.name for p in self.phases]
+        if len(set(names)) != len(names):
+            raise ValueError(f"a flow names a phase twice: {names}")
+
+    def phase(self, name: str) -> Phase | None:
+        for p in self.phases:
+            if p.name == name:
+                return p
+        return None
+
+    def procedures(self) -> frozenset[str]:
+        out: set[str] = set(self.always)
+        for p in self.phases:
+            out |= p.allows
+        return frozenset(out)
+
+    def violation(self, phase: str | None, procedure: str) -> RuleViolation | None:
+        """The refusal of ``procedure`` in ``phase``, or None if the flow allows it."""
+        if phase is None or procedure in self.always:
+            return None
+        p = self.phase(phase)
+        if p is None or procedure in p.allows:
+            return None
+        return RuleViolation(
+            p.rule,
+            f"{procedure} is not part of the {p.name}"
+            + (f" (open now: {', '.join(sorted(p.allows | self.always))})" if p.allows else ""),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """``Game.is_legal``'s answer (python-chess's ``is_legal``): whether the rules accept a
+    request now and, if not, why, naming the rule. Never raised, always returned."""
+
+    ok: bool
+    reason: str = ""
+    rule: str = ""
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "reason": self.reason, "rule": self.rule}
+
+
+def verdict_of(fn: Callable[[], Any]) -> Verdict:
+    """Run ``fn`` (a plan); the verdict it implies. Never raises: a refusal of any kind is a
+    'no' with its one-line reason (an unexpected error is a 'no' that says so)."""
+    try:
+        fn()
+    except VedetteError as e:
+        return Verdict(False, str(e), str(getattr(e, "rule", "")))
+    except Exception as e:  # a defect in a ruleset's plan: a 'no', not a crash
+        return Verdict(False, f"internal error: {type(e).__name__}: {e}")
+    return Verdict(True)
+
+
+#: combinations of open choices tried together before each field is judged alone
+OPEN_COMBINATIONS = 256
+
+
+class MalformedOffer(VedetteError):
+    """A ruleset offered an entry that cannot even be parsed (a required field neither given
+    nor declared open): a defect of the ruleset's ``options``, raised in strict mode."""
+
+
+def derive_todo(
+    obligations: Sequence[Obligation],
+    options: Sequence[Todo],
+    judge: Callable[[str, Mapping[str, Any]], Any],
+    strict: bool = False,
+) -> list[Todo]:
+    """``todo`` derived from ``plan`` (python-chess: pseudo-legal moves filtered by legality).
+
+    ``judge(procedure, request)`` parses and plans (with the flow's and the obligations'
+    checks) and raises on a refusal, returning the parsed request. Obligations come first,
+    each as offered (an owed step ``plan`` refuses is marked ``refused``: a dead end); then each
+    option ``plan`` accepts: a complete one as it is, an open one with only the choices
+    ``plan`` accepts (dropped when none is left). ``strict``: an option that is not even a
+    well-formed request (a required field neither given nor open) raises
+    :class:`MalformedOffer` instead of being dropped (the conformance suite's mode)."""
+    out: list[Todo] = []
+    for o in obligations:
+        t = Todo(o.procedure, o.request, o.text, o.rule, True, o.id, open=o.open)
+        out.append(_judged(t, judge, owed=True) or t)
+    seen: set[str] = set()
+    for t in options:
+        if flow_violation(obligations, t.procedure, t.request) is not None:
+            continue
+        j = _judged(t, judge, owed=False, strict=strict)
+        if j is None:
+            continue
+        key = j.command() + "|" + repr(sorted(j.open.items()))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(j)
+    return out
+
+
+def _judged(
+    t: Todo, judge: Callable[[str, Mapping[str, Any]], Any], owed: bool, strict: bool = False
+) -> Todo | None:
+    """``t`` as ``plan`` judges it: complete and accepted (with its typed request), open with
+    its accepted choices, or None (an owed step: marked refused)."""
+    if not t.open:
+        try:
+            typed = judge(t.procedure, t.request)
+        except BadRequest as e:
+            if strict and not owed and "missing '" in str(e):
+                raise MalformedOffer(
+                    f"todo offers {t.command()!r}, which is not complete: {e}"
+                ) from None
+            return replace(t, refused=str(e)) if owed else None
+        except VedetteError as e:
+            return replace(t, refused=str(e)) if owed else None
+        except Exception as e:
+            why = f"internal error: {type(e).__name__}: {e}"
+            return replace(t, refused=why) if owed else None
+        return replace(t, typed=typed)
+    fields = list(t.open)
+    choices = [tuple(t.open[f]) for f in fields]
+    kept: list[list[Any]] = [[] for _ in fields]
+
+    def ok(values: Sequence[Any]) -> bool:
+        req = {**t.request, **dict(zip(fields, values, strict=True))}
+        try:
+            judge(t.procedure, req)
+        except Exception:
+            return False
+        return True
+
+    if math.prod(len(c) for c in choices) <= OPEN_COMBINATIONS:
+        for combo in itertools.product(*choices):
+            if ok(combo):
+                for i, v in enumerate(combo):
+                    if v not in kept[i]:
+                        kept[i].append(v)
+    else:  # each field judged with the others at their first accepted choice
+        base = [c[0] if c else None for c in choices]
+        for i, cs in enumerate(choices):
+            for v in cs:
+                trial = list(base)
+                trial[i] = v
+                if ok(trial):
+                    kept[i].append(v)
+                    if not kept[i][1:]:
+                        base[i] = v
+    if any(not k for k in kept):
+        if owed:
+            return replace(t, refused="no choice of " + ", ".join(fields) + " is accepted")
+        return None
+    return replace(t, open={f: tuple(k) for f, k in zip(fields, kept, strict=True)})
 
 
 def flow_violation(
@@ -544,6 +771,6 @@ def _wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 def iter_todo(obligations: Sequence[Obligation], options: Sequence[Todo]) -> Iterator[Todo]:
     for o in obligations:
-        yield Todo(o.procedure, o.request, o.text, o.rule, True, o.id)
+        yield Todo(o.procedure, o.request, o.text, o.rule, True, o.id, open=o.open)
     # an action an obligation blocks is not open now
     yield from (t for t in options if flow_violation(obligations, t.procedure, t.request) is None)

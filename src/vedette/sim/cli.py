@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -125,9 +124,9 @@ def simulate(
         raise BadRequest("--workers and --scheduler: give one (the cluster has its own workers)")
     k = workers or min(4, os.cpu_count() or 1)
     total = games * (len(sw.values) if sw else 1)
-    with click.progressbar(
-        length=total, label="simulating", file=sys.stderr, show_pos=True, show_eta=True
-    ) as bar:
+    from vedette.cli.term import Progress
+
+    with Progress(total, "simulating") as bar:
         study = run_study(setup, games, seed, sw, k, scheduler, None, bar.update)
     if keep:
         with Store(db) as st:

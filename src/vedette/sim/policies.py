@@ -53,8 +53,12 @@ class Adapter:
 
 
 def todo_lines(state: Any, ruleset: Any) -> list[Any]:
-    """The ruleset's ``todo``: only the owed lines while something is owed."""
-    todo = ruleset.todo(state)
+    """The ruleset's offers before ``plan`` filters them (its obligations and ``options``: a
+    policy completes each and the engine judges it): only the owed lines while something is
+    owed."""
+    from vedette.rules.protocol import iter_todo
+
+    todo = list(iter_todo(ruleset.obligations(state), ruleset.options(state)))
     owed = [t for t in todo if t.owed]
     return owed or todo
 

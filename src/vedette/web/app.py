@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import mimetypes
 import os
 import re
 import secrets
@@ -39,12 +40,14 @@ from fastapi.templating import Jinja2Templates
 from pydantic import Field
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from vedette import rules
 from vedette.data import load_toml_text
 from vedette.engine import Game
-from vedette.errors import GameError, VedetteError
+from vedette.engine.names import default_stem, free_name
+from vedette.errors import GameError, RuleViolation, VedetteError
 from vedette.rules.base import parse_value
 from vedette.schemas import Strict, check_tree, validate
 from vedette.web import aar, audit, boards, simulate, views
@@ -58,6 +61,7 @@ from vedette.web.sequences import router as sequences_router
 from vedette.web.sessions import Sessions
 
 log = logging.getLogger("vedette.web")
+mimetypes.add_type("application/manifest+json", ".webmanifest")  # the app's web manifest
 
 MAX_UPLOAD = 256 * 1024
 CSRF_COOKIE = "vedette_csrf"
@@ -95,7 +99,18 @@ def create_app(
     app.state.csrf = token
 
     hosts = tuple(allowed_hosts) if allowed_hosts is not None else allowed_hosts_from_env()
+    # answers compressed where the browser takes it (a board's SVG shrinks about 6x); inside
+    # the security layer, so every answer it sends is one the security layer let through
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(SecurityMiddleware, token=token, hosts=hosts, access=access)
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        """The app's icon (browsers ask for it on every page: no 404 in the console)."""
+        icon = (_HERE / "static" / "icon.svg").read_bytes()
+        return Response(
+            icon, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
+        )
 
     def page(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         return templates.TemplateResponse(request, name, {"csrf": token, **ctx}, status_code=status)
@@ -139,7 +154,14 @@ def create_app(
         catalogue = []
         for name in rules.names():
             rs = rules.get(name)
-            catalogue.append({"name": name, "title": rs.title, "scenarios": list(rs.scenarios)})
+            catalogue.append(
+                {
+                    "name": name,
+                    "title": rs.title,
+                    "scenarios": list(rs.scenarios),
+                    "titles": {n: rs.scenario_info(n)["title"] for n in rs.scenarios},
+                }
+            )
         return page(
             request, "index.html", status, games=games, catalogue=catalogue, error=error, **ctx
         )
@@ -165,7 +187,7 @@ def create_app(
     def new_game(
         request: Request,
         csrf: str = Form(""),
-        name: str = Form(...),
+        name: str = Form(""),
         ruleset: str = Form(...),
         scenario: str = Form("sample"),
         seed: str = Form(""),
@@ -181,12 +203,12 @@ def create_app(
                 scen = load_toml_text(_read_limited(upload), "uploaded scenario")
             else:
                 scen = rs.scenario(scenario)
-            Game.create(
-                sessions.store(), name.strip(), rs.name, scen, _seed(seed), _options(options)
-            )
+            store = sessions.store()
+            name = name.strip() or free_name(store, default_stem(rs))  # named for the player
+            Game.create(store, name, rs.name, scen, _seed(seed), _options(options))
         except VedetteError as e:
             return index_page(request, status=_status(e), new_error=one_line(e), kept=kept)
-        return RedirectResponse(f"/games/{quote(name.strip())}", status_code=303)
+        return RedirectResponse(f"/games/{quote(name)}", status_code=303)
 
     @app.post("/import")
     def import_game(
@@ -213,6 +235,7 @@ def create_app(
                 ruleset=g.ruleset.name,
                 title=g.ruleset.title,
                 seed=g.seed,
+                physical=g.physical,
                 board=view["board"],
                 procedures=views.procedures(g),
                 sequences=views.sequences(g),
@@ -302,7 +325,12 @@ def create_app(
     @app.post("/api/games/{name}/odds")
     def odds(name: str, body: Annotated[OddsBody, Depends(json_body(OddsBody))]) -> dict[str, Any]:
         with sessions.game(name) as g:
-            found = g.odds(body.procedure, _request(body.request))
+            try:
+                found = g.odds(body.procedure, _request(body.request))
+            except RuleViolation as e:
+                # odds are a question, and "none now, because..." is its answer: a 200 the
+                # page shows in words, not a failed request in the console (issue 26.9)
+                return {"odds": [], "refused": one_line(e)}
             return {"odds": [o.to_json() for o in found]}
 
     @app.post("/api/games/{name}/perform")

@@ -94,9 +94,18 @@ def help_page(request: Request, ruleset: str) -> HTMLResponse:
 
 @router.get("/help/{ruleset}/tables", response_class=HTMLResponse)
 def tables_page(request: Request, ruleset: str) -> HTMLResponse:
+    """The quick-reference sheet: the result tables, then every number of the rule data
+    (``rules.quickref``), one printable page."""
+    from vedette.rules.quickref import sheet
+
     rs = _unknown_404(ruleset)
     return _page(
-        request, "tables.html", ruleset=rs.name, title=rs.title or rs.name, tables=tables(rs)
+        request,
+        "tables.html",
+        ruleset=rs.name,
+        title=rs.title or rs.name,
+        tables=tables(rs),
+        sections=sheet(rs),
     )
 
 

@@ -75,8 +75,9 @@ function initIndex() {
   if (!rs || !sc) return;
   const fill = () => {
     const opt = rs.options[rs.selectedIndex];
+    const titles = JSON.parse(opt.dataset.titles || "{}");
     sc.replaceChildren(...(opt.dataset.scenarios || "").split(",").filter(Boolean)
-      .map((s) => el("option", { value: s }, s)));
+      .map((s) => el("option", { value: s }, titles[s] ? `${titles[s]} (${s})` : s)));
     if (sc.dataset.kept && [...sc.options].some((o) => o.value === sc.dataset.kept)) sc.value = sc.dataset.kept;
   };
   rs.addEventListener("change", () => { sc.dataset.kept = ""; fill(); });
@@ -140,8 +141,19 @@ function initGame() {
     return true;
   }
 
+  // a game played with the player's own dice: one tap per face, no typing
+  document.querySelectorAll(".dice-pad .face").forEach((b) => b.addEventListener("click", () => {
+    const box = document.getElementById("dice");
+    box.value = `${box.value.trim()} ${b.dataset.face}`.trim();
+  }));
+  document.querySelector(".dice-pad .face-clear")?.addEventListener("click", () => {
+    document.getElementById("dice").value = "";
+  });
+
   // -- the "next" panel: obligations first, then what is open now ---------------------------
+  let chosenItem = null;
   function choose(item) {
+    chosenItem = item;
     sel.value = item.procedure;
     if (sel.value !== item.procedure) return;
     document.querySelectorAll("form.proc").forEach((f) => { f.hidden = f !== form(); });
@@ -173,6 +185,8 @@ function initGame() {
         choose(item);
       });
       const li = el("li", { class: item.owed ? "owed" : "open" }, btn);
+      if (item.refused) li.append(el("div", { class: "refused" }, `refused now: ${item.refused}`));
+      openChoices(item, btn, li);
       if (item.owed && item.obligation) {
         const waive = el("button", { type: "button", class: "waive", "data-obligation": item.obligation }, "waive…");
         waive.addEventListener("click", async () => {
@@ -184,6 +198,41 @@ function initGame() {
       ol.append(li);
     }
     if (!todo.length) ol.append(el("li", { class: "muted" }, "the referee owes nothing and suggests nothing: pick an action below"));
+  }
+
+  // an open entry (issue 22): each field the state leaves to the player, with the choices the
+  // referee accepts, one tap each (a long list: the first ones, then a pick of the rest)
+  const SHOWN_CHOICES = 12;
+  function openChoices(item, btn, li) {
+    for (const [k, choices] of Object.entries(item.open || {})) {
+      const row = el("div", { class: "open-choices", "data-field": k }, el("span", { class: "choice-label" }, `${k}:`));
+      const pick = (v, chip) => {
+        if (chosenItem !== item) {
+          document.querySelectorAll("#next .chosen").forEach((b) => b.classList.remove("chosen"));
+          btn.classList.add("chosen");
+          choose(item);
+        }
+        const i = form()?.querySelector(`[name="${CSS.escape(k)}"]`);
+        if (!i) return;
+        i.value = fieldText(v);
+        row.querySelectorAll(".choice.chosen").forEach((b) => b.classList.remove("chosen"));
+        if (chip) chip.classList.add("chosen");
+        refreshOdds(true);
+      };
+      for (const v of choices.slice(0, SHOWN_CHOICES)) {
+        const chip = el("button", { type: "button", class: "choice", "data-value": fieldText(v) }, fieldText(v));
+        chip.addEventListener("click", () => pick(v, chip));
+        row.append(chip);
+      }
+      if (choices.length > SHOWN_CHOICES) {
+        const more = el("select", { class: "choice-more", "aria-label": `more choices of ${k}` },
+          el("option", { value: "" }, `${choices.length - SHOWN_CHOICES} more…`),
+          ...choices.slice(SHOWN_CHOICES).map((v, j) => el("option", { value: String(j + SHOWN_CHOICES) }, fieldText(v))));
+        more.addEventListener("change", () => { if (more.value) pick(choices[Number(more.value)], null); });
+        row.append(more);
+      }
+      li.append(row);
+    }
   }
 
   // -- odds ------------------------------------------------------------------------------------
@@ -230,7 +279,9 @@ function initGame() {
     }
     try {
       const data = await post(`${api}/odds`, { procedure: sel.value, request: request() });
-      if (ticket === pending) renderOdds(data.odds);
+      if (ticket !== pending) return;
+      if (data.refused) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${data.refused}`));
+      else renderOdds(data.odds);
     } catch (e) {
       if (ticket === pending) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${e.message}`));
     }
@@ -401,8 +452,10 @@ function initGame() {
     if (board) board.innerHTML = data.svg;
   }
 
+  // older entries, 200 at a time (a 340-action game pages back in two taps)
+  const LOG_MORE = 200;
   async function olderLog() {
-    const data = await get(`${api}/log?before=${oldest}&limit=50`);
+    const data = await get(`${api}/log?before=${oldest}&limit=${LOG_MORE}`);
     addLog(data.entries, "bottom");
     document.getElementById("log-more").hidden = !data.more;
   }
@@ -497,9 +550,13 @@ function initGame() {
         document.querySelector("#next .next-item")?.classList.add("chosen");
         choose(first);
       } else refreshOdds(true);
+      // the result where the eye is; the keyboard back on the Next panel (issue 26.3, 26.5)
+      result.scrollIntoView({ block: "nearest" });
+      document.querySelector("#next .next-item")?.focus({ preventScroll: true });
       return true;
     } catch (e) {
       if (!fieldError(e.message)) result.append(el("p", { class: "error", role: "alert" }, e.message));
+      result.scrollIntoView({ block: "nearest" });
       return false;
     }
   }

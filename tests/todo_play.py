@@ -1,0 +1,179 @@
+"""The referee's offer is a promise: seeded random games played only from ``todo``.
+
+Each step reads ``todo``, picks one entry (an owed one first, as the rules require), fills each
+open field with one of the choices the entry offers, and performs it. The properties (issue 22):
+
+* every offered action is accepted (``offered_refused`` counts the ones that were not);
+* every owed step is performable as offered (``dead_ends``: an owed entry ``plan`` refuses);
+* ``todo`` is never empty before the game has ended (``empty``);
+* replay == live (checked every ``REPLAY_EVERY`` steps and at the end).
+
+Kept apart from the tests so that a failing seed can be replayed by hand::
+
+    from tests.todo_play import play
+    play("twobytwo", "sample", seed=3, steps=80)
+
+``python -m tests.todo_play RULESET [GAMES] [STEPS]`` runs many and prints the counts.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from vedette import rules
+from vedette.engine import Game, Store, replay
+from vedette.errors import VedetteError
+
+#: replay the whole log and compare with the live state every this many steps
+REPLAY_EVERY = 25
+
+
+@dataclass
+class Counts:
+    games: int = 0
+    actions: int = 0
+    offered_refused: int = 0
+    dead_ends: int = 0
+    empty: int = 0
+    ended: int = 0
+    problems: list[str] = field(default_factory=list)
+    procedures: dict[str, int] = field(default_factory=dict)
+
+    def add(self, o: Counts) -> None:
+        self.games += o.games
+        self.actions += o.actions
+        self.offered_refused += o.offered_refused
+        self.dead_ends += o.dead_ends
+        self.empty += o.empty
+        self.ended += o.ended
+        self.problems.extend(o.problems)
+        for k, v in o.procedures.items():
+            self.procedures[k] = self.procedures.get(k, 0) + v
+
+    @property
+    def failures(self) -> int:
+        return self.offered_refused + self.dead_ends + self.empty
+
+    def line(self) -> str:
+        return (
+            f"games {self.games}, actions {self.actions}, offered-but-refused"
+            f" {self.offered_refused}, dead ends {self.dead_ends}, empty todo {self.empty},"
+            f" ended {self.ended}"
+        )
+
+
+def ended(g: Game) -> bool:
+    """Whether the game is over by its own rules (the ruleset's end, where it declares one)."""
+    over = getattr(g.ruleset, "game_over", None)
+    return bool(over(g.state)) if over is not None else False
+
+
+def fill(t: Any, rng: random.Random) -> dict[str, Any]:
+    """The entry's request with each open field set to one of its offered choices."""
+    req = dict(t.request)
+    for k, choices in t.open.items():
+        req[k] = rng.choice(list(choices))
+    return req
+
+
+def play(
+    ruleset: str,
+    scenario: str,
+    seed: int,
+    steps: int = 60,
+    store: Store | None = None,
+    options: dict[str, Any] | None = None,
+) -> Counts:
+    """One seeded game of ``steps`` actions chosen from ``todo`` alone."""
+    rs = rules.get(ruleset)
+    rng = random.Random(seed)
+    store = store or Store(":memory:")
+    g = Game.create(
+        store, f"todo-{seed}", rs.name, rs.scenario(scenario), seed=seed, options=options or {}
+    )
+    c = Counts(games=1)
+    where = f"{ruleset}/{scenario} seed={seed}"
+    for step in range(steps):
+        if ended(g):
+            c.ended += 1
+            break
+        try:
+            todo = g.todo(strict=True)
+        except VedetteError as e:  # a malformed offer (protocol.MalformedOffer)
+            c.offered_refused += 1
+            c.problems.append(f"{where} step {step}: {e}")
+            break
+        if not todo:
+            c.empty += 1
+            c.problems.append(f"{where} step {step}: todo is empty mid-game")
+            break
+        owed = [t for t in todo if t.owed]
+        dead = [t for t in owed if t.refused]
+        if dead:
+            c.dead_ends += len(dead)
+            c.problems.extend(
+                f"{where} step {step}: owed {t.command()!r} is a dead end: {t.refused}"
+                for t in dead
+            )
+            break
+        t = rng.choice(owed or todo)
+        req = fill(t, rng)
+        try:
+            g.perform(t.procedure, req)
+        except VedetteError as e:
+            c.offered_refused += 1
+            c.problems.append(f"{where} step {step}: offered {t.procedure} {req} refused: {e}")
+            break
+        c.actions += 1
+        c.procedures[t.procedure] = c.procedures.get(t.procedure, 0) + 1
+        if step % REPLAY_EVERY == REPLAY_EVERY - 1 and replay(rs, g.records).state != g.state:
+            c.problems.append(f"{where} step {step}: replay differs from live play")
+            c.offered_refused += 1
+            break
+    if replay(rs, g.records).state != g.state:
+        c.problems.append(f"{where}: replay differs from live play at the end")
+        c.offered_refused += 1
+    return c
+
+
+def _chunk(args: tuple[str, list[tuple[str, int]], int]) -> Counts:
+    ruleset, games, steps = args
+    total = Counts()
+    for scenario, seed in games:
+        total.add(play(ruleset, scenario, seed, steps))
+    return total
+
+
+def run(ruleset: str, games: int, steps: int, seed0: int = 0, jobs: int = 1) -> Counts:
+    """``games`` games (the bundled scenarios in turn), on ``jobs`` processes."""
+    scenarios = list(rules.get(ruleset).scenarios)
+    todo = [(scenarios[i % len(scenarios)], seed0 + i) for i in range(games)]
+    if jobs <= 1:
+        return _chunk((ruleset, todo, steps))
+    from concurrent.futures import ProcessPoolExecutor
+
+    parts = [(ruleset, todo[i :: jobs * 8], steps) for i in range(jobs * 8)]
+    total = Counts()
+    with ProcessPoolExecutor(jobs) as pool:
+        for c in pool.map(_chunk, parts):
+            total.add(c)
+    return total
+
+
+if __name__ == "__main__":
+    import os
+    import time
+
+    name = sys.argv[1]
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 100
+    k = int(sys.argv[3]) if len(sys.argv) > 3 else 60
+    jobs = int(os.environ.get("JOBS", "1"))
+    t0 = time.perf_counter()
+    out = run(name, n, k, jobs=jobs)
+    print(name, out.line(), f"({time.perf_counter() - t0:.0f} s, {jobs} processes)")
+    print(" ", dict(sorted(out.procedures.items())))
+    for p in out.problems[:40]:
+        print("  -", p)
