@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.conftest import CHROMIUM_ARGS, _free_port, screenshot
+from tests.web.conftest import CHROMIUM_ARGS, _free_port, running, screenshot
 from tests.web.test_web_browser import new_game
 
 TOKEN = "lan-secret-Xq3"
@@ -23,24 +21,12 @@ HOST = "vedette.lan.test"
 
 @pytest.fixture(scope="module")
 def lan_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
-
     from vedette.web.app import create_app
 
     db = tmp_path_factory.mktemp("lan") / "games.sqlite3"
     port = _free_port()
-    app = create_app(db, [HOST], access=TOKEN)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    t = threading.Thread(target=server.run, daemon=True)
-    t.start()
-    deadline = time.time() + 20
-    while not server.started:
-        if time.time() > deadline:
-            raise RuntimeError("the web app did not start")
-        time.sleep(0.05)
-    yield f"http://{HOST}:{port}"
-    server.should_exit = True
-    t.join(timeout=10)
+    with running(create_app(db, [HOST], access=TOKEN), port):
+        yield f"http://{HOST}:{port}"
 
 
 @pytest.fixture(scope="module")
