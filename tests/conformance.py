@@ -22,6 +22,7 @@ from vedette import rules
 from vedette.dice.die import Die
 from vedette.dice.sources import DiceNeeded, SeededSource
 from vedette.engine import Game, Store, replay
+from vedette.engine.referee import resign
 from vedette.engine.session import Reservation, _overlaps, canonical_request, dice_ranges
 from vedette.errors import DiceError, VedetteError
 from vedette.rules.base import Ruleset
@@ -112,7 +113,7 @@ def fork(g: Game, store: Store, name: str, physical: bool = True) -> Game:
         created = json.loads(lines[1])
         created["payload"]["dice"] = "physical"
         lines[1] = json.dumps(created)
-    return Game.import_jsonl(store, "\n".join(lines) + "\n", name)
+    return Game.import_jsonl(store, resign("\n".join(lines) + "\n"), name)
 
 
 def check_todo(g: Game, where: str) -> list[Todo]:
@@ -668,6 +669,7 @@ def check_logged_odds(
         if done.get(p["procedure"], 0) >= per_procedure or not dice_ranges(p):
             continue
         done[p["procedure"]] = done.get(p["procedure"], 0) + 1
-        at = Game.import_jsonl(store, "\n".join(lines[: i + 1]) + "\n", f"{g.name}@{rec['seq']}")
+        part = resign("\n".join(lines[: i + 1]) + "\n")  # (a part of the game, signed)
+        at = Game.import_jsonl(store, part, f"{g.name}@{rec['seq']}")
         check_odds(at, store, p["procedure"], p["request"], f"{g.name} #{rec['seq']}", fig)
     return fig

@@ -11,6 +11,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -40,16 +41,13 @@ def live_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("web") / "games.sqlite3"
 
 
-@pytest.fixture(scope="module")
-def live_server(live_db: Path) -> Iterator[str]:
+@contextmanager
+def running(app: object, port: int) -> Iterator[None]:
+    """``app`` served by uvicorn on 127.0.0.1:``port`` in a thread, while the block runs."""
     import uvicorn
 
-    from vedette.web.app import create_app
-
-    db = live_db
-    port = _free_port()
     server = uvicorn.Server(
-        uvicorn.Config(create_app(db), host="127.0.0.1", port=port, log_level="warning")
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")  # type: ignore[arg-type]
     )
     t = threading.Thread(target=server.run, daemon=True)
     t.start()
@@ -58,9 +56,20 @@ def live_server(live_db: Path) -> Iterator[str]:
         if time.time() > deadline:
             raise RuntimeError("the web app did not start")
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    t.join(timeout=10)
+    try:
+        yield
+    finally:
+        server.should_exit = True
+        t.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def live_server(live_db: Path) -> Iterator[str]:
+    from vedette.web.app import create_app
+
+    port = _free_port()
+    with running(create_app(live_db), port):
+        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture(scope="module")

@@ -256,9 +256,12 @@ def test_scenario_upload_map_path_refused(client: TestClient, db: Path) -> None:
     assert [g.name for g in Store(db).games()] == ["toy1"]
 
 
-def test_serve_answers_localhost_plus_the_hosts_named(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_serve_on_the_lan_answers_only_the_hosts_named_with_the_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Issue 25: bound to a network address, the app answers only the names given with
+    --allow-host (never 'localhost', which any LAN client can send), and only with the secret
+    token printed at start (in the first URL, then a cookie)."""
     import uvicorn
 
     from vedette.cli.main import main
@@ -270,6 +273,9 @@ def test_serve_answers_localhost_plus_the_hosts_named(
         "::1",
         "a.lan",
     ]
+    # strict: a port is digits only
+    assert host_name("127.0.0.1:8765.evil.example") == ""
+    assert host_name("localhost:80:81") == ""
     seen: dict[str, Any] = {}
 
     def run(app: Any, **kw: Any) -> None:
@@ -280,6 +286,7 @@ def test_serve_answers_localhost_plus_the_hosts_named(
     argv = ["--db", db, "serve", "--no-preload", "--host", "0.0.0.0", "--allow-host", "box.lan"]
     assert main([*argv, "--workers", "1"]) == 0
     apps = [seen["app"]]
+    tokens = [capsys.readouterr().out.split("?token=")[1].split()[0]]
     # several server processes: each builds its app from what the parent chose (hosts too)
     from vedette.web import server
 
@@ -287,9 +294,33 @@ def test_serve_answers_localhost_plus_the_hosts_named(
     assert main([*argv, "--workers", "2"]) == 0
     assert seen["app"] == "vedette.web.server:worker_app" and seen["kw"]["workers"] == 2
     apps.append(server.worker_app())
+    tokens.append(capsys.readouterr().out.split("?token=")[1].split()[0])
     monkeypatch.delenv(server._WORKER_ENV)
-    for app in apps:
-        assert TestClient(app, base_url="http://box.lan:8765").get("/").status_code == 200
-        assert TestClient(app, base_url="http://localhost").get("/").status_code == 200
-        assert TestClient(app, base_url="http://0.0.0.0").get("/").status_code == 400
-        assert TestClient(app, base_url="http://evil.example").get("/").status_code == 400
+    for app, tok in zip(apps, tokens, strict=True):
+        c = TestClient(app, base_url="http://box.lan:8765")
+        r = c.get("/")
+        assert r.status_code == 403 and "access token" in r.json()["error"]
+        assert c.get("/?token=wrong").status_code == 403
+        r = c.get(f"/games?token={tok}", follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/games"
+        assert c.get("/").status_code == 200  # the cookie carries it from now on
+        for host in ("localhost", "127.0.0.1", "0.0.0.0", "evil.example"):
+            other = TestClient(app, base_url=f"http://{host}")
+            assert other.get(f"/?token={tok}").status_code == 400, host
+    # on the LAN without a name to answer: refused at start, in one line
+    assert main(["--db", db, "serve", "--no-preload", "--host", "0.0.0.0"]) == 2
+    assert "needs --allow-host" in capsys.readouterr().err
+
+
+def test_serve_on_localhost_asks_no_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    from vedette.cli.main import main
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(app=app))
+    argv = ["--db", str(tmp_path / "s.db"), "serve", "--no-preload", "--workers", "1"]
+    assert main([*argv, "--allow-host", "box.lan"]) == 0
+    for host in ("localhost", "127.0.0.1", "box.lan"):
+        assert TestClient(seen["app"], base_url=f"http://{host}").get("/").status_code == 200
+    assert TestClient(seen["app"], base_url="http://evil.example").get("/").status_code == 400

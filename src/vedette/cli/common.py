@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -71,14 +72,34 @@ def complete_game(ctx: click.Context, _param: click.Parameter, incomplete: str) 
     return [CompletionItem(g.name, help=g.ruleset) for g in games if g.name.startswith(incomplete)]
 
 
+#: what a terminal would obey in text it prints: escape sequences (CSI, OSC ... up to their
+#: end) and every other control character but newline and tab (C0, DEL, C1)
+_TERMINAL = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?"
+    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]"
+)
+
+
+_ESCAPE_JSON = re.compile(r"[\x7f-\x9f\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """``text`` with every terminal escape sequence and control character (but newline and
+    tab) taken out: a name or message from a file cannot drive the terminal."""
+    return _TERMINAL.sub("", text)
+
+
 def out(as_json: bool, text: Sequence[str] | str, data: Any) -> None:
-    """Print ``data`` as JSON with ``--json``, else the text lines."""
+    """Print ``data`` as JSON with ``--json``, else the text lines (stripped of anything a
+    terminal would take as a command)."""
     if as_json:
-        click.echo(json.dumps(data, indent=2, default=str, ensure_ascii=False))
+        text_json = json.dumps(data, indent=2, default=str, ensure_ascii=False)
+        # (JSON escapes C0 already; C1 and lone surrogates only ever sit inside strings)
+        click.echo(_ESCAPE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text_json))
     else:
         from vedette.cli.term import echo  # rich on a terminal, plain text otherwise
 
-        echo(text if isinstance(text, str) else "\n".join(text))
+        echo(printable(text if isinstance(text, str) else "\n".join(text)))
 
 
 def parse_kv(items: Sequence[str], what: str = "argument") -> dict[str, Any]:

@@ -447,10 +447,16 @@ def game_show(name: str | None, as_json: bool) -> None:
 
     with shell().store() as st:
         g = Game.open(st, name)
+        history = [f"! {g.history}"] if g.history else []
         out(
             as_json,
-            g.render(),
-            {"game": g.name, "ruleset": g.ruleset.name, "state": g.ruleset.state_json(g.state)},
+            [*history, g.render()],
+            {
+                "game": g.name,
+                "ruleset": g.ruleset.name,
+                "state": g.ruleset.state_json(g.state),
+                **({"history": g.history} if g.history else {}),
+            },
         )
 
 
@@ -488,12 +494,20 @@ def game_export(name: str | None, output: str | None) -> None:
 
     with shell().store() as st:
         text = Game.open(st, name).export_jsonl()
-    if output:
-        from pathlib import Path
+    from vedette.errors import GameError
 
-        Path(output).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
+    try:
+        if output:
+            from pathlib import Path
+
+            Path(output).write_text(text, encoding="utf-8")
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+    except OSError as e:
+        # (nothing of the game changes: an export only reads it)
+        where = output or "standard output"
+        raise GameError(f"cannot write the export to {where}: {e.strerror or e}") from None
 
 
 @cmd_game.command("import")
@@ -631,7 +645,7 @@ def cmd_demo(as_json: bool) -> None:
 
 @cli.command("serve", short_help="the local web app")
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", type=int, default=8765, show_default=True)
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True)
 @click.option(
     "--no-preload", is_flag=True, help="do not create the sample games in an empty database"
 )
@@ -675,6 +689,18 @@ def _usage_error(e: click.UsageError) -> str:
     return f"vedette: error: {where}{_one_line(e.format_message())}"
 
 
+def _not_text(arg: str) -> str:
+    """What is wrong with a command-line argument as text ('' if nothing): bytes that are not
+    UTF-8 (Python keeps them as lone surrogates) or control characters other than newline
+    and tab."""
+    for ch in arg:
+        if "\udc80" <= ch <= "\udcff" or "\ud800" <= ch <= "\udfff":
+            return "is not valid UTF-8 text"
+        if (ch < " " and ch not in "\n\t") or "\x7f" <= ch <= "\x9f":
+            return f"holds a control character (U+{ord(ch):04X})"
+    return ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``vedette`` with ``argv`` (default: the process's arguments); the exit code."""
     from vedette.errors import VedetteError
@@ -686,6 +712,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return shell_complete(cli, {}, "vedette", COMPLETE_VAR, instruction)
     args = list(sys.argv[1:] if argv is None else argv)
+    for i, arg in enumerate(args, start=1):
+        bad = _not_text(arg)
+        if bad:
+            print(f"vedette: error: argument {i} {bad}", file=sys.stderr)
+            return 2
     try:
         with cli.make_context("vedette", args) as ctx:
             cli.invoke(ctx)
@@ -704,6 +735,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as e:  # a file or the terminal (export to a directory, a full disk)
+        where = f" {e.filename}" if e.filename else ""
+        print(f"vedette: error: cannot write or read{where}: {e.strerror or e}", file=sys.stderr)
+        return 1
     except Exception as e:
         if os.environ.get("VEDETTE_DEBUG"):
             raise

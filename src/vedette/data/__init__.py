@@ -30,6 +30,8 @@ def load_toml_text(text: str, source: str) -> dict[str, Any]:
         raise DataError(source, f"not valid TOML: {str(e).splitlines()[0]}") from None
     except RecursionError:
         raise DataError(source, "not valid TOML: nested too deeply") from None
+    except ValueError:  # (an integer of thousands of digits)
+        raise DataError(source, "not valid TOML: a number of too many digits") from None
 
 
 def read_text_file(path: str | Path, limit: int = MAX_FILE) -> str:

@@ -17,6 +17,7 @@ action whose seeded roll was undone.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import threading
@@ -58,6 +59,11 @@ from vedette.schemas.game import (
 )
 
 EXPORT_FORMAT = "vedette-game"
+#: 2: the head line carries the records' count and digest (release 0.1 wrote 1: neither)
+EXPORT_VERSION = 2
+#: the release that wrote each older export format (a log it re-referees differently from
+#: today's rules is imported flagged as that release's history)
+OLD_RELEASE = {1: "0.1"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,21 +354,43 @@ class Game:
     action's place, so nothing on the way to an action is O(events)."""
 
     def __init__(self, store: Store, name: str) -> None:
-        info = store.game(name)
         self.store = store
-        self.id = info.id
-        self.name = info.name
-        self.ruleset: Ruleset[Any] = rules.get(info.ruleset)
         self._local = threading.local()
-        self.records: Log = Log(self.reader, info.id, info.events)
         self._effective: tuple[int, ...] | None = None
         #: the states before the latest actions this object performed, top last: an undo of
         #: the action on top takes its state from here instead of folding again (:meth:`undo`)
         self._before: list[tuple[int, Any]] = []
-        self._ensure_index()
-        self._model = self._snapshot_model()
-        self._initial = self.ruleset.initial_state(self.created["scenario"], _options(self.created))
-        self._load()
+        self._pending: Snapshot | None = None
+        # read in one read transaction: a writer committing meanwhile (a server beside a CLI)
+        # is not half seen; the caches it would write are written after it
+        for _ in range(3):
+            with store.reading():
+                info = store.game(name)
+                self.id = info.id
+                self.name = info.name
+                self.ruleset: Ruleset[Any] = rules.get(info.ruleset)
+                self.records: Log = Log(self.reader, info.id, info.events)
+                if store.index_count(self.id) == len(self.records):
+                    self._model = self._snapshot_model()
+                    self._initial = self.ruleset.initial_state(
+                        self.created["scenario"], _options(self.created)
+                    )
+                    self._load()
+                    break
+                rows = index_log(list(self.records))
+            self._ensure_index(rows)
+        else:
+            raise GameError(f"game {name!r} keeps changing while it is opened; try again")
+        if self._pending is not None:
+            self._put_snapshot(self._pending)
+            self._pending = None
+
+    def _put_snapshot(self, snap: Snapshot) -> None:
+        """Keep a snapshot (a cache: a database that cannot be written keeps none)."""
+        from vedette.engine.store import StorageError
+
+        with contextlib.suppress(StorageError):
+            self.store.put_snapshot(self.id, snap)
 
     # -- construction -------------------------------------------------------------------
     @classmethod
@@ -418,10 +446,13 @@ class Game:
             mine = self._local.store = Store(st.path)
         return mine
 
-    def _ensure_index(self) -> None:
-        """The log index, rebuilt from the log if missing or incomplete (an older store)."""
-        if self.store.index_count(self.id) != len(self.records):
-            self.store.rebuild_index(self.id, index_log(list(self.records)))
+    def _ensure_index(self, rows: list[IndexRow]) -> None:
+        """The log index rebuilt from the log (``rows``) where missing or incomplete (an older
+        store), unless a writer completed it meanwhile."""
+        from vedette.engine.store import StorageError
+
+        with contextlib.suppress(StorageError):
+            self.store.rebuild_index(self.id, rows)
 
     def _snapshot_model(self) -> int:
         """What a snapshot of this game depends on: a snapshot of another key is stale."""
@@ -481,7 +512,10 @@ class Game:
                 state = fold(state, decode(e))
         self.state: Any = state
         if n - base >= SNAPSHOT_EVERY:
-            self.store.put_snapshot(self.id, self._snapshot(n))
+            if self.store.db.in_transaction:  # (opening: written once the read is over)
+                self._pending = self._snapshot(n)
+            else:
+                self._put_snapshot(self._snapshot(n))
 
     def _advance_book(self, reserved: list[Reservation], after: int) -> list[Reservation]:
         """:func:`dice_book`'s reservations carried on from record ``after`` to the end."""
@@ -783,9 +817,16 @@ class Game:
     def log(self) -> list[Record]:
         return list(self.records)
 
+    @property
+    def history(self) -> str:
+        """'' for a game this release refereed; else what its import found (an older
+        release's export that today's referee gives differently), shown in its log and
+        after-action report."""
+        return self.reader().note(self.id)
+
     def log_lines(self) -> list[str]:
         undone = self.undone()
-        out: list[str] = []
+        out: list[str] = [f"! {self.history}"] if self.history else []
         for r in self.records:
             p = r.payload
             if r.kind == "created":
@@ -805,26 +846,58 @@ class Game:
 
     # -- export / import ----------------------------------------------------------------
     def export_jsonl(self) -> str:
+        """The whole log, one JSON record a line after a head line that carries the records'
+        count and digest (a file cut short is refused on import)."""
+        from vedette.engine.referee import records_digest
+
+        body = [json.dumps(r.to_json()) for r in self.records]
         head = {
             "format": EXPORT_FORMAT,
-            "version": 1,
+            "version": EXPORT_VERSION,
             "name": self.name,
             "ruleset": self.ruleset.name,
+            "records": len(body),
+            "sha256": records_digest(body),
+            **({"history": self.history} if self.history else {}),
         }
-        lines = [json.dumps(head)] + [json.dumps(r.to_json()) for r in self.records]
-        return "\n".join(lines) + "\n"
+        return "\n".join([json.dumps(head), *body]) + "\n"
 
     @classmethod
     def import_jsonl(cls, store: Store, text: str, name: str | None = None) -> Game:
+        """A game from an export, refereed again action by action (see engine/referee.py):
+        stored only if the referee gives every record as the file has it."""
+        from vedette.engine.referee import records_digest, referee
+
+        lines = [line for line in text.splitlines() if line.strip()]
         objs = list(iter_jsonl(text))
         if not objs or objs[0].get("format") != EXPORT_FORMAT:
             raise GameError(
                 f"not a vedette game export (first line must have format={EXPORT_FORMAT!r})"
             )
         head = check_head(objs[0])
+        if head.version >= 2:
+            if head.records != len(lines) - 1:
+                raise GameError(
+                    f"export is incomplete or padded: its head counts {head.records} records,"
+                    f" the file has {len(lines) - 1}"
+                )
+            if head.sha256 != records_digest(lines[1:]):
+                raise GameError("export's records do not match the digest in its head line")
         rs = rules.get(head.ruleset)
         records = [Record(**r) for r in check_records(rs, objs[1:], head.ruleset)]
         check_game_name(name or head.name)
+        note = ""
+        if head.version < 2 or head.history:
+            # an older release's export (or a game imported from one): kept as that release's
+            # history, flagged, where today's referee gives it differently
+            differs = referee(rs, records, strict=False)
+            if head.history:
+                note = head.history
+            elif differs is not None:
+                note = f"history from release {OLD_RELEASE[head.version]}, not re-refereed:"
+                note += f" {differs}"
+        else:
+            referee(rs, records)
         try:  # must replay cleanly, and show, before it is stored
             state = replay(rs, records).state
             json.dumps(rs.state_json(state), default=str)
@@ -833,7 +906,7 @@ class Game:
             raise
         except Exception as e:
             raise GameError(f"export does not replay: {type(e).__name__}: {e}") from None
-        store.import_game(str(name or head.name), rs.name, records)
+        store.import_game(str(name or head.name), rs.name, records, note=note)
         return cls(store, str(name or head.name))
 
 

@@ -8,18 +8,21 @@ Nothing is ever updated or deleted in ``events``; a game's name is metadata and 
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import re
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from vedette.errors import GameError
+from vedette.errors import GameError, VedetteError
 
 SCHEMA_VERSION = 1  # the version of a stored record's envelope (seq, kind, payload)
 
@@ -120,28 +123,50 @@ STORE_VERSION = len(MIGRATIONS)
 
 
 def migrate(db: sqlite3.Connection, path: str) -> int:
-    """Climb the ladder from the database's version to :data:`STORE_VERSION`."""
+    """Climb the ladder from the database's version to :data:`STORE_VERSION`, in one write
+    transaction that reads the version again once it holds the lock: two processes opening a
+    new database together climb it once (the second finds it climbed). Each rung is also
+    idempotent (a column is added only if missing)."""
+    have = _version(db, path)
+    if have == STORE_VERSION:
+        return STORE_VERSION  # (nothing to write: a read-only database opens)
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        have = _version(db, path)
+        for n in range(have, STORE_VERSION):
+            for stmt in _statements(MIGRATIONS[n]):
+                if not _done(db, stmt):
+                    db.execute(stmt)
+            db.execute(f"PRAGMA user_version={n + 1}")
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    return STORE_VERSION
+
+
+def _version(db: sqlite3.Connection, path: str) -> int:
     have = int(db.execute("PRAGMA user_version").fetchone()[0])
     if have > STORE_VERSION:
         raise GameError(
             f"game database {path} was written by a newer vedette (store version {have};"
             f" this release reads up to {STORE_VERSION})"
         )
-    for n in range(have, STORE_VERSION):
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            # another process may have climbed this rung since we looked (two servers, one new db)
-            if int(db.execute("PRAGMA user_version").fetchone()[0]) > n:
-                db.execute("COMMIT")
-                continue
-            for stmt in _statements(MIGRATIONS[n]):
-                db.execute(stmt)
-            db.execute(f"PRAGMA user_version={n + 1}")
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-    return STORE_VERSION
+    return have
+
+
+_ADD_COLUMN = re.compile(r"ALTER\s+TABLE\s+(\w+)\s+ADD\s+COLUMN\s+(\w+)", re.I)
+
+
+def _done(db: sqlite3.Connection, stmt: str) -> bool:
+    """A rung's statement already applied (``ALTER TABLE ... ADD COLUMN`` of a column that is
+    there: the only statement of the ladder that is not idempotent by itself)."""
+    m = _ADD_COLUMN.match(stmt.strip())
+    if m is None:
+        return False
+    cols = {r[1] for r in db.execute(f"PRAGMA table_info({m.group(1)})")}
+    return m.group(2) in cols
 
 
 def _statements(script: str) -> list[str]:
@@ -211,7 +236,7 @@ class GameInfo:
 
 #: characters a game name may not hold: it must travel in a URL path segment, a shell line and a
 #: file name unchanged
-_BAD_NAME = re.compile(r"[\x00-\x1f\x7f/\\?#%<>\"'`]")
+_BAD_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff/\\?#%<>\"'`]")
 MAX_NAME = 100
 
 
@@ -246,19 +271,73 @@ class Store:
         self.path = str(path)
         self.thread = threading.get_ident()  # the thread that may use this connection
         self._writers = _writer_lock(self.path)  # shared by this process's writers of the file
+        #: opened read-only (a read-only file or directory): games can be listed, shown and
+        #: exported; a write is refused in one line
+        self.readonly = False
+        self._why_readonly = "it is read-only"
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                _create_private(self.path)
+            except OSError as e:
+                if not os.path.exists(self.path):
+                    raise GameError(f"cannot create game database {self.path}: {_why(e)}") from None
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute(f"PRAGMA synchronous={synchronous}")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            migrate(self.db, self.path)
+            self.db = self._connect(synchronous)
         except sqlite3.DatabaseError as e:
-            raise GameError(f"cannot open game database {self.path}: {e}") from None
+            if self.path == ":memory:" or not os.path.exists(self.path):
+                raise GameError(f"cannot open game database {self.path}: {e}") from None
+            try:  # a read-only directory or file (or a full disk): read it as it is
+                self.db = self._connect_readonly()
+                self._why_readonly = _why(e)
+            except sqlite3.DatabaseError:
+                raise GameError(f"cannot open game database {self.path}: {e}") from None
+
+    def _connect(self, synchronous: str) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(f"PRAGMA synchronous={synchronous}")
+            db.execute("PRAGMA foreign_keys=ON")
+            migrate(db, self.path)
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _connect_readonly(self) -> sqlite3.Connection:
+        from urllib.parse import quote
+
+        uri = f"file:{quote(os.path.abspath(self.path))}?mode=ro"
+        try:
+            db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30.0)
+            _version(db, self.path)
+        except sqlite3.DatabaseError:
+            # a WAL database in a directory where its -shm file cannot be made: nobody can
+            # write there either, so it is read as an immutable file
+            db = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
+        if _version(db, self.path) != STORE_VERSION:
+            db.close()
+            raise sqlite3.DatabaseError("read-only and written by an older vedette")
+        self.readonly = True
+        return db
 
     def close(self) -> None:
         self.db.close()
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """One read transaction: everything read inside sees the database at one moment (a
+        writer committing meanwhile is not seen), so a game is never read half old, half new."""
+        if self.db.in_transaction:
+            yield
+            return
+        self.db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self.db.in_transaction:
+                self.db.execute("COMMIT")
 
     def __enter__(self) -> Store:
         return self
@@ -281,6 +360,7 @@ class Store:
             gid = cur.lastrowid
             assert gid is not None
             self._clear_derived(gid)
+            self.db.execute("DELETE FROM settings WHERE key=?", (f"history:{gid}",))
             self.db.execute(
                 "INSERT INTO events(game_id, seq, kind, version, payload, at) VALUES (?,?,?,?,?,?)",
                 (gid, 1, "created", SCHEMA_VERSION, json.dumps(first), at),
@@ -326,6 +406,7 @@ class Store:
             self.db.execute("DELETE FROM events WHERE game_id=?", (info.id,))
             self.db.execute("DELETE FROM games WHERE id=?", (info.id,))
             self.db.execute("DELETE FROM deleting WHERE game_id=?", (info.id,))
+            self.db.execute("DELETE FROM settings WHERE key=?", (f"history:{info.id}",))
 
     # -- events -------------------------------------------------------------------------
     def append(
@@ -397,6 +478,8 @@ class Store:
     def rebuild_index(self, game_id: int, rows: Sequence[IndexRow]) -> None:
         """Replace a game's whole index (and drop its snapshots: they were made without it)."""
         with self._tx():
+            if self.last_seq(game_id) != len(rows):
+                return  # (the log grew since it was read: the next open reads it again)
             self.db.execute("DELETE FROM log_index WHERE game_id=?", (game_id,))
             self._put_index(game_id, rows)
 
@@ -485,8 +568,9 @@ class Store:
         ).fetchone()
         return int(row[0])
 
-    def import_game(self, name: str, ruleset: str, records: list[Record]) -> int:
-        """Store a whole imported log in one transaction."""
+    def import_game(self, name: str, ruleset: str, records: list[Record], note: str = "") -> int:
+        """Store a whole imported log in one transaction (``note``: kept with the game, see
+        :meth:`note`)."""
         check_game_name(name)
         with self._tx():
             try:
@@ -506,8 +590,17 @@ class Store:
                     for r in records
                 ],
             )
+            self.db.execute("DELETE FROM settings WHERE key=?", (f"history:{gid}",))
+            if note:
+                self.db.execute(
+                    "INSERT INTO settings(key, value) VALUES (?,?)", (f"history:{gid}", note)
+                )
         assert gid is not None
         return gid
+
+    def note(self, game_id: int) -> str:
+        """What an import found about a game's history ('' for none: see Game.history)."""
+        return self.get_setting(f"history:{game_id}") or ""
 
     # -- balance studies ----------------------------------------------------------------
     def add_simulation(self, ruleset: str, title: str, result: Mapping[str, Any]) -> int:
@@ -528,6 +621,8 @@ class Store:
         return [(int(i), str(r), str(t), str(c)) for i, r, t, c in rows]
 
     def simulation(self, sid: int) -> dict[str, Any]:
+        if not 0 < sid < 2**62:
+            raise GameError("no simulation with that id")
         row = self.db.execute("SELECT result FROM simulations WHERE id=?", (sid,)).fetchone()
         if row is None:
             raise GameError(f"no simulation {sid}")
@@ -550,7 +645,12 @@ class Store:
         return bool(self.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
 
     def _tx(self) -> _Tx:
-        return _Tx(self.db, self._writers)
+        if self.readonly:
+            raise StorageError(
+                f"cannot write to game database {self.path}: {self._why_readonly};"
+                " nothing was written (the games are as they were)"
+            )
+        return _Tx(self.db, self._writers, self.path)
 
 
 #: one lock per database file for the writers of this process (see :class:`_Tx`)
@@ -569,22 +669,70 @@ def _writer_lock(path: str) -> threading.RLock:
         return lock
 
 
+class StorageError(GameError):
+    """The database could not be written (disk full, read-only, an I/O error): nothing was
+    written, nothing was lost."""
+
+    exit_code = 1
+
+
+def _why(e: BaseException) -> str:
+    """What failed, in words (a SQLite or OS error)."""
+    text = str(e)
+    errno_ = getattr(e, "errno", None)
+    code = getattr(e, "sqlite_errorcode", None)
+    if errno_ == errno.ENOSPC or code == sqlite3.SQLITE_FULL or "disk is full" in text:
+        return "the disk is full"
+    if errno_ in (errno.EROFS, errno.EACCES, errno.EPERM) or "readonly" in text:
+        return (
+            "it is read-only"
+            if "readonly" in text or errno_ == errno.EROFS
+            else ("permission denied")
+        )
+    if code == sqlite3.SQLITE_IOERR or "disk I/O error" in text or errno_ == errno.EIO:
+        return "an I/O error (the disk may be full)"
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+def _create_private(path: str) -> None:
+    """Create the database file, if missing, readable by its owner only (0600; SQLite gives
+    its -wal and -shm files the same mode); never through a symlink."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except FileExistsError:
+        return
+    os.close(fd)
+
+
 class _Tx:
     """One write transaction. The threads of one process that write to the same file queue on
     a lock of the process before ``BEGIN IMMEDIATE``: SQLite makes a writer that finds the
     database locked sleep and retry (1, 2, 5, 10 ... 100 ms between tries), so under many
     writers (the web app's thread pool) a write would wait far longer than the write it waits
     for. Writers in other processes (a CLI beside the server) still meet SQLite's own lock and
-    its busy timeout."""
+    its busy timeout. A write the disk refuses (full, read-only, I/O error) is rolled back and
+    raised as one line (:class:`StorageError`)."""
 
-    def __init__(self, db: sqlite3.Connection, lock: threading.RLock) -> None:
+    def __init__(self, db: sqlite3.Connection, lock: threading.RLock, path: str = "") -> None:
         self.db = db
         self.lock = lock
+        self.path = path
+
+    def _refused(self, e: BaseException) -> StorageError:
+        return StorageError(
+            f"cannot write to game database {self.path}: {_why(e)};"
+            " nothing was written (the games are as they were)"
+        )
 
     def __enter__(self) -> None:
         self.lock.acquire()
         try:
             self.db.execute("BEGIN IMMEDIATE")
+        except (sqlite3.OperationalError, OSError) as e:
+            self.lock.release()
+            if "locked" in str(e) or "busy" in str(e):
+                raise
+            raise self._refused(e) from None
         except BaseException:
             self.lock.release()
             raise
@@ -592,11 +740,24 @@ class _Tx:
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         try:
             if exc_type is None:
-                self.db.execute("COMMIT")
+                try:
+                    self.db.execute("COMMIT")
+                except (sqlite3.OperationalError, OSError) as e:
+                    self._rollback()
+                    raise self._refused(e) from None
             else:
-                self.db.execute("ROLLBACK")
+                self._rollback()
+                if isinstance(exc, sqlite3.OperationalError | OSError) and not isinstance(
+                    exc, VedetteError
+                ):
+                    raise self._refused(exc) from None
         finally:
             self.lock.release()
+
+    def _rollback(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
 
 
 def iter_jsonl(text: str) -> Iterator[dict[str, Any]]:
@@ -606,6 +767,8 @@ def iter_jsonl(text: str) -> Iterator[dict[str, Any]]:
                 obj = json.loads(line)
             except json.JSONDecodeError as e:
                 raise GameError(f"line {i} is not JSON: {e.msg}") from None
+            except ValueError:  # (an integer of thousands of digits)
+                raise GameError(f"line {i} holds a number of too many digits") from None
             except RecursionError:
                 raise GameError(f"line {i} is nested too deeply") from None
             if not isinstance(obj, dict):

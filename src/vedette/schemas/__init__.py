@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -157,12 +158,18 @@ def check_tree(
         elif isinstance(x, str):
             if len(x) > MAX_STR:
                 raise DataError(source, f"{path or 'value'}: text longer than {MAX_STR} characters")
+            bad = BAD_TEXT.search(x)
+            if bad is not None:
+                raise DataError(source, f"{path or 'value'}: {_bad_char(bad.group())}")
         elif isinstance(x, Mapping):
             for k, v in x.items():
                 if not isinstance(k, str):
                     raise DataError(source, f"{path or 'top'}: keys must be text")
                 if len(k) > MAX_KEY:
                     raise DataError(source, f"{path or 'top'}: a key longer than {MAX_KEY}")
+                bad = BAD_TEXT.search(k)
+                if bad is not None:
+                    raise DataError(source, f"{path or 'top'}: a key {_bad_char(bad.group())}")
                 stack.append((v, depth + 1, f"{path}.{k}" if path else k))
         elif isinstance(x, list | tuple):
             for i, v in enumerate(x):
@@ -172,6 +179,17 @@ def check_tree(
             raise DataError(
                 source, f"{path or 'value'}: unexpected value of type {type(x).__name__}"
             )
+
+
+#: what text from outside may not hold: lone surrogates (not Unicode: they cannot be written
+#: as UTF-8, so every page showing them would fail) and control characters but newline and tab
+BAD_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _bad_char(ch: str) -> str:
+    if "\ud800" <= ch <= "\udfff":
+        return f"holds a lone surrogate (U+{ord(ch):04X}), which is not valid Unicode text"
+    return f"holds a control character (U+{ord(ch):04X})"
 
 
 def _short(n: int) -> str:

@@ -94,13 +94,21 @@ class RecordModel(Strict):
 
 class HeadModel(Strict):
     format: Literal["vedette-game"]
-    version: Literal[1]
+    version: Literal[1, 2]
     name: Annotated[str, Field(max_length=MAX_NAME)] | None = None
     ruleset: str = Field(max_length=64)
+    # version 2: the count of record lines and the sha256 of them (each followed by a newline)
+    records: int | None = Field(None, ge=1, le=MAX_EVENTS)
+    sha256: str | None = Field(None, pattern="^[0-9a-f]{64}$")
+    # a game an older release wrote, imported as its history (not vouched for by the referee)
+    history: str | None = Field(None, max_length=2_000, pattern="^history from release ")
 
 
 def check_head(head: Mapping[str, Any]) -> HeadModel:
-    return validate(HeadModel, dict(head), "export line 1")
+    h = validate(HeadModel, dict(head), "export line 1")
+    if h.version >= 2 and (h.records is None or h.sha256 is None):
+        raise DataError("export line 1", "a version 2 export carries 'records' and 'sha256'")
+    return h
 
 
 def check_records(
@@ -135,6 +143,9 @@ def check_records(
         elif rec.kind == "created":
             raise DataError(src, "only the first event may be 'created'")
         elif rec.kind == "action":
+            proc_name = p.get("procedure")
+            if isinstance(proc_name, str) and 0 < len(proc_name) <= 64:
+                src = f"{src} (#{n} {proc_name})"
             a = validate(ActionModel, p, src, ("payload",))
             procs = {**rs.procedures, "waive": None}
             if a.procedure not in procs:

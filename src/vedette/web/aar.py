@@ -302,6 +302,7 @@ def report(g: Game) -> dict[str, Any]:
         "scenario": str(created["scenario"].get("title") or created["scenario"].get("name") or ""),
         "seed": g.seed,
         "actions": len(g.effective),
+        "history": g.history,
         "turns": [{"turn": t.turn, "entries": t.entries} for t in turns],
         "luck_side": luck_side,
         "luck_kind": luck_kind,

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 from urllib.parse import quote, urlsplit
 
-from fastapi import Depends, FastAPI, File, Form, Request, UploadFile
+from fastapi import Depends, FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import (
     HTMLResponse,
@@ -71,13 +71,18 @@ _HERE = resources.files("vedette.web")
 
 
 def create_app(
-    db_path: str | Path, allowed_hosts: Sequence[str] | None = None, token: str | None = None
+    db_path: str | Path,
+    allowed_hosts: Sequence[str] | None = None,
+    token: str | None = None,
+    access: str | None = None,
 ) -> FastAPI:
     """The app over the game database at ``db_path`` (``":memory:"`` is not shared).
 
     ``allowed_hosts``: the host names it answers (default: the localhost names and those in
     ``VEDETTE_ALLOWED_HOSTS``). ``token``: the CSRF token (default: a new random one; the
-    server processes of one ``vedette serve --workers N`` share theirs).
+    server processes of one ``vedette serve --workers N`` share theirs). ``access``: the
+    secret a LAN server asks of every request (``vedette serve --host`` a network address):
+    given once in the first URL (``?token=...``), then carried by a cookie.
 
     Every endpoint that runs rules code or writes to SQLite is a plain ``def`` (FastAPI runs it
     in its thread pool, so one long adjudication never stalls the others); a game is written by
@@ -97,7 +102,7 @@ def create_app(
     # answers compressed where the browser takes it (a board's SVG shrinks about 6x); inside
     # the security layer, so every answer it sends is one the security layer let through
     app.add_middleware(GZipMiddleware, minimum_size=1024)
-    app.add_middleware(SecurityMiddleware, token=token, hosts=hosts)
+    app.add_middleware(SecurityMiddleware, token=token, hosts=hosts, access=access)
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:
@@ -297,7 +302,9 @@ def create_app(
 
     # -- the JSON API the page uses -----------------------------------------------------
     @app.get("/api/games/{name}")
-    def state(name: str, since: int | None = None) -> dict[str, Any]:
+    def state(
+        name: str, since: Annotated[int | None, Query(ge=0, le=MAX_SEQ)] = None
+    ) -> dict[str, Any]:
         with sessions.game(name) as g:
             return views.view(g, _board(g, since is None), since)
 
@@ -440,6 +447,8 @@ FORM_ROUTES = re.compile(r"^/(games|import|games/[^/]+/(rename|delete))$")
 MAX_BODY = 2 * MAX_UPLOAD + 64 * 1024
 #: the largest JSON body of the API
 MAX_JSON = 64 * 1024
+#: the largest record number a parameter may name (a log never reaches it)
+MAX_SEQ = 2**62
 
 
 def allowed_hosts_from_env() -> tuple[str, ...]:
@@ -449,12 +458,23 @@ def allowed_hosts_from_env() -> tuple[str, ...]:
     return LOCAL_HOSTS + tuple(h.strip().lower() for h in extra.split(",") if h.strip())
 
 
+#: a Host header: a name or IPv4 address, or a bracketed IPv6 address, then at most a port
+_HOST = re.compile(r"(?:\[([0-9a-f:.]+)\]|([a-z0-9_](?:[a-z0-9_.-]*[a-z0-9_])?))(?::[0-9]{1,5})?")
+
+
 def host_name(host: str) -> str:
-    """The name of a Host header without its port (``[::1]:8765`` -> ``::1``)."""
+    """The name of a Host header without its port (``[::1]:8765`` -> ``::1``); '' when it is
+    not strictly a host and a port (``127.0.0.1:8765.evil.example`` names no allowed host)."""
     host = host.strip().lower()
-    if host.startswith("["):
-        return host[1 : host.find("]")] if "]" in host else host
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    m = _HOST.fullmatch(host)
+    if m is None:  # a bare IPv6 address (no port) is its own name
+        import ipaddress
+
+        try:
+            return str(ipaddress.IPv6Address(host)) if host == host.strip("[]") else ""
+        except ValueError:
+            return ""
+    return m.group(1) or m.group(2) or ""
 
 
 class TooLarge(Exception):
@@ -476,10 +496,13 @@ class SecurityMiddleware:
     * an unexpected exception is answered with one JSON line (422), never a traceback.
     """
 
-    def __init__(self, app: ASGIApp, token: str, hosts: tuple[str, ...]) -> None:
+    def __init__(
+        self, app: ASGIApp, token: str, hosts: tuple[str, ...], access: str | None = None
+    ) -> None:
         self.app = app
         self.token = token
         self.hosts = frozenset(h.lower() for h in hosts)
+        self.access = access
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -512,6 +535,23 @@ class SecurityMiddleware:
         if host_name(headers.get("host", "")) not in self.hosts:
             await refuse(400, "unknown host (allow it with --allow-host or VEDETTE_ALLOWED_HOSTS)")
             return
+        if self.access is not None:
+            given = _access_given(scope, headers)
+            if given is None or not secrets.compare_digest(given.encode(), self.access.encode()):
+                await refuse(
+                    403,
+                    "this server asks for its access token: open the URL it printed when it"
+                    " started (…/?token=...)",
+                )
+                return
+            if _query_token(scope) is not None:  # the first visit: the token becomes a cookie
+                where = scope["path"] if scope["path"].startswith("/") else "/"
+                response = Response(status_code=303, headers={"location": where})
+                response.set_cookie(
+                    ACCESS_COOKIE, self.access, httponly=True, samesite="strict", path="/"
+                )
+                await response(scope, receive, send_secure)
+                return
         if method not in ("GET", "HEAD"):
             problem = self._cross_site(headers, scope)
             if problem:
@@ -568,6 +608,29 @@ class Forbidden(Exception):
     """A state-changing request without the page's CSRF token."""
 
 
+#: the cookie a LAN server's access token is kept in once given (``create_app(access=...)``)
+ACCESS_COOKIE = "vedette_access"
+
+
+def _query_token(scope: Scope) -> str | None:
+    from urllib.parse import parse_qs
+
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token")
+    return values[0] if values else None
+
+
+def _access_given(scope: Scope, headers: Headers) -> str | None:
+    """The access token a request carries: in its URL (the first visit) or its cookie."""
+    q = _query_token(scope)
+    if q is not None:
+        return q
+    for part in headers.get("cookie", "").split(";"):
+        name, _, value = part.strip().partition("=")
+        if name == ACCESS_COOKIE:
+            return value
+    return None
+
+
 def _token_ok(request: Request, sent: str | None, token: str) -> bool:
     return (
         bool(sent)
@@ -613,7 +676,7 @@ class OddsBody(Strict):
     procedure: str = Field(max_length=64)
     request: dict[str, Any] = Field(default_factory=dict)
     #: the last log entry the page has: the answer carries only the entries after it
-    since: int | None = Field(default=None, ge=0)
+    since: int | None = Field(default=None, ge=0, le=MAX_SEQ)
 
 
 class PerformBody(OddsBody):
@@ -625,7 +688,7 @@ class PerformBody(OddsBody):
 
 
 class UndoBody(Strict):
-    since: int | None = Field(default=None, ge=0)
+    since: int | None = Field(default=None, ge=0, le=MAX_SEQ)
 
 
 B = TypeVar("B", bound=Strict)
@@ -653,6 +716,8 @@ async def _json(request: Request, model: type[B], empty_ok: bool = False) -> B:
         body = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise GameError("request body is not JSON") from None
+    except ValueError:  # (an integer of thousands of digits)
+        raise GameError("request body holds a number of too many digits") from None
     if not isinstance(body, dict):
         raise GameError("request body must be a JSON object")
     return validate(model, body, "request body")
@@ -672,6 +737,10 @@ def _request(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def _status(exc: VedetteError) -> int:
+    from vedette.engine.store import StorageError
+
+    if isinstance(exc, StorageError):
+        return 503  # (the disk refused the write: nothing was written)
     text = str(exc)
     if isinstance(exc, GameError) and "no game named" in text:
         return 404

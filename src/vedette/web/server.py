@@ -48,7 +48,23 @@ def worker_app() -> Any:
 
     conf = json.loads(os.environ[_WORKER_ENV])
     sys.setswitchinterval(SWITCH_INTERVAL)
-    return create_app(conf["db"], conf["hosts"], conf["token"])
+    return create_app(conf["db"], conf["hosts"], conf["token"], conf.get("access"))
+
+
+#: addresses that bind every interface
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def is_loopback(host: str) -> bool:
+    """``host`` (what the server binds) is this machine only."""
+    import ipaddress
+
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def serve(
@@ -74,28 +90,53 @@ def serve(
     if workers is None:
         workers = max(1, min(MAX_WORKERS, os.cpu_count() or 1))
 
-    from vedette.web.app import allowed_hosts_from_env, create_app, host_name
+    from vedette.errors import GameError
+    from vedette.web.app import LOCAL_HOSTS, allowed_hosts_from_env, create_app, host_name
 
     if preload:
         preload_samples(db)
-    hosts = list(allowed_hosts_from_env()) + [host_name(h) for h in allow if h.strip()]
-    if host not in ("0.0.0.0", "::", ""):
-        hosts.append(host_name(host))
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    allowed = [host_name(h) for h in allow if h.strip()]
+    access: str | None = None
+    if is_loopback(host):
+        hosts = list(allowed_hosts_from_env()) + allowed
+    else:
+        # LAN mode: only the names given (and a named address bound), and a secret token
+        hosts = allowed + ([host_name(host)] if host not in WILDCARDS else [])
+        hosts += [h for h in allowed_hosts_from_env() if h not in LOCAL_HOSTS]
+        if not hosts:
+            raise GameError(
+                f"serving on {host} (your network) needs --allow-host NAME: the host name or"
+                " address the other machines will use"
+            )
+        access = secrets.token_urlsafe(24)
         print(
-            f"vedette: serving on {host}: reachable from your network; answering the host"
-            f" names {', '.join(sorted(set(hosts)))} (add yours with --allow-host)",
+            f"vedette: serving on {host}: reachable from your network; answering only"
+            f" {', '.join(sorted(set(hosts)))}, and only with the access token",
             file=sys.stderr,
         )
-    print(f"vedette: http://{host}:{port}/  (games in {db}; Ctrl-C stops)", flush=True)
+    if access is None:
+        print(f"vedette: http://{host}:{port}/  (games in {db}; Ctrl-C stops)", flush=True)
+    else:
+        shown = sorted(set(hosts))[0]
+        shown = f"[{shown}]" if ":" in shown else shown
+        print(
+            f"vedette: http://{shown}:{port}/?token={access}  (games in {db}; open this URL"
+            " once per browser: it keeps the token; Ctrl-C stops)",
+            flush=True,
+        )
     # rules work runs in the thread pool, the event loop answers everything else: let the loop's
     # thread take the interpreter back sooner than the default 5 ms (bench/bench_web.py)
     sys.setswitchinterval(SWITCH_INTERVAL)
     if workers <= 1:
-        uvicorn.run(create_app(db, hosts), host=host, port=port, log_level="warning")
+        uvicorn.run(create_app(db, hosts, access=access), host=host, port=port, log_level="warning")
         return
     os.environ[_WORKER_ENV] = json.dumps(
-        {"db": str(Path(db).resolve()), "hosts": hosts, "token": secrets.token_urlsafe(24)}
+        {
+            "db": str(Path(db).resolve()),
+            "hosts": hosts,
+            "token": secrets.token_urlsafe(24),
+            "access": access,
+        }
     )
     uvicorn.run(
         "vedette.web.server:worker_app",

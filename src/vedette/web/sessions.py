@@ -9,6 +9,8 @@ cached game of that id only if its log has not grown meanwhile."""
 from __future__ import annotations
 
 import os
+import stat
+import struct
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -122,33 +124,72 @@ class Sessions:
 class ProcessLocks:
     """One writer per game across the server processes sharing a database (``vedette serve
     --workers N``, or two servers on one file): the writer of a game holds a lock on the byte
-    at the game's id in a file beside the database (``<db>.writers``; POSIX record locks, so a
-    waiting process is woken as soon as the byte is free, and the kernel frees it if the
-    holder dies). Within a process the games' reader/writer locks already keep one writer per
-    game, which is what POSIX locks (held by a process, not a thread) need. Where no such file
-    can be made (an in-memory database, a read-only directory, no ``fcntl``), a write that
+    at the game's id in a file beside the database (``<db>.writers``).
+
+    The locks are open-file-description locks (Linux ``F_OFD_SETLKW``; ``flock`` of the whole
+    file elsewhere), taken on a descriptor the holder opens for itself: they belong to that
+    holder, not to the process, so two threads of one process writing two games never look
+    to the kernel like one process deadlocking with itself (POSIX ``lockf`` locks did: a
+    false EDEADLK refused 0.9% of concurrent writes). A waiting holder is woken as soon as
+    the byte is free, and the kernel frees it if the holder dies.
+
+    The file is opened without following a symlink and used only if it is a regular file of
+    this user that no one else can write (another user cannot plant one to freeze a game);
+    where no such file can be had (an in-memory database, a read-only directory), a write that
     lost a race to another process is still refused by the store (``expected_seq``), never
     lost or doubled."""
 
     def __init__(self, db: str) -> None:
-        self.fd: int | None = None
+        self.path: str | None = None
         if db == ":memory:" or fcntl is None:
             return
+        path = db + ".writers"
         try:
-            self.fd = os.open(db + ".writers", os.O_RDWR | os.O_CREAT, 0o600)
+            fd = self._open(path, create=True)
         except OSError:
-            self.fd = None
+            return
+        os.close(fd)
+        self.path = path
+
+    @staticmethod
+    def _open(path: str, create: bool = False) -> int:
+        flags = os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC | (os.O_CREAT if create else 0)
+        fd = os.open(path, flags, 0o600)
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+            os.close(fd)
+            raise PermissionError(f"{path} is not a private lock file of this user")
+        return fd
 
     @contextmanager
     def hold(self, gid: int, write: bool) -> Iterator[None]:
-        if not write or self.fd is None or fcntl is None:
+        if not write or self.path is None or fcntl is None:
             yield
             return
-        fcntl.lockf(self.fd, fcntl.LOCK_EX, 1, gid)
         try:
+            fd = self._open(self.path)
+        except OSError:  # (removed or replaced since: the store's expected_seq still holds)
+            yield
+            return
+        try:
+            _lock(fd, gid, True)
             yield
         finally:
-            fcntl.lockf(self.fd, fcntl.LOCK_UN, 1, gid)
+            os.close(fd)  # (closing the description releases its lock)
+
+
+_OFD = getattr(fcntl, "F_OFD_SETLKW", None) if fcntl is not None else None
+
+
+def _lock(fd: int, gid: int, wait: bool) -> None:
+    """Lock byte ``gid`` of the file for the open file description ``fd``."""
+    assert fcntl is not None
+    if _OFD is not None:
+        # struct flock: l_type, l_whence, l_start, l_len, l_pid (0 for an OFD lock)
+        arg = struct.pack("hhqqi4x", fcntl.F_WRLCK, os.SEEK_SET, gid, 1, 0)
+        fcntl.fcntl(fd, _OFD, arg)
+    else:  # pragma: no cover - no OFD locks: the whole file, per description
+        fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 def _lookup(st: Store, name: str) -> GameInfo:

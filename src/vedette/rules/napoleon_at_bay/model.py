@@ -18,6 +18,7 @@ from vedette.data import package_toml
 from vedette.dice.tables import Table, table_from_data
 from vedette.errors import BadRequest, DataError
 from vedette.geometry.hexmap import HexMap, hexside_kinds, terrain_kinds
+from vedette.schemas.templates import check_template
 
 DATA_PACKAGE = "vedette.rules.napoleon_at_bay.data"
 
@@ -190,6 +191,17 @@ def _bool(v: Any) -> bool:
     return str(v).lower() in ("1", "true", "yes", "y", "on")
 
 
+#: the fields each fixing message offers its template (house rules: ``[fixing] text_*``)
+_FIXED = ("contact", "range", "forces")
+_SWITCH = ("contact", "support", "mover")
+TEXT_FIELDS: dict[str, tuple[str, ...]] = {
+    "text_stays": ("contact",),
+    "text_switch": _SWITCH,
+    "text_switch_multi": (*_SWITCH, "hex", "other"),
+    "text_switch_many": (*_SWITCH, "hexes"),
+}
+
+
 def make_config(
     data: Mapping[str, Any], scenario: Mapping[str, Any], options: Mapping[str, Any]
 ) -> Config:
@@ -213,8 +225,16 @@ def make_config(
         tie=_int(drm_d, "tie", base.tie, src),
         only_contact_has=_int(drm_d, "only_contact_has", base.only_contact_has, src),
         neither=_int(drm_d, "neither", base.neither, src),
-        reason_only=str(drm_d.get("reason_only", base.reason_only)),
-        reason_superior=str(drm_d.get("reason_superior", base.reason_superior)),
+        reason_only=check_template(
+            drm_d.get("reason_only", base.reason_only),
+            ("side", "what"),
+            f"{src}: fixing.drm.reason_only",
+        ),
+        reason_superior=check_template(
+            drm_d.get("reason_superior", base.reason_superior),
+            ("side",),
+            f"{src}: fixing.drm.reason_superior",
+        ),
     )
     tables = dict(data.get("tables", {}))
     if "fixing" not in tables:
@@ -232,7 +252,11 @@ def make_config(
     pieces = dict(data.get("pieces", {}))
     force_kinds = frozenset(k for k, v in pieces.items() if _bool(v.get("counts_as_force")))
     zoc_kinds = frozenset(k for k, v in pieces.items() if _bool(v.get("zoc")))
-    texts = {k: str(v) for k, v in fx.items() if k.startswith("text_")}
+    texts = {
+        k: check_template(v, TEXT_FIELDS.get(k, _FIXED), f"{src}: fixing.{k}")
+        for k, v in fx.items()
+        if k.startswith("text_")
+    }
     return Config(
         variant="final" if variant == "final" else "draft",
         series=series,
