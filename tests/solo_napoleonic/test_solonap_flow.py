@@ -399,14 +399,14 @@ def test_the_referee_calls_a_test_for_a_friend_routing_within_300mm() -> None:
 
 
 # -- chance cards that act -------------------------------------------------------------------
-def _played(card: str, on: str, **units: Any) -> Any:
+def _played(card: str, on: str, side: str = "French", **units: Any) -> Any:
     from dataclasses import replace as rep
 
     from solonap_helpers import activate, make, run
 
     s = make([unit("u", front=5, in_command=False, **units), unit("e", "Allies", front=5)])
     s = activate(rep(s, chance={"French": card, "Allies": card}), "u")
-    s, out = run(s, "chance", [], side="French", on=on)
+    s, out = run(s, "chance", [], side=side, on=on)
     return s, out
 
 
@@ -429,7 +429,7 @@ def test_chance_cards_carry_typed_effects_applied_when_played() -> None:
     s, out = _played("confusion", "e")
     assert s.unit("e").disorder == 1 and "1D" in out.message
 
-    s, _ = _played("lost_orders", "u")
+    s, _ = _played("lost_orders", "u", "Allies")  # "one enemy unit": the Allies play it
     with pytest.raises(RuleViolation, match="Lost orders"):
         run(s, "move", [0, 3], unit="u", mode="advance")
 
@@ -437,7 +437,7 @@ def test_chance_cards_carry_typed_effects_applied_when_played() -> None:
     (f,) = odds(s, "fire", unit="u", target="e", range="short")
     assert "long range" in (f.note or "")
 
-    s, _ = _played("ammunition", "u")
+    s, _ = _played("ammunition", "u", "Allies")
     (f,) = odds(s, "fire", unit="u", target="e", range="short")
     assert "Ammunition" in (f.note or "")
 
@@ -641,41 +641,34 @@ def test_todo_rates_the_staff_before_the_control_roll() -> None:
 
 
 def test_todo_offers_only_what_the_rules_accept_in_tracked_play(tmp_path: Path) -> None:
-    """The sample battle (positions kept): over two turns of seeded play, every fire, charge
-    and move that `todo` offers is accepted by the rules' own checks (range, arc, charge reach,
-    the move allowance); the ones dropped are refused by them."""
+    """The sample battle (positions kept): over seeded play, every action `todo` offers (each
+    choice of an open one) is carried out by the rules, dice and all: nothing plan accepts is
+    refused after the roll (issue 22); and the offers `plan` drops are refused by the rules."""
+    import itertools
     import random
 
     from vedette.dice import SeededSource
     from vedette.errors import VedetteError
-    from vedette.rules.solo_napoleonic.ruleset import unit_options
 
     g = Game.create(Store(tmp_path / "s.db"), "s", "solonap", R.scenario("sample"), seed=7)
     rng = random.Random(1)
-    dropped = offered = 0
+    offered = dropped = 0
     for _ in range(150):
-        if g.state.phase == "activation" and not g.obligations():
-            opts = {(t.procedure, tuple(sorted(t.request.items()))) for t in g.todo()}
-            for uid in g.state.active_units():
-                u = g.state.unit(uid)
-                if u.acted or not u.on_table:
-                    continue
-                for proc, req, _, _ in unit_options(g.state, u):
-                    if proc not in ("fire", "charge", "move"):
-                        continue
-                    key = (proc, tuple(sorted(req.items())))
-                    try:  # run on the state itself, not recorded
-                        R.procedures[proc].run(g.state, dict(req), SeededSource(3, 0))
-                        ok = True
-                    except RuleViolation:
-                        ok = False
-                    assert (key in opts) == ok, (key, ok)
-                    offered += ok
-                    dropped += not ok
+        kept = g.todo()
+        for t in kept:
+            fields = list(t.open)
+            for combo in itertools.product(*(t.open[f] for f in fields)):
+                req = {**t.request, **dict(zip(fields, combo, strict=True))}
+                p, _, plan = R.judge(g.state, t.procedure, req)
+                p.resolve(g.state, plan, SeededSource(3, 0))  # never refused after the roll
+                offered += 1
+        shown = {t.command() for t in kept}
+        for t in R.options(g.state):
+            if not t.open and t.command() not in shown:
+                with pytest.raises(VedetteError):
+                    R.judge(g.state, t.procedure, t.request)
+                dropped += 1
         for proc, req in R.legal_requests(g.state, rng):
-            try:
-                g.perform(proc, req)
-                break
-            except VedetteError:
-                continue
+            g.perform(proc, req)
+            break
     assert offered and dropped  # the filter was exercised both ways

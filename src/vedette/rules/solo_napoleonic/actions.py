@@ -58,8 +58,6 @@ def require_active(
 ) -> None:
     """A unit acts only on its card (or a controlled formation's card), once per turn; a
     routing unit only runs and one that must rally only rallies (flow.bind_status)."""
-    if state.phase != "activation":
-        raise RuleViolation(R_SEQ, f"{u.id} cannot act now (phase: {state.phase})")
     if u.id not in state.active_units():
         raise RuleViolation(
             R_SEQ, f"it is not {u.id}'s card (active: {state.active or 'none'}; run 'next')"

@@ -245,7 +245,7 @@ class ChanceEffect:
     rolls: tuple[str, ...] = ()
     value: int = 0
     uses: int = 1  # rolls it lasts; 0: the whole turn
-    on: str = "any"  # friend | enemy | any: whose unit it is meant for (a reminder)
+    on: str = "any"  # friend | enemy | any: whose unit it may be played on (checked)
 
 
 @dataclass(frozen=True, slots=True)
