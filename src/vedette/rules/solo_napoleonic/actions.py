@@ -31,6 +31,7 @@ from vedette.rules.solo_napoleonic.events import (
     Disordered,
     FormationChanged,
     GeneralAttached,
+    GeneralMoved,
     GeneralPlaced,
     Halted,
     Moved,
@@ -633,4 +634,70 @@ def attach(state: State, req: rq.Attach, dice: DiceSource) -> Outcome:
     if g.killed:
         raise RuleViolation("Kuryakin, Generals", f"{g.id} is dead")
     ch.general(GeneralAttached, g.id, f"attached to {u.id}", attached_to=u.id)
+    if u.placed:  # he joins its front rank (Kuryakin, Firing)
+        ch.general(GeneralMoved, g.id, f"joins {u.id}", x=u.x, y=u.y)
     return Outcome(tuple(ch.events), (), f"{g.id} attached to {u.id}")
+
+
+R_GENERAL = "Kuryakin, Generals (a general's own move)"
+
+
+def general_reach(state: State, g: Any) -> float:
+    """What is left of a general's move this turn (mm: [move_distances] general)."""
+    row = state.data["move_distances"].get("general", {})
+    full = float(next((v for k, v in row.items() if k != "assumption"), 0))
+    return max(0.0, full - float(g.moved_mm))
+
+
+def ride(state: State, req: rq.Ride, dice: DiceSource) -> Outcome:
+    """An unattached general rides: toward a unit (as far as his move takes him, up to its
+    position) or to a point within his move; once his move is spent he stays for the turn
+    (assumption: the text gives no general's move; its distance is data). A brigadier rides on
+    his formation's card or one of his units' cards; a senior general on any card."""
+    g = state.general(req.general)
+    if g.killed:
+        raise RuleViolation(R_GENERAL, f"{g.id} is dead")
+    if g.attached_to is not None:
+        raise RuleViolation(
+            R_GENERAL,
+            f"{g.id} is attached to {g.attached_to}: he goes with it"
+            f" ('attach general={g.id} unit=none' detaches him)",
+        )
+    if not g.placed:
+        raise RuleViolation(R_GENERAL, f"{g.id} is not on the table: 'place general={g.id}'")
+    if g.rank == "brigadier":
+        mine = {u.id for u in state.brigade_units(g.id)}
+        if state.active != g.id and not mine & set(state.active_units()):
+            raise RuleViolation(
+                R_GENERAL, f"{g.id} rides on his formation's or his units' card, not now"
+            )
+    reach = general_reach(state, g)
+    if reach <= 0:
+        raise RuleViolation(R_GENERAL, f"{g.id} has made his move this turn")
+    assert g.x is not None and g.y is not None
+    if req.to is not None:
+        if req.x is not None or req.y is not None:
+            raise BadRequest("give 'to' or 'x' and 'y', not both")
+        u = state.unit(req.to)
+        if u.side != g.side or u.x is None or u.y is None:
+            raise RuleViolation(R_GENERAL, f"{g.id} rides toward a friendly unit on the table")
+        dx, dy = u.x - g.x, u.y - g.y
+        d = math.hypot(dx, dy)
+        if d <= 1e-9:
+            raise RuleViolation(R_GENERAL, f"{g.id} is already with {u.id}")
+        step = min(reach, d)
+        x, y = g.x + dx * step / d, g.y + dy * step / d
+    else:
+        if req.x is None or req.y is None:
+            raise BadRequest("missing 'to' (a unit) or 'x' and 'y' (a point)")
+        x, y = req.x, req.y
+        step = math.hypot(x - g.x, y - g.y)
+        if step > reach + 1e-9:
+            raise RuleViolation(
+                R_GENERAL, f"{g.id} may ride {reach:.0f}mm more; that is {step:.0f}mm"
+            )
+    ch = Changes(state)
+    ch.general(
+        GeneralMoved, g.id, "rides", x=round(x, 1), y=round(y, 1), moved_mm=g.moved_mm + step
+    )
+    return Outcome(tuple(ch.events), (), f"{g.id} rides {step:.0f}mm to ({x:.0f}, {y:.0f})")

@@ -391,6 +391,15 @@ class GeneralPlaced(GeneralFact):
 
 
 @dataclass(frozen=True, slots=True)
+class GeneralMoved(GeneralFact):
+    """Kuryakin, Generals: an unattached general rides (his move this turn), or goes with the
+    unit he is attached to (Firing: attached generals are in its front rank)."""
+
+    kind: ClassVar[str] = "general_moved"
+    touches: ClassVar[frozenset[str]] = frozenset({"x", "y", "moved_mm"})
+
+
+@dataclass(frozen=True, slots=True)
 class GeneralAttached(GeneralFact):
     """Kuryakin, Firing: attached to a unit (its front rank), or detached."""
 
@@ -521,6 +530,7 @@ UNIT_FACTS: tuple[type[UnitFact], ...] = (
 GENERAL_FACTS: tuple[type[GeneralFact], ...] = (
     GeneralRated,
     GeneralPlaced,
+    GeneralMoved,
     GeneralAttached,
     GeneralKilled,
 )

@@ -133,6 +133,20 @@ def obligations(state: State) -> tuple[Obligation, ...]:
         if step != "loser" and not (c.on_table and t.on_table):
             continue  # one side is gone (eliminated by fire, say): nothing more is owed
         oid = f"charge:{c.id}:{step}"
+        if c.morale_due and step in ("close", "home"):
+            # Kuryakin, Movement: a unit that has already moved (the charger, under defensive
+            # fire) tests at once, its result applied before the charge goes on
+            seen.add(c.id)
+            out.append(
+                Obligation(
+                    f"marker:{c.id}",
+                    "morale",
+                    {"unit": c.id},
+                    R_MARKER,
+                    f"{c.id} tests morale at once (losses to {t.id}'s defensive fire)",
+                )
+            )
+            continue
         if step == "morale":
             seen.add(t.id)
             if t.morale_due and may_test_now(state, t):
@@ -253,13 +267,27 @@ def after_morale(ch: Changes, uid: str, passed: bool) -> None:
     c = charger_of(ch.state, uid, "morale")
     if c is not None:
         t = ch.state.unit(uid)
+        why = f"{uid} has tested morale"
         if t.skirmishing and c.cavalry and t.on_table:
             nxt = "evade"
         elif passed and not t.morale_failed and can_fire(t):
             nxt = "fire"
+            lapse = defensive_fire_lapses(ch.state, t, c)
+            if lapse is not None:
+                nxt = "close"
+                why += f"; its defensive fire lapses: {lapse}"
         else:
             nxt = "close"
-        _set(ch, c, f"{uid} has tested morale", charge_step=nxt)
+        _set(ch, c, why, charge_step=nxt)
+    c = ch.state.unit(uid) if ch.state.has_unit(uid) else None
+    if c is not None and c.charge_step in ("close", "home") and not passed:
+        _set(
+            ch,
+            c,
+            f"{uid} failed its morale test under defensive fire: the charge is over",
+            charge_step=None,
+            charge_state="done",
+        )
     for c in [x for x in chargers(ch.state) if x.charge_step == "loser"]:
         if uid not in (c.id, c.charge_target):
             continue
@@ -272,6 +300,21 @@ def after_morale(ch: Changes, uid: str, passed: bool) -> None:
             if o.morale_due and o.on_table:
                 return
         continue_melee(ch, c.id)
+
+
+def defensive_fire_lapses(state: State, t: Unit, c: Unit) -> str | None:
+    """Why the charged unit ``t`` cannot give its defensive fire at ``c`` (it has already fired
+    this turn, the charger is outside its arc, a skirmish screen is in the way...), or None.
+    The rules decide: the owed fire lapses, with that reason logged (Kuryakin, Charge Test:
+    the attacker "takes any defensive fire", i.e. whatever fire the target may give)."""
+    from vedette.rules.solo_napoleonic.fire import plan
+    from vedette.rules.solo_napoleonic.requests import Fire
+
+    try:
+        plan(state, Fire(unit=t.id, target=c.id))
+    except (BadRequest, RuleViolation) as e:
+        return str(e)
+    return None
 
 
 def routed_before_contact(state: State, c: Unit) -> bool:

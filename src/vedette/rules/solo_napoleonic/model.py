@@ -68,6 +68,8 @@ class General:
     x: float | None = None
     y: float | None = None
     killed: bool = False
+    #: mm ridden this turn (an unattached general's own move: Kuryakin, Generals)
+    moved_mm: float = 0.0
 
     @property
     def rated(self) -> bool:

@@ -186,6 +186,15 @@ class Attach:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Ride:
+    procedure_name: ClassVar[str] = "general"
+    general: str = arg("the general (not attached to a unit)")
+    to: str | None = arg("a unit he rides toward (as far as his move takes him)", default=None)
+    x: float | None = arg("or a point (mm) within his move", default=None)
+    y: float | None = arg(default=None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Evade:
     procedure_name: ClassVar[str] = "evade"
     unit: str = arg("unit id")

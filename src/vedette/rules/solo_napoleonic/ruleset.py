@@ -42,6 +42,7 @@ from vedette.rules.solo_napoleonic.events import (
     GENERAL_FACTS,
     TURN_FACTS,
     UNIT_FACTS,
+    GeneralMoved,
     TurnEnded,
     TurnMarksCleared,
 )
@@ -119,6 +120,9 @@ def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
             kw["disorder"] = u.disorder + 1
             notes.append(f"{u.id} +1D (formation incomplete)")
         ch.unit(TurnMarksCleared, u.id, "end of turn", **kw)
+    for g in state.generals:
+        if g.moved_mm:
+            ch.general(GeneralMoved, g.id, "end of turn", moved_mm=0.0)
     lost = [f"{s} loses {c}" for s, c in state.chance.items() if c not in state.chance_played]
     ch.game(
         TurnEnded,
@@ -195,8 +199,8 @@ def fire_bands(state: State, f: Any, t: Any) -> list[str | None]:
     picks one: no typing)."""
     from vedette.rules.solo_napoleonic import geom
 
-    if geom.unit_distance(f, t) is not None:
-        return [None]
+    if geom.unit_distance(f, t) is not None or fire.charging_at(f, t):
+        return [None]  # measured; or fire at a charger: always short range (Charge Test)
     if f.artillery:
         key = "horse" if f.kind == "horse_artillery" else "foot"
         return [str(b["band"]) for b in state.data["artillery_ranges"][key]]
@@ -308,6 +312,35 @@ def unit_options(state: State, u: Any) -> list[Todo]:
             )
     if rally_open(u):
         out.append(rally)
+    return out
+
+
+def general_offers(state: State) -> list[Todo]:
+    """A brigadier whose units on the active card stray beyond his control range (150mm: they
+    would be out of command at the next control phase) may ride toward them (Kuryakin,
+    Generals)."""
+    from vedette.rules.solo_napoleonic import geom
+    from vedette.rules.solo_napoleonic.common import opt
+
+    out: list[Todo] = []
+    reach = float(opt(state, "control_range_mm"))
+    active = set(state.active_units())
+    for g in state.generals:
+        if g.rank != "brigadier" or g.killed or g.attached_to or not g.placed:
+            continue
+        units = state.brigade_units(g.id)
+        if state.active != g.id and not active & {u.id for u in units}:
+            continue
+        far = []
+        for u in units:
+            d = geom.general_distance(g, u)
+            if d is not None and d > reach:
+                far.append(u.id)
+        if far and actions.general_reach(state, g) > 0:
+            text = f"{g.id} rides toward his units beyond {reach:.0f}mm (command would lapse)"
+            out.append(
+                Todo("general", {"general": g.id}, text, actions.R_GENERAL, open={"to": tuple(far)})
+            )
     return out
 
 
@@ -478,6 +511,13 @@ def _procs() -> dict[str, KProcedure]:
             melee.evade_odds,
             melee.R_CI,
         ),
+        P(
+            "general",
+            actions.ride,
+            rq.Ride,
+            "an unattached general rides (toward a unit, or to a point)",
+            rule=actions.R_GENERAL,
+        ),
         P("place", actions.place, rq.Place, "put a unit or general on the table (mm)"),
         P(
             "attach",
@@ -592,7 +632,7 @@ class SoloNapoleonic(Ruleset[State]):
             rq.QUERY.reset(token)
 
     def __init__(self) -> None:
-        self.scenarios = {"sample": "sample.toml"}
+        self.scenarios = {"sample": "sample.toml", "attached": "attached.toml"}
         self.procedures = _procs()
         self._facts = {e.kind: e for e in (*UNIT_FACTS, *GENERAL_FACTS, *TURN_FACTS)}
         self.folds: dict[type, Any] = {
@@ -657,6 +697,7 @@ class SoloNapoleonic(Ruleset[State]):
             if u.acted or not u.on_table:
                 continue
             out += unit_options(state, u)
+        out += general_offers(state)
         for side in state.sides:
             held = state.chance.get(side)
             if held and held not in state.chance_played:
