@@ -85,7 +85,7 @@ def before() -> Any:
     return state
 
 
-ADDED_SINCE = {"move_done": False, "rally_failed": False}
+ADDED_SINCE = {"move_done": False, "rally_failed": False, "bound": None}
 #: a general's own move this turn (issue 23: an unattached general rides)
 GENERAL_ADDED_SINCE = {"moved_mm": 0.0}
 

@@ -69,3 +69,99 @@ def test_unattached_general_rides_toward_his_units_when_command_would_lapse() ->
         run(s2, "general", general="Morand", x=800.0, y=850.0)
     s, _ = run(s, "end_turn", force=True)
     assert s.general("Morand").moved_mm == 0.0  # his move comes back next turn
+
+
+# -- 2. a charger is bound to its charge ---------------------------------------------------------
+def test_a_charger_cannot_move_freely_after_its_charge_test() -> None:
+    """Kuryakin, Charge Test: "units who charge do so in a straight line"; the attacker "moves
+    up to the target". F1 passes its charge test (d100 10): a free move is refused."""
+    s = activate(make([unit("F1", front=5), unit("A1", "Allies", front=5)]), "F1")
+    s, _ = run(s, "charge", [10], unit="F1", target="A1")
+    assert s.unit("F1").charge_state == "declared"
+    with pytest.raises(RuleViolation, match="straight line up to its target"):
+        run(s, "move", [0, 3], unit="F1", distance=100, mode="move")
+    with pytest.raises(RuleViolation, match="straight line"):
+        run(s, "formation", [2], unit="F1", to="column")
+    assert not [t for t in _todo(s) if t.procedure in ("move", "formation") and not t.owed]
+
+
+# -- 3. failed tests bind --------------------------------------------------------------------
+def test_carries_on_regardless_must_advance_and_cannot_try_again() -> None:
+    """Kuryakin, Moving From A Standstill: stopping an advance needs a d6 roll, a 6 carries on
+    regardless. The unit may not roll again, and it advances before its card ends."""
+    s = activate(make([unit("F1", advancing=True), unit("A1", "Allies")]), "F1")
+    s, out = run(s, "halt", [6], unit="F1")
+    assert "carries on regardless" in out.message and s.unit("F1").bound == "advance"
+    with pytest.raises(RuleViolation, match="carries on regardless this turn"):
+        run(s, "halt", [1], unit="F1")
+    (owed,) = [o for o in R.obligations(s) if o.id == "advance:F1"]
+    assert owed.request == {"unit": "F1", "mode": "advance", "distance": 150.0}
+    with pytest.raises(RuleViolation, match="owed first"):
+        R.judge(s, "next", {})
+    s, _ = run(s, "move", [0, 3], **owed.request)  # dK8 0, no swerve
+    assert s.unit("F1").moved_mm == 150.0 and not R.obligations(s)
+
+
+def test_halts_where_it_stands_binds_move_and_charge() -> None:
+    """Kuryakin, Morale (default chart, an assumption): "halts where it stands": no move and
+    no charge this turn. C class BPL 65: d100 90 fails; D10 9 halts."""
+    s = activate(make([unit("F1"), unit("A1", "Allies")]), "F1")
+    s, out = run(s, "morale", [90, 9], unit="F1")
+    assert "halts where it stands" in out.message and s.unit("F1").bound == "halt"
+    with pytest.raises(RuleViolation, match="halts where it stands"):
+        run(s, "move", [0, 3], unit="F1", mode="move", distance=50)
+    with pytest.raises(RuleViolation, match="halts where it stands"):
+        run(s, "charge", [10], unit="F1", target="A1")
+    assert not [t for t in _todo(s) if t.procedure in ("move", "charge", "start")]
+
+
+def test_lost_orders_stops_the_charge_and_its_move_up() -> None:
+    """Our chance card 'Lost orders' ("one enemy unit may not move this turn"): no charge,
+    and a charge already declared stops (no move up is owed)."""
+    from dataclasses import replace
+
+    s = activate(make([unit("F1", front=5), unit("A1", "Allies", front=5)]), "F1")
+    s = replace(s, chance={"Allies": "lost_orders"})
+    s2, _ = run(s, "chance", side="Allies", on="F1")
+    with pytest.raises(RuleViolation, match="Lost orders"):
+        run(s2, "charge", [10], unit="F1", target="A1")
+    s3, _ = run(s, "charge", [10], unit="F1", target="A1")
+    s3, _ = run(s3, "chance", side="Allies", on="F1")
+    assert s3.unit("F1").charge_step is None
+    assert not [o for o in R.obligations(s3) if o.procedure == "close"]
+
+
+# -- 4. disorder counted once; the rout move owed --------------------------------------------
+def test_a_rout_takes_its_2d_once_on_the_owed_rout_move() -> None:
+    """Kuryakin, Disorder: "Each move of Rout 2D". A failed test (D10 1: routs) adds no chits
+    itself; the rout move is owed at once (whatever card is active) and adds 2D."""
+    s = activate(make([unit("F1", x=0.0, y=500.0), unit("A1", "Allies", x=0.0, y=700.0)]), "A1")
+    s, out = run(s, "morale", [90, 1], unit="F1")
+    f1 = s.unit("F1")
+    assert f1.status == "routing" and f1.disorder == 0 and f1.bound == "rout"
+    (owed,) = [o for o in R.obligations(s) if o.id == "result:F1"]
+    assert owed.request == {"unit": "F1", "mode": "rout"}
+    s, out = run(s, "move", [0, 3], **owed.request)  # 150mm back, no swerve
+    f1 = s.unit("F1")
+    assert f1.disorder == 2 and f1.y == 350.0 and f1.bound is None, out.message
+    assert not [o for o in R.obligations(s) if o.id == "result:F1"]
+
+
+def test_a_retirement_in_disorder_takes_its_1d_once() -> None:
+    s = activate(make([unit("F1"), unit("A1", "Allies")]), "A1")
+    s, _ = run(s, "morale", [90, 3], unit="F1")  # D10 3: retires a full move in disorder
+    assert s.unit("F1").disorder == 0 and s.unit("F1").bound == "retire"
+    s, _ = run(s, "move", [0, 3], unit="F1", mode="retire")
+    assert s.unit("F1").disorder == 1 and s.unit("F1").bound is None
+
+
+# -- 5. a further failure never makes the state milder -----------------------------------------
+def test_a_routing_unit_failing_again_stays_routing() -> None:
+    s = make([unit("F1", status="routing", must_rally=True), unit("A1", "Allies")])
+    s = activate(s, "A1")
+    s, out = run(s, "morale", [99, 10], unit="F1")  # D10 10: "halts where it stands"
+    f1 = s.unit("F1")
+    assert f1.status == "routing" and f1.must_rally, out.message
+    s2 = make([unit("F1", status="retiring", must_rally=True), unit("A1", "Allies")])
+    s2, _ = run(activate(s2, "A1"), "morale", [99, 5], unit="F1")  # retires half a move
+    assert s2.unit("F1").status == "retiring" and s2.unit("F1").must_rally

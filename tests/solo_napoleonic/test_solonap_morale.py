@@ -101,7 +101,8 @@ def test_morale_pass_and_fail_with_result_chart() -> None:
     s3, out = run(s, "morale", [65, 1], unit="u")  # must be BELOW 65
     u = s3.unit("u")
     assert out.details["result"] == "rout"
-    assert (u.status, u.disorder, u.must_rally) == ("routing", 2, True)
+    # the 2D are the rout move's (Disorder: "Each move of Rout 2D"), owed at once (issue 23)
+    assert (u.status, u.disorder, u.must_rally, u.bound) == ("routing", 0, True, "rout")
 
 
 @pytest.mark.parametrize(

@@ -70,6 +70,14 @@ def require_active(
     if not u.on_table:
         raise RuleViolation(rule, f"{u.id} is no longer on the table")
     bind_status(u, action, mode)
+    if u.charge_state in ("declared", "home") and action not in ("charge", "fire", "melee"):
+        # Kuryakin, Charge Test: "units who charge do so in a straight line"; the attacker
+        # "moves up to the target" (close): nothing else moves it
+        raise RuleViolation(
+            "Kuryakin, Charge Test",
+            f"{u.id} is charging {u.charge_target}: it moves only in a straight line up to its"
+            f" target ('close unit={u.id}'), it cannot {action}",
+        )
 
 
 # -- distances ----------------------------------------------------------------------------------
@@ -175,6 +183,22 @@ def allowance(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
     asks for. One move per activation (Kuryakin, Move Sequence: "once activated ... each unit
     can move"; Random Movement: the die adjusts that move), never beyond its move distance;
     a formation that does not move (unlimbered guns: 0mm) cannot move at all."""
+    base = move_base(state, u)
+    want = base if req.distance is None else req.distance
+    if want <= 0:
+        raise BadRequest("'distance' must be more than 0 mm (standing still is not a move)")
+    if u.moved_mm + want > base + 1e-9:
+        raise RuleViolation(
+            R_DIST,
+            f"{u.id} may move {base:.0f}mm; it has moved "
+            f"{u.moved_mm:.0f}mm and asks {want:.0f}mm more",
+        )
+    return base, want
+
+
+def move_base(state: State, u: Unit) -> float:
+    """The unit's whole move this turn (its move distance, a chance card's bonus), refused
+    if it has made its move this activation or cannot move in its formation."""
     if u.move_done:
         raise RuleViolation(
             R_ONE_MOVE,
@@ -190,15 +214,34 @@ def allowance(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
         )
     for c in effects_on(state, u, "move_bonus"):
         base *= 1 + c.does.value / 100  # chance card: a further part of a move this turn
-    want = base if req.distance is None else req.distance
-    if want <= 0:
-        raise BadRequest("'distance' must be more than 0 mm (standing still is not a move)")
-    if u.moved_mm + want > base + 1e-9:
+    return base
+
+
+#: the moves a failed morale test owes at once (the unit's ``bound``): (mode, share of a move)
+RESULT_MOVES = {"rout": ("rout", 1.0), "retire": ("retire", 1.0), "retire_half": ("retire", 0.5)}
+
+
+def owed_move(u: Unit) -> tuple[str, float] | None:
+    """The move a failed morale test owes this unit now (mode, share of a full move)."""
+    return RESULT_MOVES.get(u.bound or "")
+
+
+def result_move(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
+    """The owed rout or retirement (Kuryakin, Morale, "applying any results immediately"): made
+    at once, whatever card is active and whatever the unit has done, the whole distance the
+    result says."""
+    owed = owed_move(u)
+    assert owed is not None
+    if not u.on_table:
+        raise RuleViolation(R_MOVE, f"{u.id} is no longer on the table")
+    base = base_move(state, u)
+    want = base * owed[1]
+    if req.distance is not None and abs(req.distance - want) > 0.05:
         raise RuleViolation(
-            R_DIST,
-            f"{u.id} may move {base:.0f}mm; it has moved "
-            f"{u.moved_mm:.0f}mm and asks {want:.0f}mm more",
+            "Kuryakin, Morale", f"{u.id}'s {owed[0]} move is {want:.0f}mm (its morale result)"
         )
+    if base <= 0:
+        raise RuleViolation(R_DIST, f"{u.id} cannot move in {u.formation}")
     return base, want
 
 
@@ -211,6 +254,13 @@ def move_allowed(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
         )
     if u.start_failed:
         raise RuleViolation(R_STAND, f"{u.id} failed to move from a standstill this turn")
+    if u.bound == "halt":
+        raise RuleViolation(
+            "Kuryakin, Morale",
+            f"{u.id} halts where it stands (its morale result): no move this turn",
+        )
+    if u.bound == "advance" and _mode(req) != "advance":
+        raise RuleViolation(R_STAND, f"{u.id} carries on regardless: it must advance")
     for c in effects_on(state, u, "no_move"):
         raise RuleViolation(R_CHANCE, f"{u.id} may not move this turn (chance card: {c.title})")
     return allowance(state, u, req)
@@ -222,8 +272,12 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     first rolls to move from a standstill."""
     u = state.unit(req.unit)
     mode = _mode(req)
-    require_active(state, u, R_MOVE, "move", mode)
-    base, want = move_allowed(state, u, req)
+    owed = owed_move(u)
+    if owed is not None and mode == owed[0]:
+        base, want = result_move(state, u, req)
+    else:
+        require_active(state, u, R_MOVE, "move", mode)
+        base, want = move_allowed(state, u, req)
     ch = Changes(state)
     rolls: list[Roll] = []
     advancing = mode in ("advance", "pursuit")
@@ -250,6 +304,7 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
         "moved_mm": u.moved_mm + want,
         "move_done": True,
         "advancing": advancing or u.advancing,
+        "bound": None if u.bound in ("advance", *RESULT_MOVES) else u.bound,
     }
     if mode in ("retire", "retreat", "rout"):
         kw["advancing"] = False
@@ -322,6 +377,10 @@ def start(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
         raise RuleViolation(R_STAND, f"{u.id} is already advancing")
     if u.start_failed:
         raise RuleViolation(R_STAND, f"{u.id} already failed this turn")
+    if u.bound == "halt":
+        raise RuleViolation(
+            "Kuryakin, Morale", f"{u.id} halts where it stands (its morale result) this turn"
+        )
     r = check_roll(standstill_check(state, u, False), dice)
     ch = Changes(state)
     use_effects(ch, u.id, "standstill")
@@ -338,6 +397,12 @@ def halt(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     u = _unit_for_stand(state, req)
     if not u.advancing:
         raise RuleViolation(R_STAND, f"{u.id} is not advancing")
+    if u.bound == "advance":
+        raise RuleViolation(
+            R_STAND, f"{u.id} carries on regardless this turn: it must advance, not try again"
+        )
+    if u.move_done:
+        raise RuleViolation(R_ONE_MOVE, f"{u.id} has made its move this activation")
     r = check_roll(standstill_check(state, u, True), dice)
     ch = Changes(state)
     use_effects(ch, u.id, "standstill")
@@ -345,6 +410,7 @@ def halt(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
         ch.unit(Halted, u.id, "halts", advancing=False)
         msg = f"{u.id} halts"
     else:
+        ch.unit(StandstillTested, u.id, "carries on regardless", bound="advance")
         msg = f"{u.id} carries on regardless: it must advance"
     return Outcome(tuple(ch.events), (r,), msg, {"halted": r.row == "stops"})
 

@@ -425,9 +425,15 @@ def play_chance(state: State, req: rq.Chance, dice: DiceSource) -> Outcome:
             ch.unit(ChanceCardApplied, on, f"chance card {cid}", disorder=n)
             applied = f" ({on} now {n}D)"
         else:
-            ch.unit(
-                ChanceCardApplied, on, f"chance card {cid}", chance_effects=(*u.chance_effects, cid)
-            )
+            kw: dict[str, Any] = {"chance_effects": (*u.chance_effects, cid)}
+            if does.kind == "no_move":
+                # "may not move this turn": no advance owed, and a charge under way stops
+                if u.bound == "advance":
+                    kw["bound"] = None
+                if u.charge_state == "declared":
+                    kw["charge_state"] = "done"
+                    kw["charge_step"] = None
+            ch.unit(ChanceCardApplied, on, f"chance card {cid}", **kw)
             applied = f" ({on} holds it: {does.kind})"
     tgt = f" on {on}" if on else ""
     return Outcome(

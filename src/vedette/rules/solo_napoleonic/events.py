@@ -119,7 +119,7 @@ class StandstillTested(UnitFact):
     """Kuryakin, Moving From A Standstill: it moves off, or stays where it is for the turn."""
 
     kind: ClassVar[str] = "standstill_tested"
-    touches: ClassVar[frozenset[str]] = frozenset({"advancing", "start_failed"})
+    touches: ClassVar[frozenset[str]] = frozenset({"bound", "advancing", "start_failed"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +136,7 @@ class Moved(UnitFact):
 
     kind: ClassVar[str] = "moved"
     touches: ClassVar[frozenset[str]] = frozenset(
-        {"moved_mm", "move_done", "advancing", "x", "y", "disorder"}
+        {"bound", "moved_mm", "move_done", "advancing", "x", "y", "disorder"}
     )
 
 
@@ -197,7 +197,7 @@ class MoraleHeld(UnitFact):
     """Kuryakin, Morale: the test passed (or was waived)."""
 
     kind: ClassVar[str] = "morale_held"
-    touches: ClassVar[frozenset[str]] = frozenset({"morale_due", "morale_facts"})
+    touches: ClassVar[frozenset[str]] = frozenset({"bound", "morale_due", "morale_facts"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +207,7 @@ class MoraleFailed(UnitFact):
     kind: ClassVar[str] = "morale_failed"
     touches: ClassVar[frozenset[str]] = frozenset(
         {
+            "bound",
             "morale_due",
             "morale_facts",
             "morale_failed",
@@ -320,7 +321,9 @@ class ChanceCardApplied(UnitFact):
     """Kuryakin, Movement (chance cards): a card's effect falls on the unit, or is spent."""
 
     kind: ClassVar[str] = "chance_card_applied"
-    touches: ClassVar[frozenset[str]] = frozenset({"disorder", "chance_effects"})
+    touches: ClassVar[frozenset[str]] = frozenset(
+        {"bound", "disorder", "chance_effects", "charge_step", "charge_state"}
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,6 +333,7 @@ class TurnMarksCleared(UnitFact):
     kind: ClassVar[str] = "turn_marks_cleared"
     touches: ClassVar[frozenset[str]] = frozenset(
         {
+            "bound",
             "acted",
             "moved_mm",
             "move_done",

@@ -24,6 +24,7 @@ the turn: ``charge_failed``, ``home_failed`` and ``morale_failed`` are cleared o
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from vedette.errors import BadRequest, RuleViolation
@@ -215,6 +216,7 @@ def obligations(state: State) -> tuple[Obligation, ...]:
                     f"the melee of {c.id} and {t.id} goes on: D3 further rounds",
                 )
             )
+    out[:0] = bound_moves(state)
     if state.phase == "activation":
         active = set(state.active_units())
         for uid in sorted(state.due_ids()):
@@ -236,6 +238,72 @@ def obligations(state: State) -> tuple[Obligation, ...]:
                     )
                 )
     return tuple(out)
+
+
+def bound_moves(state: State) -> list[Obligation]:
+    """The moves results owe (issue 23): a failed morale test's rout or retirement, at once;
+    a unit that carries on regardless advances before its card ends."""
+    from vedette.rules.solo_napoleonic.actions import RESULT_MOVES, base_move
+
+    out: list[Obligation] = []
+    for u in state.units:
+        if u.bound is None or not u.on_table:
+            continue
+        if u.bound in RESULT_MOVES:
+            mode = RESULT_MOVES[u.bound][0]
+            if base_move(state, u) <= 0:
+                continue  # guns that cannot move: the result stands where they are
+            what = {"rout": "flees a full move (rout)", "retire": "retires a full move"}
+            text = what.get(u.bound, "retires half a move facing the enemy")
+            out.append(
+                Obligation(
+                    f"result:{u.id}",
+                    "move",
+                    {"unit": u.id, "mode": mode},
+                    R_MORALE,
+                    f"{u.id} {text}: its morale result, at once",
+                )
+            )
+        elif (
+            u.bound == "advance"
+            and u.id in state.active_units()
+            and not u.acted
+            and not u.morale_due
+        ):
+            left = advance_left(state, u)
+            if left is None:
+                continue  # it cannot move (its move made, a chance card): nothing to carry on
+            out.append(
+                Obligation(
+                    f"advance:{u.id}",
+                    "move",
+                    {"unit": u.id, "mode": "advance", "distance": left},
+                    "Kuryakin, Moving From A Standstill",
+                    f"{u.id} carries on regardless: it advances",
+                )
+            )
+    return out
+
+
+def advance_left(state: State, u: Unit) -> float | None:
+    """What is left of the move of a unit that carries on regardless (mm, rounded down to
+    0.1mm), or None if it cannot move now."""
+    from vedette.errors import VedetteError
+    from vedette.rules.solo_napoleonic.actions import move_allowed, move_base
+    from vedette.rules.solo_napoleonic.requests import Move
+
+    try:
+        base = move_base(state, u)
+    except VedetteError:
+        return None
+    left = math.floor((base - u.moved_mm) * 10) / 10
+    if left <= 0:
+        return None
+    try:
+        move_allowed(state, u, Move(unit=u.id, mode="advance", distance=left))
+    except VedetteError:
+        return None
+    return left
 
 
 # -- steps done -----------------------------------------------------------------------------
@@ -387,6 +455,9 @@ def waive(state: State, oid: str) -> State:
         )
     ch = Changes(state)
     kind, _, rest = oid.partition(":")
+    if kind in ("result", "advance"):
+        ch.unit(MoraleHeld, rest, f"owed {kind} move waived", bound=None)
+        return ch.state
     if kind == "marker":
         ch.unit(MoraleHeld, rest, "morale marker waived", morale_due=False)
         return ch.state

@@ -139,6 +139,10 @@ class Unit:
     lost_melee: bool = False
     start_failed: bool = False
     morale_failed: bool = False
+    # a result that binds (issue 23): "advance" (it carries on regardless: it must advance),
+    # "halt" (it halts where it stands: no move, no charge this turn), or the move a failed
+    # morale test owes at once: "rout", "retire", "retire_half"
+    bound: str | None = None
     charge_state: str | None = None  # declared | home | halted | done
     charge_target: str | None = None  # the unit charged (or fought in melee)
     # the charge as one guided sequence (Kuryakin, Charge Test; Charge Home Test; Melee): the

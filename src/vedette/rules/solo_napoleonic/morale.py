@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck
 from vedette.dice.tables import Table
-from vedette.errors import BadRequest, RuleViolation
+from vedette.errors import BadRequest, DataError, RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import flow, geom
 from vedette.rules.solo_napoleonic import requests as rq
@@ -234,6 +234,20 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
     row = result_table(state).row(rr.row or "")
     d = row.data
     add = int(d.get("disorder", 0)) if not u.skirmishing else 0
+    # a later result never makes the unit's state milder (issue 23): routing > retiring > steady
+    new_status = str(d.get("status", u.status))
+    if SEVERITY.get(new_status, 0) < SEVERITY.get(u.status, 0):
+        new_status = u.status
+    bind = d.get("bind")
+    if bind is not None and str(bind) not in BINDS:
+        raise DataError(
+            "solo_napoleonic data",
+            f"morale result {row.key!r}: bind must be one of {', '.join(BINDS)}",
+        )
+    if bind in ("retire", "retire_half") and new_status == "routing":
+        bind = "rout"  # a routing unit only runs
+    if bind == "halt" and new_status == "routing":
+        bind = u.bound
     ch.unit(
         MoraleFailed,
         u.id,
@@ -241,7 +255,8 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
         morale_due=False,
         morale_facts=(),
         morale_failed=True,
-        status=str(d.get("status", u.status)),
+        status=new_status,
+        bound=bind if bind is not None else u.bound,
         disorder=u.disorder + add,
         must_rally=bool(d.get("rally", False)) or u.must_rally,
         advancing=False,
@@ -266,6 +281,12 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
         f"{u.id} fails morale: {row.result}" + "".join(f"; {n}" for n in called),
         {"passed": False, "result": row.key, "unit": u.id},
     )
+
+
+#: how severe a status is: a later morale result never makes it milder
+SEVERITY = {"steady": 0, "retiring": 1, "routing": 2, "eliminated": 3}
+#: what a morale result may bind (the table's ``bind``)
+BINDS = ("rout", "retire", "retire_half", "halt")
 
 
 def morale_odds(state: State, req: rq.MoraleFacts) -> list[Odds]:
@@ -394,6 +415,15 @@ def charge(state: State, req: rq.Charge, dice: DiceSource) -> Outcome:
     u, t = _charger(state, req)
     require_active(state, u, R_CHARGE, "charge")
     _charge_allowed(state, u, t)
+    if u.bound == "halt":
+        raise RuleViolation(
+            R_MORALE, f"{u.id} halts where it stands (its morale result): no charge this turn"
+        )
+    for c in effects_on(state, u, "no_move"):
+        raise RuleViolation(
+            "Kuryakin, Move Sequence (chance cards)",
+            f"{u.id} may not move this turn (chance card: {c.title}): no charge",
+        )
     r = result_roll(charge_check(state, u, t, req), dice)
     ch = Changes(state)
     use_effects(ch, u.id, "charge")

@@ -115,6 +115,7 @@ def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
             "chance_effects": (),
             "start_failed": False,
             "morale_due": False,
+            "bound": None,
         }
         if u.formation_target is not None and not u.skirmishing:
             kw["disorder"] = u.disorder + 1
@@ -216,7 +217,7 @@ def move_choices(state: State, u: Any) -> tuple[float, ...]:
     """The distances a move is offered at: what is left of the unit's move, and half of it
     (mm, rounded down to 0.1mm so that the allowance is never exceeded)."""
     try:
-        base, _ = actions.allowance(state, u, rq.Move(unit=u.id))
+        base = actions.move_base(state, u)
     except VedetteError:
         return ()
     left = base - u.moved_mm
