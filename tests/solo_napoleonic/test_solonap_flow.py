@@ -85,7 +85,8 @@ def test_a_failed_charge_home_test_cannot_be_taken_again(tmp_path: Path) -> None
     g.perform("close", {"unit": "F1"})
     out = g.perform("charge_home", {"unit": "F1"}, [60])  # C 60%: 60 fails
     assert out.details["home"] is False and g.state.unit("F1").home_failed
-    assert owed(g) == []
+    assert owed(g) == ["fire unit=F1 target=A1"]  # C class infantry halt and fire a volley
+    g.perform("fire", {"unit": "F1", "target": "A1"}, [1])
     with pytest.raises(RuleViolation, match="charge home test this turn"):
         g.perform("charge_home", {"unit": "F1"}, [1])
     with pytest.raises(RuleViolation):  # nor by declaring the charge again

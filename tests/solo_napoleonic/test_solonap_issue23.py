@@ -165,3 +165,144 @@ def test_a_routing_unit_failing_again_stays_routing() -> None:
     s2 = make([unit("F1", status="retiring", must_rally=True), unit("A1", "Allies")])
     s2, _ = run(activate(s2, "A1"), "morale", [99, 5], unit="F1")  # retires half a move
     assert s2.unit("F1").status == "retiring" and s2.unit("F1").must_rally
+
+
+def _jumped(**f1: Any) -> Any:
+    """F1 (card 1, active) charges A1 (card 5), which jumps to '1.5'; F2 is card 2."""
+    from dataclasses import replace
+
+    from vedette.rules.solo_napoleonic.model import Card
+
+    s = make([unit("F1", front=5, **f1), unit("F2", front=5), unit("A1", "Allies", front=5)])
+    cards = (
+        Card("F1", 1, 1.0, ("F1",)),
+        Card("F2", 2, 2.0, ("F2",)),
+        Card("A1", 5, 5.0, ("A1",)),
+    )
+    s = replace(s, phase="activation", cards=cards, active="F1")
+    s, out = run(s, "charge", [10], unit="F1", target="A1")
+    return s, out
+
+
+def _owed(s: Any) -> list[str]:
+    return [o.command() for o in R.obligations(s)]
+
+
+# -- 12. the forced test is owed at the jumped card, and said so -------------------------------
+def test_the_charge_says_the_targets_test_comes_with_its_jumped_card() -> None:
+    s, out = _jumped()
+    assert "must test morale when its card comes" in out.message
+    assert _owed(s) == []  # not yet: A1's card '1.5' comes next
+    s, _ = run(s, "next")
+    assert _owed(s) == ["morale unit=A1 charged_by=F1"]
+
+
+# -- 6. units locked in melee stay in contact ----------------------------------------------------
+def test_units_locked_in_melee_fight_on_however_their_frontages_shrink() -> None:
+    """Kuryakin, Melee: "the melee continues for D3 further rounds". Round 2 is owed and
+    fought though casualties have left the two 7mm apart (no 'contact=true' needed)."""
+    from dataclasses import replace
+
+    s = make(
+        [
+            unit("F1", x=0.0, y=0.0, facing=0.0, charge_state="home", charge_target="A1"),
+            unit("A1", "Allies", x=0.0, y=60.0, facing=180.0),
+        ]
+    )
+    s = replace(s, phase="activation")
+    f1 = replace(s.unit("F1"), charge_step="melee", melee_round=1, melee_rounds=3)
+    s = s.with_unit(f1)
+    from vedette.rules.solo_napoleonic import geom
+
+    d = geom.unit_distance(s.unit("F1"), s.unit("A1"))
+    assert d is not None and d > 5.0  # apart on the table
+    assert _owed(s) == ["melee unit=F1 target=A1 round=2"]
+    R.judge(s, "melee", {"unit": "F1", "target": "A1", "round": 2})  # accepted as owed
+
+
+# -- 7. a failed charge home's volley is owed -------------------------------------------------
+def test_a_failed_charge_home_volley_is_owed_and_fired() -> None:
+    """Kuryakin, Charge Home Test: "A,B or C class infantry who fail will halt and fire a
+    volley": owed at once (todo shows it), fired at the target at short range."""
+    s, _ = _jumped()
+    s, _ = run(s, "next")
+    s, _ = run(s, "morale", [10], unit="A1", charged_by="F1")
+    s, _ = run(s, "fire", unit="A1", target="F1", hold=True)
+    s, _ = run(s, "close", unit="F1")
+    s, out = run(s, "charge_home", [99], unit="F1")
+    assert "halts and fires a volley" in out.message
+    assert _owed(s) == ["fire unit=F1 target=A1"]
+    assert [t.command() for t in _todo(s) if t.owed] == ["fire unit=F1 target=A1"]
+    s, out = run(s, "fire", [3, 5, 5], unit="F1", target="A1")  # 1 volley: d6 3 hits...
+    assert "short" in out.message and _owed(s) == []
+
+
+# -- 8. a unit that jumped the queue acts only against its charger -----------------------------
+def test_a_queue_jumper_acts_only_against_its_charger_all_turn() -> None:
+    """Kuryakin, Movement: "They are restricted to actions directly against the unit charging
+    them": after the charge, A1 neither fires at F2 nor moves anywhere but toward F1."""
+    from dataclasses import replace
+
+    s, _ = _jumped()
+    s = replace(s.with_unit(replace(s.unit("F1"), charge_state="done", charge_step=None)))
+    s = s.with_unit(replace(s.unit("A1"), morale_due=False))
+    s, _ = run(s, "next")  # A1's card '1.5'
+    with pytest.raises(RuleViolation, match="only against F1"):
+        run(s, "fire", [1, 1, 1], unit="A1", target="F2", range="short")
+    with pytest.raises(RuleViolation, match="only against F1"):
+        run(s, "move", [0, 3], unit="A1", mode="move", distance=50)
+    offers = [t for t in _todo(s) if t.request.get("unit") == "A1"]
+    assert all(t.request.get("target", "F1") == "F1" for t in offers)
+    assert all(t.request.get("toward") == "F1" for t in offers if t.procedure == "move")
+
+
+# -- 10. owed defensive fire ------------------------------------------------------------------
+def test_defensive_fire_lapses_when_the_target_has_already_fired() -> None:
+    """The charged unit already fired this turn: its defensive fire lapses (the reason logged
+    on the charge's step), and the charger moves up; never a dead end."""
+    from dataclasses import replace
+
+    s, _ = _jumped()
+    s = s.with_unit(replace(s.unit("A1"), fired=True, volleys_fired=1))
+    s, _ = run(s, "next")
+    s, out = run(s, "morale", [10], unit="A1", charged_by="F1")
+    assert _owed(s) == ["close unit=F1"]
+    assert any("defensive fire lapses" in getattr(e, "why", "") for e in out.events)
+
+
+def test_defensive_fire_at_a_charger_is_short_range_and_its_losses_test_at_once() -> None:
+    """Firing at chargers is always at Short Range; a charger that loses 10% to it tests at
+    once ("applying any results immediately"), before it moves up; a failure ends the charge."""
+    s, _ = _jumped()
+    s, _ = run(s, "next")
+    s, _ = run(s, "morale", [10], unit="A1", charged_by="F1")
+    (fire,) = [t for t in _todo(s) if t.owed]
+    assert fire.command() == "fire unit=A1 target=F1" and "long" not in fire.text
+    # A1 front 5: 1 volley, d6 6; short range; no saves: casualties of 10% or more
+    s, out = run(s, "fire", [6, 1, 1, 1, 1, 1, 2], unit="A1", target="F1")
+    assert "short" in out.message
+    assert _owed(s) == ["morale unit=F1"], out.message
+    s, out = run(s, "morale", [99, 9], unit="F1")  # fails: halts where it stands
+    f1 = s.unit("F1")
+    assert f1.charge_step is None and _owed(s) == []
+
+
+# -- 11. only the loser of the round tests for the melee ----------------------------------------
+def test_a_winner_owing_its_own_test_is_not_the_loser_of_the_round() -> None:
+    """Kuryakin, Melee: "The side taking the most casualties checks morale". F1 won the round
+    but owes a test of its own (a marker): it is not told it lost, and its failure does not
+    end the melee; A1's test (the loser's) decides."""
+    from dataclasses import replace
+
+    s = make(
+        [
+            unit("F1", charge_state="home", charge_target="A1", morale_due=True),
+            unit("A1", "Allies", morale_due=True, lost_melee=True),
+        ]
+    )
+    s = replace(s, phase="activation")
+    s = s.with_unit(replace(s.unit("F1"), charge_step="loser", melee_round=1))
+    owed = {o.command(): o.text for o in R.obligations(s)}
+    assert owed == {"morale unit=A1": "A1 lost the round of melee: it checks morale"}
+    s, _ = run(s, "morale", [10], unit="A1")  # the loser holds: the melee goes on
+    assert s.unit("F1").charge_step == "brawl"

@@ -248,9 +248,13 @@ def result_move(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
 def move_allowed(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
     """What forbids this move now, without dice (a restricted unit, a failed start, a chance
     card, the allowance); else its allowance and the mm asked."""
-    if u.restricted_to and _mode(req) == "advance" and req.toward not in (None, u.restricted_to):
+    if u.restricted_to and _mode(req) in ("advance", "move") and req.toward != u.restricted_to:
+        # Kuryakin, Movement: a unit that jumped the queue is "restricted to actions directly
+        # against the unit charging them" (the whole turn): it moves only toward its charger
         raise RuleViolation(
-            "Kuryakin, Movement", f"{u.id} may act only against {u.restricted_to} this turn"
+            "Kuryakin, Movement",
+            f"{u.id} may act only against {u.restricted_to} this turn"
+            f" (move toward={u.restricted_to})",
         )
     if u.start_failed:
         raise RuleViolation(R_STAND, f"{u.id} failed to move from a standstill this turn")

@@ -171,7 +171,7 @@ class Fired(UnitFact):
     """Kuryakin, Firing: the unit fired (volleys, skirmish fire or a battery)."""
 
     kind: ClassVar[str] = "fired"
-    touches: ClassVar[frozenset[str]] = frozenset({"fired", "volleys_fired", "disorder"})
+    touches: ClassVar[frozenset[str]] = frozenset({"fired", "volleys_fired", "disorder", "bound"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,7 +277,7 @@ class ChargeHomeFailed(UnitFact):
 
     kind: ClassVar[str] = "charge_home_failed"
     touches: ClassVar[frozenset[str]] = frozenset(
-        {"charge_state", "advancing", "x", "y", "home_failed"}
+        {"charge_state", "advancing", "x", "y", "home_failed", "bound"}
     )
 
 

@@ -411,7 +411,8 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
                 "Kuryakin, Charge Test",
                 f"{f.id}'s morale did not hold: no defensive fire at its charger",
             )
-    else:
+    elif not (f.bound == "volley" and f.charge_target == t_id):
+        # (a failed charge home's volley is owed at once, whatever card is active)
         require_active(state, f, R_FIRE, "fire")
     p = plan(state, req)
     hits, actual, cas, rolls = fire_dice(p, dice, percentile_die(state))
@@ -429,6 +430,8 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
     if p.method in ("volley", "artillery"):
         use_effects(ch, f.id, p.method)
     fkw: dict[str, Any] = {"fired": True}
+    if f.bound == "volley":
+        fkw["bound"] = None
     if p.method == "volley":
         fkw["volleys_fired"] = f.volleys_fired + p.dice_count
     to = str(opt(state, "fire_disorder_to"))

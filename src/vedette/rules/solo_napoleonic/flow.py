@@ -194,8 +194,10 @@ def obligations(state: State) -> tuple[Obligation, ...]:
                 )
             )
         elif step == "loser":
+            # only the side that took the most casualties checks morale (Melee); a winner's
+            # own test (a marker, say for losses to fire) is its own, not the melee's
             for x in (c, t):
-                if x.morale_due and x.on_table:
+                if x.lost_melee and x.morale_due and x.on_table:
                     seen.add(x.id)
                     out.append(
                         Obligation(
@@ -264,6 +266,20 @@ def bound_moves(state: State) -> list[Obligation]:
                     f"{u.id} {text}: its morale result, at once",
                 )
             )
+        elif u.bound == "volley" and u.charge_target is not None:
+            # Kuryakin, Charge Home Test: "A,B or C class infantry who fail will halt and
+            # fire a volley" (at the target; owed if the rules let it fire)
+            if defensive_fire_lapses(state, u, state.unit(u.charge_target)) is None:
+                out.append(
+                    Obligation(
+                        f"volley:{u.id}",
+                        "fire",
+                        {"unit": u.id, "target": u.charge_target},
+                        R_HOME,
+                        f"{u.id} failed to charge home: it halts and fires a volley at"
+                        f" {u.charge_target}",
+                    )
+                )
         elif (
             u.bound == "advance"
             and u.id in state.active_units()
@@ -357,7 +373,7 @@ def after_morale(ch: Changes, uid: str, passed: bool) -> None:
             charge_state="done",
         )
     for c in [x for x in chargers(ch.state) if x.charge_step == "loser"]:
-        if uid not in (c.id, c.charge_target):
+        if uid not in (c.id, c.charge_target) or not ch.state.unit(uid).lost_melee:
             continue
         if not passed:
             _set(ch, c, f"{uid} broke: the melee ends", melee_rounds=-1)
@@ -365,7 +381,7 @@ def after_morale(ch: Changes, uid: str, passed: bool) -> None:
         other = c.charge_target if uid == c.id else c.id
         if other is not None and ch.state.has_unit(other):
             o = ch.state.unit(other)
-            if o.morale_due and o.on_table:
+            if o.lost_melee and o.morale_due and o.on_table:
                 return
         continue_melee(ch, c.id)
 
@@ -455,7 +471,7 @@ def waive(state: State, oid: str) -> State:
         )
     ch = Changes(state)
     kind, _, rest = oid.partition(":")
-    if kind in ("result", "advance"):
+    if kind in ("result", "advance", "volley"):
         ch.unit(MoraleHeld, rest, f"owed {kind} move waived", bound=None)
         return ch.state
     if kind == "marker":

@@ -317,11 +317,10 @@ def melee(state: State, req: rq.Melee, dice: DiceSource) -> Outcome:
         cur = ch.state.unit(u.id)
         if not cur.on_table:
             continue
-        kw: dict[str, Any] = {}
+        kw: dict[str, Any] = {"lost_melee": u.id in losers}  # this round's loser only
         if not cur.skirmishing:
             kw["disorder"] = cur.disorder + 1
         if u.id in losers:
-            kw["lost_melee"] = True
             kw["morale_due"] = True
         ch.unit(
             MeleeRound,

@@ -442,12 +442,14 @@ def charge(state: State, req: rq.Charge, dice: DiceSource) -> Outcome:
         charge_flank=bool(req.flank_rear),
     )
     msg = jump(ch, u.id, t.id)
+    # its test is owed when its jumped card comes (or at once if it has already acted)
+    when = "now" if "at once" in msg else "when its card comes ('next')"
     if t.skirmishing and u.cavalry:
         msg += f"; skirmishers will not stand against cavalry: evade unit={t.id} (D20 cm)"
     return Outcome(
         tuple(ch.events),
         (r,),
-        f"{u.id} charges {t.id}; {msg}; {t.id} must test morale now (morale "
+        f"{u.id} charges {t.id}; {msg}; {t.id} must test morale {when} (morale "
         f"unit={t.id} charged_by={u.id})",
         {"charges": True, "jump": msg},
     )
@@ -603,6 +605,7 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
             f"fails to charge home: {res}",
             charge_state="halted",
             advancing=False,
+            bound="volley",  # the volley is owed (issue 23)
         )
     else:
         res = str(fail["other"])

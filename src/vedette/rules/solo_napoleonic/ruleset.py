@@ -232,7 +232,9 @@ def move_offer(state: State, u: Any, mode: str | None, text: str, rule: str) -> 
         return None
     given: dict[str, Any] = {"unit": u.id}
     open_: dict[str, tuple[Any, ...]] = {"distance": dist}
-    if mode is None:
+    if mode is None and u.restricted_to:  # only toward its charger (Kuryakin, Movement)
+        given.update(mode="advance", toward=u.restricted_to)
+    elif mode is None:
         open_["mode"] = ("advance", "move")
     else:
         given["mode"] = mode
