@@ -306,3 +306,55 @@ def test_a_winner_owing_its_own_test_is_not_the_loser_of_the_round() -> None:
     assert owed == {"morale unit=A1": "A1 lost the round of melee: it checks morale"}
     s, _ = run(s, "morale", [10], unit="A1")  # the loser holds: the melee goes on
     assert s.unit("F1").charge_step == "brawl"
+
+
+# -- the property: no state the rules forbid, in random play from todo alone -----------------
+def _forbidden(before: Any, after: Any, proc: str) -> list[str]:
+    """What the step from ``before`` to ``after`` (by ``proc``) did that the rules forbid."""
+    from vedette.rules.solo_napoleonic import geom
+
+    out = []
+    for b in before.units:
+        a = after.unit(b.id)
+        stopped = b.status == "routing" and a.status != "routing" and a.on_table
+        if stopped and proc != "rally":
+            out.append(f"{b.id} stopped routing without a rally ({proc})")
+        # (it may still change formation where it stands)
+        moved = (a.x, a.y) != (b.x, b.y) or (proc == "move" and a.moved_mm != b.moved_mm)
+        if b.bound == "halt" and a.bound == "halt" and moved:
+            out.append(f"{b.id} halted where it stood, yet moved ({proc})")
+    for g in after.generals:
+        if g.attached_to and not g.killed and after.has_unit(g.attached_to):
+            u = after.unit(g.attached_to)
+            d = geom.general_distance(g, u)
+            if u.on_table and d is not None and d > 1.0:
+                out.append(f"{g.id} left behind by {u.id} ({d:.0f}mm, {proc})")
+            rolled = after.phase == "cards" and before.phase == "control"
+            passed = after.control.get(g.id) == "passed" and u.brigade == g.id
+            if rolled and passed and not u.in_command:
+                out.append(f"{u.id} out of command from its own attached general {g.id}")
+    return out
+
+
+@pytest.mark.parametrize("scenario", ["sample", "attached"])
+def test_random_play_from_todo_reaches_no_forbidden_state(scenario: str) -> None:
+    import random
+
+    from vedette.engine import Game, Store
+
+    problems: list[str] = []
+    procs: set[str] = set()
+    for seed in range(4):
+        rng = random.Random(seed)
+        g = Game.create(Store(":memory:"), f"p{seed}", R.name, R.scenario(scenario), seed=seed)
+        for _ in range(120):
+            todo = g.todo()
+            owed = [t for t in todo if t.owed]
+            t = rng.choice(owed or todo)
+            req = {**t.request, **{k: rng.choice(list(cs)) for k, cs in t.open.items()}}
+            before = g.state
+            g.perform(t.procedure, req)
+            procs.add(t.procedure)
+            problems += _forbidden(before, g.state, t.procedure)
+    assert not problems, problems[:5]
+    assert {"charge", "fire", "move", "morale", "end_turn"} <= procs
