@@ -358,3 +358,30 @@ def test_random_play_from_todo_reaches_no_forbidden_state(scenario: str) -> None
             problems += _forbidden(before, g.state, t.procedure)
     assert not problems, problems[:5]
     assert {"charge", "fire", "move", "morale", "end_turn"} <= procs
+
+
+# -- 12. smaller ones ---------------------------------------------------------------------------
+def test_a_change_costing_the_whole_move_leaves_no_move_in_the_new_formation() -> None:
+    """Kuryakin, Formation Changing: d4 quarters of a move. Line to column, d4 4 (C class, in
+    command: no modifier): the whole move is spent; the column's longer move (200mm against
+    the line's 150mm, our default distances) leaves nothing."""
+    s = activate(make([unit("F1"), unit("A1", "Allies")]), "F1")
+    s, _ = run(s, "formation", [4], unit="F1", to="column")
+    f1 = s.unit("F1")
+    assert f1.formation == "column" and f1.moved_mm == 200.0
+    with pytest.raises(RuleViolation, match="may move 200mm"):
+        run(s, "move", [0, 3], unit="F1", mode="move", distance=50)
+    assert not [t for t in _todo(s) if t.procedure == "move"]
+    s2 = activate(make([unit("F1"), unit("A1", "Allies")]), "F1")
+    s2, _ = run(s2, "formation", [2], unit="F1", to="column")  # half the move: 100mm left
+    assert s2.unit("F1").moved_mm == 100.0
+
+
+def test_an_eliminated_units_card_lists_no_actions() -> None:
+    from dataclasses import replace
+
+    s = activate(make([unit("F1"), unit("F2"), unit("A1", "Allies")]), "F1")
+    s = s.with_unit(replace(s.unit("F2"), status="eliminated", figures=0))
+    s, out = run(s, "next")
+    line = next(x for x in out.message.splitlines() if x.strip().startswith("F2:"))
+    assert "no longer on the table" in line and "move" not in line

@@ -498,6 +498,9 @@ def formation(state: State, req: rq.Formation, dice: DiceSource) -> Outcome:
     used = u.moved_mm / base * 4 if base else 0.0
     left = max(0.0, 4 - used)
     if q <= left + 1e-9:
+        # the share of the move used, measured in the new formation's move (issue 23: a change
+        # costing the whole move leaves nothing of the column's longer move)
+        new_base = float(state.data["move_distances"].get(u.kind, {}).get(to, base))
         ch.unit(
             FormationChanged,
             u.id,
@@ -506,7 +509,7 @@ def formation(state: State, req: rq.Formation, dice: DiceSource) -> Outcome:
             formation_target=None,
             formation_quarters=0,
             front=new_front(state, u, to, req),
-            moved_mm=u.moved_mm + base * q / 4,
+            moved_mm=min(1.0, (used + q) / 4) * new_base,
         )
         if req.width is not None:
             ch.unit(FormationChanged, u.id, "skirmish line frontage", width=req.width)

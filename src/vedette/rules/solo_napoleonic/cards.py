@@ -239,6 +239,8 @@ def deal_odds(state: State, req: rq.Deal) -> list[Odds]:
 
 # -- activation ---------------------------------------------------------------------------------
 def may_do(state: State, u: Unit) -> list[str]:
+    if not u.on_table:
+        return []  # eliminated (or gone): its card lists nothing (issue 23)
     if u.morale_due:
         return ["test morale first (morale)"]
     rally = [] if u.rally_failed else ["rally"]
@@ -279,7 +281,7 @@ def next_card(state: State, req: rq.Next, dice: DiceSource) -> Outcome:
         + (" (controlled formation: move its units in any order)" if c.formation else "")
     ]
     for u in units:
-        lines.append(f"  {u.id}: " + ", ".join(may_do(ch.state, u)))
+        lines.append(f"  {u.id}: " + (", ".join(may_do(ch.state, u)) or "no longer on the table"))
     return Outcome(
         tuple(ch.events),
         (),
