@@ -138,15 +138,8 @@ def obligations(state: State) -> tuple[Obligation, ...]:
             # Kuryakin, Movement: a unit that has already moved (the charger, under defensive
             # fire) tests at once, its result applied before the charge goes on
             seen.add(c.id)
-            out.append(
-                Obligation(
-                    f"marker:{c.id}",
-                    "morale",
-                    {"unit": c.id},
-                    R_MARKER,
-                    f"{c.id} tests morale at once (losses to {t.id}'s defensive fire)",
-                )
-            )
+            why = f"{c.id} tests morale at once (losses to {t.id}'s defensive fire)"
+            out.append(morale_owed(f"marker:{c.id}", c.id, R_MARKER, why))
             continue
         if step == "morale":
             seen.add(t.id)
@@ -199,15 +192,8 @@ def obligations(state: State) -> tuple[Obligation, ...]:
             for x in (c, t):
                 if x.lost_melee and x.morale_due and x.on_table:
                     seen.add(x.id)
-                    out.append(
-                        Obligation(
-                            f"charge:{c.id}:loser:{x.id}",
-                            "morale",
-                            {"unit": x.id},
-                            R_MELEE,
-                            f"{x.id} lost the round of melee: it checks morale",
-                        )
-                    )
+                    why = f"{x.id} lost the round of melee: it checks morale"
+                    out.append(morale_owed(f"charge:{c.id}:loser:{x.id}", x.id, R_MELEE, why))
         elif step == "brawl":
             out.append(
                 Obligation(
@@ -240,6 +226,11 @@ def obligations(state: State) -> tuple[Obligation, ...]:
                     )
                 )
     return tuple(out)
+
+
+def morale_owed(oid: str, uid: str, rule: str, text: str) -> Obligation:
+    """A morale test owed by ``uid`` (its facts filled in from the state)."""
+    return Obligation(oid, "morale", {"unit": uid}, rule, text)
 
 
 def bound_moves(state: State) -> list[Obligation]:
