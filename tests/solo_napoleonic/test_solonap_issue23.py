@@ -385,3 +385,14 @@ def test_an_eliminated_units_card_lists_no_actions() -> None:
     s, out = run(s, "next")
     line = next(x for x in out.message.splitlines() if x.strip().startswith("F2:"))
     assert "no longer on the table" in line and "move" not in line
+
+
+def test_one_charge_at_a_time_on_a_target() -> None:
+    """Found by the property: two chargers of one formation card on one target left the second
+    charge's forced test a dead end. Reading (the text is silent): a second charge on a unit
+    waits until the first is over."""
+    s = make([unit("F1", front=5), unit("F2", front=5), unit("A1", "Allies", front=5)])
+    s = activate(s, "F1", "F2")
+    s, _ = run(s, "charge", [10], unit="F1", target="A1")
+    with pytest.raises(RuleViolation, match="already being charged by F1"):
+        run(s, "charge", [10], unit="F2", target="A1")

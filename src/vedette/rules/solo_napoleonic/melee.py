@@ -162,7 +162,11 @@ def locked(state: State, a: str, b: str) -> bool:
     contact for its further rounds (Kuryakin, Melee: "the melee continues for D3 further
     rounds"), however casualties shrink their frontages."""
     p = flow.pair_of(state, a, b)
-    return p is not None and p.melee_round > 0
+    if p is None:
+        return False
+    # a round fought, or the charge has come home (the charger ended in contact): whatever
+    # moves a result owes meanwhile, the two are locked in the melee
+    return p.melee_round > 0 or (p.charge_state == "home" and p.charge_step == "melee")
 
 
 def sides(state: State, req: rq.MeleeFacts, rnd: int = 1) -> tuple[str, Side, Side, int]:

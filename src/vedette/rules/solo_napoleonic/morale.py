@@ -390,6 +390,15 @@ def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
         raise RuleViolation(
             "Kuryakin, Movement", f"{u.id} may act only against {u.restricted_to} this turn"
         )
+    other = next(
+        (c for c in flow.chargers(state) if c.charge_target == t.id and c.id != u.id), None
+    )
+    if other is not None:
+        # assumption (the text is silent): one charge at a time on a target; its forced
+        # test, fire and melee are that charge's until it is over
+        raise RuleViolation(
+            R_CHARGE, f"{t.id} is already being charged by {other.id}: that charge comes first"
+        )
     d = geom.unit_distance(u, t)
     if d is not None:
         from vedette.rules.solo_napoleonic.actions import base_move
