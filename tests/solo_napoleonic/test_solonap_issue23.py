@@ -396,3 +396,29 @@ def test_one_charge_at_a_time_on_a_target() -> None:
     s, _ = run(s, "charge", [10], unit="F1", target="A1")
     with pytest.raises(RuleViolation, match="already being charged by F1"):
         run(s, "charge", [10], unit="F2", target="A1")
+
+
+def test_under_artillery_fire_and_cannot_reply_is_applied_when_measured() -> None:
+    """Kuryakin, Morale: "Under artillery fire and cannot reply -10%". A battery 600mm away
+    (beyond the infantry's musket range, measured) costs its target a morale test (10% lost):
+    the test carries the -10%."""
+    s = make(
+        [
+            unit("G", kind="foot_artillery", formation="unlimbered", figures=4, front=1,
+                 x=0.0, y=0.0, facing=0.0),
+            unit("A1", "Allies", figures=10, front=5, x=0.0, y=600.0, facing=180.0),
+        ]
+    )  # fmt: skip
+    s = activate(s, "G")
+    from vedette.dice import ScriptedSource
+
+    p, _, plan = R.judge(s, "fire", {"unit": "G", "target": "A1"}, owed=())
+    out = p.resolve(s, plan, ScriptedSource([6] + [1] * 40))  # 6 hit, no saves
+    for e in out.events:
+        s = R.apply(s, e)
+    a1 = s.unit("A1")
+    assert a1.morale_due and "artillery_no_reply" in a1.morale_facts, out.message
+    from solonap_helpers import odds
+
+    o = odds(s, "morale", unit="A1")[0]
+    assert any("reply" in m.reason for m in o.modifiers)

@@ -128,7 +128,9 @@ def morale_modifiers(state: State, u: Unit, req: rq.MoraleFacts) -> tuple[Modifi
         if ("brigadier" in ranks or "division" in ranks)
         else None,
         modifier(state, s, "corps_attached") if "corps" in ranks else None,
-        modifier(state, s, "artillery_no_reply") if req.artillery_no_reply else None,
+        modifier(state, s, "artillery_no_reply")
+        if rq.flag(req.artillery_no_reply, "artillery_no_reply" in u.morale_facts)
+        else None,
         modifier(state, s, "disorder", u.disorder),
         modifier(state, s, "charged_by_higher_class") if higher else None,
         modifier(state, s, "melee_loser") if rq.flag(req.melee_loser, u.lost_melee) else None,
