@@ -422,3 +422,11 @@ def test_under_artillery_fire_and_cannot_reply_is_applied_when_measured() -> Non
 
     o = odds(s, "morale", unit="A1")[0]
     assert any("reply" in m.reason for m in o.modifiers)
+
+
+def test_control_odds_name_the_general_in_each_outcome() -> None:
+    s = make([unit("F1", brigade="Morand")], [general("Morand", th="average", av="normal", cr=6)])
+    from solonap_helpers import odds
+
+    (o,) = odds(s, "control")
+    assert all("Morand" in r.result for r in o.rows), [r.result for r in o.rows]

@@ -208,8 +208,8 @@ def control_check(state: State, brig: General, req: rq.Control) -> UnderCheck:
         bool(opt(state, "control_strict")),
         f"{brig.id} control",
         R_CTRL,
-        "controlled: one card for the formation",
-        "fails: a card for each unit",
+        f"{brig.id} controls: one card for his formation",
+        f"{brig.id} fails: a card for each of his units",
     )
 
 
