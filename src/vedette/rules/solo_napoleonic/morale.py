@@ -618,6 +618,9 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
             advancing=False,
             bound="volley",  # the volley is owed (issue 23)
         )
+        lapse = flow.defensive_fire_lapses(ch.state, ch.state.unit(u.id), t)
+        if lapse is not None:  # the rules forbid that fire: it lapses, the reason logged
+            ch.unit(ChargeHomeFailed, u.id, f"its volley lapses: {lapse}", bound=None)
     else:
         res = str(fail["other"])
         ch.unit(
