@@ -1349,6 +1349,8 @@ def test_defensive_fire_at_chargers_is_short_range(tmp_path: Path) -> None:
     # out of its card, no range given: short range, ¾: 4 -> 3 hits, saves 1,1,1 -> 3
     out = g.perform("fire", {"unit": "A1", "target": "F1"}, [4, 1, 1, 1])
     assert out.details["band"] == "short" and out.details["casualties"] == 3
+    # issue 23: 3 of 18 (10% or more) lost by a unit that has moved: it tests at once
+    g.perform("morale", {"unit": "F1"}, [1])
     g.perform("close", {"unit": "F1"})  # issue 14: the charger moves up
     # the charger then tests to charge home with its casualties this move (-5% each)
     # and A1 took 1D for its round of firing: each enemy 'D' factor +5%

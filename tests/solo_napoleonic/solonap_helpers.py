@@ -48,9 +48,11 @@ def make(
 
 
 def run(state: State, proc: str, faces: Sequence[int] = (), **req: Any) -> tuple[State, Outcome]:
-    """Run a procedure with forced dice (all must be used) and fold its events."""
+    """Run a procedure with forced dice (all must be used) and fold its events: judged as the
+    engine judges it (the declared flow, then plan; obligations are the engine's own tests)."""
     src = ScriptedSource(list(faces))
-    out = R.procedures[proc].run(state, req, src)
+    p, _, plan = R.judge(state, proc, req, owed=())
+    out = p.resolve(state, plan, src)
     src.check_all_used()
     for e in out.events:
         state = R.apply(state, e)
@@ -58,9 +60,8 @@ def run(state: State, proc: str, faces: Sequence[int] = (), **req: Any) -> tuple
 
 
 def odds(state: State, proc: str, **req: Any) -> list[Odds]:
-    p = R.procedures[proc]
-    assert p.odds is not None
-    return list(p.odds(state, req))
+    _, _, plan = R.judge(state, proc, req, query=True)
+    return list(plan.step_odds())
 
 
 def activate(state: State, *uids: str) -> State:
@@ -77,3 +78,9 @@ def activate(state: State, *uids: str) -> State:
 def request(proc: str, data: Mapping[str, Any]) -> Any:
     """The typed request of a procedure, checked and coerced as the engine does."""
     return R.procedures[proc].parse(dict(data))
+
+
+def in_play(state: State) -> State:
+    """The state in the activation phase (a charge, a melee or a rally is played on the cards:
+    Kuryakin, Move Sequence), no card active."""
+    return replace(state, phase="activation")

@@ -79,10 +79,16 @@ def before() -> Any:
         for k, v in ADDED_SINCE.items():
             assert k not in u
             u[k] = v
+    for g in state["generals"]:
+        for k, v in GENERAL_ADDED_SINCE.items():
+            assert k not in g
+            g[k] = v
     return state
 
 
-ADDED_SINCE = {"move_done": False, "rally_failed": False}
+ADDED_SINCE = {"move_done": False, "rally_failed": False, "bound": None}
+#: a general's own move this turn (issue 23: an unattached general rides)
+GENERAL_ADDED_SINCE = {"moved_mm": 0.0}
 
 
 @pytest.fixture(scope="module")

@@ -7,16 +7,35 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
-from solonap_helpers import activate, make, odds, request, run, unit
+from solonap_helpers import activate, in_play, make, odds, request, run, unit
 
-from vedette.errors import DataError, RuleViolation
+from vedette.errors import BadRequest, DataError, RuleViolation
 
 
 def test_chance_card_played_on_a_random_unit() -> None:
     s = make([unit("a"), unit("b", "Allies"), unit("c", "Allies")])
     s = replace(s, chance={"French": "confusion"}, phase="activation")
+    # 'Confusion in the ranks' is played on "one enemy unit": the die picks among b and c only
     s2, out = run(s, "chance", [2], side="French", on="random")
-    assert out.details["on"] == "b" and s2.chance_played == ("confusion",)
+    assert out.details["on"] == "c" and s2.chance_played == ("confusion",)
+    assert s2.unit("c").disorder == 1
+
+
+def test_chance_card_only_on_eligible_units() -> None:
+    """Issue 23 item 9: a card for "one enemy unit" is refused on the holder's own unit (in
+    plan, before any die), and todo offers only the eligible units (and random)."""
+    from vedette.rules.solo_napoleonic import RULESET as R
+
+    s = make([unit("a"), unit("b", "Allies"), unit("c", "Allies")])
+    s = replace(s, chance={"French": "confusion", "Allies": "rally"}, phase="activation")
+    with pytest.raises(RuleViolation, match="enemy unit; a is not one"):
+        R.judge(s, "chance", {"side": "French", "on": "a"})
+    with pytest.raises(RuleViolation, match="friendly unit; a is not one"):
+        R.judge(s, "chance", {"side": "Allies", "on": "a"})
+    with pytest.raises(BadRequest, match="give on=UNIT"):
+        R.judge(s, "chance", {"side": "French"})
+    offers = {t.request["side"]: t.open.get("on") for t in R.todo(s) if t.procedure == "chance"}
+    assert offers == {"French": ("b", "c", "random"), "Allies": ("b", "c", "random")}
 
 
 def test_skirmish_line_at_most_four_times_normal_frontage() -> None:
@@ -171,7 +190,7 @@ def test_charge_home_ends_in_contact_when_placed() -> None:
     )
     t = unit("t", "Allies", x=560.0, y=300.0, facing=180.0)
     s = make([c, t])
-    s2, _ = run(s, "charge_home", [5], unit="c")  # C 60 -50 (steady infantry): 5 passes
+    s2, _ = run(in_play(s), "charge_home", [5], unit="c")  # C 60 -50 (steady infantry): 5 passes
     a, b = s2.unit("c"), s2.unit("t")
     d = geom.unit_distance(a, b)
     assert d is not None and d <= 1.0

@@ -85,7 +85,8 @@ def test_a_failed_charge_home_test_cannot_be_taken_again(tmp_path: Path) -> None
     g.perform("close", {"unit": "F1"})
     out = g.perform("charge_home", {"unit": "F1"}, [60])  # C 60%: 60 fails
     assert out.details["home"] is False and g.state.unit("F1").home_failed
-    assert owed(g) == []
+    assert owed(g) == ["fire unit=F1 target=A1"]  # C class infantry halt and fire a volley
+    g.perform("fire", {"unit": "F1", "target": "A1"}, [1])
     with pytest.raises(RuleViolation, match="charge home test this turn"):
         g.perform("charge_home", {"unit": "F1"}, [1])
     with pytest.raises(RuleViolation):  # nor by declaring the charge again
@@ -124,7 +125,9 @@ def test_a_target_routed_before_contact_does_not_fight(tmp_path: Path) -> None:
     g.perform("next", {})
     out = g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 1])  # fails; D10 1: rout
     assert "rout" in out.message and g.state.unit("A1").status == "routing"
-    assert owed(g) == ["close unit=F1"]  # the charger still moves up (takes the ground)
+    # the rout move is owed at once (issue 23); the charger still moves up (takes the ground)
+    assert owed(g) == ["move unit=A1 mode=rout", "close unit=F1"]
+    g.perform("move", {"unit": "A1", "mode": "rout"}, [0, 3])
     out = g.perform("close", {"unit": "F1"})
     assert "routed before contact" in out.message and "no melee" in out.message
     f1 = g.state.unit("F1")
@@ -147,6 +150,7 @@ def test_a_target_retiring_in_disorder_is_still_charged_home(tmp_path: Path) -> 
     g.perform("next", {})
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 3])
     assert g.state.unit("A1").status == "retiring"
+    g.perform("move", {"unit": "A1", "mode": "retire"}, [0, 3])  # owed at once (issue 23)
     g.perform("close", {"unit": "F1"})
     assert owed(g) == ["charge_home unit=F1"]
 
@@ -176,7 +180,7 @@ def test_a_full_charge_played_from_todo_alone(tmp_path: Path) -> None:
     for seed in range(1, 40):
         d = tmp_path / str(seed)
         d.mkdir()
-        g = game(d, [unit("F1", grade="A"), unit("A1", "Allies", grade="D")], seed=seed)
+        g = game(d, [unit("F1", grade="A"), unit("A1", "Allies", grade="B")], seed=seed)
         out = g.perform("charge", {"unit": "F1", "target": "A1"})
         if not out.details["charges"]:
             continue
@@ -190,11 +194,18 @@ def test_a_full_charge_played_from_todo_alone(tmp_path: Path) -> None:
             steps.append(t.procedure)
             g.perform(t.procedure, dict(t.request))
         assert not g.obligations()
+        steps = [s for s in steps if s != "move"]  # a rout or retirement owed at once
         assert steps[0] == "morale"
         if g.state.unit("A1").status == "routing" and "melee" not in steps:
             assert steps == ["morale", "close"]  # routed before contact: nothing to fight
             continue
-        assert "close" in steps and steps.index("close") < steps.index("charge_home")
+        if "close" not in steps:  # the charger lost 10% to the defensive fire, tested at once
+            assert steps == ["morale", "fire", "morale"]  # and failed: the charge is over
+            assert g.state.unit("F1").charge_step is None and g.state.unit("F1").morale_failed
+            continue
+        assert steps.index("close") < steps.index("charge_home") and steps.index(
+            "close"
+        ) < steps.index("charge_home")
         rounds = steps.count("melee")
         if "brawl" in steps:
             assert rounds <= 1 + 3
@@ -399,14 +410,14 @@ def test_the_referee_calls_a_test_for_a_friend_routing_within_300mm() -> None:
 
 
 # -- chance cards that act -------------------------------------------------------------------
-def _played(card: str, on: str, **units: Any) -> Any:
+def _played(card: str, on: str, side: str = "French", **units: Any) -> Any:
     from dataclasses import replace as rep
 
     from solonap_helpers import activate, make, run
 
     s = make([unit("u", front=5, in_command=False, **units), unit("e", "Allies", front=5)])
     s = activate(rep(s, chance={"French": card, "Allies": card}), "u")
-    s, out = run(s, "chance", [], side="French", on=on)
+    s, out = run(s, "chance", [], side=side, on=on)
     return s, out
 
 
@@ -429,7 +440,7 @@ def test_chance_cards_carry_typed_effects_applied_when_played() -> None:
     s, out = _played("confusion", "e")
     assert s.unit("e").disorder == 1 and "1D" in out.message
 
-    s, _ = _played("lost_orders", "u")
+    s, _ = _played("lost_orders", "u", "Allies")  # "one enemy unit": the Allies play it
     with pytest.raises(RuleViolation, match="Lost orders"):
         run(s, "move", [0, 3], unit="u", mode="advance")
 
@@ -437,7 +448,7 @@ def test_chance_cards_carry_typed_effects_applied_when_played() -> None:
     (f,) = odds(s, "fire", unit="u", target="e", range="short")
     assert "long range" in (f.note or "")
 
-    s, _ = _played("ammunition", "u")
+    s, _ = _played("ammunition", "u", "Allies")
     (f,) = odds(s, "fire", unit="u", target="e", range="short")
     assert "Ammunition" in (f.note or "")
 
@@ -641,41 +652,34 @@ def test_todo_rates_the_staff_before_the_control_roll() -> None:
 
 
 def test_todo_offers_only_what_the_rules_accept_in_tracked_play(tmp_path: Path) -> None:
-    """The sample battle (positions kept): over two turns of seeded play, every fire, charge
-    and move that `todo` offers is accepted by the rules' own checks (range, arc, charge reach,
-    the move allowance); the ones dropped are refused by them."""
+    """The sample battle (positions kept): over seeded play, every action `todo` offers (each
+    choice of an open one) is carried out by the rules, dice and all: nothing plan accepts is
+    refused after the roll (issue 22); and the offers `plan` drops are refused by the rules."""
+    import itertools
     import random
 
     from vedette.dice import SeededSource
     from vedette.errors import VedetteError
-    from vedette.rules.solo_napoleonic.ruleset import unit_options
 
     g = Game.create(Store(tmp_path / "s.db"), "s", "solonap", R.scenario("sample"), seed=7)
     rng = random.Random(1)
-    dropped = offered = 0
+    offered = dropped = 0
     for _ in range(150):
-        if g.state.phase == "activation" and not g.obligations():
-            opts = {(t.procedure, tuple(sorted(t.request.items()))) for t in g.todo()}
-            for uid in g.state.active_units():
-                u = g.state.unit(uid)
-                if u.acted or not u.on_table:
-                    continue
-                for proc, req, _, _ in unit_options(g.state, u):
-                    if proc not in ("fire", "charge", "move"):
-                        continue
-                    key = (proc, tuple(sorted(req.items())))
-                    try:  # run on the state itself, not recorded
-                        R.procedures[proc].run(g.state, dict(req), SeededSource(3, 0))
-                        ok = True
-                    except RuleViolation:
-                        ok = False
-                    assert (key in opts) == ok, (key, ok)
-                    offered += ok
-                    dropped += not ok
+        kept = g.todo()
+        for t in kept:
+            fields = list(t.open)
+            for combo in itertools.product(*(t.open[f] for f in fields)):
+                req = {**t.request, **dict(zip(fields, combo, strict=True))}
+                p, _, plan = R.judge(g.state, t.procedure, req)
+                p.resolve(g.state, plan, SeededSource(3, 0))  # never refused after the roll
+                offered += 1
+        shown = {t.command() for t in kept}
+        for t in R.options(g.state):
+            if not t.open and t.command() not in shown:
+                with pytest.raises(VedetteError):
+                    R.judge(g.state, t.procedure, t.request)
+                dropped += 1
         for proc, req in R.legal_requests(g.state, rng):
-            try:
-                g.perform(proc, req)
-                break
-            except VedetteError:
-                continue
+            g.perform(proc, req)
+            break
     assert offered and dropped  # the filter was exercised both ways

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from solonap_helpers import activate, make, odds, request, run, unit
+from solonap_helpers import activate, in_play, make, odds, request, run, unit
 
 from vedette.errors import RuleViolation
 from vedette.rules.solo_napoleonic.melee import sides
@@ -140,7 +140,7 @@ def test_brawl_d3_rounds() -> None:
 
 def test_evade_d20_and_ridden_down() -> None:
     s = make([unit("s", formation="skirmish", figures=10, front=10, x=100.0, y=500.0, facing=0.0)])
-    s2, out = run(s, "evade", [12], unit="s", caught=2)
+    s2, out = run(in_play(s), "evade", [12], unit="s", caught=2)
     u = s2.unit("s")
     assert u.y == 380.0 and u.figures == 8
     assert "ridden down" in out.message

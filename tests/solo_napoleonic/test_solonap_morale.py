@@ -7,7 +7,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
-from solonap_helpers import activate, general, make, odds, request, run, unit
+from solonap_helpers import activate, general, in_play, make, odds, request, run, unit
 
 from vedette.dice import total
 from vedette.errors import RuleViolation
@@ -101,7 +101,8 @@ def test_morale_pass_and_fail_with_result_chart() -> None:
     s3, out = run(s, "morale", [65, 1], unit="u")  # must be BELOW 65
     u = s3.unit("u")
     assert out.details["result"] == "rout"
-    assert (u.status, u.disorder, u.must_rally) == ("routing", 2, True)
+    # the 2D are the rout move's (Disorder: "Each move of Rout 2D"), owed at once (issue 23)
+    assert (u.status, u.disorder, u.must_rally, u.bound) == ("routing", 0, True, "rout")
 
 
 @pytest.mark.parametrize(
@@ -123,7 +124,7 @@ def test_result_chart_first_two_need_rallying(face: int, key: str, rally: bool) 
 
 
 def test_rally() -> None:
-    s = make([unit("u", grade="B", status="routing", must_rally=True, in_command=False)])
+    s = in_play(make([unit("u", grade="B", status="routing", must_rally=True, in_command=False)]))
     s2, _ = run(s, "rally", [59], unit="u")  # 80 - 20 (routing) = 60
     assert s2.unit("u").status == "steady" and not s2.unit("u").must_rally
     s3, _ = run(s, "rally", [60], unit="u")
@@ -254,7 +255,7 @@ def test_charge_home_no_test_when_target_failed_and_no_casualties() -> None:
             unit("t", "Allies", morale_failed=True),
         ]
     )
-    s2, out = run(s, "charge_home", [], unit="u")
+    s2, out = run(in_play(s), "charge_home", [], unit="u")
     assert s2.unit("u").charge_state == "home" and out.rolls == ()
 
 
@@ -262,7 +263,7 @@ def test_charge_home_failures() -> None:
     inf = make(
         [unit("u", grade="C", charge_state="declared", charge_target="t"), unit("t", "Allies")]
     )
-    s2, out = run(inf, "charge_home", [60], unit="u")
+    s2, out = run(in_play(inf), "charge_home", [60], unit="u")
     assert "fires a volley" in out.message and s2.unit("u").charge_state == "halted"
     timid = make(
         [
@@ -280,7 +281,7 @@ def test_charge_home_failures() -> None:
         ],
         [general("B", av="timid")],
     )
-    s3, out = run(timid, "charge_home", [99], unit="u")
+    s3, out = run(in_play(timid), "charge_home", [99], unit="u")
     assert "retires 100mm" in out.message and s3.unit("u").y == 400.0
 
 

@@ -75,6 +75,9 @@ def full_turn(tmp_path: Path) -> Game:
     # the loser tests: 80 +20 -15 (loser) -6 (2 casualties) = 79: 96 fails;
     # D10=3: retires in disorder and must rally
     g.perform("morale", {"unit": "F5"}, [96, 3])
+    # issue 23: the retirement is owed at once, a full move back (its 1D is that move's)
+    assert [t.command() for t in g.todo() if t.owed] == ["move unit=F5 mode=retire"]
+    g.perform("move", {"unit": "F5", "mode": "retire"}, [0, 3])
 
     # #5 Bianchi's brigade: the battery A5 fires at F2 (column, 5 in front): 1d6=3 hits;
     # saves 5,1,2 -> 2 casualties

@@ -9,6 +9,7 @@ next candidate is tried. Plain-words descriptions are in ``docs/simulation.md``.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -137,6 +138,12 @@ class KuryakinAdapter(Adapter):
             req = dict(t.request)
             if t.procedure == "fire" and t.owed:  # fire if it may, else hold its fire
                 out.append([("fire", req), ("fire", {**req, "hold": True})])
+            elif t.open:  # an open entry: its first few choices, in the order offered
+                fields = list(t.open)
+                combos = itertools.islice(itertools.product(*(t.open[f] for f in fields)), 8)
+                out.append(
+                    [(t.procedure, {**req, **dict(zip(fields, c, strict=True))}) for c in combos]
+                )
             else:
                 out.append([(t.procedure, req)])
         return out

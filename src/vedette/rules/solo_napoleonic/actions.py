@@ -31,6 +31,7 @@ from vedette.rules.solo_napoleonic.events import (
     Disordered,
     FormationChanged,
     GeneralAttached,
+    GeneralMoved,
     GeneralPlaced,
     Halted,
     Moved,
@@ -58,8 +59,6 @@ def require_active(
 ) -> None:
     """A unit acts only on its card (or a controlled formation's card), once per turn; a
     routing unit only runs and one that must rally only rallies (flow.bind_status)."""
-    if state.phase != "activation":
-        raise RuleViolation(R_SEQ, f"{u.id} cannot act now (phase: {state.phase})")
     if u.id not in state.active_units():
         raise RuleViolation(
             R_SEQ, f"it is not {u.id}'s card (active: {state.active or 'none'}; run 'next')"
@@ -71,6 +70,14 @@ def require_active(
     if not u.on_table:
         raise RuleViolation(rule, f"{u.id} is no longer on the table")
     bind_status(u, action, mode)
+    if u.charge_state in ("declared", "home") and action not in ("charge", "fire", "melee"):
+        # Kuryakin, Charge Test: "units who charge do so in a straight line"; the attacker
+        # "moves up to the target" (close): nothing else moves it
+        raise RuleViolation(
+            "Kuryakin, Charge Test",
+            f"{u.id} is charging {u.charge_target}: it moves only in a straight line up to its"
+            f" target ('close unit={u.id}'), it cannot {action}",
+        )
 
 
 # -- distances ----------------------------------------------------------------------------------
@@ -176,6 +183,22 @@ def allowance(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
     asks for. One move per activation (Kuryakin, Move Sequence: "once activated ... each unit
     can move"; Random Movement: the die adjusts that move), never beyond its move distance;
     a formation that does not move (unlimbered guns: 0mm) cannot move at all."""
+    base = move_base(state, u)
+    want = base if req.distance is None else req.distance
+    if want <= 0:
+        raise BadRequest("'distance' must be more than 0 mm (standing still is not a move)")
+    if u.moved_mm + want > base + 1e-9:
+        raise RuleViolation(
+            R_DIST,
+            f"{u.id} may move {base:.0f}mm; it has moved "
+            f"{u.moved_mm:.0f}mm and asks {want:.0f}mm more",
+        )
+    return base, want
+
+
+def move_base(state: State, u: Unit) -> float:
+    """The unit's whole move this turn (its move distance, a chance card's bonus), refused
+    if it has made its move this activation or cannot move in its formation."""
     if u.move_done:
         raise RuleViolation(
             R_ONE_MOVE,
@@ -191,27 +214,57 @@ def allowance(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
         )
     for c in effects_on(state, u, "move_bonus"):
         base *= 1 + c.does.value / 100  # chance card: a further part of a move this turn
-    want = base if req.distance is None else req.distance
-    if want <= 0:
-        raise BadRequest("'distance' must be more than 0 mm (standing still is not a move)")
-    if u.moved_mm + want > base + 1e-9:
+    return base
+
+
+#: the moves a failed morale test owes at once (the unit's ``bound``): (mode, share of a move)
+RESULT_MOVES = {"rout": ("rout", 1.0), "retire": ("retire", 1.0), "retire_half": ("retire", 0.5)}
+
+
+def owed_move(u: Unit) -> tuple[str, float] | None:
+    """The move a failed morale test owes this unit now (mode, share of a full move)."""
+    return RESULT_MOVES.get(u.bound or "")
+
+
+def result_move(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
+    """The owed rout or retirement (Kuryakin, Morale, "applying any results immediately"): made
+    at once, whatever card is active and whatever the unit has done, the whole distance the
+    result says."""
+    owed = owed_move(u)
+    assert owed is not None
+    if not u.on_table:
+        raise RuleViolation(R_MOVE, f"{u.id} is no longer on the table")
+    base = base_move(state, u)
+    want = base * owed[1]
+    if req.distance is not None and abs(req.distance - want) > 0.05:
         raise RuleViolation(
-            R_DIST,
-            f"{u.id} may move {base:.0f}mm; it has moved "
-            f"{u.moved_mm:.0f}mm and asks {want:.0f}mm more",
+            "Kuryakin, Morale", f"{u.id}'s {owed[0]} move is {want:.0f}mm (its morale result)"
         )
+    if base <= 0:
+        raise RuleViolation(R_DIST, f"{u.id} cannot move in {u.formation}")
     return base, want
 
 
 def move_allowed(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
     """What forbids this move now, without dice (a restricted unit, a failed start, a chance
     card, the allowance); else its allowance and the mm asked."""
-    if u.restricted_to and _mode(req) == "advance" and req.toward not in (None, u.restricted_to):
+    if u.restricted_to and _mode(req) in ("advance", "move") and req.toward != u.restricted_to:
+        # Kuryakin, Movement: a unit that jumped the queue is "restricted to actions directly
+        # against the unit charging them" (the whole turn): it moves only toward its charger
         raise RuleViolation(
-            "Kuryakin, Movement", f"{u.id} may act only against {u.restricted_to} this turn"
+            "Kuryakin, Movement",
+            f"{u.id} may act only against {u.restricted_to} this turn"
+            f" (move toward={u.restricted_to})",
         )
     if u.start_failed:
         raise RuleViolation(R_STAND, f"{u.id} failed to move from a standstill this turn")
+    if u.bound == "halt":
+        raise RuleViolation(
+            "Kuryakin, Morale",
+            f"{u.id} halts where it stands (its morale result): no move this turn",
+        )
+    if u.bound == "advance" and _mode(req) != "advance":
+        raise RuleViolation(R_STAND, f"{u.id} carries on regardless: it must advance")
     for c in effects_on(state, u, "no_move"):
         raise RuleViolation(R_CHANCE, f"{u.id} may not move this turn (chance card: {c.title})")
     return allowance(state, u, req)
@@ -223,8 +276,12 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     first rolls to move from a standstill."""
     u = state.unit(req.unit)
     mode = _mode(req)
-    require_active(state, u, R_MOVE, "move", mode)
-    base, want = move_allowed(state, u, req)
+    owed = owed_move(u)
+    if owed is not None and mode == owed[0]:
+        base, want = result_move(state, u, req)
+    else:
+        require_active(state, u, R_MOVE, "move", mode)
+        base, want = move_allowed(state, u, req)
     ch = Changes(state)
     rolls: list[Roll] = []
     advancing = mode in ("advance", "pursuit")
@@ -251,6 +308,7 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
         "moved_mm": u.moved_mm + want,
         "move_done": True,
         "advancing": advancing or u.advancing,
+        "bound": None if u.bound in ("advance", *RESULT_MOVES) else u.bound,
     }
     if mode in ("retire", "retreat", "rout"):
         kw["advancing"] = False
@@ -323,6 +381,10 @@ def start(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
         raise RuleViolation(R_STAND, f"{u.id} is already advancing")
     if u.start_failed:
         raise RuleViolation(R_STAND, f"{u.id} already failed this turn")
+    if u.bound == "halt":
+        raise RuleViolation(
+            "Kuryakin, Morale", f"{u.id} halts where it stands (its morale result) this turn"
+        )
     r = check_roll(standstill_check(state, u, False), dice)
     ch = Changes(state)
     use_effects(ch, u.id, "standstill")
@@ -339,6 +401,12 @@ def halt(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     u = _unit_for_stand(state, req)
     if not u.advancing:
         raise RuleViolation(R_STAND, f"{u.id} is not advancing")
+    if u.bound == "advance":
+        raise RuleViolation(
+            R_STAND, f"{u.id} carries on regardless this turn: it must advance, not try again"
+        )
+    if u.move_done:
+        raise RuleViolation(R_ONE_MOVE, f"{u.id} has made its move this activation")
     r = check_roll(standstill_check(state, u, True), dice)
     ch = Changes(state)
     use_effects(ch, u.id, "standstill")
@@ -346,6 +414,7 @@ def halt(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
         ch.unit(Halted, u.id, "halts", advancing=False)
         msg = f"{u.id} halts"
     else:
+        ch.unit(StandstillTested, u.id, "carries on regardless", bound="advance")
         msg = f"{u.id} carries on regardless: it must advance"
     return Outcome(tuple(ch.events), (r,), msg, {"halted": r.row == "stops"})
 
@@ -429,6 +498,9 @@ def formation(state: State, req: rq.Formation, dice: DiceSource) -> Outcome:
     used = u.moved_mm / base * 4 if base else 0.0
     left = max(0.0, 4 - used)
     if q <= left + 1e-9:
+        # the share of the move used, measured in the new formation's move (issue 23: a change
+        # costing the whole move leaves nothing of the column's longer move)
+        new_base = float(state.data["move_distances"].get(u.kind, {}).get(to, base))
         ch.unit(
             FormationChanged,
             u.id,
@@ -437,7 +509,7 @@ def formation(state: State, req: rq.Formation, dice: DiceSource) -> Outcome:
             formation_target=None,
             formation_quarters=0,
             front=new_front(state, u, to, req),
-            moved_mm=u.moved_mm + base * q / 4,
+            moved_mm=min(1.0, (used + q) / 4) * new_base,
         )
         if req.width is not None:
             ch.unit(FormationChanged, u.id, "skirmish line frontage", width=req.width)
@@ -635,4 +707,70 @@ def attach(state: State, req: rq.Attach, dice: DiceSource) -> Outcome:
     if g.killed:
         raise RuleViolation("Kuryakin, Generals", f"{g.id} is dead")
     ch.general(GeneralAttached, g.id, f"attached to {u.id}", attached_to=u.id)
+    if u.placed:  # he joins its front rank (Kuryakin, Firing)
+        ch.general(GeneralMoved, g.id, f"joins {u.id}", x=u.x, y=u.y)
     return Outcome(tuple(ch.events), (), f"{g.id} attached to {u.id}")
+
+
+R_GENERAL = "Kuryakin, Generals (a general's own move)"
+
+
+def general_reach(state: State, g: Any) -> float:
+    """What is left of a general's move this turn (mm: [move_distances] general)."""
+    row = state.data["move_distances"].get("general", {})
+    full = float(next((v for k, v in row.items() if k != "assumption"), 0))
+    return max(0.0, full - float(g.moved_mm))
+
+
+def ride(state: State, req: rq.Ride, dice: DiceSource) -> Outcome:
+    """An unattached general rides: toward a unit (as far as his move takes him, up to its
+    position) or to a point within his move; once his move is spent he stays for the turn
+    (assumption: the text gives no general's move; its distance is data). A brigadier rides on
+    his formation's card or one of his units' cards; a senior general on any card."""
+    g = state.general(req.general)
+    if g.killed:
+        raise RuleViolation(R_GENERAL, f"{g.id} is dead")
+    if g.attached_to is not None:
+        raise RuleViolation(
+            R_GENERAL,
+            f"{g.id} is attached to {g.attached_to}: he goes with it"
+            f" ('attach general={g.id} unit=none' detaches him)",
+        )
+    if not g.placed:
+        raise RuleViolation(R_GENERAL, f"{g.id} is not on the table: 'place general={g.id}'")
+    if g.rank == "brigadier":
+        mine = {u.id for u in state.brigade_units(g.id)}
+        if state.active != g.id and not mine & set(state.active_units()):
+            raise RuleViolation(
+                R_GENERAL, f"{g.id} rides on his formation's or his units' card, not now"
+            )
+    reach = general_reach(state, g)
+    if reach <= 0:
+        raise RuleViolation(R_GENERAL, f"{g.id} has made his move this turn")
+    assert g.x is not None and g.y is not None
+    if req.to is not None:
+        if req.x is not None or req.y is not None:
+            raise BadRequest("give 'to' or 'x' and 'y', not both")
+        u = state.unit(req.to)
+        if u.side != g.side or u.x is None or u.y is None:
+            raise RuleViolation(R_GENERAL, f"{g.id} rides toward a friendly unit on the table")
+        dx, dy = u.x - g.x, u.y - g.y
+        d = math.hypot(dx, dy)
+        if d <= 1e-9:
+            raise RuleViolation(R_GENERAL, f"{g.id} is already with {u.id}")
+        step = min(reach, d)
+        x, y = g.x + dx * step / d, g.y + dy * step / d
+    else:
+        if req.x is None or req.y is None:
+            raise BadRequest("missing 'to' (a unit) or 'x' and 'y' (a point)")
+        x, y = req.x, req.y
+        step = math.hypot(x - g.x, y - g.y)
+        if step > reach + 1e-9:
+            raise RuleViolation(
+                R_GENERAL, f"{g.id} may ride {reach:.0f}mm more; that is {step:.0f}mm"
+            )
+    ch = Changes(state)
+    ch.general(
+        GeneralMoved, g.id, "rides", x=round(x, 1), y=round(y, 1), moved_mm=g.moved_mm + step
+    )
+    return Outcome(tuple(ch.events), (), f"{g.id} rides {step:.0f}mm to ({x:.0f}, {y:.0f})")

@@ -141,10 +141,6 @@ def use_effects(ch: Changes, uid: str, roll: str, kind: str = "modifier") -> Non
 def deal(state: State, req: rq.Deal, dice: DiceSource) -> Outcome:
     """Deal and reveal the activation cards, and each side's chance card. ``cards`` (a mapping
     holder -> number) and ``chance`` (side -> card id) enter cards dealt by hand."""
-    if state.phase == "control":
-        raise RuleViolation(R_SEQ, "the control phase comes first: run 'control'")
-    if state.phase != "cards":
-        raise RuleViolation(R_SEQ, "the cards are already dealt this turn")
     hs = holders(state)
     n = sum(1 for u in state.units if u.on_table)
     rolls: list[Roll] = []
@@ -243,6 +239,8 @@ def deal_odds(state: State, req: rq.Deal) -> list[Odds]:
 
 # -- activation ---------------------------------------------------------------------------------
 def may_do(state: State, u: Unit) -> list[str]:
+    if not u.on_table:
+        return []  # eliminated (or gone): its card lists nothing (issue 23)
     if u.morale_due:
         return ["test morale first (morale)"]
     rally = [] if u.rally_failed else ["rally"]
@@ -263,8 +261,6 @@ def may_do(state: State, u: Unit) -> list[str]:
 
 def next_card(state: State, req: rq.Next, dice: DiceSource) -> Outcome:
     """Finish the active card (its units have acted) and reveal whose turn it is."""
-    if state.phase != "activation":
-        raise RuleViolation(R_SEQ, f"no cards in play (phase: {state.phase}); deal first")
     ch = Changes(state)
     done = list(state.done)
     if state.active is not None:
@@ -285,7 +281,7 @@ def next_card(state: State, req: rq.Next, dice: DiceSource) -> Outcome:
         + (" (controlled formation: move its units in any order)" if c.formation else "")
     ]
     for u in units:
-        lines.append(f"  {u.id}: " + ", ".join(may_do(ch.state, u)))
+        lines.append(f"  {u.id}: " + (", ".join(may_do(ch.state, u)) or "no longer on the table"))
     return Outcome(
         tuple(ch.events),
         (),
@@ -385,11 +381,27 @@ def play_chance(state: State, req: rq.Chance, dice: DiceSource) -> Outcome:
     card = next(c for c in chance_deck(state) if c.id == cid)
     on = req.on
     rolls: list[Roll] = []
-    if on == "random":
-        # played "randomly if preferred": a die picks the unit it falls on
-        pool = [u.id for u in state.units if u.on_table]
+    if card.does.kind != "none":
+        # checked before any die: plan refuses what the roll would (issue 22)
+        if on is None:
+            raise BadRequest(f"'{card.title}' acts on a unit: give on=UNIT (or on=random)")
+        pool = chance_pool(state, side, card)
         if not pool:
-            raise RuleViolation(R_CHANCE, "no unit on the table")
+            raise RuleViolation(R_CHANCE, f"'{card.title}': no {card.does.on} unit to play it on")
+        if on != "random":
+            state.unit(on)
+            if on not in pool:
+                raise RuleViolation(
+                    R_CHANCE,
+                    f"'{card.title}' is played on {_WHOSE[card.does.on]} unit; {on} is not one"
+                    f" (eligible: {', '.join(pool)})",
+                )
+    elif on is not None and on != "random":
+        state.unit(on)
+    if on == "random" and card.does.kind != "none":
+        # played "randomly if preferred": a die picks the unit it falls on, among the units
+        # the card may be played on
+        pool = chance_pool(state, side, card)
         f = dice.face(standard(len(pool)))
         on = pool[f - 1]
         rolls.append(
@@ -402,24 +414,28 @@ def play_chance(state: State, req: rq.Chance, dice: DiceSource) -> Outcome:
                 on,
             )
         )
-    elif on is not None:
-        state.unit(on)
+    elif on == "random":
+        on = None
     ch = Changes(state)
     ch.game(ChanceCardPlayed, f"{side} plays {cid}", chance_played=(*state.chance_played, cid))
     does = card.does
     applied = ""
-    if does.kind != "none":
-        if on is None:
-            raise BadRequest(f"'{card.title}' acts on a unit: give on=UNIT (or on=random)")
+    if does.kind != "none" and on is not None:
         u = ch.state.unit(on)
         if does.kind == "disorder":
             n = max(0, u.disorder + does.value)
             ch.unit(ChanceCardApplied, on, f"chance card {cid}", disorder=n)
             applied = f" ({on} now {n}D)"
         else:
-            ch.unit(
-                ChanceCardApplied, on, f"chance card {cid}", chance_effects=(*u.chance_effects, cid)
-            )
+            kw: dict[str, Any] = {"chance_effects": (*u.chance_effects, cid)}
+            if does.kind == "no_move":
+                # "may not move this turn": no advance owed, and a charge under way stops
+                if u.bound == "advance":
+                    kw["bound"] = None
+                if u.charge_state == "declared":
+                    kw["charge_state"] = "done"
+                    kw["charge_step"] = None
+            ch.unit(ChanceCardApplied, on, f"chance card {cid}", **kw)
             applied = f" ({on} holds it: {does.kind})"
     tgt = f" on {on}" if on else ""
     return Outcome(
@@ -430,11 +446,30 @@ def play_chance(state: State, req: rq.Chance, dice: DiceSource) -> Outcome:
     )
 
 
+_WHOSE = {"friend": "a friendly", "enemy": "an enemy", "any": "any"}
+
+
+def chance_pool(state: State, side: str, card: ChanceCard) -> list[str]:
+    """The units a side's chance card may be played on: its own units ('friend'), the other
+    side's ('enemy': "one enemy unit ...") or any unit on the table ('any'); each card's
+    ``on`` is data (our own deck: an assumption)."""
+    who = card.does.on
+    return [
+        u.id
+        for u in state.units
+        if u.on_table and (who == "any" or (u.side == side) == (who == "friend"))
+    ]
+
+
 def chance_odds(state: State, req: rq.Chance) -> list[Odds]:
-    """Played "randomly if preferred": each unit on the table equally likely."""
+    """Played "randomly if preferred": each eligible unit equally likely."""
     if req.on != "random":
         return []
-    pool = [u.id for u in state.units if u.on_table]
+    cid = state.chance.get(req.side)
+    card = card_by_id(state, cid) if cid else None
+    if card is None or card.does.kind == "none":
+        return []
+    pool = chance_pool(state, req.side, card)
     if not pool:
         return []
     rows = tuple(OddsRow(uid, f"falls on {uid}", Fraction(1, len(pool))) for uid in pool)

@@ -22,6 +22,7 @@ from vedette.rules.solo_napoleonic.events import (
     UNIT_FACTS,
     Fact,
     GeneralFact,
+    GeneralMoved,
     TurnFact,
     UnitFact,
 )
@@ -462,7 +463,17 @@ class Changes:
         e = ev(uid, new, {k: getattr(u, k) for k in new}, why)
         self.events.append(e)
         self.state = fold_unit(self.state, e)
-        return self.state.unit(uid)
+        moved = self.state.unit(uid)
+        if ("x" in new or "y" in new) and moved.placed:
+            self.follow(moved)
+        return moved
+
+    def follow(self, u: Unit) -> None:
+        """Generals attached to ``u`` go with it (Kuryakin, Firing: an attached general stands
+        in its front rank; issue 23: he is never left behind)."""
+        for g in self.state.generals:
+            if g.attached_to == u.id and not g.killed:
+                self.general(GeneralMoved, g.id, f"goes with {u.id}", x=u.x, y=u.y)
 
     def general(self, ev: type[GeneralFact], gid: str, why: str, **kw: Any) -> General:
         g = self.state.general(gid)

@@ -119,7 +119,7 @@ class StandstillTested(UnitFact):
     """Kuryakin, Moving From A Standstill: it moves off, or stays where it is for the turn."""
 
     kind: ClassVar[str] = "standstill_tested"
-    touches: ClassVar[frozenset[str]] = frozenset({"advancing", "start_failed"})
+    touches: ClassVar[frozenset[str]] = frozenset({"bound", "advancing", "start_failed"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +136,7 @@ class Moved(UnitFact):
 
     kind: ClassVar[str] = "moved"
     touches: ClassVar[frozenset[str]] = frozenset(
-        {"moved_mm", "move_done", "advancing", "x", "y", "disorder"}
+        {"bound", "moved_mm", "move_done", "advancing", "x", "y", "disorder"}
     )
 
 
@@ -171,7 +171,7 @@ class Fired(UnitFact):
     """Kuryakin, Firing: the unit fired (volleys, skirmish fire or a battery)."""
 
     kind: ClassVar[str] = "fired"
-    touches: ClassVar[frozenset[str]] = frozenset({"fired", "volleys_fired", "disorder"})
+    touches: ClassVar[frozenset[str]] = frozenset({"fired", "volleys_fired", "disorder", "bound"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +197,7 @@ class MoraleHeld(UnitFact):
     """Kuryakin, Morale: the test passed (or was waived)."""
 
     kind: ClassVar[str] = "morale_held"
-    touches: ClassVar[frozenset[str]] = frozenset({"morale_due", "morale_facts"})
+    touches: ClassVar[frozenset[str]] = frozenset({"bound", "morale_due", "morale_facts"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +207,7 @@ class MoraleFailed(UnitFact):
     kind: ClassVar[str] = "morale_failed"
     touches: ClassVar[frozenset[str]] = frozenset(
         {
+            "bound",
             "morale_due",
             "morale_facts",
             "morale_failed",
@@ -276,7 +277,7 @@ class ChargeHomeFailed(UnitFact):
 
     kind: ClassVar[str] = "charge_home_failed"
     touches: ClassVar[frozenset[str]] = frozenset(
-        {"charge_state", "advancing", "x", "y", "home_failed"}
+        {"charge_state", "advancing", "x", "y", "home_failed", "bound"}
     )
 
 
@@ -320,7 +321,9 @@ class ChanceCardApplied(UnitFact):
     """Kuryakin, Movement (chance cards): a card's effect falls on the unit, or is spent."""
 
     kind: ClassVar[str] = "chance_card_applied"
-    touches: ClassVar[frozenset[str]] = frozenset({"disorder", "chance_effects"})
+    touches: ClassVar[frozenset[str]] = frozenset(
+        {"bound", "disorder", "chance_effects", "charge_step", "charge_state"}
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,6 +333,7 @@ class TurnMarksCleared(UnitFact):
     kind: ClassVar[str] = "turn_marks_cleared"
     touches: ClassVar[frozenset[str]] = frozenset(
         {
+            "bound",
             "acted",
             "moved_mm",
             "move_done",
@@ -388,6 +392,15 @@ class GeneralPlaced(GeneralFact):
 
     kind: ClassVar[str] = "general_placed"
     touches: ClassVar[frozenset[str]] = frozenset({"x", "y"})
+
+
+@dataclass(frozen=True, slots=True)
+class GeneralMoved(GeneralFact):
+    """Kuryakin, Generals: an unattached general rides (his move this turn), or goes with the
+    unit he is attached to (Firing: attached generals are in its front rank)."""
+
+    kind: ClassVar[str] = "general_moved"
+    touches: ClassVar[frozenset[str]] = frozenset({"x", "y", "moved_mm"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -521,6 +534,7 @@ UNIT_FACTS: tuple[type[UnitFact], ...] = (
 GENERAL_FACTS: tuple[type[GeneralFact], ...] = (
     GeneralRated,
     GeneralPlaced,
+    GeneralMoved,
     GeneralAttached,
     GeneralKilled,
 )

@@ -377,6 +377,21 @@ def general_killed_calls(ch: Changes, gid: str, where: str) -> list[str]:
     return out
 
 
+def no_reply(state: State, p: FirePlan) -> tuple[str, ...]:
+    """Kuryakin, Morale: "Under artillery fire and cannot reply -10%": the battery's target
+    cannot fire back at it (it cannot fire at all, or the battery is beyond its reach, measured
+    where positions are kept). The fact goes with the morale test the fire calls."""
+    if p.method != "artillery" or geom.unit_distance(p.target, p.firer) is None:
+        return ()  # not a battery, or not measured: the player states it
+    from vedette.errors import VedetteError
+
+    try:
+        plan(state, rq.Fire(unit=p.target.id, target=p.firer.id))
+    except VedetteError:
+        return ("artillery_no_reply",)
+    return ()
+
+
 def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
     """Fire at a target: volleys, skirmish fire or a battery. Rolls, saves, casualties."""
     f = state.unit(req.unit)
@@ -411,7 +426,8 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
                 "Kuryakin, Charge Test",
                 f"{f.id}'s morale did not hold: no defensive fire at its charger",
             )
-    else:
+    elif not (f.bound == "volley" and f.charge_target == t_id):
+        # (a failed charge home's volley is owed at once, whatever card is active)
         require_active(state, f, R_FIRE, "fire")
     p = plan(state, req)
     hits, actual, cas, rolls = fire_dice(p, dice, percentile_die(state))
@@ -429,6 +445,8 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
     if p.method in ("volley", "artillery"):
         use_effects(ch, f.id, p.method)
     fkw: dict[str, Any] = {"fired": True}
+    if f.bound == "volley":
+        fkw["bound"] = None
     if p.method == "volley":
         fkw["volleys_fired"] = f.volleys_fired + p.dice_count
     to = str(opt(state, "fire_disorder_to"))
@@ -453,7 +471,7 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
         flow.after_fire(ch, owed.id)
     share = float(state.data.get("referee_morale", {}).get("fire_casualties_share", 0.1))
     if cas > 0 and cas >= share * p.target.figures:
-        called = flow.call_morale(ch, p.target.id, "fire_casualties")
+        called = flow.call_morale(ch, p.target.id, "fire_casualties", no_reply(state, p))
         if called:
             notes.append(called)
     lost = f"{cas} casualt{'y' if cas == 1 else 'ies'}"

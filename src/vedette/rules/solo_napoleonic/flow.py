@@ -24,6 +24,7 @@ the turn: ``charge_failed``, ``home_failed`` and ``morale_failed`` are cleared o
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from vedette.errors import BadRequest, RuleViolation
@@ -133,6 +134,13 @@ def obligations(state: State) -> tuple[Obligation, ...]:
         if step != "loser" and not (c.on_table and t.on_table):
             continue  # one side is gone (eliminated by fire, say): nothing more is owed
         oid = f"charge:{c.id}:{step}"
+        if c.morale_due and step in ("close", "home"):
+            # Kuryakin, Movement: a unit that has already moved (the charger, under defensive
+            # fire) tests at once, its result applied before the charge goes on
+            seen.add(c.id)
+            why = f"{c.id} tests morale at once (losses to {t.id}'s defensive fire)"
+            out.append(morale_owed(f"marker:{c.id}", c.id, R_MARKER, why))
+            continue
         if step == "morale":
             seen.add(t.id)
             if t.morale_due and may_test_now(state, t):
@@ -179,18 +187,13 @@ def obligations(state: State) -> tuple[Obligation, ...]:
                 )
             )
         elif step == "loser":
+            # only the side that took the most casualties checks morale (Melee); a winner's
+            # own test (a marker, say for losses to fire) is its own, not the melee's
             for x in (c, t):
-                if x.morale_due and x.on_table:
+                if x.lost_melee and x.morale_due and x.on_table:
                     seen.add(x.id)
-                    out.append(
-                        Obligation(
-                            f"charge:{c.id}:loser:{x.id}",
-                            "morale",
-                            {"unit": x.id},
-                            R_MELEE,
-                            f"{x.id} lost the round of melee: it checks morale",
-                        )
-                    )
+                    why = f"{x.id} lost the round of melee: it checks morale"
+                    out.append(morale_owed(f"charge:{c.id}:loser:{x.id}", x.id, R_MELEE, why))
         elif step == "brawl":
             out.append(
                 Obligation(
@@ -201,6 +204,7 @@ def obligations(state: State) -> tuple[Obligation, ...]:
                     f"the melee of {c.id} and {t.id} goes on: D3 further rounds",
                 )
             )
+    out[:0] = bound_moves(state)
     if state.phase == "activation":
         active = set(state.active_units())
         for uid in sorted(state.due_ids()):
@@ -222,6 +226,91 @@ def obligations(state: State) -> tuple[Obligation, ...]:
                     )
                 )
     return tuple(out)
+
+
+def morale_owed(oid: str, uid: str, rule: str, text: str) -> Obligation:
+    """A morale test owed by ``uid`` (its facts filled in from the state)."""
+    return Obligation(oid, "morale", {"unit": uid}, rule, text)
+
+
+def bound_moves(state: State) -> list[Obligation]:
+    """The moves results owe (issue 23): a failed morale test's rout or retirement, at once;
+    a unit that carries on regardless advances before its card ends."""
+    from vedette.rules.solo_napoleonic.actions import RESULT_MOVES, base_move
+
+    out: list[Obligation] = []
+    for u in state.units:
+        if u.bound is None or not u.on_table:
+            continue
+        if u.bound in RESULT_MOVES:
+            mode = RESULT_MOVES[u.bound][0]
+            if base_move(state, u) <= 0:
+                continue  # guns that cannot move: the result stands where they are
+            what = {"rout": "flees a full move (rout)", "retire": "retires a full move"}
+            text = what.get(u.bound, "retires half a move facing the enemy")
+            out.append(
+                Obligation(
+                    f"result:{u.id}",
+                    "move",
+                    {"unit": u.id, "mode": mode},
+                    R_MORALE,
+                    f"{u.id} {text}: its morale result, at once",
+                )
+            )
+        elif u.bound == "volley" and u.charge_target is not None:
+            # Kuryakin, Charge Home Test: "A,B or C class infantry who fail will halt and
+            # fire a volley" (at the target; owed if the rules let it fire)
+            if defensive_fire_lapses(state, u, state.unit(u.charge_target)) is None:
+                out.append(
+                    Obligation(
+                        f"volley:{u.id}",
+                        "fire",
+                        {"unit": u.id, "target": u.charge_target},
+                        R_HOME,
+                        f"{u.id} failed to charge home: it halts and fires a volley at"
+                        f" {u.charge_target}",
+                    )
+                )
+        elif (
+            u.bound == "advance"
+            and u.id in state.active_units()
+            and not u.acted
+            and not u.morale_due
+        ):
+            left = advance_left(state, u)
+            if left is None:
+                continue  # it cannot move (its move made, a chance card): nothing to carry on
+            out.append(
+                Obligation(
+                    f"advance:{u.id}",
+                    "move",
+                    {"unit": u.id, "mode": "advance", "distance": left},
+                    "Kuryakin, Moving From A Standstill",
+                    f"{u.id} carries on regardless: it advances",
+                )
+            )
+    return out
+
+
+def advance_left(state: State, u: Unit) -> float | None:
+    """What is left of the move of a unit that carries on regardless (mm, rounded down to
+    0.1mm), or None if it cannot move now."""
+    from vedette.errors import VedetteError
+    from vedette.rules.solo_napoleonic.actions import move_allowed, move_base
+    from vedette.rules.solo_napoleonic.requests import Move
+
+    try:
+        base = move_base(state, u)
+    except VedetteError:
+        return None
+    left = math.floor((base - u.moved_mm) * 10) / 10
+    if left <= 0:
+        return None
+    try:
+        move_allowed(state, u, Move(unit=u.id, mode="advance", distance=left))
+    except VedetteError:
+        return None
+    return left
 
 
 # -- steps done -----------------------------------------------------------------------------
@@ -253,15 +342,29 @@ def after_morale(ch: Changes, uid: str, passed: bool) -> None:
     c = charger_of(ch.state, uid, "morale")
     if c is not None:
         t = ch.state.unit(uid)
+        why = f"{uid} has tested morale"
         if t.skirmishing and c.cavalry and t.on_table:
             nxt = "evade"
         elif passed and not t.morale_failed and can_fire(t):
             nxt = "fire"
+            lapse = defensive_fire_lapses(ch.state, t, c)
+            if lapse is not None:
+                nxt = "close"
+                why += f"; its defensive fire lapses: {lapse}"
         else:
             nxt = "close"
-        _set(ch, c, f"{uid} has tested morale", charge_step=nxt)
+        _set(ch, c, why, charge_step=nxt)
+    c = ch.state.unit(uid) if ch.state.has_unit(uid) else None
+    if c is not None and c.charge_step in ("close", "home") and not passed:
+        _set(
+            ch,
+            c,
+            f"{uid} failed its morale test under defensive fire: the charge is over",
+            charge_step=None,
+            charge_state="done",
+        )
     for c in [x for x in chargers(ch.state) if x.charge_step == "loser"]:
-        if uid not in (c.id, c.charge_target):
+        if uid not in (c.id, c.charge_target) or not ch.state.unit(uid).lost_melee:
             continue
         if not passed:
             _set(ch, c, f"{uid} broke: the melee ends", melee_rounds=-1)
@@ -269,9 +372,24 @@ def after_morale(ch: Changes, uid: str, passed: bool) -> None:
         other = c.charge_target if uid == c.id else c.id
         if other is not None and ch.state.has_unit(other):
             o = ch.state.unit(other)
-            if o.morale_due and o.on_table:
+            if o.lost_melee and o.morale_due and o.on_table:
                 return
         continue_melee(ch, c.id)
+
+
+def defensive_fire_lapses(state: State, t: Unit, c: Unit) -> str | None:
+    """Why the charged unit ``t`` cannot give its defensive fire at ``c`` (it has already fired
+    this turn, the charger is outside its arc, a skirmish screen is in the way...), or None.
+    The rules decide: the owed fire lapses, with that reason logged (Kuryakin, Charge Test:
+    the attacker "takes any defensive fire", i.e. whatever fire the target may give)."""
+    from vedette.rules.solo_napoleonic.fire import plan
+    from vedette.rules.solo_napoleonic.requests import Fire
+
+    try:
+        plan(state, Fire(unit=t.id, target=c.id))
+    except (BadRequest, RuleViolation) as e:
+        return str(e)
+    return None
 
 
 def routed_before_contact(state: State, c: Unit) -> bool:
@@ -344,6 +462,9 @@ def waive(state: State, oid: str) -> State:
         )
     ch = Changes(state)
     kind, _, rest = oid.partition(":")
+    if kind in ("result", "advance", "volley"):
+        ch.unit(MoraleHeld, rest, f"owed {kind} move waived", bound=None)
+        return ch.state
     if kind == "marker":
         ch.unit(MoraleHeld, rest, "morale marker waived", morale_due=False)
         return ch.state

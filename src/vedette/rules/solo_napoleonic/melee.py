@@ -157,6 +157,18 @@ def _side(state: State, u: Unit, e: Unit, kind: str, rnd: int, own: Stated, enem
     )
 
 
+def locked(state: State, a: str, b: str) -> bool:
+    """Are ``a`` and ``b`` locked in a melee already under way (a round fought)? They stay in
+    contact for its further rounds (Kuryakin, Melee: "the melee continues for D3 further
+    rounds"), however casualties shrink their frontages."""
+    p = flow.pair_of(state, a, b)
+    if p is None:
+        return False
+    # a round fought, or the charge has come home (the charger ended in contact): whatever
+    # moves a result owes meanwhile, the two are locked in the melee
+    return p.melee_round > 0 or (p.charge_state == "home" and p.charge_step == "melee")
+
+
 def sides(state: State, req: rq.MeleeFacts, rnd: int = 1) -> tuple[str, Side, Side, int]:
     a = state.unit(req.unit)
     b = state.unit(req.target)
@@ -169,7 +181,7 @@ def sides(state: State, req: rq.MeleeFacts, rnd: int = 1) -> tuple[str, Side, Si
         raise BadRequest("'round' must be 1 or more")
     kind = kind_of(a, b)
     d = geom.unit_distance(a, b)
-    if d is not None and d > CONTACT_MM and not req.contact:
+    if d is not None and d > CONTACT_MM and not req.contact and not locked(state, a.id, b.id):
         raise RuleViolation(R_MELEE, f"{a.id} and {b.id} are {d:.0f}mm apart, not in contact")
     if b.skirmishing and a.cavalry:
         raise RuleViolation(
@@ -309,11 +321,10 @@ def melee(state: State, req: rq.Melee, dice: DiceSource) -> Outcome:
         cur = ch.state.unit(u.id)
         if not cur.on_table:
             continue
-        kw: dict[str, Any] = {}
+        kw: dict[str, Any] = {"lost_melee": u.id in losers}  # this round's loser only
         if not cur.skirmishing:
             kw["disorder"] = cur.disorder + 1
         if u.id in losers:
-            kw["lost_melee"] = True
             kw["morale_due"] = True
         ch.unit(
             MeleeRound,

@@ -68,6 +68,8 @@ class General:
     x: float | None = None
     y: float | None = None
     killed: bool = False
+    #: mm ridden this turn (an unattached general's own move: Kuryakin, Generals)
+    moved_mm: float = 0.0
 
     @property
     def rated(self) -> bool:
@@ -137,6 +139,10 @@ class Unit:
     lost_melee: bool = False
     start_failed: bool = False
     morale_failed: bool = False
+    # a result that binds (issue 23): "advance" (it carries on regardless: it must advance),
+    # "halt" (it halts where it stands: no move, no charge this turn), or the move a failed
+    # morale test owes at once: "rout", "retire", "retire_half"
+    bound: str | None = None
     charge_state: str | None = None  # declared | home | halted | done
     charge_target: str | None = None  # the unit charged (or fought in melee)
     # the charge as one guided sequence (Kuryakin, Charge Test; Charge Home Test; Melee): the
@@ -245,7 +251,7 @@ class ChanceEffect:
     rolls: tuple[str, ...] = ()
     value: int = 0
     uses: int = 1  # rolls it lasts; 0: the whole turn
-    on: str = "any"  # friend | enemy | any: whose unit it is meant for (a reminder)
+    on: str = "any"  # friend | enemy | any: whose unit it may be played on (checked)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck
 from vedette.dice.tables import Table
-from vedette.errors import BadRequest, RuleViolation
+from vedette.errors import BadRequest, DataError, RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import flow, geom
 from vedette.rules.solo_napoleonic import requests as rq
@@ -128,7 +128,9 @@ def morale_modifiers(state: State, u: Unit, req: rq.MoraleFacts) -> tuple[Modifi
         if ("brigadier" in ranks or "division" in ranks)
         else None,
         modifier(state, s, "corps_attached") if "corps" in ranks else None,
-        modifier(state, s, "artillery_no_reply") if req.artillery_no_reply else None,
+        modifier(state, s, "artillery_no_reply")
+        if rq.flag(req.artillery_no_reply, "artillery_no_reply" in u.morale_facts)
+        else None,
         modifier(state, s, "disorder", u.disorder),
         modifier(state, s, "charged_by_higher_class") if higher else None,
         modifier(state, s, "melee_loser") if rq.flag(req.melee_loser, u.lost_melee) else None,
@@ -234,6 +236,20 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
     row = result_table(state).row(rr.row or "")
     d = row.data
     add = int(d.get("disorder", 0)) if not u.skirmishing else 0
+    # a later result never makes the unit's state milder (issue 23): routing > retiring > steady
+    new_status = str(d.get("status", u.status))
+    if SEVERITY.get(new_status, 0) < SEVERITY.get(u.status, 0):
+        new_status = u.status
+    bind = d.get("bind")
+    if bind is not None and str(bind) not in BINDS:
+        raise DataError(
+            "solo_napoleonic data",
+            f"morale result {row.key!r}: bind must be one of {', '.join(BINDS)}",
+        )
+    if bind in ("retire", "retire_half") and new_status == "routing":
+        bind = "rout"  # a routing unit only runs
+    if bind == "halt" and new_status == "routing":
+        bind = u.bound
     ch.unit(
         MoraleFailed,
         u.id,
@@ -241,7 +257,8 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
         morale_due=False,
         morale_facts=(),
         morale_failed=True,
-        status=str(d.get("status", u.status)),
+        status=new_status,
+        bound=bind if bind is not None else u.bound,
         disorder=u.disorder + add,
         must_rally=bool(d.get("rally", False)) or u.must_rally,
         advancing=False,
@@ -266,6 +283,12 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
         f"{u.id} fails morale: {row.result}" + "".join(f"; {n}" for n in called),
         {"passed": False, "result": row.key, "unit": u.id},
     )
+
+
+#: how severe a status is: a later morale result never makes it milder
+SEVERITY = {"steady": 0, "retiring": 1, "routing": 2, "eliminated": 3}
+#: what a morale result may bind (the table's ``bind``)
+BINDS = ("rout", "retire", "retire_half", "halt")
 
 
 def morale_odds(state: State, req: rq.MoraleFacts) -> list[Odds]:
@@ -369,6 +392,15 @@ def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
         raise RuleViolation(
             "Kuryakin, Movement", f"{u.id} may act only against {u.restricted_to} this turn"
         )
+    other = next(
+        (c for c in flow.chargers(state) if c.charge_target == t.id and c.id != u.id), None
+    )
+    if other is not None:
+        # assumption (the text is silent): one charge at a time on a target; its forced
+        # test, fire and melee are that charge's until it is over
+        raise RuleViolation(
+            R_CHARGE, f"{t.id} is already being charged by {other.id}: that charge comes first"
+        )
     d = geom.unit_distance(u, t)
     if d is not None:
         from vedette.rules.solo_napoleonic.actions import base_move
@@ -394,6 +426,15 @@ def charge(state: State, req: rq.Charge, dice: DiceSource) -> Outcome:
     u, t = _charger(state, req)
     require_active(state, u, R_CHARGE, "charge")
     _charge_allowed(state, u, t)
+    if u.bound == "halt":
+        raise RuleViolation(
+            R_MORALE, f"{u.id} halts where it stands (its morale result): no charge this turn"
+        )
+    for c in effects_on(state, u, "no_move"):
+        raise RuleViolation(
+            "Kuryakin, Move Sequence (chance cards)",
+            f"{u.id} may not move this turn (chance card: {c.title}): no charge",
+        )
     r = result_roll(charge_check(state, u, t, req), dice)
     ch = Changes(state)
     use_effects(ch, u.id, "charge")
@@ -412,12 +453,14 @@ def charge(state: State, req: rq.Charge, dice: DiceSource) -> Outcome:
         charge_flank=bool(req.flank_rear),
     )
     msg = jump(ch, u.id, t.id)
+    # its test is owed when its jumped card comes (or at once if it has already acted)
+    when = "now" if "at once" in msg else "when its card comes ('next')"
     if t.skirmishing and u.cavalry:
         msg += f"; skirmishers will not stand against cavalry: evade unit={t.id} (D20 cm)"
     return Outcome(
         tuple(ch.events),
         (r,),
-        f"{u.id} charges {t.id}; {msg}; {t.id} must test morale now (morale "
+        f"{u.id} charges {t.id}; {msg}; {t.id} must test morale {when} (morale "
         f"unit={t.id} charged_by={u.id})",
         {"charges": True, "jump": msg},
     )
@@ -573,7 +616,11 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
             f"fails to charge home: {res}",
             charge_state="halted",
             advancing=False,
+            bound="volley",  # the volley is owed (issue 23)
         )
+        lapse = flow.defensive_fire_lapses(ch.state, ch.state.unit(u.id), t)
+        if lapse is not None:  # the rules forbid that fire: it lapses, the reason logged
+            ch.unit(ChargeHomeFailed, u.id, f"its volley lapses: {lapse}", bound=None)
     else:
         res = str(fail["other"])
         ch.unit(

@@ -12,6 +12,7 @@ declared once in a base class.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -185,6 +186,15 @@ class Attach:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Ride:
+    procedure_name: ClassVar[str] = "general"
+    general: str = arg("the general (not attached to a unit)")
+    to: str | None = arg("a unit he rides toward (as far as his move takes him)", default=None)
+    x: float | None = arg("or a point (mm) within his move", default=None)
+    y: float | None = arg(default=None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Evade:
     procedure_name: ClassVar[str] = "evade"
     unit: str = arg("unit id")
@@ -300,6 +310,8 @@ def procedure(
     odds of the steps it will take (shown before the roll)."""
 
     def plan(state: Any, req: Any) -> Plan:
+        if not query and not QUERY.get():
+            dry_run(body, state, req)
         if odds is None:
             return Plan(req, data=req)
         return Plan(req, data=req, step_odds_fn=lambda: odds(state, req))
@@ -308,6 +320,35 @@ def procedure(
         return body(state, plan_.request, dice)
 
     return KProcedure(name, request, plan, resolve, help, rule, query)
+
+
+#: set while the ruleset judges a query (odds, chances): its plan skips the dry run, so the
+#: odds of an action are shown whether or not it could be taken now (issue 22: queries are
+#: never phase-bound)
+QUERY: ContextVar[bool] = ContextVar("solonap_query", default=False)
+
+
+class _FirstRoll(BaseException):
+    """Raised by :class:`DryDice` at the first die: every check before it has passed."""
+
+
+class DryDice:
+    """A dice source that stops the procedure at its first die (the plan's dry run)."""
+
+    kind = "dry"
+
+    def face(self, die: Any) -> int:
+        raise _FirstRoll()
+
+
+def dry_run(body: Callable[[Any, Any, DiceSource], Outcome], state: Any, req: Any) -> None:
+    """Run ``body`` up to its first die: the rules it checks before rolling refuse here, in
+    ``plan`` (so ``todo`` offers nothing the roll would then refuse). A body checks everything
+    that can refuse it before its first die."""
+    try:
+        body(state, req, DryDice())
+    except _FirstRoll:
+        return
 
 
 def count(value: int | None, key: str, default: int = 0) -> int:

@@ -3,6 +3,7 @@ turn's end and the list of procedures."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
@@ -11,6 +12,7 @@ from vedette.data import merge, package_toml
 from vedette.dice import DiceSource
 from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
 from vedette.rules.base import Outcome, Ruleset
+from vedette.rules.protocol import Flow, Phase, Todo
 from vedette.rules.solo_napoleonic import (
     actions,
     cards,
@@ -40,6 +42,7 @@ from vedette.rules.solo_napoleonic.events import (
     GENERAL_FACTS,
     TURN_FACTS,
     UNIT_FACTS,
+    GeneralMoved,
     TurnEnded,
     TurnMarksCleared,
 )
@@ -80,8 +83,6 @@ def _truthy(v: Any) -> bool:
 def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
     """End of the turn: formations still changing take 1D; chance cards not played are lost;
     the per-turn marks are cleared; the next turn starts with the control phase."""
-    if state.phase not in ("activation", "end"):
-        raise RuleViolation(R_TURN, f"the turn has not been played (phase: {state.phase})")
     left = [c.holder for c in state.queue() if c.holder != state.active]
     if left and not req.force:
         raise RuleViolation(R_TURN, f"cards still to act: {', '.join(left)} (next)")
@@ -114,11 +115,15 @@ def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
             "chance_effects": (),
             "start_failed": False,
             "morale_due": False,
+            "bound": None,
         }
         if u.formation_target is not None and not u.skirmishing:
             kw["disorder"] = u.disorder + 1
             notes.append(f"{u.id} +1D (formation incomplete)")
         ch.unit(TurnMarksCleared, u.id, "end of turn", **kw)
+    for g in state.generals:
+        if g.moved_mm:
+            ch.general(GeneralMoved, g.id, "end of turn", moved_mm=0.0)
     lost = [f"{s} loses {c}" for s, c in state.chance.items() if c not in state.chance_played]
     ch.game(
         TurnEnded,
@@ -195,56 +200,155 @@ def fire_bands(state: State, f: Any, t: Any) -> list[str | None]:
     picks one: no typing)."""
     from vedette.rules.solo_napoleonic import geom
 
-    if geom.unit_distance(f, t) is not None:
-        return [None]
+    if geom.unit_distance(f, t) is not None or fire.charging_at(f, t):
+        return [None]  # measured; or fire at a charger: always short range (Charge Test)
     if f.artillery:
         key = "horse" if f.kind == "horse_artillery" else "foot"
         return [str(b["band"]) for b in state.data["artillery_ranges"][key]]
     return ["short", "long"]
 
 
-#: the cheap checks of the actions ``todo`` offers (Ruleset.refused)
-_OFFER_CHECKS: dict[str, Any] = {
-    "fire": fire.plan,
-    "charge": morale.charge_allowed,
-    "move": lambda state, req: actions.move_allowed(state, state.unit(req.unit), req),
-}
+#: the directions a move is offered in (degrees from the unit's facing: ahead, the two
+#: obliques, the flanks, back); the player may type any other
+DIRECTIONS = (0.0, 45.0, -45.0, 90.0, -90.0, 180.0)
 
 
-def unit_options(state: State, u: Any) -> list[tuple[str, dict[str, Any], str, str]]:
-    """A unit's actions open on its card: (procedure, request, text, rule)."""
+def move_choices(state: State, u: Any) -> tuple[float, ...]:
+    """The distances a move is offered at: what is left of the unit's move, and half of it
+    (mm, rounded down to 0.1mm so that the allowance is never exceeded)."""
+    try:
+        base = actions.move_base(state, u)
+    except VedetteError:
+        return ()
+    left = base - u.moved_mm
+    out = [math.floor(x * 10) / 10 for x in (left, left / 2)]
+    return tuple(dict.fromkeys(x for x in out if x > 0))
+
+
+def move_offer(state: State, u: Any, mode: str | None, text: str, rule: str) -> Todo | None:
+    """A move, open on its distance (and its direction when the unit is placed)."""
+    dist = move_choices(state, u)
+    if not dist:
+        return None
+    given: dict[str, Any] = {"unit": u.id}
+    open_: dict[str, tuple[Any, ...]] = {"distance": dist}
+    if mode is None and u.restricted_to:  # only toward its charger (Kuryakin, Movement)
+        given.update(mode="advance", toward=u.restricted_to)
+    elif mode is None:
+        open_["mode"] = ("advance", "move")
+    else:
+        given["mode"] = mode
+    if u.placed and mode in (None, "retire", "retreat"):
+        open_["direction"] = DIRECTIONS
+    return Todo("move", given, text, rule, open=open_)
+
+
+def formations_of(state: State, u: Any) -> tuple[str, ...]:
+    """The formations a unit of its kind may take (Kuryakin, Formation Changing)."""
+    row = state.data["move_distances"].get(u.kind, {})
+    return tuple(k for k in row if k != "assumption" and k != u.formation)
+
+
+def unit_options(state: State, u: Any) -> list[Todo]:
+    """A unit's actions open on its card, before ``plan`` judges them (``todo`` keeps only
+    what plan accepts)."""
     if u.morale_due:
         return []  # its marker is owed first
-    rally = [] if u.rally_failed else [("rally", {"unit": u.id}, "", morale.R_MORALE)]
+    rally = Todo("rally", {"unit": u.id}, f"{u.id} tries to rally", morale.R_MORALE)
     if u.status == "routing":
-        run = ("move", {"unit": u.id, "mode": "rout"}, f"{u.id} runs (rout, 2D)", flow.R_ROUT)
-        return [run] + [(p, r, f"{u.id} tries to rally", w) for p, r, _, w in rally]
+        run = Todo("move", {"unit": u.id, "mode": "rout"}, f"{u.id} runs (rout, 2D)", flow.R_ROUT)
+        return [run, rally]
     if u.must_rally:
-        return [(p, r, f"{u.id} must rally", w) for p, r, _, w in rally]
-    enemies = [
-        e.id
-        for e in state.units
-        if e.side != u.side and e.on_table and (u.restricted_to in (None, e.id))
-    ]
-    out: list[tuple[str, dict[str, Any], str, str]] = [
-        ("move", {"unit": u.id}, f"{u.id} moves", actions.R_MOVE),
-        ("formation", {"unit": u.id}, f"{u.id} changes formation", actions.R_FORM),
-        ("reform", {"unit": u.id}, f"{u.id} reforms (the whole turn)", actions.R_DIS),
-    ]
-    can_fire = (u.kind == "infantry" or u.artillery or u.skirmishing) and u.charge_state is None
-    can_fire = can_fire and not u.fired  # one volley a turn (Kuryakin, Firing)
-    for e in enemies:
-        if can_fire:
-            for band in fire_bands(state, u, state.unit(e)):
-                req = {"unit": u.id, "target": e, **({"range": band} if band else {})}
-                at = f" ({band} range)" if band else ""
-                out.append(("fire", req, f"{u.id} fires at {e}{at}", fire.R_FIRE))
-        may_charge = not (u.artillery or u.skirmishing or u.fired or u.charge_failed)
-        if may_charge and u.charge_state is None and not u.home_failed:
+        if u.status != "retiring":
+            return [rally]
+        m = move_offer(state, u, "retire", f"{u.id} carries out its retirement", flow.R_ROUT)
+        return [rally, *([m] if m else [])]
+    out: list[Todo] = []
+    m = move_offer(state, u, None, f"{u.id} moves", actions.R_MOVE)
+    out += [m] if m else []
+    if u.formation_target is not None:
+        out.append(
+            Todo(
+                "formation",
+                {"unit": u.id, "to": u.formation_target},
+                f"{u.id} goes on changing to {u.formation_target}",
+                actions.R_FORM,
+            )
+        )
+    else:
+        forms = formations_of(state, u)
+        if forms:
             out.append(
-                ("charge", {"unit": u.id, "target": e}, f"{u.id} charges {e}", morale.R_CHARGE)
+                Todo(
+                    "formation",
+                    {"unit": u.id},
+                    f"{u.id} changes formation",
+                    actions.R_FORM,
+                    open={"to": forms},
+                )
+            )
+    out.append(Todo("reform", {"unit": u.id}, f"{u.id} reforms (the whole turn)", actions.R_DIS))
+    if u.advancing:
+        out.append(Todo("halt", {"unit": u.id}, f"{u.id} tries to halt", actions.R_STAND))
+    else:
+        out.append(Todo("start", {"unit": u.id}, f"{u.id} moves off", actions.R_STAND))
+    enemies = [
+        e
+        for e in state.units
+        if e.side != u.side and e.on_table and u.restricted_to in (None, e.id)
+    ]
+    shooter = u.kind == "infantry" or u.artillery or u.skirmishing
+    for e in enemies:
+        if shooter and not u.fired:
+            for band in fire_bands(state, u, e):
+                given = {"unit": u.id, "target": e.id, **({"range": band} if band else {})}
+                at = f" ({band} range)" if band else ""
+                out.append(Todo("fire", given, f"{u.id} fires at {e.id}{at}", fire.R_FIRE))
+        if not (u.artillery or u.skirmishing):
+            out.append(
+                Todo(
+                    "charge",
+                    {"unit": u.id, "target": e.id},
+                    f"{u.id} charges {e.id}",
+                    morale.R_CHARGE,
+                )
+            )
+    if rally_open(u):
+        out.append(rally)
+    return out
+
+
+def general_offers(state: State) -> list[Todo]:
+    """A brigadier whose units on the active card stray beyond his control range (150mm: they
+    would be out of command at the next control phase) may ride toward them (Kuryakin,
+    Generals)."""
+    from vedette.rules.solo_napoleonic import geom
+    from vedette.rules.solo_napoleonic.common import opt
+
+    out: list[Todo] = []
+    reach = float(opt(state, "control_range_mm"))
+    active = set(state.active_units())
+    for g in state.generals:
+        if g.rank != "brigadier" or g.killed or g.attached_to or not g.placed:
+            continue
+        units = state.brigade_units(g.id)
+        if state.active != g.id and not active & {u.id for u in units}:
+            continue
+        far = []
+        for u in units:
+            d = geom.general_distance(g, u)
+            if d is not None and d > reach:
+                far.append(u.id)
+        if far and actions.general_reach(state, g) > 0:
+            text = f"{g.id} rides toward his units beyond {reach:.0f}mm (command would lapse)"
+            out.append(
+                Todo("general", {"general": g.id}, text, actions.R_GENERAL, open={"to": tuple(far)})
             )
     return out
+
+
+def rally_open(u: Any) -> bool:
+    return bool(u.status in ("retiring", "routing") or u.must_rally)
 
 
 def _procs() -> dict[str, KProcedure]:
@@ -410,6 +514,13 @@ def _procs() -> dict[str, KProcedure]:
             melee.evade_odds,
             melee.R_CI,
         ),
+        P(
+            "general",
+            actions.ride,
+            rq.Ride,
+            "an unattached general rides (toward a unit, or to a point)",
+            rule=actions.R_GENERAL,
+        ),
         P("place", actions.place, rq.Place, "put a unit or general on the table (mm)"),
         P(
             "attach",
@@ -449,8 +560,82 @@ class SoloNapoleonic(Ruleset[State]):
 
     events = EVENTS
 
+    #: Kuryakin, Move Sequence: the control phase (brigadiers roll under their Control Rating;
+    #: the staff is rated first), the cards dealt and revealed, the cards acting in turn, and
+    #: the turn's end once every card has acted. Setting out the table (place, attach), D chits
+    #: by hand and a morale test the player calls are open at any time.
+    flow = Flow(
+        phases=(
+            Phase.of(
+                "control",
+                ["staff", "control"],
+                "Kuryakin, Generals (the control phase comes first: 'control')",
+                ends="control",
+            ),
+            Phase.of(
+                "cards",
+                ["staff", "deal"],
+                "Kuryakin, Move Sequence (the cards are dealt next: 'deal')",
+                ends="deal",
+            ),
+            Phase.of(
+                "activation",
+                [
+                    "next",
+                    "require",
+                    "chance",
+                    "move",
+                    "start",
+                    "halt",
+                    "formation",
+                    "reform",
+                    "fire",
+                    "charge",
+                    "close",
+                    "rally",
+                    "charge_home",
+                    "melee",
+                    "brawl",
+                    "evade",
+                    "general",
+                    "end_turn",
+                ],
+                "Kuryakin, Move Sequence (the cards act in turn: 'next')",
+                ends="next after the last card",
+            ),
+            Phase.of(
+                "end",
+                ["end_turn"],
+                "Kuryakin, Move Sequence (every card has acted: 'end_turn')",
+                ends="end_turn",
+            ),
+        ),
+        always=frozenset({"place", "attach", "disorder", "morale", "waive"}),
+    )
+
+    def current_phase(self, state: State) -> str:
+        return state.phase
+
+    def judge(
+        self,
+        state: State,
+        procedure: str,
+        request: Any,
+        owed: Any = None,
+        query: bool = False,
+    ) -> Any:
+        """The core's judgement; a query's plan skips the dry run of the body (its odds are
+        shown whether or not the action could be taken now)."""
+        if not query:
+            return super().judge(state, procedure, request, owed=owed)
+        token = rq.QUERY.set(True)
+        try:
+            return super().judge(state, procedure, request, owed=owed, query=True)
+        finally:
+            rq.QUERY.reset(token)
+
     def __init__(self) -> None:
-        self.scenarios = {"sample": "sample.toml"}
+        self.scenarios = {"sample": "sample.toml", "attached": "attached.toml"}
         self.procedures = _procs()
         self._facts = {e.kind: e for e in (*UNIT_FACTS, *GENERAL_FACTS, *TURN_FACTS)}
         self.folds: dict[type, Any] = {
@@ -496,10 +681,9 @@ class SoloNapoleonic(Ruleset[State]):
         return flow.waive(state, obligation)
 
     def options(self, state: State) -> list[Any]:
-        """The actions open now (after what is owed), requests pre-filled: the phase's step,
-        and on the active card each unit's actions (what status and its card allow)."""
-        from vedette.rules.protocol import Todo
-
+        """The actions the rules allow now, before ``plan`` judges them (``todo`` keeps only
+        what it accepts): the phase's step, and on the active card each unit's actions (open
+        on their distances, directions, formations, chance card targets)."""
         if state.phase == "control":
             if any(g.cr is None and not g.killed for g in state.generals):
                 # the control roll needs every Control Rating: rate the staff first
@@ -510,56 +694,48 @@ class SoloNapoleonic(Ruleset[State]):
             return [Todo("deal", {}, "deal and reveal the cards", cards.R_SEQ)]
         if state.phase == "end":
             return [Todo("end_turn", {}, "every card has acted: end the turn", R_TURN)]
-        if state.phase != "activation":
-            return []
         out: list[Any] = []
         for uid in state.active_units():
             u = state.unit(uid)
             if u.acted or not u.on_table:
                 continue
-            out += [
-                Todo(proc, req, text, rule)
-                for proc, req, text, rule in unit_options(state, u)
-                if not self.refused(state, proc, req)
-            ]
+            out += unit_options(state, u)
+        out += general_offers(state)
         for side in state.sides:
             held = state.chance.get(side)
             if held and held not in state.chance_played:
-                out.append(
-                    Todo("chance", {"side": side}, f"{side} may play {held}", cards.R_CHANCE)
-                )
+                card = cards.card_by_id(state, held)
+                text = f"{side} may play {held}"
+                if card is None or card.does.kind == "none":
+                    out.append(Todo("chance", {"side": side}, text, cards.R_CHANCE))
+                    continue
+                pool = cards.chance_pool(state, side, card)
+                if pool:
+                    out.append(
+                        Todo(
+                            "chance",
+                            {"side": side},
+                            text + f" ({card.does.on} unit)",
+                            cards.R_CHANCE,
+                            open={"on": (*pool[:29], "random")},
+                        )
+                    )
         out.append(Todo("next", {}, "finish the card: the next card acts", cards.R_SEQ))
         return out
-
-    def refused(self, state: State, proc: str, req: Mapping[str, Any]) -> bool:
-        """Would the rules refuse this action? Its cheap part only, no dice and no odds: a
-        fire's plan (range, arc, line of fire), a charge's reach and bindings, a move's
-        allowance. ``todo`` offers only what the rules then accept."""
-        check = _OFFER_CHECKS.get(proc)
-        if check is None:
-            return False
-        try:
-            check(state, self.procedures[proc].parse(req))
-        except VedetteError:
-            return True
-        return False
 
     def legal_requests(
         self, state: State, rng: Any, n: int = 40
     ) -> Iterator[tuple[str, dict[str, Any]]]:
         """What is owed first (only that, while a step is owed), then the options open now."""
-        owed = self.obligations(state)
-        if owed:
-            for o in owed:
-                fields = dict(o.request)
-                if o.procedure == "fire" and rng.random() < 0.5:
-                    fields["hold"] = True
-                yield o.procedure, fields
-            return
-        opts = self.options(state)
-        rng.shuffle(opts)
-        for t in opts[:n]:
-            yield t.procedure, dict(t.request)
+        todo = self.todo(state)
+        owed = [t for t in todo if t.owed]
+        todo = owed or todo
+        rng.shuffle(todo)
+        for t in todo[:n]:
+            fields = dict(t.request)
+            for k, cs in t.open.items():
+                fields[k] = rng.choice(list(cs))
+            yield t.procedure, fields
 
     def decode(self, d: Mapping[str, Any]) -> Any:
         """A logged event: a current fact straight by its own decoder (the replay's hot path),

@@ -208,8 +208,8 @@ def control_check(state: State, brig: General, req: rq.Control) -> UnderCheck:
         bool(opt(state, "control_strict")),
         f"{brig.id} control",
         R_CTRL,
-        "controlled: one card for the formation",
-        "fails: a card for each unit",
+        f"{brig.id} controls: one card for his formation",
+        f"{brig.id} fails: a card for each of his units",
     )
 
 
@@ -240,8 +240,6 @@ def unit_in_command(
 def control(state: State, req: rq.Control, dice: DiceSource) -> Outcome:
     """The Control Phase: every brigadier rolls; units beyond 150mm of their brigadier (or
     listed in ``out_of_command``) are out of command control."""
-    if state.phase not in ("control",):
-        raise RuleViolation(R_CTRL, f"the control phase is over this turn (phase: {state.phase})")
     ch = Changes(state)
     rolls: list[Roll] = []
     result: dict[str, str] = {}
