@@ -67,6 +67,9 @@ class Fight:
     check: Check
     facts: dict[str, Any]
     pending: PendingMelee | None
+    #: neither pending nor in contact: evaluated as if the two were in base contact (a
+    #: query before a charge; the action itself is refused, sequence.acting)
+    as_if_contact: bool = False
 
 
 def _side_facts(state: GameState, req: Melee, p: str, u: Unit, e: Unit) -> dict[str, Fact]:
@@ -156,18 +159,17 @@ def initiation(state: GameState, a: Unit, d: Unit) -> None:
 
 
 def judge(state: GameState, req: Melee) -> Fight:
+    """Every check of the rules on a melee and both sides' modifiers (no dice). The phase and
+    the side that resolves it are the flow's (sequence.acting): a query is open in every
+    phase, and two units not (yet) in contact are evaluated as if they were."""
     a = require_unit_in_play(state, req.attacker, "melee")
     d = require_unit_in_play(state, req.defender, "melee")
-    require_phase(state, "melee", state.phasing, "resolve melee")
     if a.side == d.side:
         raise BadRequest(f"{a.name} and {d.name} are on the same side")
     pending = next((m for m in state.melees if m.attacker == a.id and m.defender == d.id), None)
+    as_if = False
     if pending is None:
-        contact = fact_bool(req.contact, facts.in_contact(state, a, d))
-        if not contact.value:
-            raise RuleViolation(R_MELEE, f"{a.name} and {d.name} are not in contact")
-        if a.side != state.phasing:
-            raise RuleViolation(R_MELEE, "a melee not started by a charge is the phasing side's")
+        as_if = not fact_bool(req.contact, facts.in_contact(state, a, d)).value
     initiation(state, a, d)
     fa = _side_facts(state, req, "a", a, d)
     fd = _side_facts(state, req, "b", d, a)
@@ -186,7 +188,7 @@ def judge(state: GameState, req: Melee) -> Fight:
         "attacker": {k: v.value for k, v in fa.items()},
         "defender": {k: v.value for k, v in fd.items()},
     }
-    return Fight(a, d, check, info, pending)
+    return Fight(a, d, check, info, pending, as_if)
 
 
 def plan_melee(state: GameState, req: Melee) -> Plan:
@@ -360,11 +362,19 @@ def check_melee(state: GameState, req: Melee, dice: Any = None) -> Outcome:
     """Query: both sides' modifiers and the loser's odds, without rolling."""
     fight = judge(state, req)
     o = fight.check.odds()
+    lines = o.lines()
+    if fight.as_if_contact:
+        lines = [
+            f"{fight.attacker.name} and {fight.defender.name} are not in contact: evaluated as"
+            " if in base contact (the odds of the charge's melee)",
+            *lines,
+        ]
     details = {
+        "as_if_contact": fight.as_if_contact,
         "facts": fight.facts,
         "modifiers": {
             "attacker": {m.reason: m.value for m in fight.check.modifiers},
             "defender": {m.reason: m.value for m in fight.check.b_modifiers},
         },
     }
-    return Outcome((), (), "\n".join(o.lines()), details, (o,))
+    return Outcome((), (), "\n".join(lines), details, (o,))

@@ -25,7 +25,6 @@ from vedette.rules.two_by_two.model import (
     R_RALLY,
     GameState,
     Unit,
-    require_phase,
     require_unit_in_play,
 )
 from vedette.rules.two_by_two.requests import Rally
@@ -54,7 +53,6 @@ def _in_command(state: GameState, u: Unit) -> bool | None:
 
 def judge(state: GameState, req: Rally) -> RallyTry:
     u = require_unit_in_play(state, req.unit, "rally")
-    require_phase(state, "rally", u.side, "rally")
     t = state.utype(u)
     if not (u.pinned or u.disrupted):
         raise RuleViolation(R_RALLY, f"{u.name} is neither pinned nor disrupted")

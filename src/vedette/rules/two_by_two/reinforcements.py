@@ -20,7 +20,6 @@ from vedette.rules.two_by_two.model import (
     R_REINF,
     GameState,
     ReinforcementPoint,
-    require_phase,
 )
 from vedette.rules.two_by_two.requests import Reinforce
 
@@ -33,7 +32,6 @@ def _check(state: GameState, rp: ReinforcementPoint) -> Check:
 
 def _judge(state: GameState, req: Reinforce) -> ReinforcementPoint:
     rp = state.rp(req.rp)
-    require_phase(state, "move", rp.side, "roll for reinforcements")
     limit = int(state.rules.num("reinforcements", "rolls_per_turn"))
     if state.reinforcement_rolls >= limit:
         raise RuleViolation(R_REINF, f"only {limit} reinforcement rolls per turn")

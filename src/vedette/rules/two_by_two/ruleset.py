@@ -11,7 +11,7 @@ from vedette.errors import BadRequest, DataError
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, TableTop, Vec
 from vedette.rules.base import Event, Outcome, Ruleset
-from vedette.rules.protocol import Obligation, Plan, Todo
+from vedette.rules.protocol import Flow, Obligation, Phase, Plan, Todo
 from vedette.rules.protocol import Procedure as Proc
 from vedette.rules.two_by_two import (
     facts,
@@ -20,6 +20,7 @@ from vedette.rules.two_by_two import (
     rally,
     reinforcements,
     relative,
+    sequence,
     setup,
     shooting,
     todo,
@@ -49,6 +50,7 @@ from vedette.rules.two_by_two.model import (
     feature_from_data,
 )
 from vedette.rules.two_by_two.schema import TwoByTwoOptions, TwoByTwoScenario
+from vedette.rules.two_by_two.sequence import current_phase
 
 SRC = "two_by_two scenario"
 
@@ -146,6 +148,80 @@ class TwoByTwo(Ruleset[GameState]):
 
     events = EVENTS
     folds = FOLDS
+
+    #: the sequence of play (2 by 2, Game Setup; Sequence of play) as data: each phase and
+    #: the actions it allows (queries -- check_move, check_melee, odds, chances -- are never
+    #: phase-bound); ``place`` is a correction, open in every phase and logged as one
+    flow = Flow(
+        phases=(
+            Phase.of("set-up roll", ["setup_roll"], R_SETUP, "the roll decides the Attacker"),
+            Phase.of(
+                "deployment",
+                ["deploy", "next", "next_phase"],
+                R_SETUP,
+                "each side ends its deployment with next",
+            ),
+            Phase.of("choice of reinforcement points", ["rp"], R_SETUP, "the fourth RP is picked"),
+            Phase.of(
+                "move phase",
+                [
+                    "move",
+                    "advance",
+                    "retire",
+                    "wheel",
+                    "turn",
+                    "charge",
+                    "formation",
+                    "face",
+                    "shoot",
+                    "reinforce",
+                    "rout",
+                    "next",
+                    "next_phase",
+                ],
+                R_SEQ,
+                "next",
+            ),
+            Phase.of("rally phase", ["rally", "rout", "next", "next_phase"], R_SEQ, "next"),
+            Phase.of(
+                "shooting phase",
+                ["shoot", "countercharge", "rout", "next", "next_phase"],
+                R_SEQ,
+                "next",
+            ),
+            Phase.of(
+                "melee phase",
+                ["melee", "follow_up", "rout", "next", "next_phase"],
+                R_SEQ,
+                "next, once every melee and mandatory follow-up is done",
+            ),
+            Phase.of("game over", [], R_SEQ),
+        ),
+        always=frozenset({"place"}),
+    )
+
+    def current_phase(self, state: GameState) -> str | None:
+        return current_phase(state)
+
+    def game_over(self, state: GameState) -> bool:
+        """The battle ended by the victory check (ASSUMPTION, [victory]: the text has none)."""
+        return state.stage == "over"
+
+    def judge(
+        self,
+        state: GameState,
+        procedure: str,
+        request: Any,
+        owed: Any = None,
+        query: bool = False,
+    ) -> Any:
+        """The core's judgement (flow, owed, plan), then who acts now (an action, never a
+        query: the odds of a melee or a shot are open in every phase)."""
+        out = super().judge(state, procedure, request, owed, query)
+        proc = self.procedures.get(procedure)
+        if not query and (proc is None or not proc.query):
+            sequence.acting(state, procedure, out[2])
+        return out
 
     def __init__(self) -> None:
         G, M, C, R = R_SETUP, R_MOVE, R_CONTACT, R_MELEE
@@ -408,7 +484,7 @@ class TwoByTwo(Ruleset[GameState]):
         self, state: GameState, rng: Any, n: int = 40
     ) -> Iterator[tuple[str, dict[str, Any]]]:
         """Requests that are all legal now (random play, the conformance suite)."""
-        return todo.legal_requests(state, rng, self.protocol_procedures(), n)
+        return todo.legal_requests(state, rng, self.todo(state), n)
 
     def options(self, state: GameState) -> list[Todo]:
         """Who may still move, shoot, rally or melee now, and the reactions open."""

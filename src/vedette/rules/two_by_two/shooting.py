@@ -36,7 +36,6 @@ from vedette.rules.two_by_two.model import (
     R_UNITS,
     GameState,
     Unit,
-    require_phase,
     require_unit_in_play,
 )
 from vedette.rules.two_by_two.movement import check_charged, require_reaction
@@ -85,6 +84,8 @@ def judge(state: GameState, req: Shoot) -> Shot:
     if target.side == firer.side:
         raise BadRequest(f"{target.name} is not an enemy of {firer.name}")
     charged = any(m.attacker == target.id and m.defender == firer.id for m in state.melees)
+    # fire on a charger (2 by 2, Moving to contact) in the enemy's move phase; the phase and
+    # the side that shoots are the flow's (sequence.acting): a shot's odds are open anytime
     reaction = (
         state.stage == "battle"
         and state.phase == "move"
@@ -94,8 +95,6 @@ def judge(state: GameState, req: Shoot) -> Shot:
     if reaction:
         require_reaction(state, firer.side, "fire on a charging unit")
         check_charged(state, firer, target)
-    else:
-        require_phase(state, "shoot", firer.side, "shoot")
     if not ft.can_shoot:
         raise RuleViolation(R_UNITS, f"{ft.name} has no range: it cannot shoot")
     if firer.disrupted:
