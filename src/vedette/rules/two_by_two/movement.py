@@ -362,7 +362,7 @@ def snap_to_contact(
 
 def entry_facing(state: GameState, rp: ReinforcementPoint) -> float:
     """Facing straight onto the table from the RP's edge."""
-    edge, _ = tt.nearest_edge(state.table, rp.point)
+    edge, _ = facts.nearest_edge(state, rp.point)
     return {"south": 0.0, "north": 180.0, "west": 90.0, "east": 270.0}[edge]
 
 
@@ -374,9 +374,9 @@ def entry_problems(
     rules = state.rules
     n = float(rules.section("reinforcements").get("entry_radius", 4))
     radius = rules.mm(n)
-    edge, _ = tt.nearest_edge(state.table, rp.point)
+    edge, _ = facts.nearest_edge(state, rp.point)
     out: list[tuple[str, str]] = []
-    gap = state.table.edge_distance(start, edge)  # type: ignore[arg-type]
+    gap = facts.edge_distance(state, start, edge)
     if gap > rules.contact_mm + 1e-6:
         out.append(
             (
@@ -642,7 +642,7 @@ def place(state: GameState, req: Place, dice: Any = None) -> Outcome:
     keep = u.body.facing if u.body is not None else default
     facing = keep if req.facing is None else req.facing
     body = Body(at, tt.normalise(facing), state.rules.footprint)
-    if not state.table.on_table(body):
+    if not facts.on_table(state, body):
         raise RuleViolation(R_MOVE, f"{u.name} would be off the table")
     for o in state.live():
         if o.id != u.id and o.body is not None and tt.overlaps(body, o.body, 1.0):

@@ -14,6 +14,7 @@ from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry.tabletop import Body, Vec, normalise
 from vedette.rules.base import Outcome
 from vedette.rules.protocol import DomainEvent, Plan
+from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.events import ReinforcementRolled, RpDequeued, unit_event
 from vedette.rules.two_by_two.model import (
     R_PLAY,
@@ -61,7 +62,7 @@ def _entry_body(state: GameState, req: Reinforce, rp: ReinforcementPoint) -> Bod
     facing = normalise(entry_facing(state, rp) if req.facing is None else req.facing)
     body = Body(Vec(req.x, req.y), facing, state.rules.footprint)
     problems = entry_problems(state, u, rp, body)
-    if problems or not state.table.on_table(body):
+    if problems or not facts.on_table(state, body):
         rule, text = problems[0] if problems else (R_REINF, f"{u.name} would be off the table")
         raise RuleViolation(rule, text)
     return body

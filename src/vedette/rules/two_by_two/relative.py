@@ -27,6 +27,7 @@ from vedette.geometry.tabletop import Body, Vec
 from vedette.rules.base import Outcome
 from vedette.rules.fields import arg
 from vedette.rules.protocol import Plan
+from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import to_n
 from vedette.rules.two_by_two.events import unit_event
 from vedette.rules.two_by_two.model import (
@@ -186,7 +187,7 @@ def judge_turn(state: GameState, req: Turn) -> Plan:
 
 
 def _turn_step(state: GameState, u: Unit, end: Body, cost: float, text: str) -> Step:
-    if not state.table.on_table(end):
+    if not facts.on_table(state, end):
         raise RuleViolation(R_MOVE, f"{u.name} would end off the table")
     for o in state.near(end, 0.0):
         if o.id != u.id and o.body is not None and tt.overlaps(end, o.body, 1.0):

@@ -124,8 +124,9 @@ def _n(v: float) -> str:
 
 
 def _distances(left: float, *extra: float) -> tuple[str, ...]:
-    """A few distances a player would move: all that is left, half of it, [1], [2]."""
-    vals = {left, left / 2, 1.0, 2.0, *extra}
+    """A few distances a player would move: all that is left, half of it (and ``extra``:
+    the road bonus)."""
+    vals = {left, left / 2, *extra}
     return tuple(_n(v) for v in sorted(vals, reverse=True) if 0.01 <= v <= left + 1e-9)
 
 
@@ -290,7 +291,7 @@ def _arrival(state: GameState, u: Any) -> Todo:
     if state.play == "stated":
         move = state.utype(u).move
         return Todo("move", {"unit": u.id}, text, R_REINF, open={"distance": _distances(move)})
-    edge = tt.nearest_edge(state.table, rp.point)[0]
+    edge = facts.nearest_edge(state, rp.point)[0]
     radius = r.mm(float(r.section("reinforcements").get("entry_radius", 4)))
     along = rp.point.x if edge in ("south", "north") else rp.point.y
     f, v, pts = _edge_points(state, edge, r.footprint.depth / 2, along, radius, r.mm(1))
@@ -317,7 +318,7 @@ def _tracked_steps(
             {"unit": u.id},
             f"{u.name} may retire, facing kept",
             R_MOVE,
-            open={"distance": _distances(min(left, 2.0))},
+            open={"distance": (_n(min(left, 1.0)),)},
         ),
     ]
     for way in ("left", "right"):
@@ -327,7 +328,7 @@ def _tracked_steps(
                 {"unit": u.id, "direction": way},
                 f"{u.name} may wheel {way}",
                 R_MOVE,
-                open={"angle": (15, 30, 45, 90)},
+                open={"angle": (45,)},
             )
         )
     reach = state.rules.mm(road) + 1.0
@@ -360,11 +361,14 @@ def _turns(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
             {"unit": u.id, "direction": way},
             f"{u.name} may turn {way} (no cost)",
             R_MOVE,
-            open={"angle": (45, 90)},
+            open={"angle": (90,)},
         )
         for way in ("left", "right")
     ]
-    near = sorted((tt.distance(u.body, e.body), e.id) for e in enemies if e.body is not None)[:3]
+    out.append(
+        Todo("turn", {"unit": u.id, "direction": "about"}, f"{u.name} may face about", R_MOVE)
+    )
+    near = sorted((tt.distance(u.body, e.body), e.id) for e in enemies if e.body is not None)[:2]
     if near:
         out.append(
             Todo(
