@@ -31,6 +31,7 @@ from vedette.rules.two_by_two.events import (
 )
 from vedette.rules.two_by_two.model import (
     R_MELEE,
+    R_SHOOT,
     R_UNITS,
     GameState,
     PendingMelee,
@@ -258,6 +259,11 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     if follow == "mandatory" and win_town:
         follow = "voluntary"
         lines.append(f"{winner.name} is in a town: the follow-up is voluntary")
+    if follow != "none" and (winner.pinned or winner.disrupted):
+        # Pinned: "may only change facing"; Disrupted: "may not move" (Resolving shooting)
+        why = "pinned: it may only change facing" if winner.pinned else "disrupted: it may not move"
+        lines.append(f"{winner.name} is {why}; no follow-up")
+        follow = "none"
     if follow != "none":
         into = loser.body.centre if loser.body is not None else None
         events.append(
@@ -283,6 +289,12 @@ def follow_up(state: GameState, req: FollowUp, dice: Any = None) -> Outcome:
     fu = next((f for f in state.follow_ups if f.unit == u.id), None)
     if fu is None:
         raise RuleViolation(R_MELEE, f"{u.name} has no follow-up to make")
+    if (u.pinned or u.disrupted) and not req.decline:
+        raise RuleViolation(
+            R_SHOOT,
+            f"{u.name} is {'pinned: it may only change facing' if u.pinned else 'disrupted'}:"
+            " it cannot follow up",
+        )
     if req.decline:
         if fu.mandatory:
             raise RuleViolation(R_MELEE, f"{u.name}'s follow-up is mandatory")

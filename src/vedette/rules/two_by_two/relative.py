@@ -40,7 +40,15 @@ from vedette.rules.two_by_two.model import (
     require_phase,
     require_unit_in_play,
 )
-from vedette.rules.two_by_two.movement import MovePlan, _describe, _move_events, move, plan_move
+from vedette.rules.two_by_two.movement import (
+    MovePlan,
+    _describe,
+    _move_events,
+    contact_ends_move,
+    judge_move,
+    move,
+    plan_move,
+)
 from vedette.rules.two_by_two.requests import Move
 
 
@@ -121,6 +129,7 @@ def _mover(state: GameState, uid: str, what: str, facing_only: bool = False) -> 
         raise RuleViolation(R_PLAY, f"{what}: {why}")
     if u.disrupted:
         raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not move or fire")
+    contact_ends_move(state, u, what)
     if u.moved and u.spent <= 0 and not u.turned:
         raise RuleViolation(R_MOVE, f"{u.name} has already moved this phase")
     if u.pinned and not facing_only:
@@ -229,6 +238,7 @@ def judge_charge(state: GameState, req: Charge) -> Plan:
             contact=(target.id,),
             straight=req.straight,
         )
+        judge_move(state, stated)  # the move's own judgement, before anything is written
         return Plan(req, data=stated)
     if req.distance:
         raise RuleViolation(R_PLAY, "a tracked game measures the charge itself: give no distance")
@@ -313,10 +323,16 @@ def resolve_step(state: GameState, plan: Plan, dice: Any) -> Outcome:
         text = f"{u.name} {step.text}"
         if step.cost > 0:
             text += f" (cost [{step.cost:.2f}])"
-        text += f"; now faces {step.end.facing:.0f}"
+        text += f"; now faces {round(step.end.facing) % 360}"
+    # the road bonus counts while every step so far ran wholly on a road
     allowance = state.utype(u).move
+    if step.plan is not None and changes.get("road_only", u.road_only):
+        allowance = max(allowance, step.plan.allowance)
     left = max(allowance - spent, 0.0)
-    text += f"; [{left:.2f}] of its move left"
+    if step.plan is not None and step.plan.contacts:
+        text += "; a move to contact ends its move (2 by 2, Moving to contact)"
+    else:
+        text += f"; [{left:.2f}] of its move left"
     details["spent"] = round(spent, 3)
     return Outcome(tuple(events), (), text, details)
 

@@ -143,7 +143,12 @@ class TwoByTwo(Ruleset[GameState]):
     scenario_model = TwoByTwoScenario
     house_rule_open_maps = ("units",)
     scenarios: Mapping[str, str] = MappingProxyType(
-        {"sample": "sample.toml", "setup": "setup.toml", "sample_far": "sample_far.toml"}
+        {
+            "sample": "sample.toml",
+            "setup": "setup.toml",
+            "sample_far": "sample_far.toml",
+            "close": "close.toml",
+        }
     )
 
     events = EVENTS
@@ -200,6 +205,13 @@ class TwoByTwo(Ruleset[GameState]):
         always=frozenset({"place"}),
     )
 
+    def _check_move(self, state: GameState, req: rq.Move) -> Outcome:
+        """``check_move`` answers with the judgement ``move`` gets (the flow, what is owed,
+        the distance spent this phase, the one-path rule, every movement rule), never its
+        own."""
+        verdict = self.is_legal(state, "move", req)
+        return movement.check_move(state, req, "" if verdict.ok else verdict.reason)
+
     def current_phase(self, state: GameState) -> str | None:
         return current_phase(state)
 
@@ -217,10 +229,13 @@ class TwoByTwo(Ruleset[GameState]):
     ) -> Any:
         """The core's judgement (flow, owed, plan), then who acts now (an action, never a
         query: the odds of a melee or a shot are open in every phase)."""
-        out = super().judge(state, procedure, request, owed, query)
         proc = self.procedures.get(procedure)
-        if not query and (proc is None or not proc.query):
-            sequence.acting(state, procedure, out[2])
+        action = not query and proc is not None and not proc.query
+        if action and self.flow.violation(current_phase(state), procedure) is None:
+            sequence.acting(state, procedure, request)
+        out = super().judge(state, procedure, request, owed, query)
+        if action:
+            sequence.acting_after(state, procedure, out[2])
         return out
 
     def __init__(self) -> None:
@@ -306,8 +321,8 @@ class TwoByTwo(Ruleset[GameState]):
             "check_move": _whole(
                 "check_move",
                 rq.Move,
-                movement.check_move,
-                "is this move legal and what does it cost? (query)",
+                self._check_move,
+                "is this move legal and what does it cost? (query: the judgement of move)",
                 M,
                 query=True,
             ),

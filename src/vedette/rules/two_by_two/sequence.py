@@ -10,15 +10,14 @@ may weigh a charge before making it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from vedette.errors import RuleViolation
 from vedette.rules.two_by_two.model import (
-    R_CONTACT,
     R_MELEE,
     R_REINF,
     R_SEQ,
-    R_SETUP,
     GameState,
 )
 
@@ -51,29 +50,47 @@ def _not_yours(state: GameState, side: str, what: str, rule: str = R_SEQ) -> Rul
     )
 
 
-def acting(state: GameState, procedure: str, plan: Any) -> None:
-    """Refuse an action (never a query) by a side that does not act in this phase."""
+def _get(request: Any, key: str) -> Any:
+    return request.get(key) if isinstance(request, Mapping) else getattr(request, key, None)
+
+
+def acting(state: GameState, procedure: str, request: Any) -> None:
+    """Refuse an action (never a query) by a side that does not act in this phase, before
+    ``plan`` measures anything (the flow has refused the wrong phase already)."""
     if state.stage != "battle":
-        if procedure in ("setup_roll", "deploy", "rp") and state.stage == "over":
-            raise RuleViolation(R_SETUP, "the game is over")
         return
-    data = plan.data
+    units = {u.id: u for u in state.units}
     if procedure == "shoot":
-        if state.phase == "shoot" and data.firer.side != state.actor:
-            raise _not_yours(state, data.firer.side, "shoot")
-        if state.phase == "move" and not data.reaction:
-            raise RuleViolation(
-                R_CONTACT,
-                f"shoot: in the enemy's move phase only a charged infantry unit fires, on its"
-                f" charger ({data.firer.name} is not charged by {data.target.name})",
-            )
-    elif procedure == "rally" and data.unit.side != state.actor:
-        raise _not_yours(state, data.unit.side, "rally")
-    elif procedure == "reinforce" and data[0].side != state.actor:
-        raise _not_yours(state, data[0].side, "roll for reinforcements", R_REINF)
-    elif procedure == "melee" and data.pending is None:
-        a, d = data.attacker, data.defender
-        if data.as_if_contact:
+        firer, target = units.get(str(_get(request, "firer"))), _get(request, "target")
+        if firer is None:
+            return
+        if state.phase == "shoot" and firer.side != state.actor:
+            raise _not_yours(state, firer.side, "shoot")
+        if state.phase == "move":
+            charged = any(m.attacker == target and m.defender == firer.id for m in state.melees)
+            if firer.side == state.phasing or not charged:
+                raise RuleViolation(
+                    R_SEQ,
+                    f"shoot: {firer.name} may not shoot now ({state.phase_name()}): in a move"
+                    " phase only a charged infantry unit fires, on its charger (2 by 2, Moving"
+                    " to contact)",
+                )
+    elif procedure == "rally":
+        u = units.get(str(_get(request, "unit")))
+        if u is not None and u.side != state.actor:
+            raise _not_yours(state, u.side, "rally")
+    elif procedure == "reinforce":
+        rp = next((r for r in state.rps if r.id == _get(request, "rp")), None)
+        if rp is not None and rp.side != state.actor:
+            raise _not_yours(state, rp.side, "roll for reinforcements", R_REINF)
+
+
+def acting_after(state: GameState, procedure: str, plan: Any) -> None:
+    """The checks that need ``plan``'s measure: a melee not started by a charge needs the
+    two in contact, and is the phasing side's (2 by 2, Melee)."""
+    if procedure == "melee" and state.stage == "battle" and plan.data.pending is None:
+        a, d = plan.data.attacker, plan.data.defender
+        if plan.data.as_if_contact:
             raise RuleViolation(R_MELEE, f"{a.name} and {d.name} are not in contact")
         if a.side != state.phasing:
             raise RuleViolation(R_MELEE, "a melee not started by a charge is the phasing side's")

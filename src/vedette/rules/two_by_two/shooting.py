@@ -68,11 +68,18 @@ def _band(state: GameState, firer: Unit, rng: float | None, stated: str | None) 
             f"vedette does not know where {firer.name} or its target stands: state range=[n]"
             " or band=..."
         )
-    for limit, name in zip(t.ranges, t.range_names, strict=True):
+    bands = list(zip(t.ranges, t.range_names, strict=True))
+    star = t.is_infantry and t.star_range and not firer.screened
+    if star:  # Unit Summary "[1,2*]": [2] only with a skirmisher screen
+        bands = [(limit, name) for limit, name in bands if name != "skirmish"]
+    for limit, name in bands:
         if rng <= limit + 1e-9:
             return name
+    reach = bands[-1][0] if bands else 0.0
     raise RuleViolation(
-        R_UNITS, f"target at [{rng:.2f}] is beyond {t.name}'s range [{t.ranges[-1]:g}]"
+        R_UNITS,
+        f"target at [{rng:.2f}] is beyond {firer.name}'s range [{reach:g}]"
+        + (" ([2] only with a skirmisher screen)" if star else ""),
     )
 
 

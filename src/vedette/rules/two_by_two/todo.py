@@ -243,14 +243,14 @@ def _moves(state: GameState, side: str) -> list[Todo]:
             if tracked and u.body is not None:
                 out.extend(_tracked_steps(state, u, left, bonus, enemies))
             else:
-                road = left + bonus if u.spent <= 0 else left
                 out.append(
                     Todo(
                         "move",
                         {"unit": u.id},
-                        f"{u.name} may move ([{left:.2f}] left; [{road:g}] wholly on a road)",
+                        f"{u.name} may move ([{left:g}]; +[{bonus:g}] wholly on a road: state"
+                        " road=true, and town, rough, streams crossed)",
                         R_MOVE,
-                        open={"distance": _distances(left, road)},
+                        open={"distance": _distances(left)},
                     )
                 )
                 foes = tuple(e.id for e in enemies)
