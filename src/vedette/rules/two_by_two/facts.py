@@ -361,13 +361,16 @@ def edge_distance(state: GameState, thing: Body | Vec, edge: str) -> float:
     if not on_table(state, thing):
         return 0.0
     w, d = state.table.width, state.table.depth
-    gap = {
-        "south": lambda p: p.y,
-        "north": lambda p: d - p.y,
-        "west": lambda p: p.x,
-        "east": lambda p: w - p.x,
-    }[edge]
-    return max(0.0, min(gap(p) for p in _points(thing)))
+    pts = _points(thing)
+    if edge == "south":
+        gap = min(p.y for p in pts)
+    elif edge == "north":
+        gap = min(d - p.y for p in pts)
+    elif edge == "west":
+        gap = min(p.x for p in pts)
+    else:
+        gap = min(w - p.x for p in pts)
+    return max(0.0, gap)
 
 
 def nearest_edge(state: GameState, thing: Body | Vec) -> tuple[str, float]:
