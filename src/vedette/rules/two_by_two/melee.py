@@ -229,7 +229,8 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     assert row is not None
     loser, winner = (d, a) if r.difference > 0 else (a, d)
     key = row.key.split("_", 1)[1]
-    lines = [f"{winner.name} wins; {loser.name} {row.result.split(' ', 1)[1]}"]
+    lines = [_draw_line(a, d, da, db) for da, db in r.draws]
+    lines.append(f"{winner.name} wins; {loser.name} {row.result.split(' ', 1)[1]}")
     win_town = bool(fight.facts["attacker" if winner is a else "defender"]["town"])
     lf = fight.facts["attacker" if loser is a else "defender"]
     held = bool(lf["town"] or lf["woods"])
@@ -278,6 +279,18 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     return Outcome(
         tuple(events), tuple(rolls), "; ".join(lines), {"melee": fight.facts}, (fight.check.odds(),)
     )
+
+
+def _draw_line(a: Unit, d: Unit, da: Any, db: Any) -> str:
+    """A draw, its faces and its modified totals apart ("Draw... Neither has won... Reroll!",
+    2 by 2, Melee): the totals are what tie, not the faces."""
+
+    def side(u: Unit, r: Any) -> str:
+        faces = "+".join(str(f.face) for f in r.faces) or str(r.natural)
+        mod = r.final - r.natural
+        return f"{u.name} rolled {faces}{mod:+d} = {r.final}"
+
+    return f"draw ({side(a, da)}; {side(d, db)}): neither has won, reroll"
 
 
 def follow_up(state: GameState, req: FollowUp, dice: Any = None) -> Outcome:

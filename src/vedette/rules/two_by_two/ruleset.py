@@ -553,6 +553,13 @@ class TwoByTwo(Ruleset[GameState]):
                     f"  {u.id:<6} {u.name:<22} {t.name:<16}{status} {shown}"
                     + (f" {' '.join(marks)}" if marks else "")
                 )
+        if state.table.features:
+            lines.append(
+                f"terrain ({state.table.width:.0f} x {state.table.depth:.0f} mm table): "
+                + "; ".join(f"{f.name} ({f.kind})" for f in state.table.features)
+            )
+        else:
+            lines.append("terrain: none (open ground)")
         for rp in state.rps:
             lines.append(
                 f"RP {rp.id} ({state.side(rp.side).name}, {rp.kind})"

@@ -71,14 +71,16 @@ def setup_roll(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     att, dfn = (a, b) if r.difference > 0 else (b, a)
     extra = int(state.rules.num("setup", "extra_ap_per_tie")) * len(r.draws)
     ev = Roles(att.id, dfn.id, extra, "deploy_def")
-    msg = f"{att.name} attacks, {dfn.name} defends"
+    msg = f"Attacker: {att.name}; Defender: {dfn.name} (the Defender deploys first)"
     if len(state.table.features) < 4:
         msg += (
             f" (note: the table has {len(state.table.features)} terrain features;"
             " the set-up asks for 4 or more)"
         )
     if extra:
-        msg += f"; {len(r.draws)} tie(s): each side may place an extra {extra} AP"
+        ties = "1 tie" if len(r.draws) == 1 else f"{len(r.draws)} ties"
+        msg += f"; {ties}: each side deploys {int(state.rules.num('setup', 'ap_each')) + extra} AP"
+        msg += f" (an extra {extra} AP each)"
     return Outcome((ev,), (r,), msg)
 
 
