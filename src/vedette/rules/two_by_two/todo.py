@@ -234,9 +234,9 @@ def _moves(state: GameState, side: str) -> list[Todo]:
         if u.moved and u.spent <= 0:
             continue
         left = t.move - u.spent
-        if tracked and u.body is not None:
-            out.extend(_turns(state, u, enemies))
-        if u.pinned:
+        turns = _turns(state, u, enemies) if tracked and u.body is not None else []
+        if u.pinned:  # "Pinned: may only change facing"
+            out.extend(turns)
             continue
         if left > 1e-6:
             bonus = float(state.rules.section("movement").get("road_bonus", 1))
@@ -264,6 +264,7 @@ def _moves(state: GameState, side: str) -> list[Todo]:
                             open={"into": foes, "distance": _distances(left)},
                         )
                     )
+        out.extend(turns)
         out.extend(_formations(state, u))
     rolls = int(state.rules.num("reinforcements", "rolls_per_turn"))
     if state.reinforcement_rolls < rolls:
