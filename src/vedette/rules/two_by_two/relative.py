@@ -260,10 +260,8 @@ def judge_charge(state: GameState, req: Charge) -> Plan:
         )
     if d <= 1e-6:
         raise RuleViolation(R_CONTACT, f"{u.name} is in contact with {target.name} already")
-    for o in state.live():
+    for o in state.near(u.body, d + 1.0):  # only a base within the charge's reach may block
         if o.id in (u.id, target.id) or o.body is None:
-            continue
-        if o.body.centre.distance(u.body.centre) > d + 60:
             continue
         block = tt.contact_distance(u.body, heading, o.body)
         if block is not None and block < d - 1e-6:

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ from typing import Any
 
 from vedette.errors import BadRequest
 from vedette.geometry import tabletop as tt
+from vedette.geometry.tabletop import Body
 from vedette.rules.protocol import Obligation, Todo
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.model import (
@@ -333,12 +335,7 @@ def _tracked_steps(
             )
         )
     reach = state.rules.mm(road) + 1.0
-    targets = []
-    for e in enemies:
-        if e.body is None or tt.distance(u.body, e.body) > reach:
-            continue
-        if tt.contact_distance(u.body, u.body.facing, e.body) is not None:
-            targets.append(e.id)
+    targets = [e.id for e in enemies if e.body is not None and _ahead(u.body, e.body, reach)]
     if targets:
         out.append(
             Todo(
@@ -350,6 +347,20 @@ def _tracked_steps(
             )
         )
     return out
+
+
+@functools.lru_cache(maxsize=8192)
+def _ahead(body: Body, other: Body, reach: float) -> bool:
+    """``other`` lies straight ahead of ``body`` within ``reach`` mm (a charge may reach it):
+    measured once per pair of positions (most units stand still between two offers)."""
+    if (
+        abs(body.centre.x - other.centre.x) > reach + 40
+        or abs(body.centre.y - other.centre.y) > reach + 40
+    ):
+        return False
+    if tt.distance(body, other) > reach:
+        return False
+    return tt.contact_distance(body, body.facing, other) is not None
 
 
 def _turns(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
