@@ -324,29 +324,25 @@ def _tracked_steps(
             open={"distance": (_n(min(left, 1.0)),)},
         ),
     ]
-    for way in ("left", "right"):
-        out.append(
-            Todo(
-                "wheel",
-                {"unit": u.id, "direction": way},
-                f"{u.name} may wheel {way}",
-                R_MOVE,
-                open={"angle": (45,)},
-            )
-        )
+    out += _both_ways(u, "wheel", "wheel", 45)
     reach = state.rules.mm(road) + 1.0
-    targets = [e.id for e in enemies if e.body is not None and _ahead(u.body, e.body, reach)]
-    if targets:
-        out.append(
-            Todo(
-                "charge",
-                {"unit": u.id},
-                f"{u.name} may charge straight ahead into contact",
-                R_CONTACT,
-                open={"into": tuple(targets)},
-            )
+    targets = tuple(e.id for e in enemies if e.body is not None and _ahead(u.body, e.body, reach))
+    text = f"{u.name} may charge straight ahead into contact"
+    return out + _choose("charge", {"unit": u.id}, text, R_CONTACT, "into", targets)
+
+
+def _both_ways(u: Any, proc: str, verb: str, angle: int) -> list[Todo]:
+    """A wheel or a turn, left and right, by ``angle`` degrees."""
+    return [
+        Todo(
+            proc,
+            {"unit": u.id, "direction": way},
+            f"{u.name} may {verb} {way}",
+            R_MOVE,
+            open={"angle": (angle,)},
         )
-    return out
+        for way in ("left", "right")
+    ]
 
 
 @functools.lru_cache(maxsize=8192)
@@ -367,31 +363,13 @@ def _turns(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     """Changes of facing (free; a pinned unit "may only change facing")."""
     if u.turned:
         return []
-    out = [
-        Todo(
-            "turn",
-            {"unit": u.id, "direction": way},
-            f"{u.name} may turn {way} (no cost)",
-            R_MOVE,
-            open={"angle": (90,)},
-        )
-        for way in ("left", "right")
-    ]
+    out = _both_ways(u, "turn", "turn", 90)  # free: the text prices no manoeuvre
     out.append(
         Todo("turn", {"unit": u.id, "direction": "about"}, f"{u.name} may face about", R_MOVE)
     )
     near = sorted((tt.distance(u.body, e.body), e.id) for e in enemies if e.body is not None)[:2]
-    if near:
-        out.append(
-            Todo(
-                "turn",
-                {"unit": u.id},
-                f"{u.name} may turn to face an enemy",
-                R_MOVE,
-                open={"face": tuple(e for _, e in near)},
-            )
-        )
-    return out
+    text = f"{u.name} may turn to face an enemy"
+    return out + _choose("turn", {"unit": u.id}, text, R_MOVE, "face", tuple(e for _, e in near))
 
 
 def _formations(state: GameState, u: Any) -> list[Todo]:
@@ -507,9 +485,14 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
     ids = tuple(
         e.id for e in foes if (d := facts.distance_n(state, u, e)) is not None and d <= reach + 1e-9
     )
-    if not ids:
-        return []
-    return [Todo("shoot", {"firer": u.id}, f"{u.name} may shoot", R_SHOOT, open={"target": ids})]
+    return _choose("shoot", {"firer": u.id}, f"{u.name} may shoot", R_SHOOT, "target", ids)
+
+
+def _choose(
+    proc: str, req: dict[str, Any], text: str, rule: str, field: str, choices: tuple[Any, ...]
+) -> list[Todo]:
+    """One open entry choosing ``field`` among ``choices``; none when there is no choice."""
+    return [Todo(proc, req, text, rule, open={field: choices})] if choices else []
 
 
 def _countercharges(state: GameState, side: str) -> list[Todo]:
@@ -542,16 +525,8 @@ def _countercharges(state: GameState, side: str) -> list[Todo]:
             for e in movers
             if (d := facts.distance_n(state, c, e)) is not None and d <= reach + 1e-9
         )
-        if ids:
-            out.append(
-                Todo(
-                    "countercharge",
-                    {"unit": c.id},
-                    f"{c.name} may counter-charge (within [{reach:g}], straight ahead)",
-                    R_CONTACT,
-                    open={"target": ids},
-                )
-            )
+        text = f"{c.name} may counter-charge (within [{reach:g}], straight ahead)"
+        out.extend(_choose("countercharge", {"unit": c.id}, text, R_CONTACT, "target", ids))
     return out
 
 
@@ -572,16 +547,8 @@ def _melee_phase(state: GameState) -> list[Todo]:
     for u in state.live(state.phasing):
         touching = facts.enemies_in_contact(state, u) or []
         ids = tuple(e.id for e in touching if (u.id, e.id) not in pending)
-        if ids:
-            out.append(
-                Todo(
-                    "melee",
-                    {"attacker": u.id},
-                    f"{u.name} is in contact: it may melee",
-                    R_MELEE,
-                    open={"defender": ids},
-                )
-            )
+        text = f"{u.name} is in contact: it may melee"
+        out.extend(_choose("melee", {"attacker": u.id}, text, R_MELEE, "defender", ids))
     return out
 
 
