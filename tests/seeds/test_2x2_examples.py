@@ -392,7 +392,10 @@ def test_scripted_battle_of_two_turns() -> None:
     assert out.rolls[0].difference == 3 and out.rolls[0].row == "defender_routs"
     assert b.state.unit("B1").disrupted and b.state.unit("B1").routed
     assert b.state.unit("B3").status == "destroyed"
-    b.do("follow_up", unit="R1")
+    # the Grenadiers are pinned (by 1st Line's fire): "may only change facing", no follow-up
+    # (issue 24 item 2)
+    assert "Grenadiers is pinned: it may only change facing; no follow-up" in out.message
+    assert b.state.follow_ups == ()
     # Hussars vs Cuirassiers: draw 4-4, reroll; 6-1=5 vs 1+2=3: the Cuirassiers recoil [6]
     out = roll("melee", [5, 2, 6, 1], attacker="B6", defender="R4")
     assert len(out.rolls[0].draws) == 1 and out.rolls[0].row == "defender_recoils"
@@ -444,7 +447,7 @@ def test_scripted_battle_of_two_turns() -> None:
         for u in s.units
         if u.body is not None
     }
-    assert pos["R1"] == (300.0, 150.0, 180)  # followed up into 1st Line's ground
+    assert pos["R1"] == (300.0, 162.0, 180)  # pinned: it did not follow up (it holds)
     assert pos["R4"] == (470.0, round(230 + 6 * N, 1), 180)  # recoiled a full move
     assert pos["B7"] == (250.0, 80.0, 0)
     assert s.unit("R1").formation == "road_column"

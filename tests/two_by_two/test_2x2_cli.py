@@ -75,7 +75,7 @@ def test_cli_set_up_from_the_beginning(tmp_path: Path, capsys: pytest.CaptureFix
     code, out, _ = run(db, capsys, "2x2", "setup_roll", "--odds")
     assert code == 0 and "tie" in out
     code, out, _ = run(db, capsys, "2x2", "setup_roll", "--dice", "4 4 5 2")
-    assert code == 0 and "French attacks" in out and "extra 12 AP" in out
+    assert code == 0 and "Attacker: French" in out and "extra 12 AP" in out
     # the Austrians (Defender) deploy first, within [8] of the north edge
     assert run(db, capsys, "2x2", "deploy", "unit=A1", "x=300", "y=520")[0] == 0
     code, _, err = run(db, capsys, "2x2", "deploy", "unit=A2", "x=300", "y=300")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,13 @@ def cmds(todo: list[object]) -> list[str]:
     return [t.command() for t in todo]  # type: ignore[attr-defined]
 
 
+def entry(todo: list[Any], line: str) -> Any:
+    """The ``todo`` entry whose command (its given fields) reads ``line``."""
+    found = [t for t in todo if t.command() == line]
+    assert found, f"{line!r} not in {cmds(todo)}"
+    return found[0]
+
+
 # -- a tracked-mode turn with relative moves and charge ... into ... only ---------------------
 def test_a_tracked_turn_with_relative_moves_and_a_charge() -> None:
     units = [
@@ -30,8 +38,12 @@ def test_a_tracked_turn_with_relative_moves_and_a_charge() -> None:
         {"id": "R2", "side": "red", "type": "infantry", "x": 500, "y": 500},
     ]
     b = Battle.quick(units)
-    todo = cmds(b.todo())
-    assert "advance unit=B" in todo and "advance unit=B2" in todo and todo[-1] == "next"
+    todo = b.todo()
+    # open: the distances a player would move (all that is left, half, on a road +[1])
+    assert entry(todo, "advance unit=B").open == {"distance": ("4", "2")}
+    assert "8" in entry(todo, "advance unit=B2").open["distance"]
+    assert entry(todo, "wheel unit=B direction=left").open == {"angle": (45,)}
+    assert todo[-1].command() == "next"
     # R lies ahead and to the right: a charge straight ahead would miss it
     with pytest.raises(RuleViolation, match="not straight ahead"):
         b.do("charge", unit="B", into="R")
@@ -50,6 +62,8 @@ def test_a_tracked_turn_with_relative_moves_and_a_charge() -> None:
     # the reactions open now: the charged infantry may turn to face and fire
     todo = cmds(b.todo())
     assert "face unit=R toward=B" in todo and "shoot firer=R target=B" in todo
+    # a move to contact ends the charger's move: nothing more is offered to B
+    assert not [c for c in todo if c.split(" ")[1:2] == ["unit=B"]]
     b.do("advance", unit="B2", distance="2in")  # inches with their unit
     assert b.state.unit("B2").spent == pytest.approx(50.8 / N)
     with pytest.raises(RuleViolation, match="may move only"):
@@ -152,7 +166,12 @@ def test_a_stated_battle_from_the_cli_without_coordinates(
     with Store(db) as store:
         g = Game.open(store, "stated")
         assert g.state.play == "stated"
-        assert any(t.procedure == "move" for t in g.todo())
+        todo = g.todo()
+        # a stated move: the distance open (what is left, half of it; the player adds the
+        # facts: road=true, town=..., streams=...)
+        assert entry(todo, "move unit=A1").open == {"distance": ("4", "2")}
+        charge = entry(todo, "charge unit=A1")
+        assert set(charge.open) == {"into", "distance"} and "F1" in charge.open["into"]
 
 
 # -- legal_requests: random play where every request offered is legal ------------------------
@@ -187,8 +206,9 @@ def test_countercharge_straight_ahead_without_a_path() -> None:
     b = Battle.quick(units)
     b.do("advance", unit="M", distance=f"{40 / N:.6f}")
     b.until("shoot", "red")
-    todo = cmds(b.todo())
-    assert "countercharge unit=C target=M" in todo
+    # only at a unit on the table that moved within 1/2 move, straight ahead: C, not C2
+    assert entry(b.todo(), "countercharge unit=C").open == {"target": ("M",)}
+    assert "countercharge unit=C2" not in cmds(b.todo())
     with pytest.raises(RuleViolation, match="not straight ahead"):
         b.do("countercharge", unit="C2", target="M")
     b.do("countercharge", unit="C", target="M")

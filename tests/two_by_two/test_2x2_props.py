@@ -240,8 +240,9 @@ def test_random_play_invariants(seed: int) -> None:
 def test_engine_play_by_phases_conforms() -> None:
     rng = random.Random(8)
     st_ = Store(":memory:")
-    g = Game.create(st_, "g", "2x2", RULESET.scenario("sample"), seed=11)
-    shadow = Battle.sample()
+    # the close-quarters scenario: random play from todo reaches shots and melees early
+    g = Game.create(st_, "g", "2x2", RULESET.scenario("close"), seed=11)
+    shadow = Battle(RULESET.scenario("close"))
     for i in range(300):
         if i % 3 == 0:  # a random request, mostly refused (each refusal is checked)
             proc, req = _random_request(shadow, rng)

@@ -99,5 +99,9 @@ def test_stated_contagion_and_refusals() -> None:
             "attack",
             {"action": "melee", "unit": "A", "target": "D", "stated": {"attacker": "D"}},
         )
-    with pytest.raises(RuleViolation):
-        b.game.chances("attack", {"action": "shoot", "unit": "A", "target": "D"})
+    # a shot's chances are a query, open in any phase (here the melee phase) ...
+    c = b.game.chances("attack", {"action": "shoot", "unit": "A", "target": "D"})
+    assert c.exact and c.rows
+    # ... but never beyond what the rules allow: M2 is out of A's range [1]
+    with pytest.raises(RuleViolation, match=r"range \[1\]"):
+        b.game.chances("attack", {"action": "shoot", "unit": "A", "target": "M2"})

@@ -19,19 +19,26 @@ def _to_shoot_phase(play: str) -> Game:
 
 
 def test_a_stated_game_offers_each_target_and_band() -> None:
+    """Issue 24 item 7: a stated shooting phase is one line per firer, the targets and the
+    range bands open (was one line per firer x target x band: 47 lines for 5 units)."""
     g = _to_shoot_phase("stated")
     shots = [t for t in g.todo() if t.procedure == "shoot"]
-    cmds = [t.command() for t in shots]
-    assert "shoot firer=F1 target=A1 band=musket" in cmds
-    assert all("target" in t.request and "band" in t.request for t in shots)
-    for t in shots[:6]:  # each runs as offered (planned: the rules check it)
-        g.odds("shoot", dict(t.request))
-    g.perform("shoot", dict(shots[0].request))
-    assert not [t for t in g.todo() if t.request.get("firer") == shots[0].request["firer"]]
+    assert [t.command() for t in shots] == [f"shoot firer=F{i}" for i in (1, 2, 3, 4)]
+    f1 = shots[0]
+    assert set(f1.open) == {"target", "band"} and "A1" in f1.open["target"]
+    assert f1.open["band"] == ("musket",)  # unscreened: [2] only with a skirmisher screen
+    assert shots[3].open["band"] == ("canister", "short", "long")  # foot artillery's bands
+    for t in shots:  # each choice runs as offered (planned: the rules check it)
+        for target in t.open["target"][:3]:
+            for band in t.open["band"]:
+                g.odds("shoot", {**t.request, "target": target, "band": band})
+    g.perform("shoot", {**f1.request, "target": "A1", "band": "musket"})
+    assert not [t for t in g.todo() if t.request.get("firer") == "F1"]
 
 
 def test_a_tracked_game_offers_only_targets_in_reach() -> None:
     g = _to_shoot_phase("tracked")
     for t in g.todo():
-        if t.procedure == "shoot" and "target" in t.request:
-            g.odds("shoot", dict(t.request))  # in range: no refusal
+        if t.procedure == "shoot":
+            for target in t.open["target"]:  # only targets in range and arc are offered
+                assert g.is_legal("shoot", {**t.request, "target": target})

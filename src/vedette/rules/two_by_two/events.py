@@ -128,6 +128,14 @@ class Deployed(UnitChange):
 
 
 @dataclass(frozen=True, slots=True)
+class Corrected(UnitChange):
+    """A position corrected by the player (``place`` of a unit on the table): not a move of
+    the rules, logged as what it is."""
+
+    kind: ClassVar[str] = "corrected"
+
+
+@dataclass(frozen=True, slots=True)
 class Placed(UnitChange):
     kind: ClassVar[str] = "placed"
 
@@ -184,6 +192,7 @@ UNIT_EVENTS: dict[str, type[UnitChange]] = {
         Shot,
         Arrived,
         Deployed,
+        Corrected,
         Placed,
         FormationChanged,
         Screen,
@@ -217,6 +226,17 @@ class MeleeResolved(DomainEvent):
     kind: ClassVar[str] = "melee_resolved"
     attacker: str
     defender: str
+
+
+@dataclass(frozen=True, slots=True)
+class MeleeCancelled(DomainEvent):
+    """A pending melee whose two units are no longer in contact: it lapses, with the reason
+    (2 by 2, Moving to contact: the melee is between units in contact)."""
+
+    kind: ClassVar[str] = "melee_cancelled"
+    attacker: str
+    defender: str
+    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +317,7 @@ class GameOver(DomainEvent):
 OTHER_EVENTS: tuple[type[DomainEvent], ...] = (
     MeleePending,
     MeleeResolved,
+    MeleeCancelled,
     MeleesCleared,
     FollowUpOffered,
     FollowUpClosed,
@@ -351,7 +372,7 @@ def fold_melee_pending(state: GameState, e: MeleePending) -> GameState:
     return replace(state, melees=(*state.melees, m))
 
 
-def fold_melee_resolved(state: GameState, e: MeleeResolved) -> GameState:
+def fold_melee_resolved(state: GameState, e: MeleeResolved | MeleeCancelled) -> GameState:
     key = (e.attacker, e.defender)
     return replace(state, melees=tuple(m for m in state.melees if (m.attacker, m.defender) != key))
 
@@ -418,6 +439,7 @@ FOLDS: Mapping[type[Any], Callable[[GameState, Any], GameState]] = {
     **{c: fold_unit for c in UNIT_EVENTS.values()},
     MeleePending: fold_melee_pending,
     MeleeResolved: fold_melee_resolved,
+    MeleeCancelled: fold_melee_resolved,
     MeleesCleared: fold_melees_cleared,
     FollowUpOffered: fold_follow_up_offered,
     FollowUpClosed: fold_follow_up_closed,

@@ -171,34 +171,78 @@ class PathFacts:
     crossed: tuple[str, ...]
 
 
+class _Prepared:
+    """A table's features made ready once for the many paths a turn's offers measure: their
+    bounding boxes, the roads' and the bridges' cover (the table never changes in a game)."""
+
+    def __init__(self, state: GameState) -> None:
+        self.table = state.table
+        self.rules = state.rules
+        #: the facts of paths measured already (a unit that has not moved is offered the same
+        #: steps again after another unit's action)
+        self.paths: dict[tuple[tuple[tuple[float, float], ...], float, float], PathFacts] = {}
+        self.boxes = [(f, f.shape.bounds) for f in state.table.features]
+        roads = features(state, "road", "bridge")
+        bridges = features(state, "bridge")
+        self.road_cover = tt.union([f.shape for f in roads]).buffer(0.5) if roads else None
+        self.bridge_cover = tt.union([f.shape for f in bridges]).buffer(0.5) if bridges else None
+
+    def near(self, path: list[Vec]) -> list[Feature]:
+        """The features whose bounding box meets the path's (the others cannot meet it)."""
+        e = 1e-3
+        x0, x1 = min(p.x for p in path) - e, max(p.x for p in path) + e
+        y0, y1 = min(p.y for p in path) - e, max(p.y for p in path) + e
+        return [f for f, (a, b, c, d) in self.boxes if a <= x1 and c >= x0 and b <= y1 and d >= y0]
+
+
+_PREPARED: dict[int, _Prepared] = {}
+
+
+def _prepared(state: GameState) -> _Prepared:
+    hit = _PREPARED.get(id(state.table))
+    if hit is None or hit.table is not state.table or hit.rules is not state.rules:
+        if len(_PREPARED) > 64:
+            _PREPARED.clear()
+        hit = _PREPARED[id(state.table)] = _Prepared(state)
+    return hit
+
+
 def path_facts(
     state: GameState, unit: Unit, path: list[Vec], facing: float, start_facing: float
 ) -> PathFacts:
-    """The facts of a move along ``path`` (unit centre positions, mm) ending at ``facing``."""
+    """The facts of a move along ``path`` (unit centre positions, mm) ending at ``facing``
+    (they depend on the table and the path alone: measured once per path)."""
+    prepared = _prepared(state)
+    key = (tuple(p.as_tuple() for p in path), facing, start_facing)
+    known = prepared.paths.get(key)
+    if known is None:
+        if len(prepared.paths) > 20_000:
+            prepared.paths.clear()
+        known = prepared.paths[key] = _path_facts(state, path, facing, start_facing)
+    return known
+
+
+def _path_facts(state: GameState, path: list[Vec], facing: float, start_facing: float) -> PathFacts:
     rules = state.rules
     ln = tt.path_length(path)
-    feats = list(state.table.features)
-    crossings = tt.path_crossings(path, feats) if len(path) > 1 else []
-    roads = features(state, "road", "bridge")
+    prepared = _prepared(state)
+    crossings = tt.path_crossings(path, prepared.near(path)) if len(path) > 1 else []
     whole_on_road = False
-    if roads and len(path) > 1:
-        cover = tt.union([f.shape for f in roads]).buffer(0.5)
+    if prepared.road_cover is not None and len(path) > 1:
         from shapely.geometry import LineString
 
-        whole_on_road = bool(cover.covers(LineString([p.as_tuple() for p in path])))
-    bridges = features(state, "bridge")
+        whole_on_road = bool(prepared.road_cover.covers(LineString([p.as_tuple() for p in path])))
     bridge = any(c.kind == "bridge" for c in crossings)
     streams = 0
     for c in crossings:
         if c.kind != "stream":
             continue
-        if bridges and len(path) > 1:
+        if prepared.bridge_cover is not None and len(path) > 1:
             from shapely.geometry import LineString
 
             line = LineString([p.as_tuple() for p in path])
             hit = c.feature.shape.intersection(line)
-            bu = tt.union([b.shape for b in bridges]).buffer(0.5)
-            if bu.covers(hit):
+            if prepared.bridge_cover.covers(hit):
                 continue  # crossed by the bridge: the bridge rule applies instead
         streams += c.crossings
     town = sum(c.inside for c in crossings if c.kind == "town")
@@ -207,7 +251,7 @@ def path_facts(
     if len(path) == 1 and features(state, "town"):
         through_town = bool(tt.features_at(path[0], features(state, "town")))
     end = Body(path[-1], facing, rules.footprint)
-    on_table = state.table.on_table(end)
+    whole = on_table(state, end)
     straight = straight_ahead(path, facing, start_facing, rules.mm(_straight_n(state)), _tol(state))
     return PathFacts(
         length=rules.n(ln),
@@ -218,7 +262,7 @@ def path_facts(
         town=rules.n(town),
         rough=rules.n(rough),
         through_town=through_town,
-        on_table=on_table,
+        on_table=whole,
         straight_ahead=straight,
         crossed=tuple(dict.fromkeys(c.feature.name for c in crossings)),
     )
@@ -286,13 +330,50 @@ def pushed_back(state: GameState, unit: Unit, away_from: Unit, n: float) -> Body
 def _clamped(state: GameState, body: Body, heading: float, dist: float) -> Body:
     lo, hi = 0.0, dist
     end = body.moved_to(body.centre + Vec.heading(heading, dist), heading)
-    if state.table.on_table(end):
+    if on_table(state, end):
         return end
     for _ in range(40):  # bisection for the furthest point still on the table
         mid = (lo + hi) / 2
         trial = body.moved_to(body.centre + Vec.heading(heading, mid), heading)
-        if state.table.on_table(trial):
+        if on_table(state, trial):
             lo = mid
         else:
             hi = mid
     return body.moved_to(body.centre + Vec.heading(heading, lo), heading)
+
+
+# -- the table's edges, in arithmetic (the table is a rectangle: no shapely needed) -----------
+_EDGE_EPS = 1e-6
+
+
+def _points(thing: Body | Vec) -> list[Vec]:
+    return list(thing.corners()) if isinstance(thing, Body) else [thing]
+
+
+def on_table(state: GameState, thing: Body | Vec) -> bool:
+    """Wholly on the table (TableTop.on_table, for the rectangle it is)."""
+    w, d, e = state.table.width, state.table.depth, _EDGE_EPS
+    return all(-e <= p.x <= w + e and -e <= p.y <= d + e for p in _points(thing))
+
+
+def edge_distance(state: GameState, thing: Body | Vec, edge: str) -> float:
+    """Distance (mm) from the nearest part of ``thing`` to one table edge (0 if over it)."""
+    if not on_table(state, thing):
+        return 0.0
+    w, d = state.table.width, state.table.depth
+    pts = _points(thing)
+    if edge == "south":
+        gap = min(p.y for p in pts)
+    elif edge == "north":
+        gap = min(d - p.y for p in pts)
+    elif edge == "west":
+        gap = min(p.x for p in pts)
+    else:
+        gap = min(w - p.x for p in pts)
+    return max(0.0, gap)
+
+
+def nearest_edge(state: GameState, thing: Body | Vec) -> tuple[str, float]:
+    """The edge nearest ``thing`` and its distance; ties: south, north, west, east."""
+    best = min(("south", "north", "west", "east"), key=lambda e: edge_distance(state, thing, e))
+    return best, edge_distance(state, thing, best)

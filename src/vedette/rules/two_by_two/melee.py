@@ -31,6 +31,7 @@ from vedette.rules.two_by_two.events import (
 )
 from vedette.rules.two_by_two.model import (
     R_MELEE,
+    R_SHOOT,
     R_UNITS,
     GameState,
     PendingMelee,
@@ -67,6 +68,9 @@ class Fight:
     check: Check
     facts: dict[str, Any]
     pending: PendingMelee | None
+    #: neither pending nor in contact: evaluated as if the two were in base contact (a
+    #: query before a charge; the action itself is refused, sequence.acting)
+    as_if_contact: bool = False
 
 
 def _side_facts(state: GameState, req: Melee, p: str, u: Unit, e: Unit) -> dict[str, Fact]:
@@ -156,18 +160,17 @@ def initiation(state: GameState, a: Unit, d: Unit) -> None:
 
 
 def judge(state: GameState, req: Melee) -> Fight:
+    """Every check of the rules on a melee and both sides' modifiers (no dice). The phase and
+    the side that resolves it are the flow's (sequence.acting): a query is open in every
+    phase, and two units not (yet) in contact are evaluated as if they were."""
     a = require_unit_in_play(state, req.attacker, "melee")
     d = require_unit_in_play(state, req.defender, "melee")
-    require_phase(state, "melee", state.phasing, "resolve melee")
     if a.side == d.side:
         raise BadRequest(f"{a.name} and {d.name} are on the same side")
     pending = next((m for m in state.melees if m.attacker == a.id and m.defender == d.id), None)
+    as_if = False
     if pending is None:
-        contact = fact_bool(req.contact, facts.in_contact(state, a, d))
-        if not contact.value:
-            raise RuleViolation(R_MELEE, f"{a.name} and {d.name} are not in contact")
-        if a.side != state.phasing:
-            raise RuleViolation(R_MELEE, "a melee not started by a charge is the phasing side's")
+        as_if = not fact_bool(req.contact, facts.in_contact(state, a, d)).value
     initiation(state, a, d)
     fa = _side_facts(state, req, "a", a, d)
     fd = _side_facts(state, req, "b", d, a)
@@ -186,7 +189,7 @@ def judge(state: GameState, req: Melee) -> Fight:
         "attacker": {k: v.value for k, v in fa.items()},
         "defender": {k: v.value for k, v in fd.items()},
     }
-    return Fight(a, d, check, info, pending)
+    return Fight(a, d, check, info, pending, as_if)
 
 
 def plan_melee(state: GameState, req: Melee) -> Plan:
@@ -226,7 +229,8 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     assert row is not None
     loser, winner = (d, a) if r.difference > 0 else (a, d)
     key = row.key.split("_", 1)[1]
-    lines = [f"{winner.name} wins; {loser.name} {row.result.split(' ', 1)[1]}"]
+    lines = [_draw_line(a, d, da, db) for da, db in r.draws]
+    lines.append(f"{winner.name} wins; {loser.name} {row.result.split(' ', 1)[1]}")
     win_town = bool(fight.facts["attacker" if winner is a else "defender"]["town"])
     lf = fight.facts["attacker" if loser is a else "defender"]
     held = bool(lf["town"] or lf["woods"])
@@ -256,6 +260,11 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     if follow == "mandatory" and win_town:
         follow = "voluntary"
         lines.append(f"{winner.name} is in a town: the follow-up is voluntary")
+    if follow != "none" and (winner.pinned or winner.disrupted):
+        # Pinned: "may only change facing"; Disrupted: "may not move" (Resolving shooting)
+        why = "pinned: it may only change facing" if winner.pinned else "disrupted: it may not move"
+        lines.append(f"{winner.name} is {why}; no follow-up")
+        follow = "none"
     if follow != "none":
         into = loser.body.centre if loser.body is not None else None
         events.append(
@@ -272,6 +281,18 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     )
 
 
+def _draw_line(a: Unit, d: Unit, da: Any, db: Any) -> str:
+    """A draw, its faces and its modified totals apart ("Draw... Neither has won... Reroll!",
+    2 by 2, Melee): the totals are what tie, not the faces."""
+
+    def side(u: Unit, r: Any) -> str:
+        faces = "+".join(str(f.face) for f in r.faces) or str(r.natural)
+        mod = r.final - r.natural
+        return f"{u.name} rolled {faces}{mod:+d} = {r.final}"
+
+    return f"draw ({side(a, da)}; {side(d, db)}): neither has won, reroll"
+
+
 def follow_up(state: GameState, req: FollowUp, dice: Any = None) -> Outcome:
     """Follow up a beaten enemy (2 by 2, Melee results 3-6+): into the ground it held (or to
     ``x``, ``y``), or ``decline=true`` when the follow-up is voluntary. Contact made with a
@@ -281,6 +302,12 @@ def follow_up(state: GameState, req: FollowUp, dice: Any = None) -> Outcome:
     fu = next((f for f in state.follow_ups if f.unit == u.id), None)
     if fu is None:
         raise RuleViolation(R_MELEE, f"{u.name} has no follow-up to make")
+    if (u.pinned or u.disrupted) and not req.decline:
+        raise RuleViolation(
+            R_SHOOT,
+            f"{u.name} is {'pinned: it may only change facing' if u.pinned else 'disrupted'}:"
+            " it cannot follow up",
+        )
     if req.decline:
         if fu.mandatory:
             raise RuleViolation(R_MELEE, f"{u.name}'s follow-up is mandatory")
@@ -360,11 +387,19 @@ def check_melee(state: GameState, req: Melee, dice: Any = None) -> Outcome:
     """Query: both sides' modifiers and the loser's odds, without rolling."""
     fight = judge(state, req)
     o = fight.check.odds()
+    lines = o.lines()
+    if fight.as_if_contact:
+        lines = [
+            f"{fight.attacker.name} and {fight.defender.name} are not in contact: evaluated as"
+            " if in base contact (the odds of the charge's melee)",
+            *lines,
+        ]
     details = {
+        "as_if_contact": fight.as_if_contact,
         "facts": fight.facts,
         "modifiers": {
             "attacker": {m.reason: m.value for m in fight.check.modifiers},
             "defender": {m.reason: m.value for m in fight.check.b_modifiers},
         },
     }
-    return Outcome((), (), "\n".join(o.lines()), details, (o,))
+    return Outcome((), (), "\n".join(lines), details, (o,))

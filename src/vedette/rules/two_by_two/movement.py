@@ -19,7 +19,7 @@ from vedette.rules.base import Outcome
 from vedette.rules.protocol import DomainEvent
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import opt_n, point, to_n
-from vedette.rules.two_by_two.events import MeleePending, unit_event
+from vedette.rules.two_by_two.events import MeleeCancelled, MeleePending, unit_event
 from vedette.rules.two_by_two.model import (
     R_CONTACT,
     R_MELEE,
@@ -362,7 +362,7 @@ def snap_to_contact(
 
 def entry_facing(state: GameState, rp: ReinforcementPoint) -> float:
     """Facing straight onto the table from the RP's edge."""
-    edge, _ = tt.nearest_edge(state.table, rp.point)
+    edge, _ = facts.nearest_edge(state, rp.point)
     return {"south": 0.0, "north": 180.0, "west": 90.0, "east": 270.0}[edge]
 
 
@@ -374,9 +374,9 @@ def entry_problems(
     rules = state.rules
     n = float(rules.section("reinforcements").get("entry_radius", 4))
     radius = rules.mm(n)
-    edge, _ = tt.nearest_edge(state.table, rp.point)
+    edge, _ = facts.nearest_edge(state, rp.point)
     out: list[tuple[str, str]] = []
-    gap = state.table.edge_distance(start, edge)  # type: ignore[arg-type]
+    gap = facts.edge_distance(state, start, edge)
     if gap > rules.contact_mm + 1e-6:
         out.append(
             (
@@ -416,22 +416,47 @@ def _describe(plan: MovePlan, u: Unit, counter: bool = False) -> str:
     if plan.reactions and not counter:
         bits.append("may turn to face and fire: " + ", ".join(plan.reactions))
     if plan.end is not None and plan.facing_changed:
-        bits.append(f"now faces {plan.end.facing:.0f}")
+        bits.append(f"now faces {round(plan.end.facing) % 360}")
     return "; ".join(bits)
 
 
-def move(state: GameState, req: Move, dice: Any = None) -> Outcome:
-    """Move a unit in its side's move phase (2 by 2, Movement Modifiers; Moving to contact)."""
+def contact_ends_move(state: GameState, u: Unit, what: str) -> None:
+    """A move to contact ends the unit's move (2 by 2, Moving to contact: the last [2] of a
+    move *to contact*; the melee is then resolved between units in contact): a unit that has
+    charged this phase moves no further."""
+    m = next((m for m in state.melees if m.attacker == u.id and not m.counter_charge), None)
+    if m is not None and state.stage == "battle" and state.phase == "move":
+        raise RuleViolation(
+            R_CONTACT,
+            f"{what}: {u.name} moved into contact with {state.unit(m.defender).name} this phase"
+            " (melee pending): a move to contact ends the unit's move",
+        )
+
+
+def judge_move(state: GameState, req: Move) -> tuple[Unit, MovePlan]:
+    """Every check of a ``move`` (the one judgement ``move`` and ``check_move`` share): the
+    unit may move now, once, by one path, at the cost its allowance allows."""
     u = require_unit_in_play(state, req.unit, "move")
     require_phase(state, "move", u.side, "move")
     if u.disrupted:
         raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not move or fire")
+    contact_ends_move(state, u, "move")
     if u.moved:
-        raise RuleViolation(R_MOVE, f"{u.name} has already moved this phase (ASSUMPTION: once)")
+        raise RuleViolation(
+            R_MOVE,
+            f"{u.name} has already moved this phase: a move is one path (ASSUMPTION; advance,"
+            " wheel and retire make it step by step)",
+        )
     plan = plan_move(state, u, req)
     if plan.problems:
         rule, problem = plan.problems[0]
         raise RuleViolation(rule, problem)
+    return u, plan
+
+
+def move(state: GameState, req: Move, dice: Any = None) -> Outcome:
+    """Move a unit in its side's move phase (2 by 2, Movement Modifiers; Moving to contact)."""
+    u, plan = judge_move(state, req)
     events = _move_events(state, u, plan)
     return Outcome(tuple(events), (), _describe(plan, u), {"move": plan.to_json()})
 
@@ -459,12 +484,17 @@ def _move_events(
     return events
 
 
-def check_move(state: GameState, req: Move, dice: Any = None) -> Outcome:
-    """Query: is this move legal, and what does it cost? (never changes the game)"""
+def check_move(state: GameState, req: Move, verdict: str) -> Outcome:
+    """Query: what the move costs and whether the referee accepts it (``verdict``: the
+    judgement ``move`` itself gets, '' when accepted): never changes the game."""
     u = state.unit(req.unit)
-    plan = plan_move(state, u, req)
-    verdict = "legal" if plan.legal else "NOT legal: " + "; ".join(p for _, p in plan.problems)
-    return Outcome((), (), f"{_describe(plan, u)} — {verdict}", {"move": plan.to_json()})
+    spent = u.spent if u.moved else 0.0
+    plan = plan_move(state, u, req, spent, u.road_only)
+    word = "legal" if not verdict else "NOT legal: " + verdict
+    out = plan.to_json()
+    out["legal"] = not verdict
+    out["verdict"] = verdict or "legal"
+    return Outcome((), (), f"{_describe(plan, u)} — {word}", {"move": out})
 
 
 def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Outcome:
@@ -513,6 +543,9 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
         facing=facing,
         distance=req.distance,
         contact=(target.id,) if req.distance is not None and u.body is None else None,
+        town=req.town,
+        rough=req.rough,
+        streams=req.streams,
     )
     plan = plan_move(state, u, mv)
     plan = replace(plan, reactions=())  # no turn to face or fire against a counter-charge
@@ -642,7 +675,7 @@ def place(state: GameState, req: Place, dice: Any = None) -> Outcome:
     keep = u.body.facing if u.body is not None else default
     facing = keep if req.facing is None else req.facing
     body = Body(at, tt.normalise(facing), state.rules.footprint)
-    if not state.table.on_table(body):
+    if not facts.on_table(state, body):
         raise RuleViolation(R_MOVE, f"{u.name} would be off the table")
     for o in state.live():
         if o.id != u.id and o.body is not None and tt.overlaps(body, o.body, 1.0):
@@ -655,11 +688,29 @@ def place(state: GameState, req: Place, dice: Any = None) -> Outcome:
         if problems:
             raise RuleViolation(*problems[0])
         changes["entry"] = ""
-    return Outcome(
-        (unit_event("placed", u.id, **changes),),
-        (),
-        f"{u.name} placed at ({at.x:.1f}, {at.y:.1f}) facing {body.facing:.0f}",
+        return Outcome(
+            (unit_event("placed", u.id, **changes),),
+            (),
+            f"{u.name} enters from RP {u.entry} at ({at.x:.1f}, {at.y:.1f}) facing"
+            f" {body.facing:.0f}",
+        )
+    # a correction of the record (routs that ignore terrain need it): logged as one, and a
+    # pending melee whose two units it parts lapses (a melee is fought in contact)
+    events: list[DomainEvent] = [unit_event("corrected", u.id, **changes)]
+    lapsed = []
+    for m in state.melees:
+        if u.id not in (m.attacker, m.defender):
+            continue
+        other = state.unit(m.defender if m.attacker == u.id else m.attacker)
+        if other.body is not None and not tt.in_contact(body, other.body, state.rules.contact_mm):
+            why = f"{u.name} was placed out of contact with {other.name}"
+            events.append(MeleeCancelled(m.attacker, m.defender, why))
+            lapsed.append(f"the melee {m.attacker} vs {m.defender} lapses ({why})")
+    text = (
+        f"CORRECTION (not a move of the rules): {u.name} placed at ({at.x:.1f}, {at.y:.1f})"
+        f" facing {body.facing:.0f}"
     )
+    return Outcome(tuple(events), (), "; ".join([text, *lapsed]))
 
 
 __all__ = [

@@ -25,10 +25,15 @@ from vedette.rules.two_by_two.model import (
     R_RALLY,
     GameState,
     Unit,
-    require_phase,
     require_unit_in_play,
 )
 from vedette.rules.two_by_two.requests import Rally
+
+#: the stated game's default for the HQ distance (2 by 2, Rallying), said on every such roll
+ASSUMED_IN_COMMAND = (
+    "ASSUMED in command (a Division HQ within [4] or the Corps HQ within [8]): state"
+    " in_command=false if it is not"
+)
 
 
 @dataclass(frozen=True)
@@ -54,7 +59,6 @@ def _in_command(state: GameState, u: Unit) -> bool | None:
 
 def judge(state: GameState, req: Rally) -> RallyTry:
     u = require_unit_in_play(state, req.unit, "rally")
-    require_phase(state, "rally", u.side, "rally")
     t = state.utype(u)
     if not (u.pinned or u.disrupted):
         raise RuleViolation(R_RALLY, f"{u.name} is neither pinned nor disrupted")
@@ -67,6 +71,16 @@ def judge(state: GameState, req: Rally) -> RallyTry:
         raise RuleViolation(R_RALLY, f"{u.name} is not pinned")
     sec = state.rules.section("rally")
     ec = facts.enemies_in_contact(state, u)
+    # what the referee knows is never asked: a melee it holds puts an enemy in contact
+    held = [m for m in state.melees if u.id in (m.attacker, m.defender)]
+    if held:
+        m = held[0]
+        foe = state.unit(m.defender if m.attacker == u.id else m.attacker)
+        raise RuleViolation(
+            R_RALLY,
+            f"rally not possible: enemy in contact with {u.name} ({foe.name}: the melee"
+            " pending between them)",
+        )
     contact = fact_bool(req.enemy_contact, None if ec is None else bool(ec))
     if contact.value:
         raise RuleViolation(R_RALLY, f"rally not possible: enemy in contact with {u.name}")
@@ -122,6 +136,8 @@ def judge(state: GameState, req: Rally) -> RallyTry:
         "hq_contact": hq.value,
         "enemy_within": near.value,
     }
+    if command.source == "assumed":
+        info["assumed"] = ASSUMED_IN_COMMAND
     return RallyTry(u, check, effect, info)
 
 
@@ -145,4 +161,6 @@ def rally(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     else:
         ev = unit_event("marker", u.id, rallied=True)
         msg = f"{u.name} fails to rally"
+    if "assumed" in tr.facts:
+        msg += f" [{tr.facts['assumed']}]"
     return Outcome((ev,), (r,), msg, {"rally": tr.facts}, (tr.check.odds(),))

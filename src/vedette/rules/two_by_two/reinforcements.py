@@ -14,13 +14,13 @@ from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry.tabletop import Body, Vec, normalise
 from vedette.rules.base import Outcome
 from vedette.rules.protocol import DomainEvent, Plan
+from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.events import ReinforcementRolled, RpDequeued, unit_event
 from vedette.rules.two_by_two.model import (
     R_PLAY,
     R_REINF,
     GameState,
     ReinforcementPoint,
-    require_phase,
 )
 from vedette.rules.two_by_two.requests import Reinforce
 
@@ -33,7 +33,6 @@ def _check(state: GameState, rp: ReinforcementPoint) -> Check:
 
 def _judge(state: GameState, req: Reinforce) -> ReinforcementPoint:
     rp = state.rp(req.rp)
-    require_phase(state, "move", rp.side, "roll for reinforcements")
     limit = int(state.rules.num("reinforcements", "rolls_per_turn"))
     if state.reinforcement_rolls >= limit:
         raise RuleViolation(R_REINF, f"only {limit} reinforcement rolls per turn")
@@ -63,7 +62,7 @@ def _entry_body(state: GameState, req: Reinforce, rp: ReinforcementPoint) -> Bod
     facing = normalise(entry_facing(state, rp) if req.facing is None else req.facing)
     body = Body(Vec(req.x, req.y), facing, state.rules.footprint)
     problems = entry_problems(state, u, rp, body)
-    if problems or not state.table.on_table(body):
+    if problems or not facts.on_table(state, body):
         rule, text = problems[0] if problems else (R_REINF, f"{u.name} would be off the table")
         raise RuleViolation(rule, text)
     return body

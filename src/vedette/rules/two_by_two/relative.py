@@ -27,6 +27,7 @@ from vedette.geometry.tabletop import Body, Vec
 from vedette.rules.base import Outcome
 from vedette.rules.fields import arg
 from vedette.rules.protocol import Plan
+from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import to_n
 from vedette.rules.two_by_two.events import unit_event
 from vedette.rules.two_by_two.model import (
@@ -39,7 +40,15 @@ from vedette.rules.two_by_two.model import (
     require_phase,
     require_unit_in_play,
 )
-from vedette.rules.two_by_two.movement import MovePlan, _describe, _move_events, move, plan_move
+from vedette.rules.two_by_two.movement import (
+    MovePlan,
+    _describe,
+    _move_events,
+    contact_ends_move,
+    judge_move,
+    move,
+    plan_move,
+)
 from vedette.rules.two_by_two.requests import Move
 
 
@@ -120,6 +129,7 @@ def _mover(state: GameState, uid: str, what: str, facing_only: bool = False) -> 
         raise RuleViolation(R_PLAY, f"{what}: {why}")
     if u.disrupted:
         raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not move or fire")
+    contact_ends_move(state, u, what)
     if u.moved and u.spent <= 0 and not u.turned:
         raise RuleViolation(R_MOVE, f"{u.name} has already moved this phase")
     if u.pinned and not facing_only:
@@ -186,7 +196,7 @@ def judge_turn(state: GameState, req: Turn) -> Plan:
 
 
 def _turn_step(state: GameState, u: Unit, end: Body, cost: float, text: str) -> Step:
-    if not state.table.on_table(end):
+    if not facts.on_table(state, end):
         raise RuleViolation(R_MOVE, f"{u.name} would end off the table")
     for o in state.near(end, 0.0):
         if o.id != u.id and o.body is not None and tt.overlaps(end, o.body, 1.0):
@@ -228,6 +238,7 @@ def judge_charge(state: GameState, req: Charge) -> Plan:
             contact=(target.id,),
             straight=req.straight,
         )
+        judge_move(state, stated)  # the move's own judgement, before anything is written
         return Plan(req, data=stated)
     if req.distance:
         raise RuleViolation(R_PLAY, "a tracked game measures the charge itself: give no distance")
@@ -249,10 +260,8 @@ def judge_charge(state: GameState, req: Charge) -> Plan:
         )
     if d <= 1e-6:
         raise RuleViolation(R_CONTACT, f"{u.name} is in contact with {target.name} already")
-    for o in state.live():
+    for o in state.near(u.body, d + 1.0):  # only a base within the charge's reach may block
         if o.id in (u.id, target.id) or o.body is None:
-            continue
-        if o.body.centre.distance(u.body.centre) > d + 60:
             continue
         block = tt.contact_distance(u.body, heading, o.body)
         if block is not None and block < d - 1e-6:
@@ -312,10 +321,16 @@ def resolve_step(state: GameState, plan: Plan, dice: Any) -> Outcome:
         text = f"{u.name} {step.text}"
         if step.cost > 0:
             text += f" (cost [{step.cost:.2f}])"
-        text += f"; now faces {step.end.facing:.0f}"
+        text += f"; now faces {round(step.end.facing) % 360}"
+    # the road bonus counts while every step so far ran wholly on a road
     allowance = state.utype(u).move
+    if step.plan is not None and changes.get("road_only", u.road_only):
+        allowance = max(allowance, step.plan.allowance)
     left = max(allowance - spent, 0.0)
-    text += f"; [{left:.2f}] of its move left"
+    if step.plan is not None and step.plan.contacts:
+        text += "; a move to contact ends its move (2 by 2, Moving to contact)"
+    else:
+        text += f"; [{left:.2f}] of its move left"
     details["spent"] = round(spent, 3)
     return Outcome(tuple(events), (), text, details)
 

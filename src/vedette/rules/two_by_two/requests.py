@@ -102,6 +102,9 @@ class Countercharge:
     facing: float | None = arg("final facing", units="deg", default=None)
     distance: str | None = arg("stated: length of the counter-charge", units="n", default=None)
     within: bool | None = arg("stated: the target came within 1/2 move", default=None)
+    town: str | None = arg("stated: distance moved inside a town", units="n", default=None)
+    rough: str | None = arg("stated: distance moved in woods/rough", units="n", default=None)
+    streams: int | None = arg("stated: streams crossed", default=None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from vedette.errors import BadRequest, DataError
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, TableTop, Vec
 from vedette.rules.base import Event, Outcome, Ruleset
-from vedette.rules.protocol import Obligation, Plan, Todo
+from vedette.rules.protocol import Flow, Obligation, Phase, Plan, Todo
 from vedette.rules.protocol import Procedure as Proc
 from vedette.rules.two_by_two import (
     facts,
@@ -20,6 +20,7 @@ from vedette.rules.two_by_two import (
     rally,
     reinforcements,
     relative,
+    sequence,
     setup,
     shooting,
     todo,
@@ -49,6 +50,7 @@ from vedette.rules.two_by_two.model import (
     feature_from_data,
 )
 from vedette.rules.two_by_two.schema import TwoByTwoOptions, TwoByTwoScenario
+from vedette.rules.two_by_two.sequence import current_phase
 
 SRC = "two_by_two scenario"
 
@@ -141,11 +143,100 @@ class TwoByTwo(Ruleset[GameState]):
     scenario_model = TwoByTwoScenario
     house_rule_open_maps = ("units",)
     scenarios: Mapping[str, str] = MappingProxyType(
-        {"sample": "sample.toml", "setup": "setup.toml", "sample_far": "sample_far.toml"}
+        {
+            "sample": "sample.toml",
+            "setup": "setup.toml",
+            "sample_far": "sample_far.toml",
+            "close": "close.toml",
+        }
     )
 
     events = EVENTS
     folds = FOLDS
+
+    #: the sequence of play (2 by 2, Game Setup; Sequence of play) as data: each phase and
+    #: the actions it allows (queries -- check_move, check_melee, odds, chances -- are never
+    #: phase-bound); ``place`` is a correction, open in every phase and logged as one
+    flow = Flow(
+        phases=(
+            Phase.of("set-up roll", ["setup_roll"], R_SETUP, "the roll decides the Attacker"),
+            Phase.of(
+                "deployment",
+                ["deploy", "next", "next_phase"],
+                R_SETUP,
+                "each side ends its deployment with next",
+            ),
+            Phase.of("choice of reinforcement points", ["rp"], R_SETUP, "the fourth RP is picked"),
+            Phase.of(
+                "move phase",
+                [
+                    "move",
+                    "advance",
+                    "retire",
+                    "wheel",
+                    "turn",
+                    "charge",
+                    "formation",
+                    "face",
+                    "shoot",
+                    "reinforce",
+                    "rout",
+                    "next",
+                    "next_phase",
+                ],
+                R_SEQ,
+                "next",
+            ),
+            Phase.of("rally phase", ["rally", "rout", "next", "next_phase"], R_SEQ, "next"),
+            Phase.of(
+                "shooting phase",
+                ["shoot", "countercharge", "rout", "next", "next_phase"],
+                R_SEQ,
+                "next",
+            ),
+            Phase.of(
+                "melee phase",
+                ["melee", "follow_up", "rout", "next", "next_phase"],
+                R_SEQ,
+                "next, once every melee and mandatory follow-up is done",
+            ),
+            Phase.of("game over", [], R_SEQ),
+        ),
+        always=frozenset({"place"}),
+    )
+
+    def _check_move(self, state: GameState, req: rq.Move) -> Outcome:
+        """``check_move`` answers with the judgement ``move`` gets (the flow, what is owed,
+        the distance spent this phase, the one-path rule, every movement rule), never its
+        own."""
+        verdict = self.is_legal(state, "move", req)
+        return movement.check_move(state, req, "" if verdict.ok else verdict.reason)
+
+    def current_phase(self, state: GameState) -> str | None:
+        return current_phase(state)
+
+    def game_over(self, state: GameState) -> bool:
+        """The battle ended by the victory check (ASSUMPTION, [victory]: the text has none)."""
+        return state.stage == "over"
+
+    def judge(
+        self,
+        state: GameState,
+        procedure: str,
+        request: Any,
+        owed: Any = None,
+        query: bool = False,
+    ) -> Any:
+        """The core's judgement (flow, owed, plan), then who acts now (an action, never a
+        query: the odds of a melee or a shot are open in every phase)."""
+        proc = self.procedures.get(procedure)
+        action = not query and proc is not None and not proc.query
+        if action and self.flow.violation(current_phase(state), procedure) is None:
+            sequence.acting(state, procedure, request)
+        out = super().judge(state, procedure, request, owed, query)
+        if action:
+            sequence.acting_after(state, procedure, out[2])
+        return out
 
     def __init__(self) -> None:
         G, M, C, R = R_SETUP, R_MOVE, R_CONTACT, R_MELEE
@@ -230,8 +321,8 @@ class TwoByTwo(Ruleset[GameState]):
             "check_move": _whole(
                 "check_move",
                 rq.Move,
-                movement.check_move,
-                "is this move legal and what does it cost? (query)",
+                self._check_move,
+                "is this move legal and what does it cost? (query: the judgement of move)",
                 M,
                 query=True,
             ),
@@ -408,7 +499,7 @@ class TwoByTwo(Ruleset[GameState]):
         self, state: GameState, rng: Any, n: int = 40
     ) -> Iterator[tuple[str, dict[str, Any]]]:
         """Requests that are all legal now (random play, the conformance suite)."""
-        return todo.legal_requests(state, rng, self.protocol_procedures(), n)
+        return todo.legal_requests(state, rng, self.todo(state), n)
 
     def options(self, state: GameState) -> list[Todo]:
         """Who may still move, shoot, rally or melee now, and the reactions open."""
@@ -462,6 +553,13 @@ class TwoByTwo(Ruleset[GameState]):
                     f"  {u.id:<6} {u.name:<22} {t.name:<16}{status} {shown}"
                     + (f" {' '.join(marks)}" if marks else "")
                 )
+        if state.table.features:
+            lines.append(
+                f"terrain ({state.table.width:.0f} x {state.table.depth:.0f} mm table): "
+                + "; ".join(f"{f.name} ({f.kind})" for f in state.table.features)
+            )
+        else:
+            lines.append("terrain: none (open ground)")
         for rp in state.rps:
             lines.append(
                 f"RP {rp.id} ({state.side(rp.side).name}, {rp.kind})"

@@ -17,6 +17,7 @@ from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, Vec
 from vedette.rules.base import Outcome
 from vedette.rules.protocol import DomainEvent, Plan
+from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.events import (
     GameOver,
     PhaseBegan,
@@ -70,14 +71,16 @@ def setup_roll(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     att, dfn = (a, b) if r.difference > 0 else (b, a)
     extra = int(state.rules.num("setup", "extra_ap_per_tie")) * len(r.draws)
     ev = Roles(att.id, dfn.id, extra, "deploy_def")
-    msg = f"{att.name} attacks, {dfn.name} defends"
+    msg = f"Attacker: {att.name}; Defender: {dfn.name} (the Defender deploys first)"
     if len(state.table.features) < 4:
         msg += (
             f" (note: the table has {len(state.table.features)} terrain features;"
             " the set-up asks for 4 or more)"
         )
     if extra:
-        msg += f"; {len(r.draws)} tie(s): each side may place an extra {extra} AP"
+        ties = "1 tie" if len(r.draws) == 1 else f"{len(r.draws)} ties"
+        msg += f"; {ties}: each side deploys {int(state.rules.num('setup', 'ap_each')) + extra} AP"
+        msg += f" (an extra {extra} AP each)"
     return Outcome((ev,), (r,), msg)
 
 
@@ -113,7 +116,7 @@ def deploy(state: GameState, req: Deploy, dice: Any = None) -> Outcome:
         tt.normalise(facing_default if req.facing is None else req.facing),
         rules.footprint,
     )
-    if not state.table.on_table(body):
+    if not facts.on_table(state, body):
         raise RuleViolation(R_SETUP, f"{u.name} would be off the table")
     depth = rules.mm(rules.num("setup", "deploy_depth"))
     if _edge_gap(state, body, edge) > depth + 1e-6:
@@ -123,7 +126,7 @@ def deploy(state: GameState, req: Deploy, dice: Any = None) -> Outcome:
         )
     margin = rules.mm(rules.num("setup", "side_margin"))
     for fl in _flanks(edge):
-        if state.table.edge_distance(body, fl) < margin - 1e-6:  # type: ignore[arg-type]
+        if facts.edge_distance(state, body, fl) < margin - 1e-6:
             raise RuleViolation(
                 R_SETUP,
                 f"{u.name} is closer than [{rules.num('setup', 'side_margin'):g}] to the {fl} edge",
@@ -149,7 +152,7 @@ def choose_rp(state: GameState, req: ChooseRP, dice: Any = None) -> Outcome:
     rules = state.rules
     at = Vec(req.x, req.y)
     own = state.side(side).edge
-    edge, gap = tt.nearest_edge(state.table, at)
+    edge, gap = facts.nearest_edge(state, at)
     if gap > 1.0:
         raise RuleViolation(R_SETUP, "a reinforcement point must be on a table edge")
     if edge == own:

@@ -36,7 +36,6 @@ from vedette.rules.two_by_two.model import (
     R_UNITS,
     GameState,
     Unit,
-    require_phase,
     require_unit_in_play,
 )
 from vedette.rules.two_by_two.movement import check_charged, require_reaction
@@ -69,11 +68,18 @@ def _band(state: GameState, firer: Unit, rng: float | None, stated: str | None) 
             f"vedette does not know where {firer.name} or its target stands: state range=[n]"
             " or band=..."
         )
-    for limit, name in zip(t.ranges, t.range_names, strict=True):
+    bands = list(zip(t.ranges, t.range_names, strict=True))
+    star = t.is_infantry and t.star_range and not firer.screened
+    if star:  # Unit Summary "[1,2*]": [2] only with a skirmisher screen
+        bands = [(limit, name) for limit, name in bands if name != "skirmish"]
+    for limit, name in bands:
         if rng <= limit + 1e-9:
             return name
+    reach = bands[-1][0] if bands else 0.0
     raise RuleViolation(
-        R_UNITS, f"target at [{rng:.2f}] is beyond {t.name}'s range [{t.ranges[-1]:g}]"
+        R_UNITS,
+        f"target at [{rng:.2f}] is beyond {firer.name}'s range [{reach:g}]"
+        + (" ([2] only with a skirmisher screen)" if star else ""),
     )
 
 
@@ -85,6 +91,8 @@ def judge(state: GameState, req: Shoot) -> Shot:
     if target.side == firer.side:
         raise BadRequest(f"{target.name} is not an enemy of {firer.name}")
     charged = any(m.attacker == target.id and m.defender == firer.id for m in state.melees)
+    # fire on a charger (2 by 2, Moving to contact) in the enemy's move phase; the phase and
+    # the side that shoots are the flow's (sequence.acting): a shot's odds are open anytime
     reaction = (
         state.stage == "battle"
         and state.phase == "move"
@@ -94,8 +102,6 @@ def judge(state: GameState, req: Shoot) -> Shot:
     if reaction:
         require_reaction(state, firer.side, "fire on a charging unit")
         check_charged(state, firer, target)
-    else:
-        require_phase(state, "shoot", firer.side, "shoot")
     if not ft.can_shoot:
         raise RuleViolation(R_UNITS, f"{ft.name} has no range: it cannot shoot")
     if firer.disrupted:

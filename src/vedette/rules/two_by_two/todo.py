@@ -12,24 +12,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import functools
+import itertools
+import math
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from vedette.errors import BadRequest, VedetteError
+from vedette.errors import BadRequest
 from vedette.geometry import tabletop as tt
+from vedette.geometry.tabletop import Body
 from vedette.rules.protocol import Obligation, Todo
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.model import (
+    FORMATIONS,
     R_CONTACT,
     R_MELEE,
     R_MOVE,
     R_RALLY,
     R_REINF,
     R_SEQ,
+    R_SETUP,
     R_SHOOT,
+    R_UNITS,
     GameState,
 )
+
+EFFECTS = ("disrupted", "pinned")
 
 _END = ("next", "next_phase")
 
@@ -83,31 +92,20 @@ def waive(state: GameState, obligation: str) -> GameState:
 
 
 def options(state: GameState) -> list[Todo]:
-    out: list[Todo] = []
+    """Every kind of action the rules allow now, complete where the state determines it and
+    open (the choices a player has: units, distances, targets, points of an edge) otherwise;
+    ``Ruleset.todo`` keeps only what ``plan`` accepts (issue 22)."""
     if state.stage == "over":
-        return out
+        return []
     if state.stage == "setup":
-        step = state.setup_step
-        if step == "roll":
-            out.append(Todo("setup_roll", {}, "roll for the Attacker", "2 by 2, Game Setup"))
-        elif step.startswith("deploy"):
-            out.append(Todo("deploy", {}, "deploy a unit (12 AP)", "2 by 2, Game Setup"))
-        else:
-            out.append(Todo("rp", {}, "pick a reinforcement point", "2 by 2, Game Setup"))
-        if step.startswith("deploy"):
-            out.append(Todo("next", {}, "end the deployment", R_SEQ))
-        return out
+        return _setup(state)
     kind, side = state.phase, state.actor
+    out: list[Todo] = []
     if kind == "move":
         out.extend(_moves(state, side))
         out.extend(_reactions(state))
     elif kind == "rally":
-        for u in state.live(side):
-            if (u.pinned or u.disrupted) and not u.rallied:
-                what = "disrupted" if u.disrupted else "pinned"
-                out.append(
-                    Todo("rally", {"unit": u.id}, f"{u.name} may try to rally ({what})", R_RALLY)
-                )
+        out.extend(_rallies(state, side))
     elif kind == "shoot":
         for u in state.live(side):
             t = state.utype(u)
@@ -115,70 +113,161 @@ def options(state: GameState) -> list[Todo]:
                 out.extend(_shots(state, u))
         out.extend(_countercharges(state, side))
     elif kind == "melee":
-        for f in state.follow_ups:
-            if not f.mandatory:
-                out.append(
-                    Todo(
-                        "follow_up",
-                        {"unit": f.unit},
-                        f"{f.unit} may follow up (or decline)",
-                        R_MELEE,
-                    )
-                )
+        out.extend(_melee_phase(state))
+    out.extend(_voluntary_routs(state))
     out.append(Todo("next", {}, f"end the phase ({state.phase_name()})", R_SEQ))
     return out
 
 
-def _shots(state: GameState, u: Any) -> list[Todo]:
-    """A unit's shots, target filled in: in a stated game one line per enemy and range band
-    (the player measures, then picks the line: no typing); in a tracked game one per enemy
-    within its longest range. No target in reach: the plain line, the player names one."""
-    t = state.utype(u)
-    out: list[Todo] = []
-    for e in state.live(state.enemy_of(u.side)):
-        if state.play == "stated":
-            for band in t.range_names:
-                if band == "skirmish" and t.is_infantry and t.star_range and not u.screened:
-                    continue  # Unit Summary *: [2] only with a skirmisher screen
-                req = {"firer": u.id, "target": e.id, "band": band}
-                out.append(Todo("shoot", req, f"{u.name} shoots {e.name} ({band})", R_SHOOT))
-            continue
-        d = facts.distance_n(state, u, e)
-        if d is not None and t.ranges and d <= t.ranges[-1] + 1e-9:
-            req = {"firer": u.id, "target": e.id}
-            out.append(Todo("shoot", req, f"{u.name} shoots {e.name} ([{d:.2f}])", R_SHOOT))
-    return out or [Todo("shoot", {"firer": u.id}, f"{u.name} may shoot", R_SHOOT)]
+# -- choices ---------------------------------------------------------------------------------
+def _n(v: float) -> str:
+    """A distance choice in [n], rounded down to 1/100 (never beyond what is left)."""
+    return f"{math.floor(v * 100 + 1e-6) / 100:g}"
+
+
+def _distances(left: float, *extra: float) -> tuple[str, ...]:
+    """A few distances a player would move: all that is left, half of it (and ``extra``:
+    the road bonus)."""
+    vals = {left, left / 2, *extra}
+    return tuple(_n(v) for v in sorted(vals, reverse=True) if 0.01 <= v <= left + 1e-9)
+
+
+def _edge_points(
+    state: GameState, edge: str, inset: float, centre: float, spread: float, step: float
+) -> tuple[str, float, tuple[float, ...]]:
+    """Points along a table edge, ``inset`` mm in from it: the fixed coordinate's field and
+    value, and the choices of the other (from ``centre`` - ``spread`` to + ``spread``)."""
+    w, d = state.table.width, state.table.depth
+    fixed = {"south": ("y", inset), "north": ("y", d - inset)}
+    fixed |= {"west": ("x", inset), "east": ("x", w - inset)}
+    name, value = fixed[edge]
+    length = w if name == "y" else d
+    k = int(spread // step)
+    pts = [centre + i * step for i in range(-k, k + 1)]
+    return name, round(value, 2), tuple(round(p, 2) for p in pts if 0 < p < length)
+
+
+def _other(field: str) -> str:
+    return "x" if field == "y" else "y"
+
+
+# -- set-up ----------------------------------------------------------------------------------
+def _setup(state: GameState) -> list[Todo]:
+    step = state.setup_step
+    if step == "roll":
+        return [Todo("setup_roll", {}, "roll for the Attacker (each side 1d6)", R_SETUP)]
+    r = state.rules
+    if step.startswith("deploy"):
+        side = str(state.defender if step == "deploy_def" else state.attacker)
+        budget = int(r.num("setup", "ap_each")) + state.extra_ap
+        used = sum(state.utype(o).ap for o in state.live(side))
+        waiting = [u.id for u in state.units if u.side == side and u.status == "reserve"]
+        edge = state.side(side).edge
+        half = r.footprint.depth / 2
+        depth = r.mm(r.num("setup", "deploy_depth"))
+        margin = r.mm(r.num("setup", "side_margin")) + r.footprint.width / 2
+        out = []
+        length = state.table.width if edge in ("south", "north") else state.table.depth
+        step_mm = r.mm(2)
+        along = length / 2
+        spread = length / 2 - margin
+        role = "Defender" if step == "deploy_def" else "Attacker"
+        for inset in (half + 1.0, depth / 2, depth - half - 1.0):
+            f, v, pts = _edge_points(state, edge, inset, along, spread, step_mm)
+            if waiting:
+                out.append(
+                    Todo(
+                        "deploy",
+                        {f: v},
+                        f"the {role} ({state.side(side).name}) deploys a unit [{r.n(inset):.1f}]"
+                        f" from the {edge} edge ({used} of {budget} AP placed)",
+                        R_SETUP,
+                        open={"unit": tuple(waiting), _other(f): pts},
+                    )
+                )
+        out.append(Todo("next", {}, f"the {role} ends the deployment", R_SEQ))
+        return out
+    side = str(state.defender if step in ("rp_def", "rp_def2") else state.attacker)
+    own = state.side(side).edge
+    edges = [own]
+    if side == state.attacker:
+        edges += ["west", "east"] if own in ("south", "north") else ["south", "north"]
+    queued = {q for rp in state.rps for q in rp.queue}
+    waiting = [
+        u.id for u in state.units if u.side == side and u.status == "reserve" and u.id not in queued
+    ]
+    queues: list[list[str]] = [waiting, waiting[: (len(waiting) + 1) // 2], []]
+    unique = [list(q) for i, q in enumerate(queues) if q not in queues[:i]]
+    out = []
+    for e in edges:
+        length = state.table.width if e in ("south", "north") else state.table.depth
+        f, v, pts = _edge_points(state, e, 0.0, length / 2, length / 2, r.mm(4))
+        kind = "rear" if e == own else "flank"
+        out.append(
+            Todo(
+                "rp",
+                {f: v},
+                f"{state.side(side).name} picks a {kind} reinforcement point on the {e} edge"
+                " and the units to arrive there, in order",
+                R_SETUP,
+                open={_other(f): pts, "units": tuple(unique)},
+            )
+        )
+    return out
+
+
+# -- the move phase --------------------------------------------------------------------------
+def _charged_this_phase(state: GameState, u: Any) -> bool:
+    """A move to contact ends the unit's move (2 by 2, Moving to contact)."""
+    return any(m.attacker == u.id and not m.counter_charge for m in state.melees)
 
 
 def _moves(state: GameState, side: str) -> list[Todo]:
     out: list[Todo] = []
+    tracked = state.play == "tracked"
+    enemies = state.live(state.enemy_of(side))
     for u in state.live(side):
         t = state.utype(u)
-        if u.disrupted:
+        if u.disrupted or _charged_this_phase(state, u):
             continue
         if u.body is None and u.entry:
-            out.append(
-                Todo(
-                    "move" if state.play == "stated" else "place",
-                    {"unit": u.id},
-                    f"{u.name} arrived at RP {u.entry}: it enters the edge within [4]",
-                    R_REINF,
-                )
-            )
+            out.append(_arrival(state, u))
             continue
         if u.moved and u.spent <= 0:
             continue
         left = t.move - u.spent
-        if u.pinned:
-            if state.play == "tracked":
+        turns = _turns(state, u, enemies) if tracked and u.body is not None else []
+        if u.pinned:  # "Pinned: may only change facing"
+            out.extend(turns)
+            continue
+        if left > 1e-6:
+            bonus = float(state.rules.section("movement").get("road_bonus", 1))
+            if tracked and u.body is not None:
+                out.extend(_tracked_steps(state, u, left, bonus, enemies))
+            else:
                 out.append(
-                    Todo("turn", {"unit": u.id}, f"{u.name} (pinned) may change facing", R_SHOOT)
+                    Todo(
+                        "move",
+                        {"unit": u.id},
+                        f"{u.name} may move ([{left:g}]; +[{bonus:g}] wholly on a road: state"
+                        " road=true, and town, rough, streams crossed)",
+                        R_MOVE,
+                        open={"distance": _distances(left)},
+                    )
                 )
-            continue
-        if left <= 1e-6:
-            continue
-        proc = "advance" if state.play == "tracked" else "move"
-        out.append(Todo(proc, {"unit": u.id}, f"{u.name} may move ([{left:.2f}] left)", R_MOVE))
+                foes = tuple(e.id for e in enemies)
+                if foes and not u.moved:
+                    out.append(
+                        Todo(
+                            "charge",
+                            {"unit": u.id},
+                            f"{u.name} may charge into contact (state the distance)",
+                            R_CONTACT,
+                            open={"into": foes, "distance": _distances(left)},
+                        )
+                    )
+        out.extend(turns)
+        out.extend(_formations(state, u))
     rolls = int(state.rules.num("reinforcements", "rolls_per_turn"))
     if state.reinforcement_rolls < rolls:
         for rp in state.rps:
@@ -195,8 +284,123 @@ def _moves(state: GameState, side: str) -> list[Todo]:
     return out
 
 
+def _arrival(state: GameState, u: Any) -> Todo:
+    """An arrived reinforcement enters "the edge within [4] of RP" (2 by 2,
+    Reinforcements): tracked, it is placed at one of the offered points of that edge; stated,
+    the player states its move."""
+    r = state.rules
+    rp = state.rp(u.entry)
+    text = f"{u.name} arrived at RP {rp.id}: it enters the edge within [4] of it"
+    if state.play == "stated":
+        move = state.utype(u).move
+        return Todo("move", {"unit": u.id}, text, R_REINF, open={"distance": _distances(move)})
+    edge = facts.nearest_edge(state, rp.point)[0]
+    radius = r.mm(float(r.section("reinforcements").get("entry_radius", 4)))
+    along = rp.point.x if edge in ("south", "north") else rp.point.y
+    f, v, pts = _edge_points(state, edge, r.footprint.depth / 2, along, radius, r.mm(1))
+    return Todo("place", {"unit": u.id, f: v}, text, R_REINF, open={_other(f): pts})
+
+
+def _tracked_steps(
+    state: GameState, u: Any, left: float, bonus: float, enemies: list[Any]
+) -> list[Todo]:
+    """Straight ahead (a few distances), straight back, a wheel either way, and a charge at
+    each enemy straight ahead within reach."""
+    assert u.body is not None
+    road = left + bonus if u.road_only else left
+    out = [
+        Todo(
+            "advance",
+            {"unit": u.id},
+            f"{u.name} may advance ([{left:.2f}] of its move left)",
+            R_MOVE,
+            open={"distance": _distances(left, road)},
+        ),
+        Todo(
+            "retire",
+            {"unit": u.id},
+            f"{u.name} may retire, facing kept",
+            R_MOVE,
+            open={"distance": (_n(min(left, 1.0)),)},
+        ),
+    ]
+    out += _both_ways(u, "wheel", "wheel", 45)
+    reach = state.rules.mm(road) + 1.0
+    targets = tuple(e.id for e in enemies if e.body is not None and _ahead(u.body, e.body, reach))
+    text = f"{u.name} may charge straight ahead into contact"
+    return out + _choose("charge", {"unit": u.id}, text, R_CONTACT, "into", targets)
+
+
+def _both_ways(u: Any, proc: str, verb: str, angle: int) -> list[Todo]:
+    """A wheel or a turn, left and right, by ``angle`` degrees."""
+    return [
+        Todo(
+            proc,
+            {"unit": u.id, "direction": way},
+            f"{u.name} may {verb} {way}",
+            R_MOVE,
+            open={"angle": (angle,)},
+        )
+        for way in ("left", "right")
+    ]
+
+
+@functools.lru_cache(maxsize=8192)
+def _ahead(body: Body, other: Body, reach: float) -> bool:
+    """``other`` lies straight ahead of ``body`` within ``reach`` mm (a charge may reach it):
+    measured once per pair of positions (most units stand still between two offers)."""
+    if (
+        abs(body.centre.x - other.centre.x) > reach + 40
+        or abs(body.centre.y - other.centre.y) > reach + 40
+    ):
+        return False
+    if tt.distance(body, other) > reach:
+        return False
+    return tt.contact_distance(body, body.facing, other) is not None
+
+
+def _turns(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
+    """Changes of facing (free; a pinned unit "may only change facing")."""
+    if u.turned:
+        return []
+    out = _both_ways(u, "turn", "turn", 90)  # free: the text prices no manoeuvre
+    out.append(
+        Todo("turn", {"unit": u.id, "direction": "about"}, f"{u.name} may face about", R_MOVE)
+    )
+    near = sorted((tt.distance(u.body, e.body), e.id) for e in enemies if e.body is not None)[:2]
+    text = f"{u.name} may turn to face an enemy"
+    return out + _choose("turn", {"unit": u.id}, text, R_MOVE, "face", tuple(e for _, e in near))
+
+
+def _formations(state: GameState, u: Any) -> list[Todo]:
+    t = state.utype(u)
+    if u.moved:
+        return []
+    forms = [f for f in FORMATIONS if f != u.formation and (t.is_infantry or f != "attack_column")]
+    out = [
+        Todo(
+            "formation",
+            {"unit": u.id},
+            f"{u.name} may change formation (now {u.formation})",
+            R_MELEE,
+            open={"formation": tuple(forms)},
+        )
+    ]
+    if t.is_infantry:
+        out.append(
+            Todo(
+                "formation",
+                {"unit": u.id, "screen": not u.screened},
+                f"{u.name} may {'withdraw' if u.screened else 'put out'} its skirmisher screen",
+                R_SHOOT,
+            )
+        )
+    return out
+
+
 def _reactions(state: GameState) -> list[Todo]:
-    """A charged infantry unit, not engaged otherwise: turn to face, and fire (once)."""
+    """A charged infantry unit, not engaged otherwise: turn to face, and fire (once) (2 by 2,
+    Moving to contact)."""
     out: list[Todo] = []
     for m in state.melees:
         if m.counter_charge:
@@ -205,9 +409,6 @@ def _reactions(state: GameState) -> list[Todo]:
         if d.side == state.phasing or not a.moved or not d.on_table:
             continue
         if not state.utype(d).is_infantry or d.disrupted:
-            continue
-        engaged = [x for x in state.melees if d.id in (x.attacker, x.defender) and x != m]
-        if engaged:
             continue
         facing_it = (
             d.body is not None
@@ -224,107 +425,184 @@ def _reactions(state: GameState) -> list[Todo]:
                 )
             )
         if not d.shot:
-            out.append(
-                Todo(
-                    "shoot",
-                    {"firer": d.id, "target": a.id},
-                    f"{d.name} may fire on its charger {a.name}",
-                    R_CONTACT,
+            req = {"firer": d.id, "target": a.id}
+            text = f"{d.name} may fire on its charger {a.name}"
+            if state.play == "stated":
+                out.append(
+                    Todo(
+                        "shoot",
+                        req,
+                        text + " (state the range at which it fires)",
+                        R_CONTACT,
+                        open={"range": ("0.5", "1")},
+                    )
                 )
-            )
+            else:
+                out.append(Todo("shoot", req, text, R_CONTACT))
     return out
 
 
+# -- rally, shooting, melee ------------------------------------------------------------------
+def _rallies(state: GameState, side: str) -> list[Todo]:
+    out = []
+    for u in state.live(side):
+        if not (u.pinned or u.disrupted) or u.rallied:
+            continue
+        what = " and ".join(m for m, on in (("disrupted", u.disrupted), ("pinned", u.pinned)) if on)
+        text = f"{u.name} may try to rally ({what}; 5+)"
+        if u.pinned and u.disrupted:
+            out.append(Todo("rally", {"unit": u.id}, text, R_RALLY, open={"effect": EFFECTS}))
+        else:
+            out.append(Todo("rally", {"unit": u.id}, text, R_RALLY))
+    return out
+
+
+def _shots(state: GameState, u: Any) -> list[Todo]:
+    """A unit's shot: one line, the targets open (tracked: only those within its longest
+    range; ``plan`` keeps those in range and arc). Stated: the targets and the range band
+    open, on one line per firer (the player measures, then picks)."""
+    t = state.utype(u)
+    foes = state.live(state.enemy_of(u.side))
+    if state.play == "stated":
+        bands = tuple(
+            b
+            for b in t.range_names
+            if not (b == "skirmish" and t.is_infantry and t.star_range and not u.screened)
+        )
+        ids = tuple(e.id for e in foes)
+        if not ids:
+            return []
+        return [
+            Todo(
+                "shoot",
+                {"firer": u.id},
+                f"{u.name} may shoot (pick the target and the range band measured)",
+                R_SHOOT,
+                open={"target": ids, "band": bands},
+            )
+        ]
+    reach = t.ranges[-1] if t.ranges else 0.0
+    ids = tuple(
+        e.id for e in foes if (d := facts.distance_n(state, u, e)) is not None and d <= reach + 1e-9
+    )
+    return _choose("shoot", {"firer": u.id}, f"{u.name} may shoot", R_SHOOT, "target", ids)
+
+
+def _choose(
+    proc: str, req: dict[str, Any], text: str, rule: str, field: str, choices: tuple[Any, ...]
+) -> list[Todo]:
+    """One open entry choosing ``field`` among ``choices``; none when there is no choice."""
+    return [Todo(proc, req, text, rule, open={field: choices})] if choices else []
+
+
 def _countercharges(state: GameState, side: str) -> list[Todo]:
+    """Cavalry may counter-charge an enemy that moved within 1/2 its move (2 by 2, Moving to
+    contact): only at enemies on the table, only within reach."""
     out: list[Todo] = []
     frac = float(state.rules.section("movement").get("countercharge_fraction", 0.5))
     movers = [e for e in state.live(state.enemy_of(side)) if e.moved]
     for c in state.live(side):
         t = state.utype(c)
-        if not t.is_cavalry or c.disrupted or c.pinned or c.countercharged:
+        if not t.is_cavalry or c.disrupted or c.pinned or c.countercharged or not movers:
             continue
-        for e in movers:
-            d = facts.distance_n(state, c, e)
-            if d is None:
-                text = (
-                    f"{c.name} may counter-charge {e.name} if it moved within [{t.move * frac:g}]"
+        reach = t.move * frac
+        if state.play == "stated":
+            out.append(
+                Todo(
+                    "countercharge",
+                    {"unit": c.id, "within": True},
+                    f"{c.name} may counter-charge an enemy that moved within [{reach:g}]",
+                    R_CONTACT,
+                    open={
+                        "target": tuple(e.id for e in movers),
+                        "distance": _distances(reach),
+                    },
                 )
-            elif d <= t.move * frac + 1e-9:
-                text = f"{c.name} may counter-charge {e.name} ([{d:.2f}] away)"
-            else:
-                continue
-            out.append(Todo("countercharge", {"unit": c.id, "target": e.id}, text, R_CONTACT))
+            )
+            continue
+        ids = tuple(
+            e.id
+            for e in movers
+            if (d := facts.distance_n(state, c, e)) is not None and d <= reach + 1e-9
+        )
+        text = f"{c.name} may counter-charge (within [{reach:g}], straight ahead)"
+        out.extend(_choose("countercharge", {"unit": c.id}, text, R_CONTACT, "target", ids))
+    return out
+
+
+def _melee_phase(state: GameState) -> list[Todo]:
+    out: list[Todo] = []
+    for f in state.follow_ups:
+        if not f.mandatory:
+            out.append(Todo("follow_up", {"unit": f.unit}, f"{f.unit} may follow up", R_MELEE))
+            out.append(
+                Todo(
+                    "follow_up",
+                    {"unit": f.unit, "decline": True},
+                    f"{f.unit} may decline its follow-up",
+                    R_MELEE,
+                )
+            )
+    pending = {(m.attacker, m.defender) for m in state.melees}
+    for u in state.live(state.phasing):
+        touching = facts.enemies_in_contact(state, u) or []
+        ids = tuple(e.id for e in touching if (u.id, e.id) not in pending)
+        text = f"{u.name} is in contact: it may melee"
+        out.extend(_choose("melee", {"attacker": u.id}, text, R_MELEE, "defender", ids))
+    return out
+
+
+def _voluntary_routs(state: GameState) -> list[Todo]:
+    """A *** unit may rout voluntarily (2 by 2, Unit Summary): in its own move phase, or when
+    charged (ASSUMPTION, docs)."""
+    out = []
+    charged = {m.defender for m in state.melees}
+    for u in state.live():
+        if not state.utype(u).voluntary_rout:
+            continue
+        own = state.phase == "move" and u.side == state.phasing
+        if own or u.id in charged:
+            out.append(
+                Todo(
+                    "rout",
+                    {"unit": u.id},
+                    f"{u.name} (***) may rout voluntarily (1d6: 1-2 destroyed)",
+                    R_UNITS,
+                )
+            )
     return out
 
 
 def legal_requests(
-    state: GameState, rng: Any, procedures: Mapping[str, Any], n: int = 40
+    state: GameState, rng: Any, todo: list[Todo], n: int = 40
 ) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Requests that are all legal now (each is planned, so the rules have checked it): what
-    is owed first, then the open actions with their missing fields filled in, then ``next``."""
-
-    def legal(name: str, req: dict[str, Any]) -> bool:
-        p = procedures[name]
-        try:
-            p.plan(state, p.parse(req))
-        except VedetteError:
-            return False
-        return True
-
-    owed = obligations(state)
-    for o in owed:
-        if legal(o.procedure, dict(o.request)):
-            yield o.procedure, dict(o.request)
+    """Requests that are all legal now (random play): ``todo``'s entries (each judged by
+    ``plan``), what is owed first, the open fields filled from their accepted choices."""
+    owed = [t for t in todo if t.owed and not t.refused]
+    for t in owed:
+        yield t.procedure, _fill(t, rng)
     if owed:
         return
-    found = 0
-    opts = options(state)
+    opts = [t for t in todo if t.procedure != "next"]
     rng.shuffle(opts)
-    for t in opts:
-        if t.procedure == "next":
-            continue
-        for name, req in _complete(state, t, rng):
-            if legal(name, req):
-                yield name, req
-                found += 1
-                break
-        if found >= n:
-            break
+    for t in opts[:n]:
+        yield t.procedure, _fill(t, rng)
     yield "next", {}
 
 
+def _fill(t: Todo, rng: Any) -> dict[str, Any]:
+    req = dict(t.request)
+    for k, cs in t.open.items():
+        req[k] = rng.choice(list(cs))
+    return req
+
+
 def _complete(state: GameState, t: Todo, rng: Any) -> list[tuple[str, dict[str, Any]]]:
-    """Candidate full requests for a ``todo`` line (the rules then pick the legal ones)."""
-    name, req = t.procedure, dict(t.request)
-    enemies = state.live(state.enemy_of(state.actor)) if state.stage == "battle" else []
-    if name == "advance":
-        charges = [("charge", {"unit": req["unit"], "into": e.id}) for e in enemies[:8]]
-        steps = [(name, {**req, "distance": str(d)}) for d in (2, 1, 0.5)]
-        turn = [("turn", {**req, "angle": 45, "direction": rng.choice(["left", "right"])})]
-        return [*charges, *steps, *turn]
-    if name == "move":
-        return [(name, {**req, "distance": d}) for d in (2, 1)]
-    if name == "turn":
-        return [(name, {**req, "angle": 45, "direction": rng.choice(["left", "right"])})]
-    if name == "place":
-        u = state.unit(req["unit"])
-        rp = state.rp(u.entry)
-        inward = {"south": (0, 1), "north": (0, -1), "west": (1, 0), "east": (-1, 0)}
-        dx, dy = inward[tt.nearest_edge(state.table, rp.point)[0]]
-        half = state.rules.footprint.depth / 2
-        out = []
-        for along in (0.0, 30.0, -30.0):
-            x = rp.point.x + dx * half + dy * along
-            y = rp.point.y + dy * half + dx * along
-            out.append((name, {**req, "x": round(x, 3), "y": round(y, 3)}))
-        return out
-    if name == "shoot" and "target" not in req:
-        stated = {"range": 1} if state.play == "stated" else {}
-        return [(name, {**req, "target": e.id, **stated}) for e in enemies]
-    if name == "countercharge":
-        return (
-            [(name, {**req, "distance": 2, "within": True})]
-            if state.play == "stated"
-            else [(name, req)]
-        )
-    return [(name, req)]
+    """Candidate full requests for a ``todo`` line (the rules then pick the legal ones): an
+    open line's choices, a few combinations of them."""
+    if not t.open:
+        return [(t.procedure, dict(t.request))]
+    fields = list(t.open)
+    combos = list(itertools.product(*(t.open[f] for f in fields)))
+    rng.shuffle(combos)
+    return [(t.procedure, {**t.request, **dict(zip(fields, c, strict=True))}) for c in combos[:8]]
