@@ -258,7 +258,7 @@ def test_move_check_kuryakin_in_cm(client: TestClient) -> None:
         json={"procedure": "move", "request": {"unit": "A3", "distance": 100, "direction": 0}},
         headers=h,
     ).json()
-    assert not r["ok"] and "cannot act now" in r["error"]  # not its card: the rules say why
+    assert not r["ok"] and "move is not part of the control" in r["error"]  # the flow says why
     view = client.get("/api/games/ku/board").json()
     assert view["hand"]["kind"] == "relative" and "control 150 mm" in view["rings"]
 

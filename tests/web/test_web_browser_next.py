@@ -58,7 +58,8 @@ def until(g: Game, done: Callable[[Game], bool], prefer: tuple[str, ...] = (), n
         pick = next((t for t in todo if t.owed), None)
         pick = pick or next((t for t in todo if t.procedure in prefer), None)
         pick = pick or next(t for t in todo if t.procedure in ADVANCE)
-        g.perform(pick.procedure, dict(pick.request))
+        # an open entry: its first offered choice for each open field
+        g.perform(pick.procedure, {**pick.request, **{k: v[0] for k, v in pick.open.items()}})
     raise AssertionError("never got there")
 
 
@@ -100,8 +101,16 @@ def adjudicate(
     """From the game page: the next panel's entry, then 'Roll / do it' (counted)."""
     page.goto(f"{base}/games/{game}")
     c = Clicks(page)
-    c.click(next_entry(page, procedure, text, owed))
+    entry = next_entry(page, procedure, text, owed)
+    c.click(entry)
     assert page.input_value("#procedure") == procedure
+    # an open entry: one tap on the first choice of each field still empty (issue 22)
+    rows = page.locator(f"{entry} ~ .open-choices")
+    for i in range(rows.count()):
+        field = rows.nth(i).get_attribute("data-field")
+        box = page.locator(f'form.proc[data-proc="{procedure}"] [name="{field}"]')
+        if not box.input_value():
+            c.click(f"{entry} ~ .open-choices[data-field={field}] >> button.choice >> nth=0")
     out = roll(c)
     assert c.clicks <= 3, c.clicks
     assert "error" not in (page.get_attribute("#result > *", "class") or "")

@@ -380,7 +380,7 @@ class Ruleset(Generic[S]):
                 if refusal is not None:
                     raise refusal
             owed = self.obligations(state) if owed is None else owed
-            o = flow_violation(owed, procedure, proc.request_json(req))
+            o = flow_violation(owed, procedure, proc.request_json(req)) if owed else None
             if o is not None:
                 from vedette.errors import RuleViolation
 

@@ -160,7 +160,9 @@ function initGame() {
     clearErrors();
     const f = form();
     for (const i of fields(f)) i.value = "";
-    for (const [k, v] of Object.entries(item.request || {})) {
+    // the request's fields, and an open field with a single choice (nothing left to pick)
+    const one = Object.entries(item.open || {}).filter(([, cs]) => cs.length === 1).map(([k, cs]) => [k, cs[0]]);
+    for (const [k, v] of [...Object.entries(item.request || {}), ...one]) {
       const i = f.querySelector(`[name="${CSS.escape(k)}"]`);
       if (!i) continue;
       i.value = fieldText(v);
