@@ -15,6 +15,7 @@ import os
 import re
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -144,6 +145,23 @@ def migrate(db: sqlite3.Connection, path: str) -> int:
             db.execute("ROLLBACK")
         raise
     return STORE_VERSION
+
+
+def _wal(db: sqlite3.Connection, path: str, tries: int = 500) -> None:
+    """Put the connection in WAL mode. SQLite answers the mode it is in, and a new database
+    that another process is setting up at the same moment may leave it in the old one
+    (``delete``) without an error: a connection writing in rollback mode beside WAL writers
+    can lose a commit. So ask again until the answer is ``wal`` (issue 25: a fresh database
+    opened by several processes at once)."""
+    if path == ":memory:":
+        db.execute("PRAGMA journal_mode=WAL")
+        return
+    for _ in range(tries):
+        mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if str(mode).lower() == "wal":
+            return
+        time.sleep(0.01)
+    raise GameError(f"cannot open game database {path}: it stays in {mode} journal mode")
 
 
 def _version(db: sqlite3.Connection, path: str) -> int:
@@ -296,7 +314,7 @@ class Store:
     def _connect(self, synchronous: str) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
         try:
-            db.execute("PRAGMA journal_mode=WAL")
+            _wal(db, self.path)
             db.execute(f"PRAGMA synchronous={synchronous}")
             db.execute("PRAGMA foreign_keys=ON")
             migrate(db, self.path)
