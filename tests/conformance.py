@@ -149,15 +149,13 @@ def own_dice(g: Game, proc: str, req: Mapping[str, Any], rng: random.Random) -> 
     faces: list[int] = []
     for _ in range(200):
         try:
-            g.is_legal(proc, dict(req))  # (nothing to throw for what the rules refuse)
-            g.procedure(proc)
             dice = g.dice(faces, proc, dict(req))
             _, plan = g._prepare(proc, dict(req), faces)
             g.procedure(proc).resolve(g.state, plan, dice)
         except DiceNeeded as e:
             faces.append(rng.choice(e.die.faces))
             continue
-        except Exception:
+        except Exception:  # (the rules refuse it: nothing more to throw)
             return faces
         return faces
     return faces
