@@ -3,6 +3,9 @@
 Each document is a session: its commands run in the order written, in a fresh temporary
 directory, against a fresh database (``VEDETTE_DB``), with the ``vedette`` of the venv running
 the tests (``.venv/bin/vedette`` in the README is that one). Every command must exit 0.
+A line made only of ``vedette`` commands (joined by ``;`` or ``&&``) runs in this process through
+``vedette.cli.main.main``, the function the entry point calls; any other line, and the README's
+first command (the installed entry point itself), runs through bash.
 
 Conventions for a doc's ``sh`` blocks:
 
@@ -19,8 +22,11 @@ that is only ``...`` for any lines.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
+import shlex
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -144,7 +150,9 @@ def test_no_doc_is_a_symlink_and_no_link_leaves_the_repository() -> None:
 @pytest.mark.parametrize(
     "doc", [d for d in DOCS if commands(d)[0]], ids=lambda d: str(d.relative_to(ROOT))
 )
-def test_every_command_of_the_doc_runs_as_written(doc: Path, tmp_path: Path) -> None:
+def test_every_command_of_the_doc_runs_as_written(
+    doc: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     bindir = Path(sys.executable).parent
     env = {
         **os.environ,
@@ -154,26 +162,83 @@ def test_every_command_of_the_doc_runs_as_written(doc: Path, tmp_path: Path) -> 
         "NO_COLOR": "1",
     }
     env.pop("_VEDETTE_COMPLETE", None)
-    for cmd in commands(doc)[0]:
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("_VEDETTE_COMPLETE", raising=False)
+    monkeypatch.chdir(tmp_path)
+    for n, cmd in enumerate(commands(doc)[0]):
         text = cmd.text.replace(".venv/bin/vedette", "vedette")
-        done = subprocess.run(
-            ["bash", "-eo", "pipefail", "-c", text],
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            stdin=subprocess.DEVNULL,
-        )
-        assert done.returncode == 0, (
-            f"{cmd.where()}: `{cmd.text}` exited {done.returncode}:\n{done.stdout[-2000:]}"
-            f"{done.stderr[-2000:]}"
-        )
-        missing = shown_in(cmd.shown, done.stdout)
+        argvs = in_process(text)
+        if argvs is None or (doc.name == "README.md" and n == 0):
+            # the installed entry point itself, through the shell (the README's first command
+            # proves it; a line with shell syntax other than `;` and `&&` needs the shell)
+            code, out, err = through_the_shell(text, tmp_path, env)
+        else:
+            code, out, err = run_in_process(argvs)
+        assert code == 0, f"{cmd.where()}: `{cmd.text}` exited {code}:\n{out[-2000:]}{err[-2000:]}"
+        missing = shown_in(cmd.shown, out)
         assert missing is None, (
-            f"{cmd.where()}: `{cmd.text}` did not print {missing!r}:\n{done.stdout[-3000:]}"
+            f"{cmd.where()}: `{cmd.text}` did not print {missing!r}:\n{out[-3000:]}"
         )
         if cmd.expect is not None:
-            assert cmd.expect in done.stdout, (
-                f"{cmd.where()}: `{cmd.text}` did not print {cmd.expect!r}:\n{done.stdout[-2000:]}"
+            assert cmd.expect in out, (
+                f"{cmd.where()}: `{cmd.text}` did not print {cmd.expect!r}:\n{out[-2000:]}"
             )
+
+
+def in_process(text: str) -> list[list[str]] | None:
+    """The argument lists of a line made only of ``vedette`` commands joined by ``;`` or ``&&``
+    (each run by ``vedette.cli.main.main`` in this process: the same code the entry point runs,
+    without a Python start-up per line), or None when the line needs a shell."""
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=";&")
+    lexer.whitespace_split = True
+    lexer.commenters = "#"
+    argvs: list[list[str]] = [[]]
+    for token in lexer:
+        if token in (";", "&&"):
+            argvs.append([])
+        elif set(token) <= set(";&|<>()"):
+            return None
+        else:
+            argvs[-1].append(token)
+    if any(not a or a[0] != "vedette" or any("$" in t or "`" in t for t in a) for a in argvs):
+        return None
+    return [a[1:] for a in argvs]
+
+
+def run_in_process(argvs: list[list[str]]) -> tuple[int, str, str]:
+    from vedette.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        for argv in argvs:
+            code = main(argv)
+            if code != 0:  # `a && b` and bash -e stop at the first failure alike
+                break
+    return code, out.getvalue(), err.getvalue()
+
+
+def through_the_shell(text: str, cwd: Path, env: dict[str, str]) -> tuple[int, str, str]:
+    done = subprocess.run(
+        ["bash", "-eo", "pipefail", "-c", text],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_a_line_with_shell_syntax_goes_through_the_shell() -> None:
+    both = in_process("vedette nab show ; vedette game log  # c")
+    assert both == [["nab", "show"], ["game", "log"]]
+    assert in_process("vedette 2x2 move unit=A1 to='[300,480]'") == [
+        ["2x2", "move", "unit=A1", "to=[300,480]"]
+    ]
+    assert in_process("vedette nab show | head") is None
+    assert in_process("vedette game export -o x > y") is None
+    assert in_process("ls && vedette nab show") is None
+    assert in_process('vedette nab show "$HOME"') is None
