@@ -449,3 +449,17 @@ def test_placed_dummies_are_named_after_their_hex(tmp_path: Path) -> None:
     assert "X4Q6b" in out.message
     out = g.perform("place", {"kind": "dummy_minefield", "side": "Russian", "location": "4P5"})
     assert "M4P5" in out.message and g.state.minefield("M4P5") is not None
+
+
+# == issue 24: queries in every phase ==============================================================
+def test_shift_odds_are_shown_in_set_up_and_the_shift_itself_waits_for_its_window(
+    tmp_path: Path,
+) -> None:
+    """The odds of a potential dummy stack's shift DR (2.3) are a query: asked in set-up they
+    are the DR the shift would face; the shift itself is still refused until its window."""
+    g = sample(tmp_path)
+    assert g.state.phase == "setup"
+    (odds,) = g.odds("shift", {"a": "P1", "b": "D1"})
+    assert sum(r.p for r in odds.rows) == 1
+    assert "shift allowed" in " ".join(r.result for r in odds.rows)
+    refused(g, "shift", {"a": "P1", "b": "D1"}, [3, 3], "O'Leary 2.3")

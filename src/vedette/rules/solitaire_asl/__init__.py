@@ -53,6 +53,7 @@ from vedette.rules.solitaire_asl.requests import (
 from vedette.rules.solitaire_asl.schema import AslOptions, AslScenario
 from vedette.rules.solitaire_asl.setup import build_state
 from vedette.rules.solitaire_asl.shift import plan_shift, run_shift
+from vedette.rules.solitaire_asl.turn import QUERY
 
 
 def _flow() -> Flow:
@@ -300,6 +301,24 @@ class SolitaireASL(Ruleset[State]):
 
     def current_phase(self, state: State) -> str | None:
         return state.phase
+
+    def judge(
+        self,
+        state: State,
+        procedure: str,
+        request: Any,
+        owed: Any = None,
+        query: bool = False,
+    ) -> Any:
+        """The core's judgement; a query's plan opens the shift windows (turn.QUERY): the odds
+        of a shift DR are shown in every phase, the shift itself waits for its window."""
+        if not query:
+            return super().judge(state, procedure, request, owed=owed)
+        token = QUERY.set(True)
+        try:
+            return super().judge(state, procedure, request, owed=owed, query=True)
+        finally:
+            QUERY.reset(token)
 
     def legal_requests(
         self, state: State, rng: Any, n: int = 40

@@ -12,11 +12,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 from vedette.errors import RuleViolation
 from vedette.rules.solitaire_asl.model import PHASES, SETUP, Op, State
+
+#: set while a query (``--odds``, ``chances``) is judged: the odds of a shift are shown in any
+#: phase, as if its window were open now (issue 24: queries in every phase); the action itself
+#: still waits for its window.
+QUERY: ContextVar[bool] = ContextVar("asl_query", default=False)
 
 
 def phase_key(state: State) -> str:
@@ -95,6 +101,8 @@ def require_window(state: State, side: str, op: Op, group: str | None = None) ->
     """The open window, or a RuleViolation naming the rule (timing, or shifting closed).
     ``group``: the bookkeeping group of ``op`` (:func:`bookkeeping`)."""
     w = window(state, side, op)
+    if QUERY.get():
+        return Window(True, w.key, w.rule)
     if not w.open:
         raise RuleViolation(w.rule, w.problem)
     if op != Op.MINEFIELD and state.is_closed(side, group or op.value, w.key):
