@@ -102,6 +102,35 @@ def test_carries_on_regardless_must_advance_and_cannot_try_again() -> None:
     assert s.unit("F1").moved_mm == 150.0 and not R.obligations(s)
 
 
+def test_an_advance_that_cannot_be_made_lapses_with_its_reason_logged_at_the_card_end() -> None:
+    """Moving From A Standstill: a unit that carries on regardless after a formation change took
+    its whole move (d4 4, Formation Changing) owes no advance (nothing is left to move); when
+    its card ends the result lapses, and the log says so (no owed step vanishes silently)."""
+    s = activate(make([unit("F1", advancing=True), unit("A1", "Allies")]), "F1")
+    s, _ = run(s, "formation", [4], unit="F1", to="column")
+    s, out = run(s, "halt", [6], unit="F1")
+    assert s.unit("F1").bound == "advance"
+    assert not [o for o in R.obligations(s) if o.id == "advance:F1"]
+    s, out = run(s, "next")
+    assert "F1's owed advance lapses: its whole move is made" in out.message
+    assert any("lapses" in e.why for e in out.events if getattr(e, "unit", None) == "F1")
+    assert s.unit("F1").bound is None
+
+
+def test_a_queue_jumper_that_carries_on_regardless_owes_its_advance_toward_its_charger() -> None:
+    """Kuryakin, Movement: a unit that jumped the queue acts only against its charger all turn;
+    when it carries on regardless (Moving From A Standstill) the advance it owes is toward that
+    charger, and the owed step is one the rules accept (not a dead end)."""
+    f1 = unit("F1", advancing=True, restricted_to="A1", x=100, y=100)
+    s = activate(make([f1, unit("A1", "Allies", x=100, y=400, facing=180)]), "F1")
+    s, _ = run(s, "halt", [6], unit="F1")
+    (owed,) = [t for t in _todo(s) if t.owed]
+    assert owed.request == {"unit": "F1", "mode": "advance", "distance": 150.0, "toward": "A1"}
+    assert not owed.refused
+    s, _ = run(s, "move", [0, 3], **owed.request)
+    assert s.unit("F1").bound is None and not R.obligations(s)
+
+
 def test_halts_where_it_stands_binds_move_and_charge() -> None:
     """Kuryakin, Morale (default chart, an assumption): "halts where it stands": no move and
     no charge this turn. C class BPL 65: d100 90 fails; D10 9 halts."""

@@ -31,7 +31,9 @@ from vedette.rules.solo_napoleonic.events import (
     ChanceCardPlayed,
     MoraleMarked,
     QueueJumped,
+    StandstillTested,
 )
+from vedette.rules.solo_napoleonic.flow import advance_left
 from vedette.rules.solo_napoleonic.model import (
     EFFECT_KINDS,
     ROLL_KINDS,
@@ -263,22 +265,31 @@ def next_card(state: State, req: rq.Next, dice: DiceSource) -> Outcome:
     """Finish the active card (its units have acted) and reveal whose turn it is."""
     ch = Changes(state)
     done = list(state.done)
+    lapsed: list[str] = []
     if state.active is not None:
         done.append(state.active)
         for uid in state.active_units():
+            u = state.unit(uid)
+            if u.bound == "advance" and u.on_table:
+                # Moving From A Standstill: it carries on regardless, but could not advance
+                # (advance_left says why): the owed advance lapses, the reason logged
+                why = advance_left(state, u)
+                text = f"{uid}'s owed advance lapses: {why if isinstance(why, str) else 'unused'}"
+                ch.unit(StandstillTested, uid, text, bound=None)
+                lapsed.append(text)
             ch.unit(ActivationEnded, uid, "card finished", acted=True)
     c_next = state.next_after_active()
     if c_next is None:
         ch.game(CardActivated, "all cards played", done=tuple(done), active=None, phase="end")
-        return Outcome(
-            tuple(ch.events), (), "every card has acted: end the turn (end_turn)", {"active": None}
-        )
+        text = "every card has acted: end the turn (end_turn)"
+        return Outcome(tuple(ch.events), (), "\n".join([*lapsed, text]), {"active": None})
     c = c_next
     ch.game(CardActivated, "next card", done=tuple(done), active=c.holder)
     units = [ch.state.unit(x) for x in c.units]
     lines = [
+        *lapsed,
         f"card #{c.key_text()}: {c.holder}"
-        + (" (controlled formation: move its units in any order)" if c.formation else "")
+        + (" (controlled formation: move its units in any order)" if c.formation else ""),
     ]
     for u in units:
         lines.append(f"  {u.id}: " + (", ".join(may_do(ch.state, u)) or "no longer on the table"))

@@ -278,13 +278,16 @@ def bound_moves(state: State) -> list[Obligation]:
             and not u.morale_due
         ):
             left = advance_left(state, u)
-            if left is None:
-                continue  # it cannot move (its move made, a chance card): nothing to carry on
+            if isinstance(left, str):
+                continue  # it cannot move: the advance lapses when its card ends, logged
+            ask: dict[str, Any] = {"unit": u.id, "mode": "advance", "distance": left}
+            if u.restricted_to:  # a queue jumper advances only toward its charger (Movement)
+                ask["toward"] = u.restricted_to
             out.append(
                 Obligation(
                     f"advance:{u.id}",
                     "move",
-                    {"unit": u.id, "mode": "advance", "distance": left},
+                    ask,
                     "Kuryakin, Moving From A Standstill",
                     f"{u.id} carries on regardless: it advances",
                 )
@@ -292,24 +295,27 @@ def bound_moves(state: State) -> list[Obligation]:
     return out
 
 
-def advance_left(state: State, u: Unit) -> float | None:
+def advance_left(state: State, u: Unit) -> float | str:
     """What is left of the move of a unit that carries on regardless (mm, rounded down to
-    0.1mm), or None if it cannot move now."""
+    0.1mm), or why it cannot move now (the owed advance then lapses, that reason logged when
+    its card ends)."""
     from vedette.errors import VedetteError
     from vedette.rules.solo_napoleonic.actions import move_allowed, move_base
     from vedette.rules.solo_napoleonic.requests import Move
 
     try:
         base = move_base(state, u)
-    except VedetteError:
-        return None
+    except VedetteError as e:
+        return str(e)
     left = math.floor((base - u.moved_mm) * 10) / 10
     if left <= 0:
-        return None
+        return "its whole move is made"
     try:
-        move_allowed(state, u, Move(unit=u.id, mode="advance", distance=left))
-    except VedetteError:
-        return None
+        move_allowed(
+            state, u, Move(unit=u.id, mode="advance", distance=left, toward=u.restricted_to)
+        )
+    except VedetteError as e:
+        return str(e)
     return left
 
 
