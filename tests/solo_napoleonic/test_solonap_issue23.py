@@ -459,3 +459,24 @@ def test_control_odds_name_the_general_in_each_outcome() -> None:
 
     (o,) = odds(s, "control")
     assert all("Morand" in r.result for r in o.rows), [r.result for r in o.rows]
+
+
+def test_the_deal_prints_its_shuffle_as_one_line_and_keeps_every_roll() -> None:
+    """Issue 26 (9): the deal's Fisher-Yates swaps (one die each, Move Sequence) print as one
+    line of dice, not one line per swap; the outcome's JSON still has every roll, and a roll
+    of another kind breaks the run."""
+    from vedette.dice.sources import ScriptedSource
+    from vedette.rules.base import Outcome
+    from vedette.rules.solo_napoleonic.cards import shuffle
+
+    _, rolls = shuffle(5, ScriptedSource([2, 1, 2, 1]))
+    _, two = shuffle(3, ScriptedSource([1, 2]))
+    out = Outcome(rolls=(*rolls, *two), message="cards revealed")
+    assert out.lines() == [
+        "shuffle (6 rolls): 1d5=2, 1d4=1, 1d3=2, 1d2=1, 1d3=1, 1d2=2",
+        "cards revealed",
+    ]
+    assert len(out.to_json()["rolls"]) == 6
+    short = Outcome(rolls=tuple(two), message="")
+    assert short.lines() == [r.line() for r in two]  # fewer than four: a line each
+    assert "swaps with place" in short.lines()[0]

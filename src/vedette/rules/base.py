@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from vedette.data import load_toml_text, merge, package_toml
 from vedette.dice.check import Odds
-from vedette.dice.roll import AnyRoll
+from vedette.dice.roll import AnyRoll, Roll
 from vedette.dice.sources import DiceSource
 from vedette.dice.tables import Table, tables_from_data
 from vedette.errors import BadRequest
@@ -57,6 +57,10 @@ class Event:
         return cls(str(d["kind"]), dict(d.get("data", {})))
 
 
+#: how many plain rolls of one kind in a row print as one line (Outcome.lines)
+FOLD_RUN = 4
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What a procedure did: the rolls (each explains itself), the events, a sentence, and
@@ -70,7 +74,30 @@ class Outcome:
     result: str = ""  # the outcome's short name, for the odds of the whole procedure
 
     def lines(self) -> list[str]:
-        out = [r.line() for r in self.rolls]
+        """One line per roll, then the message. A run of four or more plain rolls of one kind
+        (the same label before its first ':', no modifiers, no consequence: a shuffle's swaps)
+        is one line listing their dice; the JSON keeps every roll whole."""
+        out: list[str] = []
+        run: list[Any] = []
+
+        def flush() -> None:
+            if len(run) >= FOLD_RUN:
+                kind = run[0].label.split(": ", 1)[0]
+                dice = ", ".join(r.dice_text() for r in run)
+                out.append(f"{kind} ({len(run)} rolls): {dice}")
+            else:
+                out.extend(r.line() for r in run)
+            run.clear()
+
+        for r in self.rolls:
+            plain = isinstance(r, Roll) and ": " in r.label and not (r.modifiers or r.consequence)
+            if run and not (plain and r.label.split(": ", 1)[0] == run[0].label.split(": ", 1)[0]):
+                flush()
+            if plain:
+                run.append(r)
+            else:
+                out.append(r.line())
+        flush()
         if self.message:
             out.append(self.message)
         return out
