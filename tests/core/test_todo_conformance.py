@@ -41,10 +41,13 @@ def test_every_offer_is_accepted(ruleset: str, scenario: str) -> None:
 
 
 @pytest.mark.skipif(not LONG, reason="VEDETTE_CONFORMANCE_LONG=1: 10,000 games per ruleset")
-@pytest.mark.parametrize("ruleset", RULESETS)
-def test_ten_thousand_games_from_todo(ruleset: str) -> None:
-    total = run(ruleset, 10_000, STEPS * 2)
-    print(f"\n{ruleset}: {total.line()}")
+@pytest.mark.parametrize(
+    ("ruleset", "options"),
+    [(r, {}) for r in RULESETS] + [("two_by_two", {"play": "stated"})],
+)
+def test_ten_thousand_games_from_todo(ruleset: str, options: dict[str, str]) -> None:
+    total = run(ruleset, 10_000, STEPS * 2, jobs=os.cpu_count() or 1, options=options)
+    print(f"\n{ruleset} {options or ''}: {total.line()}")
     assert total.failures == 0, "\n".join([total.line(), *total.problems[:20]])
 
 

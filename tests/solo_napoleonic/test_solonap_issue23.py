@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from solonap_helpers import activate, general, make, run, unit
 
+from tests.todo_play import solonap_forbidden
 from vedette.errors import RuleViolation
 from vedette.rules.solo_napoleonic import RULESET as R
 
@@ -338,33 +339,6 @@ def test_a_winner_owing_its_own_test_is_not_the_loser_of_the_round() -> None:
 
 
 # -- the property: no state the rules forbid, in random play from todo alone -----------------
-def _forbidden(before: Any, after: Any, proc: str) -> list[str]:
-    """What the step from ``before`` to ``after`` (by ``proc``) did that the rules forbid."""
-    from vedette.rules.solo_napoleonic import geom
-
-    out = []
-    for b in before.units:
-        a = after.unit(b.id)
-        stopped = b.status == "routing" and a.status != "routing" and a.on_table
-        if stopped and proc != "rally":
-            out.append(f"{b.id} stopped routing without a rally ({proc})")
-        # (it may still change formation where it stands)
-        moved = (a.x, a.y) != (b.x, b.y) or (proc == "move" and a.moved_mm != b.moved_mm)
-        if b.bound == "halt" and a.bound == "halt" and moved:
-            out.append(f"{b.id} halted where it stood, yet moved ({proc})")
-    for g in after.generals:
-        if g.attached_to and not g.killed and after.has_unit(g.attached_to):
-            u = after.unit(g.attached_to)
-            d = geom.general_distance(g, u)
-            if u.on_table and d is not None and d > 1.0:
-                out.append(f"{g.id} left behind by {u.id} ({d:.0f}mm, {proc})")
-            rolled = after.phase == "cards" and before.phase == "control"
-            passed = after.control.get(g.id) == "passed" and u.brigade == g.id
-            if rolled and passed and not u.in_command:
-                out.append(f"{u.id} out of command from its own attached general {g.id}")
-    return out
-
-
 @pytest.mark.parametrize("scenario", ["sample", "attached"])
 def test_random_play_from_todo_reaches_no_forbidden_state(scenario: str) -> None:
     import random
@@ -384,7 +358,7 @@ def test_random_play_from_todo_reaches_no_forbidden_state(scenario: str) -> None
             before = g.state
             g.perform(t.procedure, req)
             procs.add(t.procedure)
-            problems += _forbidden(before, g.state, t.procedure)
+            problems += solonap_forbidden(before, g.state, t.procedure)
     assert not problems, problems[:5]
     assert {"charge", "fire", "move", "morale", "end_turn"} <= procs
 
