@@ -47,9 +47,11 @@ def exports() -> dict[str, str]:
 
 def _every_tampering_applies(rs: str, text: str) -> bool:
     _, recs = parse(text)
-    for f in TAMPERINGS.values():
+    for rs_, kind, at in cases():
+        if rs_ != rs:
+            continue
         try:
-            if f(rs, copy.deepcopy(recs)) == recs:
+            if TAMPERINGS[kind](rs, copy.deepcopy(recs), at) == recs:
                 return False
         except (AssertionError, StopIteration, ValueError, IndexError, KeyError):
             return False
@@ -111,13 +113,20 @@ def other(value: str, pool: list[str]) -> str:
 
 
 # -- the kinds of tampering (issue 25's list) ------------------------------------------------
-def seed_changed(rs: str, recs: Records) -> Records:
+# Each kind takes the records of a real export and ``at``: 0 tampers with the first place the
+# kind applies to, -1 with the last (a kind with one place only is made once). The file is then
+# signed again (count and digest made anew, as anyone editing it can), except ``truncated`` and
+# ``count_edited``, which the digest alone must catch.
+FIRST, LAST = 0, -1
+
+
+def seed_changed(rs: str, recs: Records, at: int) -> Records:
     recs[0]["payload"]["seed"] += 1
     return recs
 
 
-def face_changed(rs: str, recs: Records) -> Records:
-    roll = rolling(recs)[0]["payload"]["rolls"][0]
+def face_changed(rs: str, recs: Records, at: int) -> Records:
+    roll = rolling(recs)[at]["payload"]["rolls"][at]
     if roll.get("type") == "opposed":
         roll = roll["a"]
     die = roll["dice"][0]
@@ -125,14 +134,22 @@ def face_changed(rs: str, recs: Records) -> Records:
     return recs
 
 
-def rerolled(rs: str, recs: Records) -> Records:
+def rerolled(rs: str, recs: Records, at: int) -> Records:
     """A rolling action made again on other dice, its events, rolls and message those the
-    referee gives for them: consistent with themselves, not with the seed."""
-    target = rolling(recs)[0]
-    at = recs.index(target)
+    referee gives for them: consistent with themselves, not with the seed (``at`` -1: the
+    last rolling action that other dice change)."""
+    targets = rolling(recs)
+    for target in targets if at == FIRST else targets[::-1]:
+        if _reroll(rs, recs, target):
+            return recs
+    raise AssertionError(f"{rs}: no other dice give another outcome")
+
+
+def _reroll(rs: str, recs: Records, target: dict[str, Any]) -> bool:
+    i = recs.index(target)
     scratch = Store(":memory:")
     head = {"format": "vedette-game", "version": 1, "ruleset": rs}
-    g = Game.import_jsonl(scratch, write(head, recs[:at], sign=False), "prefix")
+    g = Game.import_jsonl(scratch, write(head, recs[:i], sign=False), "prefix")
     p = target["payload"]
     n = len([d for roll in p["rolls"] for d in _dice(roll)])
     for face in (1, 6, 2, 5, 3, 4):
@@ -150,9 +167,9 @@ def rerolled(rs: str, recs: Records) -> Records:
                 out.message,
                 out.result,
             )
-            return recs
+            return True
         g.undo()
-    raise AssertionError(f"{rs}: no other dice give another outcome")
+    return False
 
 
 def _dice(roll: dict[str, Any]) -> list[Any]:
@@ -164,7 +181,7 @@ def _dice(roll: dict[str, Any]) -> list[Any]:
     return list(roll["dice"])
 
 
-def seeded_to_physical(rs: str, recs: Records) -> Records:
+def seeded_to_physical(rs: str, recs: Records, at: int) -> Records:
     """An action that drew the game's dice claims the player's own (the same faces): the
     dice after it then come from other positions of the stream."""
     rolls = rolling(recs)
@@ -187,97 +204,117 @@ def seeded_to_physical(rs: str, recs: Records) -> Records:
     return recs
 
 
-def teleport(rs: str, recs: Records) -> Records:
-    """A move's destination changed (to another place the log names)."""
+def _moving_events(recs: Records) -> list[dict[str, Any]]:
+    return [
+        e
+        for r in actions(recs)
+        for e in r["payload"]["events"]
+        if e["kind"] in ("moved", "move")
+        and (
+            any(e["data"].get(k) is not None for k in ("to", "position", "location"))
+            or isinstance(e["data"].get("set", {}).get("y"), float)
+        )
+    ]
+
+
+def teleport(rs: str, recs: Records, at: int) -> Records:
+    """A move's destination changed (to another place the log names; solo napoleonic's
+    table is in millimetres: 600 mm further)."""
     places: list[Any] = []
     for r in actions(recs):
         for e in r["payload"]["events"]:
             for key in ("to", "position", "location"):
                 if key in e["data"] and e["data"][key] not in places:
                     places.append(e["data"][key])
-    for r in actions(recs):
-        for e in r["payload"]["events"]:
-            if e["kind"] in ("moved", "move"):
-                for key in ("to", "position", "location"):
-                    if e["data"].get(key) is not None:
-                        e["data"][key] = other(e["data"][key], places)
-                        return recs
-                if isinstance(e["data"].get("set", {}).get("y"), float):  # (solonap: mm)
-                    e["data"]["set"]["y"] += 600.0
-                    return recs
-    raise AssertionError(f"{rs}: no move to tamper with")
+    e = _moving_events(recs)[at]
+    for key in ("to", "position", "location"):
+        if e["data"].get(key) is not None:
+            e["data"][key] = other(e["data"][key], places)
+            return recs
+    e["data"]["set"]["y"] += 600.0
+    return recs
 
 
-def wrong_phase(rs: str, recs: Records) -> Records:
-    """A later move of the log performed at the very start (another side's, another phase)."""
+def wrong_phase(rs: str, recs: Records, at: int) -> Records:
+    """A move of the log performed again at the very start (``at`` 0: the first move, -1: the
+    last; another side's or another phase's)."""
     moves = [
         r
         for r in actions(recs)
         if any(e["kind"] in ("moved", "move") for e in r["payload"]["events"])
     ]
-    late = copy.deepcopy(moves[-1])
+    late = copy.deepcopy(moves[at if at else -1])
     return renumber([recs[0], late, *recs[1:]])
 
 
-def substitution(rs: str, recs: Records) -> Records:
+def _unit_events(rs: str, recs: Records) -> list[tuple[dict[str, Any], str]]:
+    ids = unit_ids(recs)
+    return [
+        (e, key)
+        for r in actions(recs)
+        for e in r["payload"]["events"]
+        for key in ("support", *UNIT_KEYS)
+        if isinstance(e["data"].get(key), str)
+        and e["data"][key] in ids
+        and (rs != "napoleon_at_bay" or e["kind"] == "substituted")
+    ]
+
+
+def substitution(rs: str, recs: Records, at: int) -> Records:
     """An event names another unit than the one the rules give (nab: a substitution by an
     out-of-range force)."""
-    ids = unit_ids(recs)
-    for r in actions(recs):
-        for e in r["payload"]["events"]:
-            for key in ("support", *UNIT_KEYS):
-                value = e["data"].get(key)
-                if (
-                    isinstance(value, str)
-                    and value in ids
-                    and (rs != "napoleon_at_bay" or e["kind"] == "substituted")
-                ):
-                    e["data"][key] = other(value, ids)
-                    return recs
-    raise AssertionError(f"{rs}: no unit in an event")
+    e, key = _unit_events(rs, recs)[at]
+    e["data"][key] = other(e["data"][key], unit_ids(recs))
+    return recs
 
 
-def request_mismatch(rs: str, recs: Records) -> Records:
+def request_mismatch(rs: str, recs: Records, at: int) -> Records:
     """A request names another unit while its events still move the first."""
     ids = unit_ids(recs)
-    for r in actions(recs):
-        req = r["payload"]["request"]
-        for key, v in req.items():
-            if isinstance(v, str) and v in ids and r["payload"]["events"]:
-                req[key] = other(v, ids)
-                return recs
-    raise AssertionError(f"{rs}: no request names a unit")
+    found = [
+        (r["payload"]["request"], key)
+        for r in actions(recs)
+        if r["payload"]["events"]
+        for key, v in r["payload"]["request"].items()
+        if isinstance(v, str) and v in ids
+    ]
+    req, key = found[at]
+    req[key] = other(req[key], ids)
+    return recs
 
 
-def relabelled(rs: str, recs: Records) -> Records:
+def relabelled(rs: str, recs: Records, at: int) -> Records:
     """A procedure's name changed (nab: 'fix' relabelled 'move')."""
-    a = rolling(recs)[0]["payload"]
+    a = rolling(recs)[at]["payload"]
     names = [r["payload"]["procedure"] for r in actions(recs)]
     a["procedure"] = other(a["procedure"], names)
     return recs
 
 
-def event_added(rs: str, recs: Records) -> Records:
-    a = next(r for r in actions(recs) if r["payload"]["events"])["payload"]
+def _eventful(recs: Records) -> list[dict[str, Any]]:
+    return [r["payload"] for r in actions(recs) if r["payload"]["events"]]
+
+
+def event_added(rs: str, recs: Records, at: int) -> Records:
+    a = _eventful(recs)[at]
     a["events"].append(copy.deepcopy(a["events"][-1]))
     return recs
 
 
-def event_removed(rs: str, recs: Records) -> Records:
-    a = next(r for r in actions(recs) if r["payload"]["events"])["payload"]
-    a["events"].pop()
+def event_removed(rs: str, recs: Records, at: int) -> Records:
+    _eventful(recs)[at]["events"].pop()
     return recs
 
 
-def reordered(rs: str, recs: Records) -> Records:
+def reordered(rs: str, recs: Records, at: int) -> Records:
     """Two actions swapped (nab: fix before move)."""
-    i = recs.index(rolling(recs)[0])
+    i = recs.index(rolling(recs)[at])
     j = min(k for k in range(i + 1, len(recs)) if recs[k]["kind"] == "action")
     recs[i], recs[j] = recs[j], recs[i]
     return renumber(recs)
 
 
-def destroyed(rs: str, recs: Records) -> Records:
+def destroyed(rs: str, recs: Records, at: int) -> Records:
     """An event marking a unit destroyed (or its ruleset's nearest loss) added to an action."""
     ids = unit_ids(recs)
     event = {
@@ -296,16 +333,96 @@ def destroyed(rs: str, recs: Records) -> Records:
             "data": {"unit": ids[0], "set": {"status": "destroyed"}},
         },
     }[rs]
-    actions(recs)[-1]["payload"]["events"].append(event)
+    actions(recs)[at]["payload"]["events"].append(event)
     return recs
 
 
-def message_changed(rs: str, recs: Records) -> Records:
-    rolling(recs)[0]["payload"]["message"] += " (and the enemy routs)"
+def message_changed(rs: str, recs: Records, at: int) -> Records:
+    rolling(recs)[at]["payload"]["message"] += " (and the enemy routs)"
     return recs
 
 
-TAMPERINGS: dict[str, Callable[[str, Records], Records]] = {
+def result_changed(rs: str, recs: Records, at: int) -> Records:
+    a = [r["payload"] for r in actions(recs) if r["payload"].get("result")][at]
+    a["result"] = "won"
+    return recs
+
+
+def dice_moved(rs: str, recs: Records, at: int) -> Records:
+    """A rolling action's dice said to come from further along the stream."""
+    d = rolling(recs)[at]["payload"]["dice"]
+    d["before"] += 1
+    d["after"] += 1
+    d["ranges"] = [[a + 1, b + 1] for a, b in d["ranges"]]
+    return recs
+
+
+def action_dropped(rs: str, recs: Records, at: int) -> Records:
+    """A rolling action removed (and the log numbered again): the dice after it move."""
+    rolls = rolling(recs)
+    target = rolls[0] if at == FIRST else rolls[-2]
+    recs.remove(target)
+    return renumber(recs)
+
+
+def action_doubled(rs: str, recs: Records, at: int) -> Records:
+    """A rolling action's record written twice in a row."""
+    target = rolling(recs)[at]
+    i = recs.index(target)
+    return renumber([*recs[: i + 1], copy.deepcopy(target), *recs[i + 1 :]])
+
+
+def undo_retargeted(rs: str, recs: Records, at: int) -> Records:
+    """An undo said to take back another action than the one on top."""
+    undo = [r for r in recs if r["kind"] == "undo"][at]
+    undo["payload"]["undoes"] -= 1
+    return recs
+
+
+def undo_forged(rs: str, recs: Records, at: int) -> Records:
+    """An undo of the game's first action inserted before it: nothing is there to undo."""
+    forged = {**copy.deepcopy(recs[1]), "kind": "undo", "payload": {"undoes": 2}}
+    return renumber([recs[0], forged, *recs[1:]])
+
+
+def waiver_forged(rs: str, recs: Records, at: int) -> Records:
+    """A waiver of something never owed inserted as the first action."""
+    forged = copy.deepcopy(recs[1])
+    why = {"obligation": "fix:R1:F1", "reason": "forged"}
+    forged["kind"] = "action"
+    forged["payload"] = {
+        "procedure": "waive",
+        "request": why,
+        "events": [{"kind": "waived", "v": 1, "data": why}],
+        "rolls": [],
+        "message": "waived: fix:R1:F1 (forged)",
+        "result": "",
+        "dice": {"source": "seeded", "before": 0, "after": 0, "ranges": []},
+    }
+    return renumber([recs[0], forged, *recs[1:]])
+
+
+def _waivers(recs: Records) -> list[dict[str, Any]]:
+    return [r for r in actions(recs) if r["payload"]["procedure"] == "waive"]
+
+
+def waiver_retargeted(rs: str, recs: Records, at: int) -> Records:
+    """A waiver said to excuse another obligation (its request, event and message agree)."""
+    p = _waivers(recs)[at]["payload"]
+    old = p["request"]["obligation"]
+    new = old + "X"
+    p["request"]["obligation"] = p["events"][0]["data"]["obligation"] = new
+    p["message"] = p["message"].replace(old, new)
+    return recs
+
+
+def obligation_skipped(rs: str, recs: Records, at: int) -> Records:
+    """A waiver removed: the game goes on as if nothing had been owed."""
+    recs.remove(_waivers(recs)[at])
+    return renumber(recs)
+
+
+TAMPERINGS: dict[str, Callable[[str, Records, int], Records]] = {
     f.__name__: f
     for f in (
         seed_changed,
@@ -322,8 +439,44 @@ TAMPERINGS: dict[str, Callable[[str, Records], Records]] = {
         reordered,
         destroyed,
         message_changed,
+        result_changed,
+        dice_moved,
+        action_dropped,
+        action_doubled,
+        undo_retargeted,
+        undo_forged,
+        waiver_forged,
+        waiver_retargeted,
+        obligation_skipped,
     )
 }
+#: kinds made at one place only (the kind has no first and last)
+ONCE = {"seed_changed", "seeded_to_physical", "undo_forged", "waiver_forged"}
+#: kinds that do not apply to a ruleset, and why
+_NO_WAIVER = (
+    "2 by 2 owes only melees (2 by 2, Melee), and its seeded games of 80 random steps waive"
+    " none: a waiver forged where nothing is owed (waiver_forged) is made instead"
+)
+NOT_APPLICABLE: dict[tuple[str, str], str] = {
+    ("two_by_two", "result_changed"): "2 by 2's actions give no result word (their events"
+    " say what happened: event_added, event_removed, destroyed ...)",
+    ("two_by_two", "waiver_retargeted"): _NO_WAIVER,
+    ("two_by_two", "obligation_skipped"): _NO_WAIVER,
+}
+#: cut points (records kept) of an export cut at a line boundary: the digest alone refuses it
+CUTS = (2, 0.5, -1)
+
+
+def cases() -> list[tuple[str, str, int]]:
+    """(ruleset, kind, at) of every tampered file the test makes."""
+    out = []
+    for rs in GAMES:
+        for kind in TAMPERINGS:
+            if (rs, kind) in NOT_APPLICABLE:
+                continue
+            for at in (FIRST,) if kind in ONCE else (FIRST, LAST):
+                out.append((rs, kind, at))
+    return out
 
 
 def assert_refused(st: Store, text: str, why: str) -> str:
@@ -344,33 +497,49 @@ def test_honest_export_imports_equal(exports: dict[str, str], rs: str, tmp_path:
     assert g.history == ""
 
 
-@pytest.mark.parametrize("kind", list(TAMPERINGS))
-@pytest.mark.parametrize("rs", list(GAMES))
+@pytest.mark.parametrize(("rs", "kind", "at"), cases(), ids=lambda x: str(x))
 def test_tampered_export_refused(
-    exports: dict[str, str], rs: str, kind: str, tmp_path: Path
+    exports: dict[str, str], rs: str, kind: str, at: int, tmp_path: Path
 ) -> None:
     head, recs = parse(exports[rs])
-    tampered = TAMPERINGS[kind](rs, copy.deepcopy(recs))
+    tampered = TAMPERINGS[kind](rs, copy.deepcopy(recs), at)
     assert tampered != recs
     st = Store(tmp_path / "g.db")
     msg = assert_refused(st, write(head, tampered), f"{rs} {kind}")
-    assert "export line" in msg, msg
+    assert msg.startswith("export line "), msg  # (naming the first action that differs)
+
+
+def truncations(text: str) -> list[str]:
+    """The export cut at line boundaries (head kept: its count and digest say more), and
+    cut with the count in its head edited to match (the digest still says more)."""
+    lines = text.splitlines(keepends=True)
+    out = []
+    for cut in CUTS:
+        n = int(cut * len(lines)) if isinstance(cut, float) else cut % len(lines)
+        out.append("".join(lines[: max(n, 2)]))
+    head, recs = parse(text)
+    out.append(write({**head, "records": len(recs) - 1}, recs[:-1], sign=False))
+    return out
 
 
 @pytest.mark.parametrize("rs", list(GAMES))
 def test_truncated_export_refused(exports: dict[str, str], rs: str, tmp_path: Path) -> None:
     st = Store(tmp_path / "g.db")
-    lines = exports[rs].splitlines(keepends=True)
-    for cut in (len(lines) - 1, len(lines) // 2, 2):
-        msg = assert_refused(st, "".join(lines[:cut]), f"{rs} cut at {cut}")
-        assert "incomplete" in msg
-    head, recs = parse(exports[rs])
-    msg = assert_refused(st, write(head, recs[:-1], sign=False), rs)
+    for i, text in enumerate(truncations(exports[rs])):
+        msg = assert_refused(st, text, f"{rs} cut {i}")
+        assert "incomplete" in msg or "digest" in msg, msg
+
+
+def test_the_tampered_files_counted(exports: dict[str, str]) -> None:
+    """The issue's figure: every kind listed, for every ruleset where it applies (142 files
+    were tampered with by hand when the issue was filed)."""
+    n = len(cases()) + sum(len(truncations(exports[rs])) for rs in GAMES)
+    assert n >= 142, n
 
 
 def test_the_refusal_names_the_action_and_the_difference(exports: dict[str, str]) -> None:
     head, recs = parse(exports["napoleon_at_bay"])
-    recs = face_changed("napoleon_at_bay", recs)
+    recs = face_changed("napoleon_at_bay", recs, FIRST)
     seq = rolling(recs)[0]["seq"]
     msg = assert_refused(Store(":memory:"), write(head, recs), "face")
     assert msg.startswith(f"export line {seq + 1} (#{seq} fix): rolls: roll 1 differs"), msg
@@ -398,3 +567,23 @@ def test_import_of_a_long_game_is_linear() -> None:
         Game.import_jsonl(Store(":memory:"), text, "copy")
         times[steps] = (time.perf_counter() - t) / len(g.records)
     assert times[400] < 3 * times[100] + 1e-3, times
+
+
+def test_a_head_claiming_an_older_history_is_flagged_in_the_referees_words(
+    exports: dict[str, str],
+) -> None:
+    """A tampered export whose head claims release 0.1's history (as a re-export of an
+    imported 0.1 game does) imports flagged with the first difference the referee finds, never
+    the file's own words; a history naming no older release is refused."""
+    head, recs = parse(exports["napoleon_at_bay"])
+    recs = face_changed("napoleon_at_bay", recs, FIRST)
+    seq = rolling(recs)[0]["seq"]
+    claim = "history from release 0.1, not re-refereed: all checked, nothing differs"
+    g = Game.import_jsonl(Store(":memory:"), write({**head, "history": claim}, recs), "old")
+    assert g.history.startswith(
+        f"history from release 0.1, not re-refereed: export line {seq + 1} (#{seq} fix): rolls:"
+    ), g.history
+    assert g.log_lines()[0] == f"! {g.history}"
+    for words in ("vouched for by the club", "history from release 9.9, all fine"):
+        msg = assert_refused(Store(":memory:"), write({**head, "history": words}, recs), words)
+        assert msg.startswith("export line 1: ") and "history" in msg, msg

@@ -36,30 +36,31 @@ def _open_at_once(path: str, barrier: Any, q: Any) -> None:
         q.put(f"{type(e).__name__}: {e}")
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="open defect (issue 25): under pytest, on a quiet machine, one of 8 processes that"
-    " create a game in a fresh database at once sometimes reports success and its game is not"
-    " in the database; not reproduced outside pytest (/tmp-style script: 0 of 60 rounds lost)",
-)
+#: the issue's figure (50 tries) with VEDETTE_TRUST_LONG=1; 10 otherwise (about 15 s)
+TRIES = 50 if os.environ.get("VEDETTE_TRUST_LONG") == "1" else 10
+
+
 def test_a_new_database_opened_by_8_processes_at_once(tmp_path: Path) -> None:
-    """50 times, 8 processes open a database that does not exist yet and write a game."""
-    bad = []
-    for i in range(50):
+    """Again and again, 8 processes open a database that does not exist yet and write a game:
+    every one succeeds, and the database holds the 8 games. (Before the database was created
+    whole and linked into place, about one round in 100 had a process told "database is
+    locked" at once: it met another turning the new, empty file to WAL.)"""
+    for i in range(TRIES):
         path = str(tmp_path / f"new{i}.db")
         barrier, q = FORK.Barrier(8), FORK.Queue()
         procs = [FORK.Process(target=_open_at_once, args=(path, barrier, q)) for _ in range(8)]
         for p in procs:
             p.start()
-        got = [q.get(timeout=60) for _ in procs]
+        got = [q.get(timeout=120) for _ in procs]
         for p in procs:
             p.join(10)
-        bad += [x for x in got if x != "ok"]
+        assert got == ["ok"] * 8, (i, got)
         st = Store(path)
         assert st.db.execute("PRAGMA user_version").fetchone()[0] == STORE_VERSION
+        assert st.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert len(st.games()) == 8
         st.close()
-    assert bad == []
+    assert sorted(f.name for f in tmp_path.iterdir() if ".new-" in f.name) == []
 
 
 def test_a_migration_rung_is_idempotent(tmp_path: Path) -> None:

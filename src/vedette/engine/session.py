@@ -889,13 +889,13 @@ class Game:
         note = ""
         if head.version < 2 or head.history:
             # an older release's export (or a game imported from one): kept as that release's
-            # history, flagged, where today's referee gives it differently
+            # history, flagged, where today's referee gives it differently. The flag is the
+            # referee's own words: a head's history names only the release (a file cannot
+            # vouch for itself)
+            release = OLD_RELEASE.get(head.version) or _history_release(head.history or "")
             differs = referee(rs, records, strict=False)
-            if head.history:
-                note = head.history
-            elif differs is not None:
-                note = f"history from release {OLD_RELEASE[head.version]}, not re-refereed:"
-                note += f" {differs}"
+            if differs is not None:
+                note = f"history from release {release}, not re-refereed: {differs}"
         else:
             referee(rs, records)
         try:  # must replay cleanly, and show, before it is stored
@@ -908,6 +908,18 @@ class Game:
             raise GameError(f"export does not replay: {type(e).__name__}: {e}") from None
         store.import_game(str(name or head.name), rs.name, records, note=note)
         return cls(store, str(name or head.name))
+
+
+def _history_release(history: str) -> str:
+    """The older release a head's ``history`` names ("history from release X, ..."), or a
+    one-line refusal."""
+    for release in OLD_RELEASE.values():
+        if history.startswith(f"history from release {release},"):
+            return release
+    raise GameError(
+        "export line 1: its history must name an older release"
+        f" ({', '.join(OLD_RELEASE.values())}) as vedette writes it"
+    )
 
 
 def all_games(store: Store) -> Iterable[str]:

@@ -13,6 +13,7 @@ import errno
 import json
 import os
 import re
+import secrets
 import sqlite3
 import threading
 import time
@@ -148,18 +149,24 @@ def migrate(db: sqlite3.Connection, path: str) -> int:
 
 
 def _wal(db: sqlite3.Connection, path: str, tries: int = 500) -> None:
-    """Put the connection in WAL mode. SQLite answers the mode it is in, and a new database
-    that another process is setting up at the same moment may leave it in the old one
-    (``delete``) without an error: a connection writing in rollback mode beside WAL writers
-    can lose a commit. So ask again until the answer is ``wal`` (issue 25: a fresh database
-    opened by several processes at once)."""
+    """Put the connection in WAL mode (a database vedette creates is in WAL from the start,
+    see :func:`_create_ready`; an empty file or an older database may not be). Changing the
+    mode needs the other connections out of the file, and SQLite answers "database is locked"
+    at once (its busy timeout does not apply) or the mode it stays in: so ask again until the
+    answer is ``wal``."""
     if path == ":memory:":
         db.execute("PRAGMA journal_mode=WAL")
         return
+    mode = "?"
     for _ in range(tries):
-        mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-        if str(mode).lower() == "wal":
-            return
+        try:
+            mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        except sqlite3.OperationalError as e:  # (busy: no busy timeout for this pragma)
+            if "locked" not in str(e) and "busy" not in str(e):
+                raise
+        else:
+            if str(mode).lower() == "wal":
+                return
         time.sleep(0.01)
     raise GameError(f"cannot open game database {path}: it stays in {mode} journal mode")
 
@@ -296,7 +303,7 @@ class Store:
         if self.path != ":memory:":
             try:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-                _create_private(self.path)
+                _create_ready(self.path)
             except OSError as e:
                 if not os.path.exists(self.path):
                     raise GameError(f"cannot create game database {self.path}: {_why(e)}") from None
@@ -720,6 +727,44 @@ def _create_private(path: str) -> None:
     except FileExistsError:
         return
     os.close(fd)
+
+
+def _create_ready(path: str) -> None:
+    """Create a missing database whole: set up (WAL, every rung of the ladder) in a private
+    file of its own, then linked to its name in one step; a process that finds the name
+    taken uses the database already there.
+
+    Issue 25: when several processes opened a new, empty file at once, one could meet another
+    in the middle of turning it to WAL, and SQLite then answers "database is locked" at once
+    (its busy timeout does not apply to a change of journal mode), or leaves a connection in
+    the old mode, whose commit waits for a lock WAL readers never give up. A database that
+    only ever appears set up has no such moment."""
+    if os.path.lexists(path):
+        return
+    folder, base = os.path.split(os.path.abspath(path))
+    tmp = os.path.join(folder, f".{base}.new-{os.getpid()}-{secrets.token_hex(6)}")
+    _create_private(tmp)
+    try:
+        db = sqlite3.connect(tmp, isolation_level=None)
+        try:
+            migrate(db, path)
+            db.execute("PRAGMA journal_mode=WAL")
+            busy = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        finally:
+            db.close()
+        if busy:  # (nobody else knows the file: cannot happen; the old way then)
+            _create_private(path)
+            return
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another process made it first: that one is used
+        except OSError:  # a file system without hard links: the old way
+            _create_private(path)
+    finally:
+        for f in (tmp, f"{tmp}-wal", f"{tmp}-shm", f"{tmp}-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(f)
 
 
 class _Tx:
