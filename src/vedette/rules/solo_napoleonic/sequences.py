@@ -79,6 +79,12 @@ def _view(state: Any, uid: str) -> _Seen:
     )
 
 
+def _seen(steps: Steps, uid: str) -> _Seen:
+    """``_view`` of the current state (kept per state while a sequence caches its steps)."""
+    seen: _Seen = steps.per_state(uid, lambda s: _view(s, uid))
+    return seen
+
+
 def _failed(before: _Seen, after: _Seen) -> bool:
     """Did the morale test just taken fail (a failure binds for the turn and the chart's result
     changes the unit; a unit that had failed already and passes is left as it was)?"""
@@ -87,7 +93,7 @@ def _failed(before: _Seen, after: _Seen) -> bool:
 
 def _owed(steps: Steps, cid: str) -> Any:
     """The first step this charge owes now (its obligations' ids begin ``charge:<charger>:``)."""
-    for o in steps.ruleset.obligations(steps.state):
+    for o in steps.obligations():
         if o.id.startswith(f"charge:{cid}:"):
             return o
     return None
@@ -136,12 +142,12 @@ def play_charge(steps: Steps, r: ChargeRequest) -> str:
                 raise RuleViolation(R_CHARGE, f"{c}'s charge waits at {cu.charge_step}")
         else:
             o_proc, o_fields = o.procedure, dict(o.request)
-        before = {x: _view(steps.state, x) for x in (c, t)}
+        before = {x: _seen(steps, x) for x in (c, t)}
         step = cu.charge_step
         if step == "melee":
             melee_start = before
         steps.step(o_proc, o_fields)
-        after = {x: _view(steps.state, x) for x in (c, t)}
+        after = {x: _seen(steps, x) for x in (c, t)}
         if step == "morale":
             if _failed(before[t], after[t]):
                 parts.append(f"{t} {_fate(after[t])} before contact")
