@@ -56,8 +56,8 @@ def test_a_rejected_attempt_after_a_branch_is_conditioned_where_it_began() -> No
 def test_a_tree_too_large_is_sampled_at_once_within_a_point() -> None:
     """Eight d6 (1.7 million branches) and a weighted branch: the size is estimated after the
     first leaves, so the tree is sampled without first enumerating up to the limit; every
-    95% interval is within one percentage point and the estimates are near the exact chances; the sample walks
-    the same branches (a whole check drawn once with its weights)."""
+    95% interval is within one percentage point and the estimates are near the exact chances;
+    the sample walks the same branches (a whole check drawn once with its weights)."""
     runs = 0
 
     def run(d: Any) -> Outcome:
