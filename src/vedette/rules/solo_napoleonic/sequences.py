@@ -99,6 +99,17 @@ def _owed(steps: Steps, cid: str) -> Any:
     return None
 
 
+def _blocking_test(steps: Steps, units: tuple[str, ...]) -> tuple[str | None, str]:
+    """The first of ``units`` that owes a morale test for another reason than the charge,
+    and the reason in words (from the obligation's text)."""
+    for o in steps.obligations():
+        x = o.request.get("unit")
+        if o.procedure == "morale" and x in units and not o.id.startswith("charge:"):
+            lost = any(w in o.text for w in ("loss", "lost", "casualt"))
+            return str(x), "for its losses" if lost else f"({o.text})"
+    return None, ""
+
+
 def _fate(after: _Seen) -> str:
     """A failed morale test in words, from the status it left."""
     if not after.on_table:
@@ -133,13 +144,23 @@ def play_charge(steps: Steps, r: ChargeRequest) -> str:
         if cu.charge_step is None or cu.charge_step in stop:
             break
         o = _owed(steps, c)
-        if o is None:
-            if cu.charge_step == "morale":
-                # the target tests when its jumped card comes (Kuryakin, Movement); the
-                # sequence does not play the cards between: it takes the test now
-                o_proc, o_fields = "morale", {"unit": t, "charged_by": c}
-            else:
+        if o is None and cu.charge_step != "morale":
+            # a morale test owed first for another reason (the charger's losses to the
+            # defensive fire: Kuryakin, Morale, 10% lost to fire) blocks the charge until it
+            # is taken, as play from todo takes it: taken here, and named in the label
+            x, why = _blocking_test(steps, (c, t))
+            if x is None:
                 raise RuleViolation(R_CHARGE, f"{c}'s charge waits at {cu.charge_step}")
+            before_x = _seen(steps, x)
+            steps.step("morale", {"unit": x})
+            after_x = _seen(steps, x)
+            fate = _fate(after_x) if _failed(before_x, after_x) else "holds"
+            parts.append(f"{x} tests morale {why}: {fate}")
+            continue
+        if o is None:
+            # the target tests when its jumped card comes (Kuryakin, Movement); the
+            # sequence does not play the cards between: it takes the test now
+            o_proc, o_fields = "morale", {"unit": t, "charged_by": c}
         else:
             o_proc, o_fields = o.procedure, dict(o.request)
         before = {x: _seen(steps, x) for x in (c, t)}
@@ -217,7 +238,7 @@ def charge_facets(label: str) -> list[str]:
                 out.append("target wins the first round")
         elif p == f"{t} routs":
             out.append("target routs")
-        elif p == f"{c} routs":
+        elif p == f"{c} routs" or (p.startswith(f"{c} tests morale ") and p.endswith(": routs")):
             out.append("charger routs")
     return out
 
