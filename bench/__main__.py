@@ -14,7 +14,7 @@ HERE = Path(__file__).parent
 #: seconds a bench may take (quick mode; a full run has none)
 QUICK_LIMIT = 120
 #: arguments of a bench that takes its size on the command line, in quick mode
-QUICK_ARGS = {"bench_simulate": ["4"]}
+QUICK_ARGS = {"bench_simulate": ["2"]}
 
 
 def main(argv: list[str]) -> int:

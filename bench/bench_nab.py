@@ -45,7 +45,7 @@ from vedette.rules.napoleon_at_bay.model import NabState, Piece
 
 SIZE = quick(200, 60)
 FORCES = quick(2000, 200)
-SAMPLES = quick(200, 20)
+SAMPLES = quick(200, 8)
 CONV = OffsetConvention()
 
 

@@ -34,7 +34,7 @@ from vedette import rules
 from vedette.engine import Game, Store, replay
 from vedette.errors import VedetteError
 
-ACTIONS = quick(3000, 300)  # python bench/bench_replay.py [ACTIONS]
+ACTIONS = quick(3000, 150)  # python bench/bench_replay.py [ACTIONS]
 
 Player = Callable[[Game, random.Random], tuple[str, dict[str, Any]]]
 
@@ -138,7 +138,7 @@ def play(name: str, db: Path, actions: int, seed: int = 11) -> Game:
     }[name]
     rng = random.Random(seed)
     tries = 0
-    while len(g.records) <= actions and tries < actions * 40:
+    while len(g.records) <= actions and tries < actions * quick(40, 4):
         tries += 1
         proc, req = player(g, rng)
         try_perform(g, proc, req)

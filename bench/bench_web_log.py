@@ -88,7 +88,7 @@ def main() -> None:
             f"{what:6s}: new game {new * 1000:7.2f} ms, {EVENTS}-event game {old * 1000:7.2f} ms"
             f"  ratio {old / new:.2f}x (target <= 2x)"
         )
-    print(f"({load()})")
+    print(f"({machine_load()})")
 
 
 if __name__ == "__main__":

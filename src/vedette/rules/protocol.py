@@ -699,7 +699,7 @@ def result_of(outcome: Any) -> str:
 
 
 #: leaves enumerated before the size of the whole tree is estimated (a smaller tree never is)
-PROBE_AFTER = 500
+PROBE_AFTER = 200
 #: random descents of the tree that estimate its size
 PROBES = 24
 #: runs when a tree is sampled: every 95% interval (Wilson) is then within 1 percentage point
