@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.timing import disk_dir, interleaved, quick
+from bench.timing import load as machine_load
 from vedette import rules
 from vedette.engine import Game, Store
 from vedette.web.app import create_app
