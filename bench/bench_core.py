@@ -332,7 +332,7 @@ def bench_monte_carlo() -> None:
     from vedette.dice.sources import SeededSource
     from vedette.rules.protocol import _sampled, result_of
 
-    runs = quick(2_000, 300)
+    runs = quick(2_000, 150)
     g = duel(Path(tf.mkdtemp()), {"grade": "B"}, {"grade": "C"})
     proc = g.sequences()["charge_to_melee"]
     state = g.state

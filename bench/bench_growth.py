@@ -48,7 +48,7 @@ SIZES = [int(a) for a in sys.argv[1:]] or ([100] if QUICK else [1_000, 10_000, 5
 FRESH = 20
 #: records after the latest snapshot in the long games (the engine snapshots every 64)
 TAIL = 40
-REPEAT = quick(5, 2)
+REPEAT = quick(5, 1)
 #: 2 by 2's random player is slow to build a log (~170 actions/s): 50k only when asked
 DEFAULT_MAX = {"two_by_two": 10_000}
 RULESETS = os.environ.get(
