@@ -68,12 +68,14 @@ class _Node:
         self.call = ""
         self.arg: Any = None
         self.children: dict[Any, _Node] = {}
-        self.leaf: tuple[Outcome, Any] | None = None
+        self.leaf: Any = None
 
 
 class _Recorder:
     """The dice a step draws on a cache miss: the values already drawn (``taken``, while the
     cache was walked) first, then the outer source's, each call logged for the cache."""
+
+    cacheable = True  # steps inside a replayed whole replay from their own caches too
 
     def __init__(self, outer: Any, taken: list[Any]) -> None:
         self.outer = outer
@@ -107,6 +109,38 @@ def _hook(source: Any, name: str) -> None:
     f = getattr(source, name, None)
     if f is not None:
         f()
+
+
+def replayed(root: _Node, dice: Any, compute: Callable[[Any], Any]) -> Any:
+    """``compute(dice)`` as it was when the same draws were made before (the tree under
+    ``root`` of the draws seen, walked drawing from ``dice`` in the same order), else computed
+    with a recorder that gives it the draws already made and logs the rest into the tree."""
+    node = root
+    taken: list[Any] = []
+    while node.leaf is None and node.call:  # the path seen so far, drawn again
+        if node.call == "face":
+            v: Any = dice.face(node.arg)
+        elif node.call == "branch":
+            v = dice.branch(node.arg)
+        else:  # an attempt begun or rejected (see dice.sources.begin_attempt)
+            _hook(dice, node.call)
+            v = None
+        taken.append(v)
+        nxt = node.children.get(v)
+        if nxt is None:
+            break
+        node = nxt
+    else:
+        if node.leaf is not None:
+            return node.leaf
+    rec = _Recorder(dice, taken)
+    value = compute(rec)
+    node = root
+    for call, arg, v in rec.log:
+        node.call, node.arg = call, arg
+        node = node.children.setdefault(v, _Node())
+    node.leaf = value
+    return value
 
 
 class StepCache:
@@ -218,37 +252,16 @@ class Steps:
         got = c.roots.get((id(self.state), key))
         if got is None or got[0] is not self.state:
             got = c.roots[(id(self.state), key)] = (self.state, _Node())
-        node = got[1]
-        taken: list[Any] = []
-        while node.leaf is None and node.call:  # the path seen so far, drawn again
-            if node.call == "face":
-                v: Any = self.dice.face(node.arg)
-            elif node.call == "branch":
-                v = self.dice.branch(node.arg)  # type: ignore[attr-defined]
-            else:  # an attempt begun or rejected (see dice.sources.begin_attempt)
-                _hook(self.dice, node.call)
-                v = None
-            taken.append(v)
-            nxt = node.children.get(v)
-            if nxt is None:
-                break
-            node = nxt
-        else:
-            if node.leaf is not None:
-                outcome, self.state = node.leaf
-                return outcome
-        rec = _Recorder(self.dice, taken)
         start = self.state
-        outcome = proc.resolve(start, plan, rec)
-        state = start
-        for e in outcome.events:
-            state = self.ruleset.fold(state, e)
-        node = got[1]
-        for call, arg, v in rec.log:
-            node.call, node.arg = call, arg
-            node = node.children.setdefault(v, _Node())
-        node.leaf = (outcome, state)
-        self.state = state
+
+        def take(dice: Any) -> tuple[Outcome, Any]:
+            outcome = proc.resolve(start, plan, dice)
+            state = start
+            for e in outcome.events:
+                state = self.ruleset.fold(state, e)
+            return outcome, state
+
+        outcome, self.state = replayed(got[1], self.dice, take)
         return outcome
 
     def attempt(self, name: str, request: Mapping[str, Any]) -> Outcome | VedetteError:
@@ -271,6 +284,8 @@ class _Memo:
     state: Any
     plans: dict[str, tuple[Any, Plan]]
     steps: StepCache = field(default_factory=StepCache)
+    #: the whole sequence's outcome per path of draws seen (see ``replayed``)
+    whole: _Node = field(default_factory=_Node)
 
 
 def sequence(
@@ -313,12 +328,19 @@ def sequence(
         m = plan.data
         ours = isinstance(m, _Memo) and m.state is state
         memo = m.plans if ours else None
-        steps = Steps(get_ruleset(), state, dice, memo=memo, cache=m.steps if ours else None)
-        try:
-            label = play(steps, plan.request)
-        except VedetteError as e:
-            label = f"stopped: {e}"
-        return Outcome((), tuple(steps.rolls), "\n".join(steps.lines), result=label)
+
+        def whole(src: Any) -> Outcome:
+            steps = Steps(get_ruleset(), state, src, memo=memo, cache=m.steps if ours else None)
+            try:
+                label = play(steps, plan.request)
+            except VedetteError as e:
+                label = f"stopped: {e}"
+            return Outcome((), tuple(steps.rolls), "\n".join(steps.lines), result=label)
+
+        if ours and getattr(dice, "cacheable", False):  # a path of draws seen: its end state
+            out: Outcome = replayed(m.whole, dice, whole)
+            return out
+        return whole(dice)
 
     return SequenceProcedure(name, request, plan, resolve, help, rule, query=True, facets=facets)
 
