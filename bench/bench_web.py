@@ -249,10 +249,11 @@ def run_server(workers: int) -> dict[str, Any]:
             _, alone = probed(base, lambda: time.sleep(quick(2, 1)))
             results = {}
             cpu: dict[str, float] = {}
-            for label, think, tag in (
+            loads = (
                 ("players (each pauses 0.1-0.3 s between actions)", THINK, "p"),
-                ("burst (no pause: 20 clients hammering)", 0.0, "b"),
-            ):
+                (f"burst (no pause: {CLIENTS} clients hammering)", 0.0, "b"),
+            )
+            for label, think, tag in loads[1:] if QUICK else loads:  # quick: the burst only
                 c0, t0 = tree_cpu(server.pid), time.perf_counter()
                 results[label] = load(base, think, tag)
                 cpu[label] = (tree_cpu(server.pid) - c0) / (time.perf_counter() - t0)
