@@ -4,7 +4,7 @@ VENV := .venv
 UV := $(VENV)/bin/uv
 BIN := $(VENV)/bin
 
-.PHONY: run demo test setup setup-app lint bench clean browser wheel
+.PHONY: run demo test setup setup-app lint bench bench-quick clean browser wheel
 
 $(UV):
 	$(PY) -m venv $(VENV)
@@ -48,6 +48,11 @@ wheel: setup
 
 bench: setup
 	$(BIN)/python -m bench
+
+# Every bench small (seconds each, rough figures): they still run and agree with their
+# baselines. .ci/run runs it after make test.
+bench-quick: setup
+	$(BIN)/python -m bench --quick
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -13,16 +13,16 @@ Run: ``python bench/bench_2x2.py`` (prints numbers and ratios; not a test).
 from __future__ import annotations
 
 import math
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import interleaved, load
 from vedette.dice import ScriptedSource
 from vedette.rules.two_by_two import RULESET
 from vedette.rules.two_by_two.model import GameState
@@ -84,17 +84,6 @@ def build(n: int) -> GameState:
     return RULESET.initial_state(scn, {})
 
 
-def timed(fn: Callable[[], Any], repeat: int = 7, inner: int = 5) -> float:
-    fn()  # warm
-    runs = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        for _ in range(inner):
-            fn()
-        runs.append((time.perf_counter() - t) / inner)
-    return statistics.median(runs)
-
-
 PROCS = RULESET.protocol_procedures()
 
 
@@ -105,38 +94,37 @@ def call(name: str, state: GameState, req: dict[str, Any], dice: Any = None) -> 
 
 
 def main() -> None:
-    results: dict[str, dict[int, float]] = {
-        "facts": {},
-        "check_move": {},
-        "melee": {},
-        "melee*": {},
-    }
+    fns: dict[str, Callable[[], Any]] = {}
     for n in SIZES:
         s = build(n)
         melee_state = replace(s, phase_index=3)  # player 1 (blue) resolves melees
-        results["facts"][n] = timed(lambda s=s: call("facts", s, {"unit": "BX", "target": "RX"}))
-        results["check_move"][n] = timed(
-            lambda s=s: call("check_move", s, {"unit": "B0", "path": [[60, 30], [60, 30 + 3 * N]]})
+        fns[f"facts {n}"] = lambda s=s: call("facts", s, {"unit": "BX", "target": "RX"})
+        fns[f"check_move {n}"] = lambda s=s: call(
+            "check_move", s, {"unit": "B0", "path": [[60, 30], [60, 30 + 3 * N]]}
         )
         melee_state.unit("BX")  # its index, as the action before it left it
-        results["melee*"][n] = timed(
-            lambda m=melee_state: call(
-                "melee",
-                m.with_unit("B0", moved=not m.unit("B0").moved),
-                {"attacker": "BX", "defender": "RX"},
-                ScriptedSource([6, 1]),
-            )
+        fns[f"melee* {n}"] = lambda m=melee_state: call(
+            "melee",
+            m.with_unit("B0", moved=not m.unit("B0").moved),
+            {"attacker": "BX", "defender": "RX"},
+            ScriptedSource([6, 1]),
         )
-        results["melee"][n] = timed(
-            lambda m=melee_state: call(
-                "melee", m, {"attacker": "BX", "defender": "RX"}, ScriptedSource([6, 1])
-            )
+        fns[f"melee {n}"] = lambda m=melee_state: call(
+            "melee", m, {"attacker": "BX", "defender": "RX"}, ScriptedSource([6, 1])
         )
+    # the same melee, the same dice: the same result at every size
+    assert len({fns[f"melee {n}"]().message for n in SIZES}) == 1
+    t = interleaved(fns, repeat=7)  # every size of every call in turn, round after round
+    results: dict[str, dict[int, float]] = {}
+    for key, v in t.items():
+        name, n = key.rsplit(" ", 1)
+        results.setdefault(name, {})[int(n)] = v
+    print(f"best per call, sizes interleaved ({load()})")
     print("melee*: on a new state each time, folded from the last (one unit changed), as in play")
     print(f"{'':<11}" + "".join(f"{n:>10} units" for n in SIZES) + "   500 vs 10")
     for name, row in results.items():
         cells = "".join(f"{row[n] * 1000:>13.3f} ms" for n in SIZES)
-        print(f"{name:<11}{cells}   {row[500] / row[10]:6.2f}x")
+        print(f"{name:<11}{cells}   {row[SIZES[-1]] / row[SIZES[0]]:6.2f}x")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ Run: ``python bench/bench_replay.py [ACTIONS]`` (default 3000). Not a test.
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 import tempfile
@@ -30,13 +29,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from bench.timing import once
+from bench.timing import disk_dir, interleaved, load, quick
 from vedette import rules
 from vedette.engine import Game, Store, replay
 from vedette.errors import VedetteError
 
-ACTIONS = 3000  # python bench/bench_replay.py [ACTIONS]
-SHM = "/dev/shm" if Path("/dev/shm").is_dir() else None  # the log's file: memory, not a disk
+ACTIONS = quick(3000, 150)  # python bench/bench_replay.py [ACTIONS]
 
 Player = Callable[[Game, random.Random], tuple[str, dict[str, Any]]]
 
@@ -140,7 +138,7 @@ def play(name: str, db: Path, actions: int, seed: int = 11) -> Game:
     }[name]
     rng = random.Random(seed)
     tries = 0
-    while len(g.records) <= actions and tries < actions * 40:
+    while len(g.records) <= actions and tries < actions * quick(40, 4):
         tries += 1
         proc, req = player(g, rng)
         try_perform(g, proc, req)
@@ -160,7 +158,8 @@ def nab_fold_scale() -> None:
     scn = big_scenario()
     small_scn = {**scn, "forces": scn["forces"][:20]}
     runs = {}
-    for label, sc in (("20 forces", small_scn), ("2,000 forces", scn)):
+    big = f"{len(scn['forces']):,} forces"
+    for label, sc in (("20 forces", small_scn), (big, scn)):
         st = rs.initial_state(sc, {})
         rng = random.Random(5)
         mine = [p.id for p in st.pieces.values() if p.side == "Fr"][:10]
@@ -187,7 +186,7 @@ def nab_fold_scale() -> None:
     print(
         "  Napoleon At Bay fold per event (200 moves of 10 forces): "
         + ", ".join(f"{k} {v * 1e6:.1f} us" for k, v in per.items())
-        + f"; 2,000/20 = {per['2,000 forces'] / per['20 forces']:.2f}x"
+        + f"; {big} / 20 = {per[big] / per['20 forces']:.2f}x ({load()})"
         " (was 741 us/event at 2,000 forces: every piece copied)"
     )
 
@@ -206,16 +205,15 @@ def main() -> None:
     )
     print("  baseline: reading the same log back (Store.records: SQLite read + JSON decoding)")
     print("  asserted: replay and open reach the live game's state")
-    print(f"  load average at start: {os.getloadavg()[0]:.1f}")
+    print(f"  the log on disk ({disk_dir()}), read with the store's default durability; {load()}")
     worst = float("inf")
     for name in ("napoleon_at_bay", "solitaire_asl", "two_by_two", "solo_napoleonic"):
-        with tempfile.TemporaryDirectory(
-            dir="/dev/shm" if Path("/dev/shm").is_dir() else None
-        ) as d:
+        with tempfile.TemporaryDirectory(dir=disk_dir()) as d:
             t0 = time.perf_counter()
             g = play(name, Path(d) / "g.db", ACTIONS)
             t_play = time.perf_counter() - t0
-            st = g.store
+            g.store.close()  # (played without syncing): read back as a user's store is
+            st = Store(Path(d) / "g.db")
             records = st.records(g.id)
             n = len(records)
             events = sum(len(r.payload.get("events", [])) for r in records if r.kind == "action")
@@ -224,11 +222,19 @@ def main() -> None:
             assert replay(rs, records).state == g.state, name
             assert replay(rs, records, stored=True).state == g.state, name
             assert Game.open(st, gname).state == g.state, name
-            repeat = 9  # best of 9 single runs: on a loaded machine some runs are slowed
-            t_read = once(lambda st=st, g=g: st.records(g.id), repeat)
-            t_replay = once(lambda rs=rs, records=records: replay(rs, records), repeat)
-            t_stored = once(lambda rs=rs, records=records: replay(rs, records, stored=True), repeat)
-            t_open = once(lambda st=st, gname=gname: Game.open(st, gname), repeat)
+            # best of 9 rounds, each round one call of each (interleaved): on a loaded machine
+            # some runs are slowed, and a slow moment falls on the baseline as on the rest
+            t = interleaved(
+                {
+                    "read": lambda st=st, g=g: st.records(g.id),
+                    "replay": lambda rs=rs, records=records: replay(rs, records),
+                    "stored": lambda rs=rs, records=records: replay(rs, records, stored=True),
+                    "open": lambda st=st, gname=gname: Game.open(st, gname),
+                },
+                repeat=9,
+                min_time=0,
+            )
+            t_read, t_replay, t_stored, t_open = t["read"], t["replay"], t["stored"], t["open"]
             rate = events / t_stored
             worst = min(worst, rate)
             print(
@@ -245,7 +251,7 @@ def main() -> None:
         f"  slowest ruleset (stored): {worst:,.0f} events/s (target >= 50,000/s for every ruleset)"
     )
     nab_fold_scale()
-    print(f"  load average at end: {os.getloadavg()[0]:.1f}")
+    print(f"  at the end: {load()}")
 
 
 if __name__ == "__main__":

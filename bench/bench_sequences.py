@@ -23,12 +23,13 @@ from __future__ import annotations
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
-from bench.timing import once  # noqa: E402
+from bench.timing import QUICK, load, once  # noqa: E402
 from tests.solitaire_asl.test_asl_planner import three  # noqa: E402
 from tests.two_by_two.test_2x2_sequences import battle  # noqa: E402
 from vedette.rules.protocol import chances  # noqa: E402
@@ -48,7 +49,7 @@ def two_by_two() -> None:
     ts, tb = once(seq, 3), once(base, 3)
     print(f"2x2 attack melee ({s.leaves} branches, {len(s.rows)} end states): {ts * 1e3:.0f} ms")
     print(f"  baseline melee alone ({len(b.rows)} outcomes): {tb * 1e3:.0f} ms")
-    print(f"  ratio sequence / procedure: {ts / tb:.2f}")
+    print(f"  ratio sequence / procedure: {ts / tb:.2f} ({load()})")
 
 
 def asl() -> None:
@@ -75,9 +76,55 @@ def asl() -> None:
     ts, tb = once(seq, 3), once(base, 3)
     print(f"ASL shifts x2 ({s.leaves} branches, {len(s.rows)} end states): {ts * 1e3:.0f} ms")
     print(f"  baseline planner odds_of ({b.leaves} branches): {tb * 1e3:.1f} ms")
-    print(f"  ratio sequence / planner: {ts / tb:.0f}")
+    print(f"  ratio sequence / planner: {ts / tb:.0f} ({load()})")
+
+
+def kuryakin() -> None:
+    """The whole infantry charge (issue 29: answered in 2 s or less, every 95% interval within
+    one percentage point): its size estimated, then sampled at once (a fresh plan, so its step
+    cache starts empty, as a CLI call's does), timed once, wall and CPU. Shown beside it for
+    scale: the cavalry charge, enumerated exactly. Asserted: sampled with the estimate in its
+    note, no end state stopped short, every interval within a point (full mode); the cavalry
+    charge exact and summing to 1. (The sampler against the previous one: bench_core.)"""
+    import tempfile
+    import time
+
+    sys.path.insert(0, str(ROOT / "tests" / "solo_napoleonic"))
+    from test_solonap_sequences import duel
+
+    from vedette.rules.protocol import SAMPLES
+
+    samples = 1_000 if QUICK else SAMPLES
+    inf = duel(Path(tempfile.mkdtemp()), {"grade": "B"}, {"grade": "C"})
+    cav = duel(Path(tempfile.mkdtemp()), {"kind": "cavalry"}, {"kind": "cavalry"})
+    proc = inf.sequences()["charge_to_melee"]
+    req = {"unit": "F1", "target": "A1"}
+
+    def sampled() -> Any:
+        plan = proc.plan(inf.state, proc.parse(req))
+        return chances(lambda d: proc.resolve(inf.state, plan, d), samples=samples)
+
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    c = sampled()  # as a CLI call: a new plan, its step cache empty
+    wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+    assert not c.exact and c.leaves == samples and "estimated" in c.note, c.note
+    assert not any(r.result.startswith("stopped") for r in c.rows)
+    widest = max((r.high or 0) - (r.low or 0) for r in c.rows) / 2
+    if not QUICK:
+        assert widest <= 0.01, widest
+    t1 = time.perf_counter()
+    exact = cav.chances("charge_to_melee", req)
+    tc = time.perf_counter() - t1
+    assert exact.exact and sum(r.p for r in exact.rows) == 1
+    print(
+        f"Kuryakin charge_to_melee, B vs C infantry: sampled at once ({c.note}), {samples:,} runs,"
+        f" widest 95% interval +-{widest * 100:.2f} points: {wall:.2f} s ({cpu:.2f} s CPU;"
+        f" target <= 2 s; {load()})"
+    )
+    print(f"  beside it, the cavalry charge, exact ({exact.leaves:,} branches): {tc:.2f} s")
 
 
 if __name__ == "__main__":
     two_by_two()
     asl()
+    kuryakin()

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-RUNS = 21
+RUNS = 3 if os.environ.get("VEDETTE_BENCH_QUICK", "") not in ("", "0") else 21
 PY = sys.executable
 VEDETTE = [PY, "-c", "import sys; from vedette.cli.main import main; sys.exit(main())"]
 SCRIPT = Path(PY).parent / "vedette"  # the installed console script, when there is one

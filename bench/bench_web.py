@@ -35,11 +35,21 @@ from typing import Any
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
-CLIENTS = 20
-ROUNDS = 15
+sys.path.insert(0, str(ROOT))
+
+from bench.timing import QUICK, quick  # noqa: E402
+from bench.timing import load as machine_load  # noqa: E402
+
+CLIENTS = quick(20, 3)
+ROUNDS = quick(15, 2)
 THINK = 0.2
 #: the servers measured, one after the other: one process, and one per core of this machine
-WORKERS = (1, 2)
+WORKERS = (1,) if QUICK else (1, 2)
+#: seconds a client, the prober or the server may take to answer before the bench gives up
+#: (a client that died never answers: the bench fails with a message instead of hanging)
+TIMEOUT = 30.0
+#: seconds the whole of one load may take
+LOAD_TIMEOUT = quick(600, 120)
 
 
 def free_port() -> int:
@@ -60,7 +70,7 @@ def client(base: str, i: int, think: float, tag: str, ready: Any, start: Any, ou
     app: list[float] = []  # the same adjudications as the server timed them (Server-Timing)
     if hasattr(os, "nice"):
         os.nice(19)  # it stands in for another machine: it takes only the CPU the server leaves
-    with httpx.Client(base_url=base, timeout=30) as c:
+    with httpx.Client(base_url=base, timeout=TIMEOUT) as c:
         page = c.get("/").text
         token = page.split('name="csrf-token" content="')[1].split('"')[0]
         h = {"X-CSRF-Token": token}
@@ -116,18 +126,33 @@ def load(base: str, think: float, tag: str) -> tuple[list[float], list[float], l
     ]
     for p in procs:
         p.start()
-    for _ in procs:  # every client started, its game made: nothing but the rounds is timed
-        ready.acquire()
-    time.sleep(0.5)
+    try:
+        for _ in procs:  # every client started, its game made: nothing but the rounds is timed
+            if not ready.acquire(timeout=TIMEOUT * 2):
+                raise RuntimeError(f"a client did not start within {TIMEOUT * 2:.0f} s")
+        time.sleep(0.5)
 
-    def run() -> list[tuple[list[float], list[float]]]:
-        start.set()
-        got = [recv.recv() for recv, _ in pipes]
+        def run() -> list[tuple[list[float], list[float]]]:
+            start.set()
+            deadline = time.monotonic() + LOAD_TIMEOUT
+            got = []
+            for (recv, _), p in zip(pipes, procs, strict=True):
+                while not recv.poll(0.5):
+                    if not p.is_alive() and not recv.poll(0):
+                        raise RuntimeError(f"client {p.name} died (exit code {p.exitcode})")
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"the clients took over {LOAD_TIMEOUT} s")
+                got.append(recv.recv())
+            for p in procs:
+                p.join(TIMEOUT)
+            return got
+
+        got, ping = probed(base, run)
+    finally:
         for p in procs:
-            p.join()
-        return got
-
-    got, ping = probed(base, run)
+            if p.is_alive():
+                p.terminate()
+                p.join(5)
     return ping, [x for f, _ in got for x in f], [x for _, a in got for x in a]
 
 
@@ -136,8 +161,8 @@ def prober(base: str, stop: Any, out: Any, every: float = 0.01) -> None:
     to ``out``. A process of its own, so the figure is the server's answer time, not the time
     the load generator's event loop (busy decoding the clients' answers) takes to notice it."""
     xs: list[float] = []
-    with httpx.Client(base_url=base, timeout=30) as c:
-        while not stop.is_set():
+    with httpx.Client(base_url=base, timeout=TIMEOUT) as c:
+        while not stop.is_set() or len(xs) < 5:  # a few pings however soon it is stopped
             t = time.perf_counter()
             c.get("/ping").raise_for_status()
             xs.append(time.perf_counter() - t)
@@ -156,8 +181,12 @@ def probed(base: str, work: Callable[[], Any]) -> tuple[Any, list[float]]:
         result = work()
     finally:
         stop.set()
+        if not recv.poll(TIMEOUT * 2):
+            p.terminate()
+            p.join(5)
+            raise RuntimeError(f"the prober did not answer within {TIMEOUT * 2:.0f} s")
     pings = recv.recv()
-    p.join()
+    p.join(TIMEOUT)
     return result, pings
 
 
@@ -215,20 +244,27 @@ def run_server(workers: int) -> dict[str, Any]:
                     break
                 except httpx.HTTPError:
                     time.sleep(0.05)
-            _, alone = probed(base, lambda: time.sleep(2))
+            else:
+                raise RuntimeError("the server did not answer /ping within 10 s")
+            _, alone = probed(base, lambda: time.sleep(quick(2, 1)))
             results = {}
             cpu: dict[str, float] = {}
-            for label, think, tag in (
+            loads = (
                 ("players (each pauses 0.1-0.3 s between actions)", THINK, "p"),
-                ("burst (no pause: 20 clients hammering)", 0.0, "b"),
-            ):
+                (f"burst (no pause: {CLIENTS} clients hammering)", 0.0, "b"),
+            )
+            for label, think, tag in loads[1:] if QUICK else loads:  # quick: the burst only
                 c0, t0 = tree_cpu(server.pid), time.perf_counter()
                 results[label] = load(base, think, tag)
                 cpu[label] = (tree_cpu(server.pid) - c0) / (time.perf_counter() - t0)
-            _, alone_after = probed(base, lambda: time.sleep(2))
+            _, alone_after = probed(base, lambda: time.sleep(quick(2, 1)))
         finally:
             server.terminate()
-            server.wait(10)
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(10)
         games = check_logs(db)
     return {
         "alone": alone + alone_after,
@@ -247,6 +283,7 @@ def report(workers: int, run: dict[str, Any]) -> None:
         f"web: vedette serve --workers {workers}; load average {load0:.1f} at start,"
         f" {load1:.1f} at end; {run['games']} games' logs replay to their served state"
     )
+    print(f"  ({machine_load()})")
     print(
         f"  /ping alone (baseline, {len(alone)} requests): p50"
         f" {statistics.median(alone) * 1e3:6.1f} ms   p95 {p95_alone * 1e3:6.1f} ms"

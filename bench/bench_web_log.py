@@ -16,12 +16,13 @@ from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import interleaved
+from bench.timing import disk_dir, interleaved, quick
+from bench.timing import load as machine_load
 from vedette import rules
 from vedette.engine import Game, Store
 from vedette.web.app import create_app
 
-EVENTS = 5_000
+EVENTS = quick(5_000, 500)
 
 
 def long_game(store: Store) -> Game:
@@ -40,7 +41,7 @@ def long_game(store: Store) -> Game:
 
 
 def main() -> None:
-    db = Path(tempfile.mkdtemp()) / "bench.db"
+    db = Path(tempfile.mkdtemp(dir=disk_dir())) / "bench.db"
     st = Store(db)
     long_ = long_game(st)
     Game.create(st, "new", "napoleon_at_bay", rules.get("nab").scenario("example1"), seed=1)
@@ -88,6 +89,7 @@ def main() -> None:
             f"{what:6s}: new game {new * 1000:7.2f} ms, {EVENTS}-event game {old * 1000:7.2f} ms"
             f"  ratio {old / new:.2f}x (target <= 2x)"
         )
+    print(f"({machine_load()})")
 
 
 if __name__ == "__main__":

@@ -53,6 +53,40 @@ def test_a_rejected_attempt_after_a_branch_is_conditioned_where_it_began() -> No
     assert sum(c.p for c in ch.rows) == 1
 
 
+def test_a_tree_too_large_is_sampled_at_once_within_a_point() -> None:
+    """Eight d6 (1.7 million branches) and a weighted branch: the size is estimated after the
+    first leaves, so the tree is sampled without first enumerating up to the limit; every
+    95% interval is within one percentage point and the estimates are near the exact chances;
+    the sample walks the same branches (a whole check drawn once with its weights)."""
+    runs = 0
+
+    def run(d: Any) -> Outcome:
+        nonlocal runs
+        runs += 1
+        k = branch(d, THIRDS)
+        total = sum(d.face(standard(6)) for _ in range(8))
+        return Outcome(result=f"{k}:{total > 28}")
+
+    ch = chances(run, limit=20_000)
+    assert not ch.exact and "estimated" in ch.note
+    assert runs < 20_000 + ch.leaves  # never enumerated up to the limit first
+    assert ch.leaves >= 10_000
+    # the exact chances: P(8d6 > 28) by convolution, times each branch's weight
+    ways = [1]
+    for _ in range(8):
+        ways = [
+            sum(ways[t - f] for f in range(1, 7) if 0 <= t - f < len(ways))
+            for t in range(len(ways) + 6)
+        ]
+    over = Fraction(sum(ways[29:]), 6**8)
+    exact = {"1:True": THIRDS[1] * over, "0:False": THIRDS[0] * (1 - over)}
+    for row in ch.rows:
+        assert row.low is not None and row.high is not None
+        assert row.high - row.low <= 0.02
+        if row.result in exact:  # (seeded: within 3 standard errors, 1.4 points)
+            assert abs(row.p - exact[row.result]) <= Fraction(14, 1000), row.result
+
+
 @dataclass(frozen=True, slots=True)
 class Fast(DomainEvent):
     kind: ClassVar[str] = "fast"

@@ -20,7 +20,7 @@ from vedette.rules.base import Outcome
 from vedette.rules.protocol import chances
 from vedette.rules.solo_napoleonic.common import map_dist, repeat
 from vedette.rules.solo_napoleonic.fire import casualty_odds, fire_casualties, fire_dice, plan
-from vedette.rules.solo_napoleonic.melee import side_odds, sides
+from vedette.rules.solo_napoleonic.melee import _side_rolled, side_odds, sides
 
 FDist = dict[int, Fraction]
 
@@ -143,6 +143,8 @@ def test_fire_casualty_odds_from_its_own_dice_equal_the_previous_formula(
     got = fire_casualties(s, p)
     assert got == {k: v for k, v in old_fire(p).items() if v}
     assert sum(got.values()) == 1
+    # the composed stages are fire_dice's own, enumerated branch by branch
+    assert got == casualty_odds(lambda d: fire_dice(p, d, "dP")[2])
 
 
 MELEE_CASES = [
@@ -163,6 +165,8 @@ def test_melee_casualty_odds_from_its_own_dice_equal_the_previous_formula(
     for side in (sa, sb):
         got = side_odds(side, "dP")
         assert got == {k: v for k, v in old_side(side).items() if v}
+        # the composed stages are the side's own dice, enumerated branch by branch
+        assert got == casualty_odds(lambda d, side=side: _side_rolled(side, d, "", "dP")[0])
 
 
 def test_the_branching_gives_what_face_by_face_enumeration_gives() -> None:

@@ -147,6 +147,11 @@ def test_the_whole_charge_follows_the_owed_steps(tmp_path: Path) -> None:
     melee = [x for x in labels if "; melee: " in x]
     assert melee and all(x.index("charge goes home") < x.index("melee: ") for x in melee)
     assert any("F1 halted by fire" in x for x in labels)
+    # a charger that lost 10% to the fire owes its morale test before it moves on: the
+    # sequence takes it where play would, and never stops short of the melee for it
+    assert not any(x.startswith("stopped") for x in labels), labels
+    tested = [x for x in labels if "F1 tests morale for its losses: " in x]
+    assert tested and all(x.index("A1's fire") < x.index("F1 tests morale") for x in tested)
     for x in melee:
         tail = x.split("; melee: ")[1]
         assert tail.startswith(("F1 wins", "A1 wins", "drawn"))

@@ -20,21 +20,26 @@ events, and the chance algebra that gives the exact odds of a whole procedure.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import json
 import math
+import random
 import shlex
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property, partial
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from vedette.dice.check import Check, Odds, UnderCheck
 from vedette.dice.die import Die
-from vedette.dice.sources import DiceSource, SeededSource
+from vedette.dice.sources import DiceSource
 from vedette.errors import BadRequest, DiceError, RuleViolation, VedetteError
 from vedette.rules.fields import FieldSpec, RequestSpec, arg, spec_of, to_json
+
+if TYPE_CHECKING:
+    from random import Random
 
 S = TypeVar("S")
 R = TypeVar("R")
@@ -585,6 +590,7 @@ class EnumeratingSource:
     (by re-execution)."""
 
     kind = "enumerated"
+    cacheable = True  # a sequence may replay a step it has seen (sequence.StepCache)
 
     def __init__(self, path: Sequence[int]) -> None:
         self.path = path
@@ -692,18 +698,106 @@ def result_of(outcome: Any) -> str:
     return str(getattr(outcome, "message", "")) or "done"
 
 
+#: leaves enumerated before the size of the whole tree is estimated (a smaller tree never is)
+PROBE_AFTER = 200
+#: random descents of the tree that estimate its size (at most: see ``estimate_leaves``)
+PROBES = 200
+#: runs when a tree is sampled: every 95% interval (Wilson) is then within 1 percentage point
+#: (the widest, at 50%, is 1.96 * sqrt(0.25 / 10000) = 0.98 points)
+SAMPLES = 10_000
+
+
+#: the running sums of the weights of a whole check, as floats, kept with the weights
+_CUMULATIVE: dict[int, tuple[Sequence[Fraction], list[float]]] = {}
+
+
+class SampleSource:
+    """A seeded walk down the same tree the enumeration explores, with the same weights: a
+    whole check (``branch``) is one draw of its exact distribution, a die one uniform face.
+    Under it a procedure takes the same steps (and ``outcome_of`` the same branches) as under
+    the enumeration, so a sampled answer estimates exactly what the exact one would be.
+    A roll made again on some results is made again (the hooks of attempts are absent).
+    ``uniform``: every branch equally likely instead, and ``size`` the product of the
+    branching factors met (Knuth's estimator of a tree's leaves)."""
+
+    kind = "sampled"
+    cacheable = True
+
+    def __init__(self, rng: Random, uniform: bool = False) -> None:
+        self.rng = rng
+        self.uniform = uniform
+        self.size = 1
+        self.depth = 0
+
+    def face(self, die: Die) -> int:
+        self._deeper(die.sides)
+        return die.faces[self.rng.randrange(die.sides)]
+
+    def branch(self, weights: Sequence[Fraction]) -> int:
+        n = len(weights)
+        self._deeper(n)
+        if self.uniform:
+            return int(self.rng.randrange(n))
+        got = _CUMULATIVE.get(id(weights))
+        if got is None or got[0] is not weights:
+            if len(_CUMULATIVE) > 4096:
+                _CUMULATIVE.clear()
+            got = _CUMULATIVE[id(weights)] = (
+                weights,
+                list(itertools.accumulate(map(float, weights))),
+            )
+        return min(bisect.bisect_right(got[1], self.rng.random()), n - 1)
+
+    def _deeper(self, n: int) -> None:
+        self.depth += 1
+        self.size *= n
+        if self.depth > MAX_DEPTH * 4:
+            raise _TooLarge()
+
+
+def estimate_leaves(
+    run: Callable[[DiceSource], Any],
+    probes: int = PROBES,
+    seed: int = 1,
+    near: float = 0.0,
+) -> float:
+    """The number of dice branches of ``run``'s tree, estimated from up to ``probes`` uniform
+    random descents (Knuth 1975: the mean of the products of the branching factors met is
+    unbiased, if spread). ``near``: stop early, after a batch of 25, once the estimate is ten
+    times below or above it (the question is only which side of ``near`` the tree is). A tree
+    deeper than the enumeration goes is infinite."""
+    import random  # (not at start-up: only the odds need it)
+
+    rng = random.Random(seed)
+    total = 0.0
+    for i in range(1, probes + 1):
+        src = SampleSource(rng, uniform=True)
+        try:
+            run(src)
+        except _TooLarge:
+            return math.inf
+        if src.depth > MAX_DEPTH:
+            return math.inf
+        total += src.size
+        if near and i % 25 == 0 and not near / 10 <= total / i <= near * 10:
+            break
+    return total / i
+
+
 def chances(
     run: Callable[[DiceSource], Any],
     limit: int = 20_000,
-    samples: int = 4_000,
+    samples: int = SAMPLES,
     seed: int = 20261123,
 ) -> Chances:
     """The exact distribution of ``result_of(run(dice))`` over every die ``run`` draws.
 
     Depth-first by re-execution: each run follows a path of face indices and stops at the
     first die past it. An attempt rejected (a draw rerolled) is conditioned away at the point
-    it began. More than ``limit`` branches: ``samples`` seeded runs instead, with Wilson 95%
-    intervals, and ``exact=False``.
+    it began. A tree of more than ``limit`` branches is sampled instead: ``samples`` seeded
+    runs (:class:`SampleSource`), with Wilson 95% intervals, and ``exact=False``. Whether it
+    is that large is estimated (:func:`estimate_leaves`) once ``PROBE_AFTER`` leaves are seen,
+    so a large tree is sampled at once rather than after ``limit`` branches.
     """
     totals: dict[str, Fraction] = {}
     # rejected weight under each attempt node, relative to that node
@@ -711,7 +805,15 @@ def chances(
     leaves: list[tuple[str, Fraction, tuple[tuple[int, ...], ...], tuple[int, ...]]] = []
     stack: list[tuple[int, ...]] = [()]
     seen = 0
+    probe_at = min(PROBE_AFTER, limit)
     while stack:
+        if seen >= probe_at:
+            probe_at = limit + 1
+            size = estimate_leaves(run, near=limit)
+            if size > limit:
+                about = "an endless number" if math.isinf(size) else f"about {size:,.0f}"
+                why = f"{about} dice branches (estimated), more than {limit}: too many to enumerate"
+                return _sampled(run, samples, seed, limit, why)
         path = stack.pop()
         src = EnumeratingSource(path)
         try:
@@ -743,11 +845,15 @@ def chances(
     return Chances(rows, True, seen)
 
 
-def _sampled(run: Callable[[DiceSource], Any], samples: int, seed: int, limit: int) -> Chances:
+def _sampled(
+    run: Callable[[DiceSource], Any], samples: int, seed: int, limit: int, why: str = ""
+) -> Chances:
+
+    rng = random.Random(seed)
     counts: dict[str, int] = {}
-    for i in range(samples):
+    for _ in range(samples):
         try:
-            outcome = run(SeededSource(seed + i, 0))
+            outcome = run(SampleSource(rng))
         except (VedetteError, DiceError):
             raise
         k = result_of(outcome)
@@ -756,9 +862,8 @@ def _sampled(run: Callable[[DiceSource], Any], samples: int, seed: int, limit: i
     for k, n in sorted(counts.items(), key=lambda kv: -kv[1]):
         lo, hi = _wilson(n, samples)
         rows.append(Chance(k, Fraction(n, samples), lo, hi))
-    return Chances(
-        tuple(rows), False, samples, f"more than {limit} dice branches: too many to enumerate"
-    )
+    why = why or f"more than {limit} dice branches: too many to enumerate"
+    return Chances(tuple(rows), False, samples, why)
 
 
 def _wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:

@@ -50,6 +50,116 @@ class _DryDice:
         raise _FirstDie
 
 
+def _key(name: str, request: Mapping[str, Any]) -> str:
+    """A step's name and request as one string (the same request, the same string)."""
+    if all(type(v) in (str, int, bool) for v in request.values()):
+        return name + repr(sorted(request.items()))
+    return json.dumps([name, request], sort_keys=True, default=str)
+
+
+class _Node:
+    """One die (``face``), whole-check branch (``branch``) or attempt mark (``begin_attempt``,
+    ``reject_attempt``) a step drew, in the order it drew them, with a child per value
+    drawn; a leaf holds the step's outcome and the state it left (see :class:`StepCache`)."""
+
+    __slots__ = ("arg", "call", "children", "leaf")
+
+    def __init__(self) -> None:
+        self.call = ""
+        self.arg: Any = None
+        self.children: dict[Any, _Node] = {}
+        self.leaf: Any = None
+
+
+class _Recorder:
+    """The dice a step draws on a cache miss: the values already drawn (``taken``, while the
+    cache was walked) first, then the outer source's, each call logged for the cache."""
+
+    cacheable = True  # steps inside a replayed whole replay from their own caches too
+
+    def __init__(self, outer: Any, taken: list[Any]) -> None:
+        self.outer = outer
+        self.kind = outer.kind
+        self.taken = taken
+        self.i = 0
+        self.log: list[tuple[str, Any, Any]] = []
+
+    def _next(self, call: str, arg: Any, draw: Callable[[], Any]) -> Any:
+        v = self.taken[self.i] if self.i < len(self.taken) else draw()
+        self.i += 1
+        self.log.append((call, arg, v))
+        return v
+
+    def face(self, die: Die) -> int:
+        return int(self._next("face", die, lambda: self.outer.face(die)))
+
+    def branch(self, weights: Any) -> int:
+        return int(self._next("branch", weights, lambda: self.outer.branch(weights)))
+
+    def begin_attempt(self) -> None:
+        self._next("begin_attempt", None, lambda: _hook(self.outer, "begin_attempt"))
+
+    def reject_attempt(self) -> None:
+        # the enumeration stops here (the attempt is conditioned away); a sample rolls again
+        self._next("reject_attempt", None, lambda: _hook(self.outer, "reject_attempt"))
+
+
+def _hook(source: Any, name: str) -> None:
+    """Call the source's ``begin_attempt`` or ``reject_attempt`` if it has one."""
+    f = getattr(source, name, None)
+    if f is not None:
+        f()
+
+
+def replayed(root: _Node, dice: Any, compute: Callable[[Any], Any]) -> Any:
+    """``compute(dice)`` as it was when the same draws were made before (the tree under
+    ``root`` of the draws seen, walked drawing from ``dice`` in the same order), else computed
+    with a recorder that gives it the draws already made and logs the rest into the tree."""
+    node = root
+    taken: list[Any] = []
+    while node.leaf is None and node.call:  # the path seen so far, drawn again
+        if node.call == "face":
+            v: Any = dice.face(node.arg)
+        elif node.call == "branch":
+            v = dice.branch(node.arg)
+        else:  # an attempt begun or rejected (see dice.sources.begin_attempt)
+            _hook(dice, node.call)
+            v = None
+        taken.append(v)
+        nxt = node.children.get(v)
+        if nxt is None:
+            break
+        node = nxt
+    else:
+        if node.leaf is not None:
+            return node.leaf
+    rec = _Recorder(dice, taken)
+    value = compute(rec)
+    node = root
+    for call, arg, v in rec.log:
+        node.call, node.arg = call, arg
+        node = node.children.setdefault(v, _Node())
+    node.leaf = value
+    return value
+
+
+class StepCache:
+    """What each step of a sequence did on each state it was taken on, kept with the plan so
+    that every run of the sequence (a dice branch re-executed, or a sample) replays a step it
+    has seen: the cache is walked drawing from the run's own source the same dice (or whole
+    checks) in the same order as the step drew them, and a path seen before gives the step's
+    outcome and the state it left at once. A path not seen yet runs the real step (plan,
+    resolve, fold), so every outcome is still the procedure's own. Used only under the core's
+    enumerating and sampling sources (``cacheable``); states are kept by identity (they are
+    immutable, and the cache holds them so that an identity is never reused)."""
+
+    def __init__(self) -> None:
+        self.roots: dict[tuple[int, str], tuple[Any, _Node]] = {}
+        self.plans: dict[tuple[int, str], tuple[Any, Any, Plan]] = {}
+        self.owed: dict[int, tuple[Any, Any]] = {}
+        self.seen: dict[tuple[int, str], tuple[Any, Any]] = {}
+
+
 @dataclass
 class Steps:
     """A private copy of the game played forward by the ruleset's own procedures.
@@ -68,38 +178,90 @@ class Steps:
     lines: list[str] = field(default_factory=list)
     #: plans made on the starting state (the same in every dice branch: plans are pure)
     memo: dict[str, tuple[Any, Plan]] | None = None
+    #: the steps seen by earlier runs of the same plan (see :class:`StepCache`)
+    cache: StepCache | None = None
 
     def __post_init__(self) -> None:
         self.start = self.state
+        if not getattr(self.dice, "cacheable", False):
+            self.cache = None
 
-    def _plan(self, name: str, request: Mapping[str, Any]) -> tuple[Any, Plan]:
-        key = json.dumps([name, request], sort_keys=True, default=str)
+    def per_state(self, tag: str, fn: Callable[[Any], Any]) -> Any:
+        """``fn(state)`` of the current state, kept per state while caching (what a
+        sequence's label reads of a state, e.g. a unit's view)."""
+        c = self.cache
+        if c is None:
+            return fn(self.state)
+        k = (id(self.state), tag)
+        got = c.seen.get(k)
+        if got is None or got[0] is not self.state:
+            got = c.seen[k] = (self.state, fn(self.state))
+        return got[1]
+
+    def obligations(self) -> Any:
+        """The ruleset's obligations in the current state (kept per state while caching)."""
+        c = self.cache
+        if c is None:
+            return self.ruleset.obligations(self.state)
+        got = c.owed.get(id(self.state))
+        if got is None or got[0] is not self.state:
+            got = c.owed[id(self.state)] = (self.state, self.ruleset.obligations(self.state))
+        return got[1]
+
+    def _plan(self, name: str, request: Mapping[str, Any], key: str = "") -> tuple[Any, Plan]:
+        key = key or _key(name, request)
         if self.memo is not None and self.state is self.start and key in self.memo:
             return self.memo[key]
+        c = self.cache
+        if c is not None:
+            hit = c.plans.get((id(self.state), key))
+            if hit is not None and hit[0] is self.state:
+                return hit[1], hit[2]
         procs = self.ruleset.protocol_procedures()
         if name not in procs:
             raise VedetteError(f"{self.ruleset.name} has no procedure {name!r}")
         proc = procs[name]
         req = proc.parse(request)
         if not proc.query:
-            owed = flow_violation(
-                self.ruleset.obligations(self.state), name, proc.request_json(req)
-            )
+            owed = flow_violation(self.obligations(), name, proc.request_json(req))
             if owed is not None:
                 raise RuleViolation(owed.rule, f"{owed.text} is owed first: '{owed.command()}'")
         found = (proc, proc.plan(self.state, req))
         if self.memo is not None and self.state is self.start:
             self.memo[key] = found
+        if c is not None:
+            c.plans[(id(self.state), key)] = (self.state, *found)
         return found
 
     def step(self, name: str, request: Mapping[str, Any]) -> Outcome:
-        proc, plan = self._plan(name, request)
-        outcome: Outcome = proc.resolve(self.state, plan, self.dice)
-        for e in outcome.events:
-            self.state = self.ruleset.fold(self.state, e)
+        key = _key(name, request)
+        proc, plan = self._plan(name, request, key)
+        c = self.cache
+        if c is None:
+            outcome: Outcome = proc.resolve(self.state, plan, self.dice)
+            for e in outcome.events:
+                self.state = self.ruleset.fold(self.state, e)
+        else:
+            outcome = self._cached(c, key, proc, plan)
         self.rolls.extend(outcome.rolls)
         if outcome.message:
             self.lines.append(str(outcome.message))
+        return outcome
+
+    def _cached(self, c: StepCache, key: str, proc: Any, plan: Plan) -> Any:
+        got = c.roots.get((id(self.state), key))
+        if got is None or got[0] is not self.state:
+            got = c.roots[(id(self.state), key)] = (self.state, _Node())
+        start = self.state
+
+        def take(dice: Any) -> tuple[Outcome, Any]:
+            outcome = proc.resolve(start, plan, dice)
+            state = start
+            for e in outcome.events:
+                state = self.ruleset.fold(state, e)
+            return outcome, state
+
+        outcome, self.state = replayed(got[1], self.dice, take)
         return outcome
 
     def attempt(self, name: str, request: Mapping[str, Any]) -> Outcome | VedetteError:
@@ -121,6 +283,9 @@ class _Memo:
 
     state: Any
     plans: dict[str, tuple[Any, Plan]]
+    steps: StepCache = field(default_factory=StepCache)
+    #: the whole sequence's outcome per path of draws seen (see ``replayed``)
+    whole: _Node = field(default_factory=_Node)
 
 
 def sequence(
@@ -142,10 +307,14 @@ def sequence(
     counts towards (see :class:`SequenceProcedure`).
     """
 
-    def get_ruleset() -> Any:
-        from vedette import rules
+    found: list[Any] = []
 
-        return rules.get(ruleset)
+    def get_ruleset() -> Any:
+        if not found:
+            from vedette import rules
+
+            found.append(rules.get(ruleset))
+        return found[0]
 
     def plan(state: Any, req: Any) -> Plan:
         if check is not None:
@@ -157,13 +326,21 @@ def sequence(
 
     def resolve(state: Any, plan: Plan, dice: DiceSource) -> Outcome:
         m = plan.data
-        memo = m.plans if isinstance(m, _Memo) and m.state is state else None
-        steps = Steps(get_ruleset(), state, dice, memo=memo)
-        try:
-            label = play(steps, plan.request)
-        except VedetteError as e:
-            label = f"stopped: {e}"
-        return Outcome((), tuple(steps.rolls), "\n".join(steps.lines), result=label)
+        ours = isinstance(m, _Memo) and m.state is state
+        memo = m.plans if ours else None
+
+        def whole(src: Any) -> Outcome:
+            steps = Steps(get_ruleset(), state, src, memo=memo, cache=m.steps if ours else None)
+            try:
+                label = play(steps, plan.request)
+            except VedetteError as e:
+                label = f"stopped: {e}"
+            return Outcome((), tuple(steps.rolls), "\n".join(steps.lines), result=label)
+
+        if ours and getattr(dice, "cacheable", False):  # a path of draws seen: its end state
+            out: Outcome = replayed(m.whole, dice, whole)
+            return out
+        return whole(dice)
 
     return SequenceProcedure(name, request, plan, resolve, help, rule, query=True, facets=facets)
 

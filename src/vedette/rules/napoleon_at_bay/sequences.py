@@ -71,7 +71,7 @@ def play_screen(steps: Steps, r: ScreenRequest) -> str:
         elif isinstance(steps.attempt("move", req), Exception):
             refused.add(m)  # where the earlier fixings left the forces, this move is illegal
             continue
-        for o in list(steps.ruleset.obligations(steps.state)):
+        for o in list(steps.obligations()):
             steps.step(o.procedure, dict(o.request))
     return screen_label(steps.state, start, r, refused)
 

@@ -244,6 +244,39 @@ def fraction_roll(
     return whole + more, (rolls[0] if rolls else None)
 
 
+def fraction_dist(h: int, frac: Fraction, die: str = "dP") -> FDist:
+    """What :func:`fraction_roll` of ``h × frac`` gives, with its odds: the whole number, or
+    one more with the remainder's percentage dice (the same check and odds it branches on)."""
+    exact = h * frac
+    whole = math.floor(exact)
+    rem = exact - whole
+    if rem == 0:
+        return {whole: Fraction(1)}
+    p_more = _passes(fraction_check(rem, "", "", die).base, die)
+    return {whole: 1 - p_more, whole + 1: p_more}
+
+
+def mix(d: FDist, stage: Callable[[int], FDist]) -> FDist:
+    """The distribution after ``stage``, a roll whose odds depend only on the value ``d`` gave
+    before it (a fraction of the hits, the saves of them): the sum over each value of its
+    chance times the stage's odds, on integers over one common denominator, exactly."""
+    parts = [(p, stage(v)) for v, p in d.items() if p]
+    den = math.lcm(*(p.denominator for p, _ in parts))
+    inner = math.lcm(*(q.denominator for _, st in parts for q in st.values()))
+    out: dict[int, int] = {}
+    for p, st in parts:
+        a = p.numerator * (den // p.denominator)
+        for w, q in st.items():
+            out[w] = out.get(w, 0) + a * q.numerator * (inner // q.denominator)
+    total = den * inner
+    return {w: Fraction(n, total) for w, n in out.items() if n}
+
+
+def saves_dist(n: int, save: int) -> FDist:
+    """The casualties of ``n`` hits saved on ``save``-6 (a d6 each): ``fire.saves``' odds."""
+    return count_dist(n, save - 1) if n > 0 else {0: Fraction(1)}
+
+
 @cache
 def _passes(pct: int, die: str) -> Fraction:
     """How often a fraction's percentage dice give one more hit (the check's own odds)."""
@@ -289,8 +322,13 @@ def _floored_sum(dice: str, plus: int, n: int) -> FDist:
 
 @cache
 def count_dist(n: int, counted: int, sides: int = 6) -> FDist:
-    """How many of ``n`` dice of ``sides`` show one of ``counted`` faces (hits on 5-6: 2)."""
-    return binomial(n, Fraction(max(0, min(sides, counted)), sides))
+    """How many of ``n`` dice of ``sides`` show one of ``counted`` faces (hits on 5-6: 2): the
+    binomial, on integers (each count of the sides^n faces, then one Fraction)."""
+    k = max(0, min(sides, counted))
+    whole = sides**n
+    return {
+        i: Fraction(math.comb(n, i) * k**i * (sides - k) ** (n - i), whole) for i in range(n + 1)
+    }
 
 
 # -- casualty allocation ------------------------------------------------------------------------

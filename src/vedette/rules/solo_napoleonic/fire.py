@@ -31,7 +31,9 @@ from vedette.rules.solo_napoleonic.common import (
     check_roll,
     count_dist,
     floored_sum_dist,
+    fraction_dist,
     fraction_roll,
+    mix,
     modifier,
     mods,
     odds_of,
@@ -39,6 +41,7 @@ from vedette.rules.solo_napoleonic.common import (
     opt,
     outcome_of,
     percentile_die,
+    saves_dist,
 )
 from vedette.rules.solo_napoleonic.events import CasualtiesTaken, Disordered, Fired, GeneralKilled
 from vedette.rules.solo_napoleonic.model import SPECIALS, State, Unit
@@ -506,7 +509,6 @@ def fire_dice(p: FirePlan, dice: DiceSource, pdie: str) -> tuple[int, int, int, 
     f = p.firer
     rolls: list[Roll] = []
     if p.method == "volley":
-        volley = Check(f"1{p.die}", p.modifiers, None, f"{f.id} volley", R_FIRE)
 
         def volleys() -> tuple[int, list[Roll]]:
             out: list[Roll] = []
@@ -515,7 +517,7 @@ def fire_dice(p: FirePlan, dice: DiceSource, pdie: str) -> tuple[int, int, int, 
                 out.append(check_roll(c, dice))
             return sum(max(0, r.final) for r in out), out
 
-        hits, rs = outcome_of(dice, floored_sum_dist(volley, p.dice_count), volleys)
+        hits, rs = outcome_of(dice, hits_dist(p), volleys)
         rolls += rs
         label = f"{f.id} {p.band} range ×{p.fraction}"
         actual, fr = fraction_roll(hits, p.fraction, label, dice, R_FIRE, pdie)
@@ -531,7 +533,7 @@ def fire_dice(p: FirePlan, dice: DiceSource, pdie: str) -> tuple[int, int, int, 
             n = sum(1 for x in r.faces if x.face >= p.hit_on)
             return n, [replace(r, consequence=f"{n} hit(s)")]
 
-        hits, rs = outcome_of(dice, count_dist(p.dice_count, 7 - p.hit_on), skirmishers)
+        hits, rs = outcome_of(dice, hits_dist(p), skirmishers)
         rolls += rs
         actual = hits
     else:
@@ -541,7 +543,7 @@ def fire_dice(p: FirePlan, dice: DiceSource, pdie: str) -> tuple[int, int, int, 
             r = check_roll(battery, dice)
             return max(0, r.final), [r]
 
-        hits, rs = outcome_of(dice, floored_sum_dist(battery, 1), guns)
+        hits, rs = outcome_of(dice, hits_dist(p), guns)
         rolls += rs
         actual = hits
     cas, rs = saves(actual, p.save, p.target, dice, p.rule)
@@ -560,7 +562,7 @@ def saves(n: int, save: int, target: Unit, dice: DiceSource, rule: str) -> tuple
         text = f"{n - cas} saved, {cas} casualt" + ("y" if cas == 1 else "ies")
         return cas, [replace(sv, consequence=text)]
 
-    return outcome_of(dice, count_dist(n, save - 1), roll)
+    return outcome_of(dice, saves_dist(n, save), roll)
 
 
 def casualty_odds(dice_of: Callable[[DiceSource], int]) -> FDist:
@@ -576,8 +578,26 @@ def casualty_odds(dice_of: Callable[[DiceSource], int]) -> FDist:
 
 
 def fire_casualties(state: State, p: FirePlan) -> FDist:
+    """The exact casualties of a fire: the stages ``fire_dice`` rolls, each with the odds it
+    branches on (its hits, the range fraction of a volley, the saves), composed (``mix``):
+    each stage depends only on the number before it. The tests check it equals the
+    enumeration of ``fire_dice`` itself (``casualty_odds``)."""
     pdie = percentile_die(state)
-    return casualty_odds(lambda d: fire_dice(p, d, pdie)[2])
+    cas = hits_dist(p)
+    if p.method == "volley":
+        cas = mix(cas, lambda h: fraction_dist(h, p.fraction, pdie))
+    cas = mix(cas, lambda n: saves_dist(n, p.save))
+    return mix(cas, lambda c: {min(c, p.target.figures): Fraction(1)})
+
+
+def hits_dist(p: FirePlan) -> FDist:
+    """The hits of a fire's dice (before a volley's range fraction), as ``fire_dice`` rolls
+    them: the floored sum of a volley's dice, the skirmish dice that hit, a battery's die."""
+    if p.method == "volley":
+        return floored_sum_dist(Check(f"1{p.die}", p.modifiers, None), p.dice_count)
+    if p.method == "skirmish":
+        return count_dist(p.dice_count, 7 - p.hit_on)
+    return floored_sum_dist(Check(p.die, p.modifiers, None), 1)
 
 
 def special_odds(

@@ -28,16 +28,19 @@ from vedette.rules.solo_napoleonic.common import (
     FDist,
     check_roll,
     floored_sum_dist,
+    fraction_dist,
     fraction_roll,
+    mix,
     modifier,
     mods,
     odds_of,
     opt,
     outcome_of,
     percentile_die,
+    saves_dist,
 )
 from vedette.rules.solo_napoleonic.events import ChargeStep, Evaded, MeleeProlonged, MeleeRound
-from vedette.rules.solo_napoleonic.fire import casualty_odds, saves, take_casualties
+from vedette.rules.solo_napoleonic.fire import saves, take_casualties
 from vedette.rules.solo_napoleonic.model import State, Unit
 
 R_MELEE = "Kuryakin, Melee"
@@ -235,8 +238,15 @@ def _side_rolled(s: Side, dice: DiceSource, rule: str, pdie: str = "dP") -> tupl
 
 @lru_cache(maxsize=1024)
 def side_odds(s: Side, pdie: str) -> FDist:
-    """The exact casualties one side inflicts, from its own dice (``_resolve_side``)."""
-    return casualty_odds(lambda d: _side_rolled(s, d, "", pdie)[0])
+    """The exact casualties one side inflicts: the stages ``_side_rolled`` rolls (its dice,
+    half of them, the enemy's saves, a skirmisher's half), each with the odds it branches on,
+    composed (``mix``). The tests check it equals the enumeration of ``_side_rolled``."""
+    total = floored_sum_dist(Check("1d6", s.modifiers, None), s.dice)
+    pot = mix(total, lambda t: fraction_dist(t, Fraction(1, 2), pdie))
+    cas = mix(pot, lambda n: saves_dist(n, s.save))
+    if s.halve:
+        cas = mix(cas, lambda c: fraction_dist(c, Fraction(1, 2), pdie) if c else {0: Fraction(1)})
+    return mix(cas, lambda c: {min(c, s.enemy.figures): Fraction(1)})
 
 
 CONTACT_MM = 5.0  # base-to-base, with a little tolerance for hand-placed models

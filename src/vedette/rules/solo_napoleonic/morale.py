@@ -4,6 +4,7 @@ Charge Home Test). Percentile dice BELOW the Base Percentage Level plus the modi
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck
 from vedette.dice.tables import Table
@@ -166,14 +167,19 @@ def morale_check(state: State, u: Unit, req: rq.MoraleFacts, label: str = "moral
     )
 
 
+#: the morale result chart built from each data mapping it was read from (kept with it)
+_CHARTS: dict[int, tuple[Any, Table]] = {}
+
+
 def result_table(state: State) -> Table:
     from vedette.dice import table_from_data
 
-    return table_from_data(
-        "morale_result",
-        state.data["tables"]["morale_result"],
-        "solo_napoleonic data [tables.morale_result]",
-    )
+    raw = state.data["tables"]["morale_result"]
+    got = _CHARTS.get(id(raw))
+    if got is None or got[0] is not raw:
+        src = "solo_napoleonic data [tables.morale_result]"
+        got = _CHARTS[id(raw)] = (raw, table_from_data("morale_result", raw, src))
+    return got[1]
 
 
 def result_check(state: State, u: Unit) -> Check:

@@ -79,6 +79,12 @@ def _view(state: Any, uid: str) -> _Seen:
     )
 
 
+def _seen(steps: Steps, uid: str) -> _Seen:
+    """``_view`` of the current state (kept per state while a sequence caches its steps)."""
+    seen: _Seen = steps.per_state(uid, lambda s: _view(s, uid))
+    return seen
+
+
 def _failed(before: _Seen, after: _Seen) -> bool:
     """Did the morale test just taken fail (a failure binds for the turn and the chart's result
     changes the unit; a unit that had failed already and passes is left as it was)?"""
@@ -87,10 +93,21 @@ def _failed(before: _Seen, after: _Seen) -> bool:
 
 def _owed(steps: Steps, cid: str) -> Any:
     """The first step this charge owes now (its obligations' ids begin ``charge:<charger>:``)."""
-    for o in steps.ruleset.obligations(steps.state):
+    for o in steps.obligations():
         if o.id.startswith(f"charge:{cid}:"):
             return o
     return None
+
+
+def _blocking_test(steps: Steps, units: tuple[str, ...]) -> tuple[str | None, str]:
+    """The first of ``units`` that owes a morale test for another reason than the charge,
+    and the reason in words (from the obligation's text)."""
+    for o in steps.obligations():
+        x = o.request.get("unit")
+        if o.procedure == "morale" and x in units and not o.id.startswith("charge:"):
+            lost = any(w in o.text for w in ("loss", "lost", "casualt"))
+            return str(x), "for its losses" if lost else f"({o.text})"
+    return None, ""
 
 
 def _fate(after: _Seen) -> str:
@@ -127,21 +144,31 @@ def play_charge(steps: Steps, r: ChargeRequest) -> str:
         if cu.charge_step is None or cu.charge_step in stop:
             break
         o = _owed(steps, c)
-        if o is None:
-            if cu.charge_step == "morale":
-                # the target tests when its jumped card comes (Kuryakin, Movement); the
-                # sequence does not play the cards between: it takes the test now
-                o_proc, o_fields = "morale", {"unit": t, "charged_by": c}
-            else:
+        if o is None and cu.charge_step != "morale":
+            # a morale test owed first for another reason (the charger's losses to the
+            # defensive fire: Kuryakin, Morale, 10% lost to fire) blocks the charge until it
+            # is taken, as play from todo takes it: taken here, and named in the label
+            x, why = _blocking_test(steps, (c, t))
+            if x is None:
                 raise RuleViolation(R_CHARGE, f"{c}'s charge waits at {cu.charge_step}")
+            before_x = _seen(steps, x)
+            steps.step("morale", {"unit": x})
+            after_x = _seen(steps, x)
+            fate = _fate(after_x) if _failed(before_x, after_x) else "holds"
+            parts.append(f"{x} tests morale {why}: {fate}")
+            continue
+        if o is None:
+            # the target tests when its jumped card comes (Kuryakin, Movement); the
+            # sequence does not play the cards between: it takes the test now
+            o_proc, o_fields = "morale", {"unit": t, "charged_by": c}
         else:
             o_proc, o_fields = o.procedure, dict(o.request)
-        before = {x: _view(steps.state, x) for x in (c, t)}
+        before = {x: _seen(steps, x) for x in (c, t)}
         step = cu.charge_step
         if step == "melee":
             melee_start = before
         steps.step(o_proc, o_fields)
-        after = {x: _view(steps.state, x) for x in (c, t)}
+        after = {x: _seen(steps, x) for x in (c, t)}
         if step == "morale":
             if _failed(before[t], after[t]):
                 parts.append(f"{t} {_fate(after[t])} before contact")
@@ -211,7 +238,7 @@ def charge_facets(label: str) -> list[str]:
                 out.append("target wins the first round")
         elif p == f"{t} routs":
             out.append("target routs")
-        elif p == f"{c} routs":
+        elif p == f"{c} routs" or (p.startswith(f"{c} tests morale ") and p.endswith(": routs")):
             out.append("charger routs")
     return out
 
