@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from vedette import rules
+from vedette.data.limits import check_request
 from vedette.dice.check import Odds
 from vedette.dice.sources import (
     DiceNeeded,
@@ -34,7 +35,7 @@ from vedette.dice.sources import (
     PhysicalSource,
     SegmentSource,
 )
-from vedette.engine.store import IndexRow, Record, Snapshot, Store, iter_jsonl
+from vedette.engine.store import IndexRow, Record, Snapshot, Store, check_game_name, iter_jsonl
 from vedette.errors import BadRequest, DiceError, GameError, VedetteError
 from vedette.rules.base import Outcome, Ruleset
 from vedette.rules.protocol import (
@@ -49,13 +50,6 @@ from vedette.rules.protocol import (
     WaiveRequest,
     chances,
     verdict_of,
-)
-from vedette.schemas.game import (
-    check_created,
-    check_game_name,
-    check_head,
-    check_records,
-    check_request,
 )
 
 EXPORT_FORMAT = "vedette-game"
@@ -418,6 +412,8 @@ class Game:
             "dice": dice,
         }
         check_game_name(name)
+        from vedette.schemas.game import check_created  # start-up time: pydantic
+
         first = json.loads(json.dumps(check_created(rs, first, "new game")))
         # validate before anything is written: the scenario must set up
         rs.initial_state(first["scenario"], _options(first))
@@ -867,6 +863,7 @@ class Game:
         """A game from an export, refereed again action by action (see engine/referee.py):
         stored only if the referee gives every record as the file has it."""
         from vedette.engine.referee import records_digest, referee
+        from vedette.schemas.game import check_head, check_records  # start-up time: pydantic
 
         lines = [line for line in text.splitlines() if line.strip()]
         objs = list(iter_jsonl(text))

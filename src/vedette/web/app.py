@@ -45,11 +45,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from vedette import rules
 from vedette.data import load_toml_text
+from vedette.data.limits import check_tree
 from vedette.engine import Game
 from vedette.engine.names import default_stem, free_name
 from vedette.errors import GameError, RuleViolation, VedetteError
 from vedette.rules.base import parse_value
-from vedette.schemas import Strict, check_tree, validate
+from vedette.schemas import Strict, validate
 from vedette.web import aar, audit, boards, simulate, views
 from vedette.web import help as help_pages
 from vedette.web.moves import board_view

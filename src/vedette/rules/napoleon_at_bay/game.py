@@ -21,7 +21,7 @@ from vedette.dice.roll import AnyRoll
 from vedette.dice.sources import DiceSource, begin_attempt, reject_attempt
 from vedette.dice.tables import Row, Table
 from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
-from vedette.rules.base import Outcome, Ruleset
+from vedette.rules.base import LazyModel, Outcome, Ruleset
 from vedette.rules.evolve import evolve as replace
 from vedette.rules.fields import arg
 from vedette.rules.napoleon_at_bay import fixing as fx
@@ -35,7 +35,6 @@ from vedette.rules.napoleon_at_bay.model import (
     occupancy_of,
 )
 from vedette.rules.napoleon_at_bay.reach import enemy_zocs, move_targets, path_to
-from vedette.rules.napoleon_at_bay.schema import NabOptions, NabScenario
 from vedette.rules.pmap import PMap
 from vedette.rules.protocol import (
     DomainEvent,
@@ -1051,8 +1050,8 @@ class NapoleonAtBay(Ruleset[NabState]):
     data_files = ("rules.toml",)
     events = (Moved, Fixed, Substituted, PhaseChanged)
     folds = FOLDS
-    options_model = NabOptions
-    scenario_model = NabScenario
+    options_model = LazyModel("vedette.rules.napoleon_at_bay.schema:NabOptions")
+    scenario_model = LazyModel("vedette.rules.napoleon_at_bay.schema:NabScenario")
     #: the events ``apply_event`` folds (an import naming another kind is refused)
     event_kinds = ("moved", "fixed", "substituted", "phase")
 

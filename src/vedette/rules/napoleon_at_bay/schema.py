@@ -10,11 +10,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Discriminator, Field, Tag, model_validator
 
+from vedette.rules.napoleon_at_bay.model import BUNDLED_MAPS
 from vedette.schemas import Strict
 from vedette.schemas.fields import Count, Id, Name, items
 
 #: the bundled maps a scenario may name (name -> file in the data package)
-BUNDLED_MAPS: dict[str, str] = {"sample_map.toml": "sample_map.toml", "sample": "sample_map.toml"}
 
 
 class NabOptions(Strict):
