@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import secrets
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -58,6 +57,12 @@ EXPORT_VERSION = 2
 #: the release that wrote each older export format (a log it re-referees differently from
 #: today's rules is imported flagged as that release's history)
 OLD_RELEASE = {1: "0.1"}
+
+
+def _fresh_seed() -> int:
+    import secrets  # start-up time
+
+    return secrets.randbits(63)
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,7 +413,7 @@ class Game:
             "scenario": dict(scenario),
             "options": dict(options or {}),
             "house_rules": dict(house_rules or {}),
-            "seed": seed if seed is not None else secrets.randbits(63),
+            "seed": seed if seed is not None else _fresh_seed(),
             "dice": dice,
         }
         check_game_name(name)
