@@ -65,6 +65,10 @@ log = logging.getLogger("vedette.web")
 mimetypes.add_type("application/manifest+json", ".webmanifest")  # the app's web manifest
 
 MAX_UPLOAD = 256 * 1024
+#: the largest game export the web imports (issue 26): a 10,000-action game of the ruleset
+#: whose records are longest (Kuryakin's, about 1.3 KB each: 10,000 actions measured at
+#: EXPORT_10K) with room to spare. Read in chunks and checked as it comes (see _read_export)
+MAX_IMPORT = 24 * 1024 * 1024
 CSRF_COOKIE = "vedette_csrf"
 CSRF_HEADER = "x-csrf-token"
 
@@ -217,7 +221,7 @@ def create_app(
     ) -> Response:
         check_form(request, csrf)
         try:
-            text = _read_limited(upload)
+            text = _read_export(upload)
             g = Game.import_jsonl(sessions.store(), text, name.strip() or None)
         except VedetteError as e:
             return index_page(
@@ -446,6 +450,13 @@ LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 FORM_ROUTES = re.compile(r"^/(games|import|games/[^/]+/(rename|delete))$")
 #: the largest request body (uploads included; a scenario upload is at most MAX_UPLOAD)
 MAX_BODY = 2 * MAX_UPLOAD + 64 * 1024
+
+
+def body_limit(path: str) -> int:
+    """The largest body a route takes: a game's import takes an export (MAX_IMPORT)."""
+    return MAX_IMPORT + 64 * 1024 if path == "/import" else MAX_BODY
+
+
 #: the largest JSON body of the API
 MAX_JSON = 64 * 1024
 #: the largest record number a parameter may name (a log never reaches it)
@@ -553,6 +564,7 @@ class SecurityMiddleware:
                 )
                 await response(scope, receive, send_secure)
                 return
+        limit = body_limit(scope["path"])
         if method not in ("GET", "HEAD"):
             problem = self._cross_site(headers, scope)
             if problem:
@@ -565,8 +577,8 @@ class SecurityMiddleware:
                 await refuse(403, "missing or wrong CSRF token")
                 return
             length = headers.get("content-length")
-            if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-                await refuse(413, f"request too large (limit {MAX_BODY // 1024} KiB)")
+            if length is not None and (not length.isdigit() or int(length) > limit):
+                await refuse(413, f"request too large (limit {limit // 1024} KiB)")
                 return
         passed = True
         seen = 0
@@ -576,7 +588,7 @@ class SecurityMiddleware:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > MAX_BODY:
+                if seen > limit:
                     raise TooLarge
             return message
 
@@ -584,7 +596,7 @@ class SecurityMiddleware:
             await self.app(scope, receive_limited, send_secure)
         except TooLarge:
             if not started:
-                await refuse(413, f"request too large (limit {MAX_BODY // 1024} KiB)")
+                await refuse(413, f"request too large (limit {limit // 1024} KiB)")
         except Exception as e:  # never a traceback for input, whatever it was
             log.exception("unexpected error on %s %s", method, scope.get("path"))
             if not started:
@@ -671,6 +683,46 @@ def _read_limited(upload: UploadFile) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise GameError("upload is not UTF-8 text") from None
+
+
+def _read_export(upload: UploadFile, chunk: int = 256 * 1024) -> str:
+    """An uploaded game export, read a chunk at a time and checked as it comes: refused as
+    soon as it passes MAX_IMPORT, holds bytes that are not UTF-8, or its first line is not an
+    export's head line (a wrong file is refused at its first line, not at its end)."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    parts: list[str] = []
+    size = 0
+    head = False
+    while True:
+        data = upload.file.read(chunk)
+        size += len(data)
+        if size > MAX_IMPORT:
+            raise GameError(f"upload too large (limit {MAX_IMPORT // 1024 // 1024} MiB)")
+        try:
+            parts.append(decoder.decode(data, final=not data))
+        except UnicodeDecodeError:
+            raise GameError("upload is not UTF-8 text") from None
+        if not head and ("\n" in parts[-1] or not data or size > MAX_UPLOAD):
+            _check_export_head("".join(parts).split("\n", 1)[0])
+            head = True
+        if not data:
+            return "".join(parts)
+
+
+def _check_export_head(line: str) -> None:
+    """The first line of a game export names its format (engine/session.py)."""
+    from vedette.engine.session import EXPORT_FORMAT
+
+    try:
+        first = json.loads(line)
+    except ValueError:
+        first = None
+    if not isinstance(first, dict) or first.get("format") != EXPORT_FORMAT:
+        raise GameError(
+            f"not a vedette game export (first line must have format={EXPORT_FORMAT!r})"
+        )
 
 
 class OddsBody(Strict):
