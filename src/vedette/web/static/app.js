@@ -572,6 +572,7 @@ function initGame() {
       result.append(el("div", { class: "line" }, `undid #${data.undone}`));
       update(data);
       refreshOdds(true);
+      document.querySelector("#next .next-item")?.focus({ preventScroll: true });
     } catch (e) {
       result.append(el("p", { class: "error", role: "alert" }, e.message));
     }
@@ -592,6 +593,21 @@ function initGame() {
   document.getElementById("odds-btn").addEventListener("click", () => refreshOdds());
   document.getElementById("roll-btn").addEventListener("click", act);
   document.getElementById("undo-btn").addEventListener("click", undo);
+  // keys (issue 26.5; the help page lists them): R rolls / does the chosen action, U undoes,
+  // O shows its odds, N goes to the Next panel; never while typing in a field
+  document.addEventListener("keydown", (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.repeat) return;
+    const t = e.target;
+    if (t && t.closest && t.closest("input, textarea, select, [contenteditable]")) return;
+    const k = e.key.toLowerCase();
+    if (k === "r") { e.preventDefault(); act(); }
+    else if (k === "u") { e.preventDefault(); undo(); }
+    else if (k === "o") { e.preventDefault(); refreshOdds(); }
+    else if (k === "n") {
+      e.preventDefault();
+      document.querySelector("#next .next-item")?.focus({ preventScroll: false });
+    }
+  });
   document.getElementById("log-more").addEventListener("click", olderLog);
 
   const del = document.getElementById("delete-form");
