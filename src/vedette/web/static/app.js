@@ -160,9 +160,18 @@ function initGame() {
     clearErrors();
     const f = form();
     for (const i of fields(f)) i.value = "";
-    // the request's fields, and an open field with a single choice (nothing left to pick)
-    const one = Object.entries(item.open || {}).filter(([, cs]) => cs.length === 1).map(([k, cs]) => [k, cs[0]]);
-    for (const [k, v] of [...Object.entries(item.request || {}), ...one]) {
+    // the request's fields, an open field with a single choice (nothing left to pick), and
+    // each open field after the first set to its first offered choice (issue 26.2: the full
+    // distance, straight ahead ...; shown chosen, one tap changes it): the entry, one tap on
+    // the first field's choice (or the board) and Roll
+    const open = Object.entries(item.open || {});
+    const one = open.filter(([, cs]) => cs.length === 1).map(([k, cs]) => [k, cs[0]]);
+    const rest = open.filter(([, cs], j) => j > 0 && cs.length > 1).map(([k, cs]) => [k, cs[0]]);
+    for (const [k, v] of rest) {
+      const row = item._li?.querySelector(`.open-choices[data-field="${CSS.escape(k)}"]`);
+      row?.querySelectorAll(".choice").forEach((b) => b.classList.toggle("chosen", b.dataset.value === fieldText(v)));
+    }
+    for (const [k, v] of [...Object.entries(item.request || {}), ...one, ...rest]) {
       const i = f.querySelector(`[name="${CSS.escape(k)}"]`);
       if (!i) continue;
       i.value = fieldText(v);
@@ -187,6 +196,7 @@ function initGame() {
         choose(item);
       });
       const li = el("li", { class: item.owed ? "owed" : "open" }, btn);
+      item._li = li;
       if (item.refused) li.append(el("div", { class: "refused" }, `refused now: ${item.refused}`));
       openChoices(item, btn, li);
       if (item.owed && item.obligation) {

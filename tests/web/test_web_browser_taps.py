@@ -1,0 +1,104 @@
+"""Issue 26 item 2: every adjudication in at most three taps, no typing, on a phone.
+
+A 390x844 touch screen (Playwright's touch emulation: ``page.tap``) plays one full turn of each
+ruleset's sample from the Next panel alone: owed steps first, then each adjudication the panel
+offers once (a roll, a test, a move), then what moves the game on. Each action's taps are
+counted: the entry, one tap per open field's choice (the first offered), and Roll. No key is
+pressed and no field is typed in. The taps per adjudication are printed (``-s``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.test_web_browser_next import ADVANCE, make_game, turn_of
+
+#: the adjudications tried in each ruleset's turn (the rest of what is offered moves it on)
+TRIED = {
+    "napoleon_at_bay": ("fix", "move"),
+    "solitaire_asl": ("shift", "move", "act"),
+    "two_by_two": ("shoot", "rally", "move", "charge"),
+    "solo_napoleonic": ("fire", "charge", "move", "morale"),
+}
+OPTIONS: dict[str, dict[str, Any]] = {"two_by_two": {"play": "stated"}}
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    pg = ctx.new_page()
+    yield pg
+    ctx.close()
+
+
+def answered(page: Any, before: str) -> None:
+    page.wait_for_function(
+        "b => (document.querySelector('#log li')?.dataset.seq || '') !== b"
+        " || document.querySelector('#result .error, .field-error:not([hidden])')",
+        arg=before,
+    )
+
+
+@pytest.mark.parametrize("ruleset", list(TRIED))
+def test_a_turn_on_a_phone_takes_at_most_three_taps_per_adjudication(
+    phone: Any, live_server: str, live_db: Path, ruleset: str
+) -> None:
+    page = phone
+    name = f"taps-{ruleset}"
+    make_game(live_db, name, ruleset, **OPTIONS.get(ruleset, {}))
+    page.goto(f"{live_server}/games/{name}")
+    page.evaluate(
+        "() => { window.__keys = 0; addEventListener('keydown', () => window.__keys++, true); }"
+    )
+    taps: list[tuple[str, int]] = []
+    tried: set[str] = set()
+    refused: list[str] = []
+    start = None
+    for _ in range(150):
+        now = turn_of(live_db, name)[0]
+        if start is None and now not in (0, None):
+            start = now  # set-up (ASL's turn 0) is not a turn
+        if start is not None and now != start:
+            break
+        items = page.locator("#next button.next-item")
+        n = items.count()
+        texts = [items.nth(i).inner_text() for i in range(n)]
+        procs = [items.nth(i).get_attribute("data-procedure") or "" for i in range(n)]
+        owed = page.locator("#next li.owed button.next-item")
+        if owed.count():
+            pick = int(owed.first.get_attribute("data-n") or 0)
+        else:
+            fresh = [i for i, p in enumerate(procs) if p in TRIED[ruleset] and p not in tried]
+            pick = fresh[0] if fresh else next(i for i, p in enumerate(procs) if p in ADVANCE)
+        proc = procs[pick]
+        tried.add(proc)
+        entry = f"#next button.next-item[data-n='{pick}']"
+        count = 1
+        page.tap(entry)
+        rows = page.locator(f"{entry} ~ .open-choices")
+        for i in range(rows.count()):
+            field = rows.nth(i).get_attribute("data-field")
+            box = page.locator(f'form.proc[data-proc="{proc}"] [name="{field}"]')
+            if box.count() and not box.first.input_value():
+                page.tap(f"{entry} ~ .open-choices[data-field={field}] >> button.choice >> nth=0")
+                count += 1
+        before = page.get_attribute("#log li", "data-seq") or ""
+        page.tap("#roll-btn")
+        count += 1
+        answered(page, before)
+        if page.locator("#result .error, .field-error:not([hidden])").count():
+            refused.append(f"{proc} ({texts[pick][:60]}): {page.inner_text('#result')[:120]}")
+            continue
+        taps.append((proc, count))
+    print(ruleset, "taps per action:", taps, "refused:", refused)
+    assert start is not None and turn_of(live_db, name)[0] != start, taps
+    assert page.evaluate("window.__keys") == 0  # no key pressed, nothing typed
+    assert not refused, refused
+    assert any(p not in ADVANCE for p, _ in taps)  # some adjudication was made
+    assert max(t for _, t in taps) <= 3, taps
