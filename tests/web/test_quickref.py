@@ -119,3 +119,56 @@ def test_the_sheet_prints_to_pdf(page: Any, live_server: str) -> None:
         assert not page.locator("small.no-print").first.is_visible()
         pdf = page.pdf(format="A4")
         assert pdf.startswith(b"%PDF") and len(pdf) > 10_000
+
+
+def _bumped(data: Any) -> Any:
+    """Every number of the data changed (a whole number by 1, a fraction by a half)."""
+    if isinstance(data, Mapping):
+        return {k: _bumped(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_bumped(x) for x in data]
+    if isinstance(data, bool) or not isinstance(data, int | float):
+        return data
+    return data + 1 if isinstance(data, int) else data + 0.5
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_number_of_a_house_rule_is_on_the_sheet(
+    ruleset: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """House rules applied: a house-rule file changing every number of the rule data (but the
+    result tables) gives a sheet showing each changed number, marked as the house's."""
+    import tomlkit
+
+    data = {k: x for k, x in rules.get(ruleset).data().items() if k != "tables"}
+    house = _bumped(data)
+    f = tmp_path / "house.toml"
+    f.write_text(tomlkit.dumps(house), encoding="utf-8")
+    code = main(
+        ["--db", str(tmp_path / "d.db"), "reference", ruleset, "--house-rules", str(f), "--json"]
+    )
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    got = json.loads(out)
+    flat: dict[str, list[tuple[str, bool]]] = {}
+
+    def walk(s: Mapping[str, Any]) -> None:
+        for e in s["entries"]:
+            flat.setdefault(e["path"], []).append((e["value"], e["house"]))
+        for g in s["grids"]:
+            flat.setdefault(g["path"], []).append((" ".join(c for r in g["rows"] for c in r), True))
+        for sub in s["sections"]:
+            walk(sub)
+
+    for s in got["sections"]:
+        walk(s)
+    missing = [
+        f"{path}={v}"
+        for path, v in numbers(house)
+        if not any(text(v) in shown.replace(",", " ").split() for shown, _ in flat.get(path, []))
+    ]
+    assert not missing, missing[:20]
+    # each changed value is marked as the house's (a record list is drawn as one grid)
+    changed = {path for path, _ in numbers(house)}
+    unmarked = [p for p in changed if not any(mark for _, mark in flat.get(p, []))]
+    assert not unmarked, unmarked[:20]
