@@ -167,8 +167,21 @@ def create_app(
                     "titles": {n: rs.scenario_info(n)["title"] for n in rs.scenarios},
                 }
             )
+        lan = None
+        if access is not None:  # LAN mode: the address a phone opens, token and all, as a QR code
+            from vedette.web.qr import data_uri
+
+            url = f"{str(request.base_url).rstrip('/')}/?token={access}"
+            lan = {"url": url, "qr": data_uri(url)}
         return page(
-            request, "index.html", status, games=games, catalogue=catalogue, error=error, **ctx
+            request,
+            "index.html",
+            status,
+            games=games,
+            catalogue=catalogue,
+            error=error,
+            lan=lan,
+            **ctx,
         )
 
     @app.get("/", response_class=HTMLResponse)
