@@ -291,8 +291,8 @@ def make_config(
 
 def _tie_die(v: Any) -> str:
     s = "d6" if v is None else str(v)
-    if s not in ("d6", "dN"):
-        raise BadRequest(f"tie_die must be d6 or dN, not {v!r}")
+    if s not in ("d6", "d10", "dN"):
+        raise BadRequest(f"tie_die must be d6, d10 or dN, not {v!r}")
     return s
 
 
