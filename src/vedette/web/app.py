@@ -348,8 +348,8 @@ def create_app(
             except RuleViolation as e:
                 # odds are a question, and "none now, because..." is its answer: a 200 the
                 # page shows in words, not a failed request in the console (issue 26.9)
-                return {"odds": [], "refused": one_line(e)}
-            return {"odds": [o.to_json() for o in found]}
+                return {"odds": [], "refused": one_line(e), "reference": _reference(g, body)}
+            return {"odds": [o.to_json() for o in found], "reference": _reference(g, body)}
 
     @app.post("/api/games/{name}/perform")
     def perform(
@@ -696,6 +696,15 @@ def _read_limited(upload: UploadFile) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise GameError("upload is not UTF-8 text") from None
+
+
+def _reference(g: Game, body: OddsBody) -> list[dict[str, Any]]:
+    """The quick-reference sheet's part for the action whose odds are asked (issue 26), the
+    game's house rules applied."""
+    from vedette.rules.quickref import relevant
+
+    house = g.created.get("house_rules") or None
+    return [s.to_json() for s in relevant(g.ruleset, body.procedure, house)]
 
 
 def _read_export(upload: UploadFile, chunk: int = 256 * 1024) -> str:

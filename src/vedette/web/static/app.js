@@ -248,6 +248,29 @@ function initGame() {
   }
 
   // -- odds ------------------------------------------------------------------------------------
+  // the quick-reference sheet's part for this action (issue 26.7): its numbers, folded
+  function referenceBox(sections) {
+    const box = el("details", { class: "ref-beside" },
+      el("summary", {}, `quick reference: ${sections.map((s) => s.title).join(", ")}`));
+    const add = (s, depth) => {
+      const part = el("div", { class: "ref-part", "data-path": s.path }, el(depth ? "h5" : "h4", {}, s.title));
+      for (const e of s.entries) {
+        part.append(el("div", { class: "ref-entry" + (e.house ? " house" : "") }, `${e.label}: ${e.value}`,
+          e.note ? el("span", { class: "muted" }, ` (${e.note})`) : ""));
+      }
+      for (const g of s.grids) {
+        part.append(el("table", { class: "ref-grid" },
+          el("thead", {}, el("tr", {}, ...g.columns.map((c) => el("th", {}, c)))),
+          el("tbody", {}, ...g.rows.map((r) => el("tr", {}, ...r.map((c) => el("td", {}, c)))))));
+      }
+      box.append(part);
+      for (const sub of s.sections) add(sub, depth + 1);
+    };
+    for (const s of sections) add(s, 0);
+    box.append(el("a", { href: `/help/${encodeURIComponent(document.getElementById("game").dataset.ruleset || "")}/tables` }, "the whole sheet"));
+    return box;
+  }
+
   function renderOdds(list) {
     oddsBox.replaceChildren();
     for (const o of list) {
@@ -294,6 +317,7 @@ function initGame() {
       if (ticket !== pending) return;
       if (data.refused) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${data.refused}`));
       else renderOdds(data.odds);
+      if (data.reference && data.reference.length) oddsBox.append(referenceBox(data.reference));
     } catch (e) {
       if (ticket === pending) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${e.message}`));
     }
