@@ -338,10 +338,16 @@ function initGame() {
     const f = seqForm();
     const from = form();
     if (!f || !seqPart.open) return;
+    // a sequence's "unit" (the one acting: 2 by 2's attack) is the open action's first field
+    // taking a unit that the sequence names otherwise (a shot's firer, a melee's attacker)
+    const named = new Set(fields(f).map((i) => i.name));
+    const actor = from ? fields(from).find((i) => !named.has(i.name) && i.value.trim() !== ""
+      && (i.dataset.pick || "").split(" ").includes("unit")) : null;
     for (const i of fields(f)) {
       if (i.value.trim() !== "") continue;
       const same = from?.querySelector(`[name="${CSS.escape(i.name)}"]`);
       if (same && same.value.trim() !== "") i.value = same.value.trim();
+      else if (i.name === "unit" && actor) i.value = actor.value.trim();
       else if (i.tagName === "SELECT" && [...i.options].some((o) => o.value === sel.value)) i.value = sel.value;
     }
   }
