@@ -102,3 +102,38 @@ def test_a_turn_on_a_phone_takes_at_most_three_taps_per_adjudication(
     assert not refused, refused
     assert any(p not in ADVANCE for p, _ in taps)  # some adjudication was made
     assert max(t for _, t in taps) <= 3, taps
+
+
+def test_a_2x2_reinforcement_is_placed_by_a_table_tap(
+    phone: Any, live_server: str, live_db: Path
+) -> None:
+    """Issue 26.2: tapping the table where an arriving unit stands fills its x and y (mm, each
+    in its own field, unfolded; a tap used to put ``[335,61]`` into x, or nothing)."""
+    from tests.seeds.test_2x2_examples import SCN
+    from vedette.engine import Game, Store
+
+    g = Game.create(Store(live_db), "taps-2x2-rp", "two_by_two", SCN, seed=1)
+    g.perform("move", {"unit": "B6", "to": [520, 160]})
+    page = phone
+    page.goto(f"{live_server}/games/taps-2x2-rp")
+    page.wait_for_function(
+        "() => Number(document.getElementById('game').dataset.boardReady || 0) >= 1"
+    )
+    page.select_option("#procedure", "reinforce")
+    form = 'form.proc[data-proc="reinforce"]'
+    # the screen point of the table's (250, 380) mm (the board's top: the sheet covers its foot)
+    sx, sy = page.evaluate(
+        """([x, y]) => {
+          const s = document.querySelector('#board svg');
+          const p = new DOMPoint(x, Number(s.dataset.depth) - y + Number(s.dataset.top))
+            .matrixTransform(s.getScreenCTM());
+          return [p.x, p.y];
+        }""",
+        [250, 380],
+    )
+    assert page.evaluate(
+        "([x, y]) => !!document.elementFromPoint(x, y)?.closest('#board')", [sx, sy]
+    )
+    page.touchscreen.tap(sx, sy)
+    x, y = page.input_value(f"{form} [name=x]"), page.input_value(f"{form} [name=y]")
+    assert abs(float(x) - 250) <= 3 and abs(float(y) - 380) <= 3, (x, y)

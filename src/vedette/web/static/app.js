@@ -537,7 +537,14 @@ function initGame() {
     const sf = seqPart && seqPart.open ? seqForm() : null;
     const order = sf && !(lastField && form()?.contains(lastField)) ? [sf, form()] : [form(), sf];
     for (const f of order.filter(Boolean)) {
-      const takes = fields(f).filter((i) => visible(i) && (i.dataset.pick || "").split(" ").includes(kind));
+      let takes = fields(f).filter((i) => visible(i) && (i.dataset.pick || "").split(" ").includes(kind));
+      // a point on the table for a position given as optional x and y (folded away): unfold it
+      const fx = f.querySelector('[name="x"]');
+      if (!takes.length && kind === "point" && fx && !f.hidden && f.querySelector('[name="y"]')) {
+        const d = fx.closest("details");
+        if (d) d.open = true;
+        takes = [fx];
+      }
       // a list field of a sequence (the movers, their hexes) collects picks in order
       const list = (i) => f === sf && i.dataset.kind === "list";
       const mine = lastField && takes.includes(lastField) ? lastField : null;
@@ -545,6 +552,17 @@ function initGame() {
       const into = mine && (!mine.value || list(mine)) ? mine : empty || takes.find(list) || mine;
       if (!into) continue;
       picked.textContent = "";
+      // a point on the table into a position given as x and y (2 by 2's reinforcement, in mm):
+      // each coordinate in its own field (issue 26.2)
+      const y = f.querySelector('[name="y"]');
+      if (kind === "point" && into.name === "x" && y && Array.isArray(value)) {
+        into.value = String(value[0]);
+        y.value = String(value[1]);
+        into.dispatchEvent(new Event("input"));
+        y.dispatchEvent(new Event("input"));
+        into.focus();
+        return;
+      }
       into.value = list(into) && into.value ? `${into.value},${text}` : text;
       into.dispatchEvent(new Event("input"));
       into.focus();
