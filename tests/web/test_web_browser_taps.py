@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_web_browser_next import ADVANCE, make_game, turn_of
+from tests.web.test_web_browser_next import ADVANCE, Turn, entries, make_game
 
 #: the adjudications tried in each ruleset's turn (the rest of what is offered moves it on)
 TRIED = {
@@ -59,17 +59,11 @@ def test_a_turn_on_a_phone_takes_at_most_three_taps_per_adjudication(
     taps: list[tuple[str, int]] = []
     tried: set[str] = set()
     refused: list[str] = []
-    start = None
+    turn = Turn(live_db, name)
     for _ in range(150):
-        now = turn_of(live_db, name)[0]
-        if start is None and now not in (0, None):
-            start = now  # set-up (ASL's turn 0) is not a turn
-        if start is not None and now != start:
+        if turn.over():
             break
-        items = page.locator("#next button.next-item")
-        n = items.count()
-        texts = [items.nth(i).inner_text() for i in range(n)]
-        procs = [items.nth(i).get_attribute("data-procedure") or "" for i in range(n)]
+        texts, procs = entries(page)
         owed = page.locator("#next li.owed button.next-item")
         if owed.count():
             pick = int(owed.first.get_attribute("data-n") or 0)
@@ -97,7 +91,7 @@ def test_a_turn_on_a_phone_takes_at_most_three_taps_per_adjudication(
             continue
         taps.append((proc, count))
     print(ruleset, "taps per action:", taps, "refused:", refused)
-    assert start is not None and turn_of(live_db, name)[0] != start, taps
+    assert turn.start is not None and turn.over(), taps
     assert page.evaluate("window.__keys") == 0  # no key pressed, nothing typed
     assert not refused, refused
     assert any(p not in ADVANCE for p, _ in taps)  # some adjudication was made

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -27,6 +28,16 @@ def _token(c: TestClient) -> str:
     return page.split('name="csrf-token" content="')[1].split('"')[0]
 
 
+def _import(c: TestClient, name: str, body: bytes) -> Any:
+    """The page's import form posted with ``body`` as the file."""
+    return c.post(
+        "/import",
+        data={"csrf": _token(c), "name": name},
+        files={"upload": (f"{name}.jsonl", body)},
+        follow_redirects=False,
+    )
+
+
 @pytest.mark.parametrize(
     "ruleset", ["napoleon_at_bay", "solitaire_asl", "two_by_two", "solo_napoleonic"]
 )
@@ -37,12 +48,7 @@ def test_a_long_games_export_imports_through_the_web(tmp_path: Path, ruleset: st
     assert len(text.encode()) <= MAX_IMPORT
     db = tmp_path / "web.sqlite3"
     c = TestClient(create_app(db), base_url="http://localhost")
-    r = c.post(
-        "/import",
-        data={"csrf": _token(c), "name": "long"},
-        files={"upload": ("long.jsonl", text.encode())},
-        follow_redirects=False,
-    )
+    r = _import(c, "long", text.encode())
     assert r.status_code == 303, r.text[:500]
     assert r.headers["location"] == "/games/long"
     back = Game.open(Store(db), "long")
@@ -55,19 +61,9 @@ def test_an_import_that_is_not_an_export_is_refused_at_its_first_line(tmp_path: 
     an export longer than the limit is refused when the limit is passed."""
     c = TestClient(create_app(tmp_path / "web.sqlite3"), base_url="http://localhost")
     junk = b'{"format": "something-else"}\n' + b"x" * (4 * 1024 * 1024)
-    r = c.post(
-        "/import",
-        data={"csrf": _token(c), "name": "junk"},
-        files={"upload": ("junk.jsonl", junk)},
-        follow_redirects=False,
-    )
+    r = _import(c, "junk", junk)
     assert r.status_code == 400 and "not a vedette game export" in r.text
     too_big = b'{"format": "vedette-game"}\n' + b"#" * MAX_IMPORT
-    r = c.post(
-        "/import",
-        data={"csrf": _token(c), "name": "big"},
-        files={"upload": ("big.jsonl", too_big)},
-        follow_redirects=False,
-    )
+    r = _import(c, "big", too_big)
     assert r.status_code == 413 and "too large" in r.text
     assert "/games/junk" not in c.get("/").text and "/games/big" not in c.get("/").text
