@@ -8,12 +8,19 @@ import base64
 import io
 
 
-def terminal(url: str) -> str:
-    """The QR code of ``url`` in block characters (two rows a line), dark on light."""
+def terminal(url: str, encoding: str = "utf-8") -> str:
+    """The QR code of ``url`` in block characters (two rows a line), dark on light; on a
+    terminal whose ``encoding`` has no block characters, in ANSI colours (spaces)."""
     import segno  # start-up time: only a LAN server draws one
 
+    qr = segno.make(url, error="m")
     out = io.StringIO()
-    segno.make(url, error="m").terminal(out=out, compact=True, border=2)
+    qr.terminal(out=out, compact=True, border=2)
+    try:
+        out.getvalue().encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        out = io.StringIO()
+        qr.terminal(out=out, compact=False, border=2)
     return out.getvalue()
 
 

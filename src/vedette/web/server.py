@@ -128,7 +128,8 @@ def serve(
         from vedette.web.qr import terminal
 
         # a phone's camera opens it (also on the index page)
-        print(f"vedette: or scan it with your phone:\n{terminal(url)}", flush=True)
+        qr = terminal(url, getattr(sys.stdout, "encoding", None) or "utf-8")
+        print(f"vedette: or scan it with your phone:\n{qr}", flush=True)
     # rules work runs in the thread pool, the event loop answers everything else: let the loop's
     # thread take the interpreter back sooner than the default 5 ms (bench/bench_web.py)
     sys.setswitchinterval(SWITCH_INTERVAL)
