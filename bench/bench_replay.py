@@ -69,6 +69,8 @@ def nab_request(g: Game, rng: random.Random) -> tuple[str, dict[str, Any]]:
 # -- Solitaire ASL: shifts between stacks, moves, acts, phases ---------------------------------
 def asl_request(g: Game, rng: random.Random) -> tuple[str, dict[str, Any]]:
     s = g.state
+    if s.owed:  # a minefield's exchange offered (4.6.2) or a weapon's decision: declined
+        return "waive", {"obligation": s.owed[0].id}
     x = rng.random()
     if x < 0.12:
         return "phase", {}

@@ -11,7 +11,14 @@ roll made in this process.
 
 Also shown (not timed against the target): which heavy modules a few commands import.
 
-Run: ``python bench/bench_startup.py``. Not a test: nothing here fails on time.
+Then (issue 26, item 8) each ruleset's ``vedette RULESET todo`` on a game of 1,000 actions
+(played by bench_replay's seeded random player, imported into a fresh database and opened once,
+so the store holds its index and snapshots as a game played that long would) against
+``python -c pass``, the same way (alternating, medians; target <= 10x), with the heavy modules
+that step imports (none of pydantic, shapely, numpy is wanted).
+
+Run: ``python bench/bench_startup.py [--no-games]``. Not a test: nothing here fails on time;
+the machine's load is printed beside the figures.
 """
 
 from __future__ import annotations
@@ -110,5 +117,61 @@ def main() -> None:
         print(f"    vedette {' '.join(args):<16} {' '.join(imported(args, heavy)) or '-'}")
 
 
+#: the command-line name of each ruleset
+CLI_NAME = {
+    "napoleon_at_bay": "nab",
+    "solitaire_asl": "asl",
+    "two_by_two": "2x2",
+    "solo_napoleonic": "solonap",
+}
+GAME_ACTIONS = 1_000
+GAME_RUNS = 9
+
+
+def long_games(folder: Path) -> Path:
+    """A database holding a ``GAME_ACTIONS``-action game of every ruleset (named after it)."""
+    sys.path.insert(0, str(ROOT))
+    from bench.bench_replay import play
+    from vedette.engine import Game, Store
+
+    db = folder / "games.sqlite3"
+    store = Store(db)
+    for name in CLI_NAME:
+        g = play(name, folder / f"{name}.build.sqlite3", GAME_ACTIONS)
+        Game.import_jsonl(store, g.export_jsonl(), name)
+        Game.open(store, name)  # its index and snapshots, as a game played that long has
+        print(f"  {name}: {len(g.records)} records", flush=True)
+    store.close()
+    return db
+
+
+def games() -> None:
+    import tempfile
+
+    heavy = ("pydantic", "shapely", "numpy", "lark")
+    print(f"\n'todo' on a {GAME_ACTIONS:,}-action game (load {os.getloadavg()[0]:.1f}):")
+    with tempfile.TemporaryDirectory() as tmp:
+        db = long_games(Path(tmp))
+        bare = [PY, "-c", "pass"]
+        for name, cli in CLI_NAME.items():
+            cmd = vedette_cmd("--db", str(db), cli, "todo", "--game", name)
+            run(cmd)  # bytecode and the page cache warm
+            a: list[float] = []
+            b: list[float] = []
+            for _ in range(GAME_RUNS):
+                b.append(run(bare))
+                a.append(run(cmd))
+            ta, tb = statistics.median(a), statistics.median(b)
+            mods = imported(["--db", str(db), cli, "todo", "--game", name], heavy)
+            print(
+                f"  vedette {cli:<8} todo  {ta * 1e3:6.1f} ms, python -c pass {tb * 1e3:5.1f} ms"
+                f" = {ta / tb:4.1f}x (target <= 10x); heavy modules: {' '.join(mods) or '-'}"
+                f" (load {os.getloadavg()[0]:.1f})",
+                flush=True,
+            )
+
+
 if __name__ == "__main__":
     main()
+    if "--no-games" not in sys.argv[1:]:
+        games()

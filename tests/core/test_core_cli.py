@@ -139,3 +139,42 @@ def test_the_quick_roll_loads_no_click() -> None:
         check=False,
     )
     assert "--seed" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "cli", "needs"),
+    [
+        ("napoleon_at_bay", "nab", ""),
+        ("solitaire_asl", "asl", ""),
+        # the first turn's offered moves are measured across the terrain (shapely, numpy)
+        ("two_by_two", "2x2", "shapely,numpy"),
+        ("solo_napoleonic", "solonap", ""),
+    ],
+)
+def test_a_cli_step_on_a_game_loads_no_heavy_module(
+    tmp_path: Path, ruleset: str, cli: str, needs: str
+) -> None:
+    """Issue 26 item 8: opening a game and asking what is next (or showing it) imports no
+    pydantic, and shapely and numpy only where the offers are measured on the terrain (they
+    cost several times a step's own work to import)."""
+    from vedette import rules
+    from vedette.engine import Game, Store
+
+    db = tmp_path / "g.sqlite3"
+    rs = rules.get(ruleset)
+    g = Game.create(Store(db), "g", ruleset, rs.scenario(next(iter(rs.scenarios))), seed=1)
+    g.store.close()
+    for args in ([cli, "todo", "--game", "g"], ["game", "show", "g"]):
+        code = (
+            "import sys, io, contextlib\n"
+            "from vedette.cli.main import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    assert main(['--db', {str(db)!r}, *{args!r}]) == 0\n"
+            "heavy = [m for m in ('pydantic', 'shapely', 'numpy') if m in sys.modules]\n"
+            "print('HEAVY=' + ','.join(heavy))\n"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        )
+        want = needs if args[1] == "todo" else ""
+        assert out.stdout.strip().splitlines()[-1] == f"HEAVY={want}", (args, out.stdout)

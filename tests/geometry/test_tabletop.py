@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import (
     INCH,
     Body,
@@ -307,3 +308,29 @@ def test_relative_bearing_round_trip(facing: float, rel: float) -> None:
     a = Body(Vec(0, 0), facing, BASE)
     target = a.centre + Vec.heading(facing + rel, 100)
     assert relative_bearing(a, target) == pytest.approx(rel, abs=1e-6)
+
+
+def test_distance_is_shapelys_edge_to_edge_distance() -> None:
+    """``distance`` is plain arithmetic on the corners (no shapely at start-up): it gives what
+    shapely gives for bodies apart, touching, overlapping or one inside another, and points."""
+    import random
+
+    rng = random.Random(3)
+    for _ in range(3000):
+        a, b = (
+            Body.at(
+                rng.uniform(0, 200),
+                rng.uniform(0, 200),
+                rng.uniform(0, 360),
+                rng.uniform(2, 80),
+                rng.uniform(2, 40),
+            )
+            for _ in range(2)
+        )
+        p = Vec(rng.uniform(0, 200), rng.uniform(0, 200))
+        for x, y in ((a, b), (a, p), (p, b), (p, Vec(1.0, 2.0)), (a, a)):
+            assert tt.distance(x, y) == pytest.approx(tt._shape(x).distance(tt._shape(y)), abs=1e-9)
+    # base to base: a body and the one just in front of it touch (0), one mm apart is 1
+    front = Body.at(0, 0, 0, 40, 20)
+    assert tt.distance(front, front.advanced(20)) == pytest.approx(0, abs=1e-9)
+    assert tt.distance(front, front.advanced(21)) == pytest.approx(1)

@@ -540,3 +540,22 @@ def test_a_force_may_give_its_own_vedette_strength() -> None:
     roll = run(s, "fix", [3], moving="F1", contact="R1").rolls[0]
     assert [(m.value, m.reason) for m in roll.modifiers] == [(1, "superior Ru Cav")]
     assert s.pieces["R1"].to_json()["vedette_strength"] == 2
+
+
+def test_a_seven_way_tie_on_a_d10_rerolled_above_seven() -> None:
+    """Option tie_die=d10 (issue 26, your own dice): a tie among 7 forces is rolled on a d10,
+    re-rolled on 8-10 (no d7); the exact odds stay 1/7 each. The default asks for a d7."""
+    m = base().map
+    near = {b for a in m.neighbors("A0606") for b in m.neighbors(a)}
+    ring = sorted(h for h in near if m.distance(h, "A0606") == 2 and h not in ("A0504", "A0605"))
+    ring = ring[:7]
+    forces = [force(f"R{i}", "Ru", h, infantry=1) for i, h in enumerate(ring, start=2)]
+    s = base(*forces, contact={"generals": ["G"]}, tie_die="d10")
+    out = run(s, "fix", [5, 9, 8, 3], moving="F1", contact="R1")
+    assert [r.expression for r in out.rolls[1:]] == ["1d10", "1d10", "1d10"]
+    assert [r.row for r in out.rolls[1:]] == ["again", "again", "R4"]
+    o = odds(s, moving="F1", contact="R1")
+    assert all(o[2].p(f"R{i}") == Fraction(1, 7) for i in range(2, 9))
+    default = base(*forces, contact={"generals": ["G"]})
+    out = run(default, "fix", [5, 3], moving="F1", contact="R1")
+    assert out.rolls[1].expression == "1d7"

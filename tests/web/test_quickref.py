@@ -119,3 +119,119 @@ def test_the_sheet_prints_to_pdf(page: Any, live_server: str) -> None:
         assert not page.locator("small.no-print").first.is_visible()
         pdf = page.pdf(format="A4")
         assert pdf.startswith(b"%PDF") and len(pdf) > 10_000
+
+
+def _bumped(data: Any) -> Any:
+    """Every number of the data changed (a whole number by 1, a fraction by a half)."""
+    if isinstance(data, Mapping):
+        return {k: _bumped(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_bumped(x) for x in data]
+    if isinstance(data, bool) or not isinstance(data, int | float):
+        return data
+    return data + 1 if isinstance(data, int) else data + 0.5
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_number_of_a_house_rule_is_on_the_sheet(
+    ruleset: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """House rules applied: a house-rule file changing every number of the rule data (but the
+    result tables) gives a sheet showing each changed number, marked as the house's."""
+    import tomlkit
+
+    data = {k: x for k, x in rules.get(ruleset).data().items() if k != "tables"}
+    house = _bumped(data)
+    f = tmp_path / "house.toml"
+    f.write_text(tomlkit.dumps(house), encoding="utf-8")
+    code = main(
+        ["--db", str(tmp_path / "d.db"), "reference", ruleset, "--house-rules", str(f), "--json"]
+    )
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    got = json.loads(out)
+    flat: dict[str, list[tuple[str, bool]]] = {}
+
+    def walk(s: Mapping[str, Any]) -> None:
+        for e in s["entries"]:
+            flat.setdefault(e["path"], []).append((e["value"], e["house"]))
+        for g in s["grids"]:
+            flat.setdefault(g["path"], []).append((" ".join(c for r in g["rows"] for c in r), True))
+        for sub in s["sections"]:
+            walk(sub)
+
+    for s in got["sections"]:
+        walk(s)
+    missing = [
+        f"{path}={v}"
+        for path, v in numbers(house)
+        if not any(text(v) in shown.replace(",", " ").split() for shown, _ in flat.get(path, []))
+    ]
+    assert not missing, missing[:20]
+    # each changed value is marked as the house's (a record list is drawn as one grid)
+    changed = {path for path, _ in numbers(house)}
+    unmarked = [p for p in changed if not any(mark for _, mark in flat.get(p, []))]
+    assert not unmarked, unmarked[:20]
+
+
+def test_every_part_shown_beside_an_action_is_on_the_sheet() -> None:
+    """The parts of the sheet shown beside an action's odds name real procedures and real
+    sections of each ruleset's sheet."""
+    from vedette.rules.quickref import RELEVANT
+
+    assert set(RELEVANT) == set(RULESETS)
+    for ruleset, by_proc in RELEVANT.items():
+        rs = rules.get(ruleset)
+        procs = set(rs.protocol_procedures())
+        paths = {s.path for s in sheet(rs)}
+        for proc, parts in by_proc.items():
+            assert proc in procs, (ruleset, proc)
+            assert set(parts) <= paths, (ruleset, proc, set(parts) - paths)
+
+
+def test_an_actions_odds_come_with_its_part_of_the_sheet(tmp_path: Path) -> None:
+    """Asking a NAB fixing's odds answers the sheet's fixing section beside them, with the
+    game's house rules applied (a vedette counting 2 here)."""
+    from vedette.engine import Game, Store
+
+    db = tmp_path / "web.db"
+    rs = rules.get("napoleon_at_bay")
+    g = Game.create(
+        Store(db),
+        "g",
+        rs.name,
+        rs.scenario("sample"),
+        seed=1,
+        house_rules={"fixing": {"vedette_strength": 2}},
+    )
+    g.perform("move", {"force": "F1", "to": "W2020"})
+    c = TestClient(create_app(db), base_url="http://localhost")
+    page = c.get("/games/g").text
+    h = {"X-CSRF-Token": page.split('name="csrf-token" content="')[1].split('"')[0]}
+    r = c.post(
+        "/api/games/g/odds",
+        json={"procedure": "fix", "request": {"moving": "F1", "contact": "R1"}},
+        headers=h,
+    ).json()
+    assert r["odds"] and [s["path"] for s in r["reference"]] == ["fixing", "movement"]
+    strength = next(
+        e for e in r["reference"][0]["entries"] if e["path"].endswith("vedette_strength")
+    )
+    assert strength["value"] == "2" and strength["house"]
+    # an action with no numbers of its own comes with none
+    r = c.post("/api/games/g/odds", json={"procedure": "end_movement"}, headers=h).json()
+    assert r["reference"] == []
+
+
+def test_the_part_is_shown_beside_the_odds(page: Any, live_server: str, live_db: Path) -> None:
+    from vedette.engine import Game, Store
+
+    rs = rules.get("napoleon_at_bay")
+    g = Game.create(Store(live_db), "ref-beside", rs.name, rs.scenario("sample"), seed=1)
+    g.perform("move", {"force": "F1", "to": "W2020"})
+    page.goto(f"{live_server}/games/ref-beside")  # the owed fixing is chosen: its odds shown
+    page.wait_for_selector("#odds details.ref-beside")
+    box = page.locator("#odds details.ref-beside")
+    assert "quick reference: Fixing, Movement" in box.locator("summary").inner_text()
+    box.locator("summary").click()
+    assert "vedette strength: 1" in box.inner_text()

@@ -192,6 +192,29 @@ def turn_of(db: Path, name: str) -> tuple[Any, ...]:
     return (s.get("turn"), s.get("player_turn"))
 
 
+class Turn:
+    """The game's first turn (ASL's set-up, turn 0, is not a turn): ``over`` once the game has
+    moved on from it; ``start`` is None until it began."""
+
+    def __init__(self, db: Path, name: str) -> None:
+        self.db, self.name = db, name
+        self.start: Any = None
+
+    def over(self) -> bool:
+        now = turn_of(self.db, self.name)[0]
+        if self.start is None and now not in (0, None):
+            self.start = now
+        return self.start is not None and now != self.start
+
+
+def entries(page: Any) -> tuple[list[str], list[str]]:
+    """The Next panel's entries: their texts and procedures."""
+    items = page.locator("#next button.next-item")
+    n = items.count()
+    texts = [items.nth(i).inner_text() for i in range(n)]
+    return texts, [items.nth(i).get_attribute("data-procedure") or "" for i in range(n)]
+
+
 SAMPLES = [
     ("napoleon_at_bay", {}, ("move", "fix")),
     ("solitaire_asl", {}, ("shift",)),  # (prefer: what to try before moving the game on)
@@ -213,16 +236,11 @@ def test_one_turn_of_each_sample_from_the_page(
     tried: set[str] = set()
     done: list[str] = []
     errors = 0
-    start = None
+    turn = Turn(live_db, name)
     for _ in range(120):
-        now = turn_of(live_db, name)[0]
-        if start is None and now not in (0, None):
-            start = now  # set-up (ASL's turn 0) is not a turn
-        if start is not None and now != start:
+        if turn.over():
             break
-        items = page.locator("#next button.next-item")
-        texts = [items.nth(i).inner_text() for i in range(items.count())]
-        procs = [items.nth(i).get_attribute("data-procedure") for i in range(items.count())]
+        texts, procs = entries(page)
         owed = page.locator("#next li.owed button.next-item")
         if owed.count():
             pick = int(owed.first.get_attribute("data-n"))
@@ -240,7 +258,7 @@ def test_one_turn_of_each_sample_from_the_page(
         if page.locator("#result .error, .field-error:not([hidden])").count():
             errors += 1
         done.append(f"{procs[pick]}: {out.splitlines()[0] if out else ''}")
-    assert start is not None and turn_of(live_db, name)[0] != start, done
+    assert turn.start is not None and turn.over(), done
     assert any(
         p.split(":")[0] in ("fix", "shift", "shoot", "rally", "charge", "fire") for p in done
     )

@@ -155,3 +155,28 @@ def test_the_attack_sequence_from_the_page(page: Any, live_server: str, live_db:
     same_as_api(page, data)
     assert any(r == "M routs" for r, _ in table(page, 1))  # contagion, in the 'each' totals
     screenshot(page, "sequence-attack")
+
+
+def test_the_attack_sequence_takes_the_shots_firer(
+    page: Any, live_server: str, live_db: Path
+) -> None:
+    """2 by 2 (issue 26.2): the attack sequence's ``unit`` is the open shot's firer (its
+    ``target`` the shot's target), not left to type."""
+    from tests.web.test_web_browser_next import has
+
+    g = make_game(live_db, "seq-2x2-shot", "two_by_two", battle().scenario)
+    until(g, has("shoot"), prefer=("shoot",))
+    shot = next(t for t in g.todo() if t.procedure == "shoot")
+    req = {**shot.request, **{k: v[0] for k, v in shot.open.items()}}
+    page.goto(f"{live_server}/games/seq-2x2-shot")
+    page.select_option("#procedure", "shoot")
+    shoot = 'form.proc[data-proc="shoot"]'
+    page.fill(f"{shoot} input[name=firer]", req["firer"])
+    page.fill(f"{shoot} input[name=target]", req["target"])
+    page.click(f"{SEQ} > summary")
+    form = 'form.seq[data-seq="attack"]'
+    page.wait_for_function(
+        "s => document.querySelector(s).value === 'shoot'", arg=f"{form} select[name=action]"
+    )
+    assert page.input_value(f"{form} input[name=unit]") == req["firer"]
+    assert page.input_value(f"{form} input[name=target]") == req["target"]

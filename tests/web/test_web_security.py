@@ -286,7 +286,14 @@ def test_serve_on_the_lan_answers_only_the_hosts_named_with_the_token(
     argv = ["--db", db, "serve", "--no-preload", "--host", "0.0.0.0", "--allow-host", "box.lan"]
     assert main([*argv, "--workers", "1"]) == 0
     apps = [seen["app"]]
-    tokens = [capsys.readouterr().out.split("?token=")[1].split()[0]]
+    printed = capsys.readouterr().out
+    tokens = [printed.split("?token=")[1].split()[0]]
+    # the address as a QR code a phone's camera opens (issue 26), printed below it
+    from vedette.web.qr import data_uri, terminal
+
+    url = printed.split("vedette: ")[1].split()[0]
+    assert url == f"http://box.lan:8765/?token={tokens[0]}"
+    assert terminal(url) in printed and "\u2588" in terminal(url)
     # several server processes: each builds its app from what the parent chose (hosts too)
     from vedette.web import server
 
@@ -303,7 +310,10 @@ def test_serve_on_the_lan_answers_only_the_hosts_named_with_the_token(
         assert c.get("/?token=wrong").status_code == 403
         r = c.get(f"/games?token={tok}", follow_redirects=False)
         assert r.status_code == 303 and r.headers["location"] == "/games"
-        assert c.get("/").status_code == 200  # the cookie carries it from now on
+        page = c.get("/")
+        assert page.status_code == 200  # the cookie carries it from now on
+        # and the index page shows it to scan (an image: a data: URI of segno's SVG)
+        assert f'src="{data_uri(f"http://box.lan:8765/?token={tok}")}"' in page.text
         for host in ("localhost", "127.0.0.1", "0.0.0.0", "evil.example"):
             other = TestClient(app, base_url=f"http://{host}")
             assert other.get(f"/?token={tok}").status_code == 400, host

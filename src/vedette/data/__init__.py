@@ -11,7 +11,6 @@ from __future__ import annotations
 import stat
 import tomllib
 from collections.abc import Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -61,10 +60,28 @@ def load_toml(path: str | Path) -> dict[str, Any]:
 def package_toml(package: str, name: str) -> dict[str, Any]:
     """A TOML file shipped inside a package (e.g. ``vedette.rules.napoleon_at_bay.data``)."""
     try:
-        text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
+        text = _package_file(package, name).read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError):
         raise DataError(f"{package}/{name}", "no such data file") from None
     return load_toml_text(text, f"{package}/{name}")
+
+
+def _package_file(package: str, name: str) -> Any:
+    """A file inside a package: read from the package's folder when it is one (an installed or
+    source tree), else through importlib.resources (a zip). Start-up time: importlib.resources
+    costs more to import than a CLI step's own reading of its data."""
+    import sys
+    from importlib import import_module
+
+    mod = sys.modules.get(package) or import_module(package)
+    where = getattr(mod, "__file__", None)
+    if where:
+        p = Path(where).parent / name
+        if p.is_file():
+            return p
+    from importlib import resources  # start-up time
+
+    return resources.files(package).joinpath(name)
 
 
 def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import secrets
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from vedette import rules
+from vedette.data.limits import check_request
 from vedette.dice.check import Odds
 from vedette.dice.sources import (
     DiceNeeded,
@@ -34,7 +34,7 @@ from vedette.dice.sources import (
     PhysicalSource,
     SegmentSource,
 )
-from vedette.engine.store import IndexRow, Record, Snapshot, Store, iter_jsonl
+from vedette.engine.store import IndexRow, Record, Snapshot, Store, check_game_name, iter_jsonl
 from vedette.errors import BadRequest, DiceError, GameError, VedetteError
 from vedette.rules.base import Outcome, Ruleset
 from vedette.rules.protocol import (
@@ -50,13 +50,6 @@ from vedette.rules.protocol import (
     chances,
     verdict_of,
 )
-from vedette.schemas.game import (
-    check_created,
-    check_game_name,
-    check_head,
-    check_records,
-    check_request,
-)
 
 EXPORT_FORMAT = "vedette-game"
 #: 2: the head line carries the records' count and digest (release 0.1 wrote 1: neither)
@@ -64,6 +57,12 @@ EXPORT_VERSION = 2
 #: the release that wrote each older export format (a log it re-referees differently from
 #: today's rules is imported flagged as that release's history)
 OLD_RELEASE = {1: "0.1"}
+
+
+def _fresh_seed() -> int:
+    import secrets  # start-up time
+
+    return secrets.randbits(63)
 
 
 @dataclass(frozen=True, slots=True)
@@ -414,10 +413,12 @@ class Game:
             "scenario": dict(scenario),
             "options": dict(options or {}),
             "house_rules": dict(house_rules or {}),
-            "seed": seed if seed is not None else secrets.randbits(63),
+            "seed": seed if seed is not None else _fresh_seed(),
             "dice": dice,
         }
         check_game_name(name)
+        from vedette.schemas.game import check_created  # start-up time: pydantic
+
         first = json.loads(json.dumps(check_created(rs, first, "new game")))
         # validate before anything is written: the scenario must set up
         rs.initial_state(first["scenario"], _options(first))
@@ -867,6 +868,7 @@ class Game:
         """A game from an export, refereed again action by action (see engine/referee.py):
         stored only if the referee gives every record as the file has it."""
         from vedette.engine.referee import records_digest, referee
+        from vedette.schemas.game import check_head, check_records  # start-up time: pydantic
 
         lines = [line for line in text.splitlines() if line.strip()]
         objs = list(iter_jsonl(text))

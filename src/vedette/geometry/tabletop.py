@@ -278,8 +278,77 @@ def _radius(thing: Body | Vec) -> float:
 
 
 def distance(a: Body | Vec, b: Body | Vec) -> float:
-    """Shortest distance (mm) between two bodies or points, edge to edge; 0 if they touch."""
-    return float(_shape(a).distance(_shape(b)))
+    """Shortest distance (mm) between two bodies or points, edge to edge; 0 if they touch.
+
+    Plain arithmetic on the corners (bodies are convex): 0 where one outline holds a corner
+    of the other or two sides cross, else the least corner-to-side distance; what shapely's
+    ``distance`` gives, without importing shapely (start-up time)."""
+    pa, pb = _outline(a), _outline(b)
+    if _inside(pa[0], pb) or _inside(pb[0], pa):
+        return 0.0
+    best = math.inf
+    for p, q in ((pa, pb), (pb, pa)):
+        n = len(q)
+        for i in range(n if n > 1 else 0):
+            s0, s1 = q[i], q[(i + 1) % n]
+            for v in p:
+                best = min(best, _to_segment(v, s0, s1))
+    if best == math.inf:  # two points
+        return math.hypot(pa[0][0] - pb[0][0], pa[0][1] - pb[0][1])
+    if (
+        len(pa) > 1
+        and len(pb) > 1
+        and any(
+            _cross_segments(pa[i], pa[(i + 1) % len(pa)], pb[j], pb[(j + 1) % len(pb)])
+            for i in range(len(pa))
+            for j in range(len(pb))
+        )
+    ):
+        return 0.0
+    return best
+
+
+def _outline(thing: Body | Vec) -> list[tuple[float, float]]:
+    return (
+        [c.as_tuple() for c in _corners(thing)] if isinstance(thing, Body) else [(thing.x, thing.y)]
+    )
+
+
+def _inside(pt: tuple[float, float], poly: list[tuple[float, float]]) -> bool:
+    """Whether ``pt`` lies in the convex polygon ``poly`` (its edge included)."""
+    if len(poly) < 3:
+        return False
+    sign = 0.0
+    for i in range(len(poly)):
+        (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % len(poly)]
+        c = (x1 - x0) * (pt[1] - y0) - (y1 - y0) * (pt[0] - x0)
+        if abs(c) <= 1e-9:
+            continue
+        if sign and (c > 0) != (sign > 0):
+            return False
+        sign = c
+    return True
+
+
+def _to_segment(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    den = dx * dx + dy * dy
+    t = 0.0 if den == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / den))
+    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
+
+
+def _cross_segments(
+    a: tuple[float, float], b: tuple[float, float], c: tuple[float, float], d: tuple[float, float]
+) -> bool:
+    """Whether segments ab and cd cross at a point inside both (touching ends: the corner to
+    side distance is then 0 already)."""
+
+    def orient(p: tuple[float, float], q: tuple[float, float], r: tuple[float, float]) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    d1, d2 = orient(c, d, a), orient(c, d, b)
+    d3, d4 = orient(a, b, c), orient(a, b, d)
+    return ((d1 > 0) != (d2 > 0)) and ((d3 > 0) != (d4 > 0)) and 0 not in (d1, d2, d3, d4)
 
 
 def centre_distance(a: Body | Vec, b: Body | Vec) -> float:
@@ -436,39 +505,57 @@ def in_arc(
 @dataclass(frozen=True, slots=True)
 class Feature:
     """A terrain feature: a ``kind`` (the ruleset's word: "road", "woods", "stream" ...), a
-    ``name`` and a shapely shape (polygon for areas, line string for roads, streams, hedges)."""
+    ``name`` and a shapely shape (polygon for areas, line string for roads, streams, hedges).
+
+    The shape is built from ``recipe`` when first read (start-up time: opening a game sets up
+    its terrain, and most CLI steps never ask a question of it, so shapely is not imported)."""
 
     kind: str
     name: str
-    shape: Shape = field(compare=False)
+    #: how the shape is made: ("area", points), ("line", points, width), ("circle", centre, r)
+    recipe: tuple[Any, ...] = field(compare=False, repr=False)
+    _built: list[Shape] = field(default_factory=list, init=False, compare=False, repr=False)
+
+    @property
+    def shape(self) -> Shape:
+        if not self._built:
+            self._built.append(_build_shape(self.recipe))
+        return self._built[0]
 
     @classmethod
     def area(cls, kind: str, name: str, points: Sequence[tuple[float, float]]) -> Feature:
-        from shapely.geometry import Polygon
-
-        return cls(kind, name, Polygon(points))
+        if len(points) < 3:
+            raise ValueError(f"an area needs at least 3 points ({len(points)} given)")
+        return cls(kind, name, ("area", tuple(map(tuple, points))))
 
     @classmethod
     def line(
         cls, kind: str, name: str, points: Sequence[tuple[float, float]], width: float = 0.0
     ) -> Feature:
         """A linear feature; with ``width`` > 0 it is the band of that width along the line."""
-        from shapely.geometry import LineString
-
-        shape = LineString(points)
-        if width > 0:
-            shape = shape.buffer(width / 2, cap_style="flat")
-        return cls(kind, name, shape)
+        if len(points) < 2:
+            raise ValueError(f"a line needs at least 2 points ({len(points)} given)")
+        return cls(kind, name, ("line", tuple(map(tuple, points)), float(width)))
 
     @classmethod
     def circle(cls, kind: str, name: str, centre: tuple[float, float], radius: float) -> Feature:
-        from shapely.geometry import Point
-
-        return cls(kind, name, Point(centre).buffer(radius, quad_segs=16))
+        return cls(kind, name, ("circle", tuple(centre), float(radius)))
 
     @property
     def is_area(self) -> bool:
         return float(self.shape.area) > 0
+
+
+def _build_shape(recipe: tuple[Any, ...]) -> Shape:
+    """A :class:`Feature`'s shapely shape from its recipe."""
+    from shapely.geometry import LineString, Point, Polygon
+
+    if recipe[0] == "area":
+        return Polygon(recipe[1])
+    if recipe[0] == "line":
+        shape = LineString(recipe[1])
+        return shape.buffer(recipe[2] / 2, cap_style="flat") if recipe[2] > 0 else shape
+    return Point(recipe[1]).buffer(recipe[2], quad_segs=16)
 
 
 @dataclass(frozen=True, slots=True)

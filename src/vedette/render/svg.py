@@ -346,6 +346,9 @@ def _table_svg(
             },
             f"{f.name} ({f.kind})" if f.name else f.kind,
         )
+    from vedette.render.layout import lay_out
+
+    lay_out(pieces, names, fs)  # no label or marker hides another (issue 26)
     body.append(names)
     body.extend(pieces)
     el(root, "text", {"x": 8, "y": f"{fs * 1.4:.0f}", "font-size": f"{fs * 1.2:.0f}"}, head)

@@ -244,6 +244,23 @@ class Procedure(Generic[S]):
     rule: str = ""
 
 
+class LazyModel:
+    """A ruleset's pydantic model named by ``"module:Name"``, imported when first read
+    (start-up time: pydantic and the schemas cost more than a CLI step's own work)."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.model: type[BaseModel] | None = None
+
+    def __get__(self, obj: object, owner: type | None = None) -> type[BaseModel] | None:
+        if self.model is None and self.path is not None:
+            from importlib import import_module
+
+            module, _, name = self.path.partition(":")
+            self.model = getattr(import_module(module), name)
+        return self.model
+
+
 class Ruleset(Generic[S]):
     """Base class for a ruleset plug-in. Subclasses set the class attributes and implement
     ``initial_state`` and ``apply``; procedures are registered in ``procedures``."""
@@ -473,10 +490,11 @@ class Ruleset(Generic[S]):
             yield p.name, req
 
     #: the game options (``--option KEY=VALUE``) this ruleset reads: a pydantic model (unknown
-    #: keys refused, typed fields with descriptions and defaults); None accepts none
-    options_model: ClassVar[type[BaseModel] | None] = None
+    #: keys refused, typed fields with descriptions and defaults); None accepts none. Declared
+    #: as ``LazyModel("package.module:Name")``: imported when first read, not with the ruleset
+    options_model: LazyModel = LazyModel(None)
     #: the scenario schema (a pydantic model), checked before a game is stored
-    scenario_model: ClassVar[type[BaseModel] | None] = None
+    scenario_model: LazyModel = LazyModel(None)
     #: house-rule tables that may gain new entries shaped like their siblings (e.g. unit types)
     house_rule_open_maps: ClassVar[tuple[str, ...]] = ()
     #: the event kinds ``apply`` folds, when declared (an import naming another is refused)

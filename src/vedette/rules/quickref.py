@@ -191,3 +191,60 @@ def lines(sections: Sequence[Section], depth: int = 0) -> list[str]:
             out.extend(f"{pad}  {' | '.join(r)}" for r in g.rows)
         out.extend(lines(s.sections, depth + 1))
     return out
+
+
+#: the parts of the sheet shown beside an action's odds (issue 26): what a player looks up for
+#: that action, by procedure (the sheet's top-level sections, named by their data key)
+RELEVANT: dict[str, dict[str, tuple[str, ...]]] = {
+    "napoleon_at_bay": {
+        "fix": ("fixing", "movement"),
+        "move": ("movement", "terrain", "hexsides", "stacking"),
+    },
+    "solitaire_asl": {
+        "shift": ("drm", "operations", "consistency"),
+        "act": ("operations",),
+        "move": ("minefield",),
+        "minefield": ("minefield",),
+        "boresight": ("scatter",),
+        "prereg": ("scatter",),
+        "fort": ("fortification_tem",),
+        "place": ("allotment", "hip_capacity"),
+    },
+    "two_by_two": {
+        **{p: ("movement", "geometry") for p in ("move", "advance", "retire", "wheel", "turn")},
+        "charge": ("movement", "melee"),
+        "countercharge": ("melee",),
+        "shoot": ("shooting",),
+        "melee": ("melee",),
+        "follow_up": ("melee",),
+        "rally": ("rally",),
+        "rout": ("rout",),
+        "reinforce": ("reinforcements",),
+        "place": ("reinforcements",),
+        "setup_roll": ("setup",),
+        "deploy": ("setup",),
+    },
+    "solo_napoleonic": {
+        "move": ("move_distances", "random_movement"),
+        "fire": ("ranges", "artillery_ranges", "modifiers"),
+        "charge": ("modifiers", "bpl"),
+        "charge_home": ("charge_home_failure",),
+        "melee": ("melee_points", "melee_saves"),
+        "brawl": ("melee_points", "melee_saves"),
+        "morale": ("morale_reasons", "referee_morale", "bpl"),
+        "rally": ("morale_reasons",),
+        "formation": ("formation_ranks",),
+        "chance": ("chance_cards",),
+        "general": ("generals",),
+        "staff": ("generals",),
+    },
+}
+
+
+def relevant(
+    rs: Any, procedure: str, house_rules: Mapping[str, Any] | None = None
+) -> list[Section]:
+    """The sheet's sections a player looks up for ``procedure`` (``RELEVANT``), a game's house
+    rules applied; none for a procedure with no numbers of its own."""
+    want = RELEVANT.get(rs.name, {}).get(procedure, ())
+    return [s for s in sheet(rs, house_rules) if s.path in want] if want else []

@@ -12,27 +12,14 @@ same as before the schemas existed.
 from __future__ import annotations
 
 import difflib
-import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from pydantic_core import PydanticCustomError
 
+from vedette.data.limits import MAX_KEY, MAX_STR, check_tree
 from vedette.errors import DataError
-
-#: limits on anything given from outside (a file, a request, an import)
-MAX_DEPTH = 24  # nesting of lists and tables
-MAX_NODES = 200_000  # values in one document
-MAX_STR = 20_000  # characters in one string
-MAX_KEY = 200  # characters in one key
-MAX_INT = 2**64  # |integer| (seeds go up to 2**64 - 1)
-MAX_SEED = 2**64 - 1
-MAX_NAME = 100  # characters in a game's name
-MAX_ID = 64  # characters in an id (a unit, a hex, a stack)
-MAX_ITEMS = 2_000  # entries in one list of a scenario (units, forces, locations)
-MAX_COORD = 1e7  # |a coordinate| (mm on a table, far beyond any table)
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -122,79 +109,6 @@ def validate(model: type[M], data: Any, source: str, prefix: Sequence[int | str]
         raise one_line(e, source, prefix) from None
     except (RecursionError, MemoryError):
         raise DataError(source, "too deeply nested or too large") from None
-
-
-def check_tree(
-    data: Any,
-    source: str,
-    max_depth: int = MAX_DEPTH,
-    max_nodes: int = MAX_NODES,
-    null: bool = True,
-) -> None:
-    """Any JSON/TOML tree from outside: bounded depth and size, finite numbers, bounded
-    integers and strings, string keys; ``null`` (JSON's, TOML has none) only where ``null``.
-    Iterative (no recursion to exhaust)."""
-    stack: list[tuple[Any, int, str]] = [(data, 0, "")]
-    nodes = 0
-    while stack:
-        x, depth, path = stack.pop()
-        nodes += 1
-        if nodes > max_nodes:
-            raise DataError(source, f"too large (more than {max_nodes} values)")
-        if depth > max_depth:
-            raise DataError(source, f"{path or 'top'}: nested more than {max_depth} deep")
-        if x is None:
-            if not null:
-                raise DataError(source, f"{path or 'value'}: null is not a value here")
-            continue
-        if isinstance(x, bool):
-            continue
-        if isinstance(x, int):
-            if abs(x) > MAX_INT:
-                raise DataError(source, f"{path or 'value'}: number {_short(x)} is out of range")
-        elif isinstance(x, float):
-            if not math.isfinite(x):
-                raise DataError(source, f"{path or 'value'}: {x} is not a finite number")
-        elif isinstance(x, str):
-            if len(x) > MAX_STR:
-                raise DataError(source, f"{path or 'value'}: text longer than {MAX_STR} characters")
-            bad = BAD_TEXT.search(x)
-            if bad is not None:
-                raise DataError(source, f"{path or 'value'}: {_bad_char(bad.group())}")
-        elif isinstance(x, Mapping):
-            for k, v in x.items():
-                if not isinstance(k, str):
-                    raise DataError(source, f"{path or 'top'}: keys must be text")
-                if len(k) > MAX_KEY:
-                    raise DataError(source, f"{path or 'top'}: a key longer than {MAX_KEY}")
-                bad = BAD_TEXT.search(k)
-                if bad is not None:
-                    raise DataError(source, f"{path or 'top'}: a key {_bad_char(bad.group())}")
-                stack.append((v, depth + 1, f"{path}.{k}" if path else k))
-        elif isinstance(x, list | tuple):
-            for i, v in enumerate(x):
-                stack.append((v, depth + 1, f"{path}[{i}]"))
-        else:
-            # TOML dates and times, and anything else no schema expects
-            raise DataError(
-                source, f"{path or 'value'}: unexpected value of type {type(x).__name__}"
-            )
-
-
-#: what text from outside may not hold: lone surrogates (not Unicode: they cannot be written
-#: as UTF-8, so every page showing them would fail) and control characters but newline and tab
-BAD_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
-
-
-def _bad_char(ch: str) -> str:
-    if "\ud800" <= ch <= "\udfff":
-        return f"holds a lone surrogate (U+{ord(ch):04X}), which is not valid Unicode text"
-    return f"holds a control character (U+{ord(ch):04X})"
-
-
-def _short(n: int) -> str:
-    s = str(n)
-    return s if len(s) <= 24 else f"{s[:10]}...({len(s)} digits)"
 
 
 # -- shape checks derived from shipped data (house rules) --------------------------------------

@@ -7,7 +7,8 @@ from typing import Annotated, Any, get_args, get_type_hints
 
 from pydantic import Field, create_model
 
-from vedette.schemas import MAX_COORD, MAX_ID, MAX_ITEMS, Strict
+from vedette.data.limits import MAX_COORD, MAX_ID, MAX_ITEMS
+from vedette.schemas import Strict
 
 Id = Annotated[str, Field(min_length=1, max_length=MAX_ID)]
 Name = Annotated[str, Field(max_length=200)]

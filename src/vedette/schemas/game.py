@@ -8,10 +8,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from vedette.data.limits import MAX_NAME, MAX_SEED
 from vedette.engine.store import check_game_name
 from vedette.errors import DataError
 from vedette.rules.base import Ruleset
-from vedette.schemas import MAX_NAME, MAX_SEED, Strict, check_tree, validate
+from vedette.schemas import Strict, validate
 
 __all__ = ["check_created", "check_game_name", "check_head", "check_records", "check_seed"]
 
@@ -193,23 +194,3 @@ def event_kinds(rs: Ruleset[Any]) -> frozenset[str] | None:
     """The event kinds a ruleset folds, when it declares them (``event_kinds``)."""
     kinds = getattr(rs, "event_kinds", None) or [e.kind for e in getattr(rs, "events", ())]
     return frozenset([*kinds, "waived"]) if kinds else None
-
-
-#: a procedure's request: bounded like any input (the procedure checks the values it reads)
-MAX_REQUEST_DEPTH = 6
-MAX_REQUEST_NODES = 5_000
-MAX_FACES = 200
-
-
-def check_request(request: Any, faces: Sequence[int] | None = None) -> None:
-    """A request to a procedure (CLI ``KEY=VALUE``, a web body): a table of at most a few
-    thousand finite values nested a few deep; physical dice: at most 200 whole numbers."""
-    if not isinstance(request, Mapping):
-        raise DataError("request", "must be a table of KEY = VALUE")
-    check_tree(request, "request", MAX_REQUEST_DEPTH, MAX_REQUEST_NODES)
-    if faces is not None:
-        if len(faces) > MAX_FACES:
-            raise DataError("dice", f"at most {MAX_FACES} dice")
-        for f in faces:
-            if isinstance(f, bool) or not isinstance(f, int) or abs(f) > 10**6:
-                raise DataError("dice", f"{f!r} is not a die face")

@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from vedette.data import merge, package_toml
+from vedette.data.limits import check_tree
 from vedette.dice.tables import tables_from_data
 from vedette.errors import DataError, VedetteError
 from vedette.rules.base import Ruleset
-from vedette.schemas import check_shape, check_tree, did_you_mean, validate
+from vedette.schemas import check_shape, did_you_mean, validate
 
 
 def check_options(rs: Ruleset[Any], raw: Mapping[str, Any], source: str) -> dict[str, Any]:

@@ -45,11 +45,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from vedette import rules
 from vedette.data import load_toml_text
+from vedette.data.limits import check_tree
 from vedette.engine import Game
 from vedette.engine.names import default_stem, free_name
 from vedette.errors import GameError, RuleViolation, VedetteError
 from vedette.rules.base import parse_value
-from vedette.schemas import Strict, check_tree, validate
+from vedette.schemas import Strict, validate
 from vedette.web import aar, audit, boards, simulate, views
 from vedette.web import help as help_pages
 from vedette.web.moves import board_view
@@ -64,6 +65,11 @@ log = logging.getLogger("vedette.web")
 mimetypes.add_type("application/manifest+json", ".webmanifest")  # the app's web manifest
 
 MAX_UPLOAD = 256 * 1024
+#: the largest game export the web imports (issue 26): a 10,000-action game of the ruleset
+#: whose records are longest with room to spare (bench_replay's players, measured: Kuryakin
+#: 9.8 MB for 8,366 records, about 11.7 MB at 10,000; ASL 6.9 MB, NAB 5.3 MB, 2 by 2 5.2 MB at
+#: 10,000). Read in chunks and checked as it comes (see _read_export)
+MAX_IMPORT = 24 * 1024 * 1024
 CSRF_COOKIE = "vedette_csrf"
 CSRF_HEADER = "x-csrf-token"
 
@@ -162,8 +168,21 @@ def create_app(
                     "titles": {n: rs.scenario_info(n)["title"] for n in rs.scenarios},
                 }
             )
+        lan = None
+        if access is not None:  # LAN mode: the address a phone opens, token and all, as a QR code
+            from vedette.web.qr import data_uri
+
+            url = f"{str(request.base_url).rstrip('/')}/?token={access}"
+            lan = {"url": url, "qr": data_uri(url)}
         return page(
-            request, "index.html", status, games=games, catalogue=catalogue, error=error, **ctx
+            request,
+            "index.html",
+            status,
+            games=games,
+            catalogue=catalogue,
+            error=error,
+            lan=lan,
+            **ctx,
         )
 
     @app.get("/", response_class=HTMLResponse)
@@ -216,7 +235,7 @@ def create_app(
     ) -> Response:
         check_form(request, csrf)
         try:
-            text = _read_limited(upload)
+            text = _read_export(upload)
             g = Game.import_jsonl(sessions.store(), text, name.strip() or None)
         except VedetteError as e:
             return index_page(
@@ -330,8 +349,8 @@ def create_app(
             except RuleViolation as e:
                 # odds are a question, and "none now, because..." is its answer: a 200 the
                 # page shows in words, not a failed request in the console (issue 26.9)
-                return {"odds": [], "refused": one_line(e)}
-            return {"odds": [o.to_json() for o in found]}
+                return {"odds": [], "refused": one_line(e), "reference": _reference(g, body)}
+            return {"odds": [o.to_json() for o in found], "reference": _reference(g, body)}
 
     @app.post("/api/games/{name}/perform")
     def perform(
@@ -445,6 +464,13 @@ LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 FORM_ROUTES = re.compile(r"^/(games|import|games/[^/]+/(rename|delete))$")
 #: the largest request body (uploads included; a scenario upload is at most MAX_UPLOAD)
 MAX_BODY = 2 * MAX_UPLOAD + 64 * 1024
+
+
+def body_limit(path: str) -> int:
+    """The largest body a route takes: a game's import takes an export (MAX_IMPORT)."""
+    return MAX_IMPORT + 64 * 1024 if path == "/import" else MAX_BODY
+
+
 #: the largest JSON body of the API
 MAX_JSON = 64 * 1024
 #: the largest record number a parameter may name (a log never reaches it)
@@ -552,6 +578,7 @@ class SecurityMiddleware:
                 )
                 await response(scope, receive, send_secure)
                 return
+        limit = body_limit(scope["path"])
         if method not in ("GET", "HEAD"):
             problem = self._cross_site(headers, scope)
             if problem:
@@ -564,8 +591,8 @@ class SecurityMiddleware:
                 await refuse(403, "missing or wrong CSRF token")
                 return
             length = headers.get("content-length")
-            if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-                await refuse(413, f"request too large (limit {MAX_BODY // 1024} KiB)")
+            if length is not None and (not length.isdigit() or int(length) > limit):
+                await refuse(413, f"request too large (limit {limit // 1024} KiB)")
                 return
         passed = True
         seen = 0
@@ -575,7 +602,7 @@ class SecurityMiddleware:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > MAX_BODY:
+                if seen > limit:
                     raise TooLarge
             return message
 
@@ -583,7 +610,7 @@ class SecurityMiddleware:
             await self.app(scope, receive_limited, send_secure)
         except TooLarge:
             if not started:
-                await refuse(413, f"request too large (limit {MAX_BODY // 1024} KiB)")
+                await refuse(413, f"request too large (limit {limit // 1024} KiB)")
         except Exception as e:  # never a traceback for input, whatever it was
             log.exception("unexpected error on %s %s", method, scope.get("path"))
             if not started:
@@ -670,6 +697,55 @@ def _read_limited(upload: UploadFile) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise GameError("upload is not UTF-8 text") from None
+
+
+def _reference(g: Game, body: OddsBody) -> list[dict[str, Any]]:
+    """The quick-reference sheet's part for the action whose odds are asked (issue 26), the
+    game's house rules applied."""
+    from vedette.rules.quickref import relevant
+
+    house = g.created.get("house_rules") or None
+    return [s.to_json() for s in relevant(g.ruleset, body.procedure, house)]
+
+
+def _read_export(upload: UploadFile, chunk: int = 256 * 1024) -> str:
+    """An uploaded game export, read a chunk at a time and checked as it comes: refused as
+    soon as it passes MAX_IMPORT, holds bytes that are not UTF-8, or its first line is not an
+    export's head line (a wrong file is refused at its first line, not at its end)."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    parts: list[str] = []
+    size = 0
+    head = False
+    while True:
+        data = upload.file.read(chunk)
+        size += len(data)
+        if size > MAX_IMPORT:
+            raise GameError(f"upload too large (limit {MAX_IMPORT // 1024 // 1024} MiB)")
+        try:
+            parts.append(decoder.decode(data, final=not data))
+        except UnicodeDecodeError:
+            raise GameError("upload is not UTF-8 text") from None
+        if not head and ("\n" in parts[-1] or not data or size > MAX_UPLOAD):
+            _check_export_head("".join(parts).split("\n", 1)[0])
+            head = True
+        if not data:
+            return "".join(parts)
+
+
+def _check_export_head(line: str) -> None:
+    """The first line of a game export names its format (engine/session.py)."""
+    from vedette.engine.session import EXPORT_FORMAT
+
+    try:
+        first = json.loads(line)
+    except ValueError:
+        first = None
+    if not isinstance(first, dict) or first.get("format") != EXPORT_FORMAT:
+        raise GameError(
+            f"not a vedette game export (first line must have format={EXPORT_FORMAT!r})"
+        )
 
 
 class OddsBody(Strict):

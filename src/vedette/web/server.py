@@ -119,11 +119,17 @@ def serve(
     else:
         shown = sorted(set(hosts))[0]
         shown = f"[{shown}]" if ":" in shown else shown
+        url = f"http://{shown}:{port}/?token={access}"
         print(
-            f"vedette: http://{shown}:{port}/?token={access}  (games in {db}; open this URL"
+            f"vedette: {url}  (games in {db}; open this URL"
             " once per browser: it keeps the token; Ctrl-C stops)",
             flush=True,
         )
+        from vedette.web.qr import terminal
+
+        # a phone's camera opens it (also on the index page)
+        qr = terminal(url, getattr(sys.stdout, "encoding", None) or "utf-8")
+        print(f"vedette: or scan it with your phone:\n{qr}", flush=True)
     # rules work runs in the thread pool, the event loop answers everything else: let the loop's
     # thread take the interpreter back sooner than the default 5 ms (bench/bench_web.py)
     sys.setswitchinterval(SWITCH_INTERVAL)

@@ -289,15 +289,17 @@ def nab(state: Any, sj: Mapping[str, Any]) -> str:
                     **stroke,
                 },
             )
+            # a counter with another fanned over it shows its name in its uncovered corner
+            under = (p, i) != here[-1]
             el(
                 g,
                 "text",
                 {
-                    "x": cx,
-                    "y": cy + 4,
+                    "x": cx - w / 2 + 2 if under else cx,
+                    "y": cy - h / 2 + 10 if under else cy + 4,
                     "font-size": 11,
                     "font-weight": 700,
-                    "text-anchor": "middle",
+                    "text-anchor": "start" if under else "middle",
                     "fill": "#fff",
                 },
                 label,

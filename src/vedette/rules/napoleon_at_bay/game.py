@@ -21,7 +21,7 @@ from vedette.dice.roll import AnyRoll
 from vedette.dice.sources import DiceSource, begin_attempt, reject_attempt
 from vedette.dice.tables import Row, Table
 from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
-from vedette.rules.base import Outcome, Ruleset
+from vedette.rules.base import LazyModel, Outcome, Ruleset
 from vedette.rules.evolve import evolve as replace
 from vedette.rules.fields import arg
 from vedette.rules.napoleon_at_bay import fixing as fx
@@ -35,7 +35,6 @@ from vedette.rules.napoleon_at_bay.model import (
     occupancy_of,
 )
 from vedette.rules.napoleon_at_bay.reach import enemy_zocs, move_targets, path_to
-from vedette.rules.napoleon_at_bay.schema import NabOptions, NabScenario
 from vedette.rules.pmap import PMap
 from vedette.rules.protocol import (
     DomainEvent,
@@ -603,20 +602,24 @@ def tie_check(state: NabState, chosen: Sequence[Piece]) -> Check | None:
     n = len(chosen)
     if n < 2:
         return None
-    if state.config.tie_die == "d6" and n in (4, 5):
-        # the player's own d6, re-rolled above n: each face 1..n picks one force
+    tie_die = state.config.tie_die
+    # the player's own d6 (4-5 forces), or with tie_die = "d10" a d10 (7-9 forces), re-rolled
+    # above n: each face 1..n picks one force (no d5, d7, d9 needed)
+    die = 6 if tie_die in ("d6", "d10") and n in (4, 5) else 0
+    die = 10 if tie_die == "d10" and 7 <= n <= 9 else die
+    if die:
         rows = (
             *tuple(
                 Row(i + 1, i + 1, p.id, f"{p.name} ({p.id})", str(i + 1))
                 for i, p in enumerate(chosen)
             ),
-            Row(n + 1, 6, "again", "roll again", f"{n + 1}-6"),
+            Row(n + 1, die, "again", "roll again", f"{n + 1}-{die}"),
         )
         rule = fx.DRAFT if draft else fx.R1
         label = (
             "random supporting force" if draft else f"tie among {n} equally close forces"
-        ) + f" (d6, re-rolled above {n})"
-        return Check("1d6", (), Table("support", rows, label, rule), label, rule)
+        ) + f" (d{die}, re-rolled above {n})"
+        return Check(f"1d{die}", (), Table("support", rows, label, rule), label, rule)
     return fx.tie_check(chosen, draft)
 
 
@@ -1051,8 +1054,8 @@ class NapoleonAtBay(Ruleset[NabState]):
     data_files = ("rules.toml",)
     events = (Moved, Fixed, Substituted, PhaseChanged)
     folds = FOLDS
-    options_model = NabOptions
-    scenario_model = NabScenario
+    options_model = LazyModel("vedette.rules.napoleon_at_bay.schema:NabOptions")
+    scenario_model = LazyModel("vedette.rules.napoleon_at_bay.schema:NabScenario")
     #: the events ``apply_event`` folds (an import naming another kind is refused)
     event_kinds = ("moved", "fixed", "substituted", "phase")
 

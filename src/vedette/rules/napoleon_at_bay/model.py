@@ -18,7 +18,7 @@ from vedette.data import package_toml
 from vedette.dice.tables import Table, table_from_data
 from vedette.errors import BadRequest, DataError
 from vedette.geometry.hexmap import HexMap, hexside_kinds, terrain_kinds
-from vedette.schemas.templates import check_template
+from vedette.rules.templates import check_template
 
 DATA_PACKAGE = "vedette.rules.napoleon_at_bay.data"
 
@@ -291,9 +291,13 @@ def make_config(
 
 def _tie_die(v: Any) -> str:
     s = "d6" if v is None else str(v)
-    if s not in ("d6", "dN"):
-        raise BadRequest(f"tie_die must be d6 or dN, not {v!r}")
+    if s not in ("d6", "d10", "dN"):
+        raise BadRequest(f"tie_die must be d6, d10 or dN, not {v!r}")
     return s
+
+
+#: the maps a scenario may name (``[map] file = ...``): a fixed registry, no path from a file
+BUNDLED_MAPS: dict[str, str] = {"sample_map.toml": "sample_map.toml", "sample": "sample_map.toml"}
 
 
 def load_map(data: Mapping[str, Any], scenario: Mapping[str, Any]) -> HexMap:
@@ -302,8 +306,6 @@ def load_map(data: Mapping[str, Any], scenario: Mapping[str, Any]) -> HexMap:
     source = "scenario map"
     if "file" in m:
         # a bundled map, named from a fixed registry: no path from a scenario reaches the disk
-        from vedette.rules.napoleon_at_bay.schema import BUNDLED_MAPS
-
         name = m["file"]
         if not isinstance(name, str) or name not in BUNDLED_MAPS:
             raise DataError(

@@ -10,11 +10,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Discriminator, Field, Tag, model_validator
 
+from vedette.rules.napoleon_at_bay.model import BUNDLED_MAPS
 from vedette.schemas import Strict
 from vedette.schemas.fields import Count, Id, Name, items
 
 #: the bundled maps a scenario may name (name -> file in the data package)
-BUNDLED_MAPS: dict[str, str] = {"sample_map.toml": "sample_map.toml", "sample": "sample_map.toml"}
 
 
 class NabOptions(Strict):
@@ -35,8 +35,10 @@ class NabOptions(Strict):
     stop_at_zoc: bool = Field(
         True, description="a move stops at the first enemy ZOC it enters (Herman (1), A18)"
     )
-    tie_die: Literal["d6", "dN"] = Field(
-        "d6", description="ties among 4-5 forces: a d6 re-rolled above N, or a die of N faces"
+    tie_die: Literal["d6", "d10", "dN"] = Field(
+        "d6",
+        description="ties among 4-5 forces: a d6 re-rolled above N (d10: and 7-9 forces on a"
+        " d10 re-rolled above N, no d7 or d9 needed), or a die of N faces (dN)",
     )
 
 

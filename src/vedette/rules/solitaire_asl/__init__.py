@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from vedette.dice import DiceSource, tables_from_data
-from vedette.rules.base import Outcome, Ruleset
+from vedette.rules.base import LazyModel, Outcome, Ruleset
 from vedette.rules.protocol import Flow, Phase, Plan, Procedure, Todo
 from vedette.rules.solitaire_asl import procedures as pr
 from vedette.rules.solitaire_asl.boresight import (
@@ -50,7 +50,6 @@ from vedette.rules.solitaire_asl.requests import (
     ShiftRequest,
     StackRequest,
 )
-from vedette.rules.solitaire_asl.schema import AslOptions, AslScenario
 from vedette.rules.solitaire_asl.setup import build_state
 from vedette.rules.solitaire_asl.shift import plan_shift, run_shift
 from vedette.rules.solitaire_asl.turn import QUERY
@@ -106,8 +105,8 @@ class SolitaireASL(Ruleset[State]):
     title = "Solitaire Play of ASL (O'Leary)"
     data_package = "vedette.rules.solitaire_asl.data"
     data_files = ("rules.toml",)
-    options_model = AslOptions
-    scenario_model = AslScenario
+    options_model = LazyModel("vedette.rules.solitaire_asl.schema:AslOptions")
+    scenario_model = LazyModel("vedette.rules.solitaire_asl.schema:AslScenario")
     scenarios: Mapping[str, str] = MappingProxyType({"sample": "sample.toml"})
     events = EVENTS
     folds = FOLDS

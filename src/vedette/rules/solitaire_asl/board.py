@@ -198,8 +198,17 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
                     "stroke-dasharray": "4 2" if ti else None,
                 },
             )
-            text = {"font-size": 11, "text-anchor": "middle", "fill": "#fff", "font-weight": 700}
-            el(g, "text", {"x": cx + w / 2, "y": cy + h / 2 + 4, **text}, s.id)
+            text = {"fill": "#fff", "font-weight": 700}
+            if s is not stacks[-1]:  # another fanned over it: its name in the uncovered corner
+                at = {"x": cx + 1, "y": cy + 10, "font-size": 11, "text-anchor": "start"}
+            else:
+                at = {
+                    "x": cx + w / 2,
+                    "y": cy + h / 2 + 4,
+                    "font-size": 11,
+                    "text-anchor": "middle",
+                }
+            el(g, "text", {**at, **text}, s.id)
             el(g, "title", None, f"{s.side} {label}{' TI' if ti else ''}: {n} counter(s)")
         if len(stacks) > 1:
             lx, ly = offsets[-1]

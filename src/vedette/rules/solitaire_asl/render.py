@@ -116,6 +116,8 @@ def render_state(state: State) -> str:
         out += ["", "Owed (answer before that weapon or module rolls again):"]
         out += [
             f"  {o.id}: {o.text} ({o.rule}): decide id={o.request['id']} ok=true|false"
+            if o.procedure == "decide"
+            else f"  {o.id}: {o.text} ({o.rule}): {o.command()}"  # a minefield's offer (4.6.2)
             for o in state.owed
         ]
     return "\n".join(out)

@@ -11,7 +11,7 @@ from typing import Any
 from vedette.data import merge, package_toml
 from vedette.dice import DiceSource
 from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
-from vedette.rules.base import Outcome, Ruleset
+from vedette.rules.base import LazyModel, Outcome, Ruleset
 from vedette.rules.protocol import Flow, Phase, Todo
 from vedette.rules.solo_napoleonic import (
     actions,
@@ -55,7 +55,6 @@ from vedette.rules.solo_napoleonic.model import (
     unit_from_data,
 )
 from vedette.rules.solo_napoleonic.requests import KProcedure, procedure
-from vedette.rules.solo_napoleonic.schema import SolonapOptions, SolonapScenario
 
 PKG = "vedette.rules.solo_napoleonic.data"
 R_TURN = "Kuryakin, Move Sequence"
@@ -555,8 +554,8 @@ class SoloNapoleonic(Ruleset[State]):
     title = "Solo Napoleonic Wargames Rules (Ilya Kuryakin, First Empire #52)"
     data_package = PKG
     data_files = ("rules.toml",)
-    options_model = SolonapOptions
-    scenario_model = SolonapScenario
+    options_model = LazyModel("vedette.rules.solo_napoleonic.schema:SolonapOptions")
+    scenario_model = LazyModel("vedette.rules.solo_napoleonic.schema:SolonapScenario")
 
     events = EVENTS
 

@@ -7,6 +7,16 @@ Modules: ``model`` (units, state, phases), ``facts`` (geometry the rules ask for
 ``events`` (the fold), ``ruleset`` (the plug-in). Numbers are data in ``data/*.toml``.
 """
 
-from vedette.rules.two_by_two.ruleset import RULESET, TwoByTwo
+from typing import Any
 
 __all__ = ["RULESET", "TwoByTwo"]
+
+
+def __getattr__(name: str) -> Any:
+    """The plug-in, imported when first asked for (start-up time: Kuryakin reads 2 by 2's
+    terrain from ``model`` and needs none of the rest)."""
+    if name in __all__:
+        from vedette.rules.two_by_two import ruleset
+
+        return getattr(ruleset, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,7 +10,7 @@ from vedette.data import merge
 from vedette.errors import BadRequest, DataError
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, TableTop, Vec
-from vedette.rules.base import Event, Outcome, Ruleset
+from vedette.rules.base import Event, LazyModel, Outcome, Ruleset
 from vedette.rules.protocol import Flow, Obligation, Phase, Plan, Todo
 from vedette.rules.protocol import Procedure as Proc
 from vedette.rules.two_by_two import (
@@ -49,7 +49,6 @@ from vedette.rules.two_by_two.model import (
     body_json,
     feature_from_data,
 )
-from vedette.rules.two_by_two.schema import TwoByTwoOptions, TwoByTwoScenario
 from vedette.rules.two_by_two.sequence import current_phase
 
 SRC = "two_by_two scenario"
@@ -139,8 +138,8 @@ class TwoByTwo(Ruleset[GameState]):
     title = "2 by 2 Napoleonics"
     data_package = "vedette.rules.two_by_two.data"
     data_files = ("units.toml", "rules.toml")
-    options_model = TwoByTwoOptions
-    scenario_model = TwoByTwoScenario
+    options_model = LazyModel("vedette.rules.two_by_two.schema:TwoByTwoOptions")
+    scenario_model = LazyModel("vedette.rules.two_by_two.schema:TwoByTwoScenario")
     house_rule_open_maps = ("units",)
     scenarios: Mapping[str, str] = MappingProxyType(
         {

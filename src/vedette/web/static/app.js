@@ -160,9 +160,18 @@ function initGame() {
     clearErrors();
     const f = form();
     for (const i of fields(f)) i.value = "";
-    // the request's fields, and an open field with a single choice (nothing left to pick)
-    const one = Object.entries(item.open || {}).filter(([, cs]) => cs.length === 1).map(([k, cs]) => [k, cs[0]]);
-    for (const [k, v] of [...Object.entries(item.request || {}), ...one]) {
+    // the request's fields, an open field with a single choice (nothing left to pick), and
+    // each open field after the first set to its first offered choice (issue 26.2: the full
+    // distance, straight ahead ...; shown chosen, one tap changes it): the entry, one tap on
+    // the first field's choice (or the board) and Roll
+    const open = Object.entries(item.open || {});
+    const one = open.filter(([, cs]) => cs.length === 1).map(([k, cs]) => [k, cs[0]]);
+    const rest = open.filter(([, cs], j) => j > 0 && cs.length > 1).map(([k, cs]) => [k, cs[0]]);
+    for (const [k, v] of rest) {
+      const row = item._li?.querySelector(`.open-choices[data-field="${CSS.escape(k)}"]`);
+      row?.querySelectorAll(".choice").forEach((b) => b.classList.toggle("chosen", b.dataset.value === fieldText(v)));
+    }
+    for (const [k, v] of [...Object.entries(item.request || {}), ...one, ...rest]) {
       const i = f.querySelector(`[name="${CSS.escape(k)}"]`);
       if (!i) continue;
       i.value = fieldText(v);
@@ -187,6 +196,7 @@ function initGame() {
         choose(item);
       });
       const li = el("li", { class: item.owed ? "owed" : "open" }, btn);
+      item._li = li;
       if (item.refused) li.append(el("div", { class: "refused" }, `refused now: ${item.refused}`));
       openChoices(item, btn, li);
       if (item.owed && item.obligation) {
@@ -238,6 +248,29 @@ function initGame() {
   }
 
   // -- odds ------------------------------------------------------------------------------------
+  // the quick-reference sheet's part for this action (issue 26.7): its numbers, folded
+  function referenceBox(sections) {
+    const box = el("details", { class: "ref-beside" },
+      el("summary", {}, `quick reference: ${sections.map((s) => s.title).join(", ")}`));
+    const add = (s, depth) => {
+      const part = el("div", { class: "ref-part", "data-path": s.path }, el(depth ? "h5" : "h4", {}, s.title));
+      for (const e of s.entries) {
+        part.append(el("div", { class: "ref-entry" + (e.house ? " house" : "") }, `${e.label}: ${e.value}`,
+          e.note ? el("span", { class: "muted" }, ` (${e.note})`) : ""));
+      }
+      for (const g of s.grids) {
+        part.append(el("table", { class: "ref-grid" },
+          el("thead", {}, el("tr", {}, ...g.columns.map((c) => el("th", {}, c)))),
+          el("tbody", {}, ...g.rows.map((r) => el("tr", {}, ...r.map((c) => el("td", {}, c)))))));
+      }
+      box.append(part);
+      for (const sub of s.sections) add(sub, depth + 1);
+    };
+    for (const s of sections) add(s, 0);
+    box.append(el("a", { href: `/help/${encodeURIComponent(document.getElementById("game").dataset.ruleset || "")}/tables` }, "the whole sheet"));
+    return box;
+  }
+
   function renderOdds(list) {
     oddsBox.replaceChildren();
     for (const o of list) {
@@ -284,6 +317,7 @@ function initGame() {
       if (ticket !== pending) return;
       if (data.refused) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${data.refused}`));
       else renderOdds(data.odds);
+      if (data.reference && data.reference.length) oddsBox.append(referenceBox(data.reference));
     } catch (e) {
       if (ticket === pending) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${e.message}`));
     }
@@ -304,10 +338,16 @@ function initGame() {
     const f = seqForm();
     const from = form();
     if (!f || !seqPart.open) return;
+    // a sequence's "unit" (the one acting: 2 by 2's attack) is the open action's first field
+    // taking a unit that the sequence names otherwise (a shot's firer, a melee's attacker)
+    const named = new Set(fields(f).map((i) => i.name));
+    const actor = from ? fields(from).find((i) => !named.has(i.name) && i.value.trim() !== ""
+      && (i.dataset.pick || "").split(" ").includes("unit")) : null;
     for (const i of fields(f)) {
       if (i.value.trim() !== "") continue;
       const same = from?.querySelector(`[name="${CSS.escape(i.name)}"]`);
       if (same && same.value.trim() !== "") i.value = same.value.trim();
+      else if (i.name === "unit" && actor) i.value = actor.value.trim();
       else if (i.tagName === "SELECT" && [...i.options].some((o) => o.value === sel.value)) i.value = sel.value;
     }
   }
@@ -497,7 +537,14 @@ function initGame() {
     const sf = seqPart && seqPart.open ? seqForm() : null;
     const order = sf && !(lastField && form()?.contains(lastField)) ? [sf, form()] : [form(), sf];
     for (const f of order.filter(Boolean)) {
-      const takes = fields(f).filter((i) => visible(i) && (i.dataset.pick || "").split(" ").includes(kind));
+      let takes = fields(f).filter((i) => visible(i) && (i.dataset.pick || "").split(" ").includes(kind));
+      // a point on the table for a position given as optional x and y (folded away): unfold it
+      const fx = f.querySelector('[name="x"]');
+      if (!takes.length && kind === "point" && fx && !f.hidden && f.querySelector('[name="y"]')) {
+        const d = fx.closest("details");
+        if (d) d.open = true;
+        takes = [fx];
+      }
       // a list field of a sequence (the movers, their hexes) collects picks in order
       const list = (i) => f === sf && i.dataset.kind === "list";
       const mine = lastField && takes.includes(lastField) ? lastField : null;
@@ -505,6 +552,17 @@ function initGame() {
       const into = mine && (!mine.value || list(mine)) ? mine : empty || takes.find(list) || mine;
       if (!into) continue;
       picked.textContent = "";
+      // a point on the table into a position given as x and y (2 by 2's reinforcement, in mm):
+      // each coordinate in its own field (issue 26.2)
+      const y = f.querySelector('[name="y"]');
+      if (kind === "point" && into.name === "x" && y && Array.isArray(value)) {
+        into.value = String(value[0]);
+        y.value = String(value[1]);
+        into.dispatchEvent(new Event("input"));
+        y.dispatchEvent(new Event("input"));
+        into.focus();
+        return;
+      }
       into.value = list(into) && into.value ? `${into.value},${text}` : text;
       into.dispatchEvent(new Event("input"));
       into.focus();
@@ -572,6 +630,7 @@ function initGame() {
       result.append(el("div", { class: "line" }, `undid #${data.undone}`));
       update(data);
       refreshOdds(true);
+      document.querySelector("#next .next-item")?.focus({ preventScroll: true });
     } catch (e) {
       result.append(el("p", { class: "error", role: "alert" }, e.message));
     }
@@ -592,6 +651,21 @@ function initGame() {
   document.getElementById("odds-btn").addEventListener("click", () => refreshOdds());
   document.getElementById("roll-btn").addEventListener("click", act);
   document.getElementById("undo-btn").addEventListener("click", undo);
+  // keys (issue 26.5; the help page lists them): R rolls / does the chosen action, U undoes,
+  // O shows its odds, N goes to the Next panel; never while typing in a field
+  document.addEventListener("keydown", (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.repeat) return;
+    const t = e.target;
+    if (t && t.closest && t.closest("input, textarea, select, [contenteditable]")) return;
+    const k = e.key.toLowerCase();
+    if (k === "r") { e.preventDefault(); act(); }
+    else if (k === "u") { e.preventDefault(); undo(); }
+    else if (k === "o") { e.preventDefault(); refreshOdds(); }
+    else if (k === "n") {
+      e.preventDefault();
+      document.querySelector("#next .next-item")?.focus({ preventScroll: false });
+    }
+  });
   document.getElementById("log-more").addEventListener("click", olderLog);
 
   const del = document.getElementById("delete-form");

@@ -222,19 +222,7 @@
       const all = [...board.querySelectorAll("[data-pick]")];
       if (!all.length) return;
       if (!cursor || !board.contains(cursor)) { setCursor(all[0]); return; }
-      const [dx, dy] = dirs[e.key];
-      const c = mid(cursor);
-      let best = null;
-      let bestScore = Infinity;
-      for (const n of all) {
-        if (n === cursor) continue;
-        const m = mid(n);
-        const along = (m[0] - c[0]) * dx + (m[1] - c[1]) * dy;
-        if (along <= 1) continue;
-        const across = Math.abs((m[0] - c[0]) * dy) + Math.abs((m[1] - c[1]) * dx);
-        const score = along + 2 * across;
-        if (score < bestScore) { bestScore = score; best = n; }
-      }
+      const best = neighbour(cursor, e.key, all);
       if (best) setCursor(best);
     } else if ((e.key === "Enter" || e.key === " ") && cursor) {
       e.preventDefault();
@@ -245,6 +233,33 @@
     else if (e.key === "Escape") { cancelMove(); armed = null; }
   });
   const mid = (n) => { const r = n.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+  // the pick an arrow key goes to from ``from`` (issue 26.5): the nearest pick within 60 degrees
+  // of the arrow's direction (the adjacent hex column, offset half a hex, before the one after
+  // it); a piece fanned a few pixels off another counts, so every piece is reached. Else the
+  // least off-line pick in that direction. A piece comes before the hex under it.
+  function neighbour(from, key, all = [...board.querySelectorAll("[data-pick]")]) {
+    const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    const [dx, dy] = dirs[key];
+    const c = mid(from);
+    let best = null;
+    let bestScore = Infinity;
+    let wide = null;
+    let wideScore = Infinity;
+    for (const n of all) {
+      if (n === from) continue;
+      const m = mid(n);
+      const along = (m[0] - c[0]) * dx + (m[1] - c[1]) * dy;
+      if (along <= 0.5) continue;
+      const across = Math.abs((m[0] - c[0]) * dy + (m[1] - c[1]) * dx);
+      // a piece before the hex it stands on (their centres meet)
+      const dist = Math.hypot(along, across) - (n.matches(".piece, .stack, .unit, .general") ? 3 : 0);
+      if (across <= along * 1.74 && dist < bestScore) { bestScore = dist; best = n; }
+      const score = along + 2 * across;
+      if (score < wideScore) { wideScore = score; wide = n; }
+    }
+    return best || wide;
+  }
+  window.vedetteKeys = { neighbour: (from, key) => neighbour(from, key) };
 
   // -- table-top coordinates (mm, y north) from a pointer ----------------------------------------
   function world(e) {

@@ -1,0 +1,133 @@
+"""Issue 26 item 2: every adjudication in at most three taps, no typing, on a phone.
+
+A 390x844 touch screen (Playwright's touch emulation: ``page.tap``) plays one full turn of each
+ruleset's sample from the Next panel alone: owed steps first, then each adjudication the panel
+offers once (a roll, a test, a move), then what moves the game on. Each action's taps are
+counted: the entry, one tap per open field's choice (the first offered), and Roll. No key is
+pressed and no field is typed in. The taps per adjudication are printed (``-s``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.test_web_browser_next import ADVANCE, Turn, entries, make_game
+
+#: the adjudications tried in each ruleset's turn (the rest of what is offered moves it on)
+TRIED = {
+    "napoleon_at_bay": ("fix", "move"),
+    "solitaire_asl": ("shift", "move", "act"),
+    "two_by_two": ("shoot", "rally", "move", "charge"),
+    "solo_napoleonic": ("fire", "charge", "move", "morale"),
+}
+OPTIONS: dict[str, dict[str, Any]] = {"two_by_two": {"play": "stated"}}
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    pg = ctx.new_page()
+    yield pg
+    ctx.close()
+
+
+def answered(page: Any, before: str) -> None:
+    page.wait_for_function(
+        "b => (document.querySelector('#log li')?.dataset.seq || '') !== b"
+        " || document.querySelector('#result .error, .field-error:not([hidden])')",
+        arg=before,
+    )
+
+
+@pytest.mark.parametrize("ruleset", list(TRIED))
+def test_a_turn_on_a_phone_takes_at_most_three_taps_per_adjudication(
+    phone: Any, live_server: str, live_db: Path, ruleset: str
+) -> None:
+    page = phone
+    name = f"taps-{ruleset}"
+    make_game(live_db, name, ruleset, **OPTIONS.get(ruleset, {}))
+    page.goto(f"{live_server}/games/{name}")
+    page.evaluate(
+        "() => { window.__keys = 0; addEventListener('keydown', () => window.__keys++, true); }"
+    )
+    taps: list[tuple[str, int]] = []
+    tried: set[str] = set()
+    refused: list[str] = []
+    turn = Turn(live_db, name)
+    for _ in range(150):
+        if turn.over():
+            break
+        texts, procs = entries(page)
+        owed = page.locator("#next li.owed button.next-item")
+        if owed.count():
+            pick = int(owed.first.get_attribute("data-n") or 0)
+        else:
+            fresh = [i for i, p in enumerate(procs) if p in TRIED[ruleset] and p not in tried]
+            pick = fresh[0] if fresh else next(i for i, p in enumerate(procs) if p in ADVANCE)
+        proc = procs[pick]
+        tried.add(proc)
+        entry = f"#next button.next-item[data-n='{pick}']"
+        count = 1
+        page.tap(entry)
+        rows = page.locator(f"{entry} ~ .open-choices")
+        for i in range(rows.count()):
+            field = rows.nth(i).get_attribute("data-field")
+            box = page.locator(f'form.proc[data-proc="{proc}"] [name="{field}"]')
+            if box.count() and not box.first.input_value():
+                page.tap(f"{entry} ~ .open-choices[data-field={field}] >> button.choice >> nth=0")
+                count += 1
+        before = page.get_attribute("#log li", "data-seq") or ""
+        page.tap("#roll-btn")
+        count += 1
+        answered(page, before)
+        if page.locator("#result .error, .field-error:not([hidden])").count():
+            refused.append(f"{proc} ({texts[pick][:60]}): {page.inner_text('#result')[:120]}")
+            continue
+        taps.append((proc, count))
+    print(ruleset, "taps per action:", taps, "refused:", refused)
+    assert turn.start is not None and turn.over(), taps
+    assert page.evaluate("window.__keys") == 0  # no key pressed, nothing typed
+    assert not refused, refused
+    assert any(p not in ADVANCE for p, _ in taps)  # some adjudication was made
+    assert max(t for _, t in taps) <= 3, taps
+
+
+def test_a_2x2_reinforcement_is_placed_by_a_table_tap(
+    phone: Any, live_server: str, live_db: Path
+) -> None:
+    """Issue 26.2: tapping the table where an arriving unit stands fills its x and y (mm, each
+    in its own field, unfolded; a tap used to put ``[335,61]`` into x, or nothing)."""
+    from tests.seeds.test_2x2_examples import SCN
+    from vedette.engine import Game, Store
+
+    g = Game.create(Store(live_db), "taps-2x2-rp", "two_by_two", SCN, seed=1)
+    g.perform("move", {"unit": "B6", "to": [520, 160]})
+    page = phone
+    page.goto(f"{live_server}/games/taps-2x2-rp")
+    page.wait_for_function(
+        "() => Number(document.getElementById('game').dataset.boardReady || 0) >= 1"
+    )
+    page.select_option("#procedure", "reinforce")
+    form = 'form.proc[data-proc="reinforce"]'
+    # the screen point of the table's (250, 380) mm (the board's top: the sheet covers its foot)
+    sx, sy = page.evaluate(
+        """([x, y]) => {
+          const s = document.querySelector('#board svg');
+          const p = new DOMPoint(x, Number(s.dataset.depth) - y + Number(s.dataset.top))
+            .matrixTransform(s.getScreenCTM());
+          return [p.x, p.y];
+        }""",
+        [250, 380],
+    )
+    assert page.evaluate(
+        "([x, y]) => !!document.elementFromPoint(x, y)?.closest('#board')", [sx, sy]
+    )
+    page.touchscreen.tap(sx, sy)
+    x, y = page.input_value(f"{form} [name=x]"), page.input_value(f"{form} [name=y]")
+    assert abs(float(x) - 250) <= 3 and abs(float(y) - 380) <= 3, (x, y)
