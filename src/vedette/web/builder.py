@@ -259,10 +259,10 @@ def _table_spec(rs: Any, data: dict[str, Any]) -> dict[str, Any]:
                 _f("title", "text", keep=True),
                 _f("start", "choice", choices=["setup", "battle"], keep=True, default="setup"),
                 _f("attacker", "choice", source="sides", default=None),
-                _f("table.width", "number", "table width (mm)", keep=True, min=100, max=5000),
-                _f("table.depth", "number", "table depth (mm)", keep=True, min=100, max=5000),
-                _f("victory.threshold_ap", "count", "victory AP", keep=True),
-                _f("victory.max_turns", "count", "turns", keep=True),
+                _f("table.width", "number", "table width (mm)", **_TABLE),
+                _f("table.depth", "number", "table depth (mm)", **_TABLE),
+                _f("victory.threshold_ap", "count", "victory AP", keep=True, default=8),
+                _f("victory.max_turns", "count", "turns", keep=True, default=8),
             ],
             "lists": [
                 {
@@ -352,6 +352,15 @@ def _table_spec(rs: Any, data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+#: a table's side: 2, 3, 4 and 6 ft in mm (2 by 2's table is 2 ft square), or stepped
+_TABLE = {
+    "keep": True,
+    "default": 609.6,
+    "presets": [609.6, 914.4, 1219.2, 1828.8],
+    "min": 100,
+    "max": 5000,
+}
+
 _KUR_FORMATIONS = [
     "line",
     "column",
@@ -400,14 +409,191 @@ def _check(rs: Any, data: dict[str, Any]) -> dict[str, Any]:
     info: list[str] = []
     if not found:
         state = rs.initial_state(user.canonical(data), rs.validate_options({}, "options"))
-        board = rs.board_svg(state, rs.state_json(state))
+        if rs.name == "napoleon_at_bay":
+            board = rs.board_svg(state, rs.state_json(state))
         info = notes(rs, state, data)
     if rs.name == "solitaire_asl":
-        board = asl_grid(data, board)
+        board = asl_grid(data)
+    elif rs.name != "napoleon_at_bay":
+        board = table_board(rs.name, data)
     return {"problems": [p.to_json() for p in found], "board": board, "notes": info}
 
 
-def asl_grid(data: dict[str, Any], _board: str | None) -> str:
+def _num(v: Any, default: float) -> float:
+    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else default
+
+
+def _pts(v: Any) -> list[tuple[float, float]]:
+    if not isinstance(v, list):
+        return []
+    return [(_num(p[0], 0), _num(p[1], 0)) for p in v if isinstance(p, list) and len(p) == 2]
+
+
+def table_board(ruleset: str, data: dict[str, Any]) -> str:
+    """2 by 2 and Kuryakin: the table as the scenario stands, drawn from its data whether or
+    not it is sound yet (a tap must always land somewhere): its terrain, units (faced),
+    generals and reinforcement points; north up, positions in mm (y from the south edge)."""
+    from vedette.render.svg import FEATURE_STYLE, _font, _svg, el, to_text
+
+    table = data.get("table") if isinstance(data.get("table"), dict) else {}
+    if ruleset == "two_by_two":
+        width, depth = _num(table.get("width"), 609.6), _num(table.get("depth"), 609.6)
+    else:  # Kuryakin's scenarios name no table size: the sample's 1800 x 1200 mm, or more
+        xs = [_num(u.get("x"), 0) for u in data.get("units", []) if isinstance(u, dict)]
+        ys = [_num(u.get("y"), 0) for u in data.get("units", []) if isinstance(u, dict)]
+        width, depth = max([1800.0, *xs]), max([1200.0, *ys])
+    fs = _font(width)
+    top = fs * 2
+    root = _svg(width, depth + top, "the table", "tabletop builder-table")
+    root.set("data-depth", f"{depth:g}")
+    root.set("data-width", f"{width:g}")
+    root.set("data-top", f"{top:g}")
+    el(root, "text", {"x": 4, "y": fs * 1.3, "font-size": f"{fs:.0f}"}, f"{width:g} x {depth:g} mm")
+    body = el(root, "g", {"transform": f"translate(0,{top:g})"})
+    el(
+        body,
+        "rect",
+        {"x": 0, "y": 0, "width": f"{width:g}", "height": f"{depth:g}", "fill": "#dfe8c8"},
+    )
+    step = 50 if width < 1000 else 100
+    for x in range(0, int(width) + 1, step):
+        el(body, "line", {"x1": x, "y1": 0, "x2": x, "y2": f"{depth:g}", "stroke": "#cfd8b8"})
+    for y in range(0, int(depth) + 1, step):
+        el(
+            body,
+            "line",
+            {
+                "x1": 0,
+                "y1": f"{depth - y:g}",
+                "x2": f"{width:g}",
+                "y2": f"{depth - y:g}",
+                "stroke": "#cfd8b8",
+            },
+        )
+    flip = lambda pts: " ".join(f"{x:g},{depth - y:g}" for x, y in pts)  # noqa: E731
+    for f in data.get("terrain", []):
+        if not isinstance(f, dict):
+            continue
+        style = {
+            k.replace("_", "-"): v for k, v in FEATURE_STYLE.get(str(f.get("kind")), {}).items()
+        }
+        g = el(body, "g", {"class": "feature", "data-kind": str(f.get("kind", ""))})
+        el(g, "title", None, f"{f.get('name') or ''} ({f.get('kind')})")
+        if "circle" in f:
+            (cx, cy), r = (_pts([f["circle"]]) or [(0.0, 0.0)])[0], _num(f.get("radius"), 1)
+            el(g, "circle", {"cx": cx, "cy": depth - cy, "r": r, **style, "opacity": 0.8})
+        elif "line" in f:
+            w = _num(f.get("width"), 0) or style.get("stroke-width", 4)
+            el(
+                g,
+                "polyline",
+                {"points": flip(_pts(f["line"])), **style, "stroke-width": w, "fill": "none"},
+            )
+        else:
+            el(g, "polygon", {"points": flip(_pts(f.get("area"))), **style, "opacity": 0.8})
+        for x, y in _pts(f.get("line") or f.get("area") or []):
+            el(g, "circle", {"cx": x, "cy": depth - y, "r": fs * 0.25, "fill": "#333"})
+    sides = [s.get("id") if isinstance(s, dict) else s for s in data.get("sides", [])]
+    colours = ("#2e5e9e", "#b03a2e")
+    long, short = (24.0, 12.0) if ruleset == "two_by_two" else (40.0, 16.0)
+    for u in data.get("units", []):
+        if not isinstance(u, dict) or "x" not in u:
+            continue
+        x, y, face = _num(u.get("x"), 0), _num(u.get("y"), 0), _num(u.get("facing"), 0)
+        colour = colours[sides.index(u.get("side")) % 2] if u.get("side") in sides else "#777"
+        g = el(
+            body,
+            "g",
+            {
+                "class": "unit",
+                "data-unit": str(u.get("id", "")),
+                "transform": f"translate({x:g},{depth - y:g}) rotate({face:g})",
+            },
+        )
+        el(
+            g,
+            "rect",
+            {
+                "x": -long / 2,
+                "y": -short / 2,
+                "width": long,
+                "height": short,
+                "fill": colour,
+                "stroke": "#111",
+            },
+        )
+        el(
+            g,
+            "line",
+            {
+                "x1": -long / 2,
+                "y1": -short / 2,
+                "x2": long / 2,
+                "y2": -short / 2,
+                "stroke": "#fff",
+                "stroke-width": 2,
+            },
+        )
+        el(
+            body,
+            "text",
+            {
+                "x": x,
+                "y": depth - y - short,
+                "font-size": f"{fs * 0.8:.0f}",
+                "text-anchor": "middle",
+                "pointer-events": "none",
+            },
+            str(u.get("id", "")),
+        )
+    for gen in data.get("generals", []):
+        if isinstance(gen, dict) and "x" in gen:
+            x, y = _num(gen.get("x"), 0), _num(gen.get("y"), 0)
+            el(
+                body,
+                "circle",
+                {
+                    "class": "general",
+                    "cx": x,
+                    "cy": depth - y,
+                    "r": fs * 0.5,
+                    "fill": "#f1c40f",
+                    "stroke": "#111",
+                },
+            )
+            el(
+                body,
+                "text",
+                {
+                    "x": x,
+                    "y": depth - y - fs * 0.7,
+                    "font-size": f"{fs * 0.7:.0f}",
+                    "text-anchor": "middle",
+                    "pointer-events": "none",
+                },
+                str(gen.get("id", "")),
+            )
+    for rp in data.get("rps", []):
+        if isinstance(rp, dict):
+            for x, y in _pts([rp.get("at")]):
+                el(
+                    body,
+                    "rect",
+                    {
+                        "class": "rp",
+                        "x": x - fs / 2,
+                        "y": depth - y - fs / 2,
+                        "width": fs,
+                        "height": fs,
+                        "fill": "#fff",
+                        "stroke": "#8a3b12",
+                        "stroke-width": 3,
+                    },
+                )
+    return to_text(root)
+
+
+def asl_grid(data: dict[str, Any]) -> str:
     """ASL: the scenario's boards as a grid of hex ids to tap (a geomorphic board: columns A-GG,
     rows 1-10), each location's terrain, TEM and LOS written in it."""
     from vedette.render.svg import _hex_points, el, to_text

@@ -146,6 +146,7 @@
           h("output", { class: "value", text: String(v ?? f.default ?? 0) }),
           h("button", { type: "button", class: "step", "data-step": "+1", "aria-label": `${f.label} plus one`, on: { click: step(1, lo, hi) } }, "+"));
         if ((f.max ?? 1000) > 20) box.append(h("button", { type: "button", class: "step", "data-step": "+5", on: { click: step(5, lo, hi) } }, "+5"));
+        for (const p of f.presets || []) box.append(chip(String(p), v === p, () => { set(p); changed(); }));
         break;
       }
       case "bool":
@@ -224,7 +225,8 @@
         h("button", { type: "button", class: "step", "data-dim": "-5", on: { click: () => set(Math.max(0, v - 5)) } }, "−5"),
         h("output", { class: "value", text: String(v) }),
         h("button", { type: "button", class: "step", "data-dim": "+1", on: { click: () => set(v + 1) } }, "+1"),
-        h("button", { type: "button", class: "step", "data-dim": "+5", on: { click: () => set(v + 5) } }, "+5"));
+        h("button", { type: "button", class: "step", "data-dim": "+5", on: { click: () => set(v + 5) } }, "+5"),
+        h("button", { type: "button", class: "step", "data-dim": "+25", on: { click: () => set(v + 25) } }, "+25"));
     }
   }
 
@@ -318,7 +320,8 @@
   function fresh(l) {
     const rec = {};
     for (const f of l.fields) {
-      if (f.kind === "choice" && f.default === undefined) {
+      if (f.keep && f.default !== undefined && f.default !== null) rec[f.key] = f.default;
+      else if (f.kind === "choice" && f.default === undefined) {
         const c = f.choices || source(f.source);
         if (c.length) rec[f.key] = c[0];
       }
@@ -352,10 +355,8 @@
     return Math.round(v / 5) * 5;
   }
   function tableBox() {
-    const w = getPath(draft, "table.width") || 609.6, d = getPath(draft, "table.depth") || 609.6;
-    if (ruleset === "two_by_two") return [w, d];
     const s = boardBox.querySelector("svg");
-    return [s ? Number(s.dataset.width || 1800) : 1800, s ? Number(s.dataset.depth || 1200) : 1200];
+    return [Number(s.dataset.width), Number(s.dataset.depth)];
   }
   function tablePoint(e) {
     const s = boardBox.querySelector("svg");
@@ -505,6 +506,10 @@
     else { $("b-status").textContent = `not imported: ${data.error}`; lastProblems = data.problems || []; place(lastProblems); }
   });
 
+  // a new scenario starts with the values a file would write for it (the schema's defaults)
+  if (!Object.keys(draft).length) {
+    for (const f of spec.head) if (f.keep && f.default !== undefined && f.default !== null) setPath(draft, f.key, f.default);
+  }
   // test hook (the browser test compares the draft with the bundled file)
   root.canonical = canonical;
   render();
