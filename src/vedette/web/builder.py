@@ -435,7 +435,7 @@ def table_board(ruleset: str, data: dict[str, Any]) -> str:
     generals and reinforcement points; north up, positions in mm (y from the south edge)."""
     from vedette.render.svg import FEATURE_STYLE, _font, _svg, el, to_text
 
-    table = data.get("table") if isinstance(data.get("table"), dict) else {}
+    table: dict[str, Any] = data["table"] if isinstance(data.get("table"), dict) else {}
     if ruleset == "two_by_two":
         width, depth = _num(table.get("width"), 609.6), _num(table.get("depth"), 609.6)
     else:  # Kuryakin's scenarios name no table size: the sample's 1800 x 1200 mm, or more
@@ -456,21 +456,24 @@ def table_board(ruleset: str, data: dict[str, Any]) -> str:
         {"x": 0, "y": 0, "width": f"{width:g}", "height": f"{depth:g}", "fill": "#dfe8c8"},
     )
     step = 50 if width < 1000 else 100
-    for x in range(0, int(width) + 1, step):
-        el(body, "line", {"x1": x, "y1": 0, "x2": x, "y2": f"{depth:g}", "stroke": "#cfd8b8"})
-    for y in range(0, int(depth) + 1, step):
+    for gx in range(0, int(width) + 1, step):
+        el(body, "line", {"x1": gx, "y1": 0, "x2": gx, "y2": f"{depth:g}", "stroke": "#cfd8b8"})
+    for gy in range(0, int(depth) + 1, step):
         el(
             body,
             "line",
             {
                 "x1": 0,
-                "y1": f"{depth - y:g}",
+                "y1": f"{depth - gy:g}",
                 "x2": f"{width:g}",
-                "y2": f"{depth - y:g}",
+                "y2": f"{depth - gy:g}",
                 "stroke": "#cfd8b8",
             },
         )
-    flip = lambda pts: " ".join(f"{x:g},{depth - y:g}" for x, y in pts)  # noqa: E731
+
+    def flip(pts: list[tuple[float, float]]) -> str:
+        return " ".join(f"{x:g},{depth - y:g}" for x, y in pts)
+
     for f in data.get("terrain", []):
         if not isinstance(f, dict):
             continue
