@@ -254,9 +254,9 @@
   function nabMapField(box, v, set) {
     const file = v && v.file;
     for (const m of spec.head.find((f) => f.kind === "nabmap").maps) {
-      box.append(h("button", { type: "button", class: "chip", "aria-pressed": file === m ? "true" : "false", on: { click: () => { set({ file: m }); changed(); } } }, `bundled: ${m}`));
+      box.append(h("button", { type: "button", class: "chip", "data-value": `bundled: ${m}`, "aria-pressed": file === m ? "true" : "false", on: { click: () => { set({ file: m }); changed(); } } }, `bundled: ${m}`));
     }
-    box.append(h("button", { type: "button", class: "chip", "aria-pressed": v && !file ? "true" : "false", on: { click: () => { set({ name: "map", letter: "", id_digits: 2, orientation: "flat", shifted: "even", columns: [1, 10], rows: [1, 8] }); changed(); } } }, "a new map"));
+    box.append(h("button", { type: "button", class: "chip", "data-value": "a new map", "aria-pressed": v && !file ? "true" : "false", on: { click: () => { set({ name: "map", letter: "", id_digits: 2, orientation: "flat", shifted: "even", columns: [1, 10], rows: [1, 8] }); changed(); } } }, "a new map"));
     if (!v || file) return;
     const sub = [
       { key: "name", kind: "text", label: "map name" },
