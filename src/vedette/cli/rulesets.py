@@ -250,8 +250,9 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
             "scenarios",
             help=f"The {rs_name} scenarios: the bundled ones, then yours (saved in the web"
             " app's scenario builder or imported here). --import FILE --name NAME keeps a"
-            " scenario file (checked whole first); --export NAME prints one as TOML (the text"
-            " --import and `new --scenario FILE` take); --delete NAME forgets one.",
+            " scenario file (checked whole first); --export NAME prints one (yours or a bundled"
+            " one) as TOML (the text --import and `new --scenario FILE` take); --delete NAME"
+            " forgets one of yours.",
         )
         @click.option("--import", "import_file", metavar="FILE", help="keep this scenario file")
         @click.option("--name", metavar="NAME", help="the name to keep it under (with --import)")

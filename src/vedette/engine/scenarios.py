@@ -277,7 +277,10 @@ def infos(store: Any, rs: Ruleset[Any]) -> list[dict[str, Any]]:
 
 
 def export(store: Any, rs: Ruleset[Any], name: str) -> str:
-    """A saved scenario's canonical TOML (what ``import_text`` and ``vedette new`` take)."""
+    """A scenario's canonical TOML (what ``import_text`` and ``vedette new`` take): one of
+    yours, or a bundled one (to start your own from)."""
+    if name in rs.scenarios:
+        return dump_toml(rs.scenario(name), rs.scenario_info(name)["description"])
     s = get(store, rs, name)
     return dump_toml(s.data, s.description)
 
