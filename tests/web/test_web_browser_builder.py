@@ -240,6 +240,14 @@ def test_build_the_sample_by_taps(
         data
     )
     screenshot(pg, f"builder_{rs_name}")
+    small = pg.evaluate(
+        """() => [...document.querySelectorAll(
+                '#builder button, #builder input, #b-board polygon[data-hex]')]
+            .filter((e) => e.getClientRects().length)
+            .map((e) => [e.textContent || e.name || e.dataset.hex, e.getBoundingClientRect()])
+            .filter(([, r]) => r.height < 44 || r.width < 44).map(([n]) => n)"""
+    )
+    assert not small, small  # every target a finger can hit (issue 26: 44 CSS px)
     # saved under a name, with the file's description (both typed)
     description = rs.scenario_info("sample")["description"]
     name = f"my-{rs_name}"
@@ -261,6 +269,64 @@ def test_build_the_sample_by_taps(
     assert rs.state_json(game.state) == rs.state_json(ref.state)
     assert game.render() == ref.render()
     print(f"{rs_name}: {d.taps} taps")
+
+
+@pytest.mark.parametrize("touch", ["desk"], indirect=True)
+def test_a_new_nab_map_painted_by_taps(touch: Any, live_server: str) -> None:
+    """A map of your own: size and id convention, terrain painted, a road drawn hex by hex, a
+    river between two hexes, a town named; a force placed on it."""
+    page = touch
+    page.goto(f"{live_server}/scenarios/new?ruleset=napoleon_at_bay")
+    d = Driver(page)
+    d.settle()
+    d.type("#b-editor input[name=sides-id]", "A")
+    d.type("#b-editor input[name=sides-name]", "Allies")
+    d.tap('[data-loc="sides"] > button.add')
+    d.type("#b-editor input[name=sides-id]", "B")
+    d.type("#b-editor input[name=sides-name]", "Bavarians")
+    d.tap('[data-loc="sides"] > button.add')
+    d.tap('[data-loc="map"] > button.chip[data-value="a new map"]')
+    d.settle()
+    for _ in range(3):  # columns 1-10 -> 1-7
+        d.tap('[data-loc="map.columns[1]"] > [data-step="-1"]')
+    d.settle()
+    d.tap('[data-mode="terrain:forest"]')
+    for hx in ("0203", "0204"):
+        d.tap_at(f'#b-board polygon[data-hex="{hx}"]')
+        d.settle()
+    d.tap('[data-mode="road:road"]')
+    for hx in ("0101", "0201", "0302"):
+        d.tap_at(f'#b-board polygon[data-hex="{hx}"]')
+        d.settle()
+    d.tap('[data-mode="side:river"]')
+    d.tap_at('#b-board polygon[data-hex="0505"]')
+    d.tap_at('#b-board polygon[data-hex="0506"]')
+    d.settle()
+    d.tap('[data-mode="name"]')
+    d.tap_at('#b-board polygon[data-hex="0302"]')
+    d.type("#b-hex-name", "Dorf")
+    d.settle()
+    d.tap('[data-mode="place"]')
+    d.tap('[data-add="forces"]')
+    d.type('[data-loc="forces[0].id"] > input', "A1")
+    d.tap_at('#b-board polygon[data-hex="0302"]')
+    d.settle()
+    got = page.evaluate("() => document.getElementById('builder').canonical()")
+    assert got["map"] == {
+        "name": "map",
+        "id_digits": 2,
+        "orientation": "flat",
+        "shifted": "even",
+        "columns": [1, 7],
+        "rows": [1, 8],
+        "names": {"0302": "Dorf"},
+        "terrain": {"0203": "forest", "0204": "forest"},
+        "roads": [{"path": ["0101", "0201", "0302"]}],
+        "hexsides": [{"feature": "river", "pairs": [["0505", "0506"]]}],
+    }
+    assert got["forces"] == [{"id": "A1", "side": "A", "hexes": ["0302"]}]
+    assert page.get_attribute("#builder", "data-problems") == "0"
+    assert "Dorf" in page.inner_text("#b-board")
 
 
 def test_a_faulty_scenario_is_refused_beside_its_element(page: Any, live_server: str) -> None:

@@ -113,7 +113,7 @@
   }
 
   // -- the editor ---------------------------------------------------------------------------------
-  function changed() { render(); schedule(); }
+  function changed() { render(); renderTools(); schedule(); }
   function field(f, rec, loc, set) {
     const v = f.kind === "xy" ? (rec.x === undefined ? null : [rec.x, rec.y]) : (f.key.includes(".") ? getPath(rec, f.key) : rec[f.key]);
     const box = h("div", { class: `b-field b-${f.kind}`, "data-loc": loc });
@@ -256,7 +256,7 @@
     for (const m of spec.head.find((f) => f.kind === "nabmap").maps) {
       box.append(h("button", { type: "button", class: "chip", "data-value": `bundled: ${m}`, "aria-pressed": file === m ? "true" : "false", on: { click: () => { set({ file: m }); changed(); } } }, `bundled: ${m}`));
     }
-    box.append(h("button", { type: "button", class: "chip", "data-value": "a new map", "aria-pressed": v && !file ? "true" : "false", on: { click: () => { set({ name: "map", letter: "", id_digits: 2, orientation: "flat", shifted: "even", columns: [1, 10], rows: [1, 8] }); changed(); } } }, "a new map"));
+    box.append(h("button", { type: "button", class: "chip", "data-value": "a new map", "aria-pressed": v && !file ? "true" : "false", on: { click: () => { set(orderMap({ name: "map", id_digits: 2, orientation: "flat", shifted: "even", columns: [1, 10], rows: [1, 8] })); changed(); } } }, "a new map"));
     if (!v || file) return;
     const sub = [
       { key: "name", kind: "text", label: "map name" },
@@ -274,7 +274,7 @@
       for (const [i, end] of [[0, "first"], [1, "last"]]) {
         const f = { key, kind: "number", label: `${label}: ${end}`, min: 0, max: 9999 };
         const rec = { [key]: v[key][i] };
-        box.append(field(f, rec, `map.${key}`, (x) => { const a = v[key].slice(); a[i] = x; v[key] = a; set(orderMap(v)); }));
+        box.append(field(f, rec, `map.${key}[${i}]`, (x) => { const a = v[key].slice(); a[i] = x; v[key] = a; set(orderMap(v)); }));
       }
     }
   }
@@ -283,7 +283,7 @@
     const out = {};
     for (const k of MAP_ORDER) {
       const v = m[k];
-      if (v === undefined || (typeof v === "object" && !Array.isArray(v) && !Object.keys(v).length) || (Array.isArray(v) && !v.length)) continue;
+      if (v === undefined || v === "" || (typeof v === "object" && !Array.isArray(v) && !Object.keys(v).length) || (Array.isArray(v) && !v.length)) continue;
       out[k] = v;
     }
     for (const [k, v] of Object.entries(m)) if (!(k in out) && !MAP_ORDER.includes(k)) out[k] = v;
