@@ -260,19 +260,10 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
         @click.option("--export", "export_name", metavar="NAME", help="print it as TOML")
         @click.option("--delete", "delete_name", metavar="NAME", help="forget it")
         @json_option
-        def scenarios(
-            import_file: str | None,
-            name: str | None,
-            replace: bool,
-            export_name: str | None,
-            delete_name: str | None,
-            as_json: bool,
-        ) -> None:
+        def scenarios(**opts: Any) -> None:
             from vedette.cli.scenarios import scenarios_command
 
-            scenarios_command(
-                group.ruleset, import_file, name, replace, export_name, delete_name, as_json
-            )
+            scenarios_command(group.ruleset, **opts)
 
         return scenarios
 

@@ -92,6 +92,10 @@ def _f(key: str, kind: str, label: str = "", **more: Any) -> dict[str, Any]:
     return {"key": key, "kind": kind, "label": label or key.split(".")[-1], **more}
 
 
+#: the first fields of a side's piece: its id and its side
+_OWNED = (_f("id", "text", keep=True), _f("side", "choice", source="sides", keep=True))
+
+
 def spec(rs: Any) -> dict[str, Any]:
     """What the page edits for ``rs``: ``head`` fields, ``lists`` of records (each with the
     field a board tap fills: ``tap``), the ``board`` kind and its ``tools``."""
@@ -118,8 +122,7 @@ def spec(rs: Any) -> dict[str, Any]:
                     "label": "forces",
                     "tap": "hexes",
                     "fields": [
-                        _f("id", "text", keep=True),
-                        _f("side", "choice", source="sides", keep=True),
+                        *_OWNED,
                         _f("kind", "choice", choices=list(data["pieces"]), default="force"),
                         _f("name", "text", default=""),
                         _f("hexes", "hexes", "hexes (tap the board)", keep=True, default=[]),
@@ -175,8 +178,7 @@ def spec(rs: Any) -> dict[str, Any]:
                     "label": "stacks (real, dummy, potential dummy, HIP)",
                     "tap": "location",
                     "fields": [
-                        _f("id", "text", keep=True),
-                        _f("side", "choice", source="sides", keep=True),
+                        *_OWNED,
                         _f("location", "hex", "location (tap)", keep=True),
                         _f("status", "choice", choices=_ASL_STATUS, keep=True),
                         _f("counters", "counters", default=[]),
@@ -188,8 +190,7 @@ def spec(rs: Any) -> dict[str, Any]:
                     "label": "fortifications",
                     "tap": "location",
                     "fields": [
-                        _f("id", "text", keep=True),
-                        _f("side", "choice", source="sides", keep=True),
+                        *_OWNED,
                         _f("kind", "choice", choices=_ASL_FORTS, keep=True),
                         _f("location", "hex", "location (tap)", keep=True),
                         _f("tem", "number", "TEM", keep=True, default=0, min=-2, max=5),
@@ -201,8 +202,7 @@ def spec(rs: Any) -> dict[str, Any]:
                     "label": "minefields",
                     "tap": "location",
                     "fields": [
-                        _f("id", "text", keep=True),
-                        _f("side", "choice", source="sides", keep=True),
+                        *_OWNED,
                         _f("location", "hex", "location (tap)", keep=True),
                         _f("ap", "count", "AP factors", keep=True, default=0),
                         _f("at", "count", "AT factors", default=0),
@@ -213,8 +213,7 @@ def spec(rs: Any) -> dict[str, Any]:
                     "key": "oba",
                     "label": "OBA",
                     "fields": [
-                        _f("id", "text", keep=True),
-                        _f("side", "choice", source="sides", keep=True),
+                        *_OWNED,
                         _f("prereg", "bool", "pre-registered", default=False),
                     ],
                 },
