@@ -122,3 +122,15 @@ def test_names_and_replacing() -> None:
     assert s.data["night"] is True and s.description == "second"
     with pytest.raises(DataError):
         user.import_text(st, rs, "broken", "name = [")
+
+
+def test_a_database_without_the_table_lists_none() -> None:
+    """A read-only database from before rung 6 (it cannot climb the ladder): the bundled
+    scenarios are listed and started as before, and none of yours."""
+    rs = rules.get("napoleon_at_bay")
+    st = Store(":memory:")
+    st.db.execute("DROP TABLE scenarios")
+    assert [i["name"] for i in user.infos(st, rs)] == list(rs.scenarios)
+    assert user.scenario_data(st, rs, "sample") == rs.scenario("sample")
+    with pytest.raises(BadRequest, match="no napoleon_at_bay scenario 'mine'"):
+        user.scenario_data(st, rs, "mine")

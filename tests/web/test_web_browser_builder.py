@@ -345,3 +345,24 @@ def test_a_faulty_scenario_is_refused_beside_its_element(page: Any, live_server:
     assert "at least 1" in page.inner_text('[data-loc="forces[0].hexes"] > .problem')
     page.goto(f"{live_server}/")
     assert "faulty" not in page.inner_text("#builder-index")
+
+
+def test_open_yours_again_and_edit_it(page: Any, live_server: str) -> None:
+    """Saved, opened again from the index, changed by a tap and saved over itself."""
+    page.goto(f"{live_server}/scenarios/new?ruleset=solitaire_asl&start=sample")
+    page.wait_for_function("() => document.getElementById('builder').dataset.checking === 'no'")
+    page.fill("#b-name", "orchard")
+    page.click("#b-save")
+    page.wait_for_selector("#b-start:not([hidden])")
+    page.goto(f"{live_server}/")
+    page.click('#builder-index a[href*="edit=orchard"]')
+    page.wait_for_function("() => document.getElementById('builder').dataset.checking === 'no'")
+    assert page.input_value("#b-name") == "orchard"
+    page.click('[data-loc="night"] > button.chip')
+    page.wait_for_function("() => document.getElementById('builder').dataset.checking === 'no'")
+    page.click("#b-save")
+    page.wait_for_function(
+        "() => document.getElementById('b-status').textContent.includes('saved as orchard')"
+    )
+    export = page.request.get(f"{live_server}/scenarios/solitaire_asl/orchard/export").text()
+    assert "night = true" in export and export.count("[[stacks]]") == 8

@@ -242,9 +242,14 @@ def get(store: Any, rs: Ruleset[Any], name: str) -> UserScenario:
 
 
 def listing(store: Any, rs: Ruleset[Any]) -> list[UserScenario]:
-    rows = store.db.execute(
-        "SELECT name FROM scenarios WHERE ruleset=? ORDER BY name", (rs.name,)
-    ).fetchall()
+    import sqlite3
+
+    try:
+        rows = store.db.execute(
+            "SELECT name FROM scenarios WHERE ruleset=? ORDER BY name", (rs.name,)
+        ).fetchall()
+    except sqlite3.OperationalError:  # a read-only database from before rung 6: none yet
+        return []
     return [get(store, rs, str(r[0])) for r in rows]
 
 
@@ -258,9 +263,14 @@ def scenario_data(store: Any, rs: Ruleset[Any], name: str) -> dict[str, Any]:
     """The data of a scenario named for a new game: a bundled one, else one of yours."""
     if name in rs.scenarios:
         return rs.scenario(name)
-    row = store.db.execute(
-        "SELECT data FROM scenarios WHERE ruleset=? AND name=?", (rs.name, name)
-    ).fetchone()
+    import sqlite3
+
+    try:
+        row = store.db.execute(
+            "SELECT data FROM scenarios WHERE ruleset=? AND name=?", (rs.name, name)
+        ).fetchone()
+    except sqlite3.OperationalError:  # a read-only database from before rung 6
+        row = None
     if row is None:
         yours = [s.name for s in listing(store, rs)]
         mine = f"; yours: {', '.join(yours)}" if yours else ""
