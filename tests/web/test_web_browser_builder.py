@@ -366,3 +366,32 @@ def test_open_yours_again_and_edit_it(page: Any, live_server: str) -> None:
     )
     export = page.request.get(f"{live_server}/scenarios/solitaire_asl/orchard/export").text()
     assert "night = true" in export and export.count("[[stacks]]") == 8
+
+
+def test_import_a_toml_file_on_the_page(page: Any, live_server: str, tmp_path: Path) -> None:
+    """A scenario file chosen on the builder page is kept and opened for editing; a faulty one
+    is refused with its problem beside the element it names, and nothing is kept."""
+    rs = rules.get("solo_napoleonic")
+    good = tmp_path / "kirchdorf.toml"
+    good.write_text(user.dump_toml(rs.scenario("sample")), encoding="utf-8")
+    page.goto(f"{live_server}/scenarios/new?ruleset=solo_napoleonic")
+    page.set_input_files("#b-import", str(good))
+    page.wait_for_url("**edit=kirchdorf")
+    page.wait_for_function("() => document.getElementById('builder').dataset.checking === 'no'")
+    assert page.evaluate("() => document.getElementById('builder').canonical()") == (
+        user.canonical(rs.scenario("sample"))
+    )
+    bad = tmp_path / "broken.toml"
+    bad.write_text(good.read_text().replace('grade = "C"', 'grade = "Z"', 1), encoding="utf-8")
+    page.goto(f"{live_server}/scenarios/new?ruleset=solo_napoleonic")
+    page.set_input_files("#b-import", str(bad))
+    page.wait_for_function(
+        "() => document.getElementById('b-status').textContent.includes('not imported')"
+    )
+    # the file is shown, its problem beside the unit it names, to be mended by a tap
+    page.wait_for_function("() => document.getElementById('builder').dataset.checking === 'no'")
+    assert "units[0].grade" in page.inner_text('[data-loc="units[0]"] > .problem')
+    page.click('[data-loc="units[0]"] > .b-item-head')
+    page.click('[data-loc="units[0].grade"] > button.chip[data-value="C"]')
+    page.wait_for_function("() => document.getElementById('builder').dataset.problems === '0'")
+    assert "broken" not in page.request.get(f"{live_server}/").text()

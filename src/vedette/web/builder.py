@@ -736,6 +736,16 @@ def import_scenario(
     rs = rules.get(body.ruleset)
     try:
         s = user.import_text(_store(request), rs, body.name, body.text, body.replace)
+    except user.ScenarioRefused as e:
+        # the file's data comes back (nothing is kept): the page shows it, each problem beside
+        # its element, to be mended and saved
+        out = _refused(e)
+        data, description = user.parse_toml(body.text)
+        found = [p.to_json() for p in e.problems]
+        return JSONResponse(
+            {"error": str(e), "problems": found, "data": data, "description": description},
+            status_code=out.status_code,
+        )
     except VedetteError as e:
         return _refused(e)
     return JSONResponse({"saved": s.info(), "ruleset": rs.name})

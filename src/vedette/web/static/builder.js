@@ -503,7 +503,13 @@
     const name = nameBox.value.trim() || file.name.replace(/\.toml$/, "").replace(/[^A-Za-z0-9_-]/g, "_");
     const { ok, data } = await post("/api/scenarios/import", { ruleset, name, text, replace: false });
     if (ok) window.location.href = `/scenarios/new?ruleset=${encodeURIComponent(ruleset)}&edit=${encodeURIComponent(data.saved.name)}`;
-    else { $("b-status").textContent = `not imported: ${data.error}`; lastProblems = data.problems || []; place(lastProblems); }
+    else {
+      $("b-status").textContent = `not imported (nothing kept; mend it here and save): ${data.error}`;
+      if (data.data) { draft = data.data; nameBox.value = name; descBox.value = data.description || ""; active = null; render(); renderTools(); }
+      lastProblems = data.problems && data.problems.length ? data.problems : [{ loc: "", msg: data.error }];
+      place(lastProblems);
+      schedule();
+    }
   });
 
   // a new scenario starts with the values a file would write for it (the schema's defaults)
