@@ -93,3 +93,21 @@ def test_every_builder_page_and_its_sample_checks(client: TestClient, name: str)
         assert any("dummy HIP left" in n for n in r.json()["notes"])
     if name == "two_by_two":
         assert any("set-up budget 12 AP" in n for n in r.json()["notes"])
+
+
+def test_text_from_a_scenario_is_escaped_everywhere(client: TestClient) -> None:
+    h = _h(client)
+    evil = "<img src=x onerror=alert(1)>"
+    data = user.canonical(rules.get("solitaire_asl").scenario("sample"))
+    data["name"] = evil
+    data["locations"][0]["terrain"] = evil
+    r = client.post("/api/scenarios/check", json={"ruleset": "asl", "data": data}, headers=h)
+    assert evil not in r.json()["board"] and "&lt;img" in r.json()["board"]
+    body = {"ruleset": "asl", "name": "evil", "data": data, "description": evil}
+    assert client.post("/api/scenarios/save", json=body, headers=h).status_code == 200
+    for url in ("/", "/scenarios/new?ruleset=asl&edit=evil"):
+        assert evil not in client.get(url).text
+    # a name that is not a plain word never reaches a URL or a file name
+    body["name"] = '../x"'
+    r = client.post("/api/scenarios/save", json=body, headers=h)
+    assert r.status_code == 422 and "scenario name" in r.json()["error"]
