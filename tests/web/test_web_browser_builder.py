@@ -39,6 +39,10 @@ def touch(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     assert not errors, errors
 
 
+def touch_kind(pg: Any) -> str:
+    return "phone" if pg.viewport_size["width"] == PHONE["width"] else "desk"
+
+
 class Driver:
     """Taps (and, for names, typing) on the builder page; counts the taps."""
 
@@ -59,7 +63,9 @@ class Driver:
 
     def tap_at(self, selector: str) -> None:
         """A tap where the element is drawn (whatever lies on top of it gets the tap, as on a
-        real screen: a NAB piece on a hex carries that hex)."""
+        real screen: a NAB piece on a hex carries that hex). The board is drawn again when a
+        check answers: the tap waits for the answer to the last change first."""
+        self.settle()
         loc = self.pg.locator(selector).first
         loc.scroll_into_view_if_needed()
         box = loc.bounding_box()
@@ -68,6 +74,7 @@ class Driver:
 
     def tap_table(self, x: float, y: float) -> None:
         """A tap on the table at (x, y) mm (north up, y from the south edge)."""
+        self.settle()
         js = """([x, y]) => {
             const s = document.querySelector('#b-board svg');
             const at = () => new DOMPoint(x, Number(s.dataset.depth) - y + Number(s.dataset.top))
@@ -234,6 +241,9 @@ def test_build_the_sample_by_taps(
     pg.wait_for_url(f"**/scenarios/new?ruleset={rs_name}")
     d = Driver(pg)
     d.settle()
+    if touch_kind(pg) == "phone":  # the board and the editor's sheet share the first screen
+        for sel in ("#b-board", "#b-editor"):
+            assert pg.locator(sel).bounding_box()["y"] < PHONE["height"] - 100, sel
     build(d, rs_name, data)
     d.settle()
     assert pg.evaluate("() => document.getElementById('builder').canonical()") == user.canonical(
