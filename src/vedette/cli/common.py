@@ -142,7 +142,7 @@ def new_game_options(f: F) -> F:
                 "--scenario",
                 default="sample",
                 show_default=True,
-                help="a bundled scenario name or a scenario TOML file",
+                help="a bundled scenario name, one of yours (`scenarios`) or a scenario TOML file",
             ),
             click.option("--seed", type=int, help="seed of the game's dice stream"),
             click.option(

@@ -217,11 +217,16 @@ def new_game(
     from vedette.schemas.rules import load_house_rules, load_scenario
 
     rs = rules.get(ruleset)
-    scen = load_scenario(rs, scenario) if scenario.endswith(".toml") else rs.scenario(scenario)
+    file = scenario.endswith(".toml")
+    scen = load_scenario(rs, scenario) if file else {}
     house = load_house_rules(rs, house_rules) if house_rules else None
     opts = parse_options(rs, options)
     dice = "physical" if physical_dice else "seeded"
     with shell().store() as st:
+        if not file:  # a bundled scenario, else one of yours (engine/scenarios.py)
+            from vedette.engine.scenarios import scenario_data
+
+            scen = scenario_data(st, rs, scenario)
         name = name or free_name(st, default_stem(rs))
         g = Game.create(st, name, rs.name, scen, seed, opts, house, dice=dice)
         own = ", played with your own dice (--dice)" if physical_dice else ""

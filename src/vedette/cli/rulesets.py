@@ -246,18 +246,24 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
 
     if name == "scenarios":
 
-        @click.command("scenarios", help=f"The bundled {rs_name} scenarios.")
+        @click.command(
+            "scenarios",
+            help=f"The {rs_name} scenarios: the bundled ones, then yours (saved in the web"
+            " app's scenario builder or imported here). --import FILE --name NAME keeps a"
+            " scenario file (checked whole first); --export NAME prints one (yours or a bundled"
+            " one) as TOML (the text --import and `new --scenario FILE` take); --delete NAME"
+            " forgets one of yours.",
+        )
+        @click.option("--import", "import_file", metavar="FILE", help="keep this scenario file")
+        @click.option("--name", metavar="NAME", help="the name to keep it under (with --import)")
+        @click.option("--replace", is_flag=True, help="replace your scenario of that name")
+        @click.option("--export", "export_name", metavar="NAME", help="print it as TOML")
+        @click.option("--delete", "delete_name", metavar="NAME", help="forget it")
         @json_option
-        def scenarios(as_json: bool) -> None:
-            rs = group.ruleset
-            infos = [rs.scenario_info(n) for n in rs.scenarios]
-            width = max((len(i["name"]) for i in infos), default=0)
-            text = []
-            for i in infos:
-                text.append(f"{i['name']:<{width}}  {i['title']}")
-                if i["description"]:
-                    text.append(f"{'':<{width}}    {i['description']}")
-            out(as_json, text, infos)
+        def scenarios(**opts: Any) -> None:
+            from vedette.cli.scenarios import scenarios_command
+
+            scenarios_command(group.ruleset, **opts)
 
         return scenarios
 

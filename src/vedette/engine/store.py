@@ -120,6 +120,20 @@ MIGRATIONS: tuple[str, ...] = (
     END;
     ALTER TABLE snapshots ADD COLUMN book TEXT NOT NULL DEFAULT '';
     """,
+    # 6: the player's own scenarios (the web app's builder, `vedette RULESET scenarios
+    # --import`): per ruleset and name, the data as JSON and the description (engine/scenarios.py)
+    """
+    CREATE TABLE IF NOT EXISTS scenarios(
+        ruleset TEXT NOT NULL,
+        name TEXT NOT NULL,
+        title TEXT NOT NULL,
+        description TEXT NOT NULL,
+        data TEXT NOT NULL,
+        created TEXT NOT NULL,
+        updated TEXT NOT NULL,
+        PRIMARY KEY (ruleset, name)
+    ) WITHOUT ROWID;
+    """,
 )
 STORE_VERSION = len(MIGRATIONS)
 

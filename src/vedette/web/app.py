@@ -47,11 +47,12 @@ from vedette import rules
 from vedette.data import load_toml_text
 from vedette.data.limits import check_tree
 from vedette.engine import Game
+from vedette.engine import scenarios as user_scenarios
 from vedette.engine.names import default_stem, free_name
 from vedette.errors import GameError, RuleViolation, VedetteError
 from vedette.rules.base import parse_value
 from vedette.schemas import Strict, validate
-from vedette.web import aar, audit, boards, simulate, views
+from vedette.web import aar, audit, boards, builder, simulate, views
 from vedette.web import help as help_pages
 from vedette.web.moves import board_view
 from vedette.web.moves import highlight as event_highlight
@@ -160,12 +161,14 @@ def create_app(
         catalogue = []
         for name in rules.names():
             rs = rules.get(name)
+            infos = user_scenarios.infos(sessions.store(), rs)  # bundled, then yours
             catalogue.append(
                 {
                     "name": name,
                     "title": rs.title,
-                    "scenarios": list(rs.scenarios),
-                    "titles": {n: rs.scenario_info(n)["title"] for n in rs.scenarios},
+                    "scenarios": [i["name"] for i in infos],
+                    "titles": {i["name"]: i["title"] for i in infos},
+                    "yours": [i for i in infos if i["yours"]],
                 }
             )
         lan = None
@@ -220,8 +223,8 @@ def create_app(
             rs = rules.get(ruleset)
             if upload is not None and upload.filename:
                 scen = load_toml_text(_read_limited(upload), "uploaded scenario")
-            else:
-                scen = rs.scenario(scenario)
+            else:  # a bundled scenario, else one of yours (the builder's)
+                scen = user_scenarios.scenario_data(sessions.store(), rs, scenario)
             store = sessions.store()
             name = name.strip() or free_name(store, default_stem(rs))  # named for the player
             Game.create(store, name, rs.name, scen, _seed(seed), _options(options))
@@ -387,6 +390,7 @@ def create_app(
     app.include_router(aar.router)
     app.include_router(help_pages.router)
     app.include_router(simulate.router)
+    app.include_router(builder.router)  # your own scenarios (issue 30)
     return app
 
 

@@ -1,0 +1,770 @@
+"""The scenario builder (issue 30): a scenario of your own made by taps on its board, checked
+live by the same pydantic schema and set-up as a scenario file, saved in the store beside the
+games (:mod:`vedette.engine.scenarios`), exported and imported as the TOML the CLI takes.
+
+* ``GET /scenarios/new?ruleset=R[&edit=NAME|&start=BUNDLED]``: the builder page; ``edit`` opens
+  one of yours again, ``start`` begins from a bundled scenario's data.
+* ``POST /api/scenarios/check`` ``{ruleset, data}``: every problem with the element it names
+  (``forces[2].side``), the board of the scenario as set up, and the rules' allotments.
+* ``POST /api/scenarios/save`` ``{ruleset, name, description, data, replace}``: kept only when
+  it has no problem (else 422 with the problems, nothing stored).
+* ``POST /api/scenarios/import`` ``{ruleset, name, text, replace}``, ``POST
+  /api/scenarios/delete`` ``{ruleset, name}``, ``GET /scenarios/{ruleset}/{name}/export``.
+
+The page's editor is driven by a per-ruleset description (:func:`spec`): the fields of each
+part, in the order a scenario file writes them, and which of them a board tap fills. Its
+choices come from the ruleset's own data (terrain chart, piece kinds, unit list, series).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import Field
+
+from vedette import rules
+from vedette.engine import scenarios as user
+from vedette.errors import GameError, VedetteError
+from vedette.schemas import Strict, validate
+
+router = APIRouter()
+
+#: the largest builder request (a scenario's JSON or TOML text)
+MAX_BODY = 256 * 1024
+
+
+class CheckBody(Strict):
+    ruleset: str = Field(max_length=64)
+    data: dict[str, Any]
+
+
+class SaveBody(CheckBody):
+    name: str = Field(max_length=100)
+    description: str = Field("", max_length=user.MAX_DESCRIPTION)
+    replace: bool = False
+
+
+class ImportBody(Strict):
+    ruleset: str = Field(max_length=64)
+    name: str = Field(max_length=100)
+    text: str = Field(max_length=MAX_BODY)
+    replace: bool = False
+
+
+class NameBody(Strict):
+    ruleset: str = Field(max_length=64)
+    name: str = Field(max_length=100)
+
+
+async def _body(request: Request, model: Any) -> Any:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise GameError(f"request body too large (limit {MAX_BODY // 1024} KiB)")
+    try:
+        body = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError, ValueError):
+        raise GameError("request body is not JSON") from None
+    if not isinstance(body, dict):
+        raise GameError("request body must be a JSON object")
+    return validate(model, body, "request body")
+
+
+def body_of(model: Any) -> Any:
+    """A dependency reading the JSON body as ``model`` (the endpoint stays a plain ``def``, run
+    in the thread pool like every route that touches SQLite)."""
+
+    async def read(request: Request) -> Any:
+        return await _body(request, model)
+
+    return read
+
+
+def _store(request: Request) -> Any:
+    return request.app.state.sessions.store()
+
+
+# -- the editor's description per ruleset --------------------------------------------------------
+def _f(key: str, kind: str, label: str = "", **more: Any) -> dict[str, Any]:
+    return {"key": key, "kind": kind, "label": label or key.split(".")[-1], **more}
+
+
+#: the first fields of a side's piece: its id and its side
+_OWNED = (_f("id", "text", keep=True), _f("side", "choice", source="sides", keep=True))
+
+
+def spec(rs: Any) -> dict[str, Any]:
+    """What the page edits for ``rs``: ``head`` fields, ``lists`` of records (each with the
+    field a board tap fills: ``tap``), the ``board`` kind and its ``tools``."""
+    data = rs.data()
+    name = rs.name
+    if name == "napoleon_at_bay":
+        from vedette.rules.napoleon_at_bay.schema import BUNDLED_MAPS
+
+        terrain = list(data.get("terrain", {}))
+        sides_kinds = [k for k, v in data.get("hexsides", {}).items() if not v.get("road")]
+        roads = [k for k, v in data.get("hexsides", {}).items() if v.get("road")]
+        return {
+            "board": "hex",
+            "head": [
+                _f("scenario.title", "text", "title", keep=True),
+                _f("scenario.series", "choice", "series", choices=list(data["series"]), keep=True),
+                _f("scenario.first", "choice", "first side", source="sides", keep=True),
+                _f("sides", "pairs", "sides (id and name)", keep=True, default={}),
+                _f("map", "nabmap", "map", maps=[m for m in BUNDLED_MAPS if m.endswith(".toml")]),
+            ],
+            "lists": [
+                {
+                    "key": "forces",
+                    "label": "forces",
+                    "tap": "hexes",
+                    "fields": [
+                        *_OWNED,
+                        _f("kind", "choice", choices=list(data["pieces"]), default="force"),
+                        _f("name", "text", default=""),
+                        _f("hexes", "hexes", "hexes (tap the board)", keep=True, default=[]),
+                        _f("infantry", "count", "infantry SP", default=0),
+                        _f("cavalry", "count", "cavalry SP", default=0),
+                        _f("vedettes", "count", default=0),
+                        _f("generals", "names", default=[]),
+                        _f("fixed", "bool", default=False),
+                    ],
+                }
+            ],
+            "tools": {"terrain": terrain, "roads": roads, "hexsides": sides_kinds},
+        }
+    if name == "solitaire_asl":
+        return {
+            "board": "asl",
+            "head": [
+                _f("name", "text", "title", keep=True),
+                _f("sides", "names", "sides", keep=True, default=[]),
+                _f("first", "choice", "first side", source="sides", keep=True),
+                _f("night", "bool", keep=True, default=False),
+                _f("lv", "bool", "low visibility", default=False),
+                _f("extra_drm", "number", "extra DRM", keep=True, default=0, min=-5, max=5),
+                _f("boards", "boards", "boards", keep=True, default=[]),
+            ],
+            "lists": [
+                {
+                    "key": "side",
+                    "label": "HIP and hidden allotments per side (SSR)",
+                    "fields": [
+                        _f("name", "choice", "side", source="sides", keep=True),
+                        _f("hip_squads", "number", "HIP squads", default=0, min=0, max=50),
+                        _f("hidden_ap", "count", "hidden AP factors", default=0),
+                        _f("hidden_at", "count", "hidden AT factors", default=0),
+                    ],
+                },
+                {
+                    "key": "locations",
+                    "label": "locations",
+                    "tap": "id",
+                    "fields": [
+                        _f("id", "hex", "location (tap the board)", keep=True),
+                        _f("terrain", "choice", choices=_ASL_TERRAIN, keep=True, default=""),
+                        _f("tem", "number", "TEM", keep=True, default=0, min=-2, max=5),
+                        _f("concealment_terrain", "bool", "concealment terrain", default=True),
+                        _f("los", "bool", "in enemy LOS", default=False),
+                        _f("lv", "bool", "LV hindrance", default=False),
+                        _f("forbid", "multi", choices=_ASL_FORTS, default=[]),
+                    ],
+                },
+                {
+                    "key": "stacks",
+                    "label": "stacks (real, dummy, potential dummy, HIP)",
+                    "tap": "location",
+                    "fields": [
+                        *_OWNED,
+                        _f("location", "hex", "location (tap)", keep=True),
+                        _f("status", "choice", choices=_ASL_STATUS, keep=True),
+                        _f("counters", "counters", default=[]),
+                        _f("dummies", "count", default=0),
+                    ],
+                },
+                {
+                    "key": "fortifications",
+                    "label": "fortifications",
+                    "tap": "location",
+                    "fields": [
+                        *_OWNED,
+                        _f("kind", "choice", choices=_ASL_FORTS, keep=True),
+                        _f("location", "hex", "location (tap)", keep=True),
+                        _f("tem", "number", "TEM", keep=True, default=0, min=-2, max=5),
+                        _f("hidden", "bool", keep=True, default=True),
+                    ],
+                },
+                {
+                    "key": "minefields",
+                    "label": "minefields",
+                    "tap": "location",
+                    "fields": [
+                        *_OWNED,
+                        _f("location", "hex", "location (tap)", keep=True),
+                        _f("ap", "count", "AP factors", keep=True, default=0),
+                        _f("at", "count", "AT factors", default=0),
+                        _f("dummy", "bool", default=False),
+                    ],
+                },
+                {
+                    "key": "oba",
+                    "label": "OBA",
+                    "fields": [
+                        *_OWNED,
+                        _f("prereg", "bool", "pre-registered", default=False),
+                    ],
+                },
+            ],
+            "tools": {},
+        }
+    return _table_spec(rs, data)
+
+
+_ASL_TERRAIN = [
+    "open ground",
+    "orchard",
+    "brush",
+    "grain",
+    "woods",
+    "wooden building",
+    "stone building",
+    "rubble",
+    "hill",
+    "gully",
+]
+_ASL_STATUS = ["potential_dummy", "dummy", "hip", "dummy_hip", "concealed", "revealed"]
+_ASL_FORTS = ["foxhole", "trench", "pillbox", "roadblock", "wire", "tunnel"]
+_COUNTER_KINDS = ["squad", "hs", "leader", "sw", "gun", "vehicle", "hero"]
+
+
+def _table_spec(rs: Any, data: dict[str, Any]) -> dict[str, Any]:
+    """2 by 2 and Kuryakin: a table in mm, terrain shapes, units placed and faced."""
+    from vedette.rules.two_by_two.model import EDGES, FORMATIONS, TERRAIN_KINDS
+
+    shape = [
+        _f("kind", "choice", choices=list(TERRAIN_KINDS), keep=True),
+        _f("name", "text", keep=True, default=""),
+        _f("points", "shape", "shape (tap the table)", keep=True),
+    ]
+    terrain = {"key": "terrain", "label": "terrain", "tap": "points", "fields": shape}
+    if rs.name == "two_by_two":
+        types = list(data.get("units", {}))
+        return {
+            "board": "table",
+            "head": [
+                _f("title", "text", keep=True),
+                _f("start", "choice", choices=["setup", "battle"], keep=True, default="setup"),
+                _f("attacker", "choice", source="sides", default=None),
+                _f("table.width", "number", "table width (mm)", **_TABLE),
+                _f("table.depth", "number", "table depth (mm)", **_TABLE),
+                _f("victory.threshold_ap", "count", "victory AP", keep=True, default=8),
+                _f("victory.max_turns", "count", "turns", keep=True, default=8),
+            ],
+            "lists": [
+                {
+                    "key": "sides",
+                    "label": "sides",
+                    "fields": [
+                        _f("id", "text", keep=True),
+                        _f("name", "text", keep=True, default=None),
+                        _f("edge", "choice", choices=list(EDGES), keep=True),
+                    ],
+                },
+                terrain,
+                {
+                    "key": "units",
+                    "label": "units",
+                    "tap": "xy",
+                    "fields": [
+                        _f("id", "text", keep=True),
+                        _f("side", "choice", source="list:sides", keep=True),
+                        _f("type", "choice", choices=types, keep=True),
+                        _f("name", "text", keep=True, default=None),
+                        _f("xy", "xy", "position (tap the table; none: in reserve)", default=None),
+                        _f("facing", "angle", default=0),
+                        _f("formation", "choice", choices=list(FORMATIONS), default="line"),
+                        _f("screened", "bool", default=False),
+                    ],
+                },
+                {
+                    "key": "rps",
+                    "label": "reinforcement points",
+                    "tap": "at",
+                    "fields": [
+                        _f("id", "text", keep=True),
+                        _f("side", "choice", source="list:sides", keep=True),
+                        _f("kind", "choice", choices=["rear", "flank"], keep=True),
+                        _f("at", "point", "arrival point (tap)", keep=True),
+                        _f("queue", "multi", source="units", keep=True, default=[]),
+                    ],
+                },
+            ],
+            "tools": {"ap": {k: v.get("ap", 0) for k, v in data.get("units", {}).items()}},
+        }
+    from vedette.rules.solo_napoleonic.model import GRADES, KINDS, RANKS
+
+    return {
+        "board": "table",
+        "head": [
+            _f("title", "text", keep=True),
+            _f("sides", "names", keep=True, default=[]),
+        ],
+        "lists": [
+            terrain,
+            {
+                "key": "generals",
+                "label": "generals (command structure)",
+                "tap": "xy",
+                "fields": [
+                    _f("id", "text", keep=True),
+                    _f("name", "text", keep=True),
+                    _f("side", "choice", source="sides", keep=True),
+                    _f("rank", "choice", choices=list(RANKS), keep=True),
+                    _f("nation", "text", keep=True, default=""),
+                    _f("superior", "choice", source="generals", default=None),
+                    _f("xy", "xy", "position (tap the table)", default=None),
+                ],
+            },
+            {
+                "key": "units",
+                "label": "units",
+                "tap": "xy",
+                "fields": [
+                    _f("id", "text", keep=True),
+                    _f("name", "text", keep=True),
+                    _f("side", "choice", source="sides", keep=True),
+                    _f("kind", "choice", choices=list(KINDS), keep=True),
+                    _f("grade", "choice", choices=list(GRADES), keep=True),
+                    _f("figures", "count", keep=True, default=0),
+                    _f("brigade", "choice", source="generals", keep=True, default=None),
+                    _f("formation", "choice", choices=_KUR_FORMATIONS, keep=True),
+                    _f("front", "count", "front rank figures", default=0),
+                    _f("xy", "xy", "position (tap the table)", keep=True, default=None),
+                    _f("facing", "angle", keep=True, default=0),
+                ],
+            },
+        ],
+        "tools": {},
+    }
+
+
+#: a table's side: 2, 3, 4 and 6 ft in mm (2 by 2's table is 2 ft square), or stepped
+_TABLE = {
+    "keep": True,
+    "default": 609.6,
+    "presets": [609.6, 914.4, 1219.2, 1828.8],
+    "min": 100,
+    "max": 5000,
+}
+
+_KUR_FORMATIONS = [
+    "line",
+    "column",
+    "square",
+    "skirmish",
+    "mounted",
+    "unlimbered",
+    "limbered",
+]
+
+
+# -- what the page shows beside the board --------------------------------------------------------
+def notes(rs: Any, state: Any, data: dict[str, Any]) -> list[str]:
+    """The rules' allotments and budgets as the scenario stands (ASL's dummy HIP and dummy
+    minefields, O'Leary 3.1.1, 4.6.1; 2 by 2's set-up AP per side, Game Setup)."""
+    out: list[str] = []
+    if rs.name == "solitaire_asl":
+        for a in getattr(state, "allotments", ()):
+            left = a.dummy_hip - a.dummy_hip_placed
+            mines = a.dummy_minefields - a.dummy_minefields_placed
+            out.append(
+                f"{a.side}: HIP capacity {a.hip_capacity}; {left} dummy HIP left to place;"
+                f" {mines} dummy minefields left (O'Leary 3.1.1, 4.6.1)"
+            )
+            out += [f"  {x}" for x in a.explain]
+    elif rs.name == "two_by_two":
+        costs = rs.data().get("units", {})
+        budget = rs.data().get("setup", {}).get("ap_each", 12)
+        for side in data.get("sides", []):
+            sid = side.get("id") if isinstance(side, dict) else None
+            units = [u for u in data.get("units", []) if u.get("side") == sid]
+            ap = sum(int(costs.get(u.get("type"), {}).get("ap", 0)) for u in units)
+            placed = [u for u in units if "x" in u]
+            put = sum(int(costs.get(u.get("type"), {}).get("ap", 0)) for u in placed)
+            over = " (over the set-up budget)" if put > budget else ""
+            out.append(
+                f"{sid}: {ap} AP in all; {put} AP on the table at the start, set-up budget"
+                f" {budget} AP each (2 by 2, Game Setup){over}"
+            )
+    return out
+
+
+def _check(rs: Any, data: dict[str, Any]) -> dict[str, Any]:
+    found = user.problems(rs, data)
+    board = None
+    info: list[str] = []
+    if not found:
+        state = rs.initial_state(user.canonical(data), rs.validate_options({}, "options"))
+        if rs.name == "napoleon_at_bay":
+            board = rs.board_svg(state, rs.state_json(state))
+        info = notes(rs, state, data)
+    if rs.name == "solitaire_asl":
+        board = asl_grid(data)
+    elif rs.name != "napoleon_at_bay":
+        board = table_board(rs.name, data)
+    return {"problems": [p.to_json() for p in found], "board": board, "notes": info}
+
+
+def _num(v: Any, default: float) -> float:
+    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else default
+
+
+def _pts(v: Any) -> list[tuple[float, float]]:
+    if not isinstance(v, list):
+        return []
+    return [(_num(p[0], 0), _num(p[1], 0)) for p in v if isinstance(p, list) and len(p) == 2]
+
+
+def table_board(ruleset: str, data: dict[str, Any]) -> str:
+    """2 by 2 and Kuryakin: the table as the scenario stands, drawn from its data whether or
+    not it is sound yet (a tap must always land somewhere): its terrain, units (faced),
+    generals and reinforcement points; north up, positions in mm (y from the south edge)."""
+    from vedette.render.svg import FEATURE_STYLE, _font, _svg, el, to_text
+
+    table: dict[str, Any] = data["table"] if isinstance(data.get("table"), dict) else {}
+    if ruleset == "two_by_two":
+        width, depth = _num(table.get("width"), 609.6), _num(table.get("depth"), 609.6)
+    else:  # Kuryakin's scenarios name no table size: the sample's 1800 x 1200 mm, or more
+        xs = [_num(u.get("x"), 0) for u in data.get("units", []) if isinstance(u, dict)]
+        ys = [_num(u.get("y"), 0) for u in data.get("units", []) if isinstance(u, dict)]
+        width, depth = max([1800.0, *xs]), max([1200.0, *ys])
+    fs = _font(width)
+    top = fs * 2
+    root = _svg(width, depth + top, "the table", "tabletop builder-table")
+    root.set("data-depth", f"{depth:g}")
+    root.set("data-width", f"{width:g}")
+    root.set("data-top", f"{top:g}")
+    el(root, "text", {"x": 4, "y": fs * 1.3, "font-size": f"{fs:.0f}"}, f"{width:g} x {depth:g} mm")
+    body = el(root, "g", {"transform": f"translate(0,{top:g})"})
+    el(
+        body,
+        "rect",
+        {"x": 0, "y": 0, "width": f"{width:g}", "height": f"{depth:g}", "fill": "#dfe8c8"},
+    )
+    step = 50 if width < 1000 else 100
+    for gx in range(0, int(width) + 1, step):
+        el(body, "line", {"x1": gx, "y1": 0, "x2": gx, "y2": f"{depth:g}", "stroke": "#cfd8b8"})
+    for gy in range(0, int(depth) + 1, step):
+        el(
+            body,
+            "line",
+            {
+                "x1": 0,
+                "y1": f"{depth - gy:g}",
+                "x2": f"{width:g}",
+                "y2": f"{depth - gy:g}",
+                "stroke": "#cfd8b8",
+            },
+        )
+
+    def flip(pts: list[tuple[float, float]]) -> str:
+        return " ".join(f"{x:g},{depth - y:g}" for x, y in pts)
+
+    for f in data.get("terrain", []):
+        if not isinstance(f, dict):
+            continue
+        style = {
+            k.replace("_", "-"): v for k, v in FEATURE_STYLE.get(str(f.get("kind")), {}).items()
+        }
+        g = el(body, "g", {"class": "feature", "data-kind": str(f.get("kind", ""))})
+        el(g, "title", None, f"{f.get('name') or ''} ({f.get('kind')})")
+        if "circle" in f:
+            (cx, cy), r = (_pts([f["circle"]]) or [(0.0, 0.0)])[0], _num(f.get("radius"), 1)
+            el(g, "circle", {"cx": cx, "cy": depth - cy, "r": r, **style, "opacity": 0.8})
+        elif "line" in f:
+            w = _num(f.get("width"), 0) or style.get("stroke-width", 4)
+            el(
+                g,
+                "polyline",
+                {"points": flip(_pts(f["line"])), **style, "stroke-width": w, "fill": "none"},
+            )
+        else:
+            el(g, "polygon", {"points": flip(_pts(f.get("area"))), **style, "opacity": 0.8})
+        for x, y in _pts(f.get("line") or f.get("area") or []):
+            el(g, "circle", {"cx": x, "cy": depth - y, "r": fs * 0.25, "fill": "#333"})
+    sides = [s.get("id") if isinstance(s, dict) else s for s in data.get("sides", [])]
+    colours = ("#2e5e9e", "#b03a2e")
+    long, short = (24.0, 12.0) if ruleset == "two_by_two" else (40.0, 16.0)
+    for u in data.get("units", []):
+        if not isinstance(u, dict) or "x" not in u:
+            continue
+        x, y, face = _num(u.get("x"), 0), _num(u.get("y"), 0), _num(u.get("facing"), 0)
+        colour = colours[sides.index(u.get("side")) % 2] if u.get("side") in sides else "#777"
+        g = el(
+            body,
+            "g",
+            {
+                "class": "unit",
+                "data-unit": str(u.get("id", "")),
+                "transform": f"translate({x:g},{depth - y:g}) rotate({face:g})",
+            },
+        )
+        el(
+            g,
+            "rect",
+            {
+                "x": -long / 2,
+                "y": -short / 2,
+                "width": long,
+                "height": short,
+                "fill": colour,
+                "stroke": "#111",
+            },
+        )
+        el(
+            g,
+            "line",
+            {
+                "x1": -long / 2,
+                "y1": -short / 2,
+                "x2": long / 2,
+                "y2": -short / 2,
+                "stroke": "#fff",
+                "stroke-width": 2,
+            },
+        )
+        el(
+            body,
+            "text",
+            {
+                "x": x,
+                "y": depth - y - short,
+                "font-size": f"{fs * 0.8:.0f}",
+                "text-anchor": "middle",
+                "pointer-events": "none",
+            },
+            str(u.get("id", "")),
+        )
+    for gen in data.get("generals", []):
+        if isinstance(gen, dict) and "x" in gen:
+            x, y = _num(gen.get("x"), 0), _num(gen.get("y"), 0)
+            el(
+                body,
+                "circle",
+                {
+                    "class": "general",
+                    "cx": x,
+                    "cy": depth - y,
+                    "r": fs * 0.5,
+                    "fill": "#f1c40f",
+                    "stroke": "#111",
+                },
+            )
+            el(
+                body,
+                "text",
+                {
+                    "x": x,
+                    "y": depth - y - fs * 0.7,
+                    "font-size": f"{fs * 0.7:.0f}",
+                    "text-anchor": "middle",
+                    "pointer-events": "none",
+                },
+                str(gen.get("id", "")),
+            )
+    for rp in data.get("rps", []):
+        if isinstance(rp, dict):
+            for x, y in _pts([rp.get("at")]):
+                el(
+                    body,
+                    "rect",
+                    {
+                        "class": "rp",
+                        "x": x - fs / 2,
+                        "y": depth - y - fs / 2,
+                        "width": fs,
+                        "height": fs,
+                        "fill": "#fff",
+                        "stroke": "#8a3b12",
+                        "stroke-width": 3,
+                    },
+                )
+    return to_text(root)
+
+
+def asl_grid(data: dict[str, Any]) -> str:
+    """ASL: the scenario's boards as a grid of hex ids to tap (a geomorphic board: columns A-GG,
+    rows 1-10), each location's terrain, TEM and LOS written in it."""
+    from vedette.render.svg import _hex_points, el, to_text
+
+    boards = [b if isinstance(b, dict) else {"id": b} for b in data.get("boards", [])]
+    boards = [b for b in boards if isinstance(b.get("id"), str)][:4] or [{"id": "?"}]
+    cols = [chr(65 + i) for i in range(26)] + [c * 2 for c in "ABCDEFG"]
+    locs: dict[str, dict[str, Any]] = {}
+    raw = data.get("locations", [])
+    if isinstance(raw, dict):
+        raw = [{"id": k, **v} for k, v in raw.items() if isinstance(v, dict)]
+    for loc in raw if isinstance(raw, list) else []:
+        if isinstance(loc, dict) and isinstance(loc.get("id"), str):
+            locs[loc["id"]] = loc
+    used = {
+        x.get("location")
+        for key in ("stacks", "fortifications", "minefields")
+        for x in data.get(key, [])
+        if isinstance(x, dict)
+    }
+    size = 26.0
+    h = size * math.sqrt(3)
+    width = len(cols) * size * 1.5 + size
+    height = (11 * h + 30) * len(boards)
+    root = el(
+        None,
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "viewBox": f"0 0 {width:.0f} {height:.0f}",
+            "class": "asl-grid",
+            "role": "img",
+            "aria-label": "ASL board grid",
+        },
+    )
+    for bi, b in enumerate(boards):
+        top = bi * (11 * h + 30) + 16
+        el(root, "text", {"x": 4, "y": top - 4, "font-size": 13}, f"board {b['id']}")
+        for ci, c in enumerate(cols):
+            x = size + ci * size * 1.5
+            rows = range(0, 11) if ci % 2 == 0 else range(1, 11)
+            for r in rows:
+                y = top + h / 2 + r * h - (h / 2 if ci % 2 == 0 else 0)
+                hid = f"{b['id']}{c}{r}"
+                loc = locs.get(hid)
+                fill = "#f4f1e1" if loc else ("#e8eef6" if hid in used else "#fbfaf4")
+                poly = el(
+                    root,
+                    "polygon",
+                    {
+                        "class": "hex loc",
+                        "data-hex": hid,
+                        "points": _hex_points(x, y, size, True),
+                        "fill": fill,
+                        "stroke": "#bbb",
+                    },
+                )
+                el(poly, "title", None, hid)
+                small = {"text-anchor": "middle", "pointer-events": "none"}
+                el(root, "text", {"x": x, "y": y - size * 0.45, "font-size": 8, **small}, hid)
+                if loc is not None:
+                    tem = loc.get("tem", 0)
+                    words = (
+                        f"{loc.get('terrain', '')[:10]} {tem:+d}" if isinstance(tem, int) else ""
+                    )
+                    words += " LOS" if loc.get("los") else ""
+                    el(root, "text", {"x": x, "y": y + 4, "font-size": 7, **small}, words)
+                if hid in used:
+                    el(root, "circle", {"cx": x, "cy": y + size * 0.5, "r": 4, "fill": "#8e44ad"})
+    return to_text(root)
+
+
+# -- routes ---------------------------------------------------------------------------------------
+def _page(request: Request, ctx: dict[str, Any], status: int = 200) -> HTMLResponse:
+    templates = request.app.state.templates
+    return templates.TemplateResponse(  # type: ignore[no-any-return]
+        request, "builder.html", {"csrf": request.app.state.csrf, **ctx}, status_code=status
+    )
+
+
+@router.get("/scenarios/new", response_class=HTMLResponse)
+def builder_page(request: Request, ruleset: str, edit: str = "", start: str = "") -> HTMLResponse:
+    rs = rules.get(ruleset)
+    store = _store(request)
+    draft: dict[str, Any] = {}
+    description = ""
+    if edit:
+        s = user.get(store, rs, edit)
+        draft, description = s.data, s.description
+    elif start:
+        draft = user.canonical(rs.scenario(start))
+        description = rs.scenario_info(start)["description"]
+    boot = {
+        "ruleset": rs.name,
+        "spec": spec(rs),
+        "draft": draft,
+        "name": edit,
+        "description": description,
+        "replace": bool(edit),
+    }
+    return _page(
+        request,
+        {
+            "ruleset": rs.name,
+            "title": rs.title,
+            "boot": json.dumps(boot),
+            "yours": [s.info() for s in user.listing(store, rs)],
+            "bundled": list(rs.scenarios),
+            "rulesets": [(n, rules.get(n).title) for n in rules.names()],
+        },
+    )
+
+
+@router.post("/api/scenarios/check")
+def check(body: Annotated[CheckBody, Depends(body_of(CheckBody))]) -> dict[str, Any]:
+    return _check(rules.get(body.ruleset), body.data)
+
+
+def _refused(e: VedetteError) -> JSONResponse:
+    found = [p.to_json() for p in getattr(e, "problems", [])]
+    return JSONResponse({"error": " ".join(str(e).split()), "problems": found}, status_code=422)
+
+
+@router.post("/api/scenarios/save")
+def save(request: Request, body: Annotated[SaveBody, Depends(body_of(SaveBody))]) -> Response:
+    rs = rules.get(body.ruleset)
+    try:
+        s = user.save(_store(request), rs, body.name, body.data, body.description, body.replace)
+    except VedetteError as e:
+        return _refused(e)
+    return JSONResponse({"saved": s.info(), "ruleset": rs.name})
+
+
+@router.post("/api/scenarios/import")
+def import_scenario(
+    request: Request, body: Annotated[ImportBody, Depends(body_of(ImportBody))]
+) -> Response:
+    rs = rules.get(body.ruleset)
+    try:
+        s = user.import_text(_store(request), rs, body.name, body.text, body.replace)
+    except user.ScenarioRefused as e:
+        # the file's data comes back (nothing is kept): the page shows it, each problem beside
+        # its element, to be mended and saved
+        out = _refused(e)
+        data, description = user.parse_toml(body.text)
+        found = [p.to_json() for p in e.problems]
+        return JSONResponse(
+            {"error": str(e), "problems": found, "data": data, "description": description},
+            status_code=out.status_code,
+        )
+    except VedetteError as e:
+        return _refused(e)
+    return JSONResponse({"saved": s.info(), "ruleset": rs.name})
+
+
+@router.post("/api/scenarios/delete")
+def delete_scenario(
+    request: Request, body: Annotated[NameBody, Depends(body_of(NameBody))]
+) -> dict[str, Any]:
+    user.delete(_store(request), rules.get(body.ruleset), body.name)
+    return {"deleted": body.name}
+
+
+@router.get("/scenarios/{ruleset}/{name}/export")
+def export_scenario(request: Request, ruleset: str, name: str) -> Response:
+    rs = rules.get(ruleset)
+    text = user.export(_store(request), rs, name)
+    return Response(
+        text,
+        media_type="application/toml",
+        headers={"Content-Disposition": f'attachment; filename="{name}.toml"'},
+    )
