@@ -126,7 +126,8 @@ def problems(rs: Ruleset[Any], data: Any) -> list[Problem]:
     has none, the first one setting the scenario up finds; ``[]`` when the scenario is sound."""
     from pydantic import ValidationError
 
-    from vedette.schemas import _is_internal, check_tree, loc_text
+    from vedette.data.limits import check_tree
+    from vedette.schemas import _is_internal, loc_text
 
     if not isinstance(data, Mapping):
         return [Problem("", "a scenario must be a table")]

@@ -102,7 +102,7 @@ def spec(rs: Any) -> dict[str, Any]:
     data = rs.data()
     name = rs.name
     if name == "napoleon_at_bay":
-        from vedette.rules.napoleon_at_bay.schema import BUNDLED_MAPS
+        from vedette.rules.napoleon_at_bay.model import BUNDLED_MAPS
 
         terrain = list(data.get("terrain", {}))
         sides_kinds = [k for k, v in data.get("hexsides", {}).items() if not v.get("road")]
