@@ -40,6 +40,23 @@ S = TypeVar("S")
 R = TypeVar("R")
 
 
+# -- the end of a game ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameOutcome:
+    """How a game ended (OpenSpiel's ``is_terminal``/``returns``): ``winner`` a side id or
+    ``"draw"``; ``how`` in words ("army broken", "turn limit", "score", ...); the turns
+    played and each side's losses (units routed or destroyed; the ruleset's own count)."""
+
+    winner: str
+    how: str
+    turns: int
+    losses: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def draw(self) -> bool:
+        return self.winner == "draw"
+
+
 # -- plans -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Plan:
@@ -772,5 +789,8 @@ def _wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 def iter_todo(obligations: Sequence[Obligation], options: Sequence[Todo]) -> Iterator[Todo]:
     for o in obligations:
         yield Todo(o.procedure, o.request, o.text, o.rule, True, o.id, open=o.open)
+    if not obligations:  # nothing owed: nothing blocked
+        yield from options
+        return
     # an action an obligation blocks is not open now
     yield from (t for t in options if flow_violation(obligations, t.procedure, t.request) is None)

@@ -40,6 +40,7 @@ from vedette.rules.pmap import PMap
 from vedette.rules.protocol import (
     DomainEvent,
     Flow,
+    GameOutcome,
     Obligation,
     Phase,
     Plan,
@@ -1055,6 +1056,19 @@ class NapoleonAtBay(Ruleset[NabState]):
     scenario_model = NabScenario
     #: the events ``apply_event`` folds (an import naming another kind is refused)
     event_kinds = ("moved", "fixed", "substituted", "phase")
+
+    end_condition = (
+        "a turn limit (an assumption: the system covers movement and fixing, not combat or"
+        " victory): after [battle_end] max_turns (12) turns the game is a draw"
+    )
+
+    def sides(self, state: NabState) -> list[str]:
+        return list(state.order)
+
+    def outcome(self, state: NabState) -> GameOutcome | None:
+        if state.turn > state.config.battle_turns:
+            return GameOutcome("draw", "turn limit", state.turn, {s: 0 for s in state.order})
+        return None
 
     def __init__(self) -> None:
         self.scenarios = {

@@ -386,6 +386,8 @@ def _ahead(body: Body, other: Body, reach: float) -> bool:
         or abs(body.centre.y - other.centre.y) > reach + 40
     ):
         return False
+    if not tt.maybe_within(body, other, reach):  # surely farther (arithmetic, no shapely)
+        return False
     if tt.distance(body, other) > reach:
         return False
     return tt.contact_distance(body, body.facing, other) is not None
@@ -634,6 +636,13 @@ def _complete(state: GameState, t: Todo, rng: Any) -> list[tuple[str, dict[str, 
     open line's choices, a few combinations of them."""
     if not t.open:
         return [(t.procedure, dict(t.request))]
+    if len(t.open) == 1:  # the common case, without the general bookkeeping
+        ((f, cs),) = t.open.items()
+        if len(cs) == 1:  # one choice: shuffling it draws nothing
+            return [(t.procedure, {**t.request, f: cs[0]})]
+        order = list(range(len(cs)))
+        rng.shuffle(order)
+        return [(t.procedure, {**t.request, f: cs[i]}) for i in order[:8]]
     return [(t.procedure, req) for req in shuffled_choices(t.request, t.open, rng, 8)]
 
 
