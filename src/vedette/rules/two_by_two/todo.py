@@ -388,9 +388,32 @@ def _ahead(body: Body, other: Body, reach: float) -> bool:
         return False
     if not tt.maybe_within(body, other, reach):  # surely farther (arithmetic, no shapely)
         return False
-    if tt.distance(body, other) > reach:
+    if _gap(body, other) > reach:
         return False
     return tt.contact_distance(body, body.facing, other) is not None
+
+
+@functools.lru_cache(maxsize=16384)
+def _gap(a: Body, b: Body) -> float:
+    """Edge-to-edge distance of two bodies (mm), measured once per pair of positions."""
+    return tt.distance(a, b)
+
+
+def _nearest_two(body: Body, placed: list[Any]) -> list[tuple[float, str]]:
+    """The two enemies nearest ``body`` as (distance, id), ties by id: the same as sorting
+    every enemy's distance, but an enemy whose centre is so far that it cannot beat the second
+    nearest measured so far is not measured (a lower bound: centre distance less both radii)."""
+    bounds = sorted(
+        (max(0.0, body.centre.distance(e.body.centre) - body.radius - e.body.radius), i)
+        for i, e in enumerate(placed)
+    )
+    measured: list[tuple[float, str]] = []
+    for low, i in bounds:
+        if len(measured) >= 2 and low > measured[1][0] + 1e-6:
+            break  # this one and every later one are farther than the second nearest
+        measured.append((_gap(body, placed[i].body), placed[i].id))
+        measured.sort()
+    return measured[:2]
 
 
 def _turns(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
@@ -401,7 +424,7 @@ def _turns(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     out.append(
         Todo("turn", {"unit": u.id, "direction": "about"}, f"{u.name} may face about", R_MOVE)
     )
-    near = sorted((tt.distance(u.body, e.body), e.id) for e in enemies if e.body is not None)[:2]
+    near = _nearest_two(u.body, [e for e in enemies if e.body is not None])
     text = f"{u.name} may turn to face an enemy"
     return out + _choose("turn", {"unit": u.id}, text, R_MOVE, "face", tuple(e for _, e in near))
 
