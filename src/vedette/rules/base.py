@@ -397,13 +397,13 @@ class Ruleset(Generic[S]):
         engine would before rolling: the declared flow, then what is owed, then ``plan``.
         Raises the refusal (a VedetteError naming the rule); returns ``(procedure, request,
         plan)``. ``query``: odds and checks, which no phase and no obligation forbid."""
-        from vedette.rules.protocol import flow_violation
+        from vedette.rules.protocol import flow_violation, parsed_request
 
         procs = self.protocol_procedures()
         proc = procs.get(procedure)
         if proc is None:
             raise BadRequest(f"{self.name} has no procedure {procedure!r}")
-        req = proc.parse(request) if isinstance(request, Mapping) else request
+        req = parsed_request(proc, request)[0] if isinstance(request, Mapping) else request
         if not proc.query and not query:
             if self.flow is not None:
                 refusal = self.flow.violation(self.current_phase(state), procedure)

@@ -458,6 +458,33 @@ def _judged(
     return replace(t, open={f: tuple(k) for f, k in zip(fields, kept, strict=True)})
 
 
+#: parsed requests and their logged form, by procedure object and request (each value with its
+#: type: 1, 1.0 and True are equal keys otherwise). Parsing is a pure function of the request,
+#: and ``todo``, the simulator and the conformance runs judge the same requests step after step.
+#: Cleared when large.
+_PARSED: dict[tuple[Any, ...], tuple[Any, Any, dict[str, Any]]] = {}
+
+
+def parsed_request(proc: Any, raw: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """``proc.parse(raw)`` and ``proc.request_json`` of it, remembered for requests of plain
+    values (a refusal is not remembered: it raises again; a list or a table in the request is
+    not a key, and is parsed each time)."""
+    try:
+        key: tuple[Any, ...] | None = (id(proc), *((k, type(v), v) for k, v in raw.items()))
+        hit = _PARSED.get(key)  # type: ignore[arg-type]
+    except TypeError:
+        key, hit = None, None
+    if hit is not None and hit[0] is proc:
+        return hit[1], dict(hit[2])
+    req = proc.parse(raw)
+    logged = proc.request_json(req)
+    if key is not None:
+        if len(_PARSED) > 50_000:
+            _PARSED.clear()
+        _PARSED[key] = (proc, req, dict(logged))
+    return req, logged
+
+
 def flow_violation(
     owed: Sequence[Obligation], procedure: str, request: Mapping[str, Any]
 ) -> Obligation | None:

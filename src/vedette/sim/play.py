@@ -23,7 +23,7 @@ from vedette import rules
 from vedette.dice.sources import SegmentSource
 from vedette.engine.session import WAIVE
 from vedette.errors import BadRequest, VedetteError
-from vedette.rules.protocol import flow_violation
+from vedette.rules.protocol import flow_violation, parsed_request
 from vedette.sim.policies import Policy, policy
 
 WAIVE_REASON = "simulation: no legal way to discharge it"
@@ -94,32 +94,6 @@ class Played:
     dice_seed: int
 
 
-#: parsed requests and their logged form, by procedure and request (with each value's type:
-#: 1, 1.0 and True are equal keys otherwise): a policy offers the same requests step after
-#: step, and parsing is a pure function of the request. Cleared when large.
-_PARSED: dict[tuple[Any, ...], tuple[Any, Any, dict[str, Any]]] = {}
-
-
-def _parsed(p: Any, req: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
-    """``p.parse(req)`` and ``p.request_json`` of it, remembered for requests of plain values
-    (a refusal is not remembered: it raises again). Keyed by the procedure object itself:
-    two rulesets may have procedures of the same name."""
-    try:
-        key: tuple[Any, ...] | None = (id(p), *((k, type(v), v) for k, v in req.items()))
-        hit = _PARSED.get(key)  # type: ignore[arg-type]
-    except TypeError:  # a list or a table in the request: not a key
-        key, hit = None, None
-    if hit is not None and hit[0] is p:
-        return hit[1], dict(hit[2])
-    parsed = p.parse(req)
-    req_json = p.request_json(parsed)
-    if key is not None:
-        if len(_PARSED) > 50_000:
-            _PARSED.clear()
-        _PARSED[key] = (p, parsed, dict(req_json))
-    return parsed, req_json
-
-
 def side_policies(rs: Any, state: Any, names: Sequence[str]) -> dict[str, Policy]:
     """One policy per side, in the scenario's side order; one name plays every side."""
     sides = rs.sides(state)
@@ -170,7 +144,7 @@ def play_game(setup: Setup, seed: int, index: int, record: bool = False) -> Play
             if p is None or p.query:
                 continue
             try:
-                parsed, req_json = _parsed(p, req)
+                parsed, req_json = parsed_request(p, req)
                 if flow_violation(owed, name, req_json) is not None:
                     continue
                 plan = p.plan(state, parsed)

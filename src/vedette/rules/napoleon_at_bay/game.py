@@ -1044,6 +1044,23 @@ def state_json(state: NabState) -> dict[str, Any]:
     }
 
 
+#: the hexes 1 to 3 away from a hex, in the map's order, by map identity and hex (a map never
+#: changes in a game; the entry keeps it alive so its id is not reused)
+_WITHIN_THREE: dict[tuple[int, str], tuple[Any, tuple[str, ...]]] = {}
+
+
+def _within_three(hexmap: Any, hex_id: str) -> list[str]:
+    """``[h for h in map.ids if 0 < map.distance(h, hex_id) <= 3]``, measured once per map."""
+    key = (id(hexmap), hex_id)
+    hit = _WITHIN_THREE.get(key)
+    if hit is None or hit[0] is not hexmap:
+        if len(_WITHIN_THREE) > 20_000:
+            _WITHIN_THREE.clear()
+        ring = tuple(h for h in hexmap.ids if 0 < hexmap.distance(h, hex_id) <= 3)
+        hit = _WITHIN_THREE[key] = (hexmap, ring)
+    return list(hit[1])
+
+
 class NapoleonAtBay(Ruleset[NabState]):
     name = "napoleon_at_bay"
     aliases = ("nab",)
@@ -1199,7 +1216,7 @@ class NapoleonAtBay(Ruleset[NabState]):
         for p in movers:
             if len(p.hexes) != 1:
                 continue
-            near = [h for h in state.map.ids if 0 < state.map.distance(h, p.hexes[0]) <= 3]
+            near = _within_three(state.map, p.hexes[0])
             rng.shuffle(near)
             for h in near[:6]:
                 req = {"force": p.id, "to": [h]}
