@@ -1,57 +1,169 @@
-"""Balance studies (issue 17): games per second on 1 and on 2 local worker processes.
+"""Balance studies (issues 17, 29): games per second on one worker, this code against the code
+of a baseline commit, every ruleset, and the same games either way.
 
-The study: ``GAMES`` games of the 2 by 2 sample ("The bridge at Neudorf"), random-legal
-policy, played whole (to the ruleset's victory check). Baseline, measured in the same run: the
-same study on 1 worker (in this process). Printed: games/s of each and the ratio 2 workers vs
-1. Asserted: both runs give identical results (every game's result, in game-index order).
+Each ruleset's bundled sample is played by the random policy (seed 2026, games 0..GAMES-1) in a
+fresh interpreter: the baseline's ``src`` (``git archive`` of ``--base REF``, by default the
+commit before issue 29's speed work) and this tree's ``src``, alternating (base, new, base,
+new), the faster run of each kept: the machine is shared, and a busy moment should not decide
+the ratio. Only the games are timed (not the imports), by the process's CPU time (the figure
+a worker gets from a core of its own: on a shared machine the clock counts the other jobs too)
+and by the clock; the ratio is the CPU one. Napoleon At Bay and Solitaire ASL run
+to 300 actions a game with their turn limit lifted by a house rule (the baseline had no end for
+them; the house rule is ignored there), so both sides do the same work.
 
-Each side is timed twice, alternating (1, 2, 1, 2), and the faster run of each is kept: the
-machine is shared, and a busy moment should not decide the ratio. The 2-worker run includes
-starting its processes (as the command does).
+Printed: games/s of each side, the ratio, and whether every game is identical (winner, end,
+the number of actions and the actions themselves): the new code must play the same games. The load
+average (``uptime``) is printed beside the figures. Without git (or with ``--base none``) the
+ratio is given against the figures recorded in issue 29 (quiet machine, one worker).
 
-Run: ``python bench/bench_simulate.py [GAMES]`` (default 40). Not a test.
+Run: ``python bench/bench_simulate.py [GAMES] [--base REF] [--only RULESET,...]`` (default 8
+games; ``VEDETTE_BENCH_QUICK=1``: 2 games, 2 by 2 and Kuryakin only). Not a test.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
 import sys
-import time
+import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from vedette import rules
-from vedette.sim.play import GameResult, Setup
-from vedette.sim.run import run_local
-
-GAMES = int(sys.argv[1]) if len(sys.argv) > 1 else 40
+ROOT = Path(__file__).resolve().parents[1]
+QUICK = os.environ.get("VEDETTE_BENCH_QUICK") == "1"
+BASE = "c1ed18f"  # main before issue 29's simulation speed work
 SEED = 2026
+#: games/s on one worker recorded in issue 29 (quiet machine), for a run without a baseline
+RECORDED = {
+    "two_by_two": 5.4,
+    "solo_napoleonic": 7.8,
+    "solitaire_asl": 3.2,
+    "napoleon_at_bay": 1.07,
+}
+#: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
+CASES: dict[str, tuple[int, dict[str, object]]] = {
+    "two_by_two": (2000, {}),
+    "solo_napoleonic": (2000, {}),
+    "solitaire_asl": (300, {"battle_end": {"max_turns": 10**6}}),
+    "napoleon_at_bay": (300, {"battle_end": {"max_turns": 10**6}}),
+}
+
+PLAYER = r"""
+import hashlib, json, sys, time
+from vedette import rules
+from vedette.sim.play import Setup, play_game
+ruleset, games, seed, max_actions = sys.argv[1], *map(int, sys.argv[2:5])
+house = json.loads(sys.argv[5])
+rs = rules.get(ruleset)
+setup = Setup(rs.name, rs.scenario("sample"), house_rules=house, max_actions=max_actions)
+rs.initial_state(setup.scenario, setup.engine_options())
+t, cpu = time.perf_counter(), time.process_time()
+rows = []
+for i in range(games):
+    p = play_game(setup, seed, i, record=True)
+    r = p.result
+    h = hashlib.sha256(json.dumps(p.actions, sort_keys=True).encode()).hexdigest()
+    rows.append([r.index, r.winner, r.end, r.turns, r.actions, h])
+wall, cpu = time.perf_counter() - t, time.process_time() - cpu
+print(json.dumps({"seconds": wall, "cpu": cpu, "rows": rows}))
+"""
 
 
-def timed(setup: Setup, workers: int) -> tuple[float, list[GameResult]]:
-    t = time.perf_counter()
-    results = run_local(setup, SEED, GAMES, workers)
-    return time.perf_counter() - t, results
+def load() -> str:
+    try:
+        return subprocess.run(["uptime"], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "uptime: not available"
+
+
+def play(src: Path, ruleset: str, games: int) -> tuple[float, float, list[object]]:
+    max_actions, house = CASES[ruleset]
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    args = [sys.executable, "-c", PLAYER, ruleset, str(games), str(SEED), str(max_actions)]
+    out = subprocess.run(
+        [*args, json.dumps(house)], env=env, capture_output=True, text=True, timeout=3600
+    )
+    if out.returncode != 0:
+        raise SystemExit(f"{ruleset} ({src}): {out.stderr.strip().splitlines()[-1:]}")
+    data = json.loads(out.stdout)
+    return float(data["seconds"]), float(data["cpu"]), list(data["rows"])
+
+
+def _game(row: object) -> list[object]:
+    """index, winner, end, actions and the hash of the actions taken."""
+    index, winner, end, _turns, actions, digest = row  # type: ignore[misc]
+    return [index, winner, end, actions, digest]
+
+
+def baseline(ref: str, into: Path) -> Path | None:
+    """The baseline's ``src``, extracted from git (None without git or the commit)."""
+    if ref == "none":
+        return None
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", ref, "src"], capture_output=True, check=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return into / "src"
 
 
 def main() -> None:
-    rs = rules.get("two_by_two")
-    setup = Setup(rs.name, rs.scenario("sample"))
-    timed(setup, 1)  # warm: imports, the ruleset's data
-    best: dict[int, float] = {}
-    answers: dict[int, list[GameResult]] = {}
-    for _ in range(2):
-        for workers in (1, 2):
-            s, res = timed(setup, workers)
-            best[workers] = min(best.get(workers, s), s)
-            answers[workers] = res
-    assert answers[1] == answers[2], "1 and 2 workers disagree"
-    for w in (1, 2):
-        print(f"{w} worker(s): {GAMES / best[w]:7.2f} games/s ({best[w]:.2f} s for {GAMES})")
-    print(f"2 workers vs 1 (baseline): {best[1] / best[2]:.2f}x")
-    acts = sum(r.actions for r in answers[1]) / GAMES
-    print(f"mean actions a game: {acts:.1f}; identical results: yes")
+    argv = sys.argv[1:]
+    ref = BASE
+    only = ["two_by_two", "solo_napoleonic"] if QUICK else list(CASES)
+    games = 2 if QUICK else 8
+    while argv:
+        a = argv.pop(0)
+        if a == "--base":
+            ref = argv.pop(0)
+        elif a == "--only":
+            only = argv.pop(0).split(",")
+        else:
+            games = int(a)
+    new_src = ROOT / "src"
+    with tempfile.TemporaryDirectory() as tmp:
+        base_src = baseline(ref, Path(tmp))
+        print(f"load before: {load()}")
+        for ruleset in only:
+            best: dict[str, float] = {}
+            wall: dict[str, float] = {}
+            rows: dict[str, list[object]] = {}
+            sides = {"new": new_src, **({"base": base_src} if base_src else {})}
+            for _ in range(2):
+                for side in ("base", "new"):
+                    if side not in sides:
+                        continue
+                    s, cpu, r = play(sides[side], ruleset, games)
+                    best[side] = min(best.get(side, cpu), cpu)
+                    wall[side] = min(wall.get(side, s), s)
+                    rows[side] = r
+            new_rate = games / best["new"]
+            line = (
+                f"{ruleset:16} new {new_rate:7.2f} games/s a CPU"
+                f" ({games / wall['new']:.2f} by the clock)"
+            )
+            if "base" in best:
+                base_rate = games / best["base"]
+                # the same actions (their hash) make the same game; the turn reported is left
+                # out: the baseline reported 0 turns for Solitaire ASL (it now reads the game turn)
+                same = [_game(r) for r in rows["base"]] == [_game(r) for r in rows["new"]]
+                line += (
+                    f"; base ({ref}) {base_rate:6.2f} ({games / wall['base']:.2f});"
+                    f" {new_rate / base_rate:5.2f}x a CPU, {wall['base'] / wall['new']:.2f}x by"
+                    f" the clock; identical games: {'yes' if same else 'NO'}"
+                )
+                if not same:
+                    raise SystemExit(line + "\nthe new code plays other games than the baseline")
+            else:
+                line += (
+                    f"; {new_rate / RECORDED[ruleset]:5.2f}x the recorded"
+                    f" {RECORDED[ruleset]} games/s (issue 29, quiet machine; no baseline run)"
+                )
+            acts = sum(int(r[4]) for r in rows["new"]) / games  # type: ignore[index, call-overload]
+            print(f"{line}; {games} games, {acts:.0f} actions a game", flush=True)
+        print(f"load after: {load()}")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ from vedette import rules
 from vedette.engine import Game, Store
 from vedette.errors import BadRequest
 from vedette.sim.play import Setup, game_seeds, play_game, save_game
-from vedette.sim.policies import adapter_for
 from vedette.sim.run import parse_sweep, run_local
 from vedette.sim.stats import summarize, wilson
 
@@ -51,11 +50,16 @@ def test_replayed_game_in_the_store_ends_as_simulated() -> None:
     g, played = save_game(Store(":memory:"), "sim-0", s, 5, 0)
     r = played.result
     assert r.end in ("victory", "draw")  # played to its end, not cut short
-    assert adapter_for("two_by_two").outcome(g.state) == r.winner
+    rs = rules.get("two_by_two")
+    end = rs.outcome(g.state)
+    assert end is not None and end.winner == r.winner and end.how == r.how
+    assert end.how in ("score", "turn limit") and end.turns == r.turns
+    assert dict(end.losses) == dict(r.losses)
     assert len(g.records) - 1 == r.actions == len(played.actions)
     assert g.state.turn == r.turns
     again = Game.open(g.store, "sim-0")  # the stored log folds to the same end
-    assert adapter_for("two_by_two").outcome(again.state) == r.winner
+    again_end = rs.outcome(again.state)
+    assert again_end is not None and again_end.winner == r.winner
 
 
 @pytest.mark.parametrize(
@@ -115,7 +119,7 @@ def test_two_by_two_policies_play_as_documented() -> None:
         p = play_game(s, 9, i, record=True)
         g = Game.create(Store(":memory:"), "p", "two_by_two", dict(s.scenario), p.dice_seed)
         for proc, req in p.actions:
-            side = adapter_for("two_by_two").acting_side(g.state)
+            side = rules.get("two_by_two").simulation().acting_side(g.state)
             if side:
                 kinds[side].add(proc)
             g.perform(proc, req)

@@ -149,7 +149,7 @@ def test_cli_kuryakin_refuses_a_2x2_policy(
     code, _, err = run(
         capsys, str(tmp_path / "e.db"), "simulate", "kuryakin", "--policy", "aggressive"
     )
-    assert code == 2 and "does not play this ruleset" in err
+    assert code == 2 and "no policy 'aggressive'" in err and "it plays: random, cards" in err
 
 
 # -- the web app ------------------------------------------------------------------------------

@@ -579,6 +579,13 @@ def game_rename(old: str, new: str) -> None:
 @click.option("--scheduler", metavar="tcp://HOST:PORT", help="run on a Dask distributed cluster")
 @click.option("--out", metavar="DIR", help="write result.json and the plots (SVG) there")
 @click.option(
+    "--csv",
+    "csv_path",
+    metavar="FILE",
+    help="write one row per game (value, index, winner, end, how, turns, actions, losses and"
+    " rolls per side) to FILE",
+)
+@click.option(
     "--max-actions",
     type=int,
     default=2000,
@@ -611,9 +618,11 @@ def cmd_simulate(
     save: str | None,
     keep: bool,
     as_json: bool,
+    csv_path: str | None = None,
 ) -> None:
     """Play GAMES whole battles of RULESET to their end, each determined by (seed, index), and
-    report each side's win rate with a 95% interval and the games' length (docs/simulation.md).
+    report each side's win rate with a 95% interval, how the battles ended, their length and
+    each side's losses (docs/simulation.md). A long study says first how long it will take.
     A simulation compares scenarios; it is not a verdict on them."""
     from vedette.sim.cli import simulate
 
@@ -634,6 +643,7 @@ def cmd_simulate(
         replay,
         save,
         keep,
+        csv_path,
     )
 
 

@@ -640,6 +640,9 @@ def path_crossings(
 
     if not path:
         raise ValueError("a path needs at least one point")
+    features = list(features)
+    if not features:  # nothing to meet: no geometry to build
+        return []
     start, end = path[0].point(), path[-1].point()
     line = LineString([p.as_tuple() for p in path]) if len(path) > 1 else start
     found: list[tuple[float, Crossing]] = []
@@ -661,13 +664,31 @@ def path_crossings(
                     feature,
                     inside,
                     crossings,
-                    bool(shape.buffer(tolerance).covers(start)),
-                    bool(shape.buffer(tolerance).covers(end)),
+                    bool(_buffered(shape, tolerance).covers(start)),
+                    bool(_buffered(shape, tolerance).covers(end)),
                 ),
             )
         )
     found.sort(key=lambda fc: fc[0])
     return [c for _, c in found]
+
+
+#: a feature's shape grown by a tolerance, by the shape's identity (shapely geometries are
+#: immutable; the entry keeps the shape alive so its id is not reused): a table's features are
+#: the same objects for a whole game, and every move path asks the same question of them
+_BUFFERED: dict[tuple[int, float], tuple[Shape, Shape]] = {}
+
+
+def _buffered(shape: Shape, tolerance: float) -> Shape:
+    key = (id(shape), tolerance)
+    hit = _BUFFERED.get(key)
+    if hit is not None and hit[0] is shape:
+        return hit[1]
+    grown = shape.buffer(tolerance)
+    if len(_BUFFERED) > 4096:
+        _BUFFERED.clear()
+    _BUFFERED[key] = (shape, grown)
+    return grown
 
 
 def _first_along(line: Shape, hit: Shape) -> float:
@@ -721,7 +742,7 @@ def body_features(
         elif mode == "centre":
             hit = bool(f.shape.covers(body.centre.point()))
         elif mode == "all":
-            hit = bool(f.shape.buffer(1e-6).covers(poly))
+            hit = bool(_buffered(f.shape, 1e-6).covers(poly))
         else:
             hit = float(f.shape.intersection(poly).area) >= float(poly.area) / 2 - 1e-6
         if hit:

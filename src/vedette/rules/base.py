@@ -21,11 +21,12 @@ from vedette.dice.roll import AnyRoll, Roll
 from vedette.dice.sources import DiceSource
 from vedette.dice.tables import Table, tables_from_data
 from vedette.errors import BadRequest
+from vedette.rules.simulation import SimPlay
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from vedette.rules.protocol import Waived
+    from vedette.rules.protocol import GameOutcome, Waived
 
 S = TypeVar("S")
 
@@ -378,6 +379,35 @@ class Ruleset(Generic[S]):
         """Whether the battle has ended by the rules (no action is owed or open after it)."""
         return False
 
+    # -- the end of a battle and its result (simulation, reports) -------------------------
+    #: how a battle of this ruleset ends, in words (a study reports it)
+    end_condition: ClassVar[str] = (
+        "none: every game runs to --max-actions and is reported as unfinished"
+    )
+
+    def sides(self, state: S) -> list[str]:
+        """The sides' ids, in the scenario's order ([]: no sides the simulator knows)."""
+        return []
+
+    def turn(self, state: S) -> int:
+        """The turn the game is in (0 before the first)."""
+        t = getattr(state, "turn", 0)
+        return t if isinstance(t, int) else 0
+
+    def losses(self, state: S) -> dict[str, int]:
+        """Each side's losses so far (units routed or destroyed, as the ruleset counts them)."""
+        return {}
+
+    def outcome(self, state: S) -> GameOutcome | None:
+        """The game's end and result, or None while it goes on (OpenSpiel's ``is_terminal`` and
+        ``returns``). Default: no end is declared (a ruleset that has one says so)."""
+        return None
+
+    def simulation(self) -> SimPlay:
+        """How ``vedette simulate`` plays this ruleset: its policies, whose move it is, what
+        may be done (default: the random policy over ``legal_requests``)."""
+        return SimPlay()
+
     def todo(self, state: S, strict: bool = False) -> list[Any]:
         """Obligations first, then the actions open now: derived from ``plan`` (see
         ``protocol.derive_todo``): a complete entry is one ``judge`` accepts as shown, an open
@@ -411,13 +441,13 @@ class Ruleset(Generic[S]):
         engine would before rolling: the declared flow, then what is owed, then ``plan``.
         Raises the refusal (a VedetteError naming the rule); returns ``(procedure, request,
         plan)``. ``query``: odds and checks, which no phase and no obligation forbid."""
-        from vedette.rules.protocol import flow_violation
+        from vedette.rules.protocol import flow_violation, parsed_request
 
         procs = self.protocol_procedures()
         proc = procs.get(procedure)
         if proc is None:
             raise BadRequest(f"{self.name} has no procedure {procedure!r}")
-        req = proc.parse(request) if isinstance(request, Mapping) else request
+        req = parsed_request(proc, request)[0] if isinstance(request, Mapping) else request
         if not proc.query and not query:
             if self.flow is not None:
                 refusal = self.flow.violation(self.current_phase(state), procedure)

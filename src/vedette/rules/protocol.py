@@ -45,6 +45,23 @@ S = TypeVar("S")
 R = TypeVar("R")
 
 
+# -- the end of a game ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameOutcome:
+    """How a game ended (OpenSpiel's ``is_terminal``/``returns``): ``winner`` a side id or
+    ``"draw"``; ``how`` in words ("army broken", "turn limit", "score", ...); the turns
+    played and each side's losses (units routed or destroyed; the ruleset's own count)."""
+
+    winner: str
+    how: str
+    turns: int
+    losses: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def draw(self) -> bool:
+        return self.winner == "draw"
+
+
 # -- plans -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Plan:
@@ -444,6 +461,33 @@ def _judged(
             return replace(t, refused="no choice of " + ", ".join(fields) + " is accepted")
         return None
     return replace(t, open={f: tuple(k) for f, k in zip(fields, kept, strict=True)})
+
+
+#: parsed requests and their logged form, by procedure object and request (each value with its
+#: type: 1, 1.0 and True are equal keys otherwise). Parsing is a pure function of the request,
+#: and ``todo``, the simulator and the conformance runs judge the same requests step after step.
+#: Cleared when large.
+_PARSED: dict[tuple[Any, ...], tuple[Any, Any, dict[str, Any]]] = {}
+
+
+def parsed_request(proc: Any, raw: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """``proc.parse(raw)`` and ``proc.request_json`` of it, remembered for requests of plain
+    values (a refusal is not remembered: it raises again; a list or a table in the request is
+    not a key, and is parsed each time)."""
+    try:
+        key: tuple[Any, ...] | None = (id(proc), *((k, type(v), v) for k, v in raw.items()))
+        hit = _PARSED.get(key)  # type: ignore[arg-type]
+    except TypeError:
+        key, hit = None, None
+    if hit is not None and hit[0] is proc:
+        return hit[1], dict(hit[2])
+    req = proc.parse(raw)
+    logged = proc.request_json(req)
+    if key is not None:
+        if len(_PARSED) > 50_000:
+            _PARSED.clear()
+        _PARSED[key] = (proc, req, dict(logged))
+    return req, logged
 
 
 def flow_violation(
@@ -877,5 +921,8 @@ def _wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 def iter_todo(obligations: Sequence[Obligation], options: Sequence[Todo]) -> Iterator[Todo]:
     for o in obligations:
         yield Todo(o.procedure, o.request, o.text, o.rule, True, o.id, open=o.open)
+    if not obligations:  # nothing owed: nothing blocked
+        yield from options
+        return
     # an action an obligation blocks is not open now
     yield from (t for t in options if flow_violation(obligations, t.procedure, t.request) is None)

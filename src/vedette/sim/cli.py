@@ -33,11 +33,30 @@ def text_report(study: dict[str, Any]) -> list[str]:
             lines.append(
                 f"  {name:<12} {r['rate']:6.1%}  [{r['low']:.1%}, {r['high']:.1%}]  ({r['n']})"
             )
+        how = s.get("how", {})
+        if how:
+            lines.append(
+                "  ended: "
+                + "; ".join(
+                    f"{k} {r['rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}]" for k, r in how.items()
+                )
+            )
         t, a = s["turns"], s["actions"]
         lines.append(
             f"  turns {t['min']}-{t['max']} (median {t['median']:g});"
             f" actions {a['min']}-{a['max']} (median {a['median']:g}, mean {a['mean']:.1f})"
         )
+        for side, d in s.get("losses", {}).items():
+            lines.append(
+                f"  losses {side}: mean {d['mean']:.2f} units (median {d['median']:g},"
+                f" {d['min']}-{d['max']})"
+            )
+        rolls = s.get("decisive_rolls", [])
+        if rolls:
+            lines.append(
+                "  rolls, winner minus loser a game: "
+                + ", ".join(f"{r['roll']} {r['winner_minus_loser']:+g}" for r in rolls)
+            )
     run = study["run"]
     lines.append(
         f"{run['seconds']:.1f} s, {run['games_per_second']} games/s"
@@ -80,6 +99,7 @@ def simulate(
     replay: int | None,
     save: str | None,
     keep: bool,
+    csv_path: str | None = None,
 ) -> None:
     import os
 
@@ -87,8 +107,8 @@ def simulate(
     from vedette.cli.common import parse_options
     from vedette.engine import Store
     from vedette.schemas.rules import load_scenario
-    from vedette.sim.play import Setup, save_game
-    from vedette.sim.run import parse_sweep, policy_names, run_study
+    from vedette.sim.play import GameResult, Setup, save_game, side_policies
+    from vedette.sim.run import parse_sweep, policy_names, run_study, write_csv
 
     rs = rules.get(ruleset)
     scen = load_scenario(rs, scenario) if scenario.endswith(".toml") else rs.scenario(scenario)
@@ -96,7 +116,8 @@ def simulate(
     if max_actions < 1:
         raise BadRequest("--max-actions must be at least 1")
     setup = Setup(rs.name, scen, opts, {}, policy_names(policy), max_actions)
-    rs.initial_state(setup.scenario, setup.engine_options())
+    state = rs.initial_state(setup.scenario, setup.engine_options())
+    side_policies(rs, state, setup.policies)  # a policy the ruleset lacks: refused now
     if (replay is None) != (save is None):
         raise BadRequest("--replay INDEX and --save NAME go together")
     if replay is not None and save is not None:
@@ -124,16 +145,29 @@ def simulate(
         raise BadRequest("--workers and --scheduler: give one (the cluster has its own workers)")
     k = workers or min(4, os.cpu_count() or 1)
     total = games * (len(sw.values) if sw else 1)
+    if csv_path:
+        check_writable(csv_path)
+    warn_if_long(setup, seed, total, 1 if scheduler else k, bool(scheduler))
     from vedette.cli.term import Progress
 
+    rows: list[tuple[Any, GameResult]] = []
+
+    def keep_rows(value: Any, results: list[GameResult]) -> None:
+        rows.extend((value, r) for r in results)
+
     with Progress(total, "simulating") as bar:
-        study = run_study(setup, games, seed, sw, k, scheduler, None, bar.update)
+        study = run_study(
+            setup, games, seed, sw, k, scheduler, None, bar.update, keep_rows if csv_path else None
+        )
     if keep:
         with Store(db) as st:
             study["id"] = st.add_simulation(
                 rs.name, f"{study['scenario'] or rs.title} ({games} games, seed {seed})", study
             )
     lines = text_report(study)
+    if csv_path:
+        write_csv(csv_path, study["sides"], rows)
+        lines.append(f"wrote {csv_path}")
     if out:
         for p in write_out(study, Path(out)):
             lines.append(f"wrote {p}")
@@ -141,3 +175,48 @@ def simulate(
         click.echo(json.dumps(study, indent=2, ensure_ascii=False))
     else:
         click.echo("\n".join(lines))
+
+
+#: a study expected to take longer than this (seconds) is announced first
+LONG_STUDY = 60.0
+
+
+def check_writable(path: str) -> None:
+    """``--csv FILE``: refused in one line before any game is played when it cannot be written."""
+    p = Path(path)
+    if p.is_dir() or not p.parent.is_dir():
+        raise BadRequest(f"--csv {path}: not a file in an existing folder")
+
+
+def warn_if_long(setup: Any, seed: int, total: int, workers: int, remote: bool) -> float | None:
+    """Time two games here (a short calibration run) and, when the whole study would take more
+    than a minute, say so on stderr first: the estimate, and how to stop. Returns the estimate
+    in seconds (None when the study is too small to bother)."""
+    import time
+
+    from vedette.sim.play import play_game
+
+    if total < 20:
+        return None
+    t = time.perf_counter()
+    for i in range(2):
+        play_game(setup, seed, i)
+    per_game = (time.perf_counter() - t) / 2
+    estimate = per_game * total / max(1, workers)
+    if estimate > LONG_STUDY:
+        where = "the cluster's workers" if remote else f"{workers} worker(s)"
+        click.echo(
+            f"vedette: this study will take about {_duration(estimate)}"
+            f" ({total} games at {per_game:.2f} s a game measured here, on {where});"
+            " Ctrl-C stops it",
+            err=True,
+        )
+    return estimate
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"

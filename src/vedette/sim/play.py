@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,8 +23,8 @@ from vedette import rules
 from vedette.dice.sources import SegmentSource
 from vedette.engine.session import WAIVE
 from vedette.errors import BadRequest, VedetteError
-from vedette.rules.protocol import flow_violation
-from vedette.sim.policies import Adapter, Policy, adapter_for, policy
+from vedette.rules.protocol import flow_violation, parsed_request
+from vedette.sim.policies import Policy, policy
 
 WAIVE_REASON = "simulation: no legal way to discharge it"
 
@@ -59,21 +60,28 @@ class Setup:
 @dataclass(frozen=True, slots=True)
 class GameResult:
     """How game ``index`` ended: ``winner`` a side id, ``"draw"``, or ``"unfinished"`` (the
-    action limit, or no legal action left: ``end`` says which)."""
+    action limit, or no legal action left: ``end`` says which); ``how`` the ruleset's words for
+    the end ("army broken", "turn limit", "score"; for an unfinished game, ``end``); each side's
+    losses (side, units) and the rolls made (side, procedure, rolls) ('' for no side)."""
 
     index: int
     winner: str
     end: str
     turns: int
     actions: int
+    how: str = ""
+    losses: tuple[tuple[str, int], ...] = ()
+    rolls: tuple[tuple[str, str, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
             "index": self.index,
             "winner": self.winner,
             "end": self.end,
+            "how": self.how,
             "turns": self.turns,
             "actions": self.actions,
+            "losses": dict(self.losses),
         }
 
 
@@ -86,14 +94,15 @@ class Played:
     dice_seed: int
 
 
-def side_policies(adapter: Adapter, state: Any, names: Sequence[str]) -> dict[str, Policy]:
+def side_policies(rs: Any, state: Any, names: Sequence[str]) -> dict[str, Policy]:
     """One policy per side, in the scenario's side order; one name plays every side."""
-    sides = adapter.sides(state)
+    sides = rs.sides(state)
     if len(names) > max(1, len(sides)):
         raise BadRequest(
             f"--policy: {len(names)} policies for {len(sides)} sides ({', '.join(sides) or 'none'})"
         )
-    chosen = [policy(n, adapter) for n in names]
+    play = rs.simulation()
+    chosen = [policy(n, play, rs.title) for n in names]
     out = {s: chosen[min(i, len(chosen) - 1)] for i, s in enumerate(sides)}
     out[""] = chosen[0]  # steps no side takes (a ruleset's own sequence)
     return out
@@ -102,29 +111,31 @@ def side_policies(adapter: Adapter, state: Any, names: Sequence[str]) -> dict[st
 def play_game(setup: Setup, seed: int, index: int, record: bool = False) -> Played:
     """Play game ``index`` of the study seeded ``seed`` to its end (or the action limit)."""
     rs = rules.get(setup.ruleset)
-    adapter = adapter_for(rs.name)
+    play = rs.simulation()
     dice_seed, policy_seed = game_seeds(seed, index)
     rng = random.Random(policy_seed)
     state = rs.initial_state(setup.scenario, setup.engine_options())
-    pols = side_policies(adapter, state, setup.policies)
+    pols = side_policies(rs, state, setup.policies)
+    rolls: Counter[tuple[str, str]] = Counter()
     procs = {**rs.protocol_procedures(), "waive": WAIVE}
     position = 0
     log: list[tuple[str, dict[str, Any]]] = []
     n = 0
     done: set[tuple[str, str]] = set()
+    over = None
     while True:
-        over = adapter.outcome(state)
+        over = rs.outcome(state)
         if over is not None:
-            winner, end = over, "victory" if over != "draw" else "draw"
+            winner, end = over.winner, "victory" if over.winner != "draw" else "draw"
             break
         if n >= setup.max_actions:
             winner, end = "unfinished", "action limit"
             break
-        side = adapter.acting_side(state)
+        side = play.acting_side(state)
         pol = pols.get(side, pols[""])
         owed = tuple(rs.obligations(state))
         cands = pol.choose(
-            state, adapter.lines(state, rs, rng), rng, frozenset() if owed else frozenset(done)
+            state, play.lines(state, rs, rng), rng, frozenset() if owed else frozenset(done)
         )
         if owed:  # an owed step nothing can discharge: waive it (logged, as a player would)
             cands.append(("waive", {"obligation": owed[0].id, "reason": WAIVE_REASON}))
@@ -133,8 +144,7 @@ def play_game(setup: Setup, seed: int, index: int, record: bool = False) -> Play
             if p is None or p.query:
                 continue
             try:
-                parsed = p.parse(req)
-                req_json = p.request_json(parsed)
+                parsed, req_json = parsed_request(p, req)
                 if flow_violation(owed, name, req_json) is not None:
                     continue
                 plan = p.plan(state, parsed)
@@ -146,8 +156,11 @@ def play_game(setup: Setup, seed: int, index: int, record: bool = False) -> Play
             except VedetteError:
                 continue  # refused before anything is kept: no dice consumed, as in the engine
             state = new
+            was = position
             for _, b in source.ranges():
                 position = max(position, int(b))
+            if position > was:  # this action rolled dice
+                rolls[side, name] += 1
             if record:
                 log.append((name, req_json))
             if name in ("next", "end_turn", "next_phase"):
@@ -159,7 +172,20 @@ def play_game(setup: Setup, seed: int, index: int, record: bool = False) -> Play
         else:
             winner, end = "unfinished", "no legal action"
             break
-    result = GameResult(index, winner, end, adapter.turn(state), n)
+    if over is not None:
+        how, turns, losses = over.how, over.turns, dict(over.losses)
+    else:
+        how, turns, losses = end, rs.turn(state), rs.losses(state)
+    result = GameResult(
+        index,
+        winner,
+        end,
+        turns,
+        n,
+        how,
+        tuple(sorted(losses.items())),
+        tuple((who, proc, k) for (who, proc), k in sorted(rolls.items())),
+    )
     return Played(result, log, dice_seed)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
@@ -19,7 +20,6 @@ from vedette import rules
 from vedette.errors import BadRequest
 from vedette.rules.base import parse_value
 from vedette.sim.play import GameResult, Setup, play_game, side_policies
-from vedette.sim.policies import POLICIES, adapter_for
 from vedette.sim.stats import summarize
 
 RESULT_FORMAT = "vedette-simulation"
@@ -194,15 +194,16 @@ def run_study(
     scheduler: str | None = None,
     client: Any | None = None,
     progress: Progress | None = None,
+    on_results: Callable[[Any, list[GameResult]], None] | None = None,
 ) -> dict[str, Any]:
-    """The whole study as its result document (``result.json``)."""
+    """The whole study as its result document (``result.json``); ``on_results(value,
+    results)`` receives every game's result of each swept value (``--csv``)."""
     if games < 1:
         raise BadRequest("--games must be at least 1")
     rs = rules.get(setup.ruleset)
-    adapter = adapter_for(rs.name)
     state = rs.initial_state(setup.scenario, setup.engine_options())
-    sides = adapter.sides(state)
-    pols = side_policies(adapter, state, setup.policies)
+    sides = rs.sides(state)
+    pols = side_policies(rs, state, setup.policies)
     values: list[Any] = list(sweep.values) if sweep else [None]
     variants = []
     t0 = time.perf_counter()
@@ -212,6 +213,8 @@ def run_study(
             results = run_dask(s, seed, games, scheduler, client, progress)
         else:
             results = run_local(s, seed, games, workers, progress)
+        if on_results is not None:
+            on_results(v, results)
         variants.append(
             {
                 "value": v,
@@ -231,7 +234,7 @@ def run_study(
         "sides": sides,
         "policies": {s: pols[s].name for s in sides} or {"": pols[""].name},
         "policy_help": {p.name: p.help for p in pols.values()},
-        "end_condition": adapter.end_condition,
+        "end_condition": rs.end_condition,
         "games": games,
         "seed": seed,
         "max_actions": setup.max_actions,
@@ -250,9 +253,39 @@ def run_study(
 
 
 def policy_names(text: str | None) -> tuple[str, ...]:
+    """``--policy A,B``: the names (each ruleset says which it plays: ``side_policies``)."""
     names = tuple(p.strip() for p in (text or "random").split(",") if p.strip())
-    unknown = [n for n in names if n not in POLICIES]
-    if unknown or not names:
-        bad = (unknown or [text or ""])[0]
-        raise BadRequest(f"--policy: no policy {bad!r} (policies: {', '.join(POLICIES)})")
+    if not names:
+        raise BadRequest(f"--policy: no policy {text or ''!r} (write NAME or NAME,NAME)")
     return names
+
+
+CSV_FIELDS = ("value", "index", "winner", "end", "how", "turns", "actions")
+
+
+def write_csv(path: str, sides: Sequence[str], rows: Sequence[tuple[Any, GameResult]]) -> None:
+    """One row per game: the swept value ('' without a sweep), its index and result, and each
+    side's losses (``losses_SIDE``) and rolls made (``rolls_SIDE``)."""
+    import csv
+
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow([*CSV_FIELDS, *(f"losses_{s}" for s in sides), *(f"rolls_{s}" for s in sides)])
+        for value, r in rows:
+            lost = dict(r.losses)
+            rolled = Counter[str]()
+            for side, _, k in r.rolls:
+                rolled[side] += k
+            w.writerow(
+                [
+                    "" if value is None else value,
+                    r.index,
+                    r.winner,
+                    r.end,
+                    r.how,
+                    r.turns,
+                    r.actions,
+                    *(lost.get(s, 0) for s in sides),
+                    *(rolled.get(s, 0) for s in sides),
+                ]
+            )

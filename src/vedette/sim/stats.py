@@ -1,5 +1,6 @@
 """What a study reports: each side's win rate with a 95% Wilson interval, draws and unfinished
-games, and the distribution of game length (turns, actions)."""
+games, how the battles ended, the distribution of game length (turns, actions) and of each
+side's losses, and the roll kinds that differ most between winners and losers."""
 
 from __future__ import annotations
 
@@ -65,10 +66,40 @@ def summarize(results: Sequence[GameResult], sides: Sequence[str]) -> dict[str, 
         "draws": rate(won.get("draw", 0), n),
         "unfinished": rate(won.get("unfinished", 0), n),
         "ends": dict(sorted(Counter(r.end for r in results).items())),
+        "how": {k: rate(v, n) for k, v in sorted(Counter(r.how or r.end for r in results).items())},
         "turns": distribution([r.turns for r in results]),
         "actions": distribution([r.actions for r in results]),
+        "losses": {s: distribution([dict(r.losses).get(s, 0) for r in results]) for s in sides},
+        "decisive_rolls": decisive_rolls(results, sides),
         "digest": digest(results),
     }
+
+
+def decisive_rolls(
+    results: Sequence[GameResult], sides: Sequence[str], most: int = 5
+) -> list[dict[str, Any]]:
+    """The roll kinds (procedures that rolled dice) whose count differs most between the
+    winner and the loser of the games won by one of two sides: the mean of (the winner's rolls
+    of that kind - the loser's) over those games, largest difference first. A count, not the
+    luck of the dice: which kinds of roll the winners made more (or fewer) of."""
+    if len(sides) != 2:
+        return []
+    decided = [r for r in results if r.winner in sides]
+    if not decided:
+        return []
+    diff: Counter[str] = Counter()
+    for r in decided:
+        loser = sides[1] if r.winner == sides[0] else sides[0]
+        for side, proc, k in r.rolls:
+            if side == r.winner:
+                diff[proc] += k
+            elif side == loser:
+                diff[proc] -= k
+    means = sorted(
+        ((round(d / len(decided), 3), proc) for proc, d in diff.items() if d),
+        key=lambda x: (-abs(x[0]), x[1]),
+    )
+    return [{"roll": proc, "winner_minus_loser": m} for m, proc in means[:most]]
 
 
 def show(value: object) -> str:

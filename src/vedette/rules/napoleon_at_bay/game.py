@@ -39,6 +39,7 @@ from vedette.rules.pmap import PMap
 from vedette.rules.protocol import (
     DomainEvent,
     Flow,
+    GameOutcome,
     Obligation,
     Phase,
     Plan,
@@ -1046,6 +1047,23 @@ def state_json(state: NabState) -> dict[str, Any]:
     }
 
 
+#: the hexes 1 to 3 away from a hex, in the map's order, by map identity and hex (a map never
+#: changes in a game; the entry keeps it alive so its id is not reused)
+_WITHIN_THREE: dict[tuple[int, str], tuple[Any, tuple[str, ...]]] = {}
+
+
+def _within_three(hexmap: Any, hex_id: str) -> list[str]:
+    """``[h for h in map.ids if 0 < map.distance(h, hex_id) <= 3]``, measured once per map."""
+    key = (id(hexmap), hex_id)
+    hit = _WITHIN_THREE.get(key)
+    if hit is None or hit[0] is not hexmap:
+        if len(_WITHIN_THREE) > 20_000:
+            _WITHIN_THREE.clear()
+        ring = tuple(h for h in hexmap.ids if 0 < hexmap.distance(h, hex_id) <= 3)
+        hit = _WITHIN_THREE[key] = (hexmap, ring)
+    return list(hit[1])
+
+
 class NapoleonAtBay(Ruleset[NabState]):
     name = "napoleon_at_bay"
     aliases = ("nab",)
@@ -1058,6 +1076,19 @@ class NapoleonAtBay(Ruleset[NabState]):
     scenario_model = LazyModel("vedette.rules.napoleon_at_bay.schema:NabScenario")
     #: the events ``apply_event`` folds (an import naming another kind is refused)
     event_kinds = ("moved", "fixed", "substituted", "phase")
+
+    end_condition = (
+        "a turn limit (an assumption: the system covers movement and fixing, not combat or"
+        " victory): after [battle_end] max_turns (12) turns the game is a draw"
+    )
+
+    def sides(self, state: NabState) -> list[str]:
+        return list(state.order)
+
+    def outcome(self, state: NabState) -> GameOutcome | None:
+        if state.turn > state.config.battle_turns:
+            return GameOutcome("draw", "turn limit", state.turn, {s: 0 for s in state.order})
+        return None
 
     def __init__(self) -> None:
         self.scenarios = {
@@ -1188,7 +1219,7 @@ class NapoleonAtBay(Ruleset[NabState]):
         for p in movers:
             if len(p.hexes) != 1:
                 continue
-            near = [h for h in state.map.ids if 0 < state.map.distance(h, p.hexes[0]) <= 3]
+            near = _within_three(state.map, p.hexes[0])
             rng.shuffle(near)
             for h in near[:6]:
                 req = {"force": p.id, "to": [h]}

@@ -18,6 +18,7 @@ from vedette.data import package_toml
 from vedette.dice.tables import Table, table_from_data
 from vedette.errors import BadRequest, DataError
 from vedette.geometry.hexmap import HexMap, hexside_kinds, terrain_kinds
+from vedette.rules.simulation import battle_end_turns
 from vedette.rules.templates import check_template
 
 DATA_PACKAGE = "vedette.rules.napoleon_at_bay.data"
@@ -119,6 +120,8 @@ class Config:
     texts: Mapping[str, str] = field(default_factory=dict)
     stop_at_zoc: bool = True
     tie_die: str = "d6"
+    #: the simulator's end of a game ([battle_end] max_turns: an assumption, docs/rules)
+    battle_turns: int = 12
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -286,6 +289,7 @@ def make_config(
             options.get("stop_at_zoc", dict(data.get("movement", {})).get("stop_at_zoc", True))
         ),
         tie_die=_tie_die(options.get("tie_die", dict(data.get("movement", {})).get("tie_die"))),
+        battle_turns=battle_end_turns(data, src),
     )
 
 

@@ -15,7 +15,8 @@ from typing import Any, ClassVar
 
 from vedette.dice import DiceSource, tables_from_data
 from vedette.rules.base import LazyModel, Outcome, Ruleset
-from vedette.rules.protocol import Flow, Phase, Plan, Procedure, Todo
+from vedette.rules.protocol import Flow, GameOutcome, Phase, Plan, Procedure, Todo
+from vedette.rules.simulation import battle_end_turns
 from vedette.rules.solitaire_asl import procedures as pr
 from vedette.rules.solitaire_asl.boresight import (
     plan_boresight,
@@ -52,7 +53,7 @@ from vedette.rules.solitaire_asl.requests import (
 )
 from vedette.rules.solitaire_asl.setup import build_state
 from vedette.rules.solitaire_asl.shift import plan_shift, run_shift
-from vedette.rules.solitaire_asl.turn import QUERY
+from vedette.rules.solitaire_asl.turn import QUERY, game_turn
 
 
 def _flow() -> Flow:
@@ -288,7 +289,28 @@ class SolitaireASL(Ruleset[State]):
         return self._cache[key]
 
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> State:
-        return build_state(scenario, options, self.data(options.get("house_rules")))
+        house = options.get("house_rules")
+        data = self.data(house)
+        battle_end_turns(data, "house rules" if house else "rules data")
+        return build_state(scenario, options, data)
+
+    end_condition = (
+        "a turn limit (an assumption: the solitaire system covers concealment, hidden placement"
+        " and shifts, not the scenario's victory conditions): after [battle_end] max_turns (6)"
+        " game turns the game is a draw"
+    )
+
+    def sides(self, state: State) -> list[str]:
+        return list(state.sides)
+
+    def turn(self, state: State) -> int:
+        return game_turn(state)
+
+    def outcome(self, state: State) -> GameOutcome | None:
+        limit = battle_end_turns(self.data(state.options.get("house_rules")))
+        if game_turn(state) > limit:
+            return GameOutcome("draw", "turn limit", game_turn(state), {s: 0 for s in state.sides})
+        return None
 
     def apply(self, state: State, event: Any) -> State:
         return apply_event(state, event)

@@ -55,8 +55,25 @@ class HexId:
         return f"{self.board}{column_letters(self.column)}{self.row}"
 
 
+#: ids parsed already (a pure function of the text; a refusal is not kept: it raises again)
+_PARSED: dict[str, HexId] = {}
+
+
 def parse_hex_id(text: str) -> HexId:
     """``"4P5"`` -> HexId("4", 15, 5); a location suffix (``4P5:1``) is ignored."""
+    if isinstance(text, str):
+        hit = _PARSED.get(text)
+        if hit is not None:
+            return hit
+    h = _parse_hex_id(text)
+    if isinstance(text, str):
+        if len(_PARSED) > 100_000:
+            _PARSED.clear()
+        _PARSED[text] = h
+    return h
+
+
+def _parse_hex_id(text: str) -> HexId:
     t = str(text).strip().split(":", 1)[0]
     m = _ID.match(t)
     if not m:

@@ -82,8 +82,24 @@ def shuffle(n: int, dice: DiceSource) -> tuple[list[int], list[Roll]]:
     return deck, rolls
 
 
+#: the deck read from a game's data, by the identity of that data (a game's data never changes
+#: while it is played; the entry keeps it alive so its id is not reused)
+_DECKS: dict[int, tuple[object, tuple[ChanceCard, ...]]] = {}
+
+
 def chance_deck(state: State) -> list[ChanceCard]:
-    """The chance deck as data, each card with its typed effect."""
+    """The chance deck as data, each card with its typed effect (read once per game's data)."""
+    hit = _DECKS.get(id(state.data))
+    if hit is not None and hit[0] is state.data:
+        return list(hit[1])
+    deck = _read_deck(state)
+    if len(_DECKS) > 64:
+        _DECKS.clear()
+    _DECKS[id(state.data)] = (state.data, tuple(deck))
+    return deck
+
+
+def _read_deck(state: State) -> list[ChanceCard]:
     out = []
     for c in state.data.get("chance_cards", []):
         kind = str(c.get("kind", "none"))

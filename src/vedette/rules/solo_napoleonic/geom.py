@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from vedette.geometry.tabletop import Body, Side, Vec, distance, in_arc, side_facing
 from vedette.rules.solo_napoleonic.model import General, State, Unit
@@ -13,7 +14,38 @@ FIGURE_FRONTAGE_MM = 15.0  # default footprint when the scenario gives none (15m
 RANK_DEPTH_MM = 15.0
 
 
+#: answers by the identity of the (immutable) units and generals asked about: a game changes
+#: one unit an action, so the others' bodies and distances are asked again and again. Each entry
+#: keeps its objects alive (an id is never reused while it is cached); cleared when large.
+_BODIES: dict[int, tuple[Unit, Body | None]] = {}
+_DISTANCES: dict[tuple[int, int], tuple[object, object, float | None]] = {}
+_MOST = 8192
+
+
 def body(u: Unit) -> Body | None:
+    hit = _BODIES.get(id(u))
+    if hit is not None and hit[0] is u:
+        return hit[1]
+    b = _body(u)
+    if len(_BODIES) > _MOST:
+        _BODIES.clear()
+    _BODIES[id(u)] = (u, b)
+    return b
+
+
+def _distance(a: General | Unit, b: Unit, measure: Callable[[], float | None]) -> float | None:
+    key = (id(a), id(b))
+    hit = _DISTANCES.get(key)
+    if hit is not None and hit[0] is a and hit[1] is b:
+        return hit[2]
+    d = measure()
+    if len(_DISTANCES) > _MOST:
+        _DISTANCES.clear()
+    _DISTANCES[key] = (a, b, d)
+    return d
+
+
+def _body(u: Unit) -> Body | None:
     if u.x is None or u.y is None:
         return None
     w = u.width or max(1, u.front_rank()) * FIGURE_FRONTAGE_MM
@@ -30,6 +62,10 @@ def point(g: General) -> Vec | None:
 
 def general_distance(g: General, u: Unit) -> float | None:
     """Distance (mm) from a general to a unit's nearest edge (None if either is unplaced)."""
+    return _distance(g, u, lambda: _general_distance(g, u))
+
+
+def _general_distance(g: General, u: Unit) -> float | None:
     p, b = point(g), body(u)
     if p is None or b is None:
         return None
@@ -44,6 +80,10 @@ def general_to_general(a: General, b: General) -> float | None:
 
 
 def unit_distance(a: Unit, b: Unit) -> float | None:
+    return _distance(a, b, lambda: _unit_distance(a, b))
+
+
+def _unit_distance(a: Unit, b: Unit) -> float | None:
     ba, bb = body(a), body(b)
     if ba is None or bb is None:
         return None

@@ -205,6 +205,8 @@ def _resolve_side(s: Side, dice: DiceSource, rule: str, pdie: str = "dP") -> tup
     """One side's attack in a round: rolled (and recorded) under a real source; under a source
     that enumerates, one branch per distinct number of casualties (``side_odds``), so a round
     of melee costs the product of the two sides' casualty counts, not of every check."""
+    if getattr(dice, "branch", None) is None:  # rolled (or a plan's dry run): no odds needed
+        return _side_rolled(s, dice, rule, pdie)  # what outcome_of would do, without them
     return outcome_of(dice, side_odds(s, pdie), lambda: _side_rolled(s, dice, rule, pdie))
 
 

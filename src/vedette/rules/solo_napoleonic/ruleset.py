@@ -12,7 +12,8 @@ from vedette.data import merge, package_toml
 from vedette.dice import DiceSource
 from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
 from vedette.rules.base import LazyModel, Outcome, Ruleset
-from vedette.rules.protocol import Flow, Phase, Todo
+from vedette.rules.protocol import Flow, GameOutcome, Phase, Todo
+from vedette.rules.simulation import SimPlay
 from vedette.rules.solo_napoleonic import (
     actions,
     cards,
@@ -20,6 +21,7 @@ from vedette.rules.solo_napoleonic import (
     flow,
     melee,
     morale,
+    simplay,
     staff,
 )
 from vedette.rules.solo_napoleonic import (
@@ -248,9 +250,31 @@ def formations_of(state: State, u: Any) -> tuple[str, ...]:
     return tuple(k for k in row if k != "assumption" and k != u.formation)
 
 
+#: a unit's offers, by unit id: (what they are read from, the offers). They read the unit, the
+#: game's data and the enemy units only; a card's actions change one unit at a time, so most
+#: units' offers are asked again unchanged (compared by identity: states are immutable values)
+_UNIT_OPTIONS: dict[str, tuple[tuple[Any, ...], list[Todo]]] = {}
+
+
 def unit_options(state: State, u: Any) -> list[Todo]:
     """A unit's actions open on its card, before ``plan`` judges them (``todo`` keeps only
     what plan accepts)."""
+    deps = (u, state.data, *(e for e in state.units if e.side != u.side))
+    hit = _UNIT_OPTIONS.get(u.id)
+    if (
+        hit is not None
+        and len(hit[0]) == len(deps)
+        and all(a is b for a, b in zip(hit[0], deps, strict=True))
+    ):
+        return list(hit[1])
+    out = _unit_options(state, u)
+    if len(_UNIT_OPTIONS) > 4096:
+        _UNIT_OPTIONS.clear()
+    _UNIT_OPTIONS[u.id] = (deps, list(out))
+    return out
+
+
+def _unit_options(state: State, u: Any) -> list[Todo]:
     if u.morale_due:
         return []  # its marker is owed first
     rally = Todo("rally", {"unit": u.id}, f"{u.id} tries to rally", morale.R_MORALE)
@@ -668,8 +692,24 @@ class SoloNapoleonic(Ruleset[State]):
         terrain = tuple(
             feature_from_data(f, i) for i, f in enumerate(scenario.get("terrain", []), 1)
         )
+        simplay.battle_end(data, "house rules" if house else "rules data")
         state = State(str(scenario.get("title", "")), sides, units, gens, opts, data)
         return replace(state, terrain=terrain) if terrain else state
+
+    end_condition = simplay.END_CONDITION
+
+    def sides(self, state: State) -> list[str]:
+        return list(state.sides)
+
+    def losses(self, state: State) -> dict[str, int]:
+        """Units routing or eliminated, per side."""
+        return simplay.losses(state)
+
+    def outcome(self, state: State) -> GameOutcome | None:
+        return simplay.outcome(state)
+
+    def simulation(self) -> SimPlay:
+        return simplay.KuryakinSim()
 
     def obligations(self, state: State) -> tuple[Any, ...]:
         """The steps owed now: the open charges' next steps and the morale markers of the

@@ -186,6 +186,11 @@ class _Prepared:
         bridges = features(state, "bridge")
         self.road_cover = tt.union([f.shape for f in roads]).buffer(0.5) if roads else None
         self.bridge_cover = tt.union([f.shape for f in bridges]).buffer(0.5) if bridges else None
+        import shapely  # here, not at the top: shapely loads only where geometry is asked
+
+        for cover in (self.road_cover, self.bridge_cover):
+            if cover is not None:  # asked of every path: GEOS prepares it once (same answers)
+                shapely.prepare(cover)
 
     def near(self, path: list[Vec]) -> list[Feature]:
         """The features whose bounding box meets the path's (the others cannot meet it)."""

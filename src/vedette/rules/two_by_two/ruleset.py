@@ -11,8 +11,9 @@ from vedette.errors import BadRequest, DataError
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, TableTop, Vec
 from vedette.rules.base import Event, LazyModel, Outcome, Ruleset
-from vedette.rules.protocol import Flow, Obligation, Phase, Plan, Todo
+from vedette.rules.protocol import Flow, GameOutcome, Obligation, Phase, Plan, Todo
 from vedette.rules.protocol import Procedure as Proc
+from vedette.rules.simulation import SimPlay
 from vedette.rules.two_by_two import (
     facts,
     melee,
@@ -50,6 +51,7 @@ from vedette.rules.two_by_two.model import (
     feature_from_data,
 )
 from vedette.rules.two_by_two.sequence import current_phase
+from vedette.rules.two_by_two.simplay import TwoByTwoSim
 
 SRC = "two_by_two scenario"
 
@@ -217,6 +219,40 @@ class TwoByTwo(Ruleset[GameState]):
     def game_over(self, state: GameState) -> bool:
         """The battle ended by the victory check (ASSUMPTION, [victory]: the text has none)."""
         return state.stage == "over"
+
+    end_condition = (
+        "the victory check at the end of each turn (an assumption: the text only says destroyed"
+        " units count): a side's score is the AP of enemy units destroyed; the game ends when"
+        " a score reaches [victory] threshold_ap (score) or max_turns is passed (turn limit);"
+        " the higher score wins, equal scores draw"
+    )
+
+    def sides(self, state: GameState) -> list[str]:
+        return [s.id for s in state.sides]
+
+    def losses(self, state: GameState) -> dict[str, int]:
+        """Units destroyed, per side."""
+        out = {s.id: 0 for s in state.sides}
+        for u in state.units:
+            if u.status == "destroyed":
+                out[u.side] = out.get(u.side, 0) + 1
+        return out
+
+    def outcome(self, state: GameState) -> GameOutcome | None:
+        if state.stage != "over":
+            return None
+        v = {**dict(state.rules.section("victory")), **dict(state.victory)}
+        threshold = int(v.get("threshold_ap", 0))
+        scored = threshold > 0 and any(state.score(s.id) >= threshold for s in state.sides)
+        return GameOutcome(
+            str(state.winner) if state.winner else "draw",
+            "score" if scored else "turn limit",
+            state.turn,
+            self.losses(state),
+        )
+
+    def simulation(self) -> SimPlay:
+        return TwoByTwoSim()
 
     def judge(
         self,

@@ -13,9 +13,8 @@
 from __future__ import annotations
 
 import functools
-import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -222,52 +221,85 @@ def _charged_this_phase(state: GameState, u: Any) -> bool:
     return any(m.attacker == u.id and not m.counter_charge for m in state.melees)
 
 
+#: the lines of each unit's move, by unit id: (what they were computed from, the lines). A
+#: move phase changes one unit a step; the others' lines are the same objects as before.
+_UNIT_MOVES: dict[str, tuple[tuple[Any, ...], list[Todo]]] = {}
+
+
 def _moves(state: GameState, side: str) -> list[Todo]:
     out: list[Todo] = []
-    tracked = state.play == "tracked"
     enemies = state.live(state.enemy_of(side))
     for u in state.live(side):
-        t = state.utype(u)
-        if u.disrupted or _charged_this_phase(state, u):
+        # everything a unit's lines are read from (compared by identity: states are immutable
+        # values, so the same objects mean the same lines; the entry keeps them alive)
+        deps = (u, state.rules, state.play, state.melees, state.rps, state.table, *enemies)
+        hit = _UNIT_MOVES.get(u.id)
+        if (
+            hit is not None
+            and len(hit[0]) == len(deps)
+            and all(a is b for a, b in zip(hit[0], deps, strict=True))
+        ):
+            out.extend(hit[1])
             continue
-        if u.body is None and u.entry:
-            out.append(_arrival(state, u))
-            continue
-        if u.moved and u.spent <= 0:
-            continue
-        left = t.move - u.spent
-        turns = _turns(state, u, enemies) if tracked and u.body is not None else []
-        if u.pinned:  # "Pinned: may only change facing"
-            out.extend(turns)
-            continue
-        if left > 1e-6:
-            bonus = float(state.rules.section("movement").get("road_bonus", 1))
-            if tracked and u.body is not None:
-                out.extend(_tracked_steps(state, u, left, bonus, enemies))
-            else:
+        lines = _unit_moves(state, u, enemies)
+        if len(_UNIT_MOVES) > 4096:
+            _UNIT_MOVES.clear()
+        _UNIT_MOVES[u.id] = (deps, lines)
+        out.extend(lines)
+    out.extend(_reinforcement_rolls(state, side))
+    return out
+
+
+def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
+    """One unit's lines in its move phase."""
+    out: list[Todo] = []
+    tracked = state.play == "tracked"
+    t = state.utype(u)
+    if u.disrupted or _charged_this_phase(state, u):
+        return out
+    if u.body is None and u.entry:
+        out.append(_arrival(state, u))
+        return out
+    if u.moved and u.spent <= 0:
+        return out
+    left = t.move - u.spent
+    turns = _turns(state, u, enemies) if tracked and u.body is not None else []
+    if u.pinned:  # "Pinned: may only change facing"
+        out.extend(turns)
+        return out
+    if left > 1e-6:
+        bonus = float(state.rules.section("movement").get("road_bonus", 1))
+        if tracked and u.body is not None:
+            out.extend(_tracked_steps(state, u, left, bonus, enemies))
+        else:
+            out.append(
+                Todo(
+                    "move",
+                    {"unit": u.id},
+                    f"{u.name} may move ([{left:g}]; +[{bonus:g}] wholly on a road: state"
+                    " road=true, and town, rough, streams crossed)",
+                    R_MOVE,
+                    open={"distance": _distances(left)},
+                )
+            )
+            foes = tuple(e.id for e in enemies)
+            if foes and not u.moved:
                 out.append(
                     Todo(
-                        "move",
+                        "charge",
                         {"unit": u.id},
-                        f"{u.name} may move ([{left:g}]; +[{bonus:g}] wholly on a road: state"
-                        " road=true, and town, rough, streams crossed)",
-                        R_MOVE,
-                        open={"distance": _distances(left)},
+                        f"{u.name} may charge into contact (state the distance)",
+                        R_CONTACT,
+                        open={"into": foes, "distance": _distances(left)},
                     )
                 )
-                foes = tuple(e.id for e in enemies)
-                if foes and not u.moved:
-                    out.append(
-                        Todo(
-                            "charge",
-                            {"unit": u.id},
-                            f"{u.name} may charge into contact (state the distance)",
-                            R_CONTACT,
-                            open={"into": foes, "distance": _distances(left)},
-                        )
-                    )
-        out.extend(turns)
-        out.extend(_formations(state, u))
+    out.extend(turns)
+    out.extend(_formations(state, u))
+    return out
+
+
+def _reinforcement_rolls(state: GameState, side: str) -> list[Todo]:
+    out: list[Todo] = []
     rolls = int(state.rules.num("reinforcements", "rolls_per_turn"))
     if state.reinforcement_rolls < rolls:
         for rp in state.rps:
@@ -354,9 +386,34 @@ def _ahead(body: Body, other: Body, reach: float) -> bool:
         or abs(body.centre.y - other.centre.y) > reach + 40
     ):
         return False
-    if tt.distance(body, other) > reach:
+    if not tt.maybe_within(body, other, reach):  # surely farther (arithmetic, no shapely)
+        return False
+    if _gap(body, other) > reach:
         return False
     return tt.contact_distance(body, body.facing, other) is not None
+
+
+@functools.lru_cache(maxsize=16384)
+def _gap(a: Body, b: Body) -> float:
+    """Edge-to-edge distance of two bodies (mm), measured once per pair of positions."""
+    return tt.distance(a, b)
+
+
+def _nearest_two(body: Body, placed: list[Any]) -> list[tuple[float, str]]:
+    """The two enemies nearest ``body`` as (distance, id), ties by id: the same as sorting
+    every enemy's distance, but an enemy whose centre is so far that it cannot beat the second
+    nearest measured so far is not measured (a lower bound: centre distance less both radii)."""
+    bounds = sorted(
+        (max(0.0, body.centre.distance(e.body.centre) - body.radius - e.body.radius), i)
+        for i, e in enumerate(placed)
+    )
+    measured: list[tuple[float, str]] = []
+    for low, i in bounds:
+        if len(measured) >= 2 and low > measured[1][0] + 1e-6:
+            break  # this one and every later one are farther than the second nearest
+        measured.append((_gap(body, placed[i].body), placed[i].id))
+        measured.sort()
+    return measured[:2]
 
 
 def _turns(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
@@ -367,7 +424,7 @@ def _turns(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     out.append(
         Todo("turn", {"unit": u.id, "direction": "about"}, f"{u.name} may face about", R_MOVE)
     )
-    near = sorted((tt.distance(u.body, e.body), e.id) for e in enemies if e.body is not None)[:2]
+    near = _nearest_two(u.body, [e for e in enemies if e.body is not None])
     text = f"{u.name} may turn to face an enemy"
     return out + _choose("turn", {"unit": u.id}, text, R_MOVE, "face", tuple(e for _, e in near))
 
@@ -602,7 +659,35 @@ def _complete(state: GameState, t: Todo, rng: Any) -> list[tuple[str, dict[str, 
     open line's choices, a few combinations of them."""
     if not t.open:
         return [(t.procedure, dict(t.request))]
-    fields = list(t.open)
-    combos = list(itertools.product(*(t.open[f] for f in fields)))
-    rng.shuffle(combos)
-    return [(t.procedure, {**t.request, **dict(zip(fields, c, strict=True))}) for c in combos[:8]]
+    if len(t.open) == 1:  # the common case, without the general bookkeeping
+        ((f, cs),) = t.open.items()
+        if len(cs) == 1:  # one choice: shuffling it draws nothing
+            return [(t.procedure, {**t.request, f: cs[0]})]
+        order = list(range(len(cs)))
+        rng.shuffle(order)
+        return [(t.procedure, {**t.request, f: cs[i]}) for i in order[:8]]
+    return [(t.procedure, req) for req in shuffled_choices(t.request, t.open, rng, 8)]
+
+
+def shuffled_choices(
+    request: Mapping[str, Any], open_: Mapping[str, Sequence[Any]], rng: Any, most: int
+) -> list[dict[str, Any]]:
+    """The first ``most`` of every combination of the open fields' choices (in
+    ``itertools.product`` order), shuffled by ``rng``: the shuffle draws from ``rng`` exactly
+    as shuffling the list of combinations would (``random.shuffle`` reads only its length),
+    but only the combinations kept are built."""
+    fields = list(open_)
+    sizes = [len(open_[f]) for f in fields]
+    order = list(range(math.prod(sizes)))
+    rng.shuffle(order)
+    out = []
+    for k in order[:most]:
+        picks = []
+        for n in reversed(sizes):
+            k, i = divmod(k, n)
+            picks.append(i)
+        req = dict(request)
+        for f, i in zip(fields, reversed(picks), strict=True):
+            req[f] = open_[f][i]
+        out.append(req)
+    return out

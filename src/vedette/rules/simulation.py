@@ -1,0 +1,111 @@
+"""How the simulator plays a ruleset: the policies it may use and what may be done now.
+
+A ruleset's :meth:`~vedette.rules.base.Ruleset.simulation` returns a :class:`SimPlay` (the
+default: the random policy over ``legal_requests``); the end of a battle and its result are the
+ruleset's own hooks (``Ruleset.outcome``, ``losses``, ``sides``, ``turn``). ``vedette.sim``
+names no ruleset: it asks these.
+
+Every policy takes what is owed first (``todo``'s order: obligations first, always): when the
+state owes a step, only the candidates that discharge an obligation are considered. A policy
+only *orders* the candidates; the engine's checks still refuse what the rules forbid, and the
+next candidate is tried. Plain-words descriptions are in ``docs/simulation.md``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+Candidate = tuple[str, dict[str, Any]]
+Done = frozenset[tuple[str, str]]
+Rank = Callable[[str, dict[str, Any], Any, Done], int | None]
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Orders the legal candidates: ``rank(name, request, state, done)`` gives each a rank
+    (lower is tried first; None leaves it out); ties keep a random order drawn from the game's
+    rng. ``done``: (procedure, unit) performed since the last ``next``."""
+
+    name: str
+    help: str
+    rank: Rank
+
+    def choose(
+        self, state: Any, lines: list[list[Candidate]], rng: random.Random, done: Done = frozenset()
+    ) -> list[Candidate]:
+        """Every candidate, best first: by rank, then the lines in a random order (each line
+        keeps its own order)."""
+        ranked: list[tuple[int, float, int, int]] = []
+        kept: list[Candidate] = []
+        rank = self.rank
+        for line in lines:
+            key = rng.random()
+            for i, (name, req) in enumerate(line):
+                r = rank(name, req, state, done)
+                if r is not None:
+                    # the last element, the candidate's place, keeps ties in the order found
+                    ranked.append((r, key, i, len(kept)))
+                    kept.append((name, req))
+        ranked.sort()
+        return [kept[x[3]] for x in ranked]
+
+
+def _random_rank(name: str, req: dict[str, Any], state: Any, done: Done) -> int | None:
+    return 0
+
+
+RANDOM = Policy(
+    "random",
+    "random-legal: one open action at random, each line of the ruleset's todo equally"
+    " likely (ending the phase included), its fields filled as legal_requests fills them",
+    _random_rank,
+)
+
+
+def todo_lines(state: Any, ruleset: Any) -> list[Any]:
+    """The ruleset's offers before ``plan`` filters them (its obligations and ``options``: a
+    policy completes each and the engine judges it): only the owed lines while something is
+    owed."""
+    from vedette.rules.protocol import iter_todo
+
+    todo = list(iter_todo(ruleset.obligations(state), ruleset.options(state)))
+    owed = [t for t in todo if t.owed]
+    return owed or todo
+
+
+class SimPlay:
+    """A ruleset seen by the simulator: its policies, whose move it is, what may be done."""
+
+    #: the policies that play this ruleset, by name (``random`` plays every ruleset)
+    policies: ClassVar[Mapping[str, Policy]] = {"random": RANDOM}
+
+    def acting_side(self, state: Any) -> str:
+        """The side whose policy chooses now ('' for steps no side takes)."""
+        return ""
+
+    def lines(self, state: Any, ruleset: Any, rng: random.Random) -> list[list[Candidate]]:
+        """What may be done now, one line per open action, each with the requests to try in
+        order (the first the rules accept is played). Default: the ruleset's
+        ``legal_requests``, one request a line; when something is owed, only what discharges
+        it (obligations first, always)."""
+        owed = {o.procedure for o in ruleset.obligations(state)}
+        return [
+            [(n, dict(r))] for n, r in ruleset.legal_requests(state, rng) if not owed or n in owed
+        ]
+
+
+def battle_end_turns(data: Mapping[str, Any], source: str = "rules data") -> int:
+    """``[battle_end] max_turns`` of a ruleset's data (house rules applied): a whole number
+    >= 1, or a one-line error naming the source."""
+    from vedette.errors import DataError
+
+    sec = data.get("battle_end", {})
+    turns = sec.get("max_turns") if isinstance(sec, Mapping) else None
+    if not isinstance(turns, int) or isinstance(turns, bool) or turns < 1:
+        raise DataError(
+            source, f"[battle_end] max_turns must be a whole number >= 1, not {turns!r}"
+        )
+    return turns

@@ -1,0 +1,134 @@
+"""How ``vedette simulate`` plays Kuryakin: the end of a battle (an assumption in the data,
+``[battle_end]``), whose card it is, the lines a policy chooses from, and the cards policy."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from vedette.errors import DataError
+from vedette.rules.protocol import GameOutcome
+from vedette.rules.simulation import (
+    RANDOM,
+    Candidate,
+    Done,
+    Policy,
+    SimPlay,
+    battle_end_turns,
+    todo_lines,
+)
+
+END_CONDITION = (
+    "army morale break (an assumption: the text gives none; [battle_end] of the rules data,"
+    " house-rule overridable): at the start of each turn a side with at least break_fraction"
+    " (0.5) of its units routing or eliminated has broken and the other side wins (both at"
+    " once: a draw); no break after max_turns (12) turns: a draw (turn limit)"
+)
+
+
+def battle_end(data: Mapping[str, Any], source: str = "rules data") -> tuple[float, int]:
+    """``[battle_end]``: (break_fraction, max_turns), checked (0 < fraction <= 1, turns >= 1)."""
+    turns = battle_end_turns(data, source)
+    frac = data["battle_end"].get("break_fraction")
+    if not isinstance(frac, int | float) or isinstance(frac, bool) or not 0 < frac <= 1:
+        raise DataError(source, f"[battle_end] break_fraction must be in (0, 1], not {frac!r}")
+    return float(frac), turns
+
+
+def gone(u: Any) -> bool:
+    """Lost for the army's morale: routing or eliminated."""
+    return bool(u.status in ("routing", "eliminated") or u.figures <= 0)
+
+
+def losses(state: Any) -> dict[str, int]:
+    out = {s: 0 for s in state.sides}
+    for u in state.units:
+        if gone(u):
+            out[u.side] = out.get(u.side, 0) + 1
+    return out
+
+
+def broken(state: Any, side: str, fraction: float) -> bool:
+    units = [u for u in state.units if u.side == side]
+    return bool(units) and sum(gone(u) for u in units) >= fraction * len(units)
+
+
+def outcome(state: Any) -> GameOutcome | None:
+    if state.phase != "control":
+        return None
+    fraction, max_turns = battle_end(state.data)
+    down = [s for s in state.sides if broken(state, s, fraction)]
+    if len(down) == len(state.sides):
+        return GameOutcome("draw", "army broken", state.turn, losses(state))
+    if down:
+        winner = next(s for s in state.sides if s not in down)
+        return GameOutcome(str(winner), "army broken", state.turn, losses(state))
+    if state.turn > max_turns:
+        return GameOutcome("draw", "turn limit", state.turn, losses(state))
+    return None
+
+
+_CARDS: Mapping[str, int] = {
+    "charge": 0,
+    "fire": 1,
+    "rally": 2,
+    "chance": 3,
+    "reform": 4,
+    "move": 5,
+    "formation": 6,
+    "next": 9,
+}
+
+
+def _cards(name: str, candidate: dict[str, Any], state: Any, done: Done) -> int | None:
+    if (name, str(candidate.get("unit", ""))) in done and "unit" in candidate:
+        return None  # each action once a unit a card (what is owed is always done)
+    return _CARDS.get(name, 7)
+
+
+CARDS = Policy(
+    "cards",
+    "Kuryakin: on each card, every unit charges if it may, else fires, else rallies, plays"
+    " a held chance card, reforms, moves (a full move ahead), changes formation, each at"
+    " most once a unit a card; the next card when nothing is left; defensive fire when"
+    " it may",
+    _cards,
+)
+
+
+class KuryakinSim(SimPlay):
+    policies: ClassVar[Mapping[str, Policy]] = {"random": RANDOM, "cards": CARDS}
+
+    def acting_side(self, state: Any) -> str:
+        if state.phase != "activation" or state.active is None:
+            return ""
+        holder = state.active
+        for g in state.generals:
+            if g.id == holder:
+                return str(g.side)
+        for u in state.units:
+            if u.id == holder:
+                return str(u.side)
+        return ""
+
+    def lines(self, state: Any, ruleset: Any, rng: random.Random) -> list[list[Candidate]]:
+        """The ``todo`` lines (pre-filled by the ruleset); generals without ratings are rated
+        first ('staff': the rules' own random ratings), as a player starting the game would."""
+        if any(g.cr is None for g in state.generals):
+            return [[("staff", {})]]
+        out: list[list[Candidate]] = []
+        for t in todo_lines(state, ruleset):
+            given = dict(t.request)
+            if t.procedure == "fire" and t.owed:  # fire if it may, else hold its fire
+                out.append([("fire", given), ("fire", {**given, "hold": True})])
+            elif t.open:  # an open entry: its first few choices, in the order offered
+                fields = list(t.open)
+                combos = itertools.islice(itertools.product(*(t.open[f] for f in fields)), 8)
+                out.append(
+                    [(t.procedure, {**given, **dict(zip(fields, c, strict=True))}) for c in combos]
+                )
+            else:
+                out.append([(t.procedure, given)])
+        return out
