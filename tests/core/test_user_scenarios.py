@@ -16,7 +16,7 @@ from vedette.engine import Game, Store
 from vedette.engine import scenarios as user
 from vedette.errors import BadRequest, DataError, GameError
 
-SAMPLES = [(n, s) for n in rules.names() for s in rules.get(n).scenarios]
+SAMPLES = [(n, s) for n in rules.BUILTIN for s in rules.get(n).scenarios]
 
 
 def _text(rs_name: str, scenario: str) -> str:
@@ -40,7 +40,7 @@ def test_bundled_file_round_trips_exactly(rs_name: str, scenario: str) -> None:
     assert user.get(st, rs, "again").title == rs.scenario_info(scenario)["title"]
 
 
-@pytest.mark.parametrize("rs_name", rules.names())
+@pytest.mark.parametrize("rs_name", rules.BUILTIN)
 def test_a_game_from_yours_is_a_game_from_the_file(rs_name: str) -> None:
     """Same seed, same state; its export carries the scenario and imports (re-refereed)."""
     rs = rules.get(rs_name)

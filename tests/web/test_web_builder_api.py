@@ -82,7 +82,7 @@ def test_check_save_export_import_and_play(client: TestClient, tmp_path: Path) -
     assert "Highway to the Kremlin" in page and "builder.js" in page
 
 
-@pytest.mark.parametrize("name", rules.names())
+@pytest.mark.parametrize("name", rules.BUILTIN)
 def test_every_builder_page_and_its_sample_checks(client: TestClient, name: str) -> None:
     h = _h(client)
     assert client.get(f"/scenarios/new?ruleset={name}&start=sample").status_code == 200
