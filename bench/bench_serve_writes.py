@@ -234,6 +234,8 @@ def _load(db: Path, base: str, writes: int, cli_calls: int, seed: int) -> dict[s
                 code, out = _cli(db, *args)
             with cli_lock:
                 cli["beside_writers"] += beside
+                if cli["calls"] % 50 == 0:  # (progress, for a run cut short)
+                    print(f"progress: {cli} {tally}", file=sys.stderr, flush=True)
                 if code != 0:
                     cli["failed"] += 1
                     problems.append(f"cli {' '.join(args)}: exit {code}: {out[:200]}")

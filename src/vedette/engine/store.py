@@ -789,10 +789,21 @@ def _create_ready(path: str) -> None:
             pass  # another process made it first: that one is used
         except OSError:  # a file system without hard links: the old way
             _create_private(path)
+        else:
+            _sync_folder(folder)  # (the new name survives a crash once a game is written)
     finally:
         for f in (tmp, f"{tmp}-wal", f"{tmp}-shm", f"{tmp}-journal"):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(f)
+
+
+def _sync_folder(folder: str) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 class _Tx:
