@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -41,17 +40,13 @@ from typing import Any
 
 import httpx
 
+from bench.bench_web import free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 THREADS = 6
 _CMD = [sys.executable, "-m", "vedette.cli.main"]
 CALLERS = 3  # threads making CLI calls (each call a process of its own)
 MOVE = {"procedure": "move", "request": {"force": "F1", "to": "W2020"}}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _cli_in_child(argv: list[str]) -> tuple[int, str]:
@@ -110,7 +105,7 @@ def _run(tmp: Path, writes: int, cli_calls: int, seed: int) -> dict[str, Any]:
         ctx.set_forkserver_preload(["vedette.cli.main", "vedette.rules"])
         _POOL = ctx.Pool(3, maxtasksperchild=1)  # (a fresh process for every call)
     db = tmp / "games.sqlite3"
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
         [*_CMD, "--db", str(db), "serve", "--port", str(port), "--workers", "2", "--no-preload"],
