@@ -199,7 +199,8 @@ class _FullDisk:
         self._db = db
 
     def execute(self, sql: str, *args: Any) -> Any:
-        if sql.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE", "COMMIT")):
+        # (a read transaction's COMMIT writes nothing: a full disk lets it through)
+        if sql.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE")):
             raise sqlite3.OperationalError("database or disk is full")
         return self._db.execute(sql, *args)
 
@@ -276,3 +277,39 @@ def test_the_web_app_on_a_read_only_database(
     assert "\n" not in err and "read-only" in err and "nothing was written" in err
     monkeypatch.undo()
     assert Store(path).game("g").events == 1
+
+
+def test_the_web_app_on_a_full_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write the disk refuses answers one line (503) saying nothing was written; pages and
+    exports still answer, and the game is as it was. (Checked by hand on a 600 KB tmpfs
+    filled up: the same line, "the disk is full", from the CLI and the web.)"""
+    from fastapi.testclient import TestClient
+
+    from vedette.web.app import create_app
+
+    path = tmp_path / "g.db"
+    g = Game.create(Store(path), "g", "nab", NAB.scenario("sample"), seed=1)
+    g.perform("move", {"force": "F1", "to": "W2020"})
+    before = g.export_jsonl().splitlines()[1:]
+    g.store.close()
+    real = Store._connect
+
+    def full(self: Store, synchronous: str) -> sqlite3.Connection:
+        return _FullDisk(real(self, synchronous))  # type: ignore[return-value]
+
+    monkeypatch.setattr(Store, "_connect", full)
+    c = TestClient(create_app(path), base_url="http://localhost")
+    page = c.get("/games/g")
+    assert page.status_code == 200
+    token = page.text.split('name="csrf-token" content="')[1].split('"')[0]
+    r = c.post(
+        "/api/games/g/perform",
+        json={"procedure": "fix", "request": {"moving": "F1", "contact": "R1"}},
+        headers={"X-CSRF-Token": token},
+    )
+    assert r.status_code == 503
+    err = r.json()["error"]
+    assert "\n" not in err and "the disk is full" in err and "nothing was written" in err
+    assert c.get("/games/g/export").status_code == 200
+    monkeypatch.undo()
+    assert Game.open(Store(path), "g").export_jsonl().splitlines()[1:] == before

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import secrets
+import shutil
 import sqlite3
 import threading
 import time
@@ -320,7 +321,8 @@ class Store:
                 _create_ready(self.path)
             except OSError as e:
                 if not os.path.exists(self.path):
-                    raise GameError(f"cannot create game database {self.path}: {_why(e)}") from None
+                    why = _why(e, self.path)
+                    raise GameError(f"cannot create game database {self.path}: {why}") from None
         try:
             self.db = self._connect(synchronous)
         except sqlite3.DatabaseError as e:
@@ -328,7 +330,7 @@ class Store:
                 raise GameError(f"cannot open game database {self.path}: {e}") from None
             try:  # a read-only directory or file (or a full disk): read it as it is
                 self.db = self._connect_readonly()
-                self._why_readonly = _why(e)
+                self._why_readonly = _why(e, self.path)
             except sqlite3.DatabaseError:
                 raise GameError(f"cannot open game database {self.path}: {e}") from None
 
@@ -715,8 +717,19 @@ class StorageError(GameError):
     exit_code = 1
 
 
-def _why(e: BaseException) -> str:
-    """What failed, in words (a SQLite or OS error)."""
+def _full(path: str) -> bool:
+    """The file system of ``path`` has (next to) no room left."""
+    if not path or path == ":memory:":
+        return False
+    try:
+        return shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free < 64 * 1024
+    except OSError:
+        return False
+
+
+def _why(e: BaseException, path: str = "") -> str:
+    """What failed, in words (a SQLite or OS error; ``path``: the database, whose disk is
+    looked at when SQLite says only "disk I/O error")."""
     text = str(e)
     errno_ = getattr(e, "errno", None)
     code = getattr(e, "sqlite_errorcode", None)
@@ -729,7 +742,8 @@ def _why(e: BaseException) -> str:
             else ("permission denied")
         )
     if code == sqlite3.SQLITE_IOERR or "disk I/O error" in text or errno_ == errno.EIO:
-        return "an I/O error (the disk may be full)"
+        # (SQLite says "disk I/O error" when a full disk refuses its -wal or -shm file)
+        return "the disk is full" if _full(path) else "an I/O error (the disk may be full)"
     return text.splitlines()[0] if text else type(e).__name__
 
 
@@ -775,10 +789,21 @@ def _create_ready(path: str) -> None:
             pass  # another process made it first: that one is used
         except OSError:  # a file system without hard links: the old way
             _create_private(path)
+        else:
+            _sync_folder(folder)  # (the new name survives a crash once a game is written)
     finally:
         for f in (tmp, f"{tmp}-wal", f"{tmp}-shm", f"{tmp}-journal"):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(f)
+
+
+def _sync_folder(folder: str) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 class _Tx:
@@ -797,7 +822,7 @@ class _Tx:
 
     def _refused(self, e: BaseException) -> StorageError:
         return StorageError(
-            f"cannot write to game database {self.path}: {_why(e)};"
+            f"cannot write to game database {self.path}: {_why(e, self.path)};"
             " nothing was written (the games are as they were)"
         )
 
