@@ -3,7 +3,7 @@
 accepted, every owed step is performable as offered, ``todo`` is never empty mid-game, replay
 equals live play.
 
-CI plays ``VEDETTE_TODO_GAMES`` (default 100) games per scenario; ``VEDETTE_CONFORMANCE_LONG=1``
+CI plays ``VEDETTE_TODO_GAMES`` (default 40) games per scenario; ``VEDETTE_CONFORMANCE_LONG=1``
 plays 10,000 per ruleset and prints the counts."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from vedette.cli.main import main
 from vedette.engine import Game, Store
 from vedette.rules.protocol import command_text
 
-GAMES = int(os.environ.get("VEDETTE_TODO_GAMES", "100"))
+GAMES = int(os.environ.get("VEDETTE_TODO_GAMES", "40"))
 STEPS = int(os.environ.get("VEDETTE_TODO_STEPS", "40"))
 LONG = os.environ.get("VEDETTE_CONFORMANCE_LONG") == "1"
 #: actions per scenario played through the CLI, verbatim from todo's lines
