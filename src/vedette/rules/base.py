@@ -424,6 +424,9 @@ class Ruleset(Generic[S]):
 
     #: the sequence of play (protocol.Flow), read by the engine; None: no declared phases
     flow: ClassVar[Any] = None
+    #: a ContextVar[bool] set while a query (odds, chances) is planned, for rules code whose
+    #: plan answers a query differently (e.g. as if a shift window were open); None: none
+    query_context: ClassVar[Any] = None
 
     def current_phase(self, state: S) -> str | None:
         """The name of the flow's phase the game is in now (None: no declared flow)."""
@@ -462,7 +465,13 @@ class Ruleset(Generic[S]):
                     o.rule,
                     f"{o.text} is owed first: '{o.command()}' (or waive it: 'waive {o.id}')",
                 )
-        return proc, req, proc.plan(state, req)
+        if not query or self.query_context is None:
+            return proc, req, proc.plan(state, req)
+        token = self.query_context.set(True)
+        try:
+            return proc, req, proc.plan(state, req)
+        finally:
+            self.query_context.reset(token)
 
     def is_legal(self, state: S, procedure: str, request: Any) -> Any:
         """Whether the rules accept ``request`` now (a protocol.Verdict: never raises)."""

@@ -323,23 +323,9 @@ class SolitaireASL(Ruleset[State]):
     def current_phase(self, state: State) -> str | None:
         return state.phase
 
-    def judge(
-        self,
-        state: State,
-        procedure: str,
-        request: Any,
-        owed: Any = None,
-        query: bool = False,
-    ) -> Any:
-        """The core's judgement; a query's plan opens the shift windows (turn.QUERY): the odds
-        of a shift DR are shown in every phase, the shift itself waits for its window."""
-        if not query:
-            return super().judge(state, procedure, request, owed=owed)
-        token = QUERY.set(True)
-        try:
-            return super().judge(state, procedure, request, owed=owed, query=True)
-        finally:
-            QUERY.reset(token)
+    #: a query's plan opens the shift windows (turn.QUERY): the odds of a shift DR are shown
+    #: in every phase, the shift itself waits for its window
+    query_context = QUERY
 
     def legal_requests(
         self, state: State, rng: Any, n: int = 40

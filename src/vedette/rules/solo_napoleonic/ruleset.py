@@ -639,23 +639,9 @@ class SoloNapoleonic(Ruleset[State]):
     def current_phase(self, state: State) -> str:
         return state.phase
 
-    def judge(
-        self,
-        state: State,
-        procedure: str,
-        request: Any,
-        owed: Any = None,
-        query: bool = False,
-    ) -> Any:
-        """The core's judgement; a query's plan skips the dry run of the body (its odds are
-        shown whether or not the action could be taken now)."""
-        if not query:
-            return super().judge(state, procedure, request, owed=owed)
-        token = rq.QUERY.set(True)
-        try:
-            return super().judge(state, procedure, request, owed=owed, query=True)
-        finally:
-            rq.QUERY.reset(token)
+    #: a query's plan skips the dry run of the body (its odds are shown whether or not the
+    #: action could be taken now)
+    query_context = rq.QUERY
 
     def __init__(self) -> None:
         self.scenarios = {"sample": "sample.toml", "attached": "attached.toml"}
