@@ -454,3 +454,14 @@ def test_the_deal_prints_its_shuffle_as_one_line_and_keeps_every_roll() -> None:
     short = Outcome(rolls=tuple(two), message="")
     assert short.lines() == [r.line() for r in two]  # fewer than four: a line each
     assert "swaps with place" in short.lines()[0]
+
+
+def test_the_odds_of_a_volley_are_shown_when_the_unit_may_not_fire_now() -> None:
+    """Issue 22: queries are never phase-bound. F1 is not on the active card: its volley is
+    refused, its odds are still shown (the ruleset's query flag skips the plan's dry run)."""
+    s = activate(make([unit("F1", x=100, y=100), unit("A1", "Allies", x=100, y=300, facing=180)]))
+    with pytest.raises(RuleViolation):
+        R.judge(s, "fire", {"unit": "F1", "target": "A1"})
+    _, _, plan = R.judge(s, "fire", {"unit": "F1", "target": "A1"}, query=True)
+    (odds,) = plan.step_odds()
+    assert sum(r.p for r in odds.rows) == 1
