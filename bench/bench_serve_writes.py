@@ -40,9 +40,12 @@ from typing import Any
 
 import httpx
 
-from bench.bench_web import free_port
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as a script by `python -m bench`
+
+from bench.bench_web import free_port  # noqa: E402
+from bench.timing import QUICK  # noqa: E402
+
 THREADS = 6
 _CMD = [sys.executable, "-m", "vedette.cli.main"]
 CALLERS = 3  # threads making CLI calls (each call a process of its own)
@@ -300,8 +303,8 @@ def _check(
 
 
 def main() -> None:
-    writes = int(sys.argv[1]) if len(sys.argv) > 1 else 8000
-    calls = int(sys.argv[2]) if len(sys.argv) > 2 else 300
+    writes = int(sys.argv[1]) if len(sys.argv) > 1 else (150 if QUICK else 8000)
+    calls = int(sys.argv[2]) if len(sys.argv) > 2 else (10 if QUICK else 300)
     out = run(writes, calls)
     for k, v in out.items():
         if k != "problems":
@@ -309,6 +312,8 @@ def main() -> None:
     for p in out["problems"]:
         print("  problem:", p)
     print("load:", os.getloadavg())
+    if out["problems"]:
+        sys.exit(1)
 
 
 if __name__ == "__main__":
