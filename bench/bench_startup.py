@@ -15,7 +15,9 @@ Then (issue 26, item 8) each ruleset's ``vedette RULESET todo`` on a game of 1,0
 (played by bench_replay's seeded random player, imported into a fresh database and opened once,
 so the store holds its index and snapshots as a game played that long would) against
 ``python -c pass``, the same way (alternating, medians; target <= 10x), with the heavy modules
-that step imports (none of pydantic, shapely, numpy is wanted).
+that step imports (none of pydantic, shapely, numpy is wanted); beside it the same step without
+the cache of dataclass code (``VEDETTE_NO_DCCACHE=1``, vedette/_dccache.py), whose answer must be
+the same.
 
 Run: ``python bench/bench_startup.py [--no-games]``. Not a test: nothing here fails on time;
 the machine's load is printed beside the figures.
@@ -45,14 +47,15 @@ def vedette_cmd(*args: str) -> list[str]:
     return [str(SCRIPT), *args] if SCRIPT.exists() else [*VEDETTE, *args]
 
 
-def run(cmd: list[str]) -> float:
+def run(cmd: list[str], env: dict[str, str] | None = None) -> float:
     t = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=ENV)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env or ENV)
     return time.perf_counter() - t
 
 
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 ENV["PYTHONPATH"] = str(ROOT / "src")
+NO_DCCACHE = {**ENV, "VEDETTE_NO_DCCACHE": "1"}
 
 
 def same_roll() -> None:
@@ -155,17 +158,26 @@ def games() -> None:
         bare = [PY, "-c", "pass"]
         for name, cli in CLI_NAME.items():
             cmd = vedette_cmd("--db", str(db), cli, "todo", "--game", name)
-            run(cmd)  # bytecode and the page cache warm
+            run(cmd)  # bytecode, the dataclass cache and the page cache warm
+            # the same step without the dataclass code cache (vedette/_dccache.py): same answer
+            same = [
+                subprocess.run(cmd, check=True, capture_output=True, env=e).stdout
+                for e in (ENV, NO_DCCACHE)
+            ]
+            assert same[0] == same[1], f"{cli} todo answers differently without the cache"
             a: list[float] = []
             b: list[float] = []
+            c: list[float] = []
             for _ in range(GAME_RUNS):
                 b.append(run(bare))
                 a.append(run(cmd))
-            ta, tb = statistics.median(a), statistics.median(b)
+                c.append(run(cmd, NO_DCCACHE))
+            ta, tb, tc = statistics.median(a), statistics.median(b), statistics.median(c)
             mods = imported(["--db", str(db), cli, "todo", "--game", name], heavy)
             print(
                 f"  vedette {cli:<8} todo  {ta * 1e3:6.1f} ms, python -c pass {tb * 1e3:5.1f} ms"
-                f" = {ta / tb:4.1f}x (target <= 10x); heavy modules: {' '.join(mods) or '-'}"
+                f" = {ta / tb:4.1f}x (target <= 10x); without the dataclass cache"
+                f" {tc * 1e3:6.1f} ms = {tc / tb:4.1f}x; heavy modules: {' '.join(mods) or '-'}"
                 f" (load {os.getloadavg()[0]:.1f})",
                 flush=True,
             )

@@ -5,3 +5,7 @@ a game is an append-only event log replayed through its ruleset.
 """
 
 __version__ = "0.2.0"
+
+from vedette import _dccache
+
+_dccache.install()

@@ -22,11 +22,10 @@ import json
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vedette import rules
 from vedette.data.limits import check_request
-from vedette.dice.check import Odds
 from vedette.dice.sources import (
     DiceNeeded,
     DiceSource,
@@ -50,6 +49,9 @@ from vedette.rules.protocol import (
     chances,
     verdict_of,
 )
+
+if TYPE_CHECKING:
+    from vedette.dice.check import Odds  # start-up time: the odds module loads when used
 
 EXPORT_FORMAT = "vedette-game"
 #: 2: the head line carries the records' count and digest (release 0.1 wrote 1: neither)

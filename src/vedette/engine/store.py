@@ -13,8 +13,6 @@ import errno
 import json
 import os
 import re
-import secrets
-import shutil
 import sqlite3
 import threading
 import time
@@ -722,6 +720,8 @@ def _full(path: str) -> bool:
     if not path or path == ":memory:":
         return False
     try:
+        import shutil  # start-up time: only on a write error
+
         return shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free < 64 * 1024
     except OSError:
         return False
@@ -770,6 +770,8 @@ def _create_ready(path: str) -> None:
     if os.path.lexists(path):
         return
     folder, base = os.path.split(os.path.abspath(path))
+    import secrets  # start-up time: only when a new database is made
+
     tmp = os.path.join(folder, f".{base}.new-{os.getpid()}-{secrets.token_hex(6)}")
     _create_private(tmp)
     try:

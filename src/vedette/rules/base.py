@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from vedette.data import load_toml_text, merge, package_toml
-from vedette.dice.check import Odds
 from vedette.dice.roll import AnyRoll, Roll
 from vedette.dice.sources import DiceSource
 from vedette.dice.tables import Table, tables_from_data
@@ -26,6 +25,7 @@ from vedette.rules.simulation import SimPlay
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from vedette.dice.check import Odds  # start-up time: the odds module loads when used
     from vedette.rules.protocol import GameOutcome, Waived
 
 S = TypeVar("S")
