@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
@@ -65,11 +64,11 @@ def test_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from vedette.rules.napoleon_at_bay.demo import run_demo
 
     db = tmp_path / "demo.db"
-    run_demo(argparse.Namespace(db=str(db), json=False))
+    run_demo(str(db), as_json=False)
     out = capsys.readouterr().out
     assert "nab-sample-1" in out and "enters the ZOC of R1" in out and "(Herman 3)" in out
     assert "1d6=" in out and ("remains in hex" in out or "switch places" in out)
-    run_demo(argparse.Namespace(db=str(db), json=True))
+    run_demo(str(db), as_json=True)
     data = json.loads(capsys.readouterr().out)
     assert data["game"] == "nab-sample-2"
     with Store(db) as st:

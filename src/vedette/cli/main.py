@@ -647,15 +647,18 @@ def cmd_simulate(
     )
 
 
-@cli.command("demo", short_help="play the bundled sample game (Napoleon At Bay example)")
+@cli.command("demo", short_help="play a bundled worked example (Napoleon At Bay's fixing)")
 @json_option
 def cmd_demo(as_json: bool) -> None:
-    """Play Herman's fixing example as a new game, step by step."""
-    import argparse
+    """Play the first registered ruleset's worked example that has one (Herman's fixing
+    example of Napoleon At Bay) as a new game, step by step."""
+    from vedette import rules
 
-    from vedette.rules.napoleon_at_bay.demo import run_demo
-
-    run_demo(argparse.Namespace(db=shell().db, json=as_json))
+    db = shell().db or default_db()
+    for name in rules.names():
+        if rules.get(name).demo(db, as_json):
+            return
+    raise click.ClickException("no ruleset has a demo")
 
 
 @cli.command("serve", short_help="the local web app")

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from vedette.dice.check import Odds  # start-up time: the odds module loads when used
+    from vedette.rules.editor import Editor
     from vedette.rules.protocol import GameOutcome, Waived
 
 S = TypeVar("S")
@@ -407,6 +408,29 @@ class Ruleset(Generic[S]):
         """How ``vedette simulate`` plays this ruleset: its policies, whose move it is, what
         may be done (default: the random policy over ``legal_requests``)."""
         return SimPlay()
+
+    # -- what the web app, the CLI and the reports ask of a ruleset (issue 28: nothing about
+    #    a ruleset lives outside its package) ----------------------------------------------
+    #: what a drag on the board performs: ``{"procedure": ..., "kind": "hex" | "point" |
+    #: "relative"}`` (how the page builds the request); None: pieces are not moved by hand
+    hand_move: ClassVar[Mapping[str, str] | None] = None
+    #: what :meth:`strength` counts (the after-action report's unit of loss)
+    strength_unit: ClassVar[str] = ""
+
+    def strength(self, state_json: Mapping[str, Any]) -> dict[str, float]:
+        """Each side's strength in a state given as its JSON (the after-action report shows
+        its fall turn by turn as losses); {}: no losses are reported."""
+        return {}
+
+    def editor(self) -> Editor | None:
+        """What the scenario builder edits for this ruleset (rules/editor.py); None: the
+        builder cannot make its scenarios."""
+        return None
+
+    def demo(self, db: str, as_json: bool) -> bool:
+        """Play this ruleset's worked example in the terminal (``vedette demo``) into the
+        database ``db``; False: it has none."""
+        return False
 
     def todo(self, state: S, strict: bool = False) -> list[Any]:
         """Obligations first, then the actions open now: derived from ``plan`` (see

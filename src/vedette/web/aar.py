@@ -9,7 +9,7 @@ inline SVG, no script, nothing fetched, to post to a forum or a blog)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -28,49 +28,6 @@ router = APIRouter()
 #: rolls listed as decisive
 DECISIVE = 8
 
-
-# -- per-ruleset helpers (small, documented; a ruleset not named here reports no losses) ------
-def _nab(s: Mapping[str, Any]) -> dict[str, float]:
-    """Napoleon At Bay: infantry + cavalry strength points of the forces on the map."""
-    out: dict[str, float] = {}
-    for p in s.get("pieces", []):
-        out[p["side"]] = out.get(p["side"], 0) + (p.get("infantry") or 0) + (p.get("cavalry") or 0)
-    return out
-
-
-def _asl(s: Mapping[str, Any]) -> dict[str, float]:
-    """Solitaire ASL: real counters in the stacks on the map (dummies are not losses)."""
-    out: dict[str, float] = {}
-    for st in s.get("stacks", []):
-        out[st["side"]] = out.get(st["side"], 0) + len(st.get("counters") or [])
-    return out
-
-
-def _two_by_two(s: Mapping[str, Any]) -> dict[str, float]:
-    """2 by 2: units not destroyed (2 by 2's losses are whole units)."""
-    out: dict[str, float] = {}
-    for u in s.get("units", []):
-        out.setdefault(u["side"], 0)
-        if u.get("status") != "destroyed":
-            out[u["side"]] += 1
-    return out
-
-
-def _kuryakin(s: Mapping[str, Any]) -> dict[str, float]:
-    """Kuryakin: figures left in the units (casualties are figures removed)."""
-    out: dict[str, float] = {}
-    for u in s.get("units", []):
-        out[u["side"]] = out.get(u["side"], 0) + (u.get("figures") or 0)
-    return out
-
-
-#: ruleset -> (strength per side from its state JSON, the unit of loss)
-STRENGTH: dict[str, tuple[Callable[[Mapping[str, Any]], dict[str, float]], str]] = {
-    "napoleon_at_bay": (_nab, "strength points"),
-    "solitaire_asl": (_asl, "counters"),
-    "two_by_two": (_two_by_two, "units"),
-    "solo_napoleonic": (_kuryakin, "figures"),
-}
 
 #: lists of the state JSON whose items carry an ``id`` and a ``side``
 _HOLDERS = ("pieces", "units", "stacks", "generals")
@@ -230,7 +187,7 @@ def report(g: Game) -> dict[str, Any]:
     from vedette.engine.session import _options
 
     state = rs.initial_state(created["scenario"], _options(created))
-    strength, unit = STRENGTH.get(rs.name, (None, ""))
+    strength, unit = rs.strength, rs.strength_unit
     by_seq = {r.seq: r for r in g.records}
     turns: list[Turn] = []
     per_side: dict[str, Luck] = {}
@@ -249,8 +206,8 @@ def report(g: Game) -> dict[str, Any]:
         label = str(before_json.get("turn", ""))
         if not turns or turns[-1].turn != label:
             if turns:
-                turns[-1].end = strength(before_json) if strength else {}
-            turns.append(Turn(label, start=strength(before_json) if strength else {}))
+                turns[-1].end = strength(before_json)
+            turns.append(Turn(label, start=strength(before_json)))
         said: list[str] = []
         if changes_fn is not None:
             try:
@@ -285,7 +242,7 @@ def report(g: Game) -> dict[str, Any]:
             {"seq": seq, "side": side, "line": explain(r), "rolls": rolled, "changes": said}
         )
     if turns:
-        turns[-1].end = strength(sj) if strength else {}
+        turns[-1].end = strength(sj)
     decisive.sort(key=lambda d: (d["p"], d["seq"]))
     losses: list[dict[str, Any]] = []
     sides = sorted({s for t in turns for s in (*t.start, *t.end)})

@@ -29,6 +29,7 @@ from pydantic import Field
 from vedette import rules
 from vedette.engine import scenarios as user
 from vedette.errors import GameError, VedetteError
+from vedette.rules.editor import Editor, number
 from vedette.schemas import Strict, validate
 
 router = APIRouter()
@@ -87,339 +88,39 @@ def _store(request: Request) -> Any:
     return request.app.state.sessions.store()
 
 
-# -- the editor's description per ruleset --------------------------------------------------------
-def _f(key: str, kind: str, label: str = "", **more: Any) -> dict[str, Any]:
-    return {"key": key, "kind": kind, "label": label or key.split(".")[-1], **more}
-
-
-#: the first fields of a side's piece: its id and its side
-_OWNED = (_f("id", "text", keep=True), _f("side", "choice", source="sides", keep=True))
+# -- the editor's description: declared by each ruleset (rules/editor.py) ------------------------
+def editor(rs: Any) -> Editor:
+    """The ruleset's editor, or a refusal naming it (a plug-in may declare none)."""
+    ed = rs.editor()
+    if ed is None:
+        raise GameError(f"the scenario builder cannot make {rs.name} scenarios (it has no editor)")
+    return ed  # type: ignore[no-any-return]
 
 
 def spec(rs: Any) -> dict[str, Any]:
     """What the page edits for ``rs``: ``head`` fields, ``lists`` of records (each with the
     field a board tap fills: ``tap``), the ``board`` kind and its ``tools``."""
-    data = rs.data()
-    name = rs.name
-    if name == "napoleon_at_bay":
-        from vedette.rules.napoleon_at_bay.model import BUNDLED_MAPS
-
-        terrain = list(data.get("terrain", {}))
-        sides_kinds = [k for k, v in data.get("hexsides", {}).items() if not v.get("road")]
-        roads = [k for k, v in data.get("hexsides", {}).items() if v.get("road")]
-        return {
-            "board": "hex",
-            "head": [
-                _f("scenario.title", "text", "title", keep=True),
-                _f("scenario.series", "choice", "series", choices=list(data["series"]), keep=True),
-                _f("scenario.first", "choice", "first side", source="sides", keep=True),
-                _f("sides", "pairs", "sides (id and name)", keep=True, default={}),
-                _f("map", "nabmap", "map", maps=[m for m in BUNDLED_MAPS if m.endswith(".toml")]),
-            ],
-            "lists": [
-                {
-                    "key": "forces",
-                    "label": "forces",
-                    "tap": "hexes",
-                    "fields": [
-                        *_OWNED,
-                        _f("kind", "choice", choices=list(data["pieces"]), default="force"),
-                        _f("name", "text", default=""),
-                        _f("hexes", "hexes", "hexes (tap the board)", keep=True, default=[]),
-                        _f("infantry", "count", "infantry SP", default=0),
-                        _f("cavalry", "count", "cavalry SP", default=0),
-                        _f("vedettes", "count", default=0),
-                        _f("generals", "names", default=[]),
-                        _f("fixed", "bool", default=False),
-                    ],
-                }
-            ],
-            "tools": {"terrain": terrain, "roads": roads, "hexsides": sides_kinds},
-        }
-    if name == "solitaire_asl":
-        return {
-            "board": "asl",
-            "head": [
-                _f("name", "text", "title", keep=True),
-                _f("sides", "names", "sides", keep=True, default=[]),
-                _f("first", "choice", "first side", source="sides", keep=True),
-                _f("night", "bool", keep=True, default=False),
-                _f("lv", "bool", "low visibility", default=False),
-                _f("extra_drm", "number", "extra DRM", keep=True, default=0, min=-5, max=5),
-                _f("boards", "boards", "boards", keep=True, default=[]),
-            ],
-            "lists": [
-                {
-                    "key": "side",
-                    "label": "HIP and hidden allotments per side (SSR)",
-                    "fields": [
-                        _f("name", "choice", "side", source="sides", keep=True),
-                        _f("hip_squads", "number", "HIP squads", default=0, min=0, max=50),
-                        _f("hidden_ap", "count", "hidden AP factors", default=0),
-                        _f("hidden_at", "count", "hidden AT factors", default=0),
-                    ],
-                },
-                {
-                    "key": "locations",
-                    "label": "locations",
-                    "tap": "id",
-                    "fields": [
-                        _f("id", "hex", "location (tap the board)", keep=True),
-                        _f("terrain", "choice", choices=_ASL_TERRAIN, keep=True, default=""),
-                        _f("tem", "number", "TEM", keep=True, default=0, min=-2, max=5),
-                        _f("concealment_terrain", "bool", "concealment terrain", default=True),
-                        _f("los", "bool", "in enemy LOS", default=False),
-                        _f("lv", "bool", "LV hindrance", default=False),
-                        _f("forbid", "multi", choices=_ASL_FORTS, default=[]),
-                    ],
-                },
-                {
-                    "key": "stacks",
-                    "label": "stacks (real, dummy, potential dummy, HIP)",
-                    "tap": "location",
-                    "fields": [
-                        *_OWNED,
-                        _f("location", "hex", "location (tap)", keep=True),
-                        _f("status", "choice", choices=_ASL_STATUS, keep=True),
-                        _f("counters", "counters", default=[]),
-                        _f("dummies", "count", default=0),
-                    ],
-                },
-                {
-                    "key": "fortifications",
-                    "label": "fortifications",
-                    "tap": "location",
-                    "fields": [
-                        *_OWNED,
-                        _f("kind", "choice", choices=_ASL_FORTS, keep=True),
-                        _f("location", "hex", "location (tap)", keep=True),
-                        _f("tem", "number", "TEM", keep=True, default=0, min=-2, max=5),
-                        _f("hidden", "bool", keep=True, default=True),
-                    ],
-                },
-                {
-                    "key": "minefields",
-                    "label": "minefields",
-                    "tap": "location",
-                    "fields": [
-                        *_OWNED,
-                        _f("location", "hex", "location (tap)", keep=True),
-                        _f("ap", "count", "AP factors", keep=True, default=0),
-                        _f("at", "count", "AT factors", default=0),
-                        _f("dummy", "bool", default=False),
-                    ],
-                },
-                {
-                    "key": "oba",
-                    "label": "OBA",
-                    "fields": [
-                        *_OWNED,
-                        _f("prereg", "bool", "pre-registered", default=False),
-                    ],
-                },
-            ],
-            "tools": {},
-        }
-    return _table_spec(rs, data)
-
-
-_ASL_TERRAIN = [
-    "open ground",
-    "orchard",
-    "brush",
-    "grain",
-    "woods",
-    "wooden building",
-    "stone building",
-    "rubble",
-    "hill",
-    "gully",
-]
-_ASL_STATUS = ["potential_dummy", "dummy", "hip", "dummy_hip", "concealed", "revealed"]
-_ASL_FORTS = ["foxhole", "trench", "pillbox", "roadblock", "wire", "tunnel"]
-_COUNTER_KINDS = ["squad", "hs", "leader", "sw", "gun", "vehicle", "hero"]
-
-
-def _table_spec(rs: Any, data: dict[str, Any]) -> dict[str, Any]:
-    """2 by 2 and Kuryakin: a table in mm, terrain shapes, units placed and faced."""
-    from vedette.rules.two_by_two.model import EDGES, FORMATIONS, TERRAIN_KINDS
-
-    shape = [
-        _f("kind", "choice", choices=list(TERRAIN_KINDS), keep=True),
-        _f("name", "text", keep=True, default=""),
-        _f("points", "shape", "shape (tap the table)", keep=True),
-    ]
-    terrain = {"key": "terrain", "label": "terrain", "tap": "points", "fields": shape}
-    if rs.name == "two_by_two":
-        types = list(data.get("units", {}))
-        return {
-            "board": "table",
-            "head": [
-                _f("title", "text", keep=True),
-                _f("start", "choice", choices=["setup", "battle"], keep=True, default="setup"),
-                _f("attacker", "choice", source="sides", default=None),
-                _f("table.width", "number", "table width (mm)", **_TABLE),
-                _f("table.depth", "number", "table depth (mm)", **_TABLE),
-                _f("victory.threshold_ap", "count", "victory AP", keep=True, default=8),
-                _f("victory.max_turns", "count", "turns", keep=True, default=8),
-            ],
-            "lists": [
-                {
-                    "key": "sides",
-                    "label": "sides",
-                    "fields": [
-                        _f("id", "text", keep=True),
-                        _f("name", "text", keep=True, default=None),
-                        _f("edge", "choice", choices=list(EDGES), keep=True),
-                    ],
-                },
-                terrain,
-                {
-                    "key": "units",
-                    "label": "units",
-                    "tap": "xy",
-                    "fields": [
-                        _f("id", "text", keep=True),
-                        _f("side", "choice", source="list:sides", keep=True),
-                        _f("type", "choice", choices=types, keep=True),
-                        _f("name", "text", keep=True, default=None),
-                        _f("xy", "xy", "position (tap the table; none: in reserve)", default=None),
-                        _f("facing", "angle", default=0),
-                        _f("formation", "choice", choices=list(FORMATIONS), default="line"),
-                        _f("screened", "bool", default=False),
-                    ],
-                },
-                {
-                    "key": "rps",
-                    "label": "reinforcement points",
-                    "tap": "at",
-                    "fields": [
-                        _f("id", "text", keep=True),
-                        _f("side", "choice", source="list:sides", keep=True),
-                        _f("kind", "choice", choices=["rear", "flank"], keep=True),
-                        _f("at", "point", "arrival point (tap)", keep=True),
-                        _f("queue", "multi", source="units", keep=True, default=[]),
-                    ],
-                },
-            ],
-            "tools": {"ap": {k: v.get("ap", 0) for k, v in data.get("units", {}).items()}},
-        }
-    from vedette.rules.solo_napoleonic.model import GRADES, KINDS, RANKS
-
-    return {
-        "board": "table",
-        "head": [
-            _f("title", "text", keep=True),
-            _f("sides", "names", keep=True, default=[]),
-        ],
-        "lists": [
-            terrain,
-            {
-                "key": "generals",
-                "label": "generals (command structure)",
-                "tap": "xy",
-                "fields": [
-                    _f("id", "text", keep=True),
-                    _f("name", "text", keep=True),
-                    _f("side", "choice", source="sides", keep=True),
-                    _f("rank", "choice", choices=list(RANKS), keep=True),
-                    _f("nation", "text", keep=True, default=""),
-                    _f("superior", "choice", source="generals", default=None),
-                    _f("xy", "xy", "position (tap the table)", default=None),
-                ],
-            },
-            {
-                "key": "units",
-                "label": "units",
-                "tap": "xy",
-                "fields": [
-                    _f("id", "text", keep=True),
-                    _f("name", "text", keep=True),
-                    _f("side", "choice", source="sides", keep=True),
-                    _f("kind", "choice", choices=list(KINDS), keep=True),
-                    _f("grade", "choice", choices=list(GRADES), keep=True),
-                    _f("figures", "count", keep=True, default=0),
-                    _f("brigade", "choice", source="generals", keep=True, default=None),
-                    _f("formation", "choice", choices=_KUR_FORMATIONS, keep=True),
-                    _f("front", "count", "front rank figures", default=0),
-                    _f("xy", "xy", "position (tap the table)", keep=True, default=None),
-                    _f("facing", "angle", keep=True, default=0),
-                ],
-            },
-        ],
-        "tools": {},
-    }
-
-
-#: a table's side: 2, 3, 4 and 6 ft in mm (2 by 2's table is 2 ft square), or stepped
-_TABLE = {
-    "keep": True,
-    "default": 609.6,
-    "presets": [609.6, 914.4, 1219.2, 1828.8],
-    "min": 100,
-    "max": 5000,
-}
-
-_KUR_FORMATIONS = [
-    "line",
-    "column",
-    "square",
-    "skirmish",
-    "mounted",
-    "unlimbered",
-    "limbered",
-]
-
-
-# -- what the page shows beside the board --------------------------------------------------------
-def notes(rs: Any, state: Any, data: dict[str, Any]) -> list[str]:
-    """The rules' allotments and budgets as the scenario stands (ASL's dummy HIP and dummy
-    minefields, O'Leary 3.1.1, 4.6.1; 2 by 2's set-up AP per side, Game Setup)."""
-    out: list[str] = []
-    if rs.name == "solitaire_asl":
-        for a in getattr(state, "allotments", ()):
-            left = a.dummy_hip - a.dummy_hip_placed
-            mines = a.dummy_minefields - a.dummy_minefields_placed
-            out.append(
-                f"{a.side}: HIP capacity {a.hip_capacity}; {left} dummy HIP left to place;"
-                f" {mines} dummy minefields left (O'Leary 3.1.1, 4.6.1)"
-            )
-            out += [f"  {x}" for x in a.explain]
-    elif rs.name == "two_by_two":
-        costs = rs.data().get("units", {})
-        budget = rs.data().get("setup", {}).get("ap_each", 12)
-        for side in data.get("sides", []):
-            sid = side.get("id") if isinstance(side, dict) else None
-            units = [u for u in data.get("units", []) if u.get("side") == sid]
-            ap = sum(int(costs.get(u.get("type"), {}).get("ap", 0)) for u in units)
-            placed = [u for u in units if "x" in u]
-            put = sum(int(costs.get(u.get("type"), {}).get("ap", 0)) for u in placed)
-            over = " (over the set-up budget)" if put > budget else ""
-            out.append(
-                f"{sid}: {ap} AP in all; {put} AP on the table at the start, set-up budget"
-                f" {budget} AP each (2 by 2, Game Setup){over}"
-            )
-    return out
+    return editor(rs).spec(rs.data())
 
 
 def _check(rs: Any, data: dict[str, Any]) -> dict[str, Any]:
+    ed = editor(rs)
     found = user.problems(rs, data)
     board = None
     info: list[str] = []
     if not found:
         state = rs.initial_state(user.canonical(data), rs.validate_options({}, "options"))
-        if rs.name == "napoleon_at_bay":
+        if ed.board == "hex":
             board = rs.board_svg(state, rs.state_json(state))
-        info = notes(rs, state, data)
-    if rs.name == "solitaire_asl":
+        info = ed.notes(state, data, rs.data())
+    if ed.board == "grid":
         board = asl_grid(data)
-    elif rs.name != "napoleon_at_bay":
-        board = table_board(rs.name, data)
+    elif ed.board == "table":
+        board = table_board(ed, data)
     return {"problems": [p.to_json() for p in found], "board": board, "notes": info}
 
 
-def _num(v: Any, default: float) -> float:
-    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else default
+_num = number
 
 
 def _pts(v: Any) -> list[tuple[float, float]]:
@@ -428,19 +129,13 @@ def _pts(v: Any) -> list[tuple[float, float]]:
     return [(_num(p[0], 0), _num(p[1], 0)) for p in v if isinstance(p, list) and len(p) == 2]
 
 
-def table_board(ruleset: str, data: dict[str, Any]) -> str:
-    """2 by 2 and Kuryakin: the table as the scenario stands, drawn from its data whether or
-    not it is sound yet (a tap must always land somewhere): its terrain, units (faced),
+def table_board(ed: Editor, data: dict[str, Any]) -> str:
+    """A table top (2 by 2, Kuryakin): the table as the scenario stands, drawn from its data
+    whether or not it is sound yet (a tap must always land somewhere): its terrain, units (faced),
     generals and reinforcement points; north up, positions in mm (y from the south edge)."""
     from vedette.render.svg import FEATURE_STYLE, _font, _svg, el, to_text
 
-    table: dict[str, Any] = data["table"] if isinstance(data.get("table"), dict) else {}
-    if ruleset == "two_by_two":
-        width, depth = _num(table.get("width"), 609.6), _num(table.get("depth"), 609.6)
-    else:  # Kuryakin's scenarios name no table size: the sample's 1800 x 1200 mm, or more
-        xs = [_num(u.get("x"), 0) for u in data.get("units", []) if isinstance(u, dict)]
-        ys = [_num(u.get("y"), 0) for u in data.get("units", []) if isinstance(u, dict)]
-        width, depth = max([1800.0, *xs]), max([1200.0, *ys])
+    width, depth = ed.table_size(data)
     fs = _font(width)
     top = fs * 2
     root = _svg(width, depth + top, "the table", "tabletop builder-table")
@@ -497,7 +192,7 @@ def table_board(ruleset: str, data: dict[str, Any]) -> str:
             el(g, "circle", {"cx": x, "cy": depth - y, "r": fs * 0.25, "fill": "#333"})
     sides = [s.get("id") if isinstance(s, dict) else s for s in data.get("sides", [])]
     colours = ("#2e5e9e", "#b03a2e")
-    long, short = (24.0, 12.0) if ruleset == "two_by_two" else (40.0, 16.0)
+    long, short = ed.piece
     for u in data.get("units", []):
         if not isinstance(u, dict) or "x" not in u:
             continue
@@ -704,7 +399,9 @@ def builder_page(request: Request, ruleset: str, edit: str = "", start: str = ""
             "boot": json.dumps(boot),
             "yours": [s.info() for s in user.listing(store, rs)],
             "bundled": list(rs.scenarios),
-            "rulesets": [(n, rules.get(n).title) for n in rules.names()],
+            "rulesets": [
+                (n, rules.get(n).title) for n in rules.names() if rules.get(n).editor() is not None
+            ],
         },
     )
 

@@ -34,22 +34,14 @@ class CheckBody(Strict):
     request: dict[str, Any] = Field(default_factory=dict)
 
 
-#: the procedure a hand move performs, per ruleset, and how its request is built (board.js)
-HAND_MOVES: dict[str, dict[str, str]] = {
-    "napoleon_at_bay": {"procedure": "move", "kind": "hex"},
-    "two_by_two": {"procedure": "move", "kind": "point"},
-    "solo_napoleonic": {"procedure": "move", "kind": "relative"},
-}
-
-
 def hand_move(g: Game) -> dict[str, str] | None:
     """Which procedure a drag performs here (None: positions are not kept, or not on a map)."""
-    spec = HAND_MOVES.get(g.ruleset.name)
+    spec = g.ruleset.hand_move
     if spec is None:
         return None
     if getattr(g.state, "play", "tracked") != "tracked":
         return None  # a stated game keeps no positions (2 by 2, Kuryakin)
-    return spec
+    return dict(spec)
 
 
 def highlight(g: Game) -> list[str]:

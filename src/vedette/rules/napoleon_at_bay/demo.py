@@ -8,7 +8,6 @@ prints the lines (or JSON) and the map. Offline and fast.
 
 from __future__ import annotations
 
-import argparse
 import json
 from typing import Any
 
@@ -66,16 +65,14 @@ def play(store: Store, seed: int | None = None) -> dict[str, Any]:
     }
 
 
-def run_demo(args: argparse.Namespace) -> None:
-    from vedette.cli.main import default_db
-
-    db = getattr(args, "db", None) or default_db()
+def run_demo(db: str, as_json: bool = False, seed: int | None = None) -> None:
+    """Play the example into the database ``db`` and print it (``vedette demo``)."""
     from pathlib import Path
 
     Path(db).parent.mkdir(parents=True, exist_ok=True)
     with Store(db) as st:
-        res = play(st, getattr(args, "seed", None))
-    if getattr(args, "json", False):
+        res = play(st, seed)
+    if as_json:
         print(json.dumps({k: v for k, v in res.items() if k != "lines"}, indent=2, default=str))
     else:
         print("\n".join(res["lines"]))

@@ -14,7 +14,7 @@ import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from vedette.dice.check import Check, Odds, OddsRow
 from vedette.dice.roll import AnyRoll
@@ -47,6 +47,9 @@ from vedette.rules.protocol import (
     Todo,
     chances,
 )
+
+if TYPE_CHECKING:
+    from vedette.rules.editor import Editor
 
 SEQ = "Napoleon At Bay sequence of play"
 March = Literal["normal", "command", "initiative", "force"]
@@ -1081,6 +1084,34 @@ class NapoleonAtBay(Ruleset[NabState]):
         "a turn limit (an assumption: the system covers movement and fixing, not combat or"
         " victory): after [battle_end] max_turns (12) turns the game is a draw"
     )
+
+    #: a drag moves a force hex to hex
+    hand_move: ClassVar[Mapping[str, str] | None] = {
+        "procedure": "move",
+        "kind": "hex",
+    }
+    strength_unit = "strength points"
+
+    def strength(self, state_json: Mapping[str, Any]) -> dict[str, float]:
+        """Infantry + cavalry strength points of the forces on the map."""
+        out: dict[str, float] = {}
+        for p in state_json.get("pieces", []):
+            out[p["side"]] = (
+                out.get(p["side"], 0) + (p.get("infantry") or 0) + (p.get("cavalry") or 0)
+            )
+        return out
+
+    def demo(self, db: str, as_json: bool) -> bool:
+        """Herman's fixing example, step by step (demo.py)."""
+        from vedette.rules.napoleon_at_bay.demo import run_demo
+
+        run_demo(db, as_json)
+        return True
+
+    def editor(self) -> Editor:
+        from vedette.rules.napoleon_at_bay.editor import EDITOR  # start-up time: the builder only
+
+        return EDITOR
 
     def sides(self, state: NabState) -> list[str]:
         return list(state.order)

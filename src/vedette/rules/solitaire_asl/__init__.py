@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from vedette.dice import DiceSource, tables_from_data
 from vedette.rules.base import LazyModel, Outcome, Ruleset
@@ -54,6 +54,9 @@ from vedette.rules.solitaire_asl.requests import (
 from vedette.rules.solitaire_asl.setup import build_state
 from vedette.rules.solitaire_asl.shift import plan_shift, run_shift
 from vedette.rules.solitaire_asl.turn import QUERY, game_turn
+
+if TYPE_CHECKING:
+    from vedette.rules.editor import Editor
 
 
 def _flow() -> Flow:
@@ -299,6 +302,20 @@ class SolitaireASL(Ruleset[State]):
         " and shifts, not the scenario's victory conditions): after [battle_end] max_turns (6)"
         " game turns the game is a draw"
     )
+
+    strength_unit = "counters"
+
+    def strength(self, state_json: Mapping[str, Any]) -> dict[str, float]:
+        """Real counters in the stacks on the map (dummies are not losses)."""
+        out: dict[str, float] = {}
+        for st in state_json.get("stacks", []):
+            out[st["side"]] = out.get(st["side"], 0) + len(st.get("counters") or [])
+        return out
+
+    def editor(self) -> Editor:
+        from vedette.rules.solitaire_asl.editor import EDITOR  # start-up time: the builder only
+
+        return EDITOR
 
     def sides(self, state: State) -> list[str]:
         return list(state.sides)

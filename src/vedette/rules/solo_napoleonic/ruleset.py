@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from vedette.data import merge, package_toml
 from vedette.dice import DiceSource
@@ -57,6 +57,9 @@ from vedette.rules.solo_napoleonic.model import (
     unit_from_data,
 )
 from vedette.rules.solo_napoleonic.requests import KProcedure, procedure
+
+if TYPE_CHECKING:
+    from vedette.rules.editor import Editor
 
 PKG = "vedette.rules.solo_napoleonic.data"
 R_TURN = "Kuryakin, Move Sequence"
@@ -683,6 +686,25 @@ class SoloNapoleonic(Ruleset[State]):
         return replace(state, terrain=terrain) if terrain else state
 
     end_condition = simplay.END_CONDITION
+
+    #: a drag: distance and direction
+    hand_move: ClassVar[Mapping[str, str] | None] = {
+        "procedure": "move",
+        "kind": "relative",
+    }
+    strength_unit = "figures"
+
+    def strength(self, state_json: Mapping[str, Any]) -> dict[str, float]:
+        """Figures left in the units (casualties are figures removed)."""
+        out: dict[str, float] = {}
+        for u in state_json.get("units", []):
+            out[u["side"]] = out.get(u["side"], 0) + (u.get("figures") or 0)
+        return out
+
+    def editor(self) -> Editor:
+        from vedette.rules.solo_napoleonic.editor import EDITOR  # start-up time: the builder only
+
+        return EDITOR
 
     def sides(self, state: State) -> list[str]:
         return list(state.sides)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from vedette.data import merge
 from vedette.errors import BadRequest, DataError
@@ -52,6 +52,9 @@ from vedette.rules.two_by_two.model import (
 )
 from vedette.rules.two_by_two.sequence import current_phase
 from vedette.rules.two_by_two.simplay import TwoByTwoSim
+
+if TYPE_CHECKING:
+    from vedette.rules.editor import Editor
 
 SRC = "two_by_two scenario"
 
@@ -226,6 +229,27 @@ class TwoByTwo(Ruleset[GameState]):
         " a score reaches [victory] threshold_ap (score) or max_turns is passed (turn limit);"
         " the higher score wins, equal scores draw"
     )
+
+    #: a drag moves a unit to a point
+    hand_move: ClassVar[Mapping[str, str] | None] = {
+        "procedure": "move",
+        "kind": "point",
+    }
+    strength_unit = "units"
+
+    def strength(self, state_json: Mapping[str, Any]) -> dict[str, float]:
+        """Units not destroyed (2 by 2's losses are whole units)."""
+        out: dict[str, float] = {}
+        for u in state_json.get("units", []):
+            out.setdefault(u["side"], 0)
+            if u.get("status") != "destroyed":
+                out[u["side"]] += 1
+        return out
+
+    def editor(self) -> Editor:
+        from vedette.rules.two_by_two.editor import EDITOR  # start-up time: the builder only
+
+        return EDITOR
 
     def sides(self, state: GameState) -> list[str]:
         return [s.id for s in state.sides]
