@@ -25,6 +25,7 @@ from vedette.engine import Game
 from vedette.errors import RuleViolation
 from vedette.schemas import Strict
 from vedette.web import boards
+from vedette.web.common import one_line, request_fields
 
 router = APIRouter()
 
@@ -107,11 +108,9 @@ def board(name: str, request: Request, svg: bool = True) -> dict[str, Any]:
 
 @router.post("/api/games/{name}/move-check")
 def move_check(name: str, body: CheckBody, request: Request) -> dict[str, Any]:
-    from vedette.web.app import _request, one_line
-
     with request.app.state.sessions.game(name) as g:
         try:
-            proc, plan = g._prepare(body.procedure, _request(body.request))
+            proc, plan = g._prepare(body.procedure, request_fields(body.request))
             if proc.query:
                 return {"ok": False, "error": f"{body.procedure} is a query, not a move"}
             facts = g.ruleset.move_check(g.state, body.procedure, plan)

@@ -75,11 +75,12 @@ async def chances(name: str, body: ChancesBody, request: Request) -> dict[str, A
     import anyio
     import anyio.to_thread
 
-    from vedette.web.app import LONG_WORK, _request
+    from vedette.web.app import LONG_WORK
+    from vedette.web.common import request_fields
 
     def work() -> dict[str, Any]:
         with request.app.state.sessions.game(name) as g:
-            c = g.chances(body.procedure, _request(body.request), body.limit)
+            c = g.chances(body.procedure, request_fields(body.request), body.limit)
             return chances_json(c, summary_of(g.sequences().get(body.procedure), c))
 
     limiter = getattr(request.app.state, "long_work", None)

@@ -1,0 +1,116 @@
+"""The JSON API the game page uses: the game's view (or only what changed since the page's
+last entry), its log a page at a time, one entry's record, odds, perform and undo. Every body
+is read by ``common.json_body`` (size-limited, unknown keys refused)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+
+from vedette.errors import GameError, RuleViolation
+from vedette.web import views
+from vedette.web.common import (
+    MAX_SEQ,
+    OddsBody,
+    PerformBody,
+    SessionsDep,
+    UndoBody,
+    board_of,
+    highlight_of,
+    json_body,
+    one_line,
+    reference,
+    request_fields,
+    table_changes,
+)
+from vedette.web.moves import board_view
+from vedette.web.moves import highlight as event_highlight
+
+router = APIRouter()
+
+
+@router.get("/api/csrf")
+def csrf_token(request: Request) -> dict[str, str]:
+    """The page's token again (with its cookie): a tab left open across a restart of the
+    server fetches it and retries its action once."""
+    return {"token": request.app.state.csrf}
+
+
+@router.get("/api/games/{name}")
+def state(
+    sessions: SessionsDep,
+    name: str,
+    since: Annotated[int | None, Query(ge=0, le=MAX_SEQ)] = None,
+) -> dict[str, Any]:
+    with sessions.game(name) as g:
+        return views.view(g, board_of(g, since is None), since)
+
+
+@router.get("/api/games/{name}/log")
+def log_page(
+    sessions: SessionsDep, name: str, before: int | None = None, limit: int = views.PAGE
+) -> dict[str, Any]:
+    with sessions.game(name) as g:
+        return views.log_page(g, before, max(1, min(limit, 500)))
+
+
+@router.get("/api/games/{name}/log/{seq}")
+def log_record(sessions: SessionsDep, name: str, seq: int) -> dict[str, Any]:
+    """One entry's full record as key/value rows (the page asks when it is opened)."""
+    with sessions.game(name) as g:
+        found = [r for r in g.records if r.seq == seq]
+        if not found:
+            raise GameError(f"game {g.name!r} has no log entry #{seq}")
+        return {"seq": seq, "rows": views.record_rows(found[0])}
+
+
+@router.post("/api/games/{name}/odds")
+def odds(
+    sessions: SessionsDep, name: str, body: Annotated[OddsBody, Depends(json_body(OddsBody))]
+) -> dict[str, Any]:
+    with sessions.game(name) as g:
+        try:
+            found = g.odds(body.procedure, request_fields(body.request))
+        except RuleViolation as e:
+            # odds are a question, and "none now, because..." is its answer: a 200 the
+            # page shows in words, not a failed request in the console (issue 26.9)
+            return {"odds": [], "refused": one_line(e), "reference": reference(g, body)}
+        return {"odds": [o.to_json() for o in found], "reference": reference(g, body)}
+
+
+@router.post("/api/games/{name}/perform")
+def perform(
+    sessions: SessionsDep,
+    name: str,
+    body: Annotated[PerformBody, Depends(json_body(PerformBody))],
+) -> dict[str, Any]:
+    dice = None
+    if body.dice not in (None, "", []):
+        from vedette.dice import parse_faces
+
+        dice = parse_faces(body.dice) if isinstance(body.dice, str) else list(body.dice or [])
+    with sessions.game(name, write=True) as g:
+        before = g.state
+        outcome = g.perform(body.procedure, request_fields(body.request), dice)
+        changes = table_changes(g, before, outcome.events)
+        return {
+            "outcome": outcome.to_json(),
+            "lines": outcome.lines(),
+            "table_changes": changes,
+            "highlight": highlight_of(g, body.request, event_highlight(g)),
+            **views.view(g, board_of(g, body.since is None), body.since),
+            "board_info": board_view(g, svg=False),
+        }
+
+
+@router.post("/api/games/{name}/undo")
+def undo(
+    sessions: SessionsDep,
+    name: str,
+    body: Annotated[UndoBody, Depends(json_body(UndoBody, True))],
+) -> Any:
+    with sessions.game(name, write=True) as g:
+        rec = g.undo()
+        view = views.view(g, board_of(g, body.since is None), body.since)
+        return {"undone": rec.payload["undoes"], **view, "board_info": board_view(g, svg=False)}

@@ -1,0 +1,282 @@
+"""What the web app's routers share (web/app.py builds the app from them): the limits, the
+request bodies and how they are read, errors as one line and their status, the page renderer
+and the form's CSRF check, and the game's board and highlights as the pages and API show them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from importlib import resources
+from typing import Annotated, Any, TypeVar
+
+from fastapi import Depends, Request, UploadFile
+from fastapi.responses import HTMLResponse
+from pydantic import Field
+
+from vedette.data.limits import check_tree
+from vedette.engine import Game
+from vedette.errors import GameError, VedetteError
+from vedette.rules.base import parse_value
+from vedette.schemas import Strict, validate
+from vedette.web import boards
+from vedette.web.sessions import Sessions
+
+log = logging.getLogger("vedette.web")
+
+MAX_UPLOAD = 256 * 1024
+#: the largest game export the web imports (issue 26): a 10,000-action game of the ruleset
+#: whose records are longest with room to spare (bench_replay's players, measured: Kuryakin
+#: 9.8 MB for 8,366 records, about 11.7 MB at 10,000; ASL 6.9 MB, NAB 5.3 MB, 2 by 2 5.2 MB at
+#: 10,000). Read in chunks and checked as it comes (see read_export)
+MAX_IMPORT = 24 * 1024 * 1024
+CSRF_COOKIE = "vedette_csrf"
+CSRF_HEADER = "x-csrf-token"
+
+HERE = resources.files("vedette.web")
+
+#: the largest JSON body of the API
+MAX_JSON = 64 * 1024
+#: the largest record number a parameter may name (a log never reaches it)
+MAX_SEQ = 2**62
+
+
+class Forbidden(Exception):
+    """A state-changing request without the page's CSRF token."""
+
+
+# -- what a route asks of the app (set by create_app) ---------------------------------------
+def sessions_of(request: Request) -> Sessions:
+    """The app's games (a dependency: ``SessionsDep``)."""
+    return request.app.state.sessions  # type: ignore[no-any-return]
+
+
+SessionsDep = Annotated[Sessions, Depends(sessions_of)]
+
+
+def page(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+    """A page of the app's templates, carrying the CSRF token its forms and scripts send."""
+    app = request.app
+    return app.state.templates.TemplateResponse(  # type: ignore[no-any-return]
+        request, name, {"csrf": app.state.csrf, **ctx}, status_code=status
+    )
+
+
+def check_form(request: Request, sent: str) -> None:
+    """A plain HTML form's token (the security middleware leaves it to the route)."""
+    token = request.app.state.csrf
+    if request.scope.get("vedette.form_csrf") and not token_ok(request, sent, token):
+        raise Forbidden("missing or wrong CSRF token")
+
+
+def token_ok(request: Request, sent: str | None, token: str) -> bool:
+    return (
+        bool(sent)
+        and secrets.compare_digest(str(sent).encode(), token.encode())
+        and secrets.compare_digest(request.cookies.get(CSRF_COOKIE, "").encode(), token.encode())
+    )
+
+
+def board_of(g: Game, inline: bool = True) -> str:
+    """The game's board; its static layers (the map) as empty slots unless ``inline``: the
+    answer to a page that sent its seq, which shows the map already (app.js keeps it)."""
+    return boards.svg(g.ruleset.name, g.state, g.ruleset.state_json(g.state), g.render, inline)
+
+
+def highlight_of(g: Game, request: dict[str, Any], changed: Sequence[str] = ()) -> list[str]:
+    """What the board shows picked out after an action: the pieces and places its request
+    named (ids of the game's things, and hex or location ids among its values), then those its
+    events changed (``moves.highlight``)."""
+    ids = set(g.ruleset.entity_ids(g.state))
+    out: list[str] = []
+    for v in request.values():
+        for x in v if isinstance(v, list) else [v]:
+            if isinstance(x, str) and x and x not in out and (x in ids or _PLACE.match(x)):
+                out.append(x)
+    out += [x for x in dict.fromkeys(changed) if x not in out]
+    return out
+
+
+#: a hex or location id as the map rulesets write them (W2020, 4P5)
+_PLACE = re.compile(r"^[A-Z]?\d{1,2}[A-Z]{0,2}\d{1,4}$")
+
+
+def table_changes(g: Game, before: Any, events: Sequence[Any]) -> list[str]:
+    """What to change on the real table, in words (``Ruleset.table_changes``, when it has it)."""
+    fn = getattr(g.ruleset, "table_changes", None)
+    if fn is None:
+        return []
+    try:
+        return [str(x) for x in fn(before, list(events))]
+    except Exception:  # words about the table must never fail an action already written
+        log.exception("table_changes failed")
+        return []
+
+
+def parse_options(text: str) -> dict[str, Any]:
+    """``variant=draft, officers=true`` -> a game's options (values typed as in the CLI)."""
+    out: dict[str, Any] = {}
+    for item in text.split(","):
+        if not item.strip():
+            continue
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise GameError(f"option {item.strip()!r}: write KEY=VALUE, e.g. variant=draft")
+        out[key.strip()] = parse_value(value.strip())
+    return out
+
+
+def parse_seed(text: str) -> int | None:
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise GameError(f"seed must be a whole number, not {text!r}") from None
+
+
+def read_limited(upload: UploadFile) -> str:
+    data = upload.file.read(MAX_UPLOAD + 1)
+    if len(data) > MAX_UPLOAD:
+        raise GameError(f"upload too large (limit {MAX_UPLOAD // 1024} KiB)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise GameError("upload is not UTF-8 text") from None
+
+
+def reference(g: Game, body: OddsBody) -> list[dict[str, Any]]:
+    """The quick-reference sheet's part for the action whose odds are asked (issue 26), the
+    game's house rules applied."""
+    from vedette.rules.quickref import relevant
+
+    house = g.created.get("house_rules") or None
+    return [s.to_json() for s in relevant(g.ruleset, body.procedure, house)]
+
+
+def read_export(upload: UploadFile, chunk: int = 256 * 1024) -> str:
+    """An uploaded game export, read a chunk at a time and checked as it comes: refused as
+    soon as it passes MAX_IMPORT, holds bytes that are not UTF-8, or its first line is not an
+    export's head line (a wrong file is refused at its first line, not at its end)."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    parts: list[str] = []
+    size = 0
+    head = False
+    while True:
+        data = upload.file.read(chunk)
+        size += len(data)
+        if size > MAX_IMPORT:
+            raise GameError(f"upload too large (limit {MAX_IMPORT // 1024 // 1024} MiB)")
+        try:
+            parts.append(decoder.decode(data, final=not data))
+        except UnicodeDecodeError:
+            raise GameError("upload is not UTF-8 text") from None
+        if not head and ("\n" in parts[-1] or not data or size > MAX_UPLOAD):
+            _check_export_head("".join(parts).split("\n", 1)[0])
+            head = True
+        if not data:
+            return "".join(parts)
+
+
+def _check_export_head(line: str) -> None:
+    """The first line of a game export names its format (engine/session.py)."""
+    from vedette.engine.session import EXPORT_FORMAT
+
+    try:
+        first = json.loads(line)
+    except ValueError:
+        first = None
+    if not isinstance(first, dict) or first.get("format") != EXPORT_FORMAT:
+        raise GameError(
+            f"not a vedette game export (first line must have format={EXPORT_FORMAT!r})"
+        )
+
+
+class OddsBody(Strict):
+    procedure: str = Field(max_length=64)
+    request: dict[str, Any] = Field(default_factory=dict)
+    #: the last log entry the page has: the answer carries only the entries after it
+    since: int | None = Field(default=None, ge=0, le=MAX_SEQ)
+
+
+class PerformBody(OddsBody):
+    dice: (
+        Annotated[str, Field(max_length=200)]
+        | Annotated[list[Annotated[int, Field(ge=-1000, le=1000)]], Field(max_length=100)]
+        | None
+    ) = None
+
+
+class UndoBody(Strict):
+    since: int | None = Field(default=None, ge=0, le=MAX_SEQ)
+
+
+B = TypeVar("B", bound=Strict)
+
+
+def json_body(model: type[B], empty_ok: bool = False) -> Callable[[Request], Awaitable[B]]:
+    """A dependency reading the body as ``model`` (async: the endpoint itself stays a plain
+    ``def`` in the thread pool)."""
+
+    async def read(request: Request) -> B:
+        return await _json(request, model, empty_ok)
+
+    return read
+
+
+async def _json(request: Request, model: type[B], empty_ok: bool = False) -> B:
+    """A JSON request body, size-limited and checked against its model (unknown keys refused,
+    bounded nesting and sizes)."""
+    raw = await request.body()
+    if len(raw) > MAX_JSON:
+        raise GameError(f"request body too large (limit {MAX_JSON // 1024} KiB)")
+    if empty_ok and not raw.strip():
+        return model.model_validate({})
+    try:
+        body = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        raise GameError("request body is not JSON") from None
+    except ValueError:  # (an integer of thousands of digits)
+        raise GameError("request body holds a number of too many digits") from None
+    if not isinstance(body, dict):
+        raise GameError("request body must be a JSON object")
+    return validate(model, body, "request body")
+
+
+def request_fields(raw: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in raw.items():
+        if isinstance(v, str):
+            if v.strip() == "":
+                continue  # an empty form field is an omitted argument
+            out[str(k)] = parse_value(v)
+        else:
+            out[str(k)] = v
+    check_tree(out, "request")
+    return out
+
+
+def status_of(exc: VedetteError) -> int:
+    from vedette.engine.store import StorageError
+
+    if isinstance(exc, StorageError):
+        return 503  # (the disk refused the write: nothing was written)
+    text = str(exc)
+    if isinstance(exc, GameError) and "no game named" in text:
+        return 404
+    if isinstance(exc, GameError) and ("already exists" in text or "changed while" in text):
+        return 409
+    if "too large" in text:
+        return 413
+    return 400
+
+
+def one_line(error: object) -> str:
+    text = str(error).strip()
+    return (text.splitlines() or [""])[0][:500]

@@ -1,0 +1,230 @@
+"""The app's pages and plain HTML forms: the index (games, new game, import), a game's page,
+its dice audit, its export, rename and delete. Each form carries the page's CSRF token in a
+``csrf`` field (``common.check_form``)."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from vedette import rules
+from vedette.data import load_toml_text
+from vedette.engine import Game
+from vedette.engine import scenarios as user_scenarios
+from vedette.engine.names import default_stem, free_name
+from vedette.errors import VedetteError
+from vedette.web import audit, views
+from vedette.web.common import (
+    SessionsDep,
+    board_of,
+    check_form,
+    one_line,
+    page,
+    parse_options,
+    parse_seed,
+    read_export,
+    read_limited,
+    status_of,
+)
+from vedette.web.sequences import LIMIT as SEQ_LIMIT
+from vedette.web.sequences import MAX_LIMIT as SEQ_MAX_LIMIT
+
+router = APIRouter()
+
+
+def index_page(
+    request: Request, sessions: Any, error: str = "", status: int = 200, **ctx: Any
+) -> HTMLResponse:
+    games = sessions.store().games()
+    catalogue = []
+    for name in rules.names():
+        rs = rules.get(name)
+        infos = user_scenarios.infos(sessions.store(), rs)  # bundled, then yours
+        catalogue.append(
+            {
+                "name": name,
+                "title": rs.title,
+                "scenarios": [i["name"] for i in infos],
+                "titles": {i["name"]: i["title"] for i in infos},
+                "yours": [i for i in infos if i["yours"]],
+            }
+        )
+    lan = None
+    access = request.app.state.access
+    if access is not None:  # LAN mode: the address a phone opens, token and all, as a QR code
+        from vedette.web.qr import data_uri
+
+        url = f"{str(request.base_url).rstrip('/')}/?token={access}"
+        lan = {"url": url, "qr": data_uri(url)}
+    return page(
+        request,
+        "index.html",
+        status,
+        games=games,
+        catalogue=catalogue,
+        error=error,
+        lan=lan,
+        **ctx,
+    )
+
+
+@router.get("/", response_class=HTMLResponse)
+def index(
+    request: Request, sessions: SessionsDep, error: str = "", deleted: str = ""
+) -> HTMLResponse:
+    return index_page(request, sessions, error, deleted=deleted)
+
+
+@router.post("/games")
+def new_game(
+    request: Request,
+    sessions: SessionsDep,
+    csrf: str = Form(""),
+    name: str = Form(""),
+    ruleset: str = Form(...),
+    scenario: str = Form("sample"),
+    seed: str = Form(""),
+    options: str = Form(""),
+    upload: UploadFile | None = File(None),
+) -> Response:
+    check_form(request, csrf)
+    kept = {"name": name, "ruleset": ruleset, "scenario": scenario, "seed": seed}
+    kept["options"] = options
+    try:
+        rs = rules.get(ruleset)
+        if upload is not None and upload.filename:
+            scen = load_toml_text(read_limited(upload), "uploaded scenario")
+        else:  # a bundled scenario, else one of yours (the builder's)
+            scen = user_scenarios.scenario_data(sessions.store(), rs, scenario)
+        store = sessions.store()
+        name = name.strip() or free_name(store, default_stem(rs))  # named for the player
+        Game.create(store, name, rs.name, scen, parse_seed(seed), parse_options(options))
+    except VedetteError as e:
+        return index_page(request, sessions, status=status_of(e), new_error=one_line(e), kept=kept)
+    return RedirectResponse(f"/games/{quote(name)}", status_code=303)
+
+
+@router.post("/import")
+def import_game(
+    request: Request,
+    sessions: SessionsDep,
+    upload: UploadFile = File(...),
+    name: str = Form(""),
+    csrf: str = Form(""),
+) -> Response:
+    check_form(request, csrf)
+    try:
+        text = read_export(upload)
+        g = Game.import_jsonl(sessions.store(), text, name.strip() or None)
+    except VedetteError as e:
+        return index_page(
+            request,
+            sessions,
+            status=status_of(e),
+            import_error=one_line(e),
+            kept={"import_name": name},
+        )
+    return RedirectResponse(f"/games/{quote(g.name)}", status_code=303)
+
+
+def game_view(
+    request: Request, sessions: Any, name: str, status: int = 200, **ctx: Any
+) -> HTMLResponse:
+    with sessions.game(name) as g:
+        view = views.view(g, board_of(g))
+        return page(
+            request,
+            "game.html",
+            status,
+            game=g.name,
+            ruleset=g.ruleset.name,
+            title=g.ruleset.title,
+            seed=g.seed,
+            physical=g.physical,
+            board=view["board"],
+            procedures=views.procedures(g),
+            sequences=views.sequences(g),
+            seq_limits=(SEQ_LIMIT, SEQ_MAX_LIMIT),
+            todo=view["todo"],
+            state={
+                "seq": view["seq"],
+                "log": view["log"],
+                "more": len(g.records) > len(view["log"]),
+                "undone_seqs": view["undone_seqs"],
+                "todo": view["todo"],
+            },
+            **ctx,
+        )
+
+
+@router.get("/games/{name}", response_class=HTMLResponse)
+def game_page(request: Request, sessions: SessionsDep, name: str) -> HTMLResponse:
+    return game_view(request, sessions, name)
+
+
+@router.get("/games/{name}/audit", response_class=HTMLResponse)
+def audit_page(request: Request, sessions: SessionsDep, name: str) -> HTMLResponse:
+    with sessions.game(name) as g:
+        found = audit.dice_audit(g.log())
+        return page(request, "audit.html", game=g.name, audit=audit.with_charts(found))
+
+
+@router.get("/games/{name}/export")
+def export(sessions: SessionsDep, name: str) -> Response:
+    with sessions.game(name) as g:
+        text = g.export_jsonl()
+    fname = "".join(c if c.isalnum() or c in "-_" else "_" for c in g.name) or "game"
+    return Response(
+        text,
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="{fname}.jsonl"'},
+    )
+
+
+@router.post("/games/{name}/rename")
+def rename(
+    request: Request,
+    sessions: SessionsDep,
+    name: str,
+    new: str = Form(...),
+    csrf: str = Form(""),
+) -> Response:
+    check_form(request, csrf)
+    try:
+        with sessions.game(name, write=True) as g:
+            g.store.rename(name, new.strip())
+        sessions.forget_name(name)
+    except VedetteError as e:
+        if "no game named" in str(e):
+            raise
+        return game_view(
+            request, sessions, name, status_of(e), rename_error=one_line(e), rename_to=new
+        )
+    return RedirectResponse(f"/games/{quote(new.strip())}", status_code=303)
+
+
+@router.post("/games/{name}/delete")
+def delete(
+    request: Request,
+    sessions: SessionsDep,
+    name: str,
+    confirm: str = Form(""),
+    csrf: str = Form(""),
+) -> Response:
+    """Delete a game: the form must repeat the game's name (the page asks first)."""
+    check_form(request, csrf)
+    if confirm != name:
+        return game_view(
+            request,
+            sessions,
+            name,
+            400,
+            delete_error="to delete, confirm with the game's exact name",
+        )
+    with sessions.game(name, write=True) as g:
+        g.store.delete(name)
+    sessions.forget_name(name)
+    return RedirectResponse(f"/?deleted={quote(name)}", status_code=303)
