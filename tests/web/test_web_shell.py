@@ -301,7 +301,8 @@ def test_the_help_pages_are_for_players_and_docs_rules_for_developers() -> None:
         dev = f.read_text()
         assert dev.startswith("# ")
         link = f"(../../src/vedette/data/help/{page.name})"
-        assert link in dev.split("\n## ", 2)[1], f"{f.relative_to(ROOT)}: link the player page first"
+        first = dev.split("\n## ", 2)[1]
+        assert link in first, f"{f.relative_to(ROOT)}: link the player page first"
         assert (f.parent / link[1:-1]).resolve() == page.resolve()
 
 
