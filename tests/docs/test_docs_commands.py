@@ -1,5 +1,5 @@
 """The docs cannot drift: every command of a fenced ``sh`` block in README.md, docs/**/*.md and
-the players' help pages (src/vedette/data/help/*.md, the web app's /help/RULESET) runs.
+the players' help pages (src/vedette/rules/*/data/help.md, the web app's /help/RULESET) runs.
 
 Each document is a session: its commands run in the order written, in a fresh temporary
 directory, against a fresh database (``VEDETTE_DB``), with the ``vedette`` of the venv running
@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = [
     ROOT / "README.md",
     *sorted((ROOT / "docs").rglob("*.md")),
-    *sorted((ROOT / "src/vedette/data/help").glob("*.md")),
+    *sorted((ROOT / "src/vedette/rules").glob("*/data/help.md")),
 ]
 
 # The lines of an sh block that are not run, and why.

@@ -75,3 +75,12 @@ def test_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         assert {g.name for g in st.games()} == {"nab-sample-1", "nab-sample-2"}
     assert cli(db, "demo") == 0
     assert "nab-sample-3" in capsys.readouterr().out
+
+
+def test_help_page_prints_the_players_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli(tmp_path / "h.db", "nab", "help", "--page") == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# Napoleon At Bay") and "## Starting a game" in out
+    assert "## Where the text is unclear" in out and "def " not in out

@@ -285,8 +285,10 @@ def test_the_help_pages_are_for_players_and_docs_rules_for_developers() -> None:
     vedette chose; it names no code, test, benchmark or issue. docs/rules/X.md (a real file,
     readable on a forge) is the developers' page: it points at the player page first."""
     docs = sorted((ROOT / "docs/rules").glob("*.md"))
-    packaged = sorted((ROOT / "src/vedette/data/help").glob("*.md"))
-    assert docs and [f.name for f in docs] == [f.name for f in packaged]
+    packaged = [ROOT / f"src/vedette/rules/{f.stem}/data/help.md" for f in docs]
+    assert [f.stem for f in docs] == sorted(rules.BUILTIN)
+    for name, page in zip(sorted(rules.BUILTIN), packaged, strict=True):
+        assert rules.get(name).help_page() == page.read_text()  # what the web app shows
     internals = re.compile(
         r"\.py\b|tests/|src/|docs/|bench|[Ii]ssue \d|RuleViolation|µs|/home/|/work/"
     )
@@ -300,7 +302,7 @@ def test_the_help_pages_are_for_players_and_docs_rules_for_developers() -> None:
             assert heading in text, (page.name, heading)
         dev = f.read_text()
         assert dev.startswith("# ")
-        link = f"(../../src/vedette/data/help/{page.name})"
+        link = f"(../../src/vedette/rules/{f.stem}/data/help.md)"
         first = dev.split("\n## ", 2)[1]
         assert link in first, f"{f.relative_to(ROOT)}: link the player page first"
         assert (f.parent / link[1:-1]).resolve() == page.resolve()

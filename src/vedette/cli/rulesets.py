@@ -52,7 +52,7 @@ BUILTIN_HELP = {
     "todo": "what is owed now (first), then the actions open now",
     "chances": "the exact odds of each end state of a sequence (or of a whole procedure):"
     " NAME [FIELDS ...] [--limit N]; bare: the sequences",
-    "help": "this help: every procedure and its fields",
+    "help": "this help: every procedure and its fields (--page: the players' page)",
 }
 
 
@@ -312,8 +312,17 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
         return ChancesCommand(group)
 
     @click.command("help", help="Every procedure of the ruleset and its fields.")
-    def help_() -> None:
+    @click.option(
+        "--page",
+        is_flag=True,
+        help="the players' page instead: how to play it here, with examples, and every"
+        " reading chosen where the rules' text is unclear (Markdown; the web app's /help)",
+    )
+    def help_(page: bool) -> None:
         ctx = click.get_current_context()
+        if page:
+            click.echo(group.ruleset.help_page() or "(no players' page)")
+            return
         click.echo(ctx.parent.get_help() if ctx.parent else group.get_help(ctx))
 
     return help_

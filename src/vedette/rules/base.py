@@ -607,6 +607,17 @@ class Ruleset(Generic[S]):
             )
         return package_toml(self.data_package, self.scenarios[name])
 
+    def help_page(self) -> str:
+        """The players' page on this ruleset (``help.md`` beside its data; Markdown): how to
+        play it here, with examples, and every reading chosen where its text is unclear.
+        The web app shows it at ``/help/RULESET``; '' when the ruleset has none."""
+        from importlib import resources
+
+        if not self.data_package:
+            return ""
+        f = resources.files(self.data_package) / "help.md"
+        return f.read_text(encoding="utf-8") if f.is_file() else ""
+
     def scenario_info(self, name: str) -> dict[str, str]:
         """A bundled scenario's name, title (its ``title``, ``scenario.title`` or ``name``) and
         description (the file's opening comment, in words), for lists a player chooses from."""

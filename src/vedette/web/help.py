@@ -1,13 +1,12 @@
 """Help in the app: per ruleset, its procedures (each one's help, rule and fields, from the
-request specs) and the project's own account of its rules and assumptions (docs/rules/*.md,
-shipped as package data in ``vedette/data/help``), and its tables on one printable page.
+request specs) and its players' page (``Ruleset.help_page``: ``help.md`` in the ruleset's data;
+the developers' notes are docs/rules/<name>.md), and its tables on one printable page.
 
 The Markdown is rendered with raw HTML off (every ``<`` in it is escaped) and links limited to
 http(s) and relative ones: nothing in a document can run in the page."""
 
 from __future__ import annotations
 
-from importlib import resources
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -27,9 +26,8 @@ def markdown_html(text: str) -> str:
 
 
 def doc_text(ruleset: str) -> str:
-    """The project's notes on a ruleset (a copy of docs/rules/<name>.md in the package)."""
-    f = resources.files("vedette.data") / "help" / f"{ruleset}.md"
-    return f.read_text(encoding="utf-8") if f.is_file() else ""
+    """The players' page on a ruleset (``Ruleset.help_page``)."""
+    return rules.get(ruleset).help_page()
 
 
 def procedures(rs: Any) -> list[dict[str, Any]]:
