@@ -3,8 +3,8 @@
 accepted, every owed step is performable as offered, ``todo`` is never empty mid-game, replay
 equals live play.
 
-CI plays ``VEDETTE_TODO_GAMES`` (default 40) games per scenario; ``VEDETTE_CONFORMANCE_LONG=1``
-plays 10,000 per ruleset and prints the counts."""
+``make test`` plays ``VEDETTE_TODO_GAMES`` (default 40) games per scenario, CI (``.ci/run``) 100;
+``VEDETTE_CONFORMANCE_LONG=1`` plays 10,000 per ruleset and prints the counts."""
 
 from __future__ import annotations
 
