@@ -30,6 +30,7 @@ it off (the old path: every verdict judged afresh).
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -152,7 +153,15 @@ def _touched(reads: Reads, ids: set[str], spots: list[tuple[float, float, float]
     return False
 
 
-_MEMO = _Memo()
+class _PerThread(threading.local):
+    """One memo per thread (the web app judges in a pool of threads): a memo follows one
+    sequence of states, and two threads' states must not interleave in it."""
+
+    def __init__(self) -> None:
+        self.memo = _Memo()
+
+
+_MEMOS = _PerThread()
 
 
 def _same_whole(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
@@ -365,8 +374,9 @@ def judged(
         tuple(getattr(state, f) for f in _BY_VALUE),
         tuple(owed),
     )
-    memo = _MEMO
+    memo = _MEMOS.memo
     memo.advance(state, whole)
+    units = state.units
     ctx = _Context(state)
     groups = memo.groups
 
@@ -376,10 +386,13 @@ def judged(
             return judge(procedure, request)
         try:
             key = (procedure, *((k, type(v), v) for k, v in request.items()))
+            hash(key)
             uid = request.get("unit")
             group = groups.get(uid)  # type: ignore[arg-type]
             hit = None if group is None else group.get(key)
         except TypeError:  # a list or a table in the request: not a key
+            return judge(procedure, request)
+        if memo.units is not units:  # another todo ran in between (re-entered): not this one's
             return judge(procedure, request)
         if hit is not None and all(ctx.number(n[:-1]) == n[-1] for n in hit.reads.numbers):
             if hit.ok:
@@ -397,20 +410,24 @@ def judged(
         try:
             value = judge(procedure, request)
         except VedetteError as e:
-            _keep(group, key, _Remembered(found, False, e))
+            if memo.units is units:
+                _keep(memo, group, key, _Remembered(found, False, e))
             raise
-        _keep(group, key, _Remembered(found, True, value))
+        if memo.units is units:
+            _keep(memo, group, key, _Remembered(found, True, value))
         return value
 
     return remembered
 
 
-def _keep(group: dict[tuple[Any, ...], _Remembered], key: tuple[Any, ...], r: _Remembered) -> None:
+def _keep(
+    memo: _Memo, group: dict[tuple[Any, ...], _Remembered], key: tuple[Any, ...], r: _Remembered
+) -> None:
     if key not in group:
-        _MEMO.size += 1
+        memo.size += 1
     group[key] = r
 
 
 def clear() -> None:
-    """Forget every remembered verdict (a cold start, for benches)."""
-    _MEMO.clear()
+    """Forget every remembered verdict of this thread (a cold start, for benches)."""
+    _MEMOS.memo.clear()
