@@ -519,8 +519,21 @@ class Feature:
     @property
     def shape(self) -> Shape:
         if not self._built:
-            self._built.append(_build_shape(self.recipe))
+            self._build()
         return self._built[0]
+
+    def _build(self) -> None:
+        """The shape, and what every question asks of it first: whether it is an area, and
+        its bounding box (asked of shapely once per feature, not once per question)."""
+        shape = _build_shape(self.recipe)
+        self._built[:] = [shape, float(shape.area) > 0, tuple(map(float, shape.bounds))]
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """The bounding box (min x, min y, max x, max y) of the shape."""
+        if not self._built:
+            self._build()
+        return self._built[2]  # type: ignore[no-any-return]
 
     @classmethod
     def area(cls, kind: str, name: str, points: Sequence[tuple[float, float]]) -> Feature:
@@ -543,7 +556,9 @@ class Feature:
 
     @property
     def is_area(self) -> bool:
-        return float(self.shape.area) > 0
+        if not self._built:
+            self._build()
+        return self._built[1]  # type: ignore[no-any-return]
 
 
 def _build_shape(recipe: tuple[Any, ...]) -> Shape:
@@ -730,7 +745,16 @@ def body_features(
     touches them (``"any"``, ``"half"``) or its centre is on them (``"centre"``)."""
     poly = body.polygon()
     out: list[Feature] = []
+    corners = body.corners()
+    e = 1e-6  # touching counts (a line feature, a covered centre)
+    x0 = min(c.x for c in corners) - e
+    x1 = max(c.x for c in corners) + e
+    y0 = min(c.y for c in corners) - e
+    y1 = max(c.y for c in corners) + e
     for f in features:
+        a, b, c, d = f.bounds
+        if a > x1 or c < x0 or b > y1 or d < y0:
+            continue  # the boxes do not meet: the body is in no part of it (every mode)
         if not f.is_area:
             hit = (
                 float(f.shape.distance(body.centre.point())) <= 1e-6

@@ -11,13 +11,22 @@ from vedette.errors import BadRequest, DataError
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, TableTop, Vec
 from vedette.rules.base import Event, LazyModel, Outcome, Ruleset
-from vedette.rules.protocol import Flow, GameOutcome, Obligation, Phase, Plan, Todo
+from vedette.rules.protocol import (
+    Flow,
+    GameOutcome,
+    Obligation,
+    Phase,
+    Plan,
+    Todo,
+    derive_todo,
+)
 from vedette.rules.protocol import Procedure as Proc
 from vedette.rules.simulation import SimPlay
 from vedette.rules.two_by_two import (
     facts,
     melee,
     movement,
+    offers,
     rally,
     reinforcements,
     relative,
@@ -491,10 +500,12 @@ class TwoByTwo(Ruleset[GameState]):
         hr = options.get("house_rules")
         if isinstance(hr, Mapping):
             data = merge(data, hr)  # the game's house rules win
-        rules = Rules.from_data(data)
+        rules = _shared_rules(data)
         tbl = scenario.get("table", {})
         feats = tuple(feature_from_data(f, i) for i, f in enumerate(scenario.get("terrain", []), 1))
-        table = TableTop(float(tbl.get("width", 609.6)), float(tbl.get("depth", 609.6)), feats)
+        table = _shared_table(
+            TableTop(float(tbl.get("width", 609.6)), float(tbl.get("depth", 609.6)), feats)
+        )
         sides = _sides(scenario)
         start = str(scenario.get("start", "setup"))
         if start not in ("setup", "battle"):
@@ -563,6 +574,14 @@ class TwoByTwo(Ruleset[GameState]):
     def options(self, state: GameState) -> list[Todo]:
         """Who may still move, shoot, rally or melee now, and the reactions open."""
         return todo.options(state)
+
+    def todo(self, state: GameState, strict: bool = False) -> list[Todo]:
+        """The core's ``todo`` (``protocol.derive_todo``: every line judged by ``plan``), its
+        verdicts remembered from one state to the next where nothing they read has changed
+        (:mod:`vedette.rules.two_by_two.offers`): the same lines, judged once."""
+        owed = self.obligations(state)
+        judge = offers.judged(state, owed, lambda p, r: self.judge(state, p, r, owed=owed)[1])
+        return derive_todo(owed, self.options(state), judge, strict)
 
     # -- views ---------------------------------------------------------------------------
     def render(self, state: GameState) -> str:
@@ -709,6 +728,45 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         },
         "victory": {**dict(state.rules.section("victory")), **dict(state.victory)},
     }
+
+
+#: the rules and the tables of the games started in this process, by value: every game of a
+#: scenario shares one ``Rules`` and one ``TableTop`` (both immutable), so the terrain's shapes,
+#: its prepared geometry and the paths measured on it are built once per map, not per game
+_SHARED_RULES: dict[str, Rules] = {}
+_SHARED_TABLES: dict[tuple[Any, ...], TableTop] = {}
+
+
+def _shared_rules(data: Mapping[str, Any]) -> Rules:
+    import json
+
+    try:
+        key = json.dumps(data, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError):
+        return Rules.from_data(data)
+    hit = _SHARED_RULES.get(key)
+    if hit is None:
+        if len(_SHARED_RULES) > 64:
+            _SHARED_RULES.clear()
+        hit = _SHARED_RULES[key] = Rules.from_data(data)
+    return hit
+
+
+def _shared_table(table: TableTop) -> TableTop:
+    key = (
+        table.width,
+        table.depth,
+        tuple((f.kind, f.name, f.recipe) for f in table.features),
+    )
+    try:
+        hit = _SHARED_TABLES.get(key)
+    except TypeError:
+        return table
+    if hit is None:
+        if len(_SHARED_TABLES) > 64:
+            _SHARED_TABLES.clear()
+        hit = _SHARED_TABLES[key] = table
+    return hit
 
 
 def _whole(

@@ -90,10 +90,23 @@ def waive(state: GameState, obligation: str) -> GameState:
     )
 
 
+#: the last state's options (the state kept alive with them): ``todo`` asks for them, then
+#: ``next``'s plan asks again (to say what was left undone), of the same state
+_LAST_OPTIONS: list[tuple[GameState, list[Todo]]] = []
+
+
 def options(state: GameState) -> list[Todo]:
     """Every kind of action the rules allow now, complete where the state determines it and
     open (the choices a player has: units, distances, targets, points of an edge) otherwise;
     ``Ruleset.todo`` keeps only what ``plan`` accepts (issue 22)."""
+    if _LAST_OPTIONS and _LAST_OPTIONS[0][0] is state:
+        return list(_LAST_OPTIONS[0][1])
+    out = _options(state)
+    _LAST_OPTIONS[:] = [(state, out)]
+    return list(out)
+
+
+def _options(state: GameState) -> list[Todo]:
     if state.stage == "over":
         return []
     if state.stage == "setup":

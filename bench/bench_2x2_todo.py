@@ -1,0 +1,195 @@
+"""2 by 2 Napoleonics: games played from ``todo`` alone (issue 22's conformance games) and
+``vedette simulate`` games, this code against the code of a baseline commit (issues 22, 27, 29).
+
+Each side runs in a fresh interpreter: the baseline's ``src`` (``git archive`` of ``--base
+REF``, by default the commit before the 2 by 2 ``todo`` speed work) and this tree's ``src``,
+alternating (base, new, base, new; quick mode: base, new), the faster run of each kept: the
+machine is shared. Only the
+games are timed (not the imports; one short game first warms each interpreter), by the
+process's CPU time (and the clock). Cold with cold: every game starts from its scenario in a
+process that played no other game of the run but the warm-up.
+
+* **todo play**: the seeded games of ``tests/todo_play.py`` (every bundled scenario in turn,
+  40 steps, tracked and stated play): each step reads ``todo``, picks an entry and performs it.
+  The answer checked: the digest of every line of every ``todo`` (command, open choices,
+  refusal, text, rule) and of every record's payload; they must be identical.
+* **simulate**: ``vedette simulate``'s games (``vedette.sim.play.play_game``, the random policy
+  and the aggressive one, seed 2026) on every bundled scenario; the answer checked: each
+  game's result and the digest of its actions (at most 300 actions a game; 80 in quick mode).
+
+The same code with the memo of ``todo``'s verdicts switched off
+(``vedette.rules.two_by_two.offers.ENABLED = False``) is checked too: its todo lines must be
+the same (tests/two_by_two/test_2x2_offers_memo.py does the same in CI).
+
+Run: ``python bench/bench_2x2_todo.py [GAMES] [--base REF]`` (default 6 games per scenario and
+way of play; ``VEDETTE_BENCH_QUICK=1``: 1). Prints ms per game of each side, the ratio and the
+load. Not a test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+QUICK = os.environ.get("VEDETTE_BENCH_QUICK", "") not in ("", "0")
+BASE = "b550f36"  # main before the 2 by 2 todo speed work
+
+PLAYER = r"""
+import hashlib, json, random, sys, time
+mode, games, memo, most = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", int(sys.argv[4])
+from vedette import rules
+from vedette.engine import Game, Store
+rs = rules.get("two_by_two")
+try:
+    from vedette.rules.two_by_two import offers
+    offers.ENABLED = memo
+except ImportError:
+    pass
+SCENARIOS = list(rs.scenarios)
+
+def todo_game(scenario, seed, opts, h):
+    rng = random.Random(seed)
+    g = Game.create(Store(":memory:"), f"t{seed}", rs.name, rs.scenario(scenario), seed=seed,
+                    options=opts)
+    for _ in range(40):
+        if rs.game_over(g.state):
+            break
+        todo = g.todo(strict=True)
+        for t in todo:
+            h.update(repr((t.command(), sorted(t.open.items()), t.refused, t.owed, t.text,
+                           t.rule)).encode())
+        if not todo:
+            break
+        t = rng.choice([t for t in todo if t.owed] or todo)
+        req = dict(t.request)
+        for k, cs in t.open.items():
+            req[k] = rng.choice(list(cs))
+        g.perform(t.procedure, req)
+    for r in g.records:
+        h.update(json.dumps(r.payload, sort_keys=True, default=str).encode())
+
+def sim_game(scenario, index, opts, policy, h):
+    from vedette.sim.play import Setup, play_game
+    setup = Setup(rs.name, rs.scenario(scenario), options=opts, policies=(policy,),
+                  max_actions=most)
+    p = play_game(setup, 2026, index, record=True)
+    h.update(repr(p.result).encode())
+    h.update(json.dumps(p.actions, sort_keys=True, default=str).encode())
+
+# warm-up: imports, the first game's one-off costs
+if mode == "todo":
+    todo_game(SCENARIOS[0], 10_000, {}, hashlib.sha256())
+else:
+    sim_game(SCENARIOS[0], 10_000, {}, "random", hashlib.sha256())
+out = {}
+for play, opts in (("tracked", {}), ("stated", {"play": "stated"})):
+    h = hashlib.sha256()
+    t, cpu = time.perf_counter(), time.process_time()
+    n = 0
+    for scenario in SCENARIOS:
+        for i in range(games):
+            if mode == "todo":
+                todo_game(scenario, i, opts, h)
+            else:
+                sim_game(scenario, i, opts, ("random", "aggressive")[i % 2], h)
+            n += 1
+    out[play] = {"cpu": (time.process_time() - cpu) / n, "wall": (time.perf_counter() - t) / n,
+                 "digest": h.hexdigest(), "games": n}
+print(json.dumps(out))
+"""
+
+
+def load() -> str:
+    a, b, c = os.getloadavg()
+    return f"load {a:.2f} {b:.2f} {c:.2f} on {os.cpu_count()} cores" + (" (quick)" if QUICK else "")
+
+
+def play(src: Path, mode: str, games: int, memo: bool = True) -> dict[str, dict[str, float]]:
+    env = {**os.environ, "PYTHONPATH": f"{src}{os.pathsep}{ROOT}"}
+    most = str(80 if QUICK else 300)
+    args = [sys.executable, "-c", PLAYER, mode, str(games), "1" if memo else "0", most]
+    out = subprocess.run(args, env=env, capture_output=True, text=True, timeout=3600)
+    if out.returncode != 0:
+        raise SystemExit(f"{mode} ({src}): {out.stderr.strip().splitlines()[-3:]}")
+    return dict(json.loads(out.stdout))
+
+
+def baseline(ref: str, into: Path) -> Path | None:
+    """The baseline's ``src``, extracted from git (None without git or the commit)."""
+    if ref == "none":
+        return None
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", ref, "src"], capture_output=True, check=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return into / "src"
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    ref = BASE
+    games = 1 if QUICK else 6
+    while argv:
+        a = argv.pop(0)
+        if a == "--base":
+            ref = argv.pop(0)
+        else:
+            games = int(a)
+    new_src = ROOT / "src"
+    failed = []
+    with tempfile.TemporaryDirectory() as tmp:
+        base_src = baseline(ref, Path(tmp))
+        print(f"load before: {load()}", flush=True)
+        for mode in ("todo", "simulate"):
+            best: dict[tuple[str, str], dict[str, float]] = {}
+            digests: dict[tuple[str, str], str] = {}
+            sides = {"new": new_src, **({"base": base_src} if base_src else {})}
+            for _ in range(1 if QUICK else 2):
+                for side in ("base", "new"):
+                    if side not in sides:
+                        continue
+                    for play_, fig in play(sides[side], mode, games).items():
+                        k = (side, play_)
+                        old = best.get(k)
+                        if old is None or fig["cpu"] < old["cpu"]:
+                            best[k] = fig
+                        digests[k] = str(fig["digest"])
+            if mode == "todo":
+                off = play(new_src, mode, games, memo=False)
+                for play_, fig in off.items():
+                    if fig["digest"] != digests["new", play_]:
+                        failed.append(f"todo {play_}: the memo on and off give other lines")
+            for play_ in ("tracked", "stated"):
+                new = best["new", play_]
+                line = (
+                    f"2 by 2 {mode:8} {play_:7}: new {new['cpu'] * 1000:7.1f} ms/game a CPU"
+                    f" ({new['wall'] * 1000:.1f} by the clock)"
+                )
+                if ("base", play_) in best:
+                    base = best["base", play_]
+                    same = digests["base", play_] == digests["new", play_]
+                    line += (
+                        f"; base ({ref}) {base['cpu'] * 1000:7.1f} ({base['wall'] * 1000:.1f});"
+                        f" {base['cpu'] / new['cpu']:5.2f}x a CPU,"
+                        f" {base['wall'] / new['wall']:.2f}x by the clock;"
+                        f" same {'lines' if mode == 'todo' else 'games'}:"
+                        f" {'yes' if same else 'NO'}"
+                    )
+                    if not same:
+                        failed.append(f"{mode} {play_}: the new code differs from the baseline")
+                print(f"{line}; {int(new['games'])} games; {load()}", flush=True)
+        print(f"load after: {load()}")
+    if failed:
+        raise SystemExit("\n".join(failed))
+
+
+if __name__ == "__main__":
+    main()
