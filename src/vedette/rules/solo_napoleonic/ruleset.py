@@ -654,6 +654,19 @@ class SoloNapoleonic(Ruleset[State]):
         }
 
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> State:
+        """The state a scenario starts from: one value per scenario and options (states are
+        immutable, and a game is created, and replayed, from its scenario each time)."""
+        if not memo.enabled():
+            return self._initial_state(scenario, options)
+        try:
+            key = json.dumps([scenario, options], sort_keys=True)
+        except (TypeError, ValueError):  # not plain JSON data: built afresh
+            return self._initial_state(scenario, options)
+        return memo.pure(
+            "initial_state", (id(self), key), lambda: self._initial_state(scenario, options)
+        )
+
+    def _initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> State:
         house = options.get("house_rules") or {}
         data = self.game_data(house if isinstance(house, Mapping) else None)
         opts = game_options(scenario, options)
