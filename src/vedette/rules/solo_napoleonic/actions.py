@@ -13,7 +13,7 @@ from vedette.dice.die import CUSTOM
 from vedette.dice.tables import Table, table_from_data
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
-from vedette.rules.solo_napoleonic import geom
+from vedette.rules.solo_napoleonic import geom, memo
 from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.cards import R_CHANCE, chance_mods, effects_on, use_effects
 from vedette.rules.solo_napoleonic.common import (
@@ -138,7 +138,10 @@ def random_dist(state: State, u: Unit) -> FDist:
 
 
 def swerve_table(state: State) -> Table:
-    return table_from_data("swerve", state.data["tables"]["swerve"], "solo_napoleonic data")
+    raw = state.data["tables"]["swerve"]
+    return memo.by_identity(
+        "swerve", raw, lambda: table_from_data("swerve", raw, "solo_napoleonic data")
+    )
 
 
 def swerve_check(state: State, u: Unit) -> Check:
@@ -150,6 +153,10 @@ def swerve_distance_check(u: Unit) -> Check:
 
 
 def standstill_table(carry_on: bool) -> Table:
+    return memo.pure("standstill_table", carry_on, lambda: _standstill_table(carry_on))
+
+
+def _standstill_table(carry_on: bool) -> Table:
     if carry_on:
         rows = [
             {"range": "<=5", "key": "stops", "result": "halts"},

@@ -290,13 +290,20 @@ def _fraction_rolled(c: UnderCheck, dice: DiceSource) -> tuple[int, list[Roll]]:
 
 # -- whole checks: rolled, or one branch per result when odds are enumerated -------------------
 def outcome_of(
-    dice: DiceSource, dist: FDist, roll: Callable[[], tuple[int, list[Roll]]]
+    dice: DiceSource,
+    dist: FDist | Callable[[], FDist],
+    roll: Callable[[], tuple[int, list[Roll]]],
 ) -> tuple[int, list[Roll]]:
     """The result of a whole check whose exact distribution is ``dist``: under a source that
     enumerates (``dice.sources.branch``), one branch per distinct result with its probability
     and no dice; under any other source ``roll()`` rolls its dice (and returns the rolls made).
     ``dist`` must be the distribution of what ``roll`` returns (the tests check it against a
-    face-by-face enumeration of the same dice)."""
+    face-by-face enumeration of the same dice); given as a function, it is computed only under
+    a source that enumerates (a real roll, and the plan's dry run, need no odds)."""
+    if getattr(dice, "branch", None) is None:
+        return roll()
+    if callable(dist):
+        dist = dist()
     items = [(v, p) for v, p in sorted(dist.items()) if p]
     k = branch(dice, [p for _, p in items])
     if k is None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from vedette.errors import VedetteError
+from vedette.rules.fields import to_json as _json
 from vedette.rules.protocol import DomainEvent
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
@@ -88,6 +89,13 @@ class UnitFact(Fact):
     def decode(cls, data: Mapping[str, Any]) -> UnitFact:
         uid, was = _fields(cls, data, _UNIT_KEYS, "unit")
         return cls(uid, _changes(cls, data), was, data.get("why", ""))
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``DomainEvent.to_json`` gives, its four fields written out (every action's
+        events are logged)."""
+        data = {"unit": _json(self.unit), "set": _json(self.set_), "was": _json(self.was)}
+        data["why"] = _json(self.why)
+        return {"kind": self.kind, "v": self.version, "data": data}
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,6 +385,11 @@ class GeneralFact(Fact):
         gid, was = _fields(cls, data, _GENERAL_KEYS, "general")
         return cls(gid, _changes(cls, data), was, data.get("why", ""))
 
+    def to_json(self) -> dict[str, Any]:
+        data = {"general": _json(self.general), "set": _json(self.set_), "was": _json(self.was)}
+        data["why"] = _json(self.why)
+        return {"kind": self.kind, "v": self.version, "data": data}
+
 
 @dataclass(frozen=True, slots=True)
 class GeneralRated(GeneralFact):
@@ -431,6 +444,10 @@ class TurnFact(Fact):
     def decode(cls, data: Mapping[str, Any]) -> TurnFact:
         _fields(cls, data, _TURN_KEYS, "why")
         return cls(_changes(cls, data, game=True), data.get("why", ""))
+
+    def to_json(self) -> dict[str, Any]:
+        data = {"set": _json(self.set_), "why": _json(self.why)}
+        return {"kind": self.kind, "v": self.version, "data": data}
 
 
 @dataclass(frozen=True, slots=True)

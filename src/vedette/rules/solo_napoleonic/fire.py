@@ -21,7 +21,7 @@ from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import flow, geom
 from vedette.rules.solo_napoleonic import requests as rq
-from vedette.rules.solo_napoleonic.actions import require_active
+from vedette.rules.solo_napoleonic.actions import base_move, require_active
 from vedette.rules.solo_napoleonic.cards import chance_mods, effects_on, use_effects
 from vedette.rules.solo_napoleonic.common import (
     Allocation,
@@ -283,8 +283,6 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
 
 
 def _half_move(state: State, u: Unit) -> float:
-    from vedette.rules.solo_napoleonic.actions import base_move
-
     return base_move(state, u) / 2
 
 
@@ -517,7 +515,7 @@ def fire_dice(p: FirePlan, dice: DiceSource, pdie: str) -> tuple[int, int, int, 
                 out.append(check_roll(c, dice))
             return sum(max(0, r.final) for r in out), out
 
-        hits, rs = outcome_of(dice, hits_dist(p), volleys)
+        hits, rs = outcome_of(dice, lambda: hits_dist(p), volleys)
         rolls += rs
         label = f"{f.id} {p.band} range ×{p.fraction}"
         actual, fr = fraction_roll(hits, p.fraction, label, dice, R_FIRE, pdie)
@@ -533,7 +531,7 @@ def fire_dice(p: FirePlan, dice: DiceSource, pdie: str) -> tuple[int, int, int, 
             n = sum(1 for x in r.faces if x.face >= p.hit_on)
             return n, [replace(r, consequence=f"{n} hit(s)")]
 
-        hits, rs = outcome_of(dice, hits_dist(p), skirmishers)
+        hits, rs = outcome_of(dice, lambda: hits_dist(p), skirmishers)
         rolls += rs
         actual = hits
     else:
@@ -543,7 +541,7 @@ def fire_dice(p: FirePlan, dice: DiceSource, pdie: str) -> tuple[int, int, int, 
             r = check_roll(battery, dice)
             return max(0, r.final), [r]
 
-        hits, rs = outcome_of(dice, hits_dist(p), guns)
+        hits, rs = outcome_of(dice, lambda: hits_dist(p), guns)
         rolls += rs
         actual = hits
     cas, rs = saves(actual, p.save, p.target, dice, p.rule)
@@ -562,7 +560,7 @@ def saves(n: int, save: int, target: Unit, dice: DiceSource, rule: str) -> tuple
         text = f"{n - cas} saved, {cas} casualt" + ("y" if cas == 1 else "ies")
         return cas, [replace(sv, consequence=text)]
 
-    return outcome_of(dice, saves_dist(n, save), roll)
+    return outcome_of(dice, lambda: saves_dist(n, save), roll)
 
 
 def casualty_odds(dice_of: Callable[[DiceSource], int]) -> FDist:

@@ -236,12 +236,12 @@ def morale_owed(oid: str, uid: str, rule: str, text: str) -> Obligation:
 def bound_moves(state: State) -> list[Obligation]:
     """The moves results owe (issue 23): a failed morale test's rout or retirement, at once;
     a unit that carries on regardless advances before its card ends."""
-    from vedette.rules.solo_napoleonic.actions import RESULT_MOVES, base_move
-
     out: list[Obligation] = []
     for u in state.units:
         if u.bound is None or not u.on_table:
             continue
+        from vedette.rules.solo_napoleonic.actions import RESULT_MOVES, base_move
+
         if u.bound in RESULT_MOVES:
             mode = RESULT_MOVES[u.bound][0]
             if base_move(state, u) <= 0:

@@ -5,9 +5,11 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from vedette.geometry.tabletop import Body, Side, Vec, distance, in_arc, side_facing
+from vedette.rules.solo_napoleonic import memo
 from vedette.rules.solo_napoleonic.model import General, State, Unit
 
 FIGURE_FRONTAGE_MM = 15.0  # default footprint when the scenario gives none (15mm figures)
@@ -26,11 +28,25 @@ def body(u: Unit) -> Body | None:
     hit = _BODIES.get(id(u))
     if hit is not None and hit[0] is u:
         return hit[1]
-    b = _body(u)
+    if memo.enabled() and u.x is not None and u.y is not None:
+        # one Body object per footprint on the table (a unit that acted, fired or took a
+        # chit stands where it stood): what is measured from it is remembered by identity
+        key = (u.x, u.y, u.facing, u.width, u.depth, u.front, u.figures)
+        b = memo.pure("body", key, lambda: _body(u))
+    else:
+        b = _body(u)
     if len(_BODIES) > _MOST:
         _BODIES.clear()
     _BODIES[id(u)] = (u, b)
     return b
+
+
+def _clear() -> None:
+    _BODIES.clear()
+    _DISTANCES.clear()
+
+
+memo.also_clear(_clear)
 
 
 def _distance(a: General | Unit, b: Unit, measure: Callable[[], float | None]) -> float | None:
@@ -69,7 +85,12 @@ def _general_distance(g: General, u: Unit) -> float | None:
     p, b = point(g), body(u)
     if p is None or b is None:
         return None
-    return distance(p, b)
+    if not memo.enabled():
+        return distance(p, b)
+    got = memo.pure("general_distance", (p.x, p.y, id(b)), lambda: (b, distance(p, b)))
+    if got[0] is not b:  # (an id reused by another body since: measured afresh)
+        return distance(p, b)
+    return got[1]
 
 
 def general_to_general(a: General, b: General) -> float | None:
@@ -87,7 +108,7 @@ def _unit_distance(a: Unit, b: Unit) -> float | None:
     ba, bb = body(a), body(b)
     if ba is None or bb is None:
         return None
-    return distance(ba, bb)
+    return memo.pair("distance", ba, bb, lambda: distance(ba, bb))
 
 
 def friends_within(state: State, u: Unit, radius: float) -> int | None:
@@ -108,7 +129,8 @@ def in_fire_arc(firer: Unit, target: Unit, half_angle: float) -> bool | None:
     bf, bt = body(firer), body(target)
     if bf is None or bt is None:
         return None
-    return in_arc(bf, bt, min(half_angle, 89.9))
+    angle = min(half_angle, 89.9)
+    return memo.pair(f"arc {angle}", bf, bt, lambda: in_arc(bf, bt, angle))
 
 
 def attack_side(target: Unit, attacker: Unit) -> str | None:
@@ -123,15 +145,41 @@ def attack_side(target: Unit, attacker: Unit) -> str | None:
 def screening(state: State, firer: Unit, target: Unit) -> list[str] | None:
     """Skirmishing units standing across the line of fire (centre to centre) between two placed
     units (Kuryakin, Skirmishers: they screen other units); None if either is unplaced."""
-    from shapely.geometry import LineString
-
     bf, bt = body(firer), body(target)
     if bf is None or bt is None:
         return None
+    if not memo.enabled():
+        return _screening(state.units, firer.id, target.id, bf, bt)
+    # the skirmishers standing on the table (once per state), then the line between the two
+    # bodies across them (by value: most units do not move from one action to the next)
+    skirm = memo.per_state(state, "skirmishers", lambda: _skirmishers(state))
+    out = []
+    for oid, bo in skirm:
+        if oid in (firer.id, target.id) or bo is None:
+            continue
+        line = memo.pair("line", bf, bt, lambda: _line(bf, bt))
+        if memo.pair("crosses", line, bo, lambda: bool(line.intersects(bo.polygon()))):  # noqa: B023
+            out.append(oid)
+    return out
+
+
+def _skirmishers(state: State) -> tuple[tuple[str, Body | None], ...]:
+    return tuple((o.id, body(o)) for o in state.units if o.on_table and o.skirmishing)
+
+
+def _line(bf: Body, bt: Body) -> Any:
+    from shapely.geometry import LineString
+
+    return LineString([bf.centre.as_tuple(), bt.centre.as_tuple()])
+
+
+def _screening(units: Sequence[Unit], fid: str, tid: str, bf: Body, bt: Body) -> list[str]:
+    from shapely.geometry import LineString
+
     line = LineString([bf.centre.as_tuple(), bt.centre.as_tuple()])
     out = []
-    for o in state.units:
-        if o.id in (firer.id, target.id) or not o.on_table or not o.skirmishing:
+    for o in units:
+        if o.id in (fid, tid) or not o.on_table or not o.skirmishing:
             continue
         bo = body(o)
         if bo is not None and line.intersects(bo.polygon()):

@@ -207,7 +207,7 @@ def _resolve_side(s: Side, dice: DiceSource, rule: str, pdie: str = "dP") -> tup
     of melee costs the product of the two sides' casualty counts, not of every check."""
     if getattr(dice, "branch", None) is None:  # rolled (or a plan's dry run): no odds needed
         return _side_rolled(s, dice, rule, pdie)  # what outcome_of would do, without them
-    return outcome_of(dice, side_odds(s, pdie), lambda: _side_rolled(s, dice, rule, pdie))
+    return outcome_of(dice, lambda: side_odds(s, pdie), lambda: _side_rolled(s, dice, rule, pdie))
 
 
 def _side_rolled(s: Side, dice: DiceSource, rule: str, pdie: str = "dP") -> tuple[int, list[Roll]]:
@@ -223,7 +223,7 @@ def _side_rolled(s: Side, dice: DiceSource, rule: str, pdie: str = "dP") -> tupl
             out.append(check_roll(Check("1d6", s.modifiers, None, label, rule), dice))
         return sum(max(0, r.final) for r in out), out
 
-    total, rolls = outcome_of(dice, floored_sum_dist(one, s.dice), melee_dice)
+    total, rolls = outcome_of(dice, lambda: floored_sum_dist(one, s.dice), melee_dice)
     pot, fr = fraction_roll(total, Fraction(1, 2), f"{s.unit.id} half of {total}", dice, rule, pdie)
     if fr is not None:
         rolls.append(fr)

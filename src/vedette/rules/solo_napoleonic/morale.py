@@ -12,6 +12,7 @@ from vedette.errors import BadRequest, DataError, RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import flow, geom
 from vedette.rules.solo_napoleonic import requests as rq
+from vedette.rules.solo_napoleonic.actions import base_move, require_active
 from vedette.rules.solo_napoleonic.cards import chance_mods, effects_on, jump, use_effects
 from vedette.rules.solo_napoleonic.common import (
     Changes,
@@ -409,8 +410,6 @@ def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
         )
     d = geom.unit_distance(u, t)
     if d is not None:
-        from vedette.rules.solo_napoleonic.actions import base_move
-
         reach = base_move(state, u) - u.moved_mm
         if d > reach:
             raise RuleViolation(
@@ -427,8 +426,6 @@ def charge_allowed(state: State, req: rq.Charge) -> None:
 def charge(state: State, req: rq.Charge, dice: DiceSource) -> Outcome:
     """Declare a charge: the Charge Test. A pass forces an immediate morale test on the target,
     which jumps the card queue to act straight after the charger."""
-    from vedette.rules.solo_napoleonic.actions import require_active
-
     u, t = _charger(state, req)
     require_active(state, u, R_CHARGE, "charge")
     _charge_allowed(state, u, t)

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any, ClassVar
 
 from vedette.dice import DiceSource, Odds
-from vedette.errors import BadRequest
+from vedette.errors import BadRequest, VedetteError
 from vedette.rules.base import Outcome
 from vedette.rules.fields import arg, to_json
 from vedette.rules.protocol import Plan, Procedure
+from vedette.rules.solo_napoleonic.memo import of_state
 
 
 # -- turn, staff and cards --------------------------------------------------------------------
@@ -287,10 +289,15 @@ class Brawl(MeleeFacts):
 
 
 # -- the procedures ---------------------------------------------------------------------------
+@dataclass(frozen=True)
 class KProcedure(Procedure[Any, Any]):
     """A Kuryakin procedure on the protocol: typed request, plan (the rules checked by the
     procedure's own odds, which raise what the roll would), resolve. A request is logged with
-    the fields given (the facts left out are measured or defaulted when it is replayed)."""
+    the fields given (the facts left out are measured or defaulted when it is replayed).
+    ``check(state, request)``: what ``plan`` checks (the dry run of the body, remembered per
+    state), without building the plan: ``todo`` asks it of every offer."""
+
+    check: Callable[[Any, Any], None] | None = field(default=None, compare=False)
 
     def request_json(self, request: Any) -> dict[str, Any]:
         data = to_json(request)
@@ -305,13 +312,28 @@ def procedure(
     odds: Callable[[Any, Any], Sequence[Odds]] | None = None,
     rule: str = "",
     query: bool = False,
+    after_dice: tuple[str, ...] = (),
 ) -> KProcedure:
     """``body(state, request, dice)`` as a protocol procedure; ``odds(state, request)`` are the
-    odds of the steps it will take (shown before the roll)."""
+    odds of the steps it will take (shown before the roll). ``after_dice``: request fields the
+    body reads only after its first die (a move's direction), so that its dry run, and the
+    verdict, is the same whatever they are: requests that differ only there share one dry run
+    (``todo`` offers a move in six directions)."""
+    kept = [f.name for f in fields(request) if f.name not in after_dice]
+    # the request's fields but those: the key of its verdict (a tuple of their values)
+    key_of = attrgetter(*kept, kept[0]) if after_dice and kept else None
+
+    def check(state: Any, req: Any) -> None:
+        memo = of_state(state)
+        if memo is None:
+            dry_run(body, state, req)
+        else:
+            key = key_of(req) if key_of is not None else req
+            judged(memo, name, body, state, key, req)
 
     def plan(state: Any, req: Any) -> Plan:
         if not query and not QUERY.get():
-            dry_run(body, state, req)
+            check(state, req)
         if odds is None:
             return Plan(req, data=req)
         return Plan(req, data=req, step_odds_fn=lambda: odds(state, req))
@@ -319,7 +341,7 @@ def procedure(
     def resolve(state: Any, plan_: Plan, dice: DiceSource) -> Outcome:
         return body(state, plan_.request, dice)
 
-    return KProcedure(name, request, plan, resolve, help, rule, query)
+    return KProcedure(name, request, plan, resolve, help, rule, query, check)
 
 
 #: set while the ruleset judges a query (odds, chances): its plan skips the dry run, so the
@@ -339,6 +361,39 @@ class DryDice:
 
     def face(self, die: Any) -> int:
         raise _FirstRoll()
+
+
+#: a dry run that reached its first die (or the end of a body that rolls none): accepted
+_ACCEPTED = object()
+
+
+def judged(
+    memo: dict[Any, Any],
+    name: str,
+    body: Callable[[Any, Any, DiceSource], Outcome],
+    state: Any,
+    key: Any,
+    req: Any,
+) -> None:
+    """``dry_run(body, state, req)``, its verdict remembered in ``memo`` (the state's) under
+    ``key``: accepted, or the refusal raised again (the same exception: the same words). An
+    unhashable request (a list or a table in it) is judged afresh; so is an unexpected error."""
+    try:
+        k = (name, key)
+        hit = memo.get(k)
+    except TypeError:
+        dry_run(body, state, req)
+        return
+    if hit is None:
+        try:
+            dry_run(body, state, req)
+        except VedetteError as e:
+            memo[k] = e
+            raise
+        memo[k] = _ACCEPTED
+        return
+    if hit is not _ACCEPTED:
+        raise hit.with_traceback(None)
 
 
 def dry_run(body: Callable[[Any, Any, DiceSource], Outcome], state: Any, req: Any) -> None:

@@ -3,6 +3,7 @@ turn's end and the list of procedures."""
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
@@ -12,14 +13,16 @@ from vedette.data import merge, package_toml
 from vedette.dice import DiceSource
 from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
 from vedette.rules.base import LazyModel, Outcome, Ruleset
-from vedette.rules.protocol import Flow, GameOutcome, Phase, Todo
+from vedette.rules.protocol import Flow, GameOutcome, Phase, Todo, derive_todo, parsed_request
 from vedette.rules.simulation import SimPlay
 from vedette.rules.solo_napoleonic import (
     actions,
     cards,
     fire,
     flow,
+    geom,
     melee,
+    memo,
     morale,
     simplay,
     staff,
@@ -39,6 +42,7 @@ from vedette.rules.solo_napoleonic.common import (
     fold_game,
     fold_general,
     fold_unit,
+    opt,
 )
 from vedette.rules.solo_napoleonic.events import (
     GENERAL_FACTS,
@@ -202,8 +206,6 @@ def fire_bands(state: State, f: Any, t: Any) -> list[str | None]:
     """The range bands a volley may be stated at: none to state when both units are placed
     (the distance decides), else one entry per band of its Range Table (the player measures and
     picks one: no typing)."""
-    from vedette.rules.solo_napoleonic import geom
-
     if geom.unit_distance(f, t) is not None or fire.charging_at(f, t):
         return [None]  # measured; or fire at a charger: always short range (Charge Test)
     if f.artillery:
@@ -348,9 +350,6 @@ def general_offers(state: State) -> list[Todo]:
     """A brigadier whose units on the active card stray beyond his control range (150mm: they
     would be out of command at the next control phase) may ride toward them (Kuryakin,
     Generals)."""
-    from vedette.rules.solo_napoleonic import geom
-    from vedette.rules.solo_napoleonic.common import opt
-
     out: list[Todo] = []
     reach = float(opt(state, "control_range_mm"))
     active = set(state.active_units())
@@ -435,6 +434,7 @@ def _procs() -> dict[str, KProcedure]:
             "move a unit (random distance, swerve)",
             actions.move_odds,
             actions.R_MOVE,
+            after_dice=("direction",),
         ),
         P(
             "start",
@@ -657,8 +657,21 @@ class SoloNapoleonic(Ruleset[State]):
         }
 
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> State:
+        """The state a scenario starts from: one value per scenario and options (states are
+        immutable, and a game is created, and replayed, from its scenario each time)."""
+        if not memo.enabled():
+            return self._initial_state(scenario, options)
+        try:
+            key = json.dumps([scenario, options], sort_keys=True)
+        except (TypeError, ValueError):  # not plain JSON data: built afresh
+            return self._initial_state(scenario, options)
+        return memo.pure(
+            "initial_state", (id(self), key), lambda: self._initial_state(scenario, options)
+        )
+
+    def _initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> State:
         house = options.get("house_rules") or {}
-        data = self.data(house if isinstance(house, Mapping) else None)
+        data = self.game_data(house if isinstance(house, Mapping) else None)
         opts = game_options(scenario, options)
         src = str(scenario.get("title", "scenario"))
         ranks = data.get("formation_ranks", {})
@@ -684,6 +697,15 @@ class SoloNapoleonic(Ruleset[State]):
         simplay.battle_end(data, "house rules" if house else "rules data")
         state = State(str(scenario.get("title", "")), sides, units, gens, opts, data)
         return replace(state, terrain=terrain) if terrain else state
+
+    def game_data(self, house_rules: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The rules data a game reads (shipped data and its house rules): one value shared
+        by every game with the same house rules (a game never changes its data), rather than a
+        deep copy per game (a game is created, and replayed, from its scenario each time)."""
+        if not memo.enabled():
+            return self.data(house_rules)
+        key = json.dumps(house_rules or {}, sort_keys=True, default=str)
+        return memo.pure("rules_data", (id(self), key), lambda: self.data(house_rules))
 
     end_condition = simplay.END_CONDITION
 
@@ -721,11 +743,59 @@ class SoloNapoleonic(Ruleset[State]):
 
     def obligations(self, state: State) -> tuple[Any, ...]:
         """The steps owed now: the open charges' next steps and the morale markers of the
-        units on the active card (flow.py)."""
-        return flow.obligations(state)
+        units on the active card (flow.py); once per state (``todo`` asks, then the engine
+        before it performs)."""
+        if not memo.enabled():
+            return flow.obligations(state)
+        return memo.per_state(state, "obligations", lambda: flow.obligations(state))
 
     def waive(self, state: State, obligation: str) -> State:
         return flow.waive(state, obligation)
+
+    def todo(self, state: State, strict: bool = False) -> list[Any]:
+        """The core's ``todo`` (obligations first, then what ``plan`` accepts), once per state:
+        the engine and the web app ask it again of the state they just showed, and the
+        simulator before every action."""
+        if not memo.enabled():
+            return super().todo(state, strict)
+        got = memo.per_state(state, ("todo", strict), lambda: self._todo(state, strict))
+        return list(got)
+
+    def _todo(self, state: State, strict: bool) -> list[Any]:
+        owed = self.obligations(state)
+        judge = self._judge_for_todo(state, owed)
+        return derive_todo(owed, self.options(state), judge, strict)
+
+    def _judge_for_todo(self, state: State, owed: Any) -> Any:
+        """``judge`` as ``todo`` asks it (the core's ``Ruleset.todo``): the same verdicts. While
+        nothing is owed, an action the flow allows now is judged by its procedure's ``check``
+        alone (the parsed request, then the dry run of its body, remembered for this state):
+        what ``judge`` does then, without building the plan a verdict does not need (an open
+        move is judged in two dozen combinations). Anything else goes through ``judge``."""
+        procs = self.protocol_procedures()
+        phase = self.current_phase(state)
+        refused: dict[str, bool] = {}
+
+        def judge(procedure: str, request: Any) -> Any:
+            proc = procs.get(procedure)
+            check = getattr(proc, "check", None)
+            if (
+                proc is not None
+                and check is not None
+                and not owed
+                and not proc.query
+                and not rq.QUERY.get()
+            ):
+                no = refused.get(procedure)
+                if no is None:
+                    no = refused[procedure] = self.flow.violation(phase, procedure) is not None
+                if not no and isinstance(request, Mapping):
+                    req = parsed_request(proc, request)[0]
+                    check(state, req)
+                    return req
+            return self.judge(state, procedure, request, owed=owed)[1]
+
+        return judge
 
     def options(self, state: State) -> list[Any]:
         """The actions the rules allow now, before ``plan`` judges them (``todo`` keeps only

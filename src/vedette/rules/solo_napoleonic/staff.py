@@ -11,7 +11,7 @@ from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck, ta
 from vedette.dice.tables import Table
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
-from vedette.rules.solo_napoleonic import geom
+from vedette.rules.solo_napoleonic import geom, memo
 from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.common import Changes, opt
 from vedette.rules.solo_napoleonic.events import CommandChecked, ControlRolled, GeneralRated
@@ -30,10 +30,15 @@ RATINGS = {
 
 def rating_table(state: State, which: str) -> Table:
     rows_key, dice, title = RATINGS[which]
-    return table_from_data(
-        which,
-        {"title": title, "rule": R_GEN, "dice": dice, "rows": state.data["generals"][rows_key]},
-        "solo_napoleonic data [generals]",
+    rows = state.data["generals"][rows_key]
+    return memo.by_identity(
+        f"rating_{which}",
+        rows,
+        lambda: table_from_data(
+            which,
+            {"title": title, "rule": R_GEN, "dice": dice, "rows": rows},
+            "solo_napoleonic data [generals]",
+        ),
     )
 
 
