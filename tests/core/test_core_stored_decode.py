@@ -14,6 +14,7 @@ beside the fields.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,10 +64,17 @@ def _both(rs: Any, e: dict[str, Any]) -> tuple[Any, Any]:
 
 
 def _played(name: str) -> list[dict[str, Any]]:
-    """Every event of a seeded game of ``name`` as stored."""
+    """Every event of a seeded game of ``name`` as stored (a fresh copy each time)."""
+    return json.loads(_played_json(name))
+
+
+@functools.cache
+def _played_json(name: str) -> str:
+    """The game is played once per test process: both tests below read it."""
     store = Store(":memory:")
     g = play_game(name, 5, 120, store, odds_checks=0)
-    return [e for r in store.records(g.id) if r.kind == "action" for e in r.payload["events"]]
+    events = [e for r in store.records(g.id) if r.kind == "action" for e in r.payload["events"]]
+    return json.dumps(events)
 
 
 def _old(name: str) -> list[dict[str, Any]]:

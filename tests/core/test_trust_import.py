@@ -22,7 +22,7 @@ from vedette.errors import VedetteError
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "saved_games_v0_1"
 #: a seeded game of each ruleset with several rolls, moves and (nab) a fixing
-GAMES = {"napoleon_at_bay": 16, "solitaire_asl": 4, "two_by_two": 2, "solo_napoleonic": 4}
+GAMES = {"napoleon_at_bay": 16, "solitaire_asl": 4, "two_by_two": 2, "solo_napoleonic": 6}
 UNIT_KEYS = ("force", "unit", "stack", "general", "moving", "contact")
 
 Records = list[dict[str, Any]]

@@ -72,17 +72,29 @@ def live_server(live_db: Path) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
+def chromium_path() -> str:
     exe = os.environ.get("VEDETTE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
     if not Path(exe).exists():
         pytest.fail(f"chromium not found at {exe}: run 'make test' (it installs Debian's chromium)")
+    return exe
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[object]:
+    """One Playwright per test process (a second one may not start beside it)."""
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: object) -> Iterator[object]:
+    """One chromium per test process (each test opens its own context: its own cookies,
+    storage and viewport), launched when the first browser test needs it."""
+    b = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)  # type: ignore[attr-defined]
+    yield b
+    b.close()
 
 
 @pytest.fixture

@@ -4,15 +4,12 @@ cookie for every page and every write; another browser without it gets nothing."
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.conftest import CHROMIUM_ARGS, _free_port, running, screenshot
+from tests.web.conftest import CHROMIUM_ARGS, _free_port, chromium_path, running, screenshot
 from tests.web.test_web_browser import new_game
 
 TOKEN = "lan-secret-Xq3"
@@ -30,18 +27,12 @@ def lan_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def lan_browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    exe = os.environ.get("VEDETTE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(exe).exists():
-        pytest.fail(f"chromium not found at {exe}: run 'make test' (it installs Debian's chromium)")
-    with sync_playwright() as p:
-        # the LAN name resolves to this machine (as a LAN's DNS or /etc/hosts would)
-        args = [*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {HOST} 127.0.0.1"]
-        b = p.chromium.launch(executable_path=exe, args=args)
-        yield b
-        b.close()
+def lan_browser(playwright: Any) -> Iterator[Any]:
+    # the LAN name resolves to this machine (as a LAN's DNS or /etc/hosts would)
+    args = [*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {HOST} 127.0.0.1"]
+    b = playwright.chromium.launch(executable_path=chromium_path(), args=args)
+    yield b
+    b.close()
 
 
 def test_the_lan_token_lets_a_browser_in_and_keeps_it_in(lan_server: str, lan_browser: Any) -> None:
