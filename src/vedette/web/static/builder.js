@@ -434,7 +434,10 @@
   let timer = null;
   let ticket = 0;
   let lastProblems = null;
-  function schedule() { clearTimeout(timer); root.dataset.checking = "yes"; timer = setTimeout(check, 250); }
+  // a change drops the answer to any check already on its way (it judged the draft before it)
+  function schedule() {
+    clearTimeout(timer); ticket++; root.dataset.checking = "yes"; timer = setTimeout(check, 250);
+  }
   async function check() {
     const mine = ++ticket;
     const { ok, data } = await post("/api/scenarios/check", { ruleset, data: canonical() });
