@@ -50,7 +50,8 @@ def solonap_forbidden(before: Any, after: Any, proc: str) -> list[str]:
             out.append(f"{b.id} stopped routing without a rally ({proc})")
         # (it may still change formation where it stands)
         moved = (a.x, a.y) != (b.x, b.y) or (proc == "move" and a.moved_mm != b.moved_mm)
-        if b.bound == "halt" and a.bound == "halt" and moved:
+        # (an evade is the skirmisher rule's move, made even by a unit that halted: help page)
+        if b.bound == "halt" and a.bound == "halt" and moved and proc != "evade":
             out.append(f"{b.id} halted where it stood, yet moved ({proc})")
     for g in after.generals:
         if g.attached_to and not g.killed and after.has_unit(g.attached_to):
