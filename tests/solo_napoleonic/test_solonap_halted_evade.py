@@ -1,0 +1,39 @@
+"""The reading of a halted skirmisher charged by cavalry (docs/rules/solo_napoleonic.md, the
+players' page's readings): "halts where it stands" forbids the unit's own move, start and
+charge, but the skirmisher rule (skirmishers do not stand against cavalry: they evade) still
+moves it. Found by the 10,000-game run from todo (attached, seed 285)."""
+
+from __future__ import annotations
+
+import random
+
+from tests.todo_play import fill, solonap_forbidden
+from vedette import rules
+from vedette.engine import Game, Store
+
+
+def test_a_halted_skirmisher_charged_by_cavalry_is_owed_its_evade_and_makes_it() -> None:
+    rs = rules.get("solo_napoleonic")
+    seed = 285
+    rng = random.Random(seed)
+    g = Game.create(Store(":memory:"), "t", rs.name, rs.scenario("attached"), seed=seed)
+    seen = []
+    for _ in range(40):
+        todo = g.todo(strict=True)
+        owed = [t for t in todo if t.owed]
+        t = rng.choice(owed or todo)
+        req = fill(t, rng)
+        before = g.state
+        if t.procedure == "evade":
+            u = before.unit(req["unit"])
+            if u.bound == "halt":
+                assert t.owed  # the rule owes it: not a choice the halted unit makes
+                seen.append(u.id)
+        g.perform(t.procedure, req)
+        after = g.state
+        assert solonap_forbidden(before, after, t.procedure) == []
+        if seen and t.procedure == "evade":
+            a = after.unit(seen[-1])
+            b = before.unit(seen[-1])
+            assert (a.x, a.y) != (b.x, b.y) or not a.on_table  # it got away (or was ridden down)
+    assert seen, "the game reaches a halted skirmisher's evade"
