@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Annotated, Any
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -30,9 +31,11 @@ from vedette import rules
 from vedette.engine import scenarios as user
 from vedette.errors import GameError, VedetteError
 from vedette.rules.editor import Editor, number
-from vedette.schemas import Strict, validate
+from vedette.schemas import Strict
+from vedette.web.common import json_body
 
 router = APIRouter()
+B = TypeVar("B", bound=Strict)
 
 #: the largest builder request (a scenario's JSON or TOML text)
 MAX_BODY = 256 * 1024
@@ -61,27 +64,9 @@ class NameBody(Strict):
     name: str = Field(max_length=100)
 
 
-async def _body(request: Request, model: Any) -> Any:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise GameError(f"request body too large (limit {MAX_BODY // 1024} KiB)")
-    try:
-        body = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError, ValueError):
-        raise GameError("request body is not JSON") from None
-    if not isinstance(body, dict):
-        raise GameError("request body must be a JSON object")
-    return validate(model, body, "request body")
-
-
-def body_of(model: Any) -> Any:
-    """A dependency reading the JSON body as ``model`` (the endpoint stays a plain ``def``, run
-    in the thread pool like every route that touches SQLite)."""
-
-    async def read(request: Request) -> Any:
-        return await _body(request, model)
-
-    return read
+def body_of(model: type[B]) -> Callable[[Request], Awaitable[B]]:
+    """The builder's JSON body (a scenario's data or TOML text: a larger limit than a move's)."""
+    return json_body(model, limit=MAX_BODY)
 
 
 def _store(request: Request) -> Any:

@@ -220,22 +220,26 @@ class UndoBody(Strict):
 B = TypeVar("B", bound=Strict)
 
 
-def json_body(model: type[B], empty_ok: bool = False) -> Callable[[Request], Awaitable[B]]:
-    """A dependency reading the body as ``model`` (async: the endpoint itself stays a plain
-    ``def`` in the thread pool)."""
+def json_body(
+    model: type[B], empty_ok: bool = False, limit: int = MAX_JSON
+) -> Callable[[Request], Awaitable[B]]:
+    """A dependency reading the body as ``model``, at most ``limit`` bytes (async: the endpoint
+    itself stays a plain ``def`` in the thread pool)."""
 
     async def read(request: Request) -> B:
-        return await _json(request, model, empty_ok)
+        return await _json(request, model, empty_ok, limit)
 
     return read
 
 
-async def _json(request: Request, model: type[B], empty_ok: bool = False) -> B:
+async def _json(
+    request: Request, model: type[B], empty_ok: bool = False, limit: int = MAX_JSON
+) -> B:
     """A JSON request body, size-limited and checked against its model (unknown keys refused,
     bounded nesting and sizes)."""
     raw = await request.body()
-    if len(raw) > MAX_JSON:
-        raise GameError(f"request body too large (limit {MAX_JSON // 1024} KiB)")
+    if len(raw) > limit:
+        raise GameError(f"request body too large (limit {limit // 1024} KiB)")
     if empty_ok and not raw.strip():
         return model.model_validate({})
     try:
