@@ -111,3 +111,17 @@ def test_text_from_a_scenario_is_escaped_everywhere(client: TestClient) -> None:
     body["name"] = '../x"'
     r = client.post("/api/scenarios/save", json=body, headers=h)
     assert r.status_code == 422 and "scenario name" in r.json()["error"]
+
+
+def test_builder_bodies_have_their_own_limit(client: TestClient) -> None:
+    """A scenario's TOML may be larger than a move's body (64 KiB): the builder takes up to
+    256 KiB, and refuses more in one line with nothing stored."""
+    h = _h(client)
+    text = "# " + "x" * (100 * 1024) + "\n"
+    body = {"ruleset": "nab", "name": "big", "text": text}
+    r = client.post("/api/scenarios/import", json=body, headers=h)
+    assert r.status_code in (400, 422) and "too large" not in r.text  # read, then judged
+    body["text"] = "# " + "x" * (300 * 1024)
+    r = client.post("/api/scenarios/import", json=body, headers=h)
+    assert r.status_code in (400, 413, 422) and "too large (limit 256 KiB)" in r.text
+    assert "big" not in client.get("/").text
