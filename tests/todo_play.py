@@ -147,6 +147,10 @@ def play(
             c.offered_refused += 1
             c.problems.append(f"{where} step {step}: {e}")
             break
+        except Exception as e:  # a defect judging an offer (strict mode hides none)
+            c.offered_refused += 1
+            c.problems.append(f"{where} step {step}: todo failed: {type(e).__name__}: {e}")
+            break
         if not todo:
             c.empty += 1
             c.problems.append(f"{where} step {step}: todo is empty mid-game")

@@ -388,7 +388,9 @@ def derive_todo(
     option ``plan`` accepts: a complete one as it is, an open one with only the choices
     ``plan`` accepts (dropped when none is left). ``strict``: an option that is not even a
     well-formed request (a required field neither given nor open) raises
-    :class:`MalformedOffer` instead of being dropped (the conformance suite's mode)."""
+    :class:`MalformedOffer` instead of being dropped, and an unexpected error (a defect, such
+    as a module the judgement needs missing) propagates instead of silently dropping the offer
+    or its choice (the conformance suite's mode)."""
     out: list[Todo] = []
     for o in obligations:
         t = Todo(o.procedure, o.request, o.text, o.rule, True, o.id, open=o.open)
@@ -425,6 +427,8 @@ def _judged(
         except VedetteError as e:
             return replace(t, refused=str(e)) if owed else None
         except Exception as e:
+            if strict and not owed:
+                raise  # a defect (a missing module, a bug): never a silently dropped offer
             why = f"internal error: {type(e).__name__}: {e}"
             return replace(t, refused=why) if owed else None
         return replace(t, typed=typed)
@@ -436,7 +440,11 @@ def _judged(
         req = {**t.request, **dict(zip(fields, values, strict=True))}
         try:
             judge(t.procedure, req)
+        except VedetteError:
+            return False
         except Exception:
+            if strict and not owed:
+                raise  # (as above: strict mode shows a defect instead of hiding the choice)
             return False
         return True
 
