@@ -13,8 +13,18 @@ from vedette.errors import BadRequest
 from vedette.geometry.tabletop import INCH, Vec
 from vedette.rules.protocol import DomainEvent
 from vedette.rules.two_by_two import facts
-from vedette.rules.two_by_two.events import MeleesCleared, unit_event
+from vedette.rules.two_by_two.events import FollowUpClosed, MeleesCleared, unit_event
 from vedette.rules.two_by_two.model import R_MELEE, R_SHOOT, GameState, Unit
+
+
+def forfeit_follow_up(state: GameState, u: Unit, why: str) -> tuple[list[DomainEvent], list[str]]:
+    """A unit beaten in a later melee, routed or destroyed before it made the follow-up it won
+    loses it (READING, 2 by 2, Melee: the follow-up exploits a win, and the rules let neither a
+    disrupted nor a pinned unit move; a mandatory follow-up so made impossible lapses, logged,
+    instead of being owed for ever)."""
+    if any(f.unit == u.id for f in state.follow_ups):
+        return [FollowUpClosed(u.id)], [f"{u.name}'s follow-up lapses: {why}"]
+    return [], []
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +139,7 @@ def resolve_rout(
             events.append(unit_event("destroyed", u.id, status="destroyed", body=None))
             events.append(MeleesCleared((u.id,)))
             lines.append(f"{u.name} routs and is destroyed")
+            ev, ln = forfeit_follow_up(state, u, "it was destroyed")
         else:
             to = facts.rout_destination(state, u, why)
             changes: dict[str, Any] = {"disrupted": True, "routed": True}
@@ -137,6 +148,9 @@ def resolve_rout(
             events.append(unit_event("routed", u.id, **changes))
             events.append(MeleesCleared((u.id,)))
             lines.append(f"{u.name} routs a full move away and is disrupted")
+            ev, ln = forfeit_follow_up(state, u, "it routed")
+        events.extend(ev)
+        lines.extend(ln)
         # contagion (**): friendly units within [3] of this rout
         for other in _contagion(state, u, stated_contagion if u.id == unit.id else None):
             if other.id not in done:

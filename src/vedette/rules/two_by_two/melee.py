@@ -20,7 +20,13 @@ from vedette.geometry import tabletop as tt
 from vedette.rules.base import Outcome
 from vedette.rules.protocol import DomainEvent, Plan
 from vedette.rules.two_by_two import facts
-from vedette.rules.two_by_two.common import Fact, fact_bool, resolve_rout, rout_check
+from vedette.rules.two_by_two.common import (
+    Fact,
+    fact_bool,
+    forfeit_follow_up,
+    resolve_rout,
+    rout_check,
+)
 from vedette.rules.two_by_two.events import (
     FollowUpClosed,
     FollowUpOffered,
@@ -257,6 +263,10 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     else:
         events.append(unit_event("destroyed", loser.id, status="destroyed", body=None))
         events.append(MeleesCleared((loser.id,)))
+    if key != "routs":  # (a rout forfeits it in resolve_rout)
+        ev, ln = forfeit_follow_up(state, loser, f"it lost the melee with {winner.name}")
+        events.extend(ev)
+        lines.extend(ln)
     if follow == "mandatory" and win_town:
         follow = "voluntary"
         lines.append(f"{winner.name} is in a town: the follow-up is voluntary")
