@@ -247,12 +247,17 @@ class Body:
 
 @functools.lru_cache(maxsize=16384)
 def _corners(body: Body) -> tuple[Vec, Vec, Vec, Vec]:
+    """``to_world`` at the four corners, the forward and right vectors computed once (the
+    same arithmetic, in the same order: the same floats)."""
     hw, hd = body.footprint.width / 2, body.footprint.depth / 2
+    f, r = math.radians(body.facing), math.radians(body.facing + 90.0)
+    fx, fy, rx, ry = math.sin(f), math.cos(f), math.sin(r), math.cos(r)
+    cx, cy = body.centre.x, body.centre.y
     return (
-        body.to_world(hd, -hw),
-        body.to_world(hd, hw),
-        body.to_world(-hd, hw),
-        body.to_world(-hd, -hw),
+        Vec(cx + fx * hd + rx * -hw, cy + fy * hd + ry * -hw),
+        Vec(cx + fx * hd + rx * hw, cy + fy * hd + ry * hw),
+        Vec(cx + fx * -hd + rx * hw, cy + fy * -hd + ry * hw),
+        Vec(cx + fx * -hd + rx * -hw, cy + fy * -hd + ry * -hw),
     )
 
 
