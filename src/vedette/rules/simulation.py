@@ -69,6 +69,31 @@ class Policy:
         return [kept[x[3]] for x in ranked]
 
 
+class LazyLine(Sequence[Candidate]):
+    """A line whose candidates ``build()`` makes when the line is first read (a policy that
+    ranks every line alike reads only the lines it tries)."""
+
+    __slots__ = ("_build", "_built")
+
+    def __init__(self, build: Callable[[], list[Candidate]]) -> None:
+        self._build = build
+        self._built: list[Candidate] | None = None
+
+    def _all(self) -> list[Candidate]:
+        if self._built is None:
+            self._built = self._build()
+        return self._built
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[Candidate]:
+        return iter(self._all())
+
+
 def _in_order(lines: Sequence[Line], order: list[int]) -> Iterator[Candidate]:
     for i in order:
         yield from lines[i]
