@@ -239,25 +239,35 @@ def _charged_this_phase(state: GameState, u: Any) -> bool:
 _UNIT_MOVES: dict[str, tuple[tuple[Any, ...], list[Todo]]] = {}
 
 
+#: what every unit's lines are read from besides the unit (the rules, the melees, the RPs, the
+#: table, the enemies), as last seen, and a number that changes whenever any of them does
+_SHARED: list[Any] = [(), 0]
+
+
+def _generation(shared: tuple[Any, ...]) -> int:
+    """The number of ``shared`` (compared by identity with the last seen: the same objects
+    keep the same number; the entry keeps them alive)."""
+    last = _SHARED[0]
+    if len(last) != len(shared) or any(a is not b for a, b in zip(last, shared, strict=True)):
+        _SHARED[0], _SHARED[1] = shared, _SHARED[1] + 1
+    return int(_SHARED[1])
+
+
 def _moves(state: GameState, side: str) -> list[Todo]:
     out: list[Todo] = []
     enemies = state.live(state.enemy_of(side))
+    # everything a unit's lines are read from (compared by identity: states are immutable
+    # values, so the same objects mean the same lines; the entry keeps the unit alive)
+    gen = _generation((state.rules, state.play, state.melees, state.rps, state.table, *enemies))
     for u in state.live(side):
-        # everything a unit's lines are read from (compared by identity: states are immutable
-        # values, so the same objects mean the same lines; the entry keeps them alive)
-        deps = (u, state.rules, state.play, state.melees, state.rps, state.table, *enemies)
         hit = _UNIT_MOVES.get(u.id)
-        if (
-            hit is not None
-            and len(hit[0]) == len(deps)
-            and all(a is b for a, b in zip(hit[0], deps, strict=True))
-        ):
+        if hit is not None and hit[0][0] is u and hit[0][1] == gen:
             out.extend(hit[1])
             continue
         lines = _unit_moves(state, u, enemies)
         if len(_UNIT_MOVES) > 4096:
             _UNIT_MOVES.clear()
-        _UNIT_MOVES[u.id] = (deps, lines)
+        _UNIT_MOVES[u.id] = ((u, gen), lines)
         out.extend(lines)
     out.extend(_reinforcement_rolls(state, side))
     return out
