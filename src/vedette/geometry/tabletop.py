@@ -247,12 +247,17 @@ class Body:
 
 @functools.lru_cache(maxsize=16384)
 def _corners(body: Body) -> tuple[Vec, Vec, Vec, Vec]:
+    """``to_world`` at the four corners, the forward and right vectors computed once (the
+    same arithmetic, in the same order: the same floats)."""
     hw, hd = body.footprint.width / 2, body.footprint.depth / 2
+    f, r = math.radians(body.facing), math.radians(body.facing + 90.0)
+    fx, fy, rx, ry = math.sin(f), math.cos(f), math.sin(r), math.cos(r)
+    cx, cy = body.centre.x, body.centre.y
     return (
-        body.to_world(hd, -hw),
-        body.to_world(hd, hw),
-        body.to_world(-hd, hw),
-        body.to_world(-hd, -hw),
+        Vec(cx + fx * hd + rx * -hw, cy + fy * hd + ry * -hw),
+        Vec(cx + fx * hd + rx * hw, cy + fy * hd + ry * hw),
+        Vec(cx + fx * -hd + rx * hw, cy + fy * -hd + ry * hw),
+        Vec(cx + fx * -hd + rx * -hw, cy + fy * -hd + ry * -hw),
     )
 
 
@@ -282,7 +287,14 @@ def distance(a: Body | Vec, b: Body | Vec) -> float:
 
     Plain arithmetic on the corners (bodies are convex): 0 where one outline holds a corner
     of the other or two sides cross, else the least corner-to-side distance; what shapely's
-    ``distance`` gives, without importing shapely (start-up time)."""
+    ``distance`` gives, without importing shapely (start-up time). Two bodies: measured once
+    per pair of positions (:func:`_body_distance`, the same arithmetic)."""
+    if type(a) is Body and type(b) is Body:
+        return _body_distance(a, b)
+    return _distance(a, b)
+
+
+def _distance(a: Body | Vec, b: Body | Vec) -> float:
     pa, pb = _outline(a), _outline(b)
     if _inside(pa[0], pb) or _inside(pb[0], pa):
         return 0.0
@@ -306,6 +318,44 @@ def distance(a: Body | Vec, b: Body | Vec) -> float:
     ):
         return 0.0
     return best
+
+
+@functools.lru_cache(maxsize=65536)
+def _body_distance(a: Body, b: Body) -> float:
+    """:func:`_distance` of two bodies, remembered per pair of values (bodies are immutable).
+    Two bodies whose bounding boxes lie apart (by more than a micron) neither hold a corner of
+    each other nor have crossing sides: the least corner-to-side distance is the answer, each
+    computed as :func:`_to_segment` computes it (the same floats, inlined)."""
+    pa, pb = _flat_corners(a), _flat_corners(b)
+    xa, ya, xb, yb = pa[0::2], pa[1::2], pb[0::2], pb[1::2]
+    if (
+        min(xa) - max(xb) <= 1e-6
+        and min(xb) - max(xa) <= 1e-6
+        and min(ya) - max(yb) <= 1e-6
+        and min(yb) - max(ya) <= 1e-6
+    ):
+        return _distance(a, b)  # the boxes meet: containment and crossings to check
+    best = math.inf
+    hypot = math.hypot
+    for p, q in ((pa, pb), (pb, pa)):
+        for i in (0, 2, 4, 6):
+            a0, a1 = q[i], q[i + 1]
+            j = (i + 2) % 8
+            dx, dy = q[j] - a0, q[j + 1] - a1
+            den = dx * dx + dy * dy
+            for k in (0, 2, 4, 6):
+                p0, p1 = p[k], p[k + 1]
+                t = 0.0 if den == 0 else max(0.0, min(1.0, ((p0 - a0) * dx + (p1 - a1) * dy) / den))
+                d = hypot(p0 - a0 - t * dx, p1 - a1 - t * dy)
+                if d < best:
+                    best = d
+    return best
+
+
+@functools.lru_cache(maxsize=16384)
+def _flat_corners(body: Body) -> tuple[float, ...]:
+    """The corners of :func:`_corners` as x0, y0, x1, y1, ... (front-left first)."""
+    return tuple(v for c in _corners(body) for v in (c.x, c.y))
 
 
 def _outline(thing: Body | Vec) -> list[tuple[float, float]]:
@@ -743,7 +793,6 @@ def body_features(
     """Area features a body is in: ``"any"`` part overlapping, its ``"centre"`` inside, ``"all"``
     of it inside, or at least ``"half"`` its area inside. Line features count when the body
     touches them (``"any"``, ``"half"``) or its centre is on them (``"centre"``)."""
-    poly = body.polygon()
     out: list[Feature] = []
     corners = body.corners()
     e = 1e-6  # touching counts (a line feature, a covered centre)
@@ -755,6 +804,7 @@ def body_features(
         a, b, c, d = f.bounds
         if a > x1 or c < x0 or b > y1 or d < y0:
             continue  # the boxes do not meet: the body is in no part of it (every mode)
+        poly = body.polygon()  # built only for a feature whose box meets the body's
         if not f.is_area:
             hit = (
                 float(f.shape.distance(body.centre.point())) <= 1e-6

@@ -757,6 +757,11 @@ PROBES = 200
 #: runs when a tree is sampled: every 95% interval (Wilson) is then within 1 percentage point
 #: (the widest, at 50%, is 1.96 * sqrt(0.25 / 10000) = 0.98 points)
 SAMPLES = 10_000
+#: a sample stops before ``SAMPLES`` runs once every 95% interval is within this (checked
+#: after each ``BATCH`` runs): a distribution with no result near 50% needs fewer runs for the
+#: same promise (issue 29: sequence odds in seconds)
+WITHIN = 0.01
+BATCH = 1_000
 
 
 #: the running sums of the weights of a whole check, as floats, kept with the weights
@@ -841,13 +846,16 @@ def chances(
     limit: int = 20_000,
     samples: int = SAMPLES,
     seed: int = 20261123,
+    within: float | None = WITHIN,
 ) -> Chances:
     """The exact distribution of ``result_of(run(dice))`` over every die ``run`` draws.
 
     Depth-first by re-execution: each run follows a path of face indices and stops at the
     first die past it. An attempt rejected (a draw rerolled) is conditioned away at the point
     it began. A tree of more than ``limit`` branches is sampled instead: ``samples`` seeded
-    runs (:class:`SampleSource`), with Wilson 95% intervals, and ``exact=False``. Whether it
+    runs (:class:`SampleSource`), with Wilson 95% intervals, and ``exact=False``; fewer once
+    every interval is within ``within`` (checked every ``BATCH`` runs; None: all of them, the
+    first runs the same either way). Whether it
     is that large is estimated (:func:`estimate_leaves`) once ``PROBE_AFTER`` leaves are seen,
     so a large tree is sampled at once rather than after ``limit`` branches.
     """
@@ -865,7 +873,7 @@ def chances(
             if size > limit:
                 about = "an endless number" if math.isinf(size) else f"about {size:,.0f}"
                 why = f"{about} dice branches (estimated), more than {limit}: too many to enumerate"
-                return _sampled(run, samples, seed, limit, why)
+                return _sampled(run, samples, seed, limit, why, within)
         path = stack.pop()
         src = EnumeratingSource(path)
         try:
@@ -874,7 +882,7 @@ def chances(
             stack.extend((*path, k) for k in range(b.n - 1, -1, -1))
             continue
         except _TooLarge:
-            return _sampled(run, samples, seed, limit)
+            return _sampled(run, samples, seed, limit, within=within)
         except _Rejected:
             start = src.attempts[-1]
             node = path[:start]
@@ -882,11 +890,11 @@ def chances(
             rejected[node] = rejected.get(node, Fraction(0)) + rel
             seen += 1
             if seen > limit:
-                return _sampled(run, samples, seed, limit)
+                return _sampled(run, samples, seed, limit, within=within)
             continue
         seen += 1
         if seen > limit:
-            return _sampled(run, samples, seed, limit)
+            return _sampled(run, samples, seed, limit, within=within)
         nodes = tuple(path[:a] for a in src.attempts)
         leaves.append((result_of(outcome), src.weight, nodes, path))
     for result, w, nodes, _ in leaves:
@@ -898,24 +906,45 @@ def chances(
 
 
 def _sampled(
-    run: Callable[[DiceSource], Any], samples: int, seed: int, limit: int, why: str = ""
+    run: Callable[[DiceSource], Any],
+    samples: int,
+    seed: int,
+    limit: int,
+    why: str = "",
+    within: float | None = None,
 ) -> Chances:
 
     rng = random.Random(seed)
     counts: dict[str, int] = {}
-    for _ in range(samples):
-        try:
-            outcome = run(SampleSource(rng))
-        except (VedetteError, DiceError):
-            raise
-        k = result_of(outcome)
-        counts[k] = counts.get(k, 0) + 1
+    done = 0
+    while done < samples:
+        batch = min(BATCH, samples - done)
+        for _ in range(batch):
+            try:
+                outcome = run(SampleSource(rng))
+            except (VedetteError, DiceError):
+                raise
+            k = result_of(outcome)
+            counts[k] = counts.get(k, 0) + 1
+        done += batch
+        if within is not None and done < samples and _narrow(counts, done, within):
+            break  # every interval within the promise already
     rows = []
     for k, n in sorted(counts.items(), key=lambda kv: -kv[1]):
-        lo, hi = _wilson(n, samples)
-        rows.append(Chance(k, Fraction(n, samples), lo, hi))
+        lo, hi = _wilson(n, done)
+        rows.append(Chance(k, Fraction(n, done), lo, hi))
     why = why or f"more than {limit} dice branches: too many to enumerate"
-    return Chances(tuple(rows), False, samples, why)
+    return Chances(tuple(rows), False, done, why)
+
+
+def _narrow(counts: Mapping[str, int], n: int, within: float) -> bool:
+    """Every result's 95% interval after ``n`` runs is within ``within`` of its middle (a
+    result not seen yet has a narrower one than any seen)."""
+    for k in counts.values():
+        lo, hi = _wilson(k, n)
+        if hi - lo > 2 * within:
+            return False
+    return True
 
 
 def _wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:

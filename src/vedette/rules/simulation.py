@@ -14,11 +14,14 @@ next candidate is tried. Plain-words descriptions are in ``docs/simulation.md``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 Candidate = tuple[str, dict[str, Any]]
+#: a line's candidates, in order: a list, or a lazy sequence built when first read (a policy
+#: that ranks every line alike reads only the lines it tries)
+Line = Iterable[Candidate]
 Done = frozenset[tuple[str, str]]
 Rank = Callable[[str, dict[str, Any], Any, Done], int | None]
 
@@ -34,15 +37,28 @@ class Policy:
     rank: Rank
 
     def choose(
-        self, state: Any, lines: list[list[Candidate]], rng: random.Random, done: Done = frozenset()
-    ) -> list[Candidate]:
+        self, state: Any, lines: Sequence[Line], rng: random.Random, done: Done = frozenset()
+    ) -> Iterable[Candidate]:
         """Every candidate, best first: by rank, then the lines in a random order (each line
-        keeps its own order)."""
+        keeps its own order). The random policy ranks every candidate alike: the lines are
+        put in the order of their keys (the same draws) and read only as far as they are
+        tried (the same order as sorting every candidate, unless two keys are equal)."""
+        if self.rank is _random_rank:
+            keys = [rng.random() for _ in lines]
+            if len(set(keys)) == len(keys):
+                return _in_order(lines, sorted(range(len(lines)), key=keys.__getitem__))
+            return self._sorted(state, lines, keys, done)
+        return self._sorted(state, lines, [rng.random() for _ in lines], done)
+
+    def _sorted(
+        self, state: Any, lines: Sequence[Line], keys: list[float], done: Done
+    ) -> list[Candidate]:
+        """Every candidate ranked, then by its line's key, its place in the line, the order
+        found."""
         ranked: list[tuple[int, float, int, int]] = []
         kept: list[Candidate] = []
         rank = self.rank
-        for line in lines:
-            key = rng.random()
+        for line, key in zip(lines, keys, strict=True):
             for i, (name, req) in enumerate(line):
                 r = rank(name, req, state, done)
                 if r is not None:
@@ -51,6 +67,36 @@ class Policy:
                     kept.append((name, req))
         ranked.sort()
         return [kept[x[3]] for x in ranked]
+
+
+class LazyLine(Sequence[Candidate]):
+    """A line whose candidates ``build()`` makes when the line is first read (a policy that
+    ranks every line alike reads only the lines it tries)."""
+
+    __slots__ = ("_build", "_built")
+
+    def __init__(self, build: Callable[[], list[Candidate]]) -> None:
+        self._build = build
+        self._built: list[Candidate] | None = None
+
+    def _all(self) -> list[Candidate]:
+        if self._built is None:
+            self._built = self._build()
+        return self._built
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[Candidate]:
+        return iter(self._all())
+
+
+def _in_order(lines: Sequence[Line], order: list[int]) -> Iterator[Candidate]:
+    for i in order:
+        yield from lines[i]
 
 
 def _random_rank(name: str, req: dict[str, Any], state: Any, done: Done) -> int | None:
@@ -86,7 +132,7 @@ class SimPlay:
         """The side whose policy chooses now ('' for steps no side takes)."""
         return ""
 
-    def lines(self, state: Any, ruleset: Any, rng: random.Random) -> list[list[Candidate]]:
+    def lines(self, state: Any, ruleset: Any, rng: random.Random) -> Sequence[Line]:
         """What may be done now, one line per open action, each with the requests to try in
         order (the first the rules accept is played). Default: the ruleset's
         ``legal_requests``, one request a line; when something is owed, only what discharges

@@ -13,6 +13,7 @@ Every game is determined by ``(seed, index)`` alone (:func:`game_seeds`).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -138,7 +139,8 @@ def play_game(setup: Setup, seed: int, index: int, record: bool = False) -> Play
             state, play.lines(state, rs, rng), rng, frozenset() if owed else frozenset(done)
         )
         if owed:  # an owed step nothing can discharge: waive it (logged, as a player would)
-            cands.append(("waive", {"obligation": owed[0].id, "reason": WAIVE_REASON}))
+            waive = ("waive", {"obligation": owed[0].id, "reason": WAIVE_REASON})
+            cands = itertools.chain(cands, (waive,))
         for name, req in cands:
             p = procs.get(name)
             if p is None or p.query:

@@ -306,6 +306,11 @@ class State:
         return None
 
     def unit(self, uid: str) -> Unit:
+        i = self.index.get(uid)
+        if i is not None and i < len(self.units):
+            u = self.units[i]
+            if u.id == uid:  # the index's place (as _pos checks it)
+                return u
         i = self._pos(uid)
         if i is not None:
             return self.units[i]

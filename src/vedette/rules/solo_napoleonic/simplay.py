@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from vedette.errors import DataError
@@ -14,6 +15,8 @@ from vedette.rules.simulation import (
     RANDOM,
     Candidate,
     Done,
+    LazyLine,
+    Line,
     Policy,
     SimPlay,
     battle_end_turns,
@@ -98,6 +101,15 @@ CARDS = Policy(
 )
 
 
+def _first_choices(
+    procedure: str, given: dict[str, Any], open_: Mapping[str, Any]
+) -> list[Candidate]:
+    """An open entry's first eight combinations of choices, in the order offered."""
+    fields = list(open_)
+    combos = itertools.islice(itertools.product(*(open_[f] for f in fields)), 8)
+    return [(procedure, {**given, **dict(zip(fields, c, strict=True))}) for c in combos]
+
+
 class KuryakinSim(SimPlay):
     policies: ClassVar[Mapping[str, Policy]] = {"random": RANDOM, "cards": CARDS}
 
@@ -113,22 +125,18 @@ class KuryakinSim(SimPlay):
                 return str(u.side)
         return ""
 
-    def lines(self, state: Any, ruleset: Any, rng: random.Random) -> list[list[Candidate]]:
+    def lines(self, state: Any, ruleset: Any, rng: random.Random) -> Sequence[Line]:
         """The ``todo`` lines (pre-filled by the ruleset); generals without ratings are rated
         first ('staff': the rules' own random ratings), as a player starting the game would."""
         if any(g.cr is None for g in state.generals):
             return [[("staff", {})]]
-        out: list[list[Candidate]] = []
+        out: list[Line] = []
         for t in todo_lines(state, ruleset):
             given = dict(t.request)
             if t.procedure == "fire" and t.owed:  # fire if it may, else hold its fire
                 out.append([("fire", given), ("fire", {**given, "hold": True})])
             elif t.open:  # an open entry: its first few choices, in the order offered
-                fields = list(t.open)
-                combos = itertools.islice(itertools.product(*(t.open[f] for f in fields)), 8)
-                out.append(
-                    [(t.procedure, {**given, **dict(zip(fields, c, strict=True))}) for c in combos]
-                )
+                out.append(LazyLine(functools.partial(_first_choices, t.procedure, given, t.open)))
             else:
                 out.append([(t.procedure, given)])
         return out

@@ -9,6 +9,7 @@ the table are millimetres (:mod:`vedette.geometry.tabletop`).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -162,10 +163,20 @@ class Rules:
         return s if isinstance(s, Mapping) else {}
 
     def num(self, section: str, key: str) -> float:
+        memo = self._nums
+        hit = memo.get((section, key))
+        if hit is not None:
+            return hit
         try:
-            return float(self.section(section)[key])
+            out = memo[section, key] = float(self.section(section)[key])
         except (KeyError, TypeError, ValueError):
             raise DataError("two_by_two data", f"[{section}] needs a number {key!r}") from None
+        return out
+
+    @functools.cached_property
+    def _nums(self) -> dict[tuple[str, str], float]:
+        """The numbers read so far (the rules never change once built)."""
+        return {}
 
     def int(self, section: str, key: str) -> int:
         return int(self.num(section, key))
@@ -181,7 +192,7 @@ class Rules:
         """[1] in millimetres (2 by 2, Scale: [1] = 3/4 inch)."""
         return self.num("scale", "base_unit_mm")
 
-    @property
+    @functools.cached_property
     def footprint(self) -> Footprint:
         return Footprint(self.num("scale", "unit_width_mm"), self.num("scale", "unit_depth_mm"))
 

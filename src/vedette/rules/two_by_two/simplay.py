@@ -4,10 +4,10 @@ and the aggressive and cautious policies (docs/simulation.md)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from vedette.rules.simulation import RANDOM, Candidate, Done, Policy, SimPlay, todo_lines
+from vedette.rules.simulation import RANDOM, Done, Line, Policy, SimPlay, todo_lines
 from vedette.rules.two_by_two.todo import _complete
 
 
@@ -82,7 +82,7 @@ class TwoByTwoSim(SimPlay):
     def acting_side(self, state: Any) -> str:
         return str(state.actor) if state.stage == "battle" else ""
 
-    def lines(self, state: Any, ruleset: Any, rng: random.Random) -> list[list[Candidate]]:
+    def lines(self, state: Any, ruleset: Any, rng: random.Random) -> Sequence[Line]:
         """The ``todo`` lines, each completed as ``legal_requests`` completes it (the charges
         a move could make, then its steps; a shot at each enemy; an arrival's places), but
         planned lazily: only until the policy's first accepted request."""

@@ -239,25 +239,35 @@ def _charged_this_phase(state: GameState, u: Any) -> bool:
 _UNIT_MOVES: dict[str, tuple[tuple[Any, ...], list[Todo]]] = {}
 
 
+#: what every unit's lines are read from besides the unit (the rules, the melees, the RPs, the
+#: table, the enemies), as last seen, and a number that changes whenever any of them does
+_SHARED: list[Any] = [(), 0]
+
+
+def _generation(shared: tuple[Any, ...]) -> int:
+    """The number of ``shared`` (compared by identity with the last seen: the same objects
+    keep the same number; the entry keeps them alive)."""
+    last = _SHARED[0]
+    if len(last) != len(shared) or any(a is not b for a, b in zip(last, shared, strict=True)):
+        _SHARED[0], _SHARED[1] = shared, _SHARED[1] + 1
+    return int(_SHARED[1])
+
+
 def _moves(state: GameState, side: str) -> list[Todo]:
     out: list[Todo] = []
     enemies = state.live(state.enemy_of(side))
+    # everything a unit's lines are read from (compared by identity: states are immutable
+    # values, so the same objects mean the same lines; the entry keeps the unit alive)
+    gen = _generation((state.rules, state.play, state.melees, state.rps, state.table, *enemies))
     for u in state.live(side):
-        # everything a unit's lines are read from (compared by identity: states are immutable
-        # values, so the same objects mean the same lines; the entry keeps them alive)
-        deps = (u, state.rules, state.play, state.melees, state.rps, state.table, *enemies)
         hit = _UNIT_MOVES.get(u.id)
-        if (
-            hit is not None
-            and len(hit[0]) == len(deps)
-            and all(a is b for a, b in zip(hit[0], deps, strict=True))
-        ):
+        if hit is not None and hit[0][0] is u and hit[0][1] == gen:
             out.extend(hit[1])
             continue
         lines = _unit_moves(state, u, enemies)
         if len(_UNIT_MOVES) > 4096:
             _UNIT_MOVES.clear()
-        _UNIT_MOVES[u.id] = (deps, lines)
+        _UNIT_MOVES[u.id] = ((u, gen), lines)
         out.extend(lines)
     out.extend(_reinforcement_rolls(state, side))
     return out
@@ -667,9 +677,10 @@ def _fill(t: Todo, rng: Any) -> dict[str, Any]:
     return req
 
 
-def _complete(state: GameState, t: Todo, rng: Any) -> list[tuple[str, dict[str, Any]]]:
+def _complete(state: GameState, t: Todo, rng: Any) -> Sequence[tuple[str, dict[str, Any]]]:
     """Candidate full requests for a ``todo`` line (the rules then pick the legal ones): an
-    open line's choices, a few combinations of them."""
+    open line's choices, a few combinations of them. The shuffle draws from ``rng`` now; the
+    requests are built when the line is first read (most lines of a step are never tried)."""
     if not t.open:
         return [(t.procedure, dict(t.request))]
     if len(t.open) == 1:  # the common case, without the general bookkeeping
@@ -678,23 +689,59 @@ def _complete(state: GameState, t: Todo, rng: Any) -> list[tuple[str, dict[str, 
             return [(t.procedure, {**t.request, f: cs[0]})]
         order = list(range(len(cs)))
         rng.shuffle(order)
-        return [(t.procedure, {**t.request, f: cs[i]}) for i in order[:8]]
-    return [(t.procedure, req) for req in shuffled_choices(t.request, t.open, rng, 8)]
+        return _Choices(t.procedure, t.request, t.open, order[:8])
+    return _Choices(t.procedure, t.request, t.open, shuffled_order(t.open, rng)[:8])
 
 
-def shuffled_choices(
-    request: Mapping[str, Any], open_: Mapping[str, Sequence[Any]], rng: Any, most: int
-) -> list[dict[str, Any]]:
-    """The first ``most`` of every combination of the open fields' choices (in
-    ``itertools.product`` order), shuffled by ``rng``: the shuffle draws from ``rng`` exactly
-    as shuffling the list of combinations would (``random.shuffle`` reads only its length),
-    but only the combinations kept are built."""
-    fields = list(open_)
-    sizes = [len(open_[f]) for f in fields]
-    order = list(range(math.prod(sizes)))
+class _Choices(Sequence[tuple[str, dict[str, Any]]]):
+    """A line's candidates: the combinations ``order`` numbers (``itertools.product`` order of
+    the open fields' choices), each request built when first read."""
+
+    __slots__ = ("_built", "_open", "_order", "_proc", "_request")
+
+    def __init__(
+        self, proc: str, request: Mapping[str, Any], open_: Mapping[str, Any], order: list[int]
+    ) -> None:
+        self._proc, self._request, self._open, self._order = proc, request, open_, order
+        self._built: list[tuple[str, dict[str, Any]]] | None = None
+
+    def _all(self) -> list[tuple[str, dict[str, Any]]]:
+        if self._built is None:
+            self._built = [
+                (self._proc, r) for r in _combinations(self._request, self._open, self._order)
+            ]
+        return self._built
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        return iter(self._all())
+
+
+def shuffled_order(open_: Mapping[str, Sequence[Any]], rng: Any) -> list[int]:
+    """Every combination's number (``itertools.product`` order of the open fields' choices),
+    shuffled by ``rng`` (the draws of shuffling the list of combinations: ``random.shuffle``
+    reads only its length)."""
+    order = list(range(math.prod(len(cs) for cs in open_.values())))
     rng.shuffle(order)
+    return order
+
+
+def _combinations(
+    request: Mapping[str, Any], open_: Mapping[str, Sequence[Any]], order: list[int]
+) -> list[dict[str, Any]]:
+    """The requests the combination numbers ``order`` stand for, in that order."""
+    fields = list(open_)
+    if len(fields) == 1:
+        ((f, cs),) = open_.items()
+        return [{**request, f: cs[i]} for i in order]
+    sizes = [len(open_[f]) for f in fields]
     out = []
-    for k in order[:most]:
+    for k in order:
         picks = []
         for n in reversed(sizes):
             k, i = divmod(k, n)
