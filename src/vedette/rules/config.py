@@ -52,13 +52,18 @@ def _noun(kind: Any) -> str:
     return {int: "whole number", float: "number", Fraction: "number"}.get(kind, "text")
 
 
+def table(data: Mapping[str, Any], name: str, source: str) -> Mapping[str, Any]:
+    """The table ``[name]`` of the rules data (one line if it is missing or not a table)."""
+    t = data.get(name)
+    if not isinstance(t, Mapping):
+        raise DataError(source, f"no table [{name}]")
+    return t
+
+
 def section(cls: type[T], data: Mapping[str, Any], name: str, source: str) -> T:
     """The dataclass ``cls`` read from the table ``[name]`` of the rules data: each of its
     fields from the key of the same name (every one must be there), as the field's type."""
-    table = data.get(name)
-    if not isinstance(table, Mapping):
-        raise DataError(source, f"no table [{name}]")
-    return fields_of(cls, table, f"[{name}]", source)
+    return fields_of(cls, table(data, name, source), f"[{name}]", source)
 
 
 def fields_of(cls: type[T], table: Mapping[str, Any], where: str, source: str) -> T:

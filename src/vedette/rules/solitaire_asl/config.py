@@ -13,7 +13,7 @@ from typing import Any
 
 from vedette.dice.tables import Table, tables_from_data
 from vedette.errors import DataError
-from vedette.rules.config import section, value
+from vedette.rules.config import section, table, value
 from vedette.rules.simulation import battle_end_turns
 from vedette.rules.solitaire_asl.model import (
     COUNTER_KINDS,
@@ -115,10 +115,7 @@ class Config:
 
 
 def _table(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
-    t = data.get(name)
-    if not isinstance(t, Mapping):
-        raise DataError(SRC, f"no table [{name}]")
-    return t
+    return table(data, name, SRC)
 
 
 def _need(t: Mapping[str, Any], key: str, kind: Any, where: str) -> Any:

@@ -13,7 +13,7 @@ from typing import Any
 
 from vedette.dice.tables import Table, table_from_data
 from vedette.errors import DataError
-from vedette.rules.config import fields_of, section, value
+from vedette.rules.config import fields_of, section, table, value
 from vedette.rules.solo_napoleonic.model import KINDS
 from vedette.rules.solo_napoleonic.simplay import battle_end
 
@@ -197,10 +197,7 @@ RATINGS = {
 
 
 def _table(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
-    t = data.get(name)
-    if not isinstance(t, Mapping):
-        raise DataError(SRC, f"no table [{name}]")
-    return t
+    return table(data, name, SRC)
 
 
 def _plain(t: Mapping[str, Any]) -> dict[str, Any]:
@@ -284,13 +281,13 @@ def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
     random_movement = {k: str(v) for k, v in _plain(_table(data, "random_movement")).items()}
     melee_points = _numbers(_table(data, "melee_points"), int, "[melee_points]")
     for kind in KINDS:
-        for table, got in (
+        for name, got in (
             ("move_distances", moves),
             ("random_movement", random_movement),
             ("melee_points", melee_points),
         ):
             if kind not in got:
-                raise DataError(SRC, f"[{table}] has no {kind!r}")
+                raise DataError(SRC, f"[{name}] has no {kind!r}")
     if "general" not in moves:
         raise DataError(SRC, "[move_distances] has no 'general'")
     for kind, row in moves.items():
