@@ -168,13 +168,13 @@ TEXT_NUMBERS = {
 @pytest.mark.parametrize(("where", "value"), sorted(TEXT_NUMBERS.items()))
 def test_every_number_of_the_text(where: tuple[str, str], value: float) -> None:
     section, key = where
-    assert Battle.sample().state.rules.num(section, key) == value
+    assert getattr(getattr(Battle.sample().state.rules, section), key) == value
 
 
 def test_scale_three_quarter_inch_and_base_size() -> None:
     r = Battle.sample().state.rules
     assert r.base_mm == pytest.approx(0.75 * 25.4)
-    assert (r.num("scale", "base_width_mm"), r.num("scale", "base_depth_mm")) == (25, 12)
+    assert (r.scale.base_width_mm, r.scale.base_depth_mm) == (25, 12)
 
 
 def test_rally_target_is_the_table_threshold() -> None:

@@ -67,7 +67,7 @@ def exhaustive(order: tuple[int, ...]) -> list[Fraction]:
 @pytest.mark.parametrize("order", list(itertools.permutations(range(3))))
 def test_planner_odds_equal_exhaustive_enumeration(order: tuple[int, ...]) -> None:
     req = PlanRequest(shifts=PLAN)
-    seq = sequencing(three(), req, RULESET.data(), RULESET.tables())
+    seq = sequencing(three(), req, RULESET.config(), RULESET.tables())
     assert [sum(m.value for m in p.mods) for p in seq.shifts] == list(OWN_DRM)
     c = odds_of(seq, order)
     assert c.exact
@@ -95,7 +95,7 @@ def test_planner_counts_shifts_already_made_and_refuses_bad_plans() -> None:
     s, _ = play(s, "shift", [2, 3], a="P2", b="D2")  # 5 + 1 = 6: through, counted
     _, out = play(s, "plan", shifts="P1:D1,P3:D3", order="given")
     seq = sequencing(
-        s, PlanRequest(shifts=("P1:D1", "P3:D3"), order="given"), RULESET.data(), RULESET.tables()
+        s, PlanRequest(shifts=("P1:D1", "P3:D3"), order="given"), RULESET.config(), RULESET.tables()
     )
     assert seq.start["*"] == 1
     assert "best" not in out.details
@@ -146,5 +146,5 @@ def test_plan_in_the_web_app(tmp_path: Path) -> None:
 def test_planner_takes_stated_facts_per_location() -> None:
     """tem/los stated per location reach each planned shift's DRMs, as on 'shift'."""
     req = PlanRequest(shifts=PLAN, tem={"4A1": 0, "4C1": 0}, los={"4I1": True})
-    seq = sequencing(three(), req, RULESET.data(), RULESET.tables())
+    seq = sequencing(three(), req, RULESET.config(), RULESET.tables())
     assert [sum(m.value for m in p.mods) for p in seq.shifts] == [0, 1, 0]

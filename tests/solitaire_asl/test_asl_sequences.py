@@ -19,7 +19,7 @@ from vedette.rules.solitaire_asl import RULESET
 from vedette.rules.solitaire_asl.planner import odds_of, sequencing
 from vedette.rules.solitaire_asl.requests import PlanRequest
 
-DATA = (RULESET.data(), RULESET.tables())
+DATA = (RULESET.config(), RULESET.tables())
 
 PAIRS = (("P1", "D1", "4A1", "4C1"), ("P2", "D2", "4E1", "4G1"))
 

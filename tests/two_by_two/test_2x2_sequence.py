@@ -228,4 +228,4 @@ def test_scenario_rules_and_house_rules_override_data() -> None:
     assert b.state.rules.unit_types["infantry"].move == 5
     b = Battle(scn, {"house_rules": {"units": {"infantry": {"move": 3}}}})
     assert b.state.rules.unit_types["infantry"].move == 3
-    assert b.state.rules.section("rally")["hq_rule"] == "off"
+    assert b.state.rules.rally.hq_rule == "off"

@@ -649,9 +649,7 @@ def resolve_fix(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
         rolls.append(roll)
         line = fx.bare_line(roll)  # type: ignore[arg-type]
         if roll.row == "stays":
-            msg = f"{line}, " + texts.get("text_stays", "{contact} remains in hex").format(
-                contact=contact.name
-            )
+            msg = f"{line}, " + texts["text_stays"].format(contact=contact.name)
             ev = Fixed(moving.id, contact.id, contact.id, "stays", cfg.variant, r.repulse)
             return Outcome(
                 (ev,),
@@ -673,7 +671,7 @@ def resolve_fix(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
         # ("do something reasonable"): the contact force is fixed where it is
         in_range = tuple(p.id for p in fx.candidates_in_range(state, contact))
         result = "no_legal_candidate" if in_range else "no_candidate"
-        msg = texts.get(f"text_{result}", "{contact} remains in hex").format(
+        msg = texts[f"text_{result}"].format(
             contact=contact.name, range=cfg.support_range, forces=", ".join(in_range)
         )
         if rolls:
@@ -732,15 +730,11 @@ def resolve_fix(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
             )
     names = {"contact": contact.name, "support": support.name, "mover": moving.side}
     if len(sa) == 1:
-        text = texts.get("text_switch", "{contact} and {support} switch places").format(**names)
+        text = texts["text_switch"].format(**names)
     elif len(sa) == 2:
-        text = texts.get("text_switch_multi", "{contact} and {support} switch places").format(
-            hex=sa[0], other=sa[1], **names
-        )
+        text = texts["text_switch_multi"].format(hex=sa[0], other=sa[1], **names)
     else:
-        text = texts.get("text_switch_many", "{contact} and {support} switch places").format(
-            hexes=", ".join(sa), **names
-        )
+        text = texts["text_switch_many"].format(hexes=", ".join(sa), **names)
     changes = (
         Change(support.id, support.hexes, sa),
         Change(contact.id, contact.hexes, ca),

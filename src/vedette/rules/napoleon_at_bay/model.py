@@ -197,6 +197,15 @@ def _bool(v: Any) -> bool:
 #: the fields each fixing message offers its template (house rules: ``[fixing] text_*``)
 _FIXED = ("contact", "range", "forces")
 _SWITCH = ("contact", "support", "mover")
+#: the messages every fixing may give (their words are data: [fixing] text_*)
+TEXTS = (
+    "text_stays",
+    "text_switch",
+    "text_switch_multi",
+    "text_switch_many",
+    "text_no_candidate",
+    "text_no_legal_candidate",
+)
 TEXT_FIELDS: dict[str, tuple[str, ...]] = {
     "text_stays": ("contact",),
     "text_switch": _SWITCH,
@@ -260,6 +269,9 @@ def make_config(
         for k, v in fx.items()
         if k.startswith("text_")
     }
+    for k in TEXTS:
+        if k not in texts:
+            raise DataError(src, f"[fixing] needs {k!r} (the message of that fixing)")
     return Config(
         variant="final" if variant == "final" else "draft",
         series=series,

@@ -13,10 +13,9 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from vedette.dice import DiceSource, tables_from_data
+from vedette.dice import DiceSource
 from vedette.rules.base import LazyModel, Outcome, Ruleset
 from vedette.rules.protocol import Flow, GameOutcome, Phase, Plan, Procedure, Todo
-from vedette.rules.simulation import battle_end_turns
 from vedette.rules.solitaire_asl import procedures as pr
 from vedette.rules.solitaire_asl.boresight import (
     plan_boresight,
@@ -26,6 +25,7 @@ from vedette.rules.solitaire_asl.boresight import (
     resolve_decide,
     resolve_prereg,
 )
+from vedette.rules.solitaire_asl.config import Config, make_config
 from vedette.rules.solitaire_asl.fold import EVENTS, FOLDS, apply_event
 from vedette.rules.solitaire_asl.minefields import plan_minefield, run_minefield
 from vedette.rules.solitaire_asl.model import SETUP, State
@@ -117,11 +117,11 @@ class SolitaireASL(Ruleset[State]):
     flow = _flow()
 
     def __init__(self) -> None:
-        def _d(state: State) -> dict[str, Any]:
-            return self.data(state.options.get("house_rules"))
+        def _d(state: State) -> Config:
+            return state.config
 
         def _t(state: State) -> Any:
-            return self.tables(state.options.get("house_rules"))
+            return state.config.tables
 
         def shift_plan(state: State, req: ShiftRequest) -> Plan:
             sp = plan_shift(state, req, _d(state), _t(state))
@@ -274,28 +274,27 @@ class SolitaireASL(Ruleset[State]):
             ),
         }
 
-    _cache: ClassVar[dict[str, tuple[dict[str, Any], dict[str, Any]]]] = {}
+    _cache: ClassVar[dict[str, tuple[dict[str, Any], Config]]] = {}
 
     def data(self, house_rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
         return self._cached(house_rules)[0]
 
     def tables(self, house_rules: Mapping[str, Any] | None = None) -> Any:
+        return self._cached(house_rules)[1].tables
+
+    def config(self, house_rules: Mapping[str, Any] | None = None) -> Config:
+        """The rule data read once per house rules (config.py); every game shares it."""
         return self._cached(house_rules)[1]
 
-    def _cached(
-        self, house_rules: Mapping[str, Any] | None
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
+    def _cached(self, house_rules: Mapping[str, Any] | None) -> tuple[dict[str, Any], Config]:
         key = json.dumps(house_rules or {}, sort_keys=True, default=str)
         if key not in self._cache:
             d = super().data(house_rules)
-            self._cache[key] = (d, tables_from_data(d, f"{self.name} data"))
+            self._cache[key] = (d, make_config(d, "house rules" if house_rules else "rules data"))
         return self._cache[key]
 
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> State:
-        house = options.get("house_rules")
-        data = self.data(house)
-        battle_end_turns(data, "house rules" if house else "rules data")
-        return build_state(scenario, options, data)
+        return build_state(scenario, options, self.config(options.get("house_rules")))
 
     end_condition = (
         "a turn limit (an assumption: the solitaire system covers concealment, hidden placement"
@@ -324,8 +323,7 @@ class SolitaireASL(Ruleset[State]):
         return game_turn(state)
 
     def outcome(self, state: State) -> GameOutcome | None:
-        limit = battle_end_turns(self.data(state.options.get("house_rules")))
-        if game_turn(state) > limit:
+        if game_turn(state) > state.config.max_turns:
             return GameOutcome("draw", "turn limit", game_turn(state), {s: 0 for s in state.sides})
         return None
 
@@ -334,8 +332,7 @@ class SolitaireASL(Ruleset[State]):
 
     def options(self, state: State) -> list[Todo]:
         """The actions open now (offers.py): complete, or open with their choices."""
-        hr = state.options.get("house_rules")
-        return offers(state, self.data(hr), self.tables(hr))
+        return offers(state, state.config, state.config.tables)
 
     def current_phase(self, state: State) -> str | None:
         return state.phase

@@ -26,6 +26,7 @@ from vedette.dice.notation import parse_expression
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.protocol import Obligation, Plan
+from vedette.rules.solitaire_asl.config import Config
 from vedette.rules.solitaire_asl.fold import Patch
 from vedette.rules.solitaire_asl.model import Counter, ObaModule, Stack, State
 from vedette.rules.solitaire_asl.requests import BoresightRequest, DecideRequest, PreregRequest
@@ -81,14 +82,16 @@ def _weapons(state: State, refs: Sequence[str]) -> list[Counter]:
     return out
 
 
-def scatter_checks(data: Mapping[str, Any], rule: str) -> tuple[Check, Check]:
+def scatter_checks(config: Config, rule: str) -> tuple[Check, Check]:
     """The direction die and the distance die thrown on a 6 (6.1, 7.1), each read on a small
     table that names its faces (so their odds say what each face means)."""
-    sc = data.get("scatter", {})
-    dirs = {int(k): str(v) for k, v in sc.get("directions", {}).items()}
+    sc = config.scatter
+    dirs = sc.directions
     out = []
-    for key, what in (("direction_die", "direction die"), ("distance_die", "distance die")):
-        expr = str(sc.get(key, "1d6"))
+    for key, what, expr in (
+        ("direction_die", "direction die", sc.direction_die),
+        ("distance_die", "distance die", sc.distance_die),
+    ):
         faces = sorted(expression_weights(parse_expression(expr)))
         rows = [
             {
@@ -116,7 +119,7 @@ class DeferredPlan:
 
 
 def plan_boresight(
-    state: State, req: BoresightRequest, tables: Mapping[str, Table], data: Mapping[str, Any]
+    state: State, req: BoresightRequest, tables: Mapping[str, Table], config: Config
 ) -> Plan:
     ws = _weapons(state, req.weapons)
     target = req.target
@@ -124,12 +127,12 @@ def plan_boresight(
     names = ", ".join(f"{c.name} ({c.id})" for c in ws)
     t = tables["boresight"]
     die = Check(t.dice or "1d6", (), t, f"bore sight die for {names} at {target}", t.rule)
-    steps = (die, *scatter_checks(data, "O'Leary 6.1")) if req.roll else ()
+    steps = (die, *scatter_checks(config, "O'Leary 6.1")) if req.roll else ()
     return Plan(req, steps, DeferredPlan("boresight", target, tuple(ws)))
 
 
 def plan_prereg(
-    state: State, req: PreregRequest, tables: Mapping[str, Table], data: Mapping[str, Any]
+    state: State, req: PreregRequest, tables: Mapping[str, Table], config: Config
 ) -> Plan:
     m = next((o for o in state.oba if o.id == req.module), None)
     if m is None:
@@ -146,16 +149,15 @@ def plan_prereg(
     state.layout.hex(req.ar)
     t = tables["prereg"]
     die = Check(t.dice or "1d6", (), t, f"pre-registration die for {m.id} (AR {req.ar})", t.rule)
-    steps = (die, *scatter_checks(data, "O'Leary 7.1")) if req.roll else ()
+    steps = (die, *scatter_checks(config, "O'Leary 7.1")) if req.roll else ()
     return Plan(req, steps, DeferredPlan("prereg", req.ar, module=m))
 
 
 def scatter(
-    state: State, origin: str, steps: Sequence[Any], dice: DiceSource, data: Mapping[str, Any]
+    state: State, origin: str, steps: Sequence[Any], dice: DiceSource, config: Config
 ) -> tuple[list[Roll], str | None, str]:
     """The direction die and the distance die (6.1, 7.1): the hex they give, or None."""
-    sc = data.get("scatter", {})
-    dirs = {int(k): str(v) for k, v in sc.get("directions", {}).items()}
+    dirs = config.scatter.directions
     rd = steps[0].resolve(dice)
     rn = steps[1].resolve(dice)
     assert isinstance(rd, Roll) and isinstance(rn, Roll)
@@ -167,7 +169,7 @@ def scatter(
 
 
 def _deferred_die(
-    state: State, plan: Plan, dice: DiceSource, data: Mapping[str, Any], refused: str
+    state: State, plan: Plan, dice: DiceSource, config: Config, refused: str
 ) -> tuple[Roll, list[Roll], str | None, str | None, str]:
     """The die of 6.1/7.1: 1-2 this location, 3-5 undetermined, 6 a direction and a distance
     die give a candidate hex the player must accept (``candidate_ok``) or decide later.
@@ -185,7 +187,7 @@ def _deferred_die(
     if r.row == "here":
         hit = d.target
     elif r.row == "scatter":
-        more, hexid, where = scatter(state, d.target, plan.steps[1:], dice, data)
+        more, hexid, where = scatter(state, d.target, plan.steps[1:], dice, config)
         rolls += more
         if hexid is None:
             msg = f"{where} is off the boards: still undetermined"
@@ -201,15 +203,13 @@ def _deferred_die(
     return r, rolls, hit, waiting, msg
 
 
-def resolve_boresight(
-    state: State, plan: Plan, dice: DiceSource, data: Mapping[str, Any]
-) -> Outcome:
+def resolve_boresight(state: State, plan: Plan, dice: DiceSource, config: Config) -> Outcome:
     d: DeferredPlan = plan.data
     ws = d.weapons
     if not plan.steps:
         return Outcome(message="no bore sight die thrown (6.2): still undetermined")
     r, rolls, hit, waiting, msg = _deferred_die(
-        state, plan, dice, data, "could not be bore sighted"
+        state, plan, dice, config, "could not be bore sighted"
     )
     p = Patch()
     if waiting is not None:
@@ -230,7 +230,7 @@ def resolve_boresight(
         names = ", ".join(f"{c.name} ({c.id})" for c in ws)
         msg = f"{hit} is now the bore-sighted location of {names} for good: note it (6.1)"
     side = next((s.side for s in state.stacks if any(x.id == ws[0].id for x in s.counters)), "")
-    ends = bool(data.get("flow", {}).get("firing_ends_start", True))
+    ends = config.flow.firing_ends_start
     if ends and side == state.phasing and state.phase != "setup" and not state.acted:
         p.set("acted", True)  # a friendly unit has fired: the start of the phase is over
     return Outcome(
@@ -250,7 +250,7 @@ def resolve_boresight(
     )
 
 
-def resolve_prereg(state: State, plan: Plan, dice: DiceSource, data: Mapping[str, Any]) -> Outcome:
+def resolve_prereg(state: State, plan: Plan, dice: DiceSource, config: Config) -> Outcome:
     d: DeferredPlan = plan.data
     m = d.module
     assert m is not None
@@ -258,7 +258,7 @@ def resolve_prereg(state: State, plan: Plan, dice: DiceSource, data: Mapping[str
     if not plan.steps:
         return Outcome(message="no pre-registration die thrown (7.2): still undetermined")
     r, rolls, hit, waiting, msg = _deferred_die(
-        state, plan, dice, data, "could not be pre-registered"
+        state, plan, dice, config, "could not be pre-registered"
     )
     p = Patch()
     if waiting is not None:

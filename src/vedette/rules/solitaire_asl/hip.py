@@ -17,7 +17,7 @@ from vedette.rules.solitaire_asl.model import Fortification, Stack, State, Statu
 from vedette.rules.solitaire_asl.turn import phase_key
 
 if TYPE_CHECKING:
-    from vedette.rules.solitaire_asl.shift import ShiftPlan
+    from vedette.rules.solitaire_asl.shift import Choices, ShiftPlan
 
 
 def new_id(state: State, prefix: str, serial: int, taken: set[str]) -> tuple[str, int]:
@@ -154,8 +154,8 @@ def hip_consequences(
 def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
     la, lb = plan.a.location, plan.b.location
     side = plan.side
-    into = bool(plan.options.get("into_fort"))
-    ca = dict(plan.options.get("ca", {}))
+    into = plan.options.into_fort
+    ca = dict(plan.options.ca)
     moves = ((plan.moving_a, la, lb), (plan.moving_b, lb, la))
     # the portion of the location each arrival takes: that of the units that left it (2.3)
     portion: dict[str, str] = {}
@@ -235,7 +235,7 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
                 if kinds and s.position != kinds[0]:
                     b.put(replace(s, position=kinds[0]))
     # 4.4: other units in the new location of a fortification may be taken to be in it
-    for sid in plan.options.get("occupants", []):
+    for sid in plan.options.occupants:
         s = b.stacks[sid]
         if s.location not in (la, lb):
             continue  # another group's location (2.4.2)
@@ -258,7 +258,7 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
 def _in_place(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
     """A HIP shift with itself (2.3 via 3.3): only the settings chosen after it change (CA of a
     Gun or of a fortification, TCA/VCA/CE-BU)."""
-    ca = dict(plan.options.get("ca", {}))
+    ca = dict(plan.options.ca)
     for s in plan.a.stacks:
         cur = b.stacks.get(s.id)
         if cur is not None:
@@ -271,9 +271,7 @@ def _in_place(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
             changes.append(f"{f.kind} {f.id} CA: {ca[f.id]} (4.4)")
 
 
-def _apply_settings(
-    state: State, s: Stack, options: Mapping[str, Any], changes: list[str]
-) -> Stack:
+def _apply_settings(state: State, s: Stack, options: Choices, changes: list[str]) -> Stack:
     """Settings chosen after the shift; a Gun counts as shifted (emplacement chosen again, 2.3)
     only if it is no longer where it was."""
     from vedette.rules.solitaire_asl.shift import _settings
@@ -291,7 +289,7 @@ def _fail(b: _Board, plan: ShiftPlan, flags: Mapping[str, Any], changes: list[st
     a revealed dummy HIP counter is removed (3.4); a hidden fortification is revealed."""
     if not (flags.get("hip_lost") or flags.get("concealment_lost")):
         return
-    reveal = bool(flags.get("concealment_lost")) or not plan.options.get("keep_concealment", True)
+    reveal = bool(flags.get("concealment_lost")) or not plan.options.keep_concealment
     ti = bool(flags.get("ti"))
     seen: set[str] = set()
     for party in (plan.a, plan.b):

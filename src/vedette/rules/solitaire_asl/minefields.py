@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from vedette.dice import Check, DiceSource, Roll, Table
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
+from vedette.rules.solitaire_asl.config import Config
 from vedette.rules.solitaire_asl.fold import Patch
 from vedette.rules.solitaire_asl.model import Minefield, Op, State
 from vedette.rules.solitaire_asl.requests import MinefieldRequest
@@ -43,7 +43,7 @@ def _mine(state: State, ref: str, what: str) -> Minefield:
 
 
 def plan_minefield(
-    state: State, req: MinefieldRequest, data: Mapping[str, Any], tables: Mapping[str, Table]
+    state: State, req: MinefieldRequest, config: Config, tables: Mapping[str, Table]
 ) -> MinefieldPlan:
     e = _mine(state, req.entered, "entered")
     o = _mine(state, req.other, "other")
@@ -54,15 +54,15 @@ def plan_minefield(
             raise RuleViolation("O'Leary 4.6.2", f"minefield {m.id} has already been revealed")
     if e.side != o.side:
         raise RuleViolation("O'Leary 4.6.2", "minefields of different sides do not exchange")
-    if data.get("minefield", {}).get("same_kind_only", True) and e.known != o.known:
+    if config.minefield.same_kind_only and e.known != o.known:
         raise RuleViolation(
             "O'Leary 4.6.5", "hidden minefields exchange only with hidden ones, known with known"
         )
     require_window(state, e.side, Op.MINEFIELD)
-    default_los = bool(data.get("minefield", {}).get("entered_location_in_los", True))
+    default_los = config.minefield.entered_location_in_los
     mods = shift_modifiers(
         state,
-        data,
+        config,
         Op.MINEFIELD,
         e.side,
         Party(e.location),
@@ -79,9 +79,7 @@ def plan_minefield(
     return MinefieldPlan(e, o, Check("2d6", tuple(mods), table, label, RULE), table)
 
 
-def run_minefield(
-    state: State, plan: MinefieldPlan, dice: DiceSource, data: Mapping[str, Any]
-) -> Outcome:
+def run_minefield(state: State, plan: MinefieldPlan, dice: DiceSource, config: Config) -> Outcome:
     roll = plan.check.resolve(dice)
     assert isinstance(roll, Roll)
     row = plan.table.lookup(roll.final)
@@ -90,9 +88,9 @@ def run_minefield(
     changes = []
     e, o = plan.entered, plan.other
     if flags.get("counted"):
-        p.count(e.side, phase_key(state), bookkeeping(Op.MINEFIELD, data))
+        p.count(e.side, phase_key(state), bookkeeping(Op.MINEFIELD, config))
     mover = state.enemy(e.side)
-    ends = bool(data.get("flow", {}).get("minefield_entry_ends_start", True))
+    ends = config.flow.minefield_entry_ends_start
     if ends and mover == state.phasing and state.phase in ("MPh", "APh") and not state.acted:
         # a unit of the phasing side has moved/advanced: the start of the phase is over (2.3)
         p.set("acted", True)
@@ -102,7 +100,7 @@ def run_minefield(
         changes.append(f"swap minefield counters {e.id} ({e.location}) and {o.id} ({o.location})")
     else:
         ne, no = replace(e, revealed=True), replace(o, revealed=True)
-    remove_dummy = bool(data.get("minefield", {}).get("remove_revealed_dummy", True))
+    remove_dummy = config.minefield.remove_revealed_dummy
     for m in (ne, no):
         if m.dummy and remove_dummy:
             p.remove_mine(m.id)

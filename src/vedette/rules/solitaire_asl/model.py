@@ -11,10 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vedette.rules.protocol import Obligation
 from vedette.rules.solitaire_asl.ids import BoardLayout
+
+if TYPE_CHECKING:
+    from vedette.rules.solitaire_asl.config import Config
 
 #: Phases of a player turn, in order (ASL A3).
 PHASES: tuple[str, ...] = ("PFPh", "MPh", "DFPh", "AFPh", "RtPh", "APh", "CCPh")
@@ -440,6 +443,8 @@ class State:
     owed: tuple[Obligation, ...] = ()  # decisions the rules require (6.1, 7.1): see .events
     removed: tuple[str, ...] = ()  # ids of stacks/counters taken off the board
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: the rule data read once (shipped data and house rules; config.py)
+    config: Config = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
 
     @property
     def pending(self) -> tuple[tuple[str, str, str], ...]:

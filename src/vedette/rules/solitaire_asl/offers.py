@@ -25,6 +25,7 @@ from typing import Any
 from vedette.errors import VedetteError
 from vedette.rules.protocol import Todo
 from vedette.rules.solitaire_asl import procedures as pr
+from vedette.rules.solitaire_asl.config import Config
 from vedette.rules.solitaire_asl.model import SETUP, Op, State, Status, natural_key
 from vedette.rules.solitaire_asl.requests import ShiftRequest
 from vedette.rules.solitaire_asl.shift import HIP_KINDS, plan_shift
@@ -110,7 +111,7 @@ def setup_offers(state: State) -> list[Todo]:
 
 
 def shift_offers(
-    state: State, data: Mapping[str, Any], tables: Mapping[str, Any]
+    state: State, config: Config, tables: Mapping[str, Any]
 ) -> tuple[list[Todo], list[Todo]]:
     """(the facts to state first, the shifts): each shift the side may name now whose plan
     accepts it; a location it needs that nobody described is asked for first (issue 24 item
@@ -118,14 +119,14 @@ def shift_offers(
     facts: dict[str, Todo] = {}
     shifts: list[Todo] = []
     described = {x.id for x in state.locations}
-    kinds = tuple(data.get("terrain_tem", {}))
+    kinds = tuple(config.terrain_tem)
     for side in state.sides:
         for ra, rb, kind in pr.shift_candidates(state, side):
             if not window(state, side, Op(kind)).open:
                 continue
             try:
                 req = ShiftRequest(a=ra, b=rb, kind=kind, side=side)  # type: ignore[arg-type]
-                sp = plan_shift(state, req, data, tables)
+                sp = plan_shift(state, req, config, tables)
             except VedetteError:
                 continue
             for loc in (sp.a.location, sp.b.location):
@@ -245,11 +246,11 @@ def merge_offers(state: State) -> list[Todo]:
     return out
 
 
-def offers(state: State, data: Mapping[str, Any], tables: Mapping[str, Any]) -> list[Todo]:
+def offers(state: State, config: Config, tables: Mapping[str, Any]) -> list[Todo]:
     """The actions open now, pre-filled where the state knows them (see the module)."""
     if state.phase == SETUP:
         return setup_offers(state)
-    facts, shifts = shift_offers(state, data, tables)
+    facts, shifts = shift_offers(state, config, tables)
     out = [*facts, *shifts, *fire_offers(state), *move_offers(state), *merge_offers(state)]
     if state.phase in ("MPh", "APh") and not state.acted:
         out.append(

@@ -31,6 +31,7 @@ from vedette.errors import BadRequest
 from vedette.rules.base import Outcome
 from vedette.rules.fields import spec_of
 from vedette.rules.protocol import Chances, Plan, chances
+from vedette.rules.solitaire_asl.config import Config
 from vedette.rules.solitaire_asl.model import State
 from vedette.rules.solitaire_asl.requests import PlanRequest, ShiftRequest
 from vedette.rules.solitaire_asl.shift import location_of, plan_shift, side_named
@@ -89,7 +90,7 @@ def _facts(state: State, req: PlanRequest, a: str, b: str) -> dict[str, Any]:
 
 
 def sequencing(
-    state: State, req: PlanRequest, data: Mapping[str, Any], tables: Mapping[str, Table]
+    state: State, req: PlanRequest, config: Config, tables: Mapping[str, Table]
 ) -> Sequencing:
     """Check every planned shift as ``shift`` would, and keep what the planner rolls."""
     if not req.shifts:
@@ -104,7 +105,7 @@ def sequencing(
         if side is not None:
             raw["side"] = side
         sreq: ShiftRequest = spec_of(ShiftRequest).build(raw, f"shifts[{i}].")
-        sp = plan_shift(state, sreq, data, tables)
+        sp = plan_shift(state, sreq, config, tables)
         if side is not None and sp.side != side:
             raise BadRequest(f"{text}: a shift of {sp.side}, not {side}")
         side = sp.side
@@ -119,16 +120,14 @@ def sequencing(
         mods = tuple(m for m in sp.check.modifiers if "previous shift" not in m.reason)
         planned.append(Planned(f"{a}:{b}", mods, sp.book, sp.table, frozenset(ids)))
     assert side is not None
-    drm = data.get("drm", {})
-    shared = drm.get("previous_counts", "all") == "all"
+    drm = config.drm
+    shared = drm.previous_counts == "all"
     pk = phase_key(state)
     start = {"*": state.count(side, pk, None)}
     for p in planned:
         start[p.group] = state.count(side, pk, p.group)
     # every planned shift passed its plan, so none of their kinds is closed yet this phase
-    return Sequencing(
-        side, tuple(planned), int(drm.get("previous_shift", 1)), shared, start, frozenset()
-    )
+    return Sequencing(side, tuple(planned), drm.previous_shift, shared, start, frozenset())
 
 
 #: what a shift's row does, for the planner: (gets through, bears the +1, closes the phase)
@@ -146,8 +145,8 @@ def _effects(p: Planned, mods: tuple[Modifier, ...]) -> tuple[Die, tuple[Effect,
     for row in odds.rows:
         if row.p == 0:
             continue
-        data = by_key[row.key].data
-        eff = (bool(data.get("allowed")), bool(data.get("counted")), bool(data.get("closes")))
+        flags = by_key[row.key].data
+        eff = (bool(flags.get("allowed")), bool(flags.get("counted")), bool(flags.get("closes")))
         weights[eff] = weights.get(eff, Fraction(0)) + row.p
     effects = tuple(weights)
     denom = math.lcm(*(w.denominator for w in weights.values()))
@@ -219,9 +218,9 @@ class PlanData:
 
 
 def plan_planner(
-    state: State, req: PlanRequest, data: Mapping[str, Any], tables: Mapping[str, Table]
+    state: State, req: PlanRequest, config: Config, tables: Mapping[str, Table]
 ) -> Plan:
-    seq = sequencing(state, req, data, tables)
+    seq = sequencing(state, req, config, tables)
     search = req.order == "best" and len(seq.shifts) <= MAX_SEARCH
     return Plan(req, (), PlanData(seq, search))
 
@@ -230,7 +229,7 @@ def resolve_planner(
     state: State,
     plan: Plan,
     dice: DiceSource,
-    data: Mapping[str, Any],
+    config: Config,
     tables: Mapping[str, Table],
 ) -> Outcome:
     d: PlanData = plan.data

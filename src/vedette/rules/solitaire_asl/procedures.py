@@ -14,6 +14,7 @@ from vedette.dice import DiceSource, Table
 from vedette.errors import BadRequest, RuleViolation, VedetteError
 from vedette.rules.base import Outcome
 from vedette.rules.protocol import Plan
+from vedette.rules.solitaire_asl.config import Config
 from vedette.rules.solitaire_asl.fold import Patch, apply_event
 from vedette.rules.solitaire_asl.hip import split_id
 from vedette.rules.solitaire_asl.ids import parse_hex_id
@@ -282,7 +283,7 @@ def run_drop(state: State, req: DropRequest) -> Outcome:
     )
 
 
-def run_reveal(state: State, req: RevealRequest, data: Mapping[str, Any] | None = None) -> Outcome:
+def run_reveal(state: State, req: RevealRequest, config: Config | None = None) -> Outcome:
     """Concealment, HIP or cloaking lost by the ASL rules (A12.121, A12.3 ...): a potential dummy
     stack loses that status for good (2.2); a revealed dummy HIP counter is removed (3.4);
     cloaking is never regained (5.2); a hidden fortification is revealed."""
@@ -303,7 +304,7 @@ def run_reveal(state: State, req: RevealRequest, data: Mapping[str, Any] | None 
         # a minefield's strength revealed by the ASL rules (B28): face up; a dummy goes (A9)
         if m.revealed:
             raise BadRequest(f"minefield {m.id} is already revealed")
-        if m.dummy and (data or {}).get("minefield", {}).get("remove_revealed_dummy", True):
+        if m.dummy and (config or state.config).minefield.remove_revealed_dummy:
             p.remove_mine(m.id)
             msg = f"{m.id} in {m.location} was a dummy minefield: remove it"
         else:
@@ -330,7 +331,7 @@ def run_reveal(state: State, req: RevealRequest, data: Mapping[str, Any] | None 
     return Outcome((p.event("reveal"),), (), msg)
 
 
-def run_place(state: State, req: PlaceRequest, data: Mapping[str, Any]) -> Outcome:
+def run_place(state: State, req: PlaceRequest, config: Config) -> Outcome:
     """Place an allotted dummy HIP counter (3.1, 4.1) or dummy minefield (4.6.1) at set-up."""
     if state.phase != SETUP:
         raise RuleViolation("O'Leary 3.1", "dummy counters are placed at set-up")
@@ -366,9 +367,7 @@ def run_place(state: State, req: PlaceRequest, data: Mapping[str, Any]) -> Outco
     return Outcome((p.event("place"),), (), msg)
 
 
-def run_location(
-    state: State, req: LocationRequest, data: Mapping[str, Any] | None = None
-) -> Outcome:
+def run_location(state: State, req: LocationRequest, config: Config | None = None) -> Outcome:
     """The player states facts of a location: TEM, terrain, enemy LOS, LV, Concealment Terrain,
     fortification kinds that could not be set up there. A terrain kind of the data's
     ``[terrain_tem]`` stated without a TEM brings its TEM (issue 24 item 10)."""
@@ -381,7 +380,7 @@ def run_location(
         v = getattr(req, k)
         if v is not None:
             upd[k] = v
-    kinds = (data or {}).get("terrain_tem", {})
+    kinds = (config or state.config).terrain_tem
     if req.tem is None and req.terrain is not None and req.terrain in kinds:
         upd["tem"] = int(kinds[req.terrain])
     if req.forbid is not None:
@@ -451,7 +450,7 @@ def shift_candidates(state: State, side: str) -> list[tuple[str, str, str]]:
 
 
 def run_legal(
-    state: State, req: LegalRequest, data: Mapping[str, Any], tables: Mapping[str, Table]
+    state: State, req: LegalRequest, config: Config, tables: Mapping[str, Table]
 ) -> Outcome:
     """Query: the shifts a side may try now, each with the chance it is allowed. Never raises."""
     sides = [side_named(state, req.side)] if req.side is not None else list(state.sides)
@@ -461,7 +460,7 @@ def run_legal(
         for ra, rb, kind in shift_candidates(state, side):
             try:
                 sreq = ShiftRequest(a=ra, b=rb, kind=kind, side=side)  # type: ignore[arg-type]
-                plan = plan_shift(state, sreq, data, tables)
+                plan = plan_shift(state, sreq, config, tables)
             except VedetteError:
                 continue
             o = plan.check.odds()

@@ -40,10 +40,7 @@ def _plan_request(r: ShiftsRequest) -> PlanRequest:
 
 def check_shifts(state: State, r: ShiftsRequest) -> None:
     """The planner's own checks: each pair is a legal shift now, each stack planned once."""
-    from vedette.rules.solitaire_asl import RULESET
-
-    house = state.options.get("house_rules")
-    sequencing(state, _plan_request(r), RULESET.data(house), RULESET.tables(house))
+    sequencing(state, _plan_request(r), state.config, state.config.tables)
 
 
 def play_shifts(steps: Steps, r: ShiftsRequest) -> str:

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from vedette.errors import BadRequest, DataError
+from vedette.rules.solitaire_asl.config import Config
 from vedette.rules.solitaire_asl.ids import layout_from_data, parse_hex_id
 from vedette.rules.solitaire_asl.model import (
     COUNTER_KINDS,
@@ -98,9 +99,7 @@ def _check_loc(lid: str, where: str) -> str:
     return lid
 
 
-def build_state(
-    scenario: Mapping[str, Any], options: Mapping[str, Any], data: Mapping[str, Any]
-) -> State:
+def build_state(scenario: Mapping[str, Any], options: Mapping[str, Any], config: Config) -> State:
     """The state at the start of the scenario (phase "setup")."""
     sides = tuple(str(s) for s in scenario.get("sides", ()))
     if len(sides) != 2:
@@ -176,7 +175,7 @@ def build_state(
             )
         )
 
-    ftem = data.get("fortification_tem", {})
+    ftem = config.fortification_tem
     forts: list[Fortification] = []
     for i, d in enumerate(_list(scenario, "fortifications"), 1):
         where = f"fortifications {i}"
@@ -187,7 +186,7 @@ def build_state(
         if fid in ids:
             raise DataError(SRC, f"duplicate id {fid!r}", where)
         ids.add(fid)
-        dd = {"id": fid, "tem": int(ftem.get(kind, 0)), **dict(d), "side": side_of(d, where)}
+        dd = {"id": fid, "tem": ftem[kind], **dict(d), "side": side_of(d, where)}
         f = Fortification.from_json(dd)
         if kind != "tunnel":
             _check_loc(f.location, where)
@@ -216,7 +215,7 @@ def build_state(
 
     layout = layout_from_data(scenario.get("boards"), scenario.get("grid"), SRC, used)
     side_data = {str(d.get("name", "")): d for d in _list(scenario, "side")}
-    allots = tuple(allotment(s, side_data.get(s, {}), stacks, forts, mines, data) for s in sides)
+    allots = tuple(allotment(s, side_data.get(s, {}), stacks, forts, mines, config) for s in sides)
     for a in allots:
         if a.dummy_hip_placed > a.dummy_hip:
             raise DataError(
@@ -249,17 +248,15 @@ def build_state(
         oba=tuple(oba),
         allotments=allots,
         options=dict(options),
+        config=config,
     )
 
 
-def hip_capacity(side: str, stacks: Sequence[Stack], data: Mapping[str, Any]) -> float:
+def hip_capacity(side: str, stacks: Sequence[Stack], config: Config) -> float:
     """HIP squad capacity of a side's HIP units by the ``hip_capacity`` weights (3.1.1)."""
-    w = data.get("hip_capacity", {})
+    w = config.hip_capacity
     return sum(
-        float(w.get(c.kind, 0.0))
-        for s in stacks
-        if s.side == side and s.status == Status.HIP
-        for c in s.counters
+        w[c.kind] for s in stacks if s.side == side and s.status == Status.HIP for c in s.counters
     )
 
 
@@ -269,24 +266,24 @@ def allotment(
     stacks: Sequence[Stack],
     forts: Sequence[Fortification],
     mines: Sequence[Minefield],
-    data: Mapping[str, Any],
+    config: Config,
 ) -> Allotment:
     """Dummy counters allotted to a side (O'Leary 3.1.1, 4.1, 4.6.1), with the reasons."""
-    a = data.get("allotment", {})
+    a = config.allotment
     explain: list[str] = []
     if "hip_squads" in sd:
         cap = math.ceil(float(sd["hip_squads"]))
         how = "granted by SSR"
     else:
-        cap = math.ceil(hip_capacity(side, stacks, data) - 1e-9)
+        cap = math.ceil(hip_capacity(side, stacks, config) - 1e-9)
         how = "from its HIP units"
     n = 0
     if cap > 0:
-        n = cap + int(a.get("dummy_hip_extra", 1))
+        n = cap + a.dummy_hip_extra
         explain.append(f"{n} for HIP squad capacity {cap} ({how}) + 1 (O'Leary 3.1.1)")
     # 4.1: a fortification "containing" HIP units or dummy HIP counters at the start brings no
     # dummy of its own (knob: count only HIP units, the dummy HIP counters set up aside)
-    with_dummies = bool(a.get("fortification_with_dummy_hip_counts", False))
+    with_dummies = a.fortification_with_dummy_hip_counts
     covering = (Status.HIP,) if with_dummies else (Status.HIP, Status.DUMMY_HIP)
     hip_locs = {s.location for s in stacks if s.side == side and s.status in covering}
     plain = [
@@ -307,8 +304,8 @@ def allotment(
         if f.side == side and f.hidden and f.kind == "panji" and f.location not in hip_locs
     )
     if panji:
-        per = int(a.get("panji_hexsides_per_dummy", 3))
-        k = -(-panji // per) if a.get("panji_rounding", "down") == "up" else panji // per
+        per = a.panji_hexsides_per_dummy
+        k = -(-panji // per) if a.panji_rounding == "up" else panji // per
         n += k
         explain.append(f"{k} for {panji} panji covered hexsides (O'Leary 4.1)")
     placed = sum(1 for s in stacks if s.side == side and s.status == Status.DUMMY_HIP)
@@ -316,9 +313,9 @@ def allotment(
     real = [m for m in mines if m.side == side and not m.known and not m.dummy]
     ap = int(sd.get("hidden_ap", sum(m.ap for m in real)))
     at = int(sd.get("hidden_at", sum(m.at for m in real)))
-    per_ap = int(a.get("ap_factors_per_dummy_minefield", 3))
-    ap_d = -(-ap // per_ap) if a.get("ap_rounding", "down") == "up" else ap // per_ap
-    at_d = at // int(a.get("at_factors_per_dummy_minefield", 1))
+    per_ap = a.ap_factors_per_dummy_minefield
+    ap_d = -(-ap // per_ap) if a.ap_rounding == "up" else ap // per_ap
+    at_d = at // a.at_factors_per_dummy_minefield
     if ap_d or at_d:
         explain.append(
             f"{ap_d + at_d} dummy minefields for {ap} AP factors and {at} AT factors"

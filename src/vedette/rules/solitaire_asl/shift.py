@@ -18,6 +18,7 @@ from vedette.dice import Check, DiceSource, Modifier, Roll, Table
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.fields import spec_of
+from vedette.rules.solitaire_asl.config import Config
 from vedette.rules.solitaire_asl.fold import Patch
 from vedette.rules.solitaire_asl.model import (
     Counter,
@@ -55,7 +56,7 @@ class Facts(Protocol):
 
 def op_table(table: Table, op: Op) -> Table:
     """The shift table with each row's text for this operation (``result_dummy``,
-    ``result_hip``, ``result_cloaked`` in the data), so a roll's line speaks only of what
+    ``result_hip``, ``result_cloaked`` in the config), so a roll's line speaks only of what
     shifted."""
     key = f"result_{op.value}"
     if not any(key in r.data for r in table.rows):
@@ -238,6 +239,20 @@ class Party:
         return [s.id for s in self.stacks] + [f.id for f in self.forts]
 
 
+@dataclass(frozen=True, slots=True)
+class Choices:
+    """What the player chose for after the shift (the request's ``settings``, ``ca``,
+    ``emplaced``, ``occupants``, ``keep_concealment``, ``into_fort``): CA/TCA/VCA/CE-BU (2.3),
+    a fortification's CA and occupants (4.4), the Guns emplaced (2.3)."""
+
+    settings: Mapping[str, str] = field(default_factory=dict)
+    ca: Mapping[str, str] = field(default_factory=dict)
+    emplaced: tuple[str, ...] = ()
+    occupants: tuple[str, ...] = ()
+    keep_concealment: bool = True
+    into_fort: bool = False
+
+
 @dataclass(frozen=True)
 class ShiftPlan:
     op: Op
@@ -249,7 +264,7 @@ class ShiftPlan:
     table: Table
     moving_a: tuple[str, ...] = ()  # HIP: counter ids, stack ids (dummy HIP) and fort ids A -> B
     moving_b: tuple[str, ...] = ()  # HIP: B -> A
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: Choices = Choices()
     state_stacks: tuple[Stack, ...] = ()  # stacks in either location (4.4 occupants)
     extra: tuple[tuple[Stack, Stack], ...] = ()  # 2.4.2: more pairs on the same DR
     hip_extra: tuple[ShiftPlan, ...] = ()  # 2.4.2 for HIP (3.3): more HIP groups, same DR
@@ -286,16 +301,16 @@ def party_tem(state: State, party: Party, moving_forts: set[str]) -> tuple[int, 
     return best if best is not None else (loc.tem, terrain)
 
 
-def size_modifiers(counters: Sequence[Counter], data: Mapping[str, Any]) -> list[Modifier]:
+def size_modifiers(counters: Sequence[Counter], config: Config) -> list[Modifier]:
     """The starred DRMs: one per Gun/vehicle, exclusive group ``size`` (only the largest)."""
-    size = data.get("drm", {}).get("size", {})
+    size = config.size
     out = []
     for c in counters:
         if c.kind in ("gun", "vehicle"):
-            v = int(size.get(c.kind, {}).get(c.size, 0))
+            v = (size.gun if c.kind == "gun" else size.vehicle)[c.size]
             label = f"{c.size.replace('_', ' ')} {'gun' if c.kind == 'gun' else 'vehicle'}"
         else:
-            v = int(size.get("infantry", 0))
+            v = size.infantry
             label = "infantry"
         if v:
             out.append(Modifier(v, f"{label}: {c.name}", RULE, "size"))
@@ -304,7 +319,7 @@ def size_modifiers(counters: Sequence[Counter], data: Mapping[str, Any]) -> list
 
 def shift_modifiers(
     state: State,
-    data: Mapping[str, Any],
+    config: Config,
     op: Op,
     side: str,
     a: Party,
@@ -319,12 +334,12 @@ def shift_modifiers(
     facts the player states on the shift (``tem_a``/``tem_b``/``los``/``los_a``/``los_b``/
     ``lv``) hold for every pair of the group: ``tem_a``/``los_a`` for each pair's first
     location, ``tem_b``/``los_b`` for its second."""
-    drm = data.get("drm", {})
+    drm = config.drm
     mods: list[Modifier] = []
-    scope = None if drm.get("previous_counts", "all") == "all" else bookkeeping(op, data)
+    scope = None if drm.previous_counts == "all" else bookkeeping(op, config)
     n = state.count(side, phase_key(state), scope)
     if n:
-        per = int(drm.get("previous_shift", 1))
+        per = drm.previous_shift
         mods.append(Modifier(per * n, f"{n} previous shift{'s' if n > 1 else ''} this phase", RULE))
     pairs = [(a, b), *extra]
     tems: list[tuple[int, str]] = []
@@ -353,19 +368,17 @@ def shift_modifiers(
         mods.append(Modifier(-worst[0], f"worst TEM {worst[0]:+d}: {worst[1]}", RULE))
     if any(f for _, f in seen):
         where = " and ".join(dict.fromkeys(x for x, f in seen if f))
-        mods.append(
-            Modifier(int(drm.get("enemy_los", 1)), f"in LOS of an enemy unit: {where}", RULE)
-        )
+        mods.append(Modifier(drm.enemy_los, f"in LOS of an enemy unit: {where}", RULE))
     if both_hip:
         what = "both hidden minefields" if op == Op.MINEFIELD else "both HIP"
-        mods.append(Modifier(int(drm.get("both_hip", -1)), what, RULE))
+        mods.append(Modifier(drm.both_hip, what, RULE))
     lv = state.lv or any(state.location(x.location).lv for pair in pairs for x in pair)
     if req.lv is not None:
         lv = req.lv
     if lv:
-        mods.append(Modifier(int(drm.get("lv_hindrance", -1)), "LV hindrance at all ranges", RULE))
+        mods.append(Modifier(drm.lv_hindrance, "LV hindrance at all ranges", RULE))
     if state.night:
-        mods.append(Modifier(int(drm.get("night", -2)), "night scenario", RULE))
+        mods.append(Modifier(drm.night, "night scenario", RULE))
     # each counter once: a stack shifting with itself (2.3) is both parties, and its Gun or
     # vehicle gives its starred DRM once, not a second time shown as "not counted"
     everyone = tuple(
@@ -376,10 +389,8 @@ def shift_modifiers(
     )
     emplaced = [c.name for c in everyone if c.kind == "gun" and c.emplaced]
     if emplaced:
-        mods.append(
-            Modifier(int(drm.get("emplaced_gun", -1)), f"emplaced Gun: {', '.join(emplaced)}", RULE)
-        )
-    mods.extend(size_modifiers(everyone, data))
+        mods.append(Modifier(drm.emplaced_gun, f"emplaced Gun: {', '.join(emplaced)}", RULE))
+    mods.extend(size_modifiers(everyone, config))
     if state.extra_drm:
         mods.append(Modifier(state.extra_drm, "scenario shift DRM (2.5 remark)", RULE))
     return mods
@@ -426,7 +437,7 @@ def stated_los(req: Facts) -> tuple[bool | None, bool | None]:
 
 def check_consistency(
     state: State,
-    data: Mapping[str, Any],
+    config: Config,
     a: Party,
     b: Party,
     req: ShiftRequest,
@@ -447,7 +458,7 @@ def check_consistency(
                         )
         dest = state.location(y.location)
         if (
-            data.get("consistency", {}).get("vehicle_needs_concealment_terrain_in_los", True)
+            config.consistency.vehicle_needs_concealment_terrain_in_los
             and any(c.kind == "vehicle" for c in x.counters)
             and not dest.concealment_terrain
             and (dest.los if seen is None else seen)
@@ -458,9 +469,7 @@ def check_consistency(
                 f"a vehicle in {y.location} (not Concealment Terrain, in enemy LOS) would lose"
                 " concealment at once",
             )
-    if state.options.get("separate_counter_sizes") or data.get("options", {}).get(
-        "separate_counter_sizes"
-    ):
+    if state.options.get("separate_counter_sizes"):
         big = [any(c.kind in ("gun", "vehicle") for c in p.counters) for p in (a, b)]
         real = [bool(p.counters) for p in (a, b)]
         if all(real) and big[0] != big[1]:
@@ -498,7 +507,7 @@ def _dummy_counts(a: Stack, b: Stack) -> None:
 
 
 def plan_shift(
-    state: State, req: ShiftRequest, data: Mapping[str, Any], tables: Mapping[str, Table]
+    state: State, req: ShiftRequest, config: Config, tables: Mapping[str, Table]
 ) -> ShiftPlan:
     """Validate a shift request and build its check (no dice). ``req`` may also be the
     request's fields as a mapping."""
@@ -512,7 +521,7 @@ def plan_shift(
         side0 = side_named(state, side0)
     op = Op(kind) if kind is not None else infer_op(state, ref_a, side0)
     if op == Op.HIP:
-        return _plan_hip(state, req, data, tables, ref_a, ref_b, side0)
+        return _plan_hip(state, req, config, tables, ref_a, ref_b, side0)
     statuses = DUMMY_KINDS if op == Op.DUMMY else (Status.CLOAKED,)
     sa, sb = _pair(state, op, statuses, ref_a, ref_b, side0)
     if req.move is not None or req.back is not None or req.counters is not None:
@@ -532,18 +541,18 @@ def plan_shift(
     ids = [x.id for p in [(sa, sb), *extra] for x in p]
     if len(set(ids)) != len(ids) and extra:
         raise BadRequest("a stack appears twice in the stacks shifting together (2.4.2)")
-    w = require_window(state, side, op, bookkeeping(op, data))
+    w = require_window(state, side, op, bookkeeping(op, config))
     _check_portions(req, [(sa, sb), *extra])
     a = Party(sa.location, (sa,), sa.counters)
     b = Party(sb.location, (sb,), sb.counters) if sb.id != sa.id else a
-    check_consistency(state, data, a, b, req, stated_los(req))
+    check_consistency(state, config, a, b, req, stated_los(req))
     parties: list[tuple[Party, Party]] = []
     for xa, xb in extra:
         pa = Party(xa.location, (xa,), xa.counters)
         pb = Party(xb.location, (xb,), xb.counters) if xb.id != xa.id else pa
-        check_consistency(state, data, pa, pb, req, stated_los(req))
+        check_consistency(state, config, pa, pb, req, stated_los(req))
         parties.append((pa, pb))
-    mods = shift_modifiers(state, data, op, side, a, b, req, extra=parties)
+    mods = shift_modifiers(state, config, op, side, a, b, req, extra=parties)
     table = op_table(tables["shift"], op)
     label = f"shift {a.label} <-> {b.label}" if b is not a else f"shift {a.label} with itself"
     for xa, xb in extra:
@@ -562,7 +571,7 @@ def plan_shift(
         table,
         options=_opts(req),
         extra=tuple(extra),
-        group=bookkeeping(op, data),
+        group=bookkeeping(op, config),
     )
     validate_options(plan)
     return plan
@@ -638,25 +647,21 @@ def _pair(
     return sa, sb
 
 
-def _opts(req: ShiftRequest) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if req.settings is not None:
-        out["settings"] = dict(req.settings)
-    if req.ca is not None:
-        out["ca"] = dict(req.ca)
-    if req.emplaced is not None:
-        out["emplaced"] = list(req.emplaced)
-    if req.occupants is not None:
-        out["occupants"] = list(req.occupants)
-    out["keep_concealment"] = req.keep_concealment
-    out["into_fort"] = req.into_fort
-    return out
+def _opts(req: ShiftRequest) -> Choices:
+    return Choices(
+        dict(req.settings or {}),
+        dict(req.ca or {}),
+        tuple(req.emplaced or ()),
+        tuple(req.occupants or ()),
+        req.keep_concealment,
+        req.into_fort,
+    )
 
 
 def _plan_hip(
     state: State,
     req: ShiftRequest,
-    data: Mapping[str, Any],
+    config: Config,
     tables: Mapping[str, Table],
     ref_a: str,
     ref_b: str,
@@ -695,7 +700,7 @@ def _plan_hip(
     else:
         default_b = [s.id for s in stacks_b] + [f.id for f in forts_b]
         move_b = _items(default_b if req.back is None else req.back, stacks_b, forts_b, loc_b)
-    w = require_window(state, side, Op.HIP, bookkeeping(Op.HIP, data))
+    w = require_window(state, side, Op.HIP, bookkeeping(Op.HIP, config))
     for s in (*stacks_a, *stacks_b):
         if s.ti:
             raise RuleViolation("O'Leary 3.3.5", f"{s.id} is TI")
@@ -724,14 +729,14 @@ def _plan_hip(
     b = Party(loc_b, _stacks_of(state, inv_b), tuple(inv_b[0]), tuple(inv_b[2]))
     if same:
         b = a
-    check_consistency(state, data, a, b, req, stated_los(req))
+    check_consistency(state, config, a, b, req, stated_los(req))
     moving_forts = {f.id for f in (*move_a[2], *move_b[2])}
-    subs = _hip_also(state, req, data, tables, side, (loc_a, loc_b))
+    subs = _hip_also(state, req, config, tables, side, (loc_a, loc_b))
     for sub in subs:
         moving_forts |= {f.id for f in (*sub.a.forts, *sub.b.forts) if f.id in sub.moving_ids}
     extra = [(sub.a, sub.b) for sub in subs]
     mods = shift_modifiers(
-        state, data, Op.HIP, side, a, b, req, moving_forts, both_hip=True, extra=extra
+        state, config, Op.HIP, side, a, b, req, moving_forts, both_hip=True, extra=extra
     )
     table = op_table(tables["shift"], Op.HIP)
     label = f"HIP shift {a.label} <-> {b.label}"
@@ -749,7 +754,7 @@ def _plan_hip(
     plan = replace(
         plan,
         hip_extra=tuple(replace(sub, options=opts) for sub in subs),
-        group=bookkeeping(Op.HIP, data),
+        group=bookkeeping(Op.HIP, config),
     )
     validate_options(plan)
     return plan
@@ -758,7 +763,7 @@ def _plan_hip(
 def _hip_also(
     state: State,
     req: ShiftRequest,
-    data: Mapping[str, Any],
+    config: Config,
     tables: Mapping[str, Table],
     side: str,
     locs: tuple[str, str],
@@ -784,7 +789,7 @@ def _hip_also(
         )
         ra = r.a
         rb = r.b if r.b is not None else r.a
-        sub = _plan_hip(state, r, data, tables, ra, rb, side)
+        sub = _plan_hip(state, r, config, tables, ra, rb, side)
         for loc in {sub.a.location, sub.b.location}:
             if loc in seen:
                 raise BadRequest(f"{loc} appears twice in the HIP groups shifting together (2.4.2)")
@@ -1002,11 +1007,11 @@ def _boresight_after_shift(
     return out[0], out[1]
 
 
-def _settings(s: Stack, options: Mapping[str, Any], changes: list[str], moved: bool) -> Stack:
+def _settings(s: Stack, options: Choices, changes: list[str], moved: bool) -> Stack:
     """CA/TCA/VCA/CE-BU the player chose after the exchange (2.3); a Gun that shifted is
     emplaced only if the player says so (and it was allowed to emplace at the start)."""
-    settings = {**options.get("settings", {}), **options.get("ca", {})}
-    emplaced = set(options.get("emplaced", []))
+    settings = {**options.settings, **options.ca}
+    emplaced = set(options.emplaced)
     cs = []
     for c in s.counters:
         if c.id in settings or c.name in settings:
@@ -1027,7 +1032,7 @@ def _settings(s: Stack, options: Mapping[str, Any], changes: list[str], moved: b
 
 def validate_options(plan: ShiftPlan) -> None:
     """Refuse, before any roll, an emplacement the Gun was never allowed (O'Leary 2.3)."""
-    names = set(plan.options.get("emplaced", []))
+    names = set(plan.options.emplaced)
     counters = (
         *plan.a.counters,
         *plan.b.counters,
@@ -1050,11 +1055,11 @@ def validate_options(plan: ShiftPlan) -> None:
         | {s.id for pair in plan.extra for s in pair}
         | {x for sub in plan.hip_extra for x in (*sub.a.ids(), *sub.b.ids())}
     )
-    for k in (*plan.options.get("settings", {}), *plan.options.get("ca", {})):
+    for k in (*plan.options.settings, *plan.options.ca):
         if k not in known:
             raise BadRequest(f"settings: {k!r} is not in this shift")
     locs = {p.location for x in (plan, *plan.hip_extra) for p in (x.a, x.b)}
-    for sid in plan.options.get("occupants", []):
+    for sid in plan.options.occupants:
         if plan.op != Op.HIP:
             raise BadRequest("occupants: only a shifted fortification takes occupants (4.4)")
         s = next((x for x in plan.state_stacks if x.id == sid), None)

@@ -11,12 +11,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
 
 from vedette.errors import RuleViolation
+from vedette.rules.solitaire_asl.config import Config
 from vedette.rules.solitaire_asl.model import PHASES, SETUP, Op, State
 
 #: set while a query (``--odds``, ``chances``) is judged: the odds of a shift are shown in any
@@ -90,11 +89,11 @@ def window(state: State, side: str, op: Op) -> Window:
     )
 
 
-def bookkeeping(op: Op, data: Mapping[str, Any]) -> str:
+def bookkeeping(op: Op, config: Config) -> str:
     """The group whose shifts share the +1 count and the closure of a phase: by default each
     operation is its own (3.3.4); ``[operations]`` in the data may merge them (e.g. cloaked =
     "dummy")."""
-    return str(data.get("operations", {}).get(op.value, op.value))
+    return config.operations.get(op.value, op.value)
 
 
 def require_window(state: State, side: str, op: Op, group: str | None = None) -> Window:

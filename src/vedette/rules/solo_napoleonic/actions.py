@@ -24,7 +24,6 @@ from vedette.rules.solo_napoleonic.common import (
     mods,
     odds_of,
     officer_missing,
-    opt,
     optional_on,
 )
 from vedette.rules.solo_napoleonic.events import (
@@ -82,18 +81,17 @@ def require_active(
 
 # -- distances ----------------------------------------------------------------------------------
 def base_move(state: State, u: Unit) -> float:
-    table = state.data["move_distances"]
-    row = table.get(u.kind)
+    row = state.config.move_distances.get(u.kind)
     if row is None:
         raise RuleViolation(R_DIST, f"no move distance for {u.kind}")
     form = u.formation
     if form not in row:
-        form = next(iter(k for k in row if k != "assumption"))
-    return float(row[form])
+        form = next(iter(row))
+    return row[form]
 
 
 def random_die(state: State, u: Unit) -> str:
-    return str(state.data["random_movement"].get(u.kind, "dK8"))
+    return state.config.random_movement[u.kind]
 
 
 def th_adjust(state: State, face: int, th: str | None) -> int:
@@ -104,7 +102,7 @@ def th_adjust(state: State, face: int, th: str | None) -> int:
             return face + 1
         if face < 0:
             return face - 1
-        return 1 if opt(state, "below_average_zero") == "up" else 0
+        return 1 if state.config.options.below_average_zero == "up" else 0
     if th == "above_average":
         if face > 0:
             return face - 1
@@ -138,10 +136,7 @@ def random_dist(state: State, u: Unit) -> FDist:
 
 
 def swerve_table(state: State) -> Table:
-    raw = state.data["tables"]["swerve"]
-    return memo.by_identity(
-        "swerve", raw, lambda: table_from_data("swerve", raw, "solo_napoleonic data")
-    )
+    return state.config.swerve
 
 
 def swerve_check(state: State, u: Unit) -> Check:
@@ -468,7 +463,7 @@ def new_front(state: State, u: Unit, to: str, req: rq.Formation) -> int:
         if f < 1:
             raise BadRequest("'front' must be at least 1")
         return f
-    ranks = int(state.data.get("formation_ranks", {}).get(to, 2))
+    ranks = state.config.formation_ranks[to]
     return math.ceil(u.figures / max(1, ranks)) if u.figures else 0
 
 
@@ -480,7 +475,7 @@ def formation(state: State, req: rq.Formation, dice: DiceSource) -> Outcome:
     to = req.to or u.formation_target
     if to is None:
         raise BadRequest("missing 'to' (the new formation)")
-    allowed = [k for k in state.data["move_distances"].get(u.kind, {}) if k != "assumption"]
+    allowed = list(state.config.move_distances[u.kind])
     if to not in allowed:
         raise RuleViolation(
             R_FORM, f"{u.id} ({u.kind}) cannot form {to!r} (formations: {', '.join(allowed)})"
@@ -507,7 +502,7 @@ def formation(state: State, req: rq.Formation, dice: DiceSource) -> Outcome:
     if q <= left + 1e-9:
         # the share of the move used, measured in the new formation's move (issue 23: a change
         # costing the whole move leaves nothing of the column's longer move)
-        new_base = float(state.data["move_distances"].get(u.kind, {}).get(to, base))
+        new_base = state.config.move_distances[u.kind].get(to, base)
         ch.unit(
             FormationChanged,
             u.id,
@@ -668,9 +663,9 @@ def reform_odds(state: State, req: rq.OneUnit) -> list[Odds]:
 # -- the table ----------------------------------------------------------------------------------
 def check_skirmish_width(state: State, u: Unit, width: float) -> None:
     """Kuryakin, Skirmishers: a single broken line no wider than four times the normal."""
-    ranks = int(state.data.get("formation_ranks", {}).get("line", 2))
+    ranks = state.config.formation_ranks["line"]
     normal = math.ceil(u.figures / ranks) * geom.FIGURE_FRONTAGE_MM
-    most = float(opt(state, "skirmish_frontage_factor")) * normal
+    most = state.config.options.skirmish_frontage_factor * normal
     if width <= 0 or width > most:
         raise RuleViolation(
             "Kuryakin, Skirmishers",
@@ -724,8 +719,7 @@ R_GENERAL = "Kuryakin, Generals (a general's own move)"
 
 def general_reach(state: State, g: Any) -> float:
     """What is left of a general's move this turn (mm: [move_distances] general)."""
-    row = state.data["move_distances"].get("general", {})
-    full = float(next((v for k, v in row.items() if k != "assumption"), 0))
+    full = next(iter(state.config.move_distances["general"].values()))
     return max(0.0, full - float(g.moved_mm))
 
 

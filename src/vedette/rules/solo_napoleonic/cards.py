@@ -82,38 +82,35 @@ def shuffle(n: int, dice: DiceSource) -> tuple[list[int], list[Roll]]:
     return deck, rolls
 
 
-#: the deck read from a game's data, by the identity of that data (a game's data never changes
-#: while it is played; the entry keeps it alive so its id is not reused)
+#: the deck read from a game's rule data, by the identity of its config (a game's config never
+#: changes while it is played; the entry keeps it alive so its id is not reused)
 _DECKS: dict[int, tuple[object, tuple[ChanceCard, ...]]] = {}
 
 
 def chance_deck(state: State) -> list[ChanceCard]:
     """The chance deck as data, each card with its typed effect (read once per game's data)."""
-    hit = _DECKS.get(id(state.data))
-    if hit is not None and hit[0] is state.data:
+    hit = _DECKS.get(id(state.config))
+    if hit is not None and hit[0] is state.config:
         return list(hit[1])
     deck = _read_deck(state)
     if len(_DECKS) > 64:
         _DECKS.clear()
-    _DECKS[id(state.data)] = (state.data, tuple(deck))
+    _DECKS[id(state.config)] = (state.config, tuple(deck))
     return deck
 
 
 def _read_deck(state: State) -> list[ChanceCard]:
     out = []
-    for c in state.data.get("chance_cards", []):
-        kind = str(c.get("kind", "none"))
-        rolls = tuple(str(r) for r in c.get("rolls", ()))
-        if kind not in EFFECT_KINDS or any(r not in ROLL_KINDS for r in rolls):
+    for c in state.config.chance_cards:
+        d = c.does
+        if d.kind not in EFFECT_KINDS or any(r not in ROLL_KINDS for r in d.rolls):
             raise DataError(
                 "solo_napoleonic data",
-                f"chance card {c.get('id')!r}: kind must be one of {', '.join(EFFECT_KINDS)}"
+                f"chance card {c.id!r}: kind must be one of {', '.join(EFFECT_KINDS)}"
                 f" and rolls among {', '.join(ROLL_KINDS)}",
             )
-        does = ChanceEffect(
-            kind, rolls, int(c.get("value", 0)), int(c.get("uses", 1)), str(c.get("on", "any"))
-        )
-        out.append(ChanceCard(str(c["id"]), str(c["title"]), str(c["effect"]), does))
+        does = ChanceEffect(d.kind, d.rolls, d.value, d.uses, d.on)
+        out.append(ChanceCard(c.id, c.title, c.effect, does))
     return out
 
 

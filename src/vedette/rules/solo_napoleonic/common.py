@@ -47,12 +47,6 @@ SECTION_RULES = {
 
 
 # -- data -------------------------------------------------------------------------------------
-def opt(state: State, name: str) -> Any:
-    """A number or switch from the data's ``[options]`` (house rules may replace it)."""
-    o = state.data.get("options", {})
-    if name not in o:
-        raise DataError("solo_napoleonic data", f"[options] has no {name!r}")
-    return o[name]
 
 
 def optional_on(state: State, rule: str) -> bool:
@@ -72,25 +66,22 @@ def modifier(
 ) -> Modifier | None:
     """The modifier ``key`` of ``[modifiers.SECTION]``; for a per-count entry, ``count`` of them
     (None when the count is 0 or the entry belongs to an optional rule that is off)."""
-    sec = state.data.get("modifiers", {}).get(section, {})
-    if key not in sec:
+    e = state.config.modifiers.get(section, {}).get(key)
+    if e is None:
         raise DataError("solo_napoleonic data", f"[modifiers.{section}] has no {key!r}")
-    e = sec[key]
-    if e.get("optional") and not optional_on(state, str(e["optional"])):
+    if e.optional and not optional_on(state, e.optional):
         return None
     rule = SECTION_RULES.get(section, RULE)
     unit = "%" if section in ("morale", "charge", "charge_home") else ""
-    text = reason or str(e["reason"])
-    group = e.get("group")
-    if e.get("per"):
+    text = reason or e.reason
+    if e.per:
         n = count if count is not None else 0
         if n <= 0:
             return None
-        cap = e.get("cap")
-        return per_count(int(e["value"]), n, text, rule, cap, unit, group)
+        return per_count(e.value, n, text, rule, e.cap, unit, e.group)
     if count is not None and count <= 0:
         return None
-    return Modifier(int(e["value"]), text, rule, group)
+    return Modifier(e.value, text, rule, e.group)
 
 
 def mods(*ms: Modifier | None) -> tuple[Modifier, ...]:
@@ -168,7 +159,7 @@ def under(
 
 
 def percentile_strict(state: State) -> bool:
-    return bool(opt(state, "percentile_strict"))
+    return state.config.options.percentile_strict
 
 
 READINGS = ("00-99", "1-100")
@@ -177,7 +168,7 @@ READINGS = ("00-99", "1-100")
 def percentile_die(state: State) -> str:
     """The percentile dice as the game reads them (``[options] percentile_reading``): ``dP``
     (00-99, the default) or ``d100`` (1-100, the older strict reading)."""
-    reading = str(state.data.get("options", {}).get("percentile_reading", "00-99"))
+    reading = state.config.options.percentile_reading
     if reading not in READINGS:
         raise DataError(
             "solo_napoleonic data", f"percentile_reading must be one of {', '.join(READINGS)}"

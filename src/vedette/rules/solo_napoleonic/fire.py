@@ -38,11 +38,11 @@ from vedette.rules.solo_napoleonic.common import (
     mods,
     odds_of,
     officer_missing,
-    opt,
     outcome_of,
     percentile_die,
     saves_dist,
 )
+from vedette.rules.solo_napoleonic.config import Band
 from vedette.rules.solo_napoleonic.events import CasualtiesTaken, Disordered, Fired, GeneralKilled
 from vedette.rules.solo_napoleonic.model import SPECIALS, State, Unit
 
@@ -130,31 +130,31 @@ def _range_band(state: State, f: Unit, t: Unit, req: rq.Fire, table: str) -> str
         return "short"  # Kuryakin, Charge Test: it moved up to the target before halting
     if d is None:
         raise BadRequest("give 'range' (short or long): the units are not placed")
-    r = state.data["ranges"][table]
-    if d <= float(r["short"]):
+    r = state.config.ranges[table]
+    if d <= r.short:
         return "short"
-    if d <= float(r["long"]):
+    if d <= r.long:
         return "long"
-    raise RuleViolation(R_FIRE, f"{t.id} is {d:.0f}mm away: beyond long range ({r['long']}mm)")
+    raise RuleViolation(R_FIRE, f"{t.id} is {d:.0f}mm away: beyond long range ({r.long:g}mm)")
 
 
-def _artillery_band(state: State, f: Unit, t: Unit, req: rq.Fire) -> dict[str, Any]:
-    bands = state.data["artillery_ranges"]["horse" if f.kind == "horse_artillery" else "foot"]
+def _artillery_band(state: State, f: Unit, t: Unit, req: rq.Fire) -> Band:
+    bands = state.config.artillery_ranges["horse" if f.kind == "horse_artillery" else "foot"]
     if rq.flag(req.at_chargers, charging_at(f, t)):
-        given: str | None = "canister" if any(b["band"] == "canister" for b in bands) else None
+        given: str | None = "canister" if any(b.band == "canister" for b in bands) else None
     else:
         given = req.range
     if given is not None:
         for b in bands:
-            if b["band"] == given:
-                return dict(b)
-        raise BadRequest(f"'range' must be one of {', '.join(b['band'] for b in bands)}")
+            if b.band == given:
+                return b
+        raise BadRequest(f"'range' must be one of {', '.join(b.band for b in bands)}")
     d = geom.unit_distance(f, t)
     if d is None:
         raise BadRequest("give 'range' (the Range Table band): the units are not placed")
     for b in bands:
-        if d <= float(b["max"]):
-            return dict(b)
+        if d <= b.max:
+            return b
     raise RuleViolation(R_ART, f"{t.id} is {d:.0f}mm away: out of range")
 
 
@@ -206,13 +206,10 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
             modifier(state, s, "battery_officer_dead") if officer_missing(state, f) else None,
         )
         ms = (*ms, *chance_mods(state, f, "artillery"))
-        ded = int(b.get("deduction", 0))
-        if ded:
-            ms = (*ms, Modifier(ded, f"Range Table deduction ({b['band']})", R_ART))
-        die = "2d6" if b.get("ammunition") == "canister" else "1d6"
-        return FirePlan(
-            f, t, "artillery", str(b["band"]), 1, die, ms, Fraction(1), int(b["save"]), rule=R_ART
-        )
+        if b.deduction:
+            ms = (*ms, Modifier(b.deduction, f"Range Table deduction ({b.band})", R_ART))
+        die = "2d6" if b.ammunition == "canister" else "1d6"
+        return FirePlan(f, t, "artillery", b.band, 1, die, ms, Fraction(1), b.save, rule=R_ART)
     screen = geom.screening(state, f, t)
     through = rq.flag(req.through_skirmishers, bool(screen))
     if through:
@@ -224,7 +221,7 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
             raise RuleViolation(
                 R_SKIRM, f"{f.id}: mounted skirmishers cannot fire and move in the same turn"
             )
-        arc = geom.in_fire_arc(f, t, float(opt(state, "skirmish_arc_deg")))
+        arc = geom.in_fire_arc(f, t, state.config.options.skirmish_arc_deg)
         if arc is False:
             raise RuleViolation(R_SKIRM, f"{t.id} is outside {f.id}'s 180° arc")
         band = _range_band(state, f, t, req, "carbine" if f.cavalry else "skirmish")
@@ -248,11 +245,11 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
         raise RuleViolation(R_FIRE, f"{f.id} ({f.kind}) can fire only when skirmishing")
     if f.rifles and f.moved_mm > 0 and f.moved_mm > _half_move(state, f):
         raise RuleViolation(R_FIRE, f"{f.id}: rifles cannot move more than half and fire")
-    arc = geom.in_fire_arc(f, t, float(opt(state, "volley_arc_deg")))
+    arc = geom.in_fire_arc(f, t, state.config.options.volley_arc_deg)
     if arc is False:
         raise RuleViolation(R_FIRE, f"{t.id} is outside {f.id}'s 45° arc")
     band = _range_band(state, f, t, req, "infantry")
-    per = int(opt(state, "volley_figures"))
+    per = state.config.options.volley_figures
     whole = f.front_rank() // per
     if whole == 0:
         raise RuleViolation(R_FIRE, f"{f.id} has fewer than {per} figures in its front rank")
@@ -277,7 +274,7 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
         modifier(state, s, "firer_moved") if moved else None,
         *chance_mods(state, f, "volley"),
     )
-    die = str(opt(state, "volley_die"))
+    die = state.config.options.volley_die
     frac = Fraction(3, 4) if band == "short" else Fraction(1, 4)
     return FirePlan(f, t, "volley", band, n, die, ms, frac, 5 if band == "short" else 4)
 
@@ -332,8 +329,8 @@ def take_casualties(
         dice,
         rule,
         gpos if gen is not None else None,
-        int(opt(ch.state, "general_save")),
-        str(ch.state.data.get("options", {}).get("allocation_roll", "specials")) == "always",
+        ch.state.config.options.general_save,
+        ch.state.config.options.allocation_roll == "always",
     )
     # a general killed is the casualty: no soldier falls for that hit
     lost = alloc.ordinary + len(alloc.specials_hit)
@@ -360,7 +357,7 @@ def general_killed_calls(ch: Changes, gid: str, where: str) -> list[str]:
     st = ch.state
     g = st.general(gid)
     fact = "corps_killed" if g.rank == "corps" else "co_killed"
-    reach = float(st.data.get("referee_morale", {}).get("general_influence_mm", 300))
+    reach = st.config.referee_morale.general_influence_mm
     at = st.unit(where)
     out: list[str] = []
     for u in st.units:
@@ -450,7 +447,7 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
         fkw["bound"] = None
     if p.method == "volley":
         fkw["volleys_fired"] = f.volleys_fired + p.dice_count
-    to = str(opt(state, "fire_disorder_to"))
+    to = state.config.options.fire_disorder_to
     # one 'D' for the unit's round of firing, however its volleys are split
     if to in ("firer", "both") and not f.skirmishing and not f.fired:
         fkw["disorder"] = ch.state.unit(f.id).disorder + 1
@@ -470,7 +467,7 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
         )
     if owed is not None and ch.state.has_unit(owed.id):
         flow.after_fire(ch, owed.id)
-    share = float(state.data.get("referee_morale", {}).get("fire_casualties_share", 0.1))
+    share = state.config.referee_morale.fire_casualties_share
     if cas > 0 and cas >= share * p.target.figures:
         called = flow.call_morale(ch, p.target.id, "fire_casualties", no_reply(state, p))
         if called:
@@ -631,7 +628,7 @@ def special_odds(
             )
         )
     if gen is not None and gpos <= e:
-        save = int(opt(state, "general_save"))
+        save = state.config.options.general_save
         p = sum((q * p_hit(c) for c, q in casualties.items()), Fraction(0))
         dies = Fraction(max(0, min(6, save - 1)), 6)
         out.append(

@@ -505,7 +505,7 @@ def waive(state: State, oid: str) -> State:
 # -- morale tests the referee calls itself ----------------------------------------------------
 def referee_calls(state: State, reason: str) -> bool:
     """Is ``reason`` on the referee's list ([referee_morale], editable data)?"""
-    return bool(state.data.get("referee_morale", {}).get(reason, False))
+    return state.config.referee_morale.calls(reason)
 
 
 def call_morale(ch: Changes, uid: str, reason: str, facts: tuple[str, ...] = ()) -> str | None:
@@ -520,7 +520,7 @@ def call_morale(ch: Changes, uid: str, reason: str, facts: tuple[str, ...] = ())
     if facts:
         kw["morale_facts"] = tuple(dict.fromkeys((*u.morale_facts, *facts)))
     ch.unit(MoraleMarked, uid, f"morale test called: {reason}", **kw)
-    label = str(ch.state.data.get("morale_reasons", {}).get(reason, reason))
+    label = ch.state.config.morale_reasons.get(reason, reason)
     return f"{uid} must test morale ({label})"
 
 

@@ -34,7 +34,6 @@ from vedette.rules.solo_napoleonic.common import (
     modifier,
     mods,
     odds_of,
-    opt,
     outcome_of,
     percentile_die,
     saves_dist,
@@ -82,18 +81,18 @@ def kind_of(a: Unit, b: Unit) -> str:
 
 
 def _points_per(state: State, u: Unit) -> int:
-    return int(state.data["melee_points"].get(u.kind, 1))
+    return state.config.melee_points[u.kind]
 
 
 def _save_of(state: State, victim: Unit, kind: str) -> int:
-    s = state.data["melee_saves"]
+    s = state.config.melee_saves
     if victim.cuirassiers:
-        return int(s["cuirassier"])
+        return s.cuirassier
     if kind == "infantry":
-        return int(s["infantry_vs_infantry"])
+        return s.infantry_vs_infantry
     if kind == "cavalry":
-        return int(s["cavalry_vs_cavalry"])
-    return int(s["infantry_vs_cavalry"] if not victim.cavalry else s["cavalry_vs_infantry"])
+        return s.cavalry_vs_cavalry
+    return s.infantry_vs_cavalry if not victim.cavalry else s.cavalry_vs_infantry
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +146,7 @@ def _side(state: State, u: Unit, e: Unit, kind: str, rnd: int, own: Stated, enem
         modifier(state, s, "flank_rear") if (own_cav and flank) else None,
         modifier(state, s, "disorder", u.disorder),
     )
-    per = int(opt(state, "melee_points_per_die"))
+    per = state.config.options.melee_points_per_die
     return Side(
         u,
         e,
@@ -438,7 +437,7 @@ def brawl_odds(state: State, req: rq.Brawl) -> list[Odds]:
 
 
 def evade_check(state: State, u: Unit) -> Check:
-    return Check(f"1{opt(state, 'evade_die')}", (), None, f"{u.id} evades (cm)", R_CI)
+    return Check(f"1{state.config.options.evade_die}", (), None, f"{u.id} evades (cm)", R_CI)
 
 
 def evade_odds(state: State, req: rq.Evade) -> list[Odds]:

@@ -13,9 +13,12 @@ import bisect
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vedette.errors import BadRequest, DataError
+
+if TYPE_CHECKING:
+    from vedette.rules.solo_napoleonic.config import Config
 
 GRADES = ("A", "B", "C", "D")
 SIDES_DEFAULT = ("French", "Allies")
@@ -271,7 +274,8 @@ class State:
     units: tuple[Unit, ...]
     generals: tuple[General, ...]
     options: Mapping[str, Any] = field(default_factory=dict)
-    data: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: the rule data read once (shipped data and house rules; config.py)
+    config: Config = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
     turn: int = 1
     phase: str = "control"  # control | cards | activation | end
     control: Mapping[str, str] = field(default_factory=dict)  # brigadier -> passed|failed

@@ -4,7 +4,6 @@ Charge Home Test). Percentile dice BELOW the Base Percentage Level plus the modi
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck
 from vedette.dice.tables import Table
@@ -18,7 +17,6 @@ from vedette.rules.solo_napoleonic.common import (
     Changes,
     modifier,
     mods,
-    opt,
     optional_on,
     pct_test,
     result_roll,
@@ -44,7 +42,7 @@ R_RALLY = "Kuryakin, Morale (rallying: one try per activation, a failure binds f
 
 
 def bpl(state: State, test: str, grade: str) -> int:
-    return int(state.data["bpl"][test][grade])
+    return state.config.bpl[test][grade]
 
 
 def attached(state: State, u: Unit) -> list[tuple[str, str | None]]:
@@ -76,14 +74,14 @@ def attacker_of(state: State, req: rq.MoraleFacts) -> Unit | None:
 def friends(state: State, u: Unit, req: rq.MoraleFacts) -> int:
     if req.friendly_within_300 is not None:
         return rq.count(req.friendly_within_300, "friendly_within_300")
-    n = geom.friends_within(state, u, float(opt(state, "friendly_range_mm")))
+    n = geom.friends_within(state, u, state.config.options.friendly_range_mm)
     return n or 0
 
 
 def friends_routing(state: State, u: Unit, req: rq.MoraleFacts) -> int:
     if req.friends_routing is not None:
         return rq.count(req.friends_routing, "friends_routing")
-    reach = float(opt(state, "friends_routing_range_mm"))
+    reach = state.config.options.friends_routing_range_mm
     n = 0
     for o in state.units:
         if o.id != u.id and o.side == u.side and o.on_table and o.status == "routing":
@@ -101,7 +99,7 @@ def friends_routing(state: State, u: Unit, req: rq.MoraleFacts) -> int:
 def casualties_counted(state: State, u: Unit, req: rq.MoraleFacts) -> int:
     if req.casualties is not None:
         return rq.count(req.casualties, "casualties")
-    if opt(state, "morale_casualties") == "total":
+    if state.config.options.morale_casualties == "total":
         return max(0, u.start_figures - u.figures)
     return u.casualties_turn
 
@@ -168,19 +166,8 @@ def morale_check(state: State, u: Unit, req: rq.MoraleFacts, label: str = "moral
     )
 
 
-#: the morale result chart built from each data mapping it was read from (kept with it)
-_CHARTS: dict[int, tuple[Any, Table]] = {}
-
-
 def result_table(state: State) -> Table:
-    from vedette.dice import table_from_data
-
-    raw = state.data["tables"]["morale_result"]
-    got = _CHARTS.get(id(raw))
-    if got is None or got[0] is not raw:
-        src = "solo_napoleonic data [tables.morale_result]"
-        got = _CHARTS[id(raw)] = (raw, table_from_data("morale_result", raw, src))
-    return got[1]
+    return state.config.morale_result
 
 
 def result_check(state: State, u: Unit) -> Check:
@@ -275,7 +262,7 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
     flow.after_morale(ch, u.id, False)
     called: list[str] = []
     if ch.state.unit(u.id).status == "routing" and u.status != "routing":
-        reach = float(opt(state, "friends_routing_range_mm"))
+        reach = state.config.options.friends_routing_range_mm
         for o in state.units:
             if o.id == u.id or o.side != u.side or not o.on_table or o.status == "routing":
                 continue
@@ -602,17 +589,17 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
         return Outcome(
             tuple(ch.events), (r,), f"{u.id} charges home into {t.id}: melee", {"home": True}
         )
-    fail = state.data["charge_home_failure"]
+    fail = state.config.charge_home_failure
     if timid_co(state, u):
-        res = str(fail["timid_co"])
-        mm = float(opt(state, "timid_retire_mm"))
+        res = fail.timid_co
+        mm = state.config.options.timid_retire_mm
         pos = geom.moved(u, -mm, 0.0)
         kw: dict[str, object] = {"charge_state": "halted", "advancing": False}
         if pos is not None:
             kw["x"], kw["y"] = pos
         ch.unit(ChargeHomeFailed, u.id, f"fails to charge home: {res}", **kw)
     elif u.kind == "infantry" and u.grade in GRADES[:3]:
-        res = str(fail["infantry_ABC"])
+        res = fail.infantry_ABC
         ch.unit(
             ChargeHomeFailed,
             u.id,
@@ -625,7 +612,7 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
         if lapse is not None:  # the rules forbid that fire: it lapses, the reason logged
             ch.unit(ChargeHomeFailed, u.id, f"its volley lapses: {lapse}", bound=None)
     else:
-        res = str(fail["other"])
+        res = fail.other
         ch.unit(
             ChargeHomeFailed,
             u.id,

@@ -42,8 +42,8 @@ from vedette.rules.solo_napoleonic.common import (
     fold_game,
     fold_general,
     fold_unit,
-    opt,
 )
+from vedette.rules.solo_napoleonic.config import Config, make_config
 from vedette.rules.solo_napoleonic.events import (
     GENERAL_FACTS,
     TURN_FACTS,
@@ -166,34 +166,14 @@ def status(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
 
 def reasons(state: State, req: rq.Query, dice: DiceSource) -> Outcome:
     """The reasons for testing morale (default list: an assumption)."""
-    rs = {k: v for k, v in state.data.get("morale_reasons", {}).items() if k != "assumption"}
+    rs = dict(state.config.morale_reasons)
     return Outcome((), (), "\n".join(f"{k}: {v}" for k, v in rs.items()), {"reasons": rs})
-
-
-def assumption_paths(data: Any, path: str = "") -> list[str]:
-    """Where the rule data carries an ``assumption`` mark (our default, not the text's)."""
-    out: list[str] = []
-    if isinstance(data, Mapping):
-        mark = data.get("assumption")
-        if mark:
-            out.append(path + ("" if mark is True else f" ({mark})"))
-        for k, v in data.items():
-            if k != "assumption":
-                out += assumption_paths(v, f"{path}.{k}" if path else str(k))
-    elif isinstance(data, list):
-        marked = [i for i, v in enumerate(data) if isinstance(v, Mapping) and v.get("assumption")]
-        if marked and len(marked) == len(data):
-            out.append(f"{path} (all {len(data)} entries)")
-        else:
-            for i, v in enumerate(data):
-                out += assumption_paths(v, f"{path}[{i}]")
-    return out
 
 
 def assumptions(state: State, req: rq.Query, dice: DiceSource) -> Outcome:
     """The default data filling the text's missing tables or gaps (replace any of it with
     --house-rules; see docs/rules/solo_napoleonic.md)."""
-    paths = assumption_paths({k: v for k, v in state.data.items() if k != "options"})
+    paths = list(state.config.assumptions)
     return Outcome(
         (),
         (),
@@ -210,7 +190,7 @@ def fire_bands(state: State, f: Any, t: Any) -> list[str | None]:
         return [None]  # measured; or fire at a charger: always short range (Charge Test)
     if f.artillery:
         key = "horse" if f.kind == "horse_artillery" else "foot"
-        return [str(b["band"]) for b in state.data["artillery_ranges"][key]]
+        return [b.band for b in state.config.artillery_ranges[key]]
     return ["short", "long"]
 
 
@@ -251,8 +231,8 @@ def move_offer(state: State, u: Any, mode: str | None, text: str, rule: str) -> 
 
 def formations_of(state: State, u: Any) -> tuple[str, ...]:
     """The formations a unit of its kind may take (Kuryakin, Formation Changing)."""
-    row = state.data["move_distances"].get(u.kind, {})
-    return tuple(k for k in row if k != "assumption" and k != u.formation)
+    row = state.config.move_distances[u.kind]
+    return tuple(k for k in row if k != u.formation)
 
 
 #: a unit's offers, by unit id: (what they are read from, the offers). They read the unit, the
@@ -264,7 +244,7 @@ _UNIT_OPTIONS: dict[str, tuple[tuple[Any, ...], list[Todo]]] = {}
 def unit_options(state: State, u: Any) -> list[Todo]:
     """A unit's actions open on its card, before ``plan`` judges them (``todo`` keeps only
     what plan accepts)."""
-    deps = (u, state.data, *(e for e in state.units if e.side != u.side))
+    deps = (u, state.config, *(e for e in state.units if e.side != u.side))
     hit = _UNIT_OPTIONS.get(u.id)
     if (
         hit is not None
@@ -351,7 +331,7 @@ def general_offers(state: State) -> list[Todo]:
     would be out of command at the next control phase) may ride toward them (Kuryakin,
     Generals)."""
     out: list[Todo] = []
-    reach = float(opt(state, "control_range_mm"))
+    reach = state.config.options.control_range_mm
     active = set(state.active_units())
     for g in state.generals:
         if g.rank != "brigadier" or g.killed or g.attached_to or not g.placed:
@@ -671,10 +651,10 @@ class SoloNapoleonic(Ruleset[State]):
 
     def _initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> State:
         house = options.get("house_rules") or {}
-        data = self.game_data(house if isinstance(house, Mapping) else None)
+        config = self.game_config(house if isinstance(house, Mapping) else None)
         opts = game_options(scenario, options)
         src = str(scenario.get("title", "scenario"))
-        ranks = data.get("formation_ranks", {})
+        ranks = config.formation_ranks
         units = tuple(unit_from_data(u, opts, ranks, src) for u in scenario.get("units", []))
         gens = tuple(general_from_data(g, src) for g in scenario.get("generals", []))
         ids = [u.id for u in units] + [g.id for g in gens]
@@ -694,18 +674,20 @@ class SoloNapoleonic(Ruleset[State]):
         terrain = tuple(
             feature_from_data(f, i) for i, f in enumerate(scenario.get("terrain", []), 1)
         )
-        simplay.battle_end(data, "house rules" if house else "rules data")
-        state = State(str(scenario.get("title", "")), sides, units, gens, opts, data)
+        state = State(str(scenario.get("title", "")), sides, units, gens, opts, config)
         return replace(state, terrain=terrain) if terrain else state
 
-    def game_data(self, house_rules: Mapping[str, Any] | None) -> dict[str, Any]:
-        """The rules data a game reads (shipped data and its house rules): one value shared
-        by every game with the same house rules (a game never changes its data), rather than a
-        deep copy per game (a game is created, and replayed, from its scenario each time)."""
+    def game_config(self, house_rules: Mapping[str, Any] | None) -> Config:
+        """The rule data (shipped data and the game's house rules) read once: one value shared
+        by every game with the same house rules (a game never changes its data), rather than
+        read again per game (a game is created, and replayed, from its scenario each time)."""
+        source = "house rules" if house_rules else "rules data"
         if not memo.enabled():
-            return self.data(house_rules)
+            return make_config(self.data(house_rules), source)
         key = json.dumps(house_rules or {}, sort_keys=True, default=str)
-        return memo.pure("rules_data", (id(self), key), lambda: self.data(house_rules))
+        return memo.pure(
+            "rules_config", (id(self), key), lambda: make_config(self.data(house_rules), source)
+        )
 
     end_condition = simplay.END_CONDITION
 

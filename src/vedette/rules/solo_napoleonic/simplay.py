@@ -61,7 +61,7 @@ def broken(state: Any, side: str, fraction: float) -> bool:
 def outcome(state: Any) -> GameOutcome | None:
     if state.phase != "control":
         return None
-    fraction, max_turns = battle_end(state.data)
+    fraction, max_turns = state.config.break_fraction, state.config.max_turns
     down = [s for s in state.sides if broken(state, s, fraction)]
     if len(down) == len(state.sides):
         return GameOutcome("draw", "army broken", state.turn, losses(state))

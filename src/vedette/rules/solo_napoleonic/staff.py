@@ -7,13 +7,13 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck, table_from_data
+from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck
 from vedette.dice.tables import Table
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
-from vedette.rules.solo_napoleonic import geom, memo
+from vedette.rules.solo_napoleonic import geom
 from vedette.rules.solo_napoleonic import requests as rq
-from vedette.rules.solo_napoleonic.common import Changes, opt
+from vedette.rules.solo_napoleonic.common import Changes
 from vedette.rules.solo_napoleonic.events import CommandChecked, ControlRolled, GeneralRated
 from vedette.rules.solo_napoleonic.model import AV, TH, General, State
 
@@ -21,30 +21,15 @@ R_GEN = "Kuryakin, Generals"
 R_NAT = "Kuryakin, National Variations"
 R_CTRL = "Kuryakin, Generals (control) / Movement (Control Phase)"
 
-RATINGS = {
-    "th": ("th_rows", "1d6", "Troop Handling"),
-    "av": ("av_rows", "1d6", "Attack Value"),
-    "cr": ("grade_rows", "1d8", "Grade / Control Rating"),
-}
-
 
 def rating_table(state: State, which: str) -> Table:
-    rows_key, dice, title = RATINGS[which]
-    rows = state.data["generals"][rows_key]
-    return memo.by_identity(
-        f"rating_{which}",
-        rows,
-        lambda: table_from_data(
-            which,
-            {"title": title, "rule": R_GEN, "dice": dice, "rows": rows},
-            "solo_napoleonic data [generals]",
-        ),
-    )
+    """The rating roll ``which`` (th, av, cr) of Kuryakin, Generals."""
+    return state.config.ratings[which]
 
 
 def national_modifier(state: State, g: General, which: str) -> tuple[Modifier, ...]:
-    nat = state.data.get("nations", {}).get(g.nation.lower(), {}) if g.nation else {}
-    v = int(nat.get(which, 0))
+    nat = state.config.nations.get(g.nation.lower()) if g.nation else None
+    v = getattr(nat, which) if nat is not None else 0
     if not v:
         return ()
     return (Modifier(v, f"{g.nation} {which.upper()}", R_NAT),)
@@ -53,7 +38,7 @@ def national_modifier(state: State, g: General, which: str) -> tuple[Modifier, .
 def cr_on_rating(state: State) -> bool:
     """Kuryakin, National Variations: "-1 CR" moves the Control Rating itself (the number the
     D8 must be under) by default; ``nation_cr_on = "roll"`` moves the grade roll instead."""
-    return str(opt(state, "nation_cr_on")) == "rating"
+    return state.config.options.nation_cr_on == "rating"
 
 
 def rating_check(state: State, g: General, which: str) -> Check:
@@ -74,10 +59,9 @@ def cr_odds(state: State, g: General) -> Odds:
     c = rating_check(state, g, "cr")
     o = c.odds()
     nat = national_cr(state, g)
-    t = rating_table(state, "cr")
     rows = []
     for r in o.rows:
-        cr = int(t.row(r.key).data["cr"]) + nat
+        cr = state.config.grades[r.key].cr + nat
         note = f" ({g.nation} {nat:+d} CR)" if nat else ""
         rows.append(replace(r, result=f"{r.result}: CR {cr}{note}"))
     return replace(o, rows=tuple(rows))
@@ -99,17 +83,17 @@ def _historical(state: State, req: rq.Staff) -> dict[str, Any] | None:
         out["th"] = rq.choice(req.th, "th", TH)
     if req.av is not None:
         out["av"] = rq.choice(req.av, "av", AV)
-    grades = {r["key"]: r for r in state.data["generals"]["grade_rows"]}
+    grades = state.config.grades
     if req.grade is not None:
         out["grade"] = rq.choice(req.grade, "grade", tuple(grades))
-        out["cr"] = int(grades[out["grade"]]["cr"])
+        out["cr"] = grades[out["grade"]].cr
     if req.cr is not None:
         cr = req.cr
         if not 1 <= cr <= 9:
             raise BadRequest("'cr' must be 1-9 (the D8 roll must be less than it)")
         out["cr"] = cr
         if "grade" not in out:
-            same = [k for k, r in grades.items() if int(r["cr"]) == cr]
+            same = [k for k, r in grades.items() if r.cr == cr]
             out["grade"] = same[0] if same else f"cr{cr}"
     return out
 
@@ -140,14 +124,14 @@ def staff(state: State, req: rq.Staff, dice: DiceSource) -> Outcome:
             rolls.append(r)
             assert r.row is not None
             if which == "cr":
-                row = rating_table(state, "cr").row(r.row)
+                grade = state.config.grades[r.row]
                 got["grade"] = r.row
                 nat = national_cr(state, g)
-                got["cr"] = max(1, int(row.data["cr"]) + nat)
+                got["cr"] = max(1, grade.cr + nat)
                 if nat:
                     r = replace(
                         r,
-                        consequence=f"{r.consequence}: CR {row.data['cr']} {nat:+d} "
+                        consequence=f"{r.consequence}: CR {grade.cr} {nat:+d} "
                         f"({g.nation}, {R_NAT}) = {got['cr']}",
                     )
                     rolls[-1] = r
@@ -170,17 +154,15 @@ def staff_odds(state: State, req: rq.Staff) -> list[Odds]:
 
 # -- control phase ------------------------------------------------------------------------------
 def senior_modifier(state: State, senior: General) -> int:
-    for r in state.data["generals"]["grade_rows"]:
-        if r["key"] == senior.grade:
-            return int(r.get("senior_modifier", 0))
-    return 0
+    g = state.config.grades.get(str(senior.grade))
+    return g.senior_modifier if g is not None else 0
 
 
 def seniors_near(state: State, brig: General, req: rq.Control) -> list[General]:
     """Divisional and corps commanders within 300mm of the brigadier (positions, or the
     request's declared ``seniors_near`` list)."""
     stated = req.seniors_near
-    reach = float(opt(state, "senior_range_mm"))
+    reach = state.config.options.senior_range_mm
     out: list[General] = []
     for s in state.chain(brig):
         if s.killed:
@@ -210,7 +192,7 @@ def control_check(state: State, brig: General, req: rq.Control) -> UnderCheck:
         brig.cr,
         tuple(ms),
         "d8",
-        bool(opt(state, "control_strict")),
+        state.config.options.control_strict,
         f"{brig.id} control",
         R_CTRL,
         f"{brig.id} controls: one card for his formation",
@@ -238,7 +220,7 @@ def unit_in_command(
     d = geom.general_distance(brig, u)
     if d is None:
         return True, "not placed: assumed in command"
-    reach = float(opt(state, "control_range_mm"))
+    reach = state.config.options.control_range_mm
     return d <= reach, f"{d:.0f}mm from {brig.id}"
 
 
@@ -253,7 +235,7 @@ def control(state: State, req: rq.Control, dice: DiceSource) -> Outcome:
         rolls.append(r)
         result[b.id] = "passed" if r.row == "pass" else "failed"
     out_list = req.out_of_command
-    failed_out = bool(opt(state, "failed_control_out_of_command"))
+    failed_out = state.config.options.failed_control_out_of_command
     lines = []
     for u in state.units:
         if not u.on_table:

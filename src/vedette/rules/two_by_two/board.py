@@ -169,12 +169,11 @@ def rings(state: Any) -> dict[str, float | str]:
     """The rule distances a player may ring a unit with, in mm (2 by 2: Rallying's HQ ranges,
     the rally ban and rout contagion); a name instead of a number is a per-unit distance the
     board carries on each unit (``data-half-move``: counter-charge reach, half its move)."""
-    sec = state.rules.section("rally")
+    sec = state.rules.rally
     mm = state.rules.base_mm
     return {
-        f"Div HQ [{float(sec.get('division_range', 4)):g}]": mm
-        * float(sec.get("division_range", 4)),
-        f"Corps HQ [{float(sec.get('corps_range', 8)):g}]": mm * float(sec.get("corps_range", 8)),
+        f"Div HQ [{sec.division_range:g}]": mm * sec.division_range,
+        f"Corps HQ [{sec.corps_range:g}]": mm * sec.corps_range,
         "rally ban: enemy within [2]": mm * 2,
         "rout contagion [3]": mm * 3,
         "counter-charge: 1/2 its move": "half-move",

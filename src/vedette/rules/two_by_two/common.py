@@ -81,9 +81,9 @@ def opt_n(state: GameState, text: str | None, what: str) -> float | None:
     return None if text is None or text == "" else to_n(state, text, what)
 
 
-def mod(state: GameState, section: str, key: str, reason: str, rule: str) -> Modifier:
-    """A modifier whose value is the data entry ``[section] key``."""
-    return Modifier(state.rules.int(section, key), reason, rule)
+def mod(value: int, reason: str, rule: str) -> Modifier:
+    """A modifier whose value is a data entry (``state.rules.rally.elite``)."""
+    return Modifier(value, reason, rule)
 
 
 def point(v: Any, what: str) -> Vec:
@@ -160,8 +160,8 @@ def resolve_rout(
 
 
 def _contagion(state: GameState, routing: Unit, stated: Sequence[str] | None) -> list[Unit]:
-    radius = float(state.rules.section("rout").get("contagion_radius", 3))
-    scope = str(state.rules.section("rout").get("contagion_sides", "friendly"))
+    radius = state.rules.rout.contagion_radius
+    scope = state.rules.rout.contagion_sides
     if stated is not None:
         return [state.unit(s) for s in stated if state.unit(s).on_table]
     out = []

@@ -97,19 +97,14 @@ def flank_or_rear(state: GameState, target: Unit, other: Unit) -> str | None:
     """Which arc of ``target`` ``other`` is in: ``front``, ``left``, ``right``, ``rear``."""
     if target.body is None or other.body is None:
         return None
-    g = state.rules.section("geometry")
-    return tt.arc_of(
-        target.body,
-        other.body,
-        float(g.get("front_half_angle", 45.0)),
-        float(g.get("rear_half_angle", 45.0)),
-    ).value
+    g = state.rules.geometry
+    return tt.arc_of(target.body, other.body, g.front_half_angle, g.rear_half_angle).value
 
 
 def in_fire_arc(state: GameState, firer: Unit, target: Unit) -> bool | None:
     if firer.body is None or target.body is None:
         return None
-    half = float(state.rules.section("geometry").get("fire_half_angle", 45.0))
+    half = state.rules.geometry.fire_half_angle
     return tt.in_arc(firer.body, target.body, half, mode="any")
 
 
@@ -117,7 +112,7 @@ def behind_wall_or_hedge(state: GameState, firer: Unit, target: Unit) -> bool | 
     """The line of fire crosses a wall or hedge within the cover distance of the target."""
     if firer.body is None or target.body is None:
         return None
-    near = state.rules.mm(float(state.rules.section("geometry").get("cover_distance", 0.5)))
+    near = state.rules.mm(state.rules.geometry.cover_distance)
     for c in tt.features_between(firer.body, target.body, features(state, *LINE_COVER)):
         if float(c.feature.shape.distance(target.body.polygon())) <= near + 1e-9:
             return True
@@ -274,11 +269,11 @@ def _path_facts(state: GameState, path: list[Vec], facing: float, start_facing: 
 
 
 def _straight_n(state: GameState) -> float:
-    return float(state.rules.section("movement").get("straight_ahead", 2))
+    return state.rules.movement.straight_ahead
 
 
 def _tol(state: GameState) -> float:
-    return float(state.rules.section("geometry").get("straight_tolerance_deg", 1.0))
+    return state.rules.geometry.straight_tolerance_deg
 
 
 def straight_ahead(
@@ -317,7 +312,7 @@ def rout_destination(state: GameState, unit: Unit, away_from: Unit | None) -> Bo
         heading = tt.normalise(unit.body.facing + 180)
     else:
         heading = tt.bearing(cause.body.centre, unit.body.centre)
-    frac = float(state.rules.section("movement").get("rout_move_fraction", 1.0))
+    frac = state.rules.movement.rout_move_fraction
     dist = state.rules.mm(state.utype(unit).move * frac)
     return _clamped(state, unit.body, heading, dist)
 

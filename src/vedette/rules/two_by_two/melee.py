@@ -103,47 +103,47 @@ def melee_modifiers(
 ) -> list[Modifier]:
     """The modifiers of one side (2 by 2, Melee), cumulative."""
     t, et = state.utype(u), state.utype(e)
-    sec = state.rules.section("melee")
+    sec = state.rules.melee
 
-    def m(key: str, reason: str) -> Modifier:
-        return Modifier(int(sec[key]), reason, R_MELEE)
+    def m(value: int, reason: str) -> Modifier:
+        return Modifier(value, reason, R_MELEE)
 
     mods: list[Modifier] = []
     if t.guards:
-        mods.append(m("guards", "unit is Guards"))
+        mods.append(m(sec.guards, "unit is Guards"))
     if t.cav_class in ("light", "lancer") and et.is_cavalry:
-        mods.append(m("light_vs_cavalry", "Light Cavalry or Lancers vs cavalry"))
+        mods.append(m(sec.light_vs_cavalry, "Light Cavalry or Lancers vs cavalry"))
     if t.cav_class == "lancer" and e.disrupted:
-        mods.append(m("lancers_vs_disrupted", "Lancers vs disrupted"))
+        mods.append(m(sec.lancers_vs_disrupted, "Lancers vs disrupted"))
     if t.cav_class == "heavy":
-        mods.append(m("heavy_cavalry", "unit is Heavy Cavalry"))
+        mods.append(m(sec.heavy_cavalry, "unit is Heavy Cavalry"))
     if t.is_cavalry and f["town"].value:
-        mods.append(m("cavalry_in_town", f"cavalry in town{f['town'].note()}"))
+        mods.append(m(sec.cavalry_in_town, f"cavalry in town{f['town'].note()}"))
     if e.disrupted:
-        mods.append(m("enemy_disrupted", "enemy is disrupted"))
+        mods.append(m(sec.enemy_disrupted, "enemy is disrupted"))
     n = int(f["support"].value)
     if n > 0:
         mods.append(
             Modifier(
-                int(sec["overlap_per_unit"]) * n,
+                sec.overlap_per_unit * n,
                 f"overlap support: {n} extra unit(s){f['support'].note()}",
                 R_MELEE,
             )
         )
     if t.is_infantry and u.formation == "attack_column":
-        mods.append(m("column_of_attack", "column of attack"))
+        mods.append(m(sec.column_of_attack, "column of attack"))
     if u.formation == "road_column":
-        mods.append(m("road_column", "unit in road column"))
+        mods.append(m(sec.road_column, "unit in road column"))
     if t.is_cavalry and et.is_infantry and not e.disrupted:
-        mods.append(m("cavalry_vs_ordered_infantry", "cavalry vs ordered infantry"))
+        mods.append(m(sec.cavalry_vs_ordered_infantry, "cavalry vs ordered infantry"))
     if f["hq_contact"].value:
-        mods.append(m("hq_contact", f"HQ in base contact{f['hq_contact'].note()}"))
+        mods.append(m(sec.hq_contact, f"HQ in base contact{f['hq_contact'].note()}"))
     if f["higher"].value:
-        mods.append(m("higher", f"higher than opponent{f['higher'].note()}"))
+        mods.append(m(sec.higher, f"higher than opponent{f['higher'].note()}"))
     if t.is_artillery or t.is_hq:
-        mods.append(m("artillery_or_hq", "unit is artillery/HQ"))
+        mods.append(m(sec.artillery_or_hq, "unit is artillery/HQ"))
     if attacker and u.meleed:
-        mods.append(m("attacker_subsequent", "attacker's subsequent melee"))
+        mods.append(m(sec.attacker_subsequent, "attacker's subsequent melee"))
     return mods
 
 
@@ -245,7 +245,7 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
         if held:
             lines.append(f"{loser.name} is in a town or woods: it stays in control")
         else:
-            n = float(state.rules.section("movement").get("repulse_distance", 2))
+            n = state.rules.movement.repulse_distance
             to = facts.pushed_back(state, loser, winner, n)
             events.append(unit_event("repulsed", loser.id, **({"body": to} if to else {})))
     elif key == "recoils":
@@ -363,7 +363,7 @@ def plan_voluntary_rout(state: GameState, req: Rout) -> Plan:
     """The checks of a voluntary rout, and its rout roll (none when ``[rout]
     voluntary_rolls`` is false)."""
     u = _voluntary_judge(state, req)
-    rolls_it = bool(state.rules.section("rout").get("voluntary_rolls", True))
+    rolls_it = state.rules.rout.voluntary_rolls
     steps = (rout_check(state, u, R_UNITS),) if rolls_it else ()
     return Plan(req, steps=steps, data=u)
 

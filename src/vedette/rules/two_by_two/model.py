@@ -18,6 +18,7 @@ from typing import Any
 from vedette.dice.tables import Table, tables_from_data
 from vedette.errors import BadRequest, DataError, RuleViolation
 from vedette.geometry.tabletop import Body, Feature, Footprint, TableTop, Vec
+from vedette.rules.config import section
 from vedette.rules.evolve import evolve as replace
 
 R_SEQ = "2 by 2, Sequence of play"
@@ -128,13 +129,154 @@ def _unit_type(key: str, d: Mapping[str, Any], source: str) -> UnitType:
         raise DataError(source, f"unit type {key!r}: bad or missing field {e}") from None
 
 
+@dataclass(frozen=True, slots=True)
+class Scale:
+    """[scale] (2 by 2, Scale): millimetres."""
+
+    base_unit_mm: float
+    base_width_mm: float
+    base_depth_mm: float
+    unit_width_mm: float
+    unit_depth_mm: float
+    contact_tolerance_mm: float
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """[geometry]: arcs (degrees), the snap of a stated position (mm), cover ([n])."""
+
+    front_half_angle: float
+    rear_half_angle: float
+    fire_half_angle: float
+    straight_tolerance_deg: float
+    snap_mm: float
+    cover_distance: float
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """[movement] (2 by 2, Movement Modifiers; Moving to contact): [n] and rates."""
+
+    road_bonus: float
+    stream_cost: float
+    town_rate: float
+    rough_rate: float
+    bridge_mode: str
+    bridge_rate: float
+    straight_ahead: float
+    countercharge_fraction: float
+    rout_move_fraction: float
+    repulse_distance: float
+
+
+@dataclass(frozen=True, slots=True)
+class Reinforcements:
+    """[reinforcements] (2 by 2, Reinforcements)."""
+
+    rolls_per_turn: int
+    entry_radius: float
+
+
+@dataclass(frozen=True, slots=True)
+class Rally:
+    """[rally] (2 by 2, Rallying): its modifiers and the HQ ranges ([n])."""
+
+    elite: int
+    hq_contact: int
+    militia: int
+    enemy_within: float
+    enemy_within_value: int
+    enemy_within_rule: str
+    division_range: float
+    corps_range: float
+    hq_rule: str
+    disrupted: int
+    hq_self: int
+
+
+@dataclass(frozen=True, slots=True)
+class Shooting:
+    """[shooting] (2 by 2, Resolving shooting): its modifiers."""
+
+    artillery_long: int
+    artillery_canister: int
+    cover_wall_hedge: int
+    cover_woods_town: int
+    screened: int
+    enfilade: int
+    light_infantry: int
+    cavalry: int
+    disrupted: int
+    hq_contact: int
+    first_volley: int
+    musket_full_effect: float
+
+
+@dataclass(frozen=True, slots=True)
+class Melee:
+    """[melee] (2 by 2, Melee): its modifiers."""
+
+    guards: int
+    light_vs_cavalry: int
+    lancers_vs_disrupted: int
+    heavy_cavalry: int
+    cavalry_in_town: int
+    enemy_disrupted: int
+    overlap_per_unit: int
+    column_of_attack: int
+    road_column: int
+    cavalry_vs_ordered_infantry: int
+    hq_contact: int
+    higher: int
+    artillery_or_hq: int
+    attacker_subsequent: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rout:
+    """[rout] (2 by 2, Resolving shooting / Melee (Routs))."""
+
+    contagion_radius: float
+    contagion_sides: str
+    voluntary_rolls: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Victory:
+    """[victory] (ASSUMPTION: the text gives no victory condition); a scenario may replace it."""
+
+    threshold_ap: int
+    max_turns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """[setup] (2 by 2, Game Setup)."""
+
+    ap_each: int
+    extra_ap_per_tie: int
+    deploy_depth: float
+    side_margin: float
+    rp_clearance: float
+
+
 @dataclass(frozen=True)
 class Rules:
-    """The numbers of the rules (shipped data merged with house rules)."""
+    """The numbers of the rules (shipped data merged with house rules), read once per game
+    (issue 28: every value typed, its default written once, in data/rules.toml)."""
 
     unit_types: Mapping[str, UnitType]
     tables: Mapping[str, Table]
-    data: Mapping[str, Any] = field(compare=False)
+    scale: Scale
+    geometry: Geometry
+    movement: Movement
+    reinforcements: Reinforcements
+    rally: Rally
+    shooting: Shooting
+    melee: Melee
+    rout: Rout
+    victory: Victory
+    setup: Setup
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Rules:
@@ -156,49 +298,33 @@ class Rules:
         ):
             if need not in tables:
                 raise DataError(src, f"missing table {need!r}")
-        return cls(types, tables, data)
-
-    def section(self, name: str) -> Mapping[str, Any]:
-        s = self.data.get(name, {})
-        return s if isinstance(s, Mapping) else {}
-
-    def num(self, section: str, key: str) -> float:
-        memo = self._nums
-        hit = memo.get((section, key))
-        if hit is not None:
-            return hit
-        try:
-            out = memo[section, key] = float(self.section(section)[key])
-        except (KeyError, TypeError, ValueError):
-            raise DataError("two_by_two data", f"[{section}] needs a number {key!r}") from None
-        return out
-
-    @functools.cached_property
-    def _nums(self) -> dict[tuple[str, str], float]:
-        """The numbers read so far (the rules never change once built)."""
-        return {}
-
-    def int(self, section: str, key: str) -> int:
-        return int(self.num(section, key))
-
-    def text(self, section: str, key: str) -> str:
-        v = self.section(section).get(key)
-        if v is None:
-            raise DataError("two_by_two data", f"[{section}] needs {key!r}")
-        return str(v)
+        return cls(
+            types,
+            tables,
+            scale=section(Scale, data, "scale", src),
+            geometry=section(Geometry, data, "geometry", src),
+            movement=section(Movement, data, "movement", src),
+            reinforcements=section(Reinforcements, data, "reinforcements", src),
+            rally=section(Rally, data, "rally", src),
+            shooting=section(Shooting, data, "shooting", src),
+            melee=section(Melee, data, "melee", src),
+            rout=section(Rout, data, "rout", src),
+            victory=section(Victory, data, "victory", src),
+            setup=section(Setup, data, "setup", src),
+        )
 
     @property
     def base_mm(self) -> float:
         """[1] in millimetres (2 by 2, Scale: [1] = 3/4 inch)."""
-        return self.num("scale", "base_unit_mm")
+        return self.scale.base_unit_mm
 
     @functools.cached_property
     def footprint(self) -> Footprint:
-        return Footprint(self.num("scale", "unit_width_mm"), self.num("scale", "unit_depth_mm"))
+        return Footprint(self.scale.unit_width_mm, self.scale.unit_depth_mm)
 
     @property
     def contact_mm(self) -> float:
-        return self.num("scale", "contact_tolerance_mm")
+        return self.scale.contact_tolerance_mm
 
     def n(self, mm: float) -> float:
         """Millimetres in base units [n]."""

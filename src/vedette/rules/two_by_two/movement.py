@@ -96,7 +96,7 @@ def plan_move(
     step by step) and ``road_only`` whether every earlier step was wholly on a road."""
     rules = state.rules
     t = state.utype(u)
-    mv = rules.section("movement")
+    mv = rules.movement
     problems: list[tuple[str, str]] = []
     breakdown: list[str] = []
     if state.play == "stated":
@@ -192,13 +192,13 @@ def plan_move(
     if whole_road and not through_town and not road_only:
         breakdown.append("no road bonus: an earlier part of the move was off the road")
     elif whole_road and not through_town:
-        bonus = float(mv.get("road_bonus", 1))
+        bonus = mv.road_bonus
         allowance += bonus
         breakdown.append(f"+[{bonus:g}] whole move on road")
     elif whole_road and through_town:
         breakdown.append("no road bonus: moves through a town")
-    mode = str(mv.get("bridge_mode", "whole_move"))
-    rate_b = float(mv.get("bridge_rate", 0.5))
+    mode = mv.bridge_mode
+    rate_b = mv.bridge_rate
     cost = length
     if bridge and not (whole_road and road_col):
         if mode == "whole_move":
@@ -209,19 +209,19 @@ def plan_move(
             cost += extra
             breakdown.append(f"+[{extra:.2f}] bridge at 1/2 rate")
     if town > 0:
-        rate = float(mv.get("town_rate", 0.5))
+        rate = mv.town_rate
         extra = town * (1 / rate - 1)
         cost += extra
         breakdown.append(f"+[{extra:.2f}] [{town:.2f}] in town at 1/2 rate")
     if rough > 0:
         if not t.woods_half:
             problems.append((R_MOVE, f"woods/rough are impassable to {t.name}"))
-        rate = float(mv.get("rough_rate", 0.5))
+        rate = mv.rough_rate
         extra = rough * (1 / rate - 1)
         cost += extra
         breakdown.append(f"+[{extra:.2f}] [{rough:.2f}] in woods/rough at 1/2 rate")
     if streams:
-        sc = float(mv.get("stream_cost", 1)) * streams
+        sc = mv.stream_cost * streams
         cost += sc
         breakdown.append(f"+[{sc:g}] crossing {streams} stream(s)")
     breakdown.insert(0, f"path [{length:.2f}]")
@@ -259,7 +259,7 @@ def plan_move(
     reactions: list[str] = []
     if end is not None:
         ghost = Unit(u.id, u.side, u.kind, u.name, body=end)
-        frac = float(mv.get("countercharge_fraction", 0.5))
+        frac = mv.countercharge_fraction
         fastest = max((x.move for x in rules.unit_types.values() if x.is_cavalry), default=0.0)
         for e in state.near(end, rules.mm(fastest * frac) + 1e-6, state.enemy_of(u.side)):
             et = state.utype(e)
@@ -335,7 +335,7 @@ def snap_to_contact(
     if len(path) < 2:
         return None
     rules = state.rules
-    snap = float(rules.section("geometry").get("snap_mm", 3.0))
+    snap = rules.geometry.snap_mm
     a, b = path[-2], path[-1]
     leg = a.distance(b)
     if leg < 1e-9:
@@ -372,7 +372,7 @@ def entry_problems(
     """An arriving unit "may enter edge within [4] of RP" (2 by 2, Reinforcements): its first
     position touches the RP's table edge, no part of its base beyond [4] of the RP."""
     rules = state.rules
-    n = float(rules.section("reinforcements").get("entry_radius", 4))
+    n = rules.reinforcements.entry_radius
     radius = rules.mm(n)
     edge, _ = facts.nearest_edge(state, rp.point)
     out: list[tuple[str, str]] = []
@@ -512,7 +512,7 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
         raise RuleViolation(R_CONTACT, f"{u.name} has already counter-charged this turn")
     if target.side == u.side or not target.moved:
         raise RuleViolation(R_CONTACT, f"{target.name} did not move this turn: no counter-charge")
-    frac = float(state.rules.section("movement").get("countercharge_fraction", 0.5))
+    frac = state.rules.movement.countercharge_fraction
     d = facts.distance_n(state, u, target)
     within = (d is not None and d <= t.move * frac + 1e-9) if req.within is None else req.within
     if not within:

@@ -174,8 +174,7 @@ class _Context:
     def __init__(self, state: GameState) -> None:
         self.state = state
         r = state.rules
-        g = r.section("geometry")
-        self.snap = float(g.get("snap_mm", 3.0))
+        self.snap = r.geometry.snap_mm
         self.contact = r.contact_mm
         fp = r.footprint
         self.rf = math.hypot(fp.width, fp.depth) / 2

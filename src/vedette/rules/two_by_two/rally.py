@@ -45,15 +45,15 @@ class RallyTry:
 
 
 def _in_command(state: GameState, u: Unit) -> bool | None:
-    sec = state.rules.section("rally")
-    rule = str(sec.get("hq_rule", "either"))
+    sec = state.rules.rally
+    rule = sec.hq_rule
     if rule == "off":
         return True
     div, corps = facts.hq_distances(state, u)
     if u.body is None:
         return None
-    div_ok = div is not None and div <= float(sec.get("division_range", 4)) + 1e-9
-    corps_ok = corps is not None and corps <= float(sec.get("corps_range", 8)) + 1e-9
+    div_ok = div is not None and div <= sec.division_range + 1e-9
+    corps_ok = corps is not None and corps <= sec.corps_range + 1e-9
     return (div_ok and corps_ok) if rule == "both" else (div_ok or corps_ok)
 
 
@@ -69,7 +69,7 @@ def judge(state: GameState, req: Rally) -> RallyTry:
         raise RuleViolation(R_RALLY, f"{u.name} is not disrupted")
     if effect == "pinned" and not u.pinned:
         raise RuleViolation(R_RALLY, f"{u.name} is not pinned")
-    sec = state.rules.section("rally")
+    sec = state.rules.rally
     ec = facts.enemies_in_contact(state, u)
     # what the referee knows is never asked: a melee it holds puts an enemy in contact
     held = [m for m in state.melees if u.id in (m.attacker, m.defender)]
@@ -92,22 +92,22 @@ def judge(state: GameState, req: Rally) -> RallyTry:
         raise RuleViolation(
             R_RALLY,
             f"rally not possible: {u.name} has no Division HQ within"
-            f" [{float(sec.get('division_range', 4)):g}] or Corps HQ within"
-            f" [{float(sec.get('corps_range', 8)):g}]",
+            f" [{sec.division_range:g}] or Corps HQ within"
+            f" [{sec.corps_range:g}]",
         )
     hq = fact_bool(req.hq_contact, facts.hq_in_contact(state, u))
-    near_n = float(sec.get("enemy_within", 2))
+    near_n = sec.enemy_within
     ew = facts.enemies_within(state, u, near_n)
     near = fact_bool(req.enemy_near, None if ew is None else bool(ew))
     mods: list[Modifier] = []
     if t.elite:
-        mods.append(mod(state, "rally", "elite", "Guards/Grenadiers/Light", R_RALLY))
+        mods.append(mod(state.rules.rally.elite, "Guards/Grenadiers/Light", R_RALLY))
     if hq.value:
-        mods.append(mod(state, "rally", "hq_contact", f"HQ in base contact{hq.note()}", R_RALLY))
+        mods.append(mod(state.rules.rally.hq_contact, f"HQ in base contact{hq.note()}", R_RALLY))
     if t.militia:
-        mods.append(mod(state, "rally", "militia", "Militia", R_RALLY))
+        mods.append(mod(state.rules.rally.militia, "Militia", R_RALLY))
     if near.value:
-        only = str(sec.get("enemy_within_rule", "only_guards_or_hq")) == "only_guards_or_hq"
+        only = sec.enemy_within_rule == "only_guards_or_hq"
         if only and not (t.guards or hq.value):
             raise RuleViolation(
                 R_RALLY,
@@ -116,17 +116,15 @@ def judge(state: GameState, req: Rally) -> RallyTry:
             )
         mods.append(
             mod(
-                state,
-                "rally",
-                "enemy_within_value",
+                state.rules.rally.enemy_within_value,
                 f"enemy within [{near_n:g}]{near.note()}",
                 R_RALLY,
             )
         )
     if u.disrupted:
-        mods.append(mod(state, "rally", "disrupted", "disrupted", R_RALLY))
+        mods.append(mod(state.rules.rally.disrupted, "disrupted", R_RALLY))
     if self_hq:
-        mods.append(mod(state, "rally", "hq_self", "HQ self rally", R_RALLY))
+        mods.append(mod(state.rules.rally.hq_self, "HQ self rally", R_RALLY))
     check = Check(
         "1d6", tuple(mods), state.rules.tables["rally"], f"rally {u.name} ({effect})", R_RALLY
     )

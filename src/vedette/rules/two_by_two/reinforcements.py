@@ -33,7 +33,7 @@ def _check(state: GameState, rp: ReinforcementPoint) -> Check:
 
 def _judge(state: GameState, req: Reinforce) -> ReinforcementPoint:
     rp = state.rp(req.rp)
-    limit = int(state.rules.num("reinforcements", "rolls_per_turn"))
+    limit = state.rules.reinforcements.rolls_per_turn
     if state.reinforcement_rolls >= limit:
         raise RuleViolation(R_REINF, f"only {limit} reinforcement rolls per turn")
     if not rp.queue:

@@ -270,7 +270,7 @@ def judge_charge(state: GameState, req: Charge) -> Plan:
                 f"{o.name} stands in the way [{rules.n(block):.2f}] ahead of {u.name}",
             )
     n = rules.n(d)
-    tail = float(rules.section("movement").get("straight_ahead", 2))
+    tail = rules.movement.straight_ahead
     if u.turned and u.straight_run + n < tail - 1e-6:
         raise RuleViolation(
             R_CONTACT,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import asdict
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -274,8 +275,7 @@ class TwoByTwo(Ruleset[GameState]):
     def outcome(self, state: GameState) -> GameOutcome | None:
         if state.stage != "over":
             return None
-        v = {**dict(state.rules.section("victory")), **dict(state.victory)}
-        threshold = int(v.get("threshold_ap", 0))
+        threshold = state.rules.victory.threshold_ap
         scored = threshold > 0 and any(state.score(s.id) >= threshold for s in state.sides)
         return GameOutcome(
             str(state.winner) if state.winner else "draw",
@@ -534,6 +534,8 @@ class TwoByTwo(Ruleset[GameState]):
             except (KeyError, TypeError, ValueError) as e:
                 raise DataError(SRC, f"bad reinforcement point: {e}", i) from None
         victory = scenario.get("victory", {})
+        if isinstance(victory, Mapping) and victory:
+            rules = _shared_rules(merge(data, {"victory": victory}))  # the scenario's own
         state = GameState(
             rules=rules,
             table=table,
@@ -726,7 +728,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
             "depth": state.table.depth,
             "terrain": [{"kind": f.kind, "name": f.name} for f in state.table.features],
         },
-        "victory": {**dict(state.rules.section("victory")), **dict(state.victory)},
+        "victory": {**asdict(state.rules.victory), **dict(state.victory)},
     }
 
 

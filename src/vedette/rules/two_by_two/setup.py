@@ -69,7 +69,7 @@ def setup_roll(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     assert isinstance(r, OpposedRoll)
     a, b = state.sides
     att, dfn = (a, b) if r.difference > 0 else (b, a)
-    extra = int(state.rules.num("setup", "extra_ap_per_tie")) * len(r.draws)
+    extra = state.rules.setup.extra_ap_per_tie * len(r.draws)
     ev = Roles(att.id, dfn.id, extra, "deploy_def")
     msg = f"Attacker: {att.name}; Defender: {dfn.name} (the Defender deploys first)"
     if len(state.table.features) < 4:
@@ -79,7 +79,7 @@ def setup_roll(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
         )
     if extra:
         ties = "1 tie" if len(r.draws) == 1 else f"{len(r.draws)} ties"
-        msg += f"; {ties}: each side deploys {int(state.rules.num('setup', 'ap_each')) + extra} AP"
+        msg += f"; {ties}: each side deploys {state.rules.setup.ap_each + extra} AP"
         msg += f" (an extra {extra} AP each)"
     return Outcome((ev,), (r,), msg)
 
@@ -118,23 +118,23 @@ def deploy(state: GameState, req: Deploy, dice: Any = None) -> Outcome:
     )
     if not facts.on_table(state, body):
         raise RuleViolation(R_SETUP, f"{u.name} would be off the table")
-    depth = rules.mm(rules.num("setup", "deploy_depth"))
+    depth = rules.mm(rules.setup.deploy_depth)
     if _edge_gap(state, body, edge) > depth + 1e-6:
         raise RuleViolation(
             R_SETUP,
-            f"{u.name} must be within [{rules.num('setup', 'deploy_depth'):g}] of the {edge} edge",
+            f"{u.name} must be within [{rules.setup.deploy_depth:g}] of the {edge} edge",
         )
-    margin = rules.mm(rules.num("setup", "side_margin"))
+    margin = rules.mm(rules.setup.side_margin)
     for fl in _flanks(edge):
         if facts.edge_distance(state, body, fl) < margin - 1e-6:
             raise RuleViolation(
                 R_SETUP,
-                f"{u.name} is closer than [{rules.num('setup', 'side_margin'):g}] to the {fl} edge",
+                f"{u.name} is closer than [{rules.setup.side_margin:g}] to the {fl} edge",
             )
     for o in state.live():
         if o.id != u.id and o.body is not None and tt.overlaps(body, o.body, 1.0):
             raise RuleViolation(R_SETUP, f"{u.name} would stand on {o.name}")
-    budget = int(rules.num("setup", "ap_each")) + state.extra_ap
+    budget = rules.setup.ap_each + state.extra_ap
     used = sum(state.utype(o).ap for o in state.live(u.side) if o.id != u.id)
     ap = state.utype(u).ap
     if used + ap > budget:
@@ -166,7 +166,7 @@ def choose_rp(state: GameState, req: ChooseRP, dice: Any = None) -> Outcome:
             + (" or a flank" if side == state.attacker else ""),
         )
     if side == state.attacker:
-        clear = rules.mm(rules.num("setup", "rp_clearance"))
+        clear = rules.mm(rules.setup.rp_clearance)
         for o in state.live(str(state.defender)):
             if o.body is not None and tt.distance(o.body, at) < clear - 1e-6:
                 raise RuleViolation(R_SETUP, f"RP within [8] of defending {o.name}")
@@ -261,9 +261,8 @@ def _left_undone(state: GameState) -> str:
 
 def _victory(state: GameState, next_turn: int) -> tuple[str | None, str] | None:
     """The default victory check at the end of a turn (ASSUMPTION, see [victory])."""
-    v = {**dict(state.rules.section("victory")), **dict(state.victory)}
-    threshold = int(v.get("threshold_ap", 0))
-    max_turns = int(v.get("max_turns", 0))
+    threshold = state.rules.victory.threshold_ap
+    max_turns = state.rules.victory.max_turns
     scores = {s.id: state.score(s.id) for s in state.sides}
     reached = threshold > 0 and any(x >= threshold for x in scores.values())
     if not reached and not (max_turns > 0 and next_turn > max_turns):

@@ -119,7 +119,7 @@ def judge(state: GameState, req: Shoot) -> Shot:
         raise RuleViolation(
             R_SHOOT, f"{target.name} is not in {firer.name}'s front arc (ASSUMPTION: fire ahead)"
         )
-    s = state.rules.section("shooting")
+    s = state.rules.shooting
     mods: list[Modifier] = []
     notes: dict[str, Any] = {"range": None if rng is None else round(float(rng.value), 3)}
     if ft.is_artillery:
@@ -132,14 +132,12 @@ def judge(state: GameState, req: Shoot) -> Shot:
         )
         if band == names[-1]:
             mods.append(
-                mod(state, "shooting", "artillery_long", f"artillery long range{said}", R_SHOOT)
+                mod(state.rules.shooting.artillery_long, f"artillery long range{said}", R_SHOOT)
             )
         elif band == names[0]:
             mods.append(
                 mod(
-                    state,
-                    "shooting",
-                    "artillery_canister",
+                    state.rules.shooting.artillery_canister,
                     f"artillery canister range{said}",
                     R_SHOOT,
                 )
@@ -155,9 +153,7 @@ def judge(state: GameState, req: Shoot) -> Shot:
         if wall.value:
             mods.append(
                 mod(
-                    state,
-                    "shooting",
-                    "cover_wall_hedge",
+                    state.rules.shooting.cover_wall_hedge,
                     f"target infantry behind wall or hedge{wall.note()}",
                     R_SHOOT,
                 )
@@ -165,9 +161,7 @@ def judge(state: GameState, req: Shoot) -> Shot:
         if area.value:
             mods.append(
                 mod(
-                    state,
-                    "shooting",
-                    "cover_woods_town",
+                    state.rules.shooting.cover_woods_town,
                     f"target infantry in woods/rough or town{area.note()}",
                     R_SHOOT,
                 )
@@ -181,7 +175,7 @@ def judge(state: GameState, req: Shoot) -> Shot:
             notes["screen"] = "both screened: no modifier"
         else:
             mods.append(
-                mod(state, "shooting", "screened", "firer screened by skirmishers", R_SHOOT)
+                mod(state.rules.shooting.screened, "firer screened by skirmishers", R_SHOOT)
             )
     arc_of = facts.flank_or_rear(state, target, firer)
     enf = fact_bool(req.enfilade, None if arc_of is None else arc_of != "front")
@@ -189,9 +183,7 @@ def judge(state: GameState, req: Shoot) -> Shot:
     if enf.value:
         mods.append(
             mod(
-                state,
-                "shooting",
-                "enfilade",
+                state.rules.shooting.enfilade,
                 f"enfilade: target's flank or rear{enf.note()}",
                 R_SHOOT,
             )
@@ -205,28 +197,26 @@ def judge(state: GameState, req: Shoot) -> Shot:
             notes["light_infantry"] = "negated: in the open with enemy cavalry within 1/2 move"
         else:
             mods.append(
-                mod(state, "shooting", "light_infantry", "target is Light Infantry", R_SHOOT)
+                mod(state.rules.shooting.light_infantry, "target is Light Infantry", R_SHOOT)
             )
     if tt_.is_cavalry:
-        mods.append(mod(state, "shooting", "cavalry", "target is cavalry", R_SHOOT))
+        mods.append(mod(state.rules.shooting.cavalry, "target is cavalry", R_SHOOT))
     if target.disrupted:
-        mods.append(mod(state, "shooting", "disrupted", "target is disrupted", R_SHOOT))
+        mods.append(mod(state.rules.shooting.disrupted, "target is disrupted", R_SHOOT))
     hq = fact_bool(req.hq_contact, facts.hq_in_contact(state, firer))
     if hq.value:
         mods.append(
             mod(
-                state,
-                "shooting",
-                "hq_contact",
+                state.rules.shooting.hq_contact,
                 f"HQ in base contact with firer{hq.note()}",
                 R_SHOOT,
             )
         )
     if ft.is_infantry and not firer.pinned:
         mods.append(
-            mod(state, "shooting", "first_volley", "muskets' first volley (not pinned)", R_SHOOT)
+            mod(state.rules.shooting.first_volley, "muskets' first volley (not pinned)", R_SHOOT)
         )
-    full = float(s.get("musket_full_effect", 1))
+    full = s.musket_full_effect
     capped = ft.is_infantry and (
         band != ft.range_names[0] or (rng is not None and float(rng.value) > full + 1e-9)
     )

@@ -171,13 +171,13 @@ def _setup(state: GameState) -> list[Todo]:
     r = state.rules
     if step.startswith("deploy"):
         side = str(state.defender if step == "deploy_def" else state.attacker)
-        budget = int(r.num("setup", "ap_each")) + state.extra_ap
+        budget = r.setup.ap_each + state.extra_ap
         used = sum(state.utype(o).ap for o in state.live(side))
         waiting = [u.id for u in state.units if u.side == side and u.status == "reserve"]
         edge = state.side(side).edge
         half = r.footprint.depth / 2
-        depth = r.mm(r.num("setup", "deploy_depth"))
-        margin = r.mm(r.num("setup", "side_margin")) + r.footprint.width / 2
+        depth = r.mm(r.setup.deploy_depth)
+        margin = r.mm(r.setup.side_margin) + r.footprint.width / 2
         out = []
         length = state.table.width if edge in ("south", "north") else state.table.depth
         step_mm = r.mm(2)
@@ -291,7 +291,7 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
         out.extend(turns)
         return out
     if left > 1e-6:
-        bonus = float(state.rules.section("movement").get("road_bonus", 1))
+        bonus = state.rules.movement.road_bonus
         if tracked and u.body is not None:
             out.extend(_tracked_steps(state, u, left, bonus, enemies))
         else:
@@ -323,7 +323,7 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
 
 def _reinforcement_rolls(state: GameState, side: str) -> list[Todo]:
     out: list[Todo] = []
-    rolls = int(state.rules.num("reinforcements", "rolls_per_turn"))
+    rolls = state.rules.reinforcements.rolls_per_turn
     if state.reinforcement_rolls < rolls:
         for rp in state.rps:
             if rp.side == side and rp.queue:
@@ -350,7 +350,7 @@ def _arrival(state: GameState, u: Any) -> Todo:
         move = state.utype(u).move
         return Todo("move", {"unit": u.id}, text, R_REINF, open={"distance": _distances(move)})
     edge = facts.nearest_edge(state, rp.point)[0]
-    radius = r.mm(float(r.section("reinforcements").get("entry_radius", 4)))
+    radius = r.mm(r.reinforcements.entry_radius)
     along = rp.point.x if edge in ("south", "north") else rp.point.y
     f, v, pts = _edge_points(state, edge, r.footprint.depth / 2, along, radius, r.mm(1))
     return Todo("place", {"unit": u.id, f: v}, text, R_REINF, open={_other(f): pts})
@@ -579,7 +579,7 @@ def _countercharges(state: GameState, side: str) -> list[Todo]:
     """Cavalry may counter-charge an enemy that moved within 1/2 its move (2 by 2, Moving to
     contact): only at enemies on the table, only within reach."""
     out: list[Todo] = []
-    frac = float(state.rules.section("movement").get("countercharge_fraction", 0.5))
+    frac = state.rules.movement.countercharge_fraction
     movers = [e for e in state.live(state.enemy_of(side)) if e.moved]
     for c in state.live(side):
         t = state.utype(c)

@@ -1,0 +1,334 @@
+"""Kuryakin's rule data read once per game into typed values (issue 28, the pattern of Napoleon
+At Bay's ``Config``): the shipped ``data/rules.toml`` with the game's house rules merged, read
+when the game's first state is built (one ``Config`` per rules data: every game with the same
+house rules shares it). The rules code reads ``state.config``'s fields, never a key of the data;
+the default of every value is written once, in the data file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from vedette.dice.tables import Table, table_from_data
+from vedette.errors import DataError
+from vedette.rules.config import fields_of, section, table, value
+from vedette.rules.solo_napoleonic.model import KINDS
+from vedette.rules.solo_napoleonic.simplay import battle_end
+
+SRC = "solo_napoleonic data"
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """[options]: the numbers and switches of the text's unclear places (house rules may
+    replace any of them; docs/rules/solo_napoleonic.md says which reading each one is)."""
+
+    volley_die: str
+    control_strict: bool
+    percentile_strict: bool
+    percentile_reading: str
+    failed_control_out_of_command: bool
+    nation_cr_on: str
+    control_range_mm: float
+    senior_range_mm: float
+    friendly_range_mm: float
+    volley_arc_deg: float
+    skirmish_arc_deg: float
+    skirmish_frontage_factor: float
+    volley_figures: int
+    melee_points_per_die: int
+    below_average_zero: str
+    fire_disorder_to: str
+    morale_casualties: str
+    friends_routing_range_mm: float
+    allocation_roll: str
+    general_save: int
+    timid_retire_mm: float
+    evade_die: str
+
+
+@dataclass(frozen=True, slots=True)
+class ModEntry:
+    """One entry of ``[modifiers.SECTION]``: its value (per one counted, ``per``, up to
+    ``cap``), the reason shown, the group of which only the largest counts, and the optional
+    rule it belongs to."""
+
+    value: int
+    reason: str
+    per: bool = False
+    cap: int | None = None
+    group: str | None = None
+    optional: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Grade:
+    """A row of the grade roll (Kuryakin, Generals): the Control Rating it gives and what a
+    senior of that grade adds to a brigadier's control roll."""
+
+    key: str
+    cr: int
+    senior_modifier: int
+
+
+@dataclass(frozen=True, slots=True)
+class Nation:
+    """[nations.NAME] (Kuryakin, National Variations): the change to each rating roll (a
+    rating the data does not name is not changed)."""
+
+    th: int = 0
+    av: int = 0
+    cr: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Ranges:
+    """[ranges.KIND] of small arms (mm)."""
+
+    short: float
+    long: float
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """A band of the artillery Range Table (``[[artillery_ranges.foot]]``)."""
+
+    band: str
+    max: float
+    ammunition: str
+    deduction: int
+    save: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeHomeFailure:
+    """[charge_home_failure]: what a unit failing to charge home does (Charge Home Test)."""
+
+    infantry_ABC: str
+    timid_co: str
+    other: str
+
+
+@dataclass(frozen=True, slots=True)
+class MeleeSaves:
+    """[melee_saves]: the d6 face a figure struck in melee saves on (Kuryakin, Melee)."""
+
+    infantry_vs_infantry: int
+    cavalry_vs_cavalry: int
+    cuirassier: int
+    infantry_vs_cavalry: int
+    cavalry_vs_infantry: int
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeMorale:
+    """[referee_morale]: the morale tests the referee calls itself (issue 14)."""
+
+    fire_casualties: bool
+    fire_casualties_share: float
+    friend_routs: bool
+    general_killed: bool
+    general_influence_mm: float
+
+    def calls(self, reason: str) -> bool:
+        """Is ``reason`` (of [morale_reasons]) one the referee calls?"""
+        return {
+            "fire_casualties": self.fire_casualties,
+            "friend_routs": self.friend_routs,
+            "general_killed": self.general_killed,
+        }.get(reason, False)
+
+
+@dataclass(frozen=True, slots=True)
+class CardDoes:
+    """A chance card's effect as the data gives it (typed and checked by cards.py)."""
+
+    kind: str
+    rolls: tuple[str, ...]
+    value: int
+    uses: int
+    on: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardData:
+    id: str
+    title: str
+    effect: str
+    does: CardDoes
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Everything the procedures read from Kuryakin's rule data (house rules included)."""
+
+    options: Options
+    modifiers: Mapping[str, Mapping[str, ModEntry]]
+    ratings: Mapping[str, Table]  # th, av, cr: the generals' rating rolls
+    grades: Mapping[str, Grade]
+    nations: Mapping[str, Nation]  # by the nation's name in lower case
+    move_distances: Mapping[str, Mapping[str, float]]  # kind -> formation -> mm
+    random_movement: Mapping[str, str]  # kind -> die
+    formation_ranks: Mapping[str, int]
+    ranges: Mapping[str, Ranges]
+    artillery_ranges: Mapping[str, tuple[Band, ...]]  # foot, horse
+    bpl: Mapping[str, Mapping[str, int]]  # test -> grade -> base percentage
+    charge_home_failure: ChargeHomeFailure
+    melee_points: Mapping[str, int]
+    melee_saves: MeleeSaves
+    morale_reasons: Mapping[str, str]
+    referee_morale: RefereeMorale
+    morale_result: Table
+    swerve: Table
+    chance_cards: tuple[CardData, ...]
+    break_fraction: float
+    max_turns: int
+    #: where the data carries an ``assumption`` mark (the ``assumptions`` query)
+    assumptions: tuple[str, ...]
+
+
+RATINGS = {
+    "th": ("th_rows", "1d6", "Troop Handling"),
+    "av": ("av_rows", "1d6", "Attack Value"),
+    "cr": ("grade_rows", "1d8", "Grade / Control Rating"),
+}
+
+
+def _table(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    return table(data, name, SRC)
+
+
+def _plain(t: Mapping[str, Any]) -> dict[str, Any]:
+    """A table's entries without its ``assumption`` mark."""
+    return {k: v for k, v in t.items() if k != "assumption"}
+
+
+def _numbers(t: Mapping[str, Any], kind: Any, where: str) -> dict[str, Any]:
+    return {str(k): value(v, kind, f"{where} {k}", SRC) for k, v in _plain(t).items()}
+
+
+def _mod(e: Any, where: str) -> ModEntry:
+    if not isinstance(e, Mapping) or "value" not in e or "reason" not in e:
+        raise DataError(SRC, f"{where} needs a value and a reason")
+    cap = e.get("cap")
+    return ModEntry(
+        value(e["value"], int, f"{where} value", SRC),
+        str(e["reason"]),
+        bool(e.get("per", False)),
+        None if cap is None else value(cap, int, f"{where} cap", SRC),
+        None if e.get("group") is None else str(e["group"]),
+        str(e["optional"]) if e.get("optional") else None,
+    )
+
+
+def _card(c: Any) -> CardData:
+    if not isinstance(c, Mapping) or not all(k in c for k in ("id", "title", "effect")):
+        raise DataError(SRC, "each [[chance_cards]] needs an id, a title and an effect")
+    does = CardDoes(
+        str(c.get("kind", "none")),
+        tuple(str(r) for r in c.get("rolls", ())),
+        int(c.get("value", 0)),
+        int(c.get("uses", 1)),
+        str(c.get("on", "any")),
+    )
+    return CardData(str(c["id"]), str(c["title"]), str(c["effect"]), does)
+
+
+def assumption_paths(data: Any, path: str = "") -> list[str]:
+    """Where the rule data carries an ``assumption`` mark (our default, not the text's)."""
+    out: list[str] = []
+    if isinstance(data, Mapping):
+        mark = data.get("assumption")
+        if mark:
+            out.append(path + ("" if mark is True else f" ({mark})"))
+        for k, v in data.items():
+            if k != "assumption":
+                out += assumption_paths(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(data, list):
+        marked = [i for i, v in enumerate(data) if isinstance(v, Mapping) and v.get("assumption")]
+        if marked and len(marked) == len(data):
+            out.append(f"{path} (all {len(data)} entries)")
+        else:
+            for i, v in enumerate(data):
+                out += assumption_paths(v, f"{path}[{i}]")
+    return out
+
+
+def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
+    """Read the rule data (shipped + house rules) once; one line naming what is wrong."""
+    gens = _table(data, "generals")
+    ratings = {}
+    for which, (key, dice, title) in RATINGS.items():
+        rows = gens.get(key)
+        ratings[which] = table_from_data(
+            which,
+            {"title": title, "rule": "Kuryakin, Generals", "dice": dice, "rows": rows},
+            f"{SRC} [generals]",
+        )
+    grades = {}
+    for r in gens.get("grade_rows", []):
+        g = fields_of(Grade, {"senior_modifier": 0, **r}, "[generals] grade_rows", SRC)
+        grades[g.key] = g
+    arts = _table(data, "artillery_ranges")
+    tables = _table(data, "tables")
+    moves = {
+        k: _numbers(row, float, f"[move_distances] {k}")
+        for k, row in _plain(_table(data, "move_distances")).items()
+    }
+    ranks = _numbers(_table(data, "formation_ranks"), int, "[formation_ranks]")
+    random_movement = {k: str(v) for k, v in _plain(_table(data, "random_movement")).items()}
+    melee_points = _numbers(_table(data, "melee_points"), int, "[melee_points]")
+    for kind in KINDS:
+        for name, got in (
+            ("move_distances", moves),
+            ("random_movement", random_movement),
+            ("melee_points", melee_points),
+        ):
+            if kind not in got:
+                raise DataError(SRC, f"[{name}] has no {kind!r}")
+    if "general" not in moves:
+        raise DataError(SRC, "[move_distances] has no 'general'")
+    for kind, row in moves.items():
+        for f in row:
+            if f not in ranks:
+                raise DataError(SRC, f"[formation_ranks] has no {f!r} ({kind} may form it)")
+    break_fraction, max_turns = battle_end(data, source)
+    return Config(
+        options=section(Options, data, "options", SRC),
+        modifiers={
+            s: {k: _mod(e, f"[modifiers.{s}] {k}") for k, e in sec.items()}
+            for s, sec in _table(data, "modifiers").items()
+        },
+        ratings=ratings,
+        grades=grades,
+        nations={
+            str(n).lower(): Nation(**_numbers(t, int, f"[nations.{n}]"))
+            for n, t in _table(data, "nations").items()
+        },
+        move_distances=moves,
+        random_movement=random_movement,
+        formation_ranks=ranks,
+        ranges={
+            k: fields_of(Ranges, t, f"[ranges.{k}]", SRC) for k, t in _table(data, "ranges").items()
+        },
+        artillery_ranges={
+            k: tuple(fields_of(Band, b, f"[[artillery_ranges.{k}]]", SRC) for b in bands)
+            for k, bands in arts.items()
+        },
+        bpl={k: _numbers(t, int, f"[bpl.{k}]") for k, t in _table(data, "bpl").items()},
+        charge_home_failure=section(ChargeHomeFailure, data, "charge_home_failure", SRC),
+        melee_points=melee_points,
+        melee_saves=section(MeleeSaves, data, "melee_saves", SRC),
+        morale_reasons={k: str(v) for k, v in _plain(_table(data, "morale_reasons")).items()},
+        referee_morale=section(RefereeMorale, data, "referee_morale", SRC),
+        morale_result=table_from_data(
+            "morale_result", _table(tables, "morale_result"), f"{SRC} [tables.morale_result]"
+        ),
+        swerve=table_from_data("swerve", _table(tables, "swerve"), SRC),
+        chance_cards=tuple(_card(c) for c in data.get("chance_cards", [])),
+        break_fraction=break_fraction,
+        max_turns=max_turns,
+        assumptions=tuple(assumption_paths({k: v for k, v in data.items() if k != "options"})),
+    )
