@@ -15,7 +15,6 @@ is, the required fields in declaration order (``vedette nab fix F1 R1`` is
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -155,6 +154,8 @@ class RulesetGroup(click.Group):
             from vedette.errors import BadRequest
 
             known = list(self.procedures())
+            import difflib  # start-up: only a mistyped name needs it
+
             close = difflib.get_close_matches(name, [*known, *BUILTIN_HELP], n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise BadRequest(
@@ -788,6 +789,8 @@ class ChancesCommand(click.Command):
         proc = seqs.get(name) or self.group.procedures().get(name)
         if proc is None:
             known = [*seqs, *self.group.procedures()]
+            import difflib  # start-up: only a mistyped name needs it
+
             close = difflib.get_close_matches(name, known, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise BadRequest(

@@ -16,13 +16,13 @@ no digest and import when they re-referee equal.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from vedette.engine.store import Record
 from vedette.errors import GameError, VedetteError
+from vedette.hashes import sha256
 from vedette.rules.base import Ruleset
 
 #: how much of a differing value a refusal quotes
@@ -31,7 +31,7 @@ _QUOTE = 120
 
 def records_digest(lines: Sequence[str]) -> str:
     """The digest of an export's record lines (each as written, without its newline)."""
-    h = hashlib.sha256()
+    h = sha256()
     for line in lines:
         h.update(line.encode("utf-8", "surrogatepass"))
         h.update(b"\n")

@@ -35,6 +35,7 @@ from vedette.dice.sources import (
 )
 from vedette.engine.store import IndexRow, Record, Snapshot, Store, check_game_name, iter_jsonl
 from vedette.errors import BadRequest, DiceError, GameError, VedetteError
+from vedette.hashes import blake2b
 from vedette.rules.base import Outcome, Ruleset
 from vedette.rules.protocol import (
     AnyProcedure,
@@ -338,9 +339,7 @@ def _unseal(text: str, seq: int) -> str:
 
 
 def _digest(body: str, seq: int) -> str:
-    import hashlib
-
-    return hashlib.blake2b(f"{seq}:{body}".encode(), digest_size=16).hexdigest()
+    return blake2b(f"{seq}:{body}".encode(), digest_size=16).hexdigest()
 
 
 #: how many states before its latest actions a game object keeps for undo (see Game.undo)

@@ -13,10 +13,12 @@ next candidate is tried. Plain-words descriptions are in ``docs/simulation.md``.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:  # start-up: a CLI step that does not simulate loads no random
+    import random
 
 Candidate = tuple[str, dict[str, Any]]
 Done = frozenset[tuple[str, str]]
