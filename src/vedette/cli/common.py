@@ -6,9 +6,7 @@ fast; the engine and the rulesets are imported inside the functions that need th
 
 from __future__ import annotations
 
-import json
 import os
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -16,19 +14,9 @@ from typing import Any, TypeVar
 
 import click
 
+from vedette.cli.plain import default_db, json_text, printable
+
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def default_db() -> str:
-    """``$VEDETTE_DB``, else ``vedette.sqlite3`` in the user's data folder for this OS
-    (platformdirs: ``$XDG_DATA_HOME/vedette`` or ``~/.local/share/vedette`` on Linux,
-    ``~/Library/Application Support/vedette`` on macOS, ``%LOCALAPPDATA%\\vedette`` on Windows)."""
-    env = os.environ.get("VEDETTE_DB")
-    if env:
-        return env
-    from platformdirs import user_data_dir
-
-    return os.path.join(user_data_dir("vedette", appauthor=False), "vedette.sqlite3")
 
 
 @dataclass
@@ -72,30 +60,11 @@ def complete_game(ctx: click.Context, _param: click.Parameter, incomplete: str) 
     return [CompletionItem(g.name, help=g.ruleset) for g in games if g.name.startswith(incomplete)]
 
 
-#: what a terminal would obey in text it prints: escape sequences (CSI, OSC ... up to their
-#: end) and every other control character but newline and tab (C0, DEL, C1)
-_TERMINAL = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?"
-    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]"
-)
-
-
-_ESCAPE_JSON = re.compile(r"[\x7f-\x9f\ud800-\udfff]")
-
-
-def printable(text: str) -> str:
-    """``text`` with every terminal escape sequence and control character (but newline and
-    tab) taken out: a name or message from a file cannot drive the terminal."""
-    return _TERMINAL.sub("", text)
-
-
 def out(as_json: bool, text: Sequence[str] | str, data: Any) -> None:
     """Print ``data`` as JSON with ``--json``, else the text lines (stripped of anything a
     terminal would take as a command)."""
     if as_json:
-        text_json = json.dumps(data, indent=2, default=str, ensure_ascii=False)
-        # (JSON escapes C0 already; C1 and lone surrogates only ever sit inside strings)
-        click.echo(_ESCAPE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text_json))
+        click.echo(json_text(data))
     else:
         from vedette.cli.term import echo  # rich on a terminal, plain text otherwise
 

@@ -1,6 +1,7 @@
 """The ``vedette`` command's entry point: ``vedette roll EXPRESSION`` alone (the command a
 player types most, at the table, between moves) is answered without loading click and the
-rest of the command line; everything else goes to :func:`vedette.cli.main.main`.
+rest of the command line, and so is ``vedette RULESET todo`` (:mod:`vedette.cli.quick`);
+everything else goes to :func:`vedette.cli.main.main`.
 
 The quick roll prints exactly what ``cmd_roll`` prints for the same expression (a fresh seed,
 the roll's one line; an error as one ``vedette: error:`` line and the error's exit code):
@@ -26,6 +27,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         and not os.environ.get(_COMPLETE_VAR)
     ):
         return quick_roll(args[1])
+    if "todo" in args and not os.environ.get(_COMPLETE_VAR):
+        from vedette.cli.quick import todo  # RULESET todo: answered without click
+
+        done = todo(args)
+        if done is not None:
+            return done
     from vedette.cli.main import main as full
 
     return full(argv)

@@ -32,6 +32,7 @@ from vedette.cli.common import (
     parse_dice,
     shell,
 )
+from vedette.cli.plain import todo_lines
 
 #: the shell's own options of every procedure; a field with one of these names is given as
 #: KEY=VALUE or positionally only
@@ -327,35 +328,6 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
         click.echo(ctx.parent.get_help() if ctx.parent else group.get_help(ctx))
 
     return help_
-
-
-def todo_lines(items: Sequence[Any], prefix: str) -> list[str]:
-    """``todo`` as text: owed steps first, each with its rule, the command that discharges it
-    and the one that waives it; then the actions open now."""
-    lines: list[str] = []
-    owed = [t for t in items if t.owed]
-    open_now = [t for t in items if not t.owed]
-    for t in owed:
-        rule = f" ({t.rule})" if t.rule else ""
-        lines.append(f"OWED  {t.text}{rule}")
-        lines.append(f"      do it:    {prefix} {t.command()}")
-        if t.open:
-            lines.append(f"      choose:   {t.choices_text()}")
-        if t.refused:
-            lines.append(f"      refused now: {t.refused}")
-        if t.obligation:
-            lines.append(f"      waive it: {prefix} waive {t.obligation}")
-    if open_now:
-        lines.append("open now:" if owed else "nothing owed; open now:")
-        width = max(len(t.command()) for t in open_now)
-        for t in open_now:
-            rule = f" ({t.rule})" if t.rule else ""
-            lines.append(f"  {prefix} {t.command():<{width}}  {t.text}{rule}")
-            if t.open:
-                lines.append(f"  {'':<{len(prefix)}} {'':<{width}}  choose {t.choices_text()}")
-    if not lines:
-        lines.append(f"nothing owed, and no action open without fields (see '{prefix} help')")
-    return lines
 
 
 def _open(st: Any, game: str | None, group: RulesetGroup) -> Any:
