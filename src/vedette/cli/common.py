@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import click
 
 from vedette.cli.plain import default_db, json_text, printable
+from vedette.errors import BadRequest
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -27,6 +28,7 @@ class Shell:
 
     @contextmanager
     def store(self) -> Iterator[Any]:
+        # start-up: the command line loads this only for a command that needs it
         from vedette.engine import Store
 
         with Store(self.db or default_db()) as st:
@@ -51,6 +53,7 @@ def complete_game(ctx: click.Context, _param: click.Parameter, incomplete: str) 
     if not os.path.isfile(db):
         return []
     try:
+        # start-up: the command line loads this only for a command that needs it
         from vedette.engine import Store
 
         with Store(db) as st:
@@ -66,6 +69,7 @@ def out(as_json: bool, text: Sequence[str] | str, data: Any) -> None:
     if as_json:
         click.echo(json_text(data))
     else:
+        # start-up: the command line loads this only for a command that needs it
         from vedette.cli.term import echo  # rich on a terminal, plain text otherwise
 
         echo(printable(text if isinstance(text, str) else "\n".join(text)))
@@ -73,7 +77,7 @@ def out(as_json: bool, text: Sequence[str] | str, data: Any) -> None:
 
 def parse_kv(items: Sequence[str], what: str = "argument") -> dict[str, Any]:
     """``KEY=VALUE`` items; each value read as JSON when it parses as JSON, else as text."""
-    from vedette.errors import BadRequest
+    # start-up: the command line loads this only for a command that needs it
     from vedette.rules.base import parse_value
 
     result: dict[str, Any] = {}
@@ -89,6 +93,7 @@ def parse_dice(text: str | None) -> list[int] | None:
     """The faces given with ``--dice`` (None: roll from the game's seeded stream)."""
     if text is None:
         return None
+    # start-up: the command line loads this only for a command that needs it
     from vedette.dice import parse_faces
 
     return parse_faces(text)
@@ -235,7 +240,6 @@ def parse_options(ruleset: Any, items: Sequence[str]) -> dict[str, Any]:
     """``--option KEY=VALUE`` items, checked against the ruleset's declared options (unknown
     keys refused with a did-you-mean, values typed by their declaration); read loosely (JSON or
     text) if the ruleset declares none."""
-    from vedette.errors import BadRequest
 
     declared = {f.name: f for f in option_fields(ruleset)}
     if not declared:

@@ -22,6 +22,7 @@ _OPTIONS = {"--game": True, "--json": False}
 
 def parse(args: Sequence[str]) -> tuple[str | None, str, str, dict[str, str | bool]] | None:
     """``(db, ruleset as typed, canonical ruleset, options)`` if ``args`` is that shape."""
+    # start-up: the command line loads this only for a command that needs it
     from vedette.rules import REGISTRY  # the registry alone: no ruleset is imported
 
     rest = list(args)
@@ -67,6 +68,7 @@ def todo(args: Sequence[str]) -> int | None:
     if parsed is None:
         return None
     db, typed, name, opts = parsed
+    # start-up: the command line loads this only for a command that needs it
     from vedette.cli.plain import default_db, json_text, printable, todo_lines
     from vedette.engine import Game, Store
 
@@ -92,9 +94,11 @@ def todo(args: Sequence[str]) -> int | None:
         return None
     try:
         if not opts.get("--json"):
+            # start-up: the command line loads this only for a command that needs it
             from vedette.cli.term import is_terminal
 
             if is_terminal():
+                # start-up: the command line loads this only for a command that needs it
                 from vedette.cli.term import echo  # rich
 
                 echo(text)

@@ -33,6 +33,7 @@ from vedette.cli.common import (
     shell,
 )
 from vedette.cli.plain import todo_lines
+from vedette.errors import BadRequest, VedetteError
 
 #: the shell's own options of every procedure; a field with one of these names is given as
 #: KEY=VALUE or positionally only
@@ -109,6 +110,7 @@ class RulesetGroup(click.Group):
     @property
     def ruleset(self) -> Any:
         if self._ruleset is None:
+            # start-up: the command line loads this only for a command that needs it
             from vedette import rules
 
             self._ruleset = rules.get(self.ruleset_name)
@@ -117,6 +119,7 @@ class RulesetGroup(click.Group):
     def procedures(self) -> dict[str, Any]:
         """The ruleset's procedures on the protocol and the referee's ``waive``: what
         ``Game.procedures()`` holds, without a game."""
+        # start-up: the command line loads this only for a command that needs it
         from vedette.engine.session import WAIVE
 
         procs = {**self.ruleset.protocol_procedures(), "waive": WAIVE}
@@ -152,8 +155,6 @@ class RulesetGroup(click.Group):
             and not name.startswith("-")
             and self.get_command(ctx, name) is None
         ):
-            from vedette.errors import BadRequest
-
             known = list(self.procedures())
             import difflib  # start-up: only a mistyped name needs it
 
@@ -240,6 +241,7 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
             physical_dice: bool,
             as_json: bool,
         ) -> None:
+            # start-up: the command line loads this only for a command that needs it
             from vedette.cli.main import new_game
 
             new_game(rs_name, name, scenario, seed, options, house_rules, physical_dice, as_json)
@@ -263,6 +265,7 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
         @click.option("--delete", "delete_name", metavar="NAME", help="forget it")
         @json_option
         def scenarios(**opts: Any) -> None:
+            # start-up: the command line loads this only for a command that needs it
             from vedette.cli.scenarios import scenarios_command
 
             scenarios_command(group.ruleset, **opts)
@@ -331,8 +334,8 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
 
 
 def _open(st: Any, game: str | None, group: RulesetGroup) -> Any:
+    # start-up: the command line loads this only for a command that needs it
     from vedette.engine import Game
-    from vedette.errors import BadRequest
 
     g = Game.open(st, game)
     if g.ruleset.name != group.ruleset.name:
@@ -471,7 +474,7 @@ class ProcedureCommand(click.Command):
     # -- run
     def request(self, tokens: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
         """The raw request from KEY=VALUE tokens, --KEY options and positional values."""
-        from vedette.errors import BadRequest
+        # start-up: the command line loads this only for a command that needs it
         from vedette.rules.base import parse_value
 
         raw: dict[str, Any] = {}
@@ -515,7 +518,6 @@ class ProcedureCommand(click.Command):
         seed: int | None,
         **fields: Any,
     ) -> None:
-        from vedette.errors import BadRequest
 
         options = {k.removeprefix("field__"): v for k, v in fields.items()}
         request = self.request(tokens, options)
@@ -544,6 +546,7 @@ class ProcedureCommand(click.Command):
 def open_choices(g: Any, proc: Any, request: Mapping[str, Any]) -> dict[str, list[Any]]:
     """The choices ``todo`` offers now for each required field of ``proc`` that ``request``
     leaves out (from the open entries of that procedure that agree with what was given)."""
+    # start-up: the command line loads this only for a command that needs it
     from vedette.rules.protocol import _same
 
     missing = [f.name for f in proc.spec.fields if f.required and f.name not in request]
@@ -577,7 +580,7 @@ def ask_open(
     asked for on a terminal (the choices listed), or refused in one line listing them."""
     import sys
 
-    from vedette.errors import BadRequest
+    # start-up: the command line loads this only for a command that needs it
     from vedette.rules.protocol import _arg_text
 
     choices = open_choices(g, proc, request)
@@ -619,6 +622,7 @@ def whole_procedure_odds(g: Any, name: str, request: Mapping[str, Any]) -> Any:
     import dataclasses
     import time
 
+    # start-up: the command line loads this only for a command that needs it
     from vedette.rules.protocol import chances
 
     proc = g.procedure(name)
@@ -645,7 +649,6 @@ def show_odds(g: Any, name: str, request: Mapping[str, Any], as_json: bool) -> N
 
     JSON: a list, the steps' odds (``"type": "odds"``) then the whole procedure's
     (``"type": "chances"``)."""
-    from vedette.errors import VedetteError
 
     steps = g.odds(name, request)
     data: list[dict[str, Any]] = [o.to_json() for o in steps]
@@ -747,7 +750,6 @@ class ChancesCommand(click.Command):
         limit: int,
         as_json: bool,
     ) -> None:
-        from vedette.errors import BadRequest
 
         ctx = click.get_current_context()
         prefix = f"vedette {ctx.parent.info_name if ctx.parent else self.group.ruleset_name}"
@@ -776,6 +778,7 @@ class ChancesCommand(click.Command):
         with shell().store() as st:
             g = _open(st, game, self.group)
             c = g.chances(name, request, limit)
+        # start-up: the command line loads this only for a command that needs it
         from vedette.rules.sequence import summary_of
 
         each = summary_of(proc, c)

@@ -20,7 +20,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from vedette.engine.store import Record
+from vedette.engine.session import Game, dice_ranges
+from vedette.engine.store import Record, Store
 from vedette.errors import GameError, VedetteError
 from vedette.hashes import sha256
 from vedette.rules.base import Ruleset
@@ -91,8 +92,6 @@ def _dice_key(payload: Mapping[str, Any]) -> tuple[Any, ...]:
     """What an action's dice record says: the source, the stream positions and the ranges
     drawn. An action that drew no die at all is the same whatever source it names (a game of
     the player's own dice labels it 'physical', one of the game's dice 'seeded')."""
-    from vedette.engine.session import dice_ranges
-
     d = payload.get("dice", {}) or {}
     source = d.get("source")
     ranges = dice_ranges({"dice": d})
@@ -195,9 +194,6 @@ def referee(rs: Ruleset[Any], records: Sequence[Record], strict: bool = True) ->
 
 
 def _referee(rs: Ruleset[Any], records: Sequence[Record]) -> None:
-    from vedette.engine.session import Game
-    from vedette.engine.store import Store
-
     c = records[0].payload
     scratch = Store(":memory:")
     try:

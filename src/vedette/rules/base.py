@@ -566,12 +566,14 @@ class Ruleset(Generic[S]):
     # -- validation at the trust boundary (see vedette.schemas) -------------------------
     def validate_options(self, raw: Mapping[str, Any], source: str = "options") -> dict[str, Any]:
         """The game options checked against ``options_model``: only the keys given, typed."""
+        # start-up: pydantic loads only where options or a scenario are checked
         from vedette.schemas.rules import check_options
 
         return check_options(self, raw, source)
 
     def validate_scenario(self, raw: Mapping[str, Any], source: str = "scenario") -> None:
         """Refuse a scenario that does not fit ``scenario_model`` (one DataError line)."""
+        # start-up: pydantic loads only where options or a scenario are checked
         from vedette.schemas.rules import check_scenario
 
         check_scenario(self, raw, source)
@@ -579,6 +581,7 @@ class Ruleset(Generic[S]):
     def validate_house_rules(self, raw: Mapping[str, Any], source: str = "house rules") -> None:
         """Refuse house rules whose keys or value kinds are not the shipped data's, or whose
         merged data does not load (tables with gaps or overlaps)."""
+        # start-up: pydantic loads only where options or a scenario are checked
         from vedette.schemas.rules import check_house_rules
 
         check_house_rules(self, raw, source)
@@ -655,6 +658,7 @@ class Ruleset(Generic[S]):
         fn = self._board_fn("board")
         if fn is None:
             return None
+        # start-up: the drawing code loads only for a board
         from vedette.render.svg import splice_layers
 
         text = str(fn(state, state_json))

@@ -17,6 +17,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from vedette.errors import DataError
+from vedette.rules.protocol import iter_todo
+
 if TYPE_CHECKING:  # start-up: a CLI step that does not simulate loads no random
     import random
 
@@ -71,8 +74,6 @@ def todo_lines(state: Any, ruleset: Any) -> list[Any]:
     """The ruleset's offers before ``plan`` filters them (its obligations and ``options``: a
     policy completes each and the engine judges it): only the owed lines while something is
     owed."""
-    from vedette.rules.protocol import iter_todo
-
     todo = list(iter_todo(ruleset.obligations(state), ruleset.options(state)))
     owed = [t for t in todo if t.owed]
     return owed or todo
@@ -102,8 +103,6 @@ class SimPlay:
 def battle_end_turns(data: Mapping[str, Any], source: str = "rules data") -> int:
     """``[battle_end] max_turns`` of a ruleset's data (house rules applied): a whole number
     >= 1, or a one-line error naming the source."""
-    from vedette.errors import DataError
-
     sec = data.get("battle_end", {})
     turns = sec.get("max_turns") if isinstance(sec, Mapping) else None
     if not isinstance(turns, int) or isinstance(turns, bool) or turns < 1:

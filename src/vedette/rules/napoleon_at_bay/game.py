@@ -1103,6 +1103,7 @@ class NapoleonAtBay(Ruleset[NabState]):
 
     def demo(self, db: str, as_json: bool) -> bool:
         """Herman's fixing example, step by step (demo.py)."""
+        # start-up: the demo loads only when run
         from vedette.rules.napoleon_at_bay.demo import run_demo
 
         run_demo(db, as_json)

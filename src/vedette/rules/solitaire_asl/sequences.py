@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from vedette.rules.fields import arg
 from vedette.rules.sequence import Steps, sequence
+from vedette.rules.solitaire_asl import RULESET
 from vedette.rules.solitaire_asl.model import Stack, State
 from vedette.rules.solitaire_asl.planner import _facts, _pair, sequencing
 from vedette.rules.solitaire_asl.requests import PlanRequest
@@ -40,8 +41,6 @@ def _plan_request(r: ShiftsRequest) -> PlanRequest:
 
 def check_shifts(state: State, r: ShiftsRequest) -> None:
     """The planner's own checks: each pair is a legal shift now, each stack planned once."""
-    from vedette.rules.solitaire_asl import RULESET
-
     house = state.options.get("house_rules")
     sequencing(state, _plan_request(r), RULESET.data(house), RULESET.tables(house))
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck
+from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck, table_from_data
 from vedette.dice.tables import Table
 from vedette.errors import BadRequest, DataError, RuleViolation
+from vedette.geometry.tabletop import distance
 from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import flow, geom
 from vedette.rules.solo_napoleonic import requests as rq
@@ -173,8 +174,6 @@ _CHARTS: dict[int, tuple[Any, Table]] = {}
 
 
 def result_table(state: State) -> Table:
-    from vedette.dice import table_from_data
-
     raw = state.data["tables"]["morale_result"]
     got = _CHARTS.get(id(raw))
     if got is None or got[0] is not raw:
@@ -556,8 +555,6 @@ def contact(u: Unit, t: Unit) -> dict[str, float]:
     bu, bt = geom.body(u), geom.body(t)
     if bu is None or bt is None:
         return {}
-    from vedette.geometry.tabletop import distance
-
     b = bu.facing_toward(bt.centre)
     for _ in range(4):
         d = distance(b, bt)
