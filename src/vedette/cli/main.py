@@ -235,6 +235,9 @@ def new_game(
         name = name or free_name(st, default_stem(rs))
         g = Game.create(st, name, rs.name, scen, seed, opts, house, dice=dice)
         own = ", played with your own dice (--dice)" if physical_dice else ""
+        chosen = [f"{k}={v}" for k, v in rs.physical_dice_options.items() if k not in opts]
+        if physical_dice and chosen:
+            own += f" ({', '.join(chosen)} for your own dice; --option KEY=VALUE to change)"
         out(
             as_json,
             [
@@ -247,6 +250,7 @@ def new_game(
                 "ruleset": rs.name,
                 "seed": g.seed,
                 "dice": dice,
+                "options": dict(g.created.get("options", {})),
                 "state": rs.state_json(g.state),
             },
         )

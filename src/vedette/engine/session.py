@@ -417,6 +417,8 @@ class Game:
         rs = rules.get(rs_name)
         if dice not in ("seeded", "physical"):
             raise BadRequest(f"dice must be 'seeded' or 'physical', not {dice!r}")
+        if dice == "physical":  # the ruleset's options for your own dice, unless given
+            options = {**rs.physical_dice_options, **(options or {})}
         first = {
             "ruleset": rs_name,
             "scenario": dict(scenario),

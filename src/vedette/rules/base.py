@@ -416,6 +416,10 @@ class Ruleset(Generic[S]):
     hand_move: ClassVar[Mapping[str, str] | None] = None
     #: what :meth:`strength` counts (the after-action report's unit of loss)
     strength_unit: ClassVar[str] = ""
+    #: the options a game played with the player's own dice (``--physical-dice``) takes
+    #: unless the player gives them (stored in the game like any option given): the dice a
+    #: player has at the table rather than the odd dice some cases would need
+    physical_dice_options: ClassVar[Mapping[str, Any]] = {}
 
     def strength(self, state_json: Mapping[str, Any]) -> dict[str, float]:
         """Each side's strength in a state given as its JSON (the after-action report shows

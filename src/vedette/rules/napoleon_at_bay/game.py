@@ -1091,6 +1091,9 @@ class NapoleonAtBay(Ruleset[NabState]):
         "kind": "hex",
     }
     strength_unit = "strength points"
+    #: your own dice: a tie among 7-9 equally close forces (A12, Herman (1)) on a d10 rolled
+    #: again above their number, not a d7, d8 or d9 (``tie_die=d6``/``dN`` to change it)
+    physical_dice_options: ClassVar[Mapping[str, Any]] = {"tie_die": "d10"}
 
     def strength(self, state_json: Mapping[str, Any]) -> dict[str, float]:
         """Infantry + cavalry strength points of the forces on the map."""
