@@ -48,6 +48,18 @@ def json_text(data: Any) -> str:
     return _ESCAPE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text_json)
 
 
+def todo_answer(g: Any) -> tuple[list[Any], dict[str, Any]]:
+    """``todo`` of the game ``g``: its entries, and the data ``--json`` prints."""
+    items = g.todo()
+    owed = g.obligations()
+    data = {
+        "game": g.name,
+        "owed": [o.to_json() for o in owed],
+        "todo": [t.to_json() for t in items],
+    }
+    return items, data
+
+
 def todo_lines(items: Sequence[Any], prefix: str) -> list[str]:
     """``todo`` as text: owed steps first, each with its rule, the command that discharges it
     and the one that waives it; then the actions open now."""

@@ -69,7 +69,7 @@ def todo(args: Sequence[str]) -> int | None:
         return None
     db, typed, name, opts = parsed
     # start-up: the command line loads this only for a command that needs it
-    from vedette.cli.plain import default_db, json_text, printable, todo_lines
+    from vedette.cli.plain import default_db, json_text, printable, todo_answer, todo_lines
     from vedette.engine import Game, Store
 
     game = opts.get("--game")
@@ -78,13 +78,7 @@ def todo(args: Sequence[str]) -> int | None:
             g = Game.open(st, game if isinstance(game, str) else None)
             if g.ruleset.name != name:
                 return None
-            items = g.todo()
-            owed = g.obligations()
-            data = {
-                "game": g.name,
-                "owed": [o.to_json() for o in owed],
-                "todo": [t.to_json() for t in items],
-            }
+            items, data = todo_answer(g)
             text = (
                 json_text(data)
                 if opts.get("--json")

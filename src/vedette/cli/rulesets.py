@@ -32,7 +32,7 @@ from vedette.cli.common import (
     parse_dice,
     shell,
 )
-from vedette.cli.plain import todo_lines
+from vedette.cli.plain import todo_answer, todo_lines
 from vedette.errors import BadRequest, VedetteError
 
 #: the shell's own options of every procedure; a field with one of these names is given as
@@ -302,13 +302,7 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
             prefix = f"vedette {ctx.parent.info_name if ctx.parent else rs_name}"
             with shell().store() as st:
                 g = _open(st, game, group)
-                items = g.todo()
-                owed = g.obligations()
-                data = {
-                    "game": g.name,
-                    "owed": [o.to_json() for o in owed],
-                    "todo": [t.to_json() for t in items],
-                }
+                items, data = todo_answer(g)
                 out(as_json, todo_lines(items, prefix), data)
 
         return todo
