@@ -5,17 +5,21 @@ functions). An interpreter built without them falls back to hashlib."""
 
 from __future__ import annotations
 
-try:
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - an interpreter without the builtin module
-    from hashlib import blake2b
+from typing import TYPE_CHECKING
 
-try:  # Python 3.12 and later
-    from _sha2 import sha256  # type: ignore[import-not-found,unused-ignore]
-except ImportError:
-    try:  # Python 3.11
-        from _sha256 import sha256  # type: ignore[import-not-found,no-redef,unused-ignore]
+if TYPE_CHECKING:  # (the builtin modules have no type information: hashlib's are the same)
+    from hashlib import blake2b, sha256
+else:
+    try:
+        from _blake2 import blake2b
     except ImportError:  # pragma: no cover - an interpreter without the builtin module
-        from hashlib import sha256  # type: ignore[assignment,unused-ignore]
+        from hashlib import blake2b
+    try:  # Python 3.12 and later
+        from _sha2 import sha256
+    except ImportError:
+        try:  # Python 3.11
+            from _sha256 import sha256
+        except ImportError:  # pragma: no cover - an interpreter without the builtin module
+            from hashlib import sha256
 
 __all__ = ["blake2b", "sha256"]
