@@ -21,7 +21,6 @@ from vedette.cli.common import (
     DICE_HELP,
     Shell,
     complete_game,
-    default_db,
     json_option,
     new_game_options,
     out,
@@ -29,6 +28,7 @@ from vedette.cli.common import (
     parse_options,
     shell,
 )
+from vedette.cli.plain import default_db
 from vedette.errors import BadRequest, GameError, VedetteError
 
 __all__ = ["cli", "default_db", "main"]
