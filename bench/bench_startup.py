@@ -13,7 +13,8 @@ Also shown (not timed against the target): which heavy modules a few commands im
 
 Then (issue 26, item 8) each ruleset's ``vedette RULESET todo`` on a game of 1,000 actions
 (played by bench_replay's seeded random player, imported into a fresh database and opened once,
-so the store holds its index and snapshots as a game played that long would) against
+so the store holds its index and snapshots as a game played that long would; the console
+script answers it without click, vedette.cli.quick) against
 ``python -c pass``, the same way (alternating, medians; target <= 10x), with the heavy modules
 that step imports (none of pydantic, shapely, numpy is wanted); beside it the same step without
 the cache of dataclass code (``VEDETTE_NO_DCCACHE=1``, vedette/_dccache.py), whose answer must be

@@ -25,11 +25,11 @@ import dataclasses
 import marshal
 import os
 import sys
-from pathlib import Path
 from types import CodeType
 from typing import Any
 
-_DIR = Path(__file__).parent / "__pycache__"
+#: where the files are (a string, not a pathlib.Path: pathlib costs a CLI step 6-8 ms to import)
+_DIR: str | os.PathLike[str] = os.path.join(os.path.dirname(__file__), "__pycache__")
 _TAG = sys.implementation.cache_tag
 #: per module: its dataclasses' method texts and their code (a module's file is read when its
 #: first class is made, so a step reads only the modules it imports)
@@ -37,18 +37,45 @@ _codes: dict[str, dict[str, CodeType]] = {}
 _added: set[str] = set()
 
 
-def _file(module: str) -> Path:
-    return _DIR / f"{module}.dataclasses.{_TAG}.bin"
+def _file(module: str) -> str:
+    return cache_file(f"{module}.dataclasses")
+
+
+def cache_file(name: str) -> str:
+    """The path of the cache file ``name`` in the package's ``__pycache__`` (with the
+    interpreter's cache tag: another interpreter keeps its own)."""
+    return os.path.join(_DIR, f"{name}.{_TAG}.bin")
+
+
+def read(path: str) -> Any:
+    """What a cache file holds (``marshal``), or ``None`` if it is missing or cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            return marshal.loads(f.read())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+
+
+def write(path: str, value: Any) -> None:
+    """Write a cache file atomically (a reader never sees half a file; two writers at once
+    leave one whole file); nothing if the value cannot be marshalled or the folder written."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        data = marshal.dumps(value)
+        os.makedirs(_DIR, exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
 
 
 def _module(module: str) -> dict[str, CodeType]:
     codes = _codes.get(module)
     if codes is None:
         codes = _codes[module] = {}
-        try:
-            data = marshal.loads(_file(module).read_bytes())
-        except (OSError, ValueError, EOFError, TypeError):
-            data = None
+        data = read(_file(module))
         if isinstance(data, dict):
             codes.update(
                 (k, v) for k, v in data.items() if isinstance(k, str) and isinstance(v, CodeType)
@@ -72,15 +99,7 @@ def save() -> None:
     """Write the cache of each module that compiled something new (atomically: a reader never
     sees half a file; two writers at once leave one whole file)."""
     for module in sorted(_added):
-        path = _file(module)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        try:
-            _DIR.mkdir(exist_ok=True)
-            tmp.write_bytes(marshal.dumps(_codes[module]))
-            os.replace(tmp, path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
+        write(_file(module), _codes[module])
     _added.clear()
 
 

@@ -141,6 +141,74 @@ def test_the_quick_roll_loads_no_click() -> None:
     assert "--seed" in out.stdout
 
 
+def test_the_quick_todo_prints_what_the_command_line_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``vedette RULESET todo`` skips click (vedette.cli.quick): the same text and JSON as the
+    command line, whichever way the options are written; anything it does not answer (no such
+    game, another ruleset's game, an option it does not take) prints nothing and is handed on."""
+    from vedette import rules
+    from vedette.cli.quick import todo
+    from vedette.engine import Game, Store
+
+    db = str(tmp_path / "g.sqlite3")
+    for name in rules.BUILTIN:
+        rs = rules.get(name)
+        Game.create(Store(db), name, name, rs.scenario("sample"), seed=3).store.close()
+    forms = [
+        ["--db", db, "nab", "todo", "--game", "napoleon_at_bay"],
+        [f"--db={db}", "NAB", "todo", "--json", "--game=napoleon_at_bay"],
+        ["--db", db, "asl", "todo", "--game", "solitaire_asl", "--json"],
+        ["--db", db, "twobytwo", "todo", "--game", "two_by_two"],
+        ["--db", db, "kuryakin", "todo", "--game", "solo_napoleonic"],
+        ["--db", db, "solonap", "todo"],  # the current game: the last one made
+    ]
+    for args in forms:
+        assert main(args) == 0
+        full = capsys.readouterr().out
+        assert todo(args) == 0
+        assert capsys.readouterr().out == full, args
+    handed_on = [
+        ["--db", db, "nab", "todo", "--game", "nope"],
+        ["--db", db, "nab", "todo", "--game", "solitaire_asl"],
+        ["--db", db, "nab", "todo", "--game", "napoleon_at_bay", "--game", "x"],
+        ["--db", db, "nab", "todo", "--json=1"],
+        ["--db", db, "nab", "todo", "--help"],
+        ["--db", db, "nab", "show", "--game", "napoleon_at_bay"],
+        ["--db", db, "chess", "todo"],
+    ]
+    for args in handed_on:
+        assert todo(args) is None, args
+        assert capsys.readouterr() == ("", ""), args
+    assert main(handed_on[0]) == 2
+    assert capsys.readouterr().err == "vedette: error: no game named 'nope'\n"
+
+
+def test_the_quick_todo_loads_no_click(tmp_path: Path) -> None:
+    """Nor OpenSSL (hashlib), tomllib (the rule data comes from its cache) or pathlib: none
+    is needed to answer, and each costs a step a few milliseconds."""
+    from vedette import rules
+    from vedette.engine import Game, Store
+
+    db = str(tmp_path / "g.sqlite3")
+    rs = rules.get("napoleon_at_bay")
+    Game.create(Store(db), "g", rs.name, rs.scenario("sample"), seed=1).store.close()
+    code = (
+        "import sys, io, contextlib; from vedette.cli.entry import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        f"    assert main(['--db', {db!r}, 'nab', 'todo']) == 0\n"
+        "print('click' in sys.modules, 'vedette.cli.main' in sys.modules,"
+        " 'vedette nab ' in out.getvalue())\n"
+        "print(*[m for m in ('_hashlib', 'tomllib', 'pathlib') if m in sys.modules])"
+    )
+    for _ in range(2):  # (the first run may parse the rule data and fill its cache)
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        )
+    assert out.stdout.splitlines()[-2].split() == ["False", "False", "True"]
+    assert out.stdout.splitlines()[-1] == ""
+
+
 @pytest.mark.parametrize(
     ("ruleset", "cli", "needs"),
     [

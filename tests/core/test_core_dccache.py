@@ -123,3 +123,30 @@ def test_a_cli_step_answers_the_same_without_the_cache(tmp_path: Path) -> None:
         )
         outs.append(run.stdout)
     assert outs[0] == outs[1] and "vedette nab" in outs[0]
+
+
+def test_rule_data_read_from_its_cache_is_what_the_file_says(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``package_toml`` keeps what a shipped TOML file gives (keyed by the file's whole
+    text): read back, it is what parsing gives; a changed file is parsed again, a damaged
+    cache file is passed over."""
+    import tomllib
+
+    from vedette import data
+
+    pkg, name = "vedette.rules.napoleon_at_bay.data", "rules.toml"
+    want = tomllib.loads(data._package_text(pkg, name))
+    assert data.package_toml(pkg, name) == want  # parsed, then kept
+    [kept] = list(cache_dir.iterdir())
+    assert data.package_toml(pkg, name) == want  # read back
+    monkeypatch.setattr(data, "load_toml_text", lambda *_: pytest.fail("parsed again"))
+    assert data.package_toml(pkg, name) == want
+    monkeypatch.undo()
+    monkeypatch.setattr(_dccache, "_DIR", cache_dir)
+    changed = "# a house edit\n" + data._package_text(pkg, name)
+    monkeypatch.setattr(data, "_package_text", lambda *_: changed)
+    assert data.package_toml(pkg, name) == want  # the same values, parsed from the new text
+    assert _dccache.read(str(kept))[0] == changed
+    kept.write_bytes(b"not marshal")
+    assert data.package_toml(pkg, name) == want

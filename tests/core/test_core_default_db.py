@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from vedette.cli.common import default_db
+from vedette.cli.plain import default_db
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the Linux folders")

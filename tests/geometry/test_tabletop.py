@@ -334,3 +334,40 @@ def test_distance_is_shapelys_edge_to_edge_distance() -> None:
     front = Body.at(0, 0, 0, 40, 20)
     assert tt.distance(front, front.advanced(20)) == pytest.approx(0, abs=1e-9)
     assert tt.distance(front, front.advanced(21)) == pytest.approx(1)
+
+
+def test_overlaps_gives_shapelys_answer() -> None:
+    """``overlaps`` clips the two rectangles by arithmetic (no shapely at start-up): the same
+    answer as shapely's common area against the tolerance, for bodies apart, touching, side
+    by side, overlapping a little or much, and one inside another."""
+    import random
+
+    rng = random.Random(5)
+    cases = [(Body.at(0, 0, 0, 40, 20), Body.at(0, 20, 0, 40, 20))]  # base to base
+    cases.append((Body.at(0, 0, 0, 40, 20), Body.at(40, 0, 0, 40, 20)))  # side by side
+    cases.append((Body.at(0, 0, 0, 40, 20), Body.at(0, 0, 0, 10, 5)))  # one inside
+    for _ in range(3000):
+        a = Body.at(rng.uniform(0, 100), rng.uniform(0, 100), rng.uniform(0, 360), 40, 20)
+        b = Body.at(rng.uniform(0, 100), rng.uniform(0, 100), rng.choice([0, 90, 45, 7.5]), 40, 20)
+        cases.append((a, b))
+    for a, b in cases:
+        for tol in (0.01, 1.0, 50.0):
+            want = float(a.polygon().intersection(b.polygon()).area) > tol
+            assert tt.overlaps(a, b, tol) == want, (a, b, tol)
+
+
+def test_a_features_box_holds_its_shape() -> None:
+    """A feature's ``box`` (from its recipe, no shapely) holds the shape's exact bounds: the
+    same for an area or a bare line, no smaller for a band or a circle."""
+    feats = [
+        Feature.area("woods", "w", [(0, 0), (30, 5), (12, 40)]),
+        Feature.line("stream", "s", [(0, 0), (50, 10), (60, 60)]),
+        Feature.line("road", "r", [(0, 0), (50, 10), (60, 60)], 12.0),
+        Feature.circle("hill", "h", (5, 5), 10.0),
+    ]
+    for f in feats:
+        a, b, c, d = f.box
+        x0, y0, x1, y1 = f.shape.bounds
+        assert a <= x0 and b <= y0 and c >= x1 and d >= y1, f.name
+        if f.name in ("w", "s"):
+            assert f.box == pytest.approx(f.shape.bounds)

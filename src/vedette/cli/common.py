@@ -6,9 +6,7 @@ fast; the engine and the rulesets are imported inside the functions that need th
 
 from __future__ import annotations
 
-import json
 import os
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -16,19 +14,10 @@ from typing import Any, TypeVar
 
 import click
 
+from vedette.cli.plain import default_db, json_text, printable
+from vedette.errors import BadRequest
+
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def default_db() -> str:
-    """``$VEDETTE_DB``, else ``vedette.sqlite3`` in the user's data folder for this OS
-    (platformdirs: ``$XDG_DATA_HOME/vedette`` or ``~/.local/share/vedette`` on Linux,
-    ``~/Library/Application Support/vedette`` on macOS, ``%LOCALAPPDATA%\\vedette`` on Windows)."""
-    env = os.environ.get("VEDETTE_DB")
-    if env:
-        return env
-    from platformdirs import user_data_dir
-
-    return os.path.join(user_data_dir("vedette", appauthor=False), "vedette.sqlite3")
 
 
 @dataclass
@@ -39,6 +28,7 @@ class Shell:
 
     @contextmanager
     def store(self) -> Iterator[Any]:
+        # start-up: the command line loads this only for a command that needs it
         from vedette.engine import Store
 
         with Store(self.db or default_db()) as st:
@@ -63,6 +53,7 @@ def complete_game(ctx: click.Context, _param: click.Parameter, incomplete: str) 
     if not os.path.isfile(db):
         return []
     try:
+        # start-up: the command line loads this only for a command that needs it
         from vedette.engine import Store
 
         with Store(db) as st:
@@ -72,31 +63,13 @@ def complete_game(ctx: click.Context, _param: click.Parameter, incomplete: str) 
     return [CompletionItem(g.name, help=g.ruleset) for g in games if g.name.startswith(incomplete)]
 
 
-#: what a terminal would obey in text it prints: escape sequences (CSI, OSC ... up to their
-#: end) and every other control character but newline and tab (C0, DEL, C1)
-_TERMINAL = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?"
-    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]"
-)
-
-
-_ESCAPE_JSON = re.compile(r"[\x7f-\x9f\ud800-\udfff]")
-
-
-def printable(text: str) -> str:
-    """``text`` with every terminal escape sequence and control character (but newline and
-    tab) taken out: a name or message from a file cannot drive the terminal."""
-    return _TERMINAL.sub("", text)
-
-
 def out(as_json: bool, text: Sequence[str] | str, data: Any) -> None:
     """Print ``data`` as JSON with ``--json``, else the text lines (stripped of anything a
     terminal would take as a command)."""
     if as_json:
-        text_json = json.dumps(data, indent=2, default=str, ensure_ascii=False)
-        # (JSON escapes C0 already; C1 and lone surrogates only ever sit inside strings)
-        click.echo(_ESCAPE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text_json))
+        click.echo(json_text(data))
     else:
+        # start-up: the command line loads this only for a command that needs it
         from vedette.cli.term import echo  # rich on a terminal, plain text otherwise
 
         echo(printable(text if isinstance(text, str) else "\n".join(text)))
@@ -104,7 +77,7 @@ def out(as_json: bool, text: Sequence[str] | str, data: Any) -> None:
 
 def parse_kv(items: Sequence[str], what: str = "argument") -> dict[str, Any]:
     """``KEY=VALUE`` items; each value read as JSON when it parses as JSON, else as text."""
-    from vedette.errors import BadRequest
+    # start-up: the command line loads this only for a command that needs it
     from vedette.rules.base import parse_value
 
     result: dict[str, Any] = {}
@@ -120,6 +93,7 @@ def parse_dice(text: str | None) -> list[int] | None:
     """The faces given with ``--dice`` (None: roll from the game's seeded stream)."""
     if text is None:
         return None
+    # start-up: the command line loads this only for a command that needs it
     from vedette.dice import parse_faces
 
     return parse_faces(text)
@@ -266,7 +240,6 @@ def parse_options(ruleset: Any, items: Sequence[str]) -> dict[str, Any]:
     """``--option KEY=VALUE`` items, checked against the ruleset's declared options (unknown
     keys refused with a did-you-mean, values typed by their declaration); read loosely (JSON or
     text) if the ruleset declares none."""
-    from vedette.errors import BadRequest
 
     declared = {f.name: f for f in option_fields(ruleset)}
     if not declared:

@@ -16,11 +16,11 @@ from typing import Any
 
 import click
 
+from vedette import __version__
 from vedette.cli.common import (
     DICE_HELP,
     Shell,
     complete_game,
-    default_db,
     json_option,
     new_game_options,
     out,
@@ -28,6 +28,8 @@ from vedette.cli.common import (
     parse_options,
     shell,
 )
+from vedette.cli.plain import default_db
+from vedette.errors import BadRequest, GameError, VedetteError
 
 __all__ = ["cli", "default_db", "main"]
 
@@ -38,7 +40,6 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
         return
-    from vedette import __version__  # the one version source (pyproject reads it too)
 
     click.echo(f"vedette {__version__}")
     ctx.exit(0)
@@ -46,6 +47,7 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
 
 def ruleset_listing() -> dict[str, tuple[str, ...]]:
     """Every registered ruleset with its aliases (no ruleset module is imported)."""
+    # start-up: the command line loads this only for a command that needs it
     from vedette.rules import REGISTRY  # the registry alone: no ruleset is imported
 
     return {k: tuple(aliases) for k, (_, aliases) in REGISTRY.items()}
@@ -59,8 +61,8 @@ def canonical_ruleset(name: str) -> str | None:
             return k
     if not n.replace("_", "").replace("-", "").isalnum():
         return None
+    # start-up: the command line loads this only for a command that needs it
     from vedette import rules  # a plug-in registered under a name we do not ship
-    from vedette.errors import BadRequest
 
     try:
         return rules.canonical(n)
@@ -86,6 +88,7 @@ class Root(click.Group):
             return None
         groups: dict[str, click.Command] = self.__dict__.setdefault("_groups", {})
         if rs not in groups:
+            # start-up: the command line loads this only for a command that needs it
             from vedette.cli.rulesets import RulesetGroup
 
             groups[rs] = RulesetGroup(rs, ruleset_listing().get(rs, ()))
@@ -156,8 +159,8 @@ def cli(ctx: click.Context, db: str | None) -> None:
 
 # -- helpers --------------------------------------------------------------------------------
 def parse_mod(text: str) -> Any:
+    # start-up: the command line loads this only for a command that needs it
     from vedette.dice import Modifier
-    from vedette.errors import BadRequest
 
     value, _, reason = text.partition(":")
     try:
@@ -169,8 +172,8 @@ def parse_mod(text: str) -> Any:
 
 def custom(dice: Sequence[str]) -> Any:
     """The default custom dice plus those declared with --die NAME=FACES."""
+    # start-up: the command line loads this only for a command that needs it
     from vedette.dice import custom_dice
-    from vedette.errors import BadRequest
 
     extra: dict[str, list[int]] = {}
     for item in dice:
@@ -187,8 +190,8 @@ def custom(dice: Sequence[str]) -> Any:
 
 
 def table_ref(ref: str, house: str | None = None) -> Any:
+    # start-up: the command line loads this only for a command that needs it
     from vedette import rules
-    from vedette.errors import BadRequest
     from vedette.schemas.rules import load_house_rules
 
     rs_name, sep, tname = ref.partition(":")
@@ -211,6 +214,7 @@ def new_game(
     physical_dice: bool,
     as_json: bool,
 ) -> None:
+    # start-up: the command line loads this only for a command that needs it
     from vedette import rules
     from vedette.engine import Game
     from vedette.engine.names import default_stem, free_name
@@ -224,12 +228,16 @@ def new_game(
     dice = "physical" if physical_dice else "seeded"
     with shell().store() as st:
         if not file:  # a bundled scenario, else one of yours (engine/scenarios.py)
+            # start-up: the command line loads this only for a command that needs it
             from vedette.engine.scenarios import scenario_data
 
             scen = scenario_data(st, rs, scenario)
         name = name or free_name(st, default_stem(rs))
         g = Game.create(st, name, rs.name, scen, seed, opts, house, dice=dice)
         own = ", played with your own dice (--dice)" if physical_dice else ""
+        chosen = [f"{k}={v}" for k, v in rs.physical_dice_options.items() if k not in opts]
+        if physical_dice and chosen:
+            own += f" ({', '.join(chosen)} for your own dice; --option KEY=VALUE to change)"
         out(
             as_json,
             [
@@ -242,6 +250,7 @@ def new_game(
                 "ruleset": rs.name,
                 "seed": g.seed,
                 "dice": dice,
+                "options": dict(g.created.get("options", {})),
                 "state": rs.state_json(g.state),
             },
         )
@@ -274,6 +283,7 @@ def cmd_roll(
     as_json: bool,
 ) -> None:
     """Roll dice (EXPRESSION: 2d6+1, d100, 1d6 vs 1d6, 2dX ...); the roll explains itself."""
+    # start-up: the command line loads this only for a command that needs it
     from vedette.dice import Check, ScriptedSource, SeededSource
 
     modifiers = tuple(parse_mod(m) for m in mods)
@@ -320,8 +330,8 @@ def cmd_odds(
     as_json: bool,
 ) -> None:
     """Exact odds, as fractions, of a roll (EXPRESSION), a table's rows or an under-roll."""
+    # start-up: the command line loads this only for a command that needs it
     from vedette.dice import Check, UnderCheck
-    from vedette.errors import BadRequest
 
     modifiers = tuple(parse_mod(m) for m in mods)
     if under is not None:
@@ -350,6 +360,7 @@ def cmd_odds(
 @json_option
 def cmd_tables(ruleset: str, house_rules: str | None, as_json: bool) -> None:
     """The result tables of RULESET (with a house-rule file merged, if given)."""
+    # start-up: the command line loads this only for a command that needs it
     from vedette import rules
     from vedette.schemas.rules import load_house_rules
 
@@ -370,6 +381,7 @@ def cmd_reference(ruleset: str, house_rules: str | None, as_json: bool) -> None:
     """The quick-reference sheet of RULESET: its result tables, then every number of its rule
     data (modifiers, ranges, distances, thresholds) with the rule each cites, from the data
     the referee reads (a house-rule file merged, and its values marked, if given)."""
+    # start-up: the command line loads this only for a command that needs it
     from vedette import rules
     from vedette.rules.quickref import lines as sheet_lines
     from vedette.rules.quickref import sheet
@@ -448,6 +460,7 @@ def game_list(as_json: bool) -> None:
 @json_option
 def game_show(name: str | None, as_json: bool) -> None:
     """The game as text (its map, units and phase)."""
+    # start-up: the command line loads this only for a command that needs it
     from vedette.engine import Game
 
     with shell().store() as st:
@@ -470,6 +483,7 @@ def game_show(name: str | None, as_json: bool) -> None:
 @json_option
 def game_log(name: str | None, as_json: bool) -> None:
     """The game's log: every action with its rolls, undone ones marked."""
+    # start-up: the command line loads this only for a command that needs it
     from vedette.engine import Game
 
     with shell().store() as st:
@@ -482,6 +496,7 @@ def game_log(name: str | None, as_json: bool) -> None:
 @json_option
 def game_undo(name: str | None, as_json: bool) -> None:
     """Undo the latest action in force (logged; its dice stay reserved for it)."""
+    # start-up: the command line loads this only for a command that needs it
     from vedette.engine import Game
 
     with shell().store() as st:
@@ -495,11 +510,11 @@ def game_undo(name: str | None, as_json: bool) -> None:
 @click.option("-o", "--output", metavar="FILE", help="file to write (default: standard output)")
 def game_export(name: str | None, output: str | None) -> None:
     """The game's whole log as JSON lines (import it with 'game import')."""
+    # start-up: the command line loads this only for a command that needs it
     from vedette.engine import Game
 
     with shell().store() as st:
         text = Game.open(st, name).export_jsonl()
-    from vedette.errors import GameError
 
     try:
         if output:
@@ -520,6 +535,7 @@ def game_export(name: str | None, output: str | None) -> None:
 @click.option("--name", help="the imported game's name (default: the exported one)")
 def game_import(file: str, name: str | None) -> None:
     """Import a game exported with 'game export' (it must replay cleanly)."""
+    # start-up: the command line loads this only for a command that needs it
     from vedette.data import read_text_file
     from vedette.engine import Game
 
@@ -533,6 +549,7 @@ def game_import(file: str, name: str | None) -> None:
 @click.argument("name", shell_complete=complete_game)
 def game_use(name: str) -> None:
     """Make NAME the current game."""
+    # start-up: the command line loads this only for a command that needs it
     from vedette.engine import Game
 
     with shell().store() as st:
@@ -624,6 +641,7 @@ def cmd_simulate(
     report each side's win rate with a 95% interval, how the battles ended, their length and
     each side's losses (docs/simulation.md). A long study says first how long it will take.
     A simulation compares scenarios; it is not a verdict on them."""
+    # start-up: the command line loads this only for a command that needs it
     from vedette.sim.cli import simulate
 
     simulate(
@@ -652,6 +670,7 @@ def cmd_simulate(
 def cmd_demo(as_json: bool) -> None:
     """Play the first registered ruleset's worked example that has one (Herman's fixing
     example of Napoleon At Bay) as a new game, step by step."""
+    # start-up: the command line loads this only for a command that needs it
     from vedette import rules
 
     db = shell().db or default_db()
@@ -683,6 +702,7 @@ def cmd_serve(
     host: str, port: int, no_preload: bool, allow_host: tuple[str, ...], workers: int | None
 ) -> None:
     """The local web app (Ctrl-C stops it)."""
+    # start-up: the command line loads this only for a command that needs it
     from vedette.web.server import serve
 
     serve(
@@ -721,7 +741,6 @@ def _not_text(arg: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``vedette`` with ``argv`` (default: the process's arguments); the exit code."""
-    from vedette.errors import VedetteError
 
     if argv is None:
         instruction = os.environ.get(COMPLETE_VAR)

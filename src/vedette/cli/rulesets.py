@@ -15,7 +15,6 @@ is, the required fields in declaration order (``vedette nab fix F1 R1`` is
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -33,6 +32,8 @@ from vedette.cli.common import (
     parse_dice,
     shell,
 )
+from vedette.cli.plain import todo_answer, todo_lines
+from vedette.errors import BadRequest, VedetteError
 
 #: the shell's own options of every procedure; a field with one of these names is given as
 #: KEY=VALUE or positionally only
@@ -109,6 +110,7 @@ class RulesetGroup(click.Group):
     @property
     def ruleset(self) -> Any:
         if self._ruleset is None:
+            # start-up: the command line loads this only for a command that needs it
             from vedette import rules
 
             self._ruleset = rules.get(self.ruleset_name)
@@ -117,6 +119,7 @@ class RulesetGroup(click.Group):
     def procedures(self) -> dict[str, Any]:
         """The ruleset's procedures on the protocol and the referee's ``waive``: what
         ``Game.procedures()`` holds, without a game."""
+        # start-up: the command line loads this only for a command that needs it
         from vedette.engine.session import WAIVE
 
         procs = {**self.ruleset.protocol_procedures(), "waive": WAIVE}
@@ -152,9 +155,9 @@ class RulesetGroup(click.Group):
             and not name.startswith("-")
             and self.get_command(ctx, name) is None
         ):
-            from vedette.errors import BadRequest
-
             known = list(self.procedures())
+            import difflib  # start-up: only a mistyped name needs it
+
             close = difflib.get_close_matches(name, [*known, *BUILTIN_HELP], n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise BadRequest(
@@ -238,6 +241,7 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
             physical_dice: bool,
             as_json: bool,
         ) -> None:
+            # start-up: the command line loads this only for a command that needs it
             from vedette.cli.main import new_game
 
             new_game(rs_name, name, scenario, seed, options, house_rules, physical_dice, as_json)
@@ -261,6 +265,7 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
         @click.option("--delete", "delete_name", metavar="NAME", help="forget it")
         @json_option
         def scenarios(**opts: Any) -> None:
+            # start-up: the command line loads this only for a command that needs it
             from vedette.cli.scenarios import scenarios_command
 
             scenarios_command(group.ruleset, **opts)
@@ -297,13 +302,7 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
             prefix = f"vedette {ctx.parent.info_name if ctx.parent else rs_name}"
             with shell().store() as st:
                 g = _open(st, game, group)
-                items = g.todo()
-                owed = g.obligations()
-                data = {
-                    "game": g.name,
-                    "owed": [o.to_json() for o in owed],
-                    "todo": [t.to_json() for t in items],
-                }
+                items, data = todo_answer(g)
                 out(as_json, todo_lines(items, prefix), data)
 
         return todo
@@ -328,38 +327,9 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
     return help_
 
 
-def todo_lines(items: Sequence[Any], prefix: str) -> list[str]:
-    """``todo`` as text: owed steps first, each with its rule, the command that discharges it
-    and the one that waives it; then the actions open now."""
-    lines: list[str] = []
-    owed = [t for t in items if t.owed]
-    open_now = [t for t in items if not t.owed]
-    for t in owed:
-        rule = f" ({t.rule})" if t.rule else ""
-        lines.append(f"OWED  {t.text}{rule}")
-        lines.append(f"      do it:    {prefix} {t.command()}")
-        if t.open:
-            lines.append(f"      choose:   {t.choices_text()}")
-        if t.refused:
-            lines.append(f"      refused now: {t.refused}")
-        if t.obligation:
-            lines.append(f"      waive it: {prefix} waive {t.obligation}")
-    if open_now:
-        lines.append("open now:" if owed else "nothing owed; open now:")
-        width = max(len(t.command()) for t in open_now)
-        for t in open_now:
-            rule = f" ({t.rule})" if t.rule else ""
-            lines.append(f"  {prefix} {t.command():<{width}}  {t.text}{rule}")
-            if t.open:
-                lines.append(f"  {'':<{len(prefix)}} {'':<{width}}  choose {t.choices_text()}")
-    if not lines:
-        lines.append(f"nothing owed, and no action open without fields (see '{prefix} help')")
-    return lines
-
-
 def _open(st: Any, game: str | None, group: RulesetGroup) -> Any:
+    # start-up: the command line loads this only for a command that needs it
     from vedette.engine import Game
-    from vedette.errors import BadRequest
 
     g = Game.open(st, game)
     if g.ruleset.name != group.ruleset.name:
@@ -498,7 +468,7 @@ class ProcedureCommand(click.Command):
     # -- run
     def request(self, tokens: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
         """The raw request from KEY=VALUE tokens, --KEY options and positional values."""
-        from vedette.errors import BadRequest
+        # start-up: the command line loads this only for a command that needs it
         from vedette.rules.base import parse_value
 
         raw: dict[str, Any] = {}
@@ -542,7 +512,6 @@ class ProcedureCommand(click.Command):
         seed: int | None,
         **fields: Any,
     ) -> None:
-        from vedette.errors import BadRequest
 
         options = {k.removeprefix("field__"): v for k, v in fields.items()}
         request = self.request(tokens, options)
@@ -571,6 +540,7 @@ class ProcedureCommand(click.Command):
 def open_choices(g: Any, proc: Any, request: Mapping[str, Any]) -> dict[str, list[Any]]:
     """The choices ``todo`` offers now for each required field of ``proc`` that ``request``
     leaves out (from the open entries of that procedure that agree with what was given)."""
+    # start-up: the command line loads this only for a command that needs it
     from vedette.rules.protocol import _same
 
     missing = [f.name for f in proc.spec.fields if f.required and f.name not in request]
@@ -604,7 +574,7 @@ def ask_open(
     asked for on a terminal (the choices listed), or refused in one line listing them."""
     import sys
 
-    from vedette.errors import BadRequest
+    # start-up: the command line loads this only for a command that needs it
     from vedette.rules.protocol import _arg_text
 
     choices = open_choices(g, proc, request)
@@ -646,6 +616,7 @@ def whole_procedure_odds(g: Any, name: str, request: Mapping[str, Any]) -> Any:
     import dataclasses
     import time
 
+    # start-up: the command line loads this only for a command that needs it
     from vedette.rules.protocol import chances
 
     proc = g.procedure(name)
@@ -672,7 +643,6 @@ def show_odds(g: Any, name: str, request: Mapping[str, Any], as_json: bool) -> N
 
     JSON: a list, the steps' odds (``"type": "odds"``) then the whole procedure's
     (``"type": "chances"``)."""
-    from vedette.errors import VedetteError
 
     steps = g.odds(name, request)
     data: list[dict[str, Any]] = [o.to_json() for o in steps]
@@ -774,7 +744,6 @@ class ChancesCommand(click.Command):
         limit: int,
         as_json: bool,
     ) -> None:
-        from vedette.errors import BadRequest
 
         ctx = click.get_current_context()
         prefix = f"vedette {ctx.parent.info_name if ctx.parent else self.group.ruleset_name}"
@@ -788,6 +757,8 @@ class ChancesCommand(click.Command):
         proc = seqs.get(name) or self.group.procedures().get(name)
         if proc is None:
             known = [*seqs, *self.group.procedures()]
+            import difflib  # start-up: only a mistyped name needs it
+
             close = difflib.get_close_matches(name, known, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise BadRequest(
@@ -801,6 +772,7 @@ class ChancesCommand(click.Command):
         with shell().store() as st:
             g = _open(st, game, self.group)
             c = g.chances(name, request, limit)
+        # start-up: the command line loads this only for a command that needs it
         from vedette.rules.sequence import summary_of
 
         each = summary_of(proc, c)

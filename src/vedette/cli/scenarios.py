@@ -19,6 +19,7 @@ def scenarios_command(
     delete_name: str | None,
     as_json: bool,
 ) -> None:
+    # start-up: the command line loads this only for a command that needs it
     from vedette.data import read_text_file
     from vedette.engine import scenarios as user
 

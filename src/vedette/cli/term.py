@@ -10,8 +10,6 @@ import re
 import sys
 from typing import IO, Any
 
-import click
-
 #: an odds row: ``  58.33%       7/12  ############         [1-7] shift allowed``
 ODDS_ROW = re.compile(
     r"^(?P<lead>\s*)(?P<pct>\d+\.\d\d%)(?P<mid>\s+\S+\s\s)(?P<bar>#*)(?P<rest>.*)$"
@@ -41,6 +39,8 @@ def styled(line: str) -> Any:
 def echo(text: str) -> None:
     """Print ``text``: through rich on a terminal, else exactly as given."""
     if not is_terminal():
+        import click  # start-up: vedette.cli.quick prints through here without the command line
+
         click.echo(text)
         return
     from rich.console import Console
@@ -67,6 +67,8 @@ class Progress:
             self._rich.start()
             self._task = self._rich.add_task(self.label, total=self.total)
         else:
+            import click  # start-up: see echo
+
             self._click = click.progressbar(
                 length=self.total, label=self.label, file=sys.stderr, show_pos=True, show_eta=True
             )

@@ -8,12 +8,12 @@ while a house table that gives only some keys (say ``rows``) keeps the shipped `
 
 from __future__ import annotations
 
+import os
 import stat
-import tomllib
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
+from vedette import _dccache
 from vedette.errors import DataError
 
 #: the largest scenario, house-rule or export file vedette reads (bytes)
@@ -23,6 +23,8 @@ MAX_FILE = 4 * 1024 * 1024
 def load_toml_text(text: str, source: str) -> dict[str, Any]:
     if len(text) > MAX_FILE:
         raise DataError(source, f"too large (more than {MAX_FILE // 1024 // 1024} MiB)")
+    import tomllib  # start-up: a CLI step reads its rule data from the cache (package_toml)
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -33,15 +35,15 @@ def load_toml_text(text: str, source: str) -> dict[str, Any]:
         raise DataError(source, "not valid TOML: a number of too many digits") from None
 
 
-def read_text_file(path: str | Path, limit: int = MAX_FILE) -> str:
+def read_text_file(path: str | os.PathLike[str], limit: int = MAX_FILE) -> str:
     """A file the user named on the command line: a regular file, at most ``limit`` bytes,
     UTF-8 text. Never a directory, a device or a FIFO (``/dev/zero`` would never end)."""
-    p = Path(path)
+    p = os.fspath(path)
     try:
-        st = p.stat()
+        st = os.stat(p)
         if not stat.S_ISREG(st.st_mode):
             raise DataError(str(p), "not a regular file")
-        with p.open("rb") as f:
+        with open(p, "rb") as f:
             data = f.read(limit + 1)
     except OSError as e:
         raise DataError(str(p), f"cannot read: {e.strerror or type(e).__name__}") from None
@@ -53,20 +55,32 @@ def read_text_file(path: str | Path, limit: int = MAX_FILE) -> str:
         raise DataError(str(p), "not UTF-8 text") from None
 
 
-def load_toml(path: str | Path) -> dict[str, Any]:
+def load_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
     return load_toml_text(read_text_file(path), str(path))
 
 
 def package_toml(package: str, name: str) -> dict[str, Any]:
-    """A TOML file shipped inside a package (e.g. ``vedette.rules.napoleon_at_bay.data``)."""
+    """A TOML file shipped inside a package (e.g. ``vedette.rules.napoleon_at_bay.data``).
+
+    Start-up time (issue 26.8): what the file gives is cached in the package's ``__pycache__``
+    (``marshal``, with the file's whole text as its key, as ``.pyc`` files cache code), so a
+    CLI step neither parses its rule data again nor imports ``tomllib``. A changed file is
+    parsed again; a value ``marshal`` cannot hold is just not cached."""
+    source = f"{package}/{name}"
     try:
-        text = _package_file(package, name).read_text(encoding="utf-8")
+        text = _package_text(package, name)
     except (FileNotFoundError, ModuleNotFoundError):
-        raise DataError(f"{package}/{name}", "no such data file") from None
-    return load_toml_text(text, f"{package}/{name}")
+        raise DataError(source, "no such data file") from None
+    where = _dccache.cache_file(f"toml.{package}.{name}")
+    cached = _dccache.read(where)
+    if type(cached) is tuple and len(cached) == 2 and cached[0] == text:
+        return cached[1]  # type: ignore[no-any-return]
+    data = load_toml_text(text, source)
+    _dccache.write(where, (text, data))
+    return data
 
 
-def _package_file(package: str, name: str) -> Any:
+def _package_text(package: str, name: str) -> str:
     """A file inside a package: read from the package's folder when it is one (an installed or
     source tree), else through importlib.resources (a zip). Start-up time: importlib.resources
     costs more to import than a CLI step's own reading of its data."""
@@ -76,12 +90,13 @@ def _package_file(package: str, name: str) -> Any:
     mod = sys.modules.get(package) or import_module(package)
     where = getattr(mod, "__file__", None)
     if where:
-        p = Path(where).parent / name
-        if p.is_file():
-            return p
-    from importlib import resources  # start-up time
+        p = os.path.join(os.path.dirname(where), name)
+        if os.path.isfile(p):
+            with open(p, encoding="utf-8") as f:
+                return f.read()
+    from importlib import resources  # start-up: only a package in a zip
 
-    return resources.files(package).joinpath(name)
+    return resources.files(package).joinpath(name).read_text(encoding="utf-8")
 
 
 def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:

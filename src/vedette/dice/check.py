@@ -36,6 +36,7 @@ _FROM_ODDS = ("Odds", "OddsRow", "UnderCheck", "clear_caches", "odds_from_weight
 
 def __getattr__(name: str) -> Any:
     if name in _FROM_ODDS:
+        # start-up: a roll loads no odds (nor fractions)
         from vedette.dice import odds
 
         return getattr(odds, name)
@@ -87,6 +88,7 @@ class Check:
 
     def weights(self) -> dist.Weights:
         """Exact integer weights of the final figure."""
+        # start-up: a roll loads no distributions
         from vedette.dice import dist
 
         return dist.weights_of(
@@ -99,6 +101,7 @@ class Check:
 
     def odds(self) -> Odds:
         """The exact odds of each row, before the roll (see :mod:`vedette.dice.odds`)."""
+        # start-up: a roll loads no odds (nor fractions)
         from vedette.dice.odds import check_odds
 
         return check_odds(self)

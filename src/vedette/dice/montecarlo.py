@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from vedette.dice.check import Check, UnderCheck
 from vedette.dice.notation import Expression, Opposed
 from vedette.dice.tables import Table
+from vedette.errors import VedetteError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -26,8 +27,6 @@ def _require_numpy() -> Any:
     try:
         import numpy
     except ImportError as e:  # pragma: no cover - exercised only without the extra
-        from vedette.errors import VedetteError
-
         raise VedetteError("Monte Carlo sampling needs numpy: pip install 'vedette[sim]'") from e
     return numpy
 

@@ -15,14 +15,10 @@ from typing import TYPE_CHECKING, Protocol
 
 from vedette.dice.die import Die
 from vedette.errors import DiceError
+from vedette.hashes import blake2b
 
 if TYPE_CHECKING:  # (a roll needs no fractions: only the odds do; start-up, issue 16)
     from fractions import Fraction
-
-try:  # what hashlib.blake2b is; importing hashlib also loads OpenSSL (3 ms of start-up)
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - an interpreter without the builtin module
-    from hashlib import blake2b
 
 
 class DiceSource(Protocol):

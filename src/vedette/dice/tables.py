@@ -12,10 +12,12 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vedette.errors import DataError
+
+if TYPE_CHECKING:  # start-up: fractions is loaded by the odds, not with the tables
+    from fractions import Fraction
 
 INF = 10**9
 
@@ -135,6 +137,8 @@ class Table:
                 acc[bisect_left(bounds, v)] += n
             else:
                 acc[self.rows.index(self.lookup(v))] += n
+        from fractions import Fraction  # start-up: a CLI step reading a table needs no odds
+
         return {r.key: Fraction(n, tot) for r, n in zip(self.rows, acc, strict=True)}
 
     def row_counts(self, lo: int, counts: Sequence[int]) -> list[int]:
@@ -167,6 +171,8 @@ class Table:
     def odds_counts(self, lo: int, counts: Sequence[int]) -> dict[str, Fraction]:
         """The same as :meth:`odds` for counts (see :meth:`row_counts`): one ``Fraction`` per
         row, at the end."""
+        from fractions import Fraction  # start-up: a CLI step reading a table needs no odds
+
         tot = sum(counts)
         return {
             r.key: Fraction(n, tot)

@@ -16,13 +16,14 @@ no digest and import when they re-referee equal.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from vedette.engine.store import Record
+from vedette.engine.session import Game, dice_ranges
+from vedette.engine.store import Record, Store
 from vedette.errors import GameError, VedetteError
+from vedette.hashes import sha256
 from vedette.rules.base import Ruleset
 
 #: how much of a differing value a refusal quotes
@@ -31,7 +32,7 @@ _QUOTE = 120
 
 def records_digest(lines: Sequence[str]) -> str:
     """The digest of an export's record lines (each as written, without its newline)."""
-    h = hashlib.sha256()
+    h = sha256()
     for line in lines:
         h.update(line.encode("utf-8", "surrogatepass"))
         h.update(b"\n")
@@ -91,8 +92,6 @@ def _dice_key(payload: Mapping[str, Any]) -> tuple[Any, ...]:
     """What an action's dice record says: the source, the stream positions and the ranges
     drawn. An action that drew no die at all is the same whatever source it names (a game of
     the player's own dice labels it 'physical', one of the game's dice 'seeded')."""
-    from vedette.engine.session import dice_ranges
-
     d = payload.get("dice", {}) or {}
     source = d.get("source")
     ranges = dice_ranges({"dice": d})
@@ -195,9 +194,6 @@ def referee(rs: Ruleset[Any], records: Sequence[Record], strict: bool = True) ->
 
 
 def _referee(rs: Ruleset[Any], records: Sequence[Record]) -> None:
-    from vedette.engine.session import Game
-    from vedette.engine.store import Store
-
     c = records[0].payload
     scratch = Store(":memory:")
     try:

@@ -23,6 +23,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from vedette.data import load_toml_text
+from vedette.data.limits import check_tree
+from vedette.engine.store import now
 from vedette.errors import BadRequest, DataError, GameError, VedetteError
 from vedette.rules.base import Ruleset
 
@@ -109,8 +112,6 @@ def dump_toml(data: Mapping[str, Any], description: str = "") -> str:
 
 def parse_toml(text: str, source: str = "scenario") -> tuple[dict[str, Any], str]:
     """A scenario's TOML: (its data, its description: the opening comment in words)."""
-    from vedette.data import load_toml_text
-
     data = load_toml_text(text, source)
     lead: list[str] = []
     for line in text.splitlines():
@@ -126,7 +127,7 @@ def problems(rs: Ruleset[Any], data: Any) -> list[Problem]:
     has none, the first one setting the scenario up finds; ``[]`` when the scenario is sound."""
     from pydantic import ValidationError
 
-    from vedette.data.limits import check_tree
+    # start-up: pydantic loads only where a scenario is checked
     from vedette.schemas import _is_internal, loc_text
 
     if not isinstance(data, Mapping):
@@ -199,8 +200,6 @@ def save(
     """Check the scenario whole (name, schema, set-up) and keep it; nothing is written when it
     has a problem (:class:`ScenarioRefused` lists them). ``replace``: overwrite one of that name
     (the builder's save after opening it again)."""
-    from vedette.engine.store import now
-
     check_name(rs, name)
     if not isinstance(description, str) or len(description) > MAX_DESCRIPTION:
         raise BadRequest(f"a description of at most {MAX_DESCRIPTION} characters")

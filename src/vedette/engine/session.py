@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from vedette import rules
+from vedette import __version__, rules
 from vedette.data.limits import check_request
 from vedette.dice.sources import (
     DiceNeeded,
@@ -33,8 +33,19 @@ from vedette.dice.sources import (
     PhysicalSource,
     SegmentSource,
 )
-from vedette.engine.store import IndexRow, Record, Snapshot, Store, check_game_name, iter_jsonl
+from vedette.engine.snapshot import CODEC_VERSION, Unsnapshottable, dumps, model_key
+from vedette.engine.store import (
+    STORE_VERSION,
+    IndexRow,
+    Record,
+    Snapshot,
+    StorageError,
+    Store,
+    check_game_name,
+    iter_jsonl,
+)
 from vedette.errors import BadRequest, DiceError, GameError, VedetteError
+from vedette.hashes import blake2b
 from vedette.rules.base import Outcome, Ruleset
 from vedette.rules.protocol import (
     AnyProcedure,
@@ -338,9 +349,7 @@ def _unseal(text: str, seq: int) -> str:
 
 
 def _digest(body: str, seq: int) -> str:
-    import hashlib
-
-    return hashlib.blake2b(f"{seq}:{body}".encode(), digest_size=16).hexdigest()
+    return blake2b(f"{seq}:{body}".encode(), digest_size=16).hexdigest()
 
 
 #: how many states before its latest actions a game object keeps for undo (see Game.undo)
@@ -388,8 +397,6 @@ class Game:
 
     def _put_snapshot(self, snap: Snapshot) -> None:
         """Keep a snapshot (a cache: a database that cannot be written keeps none)."""
-        from vedette.engine.store import StorageError
-
         with contextlib.suppress(StorageError):
             self.store.put_snapshot(self.id, snap)
 
@@ -410,6 +417,8 @@ class Game:
         rs = rules.get(rs_name)
         if dice not in ("seeded", "physical"):
             raise BadRequest(f"dice must be 'seeded' or 'physical', not {dice!r}")
+        if dice == "physical":  # the ruleset's options for your own dice, unless given
+            options = {**rs.physical_dice_options, **(options or {})}
         first = {
             "ruleset": rs_name,
             "scenario": dict(scenario),
@@ -452,17 +461,11 @@ class Game:
     def _ensure_index(self, rows: list[IndexRow]) -> None:
         """The log index rebuilt from the log (``rows``) where missing or incomplete (an older
         store), unless a writer completed it meanwhile."""
-        from vedette.engine.store import StorageError
-
         with contextlib.suppress(StorageError):
             self.store.rebuild_index(self.id, rows)
 
     def _snapshot_model(self) -> int:
         """What a snapshot of this game depends on: a snapshot of another key is stale."""
-        from vedette import __version__
-        from vedette.engine.snapshot import CODEC_VERSION, model_key
-        from vedette.engine.store import STORE_VERSION
-
         events = sorted((str(e.kind), int(getattr(e, "version", 1))) for e in self.ruleset.events)
         return model_key(
             self.ruleset.name,
@@ -538,8 +541,6 @@ class Game:
     def _snapshot(self, seq: int) -> Snapshot:
         """A snapshot of the state now (after record ``seq``); its state is left out ('') if
         it cannot be written or would not come back equal."""
-        from vedette.engine.snapshot import Unsnapshottable, dumps
-
         text = ""
         try:
             data = self.ruleset.snapshot(self.state, self._initial)
@@ -851,6 +852,7 @@ class Game:
     def export_jsonl(self) -> str:
         """The whole log, one JSON record a line after a head line that carries the records'
         count and digest (a file cut short is refused on import)."""
+        # start-up: the referee loads only to export, import or check a log
         from vedette.engine.referee import records_digest
 
         body = [json.dumps(r.to_json()) for r in self.records]
@@ -869,6 +871,7 @@ class Game:
     def import_jsonl(cls, store: Store, text: str, name: str | None = None) -> Game:
         """A game from an export, refereed again action by action (see engine/referee.py):
         stored only if the referee gives every record as the file has it."""
+        # start-up: the referee loads only to export, import or check a log
         from vedette.engine.referee import records_digest, referee
         from vedette.schemas.game import check_head, check_records  # start-up time: pydantic
 

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import hashlib
 import json
-from fractions import Fraction
+import sys
 from functools import cache
 from importlib import import_module
 from types import MappingProxyType
 from typing import Any
 
+from vedette.hashes import sha256
 from vedette.rules.pmap import PMap
 
 #: bump when this encoding changes: every older snapshot is then stale
@@ -89,7 +89,7 @@ def encode(x: Any) -> Any:
         return {"P": [[encode(k), encode(v)] for k, v in x.items()], "o": x.ordered}
     if t is frozenset or t is set:
         return {"F" if t is frozenset else "s": [encode(v) for v in x]}
-    if t is Fraction:
+    if t.__name__ == "Fraction" and t is getattr(sys.modules.get("fractions"), "Fraction", None):
         return {"q": [x.numerator, x.denominator]}
     if isinstance(x, enum.Enum):
         return {"e": _name(t), "v": encode(x.value)}
@@ -122,6 +122,8 @@ def decode(x: Any) -> Any:
     if tag == "s":
         return {decode(i) for i in v}
     if tag == "q":
+        from fractions import Fraction  # start-up: fractions only where a snapshot holds one
+
         return Fraction(int(v[0]), int(v[1]))
     if tag == "f":
         return float(v)
@@ -173,4 +175,4 @@ def dumps(data: Any) -> str:
 def model_key(*parts: Any) -> int:
     """A 63-bit key of what a snapshot depends on (the ``snapshots.model`` column)."""
     text = json.dumps(parts, sort_keys=True, default=str, separators=(",", ":"))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+    return int.from_bytes(sha256(text.encode()).digest()[:8], "big") >> 1

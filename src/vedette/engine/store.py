@@ -20,7 +20,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from vedette.errors import GameError, VedetteError
@@ -305,8 +304,8 @@ def now() -> str:
 class Store:
     """SQLite event store. ``path=":memory:"`` for an in-memory store."""
 
-    def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
-        self.path = str(path)
+    def __init__(self, path: str | os.PathLike[str], synchronous: str = "FULL") -> None:
+        self.path = os.fspath(path)
         self.thread = threading.get_ident()  # the thread that may use this connection
         self._writers = _writer_lock(self.path)  # shared by this process's writers of the file
         #: opened read-only (a read-only file or directory): games can be listed, shown and
@@ -315,7 +314,7 @@ class Store:
         self._why_readonly = "it is read-only"
         if self.path != ":memory:":
             try:
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
                 _create_ready(self.path)
             except OSError as e:
                 if not os.path.exists(self.path):

@@ -407,10 +407,51 @@ def centre_distance(a: Body | Vec, b: Body | Vec) -> float:
 
 
 def overlaps(a: Body, b: Body, tolerance: float = 0.01) -> bool:
-    """Whether two bodies interpenetrate by more than ``tolerance`` mm² of area."""
+    """Whether two bodies interpenetrate by more than ``tolerance`` mm² of area.
+
+    The common area is clipped by plain arithmetic (start-up time: no shapely); only an area
+    within a hair of ``tolerance`` is asked of shapely, so the answer is always shapely's."""
     if not maybe_within(a, b, 0.0):
         return False
+    area = _common_area(_outline(a), _outline(b))
+    if abs(area - tolerance) > 1e-6 * max(1.0, tolerance, area):
+        return area > tolerance
     return float(a.polygon().intersection(b.polygon()).area) > tolerance
+
+
+def _ccw(poly: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    twice = sum(
+        x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(poly, poly[1:] + poly[:1], strict=True)
+    )
+    return poly if twice >= 0 else poly[::-1]
+
+
+def _common_area(pa: list[tuple[float, float]], pb: list[tuple[float, float]]) -> float:
+    """The area two convex polygons share (Sutherland-Hodgman: ``pa`` clipped by each side of
+    ``pb`` in turn)."""
+    out = _ccw(pa)
+    clip = _ccw(pb)
+    for (cx, cy), (dx, dy) in zip(clip, clip[1:] + clip[:1], strict=True):
+        if not out:
+            return 0.0
+        src, out = out, []
+
+        def side(p: tuple[float, float]) -> float:
+            return (dx - cx) * (p[1] - cy) - (dy - cy) * (p[0] - cx)  # noqa: B023
+
+        for p, q in zip(src, src[1:] + src[:1], strict=True):
+            sp, sq = side(p), side(q)
+            if sp >= 0:
+                out.append(p)
+            if (sp >= 0) != (sq >= 0):
+                t = sp / (sp - sq)
+                out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+    if len(out) < 3:
+        return 0.0
+    twice = sum(
+        x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(out, out[1:] + out[:1], strict=True)
+    )
+    return abs(twice) / 2
 
 
 def in_contact(a: Body, b: Body, tolerance: float = 1.0) -> bool:
@@ -610,6 +651,24 @@ class Feature:
             self._build()
         return self._built[1]  # type: ignore[no-any-return]
 
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        """A box (min x, min y, max x, max y) holding the whole shape, from the recipe alone
+        (no shapely: start-up time). The exact :attr:`bounds` of an area or a bare line; a
+        band or a circle's box may be a little larger (the line's points grown by half the
+        width; the circle's, not its polygon's). A box to rule a question out, never in."""
+        return _recipe_box(self.recipe)
+
+
+def _recipe_box(recipe: tuple[Any, ...]) -> tuple[float, float, float, float]:
+    if recipe[0] == "circle":
+        (x, y), r = recipe[1], recipe[2]
+        return (x - r, y - r, x + r, y + r)
+    grow = recipe[2] / 2 if recipe[0] == "line" else 0.0
+    xs = [p[0] for p in recipe[1]]
+    ys = [p[1] for p in recipe[1]]
+    return (min(xs) - grow, min(ys) - grow, max(xs) + grow, max(ys) + grow)
+
 
 def _build_shape(recipe: tuple[Any, ...]) -> Shape:
     """A :class:`Feature`'s shapely shape from its recipe."""
@@ -701,13 +760,13 @@ def path_crossings(
     them (touching without crossing counts, as meeting the feature). A path of one point meets
     the features containing it.
     """
-    from shapely.geometry import LineString
-
     if not path:
         raise ValueError("a path needs at least one point")
     features = list(features)
-    if not features:  # nothing to meet: no geometry to build
+    if not features:  # nothing to meet: no geometry to build (nor shapely imported)
         return []
+    from shapely.geometry import LineString
+
     start, end = path[0].point(), path[-1].point()
     line = LineString([p.as_tuple() for p in path]) if len(path) > 1 else start
     found: list[tuple[float, Crossing]] = []
@@ -801,7 +860,7 @@ def body_features(
     y0 = min(c.y for c in corners) - e
     y1 = max(c.y for c in corners) + e
     for f in features:
-        a, b, c, d = f.bounds
+        a, b, c, d = f.box  # from the recipe: no shapely when no box meets the body's
         if a > x1 or c < x0 or b > y1 or d < y0:
             continue  # the boxes do not meet: the body is in no part of it (every mode)
         poly = body.polygon()  # built only for a feature whose box meets the body's

@@ -346,6 +346,7 @@ def _table_svg(
             },
             f"{f.name} ({f.kind})" if f.name else f.kind,
         )
+    # start-up: the label layout loads with the first board drawn
     from vedette.render.layout import lay_out
 
     lay_out(pieces, names, fs)  # no label or marker hides another (issue 26)

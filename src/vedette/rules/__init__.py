@@ -45,6 +45,7 @@ def aliases(name: str) -> tuple[str, ...]:
 
 def get(name: str) -> Ruleset[Any]:
     mod = import_module(REGISTRY[canonical(name)][0])
+    # start-up: the registry alone loads no ruleset ('vedette --help' lists them)
     from vedette.rules.base import Ruleset
 
     rs = mod.RULESET

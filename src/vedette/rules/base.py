@@ -416,6 +416,10 @@ class Ruleset(Generic[S]):
     hand_move: ClassVar[Mapping[str, str] | None] = None
     #: what :meth:`strength` counts (the after-action report's unit of loss)
     strength_unit: ClassVar[str] = ""
+    #: the options a game played with the player's own dice (``--physical-dice``) takes
+    #: unless the player gives them (stored in the game like any option given): the dice a
+    #: player has at the table rather than the odd dice some cases would need
+    physical_dice_options: ClassVar[Mapping[str, Any]] = {}
 
     def strength(self, state_json: Mapping[str, Any]) -> dict[str, float]:
         """Each side's strength in a state given as its JSON (the after-action report shows
@@ -566,12 +570,14 @@ class Ruleset(Generic[S]):
     # -- validation at the trust boundary (see vedette.schemas) -------------------------
     def validate_options(self, raw: Mapping[str, Any], source: str = "options") -> dict[str, Any]:
         """The game options checked against ``options_model``: only the keys given, typed."""
+        # start-up: pydantic loads only where options or a scenario are checked
         from vedette.schemas.rules import check_options
 
         return check_options(self, raw, source)
 
     def validate_scenario(self, raw: Mapping[str, Any], source: str = "scenario") -> None:
         """Refuse a scenario that does not fit ``scenario_model`` (one DataError line)."""
+        # start-up: pydantic loads only where options or a scenario are checked
         from vedette.schemas.rules import check_scenario
 
         check_scenario(self, raw, source)
@@ -579,6 +585,7 @@ class Ruleset(Generic[S]):
     def validate_house_rules(self, raw: Mapping[str, Any], source: str = "house rules") -> None:
         """Refuse house rules whose keys or value kinds are not the shipped data's, or whose
         merged data does not load (tables with gaps or overlaps)."""
+        # start-up: pydantic loads only where options or a scenario are checked
         from vedette.schemas.rules import check_house_rules
 
         check_house_rules(self, raw, source)
@@ -655,6 +662,7 @@ class Ruleset(Generic[S]):
         fn = self._board_fn("board")
         if fn is None:
             return None
+        # start-up: the drawing code loads only for a board
         from vedette.render.svg import splice_layers
 
         text = str(fn(state, state_json))

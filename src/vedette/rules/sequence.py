@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from vedette import rules
 from vedette.dice.die import Die
 from vedette.dice.sources import DiceSource
 from vedette.errors import RuleViolation, VedetteError
@@ -311,8 +312,6 @@ def sequence(
 
     def get_ruleset() -> Any:
         if not found:
-            from vedette import rules
-
             found.append(rules.get(ruleset))
         return found[0]
 

@@ -13,10 +13,15 @@ next candidate is tried. Plain-words descriptions are in ``docs/simulation.md``.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from vedette.errors import DataError
+from vedette.rules.protocol import iter_todo
+
+if TYPE_CHECKING:  # start-up: a CLI step that does not simulate loads no random
+    import random
 
 Candidate = tuple[str, dict[str, Any]]
 #: a line's candidates, in order: a list, or a lazy sequence built when first read (a policy
@@ -115,8 +120,6 @@ def todo_lines(state: Any, ruleset: Any) -> list[Any]:
     """The ruleset's offers before ``plan`` filters them (its obligations and ``options``: a
     policy completes each and the engine judges it): only the owed lines while something is
     owed."""
-    from vedette.rules.protocol import iter_todo
-
     todo = list(iter_todo(ruleset.obligations(state), ruleset.options(state)))
     owed = [t for t in todo if t.owed]
     return owed or todo
@@ -146,8 +149,6 @@ class SimPlay:
 def battle_end_turns(data: Mapping[str, Any], source: str = "rules data") -> int:
     """``[battle_end] max_turns`` of a ruleset's data (house rules applied): a whole number
     >= 1, or a one-line error naming the source."""
-    from vedette.errors import DataError
-
     sec = data.get("battle_end", {})
     turns = sec.get("max_turns") if isinstance(sec, Mapping) else None
     if not isinstance(turns, int) or isinstance(turns, bool) or turns < 1:

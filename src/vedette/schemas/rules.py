@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from vedette.data import merge, package_toml
+from vedette.data import load_toml, merge, package_toml
 from vedette.data.limits import check_tree
 from vedette.dice.tables import tables_from_data
 from vedette.errors import DataError, VedetteError
@@ -78,8 +78,6 @@ def _strip(msg: str, source: str) -> str:
 
 def load_house_rules(rs: Ruleset[Any], path: str) -> dict[str, Any]:
     """A house-rule file named by the user, read and checked whole."""
-    from vedette.data import load_toml
-
     house = load_toml(path)
     rs.validate_house_rules(house, path)
     return house
@@ -87,8 +85,6 @@ def load_house_rules(rs: Ruleset[Any], path: str) -> dict[str, Any]:
 
 def load_scenario(rs: Ruleset[Any], path: str) -> dict[str, Any]:
     """A scenario file named by the user, read and checked whole."""
-    from vedette.data import load_toml
-
     scenario = load_toml(path)
     rs.validate_scenario(scenario, path)
     return scenario

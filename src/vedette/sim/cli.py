@@ -10,7 +10,15 @@ from typing import Any
 
 import click
 
+from vedette import rules
+from vedette.cli.common import out as echo
+from vedette.cli.common import parse_options
+from vedette.cli.term import Progress
+from vedette.engine import Store
 from vedette.errors import BadRequest
+from vedette.schemas.rules import load_scenario
+from vedette.sim.play import GameResult, Setup, play_game, save_game, side_policies
+from vedette.sim.run import parse_sweep, policy_names, run_study, write_csv
 from vedette.sim.stats import show
 
 
@@ -67,6 +75,7 @@ def text_report(study: dict[str, Any]) -> list[str]:
 
 def write_out(study: dict[str, Any], out: Path) -> list[Path]:
     """``result.json`` and the plots (SVG) in the directory ``out``."""
+    # start-up: matplotlib loads only to draw the plots
     from vedette.sim.plots import plots
 
     try:
@@ -103,13 +112,6 @@ def simulate(
 ) -> None:
     import os
 
-    from vedette import rules
-    from vedette.cli.common import parse_options
-    from vedette.engine import Store
-    from vedette.schemas.rules import load_scenario
-    from vedette.sim.play import GameResult, Setup, save_game, side_policies
-    from vedette.sim.run import parse_sweep, policy_names, run_study, write_csv
-
     rs = rules.get(ruleset)
     scen = load_scenario(rs, scenario) if scenario.endswith(".toml") else rs.scenario(scenario)
     opts = parse_options(rs, options)
@@ -129,7 +131,6 @@ def simulate(
             g, played = save_game(st, save, setup, seed, replay)
         r = played.result
         data = {"game": g.name, "index": replay, "seed": seed, **r.to_json()}
-        from vedette.cli.common import out as echo
 
         echo(
             as_json,
@@ -148,7 +149,6 @@ def simulate(
     if csv_path:
         check_writable(csv_path)
     warn_if_long(setup, seed, total, 1 if scheduler else k, bool(scheduler))
-    from vedette.cli.term import Progress
 
     rows: list[tuple[Any, GameResult]] = []
 
@@ -193,8 +193,6 @@ def warn_if_long(setup: Any, seed: int, total: int, workers: int, remote: bool) 
     than a minute, say so on stderr first: the estimate, and how to stop. Returns the estimate
     in seconds (None when the study is too small to bother)."""
     import time
-
-    from vedette.sim.play import play_game
 
     if total < 20:
         return None

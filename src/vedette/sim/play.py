@@ -22,6 +22,7 @@ from typing import Any
 
 from vedette import rules
 from vedette.dice.sources import SegmentSource
+from vedette.engine import Game
 from vedette.engine.session import WAIVE
 from vedette.errors import BadRequest, VedetteError
 from vedette.rules.protocol import flow_violation, parsed_request
@@ -195,8 +196,6 @@ def save_game(store: Any, name: str, setup: Setup, seed: int, index: int) -> tup
     """Play game ``index`` again and store it as the game ``name`` (the engine performs each
     action, with the game's own seeded dice): watch it in the web app. Returns the stored
     game and the simulated one; the stored game must end where the simulation did."""
-    from vedette.engine import Game
-
     played = play_game(setup, seed, index, record=True)
     g = Game.create(
         store,

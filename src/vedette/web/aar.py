@@ -18,6 +18,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from vedette.engine import Game
+from vedette.engine.session import _options
 from vedette.engine.store import Record
 from vedette.web import charts
 from vedette.web.audit import _die
@@ -184,8 +185,6 @@ def report(g: Game) -> dict[str, Any]:
     """The after-action report of ``g`` as plain data (the templates draw it)."""
     rs = g.ruleset
     created = g.records[0].payload
-    from vedette.engine.session import _options
-
     state = rs.initial_state(created["scenario"], _options(created))
     strength, unit = rs.strength, rs.strength_unit
     by_seq = {r.seq: r for r in g.records}

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 
+from vedette.dice import parse_faces
 from vedette.errors import GameError, RuleViolation
 from vedette.web import views
 from vedette.web.common import (
@@ -87,8 +88,6 @@ def perform(
 ) -> dict[str, Any]:
     dice = None
     if body.dice not in (None, "", []):
-        from vedette.dice import parse_faces
-
         dice = parse_faces(body.dice) if isinstance(body.dice, str) else list(body.dice or [])
     with sessions.game(name, write=True) as g:
         before = g.state

@@ -42,6 +42,7 @@ from vedette.web.common import (  # (MAX_UPLOAD, MAX_IMPORT: the limits tests an
     HERE,
     MAX_IMPORT,
     MAX_UPLOAD,
+    THREADS,
     Forbidden,
     one_line,
     page,
@@ -143,16 +144,6 @@ def create_app(
     app.include_router(simulate.router)
     app.include_router(builder.router)  # your own scenarios (issue 30)
     return app
-
-
-#: how many requests of one server process run rules code at once (its thread pool's size):
-#: Python runs one thread at a time, and each SQLite call hands the interpreter over, so twenty
-#: threads at once take turns at every call and each request's time grows with the crowd; two
-#: at a time, the others wait in line and each one, once started, runs at its own pace
-#: (bench/bench_web.py). More cores: more server processes (``vedette serve --workers``).
-THREADS = 2
-#: threads for work that may take seconds (the odds of a whole sequence), apart from those
-LONG_WORK = 4
 
 
 @asynccontextmanager

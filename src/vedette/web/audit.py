@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from vedette.dice.die import CUSTOM, Die, standard
+from vedette.engine.session import counted_rolls
 from vedette.engine.store import Record
 from vedette.errors import VedetteError
 
@@ -41,8 +42,6 @@ def dice_audit(records: Sequence[Record]) -> list[dict[str, Any]]:
     """Per die type: rolls, observed and expected count per face, chi-square and its degrees of
     freedom. Every die drawn counts once: undone rolls count (they were rolled), but an undone
     roll made again from the same stream positions (a redo) counts once."""
-    from vedette.engine.session import counted_rolls
-
     seen: dict[str, Counter[int]] = {}
     sources: dict[str, Counter[str]] = {}
     for r, roll in counted_rolls(records):
@@ -142,6 +141,7 @@ def verdict(chi2: float, dof: int, rolls: int) -> str:
 
 def with_charts(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The audit with, per die, its observed-against-expected chart and its verdict."""
+    # start-up: the charts load with the first audit page
     from vedette.web.charts import observed_expected
 
     out = []

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from vedette import rules
 from vedette.render.svg import XML_SPACE, el, svg_root, text_board, to_text
 
 __all__ = ["XML_SPACE", "el", "svg", "svg_root", "text_board", "to_text"]
@@ -22,8 +23,6 @@ def svg(
     """The board of a game as an SVG document (a text board where the ruleset draws none;
     ``text`` may be a callable, rendered only then); static layers left as slots unless
     ``inline`` (``Ruleset.board_svg``)."""
-    from vedette import rules
-
     try:
         out = rules.get(ruleset).board_svg(state, state_json, inline=inline)
     except Exception:  # an unexpected state shape: the text board, never a failed page

@@ -30,6 +30,7 @@ from pydantic import Field
 from vedette import rules
 from vedette.engine import scenarios as user
 from vedette.errors import GameError, VedetteError
+from vedette.render.svg import FEATURE_STYLE, _font, _hex_points, _svg, el, to_text
 from vedette.rules.editor import Editor, number
 from vedette.schemas import Strict
 from vedette.web.common import json_body
@@ -118,8 +119,6 @@ def table_board(ed: Editor, data: dict[str, Any]) -> str:
     """A table top (2 by 2, Kuryakin): the table as the scenario stands, drawn from its data
     whether or not it is sound yet (a tap must always land somewhere): its terrain, units (faced),
     generals and reinforcement points; north up, positions in mm (y from the south edge)."""
-    from vedette.render.svg import FEATURE_STYLE, _font, _svg, el, to_text
-
     width, depth = ed.table_size(data)
     fs = _font(width)
     top = fs * 2
@@ -278,8 +277,6 @@ def table_board(ed: Editor, data: dict[str, Any]) -> str:
 def asl_grid(data: dict[str, Any]) -> str:
     """ASL: the scenario's boards as a grid of hex ids to tap (a geomorphic board: columns A-GG,
     rows 1-10), each location's terrain, TEM and LOS written in it."""
-    from vedette.render.svg import _hex_points, el, to_text
-
     boards = [b if isinstance(b, dict) else {"id": b} for b in data.get("boards", [])]
     boards = [b for b in boards if isinstance(b.get("id"), str)][:4] or [{"id": "?"}]
     cols = [chr(65 + i) for i in range(26)] + [c * 2 for c in "ABCDEFG"]

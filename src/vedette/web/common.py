@@ -19,11 +19,23 @@ from pydantic import Field
 
 from vedette.data.limits import check_tree
 from vedette.engine import Game
+from vedette.engine.session import EXPORT_FORMAT
+from vedette.engine.store import StorageError
 from vedette.errors import GameError, VedetteError
 from vedette.rules.base import parse_value
+from vedette.rules.quickref import relevant
 from vedette.schemas import Strict, validate
 from vedette.web import boards
 from vedette.web.sessions import Sessions
+
+#: how many requests of one server process run rules code at once (its thread pool's size):
+#: Python runs one thread at a time, and each SQLite call hands the interpreter over, so twenty
+#: threads at once take turns at every call and each request's time grows with the crowd; two
+#: at a time, the others wait in line and each one, once started, runs at its own pace
+#: (bench/bench_web.py). More cores: more server processes (``vedette serve --workers``).
+THREADS = 2
+#: threads for work that may take seconds (the odds of a whole sequence), apart from those
+LONG_WORK = 4
 
 log = logging.getLogger("vedette.web")
 
@@ -152,8 +164,6 @@ def read_limited(upload: UploadFile) -> str:
 def reference(g: Game, body: OddsBody) -> list[dict[str, Any]]:
     """The quick-reference sheet's part for the action whose odds are asked (issue 26), the
     game's house rules applied."""
-    from vedette.rules.quickref import relevant
-
     house = g.created.get("house_rules") or None
     return [s.to_json() for s in relevant(g.ruleset, body.procedure, house)]
 
@@ -186,8 +196,6 @@ def read_export(upload: UploadFile, chunk: int = 256 * 1024) -> str:
 
 def _check_export_head(line: str) -> None:
     """The first line of a game export names its format (engine/session.py)."""
-    from vedette.engine.session import EXPORT_FORMAT
-
     try:
         first = json.loads(line)
     except ValueError:
@@ -267,8 +275,6 @@ def request_fields(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def status_of(exc: VedetteError) -> int:
-    from vedette.engine.store import StorageError
-
     if isinstance(exc, StorageError):
         return 503  # (the disk refused the write: nothing was written)
     text = str(exc)

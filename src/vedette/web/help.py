@@ -13,6 +13,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from vedette import rules
+from vedette.rules.quickref import sheet
 
 router = APIRouter()
 
@@ -94,8 +95,6 @@ def help_page(request: Request, ruleset: str) -> HTMLResponse:
 def tables_page(request: Request, ruleset: str) -> HTMLResponse:
     """The quick-reference sheet: the result tables, then every number of the rule data
     (``rules.quickref``), one printable page."""
-    from vedette.rules.quickref import sheet
-
     rs = _unknown_404(ruleset)
     return _page(
         request,

@@ -55,6 +55,7 @@ def index_page(
     lan = None
     access = request.app.state.access
     if access is not None:  # LAN mode: the address a phone opens, token and all, as a QR code
+        # start-up: the QR code loads with the page that shows it
         from vedette.web.qr import data_uri
 
         url = f"{str(request.base_url).rstrip('/')}/?token={access}"

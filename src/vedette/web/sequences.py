@@ -22,6 +22,7 @@ from pydantic import Field
 from vedette.rules.protocol import Chance, Chances
 from vedette.rules.sequence import summary_of
 from vedette.schemas import Strict
+from vedette.web.common import LONG_WORK, request_fields
 
 router = APIRouter()
 
@@ -74,9 +75,6 @@ async def chances(name: str, body: ChancesBody, request: Request) -> dict[str, A
     seconds, and must not hold up the two threads that play everyone's actions."""
     import anyio
     import anyio.to_thread
-
-    from vedette.web.app import LONG_WORK
-    from vedette.web.common import request_fields
 
     def work() -> dict[str, Any]:
         with request.app.state.sessions.game(name) as g:

@@ -12,6 +12,7 @@ from typing import Any
 
 from vedette import rules
 from vedette.engine import Game, Store
+from vedette.errors import GameError
 
 
 def preload_samples(db: str) -> list[str]:
@@ -44,6 +45,7 @@ def worker_app() -> Any:
     """The app of one server process of ``vedette serve --workers N`` (uvicorn's factory): the
     database, the host names and the CSRF token its parent chose, so that a page served by one
     process may post to another."""
+    # start-up: fastapi and the web app load when the server starts
     from vedette.web.app import create_app
 
     conf = json.loads(os.environ[_WORKER_ENV])
@@ -90,7 +92,7 @@ def serve(
     if workers is None:
         workers = max(1, min(MAX_WORKERS, os.cpu_count() or 1))
 
-    from vedette.errors import GameError
+    # start-up: fastapi and the web app load when the server starts
     from vedette.web.app import LOCAL_HOSTS, allowed_hosts_from_env, create_app, host_name
 
     if preload:
@@ -125,6 +127,7 @@ def serve(
             " once per browser: it keeps the token; Ctrl-C stops)",
             flush=True,
         )
+        # start-up: the QR code loads when the server prints it
         from vedette.web.qr import terminal
 
         # a phone's camera opens it (also on the index page)

@@ -23,6 +23,7 @@ try:
 except ImportError:  # not a POSIX system: the store's expected_seq still guards every write
     fcntl = None  # type: ignore[assignment]
 from vedette.engine.store import GameInfo
+from vedette.errors import GameError
 
 
 class RWLock:
@@ -199,8 +200,6 @@ def _lookup(st: Store, name: str) -> GameInfo:
         "SELECT id, name, ruleset, created FROM games WHERE name=?", (name,)
     ).fetchone()
     if row is None:
-        from vedette.errors import GameError
-
         raise GameError(f"no game named {name!r}")
     return GameInfo(*row)
 
@@ -211,6 +210,4 @@ def _last_seq(st: Store, gid: int) -> int:
 
 
 def raise_changed(name: str) -> None:
-    from vedette.errors import GameError
-
     raise GameError(f"game {name!r} changed while it was opened; reload and try again")

@@ -41,6 +41,7 @@ def simulations(request: Request) -> HTMLResponse:
 
 @router.get("/simulations/{sid}", response_class=HTMLResponse)
 def simulation(request: Request, sid: int) -> HTMLResponse:
+    # start-up: the simulator and matplotlib load with the first study
     from vedette.sim.cli import text_report
     from vedette.sim.plots import plots
 

@@ -19,6 +19,7 @@ from vedette.render.svg import (
     legend_entry,
     to_text,
 )
+from vedette.rules.napoleon_at_bay.game import _enemy_zocs
 
 # -- Napoleon At Bay: the hex map ----------------------------------------------------------------
 NAB_TERRAIN = {
@@ -346,8 +347,6 @@ def legend(state: Any) -> list[dict[str, object]]:
 
 
 def roster(state: Any) -> list[dict[str, object]]:
-    from vedette.rules.napoleon_at_bay.game import _enemy_zocs
-
     zocs = {sd: _enemy_zocs(state, sd) for sd in state.sides}
     out: list[dict[str, object]] = []
     for p in state.pieces.values():

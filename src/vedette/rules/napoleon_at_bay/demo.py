@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from vedette import rules
 from vedette.engine import Game, Store
 
 RULESET = "napoleon_at_bay"
@@ -26,8 +27,6 @@ def next_name(store: Store, prefix: str = "nab-sample-") -> str:
 
 def play(store: Store, seed: int | None = None) -> dict[str, Any]:
     """Create and play the sample game; returns what was shown (lines and JSON)."""
-    from vedette import rules
-
     rs = rules.get(RULESET)
     name = next_name(store)
     g = Game.create(store, name, RULESET, rs.scenario("sample"), seed)

@@ -1085,6 +1085,9 @@ class NapoleonAtBay(Ruleset[NabState]):
         "kind": "hex",
     }
     strength_unit = "strength points"
+    #: your own dice: a tie among 7-9 equally close forces (A12, Herman (1)) on a d10 rolled
+    #: again above their number, not a d7, d8 or d9 (``tie_die=d6``/``dN`` to change it)
+    physical_dice_options: ClassVar[Mapping[str, Any]] = {"tie_die": "d10"}
 
     def strength(self, state_json: Mapping[str, Any]) -> dict[str, float]:
         """Infantry + cavalry strength points of the forces on the map."""
@@ -1097,6 +1100,7 @@ class NapoleonAtBay(Ruleset[NabState]):
 
     def demo(self, db: str, as_json: bool) -> bool:
         """Herman's fixing example, step by step (demo.py)."""
+        # start-up: the demo loads only when run
         from vedette.rules.napoleon_at_bay.demo import run_demo
 
         run_demo(db, as_json)

@@ -38,7 +38,8 @@ class NabOptions(Strict):
     tie_die: Literal["d6", "d10", "dN"] = Field(
         "d6",
         description="ties among 4-5 forces: a d6 re-rolled above N (d10: and 7-9 forces on a"
-        " d10 re-rolled above N, no d7 or d9 needed), or a die of N faces (dN)",
+        " d10 re-rolled above N, no d7 or d9 needed; the default of a game played with your"
+        " own dice), or a die of N faces (dN)",
     )
 
 

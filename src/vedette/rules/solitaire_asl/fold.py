@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from vedette.rules.evolve import evolve as replace
-from vedette.rules.protocol import DomainEvent, Obligation
+from vedette.rules.protocol import DomainEvent, Obligation, decode_event
 from vedette.rules.solitaire_asl.model import (
     Fortification,
     Location,
@@ -496,8 +496,6 @@ FOLDS = {cls: _lapsing(f) for cls, f in FOLDS.items()}
 def apply_event(state: State, event: Any) -> State:
     """Fold one event: typed, or an untyped one (kind, data) of release 0.1, upgraded."""
     if not isinstance(event, DomainEvent):
-        from vedette.rules.protocol import decode_event
-
         event = decode_event(BY_KIND, {"kind": event.kind, "v": 1, "data": dict(event.data)})
     fold = FOLDS.get(type(event))
     if fold is None:

@@ -274,7 +274,6 @@ def _in_place(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
 def _apply_settings(state: State, s: Stack, options: Choices, changes: list[str]) -> Stack:
     """Settings chosen after the shift; a Gun counts as shifted (emplacement chosen again, 2.3)
     only if it is no longer where it was."""
-    from vedette.rules.solitaire_asl.shift import _settings
 
     def origin(cid: str) -> str | None:
         hit = state.counter(cid)
@@ -323,3 +322,26 @@ def _fail(b: _Board, plan: ShiftPlan, flags: Mapping[str, Any], changes: list[st
             seen.add(f.id)
             b.put_fort(replace(f, hidden=False))
             changes.append(f"reveal the {f.kind} {f.id} in {f.location}")
+
+
+def _settings(s: Stack, options: Choices, changes: list[str], moved: bool) -> Stack:
+    """CA/TCA/VCA/CE-BU the player chose after the exchange (2.3); a Gun that shifted is
+    emplaced only if the player says so (and it was allowed to emplace at the start)."""
+    settings = {**options.settings, **options.ca}
+    emplaced = set(options.emplaced)
+    cs = []
+    for c in s.counters:
+        if c.id in settings or c.name in settings:
+            v = settings.get(c.id, settings.get(c.name, ""))
+            c = replace(c, settings=v)
+            changes.append(f"{c.name}: {v}")
+        if c.kind == "gun" and moved:
+            now = c.may_emplace and (c.id in emplaced or c.name in emplaced)
+            if now != c.emplaced:
+                changes.append(f"{c.name} is {'now' if now else 'no longer'} emplaced")
+            c = replace(c, emplaced=now)
+        elif c.kind == "gun" and (c.id in emplaced or c.name in emplaced) and not c.emplaced:
+            c = replace(c, emplaced=True)
+            changes.append(f"{c.name} is emplaced")
+        cs.append(c)
+    return replace(s, counters=tuple(cs))

@@ -215,8 +215,6 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
 
 def _readable(state: State, wanted: str) -> str:
     """``wanted`` as a new id when it is free, else its next readable variant (``X4O8b``)."""
-    from vedette.rules.solitaire_asl.hip import split_id
-
     return wanted if not _taken(state, wanted) else split_id(state, wanted)
 
 

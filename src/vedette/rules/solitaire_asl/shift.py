@@ -20,6 +20,8 @@ from vedette.rules.base import Outcome
 from vedette.rules.fields import spec_of
 from vedette.rules.solitaire_asl.config import Config
 from vedette.rules.solitaire_asl.fold import Patch
+from vedette.rules.solitaire_asl.hip import _settings, hip_consequences
+from vedette.rules.solitaire_asl.ids import parse_hex_id
 from vedette.rules.solitaire_asl.model import (
     Counter,
     Fortification,
@@ -88,8 +90,6 @@ def location_of(state: State, ref: str) -> str:
     m = state.minefield(ref)
     if m is not None:
         return m.location
-    from vedette.rules.solitaire_asl.ids import parse_hex_id
-
     try:
         parse_hex_id(ref)
     except BadRequest:
@@ -115,8 +115,6 @@ def counter_named(state: State, ref: str) -> tuple[Stack, Counter] | None:
 
 
 def _is_hex_id(ref: str) -> bool:
-    from vedette.rules.solitaire_asl.ids import parse_hex_id
-
     try:
         parse_hex_id(ref)
     except BadRequest:
@@ -915,8 +913,6 @@ def consequences(
 ) -> tuple[Patch, list[str], int]:
     """Apply one row of the shift table to the state, as a patch, with the player's to-do."""
     if plan.op == Op.HIP:
-        from vedette.rules.solitaire_asl.hip import hip_consequences
-
         return hip_consequences(state, plan, flags)
     p = Patch()
     changes: list[str] = []
@@ -1005,29 +1001,6 @@ def _boresight_after_shift(
             cs.append(c)
         out.append(replace(s, counters=tuple(cs)))
     return out[0], out[1]
-
-
-def _settings(s: Stack, options: Choices, changes: list[str], moved: bool) -> Stack:
-    """CA/TCA/VCA/CE-BU the player chose after the exchange (2.3); a Gun that shifted is
-    emplaced only if the player says so (and it was allowed to emplace at the start)."""
-    settings = {**options.settings, **options.ca}
-    emplaced = set(options.emplaced)
-    cs = []
-    for c in s.counters:
-        if c.id in settings or c.name in settings:
-            v = settings.get(c.id, settings.get(c.name, ""))
-            c = replace(c, settings=v)
-            changes.append(f"{c.name}: {v}")
-        if c.kind == "gun" and moved:
-            now = c.may_emplace and (c.id in emplaced or c.name in emplaced)
-            if now != c.emplaced:
-                changes.append(f"{c.name} is {'now' if now else 'no longer'} emplaced")
-            c = replace(c, emplaced=now)
-        elif c.kind == "gun" and (c.id in emplaced or c.name in emplaced) and not c.emplaced:
-            c = replace(c, emplaced=True)
-            changes.append(f"{c.name} is emplaced")
-        cs.append(c)
-    return replace(s, counters=tuple(cs))
 
 
 def validate_options(plan: ShiftPlan) -> None:

@@ -14,11 +14,11 @@ from vedette.render.svg import (
     legend_entry,
     terrain_legend,
 )
+from vedette.rules.solo_napoleonic import geom
+from vedette.rules.solo_napoleonic.actions import R_DIST, allowance, require_active
 
 
 def solo_napoleonic(state: Any, sj: Mapping[str, Any]) -> str:
-    from vedette.rules.solo_napoleonic import geom
-
     bodies = [(u, geom.body(u)) for u in state.units]
     placed = [(u, b) for u, b in bodies if b is not None]
     xs = [c.x for _, b in placed for c in b.corners()] + [g.x for g in state.generals if g.x]
@@ -221,8 +221,6 @@ def changes(before: Any, after: Any) -> list[str]:
 def move_check(state: Any, procedure: str, plan: Any) -> dict[str, object]:
     """A hand move's distance against the unit's move (Kuryakin, Move Distances), in cm; the
     random movement die and the swerve are rolled when it is done."""
-    from vedette.rules.solo_napoleonic.actions import R_DIST, allowance, require_active
-
     if procedure != "move":
         return {}
     req = plan.request  # the typed request (requests.Move) as the procedure body reads it

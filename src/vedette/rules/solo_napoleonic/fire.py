@@ -17,8 +17,9 @@ from typing import Any
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll
 from vedette.dice.check import OddsRow
-from vedette.errors import BadRequest, RuleViolation
+from vedette.errors import BadRequest, RuleViolation, VedetteError
 from vedette.rules.base import Outcome
+from vedette.rules.protocol import chances
 from vedette.rules.solo_napoleonic import flow, geom
 from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.actions import base_move, require_active
@@ -381,8 +382,6 @@ def no_reply(state: State, p: FirePlan) -> tuple[str, ...]:
     where positions are kept). The fact goes with the morale test the fire calls."""
     if p.method != "artillery" or geom.unit_distance(p.target, p.firer) is None:
         return ()  # not a battery, or not measured: the player states it
-    from vedette.errors import VedetteError
-
     try:
         plan(state, rq.Fire(unit=p.target.id, target=p.firer.id))
     except VedetteError:
@@ -564,8 +563,6 @@ def casualty_odds(dice_of: Callable[[DiceSource], int]) -> FDist:
     """The exact distribution of the casualties ``dice_of`` inflicts, by enumerating it (one
     branch per result of each whole check; issue 14: the odds come from the procedure's own
     dice, not from a formula beside them)."""
-    from vedette.rules.protocol import chances
-
     ch = chances(lambda d: Outcome(result=str(dice_of(d))))
     if not ch.exact:  # a programming error: a few hundred branches at most
         raise AssertionError(f"casualty odds were sampled: {ch.note}")

@@ -27,11 +27,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from vedette.errors import BadRequest, RuleViolation
+from vedette.errors import BadRequest, RuleViolation, VedetteError
 from vedette.rules.protocol import Obligation
 from vedette.rules.solo_napoleonic.common import Changes
 from vedette.rules.solo_napoleonic.events import ChargeStep, MoraleHeld, MoraleMarked
 from vedette.rules.solo_napoleonic.model import State, Unit
+from vedette.rules.solo_napoleonic.requests import Fire, Move
 
 R_CHARGE = "Kuryakin, Charge Test"
 R_HOME = "Kuryakin, Charge Home Test"
@@ -299,9 +300,7 @@ def advance_left(state: State, u: Unit) -> float | str:
     """What is left of the move of a unit that carries on regardless (mm, rounded down to
     0.1mm), or why it cannot move now (the owed advance then lapses, that reason logged when
     its card ends)."""
-    from vedette.errors import VedetteError
     from vedette.rules.solo_napoleonic.actions import move_allowed, move_base
-    from vedette.rules.solo_napoleonic.requests import Move
 
     try:
         base = move_base(state, u)
@@ -389,7 +388,6 @@ def defensive_fire_lapses(state: State, t: Unit, c: Unit) -> str | None:
     The rules decide: the owed fire lapses, with that reason logged (Kuryakin, Charge Test:
     the attacker "takes any defensive fire", i.e. whatever fire the target may give)."""
     from vedette.rules.solo_napoleonic.fire import plan
-    from vedette.rules.solo_napoleonic.requests import Fire
 
     try:
         plan(state, Fire(unit=t.id, target=c.id))

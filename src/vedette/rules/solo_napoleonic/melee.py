@@ -39,7 +39,7 @@ from vedette.rules.solo_napoleonic.common import (
     saves_dist,
 )
 from vedette.rules.solo_napoleonic.events import ChargeStep, Evaded, MeleeProlonged, MeleeRound
-from vedette.rules.solo_napoleonic.fire import saves, take_casualties
+from vedette.rules.solo_napoleonic.fire import saves, special_odds, take_casualties
 from vedette.rules.solo_napoleonic.model import State, Unit
 
 R_MELEE = "Kuryakin, Melee"
@@ -394,8 +394,6 @@ def melee_odds(state: State, req: rq.Melee) -> list[Odds]:
         ),
         rule=rule,
     )
-    from vedette.rules.solo_napoleonic.fire import special_odds
-
     return [
         sa.odds(rule, da),
         sb.odds(rule, db),

@@ -8,6 +8,7 @@ from dataclasses import replace
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck
 from vedette.dice.tables import Table
 from vedette.errors import BadRequest, DataError, RuleViolation
+from vedette.geometry.tabletop import distance
 from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import flow, geom
 from vedette.rules.solo_napoleonic import requests as rq
@@ -543,8 +544,6 @@ def contact(u: Unit, t: Unit) -> dict[str, float]:
     bu, bt = geom.body(u), geom.body(t)
     if bu is None or bt is None:
         return {}
-    from vedette.geometry.tabletop import distance
-
     b = bu.facing_toward(bt.centre)
     for _ in range(4):
         d = distance(b, bt)

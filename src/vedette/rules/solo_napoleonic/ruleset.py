@@ -669,6 +669,7 @@ class SoloNapoleonic(Ruleset[State]):
         for g in gens:
             if g.side not in sides:
                 raise DataError(src, f"general {g.id!r}: side {g.side!r} is not one of {sides}")
+        # start-up: a scenario without terrain loads no 2 by 2 terrain model
         from vedette.rules.two_by_two.model import feature_from_data
 
         terrain = tuple(

@@ -16,6 +16,7 @@ def __getattr__(name: str) -> Any:
     """The plug-in, imported when first asked for (start-up time: Kuryakin reads 2 by 2's
     terrain from ``model`` and needs none of the rest)."""
     if name in __all__:
+        # start-up: Kuryakin loads 2 by 2's terrain without its ruleset
         from vedette.rules.two_by_two import ruleset
 
         return getattr(ruleset, name)

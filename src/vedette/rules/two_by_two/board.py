@@ -13,6 +13,7 @@ from vedette.render.svg import (
     legend_entry,
     terrain_legend,
 )
+from vedette.rules.two_by_two import facts
 
 
 def two_by_two(state: Any, sj: Mapping[str, Any]) -> str:
@@ -65,8 +66,6 @@ def legend(state: Any) -> list[dict[str, object]]:
 
 
 def _command(state: Any, u: Any) -> str:
-    from vedette.rules.two_by_two import facts
-
     if state.utype(u).is_hq:
         return "HQ"
     div, corps = facts.hq_distances(state, u)

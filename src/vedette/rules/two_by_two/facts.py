@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import Any
 
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, Feature, Vec
@@ -176,16 +177,41 @@ class _Prepared:
         #: the facts of paths measured already (a unit that has not moved is offered the same
         #: steps again after another unit's action)
         self.paths: dict[tuple[tuple[tuple[float, float], ...], float, float], PathFacts] = {}
-        self.boxes = [(f, f.shape.bounds) for f in state.table.features]
-        roads = features(state, "road", "bridge")
-        bridges = features(state, "bridge")
-        self.road_cover = tt.union([f.shape for f in roads]).buffer(0.5) if roads else None
-        self.bridge_cover = tt.union([f.shape for f in bridges]).buffer(0.5) if bridges else None
-        import shapely  # here, not at the top: shapely loads only where geometry is asked
+        #: each feature's box from its recipe (no shapely: a turn's offers often meet none)
+        self.boxes = [(f, f.box) for f in state.table.features]
+        self.roads = features(state, "road", "bridge")
+        self.bridges = features(state, "bridge")
+        self._covers: dict[str, Any] = {}
 
-        for cover in (self.road_cover, self.bridge_cover):
+    def _cover(self, which: str, of: list[Feature]) -> Any:
+        """The features ``of`` grown by 0.5 mm, as one shape, built when first asked."""
+        if which not in self._covers:
+            cover = tt.union([f.shape for f in of]).buffer(0.5) if of else None
             if cover is not None:  # asked of every path: GEOS prepares it once (same answers)
+                import shapely  # start-up: shapely loads only where geometry is asked
+
                 shapely.prepare(cover)
+            self._covers[which] = cover
+        return self._covers[which]
+
+    @property
+    def road_cover(self) -> Any:
+        return self._cover("road", self.roads)
+
+    @property
+    def bridge_cover(self) -> Any:
+        return self._cover("bridge", self.bridges)
+
+    def may_cover(self, path: list[Vec]) -> bool:
+        """Whether the roads' cover may hold the path: ``False`` when the path's box meets no
+        road's box grown by the cover's 0.5 mm (it then lies outside the cover)."""
+        e = 0.5 + 1e-3
+        x0, x1 = min(p.x for p in path), max(p.x for p in path)
+        y0, y1 = min(p.y for p in path), max(p.y for p in path)
+        return any(
+            a - e <= x1 and c + e >= x0 and b - e <= y1 and d + e >= y0
+            for a, b, c, d in (f.box for f in self.roads)
+        )
 
     def near(self, path: list[Vec]) -> list[Feature]:
         """The features whose bounding box meets the path's (the others cannot meet it)."""
@@ -228,7 +254,7 @@ def _path_facts(state: GameState, path: list[Vec], facing: float, start_facing: 
     prepared = _prepared(state)
     crossings = tt.path_crossings(path, prepared.near(path)) if len(path) > 1 else []
     whole_on_road = False
-    if prepared.road_cover is not None and len(path) > 1:
+    if prepared.roads and len(path) > 1 and prepared.may_cover(path):
         from shapely.geometry import LineString
 
         whole_on_road = bool(prepared.road_cover.covers(LineString([p.as_tuple() for p in path])))

@@ -22,6 +22,7 @@ from vedette.rules.two_by_two.model import (
     GameState,
     ReinforcementPoint,
 )
+from vedette.rules.two_by_two.movement import entry_facing, entry_problems
 from vedette.rules.two_by_two.requests import Reinforce
 
 
@@ -54,7 +55,6 @@ def plan_reinforce(state: GameState, req: Reinforce) -> Plan:
 def _entry_body(state: GameState, req: Reinforce, rp: ReinforcementPoint) -> Body | None:
     if req.x is None:
         return None
-    from vedette.rules.two_by_two.movement import entry_facing, entry_problems
 
     if req.y is None:
         raise BadRequest("give x and y (mm)")

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Discriminator, Field, Tag, model_validator
 
+from vedette.rules.two_by_two import RULESET
 from vedette.rules.two_by_two.model import EDGES, FORMATIONS, TERRAIN_KINDS
 from vedette.schemas import Strict
 from vedette.schemas.fields import Angle, Coord, Id, Name, Point
@@ -140,7 +141,5 @@ class TwoByTwoScenario(Strict):
                 if q not in ids:
                     raise ValueError(f"rps[{i}].queue: no unit {q!r}")
         if self.rules:
-            from vedette.rules.two_by_two import RULESET
-
             RULESET.validate_house_rules(self.rules, "scenario rules")
         return self

@@ -36,6 +36,7 @@ from vedette.rules.two_by_two.model import (
     GameState,
 )
 from vedette.rules.two_by_two.requests import ChooseRP, Deploy, Next, SetupRoll
+from vedette.rules.two_by_two.todo import options
 
 RP_STEPS = ("rp_def", "rp_att", "rp_def2", "rp_att2")
 
@@ -246,8 +247,6 @@ def next_phase(state: GameState, req: Next, dice: Any = None) -> Outcome:
 
 def _left_undone(state: GameState) -> str:
     """What could still have acted in the phase being ended (``todo``), in short."""
-    from vedette.rules.two_by_two.todo import options
-
     groups: dict[str, list[str]] = {}
     for t in options(state):
         if t.procedure == "next":

@@ -1,0 +1,89 @@
+"""What the command line's output and database need without click (start-up time, issue
+26.8): the default database, text made safe for a terminal, JSON output and ``todo``'s lines.
+:mod:`vedette.cli.quick` answers ``todo`` with these alone; :mod:`vedette.cli.common` and the
+commands use the same functions, so both print the same."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Sequence
+from typing import Any
+
+
+def default_db() -> str:
+    """``$VEDETTE_DB``, else ``vedette.sqlite3`` in the user's data folder for this OS
+    (platformdirs: ``$XDG_DATA_HOME/vedette`` or ``~/.local/share/vedette`` on Linux,
+    ``~/Library/Application Support/vedette`` on macOS, ``%LOCALAPPDATA%\\vedette`` on Windows)."""
+    env = os.environ.get("VEDETTE_DB")
+    if env:
+        return env
+    from platformdirs import user_data_dir
+
+    return os.path.join(user_data_dir("vedette", appauthor=False), "vedette.sqlite3")
+
+
+#: what a terminal would obey in text it prints: escape sequences (CSI, OSC ... up to their
+#: end) and every other control character but newline and tab (C0, DEL, C1)
+_TERMINAL = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?"
+    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]"
+)
+
+
+_ESCAPE_JSON = re.compile(r"[\x7f-\x9f\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """``text`` with every terminal escape sequence and control character (but newline and
+    tab) taken out: a name or message from a file cannot drive the terminal."""
+    return _TERMINAL.sub("", text)
+
+
+def json_text(data: Any) -> str:
+    """``data`` as ``--json`` prints it (indented; C1 controls and lone surrogates escaped)."""
+    text_json = json.dumps(data, indent=2, default=str, ensure_ascii=False)
+    # (JSON escapes C0 already; C1 and lone surrogates only ever sit inside strings)
+    return _ESCAPE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text_json)
+
+
+def todo_answer(g: Any) -> tuple[list[Any], dict[str, Any]]:
+    """``todo`` of the game ``g``: its entries, and the data ``--json`` prints."""
+    items = g.todo()
+    owed = g.obligations()
+    data = {
+        "game": g.name,
+        "owed": [o.to_json() for o in owed],
+        "todo": [t.to_json() for t in items],
+    }
+    return items, data
+
+
+def todo_lines(items: Sequence[Any], prefix: str) -> list[str]:
+    """``todo`` as text: owed steps first, each with its rule, the command that discharges it
+    and the one that waives it; then the actions open now."""
+    lines: list[str] = []
+    owed = [t for t in items if t.owed]
+    open_now = [t for t in items if not t.owed]
+    for t in owed:
+        rule = f" ({t.rule})" if t.rule else ""
+        lines.append(f"OWED  {t.text}{rule}")
+        lines.append(f"      do it:    {prefix} {t.command()}")
+        if t.open:
+            lines.append(f"      choose:   {t.choices_text()}")
+        if t.refused:
+            lines.append(f"      refused now: {t.refused}")
+        if t.obligation:
+            lines.append(f"      waive it: {prefix} waive {t.obligation}")
+    if open_now:
+        lines.append("open now:" if owed else "nothing owed; open now:")
+        width = max(len(t.command()) for t in open_now)
+        for t in open_now:
+            rule = f" ({t.rule})" if t.rule else ""
+            lines.append(f"  {prefix} {t.command():<{width}}  {t.text}{rule}")
+            if t.open:
+                lines.append(f"  {'':<{len(prefix)}} {'':<{width}}  choose {t.choices_text()}")
+    if not lines:
+        lines.append(f"nothing owed, and no action open without fields (see '{prefix} help')")
+    return lines
