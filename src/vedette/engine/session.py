@@ -37,7 +37,6 @@ from vedette.engine.store import IndexRow, Record, Snapshot, Store, check_game_n
 from vedette.errors import BadRequest, DiceError, GameError, VedetteError
 from vedette.rules.base import Outcome, Ruleset
 from vedette.rules.protocol import (
-    AnyProcedure,
     Chances,
     Obligation,
     Plan,
@@ -203,7 +202,6 @@ def _plan_waive(state: Any, request: WaiveRequest) -> Plan:
 
 
 WAIVE: Procedure[Any, WaiveRequest] = Procedure(
-    "waive",
     WaiveRequest,
     _plan_waive,
     lambda state, plan, dice: Outcome(
@@ -212,8 +210,6 @@ WAIVE: Procedure[Any, WaiveRequest] = Procedure(
         f"waived: {plan.request.obligation}"
         + (f" ({plan.request.reason})" if plan.request.reason else ""),
     ),
-    "waive an owed step (logged)",
-    "vedette referee",
 )
 
 
@@ -592,11 +588,11 @@ class Game:
     def next_seq(self) -> int:
         return len(self.records) + 1
 
-    def procedures(self) -> dict[str, AnyProcedure]:
+    def procedures(self) -> dict[str, Procedure[Any, Any]]:
         """The ruleset's procedures on the protocol, and the referee's own (``waive``)."""
         return {**self.ruleset.protocol_procedures(), "waive": WAIVE}
 
-    def procedure(self, name: str) -> AnyProcedure:
+    def procedure(self, name: str) -> Procedure[Any, Any]:
         procs = self.procedures()
         if name not in procs:
             import difflib
@@ -645,7 +641,7 @@ class Game:
         segments.append((self.position, None))
         return SegmentSource(self.seed, segments)
 
-    def sequences(self) -> dict[str, AnyProcedure]:
+    def sequences(self) -> dict[str, Procedure[Any, Any]]:
         """The ruleset's sequences (queries over several procedures; odds only)."""
         return dict(self.ruleset.sequences())
 
@@ -655,7 +651,7 @@ class Game:
         request: Mapping[str, Any],
         faces: Sequence[int] | None = None,
         query: bool = False,
-    ) -> tuple[AnyProcedure, Plan]:
+    ) -> tuple[Procedure[Any, Any], Plan]:
         check_request(request, faces)
         if procedure not in self.procedures() and procedure in self.sequences():
             seq = self.sequences()[procedure]

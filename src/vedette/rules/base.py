@@ -1,10 +1,11 @@
 """The contract between a ruleset and the engine.
 
-A ruleset is a plug-in: it folds :class:`Event` s into its state (``apply``) and offers
-procedures, pure functions ``(state, request, dice) -> Outcome``. A procedure never touches
-the database or the RNG; it takes dice from the injected source and returns the rolls it made,
-the events that change the game and a human sentence. Queries (``query=True``) return an
-Outcome with no events and are not logged.
+A ruleset is a plug-in: it folds events into its state and offers procedures (declared once:
+see :func:`vedette.rules.protocol.procedure`) that plan and then resolve into an
+:class:`Outcome`. A procedure never touches the database or the RNG; it takes dice from the
+injected source and returns the rolls it made, the events that change the game and a human
+sentence. Queries return an Outcome with no events and are not logged. Ruleset authors import
+all of this from :mod:`vedette.referee`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from vedette.data import load_toml_text, merge, package_toml
 from vedette.dice.roll import AnyRoll, Roll
-from vedette.dice.sources import DiceSource
 from vedette.dice.tables import Table, tables_from_data
 from vedette.errors import BadRequest
 from vedette.rules.simulation import SimPlay
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from vedette.dice.check import Odds  # start-up time: the odds module loads when used
     from vedette.rules.editor import Editor
-    from vedette.rules.protocol import GameOutcome, Waived
+    from vedette.rules.protocol import Event, GameOutcome, Procedure, Waived
 
 S = TypeVar("S")
 
@@ -44,21 +44,6 @@ def _waived() -> type[Waived]:
     return _WAIVED[0]
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """A change to the game. ``data`` must be JSON-serialisable."""
-
-    kind: str
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "data": dict(self.data)}
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> Event:
-        return cls(str(d["kind"]), dict(d.get("data", {})))
-
-
 #: how many plain rolls of one kind in a row print as one line (Outcome.lines)
 FOLD_RUN = 4
 
@@ -68,7 +53,7 @@ class Outcome:
     """What a procedure did: the rolls (each explains itself), the events, a sentence, and
     structured details (chosen units, changes the player must make on the table)."""
 
-    events: tuple[Any, ...] = ()  # Event (legacy) or DomainEvent
+    events: tuple[Any, ...] = ()  # protocol.DomainEvent (or an untyped protocol.Event)
     rolls: tuple[AnyRoll, ...] = ()
     message: str = ""
     details: Any = field(default_factory=dict)  # a typed dataclass, or a mapping (legacy)
@@ -136,116 +121,6 @@ def _jsonable(x: Any) -> Any:
     return json.loads(json.dumps(to_json(x), default=str))
 
 
-class Request(Mapping[str, Any]):
-    """A procedure's arguments with typed getters; a missing or mistyped field is a
-    :class:`BadRequest` naming the field."""
-
-    def __init__(self, data: Mapping[str, Any] | None = None) -> None:
-        self._d = dict(data or {})
-
-    def __getitem__(self, k: str) -> Any:
-        return self._d[k]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._d)
-
-    def __len__(self) -> int:
-        return len(self._d)
-
-    def to_json(self) -> dict[str, Any]:
-        return _jsonable(self._d)  # type: ignore[no-any-return]
-
-    def _need(self, k: str) -> Any:
-        if k not in self._d or self._d[k] is None:
-            raise BadRequest(f"missing '{k}'")
-        return self._d[k]
-
-    def get_str(self, k: str, default: str | None = None) -> str:
-        if default is not None and k not in self._d:
-            return default
-        v = self._need(k)
-        return str(v)
-
-    def get_opt_str(self, k: str) -> str | None:
-        v = self._d.get(k)
-        return None if v is None else str(v)
-
-    def get_int(self, k: str, default: int | None = None) -> int:
-        if default is not None and k not in self._d:
-            return default
-        v = self._need(k)
-        if isinstance(v, bool):
-            raise BadRequest(f"'{k}' must be a whole number, not {v!r}")
-        try:
-            return int(v)
-        except (TypeError, ValueError):
-            raise BadRequest(f"'{k}' must be a whole number, not {v!r}") from None
-
-    def get_float(self, k: str, default: float | None = None) -> float:
-        if default is not None and k not in self._d:
-            return default
-        v = self._need(k)
-        try:
-            return float(v)
-        except (TypeError, ValueError):
-            raise BadRequest(f"'{k}' must be a number, not {v!r}") from None
-
-    def get_bool(self, k: str, default: bool = False) -> bool:
-        if k not in self._d or self._d[k] is None:
-            return default
-        v = self._d[k]
-        if isinstance(v, bool):
-            return v
-        s = str(v).lower()
-        if s in ("1", "true", "yes", "y", "on"):
-            return True
-        if s in ("0", "false", "no", "n", "off"):
-            return False
-        raise BadRequest(f"'{k}' must be true or false, not {v!r}")
-
-    def get_list(self, k: str, default: Sequence[Any] | None = None) -> list[Any]:
-        if k not in self._d or self._d[k] is None:
-            if default is not None:
-                return list(default)
-            raise BadRequest(f"missing '{k}'")
-        v = self._d[k]
-        if isinstance(v, list | tuple):
-            return list(v)
-        if isinstance(v, str):
-            return [p.strip() for p in v.split(",") if p.strip()]
-        return [v]
-
-    def get_choice(self, k: str, choices: Sequence[str], default: str | None = None) -> str:
-        v = self.get_str(k, default)
-        if v not in choices:
-            raise BadRequest(f"'{k}' must be one of {', '.join(choices)}, not {v!r}")
-        return v
-
-
-@dataclass(frozen=True, slots=True)
-class Param:
-    """A procedure argument, for help texts and forms."""
-
-    name: str
-    help: str = ""
-    kind: str = "str"  # str | int | float | bool | list | json
-    required: bool = False
-
-
-@dataclass(frozen=True)
-class Procedure(Generic[S]):
-    """A rule procedure: ``run(state, request, dice) -> Outcome``; ``odds(state, request)``
-    gives the exact odds of what ``run`` would roll, from the same checks."""
-
-    name: str
-    run: Callable[[S, Request, DiceSource], Outcome]
-    help: str = ""
-    params: tuple[Param, ...] = ()
-    odds: Callable[[S, Request], Sequence[Odds]] | None = None
-    query: bool = False
-    rule: str = ""
-
-
 class LazyModel:
     """A ruleset's pydantic model named by ``"module:Name"``, imported when first read
     (start-up time: pydantic and the schemas cost more than a CLI step's own work)."""
@@ -273,21 +148,15 @@ class Ruleset(Generic[S]):
     data_package: str = ""  # package holding data/*.toml, e.g. "vedette.rules.napoleon_at_bay.data"
     data_files: tuple[str, ...] = ()  # merged in order, then the game's house rules
     scenarios: Mapping[str, str] = {}  # bundled scenario name -> file name in data_package
-    procedures: Mapping[str, Any] = {}  # Procedure (legacy) or protocol.Procedure
+    procedures: Mapping[str, Procedure[S, Any]] = {}  # protocol.procedure_table(...)
     #: typed events this ruleset folds (protocol.DomainEvent subclasses) and their folds
     events: tuple[type[Any], ...] = ()
     folds: Mapping[type[Any], Callable[[S, Any], S]] = {}
 
     # -- the referee protocol ------------------------------------------------------------
     def protocol_procedures(self) -> dict[str, Any]:
-        """Every procedure on the protocol (legacy ones through an adapter)."""
-        memo = self.__dict__.get("_proto_memo")
-        if memo is None or memo[0] is not self.procedures:
-            from vedette.rules.protocol import as_protocol
-
-            memo = (self.procedures, {k: as_protocol(p) for k, p in self.procedures.items()})
-            self.__dict__["_proto_memo"] = memo
-        return dict(memo[1])
+        """Every procedure of the ruleset by name (a copy of ``procedures``)."""
+        return dict(self.procedures)
 
     def sequences(self) -> dict[str, Any]:
         """The ruleset's sequences (protocol.Procedure queries whose resolve plays several of
