@@ -16,9 +16,17 @@ from typing import Any, ClassVar
 from vedette import rules
 from vedette.dice import Check, DiceSource, Modifier, table_from_data
 from vedette.errors import RuleViolation
-from vedette.rules.base import Outcome, Ruleset
-from vedette.rules.fields import arg
-from vedette.rules.protocol import DomainEvent, Obligation, Plan, Procedure
+from vedette.referee import (
+    DomainEvent,
+    Obligation,
+    Outcome,
+    Plan,
+    Procedure,
+    Ruleset,
+    arg,
+    procedure,
+    procedure_table,
+)
 
 TABLE = table_from_data(
     "advance",
@@ -70,27 +78,26 @@ def fold_cheered(state: ToyState, e: Cheered) -> ToyState:
     return replace(state, owed=tuple(o for o in state.owed if o.id != "cheer"))
 
 
-# 3. typed requests: one frozen dataclass per procedure (help, units, defaults in metadata)
+# 3. typed requests: one frozen dataclass per procedure, declared with @procedure: its name,
+#    its rule, its help (the docstring); each field's help, units and default in ``arg``
+@procedure("advance", rule="Toy 1")
 @dataclass(frozen=True, slots=True)
 class Advance:
-    """Roll to advance (Toy 1)."""
+    """roll to advance"""
 
-    procedure_name: ClassVar[str] = "advance"
     bonus: int = arg("added to the roll", units="pips", default=0)
 
 
+@procedure("rest", rule="Toy 4")
 @dataclass(frozen=True, slots=True)
 class Rest:
-    """End the turn (Toy 4)."""
-
-    procedure_name: ClassVar[str] = "rest"
+    """end the turn"""
 
 
+@procedure("cheer", rule="Toy 3")
 @dataclass(frozen=True, slots=True)
 class Cheer:
-    """Cheer a six (Toy 3)."""
-
-    procedure_name: ClassVar[str] = "cheer"
+    """cheer a six"""
 
 
 # 4. procedures: plan (refuses, names the rule, lists the chance steps) and resolve
@@ -124,27 +131,11 @@ class Toy(Ruleset[ToyState]):
 
     def __init__(self) -> None:
         self.folds = {Moved: fold_moved, Cheered: fold_cheered}
-        self.procedures = {
-            "advance": Procedure(
-                "advance", Advance, plan_advance, resolve_advance, "roll to advance", "Toy 1"
-            ),
-            "cheer": Procedure(
-                "cheer",
-                Cheer,
-                plan_cheer,
-                lambda s, p, d: Outcome((Cheered(),), (), "hurrah"),
-                "cheer a six",
-                "Toy 3",
-            ),
-            "rest": Procedure(
-                "rest",
-                Rest,
-                lambda s, r: Plan(r),
-                lambda s, p, d: Outcome((), (), "the turn ends"),
-                "end the turn",
-                "Toy 4",
-            ),
-        }
+        self.procedures = procedure_table(
+            Procedure(Advance, plan_advance, resolve_advance),
+            Procedure(Cheer, plan_cheer, lambda s, p, d: Outcome((Cheered(),), (), "hurrah")),
+            Procedure.nodice(Rest, lambda s, r: Outcome((), (), "the turn ends")),
+        )
 
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> ToyState:
         return ToyState(limit=int(scenario.get("limit", 100)))
