@@ -533,9 +533,7 @@ def resolve_move(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
 @procedure("fix", rule="Herman (1)-(4)")
 @dataclass(frozen=True, slots=True)
 class FixRequest:
-    """'fixing' a contact force's location
-
-    Herman (1)-(4): 'fixing' a contact force's location."""
+    """'fixing' a contact force's location"""
 
     moving: str = arg("the moving force", positional=True)
     contact: str = arg("the contact force (whose ZOC the moving force entered)", positional=True)
@@ -849,9 +847,7 @@ def fix_odds(state: NabState, plan: Plan) -> list[Odds]:
 @procedure("candidates", rule="Herman (1), (4)", query=True)
 @dataclass(frozen=True, slots=True)
 class CandidatesRequest:
-    """supporting forces in range, closest in MP first
-
-    The supporting forces in range of a contact force, closest in MP first."""
+    """supporting forces in range, closest in MP first"""
 
     contact: str = arg("the contact force", positional=True)
     moving: str | None = arg("the moving force (for odds and arrays)", default=None)
@@ -916,17 +912,13 @@ def resolve_candidates(state: NabState, plan: Plan, dice: DiceSource) -> Outcome
 @procedure("end_movement", rule="Herman (5)")
 @dataclass(frozen=True, slots=True)
 class EndMovementRequest:
-    """end movement: the combat phase follows
-
-    End the movement phase: the combat phase follows (Herman (5))."""
+    """end movement: the combat phase follows"""
 
 
 @procedure("end_combat", rule="Napoleon At Bay sequence of play")
 @dataclass(frozen=True, slots=True)
 class EndCombatRequest:
-    """end combat: the next side moves
-
-    End the combat phase: the next side moves."""
+    """end combat: the next side moves"""
 
 
 def plan_end_movement(state: NabState, r: EndMovementRequest) -> Plan:

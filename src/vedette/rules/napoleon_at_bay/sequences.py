@@ -28,10 +28,7 @@ MAX_MOVERS = 6
 @dataclass(frozen=True, slots=True)
 class ScreenRequest:
     """a screen against k successive movers: each moves into its ZOC and every owed fixing is
-    resolved; where each force ends
-
-    A screen against successive movers: each mover moves into the screen's ZOC, then every
-    owed fixing is resolved, before the next."""
+    resolved; where each force ends"""
 
     screen: str = arg("the screening force (the contact force)", positional=True)
     movers: tuple[str, ...] = arg("the moving forces, in the order they move: F1,F2")

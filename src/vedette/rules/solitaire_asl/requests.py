@@ -126,9 +126,7 @@ class FortRequest:
 @procedure("shift", rule="O'Leary 2.3-2.5, 3.3, 4, 5")
 @dataclass(frozen=True, slots=True)
 class ShiftRequest:
-    """try to exchange two stacks' locations (shift DR)
-
-    Try to exchange two stacks' locations on a shift DR (2.3-2.5, 3.3, 4, 5)."""
+    """try to exchange two stacks' locations (shift DR)"""
 
     a: str = arg(
         "stack, counter or fortification (id or name) or location (4P5) that shifts",
@@ -249,9 +247,7 @@ class LegalRequest:
 @dataclass(frozen=True, slots=True)
 class PlanRequest:
     """the shift planner: exact odds of getting 0, 1, 2 ... planned shifts through this phase,
-    and the best order
-
-    The shift planner: the odds of a planned order of shifts in this phase."""
+    and the best order"""
 
     shifts: tuple[str, ...] = arg(
         "the planned shifts in order: A:B pairs ('P1:D1,H1:X1'; A alone shifts with itself)",

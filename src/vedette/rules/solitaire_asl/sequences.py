@@ -25,9 +25,7 @@ from vedette.rules.solitaire_asl.requests import PlanRequest
 @dataclass(frozen=True, slots=True)
 class ShiftsRequest:
     """the planner's shifts made in turn with the same dice: what each did, where each stack
-    ends, which lose concealment or are eliminated
-
-    Planned shifts made in turn: the end state of each stack concerned."""
+    ends, which lose concealment or are eliminated"""
 
     shifts: tuple[str, ...] = arg(
         "the planned shifts in order: A:B pairs ('P1:D1,H1:X1'; A alone shifts with itself)",

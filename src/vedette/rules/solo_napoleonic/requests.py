@@ -94,16 +94,16 @@ class Query:
     """A query that takes no argument (reasons, assumptions)."""
 
 
-@procedure("assumptions", query=True, omit_none=True)
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Assumptions(Query):
-    """list the default data that fills the text's missing tables"""
-
-
 @procedure("reasons", rule="Kuryakin, Morale", query=True, omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reasons(Query):
     """reasons for testing morale"""
+
+
+@procedure("assumptions", query=True, omit_none=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Assumptions(Query):
+    """list the default data that fills the text's missing tables"""
 
 
 # -- one unit ---------------------------------------------------------------------------------
@@ -114,22 +114,10 @@ class OneUnit:
     unit: str = arg("unit id")
 
 
-@procedure("status", query=True, omit_none=True)
+@procedure("start", rule="Kuryakin, Moving From A Standstill", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Status(OneUnit):
-    """a unit's state and what it may do"""
-
-
-@procedure("close", rule="Kuryakin, Charge Test", omit_none=True)
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Close(OneUnit):
-    """the charger moves up to its target (Charge Test)"""
-
-
-@procedure("reform", rule="Kuryakin, Disorder", omit_none=True)
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Reform(OneUnit):
-    """reform: the whole turn, D6 chits removed"""
+class Start(OneUnit):
+    """move from a standstill (d6)"""
 
 
 @procedure("halt", rule="Kuryakin, Moving From A Standstill", omit_none=True)
@@ -138,10 +126,22 @@ class Halt(OneUnit):
     """stop an advance (d6: 6 carries on)"""
 
 
-@procedure("start", rule="Kuryakin, Moving From A Standstill", omit_none=True)
+@procedure("reform", rule="Kuryakin, Disorder", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Start(OneUnit):
-    """move from a standstill (d6)"""
+class Reform(OneUnit):
+    """reform: the whole turn, D6 chits removed"""
+
+
+@procedure("close", rule="Kuryakin, Charge Test", omit_none=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Close(OneUnit):
+    """the charger moves up to its target (Charge Test)"""
+
+
+@procedure("status", query=True, omit_none=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Status(OneUnit):
+    """a unit's state and what it may do"""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -377,41 +377,6 @@ def rally_open(u: Any) -> bool:
     return bool(u.status in ("retiring", "routing") or u.must_rally)
 
 
-def _procs() -> dict[str, Procedure[State, Any]]:
-    D = by_dry_run  # each body checks the rules and then rolls: its plan is its dry run
-    return procedure_table(
-        Procedure(rq.Staff, *D(staff.staff, staff.staff_odds)),
-        Procedure(rq.Control, *D(staff.control, staff.control_odds)),
-        Procedure(rq.Deal, *D(cards.deal, cards.deal_odds)),
-        Procedure(rq.Next, *D(cards.next_card)),
-        Procedure(rq.Order, *D(cards.order_query)),
-        Procedure(rq.Require, *D(cards.require_morale, cards.require_odds)),
-        Procedure(rq.Chance, *D(cards.play_chance, cards.chance_odds)),
-        Procedure(rq.Move, *D(actions.move, actions.move_odds, after_dice=("direction",))),
-        Procedure(rq.Start, *D(actions.start, actions.start_odds)),
-        Procedure(rq.Halt, *D(actions.halt, actions.halt_odds)),
-        Procedure(rq.Formation, *D(actions.formation, actions.formation_odds)),
-        Procedure(rq.Disorder, *D(actions.disorder, actions.disorder_odds)),
-        Procedure(rq.Reform, *D(actions.reform, actions.reform_odds)),
-        Procedure(rq.Fire, *D(fire.fire, fire.fire_odds)),
-        Procedure(rq.Charge, *D(morale.charge, morale.charge_odds)),
-        Procedure(rq.Close, *D(morale.close)),
-        Procedure(rq.Morale, *D(morale.morale, morale.morale_odds)),
-        Procedure(rq.Rally, *D(morale.rally, morale.rally_odds)),
-        Procedure(rq.ChargeHome, *D(morale.charge_home, morale.charge_home_odds)),
-        Procedure(rq.Melee, *D(melee.melee, melee.melee_odds)),
-        Procedure(rq.Brawl, *D(melee.brawl, melee.brawl_odds)),
-        Procedure(rq.Evade, *D(melee.evade, melee.evade_odds)),
-        Procedure(rq.Ride, *D(actions.ride)),
-        Procedure(rq.Place, *D(actions.place)),
-        Procedure(rq.Attach, *D(actions.attach)),
-        Procedure(rq.EndTurn, *D(end_turn)),
-        Procedure(rq.Status, *D(status)),
-        Procedure(rq.Reasons, *D(reasons)),
-        Procedure(rq.Assumptions, *D(assumptions)),
-    )
-
-
 class SoloNapoleonic(Ruleset[State]):
     name = "solo_napoleonic"
     aliases = ("solonap", "kuryakin")
@@ -485,7 +450,38 @@ class SoloNapoleonic(Ruleset[State]):
 
     def __init__(self) -> None:
         self.scenarios = {"sample": "sample.toml", "attached": "attached.toml"}
-        self.procedures = _procs()
+        D = by_dry_run  # each body checks the rules and then rolls: its plan is its dry run
+        self.procedures = procedure_table(
+            Procedure(rq.Staff, *D(staff.staff, staff.staff_odds)),
+            Procedure(rq.Control, *D(staff.control, staff.control_odds)),
+            Procedure(rq.Deal, *D(cards.deal, cards.deal_odds)),
+            Procedure(rq.Next, *D(cards.next_card)),
+            Procedure(rq.Order, *D(cards.order_query)),
+            Procedure(rq.Require, *D(cards.require_morale, cards.require_odds)),
+            Procedure(rq.Chance, *D(cards.play_chance, cards.chance_odds)),
+            Procedure(rq.Move, *D(actions.move, actions.move_odds, after_dice=("direction",))),
+            Procedure(rq.Start, *D(actions.start, actions.start_odds)),
+            Procedure(rq.Halt, *D(actions.halt, actions.halt_odds)),
+            Procedure(rq.Formation, *D(actions.formation, actions.formation_odds)),
+            Procedure(rq.Disorder, *D(actions.disorder, actions.disorder_odds)),
+            Procedure(rq.Reform, *D(actions.reform, actions.reform_odds)),
+            Procedure(rq.Fire, *D(fire.fire, fire.fire_odds)),
+            Procedure(rq.Charge, *D(morale.charge, morale.charge_odds)),
+            Procedure(rq.Close, *D(morale.close)),
+            Procedure(rq.Morale, *D(morale.morale, morale.morale_odds)),
+            Procedure(rq.Rally, *D(morale.rally, morale.rally_odds)),
+            Procedure(rq.ChargeHome, *D(morale.charge_home, morale.charge_home_odds)),
+            Procedure(rq.Melee, *D(melee.melee, melee.melee_odds)),
+            Procedure(rq.Brawl, *D(melee.brawl, melee.brawl_odds)),
+            Procedure(rq.Evade, *D(melee.evade, melee.evade_odds)),
+            Procedure(rq.Ride, *D(actions.ride)),
+            Procedure(rq.Place, *D(actions.place)),
+            Procedure(rq.Attach, *D(actions.attach)),
+            Procedure(rq.EndTurn, *D(end_turn)),
+            Procedure(rq.Status, *D(status)),
+            Procedure(rq.Reasons, *D(reasons)),
+            Procedure(rq.Assumptions, *D(assumptions)),
+        )
         self._facts = {e.kind: e for e in (*UNIT_FACTS, *GENERAL_FACTS, *TURN_FACTS)}
         self.folds: dict[type, Any] = {
             **{e: fold_unit for e in (*UNIT_FACTS, UnitChanged)},

@@ -47,9 +47,7 @@ _UNTIL_DONE = {
 class ChargeRequest:
     """a charge from declaration to the end of the first round of melee: charge test, the
     target's morale, defensive fire, moving up, charge home, the first melee round and the
-    loser's morale; each end state
-
-    A charge from declaration to the end of the first round of melee."""
+    loser's morale; each end state"""
 
     unit: str = arg("the charging unit", positional=True)
     target: str = arg("the unit charged", positional=True)

@@ -56,9 +56,7 @@ from vedette.rules.two_by_two.requests import Move
 @procedure("advance", rule="2 by 2, Movement Modifiers")
 @dataclass(frozen=True, slots=True)
 class Advance:
-    """move straight ahead: advance UNIT [n] (or 2in, 50mm)
-
-    Move straight ahead along the unit's facing."""
+    """move straight ahead: advance UNIT [n] (or 2in, 50mm)"""
 
     unit: str = arg("the unit", positional=True)
     distance: str = arg("how far: [n], or with a unit (2in, 50mm)", units="n", positional=True)
@@ -67,9 +65,7 @@ class Advance:
 @procedure("retire", rule="2 by 2, Movement Modifiers")
 @dataclass(frozen=True, slots=True)
 class Retire:
-    """move straight back, keeping the facing: retire UNIT [n]
-
-    Move straight back, keeping the facing."""
+    """move straight back, keeping the facing: retire UNIT [n]"""
 
     unit: str = arg("the unit", positional=True)
     distance: str = arg("how far: [n], or with a unit (2in, 50mm)", units="n", positional=True)
@@ -78,9 +74,7 @@ class Retire:
 @procedure("wheel", rule="2 by 2, Movement Modifiers")
 @dataclass(frozen=True, slots=True)
 class Wheel:
-    """wheel on a front corner: wheel UNIT DEGREES left|right
-
-    Wheel on a front corner."""
+    """wheel on a front corner: wheel UNIT DEGREES left|right"""
 
     unit: str = arg("the unit", positional=True)
     angle: float = arg("degrees", units="deg", positional=True)
@@ -90,9 +84,7 @@ class Wheel:
 @procedure("turn", rule="2 by 2, Movement Modifiers")
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """turn about the centre: turn UNIT face=ENEMY, or angle=90 direction=left
-
-    Turn about the centre: to face a unit, or by an angle."""
+    """turn about the centre: turn UNIT face=ENEMY, or angle=90 direction=left"""
 
     unit: str = arg("the unit", positional=True)
     face: str = arg("turn to face this unit", default="")
@@ -103,9 +95,7 @@ class Turn:
 @procedure("charge", rule="2 by 2, Moving to contact")
 @dataclass(frozen=True, slots=True)
 class Charge:
-    """charge UNIT into ENEMY: straight ahead into base contact (last [2] straight)
-
-    Move straight ahead into base contact with an enemy."""
+    """charge UNIT into ENEMY: straight ahead into base contact (last [2] straight)"""
 
     unit: str = arg("the charging unit", positional=True)
     into: str = arg("the enemy unit charged", positional=True)

@@ -61,9 +61,7 @@ class NextPhase(Next):
 @procedure("move", rule="2 by 2, Movement Modifiers")
 @dataclass(frozen=True, slots=True)
 class Move:
-    """move a unit: a path in mm (tracked) or the stated facts (stated)
-
-    A move: measured along a path (tracked), or its facts stated (stated)."""
+    """move a unit: a path in mm (tracked) or the stated facts (stated)"""
 
     unit: str = arg("unit id", positional=True)
     path: tuple[Point, ...] | None = arg("centre positions [[x,y],...]", units="mm", default=None)

@@ -24,9 +24,7 @@ from vedette.rules.two_by_two.model import GameState, Unit
 @dataclass(frozen=True, slots=True)
 class AttackRequest:
     """a shot or a melee with every rout it sets off (contagion among ** units within [3]): each
-    unit's result and the units that rout
-
-    A shot or a melee with the routs it sets off (contagion among ** units within [3])."""
+    unit's result and the units that rout"""
 
     action: Literal["shoot", "melee"] = arg("shoot or melee", positional=True)
     unit: str = arg("the firer (shoot) or the attacker (melee)", positional=True)
