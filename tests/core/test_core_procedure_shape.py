@@ -22,7 +22,7 @@ from vedette.rules import base, protocol
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "src/vedette/rules"
-TOYS = ("tests.toy", "tests.toy_typed", "tests.typed_toy", "tests.flow_toy")
+TOYS = ("examples.toy", "tests.toy_typed", "tests.typed_toy", "tests.flow_toy")
 
 
 def _every_ruleset() -> list[Any]:
@@ -44,7 +44,7 @@ def test_every_procedure_is_declared_by_its_request_class(rs: Any) -> None:
 
 
 def _ruleset_modules() -> list[Path]:
-    return sorted(p for p in RULES.glob("*/*.py"))
+    return sorted([*RULES.glob("*/*.py"), *(ROOT / "examples").glob("*/*.py")])
 
 
 def test_no_ruleset_writes_its_own_way_to_register_a_procedure() -> None:
@@ -155,14 +155,16 @@ def test_omit_none_logs_only_the_fields_given() -> None:
         p.parse({})
 
 
-def test_the_architecture_pages_excerpts_are_the_toys_own_lines() -> None:
+def test_the_architecture_pages_excerpts_are_the_examples_own_lines() -> None:
+    """Each Python block of docs/architecture.md is a run of lines of the file it names (its
+    first line, a comment ``# examples/toy/FILE``)."""
     doc = (ROOT / "docs/architecture.md").read_text(encoding="utf-8")
-    toy = (ROOT / "tests/toy.py").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", doc, re.S)
     assert blocks
     for block in blocks:
-        text = textwrap.dedent(block)
+        head, _, text = textwrap.dedent(block).partition("\n")
+        source = (ROOT / head.removeprefix("# ").strip()).read_text(encoding="utf-8")
         lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-        toy_lines = [ln.strip() for ln in toy.splitlines() if ln.strip()]
+        file_lines = [ln.strip() for ln in source.splitlines() if ln.strip()]
         n = len(lines)
-        assert any(toy_lines[i : i + n] == lines for i in range(len(toy_lines))), text
+        assert any(file_lines[i : i + n] == lines for i in range(len(file_lines))), block
