@@ -22,7 +22,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import QUICK, load, quick
 from vedette.dice import ScriptedSource
-from vedette.rules.base import Request
 from vedette.rules.solo_napoleonic import RULESET as R
 from vedette.rules.solo_napoleonic.model import State
 
@@ -46,7 +45,7 @@ def scenario(n: int) -> dict[str, Any]:
 
 
 def run(state: State, proc: str, **req: Any) -> State:
-    out = R.procedures[proc].run(state, Request(req), ScriptedSource([]))
+    out = R.procedures[proc].run(state, req, ScriptedSource([]))
     for e in out.events:
         state = R.fold(state, e)
     return state

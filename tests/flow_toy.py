@@ -11,16 +11,20 @@ from typing import Any, ClassVar
 from vedette import rules
 from vedette.dice import Check, DiceSource, table_from_data
 from vedette.errors import RuleViolation
-from vedette.rules.base import Event, Outcome, Ruleset
-from vedette.rules.fields import arg
-from vedette.rules.protocol import (
+from vedette.referee import (
     DomainEvent,
+    Event,
     Flow,
     Obligation,
+    Outcome,
     Phase,
     Plan,
     Procedure,
+    Ruleset,
     Todo,
+    arg,
+    procedure,
+    procedure_table,
 )
 
 RALLY = table_from_data(
@@ -46,20 +50,27 @@ class FlowState:
         return dict(self.positions)[unit]
 
 
+@procedure("march", rule="Flow 1")
 @dataclass(frozen=True, slots=True)
 class March:
+    """march"""
+
     unit: str = arg("the unit that marches", positional=True)
     distance: int = arg("how far", units="hexes", positional=True)
 
 
+@procedure("rally", rule="Flow 2")
 @dataclass(frozen=True, slots=True)
 class Rally:
+    """rally"""
+
     unit: str = arg("the shaken unit", positional=True)
 
 
+@procedure("end_phase", rule="Flow 3")
 @dataclass(frozen=True, slots=True)
 class EndPhase:
-    pass
+    """end"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,11 +161,11 @@ class FlowToy(Ruleset[FlowState]):
         Rallied: fold_rallied,
         PhaseEnded: fold_phase,
     }
-    procedures: Mapping[str, Any] = {
-        "march": Procedure("march", March, plan_march, resolve_march, "march", "Flow 1"),
-        "rally": Procedure("rally", Rally, plan_rally, resolve_rally, "rally", "Flow 2"),
-        "end_phase": Procedure("end_phase", EndPhase, plan_end, resolve_end, "end", "Flow 3"),
-    }
+    procedures = procedure_table(
+        Procedure(March, plan_march, resolve_march),
+        Procedure(Rally, plan_rally, resolve_rally),
+        Procedure(EndPhase, plan_end, resolve_end),
+    )
     flow = Flow(
         (
             Phase.of("march phase", ("march", "end_phase"), "Flow 1", "end_phase"),

@@ -17,9 +17,18 @@ from vedette.dice.die import standard
 from vedette.dice.roll import single
 from vedette.dice.sources import begin_attempt, reject_attempt
 from vedette.errors import RuleViolation
-from vedette.rules.base import Outcome, Ruleset
-from vedette.rules.fields import arg
-from vedette.rules.protocol import DomainEvent, Obligation, Plan, Procedure, Todo
+from vedette.referee import (
+    DomainEvent,
+    Obligation,
+    Outcome,
+    Plan,
+    Procedure,
+    Ruleset,
+    Todo,
+    arg,
+    procedure,
+    procedure_table,
+)
 
 TABLE = table_from_data(
     "advance",
@@ -73,8 +82,11 @@ def fold_paid(s: State, e: Paid) -> State:
 
 
 # -- procedures -------------------------------------------------------------------------------
+@procedure("advance", rule="Toy 1")
 @dataclass(frozen=True, slots=True)
 class AdvanceRequest:
+    """roll to advance"""
+
     bonus: int = arg("added to the roll", default=0)
 
 
@@ -107,9 +119,10 @@ def resolve_advance(s: State, plan: Plan, dice: DiceSource) -> Outcome:
     return Outcome((Advanced(by),), tuple(rolls), f"the counter advances {by}", result=result)
 
 
+@procedure("lane", rule="Toy 4")
 @dataclass(frozen=True, slots=True)
 class LaneRequest:
-    pass
+    """take a lane"""
 
 
 def plan_lane(s: State, r: LaneRequest) -> Plan:
@@ -131,9 +144,10 @@ def resolve_lane(s: State, plan: Plan, dice: DiceSource) -> Outcome:
         return Outcome((Advanced(f),), tuple(rolls), f"lane {f}", result=f"lane {f}")
 
 
+@procedure("volley", rule="Toy 5")
 @dataclass(frozen=True, slots=True)
 class VolleyRequest:
-    pass
+    """fire a volley"""
 
 
 D8 = standard(8)
@@ -151,8 +165,11 @@ def resolve_volley(s: State, plan: Plan, dice: DiceSource) -> Outcome:
     return Outcome(events, tuple(rolls), f"{hits} hits", result=f"{hits} hits")
 
 
+@procedure("pay", rule="Toy 3")
 @dataclass(frozen=True, slots=True)
 class PayRequest:
+    """pay a toll"""
+
     at: int = arg("the square the toll is owed at", positional=True)
 
 
@@ -162,36 +179,23 @@ def plan_pay(s: State, r: PayRequest) -> Plan:
     return Plan(r)
 
 
+@procedure("where", query=True)
 @dataclass(frozen=True, slots=True)
 class WhereRequest:
-    pass
+    """where the counter is"""
 
 
-PROCEDURES: dict[str, Any] = {
-    "advance": Procedure(
-        "advance", AdvanceRequest, plan_advance, resolve_advance, "roll to advance", "Toy 1"
-    ),
-    "lane": Procedure("lane", LaneRequest, plan_lane, resolve_lane, "take a lane", "Toy 4"),
-    "volley": Procedure(
-        "volley", VolleyRequest, plan_lane, resolve_volley, "fire a volley", "Toy 5"
-    ),
-    "pay": Procedure(
-        "pay",
+PROCEDURES = procedure_table(
+    Procedure(AdvanceRequest, plan_advance, resolve_advance),
+    Procedure(LaneRequest, plan_lane, resolve_lane),
+    Procedure(VolleyRequest, plan_lane, resolve_volley),
+    Procedure(
         PayRequest,
         plan_pay,
         lambda s, plan, dice: Outcome((Paid(plan.request.at),), (), "paid", result="paid"),
-        "pay a toll",
-        "Toy 3",
     ),
-    "where": Procedure(
-        "where",
-        WhereRequest,
-        lambda s, r: Plan(r),
-        lambda s, plan, dice: Outcome((), (), f"at {s.position}"),
-        "where the counter is",
-        query=True,
-    ),
-}
+    Procedure.nodice(WhereRequest, lambda s, r: Outcome((), (), f"at {s.position}")),
+)
 
 
 class ToyTyped(Ruleset[State]):

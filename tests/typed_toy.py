@@ -10,9 +10,18 @@ from typing import Any, ClassVar, Literal
 from vedette import rules
 from vedette.dice import Check, DiceSource, table_from_data
 from vedette.errors import RuleViolation
-from vedette.rules.base import Event, Outcome, Ruleset
-from vedette.rules.fields import arg
-from vedette.rules.protocol import DomainEvent, Obligation, Plan, Procedure
+from vedette.referee import (
+    DomainEvent,
+    Event,
+    Obligation,
+    Outcome,
+    Plan,
+    Procedure,
+    Ruleset,
+    arg,
+    procedure,
+    procedure_table,
+)
 
 RALLY = table_from_data(
     "rally",
@@ -32,15 +41,21 @@ class TypedState:
     owed: tuple[Obligation, ...] = ()
 
 
+@procedure("march", rule="Typed 1")
 @dataclass(frozen=True, slots=True)
 class MarchRequest:
+    """march a unit"""
+
     unit: str = arg("the unit that marches")
     distance: int = arg("how far it marches", units="hexes")
     pace: Literal["normal", "forced"] = arg("march pace", default="normal")
 
 
+@procedure("rally", rule="Typed 2")
 @dataclass(frozen=True, slots=True)
 class RallyRequest:
+    """rally a unit"""
+
     unit: str = arg("the unit that rallies", positional=True)
     bonus: int = arg("a die modifier", units="pips", default=0)
 
@@ -116,14 +131,10 @@ class TypedToy(Ruleset[TypedState]):
     title = "Typed toy (march and rally)"
     events = (Marched, Rallied)
     folds: Mapping[type[Any], Any] = {Marched: fold_marched, Rallied: fold_rallied}
-    procedures: Mapping[str, Any] = {
-        "march": Procedure(
-            "march", MarchRequest, plan_march, resolve_march, "march a unit", "Typed 1"
-        ),
-        "rally": Procedure(
-            "rally", RallyRequest, plan_rally, resolve_rally, "rally a unit", "Typed 2"
-        ),
-    }
+    procedures = procedure_table(
+        Procedure(MarchRequest, plan_march, resolve_march),
+        Procedure(RallyRequest, plan_rally, resolve_rally),
+    )
 
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> TypedState:
         return TypedState(limit=int(scenario.get("limit", 20)))

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from vedette.dice import ScriptedSource
-from vedette.rules.base import Outcome, Request
+from vedette.rules.base import Outcome
 from vedette.rules.napoleon_at_bay import RULESET
 from vedette.rules.napoleon_at_bay.model import NabState
 
@@ -59,7 +59,7 @@ def run(
     state: NabState, proc: str, faces: Sequence[int] = (), source: Any = None, **req: Any
 ) -> Outcome:
     src = source if source is not None else ScriptedSource(list(faces))
-    return RULESET.procedures[proc].run(state, Request(req), src)
+    return RULESET.procedures[proc].run(state, req, src)
 
 
 def play(
@@ -78,7 +78,7 @@ def move(state: NabState, fid: str, to: str | Sequence[str], march: str = "norma
 def odds(state: NabState, **req: Any) -> list[Any]:
     f = RULESET.procedures["fix"].odds
     assert f is not None
-    return list(f(state, Request(req)))
+    return list(f(state, req))
 
 
 def waived(state: NabState) -> NabState:

@@ -9,7 +9,7 @@ import pytest
 
 from tests.solitaire_asl.asl_helpers import make, play, to_phase
 from vedette.errors import RuleViolation
-from vedette.rules.base import Outcome, Request
+from vedette.rules.base import Outcome
 from vedette.rules.solitaire_asl import RULESET
 from vedette.rules.solitaire_asl.model import State, Status
 
@@ -180,7 +180,7 @@ def test_2_5_example_4_halftrack_and_tiger() -> None:
         ],
     )
     s = to_phase(s, "MPh")
-    odds = RULESET.procedures["shift"].odds(s, Request({"a": "P1", "b": "P2"}))[0]  # type: ignore[misc]
+    odds = RULESET.procedures["shift"].odds(s, {"a": "P1", "b": "P2"})[0]  # type: ignore[misc]
     assert sum(m.value for m in odds.modifiers) == 2
     assert sorted(m.value for m in odds.modifiers) == [-1, 3]
     assert [m.value for m in odds.superseded] == [1]

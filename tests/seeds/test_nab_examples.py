@@ -13,7 +13,6 @@ import pytest
 
 from vedette.dice import ScriptedSource
 from vedette.engine import Game, Store, replay
-from vedette.rules.base import Request
 from vedette.rules.napoleon_at_bay import RULESET
 
 ROWS = [
@@ -29,13 +28,11 @@ ROW4_PREFIX = (
 
 def _fix(scen: str, face: int = 3):  # type: ignore[no-untyped-def]
     s = RULESET.initial_state(RULESET.scenario(scen), {})
-    mv = RULESET.procedures["move"].run(
-        s, Request({"force": "F1", "to": "W2020"}), ScriptedSource([])
-    )
+    mv = RULESET.procedures["move"].run(s, {"force": "F1", "to": "W2020"}, ScriptedSource([]))
     for e in mv.events:
         s = RULESET.apply(s, e)
     out = RULESET.procedures["fix"].run(
-        s, Request({"moving": "F1", "contact": "R1"}), ScriptedSource([face])
+        s, {"moving": "F1", "contact": "R1"}, ScriptedSource([face])
     )
     after = s
     for e in out.events:
@@ -86,7 +83,7 @@ def test_example_odds() -> None:
     s, _, _ = _fix("example1")
     f = RULESET.procedures["fix"].odds
     assert f is not None
-    o = list(f(s, Request({"moving": "F1", "contact": "R1"})))
+    o = list(f(s, {"moving": "F1", "contact": "R1"}))
     from fractions import Fraction
 
     assert o[0].p("stays") == Fraction(1, 6) and o[0].p("substitution") == Fraction(5, 6)

@@ -8,7 +8,7 @@ from typing import Any
 
 from vedette.dice import ScriptedSource
 from vedette.dice.check import Odds
-from vedette.rules.base import Outcome, Request
+from vedette.rules.base import Outcome
 from vedette.rules.solitaire_asl import RULESET
 from vedette.rules.solitaire_asl.model import State
 
@@ -40,7 +40,7 @@ def make(stacks: Sequence[Mapping[str, Any]] = (), **kw: Any) -> State:
 
 def to_phase(state: State, phase: str, side: str | None = None) -> State:
     for _ in range(40):
-        out = RULESET.procedures["phase"].run(state, Request({}), ScriptedSource([]))
+        out = RULESET.procedures["phase"].run(state, {}, ScriptedSource([]))
         for e in out.events:
             state = RULESET.apply(state, e)
         if state.phase == phase and (side is None or state.phasing == side):
@@ -50,7 +50,7 @@ def to_phase(state: State, phase: str, side: str | None = None) -> State:
 
 def play(state: State, proc: str, faces: Sequence[int] = (), **req: Any) -> tuple[State, Outcome]:
     src = ScriptedSource(list(faces))
-    out = RULESET.procedures[proc].run(state, Request(req), src)
+    out = RULESET.procedures[proc].run(state, req, src)
     src.check_all_used()
     for e in out.events:
         state = RULESET.apply(state, e)
@@ -60,7 +60,7 @@ def play(state: State, proc: str, faces: Sequence[int] = (), **req: Any) -> tupl
 def odds(state: State, proc: str, **req: Any) -> Odds:
     fn = RULESET.procedures[proc].odds
     assert fn is not None
-    return next(iter(fn(state, Request(req))))
+    return next(iter(fn(state, req)))
 
 
 def mods(out: Outcome) -> dict[str, int]:

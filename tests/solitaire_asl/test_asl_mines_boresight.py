@@ -230,12 +230,11 @@ def test_6_7_odds_of_every_die_including_the_scatter_dice(
 ) -> None:
     from fractions import Fraction
 
-    from vedette.rules.base import Request
     from vedette.rules.solitaire_asl import RULESET
 
     fn = RULESET.procedures[proc].odds
     assert fn is not None
-    all_odds = list(fn(bs(), Request(req)))  # type: ignore[arg-type]
+    all_odds = list(fn(bs(), req))  # type: ignore[arg-type]
     assert len(all_odds) == 3
     direction, distance = all_odds[1], all_odds[2]
     assert [r.result for r in direction.rows] == [

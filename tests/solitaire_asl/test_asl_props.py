@@ -115,10 +115,11 @@ def test_a_closed_phase_allows_no_further_shift(
         return
     op = out.details["op"]
     try:
-        from vedette.rules.base import Request
         from vedette.rules.solitaire_asl.shift import plan_shift
 
-        plan = plan_shift(s, Request(second), RULESET.config(), RULESET.tables())
+        plan = plan_shift(
+            s, RULESET.procedures["shift"].parse(second), RULESET.config(), RULESET.tables()
+        )
     except VedetteError:
         return
     assert plan.op.value != op, f"a {op} shift was allowed after the phase closed"

@@ -48,7 +48,6 @@ from vedette.errors import BadRequest, DiceError, GameError, VedetteError
 from vedette.hashes import blake2b
 from vedette.rules.base import Outcome, Ruleset
 from vedette.rules.protocol import (
-    AnyProcedure,
     Chances,
     Obligation,
     Plan,
@@ -214,7 +213,6 @@ def _plan_waive(state: Any, request: WaiveRequest) -> Plan:
 
 
 WAIVE: Procedure[Any, WaiveRequest] = Procedure(
-    "waive",
     WaiveRequest,
     _plan_waive,
     lambda state, plan, dice: Outcome(
@@ -223,8 +221,6 @@ WAIVE: Procedure[Any, WaiveRequest] = Procedure(
         f"waived: {plan.request.obligation}"
         + (f" ({plan.request.reason})" if plan.request.reason else ""),
     ),
-    "waive an owed step (logged)",
-    "vedette referee",
 )
 
 
@@ -593,11 +589,11 @@ class Game:
     def next_seq(self) -> int:
         return len(self.records) + 1
 
-    def procedures(self) -> dict[str, AnyProcedure]:
+    def procedures(self) -> dict[str, Procedure[Any, Any]]:
         """The ruleset's procedures on the protocol, and the referee's own (``waive``)."""
         return {**self.ruleset.protocol_procedures(), "waive": WAIVE}
 
-    def procedure(self, name: str) -> AnyProcedure:
+    def procedure(self, name: str) -> Procedure[Any, Any]:
         procs = self.procedures()
         if name not in procs:
             import difflib
@@ -646,7 +642,7 @@ class Game:
         segments.append((self.position, None))
         return SegmentSource(self.seed, segments)
 
-    def sequences(self) -> dict[str, AnyProcedure]:
+    def sequences(self) -> dict[str, Procedure[Any, Any]]:
         """The ruleset's sequences (queries over several procedures; odds only)."""
         return dict(self.ruleset.sequences())
 
@@ -656,7 +652,7 @@ class Game:
         request: Mapping[str, Any],
         faces: Sequence[int] | None = None,
         query: bool = False,
-    ) -> tuple[AnyProcedure, Plan]:
+    ) -> tuple[Procedure[Any, Any], Plan]:
         check_request(request, faces)
         if procedure not in self.procedures() and procedure in self.sequences():
             seq = self.sequences()[procedure]

@@ -1,10 +1,11 @@
 """The contract between a ruleset and the engine.
 
-A ruleset is a plug-in: it folds :class:`Event` s into its state (``apply``) and offers
-procedures, pure functions ``(state, request, dice) -> Outcome``. A procedure never touches
-the database or the RNG; it takes dice from the injected source and returns the rolls it made,
-the events that change the game and a human sentence. Queries (``query=True``) return an
-Outcome with no events and are not logged.
+A ruleset is a plug-in: it folds events into its state and offers procedures (declared once:
+see :func:`vedette.rules.protocol.procedure`) that plan and then resolve into an
+:class:`Outcome`. A procedure never touches the database or the RNG; it takes dice from the
+injected source and returns the rolls it made, the events that change the game and a human
+sentence. Queries return an Outcome with no events and are not logged. Ruleset authors import
+all of this from :mod:`vedette.referee`.
 """
 
 from __future__ import annotations
@@ -17,9 +18,18 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from vedette.data import load_toml_text, merge, package_toml
 from vedette.dice.roll import AnyRoll, Roll
-from vedette.dice.sources import DiceSource
 from vedette.dice.tables import Table, tables_from_data
 from vedette.errors import BadRequest
+from vedette.rules.protocol import (
+    Todo,
+    Waived,
+    decode_event,
+    derive_todo,
+    flow_violation,
+    parsed_request,
+    stored_decoder,
+    verdict_of,
+)
 from vedette.rules.simulation import SimPlay
 
 if TYPE_CHECKING:
@@ -27,7 +37,7 @@ if TYPE_CHECKING:
 
     from vedette.dice.check import Odds  # start-up time: the odds module loads when used
     from vedette.rules.editor import Editor
-    from vedette.rules.protocol import GameOutcome, Waived
+    from vedette.rules.protocol import Event, GameOutcome, Procedure
 
 S = TypeVar("S")
 
@@ -38,25 +48,8 @@ def _waived() -> type[Waived]:
     """The referee's own ``Waived`` event class, imported on first use as before, but once: an
     import statement on every fold of a long log cost about a microsecond per event."""
     if not _WAIVED:
-        from vedette.rules.protocol import Waived
-
         _WAIVED.append(Waived)
     return _WAIVED[0]
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """A change to the game. ``data`` must be JSON-serialisable."""
-
-    kind: str
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "data": dict(self.data)}
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> Event:
-        return cls(str(d["kind"]), dict(d.get("data", {})))
 
 
 #: how many plain rolls of one kind in a row print as one line (Outcome.lines)
@@ -68,7 +61,7 @@ class Outcome:
     """What a procedure did: the rolls (each explains itself), the events, a sentence, and
     structured details (chosen units, changes the player must make on the table)."""
 
-    events: tuple[Any, ...] = ()  # Event (legacy) or DomainEvent
+    events: tuple[Any, ...] = ()  # protocol.DomainEvent (or an untyped protocol.Event)
     rolls: tuple[AnyRoll, ...] = ()
     message: str = ""
     details: Any = field(default_factory=dict)  # a typed dataclass, or a mapping (legacy)
@@ -136,116 +129,6 @@ def _jsonable(x: Any) -> Any:
     return json.loads(json.dumps(to_json(x), default=str))
 
 
-class Request(Mapping[str, Any]):
-    """A procedure's arguments with typed getters; a missing or mistyped field is a
-    :class:`BadRequest` naming the field."""
-
-    def __init__(self, data: Mapping[str, Any] | None = None) -> None:
-        self._d = dict(data or {})
-
-    def __getitem__(self, k: str) -> Any:
-        return self._d[k]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._d)
-
-    def __len__(self) -> int:
-        return len(self._d)
-
-    def to_json(self) -> dict[str, Any]:
-        return _jsonable(self._d)  # type: ignore[no-any-return]
-
-    def _need(self, k: str) -> Any:
-        if k not in self._d or self._d[k] is None:
-            raise BadRequest(f"missing '{k}'")
-        return self._d[k]
-
-    def get_str(self, k: str, default: str | None = None) -> str:
-        if default is not None and k not in self._d:
-            return default
-        v = self._need(k)
-        return str(v)
-
-    def get_opt_str(self, k: str) -> str | None:
-        v = self._d.get(k)
-        return None if v is None else str(v)
-
-    def get_int(self, k: str, default: int | None = None) -> int:
-        if default is not None and k not in self._d:
-            return default
-        v = self._need(k)
-        if isinstance(v, bool):
-            raise BadRequest(f"'{k}' must be a whole number, not {v!r}")
-        try:
-            return int(v)
-        except (TypeError, ValueError):
-            raise BadRequest(f"'{k}' must be a whole number, not {v!r}") from None
-
-    def get_float(self, k: str, default: float | None = None) -> float:
-        if default is not None and k not in self._d:
-            return default
-        v = self._need(k)
-        try:
-            return float(v)
-        except (TypeError, ValueError):
-            raise BadRequest(f"'{k}' must be a number, not {v!r}") from None
-
-    def get_bool(self, k: str, default: bool = False) -> bool:
-        if k not in self._d or self._d[k] is None:
-            return default
-        v = self._d[k]
-        if isinstance(v, bool):
-            return v
-        s = str(v).lower()
-        if s in ("1", "true", "yes", "y", "on"):
-            return True
-        if s in ("0", "false", "no", "n", "off"):
-            return False
-        raise BadRequest(f"'{k}' must be true or false, not {v!r}")
-
-    def get_list(self, k: str, default: Sequence[Any] | None = None) -> list[Any]:
-        if k not in self._d or self._d[k] is None:
-            if default is not None:
-                return list(default)
-            raise BadRequest(f"missing '{k}'")
-        v = self._d[k]
-        if isinstance(v, list | tuple):
-            return list(v)
-        if isinstance(v, str):
-            return [p.strip() for p in v.split(",") if p.strip()]
-        return [v]
-
-    def get_choice(self, k: str, choices: Sequence[str], default: str | None = None) -> str:
-        v = self.get_str(k, default)
-        if v not in choices:
-            raise BadRequest(f"'{k}' must be one of {', '.join(choices)}, not {v!r}")
-        return v
-
-
-@dataclass(frozen=True, slots=True)
-class Param:
-    """A procedure argument, for help texts and forms."""
-
-    name: str
-    help: str = ""
-    kind: str = "str"  # str | int | float | bool | list | json
-    required: bool = False
-
-
-@dataclass(frozen=True)
-class Procedure(Generic[S]):
-    """A rule procedure: ``run(state, request, dice) -> Outcome``; ``odds(state, request)``
-    gives the exact odds of what ``run`` would roll, from the same checks."""
-
-    name: str
-    run: Callable[[S, Request, DiceSource], Outcome]
-    help: str = ""
-    params: tuple[Param, ...] = ()
-    odds: Callable[[S, Request], Sequence[Odds]] | None = None
-    query: bool = False
-    rule: str = ""
-
-
 class LazyModel:
     """A ruleset's pydantic model named by ``"module:Name"``, imported when first read
     (start-up time: pydantic and the schemas cost more than a CLI step's own work)."""
@@ -273,21 +156,15 @@ class Ruleset(Generic[S]):
     data_package: str = ""  # package holding data/*.toml, e.g. "vedette.rules.napoleon_at_bay.data"
     data_files: tuple[str, ...] = ()  # merged in order, then the game's house rules
     scenarios: Mapping[str, str] = {}  # bundled scenario name -> file name in data_package
-    procedures: Mapping[str, Any] = {}  # Procedure (legacy) or protocol.Procedure
+    procedures: Mapping[str, Procedure[S, Any]] = {}  # protocol.procedure_table(...)
     #: typed events this ruleset folds (protocol.DomainEvent subclasses) and their folds
     events: tuple[type[Any], ...] = ()
     folds: Mapping[type[Any], Callable[[S, Any], S]] = {}
 
     # -- the referee protocol ------------------------------------------------------------
     def protocol_procedures(self) -> dict[str, Any]:
-        """Every procedure on the protocol (legacy ones through an adapter)."""
-        memo = self.__dict__.get("_proto_memo")
-        if memo is None or memo[0] is not self.procedures:
-            from vedette.rules.protocol import as_protocol
-
-            memo = (self.procedures, {k: as_protocol(p) for k, p in self.procedures.items()})
-            self.__dict__["_proto_memo"] = memo
-        return dict(memo[1])
+        """Every procedure of the ruleset by name (a copy of ``procedures``)."""
+        return dict(self.procedures)
 
     def sequences(self) -> dict[str, Any]:
         """The ruleset's sequences (protocol.Procedure queries whose resolve plays several of
@@ -311,8 +188,6 @@ class Ruleset(Generic[S]):
         """A logged event as a value (typed where the ruleset registered its kind)."""
         reg = self.__dict__.get("_event_reg")
         if reg is None:
-            from vedette.rules.protocol import decode_event
-
             reg = self.__dict__["_event_reg"] = self.event_registry()
             self.__dict__["_decode_event"] = decode_event
         return self.__dict__["_decode_event"](reg, d)
@@ -323,8 +198,6 @@ class Ruleset(Generic[S]):
         log decodes every event here), any other through ``decode_event``."""
         current = self.__dict__.get("_stored_current")
         if current is None:
-            from vedette.rules.protocol import Waived, stored_decoder
-
             self.decode({"kind": ""})
             current = self.__dict__["_stored_current"] = {
                 kind: (cls.version, stored_decoder(cls))
@@ -368,7 +241,6 @@ class Ruleset(Generic[S]):
     def options(self, state: S) -> list[Any]:
         """The actions open now (protocol.Todo), requests pre-filled where the state knows
         them. Default: every procedure that needs no argument."""
-        from vedette.rules.protocol import Todo
 
         out = []
         for name, p in self.protocol_procedures().items():
@@ -440,7 +312,6 @@ class Ruleset(Generic[S]):
         """Obligations first, then the actions open now: derived from ``plan`` (see
         ``protocol.derive_todo``): a complete entry is one ``judge`` accepts as shown, an open
         one lists only the choices it accepts; an owed step it refuses is marked ``refused``."""
-        from vedette.rules.protocol import derive_todo
 
         owed = self.obligations(state)
         return derive_todo(
@@ -472,7 +343,6 @@ class Ruleset(Generic[S]):
         engine would before rolling: the declared flow, then what is owed, then ``plan``.
         Raises the refusal (a VedetteError naming the rule); returns ``(procedure, request,
         plan)``. ``query``: odds and checks, which no phase and no obligation forbid."""
-        from vedette.rules.protocol import flow_violation, parsed_request
 
         procs = self.protocol_procedures()
         proc = procs.get(procedure)
@@ -503,7 +373,6 @@ class Ruleset(Generic[S]):
 
     def is_legal(self, state: S, procedure: str, request: Any) -> Any:
         """Whether the rules accept ``request`` now (a protocol.Verdict: never raises)."""
-        from vedette.rules.protocol import verdict_of
 
         return verdict_of(lambda: self.judge(state, procedure, request))
 

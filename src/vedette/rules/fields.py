@@ -673,7 +673,8 @@ def spec_of(cls: type) -> RequestSpec:
                 tp=tp,
             )
         )
-    name = getattr(cls, "procedure_name", cls.__name__)
+    declared = getattr(cls, "__procedure__", None)  # protocol.procedure's declaration
+    name = declared.name if declared is not None else cls.__name__
     py = {f.name.rstrip("_"): f.name for f in dataclasses.fields(cls)}
     return RequestSpec(
         str(name), out, lambda values: cls(**{py[k]: v for k, v in values.items()}), cls

@@ -21,6 +21,7 @@ events, and the chance algebra that gives the exact odds of a whole procedure.
 from __future__ import annotations
 
 import bisect
+import inspect
 import itertools
 import json
 import math
@@ -80,17 +81,83 @@ class Plan:
 
 
 # -- procedures ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Procedure(Generic[S, R]):
-    """A rule procedure with a typed request: ``plan`` then ``resolve``."""
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """What a request class declares of its procedure (see :func:`procedure`)."""
 
     name: str
+    help: str
+    rule: str
+    query: bool = False
+    omit_none: bool = False
+
+
+def procedure(
+    name: str, *, rule: str = "", query: bool = False, omit_none: bool = False
+) -> Callable[[type[R]], type[R]]:
+    """Declare a request class (a frozen dataclass of :func:`~vedette.rules.fields.arg`
+    fields) as the request of procedure ``name``: the one place its name, its help and its
+    rule are written. The help is the class docstring's first paragraph (in one line; later
+    paragraphs are for developers). ``query``: a question that changes nothing (not logged,
+    never phase-bound). ``omit_none``: the request is logged without the fields left None
+    (facts the rules measure or default when the game is replayed)::
+
+        @procedure("move", rule="Herman (1)")
+        @dataclass(frozen=True, slots=True)
+        class Move:
+            \"\"\"move a piece along a hex path\"\"\"
+
+            force: str = arg("the piece that moves", positional=True)
+    """
+
+    def declare(cls: type[R]) -> type[R]:
+        doc = cls.__dict__.get("__doc__") or ""
+        if not doc.strip() or doc.startswith(cls.__name__ + "("):  # dataclass's own
+            raise TypeError(f"request {cls.__name__} ({name!r}): its docstring is the help")
+        text = inspect.cleandoc(doc).split("\n\n", 1)[0]
+        cls.__procedure__ = Declared(name, " ".join(text.split()), rule, query, omit_none)  # type: ignore[attr-defined]
+        return cls
+
+    return declare
+
+
+def declared(request: type[Any]) -> Declared:
+    """The declaration of a request class (a TypeError naming it if it has none)."""
+    d = getattr(request, "__procedure__", None)
+    if not isinstance(d, Declared):
+        raise TypeError(f"{request.__name__} is not declared with @procedure(...)")
+    return d
+
+
+@dataclass(frozen=True)
+class Procedure(Generic[S, R]):
+    """A rule procedure: a declared request class (:func:`procedure`: name, help, rule),
+    ``plan(state, request) -> Plan`` then ``resolve(state, plan, dice) -> Outcome``.
+    ``check(state, request)``: optional, what ``plan`` refuses without building the plan
+    (``todo`` may ask it of every offer). A procedure that rolls no dice is
+    :meth:`nodice`."""
+
     request: type[R]
     plan: Callable[[S, R], Plan]
     resolve: Callable[[S, Plan, DiceSource], Any]
-    help: str = ""
-    rule: str = ""
-    query: bool = False
+    check: Callable[[S, R], None] | None = field(default=None, compare=False)
+    name: str = field(init=False)
+    help: str = field(init=False)
+    rule: str = field(init=False)
+    query: bool = field(init=False)
+    omit_none: bool = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        d = declared(self.request)
+        for k in ("name", "help", "rule", "query", "omit_none"):
+            object.__setattr__(self, k, getattr(d, k))
+
+    @classmethod
+    def nodice(cls, request: type[R], fn: Callable[[S, R], Any]) -> Procedure[S, R]:
+        """A procedure that rolls no dice: ``fn(state, request) -> Outcome`` checks the rules
+        and works out the outcome in ``plan`` (refusing before anything is written);
+        ``resolve`` hands it over."""
+        return cls(request, partial(_plan_nodice, fn), _resolve_nodice)
 
     @cached_property
     def spec(self) -> RequestSpec:
@@ -113,50 +180,32 @@ class Procedure(Generic[S, R]):
         return self.plan(state, self.parse(request)).step_odds()
 
     def request_json(self, request: Any) -> dict[str, Any]:
-        """The request as it is logged: every field given or defaulted."""
+        """The request as it is logged: every field given or defaulted (but those left None,
+        where the request class says so)."""
         data = to_json(request)
-        return dict(data) if isinstance(data, Mapping) else {}
+        if not isinstance(data, Mapping):
+            return {}
+        if self.omit_none:
+            return {k: v for k, v in data.items() if v is not None}
+        return dict(data)
 
 
-class LegacyProcedure:
-    """A procedure written before the protocol (``run(state, Request, dice)``), seen through
-    it: its declared params become the request spec, ``plan`` refuses nothing, ``resolve``
-    runs it. Rulesets still on it: see docs/architecture.md."""
-
-    def __init__(self, old: Any) -> None:
-        from vedette.rules.base import Request
-
-        self.old = old
-        self.name: str = old.name
-        self.help: str = old.help
-        self.rule: str = old.rule
-        self.query: bool = old.query
-        fields = tuple(FieldSpec(p.name, p.kind, p.help, required=p.required) for p in old.params)
-        self.spec = RequestSpec(old.name, fields, lambda values: Request(values))
-        self.params = fields
-
-    def parse(self, raw: Mapping[str, Any]) -> Any:
-        return self.spec.build(raw)
-
-    def plan(self, state: Any, request: Any) -> Plan:
-        odds = self.old.odds
-        fn = (lambda: odds(state, request)) if odds is not None else (lambda: [])
-        return Plan(request, step_odds_fn=fn)
-
-    def resolve(self, state: Any, plan: Plan, dice: DiceSource) -> Any:
-        return self.old.run(state, plan.request, dice)
-
-    def request_json(self, request: Any) -> dict[str, Any]:
-        return dict(request.to_json())
+def _plan_nodice(fn: Callable[[Any, Any], Any], state: Any, req: Any) -> Plan:
+    return Plan(req, data=fn(state, req))
 
 
-AnyProcedure = Procedure[Any, Any] | LegacyProcedure
+def _resolve_nodice(state: Any, plan: Plan, dice: DiceSource) -> Any:
+    return plan.data
 
 
-def as_protocol(p: Any) -> AnyProcedure:
-    if isinstance(p, Procedure | LegacyProcedure):
-        return p
-    return LegacyProcedure(p)
+def procedure_table(*procs: Procedure[Any, Any]) -> dict[str, Procedure[Any, Any]]:
+    """A ruleset's procedures by name (``Ruleset.procedures``), each name once."""
+    out: dict[str, Procedure[Any, Any]] = {}
+    for p in procs:
+        if p.name in out:
+            raise ValueError(f"two procedures are named {p.name!r}")
+        out[p.name] = p
+    return out
 
 
 # -- obligations and todo --------------------------------------------------------------------
@@ -511,6 +560,22 @@ def flow_violation(
 
 
 # -- events ----------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Event:
+    """An untyped change to the game (a kind no typed event class claims). ``data`` must be
+    JSON-serialisable."""
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "data": dict(self.data)}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Event:
+        return cls(str(d["kind"]), dict(d.get("data", {})))
+
+
 class DomainEvent:
     """Base of typed events: frozen dataclasses with a ``kind`` and a ``version``.
 
@@ -545,11 +610,13 @@ class Waived(DomainEvent):
     reason: str = ""
 
 
+@procedure("waive", rule="vedette referee")
 @dataclass(frozen=True, slots=True)
 class WaiveRequest:
-    """Waive an owed step: it is dropped, and the log says so."""
+    """waive an owed step (logged)
 
-    procedure_name: ClassVar[str] = "waive"
+    The step is dropped, and the log says so."""
+
     obligation: str = arg("the owed step's id (see 'todo')", positional=True)
     reason: str = arg("why (kept in the log)", default="")
 
@@ -558,7 +625,7 @@ def decode_event(
     registry: Mapping[str, type[DomainEvent]], d: Mapping[str, Any], stored: bool = False
 ) -> Any:
     """A logged event as its typed value (upgraded from an older version), or the legacy
-    untyped :class:`~vedette.rules.base.Event` for a kind no typed class claims. ``stored``:
+    untyped :class:`Event` for a kind no typed class claims. ``stored``:
     the event comes from the game's own store (written by this program, or imported after a
     checked replay), decoded without the input limits (see ``fields.trusted``)."""
     kind = d.get("kind", "")
@@ -566,8 +633,6 @@ def decode_event(
         kind = str(kind)
     cls = registry.get(kind) or (Waived if kind == "waived" else None)
     if cls is None:
-        from vedette.rules.base import Event
-
         return Event(kind, dict(d.get("data", {}) or {}))
     data = d.get("data") or {}
     v = d.get("v", 1)

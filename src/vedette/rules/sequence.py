@@ -30,7 +30,15 @@ from vedette.dice.die import Die
 from vedette.dice.sources import DiceSource
 from vedette.errors import RuleViolation, VedetteError
 from vedette.rules.base import Outcome
-from vedette.rules.protocol import Chance, Chances, Plan, Procedure, _wilson, flow_violation
+from vedette.rules.protocol import (
+    Chance,
+    Chances,
+    Plan,
+    Procedure,
+    _wilson,
+    declared,
+    flow_violation,
+)
 
 
 class _FirstDie(Exception):
@@ -290,16 +298,14 @@ class _Memo:
 
 
 def sequence(
-    name: str,
     request: type[Any],
     ruleset: str,
     play: Play,
-    help: str,
-    rule: str,
     check: Callable[[Any, Any], None] | None = None,
     facets: Callable[[str], Iterable[str]] | None = None,
 ) -> SequenceProcedure:
-    """A sequence of ruleset ``ruleset`` (its registry name) as a query procedure.
+    """A sequence of ruleset ``ruleset`` (its registry name) as a query procedure; its name,
+    help and rule are its request class's (declared with ``@procedure(..., query=True)``).
 
     ``check(state, request)`` refuses what is wrong with the request itself; plan then plays
     the sequence up to its first die, so every refusal that does not depend on the dice is a
@@ -341,7 +347,9 @@ def sequence(
             return out
         return whole(dice)
 
-    return SequenceProcedure(name, request, plan, resolve, help, rule, query=True, facets=facets)
+    if not declared(request).query:
+        raise TypeError(f"sequence {declared(request).name!r}: declare its request a query")
+    return SequenceProcedure(request, plan, resolve, facets=facets)
 
 
 @dataclass(frozen=True)

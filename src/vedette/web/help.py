@@ -32,11 +32,8 @@ def doc_text(ruleset: str) -> str:
 
 
 def procedures(rs: Any) -> list[dict[str, Any]]:
-    from vedette.rules.protocol import as_protocol
-
     out = []
     for p in rs.protocol_procedures().values():
-        p = as_protocol(p)
         out.append(
             {
                 "name": p.name,

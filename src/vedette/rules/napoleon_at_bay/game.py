@@ -21,6 +21,7 @@ from vedette.dice.roll import AnyRoll
 from vedette.dice.sources import DiceSource, begin_attempt, reject_attempt
 from vedette.dice.tables import Row, Table
 from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
+from vedette.referee import Procedure, procedure, procedure_table
 from vedette.rules.base import LazyModel, Outcome, Ruleset
 from vedette.rules.evolve import evolve as replace
 from vedette.rules.fields import arg
@@ -43,7 +44,6 @@ from vedette.rules.protocol import (
     Obligation,
     Phase,
     Plan,
-    Procedure,
     Todo,
     chances,
 )
@@ -370,11 +370,13 @@ def _fixable(state: NabState, moving: Piece, contact: Piece) -> str | None:
 
 
 # -- move --------------------------------------------------------------------------------------
+@procedure("move", rule="Napoleon At Bay sequence of play")
 @dataclass(frozen=True, slots=True)
 class MoveRequest:
-    """Move a piece of the phasing side (one request = the whole move of that piece)."""
+    """move a piece along a hex path (records the ZOCs it enters)
 
-    procedure_name: ClassVar[str] = "move"
+    Move a piece of the phasing side (one request = the whole move of that piece)."""
+
     force: str = arg("the piece that moves", positional=True)
     to: tuple[str, ...] = arg(
         "destination hex(es), one per component: W2020 or W2020,W2021", positional=True
@@ -528,11 +530,11 @@ def resolve_move(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
 
 
 # -- fix ---------------------------------------------------------------------------------------
+@procedure("fix", rule="Herman (1)-(4)")
 @dataclass(frozen=True, slots=True)
 class FixRequest:
-    """Herman (1)-(4): 'fixing' a contact force's location."""
+    """'fixing' a contact force's location"""
 
-    procedure_name: ClassVar[str] = "fix"
     moving: str = arg("the moving force", positional=True)
     contact: str = arg("the contact force (whose ZOC the moving force entered)", positional=True)
     repulse: bool = arg("a force-marching repulse (Herman (1) note)", default=False)
@@ -836,11 +838,11 @@ def fix_odds(state: NabState, plan: Plan) -> list[Odds]:
 
 
 # -- candidates (a query) -----------------------------------------------------------------------
+@procedure("candidates", rule="Herman (1), (4)", query=True)
 @dataclass(frozen=True, slots=True)
 class CandidatesRequest:
-    """The supporting forces in range of a contact force, closest in MP first."""
+    """supporting forces in range, closest in MP first"""
 
-    procedure_name: ClassVar[str] = "candidates"
     contact: str = arg("the contact force", positional=True)
     moving: str | None = arg("the moving force (for odds and arrays)", default=None)
 
@@ -901,18 +903,16 @@ def resolve_candidates(state: NabState, plan: Plan, dice: DiceSource) -> Outcome
 
 
 # -- the sequence of play ----------------------------------------------------------------------
+@procedure("end_movement", rule="Herman (5)")
 @dataclass(frozen=True, slots=True)
 class EndMovementRequest:
-    """End the movement phase: the combat phase follows (Herman (5))."""
-
-    procedure_name: ClassVar[str] = "end_movement"
+    """end movement: the combat phase follows"""
 
 
+@procedure("end_combat", rule="Napoleon At Bay sequence of play")
 @dataclass(frozen=True, slots=True)
 class EndCombatRequest:
-    """End the combat phase: the next side moves."""
-
-    procedure_name: ClassVar[str] = "end_combat"
+    """end combat: the next side moves"""
 
 
 def plan_end_movement(state: NabState, r: EndMovementRequest) -> Plan:
@@ -1127,49 +1127,13 @@ class NapoleonAtBay(Ruleset[NabState]):
             "example3": "example3.toml",
             "example4": "example4.toml",
         }
-        self.procedures = {
-            "move": Procedure(
-                "move",
-                MoveRequest,
-                plan_move,
-                resolve_move,
-                "move a piece along a hex path (records the ZOCs it enters)",
-                SEQ,
-            ),
-            "fix": Procedure(
-                "fix",
-                FixRequest,
-                plan_fix,
-                resolve_fix,
-                "'fixing' a contact force's location",
-                "Herman (1)-(4)",
-            ),
-            "candidates": Procedure(
-                "candidates",
-                CandidatesRequest,
-                plan_candidates,
-                resolve_candidates,
-                "supporting forces in range, closest in MP first",
-                "Herman (1), (4)",
-                query=True,
-            ),
-            "end_movement": Procedure(
-                "end_movement",
-                EndMovementRequest,
-                plan_end_movement,
-                resolve_end_movement,
-                "end movement: the combat phase follows",
-                "Herman (5)",
-            ),
-            "end_combat": Procedure(
-                "end_combat",
-                EndCombatRequest,
-                plan_end_combat,
-                resolve_end_combat,
-                "end combat: the next side moves",
-                SEQ,
-            ),
-        }
+        self.procedures = procedure_table(
+            Procedure(MoveRequest, plan_move, resolve_move),
+            Procedure(FixRequest, plan_fix, resolve_fix),
+            Procedure(CandidatesRequest, plan_candidates, resolve_candidates),
+            Procedure(EndMovementRequest, plan_end_movement, resolve_end_movement),
+            Procedure(EndCombatRequest, plan_end_combat, resolve_end_combat),
+        )
 
     #: Herman (5) and the series' sequence of play: each side in turn moves (and fixes the
     #: contact forces its moves make owed, Herman (1)-(4)), then fights

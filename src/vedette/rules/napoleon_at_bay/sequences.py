@@ -11,9 +11,10 @@ screen is still in its hexes, else ``gives way``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from vedette.errors import BadRequest, RuleViolation
+from vedette.referee import procedure, procedure_table
 from vedette.rules.fields import arg
 from vedette.rules.napoleon_at_bay import fixing as fx
 from vedette.rules.napoleon_at_bay.model import NabState
@@ -23,12 +24,12 @@ from vedette.rules.sequence import Steps, sequence
 MAX_MOVERS = 6
 
 
+@procedure("screen", rule="Herman (1)-(4)", query=True)
 @dataclass(frozen=True, slots=True)
 class ScreenRequest:
-    """A screen against successive movers: each mover moves into the screen's ZOC, then every
-    owed fixing is resolved, before the next."""
+    """a screen against k successive movers: each moves into its ZOC and every owed fixing is
+    resolved; where each force ends"""
 
-    procedure_name: ClassVar[str] = "screen"
     screen: str = arg("the screening force (the contact force)", positional=True)
     movers: tuple[str, ...] = arg("the moving forces, in the order they move: F1,F2")
     to: tuple[str, ...] = arg("each mover's destination hex, in the same order: W2020,W2321")
@@ -106,16 +107,6 @@ def screen_facets(label: str) -> list[str]:
     return out
 
 
-SEQUENCES = {
-    "screen": sequence(
-        "screen",
-        ScreenRequest,
-        "napoleon_at_bay",
-        play_screen,
-        "a screen against k successive movers: each moves into its ZOC and every owed"
-        " fixing is resolved; where each force ends",
-        "Herman (1)-(4)",
-        check_screen,
-        screen_facets,
-    ),
-}
+SEQUENCES = procedure_table(
+    sequence(ScreenRequest, "napoleon_at_bay", play_screen, check_screen, screen_facets)
+)

@@ -14,8 +14,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from vedette.dice import DiceSource
+from vedette.referee import Procedure, procedure_table
 from vedette.rules.base import LazyModel, Outcome, Ruleset
-from vedette.rules.protocol import Flow, GameOutcome, Phase, Plan, Procedure, Todo
+from vedette.rules.protocol import Flow, GameOutcome, Phase, Plan, Todo
 from vedette.rules.solitaire_asl import procedures as pr
 from vedette.rules.solitaire_asl.boresight import (
     plan_boresight,
@@ -117,162 +118,37 @@ class SolitaireASL(Ruleset[State]):
     flow = _flow()
 
     def __init__(self) -> None:
-        def _d(state: State) -> Config:
-            return state.config
-
-        def _t(state: State) -> Any:
-            return state.config.tables
-
-        def shift_plan(state: State, req: ShiftRequest) -> Plan:
-            sp = plan_shift(state, req, _d(state), _t(state))
-            return Plan(req, (sp.check,), sp)
-
-        def shift_resolve(state: State, plan: Plan, dice: DiceSource) -> Outcome:
-            return run_shift(state, plan.data, dice)
-
-        def mine_plan(state: State, req: MinefieldRequest) -> Plan:
-            mp = plan_minefield(state, req, _d(state), _t(state))
-            return Plan(req, (mp.check,), mp)
-
-        def mine_resolve(state: State, plan: Plan, dice: DiceSource) -> Outcome:
-            return run_minefield(state, plan.data, dice, _d(state))
-
-        def simple(
-            name: str, req: type[Any], fn: Any, help: str, rule: str, query: bool = False
-        ) -> Procedure[State, Any]:
-            plan, resolve = pr.nodice(fn)
-            return Procedure(name, req, plan, resolve, help, rule, query)
-
-        self.procedures = {
-            "phase": simple(
-                "phase",
-                PhaseRequest,
-                pr.run_phase,
-                "advance to the next phase (or to=PHASE [side=SIDE], any case)",
-                "ASL A3",
-            ),
-            "act": simple(
-                "act",
-                ActRequest,
-                pr.run_act,
-                "a friendly unit has moved/advanced/fired this phase (a 'move' says it itself)",
-                "O'Leary 2.3, 5.1",
-            ),
-            "move": simple(
-                "move",
-                MoveRequest,
-                pr.run_move,
-                "a stack (or part) moves conventionally (not during set-up)",
-                "O'Leary 2.2, 2.3, 3.2.2",
-            ),
-            "merge": simple(
-                "merge",
-                MergeRequest,
-                pr.run_merge,
-                "merge two stacks in one location",
-                "O'Leary 2.2",
-            ),
-            "mark": simple(
-                "mark",
-                StackRequest,
-                pr.run_mark,
-                "mark a stack as a potential dummy stack (set-up)",
-                "O'Leary 2.1",
-            ),
-            "drop": simple(
-                "drop",
-                DropRequest,
-                pr.run_drop,
-                "a potential dummy stack drops that status, keeps its ?",
-                "O'Leary 2.2",
-            ),
-            "reveal": simple(
-                "reveal",
-                RevealRequest,
-                lambda s, r: pr.run_reveal(s, r, _d(s)),
-                "concealment/HIP/cloaking lost by the ASL rules; dummies removed",
-                "O'Leary 2.2, 3.4, 5.2",
-            ),
-            "place": simple(
-                "place",
-                PlaceRequest,
-                lambda s, r: pr.run_place(s, r, _d(s)),
-                "place an allotted dummy HIP counter or dummy minefield (set-up)",
-                "O'Leary 3.1.1, 4.1, 4.6.1",
-            ),
-            "location": simple(
-                "location",
-                LocationRequest,
-                lambda s, r: pr.run_location(s, r, _d(s)),
-                "state the facts of a location",
-                "O'Leary 2.4, 2.5, 4.2",
-            ),
-            "fort": simple(
-                "fort",
-                FortRequest,
-                pr.run_fort,
-                "record a fortification's CA, cave complex or tunnel exit",
-                "O'Leary 4.4",
-            ),
-            "shift": Procedure(
-                "shift",
-                ShiftRequest,
-                shift_plan,
-                shift_resolve,
-                "try to exchange two stacks' locations (shift DR)",
-                "O'Leary 2.3-2.5, 3.3, 4, 5",
-            ),
-            "minefield": Procedure(
-                "minefield",
-                MinefieldRequest,
-                mine_plan,
-                mine_resolve,
-                "a unit enters an unrevealed minefield: try to exchange it",
-                "O'Leary 4.6",
-            ),
-            "boresight": Procedure(
-                "boresight",
+        self.procedures = procedure_table(
+            Procedure.nodice(PhaseRequest, pr.run_phase),
+            Procedure.nodice(ActRequest, pr.run_act),
+            Procedure.nodice(MoveRequest, pr.run_move),
+            Procedure.nodice(MergeRequest, pr.run_merge),
+            Procedure.nodice(StackRequest, pr.run_mark),
+            Procedure.nodice(DropRequest, pr.run_drop),
+            Procedure.nodice(RevealRequest, lambda s, r: pr.run_reveal(s, r, _d(s))),
+            Procedure.nodice(PlaceRequest, lambda s, r: pr.run_place(s, r, _d(s))),
+            Procedure.nodice(LocationRequest, lambda s, r: pr.run_location(s, r, _d(s))),
+            Procedure.nodice(FortRequest, pr.run_fort),
+            Procedure(ShiftRequest, _shift_plan, _shift_resolve),
+            Procedure(MinefieldRequest, _mine_plan, _mine_resolve),
+            Procedure(
                 BoresightRequest,
                 lambda s, r: plan_boresight(s, r, _t(s), _d(s)),
                 lambda s, p, d: resolve_boresight(s, p, d, _d(s)),
-                "an eligible weapon fires: the bore sight die",
-                "O'Leary 6",
             ),
-            "prereg": Procedure(
-                "prereg",
+            Procedure(
                 PreregRequest,
                 lambda s, r: plan_prereg(s, r, _t(s), _d(s)),
                 lambda s, p, d: resolve_prereg(s, p, d, _d(s)),
-                "an AR is placed: the pre-registration die",
-                "O'Leary 7",
             ),
-            "decide": Procedure(
-                "decide",
-                DecideRequest,
-                plan_decide,
-                resolve_decide,
-                "say whether a scattered hex could be bore sighted / pre-registered",
-                "O'Leary 6.1, 7.1",
-            ),
-            "legal": simple(
-                "legal",
-                LegalRequest,
-                lambda s, r: pr.run_legal(s, r, _d(s), _t(s)),
-                "the shifts a side may try now, with their odds",
-                "O'Leary 2.3, 3.3, 5.1",
-                query=True,
-            ),
-            "plan": Procedure(
-                "plan",
+            Procedure(DecideRequest, plan_decide, resolve_decide),
+            Procedure.nodice(LegalRequest, lambda s, r: pr.run_legal(s, r, _d(s), _t(s))),
+            Procedure(
                 PlanRequest,
                 lambda s, r: plan_planner(s, r, _d(s), _t(s)),
                 lambda s, p, d: resolve_planner(s, p, d, _d(s), _t(s)),
-                "the shift planner: exact odds of getting 0, 1, 2 ... planned shifts through"
-                " this phase, and the best order",
-                "O'Leary 2.5",
-                query=True,
             ),
-        }
+        )
 
     _cache: ClassVar[dict[str, tuple[dict[str, Any], Config]]] = {}
 
@@ -355,6 +231,34 @@ class SolitaireASL(Ruleset[State]):
 
     def state_json(self, state: State) -> dict[str, Any]:
         return state_json(state)
+
+
+def _d(state: State) -> Config:
+    """The rules data of a game, typed (its house rules applied; built once per house rules)."""
+    return state.config
+
+
+def _t(state: State) -> Any:
+    """The tables of a game (its house rules applied)."""
+    return state.config.tables
+
+
+def _shift_plan(state: State, req: ShiftRequest) -> Plan:
+    sp = plan_shift(state, req, _d(state), _t(state))
+    return Plan(req, (sp.check,), sp)
+
+
+def _shift_resolve(state: State, plan: Plan, dice: DiceSource) -> Outcome:
+    return run_shift(state, plan.data, dice)
+
+
+def _mine_plan(state: State, req: MinefieldRequest) -> Plan:
+    mp = plan_minefield(state, req, _d(state), _t(state))
+    return Plan(req, (mp.check,), mp)
+
+
+def _mine_resolve(state: State, plan: Plan, dice: DiceSource) -> Outcome:
+    return run_minefield(state, plan.data, dice, _d(state))
 
 
 RULESET = SolitaireASL()

@@ -6,14 +6,13 @@ None of them rolls: ``plan`` checks the rules and works out the outcome, ``resol
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from vedette.dice import DiceSource, Table
+from vedette.dice import Table
 from vedette.errors import BadRequest, RuleViolation, VedetteError
 from vedette.rules.base import Outcome
-from vedette.rules.protocol import Plan
 from vedette.rules.solitaire_asl.config import Config
 from vedette.rules.solitaire_asl.fold import Patch, apply_event
 from vedette.rules.solitaire_asl.hip import split_id
@@ -51,19 +50,6 @@ from vedette.rules.solitaire_asl.shift import (
     side_named,
 )
 from vedette.rules.solitaire_asl.turn import game_turn, next_phase
-
-
-def nodice(fn: Callable[[State, Any], Outcome]) -> tuple[Any, Any]:
-    """(plan, resolve) of a procedure that rolls nothing: ``plan`` refuses what the rules
-    forbid and works out the outcome; ``resolve`` returns it."""
-
-    def plan(state: State, req: Any) -> Plan:
-        return Plan(req, (), fn(state, req))
-
-    def resolve(state: State, plan: Plan, dice: DiceSource) -> Outcome:
-        return plan.data  # type: ignore[no-any-return]
-
-    return plan, resolve
 
 
 def _phase_named(text: str) -> tuple[str, str | None]:

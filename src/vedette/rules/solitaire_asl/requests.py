@@ -6,16 +6,18 @@ A fact the player may state or leave to the stored facts is ``None`` when not st
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
-from vedette.rules.fields import arg
+from vedette.referee import arg, procedure
 
 
+@procedure("phase", rule="ASL A3")
 @dataclass(frozen=True, slots=True)
 class PhaseRequest:
-    """Advance to the next phase, or on to ``to`` (of ``side``'s player turn)."""
+    """advance to the next phase (or to=PHASE [side=SIDE], any case)
 
-    procedure_name: ClassVar[str] = "phase"
+    Advance to the next phase, or on to ``to`` (of ``side``'s player turn)."""
+
     to: str | None = arg(
         "PFPh|MPh|DFPh|AFPh|RtPh|APh|CCPh, any case; may name the side: 'German MPh'",
         positional=True,
@@ -24,16 +26,19 @@ class PhaseRequest:
     side: str | None = arg("whose player turn (default: the next such phase)", default=None)
 
 
+@procedure("act", rule="O'Leary 2.3, 5.1")
 @dataclass(frozen=True, slots=True)
 class ActRequest:
-    """A friendly unit has moved/advanced/fired: the start of the phase is over (2.3, 5.1)."""
+    """a friendly unit has moved/advanced/fired this phase (a 'move' says it itself)
 
-    procedure_name: ClassVar[str] = "act"
+    A friendly unit has moved/advanced/fired: the start of the phase is over (2.3, 5.1)."""
 
 
+@procedure("move", rule="O'Leary 2.2, 2.3, 3.2.2")
 @dataclass(frozen=True, slots=True)
 class MoveRequest:
-    procedure_name: ClassVar[str] = "move"
+    """a stack (or part) moves conventionally (not during set-up)"""
+
     stack: str = arg("the stack (its id or name, or a counter's)", positional=True)
     to: str = arg("the location it moves to", positional=True)
     counters: tuple[str, ...] | None = arg("the counters that move (a split, 2.2)", default=None)
@@ -43,35 +48,45 @@ class MoveRequest:
     name: str = arg("the id of the part that splits off (default: P1 gives P1b)", default="")
 
 
+@procedure("merge", rule="O'Leary 2.2")
 @dataclass(frozen=True, slots=True)
 class MergeRequest:
-    procedure_name: ClassVar[str] = "merge"
+    """merge two stacks in one location"""
+
     a: str = arg("the stack that stays", positional=True)
     b: str = arg("the stack that merges into it", positional=True)
 
 
+@procedure("mark", rule="O'Leary 2.1")
 @dataclass(frozen=True, slots=True)
 class StackRequest:
-    procedure_name: ClassVar[str] = "mark"
+    """mark a stack as a potential dummy stack (set-up)"""
+
     stack: str = arg("the stack (id or name)", positional=True)
 
 
+@procedure("drop", rule="O'Leary 2.2")
 @dataclass(frozen=True, slots=True)
 class DropRequest:
-    procedure_name: ClassVar[str] = "drop"
+    """a potential dummy stack drops that status, keeps its ?"""
+
     stack: str = arg("the potential dummy stack (id or name)", positional=True)
 
 
+@procedure("reveal", rule="O'Leary 2.2, 3.4, 5.2")
 @dataclass(frozen=True, slots=True)
 class RevealRequest:
-    procedure_name: ClassVar[str] = "reveal"
+    """concealment/HIP/cloaking lost by the ASL rules; dummies removed"""
+
     what: str = arg("stack (id or a counter's name), fortification or minefield", positional=True)
     keep_concealment: bool = arg("HIP/cloaked units keep a ?", default=False)
 
 
+@procedure("place", rule="O'Leary 3.1.1, 4.1, 4.6.1")
 @dataclass(frozen=True, slots=True)
 class PlaceRequest:
-    procedure_name: ClassVar[str] = "place"
+    """place an allotted dummy HIP counter or dummy minefield (set-up)"""
+
     kind: Literal["dummy_hip", "dummy_minefield"] = arg("what to place", positional=True)
     side: str = arg("whose")
     location: str = arg("where")
@@ -81,9 +96,11 @@ class PlaceRequest:
     )
 
 
+@procedure("location", rule="O'Leary 2.4, 2.5, 4.2")
 @dataclass(frozen=True, slots=True)
 class LocationRequest:
-    procedure_name: ClassVar[str] = "location"
+    """state the facts of a location"""
+
     id: str = arg("the location (4P5)", positional=True)
     tem: int | None = arg("its TEM", default=None)
     terrain: str | None = arg("its terrain", default=None)
@@ -95,20 +112,22 @@ class LocationRequest:
     )
 
 
+@procedure("fort", rule="O'Leary 4.4")
 @dataclass(frozen=True, slots=True)
 class FortRequest:
-    procedure_name: ClassVar[str] = "fort"
+    """record a fortification's CA, cave complex or tunnel exit"""
+
     id: str = arg("the fortification", positional=True)
     ca: str | None = arg("its covered arc (4.4)", default=None)
     complex: str | None = arg("a cave's cave complex (4.4.1)", default=None)
     exit: str | None = arg("a tunnel's other exit (4.4.2)", default=None)
 
 
+@procedure("shift", rule="O'Leary 2.3-2.5, 3.3, 4, 5")
 @dataclass(frozen=True, slots=True)
 class ShiftRequest:
-    """Try to exchange two stacks' locations on a shift DR (2.3-2.5, 3.3, 4, 5)."""
+    """try to exchange two stacks' locations (shift DR)"""
 
-    procedure_name: ClassVar[str] = "shift"
     a: str = arg(
         "stack, counter or fortification (id or name) or location (4P5) that shifts",
         positional=True,
@@ -165,9 +184,11 @@ class ShiftRequest:
     keep_concealment: bool = arg("HIP units that lose HIP keep concealment", default=True)
 
 
+@procedure("minefield", rule="O'Leary 4.6")
 @dataclass(frozen=True, slots=True)
 class MinefieldRequest:
-    procedure_name: ClassVar[str] = "minefield"
+    """a unit enters an unrevealed minefield: try to exchange it"""
+
     entered: str = arg("minefield id or location a unit enters", positional=True)
     other: str = arg("minefield id or location to exchange it with", positional=True)
     los: bool | None = arg("either location in enemy LOS", default=None)
@@ -178,9 +199,11 @@ class MinefieldRequest:
     lv: bool | None = arg("an LV hindrance applies at all ranges", default=None)
 
 
+@procedure("boresight", rule="O'Leary 6")
 @dataclass(frozen=True, slots=True)
 class BoresightRequest:
-    procedure_name: ClassVar[str] = "boresight"
+    """an eligible weapon fires: the bore sight die"""
+
     weapons: tuple[str, ...] = arg("weapons (id or name) sharing one die (6.3)", positional=True)
     target: str = arg("target location", positional=True)
     roll: bool = arg("false: do not throw (6.2)", default=True)
@@ -189,9 +212,11 @@ class BoresightRequest:
     )
 
 
+@procedure("prereg", rule="O'Leary 7")
 @dataclass(frozen=True, slots=True)
 class PreregRequest:
-    procedure_name: ClassVar[str] = "prereg"
+    """an AR is placed: the pre-registration die"""
+
     module: str = arg("the OBA module", positional=True)
     ar: str = arg("AR location", positional=True)
     roll: bool = arg("false: do not throw (7.2)", default=True)
@@ -200,25 +225,30 @@ class PreregRequest:
     )
 
 
+@procedure("decide", rule="O'Leary 6.1, 7.1")
 @dataclass(frozen=True, slots=True)
 class DecideRequest:
-    procedure_name: ClassVar[str] = "decide"
+    """say whether a scattered hex could be bore sighted / pre-registered"""
+
     id: str = arg("the weapon (id or name) or OBA module waiting", positional=True)
     ok: bool = arg("could that hex be bore sighted / pre-registered?")
     hex: str = arg("the scattered hex (optional: checked against the one waiting)", default="")
 
 
+@procedure("legal", rule="O'Leary 2.3, 3.3, 5.1", query=True)
 @dataclass(frozen=True, slots=True)
 class LegalRequest:
-    procedure_name: ClassVar[str] = "legal"
+    """the shifts a side may try now, with their odds"""
+
     side: str | None = arg("whose shifts (default both)", default=None)
 
 
+@procedure("plan", rule="O'Leary 2.5", query=True)
 @dataclass(frozen=True, slots=True)
 class PlanRequest:
-    """The shift planner: the odds of a planned order of shifts in this phase."""
+    """the shift planner: exact odds of getting 0, 1, 2 ... planned shifts through this phase,
+    and the best order"""
 
-    procedure_name: ClassVar[str] = "plan"
     shifts: tuple[str, ...] = arg(
         "the planned shifts in order: A:B pairs ('P1:D1,H1:X1'; A alone shifts with itself)",
         positional=True,

@@ -11,8 +11,9 @@ concerned ends, which lost concealment and which dummies were eliminated.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
+from vedette.referee import procedure, procedure_table
 from vedette.rules.fields import arg
 from vedette.rules.sequence import Steps, sequence
 from vedette.rules.solitaire_asl.model import Stack, State
@@ -20,11 +21,12 @@ from vedette.rules.solitaire_asl.planner import _facts, _pair, sequencing
 from vedette.rules.solitaire_asl.requests import PlanRequest
 
 
+@procedure("shifts", rule="O'Leary 2.3-2.5", query=True)
 @dataclass(frozen=True, slots=True)
 class ShiftsRequest:
-    """Planned shifts made in turn: the end state of each stack concerned."""
+    """the planner's shifts made in turn with the same dice: what each did, where each stack
+    ends, which lose concealment or are eliminated"""
 
-    procedure_name: ClassVar[str] = "shifts"
     shifts: tuple[str, ...] = arg(
         "the planned shifts in order: A:B pairs ('P1:D1,H1:X1'; A alone shifts with itself)",
         positional=True,
@@ -82,16 +84,6 @@ def shifts_facets(label: str) -> list[str]:
     return [f"{len(through)} through", *(f"{t} through" for t in through)]
 
 
-SEQUENCES = {
-    "shifts": sequence(
-        "shifts",
-        ShiftsRequest,
-        "solitaire_asl",
-        play_shifts,
-        "the planner's shifts made in turn with the same dice: what each did, where each"
-        " stack ends, which lose concealment or are eliminated",
-        "O'Leary 2.3-2.5",
-        check_shifts,
-        shifts_facets,
-    ),
-}
+SEQUENCES = procedure_table(
+    sequence(ShiftsRequest, "solitaire_asl", play_shifts, check_shifts, shifts_facets)
+)

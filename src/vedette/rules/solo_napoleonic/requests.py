@@ -13,22 +13,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from operator import attrgetter
-from typing import Any, ClassVar
+from typing import Any
 
 from vedette.dice import DiceSource, Odds
 from vedette.errors import BadRequest, VedetteError
+from vedette.referee import Plan, arg, declared, procedure
 from vedette.rules.base import Outcome
-from vedette.rules.fields import arg, to_json
-from vedette.rules.protocol import Plan, Procedure
 from vedette.rules.solo_napoleonic.memo import of_state
 
 
 # -- turn, staff and cards --------------------------------------------------------------------
+@procedure("staff", rule="Kuryakin, Generals", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Staff:
-    procedure_name: ClassVar[str] = "staff"
+    """generate the staff's TH/AV/CR (or enter historical ratings)"""
+
     general: str | None = arg("one general (default: every unrated one)", default=None)
     th: str | None = arg("historical TH: below_average|average|above_average", default=None)
     av: str | None = arg("historical AV: timid|normal|aggressive", default=None)
@@ -37,41 +38,53 @@ class Staff:
     reroll: bool | None = arg("roll again for rated generals", default=None)
 
 
+@procedure(
+    "control", rule="Kuryakin, Generals (control) / Movement (Control Phase)", omit_none=True
+)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Control:
-    procedure_name: ClassVar[str] = "control"
+    """control phase: each brigadier rolls D8 under his CR"""
+
     out_of_command: list[str] | None = arg("units out of command (when not placed)", default=None)
     seniors_near: list[str] | None = arg(
         "div/corps commanders within 300mm (when not placed)", default=None
     )
 
 
+@procedure("deal", rule="Kuryakin, Move Sequence / Movement", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Deal:
-    procedure_name: ClassVar[str] = "deal"
+    """deal and reveal activation cards and chance cards"""
+
     cards: dict[str, Any] | None = arg("cards dealt by hand: {holder: number}", default=None)
     chance: dict[str, Any] | None = arg("chance cards drawn by hand: {side: card}", default=None)
 
 
+@procedure("next", rule="Kuryakin, Move Sequence / Movement", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Next:
-    procedure_name: ClassVar[str] = "next"
+    """finish the active card and reveal whose turn it is"""
 
 
+@procedure("order", rule="Kuryakin, Move Sequence / Movement", query=True, omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Order:
-    procedure_name: ClassVar[str] = "order"
+    """the card queue"""
 
 
+@procedure("end_turn", rule="Kuryakin, Move Sequence", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EndTurn:
-    procedure_name: ClassVar[str] = "end_turn"
+    """end the turn"""
+
     force: bool | None = arg(default=None)
 
 
+@procedure("chance", rule="Kuryakin, Move Sequence (chance cards)", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Chance:
-    procedure_name: ClassVar[str] = "chance"
+    """play a side's chance card"""
+
     side: str = arg("")
     on: str | None = arg("the unit it is played on, or random", default=None)
 
@@ -80,7 +93,17 @@ class Chance:
 class Query:
     """A query that takes no argument (reasons, assumptions)."""
 
-    procedure_name: ClassVar[str] = ""
+
+@procedure("reasons", rule="Kuryakin, Morale", query=True, omit_none=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reasons(Query):
+    """reasons for testing morale"""
+
+
+@procedure("assumptions", query=True, omit_none=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Assumptions(Query):
+    """list the default data that fills the text's missing tables"""
 
 
 # -- one unit ---------------------------------------------------------------------------------
@@ -88,8 +111,37 @@ class Query:
 class OneUnit:
     """A procedure on one unit (start, halt, reform, close, status)."""
 
-    procedure_name: ClassVar[str] = ""
     unit: str = arg("unit id")
+
+
+@procedure("start", rule="Kuryakin, Moving From A Standstill", omit_none=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Start(OneUnit):
+    """move from a standstill (d6)"""
+
+
+@procedure("halt", rule="Kuryakin, Moving From A Standstill", omit_none=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Halt(OneUnit):
+    """stop an advance (d6: 6 carries on)"""
+
+
+@procedure("reform", rule="Kuryakin, Disorder", omit_none=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reform(OneUnit):
+    """reform: the whole turn, D6 chits removed"""
+
+
+@procedure("close", rule="Kuryakin, Charge Test", omit_none=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Close(OneUnit):
+    """the charger moves up to its target (Charge Test)"""
+
+
+@procedure("status", query=True, omit_none=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Status(OneUnit):
+    """a unit's state and what it may do"""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -97,7 +149,6 @@ class MoraleFacts:
     """A morale-type test of one unit, with the facts a player may state when positions are
     not kept (Kuryakin, Morale; every morale-type procedure declares all of them)."""
 
-    procedure_name: ClassVar[str] = ""
     unit: str = arg("unit id")
     charged_by: str | None = arg(default=None)
     friendly_within_300: int | None = arg(default=None)
@@ -120,24 +171,29 @@ class MoraleFacts:
     )
 
 
+@procedure("morale", rule="Kuryakin, Morale", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Morale(MoraleFacts):
-    procedure_name: ClassVar[str] = "morale"
+    """morale test (d100 under BPL + modifiers)"""
 
 
+@procedure("rally", rule="Kuryakin, Morale", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rally(MoraleFacts):
-    procedure_name: ClassVar[str] = "rally"
+    """rally a routing/retiring unit (a morale test)"""
 
 
+@procedure("require", rule="Kuryakin, Movement (attacked units jump the queue)", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Require(MoraleFacts):
-    procedure_name: ClassVar[str] = "require"
+    """a unit must test morale: marker, or at once if it has acted"""
 
 
+@procedure("move", rule="Kuryakin, Random Movement", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Move:
-    procedure_name: ClassVar[str] = "move"
+    """move a unit (random distance, swerve)"""
+
     unit: str = arg("unit id")
     distance: float | None = arg("mm (default: a full move)", default=None)
     mode: str | None = arg("advance|move|retire|retreat|pursuit|rout", default=None)
@@ -145,9 +201,11 @@ class Move:
     toward: str | None = arg("the unit it moves toward (a restricted unit)", default=None)
 
 
+@procedure("formation", rule="Kuryakin, Formation Changing", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Formation:
-    procedure_name: ClassVar[str] = "formation"
+    """change formation (d4 quarters)"""
+
     unit: str = arg("unit id")
     to: str | None = arg("new formation", default=None)
     front: int | None = arg("figures in the new front", default=None)
@@ -156,9 +214,11 @@ class Formation:
     )
 
 
+@procedure("disorder", rule="Kuryakin, Disorder", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Disorder:
-    procedure_name: ClassVar[str] = "disorder"
+    """add/remove D chits; cause=collision rolls D3 each"""
+
     cause: str = arg("")
     unit: str | None = arg(default=None)
     units: list[str] | None = arg(default=None)
@@ -166,9 +226,11 @@ class Disorder:
     remove: bool | None = arg(default=None)
 
 
+@procedure("place", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Place:
-    procedure_name: ClassVar[str] = "place"
+    """put a unit or general on the table (mm)"""
+
     x: float = arg("")
     y: float = arg("")
     unit: str | None = arg(default=None)
@@ -180,33 +242,41 @@ class Place:
     depth: float | None = arg("depth in mm", default=None)
 
 
+@procedure("attach", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Attach:
-    procedure_name: ClassVar[str] = "attach"
+    """attach a general to a unit (unit=none detaches)"""
+
     general: str = arg("")
     unit: str = arg("unit id")
 
 
+@procedure("general", rule="Kuryakin, Generals (a general's own move)", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Ride:
-    procedure_name: ClassVar[str] = "general"
+    """an unattached general rides (toward a unit, or to a point)"""
+
     general: str = arg("the general (not attached to a unit)")
     to: str | None = arg("a unit he rides toward (as far as his move takes him)", default=None)
     x: float | None = arg("or a point (mm) within his move", default=None)
     y: float | None = arg(default=None)
 
 
+@procedure("evade", rule="Kuryakin, Melee/Cavalry vs. Infantry", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Evade:
-    procedure_name: ClassVar[str] = "evade"
+    """skirmishers evade cavalry D20 cm"""
+
     unit: str = arg("unit id")
     caught: int | None = arg(default=None)
 
 
 # -- fire, charge and melee -------------------------------------------------------------------
+@procedure("fire", rule="Kuryakin, Firing/Infantry", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Fire:
-    procedure_name: ClassVar[str] = "fire"
+    """fire: volleys, skirmishers or a battery"""
+
     unit: str = arg("unit id")
     target: str = arg("target unit id")
     range: str | None = arg("short|long (or canister for guns) when not placed", default=None)
@@ -225,7 +295,6 @@ class Fire:
 class ChargeFacts:
     """The facts of a charge test (Kuryakin, Charge Test, Charge Home)."""
 
-    procedure_name: ClassVar[str] = ""
     unit: str = arg("unit id")
     charging_inferior: bool | None = arg("the target is of a lower class", default=None)
     target_steady: bool | None = arg("the target has not failed morale", default=None)
@@ -237,18 +306,22 @@ class ChargeFacts:
     )
 
 
+@procedure("charge", rule="Kuryakin, Charge Test", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Charge(ChargeFacts):
-    procedure_name: ClassVar[str] = "charge"
+    """declare a charge: the charge test"""
+
     target: str = arg("target unit id")
     flank_rear: bool | None = arg(
         "the charge hits the target's flank or rear (positions not kept)", default=None
     )
 
 
+@procedure("charge_home", rule="Kuryakin, Charge Home Test", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ChargeHome(ChargeFacts):
-    procedure_name: ClassVar[str] = "charge_home"
+    """the charge home test"""
+
     uphill: bool | None = arg(default=None)
     obstacle: str | None = arg("obstacle|building", default=None)
     casualties_this_move: int | None = arg(default=None)
@@ -259,7 +332,6 @@ class ChargeHome(ChargeFacts):
 class MeleeFacts:
     """Two units in melee, with the facts a player may state when positions are not kept."""
 
-    procedure_name: ClassVar[str] = ""
     unit: str = arg("unit id")
     target: str = arg("target unit id")
     contact: bool | None = arg("the two are in contact (positions not kept)", default=None)
@@ -277,62 +349,61 @@ class MeleeFacts:
     )
 
 
+@procedure("melee", rule="Kuryakin, Melee", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Melee(MeleeFacts):
-    procedure_name: ClassVar[str] = "melee"
+    """a round of melee"""
+
     round: int | None = arg(default=None)
 
 
+@procedure("brawl", rule="Kuryakin, Melee", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Brawl(MeleeFacts):
-    procedure_name: ClassVar[str] = "brawl"
+    """D3 further rounds of melee"""
 
 
-# -- the procedures ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class KProcedure(Procedure[Any, Any]):
-    """A Kuryakin procedure on the protocol: typed request, plan (the rules checked by the
-    procedure's own odds, which raise what the roll would), resolve. A request is logged with
-    the fields given (the facts left out are measured or defaulted when it is replayed).
-    ``check(state, request)``: what ``plan`` checks (the dry run of the body, remembered per
-    state), without building the plan: ``todo`` asks it of every offer."""
-
-    check: Callable[[Any, Any], None] | None = field(default=None, compare=False)
-
-    def request_json(self, request: Any) -> dict[str, Any]:
-        data = to_json(request)
-        return {k: v for k, v in data.items() if v is not None}
+# -- how a Kuryakin procedure plans: the dry run of its body -----------------------------------
+Steps = tuple[
+    Callable[[Any, Any], Plan],
+    Callable[[Any, Plan, DiceSource], Outcome],
+    Callable[[Any, Any], None],
+]
 
 
-def procedure(
-    name: str,
+def by_dry_run(
     body: Callable[[Any, Any, DiceSource], Outcome],
-    request: type,
-    help: str,
     odds: Callable[[Any, Any], Sequence[Odds]] | None = None,
-    rule: str = "",
-    query: bool = False,
     after_dice: tuple[str, ...] = (),
-) -> KProcedure:
-    """``body(state, request, dice)`` as a protocol procedure; ``odds(state, request)`` are the
-    odds of the steps it will take (shown before the roll). ``after_dice``: request fields the
-    body reads only after its first die (a move's direction), so that its dry run, and the
-    verdict, is the same whatever they are: requests that differ only there share one dry run
-    (``todo`` offers a move in six directions)."""
-    kept = [f.name for f in fields(request) if f.name not in after_dice]
-    # the request's fields but those: the key of its verdict (a tuple of their values)
-    key_of = attrgetter(*kept, kept[0]) if after_dice and kept else None
+) -> Steps:
+    """``(plan, resolve, check)`` of a procedure whose ``body(state, request, dice)`` checks
+    the rules and then rolls: ``plan`` is the body's dry run up to its first die (remembered
+    per state; a query skips it), with ``odds(state, request)``, the odds of the steps it will
+    take, shown before the roll; ``resolve`` runs the body; ``check`` is the dry run alone
+    (``todo`` asks it of every offer). ``after_dice``: request fields the body reads only after
+    its first die (a move's direction), so that its dry run, and the verdict, is the same
+    whatever they are: requests that differ only there share one dry run (``todo`` offers a
+    move in six directions). Registered as ``Procedure(Request, *by_dry_run(body, odds))``."""
+    keys: dict[type, Callable[[Any], Any] | None] = {}
+
+    def key_of(req: Any) -> Any:
+        cls = type(req)
+        if cls not in keys:
+            kept = [f.name for f in fields(req) if f.name not in after_dice]
+            # the request's fields but those: the key of its verdict (a tuple of their values)
+            keys[cls] = attrgetter(*kept, kept[0]) if after_dice and kept else None
+        get = keys[cls]
+        return req if get is None else get(req)
 
     def check(state: Any, req: Any) -> None:
         memo = of_state(state)
         if memo is None:
             dry_run(body, state, req)
         else:
-            key = key_of(req) if key_of is not None else req
-            judged(memo, name, body, state, key, req)
+            judged(memo, body, state, key_of(req), req)
 
     def plan(state: Any, req: Any) -> Plan:
-        if not query and not QUERY.get():
+        if not QUERY.get() and not declared(type(req)).query:
             check(state, req)
         if odds is None:
             return Plan(req, data=req)
@@ -341,7 +412,7 @@ def procedure(
     def resolve(state: Any, plan_: Plan, dice: DiceSource) -> Outcome:
         return body(state, plan_.request, dice)
 
-    return KProcedure(name, request, plan, resolve, help, rule, query, check)
+    return plan, resolve, check
 
 
 #: set while the ruleset judges a query (odds, chances): its plan skips the dry run, so the
@@ -369,7 +440,6 @@ _ACCEPTED = object()
 
 def judged(
     memo: dict[Any, Any],
-    name: str,
     body: Callable[[Any, Any, DiceSource], Outcome],
     state: Any,
     key: Any,
@@ -379,7 +449,7 @@ def judged(
     ``key``: accepted, or the refusal raised again (the same exception: the same words). An
     unhashable request (a list or a table in it) is judged afresh; so is an unexpected error."""
     try:
-        k = (name, key)
+        k = (body, key)
         hit = memo.get(k)
     except TypeError:
         dry_run(body, state, req)

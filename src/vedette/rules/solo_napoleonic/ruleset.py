@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from vedette.data import merge, package_toml
 from vedette.dice import DiceSource
 from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
+from vedette.referee import Procedure, procedure_table
 from vedette.rules.base import LazyModel, Outcome, Ruleset
 from vedette.rules.protocol import Flow, GameOutcome, Phase, Todo, derive_todo, parsed_request
 from vedette.rules.simulation import SimPlay
@@ -60,7 +61,7 @@ from vedette.rules.solo_napoleonic.model import (
     to_json,
     unit_from_data,
 )
-from vedette.rules.solo_napoleonic.requests import KProcedure, procedure
+from vedette.rules.solo_napoleonic.requests import by_dry_run
 
 if TYPE_CHECKING:
     from vedette.rules.editor import Editor
@@ -356,205 +357,6 @@ def rally_open(u: Any) -> bool:
     return bool(u.status in ("retiring", "routing") or u.must_rally)
 
 
-def _procs() -> dict[str, KProcedure]:
-    P = procedure
-    procs = [
-        P(
-            "staff",
-            staff.staff,
-            rq.Staff,
-            "generate the staff's TH/AV/CR (or enter historical ratings)",
-            staff.staff_odds,
-            staff.R_GEN,
-        ),
-        P(
-            "control",
-            staff.control,
-            rq.Control,
-            "control phase: each brigadier rolls D8 under his CR",
-            staff.control_odds,
-            staff.R_CTRL,
-        ),
-        P(
-            "deal",
-            cards.deal,
-            rq.Deal,
-            "deal and reveal activation cards and chance cards",
-            cards.deal_odds,
-            cards.R_SEQ,
-        ),
-        P(
-            "next",
-            cards.next_card,
-            rq.Next,
-            "finish the active card and reveal whose turn it is",
-            rule=cards.R_SEQ,
-        ),
-        P("order", cards.order_query, rq.Order, "the card queue", rule=cards.R_SEQ, query=True),
-        P(
-            "require",
-            cards.require_morale,
-            rq.Require,
-            "a unit must test morale: marker, or at once if it has acted",
-            cards.require_odds,
-            cards.R_JUMP,
-        ),
-        P(
-            "chance",
-            cards.play_chance,
-            rq.Chance,
-            "play a side's chance card",
-            cards.chance_odds,
-            cards.R_CHANCE,
-        ),
-        P(
-            "move",
-            actions.move,
-            rq.Move,
-            "move a unit (random distance, swerve)",
-            actions.move_odds,
-            actions.R_MOVE,
-            after_dice=("direction",),
-        ),
-        P(
-            "start",
-            actions.start,
-            rq.OneUnit,
-            "move from a standstill (d6)",
-            actions.start_odds,
-            actions.R_STAND,
-        ),
-        P(
-            "halt",
-            actions.halt,
-            rq.OneUnit,
-            "stop an advance (d6: 6 carries on)",
-            actions.halt_odds,
-            actions.R_STAND,
-        ),
-        P(
-            "formation",
-            actions.formation,
-            rq.Formation,
-            "change formation (d4 quarters)",
-            actions.formation_odds,
-            actions.R_FORM,
-        ),
-        P(
-            "disorder",
-            actions.disorder,
-            rq.Disorder,
-            "add/remove D chits; cause=collision rolls D3 each",
-            actions.disorder_odds,
-            actions.R_DIS,
-        ),
-        P(
-            "reform",
-            actions.reform,
-            rq.OneUnit,
-            "reform: the whole turn, D6 chits removed",
-            actions.reform_odds,
-            actions.R_DIS,
-        ),
-        P(
-            "fire",
-            fire.fire,
-            rq.Fire,
-            "fire: volleys, skirmishers or a battery",
-            fire.fire_odds,
-            fire.R_FIRE,
-        ),
-        P(
-            "charge",
-            morale.charge,
-            rq.Charge,
-            "declare a charge: the charge test",
-            morale.charge_odds,
-            morale.R_CHARGE,
-        ),
-        P(
-            "close",
-            morale.close,
-            rq.OneUnit,
-            "the charger moves up to its target (Charge Test)",
-            rule=morale.R_CHARGE,
-        ),
-        P(
-            "morale",
-            morale.morale,
-            rq.Morale,
-            "morale test (d100 under BPL + modifiers)",
-            morale.morale_odds,
-            morale.R_MORALE,
-        ),
-        P(
-            "rally",
-            morale.rally,
-            rq.Rally,
-            "rally a routing/retiring unit (a morale test)",
-            morale.rally_odds,
-            morale.R_MORALE,
-        ),
-        P(
-            "charge_home",
-            morale.charge_home,
-            rq.ChargeHome,
-            "the charge home test",
-            morale.charge_home_odds,
-            morale.R_HOME,
-        ),
-        P("melee", melee.melee, rq.Melee, "a round of melee", melee.melee_odds, melee.R_MELEE),
-        P(
-            "brawl",
-            melee.brawl,
-            rq.Brawl,
-            "D3 further rounds of melee",
-            melee.brawl_odds,
-            melee.R_MELEE,
-        ),
-        P(
-            "evade",
-            melee.evade,
-            rq.Evade,
-            "skirmishers evade cavalry D20 cm",
-            melee.evade_odds,
-            melee.R_CI,
-        ),
-        P(
-            "general",
-            actions.ride,
-            rq.Ride,
-            "an unattached general rides (toward a unit, or to a point)",
-            rule=actions.R_GENERAL,
-        ),
-        P("place", actions.place, rq.Place, "put a unit or general on the table (mm)"),
-        P(
-            "attach",
-            actions.attach,
-            rq.Attach,
-            "attach a general to a unit (unit=none detaches)",
-        ),
-        P("end_turn", end_turn, rq.EndTurn, "end the turn", rule=R_TURN),
-        P("status", status, rq.OneUnit, "a unit's state and what it may do", query=True),
-        P(
-            "reasons",
-            reasons,
-            rq.Query,
-            "reasons for testing morale",
-            rule=morale.R_MORALE,
-            query=True,
-        ),
-        P(
-            "assumptions",
-            assumptions,
-            rq.Query,
-            "list the default data that fills the text's missing tables",
-            query=True,
-        ),
-    ]
-    return {p.name: p for p in procs}
-
-
 class SoloNapoleonic(Ruleset[State]):
     name = "solo_napoleonic"
     aliases = ("solonap", "kuryakin")
@@ -628,7 +430,38 @@ class SoloNapoleonic(Ruleset[State]):
 
     def __init__(self) -> None:
         self.scenarios = {"sample": "sample.toml", "attached": "attached.toml"}
-        self.procedures = _procs()
+        D = by_dry_run  # each body checks the rules and then rolls: its plan is its dry run
+        self.procedures = procedure_table(
+            Procedure(rq.Staff, *D(staff.staff, staff.staff_odds)),
+            Procedure(rq.Control, *D(staff.control, staff.control_odds)),
+            Procedure(rq.Deal, *D(cards.deal, cards.deal_odds)),
+            Procedure(rq.Next, *D(cards.next_card)),
+            Procedure(rq.Order, *D(cards.order_query)),
+            Procedure(rq.Require, *D(cards.require_morale, cards.require_odds)),
+            Procedure(rq.Chance, *D(cards.play_chance, cards.chance_odds)),
+            Procedure(rq.Move, *D(actions.move, actions.move_odds, after_dice=("direction",))),
+            Procedure(rq.Start, *D(actions.start, actions.start_odds)),
+            Procedure(rq.Halt, *D(actions.halt, actions.halt_odds)),
+            Procedure(rq.Formation, *D(actions.formation, actions.formation_odds)),
+            Procedure(rq.Disorder, *D(actions.disorder, actions.disorder_odds)),
+            Procedure(rq.Reform, *D(actions.reform, actions.reform_odds)),
+            Procedure(rq.Fire, *D(fire.fire, fire.fire_odds)),
+            Procedure(rq.Charge, *D(morale.charge, morale.charge_odds)),
+            Procedure(rq.Close, *D(morale.close)),
+            Procedure(rq.Morale, *D(morale.morale, morale.morale_odds)),
+            Procedure(rq.Rally, *D(morale.rally, morale.rally_odds)),
+            Procedure(rq.ChargeHome, *D(morale.charge_home, morale.charge_home_odds)),
+            Procedure(rq.Melee, *D(melee.melee, melee.melee_odds)),
+            Procedure(rq.Brawl, *D(melee.brawl, melee.brawl_odds)),
+            Procedure(rq.Evade, *D(melee.evade, melee.evade_odds)),
+            Procedure(rq.Ride, *D(actions.ride)),
+            Procedure(rq.Place, *D(actions.place)),
+            Procedure(rq.Attach, *D(actions.attach)),
+            Procedure(rq.EndTurn, *D(end_turn)),
+            Procedure(rq.Status, *D(status)),
+            Procedure(rq.Reasons, *D(reasons)),
+            Procedure(rq.Assumptions, *D(assumptions)),
+        )
         self._facts = {e.kind: e for e in (*UNIT_FACTS, *GENERAL_FACTS, *TURN_FACTS)}
         self.folds: dict[type, Any] = {
             **{e: fold_unit for e in (*UNIT_FACTS, UnitChanged)},

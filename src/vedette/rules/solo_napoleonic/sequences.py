@@ -19,9 +19,10 @@ both sides' casualties) is past the core's limit and sampled, saying so.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from vedette.errors import BadRequest, RuleViolation
+from vedette.referee import procedure, procedure_table
 from vedette.rules.fields import arg
 from vedette.rules.sequence import Steps, sequence
 
@@ -39,11 +40,15 @@ _UNTIL_DONE = {
 }
 
 
+@procedure(
+    "charge_to_melee", rule="Kuryakin, Charge Test; Charge Home Test; Melee; Morale", query=True
+)
 @dataclass(frozen=True, slots=True)
 class ChargeRequest:
-    """A charge from declaration to the end of the first round of melee."""
+    """a charge from declaration to the end of the first round of melee: charge test, the
+    target's morale, defensive fire, moving up, charge home, the first melee round and the
+    loser's morale; each end state"""
 
-    procedure_name: ClassVar[str] = "charge_to_melee"
     unit: str = arg("the charging unit", positional=True)
     target: str = arg("the unit charged", positional=True)
     flank_rear: bool = arg(
@@ -243,17 +248,6 @@ def charge_facets(label: str) -> list[str]:
     return out
 
 
-SEQUENCES = {
-    "charge_to_melee": sequence(
-        "charge_to_melee",
-        ChargeRequest,
-        "solo_napoleonic",
-        play_charge,
-        "a charge from declaration to the end of the first round of melee: charge test, the"
-        " target's morale, defensive fire, moving up, charge home, the first melee round and"
-        " the loser's morale; each end state",
-        "Kuryakin, Charge Test; Charge Home Test; Melee; Morale",
-        check_charge,
-        charge_facets,
-    ),
-}
+SEQUENCES = procedure_table(
+    sequence(ChargeRequest, "solo_napoleonic", play_charge, check_charge, charge_facets)
+)

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, Vec
+from vedette.referee import arg, procedure
 from vedette.rules.base import Outcome
-from vedette.rules.fields import arg
 from vedette.rules.protocol import Plan
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import to_n
@@ -53,50 +53,50 @@ from vedette.rules.two_by_two.requests import Move
 
 
 # -- requests --------------------------------------------------------------------------------
+@procedure("advance", rule="2 by 2, Movement Modifiers")
 @dataclass(frozen=True, slots=True)
 class Advance:
-    """Move straight ahead along the unit's facing."""
+    """move straight ahead: advance UNIT [n] (or 2in, 50mm)"""
 
-    procedure_name: ClassVar[str] = "advance"
     unit: str = arg("the unit", positional=True)
     distance: str = arg("how far: [n], or with a unit (2in, 50mm)", units="n", positional=True)
 
 
+@procedure("retire", rule="2 by 2, Movement Modifiers")
 @dataclass(frozen=True, slots=True)
 class Retire:
-    """Move straight back, keeping the facing."""
+    """move straight back, keeping the facing: retire UNIT [n]"""
 
-    procedure_name: ClassVar[str] = "retire"
     unit: str = arg("the unit", positional=True)
     distance: str = arg("how far: [n], or with a unit (2in, 50mm)", units="n", positional=True)
 
 
+@procedure("wheel", rule="2 by 2, Movement Modifiers")
 @dataclass(frozen=True, slots=True)
 class Wheel:
-    """Wheel on a front corner."""
+    """wheel on a front corner: wheel UNIT DEGREES left|right"""
 
-    procedure_name: ClassVar[str] = "wheel"
     unit: str = arg("the unit", positional=True)
     angle: float = arg("degrees", units="deg", positional=True)
     direction: Literal["left", "right"] = arg("which way", positional=True)
 
 
+@procedure("turn", rule="2 by 2, Movement Modifiers")
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """Turn about the centre: to face a unit, or by an angle."""
+    """turn about the centre: turn UNIT face=ENEMY, or angle=90 direction=left"""
 
-    procedure_name: ClassVar[str] = "turn"
     unit: str = arg("the unit", positional=True)
     face: str = arg("turn to face this unit", default="")
     angle: float = arg("or: degrees to turn", units="deg", default=0.0)
     direction: Literal["left", "right", "about"] = arg("which way (about: 180)", default="right")
 
 
+@procedure("charge", rule="2 by 2, Moving to contact")
 @dataclass(frozen=True, slots=True)
 class Charge:
-    """Move straight ahead into base contact with an enemy."""
+    """charge UNIT into ENEMY: straight ahead into base contact (last [2] straight)"""
 
-    procedure_name: ClassVar[str] = "charge"
     unit: str = arg("the charging unit", positional=True)
     into: str = arg("the enemy unit charged", positional=True)
     distance: str = arg("stated game only: the length of the charge [n]", units="n", default="")

@@ -9,48 +9,60 @@ table are millimetres, facing compass degrees (0 = north, up the table).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Literal
 
-from vedette.rules.fields import arg
+from vedette.referee import arg, procedure
 
 Point = tuple[float, float]
 
 
 # -- set-up and the turn ---------------------------------------------------------------------
+@procedure("setup_roll", rule="2 by 2, Game Setup")
 @dataclass(frozen=True, slots=True)
 class SetupRoll:
-    procedure_name: ClassVar[str] = "setup_roll"
+    """each side rolls 1d6: high score attacks (ties: +12 AP each, reroll)"""
 
 
+@procedure("deploy", rule="2 by 2, Game Setup")
 @dataclass(frozen=True, slots=True)
 class Deploy:
-    procedure_name: ClassVar[str] = "deploy"
+    """set-up placement within [8] of the base edge, not within [4] of a side"""
+
     unit: str = arg("unit id", positional=True)
     x: float = arg("centre, across the table", units="mm")
     y: float = arg("centre, up the table", units="mm")
     facing: float | None = arg("facing (default: toward the enemy edge)", units="deg", default=None)
 
 
+@procedure("rp", rule="2 by 2, Game Setup")
 @dataclass(frozen=True, slots=True)
 class ChooseRP:
-    procedure_name: ClassVar[str] = "rp"
+    """pick a reinforcement point on an edge and its units in order"""
+
     x: float = arg("the point on a table edge", units="mm")
     y: float = arg("the point on a table edge", units="mm")
     units: tuple[str, ...] = arg("unit ids in order of appearance", default=())
     id: str | None = arg("name of the RP", default=None)
 
 
+@procedure("next", rule="2 by 2, Sequence of play")
 @dataclass(frozen=True, slots=True)
 class Next:
-    procedure_name: ClassVar[str] = "next"
+    """end the current phase / set-up step"""
+
+
+@procedure("next_phase", rule="2 by 2, Sequence of play")
+@dataclass(frozen=True, slots=True)
+class NextPhase(Next):
+    """the same as 'next'"""
 
 
 # -- movement --------------------------------------------------------------------------------
+@procedure("move", rule="2 by 2, Movement Modifiers")
 @dataclass(frozen=True, slots=True)
 class Move:
-    """A move: measured along a path (tracked), or its facts stated (stated)."""
+    """move a unit: a path in mm (tracked) or the stated facts (stated)"""
 
-    procedure_name: ClassVar[str] = "move"
     unit: str = arg("unit id", positional=True)
     path: tuple[Point, ...] | None = arg("centre positions [[x,y],...]", units="mm", default=None)
     to: Point | None = arg("end point [x,y] (a straight move)", units="mm", default=None)
@@ -75,9 +87,17 @@ class Move:
     straight: bool | None = arg("stated: the last [2] ran straight ahead", default=None)
 
 
+@procedure("check_move", rule="2 by 2, Movement Modifiers", query=True)
+@dataclass(frozen=True, slots=True)
+class CheckMove(Move):
+    """is this move legal and what does it cost? (query: the judgement of move)"""
+
+
+@procedure("formation", rule="2 by 2, Melee / Resolving shooting")
 @dataclass(frozen=True, slots=True)
 class Formation:
-    procedure_name: ClassVar[str] = "formation"
+    """change formation and/or skirmisher screen"""
+
     unit: str = arg("unit id", positional=True)
     formation: Literal["line", "attack_column", "road_column"] | None = arg(
         "the new formation", default=None
@@ -85,16 +105,20 @@ class Formation:
     screen: bool | None = arg("skirmisher screen out (true) or in (false)", default=None)
 
 
+@procedure("face", rule="2 by 2, Moving to contact")
 @dataclass(frozen=True, slots=True)
 class Face:
-    procedure_name: ClassVar[str] = "face"
+    """charged infantry turns to face its charger"""
+
     unit: str = arg("the charged infantry unit", positional=True)
     toward: str = arg("the charging unit", positional=True)
 
 
+@procedure("countercharge", rule="2 by 2, Moving to contact")
 @dataclass(frozen=True, slots=True)
 class Countercharge:
-    procedure_name: ClassVar[str] = "countercharge"
+    """cavalry counter-charges an enemy that moved within 1/2 its move"""
+
     unit: str = arg("the cavalry unit", positional=True)
     target: str = arg("the enemy that moved within 1/2 its move", positional=True)
     path: tuple[Point, ...] | None = arg("centre positions [[x,y],...]", units="mm", default=None)
@@ -107,9 +131,11 @@ class Countercharge:
     streams: int | None = arg("stated: streams crossed", default=None)
 
 
+@procedure("place", rule="2 by 2, Reinforcements")
 @dataclass(frozen=True, slots=True)
 class Place:
-    procedure_name: ClassVar[str] = "place"
+    """record where a unit stands (a correction: table, bases, RP edge checked)"""
+
     unit: str = arg("unit id", positional=True)
     x: float | None = arg("centre", units="mm", default=None)
     y: float | None = arg("centre", units="mm", default=None)
@@ -117,9 +143,11 @@ class Place:
     clear: bool = arg("drop the position (refused: a game is tracked or stated)", default=False)
 
 
+@procedure("reinforce", rule="2 by 2, Reinforcements")
 @dataclass(frozen=True, slots=True)
 class Reinforce:
-    procedure_name: ClassVar[str] = "reinforce"
+    """roll 1d6 for the next reinforcement at an RP (rear 3+, flank 4+)"""
+
     rp: str = arg("the reinforcement point", positional=True)
     x: float | None = arg("where the arriving unit stands (tracked)", units="mm", default=None)
     y: float | None = arg("where the arriving unit stands (tracked)", units="mm", default=None)
@@ -127,9 +155,11 @@ class Reinforce:
 
 
 # -- rallying, shooting, melee ---------------------------------------------------------------
+@procedure("rally", rule="2 by 2, Rallying")
 @dataclass(frozen=True, slots=True)
 class Rally:
-    procedure_name: ClassVar[str] = "rally"
+    """try to rally a pinned or disrupted unit (5+)"""
+
     unit: str = arg("unit id", positional=True)
     effect: Literal["disrupted", "pinned"] | None = arg(
         "the marker to remove (default: disrupted first)", default=None
@@ -142,9 +172,11 @@ class Rally:
     )
 
 
+@procedure("shoot", rule="2 by 2, Resolving shooting")
 @dataclass(frozen=True, slots=True)
 class Shoot:
-    procedure_name: ClassVar[str] = "shoot"
+    """one unit shoots at an enemy"""
+
     firer: str = arg("the unit shooting", positional=True)
     target: str = arg("the enemy shot at", positional=True)
     range: str | None = arg("stated: edge to edge; [n], or 2in, 50mm", units="n", default=None)
@@ -166,9 +198,11 @@ class Shoot:
     contagion: tuple[str, ...] | None = arg("stated: ** units within [3] of a rout", default=None)
 
 
+@procedure("melee", rule="2 by 2, Melee")
 @dataclass(frozen=True, slots=True)
 class Melee:
-    procedure_name: ClassVar[str] = "melee"
+    """resolve a melee (1d6 each, difference, draws rerolled)"""
+
     attacker: str = arg("the attacking unit", positional=True)
     defender: str = arg("the defending unit", positional=True)
     a_support: int | None = arg("stated: attacker's extra units beyond 1", default=None)
@@ -185,9 +219,17 @@ class Melee:
     contagion: tuple[str, ...] | None = arg("stated: ** units within [3] of a rout", default=None)
 
 
+@procedure("check_melee", rule="2 by 2, Melee", query=True)
+@dataclass(frozen=True, slots=True)
+class CheckMelee(Melee):
+    """both sides' melee modifiers and the odds (query)"""
+
+
+@procedure("follow_up", rule="2 by 2, Melee")
 @dataclass(frozen=True, slots=True)
 class FollowUp:
-    procedure_name: ClassVar[str] = "follow_up"
+    """melee winner follows up (or decline=true if voluntary)"""
+
     unit: str = arg("the melee winner", positional=True)
     x: float | None = arg("where it ends (default: the ground the loser held)", default=None)
     y: float | None = arg("where it ends", units="mm", default=None)
@@ -196,21 +238,26 @@ class FollowUp:
     contact: tuple[str, ...] | None = arg("stated: enemy units it contacts", default=None)
 
 
+@procedure("rout", rule="2 by 2, Unit Summary")
 @dataclass(frozen=True, slots=True)
 class Rout:
-    procedure_name: ClassVar[str] = "rout"
+    """a *** unit routs voluntarily (1d6: 1-2 destroyed, else flees disrupted)"""
+
     unit: str = arg("the *** unit", positional=True)
     contagion: tuple[str, ...] | None = arg("stated: ** units within [3] of a rout", default=None)
 
 
 # -- queries ---------------------------------------------------------------------------------
+@procedure("facts", query=True)
 @dataclass(frozen=True, slots=True)
 class Facts:
-    procedure_name: ClassVar[str] = "facts"
+    """the geometric facts between two units (query)"""
+
     unit: str = arg("unit id", positional=True)
     target: str | None = arg("another unit", default=None)
 
 
+@procedure("status", query=True)
 @dataclass(frozen=True, slots=True)
 class Status:
-    procedure_name: ClassVar[str] = "status"
+    """the game as JSON (query)"""

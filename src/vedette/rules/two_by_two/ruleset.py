@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -11,17 +11,17 @@ from vedette.data import merge
 from vedette.errors import BadRequest, DataError
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, TableTop, Vec
-from vedette.rules.base import Event, LazyModel, Outcome, Ruleset
+from vedette.referee import Procedure, procedure_table
+from vedette.rules.base import LazyModel, Outcome, Ruleset
 from vedette.rules.protocol import (
+    Event,
     Flow,
     GameOutcome,
     Obligation,
     Phase,
-    Plan,
     Todo,
     derive_todo,
 )
-from vedette.rules.protocol import Procedure as Proc
 from vedette.rules.simulation import SimPlay
 from vedette.rules.two_by_two import (
     facts,
@@ -43,15 +43,8 @@ from vedette.rules.two_by_two.model import (
     FORMATIONS,
     PHASES,
     PLAYS,
-    R_CONTACT,
-    R_MELEE,
-    R_MOVE,
-    R_RALLY,
-    R_REINF,
     R_SEQ,
     R_SETUP,
-    R_SHOOT,
-    R_UNITS,
     GameState,
     ReinforcementPoint,
     Rules,
@@ -307,189 +300,36 @@ class TwoByTwo(Ruleset[GameState]):
         return out
 
     def __init__(self) -> None:
-        G, M, C, R = R_SETUP, R_MOVE, R_CONTACT, R_MELEE
-        self.procedures = {
-            # -- set-up and the turn (2 by 2, Game Setup; Sequence of play) -----------------
-            "setup_roll": Proc(
-                "setup_roll",
-                rq.SetupRoll,
-                setup.plan_setup_roll,
-                setup.setup_roll,
-                "each side rolls 1d6: high score attacks (ties: +12 AP each, reroll)",
-                G,
-            ),
-            "deploy": _whole(
-                "deploy",
-                rq.Deploy,
-                setup.deploy,
-                "set-up placement within [8] of the base edge, not within [4] of a side",
-                G,
-            ),
-            "rp": _whole(
-                "rp",
-                rq.ChooseRP,
-                setup.choose_rp,
-                "pick a reinforcement point on an edge and its units in order",
-                G,
-            ),
-            "next": _whole(
-                "next", rq.Next, setup.next_phase, "end the current phase / set-up step", R_SEQ
-            ),
-            "next_phase": _whole(
-                "next_phase", rq.Next, setup.next_phase, "the same as 'next'", R_SEQ
-            ),
-            # -- movement (Movement Modifiers; Moving to contact; Reinforcements) -------------
-            "move": _whole(
-                "move",
-                rq.Move,
-                movement.move,
-                "move a unit: a path in mm (tracked) or the stated facts (stated)",
-                M,
-            ),
-            "advance": Proc(
-                "advance",
-                relative.Advance,
-                relative.judge_advance,
-                relative.resolve_step,
-                "move straight ahead: advance UNIT [n] (or 2in, 50mm)",
-                M,
-            ),
-            "retire": Proc(
-                "retire",
-                relative.Retire,
-                relative.judge_advance,
-                relative.resolve_step,
-                "move straight back, keeping the facing: retire UNIT [n]",
-                M,
-            ),
-            "wheel": Proc(
-                "wheel",
-                relative.Wheel,
-                relative.judge_wheel,
-                relative.resolve_step,
-                "wheel on a front corner: wheel UNIT DEGREES left|right",
-                M,
-            ),
-            "turn": Proc(
-                "turn",
-                relative.Turn,
-                relative.judge_turn,
-                relative.resolve_step,
-                "turn about the centre: turn UNIT face=ENEMY, or angle=90 direction=left",
-                M,
-            ),
-            "charge": Proc(
-                "charge",
-                relative.Charge,
-                relative.judge_charge,
-                relative.resolve_step,
-                "charge UNIT into ENEMY: straight ahead into base contact (last [2] straight)",
-                C,
-            ),
-            "check_move": _whole(
-                "check_move",
-                rq.Move,
-                self._check_move,
-                "is this move legal and what does it cost? (query: the judgement of move)",
-                M,
-                query=True,
-            ),
-            "formation": _whole(
-                "formation",
-                rq.Formation,
-                movement.formation,
-                "change formation and/or skirmisher screen",
-                "2 by 2, Melee / Resolving shooting",
-            ),
-            "face": _whole(
-                "face",
-                rq.Face,
-                movement.face,
-                "charged infantry turns to face its charger",
-                C,
-            ),
-            "countercharge": _whole(
-                "countercharge",
-                rq.Countercharge,
-                movement.countercharge,
-                "cavalry counter-charges an enemy that moved within 1/2 its move",
-                C,
-            ),
-            "place": _whole(
-                "place",
-                rq.Place,
-                movement.place,
-                "record where a unit stands (a correction: table, bases, RP edge checked)",
-                R_REINF,
-            ),
-            "reinforce": Proc(
-                "reinforce",
-                rq.Reinforce,
-                reinforcements.plan_reinforce,
-                reinforcements.reinforce,
-                "roll 1d6 for the next reinforcement at an RP (rear 3+, flank 4+)",
-                R_REINF,
-            ),
-            # -- rallying, shooting, melee -------------------------------------------------
-            "rally": Proc(
-                "rally",
-                rq.Rally,
-                rally.plan_rally,
-                rally.rally,
-                "try to rally a pinned or disrupted unit (5+)",
-                R_RALLY,
-            ),
-            "shoot": Proc(
-                "shoot",
-                rq.Shoot,
-                shooting.plan_shoot,
-                shooting.shoot,
-                "one unit shoots at an enemy",
-                R_SHOOT,
-            ),
-            "melee": Proc(
-                "melee",
-                rq.Melee,
-                melee.plan_melee,
-                melee.melee,
-                "resolve a melee (1d6 each, difference, draws rerolled)",
-                R,
-            ),
-            "check_melee": _whole(
-                "check_melee",
-                rq.Melee,
-                melee.check_melee,
-                "both sides' melee modifiers and the odds (query)",
-                R,
-                query=True,
-            ),
-            "follow_up": _whole(
-                "follow_up",
-                rq.FollowUp,
-                melee.follow_up,
-                "melee winner follows up (or decline=true if voluntary)",
-                R,
-            ),
-            "rout": Proc(
-                "rout",
-                rq.Rout,
-                melee.plan_voluntary_rout,
-                melee.voluntary_rout,
-                "a *** unit routs voluntarily (1d6: 1-2 destroyed, else flees disrupted)",
-                R_UNITS,
-            ),
-            "facts": _whole(
-                "facts",
-                rq.Facts,
-                facts_query,
-                "the geometric facts between two units (query)",
-                "",
-                query=True,
-            ),
-            "status": _whole(
-                "status", rq.Status, status_query, "the game as JSON (query)", "", query=True
-            ),
-        }
+        self.procedures = procedure_table(
+            # set-up and the turn (2 by 2, Game Setup; Sequence of play)
+            Procedure(rq.SetupRoll, setup.plan_setup_roll, setup.setup_roll),
+            Procedure.nodice(rq.Deploy, setup.deploy),
+            Procedure.nodice(rq.ChooseRP, setup.choose_rp),
+            Procedure.nodice(rq.Next, setup.next_phase),
+            Procedure.nodice(rq.NextPhase, setup.next_phase),
+            # movement (Movement Modifiers; Moving to contact; Reinforcements)
+            Procedure.nodice(rq.Move, movement.move),
+            Procedure(relative.Advance, relative.judge_advance, relative.resolve_step),
+            Procedure(relative.Retire, relative.judge_advance, relative.resolve_step),
+            Procedure(relative.Wheel, relative.judge_wheel, relative.resolve_step),
+            Procedure(relative.Turn, relative.judge_turn, relative.resolve_step),
+            Procedure(relative.Charge, relative.judge_charge, relative.resolve_step),
+            Procedure.nodice(rq.CheckMove, self._check_move),
+            Procedure.nodice(rq.Formation, movement.formation),
+            Procedure.nodice(rq.Face, movement.face),
+            Procedure.nodice(rq.Countercharge, movement.countercharge),
+            Procedure.nodice(rq.Place, movement.place),
+            Procedure(rq.Reinforce, reinforcements.plan_reinforce, reinforcements.reinforce),
+            # rallying, shooting, melee
+            Procedure(rq.Rally, rally.plan_rally, rally.rally),
+            Procedure(rq.Shoot, shooting.plan_shoot, shooting.shoot),
+            Procedure(rq.Melee, melee.plan_melee, melee.melee),
+            Procedure.nodice(rq.CheckMelee, melee.check_melee),
+            Procedure.nodice(rq.FollowUp, melee.follow_up),
+            Procedure(rq.Rout, melee.plan_voluntary_rout, melee.voluntary_rout),
+            Procedure.nodice(rq.Facts, facts_query),
+            Procedure.nodice(rq.Status, status_query),
+        )
 
     # -- state ---------------------------------------------------------------------------
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> GameState:
@@ -769,27 +609,6 @@ def _shared_table(table: TableTop) -> TableTop:
             _SHARED_TABLES.clear()
         hit = _SHARED_TABLES[key] = table
     return hit
-
-
-def _whole(
-    name: str,
-    request: type[Any],
-    fn: Callable[[GameState, Any], Outcome],
-    help: str,
-    rule: str,
-    query: bool = False,
-) -> Proc[GameState, Any]:
-    """A procedure that rolls no dice: ``plan`` checks the rules and works out the outcome
-    (refusing before anything is written), ``resolve`` hands it over."""
-    return Proc(
-        name,
-        request,
-        lambda state, req: Plan(req, data=fn(state, req)),
-        lambda state, plan, dice: plan.data,
-        help,
-        rule,
-        query,
-    )
 
 
 def status_query(state: GameState, req: rq.Status) -> Outcome:

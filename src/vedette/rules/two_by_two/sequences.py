@@ -10,20 +10,22 @@ result and the set of units that routed, each with its rout roll's result.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from vedette.errors import BadRequest
+from vedette.referee import procedure, procedure_table
 from vedette.rules.base import Outcome
 from vedette.rules.fields import arg
 from vedette.rules.sequence import Steps, sequence
 from vedette.rules.two_by_two.model import GameState, Unit
 
 
+@procedure("attack", rule="2 by 2, Resolving shooting, Melee, Unit Summary **", query=True)
 @dataclass(frozen=True, slots=True)
 class AttackRequest:
-    """A shot or a melee with the routs it sets off (contagion among ** units within [3])."""
+    """a shot or a melee with every rout it sets off (contagion among ** units within [3]): each
+    unit's result and the units that rout"""
 
-    procedure_name: ClassVar[str] = "attack"
     action: Literal["shoot", "melee"] = arg("shoot or melee", positional=True)
     unit: str = arg("the firer (shoot) or the attacker (melee)", positional=True)
     target: str = arg("the target (shoot) or the defender (melee)", positional=True)
@@ -101,16 +103,6 @@ def attack_facets(label: str) -> list[str]:
     return out
 
 
-SEQUENCES = {
-    "attack": sequence(
-        "attack",
-        AttackRequest,
-        "two_by_two",
-        play_attack,
-        "a shot or a melee with every rout it sets off (contagion among ** units within"
-        " [3]): each unit's result and the units that rout",
-        "2 by 2, Resolving shooting, Melee, Unit Summary **",
-        check_attack,
-        attack_facets,
-    ),
-}
+SEQUENCES = procedure_table(
+    sequence(AttackRequest, "two_by_two", play_attack, check_attack, attack_facets)
+)

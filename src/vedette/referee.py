@@ -1,0 +1,86 @@
+"""What a ruleset author imports: the referee protocol in one place (as ``import chess``).
+
+A procedure is declared once, on its request class::
+
+    from vedette.referee import Outcome, Plan, Procedure, arg, procedure, procedure_table
+
+    @procedure("rest", rule="Toy 4")
+    @dataclass(frozen=True, slots=True)
+    class Rest:
+        \"\"\"end the turn\"\"\"
+
+    PROCEDURES = procedure_table(
+        Procedure(Advance, plan_advance, resolve_advance),  # rolls: plan, then resolve
+        Procedure.nodice(Rest, lambda state, req: Outcome(message="the turn ends")),
+    )
+
+The request class carries the procedure's name, its help (the docstring's first paragraph),
+its rule and whether it is a query; ``Procedure`` adds how it is planned and resolved. See
+docs/architecture.md ("Writing a ruleset").
+"""
+
+from __future__ import annotations
+
+from vedette.dice import (
+    Check,
+    DiceSource,
+    Modifier,
+    Odds,
+    OddsRow,
+    UnderCheck,
+    table_from_data,
+    tables_from_data,
+)
+from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
+from vedette.rules.base import LazyModel, Outcome, Ruleset
+from vedette.rules.fields import arg, to_json
+from vedette.rules.protocol import (
+    DomainEvent,
+    Event,
+    Flow,
+    GameOutcome,
+    Obligation,
+    Phase,
+    Plan,
+    Procedure,
+    Todo,
+    declared,
+    derive_todo,
+    procedure,
+    procedure_table,
+)
+from vedette.rules.simulation import SimPlay
+
+__all__ = [
+    "BadRequest",
+    "Check",
+    "DataError",
+    "DiceSource",
+    "DomainEvent",
+    "Event",
+    "Flow",
+    "GameOutcome",
+    "LazyModel",
+    "Modifier",
+    "Obligation",
+    "Odds",
+    "OddsRow",
+    "Outcome",
+    "Phase",
+    "Plan",
+    "Procedure",
+    "RuleViolation",
+    "Ruleset",
+    "SimPlay",
+    "Todo",
+    "UnderCheck",
+    "VedetteError",
+    "arg",
+    "declared",
+    "derive_todo",
+    "procedure",
+    "procedure_table",
+    "table_from_data",
+    "tables_from_data",
+    "to_json",
+]
