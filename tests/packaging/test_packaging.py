@@ -25,6 +25,10 @@ USED_INDIRECTLY = {
     "python-multipart": "the web app's form bodies and uploads, parsed by starlette",
 }
 
+#: the standard library's builtin modules under another supported Python's name
+#: (vedette.hashes: SHA-256 is ``_sha2`` from 3.12, ``_sha256`` before)
+OTHER_PYTHONS = {"_sha2", "_sha256"}
+
 
 def _name(requirement: str) -> str:
     """The normalised distribution name of a requirement string."""
@@ -47,7 +51,7 @@ def imported_distributions() -> dict[str, set[str]]:
                 continue
             for module in modules:
                 top = module.split(".")[0]
-                if top in sys.stdlib_module_names or top == "vedette":
+                if top in sys.stdlib_module_names or top in OTHER_PYTHONS or top == "vedette":
                     continue
                 assert top in dists, f"{path.relative_to(ROOT)} imports {top}: not installed"
                 for dist in dists[top]:
