@@ -58,7 +58,7 @@ def asl() -> None:
     proc = ASL.sequences()["shifts"]
     plan = proc.plan(state, proc.parse({"shifts": list(pairs)}))
     seq = lambda: chances(lambda d: proc.resolve(state, plan, d))  # noqa: E731
-    sq = sequencing(state, PlanRequest(shifts=pairs), ASL.data(), ASL.tables())
+    sq = sequencing(state, PlanRequest(shifts=pairs), ASL.config(), ASL.tables())
     base = lambda: odds_of(sq, (0, 1))  # noqa: E731
     s, b = seq(), base()
     assert s.exact and b.exact
