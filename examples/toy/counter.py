@@ -6,6 +6,7 @@ from __future__ import annotations
 from examples.toy.events import Moved
 from examples.toy.requests import Advance, Cheer
 from examples.toy.state import ToyState
+from vedette.dice import Roll
 from vedette.referee import (
     Check,
     DiceSource,
@@ -40,6 +41,7 @@ def plan_advance(state: ToyState, req: Advance) -> Plan:
 
 def resolve_advance(state: ToyState, plan: Plan, dice: DiceSource) -> Outcome:
     r = plan.steps[0].resolve(dice)
+    assert isinstance(r, Roll)  # (a single check: one roll, never an opposed one)
     events = (Moved(r.final, r.natural == 6),) if r.row == "go" else ()
     return Outcome(events, (r,), f"counter {'advances' if events else 'stays'}", result=str(r.row))
 
