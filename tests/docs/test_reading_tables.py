@@ -16,6 +16,7 @@ two pages together and keeps the developer table honest:
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from pathlib import Path
@@ -58,13 +59,34 @@ def rows(text: str) -> dict[str, list[str]]:
     return out
 
 
+@functools.cache
+def text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+@functools.cache
+def sources(ruleset: str) -> tuple[list[Path], list[Path]]:
+    """The ruleset package's Python files, and all of vedette's."""
+    return sorted((SRC / "rules" / ruleset).rglob("*.py")), sorted(SRC.rglob("*.py"))
+
+
+@functools.cache
+def class_index(ruleset: str) -> dict[str, list[Path]]:
+    """Class name -> the files (the package's, then vedette's) that define it."""
+    index: dict[str, list[Path]] = {}
+    for p in [*sources(ruleset)[0], *sources(ruleset)[1]]:
+        for name in re.findall(r"^class (\w+)", text(p), re.M):
+            index.setdefault(name, []).append(p)
+    return index
+
+
 def defines(path: Path, name: str) -> bool:
     """Does the Python file define ``name`` (a function, class, attribute or constant)?"""
     pattern = re.compile(
         rf"^\s*(?:async\s+)?(?:def|class)\s+{re.escape(name)}\b|^\s*{re.escape(name)}\s*[:=]",
         re.M,
     )
-    return bool(pattern.search(path.read_text(encoding="utf-8")))
+    return bool(pattern.search(text(path)))
 
 
 def code_exists(ruleset: str, name: str) -> bool:
@@ -73,14 +95,13 @@ def code_exists(ruleset: str, name: str) -> bool:
         return (package / name).exists() or (ROOT / name).exists()
     parts = name.split(".")
     head, rest = parts[0], parts[1:]
-    sources = sorted(package.rglob("*.py")) + sorted(SRC.rglob("*.py"))
+    own, everything = sources(ruleset)
     if not rest:
-        return any(defines(p, head) for p in sources) or any(
-            re.search(rf"\b{re.escape(head)}\b", p.read_text(encoding="utf-8"))
-            for p in package.rglob("*.py")
+        return any(defines(p, head) for p in own + everything) or any(
+            re.search(rf"\b{re.escape(head)}\b", text(p)) for p in own
         )
-    modules = [p for p in sources if p.stem == head]
-    classes = [p for p in sources if re.search(rf"^class {re.escape(head)}\b", p.read_text(), re.M)]
+    modules = [p for p in own + everything if p.stem == head]
+    classes = class_index(ruleset).get(head, [])
     return any(all(defines(p, part) for part in rest) for p in modules + classes)
 
 
@@ -130,9 +151,7 @@ def names_a_test(ruleset: str, ref: str, by_name: dict[str, list[Path]]) -> bool
     paths = [ROOT / file] if "/" in file else by_name.get(file, [])
     if len(paths) != 1 or not paths[0].exists():
         return False
-    return not name or bool(
-        re.search(rf"^\s*def {re.escape(name)}\(", paths[0].read_text(encoding="utf-8"), re.M)
-    )
+    return not name or bool(re.search(rf"^\s*def {re.escape(name)}\(", text(paths[0]), re.M))
 
 
 def test_a_missing_name_is_caught() -> None:
