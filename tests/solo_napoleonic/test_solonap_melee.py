@@ -147,7 +147,7 @@ def test_evade_d20_and_ridden_down() -> None:
 
 
 def test_equal_casualties_both_sides_test() -> None:
-    """Reading K34: "the side taking the most casualties checks morale"; when both took the same
+    """Reading K35: "the side taking the most casualties checks morale"; when both took the same
     number (above 0), both test."""
     s = fight({"figures": 10, "front": 5, "advancing": True}, {"figures": 10, "front": 5})
     # a: 2 dice +1 standing: 1,1 -> 2+2 = 4 -> 2 potential, saves 1,1 -> 2
