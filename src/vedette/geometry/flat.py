@@ -67,7 +67,7 @@ def of_recipe(recipe: tuple[Any, ...]) -> Flat | None:
         return Flat("ring", pts)
     points = tuple((float(x), float(y)) for x, y in recipe[1])
     if recipe[0] == "line" and recipe[2] > 0:
-        if len(points) != 2 or points[0] == points[1]:
+        if len(points) != 2 or _norm(*points) <= HAIR:
             return None  # a bent band: GEOS's round joins are left to shapely
         (x0, y0), (x1, y1) = points
         d = recipe[2] / 2
@@ -138,9 +138,13 @@ def crossing(a: Pt, b: Pt, c: Pt, d: Pt, near: float = 0.0) -> float | None:
     they lie more than ``near`` + :data:`HAIR` apart. :class:`Unsure` when they touch, run
     together or an end lies within that distance of the other segment."""
     lab, lcd = _norm(a, b), _norm(c, d)
+    margin = near + HAIR
+    if lab <= HAIR or lcd <= HAIR:  # a side or a step within a hair of a point
+        if segment_distance(a, b, c, d) <= margin:
+            raise Unsure
+        return None
     d1, d2 = orient(c, d, a) / lcd, orient(c, d, b) / lcd
     d3, d4 = orient(a, b, c) / lab, orient(a, b, d) / lab
-    margin = near + HAIR
     if (d1 > 0) != (d2 > 0) and (d3 > 0) != (d4 > 0):
         if min(abs(d1), abs(d2), abs(d3), abs(d4)) > margin:
             return d1 / (d1 - d2)
@@ -192,13 +196,11 @@ def point_distance(p: Pt, shape: Flat) -> float:
 
 def _robust_distance(p: Pt, shape: Flat, near: float) -> float:
     """:func:`point_distance`, :class:`Unsure` when ``p`` lies within ``near`` + a hair of the
-    boundary (but is not surely inside a ring)."""
-    d = point_distance(p, shape)
-    if shape.kind == "ring" and d == 0.0:
-        return 0.0
+    boundary."""
+    d = min((point_segment(p, a, b) for a, b in shape.edges), default=0.0)
     if d <= near + HAIR:
         raise Unsure
-    return d
+    return 0.0 if shape.kind == "ring" and in_ring(p, shape) else d
 
 
 def project(path: Sequence[Pt], p: Pt) -> float:
@@ -237,7 +239,7 @@ def hits(shape: Flat, path: Sequence[Pt], tolerance: float = 0.0) -> list[tuple[
     the point, in order; :class:`Unsure` when it comes within ``tolerance`` + a hair of a side
     without crossing it cleanly (touching, running along, through a vertex)."""
     segs = list(itertools.pairwise(path))
-    if any(a == b for a, b in segs):
+    if any(_norm(a, b) <= HAIR for a, b in segs):
         raise Unsure  # a repeated point: left to shapely's own measures
     edges = shape.edges
     found: list[tuple[float, Pt]] = []
