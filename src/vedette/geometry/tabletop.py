@@ -827,7 +827,7 @@ def path_crossings(
 
 
 def _line(path: Sequence[Vec]) -> Shape:
-    from shapely.geometry import LineString
+    from shapely.geometry import LineString  # start-up time: only where arithmetic is unsure
 
     return LineString([p.as_tuple() for p in path]) if len(path) > 1 else path[0].point()
 

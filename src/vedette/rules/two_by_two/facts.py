@@ -214,7 +214,7 @@ class _Prepared:
                 return flat.covered(pts, [s for s in shapes if s is not None], 0.5)
         except flat.Unsure:
             pass
-        from shapely.geometry import LineString
+        from shapely.geometry import LineString  # start-up time: only where arithmetic is unsure
 
         return bool(self.road_cover.covers(LineString(pts)))
 
@@ -232,7 +232,7 @@ class _Prepared:
                     return all(flat.covered([p], grown, 0.5) for _, p in hits)
         except flat.Unsure:
             pass
-        from shapely.geometry import LineString
+        from shapely.geometry import LineString  # start-up time: only where arithmetic is unsure
 
         hit = stream.shape.intersection(LineString(pts))
         return bool(self.bridge_cover.covers(hit))
