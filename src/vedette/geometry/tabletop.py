@@ -526,6 +526,10 @@ def side_facing(body: Body, target: Body | Vec) -> Side:
     return arc_of(body, target, front_half, front_half)
 
 
+#: the corners of an arc (None: a whole circle)
+_Arc = list[tuple[float, float]] | None
+
+
 def arc_polygon(
     body: Body,
     half_angle: float,
@@ -549,17 +553,11 @@ def arc_polygon(
     return Polygon(pts)
 
 
-def _arc_points(
-    body: Body,
-    half_angle: float,
-    reach: float,
-    origin: Literal["front", "centre"] = "front",
-    direction: float = 0.0,
-) -> list[tuple[float, float]] | None:
+def _arc_points(body: Body, half_angle: float, reach: float, origin: str, turn: float) -> _Arc:
     """The corners of :func:`arc_polygon` (``None``: a whole circle, which shapely draws)."""
     if reach <= 0:
         raise ValueError("arc reach must be positive")
-    axis = normalise(body.facing + direction)
+    axis = normalise(body.facing + turn)
     if origin == "centre":
         if not 0 < half_angle <= 180:
             raise ValueError("centre arc half-angle must be in (0, 180]")
@@ -573,7 +571,7 @@ def _arc_points(
         return pts
     if not 0 <= half_angle < 90:
         raise ValueError("front arc half-angle must be in [0, 90)")
-    turned = body.turned(direction)
+    turned = body.turned(turn)
     fl, fr, _, _ = turned.corners()
     slant = reach / math.cos(math.radians(half_angle))
     far_left = fl + Vec.heading(axis - half_angle, slant)
