@@ -18,13 +18,16 @@ both sides' casualties) is past the core's limit and sampled, saying so.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any, Literal
 
 from vedette.errors import BadRequest, RuleViolation
 from vedette.referee import procedure, procedure_table
 from vedette.rules.fields import arg
 from vedette.rules.sequence import Steps, sequence
+from vedette.rules.solo_napoleonic.model import State
 
 R_CHARGE = "Kuryakin, Charge Test"
 
@@ -64,6 +67,29 @@ class ChargeRequest:
 def check_charge(state: Any, r: ChargeRequest) -> None:
     if r.unit == r.target:
         raise BadRequest("target: a unit cannot charge itself")
+
+
+#: the fields that make a state's value (``State``'s equality: the rules data and the derived
+#: indexes are not part of it), those holding mappings apart (read as sorted pairs)
+_MAPPINGS = ("options", "control", "chance")
+_PLAIN = attrgetter(*(f.name for f in fields(State) if f.compare and f.name not in _MAPPINGS))
+_VALUE_OF_MAPPINGS = attrgetter(*_MAPPINGS)
+
+
+def _frozen(v: Any) -> Any:
+    if isinstance(v, Mapping):
+        return tuple(sorted((k, _frozen(x)) for k, x in v.items()))
+    if isinstance(v, list):
+        return tuple(_frozen(x) for x in v)
+    return v
+
+
+def state_value(state: Any) -> tuple[Any, ...]:
+    """A state's value as a hashable key: two states have the same key exactly when they are
+    equal (``State``'s own equality, its mappings read as sorted pairs). A charge reaches the
+    same state by different dice (the same casualties from other faces): the sequence's steps
+    after it are then replayed from its step cache (``sequence.StepCache``)."""
+    return (_PLAIN(state), *map(_frozen, _VALUE_OF_MAPPINGS(state)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,5 +275,12 @@ def charge_facets(label: str) -> list[str]:
 
 
 SEQUENCES = procedure_table(
-    sequence(ChargeRequest, "solo_napoleonic", play_charge, check_charge, charge_facets)
+    sequence(
+        ChargeRequest,
+        "solo_napoleonic",
+        play_charge,
+        check_charge,
+        charge_facets,
+        same_state=state_value,
+    )
 )
