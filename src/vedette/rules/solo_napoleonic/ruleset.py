@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -356,7 +356,7 @@ def general_offers(state: State) -> list[Todo]:
 _BEYOND: dict[str, tuple[tuple[Any, ...], list[str]]] = {}
 
 
-def _beyond(g: Any, units: list[Any], reach: float) -> list[str]:
+def _beyond(g: Any, units: Sequence[Any], reach: float) -> list[str]:
     """The ids of ``units`` further than ``reach`` from ``g`` (placed ones only)."""
     deps = (g, reach, *units)
     hit = _BEYOND.get(g.id)
