@@ -860,7 +860,10 @@ class SampleSource:
 
     def branch(self, weights: Sequence[Fraction]) -> int:
         n = len(weights)
-        self._deeper(n)
+        self.depth += 1  # (``_deeper``, inline: the sampler's innermost call)
+        self.size *= n
+        if self.depth > MAX_DEPTH * 4:
+            raise _TooLarge()
         if self.uniform:
             return int(self.rng.randrange(n))
         got = _CUMULATIVE.get(id(weights))
@@ -871,7 +874,8 @@ class SampleSource:
                 weights,
                 list(itertools.accumulate(map(float, weights))),
             )
-        return min(bisect.bisect_right(got[1], self.rng.random()), n - 1)
+        k = bisect.bisect_right(got[1], self.rng.random())
+        return k if k < n else n - 1
 
     def _deeper(self, n: int) -> None:
         self.depth += 1
