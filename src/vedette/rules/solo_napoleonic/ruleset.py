@@ -335,13 +335,15 @@ def general_offers(state: State) -> list[Todo]:
     Generals)."""
     out: list[Todo] = []
     reach = state.config.options.control_range_mm
-    active = set(state.active_units())
+    # the brigades with a unit on the table on the active card (a brigadier of none of them,
+    # not holding the card himself, has nothing to do now)
+    on_card = {u.brigade for u in map(state.unit, state.active_units()) if u.on_table}
     for g in state.generals:
         if g.rank != "brigadier" or g.killed or g.attached_to or not g.placed:
             continue
-        units = state.brigade_units(g.id)
-        if state.active != g.id and not active & {u.id for u in units}:
+        if state.active != g.id and g.id not in on_card:
             continue
+        units = state.brigade_units(g.id)
         far = _beyond(g, units, reach)
         if far and actions.general_reach(state, g) > 0:
             text = f"{g.id} rides toward his units beyond {reach:.0f}mm (command would lapse)"
