@@ -168,7 +168,8 @@ class StepCache:
     same steps: states are values) instead of running again."""
 
     def __init__(self, same_state: Callable[[Any], Any] | None = None) -> None:
-        self.roots: dict[tuple[int, str], tuple[Any, _Node]] = {}
+        #: per state and step: the tree of its draws seen, with the step's procedure and plan
+        self.roots: dict[tuple[int, str], tuple[Any, _Node, Any, Plan]] = {}
         self.plans: dict[tuple[int, str], tuple[Any, Any, Plan]] = {}
         self.owed: dict[int, tuple[Any, Any]] = {}
         self.seen: dict[tuple[int, str], tuple[Any, Any]] = {}
@@ -257,24 +258,25 @@ class Steps:
 
     def step(self, name: str, request: Mapping[str, Any]) -> Outcome:
         key = _key(name, request)
-        proc, plan = self._plan(name, request, key)
         c = self.cache
         if c is None:
+            proc, plan = self._plan(name, request, key)
             outcome: Outcome = proc.resolve(self.state, plan, self.dice)
             for e in outcome.events:
                 self.state = self.ruleset.fold(self.state, e)
         else:
-            outcome = self._cached(c, key, proc, plan)
+            outcome = self._cached(c, name, request, key)
         self.rolls.extend(outcome.rolls)
         if outcome.message:
             self.lines.append(str(outcome.message))
         return outcome
 
-    def _cached(self, c: StepCache, key: str, proc: Any, plan: Plan) -> Any:
+    def _cached(self, c: StepCache, name: str, request: Mapping[str, Any], key: str) -> Any:
         got = c.roots.get((id(self.state), key))
         if got is None or got[0] is not self.state:
-            got = c.roots[(id(self.state), key)] = (self.state, _Node())
-        start = self.state
+            proc_, plan_ = self._plan(name, request, key)
+            got = c.roots[(id(self.state), key)] = (self.state, _Node(), proc_, plan_)
+        start, proc, plan = self.state, got[2], got[3]
 
         def take(dice: Any) -> tuple[Outcome, Any]:
             outcome = proc.resolve(start, plan, dice)
