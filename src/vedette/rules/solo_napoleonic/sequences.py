@@ -116,6 +116,14 @@ def _seen(steps: Steps, uid: str) -> _Seen:
     return seen
 
 
+def _both(steps: Steps, c: str, t: str) -> dict[str, _Seen]:
+    """``_seen`` of the charger and the target, by id (kept per state as one entry)."""
+    both: dict[str, _Seen] = steps.per_state(
+        f"{c}|{t}", lambda s: {c: _view(s, c), t: _view(s, t)}
+    )
+    return both
+
+
 def _failed(before: _Seen, after: _Seen) -> bool:
     """Did the morale test just taken fail (a failure binds for the turn and the chart's result
     changes the unit; a unit that had failed already and passes is left as it was)?"""
@@ -193,13 +201,13 @@ def play_charge(steps: Steps, r: ChargeRequest) -> str:
             # sequence does not play the cards between: it takes the test now
             o_proc, o_fields = "morale", {"unit": t, "charged_by": c}
         else:
-            o_proc, o_fields = o.procedure, dict(o.request)
-        before = {x: _seen(steps, x) for x in (c, t)}
+            o_proc, o_fields = o.procedure, o.request
+        before = _both(steps, c, t)
         step = cu.charge_step
         if step == "melee":
             melee_start = before
         steps.step(o_proc, o_fields)
-        after = {x: _seen(steps, x) for x in (c, t)}
+        after = _both(steps, c, t)
         if step == "morale":
             if _failed(before[t], after[t]):
                 parts.append(f"{t} {_fate(after[t])} before contact")
