@@ -118,9 +118,7 @@ def _seen(steps: Steps, uid: str) -> _Seen:
 
 def _both(steps: Steps, c: str, t: str) -> dict[str, _Seen]:
     """``_seen`` of the charger and the target, by id (kept per state as one entry)."""
-    both: dict[str, _Seen] = steps.per_state(
-        f"{c}|{t}", lambda s: {c: _view(s, c), t: _view(s, t)}
-    )
+    both: dict[str, _Seen] = steps.per_state(f"{c}|{t}", lambda s: {c: _view(s, c), t: _view(s, t)})
     return both
 
 
