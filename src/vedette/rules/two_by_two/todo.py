@@ -381,7 +381,17 @@ def _tracked_steps(
     ]
     out += _both_ways(u, "wheel", "wheel", 45)
     reach = state.rules.mm(road) + 1.0
-    targets = tuple(e.id for e in enemies if e.body is not None and _ahead(u.body, e.body, reach))
+    box = reach + 40
+    x, y = u.body.centre.x, u.body.centre.y
+    targets = tuple(
+        e.id
+        for e in enemies
+        if e.body is not None
+        # the box of _ahead before its memo (most enemies are far: no key to hash)
+        and abs(x - e.body.centre.x) <= box
+        and abs(y - e.body.centre.y) <= box
+        and _ahead(u.body, e.body, reach)
+    )
     text = f"{u.name} may charge straight ahead into contact"
     return out + _choose("charge", {"unit": u.id}, text, R_CONTACT, "into", targets)
 
@@ -562,10 +572,24 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
             )
         ]
     reach = t.ranges[-1] if t.ranges else 0.0
-    ids = tuple(
-        e.id for e in foes if (d := facts.distance_n(state, u, e)) is not None and d <= reach + 1e-9
-    )
+    ids = tuple(e.id for e in _within_n(state, u, foes, reach))
     return _choose("shoot", {"firer": u.id}, f"{u.name} may shoot", R_SHOOT, "target", ids)
+
+
+def _within_n(state: GameState, u: Any, others: list[Any], reach: float) -> list[Any]:
+    """The ``others`` within ``reach`` [n] of ``u`` edge to edge (both on the table), in order:
+    an enemy whose centre is surely farther (centre distance less both radii beyond the reach
+    and a millimetre) is not measured (the same answer as measuring every one)."""
+    if u.body is None:
+        return []
+    far = state.rules.mm(reach) + 1.0
+    return [
+        e
+        for e in others
+        if e.body is not None
+        and tt.maybe_within(u.body, e.body, far)
+        and state.rules.n(_gap(u.body, e.body)) <= reach + 1e-9
+    ]
 
 
 def _choose(
@@ -600,11 +624,7 @@ def _countercharges(state: GameState, side: str) -> list[Todo]:
                 )
             )
             continue
-        ids = tuple(
-            e.id
-            for e in movers
-            if (d := facts.distance_n(state, c, e)) is not None and d <= reach + 1e-9
-        )
+        ids = tuple(e.id for e in _within_n(state, c, movers, reach))
         text = f"{c.name} may counter-charge (within [{reach:g}], straight ahead)"
         out.extend(_choose("countercharge", {"unit": c.id}, text, R_CONTACT, "target", ids))
     return out
