@@ -918,24 +918,23 @@ def sweep(start: Body, end: Body) -> Shape:
     return MultiPoint([c.as_tuple() for c in (*start.corners(), *end.corners())]).convex_hull
 
 
-def _cross(a: Vec, b: Vec) -> float:
-    return a.x * b.y - a.y * b.x
-
-
 def _ray_hits(
     points: Sequence[Vec], d: Vec, polygon: Sequence[Vec], best: float | None
 ) -> float | None:
+    # cross products of the edge and the ray, on floats (the same operations: the same answers)
     n = len(polygon)
+    dx, dy = d.x, d.y
     for p in points:
+        px, py = p.x, p.y
         for i in range(n):
             a, b = polygon[i], polygon[(i + 1) % n]
-            e = b - a
-            denom = _cross(d, e)
+            ex, ey = b.x - a.x, b.y - a.y
+            denom = dx * ey - dy * ex
             if abs(denom) < 1e-12:
                 continue
-            ap = a - p
-            t = _cross(ap, e) / denom
-            s = _cross(ap, d) / denom
+            apx, apy = a.x - px, a.y - py
+            t = (apx * ey - apy * ex) / denom
+            s = (apx * dy - apy * dx) / denom
             if t >= -1e-9 and -1e-9 <= s <= 1 + 1e-9 and (best is None or t < best):
                 best = max(t, 0.0)
     return best

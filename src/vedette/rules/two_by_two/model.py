@@ -541,10 +541,14 @@ class GameState:
 
     # -- updates (used by apply only) ----------------------------------------------------
     def with_unit(self, uid: str, **changes: Any) -> GameState:
-        units = tuple(replace(u, **changes) if u.id == uid else u for u in self.units)
-        if units == self.units and not any(u.id == uid for u in units):
+        old = self.units
+        position = _index(old).position
+        if uid not in position:
             self.unit(uid)  # raises, naming the units
-        _derive_index(self.units, units, uid)
+        i = position[uid]
+        # one unit replaced: the others are the same objects (the tuple built once)
+        units = (*old[:i], replace(old[i], **changes), *old[i + 1 :])
+        _derive_index(old, units, uid)
         return replace(self, units=units)
 
 
@@ -555,6 +559,9 @@ class _UnitIndex:
 
     def __init__(self, units: tuple[Unit, ...]) -> None:
         self.by_id = {u.id: u for u in units}
+        #: each unit's place in ``units`` (ids are unique; the same for every state derived
+        #: by with_unit, which keeps the order)
+        self.position = {u.id: i for i, u in enumerate(units)}
         grid: dict[tuple[int, int], list[tuple[int, Unit]]] = {}
         footprints = set()
         cell = self.CELL
@@ -606,9 +613,11 @@ class _UnitIndex:
         patched (dictionary copies run in C), not rebuilt."""
         new = _UnitIndex.__new__(_UnitIndex)
         old = self.by_id.get(uid)
-        i, u = next((i, u) for i, u in enumerate(units) if u.id == uid)
+        i = self.position[uid]
+        u = units[i]
         new.by_id = dict(self.by_id)
         new.by_id[uid] = u
+        new.position = self.position
         new.grid = dict(self.grid)
         new.radius = self.radius
         if old is not None and old.body is not None and old.status == "table":
