@@ -132,6 +132,19 @@ def _options(state: GameState) -> list[Todo]:
 
 
 # -- choices ---------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1 << 15)
+def _todo(
+    proc: str,
+    request: tuple[tuple[str, Any], ...],
+    text: str,
+    rule: str,
+    open_: tuple[tuple[str, tuple[Any, ...]], ...] = (),
+) -> Todo:
+    """A line, built once per value: most of a unit's lines come back step after step the
+    same (lines are immutable values, their requests and choices never written to)."""
+    return Todo(proc, dict(request), text, rule, open=dict(open_))
+
+
 def _n(v: float) -> str:
     """A distance choice in [n], rounded down to 1/100 (never beyond what is left)."""
     return f"{math.floor(v * 100 + 1e-6) / 100:g}"
@@ -363,20 +376,21 @@ def _tracked_steps(
     each enemy straight ahead within reach."""
     assert u.body is not None
     road = left + bonus if u.road_only else left
+    unit = (("unit", u.id),)
     out = [
-        Todo(
+        _todo(
             "advance",
-            {"unit": u.id},
+            unit,
             f"{u.name} may advance ([{left:.2f}] of its move left)",
             R_MOVE,
-            open={"distance": _distances(left, road)},
+            (("distance", _distances(left, road)),),
         ),
-        Todo(
+        _todo(
             "retire",
-            {"unit": u.id},
+            unit,
             f"{u.name} may retire, facing kept",
             R_MOVE,
-            open={"distance": (_n(min(left, 1.0)),)},
+            (("distance", (_n(min(left, 1.0)),)),),
         ),
     ]
     out += _both_ways(u, "wheel", "wheel", 45)
@@ -399,12 +413,12 @@ def _tracked_steps(
 def _both_ways(u: Any, proc: str, verb: str, angle: int) -> list[Todo]:
     """A wheel or a turn, left and right, by ``angle`` degrees."""
     return [
-        Todo(
+        _todo(
             proc,
-            {"unit": u.id, "direction": way},
+            (("unit", u.id), ("direction", way)),
             f"{u.name} may {verb} {way}",
             R_MOVE,
-            open={"angle": (angle,)},
+            (("angle", (angle,)),),
         )
         for way in ("left", "right")
     ]
@@ -454,9 +468,8 @@ def _turns(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     if u.turned:
         return []
     out = _both_ways(u, "turn", "turn", 90)  # free: the text prices no manoeuvre
-    out.append(
-        Todo("turn", {"unit": u.id, "direction": "about"}, f"{u.name} may face about", R_MOVE)
-    )
+    about = (("unit", u.id), ("direction", "about"))
+    out.append(_todo("turn", about, f"{u.name} may face about", R_MOVE))
     near = _nearest_two(u.body, [e for e in enemies if e.body is not None])
     text = f"{u.name} may turn to face an enemy"
     return out + _choose("turn", {"unit": u.id}, text, R_MOVE, "face", tuple(e for _, e in near))
@@ -468,19 +481,19 @@ def _formations(state: GameState, u: Any) -> list[Todo]:
         return []
     forms = [f for f in FORMATIONS if f != u.formation and (t.is_infantry or f != "attack_column")]
     out = [
-        Todo(
+        _todo(
             "formation",
-            {"unit": u.id},
+            (("unit", u.id),),
             f"{u.name} may change formation (now {u.formation})",
             R_MELEE,
-            open={"formation": tuple(forms)},
+            (("formation", tuple(forms)),),
         )
     ]
     if t.is_infantry:
         out.append(
-            Todo(
+            _todo(
                 "formation",
-                {"unit": u.id, "screen": not u.screened},
+                (("unit", u.id), ("screen", not u.screened)),
                 f"{u.name} may {'withdraw' if u.screened else 'put out'} its skirmisher screen",
                 R_SHOOT,
             )
@@ -596,7 +609,7 @@ def _choose(
     proc: str, req: dict[str, Any], text: str, rule: str, field: str, choices: tuple[Any, ...]
 ) -> list[Todo]:
     """One open entry choosing ``field`` among ``choices``; none when there is no choice."""
-    return [Todo(proc, req, text, rule, open={field: choices})] if choices else []
+    return [_todo(proc, tuple(req.items()), text, rule, ((field, choices),))] if choices else []
 
 
 def _countercharges(state: GameState, side: str) -> list[Todo]:
