@@ -150,9 +150,10 @@ def _n(v: float) -> str:
     return f"{math.floor(v * 100 + 1e-6) / 100:g}"
 
 
+@functools.lru_cache(maxsize=4096)
 def _distances(left: float, *extra: float) -> tuple[str, ...]:
     """A few distances a player would move: all that is left, half of it (and ``extra``:
-    the road bonus)."""
+    the road bonus); worked out once per value (the same few values come back)."""
     vals = {left, left / 2, *extra}
     return tuple(_n(v) for v in sorted(vals, reverse=True) if 0.01 <= v <= left + 1e-9)
 
