@@ -127,7 +127,7 @@ def _options(state: GameState) -> list[Todo]:
     elif kind == "melee":
         out.extend(_melee_phase(state))
     out.extend(_voluntary_routs(state))
-    out.append(Todo("next", {}, f"end the phase ({state.phase_name()})", R_SEQ))
+    out.append(_todo("next", (), f"end the phase ({state.phase_name()})", R_SEQ))
     return out
 
 
@@ -671,19 +671,14 @@ def _voluntary_routs(state: GameState) -> list[Todo]:
     charged (ASSUMPTION, docs)."""
     out = []
     charged = {m.defender for m in state.melees}
-    for u in state.live():
-        if not state.utype(u).voluntary_rout:
+    types = state.rules.unit_types
+    phasing = state.phasing if state.phase == "move" else None
+    for u in state.units:
+        if not u.on_table or not types[u.kind].voluntary_rout:
             continue
-        own = state.phase == "move" and u.side == state.phasing
-        if own or u.id in charged:
-            out.append(
-                Todo(
-                    "rout",
-                    {"unit": u.id},
-                    f"{u.name} (***) may rout voluntarily (1d6: 1-2 destroyed)",
-                    R_UNITS,
-                )
-            )
+        if u.side == phasing or u.id in charged:
+            text = f"{u.name} (***) may rout voluntarily (1d6: 1-2 destroyed)"
+            out.append(_todo("rout", (("unit", u.id),), text, R_UNITS))
     return out
 
 
@@ -711,20 +706,43 @@ def _fill(t: Todo, rng: Any) -> dict[str, Any]:
     return req
 
 
+#: each line's candidates when they draw nothing (no choice, or one), and otherwise its open
+#: field and choices, by the line's identity (the line kept alive with them): most lines are
+#: the same objects step after step (:func:`_todo`)
+_COMPLETED: dict[int, tuple[Todo, Any]] = {}
+
+
 def _complete(state: GameState, t: Todo, rng: Any) -> Sequence[tuple[str, dict[str, Any]]]:
     """Candidate full requests for a ``todo`` line (the rules then pick the legal ones): an
     open line's choices, a few combinations of them. The shuffle draws from ``rng`` now; the
-    requests are built when the line is first read (most lines of a step are never tried)."""
+    requests are built when the line is first read (most lines of a step are never tried).
+    A line that draws nothing gives the same candidates every time: read-only requests."""
+    hit = _COMPLETED.get(id(t))
+    if hit is None or hit[0] is not t:
+        if len(_COMPLETED) > 8192:
+            _COMPLETED.clear()
+        hit = _COMPLETED[id(t)] = (t, _fixed(t))
+    known = hit[1]
+    if type(known) is tuple:  # draws nothing
+        return known  # type: ignore[no-any-return]
+    if known is None:  # two open fields or more
+        return _Choices(t.procedure, t.request, t.open, shuffled_order(t.open, rng)[:8])
+    order = list(range(known))  # one open field of ``known`` choices
+    rng.shuffle(order)
+    return _Choices(t.procedure, t.request, t.open, order[:8])
+
+
+def _fixed(t: Todo) -> tuple[tuple[str, dict[str, Any]], ...] | int | None:
+    """A line's candidates when choosing them draws nothing; else the number of choices of
+    its one open field (None: more open fields)."""
     if not t.open:
-        return [(t.procedure, dict(t.request))]
-    if len(t.open) == 1:  # the common case, without the general bookkeeping
+        return ((t.procedure, dict(t.request)),)
+    if len(t.open) == 1:
         ((f, cs),) = t.open.items()
         if len(cs) == 1:  # one choice: shuffling it draws nothing
-            return [(t.procedure, {**t.request, f: cs[0]})]
-        order = list(range(len(cs)))
-        rng.shuffle(order)
-        return _Choices(t.procedure, t.request, t.open, order[:8])
-    return _Choices(t.procedure, t.request, t.open, shuffled_order(t.open, rng)[:8])
+            return ((t.procedure, {**t.request, f: cs[0]}),)
+        return len(cs)
+    return None
 
 
 class _Choices(Sequence[tuple[str, dict[str, Any]]]):
