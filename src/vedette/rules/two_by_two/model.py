@@ -531,7 +531,11 @@ class GameState:
         )
 
     def live(self, side: str | None = None) -> list[Unit]:
-        return [u for u in self.units if u.on_table and (side is None or u.side == side)]
+        """The units on the table (of ``side``), in order (``on_table`` read as its field:
+        asked many times a step)."""
+        if side is None:
+            return [u for u in self.units if u.status == "table"]
+        return [u for u in self.units if u.status == "table" and u.side == side]
 
     def score(self, side: str) -> int:
         """AP of enemy units destroyed (the default victory count, an assumption)."""
