@@ -711,7 +711,7 @@ def _fill(t: Todo, rng: Any) -> dict[str, Any]:
 #: each line's candidates when they draw nothing (no choice, or one), and otherwise its open
 #: field and choices, by the line's identity (the line kept alive with them): most lines are
 #: the same objects step after step (:func:`_todo`)
-_COMPLETED: dict[int, tuple[Todo, Any]] = {}
+_COMPLETED: dict[int, tuple[Todo, tuple[tuple[str, dict[str, Any]], ...] | int | None]] = {}
 
 
 def _complete(state: GameState, t: Todo, rng: Any) -> Sequence[tuple[str, dict[str, Any]]]:
@@ -725,8 +725,8 @@ def _complete(state: GameState, t: Todo, rng: Any) -> Sequence[tuple[str, dict[s
             _COMPLETED.clear()
         hit = _COMPLETED[id(t)] = (t, _fixed(t))
     known = hit[1]
-    if type(known) is tuple:  # draws nothing
-        return known  # type: ignore[no-any-return]
+    if isinstance(known, tuple):  # draws nothing
+        return known
     if known is None:  # two open fields or more
         return _Choices(t.procedure, t.request, t.open, shuffled_order(t.open, rng)[:8])
     order = list(range(known))  # one open field of ``known`` choices
