@@ -560,6 +560,9 @@ class _UnitIndex:
     """Units by id, and the positioned units on the table in a grid of their centres."""
 
     CELL = 80.0
+    #: up to this many units on the table, :meth:`near` scans them in order (a few dozen
+    #: comparisons cost less than finding the grid's cells and sorting what they hold)
+    SCAN = 48
 
     def __init__(self, units: tuple[Unit, ...]) -> None:
         self.by_id = {u.id: u for u in units}
@@ -569,10 +572,13 @@ class _UnitIndex:
         grid: dict[tuple[int, int], list[tuple[int, Unit]]] = {}
         footprints = set()
         cell = self.CELL
+        #: the positioned units on the table, in the order of ``units``
+        self.placed: list[tuple[int, Unit]] = []
         for i, u in enumerate(units):
             b = u.body
             if b is None or u.status != "table":
                 continue
+            self.placed.append((i, u))
             c = b.centre
             key = (int(c.x // cell), int(c.y // cell))
             found = grid.get(key)
@@ -588,6 +594,17 @@ class _UnitIndex:
         c = where.centre if isinstance(where, Body) else where
         own = where.radius if isinstance(where, Body) else 0.0
         reach = mm + own + self.radius
+        if len(self.placed) <= self.SCAN:  # the same test, unit by unit, already in order
+            near: list[Unit] = []
+            limit = reach * reach + 1e-9
+            for _, u in self.placed:
+                if side is not None and u.side != side:
+                    continue
+                assert u.body is not None
+                dx, dy = u.body.centre.x - c.x, u.body.centre.y - c.y
+                if dx * dx + dy * dy <= limit:
+                    near.append(u)
+            return near
         x0, x1 = int((c.x - reach) // self.CELL), int((c.x + reach) // self.CELL)
         y0, y1 = int((c.y - reach) // self.CELL), int((c.y + reach) // self.CELL)
         found: list[tuple[int, Unit]] = []
@@ -624,6 +641,10 @@ class _UnitIndex:
         new.position = self.position
         new.grid = dict(self.grid)
         new.radius = self.radius
+        new.placed = [x for x in self.placed if x[1].id != uid]
+        if u.body is not None and u.status == "table":
+            new.placed.append((i, u))
+            new.placed.sort(key=lambda x: x[0])
         if old is not None and old.body is not None and old.status == "table":
             key = self._key(old.body.centre)
             new.grid[key] = [x for x in new.grid.get(key, []) if x[1].id != uid]
