@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -262,7 +263,7 @@ def _generation(shared: tuple[Any, ...]) -> int:
     """The number of ``shared`` (compared by identity with the last seen: the same objects
     keep the same number; the entry keeps them alive)."""
     last = _SHARED[0]
-    if len(last) != len(shared) or any(a is not b for a, b in zip(last, shared, strict=True)):
+    if len(last) != len(shared) or not all(map(operator.is_, last, shared)):
         _SHARED[0], _SHARED[1] = shared, _SHARED[1] + 1
     return int(_SHARED[1])
 
