@@ -9,6 +9,7 @@ the table are millimetres (:mod:`vedette.geometry.tabletop`).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 from collections.abc import Mapping
@@ -557,7 +558,8 @@ class GameState:
 
 
 class _UnitIndex:
-    """Units by id, and the positioned units on the table in a grid of their centres."""
+    """Units by id, and the positioned units on the table (a grid of their centres, built
+    when first needed: a large army)."""
 
     CELL = 80.0
     #: up to this many units on the table, :meth:`near` scans them in order (a few dozen
@@ -565,30 +567,29 @@ class _UnitIndex:
     SCAN = 48
 
     def __init__(self, units: tuple[Unit, ...]) -> None:
+        self.units = units
         self.by_id = {u.id: u for u in units}
         #: each unit's place in ``units`` (ids are unique; the same for every state derived
         #: by with_unit, which keeps the order)
         self.position = {u.id: i for i, u in enumerate(units)}
-        grid: dict[tuple[int, int], list[tuple[int, Unit]]] = {}
-        footprints = set()
-        cell = self.CELL
         #: the positioned units on the table, in the order of ``units``
-        self.placed: list[tuple[int, Unit]] = []
-        for i, u in enumerate(units):
-            b = u.body
-            if b is None or u.status != "table":
-                continue
-            self.placed.append((i, u))
-            c = b.centre
-            key = (int(c.x // cell), int(c.y // cell))
-            found = grid.get(key)
-            if found is None:
-                grid[key] = [(i, u)]
-            else:
-                found.append((i, u))
-            footprints.add(b.footprint)
-        self.grid = grid
+        self.placed: list[tuple[int, Unit]] = [
+            (i, u) for i, u in enumerate(units) if u.body is not None and u.status == "table"
+        ]
+        footprints = {u.body.footprint for _, u in self.placed if u.body is not None}
         self.radius = max((math.hypot(f.width, f.depth) / 2 for f in footprints), default=0.0)
+        self._grid: dict[tuple[int, int], list[tuple[int, Unit]]] | None = None
+
+    @property
+    def grid(self) -> dict[tuple[int, int], list[tuple[int, Unit]]]:
+        """The placed units by the cell of their centre, each cell in the order of ``units``."""
+        if self._grid is None:
+            grid: dict[tuple[int, int], list[tuple[int, Unit]]] = {}
+            for i, u in self.placed:
+                assert u.body is not None
+                grid.setdefault(self._key(u.body.centre), []).append((i, u))
+            self._grid = grid
+        return self._grid
 
     def near(self, where: Body | Vec, mm: float, side: str | None) -> list[Unit]:
         c = where.centre if isinstance(where, Body) else where
@@ -631,29 +632,35 @@ class _UnitIndex:
 
     def changed(self, units: tuple[Unit, ...], uid: str) -> _UnitIndex:
         """The index of ``units``, equal to this one's units but for unit ``uid``: copied and
-        patched (dictionary copies run in C), not rebuilt."""
+        patched (dictionary copies run in C), not rebuilt; the grid only if it was built."""
         new = _UnitIndex.__new__(_UnitIndex)
         old = self.by_id.get(uid)
         i = self.position[uid]
         u = units[i]
+        new.units = units
         new.by_id = dict(self.by_id)
         new.by_id[uid] = u
         new.position = self.position
-        new.grid = dict(self.grid)
         new.radius = self.radius
+        placed = u.body is not None and u.status == "table"
         new.placed = [x for x in self.placed if x[1].id != uid]
-        if u.body is not None and u.status == "table":
-            new.placed.append((i, u))
-            new.placed.sort(key=lambda x: x[0])
-        if old is not None and old.body is not None and old.status == "table":
-            key = self._key(old.body.centre)
-            new.grid[key] = [x for x in new.grid.get(key, []) if x[1].id != uid]
-        if u.body is not None and u.status == "table":
-            key = self._key(u.body.centre)
-            cell = [x for x in new.grid.get(key, []) if x[1].id != uid]
-            cell.append((i, u))
-            cell.sort(key=lambda x: x[0])
-            new.grid[key] = cell
+        if placed:
+            bisect.insort(new.placed, (i, u), key=lambda x: x[0])
+        new._grid = None
+        if self._grid is not None:
+            grid = new._grid = dict(self._grid)
+            if old is not None and old.body is not None and old.status == "table":
+                key = self._key(old.body.centre)
+                grid[key] = [x for x in grid.get(key, []) if x[1].id != uid]
+            if placed:
+                assert u.body is not None
+                key = self._key(u.body.centre)
+                cell = [x for x in grid.get(key, []) if x[1].id != uid]
+                cell.append((i, u))
+                cell.sort(key=lambda x: x[0])
+                grid[key] = cell
+        if placed:
+            assert u.body is not None
             r = u.body.radius
             if r > new.radius:
                 new.radius = r
