@@ -338,17 +338,24 @@ def _body_distance(a: Body, b: Body) -> float:
     best = math.inf
     hypot = math.hypot
     for p, q in ((pa, pb), (pb, pa)):
+        pts = ((p[0], p[1]), (p[2], p[3]), (p[4], p[5]), (p[6], p[7]))
         for i in (0, 2, 4, 6):
             a0, a1 = q[i], q[i + 1]
             j = (i + 2) % 8
             dx, dy = q[j] - a0, q[j + 1] - a1
             den = dx * dx + dy * dy
-            for k in (0, 2, 4, 6):
-                p0, p1 = p[k], p[k + 1]
-                t = 0.0 if den == 0 else max(0.0, min(1.0, ((p0 - a0) * dx + (p1 - a1) * dy) / den))
-                d = hypot(p0 - a0 - t * dx, p1 - a1 - t * dy)
-                if d < best:
-                    best = d
+            for p0, p1 in pts:
+                ux, uy = p0 - a0, p1 - a1
+                t = 0.0  # clamped to [0, 1] as max(0.0, min(1.0, ...)) clamps it
+                if den != 0:
+                    t = (ux * dx + uy * dy) / den
+                    t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+                ex, ey = ux - t * dx, uy - t * dy
+                # hypot is at least either leg: a leg of best or more cannot beat it
+                if -best < ex < best and -best < ey < best:
+                    d = hypot(ex, ey)
+                    if d < best:
+                        best = d
     return best
 
 
