@@ -341,17 +341,24 @@ def _body_distance(a: Body, b: Body) -> float:
     best = math.inf
     hypot = math.hypot
     for p, q in ((pa, pb), (pb, pa)):
+        pts = ((p[0], p[1]), (p[2], p[3]), (p[4], p[5]), (p[6], p[7]))
         for i in (0, 2, 4, 6):
             a0, a1 = q[i], q[i + 1]
             j = (i + 2) % 8
             dx, dy = q[j] - a0, q[j + 1] - a1
             den = dx * dx + dy * dy
-            for k in (0, 2, 4, 6):
-                p0, p1 = p[k], p[k + 1]
-                t = 0.0 if den == 0 else max(0.0, min(1.0, ((p0 - a0) * dx + (p1 - a1) * dy) / den))
-                d = hypot(p0 - a0 - t * dx, p1 - a1 - t * dy)
-                if d < best:
-                    best = d
+            for p0, p1 in pts:
+                ux, uy = p0 - a0, p1 - a1
+                t = 0.0  # clamped to [0, 1] as max(0.0, min(1.0, ...)) clamps it
+                if den != 0:
+                    t = (ux * dx + uy * dy) / den
+                    t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+                ex, ey = ux - t * dx, uy - t * dy
+                # hypot is at least either leg: a leg of best or more cannot beat it
+                if -best < ex < best and -best < ey < best:
+                    d = hypot(ex, ey)
+                    if d < best:
+                        best = d
     return best
 
 
@@ -979,24 +986,23 @@ def sweep(start: Body, end: Body) -> Shape:
     return MultiPoint([c.as_tuple() for c in (*start.corners(), *end.corners())]).convex_hull
 
 
-def _cross(a: Vec, b: Vec) -> float:
-    return a.x * b.y - a.y * b.x
-
-
 def _ray_hits(
     points: Sequence[Vec], d: Vec, polygon: Sequence[Vec], best: float | None
 ) -> float | None:
+    # cross products of the edge and the ray, on floats (the same operations: the same answers)
     n = len(polygon)
+    dx, dy = d.x, d.y
     for p in points:
+        px, py = p.x, p.y
         for i in range(n):
             a, b = polygon[i], polygon[(i + 1) % n]
-            e = b - a
-            denom = _cross(d, e)
+            ex, ey = b.x - a.x, b.y - a.y
+            denom = dx * ey - dy * ex
             if abs(denom) < 1e-12:
                 continue
-            ap = a - p
-            t = _cross(ap, e) / denom
-            s = _cross(ap, d) / denom
+            apx, apy = a.x - px, a.y - py
+            t = (apx * ey - apy * ex) / denom
+            s = (apx * dy - apy * dx) / denom
             if t >= -1e-9 and -1e-9 <= s <= 1 + 1e-9 and (best is None or t < best):
                 best = max(t, 0.0)
     return best
