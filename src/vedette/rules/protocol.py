@@ -588,6 +588,13 @@ class DomainEvent:
 
     @classmethod
     def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
+        """The payload of ``version`` in this version's shape, by the upgrade ladder: each
+        step ``upgrade_vN`` (a classmethod turning version N's payload into version N+1's)
+        in turn; a version whose payload kept its shape has no step."""
+        for n in range(version, cls.version):
+            step = getattr(cls, f"upgrade_v{n}", None)
+            if step is not None:
+                data = step(data)
         return data
 
     @classmethod
