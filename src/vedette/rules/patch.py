@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from vedette.errors import VedetteError
-from vedette.rules.evolve import evolve
 from vedette.rules.fields import to_json
 from vedette.rules.protocol import DomainEvent
 
@@ -92,20 +91,26 @@ class Patch(DomainEvent):
         return {"kind": self.kind, "v": self.version, "data": data}
 
 
-def patch_kinds(base: type[P], kinds: Mapping[str, Any]) -> dict[str, type[P]]:
-    """The patch kinds of a ruleset by name, each a subclass of ``base`` (which fixes the
-    ``entity``, the ``version`` and the upgrade ladder). ``kinds`` maps each name to what it
-    may set: None (any field of the entity), or ``(doc, fields)`` with the fields as a
-    space-separated string (the doc names the rule the kind records)."""
-    out: dict[str, type[P]] = {}
-    for kind, spec in kinds.items():
-        doc, touches = spec if spec is not None else ("", None)
-        ns: dict[str, Any] = {"kind": kind, "__slots__": (), "__doc__": doc or base.__doc__}
-        if touches is not None:
-            ns["touches"] = frozenset(touches.split())
-        name = "".join(w.capitalize() for w in kind.split("_"))
-        out[kind] = type(name, (base,), ns)
-    return out
+def patch_kind(
+    base: type[P], kind: str, doc: str = "", touches: str | None = None, entity: str = ""
+) -> type[P]:
+    """A patch kind of a ruleset: a subclass of ``base`` (which fixes the ``entity``, the
+    ``version`` and the upgrade ladder) that only names the event. ``doc``: the rule it
+    records; ``touches``: the fields it may set, space-separated (None: any field of its
+    entity); ``entity``: where ``base`` leaves it open."""
+    ns: dict[str, Any] = {"kind": kind, "__slots__": (), "__doc__": doc or base.__doc__}
+    if touches is not None:
+        ns["touches"] = frozenset(touches.split())
+    if entity:
+        ns["entity"] = entity
+    name = "".join(w.capitalize() for w in kind.split("_"))
+    return type(name, (base,), ns)
+
+
+def patch_kinds(base: type[P], kinds: str) -> dict[str, type[P]]:
+    """Patch kinds by name (``kinds`` space-separated), each free to set any field of its
+    entity (see :func:`patch_kind`)."""
+    return {k: patch_kind(base, k) for k in kinds.split()}
 
 
 def _as_held(value: Any) -> Any:
@@ -144,11 +149,6 @@ class Entities(Generic[S]):
         return w(value) if w is not None else to_json(value)
 
 
-def put_fields(obj: Any, values: Mapping[str, Any]) -> Any:
-    """``obj`` (a frozen dataclass) with ``values`` set: :func:`~vedette.rules.evolve.evolve`."""
-    return evolve(obj, **values) if values else obj
-
-
 def fold_patch(state: S, e: Patch, entities: Mapping[str, Entities[S]]) -> S:
     """The one fold of every patch: the entity's fields set, each name checked against the
     entity's type (one line naming the event and the field)."""
@@ -184,11 +184,5 @@ def comparable(mine: Sequence[Any], theirs: Sequence[Any]) -> list[Any]:
         md = m.get("data") if isinstance(m, dict) else None
         td = t.get("data") if isinstance(t, dict) else None
         if isinstance(md, dict) and isinstance(td, dict) and "was" in md and "was" not in td:
-            if "entity" in md and "set" in md:
-                out[i] = {**m, "data": {k: v for k, v in md.items() if k != "was"}}
+            out[i] = {**m, "data": {k: v for k, v in md.items() if k != "was"}}
     return out
-
-
-def kinds_of(*tables: Iterable[type[Patch]]) -> tuple[type[Patch], ...]:
-    """The patch kinds of several tables, in order (a ruleset's ``events``)."""
-    return tuple(k for t in tables for k in t)

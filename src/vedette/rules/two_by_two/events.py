@@ -109,10 +109,8 @@ class UnitPatch(Patch):
 #: the unit events by kind: each a name the log shows for the one patch of a unit
 UNIT_EVENTS: dict[str, type[UnitPatch]] = patch_kinds(
     UnitPatch,
-    dict.fromkeys(
-        "moved pinned disrupted rallied routed destroyed shot arrived deployed corrected placed"
-        " formation screen faced marker repulsed recoiled followed_up meleed".split()
-    ),
+    "moved pinned disrupted rallied routed destroyed shot arrived deployed corrected placed"
+    " formation screen faced marker repulsed recoiled followed_up meleed",
 )
 
 
