@@ -33,7 +33,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from vedette.errors import VedetteError
 from vedette.rules.fields import to_json
-from vedette.rules.protocol import DomainEvent
+from vedette.rules.protocol import DomainEvent, event_kind
 
 S = TypeVar("S")
 P = TypeVar("P", bound="Patch")
@@ -98,13 +98,10 @@ def patch_kind(
     ``version`` and the upgrade ladder) that only names the event. ``doc``: the rule it
     records; ``touches``: the fields it may set, space-separated (None: any field of its
     entity); ``entity``: where ``base`` leaves it open."""
-    ns: dict[str, Any] = {"kind": kind, "__slots__": (), "__doc__": doc or base.__doc__}
-    if touches is not None:
-        ns["touches"] = frozenset(touches.split())
+    more: dict[str, Any] = {} if touches is None else {"touches": frozenset(touches.split())}
     if entity:
-        ns["entity"] = entity
-    name = "".join(w.capitalize() for w in kind.split("_"))
-    return type(name, (base,), ns)
+        more["entity"] = entity
+    return event_kind(base, kind, doc, **more)
 
 
 def patch_kinds(base: type[P], kinds: str) -> dict[str, type[P]]:

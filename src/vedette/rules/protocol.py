@@ -607,6 +607,19 @@ class DomainEvent:
         return {"kind": self.kind, "v": self.version, "data": to_json(self)}
 
 
+E = TypeVar("E", bound=DomainEvent)
+
+
+def event_kind(base: type[E], kind: str, doc: str = "", **classvars: Any) -> type[E]:
+    """A kind of event that only names what happened: a subclass of ``base`` (which holds the
+    fields, the version, the upgrade ladder and the fold) with its own ``kind``, its
+    docstring and any other class variable ``base`` declares (``touches``, ``entity``)."""
+    ns: dict[str, Any] = {"kind": kind, "__slots__": (), "__doc__": doc or base.__doc__}
+    ns.update(classvars)
+    name = "".join(w.capitalize() for w in kind.split("_"))
+    return type(name, (base,), ns)
+
+
 @dataclass(frozen=True, slots=True)
 class Waived(DomainEvent):
     """The player waived an owed step (Herman: the rules 'are easily circumvented if
