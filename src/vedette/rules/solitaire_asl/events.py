@@ -101,43 +101,47 @@ class StackMoved(Changes):
 
 
 @dataclass(frozen=True)
-class Shifted(Changes):
-    """A shift DR (2.5) and the row's consequences."""
-
-    kind: ClassVar[str] = "shift"
-    op: str = ""
-    row: str = ""
-    final: int = 0
-
-
-@dataclass(frozen=True)
 class MinefieldShifted(Changes):
+    """A minefield's shift DR (4.6): the row read and the final DR."""
+
     kind: ClassVar[str] = "minefield_shift"
     row: str = ""
     final: int = 0
 
 
 @dataclass(frozen=True)
-class BoresightRolled(Changes):
-    """The third die (6.1). ``candidate``: the scattered hex of a 6 that awaits the player's
-    word; each weapon then owes a ``decide`` before it fires again."""
+class Shifted(MinefieldShifted):
+    """A shift DR (2.5) and the row's consequences."""
 
-    kind: ClassVar[str] = "boresight"
-    weapons: tuple[str, ...] = ()
-    target: str = ""
+    kind: ClassVar[str] = "shift"
+    op: str = ""
+
+
+@dataclass(frozen=True)
+class Scattered(Changes):
+    """A die that may scatter (6.1, 7.1): the row read; ``candidate``, the scattered hex of a
+    6 that awaits the player's word (a ``decide`` is then owed)."""
+
     row: str = ""
     candidate: str | None = None
 
 
 @dataclass(frozen=True)
-class PreregRolled(Changes):
-    """The pre-registration die (7.1); ``candidate`` as for bore sighting."""
+class BoresightRolled(Scattered):
+    """The third die (6.1): each weapon owes a ``decide`` before it fires again."""
+
+    kind: ClassVar[str] = "boresight"
+    weapons: tuple[str, ...] = ()
+    target: str = ""
+
+
+@dataclass(frozen=True)
+class PreregRolled(Scattered):
+    """The pre-registration die (7.1)."""
 
     kind: ClassVar[str] = "prereg"
     module: str = ""
     ar: str = ""
-    row: str = ""
-    candidate: str | None = None
 
 
 @dataclass(frozen=True)
