@@ -157,7 +157,10 @@ def fold_patch(state: S, e: Patch, entities: Mapping[str, Entities[S]]) -> S:
         bad = sorted(k for k in s if k not in ent.fields)
         raise VedetteError(f"event {e.kind!r}: a {e.entity} has no field {bad[0]!r}")
     read = ent.read
-    values = {k: (read[k](state, v) if k in read else _as_held(v)) for k, v in s.items()}
+    if read:
+        values = {k: read[k](state, v) if k in read else _as_held(v) for k, v in s.items()}
+    else:  # (the common case, inline: a replay folds one patch per event)
+        values = {k: tuple(v) if type(v) is list else v for k, v in s.items()}
     return ent.put(state, e.id, values)
 
 
