@@ -215,13 +215,13 @@ class Ruleset(Generic[S]):
     def fold(self, state: S, event: Any) -> S:
         """The one fold dispatcher: the referee's own events, typed events by their
         registered fold, legacy events through ``apply``."""
-        if isinstance(event, _waived()):
-            return self.waive(state, event.obligation)
         f = self.folds.get(type(event))
         if f is not None:
             return f(state, event)
         if isinstance(event, Patch):
             return fold_patch(state, event, self.entities)
+        if isinstance(event, _waived()):
+            return self.waive(state, event.obligation)
         return self.apply(state, event)
 
     def recorded(self, state: S, event: Any) -> Any:

@@ -43,8 +43,9 @@ _KEYS = frozenset({"entity", "id", "set", "was", "why"})
 
 @dataclass(frozen=True, slots=True)
 class Patch(DomainEvent):
-    """One entity's fields set (``set_``, as logged), what they were (``was``; None: not
-    recorded) and why. A ruleset's kinds are made by :func:`patch_kinds`."""
+    """One entity's fields set (``set_``: each value as the state holds it, a tuple not a
+    list, or as its entity's ``write`` logs it where it has one), what they were (``was``, as
+    logged; None: not recorded) and why. A ruleset's kinds are made by :func:`patch_kind`."""
 
     kind: ClassVar[str] = "patch"
     #: the kind of entity the kind changes ("unit", "general", "turn", ...)
@@ -80,7 +81,8 @@ class Patch(DomainEvent):
         was = data.get("was")
         if was is not None and (type(was) is not dict or not was.keys() <= s.keys()):
             raise VedetteError(f"event {k!r}: 'was' must be a table of the fields it sets")
-        return cls(ident, dict(s), was, why)
+        held = {k: tuple(v) if type(v) is list else v for k, v in s.items()}
+        return cls(ident, held, was, why)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"entity": self.entity, "id": self.id, "set": to_json(self.set_)}
@@ -110,32 +112,29 @@ def patch_kinds(base: type[P], kinds: str) -> dict[str, type[P]]:
     return {k: patch_kind(base, k) for k in kinds.split()}
 
 
-def _as_held(value: Any) -> Any:
-    """A logged value as the state holds it: a list as a tuple."""
-    return tuple(value) if type(value) is list else value
-
-
 @dataclass(frozen=True)
 class Entities(Generic[S]):
     """How a ruleset's state holds one kind of entity, for the patch fold.
 
-    ``type``: the entity's dataclass (its fields are what a patch may set). ``get(state, id)``
+    ``model``: the entity's dataclass (its fields are what a patch may set). ``get(state, id)``
     the entity (raising a one-line error if there is none); ``put(state, id, values)`` the
     state with those fields of it set (values as the state holds them). ``read[field](state,
     logged)`` a logged value as the field holds it (default: a list as a tuple);
     ``write[field](value)`` a field's value as it is logged (default: plain JSON).
     ``only``: the fields a patch may set, where not every field of the type (but ``id``)."""
 
-    type: type[Any]
+    model: type[Any]
     get: Callable[[S, str], Any]
-    put: Callable[[S, str, dict[str, Any]], S]
+    put: Callable[[S, str, Mapping[str, Any]], S]
     read: Mapping[str, Callable[[S, Any], Any]] = field(default_factory=dict)
     write: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
     only: Iterable[str] | None = None
     fields: frozenset[str] = field(init=False)
+    #: the patch kinds whose every field is known to be one of the entity's
+    checked: set[type[Patch]] = field(init=False, default_factory=set, compare=False)
 
     def __post_init__(self) -> None:
-        names = frozenset(f.name for f in dataclasses.fields(self.type)) - {"id"}
+        names = frozenset(f.name for f in dataclasses.fields(self.model)) - {"id"}
         if self.only is not None:
             names = frozenset(self.only)
         object.__setattr__(self, "fields", names)
@@ -153,14 +152,17 @@ def fold_patch(state: S, e: Patch, entities: Mapping[str, Entities[S]]) -> S:
     if ent is None:
         raise VedetteError(f"event {e.kind!r}: this ruleset has no {e.entity!r} to change")
     s = e.set_
-    if not s.keys() <= ent.fields:
-        bad = sorted(k for k in s if k not in ent.fields)
-        raise VedetteError(f"event {e.kind!r}: a {e.entity} has no field {bad[0]!r}")
+    kind = type(e)
+    if kind not in ent.checked:  # (a kind that may touch only the entity's fields: once)
+        if not s.keys() <= ent.fields:
+            bad = sorted(k for k in s if k not in ent.fields)
+            raise VedetteError(f"event {e.kind!r}: a {e.entity} has no field {bad[0]!r}")
+        if kind.touches is not None and kind.touches <= ent.fields:
+            ent.checked.add(kind)
     read = ent.read
-    if read:
-        values = {k: read[k](state, v) if k in read else _as_held(v) for k, v in s.items()}
-    else:  # (the common case, inline: a replay folds one patch per event)
-        values = {k: tuple(v) if type(v) is list else v for k, v in s.items()}
+    if not read:  # (a logged list was made the tuple the state holds by the decoder)
+        return ent.put(state, e.id, s)
+    values = {k: read[k](state, v) if k in read else v for k, v in s.items()}
     return ent.put(state, e.id, values)
 
 

@@ -541,11 +541,11 @@ _GAME_VALUES: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def _put_unit(state: State, uid: str, values: dict[str, Any]) -> State:
+def _put_unit(state: State, uid: str, values: Mapping[str, Any]) -> State:
     return state.with_unit(updated(state.unit(uid), values))
 
 
-def _put_general(state: State, gid: str, values: dict[str, Any]) -> State:
+def _put_general(state: State, gid: str, values: Mapping[str, Any]) -> State:
     return state.with_general(updated(state.general(gid), values))
 
 
@@ -553,7 +553,7 @@ def _turn(state: State, _: str) -> State:
     return state
 
 
-def _put_turn(state: State, _: str, values: dict[str, Any]) -> State:
+def _put_turn(state: State, _: str, values: Mapping[str, Any]) -> State:
     return state.but(**values)
 
 

@@ -47,7 +47,7 @@ def _body(state: GameState, p: Any) -> Body | None:
     return Body(Vec(float(p["x"]), float(p["y"])), float(p["facing"]), state.rules.footprint)
 
 
-def _put_unit(state: GameState, uid: str, values: dict[str, Any]) -> GameState:
+def _put_unit(state: GameState, uid: str, values: Mapping[str, Any]) -> GameState:
     return state.with_unit(uid, **values)
 
 
@@ -241,7 +241,9 @@ def unit_event(kind: str, uid: str, **changes: Any) -> UnitPatch:
     unit = ENTITIES["unit"]
     if not changes.keys() <= unit.fields:
         raise ValueError(f"unit has no field {sorted(set(changes) - unit.fields)[0]!r}")
-    return UNIT_EVENTS[kind](uid, {k: unit.logged(k, v) for k, v in changes.items()})
+    if "body" in changes:
+        changes["body"] = _body_json(changes["body"])
+    return UNIT_EVENTS[kind](uid, changes)
 
 
 # -- folds -----------------------------------------------------------------------------------
