@@ -128,7 +128,7 @@ def test_facts_are_the_core_patch_event() -> None:
     for c in (*E.UNIT_FACTS, *E.GENERAL_FACTS, *E.TURN_FACTS):
         assert issubclass(c, Patch) and c.entity in ("unit", "general", "turn"), c
         f = sorted(c.touches or ())[0]
-        e = c("U1", {f: [1, 2]}, {f: [0, 0]}, "why")
+        e = c("U1", {f: (1, 2)}, {f: [0, 0]}, "why")  # held as a tuple, logged as a list
         data = {"entity": c.entity, "id": "U1", "set": {f: [1, 2]}, "was": {f: [0, 0]}}
         assert e.to_json() == {"kind": c.kind, "v": 2, "data": {**data, "why": "why"}}
         assert c.decode(e.to_json()["data"]) == e
