@@ -89,11 +89,18 @@ def renumber(recs: Records) -> Records:
     return recs
 
 
+def _subject(data: Any) -> bool:
+    """``data`` is a patch of a unit or a general (its ``id`` names it)."""
+    return data.get("entity") in ("unit", "general") and isinstance(data.get("id"), str)
+
+
 def unit_ids(recs: Records) -> list[str]:
     seen: list[str] = []
 
     def walk(x: Any) -> None:
         if isinstance(x, dict):
+            if _subject(x) and x["id"] not in seen:  # a unit's or general's patch (issue 28)
+                seen.append(x["id"])
             for k, v in x.items():
                 if k in UNIT_KEYS and isinstance(v, str) and v not in seen:
                     seen.append(v)
@@ -213,6 +220,7 @@ def _moving_events(recs: Records) -> list[dict[str, Any]]:
         and (
             any(e["data"].get(k) is not None for k in ("to", "position", "location"))
             or isinstance(e["data"].get("set", {}).get("y"), float)
+            or isinstance(e["data"].get("set", {}).get("body"), dict)
         )
     ]
 
@@ -231,6 +239,9 @@ def teleport(rs: str, recs: Records, at: int) -> Records:
         if e["data"].get(key) is not None:
             e["data"][key] = other(e["data"][key], places)
             return recs
+    if isinstance(e["data"]["set"].get("body"), dict):  # a 2 by 2 unit's patch: 60 mm on
+        e["data"]["set"]["body"]["y"] += 60.0
+        return recs
     e["data"]["set"]["y"] += 600.0
     return recs
 
@@ -253,8 +264,9 @@ def _unit_events(rs: str, recs: Records) -> list[tuple[dict[str, Any], str]]:
         (e, key)
         for r in actions(recs)
         for e in r["payload"]["events"]
-        for key in ("support", *UNIT_KEYS)
-        if isinstance(e["data"].get(key), str)
+        for key in ("support", *UNIT_KEYS, "id")
+        if (key != "id" or _subject(e["data"]))
+        and isinstance(e["data"].get(key), str)
         and e["data"][key] in ids
         and (rs != "napoleon_at_bay" or e["kind"] == "substituted")
     ]

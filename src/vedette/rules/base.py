@@ -20,6 +20,7 @@ from vedette.data import load_toml_text, merge, package_toml
 from vedette.dice.roll import AnyRoll, Roll
 from vedette.dice.tables import Table, tables_from_data
 from vedette.errors import BadRequest
+from vedette.rules.patch import Entities, Patch, fold_patch, previous
 from vedette.rules.protocol import (
     Todo,
     Waived,
@@ -160,6 +161,8 @@ class Ruleset(Generic[S]):
     #: typed events this ruleset folds (protocol.DomainEvent subclasses) and their folds
     events: tuple[type[Any], ...] = ()
     folds: Mapping[type[Any], Callable[[S, Any], S]] = {}
+    #: how the state holds each kind of entity its patch events change (patch.Entities)
+    entities: Mapping[str, Entities[S]] = {}
 
     # -- the referee protocol ------------------------------------------------------------
     def protocol_procedures(self) -> dict[str, Any]:
@@ -212,12 +215,21 @@ class Ruleset(Generic[S]):
     def fold(self, state: S, event: Any) -> S:
         """The one fold dispatcher: the referee's own events, typed events by their
         registered fold, legacy events through ``apply``."""
-        if isinstance(event, _waived()):
-            return self.waive(state, event.obligation)
         f = self.folds.get(type(event))
         if f is not None:
             return f(state, event)
+        if isinstance(event, Patch):
+            return fold_patch(state, event, self.entities)
+        if isinstance(event, _waived()):
+            return self.waive(state, event.obligation)
         return self.apply(state, event)
+
+    def recorded(self, state: S, event: Any) -> Any:
+        """The event as it is logged when performed on ``state``: a patch with the values
+        its fields had (``was``), any other as it is."""
+        if isinstance(event, Patch) and event.was is None:
+            return previous(state, event, self.entities)
+        return event
 
     def obligations(self, state: S) -> tuple[Any, ...]:
         """What the rules require now (protocol.Obligation), from the state."""

@@ -37,7 +37,7 @@ from vedette.rules.two_by_two import (
     todo,
 )
 from vedette.rules.two_by_two import requests as rq
-from vedette.rules.two_by_two.events import EVENTS, FOLDS, PhaseBegan, Roles, apply_event
+from vedette.rules.two_by_two.events import ENTITIES, EVENTS, FOLDS, PhaseBegan, Roles, apply_event
 from vedette.rules.two_by_two.model import (
     EDGES,
     FORMATIONS,
@@ -160,6 +160,7 @@ class TwoByTwo(Ruleset[GameState]):
 
     events = EVENTS
     folds = FOLDS
+    entities = ENTITIES
 
     #: the sequence of play (2 by 2, Game Setup; Sequence of play) as data: each phase and
     #: the actions it allows (queries -- check_move, check_melee, odds, chances -- are never
