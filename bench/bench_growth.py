@@ -56,7 +56,6 @@ RULESETS = os.environ.get(
     "BENCH_GROWTH_RULESETS",
     "napoleon_at_bay" if QUICK else "napoleon_at_bay,solitaire_asl,two_by_two",
 ).split(",")
-CLI_NAME = {"napoleon_at_bay": "nab", "solitaire_asl": "asl", "two_by_two": "2x2"}
 
 
 def best(fn: Callable[[], object], repeat: int = REPEAT) -> float:
@@ -112,7 +111,7 @@ def cli_action(
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = str(ROOT / "src")
     for proc, _req, cmd in actions(g):
-        argv = [sys.executable, "-m", "vedette.cli.main", "--db", str(db), CLI_NAME[rs]]
+        argv = [sys.executable, "-m", "vedette.cli.main", "--db", str(db), rules.aliases(rs)[0]]
         argv += [*shlex.split(cmd), "--game", name]
         times = []
         for i in range(repeat):
