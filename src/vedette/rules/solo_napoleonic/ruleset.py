@@ -19,6 +19,8 @@ from vedette.rules.simulation import SimPlay
 from vedette.rules.solo_napoleonic import (
     actions,
     cards,
+    chance,
+    charging,
     fire,
     flow,
     geom,
@@ -265,12 +267,14 @@ def _unit_options(state: State, u: Any) -> list[Todo]:
         return []  # its marker is owed first
     rally = Todo("rally", {"unit": u.id}, f"{u.id} tries to rally", morale.R_MORALE)
     if u.status == "routing":
-        run = Todo("move", {"unit": u.id, "mode": "rout"}, f"{u.id} runs (rout, 2D)", flow.R_ROUT)
+        run = Todo(
+            "move", {"unit": u.id, "mode": "rout"}, f"{u.id} runs (rout, 2D)", charging.R_ROUT
+        )
         return [run, rally]
     if u.must_rally:
         if u.status != "retiring":
             return [rally]
-        m = move_offer(state, u, "retire", f"{u.id} carries out its retirement", flow.R_ROUT)
+        m = move_offer(state, u, "retire", f"{u.id} carries out its retirement", charging.R_ROUT)
         return [rally, *([m] if m else [])]
     out: list[Todo] = []
     m = move_offer(state, u, None, f"{u.id} moves", actions.R_MOVE)
@@ -437,7 +441,7 @@ class SoloNapoleonic(Ruleset[State]):
             Procedure(rq.Deal, *D(cards.deal, cards.deal_odds)),
             Procedure(rq.Next, *D(cards.next_card)),
             Procedure(rq.Order, *D(cards.order_query)),
-            Procedure(rq.Require, *D(cards.require_morale, cards.require_odds)),
+            Procedure(rq.Require, *D(morale.require_morale, morale.require_odds)),
             Procedure(rq.Chance, *D(cards.play_chance, cards.chance_odds)),
             Procedure(rq.Move, *D(actions.move, actions.move_odds, after_dice=("direction",))),
             Procedure(rq.Start, *D(actions.start, actions.start_odds)),
@@ -637,10 +641,10 @@ class SoloNapoleonic(Ruleset[State]):
         for side in state.sides:
             held = state.chance.get(side)
             if held and held not in state.chance_played:
-                card = cards.card_by_id(state, held)
+                card = chance.card_by_id(state, held)
                 text = f"{side} may play {held}"
                 if card is None or card.does.kind == "none":
-                    out.append(Todo("chance", {"side": side}, text, cards.R_CHANCE))
+                    out.append(Todo("chance", {"side": side}, text, chance.R_CHANCE))
                     continue
                 pool = cards.chance_pool(state, side, card)
                 if pool:
@@ -649,7 +653,7 @@ class SoloNapoleonic(Ruleset[State]):
                             "chance",
                             {"side": side},
                             text + f" ({card.does.on} unit)",
-                            cards.R_CHANCE,
+                            chance.R_CHANCE,
                             open={"on": (*pool[:29], "random")},
                         )
                     )
