@@ -1,10 +1,5 @@
-"""Solitaire Play of ASL (Mike O'Leary, 1994): dummy stacks, potential dummy stacks, HIP units
-and dummy HIP counters, hidden fortifications, minefields and cloaked units that shift between
-locations on a 2d6 shift DR; bore-sighted locations and pre-registered hexes decided later.
-
-vedette keeps the bookkeeping and rolls; the player adjudicates ASL itself (LOS, terrain) and
-states those facts. See docs/rules/solitaire_asl.md.
-"""
+"""The Solitaire Play of ASL ruleset (the plug-in class): its procedures, the flow it declares
+(flow.py), its events and folds (fold.py), and the hooks the shared code asks."""
 
 from __future__ import annotations
 
@@ -16,7 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from vedette.dice import DiceSource
 from vedette.referee import Procedure, procedure_table
 from vedette.rules.base import LazyModel, Outcome, Ruleset
-from vedette.rules.protocol import Flow, GameOutcome, Phase, Plan, Todo
+from vedette.rules.protocol import GameOutcome, Plan, Todo
 from vedette.rules.solitaire_asl import procedures as pr
 from vedette.rules.solitaire_asl.boresight import (
     plan_boresight,
@@ -27,9 +22,10 @@ from vedette.rules.solitaire_asl.boresight import (
     resolve_prereg,
 )
 from vedette.rules.solitaire_asl.config import Config, make_config
+from vedette.rules.solitaire_asl.flow import FLOW
 from vedette.rules.solitaire_asl.fold import EVENTS, FOLDS, apply_event
 from vedette.rules.solitaire_asl.minefields import plan_minefield, run_minefield
-from vedette.rules.solitaire_asl.model import SETUP, State
+from vedette.rules.solitaire_asl.model import State
 from vedette.rules.solitaire_asl.offers import offers
 from vedette.rules.solitaire_asl.planner import plan_planner, resolve_planner
 from vedette.rules.solitaire_asl.render import render_state, state_json
@@ -60,50 +56,6 @@ if TYPE_CHECKING:
     from vedette.rules.editor import Editor
 
 
-def _flow() -> Flow:
-    """The sequence of play (ASL A3) with the article's windows: set-up (placing the dummy
-    counters, 3.1.1, 4.6.1; marking potential dummy stacks, 2.1), then each player turn's
-    PFPh, MPh, DFPh, AFPh, RtPh, APh and CCPh. Shifts are tried in the phases some window of
-    2.3, 3.3.2 or 5.1 opens (the plan checks which kind, whose, and the start of the phase);
-    a weapon's bore-sight die goes with its fire (6.1: PFPh, MPh Defensive First Fire, DFPh,
-    AFPh); an AR's pre-registration die with OBA (7.1: PFPh, DFPh); stacks move in the MPh,
-    RtPh and APh, and a minefield exchange follows a unit's entry (4.6.2, 4.6.4)."""
-    every = ("phase", "act", "merge", "drop")
-    fire = ("boresight",)
-    # each phase names the article's rules that open (or keep closed) what it allows: 2.2
-    # (potential dummy stacks are made only at set-up), 2.3/5.1 (the starts of phases),
-    # 3.3.2 (HIP windows), 4.6.2 (minefield entry), 6.1 (fire), 7.1 (OBA)
-    play = {
-        "PFPh": ((*every, "shift", *fire, "prereg"), "2.2, 3.3.2, 6.1, 7.1"),
-        "MPh": ((*every, "shift", *fire, "move", "minefield"), "2.2, 2.3, 3.3.2, 4.6.2, 5.1, 6.1"),
-        "DFPh": ((*every, "shift", *fire, "prereg"), "2.2, 3.3.2, 6.1, 7.1"),
-        "AFPh": ((*every, "shift", *fire), "2.2, 5.1, 6.1"),
-        "RtPh": ((*every, "move", "minefield"), "2.2, 2.3, 3.3.2, 4.6.2, 5.1"),
-        "APh": ((*every, "shift", "move", "minefield"), "2.2, 2.3, 3.3.2, 4.6.2, 5.1"),
-        "CCPh": (every, "2.2, 2.3, 3.3.2, 5.1"),
-    }
-    phases = [
-        Phase.of(
-            SETUP,
-            ["place", "mark", "drop", "phase"],
-            rule="O'Leary 2.3 (nothing moves or shifts in set-up); 2.1, 3.1.1, 4.6.1",
-            ends="phase: the first player's PFPh",
-        )
-    ]
-    phases += [
-        Phase.of(
-            name,
-            allows,
-            rule=f"ASL A3 ({name}); " + ", ".join(f"O'Leary {r}" for r in why.split(", ")),
-            ends="phase",
-        )
-        for name, (allows, why) in play.items()
-    ]
-    # stating facts and what the ASL rules reveal, and the owed word on a scattered hex, at
-    # any time
-    return Flow(tuple(phases), always=frozenset({"location", "fort", "reveal", "decide"}))
-
-
 class SolitaireASL(Ruleset[State]):
     name = "solitaire_asl"
     aliases = ("asl",)
@@ -115,7 +67,7 @@ class SolitaireASL(Ruleset[State]):
     scenarios: Mapping[str, str] = MappingProxyType({"sample": "sample.toml"})
     events = EVENTS
     folds = FOLDS
-    flow = _flow()
+    flow = FLOW
 
     def __init__(self) -> None:
         self.procedures = procedure_table(

@@ -30,7 +30,7 @@ import math
 from typing import Any
 
 from vedette.errors import BadRequest, RuleViolation, VedetteError
-from vedette.rules.protocol import Obligation
+from vedette.rules.protocol import Flow, Obligation, Phase
 from vedette.rules.solo_napoleonic.actions import RESULT_MOVES, base_move, move_allowed, move_base
 from vedette.rules.solo_napoleonic.charging import (
     R_CHARGE,
@@ -57,6 +57,60 @@ R_MORALE = "Kuryakin, Morale"
 R_MARKER = "Kuryakin, Movement (markers directing morale tests)"
 
 STEPS = ("morale", "evade", "close", "fire", "home", "melee", "loser", "brawl")
+
+
+#: Kuryakin, Move Sequence: the control phase (brigadiers roll under their Control Rating;
+#: the staff is rated first), the cards dealt and revealed, the cards acting in turn, and
+#: the turn's end once every card has acted. Setting out the table (place, attach), D chits
+#: by hand and a morale test the player calls are open at any time.
+FLOW = Flow(
+    phases=(
+        Phase.of(
+            "control",
+            ["staff", "control"],
+            "Kuryakin, Generals (the control phase comes first: 'control')",
+            ends="control",
+        ),
+        Phase.of(
+            "cards",
+            ["staff", "deal"],
+            "Kuryakin, Move Sequence (the cards are dealt next: 'deal')",
+            ends="deal",
+        ),
+        Phase.of(
+            "activation",
+            [
+                "next",
+                "require",
+                "chance",
+                "move",
+                "start",
+                "halt",
+                "formation",
+                "reform",
+                "fire",
+                "charge",
+                "close",
+                "rally",
+                "charge_home",
+                "melee",
+                "brawl",
+                "evade",
+                "general",
+                "end_turn",
+            ],
+            "Kuryakin, Move Sequence (the cards act in turn: 'next')",
+            ends="next after the last card",
+        ),
+        Phase.of(
+            "end",
+            ["end_turn"],
+            "Kuryakin, Move Sequence (every card has acted: 'end_turn')",
+            ends="end_turn",
+        ),
+    ),
+    always=frozenset({"place", "attach", "disorder", "morale", "waive"}),
+)
 
 
 # -- what is owed now ----------------------------------------------------------------------

@@ -14,7 +14,7 @@ from vedette.dice import DiceSource
 from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
 from vedette.referee import Procedure, procedure_table
 from vedette.rules.base import LazyModel, Outcome, Ruleset
-from vedette.rules.protocol import Flow, GameOutcome, Phase, Todo, derive_todo, parsed_request
+from vedette.rules.protocol import GameOutcome, Todo, derive_todo, parsed_request
 from vedette.rules.simulation import SimPlay
 from vedette.rules.solo_napoleonic import (
     actions,
@@ -55,6 +55,7 @@ from vedette.rules.solo_napoleonic.events import (
     TurnEnded,
     TurnMarksCleared,
 )
+from vedette.rules.solo_napoleonic.flow import FLOW
 from vedette.rules.solo_napoleonic.model import (
     OPTIONAL_RULES,
     SIDES_DEFAULT,
@@ -372,58 +373,7 @@ class SoloNapoleonic(Ruleset[State]):
 
     events = EVENTS
 
-    #: Kuryakin, Move Sequence: the control phase (brigadiers roll under their Control Rating;
-    #: the staff is rated first), the cards dealt and revealed, the cards acting in turn, and
-    #: the turn's end once every card has acted. Setting out the table (place, attach), D chits
-    #: by hand and a morale test the player calls are open at any time.
-    flow = Flow(
-        phases=(
-            Phase.of(
-                "control",
-                ["staff", "control"],
-                "Kuryakin, Generals (the control phase comes first: 'control')",
-                ends="control",
-            ),
-            Phase.of(
-                "cards",
-                ["staff", "deal"],
-                "Kuryakin, Move Sequence (the cards are dealt next: 'deal')",
-                ends="deal",
-            ),
-            Phase.of(
-                "activation",
-                [
-                    "next",
-                    "require",
-                    "chance",
-                    "move",
-                    "start",
-                    "halt",
-                    "formation",
-                    "reform",
-                    "fire",
-                    "charge",
-                    "close",
-                    "rally",
-                    "charge_home",
-                    "melee",
-                    "brawl",
-                    "evade",
-                    "general",
-                    "end_turn",
-                ],
-                "Kuryakin, Move Sequence (the cards act in turn: 'next')",
-                ends="next after the last card",
-            ),
-            Phase.of(
-                "end",
-                ["end_turn"],
-                "Kuryakin, Move Sequence (every card has acted: 'end_turn')",
-                ends="end_turn",
-            ),
-        ),
-        always=frozenset({"place", "attach", "disorder", "morale", "waive"}),
-    )
+    flow = FLOW
 
     def current_phase(self, state: State) -> str:
         return state.phase
@@ -761,3 +711,6 @@ class SoloNapoleonic(Ruleset[State]):
 
 def shipped_data() -> dict[str, Any]:
     return merge({}, package_toml(PKG, "rules.toml"))
+
+
+RULESET = SoloNapoleonic()
