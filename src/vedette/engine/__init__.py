@@ -4,22 +4,29 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from vedette.engine.store import Record, Store
-
 if TYPE_CHECKING:
     from vedette.engine.session import Game, effective_actions, replay
+    from vedette.engine.store import Record, Store
 
 __all__ = ["Game", "Record", "Store", "effective_actions", "replay"]
 
-_SESSION = ("Game", "effective_actions", "replay")
+_HOME = {
+    "Game": "session",
+    "effective_actions": "session",
+    "replay": "session",
+    "Record": "store",
+    "Store": "store",
+}
 
 
 def __getattr__(name: str) -> Any:
-    """The session's names, loaded on first use: the engine package alone is the store and the
-    snapshot codec (which the rules' base class imports), not the session and the rules."""
-    if name in _SESSION:
-        # start-up: shell completion opens the Store without loading the session and the rules
-        from vedette.engine import session
+    """The engine's names, each loaded with its module on first use: the package alone loads
+    nothing, so the rules' base class imports the snapshot codec without the store (sqlite)
+    or the session (which imports the rules)."""
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'vedette.engine' has no attribute {name!r}")
+    # start-up: shell completion opens the Store alone; a ruleset loads neither store nor session
+    from importlib import import_module
 
-        return getattr(session, name)
-    raise AttributeError(f"module 'vedette.engine' has no attribute {name!r}")
+    return getattr(import_module(f"vedette.engine.{home}"), name)
