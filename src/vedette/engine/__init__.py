@@ -10,7 +10,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Game", "Record", "Store", "effective_actions", "replay"]
 
-_HOME = {
+_HOME = {  # name -> the module holding it
     "Game": "session",
     "effective_actions": "session",
     "replay": "session",
@@ -26,7 +26,10 @@ def __getattr__(name: str) -> Any:
     home = _HOME.get(name)
     if home is None:
         raise AttributeError(f"module 'vedette.engine' has no attribute {name!r}")
-    # start-up: shell completion opens the Store alone; a ruleset loads neither store nor session
-    from importlib import import_module
+    if home == "store":
+        from vedette.engine import store  # start-up: shell completion opens the store alone
 
-    return getattr(import_module(f"vedette.engine.{home}"), name)
+        return getattr(store, name)
+    from vedette.engine import session  # start-up: the session and the rules load with a game
+
+    return getattr(session, name)
