@@ -13,7 +13,9 @@ Also shown (not timed against the target): which heavy modules a few commands im
 
 Then (issue 26, item 8) each ruleset's ``vedette RULESET todo`` on a game of 1,000 actions
 (played by bench_replay's seeded random player, imported into a fresh database and opened once,
-so the store holds its index and snapshots as a game played that long would; the console
+so the store holds its index and snapshots as a game played that long would; 2 by 2's also
+played on to the start of a move phase with units free to move, whose ``todo`` judges each
+step they may take, ``two_by_two_mid_turn``; the console
 script answers it without click, vedette.cli.quick) against
 ``python -c pass``, the same way (alternating, medians; target <= 10x), with the heavy modules
 that step imports (none of pydantic, shapely, numpy is wanted); beside it the same step without
@@ -34,6 +36,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
@@ -132,8 +135,41 @@ GAME_ACTIONS = 1_000
 GAME_RUNS = 9
 
 
+#: the games timed: (game name, command-line name); 2 by 2's twice, the second stopped where a
+#: move phase starts, its units free to move (its ``todo`` judges every step they may take)
+GAMES = [*((name, cli) for name, cli in CLI_NAME.items()), ("two_by_two_mid_turn", "2x2")]
+
+
+def mid_turn(g: Any) -> None:
+    """Play 2 by 2's game on (the same seeded random player) to the start of a move phase in
+    which two of the mover's units or more stand free: placed, not disrupted, not in contact."""
+    import random
+
+    from bench.bench_replay import try_perform, two_by_two_request
+    from vedette.rules.two_by_two import facts
+
+    def free(s: Any) -> list[Any]:
+        return [
+            u
+            for u in s.live(s.actor)
+            if u.body is not None
+            and not u.moved
+            and not u.disrupted
+            and not facts.enemies_in_contact(s, u)
+        ]
+
+    rng = random.Random(5)
+    for _ in range(2_000):
+        s = g.state
+        if s.phase == "move" and not any(u.moved for u in s.live(s.actor)) and len(free(s)) > 1:
+            return
+        try_perform(g, *two_by_two_request(g, rng))
+    raise SystemExit("2 by 2: no move phase with free units in 2,000 actions")
+
+
 def long_games(folder: Path) -> Path:
-    """A database holding a ``GAME_ACTIONS``-action game of every ruleset (named after it)."""
+    """A database holding a ``GAME_ACTIONS``-action game of every ruleset (named after it),
+    and 2 by 2's played on to the middle of a turn (:func:`mid_turn`)."""
     sys.path.insert(0, str(ROOT))
     from bench.bench_replay import play
     from vedette.engine import Game, Store
@@ -145,6 +181,11 @@ def long_games(folder: Path) -> Path:
         Game.import_jsonl(store, g.export_jsonl(), name)
         Game.open(store, name)  # its index and snapshots, as a game played that long has
         print(f"  {name}: {len(g.records)} records", flush=True)
+        if name == "two_by_two":
+            mid_turn(g)
+            Game.import_jsonl(store, g.export_jsonl(), "two_by_two_mid_turn")
+            Game.open(store, "two_by_two_mid_turn")
+            print(f"  two_by_two_mid_turn: {len(g.records)} records", flush=True)
     store.close()
     return db
 
@@ -157,7 +198,7 @@ def games() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = long_games(Path(tmp))
         bare = [PY, "-c", "pass"]
-        for name, cli in CLI_NAME.items():
+        for name, cli in GAMES:
             cmd = vedette_cmd("--db", str(db), cli, "todo", "--game", name)
             run(cmd)  # bytecode, the dataclass cache and the page cache warm
             # the same step without the dataclass code cache (vedette/_dccache.py): same answer
@@ -176,7 +217,8 @@ def games() -> None:
             ta, tb, tc = statistics.median(a), statistics.median(b), statistics.median(c)
             mods = imported(["--db", str(db), cli, "todo", "--game", name], heavy)
             print(
-                f"  vedette {cli:<8} todo  {ta * 1e3:6.1f} ms, python -c pass {tb * 1e3:5.1f} ms"
+                f"  vedette {cli:<8} todo --game {name:<19} {ta * 1e3:6.1f} ms,"
+                f" python -c pass {tb * 1e3:5.1f} ms"
                 f" = {ta / tb:4.1f}x (target <= 10x); without the dataclass cache"
                 f" {tc * 1e3:6.1f} ms = {tc / tb:4.1f}x; heavy modules: {' '.join(mods) or '-'}"
                 f" (load {os.getloadavg()[0]:.1f})",

@@ -276,3 +276,20 @@ def test_2_4_2_hip_groups_in_two_locations_shift_on_one_dr() -> None:
         play(s, "shift", [1, 1], a="H1", b="X1", also=[["H2", "X1"]])
     with pytest.raises(BadRequest, match="occupants"):
         play(s, "shift", [1, 1], a="H1", b="X1", occupants=["ZZ"])
+
+
+def test_3_3_3_a_hidden_fortification_left_behind_counts_as_a_hip_unit() -> None:
+    """Reading A6: 3.3.3 puts a dummy HIP counter in a location left "devoid of HIP units"; a
+    hidden fortification left there is the equivalent of a HIP unit (4.2), so none is added.
+    Without the fortification the location left empty gets its dummy."""
+    s = to_phase(forts(), "MPh")  # type: ignore[arg-type]
+    s2, out = play(s, "shift", [1, 1], a="H1", b="X1", back=[])
+    f1 = s2.fortification("F1")
+    assert f1 is not None and f1.location == "4P5" and f1.hidden
+    assert s2.stack("H1").location == "4Q6"  # type: ignore[union-attr]
+    assert s2.stacks_at("4P5") == [] and not any("3.3.3" in c for c in out.details["changes"])
+    bare = to_phase(
+        make([hip("H1", "4P5", {"id": "a", "name": "4-4-7"}), dhip("X1", "4Q6")]), "MPh"
+    )
+    s3, out = play(bare, "shift", [1, 1], a="H1", b="X1", back=[])
+    assert [x.status for x in s3.stacks_at("4P5")] == [Status.DUMMY_HIP]

@@ -144,3 +144,15 @@ def test_evade_d20_and_ridden_down() -> None:
     u = s2.unit("s")
     assert u.y == 380.0 and u.figures == 8
     assert "ridden down" in out.message
+
+
+def test_equal_casualties_both_sides_test() -> None:
+    """Reading K35: "the side taking the most casualties checks morale"; when both took the same
+    number (above 0), both test."""
+    s = fight({"figures": 10, "front": 5, "advancing": True}, {"figures": 10, "front": 5})
+    # a: 2 dice +1 standing: 1,1 -> 2+2 = 4 -> 2 potential, saves 1,1 -> 2
+    # b: 2 dice: 2,2 -> 4 -> 2 potential, saves 1,1 -> 2
+    s2, out = run(s, "melee", [1, 1, 1, 1, 2, 2, 1, 1], unit="a", target="b")
+    assert out.details["inflicted"] == {"a": 2, "b": 2}
+    assert sorted(out.details["losers"]) == ["a", "b"]
+    assert s2.unit("a").morale_due and s2.unit("b").morale_due

@@ -165,6 +165,30 @@ def test_the_whole_charge_follows_the_owed_steps(tmp_path: Path) -> None:
     assert len(g.records) == 4
 
 
+def test_equal_states_share_the_steps_cache_and_change_no_odds(tmp_path: Path) -> None:
+    """A state a step leaves that equals one reached by other dice (the same casualties from
+    other faces) replays the later steps from the cache kept for that one (issue 29): the
+    odds, exact or sampled, are those of the same steps taken on each state afresh."""
+    g = duel(tmp_path, {"grade": "B"}, {"grade": "C"})
+    seq = g.sequences()[NAME]
+    state = g.state
+
+    def odds(request: dict[str, Any], limit: int, share: bool) -> tuple[Chances, int]:
+        plan = seq.plan(state, seq.parse(request))
+        if not share:
+            plan.data.steps.same_state = None
+        c = chances(lambda dice: seq.resolve(state, plan, dice), limit=limit, samples=400)
+        return c, len(plan.data.steps.roots)
+
+    home = {"unit": "F1", "target": "A1", "until": "home"}
+    (shared, _), (alone, _) = odds(home, 20_000, True), odds(home, 20_000, False)
+    assert shared.exact and alone.exact and shared.rows == alone.rows
+    whole = {"unit": "F1", "target": "A1"}
+    (shared, kept), (alone, apart) = odds(whole, 0, True), odds(whole, 0, False)
+    assert not shared.exact and shared.rows == alone.rows
+    assert kept < apart  # fewer states to take the steps on: equal ones were met
+
+
 def test_refusals_are_the_requests(tmp_path: Path) -> None:
     g = duel(tmp_path, {}, {})
     with pytest.raises(BadRequest, match="target"):

@@ -309,3 +309,22 @@ def test_no_contact_in_the_turn_cavalry_moved_through_a_town() -> None:
     b.do("next")
     b.do("next")
     assert not b.state.unit("BC").through_town  # a new turn
+
+
+def test_formation_changes_and_screens_are_free_in_the_units_move_phase() -> None:
+    """Reading 25 (the text prices no formation change): a change of formation or of the
+    skirmisher screen costs none of the move, in the unit's own move phase; a pinned or
+    disrupted unit may not change, and neither may a unit outside its move phase."""
+    b = one()
+    b.do("formation", unit="B", formation="attack_column")
+    b.do("formation", unit="B", screen=True)
+    u = b.state.unit("B")
+    assert u.formation == "attack_column" and u.screened
+    plan = cost(b, path=north(4))
+    assert plan["legal"] and plan["allowance"] == 4  # the whole move is still there
+    for marker in ("pinned", "disrupted"):
+        with pytest.raises(RuleViolation, match=marker):
+            one(**{marker: True}).do("formation", unit="B", formation="attack_column")
+    b.do("next")  # to blue's rally phase
+    with pytest.raises(RuleViolation, match="Sequence of play"):
+        b.do("formation", unit="B", formation="line")

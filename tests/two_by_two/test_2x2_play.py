@@ -318,3 +318,39 @@ def test_unit_index_agrees_with_a_scan_through_play() -> None:
                     if o.body is not None and tt.distance(u.body, o.body) <= mm
                 }
                 assert scan <= near
+
+
+def test_unit_index_scan_and_grid_give_the_same_units_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A small army is scanned unit by unit, a large one looked up in the grid of centres
+    (built when first needed, then patched unit by unit as the game goes): either way
+    ``near`` gives the same units in the same order (the games depend on it)."""
+    import random
+
+    from vedette.rules.two_by_two import RULESET
+    from vedette.rules.two_by_two import model as m
+
+    monkeypatch.setattr(m._UnitIndex, "SCAN", -1)  # every index reads its grid, as a large army
+    rng = random.Random(5)
+    b = Battle.sample(seed=3)
+    compared = 0
+    for step in range(80):
+        offered = list(RULESET.legal_requests(b.state, rng))
+        proc, req = offered[0] if rng.random() < 0.7 else rng.choice(offered)
+        b.do(proc, **req)
+        if step % 8:
+            continue
+        s = b.state
+        patched, fresh, scanned = m._index(s.units), m._UnitIndex(s.units), m._UnitIndex(s.units)
+        scanned.SCAN = 10**6  # this one scans
+        for u in s.live():
+            if u.body is None:
+                continue
+            for mm in (0.0, 40.0, 300.0):
+                for side in (None, u.side):
+                    ids = [o.id for o in scanned.near(u.body, mm, side)]
+                    assert ids == [o.id for o in fresh.near(u.body, mm, side)]
+                    assert ids == [o.id for o in patched.near(u.body, mm, side)]
+                    compared += bool(ids)
+    assert compared > 20

@@ -102,6 +102,8 @@ def test_game_setup() -> None:
     out = b.do("setup_roll", dice=[3, 3, 2, 5])  # a tie, then red (second side) high
     assert b.state.attacker == "red" and b.state.defender == "blue"
     assert b.state.extra_ap == 12 and "extra 12 AP" in out.message
+    # reading 30: "Place Terrain (4+ features)" is not enforced, the roll notes a bare table
+    assert "the table has 0 terrain features; the set-up asks for 4 or more" in out.message
     # the Defender (blue) deploys first, within [8] of the south edge, [4] from the sides
     with pytest.raises(RuleViolation, match="deploys now"):
         b.do("deploy", unit="R1", x=300, y=550)

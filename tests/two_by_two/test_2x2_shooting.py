@@ -282,3 +282,18 @@ def test_overall_fate_odds() -> None:
     assert fate.p("flees") == Fraction(2, 6) * Fraction(4, 6)
     assert fate.p("disrupted") == Fraction(1, 6)
     assert sum(r.p for r in fate.rows) == 1
+
+
+def test_a_result_the_target_already_has_changes_nothing() -> None:
+    """Reading 16 (the text is silent on repeated results): a pinned target pinned again stays
+    pinned and no more; a disrupted target disrupted again stays disrupted, on the table."""
+    b = duel(r={"pinned": True})
+    out = b.do("shoot", dice=[4], firer="B", target="R")  # 4 + 1 first volley = 5: pinned
+    assert out.rolls[0].row == "pinned"
+    r = b.state.unit("R")
+    assert r.pinned and not r.disrupted and not r.routed and r.status == "table"
+    b = duel(r={"disrupted": True})
+    out = b.do("shoot", dice=[5], firer="B", target="R")  # 5 + 1 + 1 target disrupted = 7
+    assert out.rolls[0].row == "disrupted"
+    r = b.state.unit("R")
+    assert r.disrupted and not r.routed and r.status == "table"

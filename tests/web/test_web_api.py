@@ -82,6 +82,44 @@ def test_physical_dice(client: TestClient) -> None:
     assert r["lines"][0] == "advance: 1d6=1+2 (bonus)=3 → advances"
 
 
+def test_the_new_game_forms_own_dice_make_a_game_that_never_rolls(client: TestClient) -> None:
+    """Issue 26 item 1: "my own dice" on the new-game form makes the game ``new
+    --physical-dice`` makes. Its page shows the dice buttons, a roll without faces is refused
+    with the dice to roll (nothing logged), and the faces given are the ones used. Left
+    unticked, the game rolls from its seeded stream as before."""
+    t = token(client)
+    form = client.get("/").text
+    assert 'name="physical_dice"' in form and "my own dice" in form
+    r = client.post(
+        "/games",
+        data={"csrf": t, "name": "own", "ruleset": "toy", "physical_dice": "on"},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303 and r.headers["location"] == "/games/own"
+    page = client.get("/games/own").text
+    assert 'class="dice-pad"' in page and "vedette rolls" not in page
+    h = {"X-CSRF-Token": t}
+    refused = client.post(
+        "/api/games/own/perform", json={"procedure": "advance", "request": {}}, headers=h
+    )
+    assert refused.status_code == 400 and "roll 1d6" in refused.json()["error"]
+    assert [x["kind"] for x in client.get("/api/games/own").json()["log"]] == ["created"]
+    done = client.post(
+        "/api/games/own/perform",
+        json={"procedure": "advance", "request": {}, "dice": "4"},
+        headers=h,
+    ).json()
+    assert done["lines"][0].startswith("advance: 1d6=4")
+    r = client.post(
+        "/games", data={"csrf": t, "name": "seeded", "ruleset": "toy"}, follow_redirects=False
+    )
+    assert 'class="dice-pad"' not in client.get("/games/seeded").text
+    rolled = client.post(
+        "/api/games/seeded/perform", json={"procedure": "advance", "request": {}}, headers=h
+    )
+    assert rolled.status_code == 200 and rolled.json()["lines"][0].startswith("advance: 1d6=")
+
+
 def test_new_game_upload_validated_and_limited(client: TestClient) -> None:
     t = token(client)
     r = client.post(

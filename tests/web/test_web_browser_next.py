@@ -394,17 +394,24 @@ def test_open_entry_choices_are_taps(page: Any, live_server: str, live_db: Path)
 
 def test_physical_dice_game_taps_the_faces(page: Any, live_server: str, live_db: Path) -> None:
     """Issue 26: a game played with the player's own dice shows dice buttons (one tap per face)
-    instead of 'blank: vedette rolls', and without faces it asks for them, rolling nothing."""
+    instead of 'blank: vedette rolls', and without faces it asks for them, rolling nothing. The
+    game is started from the new-game form, its "my own dice" box (a 44x44 tap target) ticked."""
     g = make_game(live_db, "nx-own", "napoleon_at_bay")
-    Game.create(
-        Store(live_db),
-        "nx-own-p",
-        "napoleon_at_bay",
-        rules.get("napoleon_at_bay").scenario("sample"),
-        seed=3,
-        dice="physical",
-    ).perform("move", {"force": "F1", "to": "W2020"})
-    assert not g.physical
+    page.goto(f"{live_server}/")
+    page.fill("#new-game input[name=name]", "nx-own-p")
+    page.select_option("#ruleset", "napoleon_at_bay")
+    page.select_option("#scenario", "sample")
+    page.fill("#new-game input[name=seed]", "3")
+    for target in ("#own-dice", "#own-dice input"):
+        box = page.locator(target).bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, (target, box)
+    page.click("#own-dice")
+    assert page.is_checked("#own-dice input")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_url("**/games/nx-own-p")
+    own = Game.open(Store(live_db), "nx-own-p")
+    assert own.physical and not g.physical
+    own.perform("move", {"force": "F1", "to": "W2020"})
     page.goto(f"{live_server}/games/nx-own-p")
     assert "vedette rolls" not in page.inner_text("body")
     c = Clicks(page)

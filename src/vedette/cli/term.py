@@ -1,7 +1,8 @@
 """Output for a terminal: where standard output is one, text goes through rich (odds bars as
 coloured blocks, percentages in bold, table headers underlined; each string is a ``Text``, never
 markup, so a game's names print as typed); piped, redirected or ``--json``, the plain text is
-unchanged. rich is imported only then, so ``vedette --help`` and ``vedette roll`` stay light."""
+unchanged. rich is imported only then, and only for text it styles or rewrites (a todo list
+prints as it is), so ``vedette --help``, ``vedette roll`` and ``todo`` stay light."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from typing import IO, Any
 ODDS_ROW = re.compile(
     r"^(?P<lead>\s*)(?P<pct>\d+\.\d\d%)(?P<mid>\s+\S+\s\s)(?P<bar>#*)(?P<rest>.*)$"
 )
+
+#: what rich rewrites in plain text (it drops bells and carriage returns, expands tabs)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def is_terminal(stream: IO[str] | None = None) -> bool:
@@ -43,10 +47,17 @@ def echo(text: str) -> None:
 
         click.echo(text)
         return
+    lines = text.split("\n")
+    if not any(ODDS_ROW.match(line) or _CONTROL.search(line) for line in lines):
+        # nothing to style (a todo list, a log): rich would print each line as it is, so it is
+        # not imported (start-up time, issue 26 item 8)
+        sys.stdout.write("".join(f"{line}\n" for line in lines))
+        sys.stdout.flush()
+        return
     from rich.console import Console
 
     console = Console(highlight=False, markup=False, emoji=False, soft_wrap=True)
-    for line in text.split("\n"):
+    for line in lines:
         console.print(styled(line))
 
 

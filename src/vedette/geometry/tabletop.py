@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal
 
+from vedette.geometry import flat
+
 __all__ = [
     "INCH",
     "Body",
@@ -53,6 +55,7 @@ __all__ = [
     "centre_distance",
     "contact_distance",
     "distance",
+    "feature_distance",
     "features_at",
     "features_between",
     "in_arc",
@@ -338,17 +341,24 @@ def _body_distance(a: Body, b: Body) -> float:
     best = math.inf
     hypot = math.hypot
     for p, q in ((pa, pb), (pb, pa)):
+        pts = ((p[0], p[1]), (p[2], p[3]), (p[4], p[5]), (p[6], p[7]))
         for i in (0, 2, 4, 6):
             a0, a1 = q[i], q[i + 1]
             j = (i + 2) % 8
             dx, dy = q[j] - a0, q[j + 1] - a1
             den = dx * dx + dy * dy
-            for k in (0, 2, 4, 6):
-                p0, p1 = p[k], p[k + 1]
-                t = 0.0 if den == 0 else max(0.0, min(1.0, ((p0 - a0) * dx + (p1 - a1) * dy) / den))
-                d = hypot(p0 - a0 - t * dx, p1 - a1 - t * dy)
-                if d < best:
-                    best = d
+            for p0, p1 in pts:
+                ux, uy = p0 - a0, p1 - a1
+                t = 0.0  # clamped to [0, 1] as max(0.0, min(1.0, ...)) clamps it
+                if den != 0:
+                    t = (ux * dx + uy * dy) / den
+                    t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+                ex, ey = ux - t * dx, uy - t * dy
+                # hypot is at least either leg: a leg of best or more cannot beat it
+                if -best < ex < best and -best < ey < best:
+                    d = hypot(ex, ey)
+                    if d < best:
+                        best = d
     return best
 
 
@@ -523,6 +533,10 @@ def side_facing(body: Body, target: Body | Vec) -> Side:
     return arc_of(body, target, front_half, front_half)
 
 
+#: the corners of an arc (None: a whole circle)
+_Arc = list[tuple[float, float]] | None
+
+
 def arc_polygon(
     body: Body,
     half_angle: float,
@@ -540,28 +554,36 @@ def arc_polygon(
     """
     from shapely.geometry import Point, Polygon
 
+    pts = _arc_points(body, half_angle, reach, origin, direction)
+    if pts is None:
+        return Point(body.centre.as_tuple()).buffer(reach, quad_segs=32)
+    return Polygon(pts)
+
+
+def _arc_points(body: Body, half_angle: float, reach: float, origin: str, turn: float) -> _Arc:
+    """The corners of :func:`arc_polygon` (``None``: a whole circle, which shapely draws)."""
     if reach <= 0:
         raise ValueError("arc reach must be positive")
-    axis = normalise(body.facing + direction)
+    axis = normalise(body.facing + turn)
     if origin == "centre":
         if not 0 < half_angle <= 180:
             raise ValueError("centre arc half-angle must be in (0, 180]")
         if half_angle >= 180:
-            return Point(body.centre.as_tuple()).buffer(reach, quad_segs=32)
+            return None
         steps = max(2, int(half_angle // 5) + 2)
         pts = [body.centre.as_tuple()]
         for i in range(steps + 1):
             ang = axis - half_angle + 2 * half_angle * i / steps
             pts.append((body.centre + Vec.heading(ang, reach)).as_tuple())
-        return Polygon(pts)
+        return pts
     if not 0 <= half_angle < 90:
         raise ValueError("front arc half-angle must be in [0, 90)")
-    turned = body.turned(direction)
+    turned = body.turned(turn)
     fl, fr, _, _ = turned.corners()
     slant = reach / math.cos(math.radians(half_angle))
     far_left = fl + Vec.heading(axis - half_angle, slant)
     far_right = fr + Vec.heading(axis + half_angle, slant)
-    return Polygon([fl.as_tuple(), far_left.as_tuple(), far_right.as_tuple(), fr.as_tuple()])
+    return [fl.as_tuple(), far_left.as_tuple(), far_right.as_tuple(), fr.as_tuple()]
 
 
 def in_arc(
@@ -584,6 +606,13 @@ def in_arc(
         if reach is not None
         else (10_000.0 + centre_distance(body, target) + _size(target) + _size(body))
     )
+    if mode == "any":  # in arithmetic when no edge comes within a hair of the other
+        pts = _arc_points(body, half_angle, far, origin, direction)
+        try:
+            if pts is not None and isinstance(target, Body):
+                return flat.intersects(flat.Flat("ring", tuple(pts)), _flat_body(target))
+        except flat.Unsure:
+            pass
     zone = arc_polygon(body, half_angle, far, origin, direction)
     shape = _shape(target)
     if mode == "centre":
@@ -606,6 +635,18 @@ class Feature:
     #: how the shape is made: ("area", points), ("line", points, width), ("circle", centre, r)
     recipe: tuple[Any, ...] = field(compare=False, repr=False)
     _built: list[Shape] = field(default_factory=list, init=False, compare=False, repr=False)
+    _flat: list[flat.Flat | None] = field(
+        default_factory=list, init=False, compare=False, repr=False
+    )
+
+    @property
+    def flat(self) -> flat.Flat | None:
+        """The shape in plain points (:mod:`vedette.geometry.flat`), the same vertices as
+        :attr:`shape`; ``None`` for a shape only shapely builds (a bent band, a self-crossing
+        area)."""
+        if not self._flat:
+            self._flat.append(flat.of_recipe(self.recipe))
+        return self._flat[0]
 
     @property
     def shape(self) -> Shape:
@@ -765,36 +806,63 @@ def path_crossings(
     features = list(features)
     if not features:  # nothing to meet: no geometry to build (nor shapely imported)
         return []
-    from shapely.geometry import LineString
-
-    start, end = path[0].point(), path[-1].point()
-    line = LineString([p.as_tuple() for p in path]) if len(path) > 1 else start
+    pts = [p.as_tuple() for p in path]
     found: list[tuple[float, Crossing]] = []
+    line: list[Shape] = []  # shapely's line, built for the first feature arithmetic leaves
     for feature in features:
-        shape = feature.shape
-        if float(shape.distance(line)) > tolerance:
+        shape = feature.flat
+        try:
+            if shape is None:
+                raise flat.Unsure
+            met = flat.meet(shape, pts, tolerance)
+        except flat.Unsure:  # a shape only shapely builds, or a touch within a hair: shapely
+            if not line:
+                line.append(_line(path))
+            hit = _shapely_crossing(feature, path, line[0], tolerance)
+            if hit is not None:
+                found.append(hit)
             continue
-        hit = shape.intersection(line)
-        inside = float(hit.length) if feature.is_area else 0.0
-        if feature.is_area:
-            crossings = _count_points(shape.boundary.intersection(line))
-        else:
-            crossings = max(1, _count_points(hit)) if len(path) > 1 else 1
-        first = _first_along(line, hit) if len(path) > 1 else 0.0
-        found.append(
-            (
-                first,
-                Crossing(
-                    feature,
-                    inside,
-                    crossings,
-                    bool(_buffered(shape, tolerance).covers(start)),
-                    bool(_buffered(shape, tolerance).covers(end)),
-                ),
+        if met is not None:
+            crossing = Crossing(
+                feature, met.inside, met.crossings, met.starts_inside, met.ends_inside
             )
-        )
+            found.append((met.first, crossing))
     found.sort(key=lambda fc: fc[0])
     return [c for _, c in found]
+
+
+def _line(path: Sequence[Vec]) -> Shape:
+    from shapely.geometry import LineString  # start-up time: only where arithmetic is unsure
+
+    return LineString([p.as_tuple() for p in path]) if len(path) > 1 else path[0].point()
+
+
+def _shapely_crossing(
+    feature: Feature, path: Sequence[Vec], line: Shape, tolerance: float
+) -> tuple[float, Crossing] | None:
+    """How ``path`` (``line``: its shapely shape) meets ``feature``, asked of shapely, with how
+    far along the path it first meets it; ``None`` when it does not."""
+    shape = feature.shape
+    if float(shape.distance(line)) > tolerance:
+        return None
+    hit = shape.intersection(line)
+    inside = float(hit.length) if feature.is_area else 0.0
+    if feature.is_area:
+        crossings = _count_points(shape.boundary.intersection(line))
+    else:
+        crossings = max(1, _count_points(hit)) if len(path) > 1 else 1
+    first = _first_along(line, hit) if len(path) > 1 else 0.0
+    start, end = path[0].point(), path[-1].point()
+    return (
+        first,
+        Crossing(
+            feature,
+            inside,
+            crossings,
+            bool(_buffered(shape, tolerance).covers(start)),
+            bool(_buffered(shape, tolerance).covers(end)),
+        ),
+    )
 
 
 #: a feature's shape grown by a tolerance, by the shape's identity (shapely geometries are
@@ -918,24 +986,23 @@ def sweep(start: Body, end: Body) -> Shape:
     return MultiPoint([c.as_tuple() for c in (*start.corners(), *end.corners())]).convex_hull
 
 
-def _cross(a: Vec, b: Vec) -> float:
-    return a.x * b.y - a.y * b.x
-
-
 def _ray_hits(
     points: Sequence[Vec], d: Vec, polygon: Sequence[Vec], best: float | None
 ) -> float | None:
+    # cross products of the edge and the ray, on floats (the same operations: the same answers)
     n = len(polygon)
+    dx, dy = d.x, d.y
     for p in points:
+        px, py = p.x, p.y
         for i in range(n):
             a, b = polygon[i], polygon[(i + 1) % n]
-            e = b - a
-            denom = _cross(d, e)
+            ex, ey = b.x - a.x, b.y - a.y
+            denom = dx * ey - dy * ex
             if abs(denom) < 1e-12:
                 continue
-            ap = a - p
-            t = _cross(ap, e) / denom
-            s = _cross(ap, d) / denom
+            apx, apy = a.x - px, a.y - py
+            t = (apx * ey - apy * ex) / denom
+            s = (apx * dy - apy * dx) / denom
             if t >= -1e-9 and -1e-9 <= s <= 1 + 1e-9 and (best is None or t < best):
                 best = max(t, 0.0)
     return best
@@ -972,6 +1039,23 @@ def rotate(shape: Shape, degrees: float, about: Vec) -> Shape:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+def _flat_body(body: Body) -> flat.Flat:
+    """The body as a plain ring, the corners of :meth:`Body.polygon`."""
+    return flat.Flat("ring", tuple(c.as_tuple() for c in _corners(body)))
+
+
+def feature_distance(feature: Feature, body: Body) -> float:
+    """Distance (mm) from a feature to a body (0 where they meet), shapely's ``distance``;
+    in arithmetic unless they come within a hair of touching."""
+    shape = feature.flat
+    if shape is not None:
+        try:
+            return flat.shapes_distance(shape, _flat_body(body))
+        except flat.Unsure:
+            pass
+    return float(feature.shape.distance(body.polygon()))
+
+
 def _shape(thing: Body | Vec) -> Shape:
     return thing.polygon() if isinstance(thing, Body) else thing.point()
 

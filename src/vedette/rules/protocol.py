@@ -135,12 +135,15 @@ class Procedure(Generic[S, R]):
     ``plan(state, request) -> Plan`` then ``resolve(state, plan, dice) -> Outcome``.
     ``check(state, request)``: optional, what ``plan`` refuses without building the plan
     (``todo`` may ask it of every offer). A procedure that rolls no dice is
-    :meth:`nodice`."""
+    :meth:`nodice`. ``play(state, request, dice)``: optional, ``plan`` then ``resolve`` in one
+    run, for a procedure whose plan is a dry run of the same steps (the simulator: the same
+    refusals, the same dice and the same outcome, the checks made once)."""
 
     request: type[R]
     plan: Callable[[S, R], Plan]
     resolve: Callable[[S, Plan, DiceSource], Any]
     check: Callable[[S, R], None] | None = field(default=None, compare=False)
+    play: Callable[[S, R, DiceSource], Any] | None = field(default=None, compare=False)
     name: str = field(init=False)
     help: str = field(init=False)
     rule: str = field(init=False)
@@ -857,7 +860,10 @@ class SampleSource:
 
     def branch(self, weights: Sequence[Fraction]) -> int:
         n = len(weights)
-        self._deeper(n)
+        self.depth += 1  # (``_deeper``, inline: the sampler's innermost call)
+        self.size *= n
+        if self.depth > MAX_DEPTH * 4:
+            raise _TooLarge()
         if self.uniform:
             return int(self.rng.randrange(n))
         got = _CUMULATIVE.get(id(weights))
@@ -868,7 +874,8 @@ class SampleSource:
                 weights,
                 list(itertools.accumulate(map(float, weights))),
             )
-        return min(bisect.bisect_right(got[1], self.rng.random()), n - 1)
+        k = bisect.bisect_right(got[1], self.rng.random())
+        return k if k < n else n - 1
 
     def _deeper(self, n: int) -> None:
         self.depth += 1

@@ -160,13 +160,27 @@ class StepCache:
     outcome and the state it left at once. A path not seen yet runs the real step (plan,
     resolve, fold), so every outcome is still the procedure's own. Used only under the core's
     enumerating and sampling sources (``cacheable``); states are kept by identity (they are
-    immutable, and the cache holds them so that an identity is never reused)."""
+    immutable, and the cache holds them so that an identity is never reused).
 
-    def __init__(self) -> None:
-        self.roots: dict[tuple[int, str], tuple[Any, _Node]] = {}
+    ``same_state(state)``: the state's value as a hashable key (a sequence may declare it): a
+    state a step leaves that equals one seen before, by another path of draws, is replaced by
+    that one, so the steps after it replay from the caches kept for it (the same value, the
+    same steps: states are values) instead of running again."""
+
+    def __init__(self, same_state: Callable[[Any], Any] | None = None) -> None:
+        #: per state and step: the tree of its draws seen, with the step's procedure and plan
+        self.roots: dict[tuple[int, str], tuple[Any, _Node, Any, Plan]] = {}
         self.plans: dict[tuple[int, str], tuple[Any, Any, Plan]] = {}
         self.owed: dict[int, tuple[Any, Any]] = {}
         self.seen: dict[tuple[int, str], tuple[Any, Any]] = {}
+        self.same_state = same_state
+        self.states: dict[Any, Any] = {}
+
+    def interned(self, state: Any) -> Any:
+        """The state seen first of those equal to ``state`` (itself without ``same_state``)."""
+        if self.same_state is None:
+            return state
+        return self.states.setdefault(self.same_state(state), state)
 
 
 @dataclass
@@ -244,31 +258,32 @@ class Steps:
 
     def step(self, name: str, request: Mapping[str, Any]) -> Outcome:
         key = _key(name, request)
-        proc, plan = self._plan(name, request, key)
         c = self.cache
         if c is None:
+            proc, plan = self._plan(name, request, key)
             outcome: Outcome = proc.resolve(self.state, plan, self.dice)
             for e in outcome.events:
                 self.state = self.ruleset.fold(self.state, e)
         else:
-            outcome = self._cached(c, key, proc, plan)
+            outcome = self._cached(c, name, request, key)
         self.rolls.extend(outcome.rolls)
         if outcome.message:
             self.lines.append(str(outcome.message))
         return outcome
 
-    def _cached(self, c: StepCache, key: str, proc: Any, plan: Plan) -> Any:
+    def _cached(self, c: StepCache, name: str, request: Mapping[str, Any], key: str) -> Any:
         got = c.roots.get((id(self.state), key))
         if got is None or got[0] is not self.state:
-            got = c.roots[(id(self.state), key)] = (self.state, _Node())
-        start = self.state
+            proc_, plan_ = self._plan(name, request, key)
+            got = c.roots[(id(self.state), key)] = (self.state, _Node(), proc_, plan_)
+        start, proc, plan = self.state, got[2], got[3]
 
         def take(dice: Any) -> tuple[Outcome, Any]:
             outcome = proc.resolve(start, plan, dice)
             state = start
             for e in outcome.events:
                 state = self.ruleset.fold(state, e)
-            return outcome, state
+            return outcome, c.interned(state)
 
         outcome, self.state = replayed(got[1], self.dice, take)
         return outcome
@@ -303,6 +318,7 @@ def sequence(
     play: Play,
     check: Callable[[Any, Any], None] | None = None,
     facets: Callable[[str], Iterable[str]] | None = None,
+    same_state: Callable[[Any], Any] | None = None,
 ) -> SequenceProcedure:
     """A sequence of ruleset ``ruleset`` (its registry name) as a query procedure; its name,
     help and rule are its request class's (declared with ``@procedure(..., query=True)``).
@@ -311,7 +327,9 @@ def sequence(
     the sequence up to its first die, so every refusal that does not depend on the dice is a
     refusal of the request. During resolve, a step refused in a branch (after some dice) ends
     that branch: its label says which step and why. ``facets(label)`` names what an end state
-    counts towards (see :class:`SequenceProcedure`).
+    counts towards (see :class:`SequenceProcedure`). ``same_state(state)``: the state's value
+    as a hashable key, so that equal states reached by different draws share the steps' caches
+    (see :class:`StepCache`; only a key that two states share when they are equal values).
     """
 
     found: list[Any] = []
@@ -327,7 +345,7 @@ def sequence(
         memo: dict[str, tuple[Any, Plan]] = {}
         with contextlib.suppress(_FirstDie):  # up to the first die: refusals are the request's
             play(Steps(get_ruleset(), state, _DryDice(), memo=memo), req)
-        return Plan(req, data=_Memo(state, memo))
+        return Plan(req, data=_Memo(state, memo, StepCache(same_state)))
 
     def resolve(state: Any, plan: Plan, dice: DiceSource) -> Outcome:
         m = plan.data

@@ -119,10 +119,11 @@ RANDOM = Policy(
 def todo_lines(state: Any, ruleset: Any) -> list[Any]:
     """The ruleset's offers before ``plan`` filters them (its obligations and ``options``: a
     policy completes each and the engine judges it): only the owed lines while something is
-    owed."""
-    todo = list(iter_todo(ruleset.obligations(state), ruleset.options(state)))
-    owed = [t for t in todo if t.owed]
-    return owed or todo
+    owed (the options are then not asked for)."""
+    owed = ruleset.obligations(state)
+    if owed:  # the owed lines only: the options are not asked (todo lists them after)
+        return list(iter_todo(owed, ()))
+    return list(iter_todo(owed, ruleset.options(state)))
 
 
 class SimPlay:

@@ -3,9 +3,11 @@
 A game is the engine's own loop without the database: each action is parsed, checked against
 what is owed (``flow_violation``), planned (the rules refuse what they forbid), resolved with
 the game's seeded dice stream (``SegmentSource`` from the stream's high-water mark, exactly as
-:meth:`vedette.engine.Game.perform` draws them) and its events folded by the ruleset. So the
-same actions performed on a stored game draw the same dice and reach the same state: that is
-how :func:`save_game` turns game *i* of a study into a game the web app shows.
+:meth:`vedette.engine.Game.perform` draws them) and its events folded by the ruleset; a
+procedure whose plan is a dry run of its resolve is planned and resolved in one run
+(``Procedure.play``: the same refusals, the same dice). So the same actions performed on a
+stored game draw the same dice and reach the same state: that is how :func:`save_game` turns
+game *i* of a study into a game the web app shows.
 
 Every game is determined by ``(seed, index)`` alone (:func:`game_seeds`).
 """
@@ -150,9 +152,11 @@ def play_game(setup: Setup, seed: int, index: int, record: bool = False) -> Play
                 parsed, req_json = parsed_request(p, req)
                 if flow_violation(owed, name, req_json) is not None:
                     continue
-                plan = p.plan(state, parsed)
                 source = SegmentSource(dice_seed, [(position, None)])
-                outcome = p.resolve(state, plan, source)
+                if p.play is not None:  # plan and resolve in one run: the same verdict, dice
+                    outcome = p.play(state, parsed, source)
+                else:
+                    outcome = p.resolve(state, p.plan(state, parsed), source)
                 new = state
                 for e in outcome.events:
                     new = rs.fold(new, e)

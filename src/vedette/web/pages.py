@@ -89,11 +89,17 @@ def new_game(
     scenario: str = Form("sample"),
     seed: str = Form(""),
     options: str = Form(""),
+    physical_dice: str = Form(""),
     upload: UploadFile | None = File(None),
 ) -> Response:
+    """Start a game from the index page's form. "my own dice" (``physical_dice``, a checkbox)
+    makes the game the CLI's ``new --physical-dice`` makes: it never rolls, every roll asks for
+    the faces (issue 26 item 1)."""
     check_form(request, csrf)
     kept = {"name": name, "ruleset": ruleset, "scenario": scenario, "seed": seed}
     kept["options"] = options
+    kept["physical_dice"] = "on" if physical_dice else ""
+    dice = "physical" if physical_dice else "seeded"
     try:
         rs = rules.get(ruleset)
         if upload is not None and upload.filename:
@@ -102,7 +108,8 @@ def new_game(
             scen = user_scenarios.scenario_data(sessions.store(), rs, scenario)
         store = sessions.store()
         name = name.strip() or free_name(store, default_stem(rs))  # named for the player
-        Game.create(store, name, rs.name, scen, parse_seed(seed), parse_options(options))
+        opts = parse_options(options)
+        Game.create(store, name, rs.name, scen, parse_seed(seed), opts, dice=dice)
     except VedetteError as e:
         return index_page(request, sessions, status=status_of(e), new_error=one_line(e), kept=kept)
     return RedirectResponse(f"/games/{quote(name)}", status_code=303)

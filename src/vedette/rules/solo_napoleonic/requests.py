@@ -368,6 +368,7 @@ Steps = tuple[
     Callable[[Any, Any], Plan],
     Callable[[Any, Plan, DiceSource], Outcome],
     Callable[[Any, Any], None],
+    Callable[[Any, Any, DiceSource], Outcome],
 ]
 
 
@@ -376,11 +377,14 @@ def by_dry_run(
     odds: Callable[[Any, Any], Sequence[Odds]] | None = None,
     after_dice: tuple[str, ...] = (),
 ) -> Steps:
-    """``(plan, resolve, check)`` of a procedure whose ``body(state, request, dice)`` checks
+    """``(plan, resolve, check, play)`` of a procedure whose ``body(state, request, dice)`` checks
     the rules and then rolls: ``plan`` is the body's dry run up to its first die (remembered
     per state; a query skips it), with ``odds(state, request)``, the odds of the steps it will
     take, shown before the roll; ``resolve`` runs the body; ``check`` is the dry run alone
-    (``todo`` asks it of every offer). ``after_dice``: request fields the body reads only after
+    (``todo`` asks it of every offer); ``play`` is ``plan`` then ``resolve`` in one run of the
+    body (the simulator): a verdict this state already has refuses at once, else the body runs
+    with the real dice and refuses, before its first die, exactly where its dry run would.
+    ``after_dice``: request fields the body reads only after
     its first die (a move's direction), so that its dry run, and the verdict, is the same
     whatever they are: requests that differ only there share one dry run (``todo`` offers a
     move in six directions). Registered as ``Procedure(Request, *by_dry_run(body, odds))``."""
@@ -412,7 +416,18 @@ def by_dry_run(
     def resolve(state: Any, plan_: Plan, dice: DiceSource) -> Outcome:
         return body(state, plan_.request, dice)
 
-    return plan, resolve, check
+    def play(state: Any, req: Any, dice: DiceSource) -> Outcome:
+        memo = of_state(state)
+        if memo is not None and not QUERY.get():
+            try:
+                hit = memo.get((body, key_of(req)))
+            except TypeError:  # an unhashable request: no verdict kept for it
+                hit = None
+            if hit is not None and hit is not _ACCEPTED:
+                raise hit.with_traceback(None)
+        return body(state, req, dice)
+
+    return plan, resolve, check, play
 
 
 #: set while the ruleset judges a query (odds, chances): its plan skips the dry run, so the

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -190,8 +190,10 @@ def fire_bands(state: State, f: Any, t: Any) -> list[str | None]:
     """The range bands a volley may be stated at: none to state when both units are placed
     (the distance decides), else one entry per band of its Range Table (the player measures and
     picks one: no typing)."""
-    if geom.unit_distance(f, t) is not None or fire.charging_at(f, t):
-        return [None]  # measured; or fire at a charger: always short range (Charge Test)
+    if (f.placed and t.placed) or fire.charging_at(f, t):
+        # both placed: the distance decides (measured when the volley is judged, not here);
+        # or fire at a charger: always short range (Charge Test)
+        return [None]
     if f.artillery:
         key = "horse" if f.kind == "horse_artillery" else "foot"
         return [b.band for b in state.config.artillery_ranges[key]]
@@ -338,24 +340,48 @@ def general_offers(state: State) -> list[Todo]:
     Generals)."""
     out: list[Todo] = []
     reach = state.config.options.control_range_mm
-    active = set(state.active_units())
+    # the brigades with a unit on the table on the active card (a brigadier of none of them,
+    # not holding the card himself, has nothing to do now)
+    on_card = {u.brigade for u in map(state.unit, state.active_units()) if u.on_table}
     for g in state.generals:
         if g.rank != "brigadier" or g.killed or g.attached_to or not g.placed:
             continue
-        units = state.brigade_units(g.id)
-        if state.active != g.id and not active & {u.id for u in units}:
+        if state.active != g.id and g.id not in on_card:
             continue
-        far = []
-        for u in units:
-            d = geom.general_distance(g, u)
-            if d is not None and d > reach:
-                far.append(u.id)
+        units = state.brigade_units(g.id)
+        far = _beyond(g, units, reach)
         if far and actions.general_reach(state, g) > 0:
             text = f"{g.id} rides toward his units beyond {reach:.0f}mm (command would lapse)"
             out.append(
                 Todo("general", {"general": g.id}, text, actions.R_GENERAL, open={"to": tuple(far)})
             )
     return out
+
+
+#: per general: (the general, his units, the control range) and those beyond it (compared by
+#: identity: states are immutable values, and most actions move neither him nor his units)
+_BEYOND: dict[str, tuple[tuple[Any, ...], list[str]]] = {}
+
+
+def _beyond(g: Any, units: Sequence[Any], reach: float) -> list[str]:
+    """The ids of ``units`` further than ``reach`` from ``g`` (placed ones only)."""
+    deps = (g, reach, *units)
+    hit = _BEYOND.get(g.id)
+    if (
+        hit is not None
+        and len(hit[0]) == len(deps)
+        and all(a is b for a, b in zip(hit[0], deps, strict=True))
+    ):
+        return hit[1]
+    far = []
+    for u in units:
+        d = geom.general_distance(g, u)
+        if d is not None and d > reach:
+            far.append(u.id)
+    if len(_BEYOND) > 4096:
+        _BEYOND.clear()
+    _BEYOND[g.id] = (deps, far)
+    return far
 
 
 def rally_open(u: Any) -> bool:

@@ -18,13 +18,16 @@ both sides' casualties) is past the core's limit and sampled, saying so.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any, Literal
 
 from vedette.errors import BadRequest, RuleViolation
 from vedette.referee import procedure, procedure_table
 from vedette.rules.fields import arg
 from vedette.rules.sequence import Steps, sequence
+from vedette.rules.solo_napoleonic.model import State
 
 R_CHARGE = "Kuryakin, Charge Test"
 
@@ -66,6 +69,29 @@ def check_charge(state: Any, r: ChargeRequest) -> None:
         raise BadRequest("target: a unit cannot charge itself")
 
 
+#: the fields that make a state's value (``State``'s equality: the rules data and the derived
+#: indexes are not part of it), those holding mappings apart (read as sorted pairs)
+_MAPPINGS = ("options", "control", "chance")
+_PLAIN = attrgetter(*(f.name for f in fields(State) if f.compare and f.name not in _MAPPINGS))
+_VALUE_OF_MAPPINGS = attrgetter(*_MAPPINGS)
+
+
+def _frozen(v: Any) -> Any:
+    if isinstance(v, Mapping):
+        return tuple(sorted((k, _frozen(x)) for k, x in v.items()))
+    if isinstance(v, list):
+        return tuple(_frozen(x) for x in v)
+    return v
+
+
+def state_value(state: Any) -> tuple[Any, ...]:
+    """A state's value as a hashable key: two states have the same key exactly when they are
+    equal (``State``'s own equality, its mappings read as sorted pairs). A charge reaches the
+    same state by different dice (the same casualties from other faces): the sequence's steps
+    after it are then replayed from its step cache (``sequence.StepCache``)."""
+    return (_PLAIN(state), *map(_frozen, _VALUE_OF_MAPPINGS(state)))
+
+
 @dataclass(frozen=True, slots=True)
 class _Seen:
     """What the label reads of a unit, from the state's public view of it."""
@@ -88,6 +114,12 @@ def _seen(steps: Steps, uid: str) -> _Seen:
     """``_view`` of the current state (kept per state while a sequence caches its steps)."""
     seen: _Seen = steps.per_state(uid, lambda s: _view(s, uid))
     return seen
+
+
+def _both(steps: Steps, c: str, t: str) -> dict[str, _Seen]:
+    """``_seen`` of the charger and the target, by id (kept per state as one entry)."""
+    both: dict[str, _Seen] = steps.per_state(f"{c}|{t}", lambda s: {c: _view(s, c), t: _view(s, t)})
+    return both
 
 
 def _failed(before: _Seen, after: _Seen) -> bool:
@@ -167,13 +199,13 @@ def play_charge(steps: Steps, r: ChargeRequest) -> str:
             # sequence does not play the cards between: it takes the test now
             o_proc, o_fields = "morale", {"unit": t, "charged_by": c}
         else:
-            o_proc, o_fields = o.procedure, dict(o.request)
-        before = {x: _seen(steps, x) for x in (c, t)}
+            o_proc, o_fields = o.procedure, o.request
+        before = _both(steps, c, t)
         step = cu.charge_step
         if step == "melee":
             melee_start = before
         steps.step(o_proc, o_fields)
-        after = {x: _seen(steps, x) for x in (c, t)}
+        after = _both(steps, c, t)
         if step == "morale":
             if _failed(before[t], after[t]):
                 parts.append(f"{t} {_fate(after[t])} before contact")
@@ -249,5 +281,12 @@ def charge_facets(label: str) -> list[str]:
 
 
 SEQUENCES = procedure_table(
-    sequence(ChargeRequest, "solo_napoleonic", play_charge, check_charge, charge_facets)
+    sequence(
+        ChargeRequest,
+        "solo_napoleonic",
+        play_charge,
+        check_charge,
+        charge_facets,
+        same_state=state_value,
+    )
 )

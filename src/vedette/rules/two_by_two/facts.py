@@ -11,6 +11,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
+from vedette.geometry import flat
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, Feature, Vec
 from vedette.rules.two_by_two.model import GameState, Unit
@@ -115,7 +116,7 @@ def behind_wall_or_hedge(state: GameState, firer: Unit, target: Unit) -> bool | 
         return None
     near = state.rules.mm(state.rules.geometry.cover_distance)
     for c in tt.features_between(firer.body, target.body, features(state, *LINE_COVER)):
-        if float(c.feature.shape.distance(target.body.polygon())) <= near + 1e-9:
+        if tt.feature_distance(c.feature, target.body) <= near + 1e-9:
             return True
     return False
 
@@ -202,6 +203,40 @@ class _Prepared:
     def bridge_cover(self) -> Any:
         return self._cover("bridge", self.bridges)
 
+    def on_road(self, path: list[Vec]) -> bool:
+        """Whether the roads' cover holds the whole path: in arithmetic (flat.covered) unless
+        the path comes within a hair of the cover's edge or a road is a shape only shapely
+        builds; then asked of shapely."""
+        pts = [p.as_tuple() for p in path]
+        shapes = [f.flat for f in self.roads]
+        try:
+            if None not in shapes:
+                return flat.covered(pts, [s for s in shapes if s is not None], 0.5)
+        except flat.Unsure:
+            pass
+        from shapely.geometry import LineString  # start-up time: only where arithmetic is unsure
+
+        return bool(self.road_cover.covers(LineString(pts)))
+
+    def bridged(self, stream: Feature, path: list[Vec]) -> bool:
+        """Whether every point where the path crosses ``stream`` lies in the bridges' cover
+        (arithmetic as :meth:`on_road`, else shapely)."""
+        pts = [p.as_tuple() for p in path]
+        shapes = [f.flat for f in self.bridges]
+        line = stream.flat
+        try:
+            if None not in shapes and line is not None and line.kind == "line":
+                hits = flat.hits(line, pts)
+                if hits:
+                    grown = [s for s in shapes if s is not None]
+                    return all(flat.covered([p], grown, 0.5) for _, p in hits)
+        except flat.Unsure:
+            pass
+        from shapely.geometry import LineString  # start-up time: only where arithmetic is unsure
+
+        hit = stream.shape.intersection(LineString(pts))
+        return bool(self.bridge_cover.covers(hit))
+
     def may_cover(self, path: list[Vec]) -> bool:
         """Whether the roads' cover may hold the path: ``False`` when the path's box meets no
         road's box grown by the cover's 0.5 mm (it then lies outside the cover)."""
@@ -255,21 +290,14 @@ def _path_facts(state: GameState, path: list[Vec], facing: float, start_facing: 
     crossings = tt.path_crossings(path, prepared.near(path)) if len(path) > 1 else []
     whole_on_road = False
     if prepared.roads and len(path) > 1 and prepared.may_cover(path):
-        from shapely.geometry import LineString
-
-        whole_on_road = bool(prepared.road_cover.covers(LineString([p.as_tuple() for p in path])))
+        whole_on_road = prepared.on_road(path)
     bridge = any(c.kind == "bridge" for c in crossings)
     streams = 0
     for c in crossings:
         if c.kind != "stream":
             continue
-        if prepared.bridge_cover is not None and len(path) > 1:
-            from shapely.geometry import LineString
-
-            line = LineString([p.as_tuple() for p in path])
-            hit = c.feature.shape.intersection(line)
-            if prepared.bridge_cover.covers(hit):
-                continue  # crossed by the bridge: the bridge rule applies instead
+        if prepared.bridges and len(path) > 1 and prepared.bridged(c.feature, path):
+            continue  # crossed by the bridge: the bridge rule applies instead
         streams += c.crossings
     town = sum(c.inside for c in crossings if c.kind == "town")
     rough = sum(c.inside for c in crossings if c.kind in ("woods", "rough"))

@@ -9,6 +9,7 @@ the table are millimetres (:mod:`vedette.geometry.tabletop`).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 from collections.abc import Mapping
@@ -531,7 +532,11 @@ class GameState:
         )
 
     def live(self, side: str | None = None) -> list[Unit]:
-        return [u for u in self.units if u.on_table and (side is None or u.side == side)]
+        """The units on the table (of ``side``), in order (``on_table`` read as its field:
+        asked many times a step)."""
+        if side is None:
+            return [u for u in self.units if u.status == "table"]
+        return [u for u in self.units if u.status == "table" and u.side == side]
 
     def score(self, side: str) -> int:
         """AP of enemy units destroyed (the default victory count, an assumption)."""
@@ -541,42 +546,66 @@ class GameState:
 
     # -- updates (used by apply only) ----------------------------------------------------
     def with_unit(self, uid: str, **changes: Any) -> GameState:
-        units = tuple(replace(u, **changes) if u.id == uid else u for u in self.units)
-        if units == self.units and not any(u.id == uid for u in units):
+        old = self.units
+        position = _index(old).position
+        if uid not in position:
             self.unit(uid)  # raises, naming the units
-        _derive_index(self.units, units, uid)
+        i = position[uid]
+        # one unit replaced: the others are the same objects (the tuple built once)
+        units = (*old[:i], replace(old[i], **changes), *old[i + 1 :])
+        _derive_index(old, units, uid)
         return replace(self, units=units)
 
 
 class _UnitIndex:
-    """Units by id, and the positioned units on the table in a grid of their centres."""
+    """Units by id, and the positioned units on the table (a grid of their centres, built
+    when first needed: a large army)."""
 
     CELL = 80.0
+    #: up to this many units on the table, :meth:`near` scans them in order (a few dozen
+    #: comparisons cost less than finding the grid's cells and sorting what they hold)
+    SCAN = 48
 
     def __init__(self, units: tuple[Unit, ...]) -> None:
+        self.units = units
         self.by_id = {u.id: u for u in units}
-        grid: dict[tuple[int, int], list[tuple[int, Unit]]] = {}
-        footprints = set()
-        cell = self.CELL
-        for i, u in enumerate(units):
-            b = u.body
-            if b is None or u.status != "table":
-                continue
-            c = b.centre
-            key = (int(c.x // cell), int(c.y // cell))
-            found = grid.get(key)
-            if found is None:
-                grid[key] = [(i, u)]
-            else:
-                found.append((i, u))
-            footprints.add(b.footprint)
-        self.grid = grid
+        #: each unit's place in ``units`` (ids are unique; the same for every state derived
+        #: by with_unit, which keeps the order)
+        self.position = {u.id: i for i, u in enumerate(units)}
+        #: the positioned units on the table, in the order of ``units``
+        self.placed: list[tuple[int, Unit]] = [
+            (i, u) for i, u in enumerate(units) if u.body is not None and u.status == "table"
+        ]
+        footprints = {u.body.footprint for _, u in self.placed if u.body is not None}
         self.radius = max((math.hypot(f.width, f.depth) / 2 for f in footprints), default=0.0)
+        self._grid: dict[tuple[int, int], list[tuple[int, Unit]]] | None = None
+
+    @property
+    def grid(self) -> dict[tuple[int, int], list[tuple[int, Unit]]]:
+        """The placed units by the cell of their centre, each cell in the order of ``units``."""
+        if self._grid is None:
+            grid: dict[tuple[int, int], list[tuple[int, Unit]]] = {}
+            for i, u in self.placed:
+                assert u.body is not None
+                grid.setdefault(self._key(u.body.centre), []).append((i, u))
+            self._grid = grid
+        return self._grid
 
     def near(self, where: Body | Vec, mm: float, side: str | None) -> list[Unit]:
         c = where.centre if isinstance(where, Body) else where
         own = where.radius if isinstance(where, Body) else 0.0
         reach = mm + own + self.radius
+        if len(self.placed) <= self.SCAN:  # the same test, unit by unit, already in order
+            near: list[Unit] = []
+            limit = reach * reach + 1e-9
+            for _, u in self.placed:
+                if side is not None and u.side != side:
+                    continue
+                assert u.body is not None
+                dx, dy = u.body.centre.x - c.x, u.body.centre.y - c.y
+                if dx * dx + dy * dy <= limit:
+                    near.append(u)
+            return near
         x0, x1 = int((c.x - reach) // self.CELL), int((c.x + reach) // self.CELL)
         y0, y1 = int((c.y - reach) // self.CELL), int((c.y + reach) // self.CELL)
         found: list[tuple[int, Unit]] = []
@@ -603,23 +632,35 @@ class _UnitIndex:
 
     def changed(self, units: tuple[Unit, ...], uid: str) -> _UnitIndex:
         """The index of ``units``, equal to this one's units but for unit ``uid``: copied and
-        patched (dictionary copies run in C), not rebuilt."""
+        patched (dictionary copies run in C), not rebuilt; the grid only if it was built."""
         new = _UnitIndex.__new__(_UnitIndex)
         old = self.by_id.get(uid)
-        i, u = next((i, u) for i, u in enumerate(units) if u.id == uid)
+        i = self.position[uid]
+        u = units[i]
+        new.units = units
         new.by_id = dict(self.by_id)
         new.by_id[uid] = u
-        new.grid = dict(self.grid)
+        new.position = self.position
         new.radius = self.radius
-        if old is not None and old.body is not None and old.status == "table":
-            key = self._key(old.body.centre)
-            new.grid[key] = [x for x in new.grid.get(key, []) if x[1].id != uid]
-        if u.body is not None and u.status == "table":
-            key = self._key(u.body.centre)
-            cell = [x for x in new.grid.get(key, []) if x[1].id != uid]
-            cell.append((i, u))
-            cell.sort(key=lambda x: x[0])
-            new.grid[key] = cell
+        placed = u.body is not None and u.status == "table"
+        new.placed = [x for x in self.placed if x[1].id != uid]
+        if placed:
+            bisect.insort(new.placed, (i, u), key=lambda x: x[0])
+        new._grid = None
+        if self._grid is not None:
+            grid = new._grid = dict(self._grid)
+            if old is not None and old.body is not None and old.status == "table":
+                key = self._key(old.body.centre)
+                grid[key] = [x for x in grid.get(key, []) if x[1].id != uid]
+            if placed:
+                assert u.body is not None
+                key = self._key(u.body.centre)
+                cell = [x for x in grid.get(key, []) if x[1].id != uid]
+                cell.append((i, u))
+                cell.sort(key=lambda x: x[0])
+                grid[key] = cell
+        if placed:
+            assert u.body is not None
             r = u.body.radius
             if r > new.radius:
                 new.radius = r

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -127,19 +128,33 @@ def _options(state: GameState) -> list[Todo]:
     elif kind == "melee":
         out.extend(_melee_phase(state))
     out.extend(_voluntary_routs(state))
-    out.append(Todo("next", {}, f"end the phase ({state.phase_name()})", R_SEQ))
+    out.append(_todo("next", (), f"end the phase ({state.phase_name()})", R_SEQ))
     return out
 
 
 # -- choices ---------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1 << 15)
+def _todo(
+    proc: str,
+    request: tuple[tuple[str, Any], ...],
+    text: str,
+    rule: str,
+    open_: tuple[tuple[str, tuple[Any, ...]], ...] = (),
+) -> Todo:
+    """A line, built once per value: most of a unit's lines come back step after step the
+    same (lines are immutable values, their requests and choices never written to)."""
+    return Todo(proc, dict(request), text, rule, open=dict(open_))
+
+
 def _n(v: float) -> str:
     """A distance choice in [n], rounded down to 1/100 (never beyond what is left)."""
     return f"{math.floor(v * 100 + 1e-6) / 100:g}"
 
 
+@functools.lru_cache(maxsize=4096)
 def _distances(left: float, *extra: float) -> tuple[str, ...]:
     """A few distances a player would move: all that is left, half of it (and ``extra``:
-    the road bonus)."""
+    the road bonus); worked out once per value (the same few values come back)."""
     vals = {left, left / 2, *extra}
     return tuple(_n(v) for v in sorted(vals, reverse=True) if 0.01 <= v <= left + 1e-9)
 
@@ -248,7 +263,7 @@ def _generation(shared: tuple[Any, ...]) -> int:
     """The number of ``shared`` (compared by identity with the last seen: the same objects
     keep the same number; the entry keeps them alive)."""
     last = _SHARED[0]
-    if len(last) != len(shared) or any(a is not b for a, b in zip(last, shared, strict=True)):
+    if len(last) != len(shared) or not all(map(operator.is_, last, shared)):
         _SHARED[0], _SHARED[1] = shared, _SHARED[1] + 1
     return int(_SHARED[1])
 
@@ -363,25 +378,36 @@ def _tracked_steps(
     each enemy straight ahead within reach."""
     assert u.body is not None
     road = left + bonus if u.road_only else left
+    unit = (("unit", u.id),)
     out = [
-        Todo(
+        _todo(
             "advance",
-            {"unit": u.id},
+            unit,
             f"{u.name} may advance ([{left:.2f}] of its move left)",
             R_MOVE,
-            open={"distance": _distances(left, road)},
+            (("distance", _distances(left, road)),),
         ),
-        Todo(
+        _todo(
             "retire",
-            {"unit": u.id},
+            unit,
             f"{u.name} may retire, facing kept",
             R_MOVE,
-            open={"distance": (_n(min(left, 1.0)),)},
+            (("distance", (_n(min(left, 1.0)),)),),
         ),
     ]
     out += _both_ways(u, "wheel", "wheel", 45)
     reach = state.rules.mm(road) + 1.0
-    targets = tuple(e.id for e in enemies if e.body is not None and _ahead(u.body, e.body, reach))
+    box = reach + 40
+    x, y = u.body.centre.x, u.body.centre.y
+    targets = tuple(
+        e.id
+        for e in enemies
+        if e.body is not None
+        # the box of _ahead before its memo (most enemies are far: no key to hash)
+        and abs(x - e.body.centre.x) <= box
+        and abs(y - e.body.centre.y) <= box
+        and _ahead(u.body, e.body, reach)
+    )
     text = f"{u.name} may charge straight ahead into contact"
     return out + _choose("charge", {"unit": u.id}, text, R_CONTACT, "into", targets)
 
@@ -389,12 +415,12 @@ def _tracked_steps(
 def _both_ways(u: Any, proc: str, verb: str, angle: int) -> list[Todo]:
     """A wheel or a turn, left and right, by ``angle`` degrees."""
     return [
-        Todo(
+        _todo(
             proc,
-            {"unit": u.id, "direction": way},
+            (("unit", u.id), ("direction", way)),
             f"{u.name} may {verb} {way}",
             R_MOVE,
-            open={"angle": (angle,)},
+            (("angle", (angle,)),),
         )
         for way in ("left", "right")
     ]
@@ -426,8 +452,10 @@ def _nearest_two(body: Body, placed: list[Any]) -> list[tuple[float, str]]:
     """The two enemies nearest ``body`` as (distance, id), ties by id: the same as sorting
     every enemy's distance, but an enemy whose centre is so far that it cannot beat the second
     nearest measured so far is not measured (a lower bound: centre distance less both radii)."""
+    x, y, r, hypot = body.centre.x, body.centre.y, body.radius, math.hypot
     bounds = sorted(
-        (max(0.0, body.centre.distance(e.body.centre) - body.radius - e.body.radius), i)
+        # Vec.distance of the centres, on floats (the same arithmetic)
+        (max(0.0, hypot(x - e.body.centre.x, y - e.body.centre.y) - r - e.body.radius), i)
         for i, e in enumerate(placed)
     )
     measured: list[tuple[float, str]] = []
@@ -444,9 +472,8 @@ def _turns(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     if u.turned:
         return []
     out = _both_ways(u, "turn", "turn", 90)  # free: the text prices no manoeuvre
-    out.append(
-        Todo("turn", {"unit": u.id, "direction": "about"}, f"{u.name} may face about", R_MOVE)
-    )
+    about = (("unit", u.id), ("direction", "about"))
+    out.append(_todo("turn", about, f"{u.name} may face about", R_MOVE))
     near = _nearest_two(u.body, [e for e in enemies if e.body is not None])
     text = f"{u.name} may turn to face an enemy"
     return out + _choose("turn", {"unit": u.id}, text, R_MOVE, "face", tuple(e for _, e in near))
@@ -458,19 +485,19 @@ def _formations(state: GameState, u: Any) -> list[Todo]:
         return []
     forms = [f for f in FORMATIONS if f != u.formation and (t.is_infantry or f != "attack_column")]
     out = [
-        Todo(
+        _todo(
             "formation",
-            {"unit": u.id},
+            (("unit", u.id),),
             f"{u.name} may change formation (now {u.formation})",
             R_MELEE,
-            open={"formation": tuple(forms)},
+            (("formation", tuple(forms)),),
         )
     ]
     if t.is_infantry:
         out.append(
-            Todo(
+            _todo(
                 "formation",
-                {"unit": u.id, "screen": not u.screened},
+                (("unit", u.id), ("screen", not u.screened)),
                 f"{u.name} may {'withdraw' if u.screened else 'put out'} its skirmisher screen",
                 R_SHOOT,
             )
@@ -562,17 +589,31 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
             )
         ]
     reach = t.ranges[-1] if t.ranges else 0.0
-    ids = tuple(
-        e.id for e in foes if (d := facts.distance_n(state, u, e)) is not None and d <= reach + 1e-9
-    )
+    ids = tuple(e.id for e in _within_n(state, u, foes, reach))
     return _choose("shoot", {"firer": u.id}, f"{u.name} may shoot", R_SHOOT, "target", ids)
+
+
+def _within_n(state: GameState, u: Any, others: list[Any], reach: float) -> list[Any]:
+    """The ``others`` within ``reach`` [n] of ``u`` edge to edge (both on the table), in order:
+    an enemy whose centre is surely farther (centre distance less both radii beyond the reach
+    and a millimetre) is not measured (the same answer as measuring every one)."""
+    if u.body is None:
+        return []
+    far = state.rules.mm(reach) + 1.0
+    return [
+        e
+        for e in others
+        if e.body is not None
+        and tt.maybe_within(u.body, e.body, far)
+        and state.rules.n(_gap(u.body, e.body)) <= reach + 1e-9
+    ]
 
 
 def _choose(
     proc: str, req: dict[str, Any], text: str, rule: str, field: str, choices: tuple[Any, ...]
 ) -> list[Todo]:
     """One open entry choosing ``field`` among ``choices``; none when there is no choice."""
-    return [Todo(proc, req, text, rule, open={field: choices})] if choices else []
+    return [_todo(proc, tuple(req.items()), text, rule, ((field, choices),))] if choices else []
 
 
 def _countercharges(state: GameState, side: str) -> list[Todo]:
@@ -600,11 +641,7 @@ def _countercharges(state: GameState, side: str) -> list[Todo]:
                 )
             )
             continue
-        ids = tuple(
-            e.id
-            for e in movers
-            if (d := facts.distance_n(state, c, e)) is not None and d <= reach + 1e-9
-        )
+        ids = tuple(e.id for e in _within_n(state, c, movers, reach))
         text = f"{c.name} may counter-charge (within [{reach:g}], straight ahead)"
         out.extend(_choose("countercharge", {"unit": c.id}, text, R_CONTACT, "target", ids))
     return out
@@ -637,19 +674,14 @@ def _voluntary_routs(state: GameState) -> list[Todo]:
     charged (ASSUMPTION, docs)."""
     out = []
     charged = {m.defender for m in state.melees}
-    for u in state.live():
-        if not state.utype(u).voluntary_rout:
+    types = state.rules.unit_types
+    phasing = state.phasing if state.phase == "move" else None
+    for u in state.units:
+        if not u.on_table or not types[u.kind].voluntary_rout:
             continue
-        own = state.phase == "move" and u.side == state.phasing
-        if own or u.id in charged:
-            out.append(
-                Todo(
-                    "rout",
-                    {"unit": u.id},
-                    f"{u.name} (***) may rout voluntarily (1d6: 1-2 destroyed)",
-                    R_UNITS,
-                )
-            )
+        if u.side == phasing or u.id in charged:
+            text = f"{u.name} (***) may rout voluntarily (1d6: 1-2 destroyed)"
+            out.append(_todo("rout", (("unit", u.id),), text, R_UNITS))
     return out
 
 
@@ -677,20 +709,43 @@ def _fill(t: Todo, rng: Any) -> dict[str, Any]:
     return req
 
 
+#: each line's candidates when they draw nothing (no choice, or one), and otherwise its open
+#: field and choices, by the line's identity (the line kept alive with them): most lines are
+#: the same objects step after step (:func:`_todo`)
+_COMPLETED: dict[int, tuple[Todo, tuple[tuple[str, dict[str, Any]], ...] | int | None]] = {}
+
+
 def _complete(state: GameState, t: Todo, rng: Any) -> Sequence[tuple[str, dict[str, Any]]]:
     """Candidate full requests for a ``todo`` line (the rules then pick the legal ones): an
     open line's choices, a few combinations of them. The shuffle draws from ``rng`` now; the
-    requests are built when the line is first read (most lines of a step are never tried)."""
+    requests are built when the line is first read (most lines of a step are never tried).
+    A line that draws nothing gives the same candidates every time: read-only requests."""
+    hit = _COMPLETED.get(id(t))
+    if hit is None or hit[0] is not t:
+        if len(_COMPLETED) > 8192:
+            _COMPLETED.clear()
+        hit = _COMPLETED[id(t)] = (t, _fixed(t))
+    known = hit[1]
+    if isinstance(known, tuple):  # draws nothing
+        return known
+    if known is None:  # two open fields or more
+        return _Choices(t.procedure, t.request, t.open, shuffled_order(t.open, rng)[:8])
+    order = list(range(known))  # one open field of ``known`` choices
+    rng.shuffle(order)
+    return _Choices(t.procedure, t.request, t.open, order[:8])
+
+
+def _fixed(t: Todo) -> tuple[tuple[str, dict[str, Any]], ...] | int | None:
+    """A line's candidates when choosing them draws nothing; else the number of choices of
+    its one open field (None: more open fields)."""
     if not t.open:
-        return [(t.procedure, dict(t.request))]
-    if len(t.open) == 1:  # the common case, without the general bookkeeping
+        return ((t.procedure, dict(t.request)),)
+    if len(t.open) == 1:
         ((f, cs),) = t.open.items()
         if len(cs) == 1:  # one choice: shuffling it draws nothing
-            return [(t.procedure, {**t.request, f: cs[0]})]
-        order = list(range(len(cs)))
-        rng.shuffle(order)
-        return _Choices(t.procedure, t.request, t.open, order[:8])
-    return _Choices(t.procedure, t.request, t.open, shuffled_order(t.open, rng)[:8])
+            return ((t.procedure, {**t.request, f: cs[0]}),)
+        return len(cs)
+    return None
 
 
 class _Choices(Sequence[tuple[str, dict[str, Any]]]):
