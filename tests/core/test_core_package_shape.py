@@ -29,10 +29,10 @@ CONFUSABLE = ("game.py", "state.py", "sequence.py", "views.py", "request.py", "e
 
 PACKAGES = [*rules.BUILTIN, "toy"]
 
-#: where a ruleset's events are not yet all in events.py (the patch-event branch moves them)
+#: where a ruleset's events do not yet say they are its events.py's
 EVENTS_ELSEWHERE = {
-    "solitaire_asl": "solitaire_asl/events.py comes with the patch-event branch",
-    "solo_napoleonic": "solo_napoleonic/common.py's patch events go with the patch-event branch",
+    "solo_napoleonic": "Kuryakin's event classes, made after the patch-event merge, report"
+    " __module__ 'vedette.rules.protocol', not solo_napoleonic.events",
 }
 
 

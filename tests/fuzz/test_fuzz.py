@@ -7,9 +7,10 @@ Every case must end either in success (and then the game must show, log and take
 without an internal error) or in a refusal: exit code 2 (or a 4xx) with one line, and the
 database unchanged.
 
-The default run is a few thousand inputs; ``VEDETTE_FUZZ_LONG=1`` runs ten times as many
-(``VEDETTE_FUZZ_SCALE=N`` for any other factor). Each case is seeded by (area, number): a failure
-message names both and the case replays exactly.
+Each area has a base count of inputs: the default run is half of it (about 1,500 inputs in all,
+seconds an area), ``VEDETTE_FUZZ_LONG=1`` ten times it (about 30,000; ``VEDETTE_FUZZ_SCALE=N``
+for any other factor of the base). Each case is seeded by (area, number): a failure message
+names both and the case replays exactly.
 """
 
 from __future__ import annotations
@@ -33,9 +34,16 @@ from vedette.data import package_toml
 from vedette.engine import Game, Store
 from vedette.errors import VedetteError
 
-SCALE = int(
-    os.environ.get("VEDETTE_FUZZ_SCALE") or (10 if os.environ.get("VEDETTE_FUZZ_LONG") else 1)
+SCALE = float(
+    os.environ.get("VEDETTE_FUZZ_SCALE") or (10 if os.environ.get("VEDETTE_FUZZ_LONG") else 0.5)
 )
+
+
+def inputs(base: int) -> int:
+    """The number of inputs of an area whose base count is ``base`` (see the docstring)."""
+    return max(1, round(base * SCALE))
+
+
 RULESETS = list(rules.BUILTIN)
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "saved_games_v0_1"
 STATS: dict[str, list[float]] = {}
@@ -184,7 +192,7 @@ def test_fuzz_loaders(ruleset: str) -> None:
     shipped = _house_base(rs)
     opts = list(rs.options_model.model_fields) if rs.options_model else []
     st = Store(":memory:")
-    n = 250 * SCALE
+    n = inputs(250)
     accepted = 0
     with counted(f"loaders/{ruleset}", n) as tally:
         for i in range(n):
@@ -222,7 +230,7 @@ def _exports() -> list[str]:
 def test_fuzz_imports() -> None:
     exports = _exports()
     st = Store(":memory:")
-    n = 500 * SCALE
+    n = inputs(500)
     with counted("imports", n) as tally:
         for i in range(n):
             rng = random.Random(f"imports/{i}")
@@ -387,7 +395,7 @@ def test_fuzz_cli(tmp_path: Path) -> None:
         for name in RULESETS:
             Game.create(st, f"s-{name}", name, rules.get(name).scenario("sample"), seed=1)
     games = [f"s-{name}" for name in RULESETS]
-    n = 500 * SCALE
+    n = inputs(500)
     st = Store(db)
     with counted("cli", n) as tally:
         for i in range(n):
@@ -421,7 +429,7 @@ def test_fuzz_web(tmp_path: Path) -> None:
     token = page.split('name="csrf-token" content="')[1].split('"')[0]
     st = Store(db)
     names = [f"s-{n}" for n in RULESETS]
-    n = 400 * SCALE
+    n = inputs(400)
     with counted("web", n) as tally:
         for i in range(n):
             rng = random.Random(f"web/{i}")

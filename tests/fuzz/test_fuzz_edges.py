@@ -4,8 +4,9 @@ numbers of thousands of digits, JSON bodies and query/path parameters with such 
 surrogates and control characters, and command lines with bytes that are not UTF-8.
 
 Each case ends in success (the game then shows and plays without an internal error) or in one
-line (exit 2 or 1 / a 4xx) with the database unchanged. ``VEDETTE_FUZZ_LONG=1`` runs ten times
-as many; each case is seeded by (area, number)."""
+line (exit 2 or 1 / a 4xx) with the database unchanged. The default run is half of each area's
+base count, ``VEDETTE_FUZZ_LONG=1`` ten times it (tests/fuzz/test_fuzz.py); each case is seeded
+by (area, number)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ from tests.conformance import play_game
 from tests.fuzz import gen
 from tests.fuzz.test_fuzz import (
     RULESETS,
-    SCALE,
     counted,
+    inputs,
     one_line,
     refused_or_fine,
     run_cli,
@@ -56,7 +57,7 @@ def test_fuzz_refereed_imports() -> None:
     or doubled) and signed again: refused in one line, or vouched for by the referee."""
     exports = [_export(rs, seed) for rs in RULESETS for seed in (2, 3)]
     st = Store(":memory:")
-    n = 300 * SCALE
+    n = inputs(300)
     with counted("refereed imports", n) as tally:
         for i in range(n):
             rng = random.Random(f"refereed/{i}")
@@ -98,7 +99,7 @@ def test_fuzz_house_rule_templates_and_numbers() -> None:
     rs = rules.get("napoleon_at_bay")
     st = Store(":memory:")
     keys = ["text_stays", "text_switch", "text_switch_multi", "text_no_candidate"]
-    n = 100 * SCALE
+    n = inputs(100)
     with counted("templates", n) as tally:
         for i in range(n):
             rng = random.Random(f"templates/{i}")
@@ -136,7 +137,7 @@ def test_fuzz_files_argv_and_params(tmp_path: Path) -> None:
     st = Store(db)
     c = TestClient(create_app(db), base_url="http://localhost")
     token = c.get("/games/g").text.split('name="csrf-token" content="')[1].split('"')[0]
-    n = 200 * SCALE
+    n = inputs(200)
     bad_bytes = [os.fsdecode(b) for b in (b"\xff", b"g\xe9", b"\xc3", b"\xed\xa0\x80")]
     with counted("files, argv, bodies, params", n) as tally:
         for i in range(n):

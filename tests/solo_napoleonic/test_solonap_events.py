@@ -23,8 +23,12 @@ from vedette.engine import Game, Store, replay
 from vedette.engine.referee import resign
 from vedette.errors import RuleViolation, VedetteError
 from vedette.rules.solo_napoleonic import RULESET as R
-from vedette.rules.solo_napoleonic.common import LEGACY_EVENTS
-from vedette.rules.solo_napoleonic.events import GENERAL_FACTS, TURN_FACTS, UNIT_FACTS
+from vedette.rules.solo_napoleonic.events import (
+    GENERAL_FACTS,
+    LEGACY_EVENTS,
+    TURN_FACTS,
+    UNIT_FACTS,
+)
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "kuryakin_patch_events"
 LEGACY = {c.kind for c in LEGACY_EVENTS}
@@ -169,7 +173,7 @@ def test_every_fact_kind_is_registered_once_and_declares_what_it_changes() -> No
     names = [c.kind for c in facts]
     assert len(names) == len(set(names))
     assert set(names) | LEGACY == set(R.event_registry())
-    assert all(c.touches and c.version == 1 for c in facts)
+    assert all(c.touches and c.version == 2 for c in facts)  # 2: the core patch (issue 28)
 
 
 def test_a_fact_changing_what_its_kind_does_not_is_refused_on_import(played: Game) -> None:

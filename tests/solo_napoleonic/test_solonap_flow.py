@@ -499,7 +499,7 @@ def test_odds_that_an_attached_general_is_hit_before_a_melee() -> None:
 
 # -- typed, versioned events; release 0.1's saved game ---------------------------------------
 def test_release_0_1_game_imports_and_replays_with_typed_events(tmp_path: Path) -> None:
-    from vedette.rules.solo_napoleonic.common import GameChanged, GeneralChanged, UnitChanged
+    from vedette.rules.solo_napoleonic.events import GameChanged, GeneralChanged, UnitChanged
 
     text = (
         Path(__file__).resolve().parents[1] / "fixtures" / "saved_games_v0_1" / "k1.jsonl"
@@ -515,7 +515,7 @@ def test_release_0_1_game_imports_and_replays_with_typed_events(tmp_path: Path) 
     # play on: the new events are domain facts (typed, versioned), and the game replays
     g.perform("next", {})
     last = g.records[-1].payload["events"]
-    assert [(e["kind"], e["v"]) for e in last] == [("activation_ended", 1), ("card_activated", 1)]
+    assert [(e["kind"], e["v"]) for e in last] == [("activation_ended", 2), ("card_activated", 2)]
     assert replay(R, g.store.records(g.id)).state == g.state
 
 

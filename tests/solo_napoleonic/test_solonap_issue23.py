@@ -114,7 +114,7 @@ def test_an_advance_that_cannot_be_made_lapses_with_its_reason_logged_at_the_car
     assert not [o for o in R.obligations(s) if o.id == "advance:F1"]
     s, out = run(s, "next")
     assert "F1's owed advance lapses: its whole move is made" in out.message
-    assert any("lapses" in e.why for e in out.events if getattr(e, "unit", None) == "F1")
+    assert any("lapses" in e.why for e in out.events if (e.entity, e.id) == ("unit", "F1"))
     assert s.unit("F1").bound is None
 
 

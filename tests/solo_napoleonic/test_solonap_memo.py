@@ -119,24 +119,16 @@ def test_a_verdict_is_remembered_for_its_own_state_only(memos_off: None) -> None
     assert other == s and memo.of_state(other) is not memo.of_state(s)
 
 
-def test_facts_are_logged_as_the_core_logs_them() -> None:
-    """A fact's own ``to_json`` (every action's events are logged) writes what the core's
-    ``DomainEvent.to_json`` writes: each kind has exactly the fields it writes out."""
-    import dataclasses
-
-    from vedette.rules.protocol import DomainEvent
+def test_facts_are_the_core_patch_event() -> None:
+    """Every fact is the core's patch of a unit, a general or the turn (issue 28): logged in the
+    patch's shape and read back equal by the core's one decoder."""
+    from vedette.rules.patch import Patch
     from vedette.rules.solo_napoleonic import events as E
 
-    shapes = {
-        E.UnitFact: ["unit", "set_", "was", "why"],
-        E.GeneralFact: ["general", "set_", "was", "why"],
-        E.TurnFact: ["set_", "why"],
-    }
-    for base, names in shapes.items():
-        kinds = [c for c in (*E.UNIT_FACTS, *E.GENERAL_FACTS, *E.TURN_FACTS) if issubclass(c, base)]
-        assert kinds
-        for c in kinds:
-            assert [f.name for f in dataclasses.fields(c)] == names, c
-            values = {n: {"x": (1, 2)} if n in ("set_", "was") else "U1" for n in names}
-            e = c(**values)
-            assert e.to_json() == DomainEvent.to_json(e)
+    for c in (*E.UNIT_FACTS, *E.GENERAL_FACTS, *E.TURN_FACTS):
+        assert issubclass(c, Patch) and c.entity in ("unit", "general", "turn"), c
+        f = sorted(c.touches or ())[0]
+        e = c("U1", {f: (1, 2)}, {f: [0, 0]}, "why")  # held as a tuple, logged as a list
+        data = {"entity": c.entity, "id": "U1", "set": {f: [1, 2]}, "was": {f: [0, 0]}}
+        assert e.to_json() == {"kind": c.kind, "v": 2, "data": {**data, "why": "why"}}
+        assert c.decode(e.to_json()["data"]) == e

@@ -202,7 +202,7 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "saved_games_v0_1" 
 def test_release_0_1_game_imports_and_replays_typed() -> None:
     from vedette.engine import Game, Store
     from vedette.rules.two_by_two import RULESET
-    from vedette.rules.two_by_two.events import Moved, PhaseBegan, Position, Shot
+    from vedette.rules.two_by_two.events import UNIT_EVENTS, PhaseBegan, UnitPatch
 
     g = Game.import_jsonl(Store(":memory:"), FIXTURE.read_text(encoding="utf-8"), "tt1")
     a1, f4 = g.state.unit("A1"), g.state.unit("F4")
@@ -210,21 +210,32 @@ def test_release_0_1_game_imports_and_replays_typed() -> None:
     assert a1.body.facing == 180 and a1.moved and a1.through_town and a1.entry == ""
     assert f4.body is not None and f4.body.centre.y == 380.0 and f4.shot
     events = [RULESET.decode(e) for r in g.records[1:] for e in r.payload.get("events") or []]
-    assert isinstance(events[0], Moved) and events[0].position == Position(300.0, 480.0, 180.0)
-    assert events[0].entry_cleared and isinstance(events[1], PhaseBegan)
-    assert isinstance(events[-1], Shot) and events[-1].shot
-    # a new action logs version 2, and the game goes on
+    assert isinstance(events[0], UNIT_EVENTS["moved"])
+    assert events[0].set_["body"] == {"x": 300.0, "y": 480.0, "facing": 180.0}
+    assert events[0].set_["entry"] == "" and events[0].was is None  # not recorded in 0.1
+    assert isinstance(events[1], PhaseBegan)
+    assert isinstance(events[-1], UNIT_EVENTS["shot"]) and events[-1].set_["shot"]
+    # a new action logs the current versions, and the game goes on
     g.perform("next", {})
     assert g.records[-1].payload["events"][0]["v"] == 1  # phase: version 1 is current
     g.perform("next", {})
     g.perform("move", {"unit": "F1", "distance": 1})
-    assert g.records[-1].payload["events"][0]["v"] == 2
+    moved = g.records[-1].payload["events"][0]
+    assert moved["v"] == UnitPatch.version == 3
+    assert moved["data"]["was"]["moved"] is False and moved["data"]["set"]["moved"] is True
 
 
-def test_unit_event_upgrade_from_version_1() -> None:
-    from vedette.rules.two_by_two.events import Destroyed, Moved
+def test_unit_event_upgrade_ladder() -> None:
+    """Each version's step in turn: 1 (release 0.1) to 2, 2 (release 0.2) to 3 (the core
+    patch, its previous values not recorded)."""
+    from vedette.rules.two_by_two.events import UNIT_EVENTS
 
-    up = Moved.upgrade(1, {"unit": "A1", "set": {"body": {"x": 1, "y": 2, "facing": 3}}})
-    assert up == {"unit": "A1", "position": {"x": 1, "y": 2, "facing": 3}}
-    gone = Destroyed.upgrade(1, {"unit": "A1", "set": {"status": "destroyed", "body": None}})
-    assert gone == {"unit": "A1", "off_table": True, "status": "destroyed"}
+    moved, destroyed = UNIT_EVENTS["moved"], UNIT_EVENTS["destroyed"]
+    v1 = {"unit": "A1", "set": {"body": {"x": 1, "y": 2, "facing": 3}}}
+    assert moved.upgrade_v1(v1) == {"unit": "A1", "position": {"x": 1, "y": 2, "facing": 3}}
+    up = moved.upgrade(1, v1)
+    assert up == {"entity": "unit", "id": "A1", "set": {"body": {"x": 1, "y": 2, "facing": 3}}}
+    gone = destroyed.upgrade(1, {"unit": "A1", "set": {"status": "destroyed", "body": None}})
+    assert gone == {"entity": "unit", "id": "A1", "set": {"body": None, "status": "destroyed"}}
+    v2 = {"unit": "A1", "position": None, "off_table": False, "pinned": True, "moved": None}
+    assert moved.upgrade(2, v2) == {"entity": "unit", "id": "A1", "set": {"pinned": True}}

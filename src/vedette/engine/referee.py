@@ -25,6 +25,7 @@ from vedette.engine.store import Record, Store
 from vedette.errors import GameError, VedetteError
 from vedette.hashes import sha256
 from vedette.rules.base import Ruleset
+from vedette.rules.patch import comparable
 
 #: how much of a differing value a refusal quotes
 _QUOTE = 120
@@ -147,6 +148,7 @@ def _compare(
     if theirs_e != mine_e:
         with contextlib.suppress(Exception):  # (an event that does not decode differs)
             theirs_e = _events_json(rs, file.get("events", []))
+            mine_e = comparable(mine_e, theirs_e)  # previous values an old log never had
         if theirs_e != mine_e:
             return "events: " + _first_difference(mine_e, theirs_e, "event")
     file_rolls = _plain(list(file.get("rolls", []) or []))

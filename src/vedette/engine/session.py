@@ -734,7 +734,10 @@ class Game:
             return outcome
         # fold first: an event the ruleset cannot apply is refused before it is written
         state = self.state
+        logged = []
         for e in outcome.events:
+            e = self.ruleset.recorded(state, e)  # a patch: with its previous values
+            logged.append(e)
             state = self.ruleset.fold(state, e)
         dice: dict[str, Any] = {"source": source.kind}
         if isinstance(source, SegmentSource):
@@ -747,7 +750,7 @@ class Game:
         payload = {
             "procedure": procedure,
             "request": req_json,
-            "events": [e.to_json() for e in outcome.events],
+            "events": [e.to_json() for e in logged],
             "rolls": [r.to_json() for r in outcome.rolls],
             "message": outcome.message,
             "result": outcome.result,

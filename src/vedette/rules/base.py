@@ -25,6 +25,7 @@ from vedette.dice.tables import Table, tables_from_data
 from vedette.engine.snapshot import restore_state, snapshot_state
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.fields import to_json
+from vedette.rules.patch import Entities, Patch, fold_patch, previous
 from vedette.rules.protocol import (
     Todo,
     Waived,
@@ -170,6 +171,8 @@ class Ruleset(Generic[S]):
     #: typed events this ruleset folds (protocol.DomainEvent subclasses) and their folds
     events: tuple[type[Any], ...] = ()
     folds: Mapping[type[Any], Callable[[S, Any], S]] = {}
+    #: how the state holds each kind of entity its patch events change (patch.Entities)
+    entities: Mapping[str, Entities[S]] = {}
 
     # -- the referee protocol ------------------------------------------------------------
     def protocol_procedures(self) -> dict[str, Any]:
@@ -220,12 +223,21 @@ class Ruleset(Generic[S]):
     def fold(self, state: S, event: Any) -> S:
         """The one fold dispatcher: the referee's own events, typed events by their
         registered fold, legacy events through ``apply``."""
-        if isinstance(event, _waived()):
-            return self.waive(state, event.obligation)
         f = self.folds.get(type(event))
         if f is not None:
             return f(state, event)
+        if isinstance(event, Patch):
+            return fold_patch(state, event, self.entities)
+        if isinstance(event, _waived()):
+            return self.waive(state, event.obligation)
         return self.apply(state, event)
+
+    def recorded(self, state: S, event: Any) -> Any:
+        """The event as it is logged when performed on ``state``: a patch with the values
+        its fields had (``was``), any other as it is."""
+        if isinstance(event, Patch) and event.was is None:
+            return previous(state, event, self.entities)
+        return event
 
     def obligations(self, state: S) -> tuple[Any, ...]:
         """What the rules require now (protocol.Obligation), from the state."""

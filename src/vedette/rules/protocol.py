@@ -591,6 +591,13 @@ class DomainEvent:
 
     @classmethod
     def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
+        """The payload of ``version`` in this version's shape, by the upgrade ladder: each
+        step ``upgrade_vN`` (a classmethod turning version N's payload into version N+1's)
+        in turn; a version whose payload kept its shape has no step."""
+        for n in range(version, cls.version):
+            step = getattr(cls, f"upgrade_v{n}", None)
+            if step is not None:
+                data = step(data)
         return data
 
     @classmethod
@@ -601,6 +608,19 @@ class DomainEvent:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "v": self.version, "data": to_json(self)}
+
+
+E = TypeVar("E", bound=DomainEvent)
+
+
+def event_kind(base: type[E], kind: str, doc: str = "", **classvars: Any) -> type[E]:
+    """A kind of event that only names what happened: a subclass of ``base`` (which holds the
+    fields, the version, the upgrade ladder and the fold) with its own ``kind``, its
+    docstring and any other class variable ``base`` declares (``touches``, ``entity``)."""
+    ns: dict[str, Any] = {"kind": kind, "__slots__": (), "__doc__": doc or base.__doc__}
+    ns.update(classvars)
+    name = "".join(w.capitalize() for w in kind.split("_"))
+    return type(name, (base,), ns)
 
 
 @dataclass(frozen=True, slots=True)

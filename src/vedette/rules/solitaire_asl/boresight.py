@@ -27,7 +27,7 @@ from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.protocol import Obligation, Plan
 from vedette.rules.solitaire_asl.config import Config
-from vedette.rules.solitaire_asl.fold import Patch
+from vedette.rules.solitaire_asl.events import BoardChanges
 from vedette.rules.solitaire_asl.model import Counter, ObaModule, Stack, State
 from vedette.rules.solitaire_asl.requests import BoresightRequest, DecideRequest, PreregRequest
 
@@ -211,7 +211,7 @@ def resolve_boresight(state: State, plan: Plan, dice: DiceSource, config: Config
     r, rolls, hit, waiting, msg = _deferred_die(
         state, plan, dice, config, "could not be bore sighted"
     )
-    p = Patch()
+    p = BoardChanges()
     if waiting is not None:
         asks = "; ".join(f"'decide id={c.id} ok=true|false'" for c in ws)
         who = f"{ws[0].name} ({ws[0].id})" if len(ws) == 1 else "each weapon"
@@ -260,7 +260,7 @@ def resolve_prereg(state: State, plan: Plan, dice: DiceSource, config: Config) -
     r, rolls, hit, waiting, msg = _deferred_die(
         state, plan, dice, config, "could not be pre-registered"
     )
-    p = Patch()
+    p = BoardChanges()
     if waiting is not None:
         msg += (
             f": could OBA module {m.id} pre-register it? Answer"
@@ -330,7 +330,7 @@ def plan_decide(state: State, req: DecideRequest) -> Plan:
 def resolve_decide(state: State, plan: Plan, dice: DiceSource) -> Outcome:
     d: Decision = plan.data
     ok = bool(plan.request.ok)
-    p = Patch()
+    p = BoardChanges()
     if d.what == "boresight":
         hit = state.counter(d.ident)
         assert hit is not None

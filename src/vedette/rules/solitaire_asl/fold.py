@@ -1,24 +1,27 @@
-"""Typed, versioned events and their folds.
-
-Every event is a :class:`Changes` (version 2): what to put, remove, count and close, as whole
-values (stacks, fortifications, minefields, OBA modules and locations are carried as their
-JSON records, folded with their ``from_json``), plus the fields of its own kind (the shift's
-row and final DR, the phase entered, a decision awaited ...). Release 0.1 logged the same
-kinds as untyped patches (version 1); ``upgrade`` turns them into this shape: the nested
-``phase`` record becomes fields, ``pending_add``/``pending_remove`` become a ``candidate`` hex
-and the obligations it owes (``State.owed``), a counter's ``boresight_location`` becomes its one
-``boresight`` field. Folding is deterministic, so replaying the log gives the same state.
+"""The folds of a solitaire ASL game's events (events.py): each event's board changes, then
+what its kind adds (a phase begun, a decision owed, a minefield exchange offered), then the owed
+steps the board made impossible lapse. Folding is deterministic, so replaying the log gives
+the same state.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from vedette.rules.evolve import evolve as replace
 from vedette.rules.protocol import DomainEvent, Obligation, decode_event
+from vedette.rules.solitaire_asl.events import (
+    BY_KIND,
+    EVENTS,
+    BoresightRolled,
+    Changes,
+    Decided,
+    PhaseEntered,
+    PreregRolled,
+    StackMoved,
+)
 from vedette.rules.solitaire_asl.model import (
     Fortification,
     Location,
@@ -28,229 +31,6 @@ from vedette.rules.solitaire_asl.model import (
     State,
     natural_key,
 )
-
-
-# -- events ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Changes(DomainEvent):
-    """The board changes an event makes (every ASL event carries them)."""
-
-    kind: ClassVar[str] = "changes"
-    version: ClassVar[int] = 2
-    put_stacks: tuple[Any, ...] = ()
-    remove_stacks: tuple[str, ...] = ()
-    put_forts: tuple[Any, ...] = ()
-    put_mines: tuple[Any, ...] = ()
-    remove_mines: tuple[str, ...] = ()
-    put_oba: tuple[Any, ...] = ()
-    put_locations: tuple[Any, ...] = ()
-    count: tuple[tuple[str, str, str], ...] = ()
-    close: tuple[tuple[str, str, str], ...] = ()
-    acted: bool = False
-    allot: dict[str, Any] | None = None
-    serial: int | None = None
-
-    @classmethod
-    def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
-        """Release 0.1 (version 1): untyped patches of the same kinds."""
-        d = dict(data)
-        if version < 2:
-            d = cls.upgrade_v1(d)
-        known = {f.name.rstrip("_") for f in dataclasses.fields(cls)}
-        return {k: v for k, v in d.items() if k in known}
-
-    @classmethod
-    def upgrade_v1(cls, d: dict[str, Any]) -> dict[str, Any]:
-        pend = d.pop("pending_add", None) or []
-        d.pop("pending_remove", None)
-        if pend:
-            d["candidate"] = str(pend[0][2])
-        return d
-
-
-@dataclass(frozen=True)
-class PhaseEntered(Changes):
-    """A new phase begins (ASL A3); a new player turn ends TI and the counts of the last."""
-
-    kind: ClassVar[str] = "phase"
-    phase: str = ""
-    phasing: str = ""
-    player_turn: int = 0
-    new_player_turn: bool = False
-
-    @classmethod
-    def upgrade_v1(cls, d: dict[str, Any]) -> dict[str, Any]:
-        p = d.pop("phase", {}) or {}
-        return {**d, **{k: p[k] for k in ("phase", "phasing", "player_turn", "new_player_turn")}}
-
-
-@dataclass(frozen=True)
-class Acted(Changes):
-    """A friendly unit has moved, advanced or fired: the start of the phase is over (2.3)."""
-
-    kind: ClassVar[str] = "acted"
-    acted: bool = True
-
-
-@dataclass(frozen=True)
-class StackMoved(Changes):
-    kind: ClassVar[str] = "move"
-    stack: str = ""
-    to: str = ""
-
-
-@dataclass(frozen=True)
-class Merged(Changes):
-    kind: ClassVar[str] = "merge"
-
-
-@dataclass(frozen=True)
-class Marked(Changes):
-    kind: ClassVar[str] = "mark"
-
-
-@dataclass(frozen=True)
-class Dropped(Changes):
-    kind: ClassVar[str] = "drop"
-
-
-@dataclass(frozen=True)
-class Revealed(Changes):
-    kind: ClassVar[str] = "reveal"
-
-
-@dataclass(frozen=True)
-class Placed(Changes):
-    kind: ClassVar[str] = "place"
-
-
-@dataclass(frozen=True)
-class LocationStated(Changes):
-    kind: ClassVar[str] = "location"
-
-
-@dataclass(frozen=True)
-class FortRecorded(Changes):
-    kind: ClassVar[str] = "fort"
-
-
-@dataclass(frozen=True)
-class Shifted(Changes):
-    """A shift DR (2.5) and the row's consequences."""
-
-    kind: ClassVar[str] = "shift"
-    op: str = ""
-    row: str = ""
-    final: int = 0
-
-
-@dataclass(frozen=True)
-class MinefieldShifted(Changes):
-    kind: ClassVar[str] = "minefield_shift"
-    row: str = ""
-    final: int = 0
-
-
-@dataclass(frozen=True)
-class BoresightRolled(Changes):
-    """The third die (6.1). ``candidate``: the scattered hex of a 6 that awaits the player's
-    word; each weapon then owes a ``decide`` before it fires again."""
-
-    kind: ClassVar[str] = "boresight"
-    weapons: tuple[str, ...] = ()
-    target: str = ""
-    row: str = ""
-    candidate: str | None = None
-
-
-@dataclass(frozen=True)
-class PreregRolled(Changes):
-    """The pre-registration die (7.1); ``candidate`` as for bore sighting."""
-
-    kind: ClassVar[str] = "prereg"
-    module: str = ""
-    ar: str = ""
-    row: str = ""
-    candidate: str | None = None
-
-
-@dataclass(frozen=True)
-class Decided(Changes):
-    """The player's word on a scattered hex (6.1, 7.1): the owed decision is discharged."""
-
-    kind: ClassVar[str] = "decide"
-    id: str = ""
-    ok: bool = False
-    hex: str = ""
-    what: str = ""  # boresight | prereg (empty in release 0.1's logs: found from the id)
-
-
-EVENTS: tuple[type[Changes], ...] = (
-    PhaseEntered,
-    Acted,
-    StackMoved,
-    Merged,
-    Marked,
-    Dropped,
-    Revealed,
-    Placed,
-    LocationStated,
-    FortRecorded,
-    Shifted,
-    MinefieldShifted,
-    BoresightRolled,
-    PreregRolled,
-    Decided,
-)
-BY_KIND: dict[str, type[Changes]] = {e.kind: e for e in EVENTS}
-
-
-# -- building events ---------------------------------------------------------------------------
-class Patch:
-    """Builds an event's changes: what to put, remove, count and close."""
-
-    def __init__(self) -> None:
-        self.d: dict[str, Any] = {}
-
-    def _add(self, key: str, value: Any) -> Patch:
-        self.d.setdefault(key, []).append(value)
-        return self
-
-    def put_stack(self, s: Stack) -> Patch:
-        return self._add("put_stacks", s.to_json())
-
-    def remove_stack(self, sid: str) -> Patch:
-        return self._add("remove_stacks", sid)
-
-    def put_fort(self, f: Fortification) -> Patch:
-        return self._add("put_forts", f.to_json())
-
-    def put_mine(self, m: Minefield) -> Patch:
-        return self._add("put_mines", m.to_json())
-
-    def remove_mine(self, mid: str) -> Patch:
-        return self._add("remove_mines", mid)
-
-    def put_oba(self, o: ObaModule) -> Patch:
-        return self._add("put_oba", o.to_json())
-
-    def put_location(self, loc: Location) -> Patch:
-        return self._add("put_locations", loc.to_json())
-
-    def count(self, side: str, phase_key: str, op: str) -> Patch:
-        return self._add("count", (side, phase_key, op))
-
-    def close(self, side: str, op: str, window: str) -> Patch:
-        return self._add("close", (side, op, window))
-
-    def set(self, key: str, value: Any) -> Patch:
-        self.d[key] = value
-        return self
-
-    def event(self, kind: str, **extra: Any) -> Changes:
-        cls = BY_KIND[kind]
-        data = {k: tuple(v) if isinstance(v, list) else v for k, v in {**self.d, **extra}.items()}
-        return cls(**data)  # type: ignore[arg-type]
 
 
 # -- folds -------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from vedette.rules.solitaire_asl.fold import Patch
+from vedette.rules.solitaire_asl.events import BoardChanges
 from vedette.rules.solitaire_asl.model import Fortification, Stack, State, Status
 from vedette.rules.solitaire_asl.turn import phase_key
 
@@ -99,7 +99,7 @@ class _Board:
             for f in self.forts.values()
         )
 
-    def patch(self, p: Patch) -> Patch:
+    def patch(self, p: BoardChanges) -> BoardChanges:
         for sid in sorted(self.touched):
             p.put_stack(self.stacks[sid])
         for sid in self.removed:
@@ -127,8 +127,8 @@ def _split(b: _Board, stack: Stack, ids: set[str], **changes: Any) -> tuple[Stac
 
 def hip_consequences(
     state: State, plan: ShiftPlan, flags: Mapping[str, Any]
-) -> tuple[Patch, list[str], int]:
-    p = Patch()
+) -> tuple[BoardChanges, list[str], int]:
+    p = BoardChanges()
     changes: list[str] = []
     if flags.get("counted"):
         p.count(plan.side, phase_key(state), plan.book)

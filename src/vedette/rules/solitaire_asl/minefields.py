@@ -13,7 +13,7 @@ from vedette.dice import Check, DiceSource, Roll, Table
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.solitaire_asl.config import Config
-from vedette.rules.solitaire_asl.fold import Patch
+from vedette.rules.solitaire_asl.events import BoardChanges
 from vedette.rules.solitaire_asl.model import Minefield, Op, State
 from vedette.rules.solitaire_asl.requests import MinefieldRequest
 from vedette.rules.solitaire_asl.shift import Party, assumed_facts, shift_modifiers
@@ -84,7 +84,7 @@ def run_minefield(state: State, plan: MinefieldPlan, dice: DiceSource, config: C
     assert isinstance(roll, Roll)
     row = plan.table.lookup(roll.final)
     flags = dict(row.data)
-    p = Patch()
+    p = BoardChanges()
     changes = []
     e, o = plan.entered, plan.other
     if flags.get("counted"):

@@ -14,7 +14,8 @@ from vedette.dice import Table
 from vedette.errors import BadRequest, RuleViolation, VedetteError
 from vedette.rules.base import Outcome
 from vedette.rules.solitaire_asl.config import Config
-from vedette.rules.solitaire_asl.fold import Patch, apply_event
+from vedette.rules.solitaire_asl.events import BoardChanges
+from vedette.rules.solitaire_asl.fold import apply_event
 from vedette.rules.solitaire_asl.hip import split_id
 from vedette.rules.solitaire_asl.ids import parse_hex_id
 from vedette.rules.solitaire_asl.model import (
@@ -83,7 +84,9 @@ def run_phase(state: State, req: PhaseRequest) -> Outcome:
     s = state
     for _ in range(len(PHASES) * 2 + 1):
         ph, phasing, pt, new = next_phase(s)
-        ev = Patch().event("phase", phase=ph, phasing=phasing, player_turn=pt, new_player_turn=new)
+        ev = BoardChanges().event(
+            "phase", phase=ph, phasing=phasing, player_turn=pt, new_player_turn=new
+        )
         events.append(ev)
         s = apply_event(s, ev)
         if target is None or (ph == target and (side is None or phasing == side)):
@@ -112,7 +115,7 @@ def run_act(state: State, req: ActRequest) -> Outcome:
     if state.phase == SETUP:
         raise RuleViolation("O'Leary 2.3", "the game has not started (set-up): use 'phase'")
     return Outcome(
-        (Patch().set("acted", True).event("acted"),),
+        (BoardChanges().set("acted", True).event("acted"),),
         (),
         f"{state.phasing} has begun its {state.phase}: no more shifts at its start (2.3, 5.1)",
     )
@@ -136,7 +139,7 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
     state.layout.hex(to)
     if s.status in HIP_KINDS:
         raise RuleViolation("O'Leary 3.2.2", f"{s.id} is HIP: it may only shift, not move")
-    p = Patch()
+    p = BoardChanges()
     changes = []
     ids = list(req.counters or ())
     mp = req.mp
@@ -235,7 +238,7 @@ def run_merge(state: State, req: MergeRequest) -> Outcome:
         ti=a.ti or b.ti,
         moved=a.moved or b.moved,
     )
-    p = Patch().put_stack(merged).remove_stack(b.id)
+    p = BoardChanges().put_stack(merged).remove_stack(b.id)
     return Outcome((p.event("merge"),), (), f"put {b.id}'s counters into {a.id} in {a.location}")
 
 
@@ -249,7 +252,7 @@ def run_mark(state: State, req: StackRequest) -> Outcome:
     if s.status not in (Status.CONCEALED, Status.REVEALED) or not s.counters:
         raise RuleViolation("O'Leary 2.1", f"{s.id} is a {s.status.value} stack")
     return Outcome(
-        (Patch().put_stack(replace(s, status=Status.POTENTIAL_DUMMY)).event("mark"),),
+        (BoardChanges().put_stack(replace(s, status=Status.POTENTIAL_DUMMY)).event("mark"),),
         (),
         f"{s.id} in {s.location} is a potential dummy stack: keep it under a ? (2.1)",
     )
@@ -261,7 +264,7 @@ def run_drop(state: State, req: DropRequest) -> Outcome:
     if s.status != Status.POTENTIAL_DUMMY:
         raise BadRequest(f"{s.id} is not a potential dummy stack")
     return Outcome(
-        (Patch().put_stack(replace(s, status=Status.CONCEALED)).event("drop"),),
+        (BoardChanges().put_stack(replace(s, status=Status.CONCEALED)).event("drop"),),
         (),
         f"{s.id} in {s.location} is now an ordinary concealed stack: it keeps its ?",
     )
@@ -273,7 +276,7 @@ def run_reveal(state: State, req: RevealRequest, config: Config | None = None) -
     cloaking is never regained (5.2); a hidden fortification is revealed."""
     ref = req.what
     keep = req.keep_concealment
-    p = Patch()
+    p = BoardChanges()
     f = state.fortification(ref)
     if f is not None:
         if not f.hidden:
@@ -324,7 +327,7 @@ def run_place(state: State, req: PlaceRequest, config: Config) -> Outcome:
     parse_hex_id(loc)
     state.layout.hex(loc)
     a = state.allotment(side)
-    p = Patch()
+    p = BoardChanges()
     if req.name and _taken(state, req.name):
         raise BadRequest(f"{req.name!r} is taken: choose another name")
     if req.kind == "dummy_hip":
@@ -373,7 +376,9 @@ def run_location(state: State, req: LocationRequest, config: Config | None = Non
                 raise BadRequest(f"unknown fortification kind {k!r}")
         upd["forbid"] = tuple(req.forbid)
     new = replace(loc, **upd)
-    return Outcome((Patch().put_location(new).event("location"),), (), f"{lid}: {_loc_text(new)}")
+    return Outcome(
+        (BoardChanges().put_location(new).event("location"),), (), f"{lid}: {_loc_text(new)}"
+    )
 
 
 def _loc_text(loc: Location) -> str:
@@ -408,7 +413,7 @@ def run_fort(state: State, req: FortRequest) -> Outcome:
         upd["exit"] = req.exit
     new = replace(f, **upd)
     said = ", ".join(f"{k} {v}" for k, v in upd.items()) or "nothing new"
-    return Outcome((Patch().put_fort(new).event("fort"),), (), f"{f.kind} {f.id}: {said}")
+    return Outcome((BoardChanges().put_fort(new).event("fort"),), (), f"{f.kind} {f.id}: {said}")
 
 
 def shift_candidates(state: State, side: str) -> list[tuple[str, str, str]]:

@@ -22,8 +22,9 @@ from vedette.rules.solitaire_asl.boresight import (
     resolve_prereg,
 )
 from vedette.rules.solitaire_asl.config import Config, make_config
+from vedette.rules.solitaire_asl.events import EVENTS
 from vedette.rules.solitaire_asl.flow import FLOW
-from vedette.rules.solitaire_asl.fold import EVENTS, FOLDS, apply_event
+from vedette.rules.solitaire_asl.fold import FOLDS, apply_event
 from vedette.rules.solitaire_asl.minefields import plan_minefield, run_minefield
 from vedette.rules.solitaire_asl.model import State
 from vedette.rules.solitaire_asl.offers import offers

@@ -19,7 +19,7 @@ from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.fields import spec_of
 from vedette.rules.solitaire_asl.config import Config
-from vedette.rules.solitaire_asl.fold import Patch
+from vedette.rules.solitaire_asl.events import BoardChanges
 from vedette.rules.solitaire_asl.hip import _settings, hip_consequences
 from vedette.rules.solitaire_asl.ids import parse_hex_id
 from vedette.rules.solitaire_asl.model import (
@@ -910,11 +910,11 @@ def run_shift(state: State, plan: ShiftPlan, dice: DiceSource) -> Outcome:
 
 def consequences(
     state: State, plan: ShiftPlan, flags: Mapping[str, Any]
-) -> tuple[Patch, list[str], int]:
+) -> tuple[BoardChanges, list[str], int]:
     """Apply one row of the shift table to the state, as a patch, with the player's to-do."""
     if plan.op == Op.HIP:
         return hip_consequences(state, plan, flags)
-    p = Patch()
+    p = BoardChanges()
     changes: list[str] = []
     w = plan.window
     if flags.get("counted"):
@@ -931,7 +931,7 @@ def consequences(
 
 
 def _pair_consequences(
-    p: Patch,
+    p: BoardChanges,
     plan: ShiftPlan,
     flags: Mapping[str, Any],
     sa: Stack,

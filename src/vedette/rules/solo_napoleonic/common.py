@@ -7,19 +7,16 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
-from typing import Any, ClassVar
+from functools import cache, partial
+from typing import Any
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck, per_count, standard
 from vedette.dice.check import OddsRow
 from vedette.dice.roll import single
 from vedette.dice.sources import begin_attempt, branch, reject_attempt
 from vedette.errors import DataError
-from vedette.rules.protocol import DomainEvent
+from vedette.rules.patch import Entities, Patch, fold_patch
 from vedette.rules.solo_napoleonic.events import (
-    GENERAL_FACTS,
-    TURN_FACTS,
-    UNIT_FACTS,
     Fact,
     GeneralFact,
     GeneralMoved,
@@ -429,65 +426,19 @@ def allocate(
     return Allocation(ordinary, tuple(hit), g_hit, g_killed, tuple(rolls))
 
 
-# -- events: the legacy field patches (release 0.1 and the first protocol release) ------------
-@dataclass(frozen=True, slots=True)
-class _FieldsChanged(DomainEvent):
-    """A unit's or a general's fields changed (``set``), with what they were and why: how the
-    first releases logged every change. Still read (old saved games), never written now: the
-    procedures record domain facts (events.py). Version 1 (release 0.1) was the same payload as
-    an untyped event; ``upgrade`` fills what it may lack."""
-
-    version: ClassVar[int] = 2
-    id: str
-    set_: dict[str, Any]
-    was: dict[str, Any] = field(default_factory=dict)
-    why: str = ""
-
-    @classmethod
-    def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
-        return {"was": {}, "why": "", **data}
-
-
-@dataclass(frozen=True, slots=True)
-class UnitChanged(_FieldsChanged):
-    """A unit's fields changed (legacy)."""
-
-    kind: ClassVar[str] = "unit_changed"
-
-
-@dataclass(frozen=True, slots=True)
-class GeneralChanged(_FieldsChanged):
-    """A general's fields changed (legacy)."""
-
-    kind: ClassVar[str] = "general_changed"
-
-
-@dataclass(frozen=True, slots=True)
-class GameChanged(DomainEvent):
-    """The turn's fields changed, as JSON (legacy)."""
-
-    kind: ClassVar[str] = "game_changed"
-    version: ClassVar[int] = 2
-    set_: dict[str, Any]
-    why: str = ""
-
-    @classmethod
-    def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
-        return {"why": "", **data}
-
-
-LEGACY_EVENTS: tuple[type[DomainEvent], ...] = (UnitChanged, GeneralChanged, GameChanged)
-EVENTS: tuple[type[DomainEvent], ...] = (*UNIT_FACTS, *GENERAL_FACTS, *TURN_FACTS, *LEGACY_EVENTS)
-
-
 # -- changes -> events --------------------------------------------------------------------------
 @dataclass
 class Changes:
-    """A procedure's working copy of the state and the facts that lead to it."""
+    """A procedure's working copy of the state and the facts that lead to it (their previous
+    values are recorded by the engine when the action is performed)."""
 
     state: State
     events: list[Any] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+    def _record(self, e: Fact) -> None:
+        self.events.append(e)
+        self.state = fold_patch(self.state, e, ENTITIES)
 
     def unit(self, ev: type[UnitFact], uid: str, why: str, **kw: Any) -> Unit:
         """Record ``ev`` for unit ``uid``: the values it leaves (those that change)."""
@@ -496,9 +447,7 @@ class Changes:
         if not new:
             return u
         _may(ev, new)
-        e = ev(uid, new, {k: getattr(u, k) for k in new}, why)
-        self.events.append(e)
-        self.state = fold_unit(self.state, e)
+        self._record(ev(uid, new, None, why))
         moved = self.state.unit(uid)
         if ("x" in new or "y" in new) and moved.placed:
             self.follow(moved)
@@ -517,59 +466,21 @@ class Changes:
         if not new:
             return g
         _may(ev, new)
-        e = ev(gid, new, {k: getattr(g, k) for k in new}, why)
-        self.events.append(e)
-        self.state = fold_general(self.state, e)
+        self._record(ev(gid, new, None, why))
         return self.state.general(gid)
 
     def game(self, ev: type[TurnFact], why: str, **kw: Any) -> None:
         _may(ev, kw)
-        e = ev({k: game_value_json(k, v) for k, v in kw.items()}, why)
-        self.events.append(e)
-        self.state = fold_game(self.state, e)
+        self._record(ev("", {k: game_value_json(k, v) for k, v in kw.items()}, None, why))
 
     def note(self, text: str) -> None:
         self.notes.append(text)
 
 
 def _may(ev: type[Fact], changes: Mapping[str, Any]) -> None:
-    bad = set(changes) - ev.touches
+    bad = set(changes) - (ev.touches or frozenset())
     if bad:  # a programming error: the fact is recorded under the wrong name
         raise AssertionError(f"event {ev.kind!r} cannot change {', '.join(sorted(bad))}")
-
-
-def fold_unit(state: State, e: UnitFact | UnitChanged) -> State:
-    if isinstance(e, UnitFact):  # decoding made its lists the tuples the state holds
-        return state.with_unit(updated(state.unit(e.unit), e.set_))
-    return state.with_unit(updated(state.unit(e.id), _tuples(e.set_)))
-
-
-def fold_general(state: State, e: GeneralFact | GeneralChanged) -> State:
-    gid = e.general if isinstance(e, GeneralFact) else e.id
-    return state.with_general(updated(state.general(gid), e.set_))
-
-
-def fold_game(state: State, e: TurnFact | GameChanged) -> State:
-    return apply_game(state, {"set": e.set_})
-
-
-def _tuples(changes: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A tuple field read back from an old log is a JSON list."""
-    if any(isinstance(v, list) for v in changes.values()):
-        return {k: tuple(v) if isinstance(v, list) else v for k, v in changes.items()}
-    return changes
-
-
-def apply_unit(state: State, data: Mapping[str, Any]) -> State:
-    """An untyped ``unit_changed`` of release 0.1."""
-    u = state.unit(str(data["id"]))
-    return state.with_unit(updated(u, _tuples(dict(data["set"]))))
-
-
-def apply_general(state: State, data: Mapping[str, Any]) -> State:
-    """An untyped ``general_changed`` of release 0.1."""
-    g = state.general(str(data["id"]))
-    return state.with_general(updated(g, dict(data["set"])))
 
 
 GAME_FIELDS = (
@@ -596,16 +507,6 @@ def game_value_json(k: str, v: Any) -> Any:
     if isinstance(v, Mapping):
         return dict(v)
     return v
-
-
-def apply_game(state: State, data: Mapping[str, Any]) -> State:
-    kw: dict[str, Any] = {}
-    for k, v in data["set"].items():
-        conv = _GAME_VALUES.get(k)
-        if conv is None:
-            raise ValueError(f"not a game field: {k}")
-        kw[k] = conv(v)
-    return state.but(**kw)
 
 
 def _cards(v: Any) -> tuple[Card, ...]:
@@ -637,6 +538,43 @@ _GAME_VALUES: dict[str, Callable[[Any], Any]] = {
     "chance": dict,
     "chance_played": tuple,
     "history": tuple,
+}
+
+
+def _put_unit(state: State, uid: str, values: Mapping[str, Any]) -> State:
+    return state.with_unit(updated(state.unit(uid), values))
+
+
+def _put_general(state: State, gid: str, values: Mapping[str, Any]) -> State:
+    return state.with_general(updated(state.general(gid), values))
+
+
+def _turn(state: State, _: str) -> State:
+    return state
+
+
+def _put_turn(state: State, _: str, values: Mapping[str, Any]) -> State:
+    return state.but(**values)
+
+
+def _read(conv: Callable[[Any], Any]) -> Callable[[State, Any], Any]:
+    return lambda state, v: conv(v)
+
+
+#: how a game holds its units, generals and turn, for the core's patch fold
+#: (vedette.rules.patch): a unit's or general's tuple is logged as a list; the turn's fields
+#: as JSON (its cards as tables), read back by ``_GAME_VALUES``
+ENTITIES: dict[str, Entities[State]] = {
+    "unit": Entities(Unit, State.unit, _put_unit),
+    "general": Entities(General, State.general, _put_general),
+    "turn": Entities(
+        State,
+        _turn,
+        _put_turn,
+        read={k: _read(conv) for k, conv in _GAME_VALUES.items() if conv is not _same},
+        write={k: partial(game_value_json, k) for k in GAME_FIELDS},
+        only=GAME_FIELDS,
+    ),
 }
 
 
@@ -682,10 +620,6 @@ def result_roll(check: UnderCheck | Check, dice: DiceSource) -> Roll:
 def fold_events(state: State, events: Iterable[Any]) -> State:
     """The state after a procedure's events, for a procedure built from others."""
     for e in events:
-        if isinstance(e, UnitFact | UnitChanged):
-            state = fold_unit(state, e)
-        elif isinstance(e, GeneralFact | GeneralChanged):
-            state = fold_general(state, e)
-        elif isinstance(e, TurnFact | GameChanged):
-            state = fold_game(state, e)
+        if isinstance(e, Patch):
+            state = fold_patch(state, e, ENTITIES)
     return state

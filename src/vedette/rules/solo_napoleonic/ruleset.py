@@ -14,6 +14,7 @@ from vedette.dice import DiceSource
 from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
 from vedette.referee import Procedure, procedure_table
 from vedette.rules.base import LazyModel, Outcome, Ruleset
+from vedette.rules.patch import Patch
 from vedette.rules.protocol import GameOutcome, Todo, derive_todo, parsed_request
 from vedette.rules.simulation import SimPlay
 from vedette.rules.solo_napoleonic import (
@@ -33,21 +34,10 @@ from vedette.rules.solo_napoleonic import (
 from vedette.rules.solo_napoleonic import (
     requests as rq,
 )
-from vedette.rules.solo_napoleonic.common import (
-    EVENTS,
-    Changes,
-    GameChanged,
-    GeneralChanged,
-    UnitChanged,
-    apply_game,
-    apply_general,
-    apply_unit,
-    fold_game,
-    fold_general,
-    fold_unit,
-)
+from vedette.rules.solo_napoleonic.common import ENTITIES, Changes
 from vedette.rules.solo_napoleonic.config import Config, make_config
 from vedette.rules.solo_napoleonic.events import (
+    EVENTS,
     GENERAL_FACTS,
     TURN_FACTS,
     UNIT_FACTS,
@@ -398,6 +388,7 @@ class SoloNapoleonic(Ruleset[State]):
     scenario_model = LazyModel("vedette.rules.solo_napoleonic.schema:SolonapScenario")
 
     events = EVENTS
+    entities = ENTITIES
 
     flow = FLOW
 
@@ -443,11 +434,6 @@ class SoloNapoleonic(Ruleset[State]):
             Procedure(rq.Assumptions, *D(assumptions)),
         )
         self._facts = {e.kind: e for e in (*UNIT_FACTS, *GENERAL_FACTS, *TURN_FACTS)}
-        self.folds: dict[type, Any] = {
-            **{e: fold_unit for e in (*UNIT_FACTS, UnitChanged)},
-            **{e: fold_general for e in (*GENERAL_FACTS, GeneralChanged)},
-            **{e: fold_game for e in (*TURN_FACTS, GameChanged)},
-        }
 
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> State:
         """The state a scenario starts from: one value per scenario and options (states are
@@ -659,27 +645,15 @@ class SoloNapoleonic(Ruleset[State]):
             return cls.decode(data if type(data) is dict else {})
         return super().decode(d)
 
-    def fold(self, state: State, event: Any) -> State:
-        f = self.folds.get(type(event))
-        if f is not None:
-            out: State = f(state, event)
-            return out
-        return super().fold(state, event)
-
     def apply(self, state: State, event: Any) -> State:
-        """Untyped events of older logs (and typed ones, for scripts that call apply)."""
-        f = self.folds.get(type(event))
-        if f is not None:
-            out: State = f(state, event)
-            return out
-        k = event.kind
-        if k == "unit_changed":
-            return apply_unit(state, event.data)
-        if k == "general_changed":
-            return apply_general(state, event.data)
-        if k == "game_changed":
-            return apply_game(state, event.data)
-        raise BadRequest(f"unknown event {k!r}")
+        """Untyped events of older logs (release 0.1's field patches, read as their typed
+        kinds of version 1), and typed ones (for scripts that call apply)."""
+        if isinstance(event, Patch):
+            return self.fold(state, event)
+        if event.kind in ("unit_changed", "general_changed", "game_changed"):
+            typed = self.decode({"kind": event.kind, "v": 1, "data": dict(event.data)})
+            return self.fold(state, typed)
+        raise BadRequest(f"unknown event {event.kind!r}")
 
     def render(self, state: State) -> str:
         opt_on = [r for r in OPTIONAL_RULES if state.options.get(r)]

@@ -2,10 +2,10 @@
 
 * A unit event (``moved``, ``pinned``, ``disrupted``, ``rallied``, ``routed``, ``destroyed``,
   ``shot``, ``arrived``, ``deployed``, ``placed``, ``formation``, ``screen``, ``faced``,
-  ``marker``, ``repulsed``, ``recoiled``, ``followed_up``, ``meleed``) is a :class:`UnitChange`:
-  the unit and exactly the fields that change (``None``: unchanged). Version 2; version 1
-  (release 0.1) carried ``{"unit": id, "set": {field: value}}`` with the position as ``body``
-  (``None`` = no position), and is upgraded on reading.
+  ``marker``, ``repulsed``, ``recoiled``, ``followed_up``, ``meleed``) is the core's patch of
+  one unit (:mod:`vedette.rules.patch`): the fields it sets and what they were, folded by the
+  core. Version 3; versions 2 (release 0.2) and 1 (release 0.1) are upgraded on reading
+  (:class:`UnitPatch`: one step per version).
 * The others (pending melees, follow-ups, reinforcement points, roles, phases, the end) keep
   the field names of version 1, which is their current version.
 """
@@ -13,11 +13,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from vedette.errors import VedetteError
 from vedette.geometry.tabletop import Body, Vec
 from vedette.rules.evolve import evolve as replace
+from vedette.rules.patch import Entities, Patch, fold_patch, patch_kinds
 from vedette.rules.protocol import DomainEvent
 from vedette.rules.two_by_two.model import (
     PHASES,
@@ -25,48 +27,53 @@ from vedette.rules.two_by_two.model import (
     GameState,
     PendingMelee,
     ReinforcementPoint,
+    Unit,
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
-    """Where a unit stands: its centre (mm) and facing (degrees)."""
+def _body_json(b: Body | None) -> dict[str, float] | None:
+    """A unit's position as a patch logs it: centre (mm) and facing (degrees), to 3 places;
+    null when the unit has none (destroyed, cleared, stated play)."""
+    if b is None:
+        return None
+    return {"x": round(b.centre.x, 3), "y": round(b.centre.y, 3), "facing": round(b.facing, 3)}
 
-    x: float
-    y: float
-    facing: float
+
+def _body(state: GameState, p: Any) -> Body | None:
+    if p is None:
+        return None
+    if not isinstance(p, Mapping):
+        raise VedetteError("a unit's body is logged as {x, y, facing} or null")
+    return Body(Vec(float(p["x"]), float(p["y"])), float(p["facing"]), state.rules.footprint)
 
 
-@dataclass(frozen=True, slots=True)
-class UnitChange(DomainEvent):
-    """A change to one unit: the fields given change, the others (``None``) do not."""
+def _put_unit(state: GameState, uid: str, values: Mapping[str, Any]) -> GameState:
+    return state.with_unit(uid, **values)
 
-    version: ClassVar[int] = 2
-    unit: str
-    position: Position | None = None
-    off_table: bool = False  # the unit has no position any more (destroyed, cleared)
-    status: str | None = None
-    pinned: bool | None = None
-    disrupted: bool | None = None
-    shot: bool | None = None
-    formation: str | None = None
-    screened: bool | None = None
-    moved: bool | None = None
-    through_town: bool | None = None
-    rallied: bool | None = None
-    meleed: bool | None = None
-    entry: str | None = None  # the RP it arrived at and must enter by
-    entry_cleared: bool = False  # it has entered (the empty text would read as "unchanged")
-    routed: bool | None = None
-    countercharged: bool | None = None
-    spent: float | None = None
-    turned: bool | None = None
-    straight_run: float | None = None
-    road_only: bool | None = None
+
+#: how a game holds its units, for the core's patch fold (vedette.rules.patch)
+ENTITIES = {
+    "unit": Entities(
+        Unit, GameState.unit, _put_unit, read={"body": _body}, write={"body": _body_json}
+    )
+}
+
+
+class UnitPatch(Patch):
+    """A change to one unit: the fields it sets (``body``: its position, null off the table).
+
+    Version 3 is the core patch. Version 2 (release 0.2) had a field per marker (``None``:
+    unchanged) with ``position``/``off_table`` and ``entry_cleared``; version 1 (release 0.1)
+    ``{"unit", "set": {...}}`` with the position as ``body``."""
+
+    __slots__ = ()
+    entity: ClassVar[str] = "unit"
+    version: ClassVar[int] = 3
 
     @classmethod
-    def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
-        """Version 1: ``{"unit", "set": {...}}`` with the position as ``body``."""
+    def upgrade_v1(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """Version 1 to 2: the position as ``position`` (or ``off_table``), a cleared entry
+        as ``entry_cleared``."""
         changes = dict(data.get("set", {}) or {})
         out: dict[str, Any] = {"unit": data["unit"]}
         if "body" in changes:
@@ -81,135 +88,30 @@ class UnitChange(DomainEvent):
         out.update(changes)
         return out
 
-
-@dataclass(frozen=True, slots=True)
-class Moved(UnitChange):
-    kind: ClassVar[str] = "moved"
-
-
-@dataclass(frozen=True, slots=True)
-class Pinned(UnitChange):
-    kind: ClassVar[str] = "pinned"
-
-
-@dataclass(frozen=True, slots=True)
-class Disrupted(UnitChange):
-    kind: ClassVar[str] = "disrupted"
-
-
-@dataclass(frozen=True, slots=True)
-class Rallied(UnitChange):
-    kind: ClassVar[str] = "rallied"
+    @classmethod
+    def upgrade_v2(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """Version 2 to 3: the fields given (not None) as the patch's ``set``; its previous
+        values were not recorded."""
+        d = dict(data)
+        uid = d.pop("unit")
+        changes: dict[str, Any] = {}
+        if d.pop("off_table", False):
+            changes["body"] = None
+        position = d.pop("position", None)
+        if position is not None:
+            changes["body"] = {k: position[k] for k in ("x", "y", "facing")}
+        if d.pop("entry_cleared", False):
+            changes["entry"] = ""
+        changes.update((k, v) for k, v in d.items() if v is not None)
+        return {"entity": "unit", "id": uid, "set": changes}
 
 
-@dataclass(frozen=True, slots=True)
-class Routed(UnitChange):
-    kind: ClassVar[str] = "routed"
-
-
-@dataclass(frozen=True, slots=True)
-class Destroyed(UnitChange):
-    kind: ClassVar[str] = "destroyed"
-
-
-@dataclass(frozen=True, slots=True)
-class Shot(UnitChange):
-    kind: ClassVar[str] = "shot"
-
-
-@dataclass(frozen=True, slots=True)
-class Arrived(UnitChange):
-    kind: ClassVar[str] = "arrived"
-
-
-@dataclass(frozen=True, slots=True)
-class Deployed(UnitChange):
-    kind: ClassVar[str] = "deployed"
-
-
-@dataclass(frozen=True, slots=True)
-class Corrected(UnitChange):
-    """A position corrected by the player (``place`` of a unit on the table): not a move of
-    the rules, logged as what it is."""
-
-    kind: ClassVar[str] = "corrected"
-
-
-@dataclass(frozen=True, slots=True)
-class Placed(UnitChange):
-    kind: ClassVar[str] = "placed"
-
-
-@dataclass(frozen=True, slots=True)
-class FormationChanged(UnitChange):
-    kind: ClassVar[str] = "formation"
-
-
-@dataclass(frozen=True, slots=True)
-class Screen(UnitChange):
-    kind: ClassVar[str] = "screen"
-
-
-@dataclass(frozen=True, slots=True)
-class Faced(UnitChange):
-    kind: ClassVar[str] = "faced"
-
-
-@dataclass(frozen=True, slots=True)
-class Marker(UnitChange):
-    kind: ClassVar[str] = "marker"
-
-
-@dataclass(frozen=True, slots=True)
-class Repulsed(UnitChange):
-    kind: ClassVar[str] = "repulsed"
-
-
-@dataclass(frozen=True, slots=True)
-class Recoiled(UnitChange):
-    kind: ClassVar[str] = "recoiled"
-
-
-@dataclass(frozen=True, slots=True)
-class FollowedUp(UnitChange):
-    kind: ClassVar[str] = "followed_up"
-
-
-@dataclass(frozen=True, slots=True)
-class Meleed(UnitChange):
-    kind: ClassVar[str] = "meleed"
-
-
-UNIT_EVENTS: dict[str, type[UnitChange]] = {
-    c.kind: c
-    for c in (
-        Moved,
-        Pinned,
-        Disrupted,
-        Rallied,
-        Routed,
-        Destroyed,
-        Shot,
-        Arrived,
-        Deployed,
-        Corrected,
-        Placed,
-        FormationChanged,
-        Screen,
-        Faced,
-        Marker,
-        Repulsed,
-        Recoiled,
-        FollowedUp,
-        Meleed,
-    )
-}
-_UNIT_FIELDS = frozenset(f.name for f in fields(UnitChange)) - {
-    "unit",
-    "position",
-    "off_table",
-    "entry_cleared",
-}
+#: the unit events by kind: each a name the log shows for the one patch of a unit
+UNIT_EVENTS: dict[str, type[UnitPatch]] = patch_kinds(
+    UnitPatch,
+    "moved pinned disrupted rallied routed destroyed shot arrived deployed corrected placed"
+    " formation screen faced marker repulsed recoiled followed_up meleed",
+)
 
 
 # -- the other events (version 1 is current) -------------------------------------------------
@@ -332,39 +234,19 @@ OTHER_EVENTS: tuple[type[DomainEvent], ...] = (
 EVENTS: tuple[type[DomainEvent], ...] = (*UNIT_EVENTS.values(), *OTHER_EVENTS)
 
 
-def unit_event(kind: str, uid: str, **changes: Any) -> UnitChange:
-    """An event changing one unit; a ``body`` change is given as a Body (or None)."""
-    data: dict[str, Any] = {"unit": uid}
-    for k, v in changes.items():
-        if k == "body":
-            if v is None:
-                data["off_table"] = True
-            else:
-                data["position"] = Position(
-                    round(v.centre.x, 3), round(v.centre.y, 3), round(v.facing, 3)
-                )
-        elif k == "entry" and v == "":
-            data["entry_cleared"] = True
-        elif k in _UNIT_FIELDS:
-            data[k] = v
-        else:
-            raise ValueError(f"unit has no field {k!r}")
-    return UNIT_EVENTS[kind](**data)
+def unit_event(kind: str, uid: str, **changes: Any) -> UnitPatch:
+    """An event changing one unit (a ``body`` given as a Body, or None; ``corrected``: a
+    position corrected by the player, ``place`` of a unit on the table, not a move of the
+    rules)."""
+    unit = ENTITIES["unit"]
+    if not changes.keys() <= unit.fields:
+        raise ValueError(f"unit has no field {sorted(set(changes) - unit.fields)[0]!r}")
+    if "body" in changes:
+        changes["body"] = _body_json(changes["body"])
+    return UNIT_EVENTS[kind](uid, changes)
 
 
 # -- folds -----------------------------------------------------------------------------------
-def fold_unit(state: GameState, e: UnitChange) -> GameState:
-    changes: dict[str, Any] = {k: getattr(e, k) for k in _UNIT_FIELDS if getattr(e, k) is not None}
-    if e.entry_cleared:
-        changes["entry"] = ""
-    if e.off_table:
-        changes["body"] = None
-    elif e.position is not None:
-        p = e.position
-        changes["body"] = Body(Vec(p.x, p.y), p.facing, state.rules.footprint)
-    return state.with_unit(e.unit, **changes)
-
-
 def fold_melee_pending(state: GameState, e: MeleePending) -> GameState:
     m = PendingMelee(e.attacker, e.defender, e.counter_charge)
     if m in state.melees:
@@ -436,7 +318,6 @@ def fold_game_over(state: GameState, e: GameOver) -> GameState:
 
 
 FOLDS: Mapping[type[Any], Callable[[GameState, Any], GameState]] = {
-    **{c: fold_unit for c in UNIT_EVENTS.values()},
     MeleePending: fold_melee_pending,
     MeleeResolved: fold_melee_resolved,
     MeleeCancelled: fold_melee_resolved,
@@ -454,9 +335,11 @@ FOLDS: Mapping[type[Any], Callable[[GameState, Any], GameState]] = {
 
 
 def apply_event(state: GameState, event: Any) -> GameState:
-    """Fold one typed event into the state."""
+    """Fold one typed event into the state (a unit's patch by the core's one fold)."""
     f = FOLDS.get(type(event))
     if f is None:
+        if isinstance(event, UnitPatch):
+            return fold_patch(state, event, ENTITIES)
         raise ValueError(f"unknown 2 by 2 event {getattr(event, 'kind', event)!r}")
     return f(state, event)
 

@@ -34,7 +34,7 @@ from vedette.rules.two_by_two import (
     todo,
 )
 from vedette.rules.two_by_two import requests as rq
-from vedette.rules.two_by_two.events import EVENTS, FOLDS, PhaseBegan, Roles, apply_event
+from vedette.rules.two_by_two.events import ENTITIES, EVENTS, FOLDS, PhaseBegan, Roles, apply_event
 from vedette.rules.two_by_two.flow import FLOW, acting, acting_after, current_phase
 from vedette.rules.two_by_two.model import (
     EDGES,
@@ -155,6 +155,7 @@ class TwoByTwo(Ruleset[GameState]):
 
     events = EVENTS
     folds = FOLDS
+    entities = ENTITIES
 
     flow = FLOW
 
