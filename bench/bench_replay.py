@@ -154,7 +154,7 @@ def nab_fold_scale() -> None:
     events' fold at 20 forces (the first 20 of the same scenario), one run, interleaved."""
     from bench.bench_nab import big_scenario
     from bench.timing import interleaved
-    from vedette.rules.napoleon_at_bay.game import Moved
+    from vedette.rules.napoleon_at_bay.events import Moved
 
     rs = rules.get("napoleon_at_bay")
     scn = big_scenario()

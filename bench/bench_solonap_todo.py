@@ -37,7 +37,7 @@ from bench.timing import QUICK, load, quick
 from vedette import rules
 from vedette.engine import Game, Store
 from vedette.rules import protocol
-from vedette.rules.solo_napoleonic import cards, memo, model, ruleset
+from vedette.rules.solo_napoleonic import chance, memo, model, ruleset
 
 RS = rules.get("solo_napoleonic")
 STEPS = 40
@@ -47,7 +47,7 @@ ROUNDS = quick(5, 2)
 def cold() -> None:
     """Every memo and cache the ruleset keeps (and the core's parsed requests) emptied."""
     memo.clear()
-    for cache in (ruleset._UNIT_OPTIONS, cards._DECKS, model._CARD_MEMO):
+    for cache in (ruleset._UNIT_OPTIONS, chance._DECKS, model._CARD_MEMO):
         cache.clear()
     protocol._PARSED.clear()
 

@@ -4,8 +4,8 @@ steps; ``resolve`` rolls them and returns the events."""
 from __future__ import annotations
 
 from examples.toy.events import Moved
+from examples.toy.model import ToyState
 from examples.toy.requests import Advance, Cheer
-from examples.toy.state import ToyState
 from vedette.dice import Roll
 from vedette.referee import (
     Check,

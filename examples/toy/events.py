@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from examples.toy.flow import CHEER
-from examples.toy.state import ToyState
+from examples.toy.model import ToyState
 from vedette.referee import DomainEvent
 
 

@@ -91,3 +91,51 @@ def test_a_house_table_may_give_only_its_rows() -> None:
     house = {"tables": {"a": {"rows": [{"range": "1-3"}, {"range": "4-6"}]}}}
     t = tables_from_data(merge(base, house))["a"]
     assert t.dice == "1d6" and t.rule == "X 1" and len(t.rows) == 2
+
+
+def test_a_tables_further_columns_are_declared_typed_and_read_as_fields() -> None:
+    data = {
+        "columns": {"follow_up": "str", "lost": {"type": "bool", "default": False}},
+        "rows": [
+            {"range": "1-3", "key": "held", "follow_up": "none"},
+            {"range": "4-6", "key": "won", "follow_up": "advance", "lost": True},
+        ],
+    }
+    t = table_from_data("melee", data, "f.toml")
+    held, won = t.rows
+    assert (held.follow_up, held.lost, won.follow_up, won.lost) == ("none", False, "advance", True)
+    assert held.to_json() == {"range": "1-3", "key": "held", "result": "held", "follow_up": "none"}
+    with pytest.raises(AttributeError, match="no column 'folow_up'"):
+        _ = held.folow_up
+
+
+@pytest.mark.parametrize(
+    ("columns", "row", "words"),
+    [
+        ({}, {"extra": 1}, "no column 'extra' (it declares none)"),
+        ({"follow_up": "str"}, {"folow_up": "none"}, "no column 'folow_up' (columns: follow_up)"),
+        ({"follow_up": "str"}, {}, "row lacks follow_up"),
+        ({"n": "int"}, {"n": "2"}, "column 'n' must be int"),
+        ({"n": "int"}, {"n": True}, "column 'n' must be int"),
+        ({"flag": "bool"}, {"flag": 1}, "column 'flag' must be bool"),
+        ({"n": "number"}, {}, "column 'n' must be declared as one of str, int, float, bool"),
+        ({"n": {"type": "int", "default": "0"}}, {}, "column 'n''s default is not int"),
+    ],
+)
+def test_an_undeclared_missing_or_mistyped_column_is_refused_in_one_line(
+    columns: dict[str, object], row: dict[str, object], words: str
+) -> None:
+    data = {"columns": columns, "rows": [{"range": "1-6", **row}]}
+    with pytest.raises(DataError) as e:
+        table_from_data("t", data, "f.toml")
+    assert words in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_house_rule_row_with_a_column_the_table_lacks_is_refused() -> None:
+    from vedette import rules
+
+    rs = rules.get("two_by_two")
+    rows = [dict(r) for r in rs.data()["tables"]["melee"]["rows"]]
+    rows[0] = {**rows[0], "follow_up": "pursue", "pursuit": 2}
+    with pytest.raises(DataError, match="no column 'pursuit'"):
+        rs.validate_house_rules({"tables": {"melee": {"rows": rows}}})

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from vedette.rules.napoleon_at_bay import RULESET
-from vedette.rules.napoleon_at_bay import game as G
+from vedette.rules.napoleon_at_bay import ruleset as G
 from vedette.rules.napoleon_at_bay.model import occupancy_of
 
 

@@ -424,7 +424,7 @@ def _played(card: str, on: str, side: str = "French", **units: Any) -> Any:
 def test_chance_cards_carry_typed_effects_applied_when_played() -> None:
     from solonap_helpers import odds, run
 
-    from vedette.rules.solo_napoleonic.cards import chance_deck
+    from vedette.rules.solo_napoleonic.chance import chance_deck
 
     s, _ = _played("inspired", "u")
     deck = {c.id: c.does for c in chance_deck(s)}

@@ -196,7 +196,9 @@ def table_ref(ref: str, house: str | None = None) -> Any:
 
     rs_name, sep, tname = ref.partition(":")
     if not sep:
-        raise BadRequest(f"table {ref!r}: write RULESET:TABLE, e.g. nab:fixing")
+        raise BadRequest(
+            f"table {ref!r}: write RULESET:TABLE ('vedette tables RULESET' lists its tables)"
+        )
     rs = rules.get(rs_name)
     tables = rs.tables(load_house_rules(rs, house) if house else None)
     if tname not in tables:
@@ -421,7 +423,9 @@ def cmd_game(ctx: click.Context) -> None:
 
 @cmd_game.command("new")
 @click.argument("name", required=False)
-@click.option("--ruleset", required=True, help="the ruleset (or an alias: nab, asl, 2x2 ...)")
+@click.option(
+    "--ruleset", required=True, help="the ruleset, by name or alias ('vedette --help' lists them)"
+)
 @new_game_options
 def game_new(
     name: str | None,
@@ -583,8 +587,8 @@ def game_rename(old: str, new: str) -> None:
 @click.option(
     "--policy",
     metavar="NAME[,NAME2]",
-    help="who plays (one per side, in the scenario's side order): random (default),"
-    " aggressive, cautious (2 by 2), cards (Kuryakin)",
+    help="who plays (one per side, in the scenario's side order): random (default), or one"
+    " of the ruleset's own policies (a name it lacks is refused, listing them)",
 )
 @click.option(
     "--sweep",
@@ -665,11 +669,11 @@ def cmd_simulate(
     )
 
 
-@cli.command("demo", short_help="play a bundled worked example (Napoleon At Bay's fixing)")
+@cli.command("demo", short_help="play a ruleset's bundled worked example")
 @json_option
 def cmd_demo(as_json: bool) -> None:
-    """Play the first registered ruleset's worked example that has one (Herman's fixing
-    example of Napoleon At Bay) as a new game, step by step."""
+    """Play the worked example of the first registered ruleset that has one (its
+    ``Ruleset.demo``) as a new game, step by step."""
     # start-up: the command line loads this only for a command that needs it
     from vedette import rules
 

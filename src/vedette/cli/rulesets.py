@@ -220,6 +220,15 @@ class RulesetGroup(click.Group):
             )
 
 
+def _stem(rs_name: str) -> str:
+    """The ruleset's short name as a game's default name starts (its first alias), read from
+    the registry (the ruleset itself is not loaded for a help text)."""
+    # start-up: the registry alone loads no ruleset
+    from vedette import rules
+
+    return (rules.aliases(rs_name) or (rs_name,))[0]
+
+
 def _builtin(group: RulesetGroup, name: str) -> click.Command:
     rs_name = group.ruleset_name
 
@@ -228,7 +237,7 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
         @click.command(
             "new",
             help=f"Start a {rs_name} game from a scenario, called NAME (default: the ruleset's"
-            " name and the next free number, e.g. nab-1).",
+            f" short name and the next free number, e.g. {_stem(rs_name)}-1).",
         )
         @click.argument("name", required=False)
         @new_game_options

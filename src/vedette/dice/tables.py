@@ -49,14 +49,25 @@ def parse_range(text: str) -> tuple[int, int]:
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One row: the range it covers, its key, the consequence, and any further data."""
+    """One row: the range it covers, its key, the consequence, and the table's further columns
+    (declared by the table, typed and checked at load: ``row.follow_up``)."""
 
     lo: int
     hi: int
     key: str
     result: str
     range_text: str
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, Any] = field(default_factory=dict)  # the columns this row gives
+    #: the table's optional columns and their defaults (a row that omits one reads the default)
+    defaults: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __getattr__(self, name: str) -> Any:
+        """A declared column, as typed at load (the row's value, else the column's default)."""
+        if not name.startswith("_") and name not in ("data", "defaults"):  # (unset while built)
+            for values in (self.data, self.defaults):
+                if name in values:
+                    return values[name]
+        raise AttributeError(f"table row {self.key!r} has no column {name!r}")
 
     def covers(self, figure: int) -> bool:
         return self.lo <= figure <= self.hi
@@ -196,12 +207,63 @@ class Table:
 
 _ROW_FIELDS = {"range", "key", "result"}
 
+#: the kinds a table's column may declare, and the TOML values each takes (an integer is a
+#: float too; a boolean is neither)
+KINDS: dict[str, tuple[type, ...]] = {
+    "str": (str,),
+    "int": (int,),
+    "float": (int, float),
+    "bool": (bool,),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A table's further column: its kind, and its default if rows may omit it."""
+
+    kind: str
+    required: bool = True
+    default: Any = None
+
+    def fits(self, value: Any) -> bool:
+        return isinstance(value, KINDS[self.kind]) and (self.kind == "bool") == isinstance(
+            value, bool
+        )
+
+
+def table_columns(name: str, data: Mapping[str, Any], source: str) -> dict[str, Column]:
+    """A table's ``columns``: ``NAME = "KIND"`` (every row gives it) or ``NAME = { type =
+    "KIND", default = VALUE }`` (a row may omit it), KIND one of str, int, float, bool."""
+    raw = data.get("columns", {})
+    if not isinstance(raw, Mapping):
+        raise DataError(source, f"table {name!r}: 'columns' must be a table of column kinds")
+    out: dict[str, Column] = {}
+    for col, spec in raw.items():
+        kind = spec.get("type") if isinstance(spec, Mapping) else spec
+        if kind not in KINDS or col in _ROW_FIELDS:
+            raise DataError(
+                source,
+                f"table {name!r}: column {col!r} must be declared as one of"
+                f" {', '.join(KINDS)} (or {{ type = KIND, default = VALUE }})",
+            )
+        c = Column(kind)
+        if isinstance(spec, Mapping):
+            c = Column(kind, "default" not in spec, spec.get("default"))
+            if not c.required and not c.fits(c.default):
+                raise DataError(source, f"table {name!r}: column {col!r}'s default is not {kind}")
+        out[str(col)] = c
+    return out
+
 
 def table_from_data(name: str, data: Mapping[str, Any], source: str = "<data>") -> Table:
-    """Build a table from a data-file mapping (``rows`` = list of {range, key?, result, ...})."""
+    """Build a table from a data-file mapping (``rows`` = list of {range, key?, result, ...};
+    a row's further keys are the table's declared ``columns``, each of its declared kind: an
+    undeclared column, a missing required one or a value of another kind is refused)."""
     raw_rows = data.get("rows")
     if not isinstance(raw_rows, Sequence) or isinstance(raw_rows, str):
         raise DataError(source, f"table {name!r} needs a list of rows")
+    columns = table_columns(name, data, source)
+    defaults = {c: col.default for c, col in columns.items() if not col.required}
     rows: list[Row] = []
     for i, r in enumerate(raw_rows, start=1):
         if not isinstance(r, Mapping) or "range" not in r:
@@ -212,7 +274,17 @@ def table_from_data(name: str, data: Mapping[str, Any], source: str = "<data>") 
             raise DataError(source, f"table {name!r}: {e}", i) from None
         key = str(r.get("key", r["range"]))
         extra = {k: v for k, v in r.items() if k not in _ROW_FIELDS}
-        rows.append(Row(lo, hi, key, str(r.get("result", key)), str(r["range"]), extra))
+        for k, v in extra.items():
+            col = columns.get(k)
+            if col is None:
+                known = f" (columns: {', '.join(columns)})" if columns else " (it declares none)"
+                raise DataError(source, f"table {name!r}: no column {k!r}{known}", i)
+            if not col.fits(v):
+                raise DataError(source, f"table {name!r}: column {k!r} must be {col.kind}", i)
+        missing = [c for c, col in columns.items() if col.required and c not in extra]
+        if missing:
+            raise DataError(source, f"table {name!r}: row lacks {', '.join(missing)}", i)
+        rows.append(Row(lo, hi, key, str(r.get("result", key)), str(r["range"]), extra, defaults))
     return Table(
         name=name,
         rows=tuple(rows),

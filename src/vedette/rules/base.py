@@ -12,14 +12,19 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
+from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from vedette.data import load_toml_text, merge, package_toml
 from vedette.dice.roll import AnyRoll, Roll
 from vedette.dice.tables import Table, tables_from_data
-from vedette.errors import BadRequest
+from vedette.engine.snapshot import restore_state, snapshot_state
+from vedette.errors import BadRequest, RuleViolation
+from vedette.rules.fields import to_json
 from vedette.rules.patch import Entities, Patch, fold_patch, previous
 from vedette.rules.protocol import (
     Todo,
@@ -110,9 +115,18 @@ class Outcome:
 
 
 def _is_package(module: str) -> bool:
-    import sys
-
     return hasattr(sys.modules.get(module), "__path__")
+
+
+def load_sequences(module: str) -> dict[str, Procedure[Any, Any]]:
+    """``SEQUENCES`` of ``module`` (a ruleset package's ``sequences``) if the module exists,
+    else none."""
+    try:
+        if find_spec(module) is None:
+            return {}
+    except ModuleNotFoundError:
+        return {}
+    return dict(getattr(import_module(module), "SEQUENCES", {}))
 
 
 def parse_value(text: str) -> Any:
@@ -125,8 +139,6 @@ def parse_value(text: str) -> Any:
 
 
 def _jsonable(x: Any) -> Any:
-    from vedette.rules.fields import to_json
-
     return json.loads(json.dumps(to_json(x), default=str))
 
 
@@ -140,8 +152,6 @@ class LazyModel:
 
     def __get__(self, obj: object, owner: type | None = None) -> type[BaseModel] | None:
         if self.model is None and self.path is not None:
-            from importlib import import_module
-
             module, _, name = self.path.partition(":")
             self.model = getattr(import_module(module), name)
         return self.model
@@ -176,8 +186,6 @@ class Ruleset(Generic[S]):
         first use."""
         memo = self.__dict__.get("_sequences_memo")
         if memo is None:
-            from vedette.rules.sequence import load_sequences
-
             mod = type(self).__module__
             pkg = mod if _is_package(mod) else (mod.rpartition(".")[0] or mod)
             memo = load_sequences(f"{pkg}.sequences")
@@ -369,8 +377,6 @@ class Ruleset(Generic[S]):
             owed = self.obligations(state) if owed is None else owed
             o = flow_violation(owed, procedure, proc.request_json(req)) if owed else None
             if o is not None:
-                from vedette.errors import RuleViolation
-
                 raise RuleViolation(
                     o.rule,
                     f"{o.text} is owed first: '{o.command()}' (or waive it: 'waive {o.id}')",
@@ -558,9 +564,6 @@ class Ruleset(Generic[S]):
         return memo[name]
 
     def _find_board_fn(self, name: str) -> Callable[..., Any] | None:
-        from importlib import import_module
-        from importlib.util import find_spec
-
         pkg = type(self).__module__.rpartition(".")[0] or type(self).__module__
         for mod in (f"{type(self).__module__}.board", f"{pkg}.board"):
             try:
@@ -612,14 +615,10 @@ class Ruleset(Generic[S]):
         references. Default: the engine's tagged JSON codec (no pickle); it raises
         ``vedette.engine.snapshot.Unsnapshottable`` for a state it cannot write, and the game
         then keeps no snapshot."""
-        from vedette.engine.snapshot import snapshot_state
-
         return snapshot_state(state, initial)
 
     def restore(self, data: Mapping[str, Any], initial: S) -> S:
         """The state :meth:`snapshot` wrote, on the same scenario's ``initial`` state."""
-        from vedette.engine.snapshot import restore_state
-
         return restore_state(dict(data), initial)  # type: ignore[no-any-return]
 
     def state_json(self, state: S) -> dict[str, Any]:

@@ -399,16 +399,3 @@ class SequenceProcedure(Procedure[Any, Any]):
 def summary_of(proc: Any, c: Chances) -> tuple[Chance, ...]:
     """A sequence's facets (none for a plain procedure)."""
     return proc.summary(c) if isinstance(proc, SequenceProcedure) else ()
-
-
-def load_sequences(module: str) -> dict[str, Procedure[Any, Any]]:
-    """``SEQUENCES`` of ``module`` if the module exists, else none."""
-    from importlib import import_module
-    from importlib.util import find_spec
-
-    try:
-        if find_spec(module) is None:
-            return {}
-    except ModuleNotFoundError:
-        return {}
-    return dict(getattr(import_module(module), "SEQUENCES", {}))

@@ -305,7 +305,7 @@ def asl_grid(data: dict[str, Any]) -> str:
             "viewBox": f"0 0 {width:.0f} {height:.0f}",
             "class": "asl-grid",
             "role": "img",
-            "aria-label": "ASL board grid",
+            "aria-label": "geomorphic board grid",
         },
     )
     for bi, b in enumerate(boards):

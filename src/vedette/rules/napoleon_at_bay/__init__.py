@@ -6,6 +6,6 @@ nearby *supporting* force (Herman (4)). The first draft of the text is a selecta
 (option ``variant=draft``). See docs/rules/napoleon_at_bay.md.
 """
 
-from vedette.rules.napoleon_at_bay.game import RULESET, NapoleonAtBay
+from vedette.rules.napoleon_at_bay.ruleset import RULESET, NapoleonAtBay
 
 __all__ = ["RULESET", "NapoleonAtBay"]

@@ -19,7 +19,7 @@ from vedette.render.svg import (
     legend_entry,
     to_text,
 )
-from vedette.rules.napoleon_at_bay.game import _enemy_zocs
+from vedette.rules.napoleon_at_bay.ruleset import _enemy_zocs
 
 # -- Napoleon At Bay: the hex map ----------------------------------------------------------------
 NAB_TERRAIN = {

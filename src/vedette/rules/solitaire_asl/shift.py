@@ -61,9 +61,9 @@ def op_table(table: Table, op: Op) -> Table:
     ``result_hip``, ``result_cloaked`` in the config), so a roll's line speaks only of what
     shifted."""
     key = f"result_{op.value}"
-    if not any(key in r.data for r in table.rows):
-        return table
-    rows = tuple(replace(r, result=str(r.data.get(key, r.result))) for r in table.rows)
+    if not any(hasattr(r, key) for r in table.rows):
+        return table  # (no column of that kind's text: the table as it is)
+    rows = tuple(replace(r, result=getattr(r, key, r.result)) for r in table.rows)
     return replace(table, rows=rows)
 
 

@@ -4,8 +4,6 @@ random generals, random movement, disorder, fire, artillery, melee, morale and c
 See docs/rules/solo_napoleonic.md for the rule-by-rule status and every assumption.
 """
 
-from vedette.rules.solo_napoleonic.ruleset import SoloNapoleonic
-
-RULESET = SoloNapoleonic()
+from vedette.rules.solo_napoleonic.ruleset import RULESET, SoloNapoleonic
 
 __all__ = ["RULESET", "SoloNapoleonic"]

@@ -15,7 +15,8 @@ from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import geom, memo
 from vedette.rules.solo_napoleonic import requests as rq
-from vedette.rules.solo_napoleonic.cards import R_CHANCE, chance_mods, effects_on, use_effects
+from vedette.rules.solo_napoleonic.chance import R_CHANCE, chance_mods, effects_on, use_effects
+from vedette.rules.solo_napoleonic.charging import bind_status
 from vedette.rules.solo_napoleonic.common import (
     Changes,
     FDist,
@@ -38,7 +39,6 @@ from vedette.rules.solo_napoleonic.events import (
     Reformed,
     StandstillTested,
 )
-from vedette.rules.solo_napoleonic.flow import bind_status
 from vedette.rules.solo_napoleonic.model import State, Unit
 
 R_MOVE = "Kuryakin, Random Movement"
@@ -57,7 +57,7 @@ def require_active(
     state: State, u: Unit, rule: str, action: str = "act", mode: str | None = None
 ) -> None:
     """A unit acts only on its card (or a controlled formation's card), once per turn; a
-    routing unit only runs and one that must rally only rallies (flow.bind_status)."""
+    routing unit only runs and one that must rally only rallies (charging.bind_status)."""
     if u.id not in state.active_units():
         raise RuleViolation(
             R_SEQ, f"it is not {u.id}'s card (active: {state.active or 'none'}; run 'next')"

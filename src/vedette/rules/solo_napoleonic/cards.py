@@ -16,12 +16,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from vedette.dice import DiceSource, Modifier, Odds, standard
+from vedette.dice import DiceSource, Odds, standard
 from vedette.dice.check import OddsRow
 from vedette.dice.roll import Roll, single
-from vedette.errors import BadRequest, DataError, RuleViolation
+from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import requests as rq
+from vedette.rules.solo_napoleonic.chance import R_CHANCE, card_by_id, chance_deck
 from vedette.rules.solo_napoleonic.common import Changes
 from vedette.rules.solo_napoleonic.events import (
     ActivationEnded,
@@ -35,18 +36,14 @@ from vedette.rules.solo_napoleonic.events import (
 )
 from vedette.rules.solo_napoleonic.flow import advance_left
 from vedette.rules.solo_napoleonic.model import (
-    EFFECT_KINDS,
-    ROLL_KINDS,
     Card,
     ChanceCard,
-    ChanceEffect,
     State,
     Unit,
 )
 
 R_SEQ = "Kuryakin, Move Sequence / Movement"
 R_JUMP = "Kuryakin, Movement (attacked units jump the queue)"
-R_CHANCE = "Kuryakin, Move Sequence (chance cards)"
 
 
 def holders(state: State) -> list[tuple[str, tuple[str, ...], bool]]:
@@ -80,77 +77,6 @@ def shuffle(n: int, dice: DiceSource) -> tuple[list[int], list[Roll]]:
             )
         )
     return deck, rolls
-
-
-#: the deck read from a game's rule data, by the identity of its config (a game's config never
-#: changes while it is played; the entry keeps it alive so its id is not reused)
-_DECKS: dict[int, tuple[object, tuple[ChanceCard, ...]]] = {}
-
-
-def chance_deck(state: State) -> list[ChanceCard]:
-    """The chance deck as data, each card with its typed effect (read once per game's data)."""
-    hit = _DECKS.get(id(state.config))
-    if hit is not None and hit[0] is state.config:
-        return list(hit[1])
-    deck = _read_deck(state)
-    if len(_DECKS) > 64:
-        _DECKS.clear()
-    _DECKS[id(state.config)] = (state.config, tuple(deck))
-    return deck
-
-
-def _read_deck(state: State) -> list[ChanceCard]:
-    out = []
-    for c in state.config.chance_cards:
-        d = c.does
-        if d.kind not in EFFECT_KINDS or any(r not in ROLL_KINDS for r in d.rolls):
-            raise DataError(
-                "solo_napoleonic data",
-                f"chance card {c.id!r}: kind must be one of {', '.join(EFFECT_KINDS)}"
-                f" and rolls among {', '.join(ROLL_KINDS)}",
-            )
-        does = ChanceEffect(d.kind, d.rolls, d.value, d.uses, d.on)
-        out.append(ChanceCard(c.id, c.title, c.effect, does))
-    return out
-
-
-def card_by_id(state: State, cid: str) -> ChanceCard | None:
-    for c in chance_deck(state):
-        if c.id == cid:
-            return c
-    return None
-
-
-def effects_on(state: State, u: Unit, kind: str, roll: str | None = None) -> list[ChanceCard]:
-    """The chance cards played on ``u`` whose effect is ``kind`` (for ``roll``)."""
-    out = []
-    for cid in u.chance_effects:
-        c = card_by_id(state, cid)
-        if c is not None and c.does.kind == kind and (roll is None or roll in c.does.rolls):
-            out.append(c)
-    return out
-
-
-def chance_mods(state: State, u: Unit, roll: str) -> tuple[Modifier, ...]:
-    """The modifiers the chance cards played on ``u`` give its roll of kind ``roll``."""
-    return tuple(
-        Modifier(c.does.value, f"chance card: {c.title}", R_CHANCE)
-        for c in effects_on(state, u, "modifier", roll)
-    )
-
-
-def use_effects(ch: Changes, uid: str, roll: str, kind: str = "modifier") -> None:
-    """A roll of kind ``roll`` was made: its one-use chance effects are spent."""
-    u = ch.state.unit(uid)
-    spent = {c.id for c in effects_on(ch.state, u, kind, roll) if c.does.uses == 1}
-    if spent:
-        left = tuple(x for x in u.chance_effects if x not in spent)
-        ch.unit(
-            ChanceCardApplied,
-            uid,
-            f"chance card spent: {', '.join(sorted(spent))}",
-            chance_effects=left,
-        )
 
 
 def deal(state: State, req: rq.Deal, dice: DiceSource) -> Outcome:
@@ -371,28 +297,6 @@ def jump(ch: Changes, attacker: str, target: str) -> str:
     return f"{target} ({was}) jumps to card '{new.key_text()}', straight after {attacker}"
 
 
-def require_morale(state: State, req: rq.Require, dice: DiceSource) -> Outcome:
-    """Another event makes ``unit`` test morale: a marker for when its turn comes, or (if it
-    has already acted) a test at once (Kuryakin, Movement)."""
-    from vedette.rules.solo_napoleonic.morale import morale
-
-    uid = req.unit
-    u = state.unit(uid)
-    card = state.card_of(uid)
-    acted = u.acted or (card is not None and card.holder in state.done)
-    if acted:
-        out = morale(state, req, dice)
-        return Outcome(
-            out.events,
-            out.rolls,
-            f"{uid} has already acted: tests at once. " + out.message,
-            out.details,
-        )
-    ch = Changes(state)
-    ch.unit(MoraleMarked, uid, "morale test due when its turn comes", morale_due=True)
-    return Outcome(tuple(ch.events), (), f"{uid} gets a marker: test morale when its card comes")
-
-
 def play_chance(state: State, req: rq.Chance, dice: DiceSource) -> Outcome:
     """Play a side's held chance card now (on whoever the holder chooses); cards not played
     are lost at the end of the turn."""
@@ -498,18 +402,6 @@ def chance_odds(state: State, req: rq.Chance) -> list[Odds]:
         return []
     rows = tuple(OddsRow(uid, f"falls on {uid}", Fraction(1, len(pool))) for uid in pool)
     return [Odds("the chance card falls on", rows, f"1d{len(pool)}", rule=R_CHANCE)]
-
-
-def require_odds(state: State, req: rq.Require) -> list[Odds]:
-    """A unit that has already acted tests at once: the morale test's odds."""
-    from vedette.rules.solo_napoleonic.morale import morale_odds
-
-    uid = req.unit
-    u = state.unit(uid)
-    card = state.card_of(uid)
-    if u.acted or (card is not None and card.holder in state.done):
-        return morale_odds(state, req)
-    return []
 
 
 def order_query(state: State, req: rq.Order, dice: DiceSource) -> Outcome:

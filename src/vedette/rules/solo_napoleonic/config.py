@@ -195,6 +195,15 @@ RATINGS = {
     "cr": ("grade_rows", "1d8", "Grade / Control Rating"),
 }
 
+#: the rating tables' further columns: a row the text leaves out, read by our assumption, says
+#: so (the help pages); a grade gives its Control Rating and a senior's modifier
+_ASSUMED = {"assumption": {"type": "bool", "default": False}}
+RATING_COLUMNS: dict[str, dict[str, Any]] = {
+    "th": _ASSUMED,
+    "av": _ASSUMED,
+    "cr": {**_ASSUMED, "cr": "int", "senior_modifier": {"type": "int", "default": 0}},
+}
+
 
 def _table(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     return table(data, name, SRC)
@@ -264,7 +273,13 @@ def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
         rows = gens.get(key)
         ratings[which] = table_from_data(
             which,
-            {"title": title, "rule": "Kuryakin, Generals", "dice": dice, "rows": rows},
+            {
+                "title": title,
+                "rule": "Kuryakin, Generals",
+                "dice": dice,
+                "rows": rows,
+                "columns": RATING_COLUMNS[which],
+            },
             f"{SRC} [generals]",
         )
     grades = {}

@@ -20,10 +20,10 @@ from vedette.dice.check import OddsRow
 from vedette.errors import BadRequest, RuleViolation, VedetteError
 from vedette.rules.base import Outcome
 from vedette.rules.protocol import chances
-from vedette.rules.solo_napoleonic import flow, geom
+from vedette.rules.solo_napoleonic import charging, geom
 from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.actions import base_move, require_active
-from vedette.rules.solo_napoleonic.cards import chance_mods, effects_on, use_effects
+from vedette.rules.solo_napoleonic.chance import chance_mods, effects_on, use_effects
 from vedette.rules.solo_napoleonic.common import (
     Allocation,
     Changes,
@@ -370,7 +370,7 @@ def general_killed_calls(ch: Changes, gid: str, where: str) -> list[str]:
         d = geom.unit_distance(u, at) if u.id != at.id else 0.0
         if d is not None and d > reach:
             continue
-        note = flow.call_morale(ch, u.id, "general_killed", (fact,))
+        note = charging.call_morale(ch, u.id, "general_killed", (fact,))
         if note:
             out.append(note)
     return out
@@ -398,7 +398,7 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
     t_id = req.target
     at_charger = t_id is not None and charging_at(f, state.unit(t_id))
     # the defensive fire the guided charge owes (flow.py): the charged unit at its charger
-    owed = flow.charger_of(state, f.id, "fire")
+    owed = charging.charger_of(state, f.id, "fire")
     if owed is not None and owed.id != t_id:
         owed = None
     if req.hold:
@@ -407,7 +407,7 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
                 "Kuryakin, Charge Test", f"no defensive fire of {f.id} at {t_id} is owed now"
             )
         ch0 = Changes(state)
-        flow.after_fire(ch0, owed.id)
+        charging.after_fire(ch0, owed.id)
         return Outcome(tuple(ch0.events), (), f"{f.id} holds its fire; {owed.id} moves up (close)")
     reaction = owed is not None or (
         is_reaction(state, f)
@@ -465,10 +465,10 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
             disorder=ch.state.unit(p.target.id).disorder + 1,
         )
     if owed is not None and ch.state.has_unit(owed.id):
-        flow.after_fire(ch, owed.id)
+        charging.after_fire(ch, owed.id)
     share = state.config.referee_morale.fire_casualties_share
     if cas > 0 and cas >= share * p.target.figures:
-        called = flow.call_morale(ch, p.target.id, "fire_casualties", no_reply(state, p))
+        called = charging.call_morale(ch, p.target.id, "fire_casualties", no_reply(state, p))
         if called:
             notes.append(called)
     lost = f"{cas} casualt{'y' if cas == 1 else 'ies'}"

@@ -1,5 +1,7 @@
 """What the referee holds between rolls (Kuryakin, Charge Test; Charge Home Test; Melee; Morale;
-Movement): the charge as one guided sequence, the morale tests owed, and what binds a unit.
+Movement): the charge as one guided sequence and the morale tests owed, derived from the state
+(what binds a unit and the steps' bookkeeping are in charging.py, below the topic modules; this
+module, above them, asks the movement and fire rules whether an owed step can still be made).
 
 The charge is held on the charger (``Unit.charge_step``, the step owed next):
 
@@ -28,88 +30,90 @@ import math
 from typing import Any
 
 from vedette.errors import BadRequest, RuleViolation, VedetteError
-from vedette.rules.protocol import Obligation
+from vedette.rules.protocol import Flow, Obligation, Phase
+from vedette.rules.solo_napoleonic.actions import RESULT_MOVES, base_move, move_allowed, move_base
+from vedette.rules.solo_napoleonic.charging import (
+    R_CHARGE,
+    R_HOME,
+    acted,
+    after_close,
+    after_fire,
+    after_home,
+    can_fire,
+    charger_of,
+    chargers,
+    continue_melee,
+    set_step,
+)
 from vedette.rules.solo_napoleonic.common import Changes
-from vedette.rules.solo_napoleonic.events import ChargeStep, MoraleHeld, MoraleMarked
+from vedette.rules.solo_napoleonic.events import ChargeStep, MoraleHeld
+from vedette.rules.solo_napoleonic.fire import plan
 from vedette.rules.solo_napoleonic.model import State, Unit
 from vedette.rules.solo_napoleonic.requests import Fire, Move
 
-R_CHARGE = "Kuryakin, Charge Test"
-R_HOME = "Kuryakin, Charge Home Test"
 R_MELEE = "Kuryakin, Melee"
 R_CI = "Kuryakin, Melee/Cavalry vs. Infantry"
 R_MORALE = "Kuryakin, Morale"
 R_MARKER = "Kuryakin, Movement (markers directing morale tests)"
-R_ROUT = "Kuryakin, Morale (a routing unit only runs; the first two results require rallying)"
 
 STEPS = ("morale", "evade", "close", "fire", "home", "melee", "loser", "brawl")
 
 
-# -- status that binds ----------------------------------------------------------------------
-def bind_status(u: Unit, action: str, mode: str | None = None) -> None:
-    """Routing units only run (and rally); units that must rally only rally (a retiring one
-    may carry out its retirement)."""
-    if u.status == "routing":
-        if action == "move" and mode == "rout":
-            return
-        raise RuleViolation(
-            R_ROUT,
-            f"{u.id} is routing: it only runs ('move unit={u.id} mode=rout') or rallies"
-            f" ('rally unit={u.id}'), not {action}",
-        )
-    if u.must_rally:
-        if action == "move" and mode in ("retire", "retreat") and u.status == "retiring":
-            return
-        raise RuleViolation(
-            R_ROUT, f"{u.id} must rally first ('rally unit={u.id}'); it cannot {action}"
-        )
+#: Kuryakin, Move Sequence: the control phase (brigadiers roll under their Control Rating;
+#: the staff is rated first), the cards dealt and revealed, the cards acting in turn, and
+#: the turn's end once every card has acted. Setting out the table (place, attach), D chits
+#: by hand and a morale test the player calls are open at any time.
+FLOW = Flow(
+    phases=(
+        Phase.of(
+            "control",
+            ["staff", "control"],
+            "Kuryakin, Generals (the control phase comes first: 'control')",
+            ends="control",
+        ),
+        Phase.of(
+            "cards",
+            ["staff", "deal"],
+            "Kuryakin, Move Sequence (the cards are dealt next: 'deal')",
+            ends="deal",
+        ),
+        Phase.of(
+            "activation",
+            [
+                "next",
+                "require",
+                "chance",
+                "move",
+                "start",
+                "halt",
+                "formation",
+                "reform",
+                "fire",
+                "charge",
+                "close",
+                "rally",
+                "charge_home",
+                "melee",
+                "brawl",
+                "evade",
+                "general",
+                "end_turn",
+            ],
+            "Kuryakin, Move Sequence (the cards act in turn: 'next')",
+            ends="next after the last card",
+        ),
+        Phase.of(
+            "end",
+            ["end_turn"],
+            "Kuryakin, Move Sequence (every card has acted: 'end_turn')",
+            ends="end_turn",
+        ),
+    ),
+    always=frozenset({"place", "attach", "disorder", "morale", "waive"}),
+)
 
 
-def bind_charge(u: Unit) -> None:
-    """A failed charge or charge home test binds for the turn; one charge a turn."""
-    if u.charge_failed:
-        raise RuleViolation(R_CHARGE, f"{u.id} failed its charge test this turn: that binds")
-    if u.home_failed:
-        raise RuleViolation(R_HOME, f"{u.id} failed its charge home test this turn: that binds")
-    if u.charge_state is not None or u.charge_step is not None:
-        raise RuleViolation(R_CHARGE, f"{u.id} has already charged this turn")
-
-
-def can_fire(u: Unit) -> bool:
-    """Can the unit give defensive fire at all (infantry, skirmishers, guns; not routing)?"""
-    return (
-        u.on_table
-        and (u.kind == "infantry" or u.artillery or u.skirmishing)
-        and u.status != "routing"
-        and not u.must_rally
-    )
-
-
-# -- where the sequence stands --------------------------------------------------------------
-def chargers(state: State) -> list[Unit]:
-    """The units holding an open charge (from the state's index: no scan of every unit)."""
-    out = [state.unit(uid) for uid in sorted(state.charging_ids()) if state.has_unit(uid)]
-    return [u for u in out if u.charge_step is not None]
-
-
-def charger_of(state: State, target: str, step: str) -> Unit | None:
-    """The charger whose sequence waits on ``target`` at ``step``."""
-    for c in chargers(state):
-        if c.charge_step == step and c.charge_target == target:
-            return c
-    return None
-
-
-def pair_of(state: State, a: str, b: str) -> Unit | None:
-    """The unit holding the sequence of the melee between ``a`` and ``b`` (either way)."""
-    for uid, other in ((a, b), (b, a)):
-        if state.has_unit(uid):
-            u = state.unit(uid)
-            if u.charge_target == other and (u.charge_step is not None or u.melee_round > 0):
-                return u
-    return None
-
-
+# -- what is owed now ----------------------------------------------------------------------
 def may_test_now(state: State, t: Unit) -> bool:
     """The charged unit tests when its (jumped) card comes, or at once if it has acted."""
     card = state.card_of(t.id)
@@ -241,8 +245,6 @@ def bound_moves(state: State) -> list[Obligation]:
     for u in state.units:
         if u.bound is None or not u.on_table:
             continue
-        from vedette.rules.solo_napoleonic.actions import RESULT_MOVES, base_move
-
         if u.bound in RESULT_MOVES:
             mode = RESULT_MOVES[u.bound][0]
             if base_move(state, u) <= 0:
@@ -300,8 +302,6 @@ def advance_left(state: State, u: Unit) -> float | str:
     """What is left of the move of a unit that carries on regardless (mm, rounded down to
     0.1mm), or why it cannot move now (the owed advance then lapses, that reason logged when
     its card ends)."""
-    from vedette.rules.solo_napoleonic.actions import move_allowed, move_base
-
     try:
         base = move_base(state, u)
     except VedetteError as e:
@@ -319,27 +319,6 @@ def advance_left(state: State, u: Unit) -> float | str:
 
 
 # -- steps done -----------------------------------------------------------------------------
-def _set(ch: Changes, c: Unit, why: str, **kw: Any) -> None:
-    ch.unit(ChargeStep, c.id, why, **kw)
-
-
-def continue_melee(ch: Changes, cid: str) -> None:
-    c = ch.state.unit(cid)
-    if c.melee_rounds < 0:
-        _set(
-            ch,
-            c,
-            "the melee is over",
-            charge_step=None,
-            charge_state="done",
-            melee_rounds=c.melee_round,
-        )
-    elif c.melee_rounds == 0:
-        _set(ch, c, "the loser held: the melee goes on", charge_step="brawl")
-    elif c.melee_round < c.melee_rounds:
-        _set(ch, c, "next round of melee", charge_step="melee")
-    else:
-        _set(ch, c, "the melee's further rounds are fought", charge_step=None, charge_state="done")
 
 
 def after_morale(ch: Changes, uid: str, passed: bool) -> None:
@@ -358,10 +337,10 @@ def after_morale(ch: Changes, uid: str, passed: bool) -> None:
                 why += f"; its defensive fire lapses: {lapse}"
         else:
             nxt = "close"
-        _set(ch, c, why, charge_step=nxt)
+        set_step(ch, c, why, charge_step=nxt)
     c = ch.state.unit(uid) if ch.state.has_unit(uid) else None
     if c is not None and c.charge_step in ("close", "home") and not passed:
-        _set(
+        set_step(
             ch,
             c,
             f"{uid} failed its morale test under defensive fire: the charge is over",
@@ -372,7 +351,7 @@ def after_morale(ch: Changes, uid: str, passed: bool) -> None:
         if uid not in (c.id, c.charge_target) or not ch.state.unit(uid).lost_melee:
             continue
         if not passed:
-            _set(ch, c, f"{uid} broke: the melee ends", melee_rounds=-1)
+            set_step(ch, c, f"{uid} broke: the melee ends", melee_rounds=-1)
             c = ch.state.unit(c.id)
         other = c.charge_target if uid == c.id else c.id
         if other is not None and ch.state.has_unit(other):
@@ -387,71 +366,11 @@ def defensive_fire_lapses(state: State, t: Unit, c: Unit) -> str | None:
     this turn, the charger is outside its arc, a skirmish screen is in the way...), or None.
     The rules decide: the owed fire lapses, with that reason logged (Kuryakin, Charge Test:
     the attacker "takes any defensive fire", i.e. whatever fire the target may give)."""
-    from vedette.rules.solo_napoleonic.fire import plan
-
     try:
         plan(state, Fire(unit=t.id, target=c.id))
     except (BadRequest, RuleViolation) as e:
         return str(e)
     return None
-
-
-def routed_before_contact(state: State, c: Unit) -> bool:
-    """Did the charge's target rout at the charge (its forced test failed with a rout)? Then
-    nothing stands to fight: Kuryakin, Charge Test has the attacker move up and test to charge
-    home only "should both units morale hold" (or, for cavalry, against infantry that failed
-    and stands: Cavalry vs. Infantry); a routing unit only runs (Morale). The charger takes the
-    ground and the charge ends without melee (assumption: the text gives no melee with a
-    routing unit; pursuit is its own move, ``move mode=pursuit``)."""
-    t = c.charge_target
-    return t is not None and state.has_unit(t) and state.unit(t).status == "routing"
-
-
-def after_close(ch: Changes, cid: str) -> None:
-    c = ch.state.unit(cid)
-    if routed_before_contact(ch.state, c):
-        _set(
-            ch,
-            c,
-            f"{c.charge_target} routed before contact: {cid} takes the ground, no melee",
-            charge_step=None,
-            charge_state="done",
-        )
-        return
-    _set(ch, c, f"{cid} has moved up to {c.charge_target}", charge_step="home")
-
-
-def after_fire(ch: Changes, cid: str) -> None:
-    _set(ch, ch.state.unit(cid), "defensive fire taken", charge_step="close")
-
-
-def after_home(ch: Changes, cid: str, home: bool) -> None:
-    c = ch.state.unit(cid)
-    if home:
-        _set(ch, c, "charged home: melee", charge_step="melee", melee_round=0, melee_rounds=0)
-    else:
-        _set(ch, c, "failed to charge home", charge_step=None, home_failed=True)
-
-
-def after_melee(ch: Changes, cid: str, losers: list[str]) -> None:
-    c = ch.state.unit(cid)
-    _set(ch, c, "a round of melee fought", melee_round=c.melee_round + 1)
-    live = [x for x in losers if ch.state.unit(x).on_table]
-    if live:
-        _set(ch, ch.state.unit(cid), "the loser checks morale", charge_step="loser")
-    else:
-        continue_melee(ch, cid)
-
-
-def after_brawl(ch: Changes, cid: str, rounds: int) -> None:
-    c = ch.state.unit(cid)
-    _set(ch, c, f"{rounds} further round(s)", melee_rounds=1 + rounds, charge_step="melee")
-
-
-def after_evade(ch: Changes, uid: str) -> None:
-    c = charger_of(ch.state, uid, "evade")
-    if c is not None:
-        _set(ch, c, f"{uid} evaded", charge_step=None, charge_state="done")
 
 
 # -- waivers --------------------------------------------------------------------------------
@@ -498,30 +417,3 @@ def waive(state: State, oid: str) -> State:
             charge_state="done",
         )
     return ch.state
-
-
-# -- morale tests the referee calls itself ----------------------------------------------------
-def referee_calls(state: State, reason: str) -> bool:
-    """Is ``reason`` on the referee's list ([referee_morale], editable data)?"""
-    return state.config.referee_morale.calls(reason)
-
-
-def call_morale(ch: Changes, uid: str, reason: str, facts: tuple[str, ...] = ()) -> str | None:
-    """Queue a morale test for ``uid`` (a marker; owed when its card comes or at once if it has
-    acted), with the facts the game knows. Returns a note, or None if not called."""
-    if not referee_calls(ch.state, reason) or not ch.state.has_unit(uid):
-        return None
-    u = ch.state.unit(uid)
-    if not u.on_table:
-        return None
-    kw: dict[str, Any] = {"morale_due": True}
-    if facts:
-        kw["morale_facts"] = tuple(dict.fromkeys((*u.morale_facts, *facts)))
-    ch.unit(MoraleMarked, uid, f"morale test called: {reason}", **kw)
-    label = ch.state.config.morale_reasons.get(reason, reason)
-    return f"{uid} must test morale ({label})"
-
-
-def acted(state: State, u: Unit) -> bool:
-    card = state.card_of(u.id)
-    return u.acted or (card is not None and card.holder in state.done)

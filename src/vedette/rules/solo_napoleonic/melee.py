@@ -20,7 +20,7 @@ from vedette.dice import Check, DiceSource, Modifier, Odds, Roll
 from vedette.dice.check import OddsRow
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
-from vedette.rules.solo_napoleonic import flow, geom
+from vedette.rules.solo_napoleonic import charging, geom
 from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.actions import require_active
 from vedette.rules.solo_napoleonic.common import (
@@ -163,7 +163,7 @@ def locked(state: State, a: str, b: str) -> bool:
     """Are ``a`` and ``b`` locked in a melee already under way (a round fought)? They stay in
     contact for its further rounds (Kuryakin, Melee: "the melee continues for D3 further
     rounds"), however casualties shrink their frontages."""
-    p = flow.pair_of(state, a, b)
+    p = charging.pair_of(state, a, b)
     if p is None:
         return False
     # a round fought, or the charge has come home (the charger ended in contact): whatever
@@ -260,7 +260,7 @@ def round_allowed(state: State, a: Unit, b: Unit, rnd: int) -> Unit | None:
     further rounds only within a begun melee, after its loser held and the D3 was rolled, one
     after the other. Returns the unit holding the melee's sequence (None: round 1 begun by
     hand)."""
-    c = flow.pair_of(state, a.id, b.id)
+    c = charging.pair_of(state, a.id, b.id)
     if rnd == 1:
         if c is None:
             return None
@@ -343,7 +343,7 @@ def melee(state: State, req: rq.Melee, dice: DiceSource) -> Outcome:
             f"melee round {rnd}" + (" lost: tests morale" if u.id in losers else ""),
             **kw,
         )
-    flow.after_melee(ch, held.id, losers)
+    charging.after_melee(ch, held.id, losers)
     msg = (
         f"melee round {rnd} ({kind.replace('_', ' ')}): {sa.unit.id} inflicts {ca}, "
         f"{sb.unit.id} inflicts {cb}"
@@ -407,7 +407,7 @@ def brawl(state: State, req: rq.Brawl, dice: DiceSource) -> Outcome:
     """The loser held: D3 further rounds this turn, a general brawl of all troops available."""
     a = state.unit(req.unit)
     b = state.unit(req.target)
-    c = flow.pair_of(state, a.id, b.id)
+    c = charging.pair_of(state, a.id, b.id)
     if c is None or c.charge_step != "brawl":
         raise RuleViolation(
             R_MELEE,
@@ -421,7 +421,7 @@ def brawl(state: State, req: rq.Brawl, dice: DiceSource) -> Outcome:
         "melee continues",
         history=(*state.history, f"turn {state.turn}: {a.id} vs {b.id} {r.final} more round(s)"),
     )
-    flow.after_brawl(ch, c.id, r.final)
+    charging.after_brawl(ch, c.id, r.final)
     return Outcome(
         tuple(ch.events),
         (r,),
@@ -465,7 +465,7 @@ def evade(state: State, req: rq.Evade, dice: DiceSource) -> Outcome:
     ch.unit(
         Evaded, u.id, f"evades {r.final}cm" + (f", {caught} ridden down" if caught else ""), **kw
     )
-    flow.after_evade(ch, u.id)
+    charging.after_evade(ch, u.id)
     return Outcome(
         tuple(ch.events),
         (r,),

@@ -10,10 +10,11 @@ from vedette.dice.tables import Table
 from vedette.errors import BadRequest, DataError, RuleViolation
 from vedette.geometry.tabletop import distance
 from vedette.rules.base import Outcome
-from vedette.rules.solo_napoleonic import flow, geom
+from vedette.rules.solo_napoleonic import charging, flow, geom
 from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.actions import base_move, require_active
-from vedette.rules.solo_napoleonic.cards import chance_mods, effects_on, jump, use_effects
+from vedette.rules.solo_napoleonic.cards import jump
+from vedette.rules.solo_napoleonic.chance import chance_mods, effects_on, use_effects
 from vedette.rules.solo_napoleonic.common import (
     Changes,
     modifier,
@@ -31,6 +32,7 @@ from vedette.rules.solo_napoleonic.events import (
     ClosedUp,
     MoraleFailed,
     MoraleHeld,
+    MoraleMarked,
     Rallied,
     RallyFailed,
 )
@@ -187,7 +189,7 @@ def with_charger(state: State, u: Unit, req: rq.MoraleFacts) -> rq.MoraleFacts:
     """The charger the game knows, filled in (Kuryakin, Charge Test: the charge's modifiers of
     the target's forced test, and of its test as the loser of the melee that follows), so a
     forgotten ``charged_by`` never drops them; a different one is refused."""
-    c = flow.charger_of(state, u.id, "morale") or flow.charger_of(state, u.id, "loser")
+    c = charging.charger_of(state, u.id, "morale") or charging.charger_of(state, u.id, "loser")
     if c is None:
         return req
     given = req.charged_by
@@ -269,7 +271,7 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
                 continue
             dist = geom.unit_distance(o, u)
             if dist is not None and dist <= reach:  # positions not kept: not called (use require)
-                note = flow.call_morale(ch, o.id, "friend_routs")
+                note = charging.call_morale(ch, o.id, "friend_routs")
                 if note:
                     called.append(note)
     return Outcome(
@@ -290,6 +292,37 @@ def morale_odds(state: State, req: rq.MoraleFacts) -> list[Odds]:
     u = _testable(state, req.unit)
     req = with_charger(state, u, req)
     return [morale_check(state, u, req).odds(), result_check(state, u).odds()]
+
+
+# -- a morale test another event requires ------------------------------------------------------
+def require_morale(state: State, req: rq.Require, dice: DiceSource) -> Outcome:
+    """Another event makes ``unit`` test morale: a marker for when its turn comes, or (if it
+    has already acted) a test at once (Kuryakin, Movement)."""
+    uid = req.unit
+    u = state.unit(uid)
+    card = state.card_of(uid)
+    acted = u.acted or (card is not None and card.holder in state.done)
+    if acted:
+        out = morale(state, req, dice)
+        return Outcome(
+            out.events,
+            out.rolls,
+            f"{uid} has already acted: tests at once. " + out.message,
+            out.details,
+        )
+    ch = Changes(state)
+    ch.unit(MoraleMarked, uid, "morale test due when its turn comes", morale_due=True)
+    return Outcome(tuple(ch.events), (), f"{uid} gets a marker: test morale when its card comes")
+
+
+def require_odds(state: State, req: rq.Require) -> list[Odds]:
+    """A unit that has already acted tests at once: the morale test's odds."""
+    uid = req.unit
+    u = state.unit(uid)
+    card = state.card_of(uid)
+    if u.acted or (card is not None and card.holder in state.done):
+        return morale_odds(state, req)
+    return []
 
 
 def _rallyable(state: State, uid: str) -> Unit:
@@ -377,8 +410,8 @@ def _charger(state: State, req: rq.Charge) -> tuple[Unit, Unit]:
 
 def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
     """What forbids a charge (the same for the roll and its odds)."""
-    flow.bind_charge(u)
-    flow.bind_status(u, "charge")
+    charging.bind_charge(u)
+    charging.bind_status(u, "charge")
     if u.fired:
         raise RuleViolation(R_CHARGE, f"{u.id} has fired this turn: chargers cannot fire")
     if u.artillery or u.skirmishing:
@@ -388,7 +421,7 @@ def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
             "Kuryakin, Movement", f"{u.id} may act only against {u.restricted_to} this turn"
         )
     other = next(
-        (c for c in flow.chargers(state) if c.charge_target == t.id and c.id != u.id), None
+        (c for c in charging.chargers(state) if c.charge_target == t.id and c.id != u.id), None
     )
     if other is not None:
         # assumption (the text is silent): one charge at a time on a target; its forced
@@ -514,7 +547,7 @@ def _home_units(state: State, req: rq.ChargeHome) -> tuple[Unit, Unit]:
     u = _testable(state, req.unit)
     if u.home_failed:
         raise RuleViolation(R_HOME, f"{u.id} failed its charge home test this turn: that binds")
-    if flow.routed_before_contact(state, u):
+    if charging.routed_before_contact(state, u):
         raise RuleViolation(
             R_CHARGE,
             f"{u.charge_target} routed before contact: there is no charge home and no melee"
@@ -626,7 +659,7 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
 def _home_done(ch: Changes, u: Unit, home: bool) -> None:
     """The charge goes on to melee, or stops; a failure binds for the turn."""
     if u.charge_step is not None:
-        flow.after_home(ch, u.id, home)
+        charging.after_home(ch, u.id, home)
     elif not home:
         ch.unit(ChargeHomeFailed, u.id, "failed to charge home", home_failed=True)
 
@@ -657,9 +690,9 @@ def close(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
         # volley after a halted charge is a moved firer's, at short range)
         kw = {"moved_mm": max(u.moved_mm, 1.0)}
     ch.unit(ClosedUp, u.id, f"moves up to {t.id}", **kw)
-    flow.after_close(ch, u.id)
+    charging.after_close(ch, u.id)
     nxt = ch.state.unit(u.id).charge_step
-    if nxt is None and flow.routed_before_contact(ch.state, ch.state.unit(u.id)):
+    if nxt is None and charging.routed_before_contact(ch.state, ch.state.unit(u.id)):
         msg = f"{u.id} moves up: {t.id} has routed before contact; {u.id} takes the ground"
         return Outcome(tuple(ch.events), (), msg + " (no melee)", {"melee": False})
     then = "the charge home test" if nxt == "home" else str(nxt)

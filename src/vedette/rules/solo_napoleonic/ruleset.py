@@ -15,11 +15,13 @@ from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
 from vedette.referee import Procedure, procedure_table
 from vedette.rules.base import LazyModel, Outcome, Ruleset
 from vedette.rules.patch import Patch
-from vedette.rules.protocol import Flow, GameOutcome, Phase, Todo, derive_todo, parsed_request
+from vedette.rules.protocol import GameOutcome, Todo, derive_todo, parsed_request
 from vedette.rules.simulation import SimPlay
 from vedette.rules.solo_napoleonic import (
     actions,
     cards,
+    chance,
+    charging,
     fire,
     flow,
     geom,
@@ -43,6 +45,7 @@ from vedette.rules.solo_napoleonic.events import (
     TurnEnded,
     TurnMarksCleared,
 )
+from vedette.rules.solo_napoleonic.flow import FLOW
 from vedette.rules.solo_napoleonic.model import (
     OPTIONAL_RULES,
     SIDES_DEFAULT,
@@ -257,12 +260,14 @@ def _unit_options(state: State, u: Any) -> list[Todo]:
         return []  # its marker is owed first
     rally = Todo("rally", {"unit": u.id}, f"{u.id} tries to rally", morale.R_MORALE)
     if u.status == "routing":
-        run = Todo("move", {"unit": u.id, "mode": "rout"}, f"{u.id} runs (rout, 2D)", flow.R_ROUT)
+        run = Todo(
+            "move", {"unit": u.id, "mode": "rout"}, f"{u.id} runs (rout, 2D)", charging.R_ROUT
+        )
         return [run, rally]
     if u.must_rally:
         if u.status != "retiring":
             return [rally]
-        m = move_offer(state, u, "retire", f"{u.id} carries out its retirement", flow.R_ROUT)
+        m = move_offer(state, u, "retire", f"{u.id} carries out its retirement", charging.R_ROUT)
         return [rally, *([m] if m else [])]
     out: list[Todo] = []
     m = move_offer(state, u, None, f"{u.id} moves", actions.R_MOVE)
@@ -385,58 +390,7 @@ class SoloNapoleonic(Ruleset[State]):
     events = EVENTS
     entities = ENTITIES
 
-    #: Kuryakin, Move Sequence: the control phase (brigadiers roll under their Control Rating;
-    #: the staff is rated first), the cards dealt and revealed, the cards acting in turn, and
-    #: the turn's end once every card has acted. Setting out the table (place, attach), D chits
-    #: by hand and a morale test the player calls are open at any time.
-    flow = Flow(
-        phases=(
-            Phase.of(
-                "control",
-                ["staff", "control"],
-                "Kuryakin, Generals (the control phase comes first: 'control')",
-                ends="control",
-            ),
-            Phase.of(
-                "cards",
-                ["staff", "deal"],
-                "Kuryakin, Move Sequence (the cards are dealt next: 'deal')",
-                ends="deal",
-            ),
-            Phase.of(
-                "activation",
-                [
-                    "next",
-                    "require",
-                    "chance",
-                    "move",
-                    "start",
-                    "halt",
-                    "formation",
-                    "reform",
-                    "fire",
-                    "charge",
-                    "close",
-                    "rally",
-                    "charge_home",
-                    "melee",
-                    "brawl",
-                    "evade",
-                    "general",
-                    "end_turn",
-                ],
-                "Kuryakin, Move Sequence (the cards act in turn: 'next')",
-                ends="next after the last card",
-            ),
-            Phase.of(
-                "end",
-                ["end_turn"],
-                "Kuryakin, Move Sequence (every card has acted: 'end_turn')",
-                ends="end_turn",
-            ),
-        ),
-        always=frozenset({"place", "attach", "disorder", "morale", "waive"}),
-    )
+    flow = FLOW
 
     def current_phase(self, state: State) -> str:
         return state.phase
@@ -454,7 +408,7 @@ class SoloNapoleonic(Ruleset[State]):
             Procedure(rq.Deal, *D(cards.deal, cards.deal_odds)),
             Procedure(rq.Next, *D(cards.next_card)),
             Procedure(rq.Order, *D(cards.order_query)),
-            Procedure(rq.Require, *D(cards.require_morale, cards.require_odds)),
+            Procedure(rq.Require, *D(morale.require_morale, morale.require_odds)),
             Procedure(rq.Chance, *D(cards.play_chance, cards.chance_odds)),
             Procedure(rq.Move, *D(actions.move, actions.move_odds, after_dice=("direction",))),
             Procedure(rq.Start, *D(actions.start, actions.start_odds)),
@@ -649,10 +603,10 @@ class SoloNapoleonic(Ruleset[State]):
         for side in state.sides:
             held = state.chance.get(side)
             if held and held not in state.chance_played:
-                card = cards.card_by_id(state, held)
+                card = chance.card_by_id(state, held)
                 text = f"{side} may play {held}"
                 if card is None or card.does.kind == "none":
-                    out.append(Todo("chance", {"side": side}, text, cards.R_CHANCE))
+                    out.append(Todo("chance", {"side": side}, text, chance.R_CHANCE))
                     continue
                 pool = cards.chance_pool(state, side, card)
                 if pool:
@@ -661,7 +615,7 @@ class SoloNapoleonic(Ruleset[State]):
                             "chance",
                             {"side": side},
                             text + f" ({card.does.on} unit)",
-                            cards.R_CHANCE,
+                            chance.R_CHANCE,
                             open={"on": (*pool[:29], "random")},
                         )
                     )
@@ -757,3 +711,6 @@ class SoloNapoleonic(Ruleset[State]):
 
 def shipped_data() -> dict[str, Any]:
     return merge({}, package_toml(PKG, "rules.toml"))
+
+
+RULESET = SoloNapoleonic()

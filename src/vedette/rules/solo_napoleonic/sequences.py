@@ -214,7 +214,7 @@ def play_charge(steps: Steps, r: ChargeRequest) -> str:
         elif step == "evade":
             parts.append(f"{t} evades")
         elif step == "close" and steps.state.unit(c).charge_step is None:
-            # the target routed at the charge: nothing stands to fight (flow.after_close)
+            # the target routed at the charge: nothing stands to fight (charging.after_close)
             parts.append(f"{c} takes the ground")
         elif step == "fire":
             fire_loss = _lost(before[c], after[c])

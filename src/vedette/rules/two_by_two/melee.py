@@ -9,7 +9,7 @@ are in base contact, when the melee was not started by a move vedette saw).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from vedette.dice import Check, DiceSource, Modifier, OpposedRoll
@@ -55,15 +55,18 @@ def signed_table(loser: Table) -> Table:
     for r in reversed(loser.rows):
         lo = -r.hi if r.hi < INF else -INF
         rows.append(
-            Row(
-                lo, -r.lo, f"attacker_{r.key}", f"attacker {r.result}", f"-({r.range_text})", r.data
+            replace(
+                r,
+                lo=lo,
+                hi=-r.lo,
+                key=f"attacker_{r.key}",
+                result=f"attacker {r.result}",
+                range_text=f"-({r.range_text})",
             )
         )
     rows.append(Row(0, 0, "draw", "draw: neither has won, reroll", "0"))
     for r in loser.rows:
-        rows.append(
-            Row(r.lo, r.hi, f"defender_{r.key}", f"defender {r.result}", r.range_text, r.data)
-        )
+        rows.append(replace(r, key=f"defender_{r.key}", result=f"defender {r.result}"))
     return Table("melee_signed", tuple(rows), loser.title, loser.rule, loser.dice)
 
 
@@ -75,7 +78,7 @@ class Fight:
     facts: dict[str, Any]
     pending: PendingMelee | None
     #: neither pending nor in contact: evaluated as if the two were in base contact (a
-    #: query before a charge; the action itself is refused, sequence.acting)
+    #: query before a charge; the action itself is refused, flow.acting)
     as_if_contact: bool = False
 
 
@@ -167,7 +170,7 @@ def initiation(state: GameState, a: Unit, d: Unit) -> None:
 
 def judge(state: GameState, req: Melee) -> Fight:
     """Every check of the rules on a melee and both sides' modifiers (no dice). The phase and
-    the side that resolves it are the flow's (sequence.acting): a query is open in every
+    the side that resolves it are the flow's (flow.acting): a query is open in every
     phase, and two units not (yet) in contact are evaluated as if they were."""
     a = require_unit_in_play(state, req.attacker, "melee")
     d = require_unit_in_play(state, req.defender, "melee")
@@ -240,7 +243,7 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     win_town = bool(fight.facts["attacker" if winner is a else "defender"]["town"])
     lf = fight.facts["attacker" if loser is a else "defender"]
     held = bool(lf["town"] or lf["woods"])
-    follow: str = str(row.data.get("follow_up", "none"))
+    follow: str = row.follow_up  # the table's column (2 by 2, Melee: the winner's follow-up)
     if key == "repulsed":
         if held:
             lines.append(f"{loser.name} is in a town or woods: it stays in control")

@@ -261,3 +261,54 @@ class Facts:
 @dataclass(frozen=True, slots=True)
 class Status:
     """the game as JSON (query)"""
+
+
+# -- moves relative to the unit (played by relative.py) ---------------------------------------
+@procedure("advance", rule="2 by 2, Movement Modifiers")
+@dataclass(frozen=True, slots=True)
+class Advance:
+    """move straight ahead: advance UNIT [n] (or 2in, 50mm)"""
+
+    unit: str = arg("the unit", positional=True)
+    distance: str = arg("how far: [n], or with a unit (2in, 50mm)", units="n", positional=True)
+
+
+@procedure("retire", rule="2 by 2, Movement Modifiers")
+@dataclass(frozen=True, slots=True)
+class Retire:
+    """move straight back, keeping the facing: retire UNIT [n]"""
+
+    unit: str = arg("the unit", positional=True)
+    distance: str = arg("how far: [n], or with a unit (2in, 50mm)", units="n", positional=True)
+
+
+@procedure("wheel", rule="2 by 2, Movement Modifiers")
+@dataclass(frozen=True, slots=True)
+class Wheel:
+    """wheel on a front corner: wheel UNIT DEGREES left|right"""
+
+    unit: str = arg("the unit", positional=True)
+    angle: float = arg("degrees", units="deg", positional=True)
+    direction: Literal["left", "right"] = arg("which way", positional=True)
+
+
+@procedure("turn", rule="2 by 2, Movement Modifiers")
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """turn about the centre: turn UNIT face=ENEMY, or angle=90 direction=left"""
+
+    unit: str = arg("the unit", positional=True)
+    face: str = arg("turn to face this unit", default="")
+    angle: float = arg("or: degrees to turn", units="deg", default=0.0)
+    direction: Literal["left", "right", "about"] = arg("which way (about: 180)", default="right")
+
+
+@procedure("charge", rule="2 by 2, Moving to contact")
+@dataclass(frozen=True, slots=True)
+class Charge:
+    """charge UNIT into ENEMY: straight ahead into base contact (last [2] straight)"""
+
+    unit: str = arg("the charging unit", positional=True)
+    into: str = arg("the enemy unit charged", positional=True)
+    distance: str = arg("stated game only: the length of the charge [n]", units="n", default="")
+    straight: bool = arg("stated game only: the last [2] ran straight ahead", default=True)

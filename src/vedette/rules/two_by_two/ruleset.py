@@ -15,10 +15,8 @@ from vedette.referee import Procedure, procedure_table
 from vedette.rules.base import LazyModel, Outcome, Ruleset
 from vedette.rules.protocol import (
     Event,
-    Flow,
     GameOutcome,
     Obligation,
-    Phase,
     Todo,
     derive_todo,
 )
@@ -31,20 +29,18 @@ from vedette.rules.two_by_two import (
     rally,
     reinforcements,
     relative,
-    sequence,
     setup,
     shooting,
     todo,
 )
 from vedette.rules.two_by_two import requests as rq
 from vedette.rules.two_by_two.events import ENTITIES, EVENTS, FOLDS, PhaseBegan, Roles, apply_event
+from vedette.rules.two_by_two.flow import FLOW, acting, acting_after, current_phase
 from vedette.rules.two_by_two.model import (
     EDGES,
     FORMATIONS,
     PHASES,
     PLAYS,
-    R_SEQ,
-    R_SETUP,
     GameState,
     ReinforcementPoint,
     Rules,
@@ -53,7 +49,6 @@ from vedette.rules.two_by_two.model import (
     body_json,
     feature_from_data,
 )
-from vedette.rules.two_by_two.sequence import current_phase
 from vedette.rules.two_by_two.simplay import TwoByTwoSim
 
 if TYPE_CHECKING:
@@ -162,56 +157,7 @@ class TwoByTwo(Ruleset[GameState]):
     folds = FOLDS
     entities = ENTITIES
 
-    #: the sequence of play (2 by 2, Game Setup; Sequence of play) as data: each phase and
-    #: the actions it allows (queries -- check_move, check_melee, odds, chances -- are never
-    #: phase-bound); ``place`` is a correction, open in every phase and logged as one
-    flow = Flow(
-        phases=(
-            Phase.of("set-up roll", ["setup_roll"], R_SETUP, "the roll decides the Attacker"),
-            Phase.of(
-                "deployment",
-                ["deploy", "next", "next_phase"],
-                R_SETUP,
-                "each side ends its deployment with next",
-            ),
-            Phase.of("choice of reinforcement points", ["rp"], R_SETUP, "the fourth RP is picked"),
-            Phase.of(
-                "move phase",
-                [
-                    "move",
-                    "advance",
-                    "retire",
-                    "wheel",
-                    "turn",
-                    "charge",
-                    "formation",
-                    "face",
-                    "shoot",
-                    "reinforce",
-                    "rout",
-                    "next",
-                    "next_phase",
-                ],
-                R_SEQ,
-                "next",
-            ),
-            Phase.of("rally phase", ["rally", "rout", "next", "next_phase"], R_SEQ, "next"),
-            Phase.of(
-                "shooting phase",
-                ["shoot", "countercharge", "rout", "next", "next_phase"],
-                R_SEQ,
-                "next",
-            ),
-            Phase.of(
-                "melee phase",
-                ["melee", "follow_up", "rout", "next", "next_phase"],
-                R_SEQ,
-                "next, once every melee and mandatory follow-up is done",
-            ),
-            Phase.of("game over", [], R_SEQ),
-        ),
-        always=frozenset({"place"}),
-    )
+    flow = FLOW
 
     def _check_move(self, state: GameState, req: rq.Move) -> Outcome:
         """``check_move`` answers with the judgement ``move`` gets (the flow, what is owed,
@@ -294,10 +240,10 @@ class TwoByTwo(Ruleset[GameState]):
         proc = self.procedures.get(procedure)
         action = not query and proc is not None and not proc.query
         if action and self.flow.violation(current_phase(state), procedure) is None:
-            sequence.acting(state, procedure, request)
+            acting(state, procedure, request)
         out = super().judge(state, procedure, request, owed, query)
         if action:
-            sequence.acting_after(state, procedure, out[2])
+            acting_after(state, procedure, out[2])
         return out
 
     def __init__(self) -> None:
@@ -310,11 +256,11 @@ class TwoByTwo(Ruleset[GameState]):
             Procedure.nodice(rq.NextPhase, setup.next_phase),
             # movement (Movement Modifiers; Moving to contact; Reinforcements)
             Procedure.nodice(rq.Move, movement.move),
-            Procedure(relative.Advance, relative.judge_advance, relative.resolve_step),
-            Procedure(relative.Retire, relative.judge_advance, relative.resolve_step),
-            Procedure(relative.Wheel, relative.judge_wheel, relative.resolve_step),
-            Procedure(relative.Turn, relative.judge_turn, relative.resolve_step),
-            Procedure(relative.Charge, relative.judge_charge, relative.resolve_step),
+            Procedure(rq.Advance, relative.judge_advance, relative.resolve_step),
+            Procedure(rq.Retire, relative.judge_advance, relative.resolve_step),
+            Procedure(rq.Wheel, relative.judge_wheel, relative.resolve_step),
+            Procedure(rq.Turn, relative.judge_turn, relative.resolve_step),
+            Procedure(rq.Charge, relative.judge_charge, relative.resolve_step),
             Procedure.nodice(rq.CheckMove, self._check_move),
             Procedure.nodice(rq.Formation, movement.formation),
             Procedure.nodice(rq.Face, movement.face),

@@ -92,7 +92,7 @@ def judge(state: GameState, req: Shoot) -> Shot:
         raise BadRequest(f"{target.name} is not an enemy of {firer.name}")
     charged = any(m.attacker == target.id and m.defender == firer.id for m in state.melees)
     # fire on a charger (2 by 2, Moving to contact) in the enemy's move phase; the phase and
-    # the side that shoots are the flow's (sequence.acting): a shot's odds are open anytime
+    # the side that shoots are the flow's (flow.acting): a shot's odds are open anytime
     reaction = (
         state.stage == "battle"
         and state.phase == "move"

@@ -1,5 +1,6 @@
-"""The sequence of play as the flow reads it (2 by 2, Game Setup; Sequence of play): the name
-of the phase a game is in, and who may act in it.
+"""The sequence of play (2 by 2, Game Setup; Sequence of play), declared (``FLOW``: each phase
+and the actions it allows), the name of the phase a game is in, and who may act in it. (What
+the rules owe and offer now is todo.py.)
 
 The declared flow (``TwoByTwo.flow``) refuses an action out of its phase; :func:`acting` then
 refuses an action by the side that does not act now (Player 2 shoots in Player 1's half-turn;
@@ -14,10 +15,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from vedette.errors import RuleViolation
+from vedette.rules.protocol import Flow, Phase
 from vedette.rules.two_by_two.model import (
     R_MELEE,
     R_REINF,
     R_SEQ,
+    R_SETUP,
     GameState,
 )
 
@@ -94,3 +97,55 @@ def acting_after(state: GameState, procedure: str, plan: Any) -> None:
             raise RuleViolation(R_MELEE, f"{a.name} and {d.name} are not in contact")
         if a.side != state.phasing:
             raise RuleViolation(R_MELEE, "a melee not started by a charge is the phasing side's")
+
+
+#: the sequence of play (2 by 2, Game Setup; Sequence of play) as data: each phase and
+#: the actions it allows (queries -- check_move, check_melee, odds, chances -- are never
+#: phase-bound); ``place`` is a correction, open in every phase and logged as one
+FLOW = Flow(
+    phases=(
+        Phase.of("set-up roll", ["setup_roll"], R_SETUP, "the roll decides the Attacker"),
+        Phase.of(
+            "deployment",
+            ["deploy", "next", "next_phase"],
+            R_SETUP,
+            "each side ends its deployment with next",
+        ),
+        Phase.of("choice of reinforcement points", ["rp"], R_SETUP, "the fourth RP is picked"),
+        Phase.of(
+            "move phase",
+            [
+                "move",
+                "advance",
+                "retire",
+                "wheel",
+                "turn",
+                "charge",
+                "formation",
+                "face",
+                "shoot",
+                "reinforce",
+                "rout",
+                "next",
+                "next_phase",
+            ],
+            R_SEQ,
+            "next",
+        ),
+        Phase.of("rally phase", ["rally", "rout", "next", "next_phase"], R_SEQ, "next"),
+        Phase.of(
+            "shooting phase",
+            ["shoot", "countercharge", "rout", "next", "next_phase"],
+            R_SEQ,
+            "next",
+        ),
+        Phase.of(
+            "melee phase",
+            ["melee", "follow_up", "rout", "next", "next_phase"],
+            R_SEQ,
+            "next, once every melee and mandatory follow-up is done",
+        ),
+        Phase.of("game over", [], R_SEQ),
+    ),
+    always=frozenset({"place"}),
+)

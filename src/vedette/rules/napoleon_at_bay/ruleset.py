@@ -14,18 +14,25 @@ import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from vedette.dice.check import Check, Odds, OddsRow
 from vedette.dice.roll import AnyRoll
 from vedette.dice.sources import DiceSource, begin_attempt, reject_attempt
 from vedette.dice.tables import Row, Table
 from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
-from vedette.referee import Procedure, procedure, procedure_table
+from vedette.referee import Procedure, procedure_table
 from vedette.rules.base import LazyModel, Outcome, Ruleset
 from vedette.rules.evolve import evolve as replace
-from vedette.rules.fields import arg
 from vedette.rules.napoleon_at_bay import fixing as fx
+from vedette.rules.napoleon_at_bay.events import (
+    Change,
+    Fixed,
+    Moved,
+    PhaseChanged,
+    Substituted,
+)
+from vedette.rules.napoleon_at_bay.flow import FLOW, SEQ
 from vedette.rules.napoleon_at_bay.model import (
     DATA_PACKAGE,
     NabState,
@@ -36,13 +43,18 @@ from vedette.rules.napoleon_at_bay.model import (
     occupancy_of,
 )
 from vedette.rules.napoleon_at_bay.reach import enemy_zocs, move_targets, path_to
+from vedette.rules.napoleon_at_bay.requests import (
+    CandidatesRequest,
+    EndCombatRequest,
+    EndMovementRequest,
+    FixRequest,
+    MoveRequest,
+)
 from vedette.rules.pmap import PMap
 from vedette.rules.protocol import (
     DomainEvent,
-    Flow,
     GameOutcome,
     Obligation,
-    Phase,
     Plan,
     Todo,
     chances,
@@ -50,9 +62,6 @@ from vedette.rules.protocol import (
 
 if TYPE_CHECKING:
     from vedette.rules.editor import Editor
-
-SEQ = "Napoleon At Bay sequence of play"
-March = Literal["normal", "command", "initiative", "force"]
 
 
 class _Details:
@@ -66,81 +75,6 @@ class _Details:
 
     def get(self, key: str, default: Any = None) -> Any:
         return getattr(self, key, default)
-
-
-# -- events ------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One force's move in a substitution."""
-
-    force: str
-    from_: tuple[str, ...]
-    to: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Moved(DomainEvent):
-    """A piece moved along ``path`` (its lead component); ``owed``: the contact forces whose
-    fixing its entry into their ZOC made owed (judged eligible at that moment, Herman (1))."""
-
-    kind: ClassVar[str] = "moved"
-    version: ClassVar[int] = 2
-    force: str
-    from_: tuple[str, ...]
-    to: tuple[str, ...]
-    march: March = "normal"
-    mp: str = "0"
-    path: tuple[str, ...] = ()
-    zoc_entered: tuple[str, ...] = ()
-    owed: tuple[str, ...] = ()
-
-    @classmethod
-    def upgrade(cls, version: int, data: dict[str, Any]) -> dict[str, Any]:
-        # v1 (release 0.1): no path and no owed fixings (they were not held then)
-        d = dict(data)
-        frm = list(d.get("from", ()))
-        to = list(d.get("to", ()))
-        d.setdefault("path", [*frm[:1], *to[:1]])
-        d.setdefault("owed", [])
-        return d
-
-
-@dataclass(frozen=True, slots=True)
-class Fixed(DomainEvent):
-    """Herman (2), (3): the contact force stays where it is and is fixed."""
-
-    kind: ClassVar[str] = "fixed"
-    moving: str
-    contact: str
-    force: str
-    result: str
-    variant: str = "final"
-    repulse: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Substituted(DomainEvent):
-    """Herman (4): a supporting force and the contact force switch places."""
-
-    kind: ClassVar[str] = "substituted"
-    version: ClassVar[int] = 1
-    moving: str
-    contact: str
-    support: str
-    changes: tuple[Change, ...]
-    fixed: Mapping[str, bool]
-    variant: str = "final"
-    repulse: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class PhaseChanged(DomainEvent):
-    """The sequence of play moves on (Herman (5): combat after all movement and fixing)."""
-
-    kind: ClassVar[str] = "phase"
-    phase: Literal["movement", "combat"]
-    phasing: str
-    turn: int
 
 
 # -- state -------------------------------------------------------------------------------------
@@ -370,25 +304,6 @@ def _fixable(state: NabState, moving: Piece, contact: Piece) -> str | None:
 
 
 # -- move --------------------------------------------------------------------------------------
-@procedure("move", rule="Napoleon At Bay sequence of play")
-@dataclass(frozen=True, slots=True)
-class MoveRequest:
-    """move a piece along a hex path (records the ZOCs it enters)
-
-    Move a piece of the phasing side (one request = the whole move of that piece)."""
-
-    force: str = arg("the piece that moves", positional=True)
-    to: tuple[str, ...] = arg(
-        "destination hex(es), one per component: W2020 or W2020,W2021", positional=True
-    )
-    path: tuple[str, ...] = arg(
-        "the hexes the lead component passes through, start and end included"
-        " (default: the cheapest path)",
-        default=(),
-    )
-    march: March = arg(
-        "how it moves (Herman (1)): normal, command, initiative or force march", default="normal"
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -530,20 +445,6 @@ def resolve_move(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
 
 
 # -- fix ---------------------------------------------------------------------------------------
-@procedure("fix", rule="Herman (1)-(4)")
-@dataclass(frozen=True, slots=True)
-class FixRequest:
-    """'fixing' a contact force's location"""
-
-    moving: str = arg("the moving force", positional=True)
-    contact: str = arg("the contact force (whose ZOC the moving force entered)", positional=True)
-    repulse: bool = arg("a force-marching repulse (Herman (1) note)", default=False)
-    array: tuple[str, ...] = arg(
-        "hexes for a multi-hex supporting force (the owner's choice, Herman (4))", default=()
-    )
-    contact_to: tuple[str, ...] = arg(
-        "hex(es) for the contact force (the owner's choice, Herman (4))", default=()
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -838,13 +739,6 @@ def fix_odds(state: NabState, plan: Plan) -> list[Odds]:
 
 
 # -- candidates (a query) -----------------------------------------------------------------------
-@procedure("candidates", rule="Herman (1), (4)", query=True)
-@dataclass(frozen=True, slots=True)
-class CandidatesRequest:
-    """supporting forces in range, closest in MP first"""
-
-    contact: str = arg("the contact force", positional=True)
-    moving: str | None = arg("the moving force (for odds and arrays)", default=None)
 
 
 def plan_candidates(state: NabState, r: CandidatesRequest) -> Plan:
@@ -903,16 +797,6 @@ def resolve_candidates(state: NabState, plan: Plan, dice: DiceSource) -> Outcome
 
 
 # -- the sequence of play ----------------------------------------------------------------------
-@procedure("end_movement", rule="Herman (5)")
-@dataclass(frozen=True, slots=True)
-class EndMovementRequest:
-    """end movement: the combat phase follows"""
-
-
-@procedure("end_combat", rule="Napoleon At Bay sequence of play")
-@dataclass(frozen=True, slots=True)
-class EndCombatRequest:
-    """end combat: the next side moves"""
 
 
 def plan_end_movement(state: NabState, r: EndMovementRequest) -> Plan:
@@ -1135,24 +1019,7 @@ class NapoleonAtBay(Ruleset[NabState]):
             Procedure(EndCombatRequest, plan_end_combat, resolve_end_combat),
         )
 
-    #: Herman (5) and the series' sequence of play: each side in turn moves (and fixes the
-    #: contact forces its moves make owed, Herman (1)-(4)), then fights
-    flow = Flow(
-        phases=(
-            Phase.of(
-                "movement",
-                ["move", "fix", "end_movement"],
-                rule=f"{SEQ} (Herman (1), (5))",
-                ends="end_movement, once every owed fixing is done (Herman (5))",
-            ),
-            Phase.of(
-                "combat",
-                ["end_combat"],
-                rule=f"{SEQ} (Herman (5): combat after all movement and fixing)",
-                ends="end_combat: the next side's movement phase",
-            ),
-        )
-    )
+    flow = FLOW
 
     def current_phase(self, state: NabState) -> str | None:
         return state.phase
