@@ -15,8 +15,10 @@ A procedure is declared once, on its request class::
     )
 
 The request class carries the procedure's name, its help (the docstring's first paragraph),
-its rule and whether it is a query; ``Procedure`` adds how it is planned and resolved. See
-docs/architecture.md ("Writing a ruleset").
+its rule and whether it is a query; ``Procedure`` adds how it is planned and resolved. A change
+that only sets fields of one entity is the core's ``Patch`` (a ruleset names its kinds with
+``patch_kind`` and says how its state holds each entity with ``Entities``). See
+docs/architecture.md ("Writing a ruleset", "Patches and domain facts").
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from vedette.dice import (
 from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
 from vedette.rules.base import LazyModel, Outcome, Ruleset
 from vedette.rules.fields import arg, to_json
+from vedette.rules.patch import Entities, Patch, patch_kind, patch_kinds
 from vedette.rules.protocol import (
     DomainEvent,
     Event,
@@ -57,6 +60,7 @@ __all__ = [
     "DataError",
     "DiceSource",
     "DomainEvent",
+    "Entities",
     "Event",
     "Flow",
     "GameOutcome",
@@ -66,6 +70,7 @@ __all__ = [
     "Odds",
     "OddsRow",
     "Outcome",
+    "Patch",
     "Phase",
     "Plan",
     "Procedure",
@@ -78,6 +83,8 @@ __all__ = [
     "arg",
     "declared",
     "derive_todo",
+    "patch_kind",
+    "patch_kinds",
     "procedure",
     "procedure_table",
     "table_from_data",

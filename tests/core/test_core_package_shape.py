@@ -29,12 +29,6 @@ CONFUSABLE = ("game.py", "state.py", "sequence.py", "views.py", "request.py", "e
 
 PACKAGES = [*rules.BUILTIN, "toy"]
 
-#: where a ruleset's events do not yet say they are its events.py's
-EVENTS_ELSEWHERE = {
-    "solo_napoleonic": "Kuryakin's event classes, made after the patch-event merge, report"
-    " __module__ 'vedette.rules.protocol', not solo_napoleonic.events",
-}
-
 
 def package(name: str) -> tuple[str, Path]:
     """The ruleset's package name and folder."""
@@ -68,15 +62,7 @@ def test_each_module_holds_what_the_shape_says(name: str) -> None:
     assert getattr(flow, "FLOW", None) is rs.flow
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=EVENTS_ELSEWHERE[n]))
-        if n in EVENTS_ELSEWHERE
-        else n
-        for n in PACKAGES
-    ],
-)
+@pytest.mark.parametrize("name", PACKAGES)
 def test_a_rulesets_events_are_in_its_events_module(name: str) -> None:
     mod, folder = package(name)
     assert (folder / "events.py").is_file()

@@ -618,6 +618,7 @@ def event_kind(base: type[E], kind: str, doc: str = "", **classvars: Any) -> typ
     fields, the version, the upgrade ladder and the fold) with its own ``kind``, its
     docstring and any other class variable ``base`` declares (``touches``, ``entity``)."""
     ns: dict[str, Any] = {"kind": kind, "__slots__": (), "__doc__": doc or base.__doc__}
+    ns["__module__"] = base.__module__  # the ruleset's events module, not this one
     ns.update(classvars)
     name = "".join(w.capitalize() for w in kind.split("_"))
     return type(name, (base,), ns)
