@@ -120,7 +120,7 @@ def play_kuryakin(db: Path, actions: int, seed: int) -> Game:
     turns = 4
     while True:
         g = props.play(seed, turns, db, optional=False)
-        if len(g.records) > actions or turns >= 400:
+        if len(g.records) > actions or turns >= 4000:
             return g
         g.store.close()
         db.unlink()
