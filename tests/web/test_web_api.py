@@ -118,6 +118,15 @@ def test_the_new_game_forms_own_dice_make_a_game_that_never_rolls(client: TestCl
         "/api/games/seeded/perform", json={"procedure": "advance", "request": {}}, headers=h
     )
     assert rolled.status_code == 200 and rolled.json()["lines"][0].startswith("advance: 1d6=")
+    odd = client.post(
+        "/games",
+        data={"csrf": t, "name": "odd", "ruleset": "toy", "physical_dice": "yes<b>"},
+        follow_redirects=False,
+    )
+    assert odd.status_code == 400
+    assert "my own dice: &#39;yes&lt;b&gt;&#39; is not a checkbox&#39;s value" in odd.text
+    assert "yes<b>" not in odd.text
+    assert client.get("/games/odd").status_code == 404  # nothing stored
 
 
 def test_new_game_upload_validated_and_limited(client: TestClient) -> None:

@@ -15,7 +15,7 @@ from vedette.data import load_toml_text
 from vedette.engine import Game
 from vedette.engine import scenarios as user_scenarios
 from vedette.engine.names import default_stem, free_name
-from vedette.errors import VedetteError
+from vedette.errors import BadRequest, VedetteError
 from vedette.web import audit, views
 from vedette.web.common import (
     SessionsDep,
@@ -98,9 +98,11 @@ def new_game(
     check_form(request, csrf)
     kept = {"name": name, "ruleset": ruleset, "scenario": scenario, "seed": seed}
     kept["options"] = options
-    kept["physical_dice"] = "on" if physical_dice else ""
-    dice = "physical" if physical_dice else "seeded"
+    kept["physical_dice"] = "on" if physical_dice == "on" else ""
+    dice = "physical" if physical_dice == "on" else "seeded"
     try:
+        if physical_dice not in ("", "on"):
+            raise BadRequest(f"my own dice: {physical_dice[:20]!r} is not a checkbox's value")
         rs = rules.get(ruleset)
         if upload is not None and upload.filename:
             scen = load_toml_text(read_limited(upload), "uploaded scenario")
