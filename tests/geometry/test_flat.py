@@ -178,6 +178,29 @@ def test_feature_distance_is_shapelys(feature: Feature, body: Body) -> None:
     )
 
 
+@settings(max_examples=200, deadline=None)
+@given(features(), bodies)
+def test_a_body_partly_in_an_area_is_shapelys(feature: Feature, body: Body) -> None:
+    """``body_features(..., "any")`` (a wheel or turn into woods, 2 by 2) answers in arithmetic
+    where clear (apart, or wholly inside) and as shapely's overlap of positive area always."""
+    assume(not feature.shape.is_empty and feature.shape.is_valid)
+    if not feature.is_area:  # a bare line: shapely's intersects, as before
+        assert tt._any_in_arithmetic(feature, body) is None
+        return
+    expected = float(feature.shape.intersection(body.polygon()).area) > tt._EPS
+    assert (tt.body_features(body, [feature], "any") == [feature]) == expected
+    known = tt._any_in_arithmetic(feature, body)
+    assert known is None or known == expected
+
+
+def test_a_body_well_inside_or_apart_from_a_wood_needs_no_shapely() -> None:
+    wood = Feature.area("woods", "w", [(0, 0), (100, 0), (100, 100), (0, 100)])
+    assert tt._any_in_arithmetic(wood, Body.at(50, 50, 30, 25, 12)) is True
+    assert tt._any_in_arithmetic(wood, Body.at(150, 50, 0, 25, 12)) is False
+    assert tt._any_in_arithmetic(wood, Body.at(100, 50, 0, 25, 12)) is True  # astride the edge
+    assert tt._any_in_arithmetic(wood, Body.at(112.5, 50, 0, 25, 12)) is None  # touching
+
+
 @settings(max_examples=100, deadline=None)
 @given(bodies, bodies, st.sampled_from([0.0, 30.0, 45.0, 60.0]))
 def test_in_arc_is_shapelys(firer: Body, target: Body, half: float) -> None:

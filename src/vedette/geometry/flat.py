@@ -234,10 +234,31 @@ class Met:
     ends_inside: bool
 
 
+def _no_overlap(path: Sequence[Pt]) -> None:
+    """:class:`Unsure` when ``path`` runs over itself (a point visited twice, or two of its
+    segments along one line sharing a stretch, as a path doubling back): shapely merges the
+    overlap, which these measures would count twice."""
+    if len(set(path)) < len(path):
+        raise Unsure
+    segs = list(itertools.pairwise(path))
+    for i, (a, b) in enumerate(segs):
+        n = _norm(a, b)
+        for c, d in segs[i + 1 :]:
+            if abs(orient(a, b, c)) > HAIR * n or abs(orient(a, b, d)) > HAIR * n:
+                continue  # not along the same line
+            ux, uy = (b[0] - a[0]) / n, (b[1] - a[1]) / n
+            tc = (c[0] - a[0]) * ux + (c[1] - a[1]) * uy
+            td = (d[0] - a[0]) * ux + (d[1] - a[1]) * uy
+            if min(max(tc, td), n) - max(min(tc, td), 0.0) > HAIR:
+                raise Unsure
+
+
 def hits(shape: Flat, path: Sequence[Pt], tolerance: float = 0.0) -> list[tuple[float, Pt]]:
     """Where ``path`` (two points or more) crosses the sides of ``shape``: how far along it, and
     the point, in order; :class:`Unsure` when it comes within ``tolerance`` + a hair of a side
     without crossing it cleanly (touching, running along, through a vertex)."""
+    if len(path) > 2 or (len(path) == 2 and path[0] == path[1]):
+        _no_overlap(path)
     segs = list(itertools.pairwise(path))
     if any(_norm(a, b) <= HAIR for a, b in segs):
         raise Unsure  # a repeated point: left to shapely's own measures
@@ -263,6 +284,8 @@ def hits(shape: Flat, path: Sequence[Pt], tolerance: float = 0.0) -> list[tuple[
 def meet(shape: Flat, path: Sequence[Pt], tolerance: float) -> Met | None:
     """How ``path`` meets ``shape`` within ``tolerance`` mm, as tabletop's ``path_crossings``
     measures it with shapely; ``None`` when it does not."""
+    if len(path) > 2 or (len(path) == 2 and path[0] == path[1]):
+        _no_overlap(path)
     if len(path) == 1:
         d = _robust_distance(path[0], shape, tolerance)
         if d > 0.0:
@@ -303,6 +326,8 @@ def covered(path: Sequence[Pt], shapes: Sequence[Flat], grow: float) -> bool:
     ``union(shapes).buffer(grow).covers(path)``, whose round corners are chords of the true
     circles: answered here when the answer is the same for ``grow`` and for the chords' depth,
     else :class:`Unsure`)."""
+    if len(path) > 2 or (len(path) == 2 and path[0] == path[1]):
+        _no_overlap(path)
     # the buffer's round corners are chords (8 a quarter circle), inside the true circle by
     # at most cos(pi/32); GEOS simplifies the ring it grows by 1% of the distance, outwards
     inner = grow * math.cos(math.pi / 32) - HAIR

@@ -931,6 +931,12 @@ def body_features(
         a, b, c, d = f.box  # from the recipe: no shapely when no box meets the body's
         if a > x1 or c < x0 or b > y1 or d < y0:
             continue  # the boxes do not meet: the body is in no part of it (every mode)
+        if mode == "any":  # (an area only: a line's answer is None)
+            known = _any_in_arithmetic(f, body)
+            if known is not None:
+                if known:
+                    out.append(f)
+                continue
         poly = body.polygon()  # built only for a feature whose box meets the body's
         if not f.is_area:
             hit = (
@@ -1042,6 +1048,34 @@ def rotate(shape: Shape, degrees: float, about: Vec) -> Shape:
 def _flat_body(body: Body) -> flat.Flat:
     """The body as a plain ring, the corners of :meth:`Body.polygon`."""
     return flat.Flat("ring", tuple(c.as_tuple() for c in _corners(body)))
+
+
+def _any_in_arithmetic(feature: Feature, body: Body) -> bool | None:
+    """Whether part of ``body`` lies in the area ``feature`` (``body_features``' ``"any"``: an
+    overlap of positive area), in arithmetic where the answer is clear: the two apart by more
+    than a hair (no); the body's centre or one of its corners inside the area, farther than
+    ``_DEEP`` from its sides (yes: a piece of the body around that point, of area far above
+    ``_EPS``, is inside). ``None`` otherwise (shapely answers)."""
+    shape = feature.flat
+    if shape is None or shape.kind != "ring" or not abs(flat.area(shape)) > 1e-6:
+        return None  # not a plain area (a bare line, a shape only shapely builds)
+    try:
+        if flat.shapes_distance(shape, _flat_body(body)) > 1e-6:
+            return False
+    except flat.Unsure:
+        return None
+    if min(body.footprint.width, body.footprint.depth) / 2 <= _DEEP:
+        return None
+    for p in (body.centre.as_tuple(), *(c.as_tuple() for c in _corners(body))):
+        edge = min((flat.point_segment(p, a, b) for a, b in shape.edges), default=0.0)
+        if edge > _DEEP and flat.in_ring(p, shape):
+            return True
+    return None
+
+
+#: how far inside an area a point of a body must be for ``_any_in_arithmetic`` to say the body
+#: is partly in it (a quarter disc of this radius at a corner: about 8e-7 mm2, above ``_EPS``)
+_DEEP = 1e-3
 
 
 def feature_distance(feature: Feature, body: Body) -> float:
