@@ -4,10 +4,11 @@ and the aggressive and cautious policies (docs/simulation.md)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
-from vedette.rules.simulation import RANDOM, Done, Line, Policy, SimPlay, todo_lines
+from vedette.rules.protocol import Todo
+from vedette.rules.simulation import RANDOM_DRAWN, Done, Line, Policy, SimPlay, todo_lines
 from vedette.rules.two_by_two.todo import _complete
 
 
@@ -74,7 +75,7 @@ CAUTIOUS = Policy(
 
 class TwoByTwoSim(SimPlay):
     policies: ClassVar[Mapping[str, Policy]] = {
-        "random": RANDOM,
+        "random": RANDOM_DRAWN,
         "aggressive": AGGRESSIVE,
         "cautious": CAUTIOUS,
     }
@@ -85,5 +86,28 @@ class TwoByTwoSim(SimPlay):
     def lines(self, state: Any, ruleset: Any, rng: random.Random) -> Sequence[Line]:
         """The ``todo`` lines, each completed as ``legal_requests`` completes it (the charges
         a move could make, then its steps; a shot at each enemy; an arrival's places), but
-        planned lazily: only until the policy's first accepted request."""
-        return [_complete(state, t, rng) for t in todo_lines(state, ruleset)]
+        only when read: the random policy draws the lines one at a time and reads only those
+        it tries (the others draw nothing and build nothing)."""
+        return _Lines(state, todo_lines(state, ruleset), rng)
+
+
+class _Lines(Sequence[Line]):
+    """``todo``'s lines, each completed (its shuffle drawn from ``rng``) when first read."""
+
+    __slots__ = ("_done", "_rng", "_state", "_todo")
+
+    def __init__(self, state: Any, todo: list[Todo], rng: random.Random) -> None:
+        self._state, self._todo, self._rng = state, todo, rng
+        self._done: dict[int, Line] = {}
+
+    def __len__(self) -> int:
+        return len(self._todo)
+
+    def __getitem__(self, i: Any) -> Any:
+        line = self._done.get(i)
+        if line is None:
+            line = self._done[i] = _complete(self._state, self._todo[i], self._rng)
+        return line
+
+    def __iter__(self) -> Iterator[Line]:
+        return (self[i] for i in range(len(self._todo)))
