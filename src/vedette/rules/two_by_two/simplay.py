@@ -3,6 +3,7 @@ and the aggressive and cautious policies (docs/simulation.md)."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
@@ -106,8 +107,29 @@ class _Lines(Sequence[Line]):
     def __getitem__(self, i: Any) -> Any:
         line = self._done.get(i)
         if line is None:
-            line = self._done[i] = _complete(self._state, self._todo[i], self._rng)
+            t = self._todo[i]
+            refused = _refused(self._state, t)
+            line = self._done[i] = () if refused else _complete(self._state, t, self._rng)
         return line
+
+
+def _refused(state: Any, t: Todo) -> bool:
+    """A line whose every candidate the referee refuses, known without judging it: a retire
+    of [0] (its move all but spent: "the distance must be more than 0") and a wheel that
+    costs more than the unit has left (2 by 2, Movement: a wheel costs the arc its outer
+    corner runs). Skipping it is the law (a refused line is skipped) and draws nothing (its
+    one candidate draws nothing either)."""
+    if t.procedure == "retire":
+        return tuple(t.open.get("distance", ())) == ("0",)
+    if t.procedure != "wheel" or state.play != "tracked":
+        return False
+    u = state.unit(t.request["unit"])
+    if u.body is None:
+        return False
+    move, width, n = state.utype(u).move, u.body.footprint.width, state.rules.n
+    return all(
+        u.spent + n(width * math.radians(float(a))) > move + 1e-6 for a in t.open.get("angle", ())
+    )
 
     def __iter__(self) -> Iterator[Line]:
         return (self[i] for i in range(len(self._todo)))
