@@ -119,30 +119,27 @@ def load() -> str:
         return "uptime: not available"
 
 
-def play(src: Path, ruleset: str, games: int) -> tuple[float, float, list[object]]:
+def _run(script: str, src: Path, ruleset: str, games: int) -> Any:
+    """``script`` run on ``src`` for ``ruleset``'s first ``games`` games: its JSON answer."""
     max_actions, house = CASES[ruleset]
     env = {**os.environ, "PYTHONPATH": str(src)}
-    args = [sys.executable, "-c", PLAYER, ruleset, str(games), str(SEED), str(max_actions)]
+    args = [sys.executable, "-c", script, ruleset, str(games), str(SEED), str(max_actions)]
     out = subprocess.run(
         [*args, json.dumps(house)], env=env, capture_output=True, text=True, timeout=3600
     )
     if out.returncode != 0:
         raise SystemExit(f"{ruleset} ({src}): {out.stderr.strip().splitlines()[-1:]}")
-    data = json.loads(out.stdout)
+    return json.loads(out.stdout)
+
+
+def play(src: Path, ruleset: str, games: int) -> tuple[float, float, list[object]]:
+    data = _run(PLAYER, src, ruleset, games)
     return float(data["seconds"]), float(data["cpu"]), list(data["rows"])
 
 
 def replay(src: Path, ruleset: str, games: int) -> list[int]:
     """The games of ``src`` that the engine does not replay to the same end (none expected)."""
-    max_actions, house = CASES[ruleset]
-    env = {**os.environ, "PYTHONPATH": str(src)}
-    args = [sys.executable, "-c", REPLAY, ruleset, str(games), str(SEED), str(max_actions)]
-    out = subprocess.run(
-        [*args, json.dumps(house)], env=env, capture_output=True, text=True, timeout=3600
-    )
-    if out.returncode != 0:
-        raise SystemExit(f"{ruleset} replay: {out.stderr.strip().splitlines()[-1:]}")
-    return list(json.loads(out.stdout))
+    return list(_run(REPLAY, src, ruleset, games))
 
 
 def sanity(base: list[Any], new: list[Any]) -> tuple[bool, str]:

@@ -14,9 +14,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from vedette import rules
-from vedette.dice.sources import SegmentSource
+from vedette.engine import Game, Store
 from vedette.errors import VedetteError
-from vedette.rules.protocol import flow_violation, parsed_request
 from vedette.rules.simulation import RANDOM, RANDOM_DRAWN, Candidate, Policy, drawn, todo_lines
 from vedette.rules.two_by_two.simplay import _refused
 from vedette.rules.two_by_two.todo import _complete
@@ -94,40 +93,27 @@ class _Read(Sequence[Any]):
 
 
 def _states(seed: int, index: int, most: int) -> Iterator[tuple[Any, Callable[[Candidate], bool]]]:
-    """Each state of game ``index`` of ``seed`` (2 by 2, the random policy) in turn, played
-    again in memory as play_game plays it, with the referee's verdict on a candidate there."""
+    """Each state of game ``index`` of ``seed`` (2 by 2, the random policy) in turn, as the
+    engine reaches it performing the game's actions, with the referee's verdict on a
+    candidate there (``Ruleset.judge``: the flow, what is owed, ``plan``)."""
     rs = rules.get("two_by_two")
     setup = Setup(rs.name, rs.scenario("sample"), max_actions=most)
     played = play_game(setup, seed, index, record=True)
-    state = rs.initial_state(setup.scenario, setup.engine_options())
-    procs = rs.protocol_procedures()
-    position = 0
+    g = Game.create(Store(":memory:"), "law", rs.name, dict(setup.scenario), played.dice_seed)
 
-    def attempt(name: str, req: dict[str, Any]) -> tuple[Any, int]:
-        p = procs[name]
-        parsed, req_json = parsed_request(p, req)
-        if flow_violation(tuple(rs.obligations(state)), name, req_json) is not None:
-            raise VedetteError("owed first")
-        source = SegmentSource(played.dice_seed, [(position, None)])
-        if p.play is not None:
-            outcome = p.play(state, parsed, source)
-        else:
-            outcome = p.resolve(state, p.plan(state, parsed), source)
-        new = state
-        for e in outcome.events:
-            new = rs.fold(new, e)
-        return new, max([position, *(int(b) for _, b in source.ranges())])
+    def judge(state: Any) -> Callable[[Candidate], bool]:
+        def ok(c: Candidate) -> bool:
+            try:
+                rs.judge(state, *c)
+            except VedetteError:
+                return False
+            return True
 
-    def ok(c: Candidate) -> bool:
-        try:
-            attempt(*c)
-        except VedetteError:
-            return False
-        return True
+        return ok
 
     for name, req in played.actions:
-        yield state, ok
-        state, position = attempt(name, req)
+        yield g.state, judge(g.state)
+        g.perform(name, req)
 
 
 def _state_and_judge() -> tuple[Any, Callable[[Candidate], bool], Any]:
