@@ -334,15 +334,19 @@ def general_offers(state: State) -> list[Todo]:
     reach = state.config.options.control_range_mm
     # the brigades with a unit on the table on the active card (a brigadier of none of them,
     # not holding the card himself, has nothing to do now)
-    on_card = {u.brigade for u in map(state.unit, state.active_units()) if u.on_table}
+    on_card: set[Any] | None = None
     for g in state.generals:
         if g.rank != "brigadier" or g.killed or g.attached_to or not g.placed:
             continue
-        if state.active != g.id and g.id not in on_card:
-            continue
-        units = state.brigade_units(g.id)
-        far = _beyond(g, units, reach)
-        if far and actions.general_reach(state, g) > 0:
+        if actions.general_reach(state, g) <= 0:
+            continue  # his move is spent: he rides no more this turn
+        if state.active != g.id:
+            if on_card is None:
+                on_card = {u.brigade for u in map(state.unit, state.active_units()) if u.on_table}
+            if g.id not in on_card:
+                continue
+        far = _beyond(g, state.brigade_units(g.id), reach)
+        if far:
             text = f"{g.id} rides toward his units beyond {reach:.0f}mm (command would lapse)"
             out.append(
                 Todo("general", {"general": g.id}, text, actions.R_GENERAL, open={"to": tuple(far)})
