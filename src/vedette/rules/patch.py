@@ -364,15 +364,9 @@ class Patches(DomainEvent):
         return {"kind": self.kind, "v": self.version, "data": data}
 
 
-_SPECS: dict[type[Any], Any] = {}
-
-
 def _own_fields(cls: type[Patches]) -> Any:
-    """The request spec of a kind's fields (kept per kind)."""
-    spec = _SPECS.get(cls)
-    if spec is None:
-        spec = _SPECS[cls] = spec_of(cls)
-    return spec
+    """The request spec of a kind's fields (``spec_of`` keeps it per kind)."""
+    return spec_of(cls)  # type: ignore[arg-type]
 
 
 def _entities(e: Patches, c: Change, entities: Mapping[str, Entities[S]]) -> Entities[S]:

@@ -394,4 +394,4 @@ class BoardChanges:
     def event(self, kind: str, **extra: Any) -> Step:
         cls = BY_KIND[kind]
         own = {k: tuple(v) if isinstance(v, list) else v for k, v in extra.items()}
-        return cls(patches=tuple(changes_of(self.d)), **own)
+        return cls(patches=tuple(changes_of(self.d)), **own)  # type: ignore[arg-type]
