@@ -110,14 +110,14 @@ def test_one_event_puts_in_sets_counts_on_and_removes_and_logs_what_was() -> Non
                     "id": "r",
                     "put": {"id": "r", "hex": "d4", "hits": 0},
                     "was": None,
-                },  # fmt: skip
+                },
                 # (the record it removed is the one the set before it left)
                 {
                     "entity": "piece",
                     "id": "p",
                     "remove": True,
                     "was": {"id": "p", "hex": "b2", "hits": 0},
-                },  # fmt: skip
+                },
                 {"entity": "game", "id": "-", "set": {"turn": 2}, "was": {"turn": 1}},
             ],
             "row": "won",
@@ -143,7 +143,7 @@ def test_one_event_puts_in_sets_counts_on_and_removes_and_logs_what_was() -> Non
         (
             {"patches": [{"entity": "piece", "id": "p", "set": {"hex": "b"}, "was": {"x": 1}}]},
             "'was' must be a table of the fields",
-        ),  # fmt: skip
+        ),
         ({"patches": [{"entity": "wall", "id": "w", "set": {}}]}, "cannot change a 'wall'"),
         ({"patches": [], "rowe": "x"}, "rowe"),
     ],
