@@ -131,7 +131,7 @@ def test_one_event_puts_in_sets_counts_on_and_removes_and_logs_what_was() -> Non
     ("data", "says"),
     [
         ({"patches": {}}, "'patches' must be a list"),
-        ({"patches": [1]}, "change 1: not a table"),
+        ({"patches": [1]}, "change 1: its data is not a table"),
         ({"patches": [{"entity": "piece", "id": "p", "set": {}, "by": 1}]}, "no field 'by'"),
         ({"patches": [{"entity": "piece", "id": "p"}]}, "give one of 'set'"),
         ({"patches": [{"entity": "piece", "id": "p", "set": {}, "remove": True}]}, "give one"),

@@ -41,6 +41,15 @@ P = TypeVar("P", bound=DomainEvent)
 _KEYS = frozenset({"entity", "id", "set", "was", "why"})
 
 
+def _table(where: str, data: Any, keys: frozenset[str] | None = None) -> None:
+    """Refuse (one line) data that is not a table, or has a field not among ``keys``."""
+    if not isinstance(data, Mapping):
+        raise VedetteError(f"{where}: its data is not a table")
+    if keys is not None and not data.keys() <= keys:
+        bad = sorted(str(x) for x in data if x not in keys)
+        raise VedetteError(f"{where} has no field {bad[0]!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class Patch(DomainEvent):
     """One entity's fields set (``set_``: each value as the state holds it, a tuple not a
@@ -61,11 +70,7 @@ class Patch(DomainEvent):
     def decode(cls, data: Mapping[str, Any]) -> Patch:
         """The event from its payload, its shape checked (one line naming what is wrong)."""
         k = cls.kind
-        if not isinstance(data, Mapping):
-            raise VedetteError(f"event {k!r}: its data is not a table")
-        if not data.keys() <= _KEYS:
-            bad = sorted(str(x) for x in data if x not in _KEYS)
-            raise VedetteError(f"event {k!r} has no field {bad[0]!r}")
+        _table(f"event {k!r}", data, _KEYS)
         entity = data.get("entity", cls.entity)
         if entity != cls.entity:
             raise VedetteError(f"event {k!r} changes a {cls.entity}, not a {entity!r}")
@@ -286,11 +291,7 @@ class Change:
 def _change(k: str, i: int, raw: Any) -> Change:
     """Entry ``i`` of event ``k``'s ``patches``, its shape checked (one line)."""
     where = f"event {k!r}, change {i + 1}"
-    if type(raw) is not dict:
-        raise VedetteError(f"{where}: not a table")
-    if not raw.keys() <= _OP_KEYS:
-        bad = sorted(str(x) for x in raw if x not in _OP_KEYS)
-        raise VedetteError(f"{where} has no field {bad[0]!r}")
+    _table(where, raw, _OP_KEYS)
     hows = [h for h in HOWS if h in raw]
     if len(hows) != 1:
         raise VedetteError(f"{where}: give one of 'set', 'add', 'put', 'remove'")
@@ -340,8 +341,7 @@ class Patches(DomainEvent):
     def decode(cls, data: Mapping[str, Any]) -> Patches:
         """The event from its payload, its shape checked (one line naming what is wrong)."""
         k = cls.kind
-        if not isinstance(data, Mapping):
-            raise VedetteError(f"event {k!r}: its data is not a table")
+        _table(f"event {k!r}", data)
         raw = data.get("patches", [])
         if type(raw) is not list:
             raise VedetteError(f"event {k!r}: 'patches' must be a list of changes")
