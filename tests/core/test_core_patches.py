@@ -159,6 +159,7 @@ def test_a_malformed_step_is_refused_in_one_line(data: dict[str, Any], says: str
     [
         (Change("piece", "p", "set", {"armour": 1}), "a piece has no field 'armour'"),
         (Change("piece", "p", "add", {"armour": 1}), "a piece has no field 'armour'"),
+        (Change("piece", "p", "add", {"hex": 1}), "a piece's 'hex' is not a count"),
         (Change("game", "-", "put", {"turn": 3}), "a game is not put in or removed"),
         (Change("piece", "z", "remove", True), "there is no piece 'z' to remove"),
         (Change("piece", "r", "put", {"hex": "b2"}), "the piece 'r' put in does not read"),

@@ -392,7 +392,11 @@ def fold_change(state: S, e: Patches, c: Change, entities: Mapping[str, Entities
             bad = sorted(k for k in c.value if k not in ent.fields)
             raise VedetteError(f"event {e.kind!r}: a {c.entity} has no field {bad[0]!r}")
         now = ent.get(state, c.id)
-        return ent.put(state, c.id, {k: getattr(now, k) + n for k, n in c.value.items()})
+        counts = {k: getattr(now, k) for k in c.value}
+        if any(type(v) is not int for v in counts.values()):
+            bad = next(k for k, v in counts.items() if type(v) is not int)
+            raise VedetteError(f"event {e.kind!r}: a {c.entity}'s {bad!r} is not a count")
+        return ent.put(state, c.id, {k: counts[k] + n for k, n in c.value.items()})
     old = _found(e, c, ent, state)
     assert ent.insert is not None and ent.delete is not None
     if c.how == "remove":
