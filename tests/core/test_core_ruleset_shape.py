@@ -96,6 +96,6 @@ def test_each_ruleset_answers_the_hooks_the_shared_code_asks(name: str) -> None:
     ed = rs.editor()
     assert ed is not None and ed.board in ("hex", "grid", "table")
     spec = ed.spec(rs.data())
-    assert spec["board"] in ("hex", "asl", "table") and spec["lists"]
+    assert spec["board"] in ("hex", "geomorphic", "table") and spec["lists"]
     if rs.hand_move is not None:
         assert rs.hand_move["procedure"] in rs.protocol_procedures()

@@ -29,6 +29,21 @@ def test_same_results_on_one_or_two_worker_processes() -> None:
     assert run_local(s, 21, 6, workers=1) == run_local(s, 21, 6, workers=2)
 
 
+def test_a_run_time_ruleset_plays_on_fresh_worker_processes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ruleset registered at run time (the toy example) is not in the registry of a worker
+    started afresh (spawn, the default on macOS; forkserver from Python 3.14): each chunk
+    carries the registration, and the games are those of the one-process run."""
+    monkeypatch.setattr(rules, "REGISTRY", {n: rules.REGISTRY[n] for n in rules.BUILTIN})
+    rules.register("toy", "examples.toy")
+    rs = rules.get("toy")
+    s = Setup(rs.name, rs.scenario("sample"), max_actions=30)
+    one = run_local(s, 5, 4, workers=1)
+    assert run_local(s, 5, 4, workers=2, start_method="spawn") == one
+    assert all(r.actions > 0 for r in one)
+
+
 def test_dask_local_cluster_equals_the_local_run_bit_for_bit() -> None:
     """2 workers on a distributed.LocalCluster; threads (processes=False): worker processes
     would spend CI's time starting interpreters, and the chunking is the same either way."""

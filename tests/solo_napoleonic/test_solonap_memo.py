@@ -132,3 +132,65 @@ def test_facts_are_the_core_patch_event() -> None:
         data = {"entity": c.entity, "id": "U1", "set": {f: [1, 2]}, "was": {f: [0, 0]}}
         assert e.to_json() == {"kind": c.kind, "v": 2, "data": {**data, "why": "why"}}
         assert c.decode(e.to_json()["data"]) == e
+
+
+def test_the_fire_arc_in_arithmetic_gives_in_arcs_answer() -> None:
+    """Kuryakin, Firing (45° volley arc) and Skirmishers (180°, read as 89.9° each side of the
+    front edge): the arc answered in arithmetic when clear (issue 29) is the geometry's own
+    answer, for bodies anywhere, and for targets placed with a corner on a side of the arc."""
+    from vedette.geometry.tabletop import Body, Vec, in_arc
+    from vedette.rules.solo_napoleonic import geom
+
+    rng = random.Random(29)
+    answered = 0
+    for k in range(4000):
+        f = Body.at(rng.uniform(0, 900), rng.uniform(0, 900), rng.uniform(0, 360), 60, 30)
+        angle = rng.choice([45.0, 89.9, 0.0])
+        if k % 2:  # a corner of the target on the arc's left side, or near it
+            fl = f.corners()[0]
+            c = fl + Vec.heading(f.facing - angle, rng.uniform(5, 400))
+            c = c + Vec(rng.choice([0.0, 1e-6, -1e-3, 0.5]), 0.0)
+            t = Body.at(c.x, c.y, rng.choice([f.facing, f.facing + angle, 0.0]), 40, 20)
+        else:
+            t = Body.at(rng.uniform(0, 900), rng.uniform(0, 900), rng.uniform(0, 360), 40, 20)
+        clear = geom._arc_clear(f, t, angle)
+        if clear is not None:
+            answered += 1
+            assert clear == in_arc(f, t, angle), (f, t, angle)
+        assert geom._in_arc(f, t, angle) == in_arc(f, t, angle), (f, t, angle)
+    assert answered > 3000  # most are clear: the arithmetic answers them
+
+
+def test_memos_off_keep_no_offers(memos_off: None) -> None:
+    """``VEDETTE_SOLONAP_MEMO=0`` is the old path: a unit's offers and a general's distant
+    units are worked out afresh, none kept for the next state."""
+    from vedette.rules.solo_napoleonic import ruleset as R
+
+    s = RS.initial_state(RS.scenario("sample"), {})
+    R.unit_options(s, s.unit("F1"))
+    R._beyond(s.general("Morand"), s.brigade_units("Morand"), 150.0)
+    assert not R._UNIT_OPTIONS and not R._BEYOND
+
+
+def test_a_brigadiers_distant_units_follow_their_moves() -> None:
+    """Kuryakin, Generals (control range 150mm): the units beyond it are remembered by where
+    the general and his units stand, so a unit that only fired keeps the answer, and one that
+    moved out of range (or back) changes it."""
+    from dataclasses import replace
+
+    from vedette.rules.solo_napoleonic import ruleset as R
+
+    memo.clear()
+    s = RS.initial_state(RS.scenario("sample"), {})
+    g = s.general("Morand")
+
+    def far(state: Any) -> list[str]:
+        return R._beyond(g, state.brigade_units("Morand"), 150.0)
+
+    before = far(s)
+    assert "F1" not in before
+    fired = s.with_unit(replace(s.unit("F1"), fired=True))
+    assert far(fired) == before
+    away = s.with_unit(replace(s.unit("F1"), x=100.0))
+    assert far(away) == sorted([*before, "F1"], key=[u.id for u in s.units].index)
+    assert far(s) == before

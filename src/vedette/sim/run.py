@@ -8,6 +8,7 @@ never on the number of workers or on which worker played what.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import time
 from collections import Counter
@@ -103,8 +104,27 @@ def parse_sweep(setup: Setup, text: str) -> Sweep:
     return sweep
 
 
-def play_chunk(setup: Setup, seed: int, start: int, stop: int) -> list[GameResult]:
-    """Games ``start .. stop-1`` (a worker's unit of work; top level, so it pickles)."""
+Plugins = tuple[tuple[str, str, tuple[str, ...]], ...]
+
+
+def plugins() -> Plugins:
+    """The rulesets registered at run time (not shipped): a worker started afresh (spawn or
+    forkserver, a Dask worker) has only the shipped ones, so each chunk carries these."""
+    return tuple(
+        (name, module, aliases)
+        for name, (module, aliases) in rules.REGISTRY.items()
+        if name not in rules.BUILTIN
+    )
+
+
+def play_chunk(
+    setup: Setup, seed: int, start: int, stop: int, extra: Plugins = ()
+) -> list[GameResult]:
+    """Games ``start .. stop-1`` (a worker's unit of work; top level, so it pickles); ``extra``
+    registers the run-time rulesets the worker may lack."""
+    for name, module, aliases in extra:
+        if name not in rules.REGISTRY:
+            rules.register(name, module, aliases)
     return [play_game(setup, seed, i).result for i in range(start, stop)]
 
 
@@ -118,9 +138,15 @@ def chunk_size(games: int, workers: int) -> int:
 
 
 def run_local(
-    setup: Setup, seed: int, games: int, workers: int = 1, progress: Progress | None = None
+    setup: Setup,
+    seed: int,
+    games: int,
+    workers: int = 1,
+    progress: Progress | None = None,
+    start_method: str | None = None,
 ) -> list[GameResult]:
-    """Play the games here: in this process (``workers=1``) or on ``workers`` processes."""
+    """Play the games here: in this process (``workers=1``) or on ``workers`` processes
+    (started by the platform's default method, or ``start_method``)."""
     if workers < 1:
         raise BadRequest("--workers must be at least 1")
     parts = chunks(games, chunk_size(games, workers))
@@ -131,9 +157,11 @@ def run_local(
             if progress:
                 progress(b - a)
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        ctx = multiprocessing.get_context(start_method) if start_method else None
+        extra = plugins()
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
             pending: dict[Future[list[GameResult]], int] = {
-                pool.submit(play_chunk, setup, seed, a, b): a for a, b in parts
+                pool.submit(play_chunk, setup, seed, a, b, extra): a for a, b in parts
             }
             while pending:
                 finished, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -171,7 +199,10 @@ def run_dask(
     try:
         n = len(client.scheduler_info().get("workers", {})) or 1
         parts = chunks(games, chunk_size(games, n))
-        futures = [client.submit(play_chunk, setup, seed, a, b, pure=False) for a, b in parts]
+        extra = plugins()
+        futures = [
+            client.submit(play_chunk, setup, seed, a, b, extra, pure=False) for a, b in parts
+        ]
         start = {f.key: a for f, (a, _) in zip(futures, parts, strict=True)}
         done: dict[int, list[GameResult]] = {}
         for f in as_completed(futures):  # type: ignore[no-untyped-call]

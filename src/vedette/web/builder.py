@@ -100,7 +100,7 @@ def _check(rs: Any, data: dict[str, Any]) -> dict[str, Any]:
             board = rs.board_svg(state, rs.state_json(state))
         info = ed.notes(state, data, rs.data())
     if ed.board == "grid":
-        board = asl_grid(data)
+        board = geomorphic_grid(data)
     elif ed.board == "table":
         board = table_board(ed, data)
     return {"problems": [p.to_json() for p in found], "board": board, "notes": info}
@@ -274,9 +274,9 @@ def table_board(ed: Editor, data: dict[str, Any]) -> str:
     return to_text(root)
 
 
-def asl_grid(data: dict[str, Any]) -> str:
-    """ASL: the scenario's boards as a grid of hex ids to tap (a geomorphic board: columns A-GG,
-    rows 1-10), each location's terrain, TEM and LOS written in it."""
+def geomorphic_grid(data: dict[str, Any]) -> str:
+    """A geomorphic board (columns A-GG, rows 1-10, as Solitaire ASL's): the scenario's boards
+    as a grid of hex ids to tap, each location's terrain, TEM and LOS written in it."""
     boards = [b if isinstance(b, dict) else {"id": b} for b in data.get("boards", [])]
     boards = [b for b in boards if isinstance(b.get("id"), str)][:4] or [{"id": "?"}]
     cols = [chr(65 + i) for i in range(26)] + [c * 2 for c in "ABCDEFG"]
@@ -303,7 +303,7 @@ def asl_grid(data: dict[str, Any]) -> str:
         {
             "xmlns": "http://www.w3.org/2000/svg",
             "viewBox": f"0 0 {width:.0f} {height:.0f}",
-            "class": "asl-grid",
+            "class": "geomorphic-grid",
             "role": "img",
             "aria-label": "geomorphic board grid",
         },

@@ -28,7 +28,7 @@ _COUNTER_KINDS = ["squad", "hs", "leader", "sw", "gun", "vehicle", "hero"]
 
 def spec(data: Mapping[str, Any]) -> dict[str, Any]:
     return {
-        "board": "asl",
+        "board": "geomorphic",
         "head": [
             field("name", "text", "title", keep=True),
             field("sides", "names", "sides", keep=True, default=[]),

@@ -130,7 +130,64 @@ def in_fire_arc(firer: Unit, target: Unit, half_angle: float) -> bool | None:
     if bf is None or bt is None:
         return None
     angle = min(half_angle, 89.9)
-    return memo.pair(f"arc {angle}", bf, bt, lambda: in_arc(bf, bt, angle))
+    return memo.pair(f"arc {angle}", bf, bt, lambda: _in_arc(bf, bt, angle))
+
+
+#: how far (mm) a corner must lie from an edge of the arc for :func:`_arc_clear` to answer
+CLEAR_MM = 1e-4
+
+
+def _in_arc(bf: Body, bt: Body, angle: float) -> bool:
+    """``in_arc(bf, bt, angle)`` (a front arc over the whole table, any part of the target):
+    in plain arithmetic where the answer is clear (:func:`_arc_clear`), else ``in_arc``."""
+    if memo.enabled():
+        clear = _arc_clear(bf, bt, angle)
+        if clear is not None:
+            return clear
+    return in_arc(bf, bt, angle)
+
+
+def _arc_clear(bf: Body, bt: Body, angle: float) -> bool | None:
+    """Whether the target ``bt`` reaches into the front arc of ``bf`` (half-angle ``angle``,
+    0 <= angle < 90: the region ahead of its front edge between the two lines drawn from its
+    front corners, each ``angle`` outward from straight ahead; ``in_arc`` closes it far beyond
+    the table, and no target reaches that far), answered only when clear: every corner of the
+    target farther than :data:`CLEAR_MM` outside one of the arc's three sides (no: a line
+    separates two convex shapes), or one corner farther than that inside all three (yes).
+    ``None`` when neither holds (a corner near a side, or the target across a side with no
+    corner inside): ``in_arc`` decides."""
+    fl, fr, _, _ = bf.corners()
+    left = Vec.heading(bf.facing - angle)
+    right = Vec.heading(bf.facing + angle)
+    # the arc's sides, each a point on it and its direction, listed so that the arc lies on
+    # the same hand of each: the left line outward, the right one inward, the front edge
+    # right to left (the order of in_arc's own outline: fl, far left, far right, fr)
+    sides = (
+        (fl.x, fl.y, left.x, left.y),
+        (fr.x, fr.y, -right.x, -right.y),
+        (fr.x, fr.y, fl.x - fr.x, fl.y - fr.y),
+    )
+    # which hand is inside: the midpoint of the front edge a little ahead (inside the arc)
+    ahead = Vec.heading(bf.facing)
+    mx, my = (fl.x + fr.x) / 2 + ahead.x, (fl.y + fr.y) / 2 + ahead.y
+    ax, ay, dx, dy = sides[2]
+    hand = 1.0 if dx * (my - ay) - dy * (mx - ax) > 0 else -1.0
+    corners = [(c.x, c.y) for c in bt.corners()]
+    inside = [True] * 4
+    for ax, ay, dx, dy in sides:
+        n = math.hypot(dx, dy)
+        if n == 0:
+            return None
+        out = 0
+        for i, (x, y) in enumerate(corners):
+            d = hand * (dx * (y - ay) - dy * (x - ax)) / n  # signed distance, + inside
+            if d < -CLEAR_MM:
+                out += 1
+            if d <= CLEAR_MM:
+                inside[i] = False
+        if out == 4:
+            return False
+    return True if any(inside) else None
 
 
 def attack_side(target: Unit, attacker: Unit) -> str | None:

@@ -240,6 +240,8 @@ _UNIT_OPTIONS: dict[str, tuple[tuple[Any, ...], list[Todo]]] = {}
 def unit_options(state: State, u: Any) -> list[Todo]:
     """A unit's actions open on its card, before ``plan`` judges them (``todo`` keeps only
     what plan accepts)."""
+    if not memo.enabled():  # VEDETTE_SOLONAP_MEMO=0: the old path, the offers made afresh
+        return _unit_options(state, u)
     deps = (u, state.config, *(e for e in state.units if e.side != u.side))
     hit = _UNIT_OPTIONS.get(u.id)
     if (
@@ -332,15 +334,19 @@ def general_offers(state: State) -> list[Todo]:
     reach = state.config.options.control_range_mm
     # the brigades with a unit on the table on the active card (a brigadier of none of them,
     # not holding the card himself, has nothing to do now)
-    on_card = {u.brigade for u in map(state.unit, state.active_units()) if u.on_table}
+    on_card: set[Any] | None = None
     for g in state.generals:
         if g.rank != "brigadier" or g.killed or g.attached_to or not g.placed:
             continue
-        if state.active != g.id and g.id not in on_card:
-            continue
-        units = state.brigade_units(g.id)
-        far = _beyond(g, units, reach)
-        if far and actions.general_reach(state, g) > 0:
+        if actions.general_reach(state, g) <= 0:
+            continue  # his move is spent: he rides no more this turn
+        if state.active != g.id:
+            if on_card is None:
+                on_card = {u.brigade for u in map(state.unit, state.active_units()) if u.on_table}
+            if g.id not in on_card:
+                continue
+        far = _beyond(g, state.brigade_units(g.id), reach)
+        if far:
             text = f"{g.id} rides toward his units beyond {reach:.0f}mm (command would lapse)"
             out.append(
                 Todo("general", {"general": g.id}, text, actions.R_GENERAL, open={"to": tuple(far)})
@@ -348,29 +354,48 @@ def general_offers(state: State) -> list[Todo]:
     return out
 
 
-#: per general: (the general, his units, the control range) and those beyond it (compared by
-#: identity: states are immutable values, and most actions move neither him nor his units)
+#: per general: what the answer is read from and those beyond the control range. It reads
+#: positions only: where he stands, the range, and each unit's id and body (the one object
+#: ``geom.body`` keeps per footprint, compared by identity): a unit that fired, took a chit or
+#: changed card stands where it stood, and most actions move neither him nor his units
 _BEYOND: dict[str, tuple[tuple[Any, ...], list[str]]] = {}
+
+
+def _clear_offers() -> None:
+    _UNIT_OPTIONS.clear()
+    _BEYOND.clear()
+
+
+memo.also_clear(_clear_offers)
 
 
 def _beyond(g: Any, units: Sequence[Any], reach: float) -> list[str]:
     """The ids of ``units`` further than ``reach`` from ``g`` (placed ones only)."""
-    deps = (g, reach, *units)
+    if not memo.enabled():
+        return _far(g, units, reach)
+    deps = (g.x, g.y, reach, *(x for u in units for x in (u.id, geom.body(u))))
     hit = _BEYOND.get(g.id)
-    if (
-        hit is not None
-        and len(hit[0]) == len(deps)
-        and all(a is b for a, b in zip(hit[0], deps, strict=True))
-    ):
+    if hit is not None and _same(hit[0], deps):
         return hit[1]
+    far = _far(g, units, reach)
+    if len(_BEYOND) > 4096:
+        _BEYOND.clear()
+    _BEYOND[g.id] = (deps, far)
+    return far
+
+
+def _same(was: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
+    """The same position, range, ids and bodies (mostly the same objects; else equal values,
+    which measure the same)."""
+    return len(was) == len(now) and all(a is b or a == b for a, b in zip(was, now, strict=True))
+
+
+def _far(g: Any, units: Sequence[Any], reach: float) -> list[str]:
     far = []
     for u in units:
         d = geom.general_distance(g, u)
         if d is not None and d > reach:
             far.append(u.id)
-    if len(_BEYOND) > 4096:
-        _BEYOND.clear()
-    _BEYOND[g.id] = (deps, far)
     return far
 
 
