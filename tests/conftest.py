@@ -1,7 +1,9 @@
 """Settings for the whole suite.
 
 Hypothesis's per-example deadline (200 ms by default) fails a property test on a loaded
-machine although the property holds: tests never fail on timing, so no deadline here.
+machine although the property holds: tests never fail on timing, so no deadline here. A property
+without its own number of examples tries ``examples(100)`` (tests/sizes.py: a quarter in the
+normal run, all in CI and the long runs).
 
 The order the suite's tests start in: the longest modules first (measured with
 ``pytest -n 2 --durations=0``), the rest as collected. pytest-xdist hands tests to its workers
@@ -14,7 +16,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import settings
 
-settings.register_profile("vedette", deadline=None)
+from tests.sizes import examples
+
+settings.register_profile("vedette", deadline=None, max_examples=examples(100))
 settings.load_profile("vedette")
 
 #: longest first: the modules holding the suite's longest tests, by what each took in a
