@@ -120,8 +120,8 @@ def _agree(text: str) -> None:
     assert ours == theirs, text
 
 
-#: examples of each comparison with lark: 300 in the normal run (seconds), 1,500 with
-#: ``VEDETTE_CONFORMANCE_LONG=1``
+#: examples of each comparison with lark: 300 in CI, 1,500 with ``VEDETTE_CONFORMANCE_LONG=1``
+#: (the normal run a quarter of them: tests/sizes.py)
 AGREE = 1500 if os.environ.get("VEDETTE_CONFORMANCE_LONG") == "1" else 300
 _PIECES = ["d6", "2d6", "D8", "d%", "dK8", "dQ", "0d6", "d0", "1001d6", "dvs", "12"]
 _PIECES += ["vs", "VS", " vs ", "+", "-", " ", "\t", "x", "%", "d", "1", "ſ"]

@@ -52,7 +52,8 @@ def brute(expr: Expression) -> dict[int, int]:
 
 #: dice of one expression (one side of an opposed roll) that the brute force enumerates
 MAX_DICE = 9 if LONG else 5
-#: hypothesis examples per property (the long run: four times as many)
+#: hypothesis examples per property (the long run: four times as many; the normal run a
+#: quarter of CI's, tests/sizes.py)
 EXAMPLES = 4 if LONG else 1
 
 term = st.tuples(
