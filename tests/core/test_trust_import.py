@@ -51,8 +51,10 @@ class Exports(dict[str, str]):
             path = self.shared / f"trust_import_{rs}.jsonl"
             with open(path.with_suffix(".lock"), "w") as lock:
                 fcntl.flock(lock, fcntl.LOCK_EX)
-                if not path.exists():
-                    path.write_text(_find_export(rs), encoding="utf-8")
+                if not path.exists():  # (written whole, then named: never read half-written)
+                    part = path.with_suffix(".part")
+                    part.write_text(_find_export(rs), encoding="utf-8")
+                    os.replace(part, path)
                 text = path.read_text(encoding="utf-8")
         self[rs] = text
         return text
