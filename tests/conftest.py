@@ -1,7 +1,9 @@
 """Settings for the whole suite.
 
 Hypothesis's per-example deadline (200 ms by default) fails a property test on a loaded
-machine although the property holds: tests never fail on timing, so no deadline here.
+machine although the property holds: tests never fail on timing, so no deadline here. A property
+without its own number of examples tries ``examples(100)`` (tests/sizes.py: a quarter in the
+normal run, all in CI and the long runs).
 
 The order the suite's tests start in: the longest modules first (measured with
 ``pytest -n 2 --durations=0``), the rest as collected. pytest-xdist hands tests to its workers
@@ -14,32 +16,43 @@ from __future__ import annotations
 import pytest
 from hypothesis import settings
 
-settings.register_profile("vedette", deadline=None)
+from tests.sizes import examples
+
+settings.register_profile("vedette", deadline=None, max_examples=examples(100))
 settings.load_profile("vedette")
 
 #: longest first: the modules holding the suite's longest tests, by what each took in a
-#: ``pytest -n 2 --durations=0`` run (issue 27 item 3: the write-load test is one test of
-#: a minute on a loaded machine, so it starts first; the todo games, the builder's taps, the
-#: import scans and the docs' sessions follow)
+#: ``pytest -n 2 --durations=0`` run (issue 27 item 3): the write-load test, one test of a minute
+#: on a loaded machine, starts first; the builder's and the Next panel's whole turns, the docs'
+#: sessions, the trust-import exports (found once per run), the board and phone-tap turns and the
+#: todo games follow; the many short modules fill the end, so the two workers end together
 LONG_FIRST = (
     "tests/web/test_serve_writes.py",
-    "tests/core/test_todo_conformance.py",
     "tests/web/test_web_browser_builder.py",
-    "tests/core/test_core_imports.py",
+    "tests/web/test_web_browser_next.py",
     "tests/docs/test_docs_commands.py",
     "tests/core/test_trust_import.py",
-    "tests/core/test_core_conformance.py",
     "tests/web/test_web_browser_boards.py",
-    "tests/fuzz/test_fuzz_edges.py",
-    "tests/web/test_web_import_long.py",
-    "tests/web/test_web_browser_next.py",
-    "tests/core/test_core_snapshots.py",
-    "tests/fuzz/test_fuzz.py",
-    "tests/web/test_web_workers.py",
-    "tests/two_by_two/test_2x2_todo_stated.py",
-    "tests/two_by_two/test_2x2_offers_memo.py",
-    "tests/core/test_core_cli.py",
     "tests/web/test_web_browser_taps.py",
+    "tests/core/test_todo_conformance.py",
+    "tests/web/test_web_workers.py",
+    "tests/web/test_web_browser.py",
+    "tests/solo_napoleonic/test_solonap_sequences.py",
+    "tests/core/test_core_snapshots.py",
+    "tests/web/test_web_browser_keys.py",
+    "tests/web/test_web_security.py",
+    "tests/napoleon_at_bay/test_nab_todo.py",
+    "tests/solitaire_asl/test_asl_todo.py",
+    "tests/acceptance/test_accept_2x2.py",
+    "tests/two_by_two/test_2x2_offers_memo.py",
+    "tests/web/test_web_browser_sequences.py",
+    "tests/fuzz/test_fuzz_edges.py",
+    "tests/fuzz/test_fuzz.py",
+    "tests/core/test_core_conformance.py",
+    "tests/web/test_web_browser_overlaps.py",
+    "tests/web/test_web_import_long.py",
+    "tests/core/test_core_imports.py",
+    "tests/core/test_core_cli.py",
 )
 
 

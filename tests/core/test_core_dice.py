@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.sizes import examples
 from vedette.dice import (
     Check,
     Modifier,
@@ -125,7 +126,7 @@ def test_opposed_draws_are_rerolled_and_kept() -> None:
     assert "draw 4-4, reroll" in r.line()
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.integers(0, 2**40), st.integers(0, 10**6))
 def test_seeded_faces_are_legal(seed: int, pos: int) -> None:
     for die in (standard(6), standard(100), CUSTOM["K12"]):

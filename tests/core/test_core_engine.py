@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tests.toy  # noqa: F401  (registers the toy ruleset)
+from tests.sizes import examples
 from vedette.engine import Game, Store, replay
 from vedette.errors import BadRequest, DiceError, GameError, RuleViolation, VedetteError
 
@@ -181,7 +182,7 @@ def test_names_list_and_current_game(store: Store) -> None:
     assert Game.open(store, "uno").name == "uno"
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.lists(st.sampled_from(["advance", "undo"]), max_size=40), st.integers(0, 2**31))
 def test_any_sequence_of_actions_replays_identically(actions: list[str], seed: int) -> None:
     s = Store(":memory:")

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.sizes import examples
 from vedette.dice import CUSTOM, Expression, Opposed, notation, parse
 from vedette.dice.dist import expression_weights
 from vedette.errors import NotationError
@@ -77,7 +78,7 @@ def test_syntax_errors_name_the_column(text: str, column: int) -> None:
     assert f"column {column}" in str(e.value)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.integers(1, 9),
     st.sampled_from([3, 4, 6, 8, 10, 12, 20, 100]),
@@ -94,7 +95,7 @@ def test_round_trip_and_bounds(count: int, sides: int, const: int, upper: bool) 
     assert sum(w.values()) == sides**count
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(alphabet="0123456789dD%+- vsxK", max_size=12))
 def test_any_text_parses_or_raises_notation_error(text: str) -> None:
     try:
@@ -119,20 +120,20 @@ def _agree(text: str) -> None:
     assert ours == theirs, text
 
 
-#: examples of each comparison with lark: 300 in the normal run (seconds), 1,500 with
-#: ``VEDETTE_CONFORMANCE_LONG=1``
+#: examples of each comparison with lark: 300 in CI, 1,500 with ``VEDETTE_CONFORMANCE_LONG=1``
+#: (the normal run a quarter of them: tests/sizes.py)
 AGREE = 1500 if os.environ.get("VEDETTE_CONFORMANCE_LONG") == "1" else 300
 _PIECES = ["d6", "2d6", "D8", "d%", "dK8", "dQ", "0d6", "d0", "1001d6", "dvs", "12"]
 _PIECES += ["vs", "VS", " vs ", "+", "-", " ", "\t", "x", "%", "d", "1", "ſ"]
 
 
-@settings(max_examples=AGREE, deadline=None)
+@settings(max_examples=examples(AGREE), deadline=None)
 @given(st.lists(st.sampled_from(_PIECES), max_size=8).map("".join))
 def test_parser_agrees_with_lark_on_token_soup(text: str) -> None:
     _agree(text)
 
 
-@settings(max_examples=AGREE, deadline=None)
+@settings(max_examples=examples(AGREE), deadline=None)
 @given(st.text(alphabet="0123456789dD%+- vsVSxKF_\t\r\f\x0bſ", max_size=14))
 def test_parser_agrees_with_lark_on_any_text(text: str) -> None:
     _agree(text)

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.sizes import examples
 from vedette.dice import Check, Modifier, ScriptedSource, UnderCheck, table_from_data
 from vedette.dice.montecarlo import row_counts
 
@@ -39,7 +40,7 @@ def brute(check: Check) -> dict[str, Fraction]:
     return {k: Fraction(v, n) for k, v in counts.items()}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(-8, 8), st.integers(-3, 3))
 def test_odds_equal_brute_force_of_play(m1: int, m2: int) -> None:
     c = Check(

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conformance import LONG
+from tests.sizes import examples
 from vedette.dice import (
     Check,
     Die,
@@ -51,7 +52,8 @@ def brute(expr: Expression) -> dict[int, int]:
 
 #: dice of one expression (one side of an opposed roll) that the brute force enumerates
 MAX_DICE = 9 if LONG else 5
-#: hypothesis examples per property (the long run: four times as many)
+#: hypothesis examples per property (the long run: four times as many; the normal run a
+#: quarter of CI's, tests/sizes.py)
 EXAMPLES = 4 if LONG else 1
 
 term = st.tuples(
@@ -73,7 +75,7 @@ def expressions(draw: st.DrawFn) -> str:
     return f"{text}{const:+d}" if const else text
 
 
-@settings(max_examples=150 * EXAMPLES, deadline=None)
+@settings(max_examples=examples(150 * EXAMPLES), deadline=None)
 @given(expressions())
 def test_counts_equal_brute_force(text: str) -> None:
     e = parse(text, DICE)
@@ -83,7 +85,7 @@ def test_counts_equal_brute_force(text: str) -> None:
     assert counts[0] and counts[-1]  # the ends have weight
 
 
-@settings(max_examples=150 * EXAMPLES, deadline=None)
+@settings(max_examples=examples(150 * EXAMPLES), deadline=None)
 @given(expressions(), expressions(), st.integers(-4, 4), st.integers(-4, 4), st.booleans())
 def test_opposed_counts_equal_the_mapping_convolution(
     a: str, b: str, ma: int, mb: int, reroll: bool
@@ -114,7 +116,7 @@ def _table(clamp: bool, lo: int, hi: int) -> Table:
     )
 
 
-@settings(max_examples=200 * EXAMPLES, deadline=None)
+@settings(max_examples=examples(200 * EXAMPLES), deadline=None)
 @given(expressions(), st.booleans(), st.integers(-12, 6), st.integers(7, 20))
 def test_row_counts_read_as_lookup_does(text: str, clamp: bool, lo: int, hi: int) -> None:
     e = parse(text, DICE)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.sizes import examples
 from vedette.rules.pmap import PMap
 
 ops = st.lists(
@@ -14,7 +15,7 @@ ops = st.lists(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.dictionaries(st.integers(0, 300), st.integers(), max_size=120), ops, st.booleans())
 def test_updates_match_a_dict_and_never_change_the_old_map(
     start: dict[int, int], steps: list[tuple[str, int, int]], ordered: bool

@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conformance import play_game
+from tests.sizes import examples
 from vedette import rules
 from vedette.engine import Store
 from vedette.errors import VedetteError
@@ -177,7 +178,7 @@ class SlottedChild(InDict):
 CLASSES = (Slotted, InDict, Checked, NotInit, SlottedChild)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from(CLASSES),
     st.integers(),

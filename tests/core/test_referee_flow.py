@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import tests.flow_toy
 from tests.flow_toy import FlowState
+from tests.sizes import examples
 from vedette.cli.main import main
 from vedette.engine import Game, Store
 from vedette.errors import RuleViolation
@@ -76,7 +77,7 @@ def test_owed_steps_come_first_and_a_dead_end_is_marked() -> None:
     assert dead.owed and "B is not shaken" in dead.refused
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     proc=st.sampled_from(["march", "rally", "end_phase", "waive", "nope", "", "march "]),
     req=st.dictionaries(

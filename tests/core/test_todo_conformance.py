@@ -3,7 +3,7 @@
 accepted, every owed step is performable as offered, ``todo`` is never empty mid-game, replay
 equals live play.
 
-``make test`` plays ``VEDETTE_TODO_GAMES`` (default 12) games per scenario, CI (``.ci/run``) 100;
+``make test`` plays ``VEDETTE_TODO_GAMES`` (default 6) games per scenario, CI (``.ci/run``) 100;
 ``VEDETTE_CONFORMANCE_LONG=1`` plays 10,000 per ruleset and prints the counts."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from vedette.cli.main import main
 from vedette.engine import Game, Store
 from vedette.rules.protocol import command_text
 
-GAMES = int(os.environ.get("VEDETTE_TODO_GAMES", "12"))
+GAMES = int(os.environ.get("VEDETTE_TODO_GAMES", "6"))
 STEPS = int(os.environ.get("VEDETTE_TODO_STEPS", "40"))
 LONG = os.environ.get("VEDETTE_CONFORMANCE_LONG") == "1"
 #: actions per scenario played through the CLI, verbatim from todo's lines

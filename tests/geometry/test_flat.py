@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from shapely.geometry import LineString, Point
 from shapely.ops import unary_union
 
+from tests.sizes import examples
 from vedette.geometry import flat
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, Feature, Vec
@@ -83,7 +84,7 @@ def test_a_path_through_a_wood_is_measured_in_arithmetic() -> None:
     assert flat.meet(stream, [(0, 0), (100, 0)], 1e-6) is None
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(features(), paths)
 def test_meet_is_shapelys_crossing(feature: Feature, pts: list[tuple[float, float]]) -> None:
     shape = feature.flat
@@ -108,7 +109,7 @@ def test_meet_is_shapelys_crossing(feature: Feature, pts: list[tuple[float, floa
     assert met.first == pytest.approx(first, abs=1e-9)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(features(), min_size=1, max_size=4), paths)
 def test_path_crossings_are_shapelys(fs: list[Feature], pts: list[tuple[float, float]]) -> None:
     """tabletop.path_crossings (arithmetic where it can) lists what shapely finds, in order."""
@@ -127,7 +128,7 @@ def test_path_crossings_are_shapelys(fs: list[Feature], pts: list[tuple[float, f
         assert a.inside == pytest.approx(b.inside, abs=1e-9)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(st.lists(features(), min_size=1, max_size=3), paths)
 def test_covered_is_shapelys_grown_union(fs: list[Feature], pts: list[tuple[float, float]]) -> None:
     shapes = [f.flat for f in fs]
@@ -141,7 +142,7 @@ def test_covered_is_shapelys_grown_union(fs: list[Feature], pts: list[tuple[floa
     assert mine == bool(unary_union([f.shape for f in fs]).buffer(0.5).covers(line))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(features(), st.lists(point, min_size=2, max_size=4))
 def test_hits_are_shapelys_intersection_points(
     feature: Feature, pts: list[tuple[float, float]]
@@ -169,7 +170,7 @@ bodies = st.builds(
 )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(features(), bodies)
 def test_feature_distance_is_shapelys(feature: Feature, body: Body) -> None:
     assume(not feature.shape.is_empty)  # a band of no length: shapely's distance is NaN
@@ -178,7 +179,7 @@ def test_feature_distance_is_shapelys(feature: Feature, body: Body) -> None:
     )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(features(), bodies)
 def test_a_body_partly_in_an_area_is_shapelys(feature: Feature, body: Body) -> None:
     """``body_features(..., "any")`` (a wheel or turn into woods, 2 by 2) answers in arithmetic
@@ -201,7 +202,7 @@ def test_a_body_well_inside_or_apart_from_a_wood_needs_no_shapely() -> None:
     assert tt._any_in_arithmetic(wood, Body.at(112.5, 50, 0, 25, 12)) is None  # touching
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(bodies, bodies, st.sampled_from([0.0, 30.0, 45.0, 60.0]))
 def test_in_arc_is_shapelys(firer: Body, target: Body, half: float) -> None:
     """Whether any part of the target lies in the firer's arc: shapely's ``intersects``."""
@@ -210,7 +211,7 @@ def test_in_arc_is_shapelys(firer: Body, target: Body, half: float) -> None:
     assert tt.in_arc(firer, target, half, mode="any") == bool(zone.intersects(target.polygon()))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(features(), features())
 def test_shapes_distance_is_shapelys(a: Feature, b: Feature) -> None:
     fa, fb = a.flat, b.flat

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.sizes import examples
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import (
     INCH,
@@ -279,7 +280,7 @@ def _spin(b: Body, theta: float) -> Body:
     return Body(Vec(x, y), b.facing + theta, b.footprint)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.floats(-500, 500),
     st.floats(-500, 500),
@@ -302,7 +303,7 @@ def test_distance_symmetric_and_rotation_invariant(
         assert min(abs(rel2 - rel), 360 - abs(rel2 - rel)) < 1e-6
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.floats(0, 359.9), st.floats(-179, 179))
 def test_relative_bearing_round_trip(facing: float, rel: float) -> None:
     a = Body(Vec(0, 0), facing, BASE)

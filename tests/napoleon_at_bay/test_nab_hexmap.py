@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nab_helpers import grid
 
+from tests.sizes import examples
 from vedette.errors import DataError
 from vedette.geometry.hexmap import HexIds, HexMap, hexside_kinds, terrain_kinds
 from vedette.rules.napoleon_at_bay import RULESET
@@ -108,7 +109,7 @@ def test_bad_map_data_is_refused() -> None:
         build({"letter": "A"})
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     st.lists(
         st.sampled_from(["clear", "forest", "marsh", "lake", "rough"]), min_size=64, max_size=64

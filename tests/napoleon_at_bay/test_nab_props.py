@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from nab_helpers import force, grid, make, move, odds, play, scenario
 
 from tests.conformance import check_game, try_perform
+from tests.sizes import examples
 from vedette.dice import SeededSource
 from vedette.engine import Game, Store
 from vedette.errors import VedetteError
@@ -76,7 +77,7 @@ def _legal(state: Any) -> None:
         assert state.map.passable(h)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(situations())
 def test_fixing_invariants(sit: tuple[Any, list[int], dict[str, Any]]) -> None:
     (forces, m), faces, opts = sit

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conformance import check_game, try_perform
+from tests.sizes import examples
 from vedette.engine import Game, Store
 from vedette.errors import RuleViolation, VedetteError
 from vedette.rules.solitaire_asl import RULESET
@@ -30,7 +31,7 @@ SIZES = [
 ]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     tem_a=st.integers(-2, 6),
     tem_b=st.integers(-2, 6),
@@ -80,7 +81,7 @@ REQUESTS: list[dict[str, Any]] = [
 ]
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(req=st.sampled_from(REQUESTS), d1=st.integers(1, 6), d2=st.integers(1, 6))
 def test_a_shift_conserves_counters(req: dict[str, Any], d1: int, d2: int) -> None:
     s = sample_in("MPh")
@@ -96,7 +97,7 @@ def test_a_shift_conserves_counters(req: dict[str, Any], d1: int, d2: int) -> No
         assert dummies(s2) <= dummies(s)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     first=st.sampled_from(REQUESTS),
     second=st.sampled_from(REQUESTS),
@@ -145,7 +146,9 @@ BAD: list[tuple[str, dict[str, Any]]] = [
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(bad=st.sampled_from(BAD), phase=st.sampled_from(["MPh", "DFPh", "APh"]))
 def test_these_requests_are_refused(
@@ -188,7 +191,7 @@ def test_house_rules_change_the_numbers(tmp_path: Path) -> None:
     assert reasons["1 previous shift this phase"] == 1
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     req=st.sampled_from(REQUESTS),
     phase=st.sampled_from(["PFPh", "MPh", "APh"]),

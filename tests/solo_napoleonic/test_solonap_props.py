@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conformance import check_game, check_logged_odds, try_perform
+from tests.sizes import examples
 from vedette.engine import Game, Store
 from vedette.errors import VedetteError
 from vedette.rules.solo_napoleonic import RULESET as R
@@ -110,7 +111,7 @@ def play(seed: int, turns: int, db: Path, optional: bool) -> Game:
     return g
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(st.integers(min_value=0, max_value=10**6), st.booleans())
 def test_random_play_invariants_and_replay(seed: int, optional: bool) -> None:
     with tempfile.TemporaryDirectory() as d:
@@ -129,7 +130,7 @@ def test_the_odds_of_a_played_turn_are_the_frequencies_of_resolve() -> None:
     assert fig.odds_exhaustive + fig.odds_chi2 >= 1
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     st.integers(min_value=0, max_value=40),
     st.integers(min_value=1, max_value=4),
@@ -162,7 +163,7 @@ def test_fire_odds_sum_to_one(figures: int, grade_i: int, rng: str, disorder: in
         assert all(int(r.key) <= figures for r in o.rows)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     st.integers(min_value=0, max_value=3),
     st.integers(min_value=0, max_value=12),

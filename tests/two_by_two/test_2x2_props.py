@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conformance import check_game, check_logged_odds, try_perform
+from tests.sizes import examples
 from tests.two_by_two.battle import Battle
 from vedette.engine import Game, Store
 from vedette.errors import RuleViolation, VedetteError
@@ -23,7 +24,7 @@ SHOOTERS = ["infantry", "guard", "light", "militia", "foot_artillery", "horse_ar
 ALL = sorted(RULESET.data()["units"])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.sampled_from(SHOOTERS),
     st.sampled_from(ALL),
@@ -63,7 +64,7 @@ def test_shooting_odds_sum_to_one(
         assert sum((r.p for r in o.rows), Fraction(0)) == 1
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.sampled_from(ALL),
     st.sampled_from(ALL),
@@ -209,7 +210,7 @@ def _random_request(b: Battle, rng: random.Random) -> tuple[str, dict[str, Any]]
     return "next", {}
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**6))
 def test_random_play_invariants(seed: int) -> None:
     rng = random.Random(seed)

@@ -12,7 +12,7 @@ import pytest
 from tests.todo_play import Counts, play
 from vedette import rules
 
-GAMES = int(os.environ.get("VEDETTE_TODO_GAMES", "12")) // 2
+GAMES = int(os.environ.get("VEDETTE_TODO_GAMES", "6")) // 2
 STEPS = int(os.environ.get("VEDETTE_TODO_STEPS", "40"))
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.sizes import examples
 from vedette import rules
 from vedette.engine import Game, Store
 from vedette.render.svg import XML_SPACE, el, svg_root, to_text
@@ -22,7 +23,7 @@ def et_text(root: ET.Element) -> str:
 texts = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(texts, texts, texts, st.booleans())
 def test_any_text_is_escaped_as_elementtree_escapes_it(a: str, b: str, c: str, tail: bool) -> None:
     root = svg_root(100, 50, a, "t")

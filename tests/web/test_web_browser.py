@@ -1,5 +1,6 @@
 """Real-browser tests: Playwright drives Debian's chromium through the pages, as a player would.
-Screenshots of each board view are saved under artifacts/screenshots/."""
+Screenshots of each board view are saved under artifacts/screenshots/ (``VEDETTE_SCREENSHOTS=1``,
+as CI sets)."""
 
 from __future__ import annotations
 

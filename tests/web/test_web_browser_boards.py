@@ -1,7 +1,8 @@
 """Real-browser tests of the board (issue 15): stacked counters each clickable, one tab stop and
 a keyboard cursor, pan/zoom at phone width, a tablet-width pass over every sample board
-(screenshots kept under artifacts/screenshots/), and hand moves dragged on the board, checked by
-the rules, confirmed, and performed by the page's shell (app.js answers ``vedette:perform``)."""
+(screenshots kept under artifacts/screenshots/ with ``VEDETTE_SCREENSHOTS=1``), and hand moves
+dragged on the board, checked by the rules, confirmed, and performed by the page's shell (app.js
+answers ``vedette:perform``)."""
 
 from __future__ import annotations
 
