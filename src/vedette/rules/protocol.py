@@ -533,20 +533,29 @@ _PARSED: dict[tuple[Any, ...], tuple[Any, Any, dict[str, Any]]] = {}
 def parsed_request(proc: Any, raw: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
     """``proc.parse(raw)`` and ``proc.request_json`` of it, remembered for requests of plain
     values (a refusal is not remembered: it raises again; a list or a table in the request is
-    not a key, and is parsed each time)."""
+    not a key, and is parsed each time). The logged form is the caller's own copy."""
+    req, logged = parsed_shared(proc, raw)
+    return req, dict(logged)
+
+
+def parsed_shared(proc: Any, raw: Mapping[str, Any]) -> tuple[Any, Mapping[str, Any]]:
+    """:func:`parsed_request` without the copy: the logged form is the one remembered, to read
+    and never to change (the referee's checks, the simulator's step)."""
     try:
-        key: tuple[Any, ...] | None = (id(proc), *((k, type(v), v) for k, v in raw.items()))
+        # the pairs, then each value's type (1, 1.0 and True are equal, and hash alike)
+        key: tuple[Any, ...] | None = (id(proc), tuple(raw.items()), tuple(map(type, raw.values())))
         hit = _PARSED.get(key)  # type: ignore[arg-type]
     except TypeError:
         key, hit = None, None
     if hit is not None and hit[0] is proc:
-        return hit[1], dict(hit[2])
+        return hit[1], hit[2]
     req = proc.parse(raw)
     logged = proc.request_json(req)
     if key is not None:
         if len(_PARSED) > 50_000:
             _PARSED.clear()
         _PARSED[key] = (proc, req, dict(logged))
+        return req, _PARSED[key][2]
     return req, logged
 
 
