@@ -532,8 +532,9 @@ _PARSED: dict[tuple[Any, ...], tuple[Any, Any, dict[str, Any]]] = {}
 
 def parsed_request(proc: Any, raw: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
     """``proc.parse(raw)`` and ``proc.request_json`` of it, remembered for requests of plain
-    values (a refusal is not remembered: it raises again; a list or a table in the request is
-    not a key, and is parsed each time). The logged form is the caller's own copy."""
+    values and lists of them (a refusal is not remembered: it raises again; a table in the
+    request, or a list of lists, is not a key, and is parsed each time). The logged form is the
+    caller's own copy."""
     req, logged = parsed_shared(proc, raw)
     return req, dict(logged)
 
@@ -545,8 +546,12 @@ def parsed_shared(proc: Any, raw: Mapping[str, Any]) -> tuple[Any, Mapping[str, 
         # the pairs, then each value's type (1, 1.0 and True are equal, and hash alike)
         key: tuple[Any, ...] | None = (id(proc), tuple(raw.items()), tuple(map(type, raw.values())))
         hit = _PARSED.get(key)  # type: ignore[arg-type]
-    except TypeError:
-        key, hit = None, None
+    except TypeError:  # a list in the request (a path of hexes): its items and their types
+        try:
+            key = _listed_key(proc, raw)
+            hit = _PARSED.get(key)
+        except TypeError:
+            key, hit = None, None
     if hit is not None and hit[0] is proc:
         return hit[1], hit[2]
     req = proc.parse(raw)
@@ -557,6 +562,16 @@ def parsed_shared(proc: Any, raw: Mapping[str, Any]) -> tuple[Any, Mapping[str, 
         _PARSED[key] = (proc, req, dict(logged))
         return req, _PARSED[key][2]
     return req, logged
+
+
+def _listed_key(proc: Any, raw: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The memo's key of a request whose values include lists of plain values: each list as
+    the tuple of its items, with their types (a TypeError for a list of lists or tables)."""
+    pairs = tuple((k, tuple(v) if type(v) is list else v) for k, v in raw.items())
+    inner = tuple(tuple(map(type, v)) for v in raw.values() if type(v) is list)
+    key = (id(proc), pairs, tuple(map(type, raw.values())), inner)
+    hash(key)
+    return key
 
 
 def flow_violation(
