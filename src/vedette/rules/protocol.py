@@ -483,7 +483,9 @@ def _judged(
                 raise  # a defect (a missing module, a bug): never a silently dropped offer
             why = f"internal error: {type(e).__name__}: {e}"
             return replace(t, refused=why) if owed else None
-        return replace(t, typed=typed)
+        return Todo(
+            t.procedure, t.request, t.text, t.rule, t.owed, t.obligation, t.open, typed, t.refused
+        )
     fields = list(t.open)
     choices = [tuple(t.open[f]) for f in fields]
     kept: list[list[Any]] = [[] for _ in fields]
@@ -520,7 +522,10 @@ def _judged(
         if owed:
             return replace(t, refused="no choice of " + ", ".join(fields) + " is accepted")
         return None
-    return replace(t, open={f: tuple(k) for f, k in zip(fields, kept, strict=True)})
+    opened = {f: tuple(k) for f, k in zip(fields, kept, strict=True)}
+    return Todo(
+        t.procedure, t.request, t.text, t.rule, t.owed, t.obligation, opened, t.typed, t.refused
+    )
 
 
 #: parsed requests and their logged form, by procedure object and request (each value with its
