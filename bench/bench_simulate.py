@@ -17,6 +17,15 @@ the number of actions and the actions themselves): the new code must play the sa
 average (``uptime``) is printed beside the figures. Without git (or with ``--base none``) the
 ratio is given against the figures recorded in issue 29 (quiet machine, one worker).
 
+A ruleset in ``DRAWN`` (2 by 2) draws its random policy's lines another way than the baseline
+(the same law, other games for a seed: docs/simulation.md), so its games are not compared one by
+one. Instead: at least 24 games a side (4 in quick mode), actions/s beside games/s and the mean
+actions a game of each side, the ratio on both; each new game is replayed through the referee's
+engine (``Game.perform``, the game's own dice seed) and must be accepted action by action and
+end as simulated (winner, how, turns, losses); and a statistical sanity line: the mean actions a
+game of the two sides within 3 standard errors of their difference (Welch), and each side's
+win rate with overlapping 95% Wilson intervals.
+
 Run: ``python bench/bench_simulate.py [GAMES] [--base REF] [--only RULESET,...]`` (default 8
 games; ``VEDETTE_BENCH_QUICK=1``: 2 games, 2 by 2 and Kuryakin only). Not a test.
 """
@@ -24,13 +33,18 @@ games; ``VEDETTE_BENCH_QUICK=1``: 2 games, 2 by 2 and Kuryakin only). Not a test
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+from vedette.sim.stats import wilson  # noqa: E402
+
 QUICK = os.environ.get("VEDETTE_BENCH_QUICK") == "1"
 BASE = "c1ed18f"  # main before issue 29's simulation speed work
 SEED = 2026
@@ -41,6 +55,8 @@ RECORDED = {
     "solitaire_asl": 3.2,
     "napoleon_at_bay": 1.07,
 }
+#: rulesets whose random policy draws its lines otherwise than the baseline (same law)
+DRAWN = {"two_by_two"}
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {
     "two_by_two": (2000, {}),
@@ -70,6 +86,31 @@ wall, cpu = time.perf_counter() - t, time.process_time() - cpu
 print(json.dumps({"seconds": wall, "cpu": cpu, "rows": rows}))
 """
 
+#: each game played again through the engine: every action accepted, the same end
+REPLAY = r"""
+import json, sys
+from vedette import rules
+from vedette.engine import Game, Store
+from vedette.sim.play import Setup, play_game
+ruleset, games, seed, max_actions = sys.argv[1], *map(int, sys.argv[2:5])
+house = json.loads(sys.argv[5])
+rs = rules.get(ruleset)
+setup = Setup(rs.name, rs.scenario("sample"), house_rules=house, max_actions=max_actions)
+bad = []
+for i in range(games):
+    p = play_game(setup, seed, i, record=True)
+    g = Game.create(Store(":memory:"), f"r{i}", rs.name, dict(setup.scenario), p.dice_seed,
+                    {}, dict(house) or None)
+    for proc, req in p.actions:
+        g.perform(proc, req)
+    r, end = p.result, rs.outcome(g.state)
+    got = (end.winner, end.how, end.turns, dict(end.losses)) if end else None
+    want = (r.winner, r.how, r.turns, dict(r.losses)) if r.end in ("victory", "draw") else None
+    if len(g.records) - 1 != r.actions or got != want:
+        bad.append(i)
+print(json.dumps(bad))
+"""
+
 
 def load() -> str:
     try:
@@ -78,17 +119,49 @@ def load() -> str:
         return "uptime: not available"
 
 
-def play(src: Path, ruleset: str, games: int) -> tuple[float, float, list[object]]:
+def _run(script: str, src: Path, ruleset: str, games: int) -> Any:
+    """``script`` run on ``src`` for ``ruleset``'s first ``games`` games: its JSON answer."""
     max_actions, house = CASES[ruleset]
     env = {**os.environ, "PYTHONPATH": str(src)}
-    args = [sys.executable, "-c", PLAYER, ruleset, str(games), str(SEED), str(max_actions)]
+    args = [sys.executable, "-c", script, ruleset, str(games), str(SEED), str(max_actions)]
     out = subprocess.run(
         [*args, json.dumps(house)], env=env, capture_output=True, text=True, timeout=3600
     )
     if out.returncode != 0:
         raise SystemExit(f"{ruleset} ({src}): {out.stderr.strip().splitlines()[-1:]}")
-    data = json.loads(out.stdout)
+    return json.loads(out.stdout)
+
+
+def play(src: Path, ruleset: str, games: int) -> tuple[float, float, list[object]]:
+    data = _run(PLAYER, src, ruleset, games)
     return float(data["seconds"]), float(data["cpu"]), list(data["rows"])
+
+
+def replay(src: Path, ruleset: str, games: int) -> list[int]:
+    """The games of ``src`` that the engine does not replay to the same end (none expected)."""
+    return list(_run(REPLAY, src, ruleset, games))
+
+
+def sanity(base: list[Any], new: list[Any]) -> tuple[bool, str]:
+    """The two sides' games alike in law: the mean actions a game within 3 standard errors of
+    the difference (Welch), and each winner's rate with overlapping 95% Wilson intervals."""
+    a = [float(r[4]) for r in base]
+    b = [float(r[4]) for r in new]
+
+    def mean_var(xs: list[float]) -> tuple[float, float]:
+        m = sum(xs) / len(xs)
+        return m, sum((x - m) ** 2 for x in xs) / max(1, len(xs) - 1)
+
+    (ma, va), (mb, vb) = mean_var(a), mean_var(b)
+    se = math.sqrt(va / len(a) + vb / len(b)) or 1e-9
+    ok = abs(ma - mb) <= 3 * se
+    words = [f"actions a game {ma:.0f} vs {mb:.0f} (|diff| {abs(ma - mb) / se:.1f} s.e.)"]
+    for w in sorted({str(r[1]) for r in base + new}):
+        lo_a, hi_a = wilson(sum(r[1] == w for r in base), len(base))
+        lo_b, hi_b = wilson(sum(r[1] == w for r in new), len(new))
+        ok = ok and lo_a <= hi_b and lo_b <= hi_a
+        words.append(f"{w} [{lo_a:.2f}, {hi_a:.2f}] vs [{lo_b:.2f}, {hi_b:.2f}]")
+    return ok, "; ".join(words)
 
 
 def _game(row: object) -> list[object]:
@@ -129,6 +202,7 @@ def main() -> None:
         base_src = baseline(ref, Path(tmp))
         print(f"load before: {load()}")
         for ruleset in only:
+            n = max(games, 4 if QUICK else 24) if ruleset in DRAWN else games
             best: dict[str, float] = {}
             wall: dict[str, float] = {}
             rows: dict[str, list[object]] = {}
@@ -137,22 +211,49 @@ def main() -> None:
                 for side in ("base", "new"):
                     if side not in sides:
                         continue
-                    s, cpu, r = play(sides[side], ruleset, games)
+                    s, cpu, r = play(sides[side], ruleset, n)
                     best[side] = min(best.get(side, cpu), cpu)
                     wall[side] = min(wall.get(side, s), s)
                     rows[side] = r
-            new_rate = games / best["new"]
+            acts = {k: sum(int(r[4]) for r in v) for k, v in rows.items()}  # type: ignore[index, call-overload]
+            new_rate = n / best["new"]
             line = (
                 f"{ruleset:16} new {new_rate:7.2f} games/s a CPU"
-                f" ({games / wall['new']:.2f} by the clock)"
+                f" ({n / wall['new']:.2f} by the clock)"
             )
+            if ruleset in DRAWN:
+                line += f", {acts['new'] / best['new']:.0f} actions/s a CPU"
+            if "base" in best and ruleset in DRAWN:
+                base_rate = n / best["base"]
+                bad = replay(new_src, ruleset, n)
+                ok, words = sanity(rows["base"], rows["new"])
+                line += (
+                    f"; base ({ref}) {base_rate:6.2f} games/s ({n / wall['base']:.2f}),"
+                    f" {acts['base'] / best['base']:.0f} actions/s;"
+                    f" {new_rate / base_rate:5.2f}x games/s a CPU,"
+                    f" {(acts['new'] / best['new']) / (acts['base'] / best['base']):5.2f}x"
+                    f" actions/s a CPU, {wall['base'] / wall['new']:.2f}x games/s by the clock;"
+                    f" {n} games a side, {acts['base'] / n:.0f} (base) and {acts['new'] / n:.0f}"
+                    " (new) actions a game\n  games not compared one by one: the random policy"
+                    " draws its lines otherwise (the same law, docs/simulation.md);"
+                    f" every new game replays identically through the referee's engine:"
+                    f" {'yes' if not bad else 'NO ' + str(bad)}\n  statistical sanity (mean"
+                    " actions within 3 s.e.; win rates' 95% Wilson intervals overlap):"
+                    f" {'yes' if ok else 'NO'}: {words}"
+                )
+                print(line, flush=True)
+                if bad:
+                    raise SystemExit("a simulated game the engine does not replay the same")
+                if not ok:
+                    raise SystemExit("the new games look unlike the baseline's (statistics)")
+                continue
             if "base" in best:
-                base_rate = games / best["base"]
+                base_rate = n / best["base"]
                 # the same actions (their hash) make the same game; the turn reported is left
                 # out: the baseline reported 0 turns for Solitaire ASL (it now reads the game turn)
                 same = [_game(r) for r in rows["base"]] == [_game(r) for r in rows["new"]]
                 line += (
-                    f"; base ({ref}) {base_rate:6.2f} ({games / wall['base']:.2f});"
+                    f"; base ({ref}) {base_rate:6.2f} ({n / wall['base']:.2f});"
                     f" {new_rate / base_rate:5.2f}x a CPU, {wall['base'] / wall['new']:.2f}x by"
                     f" the clock; identical games: {'yes' if same else 'NO'}"
                 )
@@ -163,8 +264,7 @@ def main() -> None:
                     f"; {new_rate / RECORDED[ruleset]:5.2f}x the recorded"
                     f" {RECORDED[ruleset]} games/s (issue 29, quiet machine; no baseline run)"
                 )
-            acts = sum(int(r[4]) for r in rows["new"]) / games  # type: ignore[index, call-overload]
-            print(f"{line}; {games} games, {acts:.0f} actions a game", flush=True)
+            print(f"{line}; {n} games, {acts['new'] / n:.0f} actions a game", flush=True)
         print(f"load after: {load()}")
 
 

@@ -16,8 +16,9 @@ A procedure is declared once, on its request class::
 
 The request class carries the procedure's name, its help (the docstring's first paragraph),
 its rule and whether it is a query; ``Procedure`` adds how it is planned and resolved. A change
-that only sets fields of one entity is the core's ``Patch`` (a ruleset names its kinds with
-``patch_kind`` and says how its state holds each entity with ``Entities``). See
+that only sets fields of one entity is the core's ``Patch``, a step that changes several (puts
+one in, removes one, counts one on) a ``Patches`` of ``Change``s (a ruleset names its kinds
+with ``patch_kind`` and says how its state holds each entity with ``Entities``). See
 docs/architecture.md ("Writing a ruleset", "Patches and domain facts").
 """
 
@@ -36,7 +37,7 @@ from vedette.dice import (
 from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
 from vedette.rules.base import LazyModel, Outcome, Ruleset
 from vedette.rules.fields import arg, to_json
-from vedette.rules.patch import Entities, Patch, patch_kind, patch_kinds
+from vedette.rules.patch import Change, Entities, Patch, Patches, patch_kind, patch_kinds
 from vedette.rules.protocol import (
     DomainEvent,
     Event,
@@ -56,6 +57,7 @@ from vedette.rules.simulation import SimPlay
 
 __all__ = [
     "BadRequest",
+    "Change",
     "Check",
     "DataError",
     "DiceSource",
@@ -71,6 +73,7 @@ __all__ = [
     "OddsRow",
     "Outcome",
     "Patch",
+    "Patches",
     "Phase",
     "Plan",
     "Procedure",

@@ -6,8 +6,10 @@ read before: ``state.data["generals"]["grade_rows"]`` (the rule data kept as a d
 state), a getter given a section and a key (``opt(state, "volley_die")``,
 ``rules.section("rally")``, ``rules.num("setup", "ap_each")``), a default written beside a key
 of the data (``float(sec.get("division_range", 4))``) and a plan's choices passed as a dict
-(``plan.options.get("ca", {})``). Only a ruleset's own ``config.py`` (where the data is read)
-and the Ruleset's data hooks may touch the data itself.
+(``plan.options.get("ca", {})``), a dice table row's columns read as a dict (``row.data``,
+``d.get("bind")``: a row's columns are declared and typed in the data and read as
+``row.follow_up``) and any ``.data["key"]``. Only a ruleset's own ``config.py`` (where the
+data is read) and the Ruleset's data hooks may touch the data itself.
 
 The typed configs are checked too: a value missing from the data is one line naming it (its
 default lives in the data file, once), and a house rule still changes what the game reads.
@@ -61,6 +63,16 @@ def _reads(tree: ast.AST) -> Iterator[tuple[int, str]]:
             base = _parts(node.value)
             if base and base[-1] in ("state", "st", "s"):
                 yield node.lineno, f"{ast.unparse(node)}: the rule data kept on the state"
+            if base and base[-1] in ("row", "r") and id(node) not in loaders:
+                yield node.lineno, f"{ast.unparse(node)}: a table row's columns as a dict"
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "data"
+            and _key(node.slice)
+            and id(node) not in loaders
+        ):
+            yield node.lineno, f"{ast.unparse(node)}: a key of some data read as text"
         if not isinstance(node, ast.Call):
             continue
         func = _parts(node.func)
@@ -78,11 +90,7 @@ def _reads(tree: ast.AST) -> Iterator[tuple[int, str]]:
             yield node.lineno, f"{ast.unparse(node)}: a section read by its key"
         if func[-1:] == ["get"] and len(args) == 2 and _key(args[0]):
             recv = func[:-1]
-            row = recv[-2:] in (["row", "data"], ["r", "data"])  # a dice table row's columns
-            if (recv[-1:] and recv[-1] in DATA_NAMES and not row) or recv[-2:] == [
-                "plan",
-                "options",
-            ]:
+            if (recv[-1:] and recv[-1] in DATA_NAMES) or recv[-2:] == ["plan", "options"]:
                 yield node.lineno, f"{ast.unparse(node)}: a key read with its default beside it"
 
 
@@ -107,15 +115,20 @@ def f(state, plan, sec, data):
     plan.options.get("ca", {})
     data.get("drm", {})
     RULESET.data(house)
+    dict(row.data)
+    row.data.get("bind", None)
+    x.data["status"]
 """
-    assert len(list(_reads(ast.parse(old)))) == 10
+    found = {line for line, _ in _reads(ast.parse(old))}
+    assert found == set(range(3, len(old.splitlines()) + 1)), "each old way is found"
     new = """
-def f(state, plan, u):
+def f(state, plan, u, row):
     state.config.options.volley_die
     state.rules.rally.division_range
     plan.options.ca
     u.get("x", 1)
-    row.data["cr"]
+    row.follow_up
+    plan.data[0]
 """
     assert list(_reads(ast.parse(new))) == []
 

@@ -25,7 +25,15 @@ from vedette.dice.tables import Table, tables_from_data
 from vedette.engine.snapshot import restore_state, snapshot_state
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.fields import to_json
-from vedette.rules.patch import Entities, Patch, fold_patch, previous
+from vedette.rules.patch import (
+    Entities,
+    Patch,
+    Patches,
+    fold_patch,
+    fold_patches,
+    previous,
+    previous_all,
+)
 from vedette.rules.protocol import (
     Todo,
     Waived,
@@ -231,6 +239,8 @@ class Ruleset(Generic[S]):
             return f(state, event)
         if isinstance(event, Patch):
             return fold_patch(state, event, self.entities)
+        if isinstance(event, Patches):
+            return fold_patches(state, event, self.entities)
         if isinstance(event, _waived()):
             return self.waive(state, event.obligation)
         return self.apply(state, event)
@@ -240,6 +250,8 @@ class Ruleset(Generic[S]):
         its fields had (``was``), any other as it is."""
         if isinstance(event, Patch) and event.was is None:
             return previous(state, event, self.entities)
+        if isinstance(event, Patches):
+            return previous_all(state, event, self.entities)
         return event
 
     def obligations(self, state: S) -> tuple[Any, ...]:

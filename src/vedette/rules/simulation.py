@@ -40,6 +40,10 @@ class Policy:
     name: str
     help: str
     rank: Rank
+    #: the random policy's lines drawn one at a time (:func:`drawn`), not sorted by a key
+    #: drawn for each line up front: the same law (every order of the lines equally likely),
+    #: other games for a seed; a line is read (and completed) only when drawn
+    draw: bool = False
 
     def choose(
         self, state: Any, lines: Sequence[Line], rng: random.Random, done: Done = frozenset()
@@ -47,7 +51,10 @@ class Policy:
         """Every candidate, best first: by rank, then the lines in a random order (each line
         keeps its own order). The random policy ranks every candidate alike: the lines are
         put in the order of their keys (the same draws) and read only as far as they are
-        tried (the same order as sorting every candidate, unless two keys are equal)."""
+        tried (the same order as sorting every candidate, unless two keys are equal); with
+        ``draw``, drawn one at a time instead (:func:`drawn`)."""
+        if self.rank is _random_rank and self.draw:
+            return drawn(lines, rng)
         if self.rank is _random_rank:
             keys = [rng.random() for _ in lines]
             if len(set(keys)) == len(keys):
@@ -99,6 +106,20 @@ class LazyLine(Sequence[Candidate]):
         return iter(self._all())
 
 
+def drawn(lines: Sequence[Line], rng: random.Random) -> Iterator[Candidate]:
+    """The lines' candidates, a line drawn uniformly among the lines not yet tried each time
+    (its candidates in its own order; the next line is drawn only if none is accepted): the
+    lines come in a uniformly random order, as when sorted by a key drawn for each, but only
+    the lines tried are read and one draw is made per line tried, not per line."""
+    rest = list(range(len(lines)))
+    while rest:
+        k = rng.randrange(len(rest))
+        i = rest[k]
+        rest[k] = rest[-1]
+        rest.pop()
+        yield from lines[i]
+
+
 def _in_order(lines: Sequence[Line], order: list[int]) -> Iterator[Candidate]:
     for i in order:
         yield from lines[i]
@@ -114,6 +135,9 @@ RANDOM = Policy(
     " likely (ending the phase included), its fields filled as legal_requests fills them",
     _random_rank,
 )
+#: the random policy, its lines drawn one at a time (the same law; a ruleset's ``SimPlay``
+#: that gives lazy lines plays it instead of :data:`RANDOM`: docs/simulation.md)
+RANDOM_DRAWN = Policy(RANDOM.name, RANDOM.help, _random_rank, draw=True)
 
 
 def todo_lines(state: Any, ruleset: Any) -> list[Any]:

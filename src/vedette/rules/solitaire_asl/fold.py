@@ -11,115 +11,23 @@ from collections.abc import Iterable
 from typing import Any
 
 from vedette.rules.evolve import evolve as replace
+from vedette.rules.patch import fold_patches
 from vedette.rules.protocol import DomainEvent, Obligation, decode_event
 from vedette.rules.solitaire_asl.events import (
     BY_KIND,
+    ENTITIES,
     EVENTS,
     BoresightRolled,
-    Changes,
     Decided,
     PhaseEntered,
     PreregRolled,
     StackMoved,
+    Step,
 )
-from vedette.rules.solitaire_asl.model import (
-    Fortification,
-    Location,
-    Minefield,
-    ObaModule,
-    Stack,
-    State,
-    natural_key,
-)
+from vedette.rules.solitaire_asl.model import Minefield, State
 
 
-# -- folds -------------------------------------------------------------------------------------
-def _replace_all(
-    old: Iterable[Any], new: list[Any], drop: set[str], key: Any = None
-) -> tuple[Any, ...]:
-    by = {x.id: x for x in old if x.id not in drop}
-    for x in new:
-        by[x.id] = x
-    items = list(by.values())
-    if key is not None:
-        items.sort(key=key)
-    return tuple(items)
-
-
-def _as(cls: Any, x: Any) -> Any:
-    return x if isinstance(x, cls) else cls.from_json(x)
-
-
-def fold_changes(state: State, e: Changes) -> State:
-    s = state
-    if e.acted:
-        s = replace(s, acted=True)
-    if e.put_stacks or e.remove_stacks:
-        s = replace(
-            s,
-            stacks=_replace_all(
-                s.stacks,
-                [_as(Stack, x) for x in e.put_stacks],
-                set(e.remove_stacks),
-                key=lambda x: natural_key(x.id),
-            ),
-            removed=(*s.removed, *e.remove_stacks),
-        )
-    if e.put_forts:
-        s = replace(
-            s,
-            fortifications=_replace_all(
-                s.fortifications, [_as(Fortification, x) for x in e.put_forts], set()
-            ),
-        )
-    if e.put_mines or e.remove_mines:
-        s = replace(
-            s,
-            minefields=_replace_all(
-                s.minefields, [_as(Minefield, x) for x in e.put_mines], set(e.remove_mines)
-            ),
-        )
-    if e.put_oba:
-        s = replace(s, oba=_replace_all(s.oba, [_as(ObaModule, x) for x in e.put_oba], set()))
-    if e.put_locations:
-        s = replace(
-            s,
-            locations=_replace_all(
-                s.locations,
-                [_as(Location, x) for x in e.put_locations],
-                set(),
-                key=lambda x: natural_key(x.id),
-            ),
-        )
-    if e.count:
-        counts = {(a, b, c): n for (a, b, c, n) in s.counts}
-        for side, pk, op in e.count:
-            counts[(side, pk, op)] = counts.get((side, pk, op), 0) + 1
-        s = replace(s, counts=tuple((a, b, c, n) for (a, b, c), n in counts.items()))
-    if e.close:
-        closed = list(s.closed)
-        for side, op, w in e.close:
-            if (side, op, w) not in closed:
-                closed.append((str(side), str(op), str(w)))
-        s = replace(s, closed=tuple(closed))
-    if e.allot:
-        a = e.allot
-        allots = []
-        for x in s.allotments:
-            if x.side == a["side"]:
-                x = replace(
-                    x,
-                    dummy_hip_placed=x.dummy_hip_placed + int(a.get("dummy_hip", 0)),
-                    dummy_minefields_placed=x.dummy_minefields_placed
-                    + int(a.get("dummy_minefields", 0)),
-                )
-            allots.append(x)
-        s = replace(s, allotments=tuple(allots))
-    if e.serial is not None:
-        s = replace(s, serial=int(e.serial))
-    return s
-
-
+# -- folds: what a kind's own facts add to its changes (the core's one fold) --------------------
 def fold_phase(state: State, e: PhaseEntered) -> State:
     turn = int(e.player_turn)
     changes: dict[str, Any] = {
@@ -134,7 +42,7 @@ def fold_phase(state: State, e: PhaseEntered) -> State:
         pt = str(turn - 1) + ":"
         changes["counts"] = tuple(c for c in state.counts if not c[1].startswith(pt))
         changes["closed"] = tuple(c for c in state.closed if not c[2].startswith(pt))
-    return fold_changes(replace(state, **changes), e)  # one copy of the state, not three
+    return fold_patches(replace(state, **changes), e, ENTITIES)  # one copy of the state, not three
 
 
 def decision(what: str, ident: str, hexid: str, label: str) -> Obligation:
@@ -160,7 +68,7 @@ def _owe(state: State, add: Iterable[Obligation]) -> State:
 
 
 def fold_boresight(state: State, e: BoresightRolled) -> State:
-    s = fold_changes(state, e)
+    s = fold_patches(state, e, ENTITIES)
     if e.candidate:
         add = []
         for wid in e.weapons:
@@ -172,7 +80,7 @@ def fold_boresight(state: State, e: BoresightRolled) -> State:
 
 
 def fold_prereg(state: State, e: PreregRolled) -> State:
-    s = fold_changes(state, e)
+    s = fold_patches(state, e, ENTITIES)
     if e.candidate:
         s = _owe(s, [decision("prereg", e.module, e.candidate, f"OBA module {e.module}")])
     return s
@@ -181,7 +89,7 @@ def fold_prereg(state: State, e: PreregRolled) -> State:
 def fold_decided(state: State, e: Decided) -> State:
     gone = {f"{e.what}:{e.id}"} if e.what else {f"boresight:{e.id}", f"prereg:{e.id}"}
     s = replace(state, owed=tuple(o for o in state.owed if o.id not in gone))
-    return fold_changes(s, e)
+    return fold_patches(s, e, ENTITIES)
 
 
 def mine_choices(state: State, m: Minefield) -> tuple[str, ...]:
@@ -213,7 +121,7 @@ def minefield_offer(m: Minefield, stack: str, others: tuple[str, ...]) -> Obliga
 def fold_moved(state: State, e: StackMoved) -> State:
     """A stack moved (ASL A4): entering a location whose minefield's strength is not revealed
     offers the exchange of 4.6.2 (where another unrevealed minefield of its kind exists)."""
-    s = fold_changes(state, e)
+    s = fold_patches(state, e, ENTITIES)
     add = []
     for m in s.minefields:
         if m.location == e.to and not m.revealed:
@@ -249,7 +157,11 @@ def lapse(state: State) -> State:
     return replace(state, owed=tuple(keep)) if changed else state
 
 
-FOLDS: dict[type[Any], Any] = {cls: fold_changes for cls in EVENTS}
+def fold_step(state: State, e: Step) -> State:
+    return fold_patches(state, e, ENTITIES)
+
+
+FOLDS: dict[type[Any], Any] = {cls: fold_step for cls in EVENTS}
 FOLDS.update(
     {
         PhaseEntered: fold_phase,

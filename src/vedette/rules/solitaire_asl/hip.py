@@ -8,13 +8,12 @@ fortified end shifts (4.4.2); a cave complex may be re-formed (4.4.1).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from vedette.rules.solitaire_asl.events import BoardChanges
 from vedette.rules.solitaire_asl.model import Fortification, Stack, State, Status
-from vedette.rules.solitaire_asl.turn import phase_key
+from vedette.rules.solitaire_asl.turn import Effects, phase_key
 
 if TYPE_CHECKING:
     from vedette.rules.solitaire_asl.shift import Choices, ShiftPlan
@@ -126,13 +125,13 @@ def _split(b: _Board, stack: Stack, ids: set[str], **changes: Any) -> tuple[Stac
 
 
 def hip_consequences(
-    state: State, plan: ShiftPlan, flags: Mapping[str, Any]
+    state: State, plan: ShiftPlan, flags: Effects
 ) -> tuple[BoardChanges, list[str], int]:
     p = BoardChanges()
     changes: list[str] = []
-    if flags.get("counted"):
+    if flags.counted:
         p.count(plan.side, phase_key(state), plan.book)
-    if flags.get("closes"):
+    if flags.closes:
         p.close(plan.side, plan.book, plan.window.key)
         changes.append(
             f"no more HIP shifts by {plan.side} in this phase"
@@ -140,7 +139,7 @@ def hip_consequences(
         )
     b = _Board(state)
     for part in (plan, *plan.hip_extra):  # 2.4.2: every group shifting on this DR
-        if flags.get("allowed"):
+        if flags.allowed:
             if part.a.location != part.b.location:
                 _exchange(b, part, changes)
             else:
@@ -283,13 +282,13 @@ def _apply_settings(state: State, s: Stack, options: Choices, changes: list[str]
     return _settings(s, options, changes, moved)
 
 
-def _fail(b: _Board, plan: ShiftPlan, flags: Mapping[str, Any], changes: list[str]) -> None:
+def _fail(b: _Board, plan: ShiftPlan, flags: Effects, changes: list[str]) -> None:
     """Rows 11-12 and >=13 for HIP: HIP lost (concealment kept if applicable) or revealed + TI;
     a revealed dummy HIP counter is removed (3.4); a hidden fortification is revealed."""
-    if not (flags.get("hip_lost") or flags.get("concealment_lost")):
+    if not (flags.hip_lost or flags.concealment_lost):
         return
-    reveal = bool(flags.get("concealment_lost")) or not plan.options.keep_concealment
-    ti = bool(flags.get("ti"))
+    reveal = flags.concealment_lost or not plan.options.keep_concealment
+    ti = flags.ti
     seen: set[str] = set()
     for party in (plan.a, plan.b):
         ids = {c.id for c in party.counters}

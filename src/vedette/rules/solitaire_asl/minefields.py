@@ -83,18 +83,17 @@ def run_minefield(state: State, plan: MinefieldPlan, dice: DiceSource, config: C
     roll = plan.check.resolve(dice)
     assert isinstance(roll, Roll)
     row = plan.table.lookup(roll.final)
-    flags = dict(row.data)
     p = BoardChanges()
     changes = []
     e, o = plan.entered, plan.other
-    if flags.get("counted"):
+    if row.counted:
         p.count(e.side, phase_key(state), bookkeeping(Op.MINEFIELD, config))
     mover = state.enemy(e.side)
     ends = config.flow.minefield_entry_ends_start
     if ends and mover == state.phasing and state.phase in ("MPh", "APh") and not state.acted:
         # a unit of the phasing side has moved/advanced: the start of the phase is over (2.3)
         p.set("acted", True)
-    if flags.get("allowed"):
+    if row.allowed:
         ne = replace(e, location=o.location, revealed=True)
         no = replace(o, location=e.location, revealed=True)
         changes.append(f"swap minefield counters {e.id} ({e.location}) and {o.id} ({o.location})")
@@ -108,7 +107,7 @@ def run_minefield(state: State, plan: MinefieldPlan, dice: DiceSource, config: C
         else:
             p.put_mine(m)
             changes.append(f"turn {m.id} in {m.location} face up: {m.strength}")
-    now = no if flags.get("allowed") else e
+    now = no if row.allowed else e
     changes.append(
         f"the entering unit in {e.location} meets {now.strength} (resolve it per ASL B28)"
     )

@@ -35,7 +35,7 @@ from vedette.rules.solitaire_asl.config import Config
 from vedette.rules.solitaire_asl.model import State
 from vedette.rules.solitaire_asl.requests import PlanRequest, ShiftRequest
 from vedette.rules.solitaire_asl.shift import location_of, plan_shift, side_named
-from vedette.rules.solitaire_asl.turn import phase_key
+from vedette.rules.solitaire_asl.turn import Effects, phase_key
 
 #: the most shifts whose every order is searched (4! = 24 orders)
 MAX_SEARCH = 4
@@ -145,8 +145,8 @@ def _effects(p: Planned, mods: tuple[Modifier, ...]) -> tuple[Die, tuple[Effect,
     for row in odds.rows:
         if row.p == 0:
             continue
-        flags = by_key[row.key].data
-        eff = (bool(flags.get("allowed")), bool(flags.get("counted")), bool(flags.get("closes")))
+        flags = Effects.of(by_key[row.key])
+        eff = (flags.allowed, flags.counted, flags.closes)
         weights[eff] = weights.get(eff, Fraction(0)) + row.p
     effects = tuple(weights)
     denom = math.lcm(*(w.denominator for w in weights.values()))

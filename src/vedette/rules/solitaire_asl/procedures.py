@@ -338,7 +338,7 @@ def run_place(state: State, req: PlaceRequest, config: Config) -> Outcome:
         # readable by default: named after its hex (X4O8, then X4O8b ...), as the player says it
         sid, serial = _readable(state, req.name or f"X{loc}"), state.serial
         p.put_stack(Stack(sid, side, loc, Status.DUMMY_HIP, dummies=1, position=req.position))
-        p.set("allot", {"side": side, "dummy_hip": 1}).set("serial", serial)
+        p.allot(side, dummy_hip=1).set("serial", serial)
         msg = f"dummy HIP counter {sid} in {loc} ({a.dummy_hip_placed + 1} of {a.dummy_hip})"
     else:
         if a.dummy_minefields_placed >= a.dummy_minefields:
@@ -348,7 +348,7 @@ def run_place(state: State, req: PlaceRequest, config: Config) -> Outcome:
             )
         mid, serial = _readable(state, req.name or f"M{loc}"), state.serial
         p.put_mine(Minefield(mid, side, loc, dummy=True))
-        p.set("allot", {"side": side, "dummy_minefields": 1}).set("serial", serial)
+        p.allot(side, dummy_minefields=1).set("serial", serial)
         n = a.dummy_minefields_placed + 1
         msg = f"dummy minefield {mid} in {loc} ({n} of {a.dummy_minefields})"
     return Outcome((p.event("place"),), (), msg)

@@ -22,7 +22,7 @@ from vedette.rules.solitaire_asl.boresight import (
     resolve_prereg,
 )
 from vedette.rules.solitaire_asl.config import Config, make_config
-from vedette.rules.solitaire_asl.events import EVENTS
+from vedette.rules.solitaire_asl.events import ENTITIES, EVENTS
 from vedette.rules.solitaire_asl.flow import FLOW
 from vedette.rules.solitaire_asl.fold import FOLDS, apply_event
 from vedette.rules.solitaire_asl.minefields import plan_minefield, run_minefield
@@ -68,6 +68,7 @@ class SolitaireASL(Ruleset[State]):
     scenarios: Mapping[str, str] = MappingProxyType({"sample": "sample.toml"})
     events = EVENTS
     folds = FOLDS
+    entities = ENTITIES
     flow = FLOW
 
     def __init__(self) -> None:

@@ -31,7 +31,13 @@ from vedette.rules.solitaire_asl.model import (
     Status,
 )
 from vedette.rules.solitaire_asl.requests import ShiftRequest
-from vedette.rules.solitaire_asl.turn import Window, bookkeeping, phase_key, require_window
+from vedette.rules.solitaire_asl.turn import (
+    Effects,
+    Window,
+    bookkeeping,
+    phase_key,
+    require_window,
+)
 
 RULE = "O'Leary 2.5"
 DUMMY_KINDS = (Status.POTENTIAL_DUMMY, Status.DUMMY)
@@ -872,7 +878,7 @@ def run_shift(state: State, plan: ShiftPlan, dice: DiceSource) -> Outcome:
     roll = plan.check.resolve(dice)
     assert isinstance(roll, Roll)
     row = plan.table.lookup(roll.final)
-    patch, changes, serial = consequences(state, plan, dict(row.data))
+    patch, changes, serial = consequences(state, plan, Effects.of(row))
     if serial != state.serial:
         patch.set("serial", serial)
     # the closure is bookkeeping, not a change on the table: said once, apart
@@ -909,7 +915,7 @@ def run_shift(state: State, plan: ShiftPlan, dice: DiceSource) -> Outcome:
 
 
 def consequences(
-    state: State, plan: ShiftPlan, flags: Mapping[str, Any]
+    state: State, plan: ShiftPlan, flags: Effects
 ) -> tuple[BoardChanges, list[str], int]:
     """Apply one row of the shift table to the state, as a patch, with the player's to-do."""
     if plan.op == Op.HIP:
@@ -917,9 +923,9 @@ def consequences(
     p = BoardChanges()
     changes: list[str] = []
     w = plan.window
-    if flags.get("counted"):
+    if flags.counted:
         p.count(plan.side, phase_key(state), plan.book)
-    if flags.get("closes"):
+    if flags.closes:
         p.close(plan.side, plan.book, w.key)
         changes.append(f"no more {plan.book} shifts by {plan.side} this phase")
     for sa, sb in ((plan.a.stacks[0], plan.b.stacks[0]), *plan.extra):
@@ -933,7 +939,7 @@ def consequences(
 def _pair_consequences(
     p: BoardChanges,
     plan: ShiftPlan,
-    flags: Mapping[str, Any],
+    flags: Effects,
     sa: Stack,
     sb: Stack,
     changes: list[str],
@@ -941,7 +947,7 @@ def _pair_consequences(
 ) -> None:
     """One pair's row of the table. ``crest``: locations whose terrain has a crest line (2.3:
     a vehicle arriving there may try a HD maneuver DR)."""
-    if flags.get("allowed"):
+    if flags.allowed:
         if sa.id != sb.id:
             na = replace(sa, location=sb.location, position=sb.position)
             nb = replace(sb, location=sa.location, position=sa.position)
@@ -964,20 +970,18 @@ def _pair_consequences(
         return
     for s in {x.id: x for x in (sa, sb)}.values():
         if s.status == Status.DUMMY or (s.status == Status.CLOAKED and not s.counters):
-            if flags.get("dummy_lost"):
+            if flags.dummy_lost:
                 p.remove_stack(s.id)
                 changes.append(f"remove dummy {s.id} from {s.location}")
             continue
         new = s
-        if flags.get("concealment_lost") or (
-            s.status == Status.CLOAKED and flags.get("cloak_lost")
-        ):
+        if flags.concealment_lost or (s.status == Status.CLOAKED and flags.cloak_lost):
             new = replace(new, status=Status.REVEALED)
             changes.append(f"{s.id} in {s.location} loses concealment/cloaking")
-        elif flags.get("potential_lost") and s.status == Status.POTENTIAL_DUMMY:
+        elif flags.potential_lost and s.status == Status.POTENTIAL_DUMMY:
             new = replace(new, status=Status.CONCEALED)
             changes.append(f"{s.id} is no longer a potential dummy stack (keeps its ?)")
-        if flags.get("ti") and new.counters:
+        if flags.ti and new.counters:
             new = replace(new, ti=True)
             changes.append(f"mark {s.id} TI until the end of the player turn")
         if new != s:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+from vedette.dice.tables import Row
 from vedette.errors import RuleViolation
 from vedette.rules.solitaire_asl.config import Config
 from vedette.rules.solitaire_asl.model import PHASES, SETUP, Op, State
@@ -27,6 +28,36 @@ QUERY: ContextVar[bool] = ContextVar("asl_query", default=False)
 def phase_key(state: State) -> str:
     """The key of the current phase (for the +1 per previous shift, O'Leary 2.5)."""
     return f"{state.player_turn}:{state.phase}"
+
+
+@dataclass(frozen=True, slots=True)
+class Effects:
+    """What a row of the shift table does to the board (O'Leary 2.5): its columns, declared and
+    typed in data/rules.toml (``[tables.shift.columns]``, where each is described), read once."""
+
+    allowed: bool
+    counted: bool
+    closes: bool
+    potential_lost: bool = False
+    dummy_lost: bool = False
+    hip_lost: bool = False
+    concealment_lost: bool = False
+    cloak_lost: bool = False
+    ti: bool = False
+
+    @classmethod
+    def of(cls, row: Row) -> Effects:
+        return cls(
+            row.allowed,
+            row.counted,
+            row.closes,
+            row.potential_lost,
+            row.dummy_lost,
+            row.hip_lost,
+            row.concealment_lost,
+            row.cloak_lost,
+            row.ti,
+        )
 
 
 @dataclass(frozen=True, slots=True)

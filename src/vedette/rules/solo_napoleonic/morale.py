@@ -231,14 +231,15 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
     rr = result_roll(result_check(state, u), dice)
     rolls.append(rr)
     row = result_table(state).row(rr.row or "")
-    d = row.data
-    add = int(d.get("disorder", 0)) if not u.skirmishing else 0
+    # the row's columns (data/rules.toml, [tables.morale_result.columns]); a row that leaves
+    # out its status or what binds leaves the unit's own ("": the unit's, resolved here)
+    add = row.disorder if not u.skirmishing else 0
     # a later result never makes the unit's state milder (issue 23): routing > retiring > steady
-    new_status = str(d.get("status", u.status))
+    new_status = row.status or u.status
     if SEVERITY.get(new_status, 0) < SEVERITY.get(u.status, 0):
         new_status = u.status
-    bind = d.get("bind")
-    if bind is not None and str(bind) not in BINDS:
+    bind = row.bind or None
+    if bind is not None and bind not in BINDS:
         raise DataError(
             "solo_napoleonic data",
             f"morale result {row.key!r}: bind must be one of {', '.join(BINDS)}",
@@ -257,7 +258,7 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
         status=new_status,
         bound=bind if bind is not None else u.bound,
         disorder=u.disorder + add,
-        must_rally=bool(d.get("rally", False)) or u.must_rally,
+        must_rally=row.rally or u.must_rally,
         advancing=False,
         charge_state=None if u.charge_state == "declared" else u.charge_state,
         charge_step=None if u.charge_state == "declared" else u.charge_step,

@@ -3,11 +3,13 @@ and the aggressive and cautious policies (docs/simulation.md)."""
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
-from vedette.rules.simulation import RANDOM, Done, Line, Policy, SimPlay, todo_lines
+from vedette.rules.protocol import Todo
+from vedette.rules.simulation import RANDOM_DRAWN, Done, Line, Policy, SimPlay, todo_lines
 from vedette.rules.two_by_two.todo import _complete
 
 
@@ -74,7 +76,7 @@ CAUTIOUS = Policy(
 
 class TwoByTwoSim(SimPlay):
     policies: ClassVar[Mapping[str, Policy]] = {
-        "random": RANDOM,
+        "random": RANDOM_DRAWN,
         "aggressive": AGGRESSIVE,
         "cautious": CAUTIOUS,
     }
@@ -85,5 +87,49 @@ class TwoByTwoSim(SimPlay):
     def lines(self, state: Any, ruleset: Any, rng: random.Random) -> Sequence[Line]:
         """The ``todo`` lines, each completed as ``legal_requests`` completes it (the charges
         a move could make, then its steps; a shot at each enemy; an arrival's places), but
-        planned lazily: only until the policy's first accepted request."""
-        return [_complete(state, t, rng) for t in todo_lines(state, ruleset)]
+        only when read: the random policy draws the lines one at a time and reads only those
+        it tries (the others draw nothing and build nothing)."""
+        return _Lines(state, todo_lines(state, ruleset), rng)
+
+
+class _Lines(Sequence[Line]):
+    """``todo``'s lines, each completed (its shuffle drawn from ``rng``) when first read."""
+
+    __slots__ = ("_done", "_rng", "_state", "_todo")
+
+    def __init__(self, state: Any, todo: list[Todo], rng: random.Random) -> None:
+        self._state, self._todo, self._rng = state, todo, rng
+        self._done: dict[int, Line] = {}
+
+    def __len__(self) -> int:
+        return len(self._todo)
+
+    def __getitem__(self, i: Any) -> Any:
+        line = self._done.get(i)
+        if line is None:
+            t = self._todo[i]
+            refused = _refused(self._state, t)
+            line = self._done[i] = () if refused else _complete(self._state, t, self._rng)
+        return line
+
+
+def _refused(state: Any, t: Todo) -> bool:
+    """A line whose every candidate the referee refuses, known without judging it: a retire
+    of [0] (its move all but spent: "the distance must be more than 0") and a wheel that
+    costs more than the unit has left (2 by 2, Movement: a wheel costs the arc its outer
+    corner runs). Skipping it is the law (a refused line is skipped) and draws nothing (its
+    one candidate draws nothing either)."""
+    if t.procedure == "retire":
+        return tuple(t.open.get("distance", ())) == ("0",)
+    if t.procedure != "wheel" or state.play != "tracked":
+        return False
+    u = state.unit(t.request["unit"])
+    if u.body is None:
+        return False
+    move, width, n = state.utype(u).move, u.body.footprint.width, state.rules.n
+    return all(
+        u.spent + n(width * math.radians(float(a))) > move + 1e-6 for a in t.open.get("angle", ())
+    )
+
+    def __iter__(self) -> Iterator[Line]:
+        return (self[i] for i in range(len(self._todo)))
