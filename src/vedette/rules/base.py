@@ -399,7 +399,10 @@ class Ruleset(Generic[S]):
     ) -> Any:
         """:meth:`judge`, given the state's phase when the caller has it (``todo`` judges
         every offer of one state)."""
-        proc = self.protocol_procedures().get(procedure)
+        if type(self).protocol_procedures is Ruleset.protocol_procedures:
+            proc = self.procedures.get(procedure)  # (no copy of the table for one look-up)
+        else:
+            proc = self.protocol_procedures().get(procedure)
         if proc is None:
             raise BadRequest(f"{self.name} has no procedure {procedure!r}")
         if isinstance(request, Mapping):
