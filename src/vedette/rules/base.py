@@ -40,7 +40,7 @@ from vedette.rules.protocol import (
     decode_event,
     derive_todo,
     flow_violation,
-    parsed_request,
+    parsed_shared,
     stored_decoder,
     verdict_of,
 )
@@ -54,6 +54,9 @@ if TYPE_CHECKING:
     from vedette.rules.protocol import Event, GameOutcome, Procedure
 
 S = TypeVar("S")
+
+#: ``Ruleset.judge``'s phase when the caller gives none (None is a phase: no declared one)
+_NOT_GIVEN: Any = object()
 
 _WAIVED: list[type[Waived]] = []  # protocol.Waived, imported by the first fold
 
@@ -346,6 +349,14 @@ class Ruleset(Generic[S]):
         one lists only the choices it accepts; an owed step it refuses is marked ``refused``."""
 
         owed = self.obligations(state)
+        if type(self).judge is Ruleset.judge:  # the state's phase read once, not once an offer
+            phase = self.current_phase(state) if self.flow is not None else None
+            return derive_todo(
+                owed,
+                self.options(state),
+                lambda p, r: self._judge(state, p, r, owed, False, phase)[1],
+                strict,
+            )
         return derive_todo(
             owed,
             self.options(state),
@@ -375,19 +386,40 @@ class Ruleset(Generic[S]):
         engine would before rolling: the declared flow, then what is owed, then ``plan``.
         Raises the refusal (a VedetteError naming the rule); returns ``(procedure, request,
         plan)``. ``query``: odds and checks, which no phase and no obligation forbid."""
+        return self._judge(state, procedure, request, owed, query, _NOT_GIVEN)
 
-        procs = self.protocol_procedures()
-        proc = procs.get(procedure)
+    def _judge(
+        self,
+        state: S,
+        procedure: str,
+        request: Any,
+        owed: Sequence[Any] | None,
+        query: bool,
+        phase: Any,
+    ) -> Any:
+        """:meth:`judge`, given the state's phase when the caller has it (``todo`` judges
+        every offer of one state)."""
+        if type(self).protocol_procedures is Ruleset.protocol_procedures:
+            proc = self.procedures.get(procedure)  # (no copy of the table for one look-up)
+        else:
+            proc = self.protocol_procedures().get(procedure)
         if proc is None:
             raise BadRequest(f"{self.name} has no procedure {procedure!r}")
-        req = parsed_request(proc, request)[0] if isinstance(request, Mapping) else request
+        if isinstance(request, Mapping):
+            req, logged = parsed_shared(proc, request)
+        else:
+            req, logged = request, None
         if not proc.query and not query:
             if self.flow is not None:
-                refusal = self.flow.violation(self.current_phase(state), procedure)
+                if phase is _NOT_GIVEN:
+                    phase = self.current_phase(state)
+                refusal = self.flow.violation(phase, procedure)
                 if refusal is not None:
                     raise refusal
             owed = self.obligations(state) if owed is None else owed
-            o = flow_violation(owed, procedure, proc.request_json(req)) if owed else None
+            if owed and logged is None:
+                logged = proc.request_json(req)
+            o = flow_violation(owed, procedure, logged) if owed else None  # type: ignore[arg-type]
             if o is not None:
                 raise RuleViolation(
                     o.rule,

@@ -118,14 +118,37 @@ def _show(v: Any) -> str:
     return str(v)
 
 
+#: the types :func:`_jsonable` hands back as they are (tested by exact type: a subclass, such as
+#: an enum of ints, goes through the general tests)
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+#: a dataclass type's fields as (JSON key, attribute), read once per type (a field named like a
+#: keyword ends in "_", ``from_``: its JSON key does not); None for a type that is no dataclass
+_DATA_FIELDS: dict[type, tuple[tuple[str, str], ...] | None] = {}
+
+
+def _data_fields(tp: type) -> tuple[tuple[str, str], ...] | None:
+    try:
+        return _DATA_FIELDS[tp]
+    except KeyError:
+        pass
+    names = None
+    if dataclasses.is_dataclass(tp):
+        names = tuple((f.name.rstrip("_"), f.name) for f in dataclasses.fields(tp))
+    _DATA_FIELDS[tp] = names
+    return names
+
+
 def _jsonable(v: Any) -> Any:
+    tp = type(v)
+    if tp in _PLAIN:
+        return v
     if isinstance(v, tuple):
         return [_jsonable(x) for x in v]
     if isinstance(v, Fraction):
         return str(v)
-    if dataclasses.is_dataclass(v) and not isinstance(v, type):
-        # a field named like a keyword ends in "_" (``from_``): its JSON key does not
-        return {f.name.rstrip("_"): _jsonable(getattr(v, f.name)) for f in dataclasses.fields(v)}
+    names = _data_fields(tp)  # an instance's type (a dataclass type itself is not one)
+    if names is not None:
+        return {key: _jsonable(getattr(v, attr)) for key, attr in names}
     if isinstance(v, Mapping):
         return {str(k): _jsonable(x) for k, x in v.items()}
     if isinstance(v, list):

@@ -483,7 +483,9 @@ def _judged(
                 raise  # a defect (a missing module, a bug): never a silently dropped offer
             why = f"internal error: {type(e).__name__}: {e}"
             return replace(t, refused=why) if owed else None
-        return replace(t, typed=typed)
+        return Todo(
+            t.procedure, t.request, t.text, t.rule, t.owed, t.obligation, t.open, typed, t.refused
+        )
     fields = list(t.open)
     choices = [tuple(t.open[f]) for f in fields]
     kept: list[list[Any]] = [[] for _ in fields]
@@ -520,7 +522,10 @@ def _judged(
         if owed:
             return replace(t, refused="no choice of " + ", ".join(fields) + " is accepted")
         return None
-    return replace(t, open={f: tuple(k) for f, k in zip(fields, kept, strict=True)})
+    opened = {f: tuple(k) for f, k in zip(fields, kept, strict=True)}
+    return Todo(
+        t.procedure, t.request, t.text, t.rule, t.owed, t.obligation, opened, t.typed, t.refused
+    )
 
 
 #: parsed requests and their logged form, by procedure object and request (each value with its
@@ -532,22 +537,46 @@ _PARSED: dict[tuple[Any, ...], tuple[Any, Any, dict[str, Any]]] = {}
 
 def parsed_request(proc: Any, raw: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
     """``proc.parse(raw)`` and ``proc.request_json`` of it, remembered for requests of plain
-    values (a refusal is not remembered: it raises again; a list or a table in the request is
-    not a key, and is parsed each time)."""
+    values and lists of them (a refusal is not remembered: it raises again; a table in the
+    request, or a list of lists, is not a key, and is parsed each time). The logged form is the
+    caller's own copy."""
+    req, logged = parsed_shared(proc, raw)
+    return req, dict(logged)
+
+
+def parsed_shared(proc: Any, raw: Mapping[str, Any]) -> tuple[Any, Mapping[str, Any]]:
+    """:func:`parsed_request` without the copy: the logged form is the one remembered, to read
+    and never to change (the referee's checks, the simulator's step)."""
     try:
-        key: tuple[Any, ...] | None = (id(proc), *((k, type(v), v) for k, v in raw.items()))
+        # the pairs, then each value's type (1, 1.0 and True are equal, and hash alike)
+        key: tuple[Any, ...] | None = (id(proc), tuple(raw.items()), tuple(map(type, raw.values())))
         hit = _PARSED.get(key)  # type: ignore[arg-type]
-    except TypeError:
-        key, hit = None, None
+    except TypeError:  # a list in the request (a path of hexes): its items and their types
+        try:
+            key = _listed_key(proc, raw)
+            hit = _PARSED.get(key)
+        except TypeError:
+            key, hit = None, None
     if hit is not None and hit[0] is proc:
-        return hit[1], dict(hit[2])
+        return hit[1], hit[2]
     req = proc.parse(raw)
     logged = proc.request_json(req)
     if key is not None:
         if len(_PARSED) > 50_000:
             _PARSED.clear()
         _PARSED[key] = (proc, req, dict(logged))
+        return req, _PARSED[key][2]
     return req, logged
+
+
+def _listed_key(proc: Any, raw: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The memo's key of a request whose values include lists of plain values: each list as
+    the tuple of its items, with their types (a TypeError for a list of lists or tables)."""
+    pairs = tuple((k, tuple(v) if type(v) is list else v) for k, v in raw.items())
+    inner = tuple(tuple(map(type, v)) for v in raw.values() if type(v) is list)
+    key = (id(proc), pairs, tuple(map(type, raw.values())), inner)
+    hash(key)
+    return key
 
 
 def flow_violation(

@@ -27,7 +27,7 @@ from vedette.dice.sources import SegmentSource
 from vedette.engine import Game
 from vedette.engine.session import WAIVE
 from vedette.errors import BadRequest, VedetteError
-from vedette.rules.protocol import flow_violation, parsed_request
+from vedette.rules.protocol import flow_violation, parsed_shared
 from vedette.sim.policies import Policy, policy
 
 WAIVE_REASON = "simulation: no legal way to discharge it"
@@ -144,15 +144,17 @@ def play_game(setup: Setup, seed: int, index: int, record: bool = False) -> Play
         if owed:  # an owed step nothing can discharge: waive it (logged, as a player would)
             waive = ("waive", {"obligation": owed[0].id, "reason": WAIVE_REASON})
             cands = itertools.chain(cands, (waive,))
+        source = None  # a candidate refused before its first die leaves it as it was: reused
         for name, req in cands:
             p = procs.get(name)
             if p is None or p.query:
                 continue
             try:
-                parsed, req_json = parsed_request(p, req)
+                parsed, req_json = parsed_shared(p, req)
                 if flow_violation(owed, name, req_json) is not None:
                     continue
-                source = SegmentSource(dice_seed, [(position, None)])
+                if source is None or source.position != position:
+                    source = SegmentSource(dice_seed, [(position, None)])
                 if p.play is not None:  # plan and resolve in one run: the same verdict, dice
                     outcome = p.play(state, parsed, source)
                 else:
@@ -169,7 +171,7 @@ def play_game(setup: Setup, seed: int, index: int, record: bool = False) -> Play
             if position > was:  # this action rolled dice
                 rolls[side, name] += 1
             if record:
-                log.append((name, req_json))
+                log.append((name, dict(req_json)))
             if name in ("next", "end_turn", "next_phase"):
                 done.clear()
             else:
