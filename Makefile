@@ -15,8 +15,12 @@ setup-app: $(UV)
 	$(UV) sync --frozen --no-dev --inexact --python $(BIN)/python
 
 # Everything: the extras (numpy, dask) and the development group (pytest, playwright, ruff, mypy).
+# --compile-bytecode: the installed packages' .pyc written once here (about 10 s the first time,
+# under a second after), not compiled again by every test process that imports them (issue 27
+# item 3: with PYTHONDONTWRITEBYTECODE set, each xdist worker compiled hypothesis, pydantic,
+# fastapi... from source on every run).
 setup: $(UV)
-	$(UV) sync --frozen --all-extras --inexact --python $(BIN)/python
+	$(UV) sync --frozen --all-extras --inexact --compile-bytecode --python $(BIN)/python
 
 # The main job with the embedded default store (SQLite): the local web app on
 # http://127.0.0.1:8765/ with a sample game of every ruleset (Ctrl-C stops it).

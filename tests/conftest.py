@@ -23,17 +23,17 @@ settings.load_profile("vedette")
 
 #: longest first: the modules holding the suite's longest tests, by what each took in a
 #: ``pytest -n 2 --durations=0`` run (issue 27 item 3): the write-load test, one test of a minute
-#: on a loaded machine, starts first; the builder's and the Next panel's whole turns, the docs'
-#: sessions, the trust-import exports (found once per run), the board and phone-tap turns and the
+#: on a loaded machine, starts first; the builder's builds, the whole turns on a phone, the Next
+#: panel, the docs' sessions, the trust-import exports (found once per run), the boards and the
 #: todo games follow; the many short modules fill the end, so the two workers end together
 LONG_FIRST = (
     "tests/web/test_serve_writes.py",
     "tests/web/test_web_browser_builder.py",
+    "tests/web/test_web_browser_taps.py",
     "tests/web/test_web_browser_next.py",
     "tests/docs/test_docs_commands.py",
     "tests/core/test_trust_import.py",
     "tests/web/test_web_browser_boards.py",
-    "tests/web/test_web_browser_taps.py",
     "tests/core/test_todo_conformance.py",
     "tests/web/test_web_workers.py",
     "tests/web/test_web_browser.py",

@@ -35,9 +35,10 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def live_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The game database the live server uses (tests may prepare games in it directly)."""
+    """The game database the live server uses (tests may prepare games in it directly). One per
+    test process, shared by every module, as the server is: each test names its own games."""
     return tmp_path_factory.mktemp("web") / "games.sqlite3"
 
 
@@ -63,8 +64,10 @@ def running(app: object, port: int) -> Iterator[None]:
         t.join(timeout=10)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def live_server(live_db: Path) -> Iterator[str]:
+    """One live server per test process, started when the first test needs it (issue 27 item 3:
+    not one per module)."""
     from vedette.web.app import create_app
 
     port = _free_port()

@@ -1,8 +1,9 @@
 """Real-browser tests of the next panel (issue 15): each ruleset's owed step discharged from it;
 each common adjudication in at most three clicks with no typing (stated play where the ruleset
-has it); one turn of each sample played from the page alone; the form's rules (Enter submits,
-errors beside the field, picks never fill a hidden field, the waiver confirmed by name); a stale
-token renewed; the after-action report export opened in the browser."""
+has it); the form's rules (Enter submits, errors beside the field, picks never fill a hidden
+field, the waiver confirmed by name); a stale token renewed; the after-action report export
+opened in the browser. One turn of each sample played from the panel alone is in
+test_web_browser_taps (on a phone)."""
 
 from __future__ import annotations
 
@@ -185,7 +186,7 @@ def test_kuryakin_stated(
     assert out.strip()
 
 
-# -- one turn of each sample from the page alone ------------------------------------------
+# -- one turn of each sample from the page alone (played on a phone: test_web_browser_taps) --
 def turn_of(db: Path, name: str) -> tuple[Any, ...]:
     g = Game.open(Store(db), name)
     s = g.ruleset.state_json(g.state)
@@ -213,55 +214,6 @@ def entries(page: Any) -> tuple[list[str], list[str]]:
     n = items.count()
     texts = [items.nth(i).inner_text() for i in range(n)]
     return texts, [items.nth(i).get_attribute("data-procedure") or "" for i in range(n)]
-
-
-SAMPLES = [
-    ("napoleon_at_bay", {}, ("move", "fix")),
-    ("solitaire_asl", {}, ("shift",)),  # (prefer: what to try before moving the game on)
-    ("two_by_two", {"play": "stated"}, ("shoot", "rally")),
-    ("solo_napoleonic", {}, ("charge", "fire")),
-]
-
-
-@pytest.mark.parametrize(("ruleset", "options", "prefer"), SAMPLES)
-def test_one_turn_of_each_sample_from_the_page(
-    page: Any, live_server: str, live_db: Path, ruleset: str, options: dict[str, Any],
-    prefer: tuple[str, ...],
-) -> None:  # fmt: skip
-    """No fill, no typing: clicks on the next panel, the board and 'Roll / do it' only."""
-    name = f"turn-{ruleset}"
-    make_game(live_db, name, ruleset, **options)
-    page.goto(f"{live_server}/games/{name}")
-    c = Clicks(page)
-    tried: set[str] = set()
-    done: list[str] = []
-    errors = 0
-    turn = Turn(live_db, name)
-    for _ in range(120):
-        if turn.over():
-            break
-        texts, procs = entries(page)
-        owed = page.locator("#next li.owed button.next-item")
-        if owed.count():
-            pick = int(owed.first.get_attribute("data-n"))
-        else:
-            fresh = [i for i, p in enumerate(procs) if p in prefer and texts[i] not in tried]
-            if errors >= 3:
-                fresh = []  # the rules refused a few of what was offered: move the game on
-            pick = fresh[0] if fresh else next(i for i, p in enumerate(procs) if p in ADVANCE)
-        tried.add(texts[pick])
-        c.click(f"#next button.next-item[data-n='{pick}']")
-        if procs[pick] == "move" and ruleset == "napoleon_at_bay":
-            c.click('#board polygon[data-hex="W2020"]')  # the destination, picked on the map
-            prefer = ("fix",)  # one move is enough
-        out = roll(c)
-        if page.locator("#result .error, .field-error:not([hidden])").count():
-            errors += 1
-        done.append(f"{procs[pick]}: {out.splitlines()[0] if out else ''}")
-    assert turn.start is not None and turn.over(), done
-    assert any(
-        p.split(":")[0] in ("fix", "shift", "shoot", "rally", "charge", "fire") for p in done
-    )
 
 
 # -- the form ---------------------------------------------------------------------------------

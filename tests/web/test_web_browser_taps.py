@@ -3,8 +3,13 @@
 A 390x844 touch screen (Playwright's touch emulation: ``page.tap``) plays one full turn of each
 ruleset's sample from the Next panel alone: owed steps first, then each adjudication the panel
 offers once (a roll, a test, a move), then what moves the game on. Each action's taps are
-counted: the entry, one tap per open field's choice (the first offered), and Roll. No key is
-pressed and no field is typed in. The taps per adjudication are printed (``-s``).
+counted: the entry, one tap per open field's choice (the first offered; Napoleon At Bay's move
+destination tapped on the map instead), and Roll. No key is pressed and no field is typed in.
+The taps per adjudication are printed (``-s``).
+
+This is also the suite's whole turn of each sample from the page (issue 27 item 3: the Next
+panel's own turn test, which walked the same turns with a mouse, is folded in here): the turn
+ends, and a roll, test or fire was made.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ TRIED = {
     "solo_napoleonic": ("fire", "charge", "move", "morale"),
 }
 OPTIONS: dict[str, dict[str, Any]] = {"two_by_two": {"play": "stated"}}
+#: Napoleon At Bay's move: its destination is tapped on the map, not among the entry's choices
+MAP_PICK = '#board polygon[data-hex="W2020"]'
 
 
 @pytest.fixture
@@ -80,7 +87,13 @@ def test_a_turn_on_a_phone_takes_at_most_three_taps_per_adjudication(
             field = rows.nth(i).get_attribute("data-field")
             box = page.locator(f'form.proc[data-proc="{proc}"] [name="{field}"]')
             if box.count() and not box.first.input_value():
-                page.tap(f"{entry} ~ .open-choices[data-field={field}] >> button.choice >> nth=0")
+                if (ruleset, proc, field) == ("napoleon_at_bay", "move", "to"):
+                    page.tap(MAP_PICK)  # the destination picked on the map
+                else:
+                    choice = (
+                        f"{entry} ~ .open-choices[data-field={field}] >> button.choice >> nth=0"
+                    )
+                    page.tap(choice)
                 count += 1
         before = page.get_attribute("#log li", "data-seq") or ""
         page.tap("#roll-btn")
@@ -95,6 +108,9 @@ def test_a_turn_on_a_phone_takes_at_most_three_taps_per_adjudication(
     assert page.evaluate("window.__keys") == 0  # no key pressed, nothing typed
     assert not refused, refused
     assert any(p not in ADVANCE for p, _ in taps)  # some adjudication was made
+    assert any(p in ("fix", "shift", "shoot", "rally", "charge", "fire") for p, _ in taps)
+    if ruleset == "napoleon_at_bay":
+        assert ("move", 3) in taps  # the entry, the hex on the map, Roll
     assert max(t for _, t in taps) <= 3, taps
 
 
