@@ -1101,6 +1101,19 @@ def test_morale_failure_default_chart_and_house_chart(tmp_path: Path) -> None:
     assert out.details["result"] == "rout" and h.state.unit("F1").disorder == 2
 
 
+@pytest.mark.parametrize("status", ["steady", "retiring"])
+def test_a_house_chart_row_may_leave_the_units_own_status(tmp_path: Path, status: str) -> None:
+    """The chart is missing from the text (reading K41): a house chart's row may leave out the
+    status and what binds; the unit then keeps its own (a retiring unit keeps retiring)."""
+    house = {"tables": {"morale_result": {"dice": "1d10", "rows": [
+        {"range": "1-10", "key": "shaken", "result": "is shaken", "disorder": 1}]}}}  # fmt: skip
+    g = ready(tmp_path, [unit("F1", status=status), unit("A1", "Allies")], house=house)
+    assert g.state.unit("F1").status == status
+    out = g.perform("morale", {"unit": "F1"}, [99, 5])
+    u = g.state.unit("F1")
+    assert out.details["result"] == "shaken" and (u.status, u.disorder) == (status, 1)
+
+
 # == Charge and charge home =====================================================================
 @pytest.mark.parametrize(
     ("grade", "bpl"), [("A", 85), ("B", 75), ("C", 65), ("D", 55)]
