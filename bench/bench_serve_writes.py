@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script by `python -m bench`
@@ -132,9 +132,9 @@ def _wait_up(server: subprocess.Popen[bytes], base: str) -> None:
     deadline = time.time() + 120
     while True:
         try:
-            httpx.get(base + "/ping", timeout=2).raise_for_status()
+            httpx2.get(base + "/ping", timeout=2).raise_for_status()
             return
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             if time.time() > deadline or server.poll() is not None:
                 assert server.stderr is not None
                 raise RuntimeError(f"the server did not start: {server.stderr.read()!r}") from None
@@ -142,7 +142,7 @@ def _wait_up(server: subprocess.Popen[bytes], base: str) -> None:
 
 
 def _load(db: Path, base: str, writes: int, cli_calls: int, seed: int) -> dict[str, Any]:
-    with httpx.Client(base_url=base, timeout=120) as c:
+    with httpx2.Client(base_url=base, timeout=120) as c:
         page = c.get("/").text
         token = page.split('name="csrf-token" content="')[1].split('"')[0]
         cookies = dict(c.cookies)
@@ -171,7 +171,7 @@ def _load(db: Path, base: str, writes: int, cli_calls: int, seed: int) -> dict[s
         rng = random.Random(f"{seed}/{i}")
         moved = dict.fromkeys(own[i], False)
         h = {"X-CSRF-Token": token}
-        with httpx.Client(base_url=base, cookies=cookies, timeout=120) as one:
+        with httpx2.Client(base_url=base, cookies=cookies, timeout=120) as one:
             n = 0
             while n < per_thread[i] or cli_running.is_set():
                 n += 1
@@ -182,7 +182,7 @@ def _load(db: Path, base: str, writes: int, cli_calls: int, seed: int) -> dict[s
                 try:
                     r = one.post(f"/api/games/{game}/{path}", json=body, headers=h)
                     status, text = r.status_code, r.text
-                except httpx.HTTPError as e:
+                except httpx2.HTTPError as e:
                     status, text = 0, f"{type(e).__name__}: {e}"
                 with lock:
                     if status == 200:
@@ -281,7 +281,7 @@ def _check(
 
     lost = unequal = 0
     st = Store(db)
-    with httpx.Client(base_url=base, timeout=60) as c:
+    with httpx2.Client(base_url=base, timeout=60) as c:
         for info in st.games():
             g = Game.open(st, info.name)
             kinds = {r.seq: r.kind for r in g.records}

@@ -1,7 +1,7 @@
 """Web benchmark (issues 7, 16): adjudication and ``/ping`` latency with 20 concurrent local
 clients, and ``/ping`` alone, measured in one run against one server.
 
-The load tool is 20 client processes (httpx, each its own game and connection, as 20 browsers
+The load tool is 20 client processes (httpx2, each its own game and connection, as 20 browsers
 are) talking to a real uvicorn server on 127.0.0.1 in a child process (``vedette serve``, with
 one process and with ``--workers 2``). Each round moves a force into a ZOC, then times the
 adjudication: a Napoleon At Bay 'fix' (roll, choose, swap, append to the log); then both are
@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -70,7 +70,7 @@ def client(base: str, i: int, think: float, tag: str, ready: Any, start: Any, ou
     app: list[float] = []  # the same adjudications as the server timed them (Server-Timing)
     if hasattr(os, "nice"):
         os.nice(19)  # it stands in for another machine: it takes only the CPU the server leaves
-    with httpx.Client(base_url=base, timeout=TIMEOUT) as c:
+    with httpx2.Client(base_url=base, timeout=TIMEOUT) as c:
         page = c.get("/").text
         token = page.split('name="csrf-token" content="')[1].split('"')[0]
         h = {"X-CSRF-Token": token}
@@ -161,7 +161,7 @@ def prober(base: str, stop: Any, out: Any, every: float = 0.01) -> None:
     to ``out``. A process of its own, so the figure is the server's answer time, not the time
     the load generator's event loop (busy decoding the clients' answers) takes to notice it."""
     xs: list[float] = []
-    with httpx.Client(base_url=base, timeout=TIMEOUT) as c:
+    with httpx2.Client(base_url=base, timeout=TIMEOUT) as c:
         while not stop.is_set() or len(xs) < 5:  # a few pings however soon it is stopped
             t = time.perf_counter()
             c.get("/ping").raise_for_status()
@@ -240,9 +240,9 @@ def run_server(workers: int) -> dict[str, Any]:
         try:
             for _ in range(200):
                 try:
-                    httpx.get(base + "/ping", timeout=1).raise_for_status()
+                    httpx2.get(base + "/ping", timeout=1).raise_for_status()
                     break
-                except httpx.HTTPError:
+                except httpx2.HTTPError:
                     time.sleep(0.05)
             else:
                 raise RuntimeError("the server did not answer /ping within 10 s")

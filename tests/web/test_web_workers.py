@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from tests.web.conftest import _free_port
@@ -38,9 +38,9 @@ def two_workers(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     deadline = time.time() + 60
     while True:
         try:
-            httpx.get(base + "/ping", timeout=1).raise_for_status()
+            httpx2.get(base + "/ping", timeout=1).raise_for_status()
             break
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             if time.time() > deadline or server.poll() is not None:
                 server.kill()
                 raise RuntimeError(f"the server did not start: {server.stderr.read()!r}") from None
@@ -50,7 +50,7 @@ def two_workers(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     server.wait(20)
 
 
-def _token(c: httpx.Client) -> str:
+def _token(c: httpx2.Client) -> str:
     page = c.get("/").text
     return page.split('name="csrf-token" content="')[1].split('"')[0]
 
@@ -59,7 +59,7 @@ def test_two_server_processes_share_the_token_and_serialise_a_game(
     two_workers: tuple[str, Path],
 ) -> None:
     base, db = two_workers
-    with httpx.Client(base_url=base) as c:
+    with httpx2.Client(base_url=base) as c:
         token = _token(c)
         cookies = dict(c.cookies)
         made = c.post(
@@ -77,7 +77,7 @@ def test_two_server_processes_share_the_token_and_serialise_a_game(
                 ("perform", {"procedure": "move", "request": {"force": "F1", "to": "W2020"}}),
                 ("undo", {}),
             ):
-                with httpx.Client(base_url=base, cookies=cookies) as one:
+                with httpx2.Client(base_url=base, cookies=cookies) as one:
                     r = one.post(f"/api/games/g/{path}", json=body, headers={"X-CSRF-Token": token})
                 out.append((r.status_code, r.text))
         return out
@@ -94,7 +94,7 @@ def test_two_server_processes_share_the_token_and_serialise_a_game(
     assert len(g.records) == 1 + done  # every acknowledged action or undo is in the log
     assert [r.seq for r in g.records] == list(range(1, len(g.records) + 1))
     assert replay(g.ruleset, st.records(g.id)).state == g.state
-    with httpx.Client(base_url=base) as c:
+    with httpx2.Client(base_url=base) as c:
         served = c.get("/api/games/g").json()
     assert served["seq"] == len(g.records)
     st.close()
@@ -148,7 +148,7 @@ def test_long_odds_do_not_hold_up_the_actions(
         return real(self, *a, **k)
 
     monkeypatch.setattr(Game, "chances", held)
-    with httpx.Client(base_url=live_server, timeout=60) as c:
+    with httpx2.Client(base_url=live_server, timeout=60) as c:
         token = _token(c)
         h = {"X-CSRF-Token": token}
         odds = {"procedure": "fix", "request": {"moving": "F1", "contact": "R1"}}
