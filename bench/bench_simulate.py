@@ -17,14 +17,14 @@ the number of actions and the actions themselves): the new code must play the sa
 average (``uptime``) is printed beside the figures. Without git (or with ``--base none``) the
 ratio is given against the figures recorded in issue 29 (quiet machine, one worker).
 
-A ruleset in ``DRAWN`` (2 by 2) draws its random policy's lines another way than the baseline
-(the same law, other games for a seed: docs/simulation.md), so its games are not compared one by
-one. Instead: at least 24 games a side (4 in quick mode), actions/s beside games/s and the mean
-actions a game of each side, the ratio on both; each new game is replayed through the referee's
-engine (``Game.perform``, the game's own dice seed) and must be accepted action by action and
-end as simulated (winner, how, turns, losses); and a statistical sanity line: the mean actions a
-game of the two sides within 3 standard errors of their difference (Welch), and each side's
-win rate with overlapping 95% Wilson intervals.
+A ruleset in ``DRAWN`` (2 by 2, Napoleon At Bay) draws its random policy's lines another way
+than the baseline (the same law, other games for a seed: docs/simulation.md), so its games are
+not compared one by one. Instead: at least 24 games a side (4 in quick mode), actions/s beside
+games/s and the mean actions a game of each side, the ratio on both; each new game is replayed
+through the referee's engine (``Game.perform``, the game's own dice seed) and must be accepted
+action by action and end as simulated (winner, how, turns, losses); and a statistical sanity
+line: the mean actions and the mean turns a game of the two sides each within 3 standard errors
+of their difference (Welch), and each side's win rate with overlapping 95% Wilson intervals.
 
 Run: ``python bench/bench_simulate.py [GAMES] [--base REF] [--only RULESET,...]`` (default 8
 games; ``VEDETTE_BENCH_QUICK=1``: 2 games, 2 by 2 and Kuryakin only). Not a test.
@@ -56,7 +56,7 @@ RECORDED = {
     "napoleon_at_bay": 1.07,
 }
 #: rulesets whose random policy draws its lines otherwise than the baseline (same law)
-DRAWN = {"two_by_two"}
+DRAWN = {"two_by_two", "napoleon_at_bay"}
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {
     "two_by_two": (2000, {}),
@@ -143,19 +143,24 @@ def replay(src: Path, ruleset: str, games: int) -> list[int]:
 
 
 def sanity(base: list[Any], new: list[Any]) -> tuple[bool, str]:
-    """The two sides' games alike in law: the mean actions a game within 3 standard errors of
-    the difference (Welch), and each winner's rate with overlapping 95% Wilson intervals."""
-    a = [float(r[4]) for r in base]
-    b = [float(r[4]) for r in new]
+    """The two sides' games alike in law: the mean actions and the mean turns a game each within
+    3 standard errors of the difference (Welch; turns tell games of a fixed length apart:
+    Napoleon At Bay runs every game to its action limit), and each winner's rate with
+    overlapping 95% Wilson intervals."""
 
     def mean_var(xs: list[float]) -> tuple[float, float]:
         m = sum(xs) / len(xs)
         return m, sum((x - m) ** 2 for x in xs) / max(1, len(xs) - 1)
 
-    (ma, va), (mb, vb) = mean_var(a), mean_var(b)
-    se = math.sqrt(va / len(a) + vb / len(b)) or 1e-9
-    ok = abs(ma - mb) <= 3 * se
-    words = [f"actions a game {ma:.0f} vs {mb:.0f} (|diff| {abs(ma - mb) / se:.1f} s.e.)"]
+    ok, words = True, []
+    for col, what in ((4, "actions"), (3, "turns")):
+        (ma, va), (mb, vb) = (
+            mean_var([float(r[col]) for r in base]),
+            mean_var([float(r[col]) for r in new]),
+        )
+        se = math.sqrt(va / len(base) + vb / len(new)) or 1e-9
+        ok = ok and abs(ma - mb) <= 3 * se
+        words.append(f"{what} a game {ma:.1f} vs {mb:.1f} (|diff| {abs(ma - mb) / se:.1f} s.e.)")
     for w in sorted({str(r[1]) for r in base + new}):
         lo_a, hi_a = wilson(sum(r[1] == w for r in base), len(base))
         lo_b, hi_b = wilson(sum(r[1] == w for r in new), len(new))
@@ -238,7 +243,7 @@ def main() -> None:
                     " draws its lines otherwise (the same law, docs/simulation.md);"
                     f" every new game replays identically through the referee's engine:"
                     f" {'yes' if not bad else 'NO ' + str(bad)}\n  statistical sanity (mean"
-                    " actions within 3 s.e.; win rates' 95% Wilson intervals overlap):"
+                    " actions and turns within 3 s.e.; win rates' 95% Wilson intervals overlap):"
                     f" {'yes' if ok else 'NO'}: {words}"
                 )
                 print(line, flush=True)

@@ -59,6 +59,7 @@ from vedette.rules.protocol import (
     Todo,
     chances,
 )
+from vedette.rules.simulation import SimPlay
 
 if TYPE_CHECKING:
     from vedette.rules.editor import Editor
@@ -945,6 +946,19 @@ def _within_three(hexmap: Any, hex_id: str) -> list[str]:
     return list(hit[1])
 
 
+#: destinations tried for a force by ``legal_requests`` and the simulator (the first the rules
+#: accept is played)
+MOVE_TRIES = 6
+
+
+def move_tries(state: NabState, p: Piece, rng: Any) -> list[tuple[str, dict[str, Any]]]:
+    """The moves tried for the one-hex force ``p``, in order: up to :data:`MOVE_TRIES` hexes
+    1 to 3 away, drawn at random (one shuffle from ``rng``)."""
+    near = _within_three(state.map, p.hexes[0])
+    rng.shuffle(near)
+    return [("move", {"force": p.id, "to": [h]}) for h in near[:MOVE_TRIES]]
+
+
 class NapoleonAtBay(Ruleset[NabState]):
     name = "napoleon_at_bay"
     aliases = ("nab",)
@@ -1059,6 +1073,11 @@ class NapoleonAtBay(Ruleset[NabState]):
         out.append(Todo("end_movement", {}, "end movement: the combat phase follows", "Herman (5)"))
         return out
 
+    def simulation(self) -> SimPlay:
+        from vedette.rules.napoleon_at_bay.simplay import NabSim
+
+        return NabSim()
+
     def legal_requests(
         self, state: NabState, rng: Any, n: int = 40
     ) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -1079,10 +1098,7 @@ class NapoleonAtBay(Ruleset[NabState]):
         for p in movers:
             if len(p.hexes) != 1:
                 continue
-            near = _within_three(state.map, p.hexes[0])
-            rng.shuffle(near)
-            for h in near[:6]:
-                req = {"force": p.id, "to": [h]}
+            for _, req in move_tries(state, p, rng):
                 try:
                     plan_move(state, self.procedures["move"].parse(req))
                 except VedetteError:
