@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, ClassVar
 
 from vedette.rules.napoleon_at_bay.ruleset import move_tries
@@ -30,7 +31,7 @@ class NabSim(SimPlay):
         if state.phase == "combat":
             return [[("end_combat", {})]]
         lines: list[Line] = [
-            LazyLine(lambda p=p: move_tries(state, p, rng))
+            LazyLine(partial(move_tries, state, p, rng))
             for p in state.pieces.values()
             if p.side == state.phasing and p.id not in state.moved and len(p.hexes) == 1
         ]
