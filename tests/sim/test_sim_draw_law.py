@@ -16,12 +16,14 @@ from typing import Any
 from vedette import rules
 from vedette.engine import Game, Store
 from vedette.errors import VedetteError
+from vedette.rules.protocol import Todo, judged
 from vedette.rules.simulation import (
     RANDOM,
     RANDOM_DRAWN,
     Candidate,
     Policy,
     SimPlay,
+    TodoSim,
     drawn,
     todo_lines,
 )
@@ -100,11 +102,13 @@ class _Read(Sequence[Any]):
         return self.lines[i]
 
 
-def _states(seed: int, index: int, most: int) -> Iterator[tuple[Any, Callable[[Candidate], bool]]]:
-    """Each state of game ``index`` of ``seed`` (2 by 2, the random policy) in turn, as the
-    engine reaches it performing the game's actions, with the referee's verdict on a
-    candidate there (``Ruleset.judge``: the flow, what is owed, ``plan``)."""
-    rs = rules.get("two_by_two")
+def _states(
+    seed: int, index: int, most: int, ruleset: str = "two_by_two"
+) -> Iterator[tuple[Any, Callable[[Candidate], bool]]]:
+    """Each state of game ``index`` of ``seed`` (2 by 2 unless said, the random policy) in
+    turn, as the engine reaches it performing the game's actions, with the referee's verdict
+    on a candidate there (``Ruleset.judge``: the flow, what is owed, ``plan``)."""
+    rs = rules.get(ruleset)
     setup = Setup(rs.name, rs.scenario("sample"), max_actions=most)
     played = play_game(setup, seed, index, record=True)
     g = Game.create(Store(":memory:"), "law", rs.name, dict(setup.scenario), played.dice_seed)
@@ -220,3 +224,60 @@ def test_napoleon_at_bay_first_move_drawn_as_listed() -> None:
     old, new = seen(SimPlay(), RANDOM), seen(rs.simulation(), RANDOM_DRAWN)
     assert rs.simulation().policies["random"] is RANDOM_DRAWN
     assert_same_law(old, new, cells=4)  # each of the three French forces, and the phase's end
+
+
+def _line_key(t: Todo) -> tuple[str, str, str]:
+    return t.procedure, repr(sorted(dict(t.request).items())), repr(sorted(t.open.items()))
+
+
+def test_asl_lines_judged_when_drawn_are_todos_lines() -> None:
+    """Solitaire ASL: the simulator's lines, each judged as ``todo`` judges it, are exactly the
+    lines ``legal_requests`` fills (``todo``'s, without the refused, the owed only while
+    something is owed), in order, on every state of two whole random games (300 actions
+    each): so drawing them one at a time and judging only the drawn is the same law."""
+    rs = rules.get("solitaire_asl")
+    play = rs.simulation()
+    assert isinstance(play, TodoSim) and play.policies["random"] is RANDOM_DRAWN
+    states = 0
+    for index in (0, 1):
+        for state, _ in _states(2026, index, 300, "solitaire_asl"):
+            judge, entries = play.entries(state, rs)
+            mine = [judged(t, judge, owed) for t, owed in entries]
+            lazy = [_line_key(j) for j in mine if j is not None and not j.refused]
+            procs = {o.procedure for o in rs.obligations(state)}
+            old = [
+                _line_key(t)
+                for t in rs.todo(state)
+                if not t.refused and (not procs or t.procedure in procs)
+            ]
+            assert lazy == old, state
+            states += 1
+    assert states >= 400
+
+
+def test_asl_first_line_drawn_as_sorted() -> None:
+    """Solitaire ASL, a state with several kinds of line: the first action played over 800
+    seeds, the old way (``legal_requests`` from ``todo``, the lines sorted by a key each) and
+    the simulator's (drawn one at a time, judged when drawn): the same law by a two-sample
+    chi-square on the procedure and unit played (the choice within a line is
+    ``rng.choice`` of the accepted choices either way)."""
+    rs = rules.get("solitaire_asl")
+    state, ok = next(
+        (s, ok)
+        for s, ok in _states(2026, 0, 300, "solitaire_asl")
+        if len({t.procedure for t in rs.todo(s)}) >= 3 and not rs.obligations(s)
+    )
+    n = 800
+
+    def seen(play: SimPlay, policy: Policy) -> Counter[Any]:
+        out: Counter[Any] = Counter()
+        for seed in range(n):
+            rng = random.Random(seed)
+            c = next(
+                (c for c in policy.choose(state, play.lines(state, rs, rng), rng) if ok(c)), None
+            )
+            out[None if c is None else (c[0], json.dumps(sorted(c[1].items())[:1]))] += 1
+        return out
+
+    old, new = seen(SimPlay(), RANDOM), seen(rs.simulation(), RANDOM_DRAWN)
+    assert_same_law(old, new, cells=3)

@@ -349,20 +349,15 @@ class Ruleset(Generic[S]):
         one lists only the choices it accepts; an owed step it refuses is marked ``refused``."""
 
         owed = self.obligations(state)
+        return derive_todo(owed, self.options(state), self.todo_judge(state, owed), strict)
+
+    def todo_judge(self, state: S, owed: Sequence[Any]) -> Callable[[str, Mapping[str, Any]], Any]:
+        """The verdict ``todo`` asks of each offer on ``state`` (``owed``: its obligations):
+        :meth:`judge`'s parsed request, or its refusal raised."""
         if type(self).judge is Ruleset.judge:  # the state's phase read once, not once an offer
             phase = self.current_phase(state) if self.flow is not None else None
-            return derive_todo(
-                owed,
-                self.options(state),
-                lambda p, r: self._judge(state, p, r, owed, False, phase)[1],
-                strict,
-            )
-        return derive_todo(
-            owed,
-            self.options(state),
-            lambda p, r: self.judge(state, p, r, owed=owed)[1],
-            strict,
-        )
+            return lambda p, r: self._judge(state, p, r, owed, False, phase)[1]
+        return lambda p, r: self.judge(state, p, r, owed=owed)[1]
 
     #: the sequence of play (protocol.Flow), read by the engine; None: no declared phases
     flow: ClassVar[Any] = None

@@ -444,17 +444,15 @@ def derive_todo(
     as a module the judgement needs missing) propagates instead of silently dropping the offer
     or its choice (the conformance suite's mode)."""
     out: list[Todo] = []
-    for o in obligations:
-        t = Todo(o.procedure, o.request, o.text, o.rule, True, o.id, open=o.open)
-        out.append(_judged(t, judge, owed=True) or t)
     seen: set[str] = set()
-    for t in options:
-        if flow_violation(obligations, t.procedure, t.request) is not None:
+    for t, owed in todo_entries(obligations, options):
+        if owed:
+            out.append(judged(t, judge, owed=True) or t)
             continue
-        j = _judged(t, judge, owed=False, strict=strict)
+        j = judged(t, judge, owed=False, strict=strict)
         if j is None:
             continue
-        key = j.command() + "|" + repr(sorted(j.open.items()))
+        key = todo_key(j)
         if key in seen:
             continue
         seen.add(key)
@@ -462,7 +460,27 @@ def derive_todo(
     return out
 
 
-def _judged(
+def todo_entries(
+    obligations: Sequence[Obligation], options: Sequence[Todo]
+) -> list[tuple[Todo, bool]]:
+    """``todo``'s entries before ``plan`` judges them, each with whether it is owed: every
+    obligation, then each option the declared flow allows while they stand."""
+    out = [
+        (Todo(o.procedure, o.request, o.text, o.rule, True, o.id, open=o.open), True)
+        for o in obligations
+    ]
+    out += [
+        (t, False) for t in options if flow_violation(obligations, t.procedure, t.request) is None
+    ]
+    return out
+
+
+def todo_key(t: Todo) -> str:
+    """Two options with the same key are one ``todo`` line (the second is dropped)."""
+    return t.command() + "|" + repr(sorted(t.open.items()))
+
+
+def judged(
     t: Todo, judge: Callable[[str, Mapping[str, Any]], Any], owed: bool, strict: bool = False
 ) -> Todo | None:
     """``t`` as ``plan`` judges it: complete and accepted (with its typed request), open with

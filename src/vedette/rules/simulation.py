@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from vedette.errors import DataError
-from vedette.rules.protocol import iter_todo
+from vedette.rules.protocol import Todo, iter_todo, judged, todo_entries, todo_key
 
 if TYPE_CHECKING:  # start-up: a CLI step that does not simulate loads no random
     import random
@@ -181,3 +182,52 @@ def battle_end_turns(data: Mapping[str, Any], source: str = "rules data") -> int
             source, f"[battle_end] max_turns must be a whole number >= 1, not {turns!r}"
         )
     return turns
+
+
+class TodoSim(SimPlay):
+    """The random policy over ``todo``'s lines, each open field filled with one of its accepted
+    choices at random (what ``legal_requests`` does for Solitaire ASL), a line judged only when
+    it is drawn: ``todo`` judges every offer (every combination of its open choices) to list
+    the lines, the simulator judges the lines it tries. The same law (docs/simulation.md):
+    every line ``todo`` would list equally likely, a line ``todo`` would drop skipped, owed
+    lines only while something is owed; one line per request-and-choices (``todo`` drops an
+    option with the key of one before it: here by the offer's key, the same for the shipped
+    offers, tested)."""
+
+    policies: ClassVar[Mapping[str, Policy]] = {"random": RANDOM_DRAWN}
+
+    def lines(self, state: Any, ruleset: Any, rng: random.Random) -> Sequence[Line]:
+        judge, entries = self.entries(state, ruleset)
+        return [LazyLine(partial(_filled, t, owed, judge, rng)) for t, owed in entries]
+
+    def entries(
+        self, state: Any, ruleset: Any
+    ) -> tuple[Callable[[str, Mapping[str, Any]], Any], list[tuple[Todo, bool]]]:
+        """``todo``'s verdict on ``state`` and its entries not yet judged (each with whether it
+        is owed), as the random policy counts them: owed lines only while something is owed,
+        an option with the key of one before it left out."""
+        owed = ruleset.obligations(state)
+        procs = {o.procedure for o in owed}
+        out: list[tuple[Todo, bool]] = []
+        seen: set[str] = set()
+        for t, is_owed in todo_entries(owed, ruleset.options(state)):
+            if owed and t.procedure not in procs:
+                continue
+            if not is_owed:
+                key = todo_key(t)
+                if key in seen:
+                    continue
+                seen.add(key)
+            out.append((t, is_owed))
+        return ruleset.todo_judge(state, owed), out
+
+
+def _filled(
+    t: Todo, owed: bool, judge: Callable[[str, Mapping[str, Any]], Any], rng: random.Random
+) -> list[Candidate]:
+    """``t`` judged as ``todo`` judges it, its open fields each given one accepted choice at
+    random (none: a line ``todo`` drops, or an owed step it marks refused)."""
+    j = judged(t, judge, owed)
+    if j is None or j.refused:
+        return []
+    return [(j.procedure, {**j.request, **{k: rng.choice(v) for k, v in j.open.items()}})]

@@ -14,6 +14,8 @@ Any other reachable hex can still be typed: the cap bounds the offer, not the ru
 
 from __future__ import annotations
 
+from typing import Any
+
 from vedette.rules.napoleon_at_bay import fixing as fx
 from vedette.rules.napoleon_at_bay.model import NabState, Piece
 
@@ -123,3 +125,33 @@ def move_targets(state: NabState, p: Piece) -> tuple[str, ...]:
     if far > 0:
         chosen += [f for f in rest[NEAR_CHOICES:][-far:]]
     return tuple(v for _, _, v in chosen)
+
+
+#: the hexes 1 to 3 away from a hex, in the map's order, by map identity and hex (a map never
+#: changes in a game; the entry keeps it alive so its id is not reused)
+_WITHIN_THREE: dict[tuple[int, str], tuple[Any, tuple[str, ...]]] = {}
+
+
+def _within_three(hexmap: Any, hex_id: str) -> list[str]:
+    """``[h for h in map.ids if 0 < map.distance(h, hex_id) <= 3]``, measured once per map."""
+    key = (id(hexmap), hex_id)
+    hit = _WITHIN_THREE.get(key)
+    if hit is None or hit[0] is not hexmap:
+        if len(_WITHIN_THREE) > 20_000:
+            _WITHIN_THREE.clear()
+        ring = tuple(h for h in hexmap.ids if 0 < hexmap.distance(h, hex_id) <= 3)
+        hit = _WITHIN_THREE[key] = (hexmap, ring)
+    return list(hit[1])
+
+
+#: destinations tried for a force by ``legal_requests`` and the simulator (the first the rules
+#: accept is played)
+MOVE_TRIES = 6
+
+
+def move_tries(state: NabState, p: Piece, rng: Any) -> list[tuple[str, dict[str, Any]]]:
+    """The moves tried for the one-hex force ``p``, in order: up to :data:`MOVE_TRIES` hexes
+    1 to 3 away, drawn at random (one shuffle from ``rng``)."""
+    near = _within_three(state.map, p.hexes[0])
+    rng.shuffle(near)
+    return [("move", {"force": p.id, "to": [h]}) for h in near[:MOVE_TRIES]]

@@ -2,7 +2,7 @@
 
 The random policy's law is the one ``legal_requests`` gives (issue 29): owed fixings first; in
 the combat phase its end; in the movement phase one line per unmoved one-hex force of the
-phasing side (up to :data:`~vedette.rules.napoleon_at_bay.ruleset.MOVE_TRIES` hexes 1 to 3
+phasing side (up to :data:`~vedette.rules.napoleon_at_bay.reach.MOVE_TRIES` hexes 1 to 3
 away, in a random order, the first the rules accept played) and the end of the phase, each line
 equally likely, a line none of whose moves is accepted skipped. ``legal_requests`` plans every
 force's moves to list the lines; here the lines are drawn one at a time and a force's moves are
@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any, ClassVar
 
-from vedette.rules.napoleon_at_bay.ruleset import move_tries
+from vedette.rules.napoleon_at_bay.reach import move_tries
 from vedette.rules.simulation import RANDOM_DRAWN, LazyLine, Line, Policy, SimPlay
 
 

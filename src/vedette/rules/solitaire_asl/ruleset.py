@@ -12,6 +12,7 @@ from vedette.dice import DiceSource
 from vedette.referee import Procedure, procedure_table
 from vedette.rules.base import LazyModel, Outcome, Ruleset
 from vedette.rules.protocol import GameOutcome, Plan, Todo
+from vedette.rules.simulation import SimPlay, TodoSim
 from vedette.rules.solitaire_asl import procedures as pr
 from vedette.rules.solitaire_asl.boresight import (
     plan_boresight,
@@ -170,6 +171,11 @@ class SolitaireASL(Ruleset[State]):
     #: a query's plan opens the shift windows (turn.QUERY): the odds of a shift DR are shown
     #: in every phase, the shift itself waits for its window
     query_context = QUERY
+
+    def simulation(self) -> SimPlay:
+        """The random policy over ``todo``'s lines as ``legal_requests`` fills them, a line
+        judged only when drawn (docs/simulation.md)."""
+        return TodoSim()
 
     def legal_requests(
         self, state: State, rng: Any, n: int = 40
