@@ -379,10 +379,54 @@ def _enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
     return out
 
 
+#: the last generals' offers, by how they are made: (the generals, the data, the active card's
+#: holder and units, the units, the offers). A unit's action changes the units but seldom what
+#: these offers read of them (see :func:`_same_places`)
+_GENERAL_OFFERS: dict[Make, tuple[Any, Any, Any, Any, tuple[Any, ...], list[Any]]] = {}
+
+
 def general_offers(state: State, make: Make = _todo) -> list[Any]:
     """A brigadier whose units on the active card stray beyond his control range (150mm: they
     would be out of command at the next control phase) may ride toward them (Kuryakin,
     Generals)."""
+    if not memo.enabled():
+        return _general_offers(state, make)
+    hit = _GENERAL_OFFERS.get(make)
+    active = state.active_units()
+    if (
+        hit is not None
+        and hit[0] is state.generals
+        and hit[1] is state.config
+        and hit[2] == state.active
+        and hit[3] == active
+        and _same_places(hit[4], state.units)
+    ):
+        return hit[5]
+    out = _general_offers(state, make)
+    _GENERAL_OFFERS[make] = (state.generals, state.config, state.active, active, state.units, out)
+    return out
+
+
+def _same_places(was: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
+    """The same units as far as the generals' offers read them: each the same object, or with
+    the same id, brigade, presence on the table and body (``geom.body``: one object per
+    footprint)."""
+    if was is now:
+        return True
+    if len(was) != len(now):
+        return False
+    for a, b in zip(was, now, strict=True):
+        if a is not b and (
+            a.id != b.id
+            or a.brigade != b.brigade
+            or a.on_table != b.on_table
+            or geom.body(a) is not geom.body(b)
+        ):
+            return False
+    return True
+
+
+def _general_offers(state: State, make: Make) -> list[Any]:
     out: list[Any] = []
     reach = state.config.options.control_range_mm
     # the brigades with a unit on the table on the active card (a brigadier of none of them,
@@ -417,6 +461,7 @@ _BEYOND: dict[str, tuple[tuple[Any, ...], list[str]]] = {}
 def _clear_offers() -> None:
     _UNIT_OPTIONS.clear()
     _ENEMY_OFFERS.clear()
+    _GENERAL_OFFERS.clear()
     _BEYOND.clear()
 
 

@@ -135,7 +135,7 @@ class KuryakinSim(SimPlay):
         if not ruleset.obligations(state):
             from vedette.rules.solo_napoleonic.ruleset import offers
 
-            return offers(state, sim_line)  # type: ignore[no-any-return]
+            return offers(state, sim_line)
         return [todo_line(t) for t in todo_lines(state, ruleset)]
 
 
