@@ -241,14 +241,17 @@ def test_a_line_of_fire_across_a_skirmisher_in_arithmetic_gives_shapelys_answer(
 def test_simulated_lines_are_the_todo_lines_at_every_step() -> None:
     """``simulate`` makes its lines straight from the options (issue 29: no ``Todo`` it would
     only take apart): at every step of seeded simulated games they are the lines made from
-    the ruleset's ``todo`` entries (the same candidates, in the same order)."""
+    the ruleset's ``todo`` entries (the same candidates, in the same order); and the generals'
+    offers, kept from step to step, are those worked out afresh."""
     from vedette.rules.simulation import todo_lines
+    from vedette.rules.solo_napoleonic import ruleset as R
     from vedette.rules.solo_napoleonic import simplay
     from vedette.sim.play import Setup, play_game
 
     setup = Setup(RS.name, RS.scenario("sample"), max_actions=400)
     play, rng = RS.simulation(), random.Random(0)
     seen: list[int] = []
+    rides: list[bool] = []
 
     class Checked(type(RS)):  # type: ignore[misc]
         def outcome(self, state: Any) -> Any:
@@ -257,6 +260,9 @@ def test_simulated_lines_are_the_todo_lines_at_every_step() -> None:
                 slow = [list(simplay.todo_line(t)) for t in todo_lines(state, RS)]
                 assert fast == slow, state.phase
                 seen.append(len(fast))
+            if state.phase == "activation":
+                assert R.general_offers(state) == R._general_offers(state, R._todo)
+                rides.append(bool(R.general_offers(state)))
             return super().outcome(state)
 
     checked = Checked()
@@ -268,3 +274,4 @@ def test_simulated_lines_are_the_todo_lines_at_every_step() -> None:
     finally:
         rules.get = real  # type: ignore[assignment]
     assert len(seen) > 300 and max(seen) > 10
+    assert any(rides) and not all(rides)
