@@ -162,14 +162,17 @@ def test_the_fire_arc_in_arithmetic_gives_in_arcs_answer() -> None:
 
 
 def test_memos_off_keep_no_offers(memos_off: None) -> None:
-    """``VEDETTE_SOLONAP_MEMO=0`` is the old path: a unit's offers and a general's distant
-    units are worked out afresh, none kept for the next state."""
+    """``VEDETTE_SOLONAP_MEMO=0`` is the old path: a unit's offers (its fire and charges too),
+    the brigadiers' offers and a general's distant units are worked out afresh, none kept for
+    the next state."""
     from vedette.rules.solo_napoleonic import ruleset as R
 
     s = RS.initial_state(RS.scenario("sample"), {})
     R.unit_options(s, s.unit("F1"))
     R._beyond(s.general("Morand"), s.brigade_units("Morand"), 150.0)
+    R.general_offers(s)
     assert not R._UNIT_OPTIONS and not R._BEYOND
+    assert not R._ENEMY_OFFERS and not R._GENERAL_OFFERS
 
 
 def test_a_brigadiers_distant_units_follow_their_moves() -> None:
