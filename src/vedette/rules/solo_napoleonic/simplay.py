@@ -22,6 +22,7 @@ from vedette.rules.simulation import (
     battle_end_turns,
     todo_lines,
 )
+from vedette.rules.solo_napoleonic import memo
 
 END_CONDITION = (
     "army morale break (an assumption: the text gives none; [battle_end] of the rules data,"
@@ -104,7 +105,19 @@ CARDS = Policy(
 def _first_choices(
     procedure: str, given: dict[str, Any], open_: Mapping[str, Any]
 ) -> list[Candidate]:
-    """An open entry's first eight combinations of choices, in the order offered."""
+    """An open entry's first eight combinations of choices, in the order offered (once per
+    value: a unit's move is offered again and again at the same distances; the requests are
+    read, never changed)."""
+    if not memo.enabled():
+        return _choices(procedure, given, open_)
+    try:
+        key = (procedure, tuple(given.items()), tuple(open_.items()))
+        return memo.pure("first choices", key, lambda: _choices(procedure, given, open_))
+    except TypeError:  # a value that is not hashable: made afresh
+        return _choices(procedure, given, open_)
+
+
+def _choices(procedure: str, given: dict[str, Any], open_: Mapping[str, Any]) -> list[Candidate]:
     fields = list(open_)
     combos = itertools.islice(itertools.product(*(open_[f] for f in fields)), 8)
     return [(procedure, {**given, **dict(zip(fields, c, strict=True))}) for c in combos]
