@@ -162,14 +162,17 @@ def test_the_fire_arc_in_arithmetic_gives_in_arcs_answer() -> None:
 
 
 def test_memos_off_keep_no_offers(memos_off: None) -> None:
-    """``VEDETTE_SOLONAP_MEMO=0`` is the old path: a unit's offers and a general's distant
-    units are worked out afresh, none kept for the next state."""
+    """``VEDETTE_SOLONAP_MEMO=0`` is the old path: a unit's offers (its fire and charges too),
+    the brigadiers' offers and a general's distant units are worked out afresh, none kept for
+    the next state."""
     from vedette.rules.solo_napoleonic import ruleset as R
 
     s = RS.initial_state(RS.scenario("sample"), {})
     R.unit_options(s, s.unit("F1"))
     R._beyond(s.general("Morand"), s.brigade_units("Morand"), 150.0)
+    R.general_offers(s)
     assert not R._UNIT_OPTIONS and not R._BEYOND
+    assert not R._ENEMY_OFFERS and not R._GENERAL_OFFERS
 
 
 def test_a_brigadiers_distant_units_follow_their_moves() -> None:
@@ -194,3 +197,84 @@ def test_a_brigadiers_distant_units_follow_their_moves() -> None:
     away = s.with_unit(replace(s.unit("F1"), x=100.0))
     assert far(away) == sorted([*before, "F1"], key=[u.id for u in s.units].index)
     assert far(s) == before
+
+
+def test_a_line_of_fire_across_a_skirmisher_in_arithmetic_gives_shapelys_answer() -> None:
+    """Kuryakin, Skirmishers (they screen the line of fire): the line between two centres meets
+    a skirmisher's body as shapely says, answered in arithmetic when clear (issue 29): lines
+    anywhere, with an end on a corner or a side (or a hair off it), along a side, grazing a
+    corner; a line of no length is left to shapely."""
+    from shapely.geometry import LineString
+
+    from vedette.geometry.tabletop import Body, Vec, segment_meets_body
+
+    rng = random.Random(29)
+    answered = 0
+    for k in range(6000):
+        facing = rng.choice([0.0, 90.0, 45.0, rng.uniform(0, 360)])
+        bo = Body.at(rng.uniform(0, 900), rng.uniform(0, 900), facing, 40, rng.choice([20, 30]))
+        cs = bo.corners()
+        far = Vec(rng.uniform(0, 900), rng.uniform(0, 900))
+        c, d = cs[k % 4], cs[(k + rng.randrange(1, 4)) % 4]
+        t = rng.choice([0.0, 0.5, 1.0, rng.random()])
+        on = Vec(c.x + (d.x - c.x) * t, c.y + (d.y - c.y) * t)
+        e = rng.choice([0.0, 1e-9, -1e-9, 1e-6, -1e-3, 1e-3])
+        kind = k % 4
+        if kind == 0:  # anywhere
+            a, b = Vec(rng.uniform(0, 900), rng.uniform(0, 900)), far
+        elif kind == 1:  # an end on the outline, or a hair off it
+            a, b = Vec(on.x + e, on.y - e), far
+        elif kind == 2:  # along a side's line
+            s0, s1 = rng.uniform(-2, 2), rng.uniform(-2, 2)
+            a = Vec(c.x + (d.x - c.x) * s0 + e, c.y + (d.y - c.y) * s0)
+            b = Vec(c.x + (d.x - c.x) * s1 + e, c.y + (d.y - c.y) * s1)
+        else:  # grazing a corner
+            step = Vec.heading(rng.uniform(0, 360), 300)
+            a, b = Vec(c.x + e - step.x, c.y - step.y), Vec(c.x + e + step.x, c.y + step.y)
+        want = LineString([a.as_tuple(), b.as_tuple()]).intersects(bo.polygon())
+        got = segment_meets_body(a, b, bo)
+        if got is not None:
+            answered += kind == 0
+            assert got == want, (a, b, bo)
+    assert answered > 1450  # lines anywhere are clear: the arithmetic answers them
+    p = Vec(1.0, 2.0)
+    assert segment_meets_body(p, p, Body.at(1, 2, 0, 40, 20)) is None
+
+
+def test_simulated_lines_are_the_todo_lines_at_every_step() -> None:
+    """``simulate`` makes its lines straight from the options (issue 29: no ``Todo`` it would
+    only take apart): at every step of seeded simulated games they are the lines made from
+    the ruleset's ``todo`` entries (the same candidates, in the same order); and the generals'
+    offers, kept from step to step, are those worked out afresh."""
+    from vedette.rules.simulation import todo_lines
+    from vedette.rules.solo_napoleonic import ruleset as R
+    from vedette.rules.solo_napoleonic import simplay
+    from vedette.sim.play import Setup, play_game
+
+    setup = Setup(RS.name, RS.scenario("sample"), max_actions=400)
+    play, rng = RS.simulation(), random.Random(0)
+    seen: list[int] = []
+    rides: list[bool] = []
+
+    class Checked(type(RS)):  # type: ignore[misc]
+        def outcome(self, state: Any) -> Any:
+            if all(g.cr is not None for g in state.generals):
+                fast = [list(x) for x in play.lines(state, self, rng)]
+                slow = [list(simplay.todo_line(t)) for t in todo_lines(state, RS)]
+                assert fast == slow, state.phase
+                seen.append(len(fast))
+            if state.phase == "activation":
+                assert R.general_offers(state) == R._general_offers(state, R._todo)
+                rides.append(bool(R.general_offers(state)))
+            return super().outcome(state)
+
+    checked = Checked()
+    real = rules.get
+    try:
+        rules.get = lambda name: checked if name == RS.name else real(name)  # type: ignore[assignment]
+        for i in range(3):
+            play_game(setup, 29, i)
+    finally:
+        rules.get = real  # type: ignore[assignment]
+    assert len(seen) > 300 and max(seen) > 10
+    assert any(rides) and not all(rides)

@@ -68,6 +68,7 @@ __all__ = [
     "path_length",
     "relative_bearing",
     "rotate",
+    "segment_meets_body",
     "side_facing",
     "sweep",
     "touching_side",
@@ -409,6 +410,39 @@ def _cross_segments(
     d1, d2 = orient(c, d, a), orient(c, d, b)
     d3, d4 = orient(a, b, c), orient(a, b, d)
     return ((d1 > 0) != (d2 > 0)) and ((d3 > 0) != (d4 > 0)) and 0 not in (d1, d2, d3, d4)
+
+
+def segment_meets_body(a: Vec, b: Vec, body: Body, margin: float = 1e-6) -> bool | None:
+    """Whether the segment ``ab`` meets ``body`` (its outline or inside: shapely's
+    ``intersects`` of the line and ``body.polygon()``), in plain arithmetic where the answer is
+    clear by more than ``margin`` mm, else None (the caller asks shapely). Separating axes:
+    the two are apart when, across some edge of the outline (or across the segment), their
+    shadows on that edge's normal lie more than ``margin`` apart; they meet when on every
+    such normal the shadows overlap by more than ``margin`` (two convex shapes that no line
+    separates meet). An overlap or a gap within ``margin`` on some normal, or ``a`` equal to
+    ``b``: not clear."""
+    pts = _flat_corners(body)
+    ax, ay, bx, by = a.x, a.y, b.x, b.y
+    axes = [(pts[(i + 3) % 8] - pts[i + 1], pts[i] - pts[(i + 2) % 8]) for i in (0, 2, 4, 6)]
+    if ax == bx and ay == by:
+        return None  # not a line: shapely's answer for it, whatever that is
+    axes.append((ay - by, bx - ax))
+    clear_overlap = True
+    for nx, ny in axes:
+        n = math.hypot(nx, ny)
+        if n == 0:
+            return None
+        nx, ny = nx / n, ny / n
+        shadow = [pts[i] * nx + pts[i + 1] * ny for i in (0, 2, 4, 6)]
+        lo, hi = min(shadow), max(shadow)
+        pa, pb = ax * nx + ay * ny, bx * nx + by * ny
+        slo, shi = (pa, pb) if pa <= pb else (pb, pa)
+        overlap = min(hi, shi) - max(lo, slo)  # negative: the gap between the shadows
+        if overlap < -margin:
+            return False
+        if overlap <= margin:
+            clear_overlap = False
+    return True if clear_overlap else None
 
 
 def centre_distance(a: Body | Vec, b: Body | Vec) -> float:

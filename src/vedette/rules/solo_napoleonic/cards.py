@@ -230,18 +230,14 @@ def next_card(state: State, req: rq.Next, dice: DiceSource) -> Outcome:
         f"card #{c.key_text()}: {c.holder}"
         + (" (controlled formation: move its units in any order)" if c.formation else ""),
     ]
+    may = {u.id: may_do(ch.state, u) for u in units}
     for u in units:
-        lines.append(f"  {u.id}: " + (", ".join(may_do(ch.state, u)) or "no longer on the table"))
+        lines.append(f"  {u.id}: " + (", ".join(may[u.id]) or "no longer on the table"))
     return Outcome(
         tuple(ch.events),
         (),
         "\n".join(lines),
-        {
-            "active": c.holder,
-            "card": c.key,
-            "units": list(c.units),
-            "may": {u.id: may_do(ch.state, u) for u in units},
-        },
+        {"active": c.holder, "card": c.key, "units": list(c.units), "may": may},
     )
 
 

@@ -8,7 +8,15 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from vedette.geometry.tabletop import Body, Side, Vec, distance, in_arc, side_facing
+from vedette.geometry.tabletop import (
+    Body,
+    Side,
+    Vec,
+    distance,
+    in_arc,
+    segment_meets_body,
+    side_facing,
+)
 from vedette.rules.solo_napoleonic import memo
 from vedette.rules.solo_napoleonic.model import General, State, Unit
 
@@ -214,10 +222,19 @@ def screening(state: State, firer: Unit, target: Unit) -> list[str] | None:
     for oid, bo in skirm:
         if oid in (firer.id, target.id) or bo is None:
             continue
-        line = memo.pair("line", bf, bt, lambda: _line(bf, bt))
-        if memo.pair("crosses", line, bo, lambda: bool(line.intersects(bo.polygon()))):  # noqa: B023
+        if memo.pure("crosses", (bf, bt, bo), lambda: _crosses(bf, bt, bo)):  # noqa: B023
             out.append(oid)
     return out
+
+
+def _crosses(bf: Body, bt: Body, bo: Body) -> bool:
+    """Whether the line between the centres of ``bf`` and ``bt`` meets ``bo``: in arithmetic
+    where the answer is clear (``segment_meets_body``), else by shapely (``_line``)."""
+    clear = segment_meets_body(bf.centre, bt.centre, bo)
+    if clear is not None:
+        return clear
+    line = memo.pair("line", bf, bt, lambda: _line(bf, bt))
+    return bool(line.intersects(bo.polygon()))
 
 
 def _skirmishers(state: State) -> tuple[tuple[str, Body | None], ...]:

@@ -418,7 +418,8 @@ def by_dry_run(
 
     def play(state: Any, req: Any, dice: DiceSource) -> Outcome:
         memo = of_state(state)
-        if memo is not None and not QUERY.get():
+        # (a state never judged, as the simulator's mostly are: no verdict to look up)
+        if memo is not None and _JUDGED in memo and not QUERY.get():
             try:
                 hit = memo.get((body, key_of(req)))
             except TypeError:  # an unhashable request: no verdict kept for it
@@ -451,6 +452,8 @@ class DryDice:
 
 #: a dry run that reached its first die (or the end of a body that rolls none): accepted
 _ACCEPTED = object()
+#: the key a state's memo holds once a verdict is kept in it
+_JUDGED = "judged"
 
 
 def judged(
@@ -470,6 +473,7 @@ def judged(
         dry_run(body, state, req)
         return
     if hit is None:
+        memo[_JUDGED] = True
         try:
             dry_run(body, state, req)
         except VedetteError as e:

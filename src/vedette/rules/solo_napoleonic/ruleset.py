@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -207,7 +207,26 @@ def move_choices(state: State, u: Any) -> tuple[float, ...]:
     return tuple(dict.fromkeys(x for x in out if x > 0))
 
 
-def move_offer(state: State, u: Any, mode: str | None, text: str, rule: str) -> Todo | None:
+#: what the offers are made as: ``make(procedure, request, text, rule, open)`` gives one
+#: offer (a ``Todo`` for ``todo`` and the players; the simulator's line for ``simulate``)
+Make = Callable[..., Any]
+
+
+def _todo(
+    procedure: str,
+    request: dict[str, Any],
+    text: str,
+    rule: str,
+    open_: Mapping[str, tuple[Any, ...]] | None = None,
+) -> Todo:
+    if open_:
+        return Todo(procedure, request, text, rule, open=open_)
+    return Todo(procedure, request, text, rule)
+
+
+def move_offer(
+    state: State, u: Any, mode: str | None, text: str, rule: str, make: Make = _todo
+) -> Any:
     """A move, open on its distance (and its direction when the unit is placed)."""
     dist = move_choices(state, u)
     if not dist:
@@ -222,7 +241,7 @@ def move_offer(state: State, u: Any, mode: str | None, text: str, rule: str) -> 
         given["mode"] = mode
     if u.placed and mode in (None, "retire", "retreat"):
         open_["direction"] = DIRECTIONS
-    return Todo("move", given, text, rule, open=open_)
+    return make("move", given, text, rule, open_)
 
 
 def formations_of(state: State, u: Any) -> tuple[str, ...]:
@@ -234,49 +253,50 @@ def formations_of(state: State, u: Any) -> tuple[str, ...]:
 #: a unit's offers, by unit id: (what they are read from, the offers). They read the unit, the
 #: game's data and the enemy units only; a card's actions change one unit at a time, so most
 #: units' offers are asked again unchanged (compared by identity: states are immutable values)
-_UNIT_OPTIONS: dict[str, tuple[tuple[Any, ...], list[Todo]]] = {}
+_UNIT_OPTIONS: dict[tuple[str, Make], tuple[tuple[Any, ...], list[Any]]] = {}
 
 
-def unit_options(state: State, u: Any) -> list[Todo]:
+def unit_options(state: State, u: Any, make: Make = _todo) -> list[Any]:
     """A unit's actions open on its card, before ``plan`` judges them (``todo`` keeps only
-    what plan accepts)."""
+    what plan accepts), each made by ``make``."""
     if not memo.enabled():  # VEDETTE_SOLONAP_MEMO=0: the old path, the offers made afresh
-        return _unit_options(state, u)
+        return _unit_options(state, u, make)
     deps = (u, state.config, *(e for e in state.units if e.side != u.side))
-    hit = _UNIT_OPTIONS.get(u.id)
+    hit = _UNIT_OPTIONS.get((u.id, make))
     if (
         hit is not None
         and len(hit[0]) == len(deps)
         and all(a is b for a, b in zip(hit[0], deps, strict=True))
     ):
         return list(hit[1])
-    out = _unit_options(state, u)
+    out = _unit_options(state, u, make)
     if len(_UNIT_OPTIONS) > 4096:
         _UNIT_OPTIONS.clear()
-    _UNIT_OPTIONS[u.id] = (deps, list(out))
+    _UNIT_OPTIONS[u.id, make] = (deps, list(out))
     return out
 
 
-def _unit_options(state: State, u: Any) -> list[Todo]:
+def _unit_options(state: State, u: Any, make: Make = _todo) -> list[Any]:
     if u.morale_due:
         return []  # its marker is owed first
-    rally = Todo("rally", {"unit": u.id}, f"{u.id} tries to rally", morale.R_MORALE)
+    rally = make("rally", {"unit": u.id}, f"{u.id} tries to rally", morale.R_MORALE)
     if u.status == "routing":
-        run = Todo(
+        run = make(
             "move", {"unit": u.id, "mode": "rout"}, f"{u.id} runs (rout, 2D)", charging.R_ROUT
         )
         return [run, rally]
     if u.must_rally:
         if u.status != "retiring":
             return [rally]
-        m = move_offer(state, u, "retire", f"{u.id} carries out its retirement", charging.R_ROUT)
+        text = f"{u.id} carries out its retirement"
+        m = move_offer(state, u, "retire", text, charging.R_ROUT, make)
         return [rally, *([m] if m else [])]
-    out: list[Todo] = []
-    m = move_offer(state, u, None, f"{u.id} moves", actions.R_MOVE)
+    out: list[Any] = []
+    m = move_offer(state, u, None, f"{u.id} moves", actions.R_MOVE, make)
     out += [m] if m else []
     if u.formation_target is not None:
         out.append(
-            Todo(
+            make(
                 "formation",
                 {"unit": u.id, "to": u.formation_target},
                 f"{u.id} goes on changing to {u.formation_target}",
@@ -286,20 +306,55 @@ def _unit_options(state: State, u: Any) -> list[Todo]:
     else:
         forms = formations_of(state, u)
         if forms:
-            out.append(
-                Todo(
-                    "formation",
-                    {"unit": u.id},
-                    f"{u.id} changes formation",
-                    actions.R_FORM,
-                    open={"to": forms},
-                )
-            )
-    out.append(Todo("reform", {"unit": u.id}, f"{u.id} reforms (the whole turn)", actions.R_DIS))
+            text = f"{u.id} changes formation"
+            out.append(make("formation", {"unit": u.id}, text, actions.R_FORM, {"to": forms}))
+    out.append(make("reform", {"unit": u.id}, f"{u.id} reforms (the whole turn)", actions.R_DIS))
     if u.advancing:
-        out.append(Todo("halt", {"unit": u.id}, f"{u.id} tries to halt", actions.R_STAND))
+        out.append(make("halt", {"unit": u.id}, f"{u.id} tries to halt", actions.R_STAND))
     else:
-        out.append(Todo("start", {"unit": u.id}, f"{u.id} moves off", actions.R_STAND))
+        out.append(make("start", {"unit": u.id}, f"{u.id} moves off", actions.R_STAND))
+    out += enemy_offers(state, u, make)
+    if rally_open(u):
+        out.append(rally)
+    return out
+
+
+#: a unit's offers against the enemy (fire, charge), by unit id: (what they are read from, the
+#: offers). Most of a unit's offers, and the same after most of its own actions (a move, a
+#: formation change, a halt): kept apart from the offers a unit's every action changes
+_ENEMY_OFFERS: dict[tuple[str, Make], tuple[tuple[Any, ...], list[Any]]] = {}
+
+
+def enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
+    """``u``'s fire and charge at each enemy on the table (in the scenario's order): read from
+    the enemy units, the game's data and the few of ``u``'s fields named in ``deps``
+    (:func:`fire_bands` reads the two units' placement, kind and declared charges)."""
+    if not memo.enabled():
+        return _enemy_offers(state, u, make)
+    deps = (
+        u.id,
+        u.side,
+        u.kind,
+        u.artillery,
+        u.skirmishing,
+        u.fired,
+        u.restricted_to,
+        u.placed,
+        state.config,
+        *(e for e in state.units if e.side != u.side),
+    )
+    hit = _ENEMY_OFFERS.get((u.id, make))
+    if hit is not None and _same(hit[0], deps):
+        return hit[1]
+    out = _enemy_offers(state, u, make)
+    if len(_ENEMY_OFFERS) > 4096:
+        _ENEMY_OFFERS.clear()
+    _ENEMY_OFFERS[u.id, make] = (deps, out)
+    return out
+
+
+def _enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
+    out: list[Any] = []
     enemies = [
         e
         for e in state.units
@@ -311,26 +366,68 @@ def _unit_options(state: State, u: Any) -> list[Todo]:
             for band in fire_bands(state, u, e):
                 given = {"unit": u.id, "target": e.id, **({"range": band} if band else {})}
                 at = f" ({band} range)" if band else ""
-                out.append(Todo("fire", given, f"{u.id} fires at {e.id}{at}", fire.R_FIRE))
+                out.append(make("fire", given, f"{u.id} fires at {e.id}{at}", fire.R_FIRE))
         if not (u.artillery or u.skirmishing):
             out.append(
-                Todo(
+                make(
                     "charge",
                     {"unit": u.id, "target": e.id},
                     f"{u.id} charges {e.id}",
                     morale.R_CHARGE,
                 )
             )
-    if rally_open(u):
-        out.append(rally)
     return out
 
 
-def general_offers(state: State) -> list[Todo]:
+#: the last generals' offers, by how they are made: (the generals, the data, the active card's
+#: holder and units, the units, the offers). A unit's action changes the units but seldom what
+#: these offers read of them (see :func:`_same_places`)
+_GENERAL_OFFERS: dict[Make, tuple[Any, Any, Any, Any, tuple[Any, ...], list[Any]]] = {}
+
+
+def general_offers(state: State, make: Make = _todo) -> list[Any]:
     """A brigadier whose units on the active card stray beyond his control range (150mm: they
     would be out of command at the next control phase) may ride toward them (Kuryakin,
     Generals)."""
-    out: list[Todo] = []
+    if not memo.enabled():
+        return _general_offers(state, make)
+    hit = _GENERAL_OFFERS.get(make)
+    active = state.active_units()
+    if (
+        hit is not None
+        and hit[0] is state.generals
+        and hit[1] is state.config
+        and hit[2] == state.active
+        and hit[3] == active
+        and _same_places(hit[4], state.units)
+    ):
+        return hit[5]
+    out = _general_offers(state, make)
+    _GENERAL_OFFERS[make] = (state.generals, state.config, state.active, active, state.units, out)
+    return out
+
+
+def _same_places(was: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
+    """The same units as far as the generals' offers read them: each the same object, or with
+    the same id, brigade, presence on the table and body (``geom.body``: one object per
+    footprint)."""
+    if was is now:
+        return True
+    if len(was) != len(now):
+        return False
+    for a, b in zip(was, now, strict=True):
+        if a is not b and (
+            a.id != b.id
+            or a.brigade != b.brigade
+            or a.on_table != b.on_table
+            or geom.body(a) is not geom.body(b)
+        ):
+            return False
+    return True
+
+
+def _general_offers(state: State, make: Make) -> list[Any]:
+    out: list[Any] = []
     reach = state.config.options.control_range_mm
     # the brigades with a unit on the table on the active card (a brigadier of none of them,
     # not holding the card himself, has nothing to do now)
@@ -349,7 +446,7 @@ def general_offers(state: State) -> list[Todo]:
         if far:
             text = f"{g.id} rides toward his units beyond {reach:.0f}mm (command would lapse)"
             out.append(
-                Todo("general", {"general": g.id}, text, actions.R_GENERAL, open={"to": tuple(far)})
+                make("general", {"general": g.id}, text, actions.R_GENERAL, {"to": tuple(far)})
             )
     return out
 
@@ -363,6 +460,8 @@ _BEYOND: dict[str, tuple[tuple[Any, ...], list[str]]] = {}
 
 def _clear_offers() -> None:
     _UNIT_OPTIONS.clear()
+    _ENEMY_OFFERS.clear()
+    _GENERAL_OFFERS.clear()
     _BEYOND.clear()
 
 
@@ -401,6 +500,50 @@ def _far(g: Any, units: Sequence[Any], reach: float) -> list[str]:
 
 def rally_open(u: Any) -> bool:
     return bool(u.status in ("retiring", "routing") or u.must_rally)
+
+
+def offers(state: State, make: Make = _todo) -> list[Any]:
+    """The ruleset's ``options``, each made by ``make`` (the simulator makes its lines
+    straight from them: no ``Todo`` it would only take apart)."""
+    if state.phase == "control":
+        if any(g.cr is None and not g.killed for g in state.generals):
+            # the control roll needs every Control Rating: rate the staff first
+            text = "rate the staff first: each unrated general's TH, AV and Control Rating"
+            return [make("staff", {}, text, staff.R_GEN)]
+        return [make("control", {}, "control phase: each brigadier rolls for control", R_TURN)]
+    if state.phase == "cards":
+        return [make("deal", {}, "deal and reveal the cards", cards.R_SEQ)]
+    if state.phase == "end":
+        return [make("end_turn", {}, "every card has acted: end the turn", R_TURN)]
+    out: list[Any] = []
+    for uid in state.active_units():
+        u = state.unit(uid)
+        if u.acted or not u.on_table:
+            continue
+        out += unit_options(state, u, make)
+    out += general_offers(state, make)
+    for side in state.sides:
+        held = state.chance.get(side)
+        if held and held not in state.chance_played:
+            card = chance.card_by_id(state, held)
+            text = f"{side} may play {held}"
+            if card is None or card.does.kind == "none":
+                out.append(make("chance", {"side": side}, text, chance.R_CHANCE))
+                continue
+            pool = cards.chance_pool(state, side, card)
+            if pool:
+                text += f" ({card.does.on} unit)"
+                out.append(
+                    make(
+                        "chance",
+                        {"side": side},
+                        text,
+                        chance.R_CHANCE,
+                        {"on": (*pool[:29], "random")},
+                    )
+                )
+    out.append(make("next", {}, "finish the card: the next card acts", cards.R_SEQ))
+    return out
 
 
 class SoloNapoleonic(Ruleset[State]):
@@ -608,44 +751,7 @@ class SoloNapoleonic(Ruleset[State]):
         """The actions the rules allow now, before ``plan`` judges them (``todo`` keeps only
         what it accepts): the phase's step, and on the active card each unit's actions (open
         on their distances, directions, formations, chance card targets)."""
-        if state.phase == "control":
-            if any(g.cr is None and not g.killed for g in state.generals):
-                # the control roll needs every Control Rating: rate the staff first
-                text = "rate the staff first: each unrated general's TH, AV and Control Rating"
-                return [Todo("staff", {}, text, staff.R_GEN)]
-            return [Todo("control", {}, "control phase: each brigadier rolls for control", R_TURN)]
-        if state.phase == "cards":
-            return [Todo("deal", {}, "deal and reveal the cards", cards.R_SEQ)]
-        if state.phase == "end":
-            return [Todo("end_turn", {}, "every card has acted: end the turn", R_TURN)]
-        out: list[Any] = []
-        for uid in state.active_units():
-            u = state.unit(uid)
-            if u.acted or not u.on_table:
-                continue
-            out += unit_options(state, u)
-        out += general_offers(state)
-        for side in state.sides:
-            held = state.chance.get(side)
-            if held and held not in state.chance_played:
-                card = chance.card_by_id(state, held)
-                text = f"{side} may play {held}"
-                if card is None or card.does.kind == "none":
-                    out.append(Todo("chance", {"side": side}, text, chance.R_CHANCE))
-                    continue
-                pool = cards.chance_pool(state, side, card)
-                if pool:
-                    out.append(
-                        Todo(
-                            "chance",
-                            {"side": side},
-                            text + f" ({card.does.on} unit)",
-                            chance.R_CHANCE,
-                            open={"on": (*pool[:29], "random")},
-                        )
-                    )
-        out.append(Todo("next", {}, "finish the card: the next card acts", cards.R_SEQ))
-        return out
+        return offers(state)
 
     def legal_requests(
         self, state: State, rng: Any, n: int = 40

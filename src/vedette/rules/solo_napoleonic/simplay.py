@@ -22,6 +22,7 @@ from vedette.rules.simulation import (
     battle_end_turns,
     todo_lines,
 )
+from vedette.rules.solo_napoleonic import memo
 
 END_CONDITION = (
     "army morale break (an assumption: the text gives none; [battle_end] of the rules data,"
@@ -104,7 +105,19 @@ CARDS = Policy(
 def _first_choices(
     procedure: str, given: dict[str, Any], open_: Mapping[str, Any]
 ) -> list[Candidate]:
-    """An open entry's first eight combinations of choices, in the order offered."""
+    """An open entry's first eight combinations of choices, in the order offered (once per
+    value: a unit's move is offered again and again at the same distances; the requests are
+    read, never changed)."""
+    if not memo.enabled():
+        return _choices(procedure, given, open_)
+    try:
+        key = (procedure, tuple(given.items()), tuple(open_.items()))
+        return memo.pure("first choices", key, lambda: _choices(procedure, given, open_))
+    except TypeError:  # a value that is not hashable: made afresh
+        return _choices(procedure, given, open_)
+
+
+def _choices(procedure: str, given: dict[str, Any], open_: Mapping[str, Any]) -> list[Candidate]:
     fields = list(open_)
     combos = itertools.islice(itertools.product(*(open_[f] for f in fields)), 8)
     return [(procedure, {**given, **dict(zip(fields, c, strict=True))}) for c in combos]
@@ -127,16 +140,39 @@ class KuryakinSim(SimPlay):
 
     def lines(self, state: Any, ruleset: Any, rng: random.Random) -> Sequence[Line]:
         """The ``todo`` lines (pre-filled by the ruleset); generals without ratings are rated
-        first ('staff': the rules' own random ratings), as a player starting the game would."""
+        first ('staff': the rules' own random ratings), as a player starting the game would.
+        While nothing is owed, the ruleset's options are made as lines straight away
+        (:func:`sim_line`: the same lines as from its ``Todo`` entries, :func:`todo_line`)."""
         if any(g.cr is None for g in state.generals):
             return [[("staff", {})]]
-        out: list[Line] = []
-        for t in todo_lines(state, ruleset):
-            given = dict(t.request)
-            if t.procedure == "fire" and t.owed:  # fire if it may, else hold its fire
-                out.append([("fire", given), ("fire", {**given, "hold": True})])
-            elif t.open:  # an open entry: its first few choices, in the order offered
-                out.append(LazyLine(functools.partial(_first_choices, t.procedure, given, t.open)))
-            else:
-                out.append([(t.procedure, given)])
-        return out
+        if not ruleset.obligations(state):
+            from vedette.rules.solo_napoleonic.ruleset import offers
+
+            return offers(state, sim_line)
+        return [todo_line(t) for t in todo_lines(state, ruleset)]
+
+
+def todo_line(t: Any) -> Line:
+    """The line of a ``todo`` entry: an owed volley fires if it may, else holds its fire; an
+    open entry, its first few choices in the order offered; else the entry as it stands."""
+    given = dict(t.request)
+    if t.procedure == "fire" and t.owed:  # fire if it may, else hold its fire
+        return [("fire", given), ("fire", {**given, "hold": True})]
+    if t.open:  # an open entry: its first few choices, in the order offered
+        return LazyLine(functools.partial(_first_choices, t.procedure, given, t.open))
+    return [(t.procedure, given)]
+
+
+def sim_line(
+    procedure: str,
+    request: dict[str, Any],
+    text: str,
+    rule: str,
+    open_: Mapping[str, tuple[Any, ...]] | None = None,
+) -> Line:
+    """An option (not owed) made straight as its line: :func:`todo_line` of its ``Todo``. The
+    lines are kept with the options' memo and handed out again: their requests are read,
+    never changed."""
+    if open_:
+        return LazyLine(functools.partial(_first_choices, procedure, request, open_))
+    return [(procedure, request)]
