@@ -4,6 +4,7 @@ the reported intervals are Wilson's."""
 
 from __future__ import annotations
 
+import gc
 import math
 from typing import Any
 
@@ -41,6 +42,21 @@ def test_a_game_is_determined_by_seed_and_index() -> None:
     assert one.result == two.result and one.actions == two.actions
     others = [play_game(s, 11, i, record=True).actions for i in (4, 5)]
     assert any(o != one.actions for o in others)  # other indices play other games
+
+
+def test_a_game_leaves_the_cycle_collector_as_it_found_it() -> None:
+    """play_game pauses Python's cycle collector for a game (issue 29): a program that calls it
+    gets the collector back on, or still off if it had turned it off itself."""
+    s = setup(max_actions=20)
+    assert gc.isenabled()
+    play_game(s, 11, 0)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        play_game(s, 11, 1)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_replayed_game_in_the_store_ends_as_simulated() -> None:
