@@ -474,9 +474,43 @@ def _turns(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     out = _both_ways(u, "turn", "turn", 90)  # free: the text prices no manoeuvre
     about = (("unit", u.id), ("direction", "about"))
     out.append(_todo("turn", about, f"{u.name} may face about", R_MOVE))
-    near = _nearest_two(u.body, [e for e in enemies if e.body is not None])
-    text = f"{u.name} may turn to face an enemy"
-    return out + _choose("turn", {"unit": u.id}, text, R_MOVE, "face", tuple(e for _, e in near))
+    placed = [e for e in enemies if e.body is not None]
+    if placed:  # the line is there when an enemy is; its two choices measured when read
+        text = f"{u.name} may turn to face an enemy"
+        face = _FaceChoices(u.body, placed)
+        out.append(Todo("turn", {"unit": u.id}, text, R_MOVE, open=face))
+    return out
+
+
+class _FaceChoices(Mapping[str, tuple[Any, ...]]):
+    """The open field of a "turn to face" line, ``{"face": the two nearest enemies}``
+    (:func:`_nearest_two`), measured when first read: the line exists whenever an enemy is
+    on the table, and most steps never read it (the simulator reads only the lines it draws).
+    Compares, iterates and prints as the dict it stands for."""
+
+    __slots__ = ("_body", "_choices", "_placed")
+
+    def __init__(self, body: Body, placed: list[Any]) -> None:
+        self._body, self._placed = body, placed
+        self._choices: dict[str, tuple[Any, ...]] | None = None
+
+    def _all(self) -> dict[str, tuple[Any, ...]]:
+        if self._choices is None:
+            near = _nearest_two(self._body, self._placed)
+            self._choices = {"face": tuple(e for _, e in near)}
+        return self._choices
+
+    def __getitem__(self, key: str) -> tuple[Any, ...]:
+        return self._all()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return 1
+
+    def __repr__(self) -> str:
+        return repr(self._all())
 
 
 def _formations(state: GameState, u: Any) -> list[Todo]:
