@@ -182,6 +182,7 @@ class _Prepared:
         self.boxes = [(f, f.box) for f in state.table.features]
         self.roads = features(state, "road", "bridge")
         self.bridges = features(state, "bridge")
+        self.road_boxes = [f.box for f in self.roads]
         self._covers: dict[str, Any] = {}
 
     def _cover(self, which: str, of: list[Feature]) -> Any:
@@ -245,7 +246,7 @@ class _Prepared:
         y0, y1 = min(p.y for p in path), max(p.y for p in path)
         return any(
             a - e <= x1 and c + e >= x0 and b - e <= y1 and d + e >= y0
-            for a, b, c, d in (f.box for f in self.roads)
+            for a, b, c, d in self.road_boxes
         )
 
     def near(self, path: list[Vec]) -> list[Feature]:

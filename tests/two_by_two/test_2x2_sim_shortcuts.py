@@ -1,0 +1,64 @@
+"""The arithmetic shortcuts that spare the 2 by 2 offers and moves their exact geometry
+(issue 29) give the answers the exact questions give: each is checked against the question it
+stands in for, on random placements and on the edge cases (bodies touching, side by side,
+just behind)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from vedette.geometry import tabletop as tt
+from vedette.geometry.tabletop import Body
+from vedette.rules.two_by_two import todo
+
+
+def _bodies(rng: random.Random, n: int) -> list[Body]:
+    out = []
+    for _ in range(n):
+        w, d = rng.choice([(40.0, 20.0), (40.0, 40.0), (30.0, 15.0), (60.0, 30.0)])
+        x, y = rng.uniform(0, 400), rng.uniform(0, 400)
+        facing = rng.choice([0.0, 90.0, 180.0, 270.0, 45.0, rng.uniform(0, 360)])
+        out.append(Body.at(x, y, facing, w, d))
+    return out
+
+
+def _band(body: Body, other: Body) -> bool:
+    f = math.radians(body.facing)
+    return todo._in_band(
+        other,
+        body.centre.x,
+        body.centre.y,
+        math.sin(f),
+        math.cos(f),
+        body.footprint.width / 2 + 1.0,
+        body.footprint.depth / 2 + 1.0,
+    )
+
+
+def test_outside_the_band_a_straight_slide_never_meets_the_other() -> None:
+    rng = random.Random(29)
+    ruled_out = met = 0
+    for _ in range(4000):
+        a, b = _bodies(rng, 2)
+        hit = tt.contact_distance(a, a.facing, b)
+        if not _band(a, b):
+            ruled_out += 1
+            assert hit is None, (a, b, hit)
+        elif hit is not None:
+            met += 1
+    assert ruled_out > 1000 and met > 100  # both answers were put to the test
+
+
+def test_the_band_keeps_touching_side_by_side_and_just_behind_bodies() -> None:
+    a = Body.at(100.0, 100.0, 0.0, 40.0, 20.0)
+    cases = [
+        Body.at(100.0, 120.0, 0.0, 40.0, 20.0),  # front to rear: touching
+        Body.at(140.0, 100.0, 0.0, 40.0, 20.0),  # flank to flank: touching
+        Body.at(125.0, 200.0, 90.0, 40.0, 20.0),  # ahead, its edge just in the band
+        Body.at(100.0, 80.5, 0.0, 40.0, 20.0),  # just behind, overlapping a hair
+        Body.at(100.0, 100.0, 45.0, 40.0, 20.0),  # on top of it
+    ]
+    for b in cases:
+        assert _band(a, b), b
+        assert tt.contact_distance(a, a.facing, b) is not None, b
