@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import random
 
+from vedette.geometry import flat
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body
 from vedette.rules.two_by_two import todo
@@ -62,3 +63,29 @@ def test_the_band_keeps_touching_side_by_side_and_just_behind_bodies() -> None:
     for b in cases:
         assert _band(a, b), b
         assert tt.contact_distance(a, a.facing, b) is not None, b
+
+
+def test_segments_whose_boxes_lie_apart_lie_apart() -> None:
+    """flat's box test before a crossing or a road's cover: when it rules two segments apart
+    by more than a gap, their true distance is more than that gap (so the exact answer, "no
+    crossing", "no cover", is the one it gives)."""
+    rng = random.Random(27)
+
+    def pt() -> tuple[float, float]:
+        return (
+            (float(rng.randint(0, 8)), float(rng.randint(0, 8)))
+            if rng.random() < 0.5
+            else (
+                rng.uniform(0, 8),
+                rng.uniform(0, 8),
+            )
+        )
+
+    apart = 0
+    for _ in range(20000):
+        a, b, c, d = pt(), pt(), pt(), pt()
+        gap = rng.choice([0.0, flat.HAIR, 0.5, 1.0])
+        if flat._apart(a, b, c, d, gap):
+            apart += 1
+            assert flat.segment_distance(a, b, c, d) > gap
+    assert apart > 2000
