@@ -387,10 +387,13 @@ def _clamped(state: GameState, body: Body, heading: float, dist: float) -> Body:
     end = body.moved_to(body.centre + Vec.heading(heading, dist), heading)
     if on_table(state, end):
         return end
+    w, d, e = state.table.width, state.table.depth, _EDGE_EPS
+    corners = tt._corners.__wrapped__  # each trial once: not kept in the corners' memo
     for _ in range(40):  # bisection for the furthest point still on the table
         mid = (lo + hi) / 2
         trial = body.moved_to(body.centre + Vec.heading(heading, mid), heading)
-        if on_table(state, trial):
+        # on_table(state, trial), its corners computed as Body.corners computes them
+        if all(-e <= p.x <= w + e and -e <= p.y <= d + e for p in corners(trial)):
             lo = mid
         else:
             hi = mid

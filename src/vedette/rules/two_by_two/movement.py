@@ -260,7 +260,7 @@ def plan_move(
     if end is not None:
         ghost = Unit(u.id, u.side, u.kind, u.name, body=end)
         frac = mv.countercharge_fraction
-        fastest = max((x.move for x in rules.unit_types.values() if x.is_cavalry), default=0.0)
+        fastest = _fastest_cavalry(rules)
         for e in state.near(end, rules.mm(fastest * frac) + 1e-6, state.enemy_of(u.side)):
             et = state.utype(e)
             if not et.is_cavalry or e.disrupted or e.pinned or e.body is None:
@@ -291,6 +291,21 @@ def plan_move(
         and u.body is not None
         and abs(((end.facing - u.body.facing + 180) % 360) - 180) > 1e-6,
     )
+
+
+#: the fastest cavalry's move by the rules' identity (the entry keeps the rules alive)
+_FASTEST: dict[int, tuple[Any, float]] = {}
+
+
+def _fastest_cavalry(rules: Any) -> float:
+    """The longest move of any cavalry type ([n]; 0 without cavalry), once per rules."""
+    hit = _FASTEST.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_FASTEST) > 64:
+            _FASTEST.clear()
+        top = max((x.move for x in rules.unit_types.values() if x.is_cavalry), default=0.0)
+        hit = _FASTEST[id(rules)] = (rules, top)
+    return hit[1]
 
 
 STATED_MOVE_FACTS = (
