@@ -701,7 +701,23 @@ class Feature:
         return _recipe_box(self.recipe)
 
 
+#: each recipe's box, by the recipe's identity (recipes are immutable tuples; the entry keeps
+#: the recipe alive so its id is not reused): a table's features are asked for it every move
+_BOXES: dict[int, tuple[tuple[Any, ...], tuple[float, float, float, float]]] = {}
+
+
 def _recipe_box(recipe: tuple[Any, ...]) -> tuple[float, float, float, float]:
+    hit = _BOXES.get(id(recipe))
+    if hit is not None and hit[0] is recipe:
+        return hit[1]
+    box = _box_of(recipe)
+    if len(_BOXES) > 4096:
+        _BOXES.clear()
+    _BOXES[id(recipe)] = (recipe, box)
+    return box
+
+
+def _box_of(recipe: tuple[Any, ...]) -> tuple[float, float, float, float]:
     if recipe[0] == "circle":
         (x, y), r = recipe[1], recipe[2]
         return (x - r, y - r, x + r, y + r)
