@@ -151,10 +151,13 @@ class Footprint:
 
     width: float
     depth: float
+    #: half the diagonal (worked out once: every body's radius, asked many times a step)
+    radius: float = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not (self.width > 0 and self.depth > 0):
             raise ValueError(f"footprint must have positive width and depth, not {self!r}")
+        object.__setattr__(self, "radius", math.hypot(self.width, self.depth) / 2)
 
 
 class Side(Enum):
@@ -207,7 +210,7 @@ class Body:
     @property
     def radius(self) -> float:
         """Half the diagonal: no point of the body is farther than this from its centre."""
-        return math.hypot(self.footprint.width, self.footprint.depth) / 2
+        return self.footprint.radius
 
     def edge(self, side: Side) -> Shape:
         """One side of the body as a shapely ``LineString`` (front edge runs left to right)."""
