@@ -1,17 +1,21 @@
-"""The arithmetic shortcuts that spare the 2 by 2 offers and moves their exact geometry
-(issue 29) give the answers the exact questions give: each is checked against the question it
-stands in for, on random placements and on the edge cases (bodies touching, side by side,
-just behind)."""
+"""The shortcuts that spare the 2 by 2 offers and moves work (issue 29) give the answers the
+work gives: each arithmetic test is checked against the question it stands in for, on random
+placements and on the edge cases (bodies touching, side by side, just behind), and the offers
+kept from step to step against the offers built afresh, after every step of simulated games."""
 
 from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
+from vedette import rules
+from vedette.engine import Game, Store
 from vedette.geometry import flat
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body
 from vedette.rules.two_by_two import todo
+from vedette.sim.play import Setup, play_game
 
 
 def _bodies(rng: random.Random, n: int) -> list[Body]:
@@ -89,3 +93,31 @@ def test_segments_whose_boxes_lie_apart_lie_apart() -> None:
             apart += 1
             assert flat.segment_distance(a, b, c, d) > gap
     assert apart > 2000
+
+
+def _lines(lines: list[Any]) -> list[tuple[Any, ...]]:
+    return [(t.command(), repr(t.open), dict(t.open), t.text, t.rule) for t in lines]
+
+
+def test_the_offers_kept_from_step_to_step_are_the_offers_built_afresh() -> None:
+    """After every step of simulated games (replayed by the engine), the move lines a unit
+    keeps while it and what they read stay the same, and the "turn to face" line measured
+    only when read, give the lines ``todo`` builds with nothing kept."""
+    rs = rules.get("two_by_two")
+    s = Setup(rs.name, rs.scenario("sample"), max_actions=300)
+    compared = faces = 0
+    for index in (0, 1):
+        played = play_game(s, 2026, index, record=True)
+        g = Game.create(
+            Store(":memory:"), f"o{index}", rs.name, dict(s.scenario), played.dice_seed, {}
+        )
+        for proc, req in played.actions:
+            kept = todo.options(g.state)
+            todo._UNIT_MOVES.clear()
+            todo._LAST_OPTIONS.clear()
+            fresh = todo._options(g.state)
+            assert _lines(kept) == _lines(fresh), f"game {index}, before {proc} {req}"
+            compared += 1
+            faces += sum("face" in t.open for t in kept)
+            g.perform(proc, req)
+    assert compared > 200 and faces > 50
