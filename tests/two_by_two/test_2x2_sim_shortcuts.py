@@ -14,7 +14,7 @@ from vedette.engine import Game, Store
 from vedette.geometry import flat
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body
-from vedette.rules.two_by_two import todo
+from vedette.rules.two_by_two import facts, todo
 from vedette.sim.play import Setup, play_game
 
 
@@ -121,3 +121,41 @@ def test_the_offers_kept_from_step_to_step_are_the_offers_built_afresh() -> None
             faces += sum("face" in t.open for t in kept)
             g.perform(proc, req)
     assert compared > 200 and faces > 50
+
+
+def _clamped_by_bodies(state: Any, body: Body, heading: float, dist: float) -> Body:
+    """The bisection as it was written before issue 29's last round: a trial body each
+    step, asked ``facts.on_table`` (the oracle)."""
+    lo, hi = 0.0, dist
+    end = body.moved_to(body.centre + tt.Vec.heading(heading, dist), heading)
+    if facts.on_table(state, end):
+        return end
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        trial = body.moved_to(body.centre + tt.Vec.heading(heading, mid), heading)
+        if facts.on_table(state, trial):
+            lo = mid
+        else:
+            hi = mid
+    return body.moved_to(body.centre + tt.Vec.heading(heading, lo), heading)
+
+
+def test_a_move_stopped_at_the_table_edge_ends_where_trial_bodies_put_it() -> None:
+    """A rout or a recoil stopped at the table edge (2 by 2, Melee; Rout) ends at the very
+    same floats as the bisection over trial bodies."""
+    rs = rules.get("two_by_two")
+    state = rs.initial_state(rs.scenario("sample"), {})
+    w, d = state.table.width, state.table.depth
+    rng = random.Random(2026)
+    stopped = 0
+    for _ in range(600):
+        fw, fd = state.rules.footprint.width, state.rules.footprint.depth
+        body = Body.at(
+            rng.uniform(fw, w - fw), rng.uniform(fw, d - fw), rng.uniform(0, 360), fw, fd
+        )
+        heading = rng.choice([0.0, 90.0, 180.0, 270.0, 45.0, rng.uniform(-360, 720)])
+        dist = rng.uniform(0, w)
+        got = facts._clamped(state, body, heading, dist)
+        assert got == _clamped_by_bodies(state, body, heading, dist)
+        stopped += got.centre.distance(body.centre) < dist - 1e-6
+    assert stopped > 200  # most were stopped by an edge

@@ -8,6 +8,7 @@ facts, or the player's statement of them when vedette does not know where the un
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -388,12 +389,31 @@ def _clamped(state: GameState, body: Body, heading: float, dist: float) -> Body:
     if on_table(state, end):
         return end
     w, d, e = state.table.width, state.table.depth, _EDGE_EPS
-    corners = tt._corners.__wrapped__  # each trial once: not kept in the corners' memo
+    # each trial is body.moved_to(body.centre + Vec.heading(heading, mid), heading), asked
+    # on_table: its centre and corners computed here as Vec.heading, Vec.__add__ and
+    # Body.corners compute them (the same operations in the same order: the same floats),
+    # without making the trial bodies
+    r = math.radians(heading)
+    sx, sy = math.sin(r), math.cos(r)
+    x0, y0 = body.centre.x, body.centre.y
+    facing = tt.normalise(heading)
+    hw, hd = body.footprint.width / 2, body.footprint.depth / 2
+    f, q = math.radians(facing), math.radians(facing + 90.0)
+    fx, fy, rx, ry = math.sin(f), math.cos(f), math.sin(q), math.cos(q)
+    lo_x, hi_x, lo_y, hi_y = -e, w + e, -e, d + e
     for _ in range(40):  # bisection for the furthest point still on the table
         mid = (lo + hi) / 2
-        trial = body.moved_to(body.centre + Vec.heading(heading, mid), heading)
-        # on_table(state, trial), its corners computed as Body.corners computes them
-        if all(-e <= p.x <= w + e and -e <= p.y <= d + e for p in corners(trial)):
+        cx, cy = x0 + sx * mid, y0 + sy * mid
+        if (
+            lo_x <= cx + fx * hd + rx * -hw <= hi_x
+            and lo_y <= cy + fy * hd + ry * -hw <= hi_y
+            and lo_x <= cx + fx * hd + rx * hw <= hi_x
+            and lo_y <= cy + fy * hd + ry * hw <= hi_y
+            and lo_x <= cx + fx * -hd + rx * hw <= hi_x
+            and lo_y <= cy + fy * -hd + ry * hw <= hi_y
+            and lo_x <= cx + fx * -hd + rx * -hw <= hi_x
+            and lo_y <= cy + fy * -hd + ry * -hw <= hi_y
+        ):
             lo = mid
         else:
             hi = mid
