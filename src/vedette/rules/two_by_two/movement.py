@@ -163,10 +163,12 @@ def plan_move(
                 problems.append(
                     (R_MOVE, f"{u.name} would end on top of {o.name} (ASSUMPTION: no overlap)")
                 )
-        before = {e.id for e in (facts.enemies_in_contact(state, u) or [])}
+        before: set[str] | None = None  # the enemies touching it already, found if needed
         for e in state.near(end, rules.contact_mm, state.enemy_of(u.side)):
             touching = e.body is not None and tt.in_contact(end, e.body, rules.contact_mm)
-            if touching and e.id not in before:
+            if touching and before is None:
+                before = {o.id for o in (facts.enemies_in_contact(state, u) or [])}
+            if touching and before is not None and e.id not in before:
                 contacts.append(e.id)
         straight = pf.straight_ahead
     else:
