@@ -727,7 +727,7 @@ def _melee_phase(state: GameState) -> list[Todo]:
 def _voluntary_routs(state: GameState) -> list[Todo]:
     """A *** unit may rout voluntarily (2 by 2, Unit Summary): in its own move phase, or when
     charged (ASSUMPTION, docs)."""
-    out = []
+    out: list[Todo] = []
     kinds = _rout_kinds(state.rules)
     if not kinds:
         return out
