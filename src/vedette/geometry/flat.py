@@ -137,8 +137,10 @@ def crossing(a: Pt, b: Pt, c: Pt, d: Pt, near: float = 0.0) -> float | None:
     """Where segment ``ab`` properly crosses ``cd``: the fraction along ``ab``; ``None`` when
     they lie more than ``near`` + :data:`HAIR` apart. :class:`Unsure` when they touch, run
     together or an end lies within that distance of the other segment."""
-    lab, lcd = _norm(a, b), _norm(c, d)
     margin = near + HAIR
+    if _apart(a, b, c, d, margin):  # their boxes lie apart: so do they (arithmetic first)
+        return None
+    lab, lcd = _norm(a, b), _norm(c, d)
     if lab <= HAIR or lcd <= HAIR:  # a side or a step within a hair of a point
         if segment_distance(a, b, c, d) <= margin:
             raise Unsure
@@ -152,6 +154,20 @@ def crossing(a: Pt, b: Pt, c: Pt, d: Pt, near: float = 0.0) -> float | None:
     if segment_distance(a, b, c, d) <= margin:
         raise Unsure
     return None
+
+
+def _apart(a: Pt, b: Pt, c: Pt, d: Pt, gap: float) -> bool:
+    """Whether the boxes of segments ``ab`` and ``cd`` lie more than ``gap`` apart along x or
+    y (then so do the segments: no two of their points are nearer than the boxes' gap)."""
+    ax, bx, cx, dx = a[0], b[0], c[0], d[0]
+    if (ax if ax < bx else bx) - (cx if cx > dx else dx) > gap:
+        return True
+    if (cx if cx < dx else dx) - (ax if ax > bx else bx) > gap:
+        return True
+    ay, by, cy, dy = a[1], b[1], c[1], d[1]
+    if (ay if ay < by else by) - (cy if cy > dy else dy) > gap:
+        return True
+    return (cy if cy < dy else dy) - (ay if ay > by else by) > gap
 
 
 def segment_distance(a: Pt, b: Pt, c: Pt, d: Pt) -> float:
@@ -388,6 +404,8 @@ def _inside_spans(a: Pt, b: Pt, ring: Flat) -> list[tuple[float, float]]:
 def _capsule(a: Pt, b: Pt, c: Pt, d: Pt, r: float) -> list[tuple[float, float]]:
     """The fractions of segment ``ab`` within ``r`` of segment ``cd``: its meets with the
     discs about ``c`` and ``d`` and with the band along ``cd``."""
+    if _apart(a, b, c, d, r + 1e-6):  # no point of ab within r of cd: no span
+        return []
     out: list[tuple[float, float]] = []
     ex, ey = b[0] - a[0], b[1] - a[1]
     for p in (c, d):  # |a + t e - p| <= r

@@ -152,10 +152,13 @@ class Footprint:
 
     width: float
     depth: float
+    #: half the diagonal (worked out once: every body's radius, asked many times a step)
+    radius: float = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not (self.width > 0 and self.depth > 0):
             raise ValueError(f"footprint must have positive width and depth, not {self!r}")
+        object.__setattr__(self, "radius", math.hypot(self.width, self.depth) / 2)
 
 
 class Side(Enum):
@@ -208,7 +211,7 @@ class Body:
     @property
     def radius(self) -> float:
         """Half the diagonal: no point of the body is farther than this from its centre."""
-        return math.hypot(self.footprint.width, self.footprint.depth) / 2
+        return self.footprint.radius
 
     def edge(self, side: Side) -> Shape:
         """One side of the body as a shapely ``LineString`` (front edge runs left to right)."""
@@ -735,7 +738,23 @@ class Feature:
         return _recipe_box(self.recipe)
 
 
+#: each recipe's box, by the recipe's identity (recipes are immutable tuples; the entry keeps
+#: the recipe alive so its id is not reused): a table's features are asked for it every move
+_BOXES: dict[int, tuple[tuple[Any, ...], tuple[float, float, float, float]]] = {}
+
+
 def _recipe_box(recipe: tuple[Any, ...]) -> tuple[float, float, float, float]:
+    hit = _BOXES.get(id(recipe))
+    if hit is not None and hit[0] is recipe:
+        return hit[1]
+    box = _box_of(recipe)
+    if len(_BOXES) > 4096:
+        _BOXES.clear()
+    _BOXES[id(recipe)] = (recipe, box)
+    return box
+
+
+def _box_of(recipe: tuple[Any, ...]) -> tuple[float, float, float, float]:
     if recipe[0] == "circle":
         (x, y), r = recipe[1], recipe[2]
         return (x - r, y - r, x + r, y + r)

@@ -148,7 +148,7 @@ def todo_lines(state: Any, ruleset: Any) -> list[Any]:
     owed = ruleset.obligations(state)
     if owed:  # the owed lines only: the options are not asked (todo lists them after)
         return list(iter_todo(owed, ()))
-    return list(iter_todo(owed, ruleset.options(state)))
+    return list(ruleset.options(state))  # iter_todo's lines when nothing is owed: the options
 
 
 class SimPlay:

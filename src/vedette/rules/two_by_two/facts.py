@@ -8,6 +8,7 @@ facts, or the player's statement of them when vedette does not know where the un
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -182,6 +183,7 @@ class _Prepared:
         self.boxes = [(f, f.box) for f in state.table.features]
         self.roads = features(state, "road", "bridge")
         self.bridges = features(state, "bridge")
+        self.road_boxes = [f.box for f in self.roads]
         self._covers: dict[str, Any] = {}
 
     def _cover(self, which: str, of: list[Feature]) -> Any:
@@ -245,7 +247,7 @@ class _Prepared:
         y0, y1 = min(p.y for p in path), max(p.y for p in path)
         return any(
             a - e <= x1 and c + e >= x0 and b - e <= y1 and d + e >= y0
-            for a, b, c, d in (f.box for f in self.roads)
+            for a, b, c, d in self.road_boxes
         )
 
     def near(self, path: list[Vec]) -> list[Feature]:
@@ -386,10 +388,32 @@ def _clamped(state: GameState, body: Body, heading: float, dist: float) -> Body:
     end = body.moved_to(body.centre + Vec.heading(heading, dist), heading)
     if on_table(state, end):
         return end
+    w, d, e = state.table.width, state.table.depth, _EDGE_EPS
+    # each trial is body.moved_to(body.centre + Vec.heading(heading, mid), heading), asked
+    # on_table: its centre and corners computed here as Vec.heading, Vec.__add__ and
+    # Body.corners compute them (the same operations in the same order: the same floats),
+    # without making the trial bodies
+    r = math.radians(heading)
+    sx, sy = math.sin(r), math.cos(r)
+    x0, y0 = body.centre.x, body.centre.y
+    facing = tt.normalise(heading)
+    hw, hd = body.footprint.width / 2, body.footprint.depth / 2
+    f, q = math.radians(facing), math.radians(facing + 90.0)
+    fx, fy, rx, ry = math.sin(f), math.cos(f), math.sin(q), math.cos(q)
+    lo_x, hi_x, lo_y, hi_y = -e, w + e, -e, d + e
     for _ in range(40):  # bisection for the furthest point still on the table
         mid = (lo + hi) / 2
-        trial = body.moved_to(body.centre + Vec.heading(heading, mid), heading)
-        if on_table(state, trial):
+        cx, cy = x0 + sx * mid, y0 + sy * mid
+        if (
+            lo_x <= cx + fx * hd + rx * -hw <= hi_x
+            and lo_y <= cy + fy * hd + ry * -hw <= hi_y
+            and lo_x <= cx + fx * hd + rx * hw <= hi_x
+            and lo_y <= cy + fy * hd + ry * hw <= hi_y
+            and lo_x <= cx + fx * -hd + rx * hw <= hi_x
+            and lo_y <= cy + fy * -hd + ry * hw <= hi_y
+            and lo_x <= cx + fx * -hd + rx * -hw <= hi_x
+            and lo_y <= cy + fy * -hd + ry * -hw <= hi_y
+        ):
             lo = mid
         else:
             hi = mid

@@ -579,6 +579,19 @@ class _UnitIndex:
         footprints = {u.body.footprint for _, u in self.placed if u.body is not None}
         self.radius = max((math.hypot(f.width, f.depth) / 2 for f in footprints), default=0.0)
         self._grid: dict[tuple[int, int], list[tuple[int, Unit]]] | None = None
+        self._scan: list[tuple[str, float, float, Unit]] | None = None
+
+    @property
+    def scan(self) -> list[tuple[str, float, float, Unit]]:
+        """The placed units as (side, centre x, centre y, unit), in order: what :meth:`near`
+        reads of each when it scans them, read once per index (a state asks several times)."""
+        if self._scan is None:
+            self._scan = [
+                (u.side, u.body.centre.x, u.body.centre.y, u)
+                for _, u in self.placed
+                if u.body is not None
+            ]
+        return self._scan
 
     @property
     def grid(self) -> dict[tuple[int, int], list[tuple[int, Unit]]]:
@@ -596,16 +609,19 @@ class _UnitIndex:
         own = where.radius if isinstance(where, Body) else 0.0
         reach = mm + own + self.radius
         if len(self.placed) <= self.SCAN:  # the same test, unit by unit, already in order
-            near: list[Unit] = []
             limit = reach * reach + 1e-9
-            for _, u in self.placed:
-                if side is not None and u.side != side:
-                    continue
-                assert u.body is not None
-                dx, dy = u.body.centre.x - c.x, u.body.centre.y - c.y
-                if dx * dx + dy * dy <= limit:
-                    near.append(u)
-            return near
+            x, y = c.x, c.y
+            if side is None:
+                return [
+                    u
+                    for _, ux, uy, u in self.scan
+                    if (ux - x) * (ux - x) + (uy - y) * (uy - y) <= limit
+                ]
+            return [
+                u
+                for s, ux, uy, u in self.scan
+                if s == side and (ux - x) * (ux - x) + (uy - y) * (uy - y) <= limit
+            ]
         x0, x1 = int((c.x - reach) // self.CELL), int((c.x + reach) // self.CELL)
         y0, y1 = int((c.y - reach) // self.CELL), int((c.y + reach) // self.CELL)
         found: list[tuple[int, Unit]] = []
@@ -647,6 +663,7 @@ class _UnitIndex:
         if placed:
             bisect.insort(new.placed, (i, u), key=lambda x: x[0])
         new._grid = None
+        new._scan = None
         if self._grid is not None:
             grid = new._grid = dict(self._grid)
             if old is not None and old.body is not None and old.status == "table":

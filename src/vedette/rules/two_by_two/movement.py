@@ -163,10 +163,12 @@ def plan_move(
                 problems.append(
                     (R_MOVE, f"{u.name} would end on top of {o.name} (ASSUMPTION: no overlap)")
                 )
-        before = {e.id for e in (facts.enemies_in_contact(state, u) or [])}
+        before: set[str] | None = None  # the enemies touching it already, found if needed
         for e in state.near(end, rules.contact_mm, state.enemy_of(u.side)):
             touching = e.body is not None and tt.in_contact(end, e.body, rules.contact_mm)
-            if touching and e.id not in before:
+            if touching and before is None:
+                before = {o.id for o in (facts.enemies_in_contact(state, u) or [])}
+            if touching and before is not None and e.id not in before:
                 contacts.append(e.id)
         straight = pf.straight_ahead
     else:
@@ -260,7 +262,7 @@ def plan_move(
     if end is not None:
         ghost = Unit(u.id, u.side, u.kind, u.name, body=end)
         frac = mv.countercharge_fraction
-        fastest = max((x.move for x in rules.unit_types.values() if x.is_cavalry), default=0.0)
+        fastest = _fastest_cavalry(rules)
         for e in state.near(end, rules.mm(fastest * frac) + 1e-6, state.enemy_of(u.side)):
             et = state.utype(e)
             if not et.is_cavalry or e.disrupted or e.pinned or e.body is None:
@@ -291,6 +293,21 @@ def plan_move(
         and u.body is not None
         and abs(((end.facing - u.body.facing + 180) % 360) - 180) > 1e-6,
     )
+
+
+#: the fastest cavalry's move by the rules' identity (the entry keeps the rules alive)
+_FASTEST: dict[int, tuple[Any, float]] = {}
+
+
+def _fastest_cavalry(rules: Any) -> float:
+    """The longest move of any cavalry type ([n]; 0 without cavalry), once per rules."""
+    hit = _FASTEST.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_FASTEST) > 64:
+            _FASTEST.clear()
+        top = max((x.move for x in rules.unit_types.values() if x.is_cavalry), default=0.0)
+        hit = _FASTEST[id(rules)] = (rules, top)
+    return hit[1]
 
 
 STATED_MOVE_FACTS = (

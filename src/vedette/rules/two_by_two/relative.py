@@ -151,13 +151,9 @@ def _turn_step(state: GameState, u: Unit, end: Body, cost: float, text: str) -> 
             raise RuleViolation(R_MOVE, f"{u.name} would end on top of {o.name}")
     t = state.utype(u)
     if not t.woods_half:
-        rough = [f for f in state.table.features if f.kind in ("woods", "rough")]
+        rough = _rough(state.table)
         into = (
-            [
-                f
-                for f in tt.body_features(end, rough, "any")
-                if f not in tt.body_features(u.body, rough, "any")
-            ]
+            [f for f in tt.body_features(end, rough, "any") if f not in _in_rough(u.body, rough)]
             if u.body is not None and rough
             else []
         )
@@ -170,6 +166,38 @@ def _turn_step(state: GameState, u: Unit, end: Body, cost: float, text: str) -> 
             f"{u.name} needs [{cost:.2f}] but may move only [{max(allowance - u.spent, 0):.2f}]",
         )
     return Step(u, None, end, cost, True, 0.0, text)
+
+
+#: a table's woods and rough, by the table's identity (the entry keeps the table alive)
+_ROUGH: dict[int, tuple[Any, tuple[Any, ...]]] = {}
+
+
+def _rough(table: Any) -> tuple[Any, ...]:
+    """The woods and rough features of ``table``, in order, found once per table."""
+    hit = _ROUGH.get(id(table))
+    if hit is None or hit[0] is not table:
+        if len(_ROUGH) > 64:
+            _ROUGH.clear()
+        found = tuple(f for f in table.features if f.kind in ("woods", "rough"))
+        hit = _ROUGH[id(table)] = (table, found)
+    return hit[1]
+
+
+#: the woods and rough a body stands in, by (body, the features' identity)
+_IN_ROUGH: dict[tuple[Body, int], tuple[tuple[Any, ...], list[Any]]] = {}
+
+
+def _in_rough(body: Body, rough: tuple[Any, ...]) -> list[Any]:
+    """The woods and rough a unit stands in (``body_features``, "any"), once per place: every
+    wheel and turn it is offered asks it of the same place (read only; the features compared
+    by identity: two tables' features may share their names)."""
+    key = (body, id(rough))
+    hit = _IN_ROUGH.get(key)
+    if hit is None or hit[0] is not rough:
+        if len(_IN_ROUGH) > 4096:
+            _IN_ROUGH.clear()
+        hit = _IN_ROUGH[key] = (rough, tt.body_features(body, rough, "any"))
+    return hit[1]
 
 
 def judge_charge(state: GameState, req: Charge) -> Plan:

@@ -398,7 +398,13 @@ def _tracked_steps(
     out += _both_ways(u, "wheel", "wheel", 45)
     reach = state.rules.mm(road) + 1.0
     box = reach + 40
-    x, y = u.body.centre.x, u.body.centre.y
+    body = u.body
+    x, y = body.centre.x, body.centre.y
+    # the band a straight slide sweeps, in the unit's frame: its half width and how far its
+    # centre lies behind its front edge
+    f = math.radians(body.facing)
+    fx, fy = math.sin(f), math.cos(f)
+    half, back = body.footprint.width / 2 + 1.0, body.footprint.depth / 2 + 1.0
     targets = tuple(
         e.id
         for e in enemies
@@ -406,7 +412,8 @@ def _tracked_steps(
         # the box of _ahead before its memo (most enemies are far: no key to hash)
         and abs(x - e.body.centre.x) <= box
         and abs(y - e.body.centre.y) <= box
-        and _ahead(u.body, e.body, reach)
+        and _in_band(e.body, x, y, fx, fy, half, back)
+        and _ahead(body, e.body, reach)
     )
     text = f"{u.name} may charge straight ahead into contact"
     return out + _choose("charge", {"unit": u.id}, text, R_CONTACT, "into", targets)
@@ -424,6 +431,20 @@ def _both_ways(u: Any, proc: str, verb: str, angle: int) -> list[Todo]:
         )
         for way in ("left", "right")
     ]
+
+
+def _in_band(
+    other: Body, x: float, y: float, fx: float, fy: float, half: float, back: float
+) -> bool:
+    """Whether ``other`` may meet the band a body at (``x``, ``y``) facing (``fx``, ``fy``)
+    sweeps sliding straight ahead: ``False`` only when no point of ``other`` (within its
+    radius of its centre) comes within ``half`` of the band's middle line, or every point
+    lies more than ``back`` behind the centre (then ``tt.contact_distance`` finds no
+    contact: arithmetic before its memo; ``half`` and ``back`` carry a millimetre to
+    spare)."""
+    dx, dy = other.centre.x - x, other.centre.y - y
+    r = other.radius
+    return abs(dx * fy - dy * fx) <= half + r and dx * fx + dy * fy >= -back - r
 
 
 @functools.lru_cache(maxsize=8192)
@@ -474,9 +495,43 @@ def _turns(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     out = _both_ways(u, "turn", "turn", 90)  # free: the text prices no manoeuvre
     about = (("unit", u.id), ("direction", "about"))
     out.append(_todo("turn", about, f"{u.name} may face about", R_MOVE))
-    near = _nearest_two(u.body, [e for e in enemies if e.body is not None])
-    text = f"{u.name} may turn to face an enemy"
-    return out + _choose("turn", {"unit": u.id}, text, R_MOVE, "face", tuple(e for _, e in near))
+    placed = [e for e in enemies if e.body is not None]
+    if placed:  # the line is there when an enemy is; its two choices measured when read
+        text = f"{u.name} may turn to face an enemy"
+        face = _FaceChoices(u.body, placed)
+        out.append(Todo("turn", {"unit": u.id}, text, R_MOVE, open=face))
+    return out
+
+
+class _FaceChoices(Mapping[str, tuple[Any, ...]]):
+    """The open field of a "turn to face" line, ``{"face": the two nearest enemies}``
+    (:func:`_nearest_two`), measured when first read: the line exists whenever an enemy is
+    on the table, and most steps never read it (the simulator reads only the lines it draws).
+    Compares, iterates and prints as the dict it stands for."""
+
+    __slots__ = ("_body", "_choices", "_placed")
+
+    def __init__(self, body: Body, placed: list[Any]) -> None:
+        self._body, self._placed = body, placed
+        self._choices: dict[str, tuple[Any, ...]] | None = None
+
+    def _all(self) -> dict[str, tuple[Any, ...]]:
+        if self._choices is None:
+            near = _nearest_two(self._body, self._placed)
+            self._choices = {"face": tuple(e for _, e in near)}
+        return self._choices
+
+    def __getitem__(self, key: str) -> tuple[Any, ...]:
+        return self._all()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return 1
+
+    def __repr__(self) -> str:
+        return repr(self._all())
 
 
 def _formations(state: GameState, u: Any) -> list[Todo]:
@@ -672,17 +727,34 @@ def _melee_phase(state: GameState) -> list[Todo]:
 def _voluntary_routs(state: GameState) -> list[Todo]:
     """A *** unit may rout voluntarily (2 by 2, Unit Summary): in its own move phase, or when
     charged (ASSUMPTION, docs)."""
-    out = []
+    out: list[Todo] = []
+    kinds = _rout_kinds(state.rules)
+    if not kinds:
+        return out
     charged = {m.defender for m in state.melees}
-    types = state.rules.unit_types
     phasing = state.phasing if state.phase == "move" else None
     for u in state.units:
-        if not u.on_table or not types[u.kind].voluntary_rout:
+        if u.kind not in kinds or not u.on_table:
             continue
         if u.side == phasing or u.id in charged:
             text = f"{u.name} (***) may rout voluntarily (1d6: 1-2 destroyed)"
             out.append(_todo("rout", (("unit", u.id),), text, R_UNITS))
     return out
+
+
+#: the kinds that may rout voluntarily, by the rules' identity (the entry keeps them alive)
+_ROUT_KINDS: dict[int, tuple[Any, frozenset[str]]] = {}
+
+
+def _rout_kinds(rules: Any) -> frozenset[str]:
+    """The unit kinds that may rout voluntarily (***), worked out once per rules."""
+    hit = _ROUT_KINDS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_ROUT_KINDS) > 64:
+            _ROUT_KINDS.clear()
+        kinds = frozenset(k for k, t in rules.unit_types.items() if t.voluntary_rout)
+        hit = _ROUT_KINDS[id(rules)] = (rules, kinds)
+    return hit[1]
 
 
 def legal_requests(

@@ -1,0 +1,161 @@
+"""The shortcuts that spare the 2 by 2 offers and moves work (issue 29) give the answers the
+work gives: each arithmetic test is checked against the question it stands in for, on random
+placements and on the edge cases (bodies touching, side by side, just behind), and the offers
+kept from step to step against the offers built afresh, after every step of simulated games."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from vedette import rules
+from vedette.engine import Game, Store
+from vedette.geometry import flat
+from vedette.geometry import tabletop as tt
+from vedette.geometry.tabletop import Body
+from vedette.rules.two_by_two import facts, todo
+from vedette.sim.play import Setup, play_game
+
+
+def _bodies(rng: random.Random, n: int) -> list[Body]:
+    out = []
+    for _ in range(n):
+        w, d = rng.choice([(40.0, 20.0), (40.0, 40.0), (30.0, 15.0), (60.0, 30.0)])
+        x, y = rng.uniform(0, 400), rng.uniform(0, 400)
+        facing = rng.choice([0.0, 90.0, 180.0, 270.0, 45.0, rng.uniform(0, 360)])
+        out.append(Body.at(x, y, facing, w, d))
+    return out
+
+
+def _band(body: Body, other: Body) -> bool:
+    f = math.radians(body.facing)
+    return todo._in_band(
+        other,
+        body.centre.x,
+        body.centre.y,
+        math.sin(f),
+        math.cos(f),
+        body.footprint.width / 2 + 1.0,
+        body.footprint.depth / 2 + 1.0,
+    )
+
+
+def test_outside_the_band_a_straight_slide_never_meets_the_other() -> None:
+    rng = random.Random(29)
+    ruled_out = met = 0
+    for _ in range(4000):
+        a, b = _bodies(rng, 2)
+        hit = tt.contact_distance(a, a.facing, b)
+        if not _band(a, b):
+            ruled_out += 1
+            assert hit is None, (a, b, hit)
+        elif hit is not None:
+            met += 1
+    assert ruled_out > 1000 and met > 100  # both answers were put to the test
+
+
+def test_the_band_keeps_touching_side_by_side_and_just_behind_bodies() -> None:
+    a = Body.at(100.0, 100.0, 0.0, 40.0, 20.0)
+    cases = [
+        Body.at(100.0, 120.0, 0.0, 40.0, 20.0),  # front to rear: touching
+        Body.at(140.0, 100.0, 0.0, 40.0, 20.0),  # flank to flank: touching
+        Body.at(125.0, 200.0, 90.0, 40.0, 20.0),  # ahead, its edge just in the band
+        Body.at(100.0, 80.5, 0.0, 40.0, 20.0),  # just behind, overlapping a hair
+        Body.at(100.0, 100.0, 45.0, 40.0, 20.0),  # on top of it
+    ]
+    for b in cases:
+        assert _band(a, b), b
+        assert tt.contact_distance(a, a.facing, b) is not None, b
+
+
+def test_segments_whose_boxes_lie_apart_lie_apart() -> None:
+    """flat's box test before a crossing or a road's cover: when it rules two segments apart
+    by more than a gap, their true distance is more than that gap (so the exact answer, "no
+    crossing", "no cover", is the one it gives)."""
+    rng = random.Random(27)
+
+    def pt() -> tuple[float, float]:
+        return (
+            (float(rng.randint(0, 8)), float(rng.randint(0, 8)))
+            if rng.random() < 0.5
+            else (
+                rng.uniform(0, 8),
+                rng.uniform(0, 8),
+            )
+        )
+
+    apart = 0
+    for _ in range(20000):
+        a, b, c, d = pt(), pt(), pt(), pt()
+        gap = rng.choice([0.0, flat.HAIR, 0.5, 1.0])
+        if flat._apart(a, b, c, d, gap):
+            apart += 1
+            assert flat.segment_distance(a, b, c, d) > gap
+    assert apart > 2000
+
+
+def _lines(lines: list[Any]) -> list[tuple[Any, ...]]:
+    return [(t.command(), repr(t.open), dict(t.open), t.text, t.rule) for t in lines]
+
+
+def test_the_offers_kept_from_step_to_step_are_the_offers_built_afresh() -> None:
+    """After every step of simulated games (replayed by the engine), the move lines a unit
+    keeps while it and what they read stay the same, and the "turn to face" line measured
+    only when read, give the lines ``todo`` builds with nothing kept."""
+    rs = rules.get("two_by_two")
+    s = Setup(rs.name, rs.scenario("sample"), max_actions=300)
+    compared = faces = 0
+    for index in (0, 1):
+        played = play_game(s, 2026, index, record=True)
+        g = Game.create(
+            Store(":memory:"), f"o{index}", rs.name, dict(s.scenario), played.dice_seed, {}
+        )
+        for proc, req in played.actions:
+            kept = todo.options(g.state)
+            todo._UNIT_MOVES.clear()
+            todo._LAST_OPTIONS.clear()
+            fresh = todo._options(g.state)
+            assert _lines(kept) == _lines(fresh), f"game {index}, before {proc} {req}"
+            compared += 1
+            faces += sum("face" in t.open for t in kept)
+            g.perform(proc, req)
+    assert compared > 200 and faces > 50
+
+
+def _clamped_by_bodies(state: Any, body: Body, heading: float, dist: float) -> Body:
+    """The bisection as it was written before issue 29's last round: a trial body each
+    step, asked ``facts.on_table`` (the oracle)."""
+    lo, hi = 0.0, dist
+    end = body.moved_to(body.centre + tt.Vec.heading(heading, dist), heading)
+    if facts.on_table(state, end):
+        return end
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        trial = body.moved_to(body.centre + tt.Vec.heading(heading, mid), heading)
+        if facts.on_table(state, trial):
+            lo = mid
+        else:
+            hi = mid
+    return body.moved_to(body.centre + tt.Vec.heading(heading, lo), heading)
+
+
+def test_a_move_stopped_at_the_table_edge_ends_where_trial_bodies_put_it() -> None:
+    """A rout or a recoil stopped at the table edge (2 by 2, Melee; Rout) ends at the very
+    same floats as the bisection over trial bodies."""
+    rs = rules.get("two_by_two")
+    state = rs.initial_state(rs.scenario("sample"), {})
+    w, d = state.table.width, state.table.depth
+    rng = random.Random(2026)
+    stopped = 0
+    for _ in range(600):
+        fw, fd = state.rules.footprint.width, state.rules.footprint.depth
+        body = Body.at(
+            rng.uniform(fw, w - fw), rng.uniform(fw, d - fw), rng.uniform(0, 360), fw, fd
+        )
+        heading = rng.choice([0.0, 90.0, 180.0, 270.0, 45.0, rng.uniform(-360, 720)])
+        dist = rng.uniform(0, w)
+        got = facts._clamped(state, body, heading, dist)
+        assert got == _clamped_by_bodies(state, body, heading, dist)
+        stopped += got.centre.distance(body.centre) < dist - 1e-6
+    assert stopped > 200  # most were stopped by an edge
