@@ -118,7 +118,7 @@ def play_game(setup: Setup, seed: int, index: int, record: bool = False) -> Play
 
     Python's cycle collector is paused for the game (and restored after, when it was on): a
     game makes many small objects, nearly all freed by reference counting, and the collector's
-    passes over them cost 2% (2 by 2) to 7% (Kuryakin) of a game's CPU time (issue 29); what
+    passes over them cost 2% to 7% of a game's CPU time, by ruleset (issue 29); what
     cyclic garbage a game leaves is collected at the next pass after it."""
     was = gc.isenabled()
     gc.disable()

@@ -112,6 +112,9 @@ class _Lines(Sequence[Line]):
             line = self._done[i] = () if refused else _complete(self._state, t, self._rng)
         return line
 
+    def __iter__(self) -> Iterator[Line]:
+        return (self[i] for i in range(len(self._todo)))
+
 
 def _refused(state: Any, t: Todo) -> bool:
     """A line whose every candidate the referee refuses, known without judging it: a retire
@@ -130,6 +133,3 @@ def _refused(state: Any, t: Todo) -> bool:
     return all(
         u.spent + n(width * math.radians(float(a))) > move + 1e-6 for a in t.open.get("angle", ())
     )
-
-    def __iter__(self) -> Iterator[Line]:
-        return (self[i] for i in range(len(self._todo)))
