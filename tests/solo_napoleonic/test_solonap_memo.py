@@ -161,6 +161,40 @@ def test_the_fire_arc_in_arithmetic_gives_in_arcs_answer() -> None:
     assert answered > 3000  # most are clear: the arithmetic answers them
 
 
+def test_within_a_reach_from_the_centres_is_the_measured_answer() -> None:
+    """Kuryakin, Morale (friends within 300mm) and Generals (150mm control range): whether a
+    unit or a general is within reach, answered from the centres when clear (issue 29), is the
+    answer of the distance measured edge to edge, for units anywhere, touching, overlapping, and
+    at a reach exactly the distance or a hair either side of it; unplaced: no answer."""
+    from dataclasses import replace
+
+    from vedette.rules.solo_napoleonic import geom
+
+    s = RS.initial_state(RS.scenario("sample"), {})
+    a0, b0, g0 = s.units[0], s.units[1], s.generals[0]
+    rng = random.Random(29)
+    bounded = 0
+    for k in range(3000):
+        a = replace(a0, x=rng.uniform(0, 600), y=rng.uniform(0, 600), facing=rng.uniform(0, 360))
+        if k % 3 == 0:  # close by: touching, overlapping or just apart
+            x, y = a.x + rng.uniform(-40, 40), a.y + rng.uniform(-40, 40)
+        else:
+            x, y = rng.uniform(0, 600), rng.uniform(0, 600)
+        b = replace(b0, x=x, y=y, facing=rng.choice([a.facing, 0.0, rng.uniform(0, 360)]))
+        g = replace(g0, x=x, y=y)
+        for d, ask in (
+            (geom.unit_distance(a, b), lambda r: geom.within(a, b, r)),  # noqa: B023
+            (geom.general_distance(g, a), lambda r: geom.general_within(g, a, r)),  # noqa: B023
+        ):
+            assert d is not None
+            reach = rng.choice([d, d + 1e-9, d - 1e-9, d + 0.5, d - 0.5, 150.0, 300.0])
+            assert ask(reach) is (d <= reach), (a, b, g, reach)
+            bounded += abs(d - reach) > 50
+    assert bounded > 1000  # (most asked far from the reach: the bounds answer them)
+    assert geom.within(replace(a0, x=None), b0, 300.0) is None
+    assert geom.general_within(replace(g0, x=None), a0, 150.0) is None
+
+
 def test_memos_off_keep_no_offers(memos_off: None) -> None:
     """``VEDETTE_SOLONAP_MEMO=0`` is the old path: a unit's offers (its fire and charges too),
     the brigadiers' offers and a general's distant units are worked out afresh, none kept for

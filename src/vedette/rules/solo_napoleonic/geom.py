@@ -119,6 +119,46 @@ def _unit_distance(a: Unit, b: Unit) -> float | None:
     return memo.pair("distance", ba, bb, lambda: distance(ba, bb))
 
 
+#: how clear (mm) a bound must be for :func:`within` to answer from it alone
+BOUND_MM = 1e-6
+
+
+def within(a: Unit, b: Unit, reach: float) -> bool | None:
+    """``unit_distance(a, b) <= reach`` (None if either is unplaced), measured only when the
+    centres leave it open: the distance edge to edge is at most the distance between the
+    centres (each centre is a point of its body) and at least that less both half-diagonals
+    (no point of a body is farther from its centre), so where the centres are clearly within
+    ``reach``, or clearly beyond it with both bodies' reach added, that is the answer."""
+    ba, bb = body(a), body(b)
+    if ba is None or bb is None:
+        return None
+    ca, cb = ba.centre, bb.centre
+    c = math.hypot(ca.x - cb.x, ca.y - cb.y)
+    if c < reach - BOUND_MM:
+        return True
+    if c - ba.radius - bb.radius > reach + BOUND_MM:
+        return False
+    d = unit_distance(a, b)
+    return d is not None and d <= reach
+
+
+def general_within(g: General, u: Unit, reach: float) -> bool | None:
+    """``general_distance(g, u) <= reach`` (None if either is unplaced), measured only when
+    the bounds of :func:`within` (a point: no half-diagonal of its own) leave it open."""
+    if g.x is None or g.y is None:
+        return None
+    b = body(u)
+    if b is None:
+        return None
+    c = math.hypot(g.x - b.centre.x, g.y - b.centre.y)
+    if c < reach - BOUND_MM:
+        return True
+    if c - b.radius > reach + BOUND_MM:
+        return False
+    d = general_distance(g, u)
+    return d is not None and d <= reach
+
+
 def friends_within(state: State, u: Unit, radius: float) -> int | None:
     """Friendly units (not routing) within ``radius`` mm, edge to edge; None if unplaced."""
     if body(u) is None:
@@ -127,8 +167,7 @@ def friends_within(state: State, u: Unit, radius: float) -> int | None:
     for o in state.units:
         if o.id == u.id or o.side != u.side or not o.on_table or o.status == "routing":
             continue
-        d = unit_distance(u, o)
-        if d is not None and d <= radius:
+        if within(u, o, radius):
             n += 1
     return n
 

@@ -91,10 +91,9 @@ def friends_routing(state: State, u: Unit, req: rq.MoraleFacts) -> int:
             if reach <= 0:
                 n += 1
                 continue
-            d = geom.unit_distance(u, o)
             # the text gives no range: where positions are not kept, every routing friend
             # counts (the range is our assumption and can only be measured on the table)
-            if d is None or d <= reach:
+            if geom.within(u, o, reach) is not False:
                 n += 1
     return n
 
@@ -270,8 +269,7 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
         for o in state.units:
             if o.id == u.id or o.side != u.side or not o.on_table or o.status == "routing":
                 continue
-            dist = geom.unit_distance(o, u)
-            if dist is not None and dist <= reach:  # positions not kept: not called (use require)
+            if geom.within(o, u, reach):  # positions not kept: not called (use require)
                 note = charging.call_morale(ch, o.id, "friend_routs")
                 if note:
                     called.append(note)

@@ -492,8 +492,7 @@ def _same(was: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
 def _far(g: Any, units: Sequence[Any], reach: float) -> list[str]:
     far = []
     for u in units:
-        d = geom.general_distance(g, u)
-        if d is not None and d > reach:
+        if geom.general_within(g, u, reach) is False:
             far.append(u.id)
     return far
 
