@@ -108,6 +108,52 @@ def test_simulated_games_are_the_same_with_and_without_memos() -> None:
     assert fast == slow
 
 
+def test_the_simulators_quick_refusals_are_the_rules_refusals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Kuryakin, Firing (45° arc, range table) and Charge Test (reach: the charger's move): a
+    fire or charge the simulator refuses at once, from the bodies' centres (issue 29), is one
+    the rules refuse before any die, at every step of simulated games; and such games are the
+    games played without the quick check (the memos off)."""
+    from vedette.errors import VedetteError
+    from vedette.rules.solo_napoleonic import fire, morale
+    from vedette.rules.solo_napoleonic.requests import dry_run
+    from vedette.rules.solo_napoleonic.ruleset import SoloNapoleonic
+    from vedette.sim import play as sim_play
+
+    told = {"fire": 0, "charge": 0, "open": 0}
+
+    def checked(name: str, quick: Any, body: Any) -> Any:
+        def check(state: Any, req: Any) -> bool:
+            sure = bool(quick(state, req))
+            if sure:
+                told[name] += 1
+                with pytest.raises(VedetteError):
+                    dry_run(body, state, req)
+            else:
+                told["open"] += 1
+            return sure
+
+        return check
+
+    monkeypatch.setattr(fire, "refused", checked("fire", fire.refused, fire.fire))
+    monkeypatch.setattr(
+        morale, "charge_refused", checked("charge", morale.charge_refused, morale.charge)
+    )
+    rs = SoloNapoleonic()  # its procedures made with the checked quick checks
+    monkeypatch.setattr(sim_play.rules, "get", lambda name: rs)
+    setup = sim_play.Setup(rs.name, rs.scenario("sample"), max_actions=400)
+    memo.clear()
+    quick = [sim_play.play_game(setup, 11, i, record=True).actions for i in range(3)]
+    assert told["fire"] > 50 and told["charge"] > 50 and told["open"] > 50, told
+    memo.set_enabled(False)
+    try:
+        slow = [sim_play.play_game(setup, 11, i, record=True).actions for i in range(3)]
+    finally:
+        memo.set_enabled(True)
+    assert quick == slow
+
+
 def test_a_verdict_is_remembered_for_its_own_state_only(memos_off: None) -> None:
     """The memo of one state is never read for another, even an equal one."""
     memo.set_enabled(True)

@@ -52,6 +52,7 @@ def body(u: Unit) -> Body | None:
 def _clear() -> None:
     _BODIES.clear()
     _DISTANCES.clear()
+    _CROSSES.clear()
 
 
 memo.also_clear(_clear)
@@ -177,7 +178,14 @@ def in_fire_arc(firer: Unit, target: Unit, half_angle: float) -> bool | None:
     if bf is None or bt is None:
         return None
     angle = min(half_angle, 89.9)
-    return memo.pair(f"arc {angle}", bf, bt, lambda: _in_arc(bf, bt, angle))
+    name = _ARC_NAMES.get(angle)
+    if name is None:
+        name = _ARC_NAMES[angle] = f"arc {angle}"
+    return memo.pair(name, bf, bt, lambda: _in_arc(bf, bt, angle))
+
+
+#: the memo's name of each arc asked (one string per half-angle, not one per question)
+_ARC_NAMES: dict[float, str] = {}
 
 
 #: how far (mm) a corner must lie from an edge of the arc for :func:`_arc_clear` to answer
@@ -261,9 +269,23 @@ def screening(state: State, firer: Unit, target: Unit) -> list[str] | None:
     for oid, bo in skirm:
         if oid in (firer.id, target.id) or bo is None:
             continue
-        if memo.pure("crosses", (bf, bt, bo), lambda: _crosses(bf, bt, bo)):  # noqa: B023
+        # by the bodies' identity (one object per footprint: see body), each entry holding
+        # its three bodies alive; a body not kept there is asked by value
+        key = (id(bf), id(bt), id(bo))
+        hit = _CROSSES.get(key)
+        if hit is not None and hit[0] is bf and hit[1] is bt and hit[2] is bo:
+            crosses = hit[3]
+        else:
+            crosses = memo.pure("crosses", (bf, bt, bo), lambda: _crosses(bf, bt, bo))  # noqa: B023
+            if len(_CROSSES) > _MOST:
+                _CROSSES.clear()
+            _CROSSES[key] = (bf, bt, bo, crosses)
+        if crosses:
             out.append(oid)
     return out
+
+
+_CROSSES: dict[tuple[int, int, int], tuple[Body, Body, Body, bool]] = {}
 
 
 def _crosses(bf: Body, bt: Body, bo: Body) -> bool:

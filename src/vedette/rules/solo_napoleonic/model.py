@@ -405,8 +405,16 @@ class State:
         return self._cards().by_holder.get(self.active)
 
     def active_units(self) -> tuple[str, ...]:
+        """The units on the active card, kept with the state for its cards and holder (asked
+        several times a step; a state ``but`` makes from this one shares the entry, which
+        holds for it only while its cards and holder are these)."""
+        hit = self.__dict__.get("_active_units")
+        if hit is not None and hit[0] is self.cards and hit[1] == self.active:
+            return hit[2]  # type: ignore[no-any-return]
         c = self.active_card()
-        return c.units if c is not None else ()
+        out = c.units if c is not None else ()
+        object.__setattr__(self, "_active_units", (self.cards, self.active, out))
+        return out
 
     def with_unit(self, u: Unit) -> State:
         i = self._pos(u.id)

@@ -438,6 +438,19 @@ def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
             )
 
 
+def charge_refused(state: State, req: rq.Charge) -> bool:
+    """Whether :func:`charge` is sure to refuse this charge for the distance alone: the target
+    clearly beyond the charger's reach, told from the bodies' centres (``geom.within``) without
+    measuring (the simulator's quick check: ``requests.by_dry_run``). Every check before the
+    reach refuses too, and all of them come before the charge test's die."""
+    if not (state.has_unit(req.unit) and state.has_unit(req.target)):
+        return False
+    u, t = state.unit(req.unit), state.unit(req.target)
+    if geom.body(u) is None or geom.body(t) is None:
+        return False
+    return geom.within(u, t, base_move(state, u) - u.moved_mm) is False
+
+
 def charge_allowed(state: State, req: rq.Charge) -> None:
     """Refuse a charge the rules forbid now (reach, status, a failed test), without dice."""
     _charge_allowed(state, *_charger(state, req))

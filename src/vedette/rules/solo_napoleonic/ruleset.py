@@ -583,8 +583,10 @@ class SoloNapoleonic(Ruleset[State]):
             Procedure(rq.Formation, *D(actions.formation, actions.formation_odds)),
             Procedure(rq.Disorder, *D(actions.disorder, actions.disorder_odds)),
             Procedure(rq.Reform, *D(actions.reform, actions.reform_odds)),
-            Procedure(rq.Fire, *D(fire.fire, fire.fire_odds)),
-            Procedure(rq.Charge, *D(morale.charge, morale.charge_odds)),
+            Procedure(rq.Fire, *D(fire.fire, fire.fire_odds, refused=fire.refused)),
+            Procedure(
+                rq.Charge, *D(morale.charge, morale.charge_odds, refused=morale.charge_refused)
+            ),
             Procedure(rq.Close, *D(morale.close)),
             Procedure(rq.Morale, *D(morale.morale, morale.morale_odds)),
             Procedure(rq.Rally, *D(morale.rally, morale.rally_odds)),
