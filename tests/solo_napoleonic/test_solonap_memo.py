@@ -255,6 +255,33 @@ def test_memos_off_keep_no_offers(memos_off: None) -> None:
     assert not R._ENEMY_OFFERS and not R._GENERAL_OFFERS
 
 
+def test_a_units_kept_offers_are_its_offers_made_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A unit's own offers are kept by what they read of it (issue 29: the unit that acts
+    changes every action, mostly in fields they do not read) and its offers against the enemy
+    by theirs: at every step of simulated games, each active unit's offers are those made
+    afresh, and most are kept ones."""
+    from vedette.rules.solo_napoleonic import ruleset as R
+    from vedette.sim.play import Setup, play_game
+
+    kept = R.unit_options
+    asked = {"all": 0, "kept": 0}
+
+    def both(state: Any, u: Any, make: Any = R._todo) -> list[Any]:
+        hit = R._UNIT_OPTIONS.get((u.id, make))
+        asked["kept"] += hit is not None and hit[1] == R._own_key(u)
+        asked["all"] += 1
+        got = kept(state, u, make)
+        assert [list(x) for x in got] == [list(x) for x in R._unit_options(state, u, make)]
+        return got
+
+    monkeypatch.setattr(R, "unit_options", both)
+    memo.clear()
+    setup = Setup(RS.name, RS.scenario("sample"), max_actions=300)
+    for i in range(2):
+        play_game(setup, 5, i)
+    assert asked["all"] > 200 and asked["kept"] > asked["all"] / 2, asked
+
+
 def test_a_brigadiers_distant_units_follow_their_moves() -> None:
     """Kuryakin, Generals (control range 150mm): the units beyond it are remembered by where
     the general and his units stand, so a unit that only fired keeps the answer, and one that

@@ -250,10 +250,36 @@ def formations_of(state: State, u: Any) -> tuple[str, ...]:
     return tuple(k for k in row if k != u.formation)
 
 
-#: a unit's offers, by unit id: (what they are read from, the offers). They read the unit, the
-#: game's data and the enemy units only; a card's actions change one unit at a time, so most
-#: units' offers are asked again unchanged (compared by identity: states are immutable values)
-_UNIT_OPTIONS: dict[tuple[str, Make], tuple[tuple[Any, ...], list[Any]]] = {}
+#: a unit's own offers (all but those against the enemy), by unit id: (what they are read
+#: from, the offers before and after its offers against the enemy, whether those are made).
+#: They read the game's data and the few of the unit's fields named in :func:`_own_key`: the
+#: unit that acts changes every action, but seldom in what these read (a fire, a charge test,
+#: a chit), and the enemy units only change its offers against them (:func:`enemy_offers`)
+_UNIT_OPTIONS: dict[tuple[str, Make], tuple[Any, tuple[Any, ...], Own]] = {}
+#: a unit's own offers: those before its offers against the enemy, those after, and whether
+#: its offers against the enemy are made at all
+Own = tuple[list[Any], list[Any], bool]
+
+
+def _own_key(u: Any) -> tuple[Any, ...]:
+    """What :func:`_own_options` reads of the unit (with the game's data): kept in step with
+    it and with the move's distances (``move_choices``: ``actions.move_base``)."""
+    return (
+        u.id,
+        u.morale_due,
+        u.status,
+        u.must_rally,
+        u.formation_target,
+        u.formation,
+        u.advancing,
+        u.kind,
+        u.move_done,
+        u.moved_mm,
+        u.chance_effects,
+        u.restricted_to,
+        u.x,
+        u.y,
+    )
 
 
 def unit_options(state: State, u: Any, make: Make = _todo) -> list[Any]:
@@ -261,39 +287,44 @@ def unit_options(state: State, u: Any, make: Make = _todo) -> list[Any]:
     what plan accepts), each made by ``make``."""
     if not memo.enabled():  # VEDETTE_SOLONAP_MEMO=0: the old path, the offers made afresh
         return _unit_options(state, u, make)
-    deps = (u, state.config, *(e for e in state.units if e.side != u.side))
+    key = _own_key(u)
     hit = _UNIT_OPTIONS.get((u.id, make))
-    if (
-        hit is not None
-        and len(hit[0]) == len(deps)
-        and all(a is b for a, b in zip(hit[0], deps, strict=True))
-    ):
-        return list(hit[1])
-    out = _unit_options(state, u, make)
-    if len(_UNIT_OPTIONS) > 4096:
-        _UNIT_OPTIONS.clear()
-    _UNIT_OPTIONS[u.id, make] = (deps, list(out))
-    return out
+    if hit is not None and hit[0] is state.config and hit[1] == key:
+        head, tail, enemies = hit[2]
+    else:
+        head, tail, enemies = own = _own_options(state, u, make)
+        if len(_UNIT_OPTIONS) > 4096:
+            _UNIT_OPTIONS.clear()
+        _UNIT_OPTIONS[u.id, make] = (state.config, key, own)
+    if not enemies:
+        return [*head, *tail]
+    return [*head, *enemy_offers(state, u, make), *tail]
 
 
 def _unit_options(state: State, u: Any, make: Make = _todo) -> list[Any]:
+    head, tail, enemies = _own_options(state, u, make)
+    return [*head, *(enemy_offers(state, u, make) if enemies else ()), *tail]
+
+
+def _own_options(state: State, u: Any, make: Make = _todo) -> Own:
     if u.morale_due:
-        return []  # its marker is owed first
+        return [], [], False  # its marker is owed first
     rally = make("rally", {"unit": u.id}, f"{u.id} tries to rally", morale.R_MORALE)
     if u.status == "routing":
         run = make(
             "move", {"unit": u.id, "mode": "rout"}, f"{u.id} runs (rout, 2D)", charging.R_ROUT
         )
-        return [run, rally]
+        return [run, rally], [], False
     if u.must_rally:
         if u.status != "retiring":
-            return [rally]
+            return [rally], [], False
         text = f"{u.id} carries out its retirement"
         m = move_offer(state, u, "retire", text, charging.R_ROUT, make)
-        return [rally, *([m] if m else [])]
+        return [rally, *([m] if m is not None else [])], [], False
     out: list[Any] = []
     m = move_offer(state, u, None, f"{u.id} moves", actions.R_MOVE, make)
-    out += [m] if m else []
+    # (``is not None``: a simulator's line is read, its choices made, only when it is tried)
+    out += [m] if m is not None else []
     if u.formation_target is not None:
         out.append(
             make(
@@ -313,10 +344,7 @@ def _unit_options(state: State, u: Any, make: Make = _todo) -> list[Any]:
         out.append(make("halt", {"unit": u.id}, f"{u.id} tries to halt", actions.R_STAND))
     else:
         out.append(make("start", {"unit": u.id}, f"{u.id} moves off", actions.R_STAND))
-    out += enemy_offers(state, u, make)
-    if rally_open(u):
-        out.append(rally)
-    return out
+    return out, [rally] if rally_open(u) else [], True
 
 
 #: a unit's offers against the enemy (fire, charge), by unit id: (what they are read from, the
