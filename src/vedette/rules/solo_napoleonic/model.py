@@ -420,6 +420,18 @@ class State:
         i = self._pos(u.id)
         if i is None:
             raise BadRequest(f"no unit {u.id!r}")
+        return self._with_unit_at(i, u)
+
+    def with_changed(self, uid: str, changes: Mapping[str, Any]) -> State:
+        """``with_unit(updated(unit(uid), changes))``, the unit found once (a fold's step)."""
+        i = self._pos(uid)
+        if i is None:
+            raise BadRequest(
+                f"no unit {uid!r} (units: {', '.join(u.id for u in self.units) or 'none'})"
+            )
+        return self._with_unit_at(i, updated(self.units[i], changes))
+
+    def _with_unit_at(self, i: int, u: Unit) -> State:
         old = self.units[i]
         units = list(self.units)  # (a list copied and made a tuple: the fastest way in Python)
         units[i] = u
