@@ -463,13 +463,13 @@ def _general_offers(state: State, make: Make) -> list[Any]:
     for g in state.generals:
         if g.rank != "brigadier" or g.killed or g.attached_to or not g.placed:
             continue
-        if actions.general_reach(state, g) <= 0:
-            continue  # his move is spent: he rides no more this turn
         if state.active != g.id:
             if on_card is None:
                 on_card = {u.brigade for u in map(state.unit, state.active_units()) if u.on_table}
             if g.id not in on_card:
                 continue
+        if actions.general_reach(state, g) <= 0:
+            continue  # his move is spent: he rides no more this turn
         far = _beyond(g, state.brigade_units(g.id), reach)
         if far:
             text = f"{g.id} rides toward his units beyond {reach:.0f}mm (command would lapse)"
