@@ -259,7 +259,7 @@ def test_a_units_kept_offers_are_its_offers_made_afresh(monkeypatch: pytest.Monk
     """A unit's own offers are kept by what they read of it (issue 29: the unit that acts
     changes every action, mostly in fields they do not read) and its offers against the enemy
     by theirs: at every step of simulated games, each active unit's offers are those made
-    afresh, and most are kept ones."""
+    afresh (with the memos off), and most are kept ones."""
     from vedette.rules.solo_napoleonic import ruleset as R
     from vedette.sim.play import Setup, play_game
 
@@ -271,7 +271,12 @@ def test_a_units_kept_offers_are_its_offers_made_afresh(monkeypatch: pytest.Monk
         asked["kept"] += hit is not None and hit[1] == R._own_key(u)
         asked["all"] += 1
         got = kept(state, u, make)
-        assert [list(x) for x in got] == [list(x) for x in R._unit_options(state, u, make)]
+        memo.ENABLED = False  # (the offers made afresh, every memo left as it is)
+        try:
+            fresh = kept(state, u, make)
+        finally:
+            memo.ENABLED = True
+        assert [list(x) for x in got] == [list(x) for x in fresh]
         return got
 
     monkeypatch.setattr(R, "unit_options", both)

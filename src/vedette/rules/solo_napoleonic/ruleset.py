@@ -350,7 +350,7 @@ def _own_options(state: State, u: Any, make: Make = _todo) -> Own:
 #: a unit's offers against the enemy (fire, charge), by unit id: (what they are read from, the
 #: offers). Most of a unit's offers, and the same after most of its own actions (a move, a
 #: formation change, a halt): kept apart from the offers a unit's every action changes
-_ENEMY_OFFERS: dict[tuple[str, Make], tuple[tuple[Any, ...], list[Any]]] = {}
+_ENEMY_OFFERS: dict[tuple[str, Make], tuple[tuple[Any, ...], Any, tuple[Any, ...], list[Any]]] = {}
 
 
 def enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
@@ -359,26 +359,37 @@ def enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
     (:func:`fire_bands` reads the two units' placement, kind and declared charges)."""
     if not memo.enabled():
         return _enemy_offers(state, u, make)
-    deps = (
-        u.id,
-        u.side,
-        u.kind,
-        u.artillery,
-        u.skirmishing,
-        u.fired,
-        u.restricted_to,
-        u.placed,
-        state.config,
-        *(e for e in state.units if e.side != u.side),
-    )
+    own = (u.id, u.side, u.kind, u.artillery, u.skirmishing, u.fired, u.restricted_to, u.placed)
+    enemies = _enemies(state, u.side)
     hit = _ENEMY_OFFERS.get((u.id, make))
-    if hit is not None and _same(hit[0], deps):
-        return hit[1]
+    if (
+        hit is not None
+        and hit[0] == own
+        and hit[1] is state.config
+        and len(hit[2]) == len(enemies)
+        and all(a is b for a, b in zip(hit[2], enemies, strict=True))
+    ):
+        return hit[3]
     out = _enemy_offers(state, u, make)
     if len(_ENEMY_OFFERS) > 4096:
         _ENEMY_OFFERS.clear()
-    _ENEMY_OFFERS[u.id, make] = (deps, out)
+    _ENEMY_OFFERS[u.id, make] = (own, state.config, enemies, out)
     return out
+
+
+def _enemies(state: State, side: str) -> tuple[Any, ...]:
+    """The units not on ``side``, in the scenario's order: kept with the state for its units
+    (the offers of each unit on a card read them; a state ``but`` makes from this one shares
+    the entry, which holds for it only while its units are these)."""
+    hit = state.__dict__.get("_enemies")
+    if hit is None or hit[0] is not state.units:
+        hit = (state.units, {})
+        object.__setattr__(state, "_enemies", hit)
+    by_side: dict[str, tuple[Any, ...]] = hit[1]
+    got = by_side.get(side)
+    if got is None:
+        got = by_side[side] = tuple(e for e in state.units if e.side != side)
+    return got
 
 
 def _enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
