@@ -108,6 +108,52 @@ def test_simulated_games_are_the_same_with_and_without_memos() -> None:
     assert fast == slow
 
 
+def test_the_simulators_quick_refusals_are_the_rules_refusals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Kuryakin, Firing (45° arc, range table) and Charge Test (reach: the charger's move): a
+    fire or charge the simulator refuses at once, from the bodies' centres (issue 29), is one
+    the rules refuse before any die, at every step of simulated games; and such games are the
+    games played without the quick check (the memos off)."""
+    from vedette.errors import VedetteError
+    from vedette.rules.solo_napoleonic import fire, morale
+    from vedette.rules.solo_napoleonic.requests import dry_run
+    from vedette.rules.solo_napoleonic.ruleset import SoloNapoleonic
+    from vedette.sim import play as sim_play
+
+    told = {"fire": 0, "charge": 0, "open": 0}
+
+    def checked(name: str, quick: Any, body: Any) -> Any:
+        def check(state: Any, req: Any) -> bool:
+            sure = bool(quick(state, req))
+            if sure:
+                told[name] += 1
+                with pytest.raises(VedetteError):
+                    dry_run(body, state, req)
+            else:
+                told["open"] += 1
+            return sure
+
+        return check
+
+    monkeypatch.setattr(fire, "refused", checked("fire", fire.refused, fire.fire))
+    monkeypatch.setattr(
+        morale, "charge_refused", checked("charge", morale.charge_refused, morale.charge)
+    )
+    rs = SoloNapoleonic()  # its procedures made with the checked quick checks
+    monkeypatch.setattr(sim_play.rules, "get", lambda name: rs)
+    setup = sim_play.Setup(rs.name, rs.scenario("sample"), max_actions=400)
+    memo.clear()
+    quick = [sim_play.play_game(setup, 11, i, record=True).actions for i in range(3)]
+    assert told["fire"] > 50 and told["charge"] > 50 and told["open"] > 50, told
+    memo.set_enabled(False)
+    try:
+        slow = [sim_play.play_game(setup, 11, i, record=True).actions for i in range(3)]
+    finally:
+        memo.set_enabled(True)
+    assert quick == slow
+
+
 def test_a_verdict_is_remembered_for_its_own_state_only(memos_off: None) -> None:
     """The memo of one state is never read for another, even an equal one."""
     memo.set_enabled(True)
@@ -161,6 +207,40 @@ def test_the_fire_arc_in_arithmetic_gives_in_arcs_answer() -> None:
     assert answered > 3000  # most are clear: the arithmetic answers them
 
 
+def test_within_a_reach_from_the_centres_is_the_measured_answer() -> None:
+    """Kuryakin, Morale (friends within 300mm) and Generals (150mm control range): whether a
+    unit or a general is within reach, answered from the centres when clear (issue 29), is the
+    answer of the distance measured edge to edge, for units anywhere, touching, overlapping, and
+    at a reach exactly the distance or a hair either side of it; unplaced: no answer."""
+    from dataclasses import replace
+
+    from vedette.rules.solo_napoleonic import geom
+
+    s = RS.initial_state(RS.scenario("sample"), {})
+    a0, b0, g0 = s.units[0], s.units[1], s.generals[0]
+    rng = random.Random(29)
+    bounded = 0
+    for k in range(3000):
+        a = replace(a0, x=rng.uniform(0, 600), y=rng.uniform(0, 600), facing=rng.uniform(0, 360))
+        if k % 3 == 0:  # close by: touching, overlapping or just apart
+            x, y = a.x + rng.uniform(-40, 40), a.y + rng.uniform(-40, 40)
+        else:
+            x, y = rng.uniform(0, 600), rng.uniform(0, 600)
+        b = replace(b0, x=x, y=y, facing=rng.choice([a.facing, 0.0, rng.uniform(0, 360)]))
+        g = replace(g0, x=x, y=y)
+        for d, ask in (
+            (geom.unit_distance(a, b), lambda r: geom.within(a, b, r)),  # noqa: B023
+            (geom.general_distance(g, a), lambda r: geom.general_within(g, a, r)),  # noqa: B023
+        ):
+            assert d is not None
+            reach = rng.choice([d, d + 1e-9, d - 1e-9, d + 0.5, d - 0.5, 150.0, 300.0])
+            assert ask(reach) is (d <= reach), (a, b, g, reach)
+            bounded += abs(d - reach) > 50
+    assert bounded > 1000  # (most asked far from the reach: the bounds answer them)
+    assert geom.within(replace(a0, x=None), b0, 300.0) is None
+    assert geom.general_within(replace(g0, x=None), a0, 150.0) is None
+
+
 def test_memos_off_keep_no_offers(memos_off: None) -> None:
     """``VEDETTE_SOLONAP_MEMO=0`` is the old path: a unit's offers (its fire and charges too),
     the brigadiers' offers and a general's distant units are worked out afresh, none kept for
@@ -173,6 +253,38 @@ def test_memos_off_keep_no_offers(memos_off: None) -> None:
     R.general_offers(s)
     assert not R._UNIT_OPTIONS and not R._BEYOND
     assert not R._ENEMY_OFFERS and not R._GENERAL_OFFERS
+
+
+def test_a_units_kept_offers_are_its_offers_made_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A unit's own offers are kept by what they read of it (issue 29: the unit that acts
+    changes every action, mostly in fields they do not read) and its offers against the enemy
+    by theirs: at every step of simulated games, each active unit's offers are those made
+    afresh (with the memos off), and most are kept ones."""
+    from vedette.rules.solo_napoleonic import ruleset as R
+    from vedette.sim.play import Setup, play_game
+
+    kept = R.unit_options
+    asked = {"all": 0, "kept": 0}
+
+    def both(state: Any, u: Any, make: Any = R._todo) -> list[Any]:
+        hit = R._UNIT_OPTIONS.get((u.id, make))
+        asked["kept"] += hit is not None and hit[1] == R._own_key(u)
+        asked["all"] += 1
+        got = kept(state, u, make)
+        memo.ENABLED = False  # (the offers made afresh, every memo left as it is)
+        try:
+            fresh = kept(state, u, make)
+        finally:
+            memo.ENABLED = True
+        assert [list(x) for x in got] == [list(x) for x in fresh]
+        return got
+
+    monkeypatch.setattr(R, "unit_options", both)
+    memo.clear()
+    setup = Setup(RS.name, RS.scenario("sample"), max_actions=300)
+    for i in range(2):
+        play_game(setup, 5, i)
+    assert asked["all"] > 200 and asked["kept"] > asked["all"] / 2, asked
 
 
 def test_a_brigadiers_distant_units_follow_their_moves() -> None:

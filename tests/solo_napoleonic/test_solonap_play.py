@@ -1,7 +1,9 @@
 """``Procedure.play`` (issue 29: simulated games faster): what the simulator calls instead of
 ``plan`` then ``resolve``, in one run of the procedure's body. On every offer of seeded games
 (refused ones too: the options before ``plan`` judges them), it refuses exactly when plan or
-resolve refuses, with the same words, and otherwise gives the same events from the same dice."""
+resolve refuses, with the same words (but where its quick check refuses: a fire or a charge
+clearly out of arc, range or reach, in words of its own, which the simulator never reads), and
+otherwise gives the same events from the same dice."""
 
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ def _run(p: Any, state: Any, req: Any, seed: int, one: bool) -> tuple[Any, ...]:
 
 def test_play_is_plan_then_resolve_on_every_offer() -> None:
     procs = RS.protocol_procedures()
-    compared = refused = 0
+    compared = refused = quick = 0
     for seed in range(2):
         rng = random.Random(seed)
         g = Game.create(Store(":memory:"), f"p{seed}", RS.name, RS.scenario("sample"), seed=seed)
@@ -44,10 +46,15 @@ def test_play_is_plan_then_resolve_on_every_offer() -> None:
                 assert p.play is not None, t.procedure
                 req = parsed_request(p, fill(t, rng))[0]
                 one = _run(p, state, req, seed, True)
-                assert one == _run(p, state, req, seed, False), (t.procedure, req)
+                two = _run(p, state, req, seed, False)
+                if one[0] == "refused" and one[2].endswith("(the simulator's quick check)"):
+                    assert two[0] == "refused", (t.procedure, req)
+                    quick += 1
+                else:
+                    assert one == two, (t.procedure, req)
                 compared += 1
                 refused += one[0] == "refused"
             todo = g.todo()
             t = rng.choice([t for t in todo if t.owed] or todo)
             g.perform(t.procedure, fill(t, rng))
-    assert compared > 500 and refused > 100, (compared, refused)  # both kinds met
+    assert compared > 500 and refused > 100 and quick > 10, (compared, refused, quick)

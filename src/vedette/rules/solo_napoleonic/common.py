@@ -446,7 +446,8 @@ class Changes:
         new = {k: v for k, v in kw.items() if getattr(u, k) != v}
         if not new:
             return u
-        _may(ev, new)
+        if ev.touches is None or not ev.touches.issuperset(new):
+            _may(ev, new)
         self._record(ev(uid, new, None, why))
         moved = self.state.unit(uid)
         if ("x" in new or "y" in new) and moved.placed:
@@ -542,7 +543,7 @@ _GAME_VALUES: dict[str, Callable[[Any], Any]] = {
 
 
 def _put_unit(state: State, uid: str, values: Mapping[str, Any]) -> State:
-    return state.with_unit(updated(state.unit(uid), values))
+    return state.with_changed(uid, values)
 
 
 def _put_general(state: State, gid: str, values: Mapping[str, Any]) -> State:

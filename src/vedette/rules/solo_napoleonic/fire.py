@@ -280,6 +280,33 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
     return FirePlan(f, t, "volley", band, n, die, ms, frac, 5 if band == "short" else 4)
 
 
+def refused(state: State, req: rq.Fire) -> bool:
+    """Whether :func:`plan` is sure to refuse this fire for the target's place alone, told
+    without looking for a screen (the simulator's quick check: ``requests.by_dry_run``): a
+    volley at a target outside the firer's 45° arc, or a volley or skirmish fire at one clearly
+    beyond the long range of its Range Table (from the bodies' centres, ``geom.within``), where
+    no stated range, charge or chance card sets the band. Every check ``plan`` makes before
+    these refuses too, and it makes them before any die; a held fire is never planned."""
+    if req.hold or req.target is None or req.range is not None:
+        return False
+    if not (state.has_unit(req.unit) and state.has_unit(req.target)):
+        return False
+    f, t = state.unit(req.unit), state.unit(req.target)
+    if f.artillery:
+        return False
+    if f.skirmishing:
+        table = "carbine" if f.cavalry else "skirmish"
+    elif f.kind == "infantry":
+        if geom.in_fire_arc(f, t, state.config.options.volley_arc_deg) is False:
+            return True
+        table = "infantry"
+    else:
+        return False
+    if rq.flag(req.at_chargers, charging_at(f, t)) or effects_on(state, t, "long_range"):
+        return False
+    return geom.within(f, t, state.config.ranges[table].long) is False
+
+
 def _half_move(state: State, u: Unit) -> float:
     return base_move(state, u) / 2
 

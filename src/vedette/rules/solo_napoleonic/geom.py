@@ -52,6 +52,7 @@ def body(u: Unit) -> Body | None:
 def _clear() -> None:
     _BODIES.clear()
     _DISTANCES.clear()
+    _CROSSES.clear()
 
 
 memo.also_clear(_clear)
@@ -119,6 +120,46 @@ def _unit_distance(a: Unit, b: Unit) -> float | None:
     return memo.pair("distance", ba, bb, lambda: distance(ba, bb))
 
 
+#: how clear (mm) a bound must be for :func:`within` to answer from it alone
+BOUND_MM = 1e-6
+
+
+def within(a: Unit, b: Unit, reach: float) -> bool | None:
+    """``unit_distance(a, b) <= reach`` (None if either is unplaced), measured only when the
+    centres leave it open: the distance edge to edge is at most the distance between the
+    centres (each centre is a point of its body) and at least that less both half-diagonals
+    (no point of a body is farther from its centre), so where the centres are clearly within
+    ``reach``, or clearly beyond it with both bodies' reach added, that is the answer."""
+    ba, bb = body(a), body(b)
+    if ba is None or bb is None:
+        return None
+    ca, cb = ba.centre, bb.centre
+    c = math.hypot(ca.x - cb.x, ca.y - cb.y)
+    if c < reach - BOUND_MM:
+        return True
+    if c - ba.radius - bb.radius > reach + BOUND_MM:
+        return False
+    d = unit_distance(a, b)
+    return d is not None and d <= reach
+
+
+def general_within(g: General, u: Unit, reach: float) -> bool | None:
+    """``general_distance(g, u) <= reach`` (None if either is unplaced), measured only when
+    the bounds of :func:`within` (a point: no half-diagonal of its own) leave it open."""
+    if g.x is None or g.y is None:
+        return None
+    b = body(u)
+    if b is None:
+        return None
+    c = math.hypot(g.x - b.centre.x, g.y - b.centre.y)
+    if c < reach - BOUND_MM:
+        return True
+    if c - b.radius > reach + BOUND_MM:
+        return False
+    d = general_distance(g, u)
+    return d is not None and d <= reach
+
+
 def friends_within(state: State, u: Unit, radius: float) -> int | None:
     """Friendly units (not routing) within ``radius`` mm, edge to edge; None if unplaced."""
     if body(u) is None:
@@ -127,8 +168,7 @@ def friends_within(state: State, u: Unit, radius: float) -> int | None:
     for o in state.units:
         if o.id == u.id or o.side != u.side or not o.on_table or o.status == "routing":
             continue
-        d = unit_distance(u, o)
-        if d is not None and d <= radius:
+        if within(u, o, radius):
             n += 1
     return n
 
@@ -138,7 +178,14 @@ def in_fire_arc(firer: Unit, target: Unit, half_angle: float) -> bool | None:
     if bf is None or bt is None:
         return None
     angle = min(half_angle, 89.9)
-    return memo.pair(f"arc {angle}", bf, bt, lambda: _in_arc(bf, bt, angle))
+    name = _ARC_NAMES.get(angle)
+    if name is None:
+        name = _ARC_NAMES[angle] = f"arc {angle}"
+    return memo.pair(name, bf, bt, lambda: _in_arc(bf, bt, angle))
+
+
+#: the memo's name of each arc asked (one string per half-angle, not one per question)
+_ARC_NAMES: dict[float, str] = {}
 
 
 #: how far (mm) a corner must lie from an edge of the arc for :func:`_arc_clear` to answer
@@ -222,9 +269,23 @@ def screening(state: State, firer: Unit, target: Unit) -> list[str] | None:
     for oid, bo in skirm:
         if oid in (firer.id, target.id) or bo is None:
             continue
-        if memo.pure("crosses", (bf, bt, bo), lambda: _crosses(bf, bt, bo)):  # noqa: B023
+        # by the bodies' identity (one object per footprint: see body), each entry holding
+        # its three bodies alive; a body not kept there is asked by value
+        key = (id(bf), id(bt), id(bo))
+        hit = _CROSSES.get(key)
+        if hit is not None and hit[0] is bf and hit[1] is bt and hit[2] is bo:
+            crosses = hit[3]
+        else:
+            crosses = memo.pure("crosses", (bf, bt, bo), lambda: _crosses(bf, bt, bo))  # noqa: B023
+            if len(_CROSSES) > _MOST:
+                _CROSSES.clear()
+            _CROSSES[key] = (bf, bt, bo, crosses)
+        if crosses:
             out.append(oid)
     return out
+
+
+_CROSSES: dict[tuple[int, int, int], tuple[Body, Body, Body, bool]] = {}
 
 
 def _crosses(bf: Body, bt: Body, bo: Body) -> bool:

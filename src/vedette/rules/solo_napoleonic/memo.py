@@ -33,6 +33,8 @@ STATES_KEPT = 8
 MOST = 16_384
 
 _STATES: dict[int, tuple[object, dict[Hashable, Any]]] = {}
+#: what a memo's ``get`` gives for a key it does not hold (None may be a kept answer)
+_MISSING: Any = object()
 _PURE: dict[str, dict[Hashable, Any]] = {}
 #: memos kept elsewhere (by identity of units, of data), emptied with these by ``clear``
 _OTHERS: list[Callable[[], None]] = []
@@ -84,11 +86,10 @@ def per_state(state: object, key: Hashable, compute: Callable[[], T]) -> T:
     memo = of_state(state)
     if memo is None:
         return compute()
-    try:
-        return memo[key]  # type: ignore[no-any-return]
-    except KeyError:
+    out = memo.get(key, _MISSING)  # (no KeyError raised and caught: most states are new)
+    if out is _MISSING:
         out = memo[key] = compute()
-        return out
+    return out  # type: ignore[no-any-return]
 
 
 def pure(name: str, key: Hashable, compute: Callable[[], T]) -> T:
@@ -98,10 +99,9 @@ def pure(name: str, key: Hashable, compute: Callable[[], T]) -> T:
     memo = _PURE.get(name)
     if memo is None:
         memo = _PURE[name] = {}
-    try:
-        return memo[key]  # type: ignore[no-any-return]
-    except KeyError:
-        pass
+    out = memo.get(key, _MISSING)
+    if out is not _MISSING:
+        return out  # type: ignore[no-any-return]
     out = compute()
     if len(memo) >= MOST:
         memo.clear()

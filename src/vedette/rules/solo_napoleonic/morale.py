@@ -91,10 +91,9 @@ def friends_routing(state: State, u: Unit, req: rq.MoraleFacts) -> int:
             if reach <= 0:
                 n += 1
                 continue
-            d = geom.unit_distance(u, o)
             # the text gives no range: where positions are not kept, every routing friend
             # counts (the range is our assumption and can only be measured on the table)
-            if d is None or d <= reach:
+            if geom.within(u, o, reach) is not False:
                 n += 1
     return n
 
@@ -270,8 +269,7 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
         for o in state.units:
             if o.id == u.id or o.side != u.side or not o.on_table or o.status == "routing":
                 continue
-            dist = geom.unit_distance(o, u)
-            if dist is not None and dist <= reach:  # positions not kept: not called (use require)
+            if geom.within(o, u, reach):  # positions not kept: not called (use require)
                 note = charging.call_morale(ch, o.id, "friend_routs")
                 if note:
                     called.append(note)
@@ -438,6 +436,19 @@ def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
                 R_CHARGE,
                 f"{t.id} is {d:.0f}mm away: beyond {u.id}'s charge reach ({reach:.0f}mm, its move)",
             )
+
+
+def charge_refused(state: State, req: rq.Charge) -> bool:
+    """Whether :func:`charge` is sure to refuse this charge for the distance alone: the target
+    clearly beyond the charger's reach, told from the bodies' centres (``geom.within``) without
+    measuring (the simulator's quick check: ``requests.by_dry_run``). Every check before the
+    reach refuses too, and all of them come before the charge test's die."""
+    if not (state.has_unit(req.unit) and state.has_unit(req.target)):
+        return False
+    u, t = state.unit(req.unit), state.unit(req.target)
+    if geom.body(u) is None or geom.body(t) is None:
+        return False
+    return geom.within(u, t, base_move(state, u) - u.moved_mm) is False
 
 
 def charge_allowed(state: State, req: rq.Charge) -> None:

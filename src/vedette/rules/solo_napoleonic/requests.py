@@ -18,7 +18,7 @@ from operator import attrgetter
 from typing import Any
 
 from vedette.dice import DiceSource, Odds
-from vedette.errors import BadRequest, VedetteError
+from vedette.errors import BadRequest, RuleViolation, VedetteError
 from vedette.referee import Plan, arg, declared, procedure
 from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic.memo import of_state
@@ -376,6 +376,7 @@ def by_dry_run(
     body: Callable[[Any, Any, DiceSource], Outcome],
     odds: Callable[[Any, Any], Sequence[Odds]] | None = None,
     after_dice: tuple[str, ...] = (),
+    refused: Callable[[Any, Any], bool] | None = None,
 ) -> Steps:
     """``(plan, resolve, check, play)`` of a procedure whose ``body(state, request, dice)`` checks
     the rules and then rolls: ``plan`` is the body's dry run up to its first die (remembered
@@ -387,8 +388,14 @@ def by_dry_run(
     ``after_dice``: request fields the body reads only after
     its first die (a move's direction), so that its dry run, and the verdict, is the same
     whatever they are: requests that differ only there share one dry run (``todo`` offers a
-    move in six directions). Registered as ``Procedure(Request, *by_dry_run(body, odds))``."""
+    move in six directions). ``refused(state, request)``: true only of a request the body is
+    sure to refuse before its first die, told more cheaply than the body tells it; ``play``
+    (the simulator's alone: a refusal there is skipped, its words never read) then refuses at
+    once, in words of its own. Registered as ``Procedure(Request, *by_dry_run(body, odds))``."""
     keys: dict[type, Callable[[Any], Any] | None] = {}
+    quick = RuleViolation(
+        "the simulator's quick check", f"refused: {getattr(body, '__name__', 'this action')}"
+    )
 
     def key_of(req: Any) -> Any:
         cls = type(req)
@@ -426,6 +433,8 @@ def by_dry_run(
                 hit = None
             if hit is not None and hit is not _ACCEPTED:
                 raise hit.with_traceback(None)
+        if refused is not None and memo is not None and refused(state, req):
+            raise quick.with_traceback(None)  # (with the memos off: the body's own words)
         return body(state, req, dice)
 
     return plan, resolve, check, play

@@ -250,10 +250,36 @@ def formations_of(state: State, u: Any) -> tuple[str, ...]:
     return tuple(k for k in row if k != u.formation)
 
 
-#: a unit's offers, by unit id: (what they are read from, the offers). They read the unit, the
-#: game's data and the enemy units only; a card's actions change one unit at a time, so most
-#: units' offers are asked again unchanged (compared by identity: states are immutable values)
-_UNIT_OPTIONS: dict[tuple[str, Make], tuple[tuple[Any, ...], list[Any]]] = {}
+#: a unit's own offers (all but those against the enemy), by unit id: (what they are read
+#: from, the offers before and after its offers against the enemy, whether those are made).
+#: They read the game's data and the few of the unit's fields named in :func:`_own_key`: the
+#: unit that acts changes every action, but seldom in what these read (a fire, a charge test,
+#: a chit), and the enemy units only change its offers against them (:func:`enemy_offers`)
+_UNIT_OPTIONS: dict[tuple[str, Make], tuple[Any, tuple[Any, ...], Own]] = {}
+#: a unit's own offers: those before its offers against the enemy, those after, and whether
+#: its offers against the enemy are made at all
+Own = tuple[list[Any], list[Any], bool]
+
+
+def _own_key(u: Any) -> tuple[Any, ...]:
+    """What :func:`_own_options` reads of the unit (with the game's data): kept in step with
+    it and with the move's distances (``move_choices``: ``actions.move_base``)."""
+    return (
+        u.id,
+        u.morale_due,
+        u.status,
+        u.must_rally,
+        u.formation_target,
+        u.formation,
+        u.advancing,
+        u.kind,
+        u.move_done,
+        u.moved_mm,
+        u.chance_effects,
+        u.restricted_to,
+        u.x,
+        u.y,
+    )
 
 
 def unit_options(state: State, u: Any, make: Make = _todo) -> list[Any]:
@@ -261,39 +287,44 @@ def unit_options(state: State, u: Any, make: Make = _todo) -> list[Any]:
     what plan accepts), each made by ``make``."""
     if not memo.enabled():  # VEDETTE_SOLONAP_MEMO=0: the old path, the offers made afresh
         return _unit_options(state, u, make)
-    deps = (u, state.config, *(e for e in state.units if e.side != u.side))
+    key = _own_key(u)
     hit = _UNIT_OPTIONS.get((u.id, make))
-    if (
-        hit is not None
-        and len(hit[0]) == len(deps)
-        and all(a is b for a, b in zip(hit[0], deps, strict=True))
-    ):
-        return list(hit[1])
-    out = _unit_options(state, u, make)
-    if len(_UNIT_OPTIONS) > 4096:
-        _UNIT_OPTIONS.clear()
-    _UNIT_OPTIONS[u.id, make] = (deps, list(out))
-    return out
+    if hit is not None and hit[0] is state.config and hit[1] == key:
+        head, tail, enemies = hit[2]
+    else:
+        head, tail, enemies = own = _own_options(state, u, make)
+        if len(_UNIT_OPTIONS) > 4096:
+            _UNIT_OPTIONS.clear()
+        _UNIT_OPTIONS[u.id, make] = (state.config, key, own)
+    if not enemies:
+        return [*head, *tail]
+    return [*head, *enemy_offers(state, u, make), *tail]
 
 
 def _unit_options(state: State, u: Any, make: Make = _todo) -> list[Any]:
+    head, tail, enemies = _own_options(state, u, make)
+    return [*head, *(enemy_offers(state, u, make) if enemies else ()), *tail]
+
+
+def _own_options(state: State, u: Any, make: Make = _todo) -> Own:
     if u.morale_due:
-        return []  # its marker is owed first
+        return [], [], False  # its marker is owed first
     rally = make("rally", {"unit": u.id}, f"{u.id} tries to rally", morale.R_MORALE)
     if u.status == "routing":
         run = make(
             "move", {"unit": u.id, "mode": "rout"}, f"{u.id} runs (rout, 2D)", charging.R_ROUT
         )
-        return [run, rally]
+        return [run, rally], [], False
     if u.must_rally:
         if u.status != "retiring":
-            return [rally]
+            return [rally], [], False
         text = f"{u.id} carries out its retirement"
         m = move_offer(state, u, "retire", text, charging.R_ROUT, make)
-        return [rally, *([m] if m else [])]
+        return [rally, *([m] if m is not None else [])], [], False
     out: list[Any] = []
     m = move_offer(state, u, None, f"{u.id} moves", actions.R_MOVE, make)
-    out += [m] if m else []
+    # (``is not None``: a simulator's line is read, its choices made, only when it is tried)
+    out += [m] if m is not None else []
     if u.formation_target is not None:
         out.append(
             make(
@@ -313,16 +344,13 @@ def _unit_options(state: State, u: Any, make: Make = _todo) -> list[Any]:
         out.append(make("halt", {"unit": u.id}, f"{u.id} tries to halt", actions.R_STAND))
     else:
         out.append(make("start", {"unit": u.id}, f"{u.id} moves off", actions.R_STAND))
-    out += enemy_offers(state, u, make)
-    if rally_open(u):
-        out.append(rally)
-    return out
+    return out, [rally] if rally_open(u) else [], True
 
 
 #: a unit's offers against the enemy (fire, charge), by unit id: (what they are read from, the
 #: offers). Most of a unit's offers, and the same after most of its own actions (a move, a
 #: formation change, a halt): kept apart from the offers a unit's every action changes
-_ENEMY_OFFERS: dict[tuple[str, Make], tuple[tuple[Any, ...], list[Any]]] = {}
+_ENEMY_OFFERS: dict[tuple[str, Make], tuple[tuple[Any, ...], Any, tuple[Any, ...], list[Any]]] = {}
 
 
 def enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
@@ -331,26 +359,37 @@ def enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
     (:func:`fire_bands` reads the two units' placement, kind and declared charges)."""
     if not memo.enabled():
         return _enemy_offers(state, u, make)
-    deps = (
-        u.id,
-        u.side,
-        u.kind,
-        u.artillery,
-        u.skirmishing,
-        u.fired,
-        u.restricted_to,
-        u.placed,
-        state.config,
-        *(e for e in state.units if e.side != u.side),
-    )
+    own = (u.id, u.side, u.kind, u.artillery, u.skirmishing, u.fired, u.restricted_to, u.placed)
+    enemies = _enemies(state, u.side)
     hit = _ENEMY_OFFERS.get((u.id, make))
-    if hit is not None and _same(hit[0], deps):
-        return hit[1]
+    if (
+        hit is not None
+        and hit[0] == own
+        and hit[1] is state.config
+        and len(hit[2]) == len(enemies)
+        and all(a is b for a, b in zip(hit[2], enemies, strict=True))
+    ):
+        return hit[3]
     out = _enemy_offers(state, u, make)
     if len(_ENEMY_OFFERS) > 4096:
         _ENEMY_OFFERS.clear()
-    _ENEMY_OFFERS[u.id, make] = (deps, out)
+    _ENEMY_OFFERS[u.id, make] = (own, state.config, enemies, out)
     return out
+
+
+def _enemies(state: State, side: str) -> tuple[Any, ...]:
+    """The units not on ``side``, in the scenario's order: kept with the state for its units
+    (the offers of each unit on a card read them; a state ``but`` makes from this one shares
+    the entry, which holds for it only while its units are these)."""
+    hit = state.__dict__.get("_enemies")
+    if hit is None or hit[0] is not state.units:
+        hit = (state.units, {})
+        object.__setattr__(state, "_enemies", hit)
+    by_side: dict[str, tuple[Any, ...]] = hit[1]
+    got = by_side.get(side)
+    if got is None:
+        got = by_side[side] = tuple(e for e in state.units if e.side != side)
+    return got
 
 
 def _enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
@@ -435,13 +474,13 @@ def _general_offers(state: State, make: Make) -> list[Any]:
     for g in state.generals:
         if g.rank != "brigadier" or g.killed or g.attached_to or not g.placed:
             continue
-        if actions.general_reach(state, g) <= 0:
-            continue  # his move is spent: he rides no more this turn
         if state.active != g.id:
             if on_card is None:
                 on_card = {u.brigade for u in map(state.unit, state.active_units()) if u.on_table}
             if g.id not in on_card:
                 continue
+        if actions.general_reach(state, g) <= 0:
+            continue  # his move is spent: he rides no more this turn
         far = _beyond(g, state.brigade_units(g.id), reach)
         if far:
             text = f"{g.id} rides toward his units beyond {reach:.0f}mm (command would lapse)"
@@ -492,8 +531,7 @@ def _same(was: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
 def _far(g: Any, units: Sequence[Any], reach: float) -> list[str]:
     far = []
     for u in units:
-        d = geom.general_distance(g, u)
-        if d is not None and d > reach:
+        if geom.general_within(g, u, reach) is False:
             far.append(u.id)
     return far
 
@@ -584,8 +622,10 @@ class SoloNapoleonic(Ruleset[State]):
             Procedure(rq.Formation, *D(actions.formation, actions.formation_odds)),
             Procedure(rq.Disorder, *D(actions.disorder, actions.disorder_odds)),
             Procedure(rq.Reform, *D(actions.reform, actions.reform_odds)),
-            Procedure(rq.Fire, *D(fire.fire, fire.fire_odds)),
-            Procedure(rq.Charge, *D(morale.charge, morale.charge_odds)),
+            Procedure(rq.Fire, *D(fire.fire, fire.fire_odds, refused=fire.refused)),
+            Procedure(
+                rq.Charge, *D(morale.charge, morale.charge_odds, refused=morale.charge_refused)
+            ),
             Procedure(rq.Close, *D(morale.close)),
             Procedure(rq.Morale, *D(morale.morale, morale.morale_odds)),
             Procedure(rq.Rally, *D(morale.rally, morale.rally_odds)),
