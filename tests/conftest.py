@@ -13,6 +13,8 @@ moves whole (its module-scoped servers and fixtures are set up once per worker, 
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 from hypothesis import settings
 
@@ -20,6 +22,20 @@ from tests.sizes import examples
 
 settings.register_profile("vedette", deadline=None, max_examples=examples(100))
 settings.load_profile("vedette")
+
+#: Python's cycle collector, tuned for a test process (issue 27 item 3): with the default
+#: threshold (a collection every 700 new objects) a worker holding the suite's modules, the
+#: rulesets' data and hypothesis's state spent about 7% of its CPU walking the same old
+#: objects again; a collection every 50,000 new objects, and everything alive once the tests are
+#: collected set aside (``gc.freeze``), keep what each test frees collected without that cost.
+#: Reference counting (files, connections closed when dropped) is not affected.
+gc.set_threshold(50_000, 20, 100)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    gc.collect()
+    gc.freeze()
+
 
 #: longest first: the modules holding the suite's longest tests, by what each took in a
 #: ``pytest -n 2 --durations=0`` run (issue 27 item 3): the write-load test, one test of a minute
