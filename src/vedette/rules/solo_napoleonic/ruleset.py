@@ -793,6 +793,10 @@ class SoloNapoleonic(Ruleset[State]):
         on their distances, directions, formations, chance card targets)."""
         return offers(state)
 
+    def made_offers(self, state: State, make: Make) -> list[Any]:
+        """:meth:`options`, each made by ``make`` (the simulator's lines: ``simplay.sim_line``)."""
+        return offers(state, make)
+
     def legal_requests(
         self, state: State, rng: Any, n: int = 40
     ) -> Iterator[tuple[str, dict[str, Any]]]:

@@ -146,9 +146,7 @@ class KuryakinSim(SimPlay):
         if any(g.cr is None for g in state.generals):
             return [[("staff", {})]]
         if not ruleset.obligations(state):
-            from vedette.rules.solo_napoleonic.ruleset import offers
-
-            return offers(state, sim_line)
+            return ruleset.made_offers(state, sim_line)  # type: ignore[no-any-return]
         return [todo_line(t) for t in todo_lines(state, ruleset)]
 
 
