@@ -112,8 +112,10 @@ def test_obligations_first_always(policies: tuple[str, ...]) -> None:
     played until one reaches melees (not a fixed game: the scenario's layout may change)."""
     s = setup(policies=policies, max_actions=250)
     owed_seen = 0
-    for index in range(40):  # about one random game in five reaches a melee by 250 actions
-        played = play_game(s, 3, index, record=True)
+    # about one random game in ten reaches a melee by 250 actions; seed 5's first does today
+    # (the search keeps the test whole if the scenario or the draw changes)
+    for index in range(60):
+        played = play_game(s, 5, index, record=True)
         g = Game.create(Store(":memory:"), "o", "two_by_two", dict(s.scenario), played.dice_seed)
         for proc, req in played.actions:
             owed = g.obligations()
