@@ -103,6 +103,20 @@ class _Read(Sequence[Any]):
         return self.lines[i]
 
 
+def accepts(rs: Any, state: Any) -> Callable[[Candidate], bool]:
+    """The referee's verdict on a candidate in ``state`` (``Ruleset.judge``: the flow, what is
+    owed, ``plan``): True when it would be accepted."""
+
+    def ok(c: Candidate) -> bool:
+        try:
+            rs.judge(state, *c)
+        except VedetteError:
+            return False
+        return True
+
+    return ok
+
+
 def _states(
     seed: int, index: int, most: int, ruleset: str = "two_by_two"
 ) -> Iterator[tuple[Any, Callable[[Candidate], bool]]]:
@@ -114,18 +128,8 @@ def _states(
     played = play_game(setup, seed, index, record=True)
     g = Game.create(Store(":memory:"), "law", rs.name, dict(setup.scenario), played.dice_seed)
 
-    def judge(state: Any) -> Callable[[Candidate], bool]:
-        def ok(c: Candidate) -> bool:
-            try:
-                rs.judge(state, *c)
-            except VedetteError:
-                return False
-            return True
-
-        return ok
-
     for name, req in played.actions:
-        yield g.state, judge(g.state)
+        yield g.state, accepts(rs, g.state)
         g.perform(name, req)
 
 
@@ -206,13 +210,7 @@ def test_napoleon_at_bay_first_move_drawn_as_listed() -> None:
     state = rs.initial_state(rs.scenario("sample"), {})
     assert state.phase == "movement"
     n = 1500
-
-    def ok(c: Candidate) -> bool:
-        try:
-            rs.judge(state, *c)
-        except VedetteError:
-            return False
-        return True
+    ok = accepts(rs, state)
 
     def seen(play: SimPlay, policy: Policy) -> Counter[Any]:
         out: Counter[Any] = Counter()
