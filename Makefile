@@ -6,23 +6,26 @@ BIN := $(VENV)/bin
 
 .PHONY: run demo test setup setup-app lint bench bench-quick clean browser wheel
 
-# (uv only: the venv's own pip installs it as it is, and upgrading pip first cost a fresh clone
-# more than a second of CPU for nothing the set-up uses: issue 27 item 3)
+# uv, put into a venv made without a pip of its own by the system's pip (pip >= 22.3 installs
+# into another interpreter with --python): the venv's own pip, installed and byte-compiled for
+# nothing the set-up uses, cost a fresh clone about 4 s (issue 27 item 3). Without the system's
+# pip, the venv's own does it.
 $(UV):
-	$(PY) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check uv
+	$(PY) -m venv --without-pip $(VENV)
+	$(PY) -m pip --python $(BIN)/python install --quiet --disable-pip-version-check uv 2>/dev/null \
+	  || { $(BIN)/python -m ensurepip --default-pip >/dev/null \
+	       && $(BIN)/pip install --quiet --disable-pip-version-check uv; }
 
 # What the app needs and nothing else (make run, make demo): the locked runtime dependencies.
 setup-app: $(UV)
 	$(UV) sync --frozen --no-dev --inexact --python $(BIN)/python
 
 # Everything: the extras (numpy, dask) and the development group (pytest, playwright, ruff, mypy).
-# --compile-bytecode: the installed packages' .pyc written once here (about 10 s the first time,
-# under a second after), not compiled again by every test process that imports them (issue 27
-# item 3: with PYTHONDONTWRITEBYTECODE set, each xdist worker compiled hypothesis, pydantic,
-# fastapi... from source on every run).
+# No --compile-bytecode: it compiled all 4,600 modules installed (about 11 s of CPU on a fresh
+# clone) where the tests import a seventh of them; `make test` writes the .pyc of what it imports
+# once, in its first collection (.ci/test; issue 27 item 3).
 setup: $(UV)
-	$(UV) sync --frozen --all-extras --inexact --compile-bytecode --python $(BIN)/python
+	$(UV) sync --frozen --all-extras --inexact --python $(BIN)/python
 
 # The main job with the embedded default store (SQLite): the local web app on
 # http://127.0.0.1:8765/ with a sample game of every ruleset (Ctrl-C stops it).
