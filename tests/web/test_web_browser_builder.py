@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import screenshot
+from tests.web.conftest import Tabs, screenshot, tab
 from vedette import rules
 from vedette.engine import Game, Store
 from vedette.engine import scenarios as user
@@ -54,17 +54,19 @@ def page(page: Any) -> Any:
 
 
 @pytest.fixture
-def touch(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+def touch(tabs: Tabs, request: pytest.FixtureRequest) -> Iterator[Any]:
     phone = request.param == "phone"
-    ctx = browser.new_context(
-        viewport=PHONE if phone else DESK, has_touch=True, is_mobile=phone, device_scale_factor=1
-    )
-    ctx.add_init_script(CHECK_WHEN_LOOKED_AT)
-    pg = ctx.new_page()
     errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    ctx.close()
+    with tab(
+        tabs,
+        viewport=PHONE if phone else DESK,
+        has_touch=True,
+        is_mobile=phone,
+        device_scale_factor=1,
+    ) as pg:
+        pg.add_init_script(CHECK_WHEN_LOOKED_AT)
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        yield pg
     assert not errors, errors
 
 

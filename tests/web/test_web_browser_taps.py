@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tests.web.conftest import Tabs, tab
 from tests.web.test_web_browser_next import ADVANCE, Turn, entries, make_game
 
 #: the adjudications tried in each ruleset's turn (the rest of what is offered moves it on)
@@ -35,13 +36,9 @@ MAP_PICK = '#board polygon[data-hex="W2020"]'
 
 
 @pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    ctx = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-    )
-    pg = ctx.new_page()
-    yield pg
-    ctx.close()
+def phone(tabs: Tabs) -> Iterator[Any]:
+    with tab(tabs, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True) as pg:
+        yield pg
 
 
 def answered(page: Any, before: str) -> None:
