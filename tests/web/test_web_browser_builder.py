@@ -101,10 +101,22 @@ class Driver:
         real screen: a NAB piece on a hex carries that hex). The board is drawn again when a
         check answers: the tap waits for the answer to the last change first."""
         self.settle()
-        loc = self.pg.locator(selector).first
-        loc.scroll_into_view_if_needed()
-        box = loc.bounding_box()
-        self.pg.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        # scrolled into view (as a finger would see it first) and its centre read in one call
+        js = """(e) => {
+            const r = e.getBoundingClientRect();
+            const inside = (b) => r.left >= b.left && r.right <= b.right
+                && r.top >= b.top && r.bottom <= b.bottom;
+            let shown = inside({ left: 0, top: 0, right: innerWidth, bottom: innerHeight });
+            for (let p = e.parentElement; shown && p; p = p.parentElement) {
+                const clips = getComputedStyle(p).overflow !== 'visible';
+                if (clips) shown = inside(p.getBoundingClientRect());
+            }
+            if (!shown) e.scrollIntoView({ block: 'center', inline: 'center' });
+            const s = e.getBoundingClientRect();
+            return [s.left + s.width / 2, s.top + s.height / 2];
+        }"""
+        x, y = self.pg.locator(selector).first.evaluate(js)
+        self.pg.touchscreen.tap(x, y)
         self.taps += 1
 
     def tap_table(self, x: float, y: float) -> None:
@@ -127,8 +139,7 @@ class Driver:
 
     def type(self, selector: str, text: str, enter: bool = False) -> None:
         loc = self.pg.locator(selector).first
-        loc.scroll_into_view_if_needed()
-        loc.fill(text)
+        loc.fill(text)  # (focused first, which scrolls it into view)
         loc.press("Enter" if enter else "Tab")
 
     def value(self, loc: str) -> str:
