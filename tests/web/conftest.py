@@ -110,8 +110,8 @@ def playwright() -> Iterator[object]:
 
 @pytest.fixture(scope="session")
 def browser(playwright: object) -> Iterator[object]:
-    """One chromium per test process (each test opens its own context: its own cookies,
-    storage and viewport), launched when the first browser test needs it."""
+    """One chromium per test process, launched when the first browser test needs it (the
+    tests' pages: ``Tabs``)."""
     b = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)  # type: ignore[attr-defined]
     yield b
     b.close()
@@ -120,10 +120,11 @@ def browser(playwright: object) -> Iterator[object]:
 class Tabs:
     """New pages in contexts kept for the whole test process, one context per set of options
     (viewport, touch, ...). A test gets a page of its own (its own handlers, routes, init
-    scripts, history and storage: a tab's) with no cookie left by an earlier test; the pages of
-    a context share its renderer process, kept alive by a page that stays open, instead of a
-    process started and stopped for each test (issue 27 item 3). A test needing a browser of
-    its own (another user, a fresh cache) opens its own context (``browser.new_context``)."""
+    scripts, history and session storage: a tab's) with no cookie left by an earlier test (the
+    app keeps nothing else in the browser: no local storage); the pages of a context share its
+    renderer process, kept alive by a page that stays open, instead of a process started and
+    stopped for each test (issue 27 item 3). A test needing a browser of its own (another user,
+    a fresh cache) opens its own context (``browser.new_context``)."""
 
     def __init__(self, browser: object, home: str) -> None:
         self.browser, self.home = browser, home
