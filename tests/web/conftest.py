@@ -30,6 +30,10 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # the pages of one context share one renderer process (each test's page is new, its
+    # context is not: see ``tab``): a renderer started per test cost about as much CPU as the
+    # page it shows (issue 27 item 3)
+    "--renderer-process-limit=1",
 ]
 
 
@@ -106,19 +110,62 @@ def playwright() -> Iterator[object]:
 
 @pytest.fixture(scope="session")
 def browser(playwright: object) -> Iterator[object]:
-    """One chromium per test process (each test opens its own context: its own cookies,
-    storage and viewport), launched when the first browser test needs it."""
+    """One chromium per test process, launched when the first browser test needs it (the
+    tests' pages: ``Tabs``)."""
     b = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)  # type: ignore[attr-defined]
     yield b
     b.close()
 
 
+class Tabs:
+    """New pages in contexts kept for the whole test process, one context per set of options
+    (viewport, touch, ...). A test gets a page of its own (its own handlers, routes, init
+    scripts, history and session storage: a tab's) with no cookie left by an earlier test (the
+    app keeps nothing else in the browser: no local storage); the pages of a context share its
+    renderer process, kept alive by a page that stays open, instead of a process started and
+    stopped for each test (issue 27 item 3). A test needing a browser of its own (another user,
+    a fresh cache) opens its own context (``browser.new_context``)."""
+
+    def __init__(self, browser: object, home: str) -> None:
+        self.browser, self.home = browser, home
+        self.contexts: dict[str, object] = {}
+
+    def new(self, **options: object) -> object:
+        key = repr(sorted(options.items()))
+        ctx = self.contexts.get(key)
+        if ctx is None:
+            ctx = self.browser.new_context(**options)  # type: ignore[attr-defined]
+            ctx.new_page().goto(f"{self.home}/static/icon.svg")  # type: ignore[attr-defined]
+            self.contexts[key] = ctx
+        ctx.clear_cookies()  # type: ignore[attr-defined]
+        return ctx.new_page()  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        for ctx in self.contexts.values():
+            ctx.close()  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="session")
+def tabs(browser: object, live_server: str) -> Iterator[Tabs]:
+    t = Tabs(browser, live_server)
+    yield t
+    t.close()
+
+
+@contextmanager
+def tab(tabs: Tabs, **options: object) -> Iterator[object]:
+    """A new page (``Tabs.new``) while the block runs, closed after it."""
+    pg = tabs.new(**options)
+    try:
+        yield pg
+    finally:
+        pg.close()  # type: ignore[attr-defined]
+
+
 @pytest.fixture
-def page(browser: object) -> Iterator[object]:
-    ctx = browser.new_context(viewport={"width": 1100, "height": 900})  # type: ignore[attr-defined]
-    pg = ctx.new_page()
-    yield pg
-    ctx.close()
+def page(tabs: Tabs) -> Iterator[object]:
+    with tab(tabs, viewport={"width": 1100, "height": 900}) as pg:
+        yield pg
 
 
 #: full-page screenshots for a person to look at (artifacts/screenshots/): no test reads them, so

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import screenshot
+from tests.web.conftest import Tabs, screenshot, tab
 from vedette import rules
 from vedette.engine import Game, Store
 from vedette.engine import scenarios as user
@@ -54,17 +54,19 @@ def page(page: Any) -> Any:
 
 
 @pytest.fixture
-def touch(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+def touch(tabs: Tabs, request: pytest.FixtureRequest) -> Iterator[Any]:
     phone = request.param == "phone"
-    ctx = browser.new_context(
-        viewport=PHONE if phone else DESK, has_touch=True, is_mobile=phone, device_scale_factor=1
-    )
-    ctx.add_init_script(CHECK_WHEN_LOOKED_AT)
-    pg = ctx.new_page()
     errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    ctx.close()
+    with tab(
+        tabs,
+        viewport=PHONE if phone else DESK,
+        has_touch=True,
+        is_mobile=phone,
+        device_scale_factor=1,
+    ) as pg:
+        pg.add_init_script(CHECK_WHEN_LOOKED_AT)
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        yield pg
     assert not errors, errors
 
 
@@ -99,10 +101,22 @@ class Driver:
         real screen: a NAB piece on a hex carries that hex). The board is drawn again when a
         check answers: the tap waits for the answer to the last change first."""
         self.settle()
-        loc = self.pg.locator(selector).first
-        loc.scroll_into_view_if_needed()
-        box = loc.bounding_box()
-        self.pg.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        # scrolled into view (as a finger would see it first) and its centre read in one call
+        js = """(e) => {
+            const r = e.getBoundingClientRect();
+            const inside = (b) => r.left >= b.left && r.right <= b.right
+                && r.top >= b.top && r.bottom <= b.bottom;
+            let shown = inside({ left: 0, top: 0, right: innerWidth, bottom: innerHeight });
+            for (let p = e.parentElement; shown && p; p = p.parentElement) {
+                const clips = getComputedStyle(p).overflow !== 'visible';
+                if (clips) shown = inside(p.getBoundingClientRect());
+            }
+            if (!shown) e.scrollIntoView({ block: 'center', inline: 'center' });
+            const s = e.getBoundingClientRect();
+            return [s.left + s.width / 2, s.top + s.height / 2];
+        }"""
+        x, y = self.pg.locator(selector).first.evaluate(js)
+        self.pg.touchscreen.tap(x, y)
         self.taps += 1
 
     def tap_table(self, x: float, y: float) -> None:
@@ -125,8 +139,7 @@ class Driver:
 
     def type(self, selector: str, text: str, enter: bool = False) -> None:
         loc = self.pg.locator(selector).first
-        loc.scroll_into_view_if_needed()
-        loc.fill(text)
+        loc.fill(text)  # (focused first, which scrolls it into view)
         loc.press("Enter" if enter else "Tab")
 
     def value(self, loc: str) -> str:

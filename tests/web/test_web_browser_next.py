@@ -210,10 +210,11 @@ class Turn:
 
 def entries(page: Any) -> tuple[list[str], list[str]]:
     """The Next panel's entries: their texts and procedures."""
-    items = page.locator("#next button.next-item")
-    n = items.count()
-    texts = [items.nth(i).inner_text() for i in range(n)]
-    return texts, [items.nth(i).get_attribute("data-procedure") or "" for i in range(n)]
+    texts, procs = page.eval_on_selector_all(  # read at once (not two calls an entry)
+        "#next button.next-item",
+        "bs => [bs.map((b) => b.innerText), bs.map((b) => b.dataset.procedure || '')]",
+    )
+    return list(texts), list(procs)
 
 
 # -- the form ---------------------------------------------------------------------------------

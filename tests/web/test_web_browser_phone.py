@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import screenshot
+from tests.web.conftest import Tabs, screenshot, tab
 from vedette import rules
 from vedette.engine import Game, Store
 
@@ -18,13 +18,11 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
-    pg = ctx.new_page()
+def phone(tabs: Tabs) -> Iterator[Any]:
     errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    ctx.close()
+    with tab(tabs, viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2) as pg:
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        yield pg
     assert not errors, errors
 
 

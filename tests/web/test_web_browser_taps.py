@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tests.web.conftest import Tabs, tab
 from tests.web.test_web_browser_next import ADVANCE, Turn, entries, make_game
 
 #: the adjudications tried in each ruleset's turn (the rest of what is offered moves it on)
@@ -32,16 +33,21 @@ TRIED = {
 OPTIONS: dict[str, dict[str, Any]] = {"two_by_two": {"play": "stated"}}
 #: Napoleon At Bay's move: its destination is tapped on the map, not among the entry's choices
 MAP_PICK = '#board polygon[data-hex="W2020"]'
+#: the first owed entry's number (None: nothing owed), read in one call
+OWED = "() => document.querySelector('#next li.owed button.next-item')?.dataset.n ?? null"
+#: the ``i``-th open field of the entry's form: its name, and whether its box is there and empty
+#: (then one choice of it is tapped), read in one call
+OPEN_FIELD = """([entry, proc, i]) => {
+    const field = document.querySelectorAll(`${entry} ~ .open-choices`)[i].dataset.field;
+    const box = document.querySelector(`form.proc[data-proc="${proc}"] [name="${field}"]`);
+    return [field, !!box && !box.value];
+}"""
 
 
 @pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    ctx = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-    )
-    pg = ctx.new_page()
-    yield pg
-    ctx.close()
+def phone(tabs: Tabs) -> Iterator[Any]:
+    with tab(tabs, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True) as pg:
+        yield pg
 
 
 def answered(page: Any, before: str) -> None:
@@ -71,9 +77,9 @@ def test_a_turn_on_a_phone_takes_at_most_three_taps_per_adjudication(
         if turn.over():
             break
         texts, procs = entries(page)
-        owed = page.locator("#next li.owed button.next-item")
-        if owed.count():
-            pick = int(owed.first.get_attribute("data-n") or 0)
+        owed = page.evaluate(OWED)
+        if owed is not None:
+            pick = int(owed or 0)
         else:
             fresh = [i for i, p in enumerate(procs) if p in TRIED[ruleset] and p not in tried]
             pick = fresh[0] if fresh else next(i for i, p in enumerate(procs) if p in ADVANCE)
@@ -82,11 +88,9 @@ def test_a_turn_on_a_phone_takes_at_most_three_taps_per_adjudication(
         entry = f"#next button.next-item[data-n='{pick}']"
         count = 1
         page.tap(entry)
-        rows = page.locator(f"{entry} ~ .open-choices")
-        for i in range(rows.count()):
-            field = rows.nth(i).get_attribute("data-field")
-            box = page.locator(f'form.proc[data-proc="{proc}"] [name="{field}"]')
-            if box.count() and not box.first.input_value():
+        for i in range(page.locator(f"{entry} ~ .open-choices").count()):
+            field, empty = page.evaluate(OPEN_FIELD, [entry, proc, i])
+            if empty:
                 if (ruleset, proc, field) == ("napoleon_at_bay", "move", "to"):
                     page.tap(MAP_PICK)  # the destination picked on the map
                 else:
