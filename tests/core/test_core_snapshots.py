@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conformance import play_game
+from tests.sizes import runs
 from vedette import rules
 from vedette.engine import Game, Store, effective_actions, replay
 from vedette.engine import session as session_mod
@@ -78,7 +79,8 @@ def test_snapshot_and_tail_equal_a_full_replay_at_random_points(name: str, tmp_p
     if name in RULESETS:  # every shipped ruleset's state can be snapshotted
         assert snaps[1] == snaps[0], f"{name}: {snaps[0] - snaps[1]} snapshots without a state"
     rng = random.Random(name)
-    for k in [*sorted(rng.sample(range(1, n + 1), min(12, n))), n]:
+    # (tests/sizes.py: 6 random points and the end in make test, 12 and the end in CI)
+    for k in [*sorted(rng.sample(range(1, n + 1), min(runs(12, 6), n))), n]:
         copy = _copy_prefix(store, g.id, k, f"{name}-at-{k}")
         full = replay(g.ruleset, store.records(g.id, upto=k))
         assert copy.state == full.state, f"{name} at #{k}"
