@@ -22,3 +22,10 @@ SCALE = float(os.environ.get("VEDETTE_EXAMPLES") or (1 if _LONG else 0.25))
 def examples(n: int) -> int:
     """The examples to try of a property written for ``n``."""
     return max(min(n, 10), round(n * SCALE))
+
+
+def runs(n: int, least: int) -> int:
+    """The games (seeds, rounds) a loop plays of the ``n`` it is written for: the normal run's
+    share of them, but at least ``least`` (chosen by each test so that every kind of case it
+    covers, such as both dice modes, is still met); ``n`` in CI and the long runs."""
+    return max(min(n, least), round(n * SCALE))

@@ -3,7 +3,8 @@
 accepted, every owed step is performable as offered, ``todo`` is never empty mid-game, replay
 equals live play.
 
-``make test`` plays ``VEDETTE_TODO_GAMES`` (default 6) games per scenario, CI (``.ci/run``) 100;
+``make test`` plays ``VEDETTE_TODO_GAMES`` (default 3; 6 with ``VEDETTE_EXAMPLES=1``, see
+tests/sizes.py) games per scenario, CI (``.ci/run``) 100;
 ``VEDETTE_CONFORMANCE_LONG=1`` plays 10,000 per ruleset and prints the counts."""
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.sizes import runs
 from tests.todo_play import Counts, ended, fill, play, run
 from vedette import rules
 from vedette.cli.main import main
 from vedette.engine import Game, Store
 from vedette.rules.protocol import command_text
 
-GAMES = int(os.environ.get("VEDETTE_TODO_GAMES", "6"))
+#: (seeds 0, 1, 2: both dice modes and three draws of every scenario in the normal run)
+GAMES = int(os.environ.get("VEDETTE_TODO_GAMES") or runs(6, 3))
 STEPS = int(os.environ.get("VEDETTE_TODO_STEPS", "40"))
 LONG = os.environ.get("VEDETTE_CONFORMANCE_LONG") == "1"
 #: actions per scenario played through the CLI, verbatim from todo's lines

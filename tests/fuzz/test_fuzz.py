@@ -7,10 +7,11 @@ Every case must end either in success (and then the game must show, log and take
 without an internal error) or in a refusal: exit code 2 (or a 4xx) with one line, and the
 database unchanged.
 
-Each area has a base count of inputs: the default run is half of it (about 1,500 inputs in all,
-seconds an area), ``VEDETTE_FUZZ_LONG=1`` ten times it (about 30,000; ``VEDETTE_FUZZ_SCALE=N``
-for any other factor of the base). Each case is seeded by (area, number): a failure message
-names both and the case replays exactly.
+Each area has a base count of inputs: ``make test`` tries a quarter of it (about 750 inputs in
+all, a second or two an area; every kind of mutation is still drawn), CI (``VEDETTE_EXAMPLES=1``,
+tests/sizes.py) half of it (about 1,500), ``VEDETTE_FUZZ_LONG=1`` ten times it (about 30,000;
+``VEDETTE_FUZZ_SCALE=N`` for any other factor of the base). Each case is seeded by (area,
+number): a failure message names both and the case replays exactly.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 
 import pytest
 
+from tests import sizes
 from tests.fuzz import gen
 from vedette import rules
 from vedette.data import package_toml
@@ -35,7 +37,8 @@ from vedette.engine import Game, Store
 from vedette.errors import VedetteError
 
 SCALE = float(
-    os.environ.get("VEDETTE_FUZZ_SCALE") or (10 if os.environ.get("VEDETTE_FUZZ_LONG") else 0.5)
+    os.environ.get("VEDETTE_FUZZ_SCALE")
+    or (10 if os.environ.get("VEDETTE_FUZZ_LONG") else 0.5 if sizes.SCALE >= 1 else 0.25)
 )
 
 

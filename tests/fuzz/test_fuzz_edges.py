@@ -4,9 +4,9 @@ numbers of thousands of digits, JSON bodies and query/path parameters with such 
 surrogates and control characters, and command lines with bytes that are not UTF-8.
 
 Each case ends in success (the game then shows and plays without an internal error) or in one
-line (exit 2 or 1 / a 4xx) with the database unchanged. The default run is half of each area's
-base count, ``VEDETTE_FUZZ_LONG=1`` ten times it (tests/fuzz/test_fuzz.py); each case is seeded
-by (area, number)."""
+line (exit 2 or 1 / a 4xx) with the database unchanged. ``make test`` tries a quarter of each
+area's base count, CI half of it, ``VEDETTE_FUZZ_LONG=1`` ten times it
+(tests/fuzz/test_fuzz.py); each case is seeded by (area, number)."""
 
 from __future__ import annotations
 

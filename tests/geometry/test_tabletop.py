@@ -317,7 +317,7 @@ def test_distance_is_shapelys_edge_to_edge_distance() -> None:
     import random
 
     rng = random.Random(3)
-    for _ in range(3000):
+    for _ in range(examples(3000)):
         a, b = (
             Body.at(
                 rng.uniform(0, 200),
@@ -347,7 +347,7 @@ def test_overlaps_gives_shapelys_answer() -> None:
     cases = [(Body.at(0, 0, 0, 40, 20), Body.at(0, 20, 0, 40, 20))]  # base to base
     cases.append((Body.at(0, 0, 0, 40, 20), Body.at(40, 0, 0, 40, 20)))  # side by side
     cases.append((Body.at(0, 0, 0, 40, 20), Body.at(0, 0, 0, 10, 5)))  # one inside
-    for _ in range(3000):
+    for _ in range(examples(3000)):
         a = Body.at(rng.uniform(0, 100), rng.uniform(0, 100), rng.uniform(0, 360), 40, 20)
         b = Body.at(rng.uniform(0, 100), rng.uniform(0, 100), rng.choice([0, 90, 45, 7.5]), 40, 20)
         cases.append((a, b))

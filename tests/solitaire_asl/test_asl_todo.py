@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.sizes import runs
 from tests.solitaire_asl.test_asl_flow import game, goto, refused, sample, weapon
 from tests.todo_play import run
 from vedette.engine import Game
@@ -224,7 +225,9 @@ def test_two_stacks_in_one_location_do_not_shift(tmp_path: Path) -> None:
 
 # == the property =================================================================================
 def test_random_play_from_todo_reaches_the_main_procedures() -> None:
-    c = run("solitaire_asl", 8, 80)  # (every main procedure at least twice; 12 games before)
+    # (every main procedure at least twice in 4 games, make test's share: tests/sizes.py; 8 in
+    # CI; 12 games before)
+    c = run("solitaire_asl", runs(8, 4), 80)
     assert c.failures == 0, c.problems[:5]
     for proc in ("place", "shift", "move", "boresight", "prereg", "decide", "minefield"):
         assert c.procedures.get(proc, 0) > 0, (proc, c.procedures)

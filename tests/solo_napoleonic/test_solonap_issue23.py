@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from solonap_helpers import activate, general, make, run, unit
 
+from tests.sizes import runs
 from tests.todo_play import solonap_forbidden
 from vedette.errors import RuleViolation
 from vedette.rules.solo_napoleonic import RULESET as R
@@ -347,8 +348,8 @@ def test_random_play_from_todo_reaches_no_forbidden_state(scenario: str) -> None
 
     problems: list[str] = []
     procs: set[str] = set()
-    for seed in range(4):
-        rng = random.Random(seed)
+    for seed in range(runs(4, 2)):  # (tests/sizes.py: 2 games in make test, every main
+        rng = random.Random(seed)  # procedure still met; 4 in CI)
         g = Game.create(Store(":memory:"), f"p{seed}", R.name, R.scenario(scenario), seed=seed)
         for _ in range(120):
             todo = g.todo()

@@ -2,8 +2,9 @@
 games played from ``todo`` on every bundled scenario, tracked and stated, where each step's
 ``todo`` (the memo on, remembering from the states before) is compared line by line with the
 same state's ``todo`` judged afresh (the memo off). ``VEDETTE_MEMO_GAMES`` games per scenario
-and way of play (default 3; bench/bench_2x2_todo.py compares whole games with the code before
-the memo)."""
+and way of play (default 2, 3 with ``VEDETTE_EXAMPLES=1``: tests/sizes.py; the second game
+meets the memo left by the first; bench/bench_2x2_todo.py compares whole games with the code
+before the memo)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ from typing import Any
 
 import pytest
 
+from tests.sizes import runs
 from vedette import rules
 from vedette.engine import Game, Store
 from vedette.rules.two_by_two import offers
 from vedette.rules.two_by_two.model import GameState
 
-GAMES = int(os.environ.get("VEDETTE_MEMO_GAMES", "3"))
+GAMES = int(os.environ.get("VEDETTE_MEMO_GAMES") or runs(3, 2))
 STEPS = 40
 RS = rules.get("two_by_two")
 

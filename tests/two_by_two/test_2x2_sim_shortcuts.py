@@ -9,6 +9,7 @@ import math
 import random
 from typing import Any
 
+from tests.sizes import examples
 from vedette import rules
 from vedette.engine import Game, Store
 from vedette.geometry import flat
@@ -44,7 +45,8 @@ def _band(body: Body, other: Body) -> bool:
 def test_outside_the_band_a_straight_slide_never_meets_the_other() -> None:
     rng = random.Random(29)
     ruled_out = met = 0
-    for _ in range(4000):
+    n = examples(4000)  # (tests/sizes.py: a quarter in make test)
+    for _ in range(n):
         a, b = _bodies(rng, 2)
         hit = tt.contact_distance(a, a.facing, b)
         if not _band(a, b):
@@ -52,7 +54,7 @@ def test_outside_the_band_a_straight_slide_never_meets_the_other() -> None:
             assert hit is None, (a, b, hit)
         elif hit is not None:
             met += 1
-    assert ruled_out > 1000 and met > 100  # both answers were put to the test
+    assert ruled_out > n // 4 and met > n // 40  # both answers were put to the test
 
 
 def test_the_band_keeps_touching_side_by_side_and_just_behind_bodies() -> None:
@@ -86,13 +88,14 @@ def test_segments_whose_boxes_lie_apart_lie_apart() -> None:
         )
 
     apart = 0
-    for _ in range(20000):
+    n = examples(20000)
+    for _ in range(n):
         a, b, c, d = pt(), pt(), pt(), pt()
         gap = rng.choice([0.0, flat.HAIR, 0.5, 1.0])
         if flat._apart(a, b, c, d, gap):
             apart += 1
             assert flat.segment_distance(a, b, c, d) > gap
-    assert apart > 2000
+    assert apart > n // 10
 
 
 def _lines(lines: list[Any]) -> list[tuple[Any, ...]]:

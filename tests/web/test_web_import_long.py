@@ -1,10 +1,10 @@
 """Issue 26 item 6: the export of a long game of every ruleset imports through the web.
 
 The game is played by bench_replay's seeded random player (the one bench/bench_growth.py uses)
-for ``VEDETTE_LONG_IMPORT`` actions: 500 by default; ``VEDETTE_LONG_IMPORT=10000`` runs the
-issue's figure (slow: minutes per ruleset, mostly spent playing the game and re-refereeing it on
-import). The web's upload limit (``MAX_IMPORT``) must take the export, and the imported game
-must be the exported one.
+for ``VEDETTE_LONG_IMPORT`` actions: 250 in ``make test``, 500 in CI (``VEDETTE_EXAMPLES=1``,
+tests/sizes.py); ``VEDETTE_LONG_IMPORT=10000`` runs the issue's figure (slow: minutes per
+ruleset, mostly spent playing the game and re-refereeing it on import). The web's upload limit
+(``MAX_IMPORT``) must take the export, and the imported game must be the exported one.
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from bench.bench_replay import play
+from tests import sizes
 from vedette.engine import Game, Store
 from vedette.web.app import MAX_IMPORT, create_app
 
-ACTIONS = int(os.environ.get("VEDETTE_LONG_IMPORT", "500"))
+ACTIONS = int(os.environ.get("VEDETTE_LONG_IMPORT") or (500 if sizes.SCALE >= 1 else 250))
 
 
 def _token(c: TestClient) -> str:

@@ -33,52 +33,82 @@ def check_tree(
 ) -> None:
     """Any JSON/TOML tree from outside: bounded depth and size, finite numbers, bounded
     integers and strings, string keys; ``null`` (JSON's, TOML has none) only where ``null``.
-    Iterative (no recursion to exhaust)."""
-    stack: list[tuple[Any, int, str]] = [(data, 0, "")]
+    Iterative (no recursion to exhaust). A value's path (``units[0].name``) is spelt out only
+    for a refusal: a sound tree, the usual case, is read without writing one."""
+    # each entry: (value, depth, its parent's entry, its key or index there)
+    stack: list[_Entry] = [(data, 0, None, None)]
+    push = stack.append
+    search = BAD_TEXT.search
     nodes = 0
     while stack:
-        x, depth, path = stack.pop()
+        entry = stack.pop()
+        x, depth = entry[0], entry[1]
         nodes += 1
         if nodes > max_nodes:
             raise DataError(source, f"too large (more than {max_nodes} values)")
         if depth > max_depth:
-            raise DataError(source, f"{path or 'top'}: nested more than {max_depth} deep")
+            raise DataError(source, f"{_path(entry) or 'top'}: nested more than {max_depth} deep")
         if x is None:
             if not null:
-                raise DataError(source, f"{path or 'value'}: null is not a value here")
+                raise DataError(source, f"{_path(entry) or 'value'}: null is not a value here")
             continue
-        if isinstance(x, bool):
+        t = type(x)
+        if t is str or (t is not int and isinstance(x, str)):
+            if len(x) > MAX_STR:
+                raise DataError(
+                    source, f"{_path(entry) or 'value'}: text longer than {MAX_STR} characters"
+                )
+            bad = search(x)
+            if bad is not None:
+                raise DataError(source, f"{_path(entry) or 'value'}: {_bad_char(bad.group())}")
+        elif isinstance(x, bool):
             continue
-        if isinstance(x, int):
+        elif isinstance(x, int):
             if abs(x) > MAX_INT:
-                raise DataError(source, f"{path or 'value'}: number {_short(x)} is out of range")
+                raise DataError(
+                    source, f"{_path(entry) or 'value'}: number {_short(x)} is out of range"
+                )
         elif isinstance(x, float):
             if not math.isfinite(x):
-                raise DataError(source, f"{path or 'value'}: {x} is not a finite number")
-        elif isinstance(x, str):
-            if len(x) > MAX_STR:
-                raise DataError(source, f"{path or 'value'}: text longer than {MAX_STR} characters")
-            bad = BAD_TEXT.search(x)
-            if bad is not None:
-                raise DataError(source, f"{path or 'value'}: {_bad_char(bad.group())}")
-        elif isinstance(x, Mapping):
+                raise DataError(source, f"{_path(entry) or 'value'}: {x} is not a finite number")
+        elif t is not list and t is not tuple and isinstance(x, Mapping):
+            d1 = depth + 1
             for k, v in x.items():
                 if not isinstance(k, str):
-                    raise DataError(source, f"{path or 'top'}: keys must be text")
+                    raise DataError(source, f"{_path(entry) or 'top'}: keys must be text")
                 if len(k) > MAX_KEY:
-                    raise DataError(source, f"{path or 'top'}: a key longer than {MAX_KEY}")
-                bad = BAD_TEXT.search(k)
+                    raise DataError(source, f"{_path(entry) or 'top'}: a key longer than {MAX_KEY}")
+                bad = search(k)
                 if bad is not None:
-                    raise DataError(source, f"{path or 'top'}: a key {_bad_char(bad.group())}")
-                stack.append((v, depth + 1, f"{path}.{k}" if path else k))
+                    raise DataError(
+                        source, f"{_path(entry) or 'top'}: a key {_bad_char(bad.group())}"
+                    )
+                push((v, d1, entry, k))
         elif isinstance(x, list | tuple):
+            d1 = depth + 1
             for i, v in enumerate(x):
-                stack.append((v, depth + 1, f"{path}[{i}]"))
+                push((v, d1, entry, i))
         else:
             # TOML dates and times, and anything else no schema expects
             raise DataError(
-                source, f"{path or 'value'}: unexpected value of type {type(x).__name__}"
+                source, f"{_path(entry) or 'value'}: unexpected value of type {type(x).__name__}"
             )
+
+
+#: an entry of check_tree's stack: (value, depth, the parent's entry, key or index in it)
+_Entry = tuple[Any, int, Any, "str | int | None"]
+
+
+def _path(entry: _Entry) -> str:
+    """The path of a value of check_tree's stack, as a user finds it: ``units[0].name``."""
+    keys: list[str | int] = []
+    while entry[2] is not None:
+        keys.append(entry[3])  # type: ignore[arg-type]
+        entry = entry[2]
+    path = ""
+    for k in reversed(keys):
+        path = f"{path}[{k}]" if isinstance(k, int) else f"{path}.{k}" if path else k
+    return path
 
 
 #: what text from outside may not hold: lone surrogates (not Unicode: they cannot be written

@@ -126,10 +126,11 @@ def _first_difference(mine: Sequence[Any], theirs: Sequence[Any], what: str) -> 
 def _same_request(proc: Any, file: Any, mine: Any) -> bool:
     """The file's request is the one the referee logged (an older release logged it as given:
     then it must read the same)."""
-    if _plain(file) == _plain(mine):
+    mine = _plain(mine)
+    if file == mine:  # (the file's side is JSON as read: plain already)
         return True
     try:
-        return bool(_plain(proc.request_json(proc.parse(file))) == _plain(mine))
+        return bool(_plain(proc.request_json(proc.parse(file))) == mine)
     except Exception:  # (a request that does not parse is not the same)
         return False
 
@@ -143,7 +144,8 @@ def _compare(
             f"its request {_quote(file.get('request', {}))} is not what the referee reads from it"
             f" ({_quote(mine['request'])})"
         )
-    theirs_e = _plain(list(file.get("events", [])))
+    # the file's side is JSON as read (plain already), the referee's made plain to compare
+    theirs_e = list(file.get("events", []))
     mine_e = _plain(list(mine["events"]))
     if theirs_e != mine_e:
         with contextlib.suppress(Exception):  # (an event that does not decode differs)
@@ -151,7 +153,7 @@ def _compare(
             mine_e = comparable(mine_e, theirs_e)  # previous values an old log never had
         if theirs_e != mine_e:
             return "events: " + _first_difference(mine_e, theirs_e, "event")
-    file_rolls = _plain(list(file.get("rolls", []) or []))
+    file_rolls = list(file.get("rolls", []) or [])
     mine_rolls = _plain(list(mine["rolls"]))
     if file_rolls != mine_rolls:
         lines_f = [r.get("line", r) if isinstance(r, dict) else r for r in file_rolls]

@@ -334,6 +334,8 @@ class Store:
     def _connect(self, synchronous: str) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
         try:
+            if self.path == ":memory:":
+                _fresh_memory(db)
             _wal(db, self.path)
             db.execute(f"PRAGMA synchronous={synchronous}")
             db.execute("PRAGMA foreign_keys=ON")
@@ -756,6 +758,41 @@ def _create_private(path: str) -> None:
     os.close(fd)
 
 
+#: the file of a new database as :func:`_create_ready` sets it up (every rung of the ladder, in
+#: WAL, checkpointed and closed): the same bytes for every new database, so a process that makes
+#: several (the web app's tests, a test suite) climbs the ladder once and copies the file after
+_NEW_IMAGE: list[bytes] = []
+
+
+#: the same for an in-memory database (a scratch store: the referee's, the simulator's)
+_MEMORY_IMAGE: list[bytes] = []
+
+
+def _fresh_memory(db: sqlite3.Connection) -> None:
+    """The new in-memory database ``db`` made the one the ladder leaves, copied from the first
+    one this process set up (``migrate`` then finds nothing to climb)."""
+    if not _MEMORY_IMAGE:
+        first = sqlite3.connect(":memory:", isolation_level=None)
+        try:
+            migrate(first, ":memory:")
+            _MEMORY_IMAGE.append(first.serialize())
+        finally:
+            first.close()
+    db.deserialize(_MEMORY_IMAGE[0])
+
+
+def _write_synced(path: str, data: bytes) -> None:
+    """``data`` written to the (new, empty, private) file ``path`` and synced to disk."""
+    fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def _create_ready(path: str) -> None:
     """Create a missing database whole: set up (WAL, every rung of the ladder) in a private
     file of its own, then linked to its name in one step; a process that finds the name
@@ -774,16 +811,21 @@ def _create_ready(path: str) -> None:
     tmp = os.path.join(folder, f".{base}.new-{os.getpid()}-{secrets.token_hex(6)}")
     _create_private(tmp)
     try:
-        db = sqlite3.connect(tmp, isolation_level=None)
-        try:
-            migrate(db, path)
-            db.execute("PRAGMA journal_mode=WAL")
-            busy = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
-        finally:
-            db.close()
-        if busy:  # (nobody else knows the file: cannot happen; the old way then)
-            _create_private(path)
-            return
+        if _NEW_IMAGE:
+            _write_synced(tmp, _NEW_IMAGE[0])
+        else:
+            db = sqlite3.connect(tmp, isolation_level=None)
+            try:
+                migrate(db, path)
+                db.execute("PRAGMA journal_mode=WAL")
+                busy = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            finally:
+                db.close()
+            if busy:  # (nobody else knows the file: cannot happen; the old way then)
+                _create_private(path)
+                return
+            with open(tmp, "rb") as made:
+                _NEW_IMAGE.append(made.read())
         try:
             os.link(tmp, path)
         except FileExistsError:

@@ -100,9 +100,18 @@ def _is_internal(p: int | str) -> bool:
     )
 
 
-def validate(model: type[M], data: Any, source: str, prefix: Sequence[int | str] = ()) -> M:
-    """Check ``data`` against ``model``; a refusal is one :class:`DataError` line."""
-    check_tree(data, source)
+def validate(
+    model: type[M],
+    data: Any,
+    source: str,
+    prefix: Sequence[int | str] = (),
+    checked: bool = False,
+) -> M:
+    """Check ``data`` against ``model``; a refusal is one :class:`DataError` line.
+    ``checked``: ``data`` is (a part of) a tree ``check_tree`` has just passed with the same
+    limits, which a part of it passes too: not walked again."""
+    if not checked:
+        check_tree(data, source)
     try:
         return model.model_validate(data)
     except ValidationError as e:

@@ -23,10 +23,13 @@ def check_seed(seed: Any, source: str = "seed") -> int:
     return seed
 
 
-def check_created(rs: Ruleset[Any], created: Mapping[str, Any], source: str) -> dict[str, Any]:
+def check_created(
+    rs: Ruleset[Any], created: Mapping[str, Any], source: str, checked: bool = False
+) -> dict[str, Any]:
     """A ``created`` record (new game or import): every part checked before anything is stored.
-    Returns the record with the options typed."""
-    validate(CreatedModel, dict(created), source)
+    Returns the record with the options typed. ``checked``: its tree's bounds are checked
+    already (a record of an export, see ``validate``)."""
+    validate(CreatedModel, dict(created), source, checked=checked)
     check_seed(created["seed"], f"{source}: seed")
     rs.validate_scenario(created["scenario"], f"{source}: scenario")
     options = rs.validate_options(created.get("options", {}), f"{source}: options")
@@ -140,14 +143,14 @@ def check_records(
                     src,
                     f"payload.ruleset: {p.get('ruleset')!r} is not {rs.name!r} ({head_ruleset})",
                 )
-            p = check_created(rs, p, f"{src}: payload")
+            p = check_created(rs, p, f"{src}: payload", checked=True)
         elif rec.kind == "created":
             raise DataError(src, "only the first event may be 'created'")
         elif rec.kind == "action":
             proc_name = p.get("procedure")
             if isinstance(proc_name, str) and 0 < len(proc_name) <= 64:
                 src = f"{src} (#{n} {proc_name})"
-            a = validate(ActionModel, p, src, ("payload",))
+            a = validate(ActionModel, p, src, ("payload",), checked=True)  # (the record's)
             procs = {**rs.procedures, "waive": None}
             if a.procedure not in procs:
                 raise DataError(
@@ -181,7 +184,7 @@ def check_records(
                 raise DataError(src, "payload.dice: physical dice do not move the seeded stream")
             in_force.append(n)
         else:
-            u = validate(UndoModel, p, src, ("payload",))
+            u = validate(UndoModel, p, src, ("payload",), checked=True)
             if not in_force or u.undoes != in_force[-1]:
                 want = in_force[-1] if in_force else "nothing (no action in force)"
                 raise DataError(src, f"payload.undoes: {u.undoes} does not undo {want}")

@@ -29,7 +29,7 @@ def check_options(rs: Ruleset[Any], raw: Mapping[str, Any], source: str) -> dict
             raise DataError(
                 source, f"{rs.name} has no option {k!r}{did_you_mean(str(k), known)}{takes}"
             )
-    m = validate(model, dict(raw), source)
+    m = validate(model, dict(raw), source, checked=True)  # (null=False: stricter)
     return {k: getattr(m, k) for k in raw}
 
 
@@ -38,7 +38,7 @@ def check_scenario(rs: Ruleset[Any], raw: Mapping[str, Any], source: str) -> Non
         raise DataError(source, "a scenario must be a table")
     check_tree(raw, source)  # null: where a model's field is optional
     if rs.scenario_model is not None:
-        validate(rs.scenario_model, dict(raw), source)
+        validate(rs.scenario_model, dict(raw), source, checked=True)
 
 
 def shipped_data(rs: Ruleset[Any]) -> dict[str, Any]:

@@ -27,7 +27,6 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
@@ -42,6 +41,7 @@ from vedette.web.common import (  # (MAX_UPLOAD, MAX_IMPORT: the limits tests an
     HERE,
     MAX_IMPORT,
     MAX_UPLOAD,
+    TEMPLATES,
     THREADS,
     Forbidden,
     one_line,
@@ -79,11 +79,10 @@ def create_app(
     app = FastAPI(
         title="vedette", docs_url=None, redoc_url=None, openapi_url=None, lifespan=_lifespan
     )
-    templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     token = token or secrets.token_urlsafe(24)
     app.state.sessions = Sessions(db_path)
-    app.state.templates = templates
+    app.state.templates = TEMPLATES
     app.state.csrf = token
     app.state.access = access
 

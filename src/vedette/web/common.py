@@ -15,6 +15,7 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request, UploadFile
 from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
 from pydantic import Field
 
 from vedette.data.limits import check_tree
@@ -49,6 +50,9 @@ CSRF_COOKIE = "vedette_csrf"
 CSRF_HEADER = "x-csrf-token"
 
 HERE = resources.files("vedette.web")
+#: the pages' templates, one set for every app of the process: Jinja compiles a template the
+#: first time it is shown and keeps it (an app of its own each would compile them all again)
+TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
 
 #: the largest JSON body of the API
 MAX_JSON = 64 * 1024

@@ -6,17 +6,16 @@ request names a file."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
-from fastapi.templating import Jinja2Templates
 
 from vedette.errors import GameError
+from vedette.web.common import TEMPLATES
 
 router = APIRouter()
-_templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+_templates = TEMPLATES
 
 
 def _store(request: Request) -> Any:
