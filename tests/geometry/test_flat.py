@@ -128,6 +128,27 @@ def test_path_crossings_are_shapelys(fs: list[Feature], pts: list[tuple[float, f
         assert a.inside == pytest.approx(b.inside, abs=1e-9)
 
 
+@pytest.mark.parametrize(
+    "pts",
+    [
+        [(4.0, 0.0), (0.0, 0.0)],
+        [(0.0, 0.0), (4.0, 0.0)],
+        [(-1.0, 1.0), (3.0, 1.0)],
+        [(3.0, -1.0), (3.0, 0.5)],
+    ],
+)
+def test_a_path_along_a_side_and_on_past_its_corner_is_not_covered(
+    pts: list[tuple[float, float]],
+) -> None:
+    """A path that runs along a side of an area and on past its corner, farther than the
+    margin: not covered (hypothesis found flat saying covered: the corner on the path was not a
+    cut, so the part outside was taken for inside)."""
+    town = Feature.area("town", "t", [(0.0, 0.0), (3.0, 0.0), (3.0, 1.0), (0.0, 1.0)])
+    assert town.flat is not None
+    assert not LineString(pts).covered_by(town.shape.buffer(0.5))
+    assert flat.covered(pts, [town.flat], 0.5) is False
+
+
 @settings(max_examples=examples(120), deadline=None)
 @given(st.lists(features(), min_size=1, max_size=3), paths)
 def test_covered_is_shapelys_grown_union(fs: list[Feature], pts: list[tuple[float, float]]) -> None:

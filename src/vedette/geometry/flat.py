@@ -392,6 +392,16 @@ def _inside_spans(a: Pt, b: Pt, ring: Flat) -> list[tuple[float, float]]:
         o3, o4 = orient(a, b, c), orient(a, b, d)
         if (o1 > 0) != (o2 > 0) and (o3 > 0) != (o4 > 0) and o1 != o2:
             ts.append(o1 / (o1 - o2))
+    # a corner on ab: the segment may leave the ring there without crossing a side strictly
+    # (a path along a side and on through its corner; the test above counts a corner on ab on
+    # one side only, by the sign of the side's far end): cut there too
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    ee = ex * ex + ey * ey
+    for v in ring.points:
+        if ee and abs(orient(a, b, v)) <= HAIR * math.sqrt(ee):
+            t = ((v[0] - a[0]) * ex + (v[1] - a[1]) * ey) / ee
+            if 0.0 < t < 1.0:
+                ts.append(t)
     ts.sort()
     out = []
     for lo, hi in itertools.pairwise(ts):
