@@ -4,13 +4,14 @@ Charge Home Test). Percentile dice BELOW the Base Percentage Level plus the modi
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck
 from vedette.dice.tables import Table
 from vedette.errors import BadRequest, DataError, RuleViolation
 from vedette.geometry.tabletop import distance
 from vedette.rules.base import Outcome
-from vedette.rules.solo_napoleonic import charging, flow, geom
+from vedette.rules.solo_napoleonic import charging, fire, flow, geom
 from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.actions import base_move, require_active
 from vedette.rules.solo_napoleonic.cards import jump
@@ -449,6 +450,28 @@ def charge_refused(state: State, req: rq.Charge) -> bool:
     if geom.body(u) is None or geom.body(t) is None:
         return False
     return geom.within(u, t, base_move(state, u) - u.moved_mm) is False
+
+
+def aimed_refused(state: State, procedure: str, req: Any) -> bool:
+    """True only of a fire or charge the rules are sure to refuse, before any die, told
+    cheaply: a charger that fired, failed a charge test or charged this turn (Kuryakin, Charge
+    Test: "chargers cannot fire"; one charge a turn; a failed test binds), or a target out of
+    reach (:func:`charge_refused`); a volley out of arc or a fire out of range
+    (``fire.refused``): the simulator's quick check of the lines it draws
+    (``simplay.KuryakinSim``)."""
+    if procedure == "charge":
+        if state.has_unit(req.unit):
+            u = state.unit(req.unit)
+            if (
+                u.fired
+                or u.charge_failed
+                or u.home_failed
+                or u.charge_state is not None
+                or u.charge_step is not None
+            ):
+                return True
+        return bool(charge_refused(state, req))
+    return bool(fire.refused(state, req))
 
 
 def charge_allowed(state: State, req: rq.Charge) -> None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import functools
 import itertools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from vedette.errors import DataError
-from vedette.rules.protocol import GameOutcome
+from vedette.rules.protocol import GameOutcome, parsed_shared
 from vedette.rules.simulation import (
     RANDOM,
     Candidate,
@@ -123,8 +123,16 @@ def _choices(procedure: str, given: dict[str, Any], open_: Mapping[str, Any]) ->
     return [(procedure, {**given, **dict(zip(fields, c, strict=True))}) for c in combos]
 
 
+#: ``refused(state, procedure, request)``: true only of a fire or charge the rules are sure to
+#: refuse before any die (``morale.aimed_refused``: the ruleset hands it over)
+Refused = Callable[[Any, str, Any], bool]
+
+
 class KuryakinSim(SimPlay):
     policies: ClassVar[Mapping[str, Policy]] = {"random": RANDOM, "cards": CARDS}
+
+    def __init__(self, refused: Refused) -> None:
+        self.refused = refused
 
     def acting_side(self, state: Any) -> str:
         if state.phase != "activation" or state.active is None:
@@ -146,8 +154,54 @@ class KuryakinSim(SimPlay):
         if any(g.cr is None for g in state.generals):
             return [[("staff", {})]]
         if not ruleset.obligations(state):
-            return ruleset.made_offers(state, sim_line)  # type: ignore[no-any-return]
+            made = ruleset.made_offers(state, sim_line)
+            if not memo.enabled():  # the old path: every line as made, judged when tried
+                return made  # type: ignore[no-any-return]
+            return _Lines(made, state, ruleset.procedures, self.refused)
         return [todo_line(t) for t in todo_lines(state, ruleset)]
+
+
+class Aimed(list[Candidate]):
+    """The line of a fire or a charge at an enemy (its one candidate): most of these the rules
+    refuse (out of arc, range or reach, a unit that fired or charged this turn), each of them
+    found out by the quick check of ``morale.aimed_refused`` when the line is drawn, without a
+    trial of the candidate (:class:`_Lines`). Its parsed request is kept with it (a line is
+    handed out again while its unit's offers stay the same)."""
+
+    __slots__ = ("parsed",)
+
+    def __init__(self, candidate: Candidate) -> None:
+        super().__init__((candidate,))
+        self.parsed: Any = None
+
+
+class _Lines(list[Line]):
+    """The lines of a step as the random policy draws them (by index): a fire or charge line
+    (:class:`Aimed`) the rules are sure to refuse reads as an empty line, so no refused
+    candidate of the kind is tried, and the lines are as many as made (the same draws, the
+    same games). Iterated, the lines are as made (a policy that ranks every candidate: each
+    one judged when tried)."""
+
+    __slots__ = ("procs", "refused", "state")
+
+    def __init__(
+        self, lines: Sequence[Line], state: Any, procs: Mapping[str, Any], refused: Refused
+    ) -> None:
+        super().__init__(lines)
+        self.state = state
+        self.procs = procs
+        self.refused = refused
+
+    def __getitem__(self, i: Any) -> Any:
+        line = list.__getitem__(self, i)
+        if type(line) is Aimed:
+            name, req = line[0]
+            parsed = line.parsed
+            if parsed is None:
+                parsed = line.parsed = parsed_shared(self.procs[name], req)[0]
+            if self.refused(self.state, name, parsed):
+                return ()
+        return line
 
 
 def todo_line(t: Any) -> Line:
@@ -173,4 +227,6 @@ def sim_line(
     never changed."""
     if open_:
         return LazyLine(functools.partial(_first_choices, procedure, request, open_))
+    if procedure in ("fire", "charge"):
+        return Aimed((procedure, request))
     return [(procedure, request)]
