@@ -729,7 +729,7 @@ class SoloNapoleonic(Ruleset[State]):
         return simplay.outcome(state)
 
     def simulation(self) -> SimPlay:
-        return simplay.KuryakinSim(morale.aimed_refused)
+        return simplay.KuryakinSim(morale.quick_refused)
 
     def obligations(self, state: State) -> tuple[Any, ...]:
         """The steps owed now: the open charges' next steps and the morale markers of the

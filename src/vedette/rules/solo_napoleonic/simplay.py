@@ -123,9 +123,9 @@ def _choices(procedure: str, given: dict[str, Any], open_: Mapping[str, Any]) ->
     return [(procedure, {**given, **dict(zip(fields, c, strict=True))}) for c in combos]
 
 
-#: ``refused(state, procedure, request)``: true only of a fire or charge the rules are sure to
-#: refuse before any die (``morale.aimed_refused``: the ruleset hands it over)
-Refused = Callable[[Any, str, Any], bool]
+#: ``refused(state, procedure, unit, request)``: true only of an action the rules are sure to
+#: refuse before any die (``morale.quick_refused``: the ruleset hands it over)
+Refused = Callable[[Any, str, str, Any], bool]
 
 
 class KuryakinSim(SimPlay):
@@ -161,12 +161,17 @@ class KuryakinSim(SimPlay):
         return [todo_line(t) for t in todo_lines(state, ruleset)]
 
 
-class Aimed(list[Candidate]):
-    """The line of a fire or a charge at an enemy (its one candidate): most of these the rules
-    refuse (out of arc, range or reach, a unit that fired or charged this turn), each of them
-    found out by the quick check of ``morale.aimed_refused`` when the line is drawn, without a
-    trial of the candidate (:class:`_Lines`). Its parsed request is kept with it (a line is
-    handed out again while its unit's offers stay the same)."""
+#: the procedures whose lines the simulator tells refused at once (``morale.quick_refused``)
+QUICK = frozenset({"fire", "charge", "reform", "halt", "start"})
+
+
+class Quick(list[Candidate]):
+    """The line of a fire or a charge at an enemy, a reform, a try to halt or to move off (its
+    one candidate): many of these the rules refuse (out of arc, range or reach, a unit that
+    fired or charged this turn, one that has nothing to reform), each of them found out by the
+    quick check of ``morale.quick_refused`` when the line is drawn, without a trial of the
+    candidate (:class:`_Lines`). Its parsed request is kept with it (a line is handed out
+    again while its unit's offers stay the same)."""
 
     __slots__ = ("parsed",)
 
@@ -175,12 +180,23 @@ class Aimed(list[Candidate]):
         self.parsed: Any = None
 
 
+class QuickMove(LazyLine):
+    """A unit's move line (its choices made when first read): every choice refused where the
+    unit may not move now (``morale.quick_refused``), told when the line is drawn."""
+
+    __slots__ = ("unit",)
+
+    def __init__(self, build: Callable[[], list[Candidate]], unit: str) -> None:
+        super().__init__(build)
+        self.unit = unit
+
+
 class _Lines(list[Line]):
-    """The lines of a step as the random policy draws them (by index): a fire or charge line
-    (:class:`Aimed`) the rules are sure to refuse reads as an empty line, so no refused
-    candidate of the kind is tried, and the lines are as many as made (the same draws, the
-    same games). Iterated, the lines are as made (a policy that ranks every candidate: each
-    one judged when tried)."""
+    """The lines of a step as the random policy draws them (by index): a line of
+    :class:`Quick` or :class:`QuickMove` the rules are sure to refuse reads as an empty line,
+    so no refused candidate of the kind is tried, and the lines are as many as made (the same
+    draws, the same games). Iterated, the lines are as made (a policy that ranks every
+    candidate: each one judged when tried)."""
 
     __slots__ = ("procs", "refused", "state")
 
@@ -194,13 +210,15 @@ class _Lines(list[Line]):
 
     def __getitem__(self, i: Any) -> Any:
         line = list.__getitem__(self, i)
-        if type(line) is Aimed:
+        if type(line) is Quick:
             name, req = line[0]
             parsed = line.parsed
             if parsed is None:
                 parsed = line.parsed = parsed_shared(self.procs[name], req)[0]
-            if self.refused(self.state, name, parsed):
+            if self.refused(self.state, name, parsed.unit, parsed):
                 return ()
+        elif type(line) is QuickMove and self.refused(self.state, "move", line.unit, None):
+            return ()
         return line
 
 
@@ -226,7 +244,10 @@ def sim_line(
     lines are kept with the options' memo and handed out again: their requests are read,
     never changed."""
     if open_:
-        return LazyLine(functools.partial(_first_choices, procedure, request, open_))
-    if procedure in ("fire", "charge"):
-        return Aimed((procedure, request))
+        build = functools.partial(_first_choices, procedure, request, open_)
+        if procedure == "move":
+            return QuickMove(build, request["unit"])
+        return LazyLine(build)
+    if procedure in QUICK:
+        return Quick((procedure, request))
     return [(procedure, request)]
