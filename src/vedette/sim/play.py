@@ -170,7 +170,7 @@ def _play_game(setup: Setup, seed: int, index: int, record: bool) -> Played:
                 continue
             try:
                 parsed, req_json = parsed_shared(p, req)
-                if flow_violation(owed, name, req_json) is not None:
+                if owed and flow_violation(owed, name, req_json) is not None:
                     continue
                 if source is None or source.position != position:
                     source = SegmentSource(dice_seed, [(position, None)])

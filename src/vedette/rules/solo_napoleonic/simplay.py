@@ -133,32 +133,51 @@ class KuryakinSim(SimPlay):
 
     def __init__(self, refused: Refused) -> None:
         self.refused = refused
+        #: the side of each card holder asked about, kept with the units' index (one object
+        #: shared by every state of a game; a general's or a unit's side never changes)
+        self._sides: tuple[Any, dict[str, str]] = (None, {})
+        #: the generals last found all rated
+        self._rated: Any = None
 
     def acting_side(self, state: Any) -> str:
         if state.phase != "activation" or state.active is None:
             return ""
+        index, sides = self._sides
+        if index is not state.index:
+            sides = {}
+            self._sides = (state.index, sides)
         holder = state.active
-        for g in state.generals:
-            if g.id == holder:
-                return str(g.side)
-        for u in state.units:
-            if u.id == holder:
-                return str(u.side)
-        return ""
+        side = sides.get(holder)
+        if side is None:
+            side = sides[holder] = _side_of(state, holder)
+        return side
 
     def lines(self, state: Any, ruleset: Any, rng: random.Random) -> Sequence[Line]:
         """The ``todo`` lines (pre-filled by the ruleset); generals without ratings are rated
         first ('staff': the rules' own random ratings), as a player starting the game would.
         While nothing is owed, the ruleset's options are made as lines straight away
         (:func:`sim_line`: the same lines as from its ``Todo`` entries, :func:`todo_line`)."""
-        if any(g.cr is None for g in state.generals):
-            return [[("staff", {})]]
+        if state.generals is not self._rated:
+            if any(g.cr is None for g in state.generals):
+                return [[("staff", {})]]
+            self._rated = state.generals  # (a rating is never taken back)
         if not ruleset.obligations(state):
             made = ruleset.made_offers(state, sim_line)
             if not memo.enabled():  # the old path: every line as made, judged when tried
                 return made  # type: ignore[no-any-return]
             return _Lines(made, state, ruleset.procedures, self.refused)
         return [todo_line(t) for t in todo_lines(state, ruleset)]
+
+
+def _side_of(state: Any, holder: str) -> str:
+    """The side of the general or unit ``holder`` ('' for neither)."""
+    for g in state.generals:
+        if g.id == holder:
+            return str(g.side)
+    for u in state.units:
+        if u.id == holder:
+            return str(u.side)
+    return ""
 
 
 #: the procedures whose lines the simulator tells refused at once (``morale.quick_refused``)
