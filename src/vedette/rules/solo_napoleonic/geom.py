@@ -12,6 +12,7 @@ from vedette.geometry.tabletop import (
     Body,
     Side,
     Vec,
+    box_gap,
     distance,
     in_arc,
     segment_meets_body,
@@ -128,8 +129,9 @@ def within(a: Unit, b: Unit, reach: float) -> bool | None:
     """``unit_distance(a, b) <= reach`` (None if either is unplaced), measured only when the
     centres leave it open: the distance edge to edge is at most the distance between the
     centres (each centre is a point of its body) and at least that less both half-diagonals
-    (no point of a body is farther from its centre), so where the centres are clearly within
-    ``reach``, or clearly beyond it with both bodies' reach added, that is the answer."""
+    (no point of a body is farther from its centre), and at least the distance between the
+    bodies' bounding boxes, so where the centres are clearly within ``reach``, or the bodies
+    clearly beyond it by either bound, that is the answer."""
     ba, bb = body(a), body(b)
     if ba is None or bb is None:
         return None
@@ -138,6 +140,8 @@ def within(a: Unit, b: Unit, reach: float) -> bool | None:
     if c < reach - BOUND_MM:
         return True
     if c - ba.radius - bb.radius > reach + BOUND_MM:
+        return False
+    if box_gap(ba, bb) > reach + BOUND_MM:  # the boxes apart: a closer bound, still cheap
         return False
     d = unit_distance(a, b)
     return d is not None and d <= reach
