@@ -366,15 +366,37 @@ def enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
         hit is not None
         and hit[0] == own
         and hit[1] is state.config
-        and len(hit[2]) == len(enemies)
-        and all(a is b for a, b in zip(hit[2], enemies, strict=True))
+        and _same_targets(hit[2], enemies, u.id)
     ):
+        if hit[2] is not enemies:  # compared with these next time: mostly the same objects
+            _ENEMY_OFFERS[u.id, make] = (own, state.config, enemies, hit[3])
         return hit[3]
     out = _enemy_offers(state, u, make)
     if len(_ENEMY_OFFERS) > 4096:
         _ENEMY_OFFERS.clear()
     _ENEMY_OFFERS[u.id, make] = (own, state.config, enemies, out)
     return out
+
+
+def _same_targets(was: tuple[Any, ...], now: tuple[Any, ...], uid: str) -> bool:
+    """The same enemy units as far as :func:`_enemy_offers` reads them for unit ``uid``: each
+    the same object, or with the same id, presence on the table, placement, and charge at
+    ``uid`` or not (:func:`fire_bands`). An enemy that acted, fired or took a chit changes
+    none of these."""
+    if was is now:
+        return True
+    if len(was) != len(now):
+        return False
+    for a, b in zip(was, now, strict=True):
+        if a is not b and (
+            a.id != b.id
+            or a.on_table != b.on_table
+            or a.placed != b.placed
+            or (a.charge_state == "declared" and a.charge_target == uid)
+            != (b.charge_state == "declared" and b.charge_target == uid)
+        ):
+            return False
+    return True
 
 
 def _enemies(state: State, side: str) -> tuple[Any, ...]:
@@ -440,6 +462,8 @@ def general_offers(state: State, make: Make = _todo) -> list[Any]:
         and hit[3] == active
         and _same_places(hit[4], state.units)
     ):
+        if hit[4] is not state.units:  # compared with these next time: mostly the same objects
+            _GENERAL_OFFERS[make] = (*hit[:4], state.units, hit[5])
         return hit[5]
     out = _general_offers(state, make)
     _GENERAL_OFFERS[make] = (state.generals, state.config, state.active, active, state.units, out)
