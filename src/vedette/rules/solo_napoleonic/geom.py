@@ -33,6 +33,12 @@ _DISTANCES: dict[tuple[int, int], tuple[object, object, float | None]] = {}
 _MOST = 8192
 
 
+def footprint_key(u: Unit) -> tuple[Any, ...]:
+    """What a unit's body is made from (:func:`_body`): two units with the same key stand on
+    the same footprint (and share one Body object while the memos keep it)."""
+    return (u.x, u.y, u.facing, u.width, u.depth, u.front, u.figures)
+
+
 def body(u: Unit) -> Body | None:
     hit = _BODIES.get(id(u))
     if hit is not None and hit[0] is u:
@@ -40,8 +46,7 @@ def body(u: Unit) -> Body | None:
     if memo.enabled() and u.x is not None and u.y is not None:
         # one Body object per footprint on the table (a unit that acted, fired or took a
         # chit stands where it stood): what is measured from it is remembered by identity
-        key = (u.x, u.y, u.facing, u.width, u.depth, u.front, u.figures)
-        b = memo.pure("body", key, lambda: _body(u))
+        b = memo.pure("body", footprint_key(u), lambda: _body(u))
     else:
         b = _body(u)
     if len(_BODIES) > _MOST:

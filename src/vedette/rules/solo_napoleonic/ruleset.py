@@ -487,8 +487,8 @@ def general_offers(state: State, make: Make = _todo) -> list[Any]:
 
 def _same_places(was: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
     """The same units as far as the generals' offers read them: each the same object, or with
-    the same id, brigade, presence on the table and body (``geom.body``: one object per
-    footprint)."""
+    the same id, brigade, presence on the table and footprint (``geom.footprint_key``: what
+    its body is made from)."""
     return _same_units(was, now, _placed_apart)
 
 
@@ -497,7 +497,7 @@ def _placed_apart(a: Any, b: Any) -> bool:
         a.id != b.id
         or a.brigade != b.brigade
         or a.on_table != b.on_table
-        or geom.body(a) is not geom.body(b)
+        or geom.footprint_key(a) != geom.footprint_key(b)
     )
 
 
