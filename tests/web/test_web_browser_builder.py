@@ -525,3 +525,44 @@ def test_import_a_toml_file_on_the_page(page: Any, live_server: str, tmp_path: P
     page.click('[data-loc="units[0].grade"] > button.chip[data-value="C"]')
     page.wait_for_function("() => document.getElementById('builder').dataset.problems === '0'")
     assert "broken" not in page.request.get(f"{live_server}/").text()
+
+
+def test_a_tap_redraws_only_what_it_changed(page: Any, live_server: str) -> None:
+    """A tap keeps the page's nodes and changes only what differs (issue 27 item 3; a phone's
+    battery at the table): a tap that leaves the board as it was leaves its drawing alone (the
+    same SVG nodes), the chip tapped stays the node it was, with the focus, showing its new state;
+    a hex tapped changes that hex's colour on the board drawn before and adds the stack's marker,
+    every other node kept."""
+    page.goto(f"{live_server}/scenarios/new?ruleset=solitaire_asl&start=sample")
+    checked = "() => document.getElementById('builder').dataset.checking === 'no'"
+    page.wait_for_function(checked)
+    page.locator('[data-loc="stacks[0]"] > .b-item-head').click()
+    page.wait_for_function(checked)
+    # every node of the board and the night chip marked (a mark lives on a node, not its markup)
+    page.evaluate(
+        """() => {
+            document.querySelectorAll('#b-board *').forEach((n) => { n.vedetteOld = true; });
+            document.querySelector('[data-loc="night"] > button.chip').vedetteOld = true;
+        }"""
+    )
+    kept = """() => [...document.querySelectorAll('#b-board *')].filter((n) => !n.vedetteOld)
+        .map((n) => n.outerHTML)"""
+    night = page.locator('[data-loc="night"] > button.chip')
+    pressed = night.get_attribute("aria-pressed")
+    night.click()
+    page.wait_for_function(checked)
+    assert night.get_attribute("aria-pressed") != pressed  # the tap did change the draft
+    assert night.evaluate("(e) => e.vedetteOld === true && document.activeElement === e")
+    assert page.evaluate(kept) == []  # the board as it was: not one node drawn again
+    free = page.evaluate(
+        """() => document.querySelector('#b-board polygon[fill="#fbfaf4"]').dataset.hex"""
+    )
+    hexagon = page.locator(f'#b-board polygon[data-hex="{free}"]')
+    hexagon.click()
+    page.wait_for_function(checked)
+    assert page.locator('[data-loc="stacks[0].location"] > output.value').inner_text() == free
+    assert hexagon.get_attribute("fill") == "#e8eef6"  # the hex of a stack: drawn so
+    assert hexagon.evaluate("(e) => e.vedetteOld === true")
+    # every node kept but the stack's new marker (its old one is gone)
+    new = page.evaluate(kept)
+    assert len(new) == 1 and new[0].startswith("<circle "), new
