@@ -86,14 +86,54 @@ class Driver:
         self.pg = pg
         self.taps = 0
 
+    #: the waiting check sent, then its answer awaited in the page (one call, told by the
+    #: ``data-checking`` flag's change: no polling on every animation frame), 20 s at most
+    SETTLE = """() => new Promise((done, fail) => {
+        const root = document.getElementById('builder');
+        root.checkNow();
+        if (root.dataset.checking === 'no') return done();
+        const late = setTimeout(() => fail(new Error('no answer to the check in 20 s')), 20000);
+        new MutationObserver((_, seen) => {
+            if (root.dataset.checking !== 'no') return;
+            seen.disconnect();
+            clearTimeout(late);
+            done();
+        }).observe(root, { attributes: true, attributeFilter: ['data-checking'] });
+    })"""
+
     def settle(self) -> None:
-        self.pg.evaluate("() => document.getElementById('builder').checkNow()")
-        self.pg.wait_for_function(
-            "() => document.getElementById('builder').dataset.checking === 'no'", timeout=20_000
-        )
+        self.pg.evaluate(self.SETTLE)
+
+    #: the element scrolled into view (as a finger would see it first), its centre, and whether
+    #: a finger there reaches it (it or a node inside it is hit there): read in one call
+    AIM = """(e) => {
+        const r = e.getBoundingClientRect();
+        const inside = (b) => r.left >= b.left && r.right <= b.right
+            && r.top >= b.top && r.bottom <= b.bottom;
+        let shown = inside({ left: 0, top: 0, right: innerWidth, bottom: innerHeight });
+        for (let p = e.parentElement; shown && p; p = p.parentElement) {
+            const clips = getComputedStyle(p).overflow !== 'visible';
+            if (clips) shown = inside(p.getBoundingClientRect());
+        }
+        if (!shown) e.scrollIntoView({ block: 'center', inline: 'center' });
+        const s = e.getBoundingClientRect();
+        const [x, y] = [s.left + s.width / 2, s.top + s.height / 2];
+        const hit = s.width > 0 && s.height > 0 ? document.elementFromPoint(x, y) : null;
+        return [x, y, hit !== null && e.contains(hit)];
+    }"""
 
     def tap(self, selector: str) -> None:
-        self.pg.locator(selector).first.tap()  # (scrolled into view first, as a finger would)
+        """A tap on the element's centre, scrolled into view first, as a finger would. What
+        Playwright's ``tap`` checks first (the element shown, nothing on top of it) is read in
+        the same call that finds it (one round trip, not a wait for a still box over animation
+        frames: the builder animates nothing); an element a finger could not reach there gets
+        Playwright's own ``tap``, which waits for it or fails."""
+        loc = self.pg.locator(selector).first
+        x, y, reached = loc.evaluate(self.AIM)
+        if reached:
+            self.pg.touchscreen.tap(x, y)
+        else:
+            loc.tap()
         self.taps += 1
 
     def tap_at(self, selector: str) -> None:
@@ -101,21 +141,7 @@ class Driver:
         real screen: a NAB piece on a hex carries that hex). The board is drawn again when a
         check answers: the tap waits for the answer to the last change first."""
         self.settle()
-        # scrolled into view (as a finger would see it first) and its centre read in one call
-        js = """(e) => {
-            const r = e.getBoundingClientRect();
-            const inside = (b) => r.left >= b.left && r.right <= b.right
-                && r.top >= b.top && r.bottom <= b.bottom;
-            let shown = inside({ left: 0, top: 0, right: innerWidth, bottom: innerHeight });
-            for (let p = e.parentElement; shown && p; p = p.parentElement) {
-                const clips = getComputedStyle(p).overflow !== 'visible';
-                if (clips) shown = inside(p.getBoundingClientRect());
-            }
-            if (!shown) e.scrollIntoView({ block: 'center', inline: 'center' });
-            const s = e.getBoundingClientRect();
-            return [s.left + s.width / 2, s.top + s.height / 2];
-        }"""
-        x, y = self.pg.locator(selector).first.evaluate(js)
+        x, y, _ = self.pg.locator(selector).first.evaluate(self.AIM)
         self.pg.touchscreen.tap(x, y)
         self.taps += 1
 
@@ -149,16 +175,19 @@ class Driver:
         if target in presets:
             self.tap(f'[data-loc="{loc}"] > button.chip[data-value="{target}"]')
             return
+        # the value read once, then followed tap by tap, and read again at the end: where it
+        # stands (a round trip per tap saved; a tap that did not count fails the last read)
+        cur = float(self.value(loc))
         fives = None
         for _ in range(400):
-            cur = float(self.value(loc))
             if cur == target:
-                return
+                break
             if fives is None and target - cur >= 5:
                 fives = self.pg.locator(f'[data-loc="{loc}"] > [data-step="+5"]').count() > 0
             step = "+5" if fives and target - cur >= 5 else ("+1" if target > cur else "-1")
             self.tap(f'[data-loc="{loc}"] > [data-step="{step}"]')
-        raise AssertionError(f"{loc}: cannot reach {target}")
+            cur += int(step)
+        assert float(self.value(loc)) == target, f"{loc}: cannot reach {target}"
 
     # -- one field --------------------------------------------------------------------------------
     def field(self, f: dict[str, Any], loc: str, rec: dict[str, Any]) -> None:
@@ -230,13 +259,16 @@ class Driver:
             self.tap_table(*p)
         dim = {"circle": "radius", "line": "width"}.get(kind)
         if dim and dim in rec:
+            shown = f"{box} > output.value"
+            cur = float(self.pg.locator(shown).last.inner_text())  # (followed as in stepper)
             for _ in range(100):
-                cur = float(self.pg.locator(f"{box} > output.value").last.inner_text())
                 gap = rec[dim] - cur
                 if gap == 0:
                     break
                 step = "+25" if gap >= 25 else "+5" if gap >= 5 else "+1" if gap > 0 else "-5"
                 self.tap(f'{box} > [data-dim="{step}"]')
+                cur = max(0.0, cur + int(step))
+            assert float(self.pg.locator(shown).last.inner_text()) == rec[dim], (loc, dim)
 
 
 def _get(rec: dict[str, Any], path: str) -> Any:
