@@ -88,7 +88,7 @@ class Driver:
 
     #: the waiting check sent, then its answer awaited in the page (one call, told by the
     #: ``data-checking`` flag's change: no polling on every animation frame), 20 s at most
-    SETTLE = """() => new Promise((done, fail) => {
+    SETTLED = """new Promise((done, fail) => {
         const root = document.getElementById('builder');
         root.checkNow();
         if (root.dataset.checking === 'no') return done();
@@ -102,7 +102,7 @@ class Driver:
     })"""
 
     def settle(self) -> None:
-        self.pg.evaluate(self.SETTLE)
+        self.pg.evaluate(f"() => {self.SETTLED}")
 
     #: the element scrolled into view (as a finger would see it first), its centre, and whether
     #: a finger there reaches it (it or a node inside it is hit there): read in one call
@@ -140,15 +140,18 @@ class Driver:
         """A tap where the element is drawn (whatever lies on top of it gets the tap, as on a
         real screen: a NAB piece on a hex carries that hex). The board is drawn again when a
         check answers: the tap waits for the answer to the last change first."""
-        self.settle()
-        x, y, _ = self.pg.locator(selector).first.evaluate(self.AIM)
+        # settled and aimed in one call (the board drawn by the check is the one aimed at)
+        aim = f"({self.AIM})(document.querySelector(sel))"
+        x, y, _ = self.pg.evaluate(
+            f"async (sel) => {{ await {self.SETTLED}; return {aim}; }}", selector
+        )
         self.pg.touchscreen.tap(x, y)
         self.taps += 1
 
     def tap_table(self, x: float, y: float) -> None:
         """A tap on the table at (x, y) mm (north up, y from the south edge)."""
-        self.settle()
-        js = """([x, y]) => {
+        js = """async ([x, y]) => {
+            await SETTLED;
             const s = document.querySelector('#b-board svg');
             const at = () => new DOMPoint(x, Number(s.dataset.depth) - y + Number(s.dataset.top))
                 .matrixTransform(s.getScreenCTM());
@@ -159,14 +162,14 @@ class Driver:
             }
             return [p.x, p.y];
         }"""
-        px, py = self.pg.evaluate(js, [x, y])
+        px, py = self.pg.evaluate(js.replace("SETTLED", self.SETTLED), [x, y])
         self.pg.touchscreen.tap(px, py)
         self.taps += 1
 
     def type(self, selector: str, text: str, enter: bool = False) -> None:
         loc = self.pg.locator(selector).first
         loc.fill(text)  # (focused first, which scrolls it into view)
-        loc.press("Enter" if enter else "Tab")
+        self.pg.keyboard.press("Enter" if enter else "Tab")  # (to the input just focused)
 
     def value(self, loc: str) -> str:
         return str(self.pg.locator(f'[data-loc="{loc}"] > output.value').first.inner_text())
