@@ -72,7 +72,8 @@
     patchKids(old, nu);
   }
   // a node's kind and, for a hex or an editor's element, what it stands for
-  const key = (n) => n.nodeType === Node.ELEMENT_NODE ? `${n.nodeName} ${n.getAttribute("data-hex") ?? n.getAttribute("data-loc") ?? ""}` : n.nodeName;
+  const key = (n) => (n.nodeType === Node.ELEMENT_NODE
+    ? `${n.nodeName} ${n.getAttribute("data-hex") ?? n.getAttribute("data-loc") ?? ""}` : n.nodeName);
   // children matched in order; a node taken out or put in (a stack's marker moved on the board,
   // a list's row) is found one step ahead, so the nodes after it are kept, not redrawn
   function patchKids(old, nu) {
@@ -84,19 +85,19 @@
       if (!o) { old.append(n); i++; return; }
       const k = key(n);
       if (key(o) !== k) {
-        if (was[i + 1] && key(was[i + 1]) === k) { o.remove(); patchKids.one(was[i], n); i++; return; }
+        if (was[i + 1] && key(was[i + 1]) === k) { o.remove(); patchOne(was[i], n); i++; return; }
         if (want[j + 1] && key(want[j + 1]) === key(o)) { old.insertBefore(n, o); i++; return; }
       }
-      patchKids.one(o, n);
+      patchOne(o, n);
       i++;
     });
     while (was.length > i) old.lastChild.remove();
   }
-  patchKids.one = (o, n) => {
+  function patchOne(o, n) {
     if (o.nodeName !== n.nodeName) o.replaceWith(n);
     else if (n.nodeType === Node.ELEMENT_NODE) patch(o, n);
     else if (o.nodeValue !== n.nodeValue) o.nodeValue = n.nodeValue;
-  };
+  }
   const draw = (box, ...kids) => {
     const nu = document.createElement("div");
     nu.append(...kids);
