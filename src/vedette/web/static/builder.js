@@ -32,16 +32,76 @@
     const data = await r.json().catch(() => ({ error: "bad response" }));
     return { ok: r.ok, data };
   }
+  // an element's handlers are kept in its `on` property and called through one listener, so a
+  // redraw that keeps the element (patch, below) gives it the new handlers; a handler reads the
+  // element it runs on from its event (ev.currentTarget), never from a variable of the redraw
+  // that made it (that element may have been dropped for the one already on the page)
+  function dispatch(ev) {
+    const fn = this.on && this.on[ev.type];
+    if (fn) fn.call(this, ev);
+  }
+  const listen = (e, on) => {
+    e.on = on;
+    for (const ev of Object.keys(on || {})) e.addEventListener(ev, dispatch);
+  };
   const h = (tag, attrs, ...kids) => {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
       if (v === null || v === undefined || v === false) continue;
-      if (k === "on") for (const [ev, fn] of Object.entries(v)) e.addEventListener(ev, fn);
+      if (k === "on") listen(e, v);
       else if (k === "text") e.textContent = v;
       else e.setAttribute(k, v === true ? "" : String(v));
     }
     for (const k of kids) if (k !== null && k !== undefined) e.append(k);
     return e;
+  };
+
+  // -- redraw only what changed (issue 27 item 3; a phone's battery at the table) -------------------
+  // The page's nodes are made like the freshly drawn ones, node by node: a node of the same kind
+  // is kept (its focus, its place, its painted pixels) and only its differing attributes, text
+  // and handlers change; a node of another kind is replaced. The new nodes are built with
+  // createElement/textContent (or parsed from the server's own board markup), never from data
+  // spliced into HTML, so what is drawn is what was built.
+  function patch(old, nu) {
+    for (const a of [...old.attributes]) if (!nu.hasAttribute(a.name)) old.removeAttribute(a.name);
+    for (const a of nu.attributes) if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
+    // an input shows the value it was drawn with, as a new one would (typed text not yet taken
+    // is dropped by a redraw, as before)
+    if (old.tagName === "INPUT" && old.value !== nu.value) old.value = nu.value;
+    if (old.on !== nu.on) listen(old, nu.on);
+    patchKids(old, nu);
+  }
+  // a node's kind and, for a hex or an editor's element, what it stands for
+  const key = (n) => (n.nodeType === Node.ELEMENT_NODE
+    ? `${n.nodeName} ${n.getAttribute("data-hex") ?? n.getAttribute("data-loc") ?? ""}` : n.nodeName);
+  // children matched in order; a node taken out or put in (a stack's marker moved on the board,
+  // a list's row) is found one step ahead, so the nodes after it are kept, not redrawn
+  function patchKids(old, nu) {
+    const was = old.childNodes;
+    const want = [...nu.childNodes];
+    let i = 0;
+    want.forEach((n, j) => {
+      const o = was[i];
+      if (!o) { old.append(n); i++; return; }
+      const k = key(n);
+      if (key(o) !== k) {
+        if (was[i + 1] && key(was[i + 1]) === k) { o.remove(); patchOne(was[i], n); i++; return; }
+        if (want[j + 1] && key(want[j + 1]) === key(o)) { old.insertBefore(n, o); i++; return; }
+      }
+      patchOne(o, n);
+      i++;
+    });
+    while (was.length > i) old.lastChild.remove();
+  }
+  function patchOne(o, n) {
+    if (o.nodeName !== n.nodeName) o.replaceWith(n);
+    else if (n.nodeType === Node.ELEMENT_NODE) patch(o, n);
+    else if (o.nodeValue !== n.nodeValue) o.nodeValue = n.nodeValue;
+  }
+  const draw = (box, ...kids) => {
+    const nu = document.createElement("div");
+    nu.append(...kids);
+    patchKids(box, nu);
   };
 
   // -- paths and the canonical order --------------------------------------------------------------
@@ -114,6 +174,13 @@
 
   // -- the editor ---------------------------------------------------------------------------------
   function changed() { render(); renderTools(); schedule(); }
+  // what is typed in the input named `name` of the field the event happened in (read from the
+  // page when the event comes: see dispatch)
+  const typed = (e, name) => {
+    const inp = e.currentTarget.closest(".b-field").querySelector(`:scope > input[name="${CSS.escape(name)}"]`);
+    return inp ? inp.value.trim() : "";
+  };
+  const enter = (fn) => (e) => { if (e.key === "Enter") { e.preventDefault(); fn(e); } };
   function field(f, rec, loc, set) {
     const v = f.kind === "xy" ? (rec.x === undefined ? null : [rec.x, rec.y]) : (f.key.includes(".") ? getPath(rec, f.key) : rec[f.key]);
     const box = h("div", { class: `b-field b-${f.kind}`, "data-loc": loc });
@@ -122,9 +189,7 @@
     const step = (d, lo, hi) => () => { const n = Math.max(lo, Math.min(hi, (Number(v) || 0) + d)); set(n); changed(); };
     switch (f.kind) {
       case "text": {
-        const inp = h("input", { value: v ?? "", "aria-label": f.label, name: loc });
-        inp.addEventListener("change", () => { set(inp.value === "" && f.default === null ? null : inp.value); changed(); });
-        box.append(inp);
+        box.append(h("input", { value: v ?? "", "aria-label": f.label, name: loc, on: { change: (e) => { const x = e.currentTarget.value; set(x === "" && f.default === null ? null : x); changed(); } } }));
         break;
       }
       case "choice": {
@@ -160,20 +225,18 @@
       case "names": {
         const cur = Array.isArray(v) ? v : [];
         cur.forEach((n, i) => box.append(chip(`${n} ×`, true, () => { set(cur.filter((_, j) => j !== i)); changed(); }, { "aria-label": `remove ${n}` })));
-        const inp = h("input", { "aria-label": `add to ${f.label}`, placeholder: "name, then Enter", name: `${loc}-add` });
-        const add = () => { if (inp.value.trim()) { set([...cur, inp.value.trim()]); changed(); } };
-        inp.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); add(); } });
-        box.append(inp, h("button", { type: "button", class: "add", on: { click: add } }, "add"));
+        const add = (e) => { const x = typed(e, `${loc}-add`); if (x) { set([...cur, x]); changed(); } };
+        box.append(h("input", { "aria-label": `add to ${f.label}`, placeholder: "name, then Enter", name: `${loc}-add`, on: { keydown: enter(add) } }),
+          h("button", { type: "button", class: "add", on: { click: add } }, "add"));
         break;
       }
       case "pairs": {
         const cur = v || {};
         for (const [k, n] of Object.entries(cur)) box.append(chip(`${k}: ${n} ×`, true, () => { const c = { ...cur }; delete c[k]; set(c); changed(); }));
-        const id = h("input", { "aria-label": "side id", placeholder: "id", name: `${loc}-id`, size: 6 });
-        const nm = h("input", { "aria-label": "side name", placeholder: "name", name: `${loc}-name` });
-        const add = () => { if (id.value.trim()) { set({ ...cur, [id.value.trim()]: nm.value.trim() }); changed(); } };
-        nm.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); add(); } });
-        box.append(id, nm, h("button", { type: "button", class: "add", on: { click: add } }, "add side"));
+        const add = (e) => { const id = typed(e, `${loc}-id`); if (id) { set({ ...cur, [id]: typed(e, `${loc}-name`) }); changed(); } };
+        box.append(h("input", { "aria-label": "side id", placeholder: "id", name: `${loc}-id`, size: 6 }),
+          h("input", { "aria-label": "side name", placeholder: "name", name: `${loc}-name`, on: { keydown: enter(add) } }),
+          h("button", { type: "button", class: "add", on: { click: add } }, "add side"));
         break;
       }
       case "hexes": {
@@ -191,10 +254,9 @@
       case "boards": {
         const cur = Array.isArray(v) ? v : [];
         cur.forEach((b, i) => box.append(chip(`board ${typeof b === "object" ? b.id : b} ×`, true, () => { set(cur.filter((_, j) => j !== i)); changed(); })));
-        const inp = h("input", { "aria-label": "board id", placeholder: "board (e.g. 4)", name: `${loc}-add`, size: 6 });
-        const add = () => { if (inp.value.trim()) { set([...cur, { id: inp.value.trim(), col: 0, row: 0 }]); changed(); } };
-        inp.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); add(); } });
-        box.append(inp, h("button", { type: "button", class: "add", on: { click: add } }, "add board"));
+        const add = (e) => { const x = typed(e, `${loc}-add`); if (x) { set([...cur, { id: x, col: 0, row: 0 }]); changed(); } };
+        box.append(h("input", { "aria-label": "board id", placeholder: "board (e.g. 4)", name: `${loc}-add`, size: 6, on: { keydown: enter(add) } }),
+          h("button", { type: "button", class: "add", on: { click: add } }, "add board"));
         break;
       }
       case "nabmap": nabMapField(box, v, set); break;
@@ -235,7 +297,7 @@
     cur.forEach((c, i) => {
       const row = h("div", { class: "b-counter", "data-loc": `counter-${i}` });
       const upd = (k, val) => { const n = cur.slice(); const o = { ...n[i] }; if (val === null || val === false || val === "") delete o[k]; else o[k] = val; n[i] = { id: o.id, name: o.name, kind: o.kind, size: o.size, mp: o.mp, ...o }; for (const k2 of Object.keys(n[i])) if (n[i][k2] === undefined) delete n[i][k2]; set(n); changed(); };
-      const inp = (k) => { const e = h("input", { value: c[k] ?? "", "aria-label": `counter ${k}`, placeholder: k, name: `counter-${i}-${k}`, size: 7 }); e.addEventListener("change", () => upd(k, e.value)); return e; };
+      const inp = (k) => h("input", { value: c[k] ?? "", "aria-label": `counter ${k}`, placeholder: k, name: `counter-${i}-${k}`, size: 7, on: { change: (e) => upd(k, e.currentTarget.value) } });
       row.append(inp("id"), inp("name"));
       for (const k of COUNTER_KINDS) row.append(h("button", { type: "button", class: "chip", "aria-pressed": c.kind === k ? "true" : "false", on: { click: () => upd("kind", c.kind === k ? null : k) } }, k));
       if (c.kind === "vehicle" || c.kind === "gun") {
@@ -291,10 +353,10 @@
   }
 
   function render() {
-    editor.replaceChildren();
+    const parts = [];
     const head = h("fieldset", { class: "b-head" }, h("legend", { text: "scenario" }));
     for (const f of spec.head) head.append(field(f, draft, f.key, (x) => setPath(draft, f.key, x)));
-    editor.append(head);
+    parts.push(head);
     for (const l of spec.lists) {
       const items = draft[l.key] || (draft[l.key] = []);
       const fs = h("fieldset", { class: "b-list", "data-loc": l.key, "data-list": l.key }, h("legend", { text: l.label }));
@@ -313,9 +375,13 @@
       });
       fs.append(h("button", { type: "button", class: "add", "data-add": l.key, on: { click: () => { items.push(fresh(l)); active = { list: l.key, index: items.length - 1 }; mode = "place"; changed(); renderTools(); } } }, `add to ${l.label}`));
       fs.append(h("span", { class: "problem", role: "alert" }));
-      editor.append(fs);
+      parts.push(fs);
     }
-    if (lastProblems) place(lastProblems);
+    const nu = document.createElement("section");
+    nu.append(...parts);
+    // the problems written into the new nodes first, so a redraw leaves them as they were
+    if (lastProblems) place(lastProblems, nu);
+    patchKids(editor, nu);
   }
   function fresh(l) {
     const rec = {};
@@ -331,22 +397,36 @@
 
   // -- the board and its tools --------------------------------------------------------------------
   function renderTools() {
-    tools.replaceChildren();
+    const out = [];
     const t = spec.tools || {};
     const isMap = spec.board === "hex" && draft.map && !draft.map.file;
     const btn = (m, label) => h("button", { type: "button", class: "chip", "data-mode": m, "aria-pressed": mode === m ? "true" : "false", on: { click: () => { mode = m; pendingSide = null; road = null; renderTools(); } } }, label);
-    tools.append(btn("place", active ? `place ${active.list}` : "place (pick an entry first)"));
+    out.push(btn("place", active ? `place ${active.list}` : "place (pick an entry first)"));
     if (isMap) {
-      for (const k of t.terrain || []) tools.append(btn(`terrain:${k}`, k));
-      for (const k of t.roads || []) tools.append(btn(`road:${k}`, `draw ${k}`));
-      for (const k of t.hexsides || []) tools.append(btn(`side:${k}`, `${k} (tap two hexes)`));
-      tools.append(btn("name", "name a town"));
+      for (const k of t.terrain || []) out.push(btn(`terrain:${k}`, k));
+      for (const k of t.roads || []) out.push(btn(`road:${k}`, `draw ${k}`));
+      for (const k of t.hexsides || []) out.push(btn(`side:${k}`, `${k} (tap two hexes)`));
+      out.push(btn("name", "name a town"));
     }
     if (namingHex) {
-      const inp = h("input", { id: "b-hex-name", "aria-label": `name of ${namingHex}`, placeholder: `name of ${namingHex}`, value: (draft.map.names || {})[namingHex] || "" });
-      inp.addEventListener("change", () => { const names = { ...(draft.map.names || {}) }; if (inp.value.trim()) names[namingHex] = inp.value.trim(); else delete names[namingHex]; draft.map.names = names; draft.map = orderMap(draft.map); namingHex = null; changed(); renderTools(); });
-      tools.append(inp);
+      const change = (e) => { const x = e.currentTarget.value.trim(); const names = { ...(draft.map.names || {}) }; if (x) names[namingHex] = x; else delete names[namingHex]; draft.map.names = names; draft.map = orderMap(draft.map); namingHex = null; changed(); renderTools(); };
+      out.push(h("input", { id: "b-hex-name", "aria-label": `name of ${namingHex}`, placeholder: `name of ${namingHex}`, value: (draft.map.names || {})[namingHex] || "", on: { change } }));
     }
+    draw(tools, ...out);
+  }
+
+  // the board as the server drew it (its own markup, escaped there): unchanged, the page's board
+  // is left alone; changed, only the nodes that differ are (a counter placed changes one hex of
+  // thousands, and the rest is neither styled, laid out nor painted again)
+  let boardMarkup = null;
+  const parser = document.createElement("template");
+  function drawBoard(markup) {
+    if (markup === boardMarkup) return;
+    boardMarkup = markup;
+    parser.innerHTML = markup;
+    const nu = document.createElement("div");
+    nu.append(parser.content);
+    patchKids(boardBox, nu);
   }
 
   function snap(v, max) {
@@ -456,34 +536,42 @@
     if (!ok) { lastProblems = [{ loc: "", msg: data.error || "refused" }]; }
     else {
       lastProblems = data.problems;
-      if (data.board) { boardBox.innerHTML = data.board; }
-      $("b-notes").replaceChildren(...(data.notes || []).map((n) => h("li", { text: n })));
+      if (data.board) drawBoard(data.board);
+      draw($("b-notes"), ...(data.notes || []).map((n) => h("li", { text: n })));
     }
     place(lastProblems);
     root.dataset.checking = "no";
     root.dataset.problems = String(lastProblems.length);
   }
-  function place(problems) {
-    root.querySelectorAll(".problem").forEach((n) => { n.textContent = ""; });
-    root.querySelectorAll(".has-problem").forEach((n) => n.classList.remove("has-problem"));
-    const general = $("b-problems");
-    general.replaceChildren();
+  // each problem beside the element it names (in `scope`: the editor, or a redraw of it not yet
+  // on the page), else in the general list; only what differs from what is shown is changed
+  function place(problems, scope = editor) {
+    const slots = new Map();
+    const marked = new Set();
+    const rest = [];
     for (const p of problems) {
       let loc = p.loc;
       let target = null;
       while (loc) {
-        target = root.querySelector(`[data-loc="${CSS.escape(loc)}"]`);
+        target = scope.querySelector(`[data-loc="${CSS.escape(loc)}"]`);
         if (target) break;
         const m = loc.match(/^(.*)(\[\d+\]|\.[^.[\]]+)$/);
         loc = m ? m[1] : "";
       }
       if (target) {
-        target.classList.add("has-problem");
+        marked.add(target);
         const slot = target.querySelector(":scope > .problem");
-        if (slot) { slot.textContent = `${slot.textContent} ${p.loc}: ${p.msg}`.trim(); continue; }
+        if (slot) { slots.set(slot, `${slots.get(slot) || ""} ${p.loc}: ${p.msg}`.trim()); continue; }
       }
-      general.append(h("li", { text: p.loc ? `${p.loc}: ${p.msg}` : p.msg }));
+      rest.push(p.loc ? `${p.loc}: ${p.msg}` : p.msg);
     }
+    scope.querySelectorAll(".problem").forEach((n) => {
+      const text = slots.get(n) || "";
+      if (n.textContent !== text) n.textContent = text;
+    });
+    scope.querySelectorAll(".has-problem").forEach((n) => { if (!marked.has(n)) n.classList.remove("has-problem"); });
+    for (const n of marked) if (!n.classList.contains("has-problem")) n.classList.add("has-problem");
+    draw($("b-problems"), ...rest.map((text) => h("li", { text })));
   }
 
   // -- save, export, import -----------------------------------------------------------------------
