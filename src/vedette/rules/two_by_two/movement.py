@@ -260,13 +260,15 @@ def plan_move(
     cc: list[tuple[str, float]] = []
     reactions: list[str] = []
     if end is not None:
-        ghost = Unit(u.id, u.side, u.kind, u.name, body=end)
+        ghost: Unit | None = None  # the unit at its end, made for the first cavalry near it
         frac = mv.countercharge_fraction
         fastest = _fastest_cavalry(rules)
         for e in state.near(end, rules.mm(fastest * frac) + 1e-6, state.enemy_of(u.side)):
             et = state.utype(e)
             if not et.is_cavalry or e.disrupted or e.pinned or e.body is None:
                 continue
+            if ghost is None:
+                ghost = Unit(u.id, u.side, u.kind, u.name, body=end)
             d = facts.distance_n(state, ghost, e)
             if d is not None and d <= et.move * frac + 1e-9 and e.id not in contacts:
                 cc.append((e.id, d))
@@ -357,12 +359,15 @@ def snap_to_contact(
     leg = a.distance(b)
     if leg < 1e-9:
         return None
-    heading = tt.bearing(a, b)
     end = Body(b, facing, rules.footprint)
+    near = state.near(end, snap, state.enemy_of(u.side))
+    if not near:  # (most moves end far from every enemy)
+        return None
+    heading = tt.bearing(a, b)
     start = Body(a, facing, rules.footprint)
     reach = leg + snap + rules.footprint.width + rules.footprint.depth
     best: tuple[float, str] | None = None
-    for e in state.near(end, snap, state.enemy_of(u.side)):
+    for e in near:
         if e.body is None or e.body.centre.distance(b) > snap + 2 * reach:
             continue
         if tt.distance(end, e.body) > snap:
