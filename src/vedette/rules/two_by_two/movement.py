@@ -484,9 +484,20 @@ def move(state: GameState, req: Move, dice: Any = None) -> Outcome:
 
 
 def _move_events(
-    state: GameState, u: Unit, plan: MovePlan, counter: bool = False
+    state: GameState,
+    u: Unit,
+    plan: MovePlan,
+    counter: bool = False,
+    changes: dict[str, Any] | None = None,
 ) -> list[DomainEvent]:
-    changes: dict[str, Any] = {
+    """The unit moved (``changes``: the fields set, when the caller has worked them out, as
+    a relative step does) and the melees its contacts begin."""
+    if changes is not None:
+        return [
+            unit_event("moved", u.id, **changes),
+            *(MeleePending(u.id, c, counter) for c in plan.contacts),
+        ]
+    changes = {
         "moved": True,
         "through_town": u.through_town or plan.through_town,
         "entry": "",

@@ -284,12 +284,11 @@ def resolve_step(state: GameState, plan: Plan, dice: Any) -> Outcome:
         changes["moved"] = True
     details: dict[str, Any] = {}
     if step.plan is not None:
-        events = _move_events(state, u, step.plan)
         changes["road_only"] = u.road_only and any(
             "whole move on road" in b for b in step.plan.breakdown
         )
         changes["through_town"] = u.through_town or step.plan.through_town
-        events[0] = unit_event("moved", u.id, entry="", **changes)
+        events = _move_events(state, u, step.plan, changes={"entry": "", **changes})
         text = _describe(step.plan, u).replace(" moves ", f" {step.text}: ", 1)
         details["move"] = step.plan.to_json()
     else:
