@@ -431,6 +431,19 @@ def _points(thing: Body | Vec) -> list[Vec]:
 def on_table(state: GameState, thing: Body | Vec) -> bool:
     """Wholly on the table (TableTop.on_table, for the rectangle it is)."""
     w, d, e = state.table.width, state.table.depth, _EDGE_EPS
+    if type(thing) is Body:  # its four corners, in order, as all() over _points asks them
+        a, b, c, f = thing.corners()
+        lo, hx, hy = -e, w + e, d + e
+        return (
+            lo <= a.x <= hx
+            and lo <= a.y <= hy
+            and lo <= b.x <= hx
+            and lo <= b.y <= hy
+            and lo <= c.x <= hx
+            and lo <= c.y <= hy
+            and lo <= f.x <= hx
+            and lo <= f.y <= hy
+        )
     return all(-e <= p.x <= w + e and -e <= p.y <= d + e for p in _points(thing))
 
 

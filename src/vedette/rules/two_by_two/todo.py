@@ -357,16 +357,15 @@ def _reinforcement_rolls(state: GameState, side: str) -> list[Todo]:
     if state.reinforcement_rolls < rolls:
         for rp in state.rps:
             if rp.side == side and rp.queue:
-                out.append(
-                    Todo(
-                        "reinforce",
-                        {"rp": rp.id},
-                        f"roll for {rp.queue[0]} at {rp.kind} RP {rp.id}"
-                        f" ({rolls - state.reinforcement_rolls} roll(s) left)",
-                        R_REINF,
-                    )
-                )
+                out.append(_reinforce(rp.id, rp.queue[0], rp.kind, rolls - state.reinforcement_rolls))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _reinforce(rp: str, first: str, kind: str, left: int) -> Todo:
+    """A reinforcement roll's line (the same :func:`_todo` line, its text made once)."""
+    text = f"roll for {first} at {kind} RP {rp} ({left} roll(s) left)"
+    return _todo("reinforce", (("rp", rp),), text, R_REINF)
 
 
 def _arrival(state: GameState, u: Any) -> Todo:
@@ -774,12 +773,18 @@ def _voluntary_routs(state: GameState) -> list[Todo]:
     charged = {m.defender for m in state.melees}
     phasing = state.phasing if state.phase == "move" else None
     for u in state.units:
-        if u.kind not in kinds or not u.on_table:
+        if u.kind not in kinds or u.status != "table":  # (Unit.on_table, read as its field)
             continue
         if u.side == phasing or u.id in charged:
-            text = f"{u.name} (***) may rout voluntarily (1d6: 1-2 destroyed)"
-            out.append(_todo("rout", (("unit", u.id),), text, R_UNITS))
+            out.append(_rout_line(u.id, u.name))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _rout_line(uid: str, name: str) -> Todo:
+    """A unit's voluntary rout line (the same :func:`_todo` line, its text made once)."""
+    text = f"{name} (***) may rout voluntarily (1d6: 1-2 destroyed)"
+    return _todo("rout", (("unit", uid),), text, R_UNITS)
 
 
 #: the kinds that may rout voluntarily, by the rules' identity (the entry keeps them alive)
