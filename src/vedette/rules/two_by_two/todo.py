@@ -357,7 +357,8 @@ def _reinforcement_rolls(state: GameState, side: str) -> list[Todo]:
     if state.reinforcement_rolls < rolls:
         for rp in state.rps:
             if rp.side == side and rp.queue:
-                out.append(_reinforce(rp.id, rp.queue[0], rp.kind, rolls - state.reinforcement_rolls))
+                left = rolls - state.reinforcement_rolls
+                out.append(_reinforce(rp.id, rp.queue[0], rp.kind, left))
     return out
 
 
