@@ -239,23 +239,34 @@ class _Prepared:
         hit = stream.shape.intersection(LineString(pts))
         return bool(self.bridge_cover.covers(hit))
 
-    def may_cover(self, path: list[Vec]) -> bool:
+    def may_cover(
+        self, path: list[Vec], box: tuple[float, float, float, float] | None = None
+    ) -> bool:
         """Whether the roads' cover may hold the path: ``False`` when the path's box meets no
-        road's box grown by the cover's 0.5 mm (it then lies outside the cover)."""
+        road's box grown by the cover's 0.5 mm (it then lies outside the cover). ``box``:
+        the path's (:func:`_box`), when the caller has it."""
         e = 0.5 + 1e-3
-        x0, x1 = min(p.x for p in path), max(p.x for p in path)
-        y0, y1 = min(p.y for p in path), max(p.y for p in path)
+        x0, x1, y0, y1 = box or _box(path)
         return any(
             a - e <= x1 and c + e >= x0 and b - e <= y1 and d + e >= y0
             for a, b, c, d in self.road_boxes
         )
 
-    def near(self, path: list[Vec]) -> list[Feature]:
+    def near(
+        self, path: list[Vec], box: tuple[float, float, float, float] | None = None
+    ) -> list[Feature]:
         """The features whose bounding box meets the path's (the others cannot meet it)."""
         e = 1e-3
-        x0, x1 = min(p.x for p in path) - e, max(p.x for p in path) + e
-        y0, y1 = min(p.y for p in path) - e, max(p.y for p in path) + e
+        x0, x1, y0, y1 = box or _box(path)
+        x0, x1, y0, y1 = x0 - e, x1 + e, y0 - e, y1 + e
         return [f for f, (a, b, c, d) in self.boxes if a <= x1 and c >= x0 and b <= y1 and d >= y0]
+
+
+def _box(path: list[Vec]) -> tuple[float, float, float, float]:
+    """The path's box: (least x, greatest x, least y, greatest y)."""
+    xs = [p.x for p in path]
+    ys = [p.y for p in path]
+    return min(xs), max(xs), min(ys), max(ys)
 
 
 _PREPARED: dict[int, _Prepared] = {}
@@ -289,9 +300,10 @@ def _path_facts(state: GameState, path: list[Vec], facing: float, start_facing: 
     rules = state.rules
     ln = tt.path_length(path)
     prepared = _prepared(state)
-    crossings = tt.path_crossings(path, prepared.near(path)) if len(path) > 1 else []
+    box = _box(path)
+    crossings = tt.path_crossings(path, prepared.near(path, box)) if len(path) > 1 else []
     whole_on_road = False
-    if prepared.roads and len(path) > 1 and prepared.may_cover(path):
+    if prepared.roads and len(path) > 1 and prepared.may_cover(path, box):
         whole_on_road = prepared.on_road(path)
     bridge = any(c.kind == "bridge" for c in crossings)
     streams = 0
