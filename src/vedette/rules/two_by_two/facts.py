@@ -282,21 +282,29 @@ def _prepared(state: GameState) -> _Prepared:
 
 
 def path_facts(
-    state: GameState, unit: Unit, path: list[Vec], facing: float, start_facing: float
+    state: GameState,
+    unit: Unit,
+    path: list[Vec],
+    facing: float,
+    start_facing: float,
+    end: Body | None = None,
 ) -> PathFacts:
     """The facts of a move along ``path`` (unit centre positions, mm) ending at ``facing``
-    (they depend on the table and the path alone: measured once per path)."""
+    (they depend on the table and the path alone: measured once per path). ``end``: the
+    body at the path's end, when the caller has made it."""
     prepared = _prepared(state)
     key = (tuple(p.as_tuple() for p in path), facing, start_facing)
     known = prepared.paths.get(key)
     if known is None:
         if len(prepared.paths) > 20_000:
             prepared.paths.clear()
-        known = prepared.paths[key] = _path_facts(state, path, facing, start_facing)
+        known = prepared.paths[key] = _path_facts(state, path, facing, start_facing, end)
     return known
 
 
-def _path_facts(state: GameState, path: list[Vec], facing: float, start_facing: float) -> PathFacts:
+def _path_facts(
+    state: GameState, path: list[Vec], facing: float, start_facing: float, end: Body | None = None
+) -> PathFacts:
     rules = state.rules
     ln = tt.path_length(path)
     prepared = _prepared(state)
@@ -318,7 +326,8 @@ def _path_facts(state: GameState, path: list[Vec], facing: float, start_facing: 
     through_town = any(c.kind == "town" for c in crossings)
     if len(path) == 1 and features(state, "town"):
         through_town = bool(tt.features_at(path[0], features(state, "town")))
-    end = Body(path[-1], facing, rules.footprint)
+    if end is None:
+        end = Body(path[-1], facing, rules.footprint)
     whole = on_table(state, end)
     straight = straight_ahead(path, facing, start_facing, rules.mm(_straight_n(state)), _tol(state))
     return PathFacts(

@@ -145,12 +145,13 @@ def plan_move(
             facing = tt.bearing(dedup[-2], dedup[-1])
         else:
             facing = start_facing
-        snapped = snap_to_contact(state, u, dedup, facing)
+        end = Body(dedup[-1], facing, rules.footprint)  # (made once: the same value below)
+        snapped = snap_to_contact(state, u, dedup, facing, end)
         if snapped is not None:
             dedup = [*dedup[:-1], snapped[0]]
             breakdown.append(f"snapped to base contact with {snapped[1]}")
-        pf = facts.path_facts(state, u, dedup, facing, start_facing)
-        end = Body(dedup[-1], facing, rules.footprint)
+            end = Body(dedup[-1], facing, rules.footprint)
+        pf = facts.path_facts(state, u, dedup, facing, start_facing, end)
         length, whole_road, bridge = pf.length, pf.whole_on_road, pf.bridge
         streams, town, rough, through_town = pf.streams, pf.town, pf.rough, pf.through_town
         bridge_len = pf.bridge_len
@@ -346,11 +347,12 @@ def along_facing(state: GameState, u: Unit, req: Move) -> Move:
 
 
 def snap_to_contact(
-    state: GameState, u: Unit, path: list[Vec], facing: float
+    state: GameState, u: Unit, path: list[Vec], facing: float, end: Body | None = None
 ) -> tuple[Vec, str] | None:
     """Base contact without sub-millimetre accuracy: a move whose end falls within
     ``[geometry] snap_mm`` of an enemy base (short of it, or into it) ends exactly touching
-    it, along its last leg. ``None`` when no enemy is that close."""
+    it, along its last leg. ``None`` when no enemy is that close. ``end``: the body at the
+    path's end facing ``facing``, when the caller has made it."""
     if len(path) < 2:
         return None
     rules = state.rules
@@ -359,7 +361,8 @@ def snap_to_contact(
     leg = a.distance(b)
     if leg < 1e-9:
         return None
-    end = Body(b, facing, rules.footprint)
+    if end is None:
+        end = Body(b, facing, rules.footprint)
     near = state.near(end, snap, state.enemy_of(u.side))
     if not near:  # (most moves end far from every enemy)
         return None
