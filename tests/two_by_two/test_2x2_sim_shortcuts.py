@@ -197,3 +197,20 @@ def test_a_body_on_the_table_is_wholly_on_it_corner_by_corner() -> None:
         assert facts.on_table(state, body) is oracle, body
         answers.add(oracle)
     assert answers == {True, False}
+
+
+def test_a_wheel_ends_where_the_turned_body_put_it() -> None:
+    """A wheel's end (2 by 2, Movement: about the front corner on the side it wheels to),
+    worked on floats, is the very same point as the vectors and the turned body gave it
+    (the oracle, as ``judge_wheel`` wrote it before)."""
+    from vedette.rules.two_by_two import relative
+
+    rng = random.Random(45)
+    for body in _bodies(rng, 3000):
+        sign = rng.choice([-1.0, 1.0])
+        facing = tt.normalise(body.facing + sign * rng.choice([45.0, 90.0, rng.uniform(0, 180)]))
+        w = body.footprint.width
+        pivot = body.to_world(body.footprint.depth / 2, sign * w / 2)
+        turned = Body(body.centre, facing, body.footprint)
+        offset = pivot - turned.to_world(turned.footprint.depth / 2, sign * w / 2)
+        assert relative._wheeled(body, facing, sign * w / 2) == body.centre + offset
