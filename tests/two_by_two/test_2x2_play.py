@@ -344,6 +344,8 @@ def test_unit_index_scan_and_grid_give_the_same_units_in_order(
         s = b.state
         patched, fresh, scanned = m._index(s.units), m._UnitIndex(s.units), m._UnitIndex(s.units)
         scanned.SCAN = 10**6  # this one scans
+        # the placed units, patched by bisection on each changed unit's place, as built afresh
+        assert [(i, u) for i, u in patched.placed] == [(i, u) for i, u in fresh.placed]
         for u in s.live():
             if u.body is None:
                 continue

@@ -102,6 +102,16 @@ def _lines(lines: list[Any]) -> list[tuple[Any, ...]]:
     return [(t.command(), repr(t.open), dict(t.open), t.text, t.rule) for t in lines]
 
 
+_LINE_MEMOS = (
+    todo._steps,
+    todo._ways,
+    todo._about,
+    todo._formation_lines,
+    todo._rout_line,
+    todo._reinforce,
+)
+
+
 def test_the_offers_kept_from_step_to_step_are_the_offers_built_afresh() -> None:
     """After every step of simulated games (replayed by the engine), the move lines a unit
     keeps while it and what they read stay the same, and the "turn to face" line measured
@@ -118,6 +128,9 @@ def test_the_offers_kept_from_step_to_step_are_the_offers_built_afresh() -> None
             kept = todo.options(g.state)
             todo._UNIT_MOVES.clear()
             todo._LAST_OPTIONS.clear()
+            todo._NEXT[:] = [None, None]
+            for memo in _LINE_MEMOS:  # the lines built once per what they read, built again
+                memo.cache_clear()
             fresh = todo._options(g.state)
             assert _lines(kept) == _lines(fresh), f"game {index}, before {proc} {req}"
             compared += 1
@@ -162,3 +175,42 @@ def test_a_move_stopped_at_the_table_edge_ends_where_trial_bodies_put_it() -> No
         assert got == _clamped_by_bodies(state, body, heading, dist)
         stopped += got.centre.distance(body.centre) < dist - 1e-6
     assert stopped > 200  # most were stopped by an edge
+
+
+def test_a_body_on_the_table_is_wholly_on_it_corner_by_corner() -> None:
+    """``facts.on_table`` of a body, its corners asked in line, answers as ``all()`` over
+    its points did (the oracle): bodies well inside, across each edge and corner, and
+    exactly on an edge."""
+    rs = rules.get("two_by_two")
+    state = rs.initial_state(rs.scenario("sample"), {})
+    w, d = state.table.width, state.table.depth
+    rng = random.Random(29)
+    answers = set()
+    for _ in range(2000):
+        fw, fd = state.rules.footprint.width, state.rules.footprint.depth
+        x = rng.choice([rng.uniform(-fw, w + fw), fw / 2, w - fw / 2, 0.0, w])
+        y = rng.choice([rng.uniform(-fw, d + fw), fd / 2, d - fd / 2, 0.0, d])
+        facing = rng.choice([0.0, 90.0, 180.0, 270.0, rng.uniform(0, 360)])
+        body = Body.at(x, y, facing, fw, fd)
+        e = facts._EDGE_EPS
+        oracle = all(-e <= p.x <= w + e and -e <= p.y <= d + e for p in body.corners())
+        assert facts.on_table(state, body) is oracle, body
+        answers.add(oracle)
+    assert answers == {True, False}
+
+
+def test_a_wheel_ends_where_the_turned_body_put_it() -> None:
+    """A wheel's end (2 by 2, Movement: about the front corner on the side it wheels to),
+    worked on floats, is the very same point as the vectors and the turned body gave it
+    (the oracle, as ``judge_wheel`` wrote it before)."""
+    from vedette.rules.two_by_two import relative
+
+    rng = random.Random(45)
+    for body in _bodies(rng, 3000):
+        sign = rng.choice([-1.0, 1.0])
+        facing = tt.normalise(body.facing + sign * rng.choice([45.0, 90.0, rng.uniform(0, 180)]))
+        w = body.footprint.width
+        pivot = body.to_world(body.footprint.depth / 2, sign * w / 2)
+        turned = Body(body.centre, facing, body.footprint)
+        offset = pivot - turned.to_world(turned.footprint.depth / 2, sign * w / 2)
+        assert relative._wheeled(body, facing, sign * w / 2) == body.centre + offset

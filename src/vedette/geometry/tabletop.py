@@ -1025,12 +1025,12 @@ def body_features(
     of it inside, or at least ``"half"`` its area inside. Line features count when the body
     touches them (``"any"``, ``"half"``) or its centre is on them (``"centre"``)."""
     out: list[Feature] = []
-    corners = body.corners()
+    p, q, r, s = body.corners()
     e = 1e-6  # touching counts (a line feature, a covered centre)
-    x0 = min(c.x for c in corners) - e
-    x1 = max(c.x for c in corners) + e
-    y0 = min(c.y for c in corners) - e
-    y1 = max(c.y for c in corners) + e
+    x0 = min(p.x, q.x, r.x, s.x) - e
+    x1 = max(p.x, q.x, r.x, s.x) + e
+    y0 = min(p.y, q.y, r.y, s.y) - e
+    y1 = max(p.y, q.y, r.y, s.y) + e
     for f in features:
         a, b, c, d = f.box  # from the recipe: no shapely when no box meets the body's
         if a > x1 or c < x0 or b > y1 or d < y0:

@@ -57,7 +57,8 @@ def _copier(cls: type) -> Copier:
     dataclass it is written out for the class's fields, as ``dataclasses`` writes
     ``__init__``: one attribute read and one write per field, with no loop (a loop over the
     names costs half as much again); an unknown name goes to ``dataclasses.replace`` (which
-    refuses it)."""
+    refuses it). A slotted class's copier is written once per tuple of names changed
+    (:func:`_special`: a unit's few markers, the same few names step after step)."""
     layout = plain_layout(cls)
     if layout is None:
         copy: Copier = _replace
@@ -74,15 +75,24 @@ def _copier(cls: type) -> Copier:
                 "        d.update(changes)",
                 "        return new",
             ]
-        lines.append("    new = _new(cls)")
-        lines += [
-            f"    _set(new, {n!r}, changes[{n!r}] if {n!r} in changes else obj.{n})" for n in names
-        ]
-        lines.append("    return new")
+            lines.append("    new = _new(cls)")
+            lines += [
+                f"    _set(new, {n!r}, changes[{n!r}] if {n!r} in changes else obj.{n})"
+                for n in names
+            ]
+            lines.append("    return new")
+        else:  # slots: one copier per set of names changed (written for them, no test a field)
+            lines = ["def copy(obj, changes):", "    names = tuple(changes)"]
+            lines.append("    special = by_names.get(names)")
+            lines.append("    if special is None:")
+            lines.append("        special = _special(cls, names, by_names)")
+            lines.append("    return special(obj, changes)")
         scope: dict[str, Any] = {
             "_new": _new,
             "_set": _set,
             "_replace": _replace,
+            "_special": _special,
+            "by_names": {},
             "cls": cls,
             "known": frozenset(names),
             "n": len(names),
@@ -91,6 +101,33 @@ def _copier(cls: type) -> Copier:
         copy = scope["copy"]
     _COPIERS[cls] = copy
     return copy
+
+
+def _special(
+    cls: type, changed: tuple[str, ...], by_names: dict[tuple[str, ...], Copier]
+) -> Copier:
+    """The copier of a slotted plain dataclass for one tuple of changed names: each field
+    set from ``changes`` or from ``obj`` as written for those names (what the general copier
+    does, without asking ``in changes`` of every field); names it has not go to
+    ``dataclasses.replace`` (which refuses them)."""
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    if not set(changed) <= set(names):
+        return _replace
+    lines = ["def copy(obj, changes):", "    new = _new(cls)"]
+    lines += [
+        f"    _set(new, {n!r}, changes[{n!r}])"
+        if n in changed
+        else f"    _set(new, {n!r}, obj.{n})"
+        for n in names
+    ]
+    lines.append("    return new")
+    scope: dict[str, Any] = {"_new": _new, "_set": _set, "cls": cls}
+    exec("\n".join(lines), scope)  # the text is made here, from the dataclass's field names
+    if len(by_names) > 256:
+        by_names.clear()
+    special: Copier = scope["copy"]
+    by_names[changed] = special
+    return special
 
 
 def evolve(obj: T, /, **changes: Any) -> T:

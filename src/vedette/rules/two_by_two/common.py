@@ -59,9 +59,17 @@ def fact_float(stated: float | None, measured: float | None) -> Fact | None:
 _LENGTH = re.compile(r"^\s*\[?\s*([0-9]*\.?[0-9]+)\s*\]?\s*(n|in|inch|inches|\"|mm|cm)?\s*$")
 
 
+#: a text already read as plain base units [n] (no unit: what it reads does not depend on
+#: the rules), its value
+_IN_N: dict[str, float] = {}
+
+
 def to_n(state: GameState, text: str | float, what: str = "distance") -> float:
     """A length typed by the player, in base units [n]: ``3`` or ``[3]`` is [3]; ``2in``,
     ``50mm`` and ``5cm`` are converted ([1] = 3/4 inch, 2 by 2, Scale)."""
+    known = _IN_N.get(text) if type(text) is str else None
+    if known is not None:
+        return known
     m = _LENGTH.match(str(text).lower())
     if m is None:
         raise BadRequest(
@@ -71,6 +79,8 @@ def to_n(state: GameState, text: str | float, what: str = "distance") -> float:
     v = float(m.group(1))
     unit = m.group(2) or "n"
     if unit == "n":
+        if type(text) is str and len(_IN_N) < 4096:
+            _IN_N[text] = v
         return v
     mm = {"in": INCH, "inch": INCH, "inches": INCH, '"': INCH, "mm": 1.0, "cm": 10.0}[unit] * v
     return state.rules.n(mm)

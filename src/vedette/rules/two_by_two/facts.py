@@ -239,23 +239,34 @@ class _Prepared:
         hit = stream.shape.intersection(LineString(pts))
         return bool(self.bridge_cover.covers(hit))
 
-    def may_cover(self, path: list[Vec]) -> bool:
+    def may_cover(
+        self, path: list[Vec], box: tuple[float, float, float, float] | None = None
+    ) -> bool:
         """Whether the roads' cover may hold the path: ``False`` when the path's box meets no
-        road's box grown by the cover's 0.5 mm (it then lies outside the cover)."""
+        road's box grown by the cover's 0.5 mm (it then lies outside the cover). ``box``:
+        the path's (:func:`_box`), when the caller has it."""
         e = 0.5 + 1e-3
-        x0, x1 = min(p.x for p in path), max(p.x for p in path)
-        y0, y1 = min(p.y for p in path), max(p.y for p in path)
+        x0, x1, y0, y1 = box or _box(path)
         return any(
             a - e <= x1 and c + e >= x0 and b - e <= y1 and d + e >= y0
             for a, b, c, d in self.road_boxes
         )
 
-    def near(self, path: list[Vec]) -> list[Feature]:
+    def near(
+        self, path: list[Vec], box: tuple[float, float, float, float] | None = None
+    ) -> list[Feature]:
         """The features whose bounding box meets the path's (the others cannot meet it)."""
         e = 1e-3
-        x0, x1 = min(p.x for p in path) - e, max(p.x for p in path) + e
-        y0, y1 = min(p.y for p in path) - e, max(p.y for p in path) + e
+        x0, x1, y0, y1 = box or _box(path)
+        x0, x1, y0, y1 = x0 - e, x1 + e, y0 - e, y1 + e
         return [f for f, (a, b, c, d) in self.boxes if a <= x1 and c >= x0 and b <= y1 and d >= y0]
+
+
+def _box(path: list[Vec]) -> tuple[float, float, float, float]:
+    """The path's box: (least x, greatest x, least y, greatest y)."""
+    xs = [p.x for p in path]
+    ys = [p.y for p in path]
+    return min(xs), max(xs), min(ys), max(ys)
 
 
 _PREPARED: dict[int, _Prepared] = {}
@@ -271,27 +282,36 @@ def _prepared(state: GameState) -> _Prepared:
 
 
 def path_facts(
-    state: GameState, unit: Unit, path: list[Vec], facing: float, start_facing: float
+    state: GameState,
+    unit: Unit,
+    path: list[Vec],
+    facing: float,
+    start_facing: float,
+    end: Body | None = None,
 ) -> PathFacts:
     """The facts of a move along ``path`` (unit centre positions, mm) ending at ``facing``
-    (they depend on the table and the path alone: measured once per path)."""
+    (they depend on the table and the path alone: measured once per path). ``end``: the
+    body at the path's end, when the caller has made it."""
     prepared = _prepared(state)
     key = (tuple(p.as_tuple() for p in path), facing, start_facing)
     known = prepared.paths.get(key)
     if known is None:
         if len(prepared.paths) > 20_000:
             prepared.paths.clear()
-        known = prepared.paths[key] = _path_facts(state, path, facing, start_facing)
+        known = prepared.paths[key] = _path_facts(state, path, facing, start_facing, end)
     return known
 
 
-def _path_facts(state: GameState, path: list[Vec], facing: float, start_facing: float) -> PathFacts:
+def _path_facts(
+    state: GameState, path: list[Vec], facing: float, start_facing: float, end: Body | None = None
+) -> PathFacts:
     rules = state.rules
     ln = tt.path_length(path)
     prepared = _prepared(state)
-    crossings = tt.path_crossings(path, prepared.near(path)) if len(path) > 1 else []
+    box = _box(path)
+    crossings = tt.path_crossings(path, prepared.near(path, box)) if len(path) > 1 else []
     whole_on_road = False
-    if prepared.roads and len(path) > 1 and prepared.may_cover(path):
+    if prepared.roads and len(path) > 1 and prepared.may_cover(path, box):
         whole_on_road = prepared.on_road(path)
     bridge = any(c.kind == "bridge" for c in crossings)
     streams = 0
@@ -306,7 +326,8 @@ def _path_facts(state: GameState, path: list[Vec], facing: float, start_facing: 
     through_town = any(c.kind == "town" for c in crossings)
     if len(path) == 1 and features(state, "town"):
         through_town = bool(tt.features_at(path[0], features(state, "town")))
-    end = Body(path[-1], facing, rules.footprint)
+    if end is None:
+        end = Body(path[-1], facing, rules.footprint)
     whole = on_table(state, end)
     straight = straight_ahead(path, facing, start_facing, rules.mm(_straight_n(state)), _tol(state))
     return PathFacts(
@@ -431,6 +452,19 @@ def _points(thing: Body | Vec) -> list[Vec]:
 def on_table(state: GameState, thing: Body | Vec) -> bool:
     """Wholly on the table (TableTop.on_table, for the rectangle it is)."""
     w, d, e = state.table.width, state.table.depth, _EDGE_EPS
+    if type(thing) is Body:  # its four corners, in order, as all() over _points asks them
+        a, b, c, f = thing.corners()
+        lo, hx, hy = -e, w + e, d + e
+        return (
+            lo <= a.x <= hx
+            and lo <= a.y <= hy
+            and lo <= b.x <= hx
+            and lo <= b.y <= hy
+            and lo <= c.x <= hx
+            and lo <= c.y <= hy
+            and lo <= f.x <= hx
+            and lo <= f.y <= hy
+        )
     return all(-e <= p.x <= w + e and -e <= p.y <= d + e for p in _points(thing))
 
 

@@ -659,9 +659,17 @@ class _UnitIndex:
         new.position = self.position
         new.radius = self.radius
         placed = u.body is not None and u.status == "table"
-        new.placed = [x for x in self.placed if x[1].id != uid]
-        if placed:
-            bisect.insort(new.placed, (i, u), key=lambda x: x[0])
+        # ``placed`` is in the order of the units' places: unit ``uid``'s entry (place ``i``)
+        # found by bisection ((i,) sorts before (i, unit) and after every (j, unit), j < i)
+        new.placed = rows = list(self.placed)
+        k = bisect.bisect_left(rows, (i,))
+        if k < len(rows) and rows[k][0] == i:
+            if placed:
+                rows[k] = (i, u)
+            else:
+                del rows[k]
+        elif placed:
+            rows.insert(k, (i, u))
         new._grid = None
         new._scan = None
         if self._grid is not None:

@@ -145,12 +145,13 @@ def plan_move(
             facing = tt.bearing(dedup[-2], dedup[-1])
         else:
             facing = start_facing
-        snapped = snap_to_contact(state, u, dedup, facing)
+        end = Body(dedup[-1], facing, rules.footprint)  # (made once: the same value below)
+        snapped = snap_to_contact(state, u, dedup, facing, end)
         if snapped is not None:
             dedup = [*dedup[:-1], snapped[0]]
             breakdown.append(f"snapped to base contact with {snapped[1]}")
-        pf = facts.path_facts(state, u, dedup, facing, start_facing)
-        end = Body(dedup[-1], facing, rules.footprint)
+            end = Body(dedup[-1], facing, rules.footprint)
+        pf = facts.path_facts(state, u, dedup, facing, start_facing, end)
         length, whole_road, bridge = pf.length, pf.whole_on_road, pf.bridge
         streams, town, rough, through_town = pf.streams, pf.town, pf.rough, pf.through_town
         bridge_len = pf.bridge_len
@@ -260,13 +261,15 @@ def plan_move(
     cc: list[tuple[str, float]] = []
     reactions: list[str] = []
     if end is not None:
-        ghost = Unit(u.id, u.side, u.kind, u.name, body=end)
+        ghost: Unit | None = None  # the unit at its end, made for the first cavalry near it
         frac = mv.countercharge_fraction
         fastest = _fastest_cavalry(rules)
         for e in state.near(end, rules.mm(fastest * frac) + 1e-6, state.enemy_of(u.side)):
             et = state.utype(e)
             if not et.is_cavalry or e.disrupted or e.pinned or e.body is None:
                 continue
+            if ghost is None:
+                ghost = Unit(u.id, u.side, u.kind, u.name, body=end)
             d = facts.distance_n(state, ghost, e)
             if d is not None and d <= et.move * frac + 1e-9 and e.id not in contacts:
                 cc.append((e.id, d))
@@ -344,11 +347,12 @@ def along_facing(state: GameState, u: Unit, req: Move) -> Move:
 
 
 def snap_to_contact(
-    state: GameState, u: Unit, path: list[Vec], facing: float
+    state: GameState, u: Unit, path: list[Vec], facing: float, end: Body | None = None
 ) -> tuple[Vec, str] | None:
     """Base contact without sub-millimetre accuracy: a move whose end falls within
     ``[geometry] snap_mm`` of an enemy base (short of it, or into it) ends exactly touching
-    it, along its last leg. ``None`` when no enemy is that close."""
+    it, along its last leg. ``None`` when no enemy is that close. ``end``: the body at the
+    path's end facing ``facing``, when the caller has made it."""
     if len(path) < 2:
         return None
     rules = state.rules
@@ -357,12 +361,16 @@ def snap_to_contact(
     leg = a.distance(b)
     if leg < 1e-9:
         return None
+    if end is None:
+        end = Body(b, facing, rules.footprint)
+    near = state.near(end, snap, state.enemy_of(u.side))
+    if not near:  # (most moves end far from every enemy)
+        return None
     heading = tt.bearing(a, b)
-    end = Body(b, facing, rules.footprint)
     start = Body(a, facing, rules.footprint)
     reach = leg + snap + rules.footprint.width + rules.footprint.depth
     best: tuple[float, str] | None = None
-    for e in state.near(end, snap, state.enemy_of(u.side)):
+    for e in near:
         if e.body is None or e.body.centre.distance(b) > snap + 2 * reach:
             continue
         if tt.distance(end, e.body) > snap:
@@ -479,9 +487,20 @@ def move(state: GameState, req: Move, dice: Any = None) -> Outcome:
 
 
 def _move_events(
-    state: GameState, u: Unit, plan: MovePlan, counter: bool = False
+    state: GameState,
+    u: Unit,
+    plan: MovePlan,
+    counter: bool = False,
+    changes: dict[str, Any] | None = None,
 ) -> list[DomainEvent]:
-    changes: dict[str, Any] = {
+    """The unit moved (``changes``: the fields set, when the caller has worked them out, as
+    a relative step does) and the melees its contacts begin."""
+    if changes is not None:
+        return [
+            unit_event("moved", u.id, **changes),
+            *(MeleePending(u.id, c, counter) for c in plan.contacts),
+        ]
+    changes = {
         "moved": True,
         "through_town": u.through_town or plan.through_town,
         "entry": "",

@@ -114,14 +114,28 @@ def judge_wheel(state: GameState, req: Wheel) -> Plan:
     w = u.body.footprint.width
     # pivot: the front corner on the side the unit wheels to
     sign = -1.0 if req.direction == "left" else 1.0
-    pivot = u.body.to_world(u.body.footprint.depth / 2, sign * w / 2)
     facing = tt.normalise(u.body.facing + sign * req.angle)
-    turned = Body(u.body.centre, facing, u.body.footprint)
     # the pivot stays put: place the turned body so its same front corner is on the pivot
-    offset = pivot - turned.to_world(turned.footprint.depth / 2, sign * w / 2)
-    end = Body(u.body.centre + offset, facing, u.body.footprint)
+    end = Body(_wheeled(u.body, facing, sign * w / 2), facing, u.body.footprint)
     cost = state.rules.n(w * math.radians(req.angle))
     return Plan(req, data=_turn_step(state, u, end, cost, f"wheels {req.angle:g} {req.direction}"))
+
+
+def _wheeled(body: Body, facing: float, side: float) -> Vec:
+    """The centre of ``body`` turned to ``facing`` about its front corner ``side`` mm right
+    of its front centre: ``centre + (pivot - turned.to_world(depth / 2, side))`` with
+    ``pivot = body.to_world(depth / 2, side)``, worked on floats as ``to_world``,
+    ``Vec.heading``, ``scale``, ``+`` and ``-`` work them (the same operations in the same
+    order: the same floats), without the vectors and the turned body."""
+    cx, cy, ahead = body.centre.x, body.centre.y, body.footprint.depth / 2
+    sin, cos, rad = math.sin, math.cos, math.radians
+    f, r = rad(body.facing), rad(body.facing + 90.0)
+    px = cx + (sin(f) * 1.0) * ahead + (sin(r) * 1.0) * side
+    py = cy + (cos(f) * 1.0) * ahead + (cos(r) * 1.0) * side
+    f, r = rad(facing), rad(facing + 90.0)
+    tx = cx + (sin(f) * 1.0) * ahead + (sin(r) * 1.0) * side
+    ty = cy + (cos(f) * 1.0) * ahead + (cos(r) * 1.0) * side
+    return Vec(cx + (px - tx), cy + (py - ty))
 
 
 def judge_turn(state: GameState, req: Turn) -> Plan:
@@ -284,12 +298,11 @@ def resolve_step(state: GameState, plan: Plan, dice: Any) -> Outcome:
         changes["moved"] = True
     details: dict[str, Any] = {}
     if step.plan is not None:
-        events = _move_events(state, u, step.plan)
         changes["road_only"] = u.road_only and any(
             "whole move on road" in b for b in step.plan.breakdown
         )
         changes["through_town"] = u.through_town or step.plan.through_town
-        events[0] = unit_event("moved", u.id, entry="", **changes)
+        events = _move_events(state, u, step.plan, changes={"entry": "", **changes})
         text = _describe(step.plan, u).replace(" moves ", f" {step.text}: ", 1)
         details["move"] = step.plan.to_json()
     else:

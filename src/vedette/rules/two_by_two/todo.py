@@ -128,8 +128,23 @@ def _options(state: GameState) -> list[Todo]:
     elif kind == "melee":
         out.extend(_melee_phase(state))
     out.extend(_voluntary_routs(state))
-    out.append(_todo("next", (), f"end the phase ({state.phase_name()})", R_SEQ))
+    out.append(_next_line(state))
     return out
+
+
+#: the last "end the phase" line and what its text reads of the state (compared by value, the
+#: sides by identity: the entry keeps them alive)
+_NEXT: list[Any] = [None, None]
+
+
+def _next_line(state: GameState) -> Todo:
+    """The "end the phase" line (its text names the phase: the same line all phase long)."""
+    key = (state.stage, state.setup_step, state.turn, state.phase_index, state.attacker)
+    last, line = _NEXT
+    if last is None or last[0] != key or last[1] is not state.sides or last[2] != state.defender:
+        line = _todo("next", (), f"end the phase ({state.phase_name()})", R_SEQ)
+        _NEXT[:] = [(key, state.sides, state.defender), line]
+    return line  # type: ignore[no-any-return]
 
 
 # -- choices ---------------------------------------------------------------------------------
@@ -342,16 +357,16 @@ def _reinforcement_rolls(state: GameState, side: str) -> list[Todo]:
     if state.reinforcement_rolls < rolls:
         for rp in state.rps:
             if rp.side == side and rp.queue:
-                out.append(
-                    Todo(
-                        "reinforce",
-                        {"rp": rp.id},
-                        f"roll for {rp.queue[0]} at {rp.kind} RP {rp.id}"
-                        f" ({rolls - state.reinforcement_rolls} roll(s) left)",
-                        R_REINF,
-                    )
-                )
+                left = rolls - state.reinforcement_rolls
+                out.append(_reinforce(rp.id, rp.queue[0], rp.kind, left))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _reinforce(rp: str, first: str, kind: str, left: int) -> Todo:
+    """A reinforcement roll's line (the same :func:`_todo` line, its text made once)."""
+    text = f"roll for {first} at {kind} RP {rp} ({left} roll(s) left)"
+    return _todo("reinforce", (("rp", rp),), text, R_REINF)
 
 
 def _arrival(state: GameState, u: Any) -> Todo:
@@ -378,24 +393,7 @@ def _tracked_steps(
     each enemy straight ahead within reach."""
     assert u.body is not None
     road = left + bonus if u.road_only else left
-    unit = (("unit", u.id),)
-    out = [
-        _todo(
-            "advance",
-            unit,
-            f"{u.name} may advance ([{left:.2f}] of its move left)",
-            R_MOVE,
-            (("distance", _distances(left, road)),),
-        ),
-        _todo(
-            "retire",
-            unit,
-            f"{u.name} may retire, facing kept",
-            R_MOVE,
-            (("distance", (_n(min(left, 1.0)),)),),
-        ),
-    ]
-    out += _both_ways(u, "wheel", "wheel", 45)
+    out = [*_steps(u.id, u.name, left, road), *_both_ways(u, "wheel", "wheel", 45)]
     reach = state.rules.mm(road) + 1.0
     box = reach + 40
     body = u.body
@@ -419,18 +417,49 @@ def _tracked_steps(
     return out + _choose("charge", {"unit": u.id}, text, R_CONTACT, "into", targets)
 
 
+@functools.lru_cache(maxsize=4096)
+def _steps(uid: str, name: str, left: float, road: float) -> tuple[Todo, Todo]:
+    """A tracked unit's advance and retire lines, built once per (unit, what is left of its
+    move, with the road bonus): the same lines :func:`_todo` keeps, without their texts and
+    keys made again at every step."""
+    unit = (("unit", uid),)
+    return (
+        _todo(
+            "advance",
+            unit,
+            f"{name} may advance ([{left:.2f}] of its move left)",
+            R_MOVE,
+            (("distance", _distances(left, road)),),
+        ),
+        _todo(
+            "retire",
+            unit,
+            f"{name} may retire, facing kept",
+            R_MOVE,
+            (("distance", (_n(min(left, 1.0)),)),),
+        ),
+    )
+
+
 def _both_ways(u: Any, proc: str, verb: str, angle: int) -> list[Todo]:
     """A wheel or a turn, left and right, by ``angle`` degrees."""
-    return [
+    return list(_ways(u.id, u.name, proc, verb, angle))
+
+
+@functools.lru_cache(maxsize=4096)
+def _ways(uid: str, name: str, proc: str, verb: str, angle: int) -> tuple[Todo, ...]:
+    """:func:`_both_ways`'s lines, built once per unit and kind (the same :func:`_todo`
+    lines)."""
+    return tuple(
         _todo(
             proc,
-            (("unit", u.id), ("direction", way)),
-            f"{u.name} may {verb} {way}",
+            (("unit", uid), ("direction", way)),
+            f"{name} may {verb} {way}",
             R_MOVE,
             (("angle", (angle,)),),
         )
         for way in ("left", "right")
-    ]
+    )
 
 
 def _in_band(
@@ -492,15 +521,19 @@ def _turns(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     """Changes of facing (free; a pinned unit "may only change facing")."""
     if u.turned:
         return []
-    out = _both_ways(u, "turn", "turn", 90)  # free: the text prices no manoeuvre
-    about = (("unit", u.id), ("direction", "about"))
-    out.append(_todo("turn", about, f"{u.name} may face about", R_MOVE))
+    out = [*_ways(u.id, u.name, "turn", "turn", 90), _about(u.id, u.name)]  # free: no price
     placed = [e for e in enemies if e.body is not None]
     if placed:  # the line is there when an enemy is; its two choices measured when read
         text = f"{u.name} may turn to face an enemy"
         face = _FaceChoices(u.body, placed)
         out.append(Todo("turn", {"unit": u.id}, text, R_MOVE, open=face))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _about(uid: str, name: str) -> Todo:
+    """A unit's "face about" line (the same :func:`_todo` line, its key made once)."""
+    return _todo("turn", (("unit", uid), ("direction", "about")), f"{name} may face about", R_MOVE)
 
 
 class _FaceChoices(Mapping[str, tuple[Any, ...]]):
@@ -535,29 +568,36 @@ class _FaceChoices(Mapping[str, tuple[Any, ...]]):
 
 
 def _formations(state: GameState, u: Any) -> list[Todo]:
-    t = state.utype(u)
     if u.moved:
         return []
-    forms = [f for f in FORMATIONS if f != u.formation and (t.is_infantry or f != "attack_column")]
+    return list(_formation_lines(u.id, u.name, u.formation, u.screened, state.utype(u).is_infantry))
+
+
+@functools.lru_cache(maxsize=4096)
+def _formation_lines(
+    uid: str, name: str, formation: str, screened: bool, infantry: bool
+) -> tuple[Todo, ...]:
+    """A unit's formation (and screen) lines, built once per what they read of it."""
+    forms = [f for f in FORMATIONS if f != formation and (infantry or f != "attack_column")]
     out = [
         _todo(
             "formation",
-            (("unit", u.id),),
-            f"{u.name} may change formation (now {u.formation})",
+            (("unit", uid),),
+            f"{name} may change formation (now {formation})",
             R_MELEE,
             (("formation", tuple(forms)),),
         )
     ]
-    if t.is_infantry:
+    if infantry:
         out.append(
             _todo(
                 "formation",
-                (("unit", u.id), ("screen", not u.screened)),
-                f"{u.name} may {'withdraw' if u.screened else 'put out'} its skirmisher screen",
+                (("unit", uid), ("screen", not screened)),
+                f"{name} may {'withdraw' if screened else 'put out'} its skirmisher screen",
                 R_SHOOT,
             )
         )
-    return out
+    return tuple(out)
 
 
 def _reactions(state: GameState) -> list[Todo]:
@@ -734,12 +774,18 @@ def _voluntary_routs(state: GameState) -> list[Todo]:
     charged = {m.defender for m in state.melees}
     phasing = state.phasing if state.phase == "move" else None
     for u in state.units:
-        if u.kind not in kinds or not u.on_table:
+        if u.kind not in kinds or u.status != "table":  # (Unit.on_table, read as its field)
             continue
         if u.side == phasing or u.id in charged:
-            text = f"{u.name} (***) may rout voluntarily (1d6: 1-2 destroyed)"
-            out.append(_todo("rout", (("unit", u.id),), text, R_UNITS))
+            out.append(_rout_line(u.id, u.name))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _rout_line(uid: str, name: str) -> Todo:
+    """A unit's voluntary rout line (the same :func:`_todo` line, its text made once)."""
+    text = f"{name} (***) may rout voluntarily (1d6: 1-2 destroyed)"
+    return _todo("rout", (("unit", uid),), text, R_UNITS)
 
 
 #: the kinds that may rout voluntarily, by the rules' identity (the entry keeps them alive)
