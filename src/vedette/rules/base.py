@@ -58,6 +58,18 @@ S = TypeVar("S")
 #: ``Ruleset.judge``'s phase when the caller gives none (None is a phase: no declared one)
 _NOT_GIVEN: Any = object()
 
+#: whether a state type is a frozen dataclass (``Ruleset.todo`` keeps its answer only then)
+_FROZEN: dict[type, bool] = {}
+
+
+def _immutable(t: type) -> bool:
+    frozen = _FROZEN.get(t)
+    if frozen is None:
+        params = getattr(t, "__dataclass_params__", None)
+        frozen = _FROZEN[t] = bool(params is not None and params.frozen)
+    return frozen
+
+
 _WAIVED: list[type[Waived]] = []  # protocol.Waived, imported by the first fold
 
 
@@ -346,10 +358,32 @@ class Ruleset(Generic[S]):
     def todo(self, state: S, strict: bool = False) -> list[Any]:
         """Obligations first, then the actions open now: derived from ``plan`` (see
         ``protocol.derive_todo``): a complete entry is one ``judge`` accepts as shown, an open
-        one lists only the choices it accepts; an owed step it refuses is marked ``refused``."""
+        one lists only the choices it accepts; an owed step it refuses is marked ``refused``.
 
+        Kept for the state object last asked (compared by identity: a state is an immutable
+        value, a frozen dataclass, and each action folds a new one): the CLI and the web app
+        ask again of the state they just showed, random play and the simulator's
+        ``legal_requests`` before every action. Derived afresh by :meth:`fresh_todo` for any
+        other state, for a state that is not a frozen dataclass, and whenever
+        :meth:`keeps_todo` says no (a ruleset's memos switched off: the old path)."""
+        if not (self.keeps_todo() and _immutable(type(state))):
+            return self.fresh_todo(state, strict)
+        kept = self.__dict__.get("_todo_kept")  # (state, strict, entries): one tuple, read once
+        if kept is not None and kept[0] is state and kept[1] is strict:
+            return list(kept[2])
+        got = self.fresh_todo(state, strict)
+        self.__dict__["_todo_kept"] = (state, strict, tuple(got))
+        return list(got)
+
+    def fresh_todo(self, state: S, strict: bool = False) -> list[Any]:
+        """:meth:`todo` derived afresh (what a ruleset with memos of its own overrides)."""
         owed = self.obligations(state)
         return derive_todo(owed, self.options(state), self.todo_judge(state, owed), strict)
+
+    def keeps_todo(self) -> bool:
+        """Whether :meth:`todo` keeps its answer for the state last asked (False while a
+        ruleset's own memos are switched off, so that the old path is the old path)."""
+        return True
 
     def todo_judge(self, state: S, owed: Sequence[Any]) -> Callable[[str, Mapping[str, Any]], Any]:
         """The verdict ``todo`` asks of each offer on ``state`` (``owed``: its obligations):
