@@ -4,6 +4,8 @@ a memo hands back another request's or another state's answer."""
 
 from __future__ import annotations
 
+import json
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,3 +84,30 @@ def test_a_dataclass_is_json_by_its_fields_a_keyword_field_without_its_underscor
     want = {"from": "a1", "to": [1, 2], "inner": {"id": "p", "hex": "a1", "hits": [3]}}
     assert to_json(v) == want
     assert to_json([v, _Kw]) == [want, _Kw]  # a dataclass type is not an instance: as it is
+
+
+def test_todo_kept_for_a_state_is_that_states_own() -> None:
+    """``Ruleset.todo`` keeps its lines for the state object last asked: asked of states in
+    turn (each after an action, then the first again, as after an undo), each state gets its
+    own lines, those derived afresh; a caller changing the list it got changes no later answer."""
+    from tests.todo_play import fill
+    from vedette import rules
+    from vedette.engine import Game, Store
+
+    rs = rules.get("napoleon_at_bay")
+    g = Game.create(Store(":memory:"), "kept", rs.name, rs.scenario("sample"), seed=3)
+    states = [g.state]
+    for _ in range(4):
+        t = next(t for t in g.todo() if t.owed) if g.obligations() else g.todo()[0]
+        g.perform(t.procedure, fill(t, random.Random(1)))
+        states.append(g.state)
+
+    def lines(todo: list[Any]) -> list[tuple[str, str, str]]:
+        return [(t.command(), repr(t.open), t.refused) for t in todo]
+
+    assert len({json.dumps(lines(rs.fresh_todo(s))) for s in states}) > 1
+    for s in [*states, states[0], states[2], states[2], states[-1]]:
+        got = rs.todo(s)
+        assert lines(got) == lines(rs.fresh_todo(s))
+        got.clear()
+        assert lines(rs.todo(s)) == lines(rs.fresh_todo(s))
