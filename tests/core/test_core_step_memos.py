@@ -1,6 +1,6 @@
 """The memos on a step's path (issue 29): a request parsed once, a patch folded once, a
-request's JSON by its fields, a state's todo. Each must give what the work it saves gives: these tests fail if
-a memo hands back another request's or another state's answer."""
+request's JSON by its fields, a state's ``todo``. Each must give what the work it saves gives:
+these tests fail if a memo hands back another request's or another state's answer."""
 
 from __future__ import annotations
 
