@@ -111,3 +111,30 @@ def test_todo_kept_for_a_state_is_that_states_own() -> None:
         assert lines(got) == lines(rs.fresh_todo(s))
         got.clear()
         assert lines(rs.todo(s)) == lines(rs.fresh_todo(s))
+
+
+def test_a_scenario_sets_up_one_state_per_scenario_options_and_house_rules() -> None:
+    """``Ruleset.initial`` keeps the state a scenario starts from, by value: the same
+    scenario and options give the state built afresh; another scenario, other options or
+    other house rules their own; a scenario changed after it was set up (a player's edit) its
+    new state."""
+    import copy
+
+    from vedette import rules
+
+    rs = rules.get("two_by_two")
+    scen = rs.scenario("close")
+    variants = [
+        (scen, {}),
+        (rs.scenario("sample"), {}),
+        (scen, {"play": "stated"}),
+        (scen, {"house_rules": {"movement": {"road_bonus": 2}}}),
+    ]
+    states = [rs.initial(s, o) for s, o in variants]
+    for (s, o), got in zip(variants, states, strict=True):
+        assert got == rs.initial_state(s, o)
+        assert rs.initial(copy.deepcopy(s), dict(o)) is got  # (kept: the same value)
+    assert len({repr(s) for s in states}) == len(variants)
+    edited = copy.deepcopy(scen)
+    edited["victory"]["max_turns"] = 2
+    assert rs.initial(edited, {}) == rs.initial_state(edited, {}) != states[0]

@@ -751,7 +751,7 @@ class SoloNapoleonic(Ruleset[State]):
         got = memo.per_state(state, ("todo", strict), lambda: self._todo(state, strict))
         return list(got)
 
-    def keeps_todo(self) -> bool:
+    def memos_on(self) -> bool:
         """(With the memos off, the core's ``todo`` derives every line afresh too.)"""
         return memo.enabled()
 

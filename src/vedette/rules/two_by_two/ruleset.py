@@ -372,9 +372,10 @@ class TwoByTwo(Ruleset[GameState]):
         judge = offers.judged(state, owed, lambda p, r: self.judge(state, p, r, owed=owed)[1])
         return derive_todo(owed, self.options(state), judge, strict)
 
-    def keeps_todo(self) -> bool:
-        """The lines kept for the state last asked only while the offers memo is on (off: every
-        line judged afresh, the old path the tests compare with)."""
+    def memos_on(self) -> bool:
+        """The core's memos (``todo``'s lines for the state last asked, the initial states) only
+        while the offers memo is on (off: every line judged afresh, the old path the tests
+        compare with)."""
         return offers.ENABLED
 
     # -- views ---------------------------------------------------------------------------
