@@ -337,6 +337,34 @@ def test_distance_is_shapelys_edge_to_edge_distance() -> None:
     assert tt.distance(front, front.advanced(21)) == pytest.approx(1)
 
 
+def test_a_points_distance_to_a_body_is_the_general_arithmetics() -> None:
+    """A point's distance to a body (a general to a unit: issue 29) is worked out on the
+    body's corners alone: the very float the general case gives (``_distance``), either way
+    round, for points inside, on a corner or a side, and outside."""
+    import random
+
+    rng = random.Random(7)
+    for _ in range(examples(3000)):
+        b = Body.at(
+            rng.uniform(0, 200),
+            rng.uniform(0, 200),
+            rng.choice([0.0, 90.0, 45.0, rng.uniform(0, 360)]),
+            rng.uniform(2, 80),
+            rng.uniform(2, 40),
+        )
+        corners = tt._corners(b)
+        p = rng.choice(
+            [
+                Vec(rng.uniform(0, 200), rng.uniform(0, 200)),
+                b.centre,
+                corners[rng.randrange(4)],
+                (corners[0] + corners[1]).scale(0.5),
+            ]
+        )
+        assert tt.distance(p, b) == tt._distance(p, b)
+        assert tt.distance(b, p) == tt._distance(b, p)
+
+
 def test_overlaps_gives_shapelys_answer() -> None:
     """``overlaps`` clips the two rectangles by arithmetic (no shapely at start-up): the same
     answer as shapely's common area against the tolerance, for bodies apart, touching, side

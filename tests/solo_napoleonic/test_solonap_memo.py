@@ -16,7 +16,8 @@ from tests.sizes import examples
 from tests.todo_play import ended, fill
 from vedette import rules
 from vedette.engine import Game, Store
-from vedette.rules.protocol import to_json
+from vedette.errors import VedetteError
+from vedette.rules.protocol import parsed_request, to_json
 from vedette.rules.solo_napoleonic import memo
 
 RS = rules.get("solo_napoleonic")
@@ -270,8 +271,8 @@ def test_a_units_kept_offers_are_its_offers_made_afresh(monkeypatch: pytest.Monk
     asked = {"all": 0, "kept": 0}
 
     def both(state: Any, u: Any, make: Any = R._todo) -> list[Any]:
-        hit = R._UNIT_OPTIONS.get((u.id, make))
-        asked["kept"] += hit is not None and hit[1] == R._own_key(u)
+        hit = R._UNIT_OPTIONS.get((R._own_key(u), make))
+        asked["kept"] += hit is not None
         asked["all"] += 1
         got = kept(state, u, make)
         memo.ENABLED = False  # (the offers made afresh, every memo left as it is)
@@ -360,8 +361,12 @@ def test_a_line_of_fire_across_a_skirmisher_in_arithmetic_gives_shapelys_answer(
 def test_simulated_lines_are_the_todo_lines_at_every_step() -> None:
     """``simulate`` makes its lines straight from the options (issue 29: no ``Todo`` it would
     only take apart): at every step of seeded simulated games they are the lines made from
-    the ruleset's ``todo`` entries (the same candidates, in the same order); and the generals'
-    offers, kept from step to step, are those worked out afresh."""
+    the ruleset's ``todo`` entries (the same candidates, in the same order); a line drawn (a
+    fire, charge, reform, halt, start or move) reads empty only where the rules refuse its
+    every candidate (Kuryakin, Firing: arc and range; Charge Test: reach, one charge a turn,
+    no charge after firing; Disorder; Moving From A Standstill), so no such refused candidate
+    is tried; and the generals' offers, kept from step to step, are those worked out
+    afresh."""
     from vedette.rules.simulation import todo_lines
     from vedette.rules.solo_napoleonic import ruleset as R
     from vedette.rules.solo_napoleonic import simplay
@@ -371,14 +376,28 @@ def test_simulated_lines_are_the_todo_lines_at_every_step() -> None:
     play, rng = RS.simulation(), random.Random(0)
     seen: list[int] = []
     rides: list[bool] = []
+    procs = RS.protocol_procedures()
+    told = {"kept": 0}
 
     class Checked(type(RS)):  # type: ignore[misc]
         def outcome(self, state: Any) -> Any:
             if all(g.cr is not None for g in state.generals):
-                fast = [list(x) for x in play.lines(state, self, rng)]
+                lines = play.lines(state, self, rng)
+                fast = [list(x) for x in lines]
                 slow = [list(simplay.todo_line(t)) for t in todo_lines(state, RS)]
                 assert fast == slow, state.phase
                 seen.append(len(fast))
+                for i, made in enumerate(fast):  # as the random policy draws them
+                    drawn = list(lines[i])
+                    if drawn != made:  # told refused at once: the rules refuse each candidate
+                        assert drawn == [] and made, made
+                        for name, req in made:
+                            p = procs[name]
+                            with pytest.raises(VedetteError):
+                                p.plan(state, parsed_request(p, req)[0])
+                        told[made[0][0]] = told.get(made[0][0], 0) + 1
+                    elif made and made[0][0] in simplay.QUICK | {"move"}:
+                        told["kept"] += 1
             if state.phase == "activation":
                 assert R.general_offers(state) == R._general_offers(state, R._todo)
                 rides.append(bool(R.general_offers(state)))
@@ -394,3 +413,4 @@ def test_simulated_lines_are_the_todo_lines_at_every_step() -> None:
         rules.get = real  # type: ignore[assignment]
     assert len(seen) > 300 and max(seen) > 10
     assert any(rides) and not all(rides)
+    assert told["kept"] > 100 and len(told) == 7 and min(told.values()) > 5, told

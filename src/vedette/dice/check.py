@@ -54,6 +54,17 @@ def _natural(expr: Expression, faces: Sequence[Face]) -> int:
     return expr.total([f.face for f in faces])
 
 
+def _figures(
+    expr: Expression, mods: tuple[Modifier, ...], source: DiceSource
+) -> tuple[tuple[Face, ...], int, tuple[Modifier, ...], tuple[Modifier, ...], int]:
+    """The dice of ``expr`` rolled from ``source`` and the modifiers applied: the faces, the
+    natural total, the modifiers applied and superseded, the final figure."""
+    faces = roll_faces(expr, source)
+    natural = _natural(expr, faces)
+    applied, superseded = select(mods)
+    return tuple(faces), natural, applied, superseded, natural + sum(m.value for m in applied)
+
+
 @dataclass(frozen=True)
 class Check:
     """A roll of ``expression`` plus ``modifiers`` read on ``table``.
@@ -109,13 +120,11 @@ class Check:
     def _single(
         self, expr: Expression, mods: tuple[Modifier, ...], source: DiceSource, label: str
     ) -> Roll:
-        faces = roll_faces(expr, source)
-        natural = _natural(expr, faces)
-        applied, superseded = select(mods)
-        final = natural + sum(m.value for m in applied)
+        """One side of an opposed roll (its own expression's text, no table)."""
+        faces, natural, applied, superseded, final = _figures(expr, mods, source)
         return Roll(
-            expression=expr.text if not isinstance(self.parsed(), Opposed) else _text(expr),
-            faces=tuple(faces),
+            expression=_text(expr),
+            faces=faces,
             natural=natural,
             modifiers=applied,
             superseded=superseded,
@@ -153,22 +162,23 @@ class Check:
                     table=self.table.name if self.table else None,
                 )
             raise DiceError(f"{MAX_REROLLS} draws in a row: giving up")
-        r = self._single(e, self.modifiers, source, self.label)
-        row = self.row_for(r.final)
+        # (one record made: the dice, then the table's row)
+        faces, natural, applied, superseded, final = _figures(e, self.modifiers, source)
+        row = self.row_for(final)
         return Roll(
-            expression=r.expression,
-            faces=r.faces,
-            natural=r.natural,
-            modifiers=r.modifiers,
-            superseded=r.superseded,
-            final=r.final,
+            expression=e.text,
+            faces=faces,
+            natural=natural,
+            modifiers=applied,
+            superseded=superseded,
+            final=final,
             row=row.key if row else None,
             range_text=row.range_text if row else None,
             consequence=row.result if row else None,
             label=self.label,
             rule=self.rule,
             table=self.table.name if self.table else None,
-            source=r.source,
+            source=source.kind,
         )
 
 

@@ -298,7 +298,40 @@ def distance(a: Body | Vec, b: Body | Vec) -> float:
     per pair of positions (:func:`_body_distance`, the same arithmetic)."""
     if type(a) is Body and type(b) is Body:
         return _body_distance(a, b)
+    if type(a) is Vec and type(b) is Body:
+        return _point_distance(a, b)
+    if type(a) is Body and type(b) is Vec:
+        return _point_distance(b, a)
     return _distance(a, b)
+
+
+def _point_distance(p: Vec, b: Body) -> float:
+    """:func:`_distance` of a point and a body, in the same arithmetic on the body's corners
+    (the same floats): 0 where the body holds the point (:func:`_inside`), else the least of
+    :func:`_to_segment` to its four sides."""
+    q = _flat_corners(b)
+    px, py = p.x, p.y
+    sign = 0.0
+    for i in (0, 2, 4, 6):
+        x0, y0 = q[i], q[i + 1]
+        j = (i + 2) % 8
+        c = (q[j] - x0) * (py - y0) - (q[j + 1] - y0) * (px - x0)
+        if abs(c) <= 1e-9:
+            continue
+        if sign and (c > 0) != (sign > 0):
+            break  # outside
+        sign = c
+    else:
+        return 0.0
+    best = math.inf
+    for i in (0, 2, 4, 6):
+        a0, a1 = q[i], q[i + 1]
+        j = (i + 2) % 8
+        dx, dy = q[j] - a0, q[j + 1] - a1
+        den = dx * dx + dy * dy
+        t = 0.0 if den == 0 else max(0.0, min(1.0, ((px - a0) * dx + (py - a1) * dy) / den))
+        best = min(best, math.hypot(px - a0 - t * dx, py - a1 - t * dy))
+    return best
 
 
 def _distance(a: Body | Vec, b: Body | Vec) -> float:
@@ -364,6 +397,24 @@ def _body_distance(a: Body, b: Body) -> float:
                     if d < best:
                         best = d
     return best
+
+
+@functools.lru_cache(maxsize=16384)
+def _box(body: Body) -> tuple[float, float, float, float]:
+    """The body's bounding box along the table's axes: (min x, min y, max x, max y)."""
+    q = _flat_corners(body)
+    xs, ys = q[0::2], q[1::2]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def box_gap(a: Body, b: Body) -> float:
+    """The distance between the two bodies' bounding boxes (along the table's axes): at most
+    their :func:`distance` edge to edge (each body lies in its box), and cheap."""
+    ax0, ay0, ax1, ay1 = _box(a)
+    bx0, by0, bx1, by1 = _box(b)
+    gx = max(ax0 - bx1, bx0 - ax1, 0.0)
+    gy = max(ay0 - by1, by0 - ay1, 0.0)
+    return math.hypot(gx, gy)
 
 
 @functools.lru_cache(maxsize=16384)

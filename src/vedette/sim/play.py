@@ -143,6 +143,10 @@ def _play_game(setup: Setup, seed: int, index: int, record: bool) -> Played:
     n = 0
     done: set[tuple[str, str]] = set()
     over = None
+    # the game's dice, kept from candidate to candidate and action to action while it stands
+    # at the stream's high-water mark (a candidate refused before its first die leaves it as it
+    # was; an action that rolled leaves it past its last die): made afresh only if not
+    source: SegmentSource | None = None
     while True:
         over = rs.outcome(state)
         if over is not None:
@@ -160,14 +164,13 @@ def _play_game(setup: Setup, seed: int, index: int, record: bool) -> Played:
         if owed:  # an owed step nothing can discharge: waive it (logged, as a player would)
             waive = ("waive", {"obligation": owed[0].id, "reason": WAIVE_REASON})
             cands = itertools.chain(cands, (waive,))
-        source = None  # a candidate refused before its first die leaves it as it was: reused
         for name, req in cands:
             p = procs.get(name)
             if p is None or p.query:
                 continue
             try:
                 parsed, req_json = parsed_shared(p, req)
-                if flow_violation(owed, name, req_json) is not None:
+                if owed and flow_violation(owed, name, req_json) is not None:
                     continue
                 if source is None or source.position != position:
                     source = SegmentSource(dice_seed, [(position, None)])

@@ -12,6 +12,7 @@ from vedette.geometry.tabletop import (
     Body,
     Side,
     Vec,
+    box_gap,
     distance,
     in_arc,
     segment_meets_body,
@@ -32,6 +33,12 @@ _DISTANCES: dict[tuple[int, int], tuple[object, object, float | None]] = {}
 _MOST = 8192
 
 
+def footprint_key(u: Unit) -> tuple[Any, ...]:
+    """What a unit's body is made from (:func:`_body`): two units with the same key stand on
+    the same footprint (and share one Body object while the memos keep it)."""
+    return (u.x, u.y, u.facing, u.width, u.depth, u.front, u.figures)
+
+
 def body(u: Unit) -> Body | None:
     hit = _BODIES.get(id(u))
     if hit is not None and hit[0] is u:
@@ -39,8 +46,7 @@ def body(u: Unit) -> Body | None:
     if memo.enabled() and u.x is not None and u.y is not None:
         # one Body object per footprint on the table (a unit that acted, fired or took a
         # chit stands where it stood): what is measured from it is remembered by identity
-        key = (u.x, u.y, u.facing, u.width, u.depth, u.front, u.figures)
-        b = memo.pure("body", key, lambda: _body(u))
+        b = memo.pure("body", footprint_key(u), lambda: _body(u))
     else:
         b = _body(u)
     if len(_BODIES) > _MOST:
@@ -128,8 +134,9 @@ def within(a: Unit, b: Unit, reach: float) -> bool | None:
     """``unit_distance(a, b) <= reach`` (None if either is unplaced), measured only when the
     centres leave it open: the distance edge to edge is at most the distance between the
     centres (each centre is a point of its body) and at least that less both half-diagonals
-    (no point of a body is farther from its centre), so where the centres are clearly within
-    ``reach``, or clearly beyond it with both bodies' reach added, that is the answer."""
+    (no point of a body is farther from its centre), and at least the distance between the
+    bodies' bounding boxes, so where the centres are clearly within ``reach``, or the bodies
+    clearly beyond it by either bound, that is the answer."""
     ba, bb = body(a), body(b)
     if ba is None or bb is None:
         return None
@@ -138,6 +145,8 @@ def within(a: Unit, b: Unit, reach: float) -> bool | None:
     if c < reach - BOUND_MM:
         return True
     if c - ba.radius - bb.radius > reach + BOUND_MM:
+        return False
+    if box_gap(ba, bb) > reach + BOUND_MM:  # the boxes apart: a closer bound, still cheap
         return False
     d = unit_distance(a, b)
     return d is not None and d <= reach

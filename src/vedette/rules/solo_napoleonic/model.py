@@ -301,20 +301,24 @@ class State:
 
     # -- look-ups -----------------------------------------------------------------------
     def _pos(self, uid: str) -> int | None:
-        i = self.index.get(uid)
-        if i is not None and i < len(self.units) and self.units[i].id == uid:
-            return i
+        try:  # (the index's place: the fewest steps, this is asked many times an action)
+            i = self.index[uid]
+            if self.units[i].id == uid:
+                return i
+        except (KeyError, IndexError):
+            pass
         for j, u in enumerate(self.units):  # a state built by hand: scan
             if u.id == uid:
                 return j
         return None
 
     def unit(self, uid: str) -> Unit:
-        i = self.index.get(uid)
-        if i is not None and i < len(self.units):
-            u = self.units[i]
+        try:
+            u = self.units[self.index[uid]]
             if u.id == uid:  # the index's place (as _pos checks it)
                 return u
+        except (KeyError, IndexError):
+            pass
         i = self._pos(uid)
         if i is not None:
             return self.units[i]

@@ -4,15 +4,16 @@ Charge Home Test). Percentile dice BELOW the Base Percentage Level plus the modi
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck
 from vedette.dice.tables import Table
 from vedette.errors import BadRequest, DataError, RuleViolation
 from vedette.geometry.tabletop import distance
 from vedette.rules.base import Outcome
-from vedette.rules.solo_napoleonic import charging, flow, geom
+from vedette.rules.solo_napoleonic import charging, fire, flow, geom
 from vedette.rules.solo_napoleonic import requests as rq
-from vedette.rules.solo_napoleonic.actions import base_move, require_active
+from vedette.rules.solo_napoleonic.actions import base_move, owed_move, require_active
 from vedette.rules.solo_napoleonic.cards import jump
 from vedette.rules.solo_napoleonic.chance import chance_mods, effects_on, use_effects
 from vedette.rules.solo_napoleonic.common import (
@@ -449,6 +450,51 @@ def charge_refused(state: State, req: rq.Charge) -> bool:
     if geom.body(u) is None or geom.body(t) is None:
         return False
     return geom.within(u, t, base_move(state, u) - u.moved_mm) is False
+
+
+def quick_refused(state: State, procedure: str, unit: str, req: Any) -> bool:
+    """True only of an action of ``simplay.QUICK`` the rules are sure to refuse, before any die,
+    told cheaply (the simulator's quick check of the lines it draws, ``simplay.KuryakinSim``):
+    a fire out of arc or range (``fire.refused``); a charge by a unit that fired, failed a
+    charge test or charged this turn (Kuryakin, Charge Test: "chargers cannot fire"; one
+    charge a turn; a failed test binds), or out of reach (:func:`charge_refused`); a reform by
+    a unit without 'D' chits, with casualties this turn, or that moved, fired or charged
+    (Kuryakin, Disorder: it takes the whole turn); a try to halt by a unit not advancing, one
+    bound to carry on, or one that made its move; a try to move off by a unit advancing, one
+    that failed this turn, or one halted by its morale result (Kuryakin, Moving From A
+    Standstill); a move (any of its choices: ``req`` None) by a unit that owes no rout or
+    retirement and is charging (it only closes), failed to move from a standstill, is halted
+    by its morale result or may not move by a chance card. ``unit``: the unit acting. Each is
+    a refusal the procedure makes whatever it checks first."""
+    if procedure == "fire":
+        return bool(fire.refused(state, req))
+    u = state.unit(unit) if state.has_unit(unit) else None
+    if procedure == "charge":
+        if u is not None and (
+            u.fired
+            or u.charge_failed
+            or u.home_failed
+            or u.charge_state is not None
+            or u.charge_step is not None
+        ):
+            return True
+        return bool(charge_refused(state, req))
+    if u is None:
+        return False
+    if procedure == "reform":
+        return bool(u.disorder == 0 or u.casualties_turn or u.moved_mm or u.fired or u.charge_state)
+    if procedure == "halt":
+        return bool(not u.advancing or u.bound == "advance" or u.move_done)
+    if procedure == "start":
+        return bool(u.advancing or u.start_failed or u.bound == "halt")
+    if procedure == "move":
+        return owed_move(u) is None and bool(
+            u.charge_state in ("declared", "home")
+            or u.start_failed
+            or u.bound == "halt"
+            or effects_on(state, u, "no_move")
+        )
+    return False
 
 
 def charge_allowed(state: State, req: rq.Charge) -> None:

@@ -250,12 +250,13 @@ def formations_of(state: State, u: Any) -> tuple[str, ...]:
     return tuple(k for k in row if k != u.formation)
 
 
-#: a unit's own offers (all but those against the enemy), by unit id: (what they are read
-#: from, the offers before and after its offers against the enemy, whether those are made).
-#: They read the game's data and the few of the unit's fields named in :func:`_own_key`: the
+#: a unit's own offers (all but those against the enemy), by what they are read from (the
+#: unit's fields named in :func:`_own_key`) and how they are made: (the game's data, the key,
+#: the offers before and after its offers against the enemy, whether those are made). The
 #: unit that acts changes every action, but seldom in what these read (a fire, a charge test,
-#: a chit), and the enemy units only change its offers against them (:func:`enemy_offers`)
-_UNIT_OPTIONS: dict[tuple[str, Make], tuple[Any, tuple[Any, ...], Own]] = {}
+#: a chit), and the enemy units only change its offers against them (:func:`enemy_offers`);
+#: a unit back as it was (the same game or another of a study) finds its offers again
+_UNIT_OPTIONS: dict[tuple[tuple[Any, ...], Make], tuple[Any, tuple[Any, ...], Own]] = {}
 #: a unit's own offers: those before its offers against the enemy, those after, and whether
 #: its offers against the enemy are made at all
 Own = tuple[list[Any], list[Any], bool]
@@ -287,15 +288,15 @@ def unit_options(state: State, u: Any, make: Make = _todo) -> list[Any]:
     what plan accepts), each made by ``make``."""
     if not memo.enabled():  # VEDETTE_SOLONAP_MEMO=0: the old path, the offers made afresh
         return _unit_options(state, u, make)
-    key = _own_key(u)
-    hit = _UNIT_OPTIONS.get((u.id, make))
-    if hit is not None and hit[0] is state.config and hit[1] == key:
+    key = (_own_key(u), make)
+    hit = _UNIT_OPTIONS.get(key)
+    if hit is not None and hit[0] is state.config:
         head, tail, enemies = hit[2]
     else:
         head, tail, enemies = own = _own_options(state, u, make)
         if len(_UNIT_OPTIONS) > 4096:
             _UNIT_OPTIONS.clear()
-        _UNIT_OPTIONS[u.id, make] = (state.config, key, own)
+        _UNIT_OPTIONS[key] = (state.config, key, own)
     if not enemies:
         return [*head, *tail]
     return [*head, *enemy_offers(state, u, make), *tail]
@@ -366,15 +367,51 @@ def enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
         hit is not None
         and hit[0] == own
         and hit[1] is state.config
-        and len(hit[2]) == len(enemies)
-        and all(a is b for a, b in zip(hit[2], enemies, strict=True))
+        and _same_targets(hit[2], enemies, u.id)
     ):
+        if hit[2] is not enemies:  # compared with these next time: mostly the same objects
+            _ENEMY_OFFERS[u.id, make] = (own, state.config, enemies, hit[3])
         return hit[3]
     out = _enemy_offers(state, u, make)
     if len(_ENEMY_OFFERS) > 4096:
         _ENEMY_OFFERS.clear()
     _ENEMY_OFFERS[u.id, make] = (own, state.config, enemies, out)
     return out
+
+
+def _same_targets(was: tuple[Any, ...], now: tuple[Any, ...], uid: str) -> bool:
+    """The same enemy units as far as :func:`_enemy_offers` reads them for unit ``uid``: each
+    the same object, or with the same id, presence on the table, placement, and charge at
+    ``uid`` or not (:func:`fire_bands`). An enemy that acted, fired or took a chit changes
+    none of these."""
+
+    def differ(a: Any, b: Any) -> bool:
+        return bool(
+            a.id != b.id
+            or a.on_table != b.on_table
+            or a.placed != b.placed
+            or (a.charge_state == "declared" and a.charge_target == uid)
+            != (b.charge_state == "declared" and b.charge_target == uid)
+        )
+
+    return _same_units(was, now, differ)
+
+
+def _same_units(
+    was: tuple[Any, ...], now: tuple[Any, ...], differ: Callable[[Any, Any], bool]
+) -> bool:
+    """The same units: each the same object, or two that ``differ`` does not tell apart."""
+    if was is now:
+        return True
+    if len(was) != len(now):
+        return False
+    # (a loop, not all() over a generator: most are the same objects, passed at once)
+    for a, b in zip(was, now, strict=True):
+        if a is not b and differ(a, b):
+            break
+    else:
+        return True
+    return False
 
 
 def _enemies(state: State, side: str) -> tuple[Any, ...]:
@@ -440,6 +477,8 @@ def general_offers(state: State, make: Make = _todo) -> list[Any]:
         and hit[3] == active
         and _same_places(hit[4], state.units)
     ):
+        if hit[4] is not state.units:  # compared with these next time: mostly the same objects
+            _GENERAL_OFFERS[make] = (*hit[:4], state.units, hit[5])
         return hit[5]
     out = _general_offers(state, make)
     _GENERAL_OFFERS[make] = (state.generals, state.config, state.active, active, state.units, out)
@@ -448,21 +487,18 @@ def general_offers(state: State, make: Make = _todo) -> list[Any]:
 
 def _same_places(was: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
     """The same units as far as the generals' offers read them: each the same object, or with
-    the same id, brigade, presence on the table and body (``geom.body``: one object per
-    footprint)."""
-    if was is now:
-        return True
-    if len(was) != len(now):
-        return False
-    for a, b in zip(was, now, strict=True):
-        if a is not b and (
-            a.id != b.id
-            or a.brigade != b.brigade
-            or a.on_table != b.on_table
-            or geom.body(a) is not geom.body(b)
-        ):
-            return False
-    return True
+    the same id, brigade, presence on the table and footprint (``geom.footprint_key``: what
+    its body is made from)."""
+    return _same_units(was, now, _placed_apart)
+
+
+def _placed_apart(a: Any, b: Any) -> bool:
+    return bool(
+        a.id != b.id
+        or a.brigade != b.brigade
+        or a.on_table != b.on_table
+        or geom.footprint_key(a) != geom.footprint_key(b)
+    )
 
 
 def _general_offers(state: State, make: Make) -> list[Any]:
@@ -729,7 +765,7 @@ class SoloNapoleonic(Ruleset[State]):
         return simplay.outcome(state)
 
     def simulation(self) -> SimPlay:
-        return simplay.KuryakinSim()
+        return simplay.KuryakinSim(morale.quick_refused)
 
     def obligations(self, state: State) -> tuple[Any, ...]:
         """The steps owed now: the open charges' next steps and the morale markers of the

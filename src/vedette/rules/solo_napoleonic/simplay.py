@@ -6,11 +6,11 @@ from __future__ import annotations
 import functools
 import itertools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from vedette.errors import DataError
-from vedette.rules.protocol import GameOutcome
+from vedette.rules.protocol import GameOutcome, parsed_shared
 from vedette.rules.simulation import (
     RANDOM,
     Candidate,
@@ -123,31 +123,122 @@ def _choices(procedure: str, given: dict[str, Any], open_: Mapping[str, Any]) ->
     return [(procedure, {**given, **dict(zip(fields, c, strict=True))}) for c in combos]
 
 
+#: ``refused(state, procedure, unit, request)``: true only of an action the rules are sure to
+#: refuse before any die (``morale.quick_refused``: the ruleset hands it over)
+Refused = Callable[[Any, str, str, Any], bool]
+
+
 class KuryakinSim(SimPlay):
     policies: ClassVar[Mapping[str, Policy]] = {"random": RANDOM, "cards": CARDS}
+
+    def __init__(self, refused: Refused) -> None:
+        self.refused = refused
+        #: the side of each card holder asked about, kept with the units' index (one object
+        #: shared by every state of a game; a general's or a unit's side never changes)
+        self._sides: tuple[Any, dict[str, str]] = (None, {})
+        #: the generals last found all rated
+        self._rated: Any = None
 
     def acting_side(self, state: Any) -> str:
         if state.phase != "activation" or state.active is None:
             return ""
+        index, sides = self._sides
+        if index is not state.index:
+            sides = {}
+            self._sides = (state.index, sides)
         holder = state.active
-        for g in state.generals:
-            if g.id == holder:
-                return str(g.side)
-        for u in state.units:
-            if u.id == holder:
-                return str(u.side)
-        return ""
+        side = sides.get(holder)
+        if side is None:
+            side = sides[holder] = _side_of(state, holder)
+        return side
 
     def lines(self, state: Any, ruleset: Any, rng: random.Random) -> Sequence[Line]:
         """The ``todo`` lines (pre-filled by the ruleset); generals without ratings are rated
         first ('staff': the rules' own random ratings), as a player starting the game would.
         While nothing is owed, the ruleset's options are made as lines straight away
         (:func:`sim_line`: the same lines as from its ``Todo`` entries, :func:`todo_line`)."""
-        if any(g.cr is None for g in state.generals):
-            return [[("staff", {})]]
+        if state.generals is not self._rated:
+            if any(g.cr is None for g in state.generals):
+                return [[("staff", {})]]
+            self._rated = state.generals  # (a rating is never taken back)
         if not ruleset.obligations(state):
-            return ruleset.made_offers(state, sim_line)  # type: ignore[no-any-return]
+            made = ruleset.made_offers(state, sim_line)
+            if not memo.enabled():  # the old path: every line as made, judged when tried
+                return made  # type: ignore[no-any-return]
+            return _Lines(made, state, ruleset.procedures, self.refused)
         return [todo_line(t) for t in todo_lines(state, ruleset)]
+
+
+def _side_of(state: Any, holder: str) -> str:
+    """The side of the general or unit ``holder`` ('' for neither)."""
+    for g in state.generals:
+        if g.id == holder:
+            return str(g.side)
+    for u in state.units:
+        if u.id == holder:
+            return str(u.side)
+    return ""
+
+
+#: the procedures whose lines the simulator tells refused at once (``morale.quick_refused``)
+QUICK = frozenset({"fire", "charge", "reform", "halt", "start"})
+
+
+class Quick(list[Candidate]):
+    """The line of a fire or a charge at an enemy, a reform, a try to halt or to move off (its
+    one candidate): many of these the rules refuse (out of arc, range or reach, a unit that
+    fired or charged this turn, one that has nothing to reform), each of them found out by the
+    quick check of ``morale.quick_refused`` when the line is drawn, without a trial of the
+    candidate (:class:`_Lines`). Its parsed request is kept with it (a line is handed out
+    again while its unit's offers stay the same)."""
+
+    __slots__ = ("parsed",)
+
+    def __init__(self, candidate: Candidate) -> None:
+        super().__init__((candidate,))
+        self.parsed: Any = None
+
+
+class QuickMove(LazyLine):
+    """A unit's move line (its choices made when first read): every choice refused where the
+    unit may not move now (``morale.quick_refused``), told when the line is drawn."""
+
+    __slots__ = ("unit",)
+
+    def __init__(self, build: Callable[[], list[Candidate]], unit: str) -> None:
+        super().__init__(build)
+        self.unit = unit
+
+
+class _Lines(list[Line]):
+    """The lines of a step as the random policy draws them (by index): a line of
+    :class:`Quick` or :class:`QuickMove` the rules are sure to refuse reads as an empty line,
+    so no refused candidate of the kind is tried, and the lines are as many as made (the same
+    draws, the same games). Iterated, the lines are as made (a policy that ranks every
+    candidate: each one judged when tried)."""
+
+    __slots__ = ("procs", "refused", "state")
+
+    def __init__(
+        self, lines: Sequence[Line], state: Any, procs: Mapping[str, Any], refused: Refused
+    ) -> None:
+        super().__init__(lines)
+        self.state = state
+        self.procs = procs
+        self.refused = refused
+
+    def __getitem__(self, i: Any) -> Any:
+        line = list.__getitem__(self, i)
+        if type(line) is Quick:
+            name, req = line[0]
+            parsed = line.parsed
+            if parsed is None:
+                parsed = line.parsed = parsed_shared(self.procs[name], req)[0]
+            if self.refused(self.state, name, parsed.unit, parsed):
+                return ()
+        elif type(line) is QuickMove and self.refused(self.state, "move", line.unit, None):
+            return ()
+        return line
 
 
 def todo_line(t: Any) -> Line:
@@ -172,5 +263,10 @@ def sim_line(
     lines are kept with the options' memo and handed out again: their requests are read,
     never changed."""
     if open_:
-        return LazyLine(functools.partial(_first_choices, procedure, request, open_))
+        build = functools.partial(_first_choices, procedure, request, open_)
+        if procedure == "move":
+            return QuickMove(build, request["unit"])
+        return LazyLine(build)
+    if procedure in QUICK:
+        return Quick((procedure, request))
     return [(procedure, request)]
