@@ -9,6 +9,7 @@ import ast
 from pathlib import Path
 
 import vedette
+from tests import sources
 
 SRC = Path(vedette.__file__).resolve().parent
 MARK = "start-up"
@@ -88,7 +89,7 @@ def top_level(name: str, path: Path, package: bool, known: dict[str, object]) ->
                 for h in node.handlers:
                     walk(h.body)
 
-    walk(ast.parse(path.read_text(), str(path)).body)
+    walk(sources.tree(path).body)
     return out - {name}
 
 
@@ -130,7 +131,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def unexplained(name: str, path: Path, package: bool, known: dict[str, object]) -> list[str]:
     """Imports of the package's own modules inside a function without a ``start-up`` comment
     on the line or above its group of imports (``file:line: statement``)."""
-    text = path.read_text()
+    text = sources.text(path)
     lines = text.splitlines()
     out = []
 
@@ -160,7 +161,7 @@ def unexplained(name: str, path: Path, package: bool, known: dict[str, object]) 
             func = isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
             visit(child, inside or func)
 
-    visit(ast.parse(text, str(path)), False)
+    visit(sources.tree(path), False)
     return out
 
 

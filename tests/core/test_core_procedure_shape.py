@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests import sources
 from vedette import rules
 from vedette.errors import BadRequest
 from vedette.referee import Outcome, Procedure, arg, declared, procedure, procedure_table
@@ -53,7 +54,7 @@ def test_no_ruleset_writes_its_own_way_to_register_a_procedure() -> None:
     it makes is an argument of ``procedure_table``."""
     problems = []
     for path in _ruleset_modules():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = sources.tree(path)
         where = path.relative_to(ROOT)
         in_table: set[int] = set()
         for node in ast.walk(tree):

@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from tests import sources
 from vedette import rules
 from vedette.errors import DataError
 
@@ -137,7 +138,7 @@ def test_rules_code_reads_no_key_of_the_rule_data() -> None:
     found = [
         f"{path.relative_to(RULES)}:{line}: {what}"
         for path in _modules()
-        for line, what in _reads(ast.parse(path.read_text(encoding="utf-8")))
+        for line, what in _reads(sources.tree(path))
     ]
     assert not found, "\n".join(found)
 

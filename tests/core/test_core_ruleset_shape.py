@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import sources
 from vedette import rules
 
 SRC = Path(rules.__file__).resolve().parents[1]
@@ -36,7 +37,7 @@ def named_rulesets(path: Path) -> list[str]:
             for i, line in enumerate(path.read_text().splitlines(), 1)
             for m in words.finditer(line)
         ]
-    tree = ast.parse(path.read_text(), str(path))
+    tree = sources.tree(path)
     docs = {
         id(n.body[0].value)
         for n in ast.walk(tree)

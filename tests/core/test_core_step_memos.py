@@ -1,9 +1,11 @@
 """The memos on a step's path (issue 29): a request parsed once, a patch folded once, a
-request's JSON by its fields. Each must give what the work it saves gives: these tests fail if
-a memo hands back another request's or another state's answer."""
+request's JSON by its fields, a state's ``todo``. Each must give what the work it saves gives:
+these tests fail if a memo hands back another request's or another state's answer."""
 
 from __future__ import annotations
 
+import json
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,3 +84,57 @@ def test_a_dataclass_is_json_by_its_fields_a_keyword_field_without_its_underscor
     want = {"from": "a1", "to": [1, 2], "inner": {"id": "p", "hex": "a1", "hits": [3]}}
     assert to_json(v) == want
     assert to_json([v, _Kw]) == [want, _Kw]  # a dataclass type is not an instance: as it is
+
+
+def test_todo_kept_for_a_state_is_that_states_own() -> None:
+    """``Ruleset.todo`` keeps its lines for the state object last asked: asked of states in
+    turn (each after an action, then the first again, as after an undo), each state gets its
+    own lines, those derived afresh; a caller changing the list it got changes no later answer."""
+    from tests.todo_play import fill
+    from vedette import rules
+    from vedette.engine import Game, Store
+
+    rs = rules.get("napoleon_at_bay")
+    g = Game.create(Store(":memory:"), "kept", rs.name, rs.scenario("sample"), seed=3)
+    states = [g.state]
+    for _ in range(4):
+        t = next(t for t in g.todo() if t.owed) if g.obligations() else g.todo()[0]
+        g.perform(t.procedure, fill(t, random.Random(1)))
+        states.append(g.state)
+
+    def lines(todo: list[Any]) -> list[tuple[str, str, str]]:
+        return [(t.command(), repr(t.open), t.refused) for t in todo]
+
+    assert len({json.dumps(lines(rs.fresh_todo(s))) for s in states}) > 1
+    for s in [*states, states[0], states[2], states[2], states[-1]]:
+        got = rs.todo(s)
+        assert lines(got) == lines(rs.fresh_todo(s))
+        got.clear()
+        assert lines(rs.todo(s)) == lines(rs.fresh_todo(s))
+
+
+def test_a_scenario_sets_up_one_state_per_scenario_options_and_house_rules() -> None:
+    """``Ruleset.initial`` keeps the state a scenario starts from, by value: the same
+    scenario and options give the state built afresh; another scenario, other options or
+    other house rules their own; a scenario changed after it was set up (a player's edit) its
+    new state."""
+    import copy
+
+    from vedette import rules
+
+    rs = rules.get("two_by_two")
+    scen = rs.scenario("close")
+    variants = [
+        (scen, {}),
+        (rs.scenario("sample"), {}),
+        (scen, {"play": "stated"}),
+        (scen, {"house_rules": {"movement": {"road_bonus": 2}}}),
+    ]
+    states = [rs.initial(s, o) for s, o in variants]
+    for (s, o), got in zip(variants, states, strict=True):
+        assert got == rs.initial_state(s, o)
+        assert rs.initial(copy.deepcopy(s), dict(o)) is got  # (kept: the same value)
+    assert len({repr(s) for s in states}) == len(variants)
+    edited = copy.deepcopy(scen)
+    edited["victory"]["max_turns"] = 2
+    assert rs.initial(edited, {}) == rs.initial_state(edited, {}) != states[0]

@@ -13,6 +13,7 @@ from importlib.metadata import packages_distributions
 from pathlib import Path
 
 import vedette
+from tests import sources
 
 ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -42,7 +43,7 @@ def imported_distributions() -> dict[str, set[str]]:
     dists = packages_distributions()
     found: dict[str, set[str]] = {}
     for path in sorted((ROOT / "src/vedette").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(sources.tree(path)):
             if isinstance(node, ast.Import):
                 modules = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and not node.level and node.module:

@@ -35,6 +35,8 @@ def check_tree(
     integers and strings, string keys; ``null`` (JSON's, TOML has none) only where ``null``.
     Iterative (no recursion to exhaust). A value's path (``units[0].name``) is spelt out only
     for a refusal: a sound tree, the usual case, is read without writing one."""
+    if _sound(data, max_depth, max_nodes, null):
+        return  # (the usual case; anything else is walked again below, naming its problem)
     # each entry: (value, depth, its parent's entry, its key or index there)
     stack: list[_Entry] = [(data, 0, None, None)]
     push = stack.append
@@ -93,6 +95,54 @@ def check_tree(
             raise DataError(
                 source, f"{_path(entry) or 'value'}: unexpected value of type {type(x).__name__}"
             )
+
+
+def _sound(data: Any, max_depth: int, max_nodes: int, null: bool) -> bool:
+    """Whether ``check_tree`` passes ``data``, read the quick way: plain dicts, lists, text and
+    numbers checked in place, without an entry per value. False for anything else (a tuple, a
+    mapping of another type, a subclass, a refusal): ``check_tree`` then walks it in full, so
+    that the answer and the refusal's words are the full walk's."""
+    search = BAD_TEXT.search
+    isfinite = math.isfinite
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    nodes = 1
+    while stack:
+        x, depth = stack.pop()
+        t = type(x)
+        if t is dict:
+            values: Any = x.values()
+            for k in x:
+                if type(k) is not str or len(k) > MAX_KEY or search(k) is not None:
+                    return False
+        elif t is list:
+            values = x
+        else:
+            return False
+        if not values:
+            continue
+        nodes += len(values)
+        if depth >= max_depth or nodes > max_nodes:
+            return False
+        d1 = depth + 1
+        for v in values:
+            tv = type(v)
+            if tv is str:
+                if len(v) > MAX_STR or search(v) is not None:
+                    return False
+            elif tv is int:
+                if v > MAX_INT or v < -MAX_INT:
+                    return False
+            elif tv is float:
+                if not isfinite(v):
+                    return False
+            elif v is None:
+                if not null:
+                    return False
+            elif tv is dict or tv is list:
+                stack.append((v, d1))
+            elif tv is not bool:
+                return False
+    return True
 
 
 #: an entry of check_tree's stack: (value, depth, the parent's entry, key or index in it)

@@ -151,7 +151,7 @@ def replay(ruleset: Ruleset[Any], records: Sequence[Record], stored: bool = Fals
     if not records or records[0].kind != "created":
         raise GameError("a game log must start with a 'created' event")
     c = records[0].payload
-    state = ruleset.initial_state(c["scenario"], _options(c))
+    state = ruleset.initial(c["scenario"], _options(c))
     actions = effective_actions(records[1:])
     fold = ruleset.fold
     decode = ruleset.decode_stored if stored else ruleset.decode
@@ -378,7 +378,7 @@ class Game:
                 self.records: Log = Log(self.reader, info.id, info.events)
                 if store.index_count(self.id) == len(self.records):
                     self._model = self._snapshot_model()
-                    self._initial = self.ruleset.initial_state(
+                    self._initial = self.ruleset.initial(
                         self.created["scenario"], _options(self.created)
                     )
                     self._load()
@@ -428,7 +428,7 @@ class Game:
 
         first = json.loads(json.dumps(check_created(rs, first, "new game")))
         # validate before anything is written: the scenario must set up
-        rs.initial_state(first["scenario"], _options(first))
+        rs.initial(first["scenario"], _options(first))
         store.create_game(name, rs_name, first)
         store.set_setting("current_game", name)
         return cls(store, name)

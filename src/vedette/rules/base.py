@@ -58,6 +58,20 @@ S = TypeVar("S")
 #: ``Ruleset.judge``'s phase when the caller gives none (None is a phase: no declared one)
 _NOT_GIVEN: Any = object()
 
+#: initial states kept per ruleset (``Ruleset.initial``) before they are forgotten
+INITIAL_KEPT = 64
+#: whether a state type is a frozen dataclass (``Ruleset.todo`` keeps its answer only then)
+_FROZEN: dict[type, bool] = {}
+
+
+def _immutable(t: type) -> bool:
+    frozen = _FROZEN.get(t)
+    if frozen is None:
+        params = getattr(t, "__dataclass_params__", None)
+        frozen = _FROZEN[t] = bool(params is not None and params.frozen)
+    return frozen
+
+
 _WAIVED: list[type[Waived]] = []  # protocol.Waived, imported by the first fold
 
 
@@ -346,10 +360,32 @@ class Ruleset(Generic[S]):
     def todo(self, state: S, strict: bool = False) -> list[Any]:
         """Obligations first, then the actions open now: derived from ``plan`` (see
         ``protocol.derive_todo``): a complete entry is one ``judge`` accepts as shown, an open
-        one lists only the choices it accepts; an owed step it refuses is marked ``refused``."""
+        one lists only the choices it accepts; an owed step it refuses is marked ``refused``.
 
+        Kept for the state object last asked (compared by identity: a state is an immutable
+        value, a frozen dataclass, and each action folds a new one): the CLI and the web app
+        ask again of the state they just showed, random play and the simulator's
+        ``legal_requests`` before every action. Derived afresh by :meth:`fresh_todo` for any
+        other state, for a state that is not a frozen dataclass, and whenever
+        :meth:`memos_on` says no (a ruleset's memos switched off: the old path)."""
+        if not (self.memos_on() and _immutable(type(state))):
+            return self.fresh_todo(state, strict)
+        kept = self.__dict__.get("_todo_kept")  # (state, strict, entries): one tuple, read once
+        if kept is not None and kept[0] is state and kept[1] is strict:
+            return list(kept[2])
+        got = self.fresh_todo(state, strict)
+        self.__dict__["_todo_kept"] = (state, strict, tuple(got))
+        return list(got)
+
+    def fresh_todo(self, state: S, strict: bool = False) -> list[Any]:
+        """:meth:`todo` derived afresh (what a ruleset with memos of its own overrides)."""
         owed = self.obligations(state)
         return derive_todo(owed, self.options(state), self.todo_judge(state, owed), strict)
+
+    def memos_on(self) -> bool:
+        """Whether :meth:`todo` and :meth:`initial` keep their answers (False while a
+        ruleset's own memos are switched off, so that the old path is the old path)."""
+        return True
 
     def todo_judge(self, state: S, owed: Sequence[Any]) -> Callable[[str, Mapping[str, Any]], Any]:
         """The verdict ``todo`` asks of each offer on ``state`` (``owed``: its obligations):
@@ -575,6 +611,29 @@ class Ruleset(Generic[S]):
     # -- state --------------------------------------------------------------------------
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> S:
         raise NotImplementedError
+
+    def initial(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> S:
+        """:meth:`initial_state`, one value per scenario and options: a game is created,
+        opened, replayed and refereed again from its scenario each time (a web request opens
+        its game; an import creates the game it referees, replays it, then opens it), and
+        the state it starts from is an immutable value. Kept only for a frozen dataclass, and
+        while :meth:`memos_on`; a scenario or options that are not plain JSON data, or that
+        do not set up (the refusal is raised again), are not kept."""
+        if not self.memos_on():
+            return self.initial_state(scenario, options)
+        try:
+            key = json.dumps([scenario, options], sort_keys=True, allow_nan=False)
+        except (TypeError, ValueError):
+            return self.initial_state(scenario, options)
+        kept: dict[str, Any] = self.__dict__.setdefault("_initial_kept", {})
+        state = kept.get(key)
+        if state is None:
+            state = self.initial_state(scenario, options)
+            if _immutable(type(state)):
+                if len(kept) >= INITIAL_KEPT:
+                    kept.clear()
+                kept[key] = state
+        return state
 
     def apply(self, state: S, event: Event) -> S:
         raise NotImplementedError

@@ -118,7 +118,7 @@ def simulate(
     if max_actions < 1:
         raise BadRequest("--max-actions must be at least 1")
     setup = Setup(rs.name, scen, opts, {}, policy_names(policy), max_actions)
-    state = rs.initial_state(setup.scenario, setup.engine_options())
+    state = rs.initial(setup.scenario, setup.engine_options())
     side_policies(rs, state, setup.policies)  # a policy the ruleset lacks: refused now
     if (replay is None) != (save is None):
         raise BadRequest("--replay INDEX and --save NAME go together")

@@ -134,7 +134,7 @@ def _play_game(setup: Setup, seed: int, index: int, record: bool) -> Played:
     play = rs.simulation()
     dice_seed, policy_seed = game_seeds(seed, index)
     rng = random.Random(policy_seed)
-    state = rs.initial_state(setup.scenario, setup.engine_options())
+    state = rs.initial(setup.scenario, setup.engine_options())
     pols = side_policies(rs, state, setup.policies)
     rolls: Counter[tuple[str, str]] = Counter()
     procs = {**rs.protocol_procedures(), "waive": WAIVE}

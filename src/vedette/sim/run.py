@@ -232,7 +232,7 @@ def run_study(
     if games < 1:
         raise BadRequest("--games must be at least 1")
     rs = rules.get(setup.ruleset)
-    state = rs.initial_state(setup.scenario, setup.engine_options())
+    state = rs.initial(setup.scenario, setup.engine_options())
     sides = rs.sides(state)
     pols = side_policies(rs, state, setup.policies)
     values: list[Any] = list(sweep.values) if sweep else [None]

@@ -185,7 +185,7 @@ def report(g: Game) -> dict[str, Any]:
     """The after-action report of ``g`` as plain data (the templates draw it)."""
     rs = g.ruleset
     created = g.records[0].payload
-    state = rs.initial_state(created["scenario"], _options(created))
+    state = rs.initial(created["scenario"], _options(created))
     strength, unit = rs.strength, rs.strength_unit
     by_seq = {r.seq: r for r in g.records}
     turns: list[Turn] = []

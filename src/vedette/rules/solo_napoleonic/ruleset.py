@@ -787,6 +787,10 @@ class SoloNapoleonic(Ruleset[State]):
         got = memo.per_state(state, ("todo", strict), lambda: self._todo(state, strict))
         return list(got)
 
+    def memos_on(self) -> bool:
+        """(With the memos off, the core's ``todo`` derives every line afresh too.)"""
+        return memo.enabled()
+
     def _todo(self, state: State, strict: bool) -> list[Any]:
         owed = self.obligations(state)
         judge = self._judge_for_todo(state, owed)

@@ -364,13 +364,19 @@ class TwoByTwo(Ruleset[GameState]):
         """Who may still move, shoot, rally or melee now, and the reactions open."""
         return todo.options(state)
 
-    def todo(self, state: GameState, strict: bool = False) -> list[Todo]:
+    def fresh_todo(self, state: GameState, strict: bool = False) -> list[Todo]:
         """The core's ``todo`` (``protocol.derive_todo``: every line judged by ``plan``), its
         verdicts remembered from one state to the next where nothing they read has changed
         (:mod:`vedette.rules.two_by_two.offers`): the same lines, judged once."""
         owed = self.obligations(state)
         judge = offers.judged(state, owed, lambda p, r: self.judge(state, p, r, owed=owed)[1])
         return derive_todo(owed, self.options(state), judge, strict)
+
+    def memos_on(self) -> bool:
+        """The core's memos (``todo``'s lines for the state last asked, the initial states) only
+        while the offers memo is on (off: every line judged afresh, the old path the tests
+        compare with)."""
+        return offers.ENABLED
 
     # -- views ---------------------------------------------------------------------------
     def render(self, state: GameState) -> str:
