@@ -193,7 +193,7 @@ def run_dask(
     own = client is None
     if client is None:
         try:
-            client = Client(scheduler, timeout="10s")  # type: ignore[no-untyped-call]
+            client = Client(scheduler, timeout="10s")
         except (OSError, TimeoutError, ValueError) as e:
             raise BadRequest(f"--scheduler {scheduler}: cannot connect ({e})") from None
     try:
@@ -205,7 +205,7 @@ def run_dask(
         ]
         start = {f.key: a for f, (a, _) in zip(futures, parts, strict=True)}
         done: dict[int, list[GameResult]] = {}
-        for f in as_completed(futures):  # type: ignore[no-untyped-call]
+        for f in as_completed(futures):
             rows = f.result()
             done[start[f.key]] = rows
             if progress:
