@@ -28,6 +28,7 @@ writers; 0 acknowledged writes missing, 0 replays unequal; 828 s.
 
 from __future__ import annotations
 
+import atexit
 import os
 import random
 import subprocess
@@ -107,6 +108,9 @@ def _run(tmp: Path, writes: int, cli_calls: int, seed: int) -> dict[str, Any]:
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(["vedette.cli.main", "vedette.rules"])
         _POOL = ctx.Pool(3, maxtasksperchild=1)  # (a fresh process for every call)
+        # stopped before the interpreter's teardown: a pool left to its finalizer then printed
+        # "Exception ignored in: Pool.__del__" (its pickler already gone)
+        atexit.register(_POOL.terminate)
     db = tmp / "games.sqlite3"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
