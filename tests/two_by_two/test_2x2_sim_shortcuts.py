@@ -15,7 +15,7 @@ from vedette.engine import Game, Store
 from vedette.geometry import flat
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body
-from vedette.rules.two_by_two import facts, todo
+from vedette.rules.two_by_two import facts, model, todo
 from vedette.sim.play import Setup, play_game
 
 
@@ -214,3 +214,70 @@ def test_a_wheel_ends_where_the_turned_body_put_it() -> None:
         turned = Body(body.centre, facing, body.footprint)
         offset = pivot - turned.to_world(turned.footprint.depth / 2, sign * w / 2)
         assert relative._wheeled(body, facing, sign * w / 2) == body.centre + offset
+
+
+def _scan_near(state: Any, where: Body, mm: float, side: str | None) -> list[str]:
+    """``near`` as it was written before the bisected rows (the oracle): every placed unit
+    of ``side``, in the order of the units, whose centre lies within the reach."""
+    ix = model._UnitIndex(state.units)
+    reach = mm + where.radius + ix.radius
+    limit = reach * reach + 1e-9
+    x, y = where.centre.x, where.centre.y
+    return [
+        u.id
+        for _, u in ix.placed
+        if u.body is not None
+        and (side is None or u.side == side)
+        and (u.body.centre.x - x) ** 2 + (u.body.centre.y - y) ** 2 <= limit
+    ]
+
+
+def _nearest_by_min(state: Any, body: Body, side: str) -> str | None:
+    """The nearest enemy as ``rout_destination`` found it before (the oracle): the least
+    (distance, id) of every enemy on the table."""
+    near = [
+        (tt.distance(body, e.body), e.id)
+        for e in state.units
+        if e.status == "table" and e.side != side and e.body is not None
+    ]
+    return min(near)[1] if near else None
+
+
+def test_the_units_kept_by_index_are_the_units_listed_afresh() -> None:
+    """After every step of simulated games (replayed by the engine, whose states derive each
+    index from the last), the units on the table by side (``live``, their places kept while
+    no status changes), the units near a body (``near``: its rows by x patched unit by unit,
+    bisected) and a routing unit's nearest enemy (measured nearest first, the far ones not
+    measured) are what a scan of every unit gives."""
+    rs = rules.get("two_by_two")
+    s = Setup(rs.name, rs.scenario("sample"), max_actions=400)
+    compared = statuses = nears = 0
+    for index in (0, 3):
+        played = play_game(s, 2026, index, record=True)
+        g = Game.create(
+            Store(":memory:"), f"i{index}", rs.name, dict(s.scenario), played.dice_seed, {}
+        )
+        seen = {u.id: u.status for u in g.state.units}
+        for proc, req in played.actions:
+            g.perform(proc, req)
+            st = g.state
+            now = {u.id: u.status for u in st.units}
+            statuses += now != seen
+            seen = now
+            for side in (None, *(x.id for x in st.sides)):
+                oracle = [
+                    u for u in st.units if u.status == "table" and (side is None or u.side == side)
+                ]
+                assert st.live(side) == oracle, (proc, req, side)
+            for u in st.live():
+                if u.body is None:
+                    continue
+                for mm in (0.0, st.rules.contact_mm, 40.0, 300.0):
+                    for side in (None, u.side, st.enemy_of(u.side)):
+                        got = [o.id for o in st.near(u.body, mm, side)]
+                        assert got == _scan_near(st, u.body, mm, side), (proc, req, u.id, mm)
+                        nears += len(got) > 1
+                nearest = facts.nearest_enemy(st, u.body, u.side)
+                assert (nearest and nearest.id) == _nearest_by_min(st, u.body, u.side)
+                compared += nearest is not None
+    assert compared > 1000 and nears > 1000 and statuses > 5

@@ -12,7 +12,8 @@ from __future__ import annotations
 import bisect
 import functools
 import math
-from collections.abc import Mapping
+import operator
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -533,10 +534,12 @@ class GameState:
 
     def live(self, side: str | None = None) -> list[Unit]:
         """The units on the table (of ``side``), in order (``on_table`` read as its field:
-        asked many times a step)."""
-        if side is None:
-            return [u for u in self.units if u.status == "table"]
-        return [u for u in self.units if u.status == "table" and u.side == side]
+        asked many times a step; listed once per units tuple, a new list each call)."""
+        units = self.units
+        take = _index(units).live.get(side)
+        if take is None:
+            take = _live_places(_index(units), units, side)
+        return take(units)
 
     def score(self, side: str) -> int:
         """AP of enemy units destroyed (the default victory count, an assumption)."""
@@ -579,19 +582,27 @@ class _UnitIndex:
         footprints = {u.body.footprint for _, u in self.placed if u.body is not None}
         self.radius = max((math.hypot(f.width, f.depth) / 2 for f in footprints), default=0.0)
         self._grid: dict[tuple[int, int], list[tuple[int, Unit]]] | None = None
-        self._scan: list[tuple[str, float, float, Unit]] | None = None
+        #: the placed units as (centre x, place, side, centre y, unit), by x then place, and
+        #: their x apart (what :meth:`near` bisects), built when first asked, then patched
+        self._rows: list[tuple[float, int, str, float, Unit]] | None = None
+        self._xs: list[float] = []
+        #: :meth:`GameState.live` by side (None: every side): a function that lists them from
+        #: the units tuple (their places, found when first asked; the same places for every
+        #: index derived by :meth:`changed` while no unit's status changes)
+        self.live: dict[str | None, Callable[[tuple[Unit, ...]], list[Unit]]] = {}
 
     @property
-    def scan(self) -> list[tuple[str, float, float, Unit]]:
-        """The placed units as (side, centre x, centre y, unit), in order: what :meth:`near`
-        reads of each when it scans them, read once per index (a state asks several times)."""
-        if self._scan is None:
-            self._scan = [
-                (u.side, u.body.centre.x, u.body.centre.y, u)
-                for _, u in self.placed
+    def rows(self) -> list[tuple[float, int, str, float, Unit]]:
+        """The placed units by the x of their centre (then their place): what :meth:`near`
+        reads of each, in the order it bisects them (places are unique: no unit compared)."""
+        if self._rows is None:
+            self._rows = sorted(
+                (u.body.centre.x, i, u.side, u.body.centre.y, u)
+                for i, u in self.placed
                 if u.body is not None
-            ]
-        return self._scan
+            )
+            self._xs = [r[0] for r in self._rows]
+        return self._rows
 
     @property
     def grid(self) -> dict[tuple[int, int], list[tuple[int, Unit]]]:
@@ -608,20 +619,29 @@ class _UnitIndex:
         c = where.centre if isinstance(where, Body) else where
         own = where.radius if isinstance(where, Body) else 0.0
         reach = mm + own + self.radius
-        if len(self.placed) <= self.SCAN:  # the same test, unit by unit, already in order
+        if len(self.placed) <= self.SCAN:
+            # the same test, unit by unit, of the units whose x lies within reach (bisected:
+            # a unit farther along x alone fails it), then put in order
             limit = reach * reach + 1e-9
             x, y = c.x, c.y
+            rows, xs = self.rows, self._xs
+            lo = bisect.bisect_left(xs, x - reach - 1e-3)
+            hi = bisect.bisect_right(xs, x + reach + 1e-3)
             if side is None:
-                return [
-                    u
-                    for _, ux, uy, u in self.scan
+                hits = [
+                    (i, u)
+                    for ux, i, _, uy, u in rows[lo:hi]
                     if (ux - x) * (ux - x) + (uy - y) * (uy - y) <= limit
                 ]
-            return [
-                u
-                for s, ux, uy, u in self.scan
-                if s == side and (ux - x) * (ux - x) + (uy - y) * (uy - y) <= limit
-            ]
+            else:
+                hits = [
+                    (i, u)
+                    for ux, i, s, uy, u in rows[lo:hi]
+                    if s == side and (ux - x) * (ux - x) + (uy - y) * (uy - y) <= limit
+                ]
+            if len(hits) > 1:
+                hits.sort()  # by place (places are unique)
+            return [u for _, u in hits]
         x0, x1 = int((c.x - reach) // self.CELL), int((c.x + reach) // self.CELL)
         y0, y1 = int((c.y - reach) // self.CELL), int((c.y + reach) // self.CELL)
         found: list[tuple[int, Unit]] = []
@@ -671,7 +691,23 @@ class _UnitIndex:
         elif placed:
             rows.insert(k, (i, u))
         new._grid = None
-        new._scan = None
+        new._rows = None
+        new._xs = []
+        if self._rows is not None:  # patched: the unit's row out, its new row in, by bisection
+            rows, xs = new._rows, new._xs = list(self._rows), list(self._xs)
+            if old is not None and old.body is not None and old.status == "table":
+                k = bisect.bisect_left(rows, (old.body.centre.x, i))
+                del rows[k], xs[k]
+            if placed:
+                assert u.body is not None
+                x = u.body.centre.x
+                k = bisect.bisect_left(rows, (x, i))
+                rows.insert(k, (x, i, u.side, u.body.centre.y, u))
+                xs.insert(k, x)
+        # the places of the units on the table (by side) stand while the unit's status and
+        # side do: the same table, shared (filled in by either index: the same answers)
+        same = old is not None and old.status == u.status and old.side == u.side
+        new.live = self.live if same else {}
         if self._grid is not None:
             grid = new._grid = dict(self._grid)
             if old is not None and old.body is not None and old.status == "table":
@@ -693,6 +729,27 @@ class _UnitIndex:
 
     def _key(self, c: Vec) -> tuple[int, int]:
         return (int(c.x // self.CELL), int(c.y // self.CELL))
+
+
+def _live_places(
+    ix: _UnitIndex, units: tuple[Unit, ...], side: str | None
+) -> Callable[[tuple[Unit, ...]], list[Unit]]:
+    """The function :meth:`GameState.live` lists ``side``'s units on the table with (from a
+    units tuple whose statuses and sides are those of ``units``): their places picked in C."""
+    places = [
+        i for i, u in enumerate(units) if u.status == "table" and (side is None or u.side == side)
+    ]
+    take: Callable[[tuple[Unit, ...]], list[Unit]]
+    if len(places) > 1:
+        pick = operator.itemgetter(*places)
+        take = lambda us: list(pick(us))  # noqa: E731 (a tuple of the units, as a list)
+    elif places:
+        k = places[0]
+        take = lambda us: [us[k]]  # noqa: E731
+    else:
+        take = lambda us: []  # noqa: E731
+    ix.live[side] = take
+    return take
 
 
 _INDEXES: dict[int, tuple[tuple[Unit, ...], _UnitIndex]] = {}
