@@ -407,6 +407,30 @@ def _box(body: Body) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
+def gap_bound(a: Body, b: Body) -> float:
+    """A lower bound of :func:`distance` of two bodies, in a few multiplications: the gap
+    between their shadows on the line through their centres (a separating-axis bound: no two
+    points lie closer than their shadows on any line). Tighter than the centres' distance
+    less both radii (a body's shadow is its half depth and half width projected, not its half
+    diagonal); a caller comparing it with measured distances keeps a micron to spare."""
+    dx, dy = b.centre.x - a.centre.x, b.centre.y - a.centre.y
+    d = math.hypot(dx, dy)
+    if d == 0.0:
+        return 0.0
+    ux, uy = dx / d, dy / d
+    fa, fb = math.radians(a.facing), math.radians(b.facing)
+    sa, ca, sb, cb = math.sin(fa), math.cos(fa), math.sin(fb), math.cos(fb)
+    # a body's forward (sin, cos) and right (cos, -sin): its shadow's half length along u
+    ha = a.footprint.depth / 2 * abs(sa * ux + ca * uy) + a.footprint.width / 2 * abs(
+        ca * ux - sa * uy
+    )
+    hb = b.footprint.depth / 2 * abs(sb * ux + cb * uy) + b.footprint.width / 2 * abs(
+        cb * ux - sb * uy
+    )
+    gap = d - ha - hb
+    return gap if gap > 0.0 else 0.0
+
+
 def box_gap(a: Body, b: Body) -> float:
     """The distance between the two bodies' bounding boxes (along the table's axes): at most
     their :func:`distance` edge to edge (each body lies in its box), and cheap."""
