@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -360,6 +361,9 @@ def _distance(a: Body | Vec, b: Body | Vec) -> float:
     return best
 
 
+_first = operator.itemgetter(0)
+
+
 @functools.lru_cache(maxsize=65536)
 def _body_distance(a: Body, b: Body) -> float:
     """:func:`_distance` of two bodies, remembered per pair of values (bodies are immutable).
@@ -373,30 +377,80 @@ def _body_distance(a: Body, b: Body) -> float:
         and min(xb) - max(xa) <= 1e-6
         and min(ya) - max(yb) <= 1e-6
         and min(yb) - max(ya) <= 1e-6
-    ):
-        return _distance(a, b)  # the boxes meet: containment and crossings to check
-    best = math.inf
+    ) and _meet(pa, pb):
+        return 0.0  # one holds a corner of the other, or two sides cross (as _distance asks)
     hypot = math.hypot
-    for p, q in ((pa, pb), (pb, pa)):
-        pts = ((p[0], p[1]), (p[2], p[3]), (p[4], p[5]), (p[6], p[7]))
+    # each corner with a lower bound of its distance to the other body (to the other's
+    # centre, less the other's radius: a micron to spare), nearest first: a corner whose bound
+    # passes the least distance found cannot beat it, nor can any after it (the least of the
+    # same values: the same float)
+    corners = []
+    for p, q, c, r in ((pa, pb, b.centre, b.radius), (pb, pa, a.centre, a.radius)):
+        sides = []
         for i in (0, 2, 4, 6):
             a0, a1 = q[i], q[i + 1]
             j = (i + 2) % 8
             dx, dy = q[j] - a0, q[j + 1] - a1
-            den = dx * dx + dy * dy
-            for p0, p1 in pts:
-                ux, uy = p0 - a0, p1 - a1
-                t = 0.0  # clamped to [0, 1] as max(0.0, min(1.0, ...)) clamps it
-                if den != 0:
-                    t = (ux * dx + uy * dy) / den
-                    t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
-                ex, ey = ux - t * dx, uy - t * dy
-                # hypot is at least either leg: a leg of best or more cannot beat it
-                if -best < ex < best and -best < ey < best:
-                    d = hypot(ex, ey)
-                    if d < best:
-                        best = d
+            sides.append((a0, a1, dx, dy, dx * dx + dy * dy))
+        cx, cy = c.x, c.y
+        for k in (0, 2, 4, 6):
+            p0, p1 = p[k], p[k + 1]
+            corners.append((hypot(p0 - cx, p1 - cy) - r, k, p0, p1, sides))
+    corners.sort(key=_first)
+    best = math.inf
+    for low, _, p0, p1, sides in corners:
+        if low > best + 1e-6:
+            break
+        for a0, a1, dx, dy, den in sides:
+            ux, uy = p0 - a0, p1 - a1
+            t = 0.0  # clamped to [0, 1] as max(0.0, min(1.0, ...)) clamps it
+            if den != 0:
+                t = (ux * dx + uy * dy) / den
+                t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+            ex, ey = ux - t * dx, uy - t * dy
+            # hypot is at least either leg: a leg of best or more cannot beat it
+            if -best < ex < best and -best < ey < best:
+                d = hypot(ex, ey)
+                if d < best:
+                    best = d
     return best
+
+
+def _meet(pa: tuple[float, ...], pb: tuple[float, ...]) -> bool:
+    """Whether two bodies' outlines (flat corners) meet as :func:`_distance` asks it: one
+    holds the other's first corner (:func:`_inside`) or a side of one crosses a side of the
+    other (:func:`_cross_segments`), the same arithmetic on the same floats, in line."""
+    for p, q in ((pb, pa), (pa, pb)):  # _inside(pa[0], pb), then _inside(pb[0], pa)
+        px, py = q[0], q[1]
+        sign = 0.0
+        for i in (0, 2, 4, 6):
+            x0, y0 = p[i], p[i + 1]
+            j = (i + 2) % 8
+            c = (p[j] - x0) * (py - y0) - (p[j + 1] - y0) * (px - x0)
+            if abs(c) <= 1e-9:
+                continue
+            if sign and (c > 0) != (sign > 0):
+                break
+            sign = c
+        else:
+            return True
+    for i in (0, 2, 4, 6):
+        ax, ay = pa[i], pa[i + 1]
+        k = (i + 2) % 8
+        bx, by = pa[k], pa[k + 1]
+        for j in (0, 2, 4, 6):
+            cx, cy = pb[j], pb[j + 1]
+            m = (j + 2) % 8
+            dx, dy = pb[m], pb[m + 1]
+            d1 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
+            d2 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
+            if (d1 > 0) == (d2 > 0):
+                continue
+            d3 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+            d4 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
+            if (d3 > 0) != (d4 > 0) and 0 not in (d1, d2, d3, d4):
+                return True
+    return False
 
 
 @functools.lru_cache(maxsize=16384)
@@ -405,30 +459,6 @@ def _box(body: Body) -> tuple[float, float, float, float]:
     q = _flat_corners(body)
     xs, ys = q[0::2], q[1::2]
     return min(xs), min(ys), max(xs), max(ys)
-
-
-def gap_bound(a: Body, b: Body) -> float:
-    """A lower bound of :func:`distance` of two bodies, in a few multiplications: the gap
-    between their shadows on the line through their centres (a separating-axis bound: no two
-    points lie closer than their shadows on any line). Tighter than the centres' distance
-    less both radii (a body's shadow is its half depth and half width projected, not its half
-    diagonal); a caller comparing it with measured distances keeps a micron to spare."""
-    dx, dy = b.centre.x - a.centre.x, b.centre.y - a.centre.y
-    d = math.hypot(dx, dy)
-    if d == 0.0:
-        return 0.0
-    ux, uy = dx / d, dy / d
-    fa, fb = math.radians(a.facing), math.radians(b.facing)
-    sa, ca, sb, cb = math.sin(fa), math.cos(fa), math.sin(fb), math.cos(fb)
-    # a body's forward (sin, cos) and right (cos, -sin): its shadow's half length along u
-    ha = a.footprint.depth / 2 * abs(sa * ux + ca * uy) + a.footprint.width / 2 * abs(
-        ca * ux - sa * uy
-    )
-    hb = b.footprint.depth / 2 * abs(sb * ux + cb * uy) + b.footprint.width / 2 * abs(
-        cb * ux - sb * uy
-    )
-    gap = d - ha - hb
-    return gap if gap > 0.0 else 0.0
 
 
 def box_gap(a: Body, b: Body) -> float:

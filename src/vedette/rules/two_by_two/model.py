@@ -694,15 +694,15 @@ class _UnitIndex:
         new._rows = None
         new._xs = []
         if self._rows is not None:  # patched: the unit's row out, its new row in, by bisection
-            rows, xs = new._rows, new._xs = list(self._rows), list(self._xs)
+            by_x, xs = new._rows, new._xs = list(self._rows), list(self._xs)
             if old is not None and old.body is not None and old.status == "table":
-                k = bisect.bisect_left(rows, (old.body.centre.x, i))
-                del rows[k], xs[k]
+                k = bisect.bisect_left(by_x, (old.body.centre.x, i))
+                del by_x[k], xs[k]
             if placed:
                 assert u.body is not None
                 x = u.body.centre.x
-                k = bisect.bisect_left(rows, (x, i))
-                rows.insert(k, (x, i, u.side, u.body.centre.y, u))
+                k = bisect.bisect_left(by_x, (x, i))
+                by_x.insert(k, (x, i, u.side, u.body.centre.y, u))
                 xs.insert(k, x)
         # the places of the units on the table (by side) stand while the unit's status and
         # side do: the same table, shared (filled in by either index: the same answers)
