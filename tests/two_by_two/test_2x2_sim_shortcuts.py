@@ -243,15 +243,29 @@ def _nearest_by_min(state: Any, body: Body, side: str) -> str | None:
     return min(near)[1] if near else None
 
 
+def _routs_by_scan(state: Any) -> list[tuple[str, ...]]:
+    """The voluntary rout lines as ``todo`` listed them before the roster (the oracle): every
+    unit read, in order."""
+    kinds = todo._rout_kinds(state.rules)
+    charged = {m.defender for m in state.melees}
+    phasing = state.phasing if state.phase == "move" else None
+    return [
+        todo._rout_line(u.id, u.name).command()
+        for u in state.units
+        if u.kind in kinds and u.status == "table" and (u.side == phasing or u.id in charged)
+    ]
+
+
 def test_the_units_kept_by_index_are_the_units_listed_afresh() -> None:
     """After every step of simulated games (replayed by the engine, whose states derive each
     index from the last), the units on the table by side (``live``, their places kept while
     no status changes), the units near a body (``near``: its rows by x patched unit by unit,
     bisected) and a routing unit's nearest enemy (measured nearest first, the far ones not
-    measured) are what a scan of every unit gives."""
+    measured) and the voluntary routs offered (the *** units on the table, kept while no
+    status changes) are what a scan of every unit gives."""
     rs = rules.get("two_by_two")
     s = Setup(rs.name, rs.scenario("sample"), max_actions=400)
-    compared = statuses = nears = 0
+    compared = statuses = nears = offered = 0
     for index in (0, 3):
         played = play_game(s, 2026, index, record=True)
         g = Game.create(
@@ -264,6 +278,9 @@ def test_the_units_kept_by_index_are_the_units_listed_afresh() -> None:
             now = {u.id: u.status for u in st.units}
             statuses += now != seen
             seen = now
+            routs = [t.command() for t in todo._voluntary_routs(st)]
+            assert routs == _routs_by_scan(st), (proc, req)
+            offered += len(routs)
             for side in (None, *(x.id for x in st.sides)):
                 oracle = [
                     u for u in st.units if u.status == "table" and (side is None or u.side == side)
@@ -280,4 +297,4 @@ def test_the_units_kept_by_index_are_the_units_listed_afresh() -> None:
                 nearest = facts.nearest_enemy(st, u.body, u.side)
                 assert (nearest and nearest.id) == _nearest_by_min(st, u.body, u.side)
                 compared += nearest is not None
-    assert compared > 1000 and nears > 1000 and statuses > 5
+    assert compared > 1000 and nears > 1000 and statuses > 5 and offered > 50

@@ -541,6 +541,16 @@ class GameState:
             take = _live_places(_index(units), units, side)
         return take(units)
 
+    def roster(self, key: Any, build: Callable[[GameState], Any]) -> Any:
+        """``build(self)``, made once while the units keep their statuses, sides, kinds and
+        names (and ids, order): ``build`` must read nothing else of the state (not the
+        positions, not the markers), and ``key`` name what it builds (the same key, the same
+        ``build``)."""
+        memo = _index(self.units).roster
+        if key not in memo:
+            memo[key] = build(self)
+        return memo[key]
+
     def score(self, side: str) -> int:
         """AP of enemy units destroyed (the default victory count, an assumption)."""
         return sum(
@@ -590,6 +600,8 @@ class _UnitIndex:
         #: the units tuple (their places, found when first asked; the same places for every
         #: index derived by :meth:`changed` while no unit's status changes)
         self.live: dict[str | None, Callable[[tuple[Unit, ...]], list[Unit]]] = {}
+        #: :meth:`GameState.roster`'s values, shared as :attr:`live` is
+        self.roster: dict[Any, Any] = {}
 
     @property
     def rows(self) -> list[tuple[float, int, str, float, Unit]]:
@@ -704,10 +716,18 @@ class _UnitIndex:
                 k = bisect.bisect_left(by_x, (x, i))
                 by_x.insert(k, (x, i, u.side, u.body.centre.y, u))
                 xs.insert(k, x)
-        # the places of the units on the table (by side) stand while the unit's status and
-        # side do: the same table, shared (filled in by either index: the same answers)
-        same = old is not None and old.status == u.status and old.side == u.side
+        # the places of the units on the table (by side), and what is read of the roster, stand
+        # while the unit's status, side, kind and name do: the same tables, shared (filled in
+        # by either index: the same answers)
+        same = (
+            old is not None
+            and old.status == u.status
+            and old.side == u.side
+            and old.kind == u.kind
+            and old.name == u.name
+        )
         new.live = self.live if same else {}
+        new.roster = self.roster if same else {}
         if self._grid is not None:
             grid = new._grid = dict(self._grid)
             if old is not None and old.body is not None and old.status == "table":
