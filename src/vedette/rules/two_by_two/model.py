@@ -470,9 +470,9 @@ class GameState:
 
     # -- lookups -------------------------------------------------------------------------
     def unit(self, uid: str) -> Unit:
-        u = _index(self.units).by_id.get(uid)
-        if u is not None:
-            return u
+        i = _index(self.units).position.get(uid)
+        if i is not None:
+            return self.units[i]
         raise BadRequest(f"no unit {uid!r} (units: {', '.join(u.id for u in self.units)})")
 
     def near(self, where: Body | Vec, mm: float, side: str | None = None) -> list[Unit]:
@@ -581,7 +581,6 @@ class _UnitIndex:
 
     def __init__(self, units: tuple[Unit, ...]) -> None:
         self.units = units
-        self.by_id = {u.id: u for u in units}
         #: each unit's place in ``units`` (ids are unique; the same for every state derived
         #: by with_unit, which keeps the order)
         self.position = {u.id: i for i, u in enumerate(units)}
@@ -682,12 +681,10 @@ class _UnitIndex:
         """The index of ``units``, equal to this one's units but for unit ``uid``: copied and
         patched (dictionary copies run in C), not rebuilt; the grid only if it was built."""
         new = _UnitIndex.__new__(_UnitIndex)
-        old = self.by_id.get(uid)
         i = self.position[uid]
+        old = self.units[i]
         u = units[i]
         new.units = units
-        new.by_id = dict(self.by_id)
-        new.by_id[uid] = u
         new.position = self.position
         new.radius = self.radius
         placed = u.body is not None and u.status == "table"
