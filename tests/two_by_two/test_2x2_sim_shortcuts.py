@@ -114,7 +114,8 @@ _LINE_MEMOS = (
 
 def test_the_offers_kept_from_step_to_step_are_the_offers_built_afresh() -> None:
     """After every step of simulated games (replayed by the engine), the move lines a unit
-    keeps while it and what they read stay the same, and the "turn to face" line measured
+    keeps while it and what they read stay the same (the last step's lines, but for the
+    units that are not the same objects), and the "turn to face" line measured
     only when read, give the lines ``todo`` builds with nothing kept."""
     rs = rules.get("two_by_two")
     s = Setup(rs.name, rs.scenario("sample"), max_actions=300)
@@ -127,6 +128,7 @@ def test_the_offers_kept_from_step_to_step_are_the_offers_built_afresh() -> None
         for proc, req in played.actions:
             kept = todo.options(g.state)
             todo._UNIT_MOVES.clear()
+            todo._LAST_MOVES[0] = None
             todo._LAST_OPTIONS.clear()
             todo._NEXT[:] = [None, None]
             for memo in _LINE_MEMOS:  # the lines built once per what they read, built again
