@@ -271,6 +271,31 @@ def test_in_arc_is_shapelys(firer: Body, target: Body, half: float) -> None:
     assert tt.in_arc(firer, target, half, mode="any") == bool(zone.intersects(target.polygon()))
 
 
+def _apart_or_unsure(fa: Any, fb: Any, gap: float, ask: Any) -> Any:
+    try:
+        return ask(fa, fb, gap)
+    except flat.Unsure:
+        return flat.Unsure
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(
+    st.one_of(
+        features(), bodies.map(lambda b: Feature.area("woods", "b", tt._flat_body(b).points))
+    ),
+    st.one_of(bodies.map(tt._flat_body), features().map(lambda f: f.flat)),
+    st.sampled_from([0.0, 1e-6, 0.5, 1.0]),
+)
+def test_shapes_apart_is_shapes_distance_beyond_the_gap(a: Feature, fb: Any, gap: float) -> None:
+    """``shapes_apart`` (issue 29: a pair of sides whose boxes lie apart by more than the gap
+    not measured) answers as ``shapes_distance`` compared with the gap does, Unsure alike."""
+    fa = a.flat
+    assume(fa is not None and fb is not None)
+    mine = _apart_or_unsure(fa, fb, gap, flat.shapes_apart)
+    oracle = _apart_or_unsure(fa, fb, gap, lambda x, y, g: flat.shapes_distance(x, y) > g)
+    assert mine == oracle
+
+
 @settings(max_examples=examples(100), deadline=None)
 @given(features(), features())
 def test_shapes_distance_is_shapelys(a: Feature, b: Feature) -> None:

@@ -463,6 +463,25 @@ def shapes_distance(a: Flat, b: Flat) -> float:
     return best
 
 
+def shapes_apart(a: Flat, b: Flat, gap: float) -> bool:
+    """Whether :func:`shapes_distance` is more than ``gap`` (>= 0), with its :class:`Unsure`
+    (the same crossings asked, in the same order): a pair of sides whose boxes lie more than
+    ``gap`` apart is not measured (it cannot bring the distance to ``gap``)."""
+    if not a.edges or not b.edges:
+        raise Unsure
+    near = False
+    for p, q in a.edges:
+        for c, d in b.edges:
+            if crossing(p, q, c, d) is not None:
+                return False
+            if not near and not _apart(p, q, c, d, gap) and segment_distance(p, q, c, d) <= gap:
+                near = True
+    for inner, outer in ((a, b), (b, a)):
+        if outer.kind == "ring" and in_ring(inner.points[0], outer):
+            return False
+    return not near
+
+
 def intersects(a: Flat, b: Flat) -> bool:
     """Whether two shapes share a point (shapely's ``intersects``: touching counts)."""
     return shapes_distance(a, b) == 0.0

@@ -1218,7 +1218,7 @@ def _any_in_arithmetic(feature: Feature, body: Body) -> bool | None:
     if shape is None or shape.kind != "ring" or not abs(flat.area(shape)) > 1e-6:
         return None  # not a plain area (a bare line, a shape only shapely builds)
     try:
-        if flat.shapes_distance(shape, _flat_body(body)) > 1e-6:
+        if flat.shapes_apart(shape, _flat_body(body), 1e-6):
             return False
     except flat.Unsure:
         return None
