@@ -782,15 +782,22 @@ def _derive_index(old: tuple[Unit, ...], new: tuple[Unit, ...], uid: str) -> Non
     _INDEXES[id(new)] = (new, hit[1].changed(new, uid))
 
 
+#: the units tuple last indexed and its index (a step asks the same one many times)
+_LAST_INDEX: list[Any] = [None, None]
+
+
 def _index(units: tuple[Unit, ...]) -> _UnitIndex:
     """The index of a units tuple, built once per state (states are immutable)."""
+    if _LAST_INDEX[0] is units:
+        return _LAST_INDEX[1]  # type: ignore[no-any-return]
     hit = _INDEXES.get(id(units))
     if hit is not None and hit[0] is units:
+        _LAST_INDEX[:] = hit
         return hit[1]
     if len(_INDEXES) > 256:
         _INDEXES.clear()
     ix = _UnitIndex(units)
-    _INDEXES[id(units)] = (units, ix)
+    _INDEXES[id(units)] = _LAST_INDEX[:] = (units, ix)
     return ix
 
 
