@@ -5,6 +5,7 @@ kept from step to step against the offers built afresh, after every step of simu
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from typing import Any
@@ -300,3 +301,45 @@ def test_the_units_kept_by_index_are_the_units_listed_afresh() -> None:
                 assert (nearest and nearest.id) == _nearest_by_min(st, u.body, u.side)
                 compared += nearest is not None
     assert compared > 1000 and nears > 1000 and statuses > 5 and offered > 50
+
+
+def _straight_ahead_by_vectors(
+    path: list[Any], facing: float, start_facing: float, tail_mm: float, tol: float
+) -> bool:
+    """``facts.straight_ahead`` as written before issue 29's last round (the oracle): each
+    leg measured by ``Vec.distance`` and headed by ``tt.bearing``."""
+    run = 0.0
+    for a, b in itertools.pairwise(reversed(path)):
+        seg = a.distance(b)
+        if seg < 1e-9:
+            continue
+        heading = tt.bearing(b, a)
+        if abs(((heading - facing + 180) % 360) - 180) > tol:
+            return False
+        run += seg
+        if run >= tail_mm - 1e-6:
+            return True
+    return abs(((start_facing - facing + 180) % 360) - 180) <= tol
+
+
+def test_straight_ahead_on_floats_is_the_vectors_answer() -> None:
+    """Whether a path's last stretch runs straight ahead (2 by 2, Moving to contact), its
+    legs worked on floats, answers as the vectors did: straight runs, bends within and beyond
+    the tolerance, repeated points, legs a hair long."""
+    rng = random.Random(356)
+    answers = set()
+    for _ in range(examples(6000)):
+        start = tt.Vec(rng.uniform(0, 600), rng.uniform(0, 600))
+        facing = rng.choice([0.0, 90.0, 359.9, rng.uniform(0, 360)])
+        path = [start]
+        for _ in range(rng.randint(0, 3)):
+            turn = rng.choice([0.0, 0.5, -0.5, 1.0, 30.0, rng.uniform(-180, 180)])
+            step = rng.choice([0.0, 1e-10, 5.0, 19.05, 38.1, rng.uniform(0, 100)])
+            path.append(path[-1] + tt.Vec.heading(facing + turn, step))
+        start_facing = rng.choice([facing, facing + 0.5, facing + 45.0])
+        tail = rng.choice([19.05, 38.1, 0.0])
+        tol = rng.choice([1.0, 0.1])
+        got = facts.straight_ahead(path, facing, start_facing, tail, tol)
+        assert got is _straight_ahead_by_vectors(path, facing, start_facing, tail, tol)
+        answers.add(got)
+    assert answers == {True, False}
