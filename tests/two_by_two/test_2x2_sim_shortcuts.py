@@ -16,7 +16,7 @@ from vedette.engine import Game, Store
 from vedette.geometry import flat
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body
-from vedette.rules.two_by_two import facts, model, todo
+from vedette.rules.two_by_two import facts, model, setup, todo
 from vedette.sim.play import Setup, play_game
 
 
@@ -259,13 +259,27 @@ def _routs_by_scan(state: Any) -> list[tuple[str, ...]]:
     ]
 
 
+def _left_undone_by_generator(state: Any) -> str:
+    """``next``'s "left undone" as it was written before issue 29's last round (the oracle)."""
+    groups: dict[str, list[str]] = {}
+    for t in todo.options(state):
+        if t.procedure == "next":
+            continue
+        who = next((str(v) for k, v in t.request.items() if k in ("unit", "firer", "rp")), "")
+        groups.setdefault(t.procedure, [])
+        if who and who not in groups[t.procedure]:
+            groups[t.procedure].append(who)
+    return "; ".join(f"{p} {', '.join(ids)}".strip() for p, ids in groups.items())
+
+
 def test_the_units_kept_by_index_are_the_units_listed_afresh() -> None:
     """After every step of simulated games (replayed by the engine, whose states derive each
     index from the last), the units on the table by side (``live``, their places kept while
     no status changes), the units near a body (``near``: its rows by x patched unit by unit,
     bisected) and a routing unit's nearest enemy (measured nearest first, the far ones not
     measured) and the voluntary routs offered (the *** units on the table, kept while no
-    status changes) are what a scan of every unit gives."""
+    status changes) are what a scan of every unit gives; what ``next`` says was left undone
+    is what it said before."""
     rs = rules.get("two_by_two")
     s = Setup(rs.name, rs.scenario("sample"), max_actions=400)
     compared = statuses = nears = offered = 0
@@ -281,6 +295,7 @@ def test_the_units_kept_by_index_are_the_units_listed_afresh() -> None:
             now = {u.id: u.status for u in st.units}
             statuses += now != seen
             seen = now
+            assert setup._left_undone(st) == _left_undone_by_generator(st)
             routs = [t.command() for t in todo._voluntary_routs(st)]
             assert routs == _routs_by_scan(st), (proc, req)
             offered += len(routs)
