@@ -425,3 +425,23 @@ def test_two_bodies_distance_is_the_general_arithmetics_float_for_float() -> Non
     # side by side, front to rear, corner to corner: touching (0.0) as the general case says
     for b in (a.advanced(20.0), a.moved_to(a.centre + a.right().scale(40.0)), a.turned(45.0)):
         assert tt._body_distance.__wrapped__(a, b) == tt._distance(a, b)
+
+
+def test_distance_and_bearing_of_points_are_the_vectors_float_for_float() -> None:
+    """A point's distance and bearing to another (issue 29: worked on floats, no difference
+    vector made) are the very floats the difference vector gave: its length, the compass
+    bearing of it (0 for points closer than a nanometre)."""
+    import random
+
+    rng = random.Random(123)
+    zero = 0
+    for _ in range(examples(8000)):
+        a = Vec(rng.choice([0.0, 19.05, rng.uniform(-700, 700)]), rng.uniform(-700, 700))
+        step = rng.choice([0.0, 1e-10, 1e-9, 2e-9, rng.uniform(0, 1), rng.uniform(0, 900)])
+        b = a + Vec.heading(rng.uniform(0, 360), step)
+        d = b - a
+        assert a.distance(b) == (a - b).length() and b.distance(a) == d.length()
+        want = 0.0 if d.length() < 1e-9 else tt.normalise(math.degrees(math.atan2(d.x, d.y)))
+        assert tt.bearing(a, b) == want
+        zero += want == 0.0
+    assert zero > 100

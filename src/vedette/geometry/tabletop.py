@@ -121,7 +121,8 @@ class Vec:
         return math.hypot(self.x, self.y)
 
     def distance(self, other: Vec) -> float:
-        return (self - other).length()
+        # (self - other).length(), on floats: the same difference, the same hypot
+        return math.hypot(self.x - other.x, self.y - other.y)
 
     @staticmethod
     def heading(degrees: float, length: float = 1.0) -> Vec:
@@ -141,10 +142,10 @@ class Vec:
 
 def bearing(origin: Vec, target: Vec) -> float:
     """Compass bearing (degrees, ``[0, 360)``) from ``origin`` to ``target``; 0 if they coincide."""
-    d = target - origin
-    if d.length() < _EPS:
+    dx, dy = target.x - origin.x, target.y - origin.y  # target - origin, on floats
+    if math.hypot(dx, dy) < _EPS:
         return 0.0
-    return normalise(math.degrees(math.atan2(d.x, d.y)))
+    return normalise(math.degrees(math.atan2(dx, dy)))
 
 
 @dataclass(frozen=True, slots=True)
