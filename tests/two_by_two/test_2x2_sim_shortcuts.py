@@ -17,7 +17,7 @@ from vedette.engine import Game, Store
 from vedette.geometry import flat
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body
-from vedette.rules.two_by_two import facts, model, setup, todo
+from vedette.rules.two_by_two import facts, model, relative, setup, todo
 from vedette.sim.play import Setup, play_game
 
 
@@ -207,8 +207,6 @@ def test_a_wheel_ends_where_the_turned_body_put_it() -> None:
     """A wheel's end (2 by 2, Movement: about the front corner on the side it wheels to),
     worked on floats, is the very same point as the vectors and the turned body gave it
     (the oracle, as ``judge_wheel`` wrote it before)."""
-    from vedette.rules.two_by_two import relative
-
     rng = random.Random(45)
     for body in _bodies(rng, 3000):
         sign = rng.choice([-1.0, 1.0])
@@ -380,3 +378,13 @@ def test_a_roster_carried_to_new_units_only_where_who_is_on_the_table_stands() -
     after = replace(st, units=gone)
     assert [x.id for x in after.live(side)] == [x.id for x in before[1:]]
     assert after.roster(("test",), lambda s: len(s.live())) == len(st.live()) - 1
+
+
+def test_a_straight_step_ends_where_the_vectors_put_it() -> None:
+    """An advance's or a retire's end (issue 29: worked on floats) is the very point the
+    forward vector, scaled and added to the centre, gave."""
+    rng = random.Random(93)
+    for body in _bodies(rng, 3000):
+        mm = rng.choice([0.0, 19.05, -19.05, rng.uniform(-300, 300)])
+        want = body.centre + body.forward().scale(mm)
+        assert relative._ahead_of(body, mm) == (want.x, want.y)
