@@ -15,8 +15,6 @@ the two never differ.
 from __future__ import annotations
 
 import dataclasses
-import itertools
-import operator
 import types
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -110,33 +108,20 @@ def _special(
 ) -> Copier:
     """The copier of a slotted plain dataclass for one tuple of changed names: each field
     set from ``changes`` or from ``obj`` as written for those names (what the general copier
-    does, without asking ``in changes`` of every field; the fields kept read by one
-    ``attrgetter`` and set by one ``map``, both in C); names it has not go to
+    does, without asking ``in changes`` of every field); names it has not go to
     ``dataclasses.replace`` (which refuses them)."""
     names = tuple(f.name for f in dataclasses.fields(cls))
     if not set(changed) <= set(names):
         return _replace
-    kept = tuple(n for n in names if n not in changed)
     lines = ["def copy(obj, changes):", "    new = _new(cls)"]
-    if len(kept) > 1:  # the kept fields read and set in C: one getter, one map (set returns
-        # None: ``any`` runs it to the end)
-        lines.append("    any(map(_set, repeat(new), kept, get(obj)))")
     lines += [
         f"    _set(new, {n!r}, changes[{n!r}])"
         if n in changed
         else f"    _set(new, {n!r}, obj.{n})"
         for n in names
-        if n in changed or len(kept) <= 1
     ]
     lines.append("    return new")
-    scope: dict[str, Any] = {
-        "_new": _new,
-        "_set": _set,
-        "cls": cls,
-        "kept": kept,
-        "repeat": itertools.repeat,
-        "get": operator.attrgetter(*kept) if kept else None,
-    }
+    scope: dict[str, Any] = {"_new": _new, "_set": _set, "cls": cls}
     exec("\n".join(lines), scope)  # the text is made here, from the dataclass's field names
     if len(by_names) > 256:
         by_names.clear()
