@@ -8,7 +8,6 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from dataclasses import replace
 from typing import Any
 
 from tests.sizes import examples
@@ -357,27 +356,6 @@ def test_straight_ahead_on_floats_is_the_vectors_answer() -> None:
         assert got is _straight_ahead_by_vectors(path, facing, start_facing, tail, tol)
         answers.add(got)
     assert answers == {True, False}
-
-
-def test_a_roster_carried_to_new_units_only_where_who_is_on_the_table_stands() -> None:
-    """A phase's start makes every unit's markers afresh: the new units take the old ones'
-    lists of who is on the table (issue 29) when no id, side, kind, name or status changed,
-    and list them again when one did."""
-    rs = rules.get("two_by_two")
-    st = rs.initial_state(rs.scenario("sample"), {})
-    side = st.sides[0].id
-    before = st.live(side)  # listed, so kept for the roster
-    assert before and st.roster(("test",), lambda s: len(s.live())) == len(st.live())
-    u = before[0]
-    marked = tuple(replace(x, moved=not x.moved) if x.id == u.id else x for x in st.units)
-    model.carry_roster(st.units, marked)
-    assert model._index(marked).live is model._index(st.units).live
-    gone = tuple(replace(x, status="destroyed") if x.id == u.id else x for x in st.units)
-    model.carry_roster(st.units, gone)
-    assert model._index(gone).live is not model._index(st.units).live
-    after = replace(st, units=gone)
-    assert [x.id for x in after.live(side)] == [x.id for x in before[1:]]
-    assert after.roster(("test",), lambda s: len(s.live())) == len(st.live()) - 1
 
 
 def test_a_straight_step_ends_where_the_vectors_put_it() -> None:

@@ -28,7 +28,6 @@ from vedette.rules.two_by_two.model import (
     PendingMelee,
     ReinforcementPoint,
     Unit,
-    carry_roster,
 )
 
 
@@ -397,5 +396,4 @@ def _new_phase(state: GameState, stage: str, turn: int, index: int) -> GameState
         units = tuple(replace(u, rallied=False) if u.rallied else u for u in units)
     elif kind == "melee":
         units = tuple(replace(u, meleed=False) if u.meleed else u for u in units)
-    carry_roster(st.units, units)  # markers only: who is on the table stays as it was
     return replace(st, units=units, follow_ups=())

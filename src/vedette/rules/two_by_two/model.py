@@ -782,24 +782,6 @@ def _derive_index(old: tuple[Unit, ...], new: tuple[Unit, ...], uid: str) -> Non
     _INDEXES[id(new)] = (new, hit[1].changed(new, uid))
 
 
-_ROSTER_OF = operator.attrgetter("id", "side", "kind", "name", "status")
-
-
-def carry_roster(old: tuple[Unit, ...], new: tuple[Unit, ...]) -> None:
-    """When ``new`` holds the units of ``old`` with other markers only (the same ids, sides,
-    kinds, names and statuses, in the same order: compared here, in C), its index takes
-    ``old``'s lists of the units on the table and roster values (:attr:`_UnitIndex.live`,
-    :meth:`GameState.roster`) instead of listing them again (a phase's start clears markers
-    of many units at once)."""
-    hit = _INDEXES.get(id(old))
-    if hit is None or hit[0] is not old or len(old) != len(new):
-        return
-    if list(map(_ROSTER_OF, old)) != list(map(_ROSTER_OF, new)):
-        return
-    ix = _index(new)
-    ix.live, ix.roster = hit[1].live, hit[1].roster
-
-
 #: the units tuple last indexed and its index (a step asks the same one many times)
 _LAST_INDEX: list[Any] = [None, None]
 
