@@ -218,8 +218,8 @@ def test_a_wheel_ends_where_the_turned_body_put_it() -> None:
 
 
 def _scan_near(state: Any, where: Body, mm: float, side: str | None) -> list[str]:
-    """``near`` as it was written before the bisected rows (the oracle): every placed unit
-    of ``side``, in the order of the units, whose centre lies within the reach."""
+    """``near`` of a freshly built index (the oracle): every placed unit of ``side``, in the
+    order of the units, whose centre lies within the reach."""
     ix = model._UnitIndex(state.units)
     reach = mm + where.radius + ix.radius
     limit = reach * reach + 1e-9
@@ -230,30 +230,6 @@ def _scan_near(state: Any, where: Body, mm: float, side: str | None) -> list[str
         if u.body is not None
         and (side is None or u.side == side)
         and (u.body.centre.x - x) ** 2 + (u.body.centre.y - y) ** 2 <= limit
-    ]
-
-
-def _nearest_by_min(state: Any, body: Body, side: str) -> str | None:
-    """The nearest enemy as ``rout_destination`` found it before (the oracle): the least
-    (distance, id) of every enemy on the table."""
-    near = [
-        (tt.distance(body, e.body), e.id)
-        for e in state.units
-        if e.status == "table" and e.side != side and e.body is not None
-    ]
-    return min(near)[1] if near else None
-
-
-def _routs_by_scan(state: Any) -> list[tuple[str, ...]]:
-    """The voluntary rout lines as ``todo`` listed them before the roster (the oracle): every
-    unit read, in order."""
-    kinds = todo._rout_kinds(state.rules)
-    charged = {m.defender for m in state.melees}
-    phasing = state.phasing if state.phase == "move" else None
-    return [
-        todo._rout_line(u.id, u.name).command()
-        for u in state.units
-        if u.kind in kinds and u.status == "table" and (u.side == phasing or u.id in charged)
     ]
 
 
@@ -272,15 +248,13 @@ def _left_undone_by_generator(state: Any) -> str:
 
 def test_the_units_kept_by_index_are_the_units_listed_afresh() -> None:
     """After every step of simulated games (replayed by the engine, whose states derive each
-    index from the last), the units on the table by side (``live``, their places kept while
-    no status changes), the units near a body (``near``: its rows by x patched unit by unit,
-    bisected) and a routing unit's nearest enemy (measured nearest first, the far ones not
-    measured) and the voluntary routs offered (the *** units on the table, kept while no
-    status changes) are what a scan of every unit gives; what ``next`` says was left undone
-    is what it said before."""
+    index from the last), the units on the table by side (``live``: their places kept while
+    no status changes, picked in C) and the units near a body (``near``, of the index patched
+    unit by unit) are what a scan of every unit gives; what ``next`` says was left undone is
+    what it said before (each line's unit found in a loop, not a generator)."""
     rs = rules.get("two_by_two")
     s = Setup(rs.name, rs.scenario("sample"), max_actions=400)
-    compared = statuses = nears = offered = 0
+    statuses = nears = 0
     for index in (0, 3):
         played = play_game(s, 2026, index, record=True)
         g = Game.create(
@@ -294,9 +268,6 @@ def test_the_units_kept_by_index_are_the_units_listed_afresh() -> None:
             statuses += now != seen
             seen = now
             assert setup._left_undone(st) == _left_undone_by_generator(st)
-            routs = [t.command() for t in todo._voluntary_routs(st)]
-            assert routs == _routs_by_scan(st), (proc, req)
-            offered += len(routs)
             for side in (None, *(x.id for x in st.sides)):
                 oracle = [
                     u for u in st.units if u.status == "table" and (side is None or u.side == side)
@@ -310,10 +281,7 @@ def test_the_units_kept_by_index_are_the_units_listed_afresh() -> None:
                         got = [o.id for o in st.near(u.body, mm, side)]
                         assert got == _scan_near(st, u.body, mm, side), (proc, req, u.id, mm)
                         nears += len(got) > 1
-                nearest = facts.nearest_enemy(st, u.body, u.side)
-                assert (nearest and nearest.id) == _nearest_by_min(st, u.body, u.side)
-                compared += nearest is not None
-    assert compared > 1000 and nears > 1000 and statuses > 5 and offered > 50
+    assert nears > 1000 and statuses > 5
 
 
 def _straight_ahead_by_vectors(

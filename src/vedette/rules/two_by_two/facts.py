@@ -375,28 +375,6 @@ def straight_ahead(
     return abs(((start_facing - facing + 180) % 360) - 180) <= tol
 
 
-def nearest_enemy(state: GameState, body: Body, side: str) -> Unit | None:
-    """The enemy of ``side`` on the table nearest ``body`` edge to edge, ties by id (None when
-    no enemy stands on the table): the least (distance, id) of every enemy, but an enemy whose
-    centre is too far to beat the nearest measured so far is not measured (a lower bound: the
-    distance of the centres less both radii, a micron to spare)."""
-    x, y, r, hypot = body.centre.x, body.centre.y, body.radius, math.hypot
-    bounds = sorted(
-        (max(0.0, hypot(x - e.body.centre.x, y - e.body.centre.y) - r - e.body.radius), i, e)
-        for i, e in enumerate(state.live(state.enemy_of(side)))
-        if e.body is not None
-    )
-    best: tuple[float, str, Unit] | None = None
-    for low, _, e in bounds:
-        if best is not None and low > best[0] + 1e-6:
-            break  # this one and every later one are farther than the nearest
-        assert e.body is not None
-        d = (tt.distance(body, e.body), e.id, e)
-        if best is None or d[:2] < best[:2]:
-            best = d
-    return None if best is None else best[2]
-
-
 def rout_destination(state: GameState, unit: Unit, away_from: Unit | None) -> Body | None:
     """Where a routing unit ends: a full move straight away from the cause (ASSUMPTION: the
     nearest enemy when no cause is given), facing away, stopped at the table edge."""
@@ -404,7 +382,12 @@ def rout_destination(state: GameState, unit: Unit, away_from: Unit | None) -> Bo
         return None
     cause = away_from
     if cause is None or cause.body is None:
-        cause = nearest_enemy(state, unit.body, unit.side)
+        near = [
+            (tt.distance(unit.body, e.body), e.id, e)
+            for e in state.live(state.enemy_of(unit.side))
+            if e.body is not None
+        ]
+        cause = min(near)[2] if near else None
     if cause is None or cause.body is None:
         heading = tt.normalise(unit.body.facing + 180)
     else:

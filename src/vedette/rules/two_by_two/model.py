@@ -541,16 +541,6 @@ class GameState:
             take = _live_places(_index(units), units, side)
         return take(units)
 
-    def roster(self, key: Any, build: Callable[[GameState], Any]) -> Any:
-        """``build(self)``, made once while the units keep their statuses, sides, kinds and
-        names (and ids, order): ``build`` must read nothing else of the state (not the
-        positions, not the markers), and ``key`` name what it builds (the same key, the same
-        ``build``)."""
-        memo = _index(self.units).roster
-        if key not in memo:
-            memo[key] = build(self)
-        return memo[key]
-
     def score(self, side: str) -> int:
         """AP of enemy units destroyed (the default victory count, an assumption)."""
         return sum(
@@ -591,29 +581,23 @@ class _UnitIndex:
         footprints = {u.body.footprint for _, u in self.placed if u.body is not None}
         self.radius = max((math.hypot(f.width, f.depth) / 2 for f in footprints), default=0.0)
         self._grid: dict[tuple[int, int], list[tuple[int, Unit]]] | None = None
-        #: the placed units as (centre x, place, side, centre y, unit), by x then place, and
-        #: their x apart (what :meth:`near` bisects), built when first asked, then patched
-        self._rows: list[tuple[float, int, str, float, Unit]] | None = None
-        self._xs: list[float] = []
+        self._scan: list[tuple[str, float, float, Unit]] | None = None
         #: :meth:`GameState.live` by side (None: every side): a function that lists them from
         #: the units tuple (their places, found when first asked; the same places for every
         #: index derived by :meth:`changed` while no unit's status changes)
         self.live: dict[str | None, Callable[[tuple[Unit, ...]], list[Unit]]] = {}
-        #: :meth:`GameState.roster`'s values, shared as :attr:`live` is
-        self.roster: dict[Any, Any] = {}
 
     @property
-    def rows(self) -> list[tuple[float, int, str, float, Unit]]:
-        """The placed units by the x of their centre (then their place): what :meth:`near`
-        reads of each, in the order it bisects them (places are unique: no unit compared)."""
-        if self._rows is None:
-            self._rows = sorted(
-                (u.body.centre.x, i, u.side, u.body.centre.y, u)
-                for i, u in self.placed
+    def scan(self) -> list[tuple[str, float, float, Unit]]:
+        """The placed units as (side, centre x, centre y, unit), in order: what :meth:`near`
+        reads of each when it scans them, read once per index (a state asks several times)."""
+        if self._scan is None:
+            self._scan = [
+                (u.side, u.body.centre.x, u.body.centre.y, u)
+                for _, u in self.placed
                 if u.body is not None
-            )
-            self._xs = [r[0] for r in self._rows]
-        return self._rows
+            ]
+        return self._scan
 
     @property
     def grid(self) -> dict[tuple[int, int], list[tuple[int, Unit]]]:
@@ -630,29 +614,20 @@ class _UnitIndex:
         c = where.centre if isinstance(where, Body) else where
         own = where.radius if isinstance(where, Body) else 0.0
         reach = mm + own + self.radius
-        if len(self.placed) <= self.SCAN:
-            # the same test, unit by unit, of the units whose x lies within reach (bisected:
-            # a unit farther along x alone fails it), then put in order
+        if len(self.placed) <= self.SCAN:  # the same test, unit by unit, already in order
             limit = reach * reach + 1e-9
             x, y = c.x, c.y
-            rows, xs = self.rows, self._xs
-            lo = bisect.bisect_left(xs, x - reach - 1e-3)
-            hi = bisect.bisect_right(xs, x + reach + 1e-3)
             if side is None:
-                hits = [
-                    (i, u)
-                    for ux, i, _, uy, u in rows[lo:hi]
+                return [
+                    u
+                    for _, ux, uy, u in self.scan
                     if (ux - x) * (ux - x) + (uy - y) * (uy - y) <= limit
                 ]
-            else:
-                hits = [
-                    (i, u)
-                    for ux, i, s, uy, u in rows[lo:hi]
-                    if s == side and (ux - x) * (ux - x) + (uy - y) * (uy - y) <= limit
-                ]
-            if len(hits) > 1:
-                hits.sort()  # by place (places are unique)
-            return [u for _, u in hits]
+            return [
+                u
+                for s, ux, uy, u in self.scan
+                if s == side and (ux - x) * (ux - x) + (uy - y) * (uy - y) <= limit
+            ]
         x0, x1 = int((c.x - reach) // self.CELL), int((c.x + reach) // self.CELL)
         y0, y1 = int((c.y - reach) // self.CELL), int((c.y + reach) // self.CELL)
         found: list[tuple[int, Unit]] = []
@@ -700,31 +675,11 @@ class _UnitIndex:
         elif placed:
             rows.insert(k, (i, u))
         new._grid = None
-        new._rows = None
-        new._xs = []
-        if self._rows is not None:  # patched: the unit's row out, its new row in, by bisection
-            by_x, xs = new._rows, new._xs = list(self._rows), list(self._xs)
-            if old is not None and old.body is not None and old.status == "table":
-                k = bisect.bisect_left(by_x, (old.body.centre.x, i))
-                del by_x[k], xs[k]
-            if placed:
-                assert u.body is not None
-                x = u.body.centre.x
-                k = bisect.bisect_left(by_x, (x, i))
-                by_x.insert(k, (x, i, u.side, u.body.centre.y, u))
-                xs.insert(k, x)
-        # the places of the units on the table (by side), and what is read of the roster, stand
-        # while the unit's status, side, kind and name do: the same tables, shared (filled in
-        # by either index: the same answers)
-        same = (
-            old is not None
-            and old.status == u.status
-            and old.side == u.side
-            and old.kind == u.kind
-            and old.name == u.name
-        )
+        new._scan = None
+        # the places of the units on the table (by side) stand while the unit's status and
+        # side do: the same table, shared (filled in by either index: the same answers)
+        same = old.status == u.status and old.side == u.side
         new.live = self.live if same else {}
-        new.roster = self.roster if same else {}
         if self._grid is not None:
             grid = new._grid = dict(self._grid)
             if old is not None and old.body is not None and old.status == "table":

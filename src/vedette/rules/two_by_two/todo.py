@@ -794,26 +794,14 @@ def _voluntary_routs(state: GameState) -> list[Todo]:
     kinds = _rout_kinds(state.rules)
     if not kinds:
         return out
-    # the *** units on the table, in order, as (id, name, side): listed once per roster
-    able = state.roster(("rout", kinds), _rout_able)
-    if not able:
-        return out
     charged = {m.defender for m in state.melees}
     phasing = state.phasing if state.phase == "move" else None
-    for uid, name, side in able:
-        if side == phasing or uid in charged:
-            out.append(_rout_line(uid, name))
+    for u in state.units:
+        if u.kind not in kinds or u.status != "table":  # (Unit.on_table, read as its field)
+            continue
+        if u.side == phasing or u.id in charged:
+            out.append(_rout_line(u.id, u.name))
     return out
-
-
-def _rout_able(state: GameState) -> tuple[tuple[str, str, str], ...]:
-    """The units on the table that may rout voluntarily (***), in order: (id, name, side)."""
-    kinds = _rout_kinds(state.rules)
-    return tuple(
-        (u.id, u.name, u.side)
-        for u in state.units
-        if u.kind in kinds and u.status == "table"  # (Unit.on_table, read as its field)
-    )
 
 
 @functools.lru_cache(maxsize=4096)
