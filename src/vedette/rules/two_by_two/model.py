@@ -666,16 +666,27 @@ class _UnitIndex:
         # ``placed`` is in the order of the units' places: unit ``uid``'s entry (place ``i``)
         # found by bisection ((i,) sorts before (i, unit) and after every (j, unit), j < i)
         new.placed = rows = list(self.placed)
+        # the scan (when built) holds the placed units' rows in the same order: patched alike
+        scan = None if self._scan is None else list(self._scan)
         k = bisect.bisect_left(rows, (i,))
-        if k < len(rows) and rows[k][0] == i:
-            if placed:
-                rows[k] = (i, u)
-            else:
+        if not placed:
+            if k < len(rows) and rows[k][0] == i:
                 del rows[k]
-        elif placed:
-            rows.insert(k, (i, u))
+                if scan is not None:
+                    del scan[k]
+        else:
+            assert u.body is not None
+            row = (u.side, u.body.centre.x, u.body.centre.y, u)
+            if k < len(rows) and rows[k][0] == i:
+                rows[k] = (i, u)
+                if scan is not None:
+                    scan[k] = row
+            else:
+                rows.insert(k, (i, u))
+                if scan is not None:
+                    scan.insert(k, row)
         new._grid = None
-        new._scan = None
+        new._scan = scan
         # the places of the units on the table (by side) stand while the unit's status and
         # side do: the same table, shared (filled in by either index: the same answers)
         same = old.status == u.status and old.side == u.side
