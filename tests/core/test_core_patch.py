@@ -165,3 +165,45 @@ def test_a_forged_previous_value_is_refused_on_import() -> None:
             break
     with pytest.raises(VedetteError, match=r"events: event \d+ differs"):
         Game.import_jsonl(Store(":memory:"), resign("\n".join(lines)), "forged")
+
+
+def _recording_put(b: Board, pid: str, values: dict[str, Any]) -> Board:
+    _PUT.append(dict(values))
+    return _put(b, pid, values)
+
+
+_PUT: list[dict[str, Any]] = []
+
+
+@pytest.mark.parametrize("reads", [("hex",), ("hits",), ("hex", "hits"), ("hits", "hex")])
+def test_the_fields_read_back_are_read_as_one_pass_over_the_patch_reads_them(
+    reads: tuple[str, ...],
+) -> None:
+    """The values a fold puts (issue 29: one field read back, the logged values copied and
+    that field replaced) are the dict a pass over the patch's fields makes (the oracle), in
+    the same order; with two read fields each is read in the patch's order."""
+    order: list[str] = []
+
+    def reader(name: str) -> Any:
+        def read(b: Board, v: Any) -> Any:
+            order.append(name)
+            return f"{name}:{v}" if name == "hex" else tuple(v)
+
+        return read
+
+    ents = {
+        "piece": Entities(Piece, Board.piece, _recording_put, read={r: reader(r) for r in reads})
+    }
+    b = Board((Piece("p"),))
+    for s in (
+        {"hex": "b2"},
+        {"hits": [1, 2]},
+        {"hits": [3], "hex": "c3"},
+        {"hex": "d4", "hits": []},
+    ):
+        _PUT.clear()
+        order.clear()
+        fold_patch(b, Hit("p", dict(s)), ents)
+        oracle = {k: ents["piece"].read[k](b, v) if k in reads else v for k, v in s.items()}
+        assert list(_PUT[0].items()) == list(oracle.items())
+        assert order[: len(order) // 2] == [k for k in s if k in reads]

@@ -163,6 +163,45 @@ def test_covered_is_shapelys_grown_union(fs: list[Feature], pts: list[tuple[floa
     assert mine == bool(unary_union([f.shape for f in fs]).buffer(0.5).covers(line))
 
 
+def _covered_both_ways(pts: list[tuple[float, float]], shapes: list[Any], grow: float) -> Any:
+    """``flat.covered`` of a path of two points or more as it was before issue 29 (the
+    oracle): covered at both reaches always asked, the inner one deciding first."""
+    inner = grow * math.cos(math.pi / 32) - flat.HAIR
+    outer = grow * 1.011 + flat.HAIR
+    hi = flat._covered(pts, shapes, outer)
+    lo = flat._covered(pts, shapes, inner)
+    return True if lo else False if not hi else flat.Unsure
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(
+    st.lists(features(), min_size=1, max_size=3),
+    st.lists(point, min_size=2, max_size=4),
+    st.sampled_from([0.5, 0.25, 1.0, 2.0]),
+)
+def test_covered_asks_the_inner_reach_only_of_a_path_covered_at_the_outer(
+    fs: list[Feature], pts: list[tuple[float, float]], grow: float
+) -> None:
+    """``covered`` asks the inner reach only when the outer one covers the path (each span
+    grows with the reach, in floats too): the same answer, or the same Unsure, as asking
+    both; and a path covered at a reach is covered at any larger one."""
+    shapes = [f.flat for f in fs]
+    assume(None not in shapes)
+    grown = [s for s in shapes if s is not None]
+    try:
+        flat._no_overlap(pts)
+    except flat.Unsure:
+        return  # a path that runs over itself: Unsure either way, before any reach is asked
+    try:
+        mine: Any = flat.covered(pts, grown, grow)
+    except flat.Unsure:
+        mine = flat.Unsure
+    assert mine == _covered_both_ways(pts, grown, grow)
+    for r in (0.0, 0.1, grow / 2, grow):
+        if flat._covered(pts, grown, r):
+            assert flat._covered(pts, grown, r + 1e-9) and flat._covered(pts, grown, r * 1.5)
+
+
 @settings(max_examples=examples(100), deadline=None)
 @given(features(), st.lists(point, min_size=2, max_size=4))
 def test_hits_are_shapelys_intersection_points(
@@ -230,6 +269,31 @@ def test_in_arc_is_shapelys(firer: Body, target: Body, half: float) -> None:
     far = 10_000.0 + tt.centre_distance(firer, target) + 2 * (firer.radius + target.radius)
     zone = tt.arc_polygon(firer, half, far)
     assert tt.in_arc(firer, target, half, mode="any") == bool(zone.intersects(target.polygon()))
+
+
+def _apart_or_unsure(fa: Any, fb: Any, gap: float, ask: Any) -> Any:
+    try:
+        return ask(fa, fb, gap)
+    except flat.Unsure:
+        return flat.Unsure
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(
+    st.one_of(
+        features(), bodies.map(lambda b: Feature.area("woods", "b", tt._flat_body(b).points))
+    ),
+    st.one_of(bodies.map(tt._flat_body), features().map(lambda f: f.flat)),
+    st.sampled_from([0.0, 1e-6, 0.5, 1.0]),
+)
+def test_shapes_apart_is_shapes_distance_beyond_the_gap(a: Feature, fb: Any, gap: float) -> None:
+    """``shapes_apart`` (issue 29: a pair of sides whose boxes lie apart by more than the gap
+    not measured) answers as ``shapes_distance`` compared with the gap does, Unsure alike."""
+    fa = a.flat
+    assume(fa is not None and fb is not None)
+    mine = _apart_or_unsure(fa, fb, gap, flat.shapes_apart)
+    oracle = _apart_or_unsure(fa, fb, gap, lambda x, y, g: flat.shapes_distance(x, y) > g)
+    assert mine == oracle
 
 
 @settings(max_examples=examples(100), deadline=None)

@@ -5,6 +5,7 @@ kept from step to step against the offers built afresh, after every step of simu
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from typing import Any
@@ -15,7 +16,7 @@ from vedette.engine import Game, Store
 from vedette.geometry import flat
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body
-from vedette.rules.two_by_two import facts, todo
+from vedette.rules.two_by_two import facts, model, relative, setup, todo
 from vedette.sim.play import Setup, play_game
 
 
@@ -114,7 +115,8 @@ _LINE_MEMOS = (
 
 def test_the_offers_kept_from_step_to_step_are_the_offers_built_afresh() -> None:
     """After every step of simulated games (replayed by the engine), the move lines a unit
-    keeps while it and what they read stay the same, and the "turn to face" line measured
+    keeps while it and what they read stay the same (the last step's lines, but for the
+    units that are not the same objects), and the "turn to face" line measured
     only when read, give the lines ``todo`` builds with nothing kept."""
     rs = rules.get("two_by_two")
     s = Setup(rs.name, rs.scenario("sample"), max_actions=300)
@@ -127,6 +129,7 @@ def test_the_offers_kept_from_step_to_step_are_the_offers_built_afresh() -> None
         for proc, req in played.actions:
             kept = todo.options(g.state)
             todo._UNIT_MOVES.clear()
+            todo._LAST_MOVES[0] = None
             todo._LAST_OPTIONS.clear()
             todo._NEXT[:] = [None, None]
             for memo in _LINE_MEMOS:  # the lines built once per what they read, built again
@@ -203,8 +206,6 @@ def test_a_wheel_ends_where_the_turned_body_put_it() -> None:
     """A wheel's end (2 by 2, Movement: about the front corner on the side it wheels to),
     worked on floats, is the very same point as the vectors and the turned body gave it
     (the oracle, as ``judge_wheel`` wrote it before)."""
-    from vedette.rules.two_by_two import relative
-
     rng = random.Random(45)
     for body in _bodies(rng, 3000):
         sign = rng.choice([-1.0, 1.0])
@@ -214,3 +215,122 @@ def test_a_wheel_ends_where_the_turned_body_put_it() -> None:
         turned = Body(body.centre, facing, body.footprint)
         offset = pivot - turned.to_world(turned.footprint.depth / 2, sign * w / 2)
         assert relative._wheeled(body, facing, sign * w / 2) == body.centre + offset
+
+
+def _scan_near(state: Any, where: Body, mm: float, side: str | None) -> list[str]:
+    """``near`` of a freshly built index (the oracle): every placed unit of ``side``, in the
+    order of the units, whose centre lies within the reach."""
+    ix = model._UnitIndex(state.units)
+    reach = mm + where.radius + ix.radius
+    limit = reach * reach + 1e-9
+    x, y = where.centre.x, where.centre.y
+    return [
+        u.id
+        for _, u in ix.placed
+        if u.body is not None
+        and (side is None or u.side == side)
+        and (u.body.centre.x - x) ** 2 + (u.body.centre.y - y) ** 2 <= limit
+    ]
+
+
+def _left_undone_by_generator(state: Any) -> str:
+    """``next``'s "left undone" as it was written before issue 29's last round (the oracle)."""
+    groups: dict[str, list[str]] = {}
+    for t in todo.options(state):
+        if t.procedure == "next":
+            continue
+        who = next((str(v) for k, v in t.request.items() if k in ("unit", "firer", "rp")), "")
+        groups.setdefault(t.procedure, [])
+        if who and who not in groups[t.procedure]:
+            groups[t.procedure].append(who)
+    return "; ".join(f"{p} {', '.join(ids)}".strip() for p, ids in groups.items())
+
+
+def test_the_units_kept_by_index_are_the_units_listed_afresh() -> None:
+    """After every step of simulated games (replayed by the engine, whose states derive each
+    index from the last), the units on the table by side (``live``: their places kept while
+    no status changes, picked in C) and the units near a body (``near``, of the index patched
+    unit by unit) are what a scan of every unit gives; what ``next`` says was left undone is
+    what it said before (each line's unit found in a loop, not a generator)."""
+    rs = rules.get("two_by_two")
+    s = Setup(rs.name, rs.scenario("sample"), max_actions=400)
+    statuses = nears = 0
+    for index in (0, 3):
+        played = play_game(s, 2026, index, record=True)
+        g = Game.create(
+            Store(":memory:"), f"i{index}", rs.name, dict(s.scenario), played.dice_seed, {}
+        )
+        seen = {u.id: u.status for u in g.state.units}
+        for proc, req in played.actions:
+            g.perform(proc, req)
+            st = g.state
+            now = {u.id: u.status for u in st.units}
+            statuses += now != seen
+            seen = now
+            assert setup._left_undone(st) == _left_undone_by_generator(st)
+            for side in (None, *(x.id for x in st.sides)):
+                oracle = [
+                    u for u in st.units if u.status == "table" and (side is None or u.side == side)
+                ]
+                assert st.live(side) == oracle, (proc, req, side)
+            for u in st.live():
+                if u.body is None:
+                    continue
+                for mm in (0.0, st.rules.contact_mm, 40.0, 300.0):
+                    for side in (None, u.side, st.enemy_of(u.side)):
+                        got = [o.id for o in st.near(u.body, mm, side)]
+                        assert got == _scan_near(st, u.body, mm, side), (proc, req, u.id, mm)
+                        nears += len(got) > 1
+    assert nears > 1000 and statuses > 5
+
+
+def _straight_ahead_by_vectors(
+    path: list[Any], facing: float, start_facing: float, tail_mm: float, tol: float
+) -> bool:
+    """``facts.straight_ahead`` as written before issue 29's last round (the oracle): each
+    leg measured by ``Vec.distance`` and headed by ``tt.bearing``."""
+    run = 0.0
+    for a, b in itertools.pairwise(reversed(path)):
+        seg = a.distance(b)
+        if seg < 1e-9:
+            continue
+        heading = tt.bearing(b, a)
+        if abs(((heading - facing + 180) % 360) - 180) > tol:
+            return False
+        run += seg
+        if run >= tail_mm - 1e-6:
+            return True
+    return abs(((start_facing - facing + 180) % 360) - 180) <= tol
+
+
+def test_straight_ahead_on_floats_is_the_vectors_answer() -> None:
+    """Whether a path's last stretch runs straight ahead (2 by 2, Moving to contact), its
+    legs worked on floats, answers as the vectors did: straight runs, bends within and beyond
+    the tolerance, repeated points, legs a hair long."""
+    rng = random.Random(356)
+    answers = set()
+    for _ in range(examples(6000)):
+        start = tt.Vec(rng.uniform(0, 600), rng.uniform(0, 600))
+        facing = rng.choice([0.0, 90.0, 359.9, rng.uniform(0, 360)])
+        path = [start]
+        for _ in range(rng.randint(0, 3)):
+            turn = rng.choice([0.0, 0.5, -0.5, 1.0, 30.0, rng.uniform(-180, 180)])
+            step = rng.choice([0.0, 1e-10, 5.0, 19.05, 38.1, rng.uniform(0, 100)])
+            path.append(path[-1] + tt.Vec.heading(facing + turn, step))
+        start_facing = rng.choice([facing, facing + 0.5, facing + 45.0])
+        tail = rng.choice([19.05, 38.1, 0.0])
+        tol = rng.choice([1.0, 0.1])
+        got = facts.straight_ahead(path, facing, start_facing, tail, tol)
+        assert got is _straight_ahead_by_vectors(path, facing, start_facing, tail, tol)
+        answers.add(got)
+    assert answers == {True, False}
+
+
+def test_a_straight_step_ends_where_the_vectors_put_it() -> None:
+    """An advance's or a retire's end (issue 29: worked on floats) is the very point the
+    forward vector, scaled and added to the centre, gave."""
+    rng = random.Random(93)
+    for body in _bodies(rng, 3000):
+        mm = rng.choice([0.0, 19.05, -19.05, rng.uniform(-300, 300)])
+        want = body.centre + body.forward().scale(mm)
+        assert relative._ahead_of(body, mm) == (want.x, want.y)

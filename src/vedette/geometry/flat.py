@@ -355,12 +355,12 @@ def covered(path: Sequence[Pt], shapes: Sequence[Flat], grow: float) -> bool:
         if d > outer:
             return False
         raise Unsure
-    hi = _covered(path, shapes, outer)
-    lo = _covered(path, shapes, inner)
-    if lo:
-        return True
-    if not hi:
+    # covered at the outer reach first: most paths asked are not (then neither are they at the
+    # inner one: each span grows with the reach, in floats too, so the answer is the same)
+    if not _covered(path, shapes, outer):
         return False
+    if _covered(path, shapes, inner):
+        return True
     raise Unsure
 
 
@@ -461,6 +461,25 @@ def shapes_distance(a: Flat, b: Flat) -> float:
         if outer.kind == "ring" and in_ring(inner.points[0], outer):
             return 0.0
     return best
+
+
+def shapes_apart(a: Flat, b: Flat, gap: float) -> bool:
+    """Whether :func:`shapes_distance` is more than ``gap`` (>= 0), with its :class:`Unsure`
+    (the same crossings asked, in the same order): a pair of sides whose boxes lie more than
+    ``gap`` apart is not measured (it cannot bring the distance to ``gap``)."""
+    if not a.edges or not b.edges:
+        raise Unsure
+    near = False
+    for p, q in a.edges:
+        for c, d in b.edges:
+            if crossing(p, q, c, d) is not None:
+                return False
+            if not near and not _apart(p, q, c, d, gap) and segment_distance(p, q, c, d) <= gap:
+                near = True
+    for inner, outer in ((a, b), (b, a)):
+        if outer.kind == "ring" and in_ring(inner.points[0], outer):
+            return False
+    return not near
 
 
 def intersects(a: Flat, b: Flat) -> bool:

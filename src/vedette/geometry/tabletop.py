@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -120,7 +121,8 @@ class Vec:
         return math.hypot(self.x, self.y)
 
     def distance(self, other: Vec) -> float:
-        return (self - other).length()
+        # (self - other).length(), on floats: the same difference, the same hypot
+        return math.hypot(self.x - other.x, self.y - other.y)
 
     @staticmethod
     def heading(degrees: float, length: float = 1.0) -> Vec:
@@ -140,10 +142,10 @@ class Vec:
 
 def bearing(origin: Vec, target: Vec) -> float:
     """Compass bearing (degrees, ``[0, 360)``) from ``origin`` to ``target``; 0 if they coincide."""
-    d = target - origin
-    if d.length() < _EPS:
+    dx, dy = target.x - origin.x, target.y - origin.y  # target - origin, on floats
+    if math.hypot(dx, dy) < _EPS:
         return 0.0
-    return normalise(math.degrees(math.atan2(d.x, d.y)))
+    return normalise(math.degrees(math.atan2(dx, dy)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,6 +362,9 @@ def _distance(a: Body | Vec, b: Body | Vec) -> float:
     return best
 
 
+_first = operator.itemgetter(0)
+
+
 @functools.lru_cache(maxsize=65536)
 def _body_distance(a: Body, b: Body) -> float:
     """:func:`_distance` of two bodies, remembered per pair of values (bodies are immutable).
@@ -373,30 +378,80 @@ def _body_distance(a: Body, b: Body) -> float:
         and min(xb) - max(xa) <= 1e-6
         and min(ya) - max(yb) <= 1e-6
         and min(yb) - max(ya) <= 1e-6
-    ):
-        return _distance(a, b)  # the boxes meet: containment and crossings to check
-    best = math.inf
+    ) and _meet(pa, pb):
+        return 0.0  # one holds a corner of the other, or two sides cross (as _distance asks)
     hypot = math.hypot
-    for p, q in ((pa, pb), (pb, pa)):
-        pts = ((p[0], p[1]), (p[2], p[3]), (p[4], p[5]), (p[6], p[7]))
+    # each corner with a lower bound of its distance to the other body (to the other's
+    # centre, less the other's radius: a micron to spare), nearest first: a corner whose bound
+    # passes the least distance found cannot beat it, nor can any after it (the least of the
+    # same values: the same float)
+    corners = []
+    for p, q, c, r in ((pa, pb, b.centre, b.radius), (pb, pa, a.centre, a.radius)):
+        sides = []
         for i in (0, 2, 4, 6):
             a0, a1 = q[i], q[i + 1]
             j = (i + 2) % 8
             dx, dy = q[j] - a0, q[j + 1] - a1
-            den = dx * dx + dy * dy
-            for p0, p1 in pts:
-                ux, uy = p0 - a0, p1 - a1
-                t = 0.0  # clamped to [0, 1] as max(0.0, min(1.0, ...)) clamps it
-                if den != 0:
-                    t = (ux * dx + uy * dy) / den
-                    t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
-                ex, ey = ux - t * dx, uy - t * dy
-                # hypot is at least either leg: a leg of best or more cannot beat it
-                if -best < ex < best and -best < ey < best:
-                    d = hypot(ex, ey)
-                    if d < best:
-                        best = d
+            sides.append((a0, a1, dx, dy, dx * dx + dy * dy))
+        cx, cy = c.x, c.y
+        for k in (0, 2, 4, 6):
+            p0, p1 = p[k], p[k + 1]
+            corners.append((hypot(p0 - cx, p1 - cy) - r, k, p0, p1, sides))
+    corners.sort(key=_first)
+    best = math.inf
+    for low, _, p0, p1, sides in corners:
+        if low > best + 1e-6:
+            break
+        for a0, a1, dx, dy, den in sides:
+            ux, uy = p0 - a0, p1 - a1
+            t = 0.0  # clamped to [0, 1] as max(0.0, min(1.0, ...)) clamps it
+            if den != 0:
+                t = (ux * dx + uy * dy) / den
+                t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+            ex, ey = ux - t * dx, uy - t * dy
+            # hypot is at least either leg: a leg of best or more cannot beat it
+            if -best < ex < best and -best < ey < best:
+                d = hypot(ex, ey)
+                if d < best:
+                    best = d
     return best
+
+
+def _meet(pa: tuple[float, ...], pb: tuple[float, ...]) -> bool:
+    """Whether two bodies' outlines (flat corners) meet as :func:`_distance` asks it: one
+    holds the other's first corner (:func:`_inside`) or a side of one crosses a side of the
+    other (:func:`_cross_segments`), the same arithmetic on the same floats, in line."""
+    for p, q in ((pb, pa), (pa, pb)):  # _inside(pa[0], pb), then _inside(pb[0], pa)
+        px, py = q[0], q[1]
+        sign = 0.0
+        for i in (0, 2, 4, 6):
+            x0, y0 = p[i], p[i + 1]
+            j = (i + 2) % 8
+            c = (p[j] - x0) * (py - y0) - (p[j + 1] - y0) * (px - x0)
+            if abs(c) <= 1e-9:
+                continue
+            if sign and (c > 0) != (sign > 0):
+                break
+            sign = c
+        else:
+            return True
+    for i in (0, 2, 4, 6):
+        ax, ay = pa[i], pa[i + 1]
+        k = (i + 2) % 8
+        bx, by = pa[k], pa[k + 1]
+        for j in (0, 2, 4, 6):
+            cx, cy = pb[j], pb[j + 1]
+            m = (j + 2) % 8
+            dx, dy = pb[m], pb[m + 1]
+            d1 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
+            d2 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
+            if (d1 > 0) == (d2 > 0):
+                continue
+            d3 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+            d4 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
+            if (d3 > 0) != (d4 > 0) and 0 not in (d1, d2, d3, d4):
+                return True
+    return False
 
 
 @functools.lru_cache(maxsize=16384)
@@ -1164,7 +1219,7 @@ def _any_in_arithmetic(feature: Feature, body: Body) -> bool | None:
     if shape is None or shape.kind != "ring" or not abs(flat.area(shape)) > 1e-6:
         return None  # not a plain area (a bare line, a shape only shapely builds)
     try:
-        if flat.shapes_distance(shape, _flat_body(body)) > 1e-6:
+        if flat.shapes_apart(shape, _flat_body(body), 1e-6):
             return False
     except flat.Unsure:
         return None

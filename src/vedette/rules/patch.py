@@ -229,7 +229,15 @@ def _set(
     read = ent.read
     if not read:  # (a logged list was made the tuple the state holds by the decoder)
         return ent.put(state, ident, s)
-    values = {k: read[k](state, v) if k in read else v for k, v in s.items()}
+    if len(read) > 1:  # each read in the patch's order (the first refusal, if any, the same)
+        values = {k: read[k](state, v) if k in read else v for k, v in s.items()}
+        return ent.put(state, ident, values)
+    # one field read back: the values as logged, copied in C, that field's replaced (the same
+    # dict, in the same order)
+    values = dict(s)
+    ((k, r),) = read.items()
+    if k in values:
+        values[k] = r(state, values[k])
     return ent.put(state, ident, values)
 
 

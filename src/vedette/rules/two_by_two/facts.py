@@ -360,10 +360,13 @@ def straight_ahead(
     (2 by 2, Moving to contact). A path shorter than that must keep the starting facing."""
     run = 0.0
     for a, b in itertools.pairwise(reversed(path)):
-        seg = a.distance(b)
+        # a.distance(b) and tt.bearing(b, a) on floats: the same operations (one difference,
+        # its length; a length of at least 1e-9 gives the bearing of the difference)
+        dx, dy = a.x - b.x, a.y - b.y
+        seg = math.hypot(dx, dy)
         if seg < 1e-9:
             continue
-        heading = tt.bearing(b, a)
+        heading = tt.normalise(math.degrees(math.atan2(dx, dy)))
         if abs(((heading - facing + 180) % 360) - 180) > tol:
             return False
         run += seg

@@ -12,7 +12,8 @@ from __future__ import annotations
 import bisect
 import functools
 import math
-from collections.abc import Mapping
+import operator
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -469,9 +470,9 @@ class GameState:
 
     # -- lookups -------------------------------------------------------------------------
     def unit(self, uid: str) -> Unit:
-        u = _index(self.units).by_id.get(uid)
-        if u is not None:
-            return u
+        i = _index(self.units).position.get(uid)
+        if i is not None:
+            return self.units[i]
         raise BadRequest(f"no unit {uid!r} (units: {', '.join(u.id for u in self.units)})")
 
     def near(self, where: Body | Vec, mm: float, side: str | None = None) -> list[Unit]:
@@ -533,10 +534,12 @@ class GameState:
 
     def live(self, side: str | None = None) -> list[Unit]:
         """The units on the table (of ``side``), in order (``on_table`` read as its field:
-        asked many times a step)."""
-        if side is None:
-            return [u for u in self.units if u.status == "table"]
-        return [u for u in self.units if u.status == "table" and u.side == side]
+        asked many times a step; listed once per units tuple, a new list each call)."""
+        units = self.units
+        take = _index(units).live.get(side)
+        if take is None:
+            take = _live_places(_index(units), units, side)
+        return take(units)
 
     def score(self, side: str) -> int:
         """AP of enemy units destroyed (the default victory count, an assumption)."""
@@ -568,7 +571,6 @@ class _UnitIndex:
 
     def __init__(self, units: tuple[Unit, ...]) -> None:
         self.units = units
-        self.by_id = {u.id: u for u in units}
         #: each unit's place in ``units`` (ids are unique; the same for every state derived
         #: by with_unit, which keeps the order)
         self.position = {u.id: i for i, u in enumerate(units)}
@@ -580,6 +582,10 @@ class _UnitIndex:
         self.radius = max((math.hypot(f.width, f.depth) / 2 for f in footprints), default=0.0)
         self._grid: dict[tuple[int, int], list[tuple[int, Unit]]] | None = None
         self._scan: list[tuple[str, float, float, Unit]] | None = None
+        #: :meth:`GameState.live` by side (None: every side): a function that lists them from
+        #: the units tuple (their places, found when first asked; the same places for every
+        #: index derived by :meth:`changed` while no unit's status changes)
+        self.live: dict[str | None, Callable[[tuple[Unit, ...]], list[Unit]]] = {}
 
     @property
     def scan(self) -> list[tuple[str, float, float, Unit]]:
@@ -650,28 +656,41 @@ class _UnitIndex:
         """The index of ``units``, equal to this one's units but for unit ``uid``: copied and
         patched (dictionary copies run in C), not rebuilt; the grid only if it was built."""
         new = _UnitIndex.__new__(_UnitIndex)
-        old = self.by_id.get(uid)
         i = self.position[uid]
+        old = self.units[i]
         u = units[i]
         new.units = units
-        new.by_id = dict(self.by_id)
-        new.by_id[uid] = u
         new.position = self.position
         new.radius = self.radius
         placed = u.body is not None and u.status == "table"
         # ``placed`` is in the order of the units' places: unit ``uid``'s entry (place ``i``)
         # found by bisection ((i,) sorts before (i, unit) and after every (j, unit), j < i)
         new.placed = rows = list(self.placed)
+        # the scan (when built) holds the placed units' rows in the same order: patched alike
+        scan = None if self._scan is None else list(self._scan)
         k = bisect.bisect_left(rows, (i,))
-        if k < len(rows) and rows[k][0] == i:
-            if placed:
-                rows[k] = (i, u)
-            else:
+        if not placed:
+            if k < len(rows) and rows[k][0] == i:
                 del rows[k]
-        elif placed:
-            rows.insert(k, (i, u))
+                if scan is not None:
+                    del scan[k]
+        else:
+            assert u.body is not None
+            row = (u.side, u.body.centre.x, u.body.centre.y, u)
+            if k < len(rows) and rows[k][0] == i:
+                rows[k] = (i, u)
+                if scan is not None:
+                    scan[k] = row
+            else:
+                rows.insert(k, (i, u))
+                if scan is not None:
+                    scan.insert(k, row)
         new._grid = None
-        new._scan = None
+        new._scan = scan
+        # the places of the units on the table (by side) stand while the unit's status and
+        # side do: the same table, shared (filled in by either index: the same answers)
+        same = old.status == u.status and old.side == u.side
+        new.live = self.live if same else {}
         if self._grid is not None:
             grid = new._grid = dict(self._grid)
             if old is not None and old.body is not None and old.status == "table":
@@ -695,6 +714,27 @@ class _UnitIndex:
         return (int(c.x // self.CELL), int(c.y // self.CELL))
 
 
+def _live_places(
+    ix: _UnitIndex, units: tuple[Unit, ...], side: str | None
+) -> Callable[[tuple[Unit, ...]], list[Unit]]:
+    """The function :meth:`GameState.live` lists ``side``'s units on the table with (from a
+    units tuple whose statuses and sides are those of ``units``): their places picked in C."""
+    places = [
+        i for i, u in enumerate(units) if u.status == "table" and (side is None or u.side == side)
+    ]
+    take: Callable[[tuple[Unit, ...]], list[Unit]]
+    if len(places) > 1:
+        pick = operator.itemgetter(*places)
+        take = lambda us: list(pick(us))  # noqa: E731 (a tuple of the units, as a list)
+    elif places:
+        k = places[0]
+        take = lambda us: [us[k]]  # noqa: E731
+    else:
+        take = lambda us: []  # noqa: E731
+    ix.live[side] = take
+    return take
+
+
 _INDEXES: dict[int, tuple[tuple[Unit, ...], _UnitIndex]] = {}
 
 
@@ -708,15 +748,22 @@ def _derive_index(old: tuple[Unit, ...], new: tuple[Unit, ...], uid: str) -> Non
     _INDEXES[id(new)] = (new, hit[1].changed(new, uid))
 
 
+#: the units tuple last indexed and its index (a step asks the same one many times)
+_LAST_INDEX: list[Any] = [None, None]
+
+
 def _index(units: tuple[Unit, ...]) -> _UnitIndex:
     """The index of a units tuple, built once per state (states are immutable)."""
+    if _LAST_INDEX[0] is units:
+        return _LAST_INDEX[1]  # type: ignore[no-any-return]
     hit = _INDEXES.get(id(units))
     if hit is not None and hit[0] is units:
+        _LAST_INDEX[:] = hit
         return hit[1]
     if len(_INDEXES) > 256:
         _INDEXES.clear()
     ix = _UnitIndex(units)
-    _INDEXES[id(units)] = (units, ix)
+    _INDEXES[id(units)] = _LAST_INDEX[:] = (units, ix)
     return ix
 
 

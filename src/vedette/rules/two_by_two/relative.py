@@ -90,14 +90,24 @@ def _straight_step(state: GameState, u: Unit, n: float, back: bool) -> Step:
     if n <= 0:
         raise BadRequest("the distance must be more than 0")
     sign = -1.0 if back else 1.0
-    end_c = u.body.centre + u.body.forward().scale(sign * state.rules.mm(n))
-    req = Move(unit=u.id, path=((end_c.x, end_c.y),), facing=u.body.facing)
+    req = Move(unit=u.id, path=(_ahead_of(u.body, sign * state.rules.mm(n)),), facing=u.body.facing)
     plan = plan_move(state, u, req, u.spent, u.road_only)
     if plan.problems:
         raise RuleViolation(*plan.problems[0])
     assert plan.end is not None
     verb = "retires" if back else "advances"
     return Step(u, plan, plan.end, plan.cost, False, 0.0 if back else plan.length, verb)
+
+
+def _ahead_of(body: Body, mm: float) -> tuple[float, float]:
+    """``body.centre + body.forward().scale(mm)`` as (x, y), worked on floats as
+    ``Vec.heading``, ``scale`` and ``+`` work them (the same operations in the same order: the
+    same floats), without the three vectors."""
+    r = math.radians(body.facing)
+    return (
+        body.centre.x + (math.sin(r) * 1.0) * mm,
+        body.centre.y + (math.cos(r) * 1.0) * mm,
+    )
 
 
 def judge_advance(state: GameState, req: Advance | Retire) -> Plan:

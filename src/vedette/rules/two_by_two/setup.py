@@ -245,16 +245,23 @@ def next_phase(state: GameState, req: Next, dice: Any = None) -> Outcome:
     return Outcome(tuple(events), (), msg)
 
 
+_WHO = frozenset(("unit", "firer", "rp"))
+
+
 def _left_undone(state: GameState) -> str:
     """What could still have acted in the phase being ended (``todo``), in short."""
     groups: dict[str, list[str]] = {}
     for t in options(state):
         if t.procedure == "next":
             continue
-        who = next((str(v) for k, v in t.request.items() if k in ("unit", "firer", "rp")), "")
-        groups.setdefault(t.procedure, [])
-        if who and who not in groups[t.procedure]:
-            groups[t.procedure].append(who)
+        who = ""  # the first of the line's unit, firer or RP, in the request's order
+        for k, v in t.request.items():
+            if k in _WHO:
+                who = str(v)
+                break
+        ids = groups.setdefault(t.procedure, [])
+        if who and who not in ids:
+            ids.append(who)
     return "; ".join(f"{p} {', '.join(ids)}".strip() for p, ids in groups.items())
 
 

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import operator
 from collections.abc import Iterator, Mapping, Sequence
@@ -283,24 +284,46 @@ def _generation(shared: tuple[Any, ...]) -> int:
     return int(_SHARED[1])
 
 
+#: the last move phase's lines: (side, generation, its units, each unit's lines); the next
+#: step's lines are these, but for the units that are not the same objects (most steps change
+#: one unit: found by comparing the two lists in one pass)
+_LAST_MOVES: list[Any] = [None]
+
+
 def _moves(state: GameState, side: str) -> list[Todo]:
-    out: list[Todo] = []
     enemies = state.live(state.enemy_of(side))
     # everything a unit's lines are read from (compared by identity: states are immutable
     # values, so the same objects mean the same lines; the entry keeps the unit alive)
     gen = _generation((state.rules, state.play, state.melees, state.rps, state.table, *enemies))
-    for u in state.live(side):
-        hit = _UNIT_MOVES.get(u.id)
-        if hit is not None and hit[0][0] is u and hit[0][1] == gen:
-            out.extend(hit[1])
-            continue
-        lines = _unit_moves(state, u, enemies)
-        if len(_UNIT_MOVES) > 4096:
-            _UNIT_MOVES.clear()
-        _UNIT_MOVES[u.id] = ((u, gen), lines)
-        out.extend(lines)
+    mine = state.live(side)
+    last = _LAST_MOVES[0]
+    if last is not None and last[0] == side and last[1] == gen and len(last[2]) == len(mine):
+        per = list(last[3])
+        same = list(map(operator.is_, mine, last[2]))
+        k = -1
+        while False in same:  # each unit not kept: its lines looked up (or made) again
+            k = same.index(False, k + 1)
+            same[k] = True
+            per[k] = _unit_lines(state, mine[k], enemies, gen)
+    else:
+        per = [_unit_lines(state, u, enemies, gen) for u in mine]
+    _LAST_MOVES[0] = (side, gen, mine, per)
+    out: list[Todo] = list(itertools.chain.from_iterable(per))
     out.extend(_reinforcement_rolls(state, side))
     return out
+
+
+def _unit_lines(state: GameState, u: Any, enemies: list[Any], gen: int) -> list[Todo]:
+    """A unit's lines in its move phase, kept by unit while it and what they read stay the
+    same objects (:data:`_UNIT_MOVES`)."""
+    hit = _UNIT_MOVES.get(u.id)
+    if hit is not None and hit[0][0] is u and hit[0][1] == gen:
+        return hit[1]
+    lines = _unit_moves(state, u, enemies)
+    if len(_UNIT_MOVES) > 4096:
+        _UNIT_MOVES.clear()
+    _UNIT_MOVES[u.id] = ((u, gen), lines)
+    return lines
 
 
 def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
