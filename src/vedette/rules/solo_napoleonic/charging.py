@@ -44,12 +44,31 @@ def bind_status(u: Unit, action: str, mode: str | None = None) -> None:
 
 def bind_charge(u: Unit) -> None:
     """A failed charge or charge home test binds for the turn; one charge a turn."""
+    no = charge_refusal(u)
+    if no is not None:
+        raise no
+
+
+def charge_refusal(u: Unit) -> RuleViolation | None:
+    """What forbids the unit a charge, from its own state (Kuryakin, Charge Test; Charge Home
+    Test: a failed test binds for the turn; one charge a turn; "chargers cannot fire", so a
+    unit that fired does not charge, :func:`fired_refusal`): the refusal, or None. The charge
+    procedure raises it (:func:`bind_charge`); the simulator's quick check asks it."""
     if u.charge_failed:
-        raise RuleViolation(R_CHARGE, f"{u.id} failed its charge test this turn: that binds")
+        return RuleViolation(R_CHARGE, f"{u.id} failed its charge test this turn: that binds")
     if u.home_failed:
-        raise RuleViolation(R_HOME, f"{u.id} failed its charge home test this turn: that binds")
+        return RuleViolation(R_HOME, f"{u.id} failed its charge home test this turn: that binds")
     if u.charge_state is not None or u.charge_step is not None:
-        raise RuleViolation(R_CHARGE, f"{u.id} has already charged this turn")
+        return RuleViolation(R_CHARGE, f"{u.id} has already charged this turn")
+    return None
+
+
+def fired_refusal(u: Unit) -> RuleViolation | None:
+    """Kuryakin, Charge Test: "chargers cannot fire": a unit that fired this turn does not
+    charge (the refusal, or None)."""
+    if u.fired:
+        return RuleViolation(R_CHARGE, f"{u.id} has fired this turn: chargers cannot fire")
+    return None
 
 
 def can_fire(u: Unit) -> bool:
