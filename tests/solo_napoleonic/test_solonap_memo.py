@@ -245,6 +245,49 @@ def test_within_a_reach_from_the_centres_is_the_measured_answer() -> None:
     assert geom.general_within(replace(g0, x=None), a0, 150.0) is None
 
 
+def test_bodies_within_answers_only_what_the_measure_says() -> None:
+    """Issue 29: ``geom.bodies_within`` answers "is the distance edge to edge within the
+    reach" from cheap bounds (centres, inscribed and half-diagonal radii, boxes, a centre's
+    distance to the other body) and is never wrong: for bodies of every shape (long lines,
+    squares, columns), any facing, apart, touching, overlapping, and a reach exactly the
+    distance, a hair either side, far either side, 0 or less, its answer (where it gives one)
+    is the measured one; the bounds beyond the centres' answer a good share of the near
+    questions (those it is there for: charges, contact, range bands)."""
+    from vedette.geometry.tabletop import Body, distance
+    from vedette.rules.solo_napoleonic import geom
+
+    rng = random.Random(2029)
+    n = examples(4000)
+    answered = near_answered = 0
+    for k in range(n):
+        wa, da = rng.choice(
+            [(120.0, 30.0), (60.0, 60.0), (30.0, 90.0), (rng.uniform(5, 200), rng.uniform(5, 200))]
+        )
+        wb, db = rng.choice(
+            [(120.0, 30.0), (45.0, 45.0), (rng.uniform(5, 200), rng.uniform(5, 200))]
+        )
+        a = Body.at(rng.uniform(0, 400), rng.uniform(0, 400), rng.uniform(0, 360), wa, da)
+        spread = 60.0 if k % 2 else 400.0
+        b = Body.at(
+            a.centre.x + rng.uniform(-spread, spread),
+            a.centre.y + rng.uniform(-spread, spread),
+            rng.choice([a.facing, a.facing + 180.0, rng.uniform(0, 360)]),
+            wb,
+            db,
+        )
+        d = distance(a, b)
+        c = a.centre.distance(b.centre)
+        for reach in (d, d + 1e-9, d - 1e-9, d + 0.5, d - 0.5, d + 50, d - 50, 0.0, -1.0, 5.0):
+            got = geom.bodies_within(a, b, reach)
+            if got is not None:
+                assert got is (d <= reach), (a, b, reach, d)
+                answered += 1
+                if d <= reach < c:  # within, but not told by the centres alone
+                    near_answered += 1
+    assert answered > n * 4
+    assert near_answered > n // 4
+
+
 def test_memos_off_keep_no_offers(memos_off: None) -> None:
     """``VEDETTE_SOLONAP_MEMO=0`` is the old path: a unit's offers (its fire and charges too),
     the brigadiers' offers and a general's distant units are worked out afresh, none kept for

@@ -126,16 +126,18 @@ def _range_band(state: State, f: Unit, t: Unit, req: rq.Fire, table: str) -> str
         if given not in ("short", "long"):
             raise BadRequest("'range' must be short or long")
         return given
-    d = geom.unit_distance(f, t)
-    if d is None and f.charge_state == "halted" and f.charge_target == t.id:
-        return "short"  # Kuryakin, Charge Test: it moved up to the target before halting
-    if d is None:
-        raise BadRequest("give 'range' (short or long): the units are not placed")
     r = state.config.ranges[table]
-    if d <= r.short:
+    near = geom.within(f, t, r.short)  # (measured only where the bounds leave it open)
+    if near is None and f.charge_state == "halted" and f.charge_target == t.id:
+        return "short"  # Kuryakin, Charge Test: it moved up to the target before halting
+    if near is None:
+        raise BadRequest("give 'range' (short or long): the units are not placed")
+    if near:
         return "short"
-    if d <= r.long:
+    if geom.within(f, t, r.long):
         return "long"
+    d = geom.unit_distance(f, t)
+    assert d is not None
     raise RuleViolation(R_FIRE, f"{t.id} is {d:.0f}mm away: beyond long range ({r.long:g}mm)")
 
 
@@ -150,12 +152,13 @@ def _artillery_band(state: State, f: Unit, t: Unit, req: rq.Fire) -> Band:
             if b.band == given:
                 return b
         raise BadRequest(f"'range' must be one of {', '.join(b.band for b in bands)}")
-    d = geom.unit_distance(f, t)
-    if d is None:
+    if geom.body(f) is None or geom.body(t) is None:
         raise BadRequest("give 'range' (the Range Table band): the units are not placed")
     for b in bands:
-        if d <= b.max:
+        if geom.within(f, t, b.max):  # (measured only where the bounds leave it open)
             return b
+    d = geom.unit_distance(f, t)
+    assert d is not None
     raise RuleViolation(R_ART, f"{t.id} is {d:.0f}mm away: out of range")
 
 

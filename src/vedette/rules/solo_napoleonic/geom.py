@@ -132,24 +132,53 @@ BOUND_MM = 1e-6
 
 def within(a: Unit, b: Unit, reach: float) -> bool | None:
     """``unit_distance(a, b) <= reach`` (None if either is unplaced), measured only when the
-    centres leave it open: the distance edge to edge is at most the distance between the
-    centres (each centre is a point of its body) and at least that less both half-diagonals
-    (no point of a body is farther from its centre), and at least the distance between the
-    bodies' bounding boxes, so where the centres are clearly within ``reach``, or the bodies
-    clearly beyond it by either bound, that is the answer."""
+    bounds of :func:`bodies_within` leave it open."""
     ba, bb = body(a), body(b)
     if ba is None or bb is None:
         return None
+    near = bodies_within(ba, bb, reach)
+    if near is not None:
+        return near
+    d = unit_distance(a, b)
+    return d is not None and d <= reach
+
+
+def _inner(b: Body) -> float:
+    """The radius of the body's inscribed circle (half its lesser side): every point this
+    near its centre lies in it."""
+    fp = b.footprint
+    return (fp.width if fp.width < fp.depth else fp.depth) / 2
+
+
+def bodies_within(ba: Body, bb: Body, reach: float) -> bool | None:
+    """``distance(ba, bb) <= reach`` where cheap bounds tell it clearly (by more than
+    :data:`BOUND_MM`), else None (measure). The distance edge to edge is at most the distance
+    between the centres (each centre is a point of its body), and at most that less both
+    inscribed radii (the line between the centres leaves each body no nearer its centre than
+    that), and at most a centre's distance to the other body less its own inscribed radius
+    (the same, along the line to the nearest point); it is at least the distance between the
+    centres less both half-diagonals (no point of a body is farther from its centre), and at
+    least the distance between the bodies' bounding boxes. Most questions a game asks are
+    answered by the first bounds; the point's distance (four sides) costs a fraction of the
+    bodies' (every corner against every side)."""
     ca, cb = ba.centre, bb.centre
     c = math.hypot(ca.x - cb.x, ca.y - cb.y)
     if c < reach - BOUND_MM:
         return True
     if c - ba.radius - bb.radius > reach + BOUND_MM:
         return False
+    # (the bounds less an inscribed radius may fall below 0, the distance never: a reach of 0
+    # or less is never within them)
+    ia, ib = _inner(ba), _inner(bb)
+    if c - ia - ib < reach - BOUND_MM and reach > BOUND_MM:
+        return True
     if box_gap(ba, bb) > reach + BOUND_MM:  # the boxes apart: a closer bound, still cheap
         return False
-    d = unit_distance(a, b)
-    return d is not None and d <= reach
+    if reach > BOUND_MM and (
+        distance(ca, bb) - ia < reach - BOUND_MM or distance(cb, ba) - ib < reach - BOUND_MM
+    ):
+        return True
+    return None
 
 
 def general_within(g: General, u: Unit, reach: float) -> bool | None:

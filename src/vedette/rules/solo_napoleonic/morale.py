@@ -439,10 +439,11 @@ def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
         raise RuleViolation(
             R_CHARGE, f"{t.id} is already being charged by {other.id}: that charge comes first"
         )
-    d = geom.unit_distance(u, t)
-    if d is not None:
+    if geom.body(u) is not None and geom.body(t) is not None:
         reach = base_move(state, u) - u.moved_mm
-        if d > reach:
+        if geom.within(u, t, reach) is False:  # (measured where the bounds leave it open)
+            d = geom.unit_distance(u, t)
+            assert d is not None
             raise RuleViolation(
                 R_CHARGE,
                 f"{t.id} is {d:.0f}mm away: beyond {u.id}'s charge reach ({reach:.0f}mm, its move)",
@@ -637,6 +638,8 @@ def contact(u: Unit, t: Unit) -> dict[str, float]:
         return {}
     b = bu.facing_toward(bt.centre)
     for _ in range(4):
+        if geom.bodies_within(b, bt, 0.5):
+            break  # (clearly in contact: not measured)
         d = distance(b, bt)
         if d <= 0.5:
             break
