@@ -443,7 +443,8 @@ class Changes:
     def unit(self, ev: type[UnitFact], uid: str, why: str, **kw: Any) -> Unit:
         """Record ``ev`` for unit ``uid``: the values it leaves (those that change)."""
         u = self.state.unit(uid)
-        new = {k: v for k, v in kw.items() if getattr(u, k) != v}
+        held = u.__dict__  # (a unit's fields: a plain frozen dataclass, see model.updated)
+        new = {k: v for k, v in kw.items() if held[k] != v}
         if not new:
             return u
         if ev.touches is None or not ev.touches.issuperset(new):
@@ -543,6 +544,11 @@ _GAME_VALUES: dict[str, Callable[[Any], Any]] = {
 
 
 def _put_unit(state: State, uid: str, values: Mapping[str, Any]) -> State:
+    i = state.index.get(uid)
+    if i is not None and i < len(state.units):
+        u = state.units[i]
+        if u.id == uid:  # the index's place (as ``State._pos`` checks it): no look-up again
+            return state._with_unit_at(i, updated(u, values))
     return state.with_changed(uid, values)
 
 

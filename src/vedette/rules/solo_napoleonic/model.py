@@ -439,14 +439,17 @@ class State:
         old = self.units[i]
         units = list(self.units)  # (a list copied and made a tuple: the fastest way in Python)
         units[i] = u
-        changes: dict[str, Any] = {"units": tuple(units)}
+        new = object.__new__(State)  # (``but``, inline: a fold's every step comes here)
+        d = new.__dict__
+        d.update(self.__dict__)
+        d["units"] = tuple(units)
         if (old.charge_step is None) != (u.charge_step is None) and self.charging is not None:
             ids = self.charging
-            changes["charging"] = ids - {u.id} if u.charge_step is None else ids | {u.id}
+            d["charging"] = ids - {u.id} if u.charge_step is None else ids | {u.id}
         if old.morale_due != u.morale_due and self.due is not None:
             due = self.due
-            changes["due"] = due | {u.id} if u.morale_due else due - {u.id}
-        return self.but(**changes)
+            d["due"] = due | {u.id} if u.morale_due else due - {u.id}
+        return new
 
     def with_general(self, g: General) -> State:
         return self.but(generals=tuple([g if x.id == g.id else x for x in self.generals]))
@@ -563,5 +566,12 @@ def general_from_data(d: Mapping[str, Any], source: str) -> General:
     return g
 
 
+#: each dataclass's field names, in order (``fields`` builds its tuple afresh at every call)
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def to_json(obj: Unit | General | Card) -> dict[str, Any]:
-    return {f.name: getattr(obj, f.name) for f in fields(obj)}
+    names = _NAMES.get(type(obj))
+    if names is None:
+        names = _NAMES[type(obj)] = tuple(f.name for f in fields(obj))
+    return {n: getattr(obj, n) for n in names}
