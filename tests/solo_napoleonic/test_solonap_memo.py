@@ -253,7 +253,7 @@ def test_bodies_within_answers_only_what_the_measure_says() -> None:
     distance, a hair either side, far either side, 0 or less, its answer (where it gives one)
     is the measured one; the bounds beyond the centres' answer a good share of the near
     questions (those it is there for: charges, contact, range bands)."""
-    from vedette.geometry.tabletop import Body, distance
+    from vedette.geometry.tabletop import Body, Vec, distance
     from vedette.rules.solo_napoleonic import geom
 
     rng = random.Random(2029)
@@ -284,6 +284,10 @@ def test_bodies_within_answers_only_what_the_measure_says() -> None:
                 answered += 1
                 if d <= reach < c:  # within, but not told by the centres alone
                     near_answered += 1
+        for p in (a.centre, b.centre, Vec(a.centre.x + rng.uniform(-300, 300), a.centre.y)):
+            # a point's distance in the body's frame is the measured one, to within rounding
+            assert abs(geom.point_gap(p.x, p.y, b) - distance(p, b)) < 1e-9
+            assert abs(geom.point_gap(p.x, p.y, a) - distance(p, a)) < 1e-9
     assert answered > n * 4
     assert near_answered > n // 4
 

@@ -150,6 +150,25 @@ def _inner(b: Body) -> float:
     return (fp.width if fp.width < fp.depth else fp.depth) / 2
 
 
+def point_gap(x: float, y: float, b: Body) -> float:
+    """The distance (mm) from the point (``x``, ``y``) to the body ``b`` (0 inside it), worked
+    out in the body's own frame: how far beyond its half-depth ahead or behind, and beyond its
+    half-width to either side. The same distance ``tabletop.distance`` measures on its
+    corners, to within rounding (a few units in the last place of a table's mm): the bounds
+    below allow :data:`BOUND_MM` for that."""
+    fp = b.footprint
+    f = math.radians(b.facing)
+    fx, fy = math.sin(f), math.cos(f)  # straight ahead (``Vec.heading``); its right: (fy, -fx)
+    dx, dy = x - b.centre.x, y - b.centre.y
+    ahead = abs(dx * fx + dy * fy) - fp.depth / 2
+    side = abs(dx * fy - dy * fx) - fp.width / 2
+    if ahead <= 0.0:
+        return side if side > 0.0 else 0.0
+    if side <= 0.0:
+        return ahead
+    return math.hypot(ahead, side)
+
+
 def bodies_within(ba: Body, bb: Body, reach: float) -> bool | None:
     """``distance(ba, bb) <= reach`` where cheap bounds tell it clearly (by more than
     :data:`BOUND_MM`), else None (measure). The distance edge to edge is at most the distance
@@ -157,42 +176,44 @@ def bodies_within(ba: Body, bb: Body, reach: float) -> bool | None:
     inscribed radii (the line between the centres leaves each body no nearer its centre than
     that), and at most a centre's distance to the other body less its own inscribed radius
     (the same, along the line to the nearest point); it is at least the distance between the
-    centres less both half-diagonals (no point of a body is farther from its centre), and at
-    least the distance between the bodies' bounding boxes. Most questions a game asks are
-    answered by the first bounds; the point's distance (four sides) costs a fraction of the
-    bodies' (every corner against every side)."""
+    centres less both half-diagonals (no point of a body is farther from its centre than its
+    half-diagonal), at least a centre's distance to the other body less its own half-diagonal,
+    and at least the distance between the bodies' bounding boxes."""
     ca, cb = ba.centre, bb.centre
     c = math.hypot(ca.x - cb.x, ca.y - cb.y)
     if c < reach - BOUND_MM:
         return True
-    if c - ba.radius - bb.radius > reach + BOUND_MM:
+    ra, rb = ba.radius, bb.radius
+    if c - ra - rb > reach + BOUND_MM:
         return False
     # (the bounds less an inscribed radius may fall below 0, the distance never: a reach of 0
     # or less is never within them)
     ia, ib = _inner(ba), _inner(bb)
     if c - ia - ib < reach - BOUND_MM and reach > BOUND_MM:
         return True
+    pa, pb = point_gap(ca.x, ca.y, bb), point_gap(cb.x, cb.y, ba)
+    if reach > BOUND_MM and (pa - ia < reach - BOUND_MM or pb - ib < reach - BOUND_MM):
+        return True
+    if pa - ra > reach + BOUND_MM or pb - rb > reach + BOUND_MM:
+        return False
     if box_gap(ba, bb) > reach + BOUND_MM:  # the boxes apart: a closer bound, still cheap
         return False
-    if reach > BOUND_MM and (
-        distance(ca, bb) - ia < reach - BOUND_MM or distance(cb, ba) - ib < reach - BOUND_MM
-    ):
-        return True
     return None
 
 
 def general_within(g: General, u: Unit, reach: float) -> bool | None:
     """``general_distance(g, u) <= reach`` (None if either is unplaced), measured only when
-    the bounds of :func:`within` (a point: no half-diagonal of its own) leave it open."""
+    the point's distance in the body's own frame (:func:`point_gap`, to within rounding)
+    lies within :data:`BOUND_MM` of the reach."""
     if g.x is None or g.y is None:
         return None
     b = body(u)
     if b is None:
         return None
-    c = math.hypot(g.x - b.centre.x, g.y - b.centre.y)
-    if c < reach - BOUND_MM:
+    gap = point_gap(g.x, g.y, b)
+    if gap < reach - BOUND_MM:
         return True
-    if c - b.radius > reach + BOUND_MM:
+    if gap > reach + BOUND_MM:
         return False
     d = general_distance(g, u)
     return d is not None and d <= reach
