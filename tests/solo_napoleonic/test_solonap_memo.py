@@ -190,24 +190,34 @@ def test_the_fire_arc_in_arithmetic_gives_in_arcs_answer() -> None:
     from vedette.rules.solo_napoleonic import geom
 
     rng = random.Random(29)
-    answered = 0
+    answered = quick_answered = 0
     n = examples(4000)  # (tests/sizes.py: a quarter in make test, every kind of case still met)
     for k in range(n):
         f = Body.at(rng.uniform(0, 900), rng.uniform(0, 900), rng.uniform(0, 360), 60, 30)
         angle = rng.choice([45.0, 89.9, 0.0])
-        if k % 2:  # a corner of the target on the arc's left side, or near it
-            fl = f.corners()[0]
-            c = fl + Vec.heading(f.facing - angle, rng.uniform(5, 400))
+        if k % 2:  # a corner of the target on the arc's left or right side, or near it
+            left = k % 4 == 1
+            corner = f.corners()[0 if left else 1]
+            c = corner + Vec.heading(f.facing + (-angle if left else angle), rng.uniform(5, 400))
             c = c + Vec(rng.choice([0.0, 1e-6, -1e-3, 0.5]), 0.0)
             t = Body.at(c.x, c.y, rng.choice([f.facing, f.facing + angle, 0.0]), 40, 20)
+            if k % 8 == 3:  # or its centre there: the target across the side
+                t = Body.at(
+                    corner.x + (c.x - corner.x) / 2, corner.y + (c.y - corner.y) / 2, 0, 40, 20
+                )
         else:
             t = Body.at(rng.uniform(0, 900), rng.uniform(0, 900), rng.uniform(0, 360), 40, 20)
         clear = geom._arc_clear(f, t, angle)
         if clear is not None:
             answered += 1
             assert clear == in_arc(f, t, angle), (f, t, angle)
+        quick = geom._arc_quick(f, t, angle)  # (from the centre alone: fewer, never wrong)
+        if quick is not None:
+            quick_answered += 1
+            assert quick == in_arc(f, t, angle) and clear in (None, quick), (f, t, angle)
         assert geom._in_arc(f, t, angle) == in_arc(f, t, angle), (f, t, angle)
     assert answered > n * 3 // 4  # most are clear: the arithmetic answers them
+    assert quick_answered > n // 3
 
 
 def test_within_a_reach_from_the_centres_is_the_measured_answer() -> None:
