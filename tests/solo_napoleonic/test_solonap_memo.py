@@ -252,6 +252,39 @@ def test_within_a_reach_from_the_centres_is_the_measured_answer() -> None:
             bounded += abs(d - reach) > 50
     assert bounded > n // 3  # (most asked far from the reach: the bounds answer them)
     assert geom.within(replace(a0, x=None), b0, 300.0) is None
+    assert geom.general_reach(replace(g0, x=None), a0, 150.0) is None
+
+
+def test_a_generals_reach_reads_as_the_measured_distance() -> None:
+    """Kuryakin, Generals (150mm control range): the control phase's verdict for a unit and
+    the distance its words give ("212mm from Morand"), told from the general's distance in the
+    unit's own frame (issue 29), are the measured ones: in or out alike, the same whole mm,
+    for generals anywhere, a reach exactly the distance or a hair either side, and distances
+    of exactly half a mm (where rounding could tip the words either way)."""
+    from dataclasses import replace
+
+    from vedette.geometry.tabletop import Vec
+    from vedette.rules.solo_napoleonic import geom
+
+    s = RS.initial_state(RS.scenario("sample"), {})
+    a0, g0 = s.units[0], s.generals[0]
+    rng = random.Random(150)
+    for k in range(examples(3000)):
+        a = replace(a0, x=rng.uniform(0, 600), y=rng.uniform(0, 600), facing=rng.uniform(0, 360))
+        b = geom.body(a)
+        assert b is not None
+        if k % 3 == 0:  # straight ahead of its front edge, at a whole mm and a half
+            front = b.to_world(b.footprint.depth / 2, rng.uniform(-10, 10))
+            p = front + Vec.heading(a.facing, rng.randrange(0, 300) + 0.5)
+        else:
+            p = Vec(a.x + rng.uniform(-400, 400), a.y + rng.uniform(-400, 400))
+        g = replace(g0, x=p.x, y=p.y)
+        d = geom.general_distance(g, a)
+        assert d is not None
+        for reach in (d, d + 1e-9, d - 1e-9, 150.0, round(d)):
+            got = geom.general_reach(g, a, reach)
+            assert got is not None
+            assert got[0] is (d <= reach) and f"{got[1]:.0f}" == f"{d:.0f}", (g, a, reach)
     assert geom.general_within(replace(g0, x=None), a0, 150.0) is None
 
 

@@ -219,6 +219,24 @@ def general_within(g: General, u: Unit, reach: float) -> bool | None:
     return d is not None and d <= reach
 
 
+def general_reach(g: General, u: Unit, reach: float) -> tuple[bool, float] | None:
+    """``general_distance(g, u) <= reach`` and a distance that reads the same in whole mm as
+    that distance (None if either is unplaced): the point's distance in the body's frame
+    (:func:`point_gap`, to within rounding), measured edge to edge only where it lies within
+    :data:`BOUND_MM` of the reach or of half a mm (where rounding could tip either)."""
+    if g.x is None or g.y is None:
+        return None
+    b = body(u)
+    if b is None:
+        return None
+    gap = point_gap(g.x, g.y, b)
+    if abs(gap - reach) <= BOUND_MM or abs(gap % 1.0 - 0.5) <= BOUND_MM:
+        d = general_distance(g, u)
+        assert d is not None
+        return d <= reach, d
+    return gap <= reach, gap
+
+
 def friends_within(state: State, u: Unit, radius: float) -> int | None:
     """Friendly units (not routing) within ``radius`` mm, edge to edge; None if unplaced."""
     if body(u) is None:
