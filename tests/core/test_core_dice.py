@@ -131,3 +131,28 @@ def test_opposed_draws_are_rerolled_and_kept() -> None:
 def test_seeded_faces_are_legal(seed: int, pos: int) -> None:
     for die in (standard(6), standard(100), CUSTOM["K12"]):
         assert SeededSource(seed, pos).face(die) in die.faces
+
+
+def test_a_rolls_own_init_sets_every_field_as_the_dataclass_would() -> None:
+    """``Roll`` sets its fields in one step (issue 29): its ``__init__`` takes every field, in
+    order, with the field's default, and sets each to the value given (a field added to the
+    record and not to its ``__init__`` fails here); ``details`` defaults to a fresh table."""
+    import dataclasses
+    import inspect
+
+    from vedette.dice.roll import Face, Roll
+
+    params = list(inspect.signature(Roll.__init__).parameters.values())[1:]
+    fields = dataclasses.fields(Roll)
+    assert [p.name for p in params] == [f.name for f in fields]
+    for p, f in zip(params, fields, strict=True):
+        if f.default is not dataclasses.MISSING:
+            assert p.default == f.default, f.name
+    given = {f.name: object() for f in fields}
+    r = Roll(**given)  # type: ignore[arg-type]
+    assert all(getattr(r, k) is v for k, v in given.items())
+    a, b = Roll("1d6", (Face("d6", 2),), 2), Roll("1d6", (Face("d6", 2),), 2)
+    assert a == b and a.details == {} and a.details is not b.details
+    assert dataclasses.replace(a, label="x") == Roll("1d6", (Face("d6", 2),), 2, label="x")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.final = 3  # type: ignore[misc]
