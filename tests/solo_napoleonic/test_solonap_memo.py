@@ -504,3 +504,36 @@ def test_simulated_lines_are_the_todo_lines_at_every_step() -> None:
     assert len(seen) > 300 and max(seen) > 10
     assert any(rides) and not all(rides)
     assert told["kept"] > 100 and len(told) == 7 and min(told.values()) > 5, told
+
+
+def test_a_general_looked_up_by_id_is_the_one_the_state_holds() -> None:
+    """A state's generals by id (issue 29: kept with its generals tuple, not scanned at every
+    look-up) are the ones it holds: a general changed is found changed in the new state and
+    as he was in the old; a state ``but`` makes from another (sharing the kept entry) finds
+    its own generals; the first of two with one id; no such general: refused, none held."""
+    from dataclasses import replace
+
+    from vedette.errors import BadRequest
+    from vedette.rules.solo_napoleonic.model import updated
+
+    s = RS.initial_state(RS.scenario("sample"), {})
+
+    def scan(state: Any, gid: str) -> Any:
+        return next((g for g in state.generals if g.id == gid), None)
+
+    for g in s.generals:
+        assert s.general(g.id) is g and s.has_general(g.id)
+    g0 = s.generals[0]
+    moved = s.with_general(updated(g0, {"x": 1.0, "y": 2.0}))
+    assert moved.general(g0.id) is scan(moved, g0.id) and moved.general(g0.id).x == 1.0
+    assert s.general(g0.id) is g0
+    again = moved.but(generals=s.generals)
+    assert again.general(g0.id) is g0
+    u = next(u for u in s.units if u.brigade is not None)
+    assert s.brigadier_of(u) is scan(s, u.brigade)
+    assert s.brigadier_of(replace(u, brigade="nobody")) is None
+    twice = s.but(generals=(g0, updated(g0, {"name": "another"})))
+    assert twice.general(g0.id) is g0
+    assert not s.has_general("nobody")
+    with pytest.raises(BadRequest):
+        s.general("nobody")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, partial
 from typing import Any
@@ -427,14 +427,18 @@ def allocate(
 
 
 # -- changes -> events --------------------------------------------------------------------------
-@dataclass
 class Changes:
     """A procedure's working copy of the state and the facts that lead to it (their previous
     values are recorded by the engine when the action is performed)."""
 
-    state: State
-    events: list[Any] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    __slots__ = ("events", "notes", "state")
+
+    def __init__(
+        self, state: State, events: list[Any] | None = None, notes: list[str] | None = None
+    ) -> None:
+        self.state = state
+        self.events: list[Any] = [] if events is None else events
+        self.notes: list[str] = [] if notes is None else notes
 
     def _record(self, e: Fact) -> None:
         self.events.append(e)
@@ -449,8 +453,10 @@ class Changes:
             return u
         if ev.touches is None or not ev.touches.issuperset(new):
             _may(ev, new)
-        self._record(ev(uid, new, None, why))
-        moved = self.state.unit(uid)
+        e = ev(uid, new, None, why)
+        self.events.append(e)
+        self.state = st = fold_patch(self.state, e, ENTITIES)
+        moved = st.unit(uid)
         if ("x" in new or "y" in new) and moved.placed:
             self.follow(moved)
         return moved
@@ -472,7 +478,8 @@ class Changes:
         return self.state.general(gid)
 
     def game(self, ev: type[TurnFact], why: str, **kw: Any) -> None:
-        _may(ev, kw)
+        if ev.touches is None or not ev.touches.issuperset(kw):
+            _may(ev, kw)
         self._record(ev("", {k: game_value_json(k, v) for k, v in kw.items()}, None, why))
 
     def note(self, text: str) -> None:
@@ -499,8 +506,11 @@ GAME_FIELDS = (
 )
 
 
+_GAME_FIELDS = frozenset(GAME_FIELDS)
+
+
 def game_value_json(k: str, v: Any) -> Any:
-    if k not in GAME_FIELDS:
+    if k not in _GAME_FIELDS:
         raise ValueError(f"not a game field: {k}")
     if k == "cards":
         return [to_json(c) for c in v]

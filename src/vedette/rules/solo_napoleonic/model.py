@@ -342,10 +342,20 @@ class State:
             return ids
         return self.charging
 
+    def _generals(self) -> Mapping[str, General]:
+        """The generals by id (the first of an id), kept with the state for its generals
+        tuple (a state ``but`` makes from this one shares the entry while it holds them)."""
+        hit = self.__dict__.get("_by_id")
+        if hit is not None and hit[0] is self.generals:
+            return hit[1]  # type: ignore[no-any-return]
+        by_id = {g.id: g for g in reversed(self.generals)}
+        object.__setattr__(self, "_by_id", (self.generals, by_id))
+        return by_id
+
     def general(self, gid: str) -> General:
-        for g in self.generals:
-            if g.id == gid:
-                return g
+        g = self._generals().get(gid)
+        if g is not None:
+            return g
         raise BadRequest(
             f"no general {gid!r} (generals: {', '.join(g.id for g in self.generals) or 'none'})"
         )
@@ -354,15 +364,15 @@ class State:
         return self._pos(uid) is not None
 
     def has_general(self, gid: str) -> bool:
-        return any(g.id == gid for g in self.generals)
+        return gid in self._generals()
 
     def brigade_units(self, gid: str) -> tuple[Unit, ...]:
         return tuple(u for u in self.units if u.brigade == gid and u.on_table)
 
     def brigadier_of(self, unit: Unit) -> General | None:
-        if unit.brigade is None or not self.has_general(unit.brigade):
+        if unit.brigade is None:
             return None
-        return self.general(unit.brigade)
+        return self._generals().get(unit.brigade)
 
     def chain(self, g: General) -> tuple[General, ...]:
         """The general's superiors, nearest first."""
