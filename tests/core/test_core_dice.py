@@ -133,24 +133,33 @@ def test_seeded_faces_are_legal(seed: int, pos: int) -> None:
         assert SeededSource(seed, pos).face(die) in die.faces
 
 
-def test_a_rolls_own_init_sets_every_field_as_the_dataclass_would() -> None:
-    """``Roll`` sets its fields in one step (issue 29): its ``__init__`` takes every field, in
-    order, with the field's default, and sets each to the value given (a field added to the
-    record and not to its ``__init__`` fails here); ``details`` defaults to a fresh table."""
+@pytest.mark.parametrize("name", ["Roll", "Check"])
+def test_a_records_own_init_sets_every_field_as_the_dataclass_would(name: str) -> None:
+    """``Roll`` and ``Check`` set their fields in one step (issue 29): the ``__init__`` takes
+    every field, in order, with the field's default, and sets each to the value given (a field
+    added to the record and not to its ``__init__`` fails here); a roll's ``details`` defaults
+    to a fresh table; a check stays a value (equal, hashed, frozen)."""
     import dataclasses
     import inspect
 
     from vedette.dice.roll import Face, Roll
 
-    params = list(inspect.signature(Roll.__init__).parameters.values())[1:]
-    fields = dataclasses.fields(Roll)
+    cls = {"Roll": Roll, "Check": Check}[name]
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    fields = dataclasses.fields(cls)
     assert [p.name for p in params] == [f.name for f in fields]
     for p, f in zip(params, fields, strict=True):
         if f.default is not dataclasses.MISSING:
             assert p.default == f.default, f.name
     given = {f.name: object() for f in fields}
-    r = Roll(**given)  # type: ignore[arg-type]
+    r = cls(**given)
     assert all(getattr(r, k) is v for k, v in given.items())
+    c = Check("1d6", (Modifier(1, "x"),), None, "l")
+    assert c == Check("1d6", (Modifier(1, "x"),), None, "l") and hash(c) == hash(
+        Check("1d6", (Modifier(1, "x"),), None, "l")
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        c.label = "m"  # type: ignore[misc]
     a, b = Roll("1d6", (Face("d6", 2),), 2), Roll("1d6", (Face("d6", 2),), 2)
     assert a == b and a.details == {} and a.details is not b.details
     assert dataclasses.replace(a, label="x") == Roll("1d6", (Face("d6", 2),), 2, label="x")
