@@ -537,3 +537,25 @@ def test_a_general_looked_up_by_id_is_the_one_the_state_holds() -> None:
     assert not s.has_general("nobody")
     with pytest.raises(BadRequest):
         s.general("nobody")
+
+
+def test_a_modifier_made_once_is_the_one_made_afresh() -> None:
+    """The modifiers of the rule data (issue 29: made once per rule data, options and what is
+    asked) are those made afresh: every entry of every section, with and without a count and
+    a reason of its own; and a game with the optional rules on (other options) gets its own,
+    not the first game's (an officer's modifier exists only with the officers rule on)."""
+    from vedette.rules.solo_napoleonic import common
+
+    off = RS.initial_state(RS.scenario("sample"), {})
+    on = RS.initial_state(RS.scenario("sample"), {"officers": True, "musicians": True})
+    optional = 0
+    for s in (off, on, off):
+        for section, entries in s.config.modifiers.items():
+            for key, e in entries.items():
+                for count in (None, 0, 1, 4):
+                    for reason in (None, "stated"):
+                        want = common._modifier(s, section, key, count, reason)
+                        assert common.modifier(s, section, key, count, reason) == want
+                        assert common.modifier(s, section, key, count, reason) == want
+                        optional += bool(e.optional) and want is not None
+    assert optional > 0  # (an optional rule's modifier met, with its rule on)

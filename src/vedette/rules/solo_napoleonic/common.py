@@ -16,6 +16,7 @@ from vedette.dice.roll import single
 from vedette.dice.sources import begin_attempt, branch, reject_attempt
 from vedette.errors import DataError
 from vedette.rules.patch import Entities, Patch, fold_patch
+from vedette.rules.solo_napoleonic import memo
 from vedette.rules.solo_napoleonic.events import (
     Fact,
     GeneralFact,
@@ -58,11 +59,38 @@ def officer_missing(state: State, u: Unit) -> bool:
     return u.officer != "alive" or u.officer_pos > u.front_rank()
 
 
+#: the modifiers made, by the identity of the rule data and the options they were read from
+#: and what was asked (each entry keeps its data alive: no id is reused while it is here)
+_MODIFIERS: dict[tuple[Any, ...], tuple[Any, Any, Modifier | None]] = {}
+
+
 def modifier(
     state: State, section: str, key: str, count: int | None = None, reason: str | None = None
 ) -> Modifier | None:
     """The modifier ``key`` of ``[modifiers.SECTION]``; for a per-count entry, ``count`` of them
-    (None when the count is 0 or the entry belongs to an optional rule that is off)."""
+    (None when the count is 0 or the entry belongs to an optional rule that is off). A pure
+    function of the rule data, the options and what is asked: made once for each (a morale
+    test asks a score of them; a modifier is a frozen value)."""
+    if not memo.enabled():  # (the old path: made afresh)
+        return _modifier(state, section, key, count, reason)
+    config, options = state.config, state.options
+    k = (id(config), id(options), section, key, count, reason)
+    hit = _MODIFIERS.get(k)
+    if hit is not None and hit[0] is config and hit[1] is options:
+        return hit[2]
+    m = _modifier(state, section, key, count, reason)
+    if len(_MODIFIERS) > 4096:
+        _MODIFIERS.clear()
+    _MODIFIERS[k] = (config, options, m)
+    return m
+
+
+memo.also_clear(_MODIFIERS.clear)
+
+
+def _modifier(
+    state: State, section: str, key: str, count: int | None, reason: str | None
+) -> Modifier | None:
     e = state.config.modifiers.get(section, {}).get(key)
     if e is None:
         raise DataError("solo_napoleonic data", f"[modifiers.{section}] has no {key!r}")
