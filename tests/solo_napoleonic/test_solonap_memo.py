@@ -559,3 +559,15 @@ def test_a_modifier_made_once_is_the_one_made_afresh() -> None:
                         assert common.modifier(s, section, key, count, reason) == want
                         optional += bool(e.optional) and want is not None
     assert optional > 0  # (an optional rule's modifier met, with its rule on)
+
+
+def test_find_is_has_unit_and_unit_in_one() -> None:
+    """``State.find`` (issue 29: the simulator's quick checks look a unit up once) gives the
+    unit ``unit`` gives where ``has_unit`` holds, else None: by the index, and on a state whose
+    units stand elsewhere than its index says (built by hand)."""
+    s = RS.initial_state(RS.scenario("sample"), {})
+    shuffled = s.but(units=tuple(reversed(s.units)))  # (the index kept: every place wrong)
+    for st in (s, shuffled):
+        for u in st.units:
+            assert st.find(u.id) is st.unit(u.id) is u
+        assert st.find("nobody") is None and not st.has_unit("nobody")

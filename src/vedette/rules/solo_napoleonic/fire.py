@@ -292,9 +292,9 @@ def refused(state: State, req: rq.Fire) -> bool:
     these refuses too, and it makes them before any die; a held fire is never planned."""
     if req.hold or req.target is None or req.range is not None:
         return False
-    if not (state.has_unit(req.unit) and state.has_unit(req.target)):
+    f, t = state.find(req.unit), state.find(req.target)
+    if f is None or t is None:
         return False
-    f, t = state.unit(req.unit), state.unit(req.target)
     if f.artillery:
         return False
     if f.skirmishing:

@@ -326,6 +326,18 @@ class State:
             f"no unit {uid!r} (units: {', '.join(u.id for u in self.units) or 'none'})"
         )
 
+    def find(self, uid: str) -> Unit | None:
+        """The unit ``uid``, or None if the state holds none (one look-up: ``has_unit`` and
+        ``unit`` together)."""
+        try:
+            u = self.units[self.index[uid]]
+            if u.id == uid:  # the index's place (as _pos checks it)
+                return u
+        except (KeyError, IndexError):
+            pass
+        i = self._pos(uid)
+        return None if i is None else self.units[i]
+
     def due_ids(self) -> frozenset[str]:
         """The units with a morale test due (a marker)."""
         if self.due is None:

@@ -455,12 +455,15 @@ def charge_refused(state: State, req: rq.Charge) -> bool:
     clearly beyond the charger's reach, told from the bodies' centres (``geom.within``) without
     measuring (the simulator's quick check: ``requests.by_dry_run``). Every check before the
     reach refuses too, and all of them come before the charge test's die."""
-    if not (state.has_unit(req.unit) and state.has_unit(req.target)):
+    u, t = state.find(req.unit), state.find(req.target)
+    if u is None or t is None:
         return False
-    u, t = state.unit(req.unit), state.unit(req.target)
-    if geom.body(u) is None or geom.body(t) is None:
+    bu, bt = geom.body(u), geom.body(t)
+    if bu is None or bt is None:
         return False
-    return geom.within(u, t, base_move(state, u) - u.moved_mm) is False
+    reach = base_move(state, u) - u.moved_mm
+    near = geom.bodies_within(bu, bt, reach)  # (``geom.within``'s bounds, the bodies in hand)
+    return (near if near is not None else geom.within(u, t, reach)) is False
 
 
 def quick_refused(state: State, procedure: str, unit: str, req: Any) -> bool:
@@ -476,7 +479,7 @@ def quick_refused(state: State, procedure: str, unit: str, req: Any) -> bool:
     function), whatever it checks first, so the two cannot drift apart."""
     if procedure == "fire":
         return bool(fire.refused(state, req))
-    u = state.unit(unit) if state.has_unit(unit) else None
+    u = state.find(unit)
     if procedure == "charge":
         if u is not None and (
             charging.fired_refusal(u) is not None or charging.charge_refusal(u) is not None
