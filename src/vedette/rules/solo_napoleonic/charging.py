@@ -84,8 +84,11 @@ def can_fire(u: Unit) -> bool:
 # -- where the sequence stands --------------------------------------------------------------
 def chargers(state: State) -> list[Unit]:
     """The units holding an open charge (from the state's index: no scan of every unit)."""
-    out = [state.unit(uid) for uid in sorted(state.charging_ids()) if state.has_unit(uid)]
-    return [u for u in out if u.charge_step is not None]
+    ids = state.charging_ids()
+    if not ids:
+        return []
+    out = [state.find(uid) for uid in sorted(ids)]
+    return [u for u in out if u is not None and u.charge_step is not None]
 
 
 def charger_of(state: State, target: str, step: str) -> Unit | None:
@@ -140,7 +143,8 @@ def routed_before_contact(state: State, c: Unit) -> bool:
     ground and the charge ends without melee (assumption: the text gives no melee with a
     routing unit; pursuit is its own move, ``move mode=pursuit``)."""
     t = c.charge_target
-    return t is not None and state.has_unit(t) and state.unit(t).status == "routing"
+    tu = state.find(t) if t is not None else None
+    return tu is not None and tu.status == "routing"
 
 
 def after_close(ch: Changes, cid: str) -> None:
