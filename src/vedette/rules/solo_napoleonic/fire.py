@@ -297,17 +297,22 @@ def refused(state: State, req: rq.Fire) -> bool:
         return False
     if f.artillery:
         return False
+    bf, bt = geom.body(f), geom.body(t)  # (the bodies in hand: asked of geom once)
+    if bf is None or bt is None:
+        return False  # not placed: the arc and the range are stated, not measured
     if f.skirmishing:
         table = "carbine" if f.cavalry else "skirmish"
     elif f.kind == "infantry":
-        if geom.in_fire_arc(f, t, state.config.options.volley_arc_deg) is False:
+        if not geom.bodies_in_arc(bf, bt, state.config.options.volley_arc_deg):
             return True
         table = "infantry"
     else:
         return False
     if rq.flag(req.at_chargers, charging_at(f, t)) or effects_on(state, t, "long_range"):
         return False
-    return geom.within(f, t, state.config.ranges[table].long) is False
+    reach = state.config.ranges[table].long
+    near = geom.bodies_within(bf, bt, reach)  # (``geom.within``'s bounds first, as it asks)
+    return (near if near is not None else geom.within(f, t, reach)) is False
 
 
 def _half_move(state: State, u: Unit) -> float:

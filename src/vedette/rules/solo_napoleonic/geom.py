@@ -254,6 +254,11 @@ def in_fire_arc(firer: Unit, target: Unit, half_angle: float) -> bool | None:
     bf, bt = body(firer), body(target)
     if bf is None or bt is None:
         return None
+    return bodies_in_arc(bf, bt, half_angle)
+
+
+def bodies_in_arc(bf: Body, bt: Body, half_angle: float) -> bool:
+    """:func:`in_fire_arc` of the two bodies, in hand."""
     angle = min(half_angle, 89.9)
     name = _ARC_NAMES.get(angle)
     if name is None:
