@@ -210,6 +210,11 @@ def general_within(g: General, u: Unit, reach: float) -> bool | None:
     b = body(u)
     if b is None:
         return None
+    c = math.hypot(g.x - b.centre.x, g.y - b.centre.y)  # (the centre's bounds: cheapest)
+    if c < reach - BOUND_MM:
+        return True
+    if c - b.radius > reach + BOUND_MM:
+        return False
     gap = point_gap(g.x, g.y, b)
     if gap < reach - BOUND_MM:
         return True
