@@ -165,3 +165,52 @@ def test_a_records_own_init_sets_every_field_as_the_dataclass_would(name: str) -
     assert dataclasses.replace(a, label="x") == Roll("1d6", (Face("d6", 2),), 2, label="x")
     with pytest.raises(dataclasses.FrozenInstanceError):
         a.final = 3  # type: ignore[misc]
+
+
+def test_an_under_check_reads_its_roll_as_its_table_does() -> None:
+    """``UnderCheck.resolve`` reads the dice without building its table (issue 29): the same
+    record as the table's own reading of them (row, range, consequence, target) for every
+    target, strict or not, any modifiers (an exclusive group among them), on percentile dice,
+    a d8 and 2d6, each face met."""
+    import random
+
+    from vedette.dice.check import _natural, roll_faces
+    from vedette.dice.roll import Roll
+
+    def table_read(c: UnderCheck, faces: list[int]) -> Roll:  # the reading before issue 29
+        e = c.parsed_expression()
+        got = roll_faces(e, ScriptedSource(faces))
+        natural = _natural(e, got)
+        applied, superseded = select(c.modifiers)
+        row = c.table().lookup(natural)
+        return Roll(
+            c.expression,
+            tuple(got),
+            natural,
+            applied,
+            superseded,
+            natural,
+            row.key,
+            row.range_text,
+            row.result,
+            c.label,
+            c.rule,
+            "under",
+            "scripted",
+            c.target(),
+            c.base,
+            c.strict,
+        )
+
+    rng = random.Random(16)
+    groups = [None, None, "size"]
+    for _ in range(examples(2000)):
+        expr, sides, n = rng.choice([("d100", 100, 1), ("dP", 100, 1), ("d8", 8, 1), ("2d6", 6, 2)])
+        ms = tuple(
+            Modifier(rng.randint(-30, 30), f"m{i}", "", rng.choice(groups))
+            for i in range(rng.randint(0, 3))
+        )
+        c = UnderCheck(rng.randint(-10, 110), ms, expr, rng.random() < 0.5, "l", "r", "ok", "no")
+        lo = 0 if expr == "dP" else 1
+        faces = [rng.randint(lo, sides - 1 + lo) for _ in range(n)]
+        assert c.resolve(ScriptedSource(faces)) == table_read(c, faces), (c, faces)
