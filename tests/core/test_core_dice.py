@@ -165,6 +165,11 @@ def test_a_records_own_init_sets_every_field_as_the_dataclass_would(name: str) -
     assert dataclasses.replace(a, label="x") == Roll("1d6", (Face("d6", 2),), 2, label="x")
     with pytest.raises(dataclasses.FrozenInstanceError):
         a.final = 3  # type: ignore[misc]
+    b = Roll("1d6", (Face("d6", 2),), 2, details={"x": 1})
+    assert b.but(consequence="c", label="l") == dataclasses.replace(b, consequence="c", label="l")
+    assert b.but(consequence="c").details is b.details and b.consequence is None
+    with pytest.raises(TypeError):
+        b.but(nothing=1)
 
 
 def test_an_under_check_reads_its_roll_as_its_table_does() -> None:

@@ -89,6 +89,15 @@ class Roll:
             },
         )
 
+    def but(self, **changes: Any) -> Roll:
+        """This roll with ``changes`` (its fields): ``dataclasses.replace`` in one step."""
+        d = self.__dict__
+        if not changes.keys() <= d.keys():
+            raise TypeError(f"a roll has no field {sorted(changes.keys() - d.keys())[0]!r}")
+        new = object.__new__(Roll)
+        object.__setattr__(new, "__dict__", {**d, **changes})
+        return new
+
     def dice_text(self) -> str:
         if len(self.faces) == 1:
             return f"{self.expression}={self.faces[0].face}"

@@ -589,7 +589,7 @@ def saves(n: int, save: int, target: Unit, dice: DiceSource, rule: str) -> tuple
         sv = check_roll(c, dice)
         cas = sum(1 for x in sv.faces if x.face < save)
         text = f"{n - cas} saved, {cas} casualt" + ("y" if cas == 1 else "ies")
-        return cas, [replace(sv, consequence=text)]
+        return cas, [sv.but(consequence=text)]
 
     return outcome_of(dice, lambda: saves_dist(n, save), roll)
 
