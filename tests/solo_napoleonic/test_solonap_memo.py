@@ -571,3 +571,31 @@ def test_find_is_has_unit_and_unit_in_one() -> None:
         for u in st.units:
             assert st.find(u.id) is st.unit(u.id) is u
         assert st.find("nobody") is None and not st.has_unit("nobody")
+
+
+def test_on_table_kept_with_a_unit_follows_its_status_and_figures() -> None:
+    """``Unit.on_table`` is kept with the unit object once asked (issue 29): through any run of
+    changes (``updated``, the fold's copy; ``dataclasses.replace``), asked or not between them,
+    it is what the unit's status and figures say (not eliminated, figures left), never the
+    value kept for the unit it was copied from."""
+    from dataclasses import replace
+
+    from vedette.rules.solo_napoleonic.model import updated
+
+    s = RS.initial_state(RS.scenario("sample"), {})
+    rng = random.Random(23)
+    for _ in range(examples(400)):
+        u = rng.choice(s.units)
+        for _ in range(12):
+            change = rng.choice(
+                [
+                    {"figures": rng.choice([0, 1, 5])},
+                    {"status": rng.choice(["steady", "routing", "eliminated"])},
+                    {"disorder": rng.randint(0, 3)},
+                    {"figures": rng.choice([0, 4]), "status": "steady"},
+                ]
+            )
+            u = updated(u, change) if rng.random() < 0.8 else replace(u, **change)
+            if rng.random() < 0.6:
+                assert u.on_table is (u.status != "eliminated" and u.figures > 0), u
+        assert u.on_table is (u.status != "eliminated" and u.figures > 0)

@@ -90,6 +90,21 @@ class General:
         return f"{self.id} {self.name} ({self.side} {self.rank}) TH {th}, AV {av}, CR {cr}{dead}"
 
 
+class _OnTable:
+    """``Unit.on_table`` (not eliminated, figures left), worked out once per unit object and
+    kept in its ``__dict__``, where the next look-up finds it before this descriptor (a value
+    asked thousands of times a game, of units that mostly do not change; issue 29).
+    :func:`updated` drops the kept value when the status or the figures change; a unit made
+    afresh (``__init__``, ``dataclasses.replace``) has none."""
+
+    def __get__(self, u: Any, owner: Any = None) -> Any:
+        if u is None:
+            return self
+        on = u.status != "eliminated" and u.figures > 0
+        u.__dict__["on_table"] = on
+        return on
+
+
 @dataclass(frozen=True)
 class Unit:
     """A battalion, regiment or battery. ``front`` is the number of figures in its front rank
@@ -166,9 +181,8 @@ class Unit:
     def placed(self) -> bool:
         return self.x is not None and self.y is not None
 
-    @property
-    def on_table(self) -> bool:
-        return self.status != "eliminated" and self.figures > 0
+    #: on the table: not eliminated, figures left (kept with the unit once asked: see _OnTable)
+    on_table = _OnTable()
 
     @property
     def cavalry(self) -> bool:
@@ -533,6 +547,8 @@ def updated(obj: Unit | General, changes: Mapping[str, Any]) -> Any:
     d = new.__dict__
     d.update(obj.__dict__)
     d.update(changes)
+    if "on_table" in d and ("status" in changes or "figures" in changes):
+        del d["on_table"]  # (kept by _OnTable for the old values)
     return new
 
 
