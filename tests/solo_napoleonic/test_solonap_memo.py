@@ -599,3 +599,34 @@ def test_on_table_kept_with_a_unit_follows_its_status_and_figures() -> None:
             if rng.random() < 0.6:
                 assert u.on_table is (u.status != "eliminated" and u.figures > 0), u
         assert u.on_table is (u.status != "eliminated" and u.figures > 0)
+
+
+def test_a_body_kept_with_a_unit_follows_its_footprint() -> None:
+    """A unit's body is kept with the unit object once asked (issue 29): through any run of
+    changes (``updated``, the fold's copy), asked or not between them, it is the body its
+    place, facing and size make (``geom._body`` afresh), never the one kept for the unit it was
+    copied from; every field of the footprint counts (``model.FOOTPRINT_FIELDS``)."""
+    from vedette.rules.solo_napoleonic import geom
+    from vedette.rules.solo_napoleonic.model import FOOTPRINT_FIELDS, updated
+
+    s = RS.initial_state(RS.scenario("sample"), {})
+    rng = random.Random(42)
+    changes = {
+        "x": lambda: rng.uniform(0, 900),
+        "y": lambda: rng.uniform(0, 900),
+        "facing": lambda: rng.uniform(0, 360),
+        "width": lambda: rng.choice([0.0, 80.0, 120.0]),
+        "depth": lambda: rng.choice([0.0, 30.0]),
+        "front": lambda: rng.randint(1, 12),
+        "figures": lambda: rng.randint(0, 24),
+        "disorder": lambda: rng.randint(0, 3),
+    }
+    assert changes.keys() > FOOTPRINT_FIELDS
+    for _ in range(examples(400)):
+        u = rng.choice(s.units)
+        for _ in range(10):
+            k = rng.choice(list(changes))
+            u = updated(u, {k: changes[k]()})
+            if rng.random() < 0.6:
+                assert geom.body(u) == geom._body(u), (k, u)
+        assert geom.body(u) == geom._body(u)

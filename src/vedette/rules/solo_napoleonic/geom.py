@@ -40,6 +40,12 @@ def footprint_key(u: Unit) -> tuple[Any, ...]:
 
 
 def body(u: Unit) -> Body | None:
+    """The unit's body on the table (None if unplaced). With the memos on, kept with the unit
+    object once asked (in its ``__dict__``, as ``_body``: ``model.updated`` drops it when a
+    field of the footprint changes, ``model.FOOTPRINT_FIELDS``)."""
+    kept = u.__dict__.get("_body", _UNSET)
+    if kept is not _UNSET:
+        return kept  # type: ignore[no-any-return]
     hit = _BODIES.get(id(u))
     if hit is not None and hit[0] is u:
         return hit[1]
@@ -49,10 +55,17 @@ def body(u: Unit) -> Body | None:
         b = memo.pure("body", footprint_key(u), lambda: _body(u))
     else:
         b = _body(u)
+    if memo.enabled():
+        u.__dict__["_body"] = b
+        return b
     if len(_BODIES) > _MOST:
         _BODIES.clear()
     _BODIES[id(u)] = (u, b)
     return b
+
+
+#: no body kept with the unit yet
+_UNSET = object()
 
 
 def _clear() -> None:

@@ -533,6 +533,8 @@ def card_index(cards: tuple[Card, ...]) -> CardIndex:
 
 
 UNIT_FIELDS = {f.name for f in fields(Unit)}
+#: what a unit's body on the table is made from (geom.footprint_key, geom._body)
+FOOTPRINT_FIELDS = frozenset({"x", "y", "facing", "width", "depth", "front", "figures"})
 GENERAL_FIELDS = {f.name for f in fields(General)}
 
 
@@ -549,6 +551,8 @@ def updated(obj: Unit | General, changes: Mapping[str, Any]) -> Any:
     d.update(changes)
     if "on_table" in d and ("status" in changes or "figures" in changes):
         del d["on_table"]  # (kept by _OnTable for the old values)
+    if "_body" in d and not FOOTPRINT_FIELDS.isdisjoint(changes):
+        del d["_body"]  # (kept by geom.body for the old footprint)
     return new
 
 
