@@ -630,3 +630,24 @@ def test_a_body_kept_with_a_unit_follows_its_footprint() -> None:
             if rng.random() < 0.6:
                 assert geom.body(u) == geom._body(u), (k, u)
         assert geom.body(u) == geom._body(u)
+
+
+def test_the_cards_a_deal_leaves_are_those_its_log_reads_back() -> None:
+    """The fold of a procedure's own cards event takes the cards it was given (issue 29: not
+    equal copies made from their logged tables): the same values, of the same types, as the
+    cards read back from the log's JSON (a replay's), after a deal."""
+    import dataclasses
+
+    from vedette.engine import Game, Store
+    from vedette.rules.solo_napoleonic import common
+
+    g = Game.create(Store(":memory:"), "cards", RS.name, dict(RS.scenario("sample")), 3)
+    for proc in ("staff", "control", "deal"):
+        g.perform(proc, {})
+    logged = [c for e in g.records[-1].payload["events"] for c in e["data"]["set"]["cards"]]
+    read = common._cards(json.loads(json.dumps(logged)))
+    assert g.state.cards == read
+    for mine, theirs in zip(g.state.cards, read, strict=True):
+        for f in dataclasses.fields(mine):
+            a, b = getattr(mine, f.name), getattr(theirs, f.name)
+            assert type(a) is type(b) and a == b, f.name

@@ -541,7 +541,11 @@ def game_value_json(k: str, v: Any) -> Any:
     if k not in _GAME_FIELDS:
         raise ValueError(f"not a game field: {k}")
     if k == "cards":
-        return [to_json(c) for c in v]
+        logged = [to_json(c) for c in v]
+        if type(v) is tuple:  # (the fold reads these very tables back: see _cards)
+            _CARDS_LOGGED.clear()
+            _CARDS_LOGGED[id(logged)] = (logged, v)
+        return logged
     if isinstance(v, tuple):
         return list(v)
     if isinstance(v, Mapping):
@@ -549,7 +553,16 @@ def game_value_json(k: str, v: Any) -> Any:
     return v
 
 
+#: the cards last logged by :func:`game_value_json`, by the identity of their logged list (the
+#: list held alive): the fold of the procedure's own event reads the cards it was given back,
+#: not equal copies made from their tables (a replay's lists are other objects: read afresh)
+_CARDS_LOGGED: dict[int, tuple[list[Any], tuple[Card, ...]]] = {}
+
+
 def _cards(v: Any) -> tuple[Card, ...]:
+    hit = _CARDS_LOGGED.get(id(v))
+    if hit is not None and hit[0] is v:
+        return hit[1]
     return tuple(
         Card(
             str(c["holder"]),
