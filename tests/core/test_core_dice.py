@@ -219,3 +219,27 @@ def test_an_under_check_reads_its_roll_as_its_table_does() -> None:
         lo = 0 if expr == "dP" else 1
         faces = [rng.randint(lo, sides - 1 + lo) for _ in range(n)]
         assert c.resolve(ScriptedSource(faces)) == table_read(c, faces), (c, faces)
+
+
+def test_one_die_read_without_the_general_loop_reads_as_it() -> None:
+    """A one-die expression's faces and total are read without the general loop over its terms
+    (issue 29): the same faces, in order, and the same total (sign and constant) as every
+    term's dice read in turn, for one die, signed, with a constant, a custom die, and several."""
+    import random
+
+    from vedette.dice.check import roll_faces
+    from vedette.dice.notation import parse_expression
+
+    rng = random.Random(6)
+    for text in ("d6", "1d8", "-1d6+3", "d10-2", "dK8", "2d6", "1d6+1d4-1", "3dF"):
+        e = parse_expression(text)
+        dice = [t.die for t in e.terms for _ in range(t.count)]
+        signs = [t.sign for t in e.terms for _ in range(t.count)]
+        for _ in range(50):
+            faces = [rng.choice(d.faces) for d in dice]
+            got = roll_faces(e, ScriptedSource(faces))
+            assert [(f.die, f.face) for f in got] == [
+                (d.name, x) for d, x in zip(dice, faces, strict=True)
+            ]
+            want = e.constant + sum(s * x for s, x in zip(signs, faces, strict=True))
+            assert e.total(faces) == want, (text, faces)

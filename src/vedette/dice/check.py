@@ -47,6 +47,10 @@ MAX_REROLLS = 1000
 
 
 def roll_faces(expr: Expression, source: DiceSource) -> list[Face]:
+    terms = expr.terms
+    if len(terms) == 1 and terms[0].count == 1:  # one die (most rolls): no list of dice made
+        d = terms[0].die
+        return [Face(d.name, source.face(d))]
     return [Face(d.name, source.face(d)) for d in expr.dice()]
 
 
