@@ -131,3 +131,115 @@ def test_opposed_draws_are_rerolled_and_kept() -> None:
 def test_seeded_faces_are_legal(seed: int, pos: int) -> None:
     for die in (standard(6), standard(100), CUSTOM["K12"]):
         assert SeededSource(seed, pos).face(die) in die.faces
+
+
+@pytest.mark.parametrize("name", ["Roll", "Check"])
+def test_a_records_own_init_sets_every_field_as_the_dataclass_would(name: str) -> None:
+    """``Roll`` and ``Check`` set their fields in one step (issue 29): the ``__init__`` takes
+    every field, in order, with the field's default, and sets each to the value given (a field
+    added to the record and not to its ``__init__`` fails here); a roll's ``details`` defaults
+    to a fresh table; a check stays a value (equal, hashed, frozen)."""
+    import dataclasses
+    import inspect
+
+    from vedette.dice.roll import Face, Roll
+
+    cls = {"Roll": Roll, "Check": Check}[name]
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    fields = dataclasses.fields(cls)
+    assert [p.name for p in params] == [f.name for f in fields]
+    for p, f in zip(params, fields, strict=True):
+        if f.default is not dataclasses.MISSING:
+            assert p.default == f.default, f.name
+    given = {f.name: object() for f in fields}
+    r = cls(**given)
+    assert all(getattr(r, k) is v for k, v in given.items())
+    c = Check("1d6", (Modifier(1, "x"),), None, "l")
+    assert c == Check("1d6", (Modifier(1, "x"),), None, "l") and hash(c) == hash(
+        Check("1d6", (Modifier(1, "x"),), None, "l")
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        c.label = "m"  # type: ignore[misc]
+    a, b = Roll("1d6", (Face("d6", 2),), 2), Roll("1d6", (Face("d6", 2),), 2)
+    assert a == b and a.details == {} and a.details is not b.details
+    assert dataclasses.replace(a, label="x") == Roll("1d6", (Face("d6", 2),), 2, label="x")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.final = 3  # type: ignore[misc]
+    b = Roll("1d6", (Face("d6", 2),), 2, details={"x": 1})
+    assert b.but(consequence="c", label="l") == dataclasses.replace(b, consequence="c", label="l")
+    assert b.but(consequence="c").details is b.details and b.consequence is None
+    with pytest.raises(TypeError):
+        b.but(nothing=1)
+
+
+def test_an_under_check_reads_its_roll_as_its_table_does() -> None:
+    """``UnderCheck.resolve`` reads the dice without building its table (issue 29): the same
+    record as the table's own reading of them (row, range, consequence, target) for every
+    target, strict or not, any modifiers (an exclusive group among them), on percentile dice,
+    a d8 and 2d6, each face met."""
+    import random
+
+    from vedette.dice.check import _natural, roll_faces
+    from vedette.dice.roll import Roll
+
+    def table_read(c: UnderCheck, faces: list[int]) -> Roll:  # the reading before issue 29
+        e = c.parsed_expression()
+        got = roll_faces(e, ScriptedSource(faces))
+        natural = _natural(e, got)
+        applied, superseded = select(c.modifiers)
+        row = c.table().lookup(natural)
+        return Roll(
+            c.expression,
+            tuple(got),
+            natural,
+            applied,
+            superseded,
+            natural,
+            row.key,
+            row.range_text,
+            row.result,
+            c.label,
+            c.rule,
+            "under",
+            "scripted",
+            c.target(),
+            c.base,
+            c.strict,
+        )
+
+    rng = random.Random(16)
+    groups = [None, None, "size"]
+    for _ in range(examples(2000)):
+        expr, sides, n = rng.choice([("d100", 100, 1), ("dP", 100, 1), ("d8", 8, 1), ("2d6", 6, 2)])
+        ms = tuple(
+            Modifier(rng.randint(-30, 30), f"m{i}", "", rng.choice(groups))
+            for i in range(rng.randint(0, 3))
+        )
+        c = UnderCheck(rng.randint(-10, 110), ms, expr, rng.random() < 0.5, "l", "r", "ok", "no")
+        lo = 0 if expr == "dP" else 1
+        faces = [rng.randint(lo, sides - 1 + lo) for _ in range(n)]
+        assert c.resolve(ScriptedSource(faces)) == table_read(c, faces), (c, faces)
+
+
+def test_one_die_read_without_the_general_loop_reads_as_it() -> None:
+    """A one-die expression's faces and total are read without the general loop over its terms
+    (issue 29): the same faces, in order, and the same total (sign and constant) as every
+    term's dice read in turn, for one die, signed, with a constant, a custom die, and several."""
+    import random
+
+    from vedette.dice.check import roll_faces
+    from vedette.dice.notation import parse_expression
+
+    rng = random.Random(6)
+    for text in ("d6", "1d8", "-1d6+3", "d10-2", "dK8", "2d6", "1d6+1d4-1", "3dF"):
+        e = parse_expression(text)
+        dice = [t.die for t in e.terms for _ in range(t.count)]
+        signs = [t.sign for t in e.terms for _ in range(t.count)]
+        for _ in range(50):
+            faces = [rng.choice(d.faces) for d in dice]
+            got = roll_faces(e, ScriptedSource(faces))
+            assert [(f.die, f.face) for f in got] == [
+                (d.name, x) for d, x in zip(dice, faces, strict=True)
+            ]
+            want = e.constant + sum(s * x for s, x in zip(signs, faces, strict=True))
+            assert e.total(faces) == want, (text, faces)

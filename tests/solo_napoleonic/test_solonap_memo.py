@@ -190,24 +190,34 @@ def test_the_fire_arc_in_arithmetic_gives_in_arcs_answer() -> None:
     from vedette.rules.solo_napoleonic import geom
 
     rng = random.Random(29)
-    answered = 0
+    answered = quick_answered = 0
     n = examples(4000)  # (tests/sizes.py: a quarter in make test, every kind of case still met)
     for k in range(n):
         f = Body.at(rng.uniform(0, 900), rng.uniform(0, 900), rng.uniform(0, 360), 60, 30)
         angle = rng.choice([45.0, 89.9, 0.0])
-        if k % 2:  # a corner of the target on the arc's left side, or near it
-            fl = f.corners()[0]
-            c = fl + Vec.heading(f.facing - angle, rng.uniform(5, 400))
+        if k % 2:  # a corner of the target on the arc's left or right side, or near it
+            left = k % 4 == 1
+            corner = f.corners()[0 if left else 1]
+            c = corner + Vec.heading(f.facing + (-angle if left else angle), rng.uniform(5, 400))
             c = c + Vec(rng.choice([0.0, 1e-6, -1e-3, 0.5]), 0.0)
             t = Body.at(c.x, c.y, rng.choice([f.facing, f.facing + angle, 0.0]), 40, 20)
+            if k % 8 == 3:  # or its centre there: the target across the side
+                t = Body.at(
+                    corner.x + (c.x - corner.x) / 2, corner.y + (c.y - corner.y) / 2, 0, 40, 20
+                )
         else:
             t = Body.at(rng.uniform(0, 900), rng.uniform(0, 900), rng.uniform(0, 360), 40, 20)
         clear = geom._arc_clear(f, t, angle)
         if clear is not None:
             answered += 1
             assert clear == in_arc(f, t, angle), (f, t, angle)
+        quick = geom._arc_quick(f, t, angle)  # (from the centre alone: fewer, never wrong)
+        if quick is not None:
+            quick_answered += 1
+            assert quick == in_arc(f, t, angle) and clear in (None, quick), (f, t, angle)
         assert geom._in_arc(f, t, angle) == in_arc(f, t, angle), (f, t, angle)
     assert answered > n * 3 // 4  # most are clear: the arithmetic answers them
+    assert quick_answered > n // 3
 
 
 def test_within_a_reach_from_the_centres_is_the_measured_answer() -> None:
@@ -242,7 +252,87 @@ def test_within_a_reach_from_the_centres_is_the_measured_answer() -> None:
             bounded += abs(d - reach) > 50
     assert bounded > n // 3  # (most asked far from the reach: the bounds answer them)
     assert geom.within(replace(a0, x=None), b0, 300.0) is None
+    assert geom.general_reach(replace(g0, x=None), a0, 150.0) is None
+
+
+def test_a_generals_reach_reads_as_the_measured_distance() -> None:
+    """Kuryakin, Generals (150mm control range): the control phase's verdict for a unit and
+    the distance its words give ("212mm from Morand"), told from the general's distance in the
+    unit's own frame (issue 29), are the measured ones: in or out alike, the same whole mm,
+    for generals anywhere, a reach exactly the distance or a hair either side, and distances
+    of exactly half a mm (where rounding could tip the words either way)."""
+    from dataclasses import replace
+
+    from vedette.geometry.tabletop import Vec
+    from vedette.rules.solo_napoleonic import geom
+
+    s = RS.initial_state(RS.scenario("sample"), {})
+    a0, g0 = s.units[0], s.generals[0]
+    rng = random.Random(150)
+    for k in range(examples(3000)):
+        a = replace(a0, x=rng.uniform(0, 600), y=rng.uniform(0, 600), facing=rng.uniform(0, 360))
+        b = geom.body(a)
+        assert b is not None
+        if k % 3 == 0:  # straight ahead of its front edge, at a whole mm and a half
+            front = b.to_world(b.footprint.depth / 2, rng.uniform(-10, 10))
+            p = front + Vec.heading(a.facing, rng.randrange(0, 300) + 0.5)
+        else:
+            p = Vec(a.x + rng.uniform(-400, 400), a.y + rng.uniform(-400, 400))
+        g = replace(g0, x=p.x, y=p.y)
+        d = geom.general_distance(g, a)
+        assert d is not None
+        for reach in (d, d + 1e-9, d - 1e-9, 150.0, round(d)):
+            got = geom.general_reach(g, a, reach)
+            assert got is not None
+            assert got[0] is (d <= reach) and f"{got[1]:.0f}" == f"{d:.0f}", (g, a, reach)
     assert geom.general_within(replace(g0, x=None), a0, 150.0) is None
+
+
+def test_bodies_within_answers_only_what_the_measure_says() -> None:
+    """Issue 29: ``geom.bodies_within`` answers "is the distance edge to edge within the
+    reach" from cheap bounds (centres, inscribed and half-diagonal radii, boxes, a centre's
+    distance to the other body) and is never wrong: for bodies of every shape (long lines,
+    squares, columns), any facing, apart, touching, overlapping, and a reach exactly the
+    distance, a hair either side, far either side, 0 or less, its answer (where it gives one)
+    is the measured one; the bounds beyond the centres' answer a good share of the near
+    questions (those it is there for: charges, contact, range bands)."""
+    from vedette.geometry.tabletop import Body, Vec, distance
+    from vedette.rules.solo_napoleonic import geom
+
+    rng = random.Random(2029)
+    n = examples(4000)
+    answered = near_answered = 0
+    for k in range(n):
+        wa, da = rng.choice(
+            [(120.0, 30.0), (60.0, 60.0), (30.0, 90.0), (rng.uniform(5, 200), rng.uniform(5, 200))]
+        )
+        wb, db = rng.choice(
+            [(120.0, 30.0), (45.0, 45.0), (rng.uniform(5, 200), rng.uniform(5, 200))]
+        )
+        a = Body.at(rng.uniform(0, 400), rng.uniform(0, 400), rng.uniform(0, 360), wa, da)
+        spread = 60.0 if k % 2 else 400.0
+        b = Body.at(
+            a.centre.x + rng.uniform(-spread, spread),
+            a.centre.y + rng.uniform(-spread, spread),
+            rng.choice([a.facing, a.facing + 180.0, rng.uniform(0, 360)]),
+            wb,
+            db,
+        )
+        d = distance(a, b)
+        c = a.centre.distance(b.centre)
+        for reach in (d, d + 1e-9, d - 1e-9, d + 0.5, d - 0.5, d + 50, d - 50, 0.0, -1.0, 5.0):
+            got = geom.bodies_within(a, b, reach)
+            if got is not None:
+                assert got is (d <= reach), (a, b, reach, d)
+                answered += 1
+                if d <= reach < c:  # within, but not told by the centres alone
+                    near_answered += 1
+        for p in (a.centre, b.centre, Vec(a.centre.x + rng.uniform(-300, 300), a.centre.y)):
+            # a point's distance in the body's frame is the measured one, to within rounding
+            assert abs(geom.point_gap(p.x, p.y, b) - distance(p, b)) < 1e-9
+            assert abs(geom.point_gap(p.x, p.y, a) - distance(p, a)) < 1e-9
+    assert answered > n * 4
+    assert near_answered > n // 4
 
 
 def test_memos_off_keep_no_offers(memos_off: None) -> None:
@@ -414,3 +504,150 @@ def test_simulated_lines_are_the_todo_lines_at_every_step() -> None:
     assert len(seen) > 300 and max(seen) > 10
     assert any(rides) and not all(rides)
     assert told["kept"] > 100 and len(told) == 7 and min(told.values()) > 5, told
+
+
+def test_a_general_looked_up_by_id_is_the_one_the_state_holds() -> None:
+    """A state's generals by id (issue 29: kept with its generals tuple, not scanned at every
+    look-up) are the ones it holds: a general changed is found changed in the new state and
+    as he was in the old; a state ``but`` makes from another (sharing the kept entry) finds
+    its own generals; the first of two with one id; no such general: refused, none held."""
+    from dataclasses import replace
+
+    from vedette.errors import BadRequest
+    from vedette.rules.solo_napoleonic.model import updated
+
+    s = RS.initial_state(RS.scenario("sample"), {})
+
+    def scan(state: Any, gid: str) -> Any:
+        return next((g for g in state.generals if g.id == gid), None)
+
+    for g in s.generals:
+        assert s.general(g.id) is g and s.has_general(g.id)
+    g0 = s.generals[0]
+    moved = s.with_general(updated(g0, {"x": 1.0, "y": 2.0}))
+    assert moved.general(g0.id) is scan(moved, g0.id) and moved.general(g0.id).x == 1.0
+    assert s.general(g0.id) is g0
+    again = moved.but(generals=s.generals)
+    assert again.general(g0.id) is g0
+    u = next(u for u in s.units if u.brigade is not None)
+    assert s.brigadier_of(u) is scan(s, u.brigade)
+    assert s.brigadier_of(replace(u, brigade="nobody")) is None
+    twice = s.but(generals=(g0, updated(g0, {"name": "another"})))
+    assert twice.general(g0.id) is g0
+    assert not s.has_general("nobody")
+    with pytest.raises(BadRequest):
+        s.general("nobody")
+
+
+def test_a_modifier_made_once_is_the_one_made_afresh() -> None:
+    """The modifiers of the rule data (issue 29: made once per rule data, options and what is
+    asked) are those made afresh: every entry of every section, with and without a count and
+    a reason of its own; and a game with the optional rules on (other options) gets its own,
+    not the first game's (an officer's modifier exists only with the officers rule on)."""
+    from vedette.rules.solo_napoleonic import common
+
+    off = RS.initial_state(RS.scenario("sample"), {})
+    on = RS.initial_state(RS.scenario("sample"), {"officers": True, "musicians": True})
+    optional = 0
+    for s in (off, on, off):
+        for section, entries in s.config.modifiers.items():
+            for key, e in entries.items():
+                for count in (None, 0, 1, 4):
+                    for reason in (None, "stated"):
+                        want = common._modifier(s, section, key, count, reason)
+                        assert common.modifier(s, section, key, count, reason) == want
+                        assert common.modifier(s, section, key, count, reason) == want
+                        optional += bool(e.optional) and want is not None
+    assert optional > 0  # (an optional rule's modifier met, with its rule on)
+
+
+def test_find_is_has_unit_and_unit_in_one() -> None:
+    """``State.find`` (issue 29: the simulator's quick checks look a unit up once) gives the
+    unit ``unit`` gives where ``has_unit`` holds, else None: by the index, and on a state whose
+    units stand elsewhere than its index says (built by hand)."""
+    s = RS.initial_state(RS.scenario("sample"), {})
+    shuffled = s.but(units=tuple(reversed(s.units)))  # (the index kept: every place wrong)
+    for st in (s, shuffled):
+        for u in st.units:
+            assert st.find(u.id) is st.unit(u.id) is u
+        assert st.find("nobody") is None and not st.has_unit("nobody")
+
+
+def test_on_table_kept_with_a_unit_follows_its_status_and_figures() -> None:
+    """``Unit.on_table`` is kept with the unit object once asked (issue 29): through any run of
+    changes (``updated``, the fold's copy; ``dataclasses.replace``), asked or not between them,
+    it is what the unit's status and figures say (not eliminated, figures left), never the
+    value kept for the unit it was copied from."""
+    from dataclasses import replace
+
+    from vedette.rules.solo_napoleonic.model import updated
+
+    s = RS.initial_state(RS.scenario("sample"), {})
+    rng = random.Random(23)
+    for _ in range(examples(400)):
+        u = rng.choice(s.units)
+        for _ in range(12):
+            change = rng.choice(
+                [
+                    {"figures": rng.choice([0, 1, 5])},
+                    {"status": rng.choice(["steady", "routing", "eliminated"])},
+                    {"disorder": rng.randint(0, 3)},
+                    {"figures": rng.choice([0, 4]), "status": "steady"},
+                ]
+            )
+            u = updated(u, change) if rng.random() < 0.8 else replace(u, **change)
+            if rng.random() < 0.6:
+                assert u.on_table is (u.status != "eliminated" and u.figures > 0), u
+        assert u.on_table is (u.status != "eliminated" and u.figures > 0)
+
+
+def test_a_body_kept_with_a_unit_follows_its_footprint() -> None:
+    """A unit's body is kept with the unit object once asked (issue 29): through any run of
+    changes (``updated``, the fold's copy), asked or not between them, it is the body its
+    place, facing and size make (``geom._body`` afresh), never the one kept for the unit it was
+    copied from; every field of the footprint counts (``model.FOOTPRINT_FIELDS``)."""
+    from vedette.rules.solo_napoleonic import geom
+    from vedette.rules.solo_napoleonic.model import FOOTPRINT_FIELDS, updated
+
+    s = RS.initial_state(RS.scenario("sample"), {})
+    rng = random.Random(42)
+    changes = {
+        "x": lambda: rng.uniform(0, 900),
+        "y": lambda: rng.uniform(0, 900),
+        "facing": lambda: rng.uniform(0, 360),
+        "width": lambda: rng.choice([0.0, 80.0, 120.0]),
+        "depth": lambda: rng.choice([0.0, 30.0]),
+        "front": lambda: rng.randint(1, 12),
+        "figures": lambda: rng.randint(0, 24),
+        "disorder": lambda: rng.randint(0, 3),
+    }
+    assert changes.keys() > FOOTPRINT_FIELDS
+    for _ in range(examples(400)):
+        u = rng.choice(s.units)
+        for _ in range(10):
+            k = rng.choice(list(changes))
+            u = updated(u, {k: changes[k]()})
+            if rng.random() < 0.6:
+                assert geom.body(u) == geom._body(u), (k, u)
+        assert geom.body(u) == geom._body(u)
+
+
+def test_the_cards_a_deal_leaves_are_those_its_log_reads_back() -> None:
+    """The fold of a procedure's own cards event takes the cards it was given (issue 29: not
+    equal copies made from their logged tables): the same values, of the same types, as the
+    cards read back from the log's JSON (a replay's), after a deal."""
+    import dataclasses
+
+    from vedette.engine import Game, Store
+    from vedette.rules.solo_napoleonic import common
+
+    g = Game.create(Store(":memory:"), "cards", RS.name, dict(RS.scenario("sample")), 3)
+    for proc in ("staff", "control", "deal"):
+        g.perform(proc, {})
+    logged = [c for e in g.records[-1].payload["events"] for c in e["data"]["set"]["cards"]]
+    read = common._cards(json.loads(json.dumps(logged)))
+    assert g.state.cards == read
+    for mine, theirs in zip(g.state.cards, read, strict=True):
+        for f in dataclasses.fields(mine):
+            a, b = getattr(mine, f.name), getattr(theirs, f.name)
+            assert type(a) is type(b) and a == b, f.name

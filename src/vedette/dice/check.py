@@ -47,6 +47,10 @@ MAX_REROLLS = 1000
 
 
 def roll_faces(expr: Expression, source: DiceSource) -> list[Face]:
+    terms = expr.terms
+    if len(terms) == 1 and terms[0].count == 1:  # one die (most rolls): no list of dice made
+        d = terms[0].die
+        return [Face(d.name, source.face(d))]
     return [Face(d.name, source.face(d)) for d in expr.dice()]
 
 
@@ -65,13 +69,16 @@ def _figures(
     return tuple(faces), natural, applied, superseded, natural + sum(m.value for m in applied)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Check:
     """A roll of ``expression`` plus ``modifiers`` read on ``table``.
 
     For an opposed expression (``"1d6 vs 1d6"``), ``modifiers`` belong to side A and
     ``b_modifiers`` to side B; the final figure is A's modified total minus B's, and with
     ``reroll_draws`` a draw is rolled again (odds conditioned on no draw).
+
+    Made by its own ``__init__`` (the generated one's signature): every field set in one step,
+    where a frozen dataclass sets them one by one (issue 29: a check is made for every roll).
     """
 
     expression: str
@@ -84,6 +91,36 @@ class Check:
     a_label: str = "A"
     b_label: str = "B"
     custom: Mapping[str, Die] | None = field(default=None, compare=False)
+
+    def __init__(
+        self,
+        expression: str,
+        modifiers: tuple[Modifier, ...] = (),
+        table: Table | None = None,
+        label: str = "",
+        rule: str = "",
+        b_modifiers: tuple[Modifier, ...] = (),
+        reroll_draws: bool = False,
+        a_label: str = "A",
+        b_label: str = "B",
+        custom: Mapping[str, Die] | None = None,
+    ) -> None:
+        object.__setattr__(
+            self,
+            "__dict__",
+            {
+                "expression": expression,
+                "modifiers": modifiers,
+                "table": table,
+                "label": label,
+                "rule": rule,
+                "b_modifiers": b_modifiers,
+                "reroll_draws": reroll_draws,
+                "a_label": a_label,
+                "b_label": b_label,
+                "custom": custom,
+            },
+        )
 
     def parsed(self) -> Expression | Opposed:
         return parse(self.expression, dict(self.custom) if self.custom is not None else None)

@@ -63,7 +63,12 @@ def select(modifiers: Iterable[Modifier]) -> tuple[tuple[Modifier, ...], tuple[M
     In each exclusive group only the largest value applies (the first of equals); the rest
     are superseded and shown as such, never silently dropped.
     """
-    mods = list(modifiers)
+    mods = tuple(modifiers)
+    for m in mods:
+        if m.group is not None:
+            break
+    else:  # no exclusive group (most rolls): every modifier applies, in its order
+        return mods, ()
     best: dict[str, int] = {}
     for i, m in enumerate(mods):
         if m.group is not None and (m.group not in best or m.value > mods[best[m.group]].value):

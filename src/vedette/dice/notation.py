@@ -84,6 +84,9 @@ class Expression:
 
     def total(self, faces: list[int]) -> int:
         """Sum of faces (with each term's sign) plus the constant."""
+        terms = self.terms
+        if len(terms) == 1 and terms[0].count == 1:  # one die (most rolls): its face
+            return self.constant + terms[0].sign * faces[0]
         total = self.constant
         i = 0
         for t in self.terms:

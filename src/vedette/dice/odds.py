@@ -223,11 +223,15 @@ class UnderCheck:
         )
 
     def resolve(self, source: DiceSource) -> Roll:
+        """Roll the dice and read them as :meth:`table` does (at most the limit passes, the
+        rest fails), without building the table: its two rows are told by the limit."""
         e = self.parsed_expression()
         faces = roll_faces(e, source)
         natural = _natural(e, faces)
         applied, superseded = select(self.modifiers)
-        row = self.table().lookup(natural)
+        target = self.base + sum(m.value for m in applied)
+        limit, pass_range, fail_range = _under_limit(target, self.strict)
+        passed = natural <= limit
         return Roll(
             expression=self.expression,
             faces=tuple(faces),
@@ -235,14 +239,14 @@ class UnderCheck:
             modifiers=applied,
             superseded=superseded,
             final=natural,
-            row=row.key,
-            range_text=row.range_text,
-            consequence=row.result,
+            row="pass" if passed else "fail",
+            range_text=pass_range if passed else fail_range,
+            consequence=self.pass_text if passed else self.fail_text,
             label=self.label,
             rule=self.rule,
             table="under",
             source=source.kind,
-            target=self.target(),
+            target=target,
             base_target=self.base,
             strict=self.strict,
         )

@@ -15,12 +15,16 @@ class Face:
     face: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, init=False)
 class Roll:
     """One roll, explained.
 
     For an under-roll test (``target`` set), the modifiers change the target, not the dice:
     the roll succeeds when the dice are at most (or, ``strict``, below) the modified target.
+
+    Not slotted, and made by its own ``__init__`` (the generated one's signature): every field
+    set in one step (its ``__dict__``), where a frozen dataclass sets them one by one, each
+    through ``object.__setattr__`` (a simulated game makes hundreds of rolls; issue 29).
     """
 
     expression: str
@@ -40,6 +44,59 @@ class Roll:
     base_target: int | None = None
     strict: bool = False
     details: dict[str, Any] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        expression: str,
+        faces: tuple[Face, ...],
+        natural: int,
+        modifiers: tuple[Modifier, ...] = (),
+        superseded: tuple[Modifier, ...] = (),
+        final: int = 0,
+        row: str | None = None,
+        range_text: str | None = None,
+        consequence: str | None = None,
+        label: str = "",
+        rule: str = "",
+        table: str | None = None,
+        source: str = "seeded",
+        target: int | None = None,
+        base_target: int | None = None,
+        strict: bool = False,
+        details: dict[str, Any] | None = None,
+    ) -> None:
+        object.__setattr__(
+            self,
+            "__dict__",
+            {
+                "expression": expression,
+                "faces": faces,
+                "natural": natural,
+                "modifiers": modifiers,
+                "superseded": superseded,
+                "final": final,
+                "row": row,
+                "range_text": range_text,
+                "consequence": consequence,
+                "label": label,
+                "rule": rule,
+                "table": table,
+                "source": source,
+                "target": target,
+                "base_target": base_target,
+                "strict": strict,
+                "details": {} if details is None else details,
+            },
+        )
+
+    def but(self, **changes: Any) -> Roll:
+        """This roll with ``changes`` (its fields): ``dataclasses.replace`` in one step."""
+        d = self.__dict__
+        if not changes.keys() <= d.keys():
+            raise TypeError(f"a roll has no field {sorted(changes.keys() - d.keys())[0]!r}")
+        new = object.__new__(Roll)
+        object.__setattr__(new, "__dict__", {**d, **changes})
+        return new
 
     def dice_text(self) -> str:
         if len(self.faces) == 1:

@@ -69,14 +69,22 @@ def require_active(
     if not u.on_table:
         raise RuleViolation(rule, f"{u.id} is no longer on the table")
     bind_status(u, action, mode)
+    no = charging_refusal(u, action)
+    if no is not None:
+        raise no
+
+
+def charging_refusal(u: Unit, action: str) -> RuleViolation | None:
+    """Kuryakin, Charge Test: "units who charge do so in a straight line"; the attacker "moves
+    up to the target" (close): a charger does nothing but charge, fire or fight (the refusal,
+    or None). :func:`require_active` raises it; the simulator's quick check asks it too."""
     if u.charge_state in ("declared", "home") and action not in ("charge", "fire", "melee"):
-        # Kuryakin, Charge Test: "units who charge do so in a straight line"; the attacker
-        # "moves up to the target" (close): nothing else moves it
-        raise RuleViolation(
+        return RuleViolation(
             "Kuryakin, Charge Test",
             f"{u.id} is charging {u.charge_target}: it moves only in a straight line up to its"
             f" target ('close unit={u.id}'), it cannot {action}",
         )
+    return None
 
 
 # -- distances ----------------------------------------------------------------------------------
@@ -258,18 +266,30 @@ def move_allowed(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
             f"{u.id} may act only against {u.restricted_to} this turn"
             f" (move toward={u.restricted_to})",
         )
+    no = move_refusal(state, u, _mode(req))
+    if no is not None:
+        raise no
+    return allowance(state, u, req)
+
+
+def move_refusal(state: State, u: Unit, mode: str | None = None) -> RuleViolation | None:
+    """What forbids a move by the unit this turn, from its own state (the refusal, or None): it
+    failed to move from a standstill (Kuryakin, Moving From A Standstill), halts by its morale
+    result (Morale), carries on regardless and so must advance (a ``mode`` other than advance;
+    ``mode`` None: any move, this one not asked), or a chance card forbids it. The move
+    procedure raises it; the simulator's quick check (``morale.quick_refused``) asks it."""
     if u.start_failed:
-        raise RuleViolation(R_STAND, f"{u.id} failed to move from a standstill this turn")
+        return RuleViolation(R_STAND, f"{u.id} failed to move from a standstill this turn")
     if u.bound == "halt":
-        raise RuleViolation(
+        return RuleViolation(
             "Kuryakin, Morale",
             f"{u.id} halts where it stands (its morale result): no move this turn",
         )
-    if u.bound == "advance" and _mode(req) != "advance":
-        raise RuleViolation(R_STAND, f"{u.id} carries on regardless: it must advance")
+    if mode is not None and u.bound == "advance" and mode != "advance":
+        return RuleViolation(R_STAND, f"{u.id} carries on regardless: it must advance")
     for c in effects_on(state, u, "no_move"):
-        raise RuleViolation(R_CHANCE, f"{u.id} may not move this turn (chance card: {c.title})")
-    return allowance(state, u, req)
+        return RuleViolation(R_CHANCE, f"{u.id} may not move this turn (chance card: {c.title})")
+    return None
 
 
 def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
@@ -379,14 +399,9 @@ def _unit_for_stand(state: State, req: rq.OneUnit) -> Unit:
 def start(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     """Moving From A Standstill: d6, 1 fails (+1 Aggressive, -1 Timid brigadier)."""
     u = _unit_for_stand(state, req)
-    if u.advancing:
-        raise RuleViolation(R_STAND, f"{u.id} is already advancing")
-    if u.start_failed:
-        raise RuleViolation(R_STAND, f"{u.id} already failed this turn")
-    if u.bound == "halt":
-        raise RuleViolation(
-            "Kuryakin, Morale", f"{u.id} halts where it stands (its morale result) this turn"
-        )
+    no = start_refusal(u)
+    if no is not None:
+        raise no
     r = check_roll(standstill_check(state, u, False), dice)
     ch = Changes(state)
     use_effects(ch, u.id, "standstill")
@@ -401,14 +416,9 @@ def halt(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     """Stopping an advance: d6, a 6 carries on regardless (the same modifiers, reversed in
     effect: an Aggressive leader is hard to stop, a Timid one easy)."""
     u = _unit_for_stand(state, req)
-    if not u.advancing:
-        raise RuleViolation(R_STAND, f"{u.id} is not advancing")
-    if u.bound == "advance":
-        raise RuleViolation(
-            R_STAND, f"{u.id} carries on regardless this turn: it must advance, not try again"
-        )
-    if u.move_done:
-        raise RuleViolation(R_ONE_MOVE, f"{u.id} has made its move this activation")
+    no = halt_refusal(u)
+    if no is not None:
+        raise no
     r = check_roll(standstill_check(state, u, True), dice)
     ch = Changes(state)
     use_effects(ch, u.id, "standstill")
@@ -419,6 +429,36 @@ def halt(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
         ch.unit(StandstillTested, u.id, "carries on regardless", bound="advance")
         msg = f"{u.id} carries on regardless: it must advance"
     return Outcome(tuple(ch.events), (r,), msg, {"halted": r.row == "stops"})
+
+
+def start_refusal(u: Unit) -> RuleViolation | None:
+    """What forbids a try to move off, from the unit's own state (Kuryakin, Moving From A
+    Standstill; Morale: a halt result binds): the refusal, or None. ``start`` raises it; the
+    simulator's quick check (``morale.quick_refused``) asks it."""
+    if u.advancing:
+        return RuleViolation(R_STAND, f"{u.id} is already advancing")
+    if u.start_failed:
+        return RuleViolation(R_STAND, f"{u.id} already failed this turn")
+    if u.bound == "halt":
+        return RuleViolation(
+            "Kuryakin, Morale", f"{u.id} halts where it stands (its morale result) this turn"
+        )
+    return None
+
+
+def halt_refusal(u: Unit) -> RuleViolation | None:
+    """What forbids a try to stop an advance, from the unit's own state (Kuryakin, Moving From
+    A Standstill: a unit that carries on regardless must advance; one move per activation): the
+    refusal, or None. ``halt`` raises it; the simulator's quick check asks it."""
+    if not u.advancing:
+        return RuleViolation(R_STAND, f"{u.id} is not advancing")
+    if u.bound == "advance":
+        return RuleViolation(
+            R_STAND, f"{u.id} carries on regardless this turn: it must advance, not try again"
+        )
+    if u.move_done:
+        return RuleViolation(R_ONE_MOVE, f"{u.id} has made its move this activation")
+    return None
 
 
 def start_odds(state: State, req: rq.OneUnit) -> list[Odds]:
@@ -618,15 +658,25 @@ def reform_check(state: State, u: Unit) -> Check:
 def _reformer(state: State, req: rq.OneUnit) -> Unit:
     u = state.unit(req.unit)
     require_active(state, u, R_DIS, "reform")
+    no = reform_refusal(u)
+    if no is not None:
+        raise no
+    return u
+
+
+def reform_refusal(u: Unit) -> RuleViolation | None:
+    """What forbids a reform, from the unit's own state (Kuryakin, Disorder: chits to remove,
+    no casualties this turn, and it takes the whole turn): the refusal, or None. ``reform``
+    raises it; the simulator's quick check (``morale.quick_refused``) asks it."""
     if u.disorder == 0:
-        raise RuleViolation(R_DIS, f"{u.id} has no 'D' chits")
+        return RuleViolation(R_DIS, f"{u.id} has no 'D' chits")
     if u.casualties_turn:
-        raise RuleViolation(R_DIS, f"{u.id} has taken casualties this turn: it cannot reform")
+        return RuleViolation(R_DIS, f"{u.id} has taken casualties this turn: it cannot reform")
     if u.moved_mm or u.fired or u.charge_state:
-        raise RuleViolation(
+        return RuleViolation(
             R_DIS, f"{u.id} has already done something this turn: reforming takes the whole turn"
         )
-    return u
+    return None
 
 
 def reform(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:

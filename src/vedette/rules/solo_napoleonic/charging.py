@@ -44,12 +44,31 @@ def bind_status(u: Unit, action: str, mode: str | None = None) -> None:
 
 def bind_charge(u: Unit) -> None:
     """A failed charge or charge home test binds for the turn; one charge a turn."""
+    no = charge_refusal(u)
+    if no is not None:
+        raise no
+
+
+def charge_refusal(u: Unit) -> RuleViolation | None:
+    """What forbids the unit a charge, from its own state (Kuryakin, Charge Test; Charge Home
+    Test: a failed test binds for the turn; one charge a turn; "chargers cannot fire", so a
+    unit that fired does not charge, :func:`fired_refusal`): the refusal, or None. The charge
+    procedure raises it (:func:`bind_charge`); the simulator's quick check asks it."""
     if u.charge_failed:
-        raise RuleViolation(R_CHARGE, f"{u.id} failed its charge test this turn: that binds")
+        return RuleViolation(R_CHARGE, f"{u.id} failed its charge test this turn: that binds")
     if u.home_failed:
-        raise RuleViolation(R_HOME, f"{u.id} failed its charge home test this turn: that binds")
+        return RuleViolation(R_HOME, f"{u.id} failed its charge home test this turn: that binds")
     if u.charge_state is not None or u.charge_step is not None:
-        raise RuleViolation(R_CHARGE, f"{u.id} has already charged this turn")
+        return RuleViolation(R_CHARGE, f"{u.id} has already charged this turn")
+    return None
+
+
+def fired_refusal(u: Unit) -> RuleViolation | None:
+    """Kuryakin, Charge Test: "chargers cannot fire": a unit that fired this turn does not
+    charge (the refusal, or None)."""
+    if u.fired:
+        return RuleViolation(R_CHARGE, f"{u.id} has fired this turn: chargers cannot fire")
+    return None
 
 
 def can_fire(u: Unit) -> bool:
@@ -65,8 +84,11 @@ def can_fire(u: Unit) -> bool:
 # -- where the sequence stands --------------------------------------------------------------
 def chargers(state: State) -> list[Unit]:
     """The units holding an open charge (from the state's index: no scan of every unit)."""
-    out = [state.unit(uid) for uid in sorted(state.charging_ids()) if state.has_unit(uid)]
-    return [u for u in out if u.charge_step is not None]
+    ids = state.charging_ids()
+    if not ids:
+        return []
+    out = [state.find(uid) for uid in sorted(ids)]
+    return [u for u in out if u is not None and u.charge_step is not None]
 
 
 def charger_of(state: State, target: str, step: str) -> Unit | None:
@@ -121,7 +143,8 @@ def routed_before_contact(state: State, c: Unit) -> bool:
     ground and the charge ends without melee (assumption: the text gives no melee with a
     routing unit; pursuit is its own move, ``move mode=pursuit``)."""
     t = c.charge_target
-    return t is not None and state.has_unit(t) and state.unit(t).status == "routing"
+    tu = state.find(t) if t is not None else None
+    return tu is not None and tu.status == "routing"
 
 
 def after_close(ch: Changes, cid: str) -> None:

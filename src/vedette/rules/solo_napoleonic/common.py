@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, partial
 from typing import Any
@@ -16,6 +16,7 @@ from vedette.dice.roll import single
 from vedette.dice.sources import begin_attempt, branch, reject_attempt
 from vedette.errors import DataError
 from vedette.rules.patch import Entities, Patch, fold_patch
+from vedette.rules.solo_napoleonic import memo
 from vedette.rules.solo_napoleonic.events import (
     Fact,
     GeneralFact,
@@ -58,11 +59,38 @@ def officer_missing(state: State, u: Unit) -> bool:
     return u.officer != "alive" or u.officer_pos > u.front_rank()
 
 
+#: the modifiers made, by the identity of the rule data and the options they were read from
+#: and what was asked (each entry keeps its data alive: no id is reused while it is here)
+_MODIFIERS: dict[tuple[Any, ...], tuple[Any, Any, Modifier | None]] = {}
+
+
 def modifier(
     state: State, section: str, key: str, count: int | None = None, reason: str | None = None
 ) -> Modifier | None:
     """The modifier ``key`` of ``[modifiers.SECTION]``; for a per-count entry, ``count`` of them
-    (None when the count is 0 or the entry belongs to an optional rule that is off)."""
+    (None when the count is 0 or the entry belongs to an optional rule that is off). A pure
+    function of the rule data, the options and what is asked: made once for each (a morale
+    test asks a score of them; a modifier is a frozen value)."""
+    if not memo.enabled():  # (the old path: made afresh)
+        return _modifier(state, section, key, count, reason)
+    config, options = state.config, state.options
+    k = (id(config), id(options), section, key, count, reason)
+    hit = _MODIFIERS.get(k)
+    if hit is not None and hit[0] is config and hit[1] is options:
+        return hit[2]
+    m = _modifier(state, section, key, count, reason)
+    if len(_MODIFIERS) > 4096:
+        _MODIFIERS.clear()
+    _MODIFIERS[k] = (config, options, m)
+    return m
+
+
+memo.also_clear(_MODIFIERS.clear)
+
+
+def _modifier(
+    state: State, section: str, key: str, count: int | None, reason: str | None
+) -> Modifier | None:
     e = state.config.modifiers.get(section, {}).get(key)
     if e is None:
         raise DataError("solo_napoleonic data", f"[modifiers.{section}] has no {key!r}")
@@ -427,14 +455,18 @@ def allocate(
 
 
 # -- changes -> events --------------------------------------------------------------------------
-@dataclass
 class Changes:
     """A procedure's working copy of the state and the facts that lead to it (their previous
     values are recorded by the engine when the action is performed)."""
 
-    state: State
-    events: list[Any] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    __slots__ = ("events", "notes", "state")
+
+    def __init__(
+        self, state: State, events: list[Any] | None = None, notes: list[str] | None = None
+    ) -> None:
+        self.state = state
+        self.events: list[Any] = [] if events is None else events
+        self.notes: list[str] = [] if notes is None else notes
 
     def _record(self, e: Fact) -> None:
         self.events.append(e)
@@ -443,13 +475,16 @@ class Changes:
     def unit(self, ev: type[UnitFact], uid: str, why: str, **kw: Any) -> Unit:
         """Record ``ev`` for unit ``uid``: the values it leaves (those that change)."""
         u = self.state.unit(uid)
-        new = {k: v for k, v in kw.items() if getattr(u, k) != v}
+        held = u.__dict__  # (a unit's fields: a plain frozen dataclass, see model.updated)
+        new = {k: v for k, v in kw.items() if held[k] != v}
         if not new:
             return u
         if ev.touches is None or not ev.touches.issuperset(new):
             _may(ev, new)
-        self._record(ev(uid, new, None, why))
-        moved = self.state.unit(uid)
+        e = ev(uid, new, None, why)
+        self.events.append(e)
+        self.state = st = fold_patch(self.state, e, ENTITIES)
+        moved = st.unit(uid)
         if ("x" in new or "y" in new) and moved.placed:
             self.follow(moved)
         return moved
@@ -471,7 +506,8 @@ class Changes:
         return self.state.general(gid)
 
     def game(self, ev: type[TurnFact], why: str, **kw: Any) -> None:
-        _may(ev, kw)
+        if ev.touches is None or not ev.touches.issuperset(kw):
+            _may(ev, kw)
         self._record(ev("", {k: game_value_json(k, v) for k, v in kw.items()}, None, why))
 
     def note(self, text: str) -> None:
@@ -498,11 +534,18 @@ GAME_FIELDS = (
 )
 
 
+_GAME_FIELDS = frozenset(GAME_FIELDS)
+
+
 def game_value_json(k: str, v: Any) -> Any:
-    if k not in GAME_FIELDS:
+    if k not in _GAME_FIELDS:
         raise ValueError(f"not a game field: {k}")
     if k == "cards":
-        return [to_json(c) for c in v]
+        logged = [to_json(c) for c in v]
+        if type(v) is tuple:  # (the fold reads these very tables back: see _cards)
+            _CARDS_LOGGED.clear()
+            _CARDS_LOGGED[id(logged)] = (logged, v)
+        return logged
     if isinstance(v, tuple):
         return list(v)
     if isinstance(v, Mapping):
@@ -510,7 +553,16 @@ def game_value_json(k: str, v: Any) -> Any:
     return v
 
 
+#: the cards last logged by :func:`game_value_json`, by the identity of their logged list (the
+#: list held alive): the fold of the procedure's own event reads the cards it was given back,
+#: not equal copies made from their tables (a replay's lists are other objects: read afresh)
+_CARDS_LOGGED: dict[int, tuple[list[Any], tuple[Card, ...]]] = {}
+
+
 def _cards(v: Any) -> tuple[Card, ...]:
+    hit = _CARDS_LOGGED.get(id(v))
+    if hit is not None and hit[0] is v:
+        return hit[1]
     return tuple(
         Card(
             str(c["holder"]),
@@ -543,6 +595,11 @@ _GAME_VALUES: dict[str, Callable[[Any], Any]] = {
 
 
 def _put_unit(state: State, uid: str, values: Mapping[str, Any]) -> State:
+    i = state.index.get(uid)
+    if i is not None and i < len(state.units):
+        u = state.units[i]
+        if u.id == uid:  # the index's place (as ``State._pos`` checks it): no look-up again
+            return state._with_unit_at(i, updated(u, values))
     return state.with_changed(uid, values)
 
 

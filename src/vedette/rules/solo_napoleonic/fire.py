@@ -126,16 +126,18 @@ def _range_band(state: State, f: Unit, t: Unit, req: rq.Fire, table: str) -> str
         if given not in ("short", "long"):
             raise BadRequest("'range' must be short or long")
         return given
-    d = geom.unit_distance(f, t)
-    if d is None and f.charge_state == "halted" and f.charge_target == t.id:
-        return "short"  # Kuryakin, Charge Test: it moved up to the target before halting
-    if d is None:
-        raise BadRequest("give 'range' (short or long): the units are not placed")
     r = state.config.ranges[table]
-    if d <= r.short:
+    near = geom.within(f, t, r.short)  # (measured only where the bounds leave it open)
+    if near is None and f.charge_state == "halted" and f.charge_target == t.id:
+        return "short"  # Kuryakin, Charge Test: it moved up to the target before halting
+    if near is None:
+        raise BadRequest("give 'range' (short or long): the units are not placed")
+    if near:
         return "short"
-    if d <= r.long:
+    if geom.within(f, t, r.long):
         return "long"
+    d = geom.unit_distance(f, t)
+    assert d is not None
     raise RuleViolation(R_FIRE, f"{t.id} is {d:.0f}mm away: beyond long range ({r.long:g}mm)")
 
 
@@ -150,12 +152,13 @@ def _artillery_band(state: State, f: Unit, t: Unit, req: rq.Fire) -> Band:
             if b.band == given:
                 return b
         raise BadRequest(f"'range' must be one of {', '.join(b.band for b in bands)}")
-    d = geom.unit_distance(f, t)
-    if d is None:
+    if geom.body(f) is None or geom.body(t) is None:
         raise BadRequest("give 'range' (the Range Table band): the units are not placed")
     for b in bands:
-        if d <= b.max:
+        if geom.within(f, t, b.max):  # (measured only where the bounds leave it open)
             return b
+    d = geom.unit_distance(f, t)
+    assert d is not None
     raise RuleViolation(R_ART, f"{t.id} is {d:.0f}mm away: out of range")
 
 
@@ -289,22 +292,27 @@ def refused(state: State, req: rq.Fire) -> bool:
     these refuses too, and it makes them before any die; a held fire is never planned."""
     if req.hold or req.target is None or req.range is not None:
         return False
-    if not (state.has_unit(req.unit) and state.has_unit(req.target)):
+    f, t = state.find(req.unit), state.find(req.target)
+    if f is None or t is None:
         return False
-    f, t = state.unit(req.unit), state.unit(req.target)
     if f.artillery:
         return False
+    bf, bt = geom.body(f), geom.body(t)  # (the bodies in hand: asked of geom once)
+    if bf is None or bt is None:
+        return False  # not placed: the arc and the range are stated, not measured
     if f.skirmishing:
         table = "carbine" if f.cavalry else "skirmish"
     elif f.kind == "infantry":
-        if geom.in_fire_arc(f, t, state.config.options.volley_arc_deg) is False:
+        if not geom.bodies_in_arc(bf, bt, state.config.options.volley_arc_deg):
             return True
         table = "infantry"
     else:
         return False
     if rq.flag(req.at_chargers, charging_at(f, t)) or effects_on(state, t, "long_range"):
         return False
-    return geom.within(f, t, state.config.ranges[table].long) is False
+    reach = state.config.ranges[table].long
+    near = geom.bodies_within(bf, bt, reach)  # (``geom.within``'s bounds first, as it asks)
+    return (near if near is not None else geom.within(f, t, reach)) is False
 
 
 def _half_move(state: State, u: Unit) -> float:
@@ -581,7 +589,7 @@ def saves(n: int, save: int, target: Unit, dice: DiceSource, rule: str) -> tuple
         sv = check_roll(c, dice)
         cas = sum(1 for x in sv.faces if x.face < save)
         text = f"{n - cas} saved, {cas} casualt" + ("y" if cas == 1 else "ies")
-        return cas, [replace(sv, consequence=text)]
+        return cas, [sv.but(consequence=text)]
 
     return outcome_of(dice, lambda: saves_dist(n, save), roll)
 

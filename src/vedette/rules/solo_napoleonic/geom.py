@@ -40,6 +40,12 @@ def footprint_key(u: Unit) -> tuple[Any, ...]:
 
 
 def body(u: Unit) -> Body | None:
+    """The unit's body on the table (None if unplaced). With the memos on, kept with the unit
+    object once asked (in its ``__dict__``, as ``_body``: ``model.updated`` drops it when a
+    field of the footprint changes, ``model.FOOTPRINT_FIELDS``)."""
+    kept = u.__dict__.get("_body", _UNSET)
+    if kept is not _UNSET:
+        return kept  # type: ignore[no-any-return]
     hit = _BODIES.get(id(u))
     if hit is not None and hit[0] is u:
         return hit[1]
@@ -49,10 +55,17 @@ def body(u: Unit) -> Body | None:
         b = memo.pure("body", footprint_key(u), lambda: _body(u))
     else:
         b = _body(u)
+    if memo.enabled():
+        u.__dict__["_body"] = b
+        return b
     if len(_BODIES) > _MOST:
         _BODIES.clear()
     _BODIES[id(u)] = (u, b)
     return b
+
+
+#: no body kept with the unit yet
+_UNSET = object()
 
 
 def _clear() -> None:
@@ -132,41 +145,114 @@ BOUND_MM = 1e-6
 
 def within(a: Unit, b: Unit, reach: float) -> bool | None:
     """``unit_distance(a, b) <= reach`` (None if either is unplaced), measured only when the
-    centres leave it open: the distance edge to edge is at most the distance between the
-    centres (each centre is a point of its body) and at least that less both half-diagonals
-    (no point of a body is farther from its centre), and at least the distance between the
-    bodies' bounding boxes, so where the centres are clearly within ``reach``, or the bodies
-    clearly beyond it by either bound, that is the answer."""
+    bounds of :func:`bodies_within` leave it open."""
     ba, bb = body(a), body(b)
     if ba is None or bb is None:
         return None
-    ca, cb = ba.centre, bb.centre
-    c = math.hypot(ca.x - cb.x, ca.y - cb.y)
-    if c < reach - BOUND_MM:
-        return True
-    if c - ba.radius - bb.radius > reach + BOUND_MM:
-        return False
-    if box_gap(ba, bb) > reach + BOUND_MM:  # the boxes apart: a closer bound, still cheap
-        return False
+    near = bodies_within(ba, bb, reach)
+    if near is not None:
+        return near
     d = unit_distance(a, b)
     return d is not None and d <= reach
 
 
+def _inner(b: Body) -> float:
+    """The radius of the body's inscribed circle (half its lesser side): every point this
+    near its centre lies in it."""
+    fp = b.footprint
+    return (fp.width if fp.width < fp.depth else fp.depth) / 2
+
+
+def point_gap(x: float, y: float, b: Body) -> float:
+    """The distance (mm) from the point (``x``, ``y``) to the body ``b`` (0 inside it), worked
+    out in the body's own frame: how far beyond its half-depth ahead or behind, and beyond its
+    half-width to either side. The same distance ``tabletop.distance`` measures on its
+    corners, to within rounding (a few units in the last place of a table's mm): the bounds
+    below allow :data:`BOUND_MM` for that."""
+    fp = b.footprint
+    f = math.radians(b.facing)
+    fx, fy = math.sin(f), math.cos(f)  # straight ahead (``Vec.heading``); its right: (fy, -fx)
+    dx, dy = x - b.centre.x, y - b.centre.y
+    ahead = abs(dx * fx + dy * fy) - fp.depth / 2
+    side = abs(dx * fy - dy * fx) - fp.width / 2
+    if ahead <= 0.0:
+        return side if side > 0.0 else 0.0
+    if side <= 0.0:
+        return ahead
+    return math.hypot(ahead, side)
+
+
+def bodies_within(ba: Body, bb: Body, reach: float) -> bool | None:
+    """``distance(ba, bb) <= reach`` where cheap bounds tell it clearly (by more than
+    :data:`BOUND_MM`), else None (measure). The distance edge to edge is at most the distance
+    between the centres (each centre is a point of its body), and at most that less both
+    inscribed radii (the line between the centres leaves each body no nearer its centre than
+    that), and at most a centre's distance to the other body less its own inscribed radius
+    (the same, along the line to the nearest point); it is at least the distance between the
+    centres less both half-diagonals (no point of a body is farther from its centre than its
+    half-diagonal), at least a centre's distance to the other body less its own half-diagonal,
+    and at least the distance between the bodies' bounding boxes."""
+    ca, cb = ba.centre, bb.centre
+    c = math.hypot(ca.x - cb.x, ca.y - cb.y)
+    if c < reach - BOUND_MM:
+        return True
+    ra, rb = ba.radius, bb.radius
+    if c - ra - rb > reach + BOUND_MM:
+        return False
+    # (the bounds less an inscribed radius may fall below 0, the distance never: a reach of 0
+    # or less is never within them)
+    ia, ib = _inner(ba), _inner(bb)
+    if c - ia - ib < reach - BOUND_MM and reach > BOUND_MM:
+        return True
+    pa, pb = point_gap(ca.x, ca.y, bb), point_gap(cb.x, cb.y, ba)
+    if reach > BOUND_MM and (pa - ia < reach - BOUND_MM or pb - ib < reach - BOUND_MM):
+        return True
+    if pa - ra > reach + BOUND_MM or pb - rb > reach + BOUND_MM:
+        return False
+    if box_gap(ba, bb) > reach + BOUND_MM:  # the boxes apart: a closer bound, still cheap
+        return False
+    return None
+
+
 def general_within(g: General, u: Unit, reach: float) -> bool | None:
     """``general_distance(g, u) <= reach`` (None if either is unplaced), measured only when
-    the bounds of :func:`within` (a point: no half-diagonal of its own) leave it open."""
+    the point's distance in the body's own frame (:func:`point_gap`, to within rounding)
+    lies within :data:`BOUND_MM` of the reach."""
     if g.x is None or g.y is None:
         return None
     b = body(u)
     if b is None:
         return None
-    c = math.hypot(g.x - b.centre.x, g.y - b.centre.y)
+    c = math.hypot(g.x - b.centre.x, g.y - b.centre.y)  # (the centre's bounds: cheapest)
     if c < reach - BOUND_MM:
         return True
     if c - b.radius > reach + BOUND_MM:
         return False
+    gap = point_gap(g.x, g.y, b)
+    if gap < reach - BOUND_MM:
+        return True
+    if gap > reach + BOUND_MM:
+        return False
     d = general_distance(g, u)
     return d is not None and d <= reach
+
+
+def general_reach(g: General, u: Unit, reach: float) -> tuple[bool, float] | None:
+    """``general_distance(g, u) <= reach`` and a distance that reads the same in whole mm as
+    that distance (None if either is unplaced): the point's distance in the body's frame
+    (:func:`point_gap`, to within rounding), measured edge to edge only where it lies within
+    :data:`BOUND_MM` of the reach or of half a mm (where rounding could tip either)."""
+    if g.x is None or g.y is None:
+        return None
+    b = body(u)
+    if b is None:
+        return None
+    gap = point_gap(g.x, g.y, b)
+    if abs(gap - reach) <= BOUND_MM or abs(gap % 1.0 - 0.5) <= BOUND_MM:
+        d = general_distance(g, u)
+        assert d is not None
+        return d <= reach, d
+    return gap <= reach, gap
 
 
 def friends_within(state: State, u: Unit, radius: float) -> int | None:
@@ -186,6 +272,11 @@ def in_fire_arc(firer: Unit, target: Unit, half_angle: float) -> bool | None:
     bf, bt = body(firer), body(target)
     if bf is None or bt is None:
         return None
+    return bodies_in_arc(bf, bt, half_angle)
+
+
+def bodies_in_arc(bf: Body, bt: Body, half_angle: float) -> bool:
+    """:func:`in_fire_arc` of the two bodies, in hand."""
     angle = min(half_angle, 89.9)
     name = _ARC_NAMES.get(angle)
     if name is None:
@@ -205,10 +296,41 @@ def _in_arc(bf: Body, bt: Body, angle: float) -> bool:
     """``in_arc(bf, bt, angle)`` (a front arc over the whole table, any part of the target):
     in plain arithmetic where the answer is clear (:func:`_arc_clear`), else ``in_arc``."""
     if memo.enabled():
-        clear = _arc_clear(bf, bt, angle)
+        clear = _arc_quick(bf, bt, angle)
+        if clear is None:
+            clear = _arc_clear(bf, bt, angle)
         if clear is not None:
             return clear
     return in_arc(bf, bt, angle)
+
+
+def _arc_quick(bf: Body, bt: Body, angle: float) -> bool | None:
+    """:func:`_arc_clear`'s answer where the target's centre tells it: in the firer's own frame
+    (ahead, to the right), the signed distance of the target's centre from each of the arc's
+    three sides (+ inside); every corner of the target lies within its half-diagonal of the
+    centre, so a centre farther outside one side than that (and :data:`CLEAR_MM`, and a hair
+    for rounding) has every corner outside it (no), and one farther inside all three has every
+    corner inside (yes); else None (the corners decide)."""
+    fp = bf.footprint
+    hd, hw = fp.depth / 2, fp.width / 2
+    f = math.radians(bf.facing)
+    fx, fy = math.sin(f), math.cos(f)
+    dx, dy = bt.centre.x - bf.centre.x, bt.centre.y - bf.centre.y
+    ahead = dx * fx + dy * fy - hd  # beyond the front edge
+    right = dx * fy - dy * fx
+    a = math.radians(angle)
+    sa, ca = math.sin(a), math.cos(a)
+    sides = (ahead, ahead * sa + (right + hw) * ca, ahead * sa - (right - hw) * ca)
+    m = bt.radius + CLEAR_MM + ARC_HAIR_MM
+    if min(sides) < -m:
+        return False
+    if min(sides) > m:
+        return True
+    return None
+
+
+#: what :func:`_arc_quick` allows for rounding between its arithmetic and ``_arc_clear``'s
+ARC_HAIR_MM = 1e-6
 
 
 def _arc_clear(bf: Body, bt: Body, angle: float) -> bool | None:

@@ -182,8 +182,10 @@ def sides(state: State, req: rq.MeleeFacts, rnd: int = 1) -> tuple[str, Side, Si
     if rnd < 1:
         raise BadRequest("'round' must be 1 or more")
     kind = kind_of(a, b)
-    d = geom.unit_distance(a, b)
-    if d is not None and d > CONTACT_MM and not req.contact and not locked(state, a.id, b.id):
+    apart = geom.within(a, b, CONTACT_MM) is False  # (measured where the bounds leave it open)
+    if apart and not req.contact and not locked(state, a.id, b.id):
+        d = geom.unit_distance(a, b)
+        assert d is not None
         raise RuleViolation(R_MELEE, f"{a.id} and {b.id} are {d:.0f}mm apart, not in contact")
     if b.skirmishing and a.cavalry:
         raise RuleViolation(

@@ -90,6 +90,21 @@ class General:
         return f"{self.id} {self.name} ({self.side} {self.rank}) TH {th}, AV {av}, CR {cr}{dead}"
 
 
+class _OnTable:
+    """``Unit.on_table`` (not eliminated, figures left), worked out once per unit object and
+    kept in its ``__dict__``, where the next look-up finds it before this descriptor (a value
+    asked thousands of times a game, of units that mostly do not change; issue 29).
+    :func:`updated` drops the kept value when the status or the figures change; a unit made
+    afresh (``__init__``, ``dataclasses.replace``) has none."""
+
+    def __get__(self, u: Any, owner: Any = None) -> Any:
+        if u is None:
+            return self
+        on = u.status != "eliminated" and u.figures > 0
+        u.__dict__["on_table"] = on
+        return on
+
+
 @dataclass(frozen=True)
 class Unit:
     """A battalion, regiment or battery. ``front`` is the number of figures in its front rank
@@ -166,9 +181,8 @@ class Unit:
     def placed(self) -> bool:
         return self.x is not None and self.y is not None
 
-    @property
-    def on_table(self) -> bool:
-        return self.status != "eliminated" and self.figures > 0
+    #: on the table: not eliminated, figures left (kept with the unit once asked: see _OnTable)
+    on_table = _OnTable()
 
     @property
     def cavalry(self) -> bool:
@@ -326,6 +340,18 @@ class State:
             f"no unit {uid!r} (units: {', '.join(u.id for u in self.units) or 'none'})"
         )
 
+    def find(self, uid: str) -> Unit | None:
+        """The unit ``uid``, or None if the state holds none (one look-up: ``has_unit`` and
+        ``unit`` together)."""
+        try:
+            u = self.units[self.index[uid]]
+            if u.id == uid:  # the index's place (as _pos checks it)
+                return u
+        except (KeyError, IndexError):
+            pass
+        i = self._pos(uid)
+        return None if i is None else self.units[i]
+
     def due_ids(self) -> frozenset[str]:
         """The units with a morale test due (a marker)."""
         if self.due is None:
@@ -342,10 +368,20 @@ class State:
             return ids
         return self.charging
 
+    def _generals(self) -> Mapping[str, General]:
+        """The generals by id (the first of an id), kept with the state for its generals
+        tuple (a state ``but`` makes from this one shares the entry while it holds them)."""
+        hit = self.__dict__.get("_by_id")
+        if hit is not None and hit[0] is self.generals:
+            return hit[1]  # type: ignore[no-any-return]
+        by_id = {g.id: g for g in reversed(self.generals)}
+        object.__setattr__(self, "_by_id", (self.generals, by_id))
+        return by_id
+
     def general(self, gid: str) -> General:
-        for g in self.generals:
-            if g.id == gid:
-                return g
+        g = self._generals().get(gid)
+        if g is not None:
+            return g
         raise BadRequest(
             f"no general {gid!r} (generals: {', '.join(g.id for g in self.generals) or 'none'})"
         )
@@ -354,15 +390,15 @@ class State:
         return self._pos(uid) is not None
 
     def has_general(self, gid: str) -> bool:
-        return any(g.id == gid for g in self.generals)
+        return gid in self._generals()
 
     def brigade_units(self, gid: str) -> tuple[Unit, ...]:
         return tuple(u for u in self.units if u.brigade == gid and u.on_table)
 
     def brigadier_of(self, unit: Unit) -> General | None:
-        if unit.brigade is None or not self.has_general(unit.brigade):
+        if unit.brigade is None:
             return None
-        return self.general(unit.brigade)
+        return self._generals().get(unit.brigade)
 
     def chain(self, g: General) -> tuple[General, ...]:
         """The general's superiors, nearest first."""
@@ -439,14 +475,17 @@ class State:
         old = self.units[i]
         units = list(self.units)  # (a list copied and made a tuple: the fastest way in Python)
         units[i] = u
-        changes: dict[str, Any] = {"units": tuple(units)}
+        new = object.__new__(State)  # (``but``, inline: a fold's every step comes here)
+        d = new.__dict__
+        d.update(self.__dict__)
+        d["units"] = tuple(units)
         if (old.charge_step is None) != (u.charge_step is None) and self.charging is not None:
             ids = self.charging
-            changes["charging"] = ids - {u.id} if u.charge_step is None else ids | {u.id}
+            d["charging"] = ids - {u.id} if u.charge_step is None else ids | {u.id}
         if old.morale_due != u.morale_due and self.due is not None:
             due = self.due
-            changes["due"] = due | {u.id} if u.morale_due else due - {u.id}
-        return self.but(**changes)
+            d["due"] = due | {u.id} if u.morale_due else due - {u.id}
+        return new
 
     def with_general(self, g: General) -> State:
         return self.but(generals=tuple([g if x.id == g.id else x for x in self.generals]))
@@ -494,6 +533,8 @@ def card_index(cards: tuple[Card, ...]) -> CardIndex:
 
 
 UNIT_FIELDS = {f.name for f in fields(Unit)}
+#: what a unit's body on the table is made from (geom.footprint_key, geom._body)
+FOOTPRINT_FIELDS = frozenset({"x", "y", "facing", "width", "depth", "front", "figures"})
 GENERAL_FIELDS = {f.name for f in fields(General)}
 
 
@@ -508,6 +549,10 @@ def updated(obj: Unit | General, changes: Mapping[str, Any]) -> Any:
     d = new.__dict__
     d.update(obj.__dict__)
     d.update(changes)
+    if "on_table" in d and ("status" in changes or "figures" in changes):
+        del d["on_table"]  # (kept by _OnTable for the old values)
+    if "_body" in d and not FOOTPRINT_FIELDS.isdisjoint(changes):
+        del d["_body"]  # (kept by geom.body for the old footprint)
     return new
 
 
@@ -563,5 +608,12 @@ def general_from_data(d: Mapping[str, Any], source: str) -> General:
     return g
 
 
+#: each dataclass's field names, in order (``fields`` builds its tuple afresh at every call)
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def to_json(obj: Unit | General | Card) -> dict[str, Any]:
-    return {f.name: getattr(obj, f.name) for f in fields(obj)}
+    names = _NAMES.get(type(obj))
+    if names is None:
+        names = _NAMES[type(obj)] = tuple(f.name for f in fields(obj))
+    return {n: getattr(obj, n) for n in names}

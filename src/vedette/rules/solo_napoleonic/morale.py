@@ -13,7 +13,16 @@ from vedette.geometry.tabletop import distance
 from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import charging, fire, flow, geom
 from vedette.rules.solo_napoleonic import requests as rq
-from vedette.rules.solo_napoleonic.actions import base_move, owed_move, require_active
+from vedette.rules.solo_napoleonic.actions import (
+    base_move,
+    charging_refusal,
+    halt_refusal,
+    move_refusal,
+    owed_move,
+    reform_refusal,
+    require_active,
+    start_refusal,
+)
 from vedette.rules.solo_napoleonic.cards import jump
 from vedette.rules.solo_napoleonic.chance import chance_mods, effects_on, use_effects
 from vedette.rules.solo_napoleonic.common import (
@@ -412,8 +421,9 @@ def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
     """What forbids a charge (the same for the roll and its odds)."""
     charging.bind_charge(u)
     charging.bind_status(u, "charge")
-    if u.fired:
-        raise RuleViolation(R_CHARGE, f"{u.id} has fired this turn: chargers cannot fire")
+    no = charging.fired_refusal(u)
+    if no is not None:
+        raise no
     if u.artillery or u.skirmishing:
         raise RuleViolation(R_CHARGE, f"{u.id} cannot charge ({u.kind}, {u.formation})")
     if u.restricted_to is not None and t.id != u.restricted_to:
@@ -429,10 +439,11 @@ def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
         raise RuleViolation(
             R_CHARGE, f"{t.id} is already being charged by {other.id}: that charge comes first"
         )
-    d = geom.unit_distance(u, t)
-    if d is not None:
+    if geom.body(u) is not None and geom.body(t) is not None:
         reach = base_move(state, u) - u.moved_mm
-        if d > reach:
+        if geom.within(u, t, reach) is False:  # (measured where the bounds leave it open)
+            d = geom.unit_distance(u, t)
+            assert d is not None
             raise RuleViolation(
                 R_CHARGE,
                 f"{t.id} is {d:.0f}mm away: beyond {u.id}'s charge reach ({reach:.0f}mm, its move)",
@@ -444,55 +455,48 @@ def charge_refused(state: State, req: rq.Charge) -> bool:
     clearly beyond the charger's reach, told from the bodies' centres (``geom.within``) without
     measuring (the simulator's quick check: ``requests.by_dry_run``). Every check before the
     reach refuses too, and all of them come before the charge test's die."""
-    if not (state.has_unit(req.unit) and state.has_unit(req.target)):
+    u, t = state.find(req.unit), state.find(req.target)
+    if u is None or t is None:
         return False
-    u, t = state.unit(req.unit), state.unit(req.target)
-    if geom.body(u) is None or geom.body(t) is None:
+    bu, bt = geom.body(u), geom.body(t)
+    if bu is None or bt is None:
         return False
-    return geom.within(u, t, base_move(state, u) - u.moved_mm) is False
+    reach = base_move(state, u) - u.moved_mm
+    near = geom.bodies_within(bu, bt, reach)  # (``geom.within``'s bounds, the bodies in hand)
+    return (near if near is not None else geom.within(u, t, reach)) is False
 
 
 def quick_refused(state: State, procedure: str, unit: str, req: Any) -> bool:
     """True only of an action of ``simplay.QUICK`` the rules are sure to refuse, before any die,
     told cheaply (the simulator's quick check of the lines it draws, ``simplay.KuryakinSim``):
-    a fire out of arc or range (``fire.refused``); a charge by a unit that fired, failed a
-    charge test or charged this turn (Kuryakin, Charge Test: "chargers cannot fire"; one
-    charge a turn; a failed test binds), or out of reach (:func:`charge_refused`); a reform by
-    a unit without 'D' chits, with casualties this turn, or that moved, fired or charged
-    (Kuryakin, Disorder: it takes the whole turn); a try to halt by a unit not advancing, one
-    bound to carry on, or one that made its move; a try to move off by a unit advancing, one
-    that failed this turn, or one halted by its morale result (Kuryakin, Moving From A
-    Standstill); a move (any of its choices: ``req`` None) by a unit that owes no rout or
-    retirement and is charging (it only closes), failed to move from a standstill, is halted
-    by its morale result or may not move by a chance card. ``unit``: the unit acting. Each is
-    a refusal the procedure makes whatever it checks first."""
+    a fire out of arc or range (``fire.refused``); a charge the charger's own state forbids
+    (``charging.charge_refusal``, ``charging.fired_refusal``), or out of reach
+    (:func:`charge_refused`); a reform, a try to halt or to move off the unit's state forbids
+    (``actions.reform_refusal``, ``halt_refusal``, ``start_refusal``); a move (any of its
+    choices: ``req`` None) by a unit that owes no rout or retirement and is charging
+    (``actions.charging_refusal``) or may not move this turn (``actions.move_refusal``).
+    ``unit``: the unit acting. Each is the very refusal the procedure raises (the same
+    function), whatever it checks first, so the two cannot drift apart."""
     if procedure == "fire":
         return bool(fire.refused(state, req))
-    u = state.unit(unit) if state.has_unit(unit) else None
+    u = state.find(unit)
     if procedure == "charge":
         if u is not None and (
-            u.fired
-            or u.charge_failed
-            or u.home_failed
-            or u.charge_state is not None
-            or u.charge_step is not None
+            charging.fired_refusal(u) is not None or charging.charge_refusal(u) is not None
         ):
             return True
         return bool(charge_refused(state, req))
     if u is None:
         return False
     if procedure == "reform":
-        return bool(u.disorder == 0 or u.casualties_turn or u.moved_mm or u.fired or u.charge_state)
+        return reform_refusal(u) is not None
     if procedure == "halt":
-        return bool(not u.advancing or u.bound == "advance" or u.move_done)
+        return halt_refusal(u) is not None
     if procedure == "start":
-        return bool(u.advancing or u.start_failed or u.bound == "halt")
+        return start_refusal(u) is not None
     if procedure == "move":
-        return owed_move(u) is None and bool(
-            u.charge_state in ("declared", "home")
-            or u.start_failed
-            or u.bound == "halt"
-            or effects_on(state, u, "no_move")
+        return owed_move(u) is None and (
+            charging_refusal(u, "move") is not None or move_refusal(state, u) is not None
         )
     return False
 
@@ -637,6 +641,8 @@ def contact(u: Unit, t: Unit) -> dict[str, float]:
         return {}
     b = bu.facing_toward(bt.centre)
     for _ in range(4):
+        if geom.bodies_within(b, bt, 0.5):
+            break  # (clearly in contact: not measured)
         d = distance(b, bt)
         if d <= 0.5:
             break

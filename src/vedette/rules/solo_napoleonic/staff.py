@@ -217,11 +217,11 @@ def unit_in_command(
         return False, "no brigadier"
     if out_list is not None:
         return (uid not in out_list), "stated"
-    d = geom.general_distance(brig, u)
-    if d is None:
-        return True, "not placed: assumed in command"
     reach = state.config.options.control_range_mm
-    return d <= reach, f"{d:.0f}mm from {brig.id}"
+    near = geom.general_reach(brig, u, reach)  # (measured only where rounding could tell)
+    if near is None:
+        return True, "not placed: assumed in command"
+    return near[0], f"{near[1]:.0f}mm from {brig.id}"
 
 
 def control(state: State, req: rq.Control, dice: DiceSource) -> Outcome:
