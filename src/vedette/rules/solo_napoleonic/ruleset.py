@@ -7,6 +7,8 @@ import json
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from itertools import compress, starmap
+from operator import attrgetter, is_not
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from vedette.data import merge, package_toml
@@ -405,13 +407,8 @@ def _same_units(
         return True
     if len(was) != len(now):
         return False
-    # (a loop, not all() over a generator: most are the same objects, passed at once)
-    for a, b in zip(was, now, strict=True):
-        if a is not b and differ(a, b):
-            break
-    else:
-        return True
-    return False
+    # (most are the same objects: told in C, and only the others compared)
+    return not any(starmap(differ, compress(zip(was, now, strict=True), map(is_not, was, now))))
 
 
 def _enemies(state: State, side: str) -> tuple[Any, ...]:
@@ -507,9 +504,7 @@ def _general_offers(state: State, make: Make) -> list[Any]:
     # the brigades with a unit on the table on the active card (a brigadier of none of them,
     # not holding the card himself, has nothing to do now)
     on_card: set[Any] | None = None
-    for g in state.generals:
-        if g.rank != "brigadier" or g.killed or g.attached_to or not g.placed:
-            continue
+    for g in _brigadiers(state.generals):
         if state.active != g.id:
             if on_card is None:
                 on_card = {u.brigade for u in map(state.unit, state.active_units()) if u.on_table}
@@ -526,6 +521,28 @@ def _general_offers(state: State, make: Make) -> list[Any]:
     return out
 
 
+#: the brigadiers who may ride last found, with the generals they were found among
+_BRIGADIERS: list[Any] = [None, ()]
+
+
+def _brigadiers(generals: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The brigadiers alive, unattached and placed, in order (kept for the generals' tuple:
+    a general's every change makes a new one)."""
+    if _BRIGADIERS[0] is generals:
+        return _BRIGADIERS[1]  # type: ignore[no-any-return]
+    out = tuple(
+        g
+        for g in generals
+        if not (g.rank != "brigadier" or g.killed or g.attached_to or not g.placed)
+    )
+    if memo.enabled():
+        _BRIGADIERS[:] = [generals, out]
+    return out
+
+
+#: a unit's (or general's) id
+_ID = attrgetter("id")
+
 #: per general: what the answer is read from and those beyond the control range. It reads
 #: positions only: where he stands, the range, and each unit's id and body (the one object
 #: ``geom.body`` keeps per footprint, compared by identity): a unit that fired, took a chit or
@@ -538,6 +555,7 @@ def _clear_offers() -> None:
     _ENEMY_OFFERS.clear()
     _GENERAL_OFFERS.clear()
     _BEYOND.clear()
+    _BRIGADIERS[:] = [None, ()]
 
 
 memo.also_clear(_clear_offers)
@@ -547,21 +565,16 @@ def _beyond(g: Any, units: Sequence[Any], reach: float) -> list[str]:
     """The ids of ``units`` further than ``reach`` from ``g`` (placed ones only)."""
     if not memo.enabled():
         return _far(g, units, reach)
-    deps = (g.x, g.y, reach, *(x for u in units for x in (u.id, geom.body(u))))
+    # (each unit's id, then each one's body: mapped in C)
+    deps = (g.x, g.y, reach, *map(_ID, units), *map(geom.body, units))
     hit = _BEYOND.get(g.id)
-    if hit is not None and _same(hit[0], deps):
+    if hit is not None and hit[0] == deps:  # (a tuple's == tells the same objects at once)
         return hit[1]
     far = _far(g, units, reach)
     if len(_BEYOND) > 4096:
         _BEYOND.clear()
     _BEYOND[g.id] = (deps, far)
     return far
-
-
-def _same(was: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
-    """The same position, range, ids and bodies (mostly the same objects; else equal values,
-    which measure the same)."""
-    return len(was) == len(now) and all(a is b or a == b for a, b in zip(was, now, strict=True))
 
 
 def _far(g: Any, units: Sequence[Any], reach: float) -> list[str]:
@@ -678,6 +691,9 @@ class SoloNapoleonic(Ruleset[State]):
             Procedure(rq.Assumptions, *D(assumptions)),
         )
         self._facts = {e.kind: e for e in (*UNIT_FACTS, *GENERAL_FACTS, *TURN_FACTS)}
+        #: the state last asked for its obligations and its answer (states are immutable
+        #: values: compared by identity, the entry holding the state)
+        self._owed: tuple[Any, tuple[Any, ...]] = (None, ())
 
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> State:
         """The state a scenario starts from: one value per scenario and options (states are
@@ -773,7 +789,12 @@ class SoloNapoleonic(Ruleset[State]):
         before it performs)."""
         if not memo.enabled():
             return flow.obligations(state)
-        return memo.per_state(state, "obligations", lambda: flow.obligations(state))
+        last = self._owed
+        if last[0] is state:  # asked again of the state just asked (the simulator: twice a step)
+            return last[1]  # type: ignore[no-any-return]
+        owed = memo.per_state(state, "obligations", lambda: flow.obligations(state))
+        self._owed = (state, owed)
+        return owed
 
     def waive(self, state: State, obligation: str) -> State:
         return flow.waive(state, obligation)
