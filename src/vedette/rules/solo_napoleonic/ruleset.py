@@ -8,7 +8,7 @@ import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from itertools import compress, starmap
-from operator import attrgetter, is_not
+from operator import attrgetter, is_not, ne
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from vedette.data import merge, package_toml
@@ -84,6 +84,37 @@ def _truthy(v: Any) -> bool:
     return bool(v)
 
 
+#: the per-turn marks ``end_turn`` clears, and their cleared values, in order
+_CLEARED: tuple[tuple[str, Any], ...] = (
+    ("acted", False),
+    ("moved_mm", 0.0),
+    ("move_done", False),
+    ("fired", False),
+    ("volleys_fired", 0),
+    ("reformed", False),
+    ("casualties_turn", 0),
+    ("restricted_to", None),
+    ("lost_melee", False),
+    ("morale_failed", False),
+    ("charge_state", None),
+    ("charge_target", None),
+    ("charge_step", None),
+    ("charge_failed", False),
+    ("charge_flank", False),
+    ("home_failed", False),
+    ("rally_failed", False),
+    ("melee_round", 0),
+    ("melee_rounds", 0),
+    ("morale_facts", ()),
+    ("chance_effects", ()),
+    ("start_failed", False),
+    ("morale_due", False),
+    ("bound", None),
+)
+_CLEARED_OF = attrgetter(*(k for k, _ in _CLEARED))
+_CLEARED_VALUES = tuple(v for _, v in _CLEARED)
+
+
 def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
     """End of the turn: formations still changing take 1D; chance cards not played are lost;
     the per-turn marks are cleared; the next turn starts with the control phase."""
@@ -95,35 +126,13 @@ def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
     for u in state.units:
         if not u.on_table:
             continue
-        kw: dict[str, Any] = {
-            "acted": False,
-            "moved_mm": 0.0,
-            "move_done": False,
-            "fired": False,
-            "volleys_fired": 0,
-            "reformed": False,
-            "casualties_turn": 0,
-            "restricted_to": None,
-            "lost_melee": False,
-            "morale_failed": False,
-            "charge_state": None,
-            "charge_target": None,
-            "charge_step": None,
-            "charge_failed": False,
-            "charge_flank": False,
-            "home_failed": False,
-            "rally_failed": False,
-            "melee_round": 0,
-            "melee_rounds": 0,
-            "morale_facts": (),
-            "chance_effects": (),
-            "start_failed": False,
-            "morale_due": False,
-            "bound": None,
-        }
+        # the marks not already clear (compared in C: ``Changes.unit`` records only those)
+        kw = dict(compress(_CLEARED, map(ne, _CLEARED_OF(u), _CLEARED_VALUES)))
         if u.formation_target is not None and not u.skirmishing:
             kw["disorder"] = u.disorder + 1
             notes.append(f"{u.id} +1D (formation incomplete)")
+        if not kw:
+            continue  # nothing to clear (what ``Changes.unit`` does with no change)
         ch.unit(TurnMarksCleared, u.id, "end of turn", **kw)
     for g in state.generals:
         if g.moved_mm:
@@ -264,25 +273,24 @@ _UNIT_OPTIONS: dict[tuple[tuple[Any, ...], Make], tuple[Any, tuple[Any, ...], Ow
 Own = tuple[list[Any], list[Any], bool]
 
 
-def _own_key(u: Any) -> tuple[Any, ...]:
-    """What :func:`_own_options` reads of the unit (with the game's data): kept in step with
-    it and with the move's distances (``move_choices``: ``actions.move_base``)."""
-    return (
-        u.id,
-        u.morale_due,
-        u.status,
-        u.must_rally,
-        u.formation_target,
-        u.formation,
-        u.advancing,
-        u.kind,
-        u.move_done,
-        u.moved_mm,
-        u.chance_effects,
-        u.restricted_to,
-        u.x,
-        u.y,
-    )
+#: what :func:`_own_options` reads of the unit (with the game's data): kept in step with it
+#: and with the move's distances (``move_choices``: ``actions.move_base``); read in C
+_own_key: Callable[[Any], tuple[Any, ...]] = attrgetter(
+    "id",
+    "morale_due",
+    "status",
+    "must_rally",
+    "formation_target",
+    "formation",
+    "advancing",
+    "kind",
+    "move_done",
+    "moved_mm",
+    "chance_effects",
+    "restricted_to",
+    "x",
+    "y",
+)
 
 
 def unit_options(state: State, u: Any, make: Make = _todo) -> list[Any]:
@@ -356,13 +364,19 @@ def _own_options(state: State, u: Any, make: Make = _todo) -> Own:
 _ENEMY_OFFERS: dict[tuple[str, Make], tuple[tuple[Any, ...], Any, tuple[Any, ...], list[Any]]] = {}
 
 
+#: what :func:`_enemy_offers` reads of the unit itself (read in C)
+_enemy_key: Callable[[Any], tuple[Any, ...]] = attrgetter(
+    "id", "side", "kind", "artillery", "skirmishing", "fired", "restricted_to", "placed"
+)
+
+
 def enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
     """``u``'s fire and charge at each enemy on the table (in the scenario's order): read from
     the enemy units, the game's data and the few of ``u``'s fields named in ``deps``
     (:func:`fire_bands` reads the two units' placement, kind and declared charges)."""
     if not memo.enabled():
         return _enemy_offers(state, u, make)
-    own = (u.id, u.side, u.kind, u.artillery, u.skirmishing, u.fired, u.restricted_to, u.placed)
+    own = _enemy_key(u)
     enemies = _enemies(state, u.side)
     hit = _ENEMY_OFFERS.get((u.id, make))
     if (
@@ -422,7 +436,8 @@ def _enemies(state: State, side: str) -> tuple[Any, ...]:
     by_side: dict[str, tuple[Any, ...]] = hit[1]
     got = by_side.get(side)
     if got is None:
-        got = by_side[side] = tuple(e for e in state.units if e.side != side)
+        units = state.units  # (told in C: the units whose side is not this one)
+        got = by_side[side] = tuple(compress(units, map(side.__ne__, map(_SIDE, units))))
     return got
 
 
@@ -540,8 +555,9 @@ def _brigadiers(generals: tuple[Any, ...]) -> tuple[Any, ...]:
     return out
 
 
-#: a unit's (or general's) id
+#: a unit's (or general's) id, side
 _ID = attrgetter("id")
+_SIDE = attrgetter("side")
 
 #: per general: what the answer is read from and those beyond the control range. It reads
 #: positions only: where he stands, the range, and each unit's id and body (the one object
@@ -555,6 +571,7 @@ def _clear_offers() -> None:
     _ENEMY_OFFERS.clear()
     _GENERAL_OFFERS.clear()
     _BEYOND.clear()
+    _CHANCE.clear()
     _BRIGADIERS[:] = [None, ()]
 
 
@@ -589,6 +606,51 @@ def rally_open(u: Any) -> bool:
     return bool(u.status in ("retiring", "routing") or u.must_rally)
 
 
+#: a side's last chance card offer, by side and how it is made: (the card held, the data, the
+#: units, the offer). Its units are those on the table (of a side): the same while no unit
+#: leaves the table
+_CHANCE: dict[tuple[str, Make], tuple[str, Any, tuple[Any, ...], list[Any]]] = {}
+
+
+def chance_offers(state: State, side: str, held: str, make: Make = _todo) -> list[Any]:
+    """The play of ``side``'s chance card ``held`` (not yet played): open on the units it may
+    be played on (Kuryakin, Chance Cards), none if there are none."""
+    if not memo.enabled():
+        return _chance_offers(state, side, held, make)
+    hit = _CHANCE.get((side, make))
+    if (
+        hit is not None
+        and hit[0] == held
+        and hit[1] is state.config
+        and _same_units(hit[2], state.units, _tabled_apart)
+    ):
+        if hit[2] is not state.units:  # compared with these next time
+            _CHANCE[side, make] = (held, state.config, state.units, hit[3])
+        return hit[3]
+    out = _chance_offers(state, side, held, make)
+    if len(_CHANCE) > 64:
+        _CHANCE.clear()
+    _CHANCE[side, make] = (held, state.config, state.units, out)
+    return out
+
+
+def _tabled_apart(a: Any, b: Any) -> bool:
+    """Two units a chance card's pool tells apart (``cards.chance_pool``)."""
+    return bool(a.id != b.id or a.side != b.side or a.on_table != b.on_table)
+
+
+def _chance_offers(state: State, side: str, held: str, make: Make) -> list[Any]:
+    card = chance.card_by_id(state, held)
+    text = f"{side} may play {held}"
+    if card is None or card.does.kind == "none":
+        return [make("chance", {"side": side}, text, chance.R_CHANCE)]
+    pool = cards.chance_pool(state, side, card)
+    if not pool:
+        return []
+    text += f" ({card.does.on} unit)"
+    return [make("chance", {"side": side}, text, chance.R_CHANCE, {"on": (*pool[:29], "random")})]
+
+
 def offers(state: State, make: Make = _todo) -> list[Any]:
     """The ruleset's ``options``, each made by ``make`` (the simulator makes its lines
     straight from them: no ``Todo`` it would only take apart)."""
@@ -612,23 +674,7 @@ def offers(state: State, make: Make = _todo) -> list[Any]:
     for side in state.sides:
         held = state.chance.get(side)
         if held and held not in state.chance_played:
-            card = chance.card_by_id(state, held)
-            text = f"{side} may play {held}"
-            if card is None or card.does.kind == "none":
-                out.append(make("chance", {"side": side}, text, chance.R_CHANCE))
-                continue
-            pool = cards.chance_pool(state, side, card)
-            if pool:
-                text += f" ({card.does.on} unit)"
-                out.append(
-                    make(
-                        "chance",
-                        {"side": side},
-                        text,
-                        chance.R_CHANCE,
-                        {"on": (*pool[:29], "random")},
-                    )
-                )
+            out += chance_offers(state, side, held, make)
     out.append(make("next", {}, "finish the card: the next card acts", cards.R_SEQ))
     return out
 
