@@ -7,8 +7,8 @@ import json
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from itertools import compress, starmap
-from operator import attrgetter, is_not, ne
+from itertools import compress, repeat, starmap
+from operator import attrgetter, eq, is_not, ne
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from vedette.data import merge, package_toml
@@ -437,7 +437,7 @@ def _enemies(state: State, side: str) -> tuple[Any, ...]:
     got = by_side.get(side)
     if got is None:
         units = state.units  # (told in C: the units whose side is not this one)
-        got = by_side[side] = tuple(compress(units, map(side.__ne__, map(_SIDE, units))))
+        got = by_side[side] = tuple(compress(units, map(ne, map(_SIDE, units), repeat(side))))
     return got
 
 
@@ -527,13 +527,20 @@ def _general_offers(state: State, make: Make) -> list[Any]:
                 continue
         if actions.general_reach(state, g) <= 0:
             continue  # his move is spent: he rides no more this turn
-        far = _beyond(g, state.brigade_units(g.id), reach)
+        far = _beyond(g, _brigade_units(state.units, g.id), reach)
         if far:
             text = f"{g.id} rides toward his units beyond {reach:.0f}mm (command would lapse)"
             out.append(
                 make("general", {"general": g.id}, text, actions.R_GENERAL, {"to": tuple(far)})
             )
     return out
+
+
+def _brigade_units(units: tuple[Any, ...], gid: str) -> tuple[Any, ...]:
+    """``State.brigade_units``: the units of ``gid``'s brigade on the table, in order (told
+    in C)."""
+    mine = tuple(compress(units, map(eq, map(_BRIGADE, units), repeat(gid))))
+    return tuple(compress(mine, map(_ON_TABLE, mine)))
 
 
 #: the brigadiers who may ride last found, with the generals they were found among
@@ -558,6 +565,8 @@ def _brigadiers(generals: tuple[Any, ...]) -> tuple[Any, ...]:
 #: a unit's (or general's) id, side
 _ID = attrgetter("id")
 _SIDE = attrgetter("side")
+_BRIGADE = attrgetter("brigade")
+_ON_TABLE = attrgetter("on_table")
 
 #: per general: what the answer is read from and those beyond the control range. It reads
 #: positions only: where he stands, the range, and each unit's id and body (the one object
@@ -837,7 +846,7 @@ class SoloNapoleonic(Ruleset[State]):
             return flow.obligations(state)
         last = self._owed
         if last[0] is state:  # asked again of the state just asked (the simulator: twice a step)
-            return last[1]  # type: ignore[no-any-return]
+            return last[1]
         owed = memo.per_state(state, "obligations", lambda: flow.obligations(state))
         self._owed = (state, owed)
         return owed
