@@ -7,6 +7,7 @@ facts as clearing every mark of every unit one by one."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -83,8 +84,6 @@ def test_kept_offers_are_the_offers_made_afresh_at_every_step() -> None:
 def test_a_chance_card_offer_follows_the_units_on_the_table() -> None:
     """Kuryakin, Chance Cards: the units a card may be played on are those on the table; the
     kept offer changes when one leaves it (eliminated), not when one only acts."""
-    from dataclasses import replace
-
     memo.clear()
     s = RS.initial_state(RS.scenario("sample"), {})
     deck = [c for c in s.config.chance_cards if c.does.kind != "none" and c.does.on == "any"]
@@ -116,19 +115,24 @@ def test_owed_steps_are_those_of_the_full_scan(monkeypatch: pytest.MonkeyPatch) 
     """Kuryakin, Morale (a failed test's rout or retirement, at once; carrying on regardless),
     Charge Test and Melee (the charge's steps): at every step the owed steps the simulator
     asks (kept for the state last asked, the scan for bound moves skipped in C when no unit is
-    bound) are those of the full scan of the state asked, and some steps owe a bound move."""
+    bound, none at all when no charge is open, no marker set and no unit bound) are those of
+    the full scan of the state asked, and some steps owe a bound move."""
     memo.clear()
-    steps = {"owed": 0, "bound": 0}
+    steps = {"owed": 0, "bound": 0, "none": 0}
 
     def seen(state: Any) -> None:
         got = RS.obligations(state)
         assert RS.obligations(state) is got
-        assert list(got) == list(_full_scan(monkeypatch, state))
+        full = _full_scan(monkeypatch, state)
+        assert list(got) == list(full)
+        if flow.none_owed(state):  # told at once: nothing the scan would find
+            assert not full
+            steps["none"] += 1
         steps["owed"] += bool(got)
         steps["bound"] += any(o.id.split(":")[0] in ("result", "advance") for o in got)
 
     each_state(range(4), seen)
-    assert steps["owed"] > 100 and steps["bound"] > 10, steps
+    assert steps["owed"] > 100 and steps["bound"] > 10 and steps["none"] > 500, steps
 
 
 def _old_end_turn(state: Any, req: Any) -> Any:

@@ -235,6 +235,12 @@ def obligations(state: State) -> tuple[Obligation, ...]:
     return tuple(out)
 
 
+def none_owed(state: State) -> bool:
+    """Nothing is owed (:func:`obligations` is empty): no open charge, no marker directing a
+    morale test, no unit bound by a result (told in C, with the state's indexes)."""
+    return not (state.charging_ids() or state.due_ids() or any(map(_BOUND, state.units)))
+
+
 def morale_owed(oid: str, uid: str, rule: str, text: str) -> Obligation:
     """A morale test owed by ``uid`` (its facts filled in from the state)."""
     return Obligation(oid, "morale", {"unit": uid}, rule, text)

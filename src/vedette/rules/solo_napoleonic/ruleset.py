@@ -847,7 +847,10 @@ class SoloNapoleonic(Ruleset[State]):
         last = self._owed
         if last[0] is state:  # asked again of the state just asked (the simulator: twice a step)
             return last[1]
-        owed = memo.per_state(state, "obligations", lambda: flow.obligations(state))
+        if flow.none_owed(state):  # (most states: nothing to scan for)
+            owed: tuple[Any, ...] = ()
+        else:
+            owed = memo.per_state(state, "obligations", lambda: flow.obligations(state))
         self._owed = (state, owed)
         return owed
 
