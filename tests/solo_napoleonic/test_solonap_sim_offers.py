@@ -214,3 +214,30 @@ def test_the_end_of_a_turn_records_what_clearing_every_mark_did() -> None:
 
     each_state(range(3), seen, actions=400)
     assert done["end"] > 5 and done["forced"] > 300, done
+
+
+def test_a_units_kept_fire_and_charges_follow_what_they_read_of_each_enemy() -> None:
+    """Kuryakin, Firing (a range band stated only when a unit is not placed; fire at a charger
+    is at short range) and Charge Test: a unit's kept offers against the enemy are those made
+    afresh when an enemy is taken off the table, unplaced or charges it, when a friend acts,
+    and when the enemy only fired (kept: the same list)."""
+    memo.clear()
+    s = RS.initial_state(RS.scenario("sample"), {})
+    u = next(x for x in s.units if x.kind == "infantry")
+    e = next(x for x in s.units if x.side != u.side)
+    friend = next(x for x in s.units if x.side == u.side and x.id != u.id)
+    first = R.enemy_offers(s, u, simplay.sim_line)
+    changes: list[tuple[Any, bool]] = [
+        (replace(e, fired=True), True),
+        (replace(friend, x=(friend.x or 0) + 50.0), True),
+        (replace(e, x=None, y=None), False),
+        (replace(e, status="eliminated"), False),
+        (replace(e, charge_state="declared", charge_target=u.id), False),
+    ]
+    for changed, kept in changes:
+        t = s.with_unit(changed)
+        R.enemy_offers(s, u, simplay.sim_line)  # (the entry back to the first state's)
+        got = R.enemy_offers(t, u, simplay.sim_line)
+        fresh = R._enemy_offers(t, u, simplay.sim_line)
+        assert [list(x) for x in got] == [list(x) for x in fresh]
+        assert (got is first) is kept, changed

@@ -372,45 +372,46 @@ _enemy_key: Callable[[Any], tuple[Any, ...]] = attrgetter(
 
 def enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
     """``u``'s fire and charge at each enemy on the table (in the scenario's order): read from
-    the enemy units, the game's data and the few of ``u``'s fields named in ``deps``
+    the enemy units, the game's data and the few of ``u``'s fields named in ``_enemy_key``
     (:func:`fire_bands` reads the two units' placement, kind and declared charges)."""
     if not memo.enabled():
         return _enemy_offers(state, u, make)
     own = _enemy_key(u)
-    enemies = _enemies(state, u.side)
+    units = state.units
     hit = _ENEMY_OFFERS.get((u.id, make))
-    if (
-        hit is not None
-        and hit[0] == own
-        and hit[1] is state.config
-        and _same_targets(hit[2], enemies, u.id)
-    ):
-        if hit[2] is not enemies:  # compared with these next time: mostly the same objects
-            _ENEMY_OFFERS[u.id, make] = (own, state.config, enemies, hit[3])
-        return hit[3]
+    if hit is not None and hit[0] == own and hit[1] is state.config:
+        if hit[2] is units:
+            return hit[3]
+        if _same_targets(hit[2], units, u.side, u.id):
+            _ENEMY_OFFERS[u.id, make] = (own, state.config, units, hit[3])  # (compared next)
+            return hit[3]
     out = _enemy_offers(state, u, make)
     if len(_ENEMY_OFFERS) > 4096:
         _ENEMY_OFFERS.clear()
-    _ENEMY_OFFERS[u.id, make] = (own, state.config, enemies, out)
+    _ENEMY_OFFERS[u.id, make] = (own, state.config, units, out)
     return out
 
 
-def _same_targets(was: tuple[Any, ...], now: tuple[Any, ...], uid: str) -> bool:
-    """The same enemy units as far as :func:`_enemy_offers` reads them for unit ``uid``: each
-    the same object, or with the same id, presence on the table, placement, and charge at
-    ``uid`` or not (:func:`fire_bands`). An enemy that acted, fired or took a chit changes
-    none of these."""
-
-    def differ(a: Any, b: Any) -> bool:
-        return bool(
-            a.id != b.id
+def _same_targets(was: tuple[Any, ...], now: tuple[Any, ...], side: str, uid: str) -> bool:
+    """The same units as far as :func:`_enemy_offers` reads them for unit ``uid`` of ``side``:
+    each the same object (told in C), a friend before and after (not read), or an enemy with
+    the same id, presence on the table, placement, and charge at ``uid`` or not
+    (:func:`fire_bands`). An enemy that acted, fired or took a chit changes none of these."""
+    if len(was) != len(now):
+        return False
+    for a, b in compress(zip(was, now, strict=True), map(is_not, was, now)):
+        if a.side == side and b.side == side:
+            continue  # a friend: its offers do not read it
+        if (
+            a.side != b.side
+            or a.id != b.id
             or a.on_table != b.on_table
             or a.placed != b.placed
             or (a.charge_state == "declared" and a.charge_target == uid)
             != (b.charge_state == "declared" and b.charge_target == uid)
-        )
-
-    return _same_units(was, now, differ)
+        ):
+            return False
+    return True
 
 
 def _same_units(
@@ -423,22 +424,6 @@ def _same_units(
         return False
     # (most are the same objects: told in C, and only the others compared)
     return not any(starmap(differ, compress(zip(was, now, strict=True), map(is_not, was, now))))
-
-
-def _enemies(state: State, side: str) -> tuple[Any, ...]:
-    """The units not on ``side``, in the scenario's order: kept with the state for its units
-    (the offers of each unit on a card read them; a state ``but`` makes from this one shares
-    the entry, which holds for it only while its units are these)."""
-    hit = state.__dict__.get("_enemies")
-    if hit is None or hit[0] is not state.units:
-        hit = (state.units, {})
-        object.__setattr__(state, "_enemies", hit)
-    by_side: dict[str, tuple[Any, ...]] = hit[1]
-    got = by_side.get(side)
-    if got is None:
-        units = state.units  # (told in C: the units whose side is not this one)
-        got = by_side[side] = tuple(compress(units, map(ne, map(_SIDE, units), repeat(side))))
-    return got
 
 
 def _enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
@@ -562,9 +547,8 @@ def _brigadiers(generals: tuple[Any, ...]) -> tuple[Any, ...]:
     return out
 
 
-#: a unit's (or general's) id, side
+#: a unit's (or general's) id, brigade, presence on the table
 _ID = attrgetter("id")
-_SIDE = attrgetter("side")
 _BRIGADE = attrgetter("brigade")
 _ON_TABLE = attrgetter("on_table")
 
