@@ -296,7 +296,7 @@ _own_key: Callable[[Any], tuple[Any, ...]] = attrgetter(
 def unit_options(state: State, u: Any, make: Make = _todo) -> list[Any]:
     """A unit's actions open on its card, before ``plan`` judges them (``todo`` keeps only
     what plan accepts), each made by ``make``."""
-    if not memo.enabled():  # VEDETTE_SOLONAP_MEMO=0: the old path, the offers made afresh
+    if not memo.ENABLED:  # VEDETTE_SOLONAP_MEMO=0: the old path, the offers made afresh
         return _unit_options(state, u, make)
     key = (_own_key(u), make)
     hit = _UNIT_OPTIONS.get(key)
@@ -374,7 +374,7 @@ def enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
     """``u``'s fire and charge at each enemy on the table (in the scenario's order): read from
     the enemy units, the game's data and the few of ``u``'s fields named in ``_enemy_key``
     (:func:`fire_bands` reads the two units' placement, kind and declared charges)."""
-    if not memo.enabled():
+    if not memo.ENABLED:
         return _enemy_offers(state, u, make)
     own = _enemy_key(u)
     units = state.units
@@ -462,7 +462,7 @@ def general_offers(state: State, make: Make = _todo) -> list[Any]:
     """A brigadier whose units on the active card stray beyond his control range (150mm: they
     would be out of command at the next control phase) may ride toward them (Kuryakin,
     Generals)."""
-    if not memo.enabled():
+    if not memo.ENABLED:
         return _general_offers(state, make)
     hit = _GENERAL_OFFERS.get(make)
     active = state.active_units()
@@ -542,7 +542,7 @@ def _brigadiers(generals: tuple[Any, ...]) -> tuple[Any, ...]:
         for g in generals
         if not (g.rank != "brigadier" or g.killed or g.attached_to or not g.placed)
     )
-    if memo.enabled():
+    if memo.ENABLED:
         _BRIGADIERS[:] = [generals, out]
     return out
 
@@ -573,7 +573,7 @@ memo.also_clear(_clear_offers)
 
 def _beyond(g: Any, units: Sequence[Any], reach: float) -> list[str]:
     """The ids of ``units`` further than ``reach`` from ``g`` (placed ones only)."""
-    if not memo.enabled():
+    if not memo.ENABLED:
         return _far(g, units, reach)
     # (each unit's id, then each one's body: mapped in C)
     deps = (g.x, g.y, reach, *map(_ID, units), *map(geom.body, units))
@@ -608,7 +608,7 @@ _CHANCE: dict[tuple[str, Make], tuple[str, Any, tuple[Any, ...], list[Any]]] = {
 def chance_offers(state: State, side: str, held: str, make: Make = _todo) -> list[Any]:
     """The play of ``side``'s chance card ``held`` (not yet played): open on the units it may
     be played on (Kuryakin, Chance Cards), none if there are none."""
-    if not memo.enabled():
+    if not memo.ENABLED:
         return _chance_offers(state, side, held, make)
     hit = _CHANCE.get((side, make))
     if (
@@ -737,7 +737,7 @@ class SoloNapoleonic(Ruleset[State]):
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> State:
         """The state a scenario starts from: one value per scenario and options (states are
         immutable, and a game is created, and replayed, from its scenario each time)."""
-        if not memo.enabled():
+        if not memo.ENABLED:
             return self._initial_state(scenario, options)
         try:
             key = json.dumps([scenario, options], sort_keys=True)
@@ -781,7 +781,7 @@ class SoloNapoleonic(Ruleset[State]):
         by every game with the same house rules (a game never changes its data), rather than
         read again per game (a game is created, and replayed, from its scenario each time)."""
         source = "house rules" if house_rules else "rules data"
-        if not memo.enabled():
+        if not memo.ENABLED:
             return make_config(self.data(house_rules), source)
         key = json.dumps(house_rules or {}, sort_keys=True, default=str)
         return memo.pure(
@@ -826,7 +826,7 @@ class SoloNapoleonic(Ruleset[State]):
         """The steps owed now: the open charges' next steps and the morale markers of the
         units on the active card (flow.py); once per state (``todo`` asks, then the engine
         before it performs)."""
-        if not memo.enabled():
+        if not memo.ENABLED:
             return flow.obligations(state)
         last = self._owed
         if last[0] is state:  # asked again of the state just asked (the simulator: twice a step)
@@ -845,14 +845,14 @@ class SoloNapoleonic(Ruleset[State]):
         """The core's ``todo`` (obligations first, then what ``plan`` accepts), once per state:
         the engine and the web app ask it again of the state they just showed, and the
         simulator before every action."""
-        if not memo.enabled():
+        if not memo.ENABLED:
             return super().todo(state, strict)
         got = memo.per_state(state, ("todo", strict), lambda: self._todo(state, strict))
         return list(got)
 
     def memos_on(self) -> bool:
         """(With the memos off, the core's ``todo`` derives every line afresh too.)"""
-        return memo.enabled()
+        return memo.ENABLED
 
     def _todo(self, state: State, strict: bool) -> list[Any]:
         owed = self.obligations(state)
