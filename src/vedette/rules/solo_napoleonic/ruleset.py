@@ -458,14 +458,17 @@ def _enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
 _GENERAL_OFFERS: dict[Make, tuple[Any, Any, Any, Any, tuple[Any, ...], list[Any]]] = {}
 
 
-def general_offers(state: State, make: Make = _todo) -> list[Any]:
+def general_offers(
+    state: State, make: Make = _todo, active: tuple[str, ...] | None = None
+) -> list[Any]:
     """A brigadier whose units on the active card stray beyond his control range (150mm: they
     would be out of command at the next control phase) may ride toward them (Kuryakin,
-    Generals)."""
+    Generals). ``active``: ``state.active_units()``, when the caller has it."""
+    if active is None:
+        active = state.active_units()
     if not memo.ENABLED:
-        return _general_offers(state, make)
+        return _general_offers(state, make, active)
     hit = _GENERAL_OFFERS.get(make)
-    active = state.active_units()
     if (
         hit is not None
         and hit[0] is state.generals
@@ -477,7 +480,7 @@ def general_offers(state: State, make: Make = _todo) -> list[Any]:
         if hit[4] is not state.units:  # compared with these next time: mostly the same objects
             _GENERAL_OFFERS[make] = (*hit[:4], state.units, hit[5])
         return hit[5]
-    out = _general_offers(state, make)
+    out = _general_offers(state, make, active)
     _GENERAL_OFFERS[make] = (state.generals, state.config, state.active, active, state.units, out)
     return out
 
@@ -498,7 +501,7 @@ def _placed_apart(a: Any, b: Any) -> bool:
     )
 
 
-def _general_offers(state: State, make: Make) -> list[Any]:
+def _general_offers(state: State, make: Make, active: tuple[str, ...] | None = None) -> list[Any]:
     out: list[Any] = []
     reach = state.config.options.control_range_mm
     # the brigades with a unit on the table on the active card (a brigadier of none of them,
@@ -507,7 +510,8 @@ def _general_offers(state: State, make: Make) -> list[Any]:
     for g in _brigadiers(state.generals):
         if state.active != g.id:
             if on_card is None:
-                on_card = {u.brigade for u in map(state.unit, state.active_units()) if u.on_table}
+                units = state.active_units() if active is None else active
+                on_card = {u.brigade for u in map(state.unit, units) if u.on_table}
             if g.id not in on_card:
                 continue
         if actions.general_reach(state, g) <= 0:
@@ -565,6 +569,7 @@ def _clear_offers() -> None:
     _GENERAL_OFFERS.clear()
     _BEYOND.clear()
     _CHANCE.clear()
+    _NEXT.clear()
     _BRIGADIERS[:] = [None, ()]
 
 
@@ -658,18 +663,28 @@ def offers(state: State, make: Make = _todo) -> list[Any]:
     if state.phase == "end":
         return [make("end_turn", {}, "every card has acted: end the turn", R_TURN)]
     out: list[Any] = []
-    for uid in state.active_units():
+    active = state.active_units()
+    for uid in active:
         u = state.unit(uid)
         if u.acted or not u.on_table:
             continue
         out += unit_options(state, u, make)
-    out += general_offers(state, make)
+    out += general_offers(state, make, active)
     for side in state.sides:
         held = state.chance.get(side)
         if held and held not in state.chance_played:
             out += chance_offers(state, side, held, make)
-    out.append(make("next", {}, "finish the card: the next card acts", cards.R_SEQ))
+    nxt = _NEXT.get(make) if memo.ENABLED else None
+    if nxt is None:  # (one offer per way of making it: read, never changed)
+        nxt = make("next", {}, "finish the card: the next card acts", cards.R_SEQ)
+        if memo.ENABLED:
+            _NEXT[make] = nxt
+    out.append(nxt)
     return out
+
+
+#: the 'next' offer, by how it is made
+_NEXT: dict[Make, Any] = {}
 
 
 class SoloNapoleonic(Ruleset[State]):
