@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from itertools import repeat, starmap
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from vedette.errors import DataError
@@ -57,11 +58,12 @@ class Policy:
         if self.rank is _random_rank and self.draw:
             return drawn(lines, rng)
         if self.rank is _random_rank:
-            keys = [rng.random() for _ in lines]
+            # (one draw a line, in order: the iteration in C, not a Python loop)
+            keys = list(starmap(rng.random, repeat((), len(lines))))
             if len(set(keys)) == len(keys):
                 return _in_order(lines, sorted(range(len(lines)), key=keys.__getitem__))
             return self._sorted(state, lines, keys, done)
-        return self._sorted(state, lines, [rng.random() for _ in lines], done)
+        return self._sorted(state, lines, list(starmap(rng.random, repeat((), len(lines)))), done)
 
     def _sorted(
         self, state: Any, lines: Sequence[Line], keys: list[float], done: Done

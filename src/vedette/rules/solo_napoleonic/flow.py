@@ -27,6 +27,7 @@ the turn: ``charge_failed``, ``home_failed`` and ``morale_failed`` are cleared o
 from __future__ import annotations
 
 import math
+from operator import attrgetter
 from typing import Any
 
 from vedette.errors import BadRequest, RuleViolation, VedetteError
@@ -131,7 +132,7 @@ def obligations(state: State) -> tuple[Obligation, ...]:
     tests of the units on the active card."""
     out: list[Obligation] = []
     seen: set[str] = set()
-    for c in chargers(state):
+    for c in chargers(state) if state.charging_ids() else ():
         if c.charge_target is None or not state.has_unit(c.charge_target):
             continue
         t = state.unit(c.charge_target)
@@ -210,9 +211,10 @@ def obligations(state: State) -> tuple[Obligation, ...]:
                 )
             )
     out[:0] = bound_moves(state)
-    if state.phase == "activation":
+    due = state.due_ids()
+    if due and state.phase == "activation":
         active = set(state.active_units())
-        for uid in sorted(state.due_ids()):
+        for uid in sorted(due):
             if uid in seen or not state.has_unit(uid):
                 continue
             u = state.unit(uid)
@@ -233,15 +235,27 @@ def obligations(state: State) -> tuple[Obligation, ...]:
     return tuple(out)
 
 
+def none_owed(state: State) -> bool:
+    """Nothing is owed (:func:`obligations` is empty): no open charge, no marker directing a
+    morale test, no unit bound by a result (told in C, with the state's indexes)."""
+    return not (state.charging_ids() or state.due_ids() or any(map(_BOUND, state.units)))
+
+
 def morale_owed(oid: str, uid: str, rule: str, text: str) -> Obligation:
     """A morale test owed by ``uid`` (its facts filled in from the state)."""
     return Obligation(oid, "morale", {"unit": uid}, rule, text)
+
+
+#: a unit's move result (None: none binds it)
+_BOUND = attrgetter("bound")
 
 
 def bound_moves(state: State) -> list[Obligation]:
     """The moves results owe (issue 23): a failed morale test's rout or retirement, at once;
     a unit that carries on regardless advances before its card ends."""
     out: list[Obligation] = []
+    if not any(map(_BOUND, state.units)):  # (most states: none bound, told in C)
+        return out
     for u in state.units:
         if u.bound is None or not u.on_table:
             continue

@@ -7,6 +7,8 @@ import json
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from itertools import compress, repeat, starmap
+from operator import attrgetter, eq, is_not, ne
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from vedette.data import merge, package_toml
@@ -82,6 +84,37 @@ def _truthy(v: Any) -> bool:
     return bool(v)
 
 
+#: the per-turn marks ``end_turn`` clears, and their cleared values, in order
+_CLEARED: tuple[tuple[str, Any], ...] = (
+    ("acted", False),
+    ("moved_mm", 0.0),
+    ("move_done", False),
+    ("fired", False),
+    ("volleys_fired", 0),
+    ("reformed", False),
+    ("casualties_turn", 0),
+    ("restricted_to", None),
+    ("lost_melee", False),
+    ("morale_failed", False),
+    ("charge_state", None),
+    ("charge_target", None),
+    ("charge_step", None),
+    ("charge_failed", False),
+    ("charge_flank", False),
+    ("home_failed", False),
+    ("rally_failed", False),
+    ("melee_round", 0),
+    ("melee_rounds", 0),
+    ("morale_facts", ()),
+    ("chance_effects", ()),
+    ("start_failed", False),
+    ("morale_due", False),
+    ("bound", None),
+)
+_CLEARED_OF = attrgetter(*(k for k, _ in _CLEARED))
+_CLEARED_VALUES = tuple(v for _, v in _CLEARED)
+
+
 def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
     """End of the turn: formations still changing take 1D; chance cards not played are lost;
     the per-turn marks are cleared; the next turn starts with the control phase."""
@@ -93,35 +126,13 @@ def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
     for u in state.units:
         if not u.on_table:
             continue
-        kw: dict[str, Any] = {
-            "acted": False,
-            "moved_mm": 0.0,
-            "move_done": False,
-            "fired": False,
-            "volleys_fired": 0,
-            "reformed": False,
-            "casualties_turn": 0,
-            "restricted_to": None,
-            "lost_melee": False,
-            "morale_failed": False,
-            "charge_state": None,
-            "charge_target": None,
-            "charge_step": None,
-            "charge_failed": False,
-            "charge_flank": False,
-            "home_failed": False,
-            "rally_failed": False,
-            "melee_round": 0,
-            "melee_rounds": 0,
-            "morale_facts": (),
-            "chance_effects": (),
-            "start_failed": False,
-            "morale_due": False,
-            "bound": None,
-        }
+        # the marks not already clear (compared in C: ``Changes.unit`` records only those)
+        kw = dict(compress(_CLEARED, map(ne, _CLEARED_OF(u), _CLEARED_VALUES)))
         if u.formation_target is not None and not u.skirmishing:
             kw["disorder"] = u.disorder + 1
             notes.append(f"{u.id} +1D (formation incomplete)")
+        if not kw:
+            continue  # nothing to clear (what ``Changes.unit`` does with no change)
         ch.unit(TurnMarksCleared, u.id, "end of turn", **kw)
     for g in state.generals:
         if g.moved_mm:
@@ -262,31 +273,30 @@ _UNIT_OPTIONS: dict[tuple[tuple[Any, ...], Make], tuple[Any, tuple[Any, ...], Ow
 Own = tuple[list[Any], list[Any], bool]
 
 
-def _own_key(u: Any) -> tuple[Any, ...]:
-    """What :func:`_own_options` reads of the unit (with the game's data): kept in step with
-    it and with the move's distances (``move_choices``: ``actions.move_base``)."""
-    return (
-        u.id,
-        u.morale_due,
-        u.status,
-        u.must_rally,
-        u.formation_target,
-        u.formation,
-        u.advancing,
-        u.kind,
-        u.move_done,
-        u.moved_mm,
-        u.chance_effects,
-        u.restricted_to,
-        u.x,
-        u.y,
-    )
+#: what :func:`_own_options` reads of the unit (with the game's data): kept in step with it
+#: and with the move's distances (``move_choices``: ``actions.move_base``); read in C
+_own_key: Callable[[Any], tuple[Any, ...]] = attrgetter(
+    "id",
+    "morale_due",
+    "status",
+    "must_rally",
+    "formation_target",
+    "formation",
+    "advancing",
+    "kind",
+    "move_done",
+    "moved_mm",
+    "chance_effects",
+    "restricted_to",
+    "x",
+    "y",
+)
 
 
 def unit_options(state: State, u: Any, make: Make = _todo) -> list[Any]:
     """A unit's actions open on its card, before ``plan`` judges them (``todo`` keeps only
     what plan accepts), each made by ``make``."""
-    if not memo.enabled():  # VEDETTE_SOLONAP_MEMO=0: the old path, the offers made afresh
+    if not memo.ENABLED:  # VEDETTE_SOLONAP_MEMO=0: the old path, the offers made afresh
         return _unit_options(state, u, make)
     key = (_own_key(u), make)
     hit = _UNIT_OPTIONS.get(key)
@@ -354,47 +364,54 @@ def _own_options(state: State, u: Any, make: Make = _todo) -> Own:
 _ENEMY_OFFERS: dict[tuple[str, Make], tuple[tuple[Any, ...], Any, tuple[Any, ...], list[Any]]] = {}
 
 
+#: what :func:`_enemy_offers` reads of the unit itself (read in C)
+_enemy_key: Callable[[Any], tuple[Any, ...]] = attrgetter(
+    "id", "side", "kind", "artillery", "skirmishing", "fired", "restricted_to", "placed"
+)
+
+
 def enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
     """``u``'s fire and charge at each enemy on the table (in the scenario's order): read from
-    the enemy units, the game's data and the few of ``u``'s fields named in ``deps``
+    the enemy units, the game's data and the few of ``u``'s fields named in ``_enemy_key``
     (:func:`fire_bands` reads the two units' placement, kind and declared charges)."""
-    if not memo.enabled():
+    if not memo.ENABLED:
         return _enemy_offers(state, u, make)
-    own = (u.id, u.side, u.kind, u.artillery, u.skirmishing, u.fired, u.restricted_to, u.placed)
-    enemies = _enemies(state, u.side)
+    own = _enemy_key(u)
+    units = state.units
     hit = _ENEMY_OFFERS.get((u.id, make))
-    if (
-        hit is not None
-        and hit[0] == own
-        and hit[1] is state.config
-        and _same_targets(hit[2], enemies, u.id)
-    ):
-        if hit[2] is not enemies:  # compared with these next time: mostly the same objects
-            _ENEMY_OFFERS[u.id, make] = (own, state.config, enemies, hit[3])
-        return hit[3]
+    if hit is not None and hit[0] == own and hit[1] is state.config:
+        if hit[2] is units:
+            return hit[3]
+        if _same_targets(hit[2], units, u.side, u.id):
+            _ENEMY_OFFERS[u.id, make] = (own, state.config, units, hit[3])  # (compared next)
+            return hit[3]
     out = _enemy_offers(state, u, make)
     if len(_ENEMY_OFFERS) > 4096:
         _ENEMY_OFFERS.clear()
-    _ENEMY_OFFERS[u.id, make] = (own, state.config, enemies, out)
+    _ENEMY_OFFERS[u.id, make] = (own, state.config, units, out)
     return out
 
 
-def _same_targets(was: tuple[Any, ...], now: tuple[Any, ...], uid: str) -> bool:
-    """The same enemy units as far as :func:`_enemy_offers` reads them for unit ``uid``: each
-    the same object, or with the same id, presence on the table, placement, and charge at
-    ``uid`` or not (:func:`fire_bands`). An enemy that acted, fired or took a chit changes
-    none of these."""
-
-    def differ(a: Any, b: Any) -> bool:
-        return bool(
-            a.id != b.id
+def _same_targets(was: tuple[Any, ...], now: tuple[Any, ...], side: str, uid: str) -> bool:
+    """The same units as far as :func:`_enemy_offers` reads them for unit ``uid`` of ``side``:
+    each the same object (told in C), a friend before and after (not read), or an enemy with
+    the same id, presence on the table, placement, and charge at ``uid`` or not
+    (:func:`fire_bands`). An enemy that acted, fired or took a chit changes none of these."""
+    if len(was) != len(now):
+        return False
+    for a, b in compress(zip(was, now, strict=True), map(is_not, was, now)):
+        if a.side == side and b.side == side:
+            continue  # a friend: its offers do not read it
+        if (
+            a.side != b.side
+            or a.id != b.id
             or a.on_table != b.on_table
             or a.placed != b.placed
             or (a.charge_state == "declared" and a.charge_target == uid)
             != (b.charge_state == "declared" and b.charge_target == uid)
-        )
-
-    return _same_units(was, now, differ)
+        ):
+            return False
+    return True
 
 
 def _same_units(
@@ -405,28 +422,8 @@ def _same_units(
         return True
     if len(was) != len(now):
         return False
-    # (a loop, not all() over a generator: most are the same objects, passed at once)
-    for a, b in zip(was, now, strict=True):
-        if a is not b and differ(a, b):
-            break
-    else:
-        return True
-    return False
-
-
-def _enemies(state: State, side: str) -> tuple[Any, ...]:
-    """The units not on ``side``, in the scenario's order: kept with the state for its units
-    (the offers of each unit on a card read them; a state ``but`` makes from this one shares
-    the entry, which holds for it only while its units are these)."""
-    hit = state.__dict__.get("_enemies")
-    if hit is None or hit[0] is not state.units:
-        hit = (state.units, {})
-        object.__setattr__(state, "_enemies", hit)
-    by_side: dict[str, tuple[Any, ...]] = hit[1]
-    got = by_side.get(side)
-    if got is None:
-        got = by_side[side] = tuple(e for e in state.units if e.side != side)
-    return got
+    # (most are the same objects: told in C, and only the others compared)
+    return not any(starmap(differ, compress(zip(was, now, strict=True), map(is_not, was, now))))
 
 
 def _enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
@@ -461,14 +458,17 @@ def _enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
 _GENERAL_OFFERS: dict[Make, tuple[Any, Any, Any, Any, tuple[Any, ...], list[Any]]] = {}
 
 
-def general_offers(state: State, make: Make = _todo) -> list[Any]:
+def general_offers(
+    state: State, make: Make = _todo, active: tuple[str, ...] | None = None
+) -> list[Any]:
     """A brigadier whose units on the active card stray beyond his control range (150mm: they
     would be out of command at the next control phase) may ride toward them (Kuryakin,
-    Generals)."""
-    if not memo.enabled():
-        return _general_offers(state, make)
+    Generals). ``active``: ``state.active_units()``, when the caller has it."""
+    if active is None:
+        active = state.active_units()
+    if not memo.ENABLED:
+        return _general_offers(state, make, active)
     hit = _GENERAL_OFFERS.get(make)
-    active = state.active_units()
     if (
         hit is not None
         and hit[0] is state.generals
@@ -480,7 +480,7 @@ def general_offers(state: State, make: Make = _todo) -> list[Any]:
         if hit[4] is not state.units:  # compared with these next time: mostly the same objects
             _GENERAL_OFFERS[make] = (*hit[:4], state.units, hit[5])
         return hit[5]
-    out = _general_offers(state, make)
+    out = _general_offers(state, make, active)
     _GENERAL_OFFERS[make] = (state.generals, state.config, state.active, active, state.units, out)
     return out
 
@@ -501,23 +501,22 @@ def _placed_apart(a: Any, b: Any) -> bool:
     )
 
 
-def _general_offers(state: State, make: Make) -> list[Any]:
+def _general_offers(state: State, make: Make, active: tuple[str, ...] | None = None) -> list[Any]:
     out: list[Any] = []
     reach = state.config.options.control_range_mm
     # the brigades with a unit on the table on the active card (a brigadier of none of them,
     # not holding the card himself, has nothing to do now)
     on_card: set[Any] | None = None
-    for g in state.generals:
-        if g.rank != "brigadier" or g.killed or g.attached_to or not g.placed:
-            continue
+    for g in _brigadiers(state.generals):
         if state.active != g.id:
             if on_card is None:
-                on_card = {u.brigade for u in map(state.unit, state.active_units()) if u.on_table}
+                units = state.active_units() if active is None else active
+                on_card = {u.brigade for u in map(state.unit, units) if u.on_table}
             if g.id not in on_card:
                 continue
         if actions.general_reach(state, g) <= 0:
             continue  # his move is spent: he rides no more this turn
-        far = _beyond(g, state.brigade_units(g.id), reach)
+        far = _beyond(g, _brigade_units(state.units, g.id), reach)
         if far:
             text = f"{g.id} rides toward his units beyond {reach:.0f}mm (command would lapse)"
             out.append(
@@ -525,6 +524,37 @@ def _general_offers(state: State, make: Make) -> list[Any]:
             )
     return out
 
+
+def _brigade_units(units: tuple[Any, ...], gid: str) -> tuple[Any, ...]:
+    """``State.brigade_units``: the units of ``gid``'s brigade on the table, in order (told
+    in C)."""
+    mine = tuple(compress(units, map(eq, map(_BRIGADE, units), repeat(gid))))
+    return tuple(compress(mine, map(_ON_TABLE, mine)))
+
+
+#: the brigadiers who may ride last found, with the generals they were found among
+_BRIGADIERS: list[Any] = [None, ()]
+
+
+def _brigadiers(generals: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The brigadiers alive, unattached and placed, in order (kept for the generals' tuple:
+    a general's every change makes a new one)."""
+    if _BRIGADIERS[0] is generals:
+        return _BRIGADIERS[1]  # type: ignore[no-any-return]
+    out = tuple(
+        g
+        for g in generals
+        if not (g.rank != "brigadier" or g.killed or g.attached_to or not g.placed)
+    )
+    if memo.ENABLED:
+        _BRIGADIERS[:] = [generals, out]
+    return out
+
+
+#: a unit's (or general's) id, brigade, presence on the table
+_ID = attrgetter("id")
+_BRIGADE = attrgetter("brigade")
+_ON_TABLE = attrgetter("on_table")
 
 #: per general: what the answer is read from and those beyond the control range. It reads
 #: positions only: where he stands, the range, and each unit's id and body (the one object
@@ -538,6 +568,9 @@ def _clear_offers() -> None:
     _ENEMY_OFFERS.clear()
     _GENERAL_OFFERS.clear()
     _BEYOND.clear()
+    _CHANCE.clear()
+    _NEXT.clear()
+    _BRIGADIERS[:] = [None, ()]
 
 
 memo.also_clear(_clear_offers)
@@ -545,23 +578,18 @@ memo.also_clear(_clear_offers)
 
 def _beyond(g: Any, units: Sequence[Any], reach: float) -> list[str]:
     """The ids of ``units`` further than ``reach`` from ``g`` (placed ones only)."""
-    if not memo.enabled():
+    if not memo.ENABLED:
         return _far(g, units, reach)
-    deps = (g.x, g.y, reach, *(x for u in units for x in (u.id, geom.body(u))))
+    # (each unit's id, then each one's body: mapped in C)
+    deps = (g.x, g.y, reach, *map(_ID, units), *map(geom.body, units))
     hit = _BEYOND.get(g.id)
-    if hit is not None and _same(hit[0], deps):
+    if hit is not None and hit[0] == deps:  # (a tuple's == tells the same objects at once)
         return hit[1]
     far = _far(g, units, reach)
     if len(_BEYOND) > 4096:
         _BEYOND.clear()
     _BEYOND[g.id] = (deps, far)
     return far
-
-
-def _same(was: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
-    """The same position, range, ids and bodies (mostly the same objects; else equal values,
-    which measure the same)."""
-    return len(was) == len(now) and all(a is b or a == b for a, b in zip(was, now, strict=True))
 
 
 def _far(g: Any, units: Sequence[Any], reach: float) -> list[str]:
@@ -574,6 +602,51 @@ def _far(g: Any, units: Sequence[Any], reach: float) -> list[str]:
 
 def rally_open(u: Any) -> bool:
     return bool(u.status in ("retiring", "routing") or u.must_rally)
+
+
+#: a side's last chance card offer, by side and how it is made: (the card held, the data, the
+#: units, the offer). Its units are those on the table (of a side): the same while no unit
+#: leaves the table
+_CHANCE: dict[tuple[str, Make], tuple[str, Any, tuple[Any, ...], list[Any]]] = {}
+
+
+def chance_offers(state: State, side: str, held: str, make: Make = _todo) -> list[Any]:
+    """The play of ``side``'s chance card ``held`` (not yet played): open on the units it may
+    be played on (Kuryakin, Chance Cards), none if there are none."""
+    if not memo.ENABLED:
+        return _chance_offers(state, side, held, make)
+    hit = _CHANCE.get((side, make))
+    if (
+        hit is not None
+        and hit[0] == held
+        and hit[1] is state.config
+        and _same_units(hit[2], state.units, _tabled_apart)
+    ):
+        if hit[2] is not state.units:  # compared with these next time
+            _CHANCE[side, make] = (held, state.config, state.units, hit[3])
+        return hit[3]
+    out = _chance_offers(state, side, held, make)
+    if len(_CHANCE) > 64:
+        _CHANCE.clear()
+    _CHANCE[side, make] = (held, state.config, state.units, out)
+    return out
+
+
+def _tabled_apart(a: Any, b: Any) -> bool:
+    """Two units a chance card's pool tells apart (``cards.chance_pool``)."""
+    return bool(a.id != b.id or a.side != b.side or a.on_table != b.on_table)
+
+
+def _chance_offers(state: State, side: str, held: str, make: Make) -> list[Any]:
+    card = chance.card_by_id(state, held)
+    text = f"{side} may play {held}"
+    if card is None or card.does.kind == "none":
+        return [make("chance", {"side": side}, text, chance.R_CHANCE)]
+    pool = cards.chance_pool(state, side, card)
+    if not pool:
+        return []
+    text += f" ({card.does.on} unit)"
+    return [make("chance", {"side": side}, text, chance.R_CHANCE, {"on": (*pool[:29], "random")})]
 
 
 def offers(state: State, make: Make = _todo) -> list[Any]:
@@ -590,34 +663,28 @@ def offers(state: State, make: Make = _todo) -> list[Any]:
     if state.phase == "end":
         return [make("end_turn", {}, "every card has acted: end the turn", R_TURN)]
     out: list[Any] = []
-    for uid in state.active_units():
+    active = state.active_units()
+    for uid in active:
         u = state.unit(uid)
         if u.acted or not u.on_table:
             continue
         out += unit_options(state, u, make)
-    out += general_offers(state, make)
+    out += general_offers(state, make, active)
     for side in state.sides:
         held = state.chance.get(side)
         if held and held not in state.chance_played:
-            card = chance.card_by_id(state, held)
-            text = f"{side} may play {held}"
-            if card is None or card.does.kind == "none":
-                out.append(make("chance", {"side": side}, text, chance.R_CHANCE))
-                continue
-            pool = cards.chance_pool(state, side, card)
-            if pool:
-                text += f" ({card.does.on} unit)"
-                out.append(
-                    make(
-                        "chance",
-                        {"side": side},
-                        text,
-                        chance.R_CHANCE,
-                        {"on": (*pool[:29], "random")},
-                    )
-                )
-    out.append(make("next", {}, "finish the card: the next card acts", cards.R_SEQ))
+            out += chance_offers(state, side, held, make)
+    nxt = _NEXT.get(make) if memo.ENABLED else None
+    if nxt is None:  # (one offer per way of making it: read, never changed)
+        nxt = make("next", {}, "finish the card: the next card acts", cards.R_SEQ)
+        if memo.ENABLED:
+            _NEXT[make] = nxt
+    out.append(nxt)
     return out
+
+
+#: the 'next' offer, by how it is made
+_NEXT: dict[Make, Any] = {}
 
 
 class SoloNapoleonic(Ruleset[State]):
@@ -678,11 +745,14 @@ class SoloNapoleonic(Ruleset[State]):
             Procedure(rq.Assumptions, *D(assumptions)),
         )
         self._facts = {e.kind: e for e in (*UNIT_FACTS, *GENERAL_FACTS, *TURN_FACTS)}
+        #: the state last asked for its obligations and its answer (states are immutable
+        #: values: compared by identity, the entry holding the state)
+        self._owed: tuple[Any, tuple[Any, ...]] = (None, ())
 
     def initial_state(self, scenario: Mapping[str, Any], options: Mapping[str, Any]) -> State:
         """The state a scenario starts from: one value per scenario and options (states are
         immutable, and a game is created, and replayed, from its scenario each time)."""
-        if not memo.enabled():
+        if not memo.ENABLED:
             return self._initial_state(scenario, options)
         try:
             key = json.dumps([scenario, options], sort_keys=True)
@@ -726,7 +796,7 @@ class SoloNapoleonic(Ruleset[State]):
         by every game with the same house rules (a game never changes its data), rather than
         read again per game (a game is created, and replayed, from its scenario each time)."""
         source = "house rules" if house_rules else "rules data"
-        if not memo.enabled():
+        if not memo.ENABLED:
             return make_config(self.data(house_rules), source)
         key = json.dumps(house_rules or {}, sort_keys=True, default=str)
         return memo.pure(
@@ -771,9 +841,17 @@ class SoloNapoleonic(Ruleset[State]):
         """The steps owed now: the open charges' next steps and the morale markers of the
         units on the active card (flow.py); once per state (``todo`` asks, then the engine
         before it performs)."""
-        if not memo.enabled():
+        if not memo.ENABLED:
             return flow.obligations(state)
-        return memo.per_state(state, "obligations", lambda: flow.obligations(state))
+        last = self._owed
+        if last[0] is state:  # asked again of the state just asked (the simulator: twice a step)
+            return last[1]
+        if flow.none_owed(state):  # (most states: nothing to scan for)
+            owed: tuple[Any, ...] = ()
+        else:
+            owed = memo.per_state(state, "obligations", lambda: flow.obligations(state))
+        self._owed = (state, owed)
+        return owed
 
     def waive(self, state: State, obligation: str) -> State:
         return flow.waive(state, obligation)
@@ -782,14 +860,14 @@ class SoloNapoleonic(Ruleset[State]):
         """The core's ``todo`` (obligations first, then what ``plan`` accepts), once per state:
         the engine and the web app ask it again of the state they just showed, and the
         simulator before every action."""
-        if not memo.enabled():
+        if not memo.ENABLED:
             return super().todo(state, strict)
         got = memo.per_state(state, ("todo", strict), lambda: self._todo(state, strict))
         return list(got)
 
     def memos_on(self) -> bool:
         """(With the memos off, the core's ``todo`` derives every line afresh too.)"""
-        return memo.enabled()
+        return memo.ENABLED
 
     def _todo(self, state: State, strict: bool) -> list[Any]:
         owed = self.obligations(state)

@@ -108,7 +108,7 @@ def _first_choices(
     """An open entry's first eight combinations of choices, in the order offered (once per
     value: a unit's move is offered again and again at the same distances; the requests are
     read, never changed)."""
-    if not memo.enabled():
+    if not memo.ENABLED:
         return _choices(procedure, given, open_)
     try:
         key = (procedure, tuple(given.items()), tuple(open_.items()))
@@ -163,9 +163,11 @@ class KuryakinSim(SimPlay):
             self._rated = state.generals  # (a rating is never taken back)
         if not ruleset.obligations(state):
             made = ruleset.made_offers(state, sim_line)
-            if not memo.enabled():  # the old path: every line as made, judged when tried
+            if not memo.ENABLED:  # the old path: every line as made, judged when tried
                 return made  # type: ignore[no-any-return]
-            return _Lines(made, state, ruleset.procedures, self.refused)
+            out = _Lines(made)  # (list's own __init__: no Python frame a step)
+            out.state, out.procs, out.refused = state, ruleset.procedures, self.refused
+            return out
         return [todo_line(t) for t in todo_lines(state, ruleset)]
 
 
@@ -192,11 +194,8 @@ class Quick(list[Candidate]):
     candidate (:class:`_Lines`). Its parsed request is kept with it (a line is handed out
     again while its unit's offers stay the same)."""
 
-    __slots__ = ("parsed",)
-
-    def __init__(self, candidate: Candidate) -> None:
-        super().__init__((candidate,))
-        self.parsed: Any = None
+    #: (made by list's own ``__init__`` from its one candidate: no Python frame a line)
+    parsed: Any = None
 
 
 class QuickMove(LazyLine):
@@ -219,13 +218,9 @@ class _Lines(list[Line]):
 
     __slots__ = ("procs", "refused", "state")
 
-    def __init__(
-        self, lines: Sequence[Line], state: Any, procs: Mapping[str, Any], refused: Refused
-    ) -> None:
-        super().__init__(lines)
-        self.state = state
-        self.procs = procs
-        self.refused = refused
+    state: Any
+    procs: Mapping[str, Any]
+    refused: Refused
 
     def __getitem__(self, i: Any) -> Any:
         line = list.__getitem__(self, i)
@@ -268,5 +263,5 @@ def sim_line(
             return QuickMove(build, request["unit"])
         return LazyLine(build)
     if procedure in QUICK:
-        return Quick((procedure, request))
+        return Quick(((procedure, request),))
     return [(procedure, request)]
