@@ -10,6 +10,7 @@ import pytest
 from solonap_helpers import activate, general, make, odds, run, unit
 
 from vedette.errors import BadRequest, RuleViolation
+from vedette.rules.solo_napoleonic import RULESET as R
 from vedette.rules.solo_napoleonic.actions import th_adjust
 
 
@@ -153,6 +154,32 @@ def test_formation_carries_over_and_incomplete_takes_1d() -> None:
     assert s.unit("u").disorder == 1 and "formation incomplete" in out.message
     s = activate(s, "u")
     s, out = run(s, "formation", [], unit="u")
+    assert s.unit("u").formation == "square" and s.unit("u").formation_target is None
+
+
+def test_a_change_carried_over_is_not_offered_again_this_turn_and_is_next_turn() -> None:
+    """Kuryakin, Formation Changing: a change needing more than the move left carries into the
+    next turn. Going on with it in the same turn, with no move left, would change nothing:
+    todo does not offer it (it was offered, and logged an action that did nothing); the
+    procedure still accepts it unchanged (a log of an earlier build may hold one); the next
+    turn, with a move again, it is offered and goes on."""
+    u = unit("u", brigade="B1", in_command=False)
+    s = activate(make([u], [brig("below_average")]), "u")
+
+    def offered(state: object) -> list[dict[str, object]]:
+        return [dict(t.request) for t in R.todo(state) if t.procedure == "formation"]
+
+    assert offered(s) == [{"unit": "u"}]  # (a change to choose)
+    s, _ = run(s, "formation", [4], unit="u", to="square")  # 4+1+2 = 7 quarters: 3 carry over
+    assert s.unit("u").formation_target == "square" and s.unit("u").formation_quarters == 3
+    assert offered(s) == []
+    same, out = run(s, "formation", [], unit="u")
+    assert out.events == () and same == s and "carry into next turn" in out.message
+    s = replace(s, phase="end", active=None, done=("active",))
+    s, _ = run(s, "end_turn")
+    s = activate(s, "u")
+    assert offered(s) == [{"unit": "u", "to": "square"}]
+    s, _ = run(s, "formation", [], unit="u")
     assert s.unit("u").formation == "square" and s.unit("u").formation_target is None
 
 

@@ -570,6 +570,19 @@ def formation(state: State, req: rq.Formation, dice: DiceSource) -> Outcome:
     return Outcome(tuple(ch.events), rolls, msg, {"quarters": q})
 
 
+def change_stalled(state: State, u: Unit) -> bool:
+    """A formation change under way with none of the unit's move left this turn (Kuryakin,
+    Formation Changing: a change needing more than the move left carries into the next turn):
+    going on with it now changes nothing, so it is not offered (``ruleset._own_options``). The
+    procedure still accepts it, as a step that changes nothing (a log of an earlier build may
+    hold one: it must still import)."""
+    return (
+        u.formation_target is not None
+        and u.formation_quarters > 0
+        and u.moved_mm >= base_move(state, u)
+    )
+
+
 def formation_odds(state: State, req: rq.Formation) -> list[Odds]:
     u = state.unit(req.unit)
     c = formation_check(state, u)

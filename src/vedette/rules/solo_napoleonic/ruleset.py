@@ -281,6 +281,7 @@ _own_key: Callable[[Any], tuple[Any, ...]] = attrgetter(
     "status",
     "must_rally",
     "formation_target",
+    "formation_quarters",
     "formation",
     "advancing",
     "kind",
@@ -337,14 +338,15 @@ def _own_options(state: State, u: Any, make: Make = _todo) -> Own:
     # (``is not None``: a simulator's line is read, its choices made, only when it is tried)
     out += [m] if m is not None else []
     if u.formation_target is not None:
-        out.append(
-            make(
-                "formation",
-                {"unit": u.id, "to": u.formation_target},
-                f"{u.id} goes on changing to {u.formation_target}",
-                actions.R_FORM,
+        if not actions.change_stalled(state, u):  # (no move left: it goes on next turn)
+            out.append(
+                make(
+                    "formation",
+                    {"unit": u.id, "to": u.formation_target},
+                    f"{u.id} goes on changing to {u.formation_target}",
+                    actions.R_FORM,
+                )
             )
-        )
     else:
         forms = formations_of(state, u)
         if forms:
