@@ -10,13 +10,17 @@ import math
 import random
 from typing import Any
 
+import pytest
+
 from tests.sizes import examples
 from vedette import rules
 from vedette.engine import Game, Store
+from vedette.errors import VedetteError
 from vedette.geometry import flat
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body
-from vedette.rules.two_by_two import facts, model, relative, setup, todo
+from vedette.rules import patch
+from vedette.rules.two_by_two import events, facts, model, relative, setup, todo
 from vedette.sim.play import Setup, play_game
 
 
@@ -334,3 +338,41 @@ def test_a_straight_step_ends_where_the_vectors_put_it() -> None:
         mm = rng.choice([0.0, 19.05, -19.05, rng.uniform(-300, 300)])
         want = body.centre + body.forward().scale(mm)
         assert relative._ahead_of(body, mm) == (want.x, want.y)
+
+
+def test_a_units_patch_folds_as_the_cores_patch_fold(monkeypatch: pytest.MonkeyPatch) -> None:
+    """2 by 2 folds a unit's patch itself (``events.fold_unit``: no core dispatch, the
+    changes not unpacked into keywords); over every patch of simulated games (each policy),
+    the state it gives is the one the core's fold gives (``patch.fold_patch``, the oracle),
+    field for field, and a field a unit has not is refused with the core's words."""
+    rs = rules.get("two_by_two")
+    assert all(rs.folds[cls] is events.fold_unit for cls in events.UNIT_EVENTS.values())
+    seen: list[tuple[Any, Any]] = []
+    fold = rs.fold
+
+    def recorded(state: Any, e: Any) -> Any:
+        if isinstance(e, events.UnitPatch):
+            seen.append((state, e))
+        return fold(state, e)
+
+    monkeypatch.setattr(rs, "fold", recorded)
+    for policies in (("random",), ("aggressive", "cautious")):
+        s = Setup(rs.name, rs.scenario("sample"), policies=policies, max_actions=400)
+        for index in (0, 1):
+            play_game(s, 2026, index)
+    bodies = 0
+    for st, e in seen:
+        patch._FOLDED.clear()  # the oracle folds afresh
+        want = patch.fold_patch(st, e, events.ENTITIES)
+        got = events.fold_unit(st, e)
+        assert got == want and got.units == want.units, e
+        bodies += "body" in e.set_
+    assert len(seen) > 300 and bodies > 100
+    st = seen[-1][0]
+    bad = events.UNIT_EVENTS["moved"](st.units[0].id, {"spent": 1.0, "colour": "red"})
+    with pytest.raises(VedetteError) as mine:
+        events.fold_unit(st, bad)
+    with pytest.raises(VedetteError) as core:
+        patch._FOLDED.clear()
+        patch.fold_patch(st, bad, events.ENTITIES)
+    assert str(mine.value) == str(core.value) == "event 'moved': a unit has no field 'colour'"

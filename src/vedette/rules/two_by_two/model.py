@@ -21,7 +21,7 @@ from vedette.dice.tables import Table, tables_from_data
 from vedette.errors import BadRequest, DataError, RuleViolation
 from vedette.geometry.tabletop import Body, Feature, Footprint, TableTop, Vec
 from vedette.rules.config import section
-from vedette.rules.evolve import evolve as replace
+from vedette.rules.evolve import evolved
 
 R_SEQ = "2 by 2, Sequence of play"
 R_UNITS = "2 by 2, Unit Summary"
@@ -549,15 +549,20 @@ class GameState:
 
     # -- updates (used by apply only) ----------------------------------------------------
     def with_unit(self, uid: str, **changes: Any) -> GameState:
+        return self.with_unit_values(uid, changes)
+
+    def with_unit_values(self, uid: str, changes: Mapping[str, Any]) -> GameState:
+        """:meth:`with_unit` with the changes as a mapping (a patch's fold: not unpacked and
+        packed again)."""
         old = self.units
-        position = _index(old).position
-        if uid not in position:
+        i = _index(old).position.get(uid)
+        if i is None:
             self.unit(uid)  # raises, naming the units
-        i = position[uid]
+            raise AssertionError(uid)
         # one unit replaced: the others are the same objects (the tuple built once)
-        units = (*old[:i], replace(old[i], **changes), *old[i + 1 :])
+        units = (*old[:i], evolved(old[i], changes), *old[i + 1 :])
         _derive_index(old, units, uid)
-        return replace(self, units=units)
+        return evolved(self, {"units": units})
 
 
 class _UnitIndex:
