@@ -376,3 +376,50 @@ def test_a_units_patch_folds_as_the_cores_patch_fold(monkeypatch: pytest.MonkeyP
         patch._FOLDED.clear()
         patch.fold_patch(st, bad, events.ENTITIES)
     assert str(mine.value) == str(core.value) == "event 'moved': a unit has no field 'colour'"
+
+
+def test_a_path_meeting_no_feature_has_the_facts_the_sums_give(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A path of two points or more that meets no feature has its facts without adding up
+    crossings (``facts._plain_facts``, issue 29): over every such path of simulated games and
+    random paths on the sample table (on and off it, straight and bent, the road or not),
+    the facts are those the crossings' sums give over no crossing (``_summed_facts``, the
+    code it stands in for), field for field and of the same types."""
+    rs = rules.get("two_by_two")
+    seen: list[tuple[Any, ...]] = []
+    plain = facts._plain_facts
+
+    def recorded(state: Any, rules_: Any, ln: float, road: bool, *rest: Any) -> Any:
+        seen.append((state, ln, road, *rest))
+        return plain(state, rules_, ln, road, *rest)
+
+    monkeypatch.setattr(facts, "_plain_facts", recorded)
+    s = Setup(rs.name, rs.scenario("sample"), max_actions=300)
+    for index in (0, 1):
+        play_game(s, 2026, index)
+    st = seen[0][0]
+    rng = random.Random(31)
+    for _ in range(examples(2000)):
+        a = tt.Vec(rng.uniform(-50, 1300), rng.uniform(-50, 1000))
+        path = [a]
+        for _ in range(rng.randint(1, 3)):
+            path.append(path[-1] + tt.Vec.heading(rng.uniform(0, 360), rng.uniform(0, 200)))
+        facing, start = rng.uniform(0, 360), rng.choice([0.0, 90.0, rng.uniform(0, 360)])
+        facts.path_facts(st, model.Unit("x", "a", "line", "x"), path, facing, start)
+    monkeypatch.undo()
+    assert len(seen) > 500
+    answers = set()
+    for state, ln, road, path, facing, start, end in seen:
+        for on_road in (road, not road):  # (a road is a feature: a path on it is never plain)
+            want = facts._summed_facts(state, ln, on_road, [], path, facing, start, end)
+            got = facts._plain_facts(state, state.rules, ln, on_road, path, facing, start, end)
+            assert got == want, (path, facing)
+            assert [type(v) for v in vars_of(got)] == [type(v) for v in vars_of(want)]
+        answers.add((got.on_table, got.straight_ahead, end is None))
+    assert {a[:2] for a in answers} == {(True, True), (True, False), (False, True), (False, False)}
+    assert {a[2] for a in answers} == {True, False}  # with the end body made, and without
+
+
+def vars_of(pf: Any) -> list[Any]:
+    return [getattr(pf, f) for f in pf.__slots__]

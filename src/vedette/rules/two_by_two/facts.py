@@ -313,6 +313,25 @@ def _path_facts(
     whole_on_road = False
     if prepared.roads and len(path) > 1 and prepared.may_cover(path, box):
         whole_on_road = prepared.on_road(path)
+    if not crossings and len(path) > 1:  # most paths meet no feature: nothing to add up
+        return _plain_facts(state, rules, ln, whole_on_road, path, facing, start_facing, end)
+    return _summed_facts(state, ln, whole_on_road, crossings, path, facing, start_facing, end)
+
+
+def _summed_facts(
+    state: GameState,
+    ln: float,
+    whole_on_road: bool,
+    crossings: list[tt.Crossing],
+    path: list[Vec],
+    facing: float,
+    start_facing: float,
+    end: Body | None,
+) -> PathFacts:
+    """:func:`_path_facts` from the path's length, road and crossings: what each crossing
+    adds (bridges, streams not bridged, town, woods and rough), the table, straight ahead."""
+    rules = state.rules
+    prepared = _prepared(state)
     bridge = any(c.kind == "bridge" for c in crossings)
     streams = 0
     for c in crossings:
@@ -342,6 +361,39 @@ def _path_facts(
         on_table=whole,
         straight_ahead=straight,
         crossed=tuple(dict.fromkeys(c.feature.name for c in crossings)),
+    )
+
+
+def _plain_facts(
+    state: GameState,
+    rules: Any,
+    ln: float,
+    whole_on_road: bool,
+    path: list[Vec],
+    facing: float,
+    start_facing: float,
+    end: Body | None,
+) -> PathFacts:
+    """:func:`_path_facts` of a path of two points or more that meets no feature: no bridge,
+    stream, town or rough (each sum over no crossing is 0, each ``any`` False), nothing
+    crossed; the length, the road, the table and straight ahead as measured."""
+    if end is None:
+        end = Body(path[-1], facing, rules.footprint)
+    whole = on_table(state, end)
+    straight = straight_ahead(path, facing, start_facing, rules.mm(_straight_n(state)), _tol(state))
+    zero = rules.n(0)
+    return PathFacts(
+        length=rules.n(ln),
+        whole_on_road=whole_on_road,
+        bridge=False,
+        bridge_len=zero,
+        streams=0,
+        town=zero,
+        rough=zero,
+        through_town=False,
+        on_table=whole,
+        straight_ahead=straight,
+        crossed=(),
     )
 
 
