@@ -423,3 +423,62 @@ def test_a_path_meeting_no_feature_has_the_facts_the_sums_give(
 
 def vars_of(pf: Any) -> list[Any]:
     return [getattr(pf, f) for f in pf.__slots__]
+
+
+def _nearest_by_measuring_all(body: Body, placed: list[Any]) -> Any:
+    """A routing unit's nearest enemy as ``rout_destination`` found it before issue 29's
+    second pass (the oracle): every enemy measured, the least (distance, id)."""
+    near = [(tt.distance(body, e.body), e.id, e) for e in placed if e.body is not None]
+    return min(near)[2] if near else None
+
+
+def test_the_nearest_enemy_found_by_bounds_is_the_one_measuring_all_finds() -> None:
+    """The enemy a rout runs from when no cause is given (``facts.nearest``: enemies too far
+    to beat the nearest measured are not measured) is the one measuring every enemy finds:
+    on random bodies (many touching or overlapping: ties at 0 go by id; some at equal
+    distances) and for every unit of simulated games (replayed by the engine)."""
+    rng = random.Random(464)
+    ties = 0
+    n = examples(3000)
+    for _ in range(n):
+        bodies = _bodies(rng, rng.randint(1, 9))
+        if rng.random() < 0.3:  # a crowd about the first: many touching or overlapping it
+            c = bodies[0].centre
+            bodies[1:] = [
+                Body.at(c.x + rng.uniform(-50, 50), c.y + rng.uniform(-50, 50), 0, 40, 20)
+                for _ in bodies[1:]
+            ]
+        elif rng.random() < 0.3:  # a ring of equal distances about the first
+            c = bodies[0]
+            bodies[1:] = [
+                Body.at(c.centre.x + 80 * math.sin(a), c.centre.y + 80 * math.cos(a), 0, 40, 20)
+                for a in (0.0, math.pi / 2, math.pi, 3 * math.pi / 2)
+            ]
+        units = [
+            model.Unit(f"e{rng.randint(0, 99):02d}{i}", "b", "line", "e", body=b)
+            for i, b in enumerate(bodies[1:])
+        ]
+        rng.shuffle(units)
+        got = facts.nearest(bodies[0], units)
+        assert got is _nearest_by_measuring_all(bodies[0], units)
+        ties += sum(tt.distance(bodies[0], u.body) == 0.0 for u in units) > 1
+    assert ties > n // 20
+    rs = rules.get("two_by_two")
+    s = Setup(rs.name, rs.scenario("sample"), max_actions=300)
+    compared = 0
+    for index in (0, 2):
+        played = play_game(s, 2026, index, record=True)
+        g = Game.create(
+            Store(":memory:"), f"n{index}", rs.name, dict(s.scenario), played.dice_seed, {}
+        )
+        for proc, req in played.actions:
+            g.perform(proc, req)
+            st = g.state
+            for u in st.live():
+                if u.body is None:
+                    continue
+                enemies = [e for e in st.live(st.enemy_of(u.side)) if e.body is not None]
+                got = facts.nearest(u.body, enemies)
+                assert got is _nearest_by_measuring_all(u.body, enemies), (proc, req, u.id)
+                compared += got is not None
+    assert compared > 1000
