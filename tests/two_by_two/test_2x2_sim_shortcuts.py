@@ -395,6 +395,7 @@ def test_a_path_meeting_no_feature_has_the_facts_the_sums_give(
         return plain(state, rules_, ln, road, *rest)
 
     monkeypatch.setattr(facts, "_plain_facts", recorded)
+    facts._PREPARED.clear()  # every path measured again (not found among those measured)
     s = Setup(rs.name, rs.scenario("sample"), max_actions=300)
     for index in (0, 1):
         play_game(s, 2026, index)
@@ -482,3 +483,36 @@ def test_the_nearest_enemy_found_by_bounds_is_the_one_measuring_all_finds() -> N
                 assert got is _nearest_by_measuring_all(u.body, enemies), (proc, req, u.id)
                 compared += got is not None
     assert compared > 1000
+
+
+def test_the_units_near_a_body_asked_at_once_are_those_asked_one_by_one() -> None:
+    """A move's end asks who is near it at several reaches in one scan (``near_each``: the
+    snap, an overlap, a contact, a counter-charge); after every step of simulated games
+    (replayed by the engine), for bodies of units and points about them, each list is what
+    ``near`` gives asked alone (the oracle), in the same order."""
+    rs = rules.get("two_by_two")
+    s = Setup(rs.name, rs.scenario("sample"), max_actions=300)
+    rng = random.Random(58)
+    compared = found = 0
+    for index in (1, 4):
+        played = play_game(s, 2026, index, record=True)
+        g = Game.create(
+            Store(":memory:"), f"e{index}", rs.name, dict(s.scenario), played.dice_seed, {}
+        )
+        for proc, req in played.actions:
+            g.perform(proc, req)
+            st = g.state
+            sides = (None, *(x.id for x in st.sides))
+            for u in st.live():
+                if u.body is None:
+                    continue
+                where = rng.choice([u.body, u.body.centre, u.body.advanced(rng.uniform(-80, 80))])
+                asks = [
+                    (rng.choice([0.0, st.rules.contact_mm, 1.0, rng.uniform(0, 300)]), side)
+                    for side in rng.choices(sides, k=rng.randint(1, 4))
+                ]
+                got = st.near_each(where, asks)
+                assert got == [st.near(where, mm, side) for mm, side in asks], (proc, req)
+                compared += 1
+                found += sum(len(x) > 1 for x in got)
+    assert compared > 1000 and found > 500

@@ -13,7 +13,7 @@ import bisect
 import functools
 import math
 import operator
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -482,6 +482,13 @@ class GameState:
         unit of a large army."""
         return _index(self.units).near(where, mm, side)
 
+    def near_each(
+        self, where: Body | Vec, asks: Sequence[tuple[float, str | None]]
+    ) -> list[list[Unit]]:
+        """``[self.near(where, mm, side) for mm, side in asks]``, the units scanned once (a
+        move's end asks who is near it several times: snap, overlap, contact, counter-charge)."""
+        return _index(self.units).near_each(where, asks)
+
     def utype(self, u: Unit) -> UnitType:
         return self.rules.unit_types[u.kind]
 
@@ -656,6 +663,31 @@ class _UnitIndex:
                     found.append((i, u))
         found.sort(key=lambda iu: iu[0])
         return [u for _, u in found]
+
+    def near_each(
+        self, where: Body | Vec, asks: Sequence[tuple[float, str | None]]
+    ) -> list[list[Unit]]:
+        """:meth:`near` for each (mm, side) of ``asks``: each unit's squared distance worked
+        out once and held to each reach as :meth:`near` holds it (the same floats)."""
+        if len(self.placed) > self.SCAN:
+            return [self.near(where, mm, side) for mm, side in asks]
+        c = where.centre if isinstance(where, Body) else where
+        own = where.radius if isinstance(where, Body) else 0.0
+        limits = []
+        for mm, _ in asks:
+            reach = mm + own + self.radius
+            limits.append(reach * reach + 1e-9)
+        top = max(limits)
+        sides = [side for _, side in asks]
+        outs: list[list[Unit]] = [[] for _ in asks]
+        x, y = c.x, c.y
+        for s, ux, uy, u in self.scan:
+            d2 = (ux - x) * (ux - x) + (uy - y) * (uy - y)
+            if d2 <= top:
+                for out, limit, side in zip(outs, limits, sides, strict=True):
+                    if d2 <= limit and (side is None or s == side):
+                        out.append(u)
+        return outs
 
     def changed(self, units: tuple[Unit, ...], uid: str) -> _UnitIndex:
         """The index of ``units``, equal to this one's units but for unit ``uid``: copied and
