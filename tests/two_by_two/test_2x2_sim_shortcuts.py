@@ -185,9 +185,9 @@ def test_a_move_stopped_at_the_table_edge_ends_where_trial_bodies_put_it() -> No
 
 
 def test_a_body_on_the_table_is_wholly_on_it_corner_by_corner() -> None:
-    """``facts.on_table`` of a body, its corners asked in line, answers as ``all()`` over
-    its points did (the oracle): bodies well inside, across each edge and corner, and
-    exactly on an edge."""
+    """``facts.on_table`` of a body, its corners worked on floats and asked in line, answers
+    as ``all()`` over the body's corners did (the oracle): bodies well inside, across each
+    edge and corner, and exactly on an edge."""
     rs = rules.get("two_by_two")
     state = rs.initial_state(rs.scenario("sample"), {})
     w, d = state.table.width, state.table.depth

@@ -528,18 +528,23 @@ def _points(thing: Body | Vec) -> list[Vec]:
 def on_table(state: GameState, thing: Body | Vec) -> bool:
     """Wholly on the table (TableTop.on_table, for the rectangle it is)."""
     w, d, e = state.table.width, state.table.depth, _EDGE_EPS
-    if type(thing) is Body:  # its four corners, in order, as all() over _points asks them
-        a, b, c, f = thing.corners()
+    if type(thing) is Body:  # its four corners, in order, as all() over _points asks them,
+        # worked on floats as Body.corners works them (the same operations in the same order:
+        # the same floats), without making the corners' vectors (issue 29)
+        hw, hd = thing.footprint.width / 2, thing.footprint.depth / 2
+        fr, rr = math.radians(thing.facing), math.radians(thing.facing + 90.0)
+        fx, fy, rx, ry = math.sin(fr), math.cos(fr), math.sin(rr), math.cos(rr)
+        cx, cy = thing.centre.x, thing.centre.y
         lo, hx, hy = -e, w + e, d + e
         return (
-            lo <= a.x <= hx
-            and lo <= a.y <= hy
-            and lo <= b.x <= hx
-            and lo <= b.y <= hy
-            and lo <= c.x <= hx
-            and lo <= c.y <= hy
-            and lo <= f.x <= hx
-            and lo <= f.y <= hy
+            lo <= cx + fx * hd + rx * -hw <= hx
+            and lo <= cy + fy * hd + ry * -hw <= hy
+            and lo <= cx + fx * hd + rx * hw <= hx
+            and lo <= cy + fy * hd + ry * hw <= hy
+            and lo <= cx + fx * -hd + rx * hw <= hx
+            and lo <= cy + fy * -hd + ry * hw <= hy
+            and lo <= cx + fx * -hd + rx * -hw <= hx
+            and lo <= cy + fy * -hd + ry * -hw <= hy
         )
     return all(-e <= p.x <= w + e and -e <= p.y <= d + e for p in _points(thing))
 
