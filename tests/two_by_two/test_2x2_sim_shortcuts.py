@@ -10,13 +10,17 @@ import math
 import random
 from typing import Any
 
+import pytest
+
 from tests.sizes import examples
 from vedette import rules
 from vedette.engine import Game, Store
+from vedette.errors import VedetteError
 from vedette.geometry import flat
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body
-from vedette.rules.two_by_two import facts, model, relative, setup, todo
+from vedette.rules import patch
+from vedette.rules.two_by_two import events, facts, model, relative, setup, todo
 from vedette.sim.play import Setup, play_game
 
 
@@ -181,9 +185,9 @@ def test_a_move_stopped_at_the_table_edge_ends_where_trial_bodies_put_it() -> No
 
 
 def test_a_body_on_the_table_is_wholly_on_it_corner_by_corner() -> None:
-    """``facts.on_table`` of a body, its corners asked in line, answers as ``all()`` over
-    its points did (the oracle): bodies well inside, across each edge and corner, and
-    exactly on an edge."""
+    """``facts.on_table`` of a body, its corners worked on floats and asked in line, answers
+    as ``all()`` over the body's corners did (the oracle): bodies well inside, across each
+    edge and corner, and exactly on an edge."""
     rs = rules.get("two_by_two")
     state = rs.initial_state(rs.scenario("sample"), {})
     w, d = state.table.width, state.table.depth
@@ -334,3 +338,181 @@ def test_a_straight_step_ends_where_the_vectors_put_it() -> None:
         mm = rng.choice([0.0, 19.05, -19.05, rng.uniform(-300, 300)])
         want = body.centre + body.forward().scale(mm)
         assert relative._ahead_of(body, mm) == (want.x, want.y)
+
+
+def test_a_units_patch_folds_as_the_cores_patch_fold(monkeypatch: pytest.MonkeyPatch) -> None:
+    """2 by 2 folds a unit's patch itself (``events.fold_unit``: no core dispatch, the
+    changes not unpacked into keywords); over every patch of simulated games (each policy),
+    the state it gives is the one the core's fold gives (``patch.fold_patch``, the oracle),
+    field for field, and a field a unit has not is refused with the core's words."""
+    rs = rules.get("two_by_two")
+    assert all(rs.folds[cls] is events.fold_unit for cls in events.UNIT_EVENTS.values())
+    seen: list[tuple[Any, Any]] = []
+    fold = rs.fold
+
+    def recorded(state: Any, e: Any) -> Any:
+        if isinstance(e, events.UnitPatch):
+            seen.append((state, e))
+        return fold(state, e)
+
+    monkeypatch.setattr(rs, "fold", recorded)
+    for policies in (("random",), ("aggressive", "cautious")):
+        s = Setup(rs.name, rs.scenario("sample"), policies=policies, max_actions=400)
+        for index in (0, 1):
+            play_game(s, 2026, index)
+    bodies = 0
+    for st, e in seen:
+        patch._FOLDED.clear()  # the oracle folds afresh
+        want = patch.fold_patch(st, e, events.ENTITIES)
+        got = events.fold_unit(st, e)
+        assert got == want and got.units == want.units, e
+        bodies += "body" in e.set_
+    assert len(seen) > 300 and bodies > 100
+    st = seen[-1][0]
+    bad = events.UNIT_EVENTS["moved"](st.units[0].id, {"spent": 1.0, "colour": "red"})
+    with pytest.raises(VedetteError) as mine:
+        events.fold_unit(st, bad)
+    with pytest.raises(VedetteError) as core:
+        patch._FOLDED.clear()
+        patch.fold_patch(st, bad, events.ENTITIES)
+    assert str(mine.value) == str(core.value) == "event 'moved': a unit has no field 'colour'"
+
+
+def test_a_path_meeting_no_feature_has_the_facts_the_sums_give(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A path of two points or more that meets no feature has its facts without adding up
+    crossings (``facts._plain_facts``, issue 29): over every such path of simulated games and
+    random paths on the sample table (on and off it, straight and bent, the road or not),
+    the facts are those the crossings' sums give over no crossing (``_summed_facts``, the
+    code it stands in for), field for field and of the same types."""
+    rs = rules.get("two_by_two")
+    seen: list[tuple[Any, ...]] = []
+    plain = facts._plain_facts
+
+    def recorded(state: Any, rules_: Any, ln: float, road: bool, *rest: Any) -> Any:
+        seen.append((state, ln, road, *rest))
+        return plain(state, rules_, ln, road, *rest)
+
+    monkeypatch.setattr(facts, "_plain_facts", recorded)
+    facts._PREPARED.clear()  # every path measured again (not found among those measured)
+    s = Setup(rs.name, rs.scenario("sample"), max_actions=300)
+    for index in (0, 1):
+        play_game(s, 2026, index)
+    st = seen[0][0]
+    rng = random.Random(31)
+    for _ in range(examples(2000)):
+        a = tt.Vec(rng.uniform(-50, 1300), rng.uniform(-50, 1000))
+        path = [a]
+        for _ in range(rng.randint(1, 3)):
+            path.append(path[-1] + tt.Vec.heading(rng.uniform(0, 360), rng.uniform(0, 200)))
+        facing, start = rng.uniform(0, 360), rng.choice([0.0, 90.0, rng.uniform(0, 360)])
+        facts.path_facts(st, model.Unit("x", "a", "line", "x"), path, facing, start)
+    monkeypatch.undo()
+    assert len(seen) > 500
+    answers = set()
+    for state, ln, road, path, facing, start, end in seen:
+        for on_road in (road, not road):  # (a road is a feature: a path on it is never plain)
+            want = facts._summed_facts(state, ln, on_road, [], path, facing, start, end)
+            got = facts._plain_facts(state, state.rules, ln, on_road, path, facing, start, end)
+            assert got == want, (path, facing)
+            assert [type(v) for v in vars_of(got)] == [type(v) for v in vars_of(want)]
+        answers.add((got.on_table, got.straight_ahead, end is None))
+    assert {a[:2] for a in answers} == {(True, True), (True, False), (False, True), (False, False)}
+    assert {a[2] for a in answers} == {True, False}  # with the end body made, and without
+
+
+def vars_of(pf: Any) -> list[Any]:
+    return [getattr(pf, f) for f in pf.__slots__]
+
+
+def _nearest_by_measuring_all(body: Body, placed: list[Any]) -> Any:
+    """A routing unit's nearest enemy as ``rout_destination`` found it before issue 29's
+    second pass (the oracle): every enemy measured, the least (distance, id)."""
+    near = [(tt.distance(body, e.body), e.id, e) for e in placed if e.body is not None]
+    return min(near)[2] if near else None
+
+
+def test_the_nearest_enemy_found_by_bounds_is_the_one_measuring_all_finds() -> None:
+    """The enemy a rout runs from when no cause is given (``facts.nearest``: enemies too far
+    to beat the nearest measured are not measured) is the one measuring every enemy finds:
+    on random bodies (many touching or overlapping: ties at 0 go by id; some at equal
+    distances) and for every unit of simulated games (replayed by the engine)."""
+    rng = random.Random(464)
+    ties = 0
+    n = examples(3000)
+    for _ in range(n):
+        bodies = _bodies(rng, rng.randint(1, 9))
+        if rng.random() < 0.3:  # a crowd about the first: many touching or overlapping it
+            c = bodies[0].centre
+            bodies[1:] = [
+                Body.at(c.x + rng.uniform(-50, 50), c.y + rng.uniform(-50, 50), 0, 40, 20)
+                for _ in bodies[1:]
+            ]
+        elif rng.random() < 0.3:  # a ring of equal distances about the first
+            c = bodies[0]
+            bodies[1:] = [
+                Body.at(c.centre.x + 80 * math.sin(a), c.centre.y + 80 * math.cos(a), 0, 40, 20)
+                for a in (0.0, math.pi / 2, math.pi, 3 * math.pi / 2)
+            ]
+        units = [
+            model.Unit(f"e{rng.randint(0, 99):02d}{i}", "b", "line", "e", body=b)
+            for i, b in enumerate(bodies[1:])
+        ]
+        rng.shuffle(units)
+        got = facts.nearest(bodies[0], units)
+        assert got is _nearest_by_measuring_all(bodies[0], units)
+        ties += sum(tt.distance(bodies[0], u.body) == 0.0 for u in units) > 1
+    assert ties > n // 20
+    rs = rules.get("two_by_two")
+    s = Setup(rs.name, rs.scenario("sample"), max_actions=300)
+    compared = 0
+    for index in (0, 2):
+        played = play_game(s, 2026, index, record=True)
+        g = Game.create(
+            Store(":memory:"), f"n{index}", rs.name, dict(s.scenario), played.dice_seed, {}
+        )
+        for proc, req in played.actions:
+            g.perform(proc, req)
+            st = g.state
+            for u in st.live():
+                if u.body is None:
+                    continue
+                enemies = [e for e in st.live(st.enemy_of(u.side)) if e.body is not None]
+                got = facts.nearest(u.body, enemies)
+                assert got is _nearest_by_measuring_all(u.body, enemies), (proc, req, u.id)
+                compared += got is not None
+    assert compared > 1000
+
+
+def test_the_units_near_a_body_asked_at_once_are_those_asked_one_by_one() -> None:
+    """A move's end asks who is near it at several reaches in one scan (``near_each``: the
+    snap, an overlap, a contact, a counter-charge); after every step of simulated games
+    (replayed by the engine), for bodies of units and points about them, each list is what
+    ``near`` gives asked alone (the oracle), in the same order."""
+    rs = rules.get("two_by_two")
+    s = Setup(rs.name, rs.scenario("sample"), max_actions=300)
+    rng = random.Random(58)
+    compared = found = 0
+    for index in (1, 4):
+        played = play_game(s, 2026, index, record=True)
+        g = Game.create(
+            Store(":memory:"), f"e{index}", rs.name, dict(s.scenario), played.dice_seed, {}
+        )
+        for proc, req in played.actions:
+            g.perform(proc, req)
+            st = g.state
+            sides = (None, *(x.id for x in st.sides))
+            for u in st.live():
+                if u.body is None:
+                    continue
+                where = rng.choice([u.body, u.body.centre, u.body.advanced(rng.uniform(-80, 80))])
+                asks = [
+                    (rng.choice([0.0, st.rules.contact_mm, 1.0, rng.uniform(0, 300)]), side)
+                    for side in rng.choices(sides, k=rng.randint(1, 4))
+                ]
+                got = st.near_each(where, asks)
+                assert got == [st.near(where, mm, side) for mm, side in asks], (proc, req)
+                compared += 1
+                found += sum(len(x) > 1 for x in got)
+    assert compared > 1000 and found > 500

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import dataclasses
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 T = TypeVar("T")
-Copier = Callable[[Any, dict[str, Any]], Any]
+Copier = Callable[[Any, Mapping[str, Any]], Any]
 
 _set = object.__setattr__
 _new = object.__new__
@@ -48,7 +48,7 @@ def plain_layout(cls: type) -> str | None:
     return out
 
 
-def _replace(obj: Any, changes: dict[str, Any]) -> Any:
+def _replace(obj: Any, changes: Mapping[str, Any]) -> Any:
     return dataclasses.replace(obj, **changes)
 
 
@@ -131,5 +131,12 @@ def _special(
 
 
 def evolve(obj: T, /, **changes: Any) -> T:
+    copy = _COPIERS.get(type(obj)) or _copier(type(obj))
+    return copy(obj, changes)  # type: ignore[no-any-return]
+
+
+def evolved(obj: T, changes: Mapping[str, Any], /) -> T:
+    """:func:`evolve` with the changes as a mapping (``evolve(obj, **changes)``, without
+    unpacking the mapping into keywords and packing them again)."""
     copy = _COPIERS.get(type(obj)) or _copier(type(obj))
     return copy(obj, changes)  # type: ignore[no-any-return]

@@ -247,6 +247,24 @@ def unit_event(kind: str, uid: str, **changes: Any) -> UnitPatch:
 
 
 # -- folds -----------------------------------------------------------------------------------
+_UNIT_FIELDS = ENTITIES["unit"].fields
+
+
+def fold_unit(state: GameState, e: UnitPatch) -> GameState:
+    """A unit's patch folded as the core folds it (:func:`vedette.rules.patch.fold_patch`:
+    each field name checked, the body read back from its logged form, the unit's fields set),
+    without the core's dispatch (a game folds one at nearly every step; issue 29)."""
+    s = e.set_
+    if not s.keys() <= _UNIT_FIELDS:
+        bad = sorted(k for k in s if k not in _UNIT_FIELDS)
+        raise VedetteError(f"event {e.kind!r}: a unit has no field {bad[0]!r}")
+    if "body" in s:
+        values = dict(s)
+        values["body"] = _body(state, values["body"])
+        return state.with_unit_values(e.id, values)
+    return state.with_unit_values(e.id, s)
+
+
 def fold_melee_pending(state: GameState, e: MeleePending) -> GameState:
     m = PendingMelee(e.attacker, e.defender, e.counter_charge)
     if m in state.melees:
@@ -331,6 +349,7 @@ FOLDS: Mapping[type[Any], Callable[[GameState, Any], GameState]] = {
     SetupStep: fold_setup_step,
     PhaseBegan: fold_phase,
     GameOver: fold_game_over,
+    **dict.fromkeys(UNIT_EVENTS.values(), fold_unit),
 }
 
 

@@ -313,6 +313,25 @@ def _path_facts(
     whole_on_road = False
     if prepared.roads and len(path) > 1 and prepared.may_cover(path, box):
         whole_on_road = prepared.on_road(path)
+    if not crossings and len(path) > 1:  # most paths meet no feature: nothing to add up
+        return _plain_facts(state, rules, ln, whole_on_road, path, facing, start_facing, end)
+    return _summed_facts(state, ln, whole_on_road, crossings, path, facing, start_facing, end)
+
+
+def _summed_facts(
+    state: GameState,
+    ln: float,
+    whole_on_road: bool,
+    crossings: list[tt.Crossing],
+    path: list[Vec],
+    facing: float,
+    start_facing: float,
+    end: Body | None,
+) -> PathFacts:
+    """:func:`_path_facts` from the path's length, road and crossings: what each crossing
+    adds (bridges, streams not bridged, town, woods and rough), the table, straight ahead."""
+    rules = state.rules
+    prepared = _prepared(state)
     bridge = any(c.kind == "bridge" for c in crossings)
     streams = 0
     for c in crossings:
@@ -342,6 +361,39 @@ def _path_facts(
         on_table=whole,
         straight_ahead=straight,
         crossed=tuple(dict.fromkeys(c.feature.name for c in crossings)),
+    )
+
+
+def _plain_facts(
+    state: GameState,
+    rules: Any,
+    ln: float,
+    whole_on_road: bool,
+    path: list[Vec],
+    facing: float,
+    start_facing: float,
+    end: Body | None,
+) -> PathFacts:
+    """:func:`_path_facts` of a path of two points or more that meets no feature: no bridge,
+    stream, town or rough (each sum over no crossing is 0, each ``any`` False), nothing
+    crossed; the length, the road, the table and straight ahead as measured."""
+    if end is None:
+        end = Body(path[-1], facing, rules.footprint)
+    whole = on_table(state, end)
+    straight = straight_ahead(path, facing, start_facing, rules.mm(_straight_n(state)), _tol(state))
+    zero = rules.n(0)
+    return PathFacts(
+        length=rules.n(ln),
+        whole_on_road=whole_on_road,
+        bridge=False,
+        bridge_len=zero,
+        streams=0,
+        town=zero,
+        rough=zero,
+        through_town=False,
+        on_table=whole,
+        straight_ahead=straight,
+        crossed=(),
     )
 
 
@@ -382,12 +434,8 @@ def rout_destination(state: GameState, unit: Unit, away_from: Unit | None) -> Bo
         return None
     cause = away_from
     if cause is None or cause.body is None:
-        near = [
-            (tt.distance(unit.body, e.body), e.id, e)
-            for e in state.live(state.enemy_of(unit.side))
-            if e.body is not None
-        ]
-        cause = min(near)[2] if near else None
+        placed = [e for e in state.live(state.enemy_of(unit.side)) if e.body is not None]
+        cause = nearest(unit.body, placed)
     if cause is None or cause.body is None:
         heading = tt.normalise(unit.body.facing + 180)
     else:
@@ -395,6 +443,31 @@ def rout_destination(state: GameState, unit: Unit, away_from: Unit | None) -> Bo
     frac = state.rules.movement.rout_move_fraction
     dist = state.rules.mm(state.utype(unit).move * frac)
     return _clamped(state, unit.body, heading, dist)
+
+
+def nearest(body: Body, placed: list[Unit]) -> Unit | None:
+    """The unit of ``placed`` (each with a body) nearest ``body`` edge to edge, ties by id:
+    ``min`` of every unit's (distance, id), but a unit whose centre is so far that it cannot
+    beat the nearest measured so far is not measured (a lower bound: the centres' distance
+    less both radii, a micron to spare; issue 29)."""
+    if not placed:
+        return None
+    x, y, r, hypot = body.centre.x, body.centre.y, body.radius, math.hypot
+    bounds = sorted(
+        (max(0.0, hypot(x - b.centre.x, y - b.centre.y) - r - b.radius), i)
+        for i, b in enumerate(e.body for e in placed)
+        if b is not None
+    )
+    best: tuple[float, str, int] | None = None
+    for low, i in bounds:
+        if best is not None and low > best[0] + 1e-6:
+            break  # this one and every later one are farther than the nearest
+        e = placed[i]
+        assert e.body is not None
+        found = (tt.distance(body, e.body), e.id, i)
+        if best is None or found < best:
+            best = found
+    return None if best is None else placed[best[2]]
 
 
 def pushed_back(state: GameState, unit: Unit, away_from: Unit, n: float) -> Body | None:
@@ -455,18 +528,23 @@ def _points(thing: Body | Vec) -> list[Vec]:
 def on_table(state: GameState, thing: Body | Vec) -> bool:
     """Wholly on the table (TableTop.on_table, for the rectangle it is)."""
     w, d, e = state.table.width, state.table.depth, _EDGE_EPS
-    if type(thing) is Body:  # its four corners, in order, as all() over _points asks them
-        a, b, c, f = thing.corners()
+    if type(thing) is Body:  # its four corners, in order, as all() over _points asks them,
+        # worked on floats as Body.corners works them (the same operations in the same order:
+        # the same floats), without making the corners' vectors (issue 29)
+        hw, hd = thing.footprint.width / 2, thing.footprint.depth / 2
+        fr, rr = math.radians(thing.facing), math.radians(thing.facing + 90.0)
+        fx, fy, rx, ry = math.sin(fr), math.cos(fr), math.sin(rr), math.cos(rr)
+        cx, cy = thing.centre.x, thing.centre.y
         lo, hx, hy = -e, w + e, d + e
         return (
-            lo <= a.x <= hx
-            and lo <= a.y <= hy
-            and lo <= b.x <= hx
-            and lo <= b.y <= hy
-            and lo <= c.x <= hx
-            and lo <= c.y <= hy
-            and lo <= f.x <= hx
-            and lo <= f.y <= hy
+            lo <= cx + fx * hd + rx * -hw <= hx
+            and lo <= cy + fy * hd + ry * -hw <= hy
+            and lo <= cx + fx * hd + rx * hw <= hx
+            and lo <= cy + fy * hd + ry * hw <= hy
+            and lo <= cx + fx * -hd + rx * hw <= hx
+            and lo <= cy + fy * -hd + ry * hw <= hy
+            and lo <= cx + fx * -hd + rx * -hw <= hx
+            and lo <= cy + fy * -hd + ry * -hw <= hy
         )
     return all(-e <= p.x <= w + e and -e <= p.y <= d + e for p in _points(thing))
 

@@ -13,7 +13,7 @@ import bisect
 import functools
 import math
 import operator
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +21,7 @@ from vedette.dice.tables import Table, tables_from_data
 from vedette.errors import BadRequest, DataError, RuleViolation
 from vedette.geometry.tabletop import Body, Feature, Footprint, TableTop, Vec
 from vedette.rules.config import section
-from vedette.rules.evolve import evolve as replace
+from vedette.rules.evolve import evolved
 
 R_SEQ = "2 by 2, Sequence of play"
 R_UNITS = "2 by 2, Unit Summary"
@@ -482,6 +482,13 @@ class GameState:
         unit of a large army."""
         return _index(self.units).near(where, mm, side)
 
+    def near_each(
+        self, where: Body | Vec, asks: Sequence[tuple[float, str | None]]
+    ) -> list[list[Unit]]:
+        """``[self.near(where, mm, side) for mm, side in asks]``, the units scanned once (a
+        move's end asks who is near it several times: snap, overlap, contact, counter-charge)."""
+        return _index(self.units).near_each(where, asks)
+
     def utype(self, u: Unit) -> UnitType:
         return self.rules.unit_types[u.kind]
 
@@ -549,15 +556,20 @@ class GameState:
 
     # -- updates (used by apply only) ----------------------------------------------------
     def with_unit(self, uid: str, **changes: Any) -> GameState:
+        return self.with_unit_values(uid, changes)
+
+    def with_unit_values(self, uid: str, changes: Mapping[str, Any]) -> GameState:
+        """:meth:`with_unit` with the changes as a mapping (a patch's fold: not unpacked and
+        packed again)."""
         old = self.units
-        position = _index(old).position
-        if uid not in position:
+        i = _index(old).position.get(uid)
+        if i is None:
             self.unit(uid)  # raises, naming the units
-        i = position[uid]
+            raise AssertionError(uid)
         # one unit replaced: the others are the same objects (the tuple built once)
-        units = (*old[:i], replace(old[i], **changes), *old[i + 1 :])
+        units = (*old[:i], evolved(old[i], changes), *old[i + 1 :])
         _derive_index(old, units, uid)
-        return replace(self, units=units)
+        return evolved(self, {"units": units})
 
 
 class _UnitIndex:
@@ -651,6 +663,31 @@ class _UnitIndex:
                     found.append((i, u))
         found.sort(key=lambda iu: iu[0])
         return [u for _, u in found]
+
+    def near_each(
+        self, where: Body | Vec, asks: Sequence[tuple[float, str | None]]
+    ) -> list[list[Unit]]:
+        """:meth:`near` for each (mm, side) of ``asks``: each unit's squared distance worked
+        out once and held to each reach as :meth:`near` holds it (the same floats)."""
+        if len(self.placed) > self.SCAN:
+            return [self.near(where, mm, side) for mm, side in asks]
+        c = where.centre if isinstance(where, Body) else where
+        own = where.radius if isinstance(where, Body) else 0.0
+        limits = []
+        for mm, _ in asks:
+            reach = mm + own + self.radius
+            limits.append(reach * reach + 1e-9)
+        top = max(limits)
+        sides = [side for _, side in asks]
+        outs: list[list[Unit]] = [[] for _ in asks]
+        x, y = c.x, c.y
+        for s, ux, uy, u in self.scan:
+            d2 = (ux - x) * (ux - x) + (uy - y) * (uy - y)
+            if d2 <= top:
+                for out, limit, side in zip(outs, limits, sides, strict=True):
+                    if d2 <= limit and (side is None or s == side):
+                        out.append(u)
+        return outs
 
     def changed(self, units: tuple[Unit, ...], uid: str) -> _UnitIndex:
         """The index of ``units``, equal to this one's units but for unit ``uid``: copied and

@@ -146,11 +146,19 @@ def plan_move(
         else:
             facing = start_facing
         end = Body(dedup[-1], facing, rules.footprint)  # (made once: the same value below)
-        snapped = snap_to_contact(state, u, dedup, facing, end)
+        # who is near the end, for the snap, an overlap, a contact and a counter-charge: the
+        # units scanned once (asked again of a snapped end)
+        enemy = state.enemy_of(u.side)
+        cc_reach = rules.mm(_fastest_cavalry(rules) * mv.countercharge_fraction) + 1e-6
+        asks = ((0.0, None), (rules.contact_mm, enemy), (cc_reach, enemy))
+        by_snap, *near_end = state.near_each(end, ((rules.geometry.snap_mm, enemy), *asks))
+        snapped = snap_to_contact(state, u, dedup, facing, end, by_snap)
         if snapped is not None:
             dedup = [*dedup[:-1], snapped[0]]
             breakdown.append(f"snapped to base contact with {snapped[1]}")
             end = Body(dedup[-1], facing, rules.footprint)
+            near_end = state.near_each(end, asks)
+        overlapping, contacting, countering = near_end
         pf = facts.path_facts(state, u, dedup, facing, start_facing, end)
         length, whole_road, bridge = pf.length, pf.whole_on_road, pf.bridge
         streams, town, rough, through_town = pf.streams, pf.town, pf.rough, pf.through_town
@@ -159,13 +167,13 @@ def plan_move(
         source = "measured"
         if not pf.on_table:
             problems.append((R_MOVE, f"{u.name} would end off the table"))
-        for o in state.near(end, 0.0):
+        for o in overlapping:  # state.near(end, 0.0)
             if o.id != u.id and o.body is not None and tt.overlaps(end, o.body, 1.0):
                 problems.append(
                     (R_MOVE, f"{u.name} would end on top of {o.name} (ASSUMPTION: no overlap)")
                 )
         before: set[str] | None = None  # the enemies touching it already, found if needed
-        for e in state.near(end, rules.contact_mm, state.enemy_of(u.side)):
+        for e in contacting:  # state.near(end, rules.contact_mm, the enemy)
             touching = e.body is not None and tt.in_contact(end, e.body, rules.contact_mm)
             if touching and before is None:
                 before = {o.id for o in (facts.enemies_in_contact(state, u) or [])}
@@ -173,6 +181,7 @@ def plan_move(
                 contacts.append(e.id)
         straight = pf.straight_ahead
     else:
+        countering = []
         if req.distance is None:
             raise BadRequest("give a path (mm points), 'to', a 'facing', or a stated 'distance'")
         length = to_n(state, req.distance)
@@ -263,8 +272,7 @@ def plan_move(
     if end is not None:
         ghost: Unit | None = None  # the unit at its end, made for the first cavalry near it
         frac = mv.countercharge_fraction
-        fastest = _fastest_cavalry(rules)
-        for e in state.near(end, rules.mm(fastest * frac) + 1e-6, state.enemy_of(u.side)):
+        for e in countering:  # state.near(end, the fastest cavalry's reach, the enemy)
             et = state.utype(e)
             if not et.is_cavalry or e.disrupted or e.pinned or e.body is None:
                 continue
@@ -347,12 +355,18 @@ def along_facing(state: GameState, u: Unit, req: Move) -> Move:
 
 
 def snap_to_contact(
-    state: GameState, u: Unit, path: list[Vec], facing: float, end: Body | None = None
+    state: GameState,
+    u: Unit,
+    path: list[Vec],
+    facing: float,
+    end: Body | None = None,
+    near_end: list[Unit] | None = None,
 ) -> tuple[Vec, str] | None:
     """Base contact without sub-millimetre accuracy: a move whose end falls within
     ``[geometry] snap_mm`` of an enemy base (short of it, or into it) ends exactly touching
     it, along its last leg. ``None`` when no enemy is that close. ``end``: the body at the
-    path's end facing ``facing``, when the caller has made it."""
+    path's end facing ``facing``, when the caller has made it, and ``near_end`` the enemies
+    ``state.near`` finds within ``snap_mm`` of it, when the caller has them."""
     if len(path) < 2:
         return None
     rules = state.rules
@@ -363,7 +377,7 @@ def snap_to_contact(
         return None
     if end is None:
         end = Body(b, facing, rules.footprint)
-    near = state.near(end, snap, state.enemy_of(u.side))
+    near = state.near(end, snap, state.enemy_of(u.side)) if near_end is None else near_end
     if not near:  # (most moves end far from every enemy)
         return None
     heading = tt.bearing(a, b)
