@@ -327,18 +327,12 @@ class State:
         return None
 
     def unit(self, uid: str) -> Unit:
-        try:
-            u = self.units[self.index[uid]]
-            if u.id == uid:  # the index's place (as _pos checks it)
-                return u
-        except (KeyError, IndexError):
-            pass
-        i = self._pos(uid)
-        if i is not None:
-            return self.units[i]
-        raise BadRequest(
-            f"no unit {uid!r} (units: {', '.join(u.id for u in self.units) or 'none'})"
-        )
+        u = self.find(uid)
+        if u is None:
+            raise BadRequest(
+                f"no unit {uid!r} (units: {', '.join(u.id for u in self.units) or 'none'})"
+            )
+        return u
 
     def find(self, uid: str) -> Unit | None:
         """The unit ``uid``, or None if the state holds none (one look-up: ``has_unit`` and
