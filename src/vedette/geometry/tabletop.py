@@ -307,12 +307,9 @@ def distance(a: Body | Vec, b: Body | Vec) -> float:
     return _distance(a, b)
 
 
-def _point_distance(p: Vec, b: Body) -> float:
-    """:func:`_distance` of a point and a body, in the same arithmetic on the body's corners
-    (the same floats): 0 where the body holds the point (:func:`_inside`), else the least of
-    :func:`_to_segment` to its four sides."""
-    q = _flat_corners(b)
-    px, py = p.x, p.y
+def _flat_inside(px: float, py: float, q: tuple[float, ...]) -> bool:
+    """:func:`_inside` of the point ``px, py`` and a body's flat corners ``q``: on the same
+    side of every side it is not on (the same arithmetic on the same floats)."""
     sign = 0.0
     for i in (0, 2, 4, 6):
         x0, y0 = q[i], q[i + 1]
@@ -321,9 +318,18 @@ def _point_distance(p: Vec, b: Body) -> float:
         if abs(c) <= 1e-9:
             continue
         if sign and (c > 0) != (sign > 0):
-            break  # outside
+            return False  # outside
         sign = c
-    else:
+    return True
+
+
+def _point_distance(p: Vec, b: Body) -> float:
+    """:func:`_distance` of a point and a body, in the same arithmetic on the body's corners
+    (the same floats): 0 where the body holds the point (:func:`_inside`), else the least of
+    :func:`_to_segment` to its four sides."""
+    q = _flat_corners(b)
+    px, py = p.x, p.y
+    if _flat_inside(px, py, q):
         return 0.0
     best = math.inf
     for i in (0, 2, 4, 6):
@@ -421,20 +427,8 @@ def _meet(pa: tuple[float, ...], pb: tuple[float, ...]) -> bool:
     """Whether two bodies' outlines (flat corners) meet as :func:`_distance` asks it: one
     holds the other's first corner (:func:`_inside`) or a side of one crosses a side of the
     other (:func:`_cross_segments`), the same arithmetic on the same floats, in line."""
-    for p, q in ((pb, pa), (pa, pb)):  # _inside(pa[0], pb), then _inside(pb[0], pa)
-        px, py = q[0], q[1]
-        sign = 0.0
-        for i in (0, 2, 4, 6):
-            x0, y0 = p[i], p[i + 1]
-            j = (i + 2) % 8
-            c = (p[j] - x0) * (py - y0) - (p[j + 1] - y0) * (px - x0)
-            if abs(c) <= 1e-9:
-                continue
-            if sign and (c > 0) != (sign > 0):
-                break
-            sign = c
-        else:
-            return True
+    if _flat_inside(pa[0], pa[1], pb) or _flat_inside(pb[0], pb[1], pa):
+        return True  # _inside(pa[0], pb), then _inside(pb[0], pa)
     for i in (0, 2, 4, 6):
         ax, ay = pa[i], pa[i + 1]
         k = (i + 2) % 8

@@ -501,16 +501,7 @@ def _clamped(state: GameState, body: Body, heading: float, dist: float) -> Body:
     for _ in range(40):  # bisection for the furthest point still on the table
         mid = (lo + hi) / 2
         cx, cy = x0 + sx * mid, y0 + sy * mid
-        if (
-            lo_x <= cx + fx * hd + rx * -hw <= hi_x
-            and lo_y <= cy + fy * hd + ry * -hw <= hi_y
-            and lo_x <= cx + fx * hd + rx * hw <= hi_x
-            and lo_y <= cy + fy * hd + ry * hw <= hi_y
-            and lo_x <= cx + fx * -hd + rx * hw <= hi_x
-            and lo_y <= cy + fy * -hd + ry * hw <= hi_y
-            and lo_x <= cx + fx * -hd + rx * -hw <= hi_x
-            and lo_y <= cy + fy * -hd + ry * -hw <= hi_y
-        ):
+        if _corners_within(cx, cy, fx, fy, rx, ry, hw, hd, lo_x, hi_x, lo_y, hi_y):
             lo = mid
         else:
             hi = mid
@@ -519,6 +510,35 @@ def _clamped(state: GameState, body: Body, heading: float, dist: float) -> Body:
 
 # -- the table's edges, in arithmetic (the table is a rectangle: no shapely needed) -----------
 _EDGE_EPS = 1e-6
+
+
+def _corners_within(
+    cx: float,
+    cy: float,
+    fx: float,
+    fy: float,
+    rx: float,
+    ry: float,
+    hw: float,
+    hd: float,
+    lo_x: float,
+    hi_x: float,
+    lo_y: float,
+    hi_y: float,
+) -> bool:
+    """A body's four corners (centre ``cx, cy``, facing ``fx, fy``, right ``rx, ry``, half
+    width and half depth) all within the box, worked on floats as ``Body.corners`` works them
+    (the same operations in the same order: the same floats), in its corners' order."""
+    return (
+        lo_x <= cx + fx * hd + rx * -hw <= hi_x
+        and lo_y <= cy + fy * hd + ry * -hw <= hi_y
+        and lo_x <= cx + fx * hd + rx * hw <= hi_x
+        and lo_y <= cy + fy * hd + ry * hw <= hi_y
+        and lo_x <= cx + fx * -hd + rx * hw <= hi_x
+        and lo_y <= cy + fy * -hd + ry * hw <= hi_y
+        and lo_x <= cx + fx * -hd + rx * -hw <= hi_x
+        and lo_y <= cy + fy * -hd + ry * -hw <= hi_y
+    )
 
 
 def _points(thing: Body | Vec) -> list[Vec]:
@@ -535,17 +555,7 @@ def on_table(state: GameState, thing: Body | Vec) -> bool:
         fr, rr = math.radians(thing.facing), math.radians(thing.facing + 90.0)
         fx, fy, rx, ry = math.sin(fr), math.cos(fr), math.sin(rr), math.cos(rr)
         cx, cy = thing.centre.x, thing.centre.y
-        lo, hx, hy = -e, w + e, d + e
-        return (
-            lo <= cx + fx * hd + rx * -hw <= hx
-            and lo <= cy + fy * hd + ry * -hw <= hy
-            and lo <= cx + fx * hd + rx * hw <= hx
-            and lo <= cy + fy * hd + ry * hw <= hy
-            and lo <= cx + fx * -hd + rx * hw <= hx
-            and lo <= cy + fy * -hd + ry * hw <= hy
-            and lo <= cx + fx * -hd + rx * -hw <= hx
-            and lo <= cy + fy * -hd + ry * -hw <= hy
-        )
+        return _corners_within(cx, cy, fx, fy, rx, ry, hw, hd, -e, w + e, -e, d + e)
     return all(-e <= p.x <= w + e and -e <= p.y <= d + e for p in _points(thing))
 
 
