@@ -225,6 +225,14 @@ def run_merge(state: State, req: MergeRequest) -> Outcome:
         raise BadRequest("a stack cannot merge with itself")
     if a.side != b.side or a.status != b.status:
         raise RuleViolation("O'Leary 2.2", "only stacks of the same side and status merge")
+    if a.status in (Status.DUMMY_HIP, Status.CLOAKED) and (a.is_dummy or b.is_dummy):
+        # a dummy HIP counter (3.1, 3.1.1: each one of the side's allotment) or a dummy
+        # cloaking counter is one counter: put into another stack, it would be lost
+        what = "dummy HIP counter" if a.status == Status.DUMMY_HIP else "dummy cloaking counter"
+        raise RuleViolation(
+            "O'Leary 3.1.1" if a.status == Status.DUMMY_HIP else "O'Leary 5.2",
+            f"a {what} is a single counter: it does not merge with another stack",
+        )
     if a.status == Status.POTENTIAL_DUMMY and (state.phase != "CCPh" or a.side != state.phasing):
         raise RuleViolation(
             "O'Leary 2.2", "potential dummy stacks merge only at the end of their side's CCPh"
