@@ -45,8 +45,18 @@ def test_2_2_potential_dummy_stacks_still_merge(tmp_path: Path) -> None:
     g = game(
         tmp_path,
         [
-            {"id": "P1", "location": "4A1", "status": "potential_dummy", "counters": [{"id": "a", "name": "4-4-7"}]},
-            {"id": "P2", "location": "4A1", "status": "potential_dummy", "counters": [{"id": "b", "name": "4-4-7"}]},
+            {
+                "id": "P1",
+                "location": "4A1",
+                "status": "potential_dummy",
+                "counters": [{"id": "a", "name": "4-4-7"}],
+            },
+            {
+                "id": "P2",
+                "location": "4A1",
+                "status": "potential_dummy",
+                "counters": [{"id": "b", "name": "4-4-7"}],
+            },
         ],
     )
     goto(g, "CCPh")
