@@ -62,3 +62,31 @@ def test_2_2_potential_dummy_stacks_still_merge(tmp_path: Path) -> None:
     goto(g, "CCPh")
     g.perform("merge", {"a": "P1", "b": "P2"})
     assert [len(s.counters) for s in g.state.stacks] == [2]
+
+
+# == 3.3.3: a dummy HIP counter is placed where HIP units left, not where a dummy left ===========
+def test_3_3_3_a_dummy_hip_counter_moving_alone_leaves_no_new_one_behind(tmp_path: Path) -> None:
+    """3.3.3: "If all of the HIP units in a location shift to different locations, the original
+    location is marked with a dummy HIP counter." The sample's dummy HIP counter X1 (4O8, alone)
+    shifts to 4M6, whose HIP squads need not come back (``back=[]``). 4O8 never held HIP units:
+    it is simply vacated. It used to get a new dummy HIP counter, so each such shift added one
+    beyond the side's allotment (3.1.1: capacity + 1)."""
+    g = sample(tmp_path)
+    goto(g, "PFPh")
+    before = sum(1 for s in g.state.stacks if s.status == "dummy_hip")
+    out = g.perform("shift", {"a": "4O8", "b": "4M6", "back": []}, faces=[1, 1])
+    assert out.rolls[0].row == "allowed", out.message
+    assert "3.3.3" not in out.message, out.message
+    assert dummy_hip_count(g, "4O8") == 0 and dummy_hip_count(g, "4M6") == 1
+    assert sum(1 for s in g.state.stacks if s.status == "dummy_hip") == before
+
+
+def test_3_3_3_hip_units_leaving_still_leave_a_dummy(tmp_path: Path) -> None:
+    """The same rule's own case: both 4-4-7s of 4M6 shift to 4O8 and the dummy HIP counter there
+    stays (``back=[]``): 4M6 held HIP units and now holds none, so it gets a dummy HIP counter
+    (the hidden foxhole goes with them by default, 4.5)."""
+    g = sample(tmp_path)
+    goto(g, "PFPh")
+    out = g.perform("shift", {"a": "4M6", "b": "4O8", "back": []}, faces=[1, 1])
+    assert out.rolls[0].row == "allowed", out.message
+    assert dummy_hip_count(g, "4M6") == 1 and "3.3.3" in out.message
