@@ -90,3 +90,47 @@ def test_3_3_3_hip_units_leaving_still_leave_a_dummy(tmp_path: Path) -> None:
     out = g.perform("shift", {"a": "4M6", "b": "4O8", "back": []}, faces=[1, 1])
     assert out.rolls[0].row == "allowed", out.message
     assert dummy_hip_count(g, "4M6") == 1 and "3.3.3" in out.message
+
+
+# == 6.3: one die for several weapons only within one firing stack ===============================
+def test_6_3_weapons_of_different_stacks_do_not_share_a_die(tmp_path: Path) -> None:
+    """6.3: "If a firing stack contains more than one weapon eligible to throw a third die ...
+    two or more weapons may use the same die". A grouping of weapons in two locations (or of
+    both sides) used to be accepted and rolled one die for all; it is refused, and the weapons
+    of one stack still share their die."""
+
+    def sw(cid: str, name: str) -> dict[str, object]:
+        return {"id": cid, "name": name, "kind": "sw", "boresight": True}
+
+    g = game(
+        tmp_path,
+        [
+            {
+                "id": "P1",
+                "location": "4A1",
+                "status": "potential_dummy",
+                "counters": [sw("w1", "HMG")],
+            },
+            {
+                "id": "P2",
+                "location": "4E5",
+                "status": "potential_dummy",
+                "counters": [sw("w2", "MMG")],
+            },
+            {
+                "id": "P3",
+                "location": "4E5",
+                "status": "potential_dummy",
+                "counters": [sw("w3", "LMG")],
+                "position": "foxhole",
+            },
+        ],
+    )
+    goto(g, "PFPh")
+    refused(g, "boresight", {"weapons": ["w1", "w2"], "target": "4C3"}, [1], "O'Leary 6.3")
+    g.perform("boresight", {"weapons": ["w2", "w3"], "target": "4C3"}, faces=[1])
+    assert {c.id: c.boresight_location for s in g.state.stacks for c in s.counters} == {
+        "w1": None,
+        "w2": "4C3",
+        "w3": "4C3",
+    }
