@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.solitaire_asl.test_asl_flow import RU, game, goto, refused, sample
+from tests.solitaire_asl.test_asl_flow import GE, RU, game, goto, refused, sample
 
 
 def dummy_hip_count(g: object, location: str) -> int:
@@ -134,3 +134,39 @@ def test_6_3_weapons_of_different_stacks_do_not_share_a_die(tmp_path: Path) -> N
         "w2": "4C3",
         "w3": "4C3",
     }
+
+
+# == 2.5 (>= 13): TI binds for the rest of the player turn =======================================
+def test_2_5_a_ti_stack_neither_moves_nor_fires_until_the_next_player_turn(tmp_path: Path) -> None:
+    """2.5, final DR >= 13: "both stacks become TI for the remainder of the player turn". A
+    TI stack used to move and advance, and its weapon to throw the bore-sight die, as if
+    nothing had happened. The self-shift of P1 (open ground in enemy LOS: 6+6+1 = 13) makes
+    it TI: its move and its weapon's die are refused all player turn; the next player turn
+    it is free again (``[flow] ti_binds = false`` leaves TI to the table)."""
+    g = game(
+        tmp_path,
+        [
+            {
+                "id": "P1",
+                "location": "4A1",
+                "status": "potential_dummy",
+                "counters": [
+                    {"id": "s1", "name": "4-4-7", "kind": "squad"},
+                    {"id": "w1", "name": "HMG", "kind": "sw", "boresight": True},
+                ],
+            }
+        ],
+        locations=[{"id": "4A1", "terrain": "open ground", "los": True}],
+    )
+    goto(g, "MPh")
+    out = g.perform("shift", {"a": "P1"}, faces=[6, 6])
+    assert out.rolls[0].row == "revealed" and g.state.stack("P1").ti
+    refused(g, "move", {"stack": "P1", "to": "4A2"}, [], "O'Leary 2.5", "TI")
+    goto(g, "AFPh")
+    refused(g, "boresight", {"weapons": ["w1"], "target": "4C3"}, [1], "O'Leary 2.5", "TI")
+    goto(g, "APh")
+    refused(g, "move", {"stack": "P1", "to": "4A2"}, [], "O'Leary 2.5", "TI")
+    assert not [t for t in g.todo() if t.procedure == "move" and t.request.get("stack") == "P1"]
+    goto(g, "RtPh", GE)  # the German player turn: TI is over
+    assert not g.state.stack("P1").ti
+    g.perform("move", {"stack": "P1", "to": "4A2"})

@@ -65,6 +65,12 @@ def _weapons(state: State, refs: Sequence[str]) -> list[Counter]:
     where: set[tuple[str, str]] = set()
     for r in refs:
         st, c = find_counter(state, str(r), "weapon")
+        if st.ti and state.config.flow.ti_binds:
+            raise RuleViolation(
+                "O'Leary 2.5",
+                f"{c.name} ({c.id}) is in {st.id}, TI until the end of the player turn: it does"
+                " not fire",
+            )
         where.add((st.side, st.location))
         if len(where) > 1:
             # 6.3: weapons share one die only within one firing stack

@@ -139,6 +139,12 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
     state.layout.hex(to)
     if s.status in HIP_KINDS:
         raise RuleViolation("O'Leary 3.2.2", f"{s.id} is HIP: it may only shift, not move")
+    if s.ti and state.config.flow.ti_binds:
+        raise RuleViolation(
+            "O'Leary 2.5",
+            f"{s.id} is TI (a shift DR of 13 or more) until the end of the player turn: it may"
+            " not move or advance",
+        )
     p = BoardChanges()
     changes = []
     ids = list(req.counters or ())
