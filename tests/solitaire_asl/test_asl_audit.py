@@ -170,3 +170,16 @@ def test_2_5_a_ti_stack_neither_moves_nor_fires_until_the_next_player_turn(tmp_p
     goto(g, "RtPh", GE)  # the German player turn: TI is over
     assert not g.state.stack("P1").ti
     g.perform("move", {"stack": "P1", "to": "4A2"})
+
+
+# == bad input changes nothing ====================================================================
+def test_a_move_to_where_the_stack_already_is_is_refused(tmp_path: Path) -> None:
+    """A 'move' of a whole stack to its own location and portion is no move: it used to be
+    logged, cost the DP its bore-sight eligibility (2.3) and end the start of the MPh (no
+    more dummy shifts). It is refused and changes nothing; entering a foxhole there is a move."""
+    g = sample(tmp_path)
+    goto(g, "MPh")
+    refused(g, "move", {"stack": "P1", "to": "4P5"}, [], "already in 4P5")
+    assert not g.state.acted
+    g.perform("move", {"stack": "P1", "to": "4P5", "position": "foxhole"})
+    assert g.state.stack("P1").position == "foxhole" and g.state.acted

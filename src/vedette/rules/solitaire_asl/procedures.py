@@ -174,6 +174,10 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
         return c2
 
     whole = len(moving) == len(s.counters) and (s.status != Status.DUMMY or n_dummies == s.dummies)
+    if whole and (to, pos or "") == (s.location, s.position):
+        # not a move: it would still cost bore-sight eligibility (2.3) and end the start of
+        # the phase
+        raise BadRequest(f"{s.id} is already in {to}" + (f" ({pos})" if pos else ""))
     mv = tuple(moved_counter(c) for c in moving)
     if whole:
         p.put_stack(replace(s, location=to, position=pos, counters=mv, moved=True))
