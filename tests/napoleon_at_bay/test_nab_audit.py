@@ -3,6 +3,7 @@ Herman's text would expect, each fixed and held here by a test quoting the rule.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -53,3 +54,22 @@ def test_2_a_stay_leaves_the_other_fixing_owed(tmp_path: Path) -> None:
     assert t.fixed("R1") and [o.id for o in t.game.obligations()] == ["fix:F1:R2"]
     t.fix([2], contact="R2")
     assert t.fixed("R2") and t.game.obligations() == ()
+
+
+def test_2_the_screen_sequence_follows_the_lapse(tmp_path: Path) -> None:
+    """`chances screen` resolves the owed fixings one at a time, as play does: when R1 gives
+    way, R2 (its substitute, fixed) owes no second roll; when R1 holds, R2's own fixing finds
+    no supporting force (R1 is fixed) and R2 stays, fixed."""
+    t = T(
+        tmp_path,
+        [
+            fr("F1", "A0705", infantry=4),
+            ru("R1", "A1005", infantry=3),
+            ru("R2", "A1004", infantry=2),
+        ],
+    )
+    c = t.game.chances("screen", {"screen": "R1", "movers": ["F1"], "to": ["A0905"]})
+    assert {r.result: r.p for r in c.rows} == {
+        "holds: R1 A1005 fixed; F1 A0905; R2 A1004 fixed": Fraction(1, 2),
+        "gives way: R1 A1004; F1 A0905; R2 A1005 fixed": Fraction(1, 2),
+    }
