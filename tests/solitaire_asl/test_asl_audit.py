@@ -9,7 +9,7 @@ from tests.solitaire_asl.test_asl_flow import GE, RU, game, goto, refused, sampl
 
 
 def dummy_hip_count(g: object, location: str) -> int:
-    state = g.state  # type: ignore[attr-defined]
+    state = g.state
     return sum(1 for s in state.stacks if s.location == location and s.status == "dummy_hip")
 
 
@@ -183,3 +183,26 @@ def test_a_move_to_where_the_stack_already_is_is_refused(tmp_path: Path) -> None
     assert not g.state.acted
     g.perform("move", {"stack": "P1", "to": "4P5", "position": "foxhole"})
     assert g.state.stack("P1").position == "foxhole" and g.state.acted
+
+
+# == 5.1: the start of the AFPh at night ==========================================================
+def test_5_1_todo_offers_to_close_the_start_of_the_afph_at_night(tmp_path: Path) -> None:
+    """5.1: cloaked units shift "at the start of that side's AFPh". A unit that fired on the
+    table ends that start; `todo` offered `act` only in the MPh and APh, so a night game had no
+    offered way to say so in the AFPh (typed, `act` was accepted). Now offered, and it binds."""
+
+    cloaked = {
+        "id": "C1",
+        "location": "4A1",
+        "status": "cloaked",
+        "counters": [{"id": "c1", "name": "4-4-7"}],
+    }
+    g = game(tmp_path, [cloaked, {"id": "C2", "location": "4C1", "status": "cloaked"}], night=True)
+    goto(g, "AFPh")
+    (act,) = [t for t in g.todo() if t.procedure == "act"]
+    assert "AFPh" in act.text and act.rule == "O'Leary 5.1"
+    g.perform("act", {})
+    refused(g, "shift", {"a": "C1", "b": "C2"}, [1, 1], "O'Leary 5.1")
+    day = sample(tmp_path / "day")
+    goto(day, "AFPh")
+    assert not [t for t in day.todo() if t.procedure == "act"]
