@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.solitaire_asl.test_asl_flow import GE, RU, game, goto, refused, sample
+from vedette.engine import Game
 
 
 def dummy_hip_count(g: object, location: str) -> int:
@@ -137,12 +138,9 @@ def test_6_3_weapons_of_different_stacks_do_not_share_a_die(tmp_path: Path) -> N
 
 
 # == 2.5 (>= 13): TI binds for the rest of the player turn =======================================
-def test_2_5_a_ti_stack_neither_moves_nor_fires_until_the_next_player_turn(tmp_path: Path) -> None:
-    """2.5, final DR >= 13: "both stacks become TI for the remainder of the player turn". A
-    TI stack used to move and advance, and its weapon to throw the bore-sight die, as if
-    nothing had happened. The self-shift of P1 (open ground in enemy LOS: 6+6+1 = 13) makes
-    it TI: its move and its weapon's die are refused all player turn; the next player turn
-    it is free again (``[flow] ti_binds = false`` leaves TI to the table)."""
+def ti_game(tmp_path: Path) -> Game:
+    """P1 (a squad and an HMG able to bore sight) in open ground in enemy LOS; its self-shift
+    on 6+6 (+1 LOS) is 13: TI."""
     g = game(
         tmp_path,
         [
@@ -161,6 +159,16 @@ def test_2_5_a_ti_stack_neither_moves_nor_fires_until_the_next_player_turn(tmp_p
     goto(g, "MPh")
     out = g.perform("shift", {"a": "P1"}, faces=[6, 6])
     assert out.rolls[0].row == "revealed" and g.state.stack("P1").ti
+    return g
+
+
+def test_2_5_a_ti_stack_neither_moves_nor_fires_until_the_next_player_turn(tmp_path: Path) -> None:
+    """2.5, final DR >= 13: "both stacks become TI for the remainder of the player turn". A
+    TI stack used to move and advance, and its weapon to throw the bore-sight die, as if
+    nothing had happened. The self-shift of P1 (open ground in enemy LOS: 6+6+1 = 13) makes
+    it TI: its move and its weapon's die are refused all player turn; the next player turn
+    it is free again (``[flow] ti_binds = false`` leaves TI to the table)."""
+    g = ti_game(tmp_path)
     refused(g, "move", {"stack": "P1", "to": "4A2"}, [], "O'Leary 2.5", "TI")
     goto(g, "AFPh")
     refused(g, "boresight", {"weapons": ["w1"], "target": "4C3"}, [1], "O'Leary 2.5", "TI")
@@ -206,3 +214,12 @@ def test_5_1_todo_offers_to_close_the_start_of_the_afph_at_night(tmp_path: Path)
     day = sample(tmp_path / "day")
     goto(day, "AFPh")
     assert not [t for t in day.todo() if t.procedure == "act"]
+
+
+def test_2_5_a_ti_stack_that_routs_is_no_longer_ti(tmp_path: Path) -> None:
+    """ASL's TI ends when the unit breaks: a TI stack that routs in the RtPh of the same player
+    turn moves, and is no longer TI (else a broken TI unit could never rout)."""
+    g = ti_game(tmp_path)
+    goto(g, "RtPh")
+    out = g.perform("move", {"stack": "P1", "to": "4A2"})
+    assert "no longer TI" in out.message and not g.state.stack("P1").ti

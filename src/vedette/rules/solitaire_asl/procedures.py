@@ -139,7 +139,10 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
     state.layout.hex(to)
     if s.status in HIP_KINDS:
         raise RuleViolation("O'Leary 3.2.2", f"{s.id} is HIP: it may only shift, not move")
-    if s.ti and state.config.flow.ti_binds:
+    # O'Leary 2.5 (>= 13): TI until the end of the player turn; a TI unit neither moves nor
+    # advances (A34), but one that routs in the RtPh is broken, and breaking ends TI
+    routs = s.ti and state.phase == "RtPh"
+    if s.ti and state.config.flow.ti_binds and not routs:
         raise RuleViolation(
             "O'Leary 2.5",
             f"{s.id} is TI (a shift DR of 13 or more) until the end of the player turn: it may"
@@ -147,6 +150,8 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
         )
     p = BoardChanges()
     changes = []
+    if routs:
+        changes.append(f"{s.id} routs: broken, it is no longer TI")
     ids = list(req.counters or ())
     mp = req.mp
     pos = req.position
@@ -180,7 +185,9 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
         raise BadRequest(f"{s.id} is already in {to}" + (f" ({pos})" if pos else ""))
     mv = tuple(moved_counter(c) for c in moving)
     if whole:
-        p.put_stack(replace(s, location=to, position=pos, counters=mv, moved=True))
+        p.put_stack(
+            replace(s, location=to, position=pos, counters=mv, moved=True, ti=s.ti and not routs)
+        )
         changes.insert(0, f"move {s.id} from {s.location} to {to}")
     else:
         nid = req.name or split_id(state, s.id)
@@ -198,6 +205,7 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
             counters=mv,
             moved=True,
             dummies=n_dummies if s.status == Status.DUMMY else 0,
+            ti=s.ti and not routs,
         )
         p.put_stack(left).put_stack(part)
         what = ", ".join(c.name for c in moving) or f"{n_dummies} ?"
