@@ -194,6 +194,14 @@ def _discharge(state: NabState, moving: str, contact: str) -> tuple[Obligation, 
     return tuple(o for o in state.owed if o.id != oid)
 
 
+def _lapse_fixed(state: NabState) -> NabState:
+    """Herman (2): a fixing still owed whose contact force a fixing has just fixed (a move into
+    two ZOCs: one contact force was the other's supporting force) lapses: that force's location
+    is fixed, it cannot be substituted, and nothing is left for the die to decide."""
+    keep = tuple(o for o in state.owed if not state.pieces[str(o.request["contact"])].fixed)
+    return replace(state, owed=keep) if len(keep) != len(state.owed) else state
+
+
 def fold_moved(state: NabState, e: Moved) -> NabState:
     p = state.pieces[e.force]
     q = replace(p, hexes=tuple(e.to), march=e.march, came_from=tuple(e.from_))
@@ -221,7 +229,7 @@ def fold_fixed(state: NabState, e: Fixed) -> NabState:
         last=last,
         owed=_discharge(state, e.moving, e.contact),
     )
-    return _unfix_near(st, state, [p.id])
+    return _lapse_fixed(_unfix_near(st, state, [p.id]))
 
 
 def fold_substituted(state: NabState, e: Substituted) -> NabState:
@@ -239,7 +247,7 @@ def fold_substituted(state: NabState, e: Substituted) -> NabState:
         "fixed": dict(e.fixed),
     }
     st = _with_pieces(state, changed, last=last, owed=_discharge(state, e.moving, e.contact))
-    return _unfix_near(st, state, [p.id for p in changed])
+    return _lapse_fixed(_unfix_near(st, state, [p.id for p in changed]))
 
 
 def fold_phase(state: NabState, e: PhaseChanged) -> NabState:
@@ -649,6 +657,13 @@ def resolve_fix(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
     msg = f"{line}, {text}" + "".join(f" [{n}]" for n in notes)
     # every hex whose contents changed, with the pieces in it afterwards
     after = fold_substituted(state, sub)
+    for o in state.owed:
+        if o.id != owed_id(moving.id, contact.id) and o not in after.owed:
+            c = state.pieces[str(o.request["contact"])]
+            msg += (
+                f" [{c.id} ({c.name}) is now fixed: the fixing of {c.id} owed by"
+                f" {o.request['moving']} lapses ({fx.DRAFT if cfg.variant == 'draft' else fx.R2})]"
+            )
     touched = sorted({h for c in changes for h in (*c.from_, *c.to)})
     hexes = {h: list(after.occupancy.get(h, ())) for h in touched}
     return Outcome(

@@ -72,7 +72,9 @@ def play_screen(steps: Steps, r: ScreenRequest) -> str:
         elif isinstance(steps.attempt("move", req), Exception):
             refused.add(m)  # where the earlier fixings left the forces, this move is illegal
             continue
-        for o in list(steps.obligations()):
+        # one at a time: a fixing can make another owed one lapse (Herman (2))
+        while owed := steps.obligations():
+            o = owed[0]
             steps.step(o.procedure, dict(o.request))
     return screen_label(steps.state, start, r, refused)
 

@@ -62,8 +62,23 @@ def _weapons(state: State, refs: Sequence[str]) -> list[Counter]:
     if not refs:
         raise BadRequest("missing 'weapons'")
     out = []
+    where: set[tuple[str, str]] = set()
     for r in refs:
-        _, c = find_counter(state, str(r), "weapon")
+        st, c = find_counter(state, str(r), "weapon")
+        if st.ti and state.config.flow.ti_binds:
+            raise RuleViolation(
+                "O'Leary 2.5",
+                f"{c.name} ({c.id}) is in {st.id}, TI until the end of the player turn: it does"
+                " not fire",
+            )
+        where.add((st.side, st.location))
+        if len(where) > 1:
+            # 6.3: weapons share one die only within one firing stack
+            raise RuleViolation(
+                "O'Leary 6.3",
+                "weapons share a bore-sight die only when they fire from one stack: "
+                + ", ".join(f"{side} in {loc}" for side, loc in sorted(where)),
+            )
         label = f"{c.name} ({c.id})"
         o = owed_for(state, "boresight", c.id)
         if o is not None:

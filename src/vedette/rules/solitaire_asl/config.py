@@ -93,6 +93,7 @@ class Starts:
 
     minefield_entry_ends_start: bool
     firing_ends_start: bool
+    ti_binds: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -98,6 +98,16 @@ class _Board:
             for f in self.forts.values()
         )
 
+    def hip_units_at(self, loc: str, side: str) -> bool:
+        """HIP units (real counters) or a hidden fortification (4.2) of ``side`` in ``loc``."""
+        return any(
+            s.location == loc and s.side == side and s.status == Status.HIP and s.counters
+            for s in self.stacks.values()
+        ) or any(
+            f.location == loc and f.side == side and f.hidden and f.kind != "tunnel"
+            for f in self.forts.values()
+        )
+
     def patch(self, p: BoardChanges) -> BoardChanges:
         for sid in sorted(self.touched):
             p.put_stack(self.stacks[sid])
@@ -166,6 +176,11 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
                 and any(c.id in ids for c in s.counters)
             ):
                 portion.setdefault(src, s.position)
+    # 3.3.3: a location that held HIP units (a hidden fortification counts as one, 4.2) and is
+    # left without any is marked with a new dummy HIP counter; one that held only dummy HIP
+    # counters is simply vacated (else a dummy shifting where nothing comes back would leave a
+    # new one behind, beyond the side's allotment, 3.1.1)
+    had_units = {loc: b.hip_units_at(loc, side) for loc in (la, lb)}
     arrivals: list[tuple[Stack, str]] = []
     fort_moves: list[tuple[Fortification, str, str]] = []
     for ids, src, dst in moves:
@@ -243,7 +258,7 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
             b.put(replace(s, position=kinds[0]))
             changes.append(f"{sid} is in the {kinds[0]} in {s.location} (4.4)")
     for loc in (la, lb):
-        if not b.hip_at(loc, side):
+        if had_units[loc] and not b.hip_at(loc, side):
             sid = b.named(f"X{loc.split(':')[0]}")  # readable: the dummy HIP left in 4M6
             b.put(Stack(sid, side, loc, Status.DUMMY_HIP, dummies=1))
             changes.append(

@@ -252,13 +252,16 @@ def offers(state: State, config: Config, tables: Mapping[str, Any]) -> list[Todo
         return setup_offers(state)
     facts, shifts = shift_offers(state, config, tables)
     out = [*facts, *shifts, *fire_offers(state), *move_offers(state), *merge_offers(state)]
-    if state.phase in ("MPh", "APh") and not state.acted:
+    # the start of a phase matters in the MPh and APh (2.3, 5.1) and, at night, in the AFPh
+    # (5.1: cloaked units shift at the start of their side's AFPh)
+    starts = ("MPh", "APh", "AFPh") if state.night else ("MPh", "APh")
+    if state.phase in starts and not state.acted:
         out.append(
             Todo(
                 "act",
                 {},
                 f"close the start of the {state.phasing} {state.phase}",
-                "O'Leary 2.3",
+                "O'Leary 5.1" if state.phase == "AFPh" else "O'Leary 2.3",
             )
         )
     out.append(Todo("phase", {}, "on to the next phase", "ASL A3"))

@@ -139,8 +139,19 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
     state.layout.hex(to)
     if s.status in HIP_KINDS:
         raise RuleViolation("O'Leary 3.2.2", f"{s.id} is HIP: it may only shift, not move")
+    # O'Leary 2.5 (>= 13): TI until the end of the player turn; a TI unit neither moves nor
+    # advances (A34), but one that routs in the RtPh is broken, and breaking ends TI
+    routs = s.ti and state.phase == "RtPh"
+    if s.ti and state.config.flow.ti_binds and not routs:
+        raise RuleViolation(
+            "O'Leary 2.5",
+            f"{s.id} is TI (a shift DR of 13 or more) until the end of the player turn: it may"
+            " not move or advance",
+        )
     p = BoardChanges()
     changes = []
+    if routs:
+        changes.append(f"{s.id} routs: broken, it is no longer TI")
     ids = list(req.counters or ())
     mp = req.mp
     pos = req.position
@@ -168,9 +179,15 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
         return c2
 
     whole = len(moving) == len(s.counters) and (s.status != Status.DUMMY or n_dummies == s.dummies)
+    if whole and (to, pos or "") == (s.location, s.position):
+        # not a move: it would still cost bore-sight eligibility (2.3) and end the start of
+        # the phase
+        raise BadRequest(f"{s.id} is already in {to}" + (f" ({pos})" if pos else ""))
     mv = tuple(moved_counter(c) for c in moving)
     if whole:
-        p.put_stack(replace(s, location=to, position=pos, counters=mv, moved=True))
+        p.put_stack(
+            replace(s, location=to, position=pos, counters=mv, moved=True, ti=s.ti and not routs)
+        )
         changes.insert(0, f"move {s.id} from {s.location} to {to}")
     else:
         nid = req.name or split_id(state, s.id)
@@ -188,6 +205,7 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
             counters=mv,
             moved=True,
             dummies=n_dummies if s.status == Status.DUMMY else 0,
+            ti=s.ti and not routs,
         )
         p.put_stack(left).put_stack(part)
         what = ", ".join(c.name for c in moving) or f"{n_dummies} ?"
@@ -225,6 +243,14 @@ def run_merge(state: State, req: MergeRequest) -> Outcome:
         raise BadRequest("a stack cannot merge with itself")
     if a.side != b.side or a.status != b.status:
         raise RuleViolation("O'Leary 2.2", "only stacks of the same side and status merge")
+    if a.status in (Status.DUMMY_HIP, Status.CLOAKED) and (a.is_dummy or b.is_dummy):
+        # a dummy HIP counter (3.1, 3.1.1: each one of the side's allotment) or a dummy
+        # cloaking counter is one counter: put into another stack, it would be lost
+        what = "dummy HIP counter" if a.status == Status.DUMMY_HIP else "dummy cloaking counter"
+        raise RuleViolation(
+            "O'Leary 3.1.1" if a.status == Status.DUMMY_HIP else "O'Leary 5.2",
+            f"a {what} is a single counter: it does not merge with another stack",
+        )
     if a.status == Status.POTENTIAL_DUMMY and (state.phase != "CCPh" or a.side != state.phasing):
         raise RuleViolation(
             "O'Leary 2.2", "potential dummy stacks merge only at the end of their side's CCPh"

@@ -1,0 +1,75 @@
+"""Session 15 audit (helper F1): places where the referee differed from what a player holding
+Herman's text would expect, each fixed and held here by a test quoting the rule."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from tests.acceptance.test_accept_nab import T, fr, ru
+
+
+def two_contacts(tmp_path: Path, variant: str = "final") -> T:
+    """F1 moves A0705 -> A0905, entering the ZOCs of R1 (A1005) and R2 (A1004) at once; the
+    two Russian forces touch, so each is the other's closest supporting force (1 MP)."""
+    t = T(
+        tmp_path,
+        [
+            fr("F1", "A0705", infantry=4),
+            ru("R1", "A1005", infantry=3),
+            ru("R2", "A1004", infantry=2),
+        ],
+        variant=variant,
+    )
+    t.move("F1", "A0905")
+    assert [o.id for o in t.game.obligations()] == ["fix:F1:R1", "fix:F1:R2"]
+    return t
+
+
+@pytest.mark.parametrize("variant", ["final", "draft"])
+def test_2_a_force_fixed_by_the_first_fixing_is_not_substituted_by_the_second(
+    tmp_path: Path, variant: str
+) -> None:
+    """Herman (2): "Once a force's location has been 'fixed' it cannot be substituted for
+    another force while it remains adjacent to an enemy force". R1's fixing (die 6, no DRM)
+    brings R2 into A1005, fixed; R2's fixing, still owed from the same move, used to roll again
+    and switch R2 (fixed) back out with R1. Now it lapses, and the answer says so."""
+    t = two_contacts(tmp_path, variant)
+    out = t.fix([6])
+    assert t.hexes("R2") == ("A1005",) and t.fixed("R2")
+    assert "the fixing of R2 owed by F1 lapses" in out.message
+    assert t.game.obligations() == ()
+    t.refused("Herman", moving="F1", contact="R2")
+    assert t.hexes("R2") == ("A1005",) and t.fixed("R2")
+    t.do("end_movement")  # nothing is left owed: the phase goes on
+
+
+def test_2_a_stay_leaves_the_other_fixing_owed(tmp_path: Path) -> None:
+    """Herman (1): a stay fixes only the contact force; the other contact force's fixing is
+    still owed and is rolled as usual."""
+    t = two_contacts(tmp_path)
+    t.fix([2])
+    assert t.fixed("R1") and [o.id for o in t.game.obligations()] == ["fix:F1:R2"]
+    t.fix([2], contact="R2")
+    assert t.fixed("R2") and t.game.obligations() == ()
+
+
+def test_2_the_screen_sequence_follows_the_lapse(tmp_path: Path) -> None:
+    """`chances screen` resolves the owed fixings one at a time, as play does: when R1 gives
+    way, R2 (its substitute, fixed) owes no second roll; when R1 holds, R2's own fixing finds
+    no supporting force (R1 is fixed) and R2 stays, fixed."""
+    t = T(
+        tmp_path,
+        [
+            fr("F1", "A0705", infantry=4),
+            ru("R1", "A1005", infantry=3),
+            ru("R2", "A1004", infantry=2),
+        ],
+    )
+    c = t.game.chances("screen", {"screen": "R1", "movers": ["F1"], "to": ["A0905"]})
+    assert {r.result: r.p for r in c.rows} == {
+        "holds: R1 A1005 fixed; F1 A0905; R2 A1004 fixed": Fraction(1, 2),
+        "gives way: R1 A1004; F1 A0905; R2 A1005 fixed": Fraction(1, 2),
+    }
