@@ -146,6 +146,99 @@ def test_the_offers_kept_from_step_to_step_are_the_offers_built_afresh() -> None
     assert compared > 200 and faces > 50
 
 
+def _fresh_options(state: Any) -> list[Any]:
+    """``todo``'s options of ``state`` built with nothing kept (the memos emptied for the
+    build, then put back: the game goes on with them)."""
+    saved = (dict(todo._UNIT_MOVES), todo._LAST_MOVES[0], list(todo._SHARED), list(todo._NEXT))
+    todo._UNIT_MOVES.clear()
+    todo._LAST_MOVES[0] = None
+    todo._NEXT[:] = [None, None]
+    for memo in _LINE_MEMOS:
+        memo.cache_clear()
+    try:
+        return todo._options(state)
+    finally:
+        todo._UNIT_MOVES.clear()
+        todo._UNIT_MOVES.update(saved[0])
+        todo._LAST_MOVES[0] = saved[1]
+        todo._SHARED[:] = saved[2]
+        todo._NEXT[:] = saved[3]
+
+
+def test_a_move_phase_s_options_carried_over_a_step_are_the_options_built_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In a move phase, a step that changes one unit of the moving side and nothing else
+    (``model.DERIVED``) has the last step's options but for that unit's lines and the
+    reactions (``todo._carried``); in simulated games (tracked and stated, each policy) every
+    such carry gives the lines ``todo`` builds afresh, in order."""
+    rs = rules.get("two_by_two")
+    real = todo._carried
+    carried: dict[str, int] = {}
+
+    def checked(state: Any, old: Any, new: Any, parts: Any) -> Any:
+        made = real(state, old, new, parts)
+        if made is not None:
+            assert _lines(made[0]) == _lines(_fresh_options(state)), (new.id, state.turn)
+            carried[state.play] = carried.get(state.play, 0) + 1
+        return made
+
+    monkeypatch.setattr(todo, "_carried", checked)
+    for options, policies in (
+        ({}, ("random",)),
+        ({}, ("aggressive", "cautious")),
+        ({"play": "stated"}, ("random",)),
+    ):
+        s = Setup(rs.name, rs.scenario("sample"), options, policies=policies, max_actions=300)
+        for index in (0, 1):
+            play_game(s, 2026, index)
+    assert carried.get("tracked", 0) > 300 and carried.get("stated", 0) > 20, carried
+
+
+def test_options_carried_over_any_one_unit_change_are_the_options_built_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The carry's guards: on move-phase states of simulated games, one unit changed by
+    ``with_unit_values`` (a unit of either side destroyed, disrupted, pinned, spent, moved,
+    a reinforcement put on the table), the options asked next are the options built afresh:
+    carried when the change is of the kind the carry takes, built again when not."""
+    rs = rules.get("two_by_two")
+    states: list[Any] = []
+    options = rs.options
+
+    def seen(state: Any) -> Any:
+        if state.stage == "battle" and state.phase == "move":
+            states.append(state)
+        return options(state)
+
+    monkeypatch.setattr(rs, "options", seen)
+    play_game(Setup(rs.name, rs.scenario("sample"), max_actions=400), 2026, 4)
+    monkeypatch.setattr(rs, "options", options)
+    real, carried = todo._carried, []
+    monkeypatch.setattr(
+        todo, "_carried", lambda *a: carried.append(real(*a) is not None) or real(*a)
+    )
+    rng = random.Random(29)
+    kinds = 0
+    for st in states[::4]:
+        u = rng.choice(st.units)
+        far = None if u.body is None else u.body.advanced(7.0)
+        for changes in (
+            {"status": "destroyed", "body": None},
+            {"status": "table"},
+            {"disrupted": not u.disrupted},
+            {"pinned": True},
+            {"moved": True, "spent": 99.0},
+            {"body": far},
+        ):
+            todo.options(st)
+            new = st.with_unit_values(u.id, changes)
+            got = todo.options(new)
+            assert _lines(got) == _lines(_fresh_options(new)), (u.id, changes)
+            kinds += 1
+    assert kinds > 300 and 50 < sum(carried) < len(carried), (sum(carried), len(carried))
+
+
 def _clamped_by_bodies(state: Any, body: Body, heading: float, dist: float) -> Body:
     """The bisection as it was written before issue 29's last round: a trial body each
     step, asked ``facts.on_table`` (the oracle)."""

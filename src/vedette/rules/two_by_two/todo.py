@@ -26,6 +26,7 @@ from vedette.geometry.tabletop import Body
 from vedette.rules.protocol import Obligation, Todo
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.model import (
+    DERIVED,
     FORMATIONS,
     R_CONTACT,
     R_MELEE,
@@ -92,33 +93,53 @@ def waive(state: GameState, obligation: str) -> GameState:
     )
 
 
-#: the last state's options (the state kept alive with them): ``todo`` asks for them, then
-#: ``next``'s plan asks again (to say what was left undone), of the same state
-_LAST_OPTIONS: list[tuple[GameState, list[Todo]]] = []
+#: the last state's options (the state kept alive with them) and, in a move phase, what they
+#: were made of (:func:`_carried`): ``todo`` asks for them, then ``next``'s plan asks again (to
+#: say what was left undone), of the same state; the simulator asks next of the state one step
+#: made of it
+_LAST_OPTIONS: list[tuple[GameState, list[Todo], Any]] = []
 
 
 def options(state: GameState) -> list[Todo]:
     """Every kind of action the rules allow now, complete where the state determines it and
     open (the choices a player has: units, distances, targets, points of an edge) otherwise;
     ``Ruleset.todo`` keeps only what ``plan`` accepts (issue 22)."""
-    if _LAST_OPTIONS and _LAST_OPTIONS[0][0] is state:
-        return list(_LAST_OPTIONS[0][1])
-    out = _options(state)
-    _LAST_OPTIONS[:] = [(state, out)]
+    if _LAST_OPTIONS:
+        last, out, parts = _LAST_OPTIONS[0]
+        if last is state:
+            return list(out)
+        if parts is not None and DERIVED[0] is state and DERIVED[1] is last:
+            made = _carried(state, last.units[DERIVED[2]], state.units[DERIVED[2]], parts)
+            if made is not None:
+                _LAST_OPTIONS[:] = [(state, *made)]
+                return list(made[0])
+    out, parts = _built(state)
+    _LAST_OPTIONS[:] = [(state, out, parts)]
     return list(out)
 
 
 def _options(state: GameState) -> list[Todo]:
+    return _built(state)[0]
+
+
+def _built(state: GameState) -> tuple[list[Todo], Any]:
+    """The options, and in a move phase what they are made of (:func:`_carried`)."""
     if state.stage == "over":
-        return []
+        return [], None
     if state.stage == "setup":
-        return _setup(state)
+        return _setup(state), None
     kind, side = state.phase, state.actor
     out: list[Todo] = []
     if kind == "move":
-        out.extend(_moves(state, side))
+        lines, made = _moves(state, side)
+        out.extend(lines)
         out.extend(_reactions(state))
-    elif kind == "rally":
+        routs = _voluntary_routs(state)
+        out.extend(routs)
+        nxt = _next_line(state)
+        out.append(nxt)
+        return out, (*made, routs, nxt)
+    if kind == "rally":
         out.extend(_rallies(state, side))
     elif kind == "shoot":
         for u in state.live(side):
@@ -130,7 +151,31 @@ def _options(state: GameState) -> list[Todo]:
         out.extend(_melee_phase(state))
     out.extend(_voluntary_routs(state))
     out.append(_next_line(state))
-    return out
+    return out, None
+
+
+def _carried(state: GameState, old: Any, new: Any, parts: Any) -> tuple[list[Todo], Any] | None:
+    """A move phase's options after one unit of the moving side changed and nothing else
+    (``old`` became ``new``, both on the table: :data:`model.DERIVED`): the last state's, but
+    for that unit's lines (built again) and the reactions (they read who moved). The other
+    lines read nothing of it: a unit's move lines read the unit, its enemies, the melees, the
+    RPs, the table and the rules; the reinforcement rolls, the voluntary routs and "end the
+    phase" read no position or marker of a unit on the table. None when the change is not
+    of that kind (the options are then built afresh)."""
+    side, enemies, gen, mine, per, ids, rolls, routs, nxt = parts
+    if new.side != side or new.status != "table" or old.status != "table":
+        return None
+    k = ids.index(new.id)
+    mine, per = mine.copy(), per.copy()
+    mine[k] = new
+    per[k] = _unit_lines(state, new, enemies, gen)
+    _LAST_MOVES[0] = (side, gen, mine, per)
+    out: list[Todo] = list(itertools.chain.from_iterable(per))
+    out.extend(rolls)
+    out.extend(_reactions(state))
+    out.extend(routs)
+    out.append(nxt)
+    return out, (side, enemies, gen, mine, per, ids, rolls, routs, nxt)
 
 
 #: the last "end the phase" line and what its text reads of the state (compared by value, the
@@ -290,7 +335,9 @@ def _generation(shared: tuple[Any, ...]) -> int:
 _LAST_MOVES: list[Any] = [None]
 
 
-def _moves(state: GameState, side: str) -> list[Todo]:
+def _moves(state: GameState, side: str) -> tuple[list[Todo], tuple[Any, ...]]:
+    """The move lines of ``side``'s units and its reinforcement rolls, and what they are made
+    of (:func:`_carried`)."""
     enemies = state.live(state.enemy_of(side))
     # everything a unit's lines are read from (compared by identity: states are immutable
     # values, so the same objects mean the same lines; the entry keeps the unit alive)
@@ -309,8 +356,9 @@ def _moves(state: GameState, side: str) -> list[Todo]:
         per = [_unit_lines(state, u, enemies, gen) for u in mine]
     _LAST_MOVES[0] = (side, gen, mine, per)
     out: list[Todo] = list(itertools.chain.from_iterable(per))
-    out.extend(_reinforcement_rolls(state, side))
-    return out
+    rolls = _reinforcement_rolls(state, side)
+    out.extend(rolls)
+    return out, (side, enemies, gen, mine, per, [u.id for u in mine], rolls)
 
 
 def _unit_lines(state: GameState, u: Any, enemies: list[Any], gen: int) -> list[Todo]:
