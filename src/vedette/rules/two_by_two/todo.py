@@ -375,49 +375,91 @@ def _unit_lines(state: GameState, u: Any, enemies: list[Any], gen: int) -> list[
 
 
 def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
-    """One unit's lines in its move phase."""
-    out: list[Todo] = []
-    tracked = state.play == "tracked"
-    t = state.utype(u)
-    if u.disrupted or _charged_this_phase(state, u):
-        return out
+    """One unit's lines in its move phase: tracked, on the table, its own lines (the steps and
+    wheels, the turns, the formations: :func:`_own_lines`, built once per what they read of
+    it) and the two that read its enemies (a charge straight ahead, turn to face)."""
+    if u.disrupted or (state.melees and _charged_this_phase(state, u)):
+        return []
     if u.body is None and u.entry:
-        out.append(_arrival(state, u))
-        return out
+        return [_arrival(state, u)]
     if u.moved and u.spent <= 0:
-        return out
+        return []
+    t = state.utype(u)
     left = t.move - u.spent
-    turns = _turns(state, u, enemies) if tracked and u.body is not None else []
-    if u.pinned:  # "Pinned: may only change facing"
+    if state.play != "tracked" or u.body is None:
+        return _stated_moves(state, u, t, left, enemies)
+    road = left + state.rules.movement.road_bonus if u.road_only else left
+    steps, turns, forms = _own_lines(
+        u.id, u.name, left, road, u.pinned, u.turned, u.moved, u.formation, u.screened,
+        t.is_infantry,
+    )  # fmt: skip
+    out = list(steps)
+    if steps:
+        out.extend(_charge_line(state, u, road, enemies))
+    if turns:
         out.extend(turns)
+        placed = _placed(enemies)
+        if placed:  # the line is there when an enemy is; its two choices measured when read
+            face = _FaceChoices(u.body, placed)
+            out.append(Todo("turn", {"unit": u.id}, _face_text(u.name), R_MOVE, open=face))
+    out.extend(forms)
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _own_lines(
+    uid: str,
+    name: str,
+    left: float,
+    road: float,
+    pinned: bool,
+    turned: bool,
+    moved: bool,
+    formation: str,
+    screened: bool,
+    infantry: bool,
+) -> tuple[tuple[Todo, ...], tuple[Todo, ...], tuple[Todo, ...]]:
+    """A tracked unit's lines that read only the unit, built once per what they read: straight
+    ahead (a few distances) and back, a wheel either way (while [n] are left); the changes of
+    facing, free (until it has turned; a pinned unit "may only change facing"); its formation
+    (until it has moved)."""
+    turns = () if turned else (*_ways(uid, name, "turn", "turn", 90), _about(uid, name))
+    if pinned:  # "Pinned: may only change facing"
+        return (), turns, ()
+    steps = (*_steps(uid, name, left, road), *_ways(uid, name, "wheel", "wheel", 45))
+    forms = () if moved else _formation_lines(uid, name, formation, screened, infantry)
+    return steps if left > 1e-6 else (), turns, forms
+
+
+def _stated_moves(state: GameState, u: Any, t: Any, left: float, enemies: list[Any]) -> list[Todo]:
+    """A unit's move lines when vedette keeps no position of it: the move, stated, and a
+    charge (stated) at any enemy; its formation."""
+    out: list[Todo] = []
+    if u.pinned:  # "Pinned: may only change facing": no position to turn
         return out
     if left > 1e-6:
         bonus = state.rules.movement.road_bonus
-        if tracked and u.body is not None:
-            out.extend(_tracked_steps(state, u, left, bonus, enemies))
-        else:
+        out.append(
+            Todo(
+                "move",
+                {"unit": u.id},
+                f"{u.name} may move ([{left:g}]; +[{bonus:g}] wholly on a road: state"
+                " road=true, and town, rough, streams crossed)",
+                R_MOVE,
+                open={"distance": _distances(left)},
+            )
+        )
+        foes = tuple(e.id for e in enemies)
+        if foes and not u.moved:
             out.append(
                 Todo(
-                    "move",
+                    "charge",
                     {"unit": u.id},
-                    f"{u.name} may move ([{left:g}]; +[{bonus:g}] wholly on a road: state"
-                    " road=true, and town, rough, streams crossed)",
-                    R_MOVE,
-                    open={"distance": _distances(left)},
+                    f"{u.name} may charge into contact (state the distance)",
+                    R_CONTACT,
+                    open={"into": foes, "distance": _distances(left)},
                 )
             )
-            foes = tuple(e.id for e in enemies)
-            if foes and not u.moved:
-                out.append(
-                    Todo(
-                        "charge",
-                        {"unit": u.id},
-                        f"{u.name} may charge into contact (state the distance)",
-                        R_CONTACT,
-                        open={"into": foes, "distance": _distances(left)},
-                    )
-                )
-    out.extend(turns)
     out.extend(_formations(state, u))
     return out
 
@@ -457,14 +499,10 @@ def _arrival(state: GameState, u: Any) -> Todo:
     return Todo("place", {"unit": u.id, f: v}, text, R_REINF, open={_other(f): pts})
 
 
-def _tracked_steps(
-    state: GameState, u: Any, left: float, bonus: float, enemies: list[Any]
-) -> list[Todo]:
-    """Straight ahead (a few distances), straight back, a wheel either way, and a charge at
-    each enemy straight ahead within reach."""
+def _charge_line(state: GameState, u: Any, road: float, enemies: list[Any]) -> list[Todo]:
+    """A charge at each enemy straight ahead within reach (``road``: the [n] left, with the
+    road bonus while every step ran on a road)."""
     assert u.body is not None
-    road = left + bonus if u.road_only else left
-    out = [*_steps(u.id, u.name, left, road), *_both_ways(u, "wheel", "wheel", 45)]
     reach = state.rules.mm(road) + 1.0
     box = reach + 40
     body = u.body
@@ -484,8 +522,10 @@ def _tracked_steps(
         and _in_band(e.body, x, y, fx, fy, half, back)
         and _ahead(body, e.body, reach)
     )
+    if not targets:
+        return []
     text = f"{u.name} may charge straight ahead into contact"
-    return out + _choose("charge", {"unit": u.id}, text, R_CONTACT, "into", targets)
+    return _choose("charge", {"unit": u.id}, text, R_CONTACT, "into", targets)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -512,15 +552,10 @@ def _steps(uid: str, name: str, left: float, road: float) -> tuple[Todo, Todo]:
     )
 
 
-def _both_ways(u: Any, proc: str, verb: str, angle: int) -> list[Todo]:
-    """A wheel or a turn, left and right, by ``angle`` degrees."""
-    return list(_ways(u.id, u.name, proc, verb, angle))
-
-
 @functools.lru_cache(maxsize=4096)
 def _ways(uid: str, name: str, proc: str, verb: str, angle: int) -> tuple[Todo, ...]:
-    """:func:`_both_ways`'s lines, built once per unit and kind (the same :func:`_todo`
-    lines)."""
+    """A wheel or a turn, left and right, by ``angle`` degrees: built once per unit and kind
+    (the same :func:`_todo` lines)."""
     return tuple(
         _todo(
             proc,
@@ -588,17 +623,21 @@ def _nearest_two(body: Body, placed: list[Any]) -> list[tuple[float, str]]:
     return measured[:2]
 
 
-def _turns(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
-    """Changes of facing (free; a pinned unit "may only change facing")."""
-    if u.turned:
-        return []
-    out = [*_ways(u.id, u.name, "turn", "turn", 90), _about(u.id, u.name)]  # free: no price
-    placed = [e for e in enemies if e.body is not None]
-    if placed:  # the line is there when an enemy is; its two choices measured when read
-        text = f"{u.name} may turn to face an enemy"
-        face = _FaceChoices(u.body, placed)
-        out.append(Todo("turn", {"unit": u.id}, text, R_MOVE, open=face))
-    return out
+#: the last enemies list and those of them placed on the table (the same list a whole phase)
+_PLACED: list[Any] = [None, []]
+
+
+def _placed(enemies: list[Any]) -> list[Any]:
+    """The ``enemies`` on the table with a position, listed once per list of enemies (read
+    only: every unit's "turn to face" line shares it)."""
+    if _PLACED[0] is not enemies:
+        _PLACED[:] = [enemies, [e for e in enemies if e.body is not None]]
+    return _PLACED[1]  # type: ignore[no-any-return]
+
+
+@functools.lru_cache(maxsize=4096)
+def _face_text(name: str) -> str:
+    return f"{name} may turn to face an enemy"
 
 
 @functools.lru_cache(maxsize=4096)
