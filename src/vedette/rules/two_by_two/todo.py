@@ -389,10 +389,8 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     if state.play != "tracked" or u.body is None:
         return _stated_moves(state, u, t, left, enemies)
     road = left + state.rules.movement.road_bonus if u.road_only else left
-    steps, turns, forms = _own_lines(
-        u.id, u.name, left, road, u.pinned, u.turned, u.moved, u.formation, u.screened,
-        t.is_infantry,
-    )  # fmt: skip
+    own = (u.pinned, u.turned, u.moved, u.formation, u.screened, t.is_infantry)
+    steps, turns, forms = _own_lines(u.id, u.name, left, road, *own)
     out = list(steps)
     if steps:
         out.extend(_charge_line(state, u, road, enemies))
