@@ -570,14 +570,14 @@ class GameState:
         units = (*old[:i], evolved(old[i], changes), *old[i + 1 :])
         _derive_index(old, units, uid)
         new = evolved(self, {"units": units})
-        DERIVED[:] = (new, self, i)
+        DERIVED[0] = (new, self, i)
         return new
 
 
 #: the state :meth:`GameState.with_unit_values` made last, the state it was made from and the
-#: place of the one unit it changed (nothing else differs): ``todo`` carries the last state's
-#: offers to it (the entry keeps both states alive)
-DERIVED: list[Any] = [None, None, -1]
+#: place of the one unit it changed (nothing else differs), as one tuple (read in one step):
+#: ``todo`` carries the last state's offers to it (the entry keeps both states alive)
+DERIVED: list[tuple[Any, Any, int]] = [(None, None, -1)]
 
 
 class _UnitIndex:

@@ -108,8 +108,10 @@ def options(state: GameState) -> list[Todo]:
         last, out, parts = _LAST_OPTIONS[0]
         if last is state:
             return list(out)
-        if parts is not None and DERIVED[0] is state and DERIVED[1] is last:
-            made = _carried(state, last.units[DERIVED[2]], state.units[DERIVED[2]], parts)
+        made_of = DERIVED[0]
+        if parts is not None and made_of[0] is state and made_of[1] is last:
+            i = made_of[2]
+            made = _carried(state, last.units[i], state.units[i], parts)
             if made is not None:
                 _LAST_OPTIONS[:] = [(state, *made)]
                 return list(made[0])
