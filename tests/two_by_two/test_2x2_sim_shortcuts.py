@@ -110,6 +110,8 @@ def _lines(lines: list[Any]) -> list[tuple[Any, ...]]:
 _LINE_MEMOS = (
     todo._steps,
     todo._ways,
+    todo._own_lines,
+    todo._face_text,
     todo._about,
     todo._formation_lines,
     todo._rout_line,
@@ -144,6 +146,182 @@ def test_the_offers_kept_from_step_to_step_are_the_offers_built_afresh() -> None
             faces += sum("face" in t.open for t in kept)
             g.perform(proc, req)
     assert compared > 200 and faces > 50
+
+
+def _fresh_options(state: Any) -> list[Any]:
+    """``todo``'s options of ``state`` built with nothing kept (the memos emptied for the
+    build, then put back: the game goes on with them)."""
+    saved = (dict(todo._UNIT_MOVES), todo._LAST_MOVES[0], list(todo._SHARED), list(todo._NEXT))
+    todo._UNIT_MOVES.clear()
+    todo._LAST_MOVES[0] = None
+    todo._NEXT[:] = [None, None]
+    for memo in _LINE_MEMOS:
+        memo.cache_clear()
+    try:
+        return todo._options(state)
+    finally:
+        todo._UNIT_MOVES.clear()
+        todo._UNIT_MOVES.update(saved[0])
+        todo._LAST_MOVES[0] = saved[1]
+        todo._SHARED[:] = saved[2]
+        todo._NEXT[:] = saved[3]
+
+
+def test_a_move_phase_s_options_carried_over_a_step_are_the_options_built_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In a move phase, a step that changes one unit of the moving side and nothing else
+    (``model.DERIVED``) has the last step's options but for that unit's lines and the
+    reactions (``todo._carried``); in simulated games (tracked and stated, each policy) every
+    such carry gives the lines ``todo`` builds afresh, in order."""
+    rs = rules.get("two_by_two")
+    real = todo._carried
+    carried: dict[str, int] = {}
+
+    def checked(state: Any, old: Any, new: Any, parts: Any) -> Any:
+        made = real(state, old, new, parts)
+        if made is not None:
+            assert _lines(made[0]) == _lines(_fresh_options(state)), (new.id, state.turn)
+            carried[state.play] = carried.get(state.play, 0) + 1
+        return made
+
+    monkeypatch.setattr(todo, "_carried", checked)
+    for options, policies in (
+        ({}, ("random",)),
+        ({}, ("aggressive", "cautious")),
+        ({"play": "stated"}, ("random",)),
+    ):
+        s = Setup(rs.name, rs.scenario("sample"), options, policies=policies, max_actions=300)
+        for index in (0, 1):
+            play_game(s, 2026, index)
+    assert carried.get("tracked", 0) > 300 and carried.get("stated", 0) > 20, carried
+
+
+def test_options_carried_over_any_one_unit_change_are_the_options_built_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The carry's guards: on move-phase states of simulated games, one unit changed by
+    ``with_unit_values`` (a unit of either side destroyed, disrupted, pinned, spent, moved,
+    a reinforcement put on the table), the options asked next are the options built afresh:
+    carried when the change is of the kind the carry takes, built again when not."""
+    rs = rules.get("two_by_two")
+    states: list[Any] = []
+    options = rs.options
+
+    def seen(state: Any) -> Any:
+        if state.stage == "battle" and state.phase == "move":
+            states.append(state)
+        return options(state)
+
+    monkeypatch.setattr(rs, "options", seen)
+    play_game(Setup(rs.name, rs.scenario("sample"), max_actions=400), 2026, 4)
+    monkeypatch.setattr(rs, "options", options)
+    real, carried = todo._carried, []
+    monkeypatch.setattr(
+        todo, "_carried", lambda *a: carried.append(real(*a) is not None) or real(*a)
+    )
+    rng = random.Random(29)
+    kinds = 0
+    for st in states[::4]:
+        u = rng.choice(st.units)
+        far = None if u.body is None else u.body.advanced(7.0)
+        for changes in (
+            {"status": "destroyed", "body": None},
+            {"status": "table"},
+            {"disrupted": not u.disrupted},
+            {"pinned": True},
+            {"moved": True, "spent": 99.0},
+            {"body": far},
+        ):
+            todo.options(st)
+            new = st.with_unit_values(u.id, changes)
+            got = todo.options(new)
+            assert _lines(got) == _lines(_fresh_options(new)), (u.id, changes)
+            kinds += 1
+    assert kinds > 300 and 50 < sum(carried) < len(carried), (sum(carried), len(carried))
+
+
+def _unit_moves_as_before(state: Any, u: Any, enemies: list[Any]) -> list[Any]:
+    """A unit's move lines as they were built before session 15 (the oracle): each part asked
+    in turn, the turns first (a pinned unit keeps only them), then the steps and the charge,
+    the turns, the formations."""
+    out: list[Any] = []
+    tracked = state.play == "tracked"
+    t = state.utype(u)
+    if u.disrupted or todo._charged_this_phase(state, u):
+        return out
+    if u.body is None and u.entry:
+        return [todo._arrival(state, u)]
+    if u.moved and u.spent <= 0:
+        return out
+    left = t.move - u.spent
+    turns: list[Any] = []
+    if tracked and u.body is not None and not u.turned:
+        turns = [*todo._ways(u.id, u.name, "turn", "turn", 90), todo._about(u.id, u.name)]
+        placed = [e for e in enemies if e.body is not None]
+        if placed:
+            text = f"{u.name} may turn to face an enemy"
+            face = todo._FaceChoices(u.body, placed)
+            turns.append(todo.Todo("turn", {"unit": u.id}, text, todo.R_MOVE, open=face))
+    if u.pinned:
+        return turns
+    if left > 1e-6:
+        bonus = state.rules.movement.road_bonus
+        if tracked and u.body is not None:
+            road = left + bonus if u.road_only else left
+            out += [*todo._steps(u.id, u.name, left, road)]
+            out += [*todo._ways(u.id, u.name, "wheel", "wheel", 45)]
+            reach = state.rules.mm(road) + 1.0
+            targets = tuple(e.id for e in enemies if e.body and todo._ahead(u.body, e.body, reach))
+            text = f"{u.name} may charge straight ahead into contact"
+            out += todo._choose("charge", {"unit": u.id}, text, todo.R_CONTACT, "into", targets)
+        else:
+            text = (
+                f"{u.name} may move ([{left:g}]; +[{bonus:g}] wholly on a road: state"
+                " road=true, and town, rough, streams crossed)"
+            )
+            distances = todo._distances(left)
+            out.append(
+                todo.Todo("move", {"unit": u.id}, text, todo.R_MOVE, open={"distance": distances})
+            )
+            foes = tuple(e.id for e in enemies)
+            if foes and not u.moved:
+                text = f"{u.name} may charge into contact (state the distance)"
+                choices = {"into": foes, "distance": distances}
+                out.append(todo.Todo("charge", {"unit": u.id}, text, todo.R_CONTACT, open=choices))
+    return out + turns + todo._formations(state, u)
+
+
+def test_a_units_move_lines_are_the_lines_built_part_by_part(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A unit's move lines (its own lines built once per what they read, the charge and the
+    turn to face asked of its enemies) are the lines built part by part as before, for every
+    unit of the moving side at every move-phase step of simulated games (tracked and
+    stated): the same lines in the same order."""
+    rs = rules.get("two_by_two")
+    states: list[Any] = []
+    options = rs.options
+
+    def seen(state: Any) -> Any:
+        if state.stage == "battle" and state.phase == "move":
+            states.append(state)
+        return options(state)
+
+    monkeypatch.setattr(rs, "options", seen)
+    for opts in ({}, {"play": "stated"}):
+        for index in (0, 5):
+            s = Setup(rs.name, rs.scenario("sample"), opts, max_actions=300)
+            play_game(s, 2026, index)
+    kinds: set[str] = set()
+    for st in states:
+        enemies = st.live(st.enemy_of(st.actor))
+        for u in st.live(st.actor):
+            got = todo._unit_moves(st, u, enemies)
+            assert _lines(got) == _lines(_unit_moves_as_before(st, u, enemies)), u.id
+            kinds |= {t.procedure for t in got}
+    assert len(states) > 300
+    assert kinds >= {"advance", "retire", "wheel", "turn", "formation", "charge", "move", "place"}
 
 
 def _clamped_by_bodies(state: Any, body: Body, heading: float, dist: float) -> Body:

@@ -569,7 +569,15 @@ class GameState:
         # one unit replaced: the others are the same objects (the tuple built once)
         units = (*old[:i], evolved(old[i], changes), *old[i + 1 :])
         _derive_index(old, units, uid)
-        return evolved(self, {"units": units})
+        new = evolved(self, {"units": units})
+        DERIVED[0] = (new, self, i)
+        return new
+
+
+#: the state :meth:`GameState.with_unit_values` made last, the state it was made from and the
+#: place of the one unit it changed (nothing else differs), as one tuple (read in one step):
+#: ``todo`` carries the last state's offers to it (the entry keeps both states alive)
+DERIVED: list[tuple[Any, Any, int]] = [(None, None, -1)]
 
 
 class _UnitIndex:

@@ -26,6 +26,7 @@ from vedette.geometry.tabletop import Body
 from vedette.rules.protocol import Obligation, Todo
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.model import (
+    DERIVED,
     FORMATIONS,
     R_CONTACT,
     R_MELEE,
@@ -92,33 +93,55 @@ def waive(state: GameState, obligation: str) -> GameState:
     )
 
 
-#: the last state's options (the state kept alive with them): ``todo`` asks for them, then
-#: ``next``'s plan asks again (to say what was left undone), of the same state
-_LAST_OPTIONS: list[tuple[GameState, list[Todo]]] = []
+#: the last state's options (the state kept alive with them) and, in a move phase, what they
+#: were made of (:func:`_carried`): ``todo`` asks for them, then ``next``'s plan asks again (to
+#: say what was left undone), of the same state; the simulator asks next of the state one step
+#: made of it
+_LAST_OPTIONS: list[tuple[GameState, list[Todo], Any]] = []
 
 
 def options(state: GameState) -> list[Todo]:
     """Every kind of action the rules allow now, complete where the state determines it and
     open (the choices a player has: units, distances, targets, points of an edge) otherwise;
     ``Ruleset.todo`` keeps only what ``plan`` accepts (issue 22)."""
-    if _LAST_OPTIONS and _LAST_OPTIONS[0][0] is state:
-        return list(_LAST_OPTIONS[0][1])
-    out = _options(state)
-    _LAST_OPTIONS[:] = [(state, out)]
+    if _LAST_OPTIONS:
+        last, out, parts = _LAST_OPTIONS[0]
+        if last is state:
+            return list(out)
+        made_of = DERIVED[0]
+        if parts is not None and made_of[0] is state and made_of[1] is last:
+            i = made_of[2]
+            made = _carried(state, last.units[i], state.units[i], parts)
+            if made is not None:
+                _LAST_OPTIONS[:] = [(state, *made)]
+                return list(made[0])
+    out, parts = _built(state)
+    _LAST_OPTIONS[:] = [(state, out, parts)]
     return list(out)
 
 
 def _options(state: GameState) -> list[Todo]:
+    return _built(state)[0]
+
+
+def _built(state: GameState) -> tuple[list[Todo], Any]:
+    """The options, and in a move phase what they are made of (:func:`_carried`)."""
     if state.stage == "over":
-        return []
+        return [], None
     if state.stage == "setup":
-        return _setup(state)
+        return _setup(state), None
     kind, side = state.phase, state.actor
     out: list[Todo] = []
     if kind == "move":
-        out.extend(_moves(state, side))
+        lines, made = _moves(state, side)
+        out.extend(lines)
         out.extend(_reactions(state))
-    elif kind == "rally":
+        routs = _voluntary_routs(state)
+        out.extend(routs)
+        nxt = _next_line(state)
+        out.append(nxt)
+        return out, (*made, routs, nxt)
+    if kind == "rally":
         out.extend(_rallies(state, side))
     elif kind == "shoot":
         for u in state.live(side):
@@ -130,7 +153,31 @@ def _options(state: GameState) -> list[Todo]:
         out.extend(_melee_phase(state))
     out.extend(_voluntary_routs(state))
     out.append(_next_line(state))
-    return out
+    return out, None
+
+
+def _carried(state: GameState, old: Any, new: Any, parts: Any) -> tuple[list[Todo], Any] | None:
+    """A move phase's options after one unit of the moving side changed and nothing else
+    (``old`` became ``new``, both on the table: :data:`model.DERIVED`): the last state's, but
+    for that unit's lines (built again) and the reactions (they read who moved). The other
+    lines read nothing of it: a unit's move lines read the unit, its enemies, the melees, the
+    RPs, the table and the rules; the reinforcement rolls, the voluntary routs and "end the
+    phase" read no position or marker of a unit on the table. None when the change is not
+    of that kind (the options are then built afresh)."""
+    side, enemies, gen, mine, per, ids, rolls, routs, nxt = parts
+    if new.side != side or new.status != "table" or old.status != "table":
+        return None
+    k = ids.index(new.id)
+    mine, per = mine.copy(), per.copy()
+    mine[k] = new
+    per[k] = _unit_lines(state, new, enemies, gen)
+    _LAST_MOVES[0] = (side, gen, mine, per)
+    out: list[Todo] = list(itertools.chain.from_iterable(per))
+    out.extend(rolls)
+    out.extend(_reactions(state))
+    out.extend(routs)
+    out.append(nxt)
+    return out, (side, enemies, gen, mine, per, ids, rolls, routs, nxt)
 
 
 #: the last "end the phase" line and what its text reads of the state (compared by value, the
@@ -290,7 +337,9 @@ def _generation(shared: tuple[Any, ...]) -> int:
 _LAST_MOVES: list[Any] = [None]
 
 
-def _moves(state: GameState, side: str) -> list[Todo]:
+def _moves(state: GameState, side: str) -> tuple[list[Todo], tuple[Any, ...]]:
+    """The move lines of ``side``'s units and its reinforcement rolls, and what they are made
+    of (:func:`_carried`)."""
     enemies = state.live(state.enemy_of(side))
     # everything a unit's lines are read from (compared by identity: states are immutable
     # values, so the same objects mean the same lines; the entry keeps the unit alive)
@@ -309,8 +358,9 @@ def _moves(state: GameState, side: str) -> list[Todo]:
         per = [_unit_lines(state, u, enemies, gen) for u in mine]
     _LAST_MOVES[0] = (side, gen, mine, per)
     out: list[Todo] = list(itertools.chain.from_iterable(per))
-    out.extend(_reinforcement_rolls(state, side))
-    return out
+    rolls = _reinforcement_rolls(state, side)
+    out.extend(rolls)
+    return out, (side, enemies, gen, mine, per, [u.id for u in mine], rolls)
 
 
 def _unit_lines(state: GameState, u: Any, enemies: list[Any], gen: int) -> list[Todo]:
@@ -327,49 +377,89 @@ def _unit_lines(state: GameState, u: Any, enemies: list[Any], gen: int) -> list[
 
 
 def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
-    """One unit's lines in its move phase."""
-    out: list[Todo] = []
-    tracked = state.play == "tracked"
-    t = state.utype(u)
-    if u.disrupted or _charged_this_phase(state, u):
-        return out
+    """One unit's lines in its move phase: tracked, on the table, its own lines (the steps and
+    wheels, the turns, the formations: :func:`_own_lines`, built once per what they read of
+    it) and the two that read its enemies (a charge straight ahead, turn to face)."""
+    if u.disrupted or (state.melees and _charged_this_phase(state, u)):
+        return []
     if u.body is None and u.entry:
-        out.append(_arrival(state, u))
-        return out
+        return [_arrival(state, u)]
     if u.moved and u.spent <= 0:
-        return out
+        return []
+    t = state.utype(u)
     left = t.move - u.spent
-    turns = _turns(state, u, enemies) if tracked and u.body is not None else []
-    if u.pinned:  # "Pinned: may only change facing"
+    if state.play != "tracked" or u.body is None:
+        return _stated_moves(state, u, t, left, enemies)
+    road = left + state.rules.movement.road_bonus if u.road_only else left
+    own = (u.pinned, u.turned, u.moved, u.formation, u.screened, t.is_infantry)
+    steps, turns, forms = _own_lines(u.id, u.name, left, road, *own)
+    out = list(steps)
+    if steps:
+        out.extend(_charge_line(state, u, road, enemies))
+    if turns:
         out.extend(turns)
+        placed = _placed(enemies)
+        if placed:  # the line is there when an enemy is; its two choices measured when read
+            face = _FaceChoices(u.body, placed)
+            out.append(Todo("turn", {"unit": u.id}, _face_text(u.name), R_MOVE, open=face))
+    out.extend(forms)
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _own_lines(
+    uid: str,
+    name: str,
+    left: float,
+    road: float,
+    pinned: bool,
+    turned: bool,
+    moved: bool,
+    formation: str,
+    screened: bool,
+    infantry: bool,
+) -> tuple[tuple[Todo, ...], tuple[Todo, ...], tuple[Todo, ...]]:
+    """A tracked unit's lines that read only the unit, built once per what they read: straight
+    ahead (a few distances) and back, a wheel either way (while [n] are left); the changes of
+    facing, free (until it has turned; a pinned unit "may only change facing"); its formation
+    (until it has moved)."""
+    turns = () if turned else (*_ways(uid, name, "turn", "turn", 90), _about(uid, name))
+    if pinned:  # "Pinned: may only change facing"
+        return (), turns, ()
+    steps = (*_steps(uid, name, left, road), *_ways(uid, name, "wheel", "wheel", 45))
+    forms = () if moved else _formation_lines(uid, name, formation, screened, infantry)
+    return steps if left > 1e-6 else (), turns, forms
+
+
+def _stated_moves(state: GameState, u: Any, t: Any, left: float, enemies: list[Any]) -> list[Todo]:
+    """A unit's move lines when vedette keeps no position of it: the move, stated, and a
+    charge (stated) at any enemy; its formation."""
+    out: list[Todo] = []
+    if u.pinned:  # "Pinned: may only change facing": no position to turn
         return out
     if left > 1e-6:
         bonus = state.rules.movement.road_bonus
-        if tracked and u.body is not None:
-            out.extend(_tracked_steps(state, u, left, bonus, enemies))
-        else:
+        out.append(
+            Todo(
+                "move",
+                {"unit": u.id},
+                f"{u.name} may move ([{left:g}]; +[{bonus:g}] wholly on a road: state"
+                " road=true, and town, rough, streams crossed)",
+                R_MOVE,
+                open={"distance": _distances(left)},
+            )
+        )
+        foes = tuple(e.id for e in enemies)
+        if foes and not u.moved:
             out.append(
                 Todo(
-                    "move",
+                    "charge",
                     {"unit": u.id},
-                    f"{u.name} may move ([{left:g}]; +[{bonus:g}] wholly on a road: state"
-                    " road=true, and town, rough, streams crossed)",
-                    R_MOVE,
-                    open={"distance": _distances(left)},
+                    f"{u.name} may charge into contact (state the distance)",
+                    R_CONTACT,
+                    open={"into": foes, "distance": _distances(left)},
                 )
             )
-            foes = tuple(e.id for e in enemies)
-            if foes and not u.moved:
-                out.append(
-                    Todo(
-                        "charge",
-                        {"unit": u.id},
-                        f"{u.name} may charge into contact (state the distance)",
-                        R_CONTACT,
-                        open={"into": foes, "distance": _distances(left)},
-                    )
-                )
-    out.extend(turns)
     out.extend(_formations(state, u))
     return out
 
@@ -409,14 +499,10 @@ def _arrival(state: GameState, u: Any) -> Todo:
     return Todo("place", {"unit": u.id, f: v}, text, R_REINF, open={_other(f): pts})
 
 
-def _tracked_steps(
-    state: GameState, u: Any, left: float, bonus: float, enemies: list[Any]
-) -> list[Todo]:
-    """Straight ahead (a few distances), straight back, a wheel either way, and a charge at
-    each enemy straight ahead within reach."""
+def _charge_line(state: GameState, u: Any, road: float, enemies: list[Any]) -> list[Todo]:
+    """A charge at each enemy straight ahead within reach (``road``: the [n] left, with the
+    road bonus while every step ran on a road)."""
     assert u.body is not None
-    road = left + bonus if u.road_only else left
-    out = [*_steps(u.id, u.name, left, road), *_both_ways(u, "wheel", "wheel", 45)]
     reach = state.rules.mm(road) + 1.0
     box = reach + 40
     body = u.body
@@ -436,8 +522,10 @@ def _tracked_steps(
         and _in_band(e.body, x, y, fx, fy, half, back)
         and _ahead(body, e.body, reach)
     )
+    if not targets:
+        return []
     text = f"{u.name} may charge straight ahead into contact"
-    return out + _choose("charge", {"unit": u.id}, text, R_CONTACT, "into", targets)
+    return _choose("charge", {"unit": u.id}, text, R_CONTACT, "into", targets)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -464,15 +552,10 @@ def _steps(uid: str, name: str, left: float, road: float) -> tuple[Todo, Todo]:
     )
 
 
-def _both_ways(u: Any, proc: str, verb: str, angle: int) -> list[Todo]:
-    """A wheel or a turn, left and right, by ``angle`` degrees."""
-    return list(_ways(u.id, u.name, proc, verb, angle))
-
-
 @functools.lru_cache(maxsize=4096)
 def _ways(uid: str, name: str, proc: str, verb: str, angle: int) -> tuple[Todo, ...]:
-    """:func:`_both_ways`'s lines, built once per unit and kind (the same :func:`_todo`
-    lines)."""
+    """A wheel or a turn, left and right, by ``angle`` degrees: built once per unit and kind
+    (the same :func:`_todo` lines)."""
     return tuple(
         _todo(
             proc,
@@ -540,17 +623,21 @@ def _nearest_two(body: Body, placed: list[Any]) -> list[tuple[float, str]]:
     return measured[:2]
 
 
-def _turns(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
-    """Changes of facing (free; a pinned unit "may only change facing")."""
-    if u.turned:
-        return []
-    out = [*_ways(u.id, u.name, "turn", "turn", 90), _about(u.id, u.name)]  # free: no price
-    placed = [e for e in enemies if e.body is not None]
-    if placed:  # the line is there when an enemy is; its two choices measured when read
-        text = f"{u.name} may turn to face an enemy"
-        face = _FaceChoices(u.body, placed)
-        out.append(Todo("turn", {"unit": u.id}, text, R_MOVE, open=face))
-    return out
+#: the last enemies list and those of them placed on the table (the same list a whole phase)
+_PLACED: list[Any] = [None, []]
+
+
+def _placed(enemies: list[Any]) -> list[Any]:
+    """The ``enemies`` on the table with a position, listed once per list of enemies (read
+    only: every unit's "turn to face" line shares it)."""
+    if _PLACED[0] is not enemies:
+        _PLACED[:] = [enemies, [e for e in enemies if e.body is not None]]
+    return _PLACED[1]  # type: ignore[no-any-return]
+
+
+@functools.lru_cache(maxsize=4096)
+def _face_text(name: str) -> str:
+    return f"{name} may turn to face an enemy"
 
 
 @functools.lru_cache(maxsize=4096)
