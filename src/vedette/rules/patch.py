@@ -194,14 +194,16 @@ def fold_patch(state: S, e: Patch, entities: Mapping[str, Entities[S]]) -> S:
     hit = _FOLDED.get(key)
     if hit is not None and hit[0] is state and hit[1] is e and hit[2] is entities:
         return hit[3]  # type: ignore[no-any-return]
-    out = _fold_patch(state, e, entities)
+    out = fold_once(state, e, entities)
     if len(_FOLDED) >= 256:
         _FOLDED.clear()
     _FOLDED[key] = (state, e, entities, out)
     return out
 
 
-def _fold_patch(state: S, e: Patch, entities: Mapping[str, Entities[S]]) -> S:
+def fold_once(state: S, e: Patch, entities: Mapping[str, Entities[S]]) -> S:
+    """:func:`fold_patch` without its memo: for a caller whose folds are not asked again (a
+    procedure that hands the state it built to the simulator: Kuryakin's ``Changes``)."""
     ent = entities.get(e.entity)
     if ent is None:
         raise VedetteError(f"event {e.kind!r}: this ruleset has no {e.entity!r} to change")
