@@ -11,7 +11,13 @@ from vedette import rules
 from vedette.rules.base import Ruleset
 from vedette.rules.solo_napoleonic import common
 from vedette.rules.solo_napoleonic.common import Changes, built
-from vedette.rules.solo_napoleonic.events import ActivationEnded, Moved
+from vedette.rules.solo_napoleonic.events import (
+    ActivationEnded,
+    CardActivated,
+    GeneralMoved,
+    Moved,
+    TurnEnded,
+)
 from vedette.sim.play import Setup, play_game
 
 RS = rules.get("solo_napoleonic")
@@ -81,9 +87,10 @@ def test_facts_not_of_the_last_change_list_are_folded_by_the_core() -> None:
     assert RS.folded(state, events) == ch.state
 
 
-def test_a_unit_fact_is_folded_as_the_core_folds_it() -> None:
-    """A unit's fact folded by the change list itself (the unit at its index's place updated)
-    leaves the state the core's fold leaves, the other units the very same objects."""
+def test_a_fact_is_folded_as_the_core_folds_it() -> None:
+    """A unit's, a general's and the turn's facts folded by the change list itself (the unit
+    at its index's place updated; the turn's values read back from their JSON) leave the state
+    the core's fold leaves, the other units the very same objects."""
     state = RS.initial(RS.scenario("sample"), {})
     u = state.units[2]
     ch = Changes(state)
@@ -94,3 +101,13 @@ def test_a_unit_fact_is_folded_as_the_core_folds_it() -> None:
     assert all(x is y for x, y in zip(ch.state.units, state.units, strict=True) if x.id != u.id)
     # no change: no fact, the same unit
     assert ch.unit(Moved, u.id, "no move", x=moved.x) is moved and len(ch.events) == 1
+    # a general rides; the turn's values (logged as JSON) read back as the state holds them
+    g = state.generals[0]
+    rode = ch.general(GeneralMoved, g.id, "rides", x=(g.x or 0.0) + 30.0, moved_mm=30.0)
+    assert rode is ch.state.general(g.id) and rode.moved_mm == 30.0
+    ch.game(CardActivated, "next card", done=("a", "b"), active=u.id)
+    ch.game(TurnEnded, "end of turn", turn=2, phase="control", control={}, chance={}, cards=())
+    assert ch.state.done == ("a", "b") and type(ch.state.done) is tuple
+    assert type(ch.state.control) is dict and ch.state.turn == 2 and ch.state.cards == ()
+    assert ch.state == core_fold(state, ch.events) and len(ch.events) == 4
+    assert built(state, tuple(ch.events)) is ch.state

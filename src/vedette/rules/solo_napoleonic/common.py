@@ -498,7 +498,7 @@ class Changes:
             _may(ev, new)
         e = ev(uid, new, None, why)
         self.events.append(e)
-        if i is not None and (ev in _UNIT_KINDS or _unit_kind(ev)):
+        if i is not None and (ev in _FITS or _fits(ev)):
             moved: Unit = updated(u, new)
             self.state = state._with_unit_at(i, moved)
         else:  # (the core's fold: its one-line refusal, a state built by hand)
@@ -517,32 +517,51 @@ class Changes:
                 self.general(GeneralMoved, g.id, f"goes with {u.id}", x=u.x, y=u.y)
 
     def general(self, ev: type[GeneralFact], gid: str, why: str, **kw: Any) -> General:
-        g = self.state.general(gid)
+        """Record ``ev`` for general ``gid`` (folded here as the core folds it)."""
+        state = self.state
+        g = state.general(gid)
         new = {k: v for k, v in kw.items() if getattr(g, k) != v}
         if not new:
             return g
         _may(ev, new)
-        self._record(ev(gid, new, None, why))
-        return self.state.general(gid)
+        e = ev(gid, new, None, why)
+        if ev not in _FITS and not _fits(ev):  # (the core's fold: its one-line refusal)
+            self._record(e)
+            return self.state.general(gid)
+        self.events.append(e)
+        moved: General = updated(g, new)
+        self.state = state.with_general(moved)
+        _LAST[0] = self
+        return moved
 
     def game(self, ev: type[TurnFact], why: str, **kw: Any) -> None:
+        """Record ``ev`` for the turn: its values logged as JSON, folded here as the core
+        folds it (each read back from its JSON form, ``_GAME_VALUES``)."""
         if ev.touches is None or not ev.touches.issuperset(kw):
             _may(ev, kw)
-        self._record(ev("", {k: game_value_json(k, v) for k, v in kw.items()}, None, why))
+        logged = {k: game_value_json(k, v) for k, v in kw.items()}
+        e = ev("", logged, None, why)
+        if ev not in _FITS and not _fits(ev):
+            self._record(e)
+            return
+        self.events.append(e)
+        self.state = self.state.but(**{k: _GAME_VALUES[k](v) for k, v in logged.items()})
+        _LAST[0] = self
 
     def note(self, text: str) -> None:
         self.notes.append(text)
 
 
-#: the unit facts whose every field a unit has (the core's fold checks no more of them)
-_UNIT_KINDS: set[type[Any]] = set()
+#: the facts whose every field is one of their entity's (the core's fold checks no more of
+#: them: ``patch._set``)
+_FITS: set[type[Any]] = set()
 
 
-def _unit_kind(ev: type[UnitFact]) -> bool:
-    """Whether every field ``ev`` may set is a unit's (kept in ``_UNIT_KINDS``)."""
-    if ev.touches is None or not ev.touches <= ENTITIES["unit"].fields:
+def _fits(ev: type[Fact]) -> bool:
+    """Whether every field ``ev`` may set is one of its entity's (kept in ``_FITS``)."""
+    if ev.touches is None or not ev.touches <= ENTITIES[ev.entity].fields:
         return False
-    _UNIT_KINDS.add(ev)
+    _FITS.add(ev)
     return True
 
 
