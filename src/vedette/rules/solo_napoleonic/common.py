@@ -16,7 +16,7 @@ from vedette.dice.check import OddsRow
 from vedette.dice.roll import single
 from vedette.dice.sources import begin_attempt, branch, reject_attempt
 from vedette.errors import DataError
-from vedette.rules.patch import Entities, Patch, fold_once, fold_patch
+from vedette.rules.patch import Entities, Patch, fold_patch
 from vedette.rules.solo_napoleonic import memo
 from vedette.rules.solo_napoleonic.events import (
     Fact,
@@ -475,12 +475,12 @@ class Changes:
 
     def _record(self, e: Fact) -> None:
         self.events.append(e)
-        self.state = fold_once(self.state, e, ENTITIES)
+        self.state = fold_patch(self.state, e, ENTITIES)
         _LAST[0] = self
 
     def unit(self, ev: type[UnitFact], uid: str, why: str, **kw: Any) -> Unit:
         """Record ``ev`` for unit ``uid``: the values it leaves (those that change). The event
-        is folded here as the core folds it (``patch.fold_once``: its fields checked against
+        is folded here as the core folds it (``patch.fold_patch``: its fields checked against
         a unit's, then the unit at the index's place updated), the unit found once."""
         state = self.state
         units = state.units
@@ -502,7 +502,7 @@ class Changes:
             moved: Unit = updated(u, new)
             self.state = state._with_unit_at(i, moved)
         else:  # (the core's fold: its one-line refusal, a state built by hand)
-            self.state = fold_once(state, e, ENTITIES)
+            self.state = fold_patch(state, e, ENTITIES)
             moved = self.state.unit(uid)
         _LAST[0] = self
         if ("x" in new or "y" in new) and moved.placed:
