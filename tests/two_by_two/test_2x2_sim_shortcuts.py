@@ -540,7 +540,6 @@ def test_a_units_patch_folds_as_the_cores_patch_fold(monkeypatch: pytest.MonkeyP
             play_game(s, 2026, index)
     bodies = 0
     for st, e in seen:
-        patch._FOLDED.clear()  # the oracle folds afresh
         want = patch.fold_patch(st, e, events.ENTITIES)
         got = events.fold_unit(st, e)
         assert got == want and got.units == want.units, e
@@ -551,7 +550,6 @@ def test_a_units_patch_folds_as_the_cores_patch_fold(monkeypatch: pytest.MonkeyP
     with pytest.raises(VedetteError) as mine:
         events.fold_unit(st, bad)
     with pytest.raises(VedetteError) as core:
-        patch._FOLDED.clear()
         patch.fold_patch(st, bad, events.ENTITIES)
     assert str(mine.value) == str(core.value) == "event 'moved': a unit has no field 'colour'"
 

@@ -259,6 +259,15 @@ class Ruleset(Generic[S]):
             return self.waive(state, event.obligation)
         return self.apply(state, event)
 
+    def folded(self, state: S, events: Sequence[Any]) -> S:
+        """The state ``events`` leave, folded in turn from ``state`` (an outcome's events,
+        performed on the state its procedure was given: the simulator asks). A ruleset whose
+        procedures build that very state as they record the events may hand it over instead of
+        folding them again (Kuryakin: ``common.built``)."""
+        for e in events:
+            state = self.fold(state, e)
+        return state
+
     def recorded(self, state: S, event: Any) -> Any:
         """The event as it is logged when performed on ``state``: a patch with the values
         its fields had (``was``), any other as it is."""

@@ -178,30 +178,11 @@ class Entities(Generic[S]):
         return self.model.from_json(record)
 
 
-#: the last folds, by the identity of the state, the patch and the entities: a procedure that
-#: folds its own patches as it builds them (to read the state they leave) hands the same patch
-#: objects to the engine or the simulator, which fold them onto the same state objects; the fold
-#: is a pure function of the three (states and patches are frozen values), so the second fold is
-#: the first's result. Each entry keeps its keys alive (no id is reused while it is here).
-_FOLDED: dict[tuple[int, int, int], tuple[Any, Patch, Any, Any]] = {}
-
-
 def fold_patch(state: S, e: Patch, entities: Mapping[str, Entities[S]]) -> S:
     """The one fold of every patch: the entity's fields set, each name checked against the
-    entity's type (one line naming the event and the field). A fold of the same state, patch
-    and entities objects as one of the last few is that fold's result (see ``_FOLDED``)."""
-    key = (id(state), id(e), id(entities))
-    hit = _FOLDED.get(key)
-    if hit is not None and hit[0] is state and hit[1] is e and hit[2] is entities:
-        return hit[3]  # type: ignore[no-any-return]
-    out = _fold_patch(state, e, entities)
-    if len(_FOLDED) >= 256:
-        _FOLDED.clear()
-    _FOLDED[key] = (state, e, entities, out)
-    return out
-
-
-def _fold_patch(state: S, e: Patch, entities: Mapping[str, Entities[S]]) -> S:
+    entity's type (one line naming the event and the field). (No memo of the last folds: the
+    procedure that folds its own patches hands the state it built to the simulator,
+    ``Ruleset.folded``, and the engine folds the patches it records, other objects.)"""
     ent = entities.get(e.entity)
     if ent is None:
         raise VedetteError(f"event {e.kind!r}: this ruleset has no {e.entity!r} to change")

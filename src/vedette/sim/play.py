@@ -178,9 +178,7 @@ def _play_game(setup: Setup, seed: int, index: int, record: bool) -> Played:
                     outcome = p.play(state, parsed, source)
                 else:
                     outcome = p.resolve(state, p.plan(state, parsed), source)
-                new = state
-                for e in outcome.events:
-                    new = rs.fold(new, e)
+                new = rs.folded(state, outcome.events)
             except VedetteError:
                 continue  # refused before anything is kept: no dice consumed, as in the engine
             state = new

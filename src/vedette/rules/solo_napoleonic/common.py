@@ -4,10 +4,11 @@ the change list that turns a procedure's decisions into events."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, partial
+from operator import is_
 from typing import Any
 
 from vedette.dice import Check, DiceSource, Modifier, Odds, Roll, UnderCheck, per_count, standard
@@ -457,34 +458,53 @@ def allocate(
 # -- changes -> events --------------------------------------------------------------------------
 class Changes:
     """A procedure's working copy of the state and the facts that lead to it (their previous
-    values are recorded by the engine when the action is performed)."""
+    values are recorded by the engine when the action is performed). ``state`` is always the
+    fold of ``events``, in turn, from the state it began with (``began``): the simulator takes
+    it as the state the procedure's outcome leaves (:func:`built`), not folding them again."""
 
-    __slots__ = ("events", "notes", "state")
+    __slots__ = ("began", "events", "notes", "state")
 
     def __init__(
         self, state: State, events: list[Any] | None = None, notes: list[str] | None = None
     ) -> None:
         self.state = state
+        #: the state the events are folded from (None: events given, their origin unknown)
+        self.began: State | None = state if not events else None
         self.events: list[Any] = [] if events is None else events
         self.notes: list[str] = [] if notes is None else notes
 
     def _record(self, e: Fact) -> None:
         self.events.append(e)
         self.state = fold_patch(self.state, e, ENTITIES)
+        _LAST[0] = self
 
     def unit(self, ev: type[UnitFact], uid: str, why: str, **kw: Any) -> Unit:
-        """Record ``ev`` for unit ``uid``: the values it leaves (those that change)."""
-        u = self.state.unit(uid)
+        """Record ``ev`` for unit ``uid``: the values it leaves (those that change). The event
+        is folded here as the core folds it (``patch.fold_patch``: its fields checked against
+        a unit's, then the unit at the index's place updated), the unit found once."""
+        state = self.state
+        units = state.units
+        i = state.index.get(uid)
+        if i is not None and i < len(units) and units[i].id == uid:  # (as State.find)
+            u = units[i]
+        else:
+            u, i = state.unit(uid), None
         held = u.__dict__  # (a unit's fields: a plain frozen dataclass, see model.updated)
         new = {k: v for k, v in kw.items() if held[k] != v}
         if not new:
             return u
-        if ev.touches is None or not ev.touches.issuperset(new):
+        touches = ev.touches
+        if touches is None or not touches.issuperset(new):
             _may(ev, new)
         e = ev(uid, new, None, why)
         self.events.append(e)
-        self.state = st = fold_patch(self.state, e, ENTITIES)
-        moved = st.unit(uid)
+        if i is not None and (ev in _FITS or _fits(ev)):
+            moved: Unit = updated(u, new)
+            self.state = state._with_unit_at(i, moved)
+        else:  # (the core's fold: its one-line refusal, a state built by hand)
+            self.state = fold_patch(state, e, ENTITIES)
+            moved = self.state.unit(uid)
+        _LAST[0] = self
         if ("x" in new or "y" in new) and moved.placed:
             self.follow(moved)
         return moved
@@ -497,21 +517,72 @@ class Changes:
                 self.general(GeneralMoved, g.id, f"goes with {u.id}", x=u.x, y=u.y)
 
     def general(self, ev: type[GeneralFact], gid: str, why: str, **kw: Any) -> General:
-        g = self.state.general(gid)
+        """Record ``ev`` for general ``gid`` (folded here as the core folds it)."""
+        state = self.state
+        g = state.general(gid)
         new = {k: v for k, v in kw.items() if getattr(g, k) != v}
         if not new:
             return g
         _may(ev, new)
-        self._record(ev(gid, new, None, why))
-        return self.state.general(gid)
+        e = ev(gid, new, None, why)
+        if ev not in _FITS and not _fits(ev):  # (the core's fold: its one-line refusal)
+            self._record(e)
+            return self.state.general(gid)
+        self.events.append(e)
+        moved: General = updated(g, new)
+        self.state = state.with_general(moved)
+        _LAST[0] = self
+        return moved
 
     def game(self, ev: type[TurnFact], why: str, **kw: Any) -> None:
+        """Record ``ev`` for the turn: its values logged as JSON, folded here as the core
+        folds it (each read back from its JSON form, ``_GAME_VALUES``)."""
         if ev.touches is None or not ev.touches.issuperset(kw):
             _may(ev, kw)
-        self._record(ev("", {k: game_value_json(k, v) for k, v in kw.items()}, None, why))
+        logged = {k: game_value_json(k, v) for k, v in kw.items()}
+        e = ev("", logged, None, why)
+        if ev not in _FITS and not _fits(ev):
+            self._record(e)
+            return
+        self.events.append(e)
+        self.state = self.state.but(**{k: _GAME_VALUES[k](v) for k, v in logged.items()})
+        _LAST[0] = self
 
     def note(self, text: str) -> None:
         self.notes.append(text)
+
+
+#: the facts whose every field is one of their entity's (the core's fold checks no more of
+#: them: ``patch._set``)
+_FITS: set[type[Any]] = set()
+
+
+def _fits(ev: type[Fact]) -> bool:
+    """Whether every field ``ev`` may set is one of its entity's (kept in ``_FITS``)."""
+    if ev.touches is None or not ev.touches <= ENTITIES[ev.entity].fields:
+        return False
+    _FITS.add(ev)
+    return True
+
+
+#: the change list that last recorded an event (its state and events read by :func:`built`)
+_LAST: list[Changes | None] = [None]
+
+
+def built(state: State, events: Sequence[Any]) -> State | None:
+    """The state ``events`` leave when folded in turn from ``state``, where the change list
+    that recorded them last has it already (None: not known here, fold them): its events are
+    these very objects, in this order, all of them, and it began with this very state. The fold
+    is a pure function of the state and the events (frozen values), so its state is theirs."""
+    ch = _LAST[0]
+    if (
+        ch is None
+        or ch.began is not state
+        or len(ch.events) != len(events)
+        or not all(map(is_, ch.events, events))
+    ):
+        return None
+    return ch.state
 
 
 def _may(ev: type[Fact], changes: Mapping[str, Any]) -> None:

@@ -36,7 +36,7 @@ from vedette.rules.solo_napoleonic import (
 from vedette.rules.solo_napoleonic import (
     requests as rq,
 )
-from vedette.rules.solo_napoleonic.common import ENTITIES, Changes
+from vedette.rules.solo_napoleonic.common import ENTITIES, Changes, built
 from vedette.rules.solo_napoleonic.config import Config, make_config
 from vedette.rules.solo_napoleonic.events import (
     EVENTS,
@@ -857,6 +857,12 @@ class SoloNapoleonic(Ruleset[State]):
 
     def waive(self, state: State, obligation: str) -> State:
         return flow.waive(state, obligation)
+
+    def folded(self, state: State, events: Sequence[Any]) -> State:
+        """The state a procedure's events leave: the one its change list built as it recorded
+        them, where it began with this state (``common.built``), else each event folded."""
+        out = built(state, events)
+        return out if out is not None else super().folded(state, events)
 
     def todo(self, state: State, strict: bool = False) -> list[Any]:
         """The core's ``todo`` (obligations first, then what ``plan`` accepts), once per state:
