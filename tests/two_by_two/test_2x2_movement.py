@@ -328,3 +328,25 @@ def test_formation_changes_and_screens_are_free_in_the_units_move_phase() -> Non
     b.do("next")  # to blue's rally phase
     with pytest.raises(RuleViolation, match="Sequence of play"):
         b.do("formation", unit="B", formation="line")
+
+
+def test_a_second_charge_does_not_take_back_the_first_chargers_reaction() -> None:
+    # 2 by 2, Moving to contact: "Infantry may turn to face when charged if not engaged and may
+    # fire on charging unit". R was not engaged when B1 charged it; B2's later charge (into its
+    # flank) engages it, which bars a reaction to B2 but not the one B1's charge gave it.
+    units = [
+        {"id": "B1", "side": "blue", "type": "infantry", "x": 300, "y": 240},
+        {"id": "B2", "side": "blue", "type": "heavy_cavalry", "x": 200, "y": 300, "facing": 90},
+        {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 300, "facing": 180},
+    ]
+    b = Battle.quick(units)
+    b.do("charge", unit="B1", into="R")
+    b.do("move", unit="B2", path=[[200, 300], [300 - 6 - 12.5, 300]], facing=90)
+    assert [(m.attacker, m.defender) for m in b.state.melees] == [("B1", "R"), ("B2", "R")]
+    with pytest.raises(RuleViolation, match="engaged"):
+        b.do("face", unit="R", toward="B2")
+    assert ("shoot", {"firer": "R", "target": "B1"}) in [
+        (t.procedure, dict(t.request)) for t in b.todo()
+    ]
+    b.do("shoot", dice=[4], firer="R", target="B1")
+    assert b.state.unit("R").shot

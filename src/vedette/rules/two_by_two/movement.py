@@ -651,16 +651,26 @@ def require_reaction(state: GameState, side: str, what: str) -> None:
 def check_charged(state: GameState, u: Unit, charger: Unit) -> None:
     if not state.utype(u).is_infantry:
         raise RuleViolation(R_CONTACT, "only infantry may turn to face a charge")
-    charged = any(m.attacker == charger.id and m.defender == u.id for m in state.melees)
-    if not charged or not charger.moved:
+    at = next(
+        (i for i, m in enumerate(state.melees) if (m.attacker, m.defender) == (charger.id, u.id)),
+        None,
+    )
+    if at is None or not charger.moved:
         raise RuleViolation(R_CONTACT, f"{charger.name} has not charged {u.name} this phase")
+    # engaged *when charged*: a melee begun before this charge, or another enemy in contact
+    # that did not charge it later (a second charge does not take back the first's reaction)
+    later = {m.attacker for m in state.melees[at + 1 :] if m.defender == u.id}
     others: list[object] = [
         m
-        for m in state.melees
+        for m in state.melees[:at]
         if u.id in (m.attacker, m.defender) and charger.id not in (m.attacker, m.defender)
     ]
     # engaged: also in base contact with another enemy (e.g. a melee held in a town)
-    others += [e for e in facts.enemies_in_contact(state, u) or [] if e.id != charger.id]
+    others += [
+        e
+        for e in facts.enemies_in_contact(state, u) or []
+        if e.id != charger.id and e.id not in later
+    ]
     if others:
         raise RuleViolation(R_CONTACT, f"{u.name} is engaged already: it may not turn or fire")
 
