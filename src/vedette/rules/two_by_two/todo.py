@@ -797,7 +797,7 @@ def _voluntary_routs(state: GameState) -> list[Todo]:
     charged = {m.defender for m in state.melees}
     phasing = state.phasing if state.phase == "move" else None
     for u in state.units:
-        if u.kind not in kinds or u.status != "table":  # (Unit.on_table, read as its field)
+        if u.kind not in kinds or u.status != "table" or u.disrupted:  # (on_table, as a field)
             continue
         if u.side == phasing or u.id in charged:
             out.append(_rout_line(u.id, u.name))
