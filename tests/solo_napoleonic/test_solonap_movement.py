@@ -303,3 +303,34 @@ def test_one_move_binds_for_the_turn_only() -> None:
     s2, _ = run(s, "move", [0, 3], unit="u", distance=50)
     s3, _ = run(replace(s2, phase="end"), "end_turn", [], force=True)
     assert not s3.unit("u").move_done and s3.unit("u").moved_mm == 0
+
+
+def test_a_rout_flees_away_from_the_cavalry_that_broke_it() -> None:
+    # Kuryakin, Morale (the result chart, our default data: "routs: flees a full move away"):
+    # a battalion charged in the rear by cavalry and routing runs away from the charger, not
+    # back along its own facing into it (before, it ended at y=220, behind the lancers at 250)
+    s = make(
+        [
+            unit("F1", x=500, y=400, facing=0, figures=18),
+            unit(
+                "A1",
+                side="Allies",
+                kind="light_cavalry",
+                formation="mounted",
+                figures=12,
+                x=500,
+                y=250,
+                facing=0,
+            ),
+        ]
+    )
+    s, _ = run(activate(s, "A1"), "charge", [10], unit="A1", target="F1")
+    s, _ = run(s, "morale", [99, 1], unit="F1", charged_by="A1")
+    assert next(o.procedure for o in R.obligations(s)) == "move"
+    s, out = run(s, "move", [3, 3], unit="F1", mode="rout")  # +3cm, no swerve
+    f = s.unit("F1")
+    assert (f.x, f.y) == (500.0, 400.0 + 150.0 + 30.0) and "routs 180mm" in out.message
+    # a direction the player gives still wins
+    s2 = make([unit("G", x=500, y=400, facing=0, figures=18, bound="rout", status="routing")])
+    s2, _ = run(activate(s2, "G"), "move", [0, 3], unit="G", mode="rout", direction=90)
+    assert s2.unit("G").x == 650.0

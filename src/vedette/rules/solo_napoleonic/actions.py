@@ -16,7 +16,7 @@ from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import geom, memo
 from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.chance import R_CHANCE, chance_mods, effects_on, use_effects
-from vedette.rules.solo_napoleonic.charging import bind_status
+from vedette.rules.solo_napoleonic.charging import bind_status, chargers
 from vedette.rules.solo_napoleonic.common import (
     Changes,
     FDist,
@@ -292,6 +292,29 @@ def move_refusal(state: State, u: Unit, mode: str | None = None) -> RuleViolatio
     return None
 
 
+def flee_direction(state: State, u: Unit) -> float | None:
+    """Degrees from the unit's facing straight away (centre to centre) from what it flees: the
+    unit charging it, else the nearest enemy on the table (Kuryakin, Morale: a rout or a
+    failed test's retirement moves away from the enemy); None where positions are not kept."""
+    b = geom.body(u)
+    if b is None:
+        return None
+    threat = next((c for c in chargers(state) if c.charge_target == u.id and c.on_table), None)
+    if threat is None or geom.body(threat) is None:
+        near: tuple[float, Unit] | None = None
+        for o in state.units:
+            if o.side != u.side and o.on_table:
+                d = geom.unit_distance(u, o)
+                if d is not None and (near is None or d < near[0]):
+                    near = (d, o)
+        threat = None if near is None else near[1]
+    tb = None if threat is None else geom.body(threat)
+    if tb is None:
+        return None
+    away = math.degrees(math.atan2(b.centre.x - tb.centre.x, b.centre.y - tb.centre.y))
+    return (away - b.facing) % 360.0
+
+
 def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     """Move a unit: its move distance (or ``distance`` mm, at most that) plus the random
     movement die (adjusted by the brigadier's TH), then the swerve. A halted unit advancing
@@ -335,6 +358,8 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     if mode in ("retire", "retreat", "rout"):
         kw["advancing"] = False
     direction = req.direction
+    if direction is None and (mode == "rout" or (owed is not None and mode == owed[0])):
+        direction = flee_direction(state, u)  # a rout or a morale result's retirement: away
     if direction is None:
         direction = 180.0 if mode in ("retire", "retreat", "rout") else 0.0
     if u.placed:
