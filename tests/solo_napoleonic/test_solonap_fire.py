@@ -158,6 +158,40 @@ def test_rifles_cannot_move_over_half_and_fire() -> None:
         run(s, "fire", [], unit="f", target="t", range="short")
 
 
+def test_fire_then_move_is_refused_to_mounted_skirmishers_and_rifles_over_half() -> None:
+    # Kuryakin, Skirmishers: "cavalry cannot fire and move in the same turn"; Firing: "Rifles
+    # cannot move more than 1/2 and fire": in either order (before, firing first left the
+    # whole move open), and rifles skirmishing are rifles too
+    s = duel({"kind": "light_cavalry", "formation": "skirmish", "figures": 8, "front": 8})
+    s, _ = run(
+        s,
+        "fire",
+        [6, 6, 6, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1],
+        unit="f",
+        target="t",
+        range="short",
+    )
+    with pytest.raises(RuleViolation, match=r"cannot fire and move.*Skirmishers"):
+        run(s, "move", [0, 3], unit="f", distance=50, mode="move")
+    r = duel({"rifles": True, "formation": "skirmish", "figures": 8, "front": 8})
+    s, _ = run(r, "move", [0, 3], unit="f", distance=150, mode="move")
+    with pytest.raises(RuleViolation, match="rifles cannot move more than half and fire"):
+        run(s, "fire", [], unit="f", target="t", range="short")
+    s, _ = run(
+        r,
+        "fire",
+        [6, 6, 6, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1],
+        unit="f",
+        target="t",
+        range="short",
+    )
+    with pytest.raises(RuleViolation, match="rifles cannot move more than half and fire"):
+        run(s, "move", [0, 3], unit="f", distance=150, mode="move")
+    half = 200 / 2  # the skirmish move is 200mm (default data)
+    s, _ = run(s, "move", [0, 3], unit="f", distance=half, mode="move")
+    assert s.unit("f").moved_mm == half
+
+
 @pytest.mark.parametrize(
     ("firer", "target", "req", "total"),
     [

@@ -269,7 +269,14 @@ def move_allowed(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
     no = move_refusal(state, u, _mode(req))
     if no is not None:
         raise no
-    return allowance(state, u, req)
+    base, want = allowance(state, u, req)
+    if u.fired and u.rifles and u.moved_mm + want > base_move(state, u) / 2 + 1e-9:
+        # Kuryakin, Firing: "Rifles cannot move more than 1/2 and fire" (fire first, then move)
+        raise RuleViolation(
+            "Kuryakin, Firing/Infantry",
+            f"{u.id}: rifles cannot move more than half and fire (it has fired this turn)",
+        )
+    return base, want
 
 
 def move_refusal(state: State, u: Unit, mode: str | None = None) -> RuleViolation | None:
@@ -287,6 +294,12 @@ def move_refusal(state: State, u: Unit, mode: str | None = None) -> RuleViolatio
         )
     if mode is not None and u.bound == "advance" and mode != "advance":
         return RuleViolation(R_STAND, f"{u.id} carries on regardless: it must advance")
+    if u.fired and u.cavalry and u.skirmishing:
+        # Kuryakin, Skirmishers: "cavalry cannot fire and move in the same turn" (either order)
+        return RuleViolation(
+            "Kuryakin, Skirmishers",
+            f"{u.id}: mounted skirmishers cannot fire and move in the same turn (it has fired)",
+        )
     for c in effects_on(state, u, "no_move"):
         return RuleViolation(R_CHANCE, f"{u.id} may not move this turn (chance card: {c.title})")
     return None
