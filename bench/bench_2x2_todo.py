@@ -71,6 +71,11 @@ TODO_CHANGES = {
         "2 by 2 reading 31 (session 15): a later charge no longer takes back a charged unit's"
         " turn to face and fire",
     ),
+    "countercharge unit=": (
+        "added",
+        "2 by 2, Moving to contact (session 15): a counter-charge turns to face an enemy not"
+        " straight ahead",
+    ),
 }
 QUICK = os.environ.get("VEDETTE_BENCH_QUICK", "") not in ("", "0")
 BASE = "b550f36"  # main before the 2 by 2 todo speed work

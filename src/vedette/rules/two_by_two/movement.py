@@ -575,8 +575,13 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
     if path is None and req.to is None and req.distance is None:
         if u.body is None or target.body is None:
             raise BadRequest("give the counter-charge path (or a stated distance)")
-        # in the player's language: straight ahead into base contact, as a charge
-        ahead = tt.contact_distance(u.body, u.body.facing, target.body)
+        # in the player's language: straight ahead into base contact, as a charge; an enemy
+        # not straight ahead is faced first (turning is free: reading 33), then charged
+        body = u.body
+        ahead = tt.contact_distance(body, body.facing, target.body)
+        if ahead is None:
+            body = u.body.facing_toward(target.body.centre)
+            ahead = tt.contact_distance(body, body.facing, target.body)
         if ahead is None:
             bearing = tt.relative_bearing(u.body, target.body.centre)
             raise RuleViolation(
@@ -584,8 +589,8 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
                 f"{target.name} is not straight ahead of {u.name} (it lies {abs(bearing):.0f}"
                 f" degrees to its {'left' if bearing < 0 else 'right'}): give the path",
             )
-        end = u.body.centre + Vec.heading(u.body.facing, ahead)
-        path, facing = ((end.x, end.y),), u.body.facing
+        end = body.centre + Vec.heading(body.facing, ahead)
+        path, facing = ((end.x, end.y),), body.facing
     mv = Move(
         unit=req.unit,
         path=path,
