@@ -139,6 +139,16 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: skirmishing rifles that moved over half may not fire (session 15)",
     ),
     (
+        "vedette/rules/solo_napoleonic/fire.py",
+        '        raise RuleViolation("Kuryakin, Charge Test", f"{f.id} is charging: it cannot'
+        ' fire")\n',
+        '        raise RuleViolation("Kuryakin, Charge Test", f"{f.id} is charging: it cannot'
+        ' fire")\n'
+        "    if f.reformed:\n"
+        "        raise RuleViolation('Kuryakin, Disorder', 'reformed: nothing else this turn')\n",
+        "Kuryakin: a unit that reformed gives no defensive fire that turn (session 15)",
+    ),
+    (
         "vedette/rules/solo_napoleonic/actions.py",
         "    return allowance(state, u, req)\n",
         "    if u.fired and u.cavalry and u.skirmishing:\n"

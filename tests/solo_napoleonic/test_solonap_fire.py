@@ -11,6 +11,7 @@ from solonap_helpers import activate, general, make, odds, request, run, unit
 
 from vedette.dice import ScriptedSource
 from vedette.errors import BadRequest, RuleViolation
+from vedette.rules.solo_napoleonic import RULESET as R
 from vedette.rules.solo_napoleonic.common import allocate
 
 
@@ -273,3 +274,22 @@ def test_officer_hit() -> None:
     s2, out = run(s, "fire", [4, 1, 6, 6, 1], unit="f", target="t", range="short")
     assert s2.unit("t").officer == "dead" and s2.unit("t").figures == 17
     assert out.details["specials_hit"] == ["officer"]
+
+
+def test_a_unit_that_reformed_gives_no_defensive_fire_that_turn() -> None:
+    # Kuryakin, Disorder: "reforming takes the whole turn, meaning that the unit can do nothing
+    # else": charged after reforming, it tests morale but its owed defensive fire lapses (the
+    # reason logged) and the charger moves up; before, it fired (and took a 'D' for it)
+    s = make(
+        [
+            unit("F1", x=500, y=400, facing=0, disorder=2),
+            unit("A1", "Allies", x=500, y=560, facing=180),
+        ]
+    )
+    s, _ = run(activate(s, "F1"), "reform", [1], unit="F1")
+    s, _ = run(activate(s, "A1"), "charge", [10], unit="A1", target="F1")
+    s, out = run(s, "morale", [10], unit="F1", charged_by="A1")
+    assert [o.id for o in R.obligations(s)] == ["charge:A1:close"]
+    assert any("defensive fire lapses" in e.why and "reform" in e.why for e in out.events)
+    with pytest.raises(RuleViolation, match="reforming takes the whole turn"):
+        run(s, "fire", [], unit="F1", target="A1")

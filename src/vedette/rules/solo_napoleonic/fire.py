@@ -176,6 +176,11 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
         raise RuleViolation(R_FIRE, f"{t.id} is no longer on the table")
     if f.charge_state in ("declared", "home"):
         raise RuleViolation("Kuryakin, Charge Test", f"{f.id} is charging: it cannot fire")
+    if f.reformed:  # defensive fire too: "reforming takes the whole turn ... nothing else"
+        raise RuleViolation(
+            "Kuryakin, Disorder",
+            f"{f.id} reformed this turn: reforming takes the whole turn, it can do nothing else",
+        )
     if f.restricted_to is not None and t.id != f.restricted_to:
         raise RuleViolation(
             "Kuryakin, Movement", f"{f.id} may act only against {f.restricted_to} this turn"
