@@ -12,6 +12,7 @@ from vedette.dice import Check, DiceSource, Odds, Roll
 from vedette.dice.die import CUSTOM
 from vedette.dice.tables import Table, table_from_data
 from vedette.errors import BadRequest, RuleViolation
+from vedette.geometry import tabletop as tt
 from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import geom, memo
 from vedette.rules.solo_napoleonic import requests as rq
@@ -406,12 +407,61 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     msg = f"{u.id} {mode}s {moved:.0f}mm ({want:.0f}mm {adj:+d}cm{th_txt}){sw_txt}" + (
         f"; +{chits}D ({', '.join(why)})" if chits else ""
     )
+    hit = collisions(state, u, ch.state.unit(u.id))
+    if hit:
+        names = ", ".join(f'"{x}"' for x in (u.id, *hit))
+        msg += (
+            f"; it collides with {', '.join(hit)}: D3 'D' chits each (Kuryakin, Disorder:"
+            f" disorder cause=collision units='[{names}]')"
+        )
     return Outcome(
         tuple(ch.events),
         tuple(rolls),
         msg,
-        {"moved_mm": moved, "lateral_mm": lateral, "adjust_cm": adj, "disorder": chits},
+        {
+            "moved_mm": moved,
+            "lateral_mm": lateral,
+            "adjust_cm": adj,
+            "disorder": chits,
+            "collisions": list(hit),
+        },
     )
+
+
+def collisions(state: State, before: Unit, after: Unit) -> tuple[str, ...]:
+    """The units whose bases the unit's base runs into on this move, on the way or where it
+    ends (overlapping by more than 1 mm², where they did not before): a collision (Kuryakin,
+    Disorder: "Each collision D3 D's per unit involved"), said after the move; the chits are
+    the ``disorder`` procedure's. The base is looked at every half of its depth along the move
+    (a move is straight: its distance, its random movement, its swerve)."""
+    a, b = geom.body(before), geom.body(after)
+    if a is None or b is None:
+        return ()
+    ax, ay = a.centre.x, a.centre.y
+    vx, vy = b.centre.x - ax, b.centre.y - ay
+    length2 = vx * vx + vy * vy
+    out = []
+    ways: list[tt.Body] = []
+    for o in state.units:
+        ob = geom.body(o) if o.id != before.id and o.on_table else None
+        if ob is None:
+            continue
+        # (far from the whole way, centre to segment: no collision, nothing else measured)
+        k = 0.0 if length2 <= 0 else ((ob.centre.x - ax) * vx + (ob.centre.y - ay) * vy) / length2
+        k = min(1.0, max(0.0, k))
+        gap = math.hypot(ob.centre.x - ax - k * vx, ob.centre.y - ay - k * vy)
+        if gap > a.footprint.radius + ob.footprint.radius + 1.0 or tt.overlaps(a, ob, 1.0):
+            continue
+        if not ways:
+            step = max(1.0, min(a.footprint.width, a.footprint.depth) / 2)
+            n = max(1, math.ceil(math.sqrt(length2) / step))
+            ways = [
+                tt.Body(tt.Vec(ax + vx * i / n, ay + vy * i / n), b.facing, b.footprint)
+                for i in range(1, n + 1)
+            ]
+        if any(tt.overlaps(w, ob, 1.0) for w in ways):
+            out.append(o.id)
+    return tuple(out)
 
 
 def move_odds(state: State, req: rq.Move) -> list[Odds]:
