@@ -52,10 +52,13 @@ ROOT = Path(__file__).resolve().parents[1]
 RULE_CHANGES = {
     "follow-up lapses": "2 by 2 reading 47: a melee winner beaten, routed or destroyed before"
     " it follows up loses its follow-up (session 8, the 10,000-game stated run)",
+    "AP the set-up has each side place": "2 by 2 reading 30 (session 15): a deployment ended"
+    " short of its AP is noted",
 }
 #: rules changed on purpose that change what ``todo`` offers (a line's command's start -> whether
-#: the change removes or adds such lines, and the change): a game whose first difference is a
-#: step whose lines differ only by such lines is counted apart, not failed
+#: the change removes or adds such lines, or both for a line reworded, and the change): a game
+#: whose first difference is a step whose lines (command and text) differ only by such lines is
+#: counted apart, not failed
 TODO_CHANGES = {
     "rout unit=": (
         "removed",
@@ -72,9 +75,9 @@ TODO_CHANGES = {
         " turn to face and fire",
     ),
     "countercharge unit=": (
-        "added",
+        "added removed",
         "2 by 2, Moving to contact (session 15): a counter-charge turns to face an enemy not"
-        " straight ahead",
+        " straight ahead (offered more often, its line reworded)",
     ),
 }
 QUICK = os.environ.get("VEDETTE_BENCH_QUICK", "") not in ("", "0")
@@ -109,7 +112,7 @@ def todo_game(scenario, seed, opts, h):
                            t.rule)).encode())
         if not todo:
             break
-        lines = [t.command() for t in todo]
+        lines = [f"{t.command()} | {t.text}" for t in todo]
         t = rng.choice([t for t in todo if t.owed] or todo)
         req = dict(t.request)
         for k, cs in t.open.items():
@@ -211,7 +214,7 @@ def _todo_change(base: list[str], new: list[str]) -> str | None:
     for lines, way in ((gone, "removed"), (came, "added")):
         for line in lines:
             hit = next(
-                (c for k, (w, c) in TODO_CHANGES.items() if w == way and line.startswith(k)), None
+                (c for k, (w, c) in TODO_CHANGES.items() if way in w and line.startswith(k)), None
             )
             if hit is None:
                 return None

@@ -760,7 +760,7 @@ def _countercharges(state: GameState, side: str) -> list[Todo]:
             )
             continue
         ids = tuple(e.id for e in _within_n(state, c, movers, reach))
-        text = f"{c.name} may counter-charge (within [{reach:g}], straight ahead)"
+        text = f"{c.name} may counter-charge (within [{reach:g}]; facing the enemy, straight in)"
         out.extend(_choose("countercharge", {"unit": c.id}, text, R_CONTACT, "target", ids))
     return out
 
