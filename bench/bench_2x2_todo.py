@@ -52,6 +52,33 @@ ROOT = Path(__file__).resolve().parents[1]
 RULE_CHANGES = {
     "follow-up lapses": "2 by 2 reading 47: a melee winner beaten, routed or destroyed before"
     " it follows up loses its follow-up (session 8, the 10,000-game stated run)",
+    "AP the set-up has each side place": "2 by 2 reading 30 (session 15): a deployment ended"
+    " short of its AP is noted",
+}
+#: rules changed on purpose that change what ``todo`` offers (a line's command's start -> whether
+#: the change removes or adds such lines, or both for a line reworded, and the change): a game
+#: whose first difference is a step whose lines (command and text) differ only by such lines is
+#: counted apart, not failed
+TODO_CHANGES = {
+    "rout unit=": (
+        "removed",
+        "2 by 2 reading 18 (session 15): a disrupted unit no longer routs voluntarily",
+    ),
+    "shoot firer=": (
+        "added",
+        "2 by 2 reading 31 (session 15): a later charge no longer takes back a charged unit's"
+        " turn to face and fire",
+    ),
+    "face unit=": (
+        "added",
+        "2 by 2 reading 31 (session 15): a later charge no longer takes back a charged unit's"
+        " turn to face and fire",
+    ),
+    "countercharge unit=": (
+        "added removed",
+        "2 by 2, Moving to contact (session 15): a counter-charge turns to face an enemy not"
+        " straight ahead (offered more often, its line reworded)",
+    ),
 }
 QUICK = os.environ.get("VEDETTE_BENCH_QUICK", "") not in ("", "0")
 BASE = "b550f36"  # main before the 2 by 2 todo speed work
@@ -85,11 +112,12 @@ def todo_game(scenario, seed, opts, h):
                            t.rule)).encode())
         if not todo:
             break
+        lines = [f"{t.command()} | {t.text}" for t in todo]
         t = rng.choice([t for t in todo if t.owed] or todo)
         req = dict(t.request)
         for k, cs in t.open.items():
             req[k] = rng.choice(list(cs))
-        said.append((h.hexdigest(), g.perform(t.procedure, req).message))
+        said.append((h.hexdigest(), g.perform(t.procedure, req).message, lines))
     # what the game was, as the player saw it: each action's request, dice, rolls, message and
     # result, and the log (not the events' JSON: its shape changes between releases, e.g. the
     # core patch event of issue 28, while the game stays the same)
@@ -163,15 +191,35 @@ def differences(base: list[dict[str, Any]], new: list[dict[str, Any]]) -> tuple[
             same += 1
             continue
         why = "UNEXPLAINED"
-        for (bh, bm), (nh, nm) in zip(b["said"], n["said"], strict=False):
-            if bh != nh:
-                break  # the todo lines differed before any message did
+        for (bh, bm, *bl), (nh, nm, *nl) in zip(b["said"], n["said"], strict=False):
+            if bh != nh:  # the todo lines differed before any message did
+                why = _todo_change(bl[0] if bl else [], nl[0] if nl else []) or why
+                break
             if bm != nm:
                 extra = nm[len(bm) :] if nm.startswith(bm) else ""
                 why = next((f"{c} ({k!r})" for k, c in RULE_CHANGES.items() if k in extra), why)
                 break
         lines.append(f"  {n['game']}: {why}")
     return same, lines
+
+
+def _todo_change(base: list[str], new: list[str]) -> str | None:
+    """The rule change (``TODO_CHANGES``) that explains a step's lines differing, if one does:
+    every line only the base offers is one a change removes, every line only this code offers
+    one a change adds (the same commands with other texts or choices: not explained)."""
+    gone, came = set(base) - set(new), set(new) - set(base)
+    if not gone and not came:
+        return None
+    found: set[str] = set()
+    for lines, way in ((gone, "removed"), (came, "added")):
+        for line in lines:
+            hit = next(
+                (c for k, (w, c) in TODO_CHANGES.items() if way in w and line.startswith(k)), None
+            )
+            if hit is None:
+                return None
+            found.add(hit)
+    return "; ".join(sorted(found))
 
 
 def load() -> str:

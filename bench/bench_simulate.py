@@ -75,6 +75,91 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: a formation change carried into the next turn is not offered again this turn"
         " (session 14: it changed nothing, and was about 7% of a random game's actions)",
     ),
+    (
+        "vedette/rules/solo_napoleonic/flow.py",
+        '        move_allowed(state, u, Move(unit=u.id, mode="advance", distance=left))\n',
+        '        move_allowed(state, u, Move(unit=u.id, mode="advance", distance=left,'
+        " toward=u.restricted_to))\n",
+        "Kuryakin: a queue jumper that carries on regardless owes its advance toward its charger"
+        " (issue 23, K16; reached by a game of seed 2026 once session 15's rules changed)",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/flow.py",
+        '                    {"unit": u.id, "mode": "advance", "distance": left},\n',
+        '                    {"unit": u.id, "mode": "advance", "distance": left,\n'
+        '                     **({"toward": u.restricted_to} if u.restricted_to else {})},\n',
+        "Kuryakin: (the same) the owed advance names the charger it goes toward",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    direction = req.direction\n    if direction is None:\n",
+        "    direction = req.direction\n"
+        "    if direction is None and (mode == 'rout' or (owed is not None and mode == owed[0])):\n"
+        "        _b = geom.body(u)\n"
+        "        _t = next((x for x in sorted(state.units, key=lambda x: x.id)\n"
+        "                   if x.charge_target == u.id and x.charge_step is not None\n"
+        "                   and x.on_table), None)\n"
+        "        if _t is None or geom.body(_t) is None:\n"
+        "            _n = None\n"
+        "            for _o in state.units:\n"
+        "                if _o.side != u.side and _o.on_table:\n"
+        "                    _d = geom.unit_distance(u, _o)\n"
+        "                    if _d is not None and (_n is None or _d < _n[0]):\n"
+        "                        _n = (_d, _o)\n"
+        "            _t = None if _n is None else _n[1]\n"
+        "        _tb = None if _t is None or _b is None else geom.body(_t)\n"
+        "        if _tb is not None:\n"
+        "            direction = (math.degrees(math.atan2(_b.centre.x - _tb.centre.x,\n"
+        "                         _b.centre.y - _tb.centre.y)) - _b.facing) % 360.0\n"
+        "    if direction is None:\n",
+        "Kuryakin: a rout and a failed test's owed retirement run away from the charger, else the"
+        " nearest enemy (session 15)",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/melee.py",
+        "    pos = geom.moved(u, -r.final * 10.0, 0.0)\n",
+        "    _c = next((x for x in sorted(state.units, key=lambda x: x.id)\n"
+        "               if x.charge_target == u.id and x.charge_step is not None), None)\n"
+        "    _b, _o = geom.body(u), None if _c is None else geom.body(_c)\n"
+        "    pos = geom.moved(u, -r.final * 10.0, 0.0)\n"
+        "    if _b is not None and _o is not None:\n"
+        "        _dx, _dy = _b.centre.x - _o.centre.x, _b.centre.y - _o.centre.y\n"
+        "        _n = (_dx * _dx + _dy * _dy) ** 0.5\n"
+        "        if _n >= 1e-9:\n"
+        "            pos = (round(_b.centre.x + _dx / _n * r.final * 10.0, 1),\n"
+        "                   round(_b.centre.y + _dy / _n * r.final * 10.0, 1))\n",
+        "Kuryakin: skirmishers evade away from the cavalry charging them (session 15)",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/fire.py",
+        "    if f.skirmishing:\n        if f.cavalry and moved:\n",
+        "    if f.rifles and f.moved_mm > 0 and f.moved_mm > _half_move(state, f):\n"
+        "        raise RuleViolation(R_FIRE, 'rifles cannot move more than half and fire')\n"
+        "    if f.skirmishing:\n        if f.cavalry and moved:\n",
+        "Kuryakin: skirmishing rifles that moved over half may not fire (session 15)",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/fire.py",
+        '        raise RuleViolation("Kuryakin, Charge Test", f"{f.id} is charging: it cannot'
+        ' fire")\n',
+        '        raise RuleViolation("Kuryakin, Charge Test", f"{f.id} is charging: it cannot'
+        ' fire")\n'
+        "    if f.reformed:\n"
+        "        raise RuleViolation('Kuryakin, Disorder', 'reformed: nothing else this turn')\n",
+        "Kuryakin: a unit that reformed gives no defensive fire that turn (session 15)",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    return allowance(state, u, req)\n",
+        "    if u.fired and u.cavalry and u.skirmishing:\n"
+        "        raise RuleViolation('Kuryakin, Skirmishers', 'fired: no move')\n"
+        "    _base, _want = allowance(state, u, req)\n"
+        "    if u.fired and u.rifles and u.moved_mm + _want > base_move(state, u) / 2 + 1e-9:\n"
+        "        raise RuleViolation('Kuryakin, Firing/Infantry', 'rifles fired: half a move')\n"
+        "    return _base, _want\n",
+        "Kuryakin: mounted skirmishers that fired do not move, rifles that fired move at most"
+        " half (session 15)",
+    ),
 )
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {

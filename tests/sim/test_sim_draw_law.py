@@ -134,9 +134,9 @@ def _states(
 
 
 def _state_and_judge() -> tuple[Any, Callable[[Candidate], bool], Any]:
-    """A 2 by 2 state in a move phase, 40 actions into game 0 of seed 4, and the referee's
+    """A 2 by 2 state in a move phase, 45 actions into game 0 of seed 4, and the referee's
     verdict on a candidate there (memoised: the state does not change)."""
-    *_, (state, judge) = _states(4, 0, 41)
+    *_, (state, judge) = _states(4, 0, 46)
     verdicts: dict[str, bool] = {}
 
     def ok(c: Candidate) -> bool:

@@ -11,6 +11,7 @@ from solonap_helpers import activate, general, make, odds, request, run, unit
 
 from vedette.dice import ScriptedSource
 from vedette.errors import BadRequest, RuleViolation
+from vedette.rules.solo_napoleonic import RULESET as R
 from vedette.rules.solo_napoleonic.common import allocate
 
 
@@ -158,6 +159,40 @@ def test_rifles_cannot_move_over_half_and_fire() -> None:
         run(s, "fire", [], unit="f", target="t", range="short")
 
 
+def test_fire_then_move_is_refused_to_mounted_skirmishers_and_rifles_over_half() -> None:
+    # Kuryakin, Skirmishers: "cavalry cannot fire and move in the same turn"; Firing: "Rifles
+    # cannot move more than 1/2 and fire": in either order (before, firing first left the
+    # whole move open), and rifles skirmishing are rifles too
+    s = duel({"kind": "light_cavalry", "formation": "skirmish", "figures": 8, "front": 8})
+    s, _ = run(
+        s,
+        "fire",
+        [6, 6, 6, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1],
+        unit="f",
+        target="t",
+        range="short",
+    )
+    with pytest.raises(RuleViolation, match=r"cannot fire and move.*Skirmishers"):
+        run(s, "move", [0, 3], unit="f", distance=50, mode="move")
+    r = duel({"rifles": True, "formation": "skirmish", "figures": 8, "front": 8})
+    s, _ = run(r, "move", [0, 3], unit="f", distance=150, mode="move")
+    with pytest.raises(RuleViolation, match="rifles cannot move more than half and fire"):
+        run(s, "fire", [], unit="f", target="t", range="short")
+    s, _ = run(
+        r,
+        "fire",
+        [6, 6, 6, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1],
+        unit="f",
+        target="t",
+        range="short",
+    )
+    with pytest.raises(RuleViolation, match="rifles cannot move more than half and fire"):
+        run(s, "move", [0, 3], unit="f", distance=150, mode="move")
+    half = 200 / 2  # the skirmish move is 200mm (default data)
+    s, _ = run(s, "move", [0, 3], unit="f", distance=half, mode="move")
+    assert s.unit("f").moved_mm == half
+
+
 @pytest.mark.parametrize(
     ("firer", "target", "req", "total"),
     [
@@ -239,3 +274,22 @@ def test_officer_hit() -> None:
     s2, out = run(s, "fire", [4, 1, 6, 6, 1], unit="f", target="t", range="short")
     assert s2.unit("t").officer == "dead" and s2.unit("t").figures == 17
     assert out.details["specials_hit"] == ["officer"]
+
+
+def test_a_unit_that_reformed_gives_no_defensive_fire_that_turn() -> None:
+    # Kuryakin, Disorder: "reforming takes the whole turn, meaning that the unit can do nothing
+    # else": charged after reforming, it tests morale but its owed defensive fire lapses (the
+    # reason logged) and the charger moves up; before, it fired (and took a 'D' for it)
+    s = make(
+        [
+            unit("F1", x=500, y=400, facing=0, disorder=2),
+            unit("A1", "Allies", x=500, y=560, facing=180),
+        ]
+    )
+    s, _ = run(activate(s, "F1"), "reform", [1], unit="F1")
+    s, _ = run(activate(s, "A1"), "charge", [10], unit="A1", target="F1")
+    s, out = run(s, "morale", [10], unit="F1", charged_by="A1")
+    assert [o.id for o in R.obligations(s)] == ["charge:A1:close"]
+    assert any("defensive fire lapses" in e.why and "reform" in e.why for e in out.events)
+    with pytest.raises(RuleViolation, match="reforming takes the whole turn"):
+        run(s, "fire", [], unit="F1", target="A1")

@@ -146,6 +146,32 @@ def test_evade_d20_and_ridden_down() -> None:
     assert "ridden down" in out.message
 
 
+def test_skirmishers_evade_away_from_the_cavalry_charging_them() -> None:
+    # Kuryakin, Cavalry vs. Infantry: "Skirmishers will not stand against cavalry, and if
+    # charged will evade D20cm": away from the charger, even one coming at their rear (before,
+    # they fell back along their own facing, 10cm into the lancers charging them from behind)
+    s = make(
+        [
+            unit("s", formation="skirmish", figures=10, front=10, x=500.0, y=400.0, facing=0.0),
+            unit(
+                "c",
+                side="Allies",
+                kind="light_cavalry",
+                formation="mounted",
+                figures=12,
+                x=500.0,
+                y=250.0,
+                facing=0.0,
+            ),
+        ]
+    )
+    s, _ = run(activate(s, "c"), "charge", [10], unit="c", target="s")
+    s2, out = run(s, "evade", [10], unit="s")
+    u = s2.unit("s")
+    assert (u.x, u.y) == (500.0, 500.0) and u.facing == 0.0
+    assert "evades 10cm" in out.message
+
+
 def test_equal_casualties_both_sides_test() -> None:
     """Reading K35: "the side taking the most casualties checks morale"; when both took the same
     number (above 0), both test."""

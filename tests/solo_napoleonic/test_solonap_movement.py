@@ -303,3 +303,50 @@ def test_one_move_binds_for_the_turn_only() -> None:
     s2, _ = run(s, "move", [0, 3], unit="u", distance=50)
     s3, _ = run(replace(s2, phase="end"), "end_turn", [], force=True)
     assert not s3.unit("u").move_done and s3.unit("u").moved_mm == 0
+
+
+def test_a_rout_flees_away_from_the_cavalry_that_broke_it() -> None:
+    # Kuryakin, Morale (the result chart, our default data: "routs: flees a full move away"):
+    # a battalion charged in the rear by cavalry and routing runs away from the charger, not
+    # back along its own facing into it (before, it ended at y=220, behind the lancers at 250)
+    s = make(
+        [
+            unit("F1", x=500, y=400, facing=0, figures=18),
+            unit(
+                "A1",
+                side="Allies",
+                kind="light_cavalry",
+                formation="mounted",
+                figures=12,
+                x=500,
+                y=250,
+                facing=0,
+            ),
+        ]
+    )
+    s, _ = run(activate(s, "A1"), "charge", [10], unit="A1", target="F1")
+    s, _ = run(s, "morale", [99, 1], unit="F1", charged_by="A1")
+    assert next(o.procedure for o in R.obligations(s)) == "move"
+    s, out = run(s, "move", [3, 3], unit="F1", mode="rout")  # +3cm, no swerve
+    f = s.unit("F1")
+    assert (f.x, f.y) == (500.0, 400.0 + 150.0 + 30.0) and "routs 180mm" in out.message
+    # a direction the player gives still wins
+    s2 = make([unit("G", x=500, y=400, facing=0, figures=18, bound="rout", status="routing")])
+    s2, _ = run(activate(s2, "G"), "move", [0, 3], unit="G", mode="rout", direction=90)
+    assert s2.unit("G").x == 650.0
+
+
+def test_a_move_that_runs_into_another_unit_says_it_collides() -> None:
+    # Kuryakin, Disorder: "Each collision D3 D's per unit involved". A move (its distance, its
+    # random movement, its swerve) that runs into another unit's base, on the way or where it
+    # ends, is a collision: the move says so and names the command for the chits; before,
+    # F1 passed through F2 unremarked. A unit met only edge to edge is no collision.
+    s = make([unit("F1", x=500, y=400, facing=0), unit("F2", x=500, y=520, facing=0)])
+    _, out = run(activate(s, "F1"), "move", [3, 3], unit="F1", distance=120, mode="move")
+    assert out.details["collisions"] == ["F2"]
+    assert "collides with F2" in out.message
+    assert 'disorder cause=collision units=\'["F1", "F2"]\'' in out.message
+    # 50mm up to F2's rear edge (bases 30mm deep, centres 80mm apart): edge to edge, no collision
+    s = make([unit("F1", x=500, y=400, facing=0), unit("F2", x=500, y=480, facing=0)])
+    _, out = run(activate(s, "F1"), "move", [0, 3], unit="F1", distance=50, mode="move")
+    assert out.details["collisions"] == [] and "collides" not in out.message

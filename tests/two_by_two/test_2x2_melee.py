@@ -237,6 +237,24 @@ def test_voluntary_rout_of_triple_star_units() -> None:
         b.do("rout", unit="I")
 
 
+def test_a_routed_or_disrupted_unit_does_not_rout_voluntarily_again() -> None:
+    # 2 by 2, Unit Summary "*** may voluntarily rout" and Resolving shooting "Disrupted: may
+    # not move": a rout leaves the unit disrupted, so it flees of its own will once, not again
+    # and again in the same move phase (each a full move away and a new destruction roll)
+    b = Battle.quick(
+        [
+            {"id": "L", "side": "blue", "type": "lancers", "x": 300, "y": 300},
+            {"id": "I", "side": "red", "type": "infantry", "x": 300, "y": 500},
+        ]
+    )
+    assert ("rout", {"unit": "L"}) in [(t.procedure, dict(t.request)) for t in b.todo()]
+    b.do("rout", dice=[5], unit="L")
+    assert b.state.unit("L").disrupted and b.state.unit("L").routed
+    assert "rout" not in [t.procedure for t in b.todo()]
+    with pytest.raises(RuleViolation, match=r"disrupted: it may not move.*Resolving shooting"):
+        b.do("rout", dice=[5], unit="L")
+
+
 def test_voluntary_rout_without_the_roll_is_a_knob() -> None:
     b = Battle.quick(
         [

@@ -9,6 +9,7 @@ import pytest
 
 from tests.two_by_two.battle import Battle
 from vedette.errors import BadRequest, RuleViolation
+from vedette.geometry import tabletop as tt
 
 N = 19.05
 ROAD = {"kind": "road", "name": "road", "line": [[300, 0], [300, 609.6]], "width": 12}
@@ -328,3 +329,50 @@ def test_formation_changes_and_screens_are_free_in_the_units_move_phase() -> Non
     b.do("next")  # to blue's rally phase
     with pytest.raises(RuleViolation, match="Sequence of play"):
         b.do("formation", unit="B", formation="line")
+
+
+def test_a_second_charge_does_not_take_back_the_first_chargers_reaction() -> None:
+    # 2 by 2, Moving to contact: "Infantry may turn to face when charged if not engaged and may
+    # fire on charging unit". R was not engaged when B1 charged it; B2's later charge (into its
+    # flank) engages it, which bars a reaction to B2 but not the one B1's charge gave it.
+    units = [
+        {"id": "B1", "side": "blue", "type": "infantry", "x": 300, "y": 240},
+        {"id": "B2", "side": "blue", "type": "heavy_cavalry", "x": 200, "y": 300, "facing": 90},
+        {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 300, "facing": 180},
+    ]
+    b = Battle.quick(units)
+    b.do("charge", unit="B1", into="R")
+    b.do("move", unit="B2", path=[[200, 300], [300 - 6 - 12.5, 300]], facing=90)
+    assert [(m.attacker, m.defender) for m in b.state.melees] == [("B1", "R"), ("B2", "R")]
+    with pytest.raises(RuleViolation, match="engaged"):
+        b.do("face", unit="R", toward="B2")
+    assert ("shoot", {"firer": "R", "target": "B1"}) in [
+        (t.procedure, dict(t.request)) for t in b.todo()
+    ]
+    b.do("shoot", dice=[4], firer="R", target="B1")
+    assert b.state.unit("R").shot
+
+
+def test_a_countercharge_at_an_enemy_not_dead_ahead_turns_to_face_it_first() -> None:
+    # 2 by 2, Moving to contact: "Cavalry may counter-charge an enemy unit which moves within a
+    # 1/2 move or less". The charge's message names R2 as able to counter-charge B1, 25 degrees
+    # off its front: it turns to face B1 (turning is free, reading 33) and runs straight in.
+    # Before, without a path it was refused and todo offered nothing.
+    units = [
+        {"id": "B1", "side": "blue", "type": "heavy_cavalry", "x": 300, "y": 200},
+        {"id": "R1", "side": "red", "type": "infantry", "x": 300, "y": 300, "facing": 180},
+        {"id": "R2", "side": "red", "type": "light_cavalry", "x": 380, "y": 250, "facing": 270},
+    ]
+    b = Battle.quick(units)
+    assert "may be counter-charged by R2" in b.do("charge", unit="B1", into="R1").message
+    b.do("next")
+    b.do("next")
+    offered = [(t.procedure, dict(t.request), dict(t.open)) for t in b.todo()]
+    assert ("countercharge", {"unit": "R2"}, {"target": ("B1",)}) in offered
+    b.do("countercharge", unit="R2", target="B1")
+    r2, b1 = b.state.unit("R2"), b.state.unit("B1")
+    assert r2.body is not None and b1.body is not None
+    assert abs(tt.relative_bearing(r2.body, b1.body.centre)) < 1.0
+    assert ("R2", "B1", True) in [
+        (m.attacker, m.defender, m.counter_charge) for m in b.state.melees
+    ]

@@ -231,3 +231,18 @@ def test_scenario_rules_and_house_rules_override_data() -> None:
     b = Battle(scn, {"house_rules": {"units": {"infantry": {"move": 3}}}})
     assert b.state.rules.unit_types["infantry"].move == 3
     assert b.state.rules.rally.hq_rule == "off"
+
+
+def test_a_deployment_ended_short_of_its_ap_is_noted() -> None:
+    # 2 by 2, Game Setup: "The Def places 12AP of units ... Att places 12AP likewise": ending a
+    # deployment with less placed while a waiting unit would still fit is noted (not refused,
+    # like the 4+ terrain features); a full deployment, or one no unit can fill, is not
+    units = [{"id": f"B{i}", "side": "blue", "type": "infantry"} for i in range(7)]
+    units += [{"id": f"R{i}", "side": "red", "type": "guard"} for i in range(5)]
+    b = Battle.quick(units, start="setup")
+    b.do("setup_roll", dice=[1, 6])  # red attacks: blue deploys first
+    b.do("deploy", unit="B0", x=100, y=60)
+    assert "note: Blue placed 2 of the 12 AP" in b.do("next").message
+    for i in range(4):  # 4 Guard x 3 AP = 12 AP
+        b.do("deploy", unit=f"R{i}", x=100 + 50 * i, y=550)
+    assert "note" not in b.do("next").message

@@ -12,11 +12,12 @@ from vedette.dice import Check, DiceSource, Odds, Roll
 from vedette.dice.die import CUSTOM
 from vedette.dice.tables import Table, table_from_data
 from vedette.errors import BadRequest, RuleViolation
+from vedette.geometry import tabletop as tt
 from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import geom, memo
 from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.chance import R_CHANCE, chance_mods, effects_on, use_effects
-from vedette.rules.solo_napoleonic.charging import bind_status
+from vedette.rules.solo_napoleonic.charging import bind_status, chargers
 from vedette.rules.solo_napoleonic.common import (
     Changes,
     FDist,
@@ -269,7 +270,14 @@ def move_allowed(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
     no = move_refusal(state, u, _mode(req))
     if no is not None:
         raise no
-    return allowance(state, u, req)
+    base, want = allowance(state, u, req)
+    if u.fired and u.rifles and u.moved_mm + want > base_move(state, u) / 2 + 1e-9:
+        # Kuryakin, Firing: "Rifles cannot move more than 1/2 and fire" (fire first, then move)
+        raise RuleViolation(
+            "Kuryakin, Firing/Infantry",
+            f"{u.id}: rifles cannot move more than half and fire (it has fired this turn)",
+        )
+    return base, want
 
 
 def move_refusal(state: State, u: Unit, mode: str | None = None) -> RuleViolation | None:
@@ -287,9 +295,38 @@ def move_refusal(state: State, u: Unit, mode: str | None = None) -> RuleViolatio
         )
     if mode is not None and u.bound == "advance" and mode != "advance":
         return RuleViolation(R_STAND, f"{u.id} carries on regardless: it must advance")
+    if u.fired and u.cavalry and u.skirmishing:
+        # Kuryakin, Skirmishers: "cavalry cannot fire and move in the same turn" (either order)
+        return RuleViolation(
+            "Kuryakin, Skirmishers",
+            f"{u.id}: mounted skirmishers cannot fire and move in the same turn (it has fired)",
+        )
     for c in effects_on(state, u, "no_move"):
         return RuleViolation(R_CHANCE, f"{u.id} may not move this turn (chance card: {c.title})")
     return None
+
+
+def flee_direction(state: State, u: Unit) -> float | None:
+    """Degrees from the unit's facing straight away (centre to centre) from what it flees: the
+    unit charging it, else the nearest enemy on the table (Kuryakin, Morale: a rout or a
+    failed test's retirement moves away from the enemy); None where positions are not kept."""
+    b = geom.body(u)
+    if b is None:
+        return None
+    threat = next((c for c in chargers(state) if c.charge_target == u.id and c.on_table), None)
+    if threat is None or geom.body(threat) is None:
+        near: tuple[float, Unit] | None = None
+        for o in state.units:
+            if o.side != u.side and o.on_table:
+                d = geom.unit_distance(u, o)
+                if d is not None and (near is None or d < near[0]):
+                    near = (d, o)
+        threat = None if near is None else near[1]
+    tb = None if threat is None else geom.body(threat)
+    if tb is None:
+        return None
+    away = math.degrees(math.atan2(b.centre.x - tb.centre.x, b.centre.y - tb.centre.y))
+    return (away - b.facing) % 360.0
 
 
 def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
@@ -335,6 +372,8 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     if mode in ("retire", "retreat", "rout"):
         kw["advancing"] = False
     direction = req.direction
+    if direction is None and (mode == "rout" or (owed is not None and mode == owed[0])):
+        direction = flee_direction(state, u)  # a rout or a morale result's retirement: away
     if direction is None:
         direction = 180.0 if mode in ("retire", "retreat", "rout") else 0.0
     if u.placed:
@@ -368,12 +407,61 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     msg = f"{u.id} {mode}s {moved:.0f}mm ({want:.0f}mm {adj:+d}cm{th_txt}){sw_txt}" + (
         f"; +{chits}D ({', '.join(why)})" if chits else ""
     )
+    hit = collisions(state, u, ch.state.unit(u.id))
+    if hit:
+        names = ", ".join(f'"{x}"' for x in (u.id, *hit))
+        msg += (
+            f"; it collides with {', '.join(hit)}: D3 'D' chits each (Kuryakin, Disorder:"
+            f" disorder cause=collision units='[{names}]')"
+        )
     return Outcome(
         tuple(ch.events),
         tuple(rolls),
         msg,
-        {"moved_mm": moved, "lateral_mm": lateral, "adjust_cm": adj, "disorder": chits},
+        {
+            "moved_mm": moved,
+            "lateral_mm": lateral,
+            "adjust_cm": adj,
+            "disorder": chits,
+            "collisions": list(hit),
+        },
     )
+
+
+def collisions(state: State, before: Unit, after: Unit) -> tuple[str, ...]:
+    """The units whose bases the unit's base runs into on this move, on the way or where it
+    ends (overlapping by more than 1 mm², where they did not before): a collision (Kuryakin,
+    Disorder: "Each collision D3 D's per unit involved"), said after the move; the chits are
+    the ``disorder`` procedure's. The base is looked at every half of its depth along the move
+    (a move is straight: its distance, its random movement, its swerve)."""
+    a, b = geom.body(before), geom.body(after)
+    if a is None or b is None:
+        return ()
+    ax, ay = a.centre.x, a.centre.y
+    vx, vy = b.centre.x - ax, b.centre.y - ay
+    length2 = vx * vx + vy * vy
+    out = []
+    ways: list[tt.Body] = []
+    for o in state.units:
+        ob = geom.body(o) if o.id != before.id and o.on_table else None
+        if ob is None:
+            continue
+        # (far from the whole way, centre to segment: no collision, nothing else measured)
+        k = 0.0 if length2 <= 0 else ((ob.centre.x - ax) * vx + (ob.centre.y - ay) * vy) / length2
+        k = min(1.0, max(0.0, k))
+        gap = math.hypot(ob.centre.x - ax - k * vx, ob.centre.y - ay - k * vy)
+        if gap > a.footprint.radius + ob.footprint.radius + 1.0 or tt.overlaps(a, ob, 1.0):
+            continue
+        if not ways:
+            step = max(1.0, min(a.footprint.width, a.footprint.depth) / 2)
+            n = max(1, math.ceil(math.sqrt(length2) / step))
+            ways = [
+                tt.Body(tt.Vec(ax + vx * i / n, ay + vy * i / n), b.facing, b.footprint)
+                for i in range(1, n + 1)
+            ]
+        if any(tt.overlaps(w, ob, 1.0) for w in ways):
+            out.append(o.id)
+    return tuple(out)
 
 
 def move_odds(state: State, req: rq.Move) -> list[Odds]:

@@ -176,6 +176,11 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
         raise RuleViolation(R_FIRE, f"{t.id} is no longer on the table")
     if f.charge_state in ("declared", "home"):
         raise RuleViolation("Kuryakin, Charge Test", f"{f.id} is charging: it cannot fire")
+    if f.reformed:  # defensive fire too: "reforming takes the whole turn ... nothing else"
+        raise RuleViolation(
+            "Kuryakin, Disorder",
+            f"{f.id} reformed this turn: reforming takes the whole turn, it can do nothing else",
+        )
     if f.restricted_to is not None and t.id != f.restricted_to:
         raise RuleViolation(
             "Kuryakin, Movement", f"{f.id} may act only against {f.restricted_to} this turn"
@@ -220,6 +225,9 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
         raise RuleViolation(
             R_SKIRM, "infantry cannot fire through a skirmish screen (artillery can)"
         )
+    if f.rifles and f.moved_mm > 0 and f.moved_mm > _half_move(state, f):
+        # Kuryakin, Firing: "Rifles cannot move more than 1/2 and fire" (skirmishing too)
+        raise RuleViolation(R_FIRE, f"{f.id}: rifles cannot move more than half and fire")
     if f.skirmishing:
         if f.cavalry and moved:
             raise RuleViolation(
@@ -247,8 +255,6 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
         )
     if f.kind != "infantry":
         raise RuleViolation(R_FIRE, f"{f.id} ({f.kind}) can fire only when skirmishing")
-    if f.rifles and f.moved_mm > 0 and f.moved_mm > _half_move(state, f):
-        raise RuleViolation(R_FIRE, f"{f.id}: rifles cannot move more than half and fire")
     arc = geom.in_fire_arc(f, t, state.config.options.volley_arc_deg)
     if arc is False:
         raise RuleViolation(R_FIRE, f"{t.id} is outside {f.id}'s 45° arc")

@@ -460,3 +460,18 @@ def moved(u: Unit, ahead: float, rightward: float) -> tuple[float, float] | None
         return None
     c = b.to_world(ahead, rightward)
     return (round(c.x, 1), round(c.y, 1))
+
+
+def moved_away(u: Unit, other: Unit, mm: float) -> tuple[float, float] | None:
+    """The centre after moving ``mm`` straight away from ``other`` (centre to centre); straight
+    back when ``other`` is unplaced or stands on the same centre; None if ``u`` is unplaced."""
+    b, o = body(u), body(other)
+    if b is None:
+        return None
+    if o is None:
+        return moved(u, -mm, 0.0)
+    dx, dy = b.centre.x - o.centre.x, b.centre.y - o.centre.y
+    n = math.hypot(dx, dy)
+    if n < 1e-9:
+        return moved(u, -mm, 0.0)
+    return (round(b.centre.x + dx / n * mm, 1), round(b.centre.y + dy / n * mm, 1))

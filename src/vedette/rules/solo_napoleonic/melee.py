@@ -456,7 +456,12 @@ def evade(state: State, req: rq.Evade, dice: DiceSource) -> Outcome:
         raise BadRequest(f"'caught' must be 0-{u.figures}")
     ch = Changes(state)
     kw: dict[str, Any] = {"morale_due": False, "restricted_to": None}
-    pos = geom.moved(u, -r.final * 10.0, 0.0)
+    # away from the cavalry charging it (straight back when no charger is known)
+    charger = next((c for c in charging.chargers(state) if c.charge_target == u.id), None)
+    if charger is not None:
+        pos = geom.moved_away(u, charger, r.final * 10.0)
+    else:
+        pos = geom.moved(u, -r.final * 10.0, 0.0)
     if pos is not None:
         kw["x"], kw["y"] = pos
     if caught:

@@ -393,6 +393,10 @@ def _voluntary_judge(state: GameState, req: Rout) -> Unit:
             R_UNITS,
             f"{u.name} may rout voluntarily only in its move phase or when charged (ASSUMPTION)",
         )
+    if u.disrupted:  # a unit that has routed is disrupted too: it does not rout again by choice
+        raise RuleViolation(
+            R_SHOOT, f"{u.name} is disrupted: it may not move, so it may not rout voluntarily"
+        )
     return u
 
 

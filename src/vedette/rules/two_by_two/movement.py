@@ -575,8 +575,13 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
     if path is None and req.to is None and req.distance is None:
         if u.body is None or target.body is None:
             raise BadRequest("give the counter-charge path (or a stated distance)")
-        # in the player's language: straight ahead into base contact, as a charge
-        ahead = tt.contact_distance(u.body, u.body.facing, target.body)
+        # in the player's language: straight ahead into base contact, as a charge; an enemy
+        # not straight ahead is faced first (turning is free: reading 33), then charged
+        body = u.body
+        ahead = tt.contact_distance(body, body.facing, target.body)
+        if ahead is None:
+            body = u.body.facing_toward(target.body.centre)
+            ahead = tt.contact_distance(body, body.facing, target.body)
         if ahead is None:
             bearing = tt.relative_bearing(u.body, target.body.centre)
             raise RuleViolation(
@@ -584,8 +589,8 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
                 f"{target.name} is not straight ahead of {u.name} (it lies {abs(bearing):.0f}"
                 f" degrees to its {'left' if bearing < 0 else 'right'}): give the path",
             )
-        end = u.body.centre + Vec.heading(u.body.facing, ahead)
-        path, facing = ((end.x, end.y),), u.body.facing
+        end = body.centre + Vec.heading(body.facing, ahead)
+        path, facing = ((end.x, end.y),), body.facing
     mv = Move(
         unit=req.unit,
         path=path,
@@ -651,16 +656,26 @@ def require_reaction(state: GameState, side: str, what: str) -> None:
 def check_charged(state: GameState, u: Unit, charger: Unit) -> None:
     if not state.utype(u).is_infantry:
         raise RuleViolation(R_CONTACT, "only infantry may turn to face a charge")
-    charged = any(m.attacker == charger.id and m.defender == u.id for m in state.melees)
-    if not charged or not charger.moved:
+    at = next(
+        (i for i, m in enumerate(state.melees) if (m.attacker, m.defender) == (charger.id, u.id)),
+        None,
+    )
+    if at is None or not charger.moved:
         raise RuleViolation(R_CONTACT, f"{charger.name} has not charged {u.name} this phase")
+    # engaged *when charged*: a melee begun before this charge, or another enemy in contact
+    # that did not charge it later (a second charge does not take back the first's reaction)
+    later = {m.attacker for m in state.melees[at + 1 :] if m.defender == u.id}
     others: list[object] = [
         m
-        for m in state.melees
+        for m in state.melees[:at]
         if u.id in (m.attacker, m.defender) and charger.id not in (m.attacker, m.defender)
     ]
     # engaged: also in base contact with another enemy (e.g. a melee held in a town)
-    others += [e for e in facts.enemies_in_contact(state, u) or [] if e.id != charger.id]
+    others += [
+        e
+        for e in facts.enemies_in_contact(state, u) or []
+        if e.id != charger.id and e.id not in later
+    ]
     if others:
         raise RuleViolation(R_CONTACT, f"{u.name} is engaged already: it may not turn or fire")
 

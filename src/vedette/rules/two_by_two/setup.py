@@ -211,12 +211,14 @@ def next_phase(state: GameState, req: Next, dice: Any = None) -> Outcome:
         if state.setup_step == "roll":
             raise RuleViolation(R_SETUP, "roll for the attacker first (setup_roll)")
         if state.setup_step == "deploy_def":
-            return Outcome((SetupStep("deploy_att"),), (), "the Attacker deploys")
+            return Outcome(
+                (SetupStep("deploy_att"),), (), "the Attacker deploys" + _short_of_ap(state)
+            )
         if state.setup_step == "deploy_att":
             return Outcome(
                 (SetupStep("rp_def"),),
                 (),
-                "reinforcement points: the Defender picks first",
+                "reinforcement points: the Defender picks first" + _short_of_ap(state),
             )
         raise RuleViolation(R_SETUP, "pick the reinforcement points (rp) to finish the set-up")
     if state.phase == "melee":
@@ -243,6 +245,23 @@ def next_phase(state: GameState, req: Next, dice: Any = None) -> Outcome:
     if skipped:
         msg += f" (left undone in the phase that ended: {skipped})"
     return Outcome(tuple(events), (), msg)
+
+
+def _short_of_ap(state: GameState) -> str:
+    """A note when the side ending its deployment placed less than its AP (2 by 2, Game Setup:
+    "The Def places 12AP of units ... Att places 12AP likewise") while a waiting unit would still
+    fit: the rest are its reinforcements (not enforced: like the 4+ terrain, noted)."""
+    side = state.defender if state.setup_step == "deploy_def" else state.attacker
+    budget = state.rules.setup.ap_each + state.extra_ap
+    used = sum(state.utype(u).ap for u in state.live(side))
+    fits = any(
+        u.side == side and u.status == "reserve" and used + state.utype(u).ap <= budget
+        for u in state.units
+    )
+    if not fits:
+        return ""
+    name = state.side(str(side)).name
+    return f" (note: {name} placed {used} of the {budget} AP the set-up has each side place)"
 
 
 _WHO = frozenset(("unit", "firer", "rp"))

@@ -847,7 +847,7 @@ def _countercharges(state: GameState, side: str) -> list[Todo]:
             )
             continue
         ids = tuple(e.id for e in _within_n(state, c, movers, reach))
-        text = f"{c.name} may counter-charge (within [{reach:g}], straight ahead)"
+        text = f"{c.name} may counter-charge (within [{reach:g}]; facing the enemy, straight in)"
         out.extend(_choose("countercharge", {"unit": c.id}, text, R_CONTACT, "target", ids))
     return out
 
@@ -884,7 +884,7 @@ def _voluntary_routs(state: GameState) -> list[Todo]:
     charged = {m.defender for m in state.melees}
     phasing = state.phasing if state.phase == "move" else None
     for u in state.units:
-        if u.kind not in kinds or u.status != "table":  # (Unit.on_table, read as its field)
+        if u.kind not in kinds or u.status != "table" or u.disrupted:  # (on_table, as a field)
             continue
         if u.side == phasing or u.id in charged:
             out.append(_rout_line(u.id, u.name))
