@@ -161,12 +161,15 @@ def _carried(state: GameState, old: Any, new: Any, parts: Any) -> tuple[list[Tod
     (``old`` became ``new``, both on the table: :data:`model.DERIVED`): the last state's, but
     for that unit's lines (built again) and the reactions (they read who moved). The other
     lines read nothing of it: a unit's move lines read the unit, its enemies, the melees, the
-    RPs, the table and the rules; the reinforcement rolls, the voluntary routs and "end the
-    phase" read no position or marker of a unit on the table. None when the change is not
-    of that kind (the options are then built afresh)."""
+    RPs, the table and the rules; the reinforcement rolls and "end the phase" read no
+    position or marker of a unit on the table, the voluntary routs only whether a unit is
+    disrupted (built again when the unit's changed). None when the change is not of that kind
+    (the options are then built afresh)."""
     side, enemies, gen, mine, per, ids, rolls, routs, nxt = parts
     if new.side != side or new.status != "table" or old.status != "table":
         return None
+    if new.disrupted != old.disrupted:  # a disrupted unit may not rout voluntarily (reading 18)
+        routs = _voluntary_routs(state)
     k = ids.index(new.id)
     mine, per = mine.copy(), per.copy()
     mine[k] = new
