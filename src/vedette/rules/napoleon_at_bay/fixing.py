@@ -77,18 +77,21 @@ def check_eligible(
         )
     for p, what in ((moving, "moving"), (contact, "contact")):
         if not state.is_force(p):
-            raise RuleViolation(R3, f"{p.id} ({p.name}) is a {p.kind}, not a force ({what})")
+            raise RuleViolation(
+                DRAFT if draft else R3, f"{p.id} ({p.name}) is a {p.kind}, not a force ({what})"
+            )
     if moving.side != state.phasing or moving.id not in state.moved:
         raise RuleViolation(r1, f"{moving.id} ({moving.name}) is not a moving force this phase")
     if repulse and moving.march != "force":
-        raise RuleViolation(R1, f"{moving.id} is not force marching: only a force march repulses")
+        raise RuleViolation(r1, f"{moving.id} is not force marching: only a force march repulses")
     if contact.side == moving.side:
         raise RuleViolation(r1, f"{contact.id} and {moving.id} are on the same side")
     if contact.id in state.moved or contact.id == state.moving:
         raise RuleViolation(r1, f"{contact.id} ({contact.name}) is moving, not a contact force")
     if contact.fixed:
         raise RuleViolation(
-            R2, f"{contact.id} ({contact.name}) is fixed while it stays adjacent to an enemy force"
+            DRAFT if draft else R2,
+            f"{contact.id} ({contact.name}) is fixed while it stays adjacent to an enemy force",
         )
     if state.config.contact_needs_vedette_or_general and not (contact.vedettes or contact.generals):
         raise RuleViolation(

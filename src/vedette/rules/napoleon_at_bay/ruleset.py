@@ -495,7 +495,8 @@ def plan_fix(state: NabState, r: FixRequest) -> Plan:
         moving, contact = state.piece(r.moving), state.piece(r.contact)
         if r.repulse and moving.march != "force":
             raise RuleViolation(
-                fx.R1, f"{moving.id} is not force marching: only a force march repulses"
+                fx.DRAFT if state.config.variant == "draft" else fx.R1,
+                f"{moving.id} is not force marching: only a force march repulses",
             )
     else:
         moving, contact = fx.check_eligible(state, r.moving, r.contact, r.repulse)
@@ -644,7 +645,9 @@ def resolve_fix(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
     names = {"contact": contact.name, "support": support.name, "mover": moving.side}
     if len(sa) == 1:
         text = texts["text_switch"].format(**names)
-    elif len(sa) == 2:
+    elif len(sa) == 2 and any(state.map.adjacent(sa[1], x) for x in moving.hexes):
+        # the seed's row 4 wording names the other hex "adjacent to the Fr force": only when
+        # it is (Herman (4): in the moving force's ZOC "if possible", else the owner's choice)
         text = texts["text_switch_multi"].format(hex=sa[0], other=sa[1], **names)
     else:
         text = texts["text_switch_many"].format(hexes=", ".join(sa), **names)
