@@ -19,9 +19,12 @@ Final text (000), each sentence -> the test that holds it:
 - (2) fixed: not substituted while adjacent to an enemy, in its ZOC or not -> test_nab_fixing.py
   test_fixed_while_adjacent_even_outside_the_zoc_and_across_turns, test_accept_nab.py test_2_*
 - (2) ... free again once no enemy is adjacent (the enemy left) -> test_2_free_once_the_enemy_left
+- (2) a fixed force that moves, still next to an enemy (reading A21) ->
+  test_2_a_fixed_force_that_moves
 - (3) 1-3 "remains in place, continue the phase" -> test_3_stay_continues_the_phase
 - (3) 4-6 a support within 10 / 5 / 3 hexes -> test_accept_nab.py test_3_support_range_boundary
-- (3) garrisons, bridge trains, centers of operation -> test_accept_nab.py test_3_non_forces_*
+- (3) garrisons, bridge trains, centers of operation -> test_accept_nab.py test_3_non_forces_*,
+  test_3_non_forces_take_no_part
 - (3) DRM 1, 2, 3, 4 -> test_accept_nab.py test_3_drm_cases, test_3_exact_odds
 - (4) several in range: at random (read with (1)) -> test_accept_nab.py test_1_tie_*
 - (4) "physically switch the forces" -> test_accept_nab.py test_3_table_boundaries
@@ -157,6 +160,32 @@ def test_2_free_once_the_enemy_left(tmp_path: Path) -> None:
     assert [o.id for o in t.game.obligations()] == ["fix:F2:R1"]
 
 
+@pytest.mark.parametrize("keeps", [True, False])
+def test_2_a_fixed_force_that_moves(tmp_path: Path, keeps: bool) -> None:
+    """Herman (2), reading A21: R1, fixed next to F1, moves in its own phase to another hex
+    next to F1 (A0906). By default it is still fixed (it "remains adjacent to an enemy force"),
+    so it cannot be the force found in R3's place when F2 enters R3's ZOC; with
+    ``moving_keeps_fixed=false`` its own move ends the fixed state (its position was "'fixed'
+    to that location") and it is R3's only supporting force, 2 hexes away."""
+    t = standard(
+        tmp_path,
+        ru("R3", "A0908", infantry=2),
+        fr("F2", "A0912", infantry=1),
+        moving_keeps_fixed=keeps,
+    )
+    t.fix([1])
+    t.do("end_movement")
+    t.do("end_combat")
+    t.move("R1", "A0906")  # still next to F1 (A0905)
+    assert t.fixed("R1") is keeps
+    t.do("end_movement")
+    t.do("end_combat")
+    t.move("F2", "A0909")  # enters the ZOC of R3 (A0908)
+    assert [o.id for o in t.game.obligations()] == ["fix:F2:R3"]
+    who = t.game.odds("fix", {"moving": "F2", "contact": "R3"})[1]
+    assert who.p("R1") == (0 if keeps else Fraction(1, 2))
+
+
 # -- (3) -----------------------------------------------------------------------------------------
 def test_3_stay_continues_the_phase(tmp_path: Path) -> None:
     """Herman (3): "1-3 = The contact force remains in place, continue the phase": nothing is
@@ -168,6 +197,26 @@ def test_3_stay_continues_the_phase(tmp_path: Path) -> None:
     assert [x.procedure for x in t.game.todo()] == ["move", "end_movement"]
     t.move("F2", "A0302")
     assert t.game.state.phase == "movement"
+
+
+@pytest.mark.parametrize("kind", ["garrison", "bridge_train", "center_of_operations"])
+def test_3_non_forces_take_no_part(tmp_path: Path, kind: str) -> None:
+    """Herman (3): garrisons, bridge trains and centers of operation "do not constitute a force
+    for this purpose": one of them moving next to R1 owes no fixing (and a fix asked for is
+    refused naming (3)); standing next to R1 it neither spares R1 a fixing nor keeps R1 fixed
+    once the French force has gone."""
+    t = standard(tmp_path, ru("R2", "A1305", infantry=2), fr("X1", "A0909", kind=kind), move=False)
+    t.move("X1", "A1006")  # touches A1005
+    assert t.game.obligations() == ()
+    t.refused("Herman (3)", moving="X1")
+    t.move("F1", ENTER)
+    assert [o.id for o in t.game.obligations()] == ["fix:F1:R1"]
+    t.fix([1])
+    assert t.fixed("R1")
+    for proc in ("end_movement", "end_combat", "end_movement", "end_combat"):
+        t.do(proc)
+    t.move("F1", "A0605")  # X1 is still next to R1, F1 is not
+    assert not t.fixed("R1")
 
 
 # -- (4) -----------------------------------------------------------------------------------------

@@ -204,7 +204,10 @@ def _lapse_fixed(state: NabState) -> NabState:
 
 def fold_moved(state: NabState, e: Moved) -> NabState:
     p = state.pieces[e.force]
-    q = replace(p, hexes=tuple(e.to), march=e.march, came_from=tuple(e.from_))
+    # Herman (2): fixed "while it remains adjacent to an enemy force" (a move that ends next to
+    # none frees it, below); reading A21: with moving_keeps_fixed = false its own move frees it
+    fixed = p.fixed and state.config.moving_keeps_fixed
+    q = replace(p, hexes=tuple(e.to), march=e.march, came_from=tuple(e.from_), fixed=fixed)
     owed = state.owed
     if e.owed:
         owed += tuple(_owe(state, q, state.pieces[c]) for c in e.owed if c in state.pieces)
