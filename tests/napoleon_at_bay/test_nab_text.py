@@ -30,6 +30,8 @@ Final text (000), each sentence -> the test that holds it:
 - (4) "physically switch the forces" -> test_accept_nab.py test_3_table_boundaries
 - (4) a multi-hex support: each component in the mover's ZOC if possible -> test_accept_nab.py
   test_4_multi_hex_force_arrayed_in_the_moving_force_zoc
+- (4) ... "arrayed in the new location": the default gathered at the contact hex ->
+  test_4_a_larger_support_is_arrayed_in_the_new_location
 - (4) "If not, owning players choice" (and what the answer says) -> test_4_owner_choice_said_truly
 - (4) the contact force "can be placed in any of the multi-force hexes" ->
   test_4_contact_to_any_vacated
@@ -382,3 +384,22 @@ def test_draft_refusals_cite_the_draft(tmp_path: Path) -> None:
     # the final text's refusals keep its numbers
     f = standard(tmp_path, ru("R2", "A1305", infantry=2))
     f.refused("Herman (1)", repulse=True)
+
+
+def test_4_a_larger_support_is_arrayed_in_the_new_location(tmp_path: Path) -> None:
+    """Herman (4): "the entire force is arrayed in the new location with each component of the
+    force placed in the ZOC of the moving force". A three-hex R2 can put all three in F1's ZOC
+    (A0905) three ways; the default is the one gathered at the contact hex (A1005 with A0906
+    and A1004 beside it), not one wrapped round behind F1 (A0805 or A0904); the others remain
+    the owner's choice."""
+    t = standard(tmp_path, ru("R2", "A1305", "A1306", "A1307", infantry=4))
+    out = t.fix([5])
+    assert t.hexes("R2") == (CONTACT, "A0906", "A1004")
+    assert [tuple(a) for a in out.details["arrays"]] == [
+        (CONTACT, "A0906", "A1004"),
+        (CONTACT, "A0805", "A0906"),
+        (CONTACT, "A0904", "A1004"),
+    ]
+    u = standard(tmp_path, ru("R2", "A1305", "A1306", "A1307", infantry=4))
+    u.fix([5], array=[CONTACT, "A0805", "A0906"])
+    assert u.hexes("R2") == (CONTACT, "A0805", "A0906")
