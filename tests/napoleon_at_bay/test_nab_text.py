@@ -11,7 +11,8 @@ Final text (000), each sentence -> the test that holds it:
 - (1) a non-moving force with no enemy in its ZOC or adjacent -> test_accept_nab.py test_1_*
 - (1) a moving force "(normal or force march)" enters its ZOC -> test_1_every_march_owes_it
 - (1) "(Vedette or General)" (reading A3) -> test_1_vedette_or_general
-- (1) the moving force determines: really there, or substituted -> test_accept_nab.py test_3_*
+- (1) the moving force determines: really there, or substituted -> test_accept_nab.py test_3_*,
+  test_1_either_side_moves_and_fixes
 - (1) closest in movement points, a die roll for ties -> test_accept_nab.py test_1_closest_*,
   test_1_tie_*
 - (1) note: a force-march repulse fixes as a command or initiative move -> test_1_repulse_same_odds
@@ -106,6 +107,30 @@ def test_1_every_march_owes_it(tmp_path: Path, march: str) -> None:
     todo = t.game.todo()
     assert [(x.command(), x.owed) for x in todo] == [("fix moving=F1 contact=R1", True)]
     t.refused("Herman (1)", proc="move", force="F2", to="A0302")
+
+
+def test_1_either_side_moves_and_fixes(tmp_path: Path) -> None:
+    """Herman (1): "the moving force determines whether the contact force is actually in the
+    hex": in the Russian movement phase the Russian cavalry moves into the ZOC of a French
+    infantry force; DRM 1 (only the moving force has cavalry, -2) is the Russians', and a 6
+    brings the French supporting force in, fixed."""
+    t = T(
+        tmp_path,
+        [
+            fr("F1", "A0705", infantry=4, name="Fr Inf"),
+            fr("F2", "A0405", infantry=2, name="Fr Inf 2"),
+            ru("R1", "A1005", cavalry=2, name="Ru Cav"),
+        ],
+    )
+    t.do("end_movement")
+    t.do("end_combat")
+    t.move("R1", "A0805")
+    assert [o.id for o in t.game.obligations()] == ["fix:R1:F1"]
+    odds = t.game.odds("fix", {"moving": "R1", "contact": "F1"})
+    assert odds[0].p("substitution") == Fraction(1, 6) and odds[1].p("F2") == Fraction(1, 6)
+    out = t.do("fix", [6], moving="R1", contact="F1")
+    assert out.message == "1d6=6-2 (only Ru has Cav)=4, Fr Inf and Fr Inf 2 switch places"
+    assert t.hexes("F2") == ("A0705",) and t.hexes("F1") == ("A0405",) and t.fixed("F2")
 
 
 def test_1_vedette_or_general(tmp_path: Path) -> None:
