@@ -523,7 +523,7 @@ def test_2_fixed_contact_cannot_be_substituted_again(tmp_path: Path) -> None:
     t = standard(tmp_path, fr("F2", "A1202", infantry=2), ru("R2", "A1305", infantry=2))
     t.fix([1])
     assert t.fixed("R1")
-    t.move("F2", "A1104")  # touches A1005 (col 11 odd: col 10 rows 4, 5)
+    t.move("F2", "A1106")  # touches A1005 (col 11 odd: col 10 rows 5, 6)
     t.refused("Herman (2)", moving="F2")
 
 

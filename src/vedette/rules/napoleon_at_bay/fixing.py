@@ -77,18 +77,21 @@ def check_eligible(
         )
     for p, what in ((moving, "moving"), (contact, "contact")):
         if not state.is_force(p):
-            raise RuleViolation(R3, f"{p.id} ({p.name}) is a {p.kind}, not a force ({what})")
+            raise RuleViolation(
+                DRAFT if draft else R3, f"{p.id} ({p.name}) is a {p.kind}, not a force ({what})"
+            )
     if moving.side != state.phasing or moving.id not in state.moved:
         raise RuleViolation(r1, f"{moving.id} ({moving.name}) is not a moving force this phase")
     if repulse and moving.march != "force":
-        raise RuleViolation(R1, f"{moving.id} is not force marching: only a force march repulses")
+        raise RuleViolation(r1, f"{moving.id} is not force marching: only a force march repulses")
     if contact.side == moving.side:
         raise RuleViolation(r1, f"{contact.id} and {moving.id} are on the same side")
     if contact.id in state.moved or contact.id == state.moving:
         raise RuleViolation(r1, f"{contact.id} ({contact.name}) is moving, not a contact force")
     if contact.fixed:
         raise RuleViolation(
-            R2, f"{contact.id} ({contact.name}) is fixed while it stays adjacent to an enemy force"
+            DRAFT if draft else R2,
+            f"{contact.id} ({contact.name}) is fixed while it stays adjacent to an enemy force",
         )
     if state.config.contact_needs_vedette_or_general and not (contact.vedettes or contact.generals):
         raise RuleViolation(
@@ -304,7 +307,9 @@ def support_arrays(
     It takes the contact force's hex(es) (part of them if it is smaller); a larger force
     puts its other components in touching hexes, each in the moving force's ZOC if
     possible (then only such arrays are legal), else any (the owning player's choice).
-    Ordered: all-in-ZOC first, then fewest components out of the ZOC, then by hex ids.
+    Ordered: all-in-ZOC first, then fewest components out of the ZOC, then the closest to the
+    contact location ("arrayed in the new location": the hexes each component is away from it,
+    summed), then by hex ids.
     Arrays that leave no room for the contact force are not legal.
     """
     leaving = {contact.id, support.id}
@@ -331,8 +336,13 @@ def support_arrays(
     # only arrays that leave room for the contact force are possible at all; among them, the
     # all-in-ZOC ones are required when there are any ("if possible")
     arrays = [a for a in arrays if contact_arrays(state, contact, support, a)]
-    mzoc = {h for x in moving.hexes for h in state.map.zoc(x)} - set(moving.hexes)
-    scored = sorted(arrays, key=lambda a: (sum(h not in mzoc for h in a), a))
+    m = state.map
+    mzoc = {h for x in moving.hexes for h in m.zoc(x)} - set(moving.hexes)
+
+    def spread(a: tuple[str, ...]) -> int:
+        return sum(min(m.distance(h, c) for c in contact.hexes) for h in a)
+
+    scored = sorted(arrays, key=lambda a: (sum(h not in mzoc for h in a), spread(a), a))
     if any(all(h in mzoc for h in a) for a in scored):
         scored = [a for a in scored if all(h in mzoc for h in a)]
     return scored

@@ -120,6 +120,9 @@ class Config:
     texts: Mapping[str, str] = field(default_factory=dict)
     stop_at_zoc: bool = True
     tie_die: str = "d6"
+    #: Herman (2), reading A21: a fixed force that moves stays fixed while it is next to an enemy
+    #: force (false: its own move ends its fixed state, the location fixed being left)
+    moving_keeps_fixed: bool = True
     #: the simulator's end of a game ([battle_end] max_turns: an assumption, docs/rules)
     battle_turns: int = 12
 
@@ -299,6 +302,9 @@ def make_config(
         texts=texts,
         stop_at_zoc=_bool(
             options.get("stop_at_zoc", dict(data.get("movement", {})).get("stop_at_zoc", True))
+        ),
+        moving_keeps_fixed=_bool(
+            options.get("moving_keeps_fixed", fx.get("moving_keeps_fixed", True))
         ),
         tie_die=_tie_die(options.get("tie_die", dict(data.get("movement", {})).get("tie_die"))),
         battle_turns=battle_end_turns(data, src),

@@ -204,7 +204,10 @@ def _lapse_fixed(state: NabState) -> NabState:
 
 def fold_moved(state: NabState, e: Moved) -> NabState:
     p = state.pieces[e.force]
-    q = replace(p, hexes=tuple(e.to), march=e.march, came_from=tuple(e.from_))
+    # Herman (2): fixed "while it remains adjacent to an enemy force" (a move that ends next to
+    # none frees it, below); reading A21: with moving_keeps_fixed = false its own move frees it
+    fixed = p.fixed and state.config.moving_keeps_fixed
+    q = replace(p, hexes=tuple(e.to), march=e.march, came_from=tuple(e.from_), fixed=fixed)
     owed = state.owed
     if e.owed:
         owed += tuple(_owe(state, q, state.pieces[c]) for c in e.owed if c in state.pieces)
@@ -495,7 +498,8 @@ def plan_fix(state: NabState, r: FixRequest) -> Plan:
         moving, contact = state.piece(r.moving), state.piece(r.contact)
         if r.repulse and moving.march != "force":
             raise RuleViolation(
-                fx.R1, f"{moving.id} is not force marching: only a force march repulses"
+                fx.DRAFT if state.config.variant == "draft" else fx.R1,
+                f"{moving.id} is not force marching: only a force march repulses",
             )
     else:
         moving, contact = fx.check_eligible(state, r.moving, r.contact, r.repulse)
@@ -644,7 +648,9 @@ def resolve_fix(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
     names = {"contact": contact.name, "support": support.name, "mover": moving.side}
     if len(sa) == 1:
         text = texts["text_switch"].format(**names)
-    elif len(sa) == 2:
+    elif len(sa) == 2 and any(state.map.adjacent(sa[1], x) for x in moving.hexes):
+        # the seed's row 4 wording names the other hex "adjacent to the Fr force": only when
+        # it is (Herman (4): in the moving force's ZOC "if possible", else the owner's choice)
         text = texts["text_switch_multi"].format(hex=sa[0], other=sa[1], **names)
     else:
         text = texts["text_switch_many"].format(hexes=", ".join(sa), **names)

@@ -32,6 +32,11 @@ class NabOptions(Strict):
     contact_needs_vedette_or_general: bool = Field(
         False, description="only a force with a vedette or a general can be a contact force"
     )
+    moving_keeps_fixed: bool = Field(
+        True,
+        description="a fixed force that moves stays fixed while next to an enemy force"
+        " (Herman (2), A21)",
+    )
     stop_at_zoc: bool = Field(
         True, description="a move stops at the first enemy ZOC it enters (Herman (1), A18)"
     )
