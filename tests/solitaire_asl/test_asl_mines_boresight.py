@@ -152,17 +152,21 @@ def test_scenario_may_not_exceed_allotment() -> None:
 
 # -- 6 ------------------------------------------------------------------------------------------
 def bs() -> object:
-    return make(
-        [
-            pds(
-                "P1",
-                "4P5",
-                {"id": "w1", "name": "MMG", "kind": "sw", "boresight": True},
-                {"id": "w2", "name": "HMG", "kind": "sw", "boresight": True},
-                {"id": "w3", "name": "LMG", "kind": "sw"},
-            ),
-        ],
-        oba=[{"id": "O1", "prereg": True}, {"id": "O2"}],
+    """The Russian PFPh (6.1: the Russian weapons fire)."""
+    return to_phase(
+        make(
+            [
+                pds(
+                    "P1",
+                    "4P5",
+                    {"id": "w1", "name": "MMG", "kind": "sw", "boresight": True},
+                    {"id": "w2", "name": "HMG", "kind": "sw", "boresight": True},
+                    {"id": "w3", "name": "LMG", "kind": "sw"},
+                ),
+            ],
+            oba=[{"id": "O1", "prereg": True}, {"id": "O2"}],
+        ),
+        "PFPh",
     )
 
 

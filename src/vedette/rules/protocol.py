@@ -309,10 +309,11 @@ class Todo:
         return not self.open
 
     def choices_text(self, most: int = 8) -> str:
-        """The open fields and their choices, in words ('' when complete)."""
+        """The open fields and their choices, in words ('' when complete); each choice quoted
+        as the shell needs it after ``KEY=`` (``terrain='open ground'``), as ``command`` does."""
         parts = []
         for k, cs in self.open.items():
-            shown = ", ".join(_arg_text(c) for c in cs[:most])
+            shown = ", ".join(shlex.quote(_arg_text(c)) for c in cs[:most])
             more = f", ... ({len(cs)} in all)" if len(cs) > most else ""
             parts.append(f"{k}= one of {shown}{more}")
         return "; ".join(parts)

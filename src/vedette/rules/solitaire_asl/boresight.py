@@ -44,6 +44,12 @@ def _owed_first(o: Obligation, what: str, ident: str, label: str) -> RuleViolati
     )
 
 
+def fires(state: State, side: str) -> bool:
+    """Whether ``side``'s weapons fire in the phase (``[fire_phases]``, reading A36)."""
+    who = state.config.fire_phases.get(state.phase)
+    return who is not None and who != ("other" if side == state.phasing else "phasing")
+
+
 def find_counter(state: State, ref: str, what: str = "counter") -> tuple[Stack, Counter]:
     """A counter by id, or by its name when one counter has it."""
     hit = state.counter(ref)
@@ -70,6 +76,14 @@ def _weapons(state: State, refs: Sequence[str]) -> list[Counter]:
                 "O'Leary 2.5",
                 f"{c.name} ({c.id}) is in {st.id}, TI until the end of the player turn: it does"
                 " not fire",
+            )
+        if not fires(state, st.side):
+            # 6.1: the third die is thrown "each time that unit fires" ([fire_phases])
+            when = "at set-up" if state.phase == "setup" else f"in the {state.phase}"
+            raise RuleViolation(
+                "O'Leary 6.1",
+                f"{c.name} ({c.id}): {st.side} weapons do not fire {when} (ASL A3): its"
+                " bore-sight die is thrown when it fires",
             )
         where.add((st.side, st.location))
         if len(where) > 1:

@@ -19,6 +19,7 @@ from vedette.rules.solitaire_asl.model import (
     COUNTER_KINDS,
     FORTIFICATION_KINDS,
     GUN_SIZES,
+    PHASES,
     VEHICLE_SIZES,
 )
 
@@ -76,6 +77,7 @@ class Minefields:
     entered_location_in_los: bool
     same_kind_only: bool
     remove_revealed_dummy: bool
+    dummies_enter: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +112,7 @@ class Config:
     minefield: Minefields
     scatter: Scatter
     flow: Starts
+    fire_phases: Mapping[str, str]  # a phase -> who fires in it: phasing, other, both (6.1)
     terrain_tem: Mapping[str, int]
     max_turns: int
     tables: Mapping[str, Table]
@@ -133,6 +136,18 @@ def _each(
         if k not in t:
             raise DataError(SRC, f"{where} has no {k!r}")
     return {str(k): value(v, kind, f"{where} {k}", SRC) for k, v in t.items()}
+
+
+def _fire_phases(t: Mapping[str, Any]) -> dict[str, str]:
+    """[fire_phases]: who fires in each phase (O'Leary 6.1 "each time that unit fires")."""
+    out = {}
+    for k, v in t.items():
+        if k not in PHASES:
+            raise DataError(SRC, f"[fire_phases] {k!r} is not a phase ({', '.join(PHASES)})")
+        if v not in ("phasing", "other", "both"):
+            raise DataError(SRC, f"[fire_phases] {k} must be phasing, other or both, not {v!r}")
+        out[str(k)] = str(v)
+    return out
 
 
 def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
@@ -166,6 +181,7 @@ def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
             _need(sc, "direction_die", str, "[scatter]"),
         ),
         flow=section(Starts, data, "flow", SRC),
+        fire_phases=_fire_phases(_table(data, "fire_phases")),
         terrain_tem=_each(_table(data, "terrain_tem"), int, "[terrain_tem]"),
         max_turns=max_turns,
         tables=tables_from_data(data, SRC),

@@ -120,8 +120,17 @@ def minefield_offer(m: Minefield, stack: str, others: tuple[str, ...]) -> Obliga
 
 def fold_moved(state: State, e: StackMoved) -> State:
     """A stack moved (ASL A4): entering a location whose minefield's strength is not revealed
-    offers the exchange of 4.6.2 (where another unrevealed minefield of its kind exists)."""
+    offers the exchange of 4.6.2 (where another unrevealed minefield of its kind exists). The
+    text says "whenever any unit enters": concealment counters alone (a dummy stack, a dummy
+    cloaking counter) are no unit, so they are offered nothing (reading A35, ``[minefield]
+    dummies_enter``)."""
     s = fold_patches(state, e, ENTITIES)
+    if not s.config.minefield.dummies_enter and not any(
+        x.counters
+        for x in s.stacks
+        if x.location == e.to and (x.id == e.stack or state.stack(x.id) is None)
+    ):
+        return s
     add = []
     for m in s.minefields:
         if m.location == e.to and not m.revealed:

@@ -25,6 +25,7 @@ from typing import Any
 from vedette.errors import VedetteError
 from vedette.rules.protocol import Todo
 from vedette.rules.solitaire_asl import procedures as pr
+from vedette.rules.solitaire_asl.boresight import fires
 from vedette.rules.solitaire_asl.config import Config
 from vedette.rules.solitaire_asl.model import SETUP, Op, State, Status, natural_key
 from vedette.rules.solitaire_asl.requests import ShiftRequest
@@ -158,7 +159,7 @@ def fire_offers(state: State) -> list[Todo]:
     who = FIRING.get(state.phase)
     waiting = {o.id for o in state.owed}
     if who is not None:
-        sides = _side(state, who)
+        sides = tuple(x for x in _side(state, who) if fires(state, x))  # A36's data too
         for s in state.stacks:
             if s.side not in sides:
                 continue

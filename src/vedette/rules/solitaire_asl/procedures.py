@@ -427,6 +427,15 @@ def run_fort(state: State, req: FortRequest) -> Outcome:
         raise BadRequest(f"no fortification {req.id!r}")
     upd: dict[str, Any] = {}
     if req.ca is not None:
+        if f.hidden and f.ca and req.ca != f.ca and state.phase != "setup":
+            # 3.2.2: HIP units do not change CA conventionally; 4.2: a hidden fortification is
+            # their equivalent "in every respect"; 4.4: it chooses its CA after a shift
+            raise RuleViolation(
+                "O'Leary 3.2.2",
+                f"{f.kind} {f.id} is hidden: its CA ({f.ca}) changes only with a shift (4.2,"
+                f' 4.4): \'shift a={f.id} ca={{"{f.id}":"..."}}\' (with itself, or with'
+                " another location)",
+            )
         upd["ca"] = req.ca
     if req.complex is not None:
         if f.kind != "cave":
