@@ -160,6 +160,93 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: mounted skirmishers that fired do not move, rifles that fired move at most"
         " half (session 15)",
     ),
+    (
+        "vedette/rules/solo_napoleonic/model.py",
+        "    chance_effects: tuple[str, ...] = ()\n",
+        "    chance_effects: tuple[str, ...] = ()\n    collided: tuple[str, ...] = ()\n",
+        "Kuryakin: a move that runs into another unit owes the collision's chits at once"
+        " (session 15, helper G): the units it ran into, held on the mover",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/events.py",
+        '        {"bound", "moved_mm", "move_done", "advancing", "x", "y", "disorder"}\n',
+        '        {"bound", "moved_mm", "move_done", "advancing", "x", "y", "disorder",'
+        ' "collided"}\n',
+        "Kuryakin: (the same) a move records the units it ran into",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/events.py",
+        '    touches: ClassVar[frozenset[str]] = frozenset({"disorder"})\n',
+        '    touches: ClassVar[frozenset[str]] = frozenset({"disorder", "collided"})\n',
+        "Kuryakin: (the same) the collision's chits discharge it",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        '        kw["disorder"] = u.disorder + chits\n'
+        '    ch.unit(Moved, u.id, f"{mode} move", **kw)\n',
+        '        kw["disorder"] = u.disorder + chits\n'
+        "    import dataclasses\n"
+        "    from vedette.geometry import tabletop as _tt\n"
+        "    _a = geom.body(u)\n"
+        '    _b = geom.body(dataclasses.replace(u, x=kw["x"], y=kw["y"])) if "x" in kw else _a\n'
+        "    _hit = []\n"
+        "    if _a is not None and _b is not None:\n"
+        "        _ax, _ay = _a.centre.x, _a.centre.y\n"
+        "        _vx, _vy = _b.centre.x - _ax, _b.centre.y - _ay\n"
+        "        _l2 = _vx * _vx + _vy * _vy\n"
+        "        _ways = []\n"
+        "        for _o in state.units:\n"
+        "            _ob = geom.body(_o) if _o.id != u.id and _o.on_table else None\n"
+        "            if _ob is None:\n"
+        "                continue\n"
+        "            _k = 0.0 if _l2 <= 0 else ((_ob.centre.x - _ax) * _vx\n"
+        "                                       + (_ob.centre.y - _ay) * _vy) / _l2\n"
+        "            _k = min(1.0, max(0.0, _k))\n"
+        "            _g = math.hypot(_ob.centre.x - _ax - _k * _vx,\n"
+        "                            _ob.centre.y - _ay - _k * _vy)\n"
+        "            if _g > _a.radius + _ob.radius + 1.0 or _tt.overlaps(_a, _ob, 1.0):\n"
+        "                continue\n"
+        "            if not _ways:\n"
+        "                _st = max(1.0, min(_a.footprint.width, _a.footprint.depth) / 2)\n"
+        "                _n = max(1, math.ceil(math.sqrt(_l2) / _st))\n"
+        "                _ways = [_tt.Body(_tt.Vec(_ax + _vx * i / _n, _ay + _vy * i / _n),\n"
+        "                                  _b.facing, _b.footprint) for i in range(1, _n + 1)]\n"
+        "            if any(_tt.overlaps(_w, _ob, 1.0) for _w in _ways):\n"
+        "                _hit.append(_o.id)\n"
+        "    if _hit:\n"
+        '        kw["collided"] = tuple(_hit)\n'
+        '    ch.unit(Moved, u.id, f"{mode} move", **kw)\n',
+        "Kuryakin: (the same) the units a move runs into (actions.collisions)",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        "            if u.skirmishing:\n"
+        '                parts.append(f"{u.id} skirmishing: no D")\n'
+        "                continue\n"
+        '            ch.unit(Disordered, u.id, "collision", disorder=ch.state.unit(u.id).disorder'
+        " + r.final)\n",
+        "            _d = {'collided': ()} if u.id == str(ids[0]) and u.collided == tuple(\n"
+        "                str(x) for x in ids[1:]) else {}\n"
+        "            if u.skirmishing:\n"
+        "                if _d:\n"
+        "                    ch.unit(Disordered, u.id, 'collision (skirmishing: no D)', **_d)\n"
+        '                parts.append(f"{u.id} skirmishing: no D")\n'
+        "                continue\n"
+        '            ch.unit(Disordered, u.id, "collision", disorder=ch.state.unit(u.id).disorder'
+        " + r.final, **_d)\n",
+        "Kuryakin: (the same) the collision's chits rolled discharge it",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/flow.py",
+        "    out[:0] = bound_moves(state)\n",
+        "    out[:0] = [\n"
+        '        Obligation(f"collision:{u.id}", "disorder",\n'
+        '                   {"cause": "collision", "units": [u.id, *u.collided]},\n'
+        '                   "Kuryakin, Disorder", "collision")\n'
+        "        for u in state.units if u.collided\n"
+        "    ] + bound_moves(state)\n",
+        "Kuryakin: (the same) the collision's chits owed first",
+    ),
 )
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {

@@ -90,7 +90,7 @@ def before() -> Any:
     return state
 
 
-ADDED_SINCE = {"move_done": False, "rally_failed": False, "bound": None}
+ADDED_SINCE = {"move_done": False, "rally_failed": False, "bound": None, "collided": []}
 #: a general's own move this turn (issue 23: an unattached general rides)
 GENERAL_ADDED_SINCE = {"moved_mm": 0.0}
 

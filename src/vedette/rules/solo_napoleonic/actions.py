@@ -40,7 +40,7 @@ from vedette.rules.solo_napoleonic.events import (
     Reformed,
     StandstillTested,
 )
-from vedette.rules.solo_napoleonic.model import State, Unit
+from vedette.rules.solo_napoleonic.model import State, Unit, updated
 
 R_MOVE = "Kuryakin, Random Movement"
 R_DIST = "Kuryakin, Move Distances"
@@ -401,17 +401,19 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
             why.append("over half a move with the musician dead 1D")
     if chits:
         kw["disorder"] = u.disorder + chits
+    hit = collisions(state, u, updated(u, kw) if "x" in kw else u)
+    if hit:  # the collision's chits are owed (flow.collisions_owed)
+        kw["collided"] = hit
     ch.unit(Moved, u.id, f"{mode} move", **kw)
     th_txt = "" if adj == rr.final else f" ({(th or '').replace('_', ' ')} brigadier: {adj:+d})"
     sw_txt = "" if not lateral else f", swerves {abs(lateral):.0f}mm {sw.row}"
     msg = f"{u.id} {mode}s {moved:.0f}mm ({want:.0f}mm {adj:+d}cm{th_txt}){sw_txt}" + (
         f"; +{chits}D ({', '.join(why)})" if chits else ""
     )
-    hit = collisions(state, u, ch.state.unit(u.id))
     if hit:
         names = ", ".join(f'"{x}"' for x in (u.id, *hit))
         msg += (
-            f"; it collides with {', '.join(hit)}: D3 'D' chits each (Kuryakin, Disorder:"
+            f"; it collides with {', '.join(hit)}: D3 'D' chits each, owed (Kuryakin, Disorder:"
             f" disorder cause=collision units='[{names}]')"
         )
     return Outcome(
@@ -431,9 +433,12 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
 def collisions(state: State, before: Unit, after: Unit) -> tuple[str, ...]:
     """The units whose bases the unit's base runs into on this move, on the way or where it
     ends (overlapping by more than 1 mm², where they did not before): a collision (Kuryakin,
-    Disorder: "Each collision D3 D's per unit involved"), said after the move; the chits are
-    the ``disorder`` procedure's. The base is looked at every half of its depth along the move
-    (a move is straight: its distance, its random movement, its swerve)."""
+    Disorder: "Each collision D3 D's per unit involved"). The move holds them on the mover
+    (``Unit.collided``) and the chits are owed at once: one ``disorder cause=collision`` naming
+    the mover and every unit it ran into (our reading: one move is one collision, however many
+    units it meets; each unit involved rolls its D3 once), or its logged waiver (flow.py). The
+    base is looked at every half of its depth along the move (a move is straight: its
+    distance, its random movement, its swerve)."""
     a, b = geom.body(before), geom.body(after)
     if a is None or b is None:
         return ()
@@ -697,23 +702,30 @@ CAUSES = {
 
 def disorder(state: State, req: rq.Disorder, dice: DiceSource) -> Outcome:
     """Add (or, ``remove=true``, take away) 'D' chits for a stated cause (Kuryakin, Disorder);
-    ``cause=collision`` rolls D3 for each unit in ``units``."""
+    ``cause=collision`` rolls D3 for each unit in ``units`` (the mover first, then the units it
+    ran into: a move's owed collision is discharged so)."""
     cause = req.cause
     ch = Changes(state)
     rolls: list[Roll] = []
     parts = []
     if cause == "collision":
-        ids = list(req.units or ())
+        ids = [str(x) for x in req.units or ()]
         if len(ids) < 2:
             raise BadRequest("a collision needs at least two 'units'")
+        first = state.unit(ids[0])
+        owed = first.id if first.collided and first.collided == tuple(ids[1:]) else None
         for uid in ids:
-            u = state.unit(str(uid))
+            u = state.unit(uid)
             r = check_roll(Check("1d3", (), None, f"{u.id} collision chits", R_DIS), dice)
             rolls.append(r)
+            done: dict[str, Any] = {"collided": ()} if u.id == owed else {}
             if u.skirmishing:
+                if done:
+                    ch.unit(Disordered, u.id, "collision (skirmishing: no D)", **done)
                 parts.append(f"{u.id} skirmishing: no D")
                 continue
-            ch.unit(Disordered, u.id, "collision", disorder=ch.state.unit(u.id).disorder + r.final)
+            new = ch.state.unit(u.id).disorder + r.final
+            ch.unit(Disordered, u.id, "collision", disorder=new, **done)
             parts.append(f"{u.id} +{r.final}D")
     else:
         if req.unit is None:

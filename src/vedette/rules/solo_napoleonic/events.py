@@ -110,8 +110,9 @@ StandstillTested = _unit(
 Halted = _unit("halted", "Kuryakin, Moving From A Standstill: the advance stops.", "advancing")
 Moved = _unit(
     "moved",
-    "Kuryakin, Random Movement: a move (distance, swerve, the chits a move costs).",
-    "bound moved_mm move_done advancing x y disorder",
+    "Kuryakin, Random Movement: a move (distance, swerve, the chits a move costs, the units it"
+    " runs into).",
+    "bound moved_mm move_done advancing x y disorder collided",
 )
 FormationChanged = _unit(
     "formation_changed",
@@ -120,8 +121,9 @@ FormationChanged = _unit(
 )
 Disordered = _unit(
     "disordered",
-    "Kuryakin, Disorder: 'D' chits added (or taken away by the player's word).",
-    "disorder",
+    "Kuryakin, Disorder: 'D' chits added (or taken away by the player's word); a collision's"
+    " owed chits rolled (or waived).",
+    "disorder collided",
 )
 Reformed = _unit(
     "reformed",

@@ -19,9 +19,10 @@ The charge is held on the charger (``Unit.charge_step``, the step owed next):
 ``brawl``   "if it passes the melee continues for D3 further rounds this turn"
 
 Each step is an :class:`~vedette.rules.protocol.Obligation` (``todo`` shows it, the engine
-refuses anything else naming the rule, ``waive`` is the logged way round). Failures bind for
-the turn: ``charge_failed``, ``home_failed`` and ``morale_failed`` are cleared only by
-``end_turn``.
+refuses anything else naming the rule, ``waive`` is the logged way round). So are a move's
+collision chits (Kuryakin, Disorder), held on the mover (``Unit.collided``) and owed first.
+Failures bind for the turn: ``charge_failed``, ``home_failed`` and ``morale_failed`` are
+cleared only by ``end_turn``.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from vedette.rules.solo_napoleonic.charging import (
     set_step,
 )
 from vedette.rules.solo_napoleonic.common import Changes
-from vedette.rules.solo_napoleonic.events import ChargeStep, MoraleHeld
+from vedette.rules.solo_napoleonic.events import ChargeStep, Disordered, MoraleHeld
 from vedette.rules.solo_napoleonic.fire import plan
 from vedette.rules.solo_napoleonic.model import State, Unit
 from vedette.rules.solo_napoleonic.requests import Fire, Move
@@ -56,6 +57,7 @@ R_MELEE = "Kuryakin, Melee"
 R_CI = "Kuryakin, Melee/Cavalry vs. Infantry"
 R_MORALE = "Kuryakin, Morale"
 R_MARKER = "Kuryakin, Movement (markers directing morale tests)"
+R_DIS = "Kuryakin, Disorder"
 
 STEPS = ("morale", "evade", "close", "fire", "home", "melee", "loser", "brawl")
 
@@ -210,7 +212,7 @@ def obligations(state: State) -> tuple[Obligation, ...]:
                     f"the melee of {c.id} and {t.id} goes on: D3 further rounds",
                 )
             )
-    out[:0] = bound_moves(state)
+    out[:0] = [*collisions_owed(state), *bound_moves(state)]
     due = state.due_ids()
     if due and state.phase == "activation":
         active = set(state.active_units())
@@ -237,8 +239,14 @@ def obligations(state: State) -> tuple[Obligation, ...]:
 
 def none_owed(state: State) -> bool:
     """Nothing is owed (:func:`obligations` is empty): no open charge, no marker directing a
-    morale test, no unit bound by a result (told in C, with the state's indexes)."""
-    return not (state.charging_ids() or state.due_ids() or any(map(_BOUND, state.units)))
+    morale test, no unit bound by a result, no collision's chits (told in C, with the state's
+    indexes)."""
+    return not (
+        state.charging_ids()
+        or state.due_ids()
+        or any(map(_BOUND, state.units))
+        or any(map(_COLLIDED, state.units))
+    )
 
 
 def morale_owed(oid: str, uid: str, rule: str, text: str) -> Obligation:
@@ -248,6 +256,28 @@ def morale_owed(oid: str, uid: str, rule: str, text: str) -> Obligation:
 
 #: a unit's move result (None: none binds it)
 _BOUND = attrgetter("bound")
+#: the units a unit's move ran into (empty: no collision owed)
+_COLLIDED = attrgetter("collided")
+
+
+def collisions_owed(state: State) -> list[Obligation]:
+    """The chits a move's collision owes at once (Kuryakin, Disorder: "Each collision D3 D's
+    per unit involved"): one ``disorder cause=collision`` naming the mover, then every unit
+    its move ran into (``actions.collisions``; one move is one collision, each unit involved
+    rolls once). ``waive`` is the logged way round (the table's bases, say, did not meet)."""
+    if not any(map(_COLLIDED, state.units)):  # (most states: none, told in C)
+        return []
+    return [
+        Obligation(
+            f"collision:{u.id}",
+            "disorder",
+            {"cause": "collision", "units": [u.id, *u.collided]},
+            R_DIS,
+            f"{u.id}'s move ran into {', '.join(u.collided)}: D3 'D' chits each",
+        )
+        for u in state.units
+        if u.collided
+    ]
 
 
 def bound_moves(state: State) -> list[Obligation]:
@@ -401,6 +431,9 @@ def waive(state: State, oid: str) -> State:
     kind, _, rest = oid.partition(":")
     if kind in ("result", "advance", "volley"):
         ch.unit(MoraleHeld, rest, f"owed {kind} move waived", bound=None)
+        return ch.state
+    if kind == "collision":
+        ch.unit(Disordered, rest, "collision's chits waived", collided=())
         return ch.state
     if kind == "marker":
         ch.unit(MoraleHeld, rest, "morale marker waived", morale_due=False)

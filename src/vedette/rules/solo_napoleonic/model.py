@@ -176,6 +176,9 @@ class Unit:
     morale_facts: tuple[str, ...] = ()
     # chance cards played on the unit whose effect lasts (their ids; see ChanceEffect)
     chance_effects: tuple[str, ...] = ()
+    # the units its move just ran into (Kuryakin, Disorder: "Each collision D3 D's per unit
+    # involved"): the collision's chits are owed (flow.py) until rolled or waived
+    collided: tuple[str, ...] = ()
 
     @property
     def placed(self) -> bool:
@@ -224,6 +227,8 @@ class Unit:
                 bits.append(f"{s} {v}")
         if self.morale_due:
             bits.append("MORALE DUE")
+        if self.collided:
+            bits.append(f"COLLIDED with {', '.join(self.collided)}: chits due")
         if self.acted:
             bits.append("acted")
         if not self.in_command:

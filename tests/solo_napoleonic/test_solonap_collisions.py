@@ -1,0 +1,111 @@
+"""Kuryakin, Disorder: "Each collision D3 D's per unit involved". A move whose base runs into
+another unit's (``actions.collisions``) owes the collision's chits at once: ``todo`` shows the
+owed ``disorder cause=collision`` naming the mover and every unit it ran into (one move is one
+collision: each unit rolls its D3 once), the engine refuses anything else naming the rule, and
+``waive`` is the logged way round. The debt is a folded fact (``Unit.collided``): undo, export
+and import keep it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+from solonap_helpers import unit
+
+from vedette.engine import Game, Store
+from vedette.errors import RuleViolation
+
+OWED = "disorder cause=collision units=F1,F2"
+
+
+def game(units: Sequence[Mapping[str, Any]], db: str = ":memory:") -> Game:
+    """No brigadiers: every unit its own card in the order given; F1's card is active. A1
+    stands far off (the enemy a game needs)."""
+    units = [*units, unit("A1", "Allies", x=1500, y=1500)]
+    scen = {"title": "collide", "sides": ["French", "Allies"], "units": units, "generals": []}
+    g = Game.create(Store(db), "g", "solonap", scen, seed=3)
+    g.perform("control", {})
+    g.perform("deal", {"cards": {u["id"]: i + 1 for i, u in enumerate(units)}, "chance": {}})
+    g.perform("next", {})
+    return g
+
+
+def owed(g: Game) -> list[str]:
+    return [t.command() for t in g.todo() if t.owed]
+
+
+def collide(**f1: Any) -> Game:
+    """F1 moves 120mm straight up the table into F2 (bases 30mm deep, centres 120mm apart;
+    forced dice: random movement 0, no swerve)."""
+    g = game([unit("F1", x=500, y=400, **f1), unit("F2", x=500, y=520)])
+    g.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [0, 3])
+    return g
+
+
+def test_a_move_into_another_unit_owes_the_collision_chits_before_anything_else() -> None:
+    g = collide()
+    assert g.state.unit("F1").collided == ("F2",)
+    owe = [t for t in g.todo() if t.owed]
+    assert [t.command() for t in owe] == [OWED]
+    assert owe[0].rule == "Kuryakin, Disorder"
+    # nothing else goes on, naming the rule, the owed command and the waiver
+    with pytest.raises(RuleViolation, match="Kuryakin, Disorder") as e:
+        g.perform("next", {})
+    assert OWED in str(e.value) and "waive collision:F1" in str(e.value)
+    with pytest.raises(RuleViolation, match="Kuryakin, Disorder"):  # not another collision
+        g.perform("disorder", {"cause": "collision", "units": ["F2", "A1"]}, [1, 1])
+    # the chits: a D3 for each unit involved, and the debt is paid
+    out = g.perform("disorder", {"cause": "collision", "units": ["F1", "F2"]}, [2, 3])
+    assert [r.final for r in out.rolls] == [2, 3]
+    assert (g.state.unit("F1").disorder, g.state.unit("F2").disorder) == (2, 3)
+    assert g.state.unit("F1").collided == () and owed(g) == []
+    g.perform("next", {})  # play goes on
+
+
+def test_a_move_into_two_units_is_one_collision_each_unit_rolling_once() -> None:
+    g = game([unit("F1", x=500, y=400), unit("F2", x=420, y=520), unit("F3", x=580, y=520)])
+    g.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [0, 3])
+    assert owed(g) == ["disorder cause=collision units=F1,F2,F3"]
+    out = g.perform("disorder", {"cause": "collision", "units": ["F1", "F2", "F3"]}, [1, 2, 3])
+    assert [g.state.unit(x).disorder for x in ("F1", "F2", "F3")] == [1, 2, 3]
+    assert len(out.rolls) == 3 and owed(g) == []
+
+
+def test_a_skirmishing_mover_rolls_and_takes_no_chits_and_the_debt_is_paid() -> None:
+    # Kuryakin, Disorder: skirmishers take no D while unformed; the unit it ran into does
+    g = collide(formation="skirmish")
+    assert owed(g) == [OWED]
+    g.perform("disorder", {"cause": "collision", "units": ["F1", "F2"]}, [2, 3])
+    assert (g.state.unit("F1").disorder, g.state.unit("F2").disorder) == (0, 3)
+    assert owed(g) == []
+
+
+def test_a_move_that_meets_no_base_owes_nothing() -> None:
+    # 50mm up to F2's rear edge: edge to edge is no collision
+    g = game([unit("F1", x=500, y=400), unit("F2", x=500, y=480)])
+    g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [0, 3])
+    assert g.state.unit("F1").collided == () and owed(g) == []
+
+
+def test_waiving_the_collision_is_logged_and_undo_brings_it_back() -> None:
+    g = collide()
+    g.perform("waive", {"obligation": "collision:F1", "reason": "the bases did not meet"})
+    assert owed(g) == [] and g.state.unit("F1").collided == ()
+    assert (g.state.unit("F1").disorder, g.state.unit("F2").disorder) == (0, 0)
+    assert g.records[-1].payload["procedure"] == "waive"
+    assert "the bases did not meet" in g.records[-1].payload["message"]
+    g.undo()
+    assert owed(g) == [OWED]
+    g.undo()  # the move itself undone: nothing owed
+    assert owed(g) == [] and g.state.unit("F1").y == 400
+
+
+def test_the_owed_collision_survives_export_and_import(tmp_path: Any) -> None:
+    g = collide()
+    again = Game.import_jsonl(Store(str(tmp_path / "i.db")), g.export_jsonl(), "again")
+    assert again.state.unit("F1").collided == ("F2",) and owed(again) == [OWED]
+    again.perform("disorder", {"cause": "collision", "units": ["F1", "F2"]}, [1, 1])
+    assert owed(again) == []
+    back = Game.import_jsonl(Store(str(tmp_path / "j.db")), again.export_jsonl(), "back")
+    assert back.state.unit("F1").collided == () and back.state.unit("F2").disorder == 1
