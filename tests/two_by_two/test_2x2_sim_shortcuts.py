@@ -5,6 +5,7 @@ kept from step to step against the offers built afresh, after every step of simu
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import random
@@ -692,3 +693,56 @@ def test_the_units_near_a_body_asked_at_once_are_those_asked_one_by_one() -> Non
                 compared += 1
                 found += sum(len(x) > 1 for x in got)
     assert compared > 1000 and found > 500
+
+
+def _new_phase_as_before(state: Any, stage: str, turn: int, index: int) -> Any:
+    """``events._new_phase`` as written before issue 29's third round of session 15 (the
+    oracle): the state replaced field by field, a new units tuple made in every phase."""
+    st = dataclasses.replace(state, stage=stage, turn=turn, phase_index=index)
+    if stage != "battle":
+        return st
+    kind = model.PHASES[index][0]
+    units = st.units
+    if kind == "move":
+        mover = st.player_order[model.PHASES[index][2]]
+        shooter = st.player_order[1 - model.PHASES[index][2]]
+        units = tuple(events._cleared_for_move(u, mover, shooter, index == 0) for u in units)
+        st = dataclasses.replace(st, reinforcement_rolls=0)
+    elif kind == "rally":
+        units = tuple(dataclasses.replace(u, rallied=False) if u.rallied else u for u in units)
+    elif kind == "melee":
+        units = tuple(dataclasses.replace(u, meleed=False) if u.meleed else u for u in units)
+    return dataclasses.replace(st, units=units, follow_ups=())
+
+
+def test_a_new_phase_is_the_state_the_phase_made_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Entering any phase from any state of simulated games (each policy) gives the state
+    entering it gave before (the oracle: a new units tuple every time), field for field; the
+    units tuple is the same object when no unit's marker changes (its index stands), a new one
+    otherwise."""
+    rs = rules.get("two_by_two")
+    seen: list[Any] = []
+    fold = rs.fold
+
+    def recorded(state: Any, e: Any) -> Any:
+        if state.stage == "battle" and (not seen or seen[-1] is not state):
+            seen.append(state)
+        return fold(state, e)
+
+    monkeypatch.setattr(rs, "fold", recorded)
+    for policies in (("random",), ("aggressive", "cautious")):
+        s = Setup(rs.name, rs.scenario("sample"), policies=policies, max_actions=300)
+        play_game(s, 2026, 4)
+    kept = changed = 0
+    for st in seen[::3]:
+        for index in range(len(model.PHASES)):
+            for stage, turn in (("battle", st.turn), ("battle", st.turn + 1), ("over", st.turn)):
+                want = _new_phase_as_before(st, stage, turn, index)
+                got = events._new_phase(st, stage, turn, index)
+                assert got == want and got.units == want.units, (index, stage)
+                assert got.reinforcement_rolls == want.reinforcement_rolls
+                same = all(a is b for a, b in zip(got.units, st.units, strict=True))
+                assert (got.units is st.units) is same
+                kept += same
+                changed += not same
+    assert kept > 100 and changed > 100
