@@ -21,6 +21,7 @@ from shapely.geometry import LineString, Point
 from shapely.ops import unary_union
 
 from tests.sizes import examples
+from vedette import rules
 from vedette.geometry import flat
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, Feature, Vec
@@ -308,3 +309,41 @@ def test_shapes_distance_is_shapelys(a: Feature, b: Feature) -> None:
         return
     assert mine == pytest.approx(float(a.shape.distance(b.shape)), abs=1e-9)
     assert flat.intersects(fa, fb) == bool(a.shape.intersects(b.shape))
+
+
+def _edges_as_before(shape: flat.Flat) -> list[tuple[Any, Any]]:
+    """``Flat.edges`` as the property worked them out at each read before issue 29's third
+    round of session 15 (the oracle)."""
+    pts = shape.points
+    ends = pts[1:] + pts[:1] if shape.kind == "ring" else pts[1:]
+    pairs = zip(pts[: len(ends)], ends, strict=True)
+    return [(a, b) for a, b in pairs if a != b]
+
+
+@given(
+    st.lists(st.tuples(coord, coord), min_size=1, max_size=7),
+    st.sampled_from(["ring", "line"]),
+)
+def test_a_shapes_edges_made_with_it_are_those_worked_out_from_its_points(
+    points: list[tuple[float, float]], kind: Any
+) -> None:
+    """A shape's sides, made once with it, are the sides its points give (the ring closed,
+    repeated points giving no side), for rings and lines, repeated points included, and for
+    the shapes of the features of every shipped scenario's table."""
+    shape = flat.Flat(kind, tuple(points))
+    assert list(shape.edges) == _edges_as_before(shape)
+    assert shape == flat.Flat(kind, tuple(points)) and hash(shape) == hash(
+        flat.Flat(kind, shape.points)
+    )
+
+
+def test_the_shipped_tables_shapes_have_the_sides_their_points_give() -> None:
+    rs = rules.get("two_by_two")
+    n = 0
+    for name in rs.scenarios:
+        state = rs.initial(rs.scenario(name), {})
+        for f in state.table.features:
+            if f.flat is not None:
+                assert list(f.flat.edges) == _edges_as_before(f.flat)
+                n += 1
+    assert n > 5

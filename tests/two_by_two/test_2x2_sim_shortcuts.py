@@ -5,6 +5,7 @@ kept from step to step against the offers built afresh, after every step of simu
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import random
@@ -15,12 +16,12 @@ import pytest
 from tests.sizes import examples
 from vedette import rules
 from vedette.engine import Game, Store
-from vedette.errors import VedetteError
+from vedette.errors import RuleViolation, VedetteError
 from vedette.geometry import flat
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body
-from vedette.rules import patch
-from vedette.rules.two_by_two import events, facts, model, relative, setup, todo
+from vedette.rules import patch, protocol
+from vedette.rules.two_by_two import events, facts, model, movement, relative, setup, todo
 from vedette.sim.play import Setup, play_game
 
 
@@ -587,11 +588,16 @@ def test_a_path_meeting_no_feature_has_the_facts_the_sums_give(
     monkeypatch.undo()
     assert len(seen) > 500
     answers = set()
-    for state, ln, road, path, facing, start, end in seen:
+    for state, ln, road, path, facing, start, end, whole in seen:
         for on_road in (road, not road):  # (a road is a feature: a path on it is never plain)
-            want = facts._summed_facts(state, ln, on_road, [], path, facing, start, end)
-            got = facts._plain_facts(state, state.rules, ln, on_road, path, facing, start, end)
+            want = facts._summed_facts(state, ln, on_road, [], path, facing, start, end, whole)
+            got = facts._plain_facts(
+                state, state.rules, ln, on_road, path, facing, start, end, whole
+            )
             assert got == want, (path, facing)
+            assert got.on_table is facts.on_table(
+                state, end or Body(path[-1], facing, st.rules.footprint)
+            )
             assert [type(v) for v in vars_of(got)] == [type(v) for v in vars_of(want)]
         answers.add((got.on_table, got.straight_ahead, end is None))
     assert {a[:2] for a in answers} == {(True, True), (True, False), (False, True), (False, False)}
@@ -692,3 +698,168 @@ def test_the_units_near_a_body_asked_at_once_are_those_asked_one_by_one() -> Non
                 compared += 1
                 found += sum(len(x) > 1 for x in got)
     assert compared > 1000 and found > 500
+
+
+def _new_phase_as_before(state: Any, stage: str, turn: int, index: int) -> Any:
+    """``events._new_phase`` as written before issue 29's third round of session 15 (the
+    oracle): the state replaced field by field, a new units tuple made in every phase."""
+    st = dataclasses.replace(state, stage=stage, turn=turn, phase_index=index)
+    if stage != "battle":
+        return st
+    kind = model.PHASES[index][0]
+    units = st.units
+    if kind == "move":
+        mover = st.player_order[model.PHASES[index][2]]
+        shooter = st.player_order[1 - model.PHASES[index][2]]
+        units = tuple(events._cleared_for_move(u, mover, shooter, index == 0) for u in units)
+        st = dataclasses.replace(st, reinforcement_rolls=0)
+    elif kind == "rally":
+        units = tuple(dataclasses.replace(u, rallied=False) if u.rallied else u for u in units)
+    elif kind == "melee":
+        units = tuple(dataclasses.replace(u, meleed=False) if u.meleed else u for u in units)
+    return dataclasses.replace(st, units=units, follow_ups=())
+
+
+def test_a_new_phase_is_the_state_the_phase_made_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Entering any phase from any state of simulated games (each policy) gives the state
+    entering it gave before (the oracle: a new units tuple every time), field for field; the
+    units tuple is the same object when no unit's marker changes (its index stands), a new one
+    otherwise."""
+    rs = rules.get("two_by_two")
+    seen: list[Any] = []
+    fold = rs.fold
+
+    def recorded(state: Any, e: Any) -> Any:
+        if state.stage == "battle" and (not seen or seen[-1] is not state):
+            seen.append(state)
+        return fold(state, e)
+
+    monkeypatch.setattr(rs, "fold", recorded)
+    for policies in (("random",), ("aggressive", "cautious")):
+        s = Setup(rs.name, rs.scenario("sample"), policies=policies, max_actions=300)
+        play_game(s, 2026, 4)
+    kept = changed = 0
+    for st in seen[::3]:
+        for index in range(len(model.PHASES)):
+            for stage, turn in (("battle", st.turn), ("battle", st.turn + 1), ("over", st.turn)):
+                want = _new_phase_as_before(st, stage, turn, index)
+                got = events._new_phase(st, stage, turn, index)
+                assert got == want and got.units == want.units, (index, stage)
+                assert got.reinforcement_rolls == want.reinforcement_rolls
+                same = all(a is b for a, b in zip(got.units, st.units, strict=True))
+                assert (got.units is st.units) is same
+                kept += same
+                changed += not same
+    assert kept > 100 and changed > 100
+
+
+def _obligations_as_before(state: Any) -> tuple[Any, ...]:
+    """``todo.obligations`` without its first test (nothing pending: nothing owed)."""
+    out: list[Any] = []
+    if state.stage == "battle" and state.phase == "melee":
+        for m in state.melees:
+            out.append(
+                protocol.Obligation(
+                    f"melee:{m.attacker}:{m.defender}",
+                    "melee",
+                    {"attacker": m.attacker, "defender": m.defender},
+                    model.R_MELEE,
+                    f"the melee {m.attacker} vs {m.defender}"
+                    " (resolve every melee before the phase ends)",
+                    blocks=todo._END,
+                )
+            )
+    for f in state.follow_ups:
+        if f.mandatory:
+            out.append(
+                protocol.Obligation(
+                    f"follow_up:{f.unit}",
+                    "follow_up",
+                    {"unit": f.unit},
+                    model.R_MELEE,
+                    f"the mandatory follow-up owed by {f.unit}",
+                    blocks=todo._END,
+                )
+            )
+    return tuple(out)
+
+
+def _straight_steps(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    """Every state of simulated games (each policy) and the straight steps judged on it."""
+    rs = rules.get("two_by_two")
+    out: list[tuple[Any, ...]] = []
+    step = relative._straight_step
+
+    def recorded(state: Any, u: Any, n: float, back: bool) -> Any:
+        out.append((state, u, n, back))
+        return step(state, u, n, back)
+
+    monkeypatch.setattr(relative, "_straight_step", recorded)
+    for policies in (("random",), ("aggressive", "cautious")):
+        s = Setup(rs.name, rs.scenario("sample"), policies=policies, max_actions=400)
+        for index in (0, 1, 2):
+            play_game(s, 2026, index)
+    monkeypatch.undo()
+    return out
+
+
+def test_owed_steps_are_those_the_pending_melees_and_follow_ups_make(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What is owed (its first test: nothing pending, nothing owed) is what listing every
+    pending melee and follow-up gives, in every state of simulated games."""
+    owed = 0
+    for state, *_ in _straight_steps(monkeypatch)[::3]:
+        assert todo.obligations(state) == _obligations_as_before(state)
+    rs = rules.get("two_by_two")
+    seen: list[Any] = []
+    fold = rs.fold
+    monkeypatch.setattr(rs, "fold", lambda st, e: seen.append(st) or fold(st, e))
+    for index in range(4):
+        play_game(Setup(rs.name, rs.scenario("sample"), max_actions=800), 2026, index)
+    for state in seen:
+        want = _obligations_as_before(state)
+        assert todo.obligations(state) == want
+        owed += bool(want)
+    assert owed > 0
+
+
+def _step_verdict(state: Any, u: Any, req: Any, first: bool) -> Any:
+    """A straight step's plan as ``_straight_step`` judges it (its first problem raised), or
+    the refusal's kind and words; the path measured afresh (not remembered)."""
+    facts._prepared(state).paths.clear()
+    try:
+        plan = movement.plan_move(state, u, req, u.spent, u.road_only, first=first)
+        if plan.problems:
+            raise RuleViolation(*plan.problems[0])
+        return plan
+    except VedetteError as e:
+        return (type(e), str(e))
+
+
+def test_a_step_refused_at_its_first_problem_is_refused_as_the_whole_plan_refuses_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An advance or a retire plans its move asking only for the first problem (``first``:
+    an end off the table found before the path is measured, a problem of the allowance
+    before the counter-charges): over every straight step of simulated games, and steps of
+    every length from the units' places there (off the table, into woods, beyond the
+    allowance), the verdict is the one the whole plan gives (the same plan, or the same
+    refusal in the same words)."""
+    refused: dict[str, int] = {}
+    cases = _straight_steps(monkeypatch)
+    for k, (state, u, n, back) in enumerate(cases):
+        lengths = [n] if k % 4 else [n, 0.5, 3.0, 9.0, 16.0, 30.0]
+        for length in lengths:
+            for way in (back, not back) if k % 4 == 0 else (back,):
+                sign = -1.0 if way else 1.0
+                path = (relative._ahead_of(u.body, sign * state.rules.mm(length)),)
+                req = relative.Move(unit=u.id, path=path, facing=u.body.facing)
+
+                got = _step_verdict(state, u, req, True)
+                want = _step_verdict(state, u, req, False)
+                assert got == want, (u.id, length, way)
+                if isinstance(want, tuple):
+                    key = "off" if "off the table" in want[1] else "other"
+                    refused[key] = refused.get(key, 0) + 1
+    assert refused.get("off", 0) > 50 and refused.get("other", 0) > 50

@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Pt = tuple[float, float]
@@ -42,14 +42,15 @@ class Flat:
 
     kind: Literal["ring", "line"]
     points: tuple[Pt, ...]
+    #: the segments, the ring closed; zero-length ones left out (made once, with the shape:
+    #: a move's offers ask them of the table's features again and again)
+    edges: tuple[tuple[Pt, Pt], ...] = field(init=False, repr=False, compare=False)
 
-    @property
-    def edges(self) -> list[tuple[Pt, Pt]]:
-        """The segments, the ring closed; zero-length ones left out."""
+    def __post_init__(self) -> None:
         pts = self.points
         ends = pts[1:] + pts[:1] if self.kind == "ring" else pts[1:]
         pairs = zip(pts[: len(ends)], ends, strict=True)
-        return [(a, b) for a, b in pairs if a != b]
+        object.__setattr__(self, "edges", tuple((a, b) for a, b in pairs if a != b))
 
 
 def of_recipe(recipe: tuple[Any, ...]) -> Flat | None:

@@ -46,6 +46,9 @@ class Policy:
     #: drawn for each line up front: the same law (every order of the lines equally likely),
     #: other games for a seed; a line is read (and completed) only when drawn
     draw: bool = False
+    #: whether ``rank`` reads ``done`` (False: the simulator keeps no record of what was
+    #: performed since the last ``next`` for it, and hands it an empty set)
+    reads_done: bool = True
 
     def choose(
         self, state: Any, lines: Sequence[Line], rng: random.Random, done: Done = frozenset()
@@ -137,10 +140,11 @@ RANDOM = Policy(
     "random-legal: one open action at random, each line of the ruleset's todo equally"
     " likely (ending the phase included), its fields filled as legal_requests fills them",
     _random_rank,
+    reads_done=False,
 )
 #: the random policy, its lines drawn one at a time (the same law; a ruleset's ``SimPlay``
 #: that gives lazy lines plays it instead of :data:`RANDOM`: docs/simulation.md)
-RANDOM_DRAWN = Policy(RANDOM.name, RANDOM.help, _random_rank, draw=True)
+RANDOM_DRAWN = Policy(RANDOM.name, RANDOM.help, _random_rank, draw=True, reads_done=False)
 
 
 def todo_lines(state: Any, ruleset: Any) -> list[Any]:

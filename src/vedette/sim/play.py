@@ -142,6 +142,11 @@ def _play_game(setup: Setup, seed: int, index: int, record: bool) -> Played:
     log: list[tuple[str, dict[str, Any]]] = []
     n = 0
     done: set[tuple[str, str]] = set()
+    # (procedure, unit) performed since the last ``next``, kept only for a policy that reads it
+    track = any(p.reads_done for p in pols.values())
+    # each request tried, parsed, by its identity (the object kept alive with it): most
+    # lines' requests are the same objects step after step (read-only values)
+    known: dict[int, tuple[Mapping[str, Any], Any, Any, Mapping[str, Any]]] = {}
     over = None
     # the game's dice, kept from candidate to candidate and action to action while it stands
     # at the stream's high-water mark (a candidate refused before its first die leaves it as it
@@ -159,7 +164,7 @@ def _play_game(setup: Setup, seed: int, index: int, record: bool) -> Played:
         pol = pols.get(side, pols[""])
         owed = tuple(rs.obligations(state))
         cands = pol.choose(
-            state, play.lines(state, rs, rng), rng, frozenset() if owed else frozenset(done)
+            state, play.lines(state, rs, rng), rng, frozenset(done) if track and not owed else _NONE
         )
         if owed:  # an owed step nothing can discharge: waive it (logged, as a player would)
             waive = ("waive", {"obligation": owed[0].id, "reason": WAIVE_REASON})
@@ -169,7 +174,7 @@ def _play_game(setup: Setup, seed: int, index: int, record: bool) -> Played:
             if p is None or p.query:
                 continue
             try:
-                parsed, req_json = parsed_shared(p, req)
+                parsed, req_json = _parsed(known, p, req)
                 if owed and flow_violation(owed, name, req_json) is not None:
                     continue
                 if source is None or source.position != position:
@@ -189,9 +194,9 @@ def _play_game(setup: Setup, seed: int, index: int, record: bool) -> Played:
                 rolls[side, name] += 1
             if record:
                 log.append((name, dict(req_json)))
-            if name in ("next", "end_turn", "next_phase"):
+            if track and name in ("next", "end_turn", "next_phase"):
                 done.clear()
-            else:
+            elif track:
                 done.add((name, str(req_json.get("unit", ""))))
             n += 1
             break
@@ -213,6 +218,26 @@ def _play_game(setup: Setup, seed: int, index: int, record: bool) -> Played:
         tuple((who, proc, k) for (who, proc), k in sorted(rolls.items())),
     )
     return Played(result, log, dice_seed)
+
+
+_NONE: frozenset[tuple[str, str]] = frozenset()
+
+
+def _parsed(
+    known: dict[int, tuple[Mapping[str, Any], Any, Any, Mapping[str, Any]]],
+    proc: Any,
+    req: Mapping[str, Any],
+) -> tuple[Any, Mapping[str, Any]]:
+    """``parsed_shared(proc, req)``, remembered in ``known`` by the request's identity (the
+    request kept alive there: its id is never another's while the entry stands). A request a
+    policy is handed is never changed (the lines' values are read-only): the same object is
+    the same request."""
+    hit = known.get(id(req))
+    if hit is not None and hit[0] is req and hit[1] is proc:
+        return hit[2], hit[3]
+    parsed, req_json = parsed_shared(proc, req)
+    known[id(req)] = (req, proc, parsed, req_json)
+    return parsed, req_json
 
 
 def save_game(store: Any, name: str, setup: Setup, seed: int, index: int) -> tuple[Any, Played]:

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from vedette.errors import VedetteError
 from vedette.geometry.tabletop import Body, Vec
 from vedette.rules.evolve import evolve as replace
+from vedette.rules.evolve import evolved
 from vedette.rules.patch import Entities, Patch, fold_patch, patch_kinds
 from vedette.rules.protocol import DomainEvent
 from vedette.rules.two_by_two.model import (
@@ -400,19 +401,25 @@ def _new_phase(state: GameState, stage: str, turn: int, index: int) -> GameState
       moves through a town");
     * a rally phase clears ``rallied``; a melee phase clears ``meleed``.
     """
-    st = replace(state, stage=stage, turn=turn, phase_index=index)
     if stage != "battle":
-        return st
+        return replace(state, stage=stage, turn=turn, phase_index=index)
     kind = PHASES[index][0]
-    units = st.units
+    old = state.units
+    units = old
+    changes: dict[str, Any] = {"stage": stage, "turn": turn, "phase_index": index}
     if kind == "move":
-        mover = st.player_order[PHASES[index][2]]
-        shooter = st.player_order[1 - PHASES[index][2]]
+        order = state.player_order  # (the roles: the same in the new phase)
+        mover = order[PHASES[index][2]]
+        shooter = order[1 - PHASES[index][2]]
         new_turn = index == 0
-        units = tuple(_cleared_for_move(u, mover, shooter, new_turn) for u in units)
-        st = replace(st, reinforcement_rolls=0)
+        units = tuple(_cleared_for_move(u, mover, shooter, new_turn) for u in old)
+        changes["reinforcement_rolls"] = 0
     elif kind == "rally":
-        units = tuple(replace(u, rallied=False) if u.rallied else u for u in units)
+        units = tuple(replace(u, rallied=False) if u.rallied else u for u in old)
     elif kind == "melee":
-        units = tuple(replace(u, meleed=False) if u.meleed else u for u in units)
-    return replace(st, units=units, follow_ups=())
+        units = tuple(replace(u, meleed=False) if u.meleed else u for u in old)
+    # the units tuple kept when no unit changed (its index, built once per tuple, stands)
+    if units is not old and any(a is not b for a, b in zip(units, old, strict=True)):
+        changes["units"] = units
+    changes["follow_ups"] = ()
+    return evolved(state, changes)

@@ -288,22 +288,29 @@ def path_facts(
     facing: float,
     start_facing: float,
     end: Body | None = None,
+    whole: bool | None = None,
 ) -> PathFacts:
     """The facts of a move along ``path`` (unit centre positions, mm) ending at ``facing``
     (they depend on the table and the path alone: measured once per path). ``end``: the
-    body at the path's end, when the caller has made it."""
+    body at the path's end, when the caller has made it, and ``whole`` whether it lies wholly
+    on the table (:func:`on_table` of it), when the caller has asked."""
     prepared = _prepared(state)
     key = (tuple(p.as_tuple() for p in path), facing, start_facing)
     known = prepared.paths.get(key)
     if known is None:
         if len(prepared.paths) > 20_000:
             prepared.paths.clear()
-        known = prepared.paths[key] = _path_facts(state, path, facing, start_facing, end)
+        known = prepared.paths[key] = _path_facts(state, path, facing, start_facing, end, whole)
     return known
 
 
 def _path_facts(
-    state: GameState, path: list[Vec], facing: float, start_facing: float, end: Body | None = None
+    state: GameState,
+    path: list[Vec],
+    facing: float,
+    start_facing: float,
+    end: Body | None = None,
+    whole: bool | None = None,
 ) -> PathFacts:
     rules = state.rules
     ln = tt.path_length(path)
@@ -314,8 +321,10 @@ def _path_facts(
     if prepared.roads and len(path) > 1 and prepared.may_cover(path, box):
         whole_on_road = prepared.on_road(path)
     if not crossings and len(path) > 1:  # most paths meet no feature: nothing to add up
-        return _plain_facts(state, rules, ln, whole_on_road, path, facing, start_facing, end)
-    return _summed_facts(state, ln, whole_on_road, crossings, path, facing, start_facing, end)
+        return _plain_facts(state, rules, ln, whole_on_road, path, facing, start_facing, end, whole)
+    return _summed_facts(
+        state, ln, whole_on_road, crossings, path, facing, start_facing, end, whole
+    )
 
 
 def _summed_facts(
@@ -327,6 +336,7 @@ def _summed_facts(
     facing: float,
     start_facing: float,
     end: Body | None,
+    whole: bool | None = None,
 ) -> PathFacts:
     """:func:`_path_facts` from the path's length, road and crossings: what each crossing
     adds (bridges, streams not bridged, town, woods and rough), the table, straight ahead."""
@@ -345,9 +355,8 @@ def _summed_facts(
     through_town = any(c.kind == "town" for c in crossings)
     if len(path) == 1 and features(state, "town"):
         through_town = bool(tt.features_at(path[0], features(state, "town")))
-    if end is None:
-        end = Body(path[-1], facing, rules.footprint)
-    whole = on_table(state, end)
+    if whole is None:
+        whole = on_table(state, Body(path[-1], facing, rules.footprint) if end is None else end)
     straight = straight_ahead(path, facing, start_facing, rules.mm(_straight_n(state)), _tol(state))
     return PathFacts(
         length=rules.n(ln),
@@ -373,13 +382,13 @@ def _plain_facts(
     facing: float,
     start_facing: float,
     end: Body | None,
+    whole: bool | None = None,
 ) -> PathFacts:
     """:func:`_path_facts` of a path of two points or more that meets no feature: no bridge,
     stream, town or rough (each sum over no crossing is 0, each ``any`` False), nothing
     crossed; the length, the road, the table and straight ahead as measured."""
-    if end is None:
-        end = Body(path[-1], facing, rules.footprint)
-    whole = on_table(state, end)
+    if whole is None:
+        whole = on_table(state, Body(path[-1], facing, rules.footprint) if end is None else end)
     straight = straight_ahead(path, facing, start_facing, rules.mm(_straight_n(state)), _tol(state))
     zero = rules.n(0)
     return PathFacts(

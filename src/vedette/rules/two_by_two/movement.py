@@ -88,12 +88,20 @@ class MovePlan:
 
 
 def plan_move(
-    state: GameState, u: Unit, req: Move, spent: float = 0.0, road_only: bool = True
+    state: GameState,
+    u: Unit,
+    req: Move,
+    spent: float = 0.0,
+    road_only: bool = True,
+    first: bool = False,
 ) -> MovePlan:
     """Measure (or take the stated facts of) a move and judge it against every movement rule.
 
     ``spent`` is the [n] the unit has already spent in this move phase (relative moves are made
-    step by step) and ``road_only`` whether every earlier step was wholly on a road."""
+    step by step) and ``road_only`` whether every earlier step was wholly on a road. ``first``:
+    a caller that refuses a move with its first problem (a relative step) has it raised as
+    soon as it is known (a RuleViolation), the rest not measured: an end off the table before
+    the path's facts, a problem of the allowance before the counter-charges and reactions."""
     rules = state.rules
     t = state.utype(u)
     mv = rules.movement
@@ -159,7 +167,12 @@ def plan_move(
             end = Body(dedup[-1], facing, rules.footprint)
             near_end = state.near_each(end, asks)
         overlapping, contacting, countering = near_end
-        pf = facts.path_facts(state, u, dedup, facing, start_facing, end)
+        whole = None
+        if first and not problems:  # (the path's facts would say so first: not measured)
+            whole = facts.on_table(state, end)
+            if not whole:
+                raise RuleViolation(R_MOVE, f"{u.name} would end off the table")
+        pf = facts.path_facts(state, u, dedup, facing, start_facing, end, whole)
         length, whole_road, bridge = pf.length, pf.whole_on_road, pf.bridge
         streams, town, rough, through_town = pf.streams, pf.town, pf.rough, pf.through_town
         bridge_len = pf.bridge_len
@@ -250,6 +263,8 @@ def plan_move(
         )
     if u.pinned and length > 1e-6:
         problems.append((R_SHOOT, f"{u.name} is pinned: it may only change facing"))
+    if first and problems:  # (every later problem comes after these)
+        raise RuleViolation(*problems[0])
     # -- moving to contact ------------------------------------------------------------------
     town_this_turn = through_town or u.through_town
     for cid in contacts:

@@ -91,7 +91,7 @@ def _straight_step(state: GameState, u: Unit, n: float, back: bool) -> Step:
         raise BadRequest("the distance must be more than 0")
     sign = -1.0 if back else 1.0
     req = Move(unit=u.id, path=(_ahead_of(u.body, sign * state.rules.mm(n)),), facing=u.body.facing)
-    plan = plan_move(state, u, req, u.spent, u.road_only)
+    plan = plan_move(state, u, req, u.spent, u.road_only, first=True)
     if plan.problems:
         raise RuleViolation(*plan.problems[0])
     assert plan.end is not None

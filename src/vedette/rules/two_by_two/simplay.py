@@ -65,12 +65,14 @@ AGGRESSIVE = Policy(
     " reinforcements, turn to face, advance; ends the phase only when nothing is left;"
     " never turns on its own or routs voluntarily",
     _aggressive,
+    reads_done=False,
 )
 CAUTIOUS = Policy(
     "cautious",
     "2 by 2: never charges, counter-charges or advances; shoots, turns to face a charger,"
     " rallies, brings reinforcements on, declines optional follow-ups",
     _cautious,
+    reads_done=False,
 )
 
 

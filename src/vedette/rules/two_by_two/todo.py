@@ -46,6 +46,8 @@ _END = ("next", "next_phase")
 
 
 def obligations(state: GameState) -> tuple[Obligation, ...]:
+    if not state.melees and not state.follow_ups:  # (most steps: nothing pending)
+        return ()
     out: list[Obligation] = []
     if state.stage == "battle" and state.phase == "melee":
         for m in state.melees:
