@@ -449,7 +449,7 @@ def test_the_units_kept_by_index_are_the_units_listed_afresh() -> None:
             now = {u.id: u.status for u in st.units}
             statuses += now != seen
             seen = now
-            assert setup._left_undone(st) == _left_undone_by_generator(st)
+            assert setup.left_undone(todo.options(st)) == _left_undone_by_generator(st)
             for side in (None, *(x.id for x in st.sides)):
                 oracle = [
                     u for u in st.units if u.status == "table" and (side is None or u.side == side)

@@ -626,6 +626,8 @@ def face(state: GameState, req: Face, dice: Any = None) -> Outcome:
     charger = require_unit_in_play(state, req.toward, "turn to face")
     require_reaction(state, u.side, "turn to face")
     check_charged(state, u, charger)
+    if u.disrupted:  # "Disrupted: may not move or fire" (as in its own move phase: reading 28)
+        raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not turn to face or fire")
     events: list[DomainEvent] = []
     if u.body is not None and charger.body is not None:
         turned = u.body.facing_toward(charger.body.centre)
@@ -682,13 +684,19 @@ def check_charged(state: GameState, u: Unit, charger: Unit) -> None:
 
 def formation(state: GameState, req: Formation, dice: Any = None) -> Outcome:
     """Change formation (line, column of attack, road column) or skirmisher screen in the
-    unit's move phase (ASSUMPTION: free, part of its move; the text gives no cost)."""
+    unit's move phase, before it moves (ASSUMPTION, reading 25: free, part of its move; the
+    text gives no cost; a unit that moved or charged keeps the formation it moved in: "spends
+    entire move on a road (in Road Column)", and a move to contact ends its move)."""
     u = require_unit_in_play(state, req.unit, "formation")
     require_phase(state, "move", u.side, "change formation")
     if u.disrupted:
         raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not move")
     if u.pinned:
         raise RuleViolation(R_SHOOT, f"{u.name} is pinned: it may only change facing")
+    if u.moved:
+        raise RuleViolation(
+            R_MOVE, f"{u.name} has moved this phase: it changes formation before it moves"
+        )
     events: list[DomainEvent] = []
     if req.formation is not None:
         f = req.formation

@@ -94,9 +94,8 @@ def waive(state: GameState, obligation: str) -> GameState:
 
 
 #: the last state's options (the state kept alive with them) and, in a move phase, what they
-#: were made of (:func:`_carried`): ``todo`` asks for them, then ``next``'s plan asks again (to
-#: say what was left undone), of the same state; the simulator asks next of the state one step
-#: made of it
+#: were made of (:func:`_carried`): ``todo`` asks for them, then the simulator (its lines) of
+#: the same state, and next of the state one step made of it
 _LAST_OPTIONS: list[tuple[GameState, list[Todo], Any]] = []
 
 
