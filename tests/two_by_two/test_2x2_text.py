@@ -16,7 +16,11 @@ from typing import Any
 import pytest
 
 from tests.two_by_two.battle import Battle
+from vedette import rules
+from vedette.engine import Game, Store
 from vedette.errors import RuleViolation
+from vedette.rules.two_by_two import setup
+from vedette.sim.play import Setup, play_game
 
 N = 19.05  # mm per [1]
 
@@ -523,3 +527,94 @@ def test_the_defenders_second_rp_is_on_his_own_edge_as_above() -> None:
         ("red", "flank"),
         ("red", "flank"),
     ]
+
+
+# -- the sentences' consequences over a turn --------------------------------------------------
+def test_an_infantry_unit_that_fired_stays_pinned_into_its_own_move_until_it_rallies() -> None:
+    # Resolving shooting: "Any Infantry unit that shoots is automatically Pinned"; "Pinned: may
+    # only change facing"; Rallying: "Roll 1D6 to remove a disrupted or pinned effect"
+    b = Battle.quick(
+        [
+            bl("B", "infantry", 300, 100),
+            rd("I", "infantry", 300, ahead(0.5)),
+            rd("H", "hq_division", 325.5, ahead(0.5)),
+        ]
+    )
+    b.until("shoot", "red")
+    b.do("shoot", [1], firer="I", target="B")
+    b.until("move", "red")
+    assert b.state.unit("I").pinned
+    assert not offered(b, "advance", unit="I") and offered(b, "turn", unit="I")
+    assert "pinned" in refused(b, "advance", unit="I", distance=1)
+    b.do("turn", unit="I", direction="about")
+    b.do("next")  # red rallies: enemy within [2] -2 (footnote: it touches its HQ), HQ +1
+    r = b.do("rally", [6], unit="I").rolls[0]
+    assert (r.final, r.row) == (5, "rallies") and not b.state.unit("I").pinned
+
+
+@pytest.mark.parametrize(("rout_die", "destroyed"), [(1, True), (4, False)])
+def test_a_charger_routed_by_the_reaction_fire_leaves_no_melee(
+    rout_die: int, destroyed: bool
+) -> None:
+    # Moving to contact: "may fire on charging unit"; Resolving shooting: 8+ "Routs: roll D6 on
+    # 1 or 2 destroyed, else, move max away then Disrupted": 6 + 2 (cavalry) + 1 (first volley)
+    b = Battle.quick([bl("B", "heavy_cavalry", 300, 100), rd("R", "infantry", 300, ahead(3))])
+    b.do("charge", unit="B", into="R")
+    contact_y = b.state.unit("B").body.centre.y
+    b.do("shoot", [6, rout_die], firer="R", target="B")
+    u = b.state.unit("B")
+    assert not b.state.melees
+    if destroyed:
+        assert u.status == "destroyed" and b.state.score("red") == 3
+    else:  # heavy cavalry's full move [6] away from its enemy, then disrupted
+        assert u.disrupted and u.body.centre.y == pytest.approx(contact_y - 6 * N, abs=0.01)
+    b.until("melee", "blue")
+    assert not b.game.obligations()
+
+
+def test_the_melee_a_counter_charge_starts_is_owed_in_the_next_melee_phase() -> None:
+    # Sequence of play: "Player 2 Shoots ...; Cavalry Counter-charge / Player 1 Resolves
+    # Melees": the phase may not end while the melee waits (waived only with a logged reason)
+    b = Battle.quick([bl("M", "infantry", 300, 100), rd("C", "heavy_cavalry", 300, 152 + 2 * N)])
+    b.do("move", unit="M", to=[300, 140])
+    b.until("shoot", "red")
+    b.do("countercharge", unit="C", target="M")
+    b.do("next")
+    assert (b.state.phase, b.state.actor) == ("melee", "blue")
+    owed = [t for t in b.todo() if t.owed]
+    assert [t.command() for t in owed] == ["melee attacker=C defender=M"]
+    assert "melee attacker=C defender=M" in refused(b, "next")
+    r = b.do("melee", [4, 4, 5, 3], attacker="C", defender="M").rolls[0]
+    # a draw rolled again; then C 5 + 2 (heavy) - 2 (vs ordered infantry) = 5 vs 3: by 2
+    assert r.row == "defender_recoils"
+    b.do("next")
+
+
+def test_a_lancer_charged_may_rout_voluntarily_with_exact_odds() -> None:
+    # Unit Summary "*** may voluntarily rout" (Lancers): a rout like any other, 1-2 destroyed
+    b = Battle.quick([bl("B", "heavy_cavalry", 300, 100), rd("L", "lancers", 300, ahead(3))])
+    b.do("charge", unit="B", into="L")
+    assert offered(b, "rout", unit="L")
+    assert b.odds("rout", unit="L")[0].p("destroyed") == Fraction(1, 3)
+    b.do("rout", [5], unit="L")
+    u = b.state.unit("L")
+    assert u.disrupted and u.routed and not b.state.melees
+
+
+def test_what_next_names_is_todo_in_short_all_game_long() -> None:
+    """``next``'s "left undone" (each procedure and unit todo would offer a line for, found
+    without judging a group's later lines) is what the whole of ``todo`` says, at every step of
+    a played game."""
+    rs = rules.get("two_by_two")
+    s = Setup(rs.name, rs.scenario("close"), max_actions=160)
+    played = play_game(s, 2026, 1, record=True)
+    g = Game.create(Store(":memory:"), "g", rs.name, dict(s.scenario), played.dice_seed, {})
+    said = 0
+    for proc, req in played.actions:
+        st = g.state
+        if st.stage == "battle":
+            full = setup.left_undone(t for t in rs.todo(st) if not t.owed)
+            assert setup.left_undone(rs._one_line_each(st)) == full  # type: ignore[attr-defined]
+            said += bool(full)
+        g.perform(proc, req)
+    assert said > 20

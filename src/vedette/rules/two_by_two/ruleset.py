@@ -19,7 +19,9 @@ from vedette.rules.protocol import (
     Obligation,
     Todo,
     derive_todo,
+    todo_entries,
 )
+from vedette.rules.protocol import judged as protocol_judged
 from vedette.rules.simulation import SimPlay
 from vedette.rules.two_by_two import (
     facts,
@@ -257,7 +259,7 @@ class TwoByTwo(Ruleset[GameState]):
         when a player ends a phase (the engine's judgement), not when ``todo`` judges its own
         "end the phase" line, nor in ``simulate`` (it plans ``next`` itself, message unread)."""
         name, req, plan = judged
-        skipped = setup.left_undone(t for t in self.todo(state) if not t.owed)
+        skipped = setup.left_undone(self._one_line_each(state))
         if not skipped:
             return judged
         said = replace(
@@ -384,6 +386,23 @@ class TwoByTwo(Ruleset[GameState]):
     def options(self, state: GameState) -> list[Todo]:
         """Who may still move, shoot, rally or melee now, and the reactions open."""
         return todo.options(state)
+
+    def _one_line_each(self, state: GameState) -> list[Todo]:
+        """Of each procedure and unit (firer, RP) ``todo`` would offer a line for, its first
+        line there: judged as ``todo`` judges it (``protocol.judged``), the group's later lines
+        left unjudged once one is kept (what was left undone names the group, not its lines)."""
+        owed = self.obligations(state)
+        judge = offers.judged(state, owed, lambda p, r: self.judge(state, p, r, owed=owed)[1])
+        kept: set[tuple[str, str]] = set()
+        out: list[Todo] = []
+        for t, is_owed in todo_entries(owed, self.options(state)):
+            group = (t.procedure, setup.line_who(t))
+            if is_owed or t.procedure in _ENDS or group in kept:
+                continue
+            if protocol_judged(t, judge, owed=False) is not None:
+                kept.add(group)
+                out.append(t)
+        return out
 
     def fresh_todo(self, state: GameState, strict: bool = False) -> list[Todo]:
         """The core's ``todo`` (``protocol.derive_todo``: every line judged by ``plan``), its

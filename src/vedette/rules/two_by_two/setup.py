@@ -264,6 +264,14 @@ def _short_of_ap(state: GameState) -> str:
 _WHO = frozenset(("unit", "firer", "rp"))
 
 
+def line_who(t: Todo) -> str:
+    """The first of a line's unit, firer or RP, in its request's order ('' for none)."""
+    for k, v in t.request.items():
+        if k in _WHO:
+            return str(v)
+    return ""
+
+
 def left_undone(offered: Iterable[Todo]) -> str:
     """What could still have acted in the phase being ended, in short: the procedures of the
     lines ``todo`` offered (``offered``), each with the units, firers or RPs they name."""
@@ -271,11 +279,7 @@ def left_undone(offered: Iterable[Todo]) -> str:
     for t in offered:
         if t.procedure in ("next", "next_phase"):
             continue
-        who = ""  # the first of the line's unit, firer or RP, in the request's order
-        for k, v in t.request.items():
-            if k in _WHO:
-                who = str(v)
-                break
+        who = line_who(t)
         ids = groups.setdefault(t.procedure, [])
         if who and who not in ids:
             ids.append(who)
