@@ -618,3 +618,26 @@ def test_what_next_names_is_todo_in_short_all_game_long() -> None:
             said += bool(full)
         g.perform(proc, req)
     assert said > 20
+
+
+def test_cavalry_in_a_pending_melee_does_not_counter_charge_and_is_not_named() -> None:
+    # Moving to contact: "Cavalry may counter-charge an enemy unit which moves within a 1/2
+    # move or less": red light cavalry C, charged by blue heavy cavalry, is in a melee still to
+    # be fought; blue M then moves within its reach. C's counter-charge would leave that melee
+    # (only a rout or a correction parts units in a pending melee: reading 38): refused, not
+    # offered, and M's move does not say C may counter-charge it.
+    b = Battle.quick(
+        [
+            bl("B1", "heavy_cavalry", 300, 100),
+            bl("M", "infantry", 360, 100),
+            rd("C", "light_cavalry", 300, ahead(3)),
+        ]
+    )
+    b.do("charge", unit="B1", into="C")
+    out = b.do("advance", unit="M", distance=2)
+    assert out.details["move"]["countercharge_possible_by"] == []
+    assert "counter-charged" not in out.message
+    b.until("shoot", "red")
+    assert not offered(b, "countercharge")
+    assert "engaged with B1" in refused(b, "countercharge", unit="C", target="M")
+    assert [(m.attacker, m.defender) for m in b.state.melees] == [("B1", "C")]

@@ -272,9 +272,12 @@ def plan_move(
     if end is not None:
         ghost: Unit | None = None  # the unit at its end, made for the first cavalry near it
         frac = mv.countercharge_fraction
+        in_melee = {x for m in state.melees for x in (m.attacker, m.defender)}
         for e in countering:  # state.near(end, the fastest cavalry's reach, the enemy)
             et = state.utype(e)
             if not et.is_cavalry or e.disrupted or e.pinned or e.body is None:
+                continue
+            if e.through_town or e.id in in_melee:  # (its counter-charge would be refused)
                 continue
             if ghost is None:
                 ghost = Unit(u.id, u.side, u.kind, u.name, body=end)
@@ -560,6 +563,12 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
         raise RuleViolation(R_SHOOT, f"{u.name} is {'disrupted' if u.disrupted else 'pinned'}")
     if u.countercharged:
         raise RuleViolation(R_CONTACT, f"{u.name} has already counter-charged this turn")
+    held = next((m for m in state.melees if u.id in (m.attacker, m.defender)), None)
+    if held is not None:  # it would leave that melee (only a rout or a correction parts them)
+        other = state.unit(held.defender if held.attacker == u.id else held.attacker)
+        raise RuleViolation(
+            R_CONTACT, f"{u.name} is engaged with {other.name} (melee pending): no counter-charge"
+        )
     if target.side == u.side or not target.moved:
         raise RuleViolation(R_CONTACT, f"{target.name} did not move this turn: no counter-charge")
     frac = state.rules.movement.countercharge_fraction
