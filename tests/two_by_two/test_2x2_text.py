@@ -641,3 +641,22 @@ def test_cavalry_in_a_pending_melee_does_not_counter_charge_and_is_not_named() -
     assert not offered(b, "countercharge")
     assert "engaged with B1" in refused(b, "countercharge", unit="C", target="M")
     assert [(m.attacker, m.defender) for m in b.state.melees] == [("B1", "C")]
+
+
+def test_a_charge_on_engaged_infantry_does_not_say_it_may_turn_and_fire() -> None:
+    # Moving to contact: "Infantry may turn to face when charged if not engaged": red R is in
+    # base contact with blue E when blue cavalry charges its flank; the charge does not say R
+    # may turn to face and fire, todo does not offer it, and the referee refuses both
+    b = Battle.quick(
+        [
+            bl("BC", "heavy_cavalry", 200, 300, facing=90),
+            rd("R", "infantry", 300, 300),
+            bl("E", "infantry", 300, 288),
+        ]
+    )
+    out = b.do("move", unit="BC", path=[[200, 300], [300 - 6 - 12.5, 300]], facing=90)
+    assert out.details["move"]["contacts"] == ["R"]
+    assert out.details["move"]["may_turn_and_fire"] == [] and "turn to face" not in out.message
+    assert not offered(b, "face") and not offered(b, "shoot")
+    assert "engaged" in refused(b, "face", unit="R", toward="BC")
+    assert "engaged" in refused(b, "shoot", [6], firer="R", target="BC")

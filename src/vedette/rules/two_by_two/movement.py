@@ -286,9 +286,15 @@ def plan_move(
                 cc.append((e.id, d))
     for cid in contacts:
         e = state.unit(cid)
-        engaged = any(m.defender == e.id or m.attacker == e.id for m in state.melees)
-        if state.utype(e).is_infantry and not engaged and not e.disrupted:
-            reactions.append(e.id)
+        if not state.utype(e).is_infantry or e.disrupted:
+            continue
+        # engaged when charged (check_charged): in a pending melee, or in base contact with
+        # another enemy
+        if any(e.id in (m.attacker, m.defender) for m in state.melees):
+            continue
+        if any(x.id != u.id for x in facts.enemies_in_contact(state, e) or ()):
+            continue
+        reactions.append(e.id)
     return MovePlan(
         unit=u.id,
         end=end,
