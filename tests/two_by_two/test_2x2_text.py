@@ -660,3 +660,30 @@ def test_a_charge_on_engaged_infantry_does_not_say_it_may_turn_and_fire() -> Non
     assert not offered(b, "face") and not offered(b, "shoot")
     assert "engaged" in refused(b, "face", unit="R", toward="BC")
     assert "engaged" in refused(b, "shoot", [6], firer="R", target="BC")
+
+
+def test_a_rout_that_ends_destroyed_still_spreads_but_a_melee_destruction_does_not() -> None:
+    # Unit Summary "** rout whenever any rout w/in [3]": a target that routs (8+) and is then
+    # destroyed by its rout roll routed; a loser "Destroyed" in melee (4-5) did not rout
+    b = Battle.quick(
+        [
+            bl("T", "infantry", 300, 100),
+            bl("M", "militia", 325 + 2 * N, 100),
+            rd("A", "foot_artillery", 300, ahead(1)),
+        ]
+    )
+    b.until("shoot", "red")
+    b.do("shoot", [6, 1, 4], firer="A", target="T", enfilade=True)  # 6 + 1 + 2 = 9
+    assert b.state.unit("T").status == "destroyed"
+    assert b.state.unit("M").routed and b.state.unit("M").disrupted
+    b = Battle.quick(
+        [
+            bl("B", "infantry", 300, 100),
+            rd("R", "infantry", 300, ahead(0)),
+            rd("M", "militia", 325 + 2 * N, ahead(0)),
+        ]
+    )
+    b.until("melee", "blue")
+    b.do("melee", [5, 1], attacker="B", defender="R", contact=True)  # by 4: destroyed
+    assert b.state.unit("R").status == "destroyed"
+    assert not b.state.unit("M").routed and not b.state.unit("M").disrupted
