@@ -687,3 +687,21 @@ def test_a_rout_that_ends_destroyed_still_spreads_but_a_melee_destruction_does_n
     b.do("melee", [5, 1], attacker="B", defender="R", contact=True)  # by 4: destroyed
     assert b.state.unit("R").status == "destroyed"
     assert not b.state.unit("M").routed and not b.state.unit("M").disrupted
+
+
+def test_a_stated_reinforcement_may_change_formation_before_it_enters() -> None:
+    # Movement Modifiers: "Unit spends entire move on road ... (in Road Column)": an arrived
+    # reinforcement of a stated game enters by its move, so its formation comes first (reading
+    # 25): todo offers it with the entry, the referee accepts it; once entered, neither
+    rps = [{"id": "rear", "side": "blue", "kind": "rear", "at": [300, 0], "queue": ["B2"]}]
+    b = Battle.quick(
+        [bl("B", "infantry"), rd("R", "infantry"), bl("B2", "infantry", status="reserve")],
+        rps=rps,
+        options={"play": "stated"},
+    )
+    b.do("reinforce", [3], rp="rear")
+    assert offered(b, "move", unit="B2") and offered(b, "formation", unit="B2")
+    b.do("formation", unit="B2", formation="road_column")
+    b.do("move", unit="B2", distance=5, road=True)  # [4] + [1] wholly on the road
+    assert not offered(b, "formation", unit="B2")
+    assert "Movement" in refused(b, "formation", unit="B2", formation="line")

@@ -385,7 +385,9 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     if u.disrupted or (state.melees and _charged_this_phase(state, u)):
         return []
     if u.body is None and u.entry:
-        return [_arrival(state, u)]
+        if state.play == "stated":  # it enters by its move: its formation first (reading 25)
+            return [_arrival(state, u), *_formations(state, u)]
+        return [_arrival(state, u)]  # (tracked: placed on the edge, then its formation)
     if u.moved and u.spent <= 0:
         return []
     t = state.utype(u)
