@@ -251,8 +251,8 @@ def _unit_moves_as_before(state: Any, u: Any, enemies: list[Any]) -> list[Any]:
     t = state.utype(u)
     if u.disrupted or todo._charged_this_phase(state, u):
         return out
-    if u.body is None and u.entry:
-        return [todo._arrival(state, u)]
+    if u.body is None and u.entry:  # (stated: its formation before it enters, F6)
+        return [todo._arrival(state, u), *([] if tracked else todo._formations(state, u))]
     if u.moved and u.spent <= 0:
         return out
     left = t.move - u.spent
@@ -450,7 +450,7 @@ def test_the_units_kept_by_index_are_the_units_listed_afresh() -> None:
             now = {u.id: u.status for u in st.units}
             statuses += now != seen
             seen = now
-            assert setup._left_undone(st) == _left_undone_by_generator(st)
+            assert setup.left_undone(todo.options(st)) == _left_undone_by_generator(st)
             for side in (None, *(x.id for x in st.sides)):
                 oracle = [
                     u for u in st.units if u.status == "table" and (side is None or u.side == side)

@@ -287,9 +287,12 @@ def plan_move(
     if end is not None:
         ghost: Unit | None = None  # the unit at its end, made for the first cavalry near it
         frac = mv.countercharge_fraction
+        in_melee = {x for m in state.melees for x in (m.attacker, m.defender)}
         for e in countering:  # state.near(end, the fastest cavalry's reach, the enemy)
             et = state.utype(e)
             if not et.is_cavalry or e.disrupted or e.pinned or e.body is None:
+                continue
+            if e.through_town or e.id in in_melee:  # (its counter-charge would be refused)
                 continue
             if ghost is None:
                 ghost = Unit(u.id, u.side, u.kind, u.name, body=end)
@@ -298,9 +301,15 @@ def plan_move(
                 cc.append((e.id, d))
     for cid in contacts:
         e = state.unit(cid)
-        engaged = any(m.defender == e.id or m.attacker == e.id for m in state.melees)
-        if state.utype(e).is_infantry and not engaged and not e.disrupted:
-            reactions.append(e.id)
+        if not state.utype(e).is_infantry or e.disrupted:
+            continue
+        # engaged when charged (check_charged): in a pending melee, or in base contact with
+        # another enemy
+        if any(e.id in (m.attacker, m.defender) for m in state.melees):
+            continue
+        if any(x.id != u.id for x in facts.enemies_in_contact(state, e) or ()):
+            continue
+        reactions.append(e.id)
     return MovePlan(
         unit=u.id,
         end=end,
@@ -575,6 +584,12 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
         raise RuleViolation(R_SHOOT, f"{u.name} is {'disrupted' if u.disrupted else 'pinned'}")
     if u.countercharged:
         raise RuleViolation(R_CONTACT, f"{u.name} has already counter-charged this turn")
+    held = next((m for m in state.melees if u.id in (m.attacker, m.defender)), None)
+    if held is not None:  # it would leave that melee (only a rout or a correction parts them)
+        other = state.unit(held.defender if held.attacker == u.id else held.attacker)
+        raise RuleViolation(
+            R_CONTACT, f"{u.name} is engaged with {other.name} (melee pending): no counter-charge"
+        )
     if target.side == u.side or not target.moved:
         raise RuleViolation(R_CONTACT, f"{target.name} did not move this turn: no counter-charge")
     frac = state.rules.movement.countercharge_fraction
@@ -641,6 +656,8 @@ def face(state: GameState, req: Face, dice: Any = None) -> Outcome:
     charger = require_unit_in_play(state, req.toward, "turn to face")
     require_reaction(state, u.side, "turn to face")
     check_charged(state, u, charger)
+    if u.disrupted:  # "Disrupted: may not move or fire" (as in its own move phase: reading 28)
+        raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not turn to face or fire")
     events: list[DomainEvent] = []
     if u.body is not None and charger.body is not None:
         turned = u.body.facing_toward(charger.body.centre)
@@ -697,13 +714,19 @@ def check_charged(state: GameState, u: Unit, charger: Unit) -> None:
 
 def formation(state: GameState, req: Formation, dice: Any = None) -> Outcome:
     """Change formation (line, column of attack, road column) or skirmisher screen in the
-    unit's move phase (ASSUMPTION: free, part of its move; the text gives no cost)."""
+    unit's move phase, before it moves (ASSUMPTION, reading 25: free, part of its move; the
+    text gives no cost; a unit that moved or charged keeps the formation it moved in: "spends
+    entire move on a road (in Road Column)", and a move to contact ends its move)."""
     u = require_unit_in_play(state, req.unit, "formation")
     require_phase(state, "move", u.side, "change formation")
     if u.disrupted:
         raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not move")
     if u.pinned:
         raise RuleViolation(R_SHOOT, f"{u.name} is pinned: it may only change facing")
+    if u.moved:
+        raise RuleViolation(
+            R_MOVE, f"{u.name} has moved this phase: it changes formation before it moves"
+        )
     events: list[DomainEvent] = []
     if req.formation is not None:
         f = req.formation

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -19,7 +19,9 @@ from vedette.rules.protocol import (
     Obligation,
     Todo,
     derive_todo,
+    todo_entries,
 )
+from vedette.rules.protocol import judged as protocol_judged
 from vedette.rules.simulation import SimPlay
 from vedette.rules.two_by_two import (
     facts,
@@ -55,6 +57,9 @@ if TYPE_CHECKING:
     from vedette.rules.editor import Editor
 
 SRC = "two_by_two scenario"
+
+#: the procedures that end a phase (their plan says what was left undone: TwoByTwo.judge)
+_ENDS = frozenset(("next", "next_phase"))
 
 
 def _sides(scn: Mapping[str, Any]) -> tuple[SideInfo, SideInfo]:
@@ -244,9 +249,27 @@ class TwoByTwo(Ruleset[GameState]):
         out = super().judge(state, procedure, request, owed, query)
         if action:
             acting_after(state, procedure, out[2])
+        if procedure in _ENDS and not self._deriving and state.stage == "battle":
+            out = self._left_undone(state, out)
         return out
 
+    def _left_undone(self, state: GameState, judged: Any) -> Any:
+        """``next``'s plan with what was left undone in the phase it ends: the lines ``todo``
+        offered (a referee's words are a promise too: nothing ``plan`` would refuse). Said
+        when a player ends a phase (the engine's judgement), not when ``todo`` judges its own
+        "end the phase" line, nor in ``simulate`` (it plans ``next`` itself, message unread)."""
+        name, req, plan = judged
+        skipped = setup.left_undone(self._one_line_each(state))
+        if not skipped:
+            return judged
+        said = replace(
+            plan.data,
+            message=f"{plan.data.message} (left undone in the phase that ended: {skipped})",
+        )
+        return name, req, replace(plan, data=said)
+
     def __init__(self) -> None:
+        self._deriving = 0  # todo being derived (its judgement of "next" says nothing)
         self.procedures = procedure_table(
             # set-up and the turn (2 by 2, Game Setup; Sequence of play)
             Procedure(rq.SetupRoll, setup.plan_setup_roll, setup.setup_roll),
@@ -364,13 +387,34 @@ class TwoByTwo(Ruleset[GameState]):
         """Who may still move, shoot, rally or melee now, and the reactions open."""
         return todo.options(state)
 
+    def _one_line_each(self, state: GameState) -> list[Todo]:
+        """Of each procedure and unit (firer, RP) ``todo`` would offer a line for, its first
+        line there: judged as ``todo`` judges it (``protocol.judged``), the group's later lines
+        left unjudged once one is kept (what was left undone names the group, not its lines)."""
+        owed = self.obligations(state)
+        judge = offers.judged(state, owed, lambda p, r: self.judge(state, p, r, owed=owed)[1])
+        kept: set[tuple[str, str]] = set()
+        out: list[Todo] = []
+        for t, is_owed in todo_entries(owed, self.options(state)):
+            group = (t.procedure, setup.line_who(t))
+            if is_owed or t.procedure in _ENDS or group in kept:
+                continue
+            if protocol_judged(t, judge, owed=False) is not None:
+                kept.add(group)
+                out.append(t)
+        return out
+
     def fresh_todo(self, state: GameState, strict: bool = False) -> list[Todo]:
         """The core's ``todo`` (``protocol.derive_todo``: every line judged by ``plan``), its
         verdicts remembered from one state to the next where nothing they read has changed
         (:mod:`vedette.rules.two_by_two.offers`): the same lines, judged once."""
         owed = self.obligations(state)
         judge = offers.judged(state, owed, lambda p, r: self.judge(state, p, r, owed=owed)[1])
-        return derive_todo(owed, self.options(state), judge, strict)
+        self._deriving += 1  # its "end the phase" line is judged, not said (_left_undone)
+        try:
+            return derive_todo(owed, self.options(state), judge, strict)
+        finally:
+            self._deriving -= 1
 
     def memos_on(self) -> bool:
         """The core's memos (``todo``'s lines for the state last asked, the initial states) only

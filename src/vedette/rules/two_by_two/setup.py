@@ -9,6 +9,7 @@ defending unit or RP). The Defender then moves first: he is Player 1.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from vedette.dice import Check, DiceSource, OpposedRoll
@@ -16,7 +17,7 @@ from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body, Vec
 from vedette.rules.base import Outcome
-from vedette.rules.protocol import DomainEvent, Plan
+from vedette.rules.protocol import DomainEvent, Plan, Todo
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.events import (
     GameOver,
@@ -36,7 +37,6 @@ from vedette.rules.two_by_two.model import (
     GameState,
 )
 from vedette.rules.two_by_two.requests import ChooseRP, Deploy, Next, SetupRoll
-from vedette.rules.two_by_two.todo import options
 
 RP_STEPS = ("rp_def", "rp_att", "rp_def2", "rp_att2")
 
@@ -240,11 +240,8 @@ def next_phase(state: GameState, req: Next, dice: Any = None) -> Outcome:
             return Outcome((GameOver(over[0]),), (), over[1])
     events.append(PhaseBegan("battle", turn, idx))
     kind, who, _ = PHASES[idx]
-    msg = f"turn {turn}, phase {idx + 1}: player {who + 1} {kind}"
-    skipped = _left_undone(state)
-    if skipped:
-        msg += f" (left undone in the phase that ended: {skipped})"
-    return Outcome(tuple(events), (), msg)
+    # what was left undone is added by the ruleset's judgement (TwoByTwo._left_undone)
+    return Outcome(tuple(events), (), f"turn {turn}, phase {idx + 1}: player {who + 1} {kind}")
 
 
 def _short_of_ap(state: GameState) -> str:
@@ -267,17 +264,22 @@ def _short_of_ap(state: GameState) -> str:
 _WHO = frozenset(("unit", "firer", "rp"))
 
 
-def _left_undone(state: GameState) -> str:
-    """What could still have acted in the phase being ended (``todo``), in short."""
+def line_who(t: Todo) -> str:
+    """The first of a line's unit, firer or RP, in its request's order ('' for none)."""
+    for k, v in t.request.items():
+        if k in _WHO:
+            return str(v)
+    return ""
+
+
+def left_undone(offered: Iterable[Todo]) -> str:
+    """What could still have acted in the phase being ended, in short: the procedures of the
+    lines ``todo`` offered (``offered``), each with the units, firers or RPs they name."""
     groups: dict[str, list[str]] = {}
-    for t in options(state):
-        if t.procedure == "next":
+    for t in offered:
+        if t.procedure in ("next", "next_phase"):
             continue
-        who = ""  # the first of the line's unit, firer or RP, in the request's order
-        for k, v in t.request.items():
-            if k in _WHO:
-                who = str(v)
-                break
+        who = line_who(t)
         ids = groups.setdefault(t.procedure, [])
         if who and who not in ids:
             ids.append(who)

@@ -96,9 +96,8 @@ def waive(state: GameState, obligation: str) -> GameState:
 
 
 #: the last state's options (the state kept alive with them) and, in a move phase, what they
-#: were made of (:func:`_carried`): ``todo`` asks for them, then ``next``'s plan asks again (to
-#: say what was left undone), of the same state; the simulator asks next of the state one step
-#: made of it
+#: were made of (:func:`_carried`): ``todo`` asks for them, then the simulator (its lines) of
+#: the same state, and next of the state one step made of it
 _LAST_OPTIONS: list[tuple[GameState, list[Todo], Any]] = []
 
 
@@ -388,7 +387,9 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     if u.disrupted or (state.melees and _charged_this_phase(state, u)):
         return []
     if u.body is None and u.entry:
-        return [_arrival(state, u)]
+        if state.play == "stated":  # it enters by its move: its formation first (reading 25)
+            return [_arrival(state, u), *_formations(state, u)]
+        return [_arrival(state, u)]  # (tracked: placed on the edge, then its formation)
     if u.moved and u.spent <= 0:
         return []
     t = state.utype(u)
