@@ -55,6 +55,12 @@ RULE_CHANGES = {
     "AP the set-up has each side place": "2 by 2 reading 30 (session 15): a deployment ended"
     " short of its AP is noted",
 }
+#: rules changed on purpose that reword part of an action's message (where the base's message
+#: and this code's part: the same words before it): the change
+REWORDED = {
+    "(left undone in the phase that ended:": "2 by 2, Sequence of play (session 15): `next` names"
+    " as left undone only what todo offered (it named lines the referee refused)",
+}
 #: rules changed on purpose that change what ``todo`` offers (a line's command's start -> whether
 #: the change removes or adds such lines, or both for a line reworded, and the change): a game
 #: whose first difference is a step whose lines (command and text) differ only by such lines is
@@ -73,6 +79,11 @@ TODO_CHANGES = {
         "added",
         "2 by 2 reading 31 (session 15): a later charge no longer takes back a charged unit's"
         " turn to face and fire",
+    ),
+    "formation unit=": (
+        "added",
+        "2 by 2, Reinforcements (session 15): in stated play an arrived reinforcement is offered"
+        " a formation change before it enters, as the referee accepts",
     ),
     "countercharge unit=": (
         "added removed",
@@ -193,11 +204,25 @@ def differences(base: list[dict[str, Any]], new: list[dict[str, Any]]) -> tuple[
         why = "UNEXPLAINED"
         for (bh, bm, *bl), (nh, nm, *nl) in zip(b["said"], n["said"], strict=False):
             if bh != nh:  # the todo lines differed before any message did
-                why = _todo_change(bl[0] if bl else [], nl[0] if nl else []) or why
+                base_l, new_l = (bl[0] if bl else []), (nl[0] if nl else [])
+                why = _todo_change(base_l, new_l) or (
+                    f"{why}: lines only the base offers {sorted(set(base_l) - set(new_l))[:3]},"
+                    f" only this code {sorted(set(new_l) - set(base_l))[:3]}"
+                )
                 break
             if bm != nm:
                 extra = nm[len(bm) :] if nm.startswith(bm) else ""
-                why = next((f"{c} ({k!r})" for k, c in RULE_CHANGES.items() if k in extra), why)
+                why = next(
+                    (f"{c} ({k!r})" for k, c in RULE_CHANGES.items() if k in extra),
+                    None,
+                ) or next(
+                    (
+                        c
+                        for k, c in REWORDED.items()
+                        if k in bm and k in nm and bm.split(k)[0] == nm.split(k)[0]
+                    ),
+                    f"{why}: the message {bm!r} became {nm!r}",
+                )
                 break
         lines.append(f"  {n['game']}: {why}")
     return same, lines
