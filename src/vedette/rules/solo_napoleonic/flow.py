@@ -335,8 +335,11 @@ def advance_left(state: State, u: Unit) -> float | str:
 # -- steps done -----------------------------------------------------------------------------
 
 
-def after_morale(ch: Changes, uid: str, passed: bool) -> None:
-    """A morale test was taken: the charge waiting on it goes on."""
+def after_morale(ch: Changes, uid: str, passed: bool) -> str | None:
+    """A morale test was taken: the charge waiting on it goes on. Returns the note for the
+    test's message when the charged unit's defensive fire lapses (Kuryakin, Charge Test: the
+    attacker "takes any defensive fire": none it cannot give), else None."""
+    note: str | None = None
     c = charger_of(ch.state, uid, "morale")
     if c is not None:
         t = ch.state.unit(uid)
@@ -349,6 +352,7 @@ def after_morale(ch: Changes, uid: str, passed: bool) -> None:
             if lapse is not None:
                 nxt = "close"
                 why += f"; its defensive fire lapses: {lapse}"
+                note = f"{uid}'s defensive fire lapses: {lapse}"
         else:
             nxt = "close"
         set_step(ch, c, why, charge_step=nxt)
@@ -371,8 +375,9 @@ def after_morale(ch: Changes, uid: str, passed: bool) -> None:
         if other is not None and ch.state.has_unit(other):
             o = ch.state.unit(other)
             if o.lost_melee and o.morale_due and o.on_table:
-                return
+                return note
         continue_melee(ch, c.id)
+    return note
 
 
 def defensive_fire_lapses(state: State, t: Unit, c: Unit) -> str | None:
