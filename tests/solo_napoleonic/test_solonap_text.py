@@ -51,10 +51,12 @@ def new(
     units: Sequence[Mapping[str, Any]],
     gens: Sequence[Mapping[str, Any]] | None = None,
     options: Mapping[str, Any] | None = None,
+    house: Mapping[str, Any] | None = None,
 ) -> Game:
     gens = [gen("FB"), gen("AB", "Allies")] if gens is None else gens
     scen = {"title": "text", "sides": SIDES, "units": list(units), "generals": list(gens)}
-    return Game.create(Store(tmp_path / "g.db"), "g", "solonap", scen, seed=7, options=options)
+    store = Store(tmp_path / "g.db")
+    return Game.create(store, "g", "solonap", scen, seed=7, options=options, house_rules=house)
 
 
 def dealt(g: Game, cards: Mapping[str, int], control: Sequence[int] = (1, 1)) -> Game:
@@ -315,3 +317,206 @@ def test_a_lapsed_defensive_fire_says_why_in_the_tests_message(tmp_path: Path) -
     assert out.message.startswith("A1 holds")
     assert "A1's defensive fire lapses" in out.message and "already fired" in out.message
     assert owed(g) == [("close", {"unit": "F1"})]
+
+
+# == Move Sequence: the chance cards (the deck is missing: vedette's own ten, documented) =======
+def with_chance(tmp_path: Path, units: Sequence[Mapping[str, Any]], card: str, **kw: Any) -> Game:
+    """FB's card 1 (up), AB's card 2; the French hold chance card ``card``."""
+    g = new(tmp_path, units, **kw)
+    g.perform("control", {}, [1, 1])
+    g.perform("deal", {"cards": {"FB": 1, "AB": 2}, "chance": {"French": card}})
+    up(g, "FB")
+    return g
+
+
+def test_chance_inspired_leadership_adds_10_to_a_test(tmp_path: Path) -> None:
+    """Reading K54, 'Inspired leadership': one friendly unit adds +10% to its next morale,
+    charge or charge-home test."""
+    g = with_chance(tmp_path, [unit("F1"), unit("A1", "Allies")], "inspired")
+    with pytest.raises(RuleViolation):  # a friendly card: not on an enemy unit
+        g.perform("chance", {"side": "French", "on": "A1"})
+    g.perform("chance", {"side": "French", "on": "F1"})
+    o = g.odds("morale", {"unit": "F1", "in_command": False})[0]
+    assert o.target == 75 and any("chance card" in m.reason for m in o.modifiers)
+    g.perform("morale", {"unit": "F1", "in_command": False}, [0])
+    o = g.odds("morale", {"unit": "F1", "in_command": False})[0]
+    assert o.target == 65  # spent by the test it modified
+
+
+def test_chance_lost_orders_forbids_the_move(tmp_path: Path) -> None:
+    """Reading K54, 'Lost orders': one enemy unit may not move this turn (it may still fire)."""
+    g = with_chance(tmp_path, [unit("F1"), unit("A1", "Allies", front=5)], "lost_orders")
+    g.perform("chance", {"side": "French", "on": "A1"})
+    g.perform("next", {})
+    assert g.state.active == "AB"
+    with pytest.raises(RuleViolation):
+        g.perform("move", {"unit": "A1", "distance": 50, "mode": "move"}, [0, 3])
+    g.perform("fire", {"unit": "A1", "target": "F1", "range": "long"}, [4, 5])
+
+
+@pytest.mark.parametrize(("card", "before", "after"), [("rally", 2, 1), ("confusion", 2, 3)])
+def test_chance_cards_that_move_d_chits(tmp_path: Path, card: str, before: int, after: int) -> None:
+    """Reading K54, 'Drums beat the rally': one friendly unit removes a 'D' chit at once;
+    'Confusion in the ranks': one enemy unit takes one."""
+    on = "F1" if card == "rally" else "A1"
+    units = [unit("F1", disorder=before), unit("A1", "Allies", disorder=before)]
+    g = with_chance(tmp_path, units, card)
+    g.perform("chance", {"side": "French", "on": on})
+    assert g.state.unit(on).disorder == after
+
+
+def test_chance_ammunition_running_low_minus_one_volley(tmp_path: Path) -> None:
+    """Reading K54, 'Ammunition running low': one enemy unit's next volley is -1."""
+    g = with_chance(tmp_path, [unit("F1"), unit("A1", "Allies", front=5)], "ammunition")
+    g.perform("chance", {"side": "French", "on": "A1"})
+    g.perform("next", {})
+    out = g.perform("fire", {"unit": "A1", "target": "F1", "range": "long"}, [5, 5])
+    assert out.rolls[0].final == 4  # a d6 of 5, -1
+
+
+def test_chance_smoke_makes_fire_long_range(tmp_path: Path) -> None:
+    """Reading K54, 'Smoke obscures the field': all fire at one target counts as long range
+    this turn (a quarter of the hits, saves 4-6)."""
+    g = with_chance(tmp_path, [unit("F1", front=5), unit("A1", "Allies")], "smoke")
+    g.perform("chance", {"side": "French", "on": "A1"})
+    out = g.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [4, 4])
+    assert (out.details["hits"], out.details["actual"], out.details["casualties"]) == (4, 1, 0)
+
+
+def test_chance_forced_march_a_quarter_more(tmp_path: Path) -> None:
+    """Reading K54, 'Forced march': one friendly unit moves a further quarter move this turn
+    (a line's 150mm becomes 187.5mm)."""
+    g = with_chance(tmp_path, [unit("F1"), unit("A1", "Allies")], "forced_march")
+    with pytest.raises(RuleViolation):
+        g.perform("move", {"unit": "F1", "distance": 180, "mode": "move"}, [0, 3])
+    g.perform("chance", {"side": "French", "on": "F1"})
+    out = g.perform("move", {"unit": "F1", "distance": 180, "mode": "move"}, [0, 3])
+    assert out.details["moved_mm"] == 180
+
+
+def test_chance_hesitation_minus_one_from_a_standstill(tmp_path: Path) -> None:
+    """Reading K54, 'Hesitation': one enemy unit's next Moving From A Standstill roll is -1
+    (a 2 then fails as a 1 does)."""
+    g = with_chance(tmp_path, [unit("F1"), unit("A1", "Allies", advancing=False)], "hesitation")
+    g.perform("chance", {"side": "French", "on": "A1"})
+    g.perform("next", {})
+    out = g.perform("start", {"unit": "A1"}, [2])
+    assert out.rolls[0].final == 1 and g.state.unit("A1").start_failed
+
+
+def test_chance_steady_lads_rolls_a_failed_test_again(tmp_path: Path) -> None:
+    """Reading K54, 'Steady, lads!': one friendly unit rolls a failed morale test again, once."""
+    g = with_chance(tmp_path, [unit("F1"), unit("A1", "Allies")], "steady_lads")
+    g.perform("chance", {"side": "French", "on": "F1"})
+    out = g.perform("morale", {"unit": "F1", "in_command": False}, [90, 10])
+    assert [r.natural for r in out.rolls] == [90, 10]
+    assert not g.state.unit("F1").morale_failed
+
+
+def test_chance_quiet_on_the_front_does_nothing(tmp_path: Path) -> None:
+    g = with_chance(tmp_path, [unit("F1"), unit("A1", "Allies")], "nothing")
+    before = g.state.unit("F1")
+    g.perform("chance", {"side": "French", "on": "F1"})
+    assert g.state.unit("F1") == before and g.state.chance_played == ("nothing",)
+
+
+# == Morale: the D10 result chart (missing: vedette's default, reading K41) =====================
+@pytest.mark.parametrize(
+    ("face", "status", "rally", "chits", "owed_mode", "owed_mm"),
+    [
+        (1, "routing", True, 0, "rout", 150),  # 1-2 rout: a full move away at once; rally
+        (2, "routing", True, 0, "rout", 150),
+        (3, "retiring", True, 0, "retire", 150),  # 3-4 retire a full move in disorder; rally
+        (4, "retiring", True, 0, "retire", 150),
+        (5, "steady", False, 0, "retire", 75),  # 5-6 retire half a move facing the enemy
+        (6, "steady", False, 0, "retire", 75),
+        (7, "steady", False, 1, None, 0),  # 7-8 halt where it stands with a 'D'
+        (8, "steady", False, 1, None, 0),
+        (9, "steady", False, 0, None, 0),  # 9-10 halt where it stands
+        (10, "steady", False, 0, None, 0),
+    ],
+)
+def test_the_default_result_chart_row_by_row(
+    tmp_path: Path,
+    face: int,
+    status: str,
+    rally: bool,
+    chits: int,
+    owed_mode: str | None,
+    owed_mm: int,
+) -> None:
+    """Morale: 'To determine the result roll a D10 and consult the following chart ... The
+    first two results require rallying'. The chart is vedette's default (K41); what each row
+    leaves and owes next, as the player page documents it."""
+    g = ready(tmp_path, [unit("F1"), unit("A1", "Allies")])
+    g.perform("morale", {"unit": "F1", "in_command": False}, [99, face])
+    u = g.state.unit("F1")
+    assert (u.status, u.must_rally, u.disorder) == (status, rally, chits)
+    moves = [r for p, r in owed(g) if p == "move"]
+    if owed_mode is None:
+        assert moves == []
+        with pytest.raises(RuleViolation):  # halts where it stands: no move this turn
+            g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [0, 3])
+    else:
+        assert len(moves) == 1 and moves[0]["unit"] == "F1"
+        assert moves[0]["mode"] == owed_mode
+        out = g.perform("move", moves[0], [0, 3])
+        assert out.details["moved_mm"] == owed_mm
+        # Disorder: 'Each move of Rout 2D. Each move of Retreat/Pursuit 1D': a rout 2D, the
+        # retirement in disorder 1D, the half move facing the enemy none (orderly)
+        assert g.state.unit("F1").disorder == {1: 2, 2: 2, 3: 1, 4: 1}.get(face, 0)
+        assert owed(g) == []
+
+
+# == Disorder / Morale: a routing unit runs each move (reading K58) =============================
+def routed_then_next_turn(tmp_path: Path, **kw: Any) -> Game:
+    """F1 fails morale and routs (chart face 1) on turn 1, runs at once; turn 2, FB's card."""
+    g = ready(tmp_path, [unit("F1"), unit("A1", "Allies")], **kw)
+    g.perform("morale", {"unit": "F1", "in_command": False}, [99, 1])
+    g.perform("move", {"unit": "F1", "mode": "rout"}, [0, 3])
+    assert g.state.unit("F1").disorder == 2
+    g.perform("next", {})
+    g.perform("next", {})
+    g.perform("end_turn", {})
+    dealt(g, {"FB": 1, "AB": 2})
+    up(g, "FB")
+    return g
+
+
+def test_a_routing_unit_owes_its_run_on_its_next_card(tmp_path: Path) -> None:
+    """Disorder: 'Each move of Rout 2D'; Morale: 'The first two results require rallying'. A
+    routing unit's card does not end with the unit standing: it rallies, or it runs a full
+    move (2D more) — the run is owed, and the card cannot end before it."""
+    g = routed_then_next_turn(tmp_path)
+    assert owed(g) == [("move", {"unit": "F1", "mode": "rout"})]
+    with pytest.raises(RuleViolation, match="routing"):
+        g.perform("next", {})
+    out = g.perform("move", {"unit": "F1", "mode": "rout"}, [0, 3])
+    assert out.details["moved_mm"] == 150 and g.state.unit("F1").disorder == 4
+    assert owed(g) == []
+    g.perform("next", {})
+
+
+def test_a_routing_unit_may_rally_first(tmp_path: Path) -> None:
+    """Morale: the first two results 'require rallying': a rally that holds ends the rout, and
+    no run is owed; one that fails leaves the run owed."""
+    g = routed_then_next_turn(tmp_path / "a")
+    g.perform("rally", {"unit": "F1"}, [0])
+    assert g.state.unit("F1").status == "steady" and owed(g) == []
+    h = routed_then_next_turn(tmp_path / "b")
+    h.perform("rally", {"unit": "F1"}, [99])
+    assert h.state.unit("F1").status == "routing"
+    assert owed(h) == [("move", {"unit": "F1", "mode": "rout"})]
+
+
+def test_a_routing_units_run_can_be_waived_or_made_optional(tmp_path: Path) -> None:
+    """The logged way round an owed run, and the house rule that only offers it."""
+    g = routed_then_next_turn(tmp_path / "a")
+    (ob,) = g.obligations()
+    g.perform("waive", {"obligation": ob.id})
+    assert owed(g) == [] and g.state.unit("F1").disorder == 2
+    g.perform("next", {})
+    h = routed_then_next_turn(tmp_path / "b", house={"options": {"routing_runs": False}})
+    assert owed(h) == []
+    assert any(t.request == {"unit": "F1", "mode": "rout"} for t in h.todo())  # offered
+    h.perform("next", {})

@@ -47,6 +47,7 @@ class Options:
     general_save: int
     timid_retire_mm: float
     evade_die: str
+    routing_runs: bool
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,7 +47,7 @@ from vedette.rules.solo_napoleonic.charging import (
     set_step,
 )
 from vedette.rules.solo_napoleonic.common import Changes
-from vedette.rules.solo_napoleonic.events import ChargeStep, MoraleHeld
+from vedette.rules.solo_napoleonic.events import ChargeStep, MoraleHeld, Moved
 from vedette.rules.solo_napoleonic.fire import plan
 from vedette.rules.solo_napoleonic.model import State, Unit
 from vedette.rules.solo_napoleonic.requests import Fire, Move
@@ -211,6 +211,7 @@ def obligations(state: State) -> tuple[Obligation, ...]:
                 )
             )
     out[:0] = bound_moves(state)
+    out.extend(routing_runs(state))
     due = state.due_ids()
     if due and state.phase == "activation":
         active = set(state.active_units())
@@ -237,8 +238,56 @@ def obligations(state: State) -> tuple[Obligation, ...]:
 
 def none_owed(state: State) -> bool:
     """Nothing is owed (:func:`obligations` is empty): no open charge, no marker directing a
-    morale test, no unit bound by a result (told in C, with the state's indexes)."""
-    return not (state.charging_ids() or state.due_ids() or any(map(_BOUND, state.units)))
+    morale test, no unit bound by a result (told in C, with the state's indexes), no routing
+    unit on the active card."""
+    return not (
+        state.charging_ids()
+        or state.due_ids()
+        or any(map(_BOUND, state.units))
+        or _routing_up(state)
+    )
+
+
+def _routing_up(state: State) -> bool:
+    """Is a routing unit on the active card (its run may be owed: :func:`routing_runs`)?"""
+    if state.active is None or state.phase != "activation":
+        return False
+    return any(state.unit(uid).status == "routing" for uid in state.active_units())
+
+
+def routing_runs(state: State) -> list[Obligation]:
+    """Reading K58 (Disorder: "Each move of Rout 2D"; Morale: a routing unit only runs or
+    rallies, the chart saying so is missing): a routing unit on the active card that has not
+    moved this turn owes its run, a full move away, before its card ends; it may rally first
+    (a rallied unit owes nothing). Not owed where the rules forbid the move (guns that cannot
+    move, a *Lost orders* card) or with ``[options] routing_runs = false``."""
+    out: list[Obligation] = []
+    if not _routing_up(state) or not state.config.options.routing_runs:
+        return out
+    for uid in state.active_units():
+        u = state.unit(uid)
+        if u.status != "routing" or not u.on_table or u.move_done or u.acted:
+            continue
+        if u.bound is not None or u.morale_due or u.charge_target is not None:
+            continue  # its result's move, its test or its melee comes first
+        if base_move(state, u) <= 0:
+            continue
+        try:
+            move_allowed(state, u, Move(unit=u.id, mode="rout"))
+        except VedetteError:
+            continue
+        out.append(
+            Obligation(
+                f"rout:{u.id}",
+                "move",
+                {"unit": u.id, "mode": "rout"},
+                R_MORALE,
+                f"{u.id} is routing: it runs a full move (2D) before its card ends, unless it"
+                " rallies first",
+                blocks=("next", "end_turn"),
+            )
+        )
+    return out
 
 
 def morale_owed(oid: str, uid: str, rule: str, text: str) -> Obligation:
@@ -406,6 +455,9 @@ def waive(state: State, oid: str) -> State:
     kind, _, rest = oid.partition(":")
     if kind in ("result", "advance", "volley"):
         ch.unit(MoraleHeld, rest, f"owed {kind} move waived", bound=None)
+        return ch.state
+    if kind == "rout":
+        ch.unit(Moved, rest, "owed rout move waived", move_done=True)
         return ch.state
     if kind == "marker":
         ch.unit(MoraleHeld, rest, "morale marker waived", morale_due=False)
