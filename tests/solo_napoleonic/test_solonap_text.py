@@ -520,3 +520,48 @@ def test_a_routing_units_run_can_be_waived_or_made_optional(tmp_path: Path) -> N
     assert owed(h) == []
     assert any(t.request == {"unit": "F1", "mode": "rout"} for t in h.todo())  # offered
     h.perform("next", {})
+
+
+# == Melee, Cavalry vs. Infantry: skirmishers evade (reading K59) ===============================
+def evading(tmp_path: Path, gap: float, **kw: Any) -> Game:
+    """Light cavalry (a 400mm move) charge skirmishers ``gap`` mm ahead of their front."""
+    units = [
+        cavalry("F1", x=500.0, y=0.0, facing=0.0, width=90.0, depth=30.0),
+        unit("A1", "Allies", formation="skirmish", figures=8, front=8, x=500.0,
+             y=15.0 + gap + 15.0, facing=180.0, width=120.0, depth=30.0),
+    ]  # fmt: skip
+    g = ready(tmp_path, units, **kw)
+    out = g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    assert "evade" in out.message
+    g.perform("next", {})  # the skirmishers' jumped card: their forced test, then the evasion
+    g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
+    assert owed(g) == [("evade", {"unit": "A1"})]
+    return g
+
+
+def test_skirmishers_the_cavalry_still_reach_are_ridden_down(tmp_path: Path) -> None:
+    """Melee, Cavalry vs. Infantry: 'Skirmishers will not stand against cavalry, and if
+    charged will evade D20cm, any being caught are ridden down and removed.' Reading K59: 200mm
+    from the lancers, an evasion of 19cm leaves them 390mm away, within the lancers' 400mm
+    move: caught, all of them; from 300mm, one of 11cm leaves them 410mm away: they escape."""
+    g = evading(tmp_path / "a", 200.0)
+    out = g.perform("evade", {"unit": "A1"}, [19])
+    a1 = g.state.unit("A1")
+    assert "ridden down" in out.message and a1.figures == 0 and not a1.on_table
+    h = evading(tmp_path / "b", 300.0)
+    out = h.perform("evade", {"unit": "A1"}, [11])
+    a1 = h.state.unit("A1")
+    assert "ridden down" not in out.message and a1.figures == 8
+    assert a1.y == 15.0 + 300.0 + 15.0 + 110.0  # straight away from the lancers
+    assert owed(h) == []
+
+
+def test_caught_skirmishers_stated_or_only_stated(tmp_path: Path) -> None:
+    """The player's own count wins (``caught=N``), and ``[options] evade_caught = "stated"``
+    leaves the count to the player alone."""
+    g = evading(tmp_path / "a", 200.0)
+    g.perform("evade", {"unit": "A1", "caught": 3}, [19])
+    assert g.state.unit("A1").figures == 5
+    h = evading(tmp_path / "b", 200.0, house={"options": {"evade_caught": "stated"}})
+    h.perform("evade", {"unit": "A1"}, [19])
+    assert h.state.unit("A1").figures == 8

@@ -48,6 +48,7 @@ class Options:
     timid_retire_mm: float
     evade_die: str
     routing_runs: bool
+    evade_caught: str
 
 
 @dataclass(frozen=True, slots=True)
