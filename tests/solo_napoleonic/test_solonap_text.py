@@ -565,3 +565,29 @@ def test_caught_skirmishers_stated_or_only_stated(tmp_path: Path) -> None:
     h = evading(tmp_path / "b", 200.0, house={"options": {"evade_caught": "stated"}})
     h.perform("evade", {"unit": "A1"}, [19])
     assert h.state.unit("A1").figures == 8
+
+
+# == Generals / Move Sequence: every move ======================================================
+def test_each_move_begins_with_the_control_phase(tmp_path: Path) -> None:
+    """Generals: ''Grade' refers to the role each brigadier must attempt each move'; Movement:
+    'At the start of the Control Phase, each brigadier rolls for control'. After a turn ends
+    the cards wait for a new control roll; the new roll decides the new deal."""
+    g = ready(tmp_path, [unit("F1"), unit("F2"), unit("A1", "Allies")])
+    g.perform("next", {})
+    g.perform("next", {})
+    g.perform("end_turn", {})
+    assert g.state.phase == "control"
+    with pytest.raises(RuleViolation):
+        g.perform("deal", {"cards": {"FB": 1, "AB": 2}, "chance": {}})
+    g.perform("control", {}, [7, 1])  # FB fails this time: a card for each of his units
+    out = g.perform("deal", {"cards": {"F1": 1, "F2": 3, "AB": 2}, "chance": {}})
+    assert out.details["order"] == ["F1", "AB", "F2"]
+
+
+def test_a_unit_may_move_then_fire_at_the_players_whim(tmp_path: Path) -> None:
+    """Move Sequence: 'Once activated by card priority, each unit can move, fire and attack at
+    the whim of the player'; Firing: 'Firer Moved this turn -2'."""
+    g = ready(tmp_path, [unit("F1", front=5), unit("A1", "Allies")])
+    g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [0, 3])
+    out = g.perform("fire", {"unit": "F1", "target": "A1", "range": "long"}, [6, 6])
+    assert out.rolls[0].final == 4  # 6 - 2 (moved)

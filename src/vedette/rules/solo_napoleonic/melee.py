@@ -477,7 +477,7 @@ def evade(state: State, req: rq.Evade, dice: DiceSource) -> Outcome:
             reach = base_move(state, charger) - charger.moved_mm
             if geom.within(charger, replace(u, x=pos[0], y=pos[1]), reach):
                 caught = u.figures
-                reached = f" ({charger.id}'s {reach:.0f}mm still reach them)"
+                reached = f" ({charger.id}'s move, {reach:.0f}mm, still reaches them)"
     if caught:
         kw["figures"] = u.figures - caught
         kw["casualties_turn"] = u.casualties_turn + caught
