@@ -161,6 +161,14 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         " half (session 15)",
     ),
     (
+        "vedette/rules/solo_napoleonic/fire.py",
+        "        raise RuleViolation('Kuryakin, Disorder', 'reformed: nothing else this turn')\n",
+        "        raise RuleViolation('Kuryakin, Disorder', 'reformed: nothing else this turn')\n"
+        "    if f.charge_state is not None and f.bound != 'volley':\n"
+        "        raise RuleViolation('Kuryakin, Charge Test', 'chargers cannot fire that turn')\n",
+        "Kuryakin: a unit that charged cannot fire that turn once its charge is over (session 15)",
+    ),
+    (
         "vedette/rules/solo_napoleonic/flow.py",
         "    out[:0] = bound_moves(state)\n",
         "    out[:0] = bound_moves(state)\n"

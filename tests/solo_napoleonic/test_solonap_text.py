@@ -591,3 +591,41 @@ def test_a_unit_may_move_then_fire_at_the_players_whim(tmp_path: Path) -> None:
     g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [0, 3])
     out = g.perform("fire", {"unit": "F1", "target": "A1", "range": "long"}, [6, 6])
     assert out.rolls[0].final == 4  # 6 - 2 (moved)
+
+
+# == Charge Test: chargers cannot fire that turn ================================================
+def test_a_charger_cannot_fire_once_its_melee_is_over(tmp_path: Path) -> None:
+    """Charge Test: 'units who charge do so in a straight line and cannot fire that turn': when
+    the melee is over (here the loser broke at once) the charger is still one that charged."""
+    g = ready(tmp_path, [unit("F1", figures=10, front=5), unit("A1", "Allies", figures=10,
+                                                               front=5)])  # fmt: skip
+    to_melee(g, "F1", "A1")
+    # F1: 2 dice +1 (hit enemy standing) 1,1 -> 4 -> 2, saves 1,1; A1: 1,1 -> 2 -> 1, save 1
+    g.perform("melee", {"unit": "F1", "target": "A1"}, [1, 1, 1, 1, 1, 1, 1])
+    g.perform("morale", {"unit": "A1"}, [99, 9])  # A1 fails: halts (the melee ends)
+    assert owed(g) == [] and g.state.unit("F1").charge_state == "done"
+    assert not [t for t in g.todo() if t.procedure == "fire" and t.request["unit"] == "F1"]
+    with pytest.raises(RuleViolation, match="cannot fire that turn"):
+        g.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [1, 1])
+
+
+def test_only_a_b_c_infantry_failing_to_charge_home_fire(tmp_path: Path) -> None:
+    """Charge Home Test: 'A,B or C class infantry who fail will halt and fire a volley, unless
+    CO is Timid, when they retire 100mm': the Timid CO's battalion retires and does not fire
+    (it charged: 'cannot fire that turn')."""
+    g = ready(tmp_path, [unit("F1", front=5), unit("A1", "Allies")],
+              gens=[gen("FB", av="timid"), gen("AB", "Allies")])  # fmt: skip
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
+    for _ in range(3):
+        steps = [(p, r) for p, r in owed(g) if p in ("fire", "close")]
+        if not steps:
+            break
+        p, r = steps[0]
+        if p == "fire":
+            r["hold"] = True
+        g.perform(p, r)
+    out = g.perform("charge_home", {"unit": "F1"}, [99])
+    assert "retire" in out.message and owed(g) == []
+    with pytest.raises(RuleViolation, match="cannot fire that turn"):
+        g.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [1, 1])
