@@ -629,3 +629,24 @@ def test_only_a_b_c_infantry_failing_to_charge_home_fire(tmp_path: Path) -> None
     assert "retire" in out.message and owed(g) == []
     with pytest.raises(RuleViolation, match="cannot fire that turn"):
         g.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [1, 1])
+
+
+# == Melee: the D3 further rounds ==============================================================
+def test_the_rounds_message_says_what_follows_a_test_that_holds(tmp_path: Path) -> None:
+    """Melee: 'The side taking the most casualties checks morale, and if it passes the melee
+    continues for D3 further rounds this turn': after round 1 the D3 is rolled ('brawl'); after
+    the last further round, a test that holds ends the melee (no second D3)."""
+    g = ready(tmp_path, [unit("F1", figures=10, front=5), unit("A1", "Allies", figures=10,
+                                                               front=5)])  # fmt: skip
+    to_melee(g, "F1", "A1")
+    out = g.perform("melee", {"unit": "F1", "target": "A1"}, [1, 1, 1, 1, 1, 1, 1])
+    assert out.message.endswith("if it holds, 'brawl'")
+    g.perform("morale", {"unit": "A1"}, [0])
+    g.perform("brawl", {"unit": "F1", "target": "A1"}, [1])  # one further round
+    # F1 (9 figures: one die) 2 -1 (its 'D') = 1 -> ½: percentage dice 02 -> one, A1 fails
+    # its save with a 1; A1 (8 figures: one die) 1 -1 = 0
+    out = g.perform("melee", {"unit": "F1", "target": "A1", "round": 2}, [2, 2, 1, 1])
+    assert out.details["losers"] == ["A1"]
+    assert out.message.endswith("if it holds, the melee ends")
+    g.perform("morale", {"unit": "A1"}, [0])
+    assert owed(g) == [] and g.state.unit("F1").charge_state == "done"

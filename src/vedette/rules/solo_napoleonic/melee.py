@@ -354,7 +354,11 @@ def melee(state: State, req: rq.Melee, dice: DiceSource) -> Outcome:
     if notes:
         msg += "; " + "; ".join(notes)
     if losers:
-        msg += f"; {' and '.join(losers)} test(s) morale (loser of melee); if it holds, 'brawl'"
+        # what follows a test that holds: the D3 further rounds to roll ('brawl'), the next of
+        # them, or (the last fought) the end of the melee this turn (Melee)
+        n = held.melee_rounds
+        then = "'brawl'" if n <= 0 else f"round {rnd + 1}" if rnd < n else "the melee ends"
+        msg += f"; {' and '.join(losers)} test(s) morale (loser of melee); if it holds, {then}"
     return Outcome(
         tuple(ch.events),
         tuple(rolls),
