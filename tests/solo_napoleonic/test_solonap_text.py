@@ -650,3 +650,19 @@ def test_the_rounds_message_says_what_follows_a_test_that_holds(tmp_path: Path) 
     assert out.message.endswith("if it holds, the melee ends")
     g.perform("morale", {"unit": "A1"}, [0])
     assert owed(g) == [] and g.state.unit("F1").charge_state == "done"
+
+
+def test_the_charge_sequence_names_skirmishers_ridden_down(tmp_path: Path) -> None:
+    """The odds of a whole charge (``chances charge_to_melee``) follow the evasion: 200mm from
+    the lancers, any evasion (10-200mm) leaves the skirmishers within the lancers' 400mm, so
+    every charge that is declared rides them down (reading K59)."""
+    units = [
+        cavalry("F1", x=500.0, y=0.0, facing=0.0, width=90.0, depth=30.0),
+        unit("A1", "Allies", formation="skirmish", figures=8, front=8, x=500.0, y=230.0,
+             facing=180.0, width=120.0, depth=30.0),
+    ]  # fmt: skip
+    g = ready(tmp_path, units)
+    c = g.chances("charge_to_melee", {"unit": "F1", "target": "A1"})
+    lines = c.lines()
+    declared = [x for x in lines if "F1 charges A1" in x]
+    assert declared and all(x.endswith("A1 evades, 8 figures ridden down") for x in declared)
