@@ -247,6 +247,64 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "    ] + bound_moves(state)\n",
         "Kuryakin: (the same) the collision's chits owed first",
     ),
+    (
+        "vedette/rules/solo_napoleonic/fire.py",
+        "        raise RuleViolation('Kuryakin, Disorder', 'reformed: nothing else this turn')\n",
+        "        raise RuleViolation('Kuryakin, Disorder', 'reformed: nothing else this turn')\n"
+        "    if f.charge_state is not None and f.bound != 'volley':\n"
+        "        raise RuleViolation('Kuryakin, Charge Test', 'chargers cannot fire that turn')\n",
+        "Kuryakin: a unit that charged cannot fire that turn once its charge is over (session 15)",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/flow.py",
+        "    ] + bound_moves(state)\n",
+        "    ] + bound_moves(state)\n"
+        "    if state.phase == 'activation' and state.active is not None:\n"
+        "        from vedette.rules.solo_napoleonic import requests as _rq\n"
+        "        from vedette.rules.solo_napoleonic.actions import base_move as _bm\n"
+        "        from vedette.rules.solo_napoleonic.actions import move_allowed as _ma\n"
+        "        for _uid in state.active_units():\n"
+        "            _u = state.unit(_uid)\n"
+        "            if _u.status != 'routing' or not _u.on_table or _u.move_done or _u.acted:\n"
+        "                continue\n"
+        "            if _u.bound is not None or _u.morale_due or _u.charge_target is not None:\n"
+        "                continue\n"
+        "            if _bm(state, _u) <= 0:\n"
+        "                continue\n"
+        "            try:\n"
+        "                _ma(state, _u, _rq.Move(unit=_u.id, mode='rout'))\n"
+        "            except Exception:\n"
+        "                continue\n"
+        "            out.append(Obligation(f'rout:{_u.id}', 'move',\n"
+        "                                  {'unit': _u.id, 'mode': 'rout'}, 'Kuryakin, Morale',\n"
+        "                                  'runs', blocks=('next', 'end_turn')))\n",
+        "Kuryakin: a routing unit on its card owes its run unless it rallies first (session 15,"
+        " reading K60)",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/ruleset.py",
+        '    if u.status == "routing":\n        run = Todo(',
+        '    if u.status == "routing":\n'
+        "        if any(o.id == f'rout:{u.id}' for o in flow.obligations(state)):\n"
+        "            return [rally]\n"
+        "        run = Todo(",
+        "Kuryakin: (the same) the owed run is not offered twice",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/melee.py",
+        "                   round(_b.centre.y + _dy / _n * r.final * 10.0, 1))\n"
+        '    if pos is not None:\n        kw["x"], kw["y"] = pos\n',
+        "                   round(_b.centre.y + _dy / _n * r.final * 10.0, 1))\n"
+        '    if pos is not None:\n        kw["x"], kw["y"] = pos\n'
+        "        if req.caught is None and _c is not None:\n"
+        "            from dataclasses import replace as _rp\n"
+        "            from vedette.rules.solo_napoleonic.actions import base_move as _bm\n"
+        "            _d = geom.unit_distance(_c, _rp(u, x=pos[0], y=pos[1]))\n"
+        "            if _d is not None and _d <= _bm(state, _c) - _c.moved_mm:\n"
+        "                caught = u.figures\n",
+        "Kuryakin: skirmishers the charging cavalry's move still reaches after their evasion are"
+        " ridden down (session 15, reading K59)",
+    ),
 )
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {

@@ -61,7 +61,8 @@ def test_halted_charger_fires_its_volley_at_the_target() -> None:
     s = activate(
         make(
             [
-                unit("u", charge_state="halted", charge_target="x"),
+                # a failed charge home's owed volley (bound): the only fire a charger gives
+                unit("u", charge_state="halted", charge_target="x", bound="volley"),
                 unit("x", "Allies"),
                 unit("y", "Allies"),
             ]

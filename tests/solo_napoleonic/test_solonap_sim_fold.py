@@ -52,7 +52,8 @@ def test_the_state_a_procedure_built_is_the_core_fold_of_its_facts_at_every_acti
         rules.get = real  # type: ignore[assignment]
     # the shortcut is what the simulator takes (every action records facts through a change
     # list), and the games are those played without it
-    assert taken["built"] >= 1000 and taken["events"] > taken["built"]
+    # (fewer than 1000 actions in 3 games since a routing unit owes its run: reading K60)
+    assert taken["built"] >= 900 and taken["events"] > taken["built"]
     plain = [play_game(setup, 29, i).result for i in range(4)]
     assert ends == plain
 

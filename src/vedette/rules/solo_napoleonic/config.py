@@ -47,6 +47,8 @@ class Options:
     general_save: int
     timid_retire_mm: float
     evade_die: str
+    routing_runs: bool
+    evade_caught: str
 
 
 @dataclass(frozen=True, slots=True)

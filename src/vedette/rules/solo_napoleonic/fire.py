@@ -176,6 +176,13 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
         raise RuleViolation(R_FIRE, f"{t.id} is no longer on the table")
     if f.charge_state in ("declared", "home"):
         raise RuleViolation("Kuryakin, Charge Test", f"{f.id} is charging: it cannot fire")
+    if f.charge_state is not None and f.bound != "volley":
+        # "units who charge ... cannot fire that turn": nor once the charge is over (its melee
+        # fought, its target routed or evaded, the charge stopped); only A, B or C class
+        # infantry that fail to charge home "halt and fire a volley" (Charge Home Test)
+        raise RuleViolation(
+            "Kuryakin, Charge Test", f"{f.id} charged this turn: chargers cannot fire that turn"
+        )
     if f.reformed:  # defensive fire too: "reforming takes the whole turn ... nothing else"
         raise RuleViolation(
             "Kuryakin, Disorder",

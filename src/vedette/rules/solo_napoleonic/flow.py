@@ -48,7 +48,7 @@ from vedette.rules.solo_napoleonic.charging import (
     set_step,
 )
 from vedette.rules.solo_napoleonic.common import Changes
-from vedette.rules.solo_napoleonic.events import ChargeStep, Disordered, MoraleHeld
+from vedette.rules.solo_napoleonic.events import ChargeStep, Disordered, MoraleHeld, Moved
 from vedette.rules.solo_napoleonic.fire import plan
 from vedette.rules.solo_napoleonic.model import State, Unit
 from vedette.rules.solo_napoleonic.requests import Fire, Move
@@ -213,6 +213,7 @@ def obligations(state: State) -> tuple[Obligation, ...]:
                 )
             )
     out[:0] = [*collisions_owed(state), *bound_moves(state)]
+    out.extend(routing_runs(state))
     due = state.due_ids()
     if due and state.phase == "activation":
         active = set(state.active_units())
@@ -240,13 +241,56 @@ def obligations(state: State) -> tuple[Obligation, ...]:
 def none_owed(state: State) -> bool:
     """Nothing is owed (:func:`obligations` is empty): no open charge, no marker directing a
     morale test, no unit bound by a result, no collision's chits (told in C, with the state's
-    indexes)."""
+    indexes), no routing unit on the active card."""
     return not (
         state.charging_ids()
         or state.due_ids()
         or any(map(_BOUND, state.units))
         or any(map(_COLLIDED, state.units))
+        or _routing_up(state)
     )
+
+
+def _routing_up(state: State) -> bool:
+    """Is a routing unit on the active card (its run may be owed: :func:`routing_runs`)?"""
+    if state.active is None or state.phase != "activation":
+        return False
+    return any(state.unit(uid).status == "routing" for uid in state.active_units())
+
+
+def routing_runs(state: State) -> list[Obligation]:
+    """Reading K60 (Disorder: "Each move of Rout 2D"; Morale: a routing unit only runs or
+    rallies, the chart saying so is missing): a routing unit on the active card that has not
+    moved this turn owes its run, a full move away, before its card ends; it may rally first
+    (a rallied unit owes nothing). Not owed where the rules forbid the move (guns that cannot
+    move, a *Lost orders* card) or with ``[options] routing_runs = false``."""
+    out: list[Obligation] = []
+    if not _routing_up(state) or not state.config.options.routing_runs:
+        return out
+    for uid in state.active_units():
+        u = state.unit(uid)
+        if u.status != "routing" or not u.on_table or u.move_done or u.acted:
+            continue
+        if u.bound is not None or u.morale_due or u.charge_target is not None:
+            continue  # its result's move, its test or its melee comes first
+        if base_move(state, u) <= 0:
+            continue
+        try:
+            move_allowed(state, u, Move(unit=u.id, mode="rout"))
+        except VedetteError:
+            continue
+        out.append(
+            Obligation(
+                f"rout:{u.id}",
+                "move",
+                {"unit": u.id, "mode": "rout"},
+                R_MORALE,
+                f"{u.id} is routing: it runs a full move (2D) before its card ends, unless it"
+                " rallies first",
+                blocks=("next", "end_turn"),
+            )
+        )
+    return out
 
 
 def morale_owed(oid: str, uid: str, rule: str, text: str) -> Obligation:
@@ -365,8 +409,11 @@ def advance_left(state: State, u: Unit) -> float | str:
 # -- steps done -----------------------------------------------------------------------------
 
 
-def after_morale(ch: Changes, uid: str, passed: bool) -> None:
-    """A morale test was taken: the charge waiting on it goes on."""
+def after_morale(ch: Changes, uid: str, passed: bool) -> str | None:
+    """A morale test was taken: the charge waiting on it goes on. Returns the note for the
+    test's message when the charged unit's defensive fire lapses (Kuryakin, Charge Test: the
+    attacker "takes any defensive fire": none it cannot give), else None."""
+    note: str | None = None
     c = charger_of(ch.state, uid, "morale")
     if c is not None:
         t = ch.state.unit(uid)
@@ -379,6 +426,7 @@ def after_morale(ch: Changes, uid: str, passed: bool) -> None:
             if lapse is not None:
                 nxt = "close"
                 why += f"; its defensive fire lapses: {lapse}"
+                note = f"{uid}'s defensive fire lapses: {lapse}"
         else:
             nxt = "close"
         set_step(ch, c, why, charge_step=nxt)
@@ -401,8 +449,9 @@ def after_morale(ch: Changes, uid: str, passed: bool) -> None:
         if other is not None and ch.state.has_unit(other):
             o = ch.state.unit(other)
             if o.lost_melee and o.morale_due and o.on_table:
-                return
+                return note
         continue_melee(ch, c.id)
+    return note
 
 
 def defensive_fire_lapses(state: State, t: Unit, c: Unit) -> str | None:
@@ -434,6 +483,9 @@ def waive(state: State, oid: str) -> State:
         return ch.state
     if kind == "collision":
         ch.unit(Disordered, rest, "collision's chits waived", collided=())
+        return ch.state
+    if kind == "rout":
+        ch.unit(Moved, rest, "owed rout move waived", move_done=True)
         return ch.state
     if kind == "marker":
         ch.unit(MoraleHeld, rest, "morale marker waived", morale_due=False)

@@ -11,7 +11,7 @@ casualties tests morale; if it holds, D3 further rounds follow this turn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -22,7 +22,7 @@ from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import charging, geom
 from vedette.rules.solo_napoleonic import requests as rq
-from vedette.rules.solo_napoleonic.actions import require_active
+from vedette.rules.solo_napoleonic.actions import base_move, require_active
 from vedette.rules.solo_napoleonic.common import (
     Changes,
     FDist,
@@ -354,7 +354,11 @@ def melee(state: State, req: rq.Melee, dice: DiceSource) -> Outcome:
     if notes:
         msg += "; " + "; ".join(notes)
     if losers:
-        msg += f"; {' and '.join(losers)} test(s) morale (loser of melee); if it holds, 'brawl'"
+        # what follows a test that holds: the D3 further rounds to roll ('brawl'), the next of
+        # them, or (the last fought) the end of the melee this turn (Melee)
+        n = held.melee_rounds
+        then = "'brawl'" if n <= 0 else f"round {rnd + 1}" if rnd < n else "the melee ends"
+        msg += f"; {' and '.join(losers)} test(s) morale (loser of melee); if it holds, {then}"
     return Outcome(
         tuple(ch.events),
         tuple(rolls),
@@ -446,14 +450,18 @@ def evade_odds(state: State, req: rq.Evade) -> list[Odds]:
 
 
 def evade(state: State, req: rq.Evade, dice: DiceSource) -> Outcome:
-    """Skirmishers charged by cavalry evade D20 cm; any caught (``caught=N``) are ridden down."""
+    """Skirmishers charged by cavalry evade D20 cm; any caught (``caught=N``) are ridden down.
+    Reading K59: where positions are kept and ``caught`` is not stated, the skirmishers are
+    caught, all of them, when the charging cavalry's move (what is left of it) still reaches
+    them after the evasion (``[options] evade_caught = "reach"``; ``"stated"``: only the
+    figures the player states)."""
     u = state.unit(req.unit)
     if not u.skirmishing:
         raise RuleViolation(R_CI, f"{u.id} is not skirmishing")
+    if req.caught is not None and not 0 <= req.caught <= u.figures:
+        raise BadRequest(f"'caught' must be 0-{u.figures}")
     r = check_roll(evade_check(state, u), dice)
     caught = 0 if req.caught is None else req.caught
-    if not 0 <= caught <= u.figures:
-        raise BadRequest(f"'caught' must be 0-{u.figures}")
     ch = Changes(state)
     kw: dict[str, Any] = {"morale_due": False, "restricted_to": None}
     # away from the cavalry charging it (straight back when no charger is known)
@@ -462,19 +470,33 @@ def evade(state: State, req: rq.Evade, dice: DiceSource) -> Outcome:
         pos = geom.moved_away(u, charger, r.final * 10.0)
     else:
         pos = geom.moved(u, -r.final * 10.0, 0.0)
+    reached = ""
     if pos is not None:
         kw["x"], kw["y"] = pos
+        if (
+            req.caught is None
+            and charger is not None
+            and state.config.options.evade_caught == "reach"
+        ):
+            reach = base_move(state, charger) - charger.moved_mm
+            if geom.within(charger, replace(u, x=pos[0], y=pos[1]), reach):
+                caught = u.figures
+                reached = f" ({charger.id}'s move, {reach:.0f}mm, still reaches them)"
     if caught:
         kw["figures"] = u.figures - caught
         kw["casualties_turn"] = u.casualties_turn + caught
         if caught == u.figures:
             kw["status"] = "eliminated"
     ch.unit(
-        Evaded, u.id, f"evades {r.final}cm" + (f", {caught} ridden down" if caught else ""), **kw
+        Evaded,
+        u.id,
+        f"evades {r.final}cm" + (f", {caught} ridden down{reached}" if caught else ""),
+        **kw,
     )
     charging.after_evade(ch, u.id)
     return Outcome(
         tuple(ch.events),
         (r,),
-        f"{u.id} evades {r.final}cm" + (f"; {caught} caught and ridden down" if caught else ""),
+        f"{u.id} evades {r.final}cm"
+        + (f"; {caught} caught and ridden down{reached}" if caught else ""),
     )

@@ -230,11 +230,11 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
         rolls.append(r)
     if r.row == "pass":
         ch.unit(MoraleHeld, u.id, "morale holds", morale_due=False, morale_facts=())
-        flow.after_morale(ch, u.id, True)
+        lapse = flow.after_morale(ch, u.id, True)
         return Outcome(
             tuple(ch.events),
             tuple(rolls),
-            f"{u.id} holds (rolled {r.natural} under {r.target})",
+            f"{u.id} holds (rolled {r.natural} under {r.target})" + (f"; {lapse}" if lapse else ""),
             {"passed": True, "unit": u.id},
         )
     rr = result_roll(result_check(state, u), dice)
@@ -686,6 +686,7 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
             tuple(ch.events), (r,), f"{u.id} charges home into {t.id}: melee", {"home": True}
         )
     fail = state.config.charge_home_failure
+    res_note = ""
     if timid_co(state, u):
         res = fail.timid_co
         mm = state.config.options.timid_retire_mm
@@ -707,6 +708,7 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
         lapse = flow.defensive_fire_lapses(ch.state, ch.state.unit(u.id), t)
         if lapse is not None:  # the rules forbid that fire: it lapses, the reason logged
             ch.unit(ChargeHomeFailed, u.id, f"its volley lapses: {lapse}", bound=None)
+            res_note = f"; its volley lapses: {lapse}"
     else:
         res = fail.other
         ch.unit(
@@ -717,7 +719,9 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
             advancing=False,
         )
     _home_done(ch, u, False)
-    return Outcome(tuple(ch.events), (r,), f"{u.id} {res}", {"home": False, "result": res})
+    return Outcome(
+        tuple(ch.events), (r,), f"{u.id} {res}{res_note}", {"home": False, "result": res}
+    )
 
 
 def _home_done(ch: Changes, u: Unit, home: bool) -> None:

@@ -323,6 +323,8 @@ def _own_options(state: State, u: Any, make: Make = _todo) -> Own:
         return [], [], False  # its marker is owed first
     rally = make("rally", {"unit": u.id}, f"{u.id} tries to rally", morale.R_MORALE)
     if u.status == "routing":
+        if any(o.request["unit"] == u.id for o in flow.routing_runs(state)):
+            return [rally], [], False  # its run is owed (reading K60): listed first by todo
         run = make(
             "move", {"unit": u.id, "mode": "rout"}, f"{u.id} runs (rout, 2D)", charging.R_ROUT
         )

@@ -212,7 +212,9 @@ def play_charge(steps: Steps, r: ChargeRequest) -> str:
             else:
                 parts.append(f"{t} holds")
         elif step == "evade":
-            parts.append(f"{t} evades")
+            lost = _lost(before[t], after[t])
+            # any caught are ridden down (Melee, Cavalry vs. Infantry; reading K59)
+            parts.append(f"{t} evades" + (f", {_figures(lost)} ridden down" if lost else ""))
         elif step == "close" and steps.state.unit(c).charge_step is None:
             # the target routed at the charge: nothing stands to fight (charging.after_close)
             parts.append(f"{c} takes the ground")
@@ -273,6 +275,10 @@ def charge_facets(label: str) -> list[str]:
                 out.append("charger wins the first round")
             elif p.startswith(f"melee: {t} wins"):
                 out.append("target wins the first round")
+        elif p.startswith(f"{t} evades"):
+            out.append("skirmishers evade")
+            if p.endswith("ridden down"):
+                out.append("skirmishers ridden down")
         elif p == f"{t} routs":
             out.append("target routs")
         elif p == f"{c} routs" or (p.startswith(f"{c} tests morale ") and p.endswith(": routs")):
