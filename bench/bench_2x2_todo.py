@@ -55,8 +55,8 @@ RULE_CHANGES = {
     "AP the set-up has each side place": "2 by 2 reading 30 (session 15): a deployment ended"
     " short of its AP is noted",
 }
-#: rules changed on purpose that reword part of an action's message (where the base's message
-#: and this code's part: the same words before it): the change
+#: rules changed on purpose that reword or drop part of an action's message (from where the
+#: base's message has the words on; the same words before them): the change
 REWORDED = {
     "(left undone in the phase that ended:": "2 by 2, Sequence of play (session 15): `next` names"
     " as left undone only what todo offered (it named lines the referee refused)",
@@ -219,7 +219,7 @@ def differences(base: list[dict[str, Any]], new: list[dict[str, Any]]) -> tuple[
                     (
                         c
                         for k, c in REWORDED.items()
-                        if k in bm and k in nm and bm.split(k)[0] == nm.split(k)[0]
+                        if k in bm and bm.split(k)[0].rstrip() == nm.split(k)[0].rstrip()
                     ),
                     f"{why}: the message {bm!r} became {nm!r}",
                 )
