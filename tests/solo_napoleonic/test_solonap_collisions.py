@@ -7,14 +7,21 @@ and import keep it."""
 
 from __future__ import annotations
 
+import dataclasses
+import math
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
 from solonap_helpers import unit
 
+from vedette import rules
 from vedette.engine import Game, Store
 from vedette.errors import RuleViolation
+from vedette.geometry import tabletop as tt
+from vedette.rules.solo_napoleonic import actions, geom
+from vedette.sim.play import Setup, play_game
 
 OWED = "disorder cause=collision units=F1,F2"
 
@@ -109,3 +116,62 @@ def test_the_owed_collision_survives_export_and_import(tmp_path: Any) -> None:
     assert owed(again) == []
     back = Game.import_jsonl(Store(str(tmp_path / "j.db")), again.export_jsonl(), "back")
     assert back.state.unit("F1").collided == () and back.state.unit("F2").disorder == 1
+
+
+def _collisions_measured_at_every_place(state: Any, before: Any, after: Any) -> tuple[str, ...]:
+    """The collision test as first written: a body made for every place along the move and
+    each asked of ``tt.overlaps`` (the oracle of the places' prefilter)."""
+    a, b = geom.body(before), geom.body(after)
+    if a is None or b is None:
+        return ()
+    ax, ay = a.centre.x, a.centre.y
+    vx, vy = b.centre.x - ax, b.centre.y - ay
+    length2 = vx * vx + vy * vy
+    out = []
+    for o in state.units:
+        ob = geom.body(o) if o.id != before.id and o.on_table else None
+        if ob is None:
+            continue
+        k = 0.0 if length2 <= 0 else ((ob.centre.x - ax) * vx + (ob.centre.y - ay) * vy) / length2
+        k = min(1.0, max(0.0, k))
+        gap = math.hypot(ob.centre.x - ax - k * vx, ob.centre.y - ay - k * vy)
+        if gap > a.footprint.radius + ob.footprint.radius + 1.0 or tt.overlaps(a, ob, 1.0):
+            continue
+        step = max(1.0, min(a.footprint.width, a.footprint.depth) / 2)
+        n = max(1, math.ceil(math.sqrt(length2) / step))
+        ways = [
+            tt.Body(tt.Vec(ax + vx * i / n, ay + vy * i / n), b.facing, b.footprint)
+            for i in range(1, n + 1)
+        ]
+        if any(tt.overlaps(w, ob, 1.0) for w in ways):
+            out.append(o.id)
+    return tuple(out)
+
+
+def test_collisions_ask_only_the_places_near_each_unit_and_find_what_every_place_finds() -> None:
+    """``actions.collisions`` makes a body only for the places along a move whose centre is
+    within both radii of the other unit's (the first test of ``tt.overlaps``): over the states
+    of simulated games, each unit moved to random places (some far, some into its neighbours),
+    it names the units the test of every place names."""
+    rs = rules.get("solo_napoleonic")
+    setup = Setup(rs.name, rs.scenario("sample"), max_actions=120)
+    rng = random.Random(11)
+    checked = hits = 0
+    for index in range(3):
+        played = play_game(setup, 2026, index, record=True)
+        g = Game.create(Store(":memory:"), "c", rs.name, dict(setup.scenario), played.dice_seed)
+        for proc, req in played.actions:
+            g.perform(proc, req)
+            state = g.state
+            placed = [u for u in state.units if u.on_table]
+            for _ in range(3):
+                u = rng.choice(placed)
+                other = rng.choice(placed)
+                x = other.x + rng.uniform(-60, 60) if rng.random() < 0.6 else rng.uniform(0, 1800)
+                y = other.y + rng.uniform(-60, 60) if rng.random() < 0.6 else rng.uniform(0, 1200)
+                moved = dataclasses.replace(u, x=round(x, 1), y=round(y, 1))
+                got = actions.collisions(state, u, moved)
+                assert got == _collisions_measured_at_every_place(state, u, moved), (u.id, x, y)
+                checked += 1
+                hits += bool(got)
+    assert checked > 300 and hits > 20, (checked, hits)

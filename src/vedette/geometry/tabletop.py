@@ -560,7 +560,16 @@ def overlaps(a: Body, b: Body, tolerance: float = 0.01) -> bool:
     within a hair of ``tolerance`` is asked of shapely, so the answer is always shapely's."""
     if not maybe_within(a, b, 0.0):
         return False
-    area = _common_area(_outline(a), _outline(b))
+    pa, pb = _outline(a), _outline(b)
+    # boxes apart by more than a hair: nothing shared (the clip's own answer, 0.0, found dear)
+    if (
+        min(x for x, _ in pa) > max(x for x, _ in pb) + 1e-9
+        or min(x for x, _ in pb) > max(x for x, _ in pa) + 1e-9
+        or min(y for _, y in pa) > max(y for _, y in pb) + 1e-9
+        or min(y for _, y in pb) > max(y for _, y in pa) + 1e-9
+    ):
+        return tolerance < 0
+    area = _common_area(pa, pb)
     if abs(area - tolerance) > 1e-6 * max(1.0, tolerance, area):
         return area > tolerance
     return float(a.polygon().intersection(b.polygon()).area) > tolerance

@@ -446,7 +446,7 @@ def collisions(state: State, before: Unit, after: Unit) -> tuple[str, ...]:
     vx, vy = b.centre.x - ax, b.centre.y - ay
     length2 = vx * vx + vy * vy
     out = []
-    ways: list[tt.Body] = []
+    ways: list[tuple[float, float]] = []
     for o in state.units:
         ob = geom.body(o) if o.id != before.id and o.on_table else None
         if ob is None:
@@ -460,11 +460,16 @@ def collisions(state: State, before: Unit, after: Unit) -> tuple[str, ...]:
         if not ways:
             step = max(1.0, min(a.footprint.width, a.footprint.depth) / 2)
             n = max(1, math.ceil(math.sqrt(length2) / step))
-            ways = [
-                tt.Body(tt.Vec(ax + vx * i / n, ay + vy * i / n), b.facing, b.footprint)
-                for i in range(1, n + 1)
-            ]
-        if any(tt.overlaps(w, ob, 1.0) for w in ways):
+            ways = [(ax + vx * i / n, ay + vy * i / n) for i in range(1, n + 1)]
+        # only the places whose centre is within both radii of the other's can overlap it
+        # (tt.overlaps' own first test, here before a body is made for the place)
+        reach = b.footprint.radius + ob.footprint.radius
+        reach2, ox, oy = reach * reach + 1e-9, ob.centre.x, ob.centre.y
+        if any(
+            tt.overlaps(tt.Body(tt.Vec(x, y), b.facing, b.footprint), ob, 1.0)
+            for x, y in ways
+            if (x - ox) * (x - ox) + (y - oy) * (y - oy) <= reach2
+        ):
             out.append(o.id)
     return tuple(out)
 
