@@ -48,6 +48,7 @@ class Options:
     timid_retire_mm: float
     evade_die: str
     routing_runs: bool
+    limbered_guns_fire: bool
     evade_caught: str
 
 

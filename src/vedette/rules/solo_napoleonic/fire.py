@@ -167,6 +167,11 @@ def is_reaction(state: State, f: Unit) -> bool:
     return any(u.charge_state == "declared" and u.charge_target == f.id for u in state.units)
 
 
+def limbered(state: State, u: Unit) -> bool:
+    """A limbered battery does not fire (reading K61, ``[options] limbered_guns_fire``)."""
+    return u.artillery and u.formation == "limbered" and not state.config.options.limbered_guns_fire
+
+
 def plan(state: State, req: rq.Fire) -> FirePlan:
     f = state.unit(req.unit)
     t = state.unit(req.target)
@@ -191,6 +196,10 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
     if f.restricted_to is not None and t.id != f.restricted_to:
         raise RuleViolation(
             "Kuryakin, Movement", f"{f.id} may act only against {f.restricted_to} this turn"
+        )
+    if limbered(state, f):
+        raise RuleViolation(
+            R_ART, f"{f.id} is limbered: unlimber it first ('formation to=unlimbered', K61)"
         )
     volley_unit = f.kind == "infantry" and not f.skirmishing
     if f.fired and not volley_unit:
