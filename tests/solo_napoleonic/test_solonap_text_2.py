@@ -10,7 +10,17 @@ from typing import Any
 
 import pytest
 
-from tests.solo_napoleonic.test_solonap_text import gen, mods, owed, ready, to_melee, unit
+from tests.solo_napoleonic.test_solonap_text import (
+    dealt,
+    gen,
+    mods,
+    new,
+    owed,
+    ready,
+    to_melee,
+    unit,
+    up,
+)
 from vedette.errors import RuleViolation
 
 
@@ -158,3 +168,43 @@ def test_a_charged_limbered_battery_gives_no_defensive_fire(tmp_path: Path) -> N
     out = g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
     assert "defensive fire lapses" in out.message and "limbered" in out.message
     assert [p for p, _ in owed(g)] == ["close"]
+
+
+# == Generals: a general killed =================================================================
+def killed_with_f1(tmp_path: Path, rank: str, **house: Any) -> Any:
+    """F1 loses its attached general (``rank``: the corps commander CC, or its brigadier FB,
+    under CC) to A1's fire; F2, of FB's brigade too, stands 1000mm away."""
+    gens = [gen("CC", rank="corps", attached_to="F1" if rank == "corps" else None),
+            gen("FB", superior="CC", attached_to="F1" if rank == "brigadier" else None),
+            gen("AB", "Allies")]  # fmt: skip
+    units = [unit("F1", x=0.0, y=0.0, front=5), unit("F2", x=1000.0, y=0.0),
+             unit("A1", "Allies", x=0.0, y=150.0, facing=180.0, front=5)]  # fmt: skip
+    g = dealt(new(tmp_path, units, gens, house=house or None), {"FB": 2, "AB": 1})
+    up(g, "AB")
+    # volley 6 x 3/4 = 4 1/2 (99: no extra) -> 4; saves 1,1,1,1; who (D6 over F1's front of 5):
+    # 1 is the general, his save 1 fails; then 2, 3, 4
+    g.perform("fire", {"unit": "A1", "target": "F1"}, [6, 99, 1, 1, 1, 1, 1, 1, 2, 3, 4])
+    assert g.state.general("CC" if rank == "corps" else "FB").killed
+    return g
+
+
+def test_a_brigadier_killed_is_felt_within_his_influence_range(tmp_path: Path) -> None:
+    """Morale: 'Brigade or Divisional CO killed in influence range -15%': F1, where he fell,
+    tests with -15%; F2, 1000mm off, is beyond his influence range and does not test."""
+    g = killed_with_f1(tmp_path, "brigadier")
+    f1, f2 = g.state.unit("F1"), g.state.unit("F2")
+    assert f1.morale_due and "co_killed" in f1.morale_facts
+    assert not f2.morale_due
+
+
+def test_a_corps_commander_killed_is_felt_by_his_whole_command(tmp_path: Path) -> None:
+    """Morale: 'Corps commander killed -20%' (no influence range, where the brigade or
+    divisional CO's loss counts 'in influence range': reading K62): every unit of his command
+    tests with -20%, F2 1000mm off too; ``[referee_morale] corps_influence_mm`` gives him a
+    range."""
+    g = killed_with_f1(tmp_path, "corps")
+    for uid in ("F1", "F2"):
+        u = g.state.unit(uid)
+        assert u.morale_due and "corps_killed" in u.morale_facts, uid
+    h = killed_with_f1(tmp_path / "h", "corps", referee_morale={"corps_influence_mm": 300})
+    assert h.state.unit("F1").morale_due and not h.state.unit("F2").morale_due

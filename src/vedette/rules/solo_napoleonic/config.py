@@ -134,6 +134,7 @@ class RefereeMorale:
     friend_routs: bool
     general_killed: bool
     general_influence_mm: float
+    corps_influence_mm: float
 
     def calls(self, reason: str) -> bool:
         """Is ``reason`` (of [morale_reasons]) one the referee calls?"""

@@ -411,11 +411,13 @@ def take_casualties(
 
 def general_killed_calls(ch: Changes, gid: str, where: str) -> list[str]:
     """A general killed: the units of his command within his influence range test morale, his
-    loss filled in (brigadier or divisional CO -15%, corps commander -20%)."""
+    loss filled in (brigadier or divisional CO -15%, corps commander -20%: his whole command,
+    reading K62, ``[referee_morale] corps_influence_mm``; 0 = no range)."""
     st = ch.state
     g = st.general(gid)
     fact = "corps_killed" if g.rank == "corps" else "co_killed"
-    reach = st.config.referee_morale.general_influence_mm
+    rm = st.config.referee_morale
+    reach = rm.corps_influence_mm if g.rank == "corps" else rm.general_influence_mm
     at = st.unit(where)
     out: list[str] = []
     for u in st.units:
@@ -425,7 +427,7 @@ def general_killed_calls(ch: Changes, gid: str, where: str) -> list[str]:
         if b is None or (b.id != gid and gid not in {x.id for x in st.chain(b)}):
             continue
         d = geom.unit_distance(u, at) if u.id != at.id else 0.0
-        if d is not None and d > reach:
+        if d is not None and d > reach and not (g.rank == "corps" and reach == 0):
             continue
         note = charging.call_morale(ch, u.id, "general_killed", (fact,))
         if note:
