@@ -21,7 +21,7 @@ from tests.solo_napoleonic.test_solonap_text import (
     unit,
     up,
 )
-from vedette.errors import RuleViolation
+from vedette.errors import DataError, RuleViolation
 
 
 def close_in(g: Any) -> None:
@@ -208,3 +208,15 @@ def test_a_corps_commander_killed_is_felt_by_his_whole_command(tmp_path: Path) -
         assert u.morale_due and "corps_killed" in u.morale_facts, uid
     h = killed_with_f1(tmp_path / "h", "corps", referee_morale={"corps_influence_mm": 300})
     assert h.state.unit("F1").morale_due and not h.state.unit("F2").morale_due
+
+
+def test_a_batterys_crew_are_its_figures(tmp_path: Path) -> None:
+    """Artillery: 'Each artillery battery is represented by ONE model, and one crew figure per
+    piece represented'; 'Each crew figure over 3 +1': a battery's figures are its crew (the
+    model is not counted); a scenario giving a ``crew`` other than its figures is refused in one
+    line, not silently ignored."""
+    g = ready(tmp_path, [battery(figures=4, crew=4), unit("A1", "Allies")])
+    out = g.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [3, 1, 1, 1, 1])
+    assert out.rolls[0].final - out.rolls[0].natural == 1  # one crew figure over 3
+    with pytest.raises(DataError, match="crew 4 but 1 figures"):
+        new(tmp_path / "bad", [battery(figures=1, crew=4), unit("A1", "Allies")])
