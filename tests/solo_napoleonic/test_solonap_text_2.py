@@ -220,3 +220,28 @@ def test_a_batterys_crew_are_its_figures(tmp_path: Path) -> None:
     assert out.rolls[0].final - out.rolls[0].natural == 1  # one crew figure over 3
     with pytest.raises(DataError, match="crew 4 but 1 figures"):
         new(tmp_path / "bad", [battery(figures=1, crew=4), unit("A1", "Allies")])
+
+
+# == National variations ========================================================================
+@pytest.mark.parametrize("written", ["Russian", "Russians", "russians"])
+def test_a_nation_written_as_its_people_still_varies(tmp_path: Path, written: str) -> None:
+    """National Variations: 'Russian: +1 AV; -1 CR' and Artillery: 'Russian Gunners -2', for a
+    general or a battery whose nation is written as the side often is ("Russians"): AV roll 4+1
+    = 5 Aggressive, CR 6-1 = 5; the battery's roll -2."""
+    g = new(tmp_path, [battery(nation=written), unit("A1", "Allies")],
+            [gen("FB"), gen("AB", "Allies"),
+             {"id": "RG", "name": "RG", "side": "Allies", "nation": written}])  # fmt: skip
+    g.perform("staff", {"general": "RG"}, [3, 4, 3])
+    assert (g.state.general("RG").av, g.state.general("RG").cr) == ("aggressive", 5)
+    g = dealt(g, {"FB": 1, "AB": 2})
+    up(g, "FB")
+    out = g.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [6, 1, 1, 1, 1])
+    assert out.rolls[0].final - out.rolls[0].natural == -2
+
+
+def test_dutch_belgian_gunners_however_written(tmp_path: Path) -> None:
+    """Artillery: 'Neapolitan, Dutch-Belgian or Hanoverian gunners -1'."""
+    for i, written in enumerate(("Dutch-Belgian", "Dutch Belgian", "dutch_belgian")):
+        g = ready(tmp_path / str(i), [battery(nation=written), unit("A1", "Allies")])
+        out = g.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [6, 1] + [1] * 4)
+        assert out.rolls[0].final - out.rolls[0].natural == -1, written

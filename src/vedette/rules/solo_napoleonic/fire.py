@@ -37,6 +37,7 @@ from vedette.rules.solo_napoleonic.common import (
     mix,
     modifier,
     mods,
+    nation_key,
     odds_of,
     officer_missing,
     outcome_of,
@@ -56,7 +57,6 @@ GUNNER_NATIONS = {
     "russian": "russian_gunners",
     "neapolitan": "minor_gunners",
     "dutch_belgian": "minor_gunners",
-    "dutch-belgian": "minor_gunners",
     "hanoverian": "minor_gunners",
 }
 
@@ -214,7 +214,7 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
     if f.artillery:
         b = _artillery_band(state, f, t, req)
         s = "artillery"
-        nat = GUNNER_NATIONS.get(f.nation.lower())
+        nat = GUNNER_NATIONS.get(nation_key(f.nation, GUNNER_NATIONS))
         crew = f.figures
         ms = mods(
             modifier(state, s, "staff_officer")
