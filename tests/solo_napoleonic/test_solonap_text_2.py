@@ -245,3 +245,16 @@ def test_dutch_belgian_gunners_however_written(tmp_path: Path) -> None:
         g = ready(tmp_path / str(i), [battery(nation=written), unit("A1", "Allies")])
         out = g.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [6, 1] + [1] * 4)
         assert out.rolls[0].final - out.rolls[0].natural == -1, written
+
+
+def test_a_battery_has_no_arc_unless_a_house_rule_gives_one(tmp_path: Path) -> None:
+    """Artillery gives no firing arc (the volley's 45° is Infantry's, the 180° the
+    skirmishers'): by default a battery fires at a target behind it (reading K63);
+    ``[options] artillery_arc_deg = 45`` gives it the volley's arc."""
+    units = [battery(x=0.0, y=0.0, facing=0.0), unit("A1", "Allies", x=0.0, y=-300.0)]
+    back = {"unit": "F1", "target": "A1"}
+    g = ready(tmp_path, units)
+    assert g.odds("fire", back)
+    h = ready(tmp_path / "h", units, house={"options": {"artillery_arc_deg": 45}})
+    with pytest.raises(RuleViolation, match="outside F1's arc"):
+        h.perform("fire", back, [3, 1, 1, 1])

@@ -36,6 +36,7 @@ class Options:
     friendly_range_mm: float
     volley_arc_deg: float
     skirmish_arc_deg: float
+    artillery_arc_deg: float
     skirmish_frontage_factor: float
     volley_figures: int
     melee_points_per_die: int

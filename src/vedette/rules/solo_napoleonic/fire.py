@@ -212,6 +212,9 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
     moved = rq.flag(req.moved, f.moved_mm > 0)
     cover = _cover(req)
     if f.artillery:
+        half = state.config.options.artillery_arc_deg
+        if half > 0 and geom.in_fire_arc(f, t, half) is False:  # reading K63 (none by default)
+            raise RuleViolation(R_ART, f"{t.id} is outside {f.id}'s arc ({half:g}° splay)")
         b = _artillery_band(state, f, t, req)
         s = "artillery"
         nat = GUNNER_NATIONS.get(nation_key(f.nation, GUNNER_NATIONS))
