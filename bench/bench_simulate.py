@@ -305,6 +305,29 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: skirmishers the charging cavalry's move still reaches after their evasion are"
         " ridden down (session 15, reading K59)",
     ),
+    (
+        "vedette/rules/solo_napoleonic/fire.py",
+        '            "Kuryakin, Movement",'
+        ' f"{f.id} may act only against {f.restricted_to} this turn"\n'
+        "        )\n",
+        '            "Kuryakin, Movement",'
+        ' f"{f.id} may act only against {f.restricted_to} this turn"\n'
+        "        )\n"
+        '    if f.artillery and f.formation == "limbered":\n'
+        "        raise RuleViolation(\n"
+        '            "Kuryakin, Artillery",\n'
+        "            f\"{f.id} is limbered: unlimber it first ('formation to=unlimbered', K61)\",\n"
+        "        )\n",
+        "Kuryakin: a limbered battery does not fire (session 15, reading K61)",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/ruleset.py",
+        '    shooter = u.kind == "infantry" or u.artillery or u.skirmishing\n',
+        '    shooter = (u.kind == "infantry" or u.artillery or u.skirmishing) and not (\n'
+        '        u.artillery and u.formation == "limbered"\n'
+        "    )\n",
+        "Kuryakin: (the same) a limbered battery's fire is not offered",
+    ),
 )
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {

@@ -61,7 +61,7 @@ def solonap_forbidden(before: Any, after: Any, proc: str) -> list[str]:
                 out.append(f"{g.id} left behind by {u.id} ({d:.0f}mm, {proc})")
             rolled = after.phase == "cards" and before.phase == "control"
             passed = after.control.get(g.id) == "passed" and u.brigade == g.id
-            if rolled and passed and not u.in_command:
+            if rolled and passed and u.on_table and not u.in_command:
                 out.append(f"{u.id} out of command from its own attached general {g.id}")
     return out
 

@@ -4,7 +4,7 @@ the change list that turns a procedure's decisions into events."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, partial
@@ -51,6 +51,16 @@ SECTION_RULES = {
 def optional_on(state: State, rule: str) -> bool:
     """Is an optional rule (officers, musicians, standards) switched on for this game?"""
     return bool(state.options.get(rule, False))
+
+
+def nation_key(name: str, known: Container[str]) -> str:
+    """A nation as a scenario writes it ("Russian", "Russians", "Dutch-Belgian", "dutch belgian")
+    to its key in the rules data (Kuryakin, National Variations; Artillery's gunners): lower
+    case, spaces and hyphens as "_", a plural's "s" dropped where only the singular is known."""
+    k = name.strip().lower().replace("-", "_").replace(" ", "_")
+    if k not in known and k.endswith("s") and k[:-1] in known:
+        return k[:-1]
+    return k
 
 
 def officer_missing(state: State, u: Unit) -> bool:

@@ -36,6 +36,7 @@ class Options:
     friendly_range_mm: float
     volley_arc_deg: float
     skirmish_arc_deg: float
+    artillery_arc_deg: float
     skirmish_frontage_factor: float
     volley_figures: int
     melee_points_per_die: int
@@ -48,6 +49,7 @@ class Options:
     timid_retire_mm: float
     evade_die: str
     routing_runs: bool
+    limbered_guns_fire: bool
     evade_caught: str
 
 
@@ -133,6 +135,7 @@ class RefereeMorale:
     friend_routs: bool
     general_killed: bool
     general_influence_mm: float
+    corps_influence_mm: float
 
     def calls(self, reason: str) -> bool:
         """Is ``reason`` (of [morale_reasons]) one the referee calls?"""

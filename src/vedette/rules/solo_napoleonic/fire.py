@@ -37,6 +37,7 @@ from vedette.rules.solo_napoleonic.common import (
     mix,
     modifier,
     mods,
+    nation_key,
     odds_of,
     officer_missing,
     outcome_of,
@@ -56,7 +57,6 @@ GUNNER_NATIONS = {
     "russian": "russian_gunners",
     "neapolitan": "minor_gunners",
     "dutch_belgian": "minor_gunners",
-    "dutch-belgian": "minor_gunners",
     "hanoverian": "minor_gunners",
 }
 
@@ -167,6 +167,11 @@ def is_reaction(state: State, f: Unit) -> bool:
     return any(u.charge_state == "declared" and u.charge_target == f.id for u in state.units)
 
 
+def limbered(state: State, u: Unit) -> bool:
+    """A limbered battery does not fire (reading K61, ``[options] limbered_guns_fire``)."""
+    return u.artillery and u.formation == "limbered" and not state.config.options.limbered_guns_fire
+
+
 def plan(state: State, req: rq.Fire) -> FirePlan:
     f = state.unit(req.unit)
     t = state.unit(req.target)
@@ -192,6 +197,10 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
         raise RuleViolation(
             "Kuryakin, Movement", f"{f.id} may act only against {f.restricted_to} this turn"
         )
+    if limbered(state, f):
+        raise RuleViolation(
+            R_ART, f"{f.id} is limbered: unlimber it first ('formation to=unlimbered', K61)"
+        )
     volley_unit = f.kind == "infantry" and not f.skirmishing
     if f.fired and not volley_unit:
         raise RuleViolation(R_FIRE, f"{f.id} has already fired this turn")
@@ -203,9 +212,12 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
     moved = rq.flag(req.moved, f.moved_mm > 0)
     cover = _cover(req)
     if f.artillery:
+        half = state.config.options.artillery_arc_deg
+        if half > 0 and geom.in_fire_arc(f, t, half) is False:  # reading K63 (none by default)
+            raise RuleViolation(R_ART, f"{t.id} is outside {f.id}'s arc ({half:g}° splay)")
         b = _artillery_band(state, f, t, req)
         s = "artillery"
-        nat = GUNNER_NATIONS.get(f.nation.lower())
+        nat = GUNNER_NATIONS.get(nation_key(f.nation, GUNNER_NATIONS))
         crew = f.figures
         ms = mods(
             modifier(state, s, "staff_officer")
@@ -402,11 +414,13 @@ def take_casualties(
 
 def general_killed_calls(ch: Changes, gid: str, where: str) -> list[str]:
     """A general killed: the units of his command within his influence range test morale, his
-    loss filled in (brigadier or divisional CO -15%, corps commander -20%)."""
+    loss filled in (brigadier or divisional CO -15%, corps commander -20%: his whole command,
+    reading K62, ``[referee_morale] corps_influence_mm``; 0 = no range)."""
     st = ch.state
     g = st.general(gid)
     fact = "corps_killed" if g.rank == "corps" else "co_killed"
-    reach = st.config.referee_morale.general_influence_mm
+    rm = st.config.referee_morale
+    reach = rm.corps_influence_mm if g.rank == "corps" else rm.general_influence_mm
     at = st.unit(where)
     out: list[str] = []
     for u in st.units:
@@ -416,7 +430,7 @@ def general_killed_calls(ch: Changes, gid: str, where: str) -> list[str]:
         if b is None or (b.id != gid and gid not in {x.id for x in st.chain(b)}):
             continue
         d = geom.unit_distance(u, at) if u.id != at.id else 0.0
-        if d is not None and d > reach:
+        if d is not None and d > reach and not (g.rank == "corps" and reach == 0):
             continue
         note = charging.call_morale(ch, u.id, "general_killed", (fact,))
         if note:

@@ -572,6 +572,12 @@ def unit_from_data(
         raise DataError(source, f"unit {u.id!r}: grade must be one of {', '.join(GRADES)}")
     if u.figures < 0:
         raise DataError(source, f"unit {u.id!r}: figures must not be negative")
+    if u.crew and u.crew != u.figures:  # (the field was once read nowhere: a given crew lost)
+        raise DataError(
+            source,
+            f"unit {u.id!r}: crew {u.crew} but {u.figures} figures: a battery's figures are its"
+            " crew (Kuryakin, Artillery: one model, one crew figure per piece); give figures",
+        )
     front = u.front or math.ceil(u.figures / max(1, int(ranks.get(u.formation, 2))))
     specials: dict[str, Any] = {}
     for rule, s in zip(OPTIONAL_RULES, SPECIALS, strict=True):

@@ -370,7 +370,15 @@ _ENEMY_OFFERS: dict[tuple[str, Make], tuple[tuple[Any, ...], Any, tuple[Any, ...
 
 #: what :func:`_enemy_offers` reads of the unit itself (read in C)
 _enemy_key: Callable[[Any], tuple[Any, ...]] = attrgetter(
-    "id", "side", "kind", "artillery", "skirmishing", "fired", "restricted_to", "placed"
+    "id",
+    "side",
+    "kind",
+    "artillery",
+    "skirmishing",
+    "fired",
+    "restricted_to",
+    "placed",
+    "formation",
 )
 
 
@@ -437,7 +445,7 @@ def _enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
         for e in state.units
         if e.side != u.side and e.on_table and u.restricted_to in (None, e.id)
     ]
-    shooter = u.kind == "infantry" or u.artillery or u.skirmishing
+    shooter = (u.kind == "infantry" or u.artillery or u.skirmishing) and not fire.limbered(state, u)
     for e in enemies:
         if shooter and not u.fired:
             for band in fire_bands(state, u, e):

@@ -13,7 +13,7 @@ from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import geom
 from vedette.rules.solo_napoleonic import requests as rq
-from vedette.rules.solo_napoleonic.common import Changes
+from vedette.rules.solo_napoleonic.common import Changes, nation_key
 from vedette.rules.solo_napoleonic.events import CommandChecked, ControlRolled, GeneralRated
 from vedette.rules.solo_napoleonic.model import AV, TH, General, State
 
@@ -28,7 +28,8 @@ def rating_table(state: State, which: str) -> Table:
 
 
 def national_modifier(state: State, g: General, which: str) -> tuple[Modifier, ...]:
-    nat = state.config.nations.get(g.nation.lower()) if g.nation else None
+    nations = state.config.nations
+    nat = nations.get(nation_key(g.nation, nations)) if g.nation else None
     v = getattr(nat, which) if nat is not None else 0
     if not v:
         return ()
