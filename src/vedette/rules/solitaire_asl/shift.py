@@ -633,6 +633,12 @@ def _pair(
             _op_of(s.status, s.id)
         if s.ti:
             raise RuleViolation("O'Leary 2.5", f"{s.id} is TI")
+        if s.status == Status.CLOAKED and s.id in state.moved_now and state.phase != "AFPh":
+            # 5.1: "at the start of that unit's MPh ... APh" (reading A37)
+            raise RuleViolation(
+                "O'Leary 5.1",
+                f"{s.id} has already moved this {state.phase}: its own {state.phase} has begun",
+            )
     if sa.side != sb.side:
         raise RuleViolation("O'Leary 2.3", f"{sa.id} and {sb.id} belong to different sides")
     if sa.id != sb.id and sa.location == sb.location:

@@ -1,0 +1,99 @@
+"""Session 15 third audit (helper F8): whole player turns played as a player would, through the
+public API with forced dice; each place where the referee differed from O'Leary's text is held
+here by a test quoting the rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.solitaire_asl.test_asl_flow import RU, goto, refused
+from vedette.engine import Game, Store
+
+
+def night(tmp_path: Path, house_rules: dict[str, Any] | None = None) -> Game:
+    """A night scenario: three Russian cloaked stacks (one a dummy cloaking counter) in
+    described locations."""
+    sq = {"kind": "squad"}
+    scenario: dict[str, Any] = {
+        "name": "night",
+        "sides": [RU, "German"],
+        "first": RU,
+        "night": True,
+        "locations": [
+            {"id": "4A1", "terrain": "woods", "tem": 1},
+            {"id": "4C1", "terrain": "woods", "tem": 1},
+            {"id": "4E1", "terrain": "woods", "tem": 1},
+        ],
+        "stacks": [
+            {"id": "C1", "side": RU, "location": "4A1", "status": "cloaked",
+             "counters": [{"id": "c1", "name": "4-5-8", **sq}]},
+            {"id": "C2", "side": RU, "location": "4C1", "status": "cloaked"},
+            {"id": "C3", "side": RU, "location": "4E1", "status": "cloaked",
+             "counters": [{"id": "c3", "name": "4-4-7", **sq}]},
+        ],
+    }  # fmt: skip
+    return Game.create(
+        Store(tmp_path / "night.db"), "g", "asl", scenario, seed=1, house_rules=house_rules or {}
+    )
+
+
+def cloaked_offers(g: Game) -> set[tuple[str, str]]:
+    return {
+        (str(t.request["a"]), str(t.request["b"]))
+        for t in g.todo()
+        if t.procedure == "shift" and t.request.get("kind") == "cloaked"
+    }
+
+
+# == 5.1: "at the start of that unit's MPh" (reading A37) =========================================
+def test_5_1_a_cloaked_unit_that_has_not_moved_still_shifts_after_another_moved(
+    tmp_path: Path,
+) -> None:
+    """5.1: cloaked units shift "at the start of that unit's MPh, at the start of that side's
+    AFPh or the start of that unit's APh". The referee closed every cloaked shift with the
+    side's first move (as 2.3 does for dummy stacks, "provided no friendly unit has yet
+    moved"): C3 moving barred C1 and C2, which had not begun their MPh. Now only a stack that
+    moved itself is barred; 2.5's +1 still counts the phase's earlier shifts."""
+    for phase in ("MPh", "APh"):
+        g = night(tmp_path / phase)
+        goto(g, phase)
+        g.perform("move", {"stack": "C3", "to": "4E2"})
+        assert cloaked_offers(g) == {("C1", "C2")}
+        refused(g, "shift", {"a": "C3", "b": "C2"}, [1, 1], "O'Leary 5.1", "already moved")
+        out = g.perform("shift", {"a": "C1", "b": "C2"}, faces=[3, 4])
+        assert out.rolls[0].final == 4  # type: ignore[union-attr]  # 7 -1 woods -2 night
+        assert g.state.stack("C1").location == "4C1"
+        assert g.state.stack("C2").location == "4A1"
+
+
+def test_5_1_the_afph_start_is_the_sides(tmp_path: Path) -> None:
+    """5.1: "at the start of that side's AFPh": there the side's first act ends every cloaked
+    shift (unchanged)."""
+    g = night(tmp_path)
+    goto(g, "AFPh")
+    g.perform("act", {})
+    assert cloaked_offers(g) == set()
+    refused(g, "shift", {"a": "C1", "b": "C2"}, [1, 1], "O'Leary 5.1")
+
+
+def test_5_1_the_units_own_start_ends_with_the_phase(tmp_path: Path) -> None:
+    """A stack that moved in its MPh has a fresh start in its APh (5.1: "that unit's APh")."""
+    g = night(tmp_path)
+    goto(g, "MPh")
+    g.perform("move", {"stack": "C3", "to": "4E2"})
+    g.perform("move", {"stack": "C3", "to": "4E1"})
+    goto(g, "APh")
+    assert ("C1", "C3") in cloaked_offers(g)
+    out = g.perform("shift", {"a": "C3", "b": "C2"}, faces=[2, 2])
+    assert g.state.stack("C3").location == "4C1", out.message
+
+
+def test_5_1_reading_a37_side_start_by_house_rule(tmp_path: Path) -> None:
+    """Reading A37 is data: ``[flow] cloaked_start = "side"`` ends every cloaked shift of the
+    MPh/APh with the side's first move, as before."""
+    g = night(tmp_path, {"flow": {"cloaked_start": "side"}})
+    goto(g, "MPh")
+    g.perform("move", {"stack": "C3", "to": "4E2"})
+    assert cloaked_offers(g) == set()
+    refused(g, "shift", {"a": "C1", "b": "C2"}, [1, 1], "O'Leary 5.1", "already begun")
