@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.solitaire_asl.test_asl_flow import RU, goto, refused
+from tests.solitaire_asl.test_asl_flow import GE, RU, goto, refused, sample
 from vedette.engine import Game, Store
 
 
@@ -97,3 +97,27 @@ def test_5_1_reading_a37_side_start_by_house_rule(tmp_path: Path) -> None:
     g.perform("move", {"stack": "C3", "to": "4E2"})
     assert cloaked_offers(g) == set()
     refused(g, "shift", {"a": "C1", "b": "C2"}, [1, 1], "O'Leary 5.1", "already begun")
+
+
+# == 3.3.5 played in the sample: the enemy MPh and own DFPh are one phase ==========================
+def test_3_3_5_a_failed_hip_shift_in_the_enemy_mph_closes_the_dfph_and_says_so(
+    tmp_path: Path,
+) -> None:
+    """3.3.2/3.3.5 played over the German player turn of the sample: the Russian HIP stack
+    tries in the German MPh (9 - 1 both HIP = 8: refused, closed); `todo` offers no Russian HIP
+    shift in the DFPh that follows and the shift is refused there; the Russian PFPh opens it
+    again. The message said "no more hip shifts by russian ... (the enemy mph and own dfph
+    ...)": str.capitalize lowered every other letter of the sentence."""
+    g = sample(tmp_path)
+    goto(g, "MPh", GE)
+    out = g.perform("shift", {"a": "4M6", "b": "4O8"}, faces=[5, 4])
+    assert out.rolls[0].final == 8  # type: ignore[union-attr]
+    assert "No more HIP shifts by Russian in this phase (the enemy MPh and own DFPh" in out.message
+    g.perform("phase", {})
+    assert g.state.phase == "DFPh"
+    assert not [t for t in g.todo() if t.procedure == "shift"]
+    refused(g, "shift", {"a": "4M6", "b": "4O8"}, [1, 1], "O'Leary 3.3.5")
+    goto(g, "PFPh", RU)
+    assert ("4M6", "4O8") in {
+        (t.request["a"], t.request["b"]) for t in g.todo() if t.procedure == "shift"
+    }

@@ -893,7 +893,8 @@ def run_shift(state: State, plan: ShiftPlan, dice: DiceSource) -> Outcome:
     msg = f"{row.result}."
     extra = [n for n in notes if "(" in n]  # e.g. the enemy MPh and own DFPh are one (3.3.5)
     if extra:
-        msg += " " + "; ".join(extra).capitalize() + "."
+        said = "; ".join(extra)  # not str.capitalize: it would lower "HIP", "Russian", "MPh"
+        msg += " " + said[:1].upper() + said[1:] + "."
     if changes:
         msg += " On the board: " + "; ".join(changes) + "."
     else:
