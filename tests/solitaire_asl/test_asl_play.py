@@ -121,3 +121,27 @@ def test_3_3_5_a_failed_hip_shift_in_the_enemy_mph_closes_the_dfph_and_says_so(
     assert ("4M6", "4O8") in {
         (t.request["a"], t.request["b"]) for t in g.todo() if t.procedure == "shift"
     }
+
+
+# == 4.6.2 / reading A8: whose unit entered ========================================================
+def test_4_6_2_an_own_unit_entering_its_minefield_brings_no_enemy_los(tmp_path: Path) -> None:
+    """Reading A8 counts the entered location as in enemy LOS because "the entering unit is
+    there". In the sample the Russian P1 (4-5-8, DP, 8-1) enters the Russian dummy minefield in
+    4Q6 (woods, out of enemy LOS): the unit there is no enemy, yet the exchange with the one in
+    4O8 (wooden building, out of LOS) had +1 for enemy LOS. Now: -1 (worst TEM, woods) -1 (both
+    hidden minefields) = -2, so 9 is allowed (7). A German unit entering the one in 4N3 (where
+    Russians stand too) still brings the +1."""
+    g = sample(tmp_path)
+    for loc in ("4Q6", "4O8", "4N3"):
+        g.perform("place", {"kind": "dummy_minefield", "side": RU, "location": loc})
+    goto(g, "MPh", RU)
+    g.perform("move", {"stack": "P1", "to": "4Q6"})
+    assert [t for t in g.todo() if t.procedure == "minefield"]
+    out = g.perform("minefield", {"entered": "M4Q6", "other": "M4O8"}, faces=[4, 5])
+    assert out.rolls[0].final == 7, out.rolls[0]  # type: ignore[union-attr]
+    assert "enemy" not in str(out.rolls[0])
+    goto(g, "MPh", GE)
+    g.perform("move", {"stack": "G1", "to": "4N3"})
+    out = g.perform("minefield", {"entered": "M4N3", "other": "M2"}, faces=[4, 5])
+    mods = {m.reason: m.value for m in out.rolls[0].modifiers}  # type: ignore[union-attr]
+    assert mods["in LOS of an enemy unit: 4N3"] == 1
