@@ -9,6 +9,7 @@ from typing import Any
 
 from tests.solitaire_asl.test_asl_flow import GE, RU, goto, refused, sample
 from vedette.engine import Game, Store
+from vedette.rules.solitaire_asl import RULESET
 
 
 def night(tmp_path: Path, house_rules: dict[str, Any] | None = None) -> Game:
@@ -145,3 +146,40 @@ def test_4_6_2_an_own_unit_entering_its_minefield_brings_no_enemy_los(tmp_path: 
     out = g.perform("minefield", {"entered": "M4N3", "other": "M2"}, faces=[4, 5])
     mods = {m.reason: m.value for m in out.rolls[0].modifiers}  # type: ignore[union-attr]
     assert mods["in LOS of an enemy unit: 4N3"] == 1
+
+
+# == 2.5 / reading A38: enemy units see the location they stand in ================================
+def test_2_5_a_location_holding_enemy_units_is_in_their_los(tmp_path: Path) -> None:
+    """2.5: "+1 If either location is in the LOS of an enemy unit". In the sample the German
+    4-6-7 and 8-0 (G1) stand in 4S7, whose stated LOS is none: the Russian minefield M2 there
+    exchanged with the one P1 entered in 4Q6 without the +1, as if the Germans did not see the
+    ground they stand on. Now +1 (4S7) -1 (both hidden minefields) = 0; a stated `los_b=false`
+    still overrides it, and house rule `[drm] enemy_there_sees = false` restores the stated LOS
+    alone (reading A38)."""
+
+    def entered(g: Game) -> None:
+        g.perform("place", {"kind": "dummy_minefield", "side": RU, "location": "4Q6"})
+        goto(g, "MPh", RU)
+        g.perform("move", {"stack": "P1", "to": "4Q6"})
+
+    g = sample(tmp_path)
+    entered(g)
+    req = {"entered": "M4Q6", "other": "M2"}
+    (o,) = g.odds("minefield", req)
+    assert {m.reason: m.value for m in o.modifiers} == {
+        "in LOS of an enemy unit: 4S7": 1,
+        "both hidden minefields": -1,
+    }
+    (o,) = g.odds("minefield", {**req, "los_b": False})
+    assert [m.value for m in o.modifiers] == [-1]
+    house = Game.create(
+        Store(tmp_path / "house.db"),
+        "h",
+        "asl",
+        RULESET.scenario("sample"),
+        seed=1,
+        house_rules={"drm": {"enemy_there_sees": False}},
+    )
+    entered(house)
+    (o,) = house.odds("minefield", req)
+    assert [m.value for m in o.modifiers] == [-1]

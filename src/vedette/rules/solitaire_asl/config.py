@@ -38,6 +38,7 @@ class Drm:
     night: int
     emplaced_gun: int
     previous_counts: str
+    enemy_there_sees: bool = True  # reading A38: enemy units in a location see it
 
 
 @dataclass(frozen=True, slots=True)

@@ -288,6 +288,12 @@ class ShiftPlan:
 
 
 # -- DRMs (O'Leary 2.5) -------------------------------------------------------------------------
+def enemy_there(state: State, loc: str, side: str) -> bool:
+    """Real units of ``side``'s enemy stand in ``loc`` (reading A38): the location is in their
+    LOS. Concealment counters alone (dummy stacks, dummy HIP/cloaking counters) are no unit."""
+    return any(x.side != side and x.counters for x in state.stacks if x.location == loc)
+
+
 def party_tem(state: State, party: Party, moving_forts: set[str]) -> tuple[int, str]:
     """The TEM a party enjoys: a fortification's TEM when the party is in a fortification that
     does not shift (2.5 third example), else the location's TEM (4.3, 4.5). The worst over the
@@ -360,6 +366,9 @@ def shift_modifiers(
         da, db = los_default if i == 0 else (None, None)
         los_a = la.los if da is None else da
         los_b = lb.los if db is None else db
+        if drm.enemy_there_sees:  # reading A38: enemy units see their own location
+            los_a = los_a or enemy_there(state, pa.location, side)
+            los_b = los_b or enemy_there(state, pb.location, side)
         if req.los_a is not None:
             los_a = req.los_a
         if req.los_b is not None:
