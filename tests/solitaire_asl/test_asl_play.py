@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.solitaire_asl.test_asl_flow import GE, RU, goto, refused, sample
+from tests.solitaire_asl.test_asl_flow import GE, RU, game, goto, refused, sample
 from vedette.engine import Game, Store
 from vedette.rules.solitaire_asl import RULESET
 
@@ -183,3 +183,28 @@ def test_2_5_a_location_holding_enemy_units_is_in_their_los(tmp_path: Path) -> N
     entered(house)
     (o,) = house.odds("minefield", req)
     assert [m.value for m in o.modifiers] == [-1]
+
+
+def test_2_4_a_vehicle_may_not_shift_into_open_ground_where_enemies_stand(tmp_path: Path) -> None:
+    """2.4's second example: a vehicle shifting into a location outside Concealment Terrain and
+    in enemy LOS would lose concealment at once, so the shift is refused. Enemy units standing
+    in that open ground see it (reading A38) even when its stated LOS is none: the T-34 of P1
+    used to shift there."""
+    tank = {"id": "t", "name": "T-34/76", "kind": "vehicle", "size": "normal", "mp": 16}
+    g = game(
+        tmp_path,
+        [
+            {"id": "P1", "location": "4A1", "status": "potential_dummy", "counters": [tank]},
+            {"id": "D1", "location": "4C1", "status": "dummy", "dummies": 2},
+            {"id": "G1", "side": GE, "location": "4C1", "status": "revealed",
+             "counters": [{"id": "g", "name": "4-6-7", "kind": "squad"}]},
+        ],
+        locations=[
+            {"id": "4A1", "terrain": "woods", "tem": 1},
+            {"id": "4C1", "terrain": "open ground", "tem": 0, "concealment_terrain": False},
+        ],
+    )  # fmt: skip
+    goto(g, "MPh")
+    assert not [t for t in g.todo() if t.procedure == "shift" and t.request["a"] == "P1"
+                and t.request["b"] == "D1"]  # fmt: skip
+    refused(g, "shift", {"a": "P1", "b": "D1"}, [1, 1], "O'Leary 2.4", "lose concealment")

@@ -470,11 +470,15 @@ def check_consistency(
                             f" {c.mp} MP: {c.name} could not be where {name} is",
                         )
         dest = state.location(y.location)
+        sides = {st.side for st in (*x.stacks, *y.stacks)}
+        watched = dest.los or (  # reading A38: enemy units see the location they stand in
+            config.drm.enemy_there_sees and any(enemy_there(state, y.location, d) for d in sides)
+        )
         if (
             config.consistency.vehicle_needs_concealment_terrain_in_los
             and any(c.kind == "vehicle" for c in x.counters)
             and not dest.concealment_terrain
-            and (dest.los if seen is None else seen)
+            and (watched if seen is None else seen)
             and x.location != y.location
         ):
             raise RuleViolation(
