@@ -38,6 +38,7 @@ class Drm:
     night: int
     emplaced_gun: int
     previous_counts: str
+    enemy_there_sees: bool = True  # reading A38: enemy units in a location see it
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +97,7 @@ class Starts:
     minefield_entry_ends_start: bool
     firing_ends_start: bool
     ti_binds: bool = True
+    cloaked_start: str = "unit"  # 5.1, reading A37: "unit" | "side"
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,9 +182,18 @@ def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
             _need(sc, "distance_die", str, "[scatter]"),
             _need(sc, "direction_die", str, "[scatter]"),
         ),
-        flow=section(Starts, data, "flow", SRC),
+        flow=_flow(section(Starts, data, "flow", SRC)),
         fire_phases=_fire_phases(_table(data, "fire_phases")),
         terrain_tem=_each(_table(data, "terrain_tem"), int, "[terrain_tem]"),
         max_turns=max_turns,
         tables=tables_from_data(data, SRC),
     )
+
+
+def _flow(flow: Starts) -> Starts:
+    """[flow], its words checked: ``cloaked_start`` is "unit" or "side" (5.1, reading A37)."""
+    if flow.cloaked_start not in ("unit", "side"):
+        raise DataError(
+            SRC, f"[flow] cloaked_start is 'unit' or 'side', not {flow.cloaked_start!r}"
+        )
+    return flow

@@ -35,6 +35,7 @@ def fold_phase(state: State, e: PhaseEntered) -> State:
         "phasing": e.phasing,
         "player_turn": turn,
         "acted": False,
+        "moved_now": (),
     }
     if e.new_player_turn:
         # TI lasts for the remainder of the player turn (O'Leary 2.5, >=13)
@@ -125,6 +126,9 @@ def fold_moved(state: State, e: StackMoved) -> State:
     cloaking counter) are no unit, so they are offered nothing (reading A35, ``[minefield]
     dummies_enter``)."""
     s = fold_patches(state, e, ENTITIES)
+    # the stack that moved (a split: the part that moved off) has begun its own phase (5.1)
+    went = tuple(x.id for x in s.stacks if x.location == e.to and state.stack(x.id) != x)
+    s = replace(s, moved_now=(*s.moved_now, *went))
     if not s.config.minefield.dummies_enter and not any(
         x.counters
         for x in s.stacks

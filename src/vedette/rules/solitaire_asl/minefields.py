@@ -59,7 +59,11 @@ def plan_minefield(
             "O'Leary 4.6.5", "hidden minefields exchange only with hidden ones, known with known"
         )
     require_window(state, e.side, Op.MINEFIELD)
-    default_los = config.minefield.entered_location_in_los
+    # reading A8: the entered location counts as in enemy LOS because the entering enemy unit
+    # is there; when only units of the minefield's own side are there, the one that entered is
+    # no enemy, and the location's stated LOS holds
+    there = {x.side for x in state.stacks if x.location == e.location and x.counters}
+    default_los = config.minefield.entered_location_in_los and there != {e.side}
     mods = shift_modifiers(
         state,
         config,
@@ -68,7 +72,7 @@ def plan_minefield(
         Party(e.location),
         Party(o.location),
         req,
-        los_default=(default_los, None),
+        los_default=(True if default_los else None, None),  # else the stated LOS (A8)
         both_hip=not e.known and not o.known,
     )
     table = tables["minefield_shift"]

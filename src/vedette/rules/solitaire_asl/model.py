@@ -417,7 +417,9 @@ class State:
     """The whole game. ``phasing``: the side whose player turn it is; ``acted``: whether a
     friendly (phasing) unit has already moved, advanced or fired this phase (2.3, 5.1).
     ``counts``: successful shifts per (side, phase key, operation) that bear the +1 DRM
-    (2.5); ``closed``: (side, operation, window key) in which shifting is over (2.5, 3.3.5).
+    (2.5); ``closed``: (side, operation, window key) in which shifting is over (2.5, 3.3.5);
+    ``moved_now``: the stacks that moved (``move``) this phase, whose own MPh/APh has begun
+    (5.1, reading A37).
     """
 
     name: str
@@ -431,6 +433,7 @@ class State:
     phasing: str = ""
     player_turn: int = 0
     acted: bool = False
+    moved_now: tuple[str, ...] = ()
     locations: tuple[Location, ...] = ()
     stacks: tuple[Stack, ...] = ()
     fortifications: tuple[Fortification, ...] = ()

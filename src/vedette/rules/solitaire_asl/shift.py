@@ -288,6 +288,12 @@ class ShiftPlan:
 
 
 # -- DRMs (O'Leary 2.5) -------------------------------------------------------------------------
+def enemy_there(state: State, loc: str, side: str) -> bool:
+    """Real units of ``side``'s enemy stand in ``loc`` (reading A38): the location is in their
+    LOS. Concealment counters alone (dummy stacks, dummy HIP/cloaking counters) are no unit."""
+    return any(x.side != side and x.counters for x in state.stacks if x.location == loc)
+
+
 def party_tem(state: State, party: Party, moving_forts: set[str]) -> tuple[int, str]:
     """The TEM a party enjoys: a fortification's TEM when the party is in a fortification that
     does not shift (2.5 third example), else the location's TEM (4.3, 4.5). The worst over the
@@ -360,6 +366,9 @@ def shift_modifiers(
         da, db = los_default if i == 0 else (None, None)
         los_a = la.los if da is None else da
         los_b = lb.los if db is None else db
+        if drm.enemy_there_sees:  # reading A38: enemy units see their own location
+            los_a = los_a or enemy_there(state, pa.location, side)
+            los_b = los_b or enemy_there(state, pb.location, side)
         if req.los_a is not None:
             los_a = req.los_a
         if req.los_b is not None:
@@ -461,11 +470,15 @@ def check_consistency(
                             f" {c.mp} MP: {c.name} could not be where {name} is",
                         )
         dest = state.location(y.location)
+        sides = {st.side for st in (*x.stacks, *y.stacks)}
+        watched = dest.los or (  # reading A38: enemy units see the location they stand in
+            config.drm.enemy_there_sees and any(enemy_there(state, y.location, d) for d in sides)
+        )
         if (
             config.consistency.vehicle_needs_concealment_terrain_in_los
             and any(c.kind == "vehicle" for c in x.counters)
             and not dest.concealment_terrain
-            and (dest.los if seen is None else seen)
+            and (watched if seen is None else seen)
             and x.location != y.location
         ):
             raise RuleViolation(
@@ -633,6 +646,12 @@ def _pair(
             _op_of(s.status, s.id)
         if s.ti:
             raise RuleViolation("O'Leary 2.5", f"{s.id} is TI")
+        if s.status == Status.CLOAKED and s.id in state.moved_now and state.phase != "AFPh":
+            # 5.1: "at the start of that unit's MPh ... APh" (reading A37)
+            raise RuleViolation(
+                "O'Leary 5.1",
+                f"{s.id} has already moved this {state.phase}: its own {state.phase} has begun",
+            )
     if sa.side != sb.side:
         raise RuleViolation("O'Leary 2.3", f"{sa.id} and {sb.id} belong to different sides")
     if sa.id != sb.id and sa.location == sb.location:
@@ -887,7 +906,8 @@ def run_shift(state: State, plan: ShiftPlan, dice: DiceSource) -> Outcome:
     msg = f"{row.result}."
     extra = [n for n in notes if "(" in n]  # e.g. the enemy MPh and own DFPh are one (3.3.5)
     if extra:
-        msg += " " + "; ".join(extra).capitalize() + "."
+        said = "; ".join(extra)  # not str.capitalize: it would lower "HIP", "Russian", "MPh"
+        msg += " " + said[:1].upper() + said[1:] + "."
     if changes:
         msg += " On the board: " + "; ".join(changes) + "."
     else:

@@ -102,7 +102,10 @@ def window(state: State, side: str, op: Op) -> Window:
                 "O'Leary 5.1",
                 f"{side} may shift cloaked units only at the start of its own MPh, AFPh or APh",
             )
-        if state.acted:
+        # "that unit's MPh ... that side's AFPh ... that unit's APh" (reading A37): with
+        # cloaked_start "unit" the MPh/APh start is each stack's own (shift._pair checks it)
+        own = ph != "AFPh" and state.config.flow.cloaked_start == "unit"
+        if state.acted and not own:
             return Window(
                 False, pk, "O'Leary 5.1", f"this {ph} has already begun (a friendly unit acted)"
             )
