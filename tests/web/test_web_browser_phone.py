@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Tabs, screenshot, tab
+from tests.web.test_web_browser_next import has, make_game, until
 from vedette import rules
 from vedette.engine import Game, Store
 
@@ -200,3 +201,25 @@ def test_the_games_list_fits_a_small_phone(small: Any, live_server: str, live_db
     link = 'a[href="/games/a-game-with-a-rather-long-name"]'
     small.locator(link).scroll_into_view_if_needed()
     assert small.evaluate(REACHED, link)
+
+
+def test_roll_stays_in_view_after_a_long_result_on_a_short_phone(
+    tabs: Tabs, live_server: str, live_db: Path
+) -> None:
+    """A HIP shift's result (its roll, then every counter it moves) is taller than the sheet of
+    a short phone (360x600): the sheet shows the result's first line, and Roll stays in view
+    above it (it scrolled out of sight, though Roll alone does the step the panel has chosen
+    next)."""
+    until(make_game(live_db, "short-asl", "solitaire_asl"), has("shift"))
+    short = {"width": 360, "height": 600}
+    with tab(tabs, viewport=short, has_touch=True, is_mobile=True) as pg:
+        pg.goto(f"{live_server}/games/short-asl")
+        pg.wait_for_selector("#next .next-item")
+        pg.tap('#next .next-item[data-procedure="shift"]')
+        pg.tap("#roll-btn")
+        pg.wait_for_selector("#result .line")
+        sheet = pg.evaluate("document.querySelector('.panel').clientHeight")
+        assert pg.evaluate("document.getElementById('result').offsetHeight") > 0.85 * sheet
+        assert pg.evaluate(REACHED, "#result .line")
+        top, bottom, sheet_top = pg.evaluate(ABOVE_SHEET, "#roll-btn")
+        assert sheet_top <= top and bottom <= short["height"]  # the whole button in the sheet
