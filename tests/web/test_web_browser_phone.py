@@ -223,3 +223,14 @@ def test_roll_stays_in_view_after_a_long_result_on_a_short_phone(
         assert pg.evaluate(REACHED, "#result .line")
         top, bottom, sheet_top = pg.evaluate(ABOVE_SHEET, "#roll-btn")
         assert sheet_top <= top and bottom <= short["height"]  # the whole button in the sheet
+
+
+@pytest.mark.parametrize("ruleset", sorted(rules.BUILTIN))
+def test_a_ruleset_s_help_and_tables_fit_a_small_phone(
+    small: Any, live_server: str, ruleset: str
+) -> None:
+    """The help page's field tables and the quick-reference sheet's grids (read at the table)
+    scroll in their own box: they made the whole page wider than the phone."""
+    for path in (f"/help/{ruleset}", f"/help/{ruleset}/tables"):
+        small.goto(f"{live_server}{path}")
+        assert small.evaluate("document.documentElement.scrollWidth") == SMALL["width"], path
