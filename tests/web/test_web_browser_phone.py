@@ -226,11 +226,16 @@ def test_roll_stays_in_view_after_a_long_result_on_a_short_phone(
 
 
 @pytest.mark.parametrize("ruleset", sorted(rules.BUILTIN))
-def test_a_ruleset_s_help_and_tables_fit_a_small_phone(
+def test_a_ruleset_s_help_tables_and_builder_fit_a_small_phone(
     small: Any, live_server: str, ruleset: str
 ) -> None:
     """The help page's field tables and the quick-reference sheet's grids (read at the table)
-    scroll in their own box: they made the whole page wider than the phone."""
-    for path in (f"/help/{ruleset}", f"/help/{ruleset}/tables"):
+    scroll in their own box, and the scenario builder's "import TOML" file box keeps within
+    the screen: each made the whole page wider than the phone."""
+    for path in (
+        f"/help/{ruleset}",
+        f"/help/{ruleset}/tables",
+        f"/scenarios/new?ruleset={ruleset}",
+    ):
         small.goto(f"{live_server}{path}")
         assert small.evaluate("document.documentElement.scrollWidth") == SMALL["width"], path
