@@ -239,3 +239,19 @@ def test_a_ruleset_s_help_tables_and_builder_fit_a_small_phone(
     ):
         small.goto(f"{live_server}{path}")
         assert small.evaluate("document.documentElement.scrollWidth") == SMALL["width"], path
+
+
+def test_the_odds_asked_for_show_in_the_sheet_on_a_small_phone(
+    small: Any, live_server: str, live_db: Path
+) -> None:
+    """Odds tapped: the chart is scrolled into the sheet's view (it came below Roll and the
+    result, out of sight: the tap seemed to do nothing)."""
+    scen = rules.get("napoleon_at_bay").scenario("sample")
+    g = Game.create(Store(live_db), "odds-nab", "napoleon_at_bay", scen, seed=3)
+    g.perform("move", {"force": "F1", "to": "W2020"})
+    small.goto(f"{live_server}/games/odds-nab")
+    small.tap("#next li.owed .next-item")
+    small.tap("#odds-btn")
+    # the chart in the sheet's view (before: never, however long one waits)
+    small.wait_for_function(REACHED, arg="#odds")
+    assert "1d6" in small.inner_text("#odds")
