@@ -255,3 +255,21 @@ def test_the_odds_asked_for_show_in_the_sheet_on_a_small_phone(
     # the chart in the sheet's view (before: never, however long one waits)
     small.wait_for_function(REACHED, arg="#odds")
     assert "1d6" in small.inner_text("#odds")
+
+
+def test_a_field_s_error_shows_in_the_sheet_on_a_small_phone(
+    small: Any, live_server: str, live_db: Path
+) -> None:
+    """A whole sequence's odds asked for with a field left empty: the field and its error are
+    scrolled into the sheet's view (they were below it, behind the "Compute the odds" button:
+    the tap seemed to do nothing)."""
+    make_game(live_db, "seq-2x2", "two_by_two")
+    small.goto(f"{live_server}/games/seq-2x2")
+    small.wait_for_selector("#next .next-item")
+    small.tap("#sequences > summary")
+    small.select_option("#sequence", "attack")
+    small.tap("#seq-btn")
+    error = ".field-error:not([hidden])"
+    small.wait_for_selector(error)
+    assert "action" in small.inner_text(error)
+    assert small.evaluate(REACHED, error)  # scrolled in the same step as shown

@@ -138,6 +138,7 @@ function initGame() {
     const span = label.querySelector(".field-error");
     span.textContent = message;
     span.hidden = false;
+    label.scrollIntoView({ block: "nearest" }); // where the eye is: on a phone it may be out of the sheet's view
     return true;
   }
 
@@ -615,8 +616,10 @@ function initGame() {
       document.querySelector("#next .next-item")?.focus({ preventScroll: true });
       return true;
     } catch (e) {
-      if (!fieldError(e.message)) result.append(el("p", { class: "error", role: "alert" }, e.message));
-      result.scrollIntoView({ block: "nearest" });
+      if (!fieldError(e.message)) {
+        result.append(el("p", { class: "error", role: "alert" }, e.message));
+        result.scrollIntoView({ block: "nearest" });
+      }
       return false;
     }
   }
