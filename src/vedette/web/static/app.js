@@ -138,6 +138,7 @@ function initGame() {
     const span = label.querySelector(".field-error");
     span.textContent = message;
     span.hidden = false;
+    label.scrollIntoView({ block: "nearest" }); // where the eye is: on a phone it may be out of the sheet's view
     return true;
   }
 
@@ -615,8 +616,10 @@ function initGame() {
       document.querySelector("#next .next-item")?.focus({ preventScroll: true });
       return true;
     } catch (e) {
-      if (!fieldError(e.message)) result.append(el("p", { class: "error", role: "alert" }, e.message));
-      result.scrollIntoView({ block: "nearest" });
+      if (!fieldError(e.message)) {
+        result.append(el("p", { class: "error", role: "alert" }, e.message));
+        result.scrollIntoView({ block: "nearest" });
+      }
       return false;
     }
   }
@@ -648,7 +651,10 @@ function initGame() {
     });
   });
   document.getElementById("dice").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); act(); } });
-  document.getElementById("odds-btn").addEventListener("click", () => refreshOdds());
+  // asked for: the odds where the eye is (on a phone they come below the result, out of the
+  // sheet's view)
+  const showOdds = async () => { await refreshOdds(); oddsBox.scrollIntoView({ block: "nearest" }); };
+  document.getElementById("odds-btn").addEventListener("click", showOdds);
   document.getElementById("roll-btn").addEventListener("click", act);
   document.getElementById("undo-btn").addEventListener("click", undo);
   // keys (issue 26.5; the help page lists them): R rolls / does the chosen action, U undoes,
@@ -660,7 +666,7 @@ function initGame() {
     const k = e.key.toLowerCase();
     if (k === "r") { e.preventDefault(); act(); }
     else if (k === "u") { e.preventDefault(); undo(); }
-    else if (k === "o") { e.preventDefault(); refreshOdds(); }
+    else if (k === "o") { e.preventDefault(); showOdds(); }
     else if (k === "n") {
       e.preventDefault();
       document.querySelector("#next .next-item")?.focus({ preventScroll: false });
