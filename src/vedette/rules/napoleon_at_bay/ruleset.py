@@ -339,6 +339,12 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
         raise RuleViolation(
             SEQ, f"{p.id} is {state.side_name(p.side)}: it is not its movement phase"
         )
+    if p.id in state.moved and state.config.one_move_per_phase:
+        raise RuleViolation(
+            SEQ,
+            f"{p.id} ({p.name}) has moved this phase: a force moves once in its movement phase"
+            " (option one_move_per_phase, A22)",
+        )
     if len(to) != len(p.hexes) or len(set(to)) != len(to):
         raise BadRequest(f"{p.id} occupies {len(p.hexes)} hex(es): give as many distinct hexes")
     for i, h in enumerate(to[1:], start=1):
