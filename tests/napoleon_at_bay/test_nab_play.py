@@ -6,8 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
-from tests.acceptance.test_accept_nab import T, fr, ru
+from tests.acceptance.test_accept_nab import T, amap, fr, ru
+from vedette.engine import Game, Store
+from vedette.web.app import create_app
 
 
 @pytest.mark.parametrize("variant", ["final", "draft"])
@@ -42,3 +45,46 @@ def test_a22_option_lets_a_force_move_again(tmp_path: Path) -> None:
     assert not t.fixed("R1")
     t.move("F1", "A0905")
     assert [o.id for o in t.game.obligations()] == ["fix:F1:R1"]
+
+
+def corps_scenario() -> dict[str, object]:
+    """A two-hex French corps facing a Russian vedette, a two-hex Russian corps in support."""
+    return {
+        "scenario": {"title": "corps", "series": "5x", "first": "Fr"},
+        "sides": {"Fr": "French", "Ru": "Russian"},
+        "map": amap(),
+        "forces": [
+            fr("F1", "A0705", "A0706", infantry=8),
+            ru("R1", "A1005", vedettes=1),
+            ru("R2", "A1205", "A1206", infantry=6),
+        ],
+    }
+
+
+def test_a_multi_hex_force_moves_by_its_lead_hex_as_the_board_drag_sends(
+    tmp_path: Path,
+) -> None:
+    """Herman (1) "a moving force" may be a multi-hex force (4). The board's drag sends one hex
+    (`to: [hex]`), which `move` refused for a two-hex force ("give as many distinct hexes"):
+    no multi-hex force could be moved by hand. One hex now places the lead component there and
+    the others in touching hexes, the array `todo` offers for that hex; the ZOC it enters owes
+    the fixing as a typed move would."""
+    db = tmp_path / "web.db"
+    Game.create(Store(db), "corps", "napoleon_at_bay", corps_scenario(), seed=5)
+    c = TestClient(create_app(db), base_url="http://localhost")
+    c.get("/")
+    page = c.get("/games/corps").text
+    h = {"X-CSRF-Token": page.split('name="csrf-token" content="')[1].split('"')[0]}
+    assert c.get("/api/games/corps/board").json()["hand"]["procedure"] == "move"
+    g = Game.open(Store(db), "corps")
+    offer = next(t for t in g.todo() if t.procedure == "move" and t.request["force"] == "F1")
+    arrays = [a for a in offer.open["to"] if a.startswith("A0905,")]
+    assert arrays, offer.open["to"]
+    req = {"force": "F1", "to": ["A0905"]}
+    r = c.post("/api/games/corps/move-check", json={"procedure": "move", "request": req}, headers=h)
+    assert r.json()["ok"] and r.json()["zoc"] == ["R1"], r.json()
+    done = c.post("/api/games/corps/perform", json={"procedure": "move", "request": req}, headers=h)
+    assert done.status_code == 200, done.json()
+    g = Game.open(Store(db), "corps")
+    assert ",".join(g.state.pieces["F1"].hexes) == arrays[0]
+    assert [o.id for o in g.obligations()] == ["fix:F1:R1"]

@@ -345,6 +345,11 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
             f"{p.id} ({p.name}) has moved this phase: a force moves once in its movement phase"
             " (option one_move_per_phase, A22)",
         )
+    if len(to) == 1 < len(p.hexes):
+        # one hex for a multi-hex force (a drag on the board): the lead component goes there,
+        # the others into touching hexes, the first legal array (the one todo offers for it)
+        arrays = fx._polyhexes(state, to, len(p.hexes), fx._free_for(state, p, {p.id}))
+        to = arrays[0] if arrays else to
     if len(to) != len(p.hexes) or len(set(to)) != len(to):
         raise BadRequest(f"{p.id} occupies {len(p.hexes)} hex(es): give as many distinct hexes")
     for i, h in enumerate(to[1:], start=1):
