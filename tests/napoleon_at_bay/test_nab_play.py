@@ -88,3 +88,39 @@ def test_a_multi_hex_force_moves_by_its_lead_hex_as_the_board_drag_sends(
     g = Game.open(Store(db), "corps")
     assert ",".join(g.state.pieces["F1"].hexes) == arrays[0]
     assert [o.id for o in g.obligations()] == ["fix:F1:R1"]
+
+
+@pytest.mark.parametrize("variant", ["final", "draft"])
+def test_1_a_fixing_not_owed_at_entry_does_not_become_due_when_the_enemy_leaves(
+    tmp_path: Path, variant: str
+) -> None:
+    """Herman (1): a contact force "that has no enemy force in its ZOC ... has a moving force
+    enter its ZOC": the test is made at the entry. F1 entered R1's ZOC while F2 stood in it
+    (no fixing owed, `todo` offered none); F2 then marched away, and `fix F1 R1` used to be
+    accepted and rolled (R1 and R2 switched places). Now it is refused, nothing changed."""
+    t = T(
+        tmp_path,
+        [
+            fr("F1", "A0705", infantry=4),
+            fr("F2", "A0906", infantry=2),
+            ru("R1", "A1005", infantry=3),
+            ru("R2", "A1205", infantry=2),
+        ],
+        variant=variant,
+    )
+    assert "no fixing: R1 (R1) already has an enemy force in its ZOC (F2)" in (
+        t.move("F1", "A0905").message
+    )
+    t.move("F2", "A0707")  # out of R1's ZOC: R1 now has only F1 in it
+    assert t.game.obligations() == () and [x.procedure for x in t.game.todo()] == ["end_movement"]
+    t.refused("is owed for F1")
+    assert t.hexes("R1") == ("A1005",) and not t.fixed("R1")
+
+
+def test_1_a_waived_fixing_cannot_be_rolled_afterwards(tmp_path: Path) -> None:
+    """Herman (1) and the logged waiver: once the owed fixing is waived, `fix` for it is refused
+    (before, it was judged anew and rolled, so a waiver could be taken back by a roll)."""
+    t = T(tmp_path, [fr("F1", "A0705", infantry=4), ru("R1", "A1005", infantry=3)])
+    t.move("F1", "A0905")
+    t.do("waive", obligation="fix:F1:R1")
+    t.refused("is owed for F1")

@@ -514,6 +514,14 @@ def plan_fix(state: NabState, r: FixRequest) -> Plan:
             )
     else:
         moving, contact = fx.check_eligible(state, r.moving, r.contact, r.repulse)
+        # Herman (1): the fixing is judged when the moving force enters the ZOC; one the move
+        # did not owe then (an enemy force was in the contact force's ZOC), or one waived,
+        # does not become due later because that enemy has moved away since
+        raise RuleViolation(
+            fx.DRAFT if state.config.variant == "draft" else fx.R1,
+            f"no fixing of {contact.id} is owed for {moving.id}: it is judged when the moving"
+            f" force enters the ZOC, and {moving.id}'s move did not owe it (or it was waived)",
+        )
     chosen = tuple(fx.choosable(state, moving, contact))
     check = (
         fx.fixing_check(state, moving, contact)
