@@ -83,6 +83,7 @@ def test_a_multi_hex_force_moves_by_its_lead_hex_as_the_board_drag_sends(
     req = {"force": "F1", "to": ["A0905"]}
     r = c.post("/api/games/corps/move-check", json={"procedure": "move", "request": req}, headers=h)
     assert r.json()["ok"] and r.json()["zoc"] == ["R1"], r.json()
+    assert f"to {arrays[0]}" in r.json()["text"]  # the confirmation names every hex
     done = c.post("/api/games/corps/perform", json={"procedure": "move", "request": req}, headers=h)
     assert done.status_code == 200, done.json()
     g = Game.open(Store(db), "corps")
