@@ -162,6 +162,9 @@ class NabState:
     phase: Phase = "movement"
     moving: str | None = None  # the force moving now
     moved: frozenset[str] = frozenset()  # forces that moved this phase
+    #: forces whose move this phase came from a release-0.1 log (no owed fixings recorded):
+    #: ``fix`` judges their fixings when asked, as 0.1 did
+    legacy: frozenset[str] = frozenset()
     last: Mapping[str, Any] = field(default_factory=dict)  # the latest fixing, for display
     owed: tuple[Any, ...] = ()  # protocol.Obligation: fixings owed since a ZOC entry (Herman (1))
 

@@ -212,7 +212,8 @@ def fold_moved(state: NabState, e: Moved) -> NabState:
     if e.owed:
         owed += tuple(_owe(state, q, state.pieces[c]) for c in e.owed if c in state.pieces)
     moved = state.moved if p.id in state.moved else state.moved | {p.id}
-    st = _with_pieces(state, [q], moving=p.id, moved=moved, owed=owed)
+    legacy = state.legacy | {p.id} if e.legacy else state.legacy
+    st = _with_pieces(state, [q], moving=p.id, moved=moved, owed=owed, legacy=legacy)
     return _unfix_near(st, state, [p.id])
 
 
@@ -264,6 +265,7 @@ def fold_phase(state: NabState, e: PhaseChanged) -> NabState:
             turn=e.turn,
             moving=None,
             moved=frozenset(),
+            legacy=frozenset(),
             owed=(),
         )
     else:
@@ -514,6 +516,8 @@ def plan_fix(state: NabState, r: FixRequest) -> Plan:
             )
     else:
         moving, contact = fx.check_eligible(state, r.moving, r.contact, r.repulse)
+        if moving.id in state.legacy:
+            return _fix_plan(state, r, moving, contact, owed)
         # Herman (1): the fixing is judged when the moving force enters the ZOC; one the move
         # did not owe then (an enemy force was in the contact force's ZOC), or one waived,
         # does not become due later because that enemy has moved away since
@@ -522,6 +526,10 @@ def plan_fix(state: NabState, r: FixRequest) -> Plan:
             f"no fixing of {contact.id} is owed for {moving.id}: it is judged when the moving"
             f" force enters the ZOC, and {moving.id}'s move did not owe it (or it was waived)",
         )
+    return _fix_plan(state, r, moving, contact, owed)
+
+
+def _fix_plan(state: NabState, r: FixRequest, moving: Piece, contact: Piece, owed: bool) -> Plan:
     chosen = tuple(fx.choosable(state, moving, contact))
     check = (
         fx.fixing_check(state, moving, contact)
