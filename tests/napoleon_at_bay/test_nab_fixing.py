@@ -278,7 +278,8 @@ def test_multi_hex_contact_force_is_arrayed_at_the_vacated_hex() -> None:
 
 # -- the fixed state (Herman (2)) ----------------------------------------------------------------
 def test_fixed_lifecycle() -> None:
-    s = base(force("R2", "Ru", "A0609", infantry=2))
+    # F1 moves on and back within one phase: reading A22's knob allows it (default: once)
+    s = base(force("R2", "Ru", "A0609", infantry=2), one_move_per_phase=False)
     _, s = play(s, "fix", [1], moving="F1", contact="R1")
     assert s.pieces["R1"].fixed
     with pytest.raises(RuleViolation, match=r"fixed .*\(Herman \(2\)\)"):
@@ -445,7 +446,9 @@ def test_draft_has_no_rule_5_citation() -> None:
 def test_a_force_that_began_in_the_zoc_did_not_enter_it() -> None:
     """Herman (1): the moving force must *enter* the contact force's ZOC."""
     r2 = force("R2", "Ru", "A0609", infantry=2)
-    s = make([force("F1", "Fr", "A0605", infantry=1), force("R1", "Ru", "A0606", vedettes=1), r2])
+    # F1 moves three times in one phase: reading A22's knob allows it (default: once)
+    forces = [force("F1", "Fr", "A0605", infantry=1), force("R1", "Ru", "A0606", vedettes=1), r2]
+    s = make(forces, one_move_per_phase=False)
     s = move(s, "F1", "A0506")  # still next to A0606
     with pytest.raises(RuleViolation, match="did not enter") as e:
         run(s, "fix", [3], moving="F1", contact="R1")
@@ -474,7 +477,8 @@ def test_every_kind_of_move_fixes_the_same_way(march: str) -> None:
 def test_fixed_while_adjacent_even_outside_the_zoc_and_across_turns() -> None:
     """Herman (2): fixed while adjacent to an enemy force, whether or not in its ZOC."""
     m = grid(hexsides=[("impassable", [["A0606", "A0707"]])])
-    s = base(force("R2", "Ru", "A0609", infantry=2), map_=m)
+    # F1 moves on after its fixing: reading A22's knob allows a second move (default: once)
+    s = base(force("R2", "Ru", "A0609", infantry=2), map_=m, one_move_per_phase=False)
     _, s = play(s, "fix", [1], moving="F1", contact="R1")
     s = move(s, "F1", "A0707")  # adjacent to R1 across an impassable hexside: not in its ZOC
     assert "A0707" not in s.map.zoc("A0606") and s.pieces["R1"].fixed

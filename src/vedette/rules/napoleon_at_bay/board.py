@@ -407,5 +407,7 @@ def move_check(state: Any, procedure: str, plan: Any) -> dict[str, object]:
         "units": "MP",
         "zoc": list(mp.entered),
         "text": f"{mp.piece.id}: {' '.join(mp.path)}, {mp.mp} MP"
+        # a multi-hex force: where every component ends (one dropped hex places the lead)
+        + (f", to {','.join(mp.to)}" if len(mp.to) > 1 else "")
         + (f"; enters the ZOC of {', '.join(zocs)}" if zocs else ""),
     }

@@ -123,6 +123,9 @@ class Config:
     #: Herman (2), reading A21: a fixed force that moves stays fixed while it is next to an enemy
     #: force (false: its own move ends its fixed state, the location fixed being left)
     moving_keeps_fixed: bool = True
+    #: reading A22 (the series' movement): a force moves once in its side's movement phase
+    #: (false: it may move again, e.g. back into a screen's ZOC it left, and roll again)
+    one_move_per_phase: bool = True
     #: the simulator's end of a game ([battle_end] max_turns: an assumption, docs/rules)
     battle_turns: int = 12
 
@@ -159,6 +162,9 @@ class NabState:
     phase: Phase = "movement"
     moving: str | None = None  # the force moving now
     moved: frozenset[str] = frozenset()  # forces that moved this phase
+    #: forces whose move this phase came from a release-0.1 log (no owed fixings recorded):
+    #: ``fix`` judges their fixings when asked, as 0.1 did
+    legacy: frozenset[str] = frozenset()
     last: Mapping[str, Any] = field(default_factory=dict)  # the latest fixing, for display
     owed: tuple[Any, ...] = ()  # protocol.Obligation: fixings owed since a ZOC entry (Herman (1))
 
@@ -305,6 +311,12 @@ def make_config(
         ),
         moving_keeps_fixed=_bool(
             options.get("moving_keeps_fixed", fx.get("moving_keeps_fixed", True))
+        ),
+        one_move_per_phase=_bool(
+            options.get(
+                "one_move_per_phase",
+                dict(data.get("movement", {})).get("one_move_per_phase", True),
+            )
         ),
         tie_die=_tie_die(options.get("tie_die", dict(data.get("movement", {})).get("tie_die"))),
         battle_turns=battle_end_turns(data, src),

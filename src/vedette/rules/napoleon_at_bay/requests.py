@@ -20,7 +20,9 @@ class MoveRequest:
 
     force: str = arg("the piece that moves", positional=True)
     to: tuple[str, ...] = arg(
-        "destination hex(es), one per component: W2020 or W2020,W2021", positional=True
+        "destination hex(es), one per component: W2020 or W2020,W2021 (one hex: the lead"
+        " component's, the others follow into touching hexes)",
+        positional=True,
     )
     path: tuple[str, ...] = arg(
         "the hexes the lead component passes through, start and end included"

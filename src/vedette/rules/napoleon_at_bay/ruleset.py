@@ -212,7 +212,8 @@ def fold_moved(state: NabState, e: Moved) -> NabState:
     if e.owed:
         owed += tuple(_owe(state, q, state.pieces[c]) for c in e.owed if c in state.pieces)
     moved = state.moved if p.id in state.moved else state.moved | {p.id}
-    st = _with_pieces(state, [q], moving=p.id, moved=moved, owed=owed)
+    legacy = state.legacy | {p.id} if e.legacy else state.legacy
+    st = _with_pieces(state, [q], moving=p.id, moved=moved, owed=owed, legacy=legacy)
     return _unfix_near(st, state, [p.id])
 
 
@@ -264,6 +265,7 @@ def fold_phase(state: NabState, e: PhaseChanged) -> NabState:
             turn=e.turn,
             moving=None,
             moved=frozenset(),
+            legacy=frozenset(),
             owed=(),
         )
     else:
@@ -339,6 +341,17 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
         raise RuleViolation(
             SEQ, f"{p.id} is {state.side_name(p.side)}: it is not its movement phase"
         )
+    if p.id in state.moved and state.config.one_move_per_phase:
+        raise RuleViolation(
+            SEQ,
+            f"{p.id} ({p.name}) has moved this phase: a force moves once in its movement phase"
+            " (option one_move_per_phase, A22)",
+        )
+    if len(to) == 1 < len(p.hexes):
+        # one hex for a multi-hex force (a drag on the board): the lead component goes there,
+        # the others into touching hexes, the first legal array (the one todo offers for it)
+        arrays = fx._polyhexes(state, to, len(p.hexes), fx._free_for(state, p, {p.id}))
+        to = arrays[0] if arrays else to
     if len(to) != len(p.hexes) or len(set(to)) != len(to):
         raise BadRequest(f"{p.id} occupies {len(p.hexes)} hex(es): give as many distinct hexes")
     for i, h in enumerate(to[1:], start=1):
@@ -503,6 +516,20 @@ def plan_fix(state: NabState, r: FixRequest) -> Plan:
             )
     else:
         moving, contact = fx.check_eligible(state, r.moving, r.contact, r.repulse)
+        if moving.id in state.legacy:
+            return _fix_plan(state, r, moving, contact, owed)
+        # Herman (1): the fixing is judged when the moving force enters the ZOC; one the move
+        # did not owe then (an enemy force was in the contact force's ZOC), or one waived,
+        # does not become due later because that enemy has moved away since
+        raise RuleViolation(
+            fx.DRAFT if state.config.variant == "draft" else fx.R1,
+            f"no fixing of {contact.id} is owed for {moving.id}: it is judged when the moving"
+            f" force enters the ZOC, and {moving.id}'s move did not owe it (or it was waived)",
+        )
+    return _fix_plan(state, r, moving, contact, owed)
+
+
+def _fix_plan(state: NabState, r: FixRequest, moving: Piece, contact: Piece, owed: bool) -> Plan:
     chosen = tuple(fx.choosable(state, moving, contact))
     check = (
         fx.fixing_check(state, moving, contact)

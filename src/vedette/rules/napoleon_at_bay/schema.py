@@ -40,6 +40,9 @@ class NabOptions(Strict):
     stop_at_zoc: bool = Field(
         True, description="a move stops at the first enemy ZOC it enters (Herman (1), A18)"
     )
+    one_move_per_phase: bool = Field(
+        True, description="a force moves once in its side's movement phase (A22)"
+    )
     tie_die: Literal["d6", "d10", "dN"] = Field(
         "d6",
         description="ties among 4-5 forces: a d6 re-rolled above N (d10: and 7-9 forces on a"
