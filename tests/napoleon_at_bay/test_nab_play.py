@@ -18,11 +18,17 @@ def test_a22_a_force_moves_once_so_it_cannot_roll_a_screen_twice(
     tmp_path: Path, variant: str
 ) -> None:
     """Herman (1)-(2) and reading A22: `todo` offers a move only to a force that has not moved
-    this phase, but `move` used to accept a second one. F1 entered R1's ZOC, the fixing held
-    (die 1: R1 stays, fixed); F1 then stepped back (R1, no longer next to an enemy, lost its
-    fixed state) and in again, and rolled the same screen a second time. A force now moves
-    once in its movement phase (refused with a one-line error, nothing changed)."""
-    t = T(tmp_path, [fr("F1", "A0705", infantry=4), ru("R1", "A1005", infantry=3)], variant=variant)
+    this phase, and `move` accepts a second one by default. F1 entered R1's ZOC, the fixing held
+    (die 1: R1 stays, fixed); F1 could then step back (R1, no longer next to an enemy, loses its
+    fixed state) and in again, and roll the same screen a second time. With
+    `one_move_per_phase=true` a force moves once in its movement phase (a second move refused
+    with a one-line error, nothing changed)."""
+    t = T(
+        tmp_path,
+        [fr("F1", "A0705", infantry=4), ru("R1", "A1005", infantry=3)],
+        variant=variant,
+        one_move_per_phase=True,
+    )
     t.move("F1", "A0905")
     t.fix([1])
     assert t.fixed("R1")
@@ -32,13 +38,10 @@ def test_a22_a_force_moves_once_so_it_cannot_roll_a_screen_twice(
 
 
 def test_a22_option_lets_a_force_move_again(tmp_path: Path) -> None:
-    """A22's knob `one_move_per_phase=false` (a series that splits a move in legs): the second
-    move is accepted, and stepping back into the screen's ZOC makes a fixing owed again."""
-    t = T(
-        tmp_path,
-        [fr("F1", "A0705", infantry=4), ru("R1", "A1005", infantry=3)],
-        one_move_per_phase=False,
-    )
+    """A22 by default (`one_move_per_phase=false`: a series that splits a move in legs): the
+    second move is accepted, and stepping back into the screen's ZOC makes a fixing owed
+    again."""
+    t = T(tmp_path, [fr("F1", "A0705", infantry=4), ru("R1", "A1005", infantry=3)])
     t.move("F1", "A0905")
     t.fix([1])
     t.move("F1", "A0705")

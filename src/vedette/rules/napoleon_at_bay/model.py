@@ -125,7 +125,7 @@ class Config:
     moving_keeps_fixed: bool = True
     #: reading A22 (the series' movement): a force moves once in its side's movement phase
     #: (false: it may move again, e.g. back into a screen's ZOC it left, and roll again)
-    one_move_per_phase: bool = True
+    one_move_per_phase: bool = False
     #: the simulator's end of a game ([battle_end] max_turns: an assumption, docs/rules)
     battle_turns: int = 12
 
@@ -315,7 +315,7 @@ def make_config(
         one_move_per_phase=_bool(
             options.get(
                 "one_move_per_phase",
-                dict(data.get("movement", {})).get("one_move_per_phase", True),
+                dict(data.get("movement", {})).get("one_move_per_phase", False),
             )
         ),
         tie_die=_tie_die(options.get("tie_die", dict(data.get("movement", {})).get("tie_die"))),

@@ -41,7 +41,7 @@ class NabOptions(Strict):
         True, description="a move stops at the first enemy ZOC it enters (Herman (1), A18)"
     )
     one_move_per_phase: bool = Field(
-        True, description="a force moves once in its side's movement phase (A22)"
+        False, description="a force moves once in its side's movement phase (A22)"
     )
     tie_die: Literal["d6", "d10", "dN"] = Field(
         "d6",
