@@ -358,3 +358,33 @@ def test_unit_index_scan_and_grid_give_the_same_units_in_order(
                     assert ids == [o.id for o in patched.near(u.body, mm, side)]
                     compared += bool(ids)
     assert compared > 20
+
+
+# -- stated play: a Light Infantry target stated in cover is not in the open ---------------
+@pytest.mark.parametrize(
+    "cover",
+    [{"cover": "area"}, {"in_cover": True}, {"cover": "wall"}, {"behind_wall": True}],
+)
+def test_stated_cover_keeps_the_light_infantry_modifier_with_cavalry_near(
+    cover: dict[str, Any],
+) -> None:
+    # Resolving shooting: "Light Infantry modifier is negated if Light Infantry is in open and
+    # enemy Cavalry are within 1/2 move": a target the player states is in woods/town (or
+    # behind a wall) is not in the open, however the cover is spelt (in_cover=true was read
+    # as "in the open" by default, and the -1 dropped)
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry"},
+            {"id": "L", "side": "red", "type": "light"},
+        ],
+        p1="red",
+        options={"play": "stated"},
+    )
+    b.until("shoot", "blue")
+    req = {"firer": "B", "target": "L", "band": "musket", "cavalry_near": True, **cover}
+    (check, *_) = b.odds("shoot", **req)
+    reasons = [m.reason for m in check.modifiers]
+    assert "target is Light Infantry" in reasons
+    assert sum(m.value for m in check.modifiers) == -1  # cover -1, light -1, first volley +1
+    b.do("shoot", [5], **req)  # 5 - 1 = 4: no effect (not the 5 of a negated modifier)
+    assert not b.state.unit("L").pinned
