@@ -85,6 +85,11 @@ TODO_CHANGES = {
         "2 by 2, Reinforcements (session 15): in stated play an arrived reinforcement is offered"
         " a formation change before it enters, as the referee accepts",
     ),
+    "charge unit=": (
+        "added",
+        "2 by 2, Reinforcements (session 15): in stated play an arrived reinforcement is offered"
+        " its charge from the edge, as the referee accepts",
+    ),
     "countercharge unit=": (
         "added removed",
         "2 by 2, Moving to contact (session 15): a counter-charge turns to face an enemy not"

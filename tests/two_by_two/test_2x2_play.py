@@ -388,3 +388,29 @@ def test_stated_cover_keeps_the_light_infantry_modifier_with_cavalry_near(
     assert sum(m.value for m in check.modifiers) == -1  # cover -1, light -1, first volley +1
     b.do("shoot", [5], **req)  # 5 - 1 = 4: no effect (not the 5 of a negated modifier)
     assert not b.state.unit("L").pinned
+
+
+# -- stated play: an arrived reinforcement may charge as it enters --------------------------
+def test_a_stated_arrived_reinforcement_is_offered_the_charge_it_may_make() -> None:
+    # Reinforcements: "May enter edge within [4] of RP"; Moving to contact: nothing bars a
+    # unit entering from moving to contact. Tracked, an arrived unit placed on the edge is
+    # offered its charge; stated, it enters by its stated move, and the referee accepted a
+    # charge from the edge that todo did not offer
+    rps = [{"id": "rear", "side": "blue", "kind": "rear", "at": [300, 0], "queue": ["B2"]}]
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry"},
+            {"id": "B2", "side": "blue", "type": "lancers", "status": "reserve"},
+            {"id": "R", "side": "red", "type": "infantry"},
+        ],
+        rps=rps,
+        options={"play": "stated"},
+    )
+    b.do("reinforce", [3], rp="rear")
+    line = entry(b.todo(), "charge unit=B2")
+    assert line.open == {"into": ("R",), "distance": ("8", "4")}
+    b.do("charge", unit="B2", into="R", distance="4")  # as offered, accepted
+    s = b.state
+    assert not s.unit("B2").entry and s.unit("B2").status == "table"
+    assert [(m.attacker, m.defender) for m in s.melees] == [("B2", "R")]
+    assert not [t for t in b.todo() if t.request.get("unit") == "B2" and t.procedure != "rout"]

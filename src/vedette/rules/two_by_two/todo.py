@@ -388,7 +388,11 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
         return []
     if u.body is None and u.entry:
         if state.play == "stated":  # it enters by its move: its formation first (reading 25)
-            return [_arrival(state, u), *_formations(state, u)]
+            # or by a charge from the edge, as a tracked one placed there may (Moving to
+            # contact)
+            t = state.utype(u)
+            rest = _stated_moves(state, u, t, t.move, enemies)
+            return [_arrival(state, u), *(x for x in rest if x.procedure != "move")]
         return [_arrival(state, u)]  # (tracked: placed on the edge, then its formation)
     if u.moved and u.spent <= 0:
         return []
