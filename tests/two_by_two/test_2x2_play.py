@@ -414,3 +414,27 @@ def test_a_stated_arrived_reinforcement_is_offered_the_charge_it_may_make() -> N
     assert not s.unit("B2").entry and s.unit("B2").status == "table"
     assert [(m.attacker, m.defender) for m in s.melees] == [("B2", "R")]
     assert not [t for t in b.todo() if t.request.get("unit") == "B2" and t.procedure != "rout"]
+
+
+# -- a move that crossed a bridge is at 1/2 rate, step by step too -------------------------
+def test_a_move_that_crossed_a_bridge_stays_at_half_rate_for_its_later_steps() -> None:
+    # Movement Modifiers: "Bridge - All units move at 1/2 rate unless unit spends entire move
+    # on a road (in Road Column)" (reading 7, whole_move): IR 4, in line on the road, advances
+    # [2] onto the bridge: its move is ([4] + [1] road) x 1/2 = [2.5], [0.5] left. A wheel of
+    # 45 (about [1]) after it was accepted (the step off the bridge had the full [4]), and the
+    # message said [2] left; a wheel first, then the bridge, was held to [2.5]
+    from vedette.rules.two_by_two import RULESET
+
+    b = Battle(RULESET.scenario("close"), seed=3)
+    out = b.do("advance", unit="A1", distance="2")
+    assert "cost [2.00] of [2.50]" in out.message and "[0.50] of its move left" in out.message
+    with pytest.raises(RuleViolation, match="needs"):
+        b.do("wheel", unit="A1", angle=45, direction="left")
+    assert not [t for t in b.todo() if t.command().startswith(("wheel unit=A1", "advance unit=A1"))]
+    b.do("retire", unit="A1", distance="0.5")  # what is left of the halved move
+    with pytest.raises(RuleViolation, match="may move only"):
+        b.do("retire", unit="A1", distance="0.1")
+    b.do("next")  # the next move phase of the Austrians: the full move again
+    b.until("move", "austrians")
+    assert b.state.unit("A1").bridged is False
+    assert b.replayed() == b.state

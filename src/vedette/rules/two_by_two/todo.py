@@ -397,10 +397,12 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     if u.moved and u.spent <= 0:
         return []
     t = state.utype(u)
-    left = t.move - u.spent
+    mv = state.rules.movement
+    half = mv.bridge_rate if u.bridged and mv.bridge_mode == "whole_move" else 1.0
+    left = t.move * half - u.spent  # (a move that crossed a bridge is at 1/2 rate)
     if state.play != "tracked" or u.body is None:
         return _stated_moves(state, u, t, left, enemies)
-    road = left + state.rules.movement.road_bonus if u.road_only else left
+    road = (t.move + mv.road_bonus) * half - u.spent if u.road_only else left
     own = (u.pinned, u.turned, u.moved, u.formation, u.screened, t.is_infantry)
     steps, turns, forms = _own_lines(u.id, u.name, left, road, *own)
     out = list(steps)
