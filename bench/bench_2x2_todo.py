@@ -68,7 +68,8 @@ REWORDED = {
 TODO_CHANGES = {
     "rout unit=": (
         "removed",
-        "2 by 2 reading 18 (session 15): a disrupted unit no longer routs voluntarily",
+        "2 by 2 reading 18 (session 15): a disrupted unit, or an arrived reinforcement not yet"
+        " on the table, no longer routs voluntarily",
     ),
     "shoot firer=": (
         "added",

@@ -438,3 +438,32 @@ def test_a_move_that_crossed_a_bridge_stays_at_half_rate_for_its_later_steps() -
     b.until("move", "austrians")
     assert b.state.unit("A1").bridged is False
     assert b.replayed() == b.state
+
+
+# -- a reinforcement not yet on the table does not rout voluntarily --------------------------
+@pytest.mark.parametrize("play", ["tracked", "stated"])
+def test_an_arrived_reinforcement_routs_voluntarily_only_once_it_has_entered(play: str) -> None:
+    # Unit Summary: "*** may voluntarily rout"; a rout "move max away then Disrupted": a ***
+    # unit that has arrived at its RP but not entered the table (Reinforcements: "May enter
+    # edge within [4] of RP") has nowhere to rout from. todo offered its rout and the referee
+    # let it rout off the table (disrupted, it could then not enter: "may not move")
+    rps = [{"id": "rear", "side": "blue", "kind": "rear", "at": [300, 0], "queue": ["B2"]}]
+    units: list[dict[str, Any]] = [
+        {"id": "B", "side": "blue", "type": "infantry", "x": 100, "y": 100},
+        {"id": "B2", "side": "blue", "type": "light_cavalry", "status": "reserve"},
+        {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 300},
+    ]
+    if play == "stated":
+        units = [{k: v for k, v in u.items() if k not in ("x", "y")} for u in units]
+    b = Battle.quick(units, rps=rps, options={"play": play})
+    b.do("reinforce", [3], rp="rear")
+    assert "rout unit=B2" not in cmds(b.todo())
+    with pytest.raises(RuleViolation, match="not entered the table"):
+        b.do("rout", [5], unit="B2")
+    if play == "tracked":
+        b.do("place", unit="B2", x=300, y=6)
+    else:
+        b.do("move", unit="B2", distance="1")
+    assert "rout unit=B2" in cmds(b.todo())  # entered: it may
+    b.do("rout", [5], unit="B2")
+    assert b.state.unit("B2").disrupted

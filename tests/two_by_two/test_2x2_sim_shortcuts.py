@@ -252,7 +252,7 @@ def _unit_moves_as_before(state: Any, u: Any, enemies: list[Any]) -> list[Any]:
     if u.disrupted or todo._charged_this_phase(state, u):
         return out
     if u.body is None and u.entry:  # (stated: its formation before it enters, F6; its charge, F9)
-        if tracked:
+        if tracked or u.pinned:  # ("Pinned: may only change facing": no formation, F9)
             return [todo._arrival(state, u)]
         foes = tuple(e.id for e in enemies)
         charge = todo.Todo(

@@ -164,13 +164,13 @@ def _carried(state: GameState, old: Any, new: Any, parts: Any) -> tuple[list[Tod
     lines read nothing of it: a unit's move lines read the unit, its enemies, the melees, the
     RPs, the table and the rules; the reinforcement rolls and "end the phase" read no
     position or marker of a unit on the table, the voluntary routs only whether a unit is
-    disrupted (built again when the unit's changed). None when the change is not of that kind
-    (the options are then built afresh)."""
+    disrupted or yet to enter (built again when the unit's changed). None when the change is
+    not of that kind (the options are then built afresh)."""
     side, enemies, gen, mine, per, ids, rolls, routs, nxt = parts
     if new.side != side or new.status != "table" or old.status != "table":
         return None
-    if new.disrupted != old.disrupted:  # a disrupted unit may not rout voluntarily (reading 18)
-        routs = _voluntary_routs(state)
+    if new.disrupted != old.disrupted or new.entry != old.entry:
+        routs = _voluntary_routs(state)  # (not disrupted: reading 18; entered the table)
     k = ids.index(new.id)
     mine, per = mine.copy(), per.copy()
     mine[k] = new
@@ -896,8 +896,8 @@ def _voluntary_routs(state: GameState) -> list[Todo]:
     charged = {m.defender for m in state.melees}
     phasing = state.phasing if state.phase == "move" else None
     for u in state.units:
-        if u.kind not in kinds or u.status != "table" or u.disrupted:  # (on_table, as a field)
-            continue
+        if u.kind not in kinds or u.status != "table" or u.disrupted or u.entry:
+            continue  # (on_table, as a field; an arrived reinforcement has not entered yet)
         if u.side == phasing or u.id in charged:
             out.append(_rout_line(u.id, u.name))
     return out
