@@ -68,7 +68,8 @@ REWORDED = {
 TODO_CHANGES = {
     "rout unit=": (
         "removed",
-        "2 by 2 reading 18 (session 15): a disrupted unit no longer routs voluntarily",
+        "2 by 2 reading 18 (session 15): a disrupted unit, or an arrived reinforcement not yet"
+        " on the table, no longer routs voluntarily",
     ),
     "shoot firer=": (
         "added",
@@ -85,6 +86,19 @@ TODO_CHANGES = {
         "2 by 2, Reinforcements (session 15): in stated play an arrived reinforcement is offered"
         " a formation change before it enters, as the referee accepts",
     ),
+    "charge unit=": (
+        "added",
+        "2 by 2, Reinforcements (session 15): in stated play an arrived reinforcement is offered"
+        " its charge from the edge, as the referee accepts",
+    ),
+    **{
+        step: (
+            "added removed",
+            "2 by 2 reading 7 (session 15): a move that crossed a bridge stays at 1/2 rate for its"
+            " later steps (what is left of it offered)",
+        )
+        for step in ("advance unit=", "retire unit=", "wheel unit=")
+    },
     "countercharge unit=": (
         "added removed",
         "2 by 2, Moving to contact (session 15): a counter-charge turns to face an enemy not"

@@ -43,7 +43,9 @@ def test_a_request_parsed_by_its_identity_is_the_request_parsed_afresh(
     monkeypatch.setattr(sp, "_parsed", checked)
     for index in (0, 1):
         play_game(_setup(ruleset), 2026, index)
-    assert tried > 200 and again > tried // 4
+    # (a fifth, not a quarter, since an arrived reinforcement not on the table no longer has
+    # its voluntary rout line, the same line step after step: session 15, F9)
+    assert tried > 200 and again > tried // 5
 
 
 def test_the_policies_that_keep_no_record_of_what_was_done_never_read_it() -> None:

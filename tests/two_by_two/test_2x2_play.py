@@ -358,3 +358,112 @@ def test_unit_index_scan_and_grid_give_the_same_units_in_order(
                     assert ids == [o.id for o in patched.near(u.body, mm, side)]
                     compared += bool(ids)
     assert compared > 20
+
+
+# -- stated play: a Light Infantry target stated in cover is not in the open ---------------
+@pytest.mark.parametrize(
+    "cover",
+    [{"cover": "area"}, {"in_cover": True}, {"cover": "wall"}, {"behind_wall": True}],
+)
+def test_stated_cover_keeps_the_light_infantry_modifier_with_cavalry_near(
+    cover: dict[str, Any],
+) -> None:
+    # Resolving shooting: "Light Infantry modifier is negated if Light Infantry is in open and
+    # enemy Cavalry are within 1/2 move": a target the player states is in woods/town (or
+    # behind a wall) is not in the open, however the cover is spelt (in_cover=true was read
+    # as "in the open" by default, and the -1 dropped)
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry"},
+            {"id": "L", "side": "red", "type": "light"},
+        ],
+        p1="red",
+        options={"play": "stated"},
+    )
+    b.until("shoot", "blue")
+    req = {"firer": "B", "target": "L", "band": "musket", "cavalry_near": True, **cover}
+    (check, *_) = b.odds("shoot", **req)
+    reasons = [m.reason for m in check.modifiers]
+    assert "target is Light Infantry" in reasons
+    assert sum(m.value for m in check.modifiers) == -1  # cover -1, light -1, first volley +1
+    b.do("shoot", [5], **req)  # 5 - 1 = 4: no effect (not the 5 of a negated modifier)
+    assert not b.state.unit("L").pinned
+
+
+# -- stated play: an arrived reinforcement may charge as it enters --------------------------
+def test_a_stated_arrived_reinforcement_is_offered_the_charge_it_may_make() -> None:
+    # Reinforcements: "May enter edge within [4] of RP"; Moving to contact: nothing bars a
+    # unit entering from moving to contact. Tracked, an arrived unit placed on the edge is
+    # offered its charge; stated, it enters by its stated move, and the referee accepted a
+    # charge from the edge that todo did not offer
+    rps = [{"id": "rear", "side": "blue", "kind": "rear", "at": [300, 0], "queue": ["B2"]}]
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry"},
+            {"id": "B2", "side": "blue", "type": "lancers", "status": "reserve"},
+            {"id": "R", "side": "red", "type": "infantry"},
+        ],
+        rps=rps,
+        options={"play": "stated"},
+    )
+    b.do("reinforce", [3], rp="rear")
+    line = entry(b.todo(), "charge unit=B2")
+    assert line.open == {"into": ("R",), "distance": ("8", "4")}
+    b.do("charge", unit="B2", into="R", distance="4")  # as offered, accepted
+    s = b.state
+    assert not s.unit("B2").entry and s.unit("B2").status == "table"
+    assert [(m.attacker, m.defender) for m in s.melees] == [("B2", "R")]
+    assert not [t for t in b.todo() if t.request.get("unit") == "B2" and t.procedure != "rout"]
+
+
+# -- a move that crossed a bridge is at 1/2 rate, step by step too -------------------------
+def test_a_move_that_crossed_a_bridge_stays_at_half_rate_for_its_later_steps() -> None:
+    # Movement Modifiers: "Bridge - All units move at 1/2 rate unless unit spends entire move
+    # on a road (in Road Column)" (reading 7, whole_move): IR 4, in line on the road, advances
+    # [2] onto the bridge: its move is ([4] + [1] road) x 1/2 = [2.5], [0.5] left. A wheel of
+    # 45 (about [1]) after it was accepted (the step off the bridge had the full [4]), and the
+    # message said [2] left; a wheel first, then the bridge, was held to [2.5]
+    from vedette.rules.two_by_two import RULESET
+
+    b = Battle(RULESET.scenario("close"), seed=3)
+    out = b.do("advance", unit="A1", distance="2")
+    assert "cost [2.00] of [2.50]" in out.message and "[0.50] of its move left" in out.message
+    with pytest.raises(RuleViolation, match="needs"):
+        b.do("wheel", unit="A1", angle=45, direction="left")
+    assert not [t for t in b.todo() if t.command().startswith(("wheel unit=A1", "advance unit=A1"))]
+    b.do("retire", unit="A1", distance="0.5")  # what is left of the halved move
+    with pytest.raises(RuleViolation, match="may move only"):
+        b.do("retire", unit="A1", distance="0.1")
+    b.do("next")  # the next move phase of the Austrians: the full move again
+    b.until("move", "austrians")
+    assert b.state.unit("A1").bridged is False
+    assert b.replayed() == b.state
+
+
+# -- a reinforcement not yet on the table does not rout voluntarily --------------------------
+@pytest.mark.parametrize("play", ["tracked", "stated"])
+def test_an_arrived_reinforcement_routs_voluntarily_only_once_it_has_entered(play: str) -> None:
+    # Unit Summary: "*** may voluntarily rout"; a rout "move max away then Disrupted": a ***
+    # unit that has arrived at its RP but not entered the table (Reinforcements: "May enter
+    # edge within [4] of RP") has nowhere to rout from. todo offered its rout and the referee
+    # let it rout off the table (disrupted, it could then not enter: "may not move")
+    rps = [{"id": "rear", "side": "blue", "kind": "rear", "at": [300, 0], "queue": ["B2"]}]
+    units: list[dict[str, Any]] = [
+        {"id": "B", "side": "blue", "type": "infantry", "x": 100, "y": 100},
+        {"id": "B2", "side": "blue", "type": "light_cavalry", "status": "reserve"},
+        {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 300},
+    ]
+    if play == "stated":
+        units = [{k: v for k, v in u.items() if k not in ("x", "y")} for u in units]
+    b = Battle.quick(units, rps=rps, options={"play": play})
+    b.do("reinforce", [3], rp="rear")
+    assert "rout unit=B2" not in cmds(b.todo())
+    with pytest.raises(RuleViolation, match="not entered the table"):
+        b.do("rout", [5], unit="B2")
+    if play == "tracked":
+        b.do("place", unit="B2", x=300, y=6)
+    else:
+        b.do("move", unit="B2", distance="1")
+    assert "rout unit=B2" in cmds(b.todo())  # entered: it may
+    b.do("rout", [5], unit="B2")
+    assert b.state.unit("B2").disrupted

@@ -251,8 +251,18 @@ def _unit_moves_as_before(state: Any, u: Any, enemies: list[Any]) -> list[Any]:
     t = state.utype(u)
     if u.disrupted or todo._charged_this_phase(state, u):
         return out
-    if u.body is None and u.entry:  # (stated: its formation before it enters, F6)
-        return [todo._arrival(state, u), *([] if tracked else todo._formations(state, u))]
+    if u.body is None and u.entry:  # (stated: its formation before it enters, F6; its charge, F9)
+        if tracked or u.pinned:  # ("Pinned: may only change facing": no formation, F9)
+            return [todo._arrival(state, u)]
+        foes = tuple(e.id for e in enemies)
+        charge = todo.Todo(
+            "charge",
+            {"unit": u.id},
+            f"{u.name} may charge into contact (state the distance)",
+            todo.R_CONTACT,
+            open={"into": foes, "distance": todo._distances(t.move)},
+        )
+        return [todo._arrival(state, u), *([charge] if foes else []), *todo._formations(state, u)]
     if u.moved and u.spent <= 0:
         return out
     left = t.move - u.spent

@@ -379,6 +379,8 @@ def _cleared_for_move(u: Any, mover: str, shooter: str, new_turn: bool) -> Any:
             ch["straight_run"] = 0.0
         if not u.road_only:
             ch["road_only"] = True
+        if u.bridged:
+            ch["bridged"] = False
     if u.side == shooter and u.shot:
         ch["shot"] = False
     if new_turn:

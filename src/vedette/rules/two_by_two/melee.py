@@ -397,6 +397,12 @@ def _voluntary_judge(state: GameState, req: Rout) -> Unit:
         raise RuleViolation(
             R_SHOOT, f"{u.name} is disrupted: it may not move, so it may not rout voluntarily"
         )
+    if u.entry:  # arrived at its RP, not yet on the table: nowhere to rout from, or away from
+        raise RuleViolation(
+            R_UNITS,
+            f"{u.name} has not entered the table yet (arrived at RP {u.entry}): it may not rout"
+            " voluntarily",
+        )
     return u
 
 

@@ -372,6 +372,7 @@ class Unit:
     turned: bool = False  # changed facing (turn, wheel) this phase
     straight_run: float = 0.0  # [n] moved straight ahead since its last change of facing
     road_only: bool = True  # every relative move this phase wholly on a road
+    bridged: bool = False  # a move this phase crossed a bridge at 1/2 rate (bridge_mode whole_move)
 
     @property
     def alive(self) -> bool:

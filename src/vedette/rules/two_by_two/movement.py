@@ -9,6 +9,7 @@ when vedette does not know where the unit stands, as stated facts: ``distance`` 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -225,7 +226,10 @@ def plan_move(
     mode = mv.bridge_mode
     rate_b = mv.bridge_rate
     cost = length
-    if bridge and not (whole_road and road_col):
+    if mode == "whole_move" and u.bridged:  # the whole move is at 1/2 rate, step by step too
+        allowance *= rate_b
+        breakdown.append(f"x{rate_b:g}: an earlier part of the move crossed a bridge")
+    elif bridge and not (whole_road and road_col):
         if mode == "whole_move":
             allowance *= rate_b
             breakdown.append(f"x{rate_b:g}: crosses a bridge, not wholly on road in road column")
@@ -543,6 +547,8 @@ def _move_events(
         "through_town": u.through_town or plan.through_town,
         "entry": "",
     }
+    if bridged_half(plan.breakdown) and not u.bridged:
+        changes["bridged"] = True
     if plan.end is not None:
         changes["body"] = plan.end
         # the move is a step of the phase: what it spent, and whether it kept straight
@@ -556,6 +562,12 @@ def _move_events(
     for c in plan.contacts:
         events.append(MeleePending(u.id, c, counter))
     return events
+
+
+def bridged_half(breakdown: Sequence[str]) -> bool:
+    """Whether a move's allowance was halved for crossing a bridge (bridge_mode whole_move): a
+    later step of the unit's move this phase is at 1/2 rate too."""
+    return any("crosses a bridge" in b for b in breakdown)
 
 
 def check_move(state: GameState, req: Move, verdict: str) -> Outcome:

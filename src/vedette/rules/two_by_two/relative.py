@@ -43,6 +43,7 @@ from vedette.rules.two_by_two.movement import (
     MovePlan,
     _describe,
     _move_events,
+    bridged_half,
     contact_ends_move,
     judge_move,
     move,
@@ -184,6 +185,9 @@ def _turn_step(state: GameState, u: Unit, end: Body, cost: float, text: str) -> 
         if into:
             raise RuleViolation(R_MOVE, f"woods/rough are impassable to {t.name} ({into[0].name})")
     allowance = t.move
+    mv = state.rules.movement
+    if u.bridged and mv.bridge_mode == "whole_move":  # the move crossed a bridge: 1/2 rate
+        allowance *= mv.bridge_rate
     if cost > 0 and u.spent + cost > allowance + 1e-6:
         raise RuleViolation(
             R_MOVE,
@@ -312,6 +316,8 @@ def resolve_step(state: GameState, plan: Plan, dice: Any) -> Outcome:
             "whole move on road" in b for b in step.plan.breakdown
         )
         changes["through_town"] = u.through_town or step.plan.through_town
+        if bridged_half(step.plan.breakdown) and not u.bridged:
+            changes["bridged"] = True
         events = _move_events(state, u, step.plan, changes={"entry": "", **changes})
         text = _describe(step.plan, u).replace(" moves ", f" {step.text}: ", 1)
         details["move"] = step.plan.to_json()
@@ -325,6 +331,9 @@ def resolve_step(state: GameState, plan: Plan, dice: Any) -> Outcome:
     allowance = state.utype(u).move
     if step.plan is not None and changes.get("road_only", u.road_only):
         allowance = max(allowance, step.plan.allowance)
+    mv = state.rules.movement
+    if changes.get("bridged", u.bridged) and mv.bridge_mode == "whole_move":
+        allowance = step.plan.allowance if step.plan is not None else allowance * mv.bridge_rate
     left = max(allowance - spent, 0.0)
     if step.plan is not None and step.plan.contacts:
         text += "; a move to contact ends its move (2 by 2, Moving to contact)"

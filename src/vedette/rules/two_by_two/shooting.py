@@ -168,8 +168,13 @@ def judge(state: GameState, req: Shoot) -> Shot:
             )
         notes["cover"] = {"wall_or_hedge": wall.value, "woods_rough_town": area.value}
         in_open = not (wall.value or area.value)
+        # a target known (stated or measured) in cover is not in the open, however the
+        # cover was spelt (cover=, in_cover=, behind_wall=); else in the open if measured
+        known = not in_open or req.cover is not None or target.body is not None
+        known_open = in_open if known else None
     else:
         in_open = True
+        known_open = True if target.body is not None else None
     if firer.screened and ft.is_infantry:
         if target.screened:
             notes["screen"] = "both screened: no modifier"
@@ -189,9 +194,7 @@ def judge(state: GameState, req: Shoot) -> Shot:
             )
         )
     if tt_.light_inf:
-        open_ = fact_bool(
-            req.in_open, in_open if req.cover is not None or target.body else None, True
-        )
+        open_ = fact_bool(req.in_open, known_open, True)
         near = fact_bool(req.cavalry_near, _cavalry_near(state, target))
         if open_.value and near.value:
             notes["light_infantry"] = "negated: in the open with enemy cavalry within 1/2 move"

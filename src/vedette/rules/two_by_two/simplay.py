@@ -132,6 +132,9 @@ def _refused(state: Any, t: Todo) -> bool:
     if u.body is None:
         return False
     move, width, n = state.utype(u).move, u.body.footprint.width, state.rules.n
+    mv = state.rules.movement
+    if u.bridged and mv.bridge_mode == "whole_move":  # its move crossed a bridge: 1/2 rate
+        move *= mv.bridge_rate
     return all(
         u.spent + n(width * math.radians(float(a))) > move + 1e-6 for a in t.open.get("angle", ())
     )

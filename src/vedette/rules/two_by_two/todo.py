@@ -164,13 +164,13 @@ def _carried(state: GameState, old: Any, new: Any, parts: Any) -> tuple[list[Tod
     lines read nothing of it: a unit's move lines read the unit, its enemies, the melees, the
     RPs, the table and the rules; the reinforcement rolls and "end the phase" read no
     position or marker of a unit on the table, the voluntary routs only whether a unit is
-    disrupted (built again when the unit's changed). None when the change is not of that kind
-    (the options are then built afresh)."""
+    disrupted or yet to enter (built again when the unit's changed). None when the change is
+    not of that kind (the options are then built afresh)."""
     side, enemies, gen, mine, per, ids, rolls, routs, nxt = parts
     if new.side != side or new.status != "table" or old.status != "table":
         return None
-    if new.disrupted != old.disrupted:  # a disrupted unit may not rout voluntarily (reading 18)
-        routs = _voluntary_routs(state)
+    if new.disrupted != old.disrupted or new.entry != old.entry:
+        routs = _voluntary_routs(state)  # (not disrupted: reading 18; entered the table)
     k = ids.index(new.id)
     mine, per = mine.copy(), per.copy()
     mine[k] = new
@@ -388,15 +388,21 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
         return []
     if u.body is None and u.entry:
         if state.play == "stated":  # it enters by its move: its formation first (reading 25)
-            return [_arrival(state, u), *_formations(state, u)]
+            # or by a charge from the edge, as a tracked one placed there may (Moving to
+            # contact)
+            t = state.utype(u)
+            rest = _stated_moves(state, u, t, t.move, enemies)
+            return [_arrival(state, u), *(x for x in rest if x.procedure != "move")]
         return [_arrival(state, u)]  # (tracked: placed on the edge, then its formation)
     if u.moved and u.spent <= 0:
         return []
     t = state.utype(u)
-    left = t.move - u.spent
+    mv = state.rules.movement
+    half = mv.bridge_rate if u.bridged and mv.bridge_mode == "whole_move" else 1.0
+    left = t.move * half - u.spent  # (a move that crossed a bridge is at 1/2 rate)
     if state.play != "tracked" or u.body is None:
         return _stated_moves(state, u, t, left, enemies)
-    road = left + state.rules.movement.road_bonus if u.road_only else left
+    road = (t.move + mv.road_bonus) * half - u.spent if u.road_only else left
     own = (u.pinned, u.turned, u.moved, u.formation, u.screened, t.is_infantry)
     steps, turns, forms = _own_lines(u.id, u.name, left, road, *own)
     out = list(steps)
@@ -890,8 +896,8 @@ def _voluntary_routs(state: GameState) -> list[Todo]:
     charged = {m.defender for m in state.melees}
     phasing = state.phasing if state.phase == "move" else None
     for u in state.units:
-        if u.kind not in kinds or u.status != "table" or u.disrupted:  # (on_table, as a field)
-            continue
+        if u.kind not in kinds or u.status != "table" or u.disrupted or u.entry:
+            continue  # (on_table, as a field; an arrived reinforcement has not entered yet)
         if u.side == phasing or u.id in charged:
             out.append(_rout_line(u.id, u.name))
     return out
