@@ -145,7 +145,7 @@ def test_web_api(tmp_path: Path) -> None:
     r = c.post("/api/games/n1/chances", json=bad, headers=h)
     assert r.status_code == 400 and "Herman (1)" in r.json()["error"]
     r = c.post("/api/games/n1/chances", json={"procedure": "screen", "x": 1}, headers=h)
-    assert r.status_code == 422 and "\n" not in r.json()["error"]
+    assert r.status_code == 400 and "\n" not in r.json()["error"]
     r = c.post("/api/games/nope/chances", json={"procedure": "screen"}, headers=h)
     assert r.status_code == 404
     r = c.post("/api/games/n1/chances", json={"procedure": "screen", "request": SCREEN})

@@ -243,7 +243,7 @@ def test_the_audit_counts_a_redone_roll_once(tmp_path: Path) -> None:
 def test_sequence_odds_as_the_page_sends_them(client: TestClient, tmp_path: Path) -> None:
     """The odds panel's "whole sequence" part: rendered with the sequence's fields (required
     first, board picks named), and its form's text values (lists as "F1,F2") answered as the
-    typed request is; a limit out of bounds is one line, 422."""
+    typed request is; a limit out of bounds is one line, 400 (as perform answers)."""
     from vedette.rules import get
 
     c = client
@@ -266,7 +266,7 @@ def test_sequence_odds_as_the_page_sends_them(client: TestClient, tmp_path: Path
         json={"procedure": "screen", "request": texts, "limit": 10**9},
         headers=h,
     )
-    assert r.status_code == 422 and "limit" in r.json()["error"] and "\n" not in r.json()["error"]
+    assert r.status_code == 400 and "limit" in r.json()["error"] and "\n" not in r.json()["error"]
     assert 'id="sequences"' not in c.get("/games/toy1").text  # no sequences: no part
 
 

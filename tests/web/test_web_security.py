@@ -334,3 +334,50 @@ def test_serve_on_localhost_asks_no_token(tmp_path: Path, monkeypatch: pytest.Mo
     for host in ("localhost", "127.0.0.1", "box.lan"):
         assert TestClient(seen["app"], base_url=f"http://{host}").get("/").status_code == 200
     assert TestClient(seen["app"], base_url="http://evil.example").get("/").status_code == 400
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/games/toy1/perform",
+        "/api/games/toy1/odds",
+        "/api/games/toy1/chances",
+        "/api/games/toy1/move-check",
+    ],
+)
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"procedure": "advance", "procedure": "advance"}',
+        b'{"procedure": "advance", "request": {"bonus": 1, "bonus": 2}}',
+    ],
+)
+def test_a_key_given_twice_is_refused(client: TestClient, db: Path, path: str, body: bytes) -> None:
+    # (JSON kept the last one silently, as the command line did with unit=A1 unit=A2; chances
+    # and move-check read their bodies without json_body, size limit included)
+    h = {"X-CSRF-Token": token(client), "Content-Type": "application/json"}
+    r = client.post(path, content=body, headers=h)
+    assert r.status_code == 400 and "given twice" in one_line_error(r)
+    assert events(db) == 1
+
+
+@pytest.mark.parametrize(
+    ("path", "fields"),
+    [
+        ("/games", {"name": "x", "ruleset": "napoleon_at_bay", "house_rules": "a"}),
+        ("/games/toy1/rename", {"new": "x", "name": "y"}),
+        ("/games/toy1/delete", {"confirm": "toy1", "export": "on"}),
+    ],
+)
+def test_a_form_field_the_route_does_not_read_is_refused(
+    client: TestClient, db: Path, path: str, fields: dict[str, str]
+) -> None:
+    r = client.post(path, data={"csrf": token(client), **fields}, follow_redirects=False)
+    assert r.status_code == 400 and "form has no field" in one_line_error(r)
+    assert [(g.name, g.events) for g in Store(db).games()] == [("toy1", 1)]
+
+
+def test_the_delete_form_as_the_page_sends_it_still_deletes(client: TestClient, db: Path) -> None:
+    data = {"csrf": token(client), "confirm": "toy1", "export_first": "on"}
+    r = client.post("/games/toy1/delete", data=data, follow_redirects=False)
+    assert r.status_code == 303 and Store(db).games() == []

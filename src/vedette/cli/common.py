@@ -85,6 +85,8 @@ def parse_kv(items: Sequence[str], what: str = "argument") -> dict[str, Any]:
         key, eq, value = item.partition("=")
         if not eq or not key:
             raise BadRequest(f"{what} {item!r}: write KEY=VALUE")
+        if key in result:
+            raise BadRequest(f"{what} {key!r} given twice")
         result[key] = parse_value(value)
     return result
 
@@ -253,6 +255,8 @@ def parse_options(ruleset: Any, items: Sequence[str]) -> dict[str, Any]:
         key, eq, text = item.partition("=")
         if not eq or not key:
             raise BadRequest(f"--option {item!r}: write KEY=VALUE")
+        if key in result:
+            raise BadRequest(f"--option {key!r} given twice")
         f = declared.get(key)
         if f is None:
             close = difflib.get_close_matches(key, list(declared), n=1)

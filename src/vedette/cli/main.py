@@ -223,6 +223,8 @@ def new_game(
     from vedette.schemas.rules import load_house_rules, load_scenario
 
     rs = rules.get(ruleset)
+    if name and "=" in name:  # (a forgotten --option: 'new variant=draft' named a game)
+        raise BadRequest(f"game name {name!r} has '=': an option is given as --option {name}")
     file = scenario.endswith(".toml")
     scen = load_scenario(rs, scenario) if file else {}
     house = load_house_rules(rs, house_rules) if house_rules else None

@@ -485,6 +485,8 @@ class ProcedureCommand(click.Command):
         for t in (t.removeprefix(NEG_MARK) for t in tokens):
             key, eq, value = t.partition("=")
             if eq and KEY.match(key):
+                if key in raw:
+                    raise BadRequest(f"{self.proc.name}: '{key}' given twice")
                 raw[key] = parse_value(value)
             elif eq and not key:
                 raise BadRequest(f"argument {t!r}: write KEY=VALUE")

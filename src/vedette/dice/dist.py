@@ -20,10 +20,16 @@ from operator import sub
 
 from vedette.dice.die import _COMMON, Die
 from vedette.dice.notation import Expression, Opposed
+from vedette.errors import DiceError
 
 Weights = dict[int, int]
 #: ``(lo, counts)``: ``counts[i]`` is the weight of the value ``lo + i``
 Counts = tuple[int, list[int]]
+
+#: exact odds are refused beyond this many (dice x possible totals): the work and the size of
+#: the integer weights grow with both (1000d20, about 2 * 10**7, took four seconds and more
+#: memory with each die; a web request asking for 1000d10000 would hold a server process)
+MAX_ODDS_WORK = 10_000_000
 
 
 def die_weights(die: Die, sign: int = 1) -> Weights:
@@ -115,6 +121,13 @@ def _term_counts(acc: Counts, die: Die, count: int, sign: int) -> Counts:
 
 
 def _expression_counts(expr: Expression) -> Counts:
+    dice = sum(t.count for t in expr.terms)
+    span = sum(t.count * (max(t.die.faces) - min(t.die.faces)) for t in expr.terms)
+    if dice * (span + 1) > MAX_ODDS_WORK:
+        raise DiceError(
+            f"{expr.text!r} is too large for exact odds: {dice} dice over {span + 1} totals "
+            f"(dice x totals at most {MAX_ODDS_WORK:,})"
+        )
     acc: Counts = (expr.constant, [1])
     for t in expr.terms:
         acc = _term_counts(acc, t.die, t.count, t.sign)

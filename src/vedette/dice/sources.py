@@ -133,6 +133,8 @@ class ScriptedSource(PhysicalSource):
 def parse_faces(text: str) -> list[int]:
     """Parse ``"3 5"``/``"3,5"``/``"-1,+2"`` into faces; a clear error otherwise."""
     out: list[int] = []
+    if any(not p.strip() for p in text.split(",")[1:-1]):
+        raise DiceError(f"a die face is missing between two commas in {text[:40]!r}")
     for part in text.replace(",", " ").split():
         try:
             out.append(int(part))

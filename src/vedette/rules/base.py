@@ -535,6 +535,9 @@ class Ruleset(Generic[S]):
     scenario_model: LazyModel = LazyModel(None)
     #: house-rule tables that may gain new entries shaped like their siblings (e.g. unit types)
     house_rule_open_maps: ClassVar[tuple[str, ...]] = ()
+    #: house-rule values that must be more than 0 (paths, ``*`` matching one key: a scale's
+    #: sizes, a move); any length (a key ending ``_mm``) must be 0 or more in every ruleset
+    house_rule_positive: ClassVar[tuple[str, ...]] = ()
     #: the event kinds ``apply`` folds, when declared (an import naming another is refused)
     event_kinds: ClassVar[tuple[str, ...]] = ()
 

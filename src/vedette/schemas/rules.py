@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from fnmatch import fnmatchcase
 from typing import Any
 
 from vedette.data import load_toml, merge, package_toml
@@ -56,6 +57,7 @@ def check_house_rules(rs: Ruleset[Any], raw: Mapping[str, Any], source: str) -> 
         return
     shipped = shipped_data(rs)
     check_shape(raw, shipped, source, "", rs.house_rule_open_maps, _free_paths(shipped))
+    _check_signs(raw, source, rs.house_rule_positive)
     merged = merge(shipped, raw)
     # every table re-validated whole (no gap, no overlap, rows the code reads)
     try:
@@ -64,6 +66,25 @@ def check_house_rules(rs: Ruleset[Any], raw: Mapping[str, Any], source: str) -> 
         raise DataError(source, _strip(str(e), source)) from None
     except (TypeError, ValueError, KeyError, AttributeError, ArithmeticError) as e:
         raise DataError(source, f"tables: {type(e).__name__}: {e}") from None
+
+
+def _numbers(tree: Mapping[str, Any], path: str = "") -> Iterator[tuple[str, float]]:
+    for k, v in tree.items():
+        sub = f"{path}.{k}" if path else str(k)
+        if isinstance(v, Mapping):
+            yield from _numbers(v, sub)
+        elif isinstance(v, int | float) and not isinstance(v, bool):
+            yield sub, v
+
+
+def _check_signs(raw: Mapping[str, Any], source: str, positive: tuple[str, ...]) -> None:
+    """A length (``*_mm``) is never negative; the ruleset's ``house_rule_positive`` values
+    are more than 0 (a scale of 0 divided by zero when the game was shown)."""
+    for path, v in _numbers(raw):
+        if v <= 0 and any(fnmatchcase(path, p) for p in positive):
+            raise DataError(source, f"{path}: must be more than 0, not {v}")
+        if v < 0 and path.endswith("_mm"):
+            raise DataError(source, f"{path}: a length must be 0 or more, not {v}")
 
 
 def _free_paths(shipped: Mapping[str, Any]) -> tuple[str, ...]:

@@ -18,7 +18,7 @@ from vedette.engine import Store
 from vedette.errors import BadRequest
 from vedette.schemas.rules import load_scenario
 from vedette.sim.play import GameResult, Setup, play_game, save_game, side_policies
-from vedette.sim.run import parse_sweep, policy_names, run_study, write_csv
+from vedette.sim.run import check_games, parse_sweep, policy_names, run_study, write_csv
 from vedette.sim.stats import show
 
 
@@ -139,6 +139,7 @@ def simulate(
             data,
         )
         return
+    check_games(games)
     if seed is None:
         seed = secrets.randbits(32)
     sw = parse_sweep(setup, sweep) if sweep else None

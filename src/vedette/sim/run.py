@@ -216,6 +216,17 @@ def run_dask(
             client.close()
 
 
+#: the most games of one study (per swept value): a million took hours and held each result
+MAX_GAMES = 1_000_000
+
+
+def check_games(games: int) -> None:
+    if games < 1:
+        raise BadRequest("--games must be at least 1")
+    if games > MAX_GAMES:  # (every game's result is kept in memory until the study ends)
+        raise BadRequest(f"--games must be at most {MAX_GAMES:,}, not {games:,}")
+
+
 def run_study(
     setup: Setup,
     games: int,
@@ -229,8 +240,7 @@ def run_study(
 ) -> dict[str, Any]:
     """The whole study as its result document (``result.json``); ``on_results(value,
     results)`` receives every game's result of each swept value (``--csv``)."""
-    if games < 1:
-        raise BadRequest("--games must be at least 1")
+    check_games(games)
     rs = rules.get(setup.ruleset)
     state = rs.initial(setup.scenario, setup.engine_options())
     sides = rs.sides(state)

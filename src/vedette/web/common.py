@@ -22,7 +22,7 @@ from vedette.data.limits import check_tree
 from vedette.engine import Game
 from vedette.engine.session import EXPORT_FORMAT
 from vedette.engine.store import StorageError
-from vedette.errors import GameError, VedetteError
+from vedette.errors import BadRequest, GameError, VedetteError
 from vedette.rules.base import parse_value
 from vedette.rules.quickref import relevant
 from vedette.schemas import Strict, validate
@@ -86,6 +86,18 @@ def check_form(request: Request, sent: str) -> None:
     token = request.app.state.csrf
     if request.scope.get("vedette.form_csrf") and not token_ok(request, sent, token):
         raise Forbidden("missing or wrong CSRF token")
+
+
+def form_fields(*known: str) -> Callable[[Request], Awaitable[None]]:
+    """A dependency refusing a plain form that sends a field the route does not read (a
+    field the app's own page never sends: a typo or a forged request, refused, not ignored)."""
+
+    async def check(request: Request) -> None:
+        for key in await request.form():  # (parsed once: Starlette keeps the form)
+            if key not in known:
+                raise BadRequest(f"form has no field {key[:40]!r} (fields: {', '.join(known)})")
+
+    return check
 
 
 def token_ok(request: Request, sent: str | None, token: str) -> bool:
@@ -255,7 +267,7 @@ async def _json(
     if empty_ok and not raw.strip():
         return model.model_validate({})
     try:
-        body = json.loads(raw)
+        body = json.loads(raw, object_pairs_hook=_no_repeats)
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise GameError("request body is not JSON") from None
     except ValueError:  # (an integer of thousands of digits)
@@ -263,6 +275,17 @@ async def _json(
     if not isinstance(body, dict):
         raise GameError("request body must be a JSON object")
     return validate(model, body, "request body")
+
+
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different: a key given twice is refused, as the
+    command line refuses ``unit=A1 unit=A2`` (json alone keeps the last one silently)."""
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise BadRequest(f"request body: {k[:40]!r} given twice")
+        out[k] = v
+    return out
 
 
 def request_fields(raw: dict[str, Any]) -> dict[str, Any]:

@@ -16,16 +16,16 @@ Both are plain ``def`` endpoints: rules code runs in the thread pool, never on t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from pydantic import Field
 
 from vedette.engine import Game
 from vedette.errors import RuleViolation
 from vedette.schemas import Strict
 from vedette.web import boards
-from vedette.web.common import one_line, request_fields
+from vedette.web.common import json_body, one_line, request_fields
 
 router = APIRouter()
 
@@ -107,7 +107,9 @@ def board(name: str, request: Request, svg: bool = True) -> dict[str, Any]:
 
 
 @router.post("/api/games/{name}/move-check")
-def move_check(name: str, body: CheckBody, request: Request) -> dict[str, Any]:
+def move_check(
+    name: str, body: Annotated[CheckBody, Depends(json_body(CheckBody))], request: Request
+) -> dict[str, Any]:
     with request.app.state.sessions.game(name) as g:
         try:
             proc, plan = g._prepare(body.procedure, request_fields(body.request))

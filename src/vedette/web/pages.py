@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from vedette import rules
@@ -21,6 +21,7 @@ from vedette.web.common import (
     SessionsDep,
     board_of,
     check_form,
+    form_fields,
     one_line,
     page,
     parse_options,
@@ -79,7 +80,16 @@ def index(
     return index_page(request, sessions, error, deleted=deleted)
 
 
-@router.post("/games")
+@router.post(
+    "/games",
+    dependencies=[
+        Depends(
+            form_fields(
+                "csrf", "name", "ruleset", "scenario", "seed", "options", "physical_dice", "upload"
+            )
+        )
+    ],
+)
 def new_game(
     request: Request,
     sessions: SessionsDep,
@@ -117,7 +127,7 @@ def new_game(
     return RedirectResponse(f"/games/{quote(name)}", status_code=303)
 
 
-@router.post("/import")
+@router.post("/import", dependencies=[Depends(form_fields("csrf", "upload", "name"))])
 def import_game(
     request: Request,
     sessions: SessionsDep,
@@ -194,7 +204,7 @@ def export(sessions: SessionsDep, name: str) -> Response:
     )
 
 
-@router.post("/games/{name}/rename")
+@router.post("/games/{name}/rename", dependencies=[Depends(form_fields("csrf", "new"))])
 def rename(
     request: Request,
     sessions: SessionsDep,
@@ -216,7 +226,10 @@ def rename(
     return RedirectResponse(f"/games/{quote(new.strip())}", status_code=303)
 
 
-@router.post("/games/{name}/delete")
+@router.post(
+    "/games/{name}/delete",
+    dependencies=[Depends(form_fields("csrf", "confirm", "export_first"))],
+)
 def delete(
     request: Request,
     sessions: SessionsDep,

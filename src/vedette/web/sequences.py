@@ -14,15 +14,15 @@ written to the game.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from pydantic import Field
 
 from vedette.rules.protocol import Chance, Chances
 from vedette.rules.sequence import summary_of
 from vedette.schemas import Strict
-from vedette.web.common import LONG_WORK, request_fields
+from vedette.web.common import LONG_WORK, json_body, request_fields
 
 router = APIRouter()
 
@@ -70,7 +70,9 @@ def sequences(name: str, request: Request) -> list[dict[str, Any]]:
 
 
 @router.post("/api/games/{name}/chances")
-async def chances(name: str, body: ChancesBody, request: Request) -> dict[str, Any]:
+async def chances(
+    name: str, body: Annotated[ChancesBody, Depends(json_body(ChancesBody))], request: Request
+) -> dict[str, Any]:
     """Run in threads of its own (``app.state.long_work``): a whole tree of dice may take
     seconds, and must not hold up the two threads that play everyone's actions."""
     import anyio

@@ -149,6 +149,9 @@ class TwoByTwo(Ruleset[GameState]):
     options_model = LazyModel("vedette.rules.two_by_two.schema:TwoByTwoOptions")
     scenario_model = LazyModel("vedette.rules.two_by_two.schema:TwoByTwoScenario")
     house_rule_open_maps = ("units",)
+    # (Scale): a base's and a unit's sizes and [1] measure the table; a unit type's move (Unit
+    # Summary) is a distance it may cover: 0 or less would divide by zero or run backward
+    house_rule_positive = ("scale.base_*", "scale.unit_*", "units.*.move")
     scenarios: Mapping[str, str] = MappingProxyType(
         {
             "sample": "sample.toml",
