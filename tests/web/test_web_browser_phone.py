@@ -263,8 +263,8 @@ def test_a_field_s_error_shows_in_the_sheet_on_a_small_phone(
     """A whole sequence's odds asked for with a field left empty: the field and its error are
     scrolled into the sheet's view (they were below it, behind the "Compute the odds" button:
     the tap seemed to do nothing)."""
-    make_game(live_db, "seq-2x2", "two_by_two")
-    small.goto(f"{live_server}/games/seq-2x2")
+    make_game(live_db, "phone-seq-2x2", "two_by_two")
+    small.goto(f"{live_server}/games/phone-seq-2x2")
     small.wait_for_selector("#next .next-item")
     small.tap("#sequences > summary")
     small.select_option("#sequence", "attack")
