@@ -7,8 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.solitaire_asl.test_asl_flow import GE, RU, game, goto, refused, sample
 from vedette.engine import Game, Store
+from vedette.errors import DataError
 from vedette.rules.solitaire_asl import RULESET
 
 
@@ -98,6 +101,14 @@ def test_5_1_reading_a37_side_start_by_house_rule(tmp_path: Path) -> None:
     g.perform("move", {"stack": "C3", "to": "4E2"})
     assert cloaked_offers(g) == set()
     refused(g, "shift", {"a": "C1", "b": "C2"}, [1, 1], "O'Leary 5.1", "already begun")
+
+
+def test_5_1_reading_a37_takes_only_its_two_words(tmp_path: Path) -> None:
+    """``cloaked_start`` is "unit" or "side": another word is refused in one line naming the
+    key and both words, and no game is stored."""
+    with pytest.raises(DataError, match=r"\[flow\] cloaked_start must be one of 'unit', 'side'"):
+        night(tmp_path, {"flow": {"cloaked_start": "nobody"}})
+    assert Store(tmp_path / "night.db").games() == []
 
 
 # == 3.3.5 played in the sample: the enemy MPh and own DFPh are one phase ==========================

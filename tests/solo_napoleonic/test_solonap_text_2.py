@@ -21,6 +21,7 @@ from tests.solo_napoleonic.test_solonap_text import (
     unit,
     up,
 )
+from vedette.engine import Store
 from vedette.errors import DataError, RuleViolation
 
 
@@ -258,3 +259,24 @@ def test_a_battery_has_no_arc_unless_a_house_rule_gives_one(tmp_path: Path) -> N
     h = ready(tmp_path / "h", units, house={"options": {"artillery_arc_deg": 45}})
     with pytest.raises(RuleViolation, match="outside F1's arc"):
         h.perform("fire", back, [3, 1, 1, 1])
+
+
+@pytest.mark.parametrize(
+    ("key", "word"),
+    [
+        ("evade_caught", "sometimes"),
+        ("fire_disorder_to", "nobody"),
+        ("morale_casualties", "all"),
+        ("allocation_roll", "never"),
+        ("below_average_zero", "down"),
+    ],
+)
+def test_a_house_rule_word_not_among_its_readings_is_refused(
+    tmp_path: Path, key: str, word: str
+) -> None:
+    """A reading chosen by a word (K59's "reach"/"stated", the D chit's "firer"/"target"/
+    "both", ...): any other word is refused in one line naming the key and the words allowed,
+    and no game is stored (before, it was taken and silently read as the other reading)."""
+    with pytest.raises(DataError, match=rf"\[options\] {key} must be one of .*not '{word}'"):
+        new(tmp_path, [unit("F1")], house={"options": {key: word}})
+    assert Store(tmp_path / "g.db").games() == []

@@ -29,7 +29,14 @@ def _fields(cls: Any) -> tuple[tuple[str, Any], ...]:
 
 
 def value(v: Any, kind: Any, where: str, source: str) -> Any:
-    """``v`` as a value of type ``kind`` (bool, int, float, str, Fraction), or one line."""
+    """``v`` as a value of type ``kind`` (bool, int, float, str, Fraction, or a ``Literal`` of
+    the words allowed), or one line."""
+    if typing.get_origin(kind) is typing.Literal:
+        words = typing.get_args(kind)
+        if v not in words:
+            allowed = ", ".join(repr(w) for w in words)
+            raise DataError(source, f"{where} must be one of {allowed}, not {v!r}")
+        return v
     if kind is bool:
         if isinstance(v, bool):
             return v

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from vedette.dice.tables import Table, tables_from_data
 from vedette.errors import DataError
@@ -97,7 +97,7 @@ class Starts:
     minefield_entry_ends_start: bool
     firing_ends_start: bool
     ti_binds: bool = True
-    cloaked_start: str = "unit"  # 5.1, reading A37: "unit" | "side"
+    cloaked_start: Literal["unit", "side"] = "unit"  # 5.1, reading A37
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +182,7 @@ def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
             _need(sc, "distance_die", str, "[scatter]"),
             _need(sc, "direction_die", str, "[scatter]"),
         ),
-        flow=_flow(section(Starts, data, "flow", SRC)),
+        flow=section(Starts, data, "flow", SRC),
         fire_phases=_fire_phases(_table(data, "fire_phases")),
         terrain_tem=_each(_table(data, "terrain_tem"), int, "[terrain_tem]"),
         max_turns=max_turns,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from vedette.dice.tables import Table, table_from_data
 from vedette.errors import DataError
@@ -40,17 +40,17 @@ class Options:
     skirmish_frontage_factor: float
     volley_figures: int
     melee_points_per_die: int
-    below_average_zero: str
-    fire_disorder_to: str
-    morale_casualties: str
+    below_average_zero: Literal["stay", "up"]
+    fire_disorder_to: Literal["firer", "target", "both"]
+    morale_casualties: Literal["total", "turn"]
     friends_routing_range_mm: float
-    allocation_roll: str
+    allocation_roll: Literal["specials", "always"]
     general_save: int
     timid_retire_mm: float
     evade_die: str
     routing_runs: bool
     limbered_guns_fire: bool
-    evade_caught: str
+    evade_caught: Literal["reach", "stated"]
 
 
 @dataclass(frozen=True, slots=True)
