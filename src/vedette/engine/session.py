@@ -727,7 +727,7 @@ class Game:
             raise DiceNeeded(
                 need.die,
                 need.number,
-                f"{ask} and give the faces in order (--dice; in the web app, the dice buttons)",
+                f"{ask} and give the faces in order (--dice)",
                 f"{ask}, tap each face in order on the dice buttons, then Roll / do it",
             ) from None
         if isinstance(source, PhysicalSource):
