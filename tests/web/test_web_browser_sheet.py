@@ -1,9 +1,10 @@
 """At the table on a small phone (360x740, touch): the bottom sheet folds to one line so the
 board takes at least half the screen, and the next step is still one tap (Roll) away; a refusal
 (the player's own dice, an undo with nothing to undo, a field left empty) is shown in place in
-the web form's words and leaves the browser's console clean (it logged each HTTP 400); the help
-and after-action pages' links are 44 CSS px tap targets; and a few adjudications of each
-ruleset's sample, played by taps alone, take at most three each."""
+the web form's words and leaves the browser's console clean (it logged each HTTP 400); the
+player's own dice are taps in the sheet's view; the help and after-action pages' links are 44
+CSS px tap targets; and a few adjudications of each ruleset's sample, played by taps alone,
+take at most three each."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 
 from tests.web.conftest import Tabs, screenshot, tab
 from tests.web.test_web_browser_next import ADVANCE, entries, make_game, until
+from tests.web.test_web_browser_phone import REACHED
 from tests.web.test_web_browser_taps import MAP_PICK, OPEN_FIELD, OPTIONS, OWED, TRIED, answered
 from vedette import rules
 from vedette.engine import Game, Store
@@ -134,6 +136,24 @@ def test_a_refusal_is_shown_in_place_in_the_forms_words_and_the_console_stays_cl
     page.wait_for_selector("#result .error")
     assert page.inner_text("#result .error") == "nothing to undo"
     assert Game.open(Store(live_db), "own-nab").state.pieces["F1"].hexes == ("W1920",)
+
+
+@pytest.mark.parametrize("ruleset", sorted(rules.BUILTIN))
+def test_the_player_s_own_dice_are_taps_in_the_sheet_s_view(
+    small: Any, live_server: str, live_db: Path, ruleset: str
+) -> None:
+    """A game played with the player's own dice: every face button, the box they fill and Roll
+    are in the sheet's view when the page opens, right under the Next entries (they came after
+    the action's form, filled by the entry: scrolled out of the sheet, behind Roll)."""
+    rs = rules.get(ruleset)
+    name = f"own-{ruleset}"
+    Game.create(Store(live_db), name, ruleset, rs.scenario("sample"), seed=3, dice="physical")
+    small.goto(f"{live_server}/games/{name}")
+    small.wait_for_selector("#next .next-item")
+    faces = [f".dice-pad .face[data-face='{f}']" for f in range(1, 11)]
+    for sel in [*faces, ".dice-pad .face-clear", "#dice", "#roll-btn"]:
+        assert small.evaluate(REACHED, sel), sel
+    assert small.evaluate("window.scrollY") == 0
 
 
 def test_the_help_and_after_action_pages_links_are_44px_on_a_small_phone(
