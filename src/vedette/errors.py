@@ -25,7 +25,13 @@ class NotationError(VedetteError):
 
 
 class DiceError(VedetteError):
-    """A die face that the die does not have, or dice that ran out."""
+    """A die face that the die does not have, or dice that ran out. ``web``: the same
+    refusal worded for the web app's form (its dice buttons and dice box, not the command
+    line's ``--dice``), where the two differ."""
+
+    def __init__(self, message: str, web: str = "") -> None:
+        super().__init__(message)
+        self.web = web or message
 
 
 class RuleViolation(VedetteError):

@@ -82,14 +82,19 @@ def test_physical_dice_refused_for_an_undone_seeded_roll(store: Store) -> None:
 
 def test_a_physical_dice_game_never_rolls_itself(store: Store) -> None:
     """Issue 26: a game made with the player's own dice asks for them, in one line naming the
-    dice to roll, and writes nothing; it never draws from its seeded stream."""
+    dice to roll, and writes nothing; it never draws from its seeded stream. The command
+    line's words name its --dice; the web app's (``DiceError.web``) its dice buttons."""
     p = Game.create(store, "p", "toy", {}, seed=3, dice="physical")
     n = len(p.records)
     with pytest.raises(DiceError) as e:
         p.perform("advance", {})
     assert str(e.value) == (
         "advance: this game is played with your own dice: roll 1d6 and give the faces in order"
-        " (--dice; in the web app, the dice buttons)"
+        " (--dice)"
+    )
+    assert e.value.web == (
+        "advance: this game is played with your own dice: roll 1d6, tap each face in order on"
+        " the dice buttons, then Roll / do it"
     )
     assert len(p.records) == n and p.position == 0
     p.perform("advance", {}, faces=[4])

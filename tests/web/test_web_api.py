@@ -350,3 +350,42 @@ def test_refused_odds_are_an_answer_not_an_error(client: TestClient) -> None:
     assert "Herman" in r.json()["refused"]
     r = client.post("/api/games/nab1/odds", json={"procedure": "nope", "request": {}}, headers=h)
     assert r.status_code in (400, 422)
+
+
+def test_the_page_s_refusals_are_answers_in_the_form_s_words(client: TestClient) -> None:
+    """The game page asks for a refusal as an answer (``refusal: "answer"``): 200 with the one
+    line as ``refused`` and nothing written (a browser logs every 4xx in its console); other
+    callers get the 4xx as before. Dice refusals are worded for the web form (the dice
+    buttons, the dice box), not the command line's --dice."""
+    h = {"X-CSRF-Token": token(client)}
+    client.post(
+        "/games",
+        data={"csrf": h["X-CSRF-Token"], "name": "own", "ruleset": "toy", "physical_dice": "on"},
+    )
+    asked = {"procedure": "advance", "request": {}}
+    r = client.post("/api/games/own/perform", json={**asked, "refusal": "answer"}, headers=h)
+    assert r.status_code == 200 and set(r.json()) == {"refused"}
+    line = r.json()["refused"]
+    assert "roll 1d6, tap each face in order on the dice buttons, then Roll / do it" in line
+    assert "--dice" not in line
+    assert client.post("/api/games/own/perform", json=asked, headers=h).status_code == 400
+    assert [x["kind"] for x in client.get("/api/games/own").json()["log"]] == ["created"]
+    # an undone roll's dice given again: refused, the way to the same dice in the form's words
+    client.post("/api/games/toy1/perform", json=asked, headers=h)
+    client.post("/api/games/toy1/undo", json={}, headers=h)
+    r = client.post(
+        "/api/games/toy1/perform", json={**asked, "dice": "3", "refusal": "answer"}, headers=h
+    )
+    assert "empty the dice box and Roll / do it again" in r.json()["refused"]
+    assert "--dice" not in r.json()["refused"]
+    # the one action is undone already
+    r = client.post("/api/games/toy1/undo", json={"refusal": "answer"}, headers=h)
+    assert r.status_code == 200 and r.json() == {"refused": "nothing to undo"}
+    assert client.post("/api/games/toy1/undo", json={}, headers=h).status_code == 400
+    # odds the form is not yet enough for (a bad field): in words too, when asked so
+    bad = {"procedure": "advance", "request": {"bonus": "x"}}
+    r = client.post("/api/games/toy1/odds", json={**bad, "refusal": "answer"}, headers=h)
+    assert r.status_code == 200 and "bonus" in r.json()["refused"]
+    assert client.post("/api/games/toy1/odds", json=bad, headers=h).status_code == 400
+    r = client.post("/api/games/toy1/perform", json={**asked, "refusal": "maybe"}, headers=h)
+    assert r.status_code in (400, 422)  # the word is checked

@@ -104,13 +104,15 @@ class PhysicalSource:
 class DiceNeeded(DiceError):
     """A game played with the player's own dice needs a die that was not given."""
 
-    def __init__(self, die: Die, number: int, message: str = "") -> None:
+    def __init__(self, die: Die, number: int, message: str = "", web: str = "") -> None:
         self.die = die
         self.number = number
+        need = f"this game is played with your own dice: die #{number} ({die.name}) is needed"
         super().__init__(
-            message
-            or f"this game is played with your own dice: die #{number} ({die.name}) is needed;"
-            " roll it and give the faces in order (--dice)"
+            message or f"{need}; roll it and give the faces in order (--dice)",
+            web
+            or f"{need}: roll it, tap its face after the others on the dice buttons,"
+            " then Roll / do it",
         )
 
 

@@ -633,9 +633,10 @@ class Game:
             return OwnDice(faces or ())
         if faces:
             if res is not None and not self.physical:
+                done = f"the game already rolled the dice for this {procedure} (#{res.seq}, undone)"
                 raise DiceError(
-                    f"the game already rolled the dice for this {procedure} (#{res.seq}, undone):"
-                    " do it again without --dice to get the same dice"
+                    f"{done}: do it again without --dice to get the same dice",
+                    f"{done}: empty the dice box and Roll / do it again to get the same dice",
                 )
             return PhysicalSource(faces)
         segments: list[tuple[int, int | None]] = [] if res is None else list(res.ranges)
@@ -721,12 +722,13 @@ class Game:
             if faces:
                 raise
             rolls = ", ".join(str(getattr(s, "expression", "")) for s in plan.steps)
+            own = "this game is played with your own dice"
+            ask = f"{procedure}: {own}: roll {rolls or need.die.name}"
             raise DiceNeeded(
                 need.die,
                 need.number,
-                f"{procedure}: this game is played with your own dice: roll"
-                f" {rolls or need.die.name} and give"
-                " the faces in order (--dice; in the web app, the dice buttons)",
+                f"{ask} and give the faces in order (--dice)",
+                f"{ask}, tap each face in order on the dice buttons, then Roll / do it",
             ) from None
         if isinstance(source, PhysicalSource):
             source.check_all_used()

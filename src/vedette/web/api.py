@@ -22,6 +22,7 @@ from vedette.web.common import (
     json_body,
     one_line,
     reference,
+    refused,
     request_fields,
     table_changes,
 )
@@ -70,14 +71,19 @@ def log_record(sessions: SessionsDep, name: str, seq: int) -> dict[str, Any]:
 def odds(
     sessions: SessionsDep, name: str, body: Annotated[OddsBody, Depends(json_body(OddsBody))]
 ) -> dict[str, Any]:
-    with sessions.game(name) as g:
-        try:
-            found = g.odds(body.procedure, request_fields(body.request))
-        except RuleViolation as e:
-            # odds are a question, and "none now, because..." is its answer: a 200 the
-            # page shows in words, not a failed request in the console (issue 26.9)
-            return {"odds": [], "refused": one_line(e), "reference": reference(g, body)}
-        return {"odds": [o.to_json() for o in found], "reference": reference(g, body)}
+    def run() -> dict[str, Any]:
+        with sessions.game(name) as g:
+            try:
+                found = g.odds(body.procedure, request_fields(body.request))
+            except RuleViolation as e:
+                # odds are a question, and "none now, because..." is its answer: a 200 the
+                # page shows in words, not a failed request in the console (issue 26.9)
+                return {"odds": [], "refused": one_line(e), "reference": reference(g, body)}
+            return {"odds": [o.to_json() for o in found], "reference": reference(g, body)}
+
+    # the page's form not yet enough for odds (a move without its distance, a shot without
+    # its range): asked by the page, "odds: ..." in words too
+    return refused(body.refusal, run)
 
 
 @router.post("/api/games/{name}/perform")
@@ -86,21 +92,24 @@ def perform(
     name: str,
     body: Annotated[PerformBody, Depends(json_body(PerformBody))],
 ) -> dict[str, Any]:
-    dice = None
-    if body.dice not in (None, "", []):
-        dice = parse_faces(body.dice) if isinstance(body.dice, str) else list(body.dice or [])
-    with sessions.game(name, write=True) as g:
-        before = g.state
-        outcome = g.perform(body.procedure, request_fields(body.request), dice)
-        changes = table_changes(g, before, outcome.events)
-        return {
-            "outcome": outcome.to_json(),
-            "lines": outcome.lines(),
-            "table_changes": changes,
-            "highlight": highlight_of(g, body.request, event_highlight(g)),
-            **views.view(g, board_of(g, body.since is None), body.since),
-            "board_info": board_view(g, svg=False),
-        }
+    def run() -> dict[str, Any]:
+        dice = None
+        if body.dice not in (None, "", []):
+            dice = parse_faces(body.dice) if isinstance(body.dice, str) else list(body.dice or [])
+        with sessions.game(name, write=True) as g:
+            before = g.state
+            outcome = g.perform(body.procedure, request_fields(body.request), dice)
+            changes = table_changes(g, before, outcome.events)
+            return {
+                "outcome": outcome.to_json(),
+                "lines": outcome.lines(),
+                "table_changes": changes,
+                "highlight": highlight_of(g, body.request, event_highlight(g)),
+                **views.view(g, board_of(g, body.since is None), body.since),
+                "board_info": board_view(g, svg=False),
+            }
+
+    return refused(body.refusal, run)
 
 
 @router.post("/api/games/{name}/undo")
@@ -109,7 +118,14 @@ def undo(
     name: str,
     body: Annotated[UndoBody, Depends(json_body(UndoBody, True))],
 ) -> Any:
-    with sessions.game(name, write=True) as g:
-        rec = g.undo()
-        view = views.view(g, board_of(g, body.since is None), body.since)
-        return {"undone": rec.payload["undoes"], **view, "board_info": board_view(g, svg=False)}
+    def run() -> dict[str, Any]:
+        with sessions.game(name, write=True) as g:
+            rec = g.undo()
+            view = views.view(g, board_of(g, body.since is None), body.since)
+            return {
+                "undone": rec.payload["undoes"],
+                **view,
+                "board_info": board_view(g, svg=False),
+            }
+
+    return refused(body.refusal, run)

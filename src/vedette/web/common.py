@@ -11,7 +11,7 @@ import re
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from importlib import resources
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import Depends, Request, UploadFile
 from fastapi.responses import HTMLResponse
@@ -222,11 +222,18 @@ def _check_export_head(line: str) -> None:
         )
 
 
+#: how a refusal is answered: ``"error"`` (a 4xx, as every API call) or ``"answer"`` (200 with
+#: ``refused``: the game page asks so, since a browser logs every 4xx in its console; the page
+#: shows the line in place)
+RefusalAs = Literal["error", "answer"]
+
+
 class OddsBody(Strict):
     procedure: str = Field(max_length=64)
     request: dict[str, Any] = Field(default_factory=dict)
     #: the last log entry the page has: the answer carries only the entries after it
     since: int | None = Field(default=None, ge=0, le=MAX_SEQ)
+    refusal: RefusalAs = "error"
 
 
 class PerformBody(OddsBody):
@@ -239,6 +246,7 @@ class PerformBody(OddsBody):
 
 class UndoBody(Strict):
     since: int | None = Field(default=None, ge=0, le=MAX_SEQ)
+    refusal: RefusalAs = "error"
 
 
 B = TypeVar("B", bound=Strict)
@@ -315,5 +323,20 @@ def status_of(exc: VedetteError) -> int:
 
 
 def one_line(error: object) -> str:
-    text = str(error).strip()
+    """The error's first line, as the web app shows it: worded for its form where the error
+    has a wording of its own for it (``DiceError.web``: the dice buttons, not ``--dice``)."""
+    text = str(getattr(error, "web", None) or error).strip()
     return (text.splitlines() or [""])[0][:500]
+
+
+def refused(refusal: str, run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``run``'s answer; a refusal of the player's input (a rule, a die face, a field: what
+    would be a 400) as ``{"refused": line}`` when the caller asked for ``refusal="answer"``
+    (the game page: nothing written, no 4xx in the browser's console); anything else
+    (a game changed meanwhile, a full disk) stays an error."""
+    try:
+        return run()
+    except VedetteError as e:
+        if refusal != "answer" or status_of(e) != 400:
+            raise
+        return {"refused": one_line(e)}

@@ -22,7 +22,7 @@ from pydantic import Field
 from vedette.rules.protocol import Chance, Chances
 from vedette.rules.sequence import summary_of
 from vedette.schemas import Strict
-from vedette.web.common import LONG_WORK, json_body, request_fields
+from vedette.web.common import LONG_WORK, RefusalAs, json_body, refused, request_fields
 
 router = APIRouter()
 
@@ -35,6 +35,7 @@ class ChancesBody(Strict):
     procedure: str = Field(max_length=64)
     request: dict[str, Any] = Field(default_factory=dict)
     limit: int = Field(default=LIMIT, ge=1, le=MAX_LIMIT)
+    refusal: RefusalAs = "error"
 
 
 def _row(row: Chance) -> dict[str, Any]:
@@ -86,4 +87,4 @@ async def chances(
     limiter = getattr(request.app.state, "long_work", None)
     if limiter is None:
         limiter = request.app.state.long_work = anyio.CapacityLimiter(LONG_WORK)
-    return await anyio.to_thread.run_sync(work, limiter=limiter)
+    return await anyio.to_thread.run_sync(lambda: refused(body.refusal, work), limiter=limiter)

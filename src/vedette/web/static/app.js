@@ -109,13 +109,16 @@ function initGame() {
     lastField = null;
     clearErrors();
     refreshOdds(true);
+    sheetLine();
   };
   const request = (f) => {
     const out = {};
     for (const i of fields(f)) if (i.value.trim() !== "") out[i.name] = i.value.trim();
     return out;
   };
-  const visible = (i) => i.offsetParent !== null && !i.closest("details:not([open])");
+  // (a field of the open form is there to pick into while the phone's sheet is folded away)
+  const visible = (i) => (i.offsetParent !== null || (document.querySelector(".panel.folded") && !i.closest("form[hidden]")))
+    && !i.closest("details:not([open])");
 
   function clearErrors() {
     document.querySelectorAll(".field-error").forEach((s) => { s.hidden = true; s.textContent = ""; });
@@ -182,6 +185,7 @@ function initGame() {
     lastField = null;
     refreshOdds(true);
     prefill();
+    sheetLine();
   }
 
   function renderNext(todo) {
@@ -231,6 +235,7 @@ function initGame() {
         row.querySelectorAll(".choice.chosen").forEach((b) => b.classList.remove("chosen"));
         if (chip) chip.classList.add("chosen");
         refreshOdds(true);
+        sheetLine();
       };
       for (const v of choices.slice(0, SHOWN_CHOICES)) {
         const chip = el("button", { type: "button", class: "choice", "data-value": fieldText(v) }, fieldText(v));
@@ -314,7 +319,7 @@ function initGame() {
       return;
     }
     try {
-      const data = await post(`${api}/odds`, { procedure: sel.value, request: request() });
+      const data = await post(`${api}/odds`, { procedure: sel.value, request: request(), refusal: "answer" });
       if (ticket !== pending) return;
       if (data.refused) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${data.refused}`));
       else renderOdds(data.odds);
@@ -404,11 +409,13 @@ function initGame() {
     clearErrors();
     const name = seqSel.value;
     seqOut.replaceChildren(el("p", { class: "busy", role: "status" }, `computing the odds of ${name}… (every die of the whole sequence)`));
-    const body = { procedure: name, request: request(f) };
+    const body = { procedure: name, request: request(f), refusal: "answer" };
     const limit = document.getElementById("seq-limit").value.trim();
     if (limit !== "") body.limit = Number(limit);
     try {
-      renderChances(name, await post(`${api}/chances`, body));
+      const data = await post(`${api}/chances`, body);
+      if (data.refused) throw new ApiError(data.refused, 400); // shown beside its field, below
+      renderChances(name, data);
     } catch (e) {
       seqOut.replaceChildren();
       if (!fieldError(e.message, f)) seqOut.append(el("p", { class: "error", role: "alert" }, `${name}: ${e.message}`));
@@ -598,7 +605,9 @@ function initGame() {
     result.replaceChildren();
     clearErrors();
     try {
-      const data = await post(`${api}/perform`, { procedure, request: req, dice, since: seq });
+      // a refusal comes back as an answer (no 4xx in the console): shown below, in place
+      const data = await post(`${api}/perform`, { procedure, request: req, dice, since: seq, refusal: "answer" });
+      if (data.refused) throw new ApiError(data.refused, 400);
       result.append(...data.lines.map((l) => el("div", { class: "line" }, l)));
       if (data.table_changes && data.table_changes.length) {
         result.append(el("h3", {}, "on the table"),
@@ -616,6 +625,8 @@ function initGame() {
       document.querySelector("#next .next-item")?.focus({ preventScroll: true });
       return true;
     } catch (e) {
+      // a refusal unfolds the phone's sheet: the whole line, and the field or dice it asks for
+      fold(false);
       if (!fieldError(e.message)) {
         result.append(el("p", { class: "error", role: "alert" }, e.message));
         result.scrollIntoView({ block: "nearest" });
@@ -624,12 +635,53 @@ function initGame() {
     }
   }
 
-  const act = () => perform(sel.value, request(), document.getElementById("dice").value.trim());
+  // a required field still empty: said beside it (the sheet unfolded to show it), not asked
+  // of the server
+  const act = () => {
+    const f = form();
+    const empty = f ? fields(f).find((i) => i.dataset.required === "yes" && i.value.trim() === "") : null;
+    if (empty) {
+      result.replaceChildren();
+      clearErrors();
+      fold(false);
+      const what = `missing '${empty.name}': pick it (a choice of the Next entry, on the board or in the form)`;
+      if (!fieldError(what, f)) result.append(el("p", { class: "error", role: "alert" }, what));
+      return Promise.resolve(false);
+    }
+    return perform(sel.value, request(), document.getElementById("dice").value.trim());
+  };
+
+  // -- the bottom sheet on a phone: folded to one line (the step Roll does next, Roll) so the
+  // board fills the screen; one tap on the line unfolds it; remembered for this page (tab)
+  const panel = document.querySelector(".panel");
+  const foldBtn = document.getElementById("sheet-fold");
+  const line = document.getElementById("sheet-line");
+  const foldKey = `vedette:folded:${location.pathname}`;
+  function fold(on) {
+    if (panel.classList.contains("folded") === on) return; // (the board's zoom kept)
+    panel.classList.toggle("folded", on);
+    root.classList.toggle("sheet-folded", on);
+    foldBtn.setAttribute("aria-expanded", String(!on));
+    foldBtn.setAttribute("aria-label", on ? "unfold the sheet" : "fold the sheet: the board in view");
+    foldBtn.textContent = on ? "\u25B4" : "\u25BE";
+    try { sessionStorage.setItem(foldKey, on ? "yes" : ""); } catch (e) { /* storage off: not remembered */ }
+    document.dispatchEvent(new CustomEvent("vedette:sheet", { detail: { folded: on } })); // the board refits
+  }
+  // the line: the chosen step and what is picked for it
+  function sheetLine() {
+    const f = form();
+    const filled = f ? fields(f).filter((i) => i.value.trim() !== "" && !(chosenItem?.request && i.name in chosenItem.request)) : [];
+    const what = chosenItem && chosenItem.procedure === sel.value ? chosenItem.text : sel.value;
+    line.textContent = [what, ...filled.map((i) => `${i.name} ${i.value.trim()}`)].join(" · ");
+  }
+  foldBtn.addEventListener("click", () => fold(!panel.classList.contains("folded")));
+  line.addEventListener("click", () => fold(false));
 
   async function undo() {
     result.replaceChildren();
     try {
-      const data = await post(`${api}/undo`, { since: seq });
+      const data = await post(`${api}/undo`, { since: seq, refusal: "answer" });
+      if (data.refused) throw new ApiError(data.refused, 400);
       result.append(el("div", { class: "line" }, `undid #${data.undone}`));
       update(data);
       refreshOdds(true);
@@ -644,8 +696,8 @@ function initGame() {
     f.addEventListener("submit", (e) => { e.preventDefault(); act(); });
     fields(f).forEach((i) => {
       i.addEventListener("focus", () => { lastField = i; });
-      i.addEventListener("input", () => { clearTimeout(i._t); i._t = setTimeout(refreshOdds, 150); });
-      i.addEventListener("change", () => { clearTimeout(i._t); i._t = setTimeout(refreshOdds, 150); });
+      i.addEventListener("input", () => { clearTimeout(i._t); i._t = setTimeout(refreshOdds, 150); sheetLine(); });
+      i.addEventListener("change", () => { clearTimeout(i._t); i._t = setTimeout(refreshOdds, 150); sheetLine(); });
       // Enter submits the action, whatever the number of fields
       i.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); act(); } });
     });
@@ -691,6 +743,7 @@ function initGame() {
     }
   });
 
+  try { if (sessionStorage.getItem(foldKey)) fold(true); } catch (e) { /* storage off */ }
   addLog(initial.log, "bottom");
   document.getElementById("log-more").hidden = !initial.more;
   renderNext(initial.todo);

@@ -65,7 +65,13 @@
     view.x = Math.min(0, Math.max(w - w * view.k, view.x));
     view.y = Math.min(0, Math.max(h - h * view.k, view.y));
   }
-  const reset = () => { view = { k: 1, x: 0, y: 0 }; apply(); };
+  // the whole board; in a viewport taller than the board (a phone's sheet folded: the board
+  // takes the screen's height), zoomed to fill its height, centred, panned sideways
+  const reset = () => {
+    const k = Math.min(8, Math.max(1, viewport.clientHeight / (board.offsetHeight || 1)));
+    view = { k, x: (viewport.clientWidth * (1 - k)) / 2, y: 0 };
+    apply();
+  };
   const centre = () => [viewport.clientWidth / 2, viewport.clientHeight / 2];
 
   viewport.addEventListener("wheel", (e) => {
@@ -509,9 +515,12 @@
       say(`board: ${err.message}`);
     }
   }
+  // the phone's sheet folded or unfolded (app.js): the board refits the height it has
+  document.addEventListener("vedette:sheet", reset);
   // an action's answer carries the board's legend, roster and highlights (app.js passes them)
   document.addEventListener("vedette:changed", (e) => (e.detail && e.detail.board ? show(e.detail.board) : load(false)));
   untab();
-  apply();
+  if (document.getElementById("game")?.classList.contains("sheet-folded")) reset(); // folded before this ran
+  else apply();
   load(false);
 })();

@@ -1,0 +1,238 @@
+"""At the table on a small phone (360x740, touch): the bottom sheet folds to one line so the
+board takes at least half the screen, and the next step is still one tap (Roll) away; a refusal
+(the player's own dice, an undo with nothing to undo, a field left empty) is shown in place in
+the web form's words and leaves the browser's console clean (it logged each HTTP 400); the
+player's own dice are taps in the sheet's view; the help and after-action pages' links are 44
+CSS px tap targets; and a few adjudications of each ruleset's sample, played by taps alone,
+take at most three each."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import Tabs, screenshot, tab
+from tests.web.test_web_browser_next import ADVANCE, entries, make_game, until
+from tests.web.test_web_browser_phone import REACHED
+from tests.web.test_web_browser_taps import MAP_PICK, OPEN_FIELD, OPTIONS, OWED, TRIED, answered
+from vedette import rules
+from vedette.engine import Game, Store
+
+SMALL = {"width": 360, "height": 740}
+#: the board's box on screen above the sheet (px), and the sheet's height
+BOARD_SHOWN = """() => {
+    const v = document.querySelector('.board-viewport').getBoundingClientRect();
+    const p = document.querySelector('.panel').getBoundingClientRect();
+    return [Math.min(v.bottom, p.top) - Math.max(v.top, 0), p.height]; }"""
+#: no key pressed from here on (a tap never types)
+COUNT_KEYS = (
+    "() => { window.__keys = 0; addEventListener('keydown', () => window.__keys++, true); }"
+)
+
+
+@pytest.fixture
+def small(tabs: Tabs) -> Iterator[Any]:
+    """A small phone's page; the test fails if its console logged an error (a failed request
+    is one: 'Failed to load resource: ... 400') or a script threw."""
+    errors: list[str] = []
+    with tab(tabs, viewport=SMALL, has_touch=True, is_mobile=True) as pg:
+        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        yield pg
+    assert not errors, errors
+
+
+def logged(page: Any) -> str:
+    return str(page.get_attribute("#log li", "data-seq") or "")
+
+
+def tap_roll(page: Any) -> str:
+    before = logged(page)
+    page.tap("#roll-btn")
+    answered(page, before)
+    return str(page.inner_text("#result"))
+
+
+def test_the_sheet_folds_to_one_line_and_the_board_takes_half_the_screen(
+    small: Any, live_server: str, live_db: Path
+) -> None:
+    """Folded (its handle), the sheet is one line: the step Roll does next, what is picked for
+    it, Roll. The board then shows on at least half the screen (about 170 px of 740 before), a
+    hex is picked on it and Roll moves the piece (two taps); the fixing owed next is one tap.
+    A required field left empty unfolds the sheet to show it (nothing asked of the server).
+    The fold is kept when the page is reloaded, and a tap on the line unfolds it."""
+    scen = rules.get("napoleon_at_bay").scenario("sample")
+    Game.create(Store(live_db), "sheet-nab", "napoleon_at_bay", scen, seed=3)
+    page = small
+    page.goto(f"{live_server}/games/sheet-nab")
+    page.wait_for_selector("#next .next-item")
+    page.evaluate(COUNT_KEYS)
+    assert page.evaluate(BOARD_SHOWN)[0] < SMALL["height"] / 2  # unfolded: the sheet's half
+    page.tap("#sheet-fold")
+    shown, sheet = page.evaluate(BOARD_SHOWN)
+    assert shown >= SMALL["height"] / 2 and sheet < 110, (shown, sheet)
+    assert page.get_attribute("#sheet-fold", "aria-expanded") == "false"
+    assert page.inner_text("#sheet-line").startswith("move F1")
+    # Roll with the destination not yet picked: the sheet unfolds on the field and its error
+    page.tap("#roll-btn")
+    err = 'form.proc[data-proc="move"] .field[data-field="to"] .field-error'
+    page.wait_for_selector(err)
+    assert "missing 'to'" in page.inner_text(err)
+    assert page.get_attribute("#sheet-fold", "aria-expanded") == "true"
+    assert page.locator("#log li").count() == 1  # nothing done
+    page.tap("#sheet-fold")
+    screenshot(page, "phone_sheet_folded")
+    page.tap(MAP_PICK)  # 1: the hex on the board
+    assert "to W2020" in page.inner_text("#sheet-line")
+    assert "moves W1920 -> W2020" in tap_roll(page)  # 2: Roll, in the folded sheet
+    assert "fix" in page.inner_text("#sheet-line")  # the owed fixing, chosen next
+    assert "fixing: 1d6=" in tap_roll(page)  # 1 tap
+    assert page.is_visible("#result .line")  # the result's first line shows, folded
+    assert page.evaluate("window.__keys") == 0
+    page.reload()
+    page.wait_for_selector("#sheet-line:not(:empty)")
+    assert page.evaluate(BOARD_SHOWN)[0] >= SMALL["height"] / 2
+    page.tap("#sheet-line")  # one tap back to the whole sheet
+    assert page.is_visible("#next .next-item") and page.is_visible("#odds-btn")
+    assert page.get_attribute("#sheet-fold", "aria-expanded") == "true"
+
+
+def test_a_refusal_is_shown_in_place_in_the_forms_words_and_the_console_stays_clean(
+    small: Any, live_server: str, live_db: Path
+) -> None:
+    """A game played with the player's own dice: Roll without faces asks for them in the web
+    form's words (its dice buttons, not the command line's --dice), a face the die lacks is
+    refused, the right face is used; Undo with nothing left to undo says so. Each refusal is
+    the one line under Roll (a folded sheet unfolds to show it and the dice buttons), nothing is
+    written, and the console logs no error (each was an HTTP 400 the browser logged)."""
+    scen = rules.get("napoleon_at_bay").scenario("sample")
+    g = Game.create(Store(live_db), "own-nab", "napoleon_at_bay", scen, seed=3, dice="physical")
+    g.perform("move", {"force": "F1", "to": "W2020"})
+    page = small
+    page.goto(f"{live_server}/games/own-nab")
+    page.wait_for_selector("#next li.owed .next-item.chosen")
+    page.tap("#sheet-fold")  # folded: the dice buttons are out of sight
+    out = tap_roll(page)
+    # unfolded by the refusal: its whole line and the dice buttons it asks for in view
+    assert page.get_attribute("#sheet-fold", "aria-expanded") == "true"
+    assert page.is_visible(".dice-pad .face[data-face='5']")
+    assert "your own dice: roll 1d6, tap each face in order on the dice buttons" in out
+    assert "--" not in out and "command" not in out
+    assert page.locator("#result .error").count() == 1 and page.locator("#log li").count() == 2
+    page.tap(".dice-pad .face[data-face='7']")
+    assert "7 is not a face of d6" in tap_roll(page)
+    assert page.input_value("#dice") == "7"  # kept, to be cleared
+    page.tap(".dice-pad .face-clear")
+    page.tap(".dice-pad .face[data-face='5']")
+    assert "fixing: 1d6=5" in tap_roll(page)
+    for _ in range(2):
+        page.tap("#undo-btn")
+        page.wait_for_function("() => /undid/.test(document.getElementById('result').innerText)")
+        page.evaluate("() => document.getElementById('result').replaceChildren()")
+    page.tap("#undo-btn")
+    page.wait_for_selector("#result .error")
+    assert page.inner_text("#result .error") == "nothing to undo"
+    assert Game.open(Store(live_db), "own-nab").state.pieces["F1"].hexes == ("W1920",)
+
+
+@pytest.mark.parametrize("ruleset", sorted(rules.BUILTIN))
+def test_the_player_s_own_dice_are_taps_in_the_sheet_s_view(
+    small: Any, live_server: str, live_db: Path, ruleset: str
+) -> None:
+    """A game played with the player's own dice: every face button, the box they fill and Roll
+    are in the sheet's view when the page opens, right under the Next entries (they came after
+    the action's form, filled by the entry: scrolled out of the sheet, behind Roll)."""
+    rs = rules.get(ruleset)
+    name = f"own-{ruleset}"
+    Game.create(Store(live_db), name, ruleset, rs.scenario("sample"), seed=3, dice="physical")
+    small.goto(f"{live_server}/games/{name}")
+    small.wait_for_selector("#next .next-item")
+    faces = [f".dice-pad .face[data-face='{f}']" for f in range(1, 11)]
+    for sel in [*faces, ".dice-pad .face-clear", "#dice", "#roll-btn"]:
+        assert small.evaluate(REACHED, sel), sel
+    assert small.evaluate("window.scrollY") == 0
+
+
+def test_the_help_and_after_action_pages_links_are_44px_on_a_small_phone(
+    small: Any, live_server: str, live_db: Path
+) -> None:
+    """The help index's links (each ruleset, its tables), a ruleset's 'printable tables', the
+    tables' 'help' and the report's 'back to the game' and download were about 20 px high; and
+    a Solo Napoleonic report's tables made the page wider than the phone."""
+    g = make_game(live_db, "aar-small", "solo_napoleonic")
+    until(g, lambda x: len(x.records) > 8, prefer=("fire", "charge"))
+    pages = ["/help", "/games/aar-small/aar", "/games/aar-small/audit"]
+    for r in sorted(rules.BUILTIN):
+        pages += [f"/help/{r}", f"/help/{r}/tables"]
+    for path in pages:
+        small.goto(f"{live_server}{path}")
+        small.evaluate(
+            "() => document.querySelectorAll('details').forEach((d) => { d.open = true; })"
+        )
+        targets = small.evaluate(
+            """() => [...document.querySelectorAll('a, button, summary, select, input')]
+                .filter((e) => e.offsetParent !== null && !e.closest('svg'))
+                .map((e) => [e.id || e.textContent.trim().slice(0, 30),
+                             e.getBoundingClientRect().height, e.getBoundingClientRect().width])"""
+        )
+        assert targets, path
+        assert not [t for t in targets if t[1] < 44 or t[2] < 24], (path, targets)
+        assert small.evaluate("document.documentElement.scrollWidth") == SMALL["width"], path
+
+
+#: how many actions each walk makes (a few adjudications and what moves the game between them)
+WALK = 6
+
+
+@pytest.mark.parametrize("ruleset", list(TRIED))
+def test_a_few_adjudications_of_a_sample_by_taps_on_a_small_phone(
+    small: Any, live_server: str, live_db: Path, ruleset: str
+) -> None:
+    """The Next panel's owed step first, else an adjudication not yet tried, else what moves
+    the game on: its entry, one tap per open field left empty (the first choice; Napoleon At
+    Bay's destination on the map), Roll. Every tap reaches its target on the 360x740 screen
+    (the sheet covers none of them), no key is pressed, nothing is refused, each action takes
+    at most three taps, and the console stays clean."""
+    page = small
+    name = f"walk-{ruleset}"
+    make_game(live_db, name, ruleset, **OPTIONS.get(ruleset, {}))
+    page.goto(f"{live_server}/games/{name}")
+    page.wait_for_selector("#next .next-item")
+    page.evaluate(COUNT_KEYS)
+    taps: list[tuple[str, int]] = []
+    tried: set[str] = set()
+    for _ in range(WALK):
+        texts, procs = entries(page)
+        owed = page.evaluate(OWED)
+        if owed is not None:
+            pick = int(owed)
+        else:
+            fresh = [i for i, p in enumerate(procs) if p in TRIED[ruleset] and p not in tried]
+            pick = fresh[0] if fresh else next(i for i, p in enumerate(procs) if p in ADVANCE)
+        proc = procs[pick]
+        tried.add(proc)
+        entry = f"#next button.next-item[data-n='{pick}']"
+        page.tap(entry)
+        count = 1
+        for i in range(page.locator(f"{entry} ~ .open-choices").count()):
+            field, empty = page.evaluate(OPEN_FIELD, [entry, proc, i])
+            if not empty:
+                continue
+            if (ruleset, proc, field) == ("napoleon_at_bay", "move", "to"):
+                page.tap(MAP_PICK)
+            else:
+                page.tap(f"{entry} ~ .open-choices[data-field={field}] >> button.choice >> nth=0")
+            count += 1
+        out = tap_roll(page)
+        count += 1
+        assert not page.locator("#result .error, .field-error:not([hidden])").count(), (
+            f"{proc} ({texts[pick][:60]}): {out[:200]}"
+        )
+        taps.append((proc, count))
+    print(ruleset, "taps per action:", taps)
+    assert any(p not in ADVANCE for p, _ in taps), taps  # some adjudication was made
+    assert max(t for _, t in taps) <= 3, taps
+    assert page.evaluate("window.__keys") == 0
