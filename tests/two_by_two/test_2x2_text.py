@@ -884,3 +884,17 @@ def test_a_counter_charge_runs_around_a_unit_in_its_way_not_through_it() -> None
     assert c is not None and c.centre.x < 300 - 12  # it went round X's side
     assert [(m.attacker, m.defender) for m in b.state.melees] == [("C", "M")]
     assert b.replayed() == b.state
+
+
+def test_a_stated_charged_unit_turns_to_face_once_and_is_not_told_it_left_it_undone() -> None:
+    # Moving to contact: "Infantry may turn to face when charged": in a stated game the turn
+    # kept no trace, so todo offered it again and again, and next said it was left undone
+    b = Battle.quick([bl("B", "infantry"), rd("R", "infantry")], options={"play": "stated"})
+    b.do("next")
+    b.until("move", "red")
+    b.do("charge", unit="R", into="B", distance="2")
+    assert offered(b, "face", unit="B", toward="R")
+    b.do("face", unit="B", toward="R")
+    assert not offered(b, "face", unit="B")
+    assert "face" not in b.do("next").message
+    assert b.replayed() == b.state

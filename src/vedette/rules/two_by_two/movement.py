@@ -692,8 +692,8 @@ def face(state: GameState, req: Face, dice: Any = None) -> Outcome:
                 body=Body(spot, tt.normalise(turned.facing + 180), charger.body.footprint),
             )
         )
-    else:
-        events.append(unit_event("faced", u.id))
+    else:  # (stated: no facing kept; its change of facing this phase is, so it is done once)
+        events.append(unit_event("faced", u.id, turned=True))
     return Outcome(tuple(events), (), f"{u.name} turns to face {charger.name}")
 
 

@@ -758,7 +758,7 @@ def _reactions(state: GameState) -> list[Todo]:
             d.body is not None
             and a.body is not None
             and abs(tt.relative_bearing(d.body, a.body.centre)) < 1.0
-        )
+        ) or (d.body is None and d.turned)  # (stated: it has turned to face this phase)
         if not facing_it:
             out.append(
                 Todo(
