@@ -863,6 +863,8 @@ def _countercharges(state: GameState, side: str) -> list[Todo]:
         t = state.utype(c)
         if not t.is_cavalry or c.disrupted or c.pinned or c.countercharged or not movers:
             continue
+        if c.entry:  # an arrived reinforcement not yet entered (Reinforcements)
+            continue
         reach = t.move * frac
         if state.play == "stated":
             out.append(
