@@ -1043,7 +1043,7 @@ def _fill(t: Todo, rng: Any) -> dict[str, Any]:
 #: each line's candidates when they draw nothing (no choice, or one), and otherwise its open
 #: field and choices, by the line's identity (the line kept alive with them): most lines are
 #: the same objects step after step (:func:`_todo`)
-_COMPLETED: dict[int, tuple[Todo, tuple[tuple[str, dict[str, Any]], ...] | int | None]] = {}
+_COMPLETED: dict[int, tuple[Todo, Any]] = {}
 
 
 def _complete(state: GameState, t: Todo, rng: Any) -> Sequence[tuple[str, dict[str, Any]]]:
@@ -1061,21 +1061,25 @@ def _complete(state: GameState, t: Todo, rng: Any) -> Sequence[tuple[str, dict[s
         return known
     if known is None:  # two open fields or more
         return _Choices(t.procedure, t.request, t.open, shuffled_order(t.open, rng)[:8])
-    order = list(range(known))  # one open field of ``known`` choices
+    order = list(range(len(known)))  # one open field: its requests, built once per line
     rng.shuffle(order)
-    return _Choices(t.procedure, t.request, t.open, order[:8])
+    return [known[i] for i in order[:8]]
 
 
-def _fixed(t: Todo) -> tuple[tuple[str, dict[str, Any]], ...] | int | None:
-    """A line's candidates when choosing them draws nothing; else the number of choices of
-    its one open field (None: more open fields)."""
+def _fixed(
+    t: Todo,
+) -> tuple[tuple[str, dict[str, Any]], ...] | list[tuple[str, dict[str, Any]]] | None:
+    """A line's candidates when choosing them draws nothing (a tuple); else, for one open
+    field, its candidates in the order of its choices (a list, shuffled when drawn: the same
+    read-only requests step after step while the line is the same object); None: more open
+    fields."""
     if not t.open:
         return ((t.procedure, dict(t.request)),)
     if len(t.open) == 1:
         ((f, cs),) = t.open.items()
         if len(cs) == 1:  # one choice: shuffling it draws nothing
             return ((t.procedure, {**t.request, f: cs[0]}),)
-        return len(cs)
+        return [(t.procedure, {**t.request, f: c}) for c in cs]
     return None
 
 
