@@ -51,6 +51,8 @@ ROOT = Path(__file__).resolve().parents[1]
 #: whose first difference from the baseline is an action's message that says the base's words
 #: and then these is the same work under the rules as they are now, counted apart, not failed
 RULE_CHANGES = {
+    "out of contact with": "2 by 2 reading 48 (session 16): a melee loser pushed back leaves its"
+    " other pending melees (they lapse)",
     "follow-up lapses": "2 by 2 reading 47: a melee winner beaten, routed or destroyed before"
     " it follows up loses its follow-up (session 8, the 10,000-game stated run)",
     "AP the set-up has each side place": "2 by 2 reading 30 (session 15): a deployment ended"
@@ -72,46 +74,128 @@ REFIGURED = {
 #: the change removes or adds such lines, or both for a line reworded, and the change): a game
 #: whose first difference is a step whose lines (command and text) differ only by such lines is
 #: counted apart, not failed
-TODO_CHANGES = {
-    "rout unit=": (
+TODO_CHANGES: list[tuple[str, str, str]] = [
+    (
+        "rout unit=",
         "removed",
         "2 by 2 reading 18 (session 15): a disrupted unit, or an arrived reinforcement not yet"
         " on the table, no longer routs voluntarily",
     ),
-    "shoot firer=": (
-        "added",
-        "2 by 2 reading 31 (session 15): a later charge no longer takes back a charged unit's"
-        " turn to face and fire",
+    *(
+        (
+            key,
+            "added",
+            "2 by 2 reading 31 (session 15): a later charge no longer takes back a charged unit's"
+            " turn to face and fire",
+        )
+        for key in ("shoot firer=", "face unit=")
     ),
-    "face unit=": (
-        "added",
-        "2 by 2 reading 31 (session 15): a later charge no longer takes back a charged unit's"
-        " turn to face and fire",
-    ),
-    "formation unit=": (
+    (
+        "formation unit=",
         "added",
         "2 by 2, Reinforcements (session 15): in stated play an arrived reinforcement is offered"
         " a formation change before it enters, as the referee accepts",
     ),
-    "charge unit=": (
+    (
+        "charge unit=",
         "added",
         "2 by 2, Reinforcements (session 15): in stated play an arrived reinforcement is offered"
         " its charge from the edge, as the referee accepts",
     ),
-    **{
-        step: (
+    *(
+        (
+            step,
             "added removed",
             "2 by 2 reading 7 (session 15): a move that crossed a bridge stays at 1/2 rate for its"
             " later steps (what is left of it offered)",
         )
         for step in ("advance unit=", "retire unit=", "wheel unit=")
-    },
-    "countercharge unit=": (
+    ),
+    (
+        "countercharge unit=",
         "added removed",
         "2 by 2, Moving to contact (session 15): a counter-charge turns to face an enemy not"
         " straight ahead (offered more often, its line reworded)",
     ),
-}
+    # session 16 (helper T16)
+    (
+        "turn unit=",
+        "added",
+        "2 by 2 reading 33 (session 16): a unit is offered its turns again after a move straight"
+        " ahead (they were offered until it first turned)",
+    ),
+    (
+        "formation unit=",
+        "added",
+        "2 by 2, Reinforcements (session 16): a tracked arrival is offered its formation before it"
+        " is placed, as the referee accepts",
+    ),
+    (
+        "charge unit=",
+        "added",
+        "2 by 2, Moving to contact (session 16): a unit with a neighbour touching its side may"
+        " charge straight ahead (the neighbour stood 'in the way [0.00]')",
+    ),
+    (
+        "countercharge unit=",
+        "added removed",
+        "2 by 2, Moving to contact (session 16): a counter-charge runs around a unit in its way"
+        " (a line with its path), not through it",
+    ),
+    *(
+        (
+            key,
+            "removed",
+            "2 by 2, Reinforcements (session 16): an arrived reinforcement not yet entered is"
+            " not a target, nor does it shoot",
+        )
+        for key in ("shoot firer=", "charge unit=")
+    ),
+    (
+        "face unit=",
+        "removed",
+        "2 by 2, Moving to contact (session 16): in stated play a charged unit that turned to"
+        " face is not offered it again",
+    ),
+    *(
+        (
+            key,
+            "added removed",
+            "2 by 2 reading 48 (session 16): a loser pushed back leaves its other pending melees",
+        )
+        for key in ("melee attacker=", "next")
+    ),
+]
+#: rules changed on purpose that change the choices ``todo`` offers on a line (its command's
+#: start -> the change): a game whose first difference is a step whose lines are the same but
+#: for such choices is counted apart, not failed
+CHOICES_CHANGED: list[tuple[str, str]] = [
+    *(
+        (
+            key,
+            "2 by 2 todo (session 16): a move offered at [1], [2], [3], half, all that is left"
+            " and the road's +[1]; a retire at [1] and all that is left; a wheel or turn of 45"
+            " or 90",
+        )
+        for key in (
+            "advance unit=",
+            "retire unit=",
+            "wheel unit=",
+            "turn unit=",
+            "move unit=",
+            "charge unit=",
+            "countercharge unit=",
+        )
+    ),
+    *(
+        (
+            key,
+            "2 by 2, Reinforcements (session 16): an arrived reinforcement not yet entered is"
+            " not a target",
+        )
+        for key in ("shoot firer=", "charge unit=", "melee attacker=")
+    ),
+]
 QUICK = os.environ.get("VEDETTE_BENCH_QUICK", "") not in ("", "0")
 BASE = "b550f36"  # main before the 2 by 2 todo speed work
 
@@ -145,11 +229,12 @@ def todo_game(scenario, seed, opts, h):
         if not todo:
             break
         lines = [f"{t.command()} | {t.text}" for t in todo]
+        choices = [f"{t.command()} | {sorted(t.open.items())}" for t in todo if t.open]
         t = rng.choice([t for t in todo if t.owed] or todo)
         req = dict(t.request)
         for k, cs in t.open.items():
             req[k] = rng.choice(list(cs))
-        said.append((h.hexdigest(), g.perform(t.procedure, req).message, lines))
+        said.append((h.hexdigest(), g.perform(t.procedure, req).message, lines, choices))
     # what the game was, as the player saw it: each action's request, dice, rolls, message and
     # result, and the log (not the events' JSON: its shape changes between releases, e.g. the
     # core patch event of issue 28, while the game stays the same)
@@ -226,9 +311,20 @@ def differences(base: list[dict[str, Any]], new: list[dict[str, Any]]) -> tuple[
         for (bh, bm, *bl), (nh, nm, *nl) in zip(b["said"], n["said"], strict=False):
             if bh != nh:  # the todo lines differed before any message did
                 base_l, new_l = (bl[0] if bl else []), (nl[0] if nl else [])
-                why = _todo_change(base_l, new_l) or (
-                    f"{why}: lines only the base offers {sorted(set(base_l) - set(new_l))[:3]},"
-                    f" only this code {sorted(set(new_l) - set(base_l))[:3]}"
+                base_c, new_c = (bl[1] if len(bl) > 1 else []), (nl[1] if len(nl) > 1 else [])
+                why = (
+                    _todo_change(base_l, new_l)
+                    or (_choices_change(base_c, new_c) if set(base_l) == set(new_l) else None)
+                    or (
+                        f"{why}: lines only the base offers"
+                        f" {sorted(set(base_l) - set(new_l))[:3]},"
+                        f" only this code {sorted(set(new_l) - set(base_l))[:3]}"
+                        + (
+                            f"; choices only the base offers {sorted(set(base_c) - set(new_c))[:3]}"
+                            if set(base_l) == set(new_l)
+                            else ""
+                        )
+                    )
                 )
                 break
             if bm != nm:
@@ -270,12 +366,26 @@ def _todo_change(base: list[str], new: list[str]) -> str | None:
     found: set[str] = set()
     for lines, way in ((gone, "removed"), (came, "added")):
         for line in lines:
-            hit = next(
-                (c for k, (w, c) in TODO_CHANGES.items() if way in w and line.startswith(k)), None
-            )
-            if hit is None:
+            hits = [c for k, w, c in TODO_CHANGES if way in w and line.startswith(k)]
+            if not hits:
                 return None
-            found.add(hit)
+            found.add(" or ".join(hits))
+    return "; ".join(sorted(found))
+
+
+def _choices_change(base: list[str], new: list[str]) -> str | None:
+    """The rule change (``CHOICES_CHANGED``) that explains a step's lines, the same in both
+    codes, offering other choices, if one does: every line whose choices differ is one such a
+    change gives other choices."""
+    gone, came = set(base) - set(new), set(new) - set(base)
+    if not gone and not came:
+        return None
+    found: set[str] = set()
+    for line in gone | came:
+        hits = [c for k, c in CHOICES_CHANGED if line.startswith(k)]
+        if not hits:
+            return None
+        found.update(hits)
     return "; ".join(sorted(found))
 
 

@@ -40,9 +40,9 @@ def test_a_tracked_turn_with_relative_moves_and_a_charge() -> None:
     b = Battle.quick(units)
     todo = b.todo()
     # open: the distances a player would move (all that is left, half, on a road +[1])
-    assert entry(todo, "advance unit=B").open == {"distance": ("4", "2")}
+    assert entry(todo, "advance unit=B").open == {"distance": ("4", "3", "2", "1")}
     assert "8" in entry(todo, "advance unit=B2").open["distance"]
-    assert entry(todo, "wheel unit=B direction=left").open == {"angle": (45,)}
+    assert entry(todo, "wheel unit=B direction=left").open == {"angle": (45, 90)}
     assert todo[-1].command() == "next"
     # R lies ahead and to the right: a charge straight ahead would miss it
     with pytest.raises(RuleViolation, match="not straight ahead"):
@@ -169,7 +169,7 @@ def test_a_stated_battle_from_the_cli_without_coordinates(
         todo = g.todo()
         # a stated move: the distance open (what is left, half of it; the player adds the
         # facts: road=true, town=..., streams=...)
-        assert entry(todo, "move unit=A1").open == {"distance": ("4", "2")}
+        assert entry(todo, "move unit=A1").open == {"distance": ("4", "3", "2", "1")}
         charge = entry(todo, "charge unit=A1")
         assert set(charge.open) == {"into", "distance"} and "F1" in charge.open["into"]
 
@@ -408,7 +408,7 @@ def test_a_stated_arrived_reinforcement_is_offered_the_charge_it_may_make() -> N
     )
     b.do("reinforce", [3], rp="rear")
     line = entry(b.todo(), "charge unit=B2")
-    assert line.open == {"into": ("R",), "distance": ("8", "4")}
+    assert line.open == {"into": ("R",), "distance": ("8", "4", "3", "2", "1")}
     b.do("charge", unit="B2", into="R", distance="4")  # as offered, accepted
     s = b.state
     assert not s.unit("B2").entry and s.unit("B2").status == "table"

@@ -252,9 +252,11 @@ def _unit_moves_as_before(state: Any, u: Any, enemies: list[Any]) -> list[Any]:
     if u.disrupted or todo._charged_this_phase(state, u):
         return out
     if u.body is None and u.entry:  # (stated: its formation before it enters, F6; its charge, F9)
-        if tracked or u.pinned:  # ("Pinned: may only change facing": no formation, F9)
+        if u.pinned:  # ("Pinned: may only change facing": no formation, F9)
             return [todo._arrival(state, u)]
-        foes = tuple(e.id for e in enemies)
+        if tracked:  # (its formation before it is placed, T16)
+            return [todo._arrival(state, u), *todo._formations(state, u)]
+        foes = tuple(e.id for e in enemies if not e.entry)  # (entered, T16)
         charge = todo.Todo(
             "charge",
             {"unit": u.id},
@@ -267,8 +269,8 @@ def _unit_moves_as_before(state: Any, u: Any, enemies: list[Any]) -> list[Any]:
         return out
     left = t.move - u.spent
     turns: list[Any] = []
-    if tracked and u.body is not None and not u.turned:
-        turns = [*todo._ways(u.id, u.name, "turn", "turn", 90), todo._about(u.id, u.name)]
+    if tracked and u.body is not None and not (u.turned and u.straight_run <= 0):  # (T16)
+        turns = [*todo._ways(u.id, u.name, "turn", "turn", (45, 90)), todo._about(u.id, u.name)]
         placed = [e for e in enemies if e.body is not None]
         if placed:
             text = f"{u.name} may turn to face an enemy"
@@ -281,7 +283,7 @@ def _unit_moves_as_before(state: Any, u: Any, enemies: list[Any]) -> list[Any]:
         if tracked and u.body is not None:
             road = left + bonus if u.road_only else left
             out += [*todo._steps(u.id, u.name, left, road)]
-            out += [*todo._ways(u.id, u.name, "wheel", "wheel", 45)]
+            out += [*todo._ways(u.id, u.name, "wheel", "wheel", (45, 90))]
             reach = state.rules.mm(road) + 1.0
             targets = tuple(e.id for e in enemies if e.body and todo._ahead(u.body, e.body, reach))
             text = f"{u.name} may charge straight ahead into contact"
@@ -295,7 +297,7 @@ def _unit_moves_as_before(state: Any, u: Any, enemies: list[Any]) -> list[Any]:
             out.append(
                 todo.Todo("move", {"unit": u.id}, text, todo.R_MOVE, open={"distance": distances})
             )
-            foes = tuple(e.id for e in enemies)
+            foes = tuple(e.id for e in enemies if not e.entry)  # (entered, T16)
             if foes and not u.moved:
                 text = f"{u.name} may charge into contact (state the distance)"
                 choices = {"into": foes, "distance": distances}

@@ -705,3 +705,196 @@ def test_a_stated_reinforcement_may_change_formation_before_it_enters() -> None:
     b.do("move", unit="B2", distance=5, road=True)  # [4] + [1] wholly on the road
     assert not offered(b, "formation", unit="B2")
     assert "Movement" in refused(b, "formation", unit="B2", formation="line")
+
+
+@pytest.mark.parametrize("play", ["stated", "tracked"])
+def test_an_arrived_reinforcement_neither_fights_nor_is_fought_until_it_enters(play: str) -> None:
+    # Reinforcements: "May enter edge within [4] of RP": a unit that has arrived but not yet
+    # entered stands off the table (it may enter in a later move phase: reading 32). Stated,
+    # no position said so: it was offered as a target, shot at, charged and could shoot and
+    # melee; tracked, a stated range let it be shot at from anywhere
+    rps = [{"id": "rear", "side": "blue", "kind": "rear", "at": [300, 0], "queue": ["B2"]}]
+    pos = play == "tracked"
+    b = Battle.quick(
+        [
+            bl("B", "infantry", *((100, 100) if pos else ())),
+            bl("B2", "infantry", status="reserve"),
+            rd("R", "infantry", *((300, 300) if pos else ())),
+            rd("RC", "heavy_cavalry", *((450, 300) if pos else ())),
+        ],
+        rps=rps,
+        options={"play": play},
+    )
+    b.do("reinforce", [3], rp="rear")  # arrives; it does not enter this phase
+    b.until("shoot", "red")
+    assert all("B2" not in t.open.get("target", ()) for t in offered(b, "shoot"))
+    assert "Reinforcements" in refused(b, "shoot", [6], firer="R", target="B2", range="1")
+    assert "Reinforcements" in refused(
+        b, "countercharge", unit="RC", target="B2", **({} if pos else {"distance": "2"})
+    )
+    b.until("melee", "blue")
+    assert "Reinforcements" in refused(
+        b, "melee", [6, 1], attacker="B2", defender="R", contact=True
+    )
+    b.until("move", "red")
+    assert all("B2" not in t.open.get("into", ()) for t in offered(b, "charge"))
+    assert "Reinforcements" in refused(
+        b, "charge", unit="RC", into="B2", **({} if pos else {"distance": "2"})
+    )
+    if not pos:
+        assert "Reinforcements" in refused(b, "move", unit="RC", distance="2", contact=["B2"])
+    b.until("shoot", "blue")
+    assert not offered(b, "shoot", firer="B2")
+    assert "Reinforcements" in refused(b, "shoot", [6], firer="B2", target="R", range="1")
+    # the odds of its charge from the edge are a question it may ask (as if in contact)
+    assert b.odds("melee", attacker="B2", defender="R")
+    b.until("move", "blue")
+    if pos:
+        b.do("place", unit="B2", x=300, y=6)
+    else:
+        b.do("move", unit="B2", distance="1")
+    b.until("shoot", "red")  # entered: it is a target like any other (tracked: out of range)
+    assert pos or any("B2" in t.open.get("target", ()) for t in offered(b, "shoot", firer="R"))
+    b.do("shoot", [4], firer="R", target="B2", range="1")
+    assert b.state.unit("B2").pinned
+
+
+@pytest.mark.parametrize("play", ["stated", "tracked"])
+@pytest.mark.parametrize("how", ["recoiled", "repulsed"])
+def test_a_loser_pushed_back_leaves_its_other_melee_which_lapses(play: str, how: str) -> None:
+    # Melee: "Recoils full move" / "Repulsed [2]": the loser moves away from the ground it
+    # fought on. A1 charged D1 and D2 counter-charged A1 (two melees owed in one melee phase);
+    # A1 loses the first and is pushed back: D2 no longer touches it, and a melee is fought in
+    # contact (reading 48). The second melee stayed owed (fought at a distance, or waived)
+    pos = play == "tracked"
+    b = Battle.quick(
+        [
+            bl("A1", "infantry", *((300, 100) if pos else ())),
+            rd("D1", "infantry", *((300, ahead(1)) if pos else ())),
+            rd("D2", "heavy_cavalry", *((312.5 + 2 * N + 6, 100 + N) if pos else ()), facing=270),
+        ],
+        options={"play": play},
+    )
+    b.do("charge", unit="A1", into="D1", **({} if pos else {"distance": "1"}))
+    b.until("shoot", "red")
+    stated = {} if pos else {"distance": "2", "within": True}
+    b.do("countercharge", unit="D2", target="A1", **stated)
+    b.until("melee", "blue")
+    owed = {t.obligation for t in b.todo() if t.owed}
+    assert owed == {"melee:A1:D1", "melee:D2:A1"}
+    # tracked, D2 touching A1 is D1's overlap support (+1); stated, none is stated
+    a_die = {"recoiled": 1, "repulsed": 2}[how]  # loses by 2 (recoils) or 1 (repulsed)
+    out = b.do("melee", [a_die, 2 if pos else 3], attacker="A1", defender="D1")
+    assert {"recoiled": "A1 recoils a full move", "repulsed": "A1 repulsed [2]"}[how] in out.message
+    assert "the melee D2 vs A1 lapses (A1 " + how + " out of contact with D2)" in out.message
+    assert not b.state.melees and not [t for t in b.todo() if t.owed]
+    if pos:
+        a1, d2 = b.state.unit("A1").body, b.state.unit("D2").body
+        assert a1 is not None and d2 is not None and a1.centre.y < 100 + N - 1
+    b.do("next")  # nothing owed: the phase ends
+    assert b.replayed() == b.state
+
+
+def test_todo_offers_a_turn_again_after_a_move_and_advances_at_a_few_distances() -> None:
+    # Movement Modifiers: "Road - Unit spends entire move on road, add [1]"; turning is free
+    # (reading 33). todo offered a unit's turns only until it first turned, its advance at all
+    # that is left and half of it (never the road's extra [1]) and its retire at [1] only
+    road = [{"kind": "road", "name": "road", "line": [[300, 0], [300, 600]], "width": 30}]
+    b = Battle.quick([bl("B", "infantry", 300, 100), rd("R", "infantry", 500, 500)], road)
+    assert offered(b, "advance", unit="B")[0].open == {"distance": ("5", "4", "3", "2", "1")}
+    assert offered(b, "retire", unit="B")[0].open == {"distance": ("1", "4")}
+    assert offered(b, "wheel", unit="B", direction="left")[0].open == {"angle": (45, 90)}
+    b.do("advance", unit="B", distance="5")  # as offered: the whole move on the road
+    b.do("next")
+    b.until("move", "blue")
+    b.do("turn", unit="B", direction="right", angle=45)
+    assert not offered(b, "turn", unit="B")  # just turned: one turn reaches any facing
+    b.do("advance", unit="B", distance="1")
+    assert offered(b, "turn", unit="B", direction="left")[0].open == {"angle": (45, 90)}
+    assert offered(b, "turn", unit="B", direction="about") and offered(b, "turn", face=None)
+    b.do("turn", unit="B", direction="left", angle=45)  # as offered, accepted
+    assert {"3", "1.5", "1"} <= set(offered(b, "advance", unit="B")[0].open["distance"])
+
+
+def test_a_tracked_arrival_may_change_formation_before_it_is_placed() -> None:
+    # Reinforcements: "May enter edge within [4] of RP"; a formation is changed before the
+    # unit moves (reading 25): the referee accepted it before the arrival was placed, todo
+    # offered it only once placed (stated play offered it: F6)
+    rps = [{"id": "rear", "side": "blue", "kind": "rear", "at": [300, 0], "queue": ["B2"]}]
+    b = Battle.quick(
+        [
+            bl("B", "infantry", 100, 100),
+            bl("B2", "infantry", status="reserve"),
+            rd("R", "infantry", 300, 500),
+        ],
+        rps=rps,
+    )
+    b.do("reinforce", [3], rp="rear")
+    line = offered(b, "formation", unit="B2")
+    assert line and line[0].open == {"formation": ("attack_column", "road_column")}
+    b.do("formation", unit="B2", formation="road_column")  # as offered, accepted
+    b.do("place", unit="B2", x=300, y=6)
+    assert b.state.unit("B2").formation == "road_column" and not b.state.unit("B2").entry
+
+
+def test_a_unit_in_line_with_a_neighbour_touching_its_flank_may_charge_straight_ahead() -> None:
+    # Moving to contact: "The last [2] of a units move to contact must be STRAIGHT AHEAD": a
+    # neighbour touching its side does not stand in the way of a straight run (it slides
+    # along it); the referee said "A2 stands in the way [0.00]" and todo offered no charge
+    b = Battle.quick(
+        [
+            bl("A", "infantry", 300, 100),
+            bl("A2", "infantry", 325, 100),
+            rd("R", "infantry", 300, ahead(2)),
+        ]
+    )
+    assert offered(b, "charge", unit="A")[0].open == {"into": ("R",)}
+    b.do("charge", unit="A", into="R")
+    assert [(m.attacker, m.defender) for m in b.state.melees] == [("A", "R")]
+    # a unit straight ahead still stands in the way
+    b = Battle.quick(
+        [
+            bl("A", "infantry", 300, 100),
+            bl("A2", "infantry", 300, ahead(1) - 2),
+            rd("R", "infantry", 300, ahead(3)),
+        ]
+    )
+    assert "A2 stands in the way" in refused(b, "charge", unit="A", into="R")
+
+
+def test_a_counter_charge_runs_around_a_unit_in_its_way_not_through_it() -> None:
+    # Moving to contact: "Cavalry may counter-charge an enemy unit which moves within a 1/2
+    # move or less" and "The last [2] of a units move to contact must be STRAIGHT AHEAD". X
+    # stands between C and M: the counter-charge without a path ran straight through X; todo
+    # offered no counter-charge that goes around it (the referee accepts one with a path)
+    b = Battle.quick(
+        [
+            bl("M", "infantry", 300, 150),
+            rd("C", "heavy_cavalry", 300, 225),
+            rd("X", "infantry", 300, 192),
+        ]
+    )
+    b.do("advance", unit="M", distance="0.5")  # within [3] of C
+    b.until("shoot", "red")
+    assert "X stands in the way" in refused(b, "countercharge", unit="C", target="M")
+    (line,) = offered(b, "countercharge", unit="C")
+    assert line.request["target"] == "M" and len(line.request["path"]) == 2
+    b.do("countercharge", **line.request)  # as offered, accepted: around X, straight in
+    c = b.state.unit("C").body
+    assert c is not None and c.centre.x < 300 - 12  # it went round X's side
+    assert [(m.attacker, m.defender) for m in b.state.melees] == [("C", "M")]
+    assert b.replayed() == b.state
+
+
+def test_a_stated_charged_unit_turns_to_face_once_and_is_not_told_it_left_it_undone() -> None:
+    # Moving to contact: "Infantry may turn to face when charged": in a stated game the turn
+    # kept no trace, so todo offered it again and again, and next said it was left undone
+    b = Battle.quick([bl("B", "infantry"), rd("R", "infantry")], options={"play": "stated"})
+    b.do("next")
+    b.until("move", "red")
+    b.do("charge", unit="R", into="B", distance="2")
+    assert offered(b, "face", unit="B", toward="R")
+    b.do("face", unit="B", toward="R")
+    assert not offered(b, "face", unit="B")
+    assert "face" not in b.do("next").message
+    assert b.replayed() == b.state

@@ -589,3 +589,26 @@ def nearest_edge(state: GameState, thing: Body | Vec) -> tuple[str, float]:
     """The edge nearest ``thing`` and its distance; ties: south, north, west, east."""
     best = min(("south", "north", "west", "east"), key=lambda e: edge_distance(state, thing, e))
     return best, edge_distance(state, thing, best)
+
+
+def in_the_way(
+    state: GameState, body: Body, heading: float, run: float, skip: tuple[str, ...]
+) -> tuple[Unit, float] | None:
+    """The first unit (not in ``skip``) that ``body`` sliding ``run`` mm straight along
+    ``heading`` would run into, and how far it gets first (mm); None when the way is clear.
+    A unit already touching it (a neighbour in line, side to side) stands in the way only if
+    the slide would enter it, not when it slides along it (2 by 2, Moving to contact)."""
+    found: tuple[Unit, float] | None = None
+    for o in state.near(body, run + 1.0):  # only a base within the slide's reach may block
+        if o.id in skip or o.body is None:
+            continue
+        block = tt.contact_distance(body, heading, o.body)
+        if block is None or block >= run - 1e-6:
+            continue
+        if block <= 1e-6:  # touching already: does the slide enter it?
+            probe = body.moved_to(body.centre + Vec.heading(heading, min(run, 2.0)))
+            if not tt.overlaps(probe, o.body, 0.01):
+                continue
+        if found is None or block < found[1]:
+            found = (o, block)
+    return found

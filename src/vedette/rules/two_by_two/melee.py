@@ -30,6 +30,7 @@ from vedette.rules.two_by_two.common import (
 from vedette.rules.two_by_two.events import (
     FollowUpClosed,
     FollowUpOffered,
+    MeleeCancelled,
     MeleePending,
     MeleeResolved,
     MeleesCleared,
@@ -172,7 +173,7 @@ def judge(state: GameState, req: Melee) -> Fight:
     """Every check of the rules on a melee and both sides' modifiers (no dice). The phase and
     the side that resolves it are the flow's (flow.acting): a query is open in every
     phase, and two units not (yet) in contact are evaluated as if they were."""
-    a = require_unit_in_play(state, req.attacker, "melee")
+    a = require_unit_in_play(state, req.attacker, "melee", entering=True)
     d = require_unit_in_play(state, req.defender, "melee")
     if a.side == d.side:
         raise BadRequest(f"{a.name} and {d.name} are on the same side")
@@ -180,6 +181,8 @@ def judge(state: GameState, req: Melee) -> Fight:
     as_if = False
     if pending is None:
         as_if = not fact_bool(req.contact, facts.in_contact(state, a, d)).value
+    if a.entry and not as_if:  # an arrived unit off the table touches no one (Reinforcements)
+        require_unit_in_play(state, a.id, "melee")
     initiation(state, a, d)
     fa = _side_facts(state, req, "a", a, d)
     fd = _side_facts(state, req, "b", d, a)
@@ -251,6 +254,7 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
             n = state.rules.movement.repulse_distance
             to = facts.pushed_back(state, loser, winner, n)
             events.append(unit_event("repulsed", loser.id, **({"body": to} if to else {})))
+            _parted(state, loser, to, {a.id, d.id, *joined}, "repulsed", events, lines)
     elif key == "recoils":
         if held:
             events.append(unit_event("disrupted", loser.id, disrupted=True))
@@ -258,6 +262,7 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
         else:
             to = facts.pushed_back(state, loser, winner, state.utype(loser).move)
             events.append(unit_event("recoiled", loser.id, **({"body": to} if to else {})))
+            _parted(state, loser, to, {a.id, d.id, *joined}, "recoiled", events, lines)
     elif key == "routs":
         ev, rr, ll = resolve_rout(state, loser, winner, dice, R_MELEE, req.contagion)
         events.extend(ev)
@@ -292,6 +297,35 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     return Outcome(
         tuple(events), tuple(rolls), "; ".join(lines), {"melee": fight.facts}, (fight.check.odds(),)
     )
+
+
+def _parted(
+    state: GameState,
+    loser: Unit,
+    to: tt.Body | None,
+    fought: set[str],
+    how: str,
+    events: list[DomainEvent],
+    lines: list[str],
+) -> None:
+    """A loser pushed back (repulsed [2], recoiling a full move: 2 by 2, Melee) leaves the
+    ground it fought on: each other melee pending on it lapses, as a melee is fought in
+    contact (reading 48): tracked, with each enemy it no longer touches where it ends; stated
+    (no positions), with every one (a melee still in contact is declared with
+    ``contact=true``)."""
+    for m in state.melees:
+        if loser.id not in (m.attacker, m.defender) or {m.attacker, m.defender} <= fought:
+            continue
+        other = state.unit(m.defender if m.attacker == loser.id else m.attacker)
+        if (
+            to is not None
+            and other.body is not None
+            and tt.in_contact(to, other.body, state.rules.contact_mm)
+        ):
+            continue
+        why = f"{loser.name} {how} out of contact with {other.name}"
+        events.append(MeleeCancelled(m.attacker, m.defender, why))
+        lines.append(f"the melee {m.attacker} vs {m.defender} lapses ({why})")
 
 
 def _draw_line(a: Unit, d: Unit, da: Any, db: Any) -> str:
@@ -383,7 +417,7 @@ def voluntary_rout(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
 
 def _voluntary_judge(state: GameState, req: Rout) -> Unit:
     """Every check of a voluntary rout (2 by 2, Unit Summary ***), no dice."""
-    u = require_unit_in_play(state, req.unit, "voluntary rout")
+    u = require_unit_in_play(state, req.unit, "voluntary rout", entering=True)
     if not state.utype(u).voluntary_rout:
         raise RuleViolation(R_UNITS, f"{state.utype(u).name} may not rout voluntarily (not ***)")
     threatened = any(m.defender == u.id for m in state.melees)

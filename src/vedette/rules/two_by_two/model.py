@@ -826,12 +826,23 @@ def require_phase(state: GameState, kind: str, side: str, what: str) -> None:
         )
 
 
-def require_unit_in_play(state: GameState, uid: str, what: str) -> Unit:
+def require_unit_in_play(state: GameState, uid: str, what: str, entering: bool = False) -> Unit:
+    """The unit, in play: arrived, not destroyed and, unless ``entering`` (its entering move,
+    a charge from the edge, its formation before it, its own checks), entered the table. An
+    arrived reinforcement stands at its RP off the table until it enters "the edge within [4]
+    of RP" (2 by 2, Reinforcements): it neither shoots nor melees, nor is it shot at, charged
+    or counter-charged before then (stated play too, where no position says so)."""
     u = state.unit(uid)
     if u.status == "destroyed":
         raise RuleViolation(R_MELEE, f"{what}: {u.name} has been destroyed")
     if u.status != "table":
         raise RuleViolation(R_REINF, f"{what}: {u.name} has not arrived on the table")
+    if u.entry and not entering:
+        raise RuleViolation(
+            R_REINF,
+            f"{what}: {u.name} has arrived at RP {u.entry} but has not entered the table yet"
+            " (it enters the edge within [4] of it)",
+        )
     return u
 
 

@@ -275,6 +275,8 @@ def plan_move(
         e = state.unit(cid)
         if e.side == u.side:
             raise BadRequest(f"{e.name} is not an enemy of {u.name}")
+        if source == "stated":  # (measured contacts are with bodies on the table)
+            require_unit_in_play(state, cid, "move to contact")
         et = state.utype(e)
         if t.is_artillery:
             problems.append((R_MELEE, "artillery cannot initiate melee with an enemy unit"))
@@ -503,7 +505,7 @@ def contact_ends_move(state: GameState, u: Unit, what: str) -> None:
 def judge_move(state: GameState, req: Move) -> tuple[Unit, MovePlan]:
     """Every check of a ``move`` (the one judgement ``move`` and ``check_move`` share): the
     unit may move now, once, by one path, at the cost its allowance allows."""
-    u = require_unit_in_play(state, req.unit, "move")
+    u = require_unit_in_play(state, req.unit, "move", entering=True)
     require_phase(state, "move", u.side, "move")
     if u.disrupted:
         raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not move or fire")
@@ -631,6 +633,13 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
                 f"{target.name} is not straight ahead of {u.name} (it lies {abs(bearing):.0f}"
                 f" degrees to its {'left' if bearing < 0 else 'right'}): give the path",
             )
+        way = facts.in_the_way(state, body, body.facing, ahead, (u.id, target.id))
+        if way is not None:  # as a charge (Moving to contact): not through a unit
+            raise RuleViolation(
+                R_CONTACT,
+                f"{way[0].name} stands in the way [{state.rules.n(way[1]):.2f}] ahead of"
+                f" {u.name}: give the path around it",
+            )
         end = body.centre + Vec.heading(body.facing, ahead)
         path, facing = ((end.x, end.y),), body.facing
     mv = Move(
@@ -683,8 +692,8 @@ def face(state: GameState, req: Face, dice: Any = None) -> Outcome:
                 body=Body(spot, tt.normalise(turned.facing + 180), charger.body.footprint),
             )
         )
-    else:
-        events.append(unit_event("faced", u.id))
+    else:  # (stated: no facing kept; its change of facing this phase is, so it is done once)
+        events.append(unit_event("faced", u.id, turned=True))
     return Outcome(tuple(events), (), f"{u.name} turns to face {charger.name}")
 
 
@@ -729,7 +738,7 @@ def formation(state: GameState, req: Formation, dice: Any = None) -> Outcome:
     unit's move phase, before it moves (ASSUMPTION, reading 25: free, part of its move; the
     text gives no cost; a unit that moved or charged keeps the formation it moved in: "spends
     entire move on a road (in Road Column)", and a move to contact ends its move)."""
-    u = require_unit_in_play(state, req.unit, "formation")
+    u = require_unit_in_play(state, req.unit, "formation", entering=True)
     require_phase(state, "move", u.side, "change formation")
     if u.disrupted:
         raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not move")

@@ -67,7 +67,7 @@ class Step:
 
 # -- judging ---------------------------------------------------------------------------------
 def _mover(state: GameState, uid: str, what: str, facing_only: bool = False) -> Unit:
-    u = require_unit_in_play(state, uid, what)
+    u = require_unit_in_play(state, uid, what, entering=True)
     require_phase(state, "move", u.side, what)
     if u.body is None:
         why = (
@@ -229,7 +229,7 @@ def _in_rough(body: Body, rough: tuple[Any, ...]) -> list[Any]:
 
 
 def judge_charge(state: GameState, req: Charge) -> Plan:
-    u = require_unit_in_play(state, req.unit, "charge")
+    u = require_unit_in_play(state, req.unit, "charge", entering=True)
     target = require_unit_in_play(state, req.into, "charge")
     if target.side == u.side:
         raise BadRequest(f"{target.name} is not an enemy of {u.name}")
@@ -264,15 +264,11 @@ def judge_charge(state: GameState, req: Charge) -> Plan:
         )
     if d <= 1e-6:
         raise RuleViolation(R_CONTACT, f"{u.name} is in contact with {target.name} already")
-    for o in state.near(u.body, d + 1.0):  # only a base within the charge's reach may block
-        if o.id in (u.id, target.id) or o.body is None:
-            continue
-        block = tt.contact_distance(u.body, heading, o.body)
-        if block is not None and block < d - 1e-6:
-            raise RuleViolation(
-                R_CONTACT,
-                f"{o.name} stands in the way [{rules.n(block):.2f}] ahead of {u.name}",
-            )
+    way = facts.in_the_way(state, u.body, heading, d, (u.id, target.id))
+    if way is not None:
+        raise RuleViolation(
+            R_CONTACT, f"{way[0].name} stands in the way [{rules.n(way[1]):.2f}] ahead of {u.name}"
+        )
     n = rules.n(d)
     tail = rules.movement.straight_ahead
     if u.turned and u.straight_run + n < tail - 1e-6:

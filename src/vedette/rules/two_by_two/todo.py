@@ -44,6 +44,10 @@ EFFECTS = ("disrupted", "pinned")
 
 _END = ("next", "next_phase")
 
+#: the angles a turn and a wheel are offered at (degrees; any other may be typed)
+_TURNS = (45, 90)
+_WHEELS = (45, 90)
+
 
 def obligations(state: GameState) -> tuple[Obligation, ...]:
     if not state.melees and not state.follow_ups:  # (most steps: nothing pending)
@@ -147,8 +151,8 @@ def _built(state: GameState) -> tuple[list[Todo], Any]:
     elif kind == "shoot":
         for u in state.live(side):
             t = state.utype(u)
-            if t.can_shoot and not u.shot and not u.disrupted:
-                out.extend(_shots(state, u))
+            if t.can_shoot and not u.shot and not u.disrupted and not u.entry:
+                out.extend(_shots(state, u))  # (an arrived unit shoots once it has entered)
         out.extend(_countercharges(state, side))
     elif kind == "melee":
         out.extend(_melee_phase(state))
@@ -218,12 +222,21 @@ def _n(v: float) -> str:
     return f"{math.floor(v * 100 + 1e-6) / 100:g}"
 
 
+#: the whole [n] a move is offered besides all that is left and half of it (a phone's list
+#: stays short: any other figure may be typed, or entered in the web app's form)
+_WHOLE = (1.0, 2.0, 3.0)
+
+
 @functools.lru_cache(maxsize=4096)
 def _distances(left: float, *extra: float) -> tuple[str, ...]:
-    """A few distances a player would move: all that is left, half of it (and ``extra``:
-    the road bonus); worked out once per value (the same few values come back)."""
-    vals = {left, left / 2, *extra}
-    return tuple(_n(v) for v in sorted(vals, reverse=True) if 0.01 <= v <= left + 1e-9)
+    """A few distances a player would move: all that is left, half of it, [1], [2] and [3]
+    below it (and ``extra``: the most with the road bonus, beyond what is left off the
+    road); worked out once per value (the same few values come back)."""
+    top = max((left, *extra))
+    vals = {left, left / 2, *extra, *(w for w in _WHOLE if w < left - 1e-9)}
+    return tuple(
+        dict.fromkeys(_n(v) for v in sorted(vals, reverse=True) if 0.01 <= v <= top + 1e-9)
+    )
 
 
 def _edge_points(
@@ -393,7 +406,9 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
             t = state.utype(u)
             rest = _stated_moves(state, u, t, t.move, enemies)
             return [_arrival(state, u), *(x for x in rest if x.procedure != "move")]
-        return [_arrival(state, u)]  # (tracked: placed on the edge, then its formation)
+        # tracked: placed on the edge; its formation before or after (reading 25: before
+        # it moves; "Pinned: may only change facing")
+        return [_arrival(state, u), *(() if u.pinned else _formations(state, u))]
     if u.moved and u.spent <= 0:
         return []
     t = state.utype(u)
@@ -403,7 +418,11 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     if state.play != "tracked" or u.body is None:
         return _stated_moves(state, u, t, left, enemies)
     road = (t.move + mv.road_bonus) * half - u.spent if u.road_only else left
-    own = (u.pinned, u.turned, u.moved, u.formation, u.screened, t.is_infantry)
+    # its facing changed by its last step (nothing straight ahead since): no turn offered
+    # again at once (one turn reaches any facing; the steps between turns are bounded by
+    # the allowance)
+    just = u.turned and u.straight_run <= 0
+    own = (u.pinned, just, u.moved, u.formation, u.screened, t.is_infantry)
     steps, turns, forms = _own_lines(u.id, u.name, left, road, *own)
     out = list(steps)
     if steps:
@@ -425,7 +444,7 @@ def _own_lines(
     left: float,
     road: float,
     pinned: bool,
-    turned: bool,
+    just_turned: bool,
     moved: bool,
     formation: str,
     screened: bool,
@@ -433,12 +452,13 @@ def _own_lines(
 ) -> tuple[tuple[Todo, ...], tuple[Todo, ...], tuple[Todo, ...]]:
     """A tracked unit's lines that read only the unit, built once per what they read: straight
     ahead (a few distances) and back, a wheel either way (while [n] are left); the changes of
-    facing, free (until it has turned; a pinned unit "may only change facing"); its formation
-    (until it has moved)."""
-    turns = () if turned else (*_ways(uid, name, "turn", "turn", 90), _about(uid, name))
+    facing, free (reading 33), again after each move straight ahead (not straight after a
+    change of facing; a pinned unit "may only change facing"); its formation (until it has
+    moved)."""
+    turns = () if just_turned else (*_ways(uid, name, "turn", "turn", _TURNS), _about(uid, name))
     if pinned:  # "Pinned: may only change facing"
         return (), turns, ()
-    steps = (*_steps(uid, name, left, road), *_ways(uid, name, "wheel", "wheel", 45))
+    steps = (*_steps(uid, name, left, road), *_ways(uid, name, "wheel", "wheel", _WHEELS))
     forms = () if moved else _formation_lines(uid, name, formation, screened, infantry)
     return steps if left > 1e-6 else (), turns, forms
 
@@ -461,7 +481,7 @@ def _stated_moves(state: GameState, u: Any, t: Any, left: float, enemies: list[A
                 open={"distance": _distances(left)},
             )
         )
-        foes = tuple(e.id for e in enemies)
+        foes = tuple(e.id for e in enemies if not e.entry)  # (entered: Reinforcements)
         if foes and not u.moved:
             out.append(
                 Todo(
@@ -559,22 +579,22 @@ def _steps(uid: str, name: str, left: float, road: float) -> tuple[Todo, Todo]:
             unit,
             f"{name} may retire, facing kept",
             R_MOVE,
-            (("distance", (_n(min(left, 1.0)),)),),
+            (("distance", tuple(dict.fromkeys((_n(min(left, 1.0)), _n(left))))),),
         ),
     )
 
 
 @functools.lru_cache(maxsize=4096)
-def _ways(uid: str, name: str, proc: str, verb: str, angle: int) -> tuple[Todo, ...]:
-    """A wheel or a turn, left and right, by ``angle`` degrees: built once per unit and kind
-    (the same :func:`_todo` lines)."""
+def _ways(uid: str, name: str, proc: str, verb: str, angles: tuple[int, ...]) -> tuple[Todo, ...]:
+    """A wheel or a turn, left and right, by one of ``angles`` degrees: built once per unit
+    and kind (the same :func:`_todo` lines)."""
     return tuple(
         _todo(
             proc,
             (("unit", uid), ("direction", way)),
             f"{name} may {verb} {way}",
             R_MOVE,
-            (("angle", (angle,)),),
+            (("angle", angles),),
         )
         for way in ("left", "right")
     )
@@ -738,7 +758,7 @@ def _reactions(state: GameState) -> list[Todo]:
             d.body is not None
             and a.body is not None
             and abs(tt.relative_bearing(d.body, a.body.centre)) < 1.0
-        )
+        ) or (d.body is None and d.turned)  # (stated: it has turned to face this phase)
         if not facing_it:
             out.append(
                 Todo(
@@ -793,7 +813,7 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
             for b in t.range_names
             if not (b == "skirmish" and t.is_infantry and t.star_range and not u.screened)
         )
-        ids = tuple(e.id for e in foes)
+        ids = tuple(e.id for e in foes if not e.entry)  # (entered: Reinforcements)
         if not ids:
             return []
         return [
@@ -843,6 +863,8 @@ def _countercharges(state: GameState, side: str) -> list[Todo]:
         t = state.utype(c)
         if not t.is_cavalry or c.disrupted or c.pinned or c.countercharged or not movers:
             continue
+        if c.entry:  # an arrived reinforcement not yet entered (Reinforcements)
+            continue
         reach = t.move * frac
         if state.play == "stated":
             out.append(
@@ -858,10 +880,79 @@ def _countercharges(state: GameState, side: str) -> list[Todo]:
                 )
             )
             continue
-        ids = tuple(e.id for e in _within_n(state, c, movers, reach))
+        near = _within_n(state, c, movers, reach)
+        ids = tuple(e.id for e in near)
         text = f"{c.name} may counter-charge (within [{reach:g}]; facing the enemy, straight in)"
         out.extend(_choose("countercharge", {"unit": c.id}, text, R_CONTACT, "target", ids))
+        for e in near:  # a unit in the way of the straight run: a path around it
+            path = None if _straight_in(state, c, e) else _around(state, c, e, t.move)
+            if path is not None:
+                out.append(
+                    Todo(
+                        "countercharge",
+                        {"unit": c.id, "target": e.id, "path": path},
+                        f"{c.name} may counter-charge {e.name} around what stands in its way"
+                        " (the last [2] straight in)",
+                        R_CONTACT,
+                    )
+                )
     return out
+
+
+def _straight_in(state: GameState, c: Any, e: Any) -> bool:
+    """Whether ``c``'s counter-charge without a path reaches ``e`` (as ``countercharge``
+    runs it: straight ahead, or facing ``e`` first) with nothing in its way."""
+    body = c.body
+    ahead = tt.contact_distance(body, body.facing, e.body)
+    if ahead is None:
+        body = body.facing_toward(e.body.centre)
+        ahead = tt.contact_distance(body, body.facing, e.body)
+    if ahead is None:
+        return False
+    return facts.in_the_way(state, body, body.facing, ahead, (c.id, e.id)) is None
+
+
+#: the approaches a path around tries, degrees off the line from the cavalry to its target
+_APPROACHES = (30, -30, 50, -50, 70, -70, 90, -90)
+
+
+def _around(
+    state: GameState, c: Any, e: Any, move: float
+) -> tuple[tuple[float, float], ...] | None:
+    """A counter-charge path from ``c`` to base contact with ``e`` around the units in the
+    way (2 by 2, Moving to contact: "The last [2] of a units move to contact must be
+    STRAIGHT AHEAD"): to a point from which the last [2] run straight in, the shortest of a
+    few approaches whose two legs cross no unit and fit in ``move`` [n] (terrain is then
+    ``plan``'s to judge); None when none does."""
+    r = state.rules
+    tail = r.mm(r.movement.straight_ahead) + 1.0
+    cb, eb = c.body, e.body
+    skip = (c.id, e.id)
+    h0 = tt.bearing(cb.centre, eb.centre)
+    far = eb.radius + cb.radius + tail + 10.0
+    best: tuple[float, tuple[tuple[float, float], ...]] | None = None
+    for delta in _APPROACHES:
+        phi = tt.normalise(h0 + delta)
+        start = Body(eb.centre + tt.Vec.heading(phi + 180.0, far), phi, cb.footprint)
+        d = tt.contact_distance(start, phi, eb)
+        if d is None:
+            continue
+        end = start.centre + tt.Vec.heading(phi, d)
+        turn_at = end + tt.Vec.heading(phi + 180.0, tail)
+        first = cb.centre.distance(turn_at)
+        total = first + tail
+        if total > r.mm(move) - 1e-6 or (best is not None and total >= best[0]):
+            continue
+        lead = tt.bearing(cb.centre, turn_at)
+        if first > 1e-6 and facts.in_the_way(
+            state, cb.moved_to(cb.centre, lead), lead, first, skip
+        ):
+            continue
+        if facts.in_the_way(state, Body(turn_at, phi, cb.footprint), phi, tail, skip):
+            continue
+        pts = ((round(turn_at.x, 1), round(turn_at.y, 1)), (round(end.x, 1), round(end.y, 1)))
+        best = (total, pts)
+    return None if best is None else best[1]
 
 
 def _melee_phase(state: GameState) -> list[Todo]:
@@ -952,7 +1043,7 @@ def _fill(t: Todo, rng: Any) -> dict[str, Any]:
 #: each line's candidates when they draw nothing (no choice, or one), and otherwise its open
 #: field and choices, by the line's identity (the line kept alive with them): most lines are
 #: the same objects step after step (:func:`_todo`)
-_COMPLETED: dict[int, tuple[Todo, tuple[tuple[str, dict[str, Any]], ...] | int | None]] = {}
+_COMPLETED: dict[int, tuple[Todo, Any]] = {}
 
 
 def _complete(state: GameState, t: Todo, rng: Any) -> Sequence[tuple[str, dict[str, Any]]]:
@@ -970,21 +1061,25 @@ def _complete(state: GameState, t: Todo, rng: Any) -> Sequence[tuple[str, dict[s
         return known
     if known is None:  # two open fields or more
         return _Choices(t.procedure, t.request, t.open, shuffled_order(t.open, rng)[:8])
-    order = list(range(known))  # one open field of ``known`` choices
+    order = list(range(len(known)))  # one open field: its requests, built once per line
     rng.shuffle(order)
-    return _Choices(t.procedure, t.request, t.open, order[:8])
+    return [known[i] for i in order[:8]]
 
 
-def _fixed(t: Todo) -> tuple[tuple[str, dict[str, Any]], ...] | int | None:
-    """A line's candidates when choosing them draws nothing; else the number of choices of
-    its one open field (None: more open fields)."""
+def _fixed(
+    t: Todo,
+) -> tuple[tuple[str, dict[str, Any]], ...] | list[tuple[str, dict[str, Any]]] | None:
+    """A line's candidates when choosing them draws nothing (a tuple); else, for one open
+    field, its candidates in the order of its choices (a list, shuffled when drawn: the same
+    read-only requests step after step while the line is the same object); None: more open
+    fields."""
     if not t.open:
         return ((t.procedure, dict(t.request)),)
     if len(t.open) == 1:
         ((f, cs),) = t.open.items()
         if len(cs) == 1:  # one choice: shuffling it draws nothing
             return ((t.procedure, {**t.request, f: cs[0]}),)
-        return len(cs)
+        return [(t.procedure, {**t.request, f: c}) for c in cs]
     return None
 
 
