@@ -497,9 +497,32 @@ def _compile_trusted(tp: Any) -> Coercer:
     return check
 
 
+def _finite_or_text(text: str) -> Any:
+    """A JSON number as a float, unless it is not finite (``1e400``): then its text, which
+    the field's own check refuses in its usual words ("'tem' must be a whole number, not
+    '1e400'"), not as a bare ``inf``."""
+    f = float(text)
+    return f if math.isfinite(f) else text
+
+
+def unquote(text: str) -> str:
+    """A typed value without the one pair of single quotes around it, if it has them: quoting,
+    as in a shell (``unit='A1'`` passed on quoted, or typed in a form), never part of it."""
+    if len(text) >= 2 and text[0] == text[-1] == "'":
+        return text[1:-1]
+    return text
+
+
+def json_value(text: str) -> Any:
+    """JSON typed by a person: a number too large for a float (``1e400``) and ``NaN`` or
+    ``Infinity`` (which Python's reader takes) are kept as text, so that no infinite or
+    undefined number reaches a field."""
+    return json.loads(text, parse_float=_finite_or_text, parse_constant=str)
+
+
 def _json_text(value: str, where: str) -> Any:
     try:
-        return json.loads(value)
+        return json_value(value)
     except ValueError:
         raise BadRequest(f"'{where}' must be JSON, not {_short(value)}") from None
 

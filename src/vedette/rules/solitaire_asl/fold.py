@@ -186,9 +186,29 @@ FOLDS.update(
 )
 
 
+def reform(before: State, after: State, kind: str) -> State:
+    """O'Leary 4.4.1: a side whose cave has just changed location "may immediately modify the
+    cave complex": it may until anything but ``fort`` is done (reading A40)."""
+    was = {f.id: f.location for f in before.fortifications if f.kind == "cave"}
+    sides = tuple(
+        sorted(
+            {
+                f.side
+                for f in after.fortifications
+                if f.kind == "cave" and f.id in was and was[f.id] != f.location
+            }
+        )
+    )
+    if sides:
+        return replace(after, reform=sides)
+    if after.reform and kind != "fort":
+        return replace(after, reform=())
+    return after
+
+
 def _lapsing(fold: Any) -> Any:
     def folded(state: State, e: Any) -> State:
-        return lapse(fold(state, e))
+        return reform(state, lapse(fold(state, e)), e.kind)
 
     folded.__name__ = getattr(fold, "__name__", "fold")
     return folded

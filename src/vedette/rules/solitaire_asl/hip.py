@@ -212,8 +212,9 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
                 )
         if f.kind == "cave":
             changes.append(
-                "re-form the cave complex for the new cave locations; units inside may go into"
-                " any new complex without a shift DR (4.4.1)"
+                "re-form the cave complex for the new cave locations now, before anything else"
+                f" ('fort id={f.id} complex=...'); units inside may go into any new complex"
+                " without a shift DR (4.4.1)"
             )
     # 4.5: units shifting together with the fortification they are in stay in it
     carried = {(src, dst, f.kind) for f, src, dst in fort_moves}

@@ -1,0 +1,132 @@
+"""Bad input at the command line, second pass (session 16, helper A): values typed the way a
+shell user types them (quoted), numbers no float holds, an empty field, and a ``new`` that
+cannot show its game. Each refusal is one line, exit 2, and nothing is stored."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.core.test_trust_bad_input import refused, run
+from vedette import rules
+from vedette.engine import Game, Store
+from vedette.errors import DataError
+from vedette.rules.base import parse_value
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    path = tmp_path / "g.db"
+    st = Store(path)
+    Game.create(st, "t", "two_by_two", rules.get("two_by_two").scenario("sample"), seed=1)
+    Game.create(st, "n", "nab", rules.get("nab").scenario("sample"), seed=1)
+    Game.create(st, "a", "asl", rules.get("asl").scenario("sample"), seed=1)
+    return str(path)
+
+
+def last_request(db: str, game: str) -> dict[str, Any]:
+    rec = Store(db).records(Store(db).game(game).id)[-1]
+    return dict(rec.payload["request"])
+
+
+# == quotes: one pair around a value is quoting, as in a shell ==
+@pytest.mark.parametrize(
+    ("game", "argv", "field", "value"),
+    [
+        # the quotes became part of the name: "no force \"'F1'\""
+        ("n", ["nab", "move", "force='F1'", "to='W2020'"], "force", "F1"),
+        ("a", ["asl", "fort", "id='F2'", "ca='NW/N'"], "id", "F2"),
+    ],
+)
+def test_one_pair_of_single_quotes_around_a_value_is_taken_off(
+    db: str, game: str, argv: list[str], field: str, value: str
+) -> None:
+    code, _, err = run("--db", db, *argv, "--game", game)
+    assert code == 0, err
+    assert last_request(db, game)[field] == value
+
+
+def test_quotes_come_off_a_unit_name_in_every_reader_of_typed_values() -> None:
+    """The CLI's KEY=VALUE, its positional values and --option, the web app's forms and
+    options all read typed values with ``parse_value``."""
+    assert parse_value("'A1'") == "A1"
+    assert parse_value("'3'") == 3  # the rest read as before: a number
+    assert parse_value('\'{"F1": "N"}\'') == {"F1": "N"}
+    assert parse_value("O'Leary") == "O'Leary"  # an apostrophe inside is no quoting
+    assert parse_value("'") == "'"
+
+
+def test_a_quoted_option_value_is_the_option(db: str) -> None:
+    code, _, err = run("--db", db, "nab", "new", "q", "--option", "variant='draft'", "--json")
+    assert code == 0, err
+    assert Game.open(Store(db), "q").created["options"] == {"variant": "draft"}
+
+
+# == numbers no float holds: the field's own words ==
+@pytest.mark.parametrize("text", ["1e400", "-1e400", "NaN", "Infinity"])
+def test_an_infinite_number_is_refused_like_any_other_bad_number(db: str, text: str) -> None:
+    # was: "request: tem: inf is not a finite number", unlike every other field's error
+    err = refused(db, "asl", "location", "4P5", f"tem={text}", "--game", "a")
+    assert f"'tem' must be a whole number, not '{text}'" in err, err
+    err = refused(db, "asl", "plan", "shifts=P1:D1", f'tem={{"4P5":{text}}}', "--game", "a")
+    assert f"'tem.4P5' must be a whole number, not '{text}'" in err, err
+
+
+def test_a_name_that_reads_as_a_number_no_float_holds_stays_a_name() -> None:
+    assert parse_value("NaN") == "NaN" and parse_value("1e400") == "1e400"
+    assert parse_value("1e3") == 1000.0 and parse_value("[1, NaN]") == [1, "NaN"]
+
+
+# == Napoleon At Bay: an empty 'to' ==
+def test_nab_an_empty_destination_names_the_field(db: str) -> None:
+    # was: "F1 occupies 1 hex(es): give as many distinct hexes"
+    err = refused(db, "nab", "move", "F1", "to=", "--game", "n")
+    assert "'to' is empty" in err, err
+
+
+# == new: nothing half made ==
+def test_a_new_game_that_cannot_be_shown_is_not_left_stored(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``new`` stored the game and made it current, then showed it: a failure to show left a
+    game nobody saw, current. Now it is shown first and undone if that fails."""
+    before = [g.name for g in Store(db).games()]
+    Store(db).set_setting("current_game", "n")
+    rs = rules.get("nab")
+
+    def broken(state: Any) -> str:
+        raise DataError("sample map", "cannot be drawn")
+
+    monkeypatch.setattr(type(rs), "render", lambda self, state: broken(state))
+    refused(db, "nab", "new", "half", "--scenario", "sample")
+    assert [g.name for g in Store(db).games()] == before
+    assert Store(db).get_setting("current_game") == "n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["nab", "new", "x", "--option", "variant=bogus"],
+        ["nab", "new", "x", "--option", "vedette_strength=1e400"],
+        ["nab", "new", "x", "--scenario", "nosuch"],
+        ["asl", "new", "x", "--option", "foo=1"],
+        ["asl", "new", "x", "--scenario", "sample", "--seed", "-1"],
+    ],
+)
+def test_a_refused_new_leaves_no_game_and_the_current_game_as_it_was(
+    db: str, argv: list[str]
+) -> None:
+    Store(db).set_setting("current_game", "n")
+    refused(db, *argv)
+    assert "x" not in [g.name for g in Store(db).games()]
+    assert Store(db).get_setting("current_game") == "n"
+
+
+def test_a_new_game_shown_becomes_the_current_game(db: str) -> None:
+    code, out, err = run("--db", db, "nab", "new", "shown", "--json")
+    assert code == 0, err
+    assert json.loads(out)["game"] == "shown"
+    assert Store(db).get_setting("current_game") == "shown"
