@@ -9,12 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from tests.core.test_trust_bad_input import refused, run
 from vedette import rules
 from vedette.engine import Game, Store
 from vedette.errors import DataError
 from vedette.rules.base import parse_value
+from vedette.web.app import create_app
 
 
 @pytest.fixture
@@ -130,3 +132,42 @@ def test_a_new_game_shown_becomes_the_current_game(db: str) -> None:
     assert code == 0, err
     assert json.loads(out)["game"] == "shown"
     assert Store(db).get_setting("current_game") == "shown"
+
+
+def test_a_whole_number_beyond_any_field_is_refused_in_the_fields_words(db: str) -> None:
+    # was: "request: tem_a: number 99999999999999999999 is out of range" (the limits' words)
+    err = refused(db, "asl", "location", "4P5", "tem=99999999999999999999", "--game", "a")
+    assert "'tem' is out of range (99999999999999999999)" in err, err
+    # a text field keeps digits as typed: no hex of that name, said as for any other
+    err = refused(db, "nab", "move", "F1", "to=99999999999999999999999", "--game", "n")
+    assert "'to': hex 99999999999999999999999 is not on the map" in err, err
+
+
+@pytest.mark.parametrize("number", [b"1e400", b"NaN", b"-Infinity", b"99999999999999999999"])
+def test_the_web_app_refuses_such_numbers_in_the_fields_words(
+    db: str, number: bytes, tmp_path: Path
+) -> None:
+    """The web app's JSON bodies are read as the command line reads typed values: a JSON
+    1e400 (Python reads inf) or NaN was "request body: request.tem: inf is not a finite
+    number". 400, one line, the game unchanged."""
+    c = TestClient(create_app(Path(db)), base_url="http://localhost")
+    c.get("/")
+    page = c.get("/games/a").text
+    token = page.split('name="csrf-token" content="')[1].split('"')[0]
+    before = Store(db).game("a").events
+    body = b'{"procedure":"location","request":{"id":"4P5","tem":' + number + b"}}"
+    r = c.post(
+        "/api/games/a/perform",
+        content=body,
+        headers={"X-CSRF-Token": token, "Content-Type": "application/json"},
+    )
+    assert r.status_code == 400, r.text
+    error = r.json()["error"]
+    assert error.startswith("'tem' ") and "\n" not in error and "inf" not in error, error
+    assert Store(db).game("a").events == before
+
+
+def test_asl_fort_with_nothing_to_record_is_refused(db: str) -> None:
+    # 'fort F2 ca=' (an empty field is an omitted one) logged "pillbox F2: nothing new"
+    err = refused(db, "asl", "fort", "F2", "ca=", "--game", "a")
+    assert "give what to record" in err, err

@@ -343,7 +343,7 @@ def _coerce_int(value: Any, where: str) -> Any:
     if not isinstance(value, int):
         raise BadRequest(f"'{where}' must be a whole number, not {_short(value)}")
     if abs(value) > MAX_INT:
-        raise BadRequest(f"'{where}' is out of range ({value})")
+        raise BadRequest(f"'{where}' is out of range ({_short(value)})")
     return value
 
 
@@ -513,11 +513,26 @@ def unquote(text: str) -> str:
     return text
 
 
+def _int_or_text(text: str) -> Any:
+    """A JSON whole number, unless beyond any field's range: then its text, which an int
+    field refuses as "'tem' is out of range (...)" and a text field keeps as typed."""
+    n = int(text)
+    return n if -MAX_INT <= n <= MAX_INT else text
+
+
+#: ``json.loads`` hooks for JSON from outside (``json_value``, the web app's request bodies)
+JSON_HOOKS: dict[str, Any] = {
+    "parse_float": _finite_or_text,
+    "parse_int": _int_or_text,
+    "parse_constant": str,
+}
+
+
 def json_value(text: str) -> Any:
     """JSON typed by a person: a number too large for a float (``1e400``) and ``NaN`` or
     ``Infinity`` (which Python's reader takes) are kept as text, so that no infinite or
-    undefined number reaches a field."""
-    return json.loads(text, parse_float=_finite_or_text, parse_constant=str)
+    undefined number reaches a field; so is a whole number beyond any field's range."""
+    return json.loads(text, **JSON_HOOKS)
 
 
 def _json_text(value: str, where: str) -> Any:

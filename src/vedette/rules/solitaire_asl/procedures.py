@@ -426,6 +426,9 @@ def run_fort(state: State, req: FortRequest) -> Outcome:
     f = state.fortification(req.id)
     if f is None:
         raise BadRequest(f"no fortification {req.id!r}")
+    if req.ca is None and req.complex is None and req.exit is None:
+        # (an empty 'ca=' is an omitted field: nothing to record, and nothing is logged)
+        raise BadRequest(f"{f.kind} {f.id}: give what to record: ca=, complex= or exit=")
     upd: dict[str, Any] = {}
     play = state.phase != "setup"
     if req.ca is not None:
