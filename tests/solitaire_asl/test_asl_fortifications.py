@@ -149,3 +149,28 @@ def test_2_5_every_query_refuses_a_shift_of_a_closed_phase_alike(tmp_path: Path)
     # HIP shifting is not closed (3.3.4): its odds are still given
     c = g.chances("shift", {"a": "4M6", "b": "4O8"})
     assert c.exact and c.rows
+
+
+@pytest.mark.parametrize(
+    ("fort", "words"),
+    [
+        ({"kind": "foxhole", "ca": "N"}, "no covered arc"),
+        ({"kind": "pillbox", "complex": "K"}, "only caves"),
+        ({"kind": "cave", "exit": "4A2"}, "only tunnels"),
+    ],
+)
+def test_4_4_a_scenario_giving_a_kind_what_it_lacks_is_refused(
+    tmp_path: Path, fort: dict[str, Any], words: str
+) -> None:
+    """The same readings hold for the scenario's set-up: a foxhole with a CA (A39), a pillbox
+    in a cave complex or a cave with a tunnel exit is refused in one line, no game stored."""
+    store = Store(tmp_path / "s.db")
+    scenario = {
+        "name": "bad",
+        "sides": [RU, "German"],
+        "first": RU,
+        "fortifications": [{"id": "F1", "side": RU, "location": "4A1", **fort}],
+    }
+    with pytest.raises(VedetteError, match=words):
+        Game.create(store, "g", "asl", scenario, seed=1)
+    assert store.games() == []
