@@ -174,3 +174,20 @@ def test_4_4_a_scenario_giving_a_kind_what_it_lacks_is_refused(
     with pytest.raises(VedetteError, match=words):
         Game.create(store, "g", "asl", scenario, seed=1)
     assert store.games() == []
+
+
+def test_4_4_2_a_fortification_shifting_from_the_exit_opens_the_exit(tmp_path: Path) -> None:
+    """4.4.2: "if the tunnel ends in another fortification ..., following the shift ... of that
+    fortification ..., one may also change the location of the tunnel": the exit's other end
+    shifting away opens the recorded exit to a change, right then."""
+    g = forts(tmp_path)
+    g.perform("fort", {"id": "T1", "exit": "4D1"})  # set-up: the tunnel ends in foxhole H1
+    goto(g, "MPh")
+    refused(g, "fort", {"id": "T1", "exit": "4D2"}, [], "O'Leary 4.4.2")
+    out = g.perform("shift", {"a": "H1", "b": "X3"}, faces=[1, 1])
+    assert fort(g, "H1").location == "4F1", out.message
+    assert any("fort id=T1 exit=" in c for c in out.details["changes"])
+    g.perform("fort", {"id": "T1", "exit": "4F1"})  # it follows the foxhole
+    assert fort(g, "T1").exit == "4F1" and fort(g, "T1").location == "4C1"
+    g.perform("act", {})
+    refused(g, "fort", {"id": "T1", "exit": "4D1"}, [], "O'Leary 4.4.2")

@@ -459,13 +459,14 @@ def run_fort(state: State, req: FortRequest) -> Outcome:
         if f.kind != "tunnel":
             raise BadRequest("only tunnels have exits")
         state.layout.hex(req.exit)
-        if play and f.exit and req.exit != f.exit:
-            # set up with the scenario (ASL B8.6); 4.4.2: chosen again after its fortified end
-            # shifts, which clears it (hip._exchange) (reading A40)
+        if play and f.exit and req.exit != f.exit and f.id not in state.reroute:
+            # set up with the scenario (ASL B8.6); 4.4.2: chosen again after a shift of either
+            # end: the fortified end's clears it (hip._exchange), a fortification shifting
+            # away from the exit opens it (fold.reform) (reading A40)
             raise RuleViolation(
                 "O'Leary 4.4.2",
-                f"tunnel {f.id} exits in {f.exit}: its exit is chosen again only after its"
-                " fortified end shifts",
+                f"tunnel {f.id} exits in {f.exit}: its exit changes only right after a shift"
+                " of either end",
             )
         upd["exit"] = req.exit
     new = replace(f, **upd)
