@@ -171,3 +171,30 @@ def test_asl_fort_with_nothing_to_record_is_refused(db: str) -> None:
     # 'fort F2 ca=' (an empty field is an omitted one) logged "pillbox F2: nothing new"
     err = refused(db, "asl", "fort", "F2", "ca=", "--game", "a")
     assert "give what to record" in err, err
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "value"), [("nab", "nan"), ("nab", "-inf"), ("asl", "1979-05-27")]
+)
+def test_the_builder_refuses_a_scenario_file_holding_a_value_json_cannot_carry(
+    db: str, ruleset: str, value: str
+) -> None:
+    """A scenario file imported in the web app's builder with a TOML ``nan`` (or a date) was
+    refused, but the refusal echoes the file's data back, which JSON cannot write: the answer
+    was "cannot process this request (ValueError)" and a traceback in the server's log. Now
+    the refusal itself, naming the value, and nothing kept."""
+    c = TestClient(create_app(Path(db)), base_url="http://localhost")
+    c.get("/")
+    page = c.get("/games/a").text
+    token = page.split('name="csrf-token" content="')[1].split('"')[0]
+    r = c.post(
+        "/api/scenarios/import",
+        json={"ruleset": ruleset, "name": "odd", "text": f"odd = {value}\n"},
+        headers={"X-CSRF-Token": token},
+    )
+    assert r.status_code == 422, r.text
+    body = r.json()
+    assert "ValueError" not in body["error"] and "odd" in body["error"], body
+    assert body["data"] is None
+    code, out, _ = run("--db", db, ruleset, "scenarios")
+    assert code == 0 and "odd" not in out

@@ -421,6 +421,12 @@ def import_scenario(
         out = _refused(e)
         data, description = user.parse_toml(body.text)
         found = [p.to_json() for p in e.problems]
+        try:
+            json.dumps(data, allow_nan=False)
+        except (TypeError, ValueError):
+            # a value JSON cannot carry (TOML's nan or inf, a date): the refusal alone, not a
+            # response that fails to be written ("cannot process this request (ValueError)")
+            data = None
         return JSONResponse(
             {"error": str(e), "problems": found, "data": data, "description": description},
             status_code=out.status_code,
