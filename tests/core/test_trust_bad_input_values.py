@@ -198,3 +198,14 @@ def test_the_builder_refuses_a_scenario_file_holding_a_value_json_cannot_carry(
     assert body["data"] is None
     code, out, _ = run("--db", db, ruleset, "scenarios")
     assert code == 0 and "odd" not in out
+
+
+def test_asl_a_shift_whose_side_is_not_its_stacks_is_refused(db: str) -> None:
+    # side=German on two Russian stacks was passed over: the Russian stacks' odds were shown
+    assert run("--db", db, "asl", "phase", "to=MPh", "--game", "a")[0] == 0
+    err = refused(db, "asl", "shift", "a=P1", "b=D1", "side=German", "--odds", "--game", "a")
+    assert "P1 is a Russian stack, not German's" in err, err
+    code, out, _ = run(
+        "--db", db, "asl", "shift", "a=P1", "b=D1", "side=Russian", "--odds", "--game", "a"
+    )
+    assert code == 0 and "dummy stack of 4" in out

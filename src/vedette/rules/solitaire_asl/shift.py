@@ -632,6 +632,8 @@ def _pair(
     sa = stack_for(state, ref_a, (*statuses, *HIP_KINDS), side0)
     sb = stack_for(state, ref_b, (*statuses, *HIP_KINDS), side0 or sa.side)
     for s in (sa, sb):
+        if side0 is not None and s.side != side0:  # (side= was passed over: the stack's side)
+            raise BadRequest(f"{s.id} is a {s.side} stack, not {side0}'s (side={side0})")
         if s.status in HIP_KINDS:
             raise RuleViolation(
                 "O'Leary 3.3.1",
