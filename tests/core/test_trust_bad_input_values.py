@@ -209,3 +209,18 @@ def test_asl_a_shift_whose_side_is_not_its_stacks_is_refused(db: str) -> None:
         "--db", db, "asl", "shift", "a=P1", "b=D1", "side=Russian", "--odds", "--game", "a"
     )
     assert code == 0 and "dummy stack of 4" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        # a garrison as the contact force: its "supporting forces" were listed
+        (["contact=FG"], "FG (Fr Garrison) is a garrison, not a force (contact) (Herman (3))"),
+        # the moving force of the contact force's own side: listed itself as a support
+        (["contact=R1", "moving=R2"], "R1 and R2 are on the same side (Herman (1))"),
+    ],
+)
+def test_nab_candidates_of_what_is_no_fixing_are_refused(
+    db: str, argv: list[str], words: str
+) -> None:
+    assert words in refused(db, "nab", "candidates", *argv, "--game", "n")

@@ -806,9 +806,21 @@ def fix_odds(state: NabState, plan: Plan) -> list[Odds]:
 
 
 def plan_candidates(state: NabState, r: CandidatesRequest) -> Plan:
-    state.piece(r.contact)
-    if r.moving:
-        state.piece(r.moving)
+    contact = state.piece(r.contact)
+    moving = state.piece(r.moving) if r.moving else None
+    draft = state.config.variant == "draft"
+    for p, what in ((contact, "contact"), (moving, "moving")):
+        if p is not None and not state.is_force(p):
+            # Herman (3): "Garrison units, Bridge Trains, and Centers of Operation do not
+            # constitute a force": no contact force, no moving force (the fixing's own check)
+            raise RuleViolation(
+                fx.DRAFT if draft else fx.R3,
+                f"{p.id} ({p.name}) is a {p.kind}, not a force ({what})",
+            )
+    if moving is not None and moving.side == contact.side:
+        raise RuleViolation(
+            fx.DRAFT if draft else fx.R1, f"{contact.id} and {moving.id} are on the same side"
+        )
     return Plan(r)
 
 
