@@ -57,6 +57,8 @@ def test_quotes_come_off_a_unit_name_in_every_reader_of_typed_values() -> None:
     assert parse_value("'A1'") == "A1"
     assert parse_value("'3'") == 3  # the rest read as before: a number
     assert parse_value('\'{"F1": "N"}\'') == {"F1": "N"}
+    assert parse_value('"A1"') == "A1" and parse_value('"C:\\maps\\x"') == "C:\\maps\\x"
+    assert parse_value('"C:\\q') == '"C:\\q'  # no pair: as typed
     assert parse_value("O'Leary") == "O'Leary"  # an apostrophe inside is no quoting
     assert parse_value("'") == "'"
 

@@ -165,7 +165,8 @@ def parse_value(text: str) -> Any:
     try:
         return json_value(text)
     except (json.JSONDecodeError, ValueError, RecursionError):
-        return text
+        # double quotes JSON does not read (a backslash: "C:\maps"): quoting all the same
+        return unquote(text, '"')
 
 
 def _jsonable(x: Any) -> Any:

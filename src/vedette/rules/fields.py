@@ -505,10 +505,10 @@ def _finite_or_text(text: str) -> Any:
     return f if math.isfinite(f) else text
 
 
-def unquote(text: str) -> str:
-    """A typed value without the one pair of single quotes around it, if it has them: quoting,
-    as in a shell (``unit='A1'`` passed on quoted, or typed in a form), never part of it."""
-    if len(text) >= 2 and text[0] == text[-1] == "'":
+def unquote(text: str, quote: str = "'") -> str:
+    """A typed value without the one pair of ``quote`` around it, if it has them: quoting, as
+    in a shell (``unit='A1'`` passed on quoted, or typed in a form), never part of it."""
+    if len(text) >= 2 and text[0] == text[-1] == quote:
         return text[1:-1]
     return text
 
