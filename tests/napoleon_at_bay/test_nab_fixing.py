@@ -492,7 +492,8 @@ def test_fixed_while_adjacent_even_outside_the_zoc_and_across_turns() -> None:
 def test_end_movement_refused_while_a_fixing_is_owed(tmp_path: Any) -> None:
     """Herman (5): combat comes after all movement and fixing. The fixing owed since F1
     entered R1's ZOC (Herman (1)) blocks the end of movement, unless the player waives it,
-    which the log shows."""
+    which the log shows. The refusal cites (5), the rule that makes the fixing come first
+    (it cited the fixing's own rule, (1)), and names both forces."""
     from vedette.engine import Game, Store
 
     st = Store(tmp_path / "g.db")
@@ -506,9 +507,16 @@ def test_end_movement_refused_while_a_fixing_is_owed(tmp_path: Any) -> None:
     assert [o.id for o in g.obligations()] == ["fix:F1:R1"]
     assert g.todo()[0].owed and g.todo()[0].command() == "fix moving=F1 contact=R1"
     n = len(g.records)
-    with pytest.raises(RuleViolation, match=r"fixing of R1.*owed first.*\(Herman \(1\)\)"):
+    with pytest.raises(RuleViolation) as e:
         g.perform("end_movement", {})
+    text = str(e.value)
+    assert text.endswith("(Herman (5))") and "\n" not in text, text
+    assert "F1 (" in text and "R1 (" in text and "'fix moving=F1 contact=R1'" in text, text
+    assert "waive fix:F1:R1" in text
     assert len(g.records) == n
+    # every other step stays blocked by the owed fixing itself (Herman (1))
+    with pytest.raises(RuleViolation, match=r"owed first.*\(Herman \(1\)\)"):
+        g.perform("move", {"force": "F1", "to": "A0504"})
     g.perform("waive", {"obligation": "fix:F1:R1", "reason": "house rule"})
     assert g.obligations() == ()
     assert "waived: fix:F1:R1 (house rule)" in "\n".join(g.log_lines())

@@ -73,7 +73,7 @@ def test_an_owed_fixing_is_judged_eligible_at_entry(tmp_path: Path) -> None:
 def test_end_movement_is_refused_while_a_fixing_is_owed(tmp_path: Path) -> None:
     g = game(tmp_path)
     g.perform("move", {"force": "F1", "to": "W2020"})
-    unchanged(g, "end_movement", {}, r"owed first.*\(Herman \(1\)\)")
+    unchanged(g, "end_movement", {}, r"F1 .*R1 .*fixing is owed.*\(Herman \(5\)\)")
     g.perform("waive", {"obligation": "fix:F1:R1"})
     out = g.perform("end_movement", {})
     assert g.state.phase == "combat" and "fixed: none" in out.message

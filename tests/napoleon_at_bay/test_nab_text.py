@@ -66,6 +66,7 @@ import pytest
 
 from tests.acceptance.test_accept_nab import CONTACT, ENTER, T, amap, fr, ru, standard
 from vedette.engine import Game, Store
+from vedette.errors import BadRequest
 from vedette.rules.napoleon_at_bay import RULESET
 
 
@@ -428,3 +429,22 @@ def test_4_a_larger_support_is_arrayed_in_the_new_location(tmp_path: Path) -> No
     u = standard(tmp_path, ru("R2", "A1305", "A1306", "A1307", infantry=4))
     u.fix([5], array=[CONTACT, "A0805", "A0906"])
     assert u.hexes("R2") == (CONTACT, "A0805", "A0906")
+
+
+# -- a move goes somewhere (session 16) ---------------------------------------------------------
+def test_a_move_to_the_hex_the_force_stands_in_is_refused(tmp_path: Path) -> None:
+    """A "move" of F1 from Vilnius (W1920) to W1920 was accepted and logged (0 MP): nothing
+    moved, and with one_move_per_phase it spent the force's move. Refused in one line, nothing
+    logged; a real move afterwards is as before."""
+    g = Game.create(Store(tmp_path / "m.db"), "g", "nab", RULESET.scenario("sample"), seed=1)
+    n = len(g.records)
+    with pytest.raises(BadRequest) as e:
+        g.perform("move", {"force": "F1", "to": "W1920"})
+    text = str(e.value)
+    assert "F1" in text and "already in W1920" in text and "\n" not in text, text
+    assert len(g.records) == n and g.state.pieces["F1"].hexes == ("W1920",)
+    assert "W1920" not in [
+        c for t in g.todo() if t.request.get("force") == "F1" for c in t.open.get("to", ())
+    ]
+    g.perform("move", {"force": "F1", "to": "W2020"})
+    assert g.state.pieces["F1"].hexes == ("W2020",)

@@ -250,9 +250,13 @@ def parse_options(ruleset: Any, items: Sequence[str]) -> dict[str, Any]:
 
     from pydantic import TypeAdapter, ValidationError
 
+    # start-up: the command line loads this only for a command that needs it
+    from vedette.rules.fields import unquote
+
     result: dict[str, Any] = {}
     for item in items:
         key, eq, text = item.partition("=")
+        text = unquote(text)  # variant='draft': quoting, as parse_value reads it
         if not eq or not key:
             raise BadRequest(f"--option {item!r}: write KEY=VALUE")
         if key in result:

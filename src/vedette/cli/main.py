@@ -237,27 +237,30 @@ def new_game(
 
             scen = scenario_data(st, rs, scenario)
         name = name or free_name(st, default_stem(rs))
-        g = Game.create(st, name, rs.name, scen, seed, opts, house, dice=dice)
+        g = Game.create(st, name, rs.name, scen, seed, opts, house, dice=dice, current=False)
         own = ", played with your own dice (--dice)" if physical_dice else ""
         chosen = [f"{k}={v}" for k, v in rs.physical_dice_options.items() if k not in opts]
         if physical_dice and chosen:
             own += f" ({', '.join(chosen)} for your own dice; --option KEY=VALUE to change)"
-        out(
-            as_json,
-            [
+        try:  # shown before it becomes the current game: a game that cannot be shown is undone
+            lines = [
                 f"new {rs.name} game {g.name!r} (seed {g.seed}){own}; it is now the current"
                 " game (other commands act on it unless given --game)",
                 g.render(),
-            ],
-            {
+            ]
+            data = {
                 "game": g.name,
                 "ruleset": rs.name,
                 "seed": g.seed,
                 "dice": dice,
                 "options": dict(g.created.get("options", {})),
                 "state": rs.state_json(g.state),
-            },
-        )
+            }
+        except BaseException:
+            st.delete(g.name)
+            raise
+        st.set_setting("current_game", g.name)
+        out(as_json, lines, data)
 
 
 _MOD: dict[str, Any] = {"multiple": True, "metavar": "VALUE:REASON"}

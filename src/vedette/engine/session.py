@@ -408,7 +408,11 @@ class Game:
         options: Mapping[str, Any] | None = None,
         house_rules: Mapping[str, Any] | None = None,
         dice: str = "seeded",
+        current: bool = True,
     ) -> Game:
+        """A new game, stored once its scenario sets up; ``current``: it becomes the current
+        game (the CLI's ``new`` makes it so only once the game has been shown, and deletes
+        a game it could not show)."""
         rs_name = rules.canonical(ruleset)
         rs = rules.get(rs_name)
         if dice not in ("seeded", "physical"):
@@ -430,7 +434,8 @@ class Game:
         # validate before anything is written: the scenario must set up
         rs.initial(first["scenario"], _options(first))
         store.create_game(name, rs_name, first)
-        store.set_setting("current_game", name)
+        if current:
+            store.set_setting("current_game", name)
         return cls(store, name)
 
     @classmethod

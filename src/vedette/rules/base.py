@@ -24,7 +24,7 @@ from vedette.dice.roll import AnyRoll, Roll
 from vedette.dice.tables import Table, tables_from_data
 from vedette.engine.snapshot import restore_state, snapshot_state
 from vedette.errors import BadRequest, RuleViolation
-from vedette.rules.fields import to_json
+from vedette.rules.fields import json_value, to_json, unquote
 from vedette.rules.patch import (
     Entities,
     Patch,
@@ -155,12 +155,18 @@ def load_sequences(module: str) -> dict[str, Procedure[Any, Any]]:
 
 
 def parse_value(text: str) -> Any:
-    """A request value typed by a person (CLI ``KEY=VALUE``, a web form): JSON when it parses
-    as JSON (numbers, true/false, lists, objects, quoted strings), else the text itself."""
+    """A request value typed by a person (CLI ``KEY=VALUE``, a web form, ``--option``): JSON
+    when it parses as JSON (numbers, true/false, lists, objects, double-quoted strings), else
+    the text itself. One pair of single quotes around the whole value is quoting, as in a
+    shell (``unit='A1'`` passed on quoted, or typed in a form): taken off, then the rest read
+    the same way. A number no float holds (``1e400``), ``NaN`` and ``Infinity`` stay text
+    (``fields.json_value``), for the field to refuse in its own words."""
+    text = unquote(text)
     try:
-        return json.loads(text)
+        return json_value(text)
     except (json.JSONDecodeError, ValueError, RecursionError):
-        return text
+        # double quotes JSON does not read (a backslash: "C:\maps"): quoting all the same
+        return unquote(text, '"')
 
 
 def _jsonable(x: Any) -> Any:

@@ -343,7 +343,7 @@ def _coerce_int(value: Any, where: str) -> Any:
     if not isinstance(value, int):
         raise BadRequest(f"'{where}' must be a whole number, not {_short(value)}")
     if abs(value) > MAX_INT:
-        raise BadRequest(f"'{where}' is out of range ({value})")
+        raise BadRequest(f"'{where}' is out of range ({_short(value)})")
     return value
 
 
@@ -497,9 +497,47 @@ def _compile_trusted(tp: Any) -> Coercer:
     return check
 
 
+def _finite_or_text(text: str) -> Any:
+    """A JSON number as a float, unless it is not finite (``1e400``): then its text, which
+    the field's own check refuses in its usual words ("'tem' must be a whole number, not
+    '1e400'"), not as a bare ``inf``."""
+    f = float(text)
+    return f if math.isfinite(f) else text
+
+
+def unquote(text: str, quote: str = "'") -> str:
+    """A typed value without the one pair of ``quote`` around it, if it has them: quoting, as
+    in a shell (``unit='A1'`` passed on quoted, or typed in a form), never part of it."""
+    if len(text) >= 2 and text[0] == text[-1] == quote:
+        return text[1:-1]
+    return text
+
+
+def _int_or_text(text: str) -> Any:
+    """A JSON whole number, unless beyond any field's range: then its text, which an int
+    field refuses as "'tem' is out of range (...)" and a text field keeps as typed."""
+    n = int(text)
+    return n if -MAX_INT <= n <= MAX_INT else text
+
+
+#: ``json.loads`` hooks for JSON from outside (``json_value``, the web app's request bodies)
+JSON_HOOKS: dict[str, Any] = {
+    "parse_float": _finite_or_text,
+    "parse_int": _int_or_text,
+    "parse_constant": str,
+}
+
+
+def json_value(text: str) -> Any:
+    """JSON typed by a person: a number too large for a float (``1e400``) and ``NaN`` or
+    ``Infinity`` (which Python's reader takes) are kept as text, so that no infinite or
+    undefined number reaches a field; so is a whole number beyond any field's range."""
+    return json.loads(text, **JSON_HOOKS)
+
+
 def _json_text(value: str, where: str) -> Any:
     try:
-        return json.loads(value)
+        return json_value(value)
     except ValueError:
         raise BadRequest(f"'{where}' must be JSON, not {_short(value)}") from None
 

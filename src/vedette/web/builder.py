@@ -419,8 +419,15 @@ def import_scenario(
         # the file's data comes back (nothing is kept): the page shows it, each problem beside
         # its element, to be mended and saved
         out = _refused(e)
-        data, description = user.parse_toml(body.text)
+        parsed, description = user.parse_toml(body.text)
         found = [p.to_json() for p in e.problems]
+        data: dict[str, Any] | None = parsed
+        try:
+            json.dumps(parsed, allow_nan=False)
+        except (TypeError, ValueError):
+            # a value JSON cannot carry (TOML's nan or inf, a date): the refusal alone, not a
+            # response that fails to be written ("cannot process this request (ValueError)")
+            data = None
         return JSONResponse(
             {"error": str(e), "problems": found, "data": data, "description": description},
             status_code=out.status_code,

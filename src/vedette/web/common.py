@@ -24,6 +24,7 @@ from vedette.engine.session import EXPORT_FORMAT
 from vedette.engine.store import StorageError
 from vedette.errors import BadRequest, GameError, VedetteError
 from vedette.rules.base import parse_value
+from vedette.rules.fields import JSON_HOOKS
 from vedette.rules.quickref import relevant
 from vedette.schemas import Strict, validate
 from vedette.web import boards
@@ -275,7 +276,9 @@ async def _json(
     if empty_ok and not raw.strip():
         return model.model_validate({})
     try:
-        body = json.loads(raw, object_pairs_hook=_no_repeats)
+        # numbers no field takes (1e400, NaN, 2**70) come in as their text: the field refuses
+        # them in its own words, as the command line's (fields.json_value)
+        body = json.loads(raw, object_pairs_hook=_no_repeats, **JSON_HOOKS)
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise GameError("request body is not JSON") from None
     except ValueError:  # (an integer of thousands of digits)

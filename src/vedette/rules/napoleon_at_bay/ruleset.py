@@ -179,6 +179,14 @@ def owed_id(moving: str, contact: str) -> str:
     return f"fix:{moving}:{contact}"
 
 
+#: Herman (5): the combat phase follows "after all movement and 'fixing' of forces is
+#: complete"; end_movement refuses an owed fixing itself, citing (5) and naming the forces
+R5 = "Herman (5)"
+#: what an owed fixing blocks (the core's check, citing the fixing's rule): every procedure
+#: but end_movement, which judges it under Herman (5) (plan_end_movement), and the queries
+OWED_BLOCKS = ("move", "fix", "end_combat")
+
+
 def _owe(state: NabState, moving: Piece, contact: Piece) -> Obligation:
     return Obligation(
         owed_id(moving.id, contact.id),
@@ -186,6 +194,7 @@ def _owe(state: NabState, moving: Piece, contact: Piece) -> Obligation:
         {"moving": moving.id, "contact": contact.id},
         fx.DRAFT if state.config.variant == "draft" else fx.R1,
         f"the fixing of {contact.id} ({contact.name}), whose ZOC {moving.id} entered",
+        blocks=OWED_BLOCKS,
     )
 
 
@@ -293,6 +302,8 @@ def apply_event(state: NabState, event: Any) -> NabState:
 
 # -- helpers -----------------------------------------------------------------------------------
 def _norm(state: NabState, key: str, hexes: Sequence[str]) -> tuple[str, ...]:
+    if not hexes:  # 'to=' typed empty: the field is named, not a count of hexes
+        raise BadRequest(f"'{key}' is empty: give at least one hex (W2020)")
     digits = 2 * state.map.id_format.digits
     out = []
     for h in hexes:
@@ -357,6 +368,9 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
     for i, h in enumerate(to[1:], start=1):
         if not any(state.map.adjacent(h, x) for x in to[:i]):
             raise BadRequest(f"the hexes of a multi-hex force must touch ({h})")
+    if set(to) == set(p.hexes):
+        # a "move" to where the force stands moves nothing and spends nothing: not a move
+        raise BadRequest(f"{p.id} ({p.name}) is already in {','.join(to)}: move it to another hex")
     free = fx._free_for(state, p, {p.id})
     for h in to:
         if not state.map.passable(h):
@@ -792,9 +806,21 @@ def fix_odds(state: NabState, plan: Plan) -> list[Odds]:
 
 
 def plan_candidates(state: NabState, r: CandidatesRequest) -> Plan:
-    state.piece(r.contact)
-    if r.moving:
-        state.piece(r.moving)
+    contact = state.piece(r.contact)
+    moving = state.piece(r.moving) if r.moving else None
+    draft = state.config.variant == "draft"
+    for p, what in ((contact, "contact"), (moving, "moving")):
+        if p is not None and not state.is_force(p):
+            # Herman (3): "Garrison units, Bridge Trains, and Centers of Operation do not
+            # constitute a force": no contact force, no moving force (the fixing's own check)
+            raise RuleViolation(
+                fx.DRAFT if draft else fx.R3,
+                f"{p.id} ({p.name}) is a {p.kind}, not a force ({what})",
+            )
+    if moving is not None and moving.side == contact.side:
+        raise RuleViolation(
+            fx.DRAFT if draft else fx.R1, f"{contact.id} and {moving.id} are on the same side"
+        )
     return Plan(r)
 
 
@@ -853,9 +879,16 @@ def plan_end_movement(state: NabState, r: EndMovementRequest) -> Plan:
     if state.phase != "movement":
         raise RuleViolation(SEQ, "the movement phase is already over")
     if state.owed:
+        # Herman (5): combat follows once "all movement and 'fixing' of forces is complete";
+        # the fixing's own obligation leaves end_movement to this check (_owe)
         o = state.owed[0]
+        moving, contact = (state.pieces[str(o.request[k])] for k in ("moving", "contact"))
+        more = f" (and {len(state.owed) - 1} more)" if len(state.owed) > 1 else ""
         raise RuleViolation(
-            o.rule, f"{o.text} is owed first: '{o.command()}' (or waive it: 'waive {o.id}')"
+            R5,
+            f"movement ends once every fixing is done: {moving.id} ({moving.name}) entered the"
+            f" ZOC of {contact.id} ({contact.name}) and its fixing is owed{more}:"
+            f" '{o.command()}' (or waive it: 'waive {o.id}')",
         )
     return Plan(r)
 

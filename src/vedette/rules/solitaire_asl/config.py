@@ -110,6 +110,7 @@ class Config:
     hip_capacity: Mapping[str, float]  # a counter kind -> its HIP squad capacity (3.1.1)
     allotment: Allotting
     fortification_tem: Mapping[str, int]
+    fortification_ca: Mapping[str, bool]  # a kind -> it has a CA (4.4, reading A39)
     consistency: Consistency
     minefield: Minefields
     scatter: Scatter
@@ -174,6 +175,9 @@ def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
         allotment=section(Allotting, data, "allotment", SRC),
         fortification_tem=_each(
             _table(data, "fortification_tem"), int, "[fortification_tem]", FORTIFICATION_KINDS
+        ),
+        fortification_ca=_each(
+            _table(data, "fortification_ca"), bool, "[fortification_ca]", FORTIFICATION_KINDS
         ),
         consistency=section(Consistency, data, "consistency", SRC),
         minefield=section(Minefields, data, "minefield", SRC),

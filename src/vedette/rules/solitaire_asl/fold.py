@@ -186,9 +186,38 @@ FOLDS.update(
 )
 
 
+def reform(before: State, after: State, kind: str) -> State:
+    """O'Leary 4.4.1: a side whose cave has just changed location "may immediately modify the
+    cave complex"; 4.4.2: a tunnel ending in a fortification may be changed "following the
+    shift ... of that fortification" (its fortified end's shift clears its exit, hip.py). Each
+    may be done until anything but ``fort`` is done (reading A40)."""
+    if before.fortifications is after.fortifications:
+        if (after.reform or after.reroute) and kind != "fort":
+            return replace(after, reform=(), reroute=())
+        return after
+    was = {f.id: f for f in before.fortifications if f.kind != "tunnel"}
+    moved = [
+        (was[f.id], f)
+        for f in after.fortifications
+        if f.id in was and was[f.id].location != f.location
+    ]
+    sides = tuple(sorted({f.side for _, f in moved if f.kind == "cave"}))
+    left = {(old.side, old.location) for old, _ in moved}
+    tunnels = tuple(
+        t.id
+        for t in after.fortifications
+        if t.kind == "tunnel" and t.exit and (t.side, t.exit) in left
+    )
+    if sides or tunnels:
+        return replace(after, reform=sides, reroute=tunnels)
+    if (after.reform or after.reroute) and kind != "fort":
+        return replace(after, reform=(), reroute=())
+    return after
+
+
 def _lapsing(fold: Any) -> Any:
     def folded(state: State, e: Any) -> State:
-        return lapse(fold(state, e))
+        return reform(state, lapse(fold(state, e)), e.kind)
 
     folded.__name__ = getattr(fold, "__name__", "fold")
     return folded

@@ -210,10 +210,16 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
                     f"tunnel {t.id} now starts in {f.kind} {f.id} at {dst}: choose its other exit"
                     " (B8.6) with 'fort id=... exit=...' (4.4.2)"
                 )
+            elif t.kind == "tunnel" and t.exit == src and t.side == f.side:
+                changes.append(
+                    f"tunnel {t.id} exits in {src}, which {f.kind} {f.id} has left: its exit may"
+                    f" be chosen again now ('fort id={t.id} exit=...', 4.4.2)"
+                )
         if f.kind == "cave":
             changes.append(
-                "re-form the cave complex for the new cave locations; units inside may go into"
-                " any new complex without a shift DR (4.4.1)"
+                "re-form the cave complex for the new cave locations now, before anything else"
+                f" ('fort id={f.id} complex=...'); units inside may go into any new complex"
+                " without a shift DR (4.4.1)"
             )
     # 4.5: units shifting together with the fortification they are in stay in it
     carried = {(src, dst, f.kind) for f, src, dst in fort_moves}

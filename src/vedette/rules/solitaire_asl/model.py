@@ -419,7 +419,7 @@ class State:
     ``counts``: successful shifts per (side, phase key, operation) that bear the +1 DRM
     (2.5); ``closed``: (side, operation, window key) in which shifting is over (2.5, 3.3.5);
     ``moved_now``: the stacks that moved (``move``) this phase, whose own MPh/APh has begun
-    (5.1, reading A37).
+    (5.1, reading A37). ``reform``, ``reroute``: see the fields.
     """
 
     name: str
@@ -444,6 +444,12 @@ class State:
     closed: tuple[tuple[str, str, str], ...] = ()
     serial: int = 0
     owed: tuple[Obligation, ...] = ()  # decisions the rules require (6.1, 7.1): see .events
+    #: sides whose cave complex may be re-formed now: a cave of theirs has just shifted, and
+    #: nothing but ``fort`` has been done since (4.4.1 "immediately", reading A40)
+    reform: tuple[str, ...] = ()
+    #: tunnels whose exit may be changed now: a fortification of theirs in the exit's location
+    #: has just shifted away, and nothing but ``fort`` has been done since (4.4.2, A40)
+    reroute: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()  # ids of stacks/counters taken off the board
     options: Mapping[str, Any] = field(default_factory=dict)
     #: the rule data read once (shipped data and house rules; config.py)

@@ -46,6 +46,7 @@ from vedette.rules.solitaire_asl.requests import (
 from vedette.rules.solitaire_asl.shift import (
     DUMMY_KINDS,
     HIP_KINDS,
+    check_ca,
     find_stack,
     plan_shift,
     side_named,
@@ -425,8 +426,13 @@ def run_fort(state: State, req: FortRequest) -> Outcome:
     f = state.fortification(req.id)
     if f is None:
         raise BadRequest(f"no fortification {req.id!r}")
+    if req.ca is None and req.complex is None and req.exit is None:
+        # (an empty 'ca=' is an omitted field: nothing to record, and nothing is logged)
+        raise BadRequest(f"{f.kind} {f.id}: give what to record: ca=, complex= or exit=")
     upd: dict[str, Any] = {}
+    play = state.phase != "setup"
     if req.ca is not None:
+        check_ca(state, f)
         if f.hidden and f.ca and req.ca != f.ca and state.phase != "setup":
             # 3.2.2: HIP units do not change CA conventionally; 4.2: a hidden fortification is
             # their equivalent "in every respect"; 4.4: it chooses its CA after a shift
@@ -440,11 +446,28 @@ def run_fort(state: State, req: FortRequest) -> Outcome:
     if req.complex is not None:
         if f.kind != "cave":
             raise BadRequest("only caves belong to cave complexes")
+        if play and f.complex and req.complex != f.complex and f.side not in state.reform:
+            # set up by the scenario (ASL G11); 4.4.1: modified "immediately" after a cave of
+            # its side shifts, before anything else is done (reading A40)
+            raise RuleViolation(
+                "O'Leary 4.4.1",
+                f"cave {f.id} is in cave complex {f.complex}: a cave complex changes only right"
+                " after a cave of its side shifts, before anything else is done",
+            )
         upd["complex"] = req.complex
     if req.exit is not None:
         if f.kind != "tunnel":
             raise BadRequest("only tunnels have exits")
         state.layout.hex(req.exit)
+        if play and f.exit and req.exit != f.exit and f.id not in state.reroute:
+            # set up with the scenario (ASL B8.6); 4.4.2: chosen again after a shift of either
+            # end: the fortified end's clears it (hip._exchange), a fortification shifting
+            # away from the exit opens it (fold.reform) (reading A40)
+            raise RuleViolation(
+                "O'Leary 4.4.2",
+                f"tunnel {f.id} exits in {f.exit}: its exit changes only right after a shift"
+                " of either end",
+            )
         upd["exit"] = req.exit
     new = replace(f, **upd)
     said = ", ".join(f"{k} {v}" for k, v in upd.items()) or "nothing new"

@@ -193,6 +193,15 @@ def build_state(scenario: Mapping[str, Any], options: Mapping[str, Any], config:
             used.append(f.location)
         if f.location and kind in locations.get(f.location, Location(f.location)).forbid:
             raise DataError(SRC, f"a {kind} may not be set up in {f.location}", where)
+        if f.ca and not config.fortification_ca.get(kind, False):
+            # O'Leary 4.4: only some kinds "possess a well defined CA" (reading A39)
+            raise DataError(SRC, f"a {kind} has no covered arc (ca {f.ca!r})", where)
+        if f.complex and kind != "cave":
+            raise DataError(
+                SRC, f"only caves belong to cave complexes (complex {f.complex!r})", where
+            )
+        if f.exit and kind != "tunnel":
+            raise DataError(SRC, f"only tunnels have exits (exit {f.exit!r})", where)
         forts.append(f)
 
     mines: list[Minefield] = []

@@ -632,6 +632,8 @@ def _pair(
     sa = stack_for(state, ref_a, (*statuses, *HIP_KINDS), side0)
     sb = stack_for(state, ref_b, (*statuses, *HIP_KINDS), side0 or sa.side)
     for s in (sa, sb):
+        if side0 is not None and s.side != side0:  # (side= was passed over: the stack's side)
+            raise BadRequest(f"{s.id} is a {s.side} stack, not {side0}'s (side={side0})")
         if s.status in HIP_KINDS:
             raise RuleViolation(
                 "O'Leary 3.3.1",
@@ -780,6 +782,10 @@ def _plan_hip(
         group=bookkeeping(Op.HIP, config),
     )
     validate_options(plan)
+    for fid in opts.ca:  # 4.4: a CA only for a kind that has one (reading A39)
+        fort = state.fortification(fid)
+        if fort is not None:
+            check_ca(state, fort)
     return plan
 
 
@@ -1025,6 +1031,15 @@ def _boresight_after_shift(
             cs.append(c)
         out.append(replace(s, counters=tuple(cs)))
     return out[0], out[1]
+
+
+def check_ca(state: State, f: Fortification) -> None:
+    """O'Leary 4.4: only "fortifications that possess a well defined CA (Ex: pillboxes, caves,
+    panji)" choose one; the kinds that have one are data (``[fortification_ca]``, A39)."""
+    if not state.config.fortification_ca.get(f.kind, False):
+        raise RuleViolation(
+            "O'Leary 4.4", f"{f.kind} {f.id} has no covered arc: a {f.kind} takes no CA"
+        )
 
 
 def validate_options(plan: ShiftPlan) -> None:

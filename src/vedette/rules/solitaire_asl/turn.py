@@ -135,7 +135,10 @@ def require_window(state: State, side: str, op: Op, group: str | None = None) ->
     ``group``: the bookkeeping group of ``op`` (:func:`bookkeeping`)."""
     w = window(state, side, op)
     if QUERY.get():
-        return Window(True, w.key, w.rule)
+        # a query opens the timing (issue 24) but not a closed phase: after an 8+ "no other
+        # units may attempt to shift this phase" (2.5), so no DR is left to give odds of
+        # (chances shift, --odds, plan and chances shifts all answer alike)
+        w = Window(True, w.key, w.rule)
     if not w.open:
         raise RuleViolation(w.rule, w.problem)
     if op != Op.MINEFIELD and state.is_closed(side, group or op.value, w.key):

@@ -1,0 +1,193 @@
+"""What a fortification may record once play has begun (session 16, helper A), through the
+public ``Game`` API: a cave's complex and a tunnel's exit are set up with the scenario (ASL G11,
+B8.6) and change only as O'Leary 4.4.1 and 4.4.2 allow, after a shift (reading A40); a CA only
+for a kind that has one (4.4, reading A39); and the odds of a shift once its phase is closed
+(2.5): every query answers alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.solitaire_asl.test_asl_flow import RU, goto, refused, sample
+from vedette.engine import Game, Store
+from vedette.errors import VedetteError
+
+
+def forts(tmp_path: Path, house_rules: dict[str, Any] | None = None) -> Game:
+    """Russian: a hidden cave C1 (4A1, complex K) and a dummy HIP counter X1 (4B1); a pillbox
+    F1 (4C1) with a tunnel T1 from it to 4C2; a hidden foxhole H1 (4D1) and a dummy HIP
+    counter X2 (4E1)."""
+    scenario: dict[str, Any] = {
+        "name": "forts",
+        "sides": [RU, "German"],
+        "first": RU,
+        "stacks": [
+            {"id": "X1", "side": RU, "location": "4B1", "status": "dummy_hip"},
+            {"id": "X2", "side": RU, "location": "4E1", "status": "dummy_hip"},
+            {"id": "X3", "side": RU, "location": "4F1", "status": "dummy_hip"},
+        ],
+        "fortifications": [
+            {"id": "C1", "side": RU, "kind": "cave", "location": "4A1", "complex": "K"},
+            {"id": "F1", "side": RU, "kind": "pillbox", "location": "4C1", "tem": 3},
+            {
+                "id": "T1",
+                "side": RU,
+                "kind": "tunnel",
+                "location": "4C1",
+                "tunnel_from": "F1",
+                "exit": "4C2",
+            },
+            {"id": "H1", "side": RU, "kind": "foxhole", "location": "4D1", "tem": 2},
+        ],
+    }
+    return Game.create(
+        Store(tmp_path / "forts.db"), "g", "asl", scenario, seed=2, house_rules=house_rules or {}
+    )
+
+
+def fort(g: Game, fid: str) -> Any:
+    f = g.state.fortification(fid)
+    assert f is not None
+    return f
+
+
+# == 4.4.1: a cave complex ==
+def test_4_4_1_a_cave_complex_changes_only_right_after_a_cave_shifts(tmp_path: Path) -> None:
+    """The complex was set up with the scenario; ``fort complex=`` changed it at any time. 4.4.1:
+    "If a cave counter is shifted ... that side may immediately modify the cave complex". So:
+    refused in play, accepted right after the cave's shift (more than once: the whole complex
+    may be re-formed), refused again once anything else is done."""
+    g = forts(tmp_path)
+    g.perform("fort", {"id": "C1", "complex": "K0"})  # set-up: the player's bookkeeping
+    goto(g, "MPh")
+    text = refused(g, "fort", {"id": "C1", "complex": "K2"}, [], "O'Leary 4.4.1", "C1", "K0")
+    assert "\n" not in text
+    g.perform("fort", {"id": "C1", "complex": "K0"})  # the same complex: nothing changes
+    out = g.perform("shift", {"a": "C1", "b": "X1"}, faces=[1, 1])
+    assert fort(g, "C1").location == "4B1", out.message
+    assert any("fort id=C1 complex=" in c for c in out.details["changes"])
+    g.perform("fort", {"id": "C1", "complex": "K2"})
+    g.perform("fort", {"id": "C1", "complex": "K3"})
+    assert fort(g, "C1").complex == "K3"
+    g.perform("act", {})
+    refused(g, "fort", {"id": "C1", "complex": "K4"}, [], "O'Leary 4.4.1")
+    assert fort(g, "C1").complex == "K3"
+
+
+def test_4_4_1_a_refused_cave_shift_reforms_nothing(tmp_path: Path) -> None:
+    g = forts(tmp_path)
+    goto(g, "MPh")
+    out = g.perform("shift", {"a": "C1", "b": "X1"}, faces=[5, 5])  # 10: refused
+    assert fort(g, "C1").location == "4A1", out.message
+    refused(g, "fort", {"id": "C1", "complex": "K2"}, [], "O'Leary 4.4.1")
+
+
+# == 4.4.2: a tunnel's exit ==
+def test_4_4_2_a_tunnel_exit_is_chosen_again_only_after_its_end_shifts(tmp_path: Path) -> None:
+    """``fort exit=`` moved a tunnel's exit at any time. 4.4.2: the tunnel's location "may be
+    changed following a shift of either end": in play a recorded exit is refused a change; the
+    shift of its pillbox clears it, and the new exit is recorded once."""
+    g = forts(tmp_path)
+    g.perform("fort", {"id": "T1", "exit": "4C3"})  # set-up
+    goto(g, "MPh")
+    refused(g, "fort", {"id": "T1", "exit": "4C4"}, [], "O'Leary 4.4.2", "T1", "4C3")
+    g.perform("fort", {"id": "T1", "exit": "4C3"})  # the same exit: nothing changes
+    g.perform("shift", {"a": "F1", "b": "X2"}, faces=[1, 1])
+    assert fort(g, "T1").location == "4E1" and fort(g, "T1").exit == ""
+    g.perform("fort", {"id": "T1", "exit": "4E2"})
+    assert fort(g, "T1").exit == "4E2"
+    refused(g, "fort", {"id": "T1", "exit": "4E3"}, [], "O'Leary 4.4.2")
+
+
+# == 4.4: a CA only where the kind has one ==
+def test_4_4_a_foxhole_takes_no_ca(tmp_path: Path) -> None:
+    """4.4: "Fortifications that possess a well defined CA (Ex: pillboxes, caves, panji) may
+    choose their CA": a foxhole has none, yet ``fort ca=`` and a shift's ``ca=`` recorded one."""
+    g = forts(tmp_path)
+    text = refused(g, "fort", {"id": "H1", "ca": "N"}, [], "O'Leary 4.4", "foxhole H1")
+    assert "\n" not in text
+    g.perform("fort", {"id": "F1", "ca": "N/NE"})  # a pillbox has one
+    goto(g, "MPh")
+    refused(g, "shift", {"a": "H1", "b": "X3", "ca": {"H1": "N"}}, [1, 1], "O'Leary 4.4")
+    g.perform("shift", {"a": "H1", "b": "X3"}, faces=[1, 1])
+    assert fort(g, "H1").ca == ""
+
+
+def test_4_4_reading_a39_the_kinds_with_a_ca_are_data(tmp_path: Path) -> None:
+    g = forts(tmp_path, {"fortification_ca": {"foxhole": True}})
+    g.perform("fort", {"id": "H1", "ca": "N"})
+    assert fort(g, "H1").ca == "N"
+
+
+# == 2.5: the odds of a shift once its phase is closed ==
+def test_2_5_every_query_refuses_a_shift_of_a_closed_phase_alike(tmp_path: Path) -> None:
+    """After an 8-10 "no other units may attempt to shift this phase" (2.5): ``chances shift``
+    gave the odds of the DR as if it could be made while ``chances shifts`` (and ``plan``)
+    refused. Each now refuses with the same reason; the timing alone (a query in set-up, issue
+    24) still answers."""
+    g = sample(tmp_path)
+    (odds,) = g.odds("shift", {"a": "P2", "b": "D1"})  # set-up: the DR it would face
+    assert sum(r.p for r in odds.rows) == 1
+    goto(g, "MPh")
+    out = g.perform("shift", {"a": "P1", "b": "D1"}, faces=[5, 5])
+    assert out.rolls[0].row == "refused", out.message
+    reasons = set()
+    for query in (
+        lambda: g.chances("shift", {"a": "P2", "b": "D1"}),
+        lambda: g.odds("shift", {"a": "P2", "b": "D1"}),
+        lambda: g.chances("shifts", {"shifts": ["P2:D1"]}),
+        lambda: g.perform("plan", {"shifts": ["P2:D1"]}),
+    ):
+        with pytest.raises(VedetteError) as e:
+            query()
+        reasons.add(str(e.value))
+    (reason,) = reasons
+    assert "may shift no more dummy stacks" in reason and "O'Leary 2.5" in reason
+    # HIP shifting is not closed (3.3.4): its odds are still given
+    c = g.chances("shift", {"a": "4M6", "b": "4O8"})
+    assert c.exact and c.rows
+
+
+@pytest.mark.parametrize(
+    ("fort", "words"),
+    [
+        ({"kind": "foxhole", "ca": "N"}, "no covered arc"),
+        ({"kind": "pillbox", "complex": "K"}, "only caves"),
+        ({"kind": "cave", "exit": "4A2"}, "only tunnels"),
+    ],
+)
+def test_4_4_a_scenario_giving_a_kind_what_it_lacks_is_refused(
+    tmp_path: Path, fort: dict[str, Any], words: str
+) -> None:
+    """The same readings hold for the scenario's set-up: a foxhole with a CA (A39), a pillbox
+    in a cave complex or a cave with a tunnel exit is refused in one line, no game stored."""
+    store = Store(tmp_path / "s.db")
+    scenario = {
+        "name": "bad",
+        "sides": [RU, "German"],
+        "first": RU,
+        "fortifications": [{"id": "F1", "side": RU, "location": "4A1", **fort}],
+    }
+    with pytest.raises(VedetteError, match=words):
+        Game.create(store, "g", "asl", scenario, seed=1)
+    assert store.games() == []
+
+
+def test_4_4_2_a_fortification_shifting_from_the_exit_opens_the_exit(tmp_path: Path) -> None:
+    """4.4.2: "if the tunnel ends in another fortification ..., following the shift ... of that
+    fortification ..., one may also change the location of the tunnel": the exit's other end
+    shifting away opens the recorded exit to a change, right then."""
+    g = forts(tmp_path)
+    g.perform("fort", {"id": "T1", "exit": "4D1"})  # set-up: the tunnel ends in foxhole H1
+    goto(g, "MPh")
+    refused(g, "fort", {"id": "T1", "exit": "4D2"}, [], "O'Leary 4.4.2")
+    out = g.perform("shift", {"a": "H1", "b": "X3"}, faces=[1, 1])
+    assert fort(g, "H1").location == "4F1", out.message
+    assert any("fort id=T1 exit=" in c for c in out.details["changes"])
+    g.perform("fort", {"id": "T1", "exit": "4F1"})  # it follows the foxhole
+    assert fort(g, "T1").exit == "4F1" and fort(g, "T1").location == "4C1"
+    g.perform("act", {})
+    refused(g, "fort", {"id": "T1", "exit": "4D1"}, [], "O'Leary 4.4.2")
