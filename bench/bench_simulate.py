@@ -497,6 +497,27 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "    flow.after_evade(ch, u.id)\n",
         "Kuryakin: (the same) skirmishers ridden down",
     ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    direction = req.direction\n    if direction is None and (mode == 'rout' or",
+        "    direction = req.direction\n"
+        "    if req.toward is not None:\n"
+        "        _b, _ob = geom.body(u), geom.body(state.unit(req.toward))\n"
+        "        direction = None if _b is None or _ob is None else (math.degrees(math.atan2(\n"
+        "            _ob.centre.x - _b.centre.x, _ob.centre.y - _b.centre.y)) - _b.facing)"
+        " % 360.0\n"
+        "    if direction is None and (mode == 'rout' or",
+        "Kuryakin: a move toward a unit goes straight at it (session 16)",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/ruleset.py",
+        '    if u.placed and mode in (None, "retire", "retreat"):\n',
+        '    if u.placed and mode in (None, "retire", "retreat") and not (\n'
+        "        mode is None and u.restricted_to\n"
+        "    ):\n",
+        "Kuryakin: (the same) a queue jumper's move toward its charger is offered without a"
+        " direction",
+    ),
 )
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {

@@ -6,6 +6,7 @@ skirmishers charged by cavalry (reading K65) and a general whose unit is destroy
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 from vedette.engine import Game, Store
-from vedette.errors import RuleViolation
+from vedette.errors import BadRequest, RuleViolation
 
 SIDES = ["French", "Allies"]
 
@@ -225,3 +226,32 @@ def test_the_general_of_a_unit_shot_away_is_left_detached(tmp_path: Path) -> Non
     ab = g.state.general("AB")
     assert not g.state.unit("A1").on_table and "AB is left where A1 stood" in out.message
     assert (ab.attached_to, ab.killed, ab.x, ab.y) == (None, False, 500.0, 150.0)
+
+
+# == Move Sequence: a queue jumper moves only toward its charger ==============================
+def test_a_queue_jumper_moving_toward_its_charger_goes_straight_at_it(tmp_path: Path) -> None:
+    """Movement: a unit that jumped the queue is 'restricted to actions directly against the
+    unit charging them': its move toward its charger goes straight at it (it went straight
+    ahead, wherever its charger stood), todo offers no other direction, and a direction given
+    with ``toward`` is refused."""
+    units = [
+        cavalry("F1", x=500.0, y=0.0),
+        unit("A1", "Allies", x=620.0, y=90.0, facing=180.0),
+        unit("A2", "Allies", x=2000.0, y=1000.0),
+    ]
+    g = ready(tmp_path, units)
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("next", {})
+    g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
+    g.perform("fire", {"unit": "A1", "target": "F1", "hold": True})
+    g.perform("close", {"unit": "F1"})
+    g.perform("charge_home", {"unit": "F1"}, [99])  # the lancers halt: the charge is over
+    f1 = g.state.unit("F1")
+    offer = next(t for t in g.todo() if t.procedure == "move" and t.request["unit"] == "A1")
+    assert offer.request["toward"] == "F1" and "direction" not in (offer.open or {})
+    with pytest.raises(BadRequest, match="not both"):
+        g.perform("move", {"unit": "A1", "toward": "F1", "direction": 0.0, "distance": 50})
+    before = math.hypot(f1.x - 620.0, f1.y - 90.0)
+    g.perform("move", {"unit": "A1", "toward": "F1", "mode": "advance", "distance": 50}, [4, 0, 3])
+    a1 = g.state.unit("A1")
+    assert math.hypot(f1.x - a1.x, f1.y - a1.y) == pytest.approx(before - 50.0, abs=0.2)

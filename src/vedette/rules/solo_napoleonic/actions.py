@@ -329,12 +329,28 @@ def flee_direction(state: State, u: Unit) -> float | None:
     return (away - b.facing) % 360.0
 
 
+def toward_direction(state: State, u: Unit, other: str) -> float | None:
+    """Degrees from the unit's facing straight toward another unit (centre to centre); None
+    where positions are not kept."""
+    b, ob = geom.body(u), geom.body(state.unit(other))
+    if b is None or ob is None:
+        return None
+    to = math.degrees(math.atan2(ob.centre.x - b.centre.x, ob.centre.y - b.centre.y))
+    return (to - b.facing) % 360.0
+
+
 def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     """Move a unit: its move distance (or ``distance`` mm, at most that) plus the random
     movement die (adjusted by the brigadier's TH), then the swerve. A halted unit advancing
-    first rolls to move from a standstill."""
+    first rolls to move from a standstill. A move ``toward`` a unit goes straight at it (a
+    unit that jumped the queue moves only so: Kuryakin, Movement, "restricted to actions
+    directly against the unit charging them")."""
     u = state.unit(req.unit)
     mode = _mode(req)
+    if req.toward is not None and req.direction is not None:
+        raise BadRequest("give 'toward' (a unit it moves straight at) or 'direction', not both")
+    if req.toward is not None:
+        state.unit(req.toward)  # (an unknown unit refused before any die is rolled)
     owed = owed_move(u)
     if owed is not None and mode == owed[0]:
         base, want = result_move(state, u, req)
@@ -372,6 +388,8 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     if mode in ("retire", "retreat", "rout"):
         kw["advancing"] = False
     direction = req.direction
+    if req.toward is not None:
+        direction = toward_direction(state, u, req.toward)
     if direction is None and (mode == "rout" or (owed is not None and mode == owed[0])):
         direction = flee_direction(state, u)  # a rout or a morale result's retirement: away
     if direction is None:

@@ -244,13 +244,14 @@ def move_offer(
         return None
     given: dict[str, Any] = {"unit": u.id}
     open_: dict[str, tuple[Any, ...]] = {"distance": dist}
-    if mode is None and u.restricted_to:  # only toward its charger (Kuryakin, Movement)
+    toward = mode is None and u.restricted_to is not None
+    if toward:  # only toward its charger, straight at it (Kuryakin, Movement)
         given.update(mode="advance", toward=u.restricted_to)
     elif mode is None:
         open_["mode"] = ("advance", "move")
     else:
         given["mode"] = mode
-    if u.placed and mode in (None, "retire", "retreat"):
+    if u.placed and mode in (None, "retire", "retreat") and not toward:
         open_["direction"] = DIRECTIONS
     return make("move", given, text, rule, open_)
 
