@@ -53,6 +53,7 @@ def ready(
     units: Sequence[Mapping[str, Any]],
     gens: Sequence[Mapping[str, Any]] | None = None,
     house: Mapping[str, Any] | None = None,
+    chance: Mapping[str, str] | None = None,
 ) -> Game:
     """The brigadiers stand far off (their units out of command: a card each), the cards dealt
     in the order the units are given; F1's card is up."""
@@ -60,7 +61,8 @@ def ready(
     scen = {"title": "text3", "sides": SIDES, "units": list(units), "generals": list(gens)}
     g = Game.create(Store(tmp_path / "g.db"), "g", "solonap", scen, seed=7, house_rules=house)
     g.perform("control", {}, [1, 1])
-    g.perform("deal", {"cards": {u["id"]: i + 1 for i, u in enumerate(units)}, "chance": {}})
+    cards = {u["id"]: i + 1 for i, u in enumerate(units)}
+    g.perform("deal", {"cards": cards, "chance": dict(chance or {})})
     g.perform("next", {})
     assert g.state.active == "F1"
     return g
@@ -185,6 +187,14 @@ def test_skirmishers_charged_by_cavalry_evade_without_the_forced_test(tmp_path: 
     h.perform("charge", {"unit": "F1", "target": "A1"}, [0])
     h.perform("next", {})
     assert owed(h) == [("morale", {"unit": "A1", "charged_by": "F1"})]
+    # skirmishers that have acted evade at once, and are not told to test
+    late = [unit("F1", x=300.0, y=-300.0), units[1], cavalry("F2", x=500.0, y=0.0, width=90.0)]
+    k = ready(tmp_path / "c", late)
+    k.perform("next", {})  # A1's card
+    k.perform("next", {})  # F2's card: A1 has acted
+    out = k.perform("charge", {"unit": "F2", "target": "A1"}, [0])
+    assert "answers the charge at once" in out.message and "tests morale" not in out.message
+    assert owed(k) == [("evade", {"unit": "A1"})]
     h.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 1])  # fails: D10 1 routs
     assert h.state.unit("A1").status == "routing"
     assert ("evade", {"unit": "A1"}) in owed(h)
@@ -255,3 +265,33 @@ def test_a_queue_jumper_moving_toward_its_charger_goes_straight_at_it(tmp_path: 
     g.perform("move", {"unit": "A1", "toward": "F1", "mode": "advance", "distance": 50}, [4, 0, 3])
     a1 = g.state.unit("A1")
     assert math.hypot(f1.x - a1.x, f1.y - a1.y) == pytest.approx(before - 50.0, abs=0.2)
+
+
+def test_a_batterys_fire_offer_names_the_artillery_rules(tmp_path: Path) -> None:
+    """todo names the heading an offer follows: a battery's fire is Artillery's (it named
+    Firing/Infantry, whose volleys a battery does not fire)."""
+    guns = unit("F1", kind="foot_artillery", grade="B", figures=4, formation="unlimbered",
+                width=40.0, depth=40.0, x=500.0, y=0.0)  # fmt: skip
+    g = ready(tmp_path, [guns, unit("A1", "Allies", x=500.0, y=400.0)])
+    (offer,) = [t for t in g.todo() if t.procedure == "fire"]
+    assert offer.rule == "Kuryakin, Artillery"
+
+
+# == Move Sequence: a chance card "may be played at any time during the move" ==================
+def test_a_chance_card_is_played_while_a_test_is_owed(tmp_path: Path) -> None:
+    """Move Sequence: the chance card 'may be played at any time during the move': while the
+    morale test a charge forces is owed, todo still offers it and the referee takes it (it
+    refused anything but the test); the re-roll card then rolls the failed test again."""
+    units = [unit("F1", x=500.0, y=0.0), unit("A1", "Allies", x=500.0, y=150.0)]
+    g = ready(tmp_path, units, chance={"Allies": "steady_lads"})
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("next", {})
+    test = ("morale", {"unit": "A1", "charged_by": "F1"})
+    assert owed(g) == [test]
+    assert any(t.procedure == "chance" and not t.owed for t in g.todo())
+    with pytest.raises(RuleViolation, match="owed first"):
+        g.perform("move", {"unit": "A1", "toward": "F1", "distance": 50})
+    g.perform("chance", {"side": "Allies", "on": "A1"})
+    assert owed(g) == [test]
+    out = g.perform(*test, [99, 0])  # fails, rolled again: holds
+    assert "holds" in out.message and g.state.unit("A1").status == "steady"

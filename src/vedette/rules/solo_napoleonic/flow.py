@@ -29,6 +29,7 @@ cleared only by ``end_turn``.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from operator import attrgetter
 from typing import Any
 
@@ -114,6 +115,14 @@ FLOW = Flow(
         ),
     ),
     always=frozenset({"place", "attach", "disorder", "morale", "waive"}),
+)
+
+
+#: what an owed step blocks: everything but a chance card (Kuryakin, Move Sequence: the card
+#: "may be played at any time during the move", so also while a test or a step is owed; a
+#: re-roll card is played on the unit before the test it owes)
+BLOCKED_BY_OWED = tuple(
+    sorted(({p for ph in FLOW.phases for p in ph.allows} | FLOW.always) - {"chance"})
 )
 
 
@@ -242,7 +251,7 @@ def obligations(state: State) -> tuple[Obligation, ...]:
                         + ("" if now else " (it has acted: at once)"),
                     )
                 )
-    return tuple(out)
+    return tuple(o if o.blocks is not None else replace(o, blocks=BLOCKED_BY_OWED) for o in out)
 
 
 def none_owed(state: State) -> bool:

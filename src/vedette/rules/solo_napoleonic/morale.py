@@ -548,6 +548,7 @@ def charge(state: State, req: rq.Charge, dice: DiceSource) -> Outcome:
     # its test is owed when its jumped card comes (or at once if it has already acted)
     when = "now" if "at once" in msg else "when its card comes ('next')"
     if untested:
+        msg = msg.replace(": it tests morale at once", ": it answers the charge at once")
         tail = (
             f"; skirmishers will not stand against cavalry: {t.id} evades {when} (evade"
             f" unit={t.id}, D20 cm; no morale test: reading K65)"
