@@ -236,6 +236,10 @@ def test_the_general_of_a_unit_shot_away_is_left_detached(tmp_path: Path) -> Non
     ab = g.state.general("AB")
     assert not g.state.unit("A1").on_table and "AB is left where A1 stood" in out.message
     assert (ab.attached_to, ab.killed, ab.x, ab.y) == (None, False, 500.0, 150.0)
+    # the general's save is a die of the record: the saved game imports (it was refused, one
+    # die short) and reaches the same state
+    again = Game.import_jsonl(Store(tmp_path / "i.db"), g.export_jsonl(), "again")
+    assert again.state == g.state
 
 
 # == Move Sequence: a queue jumper moves only toward its charger ==============================
