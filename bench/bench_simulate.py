@@ -328,6 +328,196 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "    )\n",
         "Kuryakin: (the same) a limbered battery's fire is not offered",
     ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        "            if _ob is None:\n                continue\n            _k = 0.0",
+        "            if _ob is None:\n                continue\n"
+        "            if _o.side == u.side and (_o.skirmishing or u.skirmishing):\n"
+        "                continue\n            _k = 0.0",
+        "Kuryakin: a unit and its own side's skirmishers pass through each other without a"
+        " collision (session 16, reading K64)",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        "def move_odds(",
+        "def _k16_kw(state, u, kw, exclude=None):\n"
+        "    import dataclasses\n"
+        "    from vedette.geometry import tabletop as _tt\n"
+        "    if 'x' not in kw:\n"
+        "        return kw\n"
+        "    _a = geom.body(u)\n"
+        "    _b = geom.body(dataclasses.replace(u, x=kw['x'], y=kw['y'], facing=kw.get('facing',"
+        " u.facing)))\n"
+        "    _hit = []\n"
+        "    if _a is not None and _b is not None:\n"
+        "        _ax, _ay = _a.centre.x, _a.centre.y\n"
+        "        _vx, _vy = _b.centre.x - _ax, _b.centre.y - _ay\n"
+        "        _l2 = _vx * _vx + _vy * _vy\n"
+        "        _ways = []\n"
+        "        for _o in state.units:\n"
+        "            if _o.id in (u.id, exclude) or not _o.on_table:\n"
+        "                continue\n"
+        "            if _o.side == u.side and (_o.skirmishing or u.skirmishing):\n"
+        "                continue\n"
+        "            _ob = geom.body(_o)\n"
+        "            if _ob is None:\n"
+        "                continue\n"
+        "            _k = 0.0 if _l2 <= 0 else ((_ob.centre.x - _ax) * _vx\n"
+        "                                       + (_ob.centre.y - _ay) * _vy) / _l2\n"
+        "            _k = min(1.0, max(0.0, _k))\n"
+        "            _g = math.hypot(_ob.centre.x - _ax - _k * _vx,\n"
+        "                            _ob.centre.y - _ay - _k * _vy)\n"
+        "            if _g > _a.radius + _ob.radius + 1.0 or _tt.overlaps(_a, _ob, 1.0):\n"
+        "                continue\n"
+        "            if not _ways:\n"
+        "                _st = max(1.0, min(_a.footprint.width, _a.footprint.depth) / 2)\n"
+        "                _n = max(1, math.ceil(math.sqrt(_l2) / _st))\n"
+        "                _ways = [_tt.Body(_tt.Vec(_ax + _vx * i / _n, _ay + _vy * i / _n),\n"
+        "                                  _b.facing, _b.footprint) for i in range(1, _n + 1)]\n"
+        "            if any(_tt.overlaps(_w, _ob, 1.0) for _w in _ways):\n"
+        "                _hit.append(_o.id)\n"
+        "    if _hit:\n"
+        "        kw = {**kw, 'collided': tuple(_hit)}\n"
+        "    return kw\n"
+        "\n"
+        "\n"
+        "def move_odds(",
+        "Kuryakin: the moves the rules make run into units as a move does (session 16): the test",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/events.py",
+        '    touches: ClassVar[frozenset[str]] = frozenset({"x", "y", "facing", "moved_mm"})\n',
+        '    touches: ClassVar[frozenset[str]] = frozenset({"x", "y", "facing", "moved_mm",'
+        ' "collided"})\n',
+        "Kuryakin: (the same) a charger moving up records the units it runs into",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/events.py",
+        '    touches: ClassVar[frozenset[str]] = frozenset({"charge_state", "x", "y", "facing",'
+        ' "moved_mm"})\n',
+        '    touches: ClassVar[frozenset[str]] = frozenset({"charge_state", "x", "y", "facing",'
+        ' "moved_mm", "collided"})\n',
+        "Kuryakin: (the same) so does one charging home",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/events.py",
+        '        {"charge_state", "advancing", "x", "y", "home_failed", "bound"}\n',
+        '        {"charge_state", "advancing", "x", "y", "home_failed", "bound", "collided"}\n',
+        "Kuryakin: (the same) so does a timid CO's retirement",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/events.py",
+        '        {"morale_due", "restricted_to", "x", "y", "figures", "casualties_turn",'
+        ' "status"}\n',
+        '        {"morale_due", "restricted_to", "x", "y", "figures", "casualties_turn",'
+        ' "status", "collided"}\n',
+        "Kuryakin: (the same) so do skirmishers evading",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/morale.py",
+        '    ch.unit(ClosedUp, u.id, f"moves up to {t.id}", **kw)\n',
+        "    from vedette.rules.solo_napoleonic.actions import _k16_kw\n"
+        '    ch.unit(ClosedUp, u.id, f"moves up to {t.id}", **_k16_kw(state, u, kw, t.id))\n',
+        "Kuryakin: (the same) the charger's move up",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/morale.py",
+        '"charges home (no test needed)", charge_state="home", **contact(u, t)\n',
+        '"charges home (no test needed)", charge_state="home",\n'
+        "            **__import__('vedette.rules.solo_napoleonic.actions',"
+        " fromlist=['x'])._k16_kw(\n"
+        "                state, u, contact(u, t), t.id)\n",
+        "Kuryakin: (the same) the move into contact (no test)",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/morale.py",
+        '        ch.unit(ChargedHome, u.id, "charges home", charge_state="home",'
+        " **contact(u, t))\n",
+        '        ch.unit(ChargedHome, u.id, "charges home", charge_state="home",\n'
+        "                **__import__('vedette.rules.solo_napoleonic.actions',"
+        " fromlist=['x'])._k16_kw(state, u, contact(u, t), t.id))\n",
+        "Kuryakin: (the same) the move into contact",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/morale.py",
+        '        ch.unit(ChargeHomeFailed, u.id, f"fails to charge home: {res}", **kw)\n',
+        '        ch.unit(ChargeHomeFailed, u.id, f"fails to charge home: {res}",\n'
+        "                **__import__('vedette.rules.solo_napoleonic.actions',"
+        " fromlist=['x'])._k16_kw(state, u, kw))\n",
+        "Kuryakin: (the same) a timid CO's retirement",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/melee.py",
+        '        Evaded, u.id, f"evades {r.final}cm" + (f", {caught} ridden down" if caught else'
+        ' ""), **kw\n',
+        '        Evaded, u.id, f"evades {r.final}cm" + (f", {caught} ridden down" if caught else'
+        ' ""),\n'
+        "        **(kw if caught == u.figures else __import__("
+        "'vedette.rules.solo_napoleonic.actions', fromlist=['x'])._k16_kw(state, u, kw))\n",
+        "Kuryakin: (the same) skirmishers evading",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/morale.py",
+        '        charge_step="morale",\n        charge_flank=bool(req.flank_rear),\n',
+        '        charge_step="evade" if t.skirmishing and u.cavalry else "morale",\n'
+        "        charge_flank=bool(req.flank_rear),\n",
+        "Kuryakin: skirmishers charged by cavalry evade instead of the forced test (session 16,"
+        " reading K65)",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/flow.py",
+        '        elif step == "evade":\n            out.append(\n',
+        '        elif step == "evade":\n'
+        "            seen.add(t.id)\n"
+        "            if t.morale_due and not may_test_now(state, t):\n"
+        "                continue\n"
+        "            out.append(\n",
+        "Kuryakin: (the same) the evasion owed when the test would be",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/fire.py",
+        "        notes += general_killed_calls(ch, gen, uid)\n    return alloc, notes\n",
+        "        notes += general_killed_calls(ch, gen, uid)\n"
+        "    if figs == 0:\n"
+        "        from vedette.rules.solo_napoleonic.events import GeneralAttached as _GA\n"
+        "        for _g in ch.state.generals:\n"
+        "            if _g.attached_to == uid and not _g.killed:\n"
+        "                ch.general(_GA, _g.id, 'detached', attached_to=None)\n"
+        "    return alloc, notes\n",
+        "Kuryakin: the general of a unit destroyed is detached (session 16, reading K66)",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/melee.py",
+        "    flow.after_evade(ch, u.id)\n",
+        "    if caught == u.figures:\n"
+        "        from vedette.rules.solo_napoleonic.events import GeneralAttached as _GA\n"
+        "        for _g in ch.state.generals:\n"
+        "            if _g.attached_to == u.id and not _g.killed:\n"
+        "                ch.general(_GA, _g.id, 'detached', attached_to=None)\n"
+        "    flow.after_evade(ch, u.id)\n",
+        "Kuryakin: (the same) skirmishers ridden down",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    direction = req.direction\n    if direction is None and (mode == 'rout' or",
+        "    direction = req.direction\n"
+        "    if req.toward is not None:\n"
+        "        _b, _ob = geom.body(u), geom.body(state.unit(req.toward))\n"
+        "        direction = None if _b is None or _ob is None else (math.degrees(math.atan2(\n"
+        "            _ob.centre.x - _b.centre.x, _ob.centre.y - _b.centre.y)) - _b.facing)"
+        " % 360.0\n"
+        "    if direction is None and (mode == 'rout' or",
+        "Kuryakin: a move toward a unit goes straight at it (session 16)",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/ruleset.py",
+        '    if u.placed and mode in (None, "retire", "retreat"):\n',
+        '    if u.placed and mode in (None, "retire", "retreat") and not (\n'
+        "        mode is None and u.restricted_to\n"
+        "    ):\n",
+        "Kuryakin: (the same) a queue jumper's move toward its charger is offered without a"
+        " direction",
+    ),
 )
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {

@@ -26,12 +26,16 @@ from vedette.sim.play import Setup, play_game
 OWED = "disorder cause=collision units=F1,F2"
 
 
-def game(units: Sequence[Mapping[str, Any]], db: str = ":memory:") -> Game:
+def game(
+    units: Sequence[Mapping[str, Any]],
+    db: str = ":memory:",
+    house: Mapping[str, Any] | None = None,
+) -> Game:
     """No brigadiers: every unit its own card in the order given; F1's card is active. A1
     stands far off (the enemy a game needs)."""
     units = [*units, unit("A1", "Allies", x=1500, y=1500)]
     scen = {"title": "collide", "sides": ["French", "Allies"], "units": units, "generals": []}
-    g = Game.create(Store(db), "g", "solonap", scen, seed=3)
+    g = Game.create(Store(db), "g", "solonap", scen, seed=3, house_rules=house)
     g.perform("control", {})
     g.perform("deal", {"cards": {u["id"]: i + 1 for i, u in enumerate(units)}, "chance": {}})
     g.perform("next", {})
@@ -42,10 +46,10 @@ def owed(g: Game) -> list[str]:
     return [t.command() for t in g.todo() if t.owed]
 
 
-def collide(**f1: Any) -> Game:
+def collide(house: Mapping[str, Any] | None = None, **f1: Any) -> Game:
     """F1 moves 120mm straight up the table into F2 (bases 30mm deep, centres 120mm apart;
     forced dice: random movement 0, no swerve)."""
-    g = game([unit("F1", x=500, y=400, **f1), unit("F2", x=500, y=520)])
+    g = game([unit("F1", x=500, y=400, **f1), unit("F2", x=500, y=520)], house=house)
     g.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [0, 3])
     return g
 
@@ -81,7 +85,8 @@ def test_a_move_into_two_units_is_one_collision_each_unit_rolling_once() -> None
 
 def test_a_skirmishing_mover_rolls_and_takes_no_chits_and_the_debt_is_paid() -> None:
     # Kuryakin, Disorder: skirmishers take no D while unformed; the unit it ran into does
-    g = collide(formation="skirmish")
+    # (a friendly unit: a collision only by the house rule of reading K64)
+    g = collide(formation="skirmish", house={"options": {"friendly_skirmishers_collide": True}})
     assert owed(g) == [OWED]
     g.perform("disorder", {"cause": "collision", "units": ["F1", "F2"]}, [2, 3])
     assert (g.state.unit("F1").disorder, g.state.unit("F2").disorder) == (0, 3)
@@ -132,6 +137,8 @@ def _collisions_measured_at_every_place(state: Any, before: Any, after: Any) -> 
         ob = geom.body(o) if o.id != before.id and o.on_table else None
         if ob is None:
             continue
+        if o.side == before.side and (o.skirmishing or before.skirmishing):
+            continue  # a friendly skirmish screen (reading K64: the scenario's own default)
         k = 0.0 if length2 <= 0 else ((ob.centre.x - ax) * vx + (ob.centre.y - ay) * vy) / length2
         k = min(1.0, max(0.0, k))
         gap = math.hypot(ob.centre.x - ax - k * vx, ob.centre.y - ay - k * vy)

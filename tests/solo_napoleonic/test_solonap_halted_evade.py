@@ -3,7 +3,8 @@ players' page's readings): "halts where it stands" forbids the unit's own move, 
 charge, but the skirmisher rule (skirmishers do not stand against cavalry: they evade) still
 moves it. Found by the 10,000-game run from todo (attached, seed 285); since todo no longer
 offers a formation change with no move left (it changed nothing), the walk of seed 79 is one
-that reaches it."""
+that reaches it. Its skirmisher halts by the test the charge forces, taken before the evasion:
+the house rule ``[options] evade_morale = "before"`` (reading K65 gives no test by default)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,10 @@ def test_a_halted_skirmisher_charged_by_cavalry_is_owed_its_evade_and_makes_it()
     rs = rules.get("solo_napoleonic")
     seed = 79
     rng = random.Random(seed)
-    g = Game.create(Store(":memory:"), "t", rs.name, rs.scenario("attached"), seed=seed)
+    house = {"options": {"evade_morale": "before"}}
+    g = Game.create(
+        Store(":memory:"), "t", rs.name, rs.scenario("attached"), seed=seed, house_rules=house
+    )
     seen = []
     for _ in range(40):
         todo = g.todo(strict=True)

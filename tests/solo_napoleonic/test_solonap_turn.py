@@ -53,11 +53,10 @@ def full_turn(tmp_path: Path) -> Game:
     g.perform("move", {"unit": "F1", "distance": 100}, [1, 3, 1, 2])
     f1 = g.state.unit("F1")
     assert (f1.x, f1.y, f1.formation) == (780.0, 520.0, "column")
-    # F1's column runs into F3's skirmish screen (780-1020 wide at y=500): the collision's
-    # chits are owed at once (Kuryakin, Disorder): D3 each, 2 for F1, none for the skirmishers
-    assert [t.command() for t in g.todo() if t.owed] == ["disorder cause=collision units=F1,F3"]
-    g.perform("disorder", {"cause": "collision", "units": ["F1", "F3"]}, [2, 1])
-    assert (g.state.unit("F1").disorder, g.state.unit("F3").disorder) == (2, 0)
+    # F1's column moves through F3, its own side's skirmish screen (780-1020 wide at y=500):
+    # skirmishers "screen other units", passed through without a collision (reading K64)
+    assert [t.command() for t in g.todo() if t.owed] == []
+    assert (g.state.unit("F1").disorder, g.state.unit("F3").disorder) == (0, 0)
 
     # #4 A4, the hussars, charge the lancers (B 75%: 30 passes); F5 has already acted, so it
     # tests morale at once: 80 +20 (two friends within 300mm) = 100 (out of command: no +15):

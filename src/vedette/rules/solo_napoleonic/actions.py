@@ -329,12 +329,28 @@ def flee_direction(state: State, u: Unit) -> float | None:
     return (away - b.facing) % 360.0
 
 
+def toward_direction(state: State, u: Unit, other: str) -> float | None:
+    """Degrees from the unit's facing straight toward another unit (centre to centre); None
+    where positions are not kept."""
+    b, ob = geom.body(u), geom.body(state.unit(other))
+    if b is None or ob is None:
+        return None
+    to = math.degrees(math.atan2(ob.centre.x - b.centre.x, ob.centre.y - b.centre.y))
+    return (to - b.facing) % 360.0
+
+
 def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     """Move a unit: its move distance (or ``distance`` mm, at most that) plus the random
     movement die (adjusted by the brigadier's TH), then the swerve. A halted unit advancing
-    first rolls to move from a standstill."""
+    first rolls to move from a standstill. A move ``toward`` a unit goes straight at it (a
+    unit that jumped the queue moves only so: Kuryakin, Movement, "restricted to actions
+    directly against the unit charging them")."""
     u = state.unit(req.unit)
     mode = _mode(req)
+    if req.toward is not None and req.direction is not None:
+        raise BadRequest("give 'toward' (a unit it moves straight at) or 'direction', not both")
+    if req.toward is not None:
+        state.unit(req.toward)  # (an unknown unit refused before any die is rolled)
     owed = owed_move(u)
     if owed is not None and mode == owed[0]:
         base, want = result_move(state, u, req)
@@ -372,6 +388,8 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     if mode in ("retire", "retreat", "rout"):
         kw["advancing"] = False
     direction = req.direction
+    if req.toward is not None:
+        direction = toward_direction(state, u, req.toward)
     if direction is None and (mode == "rout" or (owed is not None and mode == owed[0])):
         direction = flee_direction(state, u)  # a rout or a morale result's retirement: away
     if direction is None:
@@ -430,7 +448,9 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     )
 
 
-def collisions(state: State, before: Unit, after: Unit) -> tuple[str, ...]:
+def collisions(
+    state: State, before: Unit, after: Unit, exclude: str | None = None
+) -> tuple[str, ...]:
     """The units whose bases the unit's base runs into on this move, on the way or where it
     ends (overlapping by more than 1 mm², where they did not before): a collision (Kuryakin,
     Disorder: "Each collision D3 D's per unit involved"). The move holds them on the mover
@@ -438,17 +458,26 @@ def collisions(state: State, before: Unit, after: Unit) -> tuple[str, ...]:
     the mover and every unit it ran into (our reading: one move is one collision, however many
     units it meets; each unit involved rolls its D3 once), or its logged waiver (flow.py). The
     base is looked at every half of its depth along the move (a move is straight: its
-    distance, its random movement, its swerve)."""
+    distance, its random movement, its swerve). Every move the rules make is looked at so: a
+    charger moving up, skirmishers evading, a timid CO's retirement (``exclude``: the unit a
+    charger moves up to, which it meets on purpose). Reading K64: a unit passes through its
+    own side's skirmishers, and they through it, without a collision (Skirmishers "screen
+    other units"; ``[options] friendly_skirmishers_collide``)."""
     a, b = geom.body(before), geom.body(after)
     if a is None or b is None:
         return ()
+    screens = not state.config.options.friendly_skirmishers_collide
     ax, ay = a.centre.x, a.centre.y
     vx, vy = b.centre.x - ax, b.centre.y - ay
     length2 = vx * vx + vy * vy
     out = []
     ways: list[tuple[float, float]] = []
     for o in state.units:
-        ob = geom.body(o) if o.id != before.id and o.on_table else None
+        if o.id == before.id or o.id == exclude or not o.on_table:
+            continue
+        if screens and o.side == before.side and (o.skirmishing or before.skirmishing):
+            continue  # a friendly skirmish screen is passed through (reading K64)
+        ob = geom.body(o)
         if ob is None:
             continue
         # (far from the whole way, centre to segment: no collision, nothing else measured)
@@ -472,6 +501,26 @@ def collisions(state: State, before: Unit, after: Unit) -> tuple[str, ...]:
         ):
             out.append(o.id)
     return tuple(out)
+
+
+def rules_move_collisions(
+    state: State, u: Unit, kw: dict[str, Any], exclude: str | None = None
+) -> str:
+    """A move the rules make (a charger moving up, skirmishers evading, a timid CO's
+    retirement) runs into other units as any move does (Kuryakin, Disorder: "Each collision
+    D3 D's per unit involved"): the units it runs into are held on the mover (``collided`` in
+    ``kw``, the chits owed at once: flow.collisions_owed). Returns the words for its message."""
+    if "x" not in kw:
+        return ""
+    hit = collisions(state, u, updated(u, kw), exclude)
+    if not hit:
+        return ""
+    kw["collided"] = hit
+    names = ", ".join(f'"{x}"' for x in (u.id, *hit))
+    return (
+        f"; {u.id} collides with {', '.join(hit)}: D3 'D' chits each, owed (Kuryakin, Disorder:"
+        f" disorder cause=collision units='[{names}]')"
+    )
 
 
 def move_odds(state: State, req: rq.Move) -> list[Odds]:

@@ -434,6 +434,7 @@ def allocate(
             reject_attempt(dice)  # a face above the eligible figures is rolled again
         who = by_pos.get(f)
         note = ""
+        save: Roll | None = None
         if who is not None and who not in hit and not (who == "general" and g_hit):
             if who == "general":
                 g_hit = True
@@ -444,6 +445,10 @@ def allocate(
                 else:
                     g_killed = True
                     note = f"attached general hit, fails his save ({s}): KILLED"
+                # his save is a die of its own in the record (the log replays every die)
+                save = single(
+                    6, s, dice.kind, f"attached general's save ({general_save}+)", rule, note
+                )
             else:
                 hit.append(who)
                 note = f"{who} hit"
@@ -462,6 +467,8 @@ def allocate(
                 {"ignored": ignored},
             )
         )
+        if save is not None:
+            rolls.append(save)
     return Allocation(ordinary, tuple(hit), g_hit, g_killed, tuple(rolls))
 
 

@@ -51,6 +51,9 @@ class Options:
     routing_runs: bool
     limbered_guns_fire: bool
     evade_caught: Literal["reach", "stated"]
+    friendly_skirmishers_collide: bool
+    evade_morale: Literal["none", "before"]
+    lost_unit_general: Literal["detached", "killed"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -175,17 +175,19 @@ ChargeDeclared = _unit(
     "charge_state charge_target advancing charge_step charge_flank",
 )
 ClosedUp = _unit(
-    "closed_up", "Kuryakin, Charge Test: the charger moves up to its target.", "x y facing moved_mm"
+    "closed_up",
+    "Kuryakin, Charge Test: the charger moves up to its target (the units it runs into).",
+    "x y facing moved_mm collided",
 )
 ChargedHome = _unit(
     "charged_home",
     "Kuryakin, Charge Home Test: in contact, melee follows.",
-    "charge_state x y facing moved_mm",
+    "charge_state x y facing moved_mm collided",
 )
 ChargeHomeFailed = _unit(
     "charge_home_failed",
     "Kuryakin, Charge Home Test: halts (or falls back, a timid brigadier); binds.",
-    "charge_state advancing x y home_failed bound",
+    "charge_state advancing x y home_failed bound collided",
 )
 ChargeStep = _unit(
     "charge_step",
@@ -199,8 +201,9 @@ MeleeRound = _unit(
 )
 Evaded = _unit(
     "evaded",
-    "Kuryakin, Cavalry vs. Infantry: skirmishers evade (those caught ridden down).",
-    "morale_due restricted_to x y figures casualties_turn status",
+    "Kuryakin, Cavalry vs. Infantry: skirmishers evade (those caught ridden down; the units"
+    " their evasion runs into).",
+    "morale_due restricted_to x y figures casualties_turn status collided",
 )
 ChanceCardApplied = _unit(
     "chance_card_applied",

@@ -45,7 +45,13 @@ from vedette.rules.solo_napoleonic.common import (
     saves_dist,
 )
 from vedette.rules.solo_napoleonic.config import Band
-from vedette.rules.solo_napoleonic.events import CasualtiesTaken, Disordered, Fired, GeneralKilled
+from vedette.rules.solo_napoleonic.events import (
+    CasualtiesTaken,
+    Disordered,
+    Fired,
+    GeneralAttached,
+    GeneralKilled,
+)
 from vedette.rules.solo_napoleonic.model import SPECIALS, State, Unit
 
 R_FIRE = "Kuryakin, Firing/Infantry"
@@ -409,7 +415,30 @@ def take_casualties(
         ch.general(GeneralKilled, gen, f"killed with {uid}", killed=True, attached_to=None)
         notes.append(f"general {gen} KILLED")
         notes += general_killed_calls(ch, gen, uid)
+    if figs == 0:
+        notes += lost_unit_generals(ch, uid)
     return alloc, notes
+
+
+def lost_unit_generals(ch: Changes, uid: str) -> list[str]:
+    """The generals still attached to a unit just destroyed (its last figure down, ridden
+    down). The text says nothing of them beyond his own save (Firing: "All Generals are always
+    save on a D6 roll of 3-6"). Reading K66: he is detached where the unit stood, free to ride
+    or join another unit (``[options] lost_unit_general = "detached"``), or he is lost with it
+    as a general killed (``"killed"``: his command's tests called as for one killed)."""
+    out: list[str] = []
+    kill = ch.state.config.options.lost_unit_general == "killed"
+    for g in ch.state.generals:
+        if g.attached_to != uid or g.killed:
+            continue
+        if kill:
+            ch.general(GeneralKilled, g.id, f"lost with {uid}", killed=True, attached_to=None)
+            out.append(f"general {g.id} lost with {uid} (KILLED)")
+            out += general_killed_calls(ch, g.id, uid)
+        else:
+            ch.general(GeneralAttached, g.id, f"{uid} is destroyed: detached", attached_to=None)
+            out.append(f"general {g.id} is left where {uid} stood, detached")
+    return out
 
 
 def general_killed_calls(ch: Changes, gid: str, where: str) -> list[str]:

@@ -8,7 +8,8 @@ The charge is held on the charger (``Unit.charge_step``, the step owed next):
 ``morale``  the target's forced morale test, its charger known ("forcing an immediate test from
             its target"; the target tests when its jumped card comes, or at once if it has
             already acted: Kuryakin, Movement)
-``evade``   skirmishers charged by cavalry evade instead (Melee/Cavalry vs. Infantry)
+``evade``   skirmishers charged by cavalry evade instead (Melee/Cavalry vs. Infantry; reading
+            K65: instead of the forced test too, unless ``[options] evade_morale = "before"``)
 ``fire``    "takes any defensive fire" (short range, only if the firers' morale held): the
             target's ``fire`` at its charger, or ``fire ... hold=true``
 ``close``   "the attacker moves up to the target" (a target routed at the charge: the charger
@@ -28,6 +29,7 @@ cleared only by ``end_turn``.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from operator import attrgetter
 from typing import Any
 
@@ -116,6 +118,14 @@ FLOW = Flow(
 )
 
 
+#: what an owed step blocks: everything but a chance card (Kuryakin, Move Sequence: the card
+#: "may be played at any time during the move", so also while a test or a step is owed; a
+#: re-roll card is played on the unit before the test it owes)
+BLOCKED_BY_OWED = tuple(
+    sorted(({p for ph in FLOW.phases for p in ph.allows} | FLOW.always) - {"chance"})
+)
+
+
 # -- what is owed now ----------------------------------------------------------------------
 def may_test_now(state: State, t: Unit) -> bool:
     """The charged unit tests when its (jumped) card comes, or at once if it has acted."""
@@ -162,9 +172,15 @@ def obligations(state: State) -> tuple[Obligation, ...]:
                     )
                 )
         elif step == "evade":
-            out.append(
-                Obligation(oid, "evade", {"unit": t.id}, R_CI, f"{t.id} (skirmishers) evade {c.id}")
-            )
+            # in place of the forced test (reading K65), at the same time: when the target's
+            # jumped card comes, or at once if it has already acted
+            seen.add(t.id)
+            if not t.morale_due or may_test_now(state, t):
+                out.append(
+                    Obligation(
+                        oid, "evade", {"unit": t.id}, R_CI, f"{t.id} (skirmishers) evade {c.id}"
+                    )
+                )
         elif step == "close":
             out.append(
                 Obligation(oid, "close", {"unit": c.id}, R_CHARGE, f"{c.id} moves up to {t.id}")
@@ -235,7 +251,7 @@ def obligations(state: State) -> tuple[Obligation, ...]:
                         + ("" if now else " (it has acted: at once)"),
                     )
                 )
-    return tuple(out)
+    return tuple(o if o.blocks is not None else replace(o, blocks=BLOCKED_BY_OWED) for o in out)
 
 
 def none_owed(state: State) -> bool:

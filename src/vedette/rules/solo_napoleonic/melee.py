@@ -22,7 +22,7 @@ from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import charging, geom
 from vedette.rules.solo_napoleonic import requests as rq
-from vedette.rules.solo_napoleonic.actions import base_move, require_active
+from vedette.rules.solo_napoleonic.actions import base_move, require_active, rules_move_collisions
 from vedette.rules.solo_napoleonic.common import (
     Changes,
     FDist,
@@ -39,7 +39,12 @@ from vedette.rules.solo_napoleonic.common import (
     saves_dist,
 )
 from vedette.rules.solo_napoleonic.events import ChargeStep, Evaded, MeleeProlonged, MeleeRound
-from vedette.rules.solo_napoleonic.fire import saves, special_odds, take_casualties
+from vedette.rules.solo_napoleonic.fire import (
+    lost_unit_generals,
+    saves,
+    special_odds,
+    take_casualties,
+)
 from vedette.rules.solo_napoleonic.model import State, Unit
 
 R_MELEE = "Kuryakin, Melee"
@@ -487,16 +492,22 @@ def evade(state: State, req: rq.Evade, dice: DiceSource) -> Outcome:
         kw["casualties_turn"] = u.casualties_turn + caught
         if caught == u.figures:
             kw["status"] = "eliminated"
+    # the evasion runs into what lies in its way (Kuryakin, Disorder; reading K64: not its own
+    # side's units); skirmishers all ridden down run into nothing
+    hit = "" if caught == u.figures else rules_move_collisions(state, u, kw)
     ch.unit(
         Evaded,
         u.id,
         f"evades {r.final}cm" + (f", {caught} ridden down{reached}" if caught else ""),
         **kw,
     )
+    notes = lost_unit_generals(ch, u.id) if caught == u.figures else []
     charging.after_evade(ch, u.id)
     return Outcome(
         tuple(ch.events),
         (r,),
         f"{u.id} evades {r.final}cm"
-        + (f"; {caught} caught and ridden down{reached}" if caught else ""),
+        + (f"; {caught} caught and ridden down{reached}" if caught else "")
+        + hit
+        + "".join(f"; {n}" for n in notes),
     )

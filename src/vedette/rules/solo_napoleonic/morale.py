@@ -21,6 +21,7 @@ from vedette.rules.solo_napoleonic.actions import (
     owed_move,
     reform_refusal,
     require_active,
+    rules_move_collisions,
     start_refusal,
 )
 from vedette.rules.solo_napoleonic.cards import jump
@@ -528,6 +529,11 @@ def charge(state: State, req: rq.Charge, dice: DiceSource) -> Outcome:
         # a failed charge test binds for the turn (issue 14: it cannot be retaken)
         ch.unit(ChargeRefused, u.id, f"will not charge {t.id}", charge_failed=True)
         return Outcome(tuple(ch.events), (r,), f"{u.id} will not charge {t.id}", {"charges": False})
+    # Melee, Cavalry vs. Infantry: "Skirmishers will not stand against cavalry, and if
+    # charged will evade D20cm": reading K65, they evade instead of the test the charge forces
+    # ([options] evade_morale = "before": the test first, then the evasion)
+    evades = t.skirmishing and u.cavalry
+    untested = evades and state.config.options.evade_morale == "none"
     ch.unit(
         ChargeDeclared,
         u.id,
@@ -535,19 +541,26 @@ def charge(state: State, req: rq.Charge, dice: DiceSource) -> Outcome:
         charge_state="declared",
         charge_target=t.id,
         advancing=True,
-        charge_step="morale",
+        charge_step="evade" if untested else "morale",
         charge_flank=bool(req.flank_rear),
     )
     msg = jump(ch, u.id, t.id)
     # its test is owed when its jumped card comes (or at once if it has already acted)
     when = "now" if "at once" in msg else "when its card comes ('next')"
-    if t.skirmishing and u.cavalry:
-        msg += f"; skirmishers will not stand against cavalry: evade unit={t.id} (D20 cm)"
+    if untested:
+        msg = msg.replace(": it tests morale at once", ": it answers the charge at once")
+        tail = (
+            f"; skirmishers will not stand against cavalry: {t.id} evades {when} (evade"
+            f" unit={t.id}, D20 cm; no morale test: reading K65)"
+        )
+    else:
+        tail = f"; {t.id} must test morale {when} (morale unit={t.id} charged_by={u.id})" + (
+            f", then evade unit={t.id} (D20 cm)" if evades else ""
+        )
     return Outcome(
         tuple(ch.events),
         (r,),
-        f"{u.id} charges {t.id}; {msg}; {t.id} must test morale {when} (morale "
-        f"unit={t.id} charged_by={u.id})",
+        f"{u.id} charges {t.id}; {msg}{tail}",
         {"charges": True, "jump": msg},
     )
 
@@ -666,24 +679,26 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
     u, t = _home_units(state, req)
     ch = Changes(state)
     if not home_needed(u, t) and not req.test:
-        ch.unit(
-            ChargedHome, u.id, "charges home (no test needed)", charge_state="home", **contact(u, t)
-        )
+        kw0: dict[str, Any] = dict(contact(u, t))
+        hit = rules_move_collisions(state, u, kw0, t.id)
+        ch.unit(ChargedHome, u.id, "charges home (no test needed)", charge_state="home", **kw0)
         _home_done(ch, u, True)
         return Outcome(
             tuple(ch.events),
             (),
             f"{u.id} charges home into {t.id}: the target "
-            "failed its morale and the charger took no casualties (no test)",
+            "failed its morale and the charger took no casualties (no test)" + hit,
             {"home": True, "tested": False},
         )
     r = result_roll(home_check(state, u, t, req), dice)
     use_effects(ch, u.id, "charge_home")
     if r.row == "pass":
-        ch.unit(ChargedHome, u.id, "charges home", charge_state="home", **contact(u, t))
+        kw1: dict[str, Any] = dict(contact(u, t))
+        hit = rules_move_collisions(state, u, kw1, t.id)
+        ch.unit(ChargedHome, u.id, "charges home", charge_state="home", **kw1)
         _home_done(ch, u, True)
         return Outcome(
-            tuple(ch.events), (r,), f"{u.id} charges home into {t.id}: melee", {"home": True}
+            tuple(ch.events), (r,), f"{u.id} charges home into {t.id}: melee" + hit, {"home": True}
         )
     fail = state.config.charge_home_failure
     res_note = ""
@@ -694,6 +709,7 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
         kw: dict[str, object] = {"charge_state": "halted", "advancing": False}
         if pos is not None:
             kw["x"], kw["y"] = pos
+        res_note = rules_move_collisions(state, u, kw)
         ch.unit(ChargeHomeFailed, u.id, f"fails to charge home: {res}", **kw)
     elif u.kind == "infantry" and u.grade in GRADES[:3]:
         res = fail.infantry_ABC
@@ -757,11 +773,13 @@ def close(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
         # positions are not kept: the distance is unknown, but the charger has moved (its
         # volley after a halted charge is a moved firer's, at short range)
         kw = {"moved_mm": max(u.moved_mm, 1.0)}
+    # a charge is made in a straight line: what lies between is run into (Kuryakin, Disorder)
+    hit = rules_move_collisions(state, u, kw, t.id)
     ch.unit(ClosedUp, u.id, f"moves up to {t.id}", **kw)
     charging.after_close(ch, u.id)
     nxt = ch.state.unit(u.id).charge_step
     if nxt is None and charging.routed_before_contact(ch.state, ch.state.unit(u.id)):
         msg = f"{u.id} moves up: {t.id} has routed before contact; {u.id} takes the ground"
-        return Outcome(tuple(ch.events), (), msg + " (no melee)", {"melee": False})
+        return Outcome(tuple(ch.events), (), msg + " (no melee)" + hit, {"melee": False})
     then = "the charge home test" if nxt == "home" else str(nxt)
-    return Outcome(tuple(ch.events), (), f"{u.id} moves up to {t.id}; next: {then}")
+    return Outcome(tuple(ch.events), (), f"{u.id} moves up to {t.id}; next: {then}" + hit)

@@ -244,13 +244,14 @@ def move_offer(
         return None
     given: dict[str, Any] = {"unit": u.id}
     open_: dict[str, tuple[Any, ...]] = {"distance": dist}
-    if mode is None and u.restricted_to:  # only toward its charger (Kuryakin, Movement)
+    toward = mode is None and u.restricted_to is not None
+    if toward:  # only toward its charger, straight at it (Kuryakin, Movement)
         given.update(mode="advance", toward=u.restricted_to)
     elif mode is None:
         open_["mode"] = ("advance", "move")
     else:
         given["mode"] = mode
-    if u.placed and mode in (None, "retire", "retreat"):
+    if u.placed and mode in (None, "retire", "retreat") and not toward:
         open_["direction"] = DIRECTIONS
     return make("move", given, text, rule, open_)
 
@@ -446,12 +447,14 @@ def _enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
         if e.side != u.side and e.on_table and u.restricted_to in (None, e.id)
     ]
     shooter = (u.kind == "infantry" or u.artillery or u.skirmishing) and not fire.limbered(state, u)
+    # the offer names the heading of its own fire (a battery's is Artillery's, not Infantry's)
+    rule = fire.R_ART if u.artillery else fire.R_SKIRM if u.skirmishing else fire.R_FIRE
     for e in enemies:
         if shooter and not u.fired:
             for band in fire_bands(state, u, e):
                 given = {"unit": u.id, "target": e.id, **({"range": band} if band else {})}
                 at = f" ({band} range)" if band else ""
-                out.append(make("fire", given, f"{u.id} fires at {e.id}{at}", fire.R_FIRE))
+                out.append(make("fire", given, f"{u.id} fires at {e.id}{at}", rule))
         if not (u.artillery or u.skirmishing):
             out.append(
                 make(

@@ -37,7 +37,7 @@ MAX_STEPS = 12
 
 #: the steps after which each ``until`` stops (the charger's ``charge_step`` then)
 _UNTIL_DONE = {
-    "morale": ("evade", "fire", "close"),
+    "morale": ("fire", "close"),
     "home": ("melee",),
     "melee": ("brawl",),
 }
@@ -180,8 +180,15 @@ def play_charge(steps: Steps, r: ChargeRequest) -> str:
         cu = steps.state.unit(c)
         if cu.charge_step is None or cu.charge_step in stop:
             break
+        hit = next((o for o in steps.obligations() if o.id.startswith("collision:")), None)
+        if hit is not None:
+            # a move the charge made ran into another unit: its chits are owed first
+            # (Kuryakin, Disorder), rolled here as play from todo rolls them
+            steps.step(hit.procedure, hit.request)
+            parts.append(f"{hit.request['units'][0]} collides")
+            continue
         o = _owed(steps, c)
-        if o is None and cu.charge_step != "morale":
+        if o is None and cu.charge_step not in ("morale", "evade"):
             # a morale test owed first for another reason (the charger's losses to the
             # defensive fire: Kuryakin, Morale, 10% lost to fire) blocks the charge until it
             # is taken, as play from todo takes it: taken here, and named in the label
@@ -194,7 +201,10 @@ def play_charge(steps: Steps, r: ChargeRequest) -> str:
             fate = _fate(after_x) if _failed(before_x, after_x) else "holds"
             parts.append(f"{x} tests morale {why}: {fate}")
             continue
-        if o is None:
+        if o is None and cu.charge_step == "evade":
+            # skirmishers evade cavalry in place of the test (reading K65), taken now too
+            o_proc, o_fields = "evade", {"unit": t}
+        elif o is None:
             # the target tests when its jumped card comes (Kuryakin, Movement); the
             # sequence does not play the cards between: it takes the test now
             o_proc, o_fields = "morale", {"unit": t, "charged_by": c}
