@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
-from solonap_helpers import unit
+from solonap_helpers import make, unit
 
 from vedette import rules
 from vedette.engine import Game, Store
@@ -157,7 +157,8 @@ def _collisions_measured_at_every_place(state: Any, before: Any, after: Any) -> 
 
 def test_collisions_ask_only_the_places_near_each_unit_and_find_what_every_place_finds() -> None:
     """``actions.collisions`` makes a body only for the places along a move whose centre is
-    within both radii of the other unit's (the first test of ``tt.overlaps``): over the states
+    within both radii of the other unit's (the first test of ``tt.overlaps``) and whose base
+    no side of either holds clear of the other (``actions._apart``): over the states
     of simulated games, each unit moved to random places (some far, some into its neighbours),
     it names the units the test of every place names."""
     rs = rules.get("solo_napoleonic")
@@ -177,8 +178,102 @@ def test_collisions_ask_only_the_places_near_each_unit_and_find_what_every_place
                 x = other.x + rng.uniform(-60, 60) if rng.random() < 0.6 else rng.uniform(0, 1800)
                 y = other.y + rng.uniform(-60, 60) if rng.random() < 0.6 else rng.uniform(0, 1200)
                 moved = dataclasses.replace(u, x=round(x, 1), y=round(y, 1))
+                if rng.random() < 0.3:  # wheeled as well: its start and its way face apart
+                    moved = dataclasses.replace(moved, facing=rng.choice((45.0, 90.0, 200.0)))
                 got = actions.collisions(state, u, moved)
                 assert got == _collisions_measured_at_every_place(state, u, moved), (u.id, x, y)
                 checked += 1
                 hits += bool(got)
     assert checked > 300 and hits > 20, (checked, hits)
+
+
+def test_bases_told_apart_across_a_side_share_no_area_and_most_near_misses_are_told() -> None:
+    """``actions._apart`` (the collision test's separating axes): two bases it says lie clear
+    of each other share no area (``tt.overlaps`` with no tolerance, shapely's answer where
+    close), over random bases of every facing and size, near each other, touching, and
+    overlapping; and it tells most of the pairs that share none (it is what spares the test a
+    body per place)."""
+    rng = random.Random(5)
+    told = clear = 0
+    for _ in range(4000):
+        a = tt.Body.at(
+            rng.uniform(0, 200),
+            rng.uniform(0, 200),
+            rng.choice((0.0, 90.0, 180.0, rng.uniform(0, 360))),
+            rng.choice((20.0, 40.0, 120.0, rng.uniform(5, 150))),
+            rng.choice((10.0, 30.0, rng.uniform(5, 80))),
+        )
+        o = tt.Body.at(
+            rng.uniform(0, 200),
+            rng.uniform(0, 200),
+            rng.choice((0.0, 45.0, 270.0, rng.uniform(0, 360))),
+            rng.uniform(10, 150),
+            rng.uniform(10, 80),
+        )
+        apart = actions._apart(actions._axes(a, o), a.centre.x, a.centre.y)
+        share = tt.overlaps(a, o, 0.0)
+        assert not (apart and share), (a, o)
+        clear += not share
+        told += apart
+    assert clear > 1000 and told > 0.8 * clear, (clear, told)
+
+
+def _nearest_measuring_every_enemy(state: Any, u: Any) -> Any:
+    """The nearest enemy as ``actions.flee_direction`` first found it: every enemy on the table
+    measured, the first of the nearest kept (the oracle of ``actions.nearest_enemy``)."""
+    near = None
+    for o in state.units:
+        if o.side != u.side and o.on_table:
+            d = geom.unit_distance(u, o)
+            if d is not None and (near is None or d < near[0]):
+                near = (d, o)
+    return None if near is None else near[1]
+
+
+def test_the_nearest_enemy_measures_only_those_that_may_be_nearest_and_finds_the_same() -> None:
+    """Kuryakin, Morale (a rout runs away from the nearest enemy): ``actions.nearest_enemy``
+    measures only the enemies whose least possible distance does not pass another's greatest;
+    over the states of simulated games, each unit also set down at random places and facings
+    (some among the enemy), it finds the enemy that measuring every one finds."""
+    rs = rules.get("solo_napoleonic")
+    setup = Setup(rs.name, rs.scenario("sample"), max_actions=150)
+    rng = random.Random(3)
+    checked = pruned = 0
+    for index in range(3):
+        played = play_game(setup, 2026, index, record=True)
+        g = Game.create(Store(":memory:"), "n", rs.name, dict(setup.scenario), played.dice_seed)
+        for proc, req in played.actions:
+            g.perform(proc, req)
+            state = g.state
+            placed = [u for u in state.units if u.on_table]
+            for u in placed:
+                if rng.random() < 0.5:
+                    other = rng.choice(placed)
+                    x, y = other.x + rng.uniform(-150, 150), other.y + rng.uniform(-150, 150)
+                    u = dataclasses.replace(u, x=x, y=y, facing=rng.uniform(0, 360))
+                b = geom.body(u)
+                assert b is not None
+                got = actions.nearest_enemy(state, u, b)
+                assert got is _nearest_measuring_every_enemy(state, u), u.id
+                checked += 1
+                enemies = sum(o.side != u.side and o.on_table for o in state.units)
+                pruned += enemies > 1
+    assert checked > 1000 and pruned > 500, (checked, pruned)
+
+
+def test_the_first_of_two_enemies_equally_near_is_the_nearest() -> None:
+    """Two enemies at the same distance, either side of a unit: the first in the scenario's
+    order is the one it flees from, as when every enemy is measured."""
+    s = make(
+        [
+            unit("F1", x=500.0, y=500.0, facing=0.0),
+            unit("A1", "Allies", x=500.0, y=700.0, facing=180.0),
+            unit("A2", "Allies", x=500.0, y=300.0, facing=0.0),
+        ]
+    )
+    u = s.unit("F1")
+    b = geom.body(u)
+    assert b is not None
+    assert geom.unit_distance(u, s.unit("A1")) == geom.unit_distance(u, s.unit("A2"))
+    assert actions.nearest_enemy(s, u, b) is s.unit("A1")
+    assert actions.flee_direction(s, u) == 180.0

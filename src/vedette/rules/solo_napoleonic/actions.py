@@ -315,13 +315,7 @@ def flee_direction(state: State, u: Unit) -> float | None:
         return None
     threat = next((c for c in chargers(state) if c.charge_target == u.id and c.on_table), None)
     if threat is None or geom.body(threat) is None:
-        near: tuple[float, Unit] | None = None
-        for o in state.units:
-            if o.side != u.side and o.on_table:
-                d = geom.unit_distance(u, o)
-                if d is not None and (near is None or d < near[0]):
-                    near = (d, o)
-        threat = None if near is None else near[1]
+        threat = nearest_enemy(state, u, b)
     tb = None if threat is None else geom.body(threat)
     if tb is None:
         return None
@@ -337,6 +331,37 @@ def toward_direction(state: State, u: Unit, other: str) -> float | None:
         return None
     to = math.degrees(math.atan2(ob.centre.x - b.centre.x, ob.centre.y - b.centre.y))
     return (to - b.facing) % 360.0
+
+
+def nearest_enemy(state: State, u: Unit, b: tt.Body) -> Unit | None:
+    """The enemy on the table nearest ``u`` (its body ``b``), edge to edge (the first in the
+    scenario's order among the nearest). Only the enemies that may be nearest are measured:
+    none whose least possible distance (the centres' less both half-diagonals) passes the
+    greatest possible distance of another (the centres' less both inscribed radii, or 0),
+    each bound with :data:`geom.BOUND_MM` to spare (so the same one is found as by measuring
+    every enemy)."""
+    bounds = []
+    least = math.inf
+    ib = geom.inner(b)
+    cx, cy, rb = b.centre.x, b.centre.y, b.radius
+    for o in state.units:
+        if o.side != u.side and o.on_table:
+            ob = geom.body(o)
+            if ob is None:
+                continue
+            c = math.hypot(ob.centre.x - cx, ob.centre.y - cy)
+            most = max(0.0, c - ib - geom.inner(ob))
+            if most < least:
+                least = most
+            bounds.append((c - rb - ob.radius, o))
+    near: tuple[float, Unit] | None = None
+    for low, o in bounds:
+        if low - geom.BOUND_MM > least + geom.BOUND_MM:
+            continue  # farther than another enemy is at most: never the nearest
+        d = geom.unit_distance(u, o)
+        if d is not None and (near is None or d < near[0]):
+            near = (d, o)
+    return None if near is None else near[1]
 
 
 def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
@@ -484,20 +509,25 @@ def collisions(
         k = 0.0 if length2 <= 0 else ((ob.centre.x - ax) * vx + (ob.centre.y - ay) * vy) / length2
         k = min(1.0, max(0.0, k))
         gap = math.hypot(ob.centre.x - ax - k * vx, ob.centre.y - ay - k * vy)
-        if gap > a.footprint.radius + ob.footprint.radius + 1.0 or tt.overlaps(a, ob, 1.0):
+        if gap > a.footprint.radius + ob.footprint.radius + 1.0:
             continue
+        axes = _axes(b, ob)
+        start = axes if (a.facing, a.footprint) == (b.facing, b.footprint) else _axes(a, ob)
+        if not _apart(start, ax, ay) and tt.overlaps(a, ob, 1.0):
+            continue  # overlapping already where it began: not run into on this move
         if not ways:
             step = max(1.0, min(a.footprint.width, a.footprint.depth) / 2)
             n = max(1, math.ceil(math.sqrt(length2) / step))
             ways = [(ax + vx * i / n, ay + vy * i / n) for i in range(1, n + 1)]
         # only the places whose centre is within both radii of the other's can overlap it
-        # (tt.overlaps' own first test, here before a body is made for the place)
+        # (tt.overlaps' own first test, here before a body is made for the place), and of
+        # those only the ones no side of either base holds clear of the other (_apart)
         reach = b.footprint.radius + ob.footprint.radius
         reach2, ox, oy = reach * reach + 1e-9, ob.centre.x, ob.centre.y
         if any(
             tt.overlaps(tt.Body(tt.Vec(x, y), b.facing, b.footprint), ob, 1.0)
             for x, y in ways
-            if (x - ox) * (x - ox) + (y - oy) * (y - oy) <= reach2
+            if (x - ox) * (x - ox) + (y - oy) * (y - oy) <= reach2 and not _apart(axes, x, y)
         ):
             out.append(o.id)
     return tuple(out)
@@ -521,6 +551,41 @@ def rules_move_collisions(
         f"; {u.id} collides with {', '.join(hit)}: D3 'D' chits each, owed (Kuryakin, Disorder:"
         f" disorder cause=collision units='[{names}]')"
     )
+
+
+#: how clearly (mm) two bases must lie apart across a side for :func:`_apart` to tell it
+#: (their corners are worked out in floats: a hair of rounding)
+APART_MM = 1e-6
+
+
+def _axes(moving: tt.Body, other: tt.Body) -> list[tuple[float, float, float, float]]:
+    """The sides' normals of the two bases (the moving one's facing, ahead and to its right;
+    the other's), each with the other base's centre measured along it and how far apart the
+    two centres must lie along it for the bases to be clear of each other there: both half
+    shadows (a rectangle's on a line: half its width and half its depth, each foreshortened),
+    and :data:`APART_MM`. The moving base keeps its facing and size all along its move."""
+    out = []
+    fa, fo = math.radians(moving.facing), math.radians(other.facing)
+    ax, ay, ox, oy = math.sin(fa), math.cos(fa), math.sin(fo), math.cos(fo)
+    aw, ad = moving.footprint.width / 2, moving.footprint.depth / 2
+    ow, od = other.footprint.width / 2, other.footprint.depth / 2
+    cx, cy = other.centre.x, other.centre.y
+    for nx, ny in ((ax, ay), (ay, -ax), (ox, oy), (oy, -ox)):
+        half = (
+            ad * abs(ax * nx + ay * ny)
+            + aw * abs(ay * nx - ax * ny)
+            + od * abs(ox * nx + oy * ny)
+            + ow * abs(oy * nx - ox * ny)
+        )
+        out.append((nx, ny, cx * nx + cy * ny, half + APART_MM))
+    return out
+
+
+def _apart(axes: list[tuple[float, float, float, float]], x: float, y: float) -> bool:
+    """The moving base, centred at (``x``, ``y``), lies clear of the other along one of
+    ``axes`` (:func:`_axes`): two rectangles whose shadows on a side's normal do not meet
+    share no area (separating axes), so ``tt.overlaps`` would find none there."""
+    return any(abs(c - (x * nx + y * ny)) > half for nx, ny, c, half in axes)
 
 
 def move_odds(state: State, req: rq.Move) -> list[Odds]:

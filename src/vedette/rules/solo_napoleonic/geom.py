@@ -156,7 +156,7 @@ def within(a: Unit, b: Unit, reach: float) -> bool | None:
     return d is not None and d <= reach
 
 
-def _inner(b: Body) -> float:
+def inner(b: Body) -> float:
     """The radius of the body's inscribed circle (half its lesser side): every point this
     near its centre lies in it."""
     fp = b.footprint
@@ -201,7 +201,7 @@ def bodies_within(ba: Body, bb: Body, reach: float) -> bool | None:
         return False
     # (the bounds less an inscribed radius may fall below 0, the distance never: a reach of 0
     # or less is never within them)
-    ia, ib = _inner(ba), _inner(bb)
+    ia, ib = inner(ba), inner(bb)
     if c - ia - ib < reach - BOUND_MM and reach > BOUND_MM:
         return True
     pa, pb = point_gap(ca.x, ca.y, bb), point_gap(cb.x, cb.y, ba)
