@@ -1,0 +1,244 @@
+"""What the pages say about options, house-rule keys and flags is what the code has.
+
+The commands of the docs run (``test_docs_commands.py``), so they cannot drift; the prose can.
+These checks read the prose where it names something the code declares:
+
+- every option a ruleset declares (its ``options_model``, what ``--option KEY=VALUE`` takes)
+  is named on its player page, and every ``KEY=VALUE`` of an option that a page names (the
+  player page, the developer page, ``--option KEY=VALUE`` anywhere in the docs) is one the
+  command line accepts (a placeholder in capitals, ``N``, stands for any value);
+- a page names a yes/no option by the value that changes the game: the value that is not its
+  default (``stop_at_zoc=false`` when the default is true), and ``(default X)`` beside one
+  option gives its default;
+- a house-rule key a page names as ``[table] key`` is in the ruleset's data, and
+  ``[table] key = value`` (the way to change a reading) is a value of the shipped value's type,
+  another than the shipped one, and a house-rule file holding only it is accepted;
+- every ``--flag`` the docs name is an option of a vedette command (or of the named tool).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+
+from tests.docs.test_reading_tables import PLAYER_SECTION, ROW, knob_exists, ruleset_data, section
+from vedette import rules
+from vedette.cli.common import option_fields, parse_options
+from vedette.cli.main import cli
+from vedette.errors import BadRequest, VedetteError
+from vedette.schemas.rules import check_house_rules
+
+ROOT = Path(__file__).resolve().parents[2]
+RULESETS = sorted(p.stem for p in (ROOT / "docs/rules").glob("*.md"))
+DOCS = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").rglob("*.md")),
+    *sorted((ROOT / "src/vedette/rules").glob("*/data/help.md")),
+]
+
+OPTION = re.compile(r"`(--option )?([a-z_]+)=([^`\s]*)`")
+DEFAULT = re.compile(r"\(default ([^)]+)\)")
+HOUSE_KEY = re.compile(r"`\[([\w.]+)\]\s+([\w.]+)(?:\s*=\s*([^`]+))?`")
+HOUSE_TABLE = re.compile(r"`\[([\w.]+)\]`")
+FLAG = re.compile(r"(?<![\w-])(--[a-z][\w-]*)")
+COMMAND_OPTION = re.compile(r"vedette (\w+) .*--option ([a-z_]+)=(\S+)")
+
+# Flags the docs name that are not vedette's, each with the tool it belongs to.
+OTHER_FLAGS = {
+    "--frozen": "uv sync",
+    "--quick": "python -m bench",
+    "--only": "bench/bench_simulate.py",
+    "--base": "bench/bench_simulate.py",
+    "--parquet": "named as absent (docs/simulation.md: there is no --parquet)",
+}
+
+
+def pages(ruleset: str) -> list[Path]:
+    return [
+        ROOT / "src/vedette/rules" / ruleset / "data/help.md",
+        ROOT / "docs/rules" / f"{ruleset}.md",
+    ]
+
+
+def declared(ruleset: str) -> dict[str, Any]:
+    """The ruleset's options: name -> default."""
+    return {f.name: f.default for f in option_fields(rules.get(ruleset))}
+
+
+def accepted(ruleset: str, key: str, value: str) -> bool:
+    """Does ``--option KEY=VALUE`` pass the command line's check? ``N`` (any capital word) and
+    ``a|b`` (alternatives) are the pages' placeholders."""
+    if not value or re.fullmatch(r"[A-Z]+", value):
+        return key in declared(ruleset)
+    try:
+        for one in value.split("|"):
+            parse_options(rules.get(ruleset), [f"{key}={one}"])
+    except BadRequest:
+        return False
+    return True
+
+
+def option_mentions(ruleset: str) -> list[tuple[str, str, str, str]]:
+    """(where, line, key, value) of every option ``KEY=VALUE`` the ruleset's pages name."""
+    names = declared(ruleset)
+    found = []
+    for page in pages(ruleset):
+        for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            for m in OPTION.finditer(line):
+                before = line[max(0, m.start() - 12) : m.start()]
+                if m.group(2) in names or m.group(1) or re.search(r"\boption\s*$", before):
+                    found.append((f"{page.relative_to(ROOT)}:{n}", line, m.group(2), m.group(3)))
+    return found
+
+
+def test_the_checks_can_fail() -> None:
+    assert accepted("napoleon_at_bay", "stop_at_zoc", "false")
+    assert accepted("napoleon_at_bay", "vedette_strength", "N")
+    assert not accepted("napoleon_at_bay", "stop_at_zoc", "maybe")
+    assert not accepted("napoleon_at_bay", "no_such_option", "true")
+    assert not accepted("napoleon_at_bay", "variant", "final|third")
+    assert house_change_problem("napoleon_at_bay", "fixing", "mp_limit", "60")  # the default
+    assert house_change_problem("napoleon_at_bay", "fixing", "mp_limit", '"far"')  # a type
+    assert house_change_problem("napoleon_at_bay", "fixing", "no_such_key", "1")
+    assert house_change_problem("napoleon_at_bay", "fixing", "mp_limit", "40") is None
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_option_is_on_the_player_page_and_every_option_named_exists(ruleset: str) -> None:
+    player = pages(ruleset)[0].read_text(encoding="utf-8")
+    unnamed = [k for k in declared(ruleset) if not re.search(rf"`(--option )?{k}=", player)]
+    assert not unnamed, f"{ruleset}: options its player page does not name: {unnamed}"
+    wrong = [
+        f"{where}: {key}={value}"
+        for where, _, key, value in option_mentions(ruleset)
+        if not accepted(ruleset, key, value)
+    ]
+    assert not wrong, f"{ruleset}: options the command line refuses: {wrong}"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_yes_no_option_is_named_by_the_value_that_changes_the_game(ruleset: str) -> None:
+    defaults = declared(ruleset)
+    wrong = []
+    for where, line, key, value in option_mentions(ruleset):
+        default = defaults.get(key)
+        if (
+            isinstance(default, bool)
+            and value in ("true", "false")
+            and (value == "true") == default
+        ):
+            wrong.append(f"{where}: {key}={value} is the default")
+        stated = DEFAULT.findall(line)
+        if len(stated) == 1 and len({k for k in OPTION.findall(line)}) == 1:
+            shown = str(default).lower() if isinstance(default, bool) else str(default)
+            if stated[0].strip() != shown:
+                wrong.append(f"{where}: {key}: '(default {stated[0]})', the code's is {shown}")
+    assert not wrong, f"{ruleset}: {wrong}"
+
+
+def test_every_option_a_doc_gives_on_a_command_line_exists() -> None:
+    wrong = []
+    for doc in DOCS:
+        for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            for m in COMMAND_OPTION.finditer(line):
+                try:
+                    rs = rules.get(m.group(1))
+                except VedetteError:
+                    continue  # `vedette simulate ... --option`: the ruleset is further on
+                if not accepted(rs.name, m.group(2), m.group(3).strip("`")):
+                    wrong.append(f"{doc.relative_to(ROOT)}:{n}: {m.group(0)}")
+    assert not wrong, wrong
+
+
+def house_change_problem(ruleset: str, table: str, key: str, text: str) -> str | None:
+    """What is wrong with ``[table] key = text`` offered as a way to change a reading, or None."""
+    shipped: Any = ruleset_data(ruleset)
+    for part in [*table.split("."), *key.split(".")]:
+        shipped = shipped.get(part) if isinstance(shipped, dict) else None
+    if shipped is None:
+        return "no such key in the ruleset's data"
+    value = tomllib.loads(f"x = {text}")["x"]
+    if type(value) is not type(shipped) and not (
+        isinstance(value, int | float) and isinstance(shipped, int | float)
+    ):
+        return f"{value!r} is not of the shipped value's type ({shipped!r})"
+    if value == shipped:
+        return f"{value!r} is the shipped value"
+    tree: dict[str, Any] = {}
+    here = tree
+    for part in [*table.split("."), *key.split(".")[:-1]]:
+        here = here.setdefault(part, {})
+    here[key.split(".")[-1]] = value
+    try:
+        check_house_rules(rules.get(ruleset), tree, "house rule")
+    except VedetteError as e:
+        return f"refused: {e}"
+    return None
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_each_house_rule_key_a_page_names_exists_and_a_change_changes_it(ruleset: str) -> None:
+    data = ruleset_data(ruleset)
+    wrong = []
+    for page in pages(ruleset):
+        text = page.read_text(encoding="utf-8")
+        for n, line in enumerate(text.splitlines(), 1):
+            for m in HOUSE_KEY.finditer(line):
+                table, key, value = m.groups()
+                if value is None:
+                    ok = knob_exists(data, table, key)
+                    problem = None if ok else "no such key in the ruleset's data"
+                else:
+                    problem = house_change_problem(ruleset, table, key, value.strip())
+                if problem:
+                    wrong.append(f"{page.relative_to(ROOT)}:{n}: {m.group(0)}: {problem}")
+    player = pages(ruleset)[0].read_text(encoding="utf-8")
+    for line in section(player, PLAYER_SECTION).splitlines():
+        if ROW.match(line):
+            change = line.strip().strip("|").split("|")[-1]
+            for table in HOUSE_TABLE.findall(change):
+                if not knob_exists(data, table, None):
+                    wrong.append(
+                        f"{ruleset} help.md reading {line.split('|')[1].strip()}: [{table}]"
+                    )
+    assert not wrong, f"{ruleset}: {wrong}"
+
+
+def vedette_flags() -> set[str]:
+    """Every option of every vedette command (ruleset groups and their procedures included)."""
+    flags: set[str] = set()
+
+    def walk(cmd: click.Command, ctx: click.Context) -> None:
+        for p in cmd.get_params(ctx):
+            flags.update(p.opts, p.secondary_opts)
+        if isinstance(cmd, click.Group):
+            for name in cmd.list_commands(ctx):
+                sub = cmd.get_command(ctx, name)
+                if sub is not None:
+                    walk(sub, click.Context(sub, info_name=name, parent=ctx))
+
+    walk(cli, click.Context(cli, info_name="vedette"))
+    return flags
+
+
+def test_every_flag_the_docs_name_is_an_option_of_a_command() -> None:
+    flags = vedette_flags()
+    assert {"--seed", "--house-rules", "--odds", "--sweep"} <= flags
+    for flag, tool in OTHER_FLAGS.items():
+        assert flag not in flags, f"{flag} is vedette's now: take it out of OTHER_FLAGS ({tool})"
+        where = tool.split()[0]
+        if where.endswith(".py"):
+            assert flag in (ROOT / where).read_text(encoding="utf-8"), f"{where} has no {flag}"
+    unknown = [
+        f"{doc.relative_to(ROOT)}:{n}: {m.group(1)}"
+        for doc in DOCS
+        for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1)
+        for m in FLAG.finditer(line)
+        if m.group(1) not in flags and m.group(1) not in OTHER_FLAGS
+    ]
+    assert not unknown, f"flags the docs name that no command has: {unknown}"
