@@ -242,3 +242,45 @@ def test_every_flag_the_docs_name_is_an_option_of_a_command() -> None:
         if m.group(1) not in flags and m.group(1) not in OTHER_FLAGS
     ]
     assert not unknown, f"flags the docs name that no command has: {unknown}"
+
+
+def test_no_help_text_shows_the_sources_markup() -> None:
+    """A command's ``--help`` is written for players: no reST of the docstrings (``x``,
+    :func:) leaks into it."""
+    leaks = []
+
+    def walk(cmd: click.Command, ctx: click.Context) -> None:
+        text = cmd.get_help(ctx)
+        if re.search(r"``|:(func|data|class|meth):", text):
+            leaks.append(ctx.command_path)
+        if isinstance(cmd, click.Group):
+            for name in cmd.list_commands(ctx):
+                sub = cmd.get_command(ctx, name)
+                if sub is not None:
+                    walk(sub, click.Context(sub, info_name=name, parent=ctx))
+
+    walk(cli, click.Context(cli, info_name="vedette"))
+    assert not leaks, f"--help texts with source markup: {leaks}"
+
+
+def data_values(tree: Any, key: str) -> list[Any]:
+    """Every value of ``key`` anywhere in a rule-data tree."""
+    if not isinstance(tree, dict):
+        return []
+    return [v for k, v in tree.items() if k == key] + [
+        found for v in tree.values() for found in data_values(v, key)
+    ]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_an_option_held_in_the_rule_data_too_has_the_same_default_in_both(ruleset: str) -> None:
+    """``new --help`` shows an option's declared default; a game without the option reads the
+    rule data's value of the same key (a house rule may set it): the two must agree."""
+    data = ruleset_data(ruleset)
+    wrong = {
+        key: (default, values)
+        for key, default in declared(ruleset).items()
+        if (values := [v for v in data_values(data, key) if not isinstance(v, dict)])
+        and any(v != default for v in values)
+    }
+    assert not wrong, f"{ruleset}: option default against the data's value: {wrong}"

@@ -674,8 +674,8 @@ def cmd_simulate(
 @cli.command("demo", short_help="play a ruleset's bundled worked example")
 @json_option
 def cmd_demo(as_json: bool) -> None:
-    """Play the worked example of the first registered ruleset that has one (its
-    ``Ruleset.demo``) as a new game, step by step."""
+    """Play the worked example of the first registered ruleset that has one (the
+    ruleset's own demo) as a new game, step by step."""
     # start-up: the command line loads this only for a command that needs it
     from vedette import rules
 
