@@ -284,3 +284,31 @@ def test_an_option_held_in_the_rule_data_too_has_the_same_default_in_both(rulese
         and any(v != default for v in values)
     }
     assert not wrong, f"{ruleset}: option default against the data's value: {wrong}"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_procedure_the_pages_write_out_takes_the_fields_they_give_it(ruleset: str) -> None:
+    """Prose (outside the command blocks, which run) writes procedures as `fix moving=F1 ...`
+    or `vedette nab fix ...`: each ``KEY=`` is a field of that procedure (or sequence)."""
+    rs = rules.get(ruleset)
+    fields = {name: {p.name for p in proc.params} for name, proc in rs.procedures.items()}
+    fields.update({name: {p.name for p in s.params} for name, s in rs.sequences().items()})
+    wrong, checked = [], 0
+    for page in pages(ruleset):
+        block = False
+        for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            if line.lstrip().startswith("```"):
+                block = not block
+                continue
+            for text in [] if block else re.findall(r"`([^`]+)`", line):
+                text = re.sub(r"^vedette\s+\S+\s+", "", text)
+                words = text.split()
+                if not words or words[0] not in fields:
+                    continue
+                keys = re.findall(r"(?:^|[\s\[])([a-z_]+)=", text)
+                checked += len(keys)
+                wrong += [
+                    f"{page.name}:{n}: {words[0]} {k}=" for k in keys if k not in fields[words[0]]
+                ]
+    assert checked, f"{ruleset}: no procedure with fields written out in prose"
+    assert not wrong, f"{ruleset}: fields the procedure does not have: {wrong}"
