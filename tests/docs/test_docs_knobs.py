@@ -1,4 +1,4 @@
-"""What the pages say about options, house-rule keys and flags is what the code has.
+"""What the pages say about options, house-rule keys, flags and code names is what the code has.
 
 The commands of the docs run (``test_docs_commands.py``), so they cannot drift; the prose can.
 These checks read the prose where it names something the code declares:
@@ -13,7 +13,10 @@ These checks read the prose where it names something the code declares:
 - a house-rule key a page names as ``[table] key`` is in the ruleset's data, and
   ``[table] key = value`` (the way to change a reading) is a value of the shipped value's type,
   another than the shipped one, and a house-rule file holding only it is accepted;
-- every ``--flag`` the docs name is an option of a vedette command (or of the named tool).
+- every ``--flag`` the docs name is an option of a vedette command (or of the named tool);
+- a procedure written out in a ruleset's prose (``fix moving=F1 ...``) has the fields given;
+- a backticked ``module.name`` or ``Class.name`` of vedette that the prose names exists;
+- no ``--help`` text shows the docstrings' markup.
 """
 
 from __future__ import annotations
@@ -26,7 +29,19 @@ from typing import Any
 import click
 import pytest
 
-from tests.docs.test_reading_tables import PLAYER_SECTION, ROW, knob_exists, ruleset_data, section
+from tests.docs.test_reading_tables import (
+    PLAYER_SECTION,
+    ROW,
+    code_exists,
+    defines,
+    knob_exists,
+    ruleset_data,
+    section,
+    sources,
+)
+from tests.docs.test_reading_tables import (
+    text as source_text,
+)
 from vedette import rules
 from vedette.cli.common import option_fields, parse_options
 from vedette.cli.main import cli
@@ -312,3 +327,37 @@ def test_a_procedure_the_pages_write_out_takes_the_fields_they_give_it(ruleset: 
                 ]
     assert checked, f"{ruleset}: no procedure with fields written out in prose"
     assert not wrong, f"{ruleset}: fields the procedure does not have: {wrong}"
+
+
+# Dotted names the prose gives that are not to be found, each with why.
+GONE = {"base.Procedure": "docs/architecture.md says the older way is gone"}
+
+
+def dotted_name_exists(ruleset: str | None, name: str) -> bool:
+    """``module.function``, ``Class.attribute`` or ``package.module.Name`` in vedette (the
+    ruleset's package first), or ``section.key`` of the ruleset's data."""
+    parts = name.split(".")
+    for rs in [ruleset] if ruleset else RULESETS:
+        if code_exists(rs, name) or knob_exists(ruleset_data(rs), parts[0], ".".join(parts[1:])):
+            return True
+    module = ROOT / "src/vedette" / Path(*parts[:-1]).with_suffix(".py")
+    return module.exists() and defines(module, parts[-1])
+
+
+@pytest.mark.parametrize("page", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_module_or_class_member_the_prose_names_exists(page: Path) -> None:
+    """A backticked ``x.y`` whose head is a vedette module or class names code that exists
+    (a function renamed or moved leaves the prose behind)."""
+    ruleset = next((rs for rs in RULESETS if rs in page.parts or page.stem == rs), None)
+    everything = sources(RULESETS[0])[1]
+    heads = {p.stem for p in everything} - {"__init__"}
+    heads |= {c for p in everything for c in re.findall(r"^class (\w+)", source_text(p), re.M)}
+    missing = []
+    for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+        for name in re.findall(r"`([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\(\))?`", line):
+            parts = name.split(".")
+            if parts[-1] in ("py", "toml", "md", "json", "jsonl") or parts[0] not in heads:
+                continue
+            if name not in GONE and not dotted_name_exists(ruleset, name):
+                missing.append(f"{n}: {name}")
+    assert not missing, f"{page.relative_to(ROOT)} names what the code lacks: {missing}"
