@@ -15,7 +15,8 @@ These checks read the prose where it names something the code declares:
   another than the shipped one, and a house-rule file holding only it is accepted;
 - every ``--flag`` the docs name is an option of a vedette command (or of the named tool);
 - a procedure written out in a ruleset's prose (``fix moving=F1 ...``) has the fields given;
-- a backticked ``module.name`` or ``Class.name`` of vedette that the prose names exists;
+- a backticked ``module.name`` or ``Class.name`` of vedette that the prose names exists, and a
+  web address it gives is a route of the app;
 - no ``--help`` text shows the docstrings' markup.
 """
 
@@ -361,3 +362,39 @@ def test_every_module_or_class_member_the_prose_names_exists(page: Path) -> None
             if name not in GONE and not dotted_name_exists(ruleset, name):
                 missing.append(f"{n}: {name}")
     assert not missing, f"{page.relative_to(ROOT)} names what the code lacks: {missing}"
+
+
+def web_routes() -> set[tuple[str, str]]:
+    """(method, path template) of every route the web app's modules declare."""
+    found = set()
+    for module in sorted((ROOT / "src/vedette/web").glob("*.py")):
+        source = module.read_text(encoding="utf-8")
+        for method, path in re.findall(r"@\w+\.(get|post)\(\s*\"([^\"]+)\"", source):
+            found.add((method.upper(), path))
+    return found
+
+
+def test_every_web_address_the_docs_give_is_a_route() -> None:
+    """`/help/RULESET`, `GET /api/games/{name}/sequences` ...: a page or endpoint the docs send
+    a reader to exists (NAME, RULESET, ID and ``{x}`` stand for any one part; a bundled
+    ruleset's name for RULESET)."""
+    routes = web_routes()
+    assert ("GET", "/help/{ruleset}") in routes
+    missing = []
+    for doc in DOCS:
+        for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            for method, path in re.findall(r"`(?:(GET|POST) )?(/[^`\s]*)`", line):
+                if path.startswith(("/dev/", "/tmp/")):
+                    continue
+                parts = path.split("?")[0].strip("/").split("/")
+                if not any(
+                    (not method or method == m)
+                    and len(t.strip("/").split("/")) == len(parts)
+                    and all(
+                        a == b or b.startswith("{")
+                        for a, b in zip(parts, t.strip("/").split("/"), strict=True)
+                    )
+                    for m, t in routes
+                ):
+                    missing.append(f"{doc.relative_to(ROOT)}:{n}: {method} {path}".strip())
+    assert not missing, f"addresses no route answers: {missing}"
