@@ -260,15 +260,17 @@ def test_every_flag_the_docs_name_is_an_option_of_a_command() -> None:
     assert not unknown, f"flags the docs name that no command has: {unknown}"
 
 
-def test_no_help_text_shows_the_sources_markup() -> None:
+def test_no_help_text_shows_the_sources_markup_or_a_flag_no_command_has() -> None:
     """A command's ``--help`` is written for players: no reST of the docstrings (``x``,
-    :func:) leaks into it."""
+    :func:) leaks into it, and every ``--flag`` it names is an option of a command."""
     leaks = []
+    flags = vedette_flags()
 
     def walk(cmd: click.Command, ctx: click.Context) -> None:
         text = cmd.get_help(ctx)
         if re.search(r"``|:(func|data|class|meth):", text):
             leaks.append(ctx.command_path)
+        leaks.extend(f"{ctx.command_path}: {f}" for f in FLAG.findall(text) if f not in flags)
         if isinstance(cmd, click.Group):
             for name in cmd.list_commands(ctx):
                 sub = cmd.get_command(ctx, name)

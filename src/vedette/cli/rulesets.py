@@ -47,8 +47,9 @@ KEY = re.compile(r"[A-Za-z_][\w.-]*$")
 NEG_MARK = "\x00"
 
 BUILTIN_HELP = {
-    "new": "start a game: NAME [--scenario S] [--seed N] [--option K=V] [--physical-dice]",
-    "scenarios": "the bundled scenarios",
+    "new": "start a game: NAME [--scenario S] [--seed N] [--option K=V] [--house-rules FILE]"
+    " [--physical-dice]",
+    "scenarios": "the bundled scenarios, then yours (--import FILE, --export NAME, --delete NAME)",
     "show": "the game as text (its map, units and phase)",
     "todo": "what is owed now (first), then the actions open now",
     "chances": "the exact odds of each end state of a sequence (or of a whole procedure):"
