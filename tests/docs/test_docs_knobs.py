@@ -17,6 +17,7 @@ These checks read the prose where it names something the code declares:
 - a procedure written out in a ruleset's prose (``fix moving=F1 ...``) has the fields given;
 - a backticked ``module.name`` or ``Class.name`` of vedette that the prose names exists, and a
   web address it gives is a route of the app;
+- a backticked identifier of the code's shape is in the code or the rule data;
 - no ``--help`` text shows the docstrings' markup.
 """
 
@@ -400,3 +401,25 @@ def test_every_web_address_the_docs_give_is_a_route() -> None:
                 ):
                     missing.append(f"{doc.relative_to(ROOT)}:{n}: {method} {path}".strip())
     assert not missing, f"addresses no route answers: {missing}"
+
+
+def test_every_identifier_the_prose_names_is_in_the_code_or_data() -> None:
+    """A backticked identifier of the code's shape (``snake_case`` or ``camelCase``, four
+    letters or more) names something the sources, tests, benches, examples or rule data
+    define or use: a function renamed leaves no stale name in the prose."""
+    files = [
+        *ROOT.glob("src/**/*.py"),
+        *ROOT.glob("src/**/*.toml"),
+        *ROOT.glob("examples/**/*.py"),
+        *ROOT.glob("tests/**/*.py"),
+        *ROOT.glob("bench/*.py"),
+    ]
+    words = set(re.findall(r"\w+", "\n".join(f.read_text(encoding="utf-8") for f in files)))
+    missing = [
+        f"{doc.relative_to(ROOT)}:{n}: {name}"
+        for doc in DOCS
+        for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1)
+        for name in re.findall(r"`([A-Za-z_]\w*)(?:\(\))?`", line)
+        if len(name) >= 4 and ("_" in name or re.search(r"[a-z][A-Z]", name)) and name not in words
+    ]
+    assert not missing, f"names the code does not have: {missing}"
