@@ -18,6 +18,7 @@ These checks read the prose where it names something the code declares:
 - a backticked ``module.name`` or ``Class.name`` of vedette that the prose names exists, and a
   web address it gives is a route of the app;
 - a backticked identifier of the code's shape is in the code or the rule data;
+- a scenario a ruleset's page shows (a ``toml`` block) starts a game;
 - no ``--help`` text shows the docstrings' markup.
 """
 
@@ -47,6 +48,7 @@ from tests.docs.test_reading_tables import (
 from vedette import rules
 from vedette.cli.common import option_fields, parse_options
 from vedette.cli.main import cli
+from vedette.engine import Game, Store
 from vedette.errors import BadRequest, VedetteError
 from vedette.schemas.rules import check_house_rules
 
@@ -138,24 +140,24 @@ def test_every_option_is_on_the_player_page_and_every_option_named_exists(rulese
     assert not wrong, f"{ruleset}: options the command line refuses: {wrong}"
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
-def test_a_yes_no_option_is_named_by_the_value_that_changes_the_game(ruleset: str) -> None:
-    defaults = declared(ruleset)
-    wrong = []
-    for where, line, key, value in option_mentions(ruleset):
-        default = defaults.get(key)
-        if (
-            isinstance(default, bool)
-            and value in ("true", "false")
-            and (value == "true") == default
-        ):
-            wrong.append(f"{where}: {key}={value} is the default")
-        stated = DEFAULT.findall(line)
-        if len(stated) == 1 and len({k for k in OPTION.findall(line)}) == 1:
-            shown = str(default).lower() if isinstance(default, bool) else str(default)
-            if stated[0].strip() != shown:
-                wrong.append(f"{where}: {key}: '(default {stated[0]})', the code's is {shown}")
-    assert not wrong, f"{ruleset}: {wrong}"
+def test_a_yes_no_option_is_named_by_the_value_that_changes_the_game() -> None:
+    wrong, checked = [], 0
+    for ruleset in RULESETS:
+        defaults = declared(ruleset)
+        for where, line, key, value in option_mentions(ruleset):
+            default = defaults.get(key)
+            if isinstance(default, bool) and value in ("true", "false"):
+                checked += 1
+                if (value == "true") == default:
+                    wrong.append(f"{where}: {key}={value} is the default")
+            stated = DEFAULT.findall(line)
+            if len(stated) == 1 and len({k for k in OPTION.findall(line)}) == 1:
+                checked += 1
+                shown = str(default).lower() if isinstance(default, bool) else str(default)
+                if stated[0].strip() != shown:
+                    wrong.append(f"{where}: {key}: '(default {stated[0]})', the code's is {shown}")
+    assert checked, "no yes/no option or stated default found on the pages"
+    assert not wrong, wrong
 
 
 def test_every_option_a_doc_gives_on_a_command_line_exists() -> None:
@@ -291,18 +293,19 @@ def data_values(tree: Any, key: str) -> list[Any]:
     ]
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
-def test_an_option_held_in_the_rule_data_too_has_the_same_default_in_both(ruleset: str) -> None:
+def test_an_option_held_in_the_rule_data_too_has_the_same_default_in_both() -> None:
     """``new --help`` shows an option's declared default; a game without the option reads the
     rule data's value of the same key (a house rule may set it): the two must agree."""
-    data = ruleset_data(ruleset)
-    wrong = {
-        key: (default, values)
-        for key, default in declared(ruleset).items()
-        if (values := [v for v in data_values(data, key) if not isinstance(v, dict)])
-        and any(v != default for v in values)
-    }
-    assert not wrong, f"{ruleset}: option default against the data's value: {wrong}"
+    wrong, checked = {}, 0
+    for ruleset in RULESETS:
+        data = ruleset_data(ruleset)
+        for key, default in declared(ruleset).items():
+            values = [v for v in data_values(data, key) if not isinstance(v, dict)]
+            checked += len(values)
+            if any(v != default for v in values):
+                wrong[f"{ruleset} {key}"] = (default, values)
+    assert checked, "no option is held in the rule data"
+    assert not wrong, f"option default against the data's value: {wrong}"
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -348,23 +351,25 @@ def dotted_name_exists(ruleset: str | None, name: str) -> bool:
     return module.exists() and defines(module, parts[-1])
 
 
-@pytest.mark.parametrize("page", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
-def test_every_module_or_class_member_the_prose_names_exists(page: Path) -> None:
+def test_every_module_or_class_member_the_prose_names_exists() -> None:
     """A backticked ``x.y`` whose head is a vedette module or class names code that exists
     (a function renamed or moved leaves the prose behind)."""
-    ruleset = next((rs for rs in RULESETS if rs in page.parts or page.stem == rs), None)
     everything = sources(RULESETS[0])[1]
     heads = {p.stem for p in everything} - {"__init__"}
     heads |= {c for p in everything for c in re.findall(r"^class (\w+)", source_text(p), re.M)}
-    missing = []
-    for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
-        for name in re.findall(r"`([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\(\))?`", line):
-            parts = name.split(".")
-            if parts[-1] in ("py", "toml", "md", "json", "jsonl") or parts[0] not in heads:
-                continue
-            if name not in GONE and not dotted_name_exists(ruleset, name):
-                missing.append(f"{n}: {name}")
-    assert not missing, f"{page.relative_to(ROOT)} names what the code lacks: {missing}"
+    missing, checked = [], 0
+    for page in DOCS:
+        ruleset = next((rs for rs in RULESETS if rs in page.parts or page.stem == rs), None)
+        for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            for name in re.findall(r"`([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\(\))?`", line):
+                parts = name.split(".")
+                if parts[-1] in ("py", "toml", "md", "json", "jsonl") or parts[0] not in heads:
+                    continue
+                checked += 1
+                if name not in GONE and not dotted_name_exists(ruleset, name):
+                    missing.append(f"{page.relative_to(ROOT)}:{n}: {name}")
+    assert checked > 100, f"only {checked} names checked: is the pattern still right?"
+    assert not missing, f"names the code lacks: {missing}"
 
 
 def web_routes() -> set[tuple[str, str]]:
@@ -423,3 +428,18 @@ def test_every_identifier_the_prose_names_is_in_the_code_or_data() -> None:
         if len(name) >= 4 and ("_" in name or re.search(r"[a-z][A-Z]", name)) and name not in words
     ]
     assert not missing, f"names the code does not have: {missing}"
+
+
+def test_a_scenario_a_page_shows_starts_a_game() -> None:
+    """A ``toml`` block on a ruleset's pages is a scenario written out for players to copy:
+    the ruleset takes it as it stands and a game starts from it."""
+    blocks = [
+        (ruleset, page, block)
+        for ruleset in RULESETS
+        for page in pages(ruleset)
+        for block in re.findall(r"```toml\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+    ]
+    assert blocks, "no scenario shown on the rulesets' pages"
+    for ruleset, page, block in blocks:
+        game = Game.create(Store(":memory:"), "shown", ruleset, tomllib.loads(block), seed=1)
+        assert game.todo(), f"{page.relative_to(ROOT)}: its scenario offers nothing to do"
