@@ -310,8 +310,9 @@ def test_an_option_held_in_the_rule_data_too_has_the_same_default_in_both() -> N
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_procedure_the_pages_write_out_takes_the_fields_they_give_it(ruleset: str) -> None:
-    """Prose (outside the command blocks, which run) writes procedures as `fix moving=F1 ...`
-    or `vedette nab fix ...`: each ``KEY=`` is a field of that procedure (or sequence)."""
+    """Prose (outside the command blocks, which run) writes procedures as `fix moving=F1 ...`,
+    `vedette nab fix ...` or "`array=` on `fix`": each ``KEY=`` is a field of that procedure
+    (or sequence)."""
     rs = rules.get(ruleset)
     fields = {name: {p.name for p in proc.params} for name, proc in rs.procedures.items()}
     fields.update({name: {p.name for p in s.params} for name, s in rs.sequences().items()})
@@ -322,6 +323,10 @@ def test_a_procedure_the_pages_write_out_takes_the_fields_they_give_it(ruleset: 
             if line.lstrip().startswith("```"):
                 block = not block
                 continue
+            for key, name in [] if block else re.findall(r"`([a-z_]+)=[^`]*` on `(\w+)`", line):
+                checked += 1
+                if key not in fields.get(name, ()):
+                    wrong.append(f"{page.name}:{n}: {key}= on {name}")
             for text in [] if block else re.findall(r"`([^`]+)`", line):
                 text = re.sub(r"^vedette\s+\S+\s+", "", text)
                 words = text.split()
