@@ -19,6 +19,7 @@ These checks read the prose where it names something the code declares:
   web address it gives is a route of the app;
 - a backticked identifier of the code's shape is in the code or the rule data;
 - a scenario a ruleset's page shows (a ``toml`` block) starts a game;
+- every event kind a ruleset folds is named on its developer page;
 - no ``--help`` text shows the docstrings' markup.
 """
 
@@ -448,3 +449,15 @@ def test_a_scenario_a_page_shows_starts_a_game() -> None:
     for ruleset, page, block in blocks:
         game = Game.create(Store(":memory:"), "shown", ruleset, tomllib.loads(block), seed=1)
         assert game.todo(), f"{page.relative_to(ROOT)}: its scenario offers nothing to do"
+
+
+def test_every_event_kind_is_named_on_its_developer_page() -> None:
+    """A saved game is its events: the developer page names every kind its ruleset folds, so
+    a kind added (or renamed) is told where the log's readers look."""
+    unnamed = []
+    for ruleset in RULESETS:
+        page = pages(ruleset)[1].read_text(encoding="utf-8")
+        kinds = {kind for e in rules.get(ruleset).events if (kind := getattr(e, "kind", None))}
+        assert kinds, f"{ruleset}: no event kinds"
+        unnamed += [f"{ruleset}: {k}" for k in sorted(kinds) if f"`{k}`" not in page]
+    assert not unnamed, f"event kinds their developer page does not name: {unnamed}"
