@@ -20,6 +20,7 @@ These checks read the prose where it names something the code declares:
 - a backticked identifier of the code's shape is in the code or the rule data;
 - a scenario a ruleset's page shows (a ``toml`` block) starts a game;
 - every event kind a ruleset folds is named on its developer page;
+- every procedure and sequence of a ruleset is named on both its pages;
 - no ``--help`` text shows the docstrings' markup.
 """
 
@@ -461,3 +462,20 @@ def test_every_event_kind_is_named_on_its_developer_page() -> None:
         assert kinds, f"{ruleset}: no event kinds"
         unnamed += [f"{ruleset}: {k}" for k in sorted(kinds) if f"`{k}`" not in page]
     assert not unnamed, f"event kinds their developer page does not name: {unnamed}"
+
+
+def test_every_procedure_and_sequence_is_on_both_pages() -> None:
+    """A player finds every procedure and sequence of the ruleset on its page (`vedette
+    RULESET help` lists them; the page says what they are for), and so does a developer."""
+    unnamed = []
+    for ruleset in RULESETS:
+        rs = rules.get(ruleset)
+        names = [*rs.procedures, *rs.sequences()]
+        for page in pages(ruleset):
+            said = page.read_text(encoding="utf-8")
+            unnamed += [
+                f"{page.relative_to(ROOT)}: {name}"
+                for name in names
+                if not re.search(rf"`{name}\b|vedette \S+ (chances )?{name}\b", said)
+            ]
+    assert not unnamed, f"procedures or sequences a page does not name: {unnamed}"
