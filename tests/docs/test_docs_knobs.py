@@ -479,3 +479,16 @@ def test_every_procedure_and_sequence_is_on_both_pages() -> None:
                 if not re.search(rf"`{name}\b|vedette \S+ (chances )?{name}\b", said)
             ]
     assert not unnamed, f"procedures or sequences a page does not name: {unnamed}"
+
+
+def test_the_readme_lists_every_bundled_ruleset_with_a_command_that_names_it() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = [
+        line for line in readme.splitlines() if line.startswith("| ") and "docs/rules/" in line
+    ]
+    listed = {m for line in table for m in re.findall(r"docs/rules/(\w+)\.md", line)}
+    assert listed == set(rules.BUILTIN) == set(RULESETS)
+    for line in table:
+        name = re.findall(r"docs/rules/(\w+)\.md", line)[0]
+        command = re.findall(r"`vedette (\w+)`", line)
+        assert command and rules.canonical(command[0]) == name, line
