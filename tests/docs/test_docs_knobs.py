@@ -314,10 +314,14 @@ def test_an_option_held_in_the_rule_data_too_has_the_same_default_in_both() -> N
 def test_a_procedure_the_pages_write_out_takes_the_fields_they_give_it(ruleset: str) -> None:
     """Prose (outside the command blocks, which run) writes procedures as `fix moving=F1 ...`,
     `vedette nab fix ...` or "`array=` on `fix`": each ``KEY=`` is a field of that procedure
-    (or sequence)."""
+    (or sequence), and a value given to a field of choices is one of them."""
     rs = rules.get(ruleset)
     fields = {name: {p.name for p in proc.params} for name, proc in rs.procedures.items()}
     fields.update({name: {p.name for p in s.params} for name, s in rs.sequences().items()})
+    choices = {
+        name: {p.name: p.choices for p in proc.params}
+        for name, proc in [*rs.procedures.items(), *rs.sequences().items()]
+    }
     wrong, checked = [], 0
     for page in pages(ruleset):
         block = False
@@ -334,13 +338,19 @@ def test_a_procedure_the_pages_write_out_takes_the_fields_they_give_it(ruleset: 
                 words = text.split()
                 if not words or words[0] not in fields:
                     continue
-                keys = re.findall(r"(?:^|[\s\[])([a-z_]+)=", text)
-                checked += len(keys)
-                wrong += [
-                    f"{page.name}:{n}: {words[0]} {k}=" for k in keys if k not in fields[words[0]]
-                ]
+                for key, value in re.findall(r"(?:^|[\s\[])([a-z_]+)=([^\s\]]*)", text):
+                    checked += 1
+                    if key not in fields[words[0]]:
+                        wrong.append(f"{page.name}:{n}: {words[0]} {key}=")
+                        continue
+                    allowed = choices[words[0]].get(key, ())
+                    wrong += [
+                        f"{page.name}:{n}: {words[0]} {key}={one} (not one of {allowed})"
+                        for one in value.replace("\\|", "|").strip("'\"").split("|")
+                        if allowed and one and not one.isupper() and one not in allowed
+                    ]
     assert checked, f"{ruleset}: no procedure with fields written out in prose"
-    assert not wrong, f"{ruleset}: fields the procedure does not have: {wrong}"
+    assert not wrong, f"{ruleset}: fields the procedure does not have or take so: {wrong}"
 
 
 # Dotted names the prose gives that are not to be found, each with why.
