@@ -267,7 +267,8 @@ def test_every_flag_the_docs_name_is_an_option_of_a_command() -> None:
 
 def test_no_help_text_shows_the_sources_markup_or_a_flag_no_command_has() -> None:
     """A command's ``--help`` is written for players: no reST of the docstrings (``x``,
-    :func:) leaks into it, and every ``--flag`` it names is an option of a command."""
+    :func:) leaks into it, every ``--flag`` it names is an option of a command, and what it says
+    is listed below is."""
     leaks = []
     flags = vedette_flags()
 
@@ -276,6 +277,8 @@ def test_no_help_text_shows_the_sources_markup_or_a_flag_no_command_has() -> Non
         if re.search(r"``|:(func|data|class|meth):", text):
             leaks.append(ctx.command_path)
         leaks.extend(f"{ctx.command_path}: {f}" for f in FLAG.findall(text) if f not in flags)
+        if "listed below" in text and "Options of " not in text:
+            leaks.append(f"{ctx.command_path}: says its options are listed below; none are")
         if isinstance(cmd, click.Group):
             for name in cmd.list_commands(ctx):
                 sub = cmd.get_command(ctx, name)

@@ -21,8 +21,8 @@ from vedette.cli.common import (
     DICE_HELP,
     Shell,
     complete_game,
+    game_new_options,
     json_option,
-    new_game_options,
     out,
     parse_dice,
     parse_options,
@@ -428,7 +428,7 @@ def cmd_game(ctx: click.Context) -> None:
 @click.option(
     "--ruleset", required=True, help="the ruleset, by name or alias ('vedette --help' lists them)"
 )
-@new_game_options
+@game_new_options
 def game_new(
     name: str | None,
     ruleset: str,
