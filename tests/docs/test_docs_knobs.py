@@ -14,7 +14,9 @@ These checks read the prose where it names something the code declares:
   ``[table] key = value`` (the way to change a reading) is a value of the shipped value's type,
   another than the shipped one, and a house-rule file holding only it is accepted;
 - every ``--flag`` the docs name is an option of a vedette command (or of the named tool);
-- a procedure written out in a ruleset's prose (``fix moving=F1 ...``) has the fields given;
+- a procedure written out in a ruleset's prose (``fix moving=F1 ...``) has the fields given, a
+  value of a field of choices is one of them, and any ``KEY=`` a ruleset's page gives is a field
+  of one of its procedures or one of its options;
 - a backticked ``module.name`` or ``Class.name`` of vedette that the prose names exists, and a
   web address it gives is a route of the app;
 - a backticked identifier of the code's shape is in the code or the rule data;
@@ -505,3 +507,22 @@ def test_the_readme_lists_every_bundled_ruleset_with_a_command_that_names_it() -
         name = re.findall(r"docs/rules/(\w+)\.md", line)[0]
         command = re.findall(r"`vedette (\w+)`", line)
         assert command and rules.canonical(command[0]) == name, line
+
+
+def test_every_key_a_ruleset_page_writes_as_key_equals_is_a_field_or_an_option() -> None:
+    """`hold=true`, `caught=N`, `array=`: whatever procedure it belongs to, a ``KEY=`` a page
+    gives is a field of one of the ruleset's procedures or sequences, or one of its options."""
+    unknown, checked = [], 0
+    for ruleset in RULESETS:
+        rs = rules.get(ruleset)
+        known = set(declared(ruleset))
+        for proc in [*rs.procedures.values(), *rs.sequences().values()]:
+            known |= {p.name for p in proc.params}
+        for page in pages(ruleset):
+            for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+                for key in re.findall(r"`(?:--option )?([a-z_]+)=[^`]*`", line):
+                    checked += 1
+                    if key not in known:
+                        unknown.append(f"{page.relative_to(ROOT)}:{n}: {key}=")
+    assert checked > 50, f"only {checked} keys found: is the pattern still right?"
+    assert not unknown, f"keys no procedure or option of the ruleset has: {unknown}"
