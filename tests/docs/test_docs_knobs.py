@@ -22,6 +22,7 @@ These checks read the prose where it names something the code declares:
 - a backticked identifier of the code's shape is in the code or the rule data;
 - a scenario a ruleset's page shows (a ``toml`` block) starts a game;
 - every event kind a ruleset folds is named on its developer page;
+- docs/architecture.md's Layout lists every package and module of vedette;
 - every procedure and sequence of a ruleset is named on both its pages;
 - no ``--help`` text shows the docstrings' markup.
 """
@@ -526,3 +527,16 @@ def test_every_key_a_ruleset_page_writes_as_key_equals_is_a_field_or_an_option()
                         unknown.append(f"{page.relative_to(ROOT)}:{n}: {key}=")
     assert checked > 50, f"only {checked} keys found: is the pattern still right?"
     assert not unknown, f"keys no procedure or option of the ruleset has: {unknown}"
+
+
+def test_the_architecture_layout_names_every_package_and_module_of_vedette() -> None:
+    """docs/architecture.md's Layout block lists every sub-package and module of ``vedette``
+    (a package added is placed there for the next reader)."""
+    page = (ROOT / "docs/architecture.md").read_text(encoding="utf-8")
+    layout = page[page.index("```\nsrc/vedette/") : page.index("```", page.index("src/vedette/"))]
+    listed = set(re.findall(r"^  (\w+)(?:/|\.py)\s", layout, re.M))
+    src = ROOT / "src/vedette"
+    present = {p.name for p in src.iterdir() if (p / "__init__.py").exists()}
+    present |= {p.stem for p in src.glob("*.py") if p.stem not in ("__init__", "__main__")}
+    assert listed and present - listed == set(), f"not in the Layout: {present - listed}"
+    assert listed - present == set(), f"in the Layout, not in vedette: {listed - present}"
