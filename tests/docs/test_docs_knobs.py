@@ -29,6 +29,7 @@ These checks read the prose where it names something the code declares:
 
 from __future__ import annotations
 
+import ast
 import re
 import tomllib
 from pathlib import Path
@@ -510,20 +511,35 @@ def test_the_readme_lists_every_bundled_ruleset_with_a_command_that_names_it() -
         assert command and rules.canonical(command[0]) == name, line
 
 
+def keyword_parameters(ruleset: str) -> set[str]:
+    """The keyword parameters of the functions of the ruleset's package (a developer page may
+    name one, bare: ``entering=``)."""
+    names: set[str] = set()
+    for path in sources(ruleset)[0]:
+        for node in ast.walk(ast.parse(source_text(path))):
+            if isinstance(node, ast.FunctionDef):
+                every = [*node.args.args, *node.args.kwonlyargs]
+                names |= {a.arg for a in every}
+    return names
+
+
 def test_every_key_a_ruleset_page_writes_as_key_equals_is_a_field_or_an_option() -> None:
     """`hold=true`, `caught=N`, `array=`: whatever procedure it belongs to, a ``KEY=`` a page
-    gives is a field of one of the ruleset's procedures or sequences, or one of its options."""
+    gives is a field of one of the ruleset's procedures or sequences, or one of its options (a
+    bare ``KEY=`` on the developer page may also be a keyword of the package's functions)."""
     unknown, checked = [], 0
     for ruleset in RULESETS:
         rs = rules.get(ruleset)
         known = set(declared(ruleset))
         for proc in [*rs.procedures.values(), *rs.sequences().values()]:
             known |= {p.name for p in proc.params}
+        keywords = keyword_parameters(ruleset)
         for page in pages(ruleset):
+            developers = page == pages(ruleset)[1]
             for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
-                for key in re.findall(r"`(?:--option )?([a-z_]+)=[^`]*`", line):
+                for key, value in re.findall(r"`(?:--option )?([a-z_]+)=([^`]*)`", line):
                     checked += 1
-                    if key not in known:
+                    if key not in known and not (developers and not value and key in keywords):
                         unknown.append(f"{page.relative_to(ROOT)}:{n}: {key}=")
     assert checked > 50, f"only {checked} keys found: is the pattern still right?"
     assert not unknown, f"keys no procedure or option of the ruleset has: {unknown}"
