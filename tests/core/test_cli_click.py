@@ -91,6 +91,20 @@ def test_nab_fix_help(capsys: pytest.CaptureFixture[str], db: str) -> None:
         assert text in out, text
 
 
+def test_an_optional_positional_field_is_shown_in_brackets(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    """ASL's `phase` takes `to` positionally but may be given nothing (the next phase): its
+    help says so with brackets, where a required one (`fix MOVING CONTACT`) has none."""
+    code, out, _ = run(capsys, db, "asl", "phase", "--help")
+    assert code == 0
+    assert "Usage: vedette asl phase [OPTIONS] [TO] [KEY=VALUE]..." in out
+    assert "  phase [TO] " in run(capsys, db, "asl", "help")[1]
+    assert run(capsys, db, "asl", "new", "g", "--seed", "1")[0] == 0
+    assert run(capsys, db, "asl", "phase")[0] == 0
+    assert run(capsys, db, "asl", "phase", "MPh")[0] == 0
+
+
 def test_typed_help_shows_units_choices_defaults(
     capsys: pytest.CaptureFixture[str], db: str
 ) -> None:

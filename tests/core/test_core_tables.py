@@ -86,6 +86,13 @@ def test_house_rules_replace_tables_whole_and_merge_values() -> None:
     assert m["units"]["inf"] == {"move": 5, "range": 2}
 
 
+def test_a_house_rule_merges_key_by_key_and_a_list_replaces_the_shipped_one_whole() -> None:
+    """README, House rules: what a house-rule file does to the shipped data."""
+    base = {"a": {"x": 1, "y": [1, 2, 3]}, "tables": {"t": {"dice": "1d6", "rule": "R"}}}
+    m = merge(base, {"a": {"y": [9]}, "tables": {"t": {"rule": "mine"}}})
+    assert m == {"a": {"x": 1, "y": [9]}, "tables": {"t": {"dice": "1d6", "rule": "mine"}}}
+
+
 def test_a_house_table_may_give_only_its_rows() -> None:
     base = {"tables": {"a": {"dice": "1d6", "rule": "X 1", "rows": [{"range": "1-6"}]}}}
     house = {"tables": {"a": {"rows": [{"range": "1-3"}, {"range": "4-6"}]}}}

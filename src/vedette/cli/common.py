@@ -111,7 +111,18 @@ def json_option(f: F) -> F:
 
 
 def new_game_options(f: F) -> F:
-    """The options of ``<ruleset> new`` and ``game new``."""
+    """The options of ``<ruleset> new`` (its help lists the ruleset's options below them)."""
+    return _new_game_options(f, "a ruleset option (repeatable; the ruleset's are listed below)")
+
+
+def game_new_options(f: F) -> F:
+    """The options of ``game new`` (the ruleset is an option: its own help lists them)."""
+    return _new_game_options(
+        f, "a ruleset option (repeatable; 'vedette RULESET new --help' lists them)"
+    )
+
+
+def _new_game_options(f: F, option_help: str) -> F:
     for opt in reversed(
         [
             click.option(
@@ -126,7 +137,7 @@ def new_game_options(f: F) -> F:
                 "options",
                 multiple=True,
                 metavar="KEY=VALUE",
-                help="a ruleset option (repeatable; the ruleset's are listed below)",
+                help=option_help,
             ),
             click.option(
                 "--house-rules",

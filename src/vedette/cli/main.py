@@ -21,8 +21,8 @@ from vedette.cli.common import (
     DICE_HELP,
     Shell,
     complete_game,
+    game_new_options,
     json_option,
-    new_game_options,
     out,
     parse_dice,
     parse_options,
@@ -431,7 +431,7 @@ def cmd_game(ctx: click.Context) -> None:
 @click.option(
     "--ruleset", required=True, help="the ruleset, by name or alias ('vedette --help' lists them)"
 )
-@new_game_options
+@game_new_options
 def game_new(
     name: str | None,
     ruleset: str,
@@ -677,8 +677,8 @@ def cmd_simulate(
 @cli.command("demo", short_help="play a ruleset's bundled worked example")
 @json_option
 def cmd_demo(as_json: bool) -> None:
-    """Play the worked example of the first registered ruleset that has one (its
-    ``Ruleset.demo``) as a new game, step by step."""
+    """Play the worked example of the first registered ruleset that has one (the
+    ruleset's own demo) as a new game, step by step."""
     # start-up: the command line loads this only for a command that needs it
     from vedette import rules
 

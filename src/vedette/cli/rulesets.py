@@ -47,8 +47,9 @@ KEY = re.compile(r"[A-Za-z_][\w.-]*$")
 NEG_MARK = "\x00"
 
 BUILTIN_HELP = {
-    "new": "start a game: NAME [--scenario S] [--seed N] [--option K=V] [--physical-dice]",
-    "scenarios": "the bundled scenarios",
+    "new": "start a game: NAME [--scenario S] [--seed N] [--option K=V] [--house-rules FILE]"
+    " [--physical-dice]",
+    "scenarios": "the bundled scenarios, then yours (--import FILE, --export NAME, --delete NAME)",
     "show": "the game as text (its map, units and phase)",
     "todo": "what is owed now (first), then the actions open now",
     "chances": "the exact odds of each end state of a sequence (or of a whole procedure):"
@@ -64,9 +65,15 @@ def positional_fields(spec: Any) -> tuple[Any, ...]:
     return declared or tuple(f for f in spec.fields if f.required)
 
 
+def caps(field: Any) -> str:
+    """A positional field as help shows it: ``TO``, or ``[TO]`` when it may be left out."""
+    return field.name.upper() if field.required else f"[{field.name.upper()}]"
+
+
 def signature(name: str, spec: Any) -> str:
-    """``fix MOVING CONTACT``: a procedure with its positional fields."""
-    return " ".join([name, *(f.name.upper() for f in positional_fields(spec))])
+    """``fix MOVING CONTACT``: a procedure with its positional fields (optional ones in
+    brackets: ``phase [TO]``)."""
+    return " ".join([name, *(caps(f) for f in positional_fields(spec))])
 
 
 def field_rows(spec: Any) -> list[tuple[str, str]]:
@@ -438,7 +445,7 @@ class ProcedureCommand(click.Command):
 
     # -- help
     def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
-        pieces = ["[OPTIONS]", *(f.name.upper() for f in self.positional)]
+        pieces = ["[OPTIONS]", *(caps(f) for f in self.positional)]
         if len(self.spec.fields) > len(self.positional):
             pieces.append("[KEY=VALUE]...")
         return pieces

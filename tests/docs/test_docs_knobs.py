@@ -1,0 +1,558 @@
+"""What the pages say about options, house-rule keys, flags and code names is what the code has.
+
+The commands of the docs run (``test_docs_commands.py``), so they cannot drift; the prose can.
+These checks read the prose where it names something the code declares:
+
+- every option a ruleset declares (its ``options_model``, what ``--option KEY=VALUE`` takes)
+  is named on its player page, and every ``KEY=VALUE`` of an option that a page names (the
+  player page, the developer page, ``--option KEY=VALUE`` anywhere in the docs) is one the
+  command line accepts (a placeholder in capitals, ``N``, stands for any value);
+- a page names a yes/no option by the value that changes the game: the value that is not its
+  default (``stop_at_zoc=false`` when the default is true), and ``(default X)`` beside one
+  option gives its default;
+- a house-rule key a page names as ``[table] key`` is in the ruleset's data, and
+  ``[table] key = value`` (the way to change a reading) is a value of the shipped value's type,
+  another than the shipped one, and a house-rule file holding only it is accepted;
+- every ``--flag`` the docs name is an option of a vedette command (or of the named tool);
+- a procedure written out in a ruleset's prose (``fix moving=F1 ...``) has the fields given, a
+  value of a field of choices is one of them, and any ``KEY=`` a ruleset's page gives is a field
+  of one of its procedures or one of its options;
+- a backticked ``module.name`` or ``Class.name`` of vedette that the prose names exists, and a
+  web address it gives is a route of the app;
+- a backticked identifier of the code's shape is in the code or the rule data;
+- a scenario a ruleset's page shows (a ``toml`` block) starts a game;
+- every event kind a ruleset folds is named on its developer page;
+- docs/architecture.md's Layout lists every package and module of vedette;
+- every procedure and sequence of a ruleset is named on both its pages;
+- no ``--help`` text shows the docstrings' markup.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+
+from tests.docs.test_reading_tables import (
+    PLAYER_SECTION,
+    ROW,
+    code_exists,
+    defines,
+    knob_exists,
+    ruleset_data,
+    section,
+    sources,
+)
+from tests.docs.test_reading_tables import (
+    text as source_text,
+)
+from vedette import rules
+from vedette.cli.common import option_fields, parse_options
+from vedette.cli.main import cli
+from vedette.engine import Game, Store
+from vedette.errors import BadRequest, VedetteError
+from vedette.schemas.rules import check_house_rules
+
+ROOT = Path(__file__).resolve().parents[2]
+RULESETS = sorted(p.stem for p in (ROOT / "docs/rules").glob("*.md"))
+DOCS = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").rglob("*.md")),
+    *sorted((ROOT / "src/vedette/rules").glob("*/data/help.md")),
+]
+
+OPTION = re.compile(r"`(--option )?([a-z_]+)=([^`\s]*)`")
+DEFAULT = re.compile(r"\(default ([^)]+)\)")
+HOUSE_KEY = re.compile(r"`\[([\w.]+)\]\s+([\w.]+)(?:\s*=\s*([^`]+))?`")
+HOUSE_TABLE = re.compile(r"`\[([\w.]+)\]`")
+FLAG = re.compile(r"(?<![\w-])(--[a-z][\w-]*)")
+COMMAND_OPTION = re.compile(r"vedette (\w+) .*--option ([a-z_]+)=(\S+)")
+
+# Flags the docs name that are not vedette's, each with the tool it belongs to.
+OTHER_FLAGS = {
+    "--frozen": "uv sync",
+    "--quick": "python -m bench",
+    "--only": "bench/bench_simulate.py",
+    "--base": "bench/bench_simulate.py",
+    "--parquet": "named as absent (docs/simulation.md: there is no --parquet)",
+}
+
+
+def pages(ruleset: str) -> list[Path]:
+    return [
+        ROOT / "src/vedette/rules" / ruleset / "data/help.md",
+        ROOT / "docs/rules" / f"{ruleset}.md",
+    ]
+
+
+def declared(ruleset: str) -> dict[str, Any]:
+    """The ruleset's options: name -> default."""
+    return {f.name: f.default for f in option_fields(rules.get(ruleset))}
+
+
+def accepted(ruleset: str, key: str, value: str) -> bool:
+    """Does ``--option KEY=VALUE`` pass the command line's check? ``N`` (any capital word) and
+    ``a|b`` (alternatives) are the pages' placeholders."""
+    if not value or re.fullmatch(r"[A-Z]+", value):
+        return key in declared(ruleset)
+    try:
+        for one in value.split("|"):
+            parse_options(rules.get(ruleset), [f"{key}={one}"])
+    except BadRequest:
+        return False
+    return True
+
+
+def option_mentions(ruleset: str) -> list[tuple[str, str, str, str]]:
+    """(where, line, key, value) of every option ``KEY=VALUE`` the ruleset's pages name."""
+    names = declared(ruleset)
+    found = []
+    for page in pages(ruleset):
+        for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            for m in OPTION.finditer(line):
+                before = line[max(0, m.start() - 12) : m.start()]
+                if m.group(2) in names or m.group(1) or re.search(r"\boption\s*$", before):
+                    found.append((f"{page.relative_to(ROOT)}:{n}", line, m.group(2), m.group(3)))
+    return found
+
+
+def test_the_checks_can_fail() -> None:
+    assert accepted("napoleon_at_bay", "stop_at_zoc", "false")
+    assert accepted("napoleon_at_bay", "vedette_strength", "N")
+    assert not accepted("napoleon_at_bay", "stop_at_zoc", "maybe")
+    assert not accepted("napoleon_at_bay", "no_such_option", "true")
+    assert not accepted("napoleon_at_bay", "variant", "final|third")
+    assert house_change_problem("napoleon_at_bay", "fixing", "mp_limit", "60")  # the default
+    assert house_change_problem("napoleon_at_bay", "fixing", "mp_limit", '"far"')  # a type
+    assert house_change_problem("napoleon_at_bay", "fixing", "no_such_key", "1")
+    assert house_change_problem("napoleon_at_bay", "fixing", "mp_limit", "40") is None
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_option_is_on_the_player_page_and_every_option_named_exists(ruleset: str) -> None:
+    player = pages(ruleset)[0].read_text(encoding="utf-8")
+    unnamed = [k for k in declared(ruleset) if not re.search(rf"`(--option )?{k}=", player)]
+    assert not unnamed, f"{ruleset}: options its player page does not name: {unnamed}"
+    wrong = [
+        f"{where}: {key}={value}"
+        for where, _, key, value in option_mentions(ruleset)
+        if not accepted(ruleset, key, value)
+    ]
+    assert not wrong, f"{ruleset}: options the command line refuses: {wrong}"
+
+
+def test_a_yes_no_option_is_named_by_the_value_that_changes_the_game() -> None:
+    wrong, checked = [], 0
+    for ruleset in RULESETS:
+        defaults = declared(ruleset)
+        for where, line, key, value in option_mentions(ruleset):
+            default = defaults.get(key)
+            if isinstance(default, bool) and value in ("true", "false"):
+                checked += 1
+                if (value == "true") == default:
+                    wrong.append(f"{where}: {key}={value} is the default")
+            stated = DEFAULT.findall(line)
+            if len(stated) == 1 and len({k for k in OPTION.findall(line)}) == 1:
+                checked += 1
+                shown = str(default).lower() if isinstance(default, bool) else str(default)
+                if stated[0].strip() != shown:
+                    wrong.append(f"{where}: {key}: '(default {stated[0]})', the code's is {shown}")
+    assert checked, "no yes/no option or stated default found on the pages"
+    assert not wrong, wrong
+
+
+def test_every_option_a_doc_gives_on_a_command_line_exists() -> None:
+    wrong = []
+    for doc in DOCS:
+        for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            for m in COMMAND_OPTION.finditer(line):
+                try:
+                    rs = rules.get(m.group(1))
+                except VedetteError:
+                    continue  # `vedette simulate ... --option`: the ruleset is further on
+                if not accepted(rs.name, m.group(2), m.group(3).strip("`")):
+                    wrong.append(f"{doc.relative_to(ROOT)}:{n}: {m.group(0)}")
+    assert not wrong, wrong
+
+
+def house_change_problem(ruleset: str, table: str, key: str, text: str) -> str | None:
+    """What is wrong with ``[table] key = text`` offered as a way to change a reading, or None."""
+    shipped: Any = ruleset_data(ruleset)
+    for part in [*table.split("."), *key.split(".")]:
+        shipped = shipped.get(part) if isinstance(shipped, dict) else None
+    if shipped is None:
+        return "no such key in the ruleset's data"
+    value = tomllib.loads(f"x = {text}")["x"]
+    if type(value) is not type(shipped) and not (
+        isinstance(value, int | float) and isinstance(shipped, int | float)
+    ):
+        return f"{value!r} is not of the shipped value's type ({shipped!r})"
+    if value == shipped:
+        return f"{value!r} is the shipped value"
+    tree: dict[str, Any] = {}
+    here = tree
+    for part in [*table.split("."), *key.split(".")[:-1]]:
+        here = here.setdefault(part, {})
+    here[key.split(".")[-1]] = value
+    try:
+        check_house_rules(rules.get(ruleset), tree, "house rule")
+    except VedetteError as e:
+        return f"refused: {e}"
+    return None
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_each_house_rule_key_a_page_names_exists_and_a_change_changes_it(ruleset: str) -> None:
+    data = ruleset_data(ruleset)
+    wrong = []
+    for page in pages(ruleset):
+        text = page.read_text(encoding="utf-8")
+        for n, line in enumerate(text.splitlines(), 1):
+            for m in HOUSE_KEY.finditer(line):
+                table, key, value = m.groups()
+                if value is None:
+                    ok = knob_exists(data, table, key)
+                    problem = None if ok else "no such key in the ruleset's data"
+                else:
+                    problem = house_change_problem(ruleset, table, key, value.strip())
+                if problem:
+                    wrong.append(f"{page.relative_to(ROOT)}:{n}: {m.group(0)}: {problem}")
+    player = pages(ruleset)[0].read_text(encoding="utf-8")
+    for line in section(player, PLAYER_SECTION).splitlines():
+        if ROW.match(line):
+            change = line.strip().strip("|").split("|")[-1]
+            for table in HOUSE_TABLE.findall(change):
+                if not knob_exists(data, table, None):
+                    wrong.append(
+                        f"{ruleset} help.md reading {line.split('|')[1].strip()}: [{table}]"
+                    )
+    assert not wrong, f"{ruleset}: {wrong}"
+
+
+def vedette_flags() -> set[str]:
+    """Every option of every vedette command (ruleset groups and their procedures included)."""
+    flags: set[str] = set()
+
+    def walk(cmd: click.Command, ctx: click.Context) -> None:
+        for p in cmd.get_params(ctx):
+            flags.update(p.opts, p.secondary_opts)
+        if isinstance(cmd, click.Group):
+            for name in cmd.list_commands(ctx):
+                sub = cmd.get_command(ctx, name)
+                if sub is not None:
+                    walk(sub, click.Context(sub, info_name=name, parent=ctx))
+
+    walk(cli, click.Context(cli, info_name="vedette"))
+    return flags
+
+
+def test_every_flag_the_docs_name_is_an_option_of_a_command() -> None:
+    flags = vedette_flags()
+    assert {"--seed", "--house-rules", "--odds", "--sweep"} <= flags
+    for flag, tool in OTHER_FLAGS.items():
+        assert flag not in flags, f"{flag} is vedette's now: take it out of OTHER_FLAGS ({tool})"
+        where = tool.split()[0]
+        if where.endswith(".py"):
+            assert flag in (ROOT / where).read_text(encoding="utf-8"), f"{where} has no {flag}"
+    unknown = [
+        f"{doc.relative_to(ROOT)}:{n}: {m.group(1)}"
+        for doc in DOCS
+        for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1)
+        for m in FLAG.finditer(line)
+        if m.group(1) not in flags and m.group(1) not in OTHER_FLAGS
+    ]
+    assert not unknown, f"flags the docs name that no command has: {unknown}"
+
+
+def test_no_help_text_shows_the_sources_markup_or_a_flag_no_command_has() -> None:
+    """A command's ``--help`` is written for players: no reST of the docstrings (``x``,
+    :func:) leaks into it, every ``--flag`` it names is an option of a command, and what it says
+    is listed below is."""
+    leaks = []
+    flags = vedette_flags()
+
+    def walk(cmd: click.Command, ctx: click.Context) -> None:
+        text = cmd.get_help(ctx)
+        if re.search(r"``|:(func|data|class|meth):", text):
+            leaks.append(ctx.command_path)
+        leaks.extend(f"{ctx.command_path}: {f}" for f in FLAG.findall(text) if f not in flags)
+        if "listed below" in text and "Options of " not in text:
+            leaks.append(f"{ctx.command_path}: says its options are listed below; none are")
+        if isinstance(cmd, click.Group):
+            for name in cmd.list_commands(ctx):
+                sub = cmd.get_command(ctx, name)
+                if sub is not None:
+                    walk(sub, click.Context(sub, info_name=name, parent=ctx))
+
+    walk(cli, click.Context(cli, info_name="vedette"))
+    assert not leaks, f"--help texts with source markup: {leaks}"
+
+
+def data_values(tree: Any, key: str) -> list[Any]:
+    """Every value of ``key`` anywhere in a rule-data tree."""
+    if not isinstance(tree, dict):
+        return []
+    return [v for k, v in tree.items() if k == key] + [
+        found for v in tree.values() for found in data_values(v, key)
+    ]
+
+
+def test_an_option_held_in_the_rule_data_too_has_the_same_default_in_both() -> None:
+    """``new --help`` shows an option's declared default; a game without the option reads the
+    rule data's value of the same key (a house rule may set it): the two must agree."""
+    wrong, checked = {}, 0
+    for ruleset in RULESETS:
+        data = ruleset_data(ruleset)
+        for key, default in declared(ruleset).items():
+            values = [v for v in data_values(data, key) if not isinstance(v, dict)]
+            checked += len(values)
+            if any(v != default for v in values):
+                wrong[f"{ruleset} {key}"] = (default, values)
+    assert checked, "no option is held in the rule data"
+    assert not wrong, f"option default against the data's value: {wrong}"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_procedure_the_pages_write_out_takes_the_fields_they_give_it(ruleset: str) -> None:
+    """Prose (outside the command blocks, which run) writes procedures as `fix moving=F1 ...`,
+    `vedette nab fix ...` or "`array=` on `fix`": each ``KEY=`` is a field of that procedure
+    (or sequence), and a value given to a field of choices is one of them."""
+    rs = rules.get(ruleset)
+    fields = {name: {p.name for p in proc.params} for name, proc in rs.procedures.items()}
+    fields.update({name: {p.name for p in s.params} for name, s in rs.sequences().items()})
+    choices = {
+        name: {p.name: p.choices for p in proc.params}
+        for name, proc in [*rs.procedures.items(), *rs.sequences().items()]
+    }
+    wrong, checked = [], 0
+    for page in pages(ruleset):
+        block = False
+        for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            if line.lstrip().startswith("```"):
+                block = not block
+                continue
+            for key, name in [] if block else re.findall(r"`([a-z_]+)=[^`]*` on `(\w+)`", line):
+                checked += 1
+                if key not in fields.get(name, ()):
+                    wrong.append(f"{page.name}:{n}: {key}= on {name}")
+            for text in [] if block else re.findall(r"`([^`]+)`", line):
+                text = re.sub(r"^vedette\s+\S+\s+", "", text)
+                words = text.split()
+                if not words or words[0] not in fields:
+                    continue
+                for key, value in re.findall(r"(?:^|[\s\[])([a-z_]+)=([^\s\]]*)", text):
+                    checked += 1
+                    if key not in fields[words[0]]:
+                        wrong.append(f"{page.name}:{n}: {words[0]} {key}=")
+                        continue
+                    allowed = choices[words[0]].get(key, ())
+                    wrong += [
+                        f"{page.name}:{n}: {words[0]} {key}={one} (not one of {allowed})"
+                        for one in value.replace("\\|", "|").strip("'\"").split("|")
+                        if allowed and one and not one.isupper() and one not in allowed
+                    ]
+    assert checked, f"{ruleset}: no procedure with fields written out in prose"
+    assert not wrong, f"{ruleset}: fields the procedure does not have or take so: {wrong}"
+
+
+# Dotted names the prose gives that are not to be found, each with why.
+GONE = {"base.Procedure": "docs/architecture.md says the older way is gone"}
+
+
+def dotted_name_exists(ruleset: str | None, name: str) -> bool:
+    """``module.function``, ``Class.attribute`` or ``package.module.Name`` in vedette (the
+    ruleset's package first), or ``section.key`` of the ruleset's data."""
+    parts = name.split(".")
+    for rs in [ruleset] if ruleset else RULESETS:
+        if code_exists(rs, name) or knob_exists(ruleset_data(rs), parts[0], ".".join(parts[1:])):
+            return True
+    module = ROOT / "src/vedette" / Path(*parts[:-1]).with_suffix(".py")
+    return module.exists() and defines(module, parts[-1])
+
+
+def test_every_module_or_class_member_the_prose_names_exists() -> None:
+    """A backticked ``x.y`` whose head is a vedette module or class names code that exists
+    (a function renamed or moved leaves the prose behind)."""
+    everything = sources(RULESETS[0])[1]
+    heads = {p.stem for p in everything} - {"__init__"}
+    heads |= {c for p in everything for c in re.findall(r"^class (\w+)", source_text(p), re.M)}
+    missing, checked = [], 0
+    for page in DOCS:
+        ruleset = next((rs for rs in RULESETS if rs in page.parts or page.stem == rs), None)
+        for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            for name in re.findall(r"`([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\(\))?`", line):
+                parts = name.split(".")
+                if parts[-1] in ("py", "toml", "md", "json", "jsonl") or parts[0] not in heads:
+                    continue
+                checked += 1
+                if name not in GONE and not dotted_name_exists(ruleset, name):
+                    missing.append(f"{page.relative_to(ROOT)}:{n}: {name}")
+    assert checked > 100, f"only {checked} names checked: is the pattern still right?"
+    assert not missing, f"names the code lacks: {missing}"
+
+
+def web_routes() -> set[tuple[str, str]]:
+    """(method, path template) of every route the web app's modules declare."""
+    found = set()
+    for module in sorted((ROOT / "src/vedette/web").glob("*.py")):
+        source = module.read_text(encoding="utf-8")
+        for method, path in re.findall(r"@\w+\.(get|post)\(\s*\"([^\"]+)\"", source):
+            found.add((method.upper(), path))
+    return found
+
+
+def test_every_web_address_the_docs_give_is_a_route() -> None:
+    """`/help/RULESET`, `GET /api/games/{name}/sequences` ...: a page or endpoint the docs send
+    a reader to exists (NAME, RULESET, ID and ``{x}`` stand for any one part; a bundled
+    ruleset's name for RULESET)."""
+    routes = web_routes()
+    assert ("GET", "/help/{ruleset}") in routes
+    missing = []
+    for doc in DOCS:
+        for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            for method, path in re.findall(r"`(?:(GET|POST) )?(/[^`\s]*)`", line):
+                if path.startswith(("/dev/", "/tmp/")):
+                    continue
+                parts = path.split("?")[0].strip("/").split("/")
+                if not any(
+                    (not method or method == m)
+                    and len(t.strip("/").split("/")) == len(parts)
+                    and all(
+                        a == b or b.startswith("{")
+                        for a, b in zip(parts, t.strip("/").split("/"), strict=True)
+                    )
+                    for m, t in routes
+                ):
+                    missing.append(f"{doc.relative_to(ROOT)}:{n}: {method} {path}".strip())
+    assert not missing, f"addresses no route answers: {missing}"
+
+
+def test_every_identifier_the_prose_names_is_in_the_code_or_data() -> None:
+    """A backticked identifier of the code's shape (``snake_case`` or ``camelCase``, four
+    letters or more) names something the sources, tests, benches, examples or rule data
+    define or use: a function renamed leaves no stale name in the prose."""
+    files = [
+        *ROOT.glob("src/**/*.py"),
+        *ROOT.glob("src/**/*.toml"),
+        *ROOT.glob("examples/**/*.py"),
+        *ROOT.glob("tests/**/*.py"),
+        *ROOT.glob("bench/*.py"),
+    ]
+    words = set(re.findall(r"\w+", "\n".join(f.read_text(encoding="utf-8") for f in files)))
+    missing = [
+        f"{doc.relative_to(ROOT)}:{n}: {name}"
+        for doc in DOCS
+        for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1)
+        for name in re.findall(r"`([A-Za-z_]\w*)(?:\(\))?`", line)
+        if len(name) >= 4 and ("_" in name or re.search(r"[a-z][A-Z]", name)) and name not in words
+    ]
+    assert not missing, f"names the code does not have: {missing}"
+
+
+def test_a_scenario_a_page_shows_starts_a_game() -> None:
+    """A ``toml`` block on a ruleset's pages is a scenario written out for players to copy:
+    the ruleset takes it as it stands and a game starts from it."""
+    blocks = [
+        (ruleset, page, block)
+        for ruleset in RULESETS
+        for page in pages(ruleset)
+        for block in re.findall(r"```toml\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+    ]
+    assert blocks, "no scenario shown on the rulesets' pages"
+    for ruleset, page, block in blocks:
+        game = Game.create(Store(":memory:"), "shown", ruleset, tomllib.loads(block), seed=1)
+        assert game.todo(), f"{page.relative_to(ROOT)}: its scenario offers nothing to do"
+
+
+def test_every_event_kind_is_named_on_its_developer_page() -> None:
+    """A saved game is its events: the developer page names every kind its ruleset folds, so
+    a kind added (or renamed) is told where the log's readers look."""
+    unnamed = []
+    for ruleset in RULESETS:
+        page = pages(ruleset)[1].read_text(encoding="utf-8")
+        kinds = {kind for e in rules.get(ruleset).events if (kind := getattr(e, "kind", None))}
+        assert kinds, f"{ruleset}: no event kinds"
+        unnamed += [f"{ruleset}: {k}" for k in sorted(kinds) if f"`{k}`" not in page]
+    assert not unnamed, f"event kinds their developer page does not name: {unnamed}"
+
+
+def test_every_procedure_and_sequence_is_on_both_pages() -> None:
+    """A player finds every procedure and sequence of the ruleset on its page (`vedette
+    RULESET help` lists them; the page says what they are for), and so does a developer."""
+    unnamed = []
+    for ruleset in RULESETS:
+        rs = rules.get(ruleset)
+        names = [*rs.procedures, *rs.sequences()]
+        for page in pages(ruleset):
+            said = page.read_text(encoding="utf-8")
+            unnamed += [
+                f"{page.relative_to(ROOT)}: {name}"
+                for name in names
+                if not re.search(rf"`{name}\b|vedette \S+ (chances )?{name}\b", said)
+            ]
+    assert not unnamed, f"procedures or sequences a page does not name: {unnamed}"
+
+
+def test_the_readme_lists_every_bundled_ruleset_with_a_command_that_names_it() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = [
+        line for line in readme.splitlines() if line.startswith("| ") and "docs/rules/" in line
+    ]
+    listed = {m for line in table for m in re.findall(r"docs/rules/(\w+)\.md", line)}
+    assert listed == set(rules.BUILTIN) == set(RULESETS)
+    for line in table:
+        name = re.findall(r"docs/rules/(\w+)\.md", line)[0]
+        command = re.findall(r"`vedette (\w+)`", line)
+        assert command and rules.canonical(command[0]) == name, line
+
+
+def keyword_parameters(ruleset: str) -> set[str]:
+    """The keyword parameters of the functions of the ruleset's package (a developer page may
+    name one, bare: ``entering=``)."""
+    names: set[str] = set()
+    for path in sources(ruleset)[0]:
+        for node in ast.walk(ast.parse(source_text(path))):
+            if isinstance(node, ast.FunctionDef):
+                every = [*node.args.args, *node.args.kwonlyargs]
+                names |= {a.arg for a in every}
+    return names
+
+
+def test_every_key_a_ruleset_page_writes_as_key_equals_is_a_field_or_an_option() -> None:
+    """`hold=true`, `caught=N`, `array=`: whatever procedure it belongs to, a ``KEY=`` a page
+    gives is a field of one of the ruleset's procedures or sequences, or one of its options (a
+    bare ``KEY=`` on the developer page may also be a keyword of the package's functions)."""
+    unknown, checked = [], 0
+    for ruleset in RULESETS:
+        rs = rules.get(ruleset)
+        known = set(declared(ruleset))
+        for proc in [*rs.procedures.values(), *rs.sequences().values()]:
+            known |= {p.name for p in proc.params}
+        keywords = keyword_parameters(ruleset)
+        for page in pages(ruleset):
+            developers = page == pages(ruleset)[1]
+            for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+                for key, value in re.findall(r"`(?:--option )?([a-z_]+)=([^`]*)`", line):
+                    checked += 1
+                    if key not in known and not (developers and not value and key in keywords):
+                        unknown.append(f"{page.relative_to(ROOT)}:{n}: {key}=")
+    assert checked > 50, f"only {checked} keys found: is the pattern still right?"
+    assert not unknown, f"keys no procedure or option of the ruleset has: {unknown}"
+
+
+def test_the_architecture_layout_names_every_package_and_module_of_vedette() -> None:
+    """docs/architecture.md's Layout block lists every sub-package and module of ``vedette``
+    (a package added is placed there for the next reader)."""
+    page = (ROOT / "docs/architecture.md").read_text(encoding="utf-8")
+    layout = page[page.index("```\nsrc/vedette/") : page.index("```", page.index("src/vedette/"))]
+    listed = set(re.findall(r"^  (\w+)(?:/|\.py)\s", layout, re.M))
+    src = ROOT / "src/vedette"
+    present = {p.name for p in src.iterdir() if (p / "__init__.py").exists()}
+    present |= {p.stem for p in src.glob("*.py") if p.stem not in ("__init__", "__main__")}
+    assert listed and present - listed == set(), f"not in the Layout: {present - listed}"
+    assert listed - present == set(), f"in the Layout, not in vedette: {listed - present}"
