@@ -389,3 +389,26 @@ def test_the_page_s_refusals_are_answers_in_the_form_s_words(client: TestClient)
     assert client.post("/api/games/toy1/odds", json=bad, headers=h).status_code == 400
     r = client.post("/api/games/toy1/perform", json={**asked, "refusal": "maybe"}, headers=h)
     assert r.status_code in (400, 422)  # the word is checked
+
+
+def test_a_sequence_performed_from_the_web_is_refused_in_the_pages_words(
+    client: TestClient,
+) -> None:
+    """A sequence has odds only: performed through the web, the refusal names the page's
+    'Odds of a whole sequence' part, not the command line's 'chances' (the CLI keeps its own
+    words); nothing is written."""
+    t = token(client)
+    client.post("/games", data={"csrf": t, "ruleset": "nab", "name": "seq1", "scenario": "sample"})
+    h = {"X-CSRF-Token": t}
+    body = {
+        "procedure": "screen",
+        "request": {"screen": "R1", "movers": ["F1"], "to": ["W2020"]},
+        "refusal": "answer",
+    }
+    r = client.post("/api/games/seq1/perform", json=body, headers=h)
+    line = r.json()["refused"]
+    assert r.status_code == 200 and "'Odds of a whole sequence'" in line
+    assert "chances" not in line and "play its steps one by one" in line
+    assert [x["kind"] for x in client.get("/api/games/seq1").json()["log"]] == ["created"]
+    page = client.get("/games/seq1").text
+    assert "<summary>Odds of a whole sequence</summary>" in page  # the part the line names

@@ -711,7 +711,9 @@ class Game:
         if procedure not in self.procedures() and procedure in self.sequences():
             raise BadRequest(
                 f"{procedure} is a sequence: it has odds only ('chances {procedure} ...'),"
-                " play its steps one by one"
+                " play its steps one by one",
+                web=f"{procedure} is a sequence: it has odds only ('Odds of a whole sequence'),"
+                " play its steps one by one",
             )
         proc, plan = self._prepare(procedure, request, faces)
         req_json = proc.request_json(plan.request)
