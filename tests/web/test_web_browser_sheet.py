@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Tabs, screenshot, tab
-from tests.web.test_web_browser_next import ADVANCE, entries, make_game, until
+from tests.web.test_web_browser_next import ADVANCE, entries, has, make_game, until
 from tests.web.test_web_browser_phone import REACHED
 from tests.web.test_web_browser_taps import MAP_PICK, OPEN_FIELD, OPTIONS, OWED, TRIED, answered
 from vedette import rules
@@ -154,6 +154,40 @@ def test_the_player_s_own_dice_are_taps_in_the_sheet_s_view(
     for sel in [*faces, ".dice-pad .face-clear", "#dice", "#roll-btn"]:
         assert small.evaluate(REACHED, sel), sel
     assert small.evaluate("window.scrollY") == 0
+
+
+def test_two_dice_read_by_their_total_are_one_tap_of_a_pair(
+    small: Any, live_server: str, live_db: Path
+) -> None:
+    """A game played with the player's own dice: an ASL shift's DR (2d6, its table read on the
+    total, O'Leary 2.5) is its Next entry, one tap on the pair of faces the dice show (21
+    pairs, every one in the sheet's view, the single faces put away) and Roll: three taps, the
+    faces recorded as given. A one-die roll keeps the face buttons (the refusal test above taps
+    them)."""
+    rs = rules.get("solitaire_asl")
+    g = Game.create(
+        Store(live_db), "pairs-asl", rs.name, rs.scenario("sample"), seed=3, dice="physical"
+    )
+    until(g, has("shift"))
+    page = small
+    page.goto(f"{live_server}/games/pairs-asl")
+    page.wait_for_selector("#next .next-item")
+    page.evaluate(COUNT_KEYS)
+    _, procs = entries(page)
+    page.tap(f"#next button.next-item[data-n='{procs.index('shift')}']")  # 1
+    page.wait_for_selector(".dice-pairs:not([hidden])")
+    pairs = page.eval_on_selector_all(".dice-pairs .pair", "bs => bs.map((b) => b.dataset.faces)")
+    assert pairs == [f"{a} {b}" for a in range(1, 7) for b in range(a, 7)]
+    for faces in pairs:
+        assert page.evaluate(REACHED, f".dice-pairs .pair[data-faces='{faces}']"), faces
+    assert page.evaluate(REACHED, "#roll-btn") and page.is_hidden(".dice-pad")
+    page.tap(".dice-pairs .pair[data-faces='5 6']")  # a slip: the next tap replaces it
+    page.tap(".dice-pairs .pair[data-faces='3 4']")  # 2
+    assert page.input_value("#dice") == "3 4"
+    assert "2d6=(3+4)=7" in tap_roll(page)  # 3
+    dice = Game.open(Store(live_db), "pairs-asl").records[-1].payload["rolls"][0]["dice"]
+    assert [d["face"] for d in dice] == [3, 4]
+    assert page.evaluate("window.__keys") == 0
 
 
 def test_the_help_and_after_action_pages_links_are_44px_on_a_small_phone(

@@ -153,6 +153,30 @@ function initGame() {
   document.querySelector(".dice-pad .face-clear")?.addEventListener("click", () => {
     document.getElementById("dice").value = "";
   });
+  // a step whose one roll is a check of the total of two like dice (2d6: a table read on the
+  // sum, no die told from the other): both faces in one tap, one button per pair the dice can
+  // show (the faces kept, smaller first); a tap replaces the dice box (a slip is one more tap).
+  // Any other roll keeps the face buttons, one tap per face (the rule may read each face).
+  const pairPad = document.querySelector(".dice-pairs");
+  const facePad = document.querySelector(".dice-pad");
+  function dicePairs(list) {
+    if (!pairPad) return;
+    const m = list.length === 1 ? /^2d([2-6])$/.exec((list[0].expression || "").trim()) : null;
+    const sides = m ? Number(m[1]) : 0;
+    if (String(sides) === pairPad.dataset.sides) return;
+    pairPad.dataset.sides = String(sides);
+    const buttons = [];
+    for (let a = 1; a <= sides; a++) {
+      for (let b = a; b <= sides; b++) {
+        const pair = el("button", { type: "button", class: "pair", "data-faces": `${a} ${b}`, "aria-label": `${a} and ${b}` }, `${a}+${b}`);
+        pair.addEventListener("click", () => { document.getElementById("dice").value = `${a} ${b}`; });
+        buttons.push(pair);
+      }
+    }
+    pairPad.replaceChildren(...buttons);
+    pairPad.hidden = !sides;
+    facePad.hidden = !!sides;
+  }
 
   // -- the "next" panel: obligations first, then what is open now ---------------------------
   let chosenItem = null;
@@ -311,16 +335,18 @@ function initGame() {
     const ticket = ++pending;
     if (clear === true) oddsBox.replaceChildren();
     const f = form();
-    if (!f || f.dataset.odds !== "yes") { oddsBox.replaceChildren(); return; }
+    if (!f || f.dataset.odds !== "yes") { oddsBox.replaceChildren(); dicePairs([]); return; }
     // a form not yet filled in is not an error: say what the odds wait for
     const missing = fields(f).filter((i) => i.dataset.required === "yes" && i.value.trim() === "").map((i) => i.name);
     if (missing.length) {
       oddsBox.replaceChildren(el("p", { class: "muted odds-wait" }, `odds once ${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} filled in`));
+      dicePairs([]);
       return;
     }
     try {
       const data = await post(`${api}/odds`, { procedure: sel.value, request: request(), refusal: "answer" });
       if (ticket !== pending) return;
+      dicePairs(data.refused ? [] : data.odds);
       if (data.refused) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${data.refused}`));
       else renderOdds(data.odds);
       if (data.reference && data.reference.length) oddsBox.append(referenceBox(data.reference));
