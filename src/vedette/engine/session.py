@@ -32,6 +32,8 @@ from vedette.dice.sources import (
     OwnDice,
     PhysicalSource,
     SegmentSource,
+    dice_asked,
+    dice_words,
 )
 from vedette.engine.snapshot import CODEC_VERSION, Unsnapshottable, dumps, model_key
 from vedette.engine.store import (
@@ -723,9 +725,16 @@ class Game:
         except DiceNeeded as need:
             if faces:
                 raise
-            rolls = ", ".join(str(getattr(s, "expression", "")) for s in plan.steps)
-            own = "this game is played with your own dice"
-            ask = f"{procedure}: {own}: roll {rolls or need.die.name}"
+            # the dice the step draws whatever the faces (not every roll its plan may make: a
+            # bore-sight die's scatter dice follow a 6 only), and whether more may follow
+            state = self.state
+            certain, more = dice_asked(lambda d: proc.resolve(state, plan, d))
+            rolls = dice_words(certain) or need.die.name
+            if more is not None:
+                kinds = " or ".join(dict.fromkeys(f"a {d.name}" for d in more))
+                such = f": {kinds}" if kinds else ""
+                rolls += f" first (some faces call for more{such}; each is asked for then)"
+            ask = f"{procedure}: this game is played with your own dice: roll {rolls}"
             raise DiceNeeded(
                 need.die,
                 need.number,
