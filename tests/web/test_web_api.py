@@ -412,3 +412,18 @@ def test_a_sequence_performed_from_the_web_is_refused_in_the_pages_words(
     assert [x["kind"] for x in client.get("/api/games/seq1").json()["log"]] == ["created"]
     page = client.get("/games/seq1").text
     assert "<summary>Odds of a whole sequence</summary>" in page  # the part the line names
+
+
+def test_the_odds_of_a_game_with_your_own_dice_name_the_dice_to_tap(client: TestClient) -> None:
+    """A game played with the player's own dice: the odds answer names each die the step
+    rolls and its faces (the page's dice buttons are built from them); a game whose dice
+    vedette rolls has no such list."""
+    h = {"X-CSRF-Token": token(client)}
+    client.post(
+        "/games",
+        data={"csrf": h["X-CSRF-Token"], "name": "own2", "ruleset": "toy", "physical_dice": "on"},
+    )
+    asked = {"procedure": "advance", "request": {}}
+    r = client.post("/api/games/own2/odds", json=asked, headers=h).json()
+    assert r["own_dice"] == [{"name": "d6", "faces": [1, 2, 3, 4, 5, 6]}]
+    assert "own_dice" not in client.post("/api/games/toy1/odds", json=asked, headers=h).json()

@@ -19,6 +19,7 @@ from tests.web.test_web_browser_next import ADVANCE, entries, has, make_game, un
 from tests.web.test_web_browser_phone import REACHED
 from tests.web.test_web_browser_taps import MAP_PICK, OPEN_FIELD, OPTIONS, OWED, TRIED, answered
 from vedette import rules
+from vedette.dice.sources import DiceNeeded
 from vedette.engine import Game, Store
 
 SMALL = {"width": 360, "height": 740}
@@ -104,10 +105,11 @@ def test_a_refusal_is_shown_in_place_in_the_forms_words_and_the_console_stays_cl
     small: Any, live_server: str, live_db: Path
 ) -> None:
     """A game played with the player's own dice: Roll without faces asks for them in the web
-    form's words (its dice buttons, not the command line's --dice), a face the die lacks is
-    refused, the right face is used; Undo with nothing left to undo says so. Each refusal is
-    the one line under Roll (a folded sheet unfolds to show it and the dice buttons), nothing is
-    written, and the console logs no error (each was an HTTP 400 the browser logged)."""
+    form's words (its dice buttons, not the command line's --dice), only the d6's faces are
+    offered, a face too many is refused, the right face is used; Undo with nothing left to
+    undo says so. Each refusal is the one line under Roll (a folded sheet unfolds to show it
+    and the dice buttons), nothing is written, and the console logs no error (each was an HTTP
+    400 the browser logged)."""
     scen = rules.get("napoleon_at_bay").scenario("sample")
     g = Game.create(Store(live_db), "own-nab", "napoleon_at_bay", scen, seed=3, dice="physical")
     g.perform("move", {"force": "F1", "to": "W2020"})
@@ -122,9 +124,12 @@ def test_a_refusal_is_shown_in_place_in_the_forms_words_and_the_console_stays_cl
     assert "your own dice: roll 1d6, tap each face in order on the dice buttons" in out
     assert "--" not in out and "command" not in out
     assert page.locator("#result .error").count() == 1 and page.locator("#log li").count() == 2
-    page.tap(".dice-pad .face[data-face='7']")
-    assert "7 is not a face of d6" in tap_roll(page)
-    assert page.input_value("#dice") == "7"  # kept, to be cleared
+    # the d6's faces only (a 7 was offered, then refused); a face too many is refused
+    assert page.is_hidden(".dice-pad .face[data-face='7']")
+    page.tap(".dice-pad .face[data-face='5']")
+    page.tap(".dice-pad .face[data-face='6']")
+    assert "2 dice given but only 1 needed (unused: 6)" in tap_roll(page)
+    assert page.input_value("#dice") == "5 6"  # kept, to be cleared
     page.tap(".dice-pad .face-clear")
     page.tap(".dice-pad .face[data-face='5']")
     assert "fixing: 1d6=5" in tap_roll(page)
@@ -142,15 +147,20 @@ def test_a_refusal_is_shown_in_place_in_the_forms_words_and_the_console_stays_cl
 def test_the_player_s_own_dice_are_taps_in_the_sheet_s_view(
     small: Any, live_server: str, live_db: Path, ruleset: str
 ) -> None:
-    """A game played with the player's own dice: every face button, the box they fill and Roll
-    are in the sheet's view when the page opens, right under the Next entries (they came after
+    """A game played with the player's own dice: every face button shown, the box they fill and
+    Roll are in the sheet's view when the page opens, right under the Next entries (they came after
     the action's form, filled by the entry: scrolled out of the sheet, behind Roll)."""
     rs = rules.get(ruleset)
     name = f"own-{ruleset}"
     Game.create(Store(live_db), name, ruleset, rs.scenario("sample"), seed=3, dice="physical")
     small.goto(f"{live_server}/games/{name}")
     small.wait_for_selector("#next .next-item")
-    faces = [f".dice-pad .face[data-face='{f}']" for f in range(1, 11)]
+    # (the faces of the step's largest die where it is known: Kuryakin's staff rating, d8)
+    shown = small.eval_on_selector_all(
+        ".dice-pad .face:not([hidden])", "bs => bs.map((b) => b.dataset.face)"
+    )
+    assert shown[:6] == ["1", "2", "3", "4", "5", "6"], shown
+    faces = [f".dice-pad .face[data-face='{f}']" for f in shown]
     for sel in [*faces, ".dice-pad .face-clear", "#dice", "#roll-btn"]:
         assert small.evaluate(REACHED, sel), sel
     assert small.evaluate("window.scrollY") == 0
@@ -187,6 +197,77 @@ def test_two_dice_read_by_their_total_are_one_tap_of_a_pair(
     assert "2d6=(3+4)=7" in tap_roll(page)  # 3
     dice = Game.open(Store(live_db), "pairs-asl").records[-1].payload["rolls"][0]["dice"]
     assert [d["face"] for d in dice] == [3, 4]
+    assert page.evaluate("window.__keys") == 0
+
+
+def own_until(g: Game, procedure: str, prefer: tuple[str, ...] = (), n: int = 60) -> None:
+    """A game played with the player's own dice, moved on from 'what next' (owed first, then
+    ``prefer``, then what moves the game on) until ``procedure`` is offered: each die asked
+    for is given its middle face."""
+    for _ in range(n):
+        todo = g.todo()
+        if any(t.procedure == procedure for t in todo):
+            return
+        t = next((t for t in todo if t.owed), None)
+        t = t or next((t for t in todo if t.procedure in prefer), None)
+        t = t or next((t for t in todo if t.procedure in ADVANCE), todo[0])
+        req = {**t.request, **{k: v[0] for k, v in t.open.items()}}
+        faces: list[int] = []
+        while True:
+            try:
+                g.perform(t.procedure, req, faces or None)
+                break
+            except DiceNeeded as e:
+                faces.append(sorted(e.die.faces)[len(e.die.faces) // 2])
+    raise AssertionError(f"{procedure} never offered")
+
+
+def test_dice_the_face_buttons_cannot_show_have_buttons_of_their_own(
+    small: Any, live_server: str, live_db: Path
+) -> None:
+    """Kuryakin played with the player's own dice: a morale test's percentile dice (faces
+    00-99) are two digit taps, the tens die then the units die; a random move's dK8 (+3 to -3,
+    Kuryakin, Random Movement) has a button for each face, beside the d6 faces the move rolls
+    first (the face buttons keep 1-6: one row). Every one of them in the sheet's view; no key
+    pressed (a 72, a 0 or a -2 had to be typed)."""
+    rs = rules.get("solo_napoleonic")
+    g = Game.create(Store(live_db), "own-sn", rs.name, rs.scenario("sample"), 3, dice="physical")
+    own_until(g, "morale", prefer=("fire",))  # a shot's marker directs a morale test
+    page = small
+    page.goto(f"{live_server}/games/own-sn")
+    page.wait_for_selector("#next .next-item")
+    page.evaluate(COUNT_KEYS)
+    _, procs = entries(page)
+    page.tap(f"#next button.next-item[data-n='{procs.index('morale')}']")
+    page.wait_for_selector(".dice-custom:not([hidden]) .face[data-die='dP']")
+    for d in range(10):
+        assert page.evaluate(REACHED, f".dice-custom .face[data-die='dP'][data-value='{d}']"), d
+    page.tap(".dice-custom .face[data-die='dP'][data-value='7']")
+    page.tap(".dice-custom .face[data-die='dP'][data-value='2']")
+    assert page.input_value("#dice") == "72"
+    assert "dP=72" in tap_roll(page)
+    own_until(Game.open(Store(live_db), "own-sn"), "move")
+    page.reload()
+    page.wait_for_selector("#next .next-item")
+    page.evaluate(COUNT_KEYS)
+    _, procs = entries(page)
+    page.tap(f"#next button.next-item[data-n='{procs.index('move')}']")
+    page.wait_for_selector(".dice-custom:not([hidden]) .face[data-die='dK8']")
+    faces = page.eval_on_selector_all(
+        ".dice-pad .face:not([hidden]), .dice-custom .face", "bs => bs.map((b) => b.innerText)"
+    )
+    assert faces == ["1", "2", "3", "4", "5", "6", "+3", "+2", "+1", "0", "-1", "-2", "-3"]
+    for f in faces:
+        where = (
+            f".dice-custom .face[data-value='{f}']" if f[0] in "+-0" else f".face[data-face='{f}']"
+        )
+        assert page.evaluate(REACHED, where), f
+    page.tap(".dice-pad .face[data-face='4']")  # moves from a standstill: a d6, then the dK8
+    page.tap(".dice-custom .face[data-value='-2']")
+    # a 4 then -2 calls for another d6 (as the ask said: some faces call for more)
+    assert "die #3 (d6) is needed: roll it, tap its face after the others" in tap_roll(page)
+    page.tap(".dice-pad .face[data-face='3']")
+    assert "1dK8=-2" in tap_roll(page)
     assert page.evaluate("window.__keys") == 0
 
 

@@ -64,6 +64,7 @@ from vedette.rules.protocol import (
 
 if TYPE_CHECKING:
     from vedette.dice.check import Odds  # start-up time: the odds module loads when used
+    from vedette.dice.die import Die
 
 EXPORT_FORMAT = "vedette-game"
 #: 2: the head line carries the records' count and digest (release 0.1 wrote 1: neither)
@@ -696,6 +697,17 @@ class Game:
         """The odds of each chance step the procedure knows it will take."""
         _, plan = self._prepare(procedure, request, query=True)
         return plan.step_odds()
+
+    def dice_asked(
+        self, procedure: str, request: Mapping[str, Any]
+    ) -> tuple[list[Die], list[Die] | None]:
+        """The dice the step rolls whatever the faces, in order, and the further dice some
+        faces call for (None: none): what a game played with the player's own dice asks for
+        (:func:`~vedette.dice.sources.dice_asked`: the step run on chosen faces, nothing
+        written)."""
+        proc, plan = self._prepare(procedure, request, query=True)
+        state = self.state
+        return dice_asked(lambda d: proc.resolve(state, plan, d))
 
     def chances(self, procedure: str, request: Mapping[str, Any], limit: int = 20_000) -> Chances:
         """The exact odds of every outcome of the whole procedure, or of a sequence (its end

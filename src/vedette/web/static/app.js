@@ -149,9 +149,11 @@ function initGame() {
   document.querySelectorAll(".dice-pad .face").forEach((b) => b.addEventListener("click", () => {
     const box = document.getElementById("dice");
     box.value = `${box.value.trim()} ${b.dataset.face}`.trim();
+    digit = null;
   }));
   document.querySelector(".dice-pad .face-clear")?.addEventListener("click", () => {
     document.getElementById("dice").value = "";
+    digit = null;
   });
   // a step whose one roll is a check of the total of two like dice (2d6: a table read on the
   // sum, no die told from the other): both faces in one tap, one button per pair the dice can
@@ -176,6 +178,53 @@ function initGame() {
     pairPad.replaceChildren(...buttons);
     pairPad.hidden = !sides;
     facePad.hidden = !!sides;
+  }
+
+  // a die the face buttons (1-10) cannot show, rolled by the step: a pad of its own faces
+  // (Kuryakin's dK8/dK12 movement dice, +3 to -3 and +5 to -5); percentile dice (faces 0-99,
+  // two d10s read 00-99) as two digit taps, the tens die then the units die. The face buttons
+  // keep only the faces of the largest plain die the step rolls (one row for a d6)
+  const customPad = document.querySelector(".dice-custom");
+  let digit = null; // the tens digit of a percentile roll, waiting for its units
+  function customDice(dice) {
+    if (!customPad) return;
+    const isOdd = (d) => d.faces.some((f) => f < 1 || f > 10);
+    const odd = dice.filter(isOdd);
+    const plain = dice.filter((d) => !isOdd(d));
+    // (nothing known of the step's dice: every face button)
+    const top = dice.length ? Math.max(0, ...plain.flatMap((d) => d.faces)) : 10;
+    facePad?.querySelectorAll(".face").forEach((b) => { b.hidden = Number(b.dataset.face) > top; });
+    const key = odd.map((d) => d.name).join(" ");
+    if (key === (customPad.dataset.dice || "")) return;
+    customPad.dataset.dice = key;
+    const box = () => document.getElementById("dice");
+    const add = (v) => { box().value = `${box().value.trim()} ${v}`.trim(); };
+    const groups = [];
+    for (const d of odd) {
+      const button = (text, title, click) => {
+        const b = el("button", { type: "button", class: "face", "data-die": d.name, "data-value": text, "aria-label": title }, text);
+        b.addEventListener("click", click);
+        return b;
+      };
+      const faces = [...new Set(d.faces)].sort((a, b) => b - a);
+      let buttons;
+      let label = d.name;
+      if (d.faces.length === 100 && faces[0] === 99 && faces[faces.length - 1] === 0) {
+        label = `${d.name}: tens, units`;
+        buttons = [...Array(10).keys()].map((t) => button(`${t}`, `${d.name} digit ${t}`, () => {
+          if (digit === null) { add(t); digit = t; return; }
+          const parts = box().value.trim().split(/\s+/);
+          parts[parts.length - 1] = String(digit * 10 + t);
+          box().value = parts.join(" ");
+          digit = null;
+        }));
+      } else {
+        buttons = faces.map((f) => button(f > 0 ? `+${f}` : `${f}`, `${d.name} face ${f}`, () => { add(f); digit = null; }));
+      }
+      groups.push(el("div", { class: "dice-row", role: "group", "aria-label": label }, el("span", { class: "dice-name" }, label), ...buttons));
+    }
+    customPad.replaceChildren(...groups);
+    customPad.hidden = !odd.length;
   }
 
   // -- the "next" panel: obligations first, then what is open now ---------------------------
@@ -335,18 +384,20 @@ function initGame() {
     const ticket = ++pending;
     if (clear === true) oddsBox.replaceChildren();
     const f = form();
-    if (!f || f.dataset.odds !== "yes") { oddsBox.replaceChildren(); dicePairs([]); return; }
+    if (!f || f.dataset.odds !== "yes") { oddsBox.replaceChildren(); dicePairs([]); customDice([]); return; }
     // a form not yet filled in is not an error: say what the odds wait for
     const missing = fields(f).filter((i) => i.dataset.required === "yes" && i.value.trim() === "").map((i) => i.name);
     if (missing.length) {
       oddsBox.replaceChildren(el("p", { class: "muted odds-wait" }, `odds once ${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} filled in`));
       dicePairs([]);
+      customDice([]);
       return;
     }
     try {
       const data = await post(`${api}/odds`, { procedure: sel.value, request: request(), refusal: "answer" });
       if (ticket !== pending) return;
       dicePairs(data.refused ? [] : data.odds);
+      customDice(data.own_dice || []);
       if (data.refused) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${data.refused}`));
       else renderOdds(data.odds);
       if (data.reference && data.reference.length) oddsBox.append(referenceBox(data.reference));
