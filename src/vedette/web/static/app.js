@@ -691,6 +691,7 @@ function initGame() {
           el("ul", { class: "table-changes" }, ...data.table_changes.map((c) => el("li", {}, c))));
       }
       document.getElementById("dice").value = "";
+      digit = null;
       update(data);
       const first = data.todo[0];
       if (first) {
