@@ -271,6 +271,33 @@ def test_dice_the_face_buttons_cannot_show_have_buttons_of_their_own(
     assert page.evaluate("window.__keys") == 0
 
 
+def test_undo_brings_the_action_back_to_its_form_to_be_done_again(
+    small: Any, live_server: str, live_db: Path
+) -> None:
+    """Undo of the action the page just did puts it back in its form, its Next entry chosen
+    again: one tap on Roll does it again (it left the fixing chosen after the move, which Roll
+    then did on a move no longer made: refused), or one tap on the board changes it first."""
+    scen = rules.get("napoleon_at_bay").scenario("sample")
+    Game.create(Store(live_db), "undo-nab", "napoleon_at_bay", scen, seed=3)
+    page = small
+    page.goto(f"{live_server}/games/undo-nab")
+    page.wait_for_selector("#next .next-item.chosen")
+    page.tap(MAP_PICK)
+    first = tap_roll(page)
+    assert "moves W1920 -> W2020" in first
+    assert page.input_value("#procedure") == "fix"  # the owed fixing, chosen next
+    page.tap("#undo-btn")
+    page.wait_for_function("() => /undid/.test(document.getElementById('result').innerText)")
+    assert page.input_value("#procedure") == "move"
+    move = 'form.proc[data-proc="move"]'
+    assert page.input_value(f"{move} [name=force]") == "F1"
+    assert page.input_value(f"{move} [name=to]") == "W2020"
+    assert page.get_attribute("#next .next-item.chosen", "data-procedure") == "move"
+    assert "to W2020" in page.inner_text("#sheet-line")
+    assert tap_roll(page).splitlines()[0] == first.splitlines()[0]  # done again, one tap
+    assert not page.locator("#result .error").count()
+
+
 def test_the_help_and_after_action_pages_links_are_44px_on_a_small_phone(
     small: Any, live_server: str, live_db: Path
 ) -> None:

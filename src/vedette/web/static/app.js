@@ -261,7 +261,9 @@ function initGame() {
     sheetLine();
   }
 
+  let shownTodo = [];
   function renderNext(todo) {
+    shownTodo = todo;
     const ol = document.getElementById("next");
     ol.replaceChildren();
     for (const [n, item] of todo.entries()) {
@@ -678,6 +680,7 @@ function initGame() {
   }
 
   // -- actions ---------------------------------------------------------------------------------
+  let lastDone = null;
   async function perform(procedure, req, dice) {
     result.replaceChildren();
     clearErrors();
@@ -692,7 +695,11 @@ function initGame() {
       }
       document.getElementById("dice").value = "";
       digit = null;
+      // what was done, as the form had it: an Undo of it brings it back to be done again or
+      // changed (not the step chosen after it, refused once undone)
+      const done = { procedure, req, item: chosenItem };
       update(data);
+      lastDone = { ...done, seq: Number(document.querySelector("#log li")?.dataset.seq) };
       const first = data.todo[0];
       if (first) {
         document.querySelector("#next .next-item")?.classList.add("chosen");
@@ -755,6 +762,32 @@ function initGame() {
   foldBtn.addEventListener("click", () => fold(!panel.classList.contains("folded")));
   line.addEventListener("click", () => fold(false));
 
+  // after an Undo: the action this page did, back in its form as it was sent (its Next entry
+  // chosen again where it is offered again), else the first Next entry, as after an action
+  function restore(again) {
+    document.querySelectorAll("#next .chosen").forEach((b) => b.classList.remove("chosen"));
+    const same = again?.item ? shownTodo.findIndex((t) => t.procedure === again.item.procedure && t.text === again.item.text) : -1;
+    const item = again ? (same >= 0 ? shownTodo[same] : null) : shownTodo[0];
+    if (item) {
+      document.querySelector(`#next .next-item[data-n="${same >= 0 ? same : 0}"]`)?.classList.add("chosen");
+      choose(item);
+    }
+    if (again) {
+      if (!item) {
+        chosenItem = null;
+        sel.value = again.procedure;
+        show();
+      }
+      const f = form();
+      for (const i of fields(f)) i.value = again.req[i.name] ?? "";
+      for (const row of item?._li?.querySelectorAll(".open-choices") || []) {
+        row.querySelectorAll(".choice").forEach((b) => b.classList.toggle("chosen", b.dataset.value === (again.req[row.dataset.field] ?? "")));
+      }
+      sheetLine();
+    }
+    refreshOdds(true);
+  }
+
   async function undo() {
     result.replaceChildren();
     try {
@@ -762,7 +795,9 @@ function initGame() {
       if (data.refused) throw new ApiError(data.refused, 400);
       result.append(el("div", { class: "line" }, `undid #${data.undone}`));
       update(data);
-      refreshOdds(true);
+      const again = lastDone && lastDone.seq === data.undone ? lastDone : null;
+      lastDone = null;
+      restore(again);
       document.querySelector("#next .next-item")?.focus({ preventScroll: true });
     } catch (e) {
       result.append(el("p", { class: "error", role: "alert" }, e.message));
