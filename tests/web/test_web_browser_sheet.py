@@ -298,6 +298,29 @@ def test_undo_brings_the_action_back_to_its_form_to_be_done_again(
     assert not page.locator("#result .error").count()
 
 
+def test_a_counter_tapped_where_a_place_is_wanted_picks_the_place_under_it(
+    small: Any, live_server: str, live_db: Path
+) -> None:
+    """ASL's set-up: a dummy HIP counter placed in a location (O'Leary 3.1.1). The location
+    4S7 is tapped on the board where a German stack stands over it: the form takes the
+    location under the stack (it said 'no open field of this action takes a unit', and the
+    place could only be hit on the edge the counters leave uncovered); Roll places it."""
+    rs = rules.get("solitaire_asl")
+    Game.create(Store(live_db), "under-asl", rs.name, rs.scenario("sample"), seed=3)
+    page = small
+    page.goto(f"{live_server}/games/under-asl")
+    page.wait_for_selector("#next .next-item")
+    _, procs = entries(page)
+    page.tap(f"#next button.next-item[data-n='{procs.index('place')}']")
+    page.tap("#sheet-fold")  # the board in view
+    stack = page.locator("#board .stack[data-loc='4S7']").first
+    stack.scroll_into_view_if_needed()
+    stack.tap()
+    assert page.input_value('form.proc[data-proc="place"] [name=location]') == "4S7"
+    assert "no open field" not in page.inner_text("#picked")
+    assert " in 4S7 " in tap_roll(page)
+
+
 def test_the_help_and_after_action_pages_links_are_44px_on_a_small_phone(
     small: Any, live_server: str, live_db: Path
 ) -> None:

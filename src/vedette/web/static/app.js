@@ -614,7 +614,10 @@ function initGame() {
 
   // -- board picks: only a visible field of the open form that takes that kind ---------------
   let lastPick = { key: "", at: 0 };
-  function onPick(kind, value) {
+  // ``under``: where a picked piece stands ({kind: "hex"|"location", value}): a piece no open
+  // field takes picks the hex or location it stands on (a place under a counter is tapped
+  // through it: the stack drawn over it covers most of it)
+  function onPick(kind, value, under) {
     const key = `${kind}:${JSON.stringify(value)}`;
     if (key === lastPick.key && Date.now() - lastPick.at < 100) return; // one pick, told twice
     lastPick = { key, at: Date.now() };
@@ -655,9 +658,10 @@ function initGame() {
       into.focus();
       return;
     }
+    if (under && under.value) { onPick(under.kind, under.value); return; }
     picked.textContent = `picked ${kind} ${text} (no open field of this action${sf ? " or sequence" : ""} takes a ${kind})`;
   }
-  document.addEventListener("vedette:pick", (e) => onPick(e.detail.kind, e.detail.value));
+  document.addEventListener("vedette:pick", (e) => onPick(e.detail.kind, e.detail.value, e.detail.under));
   document.addEventListener("vedette:perform", (e) => perform(e.detail.procedure, e.detail.request, ""));
 
   // without the boards' own script, a click on a pickable element is a pick
@@ -668,13 +672,15 @@ function initGame() {
     if (d.hex) return "hex";
     return "unit";
   }
+  const underOf = (n) => (n.dataset.loc ? { kind: "location", value: n.dataset.loc }
+    : n.dataset.hex ? { kind: "hex", value: n.dataset.hex } : null);
   function bindBoard() {
     if (window.vedetteBoard) return;
     document.querySelectorAll("#board [data-pick]").forEach((n) => {
       n.addEventListener("click", (ev) => {
         if (window.vedetteBoard) return; // board.js loaded after this bound: it picks
         ev.stopPropagation();
-        document.dispatchEvent(new CustomEvent("vedette:pick", { detail: { kind: pickKind(n), value: n.dataset.pick } }));
+        document.dispatchEvent(new CustomEvent("vedette:pick", { detail: { kind: pickKind(n), value: n.dataset.pick, under: underOf(n) } }));
       });
     });
   }
