@@ -321,6 +321,34 @@ def test_a_counter_tapped_where_a_place_is_wanted_picks_the_place_under_it(
     assert " in 4S7 " in tap_roll(page)
 
 
+def test_a_unit_tapped_on_the_board_fills_the_entry_field_that_offers_it(
+    small: Any, live_server: str, live_db: Path
+) -> None:
+    """Kuryakin's chance card played 'on' a unit (Move Sequence): the unit tapped on the table
+    fills the field whose choices offer it, though its name says nothing of the board (it
+    said 'no open field of this action takes a unit'); the box is not focused on a touch
+    screen (a focused box opens the phone's keyboard over the board); Roll plays the card."""
+    g = make_game(live_db, "pick-sn", "solo_napoleonic")
+    until(g, has("chance"))
+    page = small
+    page.goto(f"{live_server}/games/pick-sn")
+    page.wait_for_selector("#next .next-item")
+    _, procs = entries(page)
+    entry = f"#next button.next-item[data-n='{procs.index('chance')}']"
+    page.tap(entry)
+    unit = page.get_attribute(
+        f"{entry} ~ .open-choices[data-field=on] .choice >> nth=0", "data-value"
+    )
+    page.tap("#sheet-fold")
+    piece = page.locator(f"#board [data-pick='{unit}']").first
+    piece.scroll_into_view_if_needed()
+    piece.tap()
+    assert page.input_value('form.proc[data-proc="chance"] [name=on]') == unit
+    assert "no open field" not in page.inner_text("#picked")
+    assert page.evaluate("document.activeElement.tagName") not in ("INPUT", "SELECT")
+    assert f" on {unit}:" in tap_roll(page)
+
+
 def test_the_help_and_after_action_pages_links_are_44px_on_a_small_phone(
     small: Any, live_server: str, live_db: Path
 ) -> None:

@@ -617,14 +617,40 @@ function initGame() {
   // ``under``: where a picked piece stands ({kind: "hex"|"location", value}): a piece no open
   // field takes picks the hex or location it stands on (a place under a counter is tapped
   // through it: the stack drawn over it covers most of it)
+  // the field a pick filled is the one the next pick goes to: focused with a mouse (Enter
+  // then does it); on a touch screen only remembered (a focused box opens the phone's keyboard
+  // over the board, for a value tapped, not typed)
+  const aim = (i) => {
+    if (matchMedia("(pointer: fine)").matches) i.focus();
+    else lastField = i;
+  };
   function onPick(kind, value, under) {
     const key = `${kind}:${JSON.stringify(value)}`;
     if (key === lastPick.key && Date.now() - lastPick.at < 100) return; // one pick, told twice
     lastPick = { key, at: Date.now() };
     const text = fieldText(value);
+    // the field of the chosen Next entry that offers this very choice (Kuryakin's chance card
+    // 'on' a unit, a general riding 'to' one: fields whose names say nothing of the board),
+    // the first of them still empty
+    const sf = seqPart && seqPart.open ? seqForm() : null;
+    const af = form();
+    if (!sf && af && chosenItem && chosenItem.procedure === sel.value) {
+      const offering = Object.entries(chosenItem.open || {})
+        .filter(([k, cs]) => cs.some((c) => fieldText(c) === text))
+        .map(([k]) => af.querySelector(`[name="${CSS.escape(k)}"]`)).filter(Boolean);
+      const into = offering.find((i) => !i.value) || offering[0];
+      if (into) {
+        picked.textContent = "";
+        into.value = text;
+        chosenItem._li?.querySelectorAll(`.open-choices[data-field="${CSS.escape(into.name)}"] .choice`)
+          .forEach((b) => b.classList.toggle("chosen", b.dataset.value === text));
+        into.dispatchEvent(new Event("input"));
+        aim(into);
+        return;
+      }
+    }
     // the form the player works in first: the one of the field last focused, else the
     // sequence's while that part is open, else the action's
-    const sf = seqPart && seqPart.open ? seqForm() : null;
     const order = sf && !(lastField && form()?.contains(lastField)) ? [sf, form()] : [form(), sf];
     for (const f of order.filter(Boolean)) {
       let takes = fields(f).filter((i) => visible(i) && (i.dataset.pick || "").split(" ").includes(kind));
@@ -650,12 +676,12 @@ function initGame() {
         y.value = String(value[1]);
         into.dispatchEvent(new Event("input"));
         y.dispatchEvent(new Event("input"));
-        into.focus();
+        aim(into);
         return;
       }
       into.value = list(into) && into.value ? `${into.value},${text}` : text;
       into.dispatchEvent(new Event("input"));
-      into.focus();
+      aim(into);
       return;
     }
     if (under && under.value) { onPick(under.kind, under.value); return; }
