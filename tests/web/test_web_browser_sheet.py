@@ -349,6 +349,46 @@ def test_a_unit_tapped_on_the_board_fills_the_entry_field_that_offers_it(
     assert f" on {unit}:" in tap_roll(page)
 
 
+def test_a_reload_keeps_the_step_being_prepared_and_the_fold(
+    small: Any, live_server: str, live_db: Path
+) -> None:
+    """A phone drops a page left in the background and reloads it: the step being prepared
+    comes back as it was (its Next entry, the hex picked on the board, the faces tapped) with
+    the sheet folded as it was, one tap from Roll (the pick was lost: the first entry, empty).
+    Once something is done in the game meanwhile, the page opens on what is next instead."""
+    scen = rules.get("napoleon_at_bay").scenario("sample")
+    g = Game.create(Store(live_db), "reload-nab", "napoleon_at_bay", scen, seed=3)
+    g.perform("move", {"force": "F1", "to": "W2020"})
+    g.perform("fix", {"moving": "F1", "contact": "R1"})
+    page = small
+    page.goto(f"{live_server}/games/reload-nab")
+    page.wait_for_selector("#next .next-item")
+    _, procs = entries(page)
+    page.tap(f"#next button.next-item[data-n='{procs.index('move')}']")
+    force = page.input_value('form.proc[data-proc="move"] [name=force]')
+    page.tap("#sheet-fold")
+    hexes = page.eval_on_selector_all(
+        "#next .next-item.chosen ~ .open-choices[data-field=to] .choice",
+        "bs => bs.map((b) => b.dataset.value)",
+    )
+    page.locator(f'#board polygon[data-hex="{hexes[-1]}"]').tap()
+    line = page.inner_text("#sheet-line")
+    assert f"to {hexes[-1]}" in line
+    page.reload()
+    page.wait_for_selector("#sheet-line:not(:empty)")
+    assert page.inner_text("#sheet-line") == line
+    assert page.get_attribute("#sheet-fold", "aria-expanded") == "false"
+    assert page.input_value('form.proc[data-proc="move"] [name=force]') == force
+    assert page.input_value('form.proc[data-proc="move"] [name=to]') == hexes[-1]
+    # done elsewhere meanwhile: not brought back
+    g = Game.open(Store(live_db), "reload-nab")
+    g.perform("end_movement", {})
+    page.reload()
+    page.wait_for_selector("#sheet-line:not(:empty)")
+    assert f"to {hexes[-1]}" not in page.inner_text("#sheet-line")
+    assert page.input_value("#procedure") != "move"
+
+
 def test_the_help_and_after_action_pages_links_are_44px_on_a_small_phone(
     small: Any, live_server: str, live_db: Path
 ) -> None:

@@ -150,10 +150,12 @@ function initGame() {
     const box = document.getElementById("dice");
     box.value = `${box.value.trim()} ${b.dataset.face}`.trim();
     digit = null;
+    remember();
   }));
   document.querySelector(".dice-pad .face-clear")?.addEventListener("click", () => {
     document.getElementById("dice").value = "";
     digit = null;
+    remember();
   });
   // a step whose one roll is a check of the total of two like dice (2d6: a table read on the
   // sum, no die told from the other): both faces in one tap, one button per pair the dice can
@@ -171,7 +173,7 @@ function initGame() {
     for (let a = 1; a <= sides; a++) {
       for (let b = a; b <= sides; b++) {
         const pair = el("button", { type: "button", class: "pair", "data-faces": `${a} ${b}`, "aria-label": `${a} and ${b}` }, `${a}+${b}`);
-        pair.addEventListener("click", () => { document.getElementById("dice").value = `${a} ${b}`; });
+        pair.addEventListener("click", () => { document.getElementById("dice").value = `${a} ${b}`; remember(); });
         buttons.push(pair);
       }
     }
@@ -203,7 +205,7 @@ function initGame() {
     for (const d of odd) {
       const button = (text, title, click) => {
         const b = el("button", { type: "button", class: "face", "data-die": d.name, "data-value": text, "aria-label": title }, text);
-        b.addEventListener("click", click);
+        b.addEventListener("click", () => { click(); remember(); });
         return b;
       };
       const faces = [...new Set(d.faces)].sort((a, b) => b - a);
@@ -790,6 +792,24 @@ function initGame() {
     const filled = f ? fields(f).filter((i) => i.value.trim() !== "" && !(chosenItem?.request && i.name in chosenItem.request)) : [];
     const what = chosenItem && chosenItem.procedure === sel.value ? chosenItem.text : sel.value;
     line.textContent = [what, ...filled.map((i) => `${i.name} ${i.value.trim()}`)].join(" · ");
+    remember();
+  }
+  // the step being prepared (its entry, what is picked for it, the faces tapped), kept for this
+  // tab: a phone that drops the page while it is in the background reloads it as it was, as
+  // long as nothing was done in the game meanwhile
+  const formKey = `vedette:form:${location.pathname}`;
+  function remember() {
+    const item = chosenItem && chosenItem.procedure === sel.value ? { procedure: chosenItem.procedure, text: chosenItem.text } : null;
+    const kept = { seq, procedure: sel.value, item, req: request(), dice: document.getElementById("dice").value };
+    try { sessionStorage.setItem(formKey, JSON.stringify(kept)); } catch (e) { /* storage off: not kept */ }
+  }
+  function kept() {
+    try { return JSON.parse(sessionStorage.getItem(formKey) || "null"); } catch (e) { return null; }
+  }
+  function recall(kept) {
+    if (!kept || kept.seq !== seq || !kept.req || !sel.querySelector(`option[value="${CSS.escape(kept.procedure)}"]`)) return;
+    restore(kept);
+    document.getElementById("dice").value = kept.dice || "";
   }
   foldBtn.addEventListener("click", () => fold(!panel.classList.contains("folded")));
   line.addEventListener("click", () => fold(false));
@@ -891,12 +911,14 @@ function initGame() {
   try { if (sessionStorage.getItem(foldKey)) fold(true); } catch (e) { /* storage off */ }
   addLog(initial.log, "bottom");
   document.getElementById("log-more").hidden = !initial.more;
+  const before = kept(); // (read first: choosing the first entry keeps that)
   renderNext(initial.todo);
   bindBoard();
   if (initial.todo.length) {
     document.querySelector("#next .next-item").classList.add("chosen");
     choose(initial.todo[0]);
   } else show();
+  recall(before);
 }
 
 initIndex();
