@@ -400,3 +400,24 @@ def test_roll_is_in_the_window_on_a_desktop_screen(
         pg.goto(f"{live_server}/games/{name}")
         pg.wait_for_selector("#next .next-item.chosen")
         assert pg.evaluate(SEEN, "#roll-btn") and pg.evaluate("window.scrollY") == 0
+
+
+def test_your_own_dice_are_under_the_next_entries_on_a_desktop_screen(
+    tabs: Any, live_server: str, live_db: Path
+) -> None:
+    """An ASL shift played with your own dice at 1280x800: its 21 pairs of faces, the dice box
+    and Roll all in the window (the pairs came after the form and its optional facts, about
+    2,400 px down)."""
+    rs = rules.get("solitaire_asl")
+    g = Game.create(
+        Store(live_db), "desk-own-asl", rs.name, rs.scenario("sample"), seed=3, dice="physical"
+    )
+    until(g, has("shift"))
+    with tab(tabs, viewport={"width": 1280, "height": 800}) as pg:
+        pg.goto(f"{live_server}/games/desk-own-asl")
+        pg.wait_for_selector(".dice-pairs:not([hidden]) .pair")
+        pairs = pg.eval_on_selector_all(".dice-pairs .pair", "bs => bs.map((b) => b.dataset.faces)")
+        assert len(pairs) == 21
+        for sel in [*(f".pair[data-faces='{p}']" for p in pairs), "#dice", "#roll-btn"]:
+            assert pg.evaluate(SEEN, sel), sel
+        assert pg.evaluate("window.scrollY") == 0
