@@ -44,7 +44,12 @@ class RuleViolation(VedetteError):
 
 
 class BadRequest(VedetteError):
-    """A request that is malformed: a missing or mistyped field, an unknown unit."""
+    """A request that is malformed: a missing or mistyped field, an unknown unit. ``web``: the
+    same refusal in the web app's words (its buttons, not a command), where the two differ."""
+
+    def __init__(self, message: str, web: str = "") -> None:
+        super().__init__(message)
+        self.web = web or message
 
 
 class DataError(VedetteError):

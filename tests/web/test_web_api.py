@@ -389,3 +389,41 @@ def test_the_page_s_refusals_are_answers_in_the_form_s_words(client: TestClient)
     assert client.post("/api/games/toy1/odds", json=bad, headers=h).status_code == 400
     r = client.post("/api/games/toy1/perform", json={**asked, "refusal": "maybe"}, headers=h)
     assert r.status_code in (400, 422)  # the word is checked
+
+
+def test_a_sequence_performed_from_the_web_is_refused_in_the_pages_words(
+    client: TestClient,
+) -> None:
+    """A sequence has odds only: performed through the web, the refusal names the page's
+    'Odds of a whole sequence' part, not the command line's 'chances' (the CLI keeps its own
+    words); nothing is written."""
+    t = token(client)
+    client.post("/games", data={"csrf": t, "ruleset": "nab", "name": "seq1", "scenario": "sample"})
+    h = {"X-CSRF-Token": t}
+    body = {
+        "procedure": "screen",
+        "request": {"screen": "R1", "movers": ["F1"], "to": ["W2020"]},
+        "refusal": "answer",
+    }
+    r = client.post("/api/games/seq1/perform", json=body, headers=h)
+    line = r.json()["refused"]
+    assert r.status_code == 200 and "'Odds of a whole sequence'" in line
+    assert "chances" not in line and "play its steps one by one" in line
+    assert [x["kind"] for x in client.get("/api/games/seq1").json()["log"]] == ["created"]
+    page = client.get("/games/seq1").text
+    assert "<summary>Odds of a whole sequence</summary>" in page  # the part the line names
+
+
+def test_the_odds_of_a_game_with_your_own_dice_name_the_dice_to_tap(client: TestClient) -> None:
+    """A game played with the player's own dice: the odds answer names each die the step
+    rolls and its faces (the page's dice buttons are built from them); a game whose dice
+    vedette rolls has no such list."""
+    h = {"X-CSRF-Token": token(client)}
+    client.post(
+        "/games",
+        data={"csrf": h["X-CSRF-Token"], "name": "own2", "ruleset": "toy", "physical_dice": "on"},
+    )
+    asked = {"procedure": "advance", "request": {}}
+    r = client.post("/api/games/own2/odds", json=asked, headers=h).json()
+    assert r["own_dice"] == [{"name": "d6", "faces": [1, 2, 3, 4, 5, 6]}]
+    assert "own_dice" not in client.post("/api/games/toy1/odds", json=asked, headers=h).json()

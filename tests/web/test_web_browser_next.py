@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import screenshot
+from tests.web.conftest import screenshot, tab
 from vedette import rules
 from vedette.engine import Game, Store
 
@@ -376,3 +376,48 @@ def test_physical_dice_game_taps_the_faces(page: Any, live_server: str, live_db:
     assert page.input_value("#dice") == "5"
     out = roll(c)
     assert "1d6=5" in out and c.clicks == 4
+
+
+#: what is on screen at the middle of the element: the element itself (nothing over it, no
+#: scrolling needed)
+SEEN = """(s) => { const e = document.querySelector(s); const r = e.getBoundingClientRect();
+    const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return r.bottom <= innerHeight && !!at && (at === e || e.contains(at)); }"""
+
+
+@pytest.mark.parametrize("ruleset", sorted(rules.BUILTIN))
+def test_roll_is_in_the_window_on_a_desktop_screen(
+    tabs: Any, live_server: str, live_db: Path, ruleset: str
+) -> None:
+    """At 1280x800 the first Next entry's form ran Roll / do it below the window (930 px
+    down for Napoleon At Bay's move; 2,500 for an ASL shift, its optional facts open): it is
+    held at the window's bottom, in view with nothing over it, the page not scrolled."""
+    name = f"desk-{ruleset}"
+    g = make_game(live_db, name, ruleset, **({"play": "stated"} if ruleset == "two_by_two" else {}))
+    if ruleset == "solitaire_asl":
+        until(g, has("shift"))
+    with tab(tabs, viewport={"width": 1280, "height": 800}) as pg:
+        pg.goto(f"{live_server}/games/{name}")
+        pg.wait_for_selector("#next .next-item.chosen")
+        assert pg.evaluate(SEEN, "#roll-btn") and pg.evaluate("window.scrollY") == 0
+
+
+def test_your_own_dice_are_under_the_next_entries_on_a_desktop_screen(
+    tabs: Any, live_server: str, live_db: Path
+) -> None:
+    """An ASL shift played with your own dice at 1280x800: its 21 pairs of faces, the dice box
+    and Roll all in the window (the pairs came after the form and its optional facts, about
+    2,400 px down)."""
+    rs = rules.get("solitaire_asl")
+    g = Game.create(
+        Store(live_db), "desk-own-asl", rs.name, rs.scenario("sample"), seed=3, dice="physical"
+    )
+    until(g, has("shift"))
+    with tab(tabs, viewport={"width": 1280, "height": 800}) as pg:
+        pg.goto(f"{live_server}/games/desk-own-asl")
+        pg.wait_for_selector(".dice-pairs:not([hidden]) .pair")
+        pairs = pg.eval_on_selector_all(".dice-pairs .pair", "bs => bs.map((b) => b.dataset.faces)")
+        assert len(pairs) == 21
+        for sel in [*(f".pair[data-faces='{p}']" for p in pairs), "#dice", "#roll-btn"]:
+            assert pg.evaluate(SEEN, sel), sel
+        assert pg.evaluate("window.scrollY") == 0

@@ -125,3 +125,23 @@ def test_builder_bodies_have_their_own_limit(client: TestClient) -> None:
     r = client.post("/api/scenarios/import", json=body, headers=h)
     assert r.status_code in (400, 413, 422) and "too large (limit 256 KiB)" in r.text
     assert "big" not in client.get("/").text
+
+
+def test_the_builder_address_without_its_query_is_a_page_not_json(client: TestClient) -> None:
+    """``/scenarios/new`` typed or bookmarked without ``?ruleset=``: the choice of rules, a link
+    to each ruleset's builder; an unknown ruleset or scenario of yours: a one-line error page
+    (4xx) with the way back to that choice, not a JSON line a browser shows raw; a query of
+    the wrong type on another page (a study's number) is a page too, and the API stays JSON."""
+    r = client.get("/scenarios/new")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    for name in rules.BUILTIN:  # (each has a builder; a test's own ruleset may not)
+        assert f'href="/scenarios/new?ruleset={name}"' in r.text
+    for url in ("/scenarios/new?ruleset=chess", "/scenarios/new?ruleset=nab&edit=nothing"):
+        r = client.get(url)
+        assert r.status_code == 400 and r.headers["content-type"].startswith("text/html"), url
+        assert 'class="error" role="alert"' in r.text and 'href="/scenarios/new"' in r.text
+    r = client.get("/simulations/first")
+    assert r.status_code == 422 and r.headers["content-type"].startswith("text/html")
+    assert "sid: " in r.text
+    r = client.post("/api/scenarios/check", json={"data": {}}, headers=_h(client))
+    assert r.status_code == 400 and "ruleset" in r.json()["error"]

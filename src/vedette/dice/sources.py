@@ -10,11 +10,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from vedette.dice.die import Die
-from vedette.errors import DiceError
+from vedette.errors import DiceError, VedetteError
 from vedette.hashes import blake2b
 
 if TYPE_CHECKING:  # (a roll needs no fractions: only the odds do; start-up, issue 16)
@@ -124,6 +124,66 @@ class OwnDice(PhysicalSource):
         if self.used >= len(self.faces):
             raise DiceNeeded(die, self.used + 1)
         return super().face(die)
+
+
+class ProbeCapped(DiceError):
+    """A probe that drew more dice than it allows (a reroll on equal faces may never end)."""
+
+
+class ProbeSource:
+    """Faces picked by a rule, not rolled: each die's lowest (``pick`` 0), middle (1) or
+    highest (2) face, every die drawn recorded. What a step would roll, learned without
+    rolling: the ask of a game played with the player's own dice (:func:`dice_asked`)."""
+
+    kind = "probe"
+
+    def __init__(self, pick: int, cap: int = 100) -> None:
+        self.pick, self.cap = pick, cap
+        self.drawn: list[Die] = []
+
+    def face(self, die: Die) -> int:
+        if len(self.drawn) >= self.cap:
+            raise ProbeCapped(f"more than {self.cap} dice drawn")
+        self.drawn.append(die)
+        faces = sorted(die.faces)
+        return faces[(len(faces) - 1) * self.pick // 2]
+
+
+def dice_asked(run: Callable[[DiceSource], object]) -> tuple[list[Die], list[Die] | None]:
+    """The dice ``run`` draws whatever the faces, in order, and the further dice it may draw
+    on some faces (None: none): ``run`` made three times (every die's lowest, middle, then
+    highest face); the dice all three drew first, and those the longest run drew after them
+    (a run that stopped on an error, a reroll that never ended, counts as drawing more). A
+    guide to what to ask the player for, not a proof: a branch no run took may draw fewer."""
+    runs: list[list[Die]] = []
+    more = False
+    for pick in (0, 1, 2):
+        src = ProbeSource(pick)
+        try:
+            run(src)
+        except VedetteError:  # (a reroll without end, a face the step then refuses)
+            more = True
+        runs.append(src.drawn)
+    common: list[Die] = []
+    for dice in zip(*runs, strict=False):
+        if any(d != dice[0] for d in dice):
+            break
+        common.append(dice[0])
+    longest = max(runs, key=len)
+    if not more and len(longest) == len(common):
+        return common, None
+    return common, longest[len(common) :]
+
+
+def dice_words(dice: Sequence[Die]) -> str:
+    """``2d6, 1d8``: the dice in order, a run of the same die counted."""
+    out: list[list[Any]] = []
+    for d in dice:
+        if out and out[-1][1] == d.name:
+            out[-1][0] += 1
+        else:
+            out.append([1, d.name])
+    return ", ".join(f"{n}{name}" for n, name in out)
 
 
 class ScriptedSource(PhysicalSource):

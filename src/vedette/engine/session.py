@@ -32,6 +32,8 @@ from vedette.dice.sources import (
     OwnDice,
     PhysicalSource,
     SegmentSource,
+    dice_asked,
+    dice_words,
 )
 from vedette.engine.snapshot import CODEC_VERSION, Unsnapshottable, dumps, model_key
 from vedette.engine.store import (
@@ -62,6 +64,7 @@ from vedette.rules.protocol import (
 
 if TYPE_CHECKING:
     from vedette.dice.check import Odds  # start-up time: the odds module loads when used
+    from vedette.dice.die import Die
 
 EXPORT_FORMAT = "vedette-game"
 #: 2: the head line carries the records' count and digest (release 0.1 wrote 1: neither)
@@ -700,6 +703,17 @@ class Game:
         _, plan = self._prepare(procedure, request, query=True)
         return plan.step_odds()
 
+    def dice_asked(
+        self, procedure: str, request: Mapping[str, Any]
+    ) -> tuple[list[Die], list[Die] | None]:
+        """The dice the step rolls whatever the faces, in order, and the further dice some
+        faces call for (None: none): what a game played with the player's own dice asks for
+        (:func:`~vedette.dice.sources.dice_asked`: the step run on chosen faces, nothing
+        written)."""
+        proc, plan = self._prepare(procedure, request, query=True)
+        state = self.state
+        return dice_asked(lambda d: proc.resolve(state, plan, d))
+
     def chances(self, procedure: str, request: Mapping[str, Any], limit: int = 20_000) -> Chances:
         """The exact odds of every outcome of the whole procedure, or of a sequence (its end
         states), from their own resolve; more than ``limit`` dice branches are sampled, and
@@ -716,7 +730,9 @@ class Game:
         if procedure not in self.procedures() and procedure in self.sequences():
             raise BadRequest(
                 f"{procedure} is a sequence: it has odds only ('chances {procedure} ...'),"
-                " play its steps one by one"
+                " play its steps one by one",
+                web=f"{procedure} is a sequence: it has odds only ('Odds of a whole sequence'),"
+                " play its steps one by one",
             )
         proc, plan = self._prepare(procedure, request, faces)
         req_json = proc.request_json(plan.request)
@@ -726,9 +742,16 @@ class Game:
         except DiceNeeded as need:
             if faces:
                 raise
-            rolls = ", ".join(str(getattr(s, "expression", "")) for s in plan.steps)
-            own = "this game is played with your own dice"
-            ask = f"{procedure}: {own}: roll {rolls or need.die.name}"
+            # the dice the step draws whatever the faces (not every roll its plan may make: a
+            # bore-sight die's scatter dice follow a 6 only), and whether more may follow
+            state = self.state
+            certain, more = dice_asked(lambda d: proc.resolve(state, plan, d))
+            rolls = dice_words(certain) or need.die.name
+            if more is not None:
+                kinds = " or ".join(dict.fromkeys(f"a {d.name}" for d in more))
+                such = f": {kinds}" if kinds else ""
+                rolls += f" first (some faces call for more{such}; each is asked for then)"
+            ask = f"{procedure}: this game is played with your own dice: roll {rolls}"
             raise DiceNeeded(
                 need.die,
                 need.number,

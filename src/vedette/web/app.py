@@ -112,11 +112,13 @@ def create_app(
         return error(request, status_of(exc), one_line(exc))
 
     @app.exception_handler(RequestValidationError)
-    async def bad_form(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def bad_form(request: Request, exc: RequestValidationError) -> Response:
+        """A field missing or of the wrong type: 422, a page for a browser's GET (an address
+        typed or bookmarked without its query), JSON for the API."""
         errs = exc.errors()
         where = ".".join(str(p) for p in errs[0].get("loc", ())[1:]) if errs else ""
         msg = str(errs[0].get("msg", "invalid")) if errs else "invalid"
-        return JSONResponse({"error": one_line(f"{where}: {msg}" if where else msg)}, 422)
+        return error(request, 422, one_line(f"{where}: {msg}" if where else msg))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

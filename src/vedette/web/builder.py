@@ -3,7 +3,9 @@ live by the same pydantic schema and set-up as a scenario file, saved in the sto
 games (:mod:`vedette.engine.scenarios`), exported and imported as the TOML the CLI takes.
 
 * ``GET /scenarios/new?ruleset=R[&edit=NAME|&start=BUNDLED]``: the builder page; ``edit`` opens
-  one of yours again, ``start`` begins from a bundled scenario's data.
+  one of yours again, ``start`` begins from a bundled scenario's data. Without ``ruleset``: the
+  choice of rules (a page, not an error); an unknown ruleset or scenario: a one-line error page
+  (4xx) with a link back to that choice.
 * ``POST /api/scenarios/check`` ``{ruleset, data}``: every problem with the element it names
   (``forces[2].side``), the board of the scenario as set up, and the rules' allotments.
 * ``POST /api/scenarios/save`` ``{ruleset, name, description, data, replace}``: kept only when
@@ -33,7 +35,7 @@ from vedette.errors import GameError, VedetteError
 from vedette.render.svg import FEATURE_STYLE, _font, _hex_points, _svg, el, to_text
 from vedette.rules.editor import Editor, number
 from vedette.schemas import Strict
-from vedette.web.common import json_body
+from vedette.web.common import json_body, one_line, page, status_of
 
 router = APIRouter()
 B = TypeVar("B", bound=Strict)
@@ -353,18 +355,32 @@ def _page(request: Request, ctx: dict[str, Any], status: int = 200) -> HTMLRespo
     )
 
 
+def _editable() -> list[tuple[str, str]]:
+    """The rulesets whose scenarios the builder makes: (name, title)."""
+    return [(n, rules.get(n).title) for n in rules.names() if rules.get(n).editor() is not None]
+
+
 @router.get("/scenarios/new", response_class=HTMLResponse)
-def builder_page(request: Request, ruleset: str, edit: str = "", start: str = "") -> HTMLResponse:
-    rs = rules.get(ruleset)
+def builder_page(
+    request: Request, ruleset: str = "", edit: str = "", start: str = ""
+) -> HTMLResponse:
+    if not ruleset:  # (a bookmark, a typed address): the choice of rules, one tap each
+        return page(request, "builder_choice.html", rulesets=_editable())
     store = _store(request)
     draft: dict[str, Any] = {}
     description = ""
-    if edit:
-        s = user.get(store, rs, edit)
-        draft, description = s.data, s.description
-    elif start:
-        draft = user.canonical(rs.scenario(start))
-        description = rs.scenario_info(start)["description"]
+    try:
+        rs = rules.get(ruleset)
+        if edit:
+            s = user.get(store, rs, edit)
+            draft, description = s.data, s.description
+        elif start:
+            draft = user.canonical(rs.scenario(start))
+            description = rs.scenario_info(start)["description"]
+    except VedetteError as e:  # a one-line page with the way back to the choice of rules
+        status = status_of(e)
+        back = ("/scenarios/new", "back to the scenario builder")
+        return page(request, "error.html", status, status_code=status, error=one_line(e), back=back)
     boot = {
         "ruleset": rs.name,
         "spec": spec(rs),
@@ -381,9 +397,7 @@ def builder_page(request: Request, ruleset: str, edit: str = "", start: str = ""
             "boot": json.dumps(boot),
             "yours": [s.info() for s in user.listing(store, rs)],
             "bundled": list(rs.scenarios),
-            "rulesets": [
-                (n, rules.get(n).title) for n in rules.names() if rules.get(n).editor() is not None
-            ],
+            "rulesets": _editable(),
         },
     )
 

@@ -149,10 +149,85 @@ function initGame() {
   document.querySelectorAll(".dice-pad .face").forEach((b) => b.addEventListener("click", () => {
     const box = document.getElementById("dice");
     box.value = `${box.value.trim()} ${b.dataset.face}`.trim();
+    digit = null;
+    remember();
   }));
   document.querySelector(".dice-pad .face-clear")?.addEventListener("click", () => {
     document.getElementById("dice").value = "";
+    digit = null;
+    remember();
   });
+  // a step whose one roll is a check of the total of two like dice (2d6: a table read on the
+  // sum, no die told from the other): both faces in one tap, one button per pair the dice can
+  // show (the faces kept, smaller first); a tap replaces the dice box (a slip is one more tap).
+  // Any other roll keeps the face buttons, one tap per face (the rule may read each face).
+  const pairPad = document.querySelector(".dice-pairs");
+  const facePad = document.querySelector(".dice-pad");
+  function dicePairs(list) {
+    if (!pairPad) return;
+    const m = list.length === 1 ? /^2d([2-6])$/.exec((list[0].expression || "").trim()) : null;
+    const sides = m ? Number(m[1]) : 0;
+    if (String(sides) === pairPad.dataset.sides) return;
+    pairPad.dataset.sides = String(sides);
+    const buttons = [];
+    for (let a = 1; a <= sides; a++) {
+      for (let b = a; b <= sides; b++) {
+        const pair = el("button", { type: "button", class: "pair", "data-faces": `${a} ${b}`, "aria-label": `${a} and ${b}` }, `${a}+${b}`);
+        pair.addEventListener("click", () => { document.getElementById("dice").value = `${a} ${b}`; remember(); });
+        buttons.push(pair);
+      }
+    }
+    pairPad.replaceChildren(...buttons);
+    pairPad.hidden = !sides;
+    facePad.hidden = !!sides;
+  }
+
+  // a die the face buttons (1-10) cannot show, rolled by the step: a pad of its own faces
+  // (Kuryakin's dK8/dK12 movement dice, +3 to -3 and +5 to -5); percentile dice (faces 0-99,
+  // two d10s read 00-99) as two digit taps, the tens die then the units die. The face buttons
+  // keep only the faces of the largest plain die the step rolls (one row for a d6)
+  const customPad = document.querySelector(".dice-custom");
+  let digit = null; // the tens digit of a percentile roll, waiting for its units
+  function customDice(dice) {
+    if (!customPad) return;
+    const isOdd = (d) => d.faces.some((f) => f < 1 || f > 10);
+    const odd = dice.filter(isOdd);
+    const plain = dice.filter((d) => !isOdd(d));
+    // (nothing known of the step's dice: every face button)
+    const top = dice.length ? Math.max(0, ...plain.flatMap((d) => d.faces)) : 10;
+    facePad?.querySelectorAll(".face").forEach((b) => { b.hidden = Number(b.dataset.face) > top; });
+    const key = odd.map((d) => d.name).join(" ");
+    if (key === (customPad.dataset.dice || "")) return;
+    customPad.dataset.dice = key;
+    const box = () => document.getElementById("dice");
+    const add = (v) => { box().value = `${box().value.trim()} ${v}`.trim(); };
+    const groups = [];
+    for (const d of odd) {
+      const button = (text, title, click) => {
+        const b = el("button", { type: "button", class: "face", "data-die": d.name, "data-value": text, "aria-label": title }, text);
+        b.addEventListener("click", () => { click(); remember(); });
+        return b;
+      };
+      const faces = [...new Set(d.faces)].sort((a, b) => b - a);
+      let buttons;
+      let label = d.name;
+      if (d.faces.length === 100 && faces[0] === 99 && faces[faces.length - 1] === 0) {
+        label = `${d.name}: tens, units`;
+        buttons = [...Array(10).keys()].map((t) => button(`${t}`, `${d.name} digit ${t}`, () => {
+          if (digit === null) { add(t); digit = t; return; }
+          const parts = box().value.trim().split(/\s+/);
+          parts[parts.length - 1] = String(digit * 10 + t);
+          box().value = parts.join(" ");
+          digit = null;
+        }));
+      } else {
+        buttons = faces.map((f) => button(f > 0 ? `+${f}` : `${f}`, `${d.name} face ${f}`, () => { add(f); digit = null; }));
+      }
+      groups.push(el("div", { class: "dice-row", role: "group", "aria-label": label }, el("span", { class: "dice-name" }, label), ...buttons));
+    }
+    customPad.replaceChildren(...groups);
+    customPad.hidden = !odd.length;
+  }
 
   // -- the "next" panel: obligations first, then what is open now ---------------------------
   let chosenItem = null;
@@ -188,7 +263,9 @@ function initGame() {
     sheetLine();
   }
 
+  let shownTodo = [];
   function renderNext(todo) {
+    shownTodo = todo;
     const ol = document.getElementById("next");
     ol.replaceChildren();
     for (const [n, item] of todo.entries()) {
@@ -311,16 +388,20 @@ function initGame() {
     const ticket = ++pending;
     if (clear === true) oddsBox.replaceChildren();
     const f = form();
-    if (!f || f.dataset.odds !== "yes") { oddsBox.replaceChildren(); return; }
+    if (!f || f.dataset.odds !== "yes") { oddsBox.replaceChildren(); dicePairs([]); customDice([]); return; }
     // a form not yet filled in is not an error: say what the odds wait for
     const missing = fields(f).filter((i) => i.dataset.required === "yes" && i.value.trim() === "").map((i) => i.name);
     if (missing.length) {
       oddsBox.replaceChildren(el("p", { class: "muted odds-wait" }, `odds once ${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} filled in`));
+      dicePairs([]);
+      customDice([]);
       return;
     }
     try {
       const data = await post(`${api}/odds`, { procedure: sel.value, request: request(), refusal: "answer" });
       if (ticket !== pending) return;
+      dicePairs(data.refused ? [] : data.odds);
+      customDice(data.own_dice || []);
       if (data.refused) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${data.refused}`));
       else renderOdds(data.odds);
       if (data.reference && data.reference.length) oddsBox.append(referenceBox(data.reference));
@@ -535,14 +616,43 @@ function initGame() {
 
   // -- board picks: only a visible field of the open form that takes that kind ---------------
   let lastPick = { key: "", at: 0 };
-  function onPick(kind, value) {
+  // ``under``: where a picked piece stands ({kind: "hex"|"location", value}): a piece no open
+  // field takes picks the hex or location it stands on (a place under a counter is tapped
+  // through it: the stack drawn over it covers most of it)
+  // the field a pick filled is the one the next pick goes to: focused with a mouse (Enter
+  // then does it); on a touch screen only remembered (a focused box opens the phone's keyboard
+  // over the board, for a value tapped, not typed)
+  const aim = (i) => {
+    if (matchMedia("(pointer: fine)").matches) i.focus();
+    else lastField = i;
+  };
+  function onPick(kind, value, under) {
     const key = `${kind}:${JSON.stringify(value)}`;
     if (key === lastPick.key && Date.now() - lastPick.at < 100) return; // one pick, told twice
     lastPick = { key, at: Date.now() };
     const text = fieldText(value);
+    // the field of the chosen Next entry that offers this very choice (Kuryakin's chance card
+    // 'on' a unit, a general riding 'to' one: fields whose names say nothing of the board),
+    // the first of them still empty
+    const sf = seqPart && seqPart.open ? seqForm() : null;
+    const af = form();
+    if (!sf && af && chosenItem && chosenItem.procedure === sel.value) {
+      const offering = Object.entries(chosenItem.open || {})
+        .filter(([k, cs]) => cs.some((c) => fieldText(c) === text))
+        .map(([k]) => af.querySelector(`[name="${CSS.escape(k)}"]`)).filter(Boolean);
+      const into = offering.find((i) => !i.value) || offering[0];
+      if (into) {
+        picked.textContent = "";
+        into.value = text;
+        chosenItem._li?.querySelectorAll(`.open-choices[data-field="${CSS.escape(into.name)}"] .choice`)
+          .forEach((b) => b.classList.toggle("chosen", b.dataset.value === text));
+        into.dispatchEvent(new Event("input"));
+        aim(into);
+        return;
+      }
+    }
     // the form the player works in first: the one of the field last focused, else the
     // sequence's while that part is open, else the action's
-    const sf = seqPart && seqPart.open ? seqForm() : null;
     const order = sf && !(lastField && form()?.contains(lastField)) ? [sf, form()] : [form(), sf];
     for (const f of order.filter(Boolean)) {
       let takes = fields(f).filter((i) => visible(i) && (i.dataset.pick || "").split(" ").includes(kind));
@@ -568,17 +678,18 @@ function initGame() {
         y.value = String(value[1]);
         into.dispatchEvent(new Event("input"));
         y.dispatchEvent(new Event("input"));
-        into.focus();
+        aim(into);
         return;
       }
       into.value = list(into) && into.value ? `${into.value},${text}` : text;
       into.dispatchEvent(new Event("input"));
-      into.focus();
+      aim(into);
       return;
     }
+    if (under && under.value) { onPick(under.kind, under.value); return; }
     picked.textContent = `picked ${kind} ${text} (no open field of this action${sf ? " or sequence" : ""} takes a ${kind})`;
   }
-  document.addEventListener("vedette:pick", (e) => onPick(e.detail.kind, e.detail.value));
+  document.addEventListener("vedette:pick", (e) => onPick(e.detail.kind, e.detail.value, e.detail.under));
   document.addEventListener("vedette:perform", (e) => perform(e.detail.procedure, e.detail.request, ""));
 
   // without the boards' own script, a click on a pickable element is a pick
@@ -589,18 +700,21 @@ function initGame() {
     if (d.hex) return "hex";
     return "unit";
   }
+  const underOf = (n) => (n.dataset.loc ? { kind: "location", value: n.dataset.loc }
+    : n.dataset.hex ? { kind: "hex", value: n.dataset.hex } : null);
   function bindBoard() {
     if (window.vedetteBoard) return;
     document.querySelectorAll("#board [data-pick]").forEach((n) => {
       n.addEventListener("click", (ev) => {
         if (window.vedetteBoard) return; // board.js loaded after this bound: it picks
         ev.stopPropagation();
-        document.dispatchEvent(new CustomEvent("vedette:pick", { detail: { kind: pickKind(n), value: n.dataset.pick } }));
+        document.dispatchEvent(new CustomEvent("vedette:pick", { detail: { kind: pickKind(n), value: n.dataset.pick, under: underOf(n) } }));
       });
     });
   }
 
   // -- actions ---------------------------------------------------------------------------------
+  let lastDone = null;
   async function perform(procedure, req, dice) {
     result.replaceChildren();
     clearErrors();
@@ -614,7 +728,12 @@ function initGame() {
           el("ul", { class: "table-changes" }, ...data.table_changes.map((c) => el("li", {}, c))));
       }
       document.getElementById("dice").value = "";
+      digit = null;
+      // what was done, as the form had it: an Undo of it brings it back to be done again or
+      // changed (not the step chosen after it, refused once undone)
+      const done = { procedure, req, item: chosenItem };
       update(data);
+      lastDone = { ...done, seq: Number(document.querySelector("#log li")?.dataset.seq) };
       const first = data.todo[0];
       if (first) {
         document.querySelector("#next .next-item")?.classList.add("chosen");
@@ -673,9 +792,53 @@ function initGame() {
     const filled = f ? fields(f).filter((i) => i.value.trim() !== "" && !(chosenItem?.request && i.name in chosenItem.request)) : [];
     const what = chosenItem && chosenItem.procedure === sel.value ? chosenItem.text : sel.value;
     line.textContent = [what, ...filled.map((i) => `${i.name} ${i.value.trim()}`)].join(" · ");
+    remember();
+  }
+  // the step being prepared (its entry, what is picked for it, the faces tapped), kept for this
+  // tab: a phone that drops the page while it is in the background reloads it as it was, as
+  // long as nothing was done in the game meanwhile
+  const formKey = `vedette:form:${location.pathname}`;
+  function remember() {
+    const item = chosenItem && chosenItem.procedure === sel.value ? { procedure: chosenItem.procedure, text: chosenItem.text } : null;
+    const kept = { seq, procedure: sel.value, item, req: request(), dice: document.getElementById("dice").value };
+    try { sessionStorage.setItem(formKey, JSON.stringify(kept)); } catch (e) { /* storage off: not kept */ }
+  }
+  function kept() {
+    try { return JSON.parse(sessionStorage.getItem(formKey) || "null"); } catch (e) { return null; }
+  }
+  function recall(kept) {
+    if (!kept || kept.seq !== seq || !kept.req || !sel.querySelector(`option[value="${CSS.escape(kept.procedure)}"]`)) return;
+    restore(kept);
+    document.getElementById("dice").value = kept.dice || "";
   }
   foldBtn.addEventListener("click", () => fold(!panel.classList.contains("folded")));
   line.addEventListener("click", () => fold(false));
+
+  // after an Undo: the action this page did, back in its form as it was sent (its Next entry
+  // chosen again where it is offered again), else the first Next entry, as after an action
+  function restore(again) {
+    document.querySelectorAll("#next .chosen").forEach((b) => b.classList.remove("chosen"));
+    const same = again?.item ? shownTodo.findIndex((t) => t.procedure === again.item.procedure && t.text === again.item.text) : -1;
+    const item = again ? (same >= 0 ? shownTodo[same] : null) : shownTodo[0];
+    if (item) {
+      document.querySelector(`#next .next-item[data-n="${same >= 0 ? same : 0}"]`)?.classList.add("chosen");
+      choose(item);
+    }
+    if (again) {
+      if (!item) {
+        chosenItem = null;
+        sel.value = again.procedure;
+        show();
+      }
+      const f = form();
+      for (const i of fields(f)) i.value = again.req[i.name] ?? "";
+      for (const row of item?._li?.querySelectorAll(".open-choices") || []) {
+        row.querySelectorAll(".choice").forEach((b) => b.classList.toggle("chosen", b.dataset.value === (again.req[row.dataset.field] ?? "")));
+      }
+      sheetLine();
+    }
+    refreshOdds(true);
+  }
 
   async function undo() {
     result.replaceChildren();
@@ -684,7 +847,9 @@ function initGame() {
       if (data.refused) throw new ApiError(data.refused, 400);
       result.append(el("div", { class: "line" }, `undid #${data.undone}`));
       update(data);
-      refreshOdds(true);
+      const again = lastDone && lastDone.seq === data.undone ? lastDone : null;
+      lastDone = null;
+      restore(again);
       document.querySelector("#next .next-item")?.focus({ preventScroll: true });
     } catch (e) {
       result.append(el("p", { class: "error", role: "alert" }, e.message));
@@ -746,12 +911,14 @@ function initGame() {
   try { if (sessionStorage.getItem(foldKey)) fold(true); } catch (e) { /* storage off */ }
   addLog(initial.log, "bottom");
   document.getElementById("log-more").hidden = !initial.more;
+  const before = kept(); // (read first: choosing the first entry keeps that)
   renderNext(initial.todo);
   bindBoard();
   if (initial.todo.length) {
     document.querySelector("#next .next-item").classList.add("chosen");
     choose(initial.todo[0]);
   } else show();
+  recall(before);
 }
 
 initIndex();

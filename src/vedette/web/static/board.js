@@ -2,9 +2,10 @@
 // checked by the rules before they are done. No framework; no inline script or style (CSP):
 // styles are set through the CSSOM, SVG through DOM calls.
 //
-// Events (docs: interfaces §2): dispatches `vedette:pick` {kind, value} when a piece, hex or
-// point is picked, and `vedette:perform` {procedure, request} when a checked hand move is
-// confirmed; reloads itself on `vedette:changed`.
+// Events (docs: interfaces §2): dispatches `vedette:pick` {kind, value, under} when a piece,
+// hex or point is picked (under: the hex or location a piece stands on), and
+// `vedette:perform` {procedure, request} when a checked hand move is confirmed; reloads
+// itself on `vedette:changed`.
 "use strict";
 
 (() => {
@@ -169,7 +170,10 @@
   }
   function pick(n) {
     const kind = pickKind(n);
-    document.dispatchEvent(new CustomEvent("vedette:pick", { detail: { kind, value: n.dataset.pick } }));
+    // a piece says where it stands: the hex or location under it, for a form that takes that
+    const d = n.dataset;
+    const under = kind !== "unit" ? null : d.loc ? { kind: "location", value: d.loc } : d.hex ? { kind: "hex", value: d.hex } : null;
+    document.dispatchEvent(new CustomEvent("vedette:pick", { detail: { kind, value: d.pick, under } }));
     if (kind === "unit") { selected = n; drawRing(); }
     setCursor(n);
   }
