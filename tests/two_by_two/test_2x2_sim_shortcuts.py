@@ -875,3 +875,37 @@ def test_a_step_refused_at_its_first_problem_is_refused_as_the_whole_plan_refuse
                     key = "off" if "off the table" in want[1] else "other"
                     refused[key] = refused.get(key, 0) + 1
     assert refused.get("off", 0) > 50 and refused.get("other", 0) > 50
+
+
+def _straight_verdict(state: Any, u: Any, n: float, back: bool) -> Any:
+    """A straight step's plan as ``_straight_step`` judges it (``plan_move`` handed its end,
+    ``straight_to``), or the refusal's kind and words; the path measured afresh."""
+    facts._prepared(state).paths.clear()
+    try:
+        return relative._straight_step(state, u, n, back).plan
+    except VedetteError as e:
+        return (type(e), str(e))
+
+
+def test_a_straight_step_judged_from_its_end_is_judged_as_its_move_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An advance or a retire hands ``plan_move`` the point it ends at, not a ``Move`` request
+    to make and read: over every straight step of simulated games, and steps of every length
+    from the units' places there (a hair's length, off the table, into woods, beyond the
+    allowance), the verdict is the one the request ``Move(unit, path=(that point,), facing
+    kept)`` gets (the same plan, or the same refusal in the same words)."""
+    seen = {"plan": 0, "off": 0, "other": 0}
+    cases = _straight_steps(monkeypatch)
+    for k, (state, u, n, back) in enumerate(cases):
+        lengths = [n] if k % 4 else [n, 1e-8, 0.5, 3.0, 9.0, 16.0, 30.0]
+        for length in lengths:
+            for way in (back, not back) if k % 4 == 0 else (back,):
+                sign = -1.0 if way else 1.0
+                path = (relative._ahead_of(u.body, sign * state.rules.mm(length)),)
+                req = relative.Move(unit=u.id, path=path, facing=u.body.facing)
+                want = _step_verdict(state, u, req, True)
+                assert _straight_verdict(state, u, length, way) == want, (u.id, length, way)
+                kind = "plan" if not isinstance(want, tuple) else "other"
+                seen["off" if kind == "other" and "off the table" in want[1] else kind] += 1
+    assert min(seen.values()) > 50, seen

@@ -91,13 +91,19 @@ def _straight_step(state: GameState, u: Unit, n: float, back: bool) -> Step:
     if n <= 0:
         raise BadRequest("the distance must be more than 0")
     sign = -1.0 if back else 1.0
-    req = Move(unit=u.id, path=(_ahead_of(u.body, sign * state.rules.mm(n)),), facing=u.body.facing)
-    plan = plan_move(state, u, req, u.spent, u.road_only, first=True)
+    # judged as Move(unit, path=(the point ahead,), facing kept) is, without the request
+    to = Vec(*_ahead_of(u.body, sign * state.rules.mm(n)))
+    plan = plan_move(state, u, _NO_MOVE, u.spent, u.road_only, first=True, straight_to=to)
     if plan.problems:
         raise RuleViolation(*plan.problems[0])
     assert plan.end is not None
     verb = "retires" if back else "advances"
     return Step(u, plan, plan.end, plan.cost, False, 0.0 if back else plan.length, verb)
+
+
+#: the request :func:`plan_move` is handed with ``straight_to`` (read only in a game that
+#: keeps no positions, where no unit stands on the table to step from)
+_NO_MOVE = Move(unit="")
 
 
 def _ahead_of(body: Body, mm: float) -> tuple[float, float]:
