@@ -875,3 +875,83 @@ def test_a_step_refused_at_its_first_problem_is_refused_as_the_whole_plan_refuse
                     key = "off" if "off the table" in want[1] else "other"
                     refused[key] = refused.get(key, 0) + 1
     assert refused.get("off", 0) > 50 and refused.get("other", 0) > 50
+
+
+def _straight_verdict(state: Any, u: Any, n: float, back: bool) -> Any:
+    """A straight step's plan as ``_straight_step`` judges it (``plan_move`` handed its end,
+    ``straight_to``), or the refusal's kind and words; the path measured afresh."""
+    facts._prepared(state).paths.clear()
+    try:
+        return relative._straight_step(state, u, n, back).plan
+    except VedetteError as e:
+        return (type(e), str(e))
+
+
+def test_a_straight_step_judged_from_its_end_is_judged_as_its_move_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An advance or a retire hands ``plan_move`` the point it ends at, not a ``Move`` request
+    to make and read: over every straight step of simulated games, and steps of every length
+    from the units' places there (a hair's length, off the table, into woods, beyond the
+    allowance), the verdict is the one the request ``Move(unit, path=(that point,), facing
+    kept)`` gets (the same plan, or the same refusal in the same words)."""
+    seen = {"plan": 0, "off": 0, "other": 0}
+    cases = _straight_steps(monkeypatch)
+    for k, (state, u, n, back) in enumerate(cases):
+        lengths = [n] if k % 4 else [n, 1e-8, 0.5, 3.0, 9.0, 16.0, 30.0]
+        for length in lengths:
+            for way in (back, not back) if k % 4 == 0 else (back,):
+                sign = -1.0 if way else 1.0
+                path = (relative._ahead_of(u.body, sign * state.rules.mm(length)),)
+                req = relative.Move(unit=u.id, path=path, facing=u.body.facing)
+                want = _step_verdict(state, u, req, True)
+                assert _straight_verdict(state, u, length, way) == want, (u.id, length, way)
+                kind = "plan" if not isinstance(want, tuple) else "other"
+                seen["off" if kind == "other" and "off the table" in want[1] else kind] += 1
+    assert min(seen.values()) > 50, seen
+
+
+def _events_or_refusal(p: Any, state: Any, req: Any, played: bool) -> Any:
+    """A procedure's events (played in one run, or planned then resolved) or its refusal."""
+    try:
+        out = p.play(state, req, None) if played else p.resolve(state, p.plan(state, req), None)
+        return ("events", out.events)
+    except VedetteError as e:
+        return (type(e), str(e))
+
+
+def test_a_relative_step_played_for_the_simulator_has_the_events_its_resolve_makes() -> None:
+    """An advance, a retire, a wheel and a turn played in one run for the simulator
+    (``Procedure.play``: ``relative.play_step``, its words and details not written) is
+    refused as its plan refuses it, and else makes the events its resolve makes: every
+    candidate of those lines, in states of simulated games (each policy)."""
+    rs = rules.get("two_by_two")
+    procs = rs.protocol_procedures()
+    names = ("advance", "retire", "wheel", "turn")
+    assert all(procs[n].play is not None for n in names)
+    states: list[Any] = []
+    fold = rs.fold
+    mp = pytest.MonkeyPatch()
+    mp.setattr(rs, "fold", lambda st, e: states.append(st) or fold(st, e))
+    try:
+        for policies in (("random",), ("aggressive", "cautious")):
+            s = Setup(rs.name, rs.scenario("sample"), policies=policies, max_actions=500)
+            play_game(s, 2026, 3)
+    finally:
+        mp.undo()
+    seen: dict[str, int] = {}
+    play = rs.simulation()
+    for k, state in enumerate(states[::3]):
+        if state.stage != "battle" or state.phase != "move":
+            continue
+        for line in play.lines(state, rs, random.Random(k)):
+            for name, req in line:
+                if name not in names:
+                    continue
+                p, parsed = procs[name], procs[name].parse(dict(req))
+                want = _events_or_refusal(p, state, parsed, False)
+                got = _events_or_refusal(p, state, parsed, True)
+                assert got == want, (name, req)
+                key = f"{name}:{'played' if want[0] == 'events' else 'refused'}"
+                seen[key] = seen.get(key, 0) + 1
+    assert len(seen) == 8 and min(seen.values()) > 10, seen

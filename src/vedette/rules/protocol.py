@@ -137,7 +137,8 @@ class Procedure(Generic[S, R]):
     (``todo`` may ask it of every offer). A procedure that rolls no dice is
     :meth:`nodice`. ``play(state, request, dice)``: optional, ``plan`` then ``resolve`` in one
     run, for a procedure whose plan is a dry run of the same steps (the simulator: the same
-    refusals, the same dice and the same outcome, the checks made once)."""
+    refusals, the same dice and the same events, the checks made once; the outcome's words
+    and details, which the simulator does not read, may be left out)."""
 
     request: type[R]
     plan: Callable[[S, R], Plan]

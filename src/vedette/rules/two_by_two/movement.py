@@ -95,6 +95,7 @@ def plan_move(
     spent: float = 0.0,
     road_only: bool = True,
     first: bool = False,
+    straight_to: Vec | None = None,
 ) -> MovePlan:
     """Measure (or take the stated facts of) a move and judge it against every movement rule.
 
@@ -102,58 +103,30 @@ def plan_move(
     step by step) and ``road_only`` whether every earlier step was wholly on a road. ``first``:
     a caller that refuses a move with its first problem (a relative step) has it raised as
     soon as it is known (a RuleViolation), the rest not measured: an end off the table before
-    the path's facts, a problem of the allowance before the counter-charges and reactions."""
+    the path's facts, a problem of the allowance before the counter-charges and reactions.
+    ``straight_to``: a relative step's end, straight ahead or back along the unit's facing
+    (``req`` is then not read): judged as ``Move(unit, path=(straight_to,), facing=its
+    facing)`` is, without making and reading that request (a simulated game judges one at
+    most steps)."""
     rules = state.rules
     t = state.utype(u)
     mv = rules.movement
     problems: list[tuple[str, str]] = []
     breakdown: list[str] = []
-    if state.play == "stated":
-        given = [k for k in ("path", "to", "facing") if getattr(req, k) is not None]
-        if given:
-            raise BadRequest(
-                f"{u.name} has no position on the table: a stated game keeps none; state the"
-                f" move (distance=..., contact=...), not {', '.join(given)}"
-            )
-    if req.to is not None and req.path is None:
-        req = replace(req, path=(req.to,), to=None)
-    if u.body is not None and req.path is None and req.distance is not None:
-        req = along_facing(state, u, req)
+    if straight_to is not None and u.body is not None and state.play != "stated":
+        # path=(straight_to,), the facing kept: what :func:`_front` makes of that request
+        measured, start_facing = True, u.body.facing
+        far = straight_to.distance(u.body.centre) > 1e-6
+        dedup = [u.body.centre, straight_to] if far else [straight_to]
+        facing = tt.normalise(start_facing)
+    else:
+        if straight_to is not None and u.body is not None:  # (the request it stands for)
+            req = Move(unit=u.id, path=(straight_to.as_tuple(),), facing=u.body.facing)
+        measured, dedup, start_facing, facing = _front(state, u, req, problems)
     end: Body | None = None
     contacts: list[str] = []
     crossed: tuple[str, ...] = ()
-    if req.path is not None or (
-        req.facing is not None and req.distance is None and u.body is not None
-    ):
-        path = [point(p, "path") for p in req.path or ()]
-        if u.body is None:
-            if not u.entry:
-                raise BadRequest(
-                    f"{u.name} has no position on the table: place it first, or state the move"
-                    " (distance=..., contact=...)"
-                )
-            if not path:
-                raise BadRequest(f"{u.name} enters the table: give its path from the edge")
-            rp = state.rp(u.entry)
-            inward = entry_facing(state, rp)
-            start_facing = tt.bearing(path[0], path[1]) if len(path) > 1 else inward
-            start = Body(path[0], start_facing, rules.footprint)
-            problems.extend(entry_problems(state, u, rp, start))
-        else:
-            start = u.body
-            start_facing = u.body.facing
-            if not path or path[0].distance(start.centre) > 1e-6:
-                path = [start.centre, *path]
-        dedup = [path[0]]
-        for p in path[1:]:
-            if p.distance(dedup[-1]) > 1e-9:
-                dedup.append(p)
-        if req.facing is not None:
-            facing = tt.normalise(req.facing)
-        elif len(dedup) > 1:
-            facing = tt.bearing(dedup[-2], dedup[-1])
-        else:
-            facing = start_facing
+    if measured:
         end = Body(dedup[-1], facing, rules.footprint)  # (made once: the same value below)
         # who is near the end, for the snap, an overlap, a contact and a counter-charge: the
         # units scanned once (asked again of a snapped end)
@@ -362,6 +335,62 @@ STATED_MOVE_FACTS = (
     "bridge_length",
     "straight",
 )
+
+
+def _front(
+    state: GameState, u: Unit, req: Move, problems: list[tuple[str, str]]
+) -> tuple[bool, list[Vec], float, float]:
+    """The front of :func:`plan_move`: whether the move is measured (a path, a ``to``, a
+    ``facing``, or a tracked unit's ``distance`` along its facing) or stated, and when
+    measured its path's points (each a hair at least from the last) and the facing it starts
+    and ends with (an entering unit's problems added to ``problems``)."""
+    if state.play == "stated":
+        given = [k for k in ("path", "to", "facing") if getattr(req, k) is not None]
+        if given:
+            raise BadRequest(
+                f"{u.name} has no position on the table: a stated game keeps none; state the"
+                f" move (distance=..., contact=...), not {', '.join(given)}"
+            )
+    if req.to is not None and req.path is None:
+        req = replace(req, path=(req.to,), to=None)
+    if u.body is not None and req.path is None and req.distance is not None:
+        req = along_facing(state, u, req)
+    if not (
+        req.path is not None
+        or (req.facing is not None and req.distance is None and u.body is not None)
+    ):
+        return False, [], 0.0, 0.0
+    rules = state.rules
+    path = [point(p, "path") for p in req.path or ()]
+    if u.body is None:
+        if not u.entry:
+            raise BadRequest(
+                f"{u.name} has no position on the table: place it first, or state the move"
+                " (distance=..., contact=...)"
+            )
+        if not path:
+            raise BadRequest(f"{u.name} enters the table: give its path from the edge")
+        rp = state.rp(u.entry)
+        inward = entry_facing(state, rp)
+        start_facing = tt.bearing(path[0], path[1]) if len(path) > 1 else inward
+        start = Body(path[0], start_facing, rules.footprint)
+        problems.extend(entry_problems(state, u, rp, start))
+    else:
+        start = u.body
+        start_facing = u.body.facing
+        if not path or path[0].distance(start.centre) > 1e-6:
+            path = [start.centre, *path]
+    dedup = [path[0]]
+    for p in path[1:]:
+        if p.distance(dedup[-1]) > 1e-9:
+            dedup.append(p)
+    if req.facing is not None:
+        facing = tt.normalise(req.facing)
+    elif len(dedup) > 1:
+        facing = tt.bearing(dedup[-2], dedup[-1])
+    else:
+        facing = start_facing
+    return True, dedup, start_facing, facing
 
 
 def along_facing(state: GameState, u: Unit, req: Move) -> Move:

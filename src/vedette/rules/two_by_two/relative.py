@@ -91,13 +91,19 @@ def _straight_step(state: GameState, u: Unit, n: float, back: bool) -> Step:
     if n <= 0:
         raise BadRequest("the distance must be more than 0")
     sign = -1.0 if back else 1.0
-    req = Move(unit=u.id, path=(_ahead_of(u.body, sign * state.rules.mm(n)),), facing=u.body.facing)
-    plan = plan_move(state, u, req, u.spent, u.road_only, first=True)
+    # judged as Move(unit, path=(the point ahead,), facing kept) is, without the request
+    to = Vec(*_ahead_of(u.body, sign * state.rules.mm(n)))
+    plan = plan_move(state, u, _NO_MOVE, u.spent, u.road_only, first=True, straight_to=to)
     if plan.problems:
         raise RuleViolation(*plan.problems[0])
     assert plan.end is not None
     verb = "retires" if back else "advances"
     return Step(u, plan, plan.end, plan.cost, False, 0.0 if back else plan.length, verb)
+
+
+#: the request :func:`plan_move` is handed with ``straight_to`` (read only in a game that
+#: keeps no positions, where no unit stands on the table to step from)
+_NO_MOVE = Move(unit="")
 
 
 def _ahead_of(body: Body, mm: float) -> tuple[float, float]:
@@ -291,34 +297,29 @@ def judge_charge(state: GameState, req: Charge) -> Plan:
 
 
 # -- resolving -------------------------------------------------------------------------------
+def play_step(judge: Any, state: GameState, req: Any, dice: Any) -> Outcome:
+    """``resolve_step(state, judge(state, req), dice)``'s events, for the simulator
+    (``Procedure.play``): the same refusals (the same judgement) and the same events; its
+    words and details, which no one reads there, are not written (an advance's plan in JSON,
+    its description)."""
+    data = judge(state, req).data
+    if isinstance(data, Move):  # a stated charge: the stated move, into contact
+        return move(state, data, dice)
+    return Outcome(tuple(_step_events(state, data)[0]))
+
+
 def resolve_step(state: GameState, plan: Plan, dice: Any) -> Outcome:
     data = plan.data
     if isinstance(data, Move):  # a stated charge: the stated move, into contact
         return move(state, data, dice)
     step: Step = data
     u = step.unit
-    spent = u.spent + step.cost
-    changes: dict[str, Any] = {
-        "body": step.end,
-        "spent": round(spent, 9),
-        "turned": u.turned or step.turned,
-        "straight_run": 0.0 if step.turned else round(u.straight_run + step.straight, 9),
-    }
-    if step.cost > 0:
-        changes["moved"] = True
+    events, changes, spent = _step_events(state, step)
     details: dict[str, Any] = {}
     if step.plan is not None:
-        changes["road_only"] = u.road_only and any(
-            "whole move on road" in b for b in step.plan.breakdown
-        )
-        changes["through_town"] = u.through_town or step.plan.through_town
-        if bridged_half(step.plan.breakdown) and not u.bridged:
-            changes["bridged"] = True
-        events = _move_events(state, u, step.plan, changes={"entry": "", **changes})
         text = _describe(step.plan, u).replace(" moves ", f" {step.text}: ", 1)
         details["move"] = step.plan.to_json()
     else:
-        events = [unit_event("moved", u.id, **changes)]
         text = f"{u.name} {step.text}"
         if step.cost > 0:
             text += f" (cost [{step.cost:.2f}])"
@@ -337,6 +338,31 @@ def resolve_step(state: GameState, plan: Plan, dice: Any) -> Outcome:
         text += f"; [{left:.2f}] of its move left"
     details["spent"] = round(spent, 3)
     return Outcome(tuple(events), (), text, details)
+
+
+def _step_events(state: GameState, step: Step) -> tuple[list[Any], dict[str, Any], float]:
+    """A judged step's events, the unit's fields they set and the [n] spent this phase."""
+    u = step.unit
+    spent = u.spent + step.cost
+    changes: dict[str, Any] = {
+        "body": step.end,
+        "spent": round(spent, 9),
+        "turned": u.turned or step.turned,
+        "straight_run": 0.0 if step.turned else round(u.straight_run + step.straight, 9),
+    }
+    if step.cost > 0:
+        changes["moved"] = True
+    if step.plan is not None:
+        changes["road_only"] = u.road_only and any(
+            "whole move on road" in b for b in step.plan.breakdown
+        )
+        changes["through_town"] = u.through_town or step.plan.through_town
+        if bridged_half(step.plan.breakdown) and not u.bridged:
+            changes["bridged"] = True
+        events = _move_events(state, u, step.plan, changes={"entry": "", **changes})
+    else:
+        events = [unit_event("moved", u.id, **changes)]
+    return events, changes, spent
 
 
 __all__ = [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import asdict, replace
+from functools import partial
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -138,6 +139,10 @@ def _units(
     if not units:
         raise DataError(SRC, "a scenario needs [[units]]")
     return tuple(units)
+
+
+#: an advance's or a retire's plan and resolve in one run, its events alone (the simulator)
+_play_adv = partial(relative.play_step, relative.judge_advance)
 
 
 class TwoByTwo(Ruleset[GameState]):
@@ -282,10 +287,21 @@ class TwoByTwo(Ruleset[GameState]):
             Procedure.nodice(rq.NextPhase, setup.next_phase),
             # movement (Movement Modifiers; Moving to contact; Reinforcements)
             Procedure.nodice(rq.Move, movement.move),
-            Procedure(rq.Advance, relative.judge_advance, relative.resolve_step),
-            Procedure(rq.Retire, relative.judge_advance, relative.resolve_step),
-            Procedure(rq.Wheel, relative.judge_wheel, relative.resolve_step),
-            Procedure(rq.Turn, relative.judge_turn, relative.resolve_step),
+            # (each with its events alone for the simulator: relative.play_step)
+            Procedure(rq.Advance, relative.judge_advance, relative.resolve_step, play=_play_adv),
+            Procedure(rq.Retire, relative.judge_advance, relative.resolve_step, play=_play_adv),
+            Procedure(
+                rq.Wheel,
+                relative.judge_wheel,
+                relative.resolve_step,
+                play=partial(relative.play_step, relative.judge_wheel),
+            ),
+            Procedure(
+                rq.Turn,
+                relative.judge_turn,
+                relative.resolve_step,
+                play=partial(relative.play_step, relative.judge_turn),
+            ),
             Procedure(rq.Charge, relative.judge_charge, relative.resolve_step),
             Procedure.nodice(rq.CheckMove, self._check_move),
             Procedure.nodice(rq.Formation, movement.formation),
