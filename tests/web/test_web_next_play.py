@@ -3,7 +3,8 @@ the Next panel's entries alone, through the JSON API as the page sends them (eac
 text the page puts in its form: a string as it is, anything else as JSON), with the game's
 dice and with the player's own (each die the referee asks for rolled and given as the page's
 dice box does). Every entry performed is accepted, an owed one included, and the Next panel is
-never empty mid-game."""
+never empty mid-game; an owed step waived from the panel now and then (its "waive..." button)
+lets play go on."""
 
 from __future__ import annotations
 
@@ -59,11 +60,16 @@ def test_the_next_panel_entries_are_accepted(
         assert "refused" not in item or not item["owed"], f"owed dead end: {item}"
         req = {k: field_text(v) for k, v in item["request"].items()}
         req.update({k: field_text(rng.choice(cs)) for k, cs in item["open"].items()})
-        body = {"procedure": item["procedure"], "request": req, "refusal": "answer"}
-        if dice == "physical":  # the faces the player rolls, as many as the referee asks for
+        # (as the page asks: a refusal is a 200 saying why)
+        body: dict[str, Any] = {"procedure": item["procedure"], "request": req, "refusal": "answer"}
+        if item["owed"] and item["obligation"] and rng.random() < 0.2:  # "waive...", confirmed
+            body.update(procedure="waive", request={"obligation": item["obligation"]})
+        elif dice == "physical":  # the faces the player rolls, as many as the referee asks for
             faces = roll(db, tmp_path / "probe.db", item["procedure"], request_fields(req), rng)
             body["dice"] = " ".join(map(str, faces))
-        out = c.post("/api/games/g/perform", json=body, headers=h).json()
+        r = c.post("/api/games/g/perform", json=body, headers=h)
+        assert r.status_code == 200, r.text
+        out = r.json()
         refused = out.get("refused")
         assert refused is None, f"{ruleset}/{scenario} step {step}: {item['command']}: {refused}"
         view = out
