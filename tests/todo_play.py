@@ -92,6 +92,13 @@ def short(scenario: dict[str, Any]) -> dict[str, Any]:
     return {**scenario, "victory": {"threshold_ap": 2, "max_turns": 2}}
 
 
+def known(ruleset: str, section: str, **values: Any) -> dict[str, Any]:
+    """The house-rule ``values`` of ``[section]`` that the ruleset's rules data has (a reading
+    added on another branch is played once it is there, and refused by no older data)."""
+    have = rules.get(ruleset).data().get(section, {})
+    return {k: v for k, v in values.items() if k in have}
+
+
 @dataclass(frozen=True)
 class OptionSet:
     """One way the users set a game up: game options, house rules (the rules data changed, a
@@ -162,6 +169,23 @@ OPTION_SETS: dict[str, tuple[OptionSet, ...]] = {
     ),
     "solo_napoleonic": (
         OptionSet("default"),
+        OptionSet(
+            "evade, collision, lost general readings",
+            {"optional_figures": True},
+            {
+                "options": known(
+                    "solo_napoleonic",
+                    "options",
+                    friendly_skirmishers_collide=True,  # K64
+                    evade_morale="before",  # K65
+                    lost_unit_general="killed",  # K66
+                    evade_die="d10",
+                ),
+                "referee_morale": known(
+                    "solo_napoleonic", "referee_morale", corps_influence_mm=300
+                ),
+            },
+        ),
         OptionSet("officers", {"officers": True}),
         OptionSet("musicians", {"musicians": True}),
         OptionSet("standards", {"standards": True}),
