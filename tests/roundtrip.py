@@ -43,6 +43,17 @@ OPTION_SETS: dict[str, list[dict[str, Any]]] = {
         {},
         {"optional_figures": True},
         {"house_rules": {"options": {"friendly_skirmishers_collide": True}}},
+        {
+            "optional_figures": True,
+            "house_rules": {
+                "options": {
+                    "allocation_roll": "always",
+                    "evade_morale": "before",
+                    "lost_unit_general": "killed",
+                    "charge_through_friends": True,
+                }
+            },
+        },
     ],
 }
 
