@@ -2,12 +2,14 @@
 
 An import is refereed again, action by action (engine/referee.py): a record whose dice or
 events the referee does not give again is refused, and a game the player saved cannot be
-reloaded. Each game here is played at random, either from ``todo`` alone (an entry picked, its
-open fields filled from its choices, now and then an undo) or by the simulator's random policy
-(:func:`vedette.sim.play.save_game`, waived owed steps included), under a few option sets per
-ruleset; it is exported (``Game.export_jsonl``, what ``vedette export`` writes) and imported
-into a fresh store (``Game.import_jsonl``, what ``vedette import`` reads), and the imported game
-must have the original's state, log and todo.
+reloaded. Each game here is played at random, under a few option sets per ruleset: from
+``todo`` alone (an entry picked, its open fields filled from its choices, now and then an
+undo), with the game's dice and again with the player's own dice rolled at random; the first
+played once more with its own faces given as the player's dice; and by the simulator's random
+policy (:func:`vedette.sim.play.save_game`, waived owed steps included). Each is exported
+(``Game.export_jsonl``, what ``vedette export`` writes) and imported into a fresh store
+(``Game.import_jsonl``, what ``vedette import`` reads), and the imported game must have the
+original's state, log, todo and board.
 
 Kept apart from the tests so that a failing game can be replayed by hand::
 
@@ -28,6 +30,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from vedette import rules
+from vedette.dice.sources import DiceNeeded
 from vedette.engine import Game, Store
 from vedette.engine.referee import physical_faces
 from vedette.errors import VedetteError
@@ -100,19 +103,37 @@ def fill(t: Any, rng: random.Random) -> dict[str, Any]:
     return req
 
 
+def own_dice(g: Game, procedure: str, request: Mapping[str, Any], rng: random.Random) -> None:
+    """Perform as a player with their own dice does: each die the referee asks for rolled at
+    random (any face of it, one the rules then roll again included), until it is done."""
+    faces: list[int] = []
+    while True:
+        try:
+            g.perform(procedure, request, faces or None)
+            return
+        except DiceNeeded as e:
+            faces.append(rng.choice(list(e.die.faces)))
+
+
 def todo_game(
-    ruleset: str, scenario: str, seed: int, steps: int, options: Mapping[str, Any]
+    ruleset: str,
+    scenario: str,
+    seed: int,
+    steps: int,
+    options: Mapping[str, Any],
+    dice: str = "seeded",
 ) -> tuple[Game, list[str]]:
     """A game of ``steps`` actions picked from ``todo`` (owed ones first), an undo now and then;
     checked mid-game too (a game is saved at any point). Play stops at an offer the rules
-    refuse (another sweep's business, tests/todo_play.py): what was played is still checked."""
+    refuse (another sweep's business, tests/todo_play.py): what was played is still checked.
+    ``dice="physical"``: played with the player's own dice, rolled at random (:func:`own_dice`)."""
     rs = rules.get(ruleset)
     rng = random.Random(seed)
     house = dict(options.get("house_rules") or {}) or None
     opts = {k: v for k, v in options.items() if k != "house_rules"}
     g = Game.create(
         Store(":memory:"), f"rt-{seed}", rs.name, rs.scenario(scenario), seed=seed,
-        options=opts, house_rules=house,
+        options=opts, house_rules=house, dice=dice,
     )  # fmt: skip
     out: list[str] = []
     mid = steps // 2
@@ -134,7 +155,10 @@ def todo_game(
             break
         t = rng.choice(owed or todo)
         try:
-            g.perform(t.procedure, fill(t, rng))
+            if dice == "physical":
+                own_dice(g, t.procedure, fill(t, rng), rng)
+            else:
+                g.perform(t.procedure, fill(t, rng))
         except VedetteError:
             break
     return g, out
@@ -193,6 +217,9 @@ def sweep(games: int, steps: int, names: list[str] | None = None, seed0: int = 0
                     if same and _json(rs, own.state) != _json(rs, g.state):
                         problems.append(f"{where} todo seed={i}: own dice: another state")
                     problems += [f"{where} own dice seed={i}: {p}" for p in differences(own)]
+                o, mid = todo_game(rs.name, sc, i, steps, options, dice="physical")
+                found = mid + differences(o)
+                problems += [f"{where} own dice (random faces) seed={i}: {p}" for p in found]
                 s = sim_game(rs.name, sc, i, steps, options)
                 problems += [f"{where} sim game={i}: {p}" for p in differences(s)]
     return problems

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.solo_napoleonic.test_solonap_text_3 import cavalry, owed, ready, skirmishers, unit
-from vedette.engine import Game
+from vedette.engine import Game, Store
 from vedette.errors import RuleViolation
 
 
@@ -125,3 +125,21 @@ def test_a_unit_in_the_way_bars_a_charge(tmp_path: Path) -> None:
     foot = unit("F1", x=500.0, y=0.0)
     s = ready(tmp_path / "d", [foot, screen, unit("A1", "Allies", x=500.0, y=140.0)])
     assert "A1" in _charges(s, "F1")
+
+
+# == Determining Casualties: a saved game with the player's own dice reloads ===================
+def test_own_dice_rolled_again_for_a_casualty_reload_from_a_saved_game(tmp_path: Path) -> None:
+    """A casualty's die names a front-rank figure; a face above them is 'ignored' and rolled
+    again. Given by the player (own dice, ``--dice``), the void faces were kept nowhere in the
+    record: the saved game could not be imported ('the referee gives' the roll without them).
+    The dice record now keeps every face given, in order."""
+    units = [unit("F1", x=500.0, y=0.0), unit("A1", "Allies", x=500.0, y=150.0, figures=2,
+                                              front=2)]  # fmt: skip
+    g = ready(tmp_path, units)
+    g.perform("attach", {"general": "AB", "unit": "A1"})
+    # a volley of 6 at long range (1.5, the half made a hit by 00), both saves failed; the
+    # first casualty's d4 gives 4 and 3 (no such figure: rolled again), then 2; the second 2
+    out = g.perform("fire", {"unit": "F1", "target": "A1"}, [6, 0, 1, 1, 4, 3, 2, 2])
+    assert "(ignored 4, 3)" in out.rolls[3].line()
+    again = Game.import_jsonl(Store(tmp_path / "i.db"), g.export_jsonl(), "again")
+    assert again.state == g.state and again.log_lines() == g.log_lines()
