@@ -518,6 +518,116 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) a queue jumper's move toward its charger is offered without a"
         " direction",
     ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        "            if any(_tt.overlaps(_w, _ob, 1.0) for _w in _ways):\n"
+        "                _hit.append(_o.id)\n",
+        "            if any(_tt.overlaps(_w, _ob, 1.0) for _w in _ways) and not _k67(\n"
+        "                u, _o, _b, _ob, _ways\n"
+        "            ):\n"
+        "                _hit.append(_o.id)\n",
+        "Kuryakin: a unit that only leaves a unit it touched does not collide with it (session 16,"
+        " reading K67): a move's collisions",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        "            if any(_tt.overlaps(_w, _ob, 1.0) for _w in _ways):\n"
+        "                _hit.append(_o.id)\n",
+        "            if any(_tt.overlaps(_w, _ob, 1.0) for _w in _ways) and not _k67(\n"
+        "                u, _o, _b, _ob, _ways\n"
+        "            ):\n"
+        "                _hit.append(_o.id)\n",
+        "Kuryakin: (the same) the moves the rules make",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        "def move_odds(",
+        "def _k67(u, o, b, ob, ways):\n"
+        "    from vedette.geometry import tabletop as _tt\n"
+        "    _d = geom.unit_distance(u, o)\n"
+        "    if _d is None or _d > 5.0:\n"
+        "        return False\n"
+        "    _fp = _tt.Footprint(max(1.0, b.footprint.width - 10.0),"
+        " max(1.0, b.footprint.depth - 10.0))\n"
+        "    return not any(_tt.overlaps(_tt.Body(w.centre, b.facing, _fp), ob, 1.0)"
+        " for w in ways)\n"
+        "\n"
+        "\n"
+        "def _k41_away(state, u):\n"
+        "    _b = geom.body(u)\n"
+        "    _t = next((x for x in sorted(state.units, key=lambda x: x.id)\n"
+        "               if x.charge_target == u.id and x.charge_step is not None\n"
+        "               and x.on_table), None)\n"
+        "    if _t is None or geom.body(_t) is None:\n"
+        "        _n = None\n"
+        "        for _o in state.units:\n"
+        "            if _o.side != u.side and _o.on_table:\n"
+        "                _d = geom.unit_distance(u, _o)\n"
+        "                if _d is not None and (_n is None or _d < _n[0]):\n"
+        "                    _n = (_d, _o)\n"
+        "        _t = None if _n is None else _n[1]\n"
+        "    _tb = None if _t is None or _b is None else geom.body(_t)\n"
+        "    if _tb is None:\n"
+        "        return None\n"
+        "    return (math.degrees(math.atan2(_b.centre.x - _tb.centre.x,\n"
+        "            _b.centre.y - _tb.centre.y)) - _b.facing) % 360.0\n"
+        "\n"
+        "\n"
+        "def move_odds(",
+        "Kuryakin: (the same) its test; a half move's retirement facing the enemy (session 16,"
+        " reading K41): where it faces",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    if direction is None and (mode == 'rout' or (owed is not None and mode == owed[0])):\n"
+        "        _b = geom.body(u)\n",
+        "    _mover = u\n"
+        "    if owed is not None and mode == owed[0] and u.bound == 'retire_half':\n"
+        "        _aw = _k41_away(state, u)\n"
+        "        if _aw is not None:\n"
+        "            import dataclasses as _dc\n"
+        "            kw['facing'] = round((u.facing + _aw + 180.0) % 360.0, 1)\n"
+        "            _mover = _dc.replace(u, facing=kw['facing'])\n"
+        "            direction = 180.0 if direction is None else (\n"
+        "                u.facing + direction - kw['facing']) % 360.0\n"
+        "    if direction is None and (mode == 'rout' or (owed is not None and mode == owed[0])):\n"
+        "        _b = geom.body(u)\n",
+        "Kuryakin: (the same) the unit turns to face the enemy it retires from",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        "        pos = geom.moved(u, ahead, right)\n",
+        "        pos = geom.moved(_mover, ahead, right)\n",
+        "Kuryakin: (the same) and backs away from it",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        '    _b = geom.body(dataclasses.replace(u, x=kw["x"], y=kw["y"])) if "x" in kw else _a\n',
+        '    _b = geom.body(dataclasses.replace(u, x=kw["x"], y=kw["y"],'
+        ' facing=kw.get("facing", u.facing))) if "x" in kw else _a\n',
+        "Kuryakin: (the same) its collisions measured facing so",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/events.py",
+        '        {"bound", "moved_mm", "move_done", "advancing", "x", "y", "disorder",'
+        ' "collided"}\n',
+        '        {"bound", "moved_mm", "move_done", "advancing", "x", "y", "facing", "disorder",'
+        ' "collided"}\n',
+        "Kuryakin: (the same) a move records the unit's facing",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/morale.py",
+        "beyond {u.id}'s charge reach ({reach:.0f}mm, its move)\",\n            )\n",
+        "beyond {u.id}'s charge reach ({reach:.0f}mm, its move)\",\n"
+        "            )\n"
+        "        _kw = contact(u, t)\n"
+        "        if _kw:\n"
+        "            _hit = __import__('vedette.rules.solo_napoleonic.actions', fromlist=['x'])"
+        "._k16_kw(state, u, dict(_kw), t.id).get('collided', ())\n"
+        "            if _hit:\n"
+        "                raise RuleViolation(R_CHARGE, f'{_hit} in the way')\n",
+        "Kuryakin: a unit in the way bars a charge (session 16, reading K68)",
+    ),
 )
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {

@@ -150,7 +150,9 @@ def _collisions_measured_at_every_place(state: Any, before: Any, after: Any) -> 
             tt.Body(tt.Vec(ax + vx * i / n, ay + vy * i / n), b.facing, b.footprint)
             for i in range(1, n + 1)
         ]
-        if any(tt.overlaps(w, ob, 1.0) for w in ways):
+        if any(tt.overlaps(w, ob, 1.0) for w in ways) and not actions.leaves_contact(
+            state, before, o, b, ob, [(w.centre.x, w.centre.y) for w in ways]
+        ):  # (reading K67: a unit touched before and only left is not run into)
             out.append(o.id)
     return tuple(out)
 

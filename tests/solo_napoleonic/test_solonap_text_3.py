@@ -103,15 +103,17 @@ def test_a_column_passes_through_its_own_skirmish_screen_without_a_collision(
 
 # == Disorder: the moves the rules make run into units too ====================================
 def test_a_charger_moving_up_through_another_unit_owes_the_collision(tmp_path: Path) -> None:
-    """Charge Test: 'the attacker moves up to the target' in 'a straight line'; a unit
-    standing between is run into (Disorder: 'Each collision D3 D's per unit involved'): the
-    chits are owed first, then the charge goes on to its charge home test."""
+    """Charge Test: 'the attacker moves up to the target' in 'a straight line'; with
+    ``[options] charge_through_friends`` (reading K68: by default a unit in the way bars the
+    charge) a unit of its own standing between is run into (Disorder: 'Each collision D3 D's
+    per unit involved'): the chits are owed first, then the charge goes on to its charge home
+    test."""
     units = [
         cavalry("F1", x=500.0, y=0.0, width=90.0),
         unit("F2", x=500.0, y=115.0, width=40.0, depth=20.0),
         unit("A1", "Allies", x=500.0, y=245.0, width=120.0),
     ]
-    g = ready(tmp_path, units)
+    g = ready(tmp_path, units, house={"options": {"charge_through_friends": True}})
     g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
     g.perform("next", {})  # A1's jumped card: its forced test
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])

@@ -777,6 +777,10 @@ class Game:
             dice["ranges"] = ranges
         else:
             dice.update(before=self.position, after=self.position)
+            if isinstance(source, PhysicalSource) and source.used:
+                # every face given, in order: a roll made again (a face above a unit's figures)
+                # keeps its void faces only here, and the import performs them all again
+                dice["faces"] = source.faces[: source.used]
         payload = {
             "procedure": procedure,
             "request": req_json,

@@ -68,6 +68,11 @@ class DiceModel(Strict):
     ranges: list[Annotated[list[Position], Field(min_length=2, max_length=2)]] | None = Field(
         None, max_length=10_000
     )
+    # the faces given (the player's own dice, forced dice), in order, a void attempt's too
+    # (release 0.2: read from the rolls, which do not keep those)
+    faces: list[Annotated[int, Field(ge=-(2**31), le=2**31)]] | None = Field(
+        None, max_length=10_000
+    )
 
 
 class RollModel(Strict, extra="allow"):

@@ -415,6 +415,16 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     direction = req.direction
     if req.toward is not None:
         direction = toward_direction(state, u, req.toward)
+    mover = u
+    if owed is not None and mode == owed[0] and u.bound == "retire_half":
+        # "retires half a move facing the enemy" (our chart, reading K41): it turns to face
+        # what it retires from and backs straight away from it (a direction given: that way)
+        away = flee_direction(state, u)
+        if away is not None:
+            kw["facing"] = round((u.facing + away + 180.0) % 360.0, 1)
+            mover = updated(u, {"facing": kw["facing"]})
+            given = direction
+            direction = 180.0 if given is None else (u.facing + given - kw["facing"]) % 360.0
     if direction is None and (mode == "rout" or (owed is not None and mode == owed[0])):
         direction = flee_direction(state, u)  # a rout or a morale result's retirement: away
     if direction is None:
@@ -423,7 +433,7 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
         rad = math.radians(direction)
         ahead = moved * math.cos(rad) - lateral * math.sin(rad)
         right = moved * math.sin(rad) + lateral * math.cos(rad)
-        pos = geom.moved(u, ahead, right)
+        pos = geom.moved(mover, ahead, right)
         assert pos is not None
         kw["x"], kw["y"] = pos
     chits = 0
@@ -487,7 +497,8 @@ def collisions(
     charger moving up, skirmishers evading, a timid CO's retirement (``exclude``: the unit a
     charger moves up to, which it meets on purpose). Reading K64: a unit passes through its
     own side's skirmishers, and they through it, without a collision (Skirmishers "screen
-    other units"; ``[options] friendly_skirmishers_collide``)."""
+    other units"; ``[options] friendly_skirmishers_collide``). Reading K67: a unit it touched
+    before the move and only leaves is not run into (:func:`leaves_contact`)."""
     a, b = geom.body(before), geom.body(after)
     if a is None or b is None:
         return ()
@@ -528,9 +539,29 @@ def collisions(
             tt.overlaps(tt.Body(tt.Vec(x, y), b.facing, b.footprint), ob, 1.0)
             for x, y in ways
             if (x - ox) * (x - ox) + (y - oy) * (y - oy) <= reach2 and not _apart(axes, x, y)
-        ):
+        ) and not leaves_contact(state, before, o, b, ob, ways):
             out.append(o.id)
     return tuple(out)
+
+
+def leaves_contact(
+    state: State, before: Unit, o: Unit, b: tt.Body, ob: tt.Body, ways: list[tuple[float, float]]
+) -> bool:
+    """Whether a move that meets ``o`` on its way (``ways``: the places of the mover's body
+    ``b``) only leaves it: the mover touched it before the move (within ``[options]
+    leave_contact_mm``, the contact tolerance) and goes no deeper into it than that on its way
+    (its body, that much smaller all round, clear of it everywhere). Reading K67: a unit
+    retiring out of contact does not collide with the unit it leaves (Disorder: "Each collision
+    D3 D's per unit involved"), however the bases happen to lie (a swerve, a base set a little
+    askew); one that moves into it still does."""
+    tol = state.config.options.leave_contact_mm
+    if tol <= 0:
+        return False
+    d = geom.unit_distance(before, o)
+    if d is None or d > tol:
+        return False
+    fp = tt.Footprint(max(1.0, b.footprint.width - 2 * tol), max(1.0, b.footprint.depth - 2 * tol))
+    return not any(tt.overlaps(tt.Body(tt.Vec(x, y), b.facing, fp), ob, 1.0) for x, y in ways)
 
 
 def rules_move_collisions(

@@ -54,6 +54,8 @@ class Options:
     friendly_skirmishers_collide: bool
     evade_morale: Literal["none", "before"]
     lost_unit_general: Literal["detached", "killed"]
+    leave_contact_mm: float
+    charge_through_friends: bool
 
 
 @dataclass(frozen=True, slots=True)

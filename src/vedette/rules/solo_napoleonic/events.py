@@ -112,7 +112,7 @@ Moved = _unit(
     "moved",
     "Kuryakin, Random Movement: a move (distance, swerve, the chits a move costs, the units it"
     " runs into).",
-    "bound moved_mm move_done advancing x y disorder collided",
+    "bound moved_mm move_done advancing x y facing disorder collided",
 )
 FormationChanged = _unit(
     "formation_changed",

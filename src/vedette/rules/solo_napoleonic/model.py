@@ -211,6 +211,11 @@ class Unit:
         bits = [f"{self.figures} figs", self.formation]
         if self.artillery:
             bits[0] = f"{self.figures} crew"
+        head = f"{self.id} {self.name} [{self.side} {self.kind} {self.grade}] "
+        if not self.on_table:
+            # eliminated: what it had to do on the table (rally, chits owed, its command) is
+            # gone with it
+            return head + f"{bits[0]}, eliminated"
         if self.disorder:
             bits.append(f"{self.disorder}D")
         if self.status != "steady":
@@ -235,7 +240,7 @@ class Unit:
             bits.append("out of command")
         if self.placed:
             bits.append(f"@({self.x:.0f},{self.y:.0f}) facing {self.facing:.0f}°")
-        return f"{self.id} {self.name} [{self.side} {self.kind} {self.grade}] " + ", ".join(bits)
+        return head + ", ".join(bits)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.actions import (
     base_move,
     charging_refusal,
+    collisions,
     halt_refusal,
     move_refusal,
     owed_move,
@@ -47,7 +48,7 @@ from vedette.rules.solo_napoleonic.events import (
     Rallied,
     RallyFailed,
 )
-from vedette.rules.solo_napoleonic.model import GRADES, State, Unit, grade_rank
+from vedette.rules.solo_napoleonic.model import GRADES, State, Unit, grade_rank, updated
 
 R_MORALE = "Kuryakin, Morale"
 R_CHARGE = "Kuryakin, Charge Test"
@@ -449,6 +450,28 @@ def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
                 R_CHARGE,
                 f"{t.id} is {d:.0f}mm away: beyond {u.id}'s charge reach ({reach:.0f}mm, its move)",
             )
+        barred = in_the_way(state, u, t)
+        if barred:
+            raise RuleViolation(
+                R_CHARGE,
+                f"{u.id} cannot charge {t.id} in a straight line: {', '.join(barred)} in the way"
+                " (units who charge do so in a straight line; reading K68)",
+            )
+
+
+def in_the_way(state: State, u: Unit, t: Unit) -> list[str]:
+    """The units the charger's straight line to its target runs into (the way it would move up:
+    :func:`contact`, :func:`actions.collisions`) that bar the charge. Reading K68: "units who
+    charge do so in a straight line" at their target: a unit in the way is met first, so the
+    charge cannot be made; an enemy's always, the charger's own side's unless ``[options]
+    charge_through_friends`` (it then passes through them, the collision owed when it moves
+    up). Its own skirmish screen never bars it (reading K64)."""
+    kw = contact(u, t)
+    if not kw:
+        return []
+    hit = collisions(state, u, updated(u, kw), t.id)
+    friends = state.config.options.charge_through_friends
+    return [x for x in hit if not (friends and state.unit(x).side == u.side)]
 
 
 def charge_refused(state: State, req: rq.Charge) -> bool:
