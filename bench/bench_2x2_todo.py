@@ -165,6 +165,21 @@ TODO_CHANGES: list[tuple[str, str, str]] = [
         )
         for key in ("melee attacker=", "next")
     ),
+    # session 16 (helper T2)
+    *(
+        (
+            key,
+            "removed",
+            "2 by 2 reading 50 (session 16): a move may not pass through another unit (a step"
+            " whose every distance would is not offered)",
+        )
+        for key in ("advance unit=", "retire unit=", "countercharge unit=", "move unit=")
+    ),
+    (
+        "turn unit=",
+        "removed",
+        "2 by 2 reading 49 (session 16): no turn to face an enemy already faced",
+    ),
 ]
 #: rules changed on purpose that change the choices ``todo`` offers on a line (its command's
 #: start -> the change): a game whose first difference is a step whose lines are the same but
@@ -195,6 +210,16 @@ CHOICES_CHANGED: list[tuple[str, str]] = [
         )
         for key in ("shoot firer=", "charge unit=", "melee attacker=")
     ),
+    # session 16 (helper T2)
+    *(
+        (
+            key,
+            "2 by 2 readings 7 and 50 (session 16): an advance or retire over a bridge is"
+            " offered its 1/2-rate maximum; none that would pass through another unit",
+        )
+        for key in ("advance unit=", "retire unit=", "countercharge unit=")
+    ),
+    ("turn unit=", "2 by 2 reading 49 (session 16): no turn to face an enemy already faced"),
 ]
 QUICK = os.environ.get("VEDETTE_BENCH_QUICK", "") not in ("", "0")
 BASE = "b550f36"  # main before the 2 by 2 todo speed work

@@ -411,8 +411,14 @@ def dice_moved(rs: str, recs: Records, at: int) -> Records:
 
 
 def action_dropped(rs: str, recs: Records, at: int) -> Records:
-    """A rolling action removed (and the log numbered again): the dice after it move."""
+    """A rolling action removed (and the log numbered again): the dice after it move. Not a
+    redo (an action right after an undo, drawing the undone action's reserved dice) when the
+    game has two others: the dice after a redo do not move, and a redo whose effects nothing
+    later reads leaves a log a player could have kept (the roll undone and not made again),
+    which the referee rightly accepts (a 2 by 2 game's failed reinforcement roll, redone)."""
     rolls = rolling(recs)
+    fresh = [r for r in rolls if recs[recs.index(r) - 1]["kind"] != "undo"]
+    rolls = fresh if len(fresh) >= 2 else rolls
     target = rolls[0] if at == FIRST else rolls[-2]
     recs.remove(target)
     return renumber(recs)

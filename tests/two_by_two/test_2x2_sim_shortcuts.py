@@ -282,7 +282,8 @@ def _unit_moves_as_before(state: Any, u: Any, enemies: list[Any]) -> list[Any]:
         bonus = state.rules.movement.road_bonus
         if tracked and u.body is not None:
             road = left + bonus if u.road_only else left
-            out += [*todo._steps(u.id, u.name, left, road)]
+            halved = () if u.pinned else todo._halved(state, u, t, road)  # (reading 7)
+            out += [*todo._steps(u.id, u.name, left, road, halved)]
             out += [*todo._ways(u.id, u.name, "wheel", "wheel", (45, 90))]
             reach = state.rules.mm(road) + 1.0
             targets = tuple(e.id for e in enemies if e.body and todo._ahead(u.body, e.body, reach))

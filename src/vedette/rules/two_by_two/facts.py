@@ -269,6 +269,27 @@ def _box(path: list[Vec]) -> tuple[float, float, float, float]:
     return min(xs), max(xs), min(ys), max(ys)
 
 
+def bridge_boxes(state: GameState) -> list[tuple[float, float, float, float]]:
+    """The table's bridges' boxes (least x, least y, greatest x, greatest y)."""
+    return [f.box for f in _prepared(state).bridges]
+
+
+def crosses_bridge(state: GameState, path: list[Vec]) -> bool:
+    """Whether ``path`` crosses a bridge (as :func:`path_facts` finds it), measured only
+    against the bridges whose box meets the path's (most paths are nowhere near one)."""
+    prepared = _prepared(state)
+    if not prepared.bridges:
+        return False
+    e = 1e-3
+    x0, x1, y0, y1 = _box(path)
+    near = [
+        f
+        for f in prepared.bridges
+        if f.box[0] <= x1 + e and f.box[2] >= x0 - e and f.box[1] <= y1 + e and f.box[3] >= y0 - e
+    ]
+    return bool(near) and any(c.kind == "bridge" for c in tt.path_crossings(path, near))
+
+
 _PREPARED: dict[int, _Prepared] = {}
 
 
@@ -591,16 +612,78 @@ def nearest_edge(state: GameState, thing: Body | Vec) -> tuple[str, float]:
     return best, edge_distance(state, thing, best)
 
 
+#: a unit faces a point when the point's bearing is within this many degrees of its facing
+#: (a turn to face it would change nothing: reading 49; facings are recorded to 0.01 degree)
+FACED_DEG = 0.01
+
+
+def faces(body: Body, point: Vec) -> bool:
+    """Whether ``body`` already faces ``point`` (a turn to face it would be no turn)."""
+    return abs(tt.relative_bearing(body, point)) < FACED_DEG
+
+
+def passed_through(
+    state: GameState,
+    mover: Unit,
+    path: list[Vec],
+    facing: float,
+    end: Body,
+) -> Unit | None:
+    """The first unit (not ``mover``) whose base ``mover``'s base would pass
+    through on ``path`` (its centre's points, mm) rather than stop at (reading 50: a move may
+    not pass through an enemy, nor through a friend unless ``[movement]
+    pass_through_friends``). Along each leg the base faces the way it goes (``facing``
+    kept, or its reverse, on a leg that runs along it: an advance or a retire); a unit the
+    base touches at a leg's start stands in the way only if the leg would enter it (a
+    neighbour in line does not), one the base overlaps there once turned to the leg is not
+    judged for that leg (the turn at a corner is not: reading 33), and a leg may end up to
+    1 mm into a base (the overlap a move may end with, reading 26). The last leg reaches
+    the bases the move ends touching (``end``, the base at its end: turned to its final
+    facing there, a move to contact): they are where it stops, not in its way."""
+    fp = state.rules.footprint
+    skip: tuple[str, ...] = (mover.id,)
+    friends = mover.side if state.rules.movement.pass_through_friends else None
+    last = len(path) - 2
+    for i, (a, b) in enumerate(itertools.pairwise(path)):
+        run = a.distance(b)
+        if run <= 1.0:
+            continue
+        heading = tt.bearing(a, b)
+        along = (heading - facing) % 360.0
+        turned = 1e-6 < along < 180.0 - 1e-6 or 180.0 + 1e-6 < along < 360.0 - 1e-6
+        body = Body(a, heading if turned else facing, fp)
+        here = skip
+        if turned:  # (turned at the corner: a base it overlaps there is not judged)
+            near = state.near(body, 0.0)
+            here = (*here, *(o.id for o in near if o.body and tt.overlaps(body, o.body, 1.0)))
+        while True:
+            way = in_the_way(state, body, heading, run - 1.0, here, friends)
+            if way is None:
+                break
+            o = way[0]
+            if i == last and o.body and tt.in_contact(end, o.body, state.rules.contact_mm):
+                here = (*here, o.id)  # where it stops: look beyond it
+                continue
+            return o
+    return None
+
+
 def in_the_way(
-    state: GameState, body: Body, heading: float, run: float, skip: tuple[str, ...]
+    state: GameState,
+    body: Body,
+    heading: float,
+    run: float,
+    skip: tuple[str, ...],
+    passed: str | None = None,
 ) -> tuple[Unit, float] | None:
     """The first unit (not in ``skip``) that ``body`` sliding ``run`` mm straight along
     ``heading`` would run into, and how far it gets first (mm); None when the way is clear.
     A unit already touching it (a neighbour in line, side to side) stands in the way only if
-    the slide would enter it, not when it slides along it (2 by 2, Moving to contact)."""
+    the slide would enter it, not when it slides along it (2 by 2, Moving to contact).
+    ``passed``: a side whose units the slide passes through (reading 50)."""
     found: tuple[Unit, float] | None = None
     for o in state.near(body, run + 1.0):  # only a base within the slide's reach may block
-        if o.id in skip or o.body is None:
+        if o.id in skip or o.body is None or o.side == passed:
             continue
         block = tt.contact_distance(body, heading, o.body)
         if block is None or block >= run - 1e-6:

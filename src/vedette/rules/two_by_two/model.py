@@ -169,6 +169,7 @@ class Movement:
     countercharge_fraction: float
     rout_move_fraction: float
     repulse_distance: float
+    pass_through_friends: bool
 
 
 @dataclass(frozen=True, slots=True)

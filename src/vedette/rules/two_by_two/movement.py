@@ -240,6 +240,13 @@ def plan_move(
         )
     if u.pinned and length > 1e-6:
         problems.append((R_SHOOT, f"{u.name} is pinned: it may only change facing"))
+    if end is not None and u.body is not None and not (first and problems):
+        # not through another base (reading 50; an arrival's path from the edge: not judged)
+        way = facts.passed_through(state, u, dedup, start_facing, end)
+        if way is not None:
+            problems.append(
+                (R_MOVE, f"{way.name} stands in the way: {u.name} may not pass through it")
+            )
     if first and problems:  # (every later problem comes after these)
         raise RuleViolation(*problems[0])
     # -- moving to contact ------------------------------------------------------------------

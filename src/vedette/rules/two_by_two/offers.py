@@ -216,8 +216,9 @@ def _straight(ctx: _Context, r: Mapping[str, Any], sign: float) -> Reads | None:
     """advance / retire UNIT DISTANCE (relative._straight_step): plan_move asks who touches
     the unit where it stands; the end lies ``distance`` straight ahead or back, and plan_move
     snaps it (by at most ``snap_mm`` along the move) and looks there for units within
-    ``snap_mm``, touching it (contact tolerance) or overlapping it. (Its counter-charge list
-    reads farther, but no verdict depends on it.)"""
+    ``snap_mm``, touching it (contact tolerance) or overlapping it, and along the way between
+    for a base it would pass through (reading 50). (Its counter-charge list reads farther, but
+    no verdict depends on it.)"""
     st = ctx.state
     u = _unit(st, r.get("unit"))
     if u is None:
@@ -229,12 +230,13 @@ def _straight(ctx: _Context, r: Mapping[str, Any], sign: float) -> Reads | None:
     except VedetteError:
         return None
     b = u.body
-    end = Body(
-        b.centre + b.forward().scale(sign * st.rules.mm(max(n, 0.0))), b.facing, st.rules.footprint
-    )
+    half = st.rules.mm(max(n, 0.0)) / 2
+    end = Body(b.centre + b.forward().scale(sign * 2 * half), b.facing, st.rules.footprint)
     here = _disc(b, ctx.contact)
     there = _disc(end, ctx.snap + max(ctx.contact, ctx.snap))
-    return Reads((u.id,), (here, there), (("charged", u.id),))
+    # the way between (reading 50: not through a unit): every base the slide may meet
+    way = _disc(Body((b.centre + end.centre).scale(0.5), b.facing, b.footprint), abs(half) + 1.0)
+    return Reads((u.id,), (here, there, way), (("charged", u.id),))
 
 
 def _advance(ctx: _Context, r: Mapping[str, Any]) -> Reads | None:

@@ -423,7 +423,8 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     # the allowance)
     just = u.turned and u.straight_run <= 0
     own = (u.pinned, just, u.moved, u.formation, u.screened, t.is_infantry)
-    steps, turns, forms = _own_lines(u.id, u.name, left, road, *own)
+    halved = () if half < 1.0 or u.pinned else _halved(state, u, t, max(left, road))
+    steps, turns, forms = _own_lines(u.id, u.name, left, road, halved, *own)
     out = list(steps)
     if steps:
         out.extend(_charge_line(state, u, road, enemies))
@@ -437,12 +438,45 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     return out
 
 
+def _halved(state: GameState, u: Any, t: Any, reach: float) -> tuple[float, ...]:
+    """What is left of a tracked unit's move at 1/2 rate (2 by 2, Movement Modifiers:
+    "Bridge - All units move at 1/2 rate", reading 7), off and on the road, when its way
+    straight ahead (``reach`` [n]) or back crosses a bridge: an advance or retire over it
+    may go that far, not the full figures (none when it crosses none, or no bridge is
+    on the table)."""
+    mv = state.rules.movement
+    if mv.bridge_mode != "whole_move":
+        return ()
+    b = u.body
+    mm = state.rules.mm(reach)
+    boxes = facts.bridge_boxes(state)
+    if not boxes:
+        return ()
+    # the box of its way either side: a bridge's box apart from it is crossed by neither
+    r = math.radians(b.facing)
+    dx, dy = abs(math.sin(r) * mm) + 1.0, abs(math.cos(r) * mm) + 1.0
+    cx, cy = b.centre.x, b.centre.y
+    if not any(
+        x0 <= cx + dx and x1 >= cx - dx and y0 <= cy + dy and y1 >= cy - dy
+        for x0, y0, x1, y1 in boxes
+    ):
+        return ()
+    ends = (b.centre + b.forward().scale(mm), b.centre + b.forward().scale(-mm))
+    if not any(facts.crosses_bridge(state, [b.centre, e]) for e in ends):
+        return ()
+    figures = [t.move * mv.bridge_rate - u.spent]
+    if u.road_only:
+        figures.append((t.move + mv.road_bonus) * mv.bridge_rate - u.spent)
+    return tuple(f for f in figures if f > 0.01)
+
+
 @functools.lru_cache(maxsize=4096)
 def _own_lines(
     uid: str,
     name: str,
     left: float,
     road: float,
+    halved: tuple[float, ...],
     pinned: bool,
     just_turned: bool,
     moved: bool,
@@ -458,7 +492,7 @@ def _own_lines(
     turns = () if just_turned else (*_ways(uid, name, "turn", "turn", _TURNS), _about(uid, name))
     if pinned:  # "Pinned: may only change facing"
         return (), turns, ()
-    steps = (*_steps(uid, name, left, road), *_ways(uid, name, "wheel", "wheel", _WHEELS))
+    steps = (*_steps(uid, name, left, road, halved), *_ways(uid, name, "wheel", "wheel", _WHEELS))
     forms = () if moved else _formation_lines(uid, name, formation, screened, infantry)
     return steps if left > 1e-6 else (), turns, forms
 
@@ -561,25 +595,28 @@ def _charge_line(state: GameState, u: Any, road: float, enemies: list[Any]) -> l
 
 
 @functools.lru_cache(maxsize=4096)
-def _steps(uid: str, name: str, left: float, road: float) -> tuple[Todo, Todo]:
+def _steps(
+    uid: str, name: str, left: float, road: float, halved: tuple[float, ...] = ()
+) -> tuple[Todo, Todo]:
     """A tracked unit's advance and retire lines, built once per (unit, what is left of its
-    move, with the road bonus): the same lines :func:`_todo` keeps, without their texts and
-    keys made again at every step."""
+    move, with the road bonus, and at 1/2 rate over a bridge: :func:`_halved`): the same
+    lines :func:`_todo` keeps, without their texts and keys made again at every step."""
     unit = (("unit", uid),)
+    back = (*dict.fromkeys((_n(min(left, 1.0)), _n(left), *(_n(h) for h in halved))),)
     return (
         _todo(
             "advance",
             unit,
             f"{name} may advance ([{left:.2f}] of its move left)",
             R_MOVE,
-            (("distance", _distances(left, road)),),
+            (("distance", _distances(left, road, *halved)),),
         ),
         _todo(
             "retire",
             unit,
             f"{name} may retire, facing kept",
             R_MOVE,
-            (("distance", tuple(dict.fromkeys((_n(min(left, 1.0)), _n(left))))),),
+            (("distance", back),),
         ),
     )
 
@@ -680,7 +717,8 @@ def _about(uid: str, name: str) -> Todo:
 
 class _FaceChoices(Mapping[str, tuple[Any, ...]]):
     """The open field of a "turn to face" line, ``{"face": the two nearest enemies}``
-    (:func:`_nearest_two`), measured when first read: the line exists whenever an enemy is
+    (:func:`_nearest_two`) but those the unit faces already (reading 49), measured when first
+    read: the line exists whenever an enemy is
     on the table, and most steps never read it (the simulator reads only the lines it draws).
     Compares, iterates and prints as the dict it stands for."""
 
@@ -692,8 +730,11 @@ class _FaceChoices(Mapping[str, tuple[Any, ...]]):
 
     def _all(self) -> dict[str, tuple[Any, ...]]:
         if self._choices is None:
-            near = _nearest_two(self._body, self._placed)
-            self._choices = {"face": tuple(e for _, e in near)}
+            near = [e for _, e in _nearest_two(self._body, self._placed)]
+            at = {e.id: e.body.centre for e in self._placed if e.id in near}
+            # not an enemy it faces already: no turn (reading 49)
+            choices = tuple(e for e in near if not facts.faces(self._body, at[e]))
+            self._choices = {"face": choices}
         return self._choices
 
     def __getitem__(self, key: str) -> tuple[Any, ...]:
