@@ -155,6 +155,7 @@ def test_the_player_s_own_dice_are_taps_in_the_sheet_s_view(
     Game.create(Store(live_db), name, ruleset, rs.scenario("sample"), seed=3, dice="physical")
     small.goto(f"{live_server}/games/{name}")
     small.wait_for_selector("#next .next-item")
+    small.wait_for_selector("#odds > *", state="attached")  # the step's dice known (or none)
     # (the faces of the step's largest die where it is known: Kuryakin's staff rating, d8)
     shown = small.eval_on_selector_all(
         ".dice-pad .face:not([hidden])", "bs => bs.map((b) => b.dataset.face)"
@@ -469,3 +470,79 @@ def test_a_few_adjudications_of_a_sample_by_taps_on_a_small_phone(
     assert any(p not in ADVANCE for p, _ in taps), taps  # some adjudication was made
     assert max(t for _, t in taps) <= 3, taps
     assert page.evaluate("window.__keys") == 0
+
+
+def own_nab(g: Game) -> None:
+    g.perform("move", {"force": "F1", "to": "W2020"})  # the fixing it owes: 1d6
+
+
+def own_asl(g: Game) -> None:
+    until(g, has("shift"))  # a shift's DR, 2d6 read on the total, first in Next
+
+
+def own_sn(g: Game) -> None:
+    own_until(g, "morale", prefer=("fire",))  # the morale test owed: percentile dice
+
+
+#: a ruleset, the play to its step, the step, the buttons tapped for the dice, what Roll says
+FOLDED_DICE = {
+    "1 die": ("napoleon_at_bay", own_nab, "fix", [".dice-pad .face[data-face='5']"], "1d6=5"),
+    "2d6 pair": (
+        "solitaire_asl",
+        own_asl,
+        "shift",
+        [".dice-pairs .pair[data-faces='3 4']"],
+        "2d6=(3+4)=7",
+    ),
+    "percentile": (
+        "solo_napoleonic",
+        own_sn,
+        "morale",
+        [f".dice-custom .face[data-die='dP'][data-value='{d}']" for d in "72"],
+        "dP=72",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(FOLDED_DICE))
+def test_the_folded_sheet_shows_the_dice_buttons_the_next_step_asks_for(
+    small: Any, live_server: str, live_db: Path, case: str
+) -> None:
+    """A game played with the player's own dice, the sheet folded: the step chosen next rolls
+    the player's dice, and the folded sheet shows their buttons over its line (the die's
+    faces, the pairs of a 2d6 read on its total, percentile digits), each in reach, the board
+    still at least half the screen. One tap per button and Roll do the step, the sheet never
+    unfolded (it had to be: a Roll refused for want of dice unfolded it, a tap wasted); the
+    faces given are said in the line. A step that rolls nothing next folds it back to its line."""
+    ruleset, play, proc, taps, said = FOLDED_DICE[case]
+    rs = rules.get(ruleset)
+    name = f"fold-{ruleset}"
+    g = Game.create(Store(live_db), name, rs.name, rs.scenario("sample"), seed=3, dice="physical")
+    play(g)
+    page = small
+    page.goto(f"{live_server}/games/{name}")
+    page.wait_for_selector("#next .next-item.chosen")
+    page.tap("#sheet-fold")
+    page.evaluate(COUNT_KEYS)
+    assert page.get_attribute("#next .next-item.chosen", "data-procedure") == proc
+    page.wait_for_selector(f"{taps[0]}:visible")
+    shown, _ = page.evaluate(BOARD_SHOWN)
+    assert shown >= SMALL["height"] / 2, shown
+    for sel in [*taps, "#roll-btn", "#sheet-line"]:
+        assert page.evaluate(REACHED, sel), sel
+    for sel in taps:
+        page.tap(sel)
+    assert f"dice {page.input_value('#dice')}" in page.inner_text("#sheet-line")
+    assert said in tap_roll(page)
+    assert not page.locator("#result .error").count()
+    assert page.get_attribute("#sheet-fold", "aria-expanded") == "false"  # never unfolded
+    assert page.evaluate("window.__keys") == 0
+    dice = Game.open(Store(live_db), name).records[-1].payload["rolls"]
+    assert dice, "no roll recorded"
+    if ruleset == "napoleon_at_bay":  # the move chosen next rolls nothing: one line again
+        page.wait_for_selector("#game:not(.sheet-dice)", state="attached")
+        assert page.get_attribute("#next .next-item.chosen", "data-procedure") == "move"
+        assert page.is_hidden(".dice-pad")
+        shown, sheet = page.evaluate(BOARD_SHOWN)
+        assert shown >= SMALL["height"] / 2 and sheet < 110, (shown, sheet)
+    screenshot(page, f"phone_folded_dice_{ruleset}")

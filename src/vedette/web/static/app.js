@@ -150,12 +150,12 @@ function initGame() {
     const box = document.getElementById("dice");
     box.value = `${box.value.trim()} ${b.dataset.face}`.trim();
     digit = null;
-    remember();
+    sheetLine();
   }));
   document.querySelector(".dice-pad .face-clear")?.addEventListener("click", () => {
     document.getElementById("dice").value = "";
     digit = null;
-    remember();
+    sheetLine();
   });
   // a step whose one roll is a check of the total of two like dice (2d6: a table read on the
   // sum, no die told from the other): both faces in one tap, one button per pair the dice can
@@ -173,7 +173,7 @@ function initGame() {
     for (let a = 1; a <= sides; a++) {
       for (let b = a; b <= sides; b++) {
         const pair = el("button", { type: "button", class: "pair", "data-faces": `${a} ${b}`, "aria-label": `${a} and ${b}` }, `${a}+${b}`);
-        pair.addEventListener("click", () => { document.getElementById("dice").value = `${a} ${b}`; remember(); });
+        pair.addEventListener("click", () => { document.getElementById("dice").value = `${a} ${b}`; sheetLine(); });
         buttons.push(pair);
       }
     }
@@ -190,6 +190,13 @@ function initGame() {
   let digit = null; // the tens digit of a percentile roll, waiting for its units
   function customDice(dice) {
     if (!customPad) return;
+    // the step rolls the player's dice: the folded phone sheet shows their buttons (its pad,
+    // pairs or own faces) over its line, so no tap is spent unfolding it to give them
+    const needs = dice.length > 0;
+    const was = root.classList.contains("sheet-dice");
+    root.classList.toggle("sheet-dice", needs);
+    if (needs !== was) sheetLine(); // (the faces given said in it, or not)
+    if (needs && !was) boardUp();
     const isOdd = (d) => d.faces.some((f) => f < 1 || f > 10);
     const odd = dice.filter(isOdd);
     const plain = dice.filter((d) => !isOdd(d));
@@ -205,7 +212,7 @@ function initGame() {
     for (const d of odd) {
       const button = (text, title, click) => {
         const b = el("button", { type: "button", class: "face", "data-die": d.name, "data-value": text, "aria-label": title }, text);
-        b.addEventListener("click", () => { click(); remember(); });
+        b.addEventListener("click", () => { click(); sheetLine(); });
         return b;
       };
       const faces = [...new Set(d.faces)].sort((a, b) => b - a);
@@ -785,13 +792,25 @@ function initGame() {
     foldBtn.textContent = on ? "\u25B4" : "\u25BE";
     try { sessionStorage.setItem(foldKey, on ? "yes" : ""); } catch (e) { /* storage off: not remembered */ }
     document.dispatchEvent(new CustomEvent("vedette:sheet", { detail: { folded: on } })); // the board refits
+    boardUp();
+  }
+  // folded with the dice buttons over the line (a percentile roll's digits and the d10 it may
+  // call for: four rows): the board brought to the screen's top, above the sheet (its title and
+  // tools scrolled up, a swipe away), so it keeps more than half the screen
+  function boardUp() {
+    if (!root.classList.contains("sheet-folded") || !root.classList.contains("sheet-dice")) return;
+    if (!matchMedia("(max-width: 700px)").matches) return; // (the sheet is a phone's)
+    document.querySelector(".board-viewport")?.scrollIntoView({ block: "start" });
   }
   // the line: the chosen step and what is picked for it
   function sheetLine() {
     const f = form();
     const filled = f ? fields(f).filter((i) => i.value.trim() !== "" && !(chosenItem?.request && i.name in chosenItem.request)) : [];
     const what = chosenItem && chosenItem.procedure === sel.value ? chosenItem.text : sel.value;
-    line.textContent = [what, ...filled.map((i) => `${i.name} ${i.value.trim()}`)].join(" · ");
+    // (the faces given, for the player's own dice: the box is out of sight when folded)
+    const given = document.getElementById("dice").value.trim();
+    const dice = given && root.classList.contains("sheet-dice") ? [`dice ${given}`] : [];
+    line.textContent = [what, ...filled.map((i) => `${i.name} ${i.value.trim()}`), ...dice].join(" · ");
     remember();
   }
   // the step being prepared (its entry, what is picked for it, the faces tapped), kept for this
