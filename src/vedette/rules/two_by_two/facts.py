@@ -269,11 +269,6 @@ def _box(path: list[Vec]) -> tuple[float, float, float, float]:
     return min(xs), max(xs), min(ys), max(ys)
 
 
-def bridge_boxes(state: GameState) -> list[tuple[float, float, float, float]]:
-    """The table's bridges' boxes (least x, least y, greatest x, greatest y)."""
-    return [f.box for f in _prepared(state).bridges]
-
-
 def crosses_bridge(state: GameState, path: list[Vec]) -> bool:
     """Whether ``path`` crosses a bridge (as :func:`path_facts` finds it), measured only
     against the bridges whose box meets the path's (most paths are nowhere near one)."""

@@ -438,6 +438,12 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     return out
 
 
+#: the table the bridges were last looked up on, their boxes (least x, least y, greatest x,
+#: greatest y) and whether a way (centre x, centre y, facing, reach mm) near one crosses one
+#: (:func:`_halved`): looked up once per table, not at every unit's lines
+_BRIDGES: list[Any] = [None, (), {}]
+
+
 def _halved(state: GameState, u: Any, t: Any, reach: float) -> tuple[float, ...]:
     """What is left of a tracked unit's move at 1/2 rate (2 by 2, Movement Modifiers:
     "Bridge - All units move at 1/2 rate", reading 7), off and on the road, when its way
@@ -447,22 +453,32 @@ def _halved(state: GameState, u: Any, t: Any, reach: float) -> tuple[float, ...]
     mv = state.rules.movement
     if mv.bridge_mode != "whole_move":
         return ()
-    b = u.body
-    mm = state.rules.mm(reach)
-    boxes = facts.bridge_boxes(state)
+    kept = _BRIDGES
+    if kept[0] is not state.table:
+        kept[:] = [state.table, tuple(f.box for f in facts.features(state, "bridge")), {}]
+    boxes = kept[1]
     if not boxes:
         return ()
+    b = u.body
+    mm = state.rules.mm(reach)
     # the box of its way either side: a bridge's box apart from it is crossed by neither
     r = math.radians(b.facing)
     dx, dy = abs(math.sin(r) * mm) + 1.0, abs(math.cos(r) * mm) + 1.0
-    cx, cy = b.centre.x, b.centre.y
-    if not any(
-        x0 <= cx + dx and x1 >= cx - dx and y0 <= cy + dy and y1 >= cy - dy
-        for x0, y0, x1, y1 in boxes
-    ):
+    c = b.centre
+    cx, cy = c.x, c.y
+    for x0, y0, x1, y1 in boxes:
+        if x0 <= cx + dx and x1 >= cx - dx and y0 <= cy + dy and y1 >= cy - dy:
+            break
+    else:
         return ()
-    ends = (b.centre + b.forward().scale(mm), b.centre + b.forward().scale(-mm))
-    if not any(facts.crosses_bridge(state, [b.centre, e]) for e in ends):
+    key = (cx, cy, b.facing, mm)
+    crosses = kept[2].get(key)
+    if crosses is None:
+        if len(kept[2]) > 4096:
+            kept[2].clear()
+        ends = (c + b.forward().scale(mm), c + b.forward().scale(-mm))
+        crosses = kept[2][key] = any(facts.crosses_bridge(state, [c, e]) for e in ends)
+    if not crosses:
         return ()
     figures = [t.move * mv.bridge_rate - u.spent]
     if u.road_only:
