@@ -91,6 +91,16 @@ def test_nab_an_empty_destination_names_the_field(db: str) -> None:
     assert "'to' is empty" in err, err
 
 
+# == a misspelt key is named, not the field it left out ==
+def test_a_misspelt_key_is_named_before_the_field_it_leaves_missing(db: str) -> None:
+    # was: "advance: give distance= (one of: 2, 1)": the player's typo went unmentioned
+    err = refused(db, "2x2", "advance", "unit=A1", "distanse=1", "--game", "t")
+    assert "no argument 'distanse'" in err and "did you mean 'distance'" in err, err
+    # the field left out alone still lists what the game offers for it
+    err = refused(db, "2x2", "advance", "unit=A1", "--game", "t")
+    assert "give distance=" in err, err
+
+
 # == new: nothing half made ==
 def test_a_new_game_that_cannot_be_shown_is_not_left_stored(
     db: str, monkeypatch: pytest.MonkeyPatch

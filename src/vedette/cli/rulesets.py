@@ -593,6 +593,7 @@ def ask_open(
     import sys
 
     # start-up: the command line loads this only for a command that needs it
+    from vedette.rules.fields import spec_of
     from vedette.rules.protocol import _arg_text
 
     choices = open_choices(g, proc, request)
@@ -602,6 +603,8 @@ def ask_open(
     for k, cs in choices.items():
         shown = [_arg_text(c) for c in cs]
         if not tty:
+            # a misspelt key (distanse=1) is the problem to name, not the field it left out
+            spec_of(proc.request).check_known(request, proc.name)
             listed = ", ".join(shown[:20]) + (f", ... ({len(shown)} in all)" if cs[20:] else "")
             raise BadRequest(f"{proc.name}: give {k}= (one of: {listed})")
         picked = click.prompt(f"{k}", type=click.Choice(shown), show_choices=True)
