@@ -269,7 +269,7 @@ def _unit_moves_as_before(state: Any, u: Any, enemies: list[Any]) -> list[Any]:
         return out
     left = t.move - u.spent
     turns: list[Any] = []
-    if tracked and u.body is not None and not (u.turned and u.straight_run <= 0):  # (T16)
+    if tracked and u.body is not None and not u.turned_last:  # (T16, T3)
         turns = [*todo._ways(u.id, u.name, "turn", "turn", (45, 90)), todo._about(u.id, u.name)]
         placed = [e for e in enemies if e.body is not None]
         if placed:
@@ -283,7 +283,8 @@ def _unit_moves_as_before(state: Any, u: Any, enemies: list[Any]) -> list[Any]:
         if tracked and u.body is not None:
             road = left + bonus if u.road_only else left
             halved = () if u.pinned else todo._halved(state, u, t, road)  # (reading 7)
-            out += [*todo._steps(u.id, u.name, left, road, halved)]
+            short = todo._bridge_way(state, u, road)  # (the near end of a bridge, T3)
+            out += [*todo._steps(u.id, u.name, left, road, halved, *short)]
             out += [*todo._ways(u.id, u.name, "wheel", "wheel", (45, 90))]
             reach = state.rules.mm(road) + 1.0
             targets = tuple(e.id for e in enemies if e.body and todo._ahead(u.body, e.body, reach))

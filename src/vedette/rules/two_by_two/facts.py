@@ -663,6 +663,30 @@ def passed_through(
     return None
 
 
+def turned_onto(state: GameState, mover: Unit, path: list[Vec], facing: float) -> Unit | None:
+    """The first unit (not ``mover``) whose base ``mover``'s base would come to lie on where it
+    turns at a corner of ``path`` (its centre's points, mm; ``facing`` its facing at the
+    start) to face the next leg: a turn may not end on another base (reading 33), at a
+    corner of a path as in place (up to the 1 mm a move may end with, reading 26). A leg
+    along its facing or straight back (an advance, a retire) turns it not."""
+    fp = state.rules.footprint
+    was = facing
+    for a, b in itertools.pairwise(path):
+        if a.distance(b) <= 1.0:
+            continue
+        heading = tt.bearing(a, b)
+        along = (heading - facing) % 360.0  # (as :func:`passed_through` faces each leg)
+        turned = 1e-6 < along < 180.0 - 1e-6 or 180.0 + 1e-6 < along < 360.0 - 1e-6
+        now = heading if turned else facing
+        if abs((now - was + 180.0) % 360.0 - 180.0) > 1e-6:  # a corner: it turns here
+            body = Body(a, now, fp)
+            for o in state.near(body, 0.0):
+                if o.id != mover.id and o.body is not None and tt.overlaps(body, o.body, 1.0):
+                    return o
+        was = now
+    return None
+
+
 def in_the_way(
     state: GameState,
     body: Body,
