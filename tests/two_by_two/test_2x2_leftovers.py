@@ -144,3 +144,26 @@ def test_next_names_as_left_undone_the_moves_not_begun_and_the_rolls_not_made() 
         "(left undone in the phase that ended: move A3, A4, A5, A6; reinforce A-R1)"
     )
     assert "left undone" not in b.do("next").message  # nobody may rally
+
+
+def test_the_winner_is_named_with_its_own_count_first() -> None:
+    # Game Setup, victory (reading 27: the side that destroyed more AP wins): red destroys blue's
+    # guard (3 AP) and wins; the message gave the counts in the scenario's order of sides,
+    # "Red wins (0-3 AP destroyed)", as though red had destroyed none
+    b = Battle.quick(
+        [
+            {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 112},
+            {"id": "B", "side": "blue", "type": "guard", "x": 300, "y": 100},
+            {"id": "B2", "side": "blue", "type": "infantry", "x": 500, "y": 300},
+        ],
+        p1="red",
+        victory={"threshold_ap": 3},
+    )
+    b.until("melee", "red")
+    b.do("melee", dice=[6, 1], attacker="R", defender="B", contact=True)
+    assert b.state.score("red") == 3
+    b.do("follow_up", unit="R", decline=True)
+    while b.state.stage != "over":
+        out = b.do("next")
+    assert b.state.winner == "red"
+    assert out.message == "game over: Red wins (3-0 AP destroyed)"
