@@ -631,10 +631,10 @@ def passed_through(
     kept, or its reverse, on a leg that runs along it: an advance or a retire); a unit the
     base touches at a leg's start stands in the way only if the leg would enter it (a
     neighbour in line does not), one the base overlaps there once turned to the leg is not
-    judged for that leg (the turn at a corner is not: reading 33), and a leg may end up to
-    1 mm into a base (the overlap a move may end with, reading 26). The last leg reaches
-    the bases the move ends touching (``end``, the base at its end: turned to its final
-    facing there, a move to contact): they are where it stops, not in its way."""
+    judged for that leg (the turn at a corner is, by :func:`turned_onto`: reading 33), and a
+    leg may end up to 1 mm into a base (the overlap a move may end with, reading 26). The
+    last leg reaches the bases the move ends touching (``end``, the base at its end: turned
+    to its final facing there, a move to contact): they are where it stops, not in its way."""
     fp = state.rules.footprint
     skip: tuple[str, ...] = (mover.id,)
     friends = mover.side if state.rules.movement.pass_through_friends else None
