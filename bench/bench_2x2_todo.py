@@ -243,6 +243,11 @@ CHOICES_CHANGED: list[tuple[str, str]] = [
         )
         for key in ("advance unit=", "retire unit=")
     ),
+    (
+        "turn unit=",
+        "2 by 2 todo (session 17): a turn offered at 45, 90 or 135 degrees either way (one turn"
+        " reaches each of the eight facings)",
+    ),
 ]
 QUICK = os.environ.get("VEDETTE_BENCH_QUICK", "") not in ("", "0")
 BASE = "b550f36"  # main before the 2 by 2 todo speed work

@@ -812,7 +812,7 @@ def test_todo_offers_a_turn_again_after_a_move_and_advances_at_a_few_distances()
     b.do("turn", unit="B", direction="right", angle=45)
     assert not offered(b, "turn", unit="B")  # just turned: one turn reaches any facing
     b.do("advance", unit="B", distance="1")
-    assert offered(b, "turn", unit="B", direction="left")[0].open == {"angle": (45, 90)}
+    assert offered(b, "turn", unit="B", direction="left")[0].open == {"angle": (45, 90, 135)}
     assert offered(b, "turn", unit="B", direction="about") and offered(b, "turn", face=None)
     b.do("turn", unit="B", direction="left", angle=45)  # as offered, accepted
     assert {"3", "1.5", "1"} <= set(offered(b, "advance", unit="B")[0].open["distance"])

@@ -44,8 +44,10 @@ EFFECTS = ("disrupted", "pinned")
 
 _END = ("next", "next_phase")
 
-#: the angles a turn and a wheel are offered at (degrees; any other may be typed)
-_TURNS = (45, 90)
+#: the angles a turn and a wheel are offered at (degrees; any other may be typed): a turn
+#: either way, or about, reaches each of the eight facings 45 degrees apart at once (no turn
+#: is offered straight after a turn)
+_TURNS = (45, 90, 135)
 _WHEELS = (45, 90)
 
 
