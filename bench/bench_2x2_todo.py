@@ -61,8 +61,9 @@ RULE_CHANGES = {
 #: rules changed on purpose that reword or drop part of an action's message (from where the
 #: base's message has the words on; the same words before them): the change
 REWORDED = {
-    "(left undone in the phase that ended:": "2 by 2, Sequence of play (session 15): `next` names"
-    " as left undone only what todo offered (it named lines the referee refused)",
+    "(left undone in the phase that ended:": "2 by 2, Sequence of play (sessions 15, 17): `next`"
+    " names as left undone only what todo offered (it named lines the referee refused), and of"
+    " it only the moves not begun, rolls, shots, counter-charges and rallies",
 }
 #: rules changed on purpose that change a figure an action's message states (a pattern of the
 #: figure -> the change): explained when the two messages are the same once it is taken out
@@ -180,6 +181,19 @@ TODO_CHANGES: list[tuple[str, str, str]] = [
         "removed",
         "2 by 2 reading 49 (session 16): no turn to face an enemy already faced",
     ),
+    # session 17 (helper T3)
+    (
+        "turn unit=",
+        "added",
+        "2 by 2 reading 33 (session 17): a unit is offered its turns again after any step that"
+        " spends (a retire, a wheel), not only after one straight ahead",
+    ),
+    (
+        "countercharge unit=",
+        "removed",
+        "2 by 2 reading 33 (session 17): a path's corner turn (a counter-charge turning to face"
+        " first) may not end on another base",
+    ),
 ]
 #: rules changed on purpose that change the choices ``todo`` offers on a line (its command's
 #: start -> the change): a game whose first difference is a step whose lines are the same but
@@ -220,6 +234,20 @@ CHOICES_CHANGED: list[tuple[str, str]] = [
         for key in ("advance unit=", "retire unit=", "countercharge unit=")
     ),
     ("turn unit=", "2 by 2 reading 49 (session 16): no turn to face an enemy already faced"),
+    # session 17 (helper T3)
+    *(
+        (
+            key,
+            "2 by 2 reading 7 (session 17): an advance or retire is offered to stop just short"
+            " of a bridge ahead or behind",
+        )
+        for key in ("advance unit=", "retire unit=")
+    ),
+    (
+        "turn unit=",
+        "2 by 2 todo (session 17): a turn offered at 45, 90 or 135 degrees either way (one turn"
+        " reaches each of the eight facings)",
+    ),
 ]
 QUICK = os.environ.get("VEDETTE_BENCH_QUICK", "") not in ("", "0")
 BASE = "b550f36"  # main before the 2 by 2 todo speed work

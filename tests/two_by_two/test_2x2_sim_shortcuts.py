@@ -267,10 +267,13 @@ def _unit_moves_as_before(state: Any, u: Any, enemies: list[Any]) -> list[Any]:
         return [todo._arrival(state, u), *([charge] if foes else []), *todo._formations(state, u)]
     if u.moved and u.spent <= 0:
         return out
-    left = t.move - u.spent
+    mv = state.rules.movement
+    half = mv.bridge_rate if u.bridged and mv.bridge_mode == "whole_move" else 1.0  # (reading 7)
+    left = t.move * half - u.spent
     turns: list[Any] = []
-    if tracked and u.body is not None and not (u.turned and u.straight_run <= 0):  # (T16)
-        turns = [*todo._ways(u.id, u.name, "turn", "turn", (45, 90)), todo._about(u.id, u.name)]
+    if tracked and u.body is not None and not u.turned_last:  # (T16, T3)
+        turns = [*todo._ways(u.id, u.name, "turn", "turn", (45, 90, 135))]
+        turns.append(todo._about(u.id, u.name))
         placed = [e for e in enemies if e.body is not None]
         if placed:
             text = f"{u.name} may turn to face an enemy"
@@ -281,9 +284,10 @@ def _unit_moves_as_before(state: Any, u: Any, enemies: list[Any]) -> list[Any]:
     if left > 1e-6:
         bonus = state.rules.movement.road_bonus
         if tracked and u.body is not None:
-            road = left + bonus if u.road_only else left
-            halved = () if u.pinned else todo._halved(state, u, t, road)  # (reading 7)
-            out += [*todo._steps(u.id, u.name, left, road, halved)]
+            road = (t.move + bonus) * half - u.spent if u.road_only else left
+            halved = () if half < 1.0 else todo._halved(state, u, t, road)  # (reading 7)
+            short = (None, None) if half < 1.0 else todo._bridge_way(state, u, road)  # (T3)
+            out += [*todo._steps(u.id, u.name, left, road, halved, *short)]
             out += [*todo._ways(u.id, u.name, "wheel", "wheel", (45, 90))]
             reach = state.rules.mm(road) + 1.0
             targets = tuple(e.id for e in enemies if e.body and todo._ahead(u.body, e.body, reach))

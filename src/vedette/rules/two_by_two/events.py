@@ -49,7 +49,17 @@ def _body(state: GameState, p: Any) -> Body | None:
 
 
 def _put_unit(state: GameState, uid: str, values: Mapping[str, Any]) -> GameState:
+    if "spent" in values:  # a step of its move (:func:`_free_turn`)
+        return state.with_unit_values(uid, {**values, "turned_last": _free_turn(values)})
     return state.with_unit(uid, **values)
+
+
+def _free_turn(values: Mapping[str, Any]) -> bool:
+    """Whether a step of a unit's move (a patch setting what it has spent) was a free turn:
+    it turned and did not move (reading 33). Folded as the unit's ``turned_last`` (``todo``
+    offers no turn again straight after one), worked out from the step's own fields so that
+    the steps log what they logged in release 0.2 (its saved games import as they were)."""
+    return "moved" not in values and values.get("turned") is True
 
 
 #: how a game holds its units, for the core's patch fold (vedette.rules.patch)
@@ -259,9 +269,12 @@ def fold_unit(state: GameState, e: UnitPatch) -> GameState:
     if not s.keys() <= _UNIT_FIELDS:
         bad = sorted(k for k in s if k not in _UNIT_FIELDS)
         raise VedetteError(f"event {e.kind!r}: a unit has no field {bad[0]!r}")
-    if "body" in s:
+    if "body" in s or "spent" in s:
         values = dict(s)
-        values["body"] = _body(state, values["body"])
+        if "body" in s:
+            values["body"] = _body(state, values["body"])
+        if "spent" in s:  # a step of its move
+            values["turned_last"] = _free_turn(s)
         return state.with_unit_values(e.id, values)
     return state.with_unit_values(e.id, s)
 
@@ -377,6 +390,8 @@ def _cleared_for_move(u: Any, mover: str, shooter: str, new_turn: bool) -> Any:
             ch["turned"] = False
         if u.straight_run != 0.0:
             ch["straight_run"] = 0.0
+        if u.turned_last:
+            ch["turned_last"] = False
         if not u.road_only:
             ch["road_only"] = True
         if u.bridged:

@@ -631,10 +631,10 @@ def passed_through(
     kept, or its reverse, on a leg that runs along it: an advance or a retire); a unit the
     base touches at a leg's start stands in the way only if the leg would enter it (a
     neighbour in line does not), one the base overlaps there once turned to the leg is not
-    judged for that leg (the turn at a corner is not: reading 33), and a leg may end up to
-    1 mm into a base (the overlap a move may end with, reading 26). The last leg reaches
-    the bases the move ends touching (``end``, the base at its end: turned to its final
-    facing there, a move to contact): they are where it stops, not in its way."""
+    judged for that leg (the turn at a corner is, by :func:`turned_onto`: reading 33), and a
+    leg may end up to 1 mm into a base (the overlap a move may end with, reading 26). The
+    last leg reaches the bases the move ends touching (``end``, the base at its end: turned
+    to its final facing there, a move to contact): they are where it stops, not in its way."""
     fp = state.rules.footprint
     skip: tuple[str, ...] = (mover.id,)
     friends = mover.side if state.rules.movement.pass_through_friends else None
@@ -660,6 +660,30 @@ def passed_through(
                 here = (*here, o.id)  # where it stops: look beyond it
                 continue
             return o
+    return None
+
+
+def turned_onto(state: GameState, mover: Unit, path: list[Vec], facing: float) -> Unit | None:
+    """The first unit (not ``mover``) whose base ``mover``'s base would come to lie on where it
+    turns at a corner of ``path`` (its centre's points, mm; ``facing`` its facing at the
+    start) to face the next leg: a turn may not end on another base (reading 33), at a
+    corner of a path as in place (up to the 1 mm a move may end with, reading 26). A leg
+    along its facing or straight back (an advance, a retire) turns it not."""
+    fp = state.rules.footprint
+    was = facing
+    for a, b in itertools.pairwise(path):
+        if a.distance(b) <= 1.0:
+            continue
+        heading = tt.bearing(a, b)
+        along = (heading - facing) % 360.0  # (as :func:`passed_through` faces each leg)
+        turned = 1e-6 < along < 180.0 - 1e-6 or 180.0 + 1e-6 < along < 360.0 - 1e-6
+        now = heading if turned else facing
+        if abs((now - was + 180.0) % 360.0 - 180.0) > 1e-6:  # a corner: it turns here
+            body = Body(a, now, fp)
+            for o in state.near(body, 0.0):
+                if o.id != mover.id and o.body is not None and tt.overlaps(body, o.body, 1.0):
+                    return o
+        was = now
     return None
 
 

@@ -372,6 +372,7 @@ class Unit:
     spent: float = 0.0  # [n] of its allowance spent by relative moves this phase
     turned: bool = False  # changed facing (turn, wheel) this phase
     straight_run: float = 0.0  # [n] moved straight ahead since its last change of facing
+    turned_last: bool = False  # its last step this phase was a (free) turn: todo offers none again
     road_only: bool = True  # every relative move this phase wholly on a road
     bridged: bool = False  # a move this phase crossed a bridge at 1/2 rate (bridge_mode whole_move)
 

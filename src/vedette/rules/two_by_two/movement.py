@@ -241,6 +241,12 @@ def plan_move(
     if u.pinned and length > 1e-6:
         problems.append((R_SHOOT, f"{u.name} is pinned: it may only change facing"))
     if end is not None and u.body is not None and not (first and problems):
+        # turned at a corner onto no other base (reading 33), as a turn in place
+        onto = facts.turned_onto(state, u, dedup, start_facing)
+        if onto is not None:
+            problems.append(
+                (R_MOVE, f"{u.name} would turn on top of {onto.name} at a corner of its path")
+            )
         # not through another base (reading 50; an arrival's path from the edge: not judged)
         way = facts.passed_through(state, u, dedup, start_facing, end)
         if way is not None:

@@ -267,7 +267,7 @@ class TwoByTwo(Ruleset[GameState]):
         when a player ends a phase (the engine's judgement), not when ``todo`` judges its own
         "end the phase" line, nor in ``simulate`` (it plans ``next`` itself, message unread)."""
         name, req, plan = judged
-        skipped = setup.left_undone(self._one_line_each(state))
+        skipped = setup.left_undone(self._one_line_each(state), setup.MOVE_STEPS)
         if not skipped:
             return judged
         said = replace(
@@ -407,14 +407,15 @@ class TwoByTwo(Ruleset[GameState]):
         return todo.options(state)
 
     def _one_line_each(self, state: GameState) -> list[Todo]:
-        """Of each procedure and unit (firer, RP) ``todo`` would offer a line for, its first
-        line there: judged as ``todo`` judges it (``protocol.judged``), the group's later lines
-        left unjudged once one is kept (what was left undone names the group, not its lines)."""
+        """Of each procedure and unit (firer, RP) ``todo`` would offer a line for that a player
+        would call left undone (``setup.undone``), its first line there: judged as ``todo``
+        judges it (``protocol.judged``), the group's later lines left unjudged once one is
+        kept (what was left undone names the group, not its lines)."""
         owed = self.obligations(state)
         judge = offers.judged(state, owed, lambda p, r: self.judge(state, p, r, owed=owed)[1])
         kept: set[tuple[str, str]] = set()
         out: list[Todo] = []
-        for t, is_owed in todo_entries(owed, self.options(state)):
+        for t, is_owed in todo_entries(owed, list(setup.undone(state, self.options(state)))):
             group = (t.procedure, setup.line_who(t))
             if is_owed or t.procedure in _ENDS or group in kept:
                 continue

@@ -9,7 +9,7 @@ defending unit or RP). The Defender then moves first: he is Player 1.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from vedette.dice import Check, DiceSource, OpposedRoll
@@ -272,15 +272,38 @@ def line_who(t: Todo) -> str:
     return ""
 
 
-def left_undone(offered: Iterable[Todo]) -> str:
+#: the steps of a unit's move, named together in what was left undone ("move A2, A3")
+MOVE_STEPS = {p: "move" for p in ("advance", "retire", "wheel", "charge", "move", "place")}
+
+
+def undone(state: GameState, offered: Iterable[Todo]) -> Iterator[Todo]:
+    """Of the lines ``todo`` offers, those a player ending the phase would call left undone
+    (2 by 2, Sequence of play): a unit's move not begun (it has neither moved nor turned:
+    not what is left of a move begun), a reinforcement roll not made, a shot not taken, a
+    counter-charge open, a rally not tried. Not the choices a player may as well leave (a
+    turn or formation change alone, a voluntary rout, a follow-up offered, a charged unit's
+    reaction), nor an owed step (the phase does not end with one owed)."""
+    move = state.phase == "move"
+    for t in offered:
+        p = t.procedure
+        if p in MOVE_STEPS:
+            u = state.unit(str(t.request.get("unit")))
+            if not (u.moved or u.turned or u.spent > 0):
+                yield t
+        elif p in ("reinforce", "countercharge", "rally") or (p == "shoot" and not move):
+            yield t
+
+
+def left_undone(offered: Iterable[Todo], labels: Mapping[str, str] | None = None) -> str:
     """What could still have acted in the phase being ended, in short: the procedures of the
-    lines ``todo`` offered (``offered``), each with the units, firers or RPs they name."""
+    lines ``todo`` offered (``offered``), each with the units, firers or RPs they name
+    (``labels``: a procedure's name there, when not its own)."""
     groups: dict[str, list[str]] = {}
     for t in offered:
         if t.procedure in ("next", "next_phase"):
             continue
         who = line_who(t)
-        ids = groups.setdefault(t.procedure, [])
+        ids = groups.setdefault(labels.get(t.procedure, t.procedure) if labels else t.procedure, [])
         if who and who not in ids:
             ids.append(who)
     return "; ".join(f"{p} {', '.join(ids)}".strip() for p, ids in groups.items())
@@ -297,8 +320,8 @@ def _victory(state: GameState, next_turn: int) -> tuple[str | None, str] | None:
     a, b = state.sides
     if scores[a.id] == scores[b.id]:
         return None, f"game over: drawn ({scores[a.id]} AP each)"
-    w = a if scores[a.id] > scores[b.id] else b
-    return w.id, f"game over: {w.name} wins ({scores[a.id]}-{scores[b.id]} AP destroyed)"
+    w, lost = (a, b) if scores[a.id] > scores[b.id] else (b, a)  # (the winner's count first)
+    return w.id, f"game over: {w.name} wins ({scores[w.id]}-{scores[lost.id]} AP destroyed)"
 
 
 __all__ = ["EDGES", "OPPOSITE", "choose_rp", "deploy", "next_phase", "setup_roll"]

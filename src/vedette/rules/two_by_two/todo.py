@@ -44,8 +44,10 @@ EFFECTS = ("disrupted", "pinned")
 
 _END = ("next", "next_phase")
 
-#: the angles a turn and a wheel are offered at (degrees; any other may be typed)
-_TURNS = (45, 90)
+#: the angles a turn and a wheel are offered at (degrees; any other may be typed): a turn
+#: either way, or about, reaches each of the eight facings 45 degrees apart at once (no turn
+#: is offered straight after a turn)
+_TURNS = (45, 90, 135)
 _WHEELS = (45, 90)
 
 
@@ -418,13 +420,15 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     if state.play != "tracked" or u.body is None:
         return _stated_moves(state, u, t, left, enemies)
     road = (t.move + mv.road_bonus) * half - u.spent if u.road_only else left
-    # its facing changed by its last step (nothing straight ahead since): no turn offered
-    # again at once (one turn reaches any facing; the steps between turns are bounded by
-    # the allowance)
-    just = u.turned and u.straight_run <= 0
+    # its last step a turn: no turn offered again at once (one turn reaches any facing, and
+    # turns are free: reading 33); after any step that spends (advance, retire, wheel) it is,
+    # as plan takes it (the steps between turns are bounded by the allowance)
+    just = u.turned_last
     own = (u.pinned, just, u.moved, u.formation, u.screened, t.is_infantry)
     halved = () if half < 1.0 or u.pinned else _halved(state, u, t, max(left, road))
-    steps, turns, forms = _own_lines(u.id, u.name, left, road, halved, *own)
+    # just short of a bridge ahead or behind, at full rate (reading 7)
+    short = (None, None) if half < 1.0 or u.pinned else _bridge_way(state, u, max(left, road))
+    steps, turns, forms = _own_lines(u.id, u.name, left, road, halved, *own, short)
     out = list(steps)
     if steps:
         out.extend(_charge_line(state, u, road, enemies))
@@ -439,26 +443,22 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
 
 
 #: the table the bridges were last looked up on, their boxes (least x, least y, greatest x,
-#: greatest y) and whether a way (centre x, centre y, facing, reach mm) near one crosses one
-#: (:func:`_halved`): looked up once per table, not at every unit's lines
+#: greatest y) and, for a way (centre x, centre y, facing, reach mm) near one, the [n] it runs
+#: ahead and back short of one (None: it meets none that way) (:func:`_bridge_way`): looked
+#: up once per table, not at every unit's lines
 _BRIDGES: list[Any] = [None, (), {}]
 
 
-def _halved(state: GameState, u: Any, t: Any, reach: float) -> tuple[float, ...]:
-    """What is left of a tracked unit's move at 1/2 rate (2 by 2, Movement Modifiers:
-    "Bridge - All units move at 1/2 rate", reading 7), off and on the road, when its way
-    straight ahead (``reach`` [n]) or back crosses a bridge: an advance or retire over it
-    may go that far, not the full figures (none when it crosses none, or no bridge is
-    on the table)."""
-    mv = state.rules.movement
-    if mv.bridge_mode != "whole_move":
-        return ()
+def _bridge_way(state: GameState, u: Any, reach: float) -> tuple[float | None, float | None]:
+    """How far (in [n], to 1/100) a tracked unit may go straight ahead and straight back
+    without meeting a bridge, when its way (``reach`` [n]) that way meets one (None: it meets
+    none that way; both None when no bridge is near)."""
     kept = _BRIDGES
     if kept[0] is not state.table:
         kept[:] = [state.table, tuple(f.box for f in facts.features(state, "bridge")), {}]
     boxes = kept[1]
     if not boxes:
-        return ()
+        return None, None
     b = u.body
     mm = state.rules.mm(reach)
     # the box of its way either side: a bridge's box apart from it is crossed by neither
@@ -470,15 +470,50 @@ def _halved(state: GameState, u: Any, t: Any, reach: float) -> tuple[float, ...]
         if x0 <= cx + dx and x1 >= cx - dx and y0 <= cy + dy and y1 >= cy - dy:
             break
     else:
-        return ()
+        return None, None
     key = (cx, cy, b.facing, mm)
-    crosses = kept[2].get(key)
-    if crosses is None:
+    ways = kept[2].get(key)
+    if ways is None:
         if len(kept[2]) > 4096:
             kept[2].clear()
-        ends = (c + b.forward().scale(mm), c + b.forward().scale(-mm))
-        crosses = kept[2][key] = any(facts.crosses_bridge(state, [c, e]) for e in ends)
-    if not crosses:
+        ways = kept[2][key] = (_short_of(state, b, reach, 1.0), _short_of(state, b, reach, -1.0))
+    return ways  # type: ignore[no-any-return]
+
+
+def _short_of(state: GameState, b: Body, reach: float, sign: float) -> float | None:
+    """The most [n] (in 1/100) ``b`` may slide straight ahead (``sign`` 1) or back (-1)
+    without its centre's path meeting a bridge (as the move's judgement finds it:
+    ``facts.crosses_bridge``), when the whole ``reach`` meets one; else None."""
+    c, ahead, mm = b.centre, b.forward(), state.rules.mm
+
+    def meets(n: float) -> bool:
+        return facts.crosses_bridge(state, [c, c + ahead.scale(sign * mm(n))])
+
+    if not meets(reach):
+        return None
+    top = math.floor(reach * 100 + 1e-6)
+    if top <= 0 or not meets(top / 100):
+        return max(top, 0) / 100
+    lo, hi = 0, top  # (lo: meets none, or 0; hi: meets one)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if meets(mid / 100):
+            hi = mid
+        else:
+            lo = mid
+    return lo / 100
+
+
+def _halved(state: GameState, u: Any, t: Any, reach: float) -> tuple[float, ...]:
+    """What is left of a tracked unit's move at 1/2 rate (2 by 2, Movement Modifiers:
+    "Bridge - All units move at 1/2 rate", reading 7), off and on the road, when its way
+    straight ahead (``reach`` [n]) or back crosses a bridge: an advance or retire over it
+    may go that far, not the full figures (none when it crosses none, or no bridge is
+    on the table)."""
+    mv = state.rules.movement
+    if mv.bridge_mode != "whole_move":
+        return ()
+    if _bridge_way(state, u, reach) == (None, None):
         return ()
     figures = [t.move * mv.bridge_rate - u.spent]
     if u.road_only:
@@ -499,16 +534,19 @@ def _own_lines(
     formation: str,
     screened: bool,
     infantry: bool,
+    short: tuple[float | None, float | None] = (None, None),
 ) -> tuple[tuple[Todo, ...], tuple[Todo, ...], tuple[Todo, ...]]:
     """A tracked unit's lines that read only the unit, built once per what they read: straight
     ahead (a few distances) and back, a wheel either way (while [n] are left); the changes of
-    facing, free (reading 33), again after each move straight ahead (not straight after a
-    change of facing; a pinned unit "may only change facing"); its formation (until it has
-    moved)."""
+    facing, free (reading 33), again after each step that spends (not straight after a
+    turn; a pinned unit "may only change facing"); its formation (until it has moved)."""
     turns = () if just_turned else (*_ways(uid, name, "turn", "turn", _TURNS), _about(uid, name))
     if pinned:  # "Pinned: may only change facing"
         return (), turns, ()
-    steps = (*_steps(uid, name, left, road, halved), *_ways(uid, name, "wheel", "wheel", _WHEELS))
+    steps = (
+        *_steps(uid, name, left, road, halved, *short),
+        *_ways(uid, name, "wheel", "wheel", _WHEELS),
+    )
     forms = () if moved else _formation_lines(uid, name, formation, screened, infantry)
     return steps if left > 1e-6 else (), turns, forms
 
@@ -612,20 +650,32 @@ def _charge_line(state: GameState, u: Any, road: float, enemies: list[Any]) -> l
 
 @functools.lru_cache(maxsize=4096)
 def _steps(
-    uid: str, name: str, left: float, road: float, halved: tuple[float, ...] = ()
+    uid: str,
+    name: str,
+    left: float,
+    road: float,
+    halved: tuple[float, ...] = (),
+    ahead: float | None = None,
+    behind: float | None = None,
 ) -> tuple[Todo, Todo]:
     """A tracked unit's advance and retire lines, built once per (unit, what is left of its
-    move, with the road bonus, and at 1/2 rate over a bridge: :func:`_halved`): the same
-    lines :func:`_todo` keeps, without their texts and keys made again at every step."""
+    move, with the road bonus, at 1/2 rate over a bridge: :func:`_halved`, and just short of
+    a bridge ahead or ``behind``: :func:`_bridge_way`): the same lines :func:`_todo` keeps,
+    without their texts and keys made again at every step."""
     unit = (("unit", uid),)
-    back = (*dict.fromkeys((_n(min(left, 1.0)), _n(left), *(_n(h) for h in halved))),)
+    top = max(left, road)
+    short = tuple(s for s in (ahead,) if s is not None and 0.01 <= s <= top)
+    figures = [_n(min(left, 1.0)), _n(left), *(_n(h) for h in halved)]
+    if behind is not None and 0.01 <= behind <= top:
+        figures.append(_n(behind))
+    back = (*dict.fromkeys(figures),)
     return (
         _todo(
             "advance",
             unit,
             f"{name} may advance ([{left:.2f}] of its move left)",
             R_MOVE,
-            (("distance", _distances(left, road, *halved)),),
+            (("distance", _distances(left, road, *halved, *short)),),
         ),
         _todo(
             "retire",
