@@ -28,7 +28,11 @@ game is replayed through the referee's engine (``Game.perform``, the game's own 
 must be accepted action by action and end as simulated (winner, how, turns, losses); and a
 statistical sanity line: the mean actions and the mean turns a game of the two sides each
 within 3 standard errors of their difference (Welch; turns only where the baseline reports
-them), and each side's win rate with overlapping 95% Wilson intervals.
+them), and each side's win rate with overlapping 95% Wilson intervals. Where rule fixes too
+wide for ``BASE_FIXES`` made the referee offer more since the baseline (``OFFERS_GREW``: 2 by 2),
+games are longer on the new side by design: the mean actions are printed, not held, and the
+actions/s ratio is the like-for-like speed figure. In quick mode (4 games a side) the sanity
+line is printed, not held: four games cannot tell two laws apart.
 
 Run: ``python bench/bench_simulate.py [GAMES] [--base REF] [--only RULESET,...]`` (default 8
 games; ``VEDETTE_BENCH_QUICK=1``: 2 games, 2 by 2 and Kuryakin only). Not a test.
@@ -61,6 +65,15 @@ RECORDED = {
 }
 #: rulesets whose random policy draws its lines otherwise than the baseline (same law)
 DRAWN = {"two_by_two", "napoleon_at_bay", "solitaire_asl"}
+#: rulesets whose offers grew since the baseline by rule fixes too wide to carry into its code
+#: as a ``BASE_FIXES`` patch: a random game there takes more actions than the baseline's (more
+#: lines to draw from, each a legal step), so the mean actions a game are printed but not held
+#: to the baseline's; turns a game and win rates still are. Each entry says which fixes.
+OFFERS_GREW: dict[str, str] = {
+    "two_by_two": "sessions 16-17: turns after any step that spends and at 45/90/135 degrees,"
+    " advances at [1]/[2]/[3]/half/all/road, a bridge's halved maximum and near end,"
+    " counter-charges around a unit (docs/rules/two_by_two.md readings 7, 33, 49)",
+}
 #: rule fixes made since the baseline that change which lines the random policy draws from,
 #: applied to the baseline's extracted ``src`` too (where it lacks them), so both sides still
 #: play the same games: (file, the baseline's text, the text with the fix, why). Each is a
@@ -714,11 +727,12 @@ def replay(src: Path, ruleset: str, games: int) -> list[int]:
     return list(_run(REPLAY, src, ruleset, games))
 
 
-def sanity(base: list[Any], new: list[Any]) -> tuple[bool, str]:
+def sanity(base: list[Any], new: list[Any], grew: str = "") -> tuple[bool, str]:
     """The two sides' games alike in law: the mean actions and the mean turns a game each within
     3 standard errors of the difference (Welch; turns tell games of a fixed length apart:
     Napoleon At Bay runs every game to its action limit), and each winner's rate with
-    overlapping 95% Wilson intervals."""
+    overlapping 95% Wilson intervals. ``grew``: why the offers grew since the baseline (then the
+    mean actions are printed, not held: :data:`OFFERS_GREW`)."""
 
     def mean_var(xs: list[float]) -> tuple[float, float]:
         m = sum(xs) / len(xs)
@@ -734,8 +748,12 @@ def sanity(base: list[Any], new: list[Any]) -> tuple[bool, str]:
             mean_var([float(r[col]) for r in new]),
         )
         se = math.sqrt(va / len(base) + vb / len(new)) or 1e-9
-        ok = ok and abs(ma - mb) <= 3 * se
-        words.append(f"{what} a game {ma:.1f} vs {mb:.1f} (|diff| {abs(ma - mb) / se:.1f} s.e.)")
+        held = not (grew and what == "actions")
+        ok = ok and (abs(ma - mb) <= 3 * se or not held)
+        words.append(
+            f"{what} a game {ma:.1f} vs {mb:.1f} (|diff| {abs(ma - mb) / se:.1f} s.e."
+            + (")" if held else f"; not held: the offers grew, {grew})")
+        )
     for w in sorted({str(r[1]) for r in base + new}):
         lo_a, hi_a = wilson(sum(r[1] == w for r in base), len(base))
         lo_b, hi_b = wilson(sum(r[1] == w for r in new), len(new))
@@ -813,7 +831,7 @@ def main() -> None:
             if "base" in best and ruleset in DRAWN:
                 base_rate = n / best["base"]
                 bad = replay(new_src, ruleset, n)
-                ok, words = sanity(rows["base"], rows["new"])
+                ok, words = sanity(rows["base"], rows["new"], OFFERS_GREW.get(ruleset, ""))
                 line += (
                     f"; base ({ref}) {base_rate:6.2f} games/s ({n / wall['base']:.2f}),"
                     f" {acts['base'] / best['base']:.0f} actions/s;"
@@ -831,7 +849,7 @@ def main() -> None:
                 print(line, flush=True)
                 if bad:
                     raise SystemExit("a simulated game the engine does not replay the same")
-                if not ok:
+                if not ok and not QUICK:  # 4 games a side: too few to hold a law, printed only
                     raise SystemExit("the new games look unlike the baseline's (statistics)")
                 continue
             if "base" in best:
