@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from vedette.dice.die import Die
 from vedette.errors import DiceError, VedetteError
 from vedette.hashes import blake2b
+from vedette.numerals import ascii_int
 
 if TYPE_CHECKING:  # (a roll needs no fractions: only the odds do; start-up, issue 16)
     from fractions import Fraction
@@ -199,7 +200,7 @@ def parse_faces(text: str) -> list[int]:
         raise DiceError(f"a die face is missing between two commas in {text[:40]!r}")
     for part in text.replace(",", " ").split():
         try:
-            out.append(int(part))
+            out.append(ascii_int(part))  # ("３", "1_0": no face, though int reads them)
         except ValueError:
             raise DiceError(f"die face {part!r} is not a whole number") from None
     if not out:

@@ -23,6 +23,7 @@ from vedette.engine import Game
 from vedette.engine.session import EXPORT_FORMAT
 from vedette.engine.store import StorageError
 from vedette.errors import BadRequest, GameError, VedetteError
+from vedette.numerals import ascii_int
 from vedette.rules.base import parse_value
 from vedette.rules.fields import JSON_HOOKS
 from vedette.rules.quickref import relevant
@@ -163,7 +164,7 @@ def parse_seed(text: str) -> int | None:
     if not text:
         return None
     try:
-        return int(text)
+        return ascii_int(text)
     except ValueError:
         raise GameError(f"seed must be a whole number, not {text!r}") from None
 
@@ -240,7 +241,9 @@ class OddsBody(Strict):
 class PerformBody(OddsBody):
     dice: (
         Annotated[str, Field(max_length=200)]
-        | Annotated[list[Annotated[int, Field(ge=-1000, le=1000)]], Field(max_length=100)]
+        | Annotated[
+            list[Annotated[int, Field(ge=-1000, le=1000, strict=True)]], Field(max_length=100)
+        ]
         | None
     ) = None
 
