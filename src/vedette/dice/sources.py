@@ -103,11 +103,15 @@ class PhysicalSource:
 
 
 class DiceNeeded(DiceError):
-    """A game played with the player's own dice needs a die that was not given."""
+    """A game played with the player's own dice needs a die that was not given. ``dice``:
+    the dice asked for (default: that die alone)."""
 
-    def __init__(self, die: Die, number: int, message: str = "", web: str = "") -> None:
+    def __init__(
+        self, die: Die, number: int, message: str = "", web: str = "", dice: Sequence[Die] = ()
+    ) -> None:
         self.die = die
         self.number = number
+        self.dice = tuple(dice) or (die,)
         need = f"this game is played with your own dice: die #{number} ({die.name}) is needed"
         super().__init__(
             message or f"{need}; roll it and give the faces in order (--dice)",

@@ -22,6 +22,7 @@ from vedette.data.limits import check_tree
 from vedette.engine import Game
 from vedette.engine.session import EXPORT_FORMAT
 from vedette.engine.store import StorageError
+from vedette.dice.sources import DiceNeeded
 from vedette.errors import BadRequest, GameError, VedetteError
 from vedette.numerals import ascii_int
 from vedette.rules.base import parse_value
@@ -345,4 +346,8 @@ def refused(refusal: str, run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     except VedetteError as e:
         if refusal != "answer" or status_of(e) != 400:
             raise
-        return {"refused": one_line(e)}
+        out: dict[str, Any] = {"refused": one_line(e)}
+        if isinstance(e, DiceNeeded):  # the dice asked for (one a face called for): their pads
+            dice = {d.name: list(d.faces) for d in e.dice}
+            out["own_dice"] = [{"name": k, "faces": v} for k, v in dice.items()]
+        return out
