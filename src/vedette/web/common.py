@@ -19,10 +19,10 @@ from fastapi.templating import Jinja2Templates
 from pydantic import Field
 
 from vedette.data.limits import check_tree
+from vedette.dice.sources import DiceNeeded
 from vedette.engine import Game
 from vedette.engine.session import EXPORT_FORMAT
 from vedette.engine.store import StorageError
-from vedette.dice.sources import DiceNeeded
 from vedette.errors import BadRequest, GameError, VedetteError
 from vedette.numerals import ascii_int
 from vedette.rules.base import parse_value
