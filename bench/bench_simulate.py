@@ -680,6 +680,14 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "    if _t is None or geom.body(_t) is None:\n        _n = None\n",
         "Kuryakin: (the same) the enemy a half move's retirement faces",
     ),
+    (
+        "vedette/rules/solo_napoleonic/flow.py",
+        '        raise RuleViolation(R_CHARGE, f"{u.id} has already charged this turn")\n',
+        '        raise RuleViolation(R_CHARGE, f"{u.id} has already charged this turn")\n'
+        "    if u.start_failed:\n"
+        '        raise RuleViolation(R_CHARGE, f"{u.id} failed to move from a standstill")\n',
+        "Kuryakin: a unit that failed to move from a standstill does not charge (session 17)",
+    ),
 )
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {

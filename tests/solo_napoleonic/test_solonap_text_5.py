@@ -7,9 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.solo_napoleonic.test_solonap_text import to_melee
 from tests.solo_napoleonic.test_solonap_text_3 import cavalry, owed, ready, unit
 from vedette.engine import Game
+from vedette.errors import RuleViolation
 
 
 # == Movement: "One card is required for each unit on the table" (reading K69) ==================
@@ -75,3 +78,19 @@ def test_a_rout_from_a_melee_flees_its_opponent_not_through_it(tmp_path: Path) -
     h = _beaten(tmp_path / "b", {"options": {"flee_from": "nearest"}})
     out = h.perform("move", {"unit": "F1", "mode": "rout"}, [0, 3])
     assert owed(h) == [("disorder", {"cause": "collision", "units": ["F1", "A1"]})]
+
+
+# == Moving From A Standstill: "A result of '1' means that the unit does not advance" ===========
+def test_a_unit_that_failed_to_move_from_a_standstill_does_not_charge(tmp_path: Path) -> None:
+    """F1 rolls a 1 to get moving: it does not advance this turn. A charge (the charger moving
+    up to its target) was still offered and made, found playing from ``todo``; it is now
+    neither offered nor accepted, before any die."""
+    units = [unit("F1", x=500.0, y=0.0), unit("A1", "Allies", x=500.0, y=150.0)]
+    g = ready(tmp_path, units)
+    assert any(t.procedure == "charge" for t in g.todo())
+    assert "does not advance" in g.perform("start", {"unit": "F1"}, [1]).message
+    assert not [t for t in g.todo() if t.procedure == "charge"]
+    with pytest.raises(RuleViolation, match="failed to move from a standstill"):
+        g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    with pytest.raises(RuleViolation, match="failed to move from a standstill"):
+        g.odds("charge", {"unit": "F1", "target": "A1"})
