@@ -641,6 +641,66 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "                raise RuleViolation(R_CHARGE, f'{_hit} in the way')\n",
         "Kuryakin: a unit in the way bars a charge (session 16, reading K68)",
     ),
+    (
+        "vedette/rules/solo_napoleonic/model.py",
+        "        return tuple(c for c in self._cards().ordered if c.holder not in done)\n",
+        "        return tuple(c for c in self._cards().ordered if c.holder not in done\n"
+        "                     and not self._k69_spent(c))\n"
+        "\n"
+        "    def _k69_spent(self, c):\n"
+        "        return c.holder != self.active and not any(\n"
+        "            u.on_table for u in self.units if u.id in c.units)\n",
+        "Kuryakin: the card of a unit no longer on the table is put aside (session 17, reading"
+        " K69): the queue",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/model.py",
+        "            if c.holder not in self.done and c.holder != self.active:\n",
+        "            if c.holder not in self.done and c.holder != self.active"
+        " and not self._k69_spent(c):\n",
+        "Kuryakin: (the same) the next card to act",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        "def _k41_away(state, u):\n",
+        "def _k70_opp(state, u):\n"
+        "    if u.charge_target is not None and (u.charge_step is not None or u.melee_round):\n"
+        "        for _o in state.units:\n"
+        "            if _o.id == u.charge_target and _o.on_table:\n"
+        "                return _o\n"
+        "    for _o in state.units:\n"
+        "        if _o.charge_target == u.id and _o.on_table and (\n"
+        "                _o.charge_step is not None or _o.melee_round):\n"
+        "            return _o\n"
+        "    return None\n"
+        "\n"
+        "\n"
+        "def _k41_away(state, u):\n",
+        "Kuryakin: a rout or retirement from a melee moves away from the melee opponent"
+        " (session 17, reading K70)",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        "        if _t is None or geom.body(_t) is None:\n            _n = None\n",
+        "        if _t is None or geom.body(_t) is None:\n            _t = _k70_opp(state, u)\n"
+        "        if _t is None or geom.body(_t) is None:\n            _n = None\n",
+        "Kuryakin: (the same) a rout's direction",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    if _t is None or geom.body(_t) is None:\n        _n = None\n",
+        "    if _t is None or geom.body(_t) is None:\n        _t = _k70_opp(state, u)\n"
+        "    if _t is None or geom.body(_t) is None:\n        _n = None\n",
+        "Kuryakin: (the same) the enemy a half move's retirement faces",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/flow.py",
+        '        raise RuleViolation(R_CHARGE, f"{u.id} has already charged this turn")\n',
+        '        raise RuleViolation(R_CHARGE, f"{u.id} has already charged this turn")\n'
+        "    if u.start_failed:\n"
+        '        raise RuleViolation(R_CHARGE, f"{u.id} failed to move from a standstill")\n',
+        "Kuryakin: a unit that failed to move from a standstill does not charge (session 17)",
+    ),
 )
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {

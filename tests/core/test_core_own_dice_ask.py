@@ -6,12 +6,17 @@ for one d6, then each further die one at a time)."""
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.solo_napoleonic.test_solonap_text_3 import gen, unit
 from tests.web.test_web_browser_next import has, until
 from vedette import rules
 from vedette.engine import Game, Store
 from vedette.errors import DiceError
+from vedette.web.app import create_app
 
 
 def own(ruleset: str) -> Game:
@@ -35,7 +40,7 @@ def test_the_bore_sight_die_is_asked_alone_and_its_scatter_dice_on_a_six() -> No
     until(g, has("boresight"))
     req = offered(g, "boresight")
     cli, web = asked(g, "boresight", req)
-    assert "roll 1d6 first (some faces call for more: a d6; each is asked for then)" in cli
+    assert "roll 1d6 first (some faces call for more dice: each is asked for then)" in cli
     assert cli.endswith("and give the faces in order (--dice)")
     assert "roll 1d6 first" in web and web.endswith("on the dice buttons, then Roll / do it")
     assert "still undetermined" in g.perform("boresight", req, [4]).message  # one die: done
@@ -57,3 +62,34 @@ def test_the_staff_rating_asks_for_every_die_it_rolls() -> None:
     count = sum(int(part.split("d")[0]) for part in dice.split(", "))
     g.perform("staff", req, [3] * count)  # exactly what was asked
     assert g.records[-1].kind == "action"
+
+
+def test_a_percentile_morale_test_asks_for_its_percentile_dice_alone(tmp_path: Path) -> None:
+    """Kuryakin's morale test rolls percentile dice, and the result chart's d10 only if it
+    fails (Morale: "roll a D10 and consult the following chart", reading K41). The ask named
+    the d10 too (CLI: 'roll 1dP first (some faces call for more: a d10 ...)'; web: a d10 pad
+    beside the percentile digits): it asks for the percentile dice only, and for the d10 when
+    a failure draws it (the web page's pad then the d10's faces)."""
+    scen = {
+        "title": "own",
+        "sides": ["French", "Allies"],
+        "units": [unit("F1"), unit("A1", "Allies")],
+        "generals": [gen("FB"), gen("AB", "Allies")],
+    }
+    db = tmp_path / "own.db"
+    Game.create(Store(db), "own", "solonap", scen, 3, dice="physical")
+    g = Game.open(Store(db), "own")
+    cli, web = asked(g, "morale", {"unit": "F1"})
+    for text in (cli, web):
+        assert "roll 1dP" in text and "d10" not in text, text
+    c = TestClient(create_app(db), base_url="http://localhost")
+    page = c.get("/games/own").text
+    h = {"X-CSRF-Token": page.split('name="csrf-token" content="')[1].split('"')[0]}
+    body = {"procedure": "morale", "request": {"unit": "F1"}, "refusal": "answer"}
+    r = c.post("/api/games/own/odds", json=body, headers=h).json()
+    assert [d["name"] for d in r["own_dice"]] == ["dP"]
+    r = c.post("/api/games/own/perform", json={**body, "dice": "99"}, headers=h).json()
+    assert "die #2 (d10) is needed" in r["refused"]
+    assert r["own_dice"] == [{"name": "d10", "faces": list(range(1, 11))}]
+    r = c.post("/api/games/own/perform", json={**body, "dice": "99 5"}, headers=h).json()
+    assert "retires half a move" in " ".join(r["lines"]), r

@@ -57,8 +57,11 @@ def test_your_own_dice_break_a_seven_way_tie_on_a_d10(
     assert json.loads(out)["options"] == {"tie_die": "d10"}
     assert cli(capsys, "--db", db, "nab", "move", "F1", "A0605", "--game", "g")[0] == 0
     code, _, err = cli(capsys, "--db", db, "nab", "fix", "F1", "R1", "--game", "g")
-    # the tie die is rolled on some fixing results only: asked for, not counted in (issue 26.1)
-    assert code != 0 and "roll 1d6 first (some faces call for more: a d10;" in err
+    # the tie die is rolled on some fixing results only: asked for, not counted in (issue 26.1),
+    # when a face calls for it (session 17: not named before)
+    assert code != 0 and "roll 1d6 first (some faces call for more dice:" in err
+    code, _, err = cli(capsys, "--db", db, "nab", "fix", "F1", "R1", "--game", "g", "--dice", "5")
+    assert code != 0 and "die #2 (d10) is needed" in err
     code, out, _ = cli(
         capsys, "--db", db, "nab", "fix", "F1", "R1", "--game", "g", "--dice", "5 9 8 3"
     )
@@ -75,7 +78,9 @@ def test_the_player_may_choose_another_tie_die(
     assert code == 0 and json.loads(out)["options"] == {"tie_die": "dN"}
     assert cli(capsys, "--db", db, "nab", "move", "F1", "A0605")[0] == 0
     code, _, err = cli(capsys, "--db", db, "nab", "fix", "F1", "R1")
-    assert code != 0 and "roll 1d6 first (some faces call for more: a d7;" in err
+    assert code != 0 and "roll 1d6 first (some faces call for more dice:" in err
+    code, _, err = cli(capsys, "--db", db, "nab", "fix", "F1", "R1", "--dice", "5")
+    assert code != 0 and "die #2 (d7) is needed" in err
     # a game whose dice vedette rolls keeps the rules' own default
     code, out, _ = cli(capsys, "--db", db, "nab", "new", "s", "--scenario", scn, "--json")
     assert code == 0 and json.loads(out)["options"] == {}

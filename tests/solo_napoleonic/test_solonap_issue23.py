@@ -382,13 +382,15 @@ def test_a_change_costing_the_whole_move_leaves_no_move_in_the_new_formation() -
 
 
 def test_an_eliminated_units_card_lists_no_actions() -> None:
+    """It listed none (its card came up, 'no longer on the table'); since reading K69 the
+    card is put aside, said so, and the next card acts."""
     from dataclasses import replace
 
     s = activate(make([unit("F1"), unit("F2"), unit("A1", "Allies")]), "F1")
     s = s.with_unit(replace(s.unit("F2"), status="eliminated", figures=0))
     s, out = run(s, "next")
-    line = next(x for x in out.message.splitlines() if x.strip().startswith("F2:"))
-    assert "no longer on the table" in line and "move" not in line
+    assert "(F2) put aside: no unit of it on the table" in out.message, out.message
+    assert s.active != "F2" and "F2:" not in out.message
 
 
 def test_one_charge_at_a_time_on_a_target() -> None:

@@ -227,10 +227,11 @@ def test_dice_the_face_buttons_cannot_show_have_buttons_of_their_own(
     small: Any, live_server: str, live_db: Path
 ) -> None:
     """Kuryakin played with the player's own dice: a morale test's percentile dice (faces
-    00-99) are two digit taps, the tens die then the units die; a random move's dK8 (+3 to -3,
-    Kuryakin, Random Movement) has a button for each face, beside the d6 faces the move rolls
-    first (the face buttons keep 1-6: one row). Every one of them in the sheet's view; no key
-    pressed (a 72, a 0 or a -2 had to be typed)."""
+    00-99) are two digit taps, the tens die then the units die (no d10 pad: the result chart's
+    d10 is asked for when a failure draws it); a random move's dK8 (+3 to -3, Kuryakin, Random
+    Movement) has a button for each face, asked for once the d6 the move rolls first (from a
+    standstill: a 1 does not advance) lets it move (the face buttons keep 1-6: one row). Every
+    one of them in the sheet's view; no key pressed (a 72, a 0 or a -2 had to be typed)."""
     rs = rules.get("solo_napoleonic")
     g = Game.create(Store(live_db), "own-sn", rs.name, rs.scenario("sample"), 3, dice="physical")
     own_until(g, "morale", prefer=("fire",))  # a shot's marker directs a morale test
@@ -243,6 +244,7 @@ def test_dice_the_face_buttons_cannot_show_have_buttons_of_their_own(
     page.wait_for_selector(".dice-custom:not([hidden]) .face[data-die='dP']")
     for d in range(10):
         assert page.evaluate(REACHED, f".dice-custom .face[data-die='dP'][data-value='{d}']"), d
+    assert page.locator(".dice-pad .face:not([hidden])").count() == 0  # no d10 asked for
     page.tap(".dice-custom .face[data-die='dP'][data-value='7']")
     page.tap(".dice-custom .face[data-die='dP'][data-value='2']")
     assert page.input_value("#dice") == "72"
@@ -253,17 +255,21 @@ def test_dice_the_face_buttons_cannot_show_have_buttons_of_their_own(
     page.evaluate(COUNT_KEYS)
     _, procs = entries(page)
     page.tap(f"#next button.next-item[data-n='{procs.index('move')}']")
+    page.wait_for_selector(".dice-pad .face[data-face='6']:not([hidden])")
+    assert page.locator(".dice-custom:not([hidden]) .face").count() == 0  # the d6 alone first
+    page.tap(".dice-pad .face[data-face='4']")  # moves from a standstill: the dK8 asked for
+    assert "die #2 (dK8) is needed: roll it, tap its face after the others" in tap_roll(page)
     page.wait_for_selector(".dice-custom:not([hidden]) .face[data-die='dK8']")
     faces = page.eval_on_selector_all(
         ".dice-pad .face:not([hidden]), .dice-custom .face", "bs => bs.map((b) => b.innerText)"
     )
-    assert faces == ["1", "2", "3", "4", "5", "6", "+3", "+2", "+1", "0", "-1", "-2", "-3"]
+    assert faces == ["+3", "+2", "+1", "0", "-1", "-2", "-3"]  # the die asked for, alone
+    page.locator(".dice-custom").scroll_into_view_if_needed()  # (below the refusal's line)
     for f in faces:
         where = (
             f".dice-custom .face[data-value='{f}']" if f[0] in "+-0" else f".face[data-face='{f}']"
         )
         assert page.evaluate(REACHED, where), f
-    page.tap(".dice-pad .face[data-face='4']")  # moves from a standstill: a d6, then the dK8
     page.tap(".dice-custom .face[data-value='-2']")
     # a 4 then -2 calls for another d6 (as the ask said: some faces call for more)
     assert "die #3 (d6) is needed: roll it, tap its face after the others" in tap_roll(page)

@@ -16,8 +16,29 @@ import click
 
 from vedette.cli.plain import default_db, json_text, printable
 from vedette.errors import BadRequest
+from vedette.numerals import ascii_int
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class AsciiInt(click.ParamType[int]):
+    """A whole number typed in ASCII digits: click's ``int`` reads "３" as 3 and "1_0" as 10
+    (Python's ``int``); refused as any other text is."""
+
+    name = "integer"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> int:
+        if isinstance(value, int):
+            return value
+        try:
+            return ascii_int(str(value))
+        except ValueError:
+            self.fail(f"{value!r} is not a valid integer.", param, ctx)
+
+
+ASCII_INT = AsciiInt()
 
 
 @dataclass
@@ -131,7 +152,7 @@ def _new_game_options(f: F, option_help: str) -> F:
                 show_default=True,
                 help="a bundled scenario name, one of yours (`scenarios`) or a scenario TOML file",
             ),
-            click.option("--seed", type=int, help="seed of the game's dice stream"),
+            click.option("--seed", type=ASCII_INT, help="seed of the game's dice stream"),
             click.option(
                 "--option",
                 "options",

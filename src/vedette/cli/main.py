@@ -18,6 +18,7 @@ import click
 
 from vedette import __version__
 from vedette.cli.common import (
+    ASCII_INT,
     DICE_HELP,
     Shell,
     complete_game,
@@ -30,6 +31,7 @@ from vedette.cli.common import (
 )
 from vedette.cli.plain import default_db
 from vedette.errors import BadRequest, GameError, VedetteError
+from vedette.numerals import ascii_int
 
 __all__ = ["cli", "default_db", "main"]
 
@@ -164,7 +166,7 @@ def parse_mod(text: str) -> Any:
 
     value, _, reason = text.partition(":")
     try:
-        v = int(value)
+        v = ascii_int(value)
     except ValueError:
         raise BadRequest(f"modifier {text!r}: write VALUE:REASON, e.g. '+2:uphill'") from None
     return Modifier(v, reason or "modifier")
@@ -181,7 +183,7 @@ def custom(dice: Sequence[str]) -> Any:
         if not eq or not name.isidentifier():
             raise BadRequest(f"--die {item!r}: write NAME=FACES, e.g. X=1,1,2,3")
         try:
-            extra[name] = [int(f) for f in faces.replace(" ", "").split(",") if f]
+            extra[name] = [ascii_int(f) for f in faces.replace(" ", "").split(",") if f]
         except ValueError:
             raise BadRequest(f"--die {item!r}: faces must be whole numbers") from None
         if not extra[name]:
@@ -278,7 +280,7 @@ _DIE: dict[str, Any] = {
 @click.option("--table", metavar="RULESET:TABLE", help="read the result on a ruleset's table")
 @click.option("--die", "dice_decl", **_DIE)
 @click.option("--dice", metavar="FACES", help=DICE_HELP)
-@click.option("--seed", type=int, help="seed of the dice stream")
+@click.option("--seed", type=ASCII_INT, help="seed of the dice stream")
 @json_option
 def cmd_roll(
     expression: str,
@@ -320,7 +322,7 @@ def cmd_roll(
     metavar="RULESET:TABLE",
     help="a ruleset's table (its own dice unless an expression is given)",
 )
-@click.option("--under", type=int, help="percentile test: roll at most this figure")
+@click.option("--under", type=ASCII_INT, help="percentile test: roll at most this figure")
 @click.option("--strict", is_flag=True, help="with --under: roll strictly below")
 @click.option("--reroll-draws", is_flag=True, help="opposed roll: reroll draws")
 @click.option("--die", "dice_decl", **_DIE)
@@ -587,8 +589,10 @@ def game_rename(old: str, new: str) -> None:
     show_default=True,
     help="a bundled scenario name or a scenario TOML file",
 )
-@click.option("--games", type=int, default=100, show_default=True, help="games (per swept value)")
-@click.option("--seed", type=int, help="the study's seed: game i is determined by (seed, i)")
+@click.option(
+    "--games", type=ASCII_INT, default=100, show_default=True, help="games (per swept value)"
+)
+@click.option("--seed", type=ASCII_INT, help="the study's seed: game i is determined by (seed, i)")
 @click.option(
     "--policy",
     metavar="NAME[,NAME2]",
@@ -601,7 +605,9 @@ def game_rename(old: str, new: str) -> None:
     help="play the study once per value of an option, a house-rule value SECTION.KEY or"
     " scenario.SECTION.KEY",
 )
-@click.option("--workers", type=int, help="local worker processes (default: up to 4, the CPUs)")
+@click.option(
+    "--workers", type=ASCII_INT, help="local worker processes (default: up to 4, the CPUs)"
+)
 @click.option("--scheduler", metavar="tcp://HOST:PORT", help="run on a Dask distributed cluster")
 @click.option("--out", metavar="DIR", help="write result.json and the plots (SVG) there")
 @click.option(
@@ -613,13 +619,15 @@ def game_rename(old: str, new: str) -> None:
 )
 @click.option(
     "--max-actions",
-    type=int,
+    type=ASCII_INT,
     default=2000,
     show_default=True,
     help="a game still going after this many actions is counted unfinished",
 )
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a ruleset option")
-@click.option("--replay", type=int, metavar="INDEX", help="play game INDEX again (with --save)")
+@click.option(
+    "--replay", type=ASCII_INT, metavar="INDEX", help="play game INDEX again (with --save)"
+)
 @click.option("--save", metavar="NAME", help="store the replayed game under NAME (web app)")
 @click.option(
     "--keep/--no-keep",

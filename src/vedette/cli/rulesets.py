@@ -22,6 +22,7 @@ from typing import Any
 import click
 
 from vedette.cli.common import (
+    ASCII_INT,
     DICE_HELP,
     JSON_HELP,
     complete_game,
@@ -409,7 +410,7 @@ class ProcedureCommand(click.Command):
             click.Option(["--json", "as_json"], is_flag=True, help=JSON_HELP),
             click.Option(
                 ["--seed"],
-                type=int,
+                type=ASCII_INT,
                 help="refused unless it is the game's own seed (a game rolls from its stream)",
             ),
         ]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from vedette.dice.die import Die
 from vedette.errors import DiceError, VedetteError
 from vedette.hashes import blake2b
+from vedette.numerals import ascii_int
 
 if TYPE_CHECKING:  # (a roll needs no fractions: only the odds do; start-up, issue 16)
     from fractions import Fraction
@@ -102,11 +103,15 @@ class PhysicalSource:
 
 
 class DiceNeeded(DiceError):
-    """A game played with the player's own dice needs a die that was not given."""
+    """A game played with the player's own dice needs a die that was not given. ``dice``:
+    the dice asked for (default: that die alone)."""
 
-    def __init__(self, die: Die, number: int, message: str = "", web: str = "") -> None:
+    def __init__(
+        self, die: Die, number: int, message: str = "", web: str = "", dice: Sequence[Die] = ()
+    ) -> None:
         self.die = die
         self.number = number
+        self.dice = tuple(dice) or (die,)
         need = f"this game is played with your own dice: die #{number} ({die.name}) is needed"
         super().__init__(
             message or f"{need}; roll it and give the faces in order (--dice)",
@@ -199,7 +204,7 @@ def parse_faces(text: str) -> list[int]:
         raise DiceError(f"a die face is missing between two commas in {text[:40]!r}")
     for part in text.replace(",", " ").split():
         try:
-            out.append(int(part))
+            out.append(ascii_int(part))  # ("３", "1_0": no face, though int reads them)
         except ValueError:
             raise DiceError(f"die face {part!r} is not a whole number") from None
     if not out:

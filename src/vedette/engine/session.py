@@ -743,20 +743,21 @@ class Game:
             if faces:
                 raise
             # the dice the step draws whatever the faces (not every roll its plan may make: a
-            # bore-sight die's scatter dice follow a 6 only), and whether more may follow
+            # bore-sight die's scatter dice follow a 6 only, a morale test's chart d10 a
+            # failure), and whether more may follow: those are not named (nor rolled) until a
+            # face calls for them, each then asked for (DiceNeeded names it)
             state = self.state
             certain, more = dice_asked(lambda d: proc.resolve(state, plan, d))
             rolls = dice_words(certain) or need.die.name
             if more is not None:
-                kinds = " or ".join(dict.fromkeys(f"a {d.name}" for d in more))
-                such = f": {kinds}" if kinds else ""
-                rolls += f" first (some faces call for more{such}; each is asked for then)"
+                rolls += " first (some faces call for more dice: each is asked for then)"
             ask = f"{procedure}: this game is played with your own dice: roll {rolls}"
             raise DiceNeeded(
                 need.die,
                 need.number,
                 f"{ask} and give the faces in order (--dice)",
                 f"{ask}, tap each face in order on the dice buttons, then Roll / do it",
+                certain,
             ) from None
         if isinstance(source, PhysicalSource):
             source.check_all_used()

@@ -27,6 +27,7 @@ from functools import cache
 from typing import Any, Literal, Union, get_args, get_origin
 
 from vedette.errors import BadRequest
+from vedette.numerals import ascii_float, ascii_int, plain
 from vedette.rules.evolve import plain_layout
 
 #: the largest whole number a request field takes (SQLite's and JSON's safe range)
@@ -337,7 +338,7 @@ def _coerce_int(value: Any, where: str) -> Any:
         value = int(value)
     if isinstance(value, str):
         try:
-            value = int(value.strip())
+            value = ascii_int(value.strip())  # (not "３" nor "1_0", which int reads)
         except ValueError:
             raise BadRequest(f"'{where}' must be a whole number, not {_short(value)}") from None
     if not isinstance(value, int):
@@ -351,7 +352,7 @@ def _coerce_float(value: Any, where: str) -> Any:
     if isinstance(value, bool):
         raise BadRequest(f"'{where}' must be a number, not {_short(value)}")
     try:
-        f = float(value.strip() if isinstance(value, str) else value)
+        f = ascii_float(value.strip()) if isinstance(value, str) else float(value)
     except (TypeError, ValueError, OverflowError):
         raise BadRequest(f"'{where}' must be a number, not {_short(value)}") from None
     if not math.isfinite(f):
@@ -360,8 +361,11 @@ def _coerce_float(value: Any, where: str) -> Any:
 
 
 def _coerce_fraction(value: Any, where: str) -> Any:
+    text = str(value).strip()
     try:
-        return Fraction(str(value).strip())
+        if not plain(text):  # ("３/4", "1_0": Fraction reads them as numbers)
+            raise ValueError(text)
+        return Fraction(text)
     except (ValueError, ZeroDivisionError):
         raise BadRequest(f"'{where}' must be a number or fraction, not {_short(value)}") from None
 

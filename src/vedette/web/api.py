@@ -80,9 +80,11 @@ def odds(
                 # page shows in words, not a failed request in the console (issue 26.9)
                 return {"odds": [], "refused": one_line(e), "reference": reference(g, body)}
             out = {"odds": [o.to_json() for o in found], "reference": reference(g, body)}
-            if g.physical:  # the faces of each die the step may roll: the page's dice pads
+            if g.physical:  # the faces of each die the step rolls: the page's dice pads
                 certain, more = g.dice_asked(body.procedure, request_fields(body.request))
-                dice = {d.name: list(d.faces) for d in [*certain, *(more or [])]}
+                # the dice drawn whatever the faces; one that only some faces call for (a
+                # morale test's chart d10) gets its pad when it is asked for (DiceNeeded)
+                dice = {d.name: list(d.faces) for d in certain or more or []}
                 out["own_dice"] = [{"name": k, "faces": v} for k, v in dice.items()]
             return out
 

@@ -19,10 +19,12 @@ from fastapi.templating import Jinja2Templates
 from pydantic import Field
 
 from vedette.data.limits import check_tree
+from vedette.dice.sources import DiceNeeded
 from vedette.engine import Game
 from vedette.engine.session import EXPORT_FORMAT
 from vedette.engine.store import StorageError
 from vedette.errors import BadRequest, GameError, VedetteError
+from vedette.numerals import ascii_int
 from vedette.rules.base import parse_value
 from vedette.rules.fields import JSON_HOOKS
 from vedette.rules.quickref import relevant
@@ -163,7 +165,7 @@ def parse_seed(text: str) -> int | None:
     if not text:
         return None
     try:
-        return int(text)
+        return ascii_int(text)
     except ValueError:
         raise GameError(f"seed must be a whole number, not {text!r}") from None
 
@@ -240,7 +242,9 @@ class OddsBody(Strict):
 class PerformBody(OddsBody):
     dice: (
         Annotated[str, Field(max_length=200)]
-        | Annotated[list[Annotated[int, Field(ge=-1000, le=1000)]], Field(max_length=100)]
+        | Annotated[
+            list[Annotated[int, Field(ge=-1000, le=1000, strict=True)]], Field(max_length=100)
+        ]
         | None
     ) = None
 
@@ -342,4 +346,8 @@ def refused(refusal: str, run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     except VedetteError as e:
         if refusal != "answer" or status_of(e) != 400:
             raise
-        return {"refused": one_line(e)}
+        out: dict[str, Any] = {"refused": one_line(e)}
+        if isinstance(e, DiceNeeded):  # the dice asked for (one a face called for): their pads
+            dice = {d.name: list(d.faces) for d in e.dice}
+            out["own_dice"] = [{"name": k, "faces": v} for k, v in dice.items()]
+        return out

@@ -308,12 +308,18 @@ def move_refusal(state: State, u: Unit, mode: str | None = None) -> RuleViolatio
 
 def flee_direction(state: State, u: Unit) -> float | None:
     """Degrees from the unit's facing straight away (centre to centre) from what it flees: the
-    unit charging it, else the nearest enemy on the table (Kuryakin, Morale: a rout or a
-    failed test's retirement moves away from the enemy); None where positions are not kept."""
+    unit charging it, else its melee opponent (reading K70: the enemy it fights this turn, so
+    that it does not run through it; ``[options] flee_from = "nearest"`` skips this), else the
+    nearest enemy on the table (Kuryakin, Morale: a rout or a failed test's retirement moves
+    away from the enemy); None where positions are not kept."""
     b = geom.body(u)
     if b is None:
         return None
     threat = next((c for c in chargers(state) if c.charge_target == u.id and c.on_table), None)
+    if (threat is None or geom.body(threat) is None) and (
+        state.config.options.flee_from == "opponent"
+    ):
+        threat = melee_opponent(state, u)
     if threat is None or geom.body(threat) is None:
         threat = nearest_enemy(state, u, b)
     tb = None if threat is None else geom.body(threat)
@@ -321,6 +327,23 @@ def flee_direction(state: State, u: Unit) -> float | None:
         return None
     away = math.degrees(math.atan2(b.centre.x - tb.centre.x, b.centre.y - tb.centre.y))
     return (away - b.facing) % 360.0
+
+
+def melee_opponent(state: State, u: Unit) -> Unit | None:
+    """The enemy on the table the unit fights in a melee this turn (its charge target, or the
+    unit that charged it, with the melee under way or a round fought), or None."""
+    if u.charge_target is not None and (u.charge_step is not None or u.melee_round > 0):
+        o = state.find(u.charge_target)
+        if o is not None and o.on_table:
+            return o
+    for o in state.units:
+        if (
+            o.charge_target == u.id
+            and o.on_table
+            and (o.charge_step is not None or o.melee_round > 0)
+        ):
+            return o
+    return None
 
 
 def toward_direction(state: State, u: Unit, other: str) -> float | None:

@@ -217,6 +217,9 @@ def next_card(state: State, req: rq.Next, dice: DiceSource) -> Outcome:
                 ch.unit(StandstillTested, uid, text, bound=None)
                 lapsed.append(text)
             ch.unit(ActivationEnded, uid, "card finished", acted=True)
+    for c in state.put_aside():
+        # reading K69: a card with no unit left on the table is passed over, the reason logged
+        lapsed.append(f"card #{c.key_text()} ({c.holder}) put aside: no unit of it on the table")
     c_next = state.next_after_active()
     if c_next is None:
         ch.game(CardActivated, "all cards played", done=tuple(done), active=None, phase="end")

@@ -52,7 +52,8 @@ def bind_charge(u: Unit) -> None:
 def charge_refusal(u: Unit) -> RuleViolation | None:
     """What forbids the unit a charge, from its own state (Kuryakin, Charge Test; Charge Home
     Test: a failed test binds for the turn; one charge a turn; "chargers cannot fire", so a
-    unit that fired does not charge, :func:`fired_refusal`): the refusal, or None. The charge
+    unit that fired does not charge, :func:`fired_refusal`; Moving From A Standstill: one that
+    failed to move off does not advance): the refusal, or None. The charge
     procedure raises it (:func:`bind_charge`); the simulator's quick check asks it."""
     if u.charge_failed:
         return RuleViolation(R_CHARGE, f"{u.id} failed its charge test this turn: that binds")
@@ -60,6 +61,13 @@ def charge_refusal(u: Unit) -> RuleViolation | None:
         return RuleViolation(R_HOME, f"{u.id} failed its charge home test this turn: that binds")
     if u.charge_state is not None or u.charge_step is not None:
         return RuleViolation(R_CHARGE, f"{u.id} has already charged this turn")
+    if u.start_failed:
+        # Moving From A Standstill: "A result of '1' means that the unit does not advance"
+        # (this turn, as a move is refused): a charge is an advance on the enemy
+        return RuleViolation(
+            "Kuryakin, Moving From A Standstill",
+            f"{u.id} failed to move from a standstill this turn: it does not advance (no charge)",
+        )
     return None
 
 

@@ -56,6 +56,7 @@ class Options:
     lost_unit_general: Literal["detached", "killed"]
     leave_contact_mm: float
     charge_through_friends: bool
+    flee_from: Literal["opponent", "nearest"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -426,10 +426,21 @@ class State:
     def card_of(self, uid: str) -> Card | None:
         return self._cards().by_unit.get(uid)
 
+    def spent(self, c: Card) -> bool:
+        """No unit of the card is left on the table (reading K69: its card is put aside, like
+        a spare counter; the active card stays active until ``next``)."""
+        if c.holder == self.active:
+            return False
+        for uid in c.units:
+            u = self.find(uid)
+            if u is not None and u.on_table:
+                return False
+        return True
+
     def queue(self) -> tuple[Card, ...]:
-        """Cards still to act, lowest first."""
+        """Cards still to act, lowest first (a card whose units are gone is put aside: K69)."""
         done = set(self.done)
-        return tuple(c for c in self._cards().ordered if c.holder not in done)
+        return tuple(c for c in self._cards().ordered if c.holder not in done and not self.spent(c))
 
     def next_after_active(self) -> Card | None:
         """The card to act after the active one (the first, if none is active): cards act in
@@ -439,9 +450,25 @@ class State:
         start = 0 if cur is None else bisect.bisect_right(idx.keys, cur.key)
         for i in range(start, len(idx.ordered)):
             c = idx.ordered[i]
-            if c.holder not in self.done and c.holder != self.active:
+            if c.holder not in self.done and c.holder != self.active and not self.spent(c):
                 return c
         return None
+
+    def put_aside(self) -> tuple[Card, ...]:
+        """The cards passed over between the active card and the next one to act: their units
+        are gone (reading K69)."""
+        idx = self._cards()
+        cur = idx.by_holder.get(self.active) if self.active is not None else None
+        start = 0 if cur is None else bisect.bisect_right(idx.keys, cur.key)
+        out: list[Card] = []
+        for i in range(start, len(idx.ordered)):
+            c = idx.ordered[i]
+            if c.holder in self.done or c.holder == self.active:
+                continue
+            if not self.spent(c):
+                break
+            out.append(c)
+        return tuple(out)
 
     def active_card(self) -> Card | None:
         if self.active is None:

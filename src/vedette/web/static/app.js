@@ -728,6 +728,8 @@ function initGame() {
     try {
       // a refusal comes back as an answer (no 4xx in the console): shown below, in place
       const data = await post(`${api}/perform`, { procedure, request: req, dice, since: seq, refusal: "answer" });
+      // a face that calls for one more die (a failed morale test's chart d10): its pad now
+      if (data.refused && data.own_dice) customDice(data.own_dice);
       if (data.refused) throw new ApiError(data.refused, 400);
       result.append(...data.lines.map((l) => el("div", { class: "line" }, l)));
       if (data.table_changes && data.table_changes.length) {
