@@ -5,6 +5,7 @@ result texts), on the engine with the bundled sample scenario or small scenarios
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -451,42 +452,39 @@ def test_placed_dummies_are_named_after_their_hex(tmp_path: Path) -> None:
     assert "M4P5" in out.message and g.state.minefield("M4P5") is not None
 
 
-# == 2.3 timing: every query of a shift refuses as the shift does ================================
-QUERIES = {
-    "chances shift": lambda g, a, b: g.chances("shift", {"a": a, "b": b}),
-    "shift --odds": lambda g, a, b: g.odds("shift", {"a": a, "b": b}),
-    "chances shifts": lambda g, a, b: g.chances("shifts", {"shifts": [f"{a}:{b}"]}),
-    "plan": lambda g, a, b: g.perform("plan", {"shifts": [f"{a}:{b}"]}),
-    "plan --odds": lambda g, a, b: g.odds("plan", {"shifts": [f"{a}:{b}"]}),
-}
-
-
-def test_outside_its_window_every_query_of_a_shift_refuses_with_the_shifts_reason(
+# == issue 24: queries in every phase ==============================================================
+def test_shift_odds_are_shown_in_set_up_and_the_shift_itself_waits_for_its_window(
     tmp_path: Path,
 ) -> None:
-    """A potential dummy stack shifts only at the start of its own MPh or APh (O'Leary 2.3):
-    in set-up and in the enemy's MPh ``chances shift`` and ``shift --odds`` gave the DR's odds
-    while ``plan`` and ``chances shifts`` refused. Each now refuses with the shift's own one
-    line (the referee gives the odds of what it would accept now); in its window each
-    answers."""
+    """The odds of a potential dummy stack's shift DR (2.3) are a query: asked in set-up they
+    are the DR the shift would face; the shift itself is still refused until its window."""
     g = sample(tmp_path)
     assert g.state.phase == "setup"
-    for phase, side, words in (
-        ("setup", RU, "no shifting during set-up"),
-        ("MPh", GE, "only at the start of its own MPh or APh"),
-    ):
+    (odds,) = g.odds("shift", {"a": "P1", "b": "D1"})
+    assert sum(r.p for r in odds.rows) == 1
+    assert "shift allowed" in " ".join(r.result for r in odds.rows)
+    refused(g, "shift", {"a": "P1", "b": "D1"}, [3, 3], "O'Leary 2.3")
+
+
+def _allowed(c: Any) -> Fraction:
+    return sum((r.p for r in c.rows if "allowed" in r.result), Fraction(0))
+
+
+def test_every_query_of_a_shift_answers_outside_its_window_and_they_agree(tmp_path: Path) -> None:
+    """Issue 24: queries in every phase. Outside a potential dummy stack's window (set-up, the
+    enemy's MPh; O'Leary 2.3) ``chances shift`` and ``shift --odds`` answered while the
+    planner (``plan``) and ``chances shifts`` refused: now all four answer, with the same
+    chance of getting through (7/12 here); the shift itself is still refused."""
+    g = sample(tmp_path)
+    for phase, side in (("setup", RU), ("MPh", GE), ("MPh", RU)):
         if phase != "setup":
             goto(g, phase, side)
-        reasons = set()
-        for name, query in QUERIES.items():
-            with pytest.raises(VedetteError) as e:
-                query(g, "P1", "D1")
-            reasons.add(str(e.value))
-            assert "\n" not in str(e.value), name
-        (reason,) = reasons
-        assert words in reason and "(O'Leary 2.3)" in reason
-        shift = refused(g, "shift", {"a": "P1", "b": "D1"}, [3, 3], "O'Leary 2.3")
-        assert phase == "setup" or shift == reason  # (in set-up the phase refuses it first)
-    goto(g, "MPh", RU)
-    for query in QUERIES.values():
-        query(g, "P1", "D1")  # in its window: answered, none refused
+        single = g.chances("shift", {"a": "P1", "b": "D1"})
+        seq = g.chances("shifts", {"shifts": ["P1:D1"]})
+        assert _allowed(single) == _allowed(seq) == Fraction(7, 12), phase
+        (odds,) = g.odds("shift", {"a": "P1", "b": "D1"})
+        assert sum(r.p for r in odds.rows if r.key in ("free", "allowed")) == Fraction(7, 12)
+        planned = g.perform("plan", {"shifts": ["P1:D1"]}).message
+        assert "1 through:  58.33%" in planned, planned
+        if (phase, side) != ("MPh", RU):
+            refused(g, "shift", {"a": "P1", "b": "D1"}, [3, 3], "O'Leary 2.3")

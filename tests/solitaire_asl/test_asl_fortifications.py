@@ -126,12 +126,12 @@ def test_4_4_reading_a39_the_kinds_with_a_ca_are_data(tmp_path: Path) -> None:
 def test_2_5_every_query_refuses_a_shift_of_a_closed_phase_alike(tmp_path: Path) -> None:
     """After an 8-10 "no other units may attempt to shift this phase" (2.5): ``chances shift``
     gave the odds of the DR as if it could be made while ``chances shifts`` (and ``plan``)
-    refused. Each now refuses with the same reason (as each does outside the shift's window:
-    test_asl_flow.py)."""
+    refused. Each now refuses with the same reason; the timing alone (a query in set-up, issue
+    24) still answers."""
     g = sample(tmp_path)
-    goto(g, "MPh")
-    (odds,) = g.odds("shift", {"a": "P2", "b": "D1"})  # the DR it would face
+    (odds,) = g.odds("shift", {"a": "P2", "b": "D1"})  # set-up: the DR it would face
     assert sum(r.p for r in odds.rows) == 1
+    goto(g, "MPh")
     out = g.perform("shift", {"a": "P1", "b": "D1"}, faces=[5, 5])
     assert out.rolls[0].row == "refused", out.message
     reasons = set()

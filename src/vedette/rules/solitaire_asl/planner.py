@@ -35,7 +35,7 @@ from vedette.rules.solitaire_asl.config import Config
 from vedette.rules.solitaire_asl.model import State
 from vedette.rules.solitaire_asl.requests import PlanRequest, ShiftRequest
 from vedette.rules.solitaire_asl.shift import location_of, plan_shift, side_named
-from vedette.rules.solitaire_asl.turn import Effects, phase_key
+from vedette.rules.solitaire_asl.turn import Effects, phase_key, querying
 
 #: the most shifts whose every order is searched (4! = 24 orders)
 MAX_SEARCH = 4
@@ -92,7 +92,15 @@ def _facts(state: State, req: PlanRequest, a: str, b: str) -> dict[str, Any]:
 def sequencing(
     state: State, req: PlanRequest, config: Config, tables: Mapping[str, Table]
 ) -> Sequencing:
-    """Check every planned shift as ``shift`` would, and keep what the planner rolls."""
+    """Check every planned shift as ``shift`` would (as a query: in any phase, each as if its
+    window were open, issue 24), and keep what the planner rolls."""
+    with querying():
+        return _sequencing(state, req, config, tables)
+
+
+def _sequencing(
+    state: State, req: PlanRequest, config: Config, tables: Mapping[str, Table]
+) -> Sequencing:
     if not req.shifts:
         raise BadRequest("plan at least one shift: shifts=P1:D1,H1:X1")
     side0 = side_named(state, req.side) if req.side is not None else None

@@ -52,7 +52,7 @@ from vedette.rules.solitaire_asl.requests import (
 )
 from vedette.rules.solitaire_asl.setup import build_state
 from vedette.rules.solitaire_asl.shift import plan_shift, run_shift
-from vedette.rules.solitaire_asl.turn import game_turn
+from vedette.rules.solitaire_asl.turn import QUERY, game_turn
 
 if TYPE_CHECKING:
     from vedette.rules.editor import Editor
@@ -167,6 +167,10 @@ class SolitaireASL(Ruleset[State]):
 
     def current_phase(self, state: State) -> str | None:
         return state.phase
+
+    #: a query's plan opens the shift windows (turn.QUERY): the odds of a shift DR are shown
+    #: in every phase, the shift itself waits for its window
+    query_context = QUERY
 
     def simulation(self) -> SimPlay:
         """The random policy over ``todo``'s lines as ``legal_requests`` fills them, a line

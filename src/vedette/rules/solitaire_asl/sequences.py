@@ -19,6 +19,7 @@ from vedette.rules.sequence import Steps, sequence
 from vedette.rules.solitaire_asl.model import Stack, State
 from vedette.rules.solitaire_asl.planner import _facts, _pair, sequencing
 from vedette.rules.solitaire_asl.requests import PlanRequest
+from vedette.rules.solitaire_asl.turn import querying
 
 
 @procedure("shifts", rule="O'Leary 2.3-2.5", query=True)
@@ -46,6 +47,13 @@ def check_shifts(state: State, r: ShiftsRequest) -> None:
 
 
 def play_shifts(steps: Steps, r: ShiftsRequest) -> str:
+    """The planned shifts in order, each judged as ``shift`` would be (as a query: a sequence
+    has odds only, asked in any phase like ``chances shift``, issue 24)."""
+    with querying():
+        return _play_shifts(steps, r)
+
+
+def _play_shifts(steps: Steps, r: ShiftsRequest) -> str:
     start: State = steps.state
     before = {s.id: s for s in start.stacks}
     preq = _plan_request(r)

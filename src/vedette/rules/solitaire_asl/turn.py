@@ -11,12 +11,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from vedette.dice.tables import Row
 from vedette.errors import RuleViolation
 from vedette.rules.solitaire_asl.config import Config
 from vedette.rules.solitaire_asl.model import PHASES, SETUP, Op, State
+
+#: set while a query (``--odds``, ``chances``) is judged: the odds of a shift are shown in any
+#: phase, as if its window were open now (issue 24: queries in every phase); the action itself
+#: still waits for its window.
+QUERY: ContextVar[bool] = ContextVar("asl_query", default=False)
+
+
+@contextmanager
+def querying() -> Iterator[None]:
+    """Judge what runs inside as a query (:data:`QUERY`): the planner (``plan``) and the
+    ``shifts`` sequence are queries only, asked in any phase like ``chances shift`` (issue
+    24); each shift they plan is judged as if its window were open."""
+    token = QUERY.set(True)
+    try:
+        yield
+    finally:
+        QUERY.reset(token)
 
 
 def phase_key(state: State) -> str:
@@ -128,9 +148,11 @@ def require_window(state: State, side: str, op: Op, group: str | None = None) ->
     """The open window, or a RuleViolation naming the rule (timing, or shifting closed).
     ``group``: the bookkeeping group of ``op`` (:func:`bookkeeping`)."""
     w = window(state, side, op)
-    # a query refuses as the shift does (docs/rules/solitaire_asl.md, 2.5): outside its window,
-    # or once an 8+ has closed the phase (2.5), there is no DR to give odds of; ``chances
-    # shift``, ``--odds``, ``plan`` and ``chances shifts`` all refuse with this one line
+    if QUERY.get():
+        # a query opens the timing (issue 24) but not a closed phase: after an 8+ "no other
+        # units may attempt to shift this phase" (2.5), so no DR is left to give odds of
+        # (chances shift, --odds, plan and chances shifts all answer alike)
+        w = Window(True, w.key, w.rule)
     if not w.open:
         raise RuleViolation(w.rule, w.problem)
     if op != Op.MINEFIELD and state.is_closed(side, group or op.value, w.key):
