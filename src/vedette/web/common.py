@@ -19,6 +19,7 @@ from fastapi.templating import Jinja2Templates
 from pydantic import Field
 
 from vedette.data.limits import check_tree
+from vedette.dice.sources import DiceNeeded
 from vedette.engine import Game
 from vedette.engine.session import EXPORT_FORMAT
 from vedette.engine.store import StorageError
@@ -342,4 +343,7 @@ def refused(refusal: str, run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     except VedetteError as e:
         if refusal != "answer" or status_of(e) != 400:
             raise
-        return {"refused": one_line(e)}
+        out: dict[str, Any] = {"refused": one_line(e)}
+        if isinstance(e, DiceNeeded):  # the faces given fell short: the page's last face tap
+            out["dice_needed"] = e.number  # (the count that does the step) is this one
+        return out
