@@ -149,6 +149,7 @@ function initGame() {
   // the last face the step takes does it (no Roll: the entry, its choices, the faces). How
   // many it takes: the odds' answer for the form as it is (the dice it rolls whatever the
   // faces), or a refusal's (a face that called for one more die, asked for then)
+  const diceAsk = document.getElementById("dice-ask");
   let ownNeed = null; // { key: the step and its fields as asked, n: faces }
   let askedMore = null; // (the same, from the refusal)
   const stepKey = (procedure, req) => JSON.stringify([procedure, req]);
@@ -172,6 +173,7 @@ function initGame() {
     document.getElementById("dice").value = "";
     digit = null;
     askedMore = null;
+    if (diceAsk) diceAsk.hidden = true;
     sheetLine();
   });
   // a step whose one roll is a check of the total of two like dice (2d6: a table read on the
@@ -752,6 +754,8 @@ function initGame() {
   };
   const perform = once(async (procedure, req, dice) => {
     result.replaceChildren();
+    askedMore = null;
+    if (diceAsk) diceAsk.hidden = true;
     clearErrors();
     try {
       // a refusal comes back as an answer (no 4xx in the console): shown below, in place
@@ -781,6 +785,16 @@ function initGame() {
       document.querySelector("#next .next-item")?.focus({ preventScroll: true });
       return true;
     } catch (e) {
+      // one more die asked for (the faces given call for it): said by the dice buttons, in
+      // view with them (the phone's sheet scrolled to its result, below: the buttons were
+      // out of its view; folded, it stays folded), its face tap does the step
+      if (askedMore && diceAsk) {
+        diceAsk.textContent = e.message;
+        diceAsk.hidden = false;
+        document.querySelector(".dice-label")?.scrollIntoView({ block: "nearest" });
+        diceAsk.scrollIntoView({ block: "nearest" });
+        return false;
+      }
       // a refusal unfolds the phone's sheet: the whole line, and the field or dice it asks for
       fold(false);
       if (!fieldError(e.message)) {
