@@ -46,8 +46,10 @@ def test_the_form_sent_twice_makes_one_game(tmp_path: Path) -> None:
     again = c.post("/games", data=sent, follow_redirects=False)
     assert again.status_code == 303 and again.headers["location"] == "/games/mine"
     # a new form (the index shown again) is a new game; the same name is then refused
-    assert c.post("/games", data=form(c), follow_redirects=False).headers["location"].endswith(
-        "/nab-2"
+    assert (
+        c.post("/games", data=form(c), follow_redirects=False)
+        .headers["location"]
+        .endswith("/nab-2")
     )
     r = c.post("/games", data=form(c, name="mine"))
     assert r.status_code == 409 and "already exists" in r.text
