@@ -154,9 +154,15 @@ def test_the_last_face_does_the_step(
     page.evaluate(COUNT)
     before = str(page.get_attribute("#log li", "data-seq"))
     e = entry(page, proc, text)
-    taps = [e, *(c.format(entry=e) for c in choices), *faces]
-    for sel in taps:
+    picks = [e, *(c.format(entry=e) for c in choices)]
+    for sel in picks:
         tap(page, sel)
+    # the step's dice known (its odds answered: the pads it rolls drawn), as they are by the
+    # time a player has rolled them
+    page.wait_for_selector("#odds > *", state="attached")
+    for sel in faces:
+        tap(page, sel)
+    taps = [*picks, *faces]
     if more:
         page.wait_for_selector("#dice-ask:not([hidden])")
     else:
