@@ -129,8 +129,9 @@ STEPS: dict[str, tuple[Any, ...]] = {
         dk_move,
         ("move", ""),
         [],
+        # a move from a standstill: a d6 (a low one ends it), then the dK8 ...
         [".dice-pad .face[data-face='4']", ".dice-custom .face[data-value='-2']"],
-        [".dice-pad .face[data-face='3']"],  # a 4 then -2 calls for another d6
+        [".dice-pad .face[data-face='3']"],  # ... and a 4 then -2 calls for another d6
         "1dK8=-2",
     ),
 }
@@ -160,16 +161,23 @@ def test_the_last_face_does_the_step(
     # the step's dice known (its odds answered: the pads it rolls drawn), as they are by the
     # time a player has rolled them
     page.wait_for_selector("#odds > *", state="attached")
-    for sel in faces:
-        tap(page, sel)
-    taps = [*picks, *faces]
     if more:
-        page.wait_for_selector("#dice-ask:not([hidden])")
+        # the step's dice depend on the faces (the d6 alone may end it): the d6's face does
+        # it, the dK8 tapped at once after it, before the answer asking for it came (a
+        # player's quick taps): it is sent again with both, and the second d6 is asked for
+        for sel in faces:
+            assert page.evaluate(REACHED, sel), sel
+        page.evaluate("(ss) => ss.forEach((s) => document.querySelector(s).click())", faces)
+        page.wait_for_function("() => /die #3/.test(document.getElementById('dice-ask').innerText)")
     else:
+        for sel in faces:
+            tap(page, sel)
         answered(page, before)
+    taps = [*picks, *faces]
     if more:  # the faces given call for one more die: asked for, in place
         ask = page.inner_text("#dice-ask")  # by the dice buttons, in view with them
         assert "die #3 (d6) is needed: roll it, tap its face after the others" in ask
+        assert page.is_visible("#dice-ask")
         assert Game.open(Store(live_db), name).records[-1].seq == int(before)
         for sel in more:
             tap(page, sel)

@@ -793,6 +793,8 @@ function initGame() {
         diceAsk.hidden = false;
         document.querySelector(".dice-label")?.scrollIntoView({ block: "nearest" });
         diceAsk.scrollIntoView({ block: "nearest" });
+        // (its face tapped already, while the step was on its way: sent again with it)
+        if (facesGiven() === askedMore.n) setTimeout(act, 0);
         return false;
       }
       // a refusal unfolds the phone's sheet: the whole line, and the field or dice it asks for
