@@ -94,7 +94,7 @@ def test_a_physical_dice_game_never_rolls_itself(store: Store) -> None:
     )
     assert e.value.web == (
         "advance: this game is played with your own dice: roll 1d6, tap each face in order on"
-        " the dice buttons, then Roll / do it"
+        " the dice buttons: the last one does it"
     )
     assert len(p.records) == n and p.position == 0
     p.perform("advance", {}, faces=[4])

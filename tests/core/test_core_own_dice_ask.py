@@ -42,7 +42,7 @@ def test_the_bore_sight_die_is_asked_alone_and_its_scatter_dice_on_a_six() -> No
     cli, web = asked(g, "boresight", req)
     assert "roll 1d6 first (some faces call for more dice: each is asked for then)" in cli
     assert cli.endswith("and give the faces in order (--dice)")
-    assert "roll 1d6 first" in web and web.endswith("on the dice buttons, then Roll / do it")
+    assert "roll 1d6 first" in web and web.endswith("on the dice buttons: the last one does it")
     assert "still undetermined" in g.perform("boresight", req, [4]).message  # one die: done
     g.undo()
     with pytest.raises(DiceError, match="die #2 \\(d6\\) is needed"):

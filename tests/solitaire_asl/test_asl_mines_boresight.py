@@ -73,6 +73,20 @@ def test_4_6_1_dummy_minefield_allotment_and_placement() -> None:
         play(s, "place", kind="dummy_minefield", side="Russian", location="4B5")
 
 
+def test_4_6_1_dummy_minefields_in_one_location_each_have_their_own_id() -> None:
+    """Three dummy minefields placed in one location are named M4A1, M4A1b, M4A1c (the third
+    was M4A1b again: it took the second one's place, one dummy of the allotment lost)."""
+    s = make(
+        minefields=[
+            {"id": "M1", "location": "4P5", "ap": 7},
+            {"id": "M2", "location": "4Q6", "at": 2},
+        ]
+    )
+    for _ in range(3):
+        s, _ = play(s, "place", kind="dummy_minefield", side="Russian", location="4A1")
+    assert [m.id for m in s.minefields if m.dummy] == ["M4A1", "M4A1b", "M4A1c"]
+
+
 def test_4_1_dummy_hip_for_fortifications_and_panji() -> None:
     s = make(
         [{"id": "H1", "location": "4A1", "status": "hip", "counters": ["4-4-7"]}],

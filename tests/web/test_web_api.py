@@ -364,10 +364,11 @@ def test_the_page_s_refusals_are_answers_in_the_form_s_words(client: TestClient)
     )
     asked = {"procedure": "advance", "request": {}}
     r = client.post("/api/games/own/perform", json={**asked, "refusal": "answer"}, headers=h)
-    assert r.status_code == 200 and set(r.json()) == {"refused", "own_dice"}
+    assert r.status_code == 200 and set(r.json()) == {"refused", "own_dice", "dice_needed"}
     assert r.json()["own_dice"] == [{"name": "d6", "faces": [1, 2, 3, 4, 5, 6]}]  # its pad
     line = r.json()["refused"]
-    assert "roll 1d6, tap each face in order on the dice buttons, then Roll / do it" in line
+    assert r.json()["dice_needed"] == 1  # (the first die: none given)
+    assert "roll 1d6, tap each face in order on the dice buttons: the last one does it" in line
     assert "--dice" not in line
     assert client.post("/api/games/own/perform", json=asked, headers=h).status_code == 400
     assert [x["kind"] for x in client.get("/api/games/own").json()["log"]] == ["created"]

@@ -106,10 +106,10 @@ def test_a_refusal_is_shown_in_place_in_the_forms_words_and_the_console_stays_cl
 ) -> None:
     """A game played with the player's own dice: Roll without faces asks for them in the web
     form's words (its dice buttons, not the command line's --dice), only the d6's faces are
-    offered, a face too many is refused, the right face is used; Undo with nothing left to
-    undo says so. Each refusal is the one line under Roll (a folded sheet unfolds to show it
-    and the dice buttons), nothing is written, and the console logs no error (each was an HTTP
-    400 the browser logged)."""
+    offered, a face too many (typed) is refused, the face tapped does the step; Undo with
+    nothing left to undo says so. Each refusal is the one line under Roll (a folded sheet
+    unfolds to show it and the dice buttons), nothing is written, and the console logs no error
+    (each was an HTTP 400 the browser logged)."""
     scen = rules.get("napoleon_at_bay").scenario("sample")
     g = Game.create(Store(live_db), "own-nab", "napoleon_at_bay", scen, seed=3, dice="physical")
     g.perform("move", {"force": "F1", "to": "W2020"})
@@ -126,13 +126,14 @@ def test_a_refusal_is_shown_in_place_in_the_forms_words_and_the_console_stays_cl
     assert page.locator("#result .error").count() == 1 and page.locator("#log li").count() == 2
     # the d6's faces only (a 7 was offered, then refused); a face too many is refused
     assert page.is_hidden(".dice-pad .face[data-face='7']")
-    page.tap(".dice-pad .face[data-face='5']")
-    page.tap(".dice-pad .face[data-face='6']")
+    page.fill("#dice", "5 6")
     assert "2 dice given but only 1 needed (unused: 6)" in tap_roll(page)
     assert page.input_value("#dice") == "5 6"  # kept, to be cleared
     page.tap(".dice-pad .face-clear")
-    page.tap(".dice-pad .face[data-face='5']")
-    assert "fixing: 1d6=5" in tap_roll(page)
+    before = logged(page)
+    page.tap(".dice-pad .face[data-face='5']")  # the one face the fixing needs: it does it
+    answered(page, before)
+    assert "fixing: 1d6=5" in page.inner_text("#result")
     for _ in range(2):
         page.tap("#undo-btn")
         page.wait_for_function("() => /undid/.test(document.getElementById('result').innerText)")
@@ -171,10 +172,10 @@ def test_two_dice_read_by_their_total_are_one_tap_of_a_pair(
     small: Any, live_server: str, live_db: Path
 ) -> None:
     """A game played with the player's own dice: an ASL shift's DR (2d6, its table read on the
-    total, O'Leary 2.5) is its Next entry, one tap on the pair of faces the dice show (21
-    pairs, every one in the sheet's view, the single faces put away) and Roll: three taps, the
-    faces recorded as given. A one-die roll keeps the face buttons (the refusal test above taps
-    them)."""
+    total, O'Leary 2.5) is its Next entry and one tap on the pair of faces the dice show (21
+    pairs, every one in the sheet's view, the single faces put away), which does it: two taps,
+    the faces recorded as given. A one-die roll keeps the face buttons (the refusal test above
+    taps them)."""
     rs = rules.get("solitaire_asl")
     g = Game.create(
         Store(live_db), "pairs-asl", rs.name, rs.scenario("sample"), seed=3, dice="physical"
@@ -192,10 +193,10 @@ def test_two_dice_read_by_their_total_are_one_tap_of_a_pair(
     for faces in pairs:
         assert page.evaluate(REACHED, f".dice-pairs .pair[data-faces='{faces}']"), faces
     assert page.evaluate(REACHED, "#roll-btn") and page.is_hidden(".dice-pad")
-    page.tap(".dice-pairs .pair[data-faces='5 6']")  # a slip: the next tap replaces it
-    page.tap(".dice-pairs .pair[data-faces='3 4']")  # 2
-    assert page.input_value("#dice") == "3 4"
-    assert "2d6=(3+4)=7" in tap_roll(page)  # 3
+    before = logged(page)
+    page.tap(".dice-pairs .pair[data-faces='3 4']")  # 2: both dice, the step done
+    answered(page, before)
+    assert "2d6=(3+4)=7" in page.inner_text("#result")
     dice = Game.open(Store(live_db), "pairs-asl").records[-1].payload["rolls"][0]["dice"]
     assert [d["face"] for d in dice] == [3, 4]
     assert page.evaluate("window.__keys") == 0
@@ -245,10 +246,12 @@ def test_dice_the_face_buttons_cannot_show_have_buttons_of_their_own(
     for d in range(10):
         assert page.evaluate(REACHED, f".dice-custom .face[data-die='dP'][data-value='{d}']"), d
     assert page.locator(".dice-pad .face:not([hidden])").count() == 0  # no d10 asked for
+    before = logged(page)
     page.tap(".dice-custom .face[data-die='dP'][data-value='7']")
-    page.tap(".dice-custom .face[data-die='dP'][data-value='2']")
-    assert page.input_value("#dice") == "72"
-    assert "dP=72" in tap_roll(page)
+    assert page.input_value("#dice") == "7"  # the tens: the units to come
+    page.tap(".dice-custom .face[data-die='dP'][data-value='2']")  # the units: done
+    answered(page, before)
+    assert "dP=72" in page.inner_text("#result")
     own_until(Game.open(Store(live_db), "own-sn"), "move")
     page.reload()
     page.wait_for_selector("#next .next-item")
@@ -257,14 +260,18 @@ def test_dice_the_face_buttons_cannot_show_have_buttons_of_their_own(
     page.tap(f"#next button.next-item[data-n='{procs.index('move')}']")
     page.wait_for_selector(".dice-pad .face[data-face='6']:not([hidden])")
     assert page.locator(".dice-custom:not([hidden]) .face").count() == 0  # the d6 alone first
-    page.tap(".dice-pad .face[data-face='4']")  # moves from a standstill: the dK8 asked for
-    assert "die #2 (dK8) is needed: roll it, tap its face after the others" in tap_roll(page)
+    before = logged(page)
+    # moves from a standstill: the d6 alone is sent (its tap does the step), the dK8 asked for
+    page.tap(".dice-pad .face[data-face='4']")
+    page.wait_for_function("() => /die #2/.test(document.getElementById('dice-ask').innerText)")
+    assert "die #2 (dK8) is needed: roll it, tap its face after the others" in page.inner_text(
+        "#dice-ask"
+    )
     page.wait_for_selector(".dice-custom:not([hidden]) .face[data-die='dK8']")
     faces = page.eval_on_selector_all(
         ".dice-pad .face:not([hidden]), .dice-custom .face", "bs => bs.map((b) => b.innerText)"
     )
     assert faces == ["+3", "+2", "+1", "0", "-1", "-2", "-3"]  # the die asked for, alone
-    page.locator(".dice-custom").scroll_into_view_if_needed()  # (below the refusal's line)
     for f in faces:
         where = (
             f".dice-custom .face[data-value='{f}']" if f[0] in "+-0" else f".face[data-face='{f}']"
@@ -272,9 +279,12 @@ def test_dice_the_face_buttons_cannot_show_have_buttons_of_their_own(
         assert page.evaluate(REACHED, where), f
     page.tap(".dice-custom .face[data-value='-2']")
     # a 4 then -2 calls for another d6 (as the ask said: some faces call for more)
-    assert "die #3 (d6) is needed: roll it, tap its face after the others" in tap_roll(page)
+    page.wait_for_function("() => /die #3/.test(document.getElementById('dice-ask').innerText)")
+    ask = page.inner_text("#dice-ask")
+    assert "die #3 (d6) is needed: roll it, tap its face after the others" in ask
     page.tap(".dice-pad .face[data-face='3']")
-    assert "1dK8=-2" in tap_roll(page)
+    answered(page, before)
+    assert "1dK8=-2" in page.inner_text("#result")
     assert page.evaluate("window.__keys") == 0
 
 
@@ -519,7 +529,8 @@ def test_the_folded_sheet_shows_the_dice_buttons_the_next_step_asks_for(
     faces, the pairs of a 2d6 read on its total, percentile digits), each in reach, the board
     still at least half the screen. One tap per button and Roll do the step, the sheet never
     unfolded (it had to be: a Roll refused for want of dice unfolded it, a tap wasted); the
-    faces given are said in the line. A step that rolls nothing next folds it back to its line."""
+    faces given are said in the line; the last of them does the step (no Roll). A step that
+    rolls nothing next folds it back to its line."""
     ruleset, play, proc, taps, said = FOLDED_DICE[case]
     rs = rules.get(ruleset)
     name = f"fold-{ruleset}"
@@ -536,10 +547,14 @@ def test_the_folded_sheet_shows_the_dice_buttons_the_next_step_asks_for(
     assert shown >= SMALL["height"] / 2, shown
     for sel in [*taps, "#roll-btn", "#sheet-line"]:
         assert page.evaluate(REACHED, sel), sel
-    for sel in taps:
+    before = logged(page)
+    for sel in taps[:-1]:
         page.tap(sel)
-    assert f"dice {page.input_value('#dice')}" in page.inner_text("#sheet-line")
-    assert said in tap_roll(page)
+    if taps[:-1]:
+        assert f"dice {page.input_value('#dice')}" in page.inner_text("#sheet-line")
+    page.tap(taps[-1])
+    answered(page, before)
+    assert said in page.inner_text("#result")
     assert not page.locator("#result .error").count()
     assert page.get_attribute("#sheet-fold", "aria-expanded") == "false"  # never unfolded
     assert page.evaluate("window.__keys") == 0

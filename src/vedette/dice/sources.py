@@ -116,8 +116,8 @@ class DiceNeeded(DiceError):
         super().__init__(
             message or f"{need}; roll it and give the faces in order (--dice)",
             web
-            or f"{need}: roll it, tap its face after the others on the dice buttons,"
-            " then Roll / do it",
+            or f"{need}: roll it, tap its face after the others on the dice buttons: it does"
+            " the step",
         )
 
 

@@ -756,7 +756,7 @@ class Game:
                 need.die,
                 need.number,
                 f"{ask} and give the faces in order (--dice)",
-                f"{ask}, tap each face in order on the dice buttons, then Roll / do it",
+                f"{ask}, tap each face in order on the dice buttons: the last one does it",
                 certain,
             ) from None
         if isinstance(source, PhysicalSource):

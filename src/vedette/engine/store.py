@@ -681,6 +681,32 @@ class Store:
                 (key, value),
             )
 
+    def claim_setting(self, key: str, value: str) -> str | None:
+        """``key`` set to ``value`` unless it is set: None if this call set it, else its value
+        (one writer wins: the web's new-game form sent twice makes one game)."""
+        with self._tx():
+            cur = self.db.execute(
+                "INSERT OR IGNORE INTO settings(key, value) VALUES (?,?)", (key, value)
+            )
+            if cur.rowcount:
+                return None
+            row = self.db.execute("SELECT value FROM settings WHERE key=?", (key,)).fetchone()
+        return str(row[0])
+
+    def delete_setting(self, key: str) -> None:
+        with self._tx():
+            self.db.execute("DELETE FROM settings WHERE key=?", (key,))
+
+    def drop_settings(self, prefix: str, keep: int = 0) -> None:
+        """The settings whose key starts with ``prefix`` deleted, but the ``keep`` newest."""
+        like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        with self._tx():
+            self.db.execute(
+                "DELETE FROM settings WHERE key LIKE ? ESCAPE '\\' AND rowid NOT IN (SELECT"
+                " rowid FROM settings WHERE key LIKE ? ESCAPE '\\' ORDER BY rowid DESC LIMIT ?)",
+                (like, like, keep),
+            )
+
     def integrity_ok(self) -> bool:
         return bool(self.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
 

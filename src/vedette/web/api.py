@@ -79,13 +79,19 @@ def odds(
                 # odds are a question, and "none now, because..." is its answer: a 200 the
                 # page shows in words, not a failed request in the console (issue 26.9)
                 return {"odds": [], "refused": one_line(e), "reference": reference(g, body)}
-            out = {"odds": [o.to_json() for o in found], "reference": reference(g, body)}
+            out: dict[str, Any] = {
+                "odds": [o.to_json() for o in found],
+                "reference": reference(g, body),
+            }
             if g.physical:  # the faces of each die the step rolls: the page's dice pads
                 certain, more = g.dice_asked(body.procedure, request_fields(body.request))
                 # the dice drawn whatever the faces; one that only some faces call for (a
                 # morale test's chart d10) gets its pad when it is asked for (DiceNeeded)
                 dice = {d.name: list(d.faces) for d in certain or more or []}
                 out["own_dice"] = [{"name": k, "faces": v} for k, v in dice.items()]
+                # how many faces the step takes whatever they show: the page's face tap that
+                # gives the last of them does the step (a face calling for more is asked then)
+                out["own_needed"] = len(certain)
             return out
 
     # the page's form not yet enough for odds (a move without its distance, a shot without

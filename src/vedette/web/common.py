@@ -347,7 +347,10 @@ def refused(refusal: str, run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         if refusal != "answer" or status_of(e) != 400:
             raise
         out: dict[str, Any] = {"refused": one_line(e)}
-        if isinstance(e, DiceNeeded):  # the dice asked for (one a face called for): their pads
+        if isinstance(e, DiceNeeded):
+            # the dice asked for (one a face called for): their pads; and the count of faces
+            # that does the step (the page's last face tap is this one)
             dice = {d.name: list(d.faces) for d in e.dice}
             out["own_dice"] = [{"name": k, "faces": v} for k, v in dice.items()]
+            out["dice_needed"] = e.number
         return out

@@ -4,6 +4,8 @@ its dice audit, its export, rename and delete. Each form carries the page's CSRF
 
 from __future__ import annotations
 
+import secrets
+import time
 from typing import Any
 from urllib.parse import quote
 
@@ -15,7 +17,7 @@ from vedette.data import load_toml_text
 from vedette.engine import Game
 from vedette.engine import scenarios as user_scenarios
 from vedette.engine.names import default_stem, free_name
-from vedette.errors import BadRequest, VedetteError
+from vedette.errors import BadRequest, GameError, VedetteError
 from vedette.web import audit, views
 from vedette.web.common import (
     SessionsDep,
@@ -69,6 +71,7 @@ def index_page(
         catalogue=catalogue,
         error=error,
         lan=lan,
+        once=secrets.token_urlsafe(18),  # the new-game form's: sent twice, one game
         **ctx,
     )
 
@@ -85,7 +88,15 @@ def index(
     dependencies=[
         Depends(
             form_fields(
-                "csrf", "name", "ruleset", "scenario", "seed", "options", "physical_dice", "upload"
+                "csrf",
+                "once",
+                "name",
+                "ruleset",
+                "scenario",
+                "seed",
+                "options",
+                "physical_dice",
+                "upload",
             )
         )
     ],
@@ -94,6 +105,7 @@ def new_game(
     request: Request,
     sessions: SessionsDep,
     csrf: str = Form(""),
+    once: str = Form(""),
     name: str = Form(""),
     ruleset: str = Form(...),
     scenario: str = Form("sample"),
@@ -104,8 +116,19 @@ def new_game(
 ) -> Response:
     """Start a game from the index page's form. "my own dice" (``physical_dice``, a checkbox)
     makes the game the CLI's ``new --physical-dice`` makes: it never rolls, every roll asks for
-    the faces (issue 26 item 1)."""
+    the faces (issue 26 item 1).
+
+    The form is sent once (``once``, a token of the page that shows it): sent again (a double
+    tap, a reload of the answer) it opens the game it made, not a second one, nor an error
+    that a game of that name exists. A game whose page cannot be shown is not kept (it was,
+    half made: listed, never opened)."""
     check_form(request, csrf)
+    store = sessions.store()
+    key = f"{ONCE}{once}" if 16 <= len(once) <= 64 else ""
+    if key:
+        made = _made_by(store, key)
+        if made:
+            return RedirectResponse(f"/games/{quote(made)}", status_code=303)
     kept = {"name": name, "ruleset": ruleset, "scenario": scenario, "seed": seed}
     kept["options"] = options
     kept["physical_dice"] = "on" if physical_dice == "on" else ""
@@ -117,14 +140,47 @@ def new_game(
         if upload is not None and upload.filename:
             scen = load_toml_text(read_limited(upload), "uploaded scenario")
         else:  # a bundled scenario, else one of yours (the builder's)
-            scen = user_scenarios.scenario_data(sessions.store(), rs, scenario)
-        store = sessions.store()
+            scen = user_scenarios.scenario_data(store, rs, scenario)
         name = name.strip() or free_name(store, default_stem(rs))  # named for the player
         opts = parse_options(options)
         Game.create(store, name, rs.name, scen, parse_seed(seed), opts, dice=dice)
     except VedetteError as e:
+        if key:
+            store.delete_setting(key)  # (corrected, the form may be sent again)
         return index_page(request, sessions, status=status_of(e), new_error=one_line(e), kept=kept)
+    try:
+        game_view(request, sessions, name)  # its page, rendered once before it is kept
+    except Exception:
+        sessions.forget_name(name)
+        store.delete(name)
+        if key:
+            store.delete_setting(key)
+        raise
+    if key:
+        store.set_setting(key, name)
+        store.drop_settings(ONCE, keep=ONCE_KEPT)
     return RedirectResponse(f"/games/{quote(name)}", status_code=303)
+
+
+#: the new-game forms sent (their ``once`` token: the game each made), the newest kept
+ONCE = "new-game-form:"
+ONCE_KEPT = 200
+
+
+def _made_by(store: Any, key: str) -> str:
+    """The game the form of token ``key`` made ("": none, this request makes it). The same
+    form sent while its first sending still makes its game waits for it (up to 20 s)."""
+    for _ in range(400):
+        held = store.claim_setting(key, "")
+        if held is None:
+            return ""
+        if held and any(i.name == held for i in store.games()):
+            return str(held)
+        if held:  # its game deleted since: made again
+            store.set_setting(key, "")
+            return ""
+        time.sleep(0.05)
+    raise GameError("this new-game form is still being sent: see the games list")
 
 
 @router.post("/import", dependencies=[Depends(form_fields("csrf", "upload", "name"))])

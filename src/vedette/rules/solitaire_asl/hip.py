@@ -36,6 +36,7 @@ def split_id(state: State, parent: str, taken: set[str] | None = None) -> str:
     parent whose id ends in a letter gives ``P1b2``, ``P1b3`` ..."""
     used = {s.id for s in state.stacks} | {c.id for s in state.stacks for c in s.counters}
     used |= set(state.removed) | {f.id for f in state.fortifications}
+    used |= {m.id for m in state.minefields}  # (a third dummy minefield in a location, 4.6.1)
     used |= set(taken or ())
     if parent[-1:].isdigit():
         cands = [parent + ch for ch in "bcdefghijklmnopqrstuvwxyz"]

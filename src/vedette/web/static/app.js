@@ -145,16 +145,35 @@ function initGame() {
     return true;
   }
 
-  // a game played with the player's own dice: one tap per face, no typing
+  // a game played with the player's own dice: one tap per face, no typing; the tap that gives
+  // the last face the step takes does it (no Roll: the entry, its choices, the faces). How
+  // many it takes: the odds' answer for the form as it is (the dice it rolls whatever the
+  // faces), or a refusal's (a face that called for one more die, asked for then)
+  const diceAsk = document.getElementById("dice-ask");
+  let ownNeed = null; // { key: the step and its fields as asked, n: faces }
+  let askedMore = null; // (the same, from the refusal)
+  const stepKey = (procedure, req) => JSON.stringify([procedure, req]);
+  const facesGiven = () => document.getElementById("dice").value.trim().split(/\s+/).filter(Boolean).length;
+  const needed = (key) => (askedMore?.key === key ? askedMore.n : ownNeed?.key === key ? ownNeed.n : 0);
+  async function diceTapped() {
+    sheetLine();
+    if (digit !== null) return; // (a percentile die's tens: its units to come)
+    // a field just changed: the odds of the step as it is now first
+    if (!needed(stepKey(sel.value, request()))) await refreshOdds();
+    const n = needed(stepKey(sel.value, request()));
+    if (n && digit === null && facesGiven() === n) act();
+  }
   document.querySelectorAll(".dice-pad .face").forEach((b) => b.addEventListener("click", () => {
     const box = document.getElementById("dice");
     box.value = `${box.value.trim()} ${b.dataset.face}`.trim();
     digit = null;
-    sheetLine();
+    diceTapped();
   }));
   document.querySelector(".dice-pad .face-clear")?.addEventListener("click", () => {
     document.getElementById("dice").value = "";
     digit = null;
+    askedMore = null;
+    if (diceAsk) diceAsk.hidden = true;
     sheetLine();
   });
   // a step whose one roll is a check of the total of two like dice (2d6: a table read on the
@@ -173,7 +192,7 @@ function initGame() {
     for (let a = 1; a <= sides; a++) {
       for (let b = a; b <= sides; b++) {
         const pair = el("button", { type: "button", class: "pair", "data-faces": `${a} ${b}`, "aria-label": `${a} and ${b}` }, `${a}+${b}`);
-        pair.addEventListener("click", () => { document.getElementById("dice").value = `${a} ${b}`; sheetLine(); });
+        pair.addEventListener("click", () => { document.getElementById("dice").value = `${a} ${b}`; diceTapped(); });
         buttons.push(pair);
       }
     }
@@ -212,7 +231,7 @@ function initGame() {
     for (const d of odd) {
       const button = (text, title, click) => {
         const b = el("button", { type: "button", class: "face", "data-die": d.name, "data-value": text, "aria-label": title }, text);
-        b.addEventListener("click", () => { click(); sheetLine(); });
+        b.addEventListener("click", () => { click(); diceTapped(); });
         return b;
       };
       const faces = [...new Set(d.faces)].sort((a, b) => b - a);
@@ -393,6 +412,7 @@ function initGame() {
   // a field edited keeps the chart until the new one arrives
   async function refreshOdds(clear) {
     const ticket = ++pending;
+    ownNeed = null;
     if (clear === true) oddsBox.replaceChildren();
     const f = form();
     if (!f || f.dataset.odds !== "yes") { oddsBox.replaceChildren(); dicePairs([]); customDice([]); return; }
@@ -405,8 +425,10 @@ function initGame() {
       return;
     }
     try {
+      const key = stepKey(sel.value, request());
       const data = await post(`${api}/odds`, { procedure: sel.value, request: request(), refusal: "answer" });
       if (ticket !== pending) return;
+      ownNeed = data.own_needed ? { key, n: data.own_needed } : null;
       dicePairs(data.refused ? [] : data.odds);
       customDice(data.own_dice || []);
       if (data.refused) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${data.refused}`));
@@ -722,14 +744,26 @@ function initGame() {
 
   // -- actions ---------------------------------------------------------------------------------
   let lastDone = null;
-  async function perform(procedure, req, dice) {
+  // one write at a time: a second tap while the first is on its way (a double tap on Roll or
+  // Undo, a face tapped as its step is sent) is not a second action or undo
+  let writing = false;
+  const once = (work) => async (...args) => {
+    if (writing) return false;
+    writing = true;
+    try { return await work(...args); } finally { writing = false; }
+  };
+  const perform = once(async (procedure, req, dice) => {
     result.replaceChildren();
+    askedMore = null;
+    if (diceAsk) diceAsk.hidden = true;
     clearErrors();
     try {
       // a refusal comes back as an answer (no 4xx in the console): shown below, in place
       const data = await post(`${api}/perform`, { procedure, request: req, dice, since: seq, refusal: "answer" });
-      // a face that calls for one more die (a failed morale test's chart d10): its pad now
+      // a face that calls for one more die (a failed morale test's chart d10): its pad now,
+      // and its tap does the step
       if (data.refused && data.own_dice) customDice(data.own_dice);
+      askedMore = data.dice_needed && dice ? { key: stepKey(procedure, req), n: data.dice_needed } : null;
       if (data.refused) throw new ApiError(data.refused, 400);
       result.append(...data.lines.map((l) => el("div", { class: "line" }, l)));
       if (data.table_changes && data.table_changes.length) {
@@ -753,6 +787,21 @@ function initGame() {
       document.querySelector("#next .next-item")?.focus({ preventScroll: true });
       return true;
     } catch (e) {
+      // one more die asked for (the faces given call for it): said by the dice buttons, in
+      // view with them (the phone's sheet scrolled to its result, below: the buttons were
+      // out of its view; folded, it stays folded), its face tap does the step
+      if (askedMore && diceAsk) {
+        diceAsk.textContent = e.message;
+        diceAsk.hidden = false;
+        document.querySelector(".dice-label")?.scrollIntoView({ block: "nearest" });
+        // the asked die's own pad (a dK8 or a chart d10 drawn only on some faces) sits below
+        // the ask: brought in view too, then the ask
+        document.querySelector(".dice-custom:not([hidden])")?.scrollIntoView({ block: "nearest" });
+        diceAsk.scrollIntoView({ block: "nearest" });
+        // (its face tapped already, while the step was on its way: sent again with it)
+        if (facesGiven() === askedMore.n) setTimeout(act, 0);
+        return false;
+      }
       // a refusal unfolds the phone's sheet: the whole line, and the field or dice it asks for
       fold(false);
       if (!fieldError(e.message)) {
@@ -761,7 +810,7 @@ function initGame() {
       }
       return false;
     }
-  }
+  });
 
   // a required field still empty: said beside it (the sheet unfolded to show it), not asked
   // of the server
@@ -797,12 +846,13 @@ function initGame() {
     boardUp();
   }
   // folded with the dice buttons over the line (a percentile roll's digits and the d10 it may
-  // call for: four rows): the board brought to the screen's top, above the sheet (its title and
-  // tools scrolled up, a swipe away), so it keeps more than half the screen
+  // call for: four rows): the board brought to the screen's top, above the sheet, its tools
+  // (zoom, reset, move by tap) first (they were scrolled up out of reach; only the game's
+  // title is), so it keeps more than half the screen
   function boardUp() {
     if (!root.classList.contains("sheet-folded") || !root.classList.contains("sheet-dice")) return;
     if (!matchMedia("(max-width: 700px)").matches) return; // (the sheet is a phone's)
-    document.querySelector(".board-viewport")?.scrollIntoView({ block: "start" });
+    document.querySelector(".board-wrap")?.scrollIntoView({ block: "start" });
   }
   // the line: the chosen step and what is picked for it
   function sheetLine() {
@@ -861,7 +911,7 @@ function initGame() {
     refreshOdds(true);
   }
 
-  async function undo() {
+  const undo = once(async () => {
     result.replaceChildren();
     try {
       const data = await post(`${api}/undo`, { since: seq, refusal: "answer" });
@@ -875,7 +925,7 @@ function initGame() {
     } catch (e) {
       result.append(el("p", { class: "error", role: "alert" }, e.message));
     }
-  }
+  });
 
   sel.addEventListener("change", show);
   document.querySelectorAll("form.proc").forEach((f) => {
