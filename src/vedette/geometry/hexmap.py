@@ -40,6 +40,7 @@ from typing import Any, Literal, TypeVar
 
 from vedette.errors import DataError
 from vedette.geometry.hexgrid import DIRECTIONS, Hex, OffsetConvention
+from vedette.numerals import ascii_fraction
 
 IMPASSABLE = "impassable"
 V = TypeVar("V")
@@ -115,7 +116,7 @@ def _cost(value: Any, source: str, what: str) -> Fraction | None:
     if isinstance(value, str) and value.strip().lower() == IMPASSABLE:
         return None
     try:
-        c = Fraction(str(value))
+        c = ascii_fraction(str(value))  # (not "１/2" nor "1_0", which Fraction reads)
     except (ValueError, ZeroDivisionError):
         raise DataError(source, f"{what}: cost {value!r} is not a number or 'impassable'") from None
     if c < 0:
