@@ -25,7 +25,9 @@ from tests.core.test_trust_bad_input import refused, run
 from vedette import rules
 from vedette.cli.common import AsciiIntRange
 from vedette.engine import Game, Store
-from vedette.errors import DataError
+from vedette.errors import DataError, VedetteError
+from vedette.rules.protocol import decode_event
+from vedette.rules.solitaire_asl.fold import BY_KIND
 from vedette.schemas.rules import shipped_data
 from vedette.web.app import create_app
 
@@ -196,3 +198,13 @@ def test_no_workers_is_refused(db: str) -> None:
     """``--workers 0`` was taken as "the default" (a falsy count) and the study run."""
     err = refused(db, "simulate", "nab", "--games", "1", "--no-keep", "--workers", "0")
     assert "--workers must be at least 1" in err, err
+
+
+def test_an_event_version_in_other_digits_is_refused() -> None:
+    """A logged event's version ("v") given as text is read in ASCII digits only ("１" was read
+    as version 1, "1_0" as version 10: newer than this release reads)."""
+    for v in ("１", "1_0"):
+        with pytest.raises(VedetteError, match=f"its version '{v}' is not a number"):
+            decode_event(BY_KIND, {"kind": "phase", "v": v, "data": {}})
+    with pytest.raises(VedetteError, match="missing 'phase'"):  # version 1: its data checked
+        decode_event(BY_KIND, {"kind": "phase", "v": "1", "data": {}})
