@@ -25,7 +25,7 @@ from tests.core.test_trust_bad_input import refused, run
 from vedette import rules
 from vedette.cli.common import AsciiIntRange
 from vedette.engine import Game, Store
-from vedette.errors import DataError, VedetteError
+from vedette.errors import VedetteError
 from vedette.rules.protocol import decode_event
 from vedette.rules.solitaire_asl.fold import BY_KIND
 from vedette.schemas.rules import shipped_data
@@ -154,7 +154,7 @@ def _shift_rows(range_text: str) -> dict[str, Any]:
 
 def _refused_house_rules(ruleset: str, house: dict[str, Any]) -> str:
     rs = rules.get(ruleset)
-    with pytest.raises(DataError) as e:
+    with pytest.raises(VedetteError) as e:
         rs.validate_house_rules(house, "house.toml")
         Game.create(Store(":memory:"), "h", rs.name, rs.scenario("sample"), 1, house_rules=house)
     assert "\n" not in str(e.value)
@@ -181,6 +181,22 @@ def test_house_rules_in_ascii_digits_still_read() -> None:
     assert str(g.state.map.terrain_kinds["lake"].cost) == "4"
     rules.get("asl").validate_house_rules(_shift_rows("1-7"), "house.toml")  # (as shipped)
     rules.get("asl").validate_house_rules(_shift_rows(" 1 - 7 "), "house.toml")
+
+
+def test_house_rules_out_of_range_are_refused() -> None:
+    """Found by the same hunt: a cost written as text had no bound ("1e400" made a road cost
+    10**400, not refused as the same number written as a number is), and the [fixing] values
+    the option refuses below 0 were taken from a house rule (a negative MP limit)."""
+    err = _refused_house_rules("nab", {"hexsides": {"road": {"road_cost": "1e400"}}})
+    assert "hexside 'road': cost '1e400' is out of range" in err, err
+    err = _refused_house_rules("nab", {"fixing": {"mp_limit": -5}})
+    assert "mp_limit must be 0 or more (or none), not -5" in err, err
+    err = _refused_house_rules("nab", {"fixing": {"vedette_strength": -1}})
+    assert "vedette_strength must be 0 or more, not -1" in err, err
+    nab = rules.get("nab")
+    house = {"fixing": {"mp_limit": 12, "vedette_strength": 0}}
+    g = Game.create(Store(":memory:"), "h", "nab", nab.scenario("sample"), 1, house_rules=house)
+    assert (g.state.config.mp_limit, g.state.config.vedette_strength) == (12, 0)
 
 
 @SLOW

@@ -269,6 +269,8 @@ def make_config(
         vedette_strength = ascii_int(vs) if isinstance(vs, str) else int(vs)
     except (TypeError, ValueError):
         raise BadRequest(f"vedette_strength must be a whole number, not {vs!r}") from None
+    if vedette_strength < 0:  # (the option refuses it; a house rule's [fixing] value too)
+        raise BadRequest(f"vedette_strength must be 0 or more, not {vs!r}")
     mp = fx.get("mp_limit", 60)
     try:
         mp_limit = (
@@ -276,6 +278,8 @@ def make_config(
         )
     except (ValueError, ZeroDivisionError):
         raise DataError(src, f"mp_limit must be a number or none, not {mp!r}") from None
+    if mp_limit is not None and mp_limit < 0:
+        raise DataError(src, f"mp_limit must be 0 or more (or none), not {mp!r}")
     pieces = dict(data.get("pieces", {}))
     force_kinds = frozenset(k for k, v in pieces.items() if _bool(v.get("counts_as_force")))
     zoc_kinds = frozenset(k for k, v in pieces.items() if _bool(v.get("zoc")))
