@@ -224,3 +224,14 @@ def test_an_event_version_in_other_digits_is_refused() -> None:
             decode_event(BY_KIND, {"kind": "phase", "v": v, "data": {}})
     with pytest.raises(VedetteError, match="missing 'phase'"):  # version 1: its data checked
         decode_event(BY_KIND, {"kind": "phase", "v": "1", "data": {}})
+
+
+def test_asl_allotment_divisors_must_be_more_than_0() -> None:
+    """Found by the same hunt: a house rule's 0 AP (or AT) factors per dummy minefield (O'Leary
+    4.6.1) divided by zero when the game was set up (a ZeroDivisionError's traceback)."""
+    for key in ("ap_factors_per_dummy_minefield", "at_factors_per_dummy_minefield"):
+        err = _refused_house_rules("asl", {"allotment": {key: 0}})
+        assert f"allotment.{key}: must be more than 0, not 0" in err, err
+    asl = rules.get("asl")
+    house = {"allotment": {"ap_factors_per_dummy_minefield": 2}}
+    Game.create(Store(":memory:"), "h", "asl", asl.scenario("sample"), 1, house_rules=house)
