@@ -235,3 +235,28 @@ def test_asl_allotment_divisors_must_be_more_than_0() -> None:
     asl = rules.get("asl")
     house = {"allotment": {"ap_factors_per_dummy_minefield": 2}}
     Game.create(Store(":memory:"), "h", "asl", asl.scenario("sample"), 1, house_rules=house)
+
+
+@SLOW
+@given(text=ODD_NUMBERS)
+def test_no_scenario_or_body_number_reads_other_digits(text: str) -> None:
+    """Property (the doors that were strict already, kept so): a scenario's whole number and a
+    web request body's given as text in other digits (or with an underscore) are refused,
+    while the same number as a number is read."""
+    tbt = rules.get("2x2")
+    scenario = copy.deepcopy(tbt.scenario("sample"))
+    scenario["victory"]["max_turns"] = text
+    with pytest.raises(VedetteError, match=r"victory\.max_turns"):
+        Game.create(Store(":memory:"), "s", "two_by_two", scenario, 1)
+    c = TestClient(create_app(Path(_web_db())), base_url="http://localhost")
+    token = c.get("/games/a").text.split('name="csrf-token" content="')[1].split('"')[0]
+    body = {"procedure": "shift", "limit": text}
+    r = c.post("/api/games/a/chances", json=body, headers={"X-CSRF-Token": token})
+    assert r.status_code in (400, 422) and "limit" in r.json()["error"], r.text
+
+
+def test_scenario_numbers_as_numbers_still_read() -> None:
+    scenario = copy.deepcopy(rules.get("2x2").scenario("sample"))
+    scenario["victory"]["max_turns"] = 6
+    g = Game.create(Store(":memory:"), "s", "two_by_two", scenario, 1)
+    assert g.created["scenario"]["victory"]["max_turns"] == 6
