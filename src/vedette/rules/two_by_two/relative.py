@@ -43,7 +43,6 @@ from vedette.rules.two_by_two.movement import (
     MovePlan,
     _describe,
     _move_events,
-    bridged_half,
     contact_ends_move,
     judge_move,
     move,
@@ -86,14 +85,16 @@ def _mover(state: GameState, uid: str, what: str, facing_only: bool = False) -> 
     return u
 
 
-def _straight_step(state: GameState, u: Unit, n: float, back: bool) -> Step:
+def _straight_step(state: GameState, u: Unit, n: float, back: bool, words: bool = True) -> Step:
     assert u.body is not None
     if n <= 0:
         raise BadRequest("the distance must be more than 0")
     sign = -1.0 if back else 1.0
     # judged as Move(unit, path=(the point ahead,), facing kept) is, without the request
     to = Vec(*_ahead_of(u.body, sign * state.rules.mm(n)))
-    plan = plan_move(state, u, _NO_MOVE, u.spent, u.road_only, first=True, straight_to=to)
+    plan = plan_move(
+        state, u, _NO_MOVE, u.spent, u.road_only, first=True, straight_to=to, words=words
+    )
     if plan.problems:
         raise RuleViolation(*plan.problems[0])
     assert plan.end is not None
@@ -117,10 +118,12 @@ def _ahead_of(body: Body, mm: float) -> tuple[float, float]:
     )
 
 
-def judge_advance(state: GameState, req: Advance | Retire) -> Plan:
+def judge_advance(state: GameState, req: Advance | Retire, words: bool = True) -> Plan:
+    """An advance or a retire judged (``words``: False for the simulator's
+    :func:`play_step`, which reads no breakdown and no counter-charge: :func:`plan_move`)."""
     back = isinstance(req, Retire)
     u = _mover(state, req.unit, "retire" if back else "advance")
-    return Plan(req, data=_straight_step(state, u, to_n(state, req.distance), back))
+    return Plan(req, data=_straight_step(state, u, to_n(state, req.distance), back, words))
 
 
 def judge_wheel(state: GameState, req: Wheel) -> Plan:
@@ -185,7 +188,7 @@ def _turn_step(state: GameState, u: Unit, end: Body, cost: float, text: str) -> 
         rough = _rough(state.table)
         into = (
             [f for f in tt.body_features(end, rough, "any") if f not in _in_rough(u.body, rough)]
-            if u.body is not None and rough
+            if u.body is not None and rough and _may_touch(end, rough)
             else []
         )
         if into:
@@ -215,6 +218,20 @@ def _rough(table: Any) -> tuple[Any, ...]:
         found = tuple(f for f in table.features if f.kind in ("woods", "rough"))
         hit = _ROUGH[id(table)] = (table, found)
     return hit[1]
+
+
+def _may_touch(body: Body, features: tuple[Any, ...]) -> bool:
+    """Whether ``body`` may meet one of ``features``: ``False`` only when the box about the
+    circle that holds its corners (its centre, its radius, a micrometre to spare) meets no
+    feature's box (``body_features`` then finds none: its own box of the corners lies in that
+    one), found without the corners (most wheels and turns end far from any wood)."""
+    c, r = body.centre, body.radius + 1e-3
+    x0, x1, y0, y1 = c.x - r, c.x + r, c.y - r, c.y + r
+    for f in features:
+        a, b, cc, d = f.box
+        if not (a > x1 or cc < x0 or b > y1 or d < y0):
+            return True
+    return False
 
 
 #: the woods and rough a body stands in, by (body, the features' identity)
@@ -353,11 +370,9 @@ def _step_events(state: GameState, step: Step) -> tuple[list[Any], dict[str, Any
     if step.cost > 0:
         changes["moved"] = True
     if step.plan is not None:
-        changes["road_only"] = u.road_only and any(
-            "whole move on road" in b for b in step.plan.breakdown
-        )
+        changes["road_only"] = u.road_only and step.plan.road_bonus
         changes["through_town"] = u.through_town or step.plan.through_town
-        if bridged_half(step.plan.breakdown) and not u.bridged:
+        if step.plan.bridge_halved and not u.bridged:
             changes["bridged"] = True
         events = _move_events(state, u, step.plan, changes={"entry": "", **changes})
     else:

@@ -141,8 +141,9 @@ def _units(
     return tuple(units)
 
 
-#: an advance's or a retire's plan and resolve in one run, its events alone (the simulator)
-_play_adv = partial(relative.play_step, relative.judge_advance)
+#: an advance's or a retire's plan and resolve in one run, its events alone (the simulator:
+#: its plan without the words and counter-charges no one reads there)
+_play_adv = partial(relative.play_step, partial(relative.judge_advance, words=False))
 
 
 class TwoByTwo(Ruleset[GameState]):
