@@ -20,7 +20,7 @@ from vedette.errors import RuleViolation, VedetteError
 from vedette.geometry import flat
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body
-from vedette.rules import patch, protocol
+from vedette.rules import base, patch, protocol
 from vedette.rules.two_by_two import events, facts, model, movement, relative, setup, todo
 from vedette.sim.play import Setup, play_game
 
@@ -552,6 +552,7 @@ def test_a_units_patch_folds_as_the_cores_patch_fold(monkeypatch: pytest.MonkeyP
         return fold(state, e)
 
     monkeypatch.setattr(rs, "fold", recorded)
+    monkeypatch.setattr(relative, "built", _not_built)  # every event folded
     for policies in (("random",), ("aggressive", "cautious")):
         s = Setup(rs.name, rs.scenario("sample"), policies=policies, max_actions=400)
         for index in (0, 1):
@@ -752,6 +753,7 @@ def test_a_new_phase_is_the_state_the_phase_made_before(monkeypatch: pytest.Monk
         return fold(state, e)
 
     monkeypatch.setattr(rs, "fold", recorded)
+    monkeypatch.setattr(relative, "built", _not_built)  # every event folded
     for policies in (("random",), ("aggressive", "cautious")):
         s = Setup(rs.name, rs.scenario("sample"), policies=policies, max_actions=300)
         play_game(s, 2026, 4)
@@ -801,6 +803,12 @@ def _obligations_as_before(state: Any) -> tuple[Any, ...]:
     return tuple(out)
 
 
+def _not_built(state: Any, events: Any) -> None:
+    """``relative.built`` that never hands a state over: every event of a simulated game is
+    folded (a test that records the states the fold is given sees them all)."""
+    return None
+
+
 def _straight_steps(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     """Every state of simulated games (each policy) and the straight steps judged on it."""
     rs = rules.get("two_by_two")
@@ -832,6 +840,7 @@ def test_owed_steps_are_those_the_pending_melees_and_follow_ups_make(
     seen: list[Any] = []
     fold = rs.fold
     monkeypatch.setattr(rs, "fold", lambda st, e: seen.append(st) or fold(st, e))
+    monkeypatch.setattr(relative, "built", _not_built)  # every event folded
     for index in range(4):
         play_game(Setup(rs.name, rs.scenario("sample"), max_actions=800), 2026, index)
     for state in seen:
@@ -938,6 +947,7 @@ def test_a_relative_step_played_for_the_simulator_has_the_events_its_resolve_mak
     fold = rs.fold
     mp = pytest.MonkeyPatch()
     mp.setattr(rs, "fold", lambda st, e: states.append(st) or fold(st, e))
+    mp.setattr(relative, "built", _not_built)  # every event folded
     try:
         for policies in (("random",), ("aggressive", "cautious")):
             s = Setup(rs.name, rs.scenario("sample"), policies=policies, max_actions=500)
@@ -1117,3 +1127,41 @@ def test_the_common_area_of_two_bases_is_the_clip_as_before() -> None:
         assert got == _common_area_as_before(pa, pb), (a, b)
         shared += got > 1.0
     assert shared > n // 20
+
+
+def test_the_state_a_relative_step_makes_with_its_event_is_the_state_its_events_fold_to() -> None:
+    """The simulator's advance, retire, wheel and turn make the state their one event leaves as
+    they make the event (``relative.built``, handed over by the ruleset's ``folded``): over
+    every candidate of those lines in states of simulated games (each policy), it is the
+    state the events fold to one by one (``Ruleset.folded``: each event's fold), and the
+    ruleset's ``folded`` hands it over only for those very events from that very state."""
+    rs = rules.get("two_by_two")
+    procs = rs.protocol_procedures()
+    states: list[Any] = []
+    folded = rs.folded
+    mp = pytest.MonkeyPatch()
+    mp.setattr(rs, "folded", lambda st, es: states.append(st) or folded(st, es))
+    try:
+        for policies in (("random",), ("aggressive", "cautious")):
+            s = Setup(rs.name, rs.scenario("sample"), policies=policies, max_actions=500)
+            play_game(s, 2026, 4)
+    finally:
+        mp.undo()
+    seen: dict[str, int] = {}
+    play = rs.simulation()
+    for k, state in enumerate(states[::3]):
+        if state.stage != "battle" or state.phase != "move":
+            continue
+        for line in play.lines(state, rs, random.Random(k)):
+            for name, req in line:
+                if name not in ("advance", "retire", "wheel", "turn"):
+                    continue
+                try:
+                    out = procs[name].play(state, procs[name].parse(dict(req)), None)
+                except VedetteError:
+                    continue
+                made = rs.folded(state, out.events)
+                assert made == base.Ruleset.folded(rs, state, out.events), (name, req)
+                assert relative.built(state, list(out.events)) is None  # not these events
+                seen[name] = seen.get(name, 0) + (made is relative.built(state, out.events))
+    assert len(seen) == 4 and min(seen.values()) > 10, seen
