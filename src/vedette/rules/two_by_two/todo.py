@@ -483,10 +483,13 @@ def _bridge_way(state: GameState, u: Any, reach: float) -> tuple[float | None, f
 def _short_of(state: GameState, b: Body, reach: float, sign: float) -> float | None:
     """The most [n] (in 1/100) ``b`` may slide straight ahead (``sign`` 1) or back (-1)
     without its centre's path meeting a bridge (as the move's judgement finds it:
-    ``facts.crosses_bridge``), when the whole ``reach`` meets one; else None."""
+    ``facts.crosses_bridge``), when the whole ``reach`` meets one; else None. Answered from
+    where the way first comes near a bridge and first enters one (:func:`_short_in`); the
+    paths searched (to 1/100 [n]) only where one of the lengths falls between the two."""
     c, ahead, mm = b.centre, b.forward(), state.rules.mm
-    if mm(reach) > 1e-3:  # where the way first comes near a bridge, and first enters one
+    if mm(reach) > 1e-3:  # (a way of no length: searched)
         d = (sign * ahead.x, sign * ahead.y)
+        # up to a millimetre beyond the reach (the last 1/100 [n] may pass it by a hair)
         window = facts.bridge_window(state, c.as_tuple(), d, mm(reach) + 1.0)
         if window is not None:
             known, found = _short_in(window, reach, mm)
