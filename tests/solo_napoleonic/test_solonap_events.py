@@ -90,7 +90,14 @@ def before() -> Any:
     return state
 
 
-ADDED_SINCE = {"move_done": False, "rally_failed": False, "bound": None, "collided": []}
+ADDED_SINCE = {
+    "move_done": False,
+    "rally_failed": False,
+    "bound": None,
+    "collided": [],
+    "standstill_tests": 0,  # readings K72 and K71: per card
+    "formation_changes": 0,
+}
 #: a general's own move this turn (issue 23: an unattached general rides)
 GENERAL_ADDED_SINCE = {"moved_mm": 0.0}
 

@@ -156,6 +156,10 @@ class Unit:
     formation_quarters: int = 0
     lost_melee: bool = False
     start_failed: bool = False
+    # the standstill tests (start, halt, an advance's own) and the formation changes (begun or
+    # carried on) made this activation: readings K72 and K71 limit them per card
+    standstill_tests: int = 0
+    formation_changes: int = 0
     morale_failed: bool = False
     # a result that binds (issue 23): "advance" (it carries on regardless: it must advance),
     # "halt" (it halts where it stands: no move, no charge this turn), or the move a failed
