@@ -755,7 +755,8 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "    if u.formation_target == to and u.formation_quarters > 0:\n",
         "    _stalled = (u.formation_target == to and u.formation_quarters > 0\n"
         "                and u.moved_mm >= base_move(state, u))\n"
-        "    if not _stalled and u.formation_changes >= 1:\n"
+        "    if not _stalled and (u.formation_changes >= 1\n"
+        "        or u.charge_state in ('done', 'halted')):\n"
         "        raise RuleViolation(R_FORM, 'one change a card (K71)')\n"
         "    _k71 = u.formation_changes + (0 if _stalled else 1)\n"
         "    ch = Changes(state)\n    base = base_move(state, u)\n"
@@ -867,7 +868,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "    else:\n"
         '        m = move_offer(state, u, None, f"{u.id} moves", actions.R_MOVE)\n'
         "    out += [m] if m else []\n"
-        "    if u.formation_changes >= 1:\n        pass\n"
+        "    if u.formation_changes >= 1 or u.charge_state in ('done', 'halted'):\n        pass\n"
         "    elif u.formation_target is not None:\n",
         "Kuryakin: (the same) offered: a pursuit after a charge, one formation change a card",
     ),
@@ -880,6 +881,14 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         '        out.append(Todo("halt", {"unit": u.id}, f"{u.id} tries to halt",'
         " actions.R_STAND))\n",
         "Kuryakin: (the same) offered: one standstill test a card",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    if u.moved_mm or u.fired or u.charge_state:\n",
+        "    if u.moved_mm or u.fired or u.charge_state or u.formation_changes"
+        " or u.standstill_tests:\n",
+        "Kuryakin: reforming takes the whole turn: not after a standstill test or a formation"
+        " change of 0 quarters (session 17)",
     ),
 )
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)

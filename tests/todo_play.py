@@ -74,7 +74,8 @@ def solonap_forbidden(before: Any, after: Any, proc: str) -> list[str]:
 
 def _once_a_card(state: Any, b: Any, a: Any, proc: str, moved: bool) -> list[str]:
     """Readings K71-K73 (with their default options): a second formation change or standstill
-    test on one card; a charger's own move after its charge other than a pursuit (its 1D)."""
+    test on one card; a charger's own move after its charge other than a pursuit (its 1D), or
+    its formation change."""
     opts = getattr(state.config.options, "after_charge_move", None)
     if opts is None:  # (a build without these readings)
         return []
@@ -84,6 +85,9 @@ def _once_a_card(state: Any, b: Any, a: Any, proc: str, moved: bool) -> list[str
         pursued = a.disorder > b.disorder or b.skirmishing
         if b.charge_state == "halted" or not pursued:
             out.append(f"{b.id} moved after its charge ({b.charge_state}) without pursuing")
+    after = b.charge_state in ("done", "halted")
+    if opts == "pursuit" and proc == "formation" and after and a != b:
+        out.append(f"{b.id} changed formation after its charge ({b.charge_state})")
     per = state.config.options.formation_changes_per_card
     if per and proc == "formation" and b.formation_changes >= per and a != b:
         out.append(f"{b.id} changed formation more than {per} time(s) on its card")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.solo_napoleonic.test_solonap_text_3 import cavalry, ready, unit
+from tests.solo_napoleonic.test_solonap_text_3 import cavalry, gen, ready, unit
 from vedette.engine import Game
 from vedette.errors import RuleViolation
 
@@ -114,13 +114,17 @@ def _charged(tmp_path: Path, house: dict[str, Any] | None = None) -> Game:
 def test_a_charger_moves_on_only_in_pursuit(tmp_path: Path) -> None:
     """A charge's move up is the charger's move (Charge Test: "units who charge do so in a
     straight line"); after it the charger made a plain move with the rest of its move, and so
-    escaped the pursuit's 1D (Disorder: "Each move of Retreat/Pursuit 1D"). Reading K73: what
-    is left of its move is a pursuit only; ``after_charge_move = "any"`` gives the old way."""
+    escaped the pursuit's 1D (Disorder: "Each move of Retreat/Pursuit 1D"), or changed
+    formation with it. Reading K73: what is left of its move is a pursuit only;
+    ``after_charge_move = "any"`` gives the old way."""
     g = _charged(tmp_path / "a")
     assert [o.get("mode") for o in offered(g, "move")] == ["pursuit"]
     for mode in ("move", "advance"):
         with pytest.raises(RuleViolation, match="K73"):
             g.perform("move", {"unit": "F1", "mode": mode, "distance": 50.0}, [0, 3])
+    assert offered(g, "formation") == []  # (a change spends quarters of the move: no pursuit)
+    with pytest.raises(RuleViolation, match="K73"):
+        g.perform("formation", {"unit": "F1", "to": "dismounted"}, [1])
     out = g.perform("move", {"unit": "F1", "mode": "pursuit", "distance": 50.0}, [0, 3])
     assert "+1D (pursuit move 1D)" in out.message and g.state.unit("F1").disorder == 1
     h = _charged(tmp_path / "b", {"options": {"after_charge_move": "any"}})
@@ -141,3 +145,24 @@ def test_a_charger_that_failed_to_charge_home_halts(tmp_path: Path) -> None:
     assert offered(g, "move") == []
     with pytest.raises(RuleViolation, match="K73"):
         g.perform("move", {"unit": "F1", "mode": "move", "distance": 50.0, "direction": 180.0})
+
+
+# == Disorder: "reforming takes the whole turn, meaning that the unit can do nothing else" ========
+def test_a_unit_that_did_something_else_on_its_card_does_not_reform(tmp_path: Path) -> None:
+    """A unit that tested to move off, or changed formation at no cost in its move (A class,
+    an Above Average brigadier, out of command: a 1 on the D4 is 0 quarters), then reformed:
+    only a move, a fire or a charge barred it. Both are something done on its card now."""
+    g = ready(tmp_path / "a", [unit("F1", x=500.0, y=0.0, disorder=3), FAR])
+    assert offered(g, "reform") == [{"unit": "F1"}]
+    g.perform("start", {"unit": "F1"}, [4])
+    assert offered(g, "reform") == []
+    with pytest.raises(RuleViolation, match="whole turn"):
+        g.perform("reform", {"unit": "F1"}, [6])
+    gens = [gen("FB", x=0.0, y=0.0, th="above_average"), gen("AB", "Allies", x=0.0, y=900.0)]
+    units = [unit("F1", grade="A", x=500.0, y=0.0, disorder=3), FAR]
+    h = ready(tmp_path / "b", units, gens=gens)
+    out = h.perform("formation", {"unit": "F1", "to": "column"}, [1])
+    assert "0 quarter(s)" in out.message and h.state.unit("F1").moved_mm == 0
+    assert offered(h, "reform") == []
+    with pytest.raises(RuleViolation, match="whole turn"):
+        h.perform("reform", {"unit": "F1"}, [6])

@@ -317,8 +317,10 @@ def after_charge_refusal(state: State, u: Unit, mode: str | None) -> RuleViolati
     straight line", the attacker "moves up to the target"); once the charge is over, what is
     left of its move is only a pursuit (Disorder: "Each move of Retreat/Pursuit 1D"), and a
     charger that failed to charge home "will halt" (Charge Home Test; K48) and moves no more
-    this turn. ``[options] after_charge_move = "any"``: any move with what is left (earlier
-    builds). ``mode`` None: any move (the refusal only when every move is refused)."""
+    this turn. A formation change, which spends quarters of the move (Formation Changing), is
+    no pursuit either (``mode`` "formation"). ``[options] after_charge_move = "any"``: any move
+    or change with what is left (earlier builds). ``mode`` None: any move (the refusal only when
+    every move is refused)."""
     if u.charge_state not in ("done", "halted"):
         return None
     if state.config.options.after_charge_move != "pursuit":
@@ -327,6 +329,12 @@ def after_charge_refusal(state: State, u: Unit, mode: str | None) -> RuleViolati
         return RuleViolation(
             "Kuryakin, Charge Home Test",
             f"{u.id} halted when its charge failed to go home: no move this turn (reading K73)",
+        )
+    if mode == "formation":
+        return RuleViolation(
+            R_FORM,
+            f"{u.id} has charged: what is left of its move is only a pursuit, not a formation"
+            " change (reading K73, [options] after_charge_move)",
         )
     if mode is not None and mode != "pursuit":
         return RuleViolation(
@@ -860,7 +868,9 @@ def formation(state: State, req: rq.Formation, dice: DiceSource) -> Outcome:
         check_skirmish_width(state, u, req.width)
     # (going on with a change that has no move left changes nothing: not counted, K57)
     stalled = u.formation_target == to and change_stalled(state, u)
-    no = None if stalled else formation_refusal(state, u)
+    no = None if stalled else after_charge_refusal(state, u, "formation")
+    if no is None and not stalled:
+        no = formation_refusal(state, u)
     if no is not None:
         raise no
     count = u.formation_changes + (0 if stalled else 1)
@@ -1049,7 +1059,8 @@ def reform_refusal(u: Unit) -> RuleViolation | None:
         return RuleViolation(R_DIS, f"{u.id} has no 'D' chits")
     if u.casualties_turn:
         return RuleViolation(R_DIS, f"{u.id} has taken casualties this turn: it cannot reform")
-    if u.moved_mm or u.fired or u.charge_state:
+    if u.moved_mm or u.fired or u.charge_state or u.formation_changes or u.standstill_tests:
+        # (a formation change of 0 quarters, a test to move off or to halt: something done)
         return RuleViolation(
             R_DIS, f"{u.id} has already done something this turn: reforming takes the whole turn"
         )

@@ -192,6 +192,11 @@ class Unit:
     on_table = _OnTable()
 
     @property
+    def charge_over(self) -> str | None:
+        """Its charge this turn, once over: "done" or "halted" (reading K73), else None."""
+        return self.charge_state if self.charge_state in ("done", "halted") else None
+
+    @property
     def cavalry(self) -> bool:
         return is_cavalry(self.kind)
 

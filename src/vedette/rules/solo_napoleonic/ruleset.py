@@ -294,7 +294,7 @@ _own_key: Callable[[Any], tuple[Any, ...]] = attrgetter(
     "restricted_to",
     "x",
     "y",
-    "charge_state",
+    "charge_over",
     "formation_changes",
     "standstill_tests",
 )
@@ -343,7 +343,8 @@ def _own_options(state: State, u: Any, make: Make = _todo) -> Own:
         m = move_offer(state, u, "retire", text, charging.R_ROUT, make)
         return [rally, *([m] if m is not None else [])], [], False
     out: list[Any] = []
-    if u.charge_state in ("done", "halted") and opts.after_charge_move == "pursuit":
+    after_charge = u.charge_state in ("done", "halted") and opts.after_charge_move == "pursuit"
+    if after_charge:
         # reading K73: after its charge, only a pursuit (none after a charge that halted)
         m = None
         if u.charge_state == "done":
@@ -353,8 +354,10 @@ def _own_options(state: State, u: Any, make: Make = _todo) -> Own:
         m = move_offer(state, u, None, f"{u.id} moves", actions.R_MOVE, make)
     # (``is not None``: a simulator's line is read, its choices made, only when it is tried)
     out += [m] if m is not None else []
-    if opts.formation_changes_per_card and u.formation_changes >= opts.formation_changes_per_card:
-        pass  # reading K71: its change(s) of this card made
+    if after_charge or (
+        opts.formation_changes_per_card and u.formation_changes >= opts.formation_changes_per_card
+    ):
+        pass  # reading K73: a charger changes no formation; K71: its change(s) of this card made
     elif u.formation_target is not None:
         if not actions.change_stalled(state, u):  # (no move left: it goes on next turn)
             out.append(
