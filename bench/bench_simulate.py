@@ -784,8 +784,8 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         '    if _mode(req) in ("advance", "pursuit") and not u.advancing'
         " and u.standstill_tests >= 1:\n"
         "        raise RuleViolation(R_STAND, 'one standstill test a card (K72)')\n"
-        '    if u.charge_state == "halted" or (u.charge_state == "done"'
-        ' and _mode(req) != "pursuit"):\n'
+        '    if _mode(req) != "rout" and (u.charge_state == "halted" or (u.charge_state == "done"'
+        ' and _mode(req) != "pursuit")):\n'
         "        raise RuleViolation(R_MOVE, 'after its charge only a pursuit (K73)')\n"
         "    if u.fired and u.cavalry and u.skirmishing:\n"
         "        raise RuleViolation('Kuryakin, Skirmishers', 'fired: no move')\n",

@@ -81,6 +81,7 @@ def _once_a_card(state: Any, b: Any, a: Any, proc: str, moved: bool) -> list[str
         return []
     out = []
     own = proc == "move" and b.bound not in ("rout", "retire", "retire_half")
+    own = own and b.status != "routing"
     if opts == "pursuit" and own and moved and b.charge_state in ("done", "halted"):
         pursued = a.disorder > b.disorder or b.skirmishing
         if b.charge_state == "halted" or not pursued:

@@ -321,8 +321,8 @@ def after_charge_refusal(state: State, u: Unit, mode: str | None) -> RuleViolati
     no pursuit either (``mode`` "formation"). ``[options] after_charge_move = "any"``: any move
     or change with what is left (earlier builds). ``mode`` None: any move (the refusal only when
     every move is refused)."""
-    if u.charge_state not in ("done", "halted"):
-        return None
+    if u.charge_state not in ("done", "halted") or mode == "rout":
+        return None  # (a routing unit's run is the rules' move, K60)
     if state.config.options.after_charge_move != "pursuit":
         return None
     if u.charge_state == "halted":
