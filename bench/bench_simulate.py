@@ -800,6 +800,217 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         "Kuryakin: (on a baseline with charging.charge_refusal) a unit that failed to move from"
         " a standstill does not charge",
     ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/model.py",
+        "    start_failed: bool = False\n    morale_failed: bool = False\n",
+        "    start_failed: bool = False\n    standstill_tests: int = 0\n"
+        "    formation_changes: int = 0\n    morale_failed: bool = False\n",
+        "Kuryakin: one formation change and one standstill test a card (session 17, readings"
+        " K71, K72): the unit's counts",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/events.py",
+        'frozenset({"bound", "advancing", "start_failed"})',
+        'frozenset({"bound", "advancing", "start_failed", "standstill_tests"})',
+        "Kuryakin: (the same) a standstill test counts",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/events.py",
+        '    kind: ClassVar[str] = "halted"\n'
+        '    touches: ClassVar[frozenset[str]] = frozenset({"advancing"})\n',
+        '    kind: ClassVar[str] = "halted"\n'
+        '    touches: ClassVar[frozenset[str]] = frozenset({"advancing", "standstill_tests"})\n',
+        "Kuryakin: (the same) a halt counts",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/events.py",
+        '"x", "y", "facing", "disorder", "collided"}',
+        '"x", "y", "facing", "disorder", "collided", "standstill_tests"}',
+        "Kuryakin: (the same) an advance's own standstill test counts",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/events.py",
+        '"formation_quarters", "front", "moved_mm", "width"}',
+        '"formation_quarters", "front", "moved_mm", "width", "formation_changes"}',
+        "Kuryakin: (the same) a formation change counts",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/events.py",
+        '            "start_failed",\n            "morale_due",\n',
+        '            "start_failed",\n            "standstill_tests",\n'
+        '            "formation_changes",\n            "morale_due",\n',
+        "Kuryakin: (the same) the counts are cleared at the turn's end",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/ruleset.py",
+        '            "start_failed": False,\n            "morale_due": False,\n',
+        '            "start_failed": False,\n            "standstill_tests": 0,\n'
+        '            "formation_changes": 0,\n            "morale_due": False,\n',
+        "Kuryakin: (the same) cleared",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    ch = Changes(state)\n    base = base_move(state, u)\n"
+        "    if u.formation_target == to and u.formation_quarters > 0:\n",
+        "    _stalled = (u.formation_target == to and u.formation_quarters > 0\n"
+        "                and u.moved_mm >= base_move(state, u))\n"
+        "    if not _stalled and (u.formation_changes >= 1\n"
+        "        or u.charge_state in ('done', 'halted')):\n"
+        "        raise RuleViolation(R_FORM, 'one change a card (K71)')\n"
+        "    _k71 = u.formation_changes + (0 if _stalled else 1)\n"
+        "    ch = Changes(state)\n    base = base_move(state, u)\n"
+        "    if u.formation_target == to and u.formation_quarters > 0:\n",
+        "Kuryakin: one formation change a card (session 17, reading K71)",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "            moved_mm=min(1.0, (used + q) / 4) * new_base,\n        )\n",
+        "            moved_mm=min(1.0, (used + q) / 4) * new_base,\n"
+        "            formation_changes=_k71,\n        )\n",
+        "Kuryakin: (the same) counted when formed",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "            moved_mm=max(u.moved_mm, base),\n        )\n",
+        "            moved_mm=max(u.moved_mm, base),\n            formation_changes=_k71,\n"
+        "        )\n",
+        "Kuryakin: (the same) counted when carried over",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    if u.fired and u.cavalry and u.skirmishing:\n"
+        "        raise RuleViolation('Kuryakin, Skirmishers', 'fired: no move')\n",
+        '    if _mode(req) in ("advance", "pursuit") and not u.advancing'
+        " and u.standstill_tests >= 1:\n"
+        "        raise RuleViolation(R_STAND, 'one standstill test a card (K72)')\n"
+        '    if _mode(req) != "rout" and (u.charge_state == "halted" or (u.charge_state == "done"'
+        ' and _mode(req) != "pursuit")):\n'
+        "        raise RuleViolation(R_MOVE, 'after its charge only a pursuit (K73)')\n"
+        "    if u.fired and u.cavalry and u.skirmishing:\n"
+        "        raise RuleViolation('Kuryakin, Skirmishers', 'fired: no move')\n",
+        "Kuryakin: one standstill test a card (K72); after a charge only a pursuit (K73)",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '            ch.unit(StandstillTested, u.id, "fails to move from a standstill",'
+        " start_failed=True)\n"
+        "            return Outcome(",
+        '            ch.unit(StandstillTested, u.id, "fails to move from a standstill",'
+        " start_failed=True, standstill_tests=u.standstill_tests + 1)\n"
+        "            return Outcome(",
+        "Kuryakin: (the same) an advance's failed standstill test counts",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '        "bound": None if u.bound in ("advance", *RESULT_MOVES) else u.bound,\n    }\n',
+        '        "bound": None if u.bound in ("advance", *RESULT_MOVES) else u.bound,\n    }\n'
+        "    if advancing and not u.advancing:\n"
+        '        kw["standstill_tests"] = u.standstill_tests + 1\n',
+        "Kuryakin: (the same) an advance's passed standstill test counts",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/actions.py",
+        'this turn"\n        )\n    r = check_roll(standstill_check(state, u, False), dice)\n',
+        'this turn"\n        )\n    if u.standstill_tests >= 1:\n'
+        "        raise RuleViolation(R_STAND, 'one standstill test a card (K72)')\n"
+        "    r = check_roll(standstill_check(state, u, False), dice)\n",
+        "Kuryakin: (the same) start",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '        ch.unit(StandstillTested, u.id, "moves off", advancing=True)\n    else:\n'
+        '        ch.unit(StandstillTested, u.id, "fails to move from a standstill",'
+        " start_failed=True)\n",
+        '        ch.unit(StandstillTested, u.id, "moves off", advancing=True,'
+        " standstill_tests=u.standstill_tests + 1)\n    else:\n"
+        '        ch.unit(StandstillTested, u.id, "fails to move from a standstill",'
+        " start_failed=True, standstill_tests=u.standstill_tests + 1)\n",
+        "Kuryakin: (the same) start counts",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '        raise RuleViolation(R_ONE_MOVE, f"{u.id} has made its move this activation")\n'
+        "    r = check_roll(standstill_check(state, u, True), dice)\n",
+        '        raise RuleViolation(R_ONE_MOVE, f"{u.id} has made its move this activation")\n'
+        "    if u.standstill_tests >= 1:\n"
+        "        raise RuleViolation(R_STAND, 'one standstill test a card (K72)')\n"
+        "    r = check_roll(standstill_check(state, u, True), dice)\n",
+        "Kuryakin: (the same) halt",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '        ch.unit(Halted, u.id, "halts", advancing=False)\n',
+        '        ch.unit(Halted, u.id, "halts", advancing=False,'
+        " standstill_tests=u.standstill_tests + 1)\n",
+        "Kuryakin: (the same) a halt counts",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '        ch.unit(StandstillTested, u.id, "carries on regardless", bound="advance")\n',
+        '        ch.unit(StandstillTested, u.id, "carries on regardless", bound="advance",'
+        " standstill_tests=u.standstill_tests + 1)\n",
+        "Kuryakin: (the same) carrying on counts",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/ruleset.py",
+        '    if u.placed and mode in (None, "retire", "retreat") and not (\n',
+        '    if u.placed and mode in (None, "retire", "retreat", "pursuit") and not (\n',
+        "Kuryakin: (the same) a pursuit is offered in the directions a move is",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/ruleset.py",
+        '    m = move_offer(state, u, None, f"{u.id} moves", actions.R_MOVE)\n'
+        "    out += [m] if m else []\n    if u.formation_target is not None:\n",
+        '    if u.charge_state in ("done", "halted"):\n'
+        '        m = move_offer(state, u, "pursuit", "pursues", actions.R_DIS)'
+        ' if u.charge_state == "done" else None\n'
+        "    else:\n"
+        '        m = move_offer(state, u, None, f"{u.id} moves", actions.R_MOVE)\n'
+        "    out += [m] if m else []\n"
+        "    if u.formation_changes >= 1 or u.charge_state in ('done', 'halted'):\n        pass\n"
+        "    elif u.formation_target is not None:\n",
+        "Kuryakin: (the same) offered: a pursuit after a charge, one formation change a card",
+    ),
+    (
+        "1a1ed48:K71-K73",
+        "vedette/rules/solo_napoleonic/ruleset.py",
+        "    if u.advancing:\n"
+        '        out.append(Todo("halt", {"unit": u.id}, f"{u.id} tries to halt",'
+        " actions.R_STAND))\n",
+        "    if u.standstill_tests >= 1:\n        pass\n    elif u.advancing:\n"
+        '        out.append(Todo("halt", {"unit": u.id}, f"{u.id} tries to halt",'
+        " actions.R_STAND))\n",
+        "Kuryakin: (the same) offered: one standstill test a card",
+    ),
+    (
+        "d5da6d1:reform",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    if u.moved_mm or u.fired or u.charge_state:\n",
+        "    if u.moved_mm or u.fired or u.charge_state or u.formation_changes"
+        " or u.standstill_tests:\n",
+        "Kuryakin: reforming takes the whole turn: not after a standstill test or a formation"
+        " change of 0 quarters (session 17)",
+    ),
 )
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {
@@ -928,7 +1139,7 @@ def _game(row: object) -> list[object]:
 
 
 #: a fix whose patches call what another fix's patches define (not found in its own text)
-BASE_FIX_NEEDS = {"6ef9817:K68": "687a550:moves"}
+BASE_FIX_NEEDS = {"6ef9817:K68": "687a550:moves", "d5da6d1:reform": "1a1ed48:K71-K73"}
 #: per ruleset, the later rule fixes the baseline lacks and could not be given (its code of
 #: the day is not the text the patches were written against): its games may differ
 LACKING: dict[str, list[str]] = {}

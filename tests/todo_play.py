@@ -58,6 +58,7 @@ def solonap_forbidden(before: Any, after: Any, proc: str) -> list[str]:
         # (an evade is the skirmisher rule's move, made even by a unit that halted: help page)
         if b.bound == "halt" and a.bound == "halt" and moved and proc != "evade":
             out.append(f"{b.id} halted where it stood, yet moved ({proc})")
+        out += _once_a_card(before, b, a, proc, moved)
     for g in after.generals:
         if g.attached_to and not g.killed and after.has_unit(g.attached_to):
             u = after.unit(g.attached_to)
@@ -68,6 +69,32 @@ def solonap_forbidden(before: Any, after: Any, proc: str) -> list[str]:
             passed = after.control.get(g.id) == "passed" and u.brigade == g.id
             if rolled and passed and u.on_table and not u.in_command:
                 out.append(f"{u.id} out of command from its own attached general {g.id}")
+    return out
+
+
+def _once_a_card(state: Any, b: Any, a: Any, proc: str, moved: bool) -> list[str]:
+    """Readings K71-K73 (with their default options): a second formation change or standstill
+    test on one card; a charger's own move after its charge other than a pursuit (its 1D), or
+    its formation change."""
+    opts = getattr(state.config.options, "after_charge_move", None)
+    if opts is None:  # (a build without these readings)
+        return []
+    out = []
+    own = proc == "move" and b.bound not in ("rout", "retire", "retire_half")
+    own = own and b.status != "routing"
+    if opts == "pursuit" and own and moved and b.charge_state in ("done", "halted"):
+        pursued = a.disorder > b.disorder or b.skirmishing
+        if b.charge_state == "halted" or not pursued:
+            out.append(f"{b.id} moved after its charge ({b.charge_state}) without pursuing")
+    after = b.charge_state in ("done", "halted")
+    if opts == "pursuit" and proc == "formation" and after and a != b:
+        out.append(f"{b.id} changed formation after its charge ({b.charge_state})")
+    per = state.config.options.formation_changes_per_card
+    if per and proc == "formation" and b.formation_changes >= per and a != b:
+        out.append(f"{b.id} changed formation more than {per} time(s) on its card")
+    per = state.config.options.standstill_tests_per_card
+    if per and proc in ("start", "halt") and b.standstill_tests >= per and a != b:
+        out.append(f"{b.id} tested to move off or halt more than {per} time(s) on its card")
     return out
 
 

@@ -11,7 +11,7 @@ import pytest
 import vedette.sim.play as sp
 from vedette import rules
 from vedette.rules.simulation import RANDOM, RANDOM_DRAWN, Policy
-from vedette.rules.two_by_two import simplay
+from vedette.rules.two_by_two import relative, simplay
 from vedette.sim.play import Setup, play_game
 
 
@@ -66,6 +66,7 @@ def test_the_policies_that_keep_no_record_of_what_was_done_never_read_it() -> No
 
     mp = pytest.MonkeyPatch()
     mp.setattr(rs, "fold", recorded)
+    mp.setattr(relative, "built", lambda state, events: None)  # (every event folded)
     try:
         play_game(_setup("two_by_two", ("aggressive", "cautious")), 2026, 2)
     finally:

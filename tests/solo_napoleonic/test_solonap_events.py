@@ -90,7 +90,14 @@ def before() -> Any:
     return state
 
 
-ADDED_SINCE = {"move_done": False, "rally_failed": False, "bound": None, "collided": []}
+ADDED_SINCE = {
+    "move_done": False,
+    "rally_failed": False,
+    "bound": None,
+    "collided": [],
+    "standstill_tests": 0,  # readings K72 and K71: per card
+    "formation_changes": 0,
+}
 #: a general's own move this turn (issue 23: an unattached general rides)
 GENERAL_ADDED_SINCE = {"moved_mm": 0.0}
 
@@ -98,13 +105,15 @@ GENERAL_ADDED_SINCE = {"moved_mm": 0.0}
 @pytest.fixture(scope="module")
 def replayed() -> tuple[Game, Any, Any]:
     """The fixture replayed now as far as the rules allow (its state, the old log's state at the
-    same point), then played on like the fixture was made: 300 steps of a seeded player taking
-    the first request ``legal_requests`` offers that the referee accepts."""
+    same point), then played on like the fixture was made: 400 steps of a seeded player taking
+    the first request ``legal_requests`` offers that the referee accepts (300 until session 17:
+    with one formation change and one standstill test a card, readings K71 and K72, its game
+    reaches a melee later)."""
     g, n = replayed_requests()
     assert n >= 10
     at, old = state_of(g), legacy_prefix(n)
     rng = random.Random(3)
-    for _ in range(300):
+    for _ in range(400):
         for proc, req in list(R.legal_requests(g.state, rng)):
             try:
                 g.perform(proc, req)

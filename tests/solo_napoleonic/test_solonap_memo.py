@@ -353,7 +353,9 @@ def test_a_units_kept_offers_are_its_offers_made_afresh(monkeypatch: pytest.Monk
     """A unit's own offers are kept by what they read of it (issue 29: the unit that acts
     changes every action, mostly in fields they do not read) and its offers against the enemy
     by theirs: at every step of simulated games, each active unit's offers are those made
-    afresh (with the memos off), and most are kept ones."""
+    afresh (with the memos off), and many are kept ones (over 40%: most until session 17,
+    when one formation change and one standstill test a card, readings K71 and K72, ended the
+    line/column and start/halt loops whose repeated states the kept offers served)."""
     from vedette.rules.solo_napoleonic import ruleset as R
     from vedette.sim.play import Setup, play_game
 
@@ -378,7 +380,7 @@ def test_a_units_kept_offers_are_its_offers_made_afresh(monkeypatch: pytest.Monk
     setup = Setup(RS.name, RS.scenario("sample"), max_actions=300)
     for i in range(2):
         play_game(setup, 5, i)
-    assert asked["all"] > 200 and asked["kept"] > asked["all"] / 2, asked
+    assert asked["all"] > 200 and asked["kept"] > asked["all"] * 0.4, asked
 
 
 def test_a_brigadiers_distant_units_follow_their_moves() -> None:

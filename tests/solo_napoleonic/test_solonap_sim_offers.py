@@ -166,6 +166,8 @@ def _old_end_turn(state: Any, req: Any) -> Any:
             "morale_facts": (),
             "chance_effects": (),
             "start_failed": False,
+            "standstill_tests": 0,
+            "formation_changes": 0,
             "morale_due": False,
             "bound": None,
         }

@@ -20,7 +20,7 @@ from vedette.errors import RuleViolation, VedetteError
 from vedette.geometry import flat
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body
-from vedette.rules import patch, protocol
+from vedette.rules import base, patch, protocol
 from vedette.rules.two_by_two import events, facts, model, movement, relative, setup, todo
 from vedette.sim.play import Setup, play_game
 
@@ -552,6 +552,7 @@ def test_a_units_patch_folds_as_the_cores_patch_fold(monkeypatch: pytest.MonkeyP
         return fold(state, e)
 
     monkeypatch.setattr(rs, "fold", recorded)
+    monkeypatch.setattr(relative, "built", _not_built)  # every event folded
     for policies in (("random",), ("aggressive", "cautious")):
         s = Setup(rs.name, rs.scenario("sample"), policies=policies, max_actions=400)
         for index in (0, 1):
@@ -752,6 +753,7 @@ def test_a_new_phase_is_the_state_the_phase_made_before(monkeypatch: pytest.Monk
         return fold(state, e)
 
     monkeypatch.setattr(rs, "fold", recorded)
+    monkeypatch.setattr(relative, "built", _not_built)  # every event folded
     for policies in (("random",), ("aggressive", "cautious")):
         s = Setup(rs.name, rs.scenario("sample"), policies=policies, max_actions=300)
         play_game(s, 2026, 4)
@@ -801,15 +803,21 @@ def _obligations_as_before(state: Any) -> tuple[Any, ...]:
     return tuple(out)
 
 
+def _not_built(state: Any, events: Any) -> None:
+    """``relative.built`` that never hands a state over: every event of a simulated game is
+    folded (a test that records the states the fold is given sees them all)."""
+    return None
+
+
 def _straight_steps(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     """Every state of simulated games (each policy) and the straight steps judged on it."""
     rs = rules.get("two_by_two")
     out: list[tuple[Any, ...]] = []
     step = relative._straight_step
 
-    def recorded(state: Any, u: Any, n: float, back: bool) -> Any:
+    def recorded(state: Any, u: Any, n: float, back: bool, words: bool = True) -> Any:
         out.append((state, u, n, back))
-        return step(state, u, n, back)
+        return step(state, u, n, back, words)
 
     monkeypatch.setattr(relative, "_straight_step", recorded)
     for policies in (("random",), ("aggressive", "cautious")):
@@ -832,6 +840,7 @@ def test_owed_steps_are_those_the_pending_melees_and_follow_ups_make(
     seen: list[Any] = []
     fold = rs.fold
     monkeypatch.setattr(rs, "fold", lambda st, e: seen.append(st) or fold(st, e))
+    monkeypatch.setattr(relative, "built", _not_built)  # every event folded
     for index in range(4):
         play_game(Setup(rs.name, rs.scenario("sample"), max_actions=800), 2026, index)
     for state in seen:
@@ -938,6 +947,7 @@ def test_a_relative_step_played_for_the_simulator_has_the_events_its_resolve_mak
     fold = rs.fold
     mp = pytest.MonkeyPatch()
     mp.setattr(rs, "fold", lambda st, e: states.append(st) or fold(st, e))
+    mp.setattr(relative, "built", _not_built)  # every event folded
     try:
         for policies in (("random",), ("aggressive", "cautious")):
             s = Setup(rs.name, rs.scenario("sample"), policies=policies, max_actions=500)
@@ -960,3 +970,198 @@ def test_a_relative_step_played_for_the_simulator_has_the_events_its_resolve_mak
                 key = f"{name}:{'played' if want[0] == 'events' else 'refused'}"
                 seen[key] = seen.get(key, 0) + 1
     assert len(seen) == 8 and min(seen.values()) > 10, seen
+
+
+def _plan_or_refusal(state: Any, u: Any, to: Any, words: bool) -> Any:
+    """A straight step's plan (``plan_move`` handed its end, its first problem raised, the
+    path measured afresh) with or without its words, or the refusal's kind and words."""
+    facts._prepared(state).paths.clear()
+    try:
+        return movement.plan_move(
+            state, u, relative._NO_MOVE, u.spent, u.road_only, True, to, words
+        )
+    except VedetteError as e:
+        return (type(e), str(e))
+
+
+_JUDGED = (
+    "unit",
+    "end",
+    "length",
+    "allowance",
+    "cost",
+    "problems",
+    "contacts",
+    "through_town",
+    "source",
+    "crossed",
+    "facing_changed",
+    "road_bonus",
+    "bridge_halved",
+)
+
+
+def test_a_step_planned_without_words_is_judged_as_the_plan_with_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The simulator's advance and retire plan their move without its words (no breakdown, no
+    counter-charges or reactions looked for: ``plan_move(words=False)``): over every straight
+    step of simulated games, steps of every length from the units' places there, and steps
+    over the bridge (its allowance halved), the plan is refused in the same words or gives
+    the same end, cost, contacts and flags; and the two flags a later step reads say what the
+    breakdown's words said ("whole move on road": the road bonus counted; "crosses a
+    bridge": the allowance halved for it)."""
+    seen = {"plan": 0, "refused": 0, "road": 0, "bridge": 0}
+    cases = _straight_steps(monkeypatch)[::2]
+    state0 = cases[0][0]
+    # a unit of each kind set just short of the bridge, facing across it (reading 7)
+    for u in state0.units[:6]:
+        fp = state0.rules.footprint
+        body = Body.at(300.0, 285.0, 0.0, fp.width, fp.depth)
+        placed = dataclasses.replace(u, body=body, status="table", entry="", spent=0.0)
+        state = dataclasses.replace(
+            state0, units=tuple(placed if o.id == u.id else o for o in state0.units)
+        )
+        cases.append((state, placed, 2.0, False))
+    for k, (state, u, n, back) in enumerate(cases):
+        for length in [n] if k % 4 else [n, 0.5, 3.0, 9.0, 16.0]:
+            for way in (back, not back) if k % 4 == 0 else (back,):
+                sign = -1.0 if way else 1.0
+                to = tt.Vec(*relative._ahead_of(u.body, sign * state.rules.mm(length)))
+                full = _plan_or_refusal(state, u, to, True)
+                lean = _plan_or_refusal(state, u, to, False)
+                if isinstance(full, tuple):
+                    assert lean == full, (u.id, length, way)
+                    seen["refused"] += 1
+                    continue
+                assert [getattr(lean, f) for f in _JUDGED] == [getattr(full, f) for f in _JUDGED]
+                assert lean.breakdown == () and lean.countercharge == () == lean.reactions
+                road = any("whole move on road" in b for b in full.breakdown)
+                bridge = any("crosses a bridge" in b for b in full.breakdown)
+                assert (full.road_bonus, full.bridge_halved) == (road, bridge), full.breakdown
+                seen["plan"] += 1
+                seen["road"] += road
+                seen["bridge"] += bridge
+    assert min(seen.values()) > 3, seen
+
+
+def test_a_turn_ending_far_from_every_wood_is_found_so_without_its_corners() -> None:
+    """A wheel or a turn asks which woods or rough its end enters only when the box about the
+    circle holding its corners meets a wood's box (``relative._may_touch``): whenever it says
+    no, ``body_features`` finds no such feature, on random placements about a wood (touching
+    it, in it, just clear of it) and about a wood's corners."""
+    rng = random.Random(31)
+    woods = (
+        tt.Feature.area("woods", "square", [(100, 100), (200, 100), (200, 200), (100, 200)]),
+        tt.Feature.area("woods", "slant", [(300, 80), (380, 120), (340, 220), (270, 160)]),
+    )
+    ruled_out = kept = 0
+    n = examples(6000)
+    for _ in range(n):
+        (b,) = _bodies(rng, 1)
+        if rng.random() < 0.5:  # about a corner or a side of one wood
+            x, y = rng.choice([(100, 100), (200, 200), (380, 120), (150, 100), (270, 160)])
+            reach = rng.choice([0.0, 1.0, b.radius, b.radius + 1e-3, 40.0])
+            a = rng.uniform(0, 2 * math.pi)
+            b = Body.at(x + reach * math.cos(a), y + reach * math.sin(a), b.facing, *_size(b))
+        found = tt.body_features(b, woods, "any")
+        if relative._may_touch(b, woods):
+            kept += 1
+        else:
+            ruled_out += 1
+            assert found == [], b
+    assert ruled_out > n // 10 and kept > n // 10
+
+
+def _size(b: Body) -> tuple[float, float]:
+    return b.footprint.width, b.footprint.depth
+
+
+def _common_area_as_before(pa: list[Any], pb: list[Any]) -> float:
+    """The Sutherland-Hodgman clip as written before each point's side was worked out once."""
+    out = tt._ccw(pa)
+    clip = tt._ccw(pb)
+    for (cx, cy), (dx, dy) in zip(clip, clip[1:] + clip[:1], strict=True):
+        if not out:
+            return 0.0
+        src, out = out, []
+
+        def side(p: tuple[float, float]) -> float:
+            return (dx - cx) * (p[1] - cy) - (dy - cy) * (p[0] - cx)  # noqa: B023
+
+        for p, q in zip(src, src[1:] + src[:1], strict=True):
+            sp, sq = side(p), side(q)
+            if sp >= 0:
+                out.append(p)
+            if (sp >= 0) != (sq >= 0):
+                t = sp / (sp - sq)
+                out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+    if len(out) < 3:
+        return 0.0
+    twice = sum(
+        x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(out, out[1:] + out[:1], strict=True)
+    )
+    return abs(twice) / 2
+
+
+def test_the_common_area_of_two_bases_is_the_clip_as_before() -> None:
+    """Two bodies' common area (``overlaps``: may a move end on top of another base?) is the
+    very float the clip gave before each point's side was worked out once: on random
+    placements, bodies touching side by side and end to end, turned on each other and on
+    top of each other."""
+    rng = random.Random(33)
+    shared = 0
+    n = examples(4000)
+    for _ in range(n):
+        a, b = _bodies(rng, 2)
+        if rng.random() < 0.6:  # close: touching, overlapping a little or much
+            gap = rng.choice([0.0, 0.5, -0.5, -5.0, a.footprint.width / 2])
+            b = Body.at(
+                a.centre.x + rng.choice([-1, 1]) * (a.footprint.width / 2 + gap),
+                a.centre.y + rng.uniform(-a.footprint.depth, a.footprint.depth),
+                rng.choice([a.facing, a.facing + 90.0, rng.uniform(0, 360)]),
+                *_size(b),
+            )
+        pa, pb = tt._outline(a), tt._outline(b)
+        got = tt._common_area(pa, pb)
+        assert got == _common_area_as_before(pa, pb), (a, b)
+        shared += got > 1.0
+    assert shared > n // 20
+
+
+def test_the_state_a_relative_step_makes_with_its_event_is_the_state_its_events_fold_to() -> None:
+    """The simulator's advance, retire, wheel and turn make the state their one event leaves as
+    they make the event (``relative.built``, handed over by the ruleset's ``folded``): over
+    every candidate of those lines in states of simulated games (each policy), it is the
+    state the events fold to one by one (``Ruleset.folded``: each event's fold), and the
+    ruleset's ``folded`` hands it over only for those very events from that very state."""
+    rs = rules.get("two_by_two")
+    procs = rs.protocol_procedures()
+    states: list[Any] = []
+    folded = rs.folded
+    mp = pytest.MonkeyPatch()
+    mp.setattr(rs, "folded", lambda st, es: states.append(st) or folded(st, es))
+    try:
+        for policies in (("random",), ("aggressive", "cautious")):
+            s = Setup(rs.name, rs.scenario("sample"), policies=policies, max_actions=500)
+            play_game(s, 2026, 4)
+    finally:
+        mp.undo()
+    seen: dict[str, int] = {}
+    play = rs.simulation()
+    for k, state in enumerate(states[::3]):
+        if state.stage != "battle" or state.phase != "move":
+            continue
+        for line in play.lines(state, rs, random.Random(k)):
+            for name, req in line:
+                if name not in ("advance", "retire", "wheel", "turn"):
+                    continue
+                try:
+                    out = procs[name].play(state, procs[name].parse(dict(req)), None)
+                except VedetteError:
+                    continue
+                made = rs.folded(state, out.events)
+                assert made == base.Ruleset.folded(rs, state, out.events), (name, req)
+                assert relative.built(state, list(out.events)) is None  # not these events
+                seen[name] = seen.get(name, 0) + (made is relative.built(state, out.events))
+    assert len(seen) == 4 and min(seen.values()) > 10, seen

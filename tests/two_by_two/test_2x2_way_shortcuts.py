@@ -103,3 +103,103 @@ def _asked(rng: random.Random, n: int, state: Any, crossed: int, apart: int) -> 
         ):
             apart += 1
     return crossed, apart
+
+
+def _short_searched(state: Any, b: Body, reach: float, sign: float) -> float | None:
+    """``todo._short_of`` as T3 made it: a search over the lengths (1/100 [n]), each path
+    measured against the bridges (``facts.crosses_bridge``)."""
+    c, ahead, mm = b.centre, b.forward(), state.rules.mm
+
+    def meets(n: float) -> bool:
+        return facts.crosses_bridge(state, [c, c + ahead.scale(sign * mm(n))])
+
+    if not meets(reach):
+        return None
+    top = math.floor(reach * 100 + 1e-6)
+    if top <= 0 or not meets(top / 100):
+        return max(top, 0) / 100
+    lo, hi = 0, top
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if meets(mid / 100):
+            hi = mid
+        else:
+            lo = mid
+    return lo / 100
+
+
+def test_the_way_short_of_a_bridge_is_the_one_searched() -> None:
+    """``todo._short_of`` (where the way first comes near a bridge and enters it, worked out
+    once: ``facts.bridge_window``) against the search over every length, for bases set down
+    at random around each bridge of simulated states (the sample's square, two round ones, a
+    slanting band, a five-sided deck): any facing, the table's axes, along a side (on its
+    line, or a hair off its direction) and aimed at a corner (grazing ways), ahead and back:
+    the same figure to 1/100 [n]. It counts ways stopped short, ways that meet no bridge,
+    and those the window answered (most) and left to the search (grazing), so it can fail."""
+    rng = random.Random(29)
+    seen = {"short": 0, "none": 0, "window": 0, "searched": 0}
+    answered = todo._short_in
+
+    def counted(*args: Any) -> tuple[bool, float | None]:
+        known, found = answered(*args)
+        seen["window" if known else "searched"] += 1
+        return known, found
+
+    todo._short_in = counted  # type: ignore[assignment]
+    try:
+        for n, played in enumerate(_states(0, 300)):
+            if n % 30:
+                continue
+            for state in (played, _bridged(played), _slanted(played)):
+                _ways_near(rng, state, seen)
+    finally:
+        todo._short_in = answered  # type: ignore[assignment]
+    assert seen["short"] > 100 and seen["none"] > 100
+    assert seen["window"] > 10 * seen["searched"] > 0
+
+
+def _slanted(state: Any) -> Any:
+    """``state`` on its table with its bridge replaced by two whose sides slant: a band across
+    the stream at an angle and a five-sided deck (sides nearly along a way are cut badly)."""
+    more = (
+        Feature.line("bridge", "Skew bridge", [(280.0, 300.0), (330.0, 345.0)], 14.0),
+        Feature.area(
+            "bridge",
+            "Deck",
+            [(420.0, 300.0), (452.0, 306.0), (461.0, 333.0), (437.0, 351.0), (413.0, 331.0)],
+        ),
+    )
+    kept = tuple(f for f in state.table.features if f.kind != "bridge")
+    return dataclasses.replace(state, table=dataclasses.replace(state.table, features=kept + more))
+
+
+def _ways_near(rng: random.Random, state: Any, seen: dict[str, int]) -> None:
+    """Bases around each bridge of ``state``, their ways ahead and back by both measures."""
+    fp = state.rules.footprint
+    for f in facts.features(state, "bridge"):
+        x0, y0, x1, y1 = f.box
+        corners = f.flat.points
+        for _ in range(60):
+            at = Vec(rng.uniform(x0 - 120, x1 + 120), rng.uniform(y0 - 120, y1 + 120))
+            pick = rng.random()
+            if pick < 0.2:  # along the table's axes, some on a box side's line
+                facing = rng.choice((0.0, 90.0, 180.0, 270.0, 45.0))
+                if rng.random() < 0.5:
+                    at = Vec(rng.choice((x0, x1)), at.y)
+            elif pick < 0.35:  # along a side, from a point of its line
+                (ax, ay), (bx, by) = rng.choice(f.flat.edges)
+                k = rng.uniform(-1.0, 2.0)
+                at = Vec(ax + k * (bx - ax), ay + k * (by - ay))
+                along = math.degrees(math.atan2(bx - ax, by - ay))
+                facing = along + rng.choice((0.0, 180.0, 1e-9, 1e-5, 0.01))
+            elif pick < 0.6:  # aimed at a corner: a grazing way
+                px, py = rng.choice(corners)
+                facing = math.degrees(math.atan2(px - at.x, py - at.y))
+            else:
+                facing = rng.uniform(0.0, 360.0)
+            b = Body(at, facing, fp)
+            reach = rng.choice((rng.uniform(0.0, 8.0), 2.0, 4.5, 6.0))
+            for sign in (1.0, -1.0):
+                want = _short_searched(state, b, reach, sign)
+                assert todo._short_of(state, b, reach, sign) == want, (at, facing, reach, sign)
+                seen["none" if want is None else "short"] += 1

@@ -486,3 +486,60 @@ def shapes_apart(a: Flat, b: Flat, gap: float) -> bool:
 def intersects(a: Flat, b: Flat) -> bool:
     """Whether two shapes share a point (shapely's ``intersects``: touching counts)."""
     return shapes_distance(a, b) == 0.0
+
+
+# -- a ray against a convex ring ---------------------------------------------------------------
+#: a corner sharper than this (degrees inside) is not taken as a convex ring's: the side
+#: half-planes would leave a point near it further from the ring than their excess
+SHARPEST = 5.0
+
+
+def convex_sides(ring: Flat) -> tuple[tuple[float, float, float], ...] | None:
+    """The sides of a convex ring as half-planes ``(nx, ny, h)`` (``(nx, ny)`` the unit
+    normal outward: a point ``p`` lies in the ring when ``nx * px + ny * py <= h`` for every
+    side); ``None`` for a line, a ring that turns both ways, or one with a corner sharper
+    than :data:`SHARPEST`."""
+    edges = ring.edges
+    if ring.kind != "ring" or len(edges) < 3:
+        return None
+    turn = 1.0 if area(ring) > 0 else -1.0  # counter-clockwise: every corner turns left
+    sharp = math.radians(180.0 - SHARPEST)
+    for (a, b), (_, d) in zip(edges, edges[1:] + edges[:1], strict=True):
+        ux, uy, vx, vy = b[0] - a[0], b[1] - a[1], d[0] - b[0], d[1] - b[1]
+        bend = math.atan2(turn * (ux * vy - uy * vx), ux * vx + uy * vy)
+        if bend < -HAIR or bend > sharp:
+            return None
+    sides = []
+    for a, b in edges:
+        ln = _norm(a, b)
+        nx, ny = turn * (b[1] - a[1]) / ln, -turn * (b[0] - a[0]) / ln
+        sides.append((nx, ny, nx * a[0] + ny * a[1]))
+    return tuple(sides)
+
+
+def ray_entry(
+    sides: Sequence[tuple[float, float, float]], c: Pt, d: Pt, most: float, grow: float
+) -> float:
+    """The least ``t`` in [0, ``most``] at which ``c + t * d`` (``d`` a unit vector) lies in
+    the convex ring of ``sides`` (:func:`convex_sides`) with each side pushed ``grow`` out
+    (inf: at none), to about 1e-9 mm: the ring's sides cut in turn (Cyrus and Beck).
+    :class:`Unsure` when a side nearly along the ray is crossed before ``most`` (its cut
+    would be ill measured)."""
+    cx, cy = c
+    dx, dy = d
+    t_in, t_out = 0.0, most
+    for nx, ny, h in sides:
+        den = nx * dx + ny * dy
+        num = h + grow - nx * cx - ny * cy  # the ray lies within the side while t * den <= num
+        if -1e-3 < den < 1e-3:  # nearly along the side: on which side it stays throughout
+            end = num - most * den
+            if num >= 1e-9 and end >= 1e-9:
+                continue
+            if num <= -1e-9 and end <= -1e-9:
+                return math.inf
+            raise Unsure
+        if den > 0.0:
+            t_out = min(t_out, num / den)
+        else:
+            t_in = max(t_in, num / den)
+    return t_in if t_in <= t_out else math.inf

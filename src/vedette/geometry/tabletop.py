@@ -584,22 +584,25 @@ def _ccw(poly: list[tuple[float, float]]) -> list[tuple[float, float]]:
 
 def _common_area(pa: list[tuple[float, float]], pb: list[tuple[float, float]]) -> float:
     """The area two convex polygons share (Sutherland-Hodgman: ``pa`` clipped by each side of
-    ``pb`` in turn)."""
+    ``pb`` in turn). Each point's side of a clipping line is worked out once (the same
+    arithmetic as ``(d - c) x (p - c)`` written out: the same floats), not once as each end
+    of the two sides that meet at it."""
     out = _ccw(pa)
     clip = _ccw(pb)
     for (cx, cy), (dx, dy) in zip(clip, clip[1:] + clip[:1], strict=True):
         if not out:
             return 0.0
         src, out = out, []
-
-        def side(p: tuple[float, float]) -> float:
-            return (dx - cx) * (p[1] - cy) - (dy - cy) * (p[0] - cx)  # noqa: B023
-
-        for p, q in zip(src, src[1:] + src[:1], strict=True):
-            sp, sq = side(p), side(q)
+        ex, ey = dx - cx, dy - cy
+        sides = [ex * (y - cy) - ey * (x - cx) for x, y in src]
+        last = len(src) - 1
+        for i, p in enumerate(src):
+            sp, j = sides[i], (i + 1 if i < last else 0)
+            sq = sides[j]
             if sp >= 0:
                 out.append(p)
             if (sp >= 0) != (sq >= 0):
+                q = src[j]
                 t = sp / (sp - sq)
                 out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
     if len(out) < 3:

@@ -267,7 +267,10 @@ def move_allowed(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
             f"{u.id} may act only against {u.restricted_to} this turn"
             f" (move toward={u.restricted_to})",
         )
-    no = move_refusal(state, u, _mode(req))
+    mode = _mode(req)
+    no = move_refusal(state, u, mode)
+    if no is None and mode in ("advance", "pursuit") and not u.advancing:
+        no = standstill_refusal(state, u)  # (its advance would test to move off first)
     if no is not None:
         raise no
     base, want = allowance(state, u, req)
@@ -295,6 +298,9 @@ def move_refusal(state: State, u: Unit, mode: str | None = None) -> RuleViolatio
         )
     if mode is not None and u.bound == "advance" and mode != "advance":
         return RuleViolation(R_STAND, f"{u.id} carries on regardless: it must advance")
+    no = after_charge_refusal(state, u, mode)
+    if no is not None:
+        return no
     if u.fired and u.cavalry and u.skirmishing:
         # Kuryakin, Skirmishers: "cavalry cannot fire and move in the same turn" (either order)
         return RuleViolation(
@@ -303,6 +309,39 @@ def move_refusal(state: State, u: Unit, mode: str | None = None) -> RuleViolatio
         )
     for c in effects_on(state, u, "no_move"):
         return RuleViolation(R_CHANCE, f"{u.id} may not move this turn (chance card: {c.title})")
+    return None
+
+
+def after_charge_refusal(state: State, u: Unit, mode: str | None) -> RuleViolation | None:
+    """Reading K73: a charger's move is its charge (Charge Test: "units who charge do so in a
+    straight line", the attacker "moves up to the target"); once the charge is over, what is
+    left of its move is only a pursuit (Disorder: "Each move of Retreat/Pursuit 1D"), and a
+    charger that failed to charge home "will halt" (Charge Home Test; K48) and moves no more
+    this turn. A formation change, which spends quarters of the move (Formation Changing), is
+    no pursuit either (``mode`` "formation"). ``[options] after_charge_move = "any"``: any move
+    or change with what is left (earlier builds). ``mode`` None: any move (the refusal only when
+    every move is refused)."""
+    if u.charge_state not in ("done", "halted") or mode == "rout":
+        return None  # (a routing unit's run is the rules' move, K60)
+    if state.config.options.after_charge_move != "pursuit":
+        return None
+    if u.charge_state == "halted":
+        return RuleViolation(
+            "Kuryakin, Charge Home Test",
+            f"{u.id} halted when its charge failed to go home: no move this turn (reading K73)",
+        )
+    if mode == "formation":
+        return RuleViolation(
+            R_FORM,
+            f"{u.id} has charged: what is left of its move is only a pursuit, not a formation"
+            " change (reading K73, [options] after_charge_move)",
+        )
+    if mode is not None and mode != "pursuit":
+        return RuleViolation(
+            "Kuryakin, Charge Test",
+            f"{u.id} has charged: what is left of its move is only a pursuit ('move"
+            f" unit={u.id} mode=pursuit', 1D; reading K73, [options] after_charge_move)",
+        )
     return None
 
 
@@ -413,7 +452,13 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
         rolls.append(r)
         use_effects(ch, u.id, "standstill")
         if r.row == "stays":
-            ch.unit(StandstillTested, u.id, "fails to move from a standstill", start_failed=True)
+            ch.unit(
+                StandstillTested,
+                u.id,
+                "fails to move from a standstill",
+                start_failed=True,
+                standstill_tests=u.standstill_tests + 1,
+            )
             return Outcome(tuple(ch.events), tuple(rolls), f"{u.id} does not advance", {"moved": 0})
     rr = check_roll(random_check(state, u), dice)
     rolls.append(rr)
@@ -433,6 +478,8 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
         "advancing": advancing or u.advancing,
         "bound": None if u.bound in ("advance", *RESULT_MOVES) else u.bound,
     }
+    if advancing and not u.advancing:  # (its standstill test, made first)
+        kw["standstill_tests"] = u.standstill_tests + 1
     if mode in ("retire", "retreat", "rout"):
         kw["advancing"] = False
     direction = req.direction
@@ -665,16 +712,23 @@ def _unit_for_stand(state: State, req: rq.OneUnit) -> Unit:
 def start(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     """Moving From A Standstill: d6, 1 fails (+1 Aggressive, -1 Timid brigadier)."""
     u = _unit_for_stand(state, req)
-    no = start_refusal(u)
+    no = start_refusal(state, u)
     if no is not None:
         raise no
     r = check_roll(standstill_check(state, u, False), dice)
     ch = Changes(state)
     use_effects(ch, u.id, "standstill")
+    n = u.standstill_tests + 1
     if r.row == "moves":
-        ch.unit(StandstillTested, u.id, "moves off", advancing=True)
+        ch.unit(StandstillTested, u.id, "moves off", advancing=True, standstill_tests=n)
     else:
-        ch.unit(StandstillTested, u.id, "fails to move from a standstill", start_failed=True)
+        ch.unit(
+            StandstillTested,
+            u.id,
+            "fails to move from a standstill",
+            start_failed=True,
+            standstill_tests=n,
+        )
     return Outcome(tuple(ch.events), (r,), f"{u.id} {r.consequence}")
 
 
@@ -682,29 +736,50 @@ def halt(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     """Stopping an advance: d6, a 6 carries on regardless (the same modifiers, reversed in
     effect: an Aggressive leader is hard to stop, a Timid one easy)."""
     u = _unit_for_stand(state, req)
-    no = halt_refusal(u)
+    no = halt_refusal(state, u)
     if no is not None:
         raise no
     r = check_roll(standstill_check(state, u, True), dice)
     ch = Changes(state)
     use_effects(ch, u.id, "standstill")
+    n = u.standstill_tests + 1
     if r.row == "stops":
-        ch.unit(Halted, u.id, "halts", advancing=False)
+        ch.unit(Halted, u.id, "halts", advancing=False, standstill_tests=n)
         msg = f"{u.id} halts"
     else:
-        ch.unit(StandstillTested, u.id, "carries on regardless", bound="advance")
+        ch.unit(
+            StandstillTested, u.id, "carries on regardless", bound="advance", standstill_tests=n
+        )
         msg = f"{u.id} carries on regardless: it must advance"
     return Outcome(tuple(ch.events), (r,), msg, {"halted": r.row == "stops"})
 
 
-def start_refusal(u: Unit) -> RuleViolation | None:
+def standstill_refusal(state: State, u: Unit) -> RuleViolation | None:
+    """Reading K72 (Moving From A Standstill gives the D6 of a try to move off or to stop, not
+    how many tries): ``[options] standstill_tests_per_card`` tests on one card (1; 0: no
+    limit), whatever their results: a unit that moved off does not try to halt on the same
+    card, nor one that halted to move off again. The refusal, or None."""
+    most = state.config.options.standstill_tests_per_card
+    if most and u.standstill_tests >= most:
+        return RuleViolation(
+            R_STAND,
+            f"{u.id} has tested to move off or to halt this activation: {most} test(s) a card"
+            " (reading K72, [options] standstill_tests_per_card)",
+        )
+    return None
+
+
+def start_refusal(state: State, u: Unit) -> RuleViolation | None:
     """What forbids a try to move off, from the unit's own state (Kuryakin, Moving From A
-    Standstill; Morale: a halt result binds): the refusal, or None. ``start`` raises it; the
-    simulator's quick check (``morale.quick_refused``) asks it."""
+    Standstill; Morale: a halt result binds; reading K72): the refusal, or None. ``start``
+    raises it; the simulator's quick check (``morale.quick_refused``) asks it."""
     if u.advancing:
         return RuleViolation(R_STAND, f"{u.id} is already advancing")
     if u.start_failed:
         return RuleViolation(R_STAND, f"{u.id} already failed this turn")
+    no = standstill_refusal(state, u)
+    if no is not None:
+        return no
     if u.bound == "halt":
         return RuleViolation(
             "Kuryakin, Morale", f"{u.id} halts where it stands (its morale result) this turn"
@@ -712,10 +787,11 @@ def start_refusal(u: Unit) -> RuleViolation | None:
     return None
 
 
-def halt_refusal(u: Unit) -> RuleViolation | None:
+def halt_refusal(state: State, u: Unit) -> RuleViolation | None:
     """What forbids a try to stop an advance, from the unit's own state (Kuryakin, Moving From
-    A Standstill: a unit that carries on regardless must advance; one move per activation): the
-    refusal, or None. ``halt`` raises it; the simulator's quick check asks it."""
+    A Standstill: a unit that carries on regardless must advance; one move per activation;
+    reading K72): the refusal, or None. ``halt`` raises it; the simulator's quick check asks
+    it."""
     if not u.advancing:
         return RuleViolation(R_STAND, f"{u.id} is not advancing")
     if u.bound == "advance":
@@ -724,7 +800,7 @@ def halt_refusal(u: Unit) -> RuleViolation | None:
         )
     if u.move_done:
         return RuleViolation(R_ONE_MOVE, f"{u.id} has made its move this activation")
-    return None
+    return standstill_refusal(state, u)
 
 
 def start_odds(state: State, req: rq.OneUnit) -> list[Odds]:
@@ -790,6 +866,14 @@ def formation(state: State, req: rq.Formation, dice: DiceSource) -> Outcome:
         if to != "skirmish":
             raise BadRequest("'width' is a skirmish line's frontage (to=skirmish)")
         check_skirmish_width(state, u, req.width)
+    # (going on with a change that has no move left changes nothing: not counted, K57)
+    stalled = u.formation_target == to and change_stalled(state, u)
+    no = None if stalled else after_charge_refusal(state, u, "formation")
+    if no is None and not stalled:
+        no = formation_refusal(state, u)
+    if no is not None:
+        raise no
+    count = u.formation_changes + (0 if stalled else 1)
     ch = Changes(state)
     base = base_move(state, u)
     if u.formation_target == to and u.formation_quarters > 0:
@@ -818,6 +902,7 @@ def formation(state: State, req: rq.Formation, dice: DiceSource) -> Outcome:
             formation_quarters=0,
             front=new_front(state, u, to, req),
             moved_mm=min(1.0, (used + q) / 4) * new_base,
+            formation_changes=count,
         )
         if req.width is not None:
             ch.unit(FormationChanged, u.id, "skirmish line frontage", width=req.width)
@@ -831,9 +916,25 @@ def formation(state: State, req: rq.Formation, dice: DiceSource) -> Outcome:
             formation_target=to,
             formation_quarters=rest,
             moved_mm=max(u.moved_mm, base),
+            formation_changes=count,
         )
         msg = f"{lead}; {rest} quarter(s) carry into next turn (1D at the end of the turn)"
     return Outcome(tuple(ch.events), rolls, msg, {"quarters": q})
+
+
+def formation_refusal(state: State, u: Unit) -> RuleViolation | None:
+    """Reading K71 (Formation Changing gives each change its D4 quarters of a move, not how many
+    changes a unit makes; Move Sequence: "once activated ... each unit can move, fire and
+    attack"): ``[options] formation_changes_per_card`` changes on one card (1; 0: no limit), a
+    change carried on from the last turn counting as one. The refusal, or None."""
+    most = state.config.options.formation_changes_per_card
+    if most and u.formation_changes >= most:
+        return RuleViolation(
+            R_FORM,
+            f"{u.id} has changed formation this activation: {most} change(s) a card (reading"
+            " K71, [options] formation_changes_per_card)",
+        )
+    return None
 
 
 def change_stalled(state: State, u: Unit) -> bool:
@@ -958,7 +1059,8 @@ def reform_refusal(u: Unit) -> RuleViolation | None:
         return RuleViolation(R_DIS, f"{u.id} has no 'D' chits")
     if u.casualties_turn:
         return RuleViolation(R_DIS, f"{u.id} has taken casualties this turn: it cannot reform")
-    if u.moved_mm or u.fired or u.charge_state:
+    if u.moved_mm or u.fired or u.charge_state or u.formation_changes or u.standstill_tests:
+        # (a formation change of 0 quarters, a test to move off or to halt: something done)
         return RuleViolation(
             R_DIS, f"{u.id} has already done something this turn: reforming takes the whole turn"
         )

@@ -57,6 +57,9 @@ class Options:
     leave_contact_mm: float
     charge_through_friends: bool
     flee_from: Literal["opponent", "nearest"]
+    formation_changes_per_card: int
+    standstill_tests_per_card: int
+    after_charge_move: Literal["pursuit", "any"]
 
 
 @dataclass(frozen=True, slots=True)

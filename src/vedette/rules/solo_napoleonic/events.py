@@ -105,19 +105,23 @@ ActivationEnded = _unit(
 StandstillTested = _unit(
     "standstill_tested",
     "Kuryakin, Moving From A Standstill: it moves off, or stays where it is for the turn.",
-    "bound advancing start_failed",
+    "bound advancing start_failed standstill_tests",
 )
-Halted = _unit("halted", "Kuryakin, Moving From A Standstill: the advance stops.", "advancing")
+Halted = _unit(
+    "halted",
+    "Kuryakin, Moving From A Standstill: the advance stops.",
+    "advancing standstill_tests",
+)
 Moved = _unit(
     "moved",
     "Kuryakin, Random Movement: a move (distance, swerve, the chits a move costs, the units it"
     " runs into).",
-    "bound moved_mm move_done advancing x y facing disorder collided",
+    "bound moved_mm move_done advancing x y facing disorder collided standstill_tests",
 )
 FormationChanged = _unit(
     "formation_changed",
     "Kuryakin, Formation Changing: formed, or still changing (quarters carried over).",
-    "formation formation_target formation_quarters front moved_mm width",
+    "formation formation_target formation_quarters front moved_mm width formation_changes",
 )
 Disordered = _unit(
     "disordered",
@@ -216,7 +220,8 @@ TurnMarksCleared = _unit(
     "bound acted moved_mm move_done fired volleys_fired reformed casualties_turn "
     "restricted_to lost_melee morale_failed charge_state charge_target charge_step "
     "charge_failed charge_flank home_failed rally_failed melee_round melee_rounds "
-    "morale_facts chance_effects start_failed morale_due disorder",
+    "morale_facts chance_effects start_failed morale_due disorder standstill_tests "
+    "formation_changes",
 )
 
 # -- a general's facts ------------------------------------------------------------------------

@@ -156,6 +156,10 @@ class Unit:
     formation_quarters: int = 0
     lost_melee: bool = False
     start_failed: bool = False
+    # the standstill tests (start, halt, an advance's own) and the formation changes (begun or
+    # carried on) made this activation: readings K72 and K71 limit them per card
+    standstill_tests: int = 0
+    formation_changes: int = 0
     morale_failed: bool = False
     # a result that binds (issue 23): "advance" (it carries on regardless: it must advance),
     # "halt" (it halts where it stands: no move, no charge this turn), or the move a failed
@@ -186,6 +190,11 @@ class Unit:
 
     #: on the table: not eliminated, figures left (kept with the unit once asked: see _OnTable)
     on_table = _OnTable()
+
+    @property
+    def charge_over(self) -> str | None:
+        """Its charge this turn, once over: "done" or "halted" (reading K73), else None."""
+        return self.charge_state if self.charge_state in ("done", "halted") else None
 
     @property
     def cavalry(self) -> bool:

@@ -515,9 +515,9 @@ def quick_refused(state: State, procedure: str, unit: str, req: Any) -> bool:
     if procedure == "reform":
         return reform_refusal(u) is not None
     if procedure == "halt":
-        return halt_refusal(u) is not None
+        return halt_refusal(state, u) is not None
     if procedure == "start":
-        return start_refusal(u) is not None
+        return start_refusal(state, u) is not None
     if procedure == "move":
         return owed_move(u) is None and (
             charging_refusal(u, "move") is not None or move_refusal(state, u) is not None

@@ -108,6 +108,8 @@ _CLEARED: tuple[tuple[str, Any], ...] = (
     ("morale_facts", ()),
     ("chance_effects", ()),
     ("start_failed", False),
+    ("standstill_tests", 0),
+    ("formation_changes", 0),
     ("morale_due", False),
     ("bound", None),
 )
@@ -251,7 +253,7 @@ def move_offer(
         open_["mode"] = ("advance", "move")
     else:
         given["mode"] = mode
-    if u.placed and mode in (None, "retire", "retreat") and not toward:
+    if u.placed and mode in (None, "retire", "retreat", "pursuit") and not toward:
         open_["direction"] = DIRECTIONS
     return make("move", given, text, rule, open_)
 
@@ -292,6 +294,9 @@ _own_key: Callable[[Any], tuple[Any, ...]] = attrgetter(
     "restricted_to",
     "x",
     "y",
+    "charge_over",
+    "formation_changes",
+    "standstill_tests",
 )
 
 
@@ -320,6 +325,7 @@ def _unit_options(state: State, u: Any, make: Make = _todo) -> list[Any]:
 
 
 def _own_options(state: State, u: Any, make: Make = _todo) -> Own:
+    opts = state.config.options
     if u.morale_due:
         return [], [], False  # its marker is owed first
     rally = make("rally", {"unit": u.id}, f"{u.id} tries to rally", morale.R_MORALE)
@@ -337,10 +343,22 @@ def _own_options(state: State, u: Any, make: Make = _todo) -> Own:
         m = move_offer(state, u, "retire", text, charging.R_ROUT, make)
         return [rally, *([m] if m is not None else [])], [], False
     out: list[Any] = []
-    m = move_offer(state, u, None, f"{u.id} moves", actions.R_MOVE, make)
+    after_charge = u.charge_state in ("done", "halted") and opts.after_charge_move == "pursuit"
+    if after_charge:
+        # reading K73: after its charge, only a pursuit (none after a charge that halted)
+        m = None
+        if u.charge_state == "done":
+            text = f"{u.id} pursues (1D)"
+            m = move_offer(state, u, "pursuit", text, actions.R_DIS, make)
+    else:
+        m = move_offer(state, u, None, f"{u.id} moves", actions.R_MOVE, make)
     # (``is not None``: a simulator's line is read, its choices made, only when it is tried)
     out += [m] if m is not None else []
-    if u.formation_target is not None:
+    if after_charge or (
+        opts.formation_changes_per_card and u.formation_changes >= opts.formation_changes_per_card
+    ):
+        pass  # reading K73: a charger changes no formation; K71: its change(s) of this card made
+    elif u.formation_target is not None:
         if not actions.change_stalled(state, u):  # (no move left: it goes on next turn)
             out.append(
                 make(
@@ -356,7 +374,9 @@ def _own_options(state: State, u: Any, make: Make = _todo) -> Own:
             text = f"{u.id} changes formation"
             out.append(make("formation", {"unit": u.id}, text, actions.R_FORM, {"to": forms}))
     out.append(make("reform", {"unit": u.id}, f"{u.id} reforms (the whole turn)", actions.R_DIS))
-    if u.advancing:
+    if opts.standstill_tests_per_card and u.standstill_tests >= opts.standstill_tests_per_card:
+        pass  # reading K72: its test(s) of this card made
+    elif u.advancing:
         out.append(make("halt", {"unit": u.id}, f"{u.id} tries to halt", actions.R_STAND))
     else:
         out.append(make("start", {"unit": u.id}, f"{u.id} moves off", actions.R_STAND))

@@ -270,13 +270,21 @@ def fold_unit(state: GameState, e: UnitPatch) -> GameState:
         bad = sorted(k for k in s if k not in _UNIT_FIELDS)
         raise VedetteError(f"event {e.kind!r}: a unit has no field {bad[0]!r}")
     if "body" in s or "spent" in s:
-        values = dict(s)
-        if "body" in s:
-            values["body"] = _body(state, values["body"])
-        if "spent" in s:  # a step of its move
-            values["turned_last"] = _free_turn(s)
-        return state.with_unit_values(e.id, values)
+        return state.with_unit_values(e.id, unit_values(state, s))
     return state.with_unit_values(e.id, s)
+
+
+def unit_values(state: GameState, s: Mapping[str, Any], body: Body | None = None) -> dict[str, Any]:
+    """The values a unit's patch setting ``s`` (its fields as logged, checked) gives the unit:
+    the body read back from its logged form (``body``: that very body, when the caller has
+    read it back already, as the simulator's relative step has), and for a step of its move
+    (a patch setting what it has spent) whether it was a free turn (``turned_last``)."""
+    values = dict(s)
+    if "body" in s:
+        values["body"] = _body(state, values["body"]) if body is None else body
+    if "spent" in s:  # a step of its move
+        values["turned_last"] = _free_turn(s)
+    return values
 
 
 def fold_melee_pending(state: GameState, e: MeleePending) -> GameState:

@@ -185,6 +185,17 @@ class _Prepared:
         self.bridges = features(state, "bridge")
         self.road_boxes = [f.box for f in self.roads]
         self._covers: dict[str, Any] = {}
+        #: each bridge's sides as half-planes (:func:`flat.convex_sides`), none when one is
+        #: not a convex ring; made when first asked (:func:`bridge_window`)
+        self._bridge_sides: list[Any] = []
+
+    @property
+    def bridge_sides(self) -> list[tuple[tuple[float, float, float], ...]] | None:
+        if not self._bridge_sides:
+            rings = [f.flat for f in self.bridges]
+            sides = [flat.convex_sides(r) if r is not None else None for r in rings]
+            self._bridge_sides.append(None if None in sides else sides)
+        return self._bridge_sides[0]  # type: ignore[no-any-return]
 
     def _cover(self, which: str, of: list[Feature]) -> Any:
         """The features ``of`` grown by 0.5 mm, as one shape, built when first asked."""
@@ -283,6 +294,35 @@ def crosses_bridge(state: GameState, path: list[Vec]) -> bool:
         if f.box[0] <= x1 + e and f.box[2] >= x0 - e and f.box[1] <= y1 + e and f.box[3] >= y0 - e
     ]
     return bool(near) and any(c.kind == "bridge" for c in tt.path_crossings(path, near))
+
+
+#: how much further than the crossings' tolerance (mm) :func:`bridge_window`'s ``lo`` is
+#: measured: a path that stops short of it lies clear of every bridge, beyond a hair
+_CLEAR = 1e-8
+
+
+def bridge_window(
+    state: GameState, c: tuple[float, float], d: tuple[float, float], most: float
+) -> tuple[float, float] | None:
+    """How far (mm, ``lo`` and ``hi``) the straight path from ``c`` toward ``d`` (a unit
+    vector) may run, up to ``most``, before :func:`crosses_bridge` finds it crosses a bridge,
+    without asking it at each length: it finds none for a path shorter than ``lo`` and finds
+    one for any longer than ``hi`` (to about 1e-9 mm; inf: none up to ``most``), from where
+    the ray first comes near each bridge and first enters it. ``None`` when a bridge is not
+    a convex ring or the ray runs along a side within a hair of it: ask
+    :func:`crosses_bridge`."""
+    sides = _prepared(state).bridge_sides
+    if sides is None:
+        return None
+    lo = hi = math.inf
+    near = 1e-6 + _CLEAR  # (path_crossings' tolerance: a path within it meets the bridge)
+    try:
+        for s in sides:
+            lo = min(lo, flat.ray_entry(s, c, d, most, near))
+            hi = min(hi, flat.ray_entry(s, c, d, most, 0.0))
+    except flat.Unsure:
+        return None
+    return lo, hi
 
 
 _PREPARED: dict[int, _Prepared] = {}

@@ -9,7 +9,6 @@ when vedette does not know where the unit stands, as stated facts: ``distance`` 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -56,6 +55,12 @@ class MovePlan:
     reactions: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
     facing_changed: bool = False
+    #: the road bonus counted: the whole move on a road, not through a town, every earlier
+    #: step of the phase on a road too (the breakdown's "whole move on road")
+    road_bonus: bool = False
+    #: the allowance halved for crossing a bridge by this move (bridge_mode whole_move: a
+    #: later step of the phase is at 1/2 rate too; the breakdown's "crosses a bridge")
+    bridge_halved: bool = False
 
     @property
     def legal(self) -> bool:
@@ -96,6 +101,7 @@ def plan_move(
     road_only: bool = True,
     first: bool = False,
     straight_to: Vec | None = None,
+    words: bool = True,
 ) -> MovePlan:
     """Measure (or take the stated facts of) a move and judge it against every movement rule.
 
@@ -107,7 +113,10 @@ def plan_move(
     ``straight_to``: a relative step's end, straight ahead or back along the unit's facing
     (``req`` is then not read): judged as ``Move(unit, path=(straight_to,), facing=its
     facing)`` is, without making and reading that request (a simulated game judges one at
-    most steps)."""
+    most steps). ``words``: False for a caller that reads only the verdict, the end, the
+    cost and the flags (the simulator's relative step): no breakdown written (its
+    ``road_bonus`` and ``bridge_halved`` set all the same), no counter-charges or reactions
+    looked for; the same problems, the same refusal."""
     rules = state.rules
     t = state.utype(u)
     mv = rules.movement
@@ -131,16 +140,20 @@ def plan_move(
         # who is near the end, for the snap, an overlap, a contact and a counter-charge: the
         # units scanned once (asked again of a snapped end)
         enemy = state.enemy_of(u.side)
-        cc_reach = rules.mm(_fastest_cavalry(rules) * mv.countercharge_fraction) + 1e-6
-        asks = ((0.0, None), (rules.contact_mm, enemy), (cc_reach, enemy))
+        asks: tuple[tuple[float, str | None], ...] = ((0.0, None), (rules.contact_mm, enemy))
+        if words:  # (the counter-charges: looked for only for a reader)
+            cc_reach = rules.mm(_fastest_cavalry(rules) * mv.countercharge_fraction) + 1e-6
+            asks = (*asks, (cc_reach, enemy))
         by_snap, *near_end = state.near_each(end, ((rules.geometry.snap_mm, enemy), *asks))
         snapped = snap_to_contact(state, u, dedup, facing, end, by_snap)
         if snapped is not None:
             dedup = [*dedup[:-1], snapped[0]]
-            breakdown.append(f"snapped to base contact with {snapped[1]}")
+            if words:
+                breakdown.append(f"snapped to base contact with {snapped[1]}")
             end = Body(dedup[-1], facing, rules.footprint)
             near_end = state.near_each(end, asks)
-        overlapping, contacting, countering = near_end
+        overlapping, contacting, *near_cc = near_end
+        countering = near_cc[0] if words else []
         whole = None
         if first and not problems:  # (the path's facts would say so first: not measured)
             whole = facts.on_table(state, end)
@@ -186,49 +199,64 @@ def plan_move(
         source = "stated"
     # -- allowance (2 by 2, Unit Summary; Movement Modifiers) ------------------------------
     allowance = t.move
-    breakdown.append(f"move [{t.move:g}] ({t.name})")
+    if words:
+        breakdown.append(f"move [{t.move:g}] ({t.name})")
     road_col = u.formation == "road_column"
+    road_bonus = bridge_halved = False
     if whole_road and not through_town and not road_only:
-        breakdown.append("no road bonus: an earlier part of the move was off the road")
+        if words:
+            breakdown.append("no road bonus: an earlier part of the move was off the road")
     elif whole_road and not through_town:
         bonus = mv.road_bonus
         allowance += bonus
-        breakdown.append(f"+[{bonus:g}] whole move on road")
-    elif whole_road and through_town:
+        road_bonus = True
+        if words:
+            breakdown.append(f"+[{bonus:g}] whole move on road")
+    elif whole_road and through_town and words:
         breakdown.append("no road bonus: moves through a town")
     mode = mv.bridge_mode
     rate_b = mv.bridge_rate
     cost = length
     if mode == "whole_move" and u.bridged:  # the whole move is at 1/2 rate, step by step too
         allowance *= rate_b
-        breakdown.append(f"x{rate_b:g}: an earlier part of the move crossed a bridge")
+        if words:
+            breakdown.append(f"x{rate_b:g}: an earlier part of the move crossed a bridge")
     elif bridge and not (whole_road and road_col):
         if mode == "whole_move":
             allowance *= rate_b
-            breakdown.append(f"x{rate_b:g}: crosses a bridge, not wholly on road in road column")
+            bridge_halved = True
+            if words:
+                breakdown.append(
+                    f"x{rate_b:g}: crosses a bridge, not wholly on road in road column"
+                )
         else:
             extra = bridge_len * (1 / rate_b - 1)
             cost += extra
-            breakdown.append(f"+[{extra:.2f}] bridge at 1/2 rate")
+            if words:
+                breakdown.append(f"+[{extra:.2f}] bridge at 1/2 rate")
     if town > 0:
         rate = mv.town_rate
         extra = town * (1 / rate - 1)
         cost += extra
-        breakdown.append(f"+[{extra:.2f}] [{town:.2f}] in town at 1/2 rate")
+        if words:
+            breakdown.append(f"+[{extra:.2f}] [{town:.2f}] in town at 1/2 rate")
     if rough > 0:
         if not t.woods_half:
             problems.append((R_MOVE, f"woods/rough are impassable to {t.name}"))
         rate = mv.rough_rate
         extra = rough * (1 / rate - 1)
         cost += extra
-        breakdown.append(f"+[{extra:.2f}] [{rough:.2f}] in woods/rough at 1/2 rate")
+        if words:
+            breakdown.append(f"+[{extra:.2f}] [{rough:.2f}] in woods/rough at 1/2 rate")
     if streams:
         sc = mv.stream_cost * streams
         cost += sc
-        breakdown.append(f"+[{sc:g}] crossing {streams} stream(s)")
-    breakdown.insert(0, f"path [{length:.2f}]")
-    if spent > 0:
-        breakdown.append(f"[{spent:.2f}] spent earlier this phase")
+        if words:
+            breakdown.append(f"+[{sc:g}] crossing {streams} stream(s)")
+    if words:
+        breakdown.insert(0, f"path [{length:.2f}]")
+        if spent > 0:
+            breakdown.append(f"[{spent:.2f}] spent earlier this phase")
     if spent + cost > allowance + 1e-6:
         left = max(allowance - spent, 0.0)
         problems.append(
@@ -291,7 +319,7 @@ def plan_move(
             d = facts.distance_n(state, ghost, e)
             if d is not None and d <= et.move * frac + 1e-9 and e.id not in contacts:
                 cc.append((e.id, d))
-    for cid in contacts:
+    for cid in contacts if words else ():
         e = state.unit(cid)
         if not state.utype(e).is_infantry or e.disrupted:
             continue
@@ -319,6 +347,8 @@ def plan_move(
         facing_changed=end is not None
         and u.body is not None
         and abs(((end.facing - u.body.facing + 180) % 360) - 180) > 1e-6,
+        road_bonus=road_bonus,
+        bridge_halved=bridge_halved,
     )
 
 
@@ -591,7 +621,7 @@ def _move_events(
         "through_town": u.through_town or plan.through_town,
         "entry": "",
     }
-    if bridged_half(plan.breakdown) and not u.bridged:
+    if plan.bridge_halved and not u.bridged:
         changes["bridged"] = True
     if plan.end is not None:
         changes["body"] = plan.end
@@ -606,12 +636,6 @@ def _move_events(
     for c in plan.contacts:
         events.append(MeleePending(u.id, c, counter))
     return events
-
-
-def bridged_half(breakdown: Sequence[str]) -> bool:
-    """Whether a move's allowance was halved for crossing a bridge (bridge_mode whole_move): a
-    later step of the unit's move this phase is at 1/2 rate too."""
-    return any("crosses a bridge" in b for b in breakdown)
 
 
 def check_move(state: GameState, req: Move, verdict: str) -> Outcome:

@@ -28,7 +28,7 @@ from vedette.rules.base import Outcome
 from vedette.rules.protocol import Plan
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import to_n
-from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.two_by_two.events import UNIT_EVENTS, unit_event, unit_values
 from vedette.rules.two_by_two.model import (
     R_CONTACT,
     R_MOVE,
@@ -43,7 +43,6 @@ from vedette.rules.two_by_two.movement import (
     MovePlan,
     _describe,
     _move_events,
-    bridged_half,
     contact_ends_move,
     judge_move,
     move,
@@ -86,14 +85,16 @@ def _mover(state: GameState, uid: str, what: str, facing_only: bool = False) -> 
     return u
 
 
-def _straight_step(state: GameState, u: Unit, n: float, back: bool) -> Step:
+def _straight_step(state: GameState, u: Unit, n: float, back: bool, words: bool = True) -> Step:
     assert u.body is not None
     if n <= 0:
         raise BadRequest("the distance must be more than 0")
     sign = -1.0 if back else 1.0
     # judged as Move(unit, path=(the point ahead,), facing kept) is, without the request
     to = Vec(*_ahead_of(u.body, sign * state.rules.mm(n)))
-    plan = plan_move(state, u, _NO_MOVE, u.spent, u.road_only, first=True, straight_to=to)
+    plan = plan_move(
+        state, u, _NO_MOVE, u.spent, u.road_only, first=True, straight_to=to, words=words
+    )
     if plan.problems:
         raise RuleViolation(*plan.problems[0])
     assert plan.end is not None
@@ -118,12 +119,22 @@ def _ahead_of(body: Body, mm: float) -> tuple[float, float]:
 
 
 def judge_advance(state: GameState, req: Advance | Retire) -> Plan:
+    return Plan(req, data=advance_step(state, req))
+
+
+def advance_step(state: GameState, req: Advance | Retire, words: bool = True) -> Step:
+    """An advance or a retire judged (``words``: False for the simulator's
+    :func:`play_step`, which reads no breakdown and no counter-charge: :func:`plan_move`)."""
     back = isinstance(req, Retire)
     u = _mover(state, req.unit, "retire" if back else "advance")
-    return Plan(req, data=_straight_step(state, u, to_n(state, req.distance), back))
+    return _straight_step(state, u, to_n(state, req.distance), back, words)
 
 
 def judge_wheel(state: GameState, req: Wheel) -> Plan:
+    return Plan(req, data=wheel_step(state, req))
+
+
+def wheel_step(state: GameState, req: Wheel) -> Step:
     u = _mover(state, req.unit, "wheel")
     assert u.body is not None
     if not 0 < req.angle <= 180:
@@ -135,7 +146,7 @@ def judge_wheel(state: GameState, req: Wheel) -> Plan:
     # the pivot stays put: place the turned body so its same front corner is on the pivot
     end = Body(_wheeled(u.body, facing, sign * w / 2), facing, u.body.footprint)
     cost = state.rules.n(w * math.radians(req.angle))
-    return Plan(req, data=_turn_step(state, u, end, cost, f"wheels {req.angle:g} {req.direction}"))
+    return _turn_step(state, u, end, cost, f"wheels {req.angle:g} {req.direction}")
 
 
 def _wheeled(body: Body, facing: float, side: float) -> Vec:
@@ -156,6 +167,10 @@ def _wheeled(body: Body, facing: float, side: float) -> Vec:
 
 
 def judge_turn(state: GameState, req: Turn) -> Plan:
+    return Plan(req, data=turn_step(state, req))
+
+
+def turn_step(state: GameState, req: Turn) -> Step:
     u = _mover(state, req.unit, "turn", facing_only=True)
     assert u.body is not None
     if req.face:
@@ -171,7 +186,7 @@ def judge_turn(state: GameState, req: Turn) -> Plan:
         sign = -1.0 if req.direction == "left" else 1.0
         end = u.body.turned(sign * by)
         text = f"turns {by:g} {req.direction}"
-    return Plan(req, data=_turn_step(state, u, end, 0.0, text))
+    return _turn_step(state, u, end, 0.0, text)
 
 
 def _turn_step(state: GameState, u: Unit, end: Body, cost: float, text: str) -> Step:
@@ -185,7 +200,7 @@ def _turn_step(state: GameState, u: Unit, end: Body, cost: float, text: str) -> 
         rough = _rough(state.table)
         into = (
             [f for f in tt.body_features(end, rough, "any") if f not in _in_rough(u.body, rough)]
-            if u.body is not None and rough
+            if u.body is not None and rough and _may_touch(end, rough)
             else []
         )
         if into:
@@ -215,6 +230,20 @@ def _rough(table: Any) -> tuple[Any, ...]:
         found = tuple(f for f in table.features if f.kind in ("woods", "rough"))
         hit = _ROUGH[id(table)] = (table, found)
     return hit[1]
+
+
+def _may_touch(body: Body, features: tuple[Any, ...]) -> bool:
+    """Whether ``body`` may meet one of ``features``: ``False`` only when the box about the
+    circle that holds its corners (its centre, its radius, a micrometre to spare) meets no
+    feature's box (``body_features`` then finds none: its own box of the corners lies in that
+    one), found without the corners (most wheels and turns end far from any wood)."""
+    c, r = body.centre, body.radius + 1e-3
+    x0, x1, y0, y1 = c.x - r, c.x + r, c.y - r, c.y + r
+    for f in features:
+        a, b, cc, d = f.box
+        if not (a > x1 or cc < x0 or b > y1 or d < y0):
+            return True
+    return False
 
 
 #: the woods and rough a body stands in, by (body, the features' identity)
@@ -297,15 +326,59 @@ def judge_charge(state: GameState, req: Charge) -> Plan:
 
 
 # -- resolving -------------------------------------------------------------------------------
-def play_step(judge: Any, state: GameState, req: Any, dice: Any) -> Outcome:
-    """``resolve_step(state, judge(state, req), dice)``'s events, for the simulator
-    (``Procedure.play``): the same refusals (the same judgement) and the same events; its
-    words and details, which no one reads there, are not written (an advance's plan in JSON,
-    its description)."""
-    data = judge(state, req).data
-    if isinstance(data, Move):  # a stated charge: the stated move, into contact
-        return move(state, data, dice)
-    return Outcome(tuple(_step_events(state, data)[0]))
+def play_step(judged: Any, state: GameState, req: Any, dice: Any) -> Outcome:
+    """``resolve_step(state, Plan(req, data=judged(state, req)), dice)``'s events, for the
+    simulator (``Procedure.play``; ``judged``: :func:`advance_step`, :func:`wheel_step` or
+    :func:`turn_step`): the same refusals (the same judgement) and the same events; its words
+    and details, which no one reads there, are not written (an advance's plan in JSON, its
+    description). The state its one event leaves is made with it (:func:`built`)."""
+    step = judged(state, req)
+    plan = step.plan
+    if plan is not None and plan.contacts:  # a move to contact: its melees too (folded)
+        return Outcome(tuple(_step_events(state, step)[0]))
+    u = step.unit
+    spent = u.spent + step.cost
+    end = step.end
+    x, y, f = round(end.centre.x, 3), round(end.centre.y, 3), round(end.facing, 3)
+    # the fields as _step_events sets them, the body as the patch logs it (unit_event)
+    changes: dict[str, Any] = {
+        "body": {"x": x, "y": y, "facing": f},
+        "spent": round(spent, 9),
+        "turned": u.turned or step.turned,
+        "straight_run": 0.0 if step.turned else round(u.straight_run + step.straight, 9),
+    }
+    if step.cost > 0:
+        changes["moved"] = True
+    if plan is not None:
+        changes = {"entry": "", **changes}
+        changes["road_only"] = u.road_only and plan.road_bonus
+        changes["through_town"] = u.through_town or plan.through_town
+        if plan.bridge_halved and not u.bridged:
+            changes["bridged"] = True
+    event = _MOVED(u.id, changes)
+    # the unit's values as fold_unit folds them from the patch (its body as read back from its
+    # logged form: the same floats)
+    values = unit_values(state, changes, Body(Vec(x, y), f, state.rules.footprint))
+    events = (event,)
+    _BUILT[0] = (state, events, state.with_unit_values(u.id, values))
+    return Outcome(events)
+
+
+_MOVED = UNIT_EVENTS["moved"]
+
+#: the state the simulator's last relative step made with its one event: (the state it was
+#: played on, its events, the state they leave); the entry keeps both states alive
+_BUILT: list[Any] = [None]
+
+
+def built(state: GameState, events: Any) -> GameState | None:
+    """The state ``events`` leave when folded from ``state``, where :func:`play_step` made it
+    with them (these very events, from this very state): the fold is a pure function of the
+    state and the events (frozen values), so its state is theirs. None: fold them."""
+    hit = _BUILT[0]
+    if hit is None or hit[0] is not state or hit[1] is not events:
+        return None
+    return hit[2]  # type: ignore[no-any-return]
 
 
 def resolve_step(state: GameState, plan: Plan, dice: Any) -> Outcome:
@@ -353,11 +426,9 @@ def _step_events(state: GameState, step: Step) -> tuple[list[Any], dict[str, Any
     if step.cost > 0:
         changes["moved"] = True
     if step.plan is not None:
-        changes["road_only"] = u.road_only and any(
-            "whole move on road" in b for b in step.plan.breakdown
-        )
+        changes["road_only"] = u.road_only and step.plan.road_bonus
         changes["through_town"] = u.through_town or step.plan.through_town
-        if bridged_half(step.plan.breakdown) and not u.bridged:
+        if step.plan.bridge_halved and not u.bridged:
             changes["bridged"] = True
         events = _move_events(state, u, step.plan, changes={"entry": "", **changes})
     else:

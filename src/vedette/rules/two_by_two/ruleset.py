@@ -141,8 +141,9 @@ def _units(
     return tuple(units)
 
 
-#: an advance's or a retire's plan and resolve in one run, its events alone (the simulator)
-_play_adv = partial(relative.play_step, relative.judge_advance)
+#: an advance's or a retire's plan and resolve in one run, its events alone (the simulator:
+#: its plan without the words and counter-charges no one reads there)
+_play_adv = partial(relative.play_step, partial(relative.advance_step, words=False))
 
 
 class TwoByTwo(Ruleset[GameState]):
@@ -294,13 +295,13 @@ class TwoByTwo(Ruleset[GameState]):
                 rq.Wheel,
                 relative.judge_wheel,
                 relative.resolve_step,
-                play=partial(relative.play_step, relative.judge_wheel),
+                play=partial(relative.play_step, relative.wheel_step),
             ),
             Procedure(
                 rq.Turn,
                 relative.judge_turn,
                 relative.resolve_step,
-                play=partial(relative.play_step, relative.judge_turn),
+                play=partial(relative.play_step, relative.turn_step),
             ),
             Procedure(rq.Charge, relative.judge_charge, relative.resolve_step),
             Procedure.nodice(rq.CheckMove, self._check_move),
@@ -405,6 +406,13 @@ class TwoByTwo(Ruleset[GameState]):
     def options(self, state: GameState) -> list[Todo]:
         """Who may still move, shoot, rally or melee now, and the reactions open."""
         return todo.options(state)
+
+    def folded(self, state: GameState, events: Any) -> GameState:
+        """The state a procedure's events leave: the one the simulator's relative step made
+        with its event, where it was played on this state (``relative.built``), else each
+        event folded."""
+        out = relative.built(state, events)
+        return out if out is not None else super().folded(state, events)
 
     def _one_line_each(self, state: GameState) -> list[Todo]:
         """Of each procedure and unit (firer, RP) ``todo`` would offer a line for that a player

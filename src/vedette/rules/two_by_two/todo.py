@@ -16,7 +16,7 @@ import functools
 import itertools
 import math
 import operator
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -483,8 +483,18 @@ def _bridge_way(state: GameState, u: Any, reach: float) -> tuple[float | None, f
 def _short_of(state: GameState, b: Body, reach: float, sign: float) -> float | None:
     """The most [n] (in 1/100) ``b`` may slide straight ahead (``sign`` 1) or back (-1)
     without its centre's path meeting a bridge (as the move's judgement finds it:
-    ``facts.crosses_bridge``), when the whole ``reach`` meets one; else None."""
+    ``facts.crosses_bridge``), when the whole ``reach`` meets one; else None. Answered from
+    where the way first comes near a bridge and first enters one (:func:`_short_in`); the
+    paths searched (to 1/100 [n]) only where one of the lengths falls between the two."""
     c, ahead, mm = b.centre, b.forward(), state.rules.mm
+    if mm(reach) > 1e-3:  # (a way of no length: searched)
+        d = (sign * ahead.x, sign * ahead.y)
+        # up to a millimetre beyond the reach (the last 1/100 [n] may pass it by a hair)
+        window = facts.bridge_window(state, c.as_tuple(), d, mm(reach) + 1.0)
+        if window is not None:
+            known, found = _short_in(window, reach, mm)
+            if known:
+                return found
 
     def meets(n: float) -> bool:
         return facts.crosses_bridge(state, [c, c + ahead.scale(sign * mm(n))])
@@ -502,6 +512,49 @@ def _short_of(state: GameState, b: Body, reach: float, sign: float) -> float | N
         else:
             lo = mid
     return lo / 100
+
+
+#: how near (mm) a length asked may come to :func:`facts.bridge_window`'s figures before
+#: :func:`_short_of` measures the path itself
+_WINDOW = 1e-6
+
+
+def _short_in(
+    window: tuple[float, float], reach: float, mm: Callable[[float], float]
+) -> tuple[bool, float | None]:
+    """:func:`_short_of`'s search answered from the ``window`` of lengths (mm) in which its way
+    first meets a bridge (:func:`facts.bridge_window`): whether every length it would ask lies
+    clear of the window (False: ask them), and the answer. The search's own steps, each length
+    asked known to meet a bridge beyond the window and to meet none before it."""
+    lo, hi = window
+
+    def meets(n: float) -> bool | None:
+        t = mm(n)
+        return False if t < lo - _WINDOW else True if t > hi + _WINDOW else None
+
+    met = meets(reach)
+    if met is None:
+        return False, None
+    if not met:
+        return True, None
+    top = math.floor(reach * 100 + 1e-6)
+    if top <= 0:
+        return True, 0.0
+    met = meets(top / 100)
+    if met is None:
+        return False, None
+    if not met:
+        return True, top / 100
+    # the search ends between the last 1/100 [n] that meets none and the first that meets
+    k = min(top, max(1, math.ceil(hi / mm(0.01))))
+    for _ in range(3):
+        if meets(k / 100) is not True and k < top:
+            k += 1
+        elif k > 1 and meets((k - 1) / 100) is True:
+            k -= 1
+    if meets(k / 100) is True and (k == 1 or meets((k - 1) / 100) is False):
+        return True, (k - 1) / 100
+    return False, None
 
 
 def _halved(state: GameState, u: Any, t: Any, reach: float) -> tuple[float, ...]:
