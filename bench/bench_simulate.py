@@ -1011,6 +1011,23 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         "Kuryakin: reforming takes the whole turn: not after a standstill test or a formation"
         " change of 0 quarters (session 17)",
     ),
+    (
+        "1a1ed48:K71-K73:late",
+        "vedette/rules/solo_napoleonic/config.py",
+        "    charge_through_friends: bool\n",
+        "    charge_through_friends: bool\n    formation_changes_per_card: int\n"
+        '    standstill_tests_per_card: int\n    after_charge_move: Literal["pursuit", "any"]\n',
+        "Kuryakin: (K71-K73 on a baseline of session 16-17's code: the commits' own diff, and)"
+        " the options it reads",
+    ),
+    (
+        "1a1ed48:K71-K73:late",
+        "vedette/rules/solo_napoleonic/data/rules.toml",
+        "charge_through_friends = false\n",
+        "charge_through_friends = false\nformation_changes_per_card = 1\n"
+        'standstill_tests_per_card = 1\nafter_charge_move = "pursuit"\n',
+        "Kuryakin: (the same) their values",
+    ),
 )
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {
@@ -1140,6 +1157,21 @@ def _game(row: object) -> list[object]:
 
 #: a fix whose patches call what another fix's patches define (not found in its own text)
 BASE_FIX_NEEDS = {"6ef9817:K68": "687a550:moves", "d5da6d1:reform": "1a1ed48:K71-K73"}
+#: a later version of a fix given as the diff of the commits that made it (``git diff A B`` of
+#: these files under ``src``, applied with ``patch``, fuzz 2), with the key's entries in
+#: ``BASE_FIXES`` (the files the diff's context does not fit), for baselines whose code the
+#: first version's text does not fit; and the other fixes that diff makes besides
+BASE_FIX_DIFFS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "1a1ed48:K71-K73:late": (
+        "d6fb95f~1",
+        "1a1ed48",
+        tuple(
+            f"vedette/rules/solo_napoleonic/{f}"
+            for f in ("actions.py", "events.py", "model.py", "morale.py", "ruleset.py")
+        ),
+    ),
+}
+BASE_FIX_ALSO: dict[str, tuple[str, ...]] = {"1a1ed48:K71-K73:late": ("d5da6d1:reform",)}
 #: per ruleset, the later rule fixes the baseline lacks and could not be given (its code of
 #: the day is not the text the patches were written against): its games may differ
 LACKING: dict[str, list[str]] = {}
@@ -1161,25 +1193,41 @@ def baseline(ref: str, into: Path) -> Path | None:
     made = {c for c in {key.split(":")[0] for key, *_ in BASE_FIXES} if has_commit(ref, c)}
     # the fixes the baseline made itself: its own code is left as is
     left_out = {key for key, *_ in BASE_FIXES if key.split(":")[0] in made}
+    left_out |= {key for key in BASE_FIX_DIFFS if key.split(":")[0] in made}
     # a fix (one version of it) is carried whole or not at all (a part without the rest breaks
-    # the code); a version whose text is not found, or that needs a fix left out, is left out
-    # with the versions patched over it: until none is left out
+    # the code); a version whose text is not found, or that needs a fix left out, or whose
+    # fix an earlier version gives, is left out with the versions patched over it; a version's
+    # diff (BASE_FIX_DIFFS) must apply too: until none is left out
     while True:
-        patched, failed = dict(texts), set()
+        patched, failed, by_fix = dict(texts), set(), {}
         for key, rel, was, fixed, _ in BASE_FIXES:
             if key in left_out or key in failed:
                 continue
-            if was in patched[rel] and BASE_FIX_NEEDS.get(key) not in left_out | failed:
+            other = by_fix.setdefault(_fix(key), key)
+            if other != key and other not in failed:
+                failed.add(key)  # (an earlier version gives the fix)
+            elif was in patched[rel] and BASE_FIX_NEEDS.get(key) not in left_out | failed:
                 patched[rel] = patched[rel].replace(was, fixed, 1)
             else:
+                failed.add(key)
+        for rel, text in patched.items():
+            if text or (src / rel).exists():
+                (src / rel).write_text(text, encoding="utf-8")
+        for key in BASE_FIX_DIFFS:  # (once the text fits: a half-patched file would not)
+            other = by_fix.get(_fix(key), key)
+            if failed or key in left_out:
+                continue
+            if (other != key and other not in failed) or not _diff(key, into, dry=True):
                 failed.add(key)
         if not failed:
             break
         left_out |= failed
-    for rel, text in patched.items():
-        if text != texts[rel]:
-            (src / rel).write_text(text, encoding="utf-8")
+    for key in BASE_FIX_DIFFS:
+        if key not in left_out:
+            _diff(key, into, dry=False)
+            left_out -= set(BASE_FIX_ALSO.get(key, ()))
     given = {_fix(key) for key, *_ in BASE_FIXES if key not in left_out}
+    given |= {_fix(key) for key in BASE_FIX_DIFFS if key not in left_out}
     lacking: set[str] = set()
     for key, rel, _, _, why in BASE_FIXES:
         if key not in left_out:
@@ -1189,6 +1237,23 @@ def baseline(ref: str, into: Path) -> Path | None:
             LACKING.setdefault(rel.split("/")[2], []).append(f"{why} ({key.split(':')[0]})")
             print(f"baseline {ref} lacks a later rule fix its code does not take: {why}")
     return src
+
+
+def _diff(key: str, into: Path, dry: bool) -> bool:
+    """A late version's diff applied to the extracted tree (``dry``: only whether it does)."""
+    old, new, files = BASE_FIX_DIFFS[key]
+    paths = [f"src/{f}" for f in files]
+    diff = subprocess.run(
+        ["git", "-C", str(ROOT), "diff", old, new, "--", *paths], capture_output=True, check=True
+    ).stdout
+    cmd = ["patch", "-p1", "--fuzz=2", "--no-backup-if-mismatch", "-r", "-", "-s", "-f"]
+    try:
+        out = subprocess.run(
+            [*cmd, *(["--dry-run"] if dry else [])], input=diff, cwd=into, capture_output=True
+        )
+    except OSError:
+        return False
+    return out.returncode == 0
 
 
 def _fix(key: str) -> str:
