@@ -16,7 +16,10 @@ Printed: games/s of each side, the ratio, and whether every game is identical (w
 the number of actions and the actions themselves): the new code must play the same games. A fix
 of what the referee offers made since the baseline (``BASE_FIXES``: it changes the lines the
 policy draws from) is applied to the baseline's extracted code too, and said so, so that both
-sides still play the same games: the ratio is of speed, not of a changed game. The load
+sides still play the same games: the ratio is of speed, not of a changed game (a baseline that
+already has a fix, any commit from c1ed18f on, is left as is; a fix its code of the day does not
+take as written is left out, said so, and its games are said to differ instead of stopping the
+run: ``BASE_FIXES``). The load
 average (``uptime``) is printed beside the figures. Without git (or with ``--base none``) the
 ratio is given against the figures recorded in issue 29 (quiet machine, one worker).
 
@@ -76,10 +79,16 @@ OFFERS_GREW: dict[str, str] = {
 }
 #: rule fixes made since the baseline that change which lines the random policy draws from,
 #: applied to the baseline's extracted ``src`` too (where it lacks them), so both sides still
-#: play the same games: (file, the baseline's text, the text with the fix, why). Each is a
-#: fix of what the referee offers, not of speed: without it the baseline plays other games.
-BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
+#: play the same games: (key, file, the baseline's text, the text with the fix, why). Each is
+#: a fix of what the referee offers, not of speed: without it the baseline plays other games.
+#: The key is the commit that made the fix, then which fix of that commit, then (for a second
+#: version of it, written against the code of a later baseline) which version: a baseline that
+#: has the commit already has the fix, in its own code, and is left as is. A fix is carried
+#: whole or not at all; a baseline whose code takes no version of a fix it lacks is run all
+#: the same, its games said to differ and why (:data:`LACKING`), instead of stopping.
+BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
     (
+        "be8b550",
         "vedette/rules/solo_napoleonic/ruleset.py",
         "    if u.formation_target is not None:\n        out.append(\n",
         "    if u.formation_target is not None:\n"
@@ -89,6 +98,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         " (session 14: it changed nothing, and was about 7% of a random game's actions)",
     ),
     (
+        "8e179c3",
         "vedette/rules/solo_napoleonic/flow.py",
         '        move_allowed(state, u, Move(unit=u.id, mode="advance", distance=left))\n',
         '        move_allowed(state, u, Move(unit=u.id, mode="advance", distance=left,'
@@ -97,6 +107,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         " (issue 23, K16; reached by a game of seed 2026 once session 15's rules changed)",
     ),
     (
+        "8e179c3",
         "vedette/rules/solo_napoleonic/flow.py",
         '                    {"unit": u.id, "mode": "advance", "distance": left},\n',
         '                    {"unit": u.id, "mode": "advance", "distance": left,\n'
@@ -104,6 +115,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) the owed advance names the charger it goes toward",
     ),
     (
+        "931a96f",
         "vedette/rules/solo_napoleonic/actions.py",
         "    direction = req.direction\n    if direction is None:\n",
         "    direction = req.direction\n"
@@ -129,6 +141,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         " nearest enemy (session 15)",
     ),
     (
+        "fddbf8c",
         "vedette/rules/solo_napoleonic/melee.py",
         "    pos = geom.moved(u, -r.final * 10.0, 0.0)\n",
         "    _c = next((x for x in sorted(state.units, key=lambda x: x.id)\n"
@@ -144,6 +157,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: skirmishers evade away from the cavalry charging them (session 15)",
     ),
     (
+        "8d9ced1:rifles",
         "vedette/rules/solo_napoleonic/fire.py",
         "    if f.skirmishing:\n        if f.cavalry and moved:\n",
         "    if f.rifles and f.moved_mm > 0 and f.moved_mm > _half_move(state, f):\n"
@@ -152,6 +166,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: skirmishing rifles that moved over half may not fire (session 15)",
     ),
     (
+        "07107f6",
         "vedette/rules/solo_napoleonic/fire.py",
         '        raise RuleViolation("Kuryakin, Charge Test", f"{f.id} is charging: it cannot'
         ' fire")\n',
@@ -162,6 +177,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: a unit that reformed gives no defensive fire that turn (session 15)",
     ),
     (
+        "8d9ced1:fired",
         "vedette/rules/solo_napoleonic/actions.py",
         "    return allowance(state, u, req)\n",
         "    if u.fired and u.cavalry and u.skirmishing:\n"
@@ -174,6 +190,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         " half (session 15)",
     ),
     (
+        "b69a5c7",
         "vedette/rules/solo_napoleonic/model.py",
         "    chance_effects: tuple[str, ...] = ()\n",
         "    chance_effects: tuple[str, ...] = ()\n    collided: tuple[str, ...] = ()\n",
@@ -181,6 +198,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         " (session 15, helper G): the units it ran into, held on the mover",
     ),
     (
+        "b69a5c7",
         "vedette/rules/solo_napoleonic/events.py",
         '        {"bound", "moved_mm", "move_done", "advancing", "x", "y", "disorder"}\n',
         '        {"bound", "moved_mm", "move_done", "advancing", "x", "y", "disorder",'
@@ -188,12 +206,14 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) a move records the units it ran into",
     ),
     (
+        "b69a5c7",
         "vedette/rules/solo_napoleonic/events.py",
         '    touches: ClassVar[frozenset[str]] = frozenset({"disorder"})\n',
         '    touches: ClassVar[frozenset[str]] = frozenset({"disorder", "collided"})\n',
         "Kuryakin: (the same) the collision's chits discharge it",
     ),
     (
+        "b69a5c7",
         "vedette/rules/solo_napoleonic/actions.py",
         '        kw["disorder"] = u.disorder + chits\n'
         '    ch.unit(Moved, u.id, f"{mode} move", **kw)\n',
@@ -232,6 +252,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) the units a move runs into (actions.collisions)",
     ),
     (
+        "b69a5c7",
         "vedette/rules/solo_napoleonic/actions.py",
         "            if u.skirmishing:\n"
         '                parts.append(f"{u.id} skirmishing: no D")\n'
@@ -250,6 +271,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) the collision's chits rolled discharge it",
     ),
     (
+        "b69a5c7",
         "vedette/rules/solo_napoleonic/flow.py",
         "    out[:0] = bound_moves(state)\n",
         "    out[:0] = [\n"
@@ -261,6 +283,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) the collision's chits owed first",
     ),
     (
+        "b18fb3c",
         "vedette/rules/solo_napoleonic/fire.py",
         "        raise RuleViolation('Kuryakin, Disorder', 'reformed: nothing else this turn')\n",
         "        raise RuleViolation('Kuryakin, Disorder', 'reformed: nothing else this turn')\n"
@@ -269,6 +292,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: a unit that charged cannot fire that turn once its charge is over (session 15)",
     ),
     (
+        "7c903d9",
         "vedette/rules/solo_napoleonic/flow.py",
         "    ] + bound_moves(state)\n",
         "    ] + bound_moves(state)\n"
@@ -295,6 +319,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         " reading K60)",
     ),
     (
+        "7c903d9",
         "vedette/rules/solo_napoleonic/ruleset.py",
         '    if u.status == "routing":\n        run = Todo(',
         '    if u.status == "routing":\n'
@@ -304,6 +329,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) the owed run is not offered twice",
     ),
     (
+        "cf112ad",
         "vedette/rules/solo_napoleonic/melee.py",
         "                   round(_b.centre.y + _dy / _n * r.final * 10.0, 1))\n"
         '    if pos is not None:\n        kw["x"], kw["y"] = pos\n',
@@ -319,6 +345,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         " ridden down (session 15, reading K59)",
     ),
     (
+        "85dffa8",
         "vedette/rules/solo_napoleonic/fire.py",
         '            "Kuryakin, Movement",'
         ' f"{f.id} may act only against {f.restricted_to} this turn"\n'
@@ -334,6 +361,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: a limbered battery does not fire (session 15, reading K61)",
     ),
     (
+        "85dffa8",
         "vedette/rules/solo_napoleonic/ruleset.py",
         '    shooter = u.kind == "infantry" or u.artillery or u.skirmishing\n',
         '    shooter = (u.kind == "infantry" or u.artillery or u.skirmishing) and not (\n'
@@ -342,6 +370,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) a limbered battery's fire is not offered",
     ),
     (
+        "687a550:K64",
         "vedette/rules/solo_napoleonic/actions.py",
         "            if _ob is None:\n                continue\n            _k = 0.0",
         "            if _ob is None:\n                continue\n"
@@ -351,6 +380,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         " collision (session 16, reading K64)",
     ),
     (
+        "687a550:moves",
         "vedette/rules/solo_napoleonic/actions.py",
         "def move_odds(",
         "def _k16_kw(state, u, kw, exclude=None):\n"
@@ -398,6 +428,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: the moves the rules make run into units as a move does (session 16): the test",
     ),
     (
+        "687a550:moves",
         "vedette/rules/solo_napoleonic/events.py",
         '    touches: ClassVar[frozenset[str]] = frozenset({"x", "y", "facing", "moved_mm"})\n',
         '    touches: ClassVar[frozenset[str]] = frozenset({"x", "y", "facing", "moved_mm",'
@@ -405,6 +436,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) a charger moving up records the units it runs into",
     ),
     (
+        "687a550:moves",
         "vedette/rules/solo_napoleonic/events.py",
         '    touches: ClassVar[frozenset[str]] = frozenset({"charge_state", "x", "y", "facing",'
         ' "moved_mm"})\n',
@@ -413,12 +445,14 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) so does one charging home",
     ),
     (
+        "687a550:moves",
         "vedette/rules/solo_napoleonic/events.py",
         '        {"charge_state", "advancing", "x", "y", "home_failed", "bound"}\n',
         '        {"charge_state", "advancing", "x", "y", "home_failed", "bound", "collided"}\n',
         "Kuryakin: (the same) so does a timid CO's retirement",
     ),
     (
+        "687a550:moves",
         "vedette/rules/solo_napoleonic/events.py",
         '        {"morale_due", "restricted_to", "x", "y", "figures", "casualties_turn",'
         ' "status"}\n',
@@ -427,6 +461,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) so do skirmishers evading",
     ),
     (
+        "687a550:moves",
         "vedette/rules/solo_napoleonic/morale.py",
         '    ch.unit(ClosedUp, u.id, f"moves up to {t.id}", **kw)\n',
         "    from vedette.rules.solo_napoleonic.actions import _k16_kw\n"
@@ -434,6 +469,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) the charger's move up",
     ),
     (
+        "687a550:moves",
         "vedette/rules/solo_napoleonic/morale.py",
         '"charges home (no test needed)", charge_state="home", **contact(u, t)\n',
         '"charges home (no test needed)", charge_state="home",\n'
@@ -443,6 +479,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) the move into contact (no test)",
     ),
     (
+        "687a550:moves",
         "vedette/rules/solo_napoleonic/morale.py",
         '        ch.unit(ChargedHome, u.id, "charges home", charge_state="home",'
         " **contact(u, t))\n",
@@ -452,6 +489,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) the move into contact",
     ),
     (
+        "687a550:moves",
         "vedette/rules/solo_napoleonic/morale.py",
         '        ch.unit(ChargeHomeFailed, u.id, f"fails to charge home: {res}", **kw)\n',
         '        ch.unit(ChargeHomeFailed, u.id, f"fails to charge home: {res}",\n'
@@ -460,6 +498,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) a timid CO's retirement",
     ),
     (
+        "687a550:moves",
         "vedette/rules/solo_napoleonic/melee.py",
         '        Evaded, u.id, f"evades {r.final}cm" + (f", {caught} ridden down" if caught else'
         ' ""), **kw\n',
@@ -470,6 +509,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) skirmishers evading",
     ),
     (
+        "687a550:K65",
         "vedette/rules/solo_napoleonic/morale.py",
         '        charge_step="morale",\n        charge_flank=bool(req.flank_rear),\n',
         '        charge_step="evade" if t.skirmishing and u.cavalry else "morale",\n'
@@ -478,6 +518,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         " reading K65)",
     ),
     (
+        "687a550:K65",
         "vedette/rules/solo_napoleonic/flow.py",
         '        elif step == "evade":\n            out.append(\n',
         '        elif step == "evade":\n'
@@ -488,6 +529,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) the evasion owed when the test would be",
     ),
     (
+        "687a550:K66",
         "vedette/rules/solo_napoleonic/fire.py",
         "        notes += general_killed_calls(ch, gen, uid)\n    return alloc, notes\n",
         "        notes += general_killed_calls(ch, gen, uid)\n"
@@ -500,6 +542,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: the general of a unit destroyed is detached (session 16, reading K66)",
     ),
     (
+        "687a550:K66",
         "vedette/rules/solo_napoleonic/melee.py",
         "    flow.after_evade(ch, u.id)\n",
         "    if caught == u.figures:\n"
@@ -511,6 +554,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) skirmishers ridden down",
     ),
     (
+        "0ae9094",
         "vedette/rules/solo_napoleonic/actions.py",
         "    direction = req.direction\n    if direction is None and (mode == 'rout' or",
         "    direction = req.direction\n"
@@ -523,6 +567,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: a move toward a unit goes straight at it (session 16)",
     ),
     (
+        "0ae9094",
         "vedette/rules/solo_napoleonic/ruleset.py",
         '    if u.placed and mode in (None, "retire", "retreat"):\n',
         '    if u.placed and mode in (None, "retire", "retreat") and not (\n'
@@ -532,6 +577,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         " direction",
     ),
     (
+        "6ef9817:K67-K41",
         "vedette/rules/solo_napoleonic/actions.py",
         "            if any(_tt.overlaps(_w, _ob, 1.0) for _w in _ways):\n"
         "                _hit.append(_o.id)\n",
@@ -543,6 +589,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         " reading K67): a move's collisions",
     ),
     (
+        "6ef9817:K67-K41",
         "vedette/rules/solo_napoleonic/actions.py",
         "            if any(_tt.overlaps(_w, _ob, 1.0) for _w in _ways):\n"
         "                _hit.append(_o.id)\n",
@@ -553,6 +600,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) the moves the rules make",
     ),
     (
+        "6ef9817:K67-K41",
         "vedette/rules/solo_napoleonic/actions.py",
         "def move_odds(",
         "def _k67(u, o, b, ob, ways):\n"
@@ -591,6 +639,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         " reading K41): where it faces",
     ),
     (
+        "6ef9817:K67-K41",
         "vedette/rules/solo_napoleonic/actions.py",
         "    if direction is None and (mode == 'rout' or (owed is not None and mode == owed[0])):\n"
         "        _b = geom.body(u)\n",
@@ -608,12 +657,14 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) the unit turns to face the enemy it retires from",
     ),
     (
+        "6ef9817:K67-K41",
         "vedette/rules/solo_napoleonic/actions.py",
         "        pos = geom.moved(u, ahead, right)\n",
         "        pos = geom.moved(_mover, ahead, right)\n",
         "Kuryakin: (the same) and backs away from it",
     ),
     (
+        "6ef9817:K67-K41",
         "vedette/rules/solo_napoleonic/actions.py",
         '    _b = geom.body(dataclasses.replace(u, x=kw["x"], y=kw["y"])) if "x" in kw else _a\n',
         '    _b = geom.body(dataclasses.replace(u, x=kw["x"], y=kw["y"],'
@@ -621,6 +672,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) its collisions measured facing so",
     ),
     (
+        "6ef9817:K67-K41",
         "vedette/rules/solo_napoleonic/events.py",
         '        {"bound", "moved_mm", "move_done", "advancing", "x", "y", "disorder",'
         ' "collided"}\n',
@@ -629,6 +681,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) a move records the unit's facing",
     ),
     (
+        "6ef9817:K68",
         "vedette/rules/solo_napoleonic/morale.py",
         "beyond {u.id}'s charge reach ({reach:.0f}mm, its move)\",\n            )\n",
         "beyond {u.id}'s charge reach ({reach:.0f}mm, its move)\",\n"
@@ -642,6 +695,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: a unit in the way bars a charge (session 16, reading K68)",
     ),
     (
+        "aa4c67e:K69",
         "vedette/rules/solo_napoleonic/model.py",
         "        return tuple(c for c in self._cards().ordered if c.holder not in done)\n",
         "        return tuple(c for c in self._cards().ordered if c.holder not in done\n"
@@ -654,6 +708,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         " K69): the queue",
     ),
     (
+        "aa4c67e:K69",
         "vedette/rules/solo_napoleonic/model.py",
         "            if c.holder not in self.done and c.holder != self.active:\n",
         "            if c.holder not in self.done and c.holder != self.active"
@@ -661,6 +716,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) the next card to act",
     ),
     (
+        "aa4c67e:K70",
         "vedette/rules/solo_napoleonic/actions.py",
         "def _k41_away(state, u):\n",
         "def _k70_opp(state, u):\n"
@@ -680,6 +736,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         " (session 17, reading K70)",
     ),
     (
+        "aa4c67e:K70",
         "vedette/rules/solo_napoleonic/actions.py",
         "        if _t is None or geom.body(_t) is None:\n            _n = None\n",
         "        if _t is None or geom.body(_t) is None:\n            _t = _k70_opp(state, u)\n"
@@ -687,6 +744,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) a rout's direction",
     ),
     (
+        "aa4c67e:K70",
         "vedette/rules/solo_napoleonic/actions.py",
         "    if _t is None or geom.body(_t) is None:\n        _n = None\n",
         "    if _t is None or geom.body(_t) is None:\n        _t = _k70_opp(state, u)\n"
@@ -694,6 +752,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) the enemy a half move's retirement faces",
     ),
     (
+        "189d10f:standstill",
         "vedette/rules/solo_napoleonic/flow.py",
         '        raise RuleViolation(R_CHARGE, f"{u.id} has already charged this turn")\n',
         '        raise RuleViolation(R_CHARGE, f"{u.id} has already charged this turn")\n'
@@ -702,6 +761,47 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: a unit that failed to move from a standstill does not charge (session 17)",
     ),
     (
+        "aa4c67e:K70:flee_direction",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "def flee_direction(",
+        "def _k70_opp(state, u):\n"
+        "    if u.charge_target is not None and (u.charge_step is not None or u.melee_round):\n"
+        "        for _o in state.units:\n"
+        "            if _o.id == u.charge_target and _o.on_table:\n"
+        "                return _o\n"
+        "    for _o in state.units:\n"
+        "        if _o.charge_target == u.id and _o.on_table and (\n"
+        "                _o.charge_step is not None or _o.melee_round):\n"
+        "            return _o\n"
+        "    return None\n"
+        "\n"
+        "\n"
+        "def flee_direction(",
+        "Kuryakin: (K70, on a baseline with flee_direction, session 15's code) the melee opponent",
+    ),
+    (
+        "aa4c67e:K70:flee_direction",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    threat = next((c for c in chargers(state) if c.charge_target == u.id and c.on_table),"
+        " None)\n",
+        "    threat = next((c for c in chargers(state) if c.charge_target == u.id and c.on_table),"
+        " None)\n"
+        "    if threat is None or geom.body(threat) is None:\n"
+        "        threat = _k70_opp(state, u)\n",
+        "Kuryakin: (the same) what a rout or retirement flees",
+    ),
+    (
+        "189d10f:standstill:charging",
+        "vedette/rules/solo_napoleonic/charging.py",
+        '        return RuleViolation(R_CHARGE, f"{u.id} has already charged this turn")\n',
+        '        return RuleViolation(R_CHARGE, f"{u.id} has already charged this turn")\n'
+        "    if u.start_failed:\n"
+        '        return RuleViolation(R_CHARGE, f"{u.id} failed to move from a standstill")\n',
+        "Kuryakin: (on a baseline with charging.charge_refusal) a unit that failed to move from"
+        " a standstill does not charge",
+    ),
+    (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/model.py",
         "    start_failed: bool = False\n    morale_failed: bool = False\n",
         "    start_failed: bool = False\n    standstill_tests: int = 0\n"
@@ -710,12 +810,14 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         " K71, K72): the unit's counts",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/events.py",
         'frozenset({"bound", "advancing", "start_failed"})',
         'frozenset({"bound", "advancing", "start_failed", "standstill_tests"})',
         "Kuryakin: (the same) a standstill test counts",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/events.py",
         '    kind: ClassVar[str] = "halted"\n'
         '    touches: ClassVar[frozenset[str]] = frozenset({"advancing"})\n',
@@ -724,18 +826,21 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) a halt counts",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/events.py",
         '"x", "y", "facing", "disorder", "collided"}',
         '"x", "y", "facing", "disorder", "collided", "standstill_tests"}',
         "Kuryakin: (the same) an advance's own standstill test counts",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/events.py",
         '"formation_quarters", "front", "moved_mm", "width"}',
         '"formation_quarters", "front", "moved_mm", "width", "formation_changes"}',
         "Kuryakin: (the same) a formation change counts",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/events.py",
         '            "start_failed",\n            "morale_due",\n',
         '            "start_failed",\n            "standstill_tests",\n'
@@ -743,6 +848,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) the counts are cleared at the turn's end",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/ruleset.py",
         '            "start_failed": False,\n            "morale_due": False,\n',
         '            "start_failed": False,\n            "standstill_tests": 0,\n'
@@ -750,6 +856,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) cleared",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/actions.py",
         "    ch = Changes(state)\n    base = base_move(state, u)\n"
         "    if u.formation_target == to and u.formation_quarters > 0:\n",
@@ -764,6 +871,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: one formation change a card (session 17, reading K71)",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/actions.py",
         "            moved_mm=min(1.0, (used + q) / 4) * new_base,\n        )\n",
         "            moved_mm=min(1.0, (used + q) / 4) * new_base,\n"
@@ -771,6 +879,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) counted when formed",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/actions.py",
         "            moved_mm=max(u.moved_mm, base),\n        )\n",
         "            moved_mm=max(u.moved_mm, base),\n            formation_changes=_k71,\n"
@@ -778,6 +887,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) counted when carried over",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/actions.py",
         "    if u.fired and u.cavalry and u.skirmishing:\n"
         "        raise RuleViolation('Kuryakin, Skirmishers', 'fired: no move')\n",
@@ -792,6 +902,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: one standstill test a card (K72); after a charge only a pursuit (K73)",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/actions.py",
         '            ch.unit(StandstillTested, u.id, "fails to move from a standstill",'
         " start_failed=True)\n"
@@ -802,6 +913,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) an advance's failed standstill test counts",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/actions.py",
         '        "bound": None if u.bound in ("advance", *RESULT_MOVES) else u.bound,\n    }\n',
         '        "bound": None if u.bound in ("advance", *RESULT_MOVES) else u.bound,\n    }\n'
@@ -810,6 +922,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) an advance's passed standstill test counts",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/actions.py",
         'this turn"\n        )\n    r = check_roll(standstill_check(state, u, False), dice)\n',
         'this turn"\n        )\n    if u.standstill_tests >= 1:\n'
@@ -818,6 +931,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) start",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/actions.py",
         '        ch.unit(StandstillTested, u.id, "moves off", advancing=True)\n    else:\n'
         '        ch.unit(StandstillTested, u.id, "fails to move from a standstill",'
@@ -829,6 +943,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) start counts",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/actions.py",
         '        raise RuleViolation(R_ONE_MOVE, f"{u.id} has made its move this activation")\n'
         "    r = check_roll(standstill_check(state, u, True), dice)\n",
@@ -839,6 +954,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) halt",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/actions.py",
         '        ch.unit(Halted, u.id, "halts", advancing=False)\n',
         '        ch.unit(Halted, u.id, "halts", advancing=False,'
@@ -846,6 +962,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) a halt counts",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/actions.py",
         '        ch.unit(StandstillTested, u.id, "carries on regardless", bound="advance")\n',
         '        ch.unit(StandstillTested, u.id, "carries on regardless", bound="advance",'
@@ -853,12 +970,14 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) carrying on counts",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/ruleset.py",
         '    if u.placed and mode in (None, "retire", "retreat") and not (\n',
         '    if u.placed and mode in (None, "retire", "retreat", "pursuit") and not (\n',
         "Kuryakin: (the same) a pursuit is offered in the directions a move is",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/ruleset.py",
         '    m = move_offer(state, u, None, f"{u.id} moves", actions.R_MOVE)\n'
         "    out += [m] if m else []\n    if u.formation_target is not None:\n",
@@ -873,6 +992,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) offered: a pursuit after a charge, one formation change a card",
     ),
     (
+        "1a1ed48:K71-K73",
         "vedette/rules/solo_napoleonic/ruleset.py",
         "    if u.advancing:\n"
         '        out.append(Todo("halt", {"unit": u.id}, f"{u.id} tries to halt",'
@@ -883,12 +1003,30 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: (the same) offered: one standstill test a card",
     ),
     (
+        "d5da6d1:reform",
         "vedette/rules/solo_napoleonic/actions.py",
         "    if u.moved_mm or u.fired or u.charge_state:\n",
         "    if u.moved_mm or u.fired or u.charge_state or u.formation_changes"
         " or u.standstill_tests:\n",
         "Kuryakin: reforming takes the whole turn: not after a standstill test or a formation"
         " change of 0 quarters (session 17)",
+    ),
+    (
+        "1a1ed48:K71-K73:late",
+        "vedette/rules/solo_napoleonic/config.py",
+        "    charge_through_friends: bool\n",
+        "    charge_through_friends: bool\n    formation_changes_per_card: int\n"
+        '    standstill_tests_per_card: int\n    after_charge_move: Literal["pursuit", "any"]\n',
+        "Kuryakin: (K71-K73 on a baseline of session 16-17's code: the commits' own diff, and)"
+        " the options it reads",
+    ),
+    (
+        "1a1ed48:K71-K73:late",
+        "vedette/rules/solo_napoleonic/data/rules.toml",
+        "charge_through_friends = false\n",
+        "charge_through_friends = false\nformation_changes_per_card = 1\n"
+        'standstill_tests_per_card = 1\nafter_charge_move = "pursuit"\n',
+        "Kuryakin: (the same) their values",
     ),
 )
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
@@ -1017,6 +1155,28 @@ def _game(row: object) -> list[object]:
     return [index, winner, end, actions, digest]
 
 
+#: a fix whose patches call what another fix's patches define (not found in its own text)
+BASE_FIX_NEEDS = {"6ef9817:K68": "687a550:moves", "d5da6d1:reform": "1a1ed48:K71-K73"}
+#: a later version of a fix given as the diff of the commits that made it (``git diff A B`` of
+#: these files under ``src``, applied with ``patch``, fuzz 2), with the key's entries in
+#: ``BASE_FIXES`` (the files the diff's context does not fit), for baselines whose code the
+#: first version's text does not fit; and the other fixes that diff makes besides
+BASE_FIX_DIFFS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "1a1ed48:K71-K73:late": (
+        "d6fb95f~1",
+        "1a1ed48",
+        tuple(
+            f"vedette/rules/solo_napoleonic/{f}"
+            for f in ("actions.py", "events.py", "model.py", "morale.py", "ruleset.py")
+        ),
+    ),
+}
+BASE_FIX_ALSO: dict[str, tuple[str, ...]] = {"1a1ed48:K71-K73:late": ("d5da6d1:reform",)}
+#: per ruleset, the later rule fixes the baseline lacks and could not be given (its code of
+#: the day is not the text the patches were written against): its games may differ
+LACKING: dict[str, list[str]] = {}
+
+
 def baseline(ref: str, into: Path) -> Path | None:
     """The baseline's ``src``, extracted from git (None without git or the commit)."""
     if ref == "none":
@@ -1029,13 +1189,86 @@ def baseline(ref: str, into: Path) -> Path | None:
     except (OSError, subprocess.CalledProcessError):
         return None
     src = into / "src"
-    for rel, was, fixed, why in BASE_FIXES:
-        f = src / rel
-        text = f.read_text(encoding="utf-8") if f.exists() else ""
-        if was in text:
-            f.write_text(text.replace(was, fixed, 1), encoding="utf-8")
+    texts = {rel: _read(src / rel) for _, rel, _, _, _ in BASE_FIXES}
+    made = {c for c in {key.split(":")[0] for key, *_ in BASE_FIXES} if has_commit(ref, c)}
+    # the fixes the baseline made itself: its own code is left as is
+    left_out = {key for key, *_ in BASE_FIXES if key.split(":")[0] in made}
+    left_out |= {key for key in BASE_FIX_DIFFS if key.split(":")[0] in made}
+    # a fix (one version of it) is carried whole or not at all (a part without the rest breaks
+    # the code); a version whose text is not found, or that needs a fix left out, or whose
+    # fix an earlier version gives, is left out with the versions patched over it; a version's
+    # diff (BASE_FIX_DIFFS) must apply too: until none is left out
+    while True:
+        patched, failed, by_fix = dict(texts), set(), {}
+        for key, rel, was, fixed, _ in BASE_FIXES:
+            if key in left_out or key in failed:
+                continue
+            other = by_fix.setdefault(_fix(key), key)
+            if other != key and other not in failed:
+                failed.add(key)  # (an earlier version gives the fix)
+            elif was in patched[rel] and BASE_FIX_NEEDS.get(key) not in left_out | failed:
+                patched[rel] = patched[rel].replace(was, fixed, 1)
+            else:
+                failed.add(key)
+        for rel, text in patched.items():
+            if text or (src / rel).exists():
+                (src / rel).write_text(text, encoding="utf-8")
+        for key in BASE_FIX_DIFFS:  # (once the text fits: a half-patched file would not)
+            other = by_fix.get(_fix(key), key)
+            if failed or key in left_out:
+                continue
+            if (other != key and other not in failed) or not _diff(key, into, dry=True):
+                failed.add(key)
+        if not failed:
+            break
+        left_out |= failed
+    for key in BASE_FIX_DIFFS:
+        if key not in left_out:
+            _diff(key, into, dry=False)
+            left_out -= set(BASE_FIX_ALSO.get(key, ()))
+    given = {_fix(key) for key, *_ in BASE_FIXES if key not in left_out}
+    given |= {_fix(key) for key in BASE_FIX_DIFFS if key not in left_out}
+    lacking: set[str] = set()
+    for key, rel, _, _, why in BASE_FIXES:
+        if key not in left_out:
             print(f"baseline {ref} given a later rule fix: {why}")
+        elif key.split(":")[0] not in made and _fix(key) not in given | lacking:
+            lacking.add(_fix(key))
+            LACKING.setdefault(rel.split("/")[2], []).append(f"{why} ({key.split(':')[0]})")
+            print(f"baseline {ref} lacks a later rule fix its code does not take: {why}")
     return src
+
+
+def _diff(key: str, into: Path, dry: bool) -> bool:
+    """A late version's diff applied to the extracted tree (``dry``: only whether it does)."""
+    old, new, files = BASE_FIX_DIFFS[key]
+    paths = [f"src/{f}" for f in files]
+    diff = subprocess.run(
+        ["git", "-C", str(ROOT), "diff", old, new, "--", *paths], capture_output=True, check=True
+    ).stdout
+    cmd = ["patch", "-p1", "--fuzz=2", "--no-backup-if-mismatch", "-r", "-", "-s", "-f"]
+    try:
+        out = subprocess.run(
+            [*cmd, *(["--dry-run"] if dry else [])], input=diff, cwd=into, capture_output=True
+        )
+    except OSError:
+        return False
+    return out.returncode == 0
+
+
+def _fix(key: str) -> str:
+    """The fix a ``BASE_FIXES`` key names (``commit:fix``, without the version after it)."""
+    return ":".join(key.split(":")[:2])
+
+
+def _read(f: Path) -> str:
+    return f.read_text(encoding="utf-8") if f.exists() else ""
+
+
+def has_commit(ref: str, commit: str) -> bool:
+    """Whether ``commit`` is in ``ref``'s history (``ref`` is or descends from it)."""
+    git = ["git", "-C", str(ROOT), "merge-base", "--is-ancestor", commit, ref]
+    return subprocess.run(git, capture_output=True).returncode == 0
 
 
 def main() -> None:
@@ -1111,7 +1344,13 @@ def main() -> None:
                     f" {new_rate / base_rate:5.2f}x a CPU, {wall['base'] / wall['new']:.2f}x by"
                     f" the clock; identical games: {'yes' if same else 'NO'}"
                 )
-                if not same:
+                if not same and ruleset in LACKING:
+                    line += (
+                        " (the baseline lacks later rule fixes: "
+                        + "; ".join(LACKING[ruleset])
+                        + ")"
+                    )
+                elif not same:
                     raise SystemExit(line + "\nthe new code plays other games than the baseline")
             else:
                 line += (

@@ -8,6 +8,8 @@ not what the player meant to give, and is refused in the usual words (the caller
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 
 def plain(text: str) -> bool:
     """Whether ``text`` may be read as a number: ASCII only, no underscore."""
@@ -27,3 +29,11 @@ def ascii_float(text: str) -> float:
     if not plain(text):
         raise ValueError(f"not a number in ASCII digits: {text!r}")
     return float(text)
+
+
+def ascii_fraction(text: str) -> Fraction:
+    """``Fraction(text)`` ("1/2", "3", "0.5") for ASCII text; a ``ValueError`` otherwise
+    (``Fraction`` too reads "３/４" and "1_0")."""
+    if not plain(text):
+        raise ValueError(f"not a number in ASCII digits: {text!r}")
+    return Fraction(text)

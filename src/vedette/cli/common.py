@@ -16,7 +16,7 @@ import click
 
 from vedette.cli.plain import default_db, json_text, printable
 from vedette.errors import BadRequest
-from vedette.numerals import ascii_int
+from vedette.numerals import ascii_int, plain
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -39,6 +39,19 @@ class AsciiInt(click.ParamType[int]):
 
 
 ASCII_INT = AsciiInt()
+
+
+class AsciiIntRange(click.IntRange):
+    """:class:`click.IntRange` for whole numbers typed in ASCII digits ("３" and "1_0" are
+    refused in click's usual words, exit 2, as :class:`AsciiInt` refuses them)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, int):
+            try:
+                value = ascii_int(str(value))
+            except ValueError:
+                self.fail(f"{value!r} is not a valid integer.", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 @dataclass
@@ -270,6 +283,19 @@ def option_fields(ruleset: Any) -> list[OptionField]:
     return result
 
 
+def _has_number(value: Any) -> bool:
+    """Whether a value read from typed text holds a number (not a truth value) anywhere."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return True
+    if isinstance(value, Mapping):
+        return any(_has_number(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_has_number(v) for v in value)
+    return False
+
+
 def parse_options(ruleset: Any, items: Sequence[str]) -> dict[str, Any]:
     """``--option KEY=VALUE`` items, checked against the ruleset's declared options (unknown
     keys refused with a did-you-mean, values typed by their declaration); read loosely (JSON or
@@ -311,5 +337,10 @@ def parse_options(ruleset: Any, items: Sequence[str]) -> dict[str, Any]:
                 raise BadRequest(
                     f"--option {key}: {problem} (it is {f.kind}), not {text!r}"
                 ) from None
+        if not plain(text) and _has_number(value):
+            # pydantic's lax reading takes "1_0" as 10: a number is typed in ASCII digits
+            raise BadRequest(
+                f"--option {key}: not a number in ASCII digits (it is {f.kind}), not {text!r}"
+            )
         result[key] = adapter.dump_python(value, mode="json")
     return result

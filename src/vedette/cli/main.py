@@ -20,6 +20,7 @@ from vedette import __version__
 from vedette.cli.common import (
     ASCII_INT,
     DICE_HELP,
+    AsciiIntRange,
     Shell,
     complete_game,
     game_new_options,
@@ -699,7 +700,7 @@ def cmd_demo(as_json: bool) -> None:
 
 @cli.command("serve", short_help="the local web app")
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True)
+@click.option("--port", type=AsciiIntRange(1, 65535), default=8765, show_default=True)
 @click.option(
     "--no-preload", is_flag=True, help="do not create the sample games in an empty database"
 )
@@ -711,7 +712,7 @@ def cmd_demo(as_json: bool) -> None:
 )
 @click.option(
     "--workers",
-    type=click.IntRange(1, 64),
+    type=AsciiIntRange(1, 64),
     default=None,
     help="server processes on the one port [default: one per core, at most 4]",
 )

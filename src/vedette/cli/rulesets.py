@@ -25,6 +25,7 @@ from vedette.cli.common import (
     ASCII_INT,
     DICE_HELP,
     JSON_HELP,
+    AsciiIntRange,
     complete_game,
     json_option,
     new_game_options,
@@ -742,7 +743,7 @@ class ChancesCommand(click.Command):
                 ),
                 click.Option(
                     ["--limit"],
-                    type=click.IntRange(min=1),
+                    type=AsciiIntRange(min=1),
                     default=CHANCES_LIMIT,
                     show_default=True,
                     help="dice branches enumerated before sampling instead (with 95% intervals)",

@@ -22,15 +22,18 @@ if TYPE_CHECKING:  # start-up: fractions is loaded by the odds, not with the tab
 INF = 10**9
 
 _RANGE: list[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[int, int]]]] = [
-    (re.compile(r"^(-?\d+)\s*-\s*(-?\d+)$"), lambda m: (int(m[1]), int(m[2]))),
-    (re.compile(r"^(-?\d+)\s*\+$"), lambda m: (int(m[1]), INF)),
-    (re.compile(r"^(-?\d+)\s*(or more|and up|\+ or more)$", re.I), lambda m: (int(m[1]), INF)),
-    (re.compile(r"^(-?\d+)\s*(or less|-)$", re.I), lambda m: (-INF, int(m[1]))),
-    (re.compile(r"^(>=|≥)\s*(-?\d+)$"), lambda m: (int(m[2]), INF)),
-    (re.compile(r"^(<=|≤)\s*(-?\d+)$"), lambda m: (-INF, int(m[2]))),
-    (re.compile(r"^>\s*(-?\d+)$"), lambda m: (int(m[1]) + 1, INF)),
-    (re.compile(r"^<\s*(-?\d+)$"), lambda m: (-INF, int(m[1]) - 1)),
-    (re.compile(r"^(-?\d+)$"), lambda m: (int(m[1]), int(m[1]))),
+    (re.compile(r"^(-?\d+)\s*-\s*(-?\d+)$", re.ASCII), lambda m: (int(m[1]), int(m[2]))),
+    (re.compile(r"^(-?\d+)\s*\+$", re.ASCII), lambda m: (int(m[1]), INF)),
+    (
+        re.compile(r"^(-?\d+)\s*(or more|and up|\+ or more)$", re.I | re.ASCII),
+        lambda m: (int(m[1]), INF),
+    ),
+    (re.compile(r"^(-?\d+)\s*(or less|-)$", re.I | re.ASCII), lambda m: (-INF, int(m[1]))),
+    (re.compile(r"^(>=|≥)\s*(-?\d+)$", re.ASCII), lambda m: (int(m[2]), INF)),
+    (re.compile(r"^(<=|≤)\s*(-?\d+)$", re.ASCII), lambda m: (-INF, int(m[2]))),
+    (re.compile(r"^>\s*(-?\d+)$", re.ASCII), lambda m: (int(m[1]) + 1, INF)),
+    (re.compile(r"^<\s*(-?\d+)$", re.ASCII), lambda m: (-INF, int(m[1]) - 1)),
+    (re.compile(r"^(-?\d+)$", re.ASCII), lambda m: (int(m[1]), int(m[1]))),
 ]
 
 

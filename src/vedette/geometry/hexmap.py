@@ -40,8 +40,12 @@ from typing import Any, Literal, TypeVar
 
 from vedette.errors import DataError
 from vedette.geometry.hexgrid import DIRECTIONS, Hex, OffsetConvention
+from vedette.numerals import ascii_fraction
 
 IMPASSABLE = "impassable"
+#: the largest movement cost data may give (a whole number in the data is bounded by the
+#: input limits, 2**64; a cost written as text is held to the same)
+MAX_COST = 2**64
 V = TypeVar("V")
 #: Integer key of an axial hex: q * _STRIDE + r (maps up to a million hexes across).
 _STRIDE = 1 << 21
@@ -115,11 +119,13 @@ def _cost(value: Any, source: str, what: str) -> Fraction | None:
     if isinstance(value, str) and value.strip().lower() == IMPASSABLE:
         return None
     try:
-        c = Fraction(str(value))
+        c = ascii_fraction(str(value))  # (not "１/2" nor "1_0", which Fraction reads)
     except (ValueError, ZeroDivisionError):
         raise DataError(source, f"{what}: cost {value!r} is not a number or 'impassable'") from None
     if c < 0:
         raise DataError(source, f"{what}: cost {value!r} is negative")
+    if c > MAX_COST:  # ("1e400" as text: a number no check of the data's numbers bounded)
+        raise DataError(source, f"{what}: cost {value!r} is out of range (at most {MAX_COST})")
     return c
 
 

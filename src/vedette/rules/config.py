@@ -18,6 +18,7 @@ from functools import cache
 from typing import Any, TypeVar
 
 from vedette.errors import DataError
+from vedette.numerals import plain
 
 T = TypeVar("T")
 
@@ -42,6 +43,9 @@ def value(v: Any, kind: Any, where: str, source: str) -> Any:
             return v
         raise DataError(source, f"{where} must be true or false, not {v!r}")
     if isinstance(v, bool) or not isinstance(v, int | float | str):
+        raise DataError(source, f"{where} must be a {_noun(kind)}, not {v!r}")
+    if isinstance(v, str) and kind in (int, float, Fraction) and not plain(v):
+        # (int, float and Fraction read "３" and "1_0": a number is written in ASCII digits)
         raise DataError(source, f"{where} must be a {_noun(kind)}, not {v!r}")
     try:
         if kind is int:

@@ -37,6 +37,7 @@ from vedette.dice.check import Check, Odds, UnderCheck
 from vedette.dice.die import Die
 from vedette.dice.sources import DiceSource
 from vedette.errors import BadRequest, DiceError, RuleViolation, VedetteError
+from vedette.numerals import ascii_int
 from vedette.rules.fields import FieldSpec, RequestSpec, arg, spec_of, to_json
 
 if TYPE_CHECKING:
@@ -711,7 +712,7 @@ def decode_event(
     v = d.get("v", 1)
     if type(v) is not int:
         try:
-            v = int(v)
+            v = ascii_int(v) if isinstance(v, str) else int(v)  # (not "３" nor "1_0")
         except (TypeError, ValueError):
             raise VedetteError(f"event {kind!r}: its version {v!r} is not a number") from None
     if v > cls.version:

@@ -142,6 +142,8 @@ def simulate(
         )
         return
     check_games(games)
+    if workers is not None and workers < 1:  # (0 was taken as "the default" silently)
+        raise BadRequest("--workers must be at least 1")
     if seed is None:
         seed = secrets.randbits(32)
     sw = parse_sweep(setup, sweep) if sweep else None

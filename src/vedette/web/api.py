@@ -17,6 +17,7 @@ from vedette.web.common import (
     PerformBody,
     SessionsDep,
     UndoBody,
+    WholeNumber,
     board_of,
     highlight_of,
     json_body,
@@ -43,7 +44,7 @@ def csrf_token(request: Request) -> dict[str, str]:
 def state(
     sessions: SessionsDep,
     name: str,
-    since: Annotated[int | None, Query(ge=0, le=MAX_SEQ)] = None,
+    since: Annotated[WholeNumber | None, Query(ge=0, le=MAX_SEQ)] = None,
 ) -> dict[str, Any]:
     with sessions.game(name) as g:
         return views.view(g, board_of(g, since is None), since)
@@ -51,14 +52,17 @@ def state(
 
 @router.get("/api/games/{name}/log")
 def log_page(
-    sessions: SessionsDep, name: str, before: int | None = None, limit: int = views.PAGE
+    sessions: SessionsDep,
+    name: str,
+    before: WholeNumber | None = None,
+    limit: WholeNumber = views.PAGE,
 ) -> dict[str, Any]:
     with sessions.game(name) as g:
         return views.log_page(g, before, max(1, min(limit, 500)))
 
 
 @router.get("/api/games/{name}/log/{seq}")
-def log_record(sessions: SessionsDep, name: str, seq: int) -> dict[str, Any]:
+def log_record(sessions: SessionsDep, name: str, seq: WholeNumber) -> dict[str, Any]:
     """One entry's full record as key/value rows (the page asks when it is opened)."""
     with sessions.game(name) as g:
         found = [r for r in g.records if r.seq == seq]

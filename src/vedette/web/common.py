@@ -16,7 +16,8 @@ from typing import Annotated, Any, Literal, TypeVar
 from fastapi import Depends, Request, UploadFile
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
-from pydantic import Field
+from pydantic import BeforeValidator, Field
+from pydantic_core import PydanticCustomError
 
 from vedette.data.limits import check_tree
 from vedette.dice.sources import DiceNeeded
@@ -145,6 +146,23 @@ def table_changes(g: Game, before: Any, events: Sequence[Any]) -> list[str]:
     except Exception:  # words about the table must never fail an action already written
         log.exception("table_changes failed")
         return []
+
+
+def _ascii_whole(v: Any) -> Any:
+    """A number of an address (path or query) as typed: ASCII digits only. Pydantic's lax
+    reading takes "1_0" as 10; refused as other text is (a 422's one line)."""
+    if isinstance(v, str):
+        try:
+            return ascii_int(v)
+        except ValueError:
+            raise PydanticCustomError(
+                "int_parsing", "Input should be a whole number in ASCII digits"
+            ) from None
+    return v
+
+
+#: a whole number read from an address (``?limit=``, ``/log/{seq}``): see :func:`_ascii_whole`
+WholeNumber = Annotated[int, BeforeValidator(_ascii_whole)]
 
 
 def parse_options(text: str) -> dict[str, Any]:

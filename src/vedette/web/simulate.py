@@ -12,7 +12,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from vedette.errors import GameError
-from vedette.web.common import TEMPLATES
+from vedette.web.common import TEMPLATES, WholeNumber
 
 router = APIRouter()
 _templates = TEMPLATES
@@ -39,7 +39,7 @@ def simulations(request: Request) -> HTMLResponse:
 
 
 @router.get("/simulations/{sid}", response_class=HTMLResponse)
-def simulation(request: Request, sid: int) -> HTMLResponse:
+def simulation(request: Request, sid: WholeNumber) -> HTMLResponse:
     # start-up: the simulator and matplotlib load with the first study
     from vedette.sim.cli import text_report
     from vedette.sim.plots import plots
@@ -59,5 +59,5 @@ def simulation(request: Request, sid: int) -> HTMLResponse:
 
 
 @router.get("/api/simulations/{sid}")
-def simulation_json(request: Request, sid: int) -> dict[str, Any]:
+def simulation_json(request: Request, sid: WholeNumber) -> dict[str, Any]:
     return _study(request, sid)

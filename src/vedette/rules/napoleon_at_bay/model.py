@@ -18,6 +18,7 @@ from vedette.data import package_toml
 from vedette.dice.tables import Table, table_from_data
 from vedette.errors import BadRequest, DataError
 from vedette.geometry.hexmap import HexMap, hexside_kinds, terrain_kinds
+from vedette.numerals import ascii_fraction, ascii_int
 from vedette.rules.simulation import battle_end_turns
 from vedette.rules.templates import check_template
 
@@ -192,7 +193,7 @@ def _int(d: Mapping[str, Any], k: str, default: int, source: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int | str):
         raise DataError(source, f"{k!r} must be a whole number, not {v!r}")
     try:
-        return int(v)
+        return v if isinstance(v, int) else ascii_int(v)  # (not "３" nor "1_0")
     except ValueError:
         raise DataError(source, f"{k!r} must be a whole number, not {v!r}") from None
 
@@ -265,11 +266,20 @@ def make_config(
         raise DataError(src, "table 'fixing' needs exactly the rows 'stays' and 'substitution'")
     vs = options.get("vedette_strength", fx.get("vedette_strength", 1))
     try:
-        vedette_strength = int(vs)
+        vedette_strength = ascii_int(vs) if isinstance(vs, str) else int(vs)
     except (TypeError, ValueError):
         raise BadRequest(f"vedette_strength must be a whole number, not {vs!r}") from None
+    if vedette_strength < 0:  # (the option refuses it; a house rule's [fixing] value too)
+        raise BadRequest(f"vedette_strength must be 0 or more, not {vs!r}")
     mp = fx.get("mp_limit", 60)
-    mp_limit = None if mp is None or str(mp).lower() in ("none", "") else Fraction(str(mp))
+    try:
+        mp_limit = (
+            None if mp is None or str(mp).lower() in ("none", "") else ascii_fraction(str(mp))
+        )
+    except (ValueError, ZeroDivisionError):
+        raise DataError(src, f"mp_limit must be a number or none, not {mp!r}") from None
+    if mp_limit is not None and mp_limit < 0:
+        raise DataError(src, f"mp_limit must be 0 or more (or none), not {mp!r}")
     pieces = dict(data.get("pieces", {}))
     force_kinds = frozenset(k for k, v in pieces.items() if _bool(v.get("counts_as_force")))
     zoc_kinds = frozenset(k for k, v in pieces.items() if _bool(v.get("zoc")))

@@ -65,6 +65,8 @@ class SolitaireASL(Ruleset[State]):
     data_package = "vedette.rules.solitaire_asl.data"
     data_files = ("rules.toml",)
     options_model = LazyModel("vedette.rules.solitaire_asl.schema:AslOptions")
+    #: divisors of the allotment (O'Leary 4.1, 4.6.1): 0 divided by zero when a game was set up
+    house_rule_positive = ("allotment.*_per_*",)
     scenario_model = LazyModel("vedette.rules.solitaire_asl.schema:AslScenario")
     scenarios: Mapping[str, str] = MappingProxyType({"sample": "sample.toml"})
     events = EVENTS
