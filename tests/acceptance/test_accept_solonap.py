@@ -301,8 +301,8 @@ def test_one_card_per_unit_one_per_formation_lowest_first(tmp_path: Path) -> Non
     out = g.perform("next", {})
     assert out.details["active"] == "FB" and out.details["units"] == ["F1", "F2", "F3"]
     # the controlled formation moves its units in any order
-    g.perform("move", {"unit": "F3", "distance": 50, "mode": "move"}, [0, 3])
-    g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F3", "distance": 50, "mode": "move"}, [6, 0, 3])
+    g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [6, 0, 3])
 
 
 def test_random_deal_uses_numbers_1_to_n(tmp_path: Path) -> None:
@@ -400,7 +400,7 @@ def test_random_movement_faces_and_th(
     g = ready(tmp_path, [unit("F1", kind=kind, formation=formation), unit("A1", "Allies")],
               [gen("FB", th=th), gen("AB", "Allies")])  # fmt: skip
     for f in faces:
-        out = g.perform("move", {"unit": "F1", "distance": 100, "mode": "move"}, [f, 3])
+        out = g.perform("move", {"unit": "F1", "distance": 100, "mode": "move"}, [6, f, 3])
         assert out.details["adjust_cm"] == th_step(f, th)
         assert out.details["moved_mm"] == 100 + 10 * th_step(f, th)
         g.undo()
@@ -409,12 +409,12 @@ def test_random_movement_faces_and_th(
 def test_random_movement_odds_below_and_above(tmp_path: Path) -> None:
     g = ready(tmp_path / "b", [unit("F1"), unit("A1", "Allies")],
               [gen("FB", th="below_average"), gen("AB", "Allies")])  # fmt: skip
-    o = g.odds("move", {"unit": "F1", "mode": "move"})[0]
+    o = g.odds("move", {"unit": "F1", "mode": "move"})[1]  # (after its standstill D6)
     e = Fraction(1, 8)
     assert o.as_dict() == {"-4": e, "-3": e, "-2": e, "0": 2 * e, "2": e, "3": e, "4": e}
     h = ready(tmp_path / "a", [unit("F1"), unit("A1", "Allies")],
               [gen("FB", th="above_average"), gen("AB", "Allies")])  # fmt: skip
-    o = h.odds("move", {"unit": "F1", "mode": "move"})[0]
+    o = h.odds("move", {"unit": "F1", "mode": "move"})[1]
     assert o.as_dict() == {"-2": e, "-1": e, "0": 4 * e, "1": e, "2": e}
 
 
@@ -424,7 +424,7 @@ def test_swerve(tmp_path: Path, face: int, dist: int | None, lateral: float) -> 
     """Random Movement: 'Each unit rolls a D6, with a score of '1' indicating a pull to the
     left and a '6' indicating the right. Their final position is then amended D6 centimetres.'"""
     g = ready(tmp_path, [unit("F1", x=500.0, y=500.0, facing=0.0), unit("A1", "Allies")])
-    faces = [0, face] + ([dist] if dist is not None else [])
+    faces = [6, 0, face] + ([dist] if dist is not None else [])  # (its standstill D6 first)
     out = g.perform("move", {"unit": "F1", "distance": 100, "mode": "move"}, faces)
     assert out.details["lateral_mm"] == lateral
     u = g.state.unit("F1")
@@ -484,7 +484,7 @@ def test_formation_quarters_left_after_moving(tmp_path: Path) -> None:
     """Half a move used (75 of 150mm, default Move Distances), then 3 quarters needed: one
     quarter carries into the next turn."""
     g = ready(tmp_path, [unit("F1"), unit("A1", "Allies")])
-    g.perform("move", {"unit": "F1", "distance": 75, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F1", "distance": 75, "mode": "move"}, [6, 0, 3])
     g.perform("formation", {"unit": "F1", "to": "column"}, [3])
     assert g.state.unit("F1").formation_quarters == 1
 
@@ -492,10 +492,10 @@ def test_formation_quarters_left_after_moving(tmp_path: Path) -> None:
 def test_move_distances_default_and_house_rule(tmp_path: Path) -> None:
     g = ready(tmp_path / "a", [unit("F1"), unit("A1", "Allies")])
     with pytest.raises(RuleViolation):
-        g.perform("move", {"unit": "F1", "distance": 151, "mode": "move"}, [0, 3])
+        g.perform("move", {"unit": "F1", "distance": 151, "mode": "move"}, [6, 0, 3])
     house = {"move_distances": {"infantry": {"line": 200, "column": 250}}}
     h = ready(tmp_path / "b", [unit("F1"), unit("A1", "Allies")], house=house)
-    out = h.perform("move", {"unit": "F1", "distance": 200, "mode": "move"}, [0, 3])
+    out = h.perform("move", {"unit": "F1", "distance": 200, "mode": "move"}, [6, 0, 3])
     assert out.details["moved_mm"] == 200
 
 
@@ -568,12 +568,12 @@ def test_musician_dead_over_half_move_1d(tmp_path: Path) -> None:
     """Disorder (optional): 'Unit moving over 1/2 and Musician dead 1D'."""
     units = [unit("F1", musician="dead"), unit("F2", musician="dead"), unit("A1", "Allies")]
     g = ready(tmp_path, units, options={"musicians": True})
-    g.perform("move", {"unit": "F1", "distance": 75, "mode": "move"}, [0, 3])  # exactly half
-    g.perform("move", {"unit": "F2", "distance": 76, "mode": "move"}, [0, 3])  # over half
+    g.perform("move", {"unit": "F1", "distance": 75, "mode": "move"}, [6, 0, 3])  # exactly half
+    g.perform("move", {"unit": "F2", "distance": 76, "mode": "move"}, [6, 0, 3])  # over half
     assert (g.state.unit("F1").disorder, g.state.unit("F2").disorder) == (0, 1)
     # without the optional rule the dead musician does not exist
     h = ready(tmp_path / "off", [unit("F1", musician="dead"), unit("A1", "Allies")])
-    h.perform("move", {"unit": "F1", "distance": 100, "mode": "move"}, [0, 3])
+    h.perform("move", {"unit": "F1", "distance": 100, "mode": "move"}, [6, 0, 3])
     assert h.state.unit("F1").disorder == 0
 
 
@@ -605,7 +605,7 @@ def test_reform_refused_after_casualties_or_other_action(tmp_path: Path) -> None
                          unit("A1", "Allies")])  # fmt: skip
     with pytest.raises(RuleViolation, match="casualties"):
         g.perform("reform", {"unit": "F1"}, [3])
-    g.perform("move", {"unit": "F2", "distance": 50, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F2", "distance": 50, "mode": "move"}, [6, 0, 3])
     with pytest.raises(RuleViolation, match="whole turn"):
         g.perform("reform", {"unit": "F2"}, [3])
 
@@ -1294,10 +1294,10 @@ def test_rifles_cannot_move_over_half_and_fire(tmp_path: Path) -> None:
     """Firing: 'Rifles cannot move more than 1/2 and fire' (line move 150mm: default data)."""
     g = ready(tmp_path, [unit("F1", rifles=True, front=5), unit("F2", rifles=True, front=5),
                          unit("A1", "Allies")])  # fmt: skip
-    g.perform("move", {"unit": "F1", "distance": 76, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F1", "distance": 76, "mode": "move"}, [6, 0, 3])
     with pytest.raises(RuleViolation, match=r"[Rr]ifles"):
         g.perform("fire", {"unit": "F1", "target": "A1", "range": "long"}, [1])
-    g.perform("move", {"unit": "F2", "distance": 75, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F2", "distance": 75, "mode": "move"}, [6, 0, 3])
     # moved: -2; a 2 -> 0 hits
     out = g.perform("fire", {"unit": "F2", "target": "A1", "range": "long"}, [2])
     assert out.details["hits"] == 0

@@ -173,9 +173,9 @@ def test_fire_then_move_is_refused_to_mounted_skirmishers_and_rifles_over_half()
         range="short",
     )
     with pytest.raises(RuleViolation, match=r"cannot fire and move.*Skirmishers"):
-        run(s, "move", [0, 3], unit="f", distance=50, mode="move")
+        run(s, "move", [6, 0, 3], unit="f", distance=50, mode="move")
     r = duel({"rifles": True, "formation": "skirmish", "figures": 8, "front": 8})
-    s, _ = run(r, "move", [0, 3], unit="f", distance=150, mode="move")
+    s, _ = run(r, "move", [6, 0, 3], unit="f", distance=150, mode="move")
     with pytest.raises(RuleViolation, match="rifles cannot move more than half and fire"):
         run(s, "fire", [], unit="f", target="t", range="short")
     s, _ = run(
@@ -187,9 +187,9 @@ def test_fire_then_move_is_refused_to_mounted_skirmishers_and_rifles_over_half()
         range="short",
     )
     with pytest.raises(RuleViolation, match="rifles cannot move more than half and fire"):
-        run(s, "move", [0, 3], unit="f", distance=150, mode="move")
+        run(s, "move", [6, 0, 3], unit="f", distance=150, mode="move")
     half = 200 / 2  # the skirmish move is 200mm (default data)
-    s, _ = run(s, "move", [0, 3], unit="f", distance=half, mode="move")
+    s, _ = run(s, "move", [6, 0, 3], unit="f", distance=half, mode="move")
     assert s.unit("f").moved_mm == half
 
 

@@ -153,7 +153,7 @@ def test_reforming_takes_the_whole_turn_not_even_fire(tmp_path: Path) -> None:
     with pytest.raises(RuleViolation):
         g.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [3])
     with pytest.raises(RuleViolation):
-        g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [0, 3])
+        g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [6, 0, 3])
 
 
 # == Skirmishers ================================================================================
@@ -350,7 +350,7 @@ def test_chance_lost_orders_forbids_the_move(tmp_path: Path) -> None:
     g.perform("next", {})
     assert g.state.active == "AB"
     with pytest.raises(RuleViolation):
-        g.perform("move", {"unit": "A1", "distance": 50, "mode": "move"}, [0, 3])
+        g.perform("move", {"unit": "A1", "distance": 50, "mode": "move"}, [6, 0, 3])
     g.perform("fire", {"unit": "A1", "target": "F1", "range": "long"}, [4, 5])
 
 
@@ -388,9 +388,9 @@ def test_chance_forced_march_a_quarter_more(tmp_path: Path) -> None:
     (a line's 150mm becomes 187.5mm)."""
     g = with_chance(tmp_path, [unit("F1"), unit("A1", "Allies")], "forced_march")
     with pytest.raises(RuleViolation):
-        g.perform("move", {"unit": "F1", "distance": 180, "mode": "move"}, [0, 3])
+        g.perform("move", {"unit": "F1", "distance": 180, "mode": "move"}, [6, 0, 3])
     g.perform("chance", {"side": "French", "on": "F1"})
-    out = g.perform("move", {"unit": "F1", "distance": 180, "mode": "move"}, [0, 3])
+    out = g.perform("move", {"unit": "F1", "distance": 180, "mode": "move"}, [6, 0, 3])
     assert out.details["moved_mm"] == 180
 
 
@@ -456,7 +456,7 @@ def test_the_default_result_chart_row_by_row(
     if owed_mode is None:
         assert moves == []
         with pytest.raises(RuleViolation):  # halts where it stands: no move this turn
-            g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [0, 3])
+            g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [6, 0, 3])
     else:
         assert len(moves) == 1 and moves[0]["unit"] == "F1"
         assert moves[0]["mode"] == owed_mode
@@ -587,7 +587,7 @@ def test_a_unit_may_move_then_fire_at_the_players_whim(tmp_path: Path) -> None:
     """Move Sequence: 'Once activated by card priority, each unit can move, fire and attack at
     the whim of the player'; Firing: 'Firer Moved this turn -2'."""
     g = ready(tmp_path, [unit("F1", front=5), unit("A1", "Allies")])
-    g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [6, 0, 3])
     out = g.perform("fire", {"unit": "F1", "target": "A1", "range": "long"}, [6, 6])
     assert out.rolls[0].final == 4  # 6 - 2 (moved)
 

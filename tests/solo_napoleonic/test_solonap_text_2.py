@@ -120,7 +120,7 @@ def test_standard_lost_to_fire_minus_10_charging_home(tmp_path: Path) -> None:
 def test_a_live_musician_moving_over_half_takes_no_chit(tmp_path: Path) -> None:
     """Disorder: 'Unit moving over 1/2 and Musician dead 1D (optional)': only a dead musician."""
     g = ready(tmp_path, [unit("F1"), unit("A1", "Allies")], options={"musicians": True})
-    g.perform("move", {"unit": "F1", "distance": 100, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F1", "distance": 100, "mode": "move"}, [6, 0, 3])
     assert g.state.unit("F1").disorder == 0
 
 

@@ -86,16 +86,16 @@ def test_a_column_passes_through_its_own_skirmish_screen_without_a_collision(
     column = unit("F1", formation="column", width=40.0, depth=60.0, x=500.0, y=300.0)
     screen = skirmishers("F2", "French", x=500.0, y=420.0, facing=0.0)
     g = ready(tmp_path / "a", [column, screen, unit("A1", "Allies", x=500.0, y=1100.0)])
-    g.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [6, 0, 3])
     assert g.state.unit("F1").collided == () and owed(g) == []
     enemy = skirmishers("F2", "Allies", x=500.0, y=420.0)
     h = ready(tmp_path / "b", [column, enemy, unit("A1", "Allies", x=500.0, y=1100.0)])
-    h.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [0, 3])
+    h.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [6, 0, 3])
     assert owed(h) == [COLLIDED]
     house = {"options": {"friendly_skirmishers_collide": True}}
     far = unit("A1", "Allies", x=500.0, y=1100.0)
     k = ready(tmp_path / "c", [column, screen, far], house=house)
-    k.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [0, 3])
+    k.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [6, 0, 3])
     assert owed(k) == [COLLIDED]
     k.perform(*COLLIDED, [2, 3])
     assert (k.state.unit("F1").disorder, k.state.unit("F2").disorder) == (2, 0)
