@@ -890,6 +890,31 @@ BASE_FIXES: tuple[tuple[str, str, str, str], ...] = (
         "Kuryakin: reforming takes the whole turn: not after a standstill test or a formation"
         " change of 0 quarters (session 17)",
     ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        '    if _mode(req) in ("advance", "pursuit") and not u.advancing'
+        " and u.standstill_tests >= 1:\n",
+        '    if _mode(req) in ("advance", "pursuit", "move") and not u.advancing'
+        " and u.standstill_tests >= 1:\n",
+        "Kuryakin: a halted unit's plain move tests to move off first (session 17, reading K74):"
+        " not after its test of this card",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        '    advancing = mode in ("advance", "pursuit")\n    if advancing and not u.advancing:\n',
+        "    _k74 = (owed is None or mode != owed[0]) and not u.advancing"
+        ' and mode in ("advance", "pursuit", "move")\n'
+        '    advancing = mode in ("advance", "pursuit") or _k74\n    if _k74:\n',
+        "Kuryakin: (the same) the test rolled first; passed, it is advancing",
+    ),
+    (
+        "vedette/rules/solo_napoleonic/actions.py",
+        '    if _mode(req) in ("advance", "pursuit") and not u.advancing:\n'
+        "        out.append(standstill_check(",
+        '    if _mode(req) in ("advance", "pursuit", "move") and not u.advancing'
+        " and owed_move(u) is None:\n        out.append(standstill_check(",
+        "Kuryakin: (the same) its odds",
+    ),
 )
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {
