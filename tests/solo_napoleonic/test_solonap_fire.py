@@ -287,7 +287,7 @@ def test_a_unit_that_reformed_gives_no_defensive_fire_that_turn() -> None:
         ]
     )
     s, _ = run(activate(s, "F1"), "reform", [1], unit="F1")
-    s, _ = run(activate(s, "A1"), "charge", [10], unit="A1", target="F1")
+    s, _ = run(activate(s, "A1"), "charge", [6, 10], unit="A1", target="F1")
     s, out = run(s, "morale", [10], unit="F1", charged_by="A1")
     assert [o.id for o in R.obligations(s)] == ["charge:A1:close"]
     assert any("defensive fire lapses" in e.why and "reform" in e.why for e in out.events)

@@ -78,7 +78,7 @@ def test_a_charger_cannot_move_freely_after_its_charge_test() -> None:
     """Kuryakin, Charge Test: "units who charge do so in a straight line"; the attacker "moves
     up to the target". F1 passes its charge test (d100 10): a free move is refused."""
     s = activate(make([unit("F1", front=5), unit("A1", "Allies", front=5)]), "F1")
-    s, _ = run(s, "charge", [10], unit="F1", target="A1")
+    s, _ = run(s, "charge", [6, 10], unit="F1", target="A1")
     assert s.unit("F1").charge_state == "declared"
     with pytest.raises(RuleViolation, match="straight line up to its target"):
         run(s, "move", [6, 0, 3], unit="F1", distance=100, mode="move")
@@ -142,7 +142,7 @@ def test_halts_where_it_stands_binds_move_and_charge() -> None:
     with pytest.raises(RuleViolation, match="halts where it stands"):
         run(s, "move", [6, 0, 3], unit="F1", mode="move", distance=50)
     with pytest.raises(RuleViolation, match="halts where it stands"):
-        run(s, "charge", [10], unit="F1", target="A1")
+        run(s, "charge", [6, 10], unit="F1", target="A1")
     assert not [t for t in _todo(s) if t.procedure in ("move", "charge", "start")]
 
 
@@ -155,8 +155,8 @@ def test_lost_orders_stops_the_charge_and_its_move_up() -> None:
     s = replace(s, chance={"Allies": "lost_orders"})
     s2, _ = run(s, "chance", side="Allies", on="F1")
     with pytest.raises(RuleViolation, match="Lost orders"):
-        run(s2, "charge", [10], unit="F1", target="A1")
-    s3, _ = run(s, "charge", [10], unit="F1", target="A1")
+        run(s2, "charge", [6, 10], unit="F1", target="A1")
+    s3, _ = run(s, "charge", [6, 10], unit="F1", target="A1")
     s3, _ = run(s3, "chance", side="Allies", on="F1")
     assert s3.unit("F1").charge_step is None
     assert not [o for o in R.obligations(s3) if o.procedure == "close"]
@@ -211,7 +211,7 @@ def _jumped(**f1: Any) -> Any:
         Card("A1", 5, 5.0, ("A1",)),
     )
     s = replace(s, phase="activation", cards=cards, active="F1")
-    s, out = run(s, "charge", [10], unit="F1", target="A1")
+    s, out = run(s, "charge", [6, 10], unit="F1", target="A1")
     return s, out
 
 
@@ -399,9 +399,9 @@ def test_one_charge_at_a_time_on_a_target() -> None:
     waits until the first is over."""
     s = make([unit("F1", front=5), unit("F2", front=5), unit("A1", "Allies", front=5)])
     s = activate(s, "F1", "F2")
-    s, _ = run(s, "charge", [10], unit="F1", target="A1")
+    s, _ = run(s, "charge", [6, 10], unit="F1", target="A1")
     with pytest.raises(RuleViolation, match="already being charged by F1"):
-        run(s, "charge", [10], unit="F2", target="A1")
+        run(s, "charge", [6, 10], unit="F2", target="A1")
 
 
 def test_under_artillery_fire_and_cannot_reply_is_applied_when_measured() -> None:

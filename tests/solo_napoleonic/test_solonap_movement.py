@@ -324,7 +324,7 @@ def test_a_rout_flees_away_from_the_cavalry_that_broke_it() -> None:
             ),
         ]
     )
-    s, _ = run(activate(s, "A1"), "charge", [10], unit="A1", target="F1")
+    s, _ = run(activate(s, "A1"), "charge", [6, 10], unit="A1", target="F1")
     s, _ = run(s, "morale", [99, 1], unit="F1", charged_by="A1")
     assert next(o.procedure for o in R.obligations(s)) == "move"
     s, out = run(s, "move", [3, 3], unit="F1", mode="rout")  # +3cm, no swerve

@@ -103,7 +103,7 @@ def _charged(tmp_path: Path, house: dict[str, Any] | None = None) -> Game:
     1 on the result chart), runs (its owed rout move), and F1 moves up: it takes the ground."""
     units = [cavalry("F1", x=500.0, y=150.0), unit("A1", "Allies", x=500.0, y=300.0)]
     g = ready(tmp_path, units, house=house)
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     assert "routs" in g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 1]).message
     g.perform("move", {"unit": "A1", "mode": "rout"}, [0, 3])
     out = g.perform("close", {"unit": "F1"})
@@ -137,7 +137,7 @@ def test_a_charger_that_failed_to_charge_home_halts(tmp_path: Path) -> None:
     the lancers then rode on with the rest of their move. Reading K73: no move after it."""
     units = [cavalry("F1", x=500.0, y=150.0), unit("A1", "Allies", x=500.0, y=300.0)]
     g = ready(tmp_path, units)
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
     g.perform("fire", {"unit": "A1", "target": "F1", "hold": True})
     g.perform("close", {"unit": "F1"})
@@ -210,26 +210,27 @@ def test_a_unit_that_halted_moves_no_more_on_that_card(tmp_path: Path) -> None:
     assert "retires" in out.message and not g.state.unit("F1").advancing
 
 
-def test_a_halted_units_charge_tests_to_move_off_first_by_choice(tmp_path: Path) -> None:
-    """A charge is an advance on the enemy; by reading K74's default it goes in on its Charge
-    Test alone. ``standstill_moves = "any"``: a halted charger rolls its standstill D6 first
-    (a 1: it does not advance, no charge this card), none after it halted on this card."""
+def test_a_halted_units_charge_tests_to_move_off_first(tmp_path: Path) -> None:
+    """A charge is an advance on the enemy: a halted F1 charged with no test to move off, even
+    on the card it halted. Reading K74: it rolls its standstill D6 first (a 1: it does not
+    advance, no charge this card), none after it halted on this card (K72);
+    ``standstill_moves = "moves"`` lets a charge go in on its Charge Test alone."""
     units = [cavalry("F1", x=500.0, y=150.0), unit("A1", "Allies", x=500.0, y=300.0)]
-    house = {"options": {"standstill_moves": "any"}}
-    g = ready(tmp_path / "a", units, house=house)
+    g = ready(tmp_path / "a", units)
     odds = g.odds("charge", {"unit": "F1", "target": "A1"})
     assert "standstill" in str(odds[0]).lower() and len(odds) == 2
     out = g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
     assert "does not advance" in out.message and not out.details["charges"]
     assert offered(g, "charge") == [] and g.state.unit("F1").charge_state is None
-    h = ready(tmp_path / "b", units, house=house)
+    h = ready(tmp_path / "b", units)
     out = h.perform("charge", {"unit": "F1", "target": "A1"}, [2, 0])
     assert out.details["charges"] and h.state.unit("F1").standstill_tests == 1
     units[0] = cavalry("F1", x=500.0, y=150.0, advancing=True)
-    k = ready(tmp_path / "c", units, house=house)
+    k = ready(tmp_path / "c", units)
     k.perform("halt", {"unit": "F1"}, [1])
     assert offered(k, "charge") == []
     with pytest.raises(RuleViolation, match="K72"):
         k.perform("charge", {"unit": "F1", "target": "A1"}, [2, 0])
-    d = ready(tmp_path / "d", [cavalry("F1", x=500.0, y=150.0), units[1]])
+    house = {"options": {"standstill_moves": "moves"}}
+    d = ready(tmp_path / "d", [cavalry("F1", x=500.0, y=150.0), units[1]], house=house)
     assert d.perform("charge", {"unit": "F1", "target": "A1"}, [0]).details["charges"]

@@ -762,11 +762,11 @@ def standstill_due(state: State, u: Unit, action: str) -> bool:
     its standstill test comes first (Kuryakin, Moving From A Standstill: "To get troops moving
     who have halted, roll a D6"; a 1: "the unit does not advance"). An advance or a pursuit
     always. Reading K74 (which moves get a halted unit moving: not stated), ``[options]
-    standstill_moves``: "moves" (every move of its own but a retirement, a retreat or a rout,
-    the moves away named so, whatever its direction; a charge goes in on its Charge Test
-    alone), "any" (those moves and a charge too: the test before the Charge Test) or
-    "advance" (only an advance or a pursuit: earlier builds, a plain move untested). A
-    formation change is not a move and takes none."""
+    standstill_moves``: "any" (every move of its own but a retirement, a retreat or a rout,
+    the moves away named so, whatever its direction, and a charge, an advance on the enemy:
+    the test before its Charge Test), "moves" (those moves; a charge goes in on its Charge
+    Test alone) or "advance" (only an advance or a pursuit: earlier builds, a plain move and
+    a charge untested). A formation change is not a move and takes none."""
     if u.advancing:
         return False
     if action in ("advance", "pursuit"):
