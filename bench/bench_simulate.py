@@ -1028,6 +1028,59 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         'standstill_tests_per_card = 1\nafter_charge_move = "pursuit"\n',
         "Kuryakin: (the same) their values",
     ),
+    (
+        "b8eb084:K74-move",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '    if _mode(req) in ("advance", "pursuit") and not u.advancing'
+        " and u.standstill_tests >= 1:\n",
+        '    if _mode(req) in ("advance", "pursuit", "move") and not u.advancing'
+        " and u.standstill_tests >= 1:\n",
+        "Kuryakin: a halted unit's plain move tests to move off first (session 17, reading K74):"
+        " not after its test of this card",
+    ),
+    (
+        "b8eb084:K74-move",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '    advancing = mode in ("advance", "pursuit")\n    if advancing and not u.advancing:\n',
+        "    _k74 = (owed is None or mode != owed[0]) and not u.advancing"
+        ' and mode in ("advance", "pursuit", "move")\n'
+        '    advancing = mode in ("advance", "pursuit") or _k74\n    if _k74:\n',
+        "Kuryakin: (the same) the test rolled first; passed, it is advancing",
+    ),
+    (
+        "b8eb084:K74-move",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '    if _mode(req) in ("advance", "pursuit") and not u.advancing:\n'
+        "        out.append(standstill_check(",
+        '    if _mode(req) in ("advance", "pursuit", "move") and not u.advancing'
+        " and owed_move(u) is None:\n        out.append(standstill_check(",
+        "Kuryakin: (the same) its odds",
+    ),
+    (
+        "9040349:K74-charge",
+        "vedette/rules/solo_napoleonic/morale.py",
+        "    r = result_roll(charge_check(state, u, t, req), dice)\n    ch = Changes(state)\n"
+        '    use_effects(ch, u.id, "charge")\n',
+        "    ch = Changes(state)\n    _k74 = []\n    if not u.advancing:\n"
+        "        from vedette.rules.solo_napoleonic.actions import standstill_check as _sc\n"
+        "        from vedette.rules.solo_napoleonic.common import check_roll as _cr\n"
+        "        from vedette.rules.solo_napoleonic.events import StandstillTested as _st\n"
+        "        if u.standstill_tests >= 1:\n"
+        "            raise RuleViolation(R_CHARGE, 'one standstill test a card (K72)')\n"
+        "        _s = _cr(_sc(state, u, False), dice)\n        _k74.append(_s)\n"
+        '        use_effects(ch, u.id, "standstill")\n'
+        '        if _s.row == "stays":\n'
+        '            ch.unit(_st, u.id, "fails to move from a standstill", start_failed=True,'
+        " standstill_tests=u.standstill_tests + 1)\n"
+        '            return Outcome(tuple(ch.events), tuple(_k74), "no charge",'
+        ' {"charges": False})\n'
+        '        ch.unit(_st, u.id, "moves off", advancing=True,'
+        " standstill_tests=u.standstill_tests + 1)\n"
+        "    r = result_roll(charge_check(state, u, t, req), dice)\n    _k74.append(r)\n"
+        '    use_effects(ch, u.id, "charge")\n',
+        "Kuryakin: a halted unit's charge tests to move off before its Charge Test (session 17,"
+        " reading K74)",
+    ),
 )
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {

@@ -105,7 +105,8 @@ def p_under(target: int) -> Fraction:
 
 
 def mod_total(g: Game, proc: str, req: Mapping[str, Any]) -> int:
-    o = g.odds(proc, req)[0]
+    # (a halted charger's standstill D6 comes before its Charge Test: reading K74)
+    o = g.odds(proc, req)[-1 if proc == "charge" else 0]
     assert o.target is not None and o.base_target is not None
     return o.target - o.base_target
 
@@ -301,8 +302,8 @@ def test_one_card_per_unit_one_per_formation_lowest_first(tmp_path: Path) -> Non
     out = g.perform("next", {})
     assert out.details["active"] == "FB" and out.details["units"] == ["F1", "F2", "F3"]
     # the controlled formation moves its units in any order
-    g.perform("move", {"unit": "F3", "distance": 50, "mode": "move"}, [0, 3])
-    g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F3", "distance": 50, "mode": "move"}, [6, 0, 3])
+    g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [6, 0, 3])
 
 
 def test_random_deal_uses_numbers_1_to_n(tmp_path: Path) -> None:
@@ -338,7 +339,7 @@ def test_card_15_jumps_to_6_5(tmp_path: Path) -> None:
     holding card #15. Because the infantry must take a morale test they jump to card '6.5''."""
     g = lancer_game(tmp_path)
     # charge test: B 75% +10% (charging inferior class: C) = 85: d100=40 charges
-    g.perform("charge", {"unit": "lancers", "target": "bn15"}, [40])
+    g.perform("charge", {"unit": "lancers", "target": "bn15"}, [6, 40])
     card = g.state.card_of("bn15")
     assert card is not None and card.key == 6.5
     assert g.state.unit("bn15").restricted_to == "lancers"  # only against the chargers
@@ -400,7 +401,7 @@ def test_random_movement_faces_and_th(
     g = ready(tmp_path, [unit("F1", kind=kind, formation=formation), unit("A1", "Allies")],
               [gen("FB", th=th), gen("AB", "Allies")])  # fmt: skip
     for f in faces:
-        out = g.perform("move", {"unit": "F1", "distance": 100, "mode": "move"}, [f, 3])
+        out = g.perform("move", {"unit": "F1", "distance": 100, "mode": "move"}, [6, f, 3])
         assert out.details["adjust_cm"] == th_step(f, th)
         assert out.details["moved_mm"] == 100 + 10 * th_step(f, th)
         g.undo()
@@ -409,12 +410,12 @@ def test_random_movement_faces_and_th(
 def test_random_movement_odds_below_and_above(tmp_path: Path) -> None:
     g = ready(tmp_path / "b", [unit("F1"), unit("A1", "Allies")],
               [gen("FB", th="below_average"), gen("AB", "Allies")])  # fmt: skip
-    o = g.odds("move", {"unit": "F1", "mode": "move"})[0]
+    o = g.odds("move", {"unit": "F1", "mode": "move"})[1]  # (after its standstill D6)
     e = Fraction(1, 8)
     assert o.as_dict() == {"-4": e, "-3": e, "-2": e, "0": 2 * e, "2": e, "3": e, "4": e}
     h = ready(tmp_path / "a", [unit("F1"), unit("A1", "Allies")],
               [gen("FB", th="above_average"), gen("AB", "Allies")])  # fmt: skip
-    o = h.odds("move", {"unit": "F1", "mode": "move"})[0]
+    o = h.odds("move", {"unit": "F1", "mode": "move"})[1]
     assert o.as_dict() == {"-2": e, "-1": e, "0": 4 * e, "1": e, "2": e}
 
 
@@ -424,7 +425,7 @@ def test_swerve(tmp_path: Path, face: int, dist: int | None, lateral: float) -> 
     """Random Movement: 'Each unit rolls a D6, with a score of '1' indicating a pull to the
     left and a '6' indicating the right. Their final position is then amended D6 centimetres.'"""
     g = ready(tmp_path, [unit("F1", x=500.0, y=500.0, facing=0.0), unit("A1", "Allies")])
-    faces = [0, face] + ([dist] if dist is not None else [])
+    faces = [6, 0, face] + ([dist] if dist is not None else [])  # (its standstill D6 first)
     out = g.perform("move", {"unit": "F1", "distance": 100, "mode": "move"}, faces)
     assert out.details["lateral_mm"] == lateral
     u = g.state.unit("F1")
@@ -484,7 +485,7 @@ def test_formation_quarters_left_after_moving(tmp_path: Path) -> None:
     """Half a move used (75 of 150mm, default Move Distances), then 3 quarters needed: one
     quarter carries into the next turn."""
     g = ready(tmp_path, [unit("F1"), unit("A1", "Allies")])
-    g.perform("move", {"unit": "F1", "distance": 75, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F1", "distance": 75, "mode": "move"}, [6, 0, 3])
     g.perform("formation", {"unit": "F1", "to": "column"}, [3])
     assert g.state.unit("F1").formation_quarters == 1
 
@@ -492,10 +493,10 @@ def test_formation_quarters_left_after_moving(tmp_path: Path) -> None:
 def test_move_distances_default_and_house_rule(tmp_path: Path) -> None:
     g = ready(tmp_path / "a", [unit("F1"), unit("A1", "Allies")])
     with pytest.raises(RuleViolation):
-        g.perform("move", {"unit": "F1", "distance": 151, "mode": "move"}, [0, 3])
+        g.perform("move", {"unit": "F1", "distance": 151, "mode": "move"}, [6, 0, 3])
     house = {"move_distances": {"infantry": {"line": 200, "column": 250}}}
     h = ready(tmp_path / "b", [unit("F1"), unit("A1", "Allies")], house=house)
-    out = h.perform("move", {"unit": "F1", "distance": 200, "mode": "move"}, [0, 3])
+    out = h.perform("move", {"unit": "F1", "distance": 200, "mode": "move"}, [6, 0, 3])
     assert out.details["moved_mm"] == 200
 
 
@@ -568,12 +569,12 @@ def test_musician_dead_over_half_move_1d(tmp_path: Path) -> None:
     """Disorder (optional): 'Unit moving over 1/2 and Musician dead 1D'."""
     units = [unit("F1", musician="dead"), unit("F2", musician="dead"), unit("A1", "Allies")]
     g = ready(tmp_path, units, options={"musicians": True})
-    g.perform("move", {"unit": "F1", "distance": 75, "mode": "move"}, [0, 3])  # exactly half
-    g.perform("move", {"unit": "F2", "distance": 76, "mode": "move"}, [0, 3])  # over half
+    g.perform("move", {"unit": "F1", "distance": 75, "mode": "move"}, [6, 0, 3])  # exactly half
+    g.perform("move", {"unit": "F2", "distance": 76, "mode": "move"}, [6, 0, 3])  # over half
     assert (g.state.unit("F1").disorder, g.state.unit("F2").disorder) == (0, 1)
     # without the optional rule the dead musician does not exist
     h = ready(tmp_path / "off", [unit("F1", musician="dead"), unit("A1", "Allies")])
-    h.perform("move", {"unit": "F1", "distance": 100, "mode": "move"}, [0, 3])
+    h.perform("move", {"unit": "F1", "distance": 100, "mode": "move"}, [6, 0, 3])
     assert h.state.unit("F1").disorder == 0
 
 
@@ -605,7 +606,7 @@ def test_reform_refused_after_casualties_or_other_action(tmp_path: Path) -> None
                          unit("A1", "Allies")])  # fmt: skip
     with pytest.raises(RuleViolation, match="casualties"):
         g.perform("reform", {"unit": "F1"}, [3])
-    g.perform("move", {"unit": "F2", "distance": 50, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F2", "distance": 50, "mode": "move"}, [6, 0, 3])
     with pytest.raises(RuleViolation, match="whole turn"):
         g.perform("reform", {"unit": "F2"}, [3])
 
@@ -887,7 +888,7 @@ def waive_all(g: Game) -> None:
 def to_melee(g: Game, att: str, tgt: str, tgt_morale: int = 1) -> None:
     """Charge (d100 1), the target's forced morale test, (its defensive fire held, the charger
     moves up), charge home (d100 1)."""
-    g.perform("charge", {"unit": att, "target": tgt}, [1])
+    g.perform("charge", {"unit": att, "target": tgt}, [6, 1])
     if tgt_morale <= 100:
         g.perform("morale", {"unit": tgt, "charged_by": att}, [tgt_morale])
     close_in(g)
@@ -970,7 +971,7 @@ def test_cavalry_vs_infantry_saves(tmp_path: Path) -> None:
     """Melee/Cavalry vs. Infantry: 'saved on 6 for infantry; 5,6 for cavalry and 4,5,6 for
     Cuirassiers'; all troops involved fight; the infantry, not in square, tests at -30%."""
     g = ready(tmp_path, [cavalry("F1"), unit("A1", "Allies", figures=18)])
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     assert mod_total(g, "morale", {"unit": "A1", "charged_by": "F1"}) == -30 + 15 - 10
     g.perform(
         "morale", {"unit": "A1", "charged_by": "F1"}, [99, 3]
@@ -987,7 +988,7 @@ def test_skirmishers_evade_cavalry(tmp_path: Path) -> None:
     caught are ridden down and removed.'"""
     g = ready(tmp_path, [cavalry("F1"), unit("A1", "Allies", formation="skirmish", figures=8,
                                              front=8)])  # fmt: skip
-    out = g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    out = g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     assert "evade" in out.message
     g.perform("evade", {"unit": "A1", "caught": 2}, [17])
     assert g.state.unit("A1").figures == 6
@@ -1121,7 +1122,7 @@ def test_a_house_chart_row_may_leave_the_units_own_status(tmp_path: Path, status
 def test_charge_bpl(tmp_path: Path, grade: str, bpl: int) -> None:
     """Charge Test: 'Grade B = 75% Grade C = 65% Grade D = 55%' (A: default data 85)."""
     g = ready(tmp_path, [unit("F1", grade=grade), unit("A1", "Allies", grade=grade)])
-    o = g.odds("charge", {"unit": "F1", "target": "A1"})[0]
+    o = g.odds("charge", {"unit": "F1", "target": "A1"})[-1]  # (after the standstill D6, K74)
     assert (o.target, o.p("pass")) == (bpl, p_under(bpl))
 
 
@@ -1155,13 +1156,13 @@ def test_charge_fails_and_chargers_cannot_fire(tmp_path: Path) -> None:
     """Charge Test: 'If the unit passes (rolls under) it will charge'; chargers 'cannot fire
     that turn'."""
     g = ready(tmp_path, [unit("F1", front=5), unit("A1", "Allies")])
-    out = g.perform("charge", {"unit": "F1", "target": "A1"}, [65])  # 65 is not under 65
+    out = g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 65])  # 65 is not under 65
     assert out.details["charges"] is False
     # issue 14: the failure binds for the turn: no second try
     with pytest.raises(RuleViolation, match="failed its charge test"):
-        g.perform("charge", {"unit": "F1", "target": "A1"}, [64])
+        g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 64])
     g = ready(tmp_path / "again", [unit("F1", front=5), unit("A1", "Allies")])
-    out = g.perform("charge", {"unit": "F1", "target": "A1"}, [64])
+    out = g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 64])
     assert out.details["charges"] is True
     with pytest.raises(RuleViolation):
         g.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [3])
@@ -1171,7 +1172,7 @@ def test_charge_fails_and_chargers_cannot_fire(tmp_path: Path) -> None:
 def test_charge_home_bpl(tmp_path: Path, grade: str, bpl: int) -> None:
     """Charge Home Test: 'BPL: A = 90%; B= 75%; C=60%; D=55%.'"""
     g = ready(tmp_path, [unit("F1", grade=grade), unit("A1", "Allies", grade=grade)])
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
     close_in(g)  # issue 14: fire held, the charger moves up
     o = g.odds("charge_home", {"unit": "F1"})[0]
@@ -1183,7 +1184,7 @@ def test_charge_home_modifiers(tmp_path: Path) -> None:
     gens = [gen("FB"), gen("AB", "Allies"), gen("FB2", attached_to="F1"),
             gen("DV", rank="division", attached_to="F1")]  # fmt: skip
     g = ready(tmp_path, units, gens)
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
     close_in(g)  # issue 14: fire held, the charger moves up
     req = {"unit": "F1", "uphill": True, "obstacle": "building", "casualties_this_move": 2}
@@ -1196,7 +1197,7 @@ def test_charge_home_modifiers(tmp_path: Path) -> None:
 
 def test_cavalry_charging_steady_infantry_minus_50(tmp_path: Path) -> None:
     g = ready(tmp_path, [cavalry("F1"), unit("A1", "Allies", formation="square")])
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])  # square +40: holds
     close_in(g)  # issue 14: fire held, the charger moves up
     assert mod_total(g, "charge_home", {"unit": "F1"}) == -50
@@ -1205,7 +1206,7 @@ def test_cavalry_charging_steady_infantry_minus_50(tmp_path: Path) -> None:
 def test_charge_home_failure_halts_and_fires(tmp_path: Path) -> None:
     """Charge Home Test: 'A,B or C class infantry who fail will halt and fire a volley'."""
     g = ready(tmp_path, [unit("F1", front=5), unit("A1", "Allies")])
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
     close_in(g)  # issue 14: fire held, the charger moves up
     out = g.perform("charge_home", {"unit": "F1"}, [60])  # 60 is not under 60
@@ -1221,7 +1222,7 @@ def test_charge_home_failure_timid_co_retires_100mm(tmp_path: Path) -> None:
     units = [unit("F1", x=0.0, y=0.0, facing=0.0), unit("A1", "Allies", x=0.0, y=120.0,
                                                        facing=180.0)]  # fmt: skip
     g = ready(tmp_path, units, [gen("FB", av="timid"), gen("AB", "Allies")])
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
     close_in(g)  # issue 14: the charger first moves up to the target, then fails
     before = g.state.unit("F1")
@@ -1246,7 +1247,7 @@ def test_optional_switches(tmp_path: Path) -> None:
     assert mod_total(g, "charge", {"unit": "F1", "target": "A1"}) == -5 - 10
     o = g.odds("formation", {"unit": "F1", "to": "column"})[0]
     assert o.as_dict() == {str(q): Fraction(1, 4) for q in (2, 3, 4, 5)}  # d4 + 1
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
     close_in(g)  # issue 14: fire held, the charger moves up
     assert mod_total(g, "charge_home", {"unit": "F1"}) == -5 - 10
@@ -1294,10 +1295,10 @@ def test_rifles_cannot_move_over_half_and_fire(tmp_path: Path) -> None:
     """Firing: 'Rifles cannot move more than 1/2 and fire' (line move 150mm: default data)."""
     g = ready(tmp_path, [unit("F1", rifles=True, front=5), unit("F2", rifles=True, front=5),
                          unit("A1", "Allies")])  # fmt: skip
-    g.perform("move", {"unit": "F1", "distance": 76, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F1", "distance": 76, "mode": "move"}, [6, 0, 3])
     with pytest.raises(RuleViolation, match=r"[Rr]ifles"):
         g.perform("fire", {"unit": "F1", "target": "A1", "range": "long"}, [1])
-    g.perform("move", {"unit": "F2", "distance": 75, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F2", "distance": 75, "mode": "move"}, [6, 0, 3])
     # moved: -2; a 2 -> 0 hits
     out = g.perform("fire", {"unit": "F2", "target": "A1", "range": "long"}, [2])
     assert out.details["hits"] == 0
@@ -1355,7 +1356,7 @@ def test_defensive_fire_at_chargers_is_short_range(tmp_path: Path) -> None:
     if the firers' morale holds.'"""
     g = ready(tmp_path, [unit("F1"), unit("A1", "Allies", front=5), unit("A2", "Allies",
                                                                           front=5)])  # fmt: skip
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     with pytest.raises(RuleViolation, match="morale"):  # the forced test comes first
         g.perform("fire", {"unit": "A1", "target": "F1"}, [4])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
@@ -1372,7 +1373,7 @@ def test_defensive_fire_at_chargers_is_short_range(tmp_path: Path) -> None:
 
 def test_no_defensive_fire_when_morale_fails(tmp_path: Path) -> None:
     g = ready(tmp_path, [unit("F1"), unit("A1", "Allies", front=5)])
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 9])  # fails: halts
     # issue 14: the guided charge owes no defensive fire: the charger moves up
     assert [t.command() for t in g.todo() if t.owed] == ["close unit=F1"]

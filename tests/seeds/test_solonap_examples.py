@@ -50,7 +50,7 @@ def test_card_15_jumps_to_6_5() -> None:
         s, _ = run(s, "next")
     assert s.active == "lancers"
     # charge test: B class charge BPL 75; d100=40 passes
-    s, out = run(s, "charge", [40], unit="lancers", target="bn15")
+    s, out = run(s, "charge", [6, 40], unit="lancers", target="bn15")
     card = s.card_of("bn15")
     assert card is not None and card.key == 6.5 and card.key_text() == "6.5"
     assert "jumps to card '6.5'" in out.message
@@ -67,7 +67,7 @@ def test_a_second_unit_attacked_goes_after_the_first_jumper() -> None:
     s = lancer_example()
     for _ in range(4):
         s, _ = run(s, "next")
-    s, _ = run(s, "charge", [40], unit="lancers", target="bn15")
+    s, _ = run(s, "charge", [6, 40], unit="lancers", target="bn15")
     from vedette.rules.solo_napoleonic.cards import jump_key
 
     assert jump_key(s, "lancers", "X5") == 6.75
@@ -80,7 +80,7 @@ def test_unit_that_already_moved_tests_at_once() -> None:
     s, _ = run(s, "next")  # X0
     s, _ = run(s, "next")  # X1
     s, _ = run(s, "next")  # lancers; X0 has acted
-    s, out = run(s, "charge", [40], unit="lancers", target="X0")
+    s, out = run(s, "charge", [6, 40], unit="lancers", target="X0")
     assert "already acted" in out.message
     assert s.card_of("X0").key == 2  # type: ignore[union-attr]
     assert s.unit("X0").morale_due

@@ -50,7 +50,7 @@ def collide(house: Mapping[str, Any] | None = None, **f1: Any) -> Game:
     """F1 moves 120mm straight up the table into F2 (bases 30mm deep, centres 120mm apart;
     forced dice: random movement 0, no swerve)."""
     g = game([unit("F1", x=500, y=400, **f1), unit("F2", x=500, y=520)], house=house)
-    g.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [6, 0, 3])
     return g
 
 
@@ -76,7 +76,7 @@ def test_a_move_into_another_unit_owes_the_collision_chits_before_anything_else(
 
 def test_a_move_into_two_units_is_one_collision_each_unit_rolling_once() -> None:
     g = game([unit("F1", x=500, y=400), unit("F2", x=420, y=520), unit("F3", x=580, y=520)])
-    g.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [6, 0, 3])
     assert owed(g) == ["disorder cause=collision units=F1,F2,F3"]
     out = g.perform("disorder", {"cause": "collision", "units": ["F1", "F2", "F3"]}, [1, 2, 3])
     assert [g.state.unit(x).disorder for x in ("F1", "F2", "F3")] == [1, 2, 3]
@@ -96,7 +96,7 @@ def test_a_skirmishing_mover_rolls_and_takes_no_chits_and_the_debt_is_paid() -> 
 def test_a_move_that_meets_no_base_owes_nothing() -> None:
     # 50mm up to F2's rear edge: edge to edge is no collision
     g = game([unit("F1", x=500, y=400), unit("F2", x=500, y=480)])
-    g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [6, 0, 3])
     assert g.state.unit("F1").collided == () and owed(g) == []
 
 

@@ -108,12 +108,12 @@ def replayed() -> tuple[Game, Any, Any]:
     same point), then played on like the fixture was made: 400 steps of a seeded player taking
     the first request ``legal_requests`` offers that the referee accepts (300 until session 17:
     with one formation change and one standstill test a card, readings K71 and K72, its game
-    reaches a melee later)."""
+    reaches a melee later; 500 since a halted unit's move or charge tests to move off, K74)."""
     g, n = replayed_requests()
     assert n >= 10
     at, old = state_of(g), legacy_prefix(n)
     rng = random.Random(3)
-    for _ in range(400):
+    for _ in range(500):
         for proc, req in list(R.legal_requests(g.state, rng)):
             try:
                 g.perform(proc, req)

@@ -53,7 +53,7 @@ def test_attacked_unit_acts_only_against_its_attacker() -> None:
     with pytest.raises(RuleViolation, match="only against x"):
         run(s, "fire", [], unit="u", target="y", range="short")
     with pytest.raises(RuleViolation, match="only against x"):
-        run(s, "charge", [], unit="u", target="y")
+        run(s, "charge", [6, 6], unit="u", target="y")
     run(s, "fire", [1, 1, 6], unit="u", target="x", range="short")
 
 
@@ -170,7 +170,7 @@ def test_cavalry_charging_skirmishers_are_told_to_evade() -> None:
         ),
         "h",
     )
-    _, out = run(s, "charge", [10], unit="h", target="s")
+    _, out = run(s, "charge", [6, 10], unit="h", target="s")
     assert "evade unit=s" in out.message
 
 
@@ -198,7 +198,7 @@ def test_charge_home_ends_in_contact_when_placed() -> None:
     assert a.moved_mm > 100 and a.charge_state == "home"
     far = make([{**c, "charge_state": None}, {**t, "y": 900.0}])
     with pytest.raises(RuleViolation, match="charge reach"):
-        run(activate(far, "c"), "charge", [], unit="c", target="t")
+        run(activate(far, "c"), "charge", [6, 6], unit="c", target="t")
 
 
 def test_skirmish_screen_found_from_positions() -> None:

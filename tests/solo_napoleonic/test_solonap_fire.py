@@ -173,9 +173,9 @@ def test_fire_then_move_is_refused_to_mounted_skirmishers_and_rifles_over_half()
         range="short",
     )
     with pytest.raises(RuleViolation, match=r"cannot fire and move.*Skirmishers"):
-        run(s, "move", [0, 3], unit="f", distance=50, mode="move")
+        run(s, "move", [6, 0, 3], unit="f", distance=50, mode="move")
     r = duel({"rifles": True, "formation": "skirmish", "figures": 8, "front": 8})
-    s, _ = run(r, "move", [0, 3], unit="f", distance=150, mode="move")
+    s, _ = run(r, "move", [6, 0, 3], unit="f", distance=150, mode="move")
     with pytest.raises(RuleViolation, match="rifles cannot move more than half and fire"):
         run(s, "fire", [], unit="f", target="t", range="short")
     s, _ = run(
@@ -187,9 +187,9 @@ def test_fire_then_move_is_refused_to_mounted_skirmishers_and_rifles_over_half()
         range="short",
     )
     with pytest.raises(RuleViolation, match="rifles cannot move more than half and fire"):
-        run(s, "move", [0, 3], unit="f", distance=150, mode="move")
+        run(s, "move", [6, 0, 3], unit="f", distance=150, mode="move")
     half = 200 / 2  # the skirmish move is 200mm (default data)
-    s, _ = run(s, "move", [0, 3], unit="f", distance=half, mode="move")
+    s, _ = run(s, "move", [6, 0, 3], unit="f", distance=half, mode="move")
     assert s.unit("f").moved_mm == half
 
 
@@ -287,7 +287,7 @@ def test_a_unit_that_reformed_gives_no_defensive_fire_that_turn() -> None:
         ]
     )
     s, _ = run(activate(s, "F1"), "reform", [1], unit="F1")
-    s, _ = run(activate(s, "A1"), "charge", [10], unit="A1", target="F1")
+    s, _ = run(activate(s, "A1"), "charge", [6, 10], unit="A1", target="F1")
     s, out = run(s, "morale", [10], unit="F1", charged_by="A1")
     assert [o.id for o in R.obligations(s)] == ["charge:A1:close"]
     assert any("defensive fire lapses" in e.why and "reform" in e.why for e in out.events)

@@ -48,10 +48,10 @@ def duel(tmp_path: Path, **kw: Any) -> Game:
 # -- failures bind ---------------------------------------------------------------------------
 def test_a_failed_charge_test_cannot_be_retaken(tmp_path: Path) -> None:
     g = duel(tmp_path)
-    out = g.perform("charge", {"unit": "F1", "target": "A1"}, [90])
+    out = g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 90])
     assert "will not charge" in out.message and g.state.unit("F1").charge_failed
     with pytest.raises(RuleViolation, match="failed its charge test this turn") as e:
-        g.perform("charge", {"unit": "F1", "target": "A1"}, [10])
+        g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 10])
     assert "Kuryakin, Charge Test" in str(e.value)
     with pytest.raises(RuleViolation, match="failed its charge test"):
         g.odds("charge", {"unit": "F1", "target": "A1"})
@@ -68,7 +68,7 @@ def test_a_failed_morale_test_is_not_erased_by_a_later_pass(tmp_path: Path) -> N
     g.perform("morale", {"unit": "A1"}, [10])  # passes: the failure still binds
     assert g.state.unit("A1").morale_failed
     # charged now, it holds, yet gives no defensive fire: its morale failed this turn
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     g.perform("next", {})  # A1's jumped card: the forced test is owed
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
     assert owed(g) == ["close unit=F1"]
@@ -78,7 +78,7 @@ def test_a_failed_morale_test_is_not_erased_by_a_later_pass(tmp_path: Path) -> N
 
 def test_a_failed_charge_home_test_cannot_be_taken_again(tmp_path: Path) -> None:
     g = duel(tmp_path)
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     g.perform("next", {})
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
     g.perform("fire", {"unit": "A1", "target": "F1", "hold": True})
@@ -90,13 +90,13 @@ def test_a_failed_charge_home_test_cannot_be_taken_again(tmp_path: Path) -> None
     with pytest.raises(RuleViolation, match="charge home test this turn"):
         g.perform("charge_home", {"unit": "F1"}, [1])
     with pytest.raises(RuleViolation):  # nor by declaring the charge again
-        g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+        g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
 
 
 # -- the guided charge -----------------------------------------------------------------------
 def test_next_is_refused_while_the_charge_is_open(tmp_path: Path) -> None:
     g = duel(tmp_path)
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     g.perform("next", {})  # the charger's card ends; the target's jumped card comes
     assert g.state.active == "A1"
     assert owed(g) == ["morale unit=A1 charged_by=F1"]
@@ -121,7 +121,7 @@ def test_a_target_routed_before_contact_does_not_fight(tmp_path: Path) -> None:
     and test to charge home; a routing unit only runs (Morale). A target that routs at the
     charge is not fought: the charger moves up onto its ground and the charge ends."""
     g = duel(tmp_path)
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     g.perform("next", {})
     out = g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 1])  # fails; D10 1: rout
     assert "rout" in out.message and g.state.unit("A1").status == "routing"
@@ -146,7 +146,7 @@ def test_a_target_retiring_in_disorder_is_still_charged_home(tmp_path: Path) -> 
     """Only a rout ends the charge before contact: a target that fails and retires (D10 3) is
     caught; the charge goes on to its charge home step (no test: the charger is unhurt)."""
     g = duel(tmp_path)
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     g.perform("next", {})
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 3])
     assert g.state.unit("A1").status == "retiring"
@@ -159,7 +159,7 @@ def test_the_forced_morale_test_knows_its_charger(tmp_path: Path) -> None:
     """The charge's modifiers are filled in: charged by higher class -10 (B charges C), and
     never silently dropped (a test without the charger is refused while the charge owes it)."""
     g = game(tmp_path, [unit("F1", grade="B"), unit("A1", "Allies", in_command=False)])
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     g.perform("next", {})
     with pytest.raises(RuleViolation, match="charged_by=F1"):
         g.perform("morale", {"unit": "A1"}, [1])
@@ -219,7 +219,7 @@ def test_a_full_charge_played_from_todo_alone(tmp_path: Path) -> None:
 
 def test_halted_charger_moved_up_and_fires_at_short_range(tmp_path: Path) -> None:
     g = duel(tmp_path)
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
     g.perform("fire", {"unit": "A1", "target": "F1", "hold": True})
     g.perform("close", {"unit": "F1"})
@@ -533,13 +533,13 @@ def test_todo_lists_the_actions_open_now_and_legal_requests_follow_what_is_owed(
     f = duel(tmp_path / "f")
     f.perform("fire", {"unit": "F1", "target": "A1", "range": "long"})  # one volley a turn
     assert not [c for c in [t.command() for t in f.todo()] if c.startswith("fire unit=F1")]
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [90])  # fails: binds
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 90])  # fails: binds
     assert "charge unit=F1 target=A1" not in [t.command() for t in g.todo()]
     h = game(tmp_path / "h", [unit("F1"), unit("A1", "Allies", status="routing", must_rally=True)])
     h.perform("next", {})
     assert [t.command() for t in h.todo()][:2] == ["move unit=A1 mode=rout", "rally unit=A1"]
     k = duel(tmp_path / "k")
-    k.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    k.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     k.perform("next", {})
     reqs = list(R.legal_requests(k.state, random.Random(1)))
     assert reqs == [("morale", {"unit": "A1", "charged_by": "F1"})]
@@ -624,7 +624,7 @@ def test_the_chargers_flank_is_filled_in_the_targets_test(tmp_path: Path) -> Non
             unit("A1", "Allies", in_command=False),
         ],
     )
-    g.perform("charge", {"unit": "F1", "target": "A1", "flank_rear": True}, [1])
+    g.perform("charge", {"unit": "F1", "target": "A1", "flank_rear": True}, [6, 1])
     g.perform("next", {})
     (t, _) = g.odds("morale", {"unit": "A1", "charged_by": "F1"})
     # C 65, flank -25, not in square vs cavalry -30

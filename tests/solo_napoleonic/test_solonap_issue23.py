@@ -43,7 +43,7 @@ def test_attached_general_goes_with_his_unit_and_keeps_it_in_command() -> None:
     assert (s.general("Colbert").x, s.general("Colbert").y) == (1300.0, 400.0)
     s = activate(s, "F5")
     # full move 400mm, random movement dK12 face 0 (normal TH): +0; swerve d6 3: straight on
-    s, out = run(s, "move", [0, 3], unit="F5", mode="move")
+    s, out = run(s, "move", [6, 0, 3], unit="F5", mode="move")
     f5, colbert = s.unit("F5"), s.general("Colbert")
     assert f5.y == 800.0 and (colbert.x, colbert.y) == (f5.x, f5.y)
     s, _ = run(s, "end_turn", force=True)
@@ -78,10 +78,10 @@ def test_a_charger_cannot_move_freely_after_its_charge_test() -> None:
     """Kuryakin, Charge Test: "units who charge do so in a straight line"; the attacker "moves
     up to the target". F1 passes its charge test (d100 10): a free move is refused."""
     s = activate(make([unit("F1", front=5), unit("A1", "Allies", front=5)]), "F1")
-    s, _ = run(s, "charge", [10], unit="F1", target="A1")
+    s, _ = run(s, "charge", [6, 10], unit="F1", target="A1")
     assert s.unit("F1").charge_state == "declared"
     with pytest.raises(RuleViolation, match="straight line up to its target"):
-        run(s, "move", [0, 3], unit="F1", distance=100, mode="move")
+        run(s, "move", [6, 0, 3], unit="F1", distance=100, mode="move")
     with pytest.raises(RuleViolation, match="straight line"):
         run(s, "formation", [2], unit="F1", to="column")
     assert not [t for t in _todo(s) if t.procedure in ("move", "formation") and not t.owed]
@@ -140,9 +140,9 @@ def test_halts_where_it_stands_binds_move_and_charge() -> None:
     s, out = run(s, "morale", [90, 9], unit="F1")
     assert "halts where it stands" in out.message and s.unit("F1").bound == "halt"
     with pytest.raises(RuleViolation, match="halts where it stands"):
-        run(s, "move", [0, 3], unit="F1", mode="move", distance=50)
+        run(s, "move", [6, 0, 3], unit="F1", mode="move", distance=50)
     with pytest.raises(RuleViolation, match="halts where it stands"):
-        run(s, "charge", [10], unit="F1", target="A1")
+        run(s, "charge", [6, 10], unit="F1", target="A1")
     assert not [t for t in _todo(s) if t.procedure in ("move", "charge", "start")]
 
 
@@ -155,8 +155,8 @@ def test_lost_orders_stops_the_charge_and_its_move_up() -> None:
     s = replace(s, chance={"Allies": "lost_orders"})
     s2, _ = run(s, "chance", side="Allies", on="F1")
     with pytest.raises(RuleViolation, match="Lost orders"):
-        run(s2, "charge", [10], unit="F1", target="A1")
-    s3, _ = run(s, "charge", [10], unit="F1", target="A1")
+        run(s2, "charge", [6, 10], unit="F1", target="A1")
+    s3, _ = run(s, "charge", [6, 10], unit="F1", target="A1")
     s3, _ = run(s3, "chance", side="Allies", on="F1")
     assert s3.unit("F1").charge_step is None
     assert not [o for o in R.obligations(s3) if o.procedure == "close"]
@@ -211,7 +211,7 @@ def _jumped(**f1: Any) -> Any:
         Card("A1", 5, 5.0, ("A1",)),
     )
     s = replace(s, phase="activation", cards=cards, active="F1")
-    s, out = run(s, "charge", [10], unit="F1", target="A1")
+    s, out = run(s, "charge", [6, 10], unit="F1", target="A1")
     return s, out
 
 
@@ -281,7 +281,7 @@ def test_a_queue_jumper_acts_only_against_its_charger_all_turn() -> None:
     with pytest.raises(RuleViolation, match="only against F1"):
         run(s, "fire", [1, 1, 1], unit="A1", target="F2", range="short")
     with pytest.raises(RuleViolation, match="only against F1"):
-        run(s, "move", [0, 3], unit="A1", mode="move", distance=50)
+        run(s, "move", [6, 0, 3], unit="A1", mode="move", distance=50)
     offers = [t for t in _todo(s) if t.request.get("unit") == "A1"]
     assert all(t.request.get("target", "F1") == "F1" for t in offers)
     assert all(t.request.get("toward") == "F1" for t in offers if t.procedure == "move")
@@ -374,7 +374,7 @@ def test_a_change_costing_the_whole_move_leaves_no_move_in_the_new_formation() -
     f1 = s.unit("F1")
     assert f1.formation == "column" and f1.moved_mm == 200.0
     with pytest.raises(RuleViolation, match="may move 200mm"):
-        run(s, "move", [0, 3], unit="F1", mode="move", distance=50)
+        run(s, "move", [6, 0, 3], unit="F1", mode="move", distance=50)
     assert not [t for t in _todo(s) if t.procedure == "move"]
     s2 = activate(make([unit("F1"), unit("A1", "Allies")]), "F1")
     s2, _ = run(s2, "formation", [2], unit="F1", to="column")  # half the move: 100mm left
@@ -399,9 +399,9 @@ def test_one_charge_at_a_time_on_a_target() -> None:
     waits until the first is over."""
     s = make([unit("F1", front=5), unit("F2", front=5), unit("A1", "Allies", front=5)])
     s = activate(s, "F1", "F2")
-    s, _ = run(s, "charge", [10], unit="F1", target="A1")
+    s, _ = run(s, "charge", [6, 10], unit="F1", target="A1")
     with pytest.raises(RuleViolation, match="already being charged by F1"):
-        run(s, "charge", [10], unit="F2", target="A1")
+        run(s, "charge", [6, 10], unit="F2", target="A1")
 
 
 def test_under_artillery_fire_and_cannot_reply_is_applied_when_measured() -> None:

@@ -165,7 +165,7 @@ def test_skirmishers_evade_away_from_the_cavalry_charging_them() -> None:
             ),
         ]
     )
-    s, _ = run(activate(s, "c"), "charge", [10], unit="c", target="s")
+    s, _ = run(activate(s, "c"), "charge", [6, 10], unit="c", target="s")
     s2, out = run(s, "evade", [10], unit="s")
     u = s2.unit("s")
     assert (u.x, u.y) == (500.0, 500.0) and u.facing == 0.0

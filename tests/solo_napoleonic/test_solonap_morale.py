@@ -136,8 +136,8 @@ def test_rally() -> None:
 # -- charge test ---------------------------------------------------------------------------------
 @pytest.mark.parametrize(("grade", "bpl"), [("A", 85), ("B", 75), ("C", 65), ("D", 55)])
 def test_charge_bpl(grade: str, bpl: int) -> None:
-    s = activate(make([unit("u", grade=grade), unit("t", "Allies", grade=grade)]), "u")
-    (o,) = odds(s, "charge", unit="u", target="t")
+    s = make([unit("u", grade=grade, advancing=True), unit("t", "Allies", grade=grade)])
+    (o,) = odds(activate(s, "u"), "charge", unit="u", target="t")  # (advancing: no D6, K74)
     assert o.p("pass") == Fraction(bpl, 100)  # 00-99 (issue 14)
 
 
@@ -184,7 +184,7 @@ def test_charge_inferior_and_standard_dead() -> None:
 
 
 def test_charge_fail_changes_nothing_but_binds() -> None:
-    s = activate(make([unit("u"), unit("t", "Allies")]), "u")
+    s = activate(make([unit("u", advancing=True), unit("t", "Allies")]), "u")
     s2, out = run(s, "charge", [65], unit="u", target="t")
     assert not out.details["charges"]
     # issue 14: the failure is remembered for the turn, and nothing else changes
@@ -305,7 +305,7 @@ def test_percentile_tests_branch_per_result_and_roll_as_before(
 
     s = make(
         [
-            unit("u", grade="C", in_command=False, morale_due=proc == "morale"),
+            unit("u", grade="C", in_command=False, morale_due=proc == "morale", advancing=True),
             unit("r", grade="C", status="routing", must_rally=True, in_command=False),
             unit("e", "Allies", grade="C"),
         ]

@@ -324,7 +324,7 @@ def test_a_rout_flees_away_from_the_cavalry_that_broke_it() -> None:
             ),
         ]
     )
-    s, _ = run(activate(s, "A1"), "charge", [10], unit="A1", target="F1")
+    s, _ = run(activate(s, "A1"), "charge", [6, 10], unit="A1", target="F1")
     s, _ = run(s, "morale", [99, 1], unit="F1", charged_by="A1")
     assert next(o.procedure for o in R.obligations(s)) == "move"
     s, out = run(s, "move", [3, 3], unit="F1", mode="rout")  # +3cm, no swerve
@@ -342,11 +342,11 @@ def test_a_move_that_runs_into_another_unit_says_it_collides() -> None:
     # ends, is a collision: the move says so and names the command for the chits; before,
     # F1 passed through F2 unremarked. A unit met only edge to edge is no collision.
     s = make([unit("F1", x=500, y=400, facing=0), unit("F2", x=500, y=520, facing=0)])
-    _, out = run(activate(s, "F1"), "move", [3, 3], unit="F1", distance=120, mode="move")
+    _, out = run(activate(s, "F1"), "move", [6, 3, 3], unit="F1", distance=120, mode="move")
     assert out.details["collisions"] == ["F2"]
     assert "collides with F2" in out.message
     assert 'disorder cause=collision units=\'["F1", "F2"]\'' in out.message
     # 50mm up to F2's rear edge (bases 30mm deep, centres 80mm apart): edge to edge, no collision
     s = make([unit("F1", x=500, y=400, facing=0), unit("F2", x=500, y=480, facing=0)])
-    _, out = run(activate(s, "F1"), "move", [0, 3], unit="F1", distance=50, mode="move")
+    _, out = run(activate(s, "F1"), "move", [6, 0, 3], unit="F1", distance=50, mode="move")
     assert out.details["collisions"] == [] and "collides" not in out.message

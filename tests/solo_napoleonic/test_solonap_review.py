@@ -87,8 +87,8 @@ def test_percentile_reads_00_to_99_by_default() -> None:
 
 
 def test_charge_and_charge_home_below_strict() -> None:
-    s = make([unit("u", grade="C"), unit("t", "Allies", grade="C")])
-    (o,) = odds(activate(s, "u"), "charge", unit="u", target="t")
+    s = make([unit("u", grade="C", advancing=True), unit("t", "Allies", grade="C")])
+    (o,) = odds(activate(s, "u"), "charge", unit="u", target="t")  # (advancing: no D6, K74)
     assert o.p("pass") == Fraction(65, 100)  # 00-99 (issue 14)
     h = make(
         [unit("u", grade="C", charge_state="declared", charge_target="t"), unit("t", "Allies")]
@@ -136,7 +136,7 @@ def test_charge_odds_refuse_what_the_charge_refuses() -> None:
     with pytest.raises(RuleViolation, match="charge reach"):
         odds(s, "charge", unit="u", target="t")
     with pytest.raises(RuleViolation, match="charge reach"):
-        run(s, "charge", [1], unit="u", target="t")
+        run(s, "charge", [6, 1], unit="u", target="t")
 
 
 def test_volleys_split_between_targets_one_disorder() -> None:
@@ -209,7 +209,7 @@ def test_no_officer_minus_5_in_the_charge_test_too() -> None:
 
 def test_charge_home_waits_for_the_targets_forced_morale_test() -> None:
     s = activate(make([unit("u", grade="B"), unit("t", "Allies", grade="C")]), "u")
-    s, _ = run(s, "charge", [10], unit="u", target="t")
+    s, _ = run(s, "charge", [6, 10], unit="u", target="t")
     assert s.unit("t").morale_due
     with pytest.raises(RuleViolation, match="must first take the morale test"):
         run(s, "charge_home", [10], unit="u")

@@ -31,11 +31,12 @@ CHART = {1: "routs", 2: "routs", 3: "retires in disorder", 4: "retires in disord
 
 
 def duel(tmp_path: Path, f1: dict[str, Any], a1: dict[str, Any]) -> Game:
-    """F1 on card 1 (active), A1 on card 2; units not placed (distances stated or none)."""
+    """F1 on card 1 (active), A1 on card 2; units not placed (distances stated or none). F1 is
+    advancing: the charge's own odds, no standstill D6 before them (reading K74)."""
     scen = {
         "title": "charge",
         "sides": ["French", "Allies"],
-        "units": [unit("F1", **f1), unit("A1", "Allies", **a1)],
+        "units": [unit("F1", **{"advancing": True, **f1}), unit("A1", "Allies", **a1)],
         "generals": [],
     }
     g = Game.create(Store(tmp_path / "g.db"), "g", "solonap", scen, seed=5)

@@ -110,7 +110,7 @@ def test_the_jumper_acts_only_against_its_charger(tmp_path: Path) -> None:
                        unit("A2", "Allies", brigade=None)])  # fmt: skip
     dealt(g, {"FB": 1, "A1": 3, "A2": 4}, control=(1,))
     up(g, "FB")
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
     card = g.state.card_of("A1")
     assert card is not None and card.key == 3.5  # half below A2's #4, the next after F1
     g.perform("next", {})
@@ -153,7 +153,7 @@ def test_reforming_takes_the_whole_turn_not_even_fire(tmp_path: Path) -> None:
     with pytest.raises(RuleViolation):
         g.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [3])
     with pytest.raises(RuleViolation):
-        g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [0, 3])
+        g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [6, 0, 3])
 
 
 # == Skirmishers ================================================================================
@@ -172,7 +172,7 @@ def test_only_light_cavalry_skirmish_mounted(tmp_path: Path) -> None:
 def to_melee(g: Game, att: str, tgt: str) -> None:
     """Charge (d100 00 passes), the target's forced test (passes), its defensive fire held,
     the move up, charge home (00)."""
-    g.perform("charge", {"unit": att, "target": tgt}, [0])
+    g.perform("charge", {"unit": att, "target": tgt}, [6, 0])
     g.perform("morale", {"unit": tgt, "charged_by": att}, [0])
     for _ in range(3):
         steps = [(p, r) for p, r in owed(g) if p in ("fire", "close")]
@@ -204,7 +204,7 @@ def test_cavalry_against_infantry_every_infantryman_fights(tmp_path: Path) -> No
     round."""
     g = ready(tmp_path, [cavalry("F1"), unit("A1", "Allies", figures=30, front=5,
                                              formation="column")])  # fmt: skip
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 3])  # fails: retires
     for p, r in owed(g):
         if p == "close":
@@ -217,7 +217,7 @@ def test_cavalry_against_infantry_every_infantryman_fights(tmp_path: Path) -> No
 def test_cavalry_flank_attack_plus_two(tmp_path: Path) -> None:
     """Melee, Cavalry vs. Cavalry: 'Flank/Rear attack +2', stated with the charge."""
     g = ready(tmp_path, [cavalry("F1"), cavalry("A1", "Allies")])
-    g.perform("charge", {"unit": "F1", "target": "A1", "flank_rear": True}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1", "flank_rear": True}, [6, 0])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
     for _ in range(3):
         steps = [(p, r) for p, r in owed(g) if p in ("fire", "close")]
@@ -238,7 +238,7 @@ def test_cuirassiers_against_infantry_save_on_4(tmp_path: Path) -> None:
     4,5,6 for Cuirassiers'."""
     g = ready(tmp_path, [cavalry("F1", kind="heavy_cavalry", cuirassiers=True),
                          unit("A1", "Allies")])  # fmt: skip
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 3])
     for p, r in owed(g):
         if p == "close":
@@ -254,7 +254,7 @@ def test_charge_home_counts_the_casualties_of_this_move(tmp_path: Path) -> None:
     fire killed cost the charger 10%."""
     g = ready(tmp_path, [unit("F1", grade="B", figures=24, front=12),
                          unit("A1", "Allies", front=10, figures=20)])  # fmt: skip
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
     assert owed(g)[0][0] == "fire"
     # two volleys at short range: 2 + 2 = 4 hits, x ¾ = 3; saves 1, 1, 6 -> 2 casualties
@@ -272,7 +272,7 @@ def test_charge_home_counts_the_casualties_of_this_move(tmp_path: Path) -> None:
 def test_charge_home_each_enemy_d_factor(tmp_path: Path) -> None:
     """Charge Home Test: 'Each enemy 'D' factor +5%'."""
     g = ready(tmp_path, [unit("F1"), unit("A1", "Allies", disorder=3)])
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
     for _ in range(3):
         steps = [(p, r) for p, r in owed(g) if p in ("fire", "close")]
@@ -312,7 +312,7 @@ def test_a_lapsed_defensive_fire_says_why_in_the_tests_message(tmp_path: Path) -
     up(g, "AB")
     g.perform("fire", {"unit": "A1", "target": "F1", "range": "long"}, [4, 5])
     g.perform("next", {})
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     out = g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
     assert out.message.startswith("A1 holds")
     assert "A1's defensive fire lapses" in out.message and "already fired" in out.message
@@ -350,7 +350,7 @@ def test_chance_lost_orders_forbids_the_move(tmp_path: Path) -> None:
     g.perform("next", {})
     assert g.state.active == "AB"
     with pytest.raises(RuleViolation):
-        g.perform("move", {"unit": "A1", "distance": 50, "mode": "move"}, [0, 3])
+        g.perform("move", {"unit": "A1", "distance": 50, "mode": "move"}, [6, 0, 3])
     g.perform("fire", {"unit": "A1", "target": "F1", "range": "long"}, [4, 5])
 
 
@@ -388,9 +388,9 @@ def test_chance_forced_march_a_quarter_more(tmp_path: Path) -> None:
     (a line's 150mm becomes 187.5mm)."""
     g = with_chance(tmp_path, [unit("F1"), unit("A1", "Allies")], "forced_march")
     with pytest.raises(RuleViolation):
-        g.perform("move", {"unit": "F1", "distance": 180, "mode": "move"}, [0, 3])
+        g.perform("move", {"unit": "F1", "distance": 180, "mode": "move"}, [6, 0, 3])
     g.perform("chance", {"side": "French", "on": "F1"})
-    out = g.perform("move", {"unit": "F1", "distance": 180, "mode": "move"}, [0, 3])
+    out = g.perform("move", {"unit": "F1", "distance": 180, "mode": "move"}, [6, 0, 3])
     assert out.details["moved_mm"] == 180
 
 
@@ -456,7 +456,7 @@ def test_the_default_result_chart_row_by_row(
     if owed_mode is None:
         assert moves == []
         with pytest.raises(RuleViolation):  # halts where it stands: no move this turn
-            g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [0, 3])
+            g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [6, 0, 3])
     else:
         assert len(moves) == 1 and moves[0]["unit"] == "F1"
         assert moves[0]["mode"] == owed_mode
@@ -531,7 +531,7 @@ def evading(tmp_path: Path, gap: float, **kw: Any) -> Game:
              y=15.0 + gap + 15.0, facing=180.0, width=120.0, depth=30.0),
     ]  # fmt: skip
     g = ready(tmp_path, units, **kw)
-    out = g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    out = g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     assert "evade" in out.message
     g.perform("next", {})  # the skirmishers' jumped card: the evasion (no test: reading K65)
     assert owed(g) == [("evade", {"unit": "A1"})]
@@ -587,7 +587,7 @@ def test_a_unit_may_move_then_fire_at_the_players_whim(tmp_path: Path) -> None:
     """Move Sequence: 'Once activated by card priority, each unit can move, fire and attack at
     the whim of the player'; Firing: 'Firer Moved this turn -2'."""
     g = ready(tmp_path, [unit("F1", front=5), unit("A1", "Allies")])
-    g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F1", "distance": 50, "mode": "move"}, [6, 0, 3])
     out = g.perform("fire", {"unit": "F1", "target": "A1", "range": "long"}, [6, 6])
     assert out.rolls[0].final == 4  # 6 - 2 (moved)
 
@@ -614,7 +614,7 @@ def test_only_a_b_c_infantry_failing_to_charge_home_fire(tmp_path: Path) -> None
     (it charged: 'cannot fire that turn')."""
     g = ready(tmp_path, [unit("F1", front=5), unit("A1", "Allies")],
               gens=[gen("FB", av="timid"), gen("AB", "Allies")])  # fmt: skip
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
     for _ in range(3):
         steps = [(p, r) for p, r in owed(g) if p in ("fire", "close")]

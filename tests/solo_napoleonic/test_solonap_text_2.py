@@ -99,7 +99,7 @@ def test_standard_behind_the_front_when_charging_home_counts_as_dead(tmp_path: P
     for sub, pos, want in (("front", 3, 0), ("behind", 12, -10)):
         g = ready(tmp_path / sub, [unit("F1", front=9, standard_pos=pos), unit("A1", "Allies")],
                   options={"standards": True})  # fmt: skip
-        g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+        g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 1])
         g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])
         close_in(g)
         assert mods(g, "charge_home", {"unit": "F1"}) == want, sub
@@ -120,7 +120,7 @@ def test_standard_lost_to_fire_minus_10_charging_home(tmp_path: Path) -> None:
 def test_a_live_musician_moving_over_half_takes_no_chit(tmp_path: Path) -> None:
     """Disorder: 'Unit moving over 1/2 and Musician dead 1D (optional)': only a dead musician."""
     g = ready(tmp_path, [unit("F1"), unit("A1", "Allies")], options={"musicians": True})
-    g.perform("move", {"unit": "F1", "distance": 100, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F1", "distance": 100, "mode": "move"}, [6, 0, 3])
     assert g.state.unit("F1").disorder == 0
 
 
@@ -165,7 +165,7 @@ def test_a_charged_limbered_battery_gives_no_defensive_fire(tmp_path: Path) -> N
     """Charge Test: the attacker 'takes any defensive fire': a limbered battery has none to
     give, so none is owed (the lapse says why) and the charge goes on to the move up."""
     g = ready(tmp_path, [unit("F1"), battery("A1", side="Allies", formation="limbered")])
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     out = g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
     assert "defensive fire lapses" in out.message and "limbered" in out.message
     assert [p for p, _ in owed(g)] == ["close"]

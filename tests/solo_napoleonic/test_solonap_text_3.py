@@ -86,16 +86,16 @@ def test_a_column_passes_through_its_own_skirmish_screen_without_a_collision(
     column = unit("F1", formation="column", width=40.0, depth=60.0, x=500.0, y=300.0)
     screen = skirmishers("F2", "French", x=500.0, y=420.0, facing=0.0)
     g = ready(tmp_path / "a", [column, screen, unit("A1", "Allies", x=500.0, y=1100.0)])
-    g.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [0, 3])
+    g.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [6, 0, 3])
     assert g.state.unit("F1").collided == () and owed(g) == []
     enemy = skirmishers("F2", "Allies", x=500.0, y=420.0)
     h = ready(tmp_path / "b", [column, enemy, unit("A1", "Allies", x=500.0, y=1100.0)])
-    h.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [0, 3])
+    h.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [6, 0, 3])
     assert owed(h) == [COLLIDED]
     house = {"options": {"friendly_skirmishers_collide": True}}
     far = unit("A1", "Allies", x=500.0, y=1100.0)
     k = ready(tmp_path / "c", [column, screen, far], house=house)
-    k.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [0, 3])
+    k.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [6, 0, 3])
     assert owed(k) == [COLLIDED]
     k.perform(*COLLIDED, [2, 3])
     assert (k.state.unit("F1").disorder, k.state.unit("F2").disorder) == (2, 0)
@@ -114,7 +114,7 @@ def test_a_charger_moving_up_through_another_unit_owes_the_collision(tmp_path: P
         unit("A1", "Allies", x=500.0, y=245.0, width=120.0),
     ]
     g = ready(tmp_path, units, house={"options": {"charge_through_friends": True}})
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     g.perform("next", {})  # A1's jumped card: its forced test
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
     g.perform("fire", {"unit": "A1", "target": "F1", "hold": True})
@@ -136,7 +136,7 @@ def test_a_timid_cos_retirement_into_a_unit_behind_owes_the_collision(tmp_path: 
     ]
     gens = [gen("FB", av="timid", x=0.0, y=0.0), gen("AB", "Allies", x=0.0, y=900.0)]
     g = ready(tmp_path, units, gens=gens)
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     g.perform("next", {})
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
     g.perform("fire", {"unit": "A1", "target": "F1", "hold": True})
@@ -155,7 +155,7 @@ def test_skirmishers_evading_into_an_enemy_unit_owe_the_collision(tmp_path: Path
         unit("F2", x=500.0, y=480.0),
     ]
     g = ready(tmp_path, units)
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     g.perform("next", {})
     out = g.perform("evade", {"unit": "A1"}, [15])
     assert "A1 collides with F2" in out.message
@@ -172,7 +172,7 @@ def test_skirmishers_charged_by_cavalry_evade_without_the_forced_test(tmp_path: 
     send them off twice: the rout's full move and the D20 cm); they move once."""
     units = [cavalry("F1", x=500.0, y=0.0, width=90.0), skirmishers("A1", x=500.0, y=430.0)]
     g = ready(tmp_path / "a", units)
-    out = g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    out = g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     assert "A1 evades when its card comes" in out.message and "must test" not in out.message
     assert owed(g) == []  # the charger's card goes on; A1's jumped card comes next
     g.perform("next", {})
@@ -186,7 +186,7 @@ def test_skirmishers_charged_by_cavalry_evade_without_the_forced_test(tmp_path: 
     # the house rule of the earlier order: the forced test first (a rout's run owed), then
     # the evasion
     h = ready(tmp_path / "b", units, house={"options": {"evade_morale": "before"}})
-    h.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    h.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     h.perform("next", {})
     assert owed(h) == [("morale", {"unit": "A1", "charged_by": "F1"})]
     # skirmishers that have acted evade at once, and are not told to test
@@ -194,7 +194,7 @@ def test_skirmishers_charged_by_cavalry_evade_without_the_forced_test(tmp_path: 
     k = ready(tmp_path / "c", late)
     k.perform("next", {})  # A1's card
     k.perform("next", {})  # F2's card: A1 has acted
-    out = k.perform("charge", {"unit": "F2", "target": "A1"}, [0])
+    out = k.perform("charge", {"unit": "F2", "target": "A1"}, [6, 0])
     assert "answers the charge at once" in out.message and "tests morale" not in out.message
     assert owed(k) == [("evade", {"unit": "A1"})]
     h.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 1])  # fails: D10 1 routs
@@ -210,7 +210,7 @@ def test_the_general_of_skirmishers_ridden_down_is_left_detached(tmp_path: Path)
     units = [cavalry("F1", x=500.0, y=0.0, width=90.0), skirmishers("A1", x=500.0, y=230.0)]
     g = ready(tmp_path / "a", units)
     g.perform("attach", {"general": "AB", "unit": "A1"})
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     g.perform("next", {})
     out = g.perform("evade", {"unit": "A1"}, [19])  # within the lancers' reach: ridden down
     ab = g.state.general("AB")
@@ -219,7 +219,7 @@ def test_the_general_of_skirmishers_ridden_down_is_left_detached(tmp_path: Path)
     house = {"options": {"lost_unit_general": "killed"}}
     h = ready(tmp_path / "b", units, house=house)
     h.perform("attach", {"general": "AB", "unit": "A1"})
-    h.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    h.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     h.perform("next", {})
     h.perform("evade", {"unit": "A1"}, [19])
     assert h.state.general("AB").killed and h.state.general("AB").attached_to is None
@@ -256,7 +256,7 @@ def test_a_queue_jumper_moving_toward_its_charger_goes_straight_at_it(tmp_path: 
         unit("A2", "Allies", x=2000.0, y=1000.0),
     ]
     g = ready(tmp_path, units)
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     g.perform("next", {})
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
     g.perform("fire", {"unit": "A1", "target": "F1", "hold": True})
@@ -290,7 +290,7 @@ def test_a_chance_card_is_played_while_a_test_is_owed(tmp_path: Path) -> None:
     refused anything but the test); the re-roll card then rolls the failed test again."""
     units = [unit("F1", x=500.0, y=0.0), unit("A1", "Allies", x=500.0, y=150.0)]
     g = ready(tmp_path, units, chance={"Allies": "steady_lads"})
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     g.perform("next", {})
     test = ("morale", {"unit": "A1", "charged_by": "F1"})
     assert owed(g) == [test]

@@ -46,7 +46,7 @@ def test_a_half_move_retirement_ends_facing_the_enemy(tmp_path: Path) -> None:
         unit("A1", "Allies", x=500.0, y=300.0),  # faces 180: F1 on its flank
     ]
     g = ready(tmp_path, units)
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     g.perform("next", {})
     out = g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 5])
     assert "retires half a move facing the enemy" in out.message
@@ -112,7 +112,7 @@ def test_a_unit_in_the_way_bars_a_charge(tmp_path: Path) -> None:
     g = ready(tmp_path / "a", [lancers, own, target])
     assert "A1" not in _charges(g, "F1")
     with pytest.raises(RuleViolation, match="F2 in the way"):
-        g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+        g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     house = {"options": {"charge_through_friends": True}}
     h = ready(tmp_path / "b", [lancers, own, target], house=house)
     assert "A1" in _charges(h, "F1")
@@ -120,7 +120,7 @@ def test_a_unit_in_the_way_bars_a_charge(tmp_path: Path) -> None:
     k = ready(tmp_path / "c", [lancers, enemy, target], house=house)
     assert "A1" not in _charges(k, "F1") and "A2" in _charges(k, "F1")
     with pytest.raises(RuleViolation, match="A2 in the way"):
-        k.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+        k.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     screen = skirmishers("F2", "French", x=500.0, y=115.0, width=60.0, depth=10.0)
     foot = unit("F1", x=500.0, y=0.0)
     s = ready(tmp_path / "d", [foot, screen, unit("A1", "Allies", x=500.0, y=140.0)])

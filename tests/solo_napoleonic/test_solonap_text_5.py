@@ -91,6 +91,6 @@ def test_a_unit_that_failed_to_move_from_a_standstill_does_not_charge(tmp_path: 
     assert "does not advance" in g.perform("start", {"unit": "F1"}, [1]).message
     assert not [t for t in g.todo() if t.procedure == "charge"]
     with pytest.raises(RuleViolation, match="failed to move from a standstill"):
-        g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+        g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     with pytest.raises(RuleViolation, match="failed to move from a standstill"):
         g.odds("charge", {"unit": "F1", "target": "A1"})

@@ -103,7 +103,7 @@ def _charged(tmp_path: Path, house: dict[str, Any] | None = None) -> Game:
     1 on the result chart), runs (its owed rout move), and F1 moves up: it takes the ground."""
     units = [cavalry("F1", x=500.0, y=150.0), unit("A1", "Allies", x=500.0, y=300.0)]
     g = ready(tmp_path, units, house=house)
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     assert "routs" in g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 1]).message
     g.perform("move", {"unit": "A1", "mode": "rout"}, [0, 3])
     out = g.perform("close", {"unit": "F1"})
@@ -137,7 +137,7 @@ def test_a_charger_that_failed_to_charge_home_halts(tmp_path: Path) -> None:
     the lancers then rode on with the rest of their move. Reading K73: no move after it."""
     units = [cavalry("F1", x=500.0, y=150.0), unit("A1", "Allies", x=500.0, y=300.0)]
     g = ready(tmp_path, units)
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
     g.perform("fire", {"unit": "A1", "target": "F1", "hold": True})
     g.perform("close", {"unit": "F1"})
@@ -166,3 +166,71 @@ def test_a_unit_that_did_something_else_on_its_card_does_not_reform(tmp_path: Pa
     assert offered(h, "reform") == []
     with pytest.raises(RuleViolation, match="whole turn"):
         h.perform("reform", {"unit": "F1"}, [6])
+
+
+# == Moving From A Standstill: which moves get a halted unit moving (reading K74) =================
+def test_a_halted_units_plain_move_tests_to_move_off_first(tmp_path: Path) -> None:
+    """Moving From A Standstill: "To get troops moving who have halted, roll a D6. A result of
+    '1' means that the unit does not advance". Only `move mode=advance` rolled it: a halted F1
+    moved forward as `mode=move` untested, even on the card it halted. Reading K74: every move
+    of its own but a retirement, retreat or rout tests first (one test a card, K72), and a
+    failed test binds for the card; ``standstill_moves = "advance"`` gives the old way."""
+    g = ready(tmp_path / "a", [unit("F1", x=500.0, y=0.0), FAR])
+    assert {m for o in offered(g, "move") for m in o["mode"]} == {"advance", "move"}
+    out = g.perform("move", {"unit": "F1", "mode": "move", "distance": 50}, [1])
+    assert "does not advance" in out.message
+    f1 = g.state.unit("F1")
+    assert f1.start_failed and (f1.x, f1.y) == (500.0, 0.0)
+    assert offered(g, "move") == [] and offered(g, "charge") == []
+    with pytest.raises(RuleViolation, match="failed to move from a standstill"):
+        g.perform("move", {"unit": "F1", "mode": "move", "distance": 50, "direction": 90.0})
+    # passed: it moves off (advancing: it tests to halt now, not to move)
+    h = ready(tmp_path / "b", [unit("F1", x=500.0, y=0.0), FAR])
+    out = h.perform("move", {"unit": "F1", "mode": "move", "distance": 50}, [2, 0, 3])
+    assert h.state.unit("F1").advancing and h.state.unit("F1").y != 0.0
+    # the old way: a plain move untested
+    house = {"options": {"standstill_moves": "advance"}}
+    k = ready(tmp_path / "c", [unit("F1", x=500.0, y=0.0), FAR], house=house)
+    k.perform("move", {"unit": "F1", "mode": "move", "distance": 50}, [0, 3])
+    assert not k.state.unit("F1").advancing
+
+
+def test_a_unit_that_halted_moves_no_more_on_that_card(tmp_path: Path) -> None:
+    """F1 advancing halts (a 1: it stops); on that card its plain move went on forward with no
+    test. Reading K74 with K72: getting it moving again is a test, and it has had its test this
+    card: no move is offered and `move mode=move` is refused; a retirement (a move away, no
+    test) is still its to make."""
+    g = ready(tmp_path / "a", [unit("F1", x=500.0, y=0.0, advancing=True), FAR])
+    assert "halts" in g.perform("halt", {"unit": "F1"}, [1]).message
+    assert offered(g, "move") == []
+    for d in (0.0, 90.0, 180.0):
+        with pytest.raises(RuleViolation, match="K72"):
+            g.perform("move", {"unit": "F1", "mode": "move", "distance": 50, "direction": d})
+    out = g.perform("move", {"unit": "F1", "mode": "retire", "distance": 50}, [0, 3])
+    assert "retires" in out.message and not g.state.unit("F1").advancing
+
+
+def test_a_halted_units_charge_tests_to_move_off_first(tmp_path: Path) -> None:
+    """A charge is an advance on the enemy: a halted F1 charged with no test to move off, even
+    on the card it halted. Reading K74: it rolls its standstill D6 first (a 1: it does not
+    advance, no charge this card), none after it halted on this card (K72);
+    ``standstill_moves = "moves"`` lets a charge go in on its Charge Test alone."""
+    units = [cavalry("F1", x=500.0, y=150.0), unit("A1", "Allies", x=500.0, y=300.0)]
+    g = ready(tmp_path / "a", units)
+    odds = g.odds("charge", {"unit": "F1", "target": "A1"})
+    assert "standstill" in str(odds[0]).lower() and len(odds) == 2
+    out = g.perform("charge", {"unit": "F1", "target": "A1"}, [1])
+    assert "does not advance" in out.message and not out.details["charges"]
+    assert offered(g, "charge") == [] and g.state.unit("F1").charge_state is None
+    h = ready(tmp_path / "b", units)
+    out = h.perform("charge", {"unit": "F1", "target": "A1"}, [2, 0])
+    assert out.details["charges"] and h.state.unit("F1").standstill_tests == 1
+    units[0] = cavalry("F1", x=500.0, y=150.0, advancing=True)
+    k = ready(tmp_path / "c", units)
+    k.perform("halt", {"unit": "F1"}, [1])
+    assert offered(k, "charge") == []
+    with pytest.raises(RuleViolation, match="K72"):
+        k.perform("charge", {"unit": "F1", "target": "A1"}, [2, 0])
+    house = {"options": {"standstill_moves": "moves"}}
+    d = ready(tmp_path / "d", [cavalry("F1", x=500.0, y=150.0), units[1]], house=house)
+    assert d.perform("charge", {"unit": "F1", "target": "A1"}, [0]).details["charges"]

@@ -62,7 +62,7 @@ def full_turn(tmp_path: Path) -> Game:
     # tests morale at once: 80 +20 (two friends within 300mm) = 100 (out of command: no +15):
     # 00-99 all pass (percentiles read 00-99, issue 14), 50 holds
     g.perform("next", {})
-    out = g.perform("charge", {"unit": "A4", "target": "F5"}, [30])
+    out = g.perform("charge", {"unit": "A4", "target": "F5"}, [6, 30])
     assert "already acted" in out.message
     o = g.odds("morale", {"unit": "F5", "charged_by": "A4"})[0]
     assert o.p("pass") == Fraction(100, 100)

@@ -269,8 +269,8 @@ def move_allowed(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
         )
     mode = _mode(req)
     no = move_refusal(state, u, mode)
-    if no is None and mode in ("advance", "pursuit") and not u.advancing:
-        no = standstill_refusal(state, u)  # (its advance would test to move off first)
+    if no is None and standstill_due(state, u, mode):
+        no = standstill_refusal(state, u)  # (its move would test to move off first)
     if no is not None:
         raise no
     base, want = allowance(state, u, req)
@@ -446,8 +446,9 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
         base, want = move_allowed(state, u, req)
     ch = Changes(state)
     rolls: list[Roll] = []
-    advancing = mode in ("advance", "pursuit")
-    if advancing and not u.advancing:
+    tested = (owed is None or mode != owed[0]) and standstill_due(state, u, mode)
+    advancing = mode in ("advance", "pursuit") or tested
+    if tested:
         r = check_roll(standstill_check(state, u, False), dice)
         rolls.append(r)
         use_effects(ch, u.id, "standstill")
@@ -478,7 +479,7 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
         "advancing": advancing or u.advancing,
         "bound": None if u.bound in ("advance", *RESULT_MOVES) else u.bound,
     }
-    if advancing and not u.advancing:  # (its standstill test, made first)
+    if tested:  # (its standstill test, made first)
         kw["standstill_tests"] = u.standstill_tests + 1
     if mode in ("retire", "retreat", "rout"):
         kw["advancing"] = False
@@ -692,7 +693,9 @@ def _apart(axes: list[tuple[float, float, float, float]], x: float, y: float) ->
 def move_odds(state: State, req: rq.Move) -> list[Odds]:
     u = state.unit(req.unit)
     out: list[Odds] = []
-    if _mode(req) in ("advance", "pursuit") and not u.advancing:
+    owed = owed_move(u)
+    mode = _mode(req)
+    if (owed is None or mode != owed[0]) and standstill_due(state, u, mode):
         out.append(standstill_check(state, u, False).odds())
     out.append(
         odds_of(f"{u.id} random movement after TH (cm)", random_dist(state, u), R_MOVE, noun="cm")
@@ -752,6 +755,24 @@ def halt(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
         )
         msg = f"{u.id} carries on regardless: it must advance"
     return Outcome(tuple(ch.events), (r,), msg, {"halted": r.row == "stops"})
+
+
+def standstill_due(state: State, u: Unit, action: str) -> bool:
+    """Whether a halted unit's ``action`` (a move's mode, or "charge") gets it moving, so that
+    its standstill test comes first (Kuryakin, Moving From A Standstill: "To get troops moving
+    who have halted, roll a D6"; a 1: "the unit does not advance"). An advance or a pursuit
+    always. Reading K74 (which moves get a halted unit moving: not stated), ``[options]
+    standstill_moves``: "any" (every move of its own but a retirement, a retreat or a rout,
+    the moves away named so, whatever its direction, and a charge, an advance on the enemy:
+    the test before its Charge Test), "moves" (those moves; a charge goes in on its Charge
+    Test alone) or "advance" (only an advance or a pursuit: earlier builds, a plain move and
+    a charge untested). A formation change is not a move and takes none."""
+    if u.advancing:
+        return False
+    if action in ("advance", "pursuit"):
+        return True
+    how = state.config.options.standstill_moves
+    return (action == "move" and how != "advance") or (action == "charge" and how == "any")
 
 
 def standstill_refusal(state: State, u: Unit) -> RuleViolation | None:

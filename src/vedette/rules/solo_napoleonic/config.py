@@ -60,6 +60,7 @@ class Options:
     formation_changes_per_card: int
     standstill_tests_per_card: int
     after_charge_move: Literal["pursuit", "any"]
+    standstill_moves: Literal["moves", "any", "advance"]
 
 
 @dataclass(frozen=True, slots=True)

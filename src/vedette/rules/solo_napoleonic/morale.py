@@ -23,12 +23,16 @@ from vedette.rules.solo_napoleonic.actions import (
     reform_refusal,
     require_active,
     rules_move_collisions,
+    standstill_check,
+    standstill_due,
+    standstill_refusal,
     start_refusal,
 )
 from vedette.rules.solo_napoleonic.cards import jump
 from vedette.rules.solo_napoleonic.chance import chance_mods, effects_on, use_effects
 from vedette.rules.solo_napoleonic.common import (
     Changes,
+    check_roll,
     modifier,
     mods,
     optional_on,
@@ -47,6 +51,7 @@ from vedette.rules.solo_napoleonic.events import (
     MoraleMarked,
     Rallied,
     RallyFailed,
+    StandstillTested,
 )
 from vedette.rules.solo_napoleonic.model import GRADES, State, Unit, grade_rank, updated
 
@@ -419,6 +424,14 @@ def _charger(state: State, req: rq.Charge) -> tuple[Unit, Unit]:
     return u, t
 
 
+def start_charge_refusal(state: State, u: Unit) -> RuleViolation | None:
+    """A halted unit's charge tests to move off first (reading K74, ``actions.standstill_due``):
+    refused when it has made its test(s) of this card (reading K72), or None."""
+    if not standstill_due(state, u, "charge"):
+        return None
+    return standstill_refusal(state, u)
+
+
 def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
     """What forbids a charge (the same for the roll and its odds)."""
     charging.bind_charge(u)
@@ -428,6 +441,9 @@ def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
         raise no
     if u.artillery or u.skirmishing:
         raise RuleViolation(R_CHARGE, f"{u.id} cannot charge ({u.kind}, {u.formation})")
+    no = start_charge_refusal(state, u)
+    if no is not None:
+        raise no
     if u.restricted_to is not None and t.id != u.restricted_to:
         raise RuleViolation(
             "Kuryakin, Movement", f"{u.id} may act only against {u.restricted_to} this turn"
@@ -506,7 +522,9 @@ def quick_refused(state: State, procedure: str, unit: str, req: Any) -> bool:
     u = state.find(unit)
     if procedure == "charge":
         if u is not None and (
-            charging.fired_refusal(u) is not None or charging.charge_refusal(u) is not None
+            charging.fired_refusal(u) is not None
+            or charging.charge_refusal(u) is not None
+            or start_charge_refusal(state, u) is not None
         ):
             return True
         return bool(charge_refused(state, req))
@@ -545,13 +563,33 @@ def charge(state: State, req: rq.Charge, dice: DiceSource) -> Outcome:
             "Kuryakin, Move Sequence (chance cards)",
             f"{u.id} may not move this turn (chance card: {c.title}): no charge",
         )
-    r = result_roll(charge_check(state, u, t, req), dice)
     ch = Changes(state)
+    rolls: list[Roll] = []
+    if standstill_due(state, u, "charge"):
+        # reading K74: a halted unit's charge gets it moving: its standstill test comes first
+        s = check_roll(standstill_check(state, u, False), dice)
+        rolls.append(s)
+        use_effects(ch, u.id, "standstill")
+        n = u.standstill_tests + 1
+        if s.row == "stays":
+            ch.unit(
+                StandstillTested,
+                u.id,
+                "fails to move from a standstill",
+                start_failed=True,
+                standstill_tests=n,
+            )
+            msg = f"{u.id} does not advance (it failed to move from a standstill): no charge"
+            return Outcome(tuple(ch.events), tuple(rolls), msg, {"charges": False})
+        ch.unit(StandstillTested, u.id, "moves off", advancing=True, standstill_tests=n)
+    r = result_roll(charge_check(state, u, t, req), dice)
+    rolls.append(r)
     use_effects(ch, u.id, "charge")
     if r.row != "pass":
         # a failed charge test binds for the turn (issue 14: it cannot be retaken)
         ch.unit(ChargeRefused, u.id, f"will not charge {t.id}", charge_failed=True)
-        return Outcome(tuple(ch.events), (r,), f"{u.id} will not charge {t.id}", {"charges": False})
+        msg = f"{u.id} will not charge {t.id}"
+        return Outcome(tuple(ch.events), tuple(rolls), msg, {"charges": False})
     # Melee, Cavalry vs. Infantry: "Skirmishers will not stand against cavalry, and if
     # charged will evade D20cm": reading K65, they evade instead of the test the charge forces
     # ([options] evade_morale = "before": the test first, then the evasion)
@@ -582,7 +620,7 @@ def charge(state: State, req: rq.Charge, dice: DiceSource) -> Outcome:
         )
     return Outcome(
         tuple(ch.events),
-        (r,),
+        tuple(rolls),
         f"{u.id} charges {t.id}; {msg}{tail}",
         {"charges": True, "jump": msg},
     )
@@ -591,7 +629,8 @@ def charge(state: State, req: rq.Charge, dice: DiceSource) -> Outcome:
 def charge_odds(state: State, req: rq.Charge) -> list[Odds]:
     u, t = _charger(state, req)
     _charge_allowed(state, u, t)
-    return [charge_check(state, u, t, req).odds()]
+    first = [standstill_check(state, u, False).odds()] if standstill_due(state, u, "charge") else []
+    return [*first, charge_check(state, u, t, req).odds()]
 
 
 def home_needed(u: Unit, t: Unit) -> bool:
