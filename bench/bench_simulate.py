@@ -1016,8 +1016,9 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         "vedette/rules/solo_napoleonic/config.py",
         "    charge_through_friends: bool\n",
         "    charge_through_friends: bool\n    formation_changes_per_card: int\n"
-        '    standstill_tests_per_card: int\n    after_charge_move: Literal["pursuit", "any"]\n',
-        "Kuryakin: (K71-K73 on a baseline of session 16-17's code: the commits' own diff, and)"
+        '    standstill_tests_per_card: int\n    after_charge_move: Literal["pursuit", "any"]\n'
+        '    standstill_moves: Literal["moves", "any", "advance"]\n',
+        "Kuryakin: (K71-K74 on a baseline of session 16-17's code: the commits' own diff, and)"
         " the options it reads",
     ),
     (
@@ -1025,7 +1026,8 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         "vedette/rules/solo_napoleonic/data/rules.toml",
         "charge_through_friends = false\n",
         "charge_through_friends = false\nformation_changes_per_card = 1\n"
-        'standstill_tests_per_card = 1\nafter_charge_move = "pursuit"\n',
+        'standstill_tests_per_card = 1\nafter_charge_move = "pursuit"\n'
+        'standstill_moves = "any"\n',
         "Kuryakin: (the same) their values",
     ),
     (
@@ -1209,22 +1211,32 @@ def _game(row: object) -> list[object]:
 
 
 #: a fix whose patches call what another fix's patches define (not found in its own text)
-BASE_FIX_NEEDS = {"6ef9817:K68": "687a550:moves", "d5da6d1:reform": "1a1ed48:K71-K73"}
+BASE_FIX_NEEDS = {
+    "6ef9817:K68": "687a550:moves",
+    "d5da6d1:reform": "1a1ed48:K71-K73",
+    # (written on K71-K73's text patches; on a later baseline K71-K73's diff carries K74 too)
+    "b8eb084:K74-move": "1a1ed48:K71-K73",
+    "9040349:K74-charge": "1a1ed48:K71-K73",
+}
 #: a later version of a fix given as the diff of the commits that made it (``git diff A B`` of
 #: these files under ``src``, applied with ``patch``, fuzz 2), with the key's entries in
 #: ``BASE_FIXES`` (the files the diff's context does not fit), for baselines whose code the
 #: first version's text does not fit; and the other fixes that diff makes besides
 BASE_FIX_DIFFS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    # (through K74's commits: on a baseline of session 16-17's code their text patches, written
+    # on top of K71-K73's, cannot go in before this diff does)
     "1a1ed48:K71-K73:late": (
         "d6fb95f~1",
-        "1a1ed48",
+        "9040349",
         tuple(
             f"vedette/rules/solo_napoleonic/{f}"
             for f in ("actions.py", "events.py", "model.py", "morale.py", "ruleset.py")
         ),
     ),
 }
-BASE_FIX_ALSO: dict[str, tuple[str, ...]] = {"1a1ed48:K71-K73:late": ("d5da6d1:reform",)}
+BASE_FIX_ALSO: dict[str, tuple[str, ...]] = {
+    "1a1ed48:K71-K73:late": ("d5da6d1:reform", "b8eb084:K74-move", "9040349:K74-charge")
+}
 #: per ruleset, the later rule fixes the baseline lacks and could not be given (its code of
 #: the day is not the text the patches were written against): its games may differ
 LACKING: dict[str, list[str]] = {}
