@@ -198,11 +198,16 @@ def test_refusals_are_the_requests(tmp_path: Path) -> None:
         g.chances(NAME, {"unit": "F1", "target": "F1"})
     with pytest.raises(BadRequest, match="until"):
         g.chances(NAME, {"unit": "F1", "target": "A1", "until": "brawl"})
+    # a query in any phase (issue 24): A1's charge, its card not up, as if it were; the same
+    # odds as on its card
+    off_card = g.chances(NAME, {"unit": "A1", "target": "F1", "until": "morale"})
     with pytest.raises(RuleViolation, match="not A1's card"):
-        g.chances(NAME, {"unit": "A1", "target": "F1"})
+        g.perform("charge", {"unit": "A1", "target": "F1"}, [1])  # the charge itself waits
     g.perform("charge", {"unit": "F1", "target": "A1"}, [90])  # fails: binds for the turn
     with pytest.raises(RuleViolation, match="failed its charge test"):
         g.chances(NAME, {"unit": "F1", "target": "A1"})
+    g.perform("next", {})  # A1's card
+    assert g.chances(NAME, {"unit": "A1", "target": "F1", "until": "morale"}).rows == off_card.rows
 
 
 def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -59,7 +59,7 @@ def require_active(
 ) -> None:
     """A unit acts only on its card (or a controlled formation's card), once per turn; a
     routing unit only runs and one that must rally only rallies (charging.bind_status)."""
-    if u.id not in state.active_units():
+    if u.id not in state.active_units() and not rq.ANY_CARD.get():
         raise RuleViolation(
             R_SEQ, f"it is not {u.id}'s card (active: {state.active or 'none'}; run 'next')"
         )

@@ -444,6 +444,9 @@ def by_dry_run(
 #: odds of an action are shown whether or not it could be taken now (issue 22: queries are
 #: never phase-bound)
 QUERY: ContextVar[bool] = ContextVar("solonap_query", default=False)
+#: set while a sequence's odds are worked out (``chances charge_to_melee``): its steps are played
+#: as if the charger's card were up (issue 24: queries in every phase); every other rule binds
+ANY_CARD: ContextVar[bool] = ContextVar("solonap_any_card", default=False)
 
 
 class _FirstRoll(BaseException):

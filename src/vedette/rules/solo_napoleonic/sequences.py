@@ -27,6 +27,7 @@ from vedette.errors import BadRequest, RuleViolation
 from vedette.referee import procedure, procedure_table
 from vedette.rules.fields import arg
 from vedette.rules.sequence import Steps, sequence
+from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.model import State
 
 R_CHARGE = "Kuryakin, Charge Test"
@@ -165,6 +166,17 @@ def _figures(n: int) -> str:
 
 
 def play_charge(steps: Steps, r: ChargeRequest) -> str:
+    """The charge's steps in order. A sequence has odds only: asked in any phase (issue 24),
+    its charge is played as if the charger's card were up (``requests.ANY_CARD``); every other
+    rule (one action a turn, morale owed first, a unit off the table) still refuses."""
+    token = rq.ANY_CARD.set(True)
+    try:
+        return _play_charge(steps, r)
+    finally:
+        rq.ANY_CARD.reset(token)
+
+
+def _play_charge(steps: Steps, r: ChargeRequest) -> str:
     c, t = r.unit, r.target
     declare: dict[str, Any] = {"unit": c, "target": t}
     if r.flank_rear:
