@@ -302,7 +302,8 @@ def test_cli_roll_seed_out_of_range(seed: str, capsys: pytest.CaptureFixture[str
 
     assert main(["roll", "9999d9999", "--seed", seed]) == 2
     err = capsys.readouterr().err.strip()
-    assert "out of range" in err and len(err.splitlines()) == 1
+    # (a seed is a game's: 0 to 2^64-1, refused as the option's value before any roll)
+    assert "is not in the range 0<=x<=18446744073709551615" in err and len(err.splitlines()) == 1
 
 
 def test_import_unknown_event_kind(st: Store) -> None:

@@ -79,6 +79,17 @@ def test_no_range_option_reads_other_digits(text: str) -> None:
         assert code == 2 and "is not a valid integer" in err and err.count("\n") == 1, err
 
 
+def test_a_seed_is_read_alike_by_roll_simulate_and_new(db: str) -> None:
+    """A dice stream's seed is a whole number from 0 to 2^64-1 (a game's, ``schemas.game``):
+    ``roll --seed -1`` rolled and ``simulate --seed -1`` ran, while ``game new`` refused it."""
+    for args in (("roll", "2d6"), ("simulate", "two_by_two", "--games", "1")):
+        for seed in ("-1", str(1 << 64)):
+            code, _, err = run("--db", db, *args, "--seed", seed)
+            assert code == 2 and "is not in the range 0<=x<=" in err and err.count("\n") == 1, err
+    assert run("roll", "2d6", "--seed", str((1 << 64) - 1))[0] == 0
+    assert "2^64-1" in refused(db, "game", "new", "--ruleset", "nab", "--seed", "-1", "s")
+
+
 # -- --option values (pydantic's lax reading) ---------------------------------------------------
 def test_an_option_typed_with_an_underscore_is_refused(db: str) -> None:
     err = refused(db, "game", "new", "--ruleset", "nab", "--option", "vedette_strength=1_0", "b")

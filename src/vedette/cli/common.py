@@ -54,6 +54,11 @@ class AsciiIntRange(click.IntRange):
         return super().convert(value, param, ctx)
 
 
+#: a dice stream's seed, as a game's (``schemas.game``: 0 to 2^64-1): ``roll --seed`` and
+#: ``simulate --seed`` read it alike
+SEED = AsciiIntRange(0, (1 << 64) - 1)
+
+
 @dataclass
 class Shell:
     """The root's options, handed to every command (``ctx.obj``)."""

@@ -20,6 +20,7 @@ from vedette import __version__
 from vedette.cli.common import (
     ASCII_INT,
     DICE_HELP,
+    SEED,
     AsciiIntRange,
     Shell,
     complete_game,
@@ -281,7 +282,7 @@ _DIE: dict[str, Any] = {
 @click.option("--table", metavar="RULESET:TABLE", help="read the result on a ruleset's table")
 @click.option("--die", "dice_decl", **_DIE)
 @click.option("--dice", metavar="FACES", help=DICE_HELP)
-@click.option("--seed", type=ASCII_INT, help="seed of the dice stream")
+@click.option("--seed", type=SEED, help="seed of the dice stream")
 @json_option
 def cmd_roll(
     expression: str,
@@ -593,7 +594,7 @@ def game_rename(old: str, new: str) -> None:
 @click.option(
     "--games", type=ASCII_INT, default=100, show_default=True, help="games (per swept value)"
 )
-@click.option("--seed", type=ASCII_INT, help="the study's seed: game i is determined by (seed, i)")
+@click.option("--seed", type=SEED, help="the study's seed: game i is determined by (seed, i)")
 @click.option(
     "--policy",
     metavar="NAME[,NAME2]",
