@@ -147,6 +147,11 @@ def test_cli_replay_saves_the_game_to_watch(
         (["--replay", "1"], "--replay INDEX and --save NAME"),
         (["--replay", "1", "--save", "x"], "--seed"),
         (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "--workers and --scheduler"),
+        # a port in other digits, with an underscore or out of range: refused at once (Dask
+        # read "８７" as 87, or waited 10 s to fail)
+        (["--scheduler", "tcp://127.0.0.1:\uff18\uff17"], "the port must be a whole number"),
+        (["--scheduler", "127.0.0.1:1_0"], "the port must be a whole number"),
+        (["--scheduler", "tcp://127.0.0.1:99999"], "the port must be a whole number"),
         (["--option", "colour=red"], "no option 'colour'"),
     ],
 )

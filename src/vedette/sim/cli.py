@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import click
 
@@ -149,6 +150,8 @@ def simulate(
     sw = parse_sweep(setup, sweep) if sweep else None
     if scheduler and workers:
         raise BadRequest("--workers and --scheduler: give one (the cluster has its own workers)")
+    if scheduler:
+        check_scheduler(scheduler)
     k = workers or min(4, os.cpu_count() or 1)
     total = games * (len(sw.values) if sw else 1)
     if csv_path:
@@ -184,6 +187,22 @@ def simulate(
 
 #: a study expected to take longer than this (seconds) is announced first
 LONG_STUDY = 60.0
+
+
+def check_scheduler(address: str) -> None:
+    """``--scheduler``: a port that is not a whole number 0-65535 in ASCII digits ("８７",
+    "1_0", "99999") refused in one line at once; Dask's own parser reads "８７" as 87 or waits
+    its 10 s connect timeout before failing."""
+    url = address if "://" in address else f"tcp://{address}"
+    try:
+        port = urlsplit(url).port
+    except ValueError:
+        port = -1
+    text = url.rpartition(":")[2]
+    if port == -1 or (port is not None and not (text.isascii() and text.isdigit())):
+        raise BadRequest(
+            f"--scheduler {address}: the port must be a whole number 0-65535 in ASCII digits"
+        )
 
 
 def check_writable(path: str) -> None:
