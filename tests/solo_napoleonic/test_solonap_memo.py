@@ -437,6 +437,33 @@ def test_a_unit_finds_its_own_offers_again_wherever_it_stands() -> None:
     assert "direction" not in opened(unplaced)
 
 
+def test_a_routing_units_offers_follow_whether_its_run_is_owed() -> None:
+    """Reading K60 (a routing unit on the active card owes its run, a full move away, before its
+    card ends, unless the rules forbid the move): whether the run is owed reads more than the
+    unit's own fields, so a routing unit's offers are made afresh, never kept: with its run
+    owed it offers its rally alone (the run is listed as owed), and the same unit with its
+    move forbidden (it failed to move from a standstill this turn) its run and its rally."""
+    from dataclasses import replace
+
+    from vedette.rules.solo_napoleonic import flow
+    from vedette.rules.solo_napoleonic import ruleset as R
+    from vedette.rules.solo_napoleonic.model import Card
+
+    memo.clear()
+    s = RS.initial_state(RS.scenario("sample"), {})
+    s = s.but(phase="activation", cards=(Card("F5", 1, 1.0, ("F5",), False),), active="F5")
+    routing = s.with_unit(replace(s.unit("F5"), status="routing"))
+    u = routing.unit("F5")
+    assert [o.request["unit"] for o in flow.routing_runs(routing)] == ["F5"]
+    assert [t.procedure for t in R.unit_options(routing, u)] == ["rally"]
+    stuck = routing.with_unit(replace(u, start_failed=True))
+    v = stuck.unit("F5")
+    assert R._own_key(v) == R._own_key(u) and not flow.routing_runs(stuck)
+    got = R.unit_options(stuck, v)
+    assert got == _afresh(R.unit_options, stuck, v)
+    assert [t.procedure for t in got] == ["move", "rally"]
+
+
 def test_a_units_offers_against_the_enemy_are_found_again_as_made_afresh() -> None:
     """Kuryakin, Firing and Charge Test: a unit that fired offers no volley; at its next
     activation, unfired and facing the enemy as before, it finds its earlier offers against

@@ -279,7 +279,8 @@ Own = tuple[list[Any], list[Any], bool]
 #: what :func:`_own_options` reads of the unit (with the game's data): kept in step with it
 #: and with the move's distances (``move_choices``: ``actions.move_base``); read in C. Of its
 #: place only whether it is placed (a move's direction is open then): where it stands is read
-#: by none of its own offers, so a unit that moved finds them again at its next activation
+#: by none of its own offers, so a unit that moved finds them again at its next activation.
+#: A routing unit's are not kept (whether its run is owed reads the state: see unit_options)
 _own_key: Callable[[Any], tuple[Any, ...]] = attrgetter(
     "id",
     "morale_due",
@@ -306,6 +307,8 @@ def unit_options(state: State, u: Any, make: Make = _todo) -> list[Any]:
     what plan accepts), each made by ``make``."""
     if not memo.ENABLED:  # VEDETTE_SOLONAP_MEMO=0: the old path, the offers made afresh
         return _unit_options(state, u, make)
+    if u.status == "routing":  # whether its run is owed reads more than its own fields
+        return _unit_options(state, u, make)  # (``flow.routing_runs``): made afresh
     key = (_own_key(u), make)
     hit = _UNIT_OPTIONS.get(key)
     if hit is not None and hit[0] is state.config:
