@@ -277,7 +277,10 @@ Own = tuple[list[Any], list[Any], bool]
 
 
 #: what :func:`_own_options` reads of the unit (with the game's data): kept in step with it
-#: and with the move's distances (``move_choices``: ``actions.move_base``); read in C
+#: and with the move's distances (``move_choices``: ``actions.move_base``); read in C. Of its
+#: place only whether it is placed (a move's direction is open then): where it stands is read
+#: by none of its own offers, so a unit that moved finds them again at its next activation.
+#: A routing unit's are not kept (whether its run is owed reads the state: see unit_options)
 _own_key: Callable[[Any], tuple[Any, ...]] = attrgetter(
     "id",
     "morale_due",
@@ -292,8 +295,7 @@ _own_key: Callable[[Any], tuple[Any, ...]] = attrgetter(
     "moved_mm",
     "chance_effects",
     "restricted_to",
-    "x",
-    "y",
+    "placed",
     "charge_over",
     "formation_changes",
     "standstill_tests",
@@ -305,6 +307,8 @@ def unit_options(state: State, u: Any, make: Make = _todo) -> list[Any]:
     what plan accepts), each made by ``make``."""
     if not memo.ENABLED:  # VEDETTE_SOLONAP_MEMO=0: the old path, the offers made afresh
         return _unit_options(state, u, make)
+    if u.status == "routing":  # whether its run is owed reads more than its own fields
+        return _unit_options(state, u, make)  # (``flow.routing_runs``): made afresh
     key = (_own_key(u), make)
     hit = _UNIT_OPTIONS.get(key)
     if hit is not None and hit[0] is state.config:
@@ -418,11 +422,38 @@ def enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
         if _same_targets(hit[2], units, u.side, u.id):
             _ENEMY_OFFERS[u.id, make] = (own, state.config, units, hit[3])  # (compared next)
             return hit[3]
-    out = _enemy_offers(state, u, make)
+    key = (own, make, _targets(units, u.side, u.id))
+    kept = _ENEMY_KEPT.get(key)
+    if kept is not None and kept[0] is state.config:
+        out = kept[1]
+    else:
+        out = _enemy_offers(state, u, make)
+        if len(_ENEMY_KEPT) > 4096:
+            _ENEMY_KEPT.clear()
+        _ENEMY_KEPT[key] = (state.config, out)
     if len(_ENEMY_OFFERS) > 4096:
         _ENEMY_OFFERS.clear()
     _ENEMY_OFFERS[u.id, make] = (own, state.config, units, out)
     return out
+
+
+#: a unit's offers against the enemy made before, by what they were made from: the unit's
+#: fields (``_enemy_key``), how they are made and the units as :func:`_targets` reads them (the
+#: data kept with them). A unit back as it was, facing the enemy as it was, finds them again:
+#: its next activation after a fire or a formation change on its last, say
+_ENEMY_KEPT: dict[tuple[Any, ...], tuple[Any, list[Any]]] = {}
+
+
+def _targets(units: tuple[Any, ...], side: str, uid: str) -> tuple[Any, ...]:
+    """The units as :func:`_same_targets` compares them for unit ``uid`` of ``side``: a friend
+    as None (not read), an enemy by its id, presence on the table, placement, and charge at
+    ``uid`` or not."""
+    return tuple(
+        None
+        if e.side == side
+        else (e.id, e.on_table, e.placed, e.charge_state == "declared" and e.charge_target == uid)
+        for e in units
+    )
 
 
 def _same_targets(was: tuple[Any, ...], now: tuple[Any, ...], side: str, uid: str) -> bool:
@@ -601,6 +632,7 @@ _BEYOND: dict[str, tuple[tuple[Any, ...], list[str]]] = {}
 def _clear_offers() -> None:
     _UNIT_OPTIONS.clear()
     _ENEMY_OFFERS.clear()
+    _ENEMY_KEPT.clear()
     _GENERAL_OFFERS.clear()
     _BEYOND.clear()
     _CHANCE.clear()
