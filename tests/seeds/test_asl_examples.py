@@ -479,3 +479,52 @@ def test_4_3_example_2_fortified_building_uses_stone_building_tem() -> None:
     _, out = play(s, "shift", [1, 2], a="F1", b="X1")
     tem = [v for k, v in mods(out).items() if "TEM" in k]
     assert tem == [-3]
+
+
+# -- 4.4.2 ----------------------------------------------------------------------------------------
+def _tunnel_example() -> State:
+    """A tunnel joins a HIP pillbox (4P5) and a HIP fortified building location (4Q6); a dummy
+    HIP counter stands in 4R4."""
+    return to_phase(
+        make(
+            [{"id": "X1", "location": "4R4", "status": "dummy_hip"}],
+            fortifications=[
+                {"id": "F1", "side": "Russian", "kind": "pillbox", "location": "4P5"},
+                {"id": "F2", "side": "Russian", "kind": "fortified_building", "location": "4Q6"},
+                {
+                    "id": "T1",
+                    "side": "Russian",
+                    "kind": "tunnel",
+                    "location": "4P5",
+                    "tunnel_from": "F1",
+                    "exit": "4Q6",
+                },
+            ],
+        ),
+        "MPh",
+    )
+
+
+def test_4_4_2_example_the_pillbox_shifts_one_end_stays_in_it() -> None:
+    """ "the location of the pillbox is shifted, the location of the tunnel is shifted. One end
+    of the tunnel must remain in the pillbox, while the other end can be chosen"."""
+    s, _ = play(_tunnel_example(), "shift", [1, 2], a="F1", b="X1")
+    t = s.fortification("T1")
+    assert t is not None and (t.tunnel_from, t.location, t.exit) == ("F1", "4R4", "")
+    s, _ = play(s, "fort", id="T1", exit="4Q6")  # the other end chosen again
+    assert s.fortification("T1").exit == "4Q6"  # type: ignore[union-attr]
+
+
+def test_4_4_2_example_the_fortified_building_shifts_one_entrance_stays_in_it() -> None:
+    """ "If instead the fortified building location was shifted, the tunnel is also shifted, but
+    must instead have one entrance in the fortified building location". The tunnel stayed
+    where it was, its exit in the location the fortified building had left (cut off from it),
+    and the player was only told the exit "may" be chosen again. Now one end goes with the
+    fortified building and the other end is chosen again (the pillbox's location, or another)."""
+    s, out = play(_tunnel_example(), "shift", [1, 2], a="F2", b="X1")
+    assert s.fortification("F2").location == "4R4"  # type: ignore[union-attr]
+    t = s.fortification("T1")
+    assert t is not None and (t.tunnel_from, t.location, t.exit) == ("F2", "4R4", "")
+    assert any("tunnel T1 now starts in" in c and "4R4" in c for c in out.details["changes"])
+    s, _ = play(s, "fort", id="T1", exit="4P5")  # back into the pillbox, the player's choice
+    assert s.fortification("T1").exit == "4P5"  # type: ignore[union-attr]
