@@ -223,3 +223,26 @@ def test_2_5_a_ti_stack_that_routs_is_no_longer_ti(tmp_path: Path) -> None:
     goto(g, "RtPh")
     out = g.perform("move", {"stack": "P1", "to": "4A2"})
     assert "no longer TI" in out.message and not g.state.stack("P1").ti
+
+
+# == 2.5 -TEM: a scenario's location stated by its terrain ========================================
+def test_2_5_a_scenario_location_given_by_terrain_has_that_terrains_tem(tmp_path: Path) -> None:
+    """2.5 "-TEM": a location the scenario gives as woods (no TEM written) counted TEM 0, while
+    the same words through ``location id=.. terrain=woods`` bring woods' +1: the shift DR of
+    two cloaked stacks in woods lost its -1 and the line said nothing of it. A terrain of
+    ``[terrain_tem]`` written without a TEM now brings its TEM in a scenario too; a TEM
+    written wins."""
+    c1 = {"id": "C1", "location": "4P5", "status": "cloaked", "counters": ["4-4-7"]}
+    c2 = {"id": "C2", "location": "4Q6", "status": "cloaked"}
+    locations = [
+        {"id": "4P5", "terrain": "woods"},
+        {"id": "4Q6", "terrain": "stone building"},
+        {"id": "4R4", "terrain": "woods", "tem": 0},
+    ]
+    g = game(tmp_path, [c1, c2], night=True, locations=locations)
+    tems = {x: g.state.location(x).tem for x in ("4P5", "4Q6", "4R4")}
+    assert tems == {"4P5": 1, "4Q6": 3, "4R4": 0}
+    goto(g, "MPh")
+    out = g.perform("shift", {"a": "C1", "b": "C2"}, faces=[2, 2])
+    assert out.rolls[0].final == 4 - 1 - 2  # type: ignore[union-attr]
+    assert "(worst TEM +1: woods 4P5)" in out.rolls[0].line()
