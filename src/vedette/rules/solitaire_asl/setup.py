@@ -126,6 +126,9 @@ def build_state(scenario: Mapping[str, Any], options: Mapping[str, Any], config:
             # 2.5 -TEM: a terrain written without a TEM brings its TEM, as the 'location'
             # procedure does ([terrain_tem], reading A29)
             loc = replace(loc, tem=int(config.terrain_tem[loc.terrain]))
+        if "concealment_terrain" not in d and loc.terrain in config.terrain_concealment:
+            # 2.4: open ground is no Concealment Terrain (reading A41)
+            loc = replace(loc, concealment_terrain=bool(config.terrain_concealment[loc.terrain]))
         _check_loc(loc.id, where)
         for k in loc.forbid:
             if k not in FORTIFICATION_KINDS:
