@@ -216,7 +216,8 @@ def fold_moved(state: NabState, e: Moved) -> NabState:
     # Herman (2): fixed "while it remains adjacent to an enemy force" (a move that ends next to
     # none frees it, below); reading A21: with moving_keeps_fixed = false its own move frees it
     fixed = p.fixed and state.config.moving_keeps_fixed
-    q = replace(p, hexes=tuple(e.to), march=e.march, came_from=tuple(e.from_), fixed=fixed)
+    came = tuple(e.from_) + tuple(e.path[1:-1])  # where it began, then its path (Herman (1))
+    q = replace(p, hexes=tuple(e.to), march=e.march, came_from=came, fixed=fixed)
     owed = state.owed
     if e.owed:
         owed += tuple(_owe(state, q, state.pieces[c]) for c in e.owed if c in state.pieces)
@@ -419,12 +420,21 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
     after_hexes = set(to)
     entered: list[str] = []
     for q, z in zocs:
-        before = set(p.hexes) & z
-        if before:
+        if set(p.hexes) & z:
+            # a ZOC the move began in is entered only if the move leaves it and comes back
+            # (Herman (1); reading A8)
+            left = back = False
+            for h in path[1:]:
+                if h not in z:
+                    left = True
+                elif left:
+                    back = True
+            if left and (back or z & after_hexes):
+                entered.append(q.id)
             continue
         if z & set(path[1:]) or z & after_hexes:
             entered.append(q.id)
-    moved = replace(p, hexes=to, march=r.march, came_from=p.hexes)
+    moved = replace(p, hexes=to, march=r.march, came_from=p.hexes + tuple(path[1:-1]))
     # the state after the move, to judge each contact force entered (only when there is one)
     after = (
         _with_pieces(state, [moved], moving=p.id, moved=state.moved | {p.id}) if entered else state
