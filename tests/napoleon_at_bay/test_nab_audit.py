@@ -95,3 +95,18 @@ def test_1_a_move_that_leaves_the_zoc_and_comes_back_enters_it(tmp_path: Path) -
     inside = T(tmp_path, forces)
     inside.move("F1", "A0605")  # A0506 -> A0605: both next to R1, the move never left its ZOC
     assert not inside.game.obligations()
+
+
+def test_draft_the_owed_fixing_and_the_end_of_movement_cite_the_draft(tmp_path: Path) -> None:
+    """The first draft has no numbered rules: its refusals cite "Herman, first draft" (the owed
+    fixing itself did). The move's answer named "Herman (1)" and ``end_movement``'s refusal
+    "Herman (5)", rules the draft does not have."""
+    forces = [fr("F1", "A0504", infantry=1), ru("R1", "A0606", vedettes=1)]
+    t = T(tmp_path, forces, variant="draft")
+    out = t.move("F1", "A0605")
+    assert "a fixing is owed now ('fix F1 R1', Herman, first draft)" in out.message
+    msg = t.refused("Herman, first draft", "end_movement")
+    assert "Herman (5)" not in msg
+    final = T(tmp_path, forces)
+    assert "Herman (1))" in final.move("F1", "A0605").message
+    final.refused("Herman (5)", "end_movement")

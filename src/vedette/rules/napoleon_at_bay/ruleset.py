@@ -479,8 +479,9 @@ def resolve_move(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
                 "why_not": mp.why_not.get(cid),
             }
         )
+        rule = fx.DRAFT if state.config.variant == "draft" else fx.R1
         hint = (
-            f": a fixing is owed now ('fix {p.id} {q.id}', Herman (1))"
+            f": a fixing is owed now ('fix {p.id} {q.id}', {rule})"
             if owed
             else f" (no fixing: {mp.why_not.get(cid, '')})"
         )
@@ -895,7 +896,7 @@ def plan_end_movement(state: NabState, r: EndMovementRequest) -> Plan:
         moving, contact = (state.pieces[str(o.request[k])] for k in ("moving", "contact"))
         more = f" (and {len(state.owed) - 1} more)" if len(state.owed) > 1 else ""
         raise RuleViolation(
-            R5,
+            fx.DRAFT if state.config.variant == "draft" else R5,  # the draft has no rule (5)
             f"movement ends once every fixing is done: {moving.id} ({moving.name}) entered the"
             f" ZOC of {contact.id} ({contact.name}) and its fixing is owed{more}:"
             f" '{o.command()}' (or waive it: 'waive {o.id}')",
