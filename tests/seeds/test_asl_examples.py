@@ -338,6 +338,26 @@ def test_3_1_1_hip_at_gun_two_dummies() -> None:
     assert s.allotment("Russian").dummy_hip == 2
 
 
+def test_3_1_1_hip_at_gun_shifts_to_three_distinct_locations() -> None:
+    """"Counting the initial setup location of the gun, it may be shifted to three distinct
+    locations over the course of the game": its two dummy HIP counters are placed (a third is
+    refused), and the gun reaches each of their locations by shifting."""
+    gun = {"id": "g", "name": "45L AT", "kind": "gun", "size": "small"}
+    s = make([{"id": "H1", "location": "4P5", "status": "hip", "counters": [gun]}])
+    for loc in ("4Q6", "4R4"):
+        s, _ = play(s, "place", kind="dummy_hip", side="Russian", location=loc)
+    with pytest.raises(RuleViolation, match=r"O'Leary 3\.1\.1"):
+        play(s, "place", kind="dummy_hip", side="Russian", location="4S7")
+    s = to_phase(s, "MPh")
+    seen = {s.stack("H1").location}  # type: ignore[union-attr]
+    for target in ("4Q6", "4R4"):
+        s, out = play(s, "shift", [1, 1], a="H1", b=target)
+        assert out.rolls[0].row == "allowed"  # type: ignore[union-attr]
+        seen.add(s.stack("H1").location)  # type: ignore[union-attr]
+        s = to_phase(s, "MPh", "Russian")  # a later MPh of its side
+    assert seen == {"4P5", "4Q6", "4R4"}
+
+
 # -- 3.3.3 --------------------------------------------------------------------------------------
 def _hip_stack() -> State:
     s = make(
