@@ -339,7 +339,7 @@ def test_3_1_1_hip_at_gun_two_dummies() -> None:
 
 
 def test_3_1_1_hip_at_gun_shifts_to_three_distinct_locations() -> None:
-    """"Counting the initial setup location of the gun, it may be shifted to three distinct
+    """ "Counting the initial setup location of the gun, it may be shifted to three distinct
     locations over the course of the game": its two dummy HIP counters are placed (a third is
     refused), and the gun reaches each of their locations by shifting."""
     gun = {"id": "g", "name": "45L AT", "kind": "gun", "size": "small"}
