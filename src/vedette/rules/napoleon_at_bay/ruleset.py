@@ -421,15 +421,9 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
     entered: list[str] = []
     for q, z in zocs:
         if set(p.hexes) & z:
-            # a ZOC the move began in is entered only if the move leaves it and comes back
+            # a ZOC the move began in is entered only if the move leaves it and ends in it again
             # (Herman (1); reading A8)
-            left = back = False
-            for h in path[1:]:
-                if h not in z:
-                    left = True
-                elif left:
-                    back = True
-            if left and (back or z & after_hexes):
+            if z & after_hexes and any(h not in z for h in path[1:-1]):
                 entered.append(q.id)
             continue
         if z & set(path[1:]) or z & after_hexes:
