@@ -73,3 +73,40 @@ def test_2_the_screen_sequence_follows_the_lapse(tmp_path: Path) -> None:
         "holds: R1 A1005 fixed; F1 A0905; R2 A1004 fixed": Fraction(1, 2),
         "gives way: R1 A1004; F1 A0905; R2 A1005 fixed": Fraction(1, 2),
     }
+
+
+def test_1_a_move_that_leaves_the_zoc_and_comes_back_enters_it(tmp_path: Path) -> None:
+    """Herman (1): a contact force "has a moving force ... enter its ZOC". F1 starts next to R1
+    (A0606, no fixing: it did not enter), steps out to A0505 and back into R1's ZOC at A0605.
+    Made as two moves, the second owed a fixing; made as one move along that path it owed none
+    (a ZOC the move began in was never "entered", however the path ran). Now the one move
+    owes it as the two do; a move that stays inside the zone still owes none (reading A8)."""
+    forces = [fr("F1", "A0506", infantry=1), ru("R1", "A0606", vedettes=1)]
+    forces.append(ru("R2", "A0609", infantry=2))
+    two = T(tmp_path, forces)
+    two.move("F1", "A0505")
+    two.move("F1", "A0605")
+    assert [o.id for o in two.game.obligations()] == ["fix:F1:R1"]
+    one = T(tmp_path, forces)
+    out = one.move("F1", "A0605", path=["A0506", "A0505", "A0605"])
+    assert "a fixing is owed" in out.message
+    assert [o.id for o in one.game.obligations()] == ["fix:F1:R1"]
+    assert one.fix([3]).rolls[0].final == 5
+    inside = T(tmp_path, forces)
+    inside.move("F1", "A0605")  # A0506 -> A0605: both next to R1, the move never left its ZOC
+    assert not inside.game.obligations()
+
+
+def test_draft_the_owed_fixing_and_the_end_of_movement_cite_the_draft(tmp_path: Path) -> None:
+    """The first draft has no numbered rules: its refusals cite "Herman, first draft" (the owed
+    fixing itself did). The move's answer named "Herman (1)" and ``end_movement``'s refusal
+    "Herman (5)", rules the draft does not have."""
+    forces = [fr("F1", "A0504", infantry=1), ru("R1", "A0606", vedettes=1)]
+    t = T(tmp_path, forces, variant="draft")
+    out = t.move("F1", "A0605")
+    assert "a fixing is owed now ('fix F1 R1', Herman, first draft)" in out.message
+    msg = t.refused("Herman, first draft", "end_movement")
+    assert "Herman (5)" not in msg
+    final = T(tmp_path, forces)
+    assert "Herman (1))" in final.move("F1", "A0605").message
+    final.refused("Herman (5)", "end_movement")

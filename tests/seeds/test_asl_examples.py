@@ -338,6 +338,26 @@ def test_3_1_1_hip_at_gun_two_dummies() -> None:
     assert s.allotment("Russian").dummy_hip == 2
 
 
+def test_3_1_1_hip_at_gun_shifts_to_three_distinct_locations() -> None:
+    """ "Counting the initial setup location of the gun, it may be shifted to three distinct
+    locations over the course of the game": its two dummy HIP counters are placed (a third is
+    refused), and the gun reaches each of their locations by shifting."""
+    gun = {"id": "g", "name": "45L AT", "kind": "gun", "size": "small"}
+    s = make([{"id": "H1", "location": "4P5", "status": "hip", "counters": [gun]}])
+    for loc in ("4Q6", "4R4"):
+        s, _ = play(s, "place", kind="dummy_hip", side="Russian", location=loc)
+    with pytest.raises(RuleViolation, match=r"O'Leary 3\.1\.1"):
+        play(s, "place", kind="dummy_hip", side="Russian", location="4S7")
+    s = to_phase(s, "MPh")
+    seen = {s.stack("H1").location}  # type: ignore[union-attr]
+    for target in ("4Q6", "4R4"):
+        s, out = play(s, "shift", [1, 1], a="H1", b=target)
+        assert out.rolls[0].row == "allowed"  # type: ignore[union-attr]
+        seen.add(s.stack("H1").location)  # type: ignore[union-attr]
+        s = to_phase(s, "MPh", "Russian")  # a later MPh of its side
+    assert seen == {"4P5", "4Q6", "4R4"}
+
+
 # -- 3.3.3 --------------------------------------------------------------------------------------
 def _hip_stack() -> State:
     s = make(
@@ -479,3 +499,52 @@ def test_4_3_example_2_fortified_building_uses_stone_building_tem() -> None:
     _, out = play(s, "shift", [1, 2], a="F1", b="X1")
     tem = [v for k, v in mods(out).items() if "TEM" in k]
     assert tem == [-3]
+
+
+# -- 4.4.2 ----------------------------------------------------------------------------------------
+def _tunnel_example() -> State:
+    """A tunnel joins a HIP pillbox (4P5) and a HIP fortified building location (4Q6); a dummy
+    HIP counter stands in 4R4."""
+    return to_phase(
+        make(
+            [{"id": "X1", "location": "4R4", "status": "dummy_hip"}],
+            fortifications=[
+                {"id": "F1", "side": "Russian", "kind": "pillbox", "location": "4P5"},
+                {"id": "F2", "side": "Russian", "kind": "fortified_building", "location": "4Q6"},
+                {
+                    "id": "T1",
+                    "side": "Russian",
+                    "kind": "tunnel",
+                    "location": "4P5",
+                    "tunnel_from": "F1",
+                    "exit": "4Q6",
+                },
+            ],
+        ),
+        "MPh",
+    )
+
+
+def test_4_4_2_example_the_pillbox_shifts_one_end_stays_in_it() -> None:
+    """ "the location of the pillbox is shifted, the location of the tunnel is shifted. One end
+    of the tunnel must remain in the pillbox, while the other end can be chosen"."""
+    s, _ = play(_tunnel_example(), "shift", [1, 2], a="F1", b="X1")
+    t = s.fortification("T1")
+    assert t is not None and (t.tunnel_from, t.location, t.exit) == ("F1", "4R4", "")
+    s, _ = play(s, "fort", id="T1", exit="4Q6")  # the other end chosen again
+    assert s.fortification("T1").exit == "4Q6"  # type: ignore[union-attr]
+
+
+def test_4_4_2_example_the_fortified_building_shifts_one_entrance_stays_in_it() -> None:
+    """ "If instead the fortified building location was shifted, the tunnel is also shifted, but
+    must instead have one entrance in the fortified building location". The tunnel stayed
+    where it was, its exit in the location the fortified building had left (cut off from it),
+    and the player was only told the exit "may" be chosen again. Now one end goes with the
+    fortified building and the other end is chosen again (the pillbox's location, or another)."""
+    s, out = play(_tunnel_example(), "shift", [1, 2], a="F2", b="X1")
+    assert s.fortification("F2").location == "4R4"  # type: ignore[union-attr]
+    t = s.fortification("T1")
+    assert t is not None and (t.tunnel_from, t.location, t.exit) == ("F2", "4R4", "")
+    assert any("tunnel T1 now starts in" in c and "4R4" in c for c in out.details["changes"])
+    s, _ = play(s, "fort", id="T1", exit="4P5")  # back into the pillbox, the player's choice
+    assert s.fortification("T1").exit == "4P5"  # type: ignore[union-attr]

@@ -1,12 +1,16 @@
 """Session 15 audit (helper F1): places where the referee differed from what a player holding
-O'Leary's text would expect, each fixed and held here by a test quoting the rule."""
+O'Leary's text would expect, each fixed and held here by a test quoting the rule (session 18,
+helper A: the facts a terrain brings, 2.4 and 2.5)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.solitaire_asl.test_asl_flow import GE, RU, game, goto, refused, sample
-from vedette.engine import Game
+from vedette.engine import Game, Store
+from vedette.errors import VedetteError
 
 
 def dummy_hip_count(g: object, location: str) -> int:
@@ -223,3 +227,74 @@ def test_2_5_a_ti_stack_that_routs_is_no_longer_ti(tmp_path: Path) -> None:
     goto(g, "RtPh")
     out = g.perform("move", {"stack": "P1", "to": "4A2"})
     assert "no longer TI" in out.message and not g.state.stack("P1").ti
+
+
+# == 2.5 -TEM: a scenario's location stated by its terrain ========================================
+def test_2_5_a_scenario_location_given_by_terrain_has_that_terrains_tem(tmp_path: Path) -> None:
+    """2.5 "-TEM": a location the scenario gives as woods (no TEM written) counted TEM 0, while
+    the same words through ``location id=.. terrain=woods`` bring woods' +1: the shift DR of
+    two cloaked stacks in woods lost its -1 and the line said nothing of it. A terrain of
+    ``[terrain_tem]`` written without a TEM now brings its TEM in a scenario too; a TEM
+    written wins."""
+    c1 = {"id": "C1", "location": "4P5", "status": "cloaked", "counters": ["4-4-7"]}
+    c2 = {"id": "C2", "location": "4Q6", "status": "cloaked"}
+    locations = [
+        {"id": "4P5", "terrain": "woods"},
+        {"id": "4Q6", "terrain": "stone building"},
+        {"id": "4R4", "terrain": "woods", "tem": 0},
+    ]
+    g = game(tmp_path, [c1, c2], night=True, locations=locations)
+    tems = {x: g.state.location(x).tem for x in ("4P5", "4Q6", "4R4")}
+    assert tems == {"4P5": 1, "4Q6": 3, "4R4": 0}
+    goto(g, "MPh")
+    out = g.perform("shift", {"a": "C1", "b": "C2"}, faces=[2, 2])
+    assert out.rolls[0].final == 4 - 1 - 2  # type: ignore[union-attr]
+    assert "(worst TEM +1: woods 4P5)" in out.rolls[0].line()
+
+
+# == 2.4: open ground is no Concealment Terrain ==================================================
+def test_2_4_a_location_stated_as_open_ground_is_not_concealment_terrain(tmp_path: Path) -> None:
+    """2.4, second example: a T-34 may not shift into a dummy stack's open ground location in
+    enemy LOS, "for a vehicle in OG and LOS of an enemy unit immediately loses concealment".
+    A location stated as open ground (``location terrain="open ground"``, or in the scenario)
+    still counted as Concealment Terrain unless ``concealment_terrain=false`` was added, so the
+    shift was allowed. Open ground now is none ([terrain_concealment], reading A41); a stated
+    ``concealment_terrain`` wins."""
+    t34 = {"id": "P1", "location": "4P5", "status": "potential_dummy"}
+    t34["counters"] = [{"id": "t", "name": "T-34", "kind": "vehicle", "size": "normal"}]
+    d1 = {"id": "D1", "location": "4Q6", "status": "dummy", "dummies": 2}
+    d2 = {"id": "D2", "location": "4R4", "status": "dummy", "dummies": 2}
+    locations = [{"id": "4R4", "terrain": "open ground", "los": True}]
+    g = game(tmp_path, [t34, d1, d2], locations=locations)
+    assert not g.state.location("4R4").concealment_terrain
+    g.perform("location", {"id": "4Q6", "terrain": "open ground", "los": True})
+    assert not g.state.location("4Q6").concealment_terrain
+    goto(g, "MPh")
+    for b in ("D1", "D2"):
+        refused(g, "shift", {"a": "P1", "b": b}, [1, 1], "O'Leary 2.4", "Concealment Terrain")
+    g.perform("location", {"id": "4Q6", "terrain": "open ground", "concealment_terrain": True})
+    g.perform("shift", {"a": "P1", "b": "D1"}, faces=[1, 1])  # the player's word wins
+
+
+def test_2_4_reading_a41_concealment_terrain_by_kind_is_data(tmp_path: Path) -> None:
+    """Reading A41's table is data: a house rule makes orchards no Concealment Terrain either;
+    restating a location's terrain restates it. A kind of your own may be added to it and to
+    ``[terrain_tem]`` (its comment invites it; the house rules refused any new key)."""
+    scenario = {"name": "a41", "sides": [RU, GE], "first": RU, "boards": [{"id": "4"}]}
+    house = {"terrain_concealment": {"orchard": False, "marsh": False}, "terrain_tem": {"marsh": 1}}
+    g = Game.create(Store(tmp_path / "a41.db"), "g", "asl", scenario, seed=1, house_rules=house)
+    g.perform("location", {"id": "4Q6", "terrain": "orchard"})
+    assert not g.state.location("4Q6").concealment_terrain
+    g.perform("location", {"id": "4Q6", "terrain": "woods"})
+    assert g.state.location("4Q6").concealment_terrain
+    g.perform("location", {"id": "4Q7", "terrain": "marsh"})
+    assert (g.state.location("4Q7").tem, g.state.location("4Q7").concealment_terrain) == (1, False)
+    with pytest.raises(VedetteError, match=r"terrain_tem\.marsh"):
+        Game.create(
+            Store(tmp_path / "bad.db"),
+            "b",
+            "asl",
+            scenario,
+            seed=1,
+            house_rules={"terrain_tem": {"marsh": "deep"}},
+        )

@@ -176,10 +176,15 @@ def test_4_4_a_scenario_giving_a_kind_what_it_lacks_is_refused(
     assert store.games() == []
 
 
-def test_4_4_2_a_fortification_shifting_from_the_exit_opens_the_exit(tmp_path: Path) -> None:
+def test_4_4_2_a_fortification_shifting_from_the_exit_takes_the_tunnel_with_it(
+    tmp_path: Path,
+) -> None:
     """4.4.2: "if the tunnel ends in another fortification ..., following the shift ... of that
-    fortification ..., one may also change the location of the tunnel": the exit's other end
-    shifting away opens the recorded exit to a change, right then."""
+    fortification ..., one may also change the location of the tunnel. However the tunnel must
+    remain connected to the fortification that has been modified" (the example: it "must
+    instead have one entrance in the fortified building location"). The exit used to stay in
+    the location the foxhole had left; now the tunnel starts in the foxhole where it went and
+    its other exit is chosen again (once: then it is fixed until the next shift)."""
     g = forts(tmp_path)
     g.perform("fort", {"id": "T1", "exit": "4D1"})  # set-up: the tunnel ends in foxhole H1
     goto(g, "MPh")
@@ -187,7 +192,35 @@ def test_4_4_2_a_fortification_shifting_from_the_exit_opens_the_exit(tmp_path: P
     out = g.perform("shift", {"a": "H1", "b": "X3"}, faces=[1, 1])
     assert fort(g, "H1").location == "4F1", out.message
     assert any("fort id=T1 exit=" in c for c in out.details["changes"])
-    g.perform("fort", {"id": "T1", "exit": "4F1"})  # it follows the foxhole
-    assert fort(g, "T1").exit == "4F1" and fort(g, "T1").location == "4C1"
+    t = fort(g, "T1")
+    assert (t.tunnel_from, t.location, t.exit) == ("H1", "4F1", "")
+    g.perform("fort", {"id": "T1", "exit": "4C1"})  # its other end back into the pillbox
+    assert fort(g, "T1").exit == "4C1"
     g.perform("act", {})
     refused(g, "fort", {"id": "T1", "exit": "4D1"}, [], "O'Leary 4.4.2")
+
+
+def test_4_4_2_a_tunnel_stays_when_a_fortification_remains_at_its_exit(tmp_path: Path) -> None:
+    """A foxhole leaving the exit's location where the side's fortified building stays does not
+    cut the tunnel off: it stays put, and its exit may be chosen again right then (reading
+    A40)."""
+    scenario: dict[str, Any] = {
+        "name": "tunnel",
+        "sides": [RU, "German"],
+        "first": RU,
+        "stacks": [{"id": "X3", "side": RU, "location": "4F1", "status": "dummy_hip"}],
+        "fortifications": [
+            {"id": "F1", "side": RU, "kind": "pillbox", "location": "4C1"},
+            {"id": "T1", "side": RU, "kind": "tunnel", "location": "4C1", "tunnel_from": "F1"},
+            {"id": "F2", "side": RU, "kind": "fortified_building", "location": "4D1"},
+            {"id": "H1", "side": RU, "kind": "foxhole", "location": "4D1"},
+        ],
+    }
+    g = Game.create(Store(tmp_path / "t.db"), "g", "asl", scenario, seed=2)
+    g.perform("fort", {"id": "T1", "exit": "4D1"})
+    goto(g, "MPh")
+    out = g.perform("shift", {"a": "H1", "b": "X3"}, faces=[1, 1])
+    assert fort(g, "H1").location == "4F1" and fort(g, "F2").location == "4D1"
+    t = fort(g, "T1")
+    assert (t.tunnel_from, t.location, t.exit) == ("F1", "4C1", "4D1")
+    assert any("may be chosen again" in c for c in out.details["changes"])

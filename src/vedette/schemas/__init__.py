@@ -175,13 +175,16 @@ def check_shape(
             if k in shipped:
                 check_shape(v, shipped[k], source, sub, open_maps, free)
             elif path in open_maps and shipped:
-                # a new entry: shaped like the union of its siblings
+                # a new entry: shaped like the union of its siblings (a table of plain values:
+                # of their kind)
                 union: dict[str, Any] = {}
-                for sib in shipped.values():
+                sibs = list(shipped.values())
+                for sib in sibs:
                     if isinstance(sib, Mapping):
                         for sk, sv in sib.items():
                             union.setdefault(sk, sv)
-                check_shape(v, union, source, sub, (), free)
+                like = union if any(isinstance(x, Mapping) for x in sibs) else sibs[0]
+                check_shape(v, like, source, sub, (), free)
             else:
                 raise DataError(source, f"{sub}: unknown key{did_you_mean(str(k), shipped)}")
         return

@@ -46,6 +46,14 @@ def enemy_forces_in(state: NabState, side: str, hexes: set[str], exclude: str = 
     return list(out.values())
 
 
+def began_inside(p: Piece, zone: set[str]) -> bool:
+    """Herman (1), reading A8: did ``p``'s latest move begin in ``zone`` and never leave it? Then
+    it did not *enter* it. (``came_from``: the hexes it began in, then its lead's path.)"""
+    n = len(p.hexes)
+    start, via = p.came_from[:n], p.came_from[n:]
+    return bool(set(start) & zone) and all(h in zone for h in via)
+
+
 def adjacent_to_enemy(state: NabState, p: Piece) -> bool:
     """Herman (2): is the force adjacent to an enemy force (whatever the ZOC)? (``enemy_forces_in``
     its ``adjacent_of`` hexes, stopping at the first: every fold asks it of the fixed forces.)"""
@@ -102,7 +110,7 @@ def check_eligible(
         raise RuleViolation(
             r1, f"{moving.id} ({moving.name}) has not entered the ZOC of {contact.id}"
         )
-    if set(moving.came_from) & czoc:
+    if began_inside(moving, czoc):
         raise RuleViolation(
             r1,
             f"{moving.id} ({moving.name}) began its move in the ZOC of {contact.id}:"

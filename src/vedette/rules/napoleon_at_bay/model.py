@@ -39,8 +39,9 @@ class Piece:
 
     ``hexes``: the hexes it occupies, in component order (several for a multi-hex force).
     ``fixed``: its location has been 'fixed' (Herman (2)). ``march``: how it moved this phase
-    (None: it has not moved). ``came_from``: where its latest move this phase began (Herman (1):
-    a moving force must *enter* the contact force's ZOC).
+    (None: it has not moved). ``came_from``: where its latest move this phase began, then the
+    hexes its lead component passed through (Herman (1): a moving force must *enter* the contact
+    force's ZOC: one that began in it and left it on the way comes back in, :func:`began_inside`).
     """
 
     id: str

@@ -216,7 +216,8 @@ def fold_moved(state: NabState, e: Moved) -> NabState:
     # Herman (2): fixed "while it remains adjacent to an enemy force" (a move that ends next to
     # none frees it, below); reading A21: with moving_keeps_fixed = false its own move frees it
     fixed = p.fixed and state.config.moving_keeps_fixed
-    q = replace(p, hexes=tuple(e.to), march=e.march, came_from=tuple(e.from_), fixed=fixed)
+    came = tuple(e.from_) + tuple(e.path[1:-1])  # where it began, then its path (Herman (1))
+    q = replace(p, hexes=tuple(e.to), march=e.march, came_from=came, fixed=fixed)
     owed = state.owed
     if e.owed:
         owed += tuple(_owe(state, q, state.pieces[c]) for c in e.owed if c in state.pieces)
@@ -419,12 +420,15 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
     after_hexes = set(to)
     entered: list[str] = []
     for q, z in zocs:
-        before = set(p.hexes) & z
-        if before:
+        if set(p.hexes) & z:
+            # a ZOC the move began in is entered only if the move leaves it and ends in it again
+            # (Herman (1); reading A8)
+            if z & after_hexes and any(h not in z for h in path[1:-1]):
+                entered.append(q.id)
             continue
         if z & set(path[1:]) or z & after_hexes:
             entered.append(q.id)
-    moved = replace(p, hexes=to, march=r.march, came_from=p.hexes)
+    moved = replace(p, hexes=to, march=r.march, came_from=p.hexes + tuple(path[1:-1]))
     # the state after the move, to judge each contact force entered (only when there is one)
     after = (
         _with_pieces(state, [moved], moving=p.id, moved=state.moved | {p.id}) if entered else state
@@ -469,8 +473,9 @@ def resolve_move(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
                 "why_not": mp.why_not.get(cid),
             }
         )
+        rule = fx.DRAFT if state.config.variant == "draft" else fx.R1
         hint = (
-            f": a fixing is owed now ('fix {p.id} {q.id}', Herman (1))"
+            f": a fixing is owed now ('fix {p.id} {q.id}', {rule})"
             if owed
             else f" (no fixing: {mp.why_not.get(cid, '')})"
         )
@@ -885,7 +890,7 @@ def plan_end_movement(state: NabState, r: EndMovementRequest) -> Plan:
         moving, contact = (state.pieces[str(o.request[k])] for k in ("moving", "contact"))
         more = f" (and {len(state.owed) - 1} more)" if len(state.owed) > 1 else ""
         raise RuleViolation(
-            R5,
+            fx.DRAFT if state.config.variant == "draft" else R5,  # the draft has no rule (5)
             f"movement ends once every fixing is done: {moving.id} ({moving.name}) entered the"
             f" ZOC of {contact.id} ({contact.name}) and its fixing is owed{more}:"
             f" '{o.command()}' (or waive it: 'waive {o.id}')",

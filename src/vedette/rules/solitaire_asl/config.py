@@ -117,6 +117,8 @@ class Config:
     flow: Starts
     fire_phases: Mapping[str, str]  # a phase -> who fires in it: phasing, other, both (6.1)
     terrain_tem: Mapping[str, int]
+    #: a terrain kind -> it is Concealment Terrain (2.4, reading A41); unlisted kinds: stated
+    terrain_concealment: Mapping[str, bool]
     max_turns: int
     tables: Mapping[str, Table]
 
@@ -189,6 +191,9 @@ def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
         flow=section(Starts, data, "flow", SRC),
         fire_phases=_fire_phases(_table(data, "fire_phases")),
         terrain_tem=_each(_table(data, "terrain_tem"), int, "[terrain_tem]"),
+        terrain_concealment=_each(
+            _table(data, "terrain_concealment"), bool, "[terrain_concealment]"
+        ),
         max_turns=max_turns,
         tables=tables_from_data(data, SRC),
     )

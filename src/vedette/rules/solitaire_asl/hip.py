@@ -2,8 +2,9 @@
 
 Partial stacks may shift (3.3.3); the HIP units of the other location need not come back; a
 location left with no HIP unit is marked with a dummy HIP counter (3.3.3). Fortifications shift
-with the units in them or alone (4.4, 4.5); a tunnel's other exit is chosen again after its
-fortified end shifts (4.4.2); a cave complex may be re-formed (4.4.1).
+with the units in them or alone (4.4, 4.5); a tunnel goes with either end that shifts (its
+fortified end, or the last fortification at its exit) and its other exit is chosen again
+(4.4.2); a cave complex may be re-formed (4.4.1).
 """
 
 from __future__ import annotations
@@ -198,6 +199,12 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
                     arrivals.append((part, dst))
         for f in [x for x in b.forts.values() if x.id in idset]:
             fort_moves.append((f, src, dst))
+    # 4.4.2: the fortifications of the side that stay where they are (a tunnel ending in one
+    # that stays is not cut off by another leaving)
+    leaving = {f.id for f, _, _ in fort_moves}
+    staying = {
+        (x.side, x.location) for x in b.forts.values() if x.kind != "tunnel" and x.id not in leaving
+    }
     for f, src, dst in fort_moves:
         nf = replace(f, location=dst, moved=True, ca=ca.get(f.id, f.ca))
         b.put_fort(nf)
@@ -210,6 +217,20 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
                 changes.append(
                     f"tunnel {t.id} now starts in {f.kind} {f.id} at {dst}: choose its other exit"
                     " (B8.6) with 'fort id=... exit=...' (4.4.2)"
+                )
+            elif (
+                t.kind == "tunnel"
+                and t.exit == src
+                and t.side == f.side
+                and (f.side, src) not in staying
+            ):
+                # 4.4.2 (the example's second case): the tunnel ends in a fortification that
+                # shifts: "the tunnel is also shifted, but must instead have one entrance in the
+                # fortified building location": one end goes with it, the other is chosen again
+                b.put_fort(replace(t, tunnel_from=f.id, location=dst, exit=""))
+                changes.append(
+                    f"tunnel {t.id} now starts in {f.kind} {f.id} at {dst}: choose its other exit"
+                    f" (B8.6; it was in {t.location}) with 'fort id={t.id} exit=...' (4.4.2)"
                 )
             elif t.kind == "tunnel" and t.exit == src and t.side == f.side:
                 changes.append(

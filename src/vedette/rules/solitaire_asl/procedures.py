@@ -384,7 +384,9 @@ def run_place(state: State, req: PlaceRequest, config: Config) -> Outcome:
 def run_location(state: State, req: LocationRequest, config: Config | None = None) -> Outcome:
     """The player states facts of a location: TEM, terrain, enemy LOS, LV, Concealment Terrain,
     fortification kinds that could not be set up there. A terrain kind of the data's
-    ``[terrain_tem]`` stated without a TEM brings its TEM (issue 24 item 10)."""
+    ``[terrain_tem]`` stated without a TEM brings its TEM (issue 24 item 10); a terrain stated
+    without ``concealment_terrain`` is Concealment Terrain unless ``[terrain_concealment]``
+    says otherwise (open ground, 2.4, reading A41)."""
     lid = req.id
     parse_hex_id(lid)
     state.layout.hex(lid)
@@ -394,9 +396,15 @@ def run_location(state: State, req: LocationRequest, config: Config | None = Non
         v = getattr(req, k)
         if v is not None:
             upd[k] = v
-    kinds = (config or state.config).terrain_tem
+    cfg = config or state.config
+    kinds = cfg.terrain_tem
     if req.tem is None and req.terrain is not None and req.terrain in kinds:
         upd["tem"] = int(kinds[req.terrain])
+    hidden = cfg.terrain_concealment
+    if req.concealment_terrain is None and req.terrain is not None:
+        # 2.4: open ground is no Concealment Terrain; another terrain stated is, unless said
+        # (reading A41)
+        upd["concealment_terrain"] = bool(hidden.get(req.terrain, True))
     if req.forbid is not None:
         for k in req.forbid:
             if k not in FORTIFICATION_KINDS:

@@ -67,6 +67,8 @@ class SolitaireASL(Ruleset[State]):
     options_model = LazyModel("vedette.rules.solitaire_asl.schema:AslOptions")
     #: divisors of the allotment (O'Leary 4.1, 4.6.1): 0 divided by zero when a game was set up
     house_rule_positive = ("allotment.*_per_*",)
+    #: your own terrain kinds, with their TEM and whether they are Concealment Terrain
+    house_rule_open_maps = ("terrain_tem", "terrain_concealment")
     scenario_model = LazyModel("vedette.rules.solitaire_asl.schema:AslScenario")
     scenarios: Mapping[str, str] = MappingProxyType({"sample": "sample.toml"})
     events = EVENTS

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from vedette.errors import BadRequest, DataError
@@ -121,6 +122,13 @@ def build_state(scenario: Mapping[str, Any], options: Mapping[str, Any], config:
         if not isinstance(d, Mapping) or "id" not in d:
             raise DataError(SRC, "a location needs an 'id'", where)
         loc = Location.from_json(d)
+        if "tem" not in d and loc.terrain in config.terrain_tem:
+            # 2.5 -TEM: a terrain written without a TEM brings its TEM, as the 'location'
+            # procedure does ([terrain_tem], reading A29)
+            loc = replace(loc, tem=int(config.terrain_tem[loc.terrain]))
+        if "concealment_terrain" not in d and loc.terrain in config.terrain_concealment:
+            # 2.4: open ground is no Concealment Terrain (reading A41)
+            loc = replace(loc, concealment_terrain=bool(config.terrain_concealment[loc.terrain]))
         _check_loc(loc.id, where)
         for k in loc.forbid:
             if k not in FORTIFICATION_KINDS:
