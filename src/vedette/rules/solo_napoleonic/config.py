@@ -61,6 +61,7 @@ class Options:
     standstill_tests_per_card: int
     after_charge_move: Literal["pursuit", "any"]
     standstill_moves: Literal["moves", "any", "advance"]
+    retire_arc_deg: float
 
 
 @dataclass(frozen=True, slots=True)
