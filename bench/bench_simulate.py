@@ -1084,7 +1084,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         " reading K74)",
     ),
     (
-        "K75COMMIT:K75",
+        "d1732a3:K75",
         "vedette/rules/solo_napoleonic/ruleset.py",
         "    if mode is None and u.restricted_to:  # only toward its charger (Kuryakin, Movement)\n"
         '        given.update(mode="advance", toward=u.restricted_to)\n',
@@ -1093,7 +1093,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         "Kuryakin: a queue jumper pursues only toward its charger (session 18, Movement)",
     ),
     (
-        "K75COMMIT:K75",
+        "d1732a3:K75",
         "vedette/rules/solo_napoleonic/ruleset.py",
         '    if u.placed and mode in (None, "retire", "retreat", "pursuit") and not (\n'
         "        mode is None and u.restricted_to\n    ):\n",
@@ -1101,7 +1101,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         "Kuryakin: (the same) a retirement offered straight away from the enemy (reading K75)",
     ),
     (
-        "K75COMMIT:K75",
+        "d1732a3:K75",
         "vedette/rules/solo_napoleonic/actions.py",
         "    if direction is None and (mode == 'rout'"
         " or (owed is not None and mode == owed[0])):\n",
@@ -1110,7 +1110,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         "Kuryakin: (the same) a retirement or retreat goes straight away by default",
     ),
     (
-        "K75COMMIT:K75",
+        "d1732a3:K75",
         "vedette/rules/solo_napoleonic/actions.py",
         "        raise RuleViolation(R_STAND, 'one standstill test a card (K72)')\n"
         "    r = check_roll(standstill_check(state, u, False), dice)\n",
@@ -1122,7 +1122,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         " Moving From A Standstill)",
     ),
     (
-        "K75COMMIT:K75:late",
+        "d1732a3:K75:late",
         "vedette/rules/solo_napoleonic/ruleset.py",
         "    toward = mode is None and u.restricted_to is not None\n"
         "    if toward:  # only toward its charger, straight at it (Kuryakin, Movement)\n"
@@ -1134,14 +1134,14 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         " charger (session 18, Movement)",
     ),
     (
-        "K75COMMIT:K75:late",
+        "d1732a3:K75:late",
         "vedette/rules/solo_napoleonic/ruleset.py",
         '    if u.placed and mode in (None, "retire", "retreat", "pursuit") and not toward:\n',
         '    if u.placed and mode in (None, "pursuit") and not toward:\n',
         "Kuryakin: (the same) a retirement offered straight away from the enemy (reading K75)",
     ),
     (
-        "K75COMMIT:K75:late",
+        "d1732a3:K75:late",
         "vedette/rules/solo_napoleonic/actions.py",
         '    if direction is None and (mode == "rout"'
         " or (owed is not None and mode == owed[0])):\n",
@@ -1150,7 +1150,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         "Kuryakin: (the same) a retirement or retreat goes straight away by default",
     ),
     (
-        "K75COMMIT:K75:late",
+        "d1732a3:K75:late",
         "vedette/rules/solo_napoleonic/actions.py",
         '        return RuleViolation(R_STAND, f"{u.id} already failed this turn")\n'
         "    no = standstill_refusal(state, u)\n",
@@ -1166,7 +1166,7 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
 #: later fix's version for a baseline given an earlier fix as its commits' diff, the text it
 #: patches being the diff's): patched after the diffs, whole or not at all, unless an earlier
 #: version of the fix was given
-BASE_FIX_AFTER_DIFFS = {"K75COMMIT:K75:late"}
+BASE_FIX_AFTER_DIFFS = {"d1732a3:K75:late"}
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {
     "two_by_two": (2000, {}),
