@@ -121,3 +121,28 @@ def test_a_queue_jumper_pursues_and_retires_only_against_its_charger(tmp_path: P
     a1 = g.state.unit("A1")
     assert "pursuit" in out.message
     assert math.hypot(f1.x - a1.x, f1.y - a1.y) == pytest.approx(before - 50.0, abs=0.2)
+
+
+# == Movement: a queue jumper whose charger is gone (reading K76) =================================
+def test_a_queue_jumper_does_not_move_toward_a_charger_no_longer_on_the_table(
+    tmp_path: Path,
+) -> None:
+    """Movement: a unit charged is "restricted to actions directly against the unit charging
+    them". A1's volley destroyed the lancer charging it; todo then offered A1 an advance toward
+    F1, off the table, and it went to where F1 had stood. Reading K76: no move toward a unit no
+    longer on the table, so A1 has nothing left to move against this turn."""
+    units = [
+        cavalry("F1", x=500.0, y=150.0, figures=1, front=1),
+        unit("A1", "Allies", x=500.0, y=300.0, front=5),
+        unit("A2", "Allies", x=900.0, y=300.0),
+    ]
+    g = ready(tmp_path, units)
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
+    g.perform("next", {})
+    g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
+    g.perform("fire", {"unit": "A1", "target": "F1"}, [6, 1, 1, 1, 1, 1, 1])
+    assert not g.state.unit("F1").on_table
+    assert offered(g, "move", "A1") == []
+    with pytest.raises(RuleViolation, match="K76"):
+        g.perform("move", {"unit": "A1", "mode": "advance", "toward": "F1", "distance": 50.0})
+    assert (g.state.unit("A1").x, g.state.unit("A1").y) == (500.0, 300.0)

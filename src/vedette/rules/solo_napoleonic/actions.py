@@ -261,6 +261,12 @@ def move_allowed(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
     routing, a failed start, a chance card, the allowance); else its allowance and the mm
     asked."""
     mode = _mode(req)
+    if req.toward is not None and not state.unit(req.toward).on_table:
+        # reading K76: nothing to move toward (a queue jumper whose charger is gone has nothing
+        # left to act against, Movement: no move this turn)
+        raise RuleViolation(
+            R_MOVE, f"{req.toward} is no longer on the table: no move toward it (reading K76)"
+        )
     if u.restricted_to and req.toward != u.restricted_to and restricted_mode(u, mode):
         # Kuryakin, Movement: a unit that jumped the queue is "restricted to actions directly
         # against the unit charging them" (the whole turn): it moves only toward its charger,
