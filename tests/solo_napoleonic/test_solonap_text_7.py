@@ -14,7 +14,7 @@ import pytest
 from tests.solo_napoleonic.test_solonap_text_3 import cavalry, ready, unit
 from tests.solo_napoleonic.test_solonap_text_6 import offered
 from vedette.engine import Game
-from vedette.errors import RuleViolation
+from vedette.errors import DataError, RuleViolation
 
 
 def _legal(g: Game, request: dict[str, Any]) -> bool:
@@ -146,3 +146,11 @@ def test_a_queue_jumper_does_not_move_toward_a_charger_no_longer_on_the_table(
     with pytest.raises(RuleViolation, match="K76"):
         g.perform("move", {"unit": "A1", "mode": "advance", "toward": "F1", "distance": 50.0})
     assert (g.state.unit("A1").x, g.state.unit("A1").y) == (500.0, 300.0)
+
+
+def test_a_negative_retirement_arc_is_refused(tmp_path: Path) -> None:
+    """A house rule ``retire_arc_deg`` below 0 would refuse every retirement, the owed ones
+    too (a dead end): the game is not made."""
+    units = [unit("F1", x=500.0, y=0.0), unit("A1", "Allies", x=500.0, y=400.0)]
+    with pytest.raises(DataError, match="retire_arc_deg"):
+        ready(tmp_path, units, house={"options": {"retire_arc_deg": -1}})
