@@ -1083,7 +1083,90 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         "Kuryakin: a halted unit's charge tests to move off before its Charge Test (session 17,"
         " reading K74)",
     ),
+    (
+        "d1732a3:K75",
+        "vedette/rules/solo_napoleonic/ruleset.py",
+        "    if mode is None and u.restricted_to:  # only toward its charger (Kuryakin, Movement)\n"
+        '        given.update(mode="advance", toward=u.restricted_to)\n',
+        '    if mode in (None, "pursuit") and u.restricted_to:  # only toward its charger\n'
+        '        given.update(mode=mode or "advance", toward=u.restricted_to)\n',
+        "Kuryakin: a queue jumper pursues only toward its charger (session 18, Movement)",
+    ),
+    (
+        "d1732a3:K75",
+        "vedette/rules/solo_napoleonic/ruleset.py",
+        '    if u.placed and mode in (None, "retire", "retreat", "pursuit") and not (\n'
+        "        mode is None and u.restricted_to\n    ):\n",
+        '    if u.placed and mode in (None, "pursuit") and not u.restricted_to:\n',
+        "Kuryakin: (the same) a retirement offered straight away from the enemy (reading K75)",
+    ),
+    (
+        "d1732a3:K75",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    if direction is None and (mode == 'rout'"
+        " or (owed is not None and mode == owed[0])):\n",
+        "    if direction is None and (mode in ('rout', 'retire', 'retreat')"
+        " or (owed is not None and mode == owed[0])):\n",
+        "Kuryakin: (the same) a retirement or retreat goes straight away by default",
+    ),
+    (
+        "d1732a3:K75",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "        raise RuleViolation(R_STAND, 'one standstill test a card (K72)')\n"
+        "    r = check_roll(standstill_check(state, u, False), dice)\n",
+        "        raise RuleViolation(R_STAND, 'one standstill test a card (K72)')\n"
+        "    if move_base(state, u) - u.moved_mm <= 0:\n"
+        "        raise RuleViolation(R_STAND, 'nothing to get moving')\n"
+        "    r = check_roll(standstill_check(state, u, False), dice)\n",
+        "Kuryakin: no test to move off once the unit has no move to make on its card (session 18,"
+        " Moving From A Standstill)",
+    ),
+    (
+        "d1732a3:K75:late",
+        "vedette/rules/solo_napoleonic/ruleset.py",
+        "    toward = mode is None and u.restricted_to is not None\n"
+        "    if toward:  # only toward its charger, straight at it (Kuryakin, Movement)\n"
+        '        given.update(mode="advance", toward=u.restricted_to)\n',
+        '    toward = mode in (None, "pursuit") and u.restricted_to is not None\n'
+        "    if toward:  # only toward its charger, straight at it (Kuryakin, Movement)\n"
+        '        given.update(mode=mode or "advance", toward=u.restricted_to)\n',
+        "Kuryakin: (on a baseline given K71-K74 as a diff) a queue jumper pursues only toward its"
+        " charger (session 18, Movement)",
+    ),
+    (
+        "d1732a3:K75:late",
+        "vedette/rules/solo_napoleonic/ruleset.py",
+        '    if u.placed and mode in (None, "retire", "retreat", "pursuit") and not toward:\n',
+        '    if u.placed and mode in (None, "pursuit") and not toward:\n',
+        "Kuryakin: (the same) a retirement offered straight away from the enemy (reading K75)",
+    ),
+    (
+        "d1732a3:K75:late",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '    if direction is None and (mode == "rout"'
+        " or (owed is not None and mode == owed[0])):\n",
+        '    if direction is None and (mode in ("rout", "retire", "retreat")'
+        " or (owed is not None and mode == owed[0])):\n",
+        "Kuryakin: (the same) a retirement or retreat goes straight away by default",
+    ),
+    (
+        "d1732a3:K75:late",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '        return RuleViolation(R_STAND, f"{u.id} already failed this turn")\n'
+        "    no = standstill_refusal(state, u)\n",
+        '        return RuleViolation(R_STAND, f"{u.id} already failed this turn")\n'
+        "    try:\n        _k = move_base(state, u) - u.moved_mm\n"
+        "    except RuleViolation as _e:\n        return _e\n"
+        "    if _k <= 0:\n        return RuleViolation(R_STAND, 'nothing to get moving')\n"
+        "    no = standstill_refusal(state, u)\n",
+        "Kuryakin: (the same) no test to move off once the unit has no move to make on its card",
+    ),
 )
+#: ``BASE_FIXES`` keys written against a baseline's code as its ``BASE_FIX_DIFFS`` leave it (a
+#: later fix's version for a baseline given an earlier fix as its commits' diff, the text it
+#: patches being the diff's): patched after the diffs, whole or not at all, unless an earlier
+#: version of the fix was given
+BASE_FIX_AFTER_DIFFS = {"d1732a3:K75:late"}
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {
     "two_by_two": (2000, {}),
@@ -1266,7 +1349,7 @@ def baseline(ref: str, into: Path) -> Path | None:
     while True:
         patched, failed, by_fix = dict(texts), set(), {}
         for key, rel, was, fixed, _ in BASE_FIXES:
-            if key in left_out or key in failed:
+            if key in left_out or key in failed or key in BASE_FIX_AFTER_DIFFS:
                 continue
             other = by_fix.setdefault(_fix(key), key)
             if other != key and other not in failed:
@@ -1291,6 +1374,7 @@ def baseline(ref: str, into: Path) -> Path | None:
         if key not in left_out:
             _diff(key, into, dry=False)
             left_out -= set(BASE_FIX_ALSO.get(key, ()))
+    left_out |= _after_diffs(src, left_out, set(by_fix))
     given = {_fix(key) for key, *_ in BASE_FIXES if key not in left_out}
     given |= {_fix(key) for key in BASE_FIX_DIFFS if key not in left_out}
     lacking: set[str] = set()
@@ -1302,6 +1386,29 @@ def baseline(ref: str, into: Path) -> Path | None:
             LACKING.setdefault(rel.split("/")[2], []).append(f"{why} ({key.split(':')[0]})")
             print(f"baseline {ref} lacks a later rule fix its code does not take: {why}")
     return src
+
+
+def _after_diffs(src: Path, left_out: set[str], given: set[str]) -> set[str]:
+    """The ``BASE_FIX_AFTER_DIFFS`` versions patched into ``src`` (its diffs applied): each
+    whole, where every text is found and no earlier version (``given``: the fixes the text
+    patches gave) gives the fix; the keys left out."""
+    out = set()
+    for key in dict.fromkeys(k for k, *_ in BASE_FIXES if k in BASE_FIX_AFTER_DIFFS):
+        if key in left_out or _fix(key) in given:
+            out.add(key)
+            continue
+        texts: dict[str, str] = {}
+        for k, rel, was, fixed, _ in BASE_FIXES:
+            if k == key:
+                text = texts.get(rel, _read(src / rel))
+                if was not in text:
+                    out.add(key)
+                    break
+                texts[rel] = text.replace(was, fixed, 1)
+        if key not in out:
+            for rel, text in texts.items():
+                (src / rel).write_text(text, encoding="utf-8")
+    return out
 
 
 def _diff(key: str, into: Path, dry: bool) -> bool:

@@ -75,7 +75,7 @@ def solonap_forbidden(before: Any, after: Any, proc: str) -> list[str]:
 def _once_a_card(state: Any, b: Any, a: Any, proc: str, moved: bool) -> list[str]:
     """Readings K71-K73 (with their default options): a second formation change or standstill
     test on one card; a charger's own move after its charge other than a pursuit (its 1D), or
-    its formation change."""
+    its formation change; a test to move off after the unit's move (Moving From A Standstill)."""
     opts = getattr(state.config.options, "after_charge_move", None)
     if opts is None:  # (a build without these readings)
         return []
@@ -92,6 +92,8 @@ def _once_a_card(state: Any, b: Any, a: Any, proc: str, moved: bool) -> list[str
     per = state.config.options.formation_changes_per_card
     if per and proc == "formation" and b.formation_changes >= per and a != b:
         out.append(f"{b.id} changed formation more than {per} time(s) on its card")
+    if proc == "start" and a != b and b.move_done:  # (Moving From A Standstill: nothing to start)
+        out.append(f"{b.id} tested to move off after its move on the card")
     per = state.config.options.standstill_tests_per_card
     if per and proc in ("start", "halt") and b.standstill_tests >= per and a != b:
         out.append(f"{b.id} tested to move off or halt more than {per} time(s) on its card")

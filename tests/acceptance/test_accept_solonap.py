@@ -543,8 +543,9 @@ def test_stopping_an_advance(
 # == Disorder and reforming =====================================================================
 def test_disorder_sources(tmp_path: Path) -> None:
     """Disorder: 'Each collision D3 D's per unit involved. Each move of Rout 2D. Each move of
-    Retreat/Pursuit 1D'."""
-    g = ready(tmp_path, [unit("F1"), unit("F2"), unit("F3"), unit("A1", "Allies")])
+    Retreat/Pursuit 1D' (a rout being a morale result, F2 is routing)."""
+    units = [unit("F1"), unit("F2", status="routing"), unit("F3"), unit("A1", "Allies")]
+    g = ready(tmp_path, units)
     g.perform("disorder", {"cause": "collision", "units": ["F1", "A1"]}, [2, 3])
     assert (g.state.unit("F1").disorder, g.state.unit("A1").disorder) == (2, 3)
     g.perform("move", {"unit": "F2", "mode": "rout", "distance": 100}, [0, 3])

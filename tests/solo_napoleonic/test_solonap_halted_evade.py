@@ -4,8 +4,9 @@ charge, but the skirmisher rule (skirmishers do not stand against cavalry: they 
 moves it. Found by the 10,000-game run from todo (attached, seed 285); since todo no longer
 offers a formation change with no move left (it changed nothing), and since a unit in the way
 bars a charge (reading K68), and since a unit tests to move off or halt and changes formation
-once a card (readings K72, K71) and a halted unit's move or charge tests to move off (K74), the
-walk of seed 1301 is one that reaches it. Its skirmisher halts
+once a card (readings K72, K71) and a halted unit's move or charge tests to move off (K74), and
+since a retirement goes away from the enemy (K75) and a unit with no move to make does not test
+to move off (session 18), the walk of seed 147 is one that reaches it. Its skirmisher halts
 by the test the charge forces, taken before the evasion: the house rule ``[options]
 evade_morale = "before"`` (reading K65 gives no test by default)."""
 
@@ -20,7 +21,7 @@ from vedette.engine import Game, Store
 
 def test_a_halted_skirmisher_charged_by_cavalry_is_owed_its_evade_and_makes_it() -> None:
     rs = rules.get("solo_napoleonic")
-    seed = 1301
+    seed = 147
     rng = random.Random(seed)
     house = {"options": {"evade_morale": "before"}}
     g = Game.create(

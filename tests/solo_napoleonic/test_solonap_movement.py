@@ -330,10 +330,13 @@ def test_a_rout_flees_away_from_the_cavalry_that_broke_it() -> None:
     s, out = run(s, "move", [3, 3], unit="F1", mode="rout")  # +3cm, no swerve
     f = s.unit("F1")
     assert (f.x, f.y) == (500.0, 400.0 + 150.0 + 30.0) and "routs 180mm" in out.message
-    # a direction the player gives still wins
+    # a direction the player gives still wins, within 45 degrees of straight away (reading
+    # K75; no enemy on the table: straight back)
     s2 = make([unit("G", x=500, y=400, facing=0, figures=18, bound="rout", status="routing")])
-    s2, _ = run(activate(s2, "G"), "move", [0, 3], unit="G", mode="rout", direction=90)
-    assert s2.unit("G").x == 650.0
+    s2, _ = run(activate(s2, "G"), "move", [0, 3], unit="G", mode="rout", direction=135)
+    g = s2.unit("G")
+    side = 150 * 0.5**0.5  # (positions kept to 0.1mm)
+    assert (g.x, g.y) == (pytest.approx(500 + side, abs=0.1), pytest.approx(400 - side, abs=0.1))
 
 
 def test_a_move_that_runs_into_another_unit_says_it_collides() -> None:

@@ -136,8 +136,8 @@ def test_skirmishers_take_no_disorder_from_a_collision_or_a_rout(tmp_path: Path)
     """Skirmishers: 'All movement rules apply to skirmishers, except that they do not suffer
     disorder whilst unformed' (Disorder: 'Each collision D3 D's per unit involved. Each move of
     Rout 2D')."""
-    g = ready(tmp_path, [unit("F1", formation="skirmish", figures=6, front=6), unit("F2"),
-                         unit("A1", "Allies")])  # fmt: skip
+    g = ready(tmp_path, [unit("F1", formation="skirmish", figures=6, front=6, status="routing"),
+                         unit("F2"), unit("A1", "Allies")])  # fmt: skip
     g.perform("disorder", {"cause": "collision", "units": ["F1", "A1"]}, [2, 3])
     assert (g.state.unit("F1").disorder, g.state.unit("A1").disorder) == (0, 3)
     g.perform("move", {"unit": "F1", "mode": "rout", "distance": 100}, [0, 3])

@@ -59,11 +59,12 @@ def test_a_half_move_retirement_ends_facing_the_enemy(tmp_path: Path) -> None:
 
 # == Disorder: a retirement out of contact is no collision with the unit left (K67) ============
 def _flanked(tmp_path: Path, house: dict[str, Any] | None = None) -> Game:
-    """A retiring French line, an Austrian unit's front (40mm wide) touching its right flank
-    (0.6mm off), the Austrian line far ahead."""
+    """A retiring French line, a French column's front (40mm wide) touching its right flank
+    (0.6mm off), the Austrian line far ahead (the retirement goes straight away from it, K75;
+    an enemy touching its flank would be the enemy it moves away from)."""
     units = [
         unit("F1", x=500.0, y=300.0, status="retiring", must_rally=True),
-        unit("A1", "Allies", x=575.6, y=300.0, facing=270.0, width=40.0, depth=60.0),
+        unit("F2", x=575.6, y=300.0, facing=270.0, width=40.0, depth=60.0),
         unit("A2", "Allies", x=500.0, y=900.0),
     ]
     return ready(tmp_path, units, house=house)
@@ -82,7 +83,7 @@ def test_a_retirement_out_of_contact_is_no_collision_with_the_unit_it_leaves(
     assert g.state.unit("F1").collided == () and owed(g) == []
     h = _flanked(tmp_path / "b", {"options": {"leave_contact_mm": 0}})
     h.perform("move", {"unit": "F1", "mode": "retire"}, [0, 1, 1])
-    assert owed(h) == [("disorder", {"cause": "collision", "units": ["F1", "A1"]})]
+    assert owed(h) == [("disorder", {"cause": "collision", "units": ["F1", "F2"]})]
 
 
 def test_a_move_into_the_unit_it_touches_is_still_a_collision(tmp_path: Path) -> None:
@@ -91,7 +92,7 @@ def test_a_move_into_the_unit_it_touches_is_still_a_collision(tmp_path: Path) ->
     g = _flanked(tmp_path)
     out = g.perform("move", {"unit": "F1", "mode": "retire"}, [0, 1, 6])
     assert "swerves 60mm left" in out.message
-    assert owed(g) == [("disorder", {"cause": "collision", "units": ["F1", "A1"]})]
+    assert owed(g) == [("disorder", {"cause": "collision", "units": ["F1", "F2"]})]
 
 
 # == Charge Test: "units who charge do so in a straight line" (reading K68) ====================

@@ -257,17 +257,33 @@ def result_move(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
 
 
 def move_allowed(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
-    """What forbids this move now, without dice (a restricted unit, a failed start, a chance
-    card, the allowance); else its allowance and the mm asked."""
-    if u.restricted_to and _mode(req) in ("advance", "move") and req.toward != u.restricted_to:
+    """What forbids this move now, without dice (a restricted unit, a rout of a unit not
+    routing, a failed start, a chance card, the allowance); else its allowance and the mm
+    asked."""
+    mode = _mode(req)
+    if req.toward is not None and not state.unit(req.toward).on_table:
+        # reading K76: nothing to move toward (a queue jumper whose charger is gone has nothing
+        # left to act against, Movement: no move this turn)
+        raise RuleViolation(
+            R_MOVE, f"{req.toward} is no longer on the table: no move toward it (reading K76)"
+        )
+    if u.restricted_to and req.toward != u.restricted_to and restricted_mode(u, mode):
         # Kuryakin, Movement: a unit that jumped the queue is "restricted to actions directly
-        # against the unit charging them" (the whole turn): it moves only toward its charger
+        # against the unit charging them" (the whole turn): it moves only toward its charger,
+        # a pursuit too; a retirement of its own is no action against it (a morale result's
+        # retirement, owed or carried out, is still made)
         raise RuleViolation(
             "Kuryakin, Movement",
             f"{u.id} may act only against {u.restricted_to} this turn"
-            f" (move toward={u.restricted_to})",
+            f" (move mode={'pursuit' if mode == 'pursuit' else 'advance'}"
+            f" toward={u.restricted_to})",
         )
-    mode = _mode(req)
+    if mode == "rout" and u.status != "routing":
+        # Kuryakin, Morale: a rout is a failed test's result ("Unit Routing"), not a move a
+        # steady unit chooses (Disorder: "Each move of Rout 2D")
+        raise RuleViolation(
+            "Kuryakin, Morale", f"{u.id} is not routing: a rout is a morale result, not a choice"
+        )
     no = move_refusal(state, u, mode)
     if no is None and standstill_due(state, u, mode):
         no = standstill_refusal(state, u)  # (its move would test to move off first)
@@ -281,6 +297,60 @@ def move_allowed(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
             f"{u.id}: rifles cannot move more than half and fire (it has fired this turn)",
         )
     return base, want
+
+
+def restricted_mode(u: Unit, mode: str) -> bool:
+    """Whether a move of this mode is one a queue jumper makes only toward its charger
+    (Kuryakin, Movement): an advance, a plain move, a pursuit, and a retirement or retreat
+    of its own (not one carried out by a retiring unit: its morale result)."""
+    if mode in ("advance", "move", "pursuit"):
+        return True
+    return mode in ("retire", "retreat") and u.status != "retiring"
+
+
+#: the moves away from the enemy (Kuryakin, Morale: "Unit retiring", "Unit Routing"; Disorder:
+#: "Each move of Retreat/Pursuit 1D"; Charge Home Test: a Timid CO's men "retire 100mm")
+AWAY = ("retire", "retreat", "rout")
+
+
+def direction_read_early(req: rq.Move) -> bool:
+    """Whether the move's ``direction`` is judged before its first die: a retirement's, a
+    retreat's or a rout's (:func:`away_refusal`)."""
+    return req.mode in AWAY
+
+
+def away_bearing(state: State, u: Unit) -> float | None:
+    """Degrees from the unit's facing straight away from what it moves away from
+    (:func:`flee_direction`: its charger, its melee opponent, the nearest enemy), straight
+    back (180) when no enemy is placed; None where the unit is not placed."""
+    if geom.body(u) is None:
+        return None
+    away = flee_direction(state, u)
+    return 180.0 if away is None else away
+
+
+def away_refusal(state: State, u: Unit, mode: str, direction: float | None) -> RuleViolation | None:
+    """Reading K75: a retirement, a retreat or a rout goes away from the enemy (Morale names a
+    unit "retiring" and "routing", Disorder a "Retreat", the Charge Home Test a retirement of
+    100mm, none with a direction; the result chart is missing, K41): ``direction`` (degrees
+    from the facing; None: straight away) at most ``[options] retire_arc_deg`` off straight
+    away (:func:`away_bearing`). The refusal, or None."""
+    if mode not in AWAY or direction is None:
+        return None
+    ref = away_bearing(state, u)
+    arc = state.config.options.retire_arc_deg
+    if ref is None or arc >= 180.0:
+        return None
+    off = abs((direction - ref + 180.0) % 360.0 - 180.0)
+    if off <= arc + 0.05:  # (a direction typed to 0.1 degree)
+        return None
+    what = {"retire": "retirement", "retreat": "retreat", "rout": "rout"}[mode]
+    return RuleViolation(
+        "Kuryakin, Morale",
+        f"{u.id}'s {what} goes away from the enemy: direction {direction:g} is {off:.0f}"
+        f" degrees off straight away ({ref:.0f} from its facing; at most {arc:g}: reading K75,"
+        " [options] retire_arc_deg)",
+    )
 
 
 def move_refusal(state: State, u: Unit, mode: str | None = None) -> RuleViolation | None:
@@ -444,6 +514,12 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     else:
         require_active(state, u, R_MOVE, "move", mode)
         base, want = move_allowed(state, u, req)
+    given = req.direction
+    if req.toward is not None:
+        given = toward_direction(state, u, req.toward)
+    no = away_refusal(state, u, mode, given)
+    if no is not None:
+        raise no
     ch = Changes(state)
     rolls: list[Roll] = []
     tested = (owed is None or mode != owed[0]) and standstill_due(state, u, mode)
@@ -483,9 +559,7 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
         kw["standstill_tests"] = u.standstill_tests + 1
     if mode in ("retire", "retreat", "rout"):
         kw["advancing"] = False
-    direction = req.direction
-    if req.toward is not None:
-        direction = toward_direction(state, u, req.toward)
+    direction = given
     mover = u
     if owed is not None and mode == owed[0] and u.bound == "retire_half":
         # "retires half a move facing the enemy" (our chart, reading K41): it turns to face
@@ -496,8 +570,8 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
             mover = updated(u, {"facing": kw["facing"]})
             given = direction
             direction = 180.0 if given is None else (u.facing + given - kw["facing"]) % 360.0
-    if direction is None and (mode == "rout" or (owed is not None and mode == owed[0])):
-        direction = flee_direction(state, u)  # a rout or a morale result's retirement: away
+    if direction is None and mode in AWAY:
+        direction = flee_direction(state, u)  # a rout, a retirement or a retreat: away (K75)
     if direction is None:
         direction = 180.0 if mode in ("retire", "retreat", "rout") else 0.0
     if u.placed:
@@ -798,12 +872,30 @@ def start_refusal(state: State, u: Unit) -> RuleViolation | None:
         return RuleViolation(R_STAND, f"{u.id} is already advancing")
     if u.start_failed:
         return RuleViolation(R_STAND, f"{u.id} already failed this turn")
-    no = standstill_refusal(state, u)
+    no = nothing_to_start(state, u)
+    if no is None:
+        no = standstill_refusal(state, u)
     if no is not None:
         return no
     if u.bound == "halt":
         return RuleViolation(
             "Kuryakin, Morale", f"{u.id} halts where it stands (its morale result) this turn"
+        )
+    return None
+
+
+def nothing_to_start(state: State, u: Unit) -> RuleViolation | None:
+    """Moving From A Standstill: "To get troops moving who have halted, roll a D6": the test
+    gets the unit's move going, so a unit with no move to make on this card has nothing to
+    test for (its move made: one a card, Random Movement; a formation that does not move,
+    unlimbered guns; its move spent changing formation). The refusal, or None."""
+    try:
+        base = move_base(state, u)
+    except RuleViolation as e:
+        return RuleViolation(R_STAND, f"{u.id} has nothing to get moving: {e.problem}")
+    if base - u.moved_mm <= 0:
+        return RuleViolation(
+            R_STAND, f"{u.id} has nothing to get moving: its whole move is spent this turn"
         )
     return None
 

@@ -61,6 +61,7 @@ class Options:
     standstill_tests_per_card: int
     after_charge_move: Literal["pursuit", "any"]
     standstill_moves: Literal["moves", "any", "advance"]
+    retire_arc_deg: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,8 +326,11 @@ def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
             if f not in ranks:
                 raise DataError(SRC, f"[formation_ranks] has no {f!r} ({kind} may form it)")
     break_fraction, max_turns = battle_end(data, source)
+    options = section(Options, data, "options", SRC)
+    if options.retire_arc_deg < 0:  # (a negative arc would refuse every retirement, owed too)
+        raise DataError(SRC, "[options] retire_arc_deg must not be negative (degrees, 0-180)")
     return Config(
-        options=section(Options, data, "options", SRC),
+        options=options,
         modifiers={
             s: {k: _mod(e, f"[modifiers.{s}] {k}") for k, e in sec.items()}
             for s, sec in _table(data, "modifiers").items()

@@ -377,6 +377,7 @@ def by_dry_run(
     odds: Callable[[Any, Any], Sequence[Odds]] | None = None,
     after_dice: tuple[str, ...] = (),
     refused: Callable[[Any, Any], bool] | None = None,
+    read_early: Callable[[Any], bool] | None = None,
 ) -> Steps:
     """``(plan, resolve, check, play)`` of a procedure whose ``body(state, request, dice)`` checks
     the rules and then rolls: ``plan`` is the body's dry run up to its first die (remembered
@@ -388,7 +389,9 @@ def by_dry_run(
     ``after_dice``: request fields the body reads only after
     its first die (a move's direction), so that its dry run, and the verdict, is the same
     whatever they are: requests that differ only there share one dry run (``todo`` offers a
-    move in six directions). ``refused(state, request)``: true only of a request the body is
+    move in six directions); ``read_early(request)``: true of a request whose body reads
+    them before its first die after all (a retirement's direction, reading K75), judged on the
+    whole request. ``refused(state, request)``: true only of a request the body is
     sure to refuse before its first die, told more cheaply than the body tells it; ``play``
     (the simulator's alone: a refusal there is skipped, its words never read) then refuses at
     once, in words of its own. Registered as ``Procedure(Request, *by_dry_run(body, odds))``."""
@@ -404,7 +407,9 @@ def by_dry_run(
             # the request's fields but those: the key of its verdict (a tuple of their values)
             keys[cls] = attrgetter(*kept, kept[0]) if after_dice and kept else None
         get = keys[cls]
-        return req if get is None else get(req)
+        if get is None or (read_early is not None and read_early(req)):
+            return req
+        return get(req)
 
     def check(state: Any, req: Any) -> None:
         memo = of_state(state)

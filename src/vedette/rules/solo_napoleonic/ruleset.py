@@ -240,20 +240,22 @@ def _todo(
 def move_offer(
     state: State, u: Any, mode: str | None, text: str, rule: str, make: Make = _todo
 ) -> Any:
-    """A move, open on its distance (and its direction when the unit is placed)."""
+    """A move, open on its distance (and its direction when the unit is placed: a retirement
+    or a retreat goes straight away from the enemy, reading K75, any other direction within
+    ``[options] retire_arc_deg`` typed)."""
     dist = move_choices(state, u)
     if not dist:
         return None
     given: dict[str, Any] = {"unit": u.id}
     open_: dict[str, tuple[Any, ...]] = {"distance": dist}
-    toward = mode is None and u.restricted_to is not None
+    toward = mode in (None, "pursuit") and u.restricted_to is not None
     if toward:  # only toward its charger, straight at it (Kuryakin, Movement)
-        given.update(mode="advance", toward=u.restricted_to)
+        given.update(mode=mode or "advance", toward=u.restricted_to)
     elif mode is None:
         open_["mode"] = ("advance", "move")
     else:
         given["mode"] = mode
-    if u.placed and mode in (None, "retire", "retreat", "pursuit") and not toward:
+    if u.placed and mode in (None, "pursuit") and not toward:
         open_["direction"] = DIRECTIONS
     return make("move", given, text, rule, open_)
 
@@ -786,7 +788,15 @@ class SoloNapoleonic(Ruleset[State]):
             Procedure(rq.Order, *D(cards.order_query)),
             Procedure(rq.Require, *D(morale.require_morale, morale.require_odds)),
             Procedure(rq.Chance, *D(cards.play_chance, cards.chance_odds)),
-            Procedure(rq.Move, *D(actions.move, actions.move_odds, after_dice=("direction",))),
+            Procedure(
+                rq.Move,
+                *D(
+                    actions.move,
+                    actions.move_odds,
+                    after_dice=("direction",),
+                    read_early=actions.direction_read_early,
+                ),
+            ),
             Procedure(rq.Start, *D(actions.start, actions.start_odds)),
             Procedure(rq.Halt, *D(actions.halt, actions.halt_odds)),
             Procedure(rq.Formation, *D(actions.formation, actions.formation_odds)),
