@@ -21,7 +21,17 @@ from vedette.geometry import flat
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body
 from vedette.rules import base, patch, protocol
-from vedette.rules.two_by_two import events, facts, model, movement, relative, setup, todo
+from vedette.rules.simulation import todo_lines
+from vedette.rules.two_by_two import (
+    events,
+    facts,
+    model,
+    movement,
+    relative,
+    setup,
+    simplay,
+    todo,
+)
 from vedette.sim.play import Setup, play_game
 
 
@@ -198,6 +208,41 @@ def test_a_move_phase_s_options_carried_over_a_step_are_the_options_built_afresh
     assert carried.get("tracked", 0) > 300 and carried.get("stated", 0) > 20, carried
 
 
+def test_the_simulator_s_lines_are_todo_s_lines_built_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The simulator reads the lines ``todo`` keeps, not a copy (``offers``), or the owed
+    lines alone while something is owed: at every step of simulated games (tracked and
+    stated, each policy) they are the lines ``todo_lines`` gives with nothing kept, in
+    order, and left as they were by the game (never written to)."""
+    rs = rules.get("two_by_two")
+    real = simplay.TwoByTwoSim.lines
+    seen: list[tuple[Any, list[Any], Any]] = []
+
+    def checked(self: Any, state: Any, ruleset: Any, rng: Any) -> Any:
+        got = real(self, state, ruleset, rng)
+        lines = list(got._todo)
+        if ruleset.obligations(state):
+            fresh = list(todo_lines(state, ruleset))
+        else:
+            fresh = _fresh_options(state)
+        assert _lines(lines) == _lines(fresh), (state.turn, state.phase)
+        seen.append((state, lines, got._todo))
+        return got
+
+    monkeypatch.setattr(simplay.TwoByTwoSim, "lines", checked)
+    for options, policies in (
+        ({}, ("random",)),
+        ({}, ("aggressive", "cautious")),
+        ({"play": "stated"}, ("random",)),
+    ):
+        s = Setup(rs.name, rs.scenario("sample"), options, policies=policies, max_actions=200)
+        play_game(s, 2026, 1)
+    for state, lines, kept in seen:  # (the lists read: as they were made)
+        assert list(kept) == lines, (state.turn, state.phase)
+    assert len(seen) > 400 and any(rs.obligations(st) for st, _, _ in seen)
+
+
 def test_options_carried_over_any_one_unit_change_are_the_options_built_afresh(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -207,16 +252,16 @@ def test_options_carried_over_any_one_unit_change_are_the_options_built_afresh(
     carried when the change is of the kind the carry takes, built again when not."""
     rs = rules.get("two_by_two")
     states: list[Any] = []
-    options = rs.options
+    offers = rs.offers
 
-    def seen(state: Any) -> Any:
+    def seen(state: Any) -> Any:  # (the simulator's lines: todo's options, kept)
         if state.stage == "battle" and state.phase == "move":
             states.append(state)
-        return options(state)
+        return offers(state)
 
-    monkeypatch.setattr(rs, "options", seen)
+    monkeypatch.setattr(rs, "offers", seen)
     play_game(Setup(rs.name, rs.scenario("sample"), max_actions=400), 2026, 4)
-    monkeypatch.setattr(rs, "options", options)
+    monkeypatch.setattr(rs, "offers", offers)
     real, carried = todo._carried, []
     monkeypatch.setattr(
         todo, "_carried", lambda *a: carried.append(real(*a) is not None) or real(*a)
@@ -319,14 +364,14 @@ def test_a_units_move_lines_are_the_lines_built_part_by_part(
     stated): the same lines in the same order."""
     rs = rules.get("two_by_two")
     states: list[Any] = []
-    options = rs.options
+    offers = rs.offers
 
-    def seen(state: Any) -> Any:
+    def seen(state: Any) -> Any:  # (the simulator's lines: todo's options, kept)
         if state.stage == "battle" and state.phase == "move":
             states.append(state)
-        return options(state)
+        return offers(state)
 
-    monkeypatch.setattr(rs, "options", seen)
+    monkeypatch.setattr(rs, "offers", seen)
     for opts in ({}, {"play": "stated"}):
         for index in (0, 5):
             s = Setup(rs.name, rs.scenario("sample"), opts, max_actions=300)

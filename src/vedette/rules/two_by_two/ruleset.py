@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, replace
 from functools import partial
 from types import MappingProxyType
@@ -406,6 +406,10 @@ class TwoByTwo(Ruleset[GameState]):
     def options(self, state: GameState) -> list[Todo]:
         """Who may still move, shoot, rally or melee now, and the reactions open."""
         return todo.options(state)
+
+    def offers(self, state: GameState) -> Sequence[Todo]:
+        """:meth:`options`, the list ``todo`` keeps (read only: the simulator's lines)."""
+        return todo.offers(state)
 
     def folded(self, state: GameState, events: Any) -> GameState:
         """The state a procedure's events leave: the one the simulator's relative step made

@@ -91,7 +91,9 @@ class TwoByTwoSim(SimPlay):
         a move could make, then its steps; a shot at each enemy; an arrival's places), but
         only when read: the random policy draws the lines one at a time and reads only those
         it tries (the others draw nothing and build nothing)."""
-        return _Lines(state, todo_lines(state, ruleset), rng)
+        if ruleset.obligations(state):  # the owed lines only (todo_lines)
+            return _Lines(state, todo_lines(state, ruleset), rng)
+        return _Lines(state, ruleset.offers(state), rng)  # (todo's options, kept: read only)
 
 
 class _Lines(Sequence[Line]):
@@ -99,7 +101,7 @@ class _Lines(Sequence[Line]):
 
     __slots__ = ("_done", "_rng", "_state", "_todo")
 
-    def __init__(self, state: Any, todo: list[Todo], rng: random.Random) -> None:
+    def __init__(self, state: Any, todo: Sequence[Todo], rng: random.Random) -> None:
         self._state, self._todo, self._rng = state, todo, rng
         self._done: dict[int, Line] = {}
 

@@ -111,20 +111,26 @@ def options(state: GameState) -> list[Todo]:
     """Every kind of action the rules allow now, complete where the state determines it and
     open (the choices a player has: units, distances, targets, points of an edge) otherwise;
     ``Ruleset.todo`` keeps only what ``plan`` accepts (issue 22)."""
+    return list(offers(state))
+
+
+def offers(state: GameState) -> Sequence[Todo]:
+    """:func:`options`, the list kept (not a copy): read it, never change it (the
+    simulator's lines)."""
     if _LAST_OPTIONS:
         last, out, parts = _LAST_OPTIONS[0]
         if last is state:
-            return list(out)
+            return out
         made_of = DERIVED[0]
         if parts is not None and made_of[0] is state and made_of[1] is last:
             i = made_of[2]
             made = _carried(state, last.units[i], state.units[i], parts)
             if made is not None:
                 _LAST_OPTIONS[:] = [(state, *made)]
-                return list(made[0])
+                return made[0]
     out, parts = _built(state)
     _LAST_OPTIONS[:] = [(state, out, parts)]
-    return list(out)
+    return out
 
 
 def _options(state: GameState) -> list[Todo]:
@@ -425,9 +431,14 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     # as plan takes it (the steps between turns are bounded by the allowance)
     just = u.turned_last
     own = (u.pinned, just, u.moved, u.formation, u.screened, t.is_infantry)
-    halved = () if half < 1.0 or u.pinned else _halved(state, u, t, max(left, road))
-    # just short of a bridge ahead or behind, at full rate (reading 7)
-    short = (None, None) if half < 1.0 or u.pinned else _bridge_way(state, u, max(left, road))
+    # just short of a bridge ahead or behind, at full rate (reading 7), and the figures at
+    # 1/2 rate when the way crosses one (the bridges looked up once: :func:`_halved`)
+    halved: tuple[float, ...] = ()
+    short: tuple[float | None, float | None] = (None, None)
+    if half >= 1.0 and not u.pinned:
+        short = _bridge_way(state, u, max(left, road))
+        if short != (None, None):
+            halved = _halved_figures(state, u, t)
     steps, turns, forms = _own_lines(u.id, u.name, left, road, halved, *own, short)
     out = list(steps)
     if steps:
@@ -563,10 +574,15 @@ def _halved(state: GameState, u: Any, t: Any, reach: float) -> tuple[float, ...]
     straight ahead (``reach`` [n]) or back crosses a bridge: an advance or retire over it
     may go that far, not the full figures (none when it crosses none, or no bridge is
     on the table)."""
+    if _bridge_way(state, u, reach) == (None, None):
+        return ()
+    return _halved_figures(state, u, t)
+
+
+def _halved_figures(state: GameState, u: Any, t: Any) -> tuple[float, ...]:
+    """:func:`_halved` of a unit whose way crosses a bridge (:func:`_bridge_way` says so)."""
     mv = state.rules.movement
     if mv.bridge_mode != "whole_move":
-        return ()
-    if _bridge_way(state, u, reach) == (None, None):
         return ()
     figures = [t.move * mv.bridge_rate - u.spent]
     if u.road_only:
@@ -685,20 +701,42 @@ def _charge_line(state: GameState, u: Any, road: float, enemies: list[Any]) -> l
     f = math.radians(body.facing)
     fx, fy = math.sin(f), math.cos(f)
     half, back = body.footprint.width / 2 + 1.0, body.footprint.depth / 2 + 1.0
-    targets = tuple(
-        e.id
-        for e in enemies
-        if e.body is not None
-        # the box of _ahead before its memo (most enemies are far: no key to hash)
-        and abs(x - e.body.centre.x) <= box
-        and abs(y - e.body.centre.y) <= box
-        and _in_band(e.body, x, y, fx, fy, half, back)
-        and _ahead(body, e.body, reach)
-    )
+    targets: list[str] = []
+    for ex, ey, er, eb, eid in _rows(enemies):
+        # the box of _ahead before its memo (most enemies are far: no key to hash), then
+        # _in_band (the same arithmetic on the same floats)
+        dx, dy = ex - x, ey - y
+        if (
+            abs(dx) <= box
+            and abs(dy) <= box
+            and abs(dx * fy - dy * fx) <= half + er
+            and dx * fx + dy * fy >= -back - er
+            and _ahead(body, eb, reach)
+        ):
+            targets.append(eid)
     if not targets:
         return []
     text = f"{u.name} may charge straight ahead into contact"
-    return _choose("charge", {"unit": u.id}, text, R_CONTACT, "into", targets)
+    return _choose("charge", {"unit": u.id}, text, R_CONTACT, "into", tuple(targets))
+
+
+#: the last enemies list :func:`_charge_line` read and its rows (the same list all phase long:
+#: the move phase's options carry it; the entry keeps it alive)
+_ROWS: list[Any] = [None, ()]
+
+
+def _rows(enemies: list[Any]) -> tuple[tuple[float, float, float, Body, str], ...]:
+    """The ``enemies`` on the table with a position as (centre x, centre y, radius, body,
+    id), in order, listed once per list of enemies (read only: every unit's charge line
+    reads them)."""
+    if _ROWS[0] is not enemies:
+        rows = tuple(
+            (e.body.centre.x, e.body.centre.y, e.body.radius, e.body, e.id)
+            for e in enemies
+            if e.body is not None
+        )
+        _ROWS[:] = [enemies, rows]
+    return _ROWS[1]  # type: ignore[no-any-return]
 
 
 @functools.lru_cache(maxsize=4096)
