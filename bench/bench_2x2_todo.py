@@ -70,6 +70,10 @@ REWORDED = {
 REFIGURED = {
     r"\[[0-9.]+\] of its move left": "2 by 2 reading 7 (session 15): a move that crossed a bridge"
     " stays at 1/2 rate for its later steps (what is left of it said)",
+    r"(?<=\])(?:; [^;)]*)*(?=\))": "2 by 2, Movement Modifiers (session 18): a move's message"
+    " says what made its cost or allowance (road, bridge, stream, town, woods/rough)",
+    r" w(?:ins|on) \(": "2 by 2, Game Setup (session 18): the winner's name with 'won', right for"
+    " a plural name ('Austrians won', not 'Austrians wins')",
 }
 #: rules changed on purpose that change what ``todo`` offers (a line's command's start -> whether
 #: the change removes or adds such lines, or both for a line reworded, and the change): a game

@@ -252,7 +252,7 @@ def plan_move(
         sc = mv.stream_cost * streams
         cost += sc
         if words:
-            breakdown.append(f"+[{sc:g}] crossing {streams} stream(s)")
+            breakdown.append(f"+[{sc:g}] crossing {streams} stream" + ("s" if streams > 1 else ""))
     if words:
         breakdown.insert(0, f"path [{length:.2f}]")
         if spent > 0:
@@ -536,9 +536,24 @@ def entry_problems(
     return out
 
 
+#: the breakdown's lines a move's message leaves out: the path's length and the type's move
+#: (the message's own figures) and what an earlier step spent (its "[n] of its move left")
+_SAID = ("path [", "move [", "snapped to")
+
+
 def _describe(plan: MovePlan, u: Unit, counter: bool = False) -> str:
+    # what made the cost or the allowance what it is (Movement Modifiers: road, bridge,
+    # stream, town, woods/rough), as the breakdown words it: "cost [2.00] of [2.00]" alone
+    # hid a bridge's 1/2 rate
+    why = [
+        b
+        for b in plan.breakdown
+        if not b.startswith(_SAID) and not b.endswith("spent earlier this phase")
+    ]
     bits = [
-        f"{u.name} moves [{plan.length:.2f}] (cost [{plan.cost:.2f}] of [{plan.allowance:.2f}])"
+        f"{u.name} moves [{plan.length:.2f}] (cost [{plan.cost:.2f}] of [{plan.allowance:.2f}]"
+        + "".join(f"; {b}" for b in why)
+        + ")"
     ]
     if plan.contacts and counter:
         bits.append(

@@ -172,7 +172,7 @@ def _carried(state: GameState, old: Any, new: Any, parts: Any) -> tuple[list[Tod
     position or marker of a unit on the table, the voluntary routs only whether a unit is
     disrupted or yet to enter (built again when the unit's changed). None when the change is
     not of that kind (the options are then built afresh)."""
-    side, enemies, gen, mine, per, ids, rolls, routs, nxt = parts
+    side, enemies, gen, mine, per, ways, ids, rolls, routs, nxt = parts
     if new.side != side or new.status != "table" or old.status != "table":
         return None
     if new.disrupted != old.disrupted or new.entry != old.entry:
@@ -180,14 +180,19 @@ def _carried(state: GameState, old: Any, new: Any, parts: Any) -> tuple[list[Tod
     k = ids.index(new.id)
     mine, per = mine.copy(), per.copy()
     mine[k] = new
-    per[k] = _unit_lines(state, new, enemies, gen)
-    _LAST_MOVES[0] = (side, gen, mine, per)
+    # a friend's base ahead or behind (each unit's way up to it): the changed unit's own, and
+    # any other's it now stands in, or no longer stands in
+    now = _friend_ways(state, mine)
+    for i, w in enumerate(now):
+        if i == k or w != ways[i]:
+            per[i] = _unit_lines(state, mine[i], enemies, gen, w)
+    _LAST_MOVES[0] = (side, gen, mine, per, now)
     out: list[Todo] = list(itertools.chain.from_iterable(per))
     out.extend(rolls)
     out.extend(_reactions(state))
     out.extend(routs)
     out.append(nxt)
-    return out, (side, enemies, gen, mine, per, ids, rolls, routs, nxt)
+    return out, (side, enemies, gen, mine, per, now, ids, rolls, routs, nxt)
 
 
 #: the last "end the phase" line and what its text reads of the state (compared by value, the
@@ -364,38 +369,96 @@ def _moves(state: GameState, side: str) -> tuple[list[Todo], tuple[Any, ...]]:
     # values, so the same objects mean the same lines; the entry keeps the unit alive)
     gen = _generation((state.rules, state.play, state.melees, state.rps, state.table, *enemies))
     mine = state.live(side)
+    ways = _friend_ways(state, mine)
     last = _LAST_MOVES[0]
     if last is not None and last[0] == side and last[1] == gen and len(last[2]) == len(mine):
         per = list(last[3])
-        same = list(map(operator.is_, mine, last[2]))
+        # each unit not kept, or whose way to a friend's base changed: its lines looked up
+        # (or made) again
+        same = [a is b and w == v for a, b, w, v in zip(mine, last[2], ways, last[4], strict=True)]
         k = -1
-        while False in same:  # each unit not kept: its lines looked up (or made) again
+        while False in same:
             k = same.index(False, k + 1)
             same[k] = True
-            per[k] = _unit_lines(state, mine[k], enemies, gen)
+            per[k] = _unit_lines(state, mine[k], enemies, gen, ways[k])
     else:
-        per = [_unit_lines(state, u, enemies, gen) for u in mine]
-    _LAST_MOVES[0] = (side, gen, mine, per)
+        per = [_unit_lines(state, u, enemies, gen, w) for u, w in zip(mine, ways, strict=True)]
+    _LAST_MOVES[0] = (side, gen, mine, per, ways)
     out: list[Todo] = list(itertools.chain.from_iterable(per))
     rolls = _reinforcement_rolls(state, side)
     out.extend(rolls)
-    return out, (side, enemies, gen, mine, per, [u.id for u in mine], rolls)
+    return out, (side, enemies, gen, mine, per, ways, [u.id for u in mine], rolls)
 
 
-def _unit_lines(state: GameState, u: Any, enemies: list[Any], gen: int) -> list[Todo]:
+def _unit_lines(
+    state: GameState, u: Any, enemies: list[Any], gen: int, way: _Way = (None, None)
+) -> list[Todo]:
     """A unit's lines in its move phase, kept by unit while it and what they read stay the
-    same objects (:data:`_UNIT_MOVES`)."""
+    same objects (:data:`_UNIT_MOVES`), and its ``way`` up to a friend's base the same."""
     hit = _UNIT_MOVES.get(u.id)
-    if hit is not None and hit[0][0] is u and hit[0][1] == gen:
+    if hit is not None and hit[0][0] is u and hit[0][1] == gen and hit[0][2] == way:
         return hit[1]
-    lines = _unit_moves(state, u, enemies)
+    lines = _unit_moves(state, u, enemies, way)
     if len(_UNIT_MOVES) > 4096:
         _UNIT_MOVES.clear()
-    _UNIT_MOVES[u.id] = ((u, gen), lines)
+    _UNIT_MOVES[u.id] = ((u, gen, way), lines)
     return lines
 
 
-def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
+#: how far (in [n], to 1/100) a unit may go straight ahead and straight back before its base
+#: meets a friend's (None: no friend that way within its move)
+_Way = tuple[float | None, float | None]
+
+
+def _friend_ways(state: GameState, mine: list[Any]) -> list[_Way]:
+    """Each of ``mine``'s way up to a friend's base ahead and behind (:func:`_friend_way`):
+    tracked, for a unit on the table that may still step; ``(None, None)`` otherwise."""
+    none: _Way = (None, None)
+    if state.play != "tracked" or len(mine) < 2:
+        return [none] * len(mine)
+    return [
+        _friend_way(state, u)
+        if u.body is not None and not (u.pinned or u.disrupted or (u.moved and u.spent <= 0))
+        else none
+        for u in mine
+    ]
+
+
+def _friend_way(state: GameState, u: Any) -> _Way:
+    """How far (in [n], to 1/100) ``u`` may advance, and retire, before its base touches a
+    friend's (Movement Modifiers, reading 50: a move may pass through a friend but not end on
+    it; a player moving up behind a friend stops just short of it): the nearest friend in
+    the band its base sweeps that way, within its whole move and the road's [1]."""
+    body = u.body
+    r = state.rules
+    reach = r.mm(state.utype(u).move + r.movement.road_bonus) + 1.0
+    f = math.radians(body.facing)
+    fx, fy = math.sin(f), math.cos(f)
+    half, back = body.footprint.width / 2 + 1.0, body.footprint.depth / 2 + 1.0
+    x, y = body.centre.x, body.centre.y
+    found = [math.inf, math.inf]
+    for o in state.near(body, reach, u.side):
+        if o.id == u.id or o.body is None:
+            continue
+        for i, sign in ((0, 1.0), (1, -1.0)):
+            if not _in_band(o.body, x, y, sign * fx, sign * fy, half, back):
+                continue
+            d = _slide(body, body.facing if i == 0 else body.facing + 180.0, o.body)
+            if d is not None and 0.0 < d < found[i]:
+                found[i] = d
+    ahead, behind = (math.floor(r.n(d) * 100 + 1e-6) / 100 if d < math.inf else 0.0 for d in found)
+    return (ahead or None, behind or None)
+
+
+@functools.lru_cache(maxsize=8192)
+def _slide(body: Body, heading: float, other: Body) -> float | None:
+    """``tt.contact_distance`` once per pair of positions and heading (mm)."""
+    return tt.contact_distance(body, heading, other)
+
+
+def _unit_moves(
+    state: GameState, u: Any, enemies: list[Any], way: _Way = (None, None)
+) -> list[Todo]:
     """One unit's lines in its move phase: tracked, on the table, its own lines (the steps and
     wheels, the turns, the formations: :func:`_own_lines`, built once per what they read of
     it) and the two that read its enemies (a charge straight ahead, turn to face)."""
@@ -428,7 +491,7 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     halved = () if half < 1.0 or u.pinned else _halved(state, u, t, max(left, road))
     # just short of a bridge ahead or behind, at full rate (reading 7)
     short = (None, None) if half < 1.0 or u.pinned else _bridge_way(state, u, max(left, road))
-    steps, turns, forms = _own_lines(u.id, u.name, left, road, halved, *own, short)
+    steps, turns, forms = _own_lines(u.id, u.name, left, road, halved, *own, short, way)
     out = list(steps)
     if steps:
         out.extend(_charge_line(state, u, road, enemies))
@@ -588,6 +651,7 @@ def _own_lines(
     screened: bool,
     infantry: bool,
     short: tuple[float | None, float | None] = (None, None),
+    friend: tuple[float | None, float | None] = (None, None),
 ) -> tuple[tuple[Todo, ...], tuple[Todo, ...], tuple[Todo, ...]]:
     """A tracked unit's lines that read only the unit, built once per what they read: straight
     ahead (a few distances) and back, a wheel either way (while [n] are left); the changes of
@@ -597,7 +661,7 @@ def _own_lines(
     if pinned:  # "Pinned: may only change facing"
         return (), turns, ()
     steps = (
-        *_steps(uid, name, left, road, halved, *short),
+        *_steps(uid, name, left, road, halved, *short, *friend),
         *_ways(uid, name, "wheel", "wheel", _WHEELS),
     )
     forms = () if moved else _formation_lines(uid, name, formation, screened, infantry)
@@ -710,17 +774,21 @@ def _steps(
     halved: tuple[float, ...] = (),
     ahead: float | None = None,
     behind: float | None = None,
+    friend_ahead: float | None = None,
+    friend_behind: float | None = None,
 ) -> tuple[Todo, Todo]:
     """A tracked unit's advance and retire lines, built once per (unit, what is left of its
-    move, with the road bonus, at 1/2 rate over a bridge: :func:`_halved`, and just short of
-    a bridge ahead or ``behind``: :func:`_bridge_way`): the same lines :func:`_todo` keeps,
-    without their texts and keys made again at every step."""
+    move, with the road bonus, at 1/2 rate over a bridge: :func:`_halved`, just short of
+    a bridge ahead or ``behind``: :func:`_bridge_way`, and up to a friend's base ahead or
+    behind: :func:`_friend_way`): the same lines :func:`_todo` keeps, without their texts
+    and keys made again at every step."""
     unit = (("unit", uid),)
     top = max(left, road)
-    short = tuple(s for s in (ahead,) if s is not None and 0.01 <= s <= top)
+    short = tuple(s for s in (ahead, friend_ahead) if s is not None and 0.01 <= s <= top)
     figures = [_n(min(left, 1.0)), _n(left), *(_n(h) for h in halved)]
-    if behind is not None and 0.01 <= behind <= top:
-        figures.append(_n(behind))
+    for b in (behind, friend_behind):
+        if b is not None and 0.01 <= b <= top:
+            figures.append(_n(b))
     back = (*dict.fromkeys(figures),)
     return (
         _todo(
