@@ -6,9 +6,14 @@ advance offered up to a friend's base ahead. Driven through the public ``Game`` 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+from tests.sizes import examples
 from tests.two_by_two.battle import Battle
+from vedette.geometry import tabletop as tt
+from vedette.geometry.tabletop import Body
+from vedette.rules.two_by_two import todo
 
 N = 19.05  # mm per [1]
 
@@ -145,3 +150,38 @@ def test_an_advance_is_offered_up_to_a_friends_base_ahead_and_a_retire_behind() 
     gap = state.unit("F").body.centre.y - state.unit("B").body.centre.y - 12
     assert abs(gap) < 0.2  # base to base, not on it
     assert b.replayed() == b.state
+
+
+def test_the_way_up_to_a_friend_is_where_a_straight_slide_meets_it() -> None:
+    # todo's arithmetic for the way up to a friend's base (todo._gaps) against the geometry's
+    # own slide (tt.contact_distance), ahead and back, on random placements and on bases in
+    # line, touching, one behind the other, turned
+    rng = random.Random(18)
+    sizes = [(25.0, 12.0), (50.0, 12.0), (40.0, 40.0), (12.0, 25.0)]
+    pairs = []
+    for _ in range(examples(4000)):
+        (w, d), (w2, d2) = rng.choice(sizes), rng.choice(sizes)
+        facing = rng.choice([0.0, 90.0, 45.0, rng.uniform(0, 360)])
+        a = Body.at(rng.uniform(100, 300), rng.uniform(100, 300), facing, w, d)
+        other = rng.choice([facing, facing + 180.0, facing + 90.0, rng.uniform(0, 360)])
+        x, y = a.centre.x + rng.uniform(-90, 90), a.centre.y + rng.uniform(-90, 90)
+        b = Body.at(x, y, other, w2, d2)
+        pairs.append((a, b))
+    a = Body.at(300, 200, 0.0, 25.0, 12.0)
+    pairs += [
+        (a, Body.at(325, 200, 0.0, 25.0, 12.0)),  # in line, touching its side
+        (a, Body.at(300, 240, 0.0, 25.0, 12.0)),  # ahead
+        (a, Body.at(300, 212, 0.0, 25.0, 12.0)),  # touching its front
+        (a, Body.at(320, 150, 90.0, 25.0, 12.0)),  # behind, turned, in part across
+    ]
+    met = 0
+    for a, b in pairs:
+        ahead, back = todo._gaps(a, b)
+        for got, heading in ((ahead, a.facing), (back, a.facing + 180.0)):
+            want = tt.contact_distance(a, heading, b)
+            if got is None:
+                assert want is None or want < 1e-6, (a, b, heading, want)
+            else:
+                met += 1
+                assert want is not None and abs(got - want) < 1e-4, (a, b, heading, got, want)
+    assert met > len(pairs) // 10

@@ -181,8 +181,17 @@ def _carried(state: GameState, old: Any, new: Any, parts: Any) -> tuple[list[Tod
     mine, per = mine.copy(), per.copy()
     mine[k] = new
     # a friend's base ahead or behind (each unit's way up to it): the changed unit's own, and
-    # any other's it now stands in, or no longer stands in
-    now = _friend_ways(state, mine)
+    # that of any other whose way it stood in, or now stands in
+    now = list(ways)
+    if state.play == "tracked" and (old.body != new.body or _steps_on(old) != _steps_on(new)):
+        now[k] = _friend_way(state, new) if _steps_on(new) else (None, None)
+        for i, o in enumerate(mine):
+            if (
+                i != k
+                and _steps_on(o)
+                and (_in_way(state, o, old.body) or _in_way(state, o, new.body))
+            ):
+                now[i] = _friend_way(state, o)
     for i, w in enumerate(now):
         if i == k or w != ways[i]:
             per[i] = _unit_lines(state, mine[i], enemies, gen, w)
@@ -416,44 +425,105 @@ def _friend_ways(state: GameState, mine: list[Any]) -> list[_Way]:
     none: _Way = (None, None)
     if state.play != "tracked" or len(mine) < 2:
         return [none] * len(mine)
-    return [
-        _friend_way(state, u)
-        if u.body is not None and not (u.pinned or u.disrupted or (u.moved and u.spent <= 0))
-        else none
-        for u in mine
+    return [_friend_way(state, u) if _steps_on(u) else none for u in mine]
+
+
+def _steps_on(u: Any) -> bool:
+    """Whether a tracked unit may still advance or retire (its way to a friend is read)."""
+    return u.body is not None and not (u.pinned or u.disrupted or (u.moved and u.spent <= 0))
+
+
+#: the rules the reaches were last worked out for, and each unit type's reach (mm)
+_REACHES: list[Any] = [None, {}]
+
+
+def _reach(state: GameState, u: Any) -> float:
+    """How far (mm) :func:`_friend_way` looks along a unit's way: its whole move and the
+    road's [1] (what is left of its move then bounds the figure offered); per unit type."""
+    r = state.rules
+    if _REACHES[0] is not r:
+        _REACHES[:] = [r, {}]
+    got = _REACHES[1].get(u.kind)
+    if got is None:
+        got = _REACHES[1][u.kind] = r.mm(state.utype(u).move + r.movement.road_bonus) + 1.0
+    return got  # type: ignore[no-any-return]
+
+
+def _in_way(state: GameState, u: Any, other: Body | None) -> bool:
+    """Whether ``other`` (a friend's base) may stand in ``u``'s way ahead or behind within
+    its move (:func:`_friend_way` looks along it): a bound, arithmetic only (its centre
+    within its radius of the strip ``u``'s base sweeps either way)."""
+    if other is None:
+        return False
+    body = u.body
+    dx, dy = other.centre.x - body.centre.x, other.centre.y - body.centre.y
+    box = _reach(state, u) + body.radius + other.radius
+    if abs(dx) > box or abs(dy) > box:
+        return False
+    f = math.radians(body.facing)
+    return abs(dx * math.cos(f) - dy * math.sin(f)) <= body.footprint.width / 2 + other.radius
+
+
+def _gaps(body: Body, other: Body) -> tuple[float | None, float | None]:
+    """How far (mm) ``body`` may slide straight ahead, and straight back, before it touches
+    ``other`` (None: it would pass it by, or they touch or overlap already). Arithmetic on
+    the two rectangles: ``other``'s outline cut to the strip ``body`` sweeps (within its
+    width of its middle line, more than a hair: a base touching its side, a neighbour in
+    line, is slid along, not met), its nearest point ahead of the front or behind the rear.
+    The same as ``tt.contact_distance`` (tests/two_by_two/test_2x2_evening.py holds them
+    together), without its shapely-free but general search."""
+    f = math.radians(body.facing)
+    fx, fy = math.sin(f), math.cos(f)
+    dx, dy = other.centre.x - body.centre.x, other.centre.y - body.centre.y
+    across, along = dx * fy - dy * fx, dx * fx + dy * fy  # its centre in body's frame
+    t = math.radians(other.facing - body.facing)
+    ct, st = math.cos(t), math.sin(t)
+    hw, hd = other.footprint.width / 2, other.footprint.depth / 2
+    half = body.footprint.width / 2 - _HAIR
+    if abs(across) >= half + hw * abs(ct) + hd * abs(st):
+        return None, None
+    # its corners in body's frame (across, along): front-left, front-right, rear-right,
+    # rear-left (its forward is (st, ct) there, its right (ct, -st))
+    pts = [
+        (across + a * hd * st + b * hw * ct, along + a * hd * ct - b * hw * st)
+        for a, b in ((1, -1), (1, 1), (-1, 1), (-1, -1))
     ]
+    ys = [y for x, y in pts if -half <= x <= half]
+    for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1], strict=True):
+        for edge in (-half, half):
+            if (x0 - edge) * (x1 - edge) < 0.0:  # the side crosses the strip's edge
+                ys.append(y0 + (y1 - y0) * (edge - x0) / (x1 - x0))
+    if not ys:
+        return None, None
+    depth = body.footprint.depth / 2
+    lo, hi = min(ys), max(ys)
+    if lo - depth > _HAIR:  # wholly ahead of its front
+        return lo - depth, None
+    if -depth - hi > _HAIR:  # wholly behind its rear
+        return None, -depth - hi
+    return None, None  # (touching or overlapping now: nowhere to slide up to it)
+
+
+#: how far (mm) a base must reach into a strip to be in it (a base touching its edge is not)
+_HAIR = 1e-6
 
 
 def _friend_way(state: GameState, u: Any) -> _Way:
     """How far (in [n], to 1/100) ``u`` may advance, and retire, before its base touches a
     friend's (Movement Modifiers, reading 50: a move may pass through a friend but not end on
     it; a player moving up behind a friend stops just short of it): the nearest friend in
-    the band its base sweeps that way, within its whole move and the road's [1]."""
+    the strip its base sweeps that way, within its whole move and the road's [1]."""
     body = u.body
-    r = state.rules
-    reach = r.mm(state.utype(u).move + r.movement.road_bonus) + 1.0
-    f = math.radians(body.facing)
-    fx, fy = math.sin(f), math.cos(f)
-    half, back = body.footprint.width / 2 + 1.0, body.footprint.depth / 2 + 1.0
-    x, y = body.centre.x, body.centre.y
     found = [math.inf, math.inf]
-    for o in state.near(body, reach, u.side):
+    for o in state.near(body, _reach(state, u), u.side):
         if o.id == u.id or o.body is None:
             continue
-        for i, sign in ((0, 1.0), (1, -1.0)):
-            if not _in_band(o.body, x, y, sign * fx, sign * fy, half, back):
-                continue
-            d = _slide(body, body.facing if i == 0 else body.facing + 180.0, o.body)
-            if d is not None and 0.0 < d < found[i]:
+        for i, d in enumerate(_gaps(body, o.body)):
+            if d is not None and d < found[i]:
                 found[i] = d
-    ahead, behind = (math.floor(r.n(d) * 100 + 1e-6) / 100 if d < math.inf else 0.0 for d in found)
+    n = state.rules.n
+    ahead, behind = (math.floor(n(d) * 100 + 1e-6) / 100 if d < math.inf else 0.0 for d in found)
     return (ahead or None, behind or None)
-
-
-@functools.lru_cache(maxsize=8192)
-def _slide(body: Body, heading: float, other: Body) -> float | None:
-    """``tt.contact_distance`` once per pair of positions and heading (mm)."""
-    return tt.contact_distance(body, heading, other)
 
 
 def _unit_moves(
