@@ -172,7 +172,7 @@ def _carried(state: GameState, old: Any, new: Any, parts: Any) -> tuple[list[Tod
     position or marker of a unit on the table, the voluntary routs only whether a unit is
     disrupted or yet to enter (built again when the unit's changed). None when the change is
     not of that kind (the options are then built afresh)."""
-    side, enemies, gen, mine, per, ways, ids, rolls, routs, nxt = parts
+    side, enemies, gen, mine, per, (ways, raws), ids, rolls, routs, nxt = parts
     if new.side != side or new.status != "table" or old.status != "table":
         return None
     if new.disrupted != old.disrupted or new.entry != old.entry:
@@ -181,17 +181,22 @@ def _carried(state: GameState, old: Any, new: Any, parts: Any) -> tuple[list[Tod
     mine, per = mine.copy(), per.copy()
     mine[k] = new
     # a friend's base ahead or behind (each unit's way up to it): the changed unit's own, and
-    # that of any other whose way it stood in, or now stands in
-    now = list(ways)
-    if state.play == "tracked" and (old.body != new.body or _steps_on(old) != _steps_on(new)):
-        now[k] = _friend_way(state, new) if _steps_on(new) else (None, None)
+    # that of any other whose nearest friend it was, or in whose way it now stands
+    now = ways
+    if state.play == "tracked" and (old.body is not new.body or _steps_on(old) != _steps_on(new)):
+        now, raws = list(ways), list(raws)
+        raws[k] = _friend_near(state, new, mine) if _steps_on(new) else _NONE_NEAR
+        now[k] = _way_of(state, new, raws[k])
+        nid, nb = new.id, new.body
         for i, o in enumerate(mine):
-            if (
-                i != k
-                and _steps_on(o)
-                and (_in_way(state, o, old.body) or _in_way(state, o, new.body))
-            ):
-                now[i] = _friend_way(state, o)
+            raw = raws[i]
+            if raw[1] == nid or raw[3] == nid:  # its nearest friend that way moved: again
+                if i != k and _steps_on(o):
+                    raws[i] = _friend_near(state, o, mine)
+                    now[i] = _way_of(state, o, raws[i])
+            elif i != k and nb is not None and _steps_on(o) and _in_way(state, o, nb):
+                raws[i] = _nearer(o.body, raw, new)
+                now[i] = _way_of(state, o, raws[i])
     for i, w in enumerate(now):
         if i == k or w != ways[i]:
             per[i] = _unit_lines(state, mine[i], enemies, gen, w)
@@ -201,7 +206,7 @@ def _carried(state: GameState, old: Any, new: Any, parts: Any) -> tuple[list[Tod
     out.extend(_reactions(state))
     out.extend(routs)
     out.append(nxt)
-    return out, (side, enemies, gen, mine, per, now, ids, rolls, routs, nxt)
+    return out, (side, enemies, gen, mine, per, (now, raws), ids, rolls, routs, nxt)
 
 
 #: the last "end the phase" line and what its text reads of the state (compared by value, the
@@ -378,7 +383,7 @@ def _moves(state: GameState, side: str) -> tuple[list[Todo], tuple[Any, ...]]:
     # values, so the same objects mean the same lines; the entry keeps the unit alive)
     gen = _generation((state.rules, state.play, state.melees, state.rps, state.table, *enemies))
     mine = state.live(side)
-    ways = _friend_ways(state, mine)
+    ways, raws = _friend_ways(state, mine)
     last = _LAST_MOVES[0]
     if last is not None and last[0] == side and last[1] == gen and len(last[2]) == len(mine):
         per = list(last[3])
@@ -396,7 +401,7 @@ def _moves(state: GameState, side: str) -> tuple[list[Todo], tuple[Any, ...]]:
     out: list[Todo] = list(itertools.chain.from_iterable(per))
     rolls = _reinforcement_rolls(state, side)
     out.extend(rolls)
-    return out, (side, enemies, gen, mine, per, ways, [u.id for u in mine], rolls)
+    return out, (side, enemies, gen, mine, per, (ways, raws), [u.id for u in mine], rolls)
 
 
 def _unit_lines(
@@ -419,13 +424,20 @@ def _unit_lines(
 _Way = tuple[float | None, float | None]
 
 
-def _friend_ways(state: GameState, mine: list[Any]) -> list[_Way]:
-    """Each of ``mine``'s way up to a friend's base ahead and behind (:func:`_friend_way`):
-    tracked, for a unit on the table that may still step; ``(None, None)`` otherwise."""
+#: the nearest friend's base ahead and behind a unit: how far (mm) and which (inf, None: none)
+_Near = tuple[float, str | None, float, str | None]
+_NONE_NEAR: _Near = (math.inf, None, math.inf, None)
+
+
+def _friend_ways(state: GameState, mine: list[Any]) -> tuple[list[_Way], list[_Near]]:
+    """Each of ``mine``'s way up to a friend's base ahead and behind (:func:`_way_of`), and
+    the nearest friends it is read from (:func:`_friend_near`): tracked, for a unit on the
+    table that may still step; none otherwise."""
     none: _Way = (None, None)
     if state.play != "tracked" or len(mine) < 2:
-        return [none] * len(mine)
-    return [_friend_way(state, u) if _steps_on(u) else none for u in mine]
+        return [none] * len(mine), [_NONE_NEAR] * len(mine)
+    raws = [_friend_near(state, u, mine) if _steps_on(u) else _NONE_NEAR for u in mine]
+    return [_way_of(state, u, raw) for u, raw in zip(mine, raws, strict=True)], raws
 
 
 def _steps_on(u: Any) -> bool:
@@ -449,19 +461,45 @@ def _reach(state: GameState, u: Any) -> float:
     return got  # type: ignore[no-any-return]
 
 
-def _in_way(state: GameState, u: Any, other: Body | None) -> bool:
-    """Whether ``other`` (a friend's base) may stand in ``u``'s way ahead or behind within
-    its move (:func:`_friend_way` looks along it): a bound, arithmetic only (its centre
-    within its radius of the strip ``u``'s base sweeps either way)."""
-    if other is None:
-        return False
+def _in_way(state: GameState, u: Any, *others: Body | None) -> bool:
+    """Whether one of ``others`` (a friend's base, where it stood and where it stands) may
+    stand in ``u``'s way ahead or behind within its move (:func:`_friend_way` looks along
+    it): a bound, arithmetic only (its centre within its radius of the strip ``u``'s base
+    sweeps either way, and of its reach along it)."""
+    x, y, reach, rx, ry, half = _strip_of(state, u)
+    for o in others:
+        if o is not None:
+            dx, dy, r = o.centre.x - x, o.centre.y - y, o.radius
+            if abs(dx * rx + dy * ry) <= half + r and abs(dx) <= reach + r >= abs(dy):
+                return True
+    return False
+
+
+#: each unit's strip (:func:`_strip_of`), by unit id: (its body, the figures)
+_STRIPS: dict[str, tuple[Body, tuple[float, ...]]] = {}
+
+
+def _strip_of(state: GameState, u: Any) -> tuple[float, ...]:
+    """The strip ``u``'s base sweeps straight ahead and back, as :func:`_in_way` reads it
+    (its centre, how far it reaches with its radius, its right-hand unit vector, its half
+    width), worked out once per body."""
     body = u.body
-    dx, dy = other.centre.x - body.centre.x, other.centre.y - body.centre.y
-    box = _reach(state, u) + body.radius + other.radius
-    if abs(dx) > box or abs(dy) > box:
-        return False
+    hit = _STRIPS.get(u.id)
+    if hit is not None and hit[0] is body:
+        return hit[1]
     f = math.radians(body.facing)
-    return abs(dx * math.cos(f) - dy * math.sin(f)) <= body.footprint.width / 2 + other.radius
+    got = (
+        body.centre.x,
+        body.centre.y,
+        _reach(state, u) + body.radius,
+        math.cos(f),
+        -math.sin(f),
+        body.footprint.width / 2,
+    )
+    if len(_STRIPS) > 4096:
+        _STRIPS.clear()
+    _STRIPS[u.id] = (body, got)
+    return got
 
 
 def _gaps(body: Body, other: Body) -> tuple[float | None, float | None]:
@@ -480,23 +518,29 @@ def _gaps(body: Body, other: Body) -> tuple[float | None, float | None]:
     ct, st = math.cos(t), math.sin(t)
     hw, hd = other.footprint.width / 2, other.footprint.depth / 2
     half = body.footprint.width / 2 - _HAIR
-    if abs(across) >= half + hw * abs(ct) + hd * abs(st):
+    wide = hw * abs(ct) + hd * abs(st)  # its half extent across body's way
+    if abs(across) >= half + wide:
         return None, None
-    # its corners in body's frame (across, along): front-left, front-right, rear-right,
-    # rear-left (its forward is (st, ct) there, its right (ct, -st))
-    pts = [
-        (across + a * hd * st + b * hw * ct, along + a * hd * ct - b * hw * st)
-        for a, b in ((1, -1), (1, 1), (-1, 1), (-1, -1))
-    ]
-    ys = [y for x, y in pts if -half <= x <= half]
-    for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1], strict=True):
-        for edge in (-half, half):
-            if (x0 - edge) * (x1 - edge) < 0.0:  # the side crosses the strip's edge
-                ys.append(y0 + (y1 - y0) * (edge - x0) / (x1 - x0))
-    if not ys:
-        return None, None
+    if abs(across) + wide <= half or abs(st) < 1e-12 or abs(ct) < 1e-12:
+        # wholly within the strip's width, or square to it: its extent along
+        deep = hw * abs(st) + hd * abs(ct)
+        lo, hi = along - deep, along + deep
+    else:
+        # its corners in body's frame (across, along): front-left, front-right, rear-right,
+        # rear-left (its forward is (st, ct) there, its right (ct, -st)), cut to the strip
+        pts = [
+            (across + a * hd * st + b * hw * ct, along + a * hd * ct - b * hw * st)
+            for a, b in ((1, -1), (1, 1), (-1, 1), (-1, -1))
+        ]
+        ys = [y for x, y in pts if -half <= x <= half]
+        for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1], strict=True):
+            for edge in (-half, half):
+                if (x0 - edge) * (x1 - edge) < 0.0:  # the side crosses the strip's edge
+                    ys.append(y0 + (y1 - y0) * (edge - x0) / (x1 - x0))
+        if not ys:
+            return None, None
+        lo, hi = min(ys), max(ys)
     depth = body.footprint.depth / 2
-    lo, hi = min(ys), max(ys)
     if lo - depth > _HAIR:  # wholly ahead of its front
         return lo - depth, None
     if -depth - hi > _HAIR:  # wholly behind its rear
@@ -508,21 +552,56 @@ def _gaps(body: Body, other: Body) -> tuple[float | None, float | None]:
 _HAIR = 1e-6
 
 
-def _friend_way(state: GameState, u: Any) -> _Way:
+#: an army this small has each friend looked at by :func:`_friend_way` (not the grid's)
+_FEW = 24
+
+
+def _friend_near(state: GameState, u: Any, mine: Sequence[Any]) -> _Near:
+    """The nearest friend's base in the strip ``u``'s base sweeps straight ahead, and straight
+    back, within its whole move and the road's [1] (:func:`_way_of`)."""
+    body = u.body
+    a, aid, b, bid = _NONE_NEAR
+    f = math.radians(body.facing)
+    rx, ry, half = math.cos(f), -math.sin(f), body.footprint.width / 2
+    x, y = body.centre.x, body.centre.y
+    reach = _reach(state, u)
+    # a few friends: each looked at (a large army: those the grid finds near)
+    near = mine if len(mine) <= _FEW else state.near(body, reach, u.side)
+    reach += body.radius
+    for o in near:
+        ob = o.body
+        if ob is None or o.id == u.id:
+            continue
+        dx, dy, r = ob.centre.x - x, ob.centre.y - y, ob.radius
+        if abs(dx) > reach + r or abs(dy) > reach + r or abs(dx * rx + dy * ry) > half + r:
+            continue  # (too far, or beside its strip by its centre and radius: not met)
+        ahead, behind = _gaps(body, ob)
+        if ahead is not None and ahead < a:
+            a, aid = ahead, o.id
+        if behind is not None and behind < b:
+            b, bid = behind, o.id
+    return a, aid, b, bid
+
+
+def _nearer(body: Body, raw: _Near, friend: Any) -> _Near:
+    """``raw`` (the nearest friends ahead and behind ``body``) with ``friend`` where it now
+    stands, when it is nearer."""
+    ahead, behind = _gaps(body, friend.body)
+    a, aid, b, bid = raw
+    if ahead is not None and ahead < a:
+        a, aid = ahead, friend.id
+    if behind is not None and behind < b:
+        b, bid = behind, friend.id
+    return a, aid, b, bid
+
+
+def _way_of(state: GameState, u: Any, raw: _Near) -> _Way:
     """How far (in [n], to 1/100) ``u`` may advance, and retire, before its base touches a
     friend's (Movement Modifiers, reading 50: a move may pass through a friend but not end on
-    it; a player moving up behind a friend stops just short of it): the nearest friend in
-    the strip its base sweeps that way, within its whole move and the road's [1]."""
-    body = u.body
-    found = [math.inf, math.inf]
-    for o in state.near(body, _reach(state, u), u.side):
-        if o.id == u.id or o.body is None:
-            continue
-        for i, d in enumerate(_gaps(body, o.body)):
-            if d is not None and d < found[i]:
-                found[i] = d
-    n = state.rules.n
-    ahead, behind = (math.floor(n(d) * 100 + 1e-6) / 100 if d < math.inf else 0.0 for d in found)
+    it; a player moving up behind a friend stops just short of it): its nearest friends
+    (``raw``) within its whole move and the road's [1] (None: none that way)."""
+    reach, n = _reach(state, u), state.rules.n
+    ahead, behind = (math.floor(n(d) * 100 + 1e-6) / 100 if d <= reach else 0.0 for d in raw[::2])
     return (ahead or None, behind or None)
 
 
