@@ -172,7 +172,7 @@ def _carried(state: GameState, old: Any, new: Any, parts: Any) -> tuple[list[Tod
     position or marker of a unit on the table, the voluntary routs only whether a unit is
     disrupted or yet to enter (built again when the unit's changed). None when the change is
     not of that kind (the options are then built afresh)."""
-    side, enemies, gen, mine, per, (ways, raws), ids, rolls, routs, nxt = parts
+    side, enemies, gen, mine, per, ids, rolls, routs, nxt = parts
     if new.side != side or new.status != "table" or old.status != "table":
         return None
     if new.disrupted != old.disrupted or new.entry != old.entry:
@@ -180,33 +180,14 @@ def _carried(state: GameState, old: Any, new: Any, parts: Any) -> tuple[list[Tod
     k = ids.index(new.id)
     mine, per = mine.copy(), per.copy()
     mine[k] = new
-    # a friend's base ahead or behind (each unit's way up to it): the changed unit's own, and
-    # that of any other whose nearest friend it was, or in whose way it now stands
-    now = ways
-    if state.play == "tracked" and (old.body is not new.body or _steps_on(old) != _steps_on(new)):
-        now, raws = list(ways), list(raws)
-        raws[k] = _friend_near(state, new, mine) if _steps_on(new) else _NONE_NEAR
-        now[k] = _way_of(state, new, raws[k])
-        nid, nb = new.id, new.body
-        for i, o in enumerate(mine):
-            raw = raws[i]
-            if raw[1] == nid or raw[3] == nid:  # its nearest friend that way moved: again
-                if i != k and _steps_on(o):
-                    raws[i] = _friend_near(state, o, mine)
-                    now[i] = _way_of(state, o, raws[i])
-            elif i != k and nb is not None and _steps_on(o) and _in_way(state, o, nb):
-                raws[i] = _nearer(o.body, raw, new)
-                now[i] = _way_of(state, o, raws[i])
-    for i, w in enumerate(now):
-        if i == k or w != ways[i]:
-            per[i] = _unit_lines(state, mine[i], enemies, gen, w)
-    _LAST_MOVES[0] = (side, gen, mine, per, now)
+    per[k] = _unit_lines(state, new, enemies, gen)
+    _LAST_MOVES[0] = (side, gen, mine, per)
     out: list[Todo] = list(itertools.chain.from_iterable(per))
     out.extend(rolls)
     out.extend(_reactions(state))
     out.extend(routs)
     out.append(nxt)
-    return out, (side, enemies, gen, mine, per, (now, raws), ids, rolls, routs, nxt)
+    return out, (side, enemies, gen, mine, per, ids, rolls, routs, nxt)
 
 
 #: the last "end the phase" line and what its text reads of the state (compared by value, the
@@ -383,231 +364,38 @@ def _moves(state: GameState, side: str) -> tuple[list[Todo], tuple[Any, ...]]:
     # values, so the same objects mean the same lines; the entry keeps the unit alive)
     gen = _generation((state.rules, state.play, state.melees, state.rps, state.table, *enemies))
     mine = state.live(side)
-    ways, raws = _friend_ways(state, mine)
     last = _LAST_MOVES[0]
     if last is not None and last[0] == side and last[1] == gen and len(last[2]) == len(mine):
         per = list(last[3])
-        # each unit not kept, or whose way to a friend's base changed: its lines looked up
-        # (or made) again
-        same = [a is b and w == v for a, b, w, v in zip(mine, last[2], ways, last[4], strict=True)]
+        same = list(map(operator.is_, mine, last[2]))
         k = -1
-        while False in same:
+        while False in same:  # each unit not kept: its lines looked up (or made) again
             k = same.index(False, k + 1)
             same[k] = True
-            per[k] = _unit_lines(state, mine[k], enemies, gen, ways[k])
+            per[k] = _unit_lines(state, mine[k], enemies, gen)
     else:
-        per = [_unit_lines(state, u, enemies, gen, w) for u, w in zip(mine, ways, strict=True)]
-    _LAST_MOVES[0] = (side, gen, mine, per, ways)
+        per = [_unit_lines(state, u, enemies, gen) for u in mine]
+    _LAST_MOVES[0] = (side, gen, mine, per)
     out: list[Todo] = list(itertools.chain.from_iterable(per))
     rolls = _reinforcement_rolls(state, side)
     out.extend(rolls)
-    return out, (side, enemies, gen, mine, per, (ways, raws), [u.id for u in mine], rolls)
+    return out, (side, enemies, gen, mine, per, [u.id for u in mine], rolls)
 
 
-def _unit_lines(
-    state: GameState, u: Any, enemies: list[Any], gen: int, way: _Way = (None, None)
-) -> list[Todo]:
+def _unit_lines(state: GameState, u: Any, enemies: list[Any], gen: int) -> list[Todo]:
     """A unit's lines in its move phase, kept by unit while it and what they read stay the
-    same objects (:data:`_UNIT_MOVES`), and its ``way`` up to a friend's base the same."""
+    same objects (:data:`_UNIT_MOVES`)."""
     hit = _UNIT_MOVES.get(u.id)
-    if hit is not None and hit[0][0] is u and hit[0][1] == gen and hit[0][2] == way:
+    if hit is not None and hit[0][0] is u and hit[0][1] == gen:
         return hit[1]
-    lines = _unit_moves(state, u, enemies, way)
+    lines = _unit_moves(state, u, enemies)
     if len(_UNIT_MOVES) > 4096:
         _UNIT_MOVES.clear()
-    _UNIT_MOVES[u.id] = ((u, gen, way), lines)
+    _UNIT_MOVES[u.id] = ((u, gen), lines)
     return lines
 
 
-#: how far (in [n], to 1/100) a unit may go straight ahead and straight back before its base
-#: meets a friend's (None: no friend that way within its move)
-_Way = tuple[float | None, float | None]
-
-
-#: the nearest friend's base ahead and behind a unit: how far (mm) and which (inf, None: none)
-_Near = tuple[float, str | None, float, str | None]
-_NONE_NEAR: _Near = (math.inf, None, math.inf, None)
-
-
-def _friend_ways(state: GameState, mine: list[Any]) -> tuple[list[_Way], list[_Near]]:
-    """Each of ``mine``'s way up to a friend's base ahead and behind (:func:`_way_of`), and
-    the nearest friends it is read from (:func:`_friend_near`): tracked, for a unit on the
-    table that may still step; none otherwise."""
-    none: _Way = (None, None)
-    if state.play != "tracked" or len(mine) < 2:
-        return [none] * len(mine), [_NONE_NEAR] * len(mine)
-    raws = [_friend_near(state, u, mine) if _steps_on(u) else _NONE_NEAR for u in mine]
-    return [_way_of(state, u, raw) for u, raw in zip(mine, raws, strict=True)], raws
-
-
-def _steps_on(u: Any) -> bool:
-    """Whether a tracked unit may still advance or retire (its way to a friend is read)."""
-    return u.body is not None and not (u.pinned or u.disrupted or (u.moved and u.spent <= 0))
-
-
-#: the rules the reaches were last worked out for, and each unit type's reach (mm)
-_REACHES: list[Any] = [None, {}]
-
-
-def _reach(state: GameState, u: Any) -> float:
-    """How far (mm) :func:`_friend_way` looks along a unit's way: its whole move and the
-    road's [1] (what is left of its move then bounds the figure offered); per unit type."""
-    r = state.rules
-    if _REACHES[0] is not r:
-        _REACHES[:] = [r, {}]
-    got = _REACHES[1].get(u.kind)
-    if got is None:
-        got = _REACHES[1][u.kind] = r.mm(state.utype(u).move + r.movement.road_bonus) + 1.0
-    return got  # type: ignore[no-any-return]
-
-
-def _in_way(state: GameState, u: Any, *others: Body | None) -> bool:
-    """Whether one of ``others`` (a friend's base, where it stood and where it stands) may
-    stand in ``u``'s way ahead or behind within its move (:func:`_friend_way` looks along
-    it): a bound, arithmetic only (its centre within its radius of the strip ``u``'s base
-    sweeps either way, and of its reach along it)."""
-    x, y, reach, rx, ry, half = _strip_of(state, u)
-    for o in others:
-        if o is not None:
-            dx, dy, r = o.centre.x - x, o.centre.y - y, o.radius
-            if abs(dx * rx + dy * ry) <= half + r and abs(dx) <= reach + r >= abs(dy):
-                return True
-    return False
-
-
-#: each unit's strip (:func:`_strip_of`), by unit id: (its body, the figures)
-_STRIPS: dict[str, tuple[Body, tuple[float, ...]]] = {}
-
-
-def _strip_of(state: GameState, u: Any) -> tuple[float, ...]:
-    """The strip ``u``'s base sweeps straight ahead and back, as :func:`_in_way` reads it
-    (its centre, how far it reaches with its radius, its right-hand unit vector, its half
-    width), worked out once per body."""
-    body = u.body
-    hit = _STRIPS.get(u.id)
-    if hit is not None and hit[0] is body:
-        return hit[1]
-    f = math.radians(body.facing)
-    got = (
-        body.centre.x,
-        body.centre.y,
-        _reach(state, u) + body.radius,
-        math.cos(f),
-        -math.sin(f),
-        body.footprint.width / 2,
-    )
-    if len(_STRIPS) > 4096:
-        _STRIPS.clear()
-    _STRIPS[u.id] = (body, got)
-    return got
-
-
-def _gaps(body: Body, other: Body) -> tuple[float | None, float | None]:
-    """How far (mm) ``body`` may slide straight ahead, and straight back, before it touches
-    ``other`` (None: it would pass it by, or they touch or overlap already). Arithmetic on
-    the two rectangles: ``other``'s outline cut to the strip ``body`` sweeps (within its
-    width of its middle line, more than a hair: a base touching its side, a neighbour in
-    line, is slid along, not met), its nearest point ahead of the front or behind the rear.
-    The same as ``tt.contact_distance`` (tests/two_by_two/test_2x2_evening.py holds them
-    together), without its shapely-free but general search."""
-    f = math.radians(body.facing)
-    fx, fy = math.sin(f), math.cos(f)
-    dx, dy = other.centre.x - body.centre.x, other.centre.y - body.centre.y
-    across, along = dx * fy - dy * fx, dx * fx + dy * fy  # its centre in body's frame
-    t = math.radians(other.facing - body.facing)
-    ct, st = math.cos(t), math.sin(t)
-    hw, hd = other.footprint.width / 2, other.footprint.depth / 2
-    half = body.footprint.width / 2 - _HAIR
-    wide = hw * abs(ct) + hd * abs(st)  # its half extent across body's way
-    if abs(across) >= half + wide:
-        return None, None
-    if abs(across) + wide <= half or abs(st) < 1e-12 or abs(ct) < 1e-12:
-        # wholly within the strip's width, or square to it: its extent along
-        deep = hw * abs(st) + hd * abs(ct)
-        lo, hi = along - deep, along + deep
-    else:
-        # its corners in body's frame (across, along): front-left, front-right, rear-right,
-        # rear-left (its forward is (st, ct) there, its right (ct, -st)), cut to the strip
-        pts = [
-            (across + a * hd * st + b * hw * ct, along + a * hd * ct - b * hw * st)
-            for a, b in ((1, -1), (1, 1), (-1, 1), (-1, -1))
-        ]
-        ys = [y for x, y in pts if -half <= x <= half]
-        for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1], strict=True):
-            for edge in (-half, half):
-                if (x0 - edge) * (x1 - edge) < 0.0:  # the side crosses the strip's edge
-                    ys.append(y0 + (y1 - y0) * (edge - x0) / (x1 - x0))
-        if not ys:
-            return None, None
-        lo, hi = min(ys), max(ys)
-    depth = body.footprint.depth / 2
-    if lo - depth > _HAIR:  # wholly ahead of its front
-        return lo - depth, None
-    if -depth - hi > _HAIR:  # wholly behind its rear
-        return None, -depth - hi
-    return None, None  # (touching or overlapping now: nowhere to slide up to it)
-
-
-#: how far (mm) a base must reach into a strip to be in it (a base touching its edge is not)
-_HAIR = 1e-6
-
-
-#: an army this small has each friend looked at by :func:`_friend_way` (not the grid's)
-_FEW = 24
-
-
-def _friend_near(state: GameState, u: Any, mine: Sequence[Any]) -> _Near:
-    """The nearest friend's base in the strip ``u``'s base sweeps straight ahead, and straight
-    back, within its whole move and the road's [1] (:func:`_way_of`)."""
-    body = u.body
-    a, aid, b, bid = _NONE_NEAR
-    f = math.radians(body.facing)
-    rx, ry, half = math.cos(f), -math.sin(f), body.footprint.width / 2
-    x, y = body.centre.x, body.centre.y
-    reach = _reach(state, u)
-    # a few friends: each looked at (a large army: those the grid finds near)
-    near = mine if len(mine) <= _FEW else state.near(body, reach, u.side)
-    reach += body.radius
-    for o in near:
-        ob = o.body
-        if ob is None or o.id == u.id:
-            continue
-        dx, dy, r = ob.centre.x - x, ob.centre.y - y, ob.radius
-        if abs(dx) > reach + r or abs(dy) > reach + r or abs(dx * rx + dy * ry) > half + r:
-            continue  # (too far, or beside its strip by its centre and radius: not met)
-        ahead, behind = _gaps(body, ob)
-        if ahead is not None and ahead < a:
-            a, aid = ahead, o.id
-        if behind is not None and behind < b:
-            b, bid = behind, o.id
-    return a, aid, b, bid
-
-
-def _nearer(body: Body, raw: _Near, friend: Any) -> _Near:
-    """``raw`` (the nearest friends ahead and behind ``body``) with ``friend`` where it now
-    stands, when it is nearer."""
-    ahead, behind = _gaps(body, friend.body)
-    a, aid, b, bid = raw
-    if ahead is not None and ahead < a:
-        a, aid = ahead, friend.id
-    if behind is not None and behind < b:
-        b, bid = behind, friend.id
-    return a, aid, b, bid
-
-
-def _way_of(state: GameState, u: Any, raw: _Near) -> _Way:
-    """How far (in [n], to 1/100) ``u`` may advance, and retire, before its base touches a
-    friend's (Movement Modifiers, reading 50: a move may pass through a friend but not end on
-    it; a player moving up behind a friend stops just short of it): its nearest friends
-    (``raw``) within its whole move and the road's [1] (None: none that way)."""
-    reach, n = _reach(state, u), state.rules.n
-    ahead, behind = (math.floor(n(d) * 100 + 1e-6) / 100 if d <= reach else 0.0 for d in raw[::2])
-    return (ahead or None, behind or None)
-
-
-def _unit_moves(
-    state: GameState, u: Any, enemies: list[Any], way: _Way = (None, None)
-) -> list[Todo]:
+def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     """One unit's lines in its move phase: tracked, on the table, its own lines (the steps and
     wheels, the turns, the formations: :func:`_own_lines`, built once per what they read of
     it) and the two that read its enemies (a charge straight ahead, turn to face)."""
@@ -640,7 +428,7 @@ def _unit_moves(
     halved = () if half < 1.0 or u.pinned else _halved(state, u, t, max(left, road))
     # just short of a bridge ahead or behind, at full rate (reading 7)
     short = (None, None) if half < 1.0 or u.pinned else _bridge_way(state, u, max(left, road))
-    steps, turns, forms = _own_lines(u.id, u.name, left, road, halved, *own, short, way)
+    steps, turns, forms = _own_lines(u.id, u.name, left, road, halved, *own, short)
     out = list(steps)
     if steps:
         out.extend(_charge_line(state, u, road, enemies))
@@ -800,7 +588,6 @@ def _own_lines(
     screened: bool,
     infantry: bool,
     short: tuple[float | None, float | None] = (None, None),
-    friend: tuple[float | None, float | None] = (None, None),
 ) -> tuple[tuple[Todo, ...], tuple[Todo, ...], tuple[Todo, ...]]:
     """A tracked unit's lines that read only the unit, built once per what they read: straight
     ahead (a few distances) and back, a wheel either way (while [n] are left); the changes of
@@ -810,7 +597,7 @@ def _own_lines(
     if pinned:  # "Pinned: may only change facing"
         return (), turns, ()
     steps = (
-        *_steps(uid, name, left, road, halved, *short, *friend),
+        *_steps(uid, name, left, road, halved, *short),
         *_ways(uid, name, "wheel", "wheel", _WHEELS),
     )
     forms = () if moved else _formation_lines(uid, name, formation, screened, infantry)
@@ -923,21 +710,17 @@ def _steps(
     halved: tuple[float, ...] = (),
     ahead: float | None = None,
     behind: float | None = None,
-    friend_ahead: float | None = None,
-    friend_behind: float | None = None,
 ) -> tuple[Todo, Todo]:
     """A tracked unit's advance and retire lines, built once per (unit, what is left of its
-    move, with the road bonus, at 1/2 rate over a bridge: :func:`_halved`, just short of
-    a bridge ahead or ``behind``: :func:`_bridge_way`, and up to a friend's base ahead or
-    behind: :func:`_friend_way`): the same lines :func:`_todo` keeps, without their texts
-    and keys made again at every step."""
+    move, with the road bonus, at 1/2 rate over a bridge: :func:`_halved`, and just short of
+    a bridge ahead or ``behind``: :func:`_bridge_way`): the same lines :func:`_todo` keeps,
+    without their texts and keys made again at every step."""
     unit = (("unit", uid),)
     top = max(left, road)
-    short = tuple(s for s in (ahead, friend_ahead) if s is not None and 0.01 <= s <= top)
+    short = tuple(s for s in (ahead,) if s is not None and 0.01 <= s <= top)
     figures = [_n(min(left, 1.0)), _n(left), *(_n(h) for h in halved)]
-    for b in (behind, friend_behind):
-        if b is not None and 0.01 <= b <= top:
-            figures.append(_n(b))
+    if behind is not None and 0.01 <= behind <= top:
+        figures.append(_n(behind))
     back = (*dict.fromkeys(figures),)
     return (
         _todo(
