@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.two_by_two.battle import Battle
+from vedette.errors import RuleViolation
 
 N = 19.05  # mm per [1]
 
@@ -71,6 +74,7 @@ def test_a_moves_message_says_what_made_its_cost_and_allowance() -> None:
     s = Battle.quick(
         [
             {"id": "B", "side": "blue", "type": "infantry"},
+            {"id": "B2", "side": "blue", "type": "infantry"},
             {"id": "R", "side": "red", "type": "infantry"},
         ],
         options={"play": "stated"},
@@ -80,6 +84,13 @@ def test_a_moves_message_says_what_made_its_cost_and_allowance() -> None:
         "B moves [2.00] (cost [4.00] of [4.00]; +[1.00] [1.00] in town at 1/2 rate;"
         " +[1] crossing 1 stream)"
     )
+    # and a move refused as too long says why it costs what it does ("needs [5.00]" alone)
+    with pytest.raises(
+        RuleViolation,
+        match=r"needs \[5\.00\] but may move only \[4\.00\]: "
+        r"\+\[1\] crossing 1 stream",
+    ):
+        s.do("move", unit="B2", distance=4, streams=1)
 
 
 def _charged_in_flank(play: str) -> Battle:

@@ -9,6 +9,7 @@ when vedette does not know where the unit stands, as stated facts: ``distance`` 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -259,11 +260,13 @@ def plan_move(
             breakdown.append(f"[{spent:.2f}] spent earlier this phase")
     if spent + cost > allowance + 1e-6:
         left = max(allowance - spent, 0.0)
+        why = _why(breakdown)  # (what made the cost and the allowance, as a move's message)
         problems.append(
             (
                 R_MOVE,
                 f"{u.name} needs [{cost:.2f}] but may move only [{left:.2f}]"
-                + (f" ([{allowance:.2f}] less [{spent:.2f}] spent)" if spent > 0 else ""),
+                + (f" ([{allowance:.2f}] less [{spent:.2f}] spent)" if spent > 0 else "")
+                + (f": {'; '.join(why)}" if why else ""),
             )
         )
     if u.pinned and length > 1e-6:
@@ -541,15 +544,19 @@ def entry_problems(
 _SAID = ("path [", "move [", "snapped to")
 
 
-def _describe(plan: MovePlan, u: Unit, counter: bool = False) -> str:
-    # what made the cost or the allowance what it is (Movement Modifiers: road, bridge,
-    # stream, town, woods/rough), as the breakdown words it: "cost [2.00] of [2.00]" alone
-    # hid a bridge's 1/2 rate
-    why = [
+def _why(breakdown: Sequence[str]) -> list[str]:
+    """What made a move's cost or allowance what it is (Movement Modifiers: road, bridge,
+    stream, town, woods/rough), as its breakdown words it: "cost [2.00] of [2.00]" alone hid
+    a bridge's 1/2 rate, and "needs [5.04]" a stream's [1]."""
+    return [
         b
-        for b in plan.breakdown
+        for b in breakdown
         if not b.startswith(_SAID) and not b.endswith("spent earlier this phase")
     ]
+
+
+def _describe(plan: MovePlan, u: Unit, counter: bool = False) -> str:
+    why = _why(plan.breakdown)
     bits = [
         f"{u.name} moves [{plan.length:.2f}] (cost [{plan.cost:.2f}] of [{plan.allowance:.2f}]"
         + "".join(f"; {b}" for b in why)
