@@ -74,6 +74,8 @@ REFIGURED = {
     " says what made its cost or allowance (road, bridge, stream, town, woods/rough)",
     r" w(?:ins|on) \(": "2 by 2, Game Setup (session 18): the winner's name with 'won', right for"
     " a plural name ('Austrians won', not 'Austrians wins')",
+    r"(?:\+0 \(target is Light Infantry: [^)]*\))?(?=[+=-]|$)": "2 by 2, Resolving shooting"
+    " (session 18): a Light Infantry target's -1 negated by enemy cavalry near is said (+0)",
 }
 #: rules changed on purpose that change what ``todo`` offers (a line's command's start -> whether
 #: the change removes or adds such lines, or both for a line reworded, and the change): a game

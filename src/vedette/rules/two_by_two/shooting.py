@@ -198,6 +198,16 @@ def judge(state: GameState, req: Shoot) -> Shot:
         near = fact_bool(req.cavalry_near, _cavalry_near(state, target))
         if open_.value and near.value:
             notes["light_infantry"] = "negated: in the open with enemy cavalry within 1/2 move"
+            # said where the roll is explained, as the modifier it stands for (a -1 missing
+            # from the line, unexplained, read as a slip): +0
+            mods.append(
+                mod(
+                    0,
+                    "target is Light Infantry: its -1 negated, in the open with enemy cavalry"
+                    f" within 1/2 move{open_.note() or near.note()}",
+                    R_SHOOT,
+                )
+            )
         else:
             mods.append(
                 mod(state.rules.shooting.light_infantry, "target is Light Infantry", R_SHOOT)
