@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.two_by_two.battle import Battle
-from vedette.errors import RuleViolation
+from vedette.errors import BadRequest, RuleViolation
 
 N = 19.05  # mm per [1]
 
@@ -128,3 +128,25 @@ def test_a_charged_unit_fires_and_turns_to_face_in_either_order() -> None:
         assert _lines(b, "shoot", firer="B", target="R")
         b.do("shoot", dice=[4], firer="B", target="R", **shot)
         assert b.replayed() == b.state
+
+
+def test_a_stated_counter_charge_asks_whether_the_enemy_came_within_half_a_move() -> None:
+    # Moving to contact: "Cavalry may counter-charge an enemy unit which moves within a 1/2 move
+    # or less". In a stated game vedette has no positions: a counter-charge without within=
+    # was refused as "R is not within [4] (1/2 move) of B", a measurement it never made
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "light_cavalry"},
+            {"id": "R", "side": "red", "type": "infantry"},
+        ],
+        options={"play": "stated"},
+    )
+    b.until("move", "red")
+    b.do("move", unit="R", distance=2)
+    b.until("shoot", "blue")
+    with pytest.raises(BadRequest, match=r"state whether R came within \[4\] \(1/2 move\) of B"):
+        b.do("countercharge", unit="B", target="R", distance=2)
+    with pytest.raises(RuleViolation, match="not within"):
+        b.do("countercharge", unit="B", target="R", distance=2, within=False)
+    out = b.do("countercharge", unit="B", target="R", distance=2, within=True)
+    assert "into contact with R" in out.message

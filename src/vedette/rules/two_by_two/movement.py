@@ -696,6 +696,11 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
         raise RuleViolation(R_CONTACT, f"{target.name} did not move this turn: no counter-charge")
     frac = state.rules.movement.countercharge_fraction
     d = facts.distance_n(state, u, target)
+    if d is None and req.within is None:  # (stated: no positions to measure it from)
+        raise BadRequest(
+            f"state whether {target.name} came within [{t.move * frac:g}] (1/2 move) of"
+            f" {u.name}: within=true or within=false (vedette keeps no positions in this game)"
+        )
     within = (d is not None and d <= t.move * frac + 1e-9) if req.within is None else req.within
     if not within:
         raise RuleViolation(
