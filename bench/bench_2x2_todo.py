@@ -65,6 +65,10 @@ REWORDED = {
     " names as left undone only what todo offered (it named lines the referee refused), and of"
     " it only the moves not begun, rolls, shots, counter-charges and rallies",
 }
+#: a +0 modifier said where a text's modifier is negated or cancelled (session 18)
+_SAID_ZERO = (
+    r"(?:\+0 \((?:target is Light Infantry|firer screened by skirmishers): [^)]*\))?(?=[+=-]|$)"
+)
 #: rules changed on purpose that change a figure an action's message states (a pattern of the
 #: figure -> the change): explained when the two messages are the same once it is taken out
 REFIGURED = {
@@ -74,8 +78,9 @@ REFIGURED = {
     " says what made its cost or allowance (road, bridge, stream, town, woods/rough)",
     r" w(?:ins|on) \(": "2 by 2, Game Setup (session 18): the winner's name with 'won', right for"
     " a plural name ('Austrians won', not 'Austrians wins')",
-    r"(?:\+0 \(target is Light Infantry: [^)]*\))?(?=[+=-]|$)": "2 by 2, Resolving shooting"
-    " (session 18): a Light Infantry target's -1 negated by enemy cavalry near is said (+0)",
+    _SAID_ZERO: "2 by 2, Resolving shooting (session 18): a Light Infantry target's -1 negated by"
+    " enemy cavalry near, and a screened firer's +1 cancelled by the target's screen, are said"
+    " (+0)",
 }
 #: rules changed on purpose that change what ``todo`` offers (a line's command's start -> whether
 #: the change removes or adds such lines, or both for a line reworded, and the change): a game

@@ -158,9 +158,10 @@ def test_screen_modifier_unless_target_screened() -> None:
         mods(b.do("shoot", dice=[1], firer="B", target="R"))["firer screened by skirmishers"] == 1
     )
     b = duel(b={"screened": True}, r={"screened": True})
-    assert "firer screened by skirmishers" not in mods(
-        b.do("shoot", dice=[1], firer="B", target="R")
-    )
+    out = b.do("shoot", dice=[1], firer="B", target="R")
+    assert "firer screened by skirmishers" not in mods(out)
+    # the line says so (session 18: a +1 gone from the line, unexplained, read as a slip)
+    assert "+0 (firer screened by skirmishers: its +1 cancelled" in out.rolls[0].line()
 
 
 def test_cover_modifiers() -> None:

@@ -178,6 +178,14 @@ def judge(state: GameState, req: Shoot) -> Shot:
     if firer.screened and ft.is_infantry:
         if target.screened:
             notes["screen"] = "both screened: no modifier"
+            # said where the roll is explained (the text's "unless target is also screened")
+            mods.append(
+                mod(
+                    0,
+                    "firer screened by skirmishers: its +1 cancelled, the target is screened too",
+                    R_SHOOT,
+                )
+            )
         else:
             mods.append(
                 mod(state.rules.shooting.screened, "firer screened by skirmishers", R_SHOOT)
