@@ -78,6 +78,8 @@ REFIGURED = {
     " says what made its cost or allowance (road, bridge, stream, town, woods/rough)",
     r" w(?:ins|on) \(": "2 by 2, Game Setup (session 18): the winner's name with 'won', right for"
     " a plural name ('Austrians won', not 'Austrians wins')",
+    r" (?:moves|charges [^:]+:) \[": "2 by 2, Moving to contact (session 18): a stated charge's"
+    " message says 'U charges V:' as a tracked one does ('U moves' before)",
     _SAID_ZERO: "2 by 2, Resolving shooting (session 18): a Light Infantry target's -1 negated by"
     " enemy cavalry near, and a screened firer's +1 cancelled by the target's screen, are said"
     " (+0)",

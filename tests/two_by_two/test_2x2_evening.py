@@ -150,3 +150,34 @@ def test_a_stated_counter_charge_asks_whether_the_enemy_came_within_half_a_move(
         b.do("countercharge", unit="B", target="R", distance=2, within=False)
     out = b.do("countercharge", unit="B", target="R", distance=2, within=True)
     assert "into contact with R" in out.message
+
+
+def test_a_stated_charge_pays_what_it_crosses_and_cavalry_through_a_town_may_not_charge() -> None:
+    # Movement Modifiers ("Stream - Costs an extra [1] to cross"; towns at 1/2 rate) and Moving
+    # to contact ("Cavalry may not move to contact on same turn it moves through a town"). A
+    # stated charge took its distance alone: a charge of [4] across a stream cost [4], and
+    # cavalry charging through a town could not say so, so neither rule bound it
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry"},
+            {"id": "C", "side": "blue", "type": "light_cavalry"},
+            {"id": "R", "side": "red", "type": "infantry"},
+        ],
+        options={"play": "stated"},
+    )
+    with pytest.raises(RuleViolation, match=r"needs \[5\.00\] but may move only \[4\.00\]"):
+        b.do("charge", unit="B", into="R", distance=4, streams=1)
+    out = b.do("charge", unit="B", into="R", distance=3, streams=1)
+    assert out.message.startswith("B charges R: [3.00] (cost [4.00] of [4.00]; +[1] crossing")
+    with pytest.raises(RuleViolation, match="through a town"):
+        b.do("charge", unit="C", into="R", distance=4, town=1)
+    # a tracked game measures what a charge crosses: stated terrain is refused
+    t = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry", "x": 300, "y": 200},
+            {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 260},
+        ]
+    )
+    with pytest.raises(RuleViolation, match="give no streams"):
+        t.do("charge", unit="B", into="R", streams=1)
+    assert "B charges R" in t.do("charge", unit="B", into="R").message

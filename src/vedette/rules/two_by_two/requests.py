@@ -312,3 +312,8 @@ class Charge:
     into: str = arg("the enemy unit charged", positional=True)
     distance: str = arg("stated game only: the length of the charge [n]", units="n", default="")
     straight: bool = arg("stated game only: the last [2] ran straight ahead", default=True)
+    road: bool | None = arg("stated game only: the whole charge on road", default=None)
+    bridge: bool | None = arg("stated game only: the charge crosses a bridge", default=None)
+    streams: int | None = arg("stated game only: streams crossed", default=None)
+    town: str | None = arg("stated game only: distance inside a town", units="n", default=None)
+    rough: str | None = arg("stated game only: distance in woods/rough", units="n", default=None)
