@@ -181,3 +181,24 @@ def test_a_stated_charge_pays_what_it_crosses_and_cavalry_through_a_town_may_not
     with pytest.raises(RuleViolation, match="give no streams"):
         t.do("charge", unit="B", into="R", streams=1)
     assert "B charges R" in t.do("charge", unit="B", into="R").message
+
+
+def test_a_stated_counter_charge_over_a_bridge_is_at_half_rate() -> None:
+    # Movement Modifiers: "Bridge - All units move at 1/2 rate unless unit spends entire move
+    # on a road (in Road Column)". A stated counter-charge could state a stream, a town or
+    # rough ground crossed, not a bridge: light cavalry ([8], [4] at 1/2 rate) counter-charged
+    # [5] over one at full rate
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "light_cavalry"},
+            {"id": "R", "side": "red", "type": "infantry"},
+        ],
+        options={"play": "stated"},
+    )
+    b.until("move", "red")
+    b.do("move", unit="R", distance=2)
+    b.until("shoot", "blue")
+    with pytest.raises(RuleViolation, match=r"needs \[5\.00\] but may move only \[4\.00\]"):
+        b.do("countercharge", unit="B", target="R", distance=5, within=True, bridge=True)
+    out = b.do("countercharge", unit="B", target="R", distance=4, within=True, bridge=True)
+    assert "(cost [4.00] of [4.00]; x0.5: crosses a bridge" in out.message

@@ -745,6 +745,8 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
         town=req.town,
         rough=req.rough,
         streams=req.streams,
+        road=req.road,
+        bridge=req.bridge,
     )
     plan = plan_move(state, u, mv)
     plan = replace(plan, reactions=())  # no turn to face or fire against a counter-charge

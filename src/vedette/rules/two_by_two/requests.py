@@ -129,6 +129,8 @@ class Countercharge:
     town: str | None = arg("stated: distance moved inside a town", units="n", default=None)
     rough: str | None = arg("stated: distance moved in woods/rough", units="n", default=None)
     streams: int | None = arg("stated: streams crossed", default=None)
+    road: bool | None = arg("stated: the whole counter-charge on road", default=None)
+    bridge: bool | None = arg("stated: the counter-charge crosses a bridge", default=None)
 
 
 @procedure("place", rule="2 by 2, Reinforcements")
