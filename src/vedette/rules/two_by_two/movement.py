@@ -540,7 +540,8 @@ def entry_problems(
 
 
 #: the breakdown's lines a move's message leaves out: the path's length and the type's move
-#: (the message's own figures) and what an earlier step spent (its "[n] of its move left")
+#: (the message's own figures) and a snap to contact (its "into contact with"); and what an
+#: earlier step spent (its "[n] of its move left") is left out by :func:`_why`
 _SAID = ("path [", "move [", "snapped to")
 
 
