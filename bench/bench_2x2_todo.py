@@ -65,11 +65,24 @@ REWORDED = {
     " names as left undone only what todo offered (it named lines the referee refused), and of"
     " it only the moves not begun, rolls, shots, counter-charges and rallies",
 }
+#: a +0 modifier said where a text's modifier is negated or cancelled (session 18)
+_SAID_ZERO = (
+    r"(?:\+0 \((?:target is Light Infantry|firer screened by skirmishers): [^)]*\))?(?=[+=-]|$)"
+)
 #: rules changed on purpose that change a figure an action's message states (a pattern of the
 #: figure -> the change): explained when the two messages are the same once it is taken out
 REFIGURED = {
     r"\[[0-9.]+\] of its move left": "2 by 2 reading 7 (session 15): a move that crossed a bridge"
     " stays at 1/2 rate for its later steps (what is left of it said)",
+    r"(?<=\])(?:; [^;)]*)*(?=\))": "2 by 2, Movement Modifiers (session 18): a move's message"
+    " says what made its cost or allowance (road, bridge, stream, town, woods/rough)",
+    r" w(?:ins|on) \(": "2 by 2, Game Setup (session 18): the winner's name with 'won', right for"
+    " a plural name ('Austrians won', not 'Austrians wins')",
+    r" (?:moves|charges [^:]+:) \[": "2 by 2, Moving to contact (session 18): a stated charge's"
+    " message says 'U charges V:' as a tracked one does ('U moves' before)",
+    _SAID_ZERO: "2 by 2, Resolving shooting (session 18): a Light Infantry target's -1 negated by"
+    " enemy cavalry near, and a screened firer's +1 cancelled by the target's screen, are said"
+    " (+0)",
 }
 #: rules changed on purpose that change what ``todo`` offers (a line's command's start -> whether
 #: the change removes or adds such lines, or both for a line reworded, and the change): a game

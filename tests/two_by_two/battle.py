@@ -71,10 +71,11 @@ class Battle:
         options: Mapping[str, Any] | None = None,
         start: str = "battle",
         size: tuple[float, float] = (609.6, 609.6),
+        names: tuple[str, str] = ("Blue", "Red"),
     ) -> Battle:
-        """A battle between "blue" (south edge) and "red" (north edge); ``p1`` is the side
-        that moves first (the Defender). Units: ``{"id", "side", "type", "x", "y", "facing"}``
-        (facing defaults to 0 for blue, 180 for red)."""
+        """A battle between "blue" (south edge) and "red" (north edge), named ``names``;
+        ``p1`` is the side that moves first (the Defender). Units: ``{"id", "side", "type",
+        "x", "y", "facing"}`` (facing defaults to 0 for blue, 180 for red)."""
         us = []
         for u in units:
             d = dict(u)
@@ -87,8 +88,8 @@ class Battle:
             "attacker": "red" if p1 == "blue" else "blue",
             "table": {"width": size[0], "depth": size[1]},
             "sides": [
-                {"id": "blue", "name": "Blue", "edge": "south"},
-                {"id": "red", "name": "Red", "edge": "north"},
+                {"id": "blue", "name": names[0], "edge": "south"},
+                {"id": "red", "name": names[1], "edge": "north"},
             ],
             "units": us,
             "terrain": [dict(t) for t in terrain],

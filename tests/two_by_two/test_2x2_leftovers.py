@@ -166,4 +166,4 @@ def test_the_winner_is_named_with_its_own_count_first() -> None:
     while b.state.stage != "over":
         out = b.do("next")
     assert b.state.winner == "red"
-    assert out.message == "game over: Red wins (3-0 AP destroyed)"
+    assert out.message == "game over: Red won (3-0 AP destroyed)"

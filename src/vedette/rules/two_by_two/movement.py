@@ -61,6 +61,9 @@ class MovePlan:
     #: the allowance halved for crossing a bridge by this move (bridge_mode whole_move: a
     #: later step of the phase is at 1/2 rate too; the breakdown's "crosses a bridge")
     bridge_halved: bool = False
+    #: what made the cost or the allowance other than the length and the type's move, in
+    #: words (a move's message says them: :func:`_describe`); none without words
+    why: tuple[str, ...] = ()
 
     @property
     def legal(self) -> bool:
@@ -203,67 +206,60 @@ def plan_move(
         breakdown.append(f"move [{t.move:g}] ({t.name})")
     road_col = u.formation == "road_column"
     road_bonus = bridge_halved = False
+    # what makes the cost or the allowance other than the path's length and the type's move
+    # (:func:`_cost_words`: the breakdown's words, and a refusal's "needs [n]", worded with or
+    # without ``words`` so that a refusal reads the same either way; most moves have none)
+    road_said = bridge_said = ""
     if whole_road and not through_town and not road_only:
-        if words:
-            breakdown.append("no road bonus: an earlier part of the move was off the road")
+        road_said = "off"
     elif whole_road and not through_town:
-        bonus = mv.road_bonus
-        allowance += bonus
+        allowance += mv.road_bonus
         road_bonus = True
-        if words:
-            breakdown.append(f"+[{bonus:g}] whole move on road")
-    elif whole_road and through_town and words:
-        breakdown.append("no road bonus: moves through a town")
+        road_said = "bonus"
+    elif whole_road and through_town:
+        road_said = "town"
     mode = mv.bridge_mode
     rate_b = mv.bridge_rate
     cost = length
+    bridge_extra = town_extra = rough_extra = 0.0
     if mode == "whole_move" and u.bridged:  # the whole move is at 1/2 rate, step by step too
         allowance *= rate_b
-        if words:
-            breakdown.append(f"x{rate_b:g}: an earlier part of the move crossed a bridge")
+        bridge_said = "earlier"
     elif bridge and not (whole_road and road_col):
         if mode == "whole_move":
             allowance *= rate_b
             bridge_halved = True
-            if words:
-                breakdown.append(
-                    f"x{rate_b:g}: crosses a bridge, not wholly on road in road column"
-                )
+            bridge_said = "halved"
         else:
-            extra = bridge_len * (1 / rate_b - 1)
-            cost += extra
-            if words:
-                breakdown.append(f"+[{extra:.2f}] bridge at 1/2 rate")
+            bridge_extra = bridge_len * (1 / rate_b - 1)
+            cost += bridge_extra
+            bridge_said = "distance"
     if town > 0:
-        rate = mv.town_rate
-        extra = town * (1 / rate - 1)
-        cost += extra
-        if words:
-            breakdown.append(f"+[{extra:.2f}] [{town:.2f}] in town at 1/2 rate")
+        town_extra = town * (1 / mv.town_rate - 1)
+        cost += town_extra
     if rough > 0:
         if not t.woods_half:
             problems.append((R_MOVE, f"woods/rough are impassable to {t.name}"))
-        rate = mv.rough_rate
-        extra = rough * (1 / rate - 1)
-        cost += extra
-        if words:
-            breakdown.append(f"+[{extra:.2f}] [{rough:.2f}] in woods/rough at 1/2 rate")
+        rough_extra = rough * (1 / mv.rough_rate - 1)
+        cost += rough_extra
     if streams:
-        sc = mv.stream_cost * streams
-        cost += sc
-        if words:
-            breakdown.append(f"+[{sc:g}] crossing {streams} stream(s)")
+        cost += mv.stream_cost * streams
+    over = spent + cost > allowance + 1e-6
+    said = (road_said, bridge_said, bridge_extra, town, town_extra, rough, rough_extra, streams)
+    why = _cost_words(mv, *said) if (words or over) and any(said) else []
     if words:
+        breakdown.extend(why)
         breakdown.insert(0, f"path [{length:.2f}]")
         if spent > 0:
             breakdown.append(f"[{spent:.2f}] spent earlier this phase")
-    if spent + cost > allowance + 1e-6:
+    if over:
         left = max(allowance - spent, 0.0)
         problems.append(
             (
                 R_MOVE,
                 f"{u.name} needs [{cost:.2f}] but may move only [{left:.2f}]"
-                + (f" ([{allowance:.2f}] less [{spent:.2f}] spent)" if spent > 0 else ""),
+                + (f" ([{allowance:.2f}] less [{spent:.2f}] spent)" if spent > 0 else "")
+                + (f": {'; '.join(why)}" if why else ""),
             )
         )
     if u.pinned and length > 1e-6:
@@ -349,6 +345,7 @@ def plan_move(
         and abs(((end.facing - u.body.facing + 180) % 360) - 180) > 1e-6,
         road_bonus=road_bonus,
         bridge_halved=bridge_halved,
+        why=tuple(why),
     )
 
 
@@ -536,9 +533,51 @@ def entry_problems(
     return out
 
 
+def _cost_words(
+    mv: Any,
+    road: str,
+    bridge: str,
+    bridge_extra: float,
+    town: float,
+    town_extra: float,
+    rough: float,
+    rough_extra: float,
+    streams: int,
+) -> list[str]:
+    """What made a move's cost or allowance other than its length and the type's move, in
+    words (Movement Modifiers: road, bridge, town, woods/rough, stream), as
+    :func:`plan_move` found it."""
+    out = []
+    if road == "off":
+        out.append("no road bonus: an earlier part of the move was off the road")
+    elif road == "bonus":
+        out.append(f"+[{mv.road_bonus:g}] whole move on road")
+    elif road == "town":
+        out.append("no road bonus: moves through a town")
+    rate_b = mv.bridge_rate
+    if bridge == "earlier":
+        out.append(f"x{rate_b:g}: an earlier part of the move crossed a bridge")
+    elif bridge == "halved":
+        out.append(f"x{rate_b:g}: crosses a bridge, not wholly on road in road column")
+    elif bridge == "distance":
+        out.append(f"+[{bridge_extra:.2f}] bridge at 1/2 rate")
+    if town > 0:
+        out.append(f"+[{town_extra:.2f}] [{town:.2f}] in town at 1/2 rate")
+    if rough > 0:
+        out.append(f"+[{rough_extra:.2f}] [{rough:.2f}] in woods/rough at 1/2 rate")
+    if streams:
+        sc = mv.stream_cost * streams
+        out.append(f"+[{sc:g}] crossing {streams} stream" + ("s" if streams > 1 else ""))
+    return out
+
+
 def _describe(plan: MovePlan, u: Unit, counter: bool = False) -> str:
+    # what made the cost or the allowance what it is (Movement Modifiers: road, bridge,
+    # stream, town, woods/rough): "cost [2.00] of [2.00]" alone hid a bridge's 1/2 rate
+    why = "".join(f"; {b}" for b in plan.why) if plan.why else ""
     bits = [
-        f"{u.name} moves [{plan.length:.2f}] (cost [{plan.cost:.2f}] of [{plan.allowance:.2f}])"
+        f"{u.name} moves [{plan.length:.2f}] (cost [{plan.cost:.2f}] of [{plan.allowance:.2f}]"
+        f"{why})"
     ]
     if plan.contacts and counter:
         bits.append(
@@ -674,6 +713,11 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
         raise RuleViolation(R_CONTACT, f"{target.name} did not move this turn: no counter-charge")
     frac = state.rules.movement.countercharge_fraction
     d = facts.distance_n(state, u, target)
+    if d is None and req.within is None:  # (stated: no positions to measure it from)
+        raise BadRequest(
+            f"state whether {target.name} came within [{t.move * frac:g}] (1/2 move) of"
+            f" {u.name}: within=true or within=false (vedette keeps no positions in this game)"
+        )
     within = (d is not None and d <= t.move * frac + 1e-9) if req.within is None else req.within
     if not within:
         raise RuleViolation(
@@ -718,6 +762,8 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
         town=req.town,
         rough=req.rough,
         streams=req.streams,
+        road=req.road,
+        bridge=req.bridge,
     )
     plan = plan_move(state, u, mv)
     plan = replace(plan, reactions=())  # no turn to face or fire against a counter-charge

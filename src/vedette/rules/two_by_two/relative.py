@@ -18,7 +18,7 @@ distance.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from vedette.errors import BadRequest, RuleViolation
@@ -271,16 +271,31 @@ def judge_charge(state: GameState, req: Charge) -> Plan:
     if state.play == "stated":
         if not req.distance:
             raise BadRequest("a stated charge needs its distance=[n] (measured on your table)")
+        # with what it crossed (Movement Modifiers: a stream's [1], a town's 1/2 rate, and
+        # "Cavalry may not move to contact on same turn it moves through a town"), as a move
         stated = Move(
             unit=u.id,
             distance=str(to_n(state, req.distance)),
             contact=(target.id,),
             straight=req.straight,
+            road=req.road,
+            bridge=req.bridge,
+            streams=req.streams,
+            town=req.town,
+            rough=req.rough,
         )
         judge_move(state, stated)  # the move's own judgement, before anything is written
         return Plan(req, data=stated)
     if req.distance:
         raise RuleViolation(R_PLAY, "a tracked game measures the charge itself: give no distance")
+    said = [
+        k for k in ("road", "bridge", "streams", "town", "rough") if getattr(req, k) is not None
+    ]
+    if said:
+        raise RuleViolation(
+            R_PLAY,
+            f"a tracked game measures what the charge crosses itself: give no {', '.join(said)}",
+        )
     u = _mover(state, req.unit, "charge")
     if target.body is None:
         raise RuleViolation(R_PLAY, f"charge: {target.name} is not on the table")
@@ -384,7 +399,13 @@ def built(state: GameState, events: Any) -> GameState | None:
 def resolve_step(state: GameState, plan: Plan, dice: Any) -> Outcome:
     data = plan.data
     if isinstance(data, Move):  # a stated charge: the stated move, into contact
-        return move(state, data, dice)
+        out = move(state, data, dice)
+        if not data.contact:
+            return out
+        u, foe = state.unit(data.unit), state.unit(data.contact[0])
+        # said as the charge it is ("charges V:", as a tracked charge says), not "moves"
+        said = out.message.replace(f"{u.name} moves ", f"{u.name} charges {foe.name}: ", 1)
+        return replace(out, message=said)
     step: Step = data
     u = step.unit
     events, changes, spent = _step_events(state, step)

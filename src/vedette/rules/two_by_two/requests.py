@@ -129,6 +129,8 @@ class Countercharge:
     town: str | None = arg("stated: distance moved inside a town", units="n", default=None)
     rough: str | None = arg("stated: distance moved in woods/rough", units="n", default=None)
     streams: int | None = arg("stated: streams crossed", default=None)
+    road: bool | None = arg("stated: the whole counter-charge on road", default=None)
+    bridge: bool | None = arg("stated: the counter-charge crosses a bridge", default=None)
 
 
 @procedure("place", rule="2 by 2, Reinforcements")
@@ -312,3 +314,8 @@ class Charge:
     into: str = arg("the enemy unit charged", positional=True)
     distance: str = arg("stated game only: the length of the charge [n]", units="n", default="")
     straight: bool = arg("stated game only: the last [2] ran straight ahead", default=True)
+    road: bool | None = arg("stated game only: the whole charge on road", default=None)
+    bridge: bool | None = arg("stated game only: the charge crosses a bridge", default=None)
+    streams: int | None = arg("stated game only: streams crossed", default=None)
+    town: str | None = arg("stated game only: distance inside a town", units="n", default=None)
+    rough: str | None = arg("stated game only: distance in woods/rough", units="n", default=None)

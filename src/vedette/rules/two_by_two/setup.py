@@ -321,7 +321,8 @@ def _victory(state: GameState, next_turn: int) -> tuple[str | None, str] | None:
     if scores[a.id] == scores[b.id]:
         return None, f"game over: drawn ({scores[a.id]} AP each)"
     w, lost = (a, b) if scores[a.id] > scores[b.id] else (b, a)  # (the winner's count first)
-    return w.id, f"game over: {w.name} wins ({scores[w.id]}-{scores[lost.id]} AP destroyed)"
+    # "won": right for any side's name, "Red" or "Austrians" ("Austrians wins" was not)
+    return w.id, f"game over: {w.name} won ({scores[w.id]}-{scores[lost.id]} AP destroyed)"
 
 
 __all__ = ["EDGES", "OPPOSITE", "choose_rp", "deploy", "next_phase", "setup_roll"]

@@ -178,6 +178,14 @@ def judge(state: GameState, req: Shoot) -> Shot:
     if firer.screened and ft.is_infantry:
         if target.screened:
             notes["screen"] = "both screened: no modifier"
+            # said where the roll is explained (the text's "unless target is also screened")
+            mods.append(
+                mod(
+                    0,
+                    "firer screened by skirmishers: its +1 cancelled, the target is screened too",
+                    R_SHOOT,
+                )
+            )
         else:
             mods.append(
                 mod(state.rules.shooting.screened, "firer screened by skirmishers", R_SHOOT)
@@ -198,6 +206,16 @@ def judge(state: GameState, req: Shoot) -> Shot:
         near = fact_bool(req.cavalry_near, _cavalry_near(state, target))
         if open_.value and near.value:
             notes["light_infantry"] = "negated: in the open with enemy cavalry within 1/2 move"
+            # said where the roll is explained, as the modifier it stands for (a -1 missing
+            # from the line, unexplained, read as a slip): +0
+            mods.append(
+                mod(
+                    0,
+                    "target is Light Infantry: its -1 negated, in the open with enemy cavalry"
+                    f" within 1/2 move{open_.note() or near.note()}",
+                    R_SHOOT,
+                )
+            )
         else:
             mods.append(
                 mod(state.rules.shooting.light_infantry, "target is Light Infantry", R_SHOOT)
