@@ -48,6 +48,38 @@ def test_a_request_parsed_by_its_identity_is_the_request_parsed_afresh(
     assert tried > 200 and again > tried // 5
 
 
+@pytest.mark.parametrize("ruleset", ["two_by_two", "solo_napoleonic"])
+def test_the_requests_known_from_game_to_game_are_the_requests_parsed_afresh(
+    ruleset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The requests the loop knows by their identity are kept from game to game
+    (``_KNOWN``): a later game tries many request objects an earlier one tried, and each is
+    the request its procedure parses afresh; what the loop keeps is forgotten at the start of
+    a game once it holds more than ``_KNOWN_MAX`` requests."""
+    parse = sp._parsed
+    tried: list[set[int]] = []
+
+    def checked(known: Any, proc: Any, req: Any) -> Any:
+        assert known is sp._KNOWN
+        got = parse(known, proc, req)
+        want = proc.parse(dict(req))
+        assert got[0] == want and dict(got[1]) == proc.request_json(want), (proc, req)
+        tried[-1].add(id(req))
+        return got
+
+    monkeypatch.setattr(sp, "_parsed", checked)
+    sp._KNOWN.clear()
+    for index in (0, 1):
+        tried.append(set())
+        play_game(_setup(ruleset), 2026, index)
+    assert len(tried[0] & tried[1]) > len(tried[1]) // 5
+    assert set(sp._KNOWN) == tried[0] | tried[1]
+    monkeypatch.setattr(sp, "_KNOWN_MAX", 10)
+    tried.append(set())
+    play_game(_setup(ruleset), 2026, 2)
+    assert set(sp._KNOWN) == tried[2]  # (the earlier games' forgotten first)
+
+
 def test_the_policies_that_keep_no_record_of_what_was_done_never_read_it() -> None:
     """A policy marked ``reads_done=False`` (the loop then keeps no set of what was performed
     since the last ``next`` and hands it an empty one) ranks every candidate of simulated

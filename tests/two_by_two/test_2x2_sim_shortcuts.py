@@ -1210,3 +1210,39 @@ def test_the_state_a_relative_step_makes_with_its_event_is_the_state_its_events_
                 assert relative.built(state, list(out.events)) is None  # not these events
                 seen[name] = seen.get(name, 0) + (made is relative.built(state, out.events))
     assert len(seen) == 4 and min(seen.values()) > 10, seen
+
+
+def test_a_turn_to_face_line_s_requests_are_the_requests_made_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A "turn to face" line is made afresh at each step; the simulator's candidates of it
+    (``_fixed``) are the requests made from its choices afresh (``{**request, "face": id}``,
+    in the order of its choices, a tuple for one), each pair's the same object step after step
+    (the loop then knows it by its identity)."""
+    rs = rules.get("two_by_two")
+    fixed = todo._fixed
+    seen: dict[tuple[str, str], Any] = {}
+    again = 0
+
+    def checked(t: Any) -> Any:
+        nonlocal again
+        got = fixed(t)
+        if type(t.open) is not todo._FaceChoices:
+            return got
+        ((f, cs),) = t.open.items()
+        fresh = [(t.procedure, {**t.request, f: c}) for c in cs]
+        assert list(got) == fresh and list(map(list, map(dict.items, (r for _, r in got)))) == [
+            list(r.items()) for _, r in fresh
+        ]
+        assert isinstance(got, tuple) == (len(fresh) == 1)
+        for _, req in got:
+            key = (req["unit"], req["face"])
+            again += key in seen
+            assert seen.setdefault(key, req) is req
+        return got
+
+    monkeypatch.setattr(todo, "_fixed", checked)
+    s = Setup(rs.name, rs.scenario("sample"), policies=("random",), max_actions=400)
+    for index in (0, 1, 2):
+        play_game(s, 2026, index)
+    assert len(seen) > 10 and again > 10, (len(seen), again)

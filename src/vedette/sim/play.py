@@ -145,8 +145,11 @@ def _play_game(setup: Setup, seed: int, index: int, record: bool) -> Played:
     # (procedure, unit) performed since the last ``next``, kept only for a policy that reads it
     track = any(p.reads_done for p in pols.values())
     # each request tried, parsed, by its identity (the object kept alive with it): most
-    # lines' requests are the same objects step after step (read-only values)
-    known: dict[int, tuple[Mapping[str, Any], Any, Any, Mapping[str, Any]]] = {}
+    # lines' requests are the same objects step after step, and game after game (read-only
+    # values the rulesets keep: :data:`_KNOWN`)
+    known = _KNOWN
+    if len(known) > _KNOWN_MAX:
+        known.clear()
     over = None
     # the game's dice, kept from candidate to candidate and action to action while it stands
     # at the stream's high-water mark (a candidate refused before its first die leaves it as it
@@ -221,6 +224,14 @@ def _play_game(setup: Setup, seed: int, index: int, record: bool) -> Played:
 
 
 _NONE: frozenset[tuple[str, str]] = frozenset()
+
+
+#: the requests the loop has tried, parsed, by their identity (:func:`_parsed`), kept from game
+#: to game: a ruleset's lines and their requests are values it keeps (its memos of lines), so a
+#: game tries many of the very request objects the games before it tried (each entry keeps its
+#: request alive: an id stands for no other object while its entry stands); cleared when large
+_KNOWN: dict[int, tuple[Mapping[str, Any], Any, Any, Mapping[str, Any]]] = {}
+_KNOWN_MAX = 1 << 14
 
 
 def _parsed(

@@ -1275,10 +1275,22 @@ def _fixed(
         return ((t.procedure, dict(t.request)),)
     if len(t.open) == 1:
         ((f, cs),) = t.open.items()
+        if type(t.open) is _FaceChoices:  # a new line at each step: the same requests
+            uid = t.request["unit"]
+            out = [(t.procedure, _face_request(uid, c)) for c in cs]
+            return tuple(out) if len(out) == 1 else out
         if len(cs) == 1:  # one choice: shuffling it draws nothing
             return ((t.procedure, {**t.request, f: cs[0]}),)
         return [(t.procedure, {**t.request, f: c}) for c in cs]
     return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _face_request(uid: str, enemy: str) -> dict[str, Any]:
+    """The request to turn ``uid`` to face ``enemy``, made once per pair (read only): a unit's
+    "turn to face" line is made afresh at each of its steps (:class:`_FaceChoices`), its
+    requests the same values each time (the simulator then knows them by their identity)."""
+    return {"unit": uid, "face": enemy}
 
 
 class _Choices(Sequence[tuple[str, dict[str, Any]]]):
