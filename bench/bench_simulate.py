@@ -1161,12 +1161,118 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         "    no = standstill_refusal(state, u)\n",
         "Kuryakin: (the same) no test to move off once the unit has no move to make on its card",
     ),
+    (
+        "c9f98c9:K77-K78",
+        "vedette/rules/solo_napoleonic/ruleset.py",
+        "    elif mode is None:\n"
+        '        open_["mode"] = ("advance", "move")\n'
+        "    else:\n"
+        '        given["mode"] = mode\n'
+        '    if u.placed and mode in (None, "pursuit") and not u.restricted_to:\n'
+        '        open_["direction"] = DIRECTIONS\n'
+        '    return Todo("move", given, text, rule, open=open_)\n',
+        "    elif mode is None and u.placed:\n"
+        "        _f = tuple(d for d in DIRECTIONS if abs(d) <= 45.05)\n"
+        "        return [\n"
+        '            Todo("move", {**given, "mode": "advance"}, text, rule,'
+        ' open={**open_, "direction": _f}),\n'
+        '            Todo("move", {**given, "mode": "move"}, text, rule,'
+        ' open={**open_, "direction": DIRECTIONS}),\n'
+        "        ]\n"
+        "    elif mode is None:\n"
+        '        open_["mode"] = ("advance", "move")\n'
+        "    else:\n"
+        '        given["mode"] = mode\n'
+        '    if u.placed and mode == "pursuit" and not u.restricted_to:\n'
+        '        open_["direction"] = tuple(d for d in DIRECTIONS if abs(d) <= 45.05)\n'
+        '    return Todo("move", given, text, rule, open=open_)\n',
+        "Kuryakin: an advance or a pursuit is offered forward, the plain move every way (session"
+        " 18, reading K78)",
+    ),
+    (
+        "c9f98c9:K77-K78",
+        "vedette/rules/solo_napoleonic/ruleset.py",
+        "    out += [m] if m else []\n",
+        "    out += m if isinstance(m, list) else ([m] if m else [])\n",
+        "Kuryakin: (the same) the advance and the plain move as two lines",
+    ),
+    (
+        "c9f98c9:K77-K78",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '        msg = f"{lead}; in {to} now"\n',
+        '        msg = f"{lead}; in {to} now"\n'
+        "        if u.advancing and new_base <= 0:\n"
+        '            ch.unit(Halted, u.id, f"in {to}: its advance ends", advancing=False)\n',
+        "Kuryakin: guns that unlimber end their advance (session 18, reading K77)",
+    ),
+    (
+        "c9f98c9:K77-K78",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '        raise RuleViolation(R_STAND, f"{u.id} is not advancing")\n',
+        '        raise RuleViolation(R_STAND, f"{u.id} is not advancing")\n'
+        "    if base_move(state, u) <= 0:\n"
+        "        raise RuleViolation(R_STAND, 'no advance to stop (K77)')\n",
+        "Kuryakin: (the same) no halt for guns that cannot move",
+    ),
+    (
+        "c9f98c9:K77-K78:late",
+        "vedette/rules/solo_napoleonic/ruleset.py",
+        "    elif mode is None:\n"
+        '        open_["mode"] = ("advance", "move")\n'
+        "    else:\n"
+        '        given["mode"] = mode\n'
+        '    if u.placed and mode in (None, "pursuit") and not toward:\n'
+        '        open_["direction"] = DIRECTIONS\n'
+        '    return make("move", given, text, rule, open_)\n',
+        "    elif mode is None and u.placed:\n"
+        "        _f = tuple(d for d in DIRECTIONS if abs(d) <= 45.05)\n"
+        "        return [\n"
+        '            make("move", {**given, "mode": "advance"}, text, rule,'
+        ' {**open_, "direction": _f}),\n'
+        '            make("move", {**given, "mode": "move"}, text, rule,'
+        ' {**open_, "direction": DIRECTIONS}),\n'
+        "        ]\n"
+        "    elif mode is None:\n"
+        '        open_["mode"] = ("advance", "move")\n'
+        "    else:\n"
+        '        given["mode"] = mode\n'
+        '    if u.placed and mode == "pursuit" and not toward:\n'
+        '        open_["direction"] = tuple(d for d in DIRECTIONS if abs(d) <= 45.05)\n'
+        '    return make("move", given, text, rule, open_)\n',
+        "Kuryakin: (on a baseline given K71-K74 as a diff) an advance or a pursuit is offered"
+        " forward, the plain move every way (session 18, reading K78)",
+    ),
+    (
+        "c9f98c9:K77-K78:late",
+        "vedette/rules/solo_napoleonic/ruleset.py",
+        "    out += [m] if m is not None else []\n",
+        "    out += m if isinstance(m, list) else ([m] if m is not None else [])\n",
+        "Kuryakin: (the same) the advance and the plain move as two lines",
+    ),
+    (
+        "c9f98c9:K77-K78:late",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '        msg = f"{lead}; in {to} now"\n',
+        '        msg = f"{lead}; in {to} now"\n'
+        "        if u.advancing and new_base <= 0:\n"
+        '            ch.unit(Halted, u.id, f"in {to}: its advance ends", advancing=False)\n',
+        "Kuryakin: (the same) guns that unlimber end their advance (reading K77)",
+    ),
+    (
+        "c9f98c9:K77-K78:late",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '        return RuleViolation(R_STAND, f"{u.id} is not advancing")\n',
+        '        return RuleViolation(R_STAND, f"{u.id} is not advancing")\n'
+        "    if base_move(state, u) <= 0:\n"
+        "        return RuleViolation(R_STAND, 'no advance to stop (K77)')\n",
+        "Kuryakin: (the same) no halt for guns that cannot move",
+    ),
 )
 #: ``BASE_FIXES`` keys written against a baseline's code as its ``BASE_FIX_DIFFS`` leave it (a
 #: later fix's version for a baseline given an earlier fix as its commits' diff, the text it
 #: patches being the diff's): patched after the diffs, whole or not at all, unless an earlier
 #: version of the fix was given
-BASE_FIX_AFTER_DIFFS = {"d1732a3:K75:late"}
+BASE_FIX_AFTER_DIFFS = {"d1732a3:K75:late", "c9f98c9:K77-K78:late"}
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {
     "two_by_two": (2000, {}),

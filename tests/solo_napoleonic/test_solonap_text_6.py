@@ -176,7 +176,7 @@ def test_a_halted_units_plain_move_tests_to_move_off_first(tmp_path: Path) -> No
     of its own but a retirement, retreat or rout tests first (one test a card, K72), and a
     failed test binds for the card; ``standstill_moves = "advance"`` gives the old way."""
     g = ready(tmp_path / "a", [unit("F1", x=500.0, y=0.0), FAR])
-    assert {m for o in offered(g, "move") for m in o["mode"]} == {"advance", "move"}
+    assert {o["mode"] for o in offered(g, "move")} == {"advance", "move"}
     out = g.perform("move", {"unit": "F1", "mode": "move", "distance": 50}, [1])
     assert "does not advance" in out.message
     f1 = g.state.unit("F1")

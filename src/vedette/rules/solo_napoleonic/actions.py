@@ -313,10 +313,44 @@ def restricted_mode(u: Unit, mode: str) -> bool:
 AWAY = ("retire", "retreat", "rout")
 
 
+#: the moves forward (Kuryakin, Moving From A Standstill: a halted unit "does not advance";
+#: Disorder: "Each move of Retreat/Pursuit 1D"): reading K78
+FORWARD = ("advance", "pursuit")
+
+
 def direction_read_early(req: rq.Move) -> bool:
     """Whether the move's ``direction`` is judged before its first die: a retirement's, a
-    retreat's or a rout's (:func:`away_refusal`)."""
-    return req.mode in AWAY
+    retreat's or a rout's (:func:`away_refusal`), an advance's or a pursuit's other than
+    straight ahead (:func:`forward_refusal`)."""
+    if req.mode in AWAY:
+        return True
+    return (req.mode or "advance") in FORWARD and req.direction not in (None, 0.0)
+
+
+def forward_refusal(
+    state: State, u: Unit, mode: str, direction: float | None, toward: str | None
+) -> RuleViolation | None:
+    """Reading K78: an advance or a pursuit goes forward (Moving From A Standstill speaks of a
+    unit that "does not advance", Disorder of a "Pursuit", neither with a direction): a
+    ``direction`` (degrees from the facing; None: straight ahead) at most ``[options]
+    advance_arc_deg`` off straight ahead, or ``toward`` an enemy unit, straight at it (a queue
+    jumper's move toward its charger, a charger's pursuit of its target). A move backwards or
+    to a flank is ``mode=move`` (or a retirement, K75). The refusal, or None."""
+    if mode not in FORWARD or direction is None or geom.body(u) is None:
+        return None
+    if toward is not None and state.unit(toward).side != u.side:
+        return None
+    arc = state.config.options.advance_arc_deg
+    off = abs((direction + 180.0) % 360.0 - 180.0)
+    if arc >= 180.0 or off <= arc + 0.05:  # (a direction typed to 0.1 degree)
+        return None
+    what = {"advance": "an advance", "pursuit": "a pursuit"}[mode]
+    return RuleViolation(
+        R_MOVE,
+        f"{u.id}'s {mode} goes forward: direction {direction:g} is {off:.0f} degrees off"
+        f" straight ahead (at most {arc:g}: reading K78, [options] advance_arc_deg; {what}"
+        " backwards or to a flank is a plain move, mode=move)",
+    )
 
 
 def away_bearing(state: State, u: Unit) -> float | None:
@@ -518,6 +552,8 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     if req.toward is not None:
         given = toward_direction(state, u, req.toward)
     no = away_refusal(state, u, mode, given)
+    if no is None:
+        no = forward_refusal(state, u, mode, given, req.toward)
     if no is not None:
         raise no
     ch = Changes(state)
@@ -907,6 +943,8 @@ def halt_refusal(state: State, u: Unit) -> RuleViolation | None:
     it."""
     if not u.advancing:
         return RuleViolation(R_STAND, f"{u.id} is not advancing")
+    if base_move(state, u) <= 0:  # (unlimbered guns: their advance ended, reading K77)
+        return RuleViolation(R_STAND, f"{u.id} cannot move in {u.formation}: no advance to stop")
     if u.bound == "advance":
         return RuleViolation(
             R_STAND, f"{u.id} carries on regardless this turn: it must advance, not try again"
@@ -1020,6 +1058,11 @@ def formation(state: State, req: rq.Formation, dice: DiceSource) -> Outcome:
         if req.width is not None:
             ch.unit(FormationChanged, u.id, "skirmish line frontage", width=req.width)
         msg = f"{lead}; in {to} now"
+        if u.advancing and new_base <= 0:
+            # reading K77: a formation that does not move (unlimbered guns) has stopped; to
+            # move on it limbers and tests to move off (Moving From A Standstill)
+            ch.unit(Halted, u.id, f"in {to}: its advance ends", advancing=False)
+            msg += "; its advance ends (reading K77)"
     else:
         rest = math.ceil(q - left)
         ch.unit(

@@ -22,6 +22,15 @@ from vedette.dice.roll import Roll, single
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import requests as rq
+from vedette.rules.solo_napoleonic.actions import (
+    after_charge_refusal,
+    formation_refusal,
+    halt_refusal,
+    move_refusal,
+    nothing_to_start,
+    reform_refusal,
+    start_refusal,
+)
 from vedette.rules.solo_napoleonic.chance import R_CHANCE, card_by_id, chance_deck
 from vedette.rules.solo_napoleonic.common import Changes
 from vedette.rules.solo_napoleonic.events import (
@@ -189,12 +198,24 @@ def may_do(state: State, u: Unit) -> list[str]:
         return ["move mode=rout (2D)", *rally]
     if u.must_rally:
         return rally + (["move mode=retire"] if u.status == "retiring" else [])
-    acts = ["move", "formation"]
+    # (a unit's own actions listed only where the referee accepts them, as todo offers them:
+    # no move and no test to move off without a move to make, unlimbered guns or its move made,
+    # Moving From A Standstill; no halt for guns that do not move, reading K77; no reform
+    # without chits or once it has done something, Disorder; one formation change a card, K71)
+    movable = nothing_to_start(state, u) is None
+    acts = ["move"] if movable and move_refusal(state, u) is None else []
+    if formation_refusal(state, u) is None and after_charge_refusal(state, u, "formation") is None:
+        acts.append("formation")
     if u.kind == "infantry" or u.artillery or u.skirmishing:
         acts.append("fire")
     if not (u.artillery or u.skirmishing):
         acts.append("charge")
-    acts += ["reform", "halt" if u.advancing else "start"]
+    if reform_refusal(u) is None:
+        acts.append("reform")
+    if u.advancing:
+        acts += ["halt"] if halt_refusal(state, u) is None else []
+    elif start_refusal(state, u) is None:
+        acts.append("start")
     if u.restricted_to:
         acts = [f"{a} (only against {u.restricted_to})" for a in acts]
     return acts

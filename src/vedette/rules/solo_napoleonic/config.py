@@ -62,6 +62,7 @@ class Options:
     after_charge_move: Literal["pursuit", "any"]
     standstill_moves: Literal["moves", "any", "advance"]
     retire_arc_deg: float
+    advance_arc_deg: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,6 +330,8 @@ def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
     options = section(Options, data, "options", SRC)
     if options.retire_arc_deg < 0:  # (a negative arc would refuse every retirement, owed too)
         raise DataError(SRC, "[options] retire_arc_deg must not be negative (degrees, 0-180)")
+    if options.advance_arc_deg < 0:  # (a negative arc would refuse every advance)
+        raise DataError(SRC, "[options] advance_arc_deg must not be negative (degrees, 0-180)")
     return Config(
         options=options,
         modifiers={

@@ -239,25 +239,42 @@ def _todo(
 
 def move_offer(
     state: State, u: Any, mode: str | None, text: str, rule: str, make: Make = _todo
-) -> Any:
-    """A move, open on its distance (and its direction when the unit is placed: a retirement
-    or a retreat goes straight away from the enemy, reading K75, any other direction within
-    ``[options] retire_arc_deg`` typed)."""
+) -> list[Any]:
+    """A unit's move offers, open on the distance (and the direction when the unit is placed: a
+    retirement or a retreat goes straight away from the enemy, reading K75, any other direction
+    within ``[options] retire_arc_deg`` typed; an advance or a pursuit is offered forward only,
+    reading K78, a plain move in every direction)."""
     dist = move_choices(state, u)
     if not dist:
-        return None
+        return []
     given: dict[str, Any] = {"unit": u.id}
     open_: dict[str, tuple[Any, ...]] = {"distance": dist}
     toward = mode in (None, "pursuit") and u.restricted_to is not None
     if toward:  # only toward its charger, straight at it (Kuryakin, Movement)
         given.update(mode=mode or "advance", toward=u.restricted_to)
+    elif mode is None and u.placed:
+        # reading K78: the advance forward, the plain move any way (two lines: todo keeps the
+        # choices of an open line field by field)
+        ahead = {**open_, "direction": forward_directions(state)}
+        moves = {**open_, "direction": DIRECTIONS}
+        return [
+            make("move", {**given, "mode": "advance"}, text, rule, ahead),
+            make("move", {**given, "mode": "move"}, text, rule, moves),
+        ]
     elif mode is None:
         open_["mode"] = ("advance", "move")
     else:
         given["mode"] = mode
-    if u.placed and mode in (None, "pursuit") and not toward:
-        open_["direction"] = DIRECTIONS
-    return make("move", given, text, rule, open_)
+    if u.placed and mode == "pursuit" and not toward:
+        open_["direction"] = forward_directions(state)
+    return [make("move", given, text, rule, open_)]
+
+
+def forward_directions(state: State) -> tuple[float, ...]:
+    """The offered directions an advance or a pursuit may take (reading K78: within
+    ``[options] advance_arc_deg`` of straight ahead)."""
+    arc = state.config.options.advance_arc_deg
+    return tuple(d for d in DIRECTIONS if abs(d) <= arc + 0.05)
 
 
 def formations_of(state: State, u: Any) -> tuple[str, ...]:
@@ -346,20 +363,16 @@ def _own_options(state: State, u: Any, make: Make = _todo) -> Own:
         if u.status != "retiring":
             return [rally], [], False
         text = f"{u.id} carries out its retirement"
-        m = move_offer(state, u, "retire", text, charging.R_ROUT, make)
-        return [rally, *([m] if m is not None else [])], [], False
+        return [rally, *move_offer(state, u, "retire", text, charging.R_ROUT, make)], [], False
     out: list[Any] = []
     after_charge = u.charge_state in ("done", "halted") and opts.after_charge_move == "pursuit"
     if after_charge:
         # reading K73: after its charge, only a pursuit (none after a charge that halted)
-        m = None
         if u.charge_state == "done":
             text = f"{u.id} pursues (1D)"
-            m = move_offer(state, u, "pursuit", text, actions.R_DIS, make)
+            out += move_offer(state, u, "pursuit", text, actions.R_DIS, make)
     else:
-        m = move_offer(state, u, None, f"{u.id} moves", actions.R_MOVE, make)
-    # (``is not None``: a simulator's line is read, its choices made, only when it is tried)
-    out += [m] if m is not None else []
+        out += move_offer(state, u, None, f"{u.id} moves", actions.R_MOVE, make)
     if after_charge or (
         opts.formation_changes_per_card and u.formation_changes >= opts.formation_changes_per_card
     ):
