@@ -39,6 +39,7 @@ import click
 import pytest
 
 from tests.docs.test_reading_tables import (
+    DEV_SECTION,
     PLAYER_SECTION,
     ROW,
     code_exists,
@@ -232,6 +233,66 @@ def test_each_house_rule_key_a_page_names_exists_and_a_change_changes_it(ruleset
                         f"{ruleset} help.md reading {line.split('|')[1].strip()}: [{table}]"
                     )
     assert not wrong, f"{ruleset}: {wrong}"
+
+
+# How the pages may word a small default in prose ("one test a card", "half its units").
+NUMBER_WORDS = {0.5: ("half", "½"), 1: ("one", "once"), 2: ("two", "twice"), 3: ("three",)}
+
+
+def option_key_lines(page: Path, key: str) -> list[tuple[int, str, bool]]:
+    """(line number, line, whether it gives the key another value) of each line of the page
+    naming a key of the ``[options]`` table: ``[options] key``, ``options.key``, or a bare
+    ``key`` on a line that names ``[options]``."""
+    found = []
+    for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+        named = re.findall(rf"`(?:\[options\]\s+|options\.)({key})\b(\s*=[^`]*)?`", line)
+        if "[options]" in line:
+            named += re.findall(rf"`({key})\b(\s*=[^`]*)?`", line)
+        if named:
+            found.append((n, line, all(value for _, value in named)))
+    return found
+
+
+def states_number(line: str, value: float) -> bool:
+    shown = f"{value:g}"
+    words = NUMBER_WORDS.get(value, ())
+    return bool(re.search(rf"(?<![\d.]){re.escape(shown)}(?!\d)", line.replace(",", ""))) or any(
+        re.search(rf"(?i)\b{w}\b" if w.isalpha() else re.escape(w), line) for w in words
+    )
+
+
+def test_states_number_can_fail() -> None:
+    assert states_number("a unit beyond 150mm of its brigadier", 150)
+    assert states_number("One, whatever its result", 1)
+    assert not states_number("a unit beyond 1500mm of its brigadier", 150)
+    assert not states_number("every unit", 1)
+
+
+def test_every_key_of_an_options_table_is_on_a_page_with_its_number() -> None:
+    """A ruleset's ``[options]`` table (rules.toml: the switches of its readings and the
+    numbers of the text it keeps apart) is for a house rule to change: each key is named on the
+    player's or the developer's page, and a line naming a number's key without giving it another
+    value states the number the game plays with (``control_range_mm`` beside "150mm"); the
+    developer page's reading table points at code (the player page words the reading), so its
+    rows need not."""
+    unnamed, unstated, checked = [], [], 0
+    for ruleset in RULESETS:
+        dev = pages(ruleset)[1]
+        readings = set(section(dev.read_text(encoding="utf-8"), DEV_SECTION).splitlines())
+        for key, value in ruleset_data(ruleset).get("options", {}).items():
+            checked += 1
+            lines = [(pg, *found) for pg in pages(ruleset) for found in option_key_lines(pg, key)]
+            if not lines:
+                unnamed.append(f"{ruleset} {key}")
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                unstated += [
+                    f"{page.relative_to(ROOT)}:{n}: {key} (the data's {value})"
+                    for page, n, line, changed in lines
+                    if not changed and line not in readings and not states_number(line, value)
+                ]
+    assert checked > 20, f"only {checked} [options] keys found: is rules.toml still read?"
+    assert not unnamed, f"[options] keys neither of the ruleset's pages names: {unnamed}"
+    assert not unstated, f"lines naming an [options] number without it: {unstated}"
 
 
 def vedette_flags() -> set[str]:
