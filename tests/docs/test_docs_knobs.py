@@ -572,6 +572,18 @@ def test_the_readme_lists_every_bundled_ruleset_with_a_command_that_names_it() -
         assert command and rules.canonical(command[0]) == name, line
 
 
+def test_the_readme_lists_every_bench() -> None:
+    """The README's list of benches (what each measures, against what) names every
+    ``bench/bench_*.py`` that ``make bench`` runs, and no other."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("Every bench prints ratios")
+    listed = set(re.findall(r"`(bench_\w+)\.py`", readme[start : readme.index("\n## ", start)]))
+    present = {p.stem for p in (ROOT / "bench").glob("bench_*.py")}
+    assert present, "no bench found"
+    assert present - listed == set(), f"benches the README does not list: {present - listed}"
+    assert listed - present == set(), f"benches the README lists that are gone: {listed - present}"
+
+
 def keyword_parameters(ruleset: str) -> set[str]:
     """The keyword parameters of the functions of the ruleset's package (a developer page may
     name one, bare: ``entering=``)."""
