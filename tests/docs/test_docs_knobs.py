@@ -618,6 +618,26 @@ def test_every_key_a_ruleset_page_writes_as_key_equals_is_a_field_or_an_option()
     assert not unknown, f"keys no procedure or option of the ruleset has: {unknown}"
 
 
+def test_every_module_of_a_ruleset_is_named_on_its_developer_page() -> None:
+    """A ruleset's developer page says where each rule lives: it names every module of the
+    package (``fixing.py``), but for the modules every ruleset has, which docs/architecture.md's
+    "The package shape" describes once (a module added is placed for the next reader)."""
+    page = (ROOT / "docs/architecture.md").read_text(encoding="utf-8")
+    shape = section(
+        page.replace("### The package shape", "## The package shape"), "## The package shape"
+    )
+    common = set(re.findall(r"`(\w+)\.py`", shape.split("| anything else |")[0]))
+    assert {"ruleset", "model", "board"} <= common, "the package shape table is not read"
+    unnamed = []
+    for ruleset in RULESETS:
+        dev = pages(ruleset)[1].read_text(encoding="utf-8")
+        for module in sorted((ROOT / "src/vedette/rules" / ruleset).glob("*.py")):
+            named = re.search(rf"`(?:[\w/]+/)?{module.name}`", dev)
+            if module.stem not in common and not named:
+                unnamed.append(f"{ruleset}/{module.name}")
+    assert not unnamed, f"modules their ruleset's developer page does not name: {unnamed}"
+
+
 def test_the_architecture_layout_names_every_package_and_module_of_vedette() -> None:
     """docs/architecture.md's Layout block lists every sub-package and module of ``vedette``
     (a package added is placed there for the next reader)."""
