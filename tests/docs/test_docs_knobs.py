@@ -632,7 +632,7 @@ def test_every_module_of_a_ruleset_is_named_on_its_developer_page() -> None:
     for ruleset in RULESETS:
         dev = pages(ruleset)[1].read_text(encoding="utf-8")
         for module in sorted((ROOT / "src/vedette/rules" / ruleset).glob("*.py")):
-            named = re.search(rf"`(?:[\w/]+/)?{module.name}`", dev)
+            named = re.search(rf"`(?:[\w/]+/)?{re.escape(module.name)}`", dev)
             if module.stem not in common and not named:
                 unnamed.append(f"{ruleset}/{module.name}")
     assert not unnamed, f"modules their ruleset's developer page does not name: {unnamed}"
