@@ -39,6 +39,7 @@ import click
 import pytest
 
 from tests.docs.test_reading_tables import (
+    DEV_SECTION,
     PLAYER_SECTION,
     ROW,
     code_exists,
@@ -232,6 +233,66 @@ def test_each_house_rule_key_a_page_names_exists_and_a_change_changes_it(ruleset
                         f"{ruleset} help.md reading {line.split('|')[1].strip()}: [{table}]"
                     )
     assert not wrong, f"{ruleset}: {wrong}"
+
+
+# How the pages may word a small default in prose ("one test a card", "half its units").
+NUMBER_WORDS = {0.5: ("half", "½"), 1: ("one", "once"), 2: ("two", "twice"), 3: ("three",)}
+
+
+def option_key_lines(page: Path, key: str) -> list[tuple[int, str, bool]]:
+    """(line number, line, whether it gives the key another value) of each line of the page
+    naming a key of the ``[options]`` table: ``[options] key``, ``options.key``, or a bare
+    ``key`` on a line that names ``[options]``."""
+    found = []
+    for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+        named = re.findall(rf"`(?:\[options\]\s+|options\.)({key})\b(\s*=[^`]*)?`", line)
+        if "[options]" in line:
+            named += re.findall(rf"`({key})\b(\s*=[^`]*)?`", line)
+        if named:
+            found.append((n, line, all(value for _, value in named)))
+    return found
+
+
+def states_number(line: str, value: float) -> bool:
+    shown = f"{value:g}"
+    words = NUMBER_WORDS.get(value, ())
+    return bool(re.search(rf"(?<![\d.]){re.escape(shown)}(?!\d)", line.replace(",", ""))) or any(
+        re.search(rf"(?i)\b{w}\b" if w.isalpha() else re.escape(w), line) for w in words
+    )
+
+
+def test_states_number_can_fail() -> None:
+    assert states_number("a unit beyond 150mm of its brigadier", 150)
+    assert states_number("One, whatever its result", 1)
+    assert not states_number("a unit beyond 1500mm of its brigadier", 150)
+    assert not states_number("every unit", 1)
+
+
+def test_every_key_of_an_options_table_is_on_a_page_with_its_number() -> None:
+    """A ruleset's ``[options]`` table (rules.toml: the switches of its readings and the
+    numbers of the text it keeps apart) is for a house rule to change: each key is named on the
+    player's or the developer's page, and a line naming a number's key without giving it another
+    value states the number the game plays with (``control_range_mm`` beside "150mm"); the
+    developer page's reading table points at code (the player page words the reading), so its
+    rows need not."""
+    unnamed, unstated, checked = [], [], 0
+    for ruleset in RULESETS:
+        dev = pages(ruleset)[1]
+        readings = set(section(dev.read_text(encoding="utf-8"), DEV_SECTION).splitlines())
+        for key, value in ruleset_data(ruleset).get("options", {}).items():
+            checked += 1
+            lines = [(pg, *found) for pg in pages(ruleset) for found in option_key_lines(pg, key)]
+            if not lines:
+                unnamed.append(f"{ruleset} {key}")
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                unstated += [
+                    f"{page.relative_to(ROOT)}:{n}: {key} (the data's {value})"
+                    for page, n, line, changed in lines
+                    if not changed and line not in readings and not states_number(line, value)
+                ]
+    assert checked > 20, f"only {checked} [options] keys found: is rules.toml still read?"
+    assert not unnamed, f"[options] keys neither of the ruleset's pages names: {unnamed}"
+    assert not unstated, f"lines naming an [options] number without it: {unstated}"
 
 
 def vedette_flags() -> set[str]:
@@ -511,6 +572,18 @@ def test_the_readme_lists_every_bundled_ruleset_with_a_command_that_names_it() -
         assert command and rules.canonical(command[0]) == name, line
 
 
+def test_the_readme_lists_every_bench() -> None:
+    """The README's list of benches (what each measures, against what) names every
+    ``bench/bench_*.py`` that ``make bench`` runs, and no other."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("Every bench prints ratios")
+    listed = set(re.findall(r"`(bench_\w+)\.py`", readme[start : readme.index("\n## ", start)]))
+    present = {p.stem for p in (ROOT / "bench").glob("bench_*.py")}
+    assert present, "no bench found"
+    assert present - listed == set(), f"benches the README does not list: {present - listed}"
+    assert listed - present == set(), f"benches the README lists that are gone: {listed - present}"
+
+
 def keyword_parameters(ruleset: str) -> set[str]:
     """The keyword parameters of the functions of the ruleset's package (a developer page may
     name one, bare: ``entering=``)."""
@@ -543,6 +616,26 @@ def test_every_key_a_ruleset_page_writes_as_key_equals_is_a_field_or_an_option()
                         unknown.append(f"{page.relative_to(ROOT)}:{n}: {key}=")
     assert checked > 50, f"only {checked} keys found: is the pattern still right?"
     assert not unknown, f"keys no procedure or option of the ruleset has: {unknown}"
+
+
+def test_every_module_of_a_ruleset_is_named_on_its_developer_page() -> None:
+    """A ruleset's developer page says where each rule lives: it names every module of the
+    package (``fixing.py``), but for the modules every ruleset has, which docs/architecture.md's
+    "The package shape" describes once (a module added is placed for the next reader)."""
+    page = (ROOT / "docs/architecture.md").read_text(encoding="utf-8")
+    shape = section(
+        page.replace("### The package shape", "## The package shape"), "## The package shape"
+    )
+    common = set(re.findall(r"`(\w+)\.py`", shape.split("| anything else |")[0]))
+    assert {"ruleset", "model", "board"} <= common, "the package shape table is not read"
+    unnamed = []
+    for ruleset in RULESETS:
+        dev = pages(ruleset)[1].read_text(encoding="utf-8")
+        for module in sorted((ROOT / "src/vedette/rules" / ruleset).glob("*.py")):
+            named = re.search(rf"`(?:[\w/]+/)?{re.escape(module.name)}`", dev)
+            if module.stem not in common and not named:
+                unnamed.append(f"{ruleset}/{module.name}")
+    assert not unnamed, f"modules their ruleset's developer page does not name: {unnamed}"
 
 
 def test_the_architecture_layout_names_every_package_and_module_of_vedette() -> None:
