@@ -72,7 +72,9 @@ def test_the_requests_known_from_game_to_game_are_the_requests_parsed_afresh(
     for index in (0, 1):
         tried.append(set())
         play_game(_setup(ruleset), 2026, index)
-    assert len(tried[0] & tried[1]) > len(tried[1]) // 5
+    # (a tenth: Kuryakin's advance and plain move are two lines since reading K78, their
+    # requests made per direction; 2 by 2 shares more)
+    assert len(tried[0] & tried[1]) > len(tried[1]) // 10
     assert set(sp._KNOWN) == tried[0] | tried[1]
     monkeypatch.setattr(sp, "_KNOWN_MAX", 10)
     tried.append(set())
