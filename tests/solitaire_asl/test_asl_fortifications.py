@@ -224,3 +224,29 @@ def test_4_4_2_a_tunnel_stays_when_a_fortification_remains_at_its_exit(tmp_path:
     t = fort(g, "T1")
     assert (t.tunnel_from, t.location, t.exit) == ("F1", "4C1", "4D1")
     assert any("may be chosen again" in c for c in out.details["changes"])
+
+
+# == the words of a kind ==
+def test_a_fortified_building_is_named_in_words_and_typed_as_its_key(tmp_path: Path) -> None:
+    """A kind is typed as its key (``kind=fortified_building``) but printed in words: the shift
+    of a hidden fortified building (4.4.2, its tunnel with it), the refusal of a CA it does not
+    have (4.4, A39) and the state shown said "fortified_building"; they say "fortified
+    building"."""
+    scenario: dict[str, Any] = {
+        "name": "words",
+        "sides": [RU, "German"],
+        "first": RU,
+        "stacks": [{"id": "X3", "side": RU, "location": "4F1", "status": "dummy_hip"}],
+        "fortifications": [
+            {"id": "F2", "side": RU, "kind": "fortified_building", "location": "4D1"},
+            {"id": "T1", "side": RU, "kind": "tunnel", "location": "4D1", "tunnel_from": "F2"},
+        ],
+    }
+    g = Game.create(Store(tmp_path / "w.db"), "g", "asl", scenario, seed=2)
+    goto(g, "MPh")
+    out = g.perform("shift", {"a": "F2", "b": "X3"}, faces=[1, 1])
+    assert fort(g, "F2").kind == "fortified_building" and fort(g, "F2").location == "4F1"
+    said = [out.message, *out.details["changes"], g.render()]
+    said.append(refused(g, "fort", {"id": "F2", "ca": "1"}, [], "O'Leary 4.4"))
+    assert any("fortified building F2" in s for s in said), said
+    assert not any("fortified_building" in s for s in said), said

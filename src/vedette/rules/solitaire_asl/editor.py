@@ -23,6 +23,10 @@ TERRAIN = [
 ]
 STATUS = ["potential_dummy", "dummy", "hip", "dummy_hip", "concealed", "revealed"]
 FORTIFICATIONS = ["foxhole", "trench", "pillbox", "roadblock", "wire", "tunnel"]
+#: a TEM field: its range, and chips for the usual values (one tap, not steps)
+TEM: dict[str, Any] = {"min": -2, "max": 5, "presets": [0, 1, 2, 3]}
+#: the chip of a location's field left to its terrain
+FROM_TERRAIN = "from the terrain"
 _COUNTER_KINDS = ["squad", "hs", "leader", "sw", "gun", "vehicle", "hero"]
 
 
@@ -56,8 +60,16 @@ def spec(data: Mapping[str, Any]) -> dict[str, Any]:
                 "fields": [
                     field("id", "hex", "location (tap the board)", keep=True),
                     field("terrain", "choice", choices=TERRAIN, keep=True, default=""),
-                    field("tem", "number", "TEM", keep=True, default=0, min=-2, max=5),
-                    field("concealment_terrain", "bool", "concealment terrain", default=True),
+                    # left out unless set: the terrain gives them, as in a scenario file and
+                    # the 'location' procedure (2.5 TEM: [terrain_tem], A29; 2.4: A41)
+                    field("tem", "number", "TEM", default=None, unset=FROM_TERRAIN, **TEM),
+                    field(
+                        "concealment_terrain",
+                        "bool",
+                        "concealment terrain",
+                        default=None,
+                        unset=FROM_TERRAIN,
+                    ),
                     field("los", "bool", "in enemy LOS", default=False),
                     field("lv", "bool", "LV hindrance", default=False),
                     field("forbid", "multi", choices=FORTIFICATIONS, default=[]),
@@ -83,7 +95,8 @@ def spec(data: Mapping[str, Any]) -> dict[str, Any]:
                     *OWNED,
                     field("kind", "choice", choices=FORTIFICATIONS, keep=True),
                     field("location", "hex", "location (tap)", keep=True),
-                    field("tem", "number", "TEM", keep=True, default=0, min=-2, max=5),
+                    # left out unless set: the kind gives it ([fortification_tem])
+                    field("tem", "number", "TEM", default=None, unset="from the kind", **TEM),
                     field("hidden", "bool", keep=True, default=True),
                 ],
             },
