@@ -614,7 +614,8 @@ def test_a_location_built_with_its_terrain_only_takes_the_terrains_tem(
     """O'Leary 2.5 (-TEM) and 2.4: a location built by taps with its terrain only is written
     with its terrain only, and the game gives it that terrain's TEM and Concealment Terrain
     ([terrain_tem], A29; [terrain_concealment], A41), as a scenario file and the 'location'
-    procedure do: woods +1, open ground none; the board shows that TEM."""
+    procedure do: woods +1, open ground none; the board shows that TEM. The terrain chips are
+    the kinds of [terrain_tem] (the builder's own list had a "rubble" with no TEM)."""
     rs = rules.get("solitaire_asl")
     page = touch
     page.goto(f"{live_server}/scenarios/new?ruleset=solitaire_asl&start=sample")
@@ -624,7 +625,10 @@ def test_a_location_built_with_its_terrain_only_takes_the_terrains_tem(
     for i, (hexid, terrain) in enumerate([("4A1", "woods"), ("4A3", "open ground")], n):
         d.tap('[data-add="locations"]')
         d.tap_at(f'#b-board polygon[data-hex="{hexid}"]')
-        d.tap(f'[data-loc="locations[{i}].terrain"] > button.chip[data-value="{terrain}"]')
+        chips = f'[data-loc="locations[{i}].terrain"] > button.chip'
+        offered = page.eval_on_selector_all(chips, "(cs) => cs.map((c) => c.dataset.value)")
+        assert set(rs.data()["terrain_tem"]) <= set(offered)  # each kind with its TEM offered
+        d.tap(f'{chips}[data-value="{terrain}"]')
         d.settle()
         for key in ("tem", "concealment_terrain"):  # left to the terrain, and shown so
             unset = page.locator(f'[data-loc="locations[{i}].{key}"] > button.chip').first

@@ -9,18 +9,9 @@ from typing import Any
 
 from vedette.rules.editor import OWNED, Editor, field
 
-TERRAIN = [
-    "open ground",
-    "orchard",
-    "brush",
-    "grain",
-    "woods",
-    "wooden building",
-    "stone building",
-    "rubble",
-    "hill",
-    "gully",
-]
+#: terrain kinds the builder offers besides those of ``[terrain_tem]`` (which bring a TEM):
+#: a hill or gully location is described by its TEM and LOS as set
+MORE_TERRAIN = ["hill", "gully"]
 STATUS = ["potential_dummy", "dummy", "hip", "dummy_hip", "concealed", "revealed"]
 FORTIFICATIONS = ["foxhole", "trench", "pillbox", "roadblock", "wire", "tunnel"]
 #: a TEM field: its range, and chips for the usual values (one tap, not steps)
@@ -28,6 +19,14 @@ TEM: dict[str, Any] = {"min": -2, "max": 5, "presets": [0, 1, 2, 3]}
 #: the chip of a location's field left to its terrain
 FROM_TERRAIN = "from the terrain"
 _COUNTER_KINDS = ["squad", "hs", "leader", "sw", "gun", "vehicle", "hero"]
+
+
+def terrain(data: Mapping[str, Any]) -> list[str]:
+    """The terrain choices: the kinds of the rule data's ``[terrain_tem]`` (each brings its TEM,
+    reading A29: a "rubble" of the builder's own list had none and counted TEM 0), then the
+    others."""
+    kinds = list(data.get("terrain_tem", {}))
+    return kinds + [k for k in MORE_TERRAIN if k not in kinds]
 
 
 def spec(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -59,7 +58,7 @@ def spec(data: Mapping[str, Any]) -> dict[str, Any]:
                 "tap": "id",
                 "fields": [
                     field("id", "hex", "location (tap the board)", keep=True),
-                    field("terrain", "choice", choices=TERRAIN, keep=True, default=""),
+                    field("terrain", "choice", choices=terrain(data), keep=True, default=""),
                     # left out unless set: the terrain gives them, as in a scenario file and
                     # the 'location' procedure (2.5 TEM: [terrain_tem], A29; 2.4: A41)
                     field("tem", "number", "TEM", default=None, unset=FROM_TERRAIN, **TEM),
