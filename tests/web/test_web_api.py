@@ -429,3 +429,16 @@ def test_the_odds_of_a_game_with_your_own_dice_name_the_dice_to_tap(client: Test
     r = client.post("/api/games/own2/odds", json=asked, headers=h).json()
     assert r["own_dice"] == [{"name": "d6", "faces": [1, 2, 3, 4, 5, 6]}]
     assert "own_dice" not in client.post("/api/games/toy1/odds", json=asked, headers=h).json()
+
+
+def test_a_stack_revealed_is_picked_on_the_board(client: TestClient, tmp_path: Path) -> None:
+    """Solitaire ASL's ``reveal`` (concealment lost by the ASL rules, O'Leary 2.2, 3.4) names
+    its stack, fortification or minefield in a field ``what`` that no board tap filled: on a
+    phone the player typed the id. A tap on the board's piece now fills it (a board pick of a
+    unit, as a move's ``stack``)."""
+    from vedette.rules import get
+
+    Game.create(Store(tmp_path / "web.db"), "a1", "asl", get("asl").scenario("sample"), seed=4)
+    page = client.get("/games/a1").text
+    form = page.split('data-proc="reveal"')[1].split("</form>")[0]
+    assert 'name="what" data-kind="str" data-pick="unit"' in form
