@@ -139,7 +139,9 @@ def shift_offers(
                         f"describe {loc} before shifting from it: its terrain (TEM) and whether"
                         " an enemy unit sees it (else TEM 0, out of enemy LOS is assumed)",
                         "O'Leary 2.5",
-                        open={"terrain": kinds, "los": (True, False)},
+                        # terrain first (the page presets every open field but the first to
+                        # its first choice): out of enemy LOS first, as assumed (A29)
+                        open={"terrain": kinds, "los": (False, True)},
                     )
             shifts.append(
                 Todo(
