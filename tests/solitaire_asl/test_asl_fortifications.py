@@ -224,3 +224,46 @@ def test_4_4_2_a_tunnel_stays_when_a_fortification_remains_at_its_exit(tmp_path:
     t = fort(g, "T1")
     assert (t.tunnel_from, t.location, t.exit) == ("F1", "4C1", "4D1")
     assert any("may be chosen again" in c for c in out.details["changes"])
+
+
+# == the words of a kind ==
+def test_a_fortified_building_is_named_in_words_and_typed_as_its_key(tmp_path: Path) -> None:
+    """A kind is typed as its key (``kind=fortified_building``) but printed in words: the shift
+    of a hidden fortified building (4.4.2, its tunnel with it), the refusal of a CA it does not
+    have (4.4, A39) and the state shown said "fortified_building"; they say "fortified
+    building"."""
+    scenario: dict[str, Any] = {
+        "name": "words",
+        "sides": [RU, "German"],
+        "first": RU,
+        "stacks": [{"id": "X3", "side": RU, "location": "4F1", "status": "dummy_hip"}],
+        "fortifications": [
+            {"id": "F2", "side": RU, "kind": "fortified_building", "location": "4D1"},
+            {"id": "T1", "side": RU, "kind": "tunnel", "location": "4D1", "tunnel_from": "F2"},
+        ],
+    }
+    g = Game.create(Store(tmp_path / "w.db"), "g", "asl", scenario, seed=2)
+    goto(g, "MPh")
+    out = g.perform("shift", {"a": "F2", "b": "X3"}, faces=[1, 1])
+    assert fort(g, "F2").kind == "fortified_building" and fort(g, "F2").location == "4F1"
+    said = [out.message, *out.details["changes"], g.render()]
+    said.append(refused(g, "fort", {"id": "F2", "ca": "1"}, [], "O'Leary 4.4"))
+    assert any("fortified building F2" in s for s in said), said
+    assert not any("fortified_building" in s for s in said), said
+
+
+def test_4_4_2_todo_offers_the_tunnels_exit_to_choose_after_its_end_shifts(tmp_path: Path) -> None:
+    """4.4.2: when the fortified end of a tunnel shifts, its other exit is chosen again. The
+    outcome asked for it but only a typed ``fort id=T1 exit=..`` did it (a phone's player had to
+    type): ``todo`` now offers it, open on the exit (the hexes next to the tunnel's end first),
+    and its choice is taken; once chosen it is offered no more."""
+    g = forts(tmp_path)
+    assert not [t for t in g.todo() if t.procedure == "fort"]  # the exit set up: nothing to do
+    goto(g, "MPh")
+    g.perform("shift", {"a": "F1", "b": "X3"}, faces=[1, 1])
+    assert fort(g, "T1").exit == ""
+    (t,) = [t for t in g.todo() if t.procedure == "fort"]
+    assert t.request == {"id": "T1"} and "4F2" in t.open["exit"]  # next to 4F1, the new end
+    g.perform("fort", {**t.request, "exit": t.open["exit"][0]})
+    assert fort(g, "T1").exit == t.open["exit"][0]
+    assert not [t for t in g.todo() if t.procedure == "fort"]

@@ -461,3 +461,53 @@ def test_6_1_todo_offers_no_die_the_data_refuses(tmp_path: Path) -> None:
     goto(h, "PFPh")
     assert not [t for t in h.todo() if t.procedure == "boresight"]
     refused(h, "boresight", {"weapons": ["r2"], "target": "4S7"}, [1], "O'Leary 6.1")
+
+
+def _bore_sighted_mg(tmp_path: Path, house_rules: dict[str, Any] | None = None) -> Game:
+    """A German MMG (4A8) whose bore-sighted location 4A1 is determined by its first shot."""
+    scenario: dict[str, Any] = {
+        "name": "bore",
+        "sides": [RU, GE],
+        "first": RU,
+        "stacks": [
+            {
+                "id": "G1",
+                "side": GE,
+                "location": "4A8",
+                "status": "revealed",
+                "counters": [{"id": "mg", "name": "MMG", "kind": "sw", "boresight": True}],
+            }
+        ],
+    }
+    g = Game.create(
+        Store(tmp_path / "b.db"), "g", "asl", scenario, seed=1, house_rules=house_rules or {}
+    )
+    goto(g, "DFPh")
+    g.perform("boresight", {"weapons": ["mg"], "target": "4A1"}, faces=[1])
+    assert weapon(g, "mg").boresight_location == "4A1"
+    goto(g, "MPh", GE)
+    return g
+
+
+def test_6_1_a_weapon_that_moves_loses_its_bore_sighted_location(tmp_path: Path) -> None:
+    """6.1: a location once determined serves "all subsequent shots" of a weapon "still eligible
+    to fire at a Bore Sighted location"; 2.3: a weapon that changes location other than by
+    shifting is no longer eligible. A determined weapon that moved kept its location (only an
+    undetermined one was lost): now the move says it is lost (reading A42), the state no longer
+    shows it, and its die stays refused."""
+    g = _bore_sighted_mg(tmp_path)
+    out = g.perform("move", {"stack": "G1", "to": "4A7"})
+    assert weapon(g, "mg").boresight == "lost" and weapon(g, "mg").boresight_location is None
+    assert any("loses its bore-sighted location 4A1" in c for c in out.details["changes"])
+    assert "bore sighted" not in g.render()
+    goto(g, "DFPh", RU)
+    refused(g, "boresight", {"weapons": ["mg"], "target": "4A1"}, [1], "lost it (2.3)")
+
+
+def test_6_1_reading_a42_a_moved_weapon_keeps_its_location_by_house_rule(tmp_path: Path) -> None:
+    """Reading A42 is data: with ``[flow] moving_loses_boresight_location = false`` the location
+    determined stays with the weapon after its move ("for all subsequent shots")."""
+    g = _bore_sighted_mg(tmp_path, {"flow": {"moving_loses_boresight_location": False}})
+    g.perform("move", {"stack": "G1", "to": "4A7"})
+    assert weapon(g, "mg").boresight_location == "4A1"
+    assert "bore sighted: 4A1" in g.render()

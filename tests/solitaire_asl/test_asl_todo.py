@@ -179,7 +179,10 @@ def test_todo_asks_for_the_facts_of_an_undescribed_location(tmp_path: Path) -> N
     asks = entries(g, "location")
     assert {t.request["id"] for t in asks} == {"4A1", "4A3"}
     t = asks[0]
-    assert "woods" in t.open["terrain"] and t.open["los"] == (True, False)
+    # terrain first, then los with its assumed answer first (A29: out of enemy LOS), the one
+    # the page presets when the entry is chosen
+    assert list(t.open) == ["terrain", "los"]
+    assert "woods" in t.open["terrain"] and t.open["los"] == (False, True)
     g.perform("location", {"id": "4A1", "terrain": "woods", "los": True})
     loc = g.state.location("4A1")
     assert (loc.tem, loc.los) == (1, True)  # woods: TEM +1 from [terrain_tem]

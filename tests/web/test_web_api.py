@@ -3,6 +3,7 @@ export/import, audit; CSRF, cross-site and upload limits; errors that change not
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -429,3 +430,45 @@ def test_the_odds_of_a_game_with_your_own_dice_name_the_dice_to_tap(client: Test
     r = client.post("/api/games/own2/odds", json=asked, headers=h).json()
     assert r["own_dice"] == [{"name": "d6", "faces": [1, 2, 3, 4, 5, 6]}]
     assert "own_dice" not in client.post("/api/games/toy1/odds", json=asked, headers=h).json()
+
+
+def test_a_stack_revealed_is_picked_on_the_board(client: TestClient, tmp_path: Path) -> None:
+    """Solitaire ASL's ``reveal`` (concealment lost by the ASL rules, O'Leary 2.2, 3.4) names
+    its stack, fortification or minefield in a field ``what`` that no board tap filled: on a
+    phone the player typed the id. A tap on the board's piece now fills it (a board pick of a
+    unit, as a move's ``stack``)."""
+    from vedette.rules import get
+
+    Game.create(Store(tmp_path / "web.db"), "a1", "asl", get("asl").scenario("sample"), seed=4)
+    page = client.get("/games/a1").text
+    form = page.split('data-proc="reveal"')[1].split("</form>")[0]
+    assert 'name="what" data-kind="str" data-pick="unit"' in form
+
+
+def test_the_page_shows_an_entrys_open_fields_in_todos_order(
+    client: TestClient, tmp_path: Path
+) -> None:
+    """The page's first view put an open entry's fields in the order of their names (Jinja's
+    ``tojson`` sorts keys), the API's later views in todo's: ASL's "describe 4A1" showed ``los``
+    first, so its ``terrain`` (the TEM) was the field the page sets to its first choice
+    (``open ground``) when the entry is chosen, and a tap on ``los`` and Roll described woods
+    as open ground. Now the page keeps todo's order: terrain, then los."""
+    scenario = {
+        "name": "facts",
+        "sides": ["Russian", "German"],
+        "first": "Russian",
+        "stacks": [
+            {"id": "P1", "side": "Russian", "location": "4A1", "status": "potential_dummy",
+             "counters": [{"id": "s1", "name": "4-4-7", "kind": "squad"}]},
+            {"id": "D1", "side": "Russian", "location": "4A3", "status": "dummy", "dummies": 2},
+        ],
+    }  # fmt: skip
+    g = Game.create(Store(tmp_path / "web.db"), "facts", "asl", scenario, seed=1)
+    g.perform("phase", {"to": "MPh", "side": "Russian"})
+    page = client.get("/games/facts").text
+    data = json.loads(
+        page.split('<script type="application/json" id="page-data">')[1].split("</")[0]
+    )
+    shown = [list(t["open"]) for t in data["todo"] if t["procedure"] == "location"]
+    assert shown and shown == [list(t.open) for t in g.todo() if t.procedure == "location"]
+    assert shown[0] == ["terrain", "los"]

@@ -180,7 +180,9 @@ class Driver:
             return
         # the value read once, then followed tap by tap, and read again at the end: where it
         # stands (a round trip per tap saved; a tap that did not count fails the last read)
-        cur = float(self.value(loc))
+        shown = self.value(loc)
+        # a field left to the rules shows "–"; a step counts from 0 (builder.js)
+        cur = 0.0 if shown == "–" else float(shown)
         fives = None
         for _ in range(400):
             if cur == target:
@@ -212,6 +214,8 @@ class Driver:
             self.tap(f'{box} > button.chip[data-value="{v}"]')
         elif kind in ("count", "number"):
             self.stepper(loc, v, f.get("presets", []))
+        elif kind == "bool" and f.get("default", False) is None:  # left to the rules, yes, no
+            self.tap(f'{box} > button.chip[data-value="{"yes" if v else "no"}"]')
         elif kind == "bool":
             pressed = self.pg.locator(f"{box} > button.chip").first.get_attribute("aria-pressed")
             if (pressed == "true") != v:
@@ -601,3 +605,47 @@ def test_a_tap_redraws_only_what_it_changed(page: Any, live_server: str) -> None
     # every node kept but the stack's new marker (its old one is gone)
     new = page.evaluate(kept)
     assert len(new) == 1 and new[0].startswith("<circle "), new
+
+
+@pytest.mark.parametrize("touch", ["phone"], indirect=True)
+def test_a_location_built_with_its_terrain_only_takes_the_terrains_tem(
+    touch: Any, live_server: str, live_db: Path
+) -> None:
+    """O'Leary 2.5 (-TEM) and 2.4: a location built by taps with its terrain only is written
+    with its terrain only, and the game gives it that terrain's TEM and Concealment Terrain
+    ([terrain_tem], A29; [terrain_concealment], A41), as a scenario file and the 'location'
+    procedure do: woods +1, open ground none; the board shows that TEM. The terrain chips are
+    the kinds of [terrain_tem] (the builder's own list had a "rubble" with no TEM)."""
+    rs = rules.get("solitaire_asl")
+    page = touch
+    page.goto(f"{live_server}/scenarios/new?ruleset=solitaire_asl&start=sample")
+    d = Driver(page)
+    d.settle()
+    n = len(rs.scenario("sample")["locations"])
+    for i, (hexid, terrain) in enumerate([("4A1", "woods"), ("4A3", "open ground")], n):
+        d.tap('[data-add="locations"]')
+        d.tap_at(f'#b-board polygon[data-hex="{hexid}"]')
+        chips = f'[data-loc="locations[{i}].terrain"] > button.chip'
+        offered = page.eval_on_selector_all(chips, "(cs) => cs.map((c) => c.dataset.value)")
+        assert set(rs.data()["terrain_tem"]) <= set(offered)  # each kind with its TEM offered
+        d.tap(f'{chips}[data-value="{terrain}"]')
+        d.settle()
+        for key in ("tem", "concealment_terrain"):  # left to the terrain, and shown so
+            unset = page.locator(f'[data-loc="locations[{i}].{key}"] > button.chip').first
+            assert unset.inner_text() == "from the terrain"
+            assert unset.get_attribute("aria-pressed") == "true"
+    draft = page.evaluate("() => document.getElementById('builder').canonical()")
+    assert draft["locations"][n:] == [
+        {"id": "4A1", "terrain": "woods"},
+        {"id": "4A3", "terrain": "open ground"},
+    ]
+    assert "woods +1" in page.inner_text("#b-board")
+    d.type("#b-name", "terrain-only")
+    d.tap("#b-save")
+    page.wait_for_selector("#b-start:not([hidden])")
+    d.type("#b-seed", "3")
+    d.tap("#b-start button[type=submit]")
+    page.wait_for_url("**/games/**")
+    game = Game.open(Store(live_db), page.url.rsplit("/", 1)[1])
+    got = {x.id: (x.tem, x.concealment_terrain) for x in game.state.locations}
+    assert got["4A1"] == (1, True) and got["4A3"] == (0, False)

@@ -96,13 +96,16 @@ def _check(rs: Any, data: dict[str, Any]) -> dict[str, Any]:
     found = user.problems(rs, data)
     board = None
     info: list[str] = []
+    state = None
     if not found:
         state = rs.initial_state(user.canonical(data), rs.validate_options({}, "options"))
         if ed.board == "hex":
             board = rs.board_svg(state, rs.state_json(state))
         info = ed.notes(state, data, rs.data())
     if ed.board == "grid":
-        board = geomorphic_grid(data)
+        # each location's TEM as set up (a location built without one takes its terrain's)
+        tems = {x.id: x.tem for x in getattr(state, "locations", ())}
+        board = geomorphic_grid(data, tems)
     elif ed.board == "table":
         board = table_board(ed, data)
     return {"problems": [p.to_json() for p in found], "board": board, "notes": info}
@@ -276,9 +279,10 @@ def table_board(ed: Editor, data: dict[str, Any]) -> str:
     return to_text(root)
 
 
-def geomorphic_grid(data: dict[str, Any]) -> str:
+def geomorphic_grid(data: dict[str, Any], tems: dict[str, int] | None = None) -> str:
     """A geomorphic board (columns A-GG, rows 1-10, as Solitaire ASL's): the scenario's boards
-    as a grid of hex ids to tap, each location's terrain, TEM and LOS written in it."""
+    as a grid of hex ids to tap, each location's terrain, TEM and LOS written in it (a TEM
+    not written in the data from ``tems``, the locations as set up, else none)."""
     boards = [b if isinstance(b, dict) else {"id": b} for b in data.get("boards", [])]
     boards = [b for b in boards if isinstance(b.get("id"), str)][:4] or [{"id": "?"}]
     cols = [chr(65 + i) for i in range(26)] + [c * 2 for c in "ABCDEFG"]
@@ -336,10 +340,9 @@ def geomorphic_grid(data: dict[str, Any]) -> str:
                 small = {"text-anchor": "middle", "pointer-events": "none"}
                 el(root, "text", {"x": x, "y": y - size * 0.45, "font-size": 8, **small}, hid)
                 if loc is not None:
-                    tem = loc.get("tem", 0)
-                    words = (
-                        f"{loc.get('terrain', '')[:10]} {tem:+d}" if isinstance(tem, int) else ""
-                    )
+                    tem = loc.get("tem", (tems or {}).get(hid))
+                    words = f"{str(loc.get('terrain', ''))[:10]}"
+                    words += f" {tem:+d}" if isinstance(tem, int) else ""
                     words += " LOS" if loc.get("los") else ""
                     el(root, "text", {"x": x, "y": y + 4, "font-size": 7, **small}, words)
                 if hid in used:

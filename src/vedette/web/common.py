@@ -57,6 +57,10 @@ HERE = resources.files("vedette.web")
 #: the pages' templates, one set for every app of the process: Jinja compiles a template the
 #: first time it is shown and keeps it (an app of its own each would compile them all again)
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
+#: ``tojson`` keeps the keys' order (Jinja sorts them by default): a todo entry's open fields
+#: in the order the ruleset gives them, as the API's later views do (the page presets every
+#: open field but the first)
+TEMPLATES.env.policies["json.dumps_kwargs"] = {"sort_keys": False}
 
 #: the largest JSON body of the API
 MAX_JSON = 64 * 1024

@@ -125,7 +125,7 @@ PICK_FIELDS: dict[str, tuple[str, ...]] = {
         "unit", "force", "moving", "contact", "target", "attacker", "defender", "stack",
         "from_stack", "to_stack", "leader", "general", "brigade", "support", "counter",
         "piece", "shooter", "charger", "by", "mover", "a", "b", "firer", "toward", "charged_by",
-        "screen", "movers",
+        "screen", "movers", "what",
     ),
     "hex": ("to", "hex", "at", "where", "location", "path"),
     "location": ("location", "to", "at", "where", "hex", "a", "b"),

@@ -16,6 +16,7 @@ from vedette.render.svg import (
     legend_entry,
     to_text,
 )
+from vedette.rules.solitaire_asl.model import kind_words
 
 # -- Solitaire ASL: locations and stacks ----------------------------------------------------------
 ASL_STATUS = {
@@ -133,7 +134,7 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
                     "fill": "#6e2c00",
                     "data-pick": f.id,
                 },
-                f"{f.kind}{' (hidden)' if f.hidden else ''}",
+                f"{f.words}{' (hidden)' if f.hidden else ''}",
             )
     for m in state.minefields:
         if m.location in pos:
@@ -281,7 +282,7 @@ def roster(state: Any) -> list[dict[str, object]]:
                 "id": s.id,
                 "side": s.side,
                 "name": _contents(s),
-                "where": s.location + (f" ({s.position})" if s.position else ""),
+                "where": s.location + (f" ({kind_words(s.position)})" if s.position else ""),
                 "strength": str(s.size),
                 "status": ", ".join(marks),
             }

@@ -98,6 +98,7 @@ class Starts:
     firing_ends_start: bool
     ti_binds: bool = True
     cloaked_start: Literal["unit", "side"] = "unit"  # 5.1, reading A37
+    moving_loses_boresight_location: bool = True  # 6.1 with 2.3, reading A42
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,21 +9,24 @@ from typing import Any
 
 from vedette.rules.editor import OWNED, Editor, field
 
-TERRAIN = [
-    "open ground",
-    "orchard",
-    "brush",
-    "grain",
-    "woods",
-    "wooden building",
-    "stone building",
-    "rubble",
-    "hill",
-    "gully",
-]
+#: terrain kinds the builder offers besides those of ``[terrain_tem]`` (which bring a TEM):
+#: a hill or gully location is described by its TEM and LOS as set
+MORE_TERRAIN = ["hill", "gully"]
 STATUS = ["potential_dummy", "dummy", "hip", "dummy_hip", "concealed", "revealed"]
 FORTIFICATIONS = ["foxhole", "trench", "pillbox", "roadblock", "wire", "tunnel"]
+#: a TEM field: its range, and chips for the usual values (one tap, not steps)
+TEM: dict[str, Any] = {"min": -2, "max": 5, "presets": [0, 1, 2, 3]}
+#: the chip of a location's field left to its terrain
+FROM_TERRAIN = "from the terrain"
 _COUNTER_KINDS = ["squad", "hs", "leader", "sw", "gun", "vehicle", "hero"]
+
+
+def terrain(data: Mapping[str, Any]) -> list[str]:
+    """The terrain choices: the kinds of the rule data's ``[terrain_tem]`` (each brings its TEM,
+    reading A29: a "rubble" of the builder's own list had none and counted TEM 0), then the
+    others."""
+    kinds = list(data.get("terrain_tem", {}))
+    return kinds + [k for k in MORE_TERRAIN if k not in kinds]
 
 
 def spec(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -55,9 +58,17 @@ def spec(data: Mapping[str, Any]) -> dict[str, Any]:
                 "tap": "id",
                 "fields": [
                     field("id", "hex", "location (tap the board)", keep=True),
-                    field("terrain", "choice", choices=TERRAIN, keep=True, default=""),
-                    field("tem", "number", "TEM", keep=True, default=0, min=-2, max=5),
-                    field("concealment_terrain", "bool", "concealment terrain", default=True),
+                    field("terrain", "choice", choices=terrain(data), keep=True, default=""),
+                    # left out unless set: the terrain gives them, as in a scenario file and
+                    # the 'location' procedure (2.5 TEM: [terrain_tem], A29; 2.4: A41)
+                    field("tem", "number", "TEM", default=None, unset=FROM_TERRAIN, **TEM),
+                    field(
+                        "concealment_terrain",
+                        "bool",
+                        "concealment terrain",
+                        default=None,
+                        unset=FROM_TERRAIN,
+                    ),
                     field("los", "bool", "in enemy LOS", default=False),
                     field("lv", "bool", "LV hindrance", default=False),
                     field("forbid", "multi", choices=FORTIFICATIONS, default=[]),
@@ -83,7 +94,8 @@ def spec(data: Mapping[str, Any]) -> dict[str, Any]:
                     *OWNED,
                     field("kind", "choice", choices=FORTIFICATIONS, keep=True),
                     field("location", "hex", "location (tap)", keep=True),
-                    field("tem", "number", "TEM", keep=True, default=0, min=-2, max=5),
+                    # left out unless set: the kind gives it ([fortification_tem])
+                    field("tem", "number", "TEM", default=None, unset="from the kind", **TEM),
                     field("hidden", "bool", keep=True, default=True),
                 ],
             },

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from vedette.rules.solitaire_asl.events import BoardChanges
-from vedette.rules.solitaire_asl.model import Fortification, Stack, State, Status
+from vedette.rules.solitaire_asl.model import Fortification, Stack, State, Status, kind_words
 from vedette.rules.solitaire_asl.turn import Effects, phase_key
 
 if TYPE_CHECKING:
@@ -208,14 +208,14 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
     for f, src, dst in fort_moves:
         nf = replace(f, location=dst, moved=True, ca=ca.get(f.id, f.ca))
         b.put_fort(nf)
-        changes.append(f"move hidden {f.kind} {f.id} from {src} to {dst}")
+        changes.append(f"move hidden {f.words} {f.id} from {src} to {dst}")
         if f.id in ca:
-            changes.append(f"{f.kind} {f.id} CA: {ca[f.id]} (4.4)")
+            changes.append(f"{f.words} {f.id} CA: {ca[f.id]} (4.4)")
         for t in list(b.forts.values()):
             if t.kind == "tunnel" and t.tunnel_from == f.id:
                 b.put_fort(replace(t, exit="", location=dst))
                 changes.append(
-                    f"tunnel {t.id} now starts in {f.kind} {f.id} at {dst}: choose its other exit"
+                    f"tunnel {t.id} now starts in {f.words} {f.id} at {dst}: choose its other exit"
                     " (B8.6) with 'fort id=... exit=...' (4.4.2)"
                 )
             elif (
@@ -229,12 +229,12 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
                 # fortified building location": one end goes with it, the other is chosen again
                 b.put_fort(replace(t, tunnel_from=f.id, location=dst, exit=""))
                 changes.append(
-                    f"tunnel {t.id} now starts in {f.kind} {f.id} at {dst}: choose its other exit"
+                    f"tunnel {t.id} now starts in {f.words} {f.id} at {dst}: choose its other exit"
                     f" (B8.6; it was in {t.location}) with 'fort id={t.id} exit=...' (4.4.2)"
                 )
             elif t.kind == "tunnel" and t.exit == src and t.side == f.side:
                 changes.append(
-                    f"tunnel {t.id} exits in {src}, which {f.kind} {f.id} has left: its exit may"
+                    f"tunnel {t.id} exits in {src}, which {f.words} {f.id} has left: its exit may"
                     f" be chosen again now ('fort id={t.id} exit=...', 4.4.2)"
                 )
         if f.kind == "cave":
@@ -260,7 +260,9 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
             if s.status == Status.DUMMY_HIP
             else ", ".join(c.name for c in s.counters)
         )
-        changes.append(f"move {what} ({s.id}) from {src} to {dst}" + (f" ({pos})" if pos else ""))
+        changes.append(
+            f"move {what} ({s.id}) from {src} to {dst}" + (f" ({kind_words(pos)})" if pos else "")
+        )
     # units left in a fortification that has gone: out of it
     gone = {(src, f.kind) for f, src, _ in fort_moves}
     for s in list(b.stacks.values()):
@@ -310,7 +312,7 @@ def _in_place(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
     for f in plan.a.forts:
         if f.id in ca:
             b.put_fort(replace(f, ca=ca[f.id]))
-            changes.append(f"{f.kind} {f.id} CA: {ca[f.id]} (4.4)")
+            changes.append(f"{f.words} {f.id} CA: {ca[f.id]} (4.4)")
 
 
 def _apply_settings(state: State, s: Stack, options: Choices, changes: list[str]) -> Stack:
@@ -363,7 +365,7 @@ def _fail(b: _Board, plan: ShiftPlan, flags: Effects, changes: list[str]) -> Non
                 continue
             seen.add(f.id)
             b.put_fort(replace(f, hidden=False))
-            changes.append(f"reveal the {f.kind} {f.id} in {f.location}")
+            changes.append(f"reveal the {f.words} {f.id} in {f.location}")
 
 
 def _settings(s: Stack, options: Choices, changes: list[str], moved: bool) -> Stack:

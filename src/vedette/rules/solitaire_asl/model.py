@@ -62,6 +62,12 @@ FORTIFICATION_KINDS = (
 )
 
 
+def kind_words(kind: str) -> str:
+    """A fortification kind's key in words, for messages and explanations: ``fortified_building``
+    is typed, "fortified building" is printed."""
+    return kind.replace("_", " ")
+
+
 #: a weapon's bore-sight statuses other than a determined location (6.1, 2.3)
 BORESIGHT_STATES = ("none", "eligible", "lost")
 
@@ -230,6 +236,11 @@ class Fortification:
     tunnel_from: str = ""
     exit: str = ""
     moved: bool = False
+
+    @property
+    def words(self) -> str:
+        """The kind in words for messages ("fortified building"); ``kind`` stays the key typed."""
+        return kind_words(self.kind)
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {

@@ -9,7 +9,8 @@ judges every entry (and every choice) with ``plan``: these are the candidates.
   pre-registration die with an AR (7.1), moves of stacks (ASL A4, the RtPh, the APh), the
   end of a phase's start (2.3), merges (2.2) and the next phase. Not offered: ``reveal``
   (concealment, HIP and cloaking are lost by the ASL rules: the player reports it, it is not
-  a choice) and ``drop``/``fort`` (the player's own bookkeeping); they may be typed.
+  a choice), ``drop`` and ``fort`` (the player's own bookkeeping) but for a tunnel's exit to
+  choose after a shift (4.4.2); they may be typed.
 
 Choices of locations are few and readable (:data:`LOCATION_CHOICES`; a move's
 :data:`MOVE_CHOICES`): a moving stack's adjacent hexes and the unrevealed minefields'
@@ -138,7 +139,9 @@ def shift_offers(
                         f"describe {loc} before shifting from it: its terrain (TEM) and whether"
                         " an enemy unit sees it (else TEM 0, out of enemy LOS is assumed)",
                         "O'Leary 2.5",
-                        open={"terrain": kinds, "los": (True, False)},
+                        # terrain first (the page presets every open field but the first to
+                        # its first choice): out of enemy LOS first, as assumed (A29)
+                        open={"terrain": kinds, "los": (False, True)},
                     )
             shifts.append(
                 Todo(
@@ -227,6 +230,31 @@ def move_offers(state: State) -> list[Todo]:
     return out
 
 
+def fort_offers(state: State) -> list[Todo]:
+    """O'Leary 4.4.2: a tunnel whose exit is to be chosen (cleared by a shift of its fortified
+    end, or never set) or open to a change right now (a fortification left its exit's location:
+    ``State.reroute``, reading A40), open on its exit: the locations next to its fortified end,
+    then the described ones (any other may be typed)."""
+    out = []
+    for f in state.fortifications:
+        if f.kind != "tunnel" or not f.location or (f.exit and f.id not in state.reroute):
+            continue
+        near = state.layout.neighbors(f.location)
+        to = _locations(state, near, but=(f.location, f.exit))
+        if to:
+            what = "choose again" if f.exit else "choose"
+            out.append(
+                Todo(
+                    "fort",
+                    {"id": f.id},
+                    f"tunnel {f.id} ({f.side}) from {f.location}: {what} its other exit",
+                    "O'Leary 4.4.2; ASL B8.6",
+                    open={"exit": to},
+                )
+            )
+    return out
+
+
 def merge_offers(state: State) -> list[Todo]:
     """O'Leary 2.2: stacks of one side and status in the same location and position may be
     put together (potential dummy stacks at the end of their side's CCPh; plan checks it)."""
@@ -252,7 +280,8 @@ def offers(state: State, config: Config, tables: Mapping[str, Any]) -> list[Todo
     if state.phase == SETUP:
         return setup_offers(state)
     facts, shifts = shift_offers(state, config, tables)
-    out = [*facts, *shifts, *fire_offers(state), *move_offers(state), *merge_offers(state)]
+    out = [*facts, *shifts, *fort_offers(state), *fire_offers(state), *move_offers(state)]
+    out += merge_offers(state)
     # the start of a phase matters in the MPh and APh (2.3, 5.1) and, at night, in the AFPh
     # (5.1: cloaked units shift at the start of their side's AFPh)
     starts = ("MPh", "APh", "AFPh") if state.night else ("MPh", "APh")

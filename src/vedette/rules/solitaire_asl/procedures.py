@@ -28,6 +28,7 @@ from vedette.rules.solitaire_asl.model import (
     Stack,
     State,
     Status,
+    kind_words,
 )
 from vedette.rules.solitaire_asl.requests import (
     ActRequest,
@@ -177,13 +178,21 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
         if c.boresight == "eligible":
             c2 = replace(c2, boresight="lost")
             changes.append(f"{c.name} ({c.id}) may no longer bore sight (2.3)")
+        elif c.boresight_location is not None and state.config.flow.moving_loses_boresight_location:
+            # 6.1 "still eligible to fire at a Bore Sighted location", lost by a move (2.3): the
+            # location determined goes too (reading A42)
+            c2 = replace(c2, boresight="lost")
+            changes.append(
+                f"{c.name} ({c.id}) loses its bore-sighted location {c.boresight_location}"
+                " (6.1, 2.3)"
+            )
         return c2
 
     whole = len(moving) == len(s.counters) and (s.status != Status.DUMMY or n_dummies == s.dummies)
     if whole and (to, pos or "") == (s.location, s.position):
         # not a move: it would still cost bore-sight eligibility (2.3) and end the start of
         # the phase
-        raise BadRequest(f"{s.id} is already in {to}" + (f" ({pos})" if pos else ""))
+        raise BadRequest(f"{s.id} is already in {to}" + (f" ({kind_words(pos)})" if pos else ""))
     mv = tuple(moved_counter(c) for c in moving)
     if whole:
         p.put_stack(
@@ -307,11 +316,11 @@ def run_reveal(state: State, req: RevealRequest, config: Config | None = None) -
     f = state.fortification(ref)
     if f is not None:
         if not f.hidden:
-            raise BadRequest(f"{f.kind} {f.id} is already revealed")
+            raise BadRequest(f"{f.words} {f.id} is already revealed")
         return Outcome(
             (p.put_fort(replace(f, hidden=False)).event("reveal"),),
             (),
-            f"place the {f.kind} {f.id} on the board in {f.location}",
+            f"place the {f.words} {f.id} on the board in {f.location}",
         )
     m = state.minefield(ref)
     if m is not None:
@@ -436,7 +445,7 @@ def run_fort(state: State, req: FortRequest) -> Outcome:
         raise BadRequest(f"no fortification {req.id!r}")
     if req.ca is None and req.complex is None and req.exit is None:
         # (an empty 'ca=' is an omitted field: nothing to record, and nothing is logged)
-        raise BadRequest(f"{f.kind} {f.id}: give what to record: ca=, complex= or exit=")
+        raise BadRequest(f"{f.words} {f.id}: give what to record: ca=, complex= or exit=")
     upd: dict[str, Any] = {}
     play = state.phase != "setup"
     if req.ca is not None:
@@ -446,7 +455,7 @@ def run_fort(state: State, req: FortRequest) -> Outcome:
             # their equivalent "in every respect"; 4.4: it chooses its CA after a shift
             raise RuleViolation(
                 "O'Leary 3.2.2",
-                f"{f.kind} {f.id} is hidden: its CA ({f.ca}) changes only with a shift (4.2,"
+                f"{f.words} {f.id} is hidden: its CA ({f.ca}) changes only with a shift (4.2,"
                 f' 4.4): \'shift a={f.id} ca={{"{f.id}":"..."}}\' (with itself, or with'
                 " another location)",
             )
@@ -479,7 +488,7 @@ def run_fort(state: State, req: FortRequest) -> Outcome:
         upd["exit"] = req.exit
     new = replace(f, **upd)
     said = ", ".join(f"{k} {v}" for k, v in upd.items()) or "nothing new"
-    return Outcome((BoardChanges().put_fort(new).event("fort"),), (), f"{f.kind} {f.id}: {said}")
+    return Outcome((BoardChanges().put_fort(new).event("fort"),), (), f"{f.words} {f.id}: {said}")
 
 
 def shift_candidates(state: State, side: str) -> list[tuple[str, str, str]]:

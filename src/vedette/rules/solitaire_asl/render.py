@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from vedette.rules.solitaire_asl.model import Stack, State, Status
+from vedette.rules.solitaire_asl.model import Stack, State, Status, kind_words
 from vedette.rules.solitaire_asl.turn import game_turn, phase_title
 
 _STATUS = {
@@ -44,7 +44,7 @@ def stack_text(s: Stack, waiting: dict[str, str] | None = None) -> str:
                 t += f" [bore sighted: {c.boresight_location}]"
             bits.append(t)
         what = ", ".join(bits)
-    pos = f" ({s.position})" if s.position else ""
+    pos = f" ({kind_words(s.position)})" if s.position else ""
     ti = " TI" if s.ti else ""
     return f"{s.id:<6} {s.side:<10} {s.location}{pos:<12} {_STATUS[s.status]:<16}{ti} {what}"
 
@@ -73,7 +73,7 @@ def render_state(state: State) -> str:
         for f in state.fortifications:
             extra = f" exit {f.exit or 'to choose'}" if f.kind == "tunnel" else ""
             out.append(
-                f"  {f.id:<6} {f.side:<10} {f.kind} in {f.location or '-'} TEM {f.tem:+d}"
+                f"  {f.id:<6} {f.side:<10} {f.words} in {f.location or '-'} TEM {f.tem:+d}"
                 f" {'hidden' if f.hidden else 'revealed'}{extra}"
             )
     if state.minefields:

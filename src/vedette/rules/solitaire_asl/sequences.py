@@ -16,7 +16,7 @@ from typing import Any
 from vedette.referee import procedure, procedure_table
 from vedette.rules.fields import arg
 from vedette.rules.sequence import Steps, sequence
-from vedette.rules.solitaire_asl.model import Stack, State
+from vedette.rules.solitaire_asl.model import Stack, State, kind_words
 from vedette.rules.solitaire_asl.planner import _facts, _pair, sequencing
 from vedette.rules.solitaire_asl.requests import PlanRequest
 from vedette.rules.solitaire_asl.turn import querying
@@ -75,7 +75,7 @@ def _change(s: Stack, t: Stack | None) -> str:
         return f"{s.id} eliminated" + (" (a dummy)" if s.is_dummy else "")
     words = []
     if t.location != s.location or t.position != s.position:
-        words.append(f"in {t.location}{f' ({t.position})' if t.position else ''}")
+        words.append(f"in {t.location}{f' ({kind_words(t.position)})' if t.position else ''}")
     if t.status != s.status:
         words.append(f"now {t.status.value}")
     if t.dummies != s.dummies:

@@ -32,6 +32,7 @@ from vedette.rules.solitaire_asl.model import (
     Stack,
     State,
     Status,
+    kind_words,
     natural_key,
 )
 
@@ -200,10 +201,10 @@ def build_state(scenario: Mapping[str, Any], options: Mapping[str, Any], config:
             _check_loc(f.location, where)
             used.append(f.location)
         if f.location and kind in locations.get(f.location, Location(f.location)).forbid:
-            raise DataError(SRC, f"a {kind} may not be set up in {f.location}", where)
+            raise DataError(SRC, f"a {kind_words(kind)} may not be set up in {f.location}", where)
         if f.ca and not config.fortification_ca.get(kind, False):
             # O'Leary 4.4: only some kinds "possess a well defined CA" (reading A39)
-            raise DataError(SRC, f"a {kind} has no covered arc (ca {f.ca!r})", where)
+            raise DataError(SRC, f"a {kind_words(kind)} has no covered arc (ca {f.ca!r})", where)
         if f.complex and kind != "cave":
             raise DataError(
                 SRC, f"only caves belong to cave complexes (complex {f.complex!r})", where

@@ -29,6 +29,7 @@ from vedette.rules.solitaire_asl.model import (
     Stack,
     State,
     Status,
+    kind_words,
 )
 from vedette.rules.solitaire_asl.requests import ShiftRequest
 from vedette.rules.solitaire_asl.turn import (
@@ -236,7 +237,7 @@ class Party:
             for s in self.stacks
             if s.status == Status.CLOAKED and not s.counters
         ]
-        parts += [f"hidden {f.kind} {f.id}" for f in self.forts]
+        parts += [f"hidden {f.words} {f.id}" for f in self.forts]
         return f"{', '.join(parts) or 'nothing'} in {self.location}"
 
     def ids(self) -> list[str]:
@@ -305,7 +306,7 @@ def party_tem(state: State, party: Party, moving_forts: set[str]) -> tuple[int, 
         cand = (loc.tem, terrain)
         for f in state.forts_at(party.location):
             if f.kind == s.position and f.id not in moving_forts:
-                cand = (f.tem, f"{f.kind} {party.location}")
+                cand = (f.tem, f"{f.words} {party.location}")
         if best is None or cand[0] < best[0]:
             best = cand
     return best if best is not None else (loc.tem, terrain)
@@ -734,7 +735,7 @@ def _plan_hip(
         for f in forts:
             if f.kind in state.location(dest).forbid:
                 raise RuleViolation(
-                    "O'Leary 4.2", f"a {f.kind} could not have been set up in {dest}"
+                    "O'Leary 4.2", f"a {f.words} could not have been set up in {dest}"
                 )
     if (move_a[2] or move_b[2]) and not req.placement_ok:
         raise RuleViolation(
@@ -981,7 +982,9 @@ def _pair_consequences(
             changes.append(f"swap {sa.id} ({sa.location}) and {sb.id} ({sb.location})")
             for new in (na, nb):
                 if new.position:
-                    changes.append(f"{new.id} takes {new.position} in {new.location} (2.3)")
+                    changes.append(
+                        f"{new.id} takes {kind_words(new.position)} in {new.location} (2.3)"
+                    )
                 if (new.position == "crest" or new.location in crest) and any(
                     c.kind == "vehicle" for c in new.counters
                 ):
@@ -1038,7 +1041,7 @@ def check_ca(state: State, f: Fortification) -> None:
     panji)" choose one; the kinds that have one are data (``[fortification_ca]``, A39)."""
     if not state.config.fortification_ca.get(f.kind, False):
         raise RuleViolation(
-            "O'Leary 4.4", f"{f.kind} {f.id} has no covered arc: a {f.kind} takes no CA"
+            "O'Leary 4.4", f"{f.words} {f.id} has no covered arc: a {f.words} takes no CA"
         )
 
 

@@ -207,15 +207,21 @@
       }
       case "count": case "number": {
         const lo = f.min ?? 0, hi = f.max ?? 100000;
+        // a field whose default is null is left out unless set: the rules give its value
+        // (f.unset says whence, e.g. an ASL location's TEM from its terrain)
+        if (f.default === null) box.append(chip(f.unset || "none", v == null, () => { set(null); changed(); }));
         box.append(h("button", { type: "button", class: "step", "data-step": "-1", "aria-label": `${f.label} minus one`, on: { click: step(-1, lo, hi) } }, "−"),
-          h("output", { class: "value", text: String(v ?? f.default ?? 0) }),
+          h("output", { class: "value", text: v == null && f.default === null ? "–" : String(v ?? f.default ?? 0) }),
           h("button", { type: "button", class: "step", "data-step": "+1", "aria-label": `${f.label} plus one`, on: { click: step(1, lo, hi) } }, "+"));
         if ((f.max ?? 1000) > 20) box.append(h("button", { type: "button", class: "step", "data-step": "+5", on: { click: step(5, lo, hi) } }, "+5"));
         for (const p of f.presets || []) box.append(chip(String(p), v === p, () => { set(p); changed(); }));
         break;
       }
       case "bool":
-        box.append(chip((v ?? f.default) ? "yes" : "no", Boolean(v ?? f.default), () => { set(!(v ?? f.default)); changed(); }));
+        if (f.default === null) {  // three ways: left to the rules (f.unset), yes, no
+          box.append(chip(f.unset || "none", v == null, () => { set(null); changed(); }));
+          for (const [w, b] of [["yes", true], ["no", false]]) box.append(chip(w, v === b, () => { set(b); changed(); }));
+        } else box.append(chip((v ?? f.default) ? "yes" : "no", Boolean(v ?? f.default), () => { set(!(v ?? f.default)); changed(); }));
         break;
       case "angle":
         for (const d of [-45, -15, 15, 45]) box.append(h("button", { type: "button", class: "step", "data-turn": d, on: { click: () => { set(((Number(v) || 0) + d + 360) % 360); changed(); } } }, `${d > 0 ? "+" : ""}${d}°`));
