@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.two_by_two.battle import Battle
+from tests.two_by_two.test_2x2_leftovers import _bridge_at
 from vedette.errors import BadRequest, RuleViolation
 
 N = 19.05  # mm per [1]
@@ -43,17 +44,6 @@ def test_the_winner_is_named_right_whatever_the_sides_are_called() -> None:
     while b.state.stage != "over":
         out = b.do("next")
     assert out.message == "game over: Austrians won (3-0 AP destroyed)"
-
-
-def _bridge_at(y0: float) -> list[dict[str, Any]]:
-    """A bridge 20 mm deep across x 285..315, its near edge at ``y0``."""
-    return [
-        {
-            "kind": "bridge",
-            "name": "bridge",
-            "area": [[285, y0], [315, y0], [315, y0 + 20], [285, y0 + 20]],
-        }
-    ]
 
 
 def test_a_moves_message_says_what_made_its_cost_and_allowance() -> None:
