@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.two_by_two.battle import Battle
+from vedette.geometry import tabletop as tt
 from vedette.errors import RuleViolation
 
 N = 19.05  # mm per [1]
@@ -167,3 +168,31 @@ def test_the_winner_is_named_with_its_own_count_first() -> None:
         out = b.do("next")
     assert b.state.winner == "red"
     assert out.message == "game over: Red won (3-0 AP destroyed)"
+
+
+def test_a_turn_to_face_that_would_set_the_charger_on_another_base_is_refused() -> None:
+    # Moving to contact: "Infantry may turn to face when charged"; the referee sets the charger
+    # front to front with it. BC strikes R's flank off centre: turned toward BC, R's front spot
+    # lies on G. Before, the referee set BC on top of G; now the turn is refused and not
+    # offered (reading 52: no base ends on another), the fire on the charger still is
+    units = [
+        {"id": "BC", "side": "blue", "type": "heavy_cavalry", "x": 200, "y": 315, "facing": 90},
+        {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 300, "facing": 180},
+        {"id": "G", "side": "blue", "type": "infantry", "x": 305, "y": 320},
+    ]
+    b = Battle.quick(units)
+    b.do("move", unit="BC", path=[[200, 315], [300 - 6 - 12.5, 315]], facing=90)
+    assert [m.defender for m in b.state.melees] == ["R"]
+    assert not _lines(b, "face", unit="R")
+    assert _lines(b, "shoot", firer="R", target="BC")
+    with pytest.raises(RuleViolation, match="BC would end on G"):
+        b.do("face", unit="R", toward="BC")
+    assert b.state.unit("BC").body.centre.x == pytest.approx(300 - 6 - 12.5)
+    # with G away, the same turn is offered and taken, front to front
+    b2 = Battle.quick([u for u in units if u["id"] != "G"])
+    b2.do("move", unit="BC", path=[[200, 315], [300 - 6 - 12.5, 315]], facing=90)
+    assert _lines(b2, "face", unit="R")
+    b2.do("face", unit="R", toward="BC")
+    r, c = b2.state.unit("R").body, b2.state.unit("BC").body
+    assert tt.relative_bearing(r, c.centre) == pytest.approx(0, abs=0.01)
+    assert tt.relative_bearing(c, r.centre) == pytest.approx(0, abs=0.01)

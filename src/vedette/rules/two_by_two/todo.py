@@ -957,7 +957,7 @@ def _reactions(state: GameState) -> list[Todo]:
             and a.body is not None
             and abs(tt.relative_bearing(d.body, a.body.centre)) < 1.0
         ) or (d.body is None and d.turned)  # (stated: it has turned to face this phase)
-        if not facing_it:
+        if not facing_it and (d.body is None or a.body is None or not facts.faced(state, d, a)[2]):
             out.append(
                 Todo(
                     "face",
