@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from tests.two_by_two.battle import Battle
-from vedette.geometry import tabletop as tt
 from vedette.errors import RuleViolation
+from vedette.geometry import tabletop as tt
 
 N = 19.05  # mm per [1]
 

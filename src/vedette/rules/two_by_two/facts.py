@@ -770,7 +770,8 @@ def faced(state: GameState, u: Unit, charger: Unit) -> tuple[Body, Body, str | N
         if not on_table(state, body):
             return turned, moved, f"{who.name} would end off the table"
         for o in state.near(body, 0.0):
-            if o.id not in (u.id, charger.id) and o.body is not None:
-                if tt.overlaps(body, o.body, 1.0):
-                    return turned, moved, f"{who.name} would end on {o.name}"
+            if o.id in (u.id, charger.id) or o.body is None:
+                continue
+            if tt.overlaps(body, o.body, 1.0):
+                return turned, moved, f"{who.name} would end on {o.name}"
     return turned, moved, None
