@@ -242,10 +242,13 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     loser, winner = (d, a) if r.difference > 0 else (a, d)
     key = row.key.split("_", 1)[1]
     lines = [_draw_line(a, d, da, db) for da, db in r.draws]
-    lines.append(f"{winner.name} wins; {loser.name} {row.result.split(' ', 1)[1]}")
     win_town = bool(fight.facts["attacker" if winner is a else "defender"]["town"])
     lf = fight.facts["attacker" if loser is a else "defender"]
     held = bool(lf["town"] or lf["woods"])
+    result = row.result.split(" ", 1)[1]
+    if key in ("repulsed", "recoils"):  # the row's "(... town or woods ...)": said if it applies
+        result = result.split(" (", 1)[0]
+    lines.append(f"{winner.name} wins; {loser.name} {result}")
     follow: str = row.follow_up  # the table's column (2 by 2, Melee: the winner's follow-up)
     if key == "repulsed":
         if held:
