@@ -196,3 +196,26 @@ def test_a_turn_to_face_that_would_set_the_charger_on_another_base_is_refused() 
     r, c = b2.state.unit("R").body, b2.state.unit("BC").body
     assert tt.relative_bearing(r, c.centre) == pytest.approx(0, abs=0.01)
     assert tt.relative_bearing(c, r.centre) == pytest.approx(0, abs=0.01)
+
+
+def test_a_unit_that_charged_may_not_rout_voluntarily_in_the_same_move_phase() -> None:
+    # Unit Summary: "*** may voluntarily rout" (reading 18: in its own move phase or when
+    # charged); Moving to contact: a move to contact ends the unit's move (reading 37). Before,
+    # light cavalry was offered a voluntary rout right after its own charge, and took it; now
+    # the charge ends its move: neither offered nor taken. A *** friend that did not charge
+    # still may
+    b = Battle.quick(
+        [
+            {"id": "LC", "side": "blue", "type": "light_cavalry", "x": 300, "y": 200},
+            {"id": "L2", "side": "blue", "type": "light_cavalry", "x": 100, "y": 200},
+            {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 200 + 12 + 3 * N},
+        ]
+    )
+    assert _lines(b, "rout", unit="LC")
+    b.do("move", unit="LC", path=[[300, 200], [300, 200 + 3 * N]])
+    assert [(m.attacker, m.defender) for m in b.state.melees] == [("LC", "R")]
+    assert not _lines(b, "rout", unit="LC")
+    assert _lines(b, "rout", unit="L2")
+    with pytest.raises(RuleViolation, match="charged this phase"):
+        b.do("rout", dice=[4], unit="LC")
+    assert not b.state.unit("LC").disrupted

@@ -37,6 +37,7 @@ from vedette.rules.two_by_two.events import (
     unit_event,
 )
 from vedette.rules.two_by_two.model import (
+    R_CONTACT,
     R_MELEE,
     R_SHOOT,
     R_UNITS,
@@ -429,6 +430,14 @@ def _voluntary_judge(state: GameState, req: Rout) -> Unit:
         raise RuleViolation(
             R_UNITS,
             f"{u.name} may rout voluntarily only in its move phase or when charged (ASSUMPTION)",
+        )
+    if own_move and any(m.attacker == u.id for m in state.melees):
+        # a move to contact ends the unit's move for the phase (reading 37): the charger stays
+        # for the melee it began, and routs by choice only when charged (reading 18)
+        raise RuleViolation(
+            R_CONTACT,
+            f"{u.name} charged this phase: a move to contact ends its move, so it may not rout"
+            " voluntarily now (ASSUMPTION)",
         )
     if u.disrupted:  # a unit that has routed is disrupted too: it does not rout again by choice
         raise RuleViolation(

@@ -1176,17 +1176,20 @@ def _melee_phase(state: GameState) -> list[Todo]:
 
 
 def _voluntary_routs(state: GameState) -> list[Todo]:
-    """A *** unit may rout voluntarily (2 by 2, Unit Summary): in its own move phase, or when
-    charged (ASSUMPTION, docs)."""
+    """A *** unit may rout voluntarily (2 by 2, Unit Summary): in its own move phase (not once
+    it has charged in it: reading 37), or when charged (ASSUMPTION, reading 18)."""
     out: list[Todo] = []
     kinds = _rout_kinds(state.rules)
     if not kinds:
         return out
     charged = {m.defender for m in state.melees}
     phasing = state.phasing if state.phase == "move" else None
+    chargers = {m.attacker for m in state.melees} if phasing else set()
     for u in state.units:
         if u.kind not in kinds or u.status != "table" or u.disrupted or u.entry:
             continue  # (on_table, as a field; an arrived reinforcement has not entered yet)
+        if u.side == phasing and u.id in chargers:
+            continue  # its charge ended its move for the phase (reading 37)
         if u.side == phasing or u.id in charged:
             out.append(_rout_line(u.id, u.name))
     return out
