@@ -83,6 +83,9 @@ REFIGURED = {
     _SAID_ZERO: "2 by 2, Resolving shooting (session 18): a Light Infantry target's -1 negated by"
     " enemy cavalry near, and a screened firer's +1 cancelled by the target's screen, are said"
     " (+0)",
+    r" \((?:a unit in town or woods stays in control|in town or woods: disrupted instead)\)": "2"
+    " by 2, Melee (session 18): a repulse or recoil says the row's town-or-woods clause only of"
+    " a loser in one",
 }
 #: rules changed on purpose that change what ``todo`` offers (a line's command's start -> whether
 #: the change removes or adds such lines, or both for a line reworded, and the change): a game
@@ -206,6 +209,19 @@ TODO_CHANGES: list[tuple[str, str, str]] = [
         "removed",
         "2 by 2 reading 33 (session 17): a path's corner turn (a counter-charge turning to face"
         " first) may not end on another base",
+    ),
+    # session 18 (helper T5)
+    (
+        "rout unit=",
+        "removed",
+        "2 by 2 reading 37 (session 18): a *** unit that charged does not rout voluntarily in"
+        " the same move phase (its charge ended its move)",
+    ),
+    (
+        "face unit=",
+        "removed",
+        "2 by 2 reading 52 (session 18): no turn to face a charger where either base would end"
+        " on another",
     ),
 ]
 #: rules changed on purpose that change the choices ``todo`` offers on a line (its command's
