@@ -224,6 +224,14 @@ TODO_CHANGES: list[tuple[str, str, str]] = [
         " on another",
     ),
 ]
+CHOICES_CHANGED_18 = [
+    (
+        key,
+        "2 by 2 reading 7 (session 18): a bridge's 1/2-rate figures offered only to the step"
+        " (advance or retire) whose way meets it",
+    )
+    for key in ("advance unit=", "retire unit=")
+]
 #: rules changed on purpose that change the choices ``todo`` offers on a line (its command's
 #: start -> the change): a game whose first difference is a step whose lines are the same but
 #: for such choices is counted apart, not failed
@@ -277,6 +285,7 @@ CHOICES_CHANGED: list[tuple[str, str]] = [
         "2 by 2 todo (session 17): a turn offered at 45, 90 or 135 degrees either way (one turn"
         " reaches each of the eight facings)",
     ),
+    *CHOICES_CHANGED_18,
 ]
 QUICK = os.environ.get("VEDETTE_BENCH_QUICK", "") not in ("", "0")
 BASE = "b550f36"  # main before the 2 by 2 todo speed work

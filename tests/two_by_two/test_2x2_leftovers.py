@@ -219,3 +219,24 @@ def test_a_unit_that_charged_may_not_rout_voluntarily_in_the_same_move_phase() -
     with pytest.raises(RuleViolation, match="charged this phase"):
         b.do("rout", dice=[4], unit="LC")
     assert not b.state.unit("LC").disrupted
+
+
+def test_the_bridges_halved_figures_are_offered_only_the_way_that_meets_it() -> None:
+    # Movement Modifiers, "Bridge - All units move at 1/2 rate" (reading 7): a step over a
+    # bridge may go [2] of infantry's [4]. B has a bridge [3.5] ahead and none behind: todo
+    # offered its retire the halved [2] too, a figure only a way over the bridge needs. Now the
+    # retire is offered the full figures only, the advance the halved one; and the other way
+    # round with the bridge behind
+    units = [
+        {"id": "B", "side": "blue", "type": "infantry", "x": 300, "y": 200},
+        {"id": "R", "side": "red", "type": "infantry", "x": 100, "y": 550},
+    ]
+    b = Battle.quick(units, _bridge_at(200 + 3.5 * N))
+    assert "2" in _lines(b, "advance", unit="B")[0].open["distance"]
+    assert _lines(b, "retire", unit="B")[0].open["distance"] == ("1", "4")
+    b = Battle.quick(units, _bridge_at(200 - 2.5 * N - 20))
+    b.do("advance", unit="B", distance="0.5")  # [3.5] left, [1.5] of it over a bridge
+    assert "1.5" in _lines(b, "retire", unit="B")[0].open["distance"]
+    assert "1.5" not in _lines(b, "advance", unit="B")[0].open["distance"]
+    b.do("retire", unit="B", distance="1.5")  # as offered: accepted
+    assert b.state.unit("B").spent == pytest.approx(2.0)

@@ -756,7 +756,9 @@ def _steps(
     unit = (("unit", uid),)
     top = max(left, road)
     short = tuple(s for s in (ahead,) if s is not None and 0.01 <= s <= top)
-    figures = [_n(min(left, 1.0)), _n(left), *(_n(h) for h in halved)]
+    # the 1/2-rate figures each way only where that way meets a bridge (None: it meets none)
+    fore = halved if ahead is not None else ()
+    figures = [_n(min(left, 1.0)), _n(left), *(_n(h) for h in halved if behind is not None)]
     if behind is not None and 0.01 <= behind <= top:
         figures.append(_n(behind))
     back = (*dict.fromkeys(figures),)
@@ -766,7 +768,7 @@ def _steps(
             unit,
             f"{name} may advance ([{left:.2f}] of its move left)",
             R_MOVE,
-            (("distance", _distances(left, road, *halved, *short)),),
+            (("distance", _distances(left, road, *fore, *short)),),
         ),
         _todo(
             "retire",
