@@ -83,6 +83,9 @@ REFIGURED = {
     _SAID_ZERO: "2 by 2, Resolving shooting (session 18): a Light Infantry target's -1 negated by"
     " enemy cavalry near, and a screened firer's +1 cancelled by the target's screen, are said"
     " (+0)",
+    r" \((?:a unit in town or woods stays in control|in town or woods: disrupted instead)\)": "2"
+    " by 2, Melee (session 18): a repulse or recoil says the row's town-or-woods clause only of"
+    " a loser in one",
 }
 #: rules changed on purpose that change what ``todo`` offers (a line's command's start -> whether
 #: the change removes or adds such lines, or both for a line reworded, and the change): a game
@@ -207,6 +210,27 @@ TODO_CHANGES: list[tuple[str, str, str]] = [
         "2 by 2 reading 33 (session 17): a path's corner turn (a counter-charge turning to face"
         " first) may not end on another base",
     ),
+    # session 18 (helper T5)
+    (
+        "rout unit=",
+        "removed",
+        "2 by 2 reading 37 (session 18): a *** unit that charged does not rout voluntarily in"
+        " the same move phase (its charge ended its move)",
+    ),
+    (
+        "face unit=",
+        "removed",
+        "2 by 2 reading 52 (session 18): no turn to face a charger where either base would end"
+        " on another",
+    ),
+]
+CHOICES_CHANGED_18 = [
+    (
+        key,
+        "2 by 2 reading 7 (session 18): a bridge's 1/2-rate figures offered only to the step"
+        " (advance or retire) whose way meets it",
+    )
+    for key in ("advance unit=", "retire unit=")
 ]
 #: rules changed on purpose that change the choices ``todo`` offers on a line (its command's
 #: start -> the change): a game whose first difference is a step whose lines are the same but
@@ -261,6 +285,7 @@ CHOICES_CHANGED: list[tuple[str, str]] = [
         "2 by 2 todo (session 17): a turn offered at 45, 90 or 135 degrees either way (one turn"
         " reaches each of the eight facings)",
     ),
+    *CHOICES_CHANGED_18,
 ]
 QUICK = os.environ.get("VEDETTE_BENCH_QUICK", "") not in ("", "0")
 BASE = "b550f36"  # main before the 2 by 2 todo speed work

@@ -192,3 +192,35 @@ def test_a_stated_counter_charge_over_a_bridge_is_at_half_rate() -> None:
         b.do("countercharge", unit="B", target="R", distance=5, within=True, bridge=True)
     out = b.do("countercharge", unit="B", target="R", distance=4, within=True, bridge=True)
     assert "(cost [4.00] of [4.00]; x0.5: crosses a bridge" in out.message
+
+
+def test_a_stated_charge_states_a_town_passed_and_a_bridges_length_as_a_move_does() -> None:
+    # Movement Modifiers ("Towns - ... do not receive the road bonus when moving through a
+    # town"; "Bridge - All units move at 1/2 rate", read as the distance on the bridge under
+    # bridge_mode = "distance") and Moving to contact ("Cavalry may not move to contact on same
+    # turn it moves through a town"). A stated move could say through_town= and
+    # bridge_length=; a stated charge could not (refused as unknown fields), so a charge over a
+    # bridge under that house rule went at full rate
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry"},
+            {"id": "C", "side": "blue", "type": "light_cavalry"},
+            {"id": "R", "side": "red", "type": "infantry"},
+        ],
+        options={"play": "stated", "house_rules": {"movement": {"bridge_mode": "distance"}}},
+    )
+    with pytest.raises(RuleViolation, match="through a town"):
+        b.do("charge", unit="C", into="R", distance=4, through_town=True)
+    with pytest.raises(RuleViolation, match=r"needs \[5\.00\] but may move only \[4\.00\]"):
+        b.do("charge", unit="B", into="R", distance=4, bridge=True, bridge_length=1)
+    out = b.do("charge", unit="B", into="R", distance=3, bridge=True, bridge_length=1)
+    assert out.message.startswith("B charges R: [3.00] (cost [4.00] of [4.00]")
+    # a tracked game measures them: stated, they are refused
+    t = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry", "x": 300, "y": 200},
+            {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 260},
+        ]
+    )
+    with pytest.raises(RuleViolation, match="give no through_town"):
+        t.do("charge", unit="B", into="R", through_town=False)

@@ -11,6 +11,7 @@ import pytest
 
 from tests.two_by_two.battle import Battle
 from vedette.errors import RuleViolation
+from vedette.geometry import tabletop as tt
 
 N = 19.05  # mm per [1]
 
@@ -167,3 +168,75 @@ def test_the_winner_is_named_with_its_own_count_first() -> None:
         out = b.do("next")
     assert b.state.winner == "red"
     assert out.message == "game over: Red won (3-0 AP destroyed)"
+
+
+def test_a_turn_to_face_that_would_set_the_charger_on_another_base_is_refused() -> None:
+    # Moving to contact: "Infantry may turn to face when charged"; the referee sets the charger
+    # front to front with it. BC strikes R's flank off centre: turned toward BC, R's front spot
+    # lies on G. Before, the referee set BC on top of G; now the turn is refused and not
+    # offered (reading 52: no base ends on another), the fire on the charger still is
+    units = [
+        {"id": "BC", "side": "blue", "type": "heavy_cavalry", "x": 200, "y": 315, "facing": 90},
+        {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 300, "facing": 180},
+        {"id": "G", "side": "blue", "type": "infantry", "x": 305, "y": 320},
+    ]
+    b = Battle.quick(units)
+    b.do("move", unit="BC", path=[[200, 315], [300 - 6 - 12.5, 315]], facing=90)
+    assert [m.defender for m in b.state.melees] == ["R"]
+    assert not _lines(b, "face", unit="R")
+    assert _lines(b, "shoot", firer="R", target="BC")
+    with pytest.raises(RuleViolation, match="BC would end on G"):
+        b.do("face", unit="R", toward="BC")
+    assert b.state.unit("BC").body.centre.x == pytest.approx(300 - 6 - 12.5)
+    # with G away, the same turn is offered and taken, front to front
+    b2 = Battle.quick([u for u in units if u["id"] != "G"])
+    b2.do("move", unit="BC", path=[[200, 315], [300 - 6 - 12.5, 315]], facing=90)
+    assert _lines(b2, "face", unit="R")
+    b2.do("face", unit="R", toward="BC")
+    r, c = b2.state.unit("R").body, b2.state.unit("BC").body
+    assert tt.relative_bearing(r, c.centre) == pytest.approx(0, abs=0.01)
+    assert tt.relative_bearing(c, r.centre) == pytest.approx(0, abs=0.01)
+
+
+def test_a_unit_that_charged_may_not_rout_voluntarily_in_the_same_move_phase() -> None:
+    # Unit Summary: "*** may voluntarily rout" (reading 18: in its own move phase or when
+    # charged); Moving to contact: a move to contact ends the unit's move (reading 37). Before,
+    # light cavalry was offered a voluntary rout right after its own charge, and took it; now
+    # the charge ends its move: neither offered nor taken. A *** friend that did not charge
+    # still may
+    b = Battle.quick(
+        [
+            {"id": "LC", "side": "blue", "type": "light_cavalry", "x": 300, "y": 200},
+            {"id": "L2", "side": "blue", "type": "light_cavalry", "x": 100, "y": 200},
+            {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 200 + 12 + 3 * N},
+        ]
+    )
+    assert _lines(b, "rout", unit="LC")
+    b.do("move", unit="LC", path=[[300, 200], [300, 200 + 3 * N]])
+    assert [(m.attacker, m.defender) for m in b.state.melees] == [("LC", "R")]
+    assert not _lines(b, "rout", unit="LC")
+    assert _lines(b, "rout", unit="L2")
+    with pytest.raises(RuleViolation, match="charged this phase"):
+        b.do("rout", dice=[4], unit="LC")
+    assert not b.state.unit("LC").disrupted
+
+
+def test_the_bridges_halved_figures_are_offered_only_the_way_that_meets_it() -> None:
+    # Movement Modifiers, "Bridge - All units move at 1/2 rate" (reading 7): a step over a
+    # bridge may go [2] of infantry's [4]. B has a bridge [3.5] ahead and none behind: todo
+    # offered its retire the halved [2] too, a figure only a way over the bridge needs. Now the
+    # retire is offered the full figures only, the advance the halved one; and the other way
+    # round with the bridge behind
+    units = [
+        {"id": "B", "side": "blue", "type": "infantry", "x": 300, "y": 200},
+        {"id": "R", "side": "red", "type": "infantry", "x": 100, "y": 550},
+    ]
+    b = Battle.quick(units, _bridge_at(200 + 3.5 * N))
+    assert "2" in _lines(b, "advance", unit="B")[0].open["distance"]
+    assert _lines(b, "retire", unit="B")[0].open["distance"] == ("1", "4")
+    b = Battle.quick(units, _bridge_at(200 - 2.5 * N - 20))
+    b.do("advance", unit="B", distance="0.5")  # [3.5] left, [1.5] of it over a bridge
+    assert "1.5" in _lines(b, "retire", unit="B")[0].open["distance"]
+    assert "1.5" not in _lines(b, "advance", unit="B")[0].open["distance"]
+    b.do("retire", unit="B", distance="1.5")  # as offered: accepted
+    assert b.state.unit("B").spent == pytest.approx(2.0)

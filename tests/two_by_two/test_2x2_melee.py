@@ -72,6 +72,25 @@ def test_repulsed_two_and_recoil_full_move() -> None:
     assert d.body is not None and d.body.centre.y == pytest.approx(112 + 4 * N)
 
 
+def test_repulse_and_recoil_say_town_or_woods_only_where_it_applies() -> None:
+    # Melee: "Repulsed [2] (unit in town or woods remain in control)", "Recoils full move
+    # unless in town or woods then Disrupted". The result said the row's town-or-woods clause
+    # to a loser in the open too; now only to a loser in a town or woods
+    b = fight()
+    out = b.do("melee", dice=[4, 3], attacker="A", defender="D")
+    assert "D repulsed [2]" in out.message
+    assert "town or woods" not in out.message
+    b = fight()
+    out = b.do("melee", dice=[5, 3], attacker="A", defender="D")
+    assert "D recoils a full move" in out.message
+    assert "town or woods" not in out.message
+    town = {"kind": "town", "name": "t", "area": [[250, 106], [350, 106], [350, 160], [250, 160]]}
+    out = fight(terrain=(town,)).do("melee", dice=[4, 3], attacker="A", defender="D")
+    assert "D is in a town or woods: it stays in control" in out.message
+    out = fight(terrain=(town,)).do("melee", dice=[5, 3], attacker="A", defender="D")
+    assert "D is in a town or woods: disrupted instead" in out.message
+
+
 def test_town_or_woods_holds() -> None:
     town = {"kind": "town", "name": "t", "area": [[250, 106], [350, 106], [350, 160], [250, 160]]}
     b = fight(terrain=(town,))

@@ -754,3 +754,24 @@ def in_the_way(
         if found is None or block < found[1]:
             found = (o, block)
     return found
+
+
+def faced(state: GameState, u: Unit, charger: Unit) -> tuple[Body, Body, str | None]:
+    """A charged unit turned (about its centre) to face its charger, the charger set front to
+    front with it (2 by 2, Moving to contact), and what stops it, if anything: no base ends on
+    another nor off the table (readings 26, 33, 52: the referee never places a base on
+    another; the text gives the turn, not a shove of the bases around)."""
+    assert u.body is not None and charger.body is not None
+    turned = u.body.facing_toward(charger.body.centre)
+    gap = state.rules.footprint.depth
+    spot = turned.centre + turned.forward().scale(gap)
+    moved = Body(spot, tt.normalise(turned.facing + 180), charger.body.footprint)
+    for who, body in ((u, turned), (charger, moved)):
+        if not on_table(state, body):
+            return turned, moved, f"{who.name} would end off the table"
+        for o in state.near(body, 0.0):
+            if o.id in (u.id, charger.id) or o.body is None:
+                continue
+            if tt.overlaps(body, o.body, 1.0):
+                return turned, moved, f"{who.name} would end on {o.name}"
+    return turned, moved, None

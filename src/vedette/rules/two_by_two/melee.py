@@ -37,6 +37,7 @@ from vedette.rules.two_by_two.events import (
     unit_event,
 )
 from vedette.rules.two_by_two.model import (
+    R_CONTACT,
     R_MELEE,
     R_SHOOT,
     R_UNITS,
@@ -242,10 +243,13 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     loser, winner = (d, a) if r.difference > 0 else (a, d)
     key = row.key.split("_", 1)[1]
     lines = [_draw_line(a, d, da, db) for da, db in r.draws]
-    lines.append(f"{winner.name} wins; {loser.name} {row.result.split(' ', 1)[1]}")
     win_town = bool(fight.facts["attacker" if winner is a else "defender"]["town"])
     lf = fight.facts["attacker" if loser is a else "defender"]
     held = bool(lf["town"] or lf["woods"])
+    result = row.result.split(" ", 1)[1]
+    if key in ("repulsed", "recoils"):  # the row's "(... town or woods ...)": said if it applies
+        result = result.split(" (", 1)[0]
+    lines.append(f"{winner.name} wins; {loser.name} {result}")
     follow: str = row.follow_up  # the table's column (2 by 2, Melee: the winner's follow-up)
     if key == "repulsed":
         if held:
@@ -426,6 +430,14 @@ def _voluntary_judge(state: GameState, req: Rout) -> Unit:
         raise RuleViolation(
             R_UNITS,
             f"{u.name} may rout voluntarily only in its move phase or when charged (ASSUMPTION)",
+        )
+    if own_move and any(m.attacker == u.id for m in state.melees):
+        # a move to contact ends the unit's move for the phase (reading 37): the charger stays
+        # for the melee it began, and routs by choice only when charged (reading 18)
+        raise RuleViolation(
+            R_CONTACT,
+            f"{u.name} charged this phase: a move to contact ends its move, so it may not rout"
+            " voluntarily now (ASSUMPTION)",
         )
     if u.disrupted:  # a unit that has routed is disrupted too: it does not rout again by choice
         raise RuleViolation(

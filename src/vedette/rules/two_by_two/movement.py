@@ -784,7 +784,8 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
 
 def face(state: GameState, req: Face, dice: Any = None) -> Outcome:
     """Infantry charged this phase, and not engaged otherwise, turns to face its charger
-    (2 by 2, Moving to contact). The charger is set front to front with it."""
+    (2 by 2, Moving to contact). The charger is set front to front with it; where that
+    would put either base on another (or off the table) the turn is refused (reading 52)."""
     u = require_unit_in_play(state, req.unit, "turn to face")
     charger = require_unit_in_play(state, req.toward, "turn to face")
     require_reaction(state, u.side, "turn to face")
@@ -793,17 +794,15 @@ def face(state: GameState, req: Face, dice: Any = None) -> Outcome:
         raise RuleViolation(R_SHOOT, f"{u.name} is disrupted: it may not turn to face or fire")
     events: list[DomainEvent] = []
     if u.body is not None and charger.body is not None:
-        turned = u.body.facing_toward(charger.body.centre)
-        events.append(unit_event("faced", u.id, body=turned))
-        gap = (state.rules.footprint.depth + state.rules.footprint.depth) / 2
-        spot = turned.centre + turned.forward().scale(gap)
-        events.append(
-            unit_event(
-                "faced",
-                charger.id,
-                body=Body(spot, tt.normalise(turned.facing + 180), charger.body.footprint),
+        turned, moved, blocked = facts.faced(state, u, charger)
+        if blocked:  # (no room to stand front to front: reading 52)
+            raise RuleViolation(
+                R_CONTACT,
+                f"{u.name} may not turn to face {charger.name}: {blocked}"
+                " (ASSUMPTION: no base ends on another)",
             )
-        )
+        events.append(unit_event("faced", u.id, body=turned))
+        events.append(unit_event("faced", charger.id, body=moved))
     else:  # (stated: no facing kept; its change of facing this phase is, so it is done once)
         events.append(unit_event("faced", u.id, turned=True))
     return Outcome(tuple(events), (), f"{u.name} turns to face {charger.name}")

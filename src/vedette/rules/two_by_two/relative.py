@@ -283,13 +283,17 @@ def judge_charge(state: GameState, req: Charge) -> Plan:
             streams=req.streams,
             town=req.town,
             rough=req.rough,
+            through_town=req.through_town,
+            bridge_length=req.bridge_length,
         )
         judge_move(state, stated)  # the move's own judgement, before anything is written
         return Plan(req, data=stated)
     if req.distance:
         raise RuleViolation(R_PLAY, "a tracked game measures the charge itself: give no distance")
     said = [
-        k for k in ("road", "bridge", "streams", "town", "rough") if getattr(req, k) is not None
+        k
+        for k in ("road", "bridge", "streams", "town", "rough", "through_town", "bridge_length")
+        if getattr(req, k) is not None
     ]
     if said:
         raise RuleViolation(

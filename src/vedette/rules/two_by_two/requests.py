@@ -319,3 +319,9 @@ class Charge:
     streams: int | None = arg("stated game only: streams crossed", default=None)
     town: str | None = arg("stated game only: distance inside a town", units="n", default=None)
     rough: str | None = arg("stated game only: distance in woods/rough", units="n", default=None)
+    through_town: bool | None = arg(
+        "stated game only: passes through a town (default: town > 0)", default=None
+    )
+    bridge_length: str | None = arg(
+        "stated game only: distance on the bridge (bridge_mode=distance)", units="n", default=None
+    )

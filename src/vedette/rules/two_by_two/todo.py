@@ -756,7 +756,9 @@ def _steps(
     unit = (("unit", uid),)
     top = max(left, road)
     short = tuple(s for s in (ahead,) if s is not None and 0.01 <= s <= top)
-    figures = [_n(min(left, 1.0)), _n(left), *(_n(h) for h in halved)]
+    # the 1/2-rate figures each way only where that way meets a bridge (None: it meets none)
+    fore = halved if ahead is not None else ()
+    figures = [_n(min(left, 1.0)), _n(left), *(_n(h) for h in halved if behind is not None)]
     if behind is not None and 0.01 <= behind <= top:
         figures.append(_n(behind))
     back = (*dict.fromkeys(figures),)
@@ -766,7 +768,7 @@ def _steps(
             unit,
             f"{name} may advance ([{left:.2f}] of its move left)",
             R_MOVE,
-            (("distance", _distances(left, road, *halved, *short)),),
+            (("distance", _distances(left, road, *fore, *short)),),
         ),
         _todo(
             "retire",
@@ -957,7 +959,7 @@ def _reactions(state: GameState) -> list[Todo]:
             and a.body is not None
             and abs(tt.relative_bearing(d.body, a.body.centre)) < 1.0
         ) or (d.body is None and d.turned)  # (stated: it has turned to face this phase)
-        if not facing_it:
+        if not facing_it and (d.body is None or a.body is None or not facts.faced(state, d, a)[2]):
             out.append(
                 Todo(
                     "face",
@@ -1176,17 +1178,20 @@ def _melee_phase(state: GameState) -> list[Todo]:
 
 
 def _voluntary_routs(state: GameState) -> list[Todo]:
-    """A *** unit may rout voluntarily (2 by 2, Unit Summary): in its own move phase, or when
-    charged (ASSUMPTION, docs)."""
+    """A *** unit may rout voluntarily (2 by 2, Unit Summary): in its own move phase (not once
+    it has charged in it: reading 37), or when charged (ASSUMPTION, reading 18)."""
     out: list[Todo] = []
     kinds = _rout_kinds(state.rules)
     if not kinds:
         return out
     charged = {m.defender for m in state.melees}
     phasing = state.phasing if state.phase == "move" else None
+    chargers = {m.attacker for m in state.melees} if phasing else set()
     for u in state.units:
         if u.kind not in kinds or u.status != "table" or u.disrupted or u.entry:
             continue  # (on_table, as a field; an arrived reinforcement has not entered yet)
+        if u.side == phasing and u.id in chargers:
+            continue  # its charge ended its move for the phase (reading 37)
         if u.side == phasing or u.id in charged:
             out.append(_rout_line(u.id, u.name))
     return out
