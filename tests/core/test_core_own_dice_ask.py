@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.solo_napoleonic.test_solonap_text_3 import gen, unit
+from tests.two_by_two.battle import Battle
 from tests.web.test_web_browser_next import has, until
 from vedette import rules
 from vedette.engine import Game, Store
@@ -93,3 +94,35 @@ def test_a_percentile_morale_test_asks_for_its_percentile_dice_alone(tmp_path: P
     assert r["own_dice"] == [{"name": "d10", "faces": list(range(1, 11))}]
     r = c.post("/api/games/own/perform", json={**body, "dice": "99 5"}, headers=h).json()
     assert "retires half a move" in " ".join(r["lines"]), r
+
+
+def test_a_two_by_two_melee_asks_for_its_two_dice_and_a_reroll_die_on_a_draw(
+    tmp_path: Path,
+) -> None:
+    """2 by 2's melee (1d6 each, draws rerolled: Melee) asked for three dice: the probe gave
+    both dice the same face, so every probe drew and rerolled. On a phone the second face's
+    tap did nothing (the page waited for a third) and a third face was refused ('3 dice given
+    but only 2 needed'). It asks for the two dice, and for a reroll's die when a draw calls
+    for it; the odds tell the page two faces do the step."""
+    units = [
+        {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 112},
+        {"id": "A", "side": "blue", "type": "foot_artillery", "x": 300, "y": 100},
+    ]
+    db = tmp_path / "own.db"
+    g = Game.create(
+        Store(db), "own", "two_by_two", Battle.quick(units, p1="red").scenario, 3, dice="physical"
+    )
+    while not (g.state.phase == "melee" and g.state.actor == "red"):
+        g.perform("next", {})
+    req = {"attacker": "R", "defender": "A", "contact": True}
+    certain, more = g.dice_asked("melee", req)
+    assert [d.name for d in certain] == ["d6", "d6"] and more
+    c = TestClient(create_app(db), base_url="http://localhost")
+    page = c.get("/games/own").text
+    h = {"X-CSRF-Token": page.split('name="csrf-token" content="')[1].split('"')[0]}
+    body = {"procedure": "melee", "request": req, "refusal": "answer"}
+    assert c.post("/api/games/own/odds", json=body, headers=h).json()["own_needed"] == 2
+    r = c.post("/api/games/own/perform", json={**body, "dice": "4 4"}, headers=h).json()
+    assert "die #3 (d6) is needed" in r["refused"]  # a draw: the reroll's die asked for then
+    r = c.post("/api/games/own/perform", json={**body, "dice": "3 5"}, headers=h).json()
+    assert "R wins; A repulsed" in " ".join(r["lines"]), r

@@ -137,8 +137,9 @@ class ProbeCapped(DiceError):
 
 class ProbeSource:
     """Faces picked by a rule, not rolled: each die's lowest (``pick`` 0), middle (1) or
-    highest (2) face, every die drawn recorded. What a step would roll, learned without
-    rolling: the ask of a game played with the player's own dice (:func:`dice_asked`)."""
+    highest (2) face, or lowest and highest in turn (3: the first die's lowest; 4: its
+    highest), every die drawn recorded. What a step would roll, learned without rolling: the
+    ask of a game played with the player's own dice (:func:`dice_asked`)."""
 
     kind = "probe"
 
@@ -151,18 +152,23 @@ class ProbeSource:
             raise ProbeCapped(f"more than {self.cap} dice drawn")
         self.drawn.append(die)
         faces = sorted(die.faces)
-        return faces[(len(faces) - 1) * self.pick // 2]
+        pick = self.pick if self.pick < 3 else 2 * ((self.pick + len(self.drawn)) % 2)
+        return faces[(len(faces) - 1) * pick // 2]
 
 
 def dice_asked(run: Callable[[DiceSource], object]) -> tuple[list[Die], list[Die] | None]:
     """The dice ``run`` draws whatever the faces, in order, and the further dice it may draw
-    on some faces (None: none): ``run`` made three times (every die's lowest, middle, then
-    highest face); the dice all three drew first, and those the longest run drew after them
-    (a run that stopped on an error, a reroll that never ended, counts as drawing more). A
-    guide to what to ask the player for, not a proof: a branch no run took may draw fewer."""
+    on some faces (None: none): ``run`` made five times (every die's lowest, middle, then
+    highest face; then lowest and highest in turn, each way round: a contest of two dice, the
+    same face on both, always took one branch: a 2 by 2 melee against artillery drew its rout
+    die on every run, so three dice were asked for, the tap on the second face did nothing and
+    a third face was refused, 'only 2 needed'); the dice all five drew first, and those the
+    longest run drew after them (a run that stopped on an error, a reroll that never ended,
+    counts as drawing more). A guide to what to ask the player for, not a proof: a branch no
+    run took may draw fewer."""
     runs: list[list[Die]] = []
     more = False
-    for pick in (0, 1, 2):
+    for pick in (0, 1, 2, 3, 4):
         src = ProbeSource(pick)
         try:
             run(src)
