@@ -87,8 +87,9 @@ def main() -> None:
     ratio = best[SIZES[-1]] / best[SIZES[0]]
     x = SIZES[-1] // SIZES[0]
     print(
-        f"ratio {SIZES[-1]} vs {SIZES[0]} units: {ratio:.1f}x (target at 400 vs 25: within 20x;"
-        f" {x}x the units; {load()})"
+        f"ratio {SIZES[-1]} vs {SIZES[0]} units: {ratio:.1f}x (target at 400 vs 25: within 20x"
+        + ("" if QUICK else f": {'met' if ratio <= 20 else 'NOT met'}")
+        + f"; {x}x the units; {load()})"
     )
 
 

@@ -776,3 +776,44 @@ def test_the_cards_a_deal_leaves_are_those_its_log_reads_back() -> None:
         for f in dataclasses.fields(mine):
             a, b = getattr(mine, f.name), getattr(theirs, f.name)
             assert type(a) is type(b) and a == b, f.name
+
+
+def test_the_states_indexes_of_owed_units_are_the_units_that_owe() -> None:
+    """What is owed is asked before every action (``flow.none_owed``), so the state keeps the
+    units with an open charge, a morale marker, a result's bound move and a collision's chits
+    as indexes patched unit by unit, not a scan of every unit (bench_kuryakin: a turn at 400
+    units was 24x the turn at 25, the scans alone a seventh of it): at every step of seeded
+    simulated games each index is the scan of the units, and each is seen non-empty."""
+    from vedette.sim.play import Setup, play_game
+
+    setup = Setup(RS.name, RS.scenario("sample"), max_actions=600)
+    seen = {"charging": 0, "due": 0, "bound": 0, "collided": 0}
+
+    class Checked(type(RS)):  # type: ignore[misc]
+        def outcome(self, state: Any) -> Any:
+            scans = {
+                "charging": {u.id for u in state.units if u.charge_step is not None},
+                "due": {u.id for u in state.units if u.morale_due},
+                "bound": {u.id for u in state.units if u.bound is not None},
+                "collided": {u.id for u in state.units if u.collided},
+            }
+            kept = {
+                "charging": state.charging_ids(),
+                "due": state.due_ids(),
+                "bound": state.bound_ids(),
+                "collided": state.collided_ids(),
+            }
+            assert kept == scans
+            for k, ids in kept.items():
+                seen[k] += bool(ids)
+            return super().outcome(state)
+
+    checked = Checked()
+    real = rules.get
+    try:
+        rules.get = lambda name: checked if name == RS.name else real(name)  # type: ignore[assignment]
+        for i in range(4):
+            play_game(setup, 31, i)
+    finally:
+        rules.get = real  # type: ignore[assignment]
+    assert min(seen.values()) > 0, seen

@@ -18,6 +18,7 @@ from vedette.rules.solo_napoleonic import flow, memo, simplay
 from vedette.rules.solo_napoleonic import ruleset as R
 from vedette.rules.solo_napoleonic.common import Changes
 from vedette.rules.solo_napoleonic.events import GeneralMoved, TurnEnded, TurnMarksCleared
+from vedette.rules.solo_napoleonic.model import State
 from vedette.rules.solo_napoleonic.requests import EndTurn
 from vedette.sim.play import Setup, play_game
 
@@ -105,9 +106,12 @@ def test_a_chance_card_offer_follows_the_units_on_the_table() -> None:
 
 
 def _full_scan(monkeypatch: pytest.MonkeyPatch, state: Any) -> tuple[Any, ...]:
-    """The owed steps with every unit scanned for a bound move (no quick test in C)."""
+    """The owed steps with every unit scanned for a bound move and a collision (the state's
+    indexes of such units not read: each told to hold every unit)."""
+    every = lambda self: frozenset(u.id for u in self.units)  # noqa: E731
     with monkeypatch.context() as m:
-        m.setattr(flow, "_BOUND", lambda u: True)
+        m.setattr(State, "bound_ids", every)
+        m.setattr(State, "collided_ids", every)
         return flow.obligations(state)
 
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from operator import attrgetter
 from typing import Any
 
 from vedette.errors import BadRequest, RuleViolation, VedetteError
@@ -256,13 +255,13 @@ def obligations(state: State) -> tuple[Obligation, ...]:
 
 def none_owed(state: State) -> bool:
     """Nothing is owed (:func:`obligations` is empty): no open charge, no marker directing a
-    morale test, no unit bound by a result, no collision's chits (told in C, with the state's
-    indexes), no routing unit on the active card."""
+    morale test, no unit bound by a result, no collision's chits (told by the state's
+    indexes, not a scan of every unit), no routing unit on the active card."""
     return not (
         state.charging_ids()
         or state.due_ids()
-        or any(map(_BOUND, state.units))
-        or any(map(_COLLIDED, state.units))
+        or state.bound_ids()
+        or state.collided_ids()
         or _routing_up(state)
     )
 
@@ -314,18 +313,12 @@ def morale_owed(oid: str, uid: str, rule: str, text: str) -> Obligation:
     return Obligation(oid, "morale", {"unit": uid}, rule, text)
 
 
-#: a unit's move result (None: none binds it)
-_BOUND = attrgetter("bound")
-#: the units a unit's move ran into (empty: no collision owed)
-_COLLIDED = attrgetter("collided")
-
-
 def collisions_owed(state: State) -> list[Obligation]:
     """The chits a move's collision owes at once (Kuryakin, Disorder: "Each collision D3 D's
     per unit involved"): one ``disorder cause=collision`` naming the mover, then every unit
     its move ran into (``actions.collisions``; one move is one collision, each unit involved
     rolls once). ``waive`` is the logged way round (the table's bases, say, did not meet)."""
-    if not any(map(_COLLIDED, state.units)):  # (most states: none, told in C)
+    if not state.collided_ids():  # (most states: none, told by the state's index)
         return []
     return [
         Obligation(
@@ -344,7 +337,7 @@ def bound_moves(state: State) -> list[Obligation]:
     """The moves results owe (issue 23): a failed morale test's rout or retirement, at once;
     a unit that carries on regardless advances before its card ends."""
     out: list[Obligation] = []
-    if not any(map(_BOUND, state.units)):  # (most states: none bound, told in C)
+    if not state.bound_ids():  # (most states: none bound, told by the state's index)
         return out
     for u in state.units:
         if u.bound is None or not u.on_table:

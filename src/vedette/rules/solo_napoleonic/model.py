@@ -327,6 +327,10 @@ class State:
     index: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
     charging: frozenset[str] | None = field(default=None, repr=False, compare=False)
     due: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    # the units bound by a result's move, and those owing a collision's chits (flow.none_owed:
+    # asked before every action, so not a scan of every unit)
+    bound_set: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    collided_set: frozenset[str] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.index) != len(self.units):
@@ -380,6 +384,22 @@ class State:
             object.__setattr__(self, "charging", ids)
             return ids
         return self.charging
+
+    def bound_ids(self) -> frozenset[str]:
+        """The units bound by a result to a move (``Unit.bound``)."""
+        if self.bound_set is None:
+            ids = frozenset(u.id for u in self.units if u.bound is not None)
+            object.__setattr__(self, "bound_set", ids)
+            return ids
+        return self.bound_set
+
+    def collided_ids(self) -> frozenset[str]:
+        """The units whose move ran into others, the collision's chits owed (``collided``)."""
+        if self.collided_set is None:
+            ids = frozenset(u.id for u in self.units if u.collided)
+            object.__setattr__(self, "collided_set", ids)
+            return ids
+        return self.collided_set
 
     def _generals(self) -> Mapping[str, General]:
         """The generals by id (the first of an id), kept with the state for its generals
@@ -525,6 +545,12 @@ class State:
         if old.morale_due != u.morale_due and self.due is not None:
             due = self.due
             d["due"] = due | {u.id} if u.morale_due else due - {u.id}
+        if (old.bound is None) != (u.bound is None) and self.bound_set is not None:
+            ids = self.bound_set
+            d["bound_set"] = ids - {u.id} if u.bound is None else ids | {u.id}
+        if bool(old.collided) != bool(u.collided) and self.collided_set is not None:
+            ids = self.collided_set
+            d["collided_set"] = ids | {u.id} if u.collided else ids - {u.id}
         return new
 
     def with_general(self, g: General) -> State:
