@@ -365,8 +365,11 @@ def test_the_page_s_refusals_are_answers_in_the_form_s_words(client: TestClient)
     )
     asked = {"procedure": "advance", "request": {}}
     r = client.post("/api/games/own/perform", json={**asked, "refusal": "answer"}, headers=h)
-    assert r.status_code == 200 and set(r.json()) == {"refused", "own_dice", "dice_needed"}
+    keys = {"refused", "own_dice", "own_order", "own_from", "dice_needed"}
+    assert r.status_code == 200 and set(r.json()) == keys
     assert r.json()["own_dice"] == [{"name": "d6", "faces": [1, 2, 3, 4, 5, 6]}]  # its pad
+    # the die asked for is the first, its face the page's face buttons show
+    assert (r.json()["own_order"], r.json()["own_from"]) == (["d6"], 0)
     line = r.json()["refused"]
     assert r.json()["dice_needed"] == 1  # (the first die: none given)
     assert "roll 1d6, tap each face in order on the dice buttons: the last one does it" in line

@@ -207,9 +207,9 @@ def test_roll_stays_in_view_after_a_long_result_on_a_short_phone(
     tabs: Tabs, live_server: str, live_db: Path
 ) -> None:
     """A HIP shift's result (its roll, then every counter it moves) is taller than the sheet of
-    a short phone (360x600): the sheet shows the result's first line, and Roll stays in view
-    above it (it scrolled out of sight, though Roll alone does the step the panel has chosen
-    next)."""
+    a short phone (360x600): the sheet shows the result's first line (the result scrolls in a
+    box of its own at the sheet's top), and Roll stays in view (it scrolled out of sight,
+    though Roll alone does the step the panel has chosen next)."""
     until(make_game(live_db, "short-asl", "solitaire_asl"), has("shift"))
     short = {"width": 360, "height": 600}
     with tab(tabs, viewport=short, has_touch=True, is_mobile=True) as pg:
@@ -219,7 +219,7 @@ def test_roll_stays_in_view_after_a_long_result_on_a_short_phone(
         pg.tap("#roll-btn")
         pg.wait_for_selector("#result .line")
         sheet = pg.evaluate("document.querySelector('.panel').clientHeight")
-        assert pg.evaluate("document.getElementById('result').offsetHeight") > 0.85 * sheet
+        assert pg.evaluate("document.getElementById('result').scrollHeight") > 0.85 * sheet
         assert pg.evaluate(REACHED, "#result .line")
         top, bottom, sheet_top = pg.evaluate(ABOVE_SHEET, "#roll-btn")
         assert sheet_top <= top and bottom <= short["height"]  # the whole button in the sheet

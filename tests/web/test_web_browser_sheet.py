@@ -63,7 +63,8 @@ def test_the_sheet_folds_to_one_line_and_the_board_takes_half_the_screen(
     """Folded (its handle), the sheet is one line: the step Roll does next, what is picked for
     it, Roll. The board then shows on at least half the screen (about 170 px of 740 before), a
     hex is picked on it and Roll moves the piece (two taps); the fixing owed next is one tap.
-    A required field left empty unfolds the sheet to show it (nothing asked of the server).
+    A required field left empty unfolds the sheet on the entry's choices of it (nothing asked
+    of the server).
     The fold is kept when the page is reloaded, and a tap on the line unfolds it."""
     scen = rules.get("napoleon_at_bay").scenario("sample")
     Game.create(Store(live_db), "sheet-nab", "napoleon_at_bay", scen, seed=3)
@@ -77,11 +78,11 @@ def test_the_sheet_folds_to_one_line_and_the_board_takes_half_the_screen(
     assert shown >= SMALL["height"] / 2 and sheet < 110, (shown, sheet)
     assert page.get_attribute("#sheet-fold", "aria-expanded") == "false"
     assert page.inner_text("#sheet-line").startswith("move F1")
-    # Roll with the destination not yet picked: the sheet unfolds on the field and its error
+    # Roll with the destination not yet picked: the sheet unfolds on the entry's choices of it
     page.tap("#roll-btn")
-    err = 'form.proc[data-proc="move"] .field[data-field="to"] .field-error'
-    page.wait_for_selector(err)
-    assert "missing 'to'" in page.inner_text(err)
+    page.wait_for_selector("#result .error")
+    assert "missing 'to'" in page.inner_text("#result")
+    assert page.evaluate(REACHED, "#next li:has(.chosen) .open-choices[data-field='to'] .choice")
     assert page.get_attribute("#sheet-fold", "aria-expanded") == "true"
     assert page.locator("#log li").count() == 1  # nothing done
     page.tap("#sheet-fold")
@@ -567,3 +568,66 @@ def test_the_folded_sheet_shows_the_dice_buttons_the_next_step_asks_for(
         shown, sheet = page.evaluate(BOARD_SHOWN)
         assert shown >= SMALL["height"] / 2 and sheet < 110, (shown, sheet)
     screenshot(page, f"phone_folded_dice_{ruleset}")
+
+
+#: REACHED, of an element
+REACHED_NODE = """(e) => { const r = e.getBoundingClientRect();
+    const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !!at && (at === e || e.contains(at)); }"""
+#: the buttons of the chosen Next entry's choices (a move's distance, a shot's target)
+CHOSEN_CHOICES = "#next li:has(.next-item.chosen) .open-choices .choice"
+
+
+def test_the_next_step_s_choices_are_in_reach_after_a_result(
+    small: Any, live_server: str, live_db: Path
+) -> None:
+    """2 by 2 with stated positions: a move's distance is one of four choice buttons. Roll with
+    none picked says so and brings the choices into the sheet's view (it opened the form's
+    typed box, the choices out of view); after an answer the step chosen next has its choices
+    in view with Roll and the result, nothing scrolled (the sheet scrolled to the result below
+    the form: the choices were above its view, a scroll before each tap)."""
+    scen = rules.get("two_by_two").scenario("sample")
+    Game.create(Store(live_db), "reach-2x2", "two_by_two", scen, seed=5, options={"play": "stated"})
+    small.goto(f"{live_server}/games/reach-2x2")
+    small.wait_for_selector("#next .next-item.chosen")
+    small.tap("#roll-btn")
+    small.wait_for_selector("#result .error, .field-error:not([hidden])")
+    assert "distance" in small.inner_text("#result")
+    assert small.locator("form.proc:not([hidden]) details[open]").count() == 0
+    choices = small.locator(CHOSEN_CHOICES)
+    assert choices.count() == 4
+    assert all(choices.nth(k).evaluate(REACHED_NODE) for k in range(4))
+    small.tap(f"{CHOSEN_CHOICES}[data-value='4']")
+    small.tap("#roll-btn")
+    small.wait_for_selector("#log li[data-seq='2']")
+    assert "IR 49 Hiller" in small.inner_text("#next .next-item.chosen")
+    assert choices.count() == 4  # the next move's distances
+    assert all(choices.nth(k).evaluate(REACHED_NODE) for k in range(4))
+    assert small.evaluate(REACHED, "#result .line") and small.evaluate(REACHED, "#roll-btn")
+    assert small.evaluate("window.scrollY") == 0
+
+
+def test_the_face_buttons_are_the_faces_of_the_die_asked(
+    small: Any, live_server: str, live_db: Path
+) -> None:
+    """Kuryakin with the player's own dice: the deal's shuffle rolls a d10, a d9 ... a d2, then a
+    d10 and a d9; the face buttons are those of the die asked next (they showed 1-10 for each:
+    a 5 tapped for the d4 was refused), and the last face does the deal."""
+    rs = rules.get("solo_napoleonic")
+    g = Game.create(Store(live_db), "faces-sn", rs.name, rs.scenario("sample"), 3, dice="physical")
+    own_until(g, "deal")
+    asked, _ = g.dice_asked("deal", {})
+    sides = [max(d.faces) for d in asked]
+    assert sides == [10, 9, 8, 7, 6, 5, 4, 3, 2, 10, 9]
+    small.goto(f"{live_server}/games/faces-sn")
+    small.wait_for_selector("#next .next-item.chosen[data-procedure='deal']")
+    small.wait_for_selector("#odds > *", state="attached")  # the step's dice known
+    before = small.get_attribute("#log li", "data-seq")
+    for n in sides:
+        shown = small.eval_on_selector_all(
+            ".dice-pad .face:not([hidden])", "bs => bs.map((b) => Number(b.dataset.face))"
+        )
+        assert shown == list(range(1, n + 1)), (n, shown)
+        small.tap(".dice-pad .face[data-face='1']")
+    small.wait_for_function("b => document.querySelector('#log li').dataset.seq !== b", arg=before)
+    assert "1d4=1" in small.inner_text("#result")

@@ -93,6 +93,9 @@ def odds(
                 # morale test's chart d10) gets its pad when it is asked for (DiceNeeded)
                 dice = {d.name: list(d.faces) for d in certain or more or []}
                 out["own_dice"] = [{"name": k, "faces": v} for k, v in dice.items()]
+                # the dice in the order their faces are given: the page's face buttons show
+                # only the faces of the die asked next (a d4's 1-4, not 1-10)
+                out["own_order"] = [d.name for d in certain or more or []]
                 # how many faces the step takes whatever they show: the page's face tap that
                 # gives the last of them does the step (a face calling for more is asked then)
                 out["own_needed"] = len(certain)

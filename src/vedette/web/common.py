@@ -375,4 +375,7 @@ def refused(refusal: str, run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
             dice = {d.name: list(d.faces) for d in e.dice}
             out["own_dice"] = [{"name": k, "faces": v} for k, v in dice.items()]
             out["dice_needed"] = e.number
+            # in order, the first of them the die #number (after the faces given)
+            out["own_order"] = [d.name for d in e.dice]
+            out["own_from"] = e.number - 1
         return out

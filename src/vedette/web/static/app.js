@@ -122,7 +122,26 @@ function initGame() {
 
   function clearErrors() {
     document.querySelectorAll(".field-error").forEach((s) => { s.hidden = true; s.textContent = ""; });
-    document.querySelectorAll(".field.invalid").forEach((l) => l.classList.remove("invalid"));
+    document.querySelectorAll(".field.invalid, .open-choices.invalid").forEach((l) => l.classList.remove("invalid"));
+  }
+
+  // a Next entry's part (its choices) in the Next list's view; on a phone the sheet at its
+  // top too: the result (compact), the Next entries under it, Roll held at the sheet's bottom
+  // (it was scrolled to a result below the form: the choices above its view)
+  const phone = () => matchMedia("(max-width: 700px)").matches;
+  function inReach(part) {
+    const ol = document.getElementById("next");
+    const li = part?.closest("li");
+    if (!li) return;
+    const at = ol.getBoundingClientRect();
+    const box = part.getBoundingClientRect();
+    const top = li.getBoundingClientRect().top - at.top;
+    const bottom = box.bottom - at.bottom;
+    // the entry's top at the list's top, unless that leaves the part's end below its view:
+    // then that end at the list's bottom, never the part's start above the list's top
+    ol.scrollTop += bottom > top ? Math.min(bottom, box.top - at.top) : top;
+    if (phone() && !document.querySelector(".panel.folded")) document.querySelector(".panel").scrollTop = 0;
+    else part.scrollIntoView({ block: "nearest" });
   }
 
   // an error naming a field of the open form (or of the sequence's) is shown beside it (the
@@ -134,6 +153,17 @@ function initGame() {
     const esc = (n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     const hit = names.find((n) => new RegExp(`'${esc(n)}'|\\b${esc(n)}=|^${esc(n)} must`).test(message));
     if (!hit) return false;
+    // a field the chosen Next entry offers choices for (a stated move's distance): said by
+    // its choices, brought into view with Roll, one tap away (not its typed box opened in
+    // the form's "more", the choices out of the sheet's view)
+    const row = phone() && f === form() && chosenItem?.procedure === sel.value
+      ? chosenItem._li?.querySelector(`.open-choices[data-field="${CSS.escape(hit)}"]`) : null;
+    if (row) {
+      row.classList.add("invalid");
+      result.append(el("p", { class: "error", role: "alert" }, message));
+      inReach(row);
+      return true;
+    }
     const label = f.querySelector(`.field[data-field="${CSS.escape(hit)}"]`);
     const details = label.closest("details");
     if (details) details.open = true;
@@ -167,6 +197,7 @@ function initGame() {
     const box = document.getElementById("dice");
     box.value = `${box.value.trim()} ${b.dataset.face}`.trim();
     digit = null;
+    showFaces();
     diceTapped();
   }));
   document.querySelector(".dice-pad .face-clear")?.addEventListener("click", () => {
@@ -174,6 +205,7 @@ function initGame() {
     digit = null;
     askedMore = null;
     if (diceAsk) diceAsk.hidden = true;
+    showFaces();
     sheetLine();
   });
   // a step whose one roll is a check of the total of two like dice (2d6: a table read on the
@@ -207,7 +239,29 @@ function initGame() {
   // keep only the faces of the largest plain die the step rolls (one row for a d6)
   const customPad = document.querySelector(".dice-custom");
   let digit = null; // the tens digit of a percentile roll, waiting for its units
-  function customDice(dice) {
+  const isOdd = (d) => d.faces.some((f) => f < 1 || f > 10);
+  // the step's dice (their faces), and the order their faces are given in (names; the first
+  // of them for the face given at 'from': a die asked for after the faces given)
+  let knownDice = [];
+  let diceOrder = { names: [], from: 0 };
+  // the face buttons: only the faces of the die asked next (a shuffle's d10, d9 ... d2 in
+  // turn: a d4's 1-4, never a 5 it cannot show); past the dice known, those of the largest
+  // plain die the step rolls; nothing known of the step's dice: every face button
+  function showFaces() {
+    if (!facePad) return;
+    const plain = knownDice.filter((d) => !isOdd(d));
+    const name = diceOrder.names[facesGiven() - diceOrder.from];
+    const die = plain.find((d) => d.name === name);
+    const top = knownDice.length ? Math.max(0, ...plain.flatMap((d) => d.faces)) : 10;
+    facePad.querySelectorAll(".face").forEach((b) => {
+      const f = Number(b.dataset.face);
+      b.hidden = die ? !die.faces.includes(f) : f > top;
+    });
+  }
+  function customDice(dice, order = []) {
+    knownDice = dice;
+    diceOrder = Array.isArray(order) ? { names: order, from: 0 } : order;
+    showFaces();
     if (!customPad) return;
     // the step rolls the player's dice: the folded phone sheet shows their buttons (its pad,
     // pairs or own faces) over its line, so no tap is spent unfolding it to give them
@@ -216,12 +270,7 @@ function initGame() {
     root.classList.toggle("sheet-dice", needs);
     if (needs !== was) sheetLine(); // (the faces given said in it, or not)
     if (needs && !was) boardUp();
-    const isOdd = (d) => d.faces.some((f) => f < 1 || f > 10);
     const odd = dice.filter(isOdd);
-    const plain = dice.filter((d) => !isOdd(d));
-    // (nothing known of the step's dice: every face button)
-    const top = dice.length ? Math.max(0, ...plain.flatMap((d) => d.faces)) : 10;
-    facePad?.querySelectorAll(".face").forEach((b) => { b.hidden = Number(b.dataset.face) > top; });
     const key = odd.map((d) => d.name).join(" ");
     if (key === (customPad.dataset.dice || "")) return;
     customPad.dataset.dice = key;
@@ -302,6 +351,7 @@ function initGame() {
         ol.querySelectorAll(".chosen").forEach((b) => b.classList.remove("chosen"));
         btn.classList.add("chosen");
         choose(item);
+        if (phone()) inReach(li); // (its choices in the list's view: a tap each)
       });
       const li = el("li", { class: item.owed ? "owed" : "open" }, btn);
       item._li = li;
@@ -430,7 +480,7 @@ function initGame() {
       if (ticket !== pending) return;
       ownNeed = data.own_needed ? { key, n: data.own_needed } : null;
       dicePairs(data.refused ? [] : data.odds);
-      customDice(data.own_dice || []);
+      customDice(data.own_dice || [], data.own_order || []);
       if (data.refused) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${data.refused}`));
       else renderOdds(data.odds);
       if (data.reference && data.reference.length) oddsBox.append(referenceBox(data.reference));
@@ -762,7 +812,7 @@ function initGame() {
       const data = await post(`${api}/perform`, { procedure, request: req, dice, since: seq, refusal: "answer" });
       // a face that calls for one more die (a failed morale test's chart d10): its pad now,
       // and its tap does the step
-      if (data.refused && data.own_dice) customDice(data.own_dice);
+      if (data.refused && data.own_dice) customDice(data.own_dice, { names: data.own_order || [], from: data.own_from || 0 });
       askedMore = data.dice_needed && dice ? { key: stepKey(procedure, req), n: data.dice_needed } : null;
       if (data.refused) throw new ApiError(data.refused, 400);
       result.append(...data.lines.map((l) => el("div", { class: "line" }, l)));
@@ -772,6 +822,7 @@ function initGame() {
       }
       document.getElementById("dice").value = "";
       digit = null;
+      showFaces();
       // what was done, as the form had it: an Undo of it brings it back to be done again or
       // changed (not the step chosen after it, refused once undone)
       const done = { procedure, req, item: chosenItem };
@@ -782,8 +833,12 @@ function initGame() {
         document.querySelector("#next .next-item")?.classList.add("chosen");
         choose(first);
       } else refreshOdds(true);
-      // the result where the eye is; the keyboard back on the Next panel (issue 26.3, 26.5)
-      result.scrollIntoView({ block: "nearest" });
+      // the result where the eye is, with the step chosen next and its choices (on a phone
+      // the result is at the sheet's top, the Next entries under it); the keyboard back on
+      // the Next panel (issue 26.3, 26.5)
+      const chosen = document.querySelector("#next .next-item.chosen");
+      if (chosen && phone() && !document.querySelector(".panel.folded")) inReach(chosen.closest("li"));
+      else result.scrollIntoView({ block: "nearest" });
       document.querySelector("#next .next-item")?.focus({ preventScroll: true });
       return true;
     } catch (e) {
@@ -938,6 +993,7 @@ function initGame() {
       i.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); act(); } });
     });
   });
+  document.getElementById("dice").addEventListener("input", showFaces);
   document.getElementById("dice").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); act(); } });
   // asked for: the odds where the eye is (on a phone they come below the result, out of the
   // sheet's view)
