@@ -360,11 +360,33 @@ def event_removed(rs: str, recs: Records, at: int) -> Records:
 
 
 def reordered(rs: str, recs: Records, at: int) -> Records:
-    """Two actions swapped (nab: fix before move)."""
-    i = recs.index(rolling(recs)[at])
+    """A rolling action swapped with the next action (nab: fix before move); where the two
+    commute (another unit's step that rolls nothing: the referee gives that order too, the
+    same dice to the same action), with the next rolling action, or the one before the last:
+    each then draws the other's dice."""
+    rolls = rolling(recs)
+    i = recs.index(rolls[at])
     j = min(k for k in range(i + 1, len(recs)) if recs[k]["kind"] == "action")
+    if _commute(recs[i], recs[j]):
+        k = rolls.index(recs[i])
+        a, b = (rolls[k], rolls[k + 1]) if k + 1 < len(rolls) else (rolls[k - 1], rolls[k])
+        i, j = recs.index(a), recs.index(b)
     recs[i], recs[j] = recs[j], recs[i]
     return renumber(recs)
+
+
+def _commute(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two 2 by 2 move-phase steps of different units, the second rolling nothing (a voluntary
+    rout, then another unit's retire): either order is a history the referee gives."""
+    pa, pb = a["payload"], b["payload"]
+    units = {str(p.get("request", {}).get("unit")) for p in (pa, pb)}
+    steps = {"rout", "advance", "retire", "wheel", "turn", "formation"}
+    return (
+        pa.get("procedure") in steps
+        and pb.get("procedure") in steps
+        and len(units) == 2
+        and not rolling([b])
+    )
 
 
 def destroyed(rs: str, recs: Records, at: int) -> Records:
