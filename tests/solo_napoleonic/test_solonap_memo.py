@@ -585,7 +585,7 @@ def test_simulated_lines_are_the_todo_lines_at_every_step() -> None:
     from vedette.rules.simulation import todo_lines
     from vedette.rules.solo_napoleonic import ruleset as R
     from vedette.rules.solo_napoleonic import simplay
-    from vedette.sim.play import Setup, play_game
+    from vedette.sim.play import Setup
 
     setup = Setup(RS.name, RS.scenario("sample"), max_actions=400)
     play, rng = RS.simulation(), random.Random(0)
@@ -619,13 +619,7 @@ def test_simulated_lines_are_the_todo_lines_at_every_step() -> None:
             return super().outcome(state)
 
     checked = Checked()
-    real = rules.get
-    try:
-        rules.get = lambda name: checked if name == RS.name else real(name)  # type: ignore[assignment]
-        for i in range(3):
-            play_game(setup, 29, i)
-    finally:
-        rules.get = real  # type: ignore[assignment]
+    _play_checked(checked, setup, 29, 3)
     assert len(seen) > 300 and max(seen) > 10
     assert any(rides) and not all(rides)
     assert told["kept"] > 100 and len(told) == 7 and min(told.values()) > 5, told
@@ -784,7 +778,7 @@ def test_the_states_indexes_of_owed_units_are_the_units_that_owe() -> None:
     as indexes patched unit by unit, not a scan of every unit (bench_kuryakin: a turn at 400
     units was 24x the turn at 25, the scans alone a seventh of it): at every step of seeded
     simulated games each index is the scan of the units, and each is seen non-empty."""
-    from vedette.sim.play import Setup, play_game
+    from vedette.sim.play import Setup
 
     setup = Setup(RS.name, RS.scenario("sample"), max_actions=600)
     seen = {"charging": 0, "due": 0, "bound": 0, "collided": 0}
@@ -809,11 +803,19 @@ def test_the_states_indexes_of_owed_units_are_the_units_that_owe() -> None:
             return super().outcome(state)
 
     checked = Checked()
+    _play_checked(checked, setup, 31, 4)
+    assert min(seen.values()) > 0, seen
+
+
+def _play_checked(checked: Any, setup: Any, seed: int, games: int) -> None:
+    """Games 0 .. ``games``-1 of the study seeded ``seed``, simulated with ``checked`` (a
+    subclass of the ruleset whose hooks check each state) in the ruleset's place."""
+    from vedette.sim.play import play_game
+
     real = rules.get
     try:
         rules.get = lambda name: checked if name == RS.name else real(name)  # type: ignore[assignment]
-        for i in range(4):
-            play_game(setup, 31, i)
+        for i in range(games):
+            play_game(setup, seed, i)
     finally:
         rules.get = real  # type: ignore[assignment]
-    assert min(seen.values()) > 0, seen
