@@ -387,6 +387,30 @@ def test_a_house_rule_changes_the_melee_share() -> None:
         assert f"{shown} as potential casualties" in (o.note or "")
 
 
+def test_disorder_chits_of_the_text() -> None:
+    """Disorder: "Each round of melee or firing 1D ... Each move of Rout 2D Each move of
+    Retreat/Pursuit 1D Formation Incomplete at end of turn 1D Unit moving over 1/2 and Musician
+    dead 1D"."""
+    d = make([]).config.disorder
+    assert (d.round, d.rout_move, d.retreat_move) == (1, 2, 1)
+    assert (d.formation_incomplete, d.musician_over_half) == (1, 1)
+
+
+def test_a_house_rule_changes_the_disorder_chits() -> None:
+    """The [disorder] chits are what the referee gives: with a house rule of 3 for a move of
+    rout and 2 for a round of firing, a routing unit's move takes 3 'D' and a volley 2; a stated
+    rout's chits default to the house rule's figure."""
+    house = {"disorder": {"rout_move": 3, "round": 2}}
+    units = [unit("F1", status="routing"), unit("F2", front=5), unit("A1", "Allies")]
+    s = activate(make(units, house=house), "F1", "F2")
+    s, out = run(s, "move", [0, 3], unit="F1", mode="rout", distance=100)
+    assert s.unit("F1").disorder == 3 and "rout move 3D" in out.message
+    s, _ = run(s, "fire", [4, 5], unit="F2", target="A1", range="long")  # 4 x 1/4 = 1; saved
+    assert s.unit("F2").disorder == 2
+    s, _ = run(s, "disorder", cause="rout", unit="A1")
+    assert s.unit("A1").disorder == 3
+
+
 def _fire_note(house: dict[str, Any] | None, **kw: Any) -> str:
     firer = unit("f", figures=20, front=10, **kw)
     s = activate(make([firer, unit("t", "Allies")], house=house), "f")

@@ -165,6 +165,17 @@ class MeleeNumbers:
 
 
 @dataclass(frozen=True, slots=True)
+class DisorderChits:
+    """[disorder]: the 'D' chits each cause gives (Kuryakin, Disorder)."""
+
+    round: int
+    rout_move: int
+    retreat_move: int
+    formation_incomplete: int
+    musician_over_half: int
+
+
+@dataclass(frozen=True, slots=True)
 class RefereeMorale:
     """[referee_morale]: the morale tests the referee calls itself (issue 14)."""
 
@@ -223,6 +234,7 @@ class Config:
     melee_saves: MeleeSaves
     fire: FireNumbers
     melee: MeleeNumbers
+    disorder: DisorderChits
     morale_reasons: Mapping[str, str]
     referee_morale: RefereeMorale
     morale_result: Table
@@ -335,6 +347,14 @@ def _melee(m: MeleeNumbers) -> MeleeNumbers:
     return m
 
 
+def _disorder(d: DisorderChits) -> DisorderChits:
+    """[disorder], its chits checked: none negative."""
+    for name in DisorderChits.__dataclass_fields__:
+        if getattr(d, name) < 0:
+            raise DataError(SRC, f"[disorder] {name} must not be negative")
+    return d
+
+
 def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
     """Read the rule data (shipped + house rules) once; one line naming what is wrong."""
     gens = _table(data, "generals")
@@ -413,6 +433,7 @@ def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
         melee_saves=section(MeleeSaves, data, "melee_saves", SRC),
         fire=_fire(section(FireNumbers, data, "fire", SRC)),
         melee=_melee(section(MeleeNumbers, data, "melee", SRC)),
+        disorder=_disorder(section(DisorderChits, data, "disorder", SRC)),
         morale_reasons={k: str(v) for k, v in _plain(_table(data, "morale_reasons")).items()},
         referee_morale=section(RefereeMorale, data, "referee_morale", SRC),
         morale_result=table_from_data(

@@ -546,10 +546,14 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
         fkw["volleys_fired"] = f.volleys_fired + p.dice_count
     to = state.config.options.fire_disorder_to
     # one 'D' for the unit's round of firing, however its volleys are split
+    n = state.config.disorder.round
     if to in ("firer", "both") and not f.skirmishing and not f.fired:
-        fkw["disorder"] = ch.state.unit(f.id).disorder + 1
+        fkw["disorder"] = ch.state.unit(f.id).disorder + n
     ch.unit(
-        Fired, f.id, "fired" + (" (1D for a round of firing)" if "disorder" in fkw else ""), **fkw
+        Fired,
+        f.id,
+        "fired" + (f" ({n}D for a round of firing)" if "disorder" in fkw else ""),
+        **fkw,
     )
     if (
         to in ("target", "both")
@@ -559,8 +563,8 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
         ch.unit(
             Disordered,
             p.target.id,
-            "under fire (1D)",
-            disorder=ch.state.unit(p.target.id).disorder + 1,
+            f"under fire ({n}D)",
+            disorder=ch.state.unit(p.target.id).disorder + n,
         )
     if owed is not None and ch.state.has_unit(owed.id):
         charging.after_fire(ch, owed.id)

@@ -355,7 +355,7 @@ def melee(state: State, req: rq.Melee, dice: DiceSource) -> Outcome:
             continue
         kw: dict[str, Any] = {"lost_melee": u.id in losers}  # this round's loser only
         if not cur.skirmishing:
-            kw["disorder"] = cur.disorder + 1
+            kw["disorder"] = cur.disorder + state.config.disorder.round
         if u.id in losers:
             kw["morale_due"] = True
         ch.unit(
