@@ -49,7 +49,7 @@ def test_2_5_example_1_final_7_shift_made() -> None:
     s2, out = play(s, "shift", [3, 4], a="P1", b="D1")
     r = out.rolls[0]
     assert r.natural == 7 and r.final == 7  # type: ignore[union-attr]
-    assert sorted(mods(out).values()) == [-1, 1]
+    assert mods(out) == {"worst TEM +1: woods 4Q6": -1, "in LOS of an enemy unit: 4P5": 1}
     assert r.row == "allowed"  # type: ignore[union-attr]
     assert s2.stack("P1").location == "4Q6" and s2.stack("D1").location == "4P5"  # type: ignore[union-attr]
     assert s2.closed == ()
@@ -102,6 +102,7 @@ def test_2_5_example_2_final_12() -> None:
     s, out = _example2(0)
     r = out.rolls[0]
     assert (r.natural, r.final, r.row) == (11, 12, "exposed")  # type: ignore[union-attr]
+    assert mods(out) == {"in LOS of an enemy unit: 4R4": 1}  # the worst TEM, OG's, is 0
     assert s.stack("D1") is None
     p1 = s.stack("P1")
     assert p1 is not None and p1.status == Status.CONCEALED and not p1.ti and p1.location == "4P5"
@@ -114,7 +115,7 @@ def test_2_5_example_2_with_two_previous_shifts_final_14() -> None:
     s, out = _example2(2)
     r = out.rolls[0]
     assert (r.natural, r.final, r.row) == (11, 14, "revealed")  # type: ignore[union-attr]
-    assert mods(out)["2 previous shifts this phase"] == 2
+    assert mods(out) == {"2 previous shifts this phase": 2, "in LOS of an enemy unit: 4R4": 1}
     assert s.stack("D1") is None
     p1 = s.stack("P1")
     assert p1 is not None and p1.status == Status.REVEALED and p1.ti
