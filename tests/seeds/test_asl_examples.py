@@ -476,6 +476,10 @@ def test_4_3_example_1_pillbox_and_foxhole_use_woods_tem() -> None:
     s2, out = play(s, "shift", [1, 2], a="F1", b="F2")
     tem = [v for k, v in mods(out).items() if "TEM" in k]
     assert tem == [-1]
+    # the whole DR: 3, -1 (woods), -1 (both HIP: hidden fortifications count as HIP units, 4.2)
+    assert mods(out) == {"worst TEM +1: woods 4P5": -1, "both HIP": -1}
+    r = out.rolls[0]
+    assert (r.natural, r.final, r.row) == (3, 1, "allowed")  # type: ignore[union-attr]
     assert s2.fortification("F1").location == "4Q6" and s2.fortification("F2").location == "4P5"  # type: ignore[union-attr]
 
 
@@ -497,9 +501,13 @@ def test_4_3_example_2_fortified_building_uses_stone_building_tem() -> None:
         ],
     )
     s = to_phase(s, "MPh")
-    _, out = play(s, "shift", [1, 2], a="F1", b="X1")
+    s2, out = play(s, "shift", [1, 2], a="F1", b="X1")
     tem = [v for k, v in mods(out).items() if "TEM" in k]
     assert tem == [-3]
+    assert mods(out) == {"worst TEM +3: stone building 4P5": -3, "both HIP": -1}
+    r = out.rolls[0]
+    assert (r.natural, r.final, r.row) == (3, -1, "free")  # type: ignore[union-attr]
+    assert s2.fortification("F1").location == "4Q6"  # type: ignore[union-attr]
 
 
 # -- 4.4.2 ----------------------------------------------------------------------------------------
