@@ -49,7 +49,7 @@ def test_2_5_example_1_final_7_shift_made() -> None:
     s2, out = play(s, "shift", [3, 4], a="P1", b="D1")
     r = out.rolls[0]
     assert r.natural == 7 and r.final == 7  # type: ignore[union-attr]
-    assert sorted(mods(out).values()) == [-1, 1]
+    assert mods(out) == {"worst TEM +1: woods 4Q6": -1, "in LOS of an enemy unit: 4P5": 1}
     assert r.row == "allowed"  # type: ignore[union-attr]
     assert s2.stack("P1").location == "4Q6" and s2.stack("D1").location == "4P5"  # type: ignore[union-attr]
     assert s2.closed == ()
@@ -102,6 +102,7 @@ def test_2_5_example_2_final_12() -> None:
     s, out = _example2(0)
     r = out.rolls[0]
     assert (r.natural, r.final, r.row) == (11, 12, "exposed")  # type: ignore[union-attr]
+    assert mods(out) == {"in LOS of an enemy unit: 4R4": 1}  # the worst TEM, OG's, is 0
     assert s.stack("D1") is None
     p1 = s.stack("P1")
     assert p1 is not None and p1.status == Status.CONCEALED and not p1.ti and p1.location == "4P5"
@@ -114,7 +115,7 @@ def test_2_5_example_2_with_two_previous_shifts_final_14() -> None:
     s, out = _example2(2)
     r = out.rolls[0]
     assert (r.natural, r.final, r.row) == (11, 14, "revealed")  # type: ignore[union-attr]
-    assert mods(out)["2 previous shifts this phase"] == 2
+    assert mods(out) == {"2 previous shifts this phase": 2, "in LOS of an enemy unit: 4R4": 1}
     assert s.stack("D1") is None
     p1 = s.stack("P1")
     assert p1 is not None and p1.status == Status.REVEALED and p1.ti
@@ -475,6 +476,10 @@ def test_4_3_example_1_pillbox_and_foxhole_use_woods_tem() -> None:
     s2, out = play(s, "shift", [1, 2], a="F1", b="F2")
     tem = [v for k, v in mods(out).items() if "TEM" in k]
     assert tem == [-1]
+    # the whole DR: 3, -1 (woods), -1 (both HIP: hidden fortifications count as HIP units, 4.2)
+    assert mods(out) == {"worst TEM +1: woods 4P5": -1, "both HIP": -1}
+    r = out.rolls[0]
+    assert (r.natural, r.final, r.row) == (3, 1, "allowed")  # type: ignore[union-attr]
     assert s2.fortification("F1").location == "4Q6" and s2.fortification("F2").location == "4P5"  # type: ignore[union-attr]
 
 
@@ -496,9 +501,13 @@ def test_4_3_example_2_fortified_building_uses_stone_building_tem() -> None:
         ],
     )
     s = to_phase(s, "MPh")
-    _, out = play(s, "shift", [1, 2], a="F1", b="X1")
+    s2, out = play(s, "shift", [1, 2], a="F1", b="X1")
     tem = [v for k, v in mods(out).items() if "TEM" in k]
     assert tem == [-3]
+    assert mods(out) == {"worst TEM +3: stone building 4P5": -3, "both HIP": -1}
+    r = out.rolls[0]
+    assert (r.natural, r.final, r.row) == (3, -1, "free")  # type: ignore[union-attr]
+    assert s2.fortification("F1").location == "4Q6"  # type: ignore[union-attr]
 
 
 # -- 4.4.2 ----------------------------------------------------------------------------------------
@@ -548,3 +557,204 @@ def test_4_4_2_example_the_fortified_building_shifts_one_entrance_stays_in_it() 
     assert any("tunnel T1 now starts in" in c and "4R4" in c for c in out.details["changes"])
     s, _ = play(s, "fort", id="T1", exit="4P5")  # back into the pillbox, the player's choice
     assert s.fortification("T1").exit == "4P5"  # type: ignore[union-attr]
+
+
+# -- 2.3 (crest / foxhole), the other half ------------------------------------------------------
+def test_2_3_example_foxhole_only_if_the_5_4_8_had_claimed_it() -> None:
+    """ "the 4-6-7 could only claim foxhole benefits if the 5-4-8 had claimed such benefits":
+    the same exchange with the 5-4-8 in the foxhole's location but not in the foxhole. The
+    5-4-8 still takes crest status; the 4-6-7 may not claim the foxhole the 5-4-8 had not."""
+    s = make(
+        [
+            {
+                "id": "P1",
+                "location": "4P5",
+                "status": "potential_dummy",
+                "position": "crest",
+                "counters": ["4-6-7"],
+            },
+            {"id": "P2", "location": "4Q6", "status": "potential_dummy", "counters": ["5-4-8"]},
+        ],
+        fortifications=[
+            {"id": "F1", "side": "Russian", "kind": "foxhole", "location": "4Q6", "hidden": False}
+        ],
+    )
+    s = to_phase(s, "MPh")
+    with pytest.raises(RuleViolation, match=r"held: none .*not foxhole \(O'Leary 2\.3\)"):
+        play(s, "shift", [1, 1], a="P1", b="P2", positions={"P2": "crest", "P1": "foxhole"})
+    s, _ = play(s, "shift", [1, 1], a="P1", b="P2", positions={"P2": "crest"})
+    assert (s.stack("P2").location, s.stack("P2").position) == ("4P5", "crest")  # type: ignore[union-attr]
+    assert (s.stack("P1").location, s.stack("P1").position) == ("4Q6", "")  # type: ignore[union-attr]
+
+
+# -- 2.5, first example: "further shift attempts may be made during this MPh" --------------------
+def test_2_5_example_1_a_further_shift_follows_with_plus_1() -> None:
+    """After the first example's shift (final 7, allowed), another pair of the side shifts in
+    the same MPh, and its DR bears +1 for that one previous shift (2.5's first DRM)."""
+    s = make(
+        [
+            {
+                "id": "P1",
+                "location": "4P5",
+                "status": "potential_dummy",
+                "counters": SQUAD_LMG_LEADER,
+            },
+            {"id": "D1", "location": "4Q6", "status": "dummy", "dummies": 4},
+            {"id": "P2", "location": "4A1", "status": "potential_dummy", "counters": ["4-4-7"]},
+            {"id": "D2", "location": "4C1", "status": "dummy", "dummies": 2},
+        ],
+        locations=[
+            {"id": "4P5", "terrain": "stone building", "tem": 3, "los": True},
+            {"id": "4Q6", "terrain": "woods", "tem": 1},
+        ],
+    )
+    s = to_phase(s, "MPh")
+    s, out = play(s, "shift", [3, 4], a="P1", b="D1")
+    assert out.rolls[0].final == 7 and out.rolls[0].row == "allowed"  # type: ignore[union-attr]
+    s, out2 = play(s, "shift", [2, 3], a="P2", b="D2")
+    assert mods(out2) == {"1 previous shift this phase": 1}
+    r = out2.rolls[0]
+    assert (r.natural, r.final, r.row) == (5, 6, "allowed")  # type: ignore[union-attr]
+    assert s.stack("P2").location == "4C1"  # type: ignore[union-attr]
+
+
+# -- 3.3.3, second example: the 5-3-6 may also move ----------------------------------------------
+def test_3_3_3_example_2_the_other_squad_may_move_and_no_dummy_is_placed() -> None:
+    """ "the latter is not required to exchange locations with the first, although it may do so
+    if it desires": when the 5-3-6 does move to the 6-6-6's hex, that hex holds a HIP unit
+    again and no dummy HIP counter is placed."""
+    s = make(
+        [
+            {
+                "id": "H1",
+                "location": "4P5",
+                "status": "hip",
+                "counters": [{"id": "x", "name": "6-6-6"}],
+            },
+            {
+                "id": "H2",
+                "location": "4Q6",
+                "status": "hip",
+                "counters": [{"id": "y", "name": "5-3-6"}],
+            },
+        ]
+    )
+    s = to_phase(s, "MPh")
+    s, out = play(s, "shift", [2, 2], a="H1", b="4Q6", back=["y"])
+    assert out.rolls[0].row == "allowed"  # type: ignore[union-attr]
+    where = {c.id: x.location for x in s.stacks if x.status == Status.HIP for c in x.counters}
+    assert where == {"x": "4Q6", "y": "4P5"}
+    assert not [x for x in s.stacks if x.status == Status.DUMMY_HIP]
+
+
+# == the text's tables, number by number, against the rule data ================================
+# O'Leary 2.5, the shift DR table as printed (the fourth row's label is lost in the source; by the
+# gaps and the second example it is 11-12): each final DR, the row, and what the row does.
+# (allowed, counted for later +1s, closes the phase, PDS lose status, dummies eliminated, HIP
+# lost, concealment lost, TI)
+SHIFT_ROWS = [
+    (-3, "free", (True, False, False, False, False, False, False, False)),
+    (0, "free", (True, False, False, False, False, False, False, False)),
+    (1, "allowed", (True, True, False, False, False, False, False, False)),
+    (7, "allowed", (True, True, False, False, False, False, False, False)),
+    (8, "refused", (False, False, True, False, False, False, False, False)),
+    (10, "refused", (False, False, True, False, False, False, False, False)),
+    (11, "exposed", (False, False, True, True, True, True, False, False)),
+    (12, "exposed", (False, False, True, True, True, True, False, False)),
+    (13, "revealed", (False, False, True, True, True, True, True, True)),
+    (16, "revealed", (False, False, True, True, True, True, True, True)),
+]
+FLAGS = (
+    "allowed",
+    "counted",
+    "closes",
+    "potential_lost",
+    "dummy_lost",
+    "hip_lost",
+    "concealment_lost",
+    "ti",
+)
+
+
+@pytest.mark.parametrize(("final", "key", "flags"), SHIFT_ROWS)
+def test_2_5_shift_table_as_printed(final: int, key: str, flags: tuple[bool, ...]) -> None:
+    row = RULESET.tables()["shift"].lookup(final)
+    assert row.key == key
+    assert tuple(getattr(row, f) for f in FLAGS) == flags
+
+
+def test_2_5_drm_list_as_printed() -> None:
+    """The DRM list of 2.5: +1 per previous shift, +1 enemy LOS, -1 both HIP, -1 LV hindrance,
+    -2 night, -1 emplaced Gun; the starred sizes 0 / +1 / +2 / +3 / +4."""
+    c = make([]).config
+    d = c.drm
+    assert (d.previous_shift, d.enemy_los, d.both_hip) == (1, 1, -1)
+    assert (d.lv_hindrance, d.night, d.emplaced_gun) == (-1, -2, -1)
+    z = c.size
+    # 0: infantry, fortifications, small guns, very small vehicles
+    assert (z.infantry, z.fortification, z.gun["small"], z.vehicle["very_small"]) == (0, 0, 0, 0)
+    assert (z.gun["normal"], z.vehicle["small"]) == (1, 1)  # normal size guns, small vehicles
+    assert (z.gun["large"], z.vehicle["normal"]) == (2, 2)  # large guns, normal size vehicles
+    assert (z.vehicle["large"], z.vehicle["very_large"]) == (3, 4)
+
+
+@pytest.mark.parametrize("table", ["boresight", "prereg"])
+def test_6_1_and_7_1_extra_die_as_printed(table: str) -> None:
+    """6.1 / 7.1: 1-2 this location (hex), 3-5 not (yet), 6 direction and distance dice."""
+    t = RULESET.tables()[table]
+    assert [t.lookup(f).key for f in range(1, 7)] == ["here"] * 2 + ["not_yet"] * 3 + ["scatter"]
+
+
+def test_4_6_3_minefield_shift_table_as_printed() -> None:
+    """4.6.3: a final DR >= 8 only disallows that shift; below it the minefields exchange."""
+    t = RULESET.tables()["minefield_shift"]
+    assert [t.lookup(f).allowed for f in (0, 1, 7, 8, 12, 13)] == [True] * 3 + [False] * 3
+    assert not any(t.lookup(f).counted for f in (0, 7, 8))
+
+
+def test_3_1_1_4_1_4_6_1_allotment_numbers_as_printed() -> None:
+    """3.1.1 "one greater"; 4.1 one dummy HIP counter per three panji hexsides; 4.6.1 one dummy
+    minefield per 3 FP of AP mines and per factor of AT mines."""
+    a = make([]).config.allotment
+    assert (a.dummy_hip_extra, a.panji_hexsides_per_dummy) == (1, 3)
+    assert (a.ap_factors_per_dummy_minefield, a.at_factors_per_dummy_minefield) == (3, 1)
+
+
+def test_3_3_3_example_1_remaining_squads_keep_hip_even_on_13_or_more() -> None:
+    """ "Regardless of the results of the shift attempt": the worst row too. The stack's
+    location is in enemy LOS and the side has shifted two HIP pairs this MPh: DR 12, +2
+    (previous shifts) +1 (LOS) -1 (both HIP) = 14: the squad and the leader that tried lose HIP
+    and concealment and become TI; the two squads that stayed out of it keep HIP."""
+    s = make(
+        [
+            {
+                "id": "H1",
+                "location": "4P5",
+                "status": "hip",
+                "counters": [
+                    {"id": "s1", "name": "4-5-7"},
+                    {"id": "s2", "name": "4-5-7"},
+                    {"id": "s3", "name": "4-5-7"},
+                    {"id": "l1", "name": "8-1"},
+                ],
+            },
+            {"id": "X1", "location": "4Q6", "status": "dummy_hip"},
+            {"id": "H9", "location": "4A1", "status": "hip", "counters": ["4-4-7"]},
+            {"id": "X9", "location": "4C1", "status": "dummy_hip"},
+        ],
+        side=[{"name": "Russian", "hip_squads": 4}],
+        locations=[{"id": "4P5", "terrain": "open ground", "tem": 0, "los": True}],
+    )
+    s = to_phase(s, "MPh")
+    for _ in range(2):
+        s, o = play(s, "shift", [1, 1], a="H9", b="X9")
+        assert o.rolls[0].row == "allowed"  # type: ignore[union-attr]
+    s, out = play(s, "shift", [6, 6], a="4P5", b="4Q6", move=["s1", "l1"])
+    r = out.rolls[0]
+    assert (r.natural, r.final, r.row) == (12, 14, "revealed")  # type: ignore[union-attr]
+    assert sorted(mods(out).values()) == [-1, 1, 2]
+    by_counter = {c.id: x for x in s.stacks for c in x.counters}
+    assert by_counter["s2"].status == by_counter["s3"].status == Status.HIP
+    assert not by_counter["s2"].ti
+    assert by_counter["s1"].status == by_counter["l1"].status == Status.REVEALED
+    assert by_counter["s1"].ti and by_counter["s1"].location == "4P5"

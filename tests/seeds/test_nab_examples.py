@@ -88,3 +88,25 @@ def test_example_odds() -> None:
 
     assert o[0].p("stays") == Fraction(1, 6) and o[0].p("substitution") == Fraction(5, 6)
     assert o[1].p("R2") == Fraction(5, 6)
+
+
+# -- the text's numbers (Herman (3)), final text and first draft, against the rule data --------
+@pytest.mark.parametrize("variant", ["final", "draft"])
+def test_fixing_table_and_drms_as_printed(variant: str) -> None:
+    """Herman (3), in both texts: 1-3 the contact (non-moving) force remains, 4-6 a force is
+    substituted; DRM 1 -2, DRM 2 -1 / +1 (none on a tie), DRM 3 +2, DRM 4 none."""
+    opts = {} if variant == "final" else {"variant": "draft"}
+    c = RULESET.initial_state(RULESET.scenario("example1"), opts).config
+    assert [c.table.lookup(f).key for f in range(1, 7)] == ["stays"] * 3 + ["substitution"] * 3
+    assert c.dice == "1d6"
+    d = c.drm
+    assert (d.only_moving_has, d.superior_moving, d.superior_contact, d.tie) == (-2, -1, 1, 0)
+    assert (d.only_contact_has, d.neither) == (2, 0)
+
+
+@pytest.mark.parametrize(("series", "hexes"), [("1x", 10), ("2x", 5), ("5x", 3)])
+def test_support_range_by_series_as_printed(series: str, hexes: int) -> None:
+    """Herman (3): a support force within 10 hexes (1x series), 5 (2x) or 3 (5x)."""
+    scen = {**RULESET.scenario("example1")}
+    scen["scenario"] = {**scen["scenario"], "series": series}
+    assert RULESET.initial_state(scen, {}).config.support_range == hexes

@@ -620,19 +620,20 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     chits = 0
     why = []
     if not u.skirmishing:
+        gives = state.config.disorder
         if mode == "rout":
-            chits += 2
-            why.append("rout move 2D")
+            chits += gives.rout_move
+            why.append(f"rout move {gives.rout_move}D")
         elif mode in ("retreat", "pursuit") or (mode == "retire" and u.status == "retiring"):
-            chits += 1
-            why.append(f"{mode} move 1D")
+            chits += gives.retreat_move
+            why.append(f"{mode} move {gives.retreat_move}D")
         if (
             optional_on(state, "musicians")
             and u.musician != "alive"
             and u.moved_mm + want > base / 2
         ):
-            chits += 1
-            why.append("over half a move with the musician dead 1D")
+            chits += gives.musician_over_half
+            why.append(f"over half a move with the musician dead {gives.musician_over_half}D")
     if chits:
         kw["disorder"] = u.disorder + chits
     hit = collisions(state, u, updated(u, kw) if "x" in kw else u)
@@ -1118,15 +1119,15 @@ def formation_odds(state: State, req: rq.Formation) -> list[Odds]:
 
 
 # -- disorder -----------------------------------------------------------------------------------
+#: a stated cause's chits by default: the [disorder] entry it names (a chance card's: 1)
 CAUSES = {
-    "melee": 1,
-    "fire": 1,
-    "rout": 2,
-    "retreat": 1,
-    "pursuit": 1,
-    "formation": 1,
-    "musician": 1,
-    "chance": 1,
+    "melee": "round",
+    "fire": "round",
+    "rout": "rout_move",
+    "retreat": "retreat_move",
+    "pursuit": "retreat_move",
+    "formation": "formation_incomplete",
+    "musician": "musician_over_half",
 }
 
 
@@ -1161,7 +1162,8 @@ def disorder(state: State, req: rq.Disorder, dice: DiceSource) -> Outcome:
         if req.unit is None:
             raise BadRequest("missing 'unit'")
         u = state.unit(req.unit)
-        n = rq.count(req.n, "n", CAUSES.get(cause, 1))
+        entry = CAUSES.get(cause)
+        n = rq.count(req.n, "n", getattr(state.config.disorder, entry) if entry else 1)
         if req.remove:
             new = max(0, u.disorder - n)
         elif u.skirmishing:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Literal
 
 from vedette.dice.tables import Table, table_from_data
@@ -139,6 +140,42 @@ class MeleeSaves:
 
 
 @dataclass(frozen=True, slots=True)
+class FireNumbers:
+    """[fire]: the numbers of Kuryakin's Firing and Artillery (the share of a volley's hits that
+    count, the d6 face a casualty of fire saves on, the face a skirmisher hits on, a battery's
+    dice by ammunition)."""
+
+    volley_share_short: Fraction
+    volley_share_long: Fraction
+    save_short: int
+    save_long: int
+    skirmish_hit_short: int
+    skirmish_hit_long: int
+    ball_dice: str
+    canister_dice: str
+
+
+@dataclass(frozen=True, slots=True)
+class MeleeNumbers:
+    """[melee]: the share of a side's melee dice total that are potential casualties, and the
+    share of its casualties a skirmishing side inflicts (Kuryakin, Melee)."""
+
+    casualty_share: Fraction
+    skirmisher_share: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class DisorderChits:
+    """[disorder]: the 'D' chits each cause gives (Kuryakin, Disorder)."""
+
+    round: int
+    rout_move: int
+    retreat_move: int
+    formation_incomplete: int
+    musician_over_half: int
+
+
+@dataclass(frozen=True, slots=True)
 class RefereeMorale:
     """[referee_morale]: the morale tests the referee calls itself (issue 14)."""
 
@@ -195,6 +232,9 @@ class Config:
     charge_home_failure: ChargeHomeFailure
     melee_points: Mapping[str, int]
     melee_saves: MeleeSaves
+    fire: FireNumbers
+    melee: MeleeNumbers
+    disorder: DisorderChits
     morale_reasons: Mapping[str, str]
     referee_morale: RefereeMorale
     morale_result: Table
@@ -282,6 +322,39 @@ def assumption_paths(data: Any, path: str = "") -> list[str]:
     return out
 
 
+def _fire(f: FireNumbers) -> FireNumbers:
+    """[fire], its numbers checked: a share of the hits is above 0 and at most 1, a d6 face
+    needed is 1-7 (7: never), a battery's dice an expression ``NdS``."""
+    for name in ("volley_share_short", "volley_share_long"):
+        if not 0 < getattr(f, name) <= 1:
+            raise DataError(SRC, f"[fire] {name} must be above 0 and at most 1")
+    for name in ("save_short", "save_long", "skirmish_hit_short", "skirmish_hit_long"):
+        if not 1 <= getattr(f, name) <= 7:
+            raise DataError(SRC, f"[fire] {name} must be a d6 face, 1-7 (7: never)")
+    for name in ("ball_dice", "canister_dice"):
+        dice = getattr(f, name)
+        n, d, sides = dice.partition("d")
+        if not (d and n.isdigit() and sides.isdigit() and int(n) > 0 and int(sides) > 1):
+            raise DataError(SRC, f"[fire] {name} must be dice such as 1d6, not {dice!r}")
+    return f
+
+
+def _melee(m: MeleeNumbers) -> MeleeNumbers:
+    """[melee], its shares checked: above 0 and at most 1."""
+    for name in ("casualty_share", "skirmisher_share"):
+        if not 0 < getattr(m, name) <= 1:
+            raise DataError(SRC, f"[melee] {name} must be above 0 and at most 1")
+    return m
+
+
+def _disorder(d: DisorderChits) -> DisorderChits:
+    """[disorder], its chits checked: none negative."""
+    for name in DisorderChits.__dataclass_fields__:
+        if getattr(d, name) < 0:
+            raise DataError(SRC, f"[disorder] {name} must not be negative")
+    return d
+
+
 def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
     """Read the rule data (shipped + house rules) once; one line naming what is wrong."""
     gens = _table(data, "generals")
@@ -358,6 +431,9 @@ def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
         charge_home_failure=section(ChargeHomeFailure, data, "charge_home_failure", SRC),
         melee_points=melee_points,
         melee_saves=section(MeleeSaves, data, "melee_saves", SRC),
+        fire=_fire(section(FireNumbers, data, "fire", SRC)),
+        melee=_melee(section(MeleeNumbers, data, "melee", SRC)),
+        disorder=_disorder(section(DisorderChits, data, "disorder", SRC)),
         morale_reasons={k: str(v) for k, v in _plain(_table(data, "morale_reasons")).items()},
         referee_morale=section(RefereeMorale, data, "referee_morale", SRC),
         morale_result=table_from_data(

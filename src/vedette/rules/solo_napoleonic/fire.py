@@ -242,7 +242,8 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
         ms = (*ms, *chance_mods(state, f, "artillery"))
         if b.deduction:
             ms = (*ms, Modifier(b.deduction, f"Range Table deduction ({b.band})", R_ART))
-        die = "2d6" if b.ammunition == "canister" else "1d6"
+        nums = state.config.fire
+        die = nums.canister_dice if b.ammunition == "canister" else nums.ball_dice
         return FirePlan(f, t, "artillery", b.band, 1, die, ms, Fraction(1), b.save, rule=R_ART)
     screen = geom.screening(state, f, t)
     through = rq.flag(req.through_skirmishers, bool(screen))
@@ -265,6 +266,8 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
         n = f.figures if req.figures is None else req.figures
         if not 0 < n <= f.figures:
             raise BadRequest(f"'figures' must be 1-{f.figures}")
+        nums = state.config.fire
+        short = band == "short"
         return FirePlan(
             f,
             t,
@@ -274,8 +277,8 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
             "d6",
             (),
             Fraction(1),
-            5 if band == "short" else 4,
-            5 if band == "short" else 6,
+            nums.save_short if short else nums.save_long,
+            nums.skirmish_hit_short if short else nums.skirmish_hit_long,
             rule=R_SKIRM,
         )
     if f.kind != "infantry":
@@ -310,8 +313,12 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
         *chance_mods(state, f, "volley"),
     )
     die = state.config.options.volley_die
-    frac = Fraction(3, 4) if band == "short" else Fraction(1, 4)
-    return FirePlan(f, t, "volley", band, n, die, ms, frac, 5 if band == "short" else 4)
+    nums = state.config.fire
+    if band == "short":
+        frac, save = nums.volley_share_short, nums.save_short
+    else:
+        frac, save = nums.volley_share_long, nums.save_long
+    return FirePlan(f, t, "volley", band, n, die, ms, frac, save)
 
 
 def refused(state: State, req: rq.Fire) -> bool:
@@ -539,10 +546,14 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
         fkw["volleys_fired"] = f.volleys_fired + p.dice_count
     to = state.config.options.fire_disorder_to
     # one 'D' for the unit's round of firing, however its volleys are split
+    n = state.config.disorder.round
     if to in ("firer", "both") and not f.skirmishing and not f.fired:
-        fkw["disorder"] = ch.state.unit(f.id).disorder + 1
+        fkw["disorder"] = ch.state.unit(f.id).disorder + n
     ch.unit(
-        Fired, f.id, "fired" + (" (1D for a round of firing)" if "disorder" in fkw else ""), **fkw
+        Fired,
+        f.id,
+        "fired" + (f" ({n}D for a round of firing)" if "disorder" in fkw else ""),
+        **fkw,
     )
     if (
         to in ("target", "both")
@@ -552,8 +563,8 @@ def fire(state: State, req: rq.Fire, dice: DiceSource) -> Outcome:
         ch.unit(
             Disordered,
             p.target.id,
-            "under fire (1D)",
-            disorder=ch.state.unit(p.target.id).disorder + 1,
+            f"under fire ({n}D)",
+            disorder=ch.state.unit(p.target.id).disorder + n,
         )
     if owed is not None and ch.state.has_unit(owed.id):
         charging.after_fire(ch, owed.id)

@@ -65,16 +65,26 @@ class Side:
     save: int  # the ENEMY's saving throw
     eligible: int  # the enemy's eligible victims
     halve: bool  # skirmishers inflict half
+    #: [melee] of the rule data: the share of the dice's total that are potential casualties,
+    #: and the share of its casualties a skirmishing side inflicts (Kuryakin, Melee: both 1/2)
+    share: Fraction = Fraction(1, 2)
+    skirmish_share: Fraction = Fraction(1, 2)
 
     def odds(self, rule: str, casualties: FDist) -> Odds:
         mtxt = "".join(m.text() for m in self.modifiers)
         note = (
-            f"{self.points} points: {self.dice}d6{mtxt} each, half as potential casualties,"
-            f" saved on {self.save}+" + ("; skirmishers inflict half" if self.halve else "")
+            f"{self.points} points: {self.dice}d6{mtxt} each, {_part(self.share)} as potential"
+            f" casualties, saved on {self.save}+"
+            + (f"; skirmishers inflict {_part(self.skirmish_share)}" if self.halve else "")
         )
         return odds_of(
             f"{self.unit.id} inflicts on {self.enemy.id}", casualties, rule, note, "casualties"
         )
+
+
+def _part(share: Fraction) -> str:
+    """A share in words: "half" (the text's 1/2), else the fraction."""
+    return "half" if share == Fraction(1, 2) else str(share)
 
 
 def kind_of(a: Unit, b: Unit) -> str:
@@ -152,6 +162,7 @@ def _side(state: State, u: Unit, e: Unit, kind: str, rnd: int, own: Stated, enem
         modifier(state, s, "disorder", u.disorder),
     )
     per = state.config.options.melee_points_per_die
+    shares = state.config.melee
     return Side(
         u,
         e,
@@ -161,6 +172,8 @@ def _side(state: State, u: Unit, e: Unit, kind: str, rnd: int, own: Stated, enem
         _save_of(state, e, kind),
         _fighting(state, e, kind, rnd, enemy),
         u.skirmishing,
+        shares.casualty_share,
+        shares.skirmisher_share,
     )
 
 
@@ -230,15 +243,15 @@ def _side_rolled(s: Side, dice: DiceSource, rule: str, pdie: str = "dP") -> tupl
         return sum(max(0, r.final) for r in out), out
 
     total, rolls = outcome_of(dice, lambda: floored_sum_dist(one, s.dice), melee_dice)
-    pot, fr = fraction_roll(total, Fraction(1, 2), f"{s.unit.id} half of {total}", dice, rule, pdie)
+    label = f"{s.unit.id} {_part(s.share)} of {total}"
+    pot, fr = fraction_roll(total, s.share, label, dice, rule, pdie)
     if fr is not None:
         rolls.append(fr)
     cas, rs = saves(pot, s.save, s.enemy, dice, rule)
     rolls += rs
     if s.halve and cas:
-        cas, hr = fraction_roll(
-            cas, Fraction(1, 2), f"{s.unit.id} skirmishers inflict half", dice, rule, pdie
-        )
+        label = f"{s.unit.id} skirmishers inflict {_part(s.skirmish_share)}"
+        cas, hr = fraction_roll(cas, s.skirmish_share, label, dice, rule, pdie)
         if hr is not None:
             rolls.append(hr)
     return min(cas, s.enemy.figures), rolls
@@ -250,10 +263,11 @@ def side_odds(s: Side, pdie: str) -> FDist:
     half of them, the enemy's saves, a skirmisher's half), each with the odds it branches on,
     composed (``mix``). The tests check it equals the enumeration of ``_side_rolled``."""
     total = floored_sum_dist(Check("1d6", s.modifiers, None), s.dice)
-    pot = mix(total, lambda t: fraction_dist(t, Fraction(1, 2), pdie))
+    pot = mix(total, lambda t: fraction_dist(t, s.share, pdie))
     cas = mix(pot, lambda n: saves_dist(n, s.save))
     if s.halve:
-        cas = mix(cas, lambda c: fraction_dist(c, Fraction(1, 2), pdie) if c else {0: Fraction(1)})
+        half = s.skirmish_share
+        cas = mix(cas, lambda c: fraction_dist(c, half, pdie) if c else {0: Fraction(1)})
     return mix(cas, lambda c: {min(c, s.enemy.figures): Fraction(1)})
 
 
@@ -341,7 +355,7 @@ def melee(state: State, req: rq.Melee, dice: DiceSource) -> Outcome:
             continue
         kw: dict[str, Any] = {"lost_melee": u.id in losers}  # this round's loser only
         if not cur.skirmishing:
-            kw["disorder"] = cur.disorder + 1
+            kw["disorder"] = cur.disorder + state.config.disorder.round
         if u.id in losers:
             kw["morale_due"] = True
         ch.unit(

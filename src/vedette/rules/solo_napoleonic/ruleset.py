@@ -125,14 +125,15 @@ def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
         raise RuleViolation(R_TURN, f"cards still to act: {', '.join(left)} (next)")
     ch = Changes(state)
     notes = []
+    incomplete = state.config.disorder.formation_incomplete
     for u in state.units:
         if not u.on_table:
             continue
         # the marks not already clear (compared in C: ``Changes.unit`` records only those)
         kw = dict(compress(_CLEARED, map(ne, _CLEARED_OF(u), _CLEARED_VALUES)))
         if u.formation_target is not None and not u.skirmishing:
-            kw["disorder"] = u.disorder + 1
-            notes.append(f"{u.id} +1D (formation incomplete)")
+            kw["disorder"] = u.disorder + incomplete
+            notes.append(f"{u.id} +{incomplete}D (formation incomplete)")
         if not kw:
             continue  # nothing to clear (what ``Changes.unit`` does with no change)
         ch.unit(TurnMarksCleared, u.id, "end of turn", **kw)
