@@ -137,6 +137,30 @@ def test_own_dice_rate_the_staff_a_general_a_step(tmp_path: Path) -> None:
     assert dict(together.todo()[0].request) == {}
 
 
+def test_a_rating_the_scenario_gives_is_not_rolled_again(tmp_path: Path) -> None:
+    """Generals: ratings "can be allocated 'historically' if desired". A scenario giving Morand
+    a Control Rating of 5 and Dessaix an Above Average TH: `staff` rolled all fifteen dice and
+    Morand's CR became whatever the d8 gave. Only the ratings not given are rolled (thirteen
+    dice; with the player's own dice Morand's step asks for his d6 and d6 alone)."""
+    rs = rules.get("solo_napoleonic")
+    scen = dict(rs.scenario("sample"))
+    gens = [dict(x) for x in scen["generals"]]
+    gens[0]["th"], gens[1]["cr"] = "above_average", 5
+    scen["generals"] = gens
+    g = Game.create(Store(tmp_path / "a.db"), "g", rs.name, scen, 3)
+    asked, _ = g.dice_asked("staff", {})
+    assert [d.name for d in asked[:5]] == ["d6", "d8", "d6", "d6", "d6"] and len(asked) == 13
+    g.perform("staff", {})
+    assert g.state.general("Morand").cr == 5
+    assert g.state.general("Dessaix").th == "above_average"
+    assert all(x.rated for x in g.state.generals)
+    own = Game.create(Store(tmp_path / "b.db"), "g", rs.name, scen, 3, dice="physical")
+    _own(own, "staff", {"general": "Dessaix"})
+    t = own.todo()[0]
+    assert dict(t.request) == {"general": "Morand"} and t.text.endswith("TH (d6) and AV (d6)")
+    assert [d.name for d in own.dice_asked("staff", {"general": "Morand"})[0]] == ["d6", "d6"]
+
+
 # == the card's listing: fire and charge where todo offers them ==================================
 def _attacks(todo: list[Any], uid: str) -> set[str]:
     return {t.procedure for t in todo if t.procedure in ("fire", "charge") and not t.owed

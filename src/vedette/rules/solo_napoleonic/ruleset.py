@@ -771,13 +771,17 @@ def offers(state: State, make: Make = _todo) -> list[Any]:
     """The ruleset's ``options``, each made by ``make`` (the simulator makes its lines
     straight from them: no ``Todo`` it would only take apart)."""
     if state.phase == "control":
-        unrated = [g for g in state.generals if g.cr is None and not g.killed]
+        unrated = [g for g in state.generals if not g.rated and not g.killed]
         if unrated:
-            # the control roll needs every Control Rating: rate the staff first
+            # the control roll needs every Control Rating (and the game every rating): rate
+            # the staff first, only the ratings the scenario does not give
             if state.options.get("staff_by") == "general":
-                # reading K81: a general a step, his three dice (d6, d6, d8) the step's taps
+                # reading K81: a general a step, his dice (d6, d6, d8) the step's taps
                 g = unrated[0]
-                text = f"rate the staff first: {g.id}'s TH (d6), AV (d6) and Control Rating (d8)"
+                dice = {"th": "TH (d6)", "av": "AV (d6)", "cr": "Control Rating (d8)"}
+                rolls = [dice[w] for w in staff.to_roll(g, rq.Staff(general=g.id))]
+                what = ", ".join(rolls[:-1]) + (" and " if len(rolls) > 1 else "") + rolls[-1]
+                text = f"rate the staff first: {g.id}'s {what}"
                 return [make("staff", {"general": g.id}, text, staff.R_GEN)]
             text = "rate the staff first: each unrated general's TH, AV and Control Rating"
             return [make("staff", {}, text, staff.R_GEN)]
