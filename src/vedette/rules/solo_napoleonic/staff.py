@@ -113,8 +113,8 @@ def _historical(state: State, req: rq.Staff) -> dict[str, Any] | None:
 
 def staff(state: State, req: rq.Staff, dice: DiceSource) -> Outcome:
     """Rate the staff: roll TH (d6), AV (d6) and Grade/CR (d8) for every unrated general (or
-    ``general=ID``), only the ratings not given, national variations added to the rolls; or enter historical ratings
-    (``general=ID th=average av=aggressive cr=6``)."""
+    ``general=ID``), only the ratings not given, national variations added to the rolls; or
+    enter historical ratings (``general=ID th=average av=aggressive cr=6``)."""
     ch = Changes(state)
     hist = _historical(state, req)
     rolls: list[Roll] = []
