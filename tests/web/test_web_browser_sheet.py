@@ -639,3 +639,38 @@ def test_the_face_buttons_are_the_cards_left_in_the_deck(
     assert f"{holders[0]} holds #{n}" in small.inner_text("#result")
     dealt = Game.open(Store(live_db), "faces-sn").state.cards
     assert {c.holder: c.number for c in dealt} == dict(zip(holders, tapped, strict=True))
+
+
+def test_a_deck_of_more_than_ten_cards_has_buttons_of_its_own(
+    small: Any, live_server: str, live_db: Path
+) -> None:
+    """A deck of twelve cards (twelve units): the numbers the face buttons (1-10) cannot show
+    are a row of their own, the cards left in order, each a plain number (not '+12', as a
+    movement die's marked faces read)."""
+    rs = rules.get("solo_napoleonic")
+    scen = dict(rs.scenario("sample"))
+    extra = [{**scen["units"][0], "id": f"F{k}", "name": f"F{k}", "x": 100.0 * k} for k in (8, 9)]
+    scen["units"] = [*scen["units"], *extra]
+    g = Game.create(Store(live_db), "deck-12", rs.name, scen, 3, dice="physical")
+    own_until(g, "deal")
+    holders = [h for h, _, _ in cards.holders(g.state)]
+    small.goto(f"{live_server}/games/deck-12")
+    small.wait_for_selector("#next .next-item.chosen[data-procedure='deal']")
+    row = ".dice-custom:not([hidden]) .dice-row button"
+    left, tapped = list(range(1, 13)), []
+    for _ in range(2):
+        want = ",".join(map(str, left))
+        small.wait_for_function(
+            f"() => [...document.querySelectorAll({row!r})].map((b) => b.innerText).join() === "
+            f"{want!r}"
+        )
+        small.tap(f"{row}[data-value='{left[-1]}']")
+        tapped.append(left.pop())
+    # ten cards left: the face buttons show them (the row of its own is put away)
+    small.wait_for_function(
+        "() => [...document.querySelectorAll('.dice-pad .face:not([hidden])')]"
+        ".map((b) => b.dataset.face).join() === '1,2,3,4,5,6,7,8,9,10'"
+    )
+    assert small.locator(row).count() == 0
+    assert Game.open(Store(live_db), "deck-12").state.cards == ()  # (nothing written yet)
+    assert tapped == [12, 11] and len(holders) > 2
