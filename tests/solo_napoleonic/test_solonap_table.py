@@ -6,6 +6,7 @@ referee accepts them. Played through the public API (``Game.create`` / ``perform
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from vedette import rules
+from vedette.cli.main import main
 from vedette.dice.sources import DiceNeeded
 from vedette.engine import Game, Store
 from vedette.errors import DiceError
@@ -77,6 +79,36 @@ def test_own_dice_deal_a_real_deck_one_card_tapped_a_holder(tmp_path: Path) -> N
     assert g.state.chance == {"French": deck[1].id, "Austrians": deck[0].id}
     assert [r.label for r in out.rolls][:2] == [f"{h} turns up a card" for h in holders[:2]]
     assert out.details["order"] == holders[::-1]
+
+
+def test_the_deal_from_the_cli_and_todo_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command line: `todo` names the holders in the order their cards are turned up, and
+    `todo --json` gives each step's dice with their faces (the deal's first: the deck's cards);
+    `deal --dice` takes the numbers turned up, in that order."""
+    db = str(tmp_path / "cli.db")
+
+    def cli(*args: str) -> str:
+        capsys.readouterr()
+        assert main(["--db", db, "solonap", *args]) == 0
+        return capsys.readouterr().out
+
+    cli("new", "k", "--seed", "9", "--physical-dice")
+    staff = json.loads(cli("todo", "--json"))["todo"][0]
+    assert [d["name"] for d in staff["dice"]] == ["d6", "d6", "d8"] and not staff["more_dice"]
+    for g in ("Dessaix", "Morand", "Colbert", "Hohenfeld", "Bianchi"):
+        cli("staff", f"general={g}", "--dice", "3 3 3")
+    cli("control", "--dice", "1 1 1")
+    entry = json.loads(cli("todo", "--json"))["todo"][0]
+    first = entry["dice"][0]
+    assert first["faces"] == list(range(1, 11)) and entry["more_dice"]
+    holders = first["name"].removeprefix("card for ")
+    assert f"a card for each of {holders}, " in entry["text"]
+    assert holders in cli("todo")
+    n = len(entry["text"].split(" in turn")[0].split(", "))
+    out = cli("deal", "--dice", " ".join(str(k) for k in range(1, n + 3)))
+    assert f"{holders} holds #1" in out
 
 
 def test_the_decks_last_card_is_not_asked(tmp_path: Path) -> None:

@@ -787,7 +787,13 @@ def offers(state: State, make: Make = _todo) -> list[Any]:
             return [make("staff", {}, text, staff.R_GEN)]
         return [make("control", {}, "control phase: each brigadier rolls for control", R_TURN)]
     if state.phase == "cards":
-        return [make("deal", {}, "deal and reveal the cards", cards.R_SEQ)]
+        text = "deal and reveal the cards"
+        if cards.real_deck(state):  # reading K80: the player's deck, a card a holder in turn
+            n = sum(1 for u in state.units if u.on_table)
+            order = ", ".join(h for h, _, _ in cards.holders(state))
+            text = f"deal from your deck of {n}: a card for each of {order} in turn, then"
+            text += " each side's chance card"
+        return [make("deal", {}, text, cards.R_SEQ)]
     if state.phase == "end":
         return [make("end_turn", {}, "every card has acted: end the turn", R_TURN)]
     out: list[Any] = []
