@@ -179,12 +179,15 @@ def sim_game(
 def physical_copy(g: Game) -> Game:
     """The same game played with the player's own dice (``dice="physical"``): each action
     performed with the faces the seeded game drew for it (as an import reads them), each undo
-    made again."""
+    made again; its options those the seeded game played by (not the ruleset's own for a game
+    played with the player's own dice: NAB's d10 tie die, Kuryakin's real deck, K80)."""
     made = g.created
+    model = g.ruleset.options_model
+    seeded = {k: model.model_fields[k].default for k in g.ruleset.physical_dice_options}
     c = Game.create(
         Store(":memory:"), f"own-{g.name}", g.ruleset.name, made["scenario"],
-        seed=made["seed"], options=made["options"], house_rules=made["house_rules"] or None,
-        dice="physical",
+        seed=made["seed"], options={**seeded, **made["options"]},
+        house_rules=made["house_rules"] or None, dice="physical",
     )  # fmt: skip
     for r in g.records[1:]:
         if r.kind == "undo":
@@ -213,8 +216,13 @@ def sweep(games: int, steps: int, names: list[str] | None = None, seed0: int = 0
                 except VedetteError as e:
                     problems.append(f"{where} todo seed={i}: own dice refused: {e}")
                 else:
-                    same = not rs.physical_dice_options  # (NAB's own dice: a d10 tie die)
-                    if same and _json(rs, own.state) != _json(rs, g.state):
+                    # (the options for the player's own dice, given their seeded values, are
+                    # in the state: the rest is the same)
+                    mine, theirs = _json(rs, own.state), _json(rs, g.state)
+                    if isinstance(mine, dict) and rs.physical_dice_options:
+                        for s in (mine, theirs):
+                            s.pop("options", None)
+                    if mine != theirs:
                         problems.append(f"{where} todo seed={i}: own dice: another state")
                     problems += [f"{where} own dice seed={i}: {p}" for p in differences(own)]
                 o, mid = todo_game(rs.name, sc, i, steps, options, dice="physical")

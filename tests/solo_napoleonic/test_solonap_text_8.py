@@ -44,10 +44,11 @@ def test_a_cards_listing_names_only_what_the_referee_accepts(tmp_path: Path) -> 
     assert not offered(g, "move") and not offered(g, "start") and not offered(g, "reform")
     h = ready(tmp_path / "b", [unit("F1", x=500.0, y=0.0, disorder=1), ENEMY])
     listed, may = _listed(h)
-    assert listed == may == ["move", "formation", "fire", "charge", "reform", "start"]
+    # (A1, 370mm away, is beyond F1's fire and charge: neither is listed, session 19)
+    assert listed == may == ["move", "formation", "reform", "start"]
     h.perform("move", {"unit": "F1", "mode": "move", "distance": 50.0}, [4, 0, 3])
     assert h.state.unit("F1").move_done
-    assert _listed(h)[1] == ["formation", "fire", "charge"]
+    assert _listed(h)[1] == ["formation"]
     assert not offered(h, "start") and not offered(h, "reform") and not offered(h, "move")
 
 

@@ -21,6 +21,7 @@ from tests.web.test_web_browser_taps import MAP_PICK, OPEN_FIELD, OPTIONS, OWED,
 from vedette import rules
 from vedette.dice.sources import DiceNeeded
 from vedette.engine import Game, Store
+from vedette.rules.solo_napoleonic import cards
 
 SMALL = {"width": 360, "height": 740}
 #: the board's box on screen above the sheet (px), and the sheet's height
@@ -607,27 +608,69 @@ def test_the_next_step_s_choices_are_in_reach_after_a_result(
     assert small.evaluate("window.scrollY") == 0
 
 
-def test_the_face_buttons_are_the_faces_of_the_die_asked(
+def test_the_face_buttons_are_the_cards_left_in_the_deck(
     small: Any, live_server: str, live_db: Path
 ) -> None:
-    """Kuryakin with the player's own dice: the deal's shuffle rolls a d10, a d9 ... a d2, then a
-    d10 and a d9; the face buttons are those of the die asked next (they showed 1-10 for each:
-    a 5 tapped for the d4 was refused), and the last face does the deal."""
+    """Kuryakin with the player's own dice deals a real deck (reading K80): the face buttons are
+    the cards left for the holder asked next (a card dealt is gone from them), then each side's
+    chance cards; one tap a holder, the last tap does the deal (it asked for a d10, a d9 ... a
+    d2 shuffle and a d10 and a d9 for the chance cards: eleven taps on dice nobody owns)."""
     rs = rules.get("solo_napoleonic")
     g = Game.create(Store(live_db), "faces-sn", rs.name, rs.scenario("sample"), 3, dice="physical")
     own_until(g, "deal")
-    asked, _ = g.dice_asked("deal", {})
-    sides = [max(d.faces) for d in asked]
-    assert sides == [10, 9, 8, 7, 6, 5, 4, 3, 2, 10, 9]
+    holders = [h for h, _, _ in cards.holders(g.state)]
+    n = sum(1 for u in g.state.units if u.on_table)
+    assert len(holders) < n
     small.goto(f"{live_server}/games/faces-sn")
     small.wait_for_selector("#next .next-item.chosen[data-procedure='deal']")
     small.wait_for_selector("#odds > *", state="attached")  # the step's dice known
     before = small.get_attribute("#log li", "data-seq")
-    for n in sides:
-        shown = small.eval_on_selector_all(
-            ".dice-pad .face:not([hidden])", "bs => bs.map((b) => Number(b.dataset.face))"
-        )
-        assert shown == list(range(1, n + 1)), (n, shown)
-        small.tap(".dice-pad .face[data-face='1']")
+    shown_js = "() => [...document.querySelectorAll('.dice-pad .face:not([hidden])')]" \
+        ".map((b) => Number(b.dataset.face))"  # fmt: skip
+    left, tapped = list(range(1, n + 1)), []
+    for _ in holders:
+        small.wait_for_function(f"() => ({shown_js})().join() === {','.join(map(str, left))!r}")
+        small.tap(f".dice-pad .face[data-face='{left[-1]}']")  # the highest card left
+        tapped.append(left.pop())
+    for left in (list(range(1, 11)), list(range(1, 10))):  # the chance deck: 10 cards
+        small.wait_for_function(f"() => ({shown_js})().join() === {','.join(map(str, left))!r}")
+        small.tap(f".dice-pad .face[data-face='{left[-1]}']")
     small.wait_for_function("b => document.querySelector('#log li').dataset.seq !== b", arg=before)
-    assert "1d4=1" in small.inner_text("#result")
+    assert f"{holders[0]} holds #{n}" in small.inner_text("#result")
+    dealt = Game.open(Store(live_db), "faces-sn").state.cards
+    assert {c.holder: c.number for c in dealt} == dict(zip(holders, tapped, strict=True))
+
+
+def test_a_deck_of_more_than_ten_cards_has_buttons_of_its_own(
+    small: Any, live_server: str, live_db: Path
+) -> None:
+    """A deck of twelve cards (twelve units): the numbers the face buttons (1-10) cannot show
+    are a row of their own, the cards left in order, each a plain number (not '+12', as a
+    movement die's marked faces read)."""
+    rs = rules.get("solo_napoleonic")
+    scen = dict(rs.scenario("sample"))
+    extra = [{**scen["units"][0], "id": f"F{k}", "name": f"F{k}", "x": 100.0 * k} for k in (8, 9)]
+    scen["units"] = [*scen["units"], *extra]
+    g = Game.create(Store(live_db), "deck-12", rs.name, scen, 3, dice="physical")
+    own_until(g, "deal")
+    holders = [h for h, _, _ in cards.holders(g.state)]
+    small.goto(f"{live_server}/games/deck-12")
+    small.wait_for_selector("#next .next-item.chosen[data-procedure='deal']")
+    row = ".dice-custom:not([hidden]) .dice-row button"
+    left, tapped = list(range(1, 13)), []
+    for _ in range(2):
+        want = ",".join(map(str, left))
+        small.wait_for_function(
+            f"() => [...document.querySelectorAll({row!r})].map((b) => b.innerText).join() === "
+            f"{want!r}"
+        )
+        small.tap(f"{row}[data-value='{left[-1]}']")
+        tapped.append(left.pop())
+    # ten cards left: the face buttons show them (the row of its own is put away)
+    small.wait_for_function(
+        "() => [...document.querySelectorAll('.dice-pad .face:not([hidden])')]"
+        ".map((b) => b.dataset.face).join() === '1,2,3,4,5,6,7,8,9,10'"
+    )
+    assert small.locator(row).count() == 0
+    assert Game.open(Store(live_db), "deck-12").state.cards == ()  # (nothing written yet)
+    assert tapped == [12, 11] and len(holders) > 2

@@ -11,6 +11,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from vedette.errors import VedetteError
+
 
 def default_db() -> str:
     """``$VEDETTE_DB``, else ``vedette.sqlite3`` in the user's data folder for this OS
@@ -57,7 +59,27 @@ def todo_answer(g: Any) -> tuple[list[Any], dict[str, Any]]:
         "owed": [o.to_json() for o in owed],
         "todo": [t.to_json() for t in items],
     }
+    if g.physical:  # the player's own dice: each step's dice, the faces its first takes
+        for t, entry in zip(items, data["todo"], strict=True):
+            entry.update(own_dice(g, t))
     return items, data
+
+
+def own_dice(g: Any, t: Any) -> dict[str, Any]:
+    """For a game played with the player's own dice, what a ``todo`` entry without open fields
+    rolls: ``dice``, the dice it takes whatever the faces, in order, each with its faces (a real
+    deck's card: the numbers left, reading K80 of Kuryakin), and ``more_dice``, whether some
+    faces call for more (each asked for then); an entry with open fields, or one refused: {}."""
+    if t.open or t.refused:
+        return {}
+    try:
+        certain, more = g.dice_asked(t.procedure, t.request)
+    except VedetteError:
+        return {}
+    return {
+        "dice": [{"name": d.name, "faces": list(d.faces)} for d in certain],
+        "more_dice": more is not None,
+    }
 
 
 def todo_lines(items: Sequence[Any], prefix: str) -> list[str]:

@@ -41,6 +41,8 @@ class Die:
                 shown = f"1-{self.sides}"
             elif self.faces == tuple(range(self.sides)):
                 shown = f"0-{self.sides - 1}"
+            elif min(self.faces) > 0:  # (numbered cards left in a deck: 1,2,4)
+                shown = ",".join(map(str, self.faces))
             else:
                 shown = ",".join(f"{f:+d}" for f in self.faces)
             raise DiceError(f"{face} is not a face of {self.name} (faces: {shown})")

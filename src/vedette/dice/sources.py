@@ -104,14 +104,22 @@ class PhysicalSource:
 
 class DiceNeeded(DiceError):
     """A game played with the player's own dice needs a die that was not given. ``dice``:
-    the dice asked for (default: that die alone)."""
+    the dice asked for (default: that die alone); ``worded``: the step's own words for the
+    ask (a card turned up, not a die rolled), kept as they are."""
 
     def __init__(
-        self, die: Die, number: int, message: str = "", web: str = "", dice: Sequence[Die] = ()
+        self,
+        die: Die,
+        number: int,
+        message: str = "",
+        web: str = "",
+        dice: Sequence[Die] = (),
+        worded: bool = False,
     ) -> None:
         self.die = die
         self.number = number
         self.dice = tuple(dice) or (die,)
+        self.worded = worded
         need = f"this game is played with your own dice: die #{number} ({die.name}) is needed"
         super().__init__(
             message or f"{need}; roll it and give the faces in order (--dice)",

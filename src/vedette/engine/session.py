@@ -740,7 +740,7 @@ class Game:
         try:
             outcome: Outcome = proc.resolve(self.state, plan, source)
         except DiceNeeded as need:
-            if faces:
+            if faces or need.worded:  # (a step's own words: a card to turn up, K80)
                 raise
             # the dice the step draws whatever the faces (not every roll its plan may make: a
             # bore-sight die's scatter dice follow a 6 only, a morale test's chart d10 a

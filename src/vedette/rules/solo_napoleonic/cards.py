@@ -13,12 +13,15 @@ next card to act is #7, cards 5 and 6 being unissued, so the infantry become '6.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 from vedette.dice import DiceSource, Odds, standard
 from vedette.dice.check import OddsRow
-from vedette.dice.roll import Roll, single
+from vedette.dice.die import Die
+from vedette.dice.roll import Face, Roll, single
+from vedette.dice.sources import DiceNeeded
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import requests as rq
@@ -88,6 +91,101 @@ def shuffle(n: int, dice: DiceSource) -> tuple[list[int], list[Roll]]:
     return deck, rolls
 
 
+def real_deck(state: State) -> bool:
+    """Reading K80: the game deals a real deck (option ``deal=cards``, the default of a game
+    played with the player's own dice): the card turned up for each holder in turn."""
+    return state.options.get("deal") == "cards"
+
+
+def turn_up(dice: DiceSource, name: str, left: list[int], ask: str, web: str) -> int:
+    """The number on the card turned up, one of ``left``: the player's own card (``dice``
+    their stated faces: ``ask`` and ``web`` word the ask for it), or under the game's dice one
+    of ``left`` at random, each equally likely."""
+    try:
+        return dice.face(Die(name, tuple(left)))
+    except DiceNeeded as e:
+        raise DiceNeeded(e.die, e.number, ask, web, worded=True) from None
+
+
+def card_roll(name: str, face: int, dice: DiceSource, label: str, rule: str, then: str) -> Roll:
+    """The record of a card turned up (a stated draw under the player's own cards)."""
+    return Roll(
+        "card",
+        (Face(name, face),),
+        face,
+        final=face,
+        label=label,
+        rule=rule,
+        consequence=then,
+        source=dice.kind,
+    )
+
+
+def deal_real_deck(
+    hs: list[tuple[str, tuple[str, ...], bool]], n: int, dice: DiceSource
+) -> tuple[list[int], list[Roll]]:
+    """Reading K80: a card turned up from the deck of 1..n for each holder in turn (the
+    holders' fixed order), of the cards left; the last holder's card is not asked when one
+    card is left (the whole deck dealt)."""
+    left = list(range(1, n + 1))
+    numbers: list[int] = []
+    rolls: list[Roll] = []
+    order = ", ".join(h for h, _, _ in hs)
+    for k, (h, _, _) in enumerate(hs):
+        if len(left) == 1:
+            numbers.append(left[0])  # (the deck's last card: no choice, nothing to tell)
+            break
+        shown = ", ".join(map(str, left))
+        ask = (
+            f"deal: this game deals a real deck of {n} cards (deal=cards, reading K80): turn"
+            f" one up for each of {order} in turn and give their numbers in that order,"
+            " then each side's chance card (--dice), or deal by hand (cards=...); next:"
+            f" {h}'s card, one of {shown}"
+        )
+        web = f"turn up {h}'s card and tap its number ({k + 1} of {len(hs)}; left: {shown})"
+        f = turn_up(dice, f"card for {h}", left, ask, web)
+        left.remove(f)
+        numbers.append(f)
+        rolls.append(
+            card_roll(f"card for {h}", f, dice, f"{h} turns up a card", R_SEQ, f"{h} holds #{f}")
+        )
+    return numbers, rolls
+
+
+def draw_chance_real(
+    state: State, deck_c: list[ChanceCard], dice: DiceSource
+) -> tuple[dict[str, str], list[Roll]]:
+    """Reading K80: each side turns up a chance card from the real deck, numbered 1..k in the
+    deck's order (``vedette solonap help``), of the cards left."""
+    left = list(range(1, len(deck_c) + 1))
+    chance: dict[str, str] = {}
+    rolls: list[Roll] = []
+    for side in state.sides:
+        if not left:
+            break
+        shown = ", ".join(f"{i} {deck_c[i - 1].id}" for i in left)
+        ask = (
+            f"deal: {side} draws a chance card from the real deck (deal=cards): give its"
+            f" number after the activation cards (--dice), one of {shown}"
+        )
+        web = f"{side} draws a chance card: tap its number ({shown})"
+        f = left[0] if len(left) == 1 else turn_up(dice, f"chance card for {side}", left, ask, web)
+        left.remove(f)
+        c = deck_c[f - 1]
+        chance[side] = c.id
+        rolls.append(
+            card_roll(
+                f"chance card for {side}",
+                f,
+                dice,
+                f"{side} draws a chance card",
+                R_CHANCE,
+                f"{c.title}: {c.effect}",
+            )
+        )
+    return chance, rolls
+
+
 def deal(state: State, req: rq.Deal, dice: DiceSource) -> Outcome:
     """Deal and reveal the activation cards, and each side's chance card. ``cards`` (a mapping
     holder -> number) and ``chance`` (side -> card id) enter cards dealt by hand."""
@@ -105,6 +203,8 @@ def deal(state: State, req: rq.Deal, dice: DiceSource) -> Outcome:
         if len(set(nums)) != len(nums) or not all(1 <= x <= n for x in nums):
             raise BadRequest(f"card numbers must be different and 1-{n}")
         numbers = [int(given[h]) for h, _, _ in hs]
+    elif real_deck(state):
+        numbers, rolls = deal_real_deck(hs, n, dice)
     else:
         deck, rolls = shuffle(n, dice)
         numbers = deck[: len(hs)]
@@ -124,6 +224,9 @@ def deal(state: State, req: rq.Deal, dice: DiceSource) -> Outcome:
             if side not in state.sides or cid not in ids:
                 raise BadRequest(f"chance card {cid!r} for {side!r}: unknown side or card")
             chance[side] = str(cid)
+    elif deck_c and real_deck(state):
+        chance, drawn = draw_chance_real(state, deck_c, dice)
+        rolls += drawn
     elif deck_c:
         left = list(deck_c)
         for side in state.sides:
@@ -188,7 +291,16 @@ def deal_odds(state: State, req: rq.Deal) -> list[Odds]:
 
 
 # -- activation ---------------------------------------------------------------------------------
-def may_do(state: State, u: Unit) -> list[str]:
+#: whether a unit's fire and its charge are open on its card: ``(fire, charge)``
+Attacks = Callable[[State, Unit], tuple[bool, bool]]
+
+
+def by_type(state: State, u: Unit) -> tuple[bool, bool]:
+    """Fire and charge by the unit's type alone (no target looked for)."""
+    return u.kind == "infantry" or u.artillery or u.skirmishing, not (u.artillery or u.skirmishing)
+
+
+def may_do(state: State, u: Unit, attacks: Attacks = by_type) -> list[str]:
     if not u.on_table:
         return []  # eliminated (or gone): its card lists nothing (issue 23)
     if u.morale_due:
@@ -206,9 +318,11 @@ def may_do(state: State, u: Unit) -> list[str]:
     acts = ["move"] if movable and move_refusal(state, u) is None else []
     if formation_refusal(state, u) is None and after_charge_refusal(state, u, "formation") is None:
         acts.append("formation")
-    if u.kind == "infantry" or u.artillery or u.skirmishing:
+    # (fire and charge where todo offers them: ``attacks``, a target they may be made at)
+    shoots, charges = attacks(state, u)
+    if shoots:
         acts.append("fire")
-    if not (u.artillery or u.skirmishing):
+    if charges:
         acts.append("charge")
     if reform_refusal(u) is None:
         acts.append("reform")
@@ -221,8 +335,9 @@ def may_do(state: State, u: Unit) -> list[str]:
     return acts
 
 
-def next_card(state: State, req: rq.Next, dice: DiceSource) -> Outcome:
-    """Finish the active card (its units have acted) and reveal whose turn it is."""
+def next_card(state: State, req: rq.Next, dice: DiceSource, attacks: Attacks = by_type) -> Outcome:
+    """Finish the active card (its units have acted) and reveal whose turn it is; what each
+    of its units may do (``may_do``: its fire and charge as ``attacks`` says)."""
     ch = Changes(state)
     done = list(state.done)
     lapsed: list[str] = []
@@ -254,7 +369,7 @@ def next_card(state: State, req: rq.Next, dice: DiceSource) -> Outcome:
         f"card #{c.key_text()}: {c.holder}"
         + (" (controlled formation: move its units in any order)" if c.formation else ""),
     ]
-    may = {u.id: may_do(ch.state, u) for u in units}
+    may = {u.id: may_do(ch.state, u, attacks) for u in units}
     for u in units:
         lines.append(f"  {u.id}: " + (", ".join(may[u.id]) or "no longer on the table"))
     return Outcome(

@@ -170,7 +170,8 @@ def _artillery_band(state: State, f: Unit, t: Unit, req: rq.Fire) -> Band:
 
 def is_reaction(state: State, f: Unit) -> bool:
     """Defensive fire at a unit charging the firer (Kuryakin, Charge Test)."""
-    return any(u.charge_state == "declared" and u.charge_target == f.id for u in state.units)
+    # (the declared charges' index, not a scan of every unit: the card's listing asks it)
+    return any(state.unit(x).charge_target == f.id for x in state.declared_ids())
 
 
 def limbered(state: State, u: Unit) -> bool:

@@ -331,10 +331,15 @@ class State:
     # asked before every action, so not a scan of every unit)
     bound_set: frozenset[str] | None = field(default=None, repr=False, compare=False)
     collided_set: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    # the units whose charge is declared and not yet home (a fire at one of them is defensive
+    # fire: fire.is_reaction, asked by every fire's check and the card's listing)
+    declared_set: frozenset[str] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.index) != len(self.units):
             object.__setattr__(self, "index", {u.id: i for i, u in enumerate(self.units)})
+        if self.declared_set is None:  # (made once: every state folded from this one keeps it)
+            self.declared_ids()
 
     # -- look-ups -----------------------------------------------------------------------
     def _pos(self, uid: str) -> int | None:
@@ -392,6 +397,14 @@ class State:
             object.__setattr__(self, "bound_set", ids)
             return ids
         return self.bound_set
+
+    def declared_ids(self) -> frozenset[str]:
+        """The units whose charge is declared (``charge_state`` "declared")."""
+        if self.declared_set is None:
+            ids = frozenset(u.id for u in self.units if u.charge_state == "declared")
+            object.__setattr__(self, "declared_set", ids)
+            return ids
+        return self.declared_set
 
     def collided_ids(self) -> frozenset[str]:
         """The units whose move ran into others, the collision's chits owed (``collided``)."""
@@ -542,6 +555,10 @@ class State:
         if (old.charge_step is None) != (u.charge_step is None) and self.charging is not None:
             ids = self.charging
             d["charging"] = ids - {u.id} if u.charge_step is None else ids | {u.id}
+        declared = u.charge_state == "declared"
+        if (old.charge_state == "declared") != declared and self.declared_set is not None:
+            ids = self.declared_set
+            d["declared_set"] = ids | {u.id} if declared else ids - {u.id}
         if old.morale_due != u.morale_due and self.due is not None:
             due = self.due
             d["due"] = due | {u.id} if u.morale_due else due - {u.id}

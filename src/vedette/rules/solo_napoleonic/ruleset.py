@@ -160,10 +160,49 @@ def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
     return Outcome(tuple(ch.events), (), msg)
 
 
+#: the dry runs ``todo`` judges a fire and a charge by (their verdicts kept per state, shared
+#: with todo's: the same bodies)
+_FIRE_CHECK = by_dry_run(fire.fire)[2]
+_CHARGE_CHECK = by_dry_run(morale.charge)[2]
+
+
+def attacks_open(state: State, u: Any) -> tuple[bool, bool]:
+    """Whether ``todo`` offers ``u`` a fire and a charge: an offer at an enemy (the requests of
+    ``enemy_offers``, one enemy after another) its procedure's dry run accepts. The card's
+    listing (``next``, ``status``) names them only then, not by the unit's type alone."""
+    shoots = charges = False
+    for req, _ in _each_enemy_offer(state, u, _request_only):
+        shot = isinstance(req, rq.Fire)
+        if shoots if shot else charges:
+            continue
+        try:
+            (_FIRE_CHECK if shot else _CHARGE_CHECK)(state, req)
+        except VedetteError:
+            continue
+        if shot:
+            shoots = True
+        else:
+            charges = True
+        if shoots and charges:
+            break
+    return shoots, charges
+
+
+def _request_only(*_: Any) -> None:
+    """(``attacks_open`` reads the offers' requests, not the offers)"""
+
+
+def next_card(state: State, req: rq.Next, dice: DiceSource) -> Outcome:
+    """Finish the active card and reveal the next (``cards.next_card``), its units' fire and
+    charge listed where todo offers them (:func:`attacks_open`)."""
+    return cards.next_card(state, req, dice, attacks_open)
+
+
 def status(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     """What a unit is and may do (a query)."""
     u = state.unit(req.unit)
-    may = cards.may_do(state, u) if u.id in state.active_units() and not u.acted else []
+    active = u.id in state.active_units() and not u.acted
+    may = cards.may_do(state, u, attacks_open) if active else []
     return Outcome(
         (),
         (),
@@ -507,31 +546,28 @@ def _same_units(
 
 
 def _enemy_offers(state: State, u: Any, make: Make = _todo) -> list[Any]:
-    out: list[Any] = []
-    enemies = [
-        e
-        for e in state.units
-        if e.side != u.side and e.on_table and u.restricted_to in (None, e.id)
-    ]
+    return [o for _, o in _each_enemy_offer(state, u, make)]
+
+
+def _each_enemy_offer(state: State, u: Any, make: Make = _todo) -> Iterator[tuple[Any, Any]]:
+    """``u``'s fire and charge at each enemy on the table, one enemy after another, each with
+    its request (:func:`attacks_open` stops at the first of each the rules accept)."""
     shooter = (u.kind == "infantry" or u.artillery or u.skirmishing) and not fire.limbered(state, u)
     # the offer names the heading of its own fire (a battery's is Artillery's, not Infantry's)
     rule = fire.R_ART if u.artillery else fire.R_SKIRM if u.skirmishing else fire.R_FIRE
-    for e in enemies:
+    for e in state.units:
+        if e.side == u.side or not e.on_table or u.restricted_to not in (None, e.id):
+            continue
         if shooter and not u.fired:
             for band in fire_bands(state, u, e):
                 given = {"unit": u.id, "target": e.id, **({"range": band} if band else {})}
                 at = f" ({band} range)" if band else ""
-                out.append(make("fire", given, f"{u.id} fires at {e.id}{at}", rule))
+                req = rq.Fire(unit=u.id, target=e.id, range=band or None)
+                yield req, make("fire", given, f"{u.id} fires at {e.id}{at}", rule)
         if not (u.artillery or u.skirmishing):
-            out.append(
-                make(
-                    "charge",
-                    {"unit": u.id, "target": e.id},
-                    f"{u.id} charges {e.id}",
-                    morale.R_CHARGE,
-                )
-            )
-    return out
+            given = {"unit": u.id, "target": e.id}
+            text = f"{u.id} charges {e.id}"
+            yield rq.Charge(**given), make("charge", given, text, morale.R_CHARGE)
 
 
 #: the last generals' offers, by how they are made: (the generals, the data, the active card's
@@ -736,13 +772,29 @@ def offers(state: State, make: Make = _todo) -> list[Any]:
     """The ruleset's ``options``, each made by ``make`` (the simulator makes its lines
     straight from them: no ``Todo`` it would only take apart)."""
     if state.phase == "control":
-        if any(g.cr is None and not g.killed for g in state.generals):
-            # the control roll needs every Control Rating: rate the staff first
+        unrated = [g for g in state.generals if not g.rated and not g.killed]
+        if unrated:
+            # the control roll needs every Control Rating (and the game every rating): rate
+            # the staff first, only the ratings the scenario does not give
+            if state.options.get("staff_by") == "general":
+                # reading K81: a general a step, his dice (d6, d6, d8) the step's taps
+                g = unrated[0]
+                dice = {"th": "TH (d6)", "av": "AV (d6)", "cr": "Control Rating (d8)"}
+                rolls = [dice[w] for w in staff.to_roll(g, rq.Staff(general=g.id))]
+                what = ", ".join(rolls[:-1]) + (" and " if len(rolls) > 1 else "") + rolls[-1]
+                text = f"rate the staff first: {g.id}'s {what}"
+                return [make("staff", {"general": g.id}, text, staff.R_GEN)]
             text = "rate the staff first: each unrated general's TH, AV and Control Rating"
             return [make("staff", {}, text, staff.R_GEN)]
         return [make("control", {}, "control phase: each brigadier rolls for control", R_TURN)]
     if state.phase == "cards":
-        return [make("deal", {}, "deal and reveal the cards", cards.R_SEQ)]
+        text = "deal and reveal the cards"
+        if cards.real_deck(state):  # reading K80: the player's deck, a card a holder in turn
+            n = sum(1 for u in state.units if u.on_table)
+            order = ", ".join(h for h, _, _ in cards.holders(state))
+            text = f"deal from your deck of {n}: a card for each of {order} in turn, then"
+            text += " each side's chance card"
+        return [make("deal", {}, text, cards.R_SEQ)]
     if state.phase == "end":
         return [make("end_turn", {}, "every card has acted: end the turn", R_TURN)]
     out: list[Any] = []
@@ -784,6 +836,10 @@ class SoloNapoleonic(Ruleset[State]):
 
     flow = FLOW
 
+    #: a game played with the player's own dice deals a real deck (reading K80: a card turned
+    #: up for each holder, not a d10, d9 ... d2 shuffle) and rates a general a step (K81)
+    physical_dice_options: ClassVar[Mapping[str, Any]] = {"deal": "cards", "staff_by": "general"}
+
     def current_phase(self, state: State) -> str:
         return state.phase
 
@@ -794,11 +850,16 @@ class SoloNapoleonic(Ruleset[State]):
     def __init__(self) -> None:
         self.scenarios = {"sample": "sample.toml", "attached": "attached.toml"}
         D = by_dry_run  # each body checks the rules and then rolls: its plan is its dry run
+        quick = D(cards.next_card)
         self.procedures = procedure_table(
             Procedure(rq.Staff, *D(staff.staff, staff.staff_odds)),
             Procedure(rq.Control, *D(staff.control, staff.control_odds)),
             Procedure(rq.Deal, *D(cards.deal, cards.deal_odds)),
-            Procedure(rq.Next, *D(cards.next_card)),
+            # 'next' refuses nothing its listing says: its dry run (todo's verdict, the plan)
+            # and the simulator's play, whose words are never read (``Procedure.play``), list
+            # fire and charge by type; only its resolve looks for their targets (a search at
+            # every card cost a simulated game 50% more CPU); the events are the same
+            Procedure(rq.Next, quick[0], D(next_card)[1], quick[2], quick[3]),
             Procedure(rq.Order, *D(cards.order_query)),
             Procedure(rq.Require, *D(morale.require_morale, morale.require_odds)),
             Procedure(rq.Chance, *D(cards.play_chance, cards.chance_odds)),

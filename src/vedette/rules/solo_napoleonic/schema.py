@@ -33,6 +33,17 @@ class SolonapOptions(Strict):
     optional_figures: bool = Field(
         False, description="all three optional rules: officers, musicians, standard bearers"
     )
+    deal: Literal["shuffle", "cards"] = Field(
+        "shuffle",
+        description="how the activation and chance cards are dealt: 'shuffle' (vedette's"
+        " shuffle on dice) or 'cards' (a real deck: the number turned up for each holder in"
+        " turn; the default of a game played with your own dice; reading K80)",
+    )
+    staff_by: Literal["all", "general"] = Field(
+        "all",
+        description="how todo offers the staff's ratings: 'all' generals in one step or one"
+        " 'general' a step (the default of a game played with your own dice; reading K81)",
+    )
 
 
 UnitModel = model_from_dataclass(

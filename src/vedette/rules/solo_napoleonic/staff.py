@@ -68,6 +68,18 @@ def cr_odds(state: State, g: General) -> Odds:
     return replace(o, rows=tuple(rows))
 
 
+#: the three ratings of a general (Kuryakin, Generals), in the order they are rolled
+RATINGS = ("th", "av", "cr")
+
+
+def to_roll(g: General, req: rq.Staff) -> tuple[str, ...]:
+    """The ratings ``staff`` rolls for ``g``: those not yet given (a scenario may allocate some
+    'historically', Generals; a rating given is never rolled again), or all three with
+    ``reroll=true`` or for a general named who is rated already."""
+    missing = tuple(w for w in RATINGS if getattr(g, w) is None)
+    return RATINGS if req.reroll or not missing else missing
+
+
 def _targets(state: State, req: rq.Staff) -> list[General]:
     gid = req.general
     if gid is not None:
@@ -101,8 +113,8 @@ def _historical(state: State, req: rq.Staff) -> dict[str, Any] | None:
 
 def staff(state: State, req: rq.Staff, dice: DiceSource) -> Outcome:
     """Rate the staff: roll TH (d6), AV (d6) and Grade/CR (d8) for every unrated general (or
-    ``general=ID``), national variations added to the rolls; or enter historical ratings
-    (``general=ID th=average av=aggressive cr=6``)."""
+    ``general=ID``), only the ratings not given, national variations added to the rolls; or
+    enter historical ratings (``general=ID th=average av=aggressive cr=6``)."""
     ch = Changes(state)
     hist = _historical(state, req)
     rolls: list[Roll] = []
@@ -119,7 +131,7 @@ def staff(state: State, req: rq.Staff, dice: DiceSource) -> Outcome:
         raise RuleViolation(R_GEN, "every general is already rated (reroll=true to roll again)")
     for g in targets:
         got: dict[str, Any] = {}
-        for which in ("th", "av", "cr"):
+        for which in to_roll(g, req):
             r = rating_check(state, g, which).resolve(dice)
             assert isinstance(r, Roll)
             rolls.append(r)
@@ -148,8 +160,8 @@ def staff_odds(state: State, req: rq.Staff) -> list[Odds]:
         return []
     out: list[Odds] = []
     for g in _targets(state, req):
-        out += [rating_check(state, g, "th").odds(), rating_check(state, g, "av").odds()]
-        out.append(cr_odds(state, g))
+        for which in to_roll(g, req):
+            out.append(cr_odds(state, g) if which == "cr" else rating_check(state, g, which).odds())
     return out
 
 

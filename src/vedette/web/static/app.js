@@ -283,7 +283,9 @@ function initGame() {
         b.addEventListener("click", () => { click(); diceTapped(); });
         return b;
       };
-      const faces = [...new Set(d.faces)].sort((a, b) => b - a);
+      // (numbered cards left in a deck, a real deck's deal: in their order, no sign)
+      const counting = d.faces.every((f) => f >= 1);
+      const faces = [...new Set(d.faces)].sort((a, b) => (counting ? a - b : b - a));
       let buttons;
       let label = d.name;
       if (d.faces.length === 100 && faces[0] === 99 && faces[faces.length - 1] === 0) {
@@ -296,7 +298,7 @@ function initGame() {
           digit = null;
         }));
       } else {
-        buttons = faces.map((f) => button(f > 0 ? `+${f}` : `${f}`, `${d.name} face ${f}`, () => { add(f); digit = null; }));
+        buttons = faces.map((f) => button(f > 0 && !counting ? `+${f}` : `${f}`, `${d.name} face ${f}`, () => { add(f); digit = null; }));
       }
       groups.push(el("div", { class: "dice-row", role: "group", "aria-label": label }, el("span", { class: "dice-name" }, label), ...buttons));
     }
