@@ -110,3 +110,18 @@ def test_draft_the_owed_fixing_and_the_end_of_movement_cite_the_draft(tmp_path: 
     final = T(tmp_path, forces)
     assert "Herman (1))" in final.move("F1", "A0605").message
     final.refused("Herman (5)", "end_movement")
+
+
+def test_draft_todo_and_combat_phase_do_not_cite_rule_5(tmp_path: Path) -> None:
+    """The first draft has no rule (5) (its only word on the phase is "continue the phase"):
+    ``todo``'s ``end_movement`` entry and the combat phase's answer name the series' sequence
+    of play there; the final text's name Herman (5)."""
+    forces = [fr("F1", "A0504", infantry=1), ru("R1", "A0909", vedettes=1)]
+    for variant, rule, words in (
+        ("draft", "Napoleon At Bay sequence of play", "(its sequence of play)"),
+        ("final", "Herman (5)", "(Herman 5)"),
+    ):
+        t = T(tmp_path, forces, variant=variant)
+        end = [x for x in t.game.todo() if x.procedure == "end_movement"]
+        assert [x.rule for x in end] == [rule]
+        assert words in t.do("end_movement").message

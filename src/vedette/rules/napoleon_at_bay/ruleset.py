@@ -182,6 +182,18 @@ def owed_id(moving: str, contact: str) -> str:
 #: Herman (5): the combat phase follows "after all movement and 'fixing' of forces is
 #: complete"; end_movement refuses an owed fixing itself, citing (5) and naming the forces
 R5 = "Herman (5)"
+
+
+def combat_rule(state: NabState) -> str:
+    """The rule that puts combat after movement: Herman (5) in the final text; the first draft
+    has no such rule (its only word on the phase is "continue the phase", after a fixing
+    roll of 1-3), so there it is the series' own sequence of play."""
+    return SEQ if state.config.variant == "draft" else R5
+
+
+def _combat_words(state: NabState) -> str:
+    """:func:`combat_rule` as the answers word it ("Herman 5": the words of release 0.2's logs)."""
+    return "its sequence of play" if state.config.variant == "draft" else "Herman 5"
 #: what an owed fixing blocks (the core's check, citing the fixing's rule): every procedure
 #: but end_movement, which judges it under Herman (5) (plan_end_movement), and the queries
 OWED_BLOCKS = ("move", "fix", "end_combat")
@@ -348,7 +360,9 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
     p = state.piece(r.force)
     to = _norm(state, "to", r.to)
     if state.phase != "movement":
-        raise RuleViolation(SEQ, "pieces move in the movement phase (now: combat, Herman 5)")
+        raise RuleViolation(
+            SEQ, f"pieces move in the movement phase (now: combat, {_combat_words(state)})"
+        )
     if p.side != state.phasing:
         raise RuleViolation(
             SEQ, f"{p.id} is {state.side_name(p.side)}: it is not its movement phase"
@@ -903,7 +917,7 @@ def resolve_end_movement(state: NabState, plan: Plan, dice: DiceSource) -> Outco
     fixed = [p.id for p in state.pieces.values() if p.fixed]
     msg = (
         f"combat phase of {state.side_name(state.phasing)}: resolve combat"
-        f" with the series rules (Herman 5); fixed: {', '.join(fixed) or 'none'}"
+        f" with the series rules ({_combat_words(state)}); fixed: {', '.join(fixed) or 'none'}"
     )
     return Outcome((ev,), (), msg, {"fixed": fixed, "unfixed_contacts": []}, result="combat")
 
@@ -1127,7 +1141,11 @@ class NapoleonAtBay(Ruleset[NabState]):
                         open={"to": to},
                     )
                 )
-        out.append(Todo("end_movement", {}, "end movement: the combat phase follows", "Herman (5)"))
+        out.append(
+            Todo(
+                "end_movement", {}, "end movement: the combat phase follows", combat_rule(state)
+            )
+        )
         return out
 
     def simulation(self) -> SimPlay:
