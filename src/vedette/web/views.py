@@ -156,6 +156,8 @@ def described(p: Any) -> dict[str, Any]:
                 "kind": x.kind,
                 "required": x.required,
                 "choices": list(x.choices),
+                # each choice with the words shown for it (the value stays the key)
+                "options": x.choice_labels(),
                 "pick": " ".join(pick_kinds(x.name)),
             }
             for x in params

@@ -373,6 +373,14 @@ function initGame() {
   // an open entry (issue 22): each field the state leaves to the player, with the choices the
   // referee accepts, one tap each (a long list: the first ones, then a pick of the rest)
   const SHOWN_CHOICES = 12;
+  // a choice's words: the label its form's list shows for that value ("dummy HIP counter" for
+  // dummy_hip), else the value itself
+  const words = (procedure, k, v) => {
+    const text = fieldText(v);
+    const sel = document.querySelector(`form.proc[data-proc="${CSS.escape(procedure)}"] select[name="${CSS.escape(k)}"]`);
+    const opt = sel ? [...sel.options].find((o) => o.value === text) : null;
+    return opt && opt.textContent ? opt.textContent : text;
+  };
   function openChoices(item, btn, li) {
     for (const [k, choices] of Object.entries(item.open || {})) {
       const row = el("div", { class: "open-choices", "data-field": k }, el("span", { class: "choice-label" }, `${k}:`));
@@ -391,14 +399,14 @@ function initGame() {
         sheetLine();
       };
       for (const v of choices.slice(0, SHOWN_CHOICES)) {
-        const chip = el("button", { type: "button", class: "choice", "data-value": fieldText(v) }, fieldText(v));
+        const chip = el("button", { type: "button", class: "choice", "data-value": fieldText(v) }, words(item.procedure, k, v));
         chip.addEventListener("click", () => pick(v, chip));
         row.append(chip);
       }
       if (choices.length > SHOWN_CHOICES) {
         const more = el("select", { class: "choice-more", "aria-label": `more choices of ${k}` },
           el("option", { value: "" }, `${choices.length - SHOWN_CHOICES} more…`),
-          ...choices.slice(SHOWN_CHOICES).map((v, j) => el("option", { value: String(j + SHOWN_CHOICES) }, fieldText(v))));
+          ...choices.slice(SHOWN_CHOICES).map((v, j) => el("option", { value: String(j + SHOWN_CHOICES) }, words(item.procedure, k, v))));
         more.addEventListener("change", () => { if (more.value) pick(choices[Number(more.value)], null); });
         row.append(more);
       }
