@@ -194,6 +194,8 @@ def combat_rule(state: NabState) -> str:
 def _combat_words(state: NabState) -> str:
     """:func:`combat_rule` as the answers word it ("Herman 5": the words of release 0.2's logs)."""
     return "its sequence of play" if state.config.variant == "draft" else "Herman 5"
+
+
 #: what an owed fixing blocks (the core's check, citing the fixing's rule): every procedure
 #: but end_movement, which judges it under Herman (5) (plan_end_movement), and the queries
 OWED_BLOCKS = ("move", "fix", "end_combat")
@@ -1142,9 +1144,7 @@ class NapoleonAtBay(Ruleset[NabState]):
                     )
                 )
         out.append(
-            Todo(
-                "end_movement", {}, "end movement: the combat phase follows", combat_rule(state)
-            )
+            Todo("end_movement", {}, "end movement: the combat phase follows", combat_rule(state))
         )
         return out
 
