@@ -195,6 +195,10 @@ def test_a_shift_line_says_which_facts_were_assumed(tmp_path: Path) -> None:
     line = out.rolls[0].line()
     assert "assumed, location not described: 4A1 (TEM 0, not in enemy LOS)" in line
     assert "4A3 (TEM 0, not in enemy LOS)" in line
+    # what to do next, in words both the CLI and the web page show (the action's name), not a
+    # command to type that the web has no box for
+    assert "- describe them with the location action (terrain, enemy LOS)]:" in line
+    assert "state it with" not in out.message and "terrain=" not in line
 
 
 def test_a_described_location_is_not_assumed(tmp_path: Path) -> None:
