@@ -358,6 +358,22 @@ class MovePlan(_Details):
     why_not: Mapping[str, str]
 
 
+def _back_into(p: Piece, zone: set[str], path: Sequence[str]) -> str | None:
+    """Readings A8, A23: the hex where the lead's ``path`` comes back into ``zone`` after
+    leaving it (a hex on the way out of it counts as left), when ``p`` began in that zone;
+    else None. The start is not on the way (a multi-hex force may begin with its lead
+    outside a zone another component stands in)."""
+    if not set(p.hexes) & zone:
+        return None
+    left = False
+    for i, h in enumerate(path[1:], start=1):
+        if left and h in zone:
+            return h
+        if i < len(path) - 1 and h not in zone:
+            left = True
+    return None
+
+
 def plan_move(state: NabState, r: MoveRequest) -> Plan:
     p = state.piece(r.force)
     to = _norm(state, "to", r.to)
@@ -419,6 +435,16 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
                     f"{p.id} enters an enemy ZOC at {h} and stops there"
                     " (option stop_at_zoc); it cannot go on to " + to[0],
                 )
+        if state.config.stop_at_zoc:
+            for q, z in zocs:
+                back = _back_into(p, z, path)
+                if back is not None and back != path[-1]:
+                    raise RuleViolation(
+                        SEQ,
+                        f"{p.id} leaves the ZOC of {q.id} ({q.name}) and comes back into it at"
+                        f" {back}, entering it: it stops there (option stop_at_zoc, A23); it"
+                        f" cannot go on to {to[0]}",
+                    )
         ticks = m.path_ticks([m.index(h) for h in path])
         if ticks is None:
             raise RuleViolation("terrain", f"{p.id} cannot move along {','.join(path)}")
@@ -437,9 +463,10 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
     entered: list[str] = []
     for q, z in zocs:
         if set(p.hexes) & z:
-            # a ZOC the move began in is entered only if the move leaves it and ends in it again
-            # (Herman (1); reading A8)
-            if z & after_hexes and any(h not in z for h in path[1:-1]):
+            # a ZOC the move began in is entered only if the move leaves it and comes back into
+            # it, on the way or where it ends (Herman (1); readings A8, A23)
+            back = _back_into(p, z, path)
+            if back is not None or (z & after_hexes and any(h not in z for h in path[1:-1])):
                 entered.append(q.id)
             continue
         if z & set(path[1:]) or z & after_hexes:
