@@ -68,7 +68,8 @@ def test_4_4_1_a_cave_complex_changes_only_right_after_a_cave_shifts(tmp_path: P
     g.perform("fort", {"id": "C1", "complex": "K0"})  # the same complex: nothing changes
     out = g.perform("shift", {"a": "C1", "b": "X1"}, faces=[1, 1])
     assert fort(g, "C1").location == "4B1", out.message
-    assert any("fort id=C1 complex=" in c for c in out.details["changes"])
+    # (the step named for the web and the CLI alike; todo offers it with its choices)
+    assert any("cave complex" in c and "the fort action" in c for c in out.details["changes"])
     g.perform("fort", {"id": "C1", "complex": "K2"})
     g.perform("fort", {"id": "C1", "complex": "K3"})
     assert fort(g, "C1").complex == "K3"
@@ -191,7 +192,7 @@ def test_4_4_2_a_fortification_shifting_from_the_exit_takes_the_tunnel_with_it(
     refused(g, "fort", {"id": "T1", "exit": "4D2"}, [], "O'Leary 4.4.2")
     out = g.perform("shift", {"a": "H1", "b": "X3"}, faces=[1, 1])
     assert fort(g, "H1").location == "4F1", out.message
-    assert any("fort id=T1 exit=" in c for c in out.details["changes"])
+    assert any("T1" in c and "with the fort action" in c for c in out.details["changes"])
     t = fort(g, "T1")
     assert (t.tunnel_from, t.location, t.exit) == ("H1", "4F1", "")
     g.perform("fort", {"id": "T1", "exit": "4C1"})  # its other end back into the pillbox

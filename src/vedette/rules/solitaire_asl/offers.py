@@ -244,7 +244,8 @@ def ca_choices(state: State, f: Fortification) -> tuple[str, ...]:
     the location it faces ("facing 4P4"): any other wording may be typed (``fort ca=``)."""
     if not f.location:
         return ()
-    return tuple(f"facing {h}" for h in state.layout.neighbors(f.location))
+    near = sorted(state.layout.neighbors(f.location), key=natural_key)
+    return tuple(f"facing {h}" for h in near)
 
 
 def complex_choices(state: State, cave: Fortification) -> tuple[str, ...]:
