@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.acceptance.test_accept_nab import T, fr, ru
+from tests.acceptance.test_accept_nab import T, amap, fr, ru
+from vedette.rules.napoleon_at_bay import reach
 
 
 def two_contacts(tmp_path: Path, variant: str = "final") -> T:
@@ -97,6 +98,43 @@ def test_1_a_move_that_leaves_the_zoc_and_comes_back_enters_it(tmp_path: Path) -
     assert not inside.game.obligations()
 
 
+def _road_through_the_zoc(tmp_path: Path) -> T:
+    """F1 in A0506, in R1's ZOC (R1 in A0606: every hex around it). A road runs A0505 (out of
+    the zone), A0605 (in it), A0705, A0805 (out); a river parts A0506 from A0605. Stepping out
+    to the road and along it is the cheaper way to A0805 (5/2 MP) but comes back into R1's
+    ZOC at A0605; staying in the zone to A0605 costs 3 MP."""
+    mp = amap(hexsides=[{"feature": "river", "pairs": [["A0506", "A0605"]]}])
+    mp["roads"] = [{"path": ["A0405", "A0505", "A0605", "A0705", "A0805"]}]
+    return T(tmp_path, [fr("F1", "A0506", infantry=1), ru("R1", "A0606", vedettes=1)], map_=mp)
+
+
+def test_a23_a_move_that_comes_back_into_the_zoc_it_began_in_stops_there(tmp_path: Path) -> None:
+    """Readings A8 and A23: a ZOC the move began in is not entered while the move stays in it,
+    but leaving it and coming back into it is entering it (Herman (1): a fixing is owed), so
+    the move stops there as in any ZOC it enters (A18, option stop_at_zoc). The move along
+    the road went on from A0605 to A0805 (a zone it began in never stopped it); now that path
+    is refused, and the move to A0805 takes the way that stays in the zone."""
+    t = _road_through_the_zoc(tmp_path)
+    road = ["A0506", "A0505", "A0605", "A0705", "A0805"]
+    msg = t.refused("A23", "move", force="F1", to="A0805", path=road)
+    assert "comes back into it at A0605" in msg
+    out = t.move("F1", "A0805")
+    assert "via A0605,A0705 (3 MP)" in out.message and not t.game.obligations()
+    stop = _road_through_the_zoc(tmp_path)
+    stop.move("F1", "A0605", path=road[:3])  # back into the zone where the move ends: owed
+    assert [o.id for o in stop.game.obligations()] == ["fix:F1:R1"]
+
+
+def test_a23_the_offered_way_stops_where_it_comes_back(tmp_path: Path) -> None:
+    """``todo``'s search (reach.py) follows A23 too: its way to A0805 stays in the zone, and
+    the road's way back into it ends at A0605."""
+    t = _road_through_the_zoc(tmp_path)
+    st = t.game.state
+    f1 = st.pieces["F1"]
+    assert reach.path_to(st, f1, "A0805") == (6, ("A0506", "A0605", "A0705", "A0805"))
+    assert reach.path_to(st, f1, "A0605") == (3, ("A0506", "A0505", "A0605"))
+
+
 def test_draft_the_owed_fixing_and_the_end_of_movement_cite_the_draft(tmp_path: Path) -> None:
     """The first draft has no numbered rules: its refusals cite "Herman, first draft" (the owed
     fixing itself did). The move's answer named "Herman (1)" and ``end_movement``'s refusal
@@ -110,3 +148,18 @@ def test_draft_the_owed_fixing_and_the_end_of_movement_cite_the_draft(tmp_path: 
     final = T(tmp_path, forces)
     assert "Herman (1))" in final.move("F1", "A0605").message
     final.refused("Herman (5)", "end_movement")
+
+
+def test_draft_todo_and_combat_phase_do_not_cite_rule_5(tmp_path: Path) -> None:
+    """The first draft has no rule (5) (its only word on the phase is "continue the phase"):
+    ``todo``'s ``end_movement`` entry and the combat phase's answer name the series' sequence
+    of play there; the final text's name Herman (5)."""
+    forces = [fr("F1", "A0504", infantry=1), ru("R1", "A0909", vedettes=1)]
+    for variant, rule, words in (
+        ("draft", "Napoleon At Bay sequence of play", "(its sequence of play)"),
+        ("final", "Herman (5)", "(Herman 5)"),
+    ):
+        t = T(tmp_path, forces, variant=variant)
+        end = [x for x in t.game.todo() if x.procedure == "end_movement"]
+        assert [x.rule for x in end] == [rule]
+        assert words in t.do("end_movement").message

@@ -195,6 +195,10 @@ def test_a_shift_line_says_which_facts_were_assumed(tmp_path: Path) -> None:
     line = out.rolls[0].line()
     assert "assumed, location not described: 4A1 (TEM 0, not in enemy LOS)" in line
     assert "4A3 (TEM 0, not in enemy LOS)" in line
+    # what to do next, in words both the CLI and the web page show (the action's name), not a
+    # command to type that the web has no box for
+    assert "- describe them with the location action (terrain, enemy LOS)]:" in line
+    assert "state it with" not in out.message and "terrain=" not in line
 
 
 def test_a_described_location_is_not_assumed(tmp_path: Path) -> None:
@@ -234,3 +238,25 @@ def test_random_play_from_todo_reaches_the_main_procedures() -> None:
     assert c.failures == 0, c.problems[:5]
     for proc in ("place", "shift", "move", "boresight", "prereg", "decide", "minefield"):
         assert c.procedures.get(proc, 0) > 0, (proc, c.procedures)
+
+
+def test_each_counter_lists_the_player_s_own_reports(tmp_path: Path) -> None:
+    """``counter_actions`` (the web page lists them when a counter is tapped): what the player
+    reports on that counter and ``todo`` does not offer (a report, not a suggestion): a hidden
+    stack's reveal (HIP units also keeping a "?", 3.4), a potential dummy stack's drop (2.2), a
+    hidden fortification's reveal and its CA not yet recorded (4.4, one choice a hexside), a
+    minefield turned face up. Each entry is one ``plan`` accepts; set-up has none."""
+    g = sample(tmp_path)
+    assert RULESET.judged_counter_actions(g.state) == {}  # set-up: nothing is hidden yet
+    g.perform("phase", {})
+    got = RULESET.judged_counter_actions(g.state)
+    cmds = {k: [t.command() for t in v] for k, v in got.items()}
+    assert cmds["P1"] == ["reveal what=P1", "drop stack=P1"]
+    assert cmds["H1"] == ["reveal what=H1", "reveal what=H1 keep_concealment=true"]
+    assert cmds["D1"] == ["reveal what=D1"] and cmds["M1"] == ["reveal what=M1"]
+    assert cmds["F2"] == ["reveal what=F2", "fort id=F2"]  # a pillbox: a CA to record
+    assert cmds["F1"] == ["reveal what=F1"]  # a foxhole has no CA (A39)
+    (ca,) = [t for t in got["F2"] if t.procedure == "fort"]
+    assert len(ca.open["ca"]) == 6 and ca.open["ca"][0].startswith("facing 4")
+    g.perform("reveal", {"what": "P1"})
+    assert "P1" not in RULESET.judged_counter_actions(g.state)  # revealed: nothing to report

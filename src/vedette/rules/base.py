@@ -40,6 +40,7 @@ from vedette.rules.protocol import (
     decode_event,
     derive_todo,
     flow_violation,
+    judged,
     parsed_shared,
     stored_decoder,
     verdict_of,
@@ -356,6 +357,27 @@ class Ruleset(Generic[S]):
     #: unless the player gives them (stored in the game like any option given): the dice a
     #: player has at the table rather than the odd dice some cases would need
     physical_dice_options: ClassVar[Mapping[str, Any]] = {}
+
+    def counter_actions(self, state: S) -> Mapping[str, Sequence[Any]]:
+        """The player's own reports on a counter, not offered by ``todo`` (a report, not a
+        choice: ASL's loss of concealment, a potential dummy stack's status dropped) but kept
+        short by being reached from the counter itself: the board pick id of a counter -> its
+        entries (protocol.Todo), as ``todo``'s are. {}: none (default)."""
+        return {}
+
+    def judged_counter_actions(self, state: S) -> dict[str, list[Any]]:
+        """:meth:`counter_actions` as ``plan`` judges them (``todo``'s judge: an entry it
+        refuses now is left out, an open one keeps its accepted choices)."""
+        entries = self.counter_actions(state)
+        if not entries:
+            return {}
+        judge = self.todo_judge(state, self.obligations(state))
+        out: dict[str, list[Any]] = {}
+        for pick, todo in entries.items():
+            kept = [j for t in todo if (j := judged(t, judge, False)) is not None]
+            if kept:
+                out[pick] = kept
+        return out
 
     def strength(self, state_json: Mapping[str, Any]) -> dict[str, float]:
         """Each side's strength in a state given as its JSON (the after-action report shows

@@ -44,9 +44,12 @@ def arg(
     positional: bool = False,
     default: Any = MISSING,
     default_factory: Any = MISSING,
+    labels: Mapping[str, str] | None = None,
 ) -> Any:
-    """A request field with its help text (``dataclasses.field`` with metadata)."""
-    meta = {"help": help, "units": units, "positional": positional}
+    """A request field with its help text (``dataclasses.field`` with metadata). ``labels``:
+    the words a form shows for some of its choices (by value; the others show their value with
+    spaces for underscores: ``attack_column`` as "attack column")."""
+    meta = {"help": help, "units": units, "positional": positional, "labels": dict(labels or {})}
     if default_factory is not MISSING:
         return dataclasses.field(default_factory=default_factory, metadata=meta)
     return dataclasses.field(default=default, metadata=meta)
@@ -65,6 +68,14 @@ class FieldSpec:
     choices: tuple[str, ...] = ()
     positional: bool = False
     tp: Any = None  # the Python type the value is coerced to (None: the legacy loose reading)
+    labels: tuple[str, ...] = ()  # the words a form shows for each choice, in their order
+
+    def choice_labels(self) -> list[tuple[str, str]]:
+        """Each choice (the value a request takes) with the words a form shows for it."""
+        return [
+            (c, self.labels[i] if i < len(self.labels) else c.replace("_", " "))
+            for i, c in enumerate(self.choices)
+        ]
 
     def describe(self) -> str:
         kind = "|".join(self.choices) if self.choices else self.kind
@@ -736,6 +747,9 @@ def spec_of(cls: type) -> RequestSpec:
                 choices=choices,
                 positional=bool(f.metadata.get("positional", False)),
                 tp=tp,
+                labels=tuple(
+                    f.metadata.get("labels", {}).get(c, c.replace("_", " ")) for c in choices
+                ),
             )
         )
     declared = getattr(cls, "__procedure__", None)  # protocol.procedure's declaration

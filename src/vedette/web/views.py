@@ -156,6 +156,8 @@ def described(p: Any) -> dict[str, Any]:
                 "kind": x.kind,
                 "required": x.required,
                 "choices": list(x.choices),
+                # each choice with the words shown for it (the value stays the key)
+                "options": x.choice_labels(),
                 "pick": " ".join(pick_kinds(x.name)),
             }
             for x in params
@@ -187,6 +189,16 @@ def todo(g: Game) -> list[dict[str, Any]]:
     return items
 
 
+def counters(g: Game) -> dict[str, list[dict[str, Any]]]:
+    """The player's own reports on each counter (``Ruleset.counter_actions``): listed on the
+    page when the counter is tapped on the board."""
+    try:
+        found = g.ruleset.judged_counter_actions(g.state)
+    except Exception:  # (as todo: a ruleset's failing must not take the page down)
+        return {}
+    return {k: [t.to_json() for t in v] for k, v in found.items()}
+
+
 def view(g: Game, board: str, since: int | None = None) -> dict[str, Any]:
     """The current view: board, todo, the log entries after ``since`` (the first page and
     the game as text when None), and which actions are undone now."""
@@ -199,6 +211,7 @@ def view(g: Game, board: str, since: int | None = None) -> dict[str, Any]:
         "seq": last,
         "board": board,
         "todo": todo(g),
+        "counters": counters(g),
         "log": log_since(g, since, undone) if since is not None else log_page(g)["entries"],
         "undone_seqs": undone_seqs(g, after, undone),
         # the game as text: in a full view only (an action's answer is what changed)

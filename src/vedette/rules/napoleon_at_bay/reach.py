@@ -3,8 +3,10 @@
 The solitaire system leaves movement allowances to the series rules; what it adds is that a
 moving force may not pass through an enemy piece, and (option ``stop_at_zoc``, the series'
 ZOC rule) stops in the first enemy ZOC it enters (Herman (1): a ZOC it starts in is not
-"entered"). The offer is the hexes the default (cheapest) path of ``plan_move`` reaches under
-those rules, where the piece may stand: passable terrain, no enemy piece, room to stack.
+"entered" while the move stays in it; one it leaves and comes back into is, reading A8, so the
+move stops there too, reading A23). The offer is the hexes the default (cheapest) path of
+``plan_move`` reaches under those rules, where the piece may stand: passable terrain, no
+enemy piece, room to stack.
 
 Offered choices are capped (:data:`MOVE_CHOICES`): first the hexes in an enemy ZOC (where a
 fixing may follow, Herman (1)), nearest first, then the nearest other hexes, then the
@@ -14,6 +16,7 @@ Any other reachable hex can still be typed: the cap bounds the offer, not the ru
 
 from __future__ import annotations
 
+import heapq
 from typing import Any
 
 from vedette.rules.napoleon_at_bay import fixing as fx
@@ -29,7 +32,13 @@ NEAR_CHOICES = 9
 #: the last few search trees, by piece, each with the state it was made for (held, so that
 #: its identity stays unique): ``todo`` judges every offered destination of a force with
 #: ``plan_move`` on the same state, and each needs the same search
-_TREES: dict[str, tuple[NabState, dict[int, int], dict[int, int]]] = {}
+_TREES: dict[str, tuple[NabState, Tree]] = {}
+
+#: a search's result: ticks to each hex reached, the step before each *label* on its cheapest
+#: path, and the label each hex is reached by (None: labels are hex indices). A label is a hex
+#: index plus the map's hex count times a mask of the zones the move began in that the path has
+#: left (reading A23: coming back into one of them stops the move)
+Tree = tuple[dict[int, int], dict[int, int], dict[int, int] | None]
 
 
 _ZOCS: dict[str, tuple[NabState, list[tuple[Piece, set[str]]]]] = {}
@@ -50,47 +59,123 @@ def enemy_zocs(state: NabState, side: str) -> list[tuple[Piece, set[str]]]:
     return out
 
 
-def tree(state: NabState, p: Piece) -> tuple[dict[int, int], dict[int, int]]:
-    """The search from ``p``'s lead hex: ticks to each hex reached and the hex before it on
+def tree(state: NabState, p: Piece) -> Tree:
+    """The search from ``p``'s lead hex: ticks to each hex reached and the step before it on
     the cheapest path (the same path, ties to the lower hex index, as the map's
-    ``cheapest_path`` with the same blocked and stopping hexes)."""
+    ``cheapest_path`` with the same blocked and stopping hexes, when the move begins in no
+    enemy ZOC)."""
     hit = _TREES.get(p.id)
     if hit is not None and hit[0] is state:
-        return hit[1], hit[2]
-    dist, prev = _search(state, p)
+        return hit[1]
+    found = _search(state, p)
     if len(_TREES) > 16:
         _TREES.clear()
-    _TREES[p.id] = (state, dist, prev)
-    return dist, prev
+    _TREES[p.id] = (state, found)
+    return found
 
 
 def path_to(state: NabState, p: Piece, target: str) -> tuple[int, tuple[str, ...]] | None:
     """The cheapest path of ``p``'s lead component to ``target`` (ticks, hex ids), or None."""
     m = state.map
-    dist, prev = tree(state, p)
+    dist, prev, best = tree(state, p)
     t = m.index(target)
     if t not in dist:
         return None
     src = m.index(p.hexes[0])
-    idx = [t]
+    idx = [best[t] if best is not None else t]
     while idx[-1] != src:
         idx.append(prev[idx[-1]])
-    return dist[t], tuple(m.ids[i] for i in reversed(idx))
+    n = len(m.ids)
+    return dist[t], tuple(m.ids[i % n] for i in reversed(idx))
 
 
-def _search(state: NabState, p: Piece) -> tuple[dict[int, int], dict[int, int]]:
+def _search(state: NabState, p: Piece) -> Tree:
     """Ticks to every hex the lead component reaches by the rules ``plan_move`` applies to
     a move without a given path: never into an enemy-occupied hex, and no further from an
-    enemy ZOC hex entered (``stop_at_zoc``)."""
+    enemy ZOC hex entered (``stop_at_zoc``): a ZOC the move began in is entered when the path
+    comes back into it after leaving it (readings A8, A23)."""
     m = state.map
     enemy = {m.index(h) for q in state.pieces.values() if q.side != p.side for h in q.hexes}
     stops: set[int] = set()
+    home: list[frozenset[int]] = []
     if state.config.stop_at_zoc and state.is_force(p):
         mine = set(p.hexes)
         for _, z in enemy_zocs(state, p.side):
             if not mine & z:
                 stops.update(m.index(h) for h in z)
-    return m.cheapest_tree(m.index(p.hexes[0]), enemy, stops)
+            else:
+                home.append(frozenset(map(m.index, z)))
+    src = m.index(p.hexes[0])
+    dist, prev = m.cheapest_tree(src, enemy, stops)
+    if not home or not _goes_on_after_coming_back(src, prev, home):
+        # (the cheapest ways, found as if a zone begun in never stopped the move, come back
+        # into none and go on: they are the cheapest ways A23 allows too)
+        return dist, prev, None
+    return _search_home(m, src, enemy, stops, home)
+
+
+def _goes_on_after_coming_back(src: int, prev: dict[int, int], home: list[frozenset[int]]) -> bool:
+    """Does a path of the tree ``prev`` go on from a hex where it came back into a zone of
+    ``home`` it had left (reading A23)?"""
+    via = set(prev.values())
+    for z in home:
+        for v in z:
+            if v == src or v not in via or v not in prev:
+                continue
+            u = prev[v]
+            while u != src:
+                if u not in z:
+                    return True  # v's way left the zone: it stops in v, which others go on from
+                u = prev[u]
+    return False
+
+
+def _search_home(
+    m: Any, src: int, blocked: set[int], stops: set[int], home: list[frozenset[int]]
+) -> Tree:
+    """Dijkstra over labels (hex, zones left) for a move that began in the enemy ZOCs
+    ``home``: moving on inside such a zone is free, but a path that left it stops where it
+    comes back into it (reading A23: that is entering it, A8). Ties go to the lower label."""
+    n = len(m.ids)
+    inside: dict[int, int] = {}  # hex -> the home zones it is in, as bits
+    for i, z in enumerate(home):
+        for h in z:
+            inside[h] = inside.get(h, 0) | 1 << i
+    every = (1 << len(home)) - 1
+    edges = m.out_edges
+    dist: dict[int, int] = {}
+    best: dict[int, int] = {}
+    seen: dict[int, int] = {src: 0}
+    prev: dict[int, int] = {}
+    heap: list[tuple[int, int]] = [(0, src)]
+    done: set[int] = set()
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        d, lab = pop(heap)
+        if lab in done:
+            continue
+        done.add(lab)
+        u = lab % n
+        if u not in dist:
+            dist[u] = d
+            best[u] = lab
+        mask = lab // n
+        if lab != src:
+            zones = inside.get(u, 0)
+            if u in stops or mask & zones:
+                continue  # a ZOC entered (or come back into): the move stops here
+            mask |= every & ~zones  # going on from u: the home zones without u are left
+        base = n * mask
+        for v, c in edges[u]:
+            if v in blocked:
+                continue
+            nd, nl = d + c, v + base
+            old = seen.get(nl)
+            if old is None or nd < old:
+                seen[nl] = nd
+                prev[nl] = lab
+                push(heap, (nd, nl))
+    return dist, prev, best
 
 
 def _zoc_hexes(state: NabState, p: Piece) -> set[str]:

@@ -182,6 +182,20 @@ def owed_id(moving: str, contact: str) -> str:
 #: Herman (5): the combat phase follows "after all movement and 'fixing' of forces is
 #: complete"; end_movement refuses an owed fixing itself, citing (5) and naming the forces
 R5 = "Herman (5)"
+
+
+def combat_rule(state: NabState) -> str:
+    """The rule that puts combat after movement: Herman (5) in the final text; the first draft
+    has no such rule (its only word on the phase is "continue the phase", after a fixing
+    roll of 1-3), so there it is the series' own sequence of play."""
+    return SEQ if state.config.variant == "draft" else R5
+
+
+def _combat_words(state: NabState) -> str:
+    """:func:`combat_rule` as the answers word it ("Herman 5": the words of release 0.2's logs)."""
+    return "its sequence of play" if state.config.variant == "draft" else "Herman 5"
+
+
 #: what an owed fixing blocks (the core's check, citing the fixing's rule): every procedure
 #: but end_movement, which judges it under Herman (5) (plan_end_movement), and the queries
 OWED_BLOCKS = ("move", "fix", "end_combat")
@@ -344,11 +358,29 @@ class MovePlan(_Details):
     why_not: Mapping[str, str]
 
 
+def _back_into(p: Piece, zone: set[str], path: Sequence[str]) -> str | None:
+    """Readings A8, A23: the hex where the lead's ``path`` comes back into ``zone`` after
+    leaving it (a hex on the way out of it counts as left), when ``p`` began in that zone;
+    else None. The start is not on the way (a multi-hex force may begin with its lead
+    outside a zone another component stands in)."""
+    if not set(p.hexes) & zone:
+        return None
+    left = False
+    for i, h in enumerate(path[1:], start=1):
+        if left and h in zone:
+            return h
+        if i < len(path) - 1 and h not in zone:
+            left = True
+    return None
+
+
 def plan_move(state: NabState, r: MoveRequest) -> Plan:
     p = state.piece(r.force)
     to = _norm(state, "to", r.to)
     if state.phase != "movement":
-        raise RuleViolation(SEQ, "pieces move in the movement phase (now: combat, Herman 5)")
+        raise RuleViolation(
+            SEQ, f"pieces move in the movement phase (now: combat, {_combat_words(state)})"
+        )
     if p.side != state.phasing:
         raise RuleViolation(
             SEQ, f"{p.id} is {state.side_name(p.side)}: it is not its movement phase"
@@ -403,6 +435,16 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
                     f"{p.id} enters an enemy ZOC at {h} and stops there"
                     " (option stop_at_zoc); it cannot go on to " + to[0],
                 )
+        if state.config.stop_at_zoc:
+            for q, z in zocs:
+                back = _back_into(p, z, path)
+                if back is not None and back != path[-1]:
+                    raise RuleViolation(
+                        SEQ,
+                        f"{p.id} leaves the ZOC of {q.id} ({q.name}) and comes back into it at"
+                        f" {back}, entering it: it stops there (option stop_at_zoc, A23); it"
+                        f" cannot go on to {to[0]}",
+                    )
         ticks = m.path_ticks([m.index(h) for h in path])
         if ticks is None:
             raise RuleViolation("terrain", f"{p.id} cannot move along {','.join(path)}")
@@ -421,9 +463,10 @@ def plan_move(state: NabState, r: MoveRequest) -> Plan:
     entered: list[str] = []
     for q, z in zocs:
         if set(p.hexes) & z:
-            # a ZOC the move began in is entered only if the move leaves it and ends in it again
-            # (Herman (1); reading A8)
-            if z & after_hexes and any(h not in z for h in path[1:-1]):
+            # a ZOC the move began in is entered only if the move leaves it and comes back into
+            # it, on the way or where it ends (Herman (1); readings A8, A23)
+            back = _back_into(p, z, path)
+            if back is not None or (z & after_hexes and any(h not in z for h in path[1:-1])):
                 entered.append(q.id)
             continue
         if z & set(path[1:]) or z & after_hexes:
@@ -903,7 +946,7 @@ def resolve_end_movement(state: NabState, plan: Plan, dice: DiceSource) -> Outco
     fixed = [p.id for p in state.pieces.values() if p.fixed]
     msg = (
         f"combat phase of {state.side_name(state.phasing)}: resolve combat"
-        f" with the series rules (Herman 5); fixed: {', '.join(fixed) or 'none'}"
+        f" with the series rules ({_combat_words(state)}); fixed: {', '.join(fixed) or 'none'}"
     )
     return Outcome((ev,), (), msg, {"fixed": fixed, "unfixed_contacts": []}, result="combat")
 
@@ -1127,7 +1170,9 @@ class NapoleonAtBay(Ruleset[NabState]):
                         open={"to": to},
                     )
                 )
-        out.append(Todo("end_movement", {}, "end movement: the combat phase follows", "Herman (5)"))
+        out.append(
+            Todo("end_movement", {}, "end movement: the combat phase follows", combat_rule(state))
+        )
         return out
 
     def simulation(self) -> SimPlay:

@@ -190,10 +190,12 @@ def reform(before: State, after: State, kind: str) -> State:
     """O'Leary 4.4.1: a side whose cave has just changed location "may immediately modify the
     cave complex"; 4.4.2: a tunnel ending in a fortification may be changed "following the
     shift ... of that fortification" (its fortified end's shift clears its exit, hip.py). Each
-    may be done until anything but ``fort`` is done (reading A40)."""
+    may be done until anything but ``fort`` is done (reading A40). 4.4: a fortification with a
+    CA that a shift has just moved chooses its CA, in the same window (reading A43)."""
+    open_ = after.reform or after.reroute or after.reorient
     if before.fortifications is after.fortifications:
-        if (after.reform or after.reroute) and kind != "fort":
-            return replace(after, reform=(), reroute=())
+        if open_ and kind != "fort":
+            return replace(after, reform=(), reroute=(), reorient=())
         return after
     was = {f.id: f for f in before.fortifications if f.kind != "tunnel"}
     moved = [
@@ -208,10 +210,12 @@ def reform(before: State, after: State, kind: str) -> State:
         for t in after.fortifications
         if t.kind == "tunnel" and t.exit and (t.side, t.exit) in left
     )
-    if sides or tunnels:
-        return replace(after, reform=sides, reroute=tunnels)
-    if (after.reform or after.reroute) and kind != "fort":
-        return replace(after, reform=(), reroute=())
+    has_ca = after.config.fortification_ca if after.config is not None else {}
+    turned = tuple(f.id for _, f in moved if has_ca.get(f.kind, False))
+    if sides or tunnels or turned:
+        return replace(after, reform=sides, reroute=tunnels, reorient=turned)
+    if open_ and kind != "fort":
+        return replace(after, reform=(), reroute=(), reorient=())
     return after
 
 

@@ -216,7 +216,7 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
                 b.put_fort(replace(t, exit="", location=dst))
                 changes.append(
                     f"tunnel {t.id} now starts in {f.words} {f.id} at {dst}: choose its other exit"
-                    " (B8.6) with 'fort id=... exit=...' (4.4.2)"
+                    " (B8.6) with the fort action (4.4.2)"
                 )
             elif (
                 t.kind == "tunnel"
@@ -230,17 +230,17 @@ def _exchange(b: _Board, plan: ShiftPlan, changes: list[str]) -> None:
                 b.put_fort(replace(t, tunnel_from=f.id, location=dst, exit=""))
                 changes.append(
                     f"tunnel {t.id} now starts in {f.words} {f.id} at {dst}: choose its other exit"
-                    f" (B8.6; it was in {t.location}) with 'fort id={t.id} exit=...' (4.4.2)"
+                    f" (B8.6; it was in {t.location}) with the fort action (4.4.2)"
                 )
             elif t.kind == "tunnel" and t.exit == src and t.side == f.side:
                 changes.append(
                     f"tunnel {t.id} exits in {src}, which {f.words} {f.id} has left: its exit may"
-                    f" be chosen again now ('fort id={t.id} exit=...', 4.4.2)"
+                    " be chosen again now (the fort action, 4.4.2)"
                 )
         if f.kind == "cave":
             changes.append(
                 "re-form the cave complex for the new cave locations now, before anything else"
-                f" ('fort id={f.id} complex=...'); units inside may go into any new complex"
+                " (the fort action); units inside may go into any new complex"
                 " without a shift DR (4.4.1)"
             )
     # 4.5: units shifting together with the fortification they are in stay in it

@@ -430,7 +430,7 @@ class State:
     ``counts``: successful shifts per (side, phase key, operation) that bear the +1 DRM
     (2.5); ``closed``: (side, operation, window key) in which shifting is over (2.5, 3.3.5);
     ``moved_now``: the stacks that moved (``move``) this phase, whose own MPh/APh has begun
-    (5.1, reading A37). ``reform``, ``reroute``: see the fields.
+    (5.1, reading A37). ``reform``, ``reroute``, ``reorient``: see the fields.
     """
 
     name: str
@@ -461,6 +461,9 @@ class State:
     #: tunnels whose exit may be changed now: a fortification of theirs in the exit's location
     #: has just shifted away, and nothing but ``fort`` has been done since (4.4.2, A40)
     reroute: tuple[str, ...] = ()
+    #: fortifications with a CA whose location a shift has just changed: each may choose its
+    #: CA now (4.4 "after the shift"), until anything but ``fort`` is done (reading A43)
+    reorient: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()  # ids of stacks/counters taken off the board
     options: Mapping[str, Any] = field(default_factory=dict)
     #: the rule data read once (shipped data and house rules; config.py)

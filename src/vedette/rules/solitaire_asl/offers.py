@@ -9,8 +9,10 @@ judges every entry (and every choice) with ``plan``: these are the candidates.
   pre-registration die with an AR (7.1), moves of stacks (ASL A4, the RtPh, the APh), the
   end of a phase's start (2.3), merges (2.2) and the next phase. Not offered: ``reveal``
   (concealment, HIP and cloaking are lost by the ASL rules: the player reports it, it is not
-  a choice), ``drop`` and ``fort`` (the player's own bookkeeping) but for a tunnel's exit to
-  choose after a shift (4.4.2); they may be typed.
+  a choice), ``drop`` and ``fort`` (the player's own bookkeeping) but right after a shift: a
+  tunnel's exit (4.4.2), a shifted fortification's CA (4.4, reading A43) and a cave complex
+  (4.4.1). They may be typed, and are reached from the counter itself
+  (:func:`counter_offers`: the web page lists a counter's when it is tapped on the board).
 
 Choices of locations are few and readable (:data:`LOCATION_CHOICES`; a move's
 :data:`MOVE_CHOICES`): a moving stack's adjacent hexes and the unrevealed minefields'
@@ -28,7 +30,14 @@ from vedette.rules.protocol import Todo
 from vedette.rules.solitaire_asl import procedures as pr
 from vedette.rules.solitaire_asl.boresight import fires
 from vedette.rules.solitaire_asl.config import Config
-from vedette.rules.solitaire_asl.model import SETUP, Op, State, Status, natural_key
+from vedette.rules.solitaire_asl.model import (
+    SETUP,
+    Fortification,
+    Op,
+    State,
+    Status,
+    natural_key,
+)
 from vedette.rules.solitaire_asl.requests import ShiftRequest
 from vedette.rules.solitaire_asl.shift import HIP_KINDS, plan_shift
 from vedette.rules.solitaire_asl.turn import window
@@ -230,12 +239,58 @@ def move_offers(state: State) -> list[Todo]:
     return out
 
 
+def ca_choices(state: State, f: Fortification) -> tuple[str, ...]:
+    """O'Leary 4.4: the covered arcs a fortification may choose, one per hexside, named by
+    the location it faces ("facing 4P4"): any other wording may be typed (``fort ca=``)."""
+    if not f.location:
+        return ()
+    near = sorted(state.layout.neighbors(f.location), key=natural_key)
+    return tuple(f"facing {h}" for h in near)
+
+
+def complex_choices(state: State, cave: Fortification) -> tuple[str, ...]:
+    """O'Leary 4.4.1: the cave complexes a cave may join when its side re-forms them: its
+    side's other complexes, then a new one (the first free name K1, K2 ...)."""
+    have = {f.complex for f in state.fortifications if f.kind == "cave" and f.complex}
+    mine = sorted(
+        {f.complex for f in state.fortifications if f.kind == "cave" and f.side == cave.side}
+        - {"", cave.complex},
+        key=natural_key,
+    )
+    new = next(f"K{i}" for i in range(1, len(have) + 2) if f"K{i}" not in have)
+    return (*mine, new)
+
+
 def fort_offers(state: State) -> list[Todo]:
     """O'Leary 4.4.2: a tunnel whose exit is to be chosen (cleared by a shift of its fortified
     end, or never set) or open to a change right now (a fortification left its exit's location:
     ``State.reroute``, reading A40), open on its exit: the locations next to its fortified end,
-    then the described ones (any other may be typed)."""
+    then the described ones (any other may be typed). 4.4, 4.4.1: right after a shift, the CA
+    of a fortification it moved (``State.reorient``, reading A43) and the cave complex of each
+    cave of a side whose cave shifted (``State.reform``, A40), open on their choices."""
     out = []
+    for f in state.fortifications:
+        if f.id in state.reorient and f.location:
+            out.append(
+                Todo(
+                    "fort",
+                    {"id": f.id},
+                    f"{f.words} {f.id} ({f.side}) shifted to {f.location}: choose its CA",
+                    "O'Leary 4.4",
+                    open={"ca": ca_choices(state, f)},
+                )
+            )
+        if f.kind == "cave" and f.side in state.reform:
+            out.append(
+                Todo(
+                    "fort",
+                    {"id": f.id},
+                    f"cave {f.id} ({f.side}) in {f.location}: re-form its cave complex"
+                    + (f" (now {f.complex})" if f.complex else ""),
+                    "O'Leary 4.4.1",
+                    open={"complex": complex_choices(state, f)},
+                )
+            )
     for f in state.fortifications:
         if f.kind != "tunnel" or not f.location or (f.exit and f.id not in state.reroute):
             continue
@@ -252,6 +307,93 @@ def fort_offers(state: State) -> list[Todo]:
                     open={"exit": to},
                 )
             )
+    return out
+
+
+#: the words for a stack's status in a counter's entries
+STATUS_WORDS = {
+    Status.POTENTIAL_DUMMY: "potential dummy stack",
+    Status.DUMMY: "dummy stack",
+    Status.CONCEALED: "concealed stack",
+    Status.HIP: "HIP units",
+    Status.DUMMY_HIP: "dummy HIP counter",
+    Status.CLOAKED: "cloaked",
+}
+REVEAL_RULE = "O'Leary 2.2, 3.4, 5.2"
+
+
+def counter_offers(state: State) -> dict[str, list[Todo]]:
+    """The player's own reports on each counter (``Ruleset.counter_actions``: the web page
+    lists them when the counter is tapped; not in ``todo``, see the module): ``reveal`` of a
+    stack still hidden in any way (HIP and cloaked units also keeping a "?"), of a hidden
+    fortification and of a minefield face down (concealment, HIP, cloaking or a minefield's
+    strength lost by the ASL rules); ``drop`` of a potential dummy stack (2.2); ``fort`` of
+    a fortification's CA not yet recorded (4.4), and what ``todo`` offers for it right after a
+    shift (its CA, its cave complex, a tunnel's exit)."""
+    if state.phase == SETUP:
+        return {}
+    out: dict[str, list[Todo]] = {}
+    for s in state.stacks:
+        if s.status == Status.REVEALED:
+            continue
+        what = f"{s.id} ({STATUS_WORDS.get(s.status, s.status.value)}, {s.location})"
+        todo = [
+            Todo("reveal", {"what": s.id}, f"reveal {what}: lost by the ASL rules", REVEAL_RULE)
+        ]
+        if s.status in (Status.HIP, Status.CLOAKED) and not s.is_dummy:
+            todo.append(
+                Todo(
+                    "reveal",
+                    {"what": s.id, "keep_concealment": True},
+                    f"{what} loses {'HIP' if s.status == Status.HIP else 'cloaking'}, keeps a ?",
+                    REVEAL_RULE,
+                )
+            )
+        if s.status == Status.POTENTIAL_DUMMY:
+            todo.append(
+                Todo(
+                    "drop", {"stack": s.id}, f"drop {s.id}'s potential dummy status", "O'Leary 2.2"
+                )
+            )
+        out[s.id] = todo
+    later: dict[str, list[Todo]] = {}
+    for t in fort_offers(state):
+        later.setdefault(str(t.request["id"]), []).append(t)
+    for f in state.fortifications:
+        todo = []
+        if f.hidden:
+            todo.append(
+                Todo(
+                    "reveal",
+                    {"what": f.id},
+                    f"reveal {f.words} {f.id} ({f.location}): lost by the ASL rules",
+                    REVEAL_RULE,
+                )
+            )
+        if f.id in later:
+            todo.extend(later[f.id])
+        elif not f.ca and state.config.fortification_ca.get(f.kind, False) and f.location:
+            todo.append(
+                Todo(
+                    "fort",
+                    {"id": f.id},
+                    f"record the CA of {f.words} {f.id} ({f.location})",
+                    "O'Leary 4.4",
+                    open={"ca": ca_choices(state, f)},
+                )
+            )
+        if todo:
+            out[f.id] = todo
+    for m in state.minefields:
+        if not m.revealed:
+            out[m.id] = [
+                Todo(
+                    "reveal",
+                    {"what": m.id},
+                    f"reveal minefield {m.id} ({m.location}): its strength, by the ASL rules",
+                    REVEAL_RULE,
+                )
+            ]
     return out
 
 

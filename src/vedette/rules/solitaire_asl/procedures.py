@@ -450,14 +450,14 @@ def run_fort(state: State, req: FortRequest) -> Outcome:
     play = state.phase != "setup"
     if req.ca is not None:
         check_ca(state, f)
-        if f.hidden and f.ca and req.ca != f.ca and state.phase != "setup":
+        if f.hidden and f.ca and req.ca != f.ca and play and f.id not in state.reorient:
             # 3.2.2: HIP units do not change CA conventionally; 4.2: a hidden fortification is
             # their equivalent "in every respect"; 4.4: it chooses its CA after a shift
             raise RuleViolation(
                 "O'Leary 3.2.2",
                 f"{f.words} {f.id} is hidden: its CA ({f.ca}) changes only with a shift (4.2,"
-                f' 4.4): \'shift a={f.id} ca={{"{f.id}":"..."}}\' (with itself, or with'
-                " another location)",
+                " 4.4): chosen right after a shift that moves it, or given with the shift (its"
+                " ca, with itself or with another location)",
             )
         upd["ca"] = req.ca
     if req.complex is not None:

@@ -87,7 +87,11 @@ class RevealRequest:
 class PlaceRequest:
     """place an allotted dummy HIP counter or dummy minefield (set-up)"""
 
-    kind: Literal["dummy_hip", "dummy_minefield"] = arg("what to place", positional=True)
+    kind: Literal["dummy_hip", "dummy_minefield"] = arg(
+        "what to place",
+        positional=True,
+        labels={"dummy_hip": "dummy HIP counter", "dummy_minefield": "dummy minefield"},
+    )
     side: str = arg("whose")
     location: str = arg("where")
     position: str = arg("foxhole, crest, ...", default="")
@@ -134,7 +138,9 @@ class ShiftRequest:
     )
     b: str | None = arg("the other stack/location (default: a itself, 2.3)", default=None)
     kind: Literal["dummy", "hip", "cloaked"] | None = arg(
-        "dummy | hip | cloaked (default: from the stacks; minefields: 'minefield')", default=None
+        "dummy | hip | cloaked (default: from the stacks; minefields: 'minefield')",
+        default=None,
+        labels={"dummy": "dummy stacks", "hip": "HIP", "cloaked": "cloaked units"},
     )
     also: tuple[Any, ...] = arg(
         "more pairs shifting as one stack on the same DR: [[a2, b2]]; HIP also {a, b, move, back}"

@@ -28,7 +28,7 @@ from vedette.rules.solitaire_asl.flow import FLOW
 from vedette.rules.solitaire_asl.fold import FOLDS, apply_event
 from vedette.rules.solitaire_asl.minefields import plan_minefield, run_minefield
 from vedette.rules.solitaire_asl.model import State
-from vedette.rules.solitaire_asl.offers import offers
+from vedette.rules.solitaire_asl.offers import counter_offers, offers
 from vedette.rules.solitaire_asl.planner import plan_planner, resolve_planner
 from vedette.rules.solitaire_asl.render import render_state, state_json
 from vedette.rules.solitaire_asl.requests import (
@@ -168,6 +168,10 @@ class SolitaireASL(Ruleset[State]):
     def options(self, state: State) -> list[Todo]:
         """The actions open now (offers.py): complete, or open with their choices."""
         return offers(state, state.config, state.config.tables)
+
+    def counter_actions(self, state: State) -> dict[str, list[Todo]]:
+        """The player's reports on each counter, reached from it on the board (offers.py)."""
+        return counter_offers(state)
 
     def current_phase(self, state: State) -> str | None:
         return state.phase

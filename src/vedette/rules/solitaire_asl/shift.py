@@ -437,7 +437,10 @@ def assumed_facts(
     return (
         " [assumed, location not described: "
         + "; ".join(out)
-        + " - state it with 'location ID terrain=.. los=..']"
+        # worded for both shells (the CLI's command and the web's Action list and Next entry
+        # "describe 4A1" share the action's name), not as a command to type
+        + f" - describe {'them' if len(out) > 1 else 'it'} with the location action"
+        " (terrain, enemy LOS)]"
     )
 
 

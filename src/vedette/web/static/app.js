@@ -341,24 +341,47 @@ function initGame() {
   }
 
   let shownTodo = [];
+  // one Next entry: its button (a tap chooses it and fills the form), its choices
+  function entry(item, n, cls) {
+    const ol = document.getElementById("next");
+    const btn = el("button", { type: "button", class: "next-item", "data-procedure": item.procedure, "data-n": n },
+      el("span", { class: "next-text" }, item.owed ? `owed: ${item.text}` : item.text));
+    if (item.rule) btn.append(el("span", { class: "rule" }, ` (${item.rule})`));
+    btn.addEventListener("click", () => {
+      ol.querySelectorAll(".chosen").forEach((b) => b.classList.remove("chosen"));
+      btn.classList.add("chosen");
+      choose(item);
+      if (phone()) inReach(li); // (its choices in the list's view: a tap each)
+    });
+    const li = el("li", { class: cls }, btn);
+    item._li = li;
+    openChoices(item, btn, li);
+    return li;
+  }
+  // the player's own reports on a counter tapped on the board (ASL: reveal, drop, a
+  // fortification's CA; not in Next: losing concealment is the player's report, not a
+  // suggestion): at the Next list's top while that counter is the one tapped, each one tap,
+  // then Roll (three taps in all, from the counter itself)
+  let counters = initial.counters || {};
+  function showCounter(id) {
+    const ol = document.getElementById("next");
+    ol.querySelectorAll("li.counter").forEach((li) => li.remove());
+    const items = counters[id] || [];
+    items.slice().reverse().forEach((item, j) => ol.prepend(entry(item, `c${items.length - 1 - j}`, "counter")));
+    if (!items.length) return;
+    ol.scrollTop = 0;
+    if (phone()) {
+      if (document.querySelector(".panel.folded")) fold(false);
+      document.querySelector(".panel").scrollTop = 0;
+    }
+  }
   function renderNext(todo) {
     shownTodo = todo;
     const ol = document.getElementById("next");
     ol.replaceChildren();
     for (const [n, item] of todo.entries()) {
-      const btn = el("button", { type: "button", class: "next-item", "data-procedure": item.procedure, "data-n": n },
-        el("span", { class: "next-text" }, item.owed ? `owed: ${item.text}` : item.text));
-      if (item.rule) btn.append(el("span", { class: "rule" }, ` (${item.rule})`));
-      btn.addEventListener("click", () => {
-        ol.querySelectorAll(".chosen").forEach((b) => b.classList.remove("chosen"));
-        btn.classList.add("chosen");
-        choose(item);
-        if (phone()) inReach(li); // (its choices in the list's view: a tap each)
-      });
-      const li = el("li", { class: item.owed ? "owed" : "open" }, btn);
-      item._li = li;
+      const li = entry(item, n, item.owed ? "owed" : "open");
       if (item.refused) li.append(el("div", { class: "refused" }, `refused now: ${item.refused}`));
-      openChoices(item, btn, li);
       if (item.owed && item.obligation) {
         const waive = el("button", { type: "button", class: "waive", "data-obligation": item.obligation }, "waive…");
         waive.addEventListener("click", async () => {
@@ -375,6 +398,14 @@ function initGame() {
   // an open entry (issue 22): each field the state leaves to the player, with the choices the
   // referee accepts, one tap each (a long list: the first ones, then a pick of the rest)
   const SHOWN_CHOICES = 12;
+  // a choice's words: the label its form's list shows for that value ("dummy HIP counter" for
+  // dummy_hip), else the value itself
+  const words = (procedure, k, v) => {
+    const text = fieldText(v);
+    const sel = document.querySelector(`form.proc[data-proc="${CSS.escape(procedure)}"] select[name="${CSS.escape(k)}"]`);
+    const opt = sel ? [...sel.options].find((o) => o.value === text) : null;
+    return opt && opt.textContent ? opt.textContent : text;
+  };
   function openChoices(item, btn, li) {
     for (const [k, choices] of Object.entries(item.open || {})) {
       const row = el("div", { class: "open-choices", "data-field": k }, el("span", { class: "choice-label" }, `${k}:`));
@@ -393,14 +424,14 @@ function initGame() {
         sheetLine();
       };
       for (const v of choices.slice(0, SHOWN_CHOICES)) {
-        const chip = el("button", { type: "button", class: "choice", "data-value": fieldText(v) }, fieldText(v));
+        const chip = el("button", { type: "button", class: "choice", "data-value": fieldText(v) }, words(item.procedure, k, v));
         chip.addEventListener("click", () => pick(v, chip));
         row.append(chip);
       }
       if (choices.length > SHOWN_CHOICES) {
         const more = el("select", { class: "choice-more", "aria-label": `more choices of ${k}` },
           el("option", { value: "" }, `${choices.length - SHOWN_CHOICES} more…`),
-          ...choices.slice(SHOWN_CHOICES).map((v, j) => el("option", { value: String(j + SHOWN_CHOICES) }, fieldText(v))));
+          ...choices.slice(SHOWN_CHOICES).map((v, j) => el("option", { value: String(j + SHOWN_CHOICES) }, words(item.procedure, k, v))));
         more.addEventListener("change", () => { if (more.value) pick(choices[Number(more.value)], null); });
         row.append(more);
       }
@@ -688,6 +719,7 @@ function initGame() {
     addLog(view.log, "top");
     markUndone(view.undone_seqs);
     seq = view.seq;
+    counters = view.counters || {};
     renderNext(view.todo);
     bindBoard();
     if (seqOut) seqOut.replaceChildren(); // odds of the game as it was: gone
@@ -711,6 +743,8 @@ function initGame() {
     const key = `${kind}:${JSON.stringify(value)}`;
     if (key === lastPick.key && Date.now() - lastPick.at < 100) return; // one pick, told twice
     lastPick = { key, at: Date.now() };
+    // (a fortification or a minefield is picked as a place: its id names it all the same)
+    if (kind === "unit" || counters[fieldText(value)]) showCounter(fieldText(value));
     const text = fieldText(value);
     // the field of the chosen Next entry that offers this very choice (Kuryakin's chance card
     // 'on' a unit, a general riding 'to' one: fields whose names say nothing of the board),
