@@ -782,6 +782,8 @@ class SoloNapoleonic(Ruleset[State]):
     entities = ENTITIES
 
     flow = FLOW
+    #: the Next entries that move play on (Kuryakin, Move Sequence: the card, then the turn, ends)
+    phase_end = ("next", "end_turn")
 
     def current_phase(self, state: State) -> str:
         return state.phase

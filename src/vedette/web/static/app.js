@@ -133,10 +133,14 @@ function initGame() {
     const ol = document.getElementById("next");
     const li = part?.closest("li");
     if (!li) return;
+    fitNext(); // (a result just shown above the list takes from its room)
     const at = ol.getBoundingClientRect();
     const box = part.getBoundingClientRect();
     const top = li.getBoundingClientRect().top - at.top;
-    const bottom = box.bottom - at.bottom;
+    // (the phase's end held at the list's bottom edge covers what is under it)
+    const held = ol.querySelector("li.ends");
+    const under = held && held !== li ? held.getBoundingClientRect().height : 0;
+    const bottom = box.bottom - at.bottom + under;
     // the entry's top at the list's top, unless that leaves the part's end below its view:
     // then that end at the list's bottom, never the part's start above the list's top
     ol.scrollTop += bottom > top ? Math.min(bottom, box.top - at.top) : top;
@@ -336,6 +340,7 @@ function initGame() {
     refreshOdds(true);
     prefill();
     sheetLine();
+    refit();
   }
 
   let shownTodo = [];
@@ -343,6 +348,7 @@ function initGame() {
     shownTodo = todo;
     const ol = document.getElementById("next");
     ol.replaceChildren();
+    const lastEnd = todo.findLastIndex((t) => t.phase_end && !t.owed);
     for (const [n, item] of todo.entries()) {
       const btn = el("button", { type: "button", class: "next-item", "data-procedure": item.procedure, "data-n": n },
         el("span", { class: "next-text" }, item.owed ? `owed: ${item.text}` : item.text));
@@ -353,7 +359,10 @@ function initGame() {
         choose(item);
         if (phone()) inReach(li); // (its choices in the list's view: a tap each)
       });
-      const li = el("li", { class: item.owed ? "owed" : "open" }, btn);
+      // the phase's end (its last entry, not owed): held at the list's bottom edge in view,
+      // however long the list (a tap, never a scroll through 60 entries to reach it)
+      const ends = n === lastEnd ? " ends" : "";
+      const li = el("li", { class: (item.owed ? "owed" : "open") + ends }, btn);
       item._li = li;
       if (item.refused) li.append(el("div", { class: "refused" }, `refused now: ${item.refused}`));
       openChoices(item, btn, li);
@@ -900,6 +909,35 @@ function initGame() {
     document.dispatchEvent(new CustomEvent("vedette:sheet", { detail: { folded: on } })); // the board refits
     boardUp();
   }
+  // on a phone the Next list fills the sheet's view from its top (under the result) to Roll's
+  // bar, less the player's dice buttons under it: more entries in reach than a fixed share of
+  // the screen (8 of 32 adjudications of an evening needed a scroll first), the entries' ends
+  // never under the bar. The form and the odds follow below, a scroll of the sheet away
+  const nextList = document.getElementById("next");
+  function fitNext() {
+    if (!phone() || panel.classList.contains("folded")) {
+      nextList.style.maxHeight = "";
+      nextList.classList.remove("tight");
+      return;
+    }
+    const view = parseFloat(getComputedStyle(panel).maxHeight) - (panel.offsetHeight - panel.clientHeight);
+    const listEnd = nextList.offsetTop + nextList.offsetHeight;
+    // (the dice buttons, shown under the list)
+    const below = [...panel.querySelectorAll(":scope > .dice-label, :scope > .dice-ask, :scope > .dice-pad, :scope > .dice-pairs, :scope > .dice-custom")]
+      .filter((e) => e.offsetParent !== null && e.offsetHeight > 0)
+      .reduce((end, e) => Math.max(end, e.offsetTop + e.offsetHeight), listEnd) - listEnd;
+    const bar = panel.querySelector(":scope > .buttons").offsetHeight;
+    const room = view - nextList.offsetTop - bar - below - 8;
+    nextList.style.maxHeight = `${Math.max(room, 100)}px`;
+    // the chosen entry and its choices first: where they and the phase's end held under them
+    // do not fit (the player's own dice take the room), the end takes its place in the list
+    const chosen = nextList.querySelector("li:has(> .next-item.chosen)");
+    const end = nextList.querySelector("li.ends");
+    nextList.classList.toggle("tight", !!(chosen && end && chosen !== end && chosen.offsetHeight + end.offsetHeight > room));
+  }
+  let fitting = 0;
+  const refit = () => { cancelAnimationFrame(fitting); fitting = requestAnimationFrame(fitNext); };
+
   // folded with the dice buttons over the line (a percentile roll's digits and the d10 it may
   // call for: four rows): the board brought to the screen's top, above the sheet, its tools
   // (zoom, reset, move by tap) first (they were scrolled up out of reach; only the game's
@@ -1036,6 +1074,13 @@ function initGame() {
   });
 
   try { if (sessionStorage.getItem(foldKey)) fold(true); } catch (e) { /* storage off */ }
+  // (what sits above and under the list changes its room: a result, the dice buttons shown)
+  if (window.ResizeObserver) {
+    const watch = new ResizeObserver(refit);
+    for (const e of panel.querySelectorAll(":scope > #result, :scope > .dice-label, :scope > .dice-ask, :scope > .dice-pad, :scope > .dice-pairs, :scope > .dice-custom")) watch.observe(e);
+  }
+  addEventListener("resize", refit);
+  document.addEventListener("vedette:sheet", refit);
   addLog(initial.log, "bottom");
   document.getElementById("log-more").hidden = !initial.more;
   const before = kept(); // (read first: choosing the first entry keeps that)
