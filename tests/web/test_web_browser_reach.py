@@ -82,3 +82,47 @@ def test_the_phase_s_end_and_each_owed_entry_are_in_reach_without_a_scroll(
     if not owed:
         phone.tap(ends)
         assert phone.input_value("#procedure") in g.ruleset.phase_end
+
+
+def test_a_unit_s_later_entries_are_short_buttons_in_reach_under_its_first(
+    phone: Any,  # noqa: F811  (the fixture)
+    live_server: str,
+    live_db: Path,
+) -> None:
+    """2 by 2 tracked lists ten entries a unit (advance, retire, wheel and turn each way ...):
+    the unit's name is said by its first entry, the others are short buttons side by side
+    ("wheel left"), so nine of the ten are in reach on the first screen (three were: they took
+    two screens, a line or three each). A short button is still the whole entry: its text
+    keeps the unit's name (a screen reader reads it), and tapped, its choices show in reach;
+    entry, choice and Roll do the step."""
+    g = make_game(live_db, "reach-units", "two_by_two")
+    first = g.todo()[0]
+    unit = first.text.split(" may ")[0]
+    mine = [t for t in g.todo() if t.text.startswith(f"{unit} may ")]
+    phone.goto(f"{live_server}/games/reach-units")
+    phone.wait_for_selector("#next .next-item.chosen")
+    phone.evaluate(SETTLED)
+    buttons = ", ".join(f"#next button.next-item[data-n='{n}']" for n in range(len(mine)))
+    shown = phone.eval_on_selector_all(buttons, REACHED_ALL)
+    screenshot(phone, "reach_units")
+    assert len(shown) == len(mine) == 10
+    # nine of them in reach at once (three before: a line or three each, with their choices);
+    # the tenth, "put out its skirmisher screen", is a row under the phase's end, held below
+    assert [text for text, ok in shown if not ok] in ([], [shown[-1][0]]), shown
+    assert phone.locator("#next li.same").count() >= len(mine) - 1
+    wheel = "#next li.same button.next-item[data-procedure=wheel] >> nth=0"
+    said = " ".join(phone.inner_text(wheel).split())
+    assert said.startswith(f"{unit} may wheel"), said  # (the name kept)
+    its = "#next li.same:has(> .next-item[data-procedure=wheel]) > .open-choices >> nth=0"
+    assert phone.locator(its).is_hidden()  # (until it is chosen)
+    before = phone.get_attribute("#log li", "data-seq")
+    phone.tap(wheel)
+    chips = "#next li:has(> .next-item.chosen) .open-choices .choice"
+    phone.evaluate(SETTLED)
+    assert phone.eval_on_selector_all(chips, REACHED_ALL) and all(
+        ok for _, ok in phone.eval_on_selector_all(chips, REACHED_ALL)
+    )
+    phone.tap(f"{chips} >> nth=0")
+    phone.tap("#roll-btn")
+    phone.wait_for_function("b => document.querySelector('#log li').dataset.seq !== b", arg=before)
+    assert "wheels" in phone.inner_text("#result"), phone.inner_text("#result")

@@ -340,7 +340,7 @@ function initGame() {
     refreshOdds(true);
     prefill();
     sheetLine();
-    refit();
+    fitNext(); // (the chosen entry's room, the held end's)
   }
 
   let shownTodo = [];
@@ -349,9 +349,18 @@ function initGame() {
     const ol = document.getElementById("next");
     ol.replaceChildren();
     const lastEnd = todo.findLastIndex((t) => t.phase_end && !t.owed);
+    let who = null;
     for (const [n, item] of todo.entries()) {
+      // a unit's entries after its first ("IR 49 Hiller may wheel left", "... may turn left"):
+      // short buttons side by side under it, its name said once (kept in the text, for a
+      // screen reader and the chosen entry; shown once chosen); ten lines a unit were two
+      // screens of 2 by 2's list
+      const said = item.owed ? null : /^(.{2,}? may )(.+)$/s.exec(item.text);
+      const same = !!said && said[1] === who;
+      who = said ? said[1] : null;
+      const text = same ? [el("span", { class: "next-who" }, said[1]), said[2]] : [item.owed ? `owed: ${item.text}` : item.text];
       const btn = el("button", { type: "button", class: "next-item", "data-procedure": item.procedure, "data-n": n },
-        el("span", { class: "next-text" }, item.owed ? `owed: ${item.text}` : item.text));
+        el("span", { class: "next-text" }, ...text));
       if (item.rule) btn.append(el("span", { class: "rule" }, ` (${item.rule})`));
       btn.addEventListener("click", () => {
         ol.querySelectorAll(".chosen").forEach((b) => b.classList.remove("chosen"));
@@ -362,7 +371,7 @@ function initGame() {
       // the phase's end (its last entry, not owed): held at the list's bottom edge in view,
       // however long the list (a tap, never a scroll through 60 entries to reach it)
       const ends = n === lastEnd ? " ends" : "";
-      const li = el("li", { class: (item.owed ? "owed" : "open") + ends }, btn);
+      const li = el("li", { class: (item.owed ? "owed" : "open") + ends + (same ? " same" : "") }, btn);
       item._li = li;
       if (item.refused) li.append(el("div", { class: "refused" }, `refused now: ${item.refused}`));
       openChoices(item, btn, li);
@@ -915,20 +924,21 @@ function initGame() {
   // never under the bar. The form and the odds follow below, a scroll of the sheet away
   const nextList = document.getElementById("next");
   function fitNext() {
+    let room;
     if (!phone() || panel.classList.contains("folded")) {
       nextList.style.maxHeight = "";
-      nextList.classList.remove("tight");
-      return;
+      room = parseFloat(getComputedStyle(nextList).maxHeight) || Infinity; // (a desktop's: CSS)
+    } else {
+      const view = parseFloat(getComputedStyle(panel).maxHeight) - (panel.offsetHeight - panel.clientHeight);
+      const listEnd = nextList.offsetTop + nextList.offsetHeight;
+      // (the dice buttons, shown under the list)
+      const below = [...panel.querySelectorAll(":scope > .dice-label, :scope > .dice-ask, :scope > .dice-pad, :scope > .dice-pairs, :scope > .dice-custom")]
+        .filter((e) => e.offsetParent !== null && e.offsetHeight > 0)
+        .reduce((end, e) => Math.max(end, e.offsetTop + e.offsetHeight), listEnd) - listEnd;
+      const bar = panel.querySelector(":scope > .buttons").offsetHeight;
+      room = Math.max(view - nextList.offsetTop - bar - below - 8, 100);
+      nextList.style.maxHeight = `${room}px`;
     }
-    const view = parseFloat(getComputedStyle(panel).maxHeight) - (panel.offsetHeight - panel.clientHeight);
-    const listEnd = nextList.offsetTop + nextList.offsetHeight;
-    // (the dice buttons, shown under the list)
-    const below = [...panel.querySelectorAll(":scope > .dice-label, :scope > .dice-ask, :scope > .dice-pad, :scope > .dice-pairs, :scope > .dice-custom")]
-      .filter((e) => e.offsetParent !== null && e.offsetHeight > 0)
-      .reduce((end, e) => Math.max(end, e.offsetTop + e.offsetHeight), listEnd) - listEnd;
-    const bar = panel.querySelector(":scope > .buttons").offsetHeight;
-    const room = view - nextList.offsetTop - bar - below - 8;
-    nextList.style.maxHeight = `${Math.max(room, 100)}px`;
     // the chosen entry and its choices first: where they and the phase's end held under them
     // do not fit (the player's own dice take the room), the end takes its place in the list
     const chosen = nextList.querySelector("li:has(> .next-item.chosen)");
