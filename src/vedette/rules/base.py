@@ -351,6 +351,9 @@ class Ruleset(Generic[S]):
     #: what a drag on the board performs: ``{"procedure": ..., "kind": "hex" | "point" |
     #: "relative"}`` (how the page builds the request); None: pieces are not moved by hand
     hand_move: ClassVar[Mapping[str, str] | None] = None
+    #: the procedures that end the current phase or step and move play on (the web keeps
+    #: their Next entry in view beside Roll, however long the list); (): none is named
+    phase_end: ClassVar[tuple[str, ...]] = ()
     #: what :meth:`strength` counts (the after-action report's unit of loss)
     strength_unit: ClassVar[str] = ""
     #: the options a game played with the player's own dice (``--physical-dice``) takes

@@ -186,6 +186,10 @@ def todo(g: Game) -> list[dict[str, Any]]:
     except Exception:  # a ruleset's todo failing must not take the page down
         return []
     items.sort(key=lambda t: not t["owed"])
+    # (the entry that ends the phase: the page keeps it in view, however long the list)
+    for t in items:
+        if t["procedure"] in g.ruleset.phase_end:
+            t["phase_end"] = True
     return items
 
 

@@ -1134,6 +1134,9 @@ class NapoleonAtBay(Ruleset[NabState]):
         )
 
     flow = FLOW
+    #: the Next entries that move play on (Herman (5), the sequence of play: movement ends,
+    #: then combat)
+    phase_end = ("end_movement", "end_combat")
 
     def current_phase(self, state: NabState) -> str | None:
         return state.phase

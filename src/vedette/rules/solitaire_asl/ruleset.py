@@ -75,6 +75,8 @@ class SolitaireASL(Ruleset[State]):
     folds = FOLDS
     entities = ENTITIES
     flow = FLOW
+    #: the Next entries that move play on (ASL A3: the next phase of the player turn)
+    phase_end = ("phase",)
 
     def __init__(self) -> None:
         self.procedures = procedure_table(

@@ -133,10 +133,14 @@ function initGame() {
     const ol = document.getElementById("next");
     const li = part?.closest("li");
     if (!li) return;
+    fitNext(); // (a result just shown above the list takes from its room)
     const at = ol.getBoundingClientRect();
     const box = part.getBoundingClientRect();
     const top = li.getBoundingClientRect().top - at.top;
-    const bottom = box.bottom - at.bottom;
+    // (the phase's end held at the list's bottom edge covers what is under it)
+    const held = ol.querySelector("li.ends");
+    const under = held && held !== li ? held.getBoundingClientRect().height : 0;
+    const bottom = box.bottom - at.bottom + under;
     // the entry's top at the list's top, unless that leaves the part's end below its view:
     // then that end at the list's bottom, never the part's start above the list's top
     ol.scrollTop += bottom > top ? Math.min(bottom, box.top - at.top) : top;
@@ -338,14 +342,16 @@ function initGame() {
     refreshOdds(true);
     prefill();
     sheetLine();
+    fitNext(); // (the chosen entry's room, the held end's)
   }
 
   let shownTodo = [];
   // one Next entry: its button (a tap chooses it and fills the form), its choices
-  function entry(item, n, cls) {
+  // an entry of Next; ``text``: its words when not the item's own (a unit's later entry)
+  function entry(item, n, cls, text = null) {
     const ol = document.getElementById("next");
     const btn = el("button", { type: "button", class: "next-item", "data-procedure": item.procedure, "data-n": n },
-      el("span", { class: "next-text" }, item.owed ? `owed: ${item.text}` : item.text));
+      el("span", { class: "next-text" }, ...(text || [item.owed ? `owed: ${item.text}` : item.text])));
     if (item.rule) btn.append(el("span", { class: "rule" }, ` (${item.rule})`));
     btn.addEventListener("click", () => {
       ol.querySelectorAll(".chosen").forEach((b) => b.classList.remove("chosen"));
@@ -379,8 +385,21 @@ function initGame() {
     shownTodo = todo;
     const ol = document.getElementById("next");
     ol.replaceChildren();
+    const lastEnd = todo.findLastIndex((t) => t.phase_end && !t.owed);
+    let who = null;
     for (const [n, item] of todo.entries()) {
-      const li = entry(item, n, item.owed ? "owed" : "open");
+      // a unit's entries after its first ("IR 49 Hiller may wheel left", "... may turn left"):
+      // short buttons side by side under it, its name said once (kept in the text, for a
+      // screen reader and the chosen entry; shown once chosen); ten lines a unit were two
+      // screens of 2 by 2's list
+      const said = item.owed ? null : /^(.{2,}? may )(.+)$/s.exec(item.text);
+      const same = !!said && said[1] === who;
+      who = said ? said[1] : null;
+      const text = same ? [el("span", { class: "next-who" }, said[1]), said[2]] : null;
+      // the phase's end (its last entry, not owed): held at the list's bottom edge in view,
+      // however long the list (a tap, never a scroll through 60 entries to reach it)
+      const ends = n === lastEnd ? " ends" : "";
+      const li = entry(item, n, (item.owed ? "owed" : "open") + ends + (same ? " same" : ""), text);
       if (item.refused) li.append(el("div", { class: "refused" }, `refused now: ${item.refused}`));
       if (item.owed && item.obligation) {
         const waive = el("button", { type: "button", class: "waive", "data-obligation": item.obligation }, "waive…");
@@ -936,6 +955,36 @@ function initGame() {
     document.dispatchEvent(new CustomEvent("vedette:sheet", { detail: { folded: on } })); // the board refits
     boardUp();
   }
+  // on a phone the Next list fills the sheet's view from its top (under the result) to Roll's
+  // bar, less the player's dice buttons under it: more entries in reach than a fixed share of
+  // the screen (8 of 32 adjudications of an evening needed a scroll first), the entries' ends
+  // never under the bar. The form and the odds follow below, a scroll of the sheet away
+  const nextList = document.getElementById("next");
+  function fitNext() {
+    let room;
+    if (!phone() || panel.classList.contains("folded")) {
+      nextList.style.maxHeight = "";
+      room = parseFloat(getComputedStyle(nextList).maxHeight) || Infinity; // (a desktop's: CSS)
+    } else {
+      const view = parseFloat(getComputedStyle(panel).maxHeight) - (panel.offsetHeight - panel.clientHeight);
+      const listEnd = nextList.offsetTop + nextList.offsetHeight;
+      // (the dice buttons, shown under the list)
+      const below = [...panel.querySelectorAll(":scope > .dice-label, :scope > .dice-ask, :scope > .dice-pad, :scope > .dice-pairs, :scope > .dice-custom")]
+        .filter((e) => e.offsetParent !== null && e.offsetHeight > 0)
+        .reduce((end, e) => Math.max(end, e.offsetTop + e.offsetHeight), listEnd) - listEnd;
+      const bar = panel.querySelector(":scope > .buttons").offsetHeight;
+      room = Math.max(view - nextList.offsetTop - bar - below - 8, 100);
+      nextList.style.maxHeight = `${room}px`;
+    }
+    // the chosen entry and its choices first: where they and the phase's end held under them
+    // do not fit (the player's own dice take the room), the end takes its place in the list
+    const chosen = nextList.querySelector("li:has(> .next-item.chosen)");
+    const end = nextList.querySelector("li.ends");
+    nextList.classList.toggle("tight", !!(chosen && end && chosen !== end && chosen.offsetHeight + end.offsetHeight > room));
+  }
+  let fitting = 0;
+  const refit = () => { cancelAnimationFrame(fitting); fitting = requestAnimationFrame(fitNext); };
+
   // folded with the dice buttons over the line (a percentile roll's digits and the d10 it may
   // call for: four rows): the board brought to the screen's top, above the sheet, its tools
   // (zoom, reset, move by tap) first (they were scrolled up out of reach; only the game's
@@ -1072,6 +1121,13 @@ function initGame() {
   });
 
   try { if (sessionStorage.getItem(foldKey)) fold(true); } catch (e) { /* storage off */ }
+  // (what sits above and under the list changes its room: a result, the dice buttons shown)
+  if (window.ResizeObserver) {
+    const watch = new ResizeObserver(refit);
+    for (const e of panel.querySelectorAll(":scope > #result, :scope > .dice-label, :scope > .dice-ask, :scope > .dice-pad, :scope > .dice-pairs, :scope > .dice-custom")) watch.observe(e);
+  }
+  addEventListener("resize", refit);
+  document.addEventListener("vedette:sheet", refit);
   addLog(initial.log, "bottom");
   document.getElementById("log-more").hidden = !initial.more;
   const before = kept(); // (read first: choosing the first entry keeps that)
