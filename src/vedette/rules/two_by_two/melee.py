@@ -50,9 +50,32 @@ from vedette.rules.two_by_two.model import (
 from vedette.rules.two_by_two.requests import FollowUp, Melee, Rout
 
 
-def signed_table(loser: Table) -> Table:
+def signed_table(loser: Table, ground: tuple[int, int] | None = None) -> Table:
     """The melee table read on the signed difference (attacker minus defender): positive, the
-    defender loses; negative, the attacker loses; 0 is a draw (rerolled)."""
+    defender loses; negative, the attacker loses; 0 is a draw (rerolled).
+
+    ``ground``: the attacker's and the defender's ground as the table reads it (flags:
+    :data:`HELD`, in a town or woods, where a loser is not repulsed and does not recoil;
+    :data:`TOWN`, in a town, where a winner need not follow up). Given, each row says what it
+    applies to these two units, as the result will (its dice line and the odds); None: the
+    rows as the table gives them (the reference)."""
+    if ground is None:
+        return _signed(loser, None, None)
+    key = (id(loser), ground)
+    hit = _SIGNED.get(key)
+    if hit is None or hit[0] is not loser:
+        if len(_SIGNED) > 256:
+            _SIGNED.clear()
+        hit = _SIGNED[key] = (loser, _signed(loser, *ground))
+    return hit[1]
+
+
+#: the worded signed tables by (table identity, flags) (the entry keeps the table alive)
+_SIGNED: dict[tuple[int, tuple[int, int]], tuple[Table, Table]] = {}
+
+
+def _signed(loser: Table, a: int | None, d: int | None) -> Table:
+    """:func:`signed_table`'s table; ``a`` and ``d`` the attacker's and defender's flags."""
     rows: list[Row] = []
     for r in reversed(loser.rows):
         lo = -r.hi if r.hi < INF else -INF
@@ -62,14 +85,43 @@ def signed_table(loser: Table) -> Table:
                 lo=lo,
                 hi=-r.lo,
                 key=f"attacker_{r.key}",
-                result=f"attacker {r.result}",
+                result=f"attacker {_applied(r, a, d)}",
                 range_text=f"-({r.range_text})",
             )
         )
     rows.append(Row(0, 0, "draw", "draw: neither has won, reroll", "0"))
     for r in loser.rows:
-        rows.append(replace(r, key=f"defender_{r.key}", result=f"defender {r.result}"))
+        rows.append(replace(r, key=f"defender_{r.key}", result=f"defender {_applied(r, d, a)}"))
     return Table("melee_signed", tuple(rows), loser.title, loser.rule, loser.dice)
+
+
+#: where the melee table's row reads a unit's ground (2 by 2, Melee): the loser "in town or
+#: woods" (repulsed, recoils) and the winner "in a town/village" (6+)
+HELD, TOWN = 1, 2
+
+
+def _applied(r: Row, loser: int | None, winner: int | None) -> str:
+    """Row ``r``'s result as it applies to a loser and a winner on their ground (flags:
+    :data:`HELD`, :data:`TOWN`); None: the row's own words, its clause for either ground."""
+    if loser is None or winner is None:
+        return r.result
+    if r.key == "repulsed":  # "Repulsed [2] (unit in town or woods remain in control)"
+        return "stays in control (in a town or woods: not repulsed)" if loser & HELD else _bare(r)
+    if r.key == "recoils":  # "Recoils full move unless in town or woods then Disrupted"
+        return "disrupted (in a town or woods: no recoil)" if loser & HELD else _bare(r)
+    if r.key == "destroyed_mandatory":  # "(mandatory follow-up unless winner is in a town)"
+        if winner & TOWN:
+            return "destroyed (voluntary follow-up: the winner is in a town)"
+        return _bare(r)
+    return r.result
+
+
+def _bare(r: Row) -> str:
+    """The row's result without its clause for a unit in a town or woods: the repulse and the
+    recoil without their parenthesis, the 6+ row's follow-up without "unless ... a town"."""
+    if r.key == "destroyed_mandatory":
+        return r.result.split(" unless ", 1)[0] + ")" if " unless " in r.result else r.result
+    return r.result.split(" (", 1)[0]
 
 
 @dataclass(frozen=True)
@@ -187,10 +239,11 @@ def judge(state: GameState, req: Melee) -> Fight:
     initiation(state, a, d)
     fa = _side_facts(state, req, "a", a, d)
     fd = _side_facts(state, req, "b", d, a)
+    ground = (_ground(fa), _ground(fd))
     check = Check(
         "1d6 vs 1d6",
         tuple(melee_modifiers(state, a, d, fa, True)),
-        signed_table(state.rules.tables["melee"]),
+        signed_table(state.rules.tables["melee"], ground),
         f"melee {a.name} vs {d.name}",
         R_MELEE,
         tuple(melee_modifiers(state, d, a, fd, False)),
@@ -203,6 +256,12 @@ def judge(state: GameState, req: Melee) -> Fight:
         "defender": {k: v.value for k, v in fd.items()},
     }
     return Fight(a, d, check, info, pending, as_if)
+
+
+def _ground(f: dict[str, Fact]) -> int:
+    """A side's ground as the melee table reads it (:data:`HELD`, :data:`TOWN`)."""
+    town = bool(f["town"].value)
+    return (HELD if town or f["woods"].value else 0) | (TOWN if town else 0)
 
 
 def plan_melee(state: GameState, req: Melee) -> Plan:
@@ -246,9 +305,10 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     win_town = bool(fight.facts["attacker" if winner is a else "defender"]["town"])
     lf = fight.facts["attacker" if loser is a else "defender"]
     held = bool(lf["town"] or lf["woods"])
-    result = row.result.split(" ", 1)[1]
-    if key in ("repulsed", "recoils"):  # the row's "(... town or woods ...)": said if it applies
-        result = result.split(" (", 1)[0]
+    general = next(x for x in state.rules.tables["melee"].rows if x.key == key)
+    result = general.result
+    if key in ("repulsed", "recoils", "destroyed_mandatory"):  # the row's clause for a town or
+        result = _bare(general)  # woods: said below where it applies
     lines.append(f"{winner.name} wins; {loser.name} {result}")
     follow: str = row.follow_up  # the table's column (2 by 2, Melee: the winner's follow-up)
     if key == "repulsed":

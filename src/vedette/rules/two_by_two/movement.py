@@ -377,6 +377,18 @@ STATED_MOVE_FACTS = (
 )
 
 
+#: what a stated counter-charge crossed, as a stated move says it (Movement Modifiers)
+COUNTERCHARGE_FACTS = (
+    "road",
+    "bridge",
+    "streams",
+    "town",
+    "rough",
+    "through_town",
+    "bridge_length",
+)
+
+
 def _front(
     state: GameState, u: Unit, req: Move, problems: list[tuple[str, str]]
 ) -> tuple[bool, list[Vec], float, float]:
@@ -725,6 +737,13 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
             f"{target.name} is not within [{t.move * frac:g}] (1/2 move) of {u.name}"
             + (f": it is [{d:.2f}] away" if d is not None else ""),
         )
+    said = [k for k in COUNTERCHARGE_FACTS if getattr(req, k) is not None]
+    if said and u.body is not None:  # (as a charge: measured, what it crossed is never stated)
+        raise RuleViolation(
+            R_PLAY,
+            "a tracked game measures what the counter-charge crosses itself: give no"
+            f" {', '.join(said)}",
+        )
     path, facing = req.path, req.facing
     if path is None and req.to is None and req.distance is None:
         if u.body is None or target.body is None:
@@ -764,6 +783,8 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
         streams=req.streams,
         road=req.road,
         bridge=req.bridge,
+        through_town=req.through_town,
+        bridge_length=req.bridge_length,
     )
     plan = plan_move(state, u, mv)
     plan = replace(plan, reactions=())  # no turn to face or fire against a counter-charge

@@ -131,6 +131,12 @@ class Countercharge:
     streams: int | None = arg("stated: streams crossed", default=None)
     road: bool | None = arg("stated: the whole counter-charge on road", default=None)
     bridge: bool | None = arg("stated: the counter-charge crosses a bridge", default=None)
+    through_town: bool | None = arg(
+        "stated: passes through a town (default: town > 0)", default=None
+    )
+    bridge_length: str | None = arg(
+        "stated: distance on the bridge (bridge_mode=distance)", units="n", default=None
+    )
 
 
 @procedure("place", rule="2 by 2, Reinforcements")

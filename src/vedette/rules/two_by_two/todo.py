@@ -968,21 +968,9 @@ def _reactions(state: GameState) -> list[Todo]:
                     R_CONTACT,
                 )
             )
-        if not d.shot:
+        if not d.shot:  # (its charger is in contact: the range is known, stated or tracked)
             req = {"firer": d.id, "target": a.id}
-            text = f"{d.name} may fire on its charger {a.name}"
-            if state.play == "stated":
-                out.append(
-                    Todo(
-                        "shoot",
-                        req,
-                        text + " (state the range at which it fires)",
-                        R_CONTACT,
-                        open={"range": ("0.5", "1")},
-                    )
-                )
-            else:
-                out.append(Todo("shoot", req, text, R_CONTACT))
+            out.append(Todo("shoot", req, f"{d.name} may fire on its charger {a.name}", R_CONTACT))
     return out
 
 
@@ -1053,6 +1041,10 @@ def _choose(
     return [_todo(proc, tuple(req.items()), text, rule, ((field, choices),))] if choices else []
 
 
+#: a stated yes/no fact's choices, the usual answer first (the web app shows it chosen)
+_NO_YES = (False, True)
+
+
 def _countercharges(state: GameState, side: str) -> list[Todo]:
     """Cavalry may counter-charge an enemy that moved within 1/2 its move (2 by 2, Moving to
     contact): only at enemies on the table, only within reach."""
@@ -1067,15 +1059,21 @@ def _countercharges(state: GameState, side: str) -> list[Todo]:
             continue
         reach = t.move * frac
         if state.play == "stated":
+            # what it crossed, as a stated charge states it: the yes/no facts picked, not
+            # typed (a town is none of them: cavalry may not move to contact through one)
             out.append(
                 Todo(
                     "countercharge",
                     {"unit": c.id, "within": True},
-                    f"{c.name} may counter-charge an enemy that moved within [{reach:g}]",
+                    f"{c.name} may counter-charge an enemy that moved within [{reach:g}] (state"
+                    " the distance and what it crossed: a road, a bridge, streams=; never a"
+                    " town)",
                     R_CONTACT,
                     open={
                         "target": tuple(e.id for e in movers),
                         "distance": _distances(reach),
+                        "road": _NO_YES,
+                        "bridge": _NO_YES,
                     },
                 )
             )

@@ -1,0 +1,166 @@
+"""2 by 2 (seed 003): session 19's leftovers and what a session's play found: a stated
+counter-charge says what it crossed as a stated charge does, the melee table's row says what
+applies to the units fighting, a charged unit's fire on its charger in contact is not asked
+its range. Driven through the public ``Game`` API (``tests/two_by_two/battle.py``); blue
+stands south facing north, red north facing south; [1] = 19.05 mm; a unit is one 25 x 12 mm
+base."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.two_by_two.battle import Battle
+from vedette.errors import BadRequest, RuleViolation
+
+N = 19.05  # mm per [1]
+
+
+def _lines(b: Battle, proc: str, **req: Any) -> list[Any]:
+    return [
+        t
+        for t in b.todo()
+        if t.procedure == proc and all(t.request.get(k) == v for k, v in req.items())
+    ]
+
+
+def _stated_counter_charge(house: dict[str, Any] | None = None) -> Battle:
+    """Stated: red infantry R has moved [2]; blue light cavalry B ([8], counter-charges an
+    enemy within [4]) is in blue's shooting phase."""
+    opts: dict[str, Any] = {"play": "stated"}
+    if house is not None:
+        opts["house_rules"] = house
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "light_cavalry"},
+            {"id": "R", "side": "red", "type": "infantry"},
+        ],
+        options=opts,
+    )
+    b.until("move", "red")
+    b.do("move", unit="R", distance=2)
+    b.until("shoot", "blue")
+    return b
+
+
+def test_a_stated_counter_charge_states_a_town_passed_and_a_bridges_length() -> None:
+    # Moving to contact: "Cavalry may not move to contact on same turn it moves through a
+    # town"; Movement Modifiers: "Bridge - All units move at 1/2 rate" (the distance on the
+    # bridge under bridge_mode = "distance"). A stated charge takes through_town= and
+    # bridge_length=; a stated counter-charge refused them as unknown fields, so a
+    # counter-charge over a bridge under that house rule ran at full rate
+    b = _stated_counter_charge({"movement": {"bridge_mode": "distance"}})
+    with pytest.raises(RuleViolation, match="through a town"):
+        b.do("countercharge", unit="B", target="R", distance=3, within=True, through_town=True)
+    with pytest.raises(RuleViolation, match=r"needs \[9\.00\] but may move only \[8\.00\]"):
+        b.do(
+            "countercharge",
+            unit="B",
+            target="R",
+            distance=4,
+            within=True,
+            bridge=True,
+            bridge_length=5,
+        )
+    out = b.do(
+        "countercharge", unit="B", target="R", distance=4, within=True, bridge=True, bridge_length=2
+    )
+    assert "(cost [6.00] of [8.00]; +[2.00] bridge at 1/2 rate)" in out.message
+    assert "into contact with R" in out.message
+
+
+def test_todo_offers_a_stated_counter_charge_its_road_and_bridge_as_choices() -> None:
+    # what the counter-charge crossed is the player's to state (the table is theirs): the
+    # yes/no facts are picked from todo's line, as plan accepts them, not typed
+    b = _stated_counter_charge()
+    (line,) = _lines(b, "countercharge", unit="B")
+    assert line.open["target"] == ("R",)
+    assert line.open["road"] == (False, True)
+    assert line.open["bridge"] == (False, True)
+    out = b.do("countercharge", unit="B", target="R", distance=4, within=True, road=True)
+    assert "+[1] whole move on road" in out.message
+
+
+def test_a_tracked_counter_charge_is_refused_stated_terrain() -> None:
+    # a tracked game measures what a counter-charge crosses, as it does a charge's: a stated
+    # town= was silently ignored (the counter-charge ran, its town unpaid and unrefused)
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "light_cavalry", "x": 300, "y": 200},
+            {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 300},
+        ]
+    )
+    b.until("move", "red")
+    b.do("advance", unit="R", distance=2)
+    b.until("shoot", "blue")
+    with pytest.raises(RuleViolation, match="give no town"):
+        b.do("countercharge", unit="B", target="R", town=1)
+    assert "into contact with R" in b.do("countercharge", unit="B", target="R").message
+
+
+def _rows(b: Battle, **req: Any) -> dict[str, str]:
+    (melee, *_) = b.odds("melee", **req)
+    return {r.key: r.result for r in melee.rows}
+
+
+def test_the_melee_rows_say_what_they_apply_to_the_units_fighting() -> None:
+    # Melee: "1 Repulsed [2] (unit in town or woods remain in control)", "2 Recoils full move
+    # unless in town or woods then Disrupted", "6+ Destroyed (mandatory follow-up unless winner
+    # is in a town/village)". The result line says each clause only where it applies; the
+    # row's own text (the odds before the roll, the dice line after it) still gave every
+    # clause to units in the open
+    town = {"kind": "town", "name": "t", "area": [[250, 106], [350, 106], [350, 200], [250, 200]]}
+    units = [
+        {"id": "A", "side": "blue", "type": "infantry", "x": 300, "y": 99},
+        {"id": "D", "side": "red", "type": "infantry", "x": 300, "y": 111},
+    ]
+    b = Battle.quick(units, terrain=(town,))
+    b.until("melee", "blue")
+    rows = _rows(b, attacker="A", defender="D")
+    # D (in the town) holds its ground; A (in the open) is pushed back; a winner D in the town
+    # need not follow up, a winner A in the open must
+    held = "stays in control (in a town or woods: not repulsed)"
+    assert rows["defender_repulsed"] == f"defender {held}"
+    assert rows["defender_recoils"] == "defender disrupted (in a town or woods: no recoil)"
+    assert rows["attacker_repulsed"] == "attacker repulsed [2]"
+    assert rows["attacker_recoils"] == "attacker recoils a full move"
+    assert rows["defender_destroyed_mandatory"] == "defender destroyed (mandatory follow-up)"
+    assert rows["attacker_destroyed_mandatory"] == (
+        "attacker destroyed (voluntary follow-up: the winner is in a town)"
+    )
+    assert not any("town or woods stays" in r or "unless" in r for r in rows.values())
+    out = b.do("melee", dice=[4, 3], attacker="A", defender="D")
+    assert out.rolls[0].consequence == f"defender {held}"
+    assert "A wins; D repulsed [2]; D is in a town or woods: it stays in control" in out.message
+    # the 6+ row in the open: the result line no longer says "unless the winner is in a town"
+    o = Battle.quick([{**units[0], "type": "guard", "y": 299}, {**units[1], "y": 311}])
+    o.until("melee", "blue")
+    out = o.do("melee", dice=[6, 1], attacker="A", defender="D")  # 6 +1 (Guards) vs 1
+    assert out.rolls[0].consequence == "defender destroyed (mandatory follow-up)"
+    assert "A wins; D destroyed (mandatory follow-up); A: mandatory follow-up" in out.message
+
+
+def test_a_stated_fire_on_a_charger_in_contact_is_not_asked_its_range() -> None:
+    # Moving to contact: "Infantry may turn to face when charged ... and may fire on charging
+    # unit" (reading 44). The charger is in base contact (its charge ended there), so the range
+    # is known; todo asked the player to pick [1/2] or [1], and a shot without range= was
+    # refused ("state range=[n] or band=...")
+    s = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry"},
+            {"id": "R", "side": "red", "type": "foot_artillery"},
+            {"id": "R2", "side": "red", "type": "infantry"},
+        ],
+        options={"play": "stated"},
+    )
+    s.do("charge", unit="B", into="R2", distance=2)
+    (fire,) = _lines(s, "shoot", firer="R2")
+    assert fire.request == {"firer": "R2", "target": "B"} and fire.complete
+    out = s.do("shoot", dice=[4], firer="R2", target="B")
+    assert out.rolls[0].label == "R2 shoots B (musket)"
+    assert out.details["shot"]["range"] == 0.0
+    # a unit in no melee with its target: the range is still the player's to state
+    s.until("shoot", "red")
+    with pytest.raises(BadRequest, match="state range"):
+        s.do("shoot", firer="R", target="B", dice=[4])
