@@ -164,3 +164,29 @@ def test_a_stated_fire_on_a_charger_in_contact_is_not_asked_its_range() -> None:
     s.until("shoot", "red")
     with pytest.raises(BadRequest, match="state range"):
         s.do("shoot", firer="R", target="B", dice=[4])
+
+
+def test_stated_chargers_on_one_defender_fight_one_melee_with_support() -> None:
+    # Melee: "Overlap support +1 / extra unit beyond 1"; reading 29: several chargers on one
+    # defender fight one melee, the others as support. Tracked, the second charger is measured
+    # in contact and supports; stated, the referee holds both charges (both in contact with R)
+    # yet gave no support, and R fought the second charger again in a melee of its own
+    b = Battle.quick(
+        [
+            {"id": "B1", "side": "blue", "type": "infantry"},
+            {"id": "B2", "side": "blue", "type": "infantry"},
+            {"id": "R", "side": "red", "type": "infantry"},
+        ],
+        options={"play": "stated"},
+    )
+    b.do("charge", unit="B1", into="R", distance=2)
+    b.do("charge", unit="B2", into="R", distance=2)
+    b.until("melee", "blue")
+    (melee, *_) = b.odds("melee", attacker="B1", defender="R")
+    assert [(m.value, m.reason) for m in melee.modifiers] == [
+        (1, "overlap support: 1 extra unit(s), in contact: melee pending")
+    ]
+    # R in a town holds its ground when repulsed: B2, still in contact, fought in this melee
+    out = b.do("melee", dice=[3, 3], attacker="B1", defender="R", b_town=True)  # 3+1 vs 3
+    assert "B1 wins; R repulsed [2]; R is in a town or woods: it stays in control" in out.message
+    assert b.state.melees == () and not _lines(b, "melee")

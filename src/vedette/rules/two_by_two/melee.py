@@ -136,8 +136,25 @@ class Fight:
     as_if_contact: bool = False
 
 
+def _held_with(state: GameState, u: Unit, e: Unit) -> list[Unit]:
+    """``u``'s friends in a melee the referee holds with ``e`` (a charge, a counter-charge):
+    in contact with it, so its overlap supports where no position is kept (stated play), as
+    :func:`facts.overlap_supports` counts them (not disrupted, not HQs)."""
+    out: list[Unit] = []
+    for m in state.melees:
+        if e.id not in (m.attacker, m.defender):
+            continue
+        f = state.unit(m.defender if m.attacker == e.id else m.attacker)
+        if f.id == u.id or f.side != u.side or f.disrupted or f.status != "table":
+            continue
+        if not state.utype(f).is_hq and f not in out:
+            out.append(f)
+    return out
+
+
 def _side_facts(state: GameState, req: Melee, p: str, u: Unit, e: Unit) -> dict[str, Fact]:
     sup = facts.overlap_supports(state, u, e)
+    held = _held_with(state, u, e) if sup is None else []
     out: dict[str, Fact] = {
         "town": fact_bool(getattr(req, f"{p}_town"), facts.in_kinds(state, u, "town")),
         "woods": fact_bool(getattr(req, f"{p}_woods"), facts.in_kinds(state, u, "woods", "rough")),
@@ -146,9 +163,12 @@ def _side_facts(state: GameState, req: Melee, p: str, u: Unit, e: Unit) -> dict[
     stated_support = getattr(req, f"{p}_support")
     if stated_support is not None:
         out["support"] = Fact(int(stated_support), "stated")
+    elif held:  # (stated play: in contact with the enemy, as the melees it holds say)
+        out["support"] = Fact(len(held), "in contact: melee pending")
     else:
         out["support"] = Fact(len(sup) if sup is not None else 0, "measured" if sup else "assumed")
-    out["support_units"] = Fact([s.id for s in sup or []], "measured")
+    # the friends fighting as support (reading 29: their own melees on the enemy are this one)
+    out["support_units"] = Fact([s.id for s in sup or held], "measured")
     mine, theirs = facts.on_hill(state, u), facts.on_hill(state, e)
     higher = None if mine is None or theirs is None else (mine and not theirs)
     out["higher"] = fact_bool(getattr(req, f"{p}_higher"), higher)
