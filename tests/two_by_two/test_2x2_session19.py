@@ -190,3 +190,44 @@ def test_stated_chargers_on_one_defender_fight_one_melee_with_support() -> None:
     out = b.do("melee", dice=[3, 3], attacker="B1", defender="R", b_town=True)  # 3+1 vs 3
     assert "B1 wins; R repulsed [2]; R is in a town or woods: it stays in control" in out.message
     assert b.state.melees == () and not _lines(b, "melee")
+
+
+def test_a_stated_contagion_routs_only_the_routing_sides_star_star_units() -> None:
+    # Unit Summary: "** rout whenever any rout w/in [3]" (Militia, Cossacks; a friend's rout:
+    # [rout] contagion_sides = "friendly"). A stated contagion= routed whatever it named: a
+    # Guard ("B2 (**) routs"), or the enemy's militia
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry"},
+            {"id": "B2", "side": "blue", "type": "guard"},
+            {"id": "M", "side": "blue", "type": "militia"},
+            {"id": "R", "side": "red", "type": "foot_artillery"},
+            {"id": "RM", "side": "red", "type": "militia"},
+        ],
+        options={"play": "stated"},
+    )
+    b.until("shoot", "red")
+    # canister +1, enfilade +2: 6 + 3 = 9, B routs (then 3: not destroyed)
+    shot = {"firer": "R", "target": "B", "band": "canister", "enfilade": True}
+    with pytest.raises(RuleViolation, match="B2 is not a \\*\\* unit"):
+        b.do("shoot", dice=[6, 3], contagion=["B2"], **shot)
+    with pytest.raises(RuleViolation, match="RM routs only with a friendly unit's rout"):
+        b.do("shoot", dice=[6, 3], contagion=["RM"], **shot)
+    out = b.do("shoot", dice=[6, 3, 4], contagion=["M"], **shot)
+    assert "M (**) routs: a rout within [3]" in out.message
+    assert b.state.unit("M").routed and not b.state.unit("B2").routed
+    # a melee may name either side's ** units (either may lose): only the loser's rout
+    m = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry"},
+            {"id": "M", "side": "blue", "type": "militia"},
+            {"id": "R", "side": "red", "type": "infantry"},
+            {"id": "RM", "side": "red", "type": "militia"},
+        ],
+        options={"play": "stated"},
+    )
+    m.do("charge", unit="B", into="R", distance=2)
+    m.until("melee", "blue")
+    out = m.do("melee", dice=[6, 3, 4, 4], attacker="B", defender="R", contagion=["M", "RM"])
+    assert "R routs a full move away" in out.message and "RM (**) routs" in out.message
+    assert m.state.unit("RM").routed and not m.state.unit("M").routed

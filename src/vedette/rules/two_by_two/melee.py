@@ -22,6 +22,7 @@ from vedette.rules.protocol import DomainEvent, Plan
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import (
     Fact,
+    check_contagion,
     fact_bool,
     forfeit_follow_up,
     resolve_rout,
@@ -257,6 +258,7 @@ def judge(state: GameState, req: Melee) -> Fight:
     if a.entry and not as_if:  # an arrived unit off the table touches no one (Reinforcements)
         require_unit_in_play(state, a.id, "melee")
     initiation(state, a, d)
+    check_contagion(state, req.contagion, {a.side, d.side})  # (either may lose and rout)
     fa = _side_facts(state, req, "a", a, d)
     fd = _side_facts(state, req, "b", d, a)
     ground = (_ground(fa), _ground(fd))
@@ -504,6 +506,7 @@ def _voluntary_judge(state: GameState, req: Rout) -> Unit:
     u = require_unit_in_play(state, req.unit, "voluntary rout", entering=True)
     if not state.utype(u).voluntary_rout:
         raise RuleViolation(R_UNITS, f"{state.utype(u).name} may not rout voluntarily (not ***)")
+    check_contagion(state, req.contagion, {u.side})
     threatened = any(m.defender == u.id for m in state.melees)
     own_move = state.stage == "battle" and state.phase == "move" and state.phasing == u.side
     if not (own_move or (state.stage == "battle" and threatened)):

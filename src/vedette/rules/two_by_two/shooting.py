@@ -21,6 +21,7 @@ from vedette.rules.protocol import DomainEvent, Plan
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import (
     Fact,
+    check_contagion,
     fact_bool,
     fact_float,
     mod,
@@ -108,6 +109,7 @@ def judge(state: GameState, req: Shoot) -> Shot:
         raise RuleViolation(R_SHOOT, f"{firer.name} is disrupted: it may not move or fire")
     if firer.shot:
         raise RuleViolation(R_SHOOT, f"{firer.name} has already shot this turn (only once)")
+    check_contagion(state, req.contagion, {target.side})
     rng = fact_float(opt_n(state, req.range, "range"), facts.distance_n(state, firer, target))
     if rng is None and req.band is None and _engaged(state, firer, target):
         # stated: no positions, but two units in a melee the referee holds are in base
