@@ -88,6 +88,8 @@ REFIGURED = {
     " a loser in one",
     r" unless the winner is in a town(?=\))": "2 by 2, Melee (session 19): a 6+ loss says the"
     " row's 'unless the winner is in a town' only where the winner is in one",
+    r"(?<=\S) pick(?:s|ed)(?= \w+ RP )": "2 by 2, Game Setup (session 19): a side 'picked' its"
+    " RP, right for a plural name ('Austrians picks' before)",
 }
 #: rules changed on purpose that change what ``todo`` offers (a line's command's start -> whether
 #: the change removes or adds such lines, or both for a line reworded, and the change): a game

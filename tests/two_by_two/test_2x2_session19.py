@@ -231,3 +231,27 @@ def test_a_stated_contagion_routs_only_the_routing_sides_star_star_units() -> No
     out = m.do("melee", dice=[6, 3, 4, 4], attacker="B", defender="R", contagion=["M", "RM"])
     assert "R routs a full move away" in out.message and "RM (**) routs" in out.message
     assert m.state.unit("RM").routed and not m.state.unit("M").routed
+
+
+def test_the_set_ups_messages_fit_a_plural_sides_name() -> None:
+    # Game Setup ("The Def then picks a reinforcement point"): the sample's sides are
+    # "Austrians" and "French"; the message said "Austrians picks rear RP ..." (as the game
+    # over said "Austrians wins" before session 18)
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry"},
+            {"id": "B2", "side": "blue", "type": "infantry"},
+            {"id": "R", "side": "red", "type": "infantry"},
+        ],
+        start="setup",
+        names=("Austrians", "French"),
+    )
+    b.do("setup_roll", dice=[2, 5])  # blue low: the Defender
+    with pytest.raises(RuleViolation, match=r"the Defender \(Austrians\) deploys now"):
+        b.do("deploy", unit="R", x=300, y=500)
+    b.do("deploy", unit="B", x=300, y=50)
+    b.do("next")
+    b.do("deploy", unit="R", x=300, y=560)
+    b.do("next")
+    out = b.do("rp", x=300, y=0, units=["B2"])
+    assert out.message.startswith("Austrians picked rear RP")
