@@ -17,6 +17,10 @@ from vedette.errors import BadRequest, RuleViolation
 N = 19.05  # mm per [1]
 
 
+def at(x: float, y: float) -> dict[str, float]:
+    return {"x": x, "y": y}
+
+
 def _lines(b: Battle, proc: str, **req: Any) -> list[Any]:
     return [
         t
@@ -255,3 +259,30 @@ def test_the_set_ups_messages_fit_a_plural_sides_name() -> None:
     b.do("next")
     out = b.do("rp", x=300, y=0, units=["B2"])
     assert out.message.startswith("Austrians picked rear RP")
+
+
+@pytest.mark.parametrize("play", ["tracked", "stated"])
+def test_a_charge_ends_the_move_even_when_its_target_routs_away(play: str) -> None:
+    # Moving to contact, reading 37: "a move to contact ends the unit's move for the phase: a
+    # unit that charged moves, wheels, turns and routs by choice no further". The referee read
+    # it from the melee pending: once the charged *** unit routed away (its melee gone), the
+    # charger was offered its advance, wheels, turns and a voluntary rout again, and took them
+    pos = play == "tracked"
+    b = Battle.quick(
+        [
+            {"id": "H", "side": "blue", "type": "light_cavalry", **(at(300, 100) if pos else {})},
+            {"id": "L", "side": "red", "type": "light", **(at(300, 200) if pos else {})},
+        ],
+        options={"play": play},
+    )
+    b.do("charge", unit="H", into="L", **({} if pos else {"distance": "3"}))
+    b.do("rout", dice=[4], unit="L")  # the charged Light infantry routs (***): it flees
+    assert b.state.melees == ()
+    assert not [t for t in b.todo() if t.request.get("unit") == "H"]
+    with pytest.raises(RuleViolation, match="a move to contact ends the unit's move"):
+        b.do("advance" if pos else "move", unit="H", distance=1)
+    with pytest.raises(RuleViolation, match="charged this phase"):
+        b.do("rout", dice=[4], unit="H")
+    b.do("next")
+    b.until("move", "blue")  # its next move phase: it moves again
+    assert b.do("advance" if pos else "move", unit="H", distance=1).message.startswith("H ")

@@ -514,7 +514,7 @@ def _voluntary_judge(state: GameState, req: Rout) -> Unit:
             R_UNITS,
             f"{u.name} may rout voluntarily only in its move phase or when charged (ASSUMPTION)",
         )
-    if own_move and any(m.attacker == u.id for m in state.melees):
+    if own_move and (u.id in state.charged or any(m.attacker == u.id for m in state.melees)):
         # a move to contact ends the unit's move for the phase (reading 37): the charger stays
         # for the melee it began, and routs by choice only when charged (reading 18)
         raise RuleViolation(

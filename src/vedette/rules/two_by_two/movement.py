@@ -623,6 +623,12 @@ def contact_ends_move(state: GameState, u: Unit, what: str) -> None:
             f"{what}: {u.name} moved into contact with {state.unit(m.defender).name} this phase"
             " (melee pending): a move to contact ends the unit's move",
         )
+    if u.id in state.charged:  # (its melee gone: the enemy routed away, or was destroyed)
+        raise RuleViolation(
+            R_CONTACT,
+            f"{what}: {u.name} moved into contact this phase, though no melee stands now: a"
+            " move to contact ends the unit's move (reading 37)",
+        )
 
 
 def judge_move(state: GameState, req: Move) -> tuple[Unit, MovePlan]:

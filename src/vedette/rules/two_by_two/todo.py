@@ -333,7 +333,10 @@ def _setup(state: GameState) -> list[Todo]:
 
 # -- the move phase --------------------------------------------------------------------------
 def _charged_this_phase(state: GameState, u: Any) -> bool:
-    """A move to contact ends the unit's move (2 by 2, Moving to contact)."""
+    """A move to contact ends the unit's move (2 by 2, Moving to contact; reading 37: its
+    melee standing or not)."""
+    if u.id in state.charged:
+        return True
     return any(m.attacker == u.id and not m.counter_charge for m in state.melees)
 
 
@@ -405,7 +408,7 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     """One unit's lines in its move phase: tracked, on the table, its own lines (the steps and
     wheels, the turns, the formations: :func:`_own_lines`, built once per what they read of
     it) and the two that read its enemies (a charge straight ahead, turn to face)."""
-    if u.disrupted or (state.melees and _charged_this_phase(state, u)):
+    if u.disrupted or ((state.melees or state.charged) and _charged_this_phase(state, u)):
         return []
     if u.body is None and u.entry:
         if state.play == "stated":  # it enters by its move: its formation first (reading 25)
