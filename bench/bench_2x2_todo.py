@@ -240,6 +240,21 @@ TODO_CHANGES: list[tuple[str, str, str]] = [
         "2 by 2 reading 44 (session 19): a stated fire on a charger in contact is not asked its"
         " range (the line complete, reworded)",
     ),
+    *(
+        (
+            key,
+            "removed",
+            "2 by 2 reading 37 (session 19): a charge ends the charger's move even when its"
+            " target routs away (no step, turn or voluntary rout after it)",
+        )
+        for key in ("advance unit=", "retire unit=", "wheel unit=", "turn unit=", "move unit=")
+    ),
+    (
+        "rout unit=",
+        "removed",
+        "2 by 2 reading 37 (session 19): a charge ends the charger's move even when its target"
+        " routs away (no voluntary rout after it)",
+    ),
 ]
 CHOICES_CHANGED_18 = [
     (
