@@ -286,3 +286,31 @@ def test_a_charge_ends_the_move_even_when_its_target_routs_away(play: str) -> No
     b.do("next")
     b.until("move", "blue")  # its next move phase: it moves again
     assert b.do("advance" if pos else "move", unit="H", distance=1).message.startswith("H ")
+
+
+def test_the_artillery_bands_say_which_is_the_texts_short_range() -> None:
+    # Resolving shooting: "Artillery short range(canister) +1", "Artillery long range -1" over
+    # the Unit Summary's three ranges [1 1/2, 4, 8] (reading 53): vedette's "short" is the
+    # middle band (+0), the text's short range its "canister" (+1); the band's help says so
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry"},
+            {"id": "R", "side": "red", "type": "foot_artillery"},
+        ],
+        options={"play": "stated"},
+    )
+    b.until("shoot", "red")
+    mods = {
+        band: [
+            (m.value, m.reason)
+            for m in b.odds("shoot", firer="R", target="B", band=band)[0].modifiers
+        ]
+        for band in ("canister", "short", "long")
+    }
+    assert mods == {
+        "canister": [(1, "artillery canister range, stated")],
+        "short": [],
+        "long": [(-1, "artillery long range, stated")],
+    }
+    (band,) = [x for x in b.game.procedure("shoot").params if x.name == "band"]
+    assert "canister, the text's short range, +1" in band.help

@@ -189,7 +189,9 @@ class Shoot:
     target: str = arg("the enemy shot at", positional=True)
     range: str | None = arg("stated: edge to edge; [n], or 2in, 50mm", units="n", default=None)
     band: Literal["musket", "skirmish", "canister", "short", "long"] | None = arg(
-        "stated: the range band", default=None
+        "stated: the range band (artillery: canister, the text's short range, +1; short, the"
+        " middle band, +0; long -1: reading 53)",
+        default=None,
     )
     enfilade: bool | None = arg("stated: fired on the target's flank or rear", default=None)
     cover: Literal["none", "wall", "area", "both"] | None = arg(
