@@ -314,3 +314,30 @@ def test_the_artillery_bands_say_which_is_the_texts_short_range() -> None:
     }
     (band,) = [x for x in b.game.procedure("shoot").params if x.name == "band"]
     assert "canister, the text's short range, +1" in band.help
+
+
+def test_a_stated_follow_up_contacts_only_enemies_in_play() -> None:
+    # Melee: a winner's follow-up into contact with a fresh enemy starts a subsequent melee.
+    # Stated, the contacts named were taken as given: a friend named began a melee between two
+    # units of one side, a destroyed enemy one with a unit off the table (a stated move's
+    # contacts are checked so)
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "guard"},
+            {"id": "B2", "side": "blue", "type": "infantry"},
+            {"id": "R", "side": "red", "type": "infantry"},
+            {"id": "R2", "side": "red", "type": "infantry"},
+        ],
+        options={"play": "stated"},
+    )
+    b.do("charge", unit="B", into="R", distance=2)
+    b.until("melee", "blue")
+    out = b.do("melee", dice=[6, 2], attacker="B", defender="R")  # 6 +1 vs 2: R destroyed
+    assert "R destroyed (voluntary follow-up)" in out.message
+    with pytest.raises(BadRequest, match="B2 is not an enemy of B"):
+        b.do("follow_up", unit="B", contact=["B2"])
+    with pytest.raises(RuleViolation, match="follow up into contact: R has been destroyed"):
+        b.do("follow_up", unit="B", contact=["R"])
+    assert b.state.melees == ()
+    out = b.do("follow_up", unit="B", contact=["R2"])
+    assert out.message == "B follows up; subsequent melee with R2"

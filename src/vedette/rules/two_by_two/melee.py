@@ -465,6 +465,10 @@ def follow_up(state: GameState, req: FollowUp, dice: Any = None) -> Outcome:
     else:
         events.append(unit_event("followed_up", u.id))
         contacts = list(req.contact or ())
+        for c in contacts:  # (stated: enemies in play, as a stated move's contacts are)
+            e = require_unit_in_play(state, c, "follow up into contact")
+            if e.side == u.side:
+                raise BadRequest(f"{e.name} is not an enemy of {u.name}")
     fights: list[str] = []
     barred: list[str] = []
     for c in contacts:
