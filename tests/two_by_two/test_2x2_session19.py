@@ -341,3 +341,24 @@ def test_a_stated_follow_up_contacts_only_enemies_in_play() -> None:
     assert b.state.melees == ()
     out = b.do("follow_up", unit="B", contact=["R2"])
     assert out.message == "B follows up; subsequent melee with R2"
+
+
+def test_a_stated_count_of_streams_or_supports_is_never_negative() -> None:
+    # Movement Modifiers: "Stream - Costs an extra [1] to cross"; Melee: "Overlap support +1 /
+    # extra unit beyond 1". A stated streams=-2 was taken: infantry ([4]) moved [6], "+[-2]
+    # crossing -2 stream"; a negative support was silently read as none
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry"},
+            {"id": "R", "side": "red", "type": "infantry"},
+        ],
+        options={"play": "stated"},
+    )
+    with pytest.raises(BadRequest, match="'streams' must not be negative"):
+        b.do("move", unit="B", distance=6, streams=-2)
+    with pytest.raises(BadRequest, match="'streams' must not be negative"):
+        b.do("charge", unit="B", into="R", distance=6, streams=-2)
+    b.do("charge", unit="B", into="R", distance=2)
+    b.until("melee", "blue")
+    with pytest.raises(BadRequest, match="'a_support' must not be negative"):
+        b.do("melee", dice=[3, 4], attacker="B", defender="R", a_support=-1)

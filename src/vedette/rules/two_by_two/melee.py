@@ -163,6 +163,8 @@ def _side_facts(state: GameState, req: Melee, p: str, u: Unit, e: Unit) -> dict[
     }
     stated_support = getattr(req, f"{p}_support")
     if stated_support is not None:
+        if int(stated_support) < 0:
+            raise BadRequest(f"'{p}_support' must not be negative (extra units beyond 1)")
         out["support"] = Fact(int(stated_support), "stated")
     elif held:  # (stated play: in contact with the enemy, as the melees it holds say)
         out["support"] = Fact(len(held), "in contact: melee pending")

@@ -194,6 +194,8 @@ def plan_move(
         bridge = bool(req.bridge)
         bridge_len = opt_n(state, req.bridge_length, "bridge_length") or 0.0
         streams = req.streams or 0
+        if streams < 0:  # (a count: a negative one would buy back [1] a stream)
+            raise BadRequest("'streams' must not be negative")
         town = opt_n(state, req.town, "town") or 0.0
         rough = opt_n(state, req.rough, "rough") or 0.0
         through_town = town > 0 if req.through_town is None else req.through_town
