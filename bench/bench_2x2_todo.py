@@ -86,6 +86,10 @@ REFIGURED = {
     r" \((?:a unit in town or woods stays in control|in town or woods: disrupted instead)\)": "2"
     " by 2, Melee (session 18): a repulse or recoil says the row's town-or-woods clause only of"
     " a loser in one",
+    r" unless the winner is in a town(?=\))": "2 by 2, Melee (session 19): a 6+ loss says the"
+    " row's 'unless the winner is in a town' only where the winner is in one",
+    r"(?<=\S) pick(?:s|ed)(?= \w+ RP )": "2 by 2, Game Setup (session 19): a side 'picked' its"
+    " RP, right for a plural name ('Austrians picks' before)",
 }
 #: rules changed on purpose that change what ``todo`` offers (a line's command's start -> whether
 #: the change removes or adds such lines, or both for a line reworded, and the change): a game
@@ -222,6 +226,34 @@ TODO_CHANGES: list[tuple[str, str, str]] = [
         "removed",
         "2 by 2 reading 52 (session 18): no turn to face a charger where either base would end"
         " on another",
+    ),
+    # session 19 (helper T6)
+    (
+        "countercharge unit=",
+        "added removed",
+        "2 by 2, Moving to contact (session 19): a stated counter-charge states what it crossed"
+        " as a charge does (its road and bridge offered as choices, its line reworded)",
+    ),
+    (
+        "shoot firer=",
+        "added removed",
+        "2 by 2 reading 44 (session 19): a stated fire on a charger in contact is not asked its"
+        " range (the line complete, reworded)",
+    ),
+    *(
+        (
+            key,
+            "removed",
+            "2 by 2 reading 37 (session 19): a charge ends the charger's move even when its"
+            " target routs away (no step, turn or voluntary rout after it)",
+        )
+        for key in ("advance unit=", "retire unit=", "wheel unit=", "turn unit=", "move unit=")
+    ),
+    (
+        "rout unit=",
+        "removed",
+        "2 by 2 reading 37 (session 19): a charge ends the charger's move even when its target"
+        " routs away (no voluntary rout after it)",
     ),
 ]
 CHOICES_CHANGED_18 = [

@@ -1,47 +1,40 @@
 """A follow-up made impossible before it is made lapses, logged (issue 22: an owed step is never
 a dead end). Found by the 10,000-game stated run: 46e Ligne won a melee and owed its mandatory
 follow-up, then lost a second melee and routed; routed and disrupted, it "may not move", so the
-owed follow-up was refused for ever. (The run's game also had A4 charge F5 and then rout
-voluntarily in the same move phase; a charge now ends the unit's move, reading 37, so here A4
-routs without charging: the rest of the game is the run's.)"""
+owed follow-up was refused for ever. (The run's game had two Austrian units charge 46e Ligne and
+fight it in turn; chargers on one defender now fight one melee, the others as support, in stated
+play too: readings 20 and 29, session 19. Here the winner's second melee is a counter-charge's,
+as the same two melees in one phase can still come about.)"""
 
 from __future__ import annotations
 
-from vedette import rules
-from vedette.engine import Game, Store
-
-#: the run's game (sample, stated play, seed 4348), as played from `todo`
-ACTIONS = [
-    ("formation", {"unit": "A4", "formation": "road_column"}),
-    ("charge", {"unit": "A1", "into": "F2", "distance": "4"}),
-    ("formation", {"unit": "A4", "formation": "line"}),
-    ("charge", {"unit": "A5", "into": "F2", "distance": "5"}),
-    ("formation", {"unit": "A3", "screen": True}),
-    ("formation", {"unit": "A6", "formation": "attack_column"}),
-    ("formation", {"unit": "A2", "screen": True}),
-    ("move", {"unit": "A3", "distance": "2"}),
-    ("rout", {"unit": "A4"}),
-    ("next", {}),
-    ("rally", {"unit": "A4"}),
-    ("next", {}),
-    ("shoot", {"firer": "F4", "target": "A1", "band": "canister"}),
-    ("next", {}),
-]
+from tests.two_by_two.battle import Battle
 
 
 def test_a_winner_routed_before_its_follow_up_loses_it() -> None:
-    rs = rules.get("two_by_two")
-    stated = {"play": "stated"}
-    g = Game.create(Store(":memory:"), "g", rs.name, rs.scenario("sample"), 4348, options=stated)
-    for proc, req in ACTIONS:
-        g.perform(proc, req)
-    first = g.perform("melee", {"attacker": "A5", "defender": "F2"})
-    assert "46e Ligne: mandatory follow-up" in first.message
-    owed = [t.command() for t in g.todo() if t.owed]
-    assert owed == ["melee attacker=A1 defender=F2", "follow_up unit=F2"]
-    second = g.perform("melee", {"attacker": "A1", "defender": "F2"})
-    assert "46e Ligne routs" in second.message
-    assert "46e Ligne's follow-up lapses: it routed" in second.message
-    todo = g.todo(strict=True)
+    b = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "infantry"},
+            {"id": "C", "side": "blue", "type": "heavy_cavalry"},
+            {"id": "R", "side": "red", "type": "guard"},
+        ],
+        options={"play": "stated"},
+    )
+    b.until("move", "red")
+    b.do("formation", unit="R", formation="attack_column")
+    b.do("charge", unit="R", into="B", distance=2)
+    b.until("shoot", "blue")
+    b.do("countercharge", unit="C", target="R", distance=2, within=True)
+    b.until("melee", "red")
+    # R: 6 +1 Guards +1 column of attack; B: 1 +1 (C, in contact with R, its support)
+    first = b.do("melee", dice=[6, 1], attacker="R", defender="B")
+    assert "R: mandatory follow-up" in first.message
+    owed = [t.command() for t in b.todo() if t.owed]
+    assert owed == ["melee attacker=C defender=R", "follow_up unit=R"]
+    # C: 6 +2 Heavy Cavalry -2 vs ordered infantry; R: 1 +1 +1: R loses by 3, routs (4: flees)
+    second = b.do("melee", dice=[6, 1, 4], attacker="C", defender="R")
+    assert "R routs" in second.message
+    assert "R's follow-up lapses: it routed" in second.message
+    todo = b.game.todo(strict=True)
     assert not [t for t in todo if t.owed], [t.command() for t in todo if t.owed]
-    assert not any(t.procedure == "follow_up" for t in todo)
+    assert [t.request["unit"] for t in todo if t.procedure == "follow_up"] == ["C", "C"]

@@ -79,7 +79,8 @@ def test_arrival_place_and_stated_reaction_fire_are_open_with_their_choices() ->
     all_choices_accepted(b)
     b.do("place", unit="B9", x=xs[0], y=6.0)
     assert b.state.unit("B9").body is not None and "CORRECTION" not in b.game.log_lines()[-1]
-    # stated: the charged unit's reaction fire offers the range it fires at
+    # stated: the charged unit's reaction fire on its charger in contact (the range known:
+    # reading 44, session 19) is complete
     s = Battle.quick(
         [
             {"id": "B", "side": "blue", "type": "infantry"},
@@ -88,7 +89,7 @@ def test_arrival_place_and_stated_reaction_fire_are_open_with_their_choices() ->
     )
     s.do("charge", unit="B", into="R", distance=2)
     fire = next(t for t in s.todo() if t.procedure == "shoot")
-    assert fire.request == {"firer": "R", "target": "B"} and fire.open == {"range": ("0.5", "1")}
+    assert fire.request == {"firer": "R", "target": "B"} and fire.complete
     all_choices_accepted(s)
 
 

@@ -127,6 +127,8 @@ def test_check_move_says_legal_iff_move_accepts(seed: int) -> None:
     checked = 0
     for _ in range(40):
         todo = b.todo()
+        if not todo:  # game over
+            break
         t = rng.choice([x for x in todo if x.owed] or todo)
         b.do(t.procedure, **{**t.request, **{k: rng.choice(v) for k, v in t.open.items()}})
         s = b.state

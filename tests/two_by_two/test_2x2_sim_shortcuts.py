@@ -780,7 +780,8 @@ def _new_phase_as_before(state: Any, stage: str, turn: int, index: int) -> Any:
         units = tuple(dataclasses.replace(u, rallied=False) if u.rallied else u for u in units)
     elif kind == "melee":
         units = tuple(dataclasses.replace(u, meleed=False) if u.meleed else u for u in units)
-    return dataclasses.replace(st, units=units, follow_ups=())
+    # (session 19: the units that charged in a move phase are kept for that phase only)
+    return dataclasses.replace(st, units=units, follow_ups=(), charged=())
 
 
 def test_a_new_phase_is_the_state_the_phase_made_before(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,12 +9,12 @@ from typing import Any
 
 from vedette.dice import Check, DiceSource, Modifier, Roll
 from vedette.dice.roll import AnyRoll
-from vedette.errors import BadRequest
+from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry.tabletop import INCH, Vec
 from vedette.rules.protocol import DomainEvent
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.events import FollowUpClosed, MeleesCleared, unit_event
-from vedette.rules.two_by_two.model import R_MELEE, R_SHOOT, GameState, Unit
+from vedette.rules.two_by_two.model import R_MELEE, R_SHOOT, R_UNITS, GameState, Unit
 
 
 def forfeit_follow_up(state: GameState, u: Unit, why: str) -> tuple[list[DomainEvent], list[str]]:
@@ -169,11 +169,42 @@ def resolve_rout(
     return events, rolls, lines
 
 
+def check_contagion(state: GameState, stated: Sequence[str] | None, sides: set[str]) -> None:
+    """A stated ``contagion`` (the ** units within [3] of a rout the action may cause) names
+    only units that rout so (2 by 2, Unit Summary: "** rout whenever any rout w/in [3]"): **
+    units on the table, of a side whose rout it would be (``sides``: the units that may rout;
+    every side when ``[rout] contagion_sides`` counts enemy routs too)."""
+    if not stated:
+        return
+    scope = state.rules.rout.contagion_sides
+    for uid in stated:
+        o = state.unit(uid)
+        if not state.utype(o).rout_contagion:
+            raise RuleViolation(
+                R_UNITS,
+                f"contagion: {o.name} is not a ** unit (Militia, Cossacks): it does not rout"
+                " when a rout is within [3]",
+            )
+        if scope == "friendly" and o.side not in sides:
+            raise RuleViolation(
+                R_UNITS,
+                f"contagion: {o.name} routs only with a friendly unit's rout"
+                " (ASSUMPTION: [rout] contagion_sides)",
+            )
+
+
 def _contagion(state: GameState, routing: Unit, stated: Sequence[str] | None) -> list[Unit]:
     radius = state.rules.rout.contagion_radius
     scope = state.rules.rout.contagion_sides
-    if stated is not None:
-        return [state.unit(s) for s in stated if state.unit(s).on_table]
+    if stated is not None:  # (a melee's names either side's: each routs with its own side)
+        out = [state.unit(s) for s in stated]
+        return [
+            o
+            for o in out
+            if o.on_table
+            and state.utype(o).rout_contagion
+            and (scope != "friendly" or o.side == routing.side)
+        ]
     out = []
     near = (
         state.live() if routing.body is None else state.near(routing.body, state.rules.mm(radius))

@@ -291,7 +291,11 @@ def fold_melee_pending(state: GameState, e: MeleePending) -> GameState:
     m = PendingMelee(e.attacker, e.defender, e.counter_charge)
     if m in state.melees:
         return state
-    return replace(state, melees=(*state.melees, m))
+    charged = state.charged
+    in_move = state.stage == "battle" and state.phase == "move"
+    if in_move and not e.counter_charge and e.attacker not in charged:
+        charged = (*charged, e.attacker)  # its move ended in contact (reading 37)
+    return replace(state, melees=(*state.melees, m), charged=charged)
 
 
 def fold_melee_resolved(state: GameState, e: MeleeResolved | MeleeCancelled) -> GameState:
@@ -447,4 +451,6 @@ def _new_phase(state: GameState, stage: str, turn: int, index: int) -> GameState
     if units is not old and any(a is not b for a, b in zip(units, old, strict=True)):
         changes["units"] = units
     changes["follow_ups"] = ()
+    if state.charged:
+        changes["charged"] = ()
     return evolved(state, changes)

@@ -22,6 +22,7 @@ from vedette.rules.protocol import DomainEvent, Plan
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import (
     Fact,
+    check_contagion,
     fact_bool,
     forfeit_follow_up,
     resolve_rout,
@@ -50,9 +51,32 @@ from vedette.rules.two_by_two.model import (
 from vedette.rules.two_by_two.requests import FollowUp, Melee, Rout
 
 
-def signed_table(loser: Table) -> Table:
+def signed_table(loser: Table, ground: tuple[int, int] | None = None) -> Table:
     """The melee table read on the signed difference (attacker minus defender): positive, the
-    defender loses; negative, the attacker loses; 0 is a draw (rerolled)."""
+    defender loses; negative, the attacker loses; 0 is a draw (rerolled).
+
+    ``ground``: the attacker's and the defender's ground as the table reads it (flags:
+    :data:`HELD`, in a town or woods, where a loser is not repulsed and does not recoil;
+    :data:`TOWN`, in a town, where a winner need not follow up). Given, each row says what it
+    applies to these two units, as the result will (its dice line and the odds); None: the
+    rows as the table gives them (the reference)."""
+    if ground is None:
+        return _signed(loser, None, None)
+    key = (id(loser), ground)
+    hit = _SIGNED.get(key)
+    if hit is None or hit[0] is not loser:
+        if len(_SIGNED) > 256:
+            _SIGNED.clear()
+        hit = _SIGNED[key] = (loser, _signed(loser, *ground))
+    return hit[1]
+
+
+#: the worded signed tables by (table identity, flags) (the entry keeps the table alive)
+_SIGNED: dict[tuple[int, tuple[int, int]], tuple[Table, Table]] = {}
+
+
+def _signed(loser: Table, a: int | None, d: int | None) -> Table:
+    """:func:`signed_table`'s table; ``a`` and ``d`` the attacker's and defender's flags."""
     rows: list[Row] = []
     for r in reversed(loser.rows):
         lo = -r.hi if r.hi < INF else -INF
@@ -62,14 +86,43 @@ def signed_table(loser: Table) -> Table:
                 lo=lo,
                 hi=-r.lo,
                 key=f"attacker_{r.key}",
-                result=f"attacker {r.result}",
+                result=f"attacker {_applied(r, a, d)}",
                 range_text=f"-({r.range_text})",
             )
         )
     rows.append(Row(0, 0, "draw", "draw: neither has won, reroll", "0"))
     for r in loser.rows:
-        rows.append(replace(r, key=f"defender_{r.key}", result=f"defender {r.result}"))
+        rows.append(replace(r, key=f"defender_{r.key}", result=f"defender {_applied(r, d, a)}"))
     return Table("melee_signed", tuple(rows), loser.title, loser.rule, loser.dice)
+
+
+#: where the melee table's row reads a unit's ground (2 by 2, Melee): the loser "in town or
+#: woods" (repulsed, recoils) and the winner "in a town/village" (6+)
+HELD, TOWN = 1, 2
+
+
+def _applied(r: Row, loser: int | None, winner: int | None) -> str:
+    """Row ``r``'s result as it applies to a loser and a winner on their ground (flags:
+    :data:`HELD`, :data:`TOWN`); None: the row's own words, its clause for either ground."""
+    if loser is None or winner is None:
+        return r.result
+    if r.key == "repulsed":  # "Repulsed [2] (unit in town or woods remain in control)"
+        return "stays in control (in a town or woods: not repulsed)" if loser & HELD else _bare(r)
+    if r.key == "recoils":  # "Recoils full move unless in town or woods then Disrupted"
+        return "disrupted (in a town or woods: no recoil)" if loser & HELD else _bare(r)
+    if r.key == "destroyed_mandatory":  # "(mandatory follow-up unless winner is in a town)"
+        if winner & TOWN:
+            return "destroyed (voluntary follow-up: the winner is in a town)"
+        return _bare(r)
+    return r.result
+
+
+def _bare(r: Row) -> str:
+    """The row's result without its clause for a unit in a town or woods: the repulse and the
+    recoil without their parenthesis, the 6+ row's follow-up without "unless ... a town"."""
+    if r.key == "destroyed_mandatory":
+        return r.result.split(" unless ", 1)[0] + ")" if " unless " in r.result else r.result
+    return r.result.split(" (", 1)[0]
 
 
 @dataclass(frozen=True)
@@ -84,8 +137,25 @@ class Fight:
     as_if_contact: bool = False
 
 
+def _held_with(state: GameState, u: Unit, e: Unit) -> list[Unit]:
+    """``u``'s friends in a melee the referee holds with ``e`` (a charge, a counter-charge):
+    in contact with it, so its overlap supports where no position is kept (stated play), as
+    :func:`facts.overlap_supports` counts them (not disrupted, not HQs)."""
+    out: list[Unit] = []
+    for m in state.melees:
+        if e.id not in (m.attacker, m.defender):
+            continue
+        f = state.unit(m.defender if m.attacker == e.id else m.attacker)
+        if f.id == u.id or f.side != u.side or f.disrupted or f.status != "table":
+            continue
+        if not state.utype(f).is_hq and f not in out:
+            out.append(f)
+    return out
+
+
 def _side_facts(state: GameState, req: Melee, p: str, u: Unit, e: Unit) -> dict[str, Fact]:
     sup = facts.overlap_supports(state, u, e)
+    held = _held_with(state, u, e) if sup is None else []
     out: dict[str, Fact] = {
         "town": fact_bool(getattr(req, f"{p}_town"), facts.in_kinds(state, u, "town")),
         "woods": fact_bool(getattr(req, f"{p}_woods"), facts.in_kinds(state, u, "woods", "rough")),
@@ -93,10 +163,15 @@ def _side_facts(state: GameState, req: Melee, p: str, u: Unit, e: Unit) -> dict[
     }
     stated_support = getattr(req, f"{p}_support")
     if stated_support is not None:
+        if int(stated_support) < 0:
+            raise BadRequest(f"'{p}_support' must not be negative (extra units beyond 1)")
         out["support"] = Fact(int(stated_support), "stated")
+    elif held:  # (stated play: in contact with the enemy, as the melees it holds say)
+        out["support"] = Fact(len(held), "in contact: melee pending")
     else:
         out["support"] = Fact(len(sup) if sup is not None else 0, "measured" if sup else "assumed")
-    out["support_units"] = Fact([s.id for s in sup or []], "measured")
+    # the friends fighting as support (reading 29: their own melees on the enemy are this one)
+    out["support_units"] = Fact([s.id for s in sup or held], "measured")
     mine, theirs = facts.on_hill(state, u), facts.on_hill(state, e)
     higher = None if mine is None or theirs is None else (mine and not theirs)
     out["higher"] = fact_bool(getattr(req, f"{p}_higher"), higher)
@@ -185,12 +260,14 @@ def judge(state: GameState, req: Melee) -> Fight:
     if a.entry and not as_if:  # an arrived unit off the table touches no one (Reinforcements)
         require_unit_in_play(state, a.id, "melee")
     initiation(state, a, d)
+    check_contagion(state, req.contagion, {a.side, d.side})  # (either may lose and rout)
     fa = _side_facts(state, req, "a", a, d)
     fd = _side_facts(state, req, "b", d, a)
+    ground = (_ground(fa), _ground(fd))
     check = Check(
         "1d6 vs 1d6",
         tuple(melee_modifiers(state, a, d, fa, True)),
-        signed_table(state.rules.tables["melee"]),
+        signed_table(state.rules.tables["melee"], ground),
         f"melee {a.name} vs {d.name}",
         R_MELEE,
         tuple(melee_modifiers(state, d, a, fd, False)),
@@ -203,6 +280,12 @@ def judge(state: GameState, req: Melee) -> Fight:
         "defender": {k: v.value for k, v in fd.items()},
     }
     return Fight(a, d, check, info, pending, as_if)
+
+
+def _ground(f: dict[str, Fact]) -> int:
+    """A side's ground as the melee table reads it (:data:`HELD`, :data:`TOWN`)."""
+    town = bool(f["town"].value)
+    return (HELD if town or f["woods"].value else 0) | (TOWN if town else 0)
 
 
 def plan_melee(state: GameState, req: Melee) -> Plan:
@@ -246,9 +329,10 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     win_town = bool(fight.facts["attacker" if winner is a else "defender"]["town"])
     lf = fight.facts["attacker" if loser is a else "defender"]
     held = bool(lf["town"] or lf["woods"])
-    result = row.result.split(" ", 1)[1]
-    if key in ("repulsed", "recoils"):  # the row's "(... town or woods ...)": said if it applies
-        result = result.split(" (", 1)[0]
+    general = next(x for x in state.rules.tables["melee"].rows if x.key == key)
+    result = general.result
+    if key in ("repulsed", "recoils", "destroyed_mandatory"):  # the row's clause for a town or
+        result = _bare(general)  # woods: said below where it applies
     lines.append(f"{winner.name} wins; {loser.name} {result}")
     follow: str = row.follow_up  # the table's column (2 by 2, Melee: the winner's follow-up)
     if key == "repulsed":
@@ -383,6 +467,10 @@ def follow_up(state: GameState, req: FollowUp, dice: Any = None) -> Outcome:
     else:
         events.append(unit_event("followed_up", u.id))
         contacts = list(req.contact or ())
+        for c in contacts:  # (stated: enemies in play, as a stated move's contacts are)
+            e = require_unit_in_play(state, c, "follow up into contact")
+            if e.side == u.side:
+                raise BadRequest(f"{e.name} is not an enemy of {u.name}")
     fights: list[str] = []
     barred: list[str] = []
     for c in contacts:
@@ -424,6 +512,7 @@ def _voluntary_judge(state: GameState, req: Rout) -> Unit:
     u = require_unit_in_play(state, req.unit, "voluntary rout", entering=True)
     if not state.utype(u).voluntary_rout:
         raise RuleViolation(R_UNITS, f"{state.utype(u).name} may not rout voluntarily (not ***)")
+    check_contagion(state, req.contagion, {u.side})
     threatened = any(m.defender == u.id for m in state.melees)
     own_move = state.stage == "battle" and state.phase == "move" and state.phasing == u.side
     if not (own_move or (state.stage == "battle" and threatened)):
@@ -431,7 +520,7 @@ def _voluntary_judge(state: GameState, req: Rout) -> Unit:
             R_UNITS,
             f"{u.name} may rout voluntarily only in its move phase or when charged (ASSUMPTION)",
         )
-    if own_move and any(m.attacker == u.id for m in state.melees):
+    if own_move and (u.id in state.charged or any(m.attacker == u.id for m in state.melees)):
         # a move to contact ends the unit's move for the phase (reading 37): the charger stays
         # for the melee it began, and routs by choice only when charged (reading 18)
         raise RuleViolation(

@@ -464,6 +464,10 @@ class GameState:
     reinforcement_rolls: int = 0
     melees: tuple[PendingMelee, ...] = ()
     follow_ups: tuple[FollowUp, ...] = ()
+    #: the units that moved into contact in this move phase (a charge, not a counter-charge):
+    #: their move ended there (reading 37), whether their melee still stands or not (a target
+    #: that routed away); folded from the melees begun, cleared at each phase
+    charged: tuple[str, ...] = ()
     winner: str | None = None
     title: str = ""
     #: how the game is played (chosen per game, never mixed): ``tracked`` (vedette keeps

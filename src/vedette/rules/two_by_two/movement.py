@@ -194,6 +194,8 @@ def plan_move(
         bridge = bool(req.bridge)
         bridge_len = opt_n(state, req.bridge_length, "bridge_length") or 0.0
         streams = req.streams or 0
+        if streams < 0:  # (a count: a negative one would buy back [1] a stream)
+            raise BadRequest("'streams' must not be negative")
         town = opt_n(state, req.town, "town") or 0.0
         rough = opt_n(state, req.rough, "rough") or 0.0
         through_town = town > 0 if req.through_town is None else req.through_town
@@ -374,6 +376,18 @@ STATED_MOVE_FACTS = (
     "through_town",
     "bridge_length",
     "straight",
+)
+
+
+#: what a stated counter-charge crossed, as a stated move says it (Movement Modifiers)
+COUNTERCHARGE_FACTS = (
+    "road",
+    "bridge",
+    "streams",
+    "town",
+    "rough",
+    "through_town",
+    "bridge_length",
 )
 
 
@@ -611,6 +625,12 @@ def contact_ends_move(state: GameState, u: Unit, what: str) -> None:
             f"{what}: {u.name} moved into contact with {state.unit(m.defender).name} this phase"
             " (melee pending): a move to contact ends the unit's move",
         )
+    if u.id in state.charged:  # (its melee gone: the enemy routed away, or was destroyed)
+        raise RuleViolation(
+            R_CONTACT,
+            f"{what}: {u.name} moved into contact this phase, though no melee stands now: a"
+            " move to contact ends the unit's move (reading 37)",
+        )
 
 
 def judge_move(state: GameState, req: Move) -> tuple[Unit, MovePlan]:
@@ -725,6 +745,13 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
             f"{target.name} is not within [{t.move * frac:g}] (1/2 move) of {u.name}"
             + (f": it is [{d:.2f}] away" if d is not None else ""),
         )
+    said = [k for k in COUNTERCHARGE_FACTS if getattr(req, k) is not None]
+    if said and u.body is not None:  # (as a charge: measured, what it crossed is never stated)
+        raise RuleViolation(
+            R_PLAY,
+            "a tracked game measures what the counter-charge crosses itself: give no"
+            f" {', '.join(said)}",
+        )
     path, facing = req.path, req.facing
     if path is None and req.to is None and req.distance is None:
         if u.body is None or target.body is None:
@@ -764,6 +791,8 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
         streams=req.streams,
         road=req.road,
         bridge=req.bridge,
+        through_town=req.through_town,
+        bridge_length=req.bridge_length,
     )
     plan = plan_move(state, u, mv)
     plan = replace(plan, reactions=())  # no turn to face or fire against a counter-charge

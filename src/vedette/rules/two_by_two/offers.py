@@ -183,6 +183,8 @@ class _Context:
     def number(self, what: tuple[Any, ...]) -> Any:
         if what[0] == "charged":  # movement.contact_ends_move
             uid = what[1]
+            if uid in self.state.charged:  # (reading 37: its melee standing or not)
+                return True
             return any(m.attacker == uid and not m.counter_charge for m in self.state.melees)
         if what[0] == "ap":
             side = what[1]

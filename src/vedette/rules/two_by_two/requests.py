@@ -131,6 +131,12 @@ class Countercharge:
     streams: int | None = arg("stated: streams crossed", default=None)
     road: bool | None = arg("stated: the whole counter-charge on road", default=None)
     bridge: bool | None = arg("stated: the counter-charge crosses a bridge", default=None)
+    through_town: bool | None = arg(
+        "stated: passes through a town (default: town > 0)", default=None
+    )
+    bridge_length: str | None = arg(
+        "stated: distance on the bridge (bridge_mode=distance)", units="n", default=None
+    )
 
 
 @procedure("place", rule="2 by 2, Reinforcements")
@@ -183,7 +189,9 @@ class Shoot:
     target: str = arg("the enemy shot at", positional=True)
     range: str | None = arg("stated: edge to edge; [n], or 2in, 50mm", units="n", default=None)
     band: Literal["musket", "skirmish", "canister", "short", "long"] | None = arg(
-        "stated: the range band", default=None
+        "stated: the range band (artillery: canister, the text's short range, +1; short, the"
+        " middle band, +0; long -1: reading 53)",
+        default=None,
     )
     enfilade: bool | None = arg("stated: fired on the target's flank or rear", default=None)
     cover: Literal["none", "wall", "area", "both"] | None = arg(

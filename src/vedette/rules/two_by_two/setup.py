@@ -107,7 +107,9 @@ def deploy(state: GameState, req: Deploy, dice: Any = None) -> Outcome:
     who = state.defender if state.setup_step == "deploy_def" else state.attacker
     if u.side != who:
         raise RuleViolation(
-            R_SETUP, f"{state.side(str(who)).name} deploys now, not {u.name}'s side"
+            R_SETUP,
+            f"the {'Defender' if who == state.defender else 'Attacker'}"
+            f" ({state.side(str(who)).name}) deploys now, not {u.name}'s side",
         )
     rules = state.rules
     edge = state.side(u.side).edge
@@ -198,7 +200,8 @@ def choose_rp(state: GameState, req: ChooseRP, dice: Any = None) -> Outcome:
     return Outcome(
         tuple(events),
         (),
-        f"{state.side(side).name} picks {kind} RP {rid} ({', '.join(queue) or 'no units'})",
+        # (past tense: right for a plural name, "Austrians", and a singular one)
+        f"{state.side(side).name} picked {kind} RP {rid} ({', '.join(queue) or 'no units'})",
     )
 
 

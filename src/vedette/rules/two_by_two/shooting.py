@@ -21,6 +21,7 @@ from vedette.rules.protocol import DomainEvent, Plan
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import (
     Fact,
+    check_contagion,
     fact_bool,
     fact_float,
     mod,
@@ -108,7 +109,13 @@ def judge(state: GameState, req: Shoot) -> Shot:
         raise RuleViolation(R_SHOOT, f"{firer.name} is disrupted: it may not move or fire")
     if firer.shot:
         raise RuleViolation(R_SHOOT, f"{firer.name} has already shot this turn (only once)")
+    check_contagion(state, req.contagion, {target.side})
     rng = fact_float(opt_n(state, req.range, "range"), facts.distance_n(state, firer, target))
+    if rng is None and req.band is None and _engaged(state, firer, target):
+        # stated: no positions, but two units in a melee the referee holds are in base
+        # contact (a charge, a counter-charge or units found touching began it; a loser
+        # pushed out of contact leaves it: reading 48): the range is known (reading 44)
+        rng = Fact(0.0, "in contact")
     band = _band(state, firer, None if rng is None else float(rng.value), req.band)
     if ft.is_infantry and band == "skirmish" and ft.star_range and not firer.screened:
         raise RuleViolation(
@@ -254,6 +261,11 @@ def judge(state: GameState, req: Shoot) -> Shot:
     return Shot(
         firer, target, band, None if rng is None else float(rng.value), check, notes, reaction
     )
+
+
+def _engaged(state: GameState, a: Unit, b: Unit) -> bool:
+    """Whether ``a`` and ``b`` fight a melee pending between them (either way round)."""
+    return any({m.attacker, m.defender} == {a.id, b.id} for m in state.melees)
 
 
 def _cavalry_near(state: GameState, target: Unit) -> bool | None:

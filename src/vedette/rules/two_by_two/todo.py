@@ -333,7 +333,10 @@ def _setup(state: GameState) -> list[Todo]:
 
 # -- the move phase --------------------------------------------------------------------------
 def _charged_this_phase(state: GameState, u: Any) -> bool:
-    """A move to contact ends the unit's move (2 by 2, Moving to contact)."""
+    """A move to contact ends the unit's move (2 by 2, Moving to contact; reading 37: its
+    melee standing or not)."""
+    if u.id in state.charged:
+        return True
     return any(m.attacker == u.id and not m.counter_charge for m in state.melees)
 
 
@@ -405,7 +408,7 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     """One unit's lines in its move phase: tracked, on the table, its own lines (the steps and
     wheels, the turns, the formations: :func:`_own_lines`, built once per what they read of
     it) and the two that read its enemies (a charge straight ahead, turn to face)."""
-    if u.disrupted or (state.melees and _charged_this_phase(state, u)):
+    if u.disrupted or ((state.melees or state.charged) and _charged_this_phase(state, u)):
         return []
     if u.body is None and u.entry:
         if state.play == "stated":  # it enters by its move: its formation first (reading 25)
@@ -968,21 +971,9 @@ def _reactions(state: GameState) -> list[Todo]:
                     R_CONTACT,
                 )
             )
-        if not d.shot:
+        if not d.shot:  # (its charger is in contact: the range is known, stated or tracked)
             req = {"firer": d.id, "target": a.id}
-            text = f"{d.name} may fire on its charger {a.name}"
-            if state.play == "stated":
-                out.append(
-                    Todo(
-                        "shoot",
-                        req,
-                        text + " (state the range at which it fires)",
-                        R_CONTACT,
-                        open={"range": ("0.5", "1")},
-                    )
-                )
-            else:
-                out.append(Todo("shoot", req, text, R_CONTACT))
+            out.append(Todo("shoot", req, f"{d.name} may fire on its charger {a.name}", R_CONTACT))
     return out
 
 
@@ -1053,6 +1044,10 @@ def _choose(
     return [_todo(proc, tuple(req.items()), text, rule, ((field, choices),))] if choices else []
 
 
+#: a stated yes/no fact's choices, the usual answer first (the web app shows it chosen)
+_NO_YES = (False, True)
+
+
 def _countercharges(state: GameState, side: str) -> list[Todo]:
     """Cavalry may counter-charge an enemy that moved within 1/2 its move (2 by 2, Moving to
     contact): only at enemies on the table, only within reach."""
@@ -1067,15 +1062,21 @@ def _countercharges(state: GameState, side: str) -> list[Todo]:
             continue
         reach = t.move * frac
         if state.play == "stated":
+            # what it crossed, as a stated charge states it: the yes/no facts picked, not
+            # typed (a town is none of them: cavalry may not move to contact through one)
             out.append(
                 Todo(
                     "countercharge",
                     {"unit": c.id, "within": True},
-                    f"{c.name} may counter-charge an enemy that moved within [{reach:g}]",
+                    f"{c.name} may counter-charge an enemy that moved within [{reach:g}] (state"
+                    " the distance and what it crossed: a road, a bridge, streams=; never a"
+                    " town)",
                     R_CONTACT,
                     open={
                         "target": tuple(e.id for e in movers),
                         "distance": _distances(reach),
+                        "road": _NO_YES,
+                        "bridge": _NO_YES,
                     },
                 )
             )
