@@ -181,7 +181,7 @@ def standstill_check(state: State, u: Unit, stopping: bool) -> Check:
         *chance_mods(state, u, "standstill"),
     )
     label = f"{u.id} {'stop the advance' if stopping else 'move from a standstill'}"
-    return Check("1d6", m, standstill_table(stopping), label, R_STAND)
+    return Check(state.config.dice.die("standstill"), m, standstill_table(stopping), label, R_STAND)
 
 
 # -- movement -----------------------------------------------------------------------------------
@@ -648,7 +648,8 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     if hit:
         names = ", ".join(f'"{x}"' for x in (u.id, *hit))
         msg += (
-            f"; it collides with {', '.join(hit)}: D3 'D' chits each, owed (Kuryakin, Disorder:"
+            f"; it collides with {', '.join(hit)}: D{state.config.dice.collision} 'D' chits"
+            " each, owed (Kuryakin, Disorder:"
             f" disorder cause=collision units='[{names}]')"
         )
     return Outcome(
@@ -761,7 +762,8 @@ def rules_move_collisions(
     kw["collided"] = hit
     names = ", ".join(f'"{x}"' for x in (u.id, *hit))
     return (
-        f"; {u.id} collides with {', '.join(hit)}: D3 'D' chits each, owed (Kuryakin, Disorder:"
+        f"; {u.id} collides with {', '.join(hit)}: D{state.config.dice.collision} 'D' chits"
+        " each, owed (Kuryakin, Disorder:"
         f" disorder cause=collision units='[{names}]')"
     )
 
@@ -983,7 +985,7 @@ def formation_modifiers(state: State, u: Unit) -> tuple[Any, ...]:
 
 def formation_check(state: State, u: Unit) -> Check:
     return Check(
-        "1d4",
+        state.config.dice.die("formation_change"),
         formation_modifiers(state, u),
         None,
         f"{u.id} formation change (quarters of a move)",
@@ -1145,9 +1147,10 @@ def disorder(state: State, req: rq.Disorder, dice: DiceSource) -> Outcome:
             raise BadRequest("a collision needs at least two 'units'")
         first = state.unit(ids[0])
         owed = first.id if first.collided and first.collided == tuple(ids[1:]) else None
+        die = state.config.dice.die("collision")
         for uid in ids:
             u = state.unit(uid)
-            r = check_roll(Check("1d3", (), None, f"{u.id} collision chits", R_DIS), dice)
+            r = check_roll(Check(die, (), None, f"{u.id} collision chits", R_DIS), dice)
             rolls.append(r)
             done: dict[str, Any] = {"collided": ()} if u.id == owed else {}
             if u.skirmishing:
@@ -1176,11 +1179,12 @@ def disorder(state: State, req: rq.Disorder, dice: DiceSource) -> Outcome:
 
 
 def disorder_odds(state: State, req: rq.Disorder) -> list[Odds]:
-    """A collision: D3 chits for each unit involved."""
+    """A collision: D3 chits for each unit involved ([dice] collision)."""
     if req.cause != "collision":
         return []
+    die = state.config.dice.die("collision")
     return [
-        Check("1d3", (), None, f"{state.unit(str(uid)).id} collision chits", R_DIS).odds()
+        Check(die, (), None, f"{state.unit(str(uid)).id} collision chits", R_DIS).odds()
         for uid in req.units or ()
     ]
 
@@ -1197,7 +1201,13 @@ def reform_modifiers(state: State, u: Unit) -> tuple[Any, ...]:
 
 
 def reform_check(state: State, u: Unit) -> Check:
-    return Check("1d6", reform_modifiers(state, u), None, f"{u.id} reform ('D' removed)", R_DIS)
+    return Check(
+        state.config.dice.die("reform"),
+        reform_modifiers(state, u),
+        None,
+        f"{u.id} reform ('D' removed)",
+        R_DIS,
+    )
 
 
 def _reformer(state: State, req: rq.OneUnit) -> Unit:

@@ -29,7 +29,7 @@ class Options:
     volley_die: str
     control_strict: bool
     percentile_strict: bool
-    percentile_reading: str
+    percentile_reading: Literal["00-99", "1-100"]
     failed_control_out_of_command: bool
     nation_cr_on: str
     control_range_mm: float
@@ -176,6 +176,24 @@ class DisorderChits:
 
 
 @dataclass(frozen=True, slots=True)
+class Dice:
+    """[dice]: the faces of the dice Kuryakin names where the number rolled is the result (a
+    collision's chits, a melee's further rounds, each melee die, a formation change's quarters,
+    the standstill test, a reform's chits removed)."""
+
+    collision: int
+    further_rounds: int
+    melee: int
+    formation_change: int
+    standstill: int
+    reform: int
+
+    def die(self, name: str) -> str:
+        """One die of ``name``'s faces as dice notation (``1d3``)."""
+        return f"1d{getattr(self, name)}"
+
+
+@dataclass(frozen=True, slots=True)
 class RefereeMorale:
     """[referee_morale]: the morale tests the referee calls itself (issue 14)."""
 
@@ -235,6 +253,7 @@ class Config:
     fire: FireNumbers
     melee: MeleeNumbers
     disorder: DisorderChits
+    dice: Dice
     morale_reasons: Mapping[str, str]
     referee_morale: RefereeMorale
     morale_result: Table
@@ -355,6 +374,18 @@ def _disorder(d: DisorderChits) -> DisorderChits:
     return d
 
 
+#: the most faces a [dice] die may have (a percentage is [options] percentile_reading's)
+MAX_FACES = 100
+
+
+def _dice(d: Dice) -> Dice:
+    """[dice], each a die of 2 to 100 faces."""
+    for name in Dice.__dataclass_fields__:
+        if not 2 <= getattr(d, name) <= MAX_FACES:
+            raise DataError(SRC, f"[dice] {name} must be a die's faces, 2-{MAX_FACES}")
+    return d
+
+
 def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
     """Read the rule data (shipped + house rules) once; one line naming what is wrong."""
     gens = _table(data, "generals")
@@ -434,6 +465,7 @@ def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
         fire=_fire(section(FireNumbers, data, "fire", SRC)),
         melee=_melee(section(MeleeNumbers, data, "melee", SRC)),
         disorder=_disorder(section(DisorderChits, data, "disorder", SRC)),
+        dice=_dice(section(Dice, data, "dice", SRC)),
         morale_reasons={k: str(v) for k, v in _plain(_table(data, "morale_reasons")).items()},
         referee_morale=section(RefereeMorale, data, "referee_morale", SRC),
         morale_result=table_from_data(
