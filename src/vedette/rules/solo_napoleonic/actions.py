@@ -181,7 +181,7 @@ def standstill_check(state: State, u: Unit, stopping: bool) -> Check:
         *chance_mods(state, u, "standstill"),
     )
     label = f"{u.id} {'stop the advance' if stopping else 'move from a standstill'}"
-    return Check(state.config.dice.die("standstill"), m, standstill_table(stopping), label, R_STAND)
+    return Check(state.config.dice.standstill_die, m, standstill_table(stopping), label, R_STAND)
 
 
 # -- movement -----------------------------------------------------------------------------------
@@ -985,7 +985,7 @@ def formation_modifiers(state: State, u: Unit) -> tuple[Any, ...]:
 
 def formation_check(state: State, u: Unit) -> Check:
     return Check(
-        state.config.dice.die("formation_change"),
+        state.config.dice.formation_change_die,
         formation_modifiers(state, u),
         None,
         f"{u.id} formation change (quarters of a move)",
@@ -1147,7 +1147,7 @@ def disorder(state: State, req: rq.Disorder, dice: DiceSource) -> Outcome:
             raise BadRequest("a collision needs at least two 'units'")
         first = state.unit(ids[0])
         owed = first.id if first.collided and first.collided == tuple(ids[1:]) else None
-        die = state.config.dice.die("collision")
+        die = state.config.dice.collision_die
         for uid in ids:
             u = state.unit(uid)
             r = check_roll(Check(die, (), None, f"{u.id} collision chits", R_DIS), dice)
@@ -1182,7 +1182,7 @@ def disorder_odds(state: State, req: rq.Disorder) -> list[Odds]:
     """A collision: D3 chits for each unit involved ([dice] collision)."""
     if req.cause != "collision":
         return []
-    die = state.config.dice.die("collision")
+    die = state.config.dice.collision_die
     return [
         Check(die, (), None, f"{state.unit(str(uid)).id} collision chits", R_DIS).odds()
         for uid in req.units or ()
@@ -1202,7 +1202,7 @@ def reform_modifiers(state: State, u: Unit) -> tuple[Any, ...]:
 
 def reform_check(state: State, u: Unit) -> Check:
     return Check(
-        state.config.dice.die("reform"),
+        state.config.dice.reform_die,
         reform_modifiers(state, u),
         None,
         f"{u.id} reform ('D' removed)",

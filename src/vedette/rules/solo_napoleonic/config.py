@@ -8,7 +8,7 @@ the default of every value is written once, in the data file.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -187,10 +187,21 @@ class Dice:
     formation_change: int
     standstill: int
     reform: int
+    #: each as one die's notation (``1d3``), written once
+    collision_die: str = field(init=False)
+    further_rounds_die: str = field(init=False)
+    melee_die: str = field(init=False)
+    formation_change_die: str = field(init=False)
+    standstill_die: str = field(init=False)
+    reform_die: str = field(init=False)
 
-    def die(self, name: str) -> str:
-        """One die of ``name``'s faces as dice notation (``1d3``)."""
-        return f"1d{getattr(self, name)}"
+    def __post_init__(self) -> None:
+        for name in FACES:
+            object.__setattr__(self, f"{name}_die", f"1d{getattr(self, name)}")
+
+
+#: the [dice] entries (each a die's faces)
+FACES = ("collision", "further_rounds", "melee", "formation_change", "standstill", "reform")
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,7 +391,7 @@ MAX_FACES = 100
 
 def _dice(d: Dice) -> Dice:
     """[dice], each a die of 2 to 100 faces."""
-    for name in Dice.__dataclass_fields__:
+    for name in FACES:
         if not 2 <= getattr(d, name) <= MAX_FACES:
             raise DataError(SRC, f"[dice] {name} must be a die's faces, 2-{MAX_FACES}")
     return d

@@ -447,7 +447,7 @@ def brawl(state: State, req: rq.Brawl, dice: DiceSource) -> Outcome:
             " they follow a round of melee whose"
             " loser checked morale and held",
         )
-    die = state.config.dice.die("further_rounds")
+    die = state.config.dice.further_rounds_die
     r = check_roll(Check(die, (), None, f"{a.id} vs {b.id}: further rounds", R_MELEE), dice)
     ch = Changes(state)
     ch.game(
@@ -465,9 +465,7 @@ def brawl(state: State, req: rq.Brawl, dice: DiceSource) -> Outcome:
 
 
 def brawl_odds(state: State, req: rq.Brawl) -> list[Odds]:
-    return [
-        Check(state.config.dice.die("further_rounds"), (), None, "further rounds", R_MELEE).odds()
-    ]
+    return [Check(state.config.dice.further_rounds_die, (), None, "further rounds", R_MELEE).odds()]
 
 
 def evade_check(state: State, u: Unit) -> Check:
