@@ -105,10 +105,11 @@ def point(v: Any, what: str) -> Vec:
 
 
 def rout_check(state: GameState, unit: Unit, rule: str) -> Check:
+    table = state.rules.tables["rout"]
     return Check(
-        "1d6",
+        table.dice,
         (),
-        state.rules.tables["rout"],
+        table,
         f"rout of {unit.name}",
         rule,
     )

@@ -125,9 +125,8 @@ def judge(state: GameState, req: Rally) -> RallyTry:
         mods.append(mod(state.rules.rally.disrupted, "disrupted", R_RALLY))
     if self_hq:
         mods.append(mod(state.rules.rally.hq_self, "HQ self rally", R_RALLY))
-    check = Check(
-        "1d6", tuple(mods), state.rules.tables["rally"], f"rally {u.name} ({effect})", R_RALLY
-    )
+    table = state.rules.tables["rally"]
+    check = Check(table.dice, tuple(mods), table, f"rally {u.name} ({effect})", R_RALLY)
     info = {
         "effect": effect,
         "in_command": command.value,

@@ -43,10 +43,11 @@ RP_STEPS = ("rp_def", "rp_att", "rp_def2", "rp_att2")
 
 def _setup_check(state: GameState) -> Check:
     a, b = state.sides
+    table = state.rules.tables["setup"]
     return Check(
-        "1d6 vs 1d6",
+        table.dice,
         (),
-        state.rules.tables["setup"],
+        table,
         "set-up roll: high score is the Attacker",
         R_SETUP,
         reroll_draws=True,

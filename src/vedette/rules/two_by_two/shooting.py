@@ -243,7 +243,7 @@ def judge(state: GameState, req: Shoot) -> Shot:
     )
     table = state.rules.tables["shooting_capped" if capped else "shooting"]
     check = Check(
-        "1d6",
+        table.dice,
         tuple(mods),
         table,
         f"{firer.name} shoots {target.name} ({band})",
