@@ -39,6 +39,8 @@ def test_the_dice_of_the_text() -> None:
     d = make([]).config.dice
     assert (d.collision, d.further_rounds, d.melee) == (3, 3, 6)
     assert (d.formation_change, d.standstill, d.reform) == (4, 6, 6)
+    assert d.swerve_distance == 6  # Random Movement: "amended D6 centimetres"
+    assert make([]).config.swerve.dice == "1d6"  # "Each unit rolls a D6" for swerving
 
 
 def _collided(house: dict[str, Any] | None) -> tuple[State, str]:
@@ -142,6 +144,18 @@ def test_a_house_rule_formation_standstill_and_reform_dice() -> None:
     assert s2.unit("F1").formation_target == "column"  # 6 quarters: carried into next turn
 
 
+def test_a_house_rule_swerve_distance_die() -> None:
+    """[dice] swerve_distance = 10: a unit that swerves left (a 1) on its move is moved a D10 of
+    cm aside: a 10 rolled is 100mm, and the odds give a tenth to each distance."""
+    for house, faces in ((None, 6), ({"dice": {"swerve_distance": 10}}, 10)):
+        s = activate(make([unit("F1", x=500, y=400, facing=0)], house=house), "F1")
+        *_, swerve = odds(s, "move", unit="F1", distance=100, mode="move")
+        assert _faces(swerve) == _even(faces)
+        # moves off (6), random movement 0, swerves left (1), then the distance die
+        s, out = run(s, "move", [6, 0, 1, faces], unit="F1", distance=100, mode="move")
+        assert out.details["lateral_mm"] == -10.0 * faces
+
+
 @pytest.mark.parametrize(
     ("house", "says"),
     [
@@ -149,6 +163,7 @@ def test_a_house_rule_formation_standstill_and_reform_dice() -> None:
         ({"dice": {"melee": 101}}, r"\[dice\] melee must be a die's faces, 2-100"),
         ({"dice": {"reform": "d6"}}, r"\[dice\] reform must be a whole number"),
         ({"options": {"percentile_reading": "0-99"}}, r"\[options\] percentile_reading must be"),
+        ({"tables": {"swerve": {"dice": "D"}}}, r"\[tables.swerve\] dice must be dice such as 1d6"),
     ],
 )
 def test_a_die_that_is_no_die_is_refused_in_one_line(house: dict[str, Any], says: str) -> None:

@@ -149,11 +149,15 @@ def swerve_table(state: State) -> Table:
 
 
 def swerve_check(state: State, u: Unit) -> Check:
-    return Check("1d6", (), swerve_table(state), f"{u.id} swerve", R_MOVE)
+    t = swerve_table(state)
+    return Check(t.dice, (), t, f"{u.id} swerve", R_MOVE)
 
 
-def swerve_distance_check(u: Unit) -> Check:
-    return Check("1d6", (), None, f"{u.id} swerve distance (cm), after a 1 or a 6", R_MOVE)
+def swerve_distance_check(state: State, u: Unit) -> Check:
+    """Random Movement: a swerving unit's "final position is then amended D6 centimetres"
+    ([dice] swerve_distance)."""
+    die = state.config.dice.swerve_distance_die
+    return Check(die, (), None, f"{u.id} swerve distance (cm), after a 1 or a 6", R_MOVE)
 
 
 def standstill_table(carry_on: bool) -> Table:
@@ -582,7 +586,7 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     rolls.append(sw)
     lateral = 0.0
     if sw.row in ("left", "right"):
-        d = check_roll(swerve_distance_check(u), dice)
+        d = check_roll(swerve_distance_check(state, u), dice)
         rolls.append(d)
         lateral = d.final * 10.0 * (-1 if sw.row == "left" else 1)
     kw: dict[str, Any] = {
@@ -815,7 +819,7 @@ def move_odds(state: State, req: rq.Move) -> list[Odds]:
     )
     out.append(swerve_check(state, u).odds())
     # rolled only after a 1 or a 6 on the swerve die
-    out.append(swerve_distance_check(u).odds())
+    out.append(swerve_distance_check(state, u).odds())
     return out
 
 

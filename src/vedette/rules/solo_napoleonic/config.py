@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from vedette.dice.tables import Table, table_from_data
 from vedette.errors import DataError
-from vedette.rules.config import fields_of, section, table, value
+from vedette.rules.config import fields_of, rolled, section, table, value
 from vedette.rules.solo_napoleonic.model import KINDS
 from vedette.rules.solo_napoleonic.simplay import battle_end
 
@@ -187,6 +187,7 @@ class Dice:
     formation_change: int
     standstill: int
     reform: int
+    swerve_distance: int
     #: each as one die's notation (``1d3``), written once
     collision_die: str = field(init=False)
     further_rounds_die: str = field(init=False)
@@ -194,6 +195,7 @@ class Dice:
     formation_change_die: str = field(init=False)
     standstill_die: str = field(init=False)
     reform_die: str = field(init=False)
+    swerve_distance_die: str = field(init=False)
 
     def __post_init__(self) -> None:
         for name in FACES:
@@ -201,7 +203,15 @@ class Dice:
 
 
 #: the [dice] entries (each a die's faces)
-FACES = ("collision", "further_rounds", "melee", "formation_change", "standstill", "reform")
+FACES = (
+    "collision",
+    "further_rounds",
+    "melee",
+    "formation_change",
+    "standstill",
+    "reform",
+    "swerve_distance",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -482,7 +492,7 @@ def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
         morale_result=table_from_data(
             "morale_result", _table(tables, "morale_result"), f"{SRC} [tables.morale_result]"
         ),
-        swerve=table_from_data("swerve", _table(tables, "swerve"), SRC),
+        swerve=rolled(table_from_data("swerve", _table(tables, "swerve"), SRC), SRC),
         chance_cards=tuple(_card(c) for c in data.get("chance_cards", [])),
         break_fraction=break_fraction,
         max_turns=max_turns,
