@@ -181,5 +181,5 @@ def test_the_reference_sheet_shows_the_dice() -> None:
     assert got["dice.collision"].value == "4" and got["dice.collision"].house
     assert got["dice.further_rounds"].value == "3" and not got["dice.further_rounds"].house
     assert "D3" in got["dice.further_rounds"].note
-    for proc in ("disorder", "brawl", "melee", "formation", "start", "halt", "reform"):
+    for proc in ("disorder", "brawl", "melee", "formation", "start", "halt", "reform", "move"):
         assert "dice" in [s.path for s in relevant(rs, proc)], proc

@@ -225,7 +225,7 @@ RELEVANT: dict[str, dict[str, tuple[str, ...]]] = {
         "deploy": ("setup",),
     },
     "solo_napoleonic": {
-        "move": ("move_distances", "random_movement"),
+        "move": ("move_distances", "random_movement", "dice"),
         "fire": ("ranges", "artillery_ranges", "modifiers", "fire"),
         "charge": ("modifiers", "bpl"),
         "charge_home": ("charge_home_failure",),
