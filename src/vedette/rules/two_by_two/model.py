@@ -868,7 +868,7 @@ def require_unit_in_play(state: GameState, uid: str, what: str, entering: bool =
         raise RuleViolation(
             R_REINF,
             f"{what}: {u.name} has arrived at RP {u.entry} but has not entered the table yet"
-            " (it enters the edge within [4] of it)",
+            f" (it enters the edge within [{state.rules.reinforcements.entry_radius:g}] of it)",
         )
     return u
 

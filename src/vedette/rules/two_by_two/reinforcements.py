@@ -85,7 +85,8 @@ def reinforce(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     else:
         events.append(unit_event("arrived", uid, status="table", body=None, entry=rp.id))
         msg = (
-            f"{u.name} arrives: it enters from the edge within [4] of RP {rp.id}, now or in a"
+            f"{u.name} arrives: it enters from the edge within"
+            f" [{state.rules.reinforcements.entry_radius:g}] of RP {rp.id}, now or in a"
             " later move phase"
         )
     return Outcome(tuple(events), (r,), msg)

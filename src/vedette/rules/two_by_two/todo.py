@@ -678,7 +678,8 @@ def _arrival(state: GameState, u: Any) -> Todo:
     the player states its move."""
     r = state.rules
     rp = state.rp(u.entry)
-    text = f"{u.name} arrived at RP {rp.id}: it enters the edge within [4] of it"
+    near = r.reinforcements.entry_radius
+    text = f"{u.name} arrived at RP {rp.id}: it enters the edge within [{near:g}] of it"
     if state.play == "stated":
         move = state.utype(u).move
         return Todo("move", {"unit": u.id}, text, R_REINF, open={"distance": _distances(move)})
