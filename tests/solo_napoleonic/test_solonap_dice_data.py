@@ -85,6 +85,8 @@ def test_a_house_rule_further_rounds_die_is_rolled_and_printed() -> None:
     assert o.text == "the melee of F1 and A1 goes on: D3 further rounds"
     assert _faces(odds(_in_brawl(None), "brawl", unit="F1", target="A1")[0]) == _even(3)
     s = _in_brawl({"dice": {"further_rounds": 4}})
+    with pytest.raises(RuleViolation, match="only within a begun melee and its D4 further rounds"):
+        run(s, "melee", [], unit="F1", target="A1", round=2)  # before the rounds are rolled
     (o,) = flow.obligations(s)
     assert o.text == "the melee of F1 and A1 goes on: D4 further rounds"
     assert _faces(odds(s, "brawl", unit="F1", target="A1")[0]) == _even(4)

@@ -308,8 +308,9 @@ def round_allowed(state: State, a: Unit, b: Unit, rnd: int) -> Unit | None:
     ):
         raise RuleViolation(
             R_MELEE,
-            f"melee round {rnd} of {a.id} and {b.id} only within a begun melee and its D3 further"
-            " rounds, in turn ('brawl' rolls them after the loser holds)",
+            f"melee round {rnd} of {a.id} and {b.id} only within a begun melee and its"
+            f" D{state.config.dice.further_rounds} further rounds, in turn ('brawl' rolls them"
+            " after the loser holds)",
         )
     return c
 

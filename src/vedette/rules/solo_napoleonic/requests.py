@@ -129,7 +129,7 @@ class Halt(OneUnit):
 @procedure("reform", rule="Kuryakin, Disorder", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reform(OneUnit):
-    """reform: the whole turn, D6 chits removed"""
+    """reform: the whole turn, the reform die's chits removed ([dice] reform)"""
 
 
 @procedure("close", rule="Kuryakin, Charge Test", omit_none=True)
