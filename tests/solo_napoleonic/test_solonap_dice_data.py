@@ -38,7 +38,11 @@ def test_the_dice_of_the_text() -> None:
     A Standstill: "roll a D6"."""
     d = make([]).config.dice
     assert (d.collision, d.further_rounds, d.melee) == (3, 3, 6)
-    assert (d.formation_change, d.standstill, d.reform) == (4, 6, 6)
+    assert (d.formation_change, d.reform) == (4, 6)
+    move_off, stop = make([]).config.standstill
+    assert (move_off.dice, stop.dice) == ("1d6", "1d6")
+    assert [(r.key, r.range_text) for r in move_off.rows] == [("stays", "<=1"), ("moves", "2+")]
+    assert [(r.key, r.range_text) for r in stop.rows] == [("stops", "<=5"), ("carries_on", "6+")]
     assert d.swerve_distance == 6  # Random Movement: "amended D6 centimetres"
     assert make([]).config.swerve.dice == "1d6"  # "Each unit rolls a D6" for swerving
 
@@ -120,9 +124,9 @@ def test_a_house_rule_melee_die_is_rolled_and_printed() -> None:
 
 
 def test_a_house_rule_formation_standstill_and_reform_dice() -> None:
-    """[dice] formation_change = 6, standstill = 8, reform = 8: the formation change takes 1-6
-    quarters, a unit moves off on 2-8 (7/8) and stops an advance on 1-5 (5/8), a reform removes
-    1-8 chits (the shipped D4 and D6s: quarters and sixths)."""
+    """[dice] formation_change = 6, reform = 8 and the standstill tables' dice 1d8: the
+    formation change takes 1-6 quarters, a unit moves off on 2-8 (7/8) and stops an advance on
+    1-5 (5/8), a reform removes 1-8 chits (the shipped D4 and D6s: quarters and sixths)."""
     s = activate(make([unit("F1", disorder=8)]), "F1")
     assert _faces(odds(s, "formation", unit="F1", to="column")[0]) == _even(4)
     assert _faces(odds(s, "start", unit="F1")[0]) == {
@@ -130,7 +134,10 @@ def test_a_house_rule_formation_standstill_and_reform_dice() -> None:
         "moves": Fraction(5, 6),
     }
     assert _faces(odds(s, "reform", unit="F1")[0]) == _even(6)
-    house = {"dice": {"formation_change": 6, "standstill": 8, "reform": 8}}
+    house = {
+        "dice": {"formation_change": 6, "reform": 8},
+        "tables": {"standstill": {"dice": "1d8"}, "standstill_halt": {"dice": "1d8"}},
+    }
     s = activate(make([unit("F1", disorder=8)], house=house), "F1")
     assert _faces(odds(s, "formation", unit="F1", to="column")[0]) == _even(6)
     assert _faces(odds(s, "start", unit="F1")[0]) == {
@@ -144,6 +151,36 @@ def test_a_house_rule_formation_standstill_and_reform_dice() -> None:
     assert s2.unit("F1").disorder == 0
     s2, _ = run(s, "formation", [6], unit="F1", to="column")
     assert s2.unit("F1").formation_target == "column"  # 6 quarters: carried into next turn
+
+
+def test_a_house_rule_standstill_table() -> None:
+    """Moving From A Standstill: a house rule's rows are what the tests read: moving off fails on
+    1-2 and an advance carries on on 5-6 (1/3 each); the roll's record keeps the table's name."""
+    house = {
+        "tables": {
+            "standstill": {
+                "rows": [
+                    {"range": "<=2", "key": "stays", "result": "does not advance"},
+                    {"range": "3+", "key": "moves", "result": "advances"},
+                ]
+            },
+            "standstill_halt": {
+                "rows": [
+                    {"range": "<=4", "key": "stops", "result": "halts"},
+                    {"range": "5+", "key": "carries_on", "result": "carries on regardless"},
+                ]
+            },
+        }
+    }
+    s = activate(make([unit("F1")], house=house), "F1")
+    assert odds(s, "start", unit="F1")[0].p("stays") == Fraction(1, 3)
+    assert odds(s, "halt", unit="F1")[0].p("carries_on") == Fraction(1, 3)
+    _, out = run(s, "start", [2], unit="F1")
+    (roll,) = out.rolls
+    assert (roll.table, roll.row) == ("standstill", "stays")
+    bad = {"tables": {"standstill_halt": {"rows": [{"range": "1+", "key": "halts"}]}}}
+    with pytest.raises(DataError, match=r"\[tables.standstill_halt\] rows must have the keys"):
+        make([], house=bad)
 
 
 def test_a_house_rule_swerve_distance_die() -> None:
@@ -166,6 +203,10 @@ def test_a_house_rule_swerve_distance_die() -> None:
         ({"dice": {"reform": "d6"}}, r"\[dice\] reform must be a whole number"),
         ({"options": {"percentile_reading": "0-99"}}, r"\[options\] percentile_reading must be"),
         ({"tables": {"swerve": {"dice": "D"}}}, r"\[tables.swerve\] dice must be dice such as 1d6"),
+        (
+            {"tables": {"standstill_halt": {"dice": "6"}}},
+            r"\[tables.standstill_halt\] dice must be dice such as 1d6",
+        ),
     ],
 )
 def test_a_die_that_is_no_die_is_refused_in_one_line(house: dict[str, Any], says: str) -> None:

@@ -82,3 +82,20 @@ def test_a_rout_contagion_line_says_the_games_range() -> None:
         b.until("melee", "blue")
         out = b.do("melee", dice=[6, 3, 4, 1], attacker="A", defender="D")
         assert f"M (**) routs: a rout within [{near}]" in out.message
+
+
+def test_the_rp_clearance_refusal_names_the_games_distance() -> None:
+    """Game Setup: the Attacker's RP may not be within [8] of a defending unit or RP; refused
+    naming the game's [8], or a house rule's [9]."""
+    for house, near in ((None, 8), ({"setup": {"rp_clearance": 9}}, 9)):
+        units = [{"id": f"B{i}", "side": "blue", "type": "infantry"} for i in (1, 2)]
+        units += [{"id": f"R{i}", "side": "red", "type": "infantry"} for i in (1, 2)]
+        b = Battle.quick(units, start="setup", options={"house_rules": house} if house else None)
+        b.do("setup_roll", dice=[2, 5])  # red attacks
+        b.do("deploy", unit="B1", x=100, y=50)
+        b.do("next")
+        b.do("deploy", unit="R1", x=300, y=560)
+        b.do("next")
+        b.do("rp", x=300, y=0, units=["B2"])
+        with pytest.raises(RuleViolation, match=rf"RP within \[{near}\] of defending B1"):
+            b.do("rp", x=0, y=50, units=["R2"])

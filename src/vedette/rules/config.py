@@ -101,7 +101,9 @@ def dice_of(dice: str, where: str, source: str, opposed: bool = False) -> str:
     """``dice`` checked as dice notation (``1d6``; ``opposed``: ``1d6 vs 1d6``), or one line
     naming ``where``."""
     try:
-        ok = isinstance(parse(dice), Opposed) == opposed
+        e = parse(dice)
+        sides = (e.a, e.b) if isinstance(e, Opposed) else (e,)
+        ok = isinstance(e, Opposed) == opposed and all(x.terms for x in sides)  # (a die each)
     except NotationError:
         ok = False
     if not ok:

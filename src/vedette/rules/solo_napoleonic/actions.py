@@ -10,11 +10,11 @@ from typing import Any
 
 from vedette.dice import Check, DiceSource, Odds, Roll
 from vedette.dice.die import CUSTOM
-from vedette.dice.tables import Table, table_from_data
+from vedette.dice.tables import Table
 from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry import tabletop as tt
 from vedette.rules.base import Outcome
-from vedette.rules.solo_napoleonic import geom, memo
+from vedette.rules.solo_napoleonic import geom
 from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.chance import R_CHANCE, chance_mods, effects_on, use_effects
 from vedette.rules.solo_napoleonic.charging import bind_status, chargers
@@ -160,22 +160,10 @@ def swerve_distance_check(state: State, u: Unit) -> Check:
     return Check(die, (), None, f"{u.id} swerve distance (cm), after a 1 or a 6", R_MOVE)
 
 
-def standstill_table(carry_on: bool) -> Table:
-    return memo.pure("standstill_table", carry_on, lambda: _standstill_table(carry_on))
-
-
-def _standstill_table(carry_on: bool) -> Table:
-    if carry_on:
-        rows = [
-            {"range": "<=5", "key": "stops", "result": "halts"},
-            {"range": "6+", "key": "carries_on", "result": "carries on regardless"},
-        ]
-    else:
-        rows = [
-            {"range": "<=1", "key": "stays", "result": "does not advance"},
-            {"range": "2+", "key": "moves", "result": "advances"},
-        ]
-    return table_from_data("standstill", {"rows": rows, "rule": R_STAND})
+def standstill_table(state: State, stopping: bool) -> Table:
+    """Moving From A Standstill: the test to move off (``[tables.standstill]``) or to stop an
+    advance (``[tables.standstill_halt]``)."""
+    return state.config.standstill[stopping]
 
 
 def standstill_check(state: State, u: Unit, stopping: bool) -> Check:
@@ -185,7 +173,8 @@ def standstill_check(state: State, u: Unit, stopping: bool) -> Check:
         *chance_mods(state, u, "standstill"),
     )
     label = f"{u.id} {'stop the advance' if stopping else 'move from a standstill'}"
-    return Check(state.config.dice.standstill_die, m, standstill_table(stopping), label, R_STAND)
+    t = standstill_table(state, stopping)
+    return Check(t.dice, m, t, label, R_STAND)
 
 
 # -- movement -----------------------------------------------------------------------------------

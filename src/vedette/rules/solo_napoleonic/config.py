@@ -8,7 +8,7 @@ the default of every value is written once, in the data file.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -179,13 +179,12 @@ class DisorderChits:
 class Dice:
     """[dice]: the faces of the dice Kuryakin names where the number rolled is the result (a
     collision's chits, a melee's further rounds, each melee die, a formation change's quarters,
-    the standstill test, a reform's chits removed)."""
+    a reform's chits removed, a swerve's cm)."""
 
     collision: int
     further_rounds: int
     melee: int
     formation_change: int
-    standstill: int
     reform: int
     swerve_distance: int
     #: each as one die's notation (``1d3``), written once
@@ -193,7 +192,6 @@ class Dice:
     further_rounds_die: str = field(init=False)
     melee_die: str = field(init=False)
     formation_change_die: str = field(init=False)
-    standstill_die: str = field(init=False)
     reform_die: str = field(init=False)
     swerve_distance_die: str = field(init=False)
 
@@ -208,7 +206,6 @@ FACES = (
     "further_rounds",
     "melee",
     "formation_change",
-    "standstill",
     "reform",
     "swerve_distance",
 )
@@ -279,6 +276,8 @@ class Config:
     referee_morale: RefereeMorale
     morale_result: Table
     swerve: Table
+    #: Moving From A Standstill: the test to move off, and to stop an advance (by ``stopping``)
+    standstill: tuple[Table, Table]
     chance_cards: tuple[CardData, ...]
     break_fraction: float
     max_turns: int
@@ -407,6 +406,15 @@ def _dice(d: Dice) -> Dice:
     return d
 
 
+def _standstill(tables: Mapping[str, Any], name: str, keys: tuple[str, str]) -> Table:
+    """[tables.NAME] of Moving From A Standstill, rolled on its own dice, its rows' keys those
+    the referee reads; named "standstill" as its rolls always were (saved games keep it)."""
+    t = rolled(table_from_data(name, _table(tables, name), SRC), SRC)
+    if sorted(r.key for r in t.rows) != sorted(keys):
+        raise DataError(SRC, f"[tables.{name}] rows must have the keys {' and '.join(keys)}")
+    return replace(t, name="standstill")
+
+
 def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
     """Read the rule data (shipped + house rules) once; one line naming what is wrong."""
     gens = _table(data, "generals")
@@ -493,6 +501,10 @@ def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
             "morale_result", _table(tables, "morale_result"), f"{SRC} [tables.morale_result]"
         ),
         swerve=rolled(table_from_data("swerve", _table(tables, "swerve"), SRC), SRC),
+        standstill=(
+            _standstill(tables, "standstill", ("stays", "moves")),
+            _standstill(tables, "standstill_halt", ("stops", "carries_on")),
+        ),
         chance_cards=tuple(_card(c) for c in data.get("chance_cards", [])),
         break_fraction=break_fraction,
         max_turns=max_turns,
