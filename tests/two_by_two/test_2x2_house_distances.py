@@ -99,3 +99,17 @@ def test_the_rp_clearance_refusal_names_the_games_distance() -> None:
         b.do("rp", x=300, y=0, units=["B2"])
         with pytest.raises(RuleViolation, match=rf"RP within \[{near}\] of defending B1"):
             b.do("rp", x=0, y=50, units=["R2"])
+
+
+def test_the_screened_range_named_is_the_unit_types() -> None:
+    """Unit Summary "[1,2*]": an unscreened infantry unit's target at [1.5] is beyond its
+    range, the refusal naming its skirmish band's [2], or a house rule's [3]."""
+    for house, reach in ((None, 2), ({"units": {"infantry": {"ranges": [1, 3]}}}, 3)):
+        units = [
+            {"id": "B", "side": "blue", "type": "infantry", "x": 300, "y": 100},
+            {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 112 + 1.5 * 19.05},
+        ]
+        b = Battle.quick(units, options={"house_rules": house} if house else None)
+        b.until("shoot", "blue")
+        with pytest.raises(RuleViolation, match=rf"\(\[{reach}\] only with a skirmisher screen\)"):
+            b.do("shoot", dice=[6], firer="B", target="R")
