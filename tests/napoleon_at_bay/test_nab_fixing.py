@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from nab_helpers import force, grid, make, move, odds, play, run, scenario, waived
 
-from vedette.errors import BadRequest, RuleViolation
+from vedette.errors import BadRequest, DataError, RuleViolation
 
 RING1 = ["A0506", "A0507", "A0605", "A0607", "A0706", "A0707"]  # around A0606
 
@@ -349,10 +349,22 @@ def test_house_rules_change_drms_and_table() -> None:
             }
         }
     }
-    from vedette.errors import DataError
-
     with pytest.raises(DataError, match="gap"):
         base(r2, house_rules=gap)
+
+
+def test_house_rule_fixing_dice_are_rolled_and_checked() -> None:
+    """Herman (3): the fixing roll's die is data ([fixing] dice, the text's 1d6): a house rule
+    of 1d8 gives R1 (+2, only it has a vedette) 1 in 8 to stay where a d6 gives 1 in 6, and an
+    8 is rolled; dice that are no dice are refused when the game is made, in one line."""
+    r2 = force("R2", "Ru", "A0609", infantry=2)
+    assert odds(base(r2), moving="F1", contact="R1")[0].p("stays") == Fraction(1, 6)
+    d8 = base(r2, house_rules={"fixing": {"dice": "1d8"}})
+    assert odds(d8, moving="F1", contact="R1")[0].p("stays") == Fraction(1, 8)
+    out = run(d8, "fix", [8], moving="F1", contact="R1")
+    assert out.message.startswith("1d8=8+2 (only Ru has Vedette)=10")
+    with pytest.raises(DataError, match=r"\[fixing\] dice must be dice such as 1d6, not 'd'$"):
+        base(r2, house_rules={"fixing": {"dice": "d"}})
 
 
 def test_small_support_takes_the_contact_hex_in_the_movers_zoc() -> None:

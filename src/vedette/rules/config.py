@@ -17,7 +17,9 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, TypeVar
 
-from vedette.errors import DataError
+from vedette.dice.notation import Opposed, parse
+from vedette.dice.tables import Table
+from vedette.errors import DataError, NotationError
 from vedette.numerals import plain
 
 T = TypeVar("T")
@@ -86,3 +88,25 @@ def fields_of(cls: type[T], table: Mapping[str, Any], where: str, source: str) -
             raise DataError(source, f"{where} needs {f!r}")
         kw[f] = value(table[f], kind, f"{where} {f}", source)
     return cls(**kw)
+
+
+def rolled(table: Table, source: str, opposed: bool = False) -> Table:
+    """A table the referee rolls on with the dice it names (its ``dice``: the die a house rule
+    may change), checked: dice notation (``1d6``; ``opposed``: ``1d6 vs 1d6``), or one line."""
+    dice_of(table.dice, f"[tables.{table.name}] dice", source, opposed)
+    return table
+
+
+def dice_of(dice: str, where: str, source: str, opposed: bool = False) -> str:
+    """``dice`` checked as dice notation (``1d6``; ``opposed``: ``1d6 vs 1d6``), or one line
+    naming ``where``."""
+    try:
+        e = parse(dice)
+        sides = (e.a, e.b) if isinstance(e, Opposed) else (e,)
+        ok = isinstance(e, Opposed) == opposed and all(x.terms for x in sides)  # (a die each)
+    except NotationError:
+        ok = False
+    if not ok:
+        such = "1d6 vs 1d6" if opposed else "1d6"
+        raise DataError(source, f"{where} must be dice such as {such}, not {dice!r}")
+    return dice

@@ -19,6 +19,7 @@ from vedette.dice.tables import Table, table_from_data
 from vedette.errors import BadRequest, DataError
 from vedette.geometry.hexmap import HexMap, hexside_kinds, terrain_kinds
 from vedette.numerals import ascii_fraction, ascii_int
+from vedette.rules.config import dice_of
 from vedette.rules.simulation import battle_end_turns
 from vedette.rules.templates import check_template
 
@@ -299,7 +300,7 @@ def make_config(
         vedette_strength=vedette_strength,
         drm=drm,
         table=table,
-        dice=str(fx.get("dice", table.dice or "1d6")),
+        dice=dice_of(str(fx.get("dice", table.dice or "1d6")), "[fixing] dice", src),
         substitute_is_fixed=_bool(
             options.get("substitute_is_fixed", fx.get("substitute_is_fixed", True))
         ),

@@ -155,7 +155,7 @@ def plan_boresight(
     state.layout.hex(target)  # a hex id on the scenario's boards
     names = ", ".join(f"{c.name} ({c.id})" for c in ws)
     t = tables["boresight"]
-    die = Check(t.dice or "1d6", (), t, f"bore sight die for {names} at {target}", t.rule)
+    die = Check(t.dice, (), t, f"bore sight die for {names} at {target}", t.rule)
     steps = (die, *scatter_checks(config, "O'Leary 6.1")) if req.roll else ()
     return Plan(req, steps, DeferredPlan("boresight", target, tuple(ws)))
 
@@ -177,7 +177,7 @@ def plan_prereg(
         )
     state.layout.hex(req.ar)
     t = tables["prereg"]
-    die = Check(t.dice or "1d6", (), t, f"pre-registration die for {m.id} (AR {req.ar})", t.rule)
+    die = Check(t.dice, (), t, f"pre-registration die for {m.id} (AR {req.ar})", t.rule)
     steps = (die, *scatter_checks(config, "O'Leary 7.1")) if req.roll else ()
     return Plan(req, steps, DeferredPlan("prereg", req.ar, module=m))
 

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from vedette.dice.tables import Table, tables_from_data
 from vedette.errors import DataError
-from vedette.rules.config import section, table, value
+from vedette.rules.config import rolled, section, table, value
 from vedette.rules.simulation import battle_end_turns
 from vedette.rules.solitaire_asl.model import (
     COUNTER_KINDS,
@@ -196,8 +196,22 @@ def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
             _table(data, "terrain_concealment"), bool, "[terrain_concealment]"
         ),
         max_turns=max_turns,
-        tables=tables_from_data(data, SRC),
+        tables=_rolled(tables_from_data(data, SRC)),
     )
+
+
+#: the tables the referee rolls on with their own dice (2.5's shift DR, 4.6.3's minefield DR,
+#: 6.1's bore sight die, 7.1's pre-registration die)
+ROLLED = ("shift", "minefield_shift", "boresight", "prereg")
+
+
+def _rolled(tables: dict[str, Table]) -> dict[str, Table]:
+    """The tables, each rolled one's dice checked (one line naming it)."""
+    for name in ROLLED:
+        if name not in tables:
+            raise DataError(SRC, f"no [tables.{name}]")
+        rolled(tables[name], SRC)
+    return tables
 
 
 def _flow(flow: Starts) -> Starts:

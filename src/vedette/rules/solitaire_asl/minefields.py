@@ -80,7 +80,7 @@ def plan_minefield(
     label += assumed_facts(
         state, [(e.location, o.location)], req, (e.location,) if default_los else ()
     )
-    return MinefieldPlan(e, o, Check("2d6", tuple(mods), table, label, RULE), table)
+    return MinefieldPlan(e, o, Check(table.dice, tuple(mods), table, label, RULE), table)
 
 
 def run_minefield(state: State, plan: MinefieldPlan, dice: DiceSource, config: Config) -> Outcome:

@@ -147,7 +147,7 @@ def _effects(p: Planned, mods: tuple[Modifier, ...]) -> tuple[Die, tuple[Effect,
     rows, each repeated in proportion to its exact probability under the shift's own Check
     (its modifiers, the same table ``shift`` reads). Rows with the same effect share faces,
     so the tree branches on what matters to the sequence, not on every pip."""
-    odds = Check("2d6", mods, p.table, f"planned shift {p.label}", "O'Leary 2.5").odds()
+    odds = Check(p.table.dice, mods, p.table, f"planned shift {p.label}", "O'Leary 2.5").odds()
     by_key = {r.key: r for r in p.table.rows}
     weights: dict[Effect, Fraction] = {}
     for row in odds.rows:

@@ -581,7 +581,7 @@ def plan_shift(
     label += assumed_facts(
         state, [(a.location, b.location), *((p.location, q.location) for p, q in parties)], req
     )
-    check = Check("2d6", tuple(mods), table, label, RULE)
+    check = Check(table.dice, tuple(mods), table, label, RULE)
     plan = ShiftPlan(
         op,
         side,
@@ -774,7 +774,7 @@ def _plan_hip(
     label += assumed_facts(
         state, [(loc_a, loc_b), *((sub.a.location, sub.b.location) for sub in subs)], req
     )
-    check = Check("2d6", tuple(mods), table, label, RULE)
+    check = Check(table.dice, tuple(mods), table, label, RULE)
     ids_a = tuple([c.id for c in move_a[0]] + [s.id for s in move_a[1]] + [f.id for f in move_a[2]])
     ids_b = tuple([c.id for c in move_b[0]] + [s.id for s in move_b[1]] + [f.id for f in move_b[2]])
     near = tuple(x for x in state.stacks if x.location in (loc_a, loc_b) and x.side == side)

@@ -10,11 +10,11 @@ from typing import Any
 
 from vedette.dice import Check, DiceSource, Odds, Roll
 from vedette.dice.die import CUSTOM
-from vedette.dice.tables import Table, table_from_data
+from vedette.dice.tables import Table
 from vedette.errors import BadRequest, RuleViolation
 from vedette.geometry import tabletop as tt
 from vedette.rules.base import Outcome
-from vedette.rules.solo_napoleonic import geom, memo
+from vedette.rules.solo_napoleonic import geom
 from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.chance import R_CHANCE, chance_mods, effects_on, use_effects
 from vedette.rules.solo_napoleonic.charging import bind_status, chargers
@@ -149,29 +149,21 @@ def swerve_table(state: State) -> Table:
 
 
 def swerve_check(state: State, u: Unit) -> Check:
-    return Check("1d6", (), swerve_table(state), f"{u.id} swerve", R_MOVE)
+    t = swerve_table(state)
+    return Check(t.dice, (), t, f"{u.id} swerve", R_MOVE)
 
 
-def swerve_distance_check(u: Unit) -> Check:
-    return Check("1d6", (), None, f"{u.id} swerve distance (cm), after a 1 or a 6", R_MOVE)
+def swerve_distance_check(state: State, u: Unit) -> Check:
+    """Random Movement: a swerving unit's "final position is then amended D6 centimetres"
+    ([dice] swerve_distance)."""
+    die = state.config.dice.swerve_distance_die
+    return Check(die, (), None, f"{u.id} swerve distance (cm), after a 1 or a 6", R_MOVE)
 
 
-def standstill_table(carry_on: bool) -> Table:
-    return memo.pure("standstill_table", carry_on, lambda: _standstill_table(carry_on))
-
-
-def _standstill_table(carry_on: bool) -> Table:
-    if carry_on:
-        rows = [
-            {"range": "<=5", "key": "stops", "result": "halts"},
-            {"range": "6+", "key": "carries_on", "result": "carries on regardless"},
-        ]
-    else:
-        rows = [
-            {"range": "<=1", "key": "stays", "result": "does not advance"},
-            {"range": "2+", "key": "moves", "result": "advances"},
-        ]
-    return table_from_data("standstill", {"rows": rows, "rule": R_STAND})
+def standstill_table(state: State, stopping: bool) -> Table:
+    """Moving From A Standstill: the test to move off (``[tables.standstill]``) or to stop an
+    advance (``[tables.standstill_halt]``)."""
+    return state.config.standstill[stopping]
 
 
 def standstill_check(state: State, u: Unit, stopping: bool) -> Check:
@@ -181,7 +173,8 @@ def standstill_check(state: State, u: Unit, stopping: bool) -> Check:
         *chance_mods(state, u, "standstill"),
     )
     label = f"{u.id} {'stop the advance' if stopping else 'move from a standstill'}"
-    return Check("1d6", m, standstill_table(stopping), label, R_STAND)
+    t = standstill_table(state, stopping)
+    return Check(t.dice, m, t, label, R_STAND)
 
 
 # -- movement -----------------------------------------------------------------------------------
@@ -582,7 +575,7 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     rolls.append(sw)
     lateral = 0.0
     if sw.row in ("left", "right"):
-        d = check_roll(swerve_distance_check(u), dice)
+        d = check_roll(swerve_distance_check(state, u), dice)
         rolls.append(d)
         lateral = d.final * 10.0 * (-1 if sw.row == "left" else 1)
     kw: dict[str, Any] = {
@@ -648,7 +641,8 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     if hit:
         names = ", ".join(f'"{x}"' for x in (u.id, *hit))
         msg += (
-            f"; it collides with {', '.join(hit)}: D3 'D' chits each, owed (Kuryakin, Disorder:"
+            f"; it collides with {', '.join(hit)}: D{state.config.dice.collision} 'D' chits"
+            " each, owed (Kuryakin, Disorder:"
             f" disorder cause=collision units='[{names}]')"
         )
     return Outcome(
@@ -761,7 +755,8 @@ def rules_move_collisions(
     kw["collided"] = hit
     names = ", ".join(f'"{x}"' for x in (u.id, *hit))
     return (
-        f"; {u.id} collides with {', '.join(hit)}: D3 'D' chits each, owed (Kuryakin, Disorder:"
+        f"; {u.id} collides with {', '.join(hit)}: D{state.config.dice.collision} 'D' chits"
+        " each, owed (Kuryakin, Disorder:"
         f" disorder cause=collision units='[{names}]')"
     )
 
@@ -813,7 +808,7 @@ def move_odds(state: State, req: rq.Move) -> list[Odds]:
     )
     out.append(swerve_check(state, u).odds())
     # rolled only after a 1 or a 6 on the swerve die
-    out.append(swerve_distance_check(u).odds())
+    out.append(swerve_distance_check(state, u).odds())
     return out
 
 
@@ -983,7 +978,7 @@ def formation_modifiers(state: State, u: Unit) -> tuple[Any, ...]:
 
 def formation_check(state: State, u: Unit) -> Check:
     return Check(
-        "1d4",
+        state.config.dice.formation_change_die,
         formation_modifiers(state, u),
         None,
         f"{u.id} formation change (quarters of a move)",
@@ -1145,9 +1140,10 @@ def disorder(state: State, req: rq.Disorder, dice: DiceSource) -> Outcome:
             raise BadRequest("a collision needs at least two 'units'")
         first = state.unit(ids[0])
         owed = first.id if first.collided and first.collided == tuple(ids[1:]) else None
+        die = state.config.dice.collision_die
         for uid in ids:
             u = state.unit(uid)
-            r = check_roll(Check("1d3", (), None, f"{u.id} collision chits", R_DIS), dice)
+            r = check_roll(Check(die, (), None, f"{u.id} collision chits", R_DIS), dice)
             rolls.append(r)
             done: dict[str, Any] = {"collided": ()} if u.id == owed else {}
             if u.skirmishing:
@@ -1176,11 +1172,12 @@ def disorder(state: State, req: rq.Disorder, dice: DiceSource) -> Outcome:
 
 
 def disorder_odds(state: State, req: rq.Disorder) -> list[Odds]:
-    """A collision: D3 chits for each unit involved."""
+    """A collision: D3 chits for each unit involved ([dice] collision)."""
     if req.cause != "collision":
         return []
+    die = state.config.dice.collision_die
     return [
-        Check("1d3", (), None, f"{state.unit(str(uid)).id} collision chits", R_DIS).odds()
+        Check(die, (), None, f"{state.unit(str(uid)).id} collision chits", R_DIS).odds()
         for uid in req.units or ()
     ]
 
@@ -1197,7 +1194,13 @@ def reform_modifiers(state: State, u: Unit) -> tuple[Any, ...]:
 
 
 def reform_check(state: State, u: Unit) -> Check:
-    return Check("1d6", reform_modifiers(state, u), None, f"{u.id} reform ('D' removed)", R_DIS)
+    return Check(
+        state.config.dice.reform_die,
+        reform_modifiers(state, u),
+        None,
+        f"{u.id} reform ('D' removed)",
+        R_DIS,
+    )
 
 
 def _reformer(state: State, req: rq.OneUnit) -> Unit:

@@ -198,18 +198,11 @@ def percentile_strict(state: State) -> bool:
     return state.config.options.percentile_strict
 
 
-READINGS = ("00-99", "1-100")
-
-
 def percentile_die(state: State) -> str:
-    """The percentile dice as the game reads them (``[options] percentile_reading``): ``dP``
-    (00-99, the default) or ``d100`` (1-100, the older strict reading)."""
-    reading = state.config.options.percentile_reading
-    if reading not in READINGS:
-        raise DataError(
-            "solo_napoleonic data", f"percentile_reading must be one of {', '.join(READINGS)}"
-        )
-    return "dP" if reading == "00-99" else "d100"
+    """The percentile dice as the game reads them (``[options] percentile_reading``, checked
+    when the data is read): ``dP`` (00-99, the default) or ``d100`` (1-100, the older strict
+    reading)."""
+    return "dP" if state.config.options.percentile_reading == "00-99" else "d100"
 
 
 def pct_test(

@@ -8,13 +8,13 @@ the default of every value is written once, in the data file.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal
 
 from vedette.dice.tables import Table, table_from_data
 from vedette.errors import DataError
-from vedette.rules.config import fields_of, section, table, value
+from vedette.rules.config import fields_of, rolled, section, table, value
 from vedette.rules.solo_napoleonic.model import KINDS
 from vedette.rules.solo_napoleonic.simplay import battle_end
 
@@ -29,7 +29,7 @@ class Options:
     volley_die: str
     control_strict: bool
     percentile_strict: bool
-    percentile_reading: str
+    percentile_reading: Literal["00-99", "1-100"]
     failed_control_out_of_command: bool
     nation_cr_on: str
     control_range_mm: float
@@ -176,6 +176,42 @@ class DisorderChits:
 
 
 @dataclass(frozen=True, slots=True)
+class Dice:
+    """[dice]: the faces of the dice Kuryakin names where the number rolled is the result (a
+    collision's chits, a melee's further rounds, each melee die, a formation change's quarters,
+    a reform's chits removed, a swerve's cm)."""
+
+    collision: int
+    further_rounds: int
+    melee: int
+    formation_change: int
+    reform: int
+    swerve_distance: int
+    #: each as one die's notation (``1d3``), written once
+    collision_die: str = field(init=False)
+    further_rounds_die: str = field(init=False)
+    melee_die: str = field(init=False)
+    formation_change_die: str = field(init=False)
+    reform_die: str = field(init=False)
+    swerve_distance_die: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        for name in FACES:
+            object.__setattr__(self, f"{name}_die", f"1d{getattr(self, name)}")
+
+
+#: the [dice] entries (each a die's faces)
+FACES = (
+    "collision",
+    "further_rounds",
+    "melee",
+    "formation_change",
+    "reform",
+    "swerve_distance",
+)
+
+
+@dataclass(frozen=True, slots=True)
 class RefereeMorale:
     """[referee_morale]: the morale tests the referee calls itself (issue 14)."""
 
@@ -235,10 +271,13 @@ class Config:
     fire: FireNumbers
     melee: MeleeNumbers
     disorder: DisorderChits
+    dice: Dice
     morale_reasons: Mapping[str, str]
     referee_morale: RefereeMorale
     morale_result: Table
     swerve: Table
+    #: Moving From A Standstill: the test to move off, and to stop an advance (by ``stopping``)
+    standstill: tuple[Table, Table]
     chance_cards: tuple[CardData, ...]
     break_fraction: float
     max_turns: int
@@ -355,6 +394,27 @@ def _disorder(d: DisorderChits) -> DisorderChits:
     return d
 
 
+#: the most faces a [dice] die may have (a percentage is [options] percentile_reading's)
+MAX_FACES = 100
+
+
+def _dice(d: Dice) -> Dice:
+    """[dice], each a die of 2 to 100 faces."""
+    for name in FACES:
+        if not 2 <= getattr(d, name) <= MAX_FACES:
+            raise DataError(SRC, f"[dice] {name} must be a die's faces, 2-{MAX_FACES}")
+    return d
+
+
+def _standstill(tables: Mapping[str, Any], name: str, keys: tuple[str, str]) -> Table:
+    """[tables.NAME] of Moving From A Standstill, rolled on its own dice, its rows' keys those
+    the referee reads; named "standstill" as its rolls always were (saved games keep it)."""
+    t = rolled(table_from_data(name, _table(tables, name), SRC), SRC)
+    if sorted(r.key for r in t.rows) != sorted(keys):
+        raise DataError(SRC, f"[tables.{name}] rows must have the keys {' and '.join(keys)}")
+    return replace(t, name="standstill")
+
+
 def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
     """Read the rule data (shipped + house rules) once; one line naming what is wrong."""
     gens = _table(data, "generals")
@@ -434,12 +494,17 @@ def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
         fire=_fire(section(FireNumbers, data, "fire", SRC)),
         melee=_melee(section(MeleeNumbers, data, "melee", SRC)),
         disorder=_disorder(section(DisorderChits, data, "disorder", SRC)),
+        dice=_dice(section(Dice, data, "dice", SRC)),
         morale_reasons={k: str(v) for k, v in _plain(_table(data, "morale_reasons")).items()},
         referee_morale=section(RefereeMorale, data, "referee_morale", SRC),
         morale_result=table_from_data(
             "morale_result", _table(tables, "morale_result"), f"{SRC} [tables.morale_result]"
         ),
-        swerve=table_from_data("swerve", _table(tables, "swerve"), SRC),
+        swerve=rolled(table_from_data("swerve", _table(tables, "swerve"), SRC), SRC),
+        standstill=(
+            _standstill(tables, "standstill", ("stays", "moves")),
+            _standstill(tables, "standstill_halt", ("stops", "carries_on")),
+        ),
         chance_cards=tuple(_card(c) for c in data.get("chance_cards", [])),
         break_fraction=break_fraction,
         max_turns=max_turns,

@@ -276,7 +276,7 @@ ChanceCardPlayed = _turn(
 )
 MeleeProlonged = _turn(
     "melee_prolonged",
-    "Kuryakin, Melee: the loser held; D3 further rounds (noted in the game's history).",
+    "Kuryakin, Melee: the loser held; the further rounds rolled (noted in the game's history).",
     "history",
 )
 TurnEnded = _turn(

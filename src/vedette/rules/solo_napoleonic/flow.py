@@ -224,7 +224,8 @@ def obligations(state: State) -> tuple[Obligation, ...]:
                     "brawl",
                     {"unit": c.id, "target": t.id},
                     R_MELEE,
-                    f"the melee of {c.id} and {t.id} goes on: D3 further rounds",
+                    f"the melee of {c.id} and {t.id} goes on:"
+                    f" D{state.config.dice.further_rounds} further rounds",
                 )
             )
     out[:0] = [*collisions_owed(state), *bound_moves(state)]
@@ -320,13 +321,14 @@ def collisions_owed(state: State) -> list[Obligation]:
     rolls once). ``waive`` is the logged way round (the table's bases, say, did not meet)."""
     if not state.collided_ids():  # (most states: none, told by the state's index)
         return []
+    faces = state.config.dice.collision
     return [
         Obligation(
             f"collision:{u.id}",
             "disorder",
             {"cause": "collision", "units": [u.id, *u.collided]},
             R_DIS,
-            f"{u.id}'s move ran into {', '.join(u.collided)}: D3 'D' chits each",
+            f"{u.id}'s move ran into {', '.join(u.collided)}: D{faces} 'D' chits each",
         )
         for u in state.units
         if u.collided

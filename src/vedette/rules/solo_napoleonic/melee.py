@@ -69,12 +69,18 @@ class Side:
     #: and the share of its casualties a skirmishing side inflicts (Kuryakin, Melee: both 1/2)
     share: Fraction = Fraction(1, 2)
     skirmish_share: Fraction = Fraction(1, 2)
+    #: the faces of each melee die ([dice] melee; Kuryakin, Melee: "Roll 1d6 per 5 points")
+    faces: int = 6
+
+    @property
+    def die(self) -> str:
+        return f"1d{self.faces}"
 
     def odds(self, rule: str, casualties: FDist) -> Odds:
         mtxt = "".join(m.text() for m in self.modifiers)
         note = (
-            f"{self.points} points: {self.dice}d6{mtxt} each, {_part(self.share)} as potential"
-            f" casualties, saved on {self.save}+"
+            f"{self.points} points: {self.dice}d{self.faces}{mtxt} each, {_part(self.share)} as"
+            f" potential casualties, saved on {self.save}+"
             + (f"; skirmishers inflict {_part(self.skirmish_share)}" if self.halve else "")
         )
         return odds_of(
@@ -174,6 +180,7 @@ def _side(state: State, u: Unit, e: Unit, kind: str, rnd: int, own: Stated, enem
         u.skirmishing,
         shares.casualty_share,
         shares.skirmisher_share,
+        state.config.dice.melee,
     )
 
 
@@ -233,13 +240,13 @@ def _side_rolled(s: Side, dice: DiceSource, rule: str, pdie: str = "dP") -> tupl
     """One side's attack in a round (Kuryakin, Melee): its dice, half as potential casualties,
     the enemy's saves (skirmishers inflict half of that). Each whole check is one
     ``outcome_of``, so its odds are this function's own (``side_odds``)."""
-    one = Check("1d6", s.modifiers, None, f"{s.unit.id} melee die", rule)
+    one = Check(s.die, s.modifiers, None, f"{s.unit.id} melee die", rule)
 
     def melee_dice() -> tuple[int, list[Roll]]:
         out: list[Roll] = []
         for i in range(s.dice):
             label = f"{s.unit.id} melee die {i + 1} of {s.dice} ({s.points} points)"
-            out.append(check_roll(Check("1d6", s.modifiers, None, label, rule), dice))
+            out.append(check_roll(Check(s.die, s.modifiers, None, label, rule), dice))
         return sum(max(0, r.final) for r in out), out
 
     total, rolls = outcome_of(dice, lambda: floored_sum_dist(one, s.dice), melee_dice)
@@ -262,7 +269,7 @@ def side_odds(s: Side, pdie: str) -> FDist:
     """The exact casualties one side inflicts: the stages ``_side_rolled`` rolls (its dice,
     half of them, the enemy's saves, a skirmisher's half), each with the odds it branches on,
     composed (``mix``). The tests check it equals the enumeration of ``_side_rolled``."""
-    total = floored_sum_dist(Check("1d6", s.modifiers, None), s.dice)
+    total = floored_sum_dist(Check(s.die, s.modifiers, None), s.dice)
     pot = mix(total, lambda t: fraction_dist(t, s.share, pdie))
     cas = mix(pot, lambda n: saves_dist(n, s.save))
     if s.halve:
@@ -301,8 +308,9 @@ def round_allowed(state: State, a: Unit, b: Unit, rnd: int) -> Unit | None:
     ):
         raise RuleViolation(
             R_MELEE,
-            f"melee round {rnd} of {a.id} and {b.id} only within a begun melee and its D3 further"
-            " rounds, in turn ('brawl' rolls them after the loser holds)",
+            f"melee round {rnd} of {a.id} and {b.id} only within a begun melee and its"
+            f" D{state.config.dice.further_rounds} further rounds, in turn ('brawl' rolls them"
+            " after the loser holds)",
         )
     return c
 
@@ -436,10 +444,12 @@ def brawl(state: State, req: rq.Brawl, dice: DiceSource) -> Outcome:
     if c is None or c.charge_step != "brawl":
         raise RuleViolation(
             R_MELEE,
-            f"no D3 further rounds for {a.id} and {b.id} now: they follow a round of melee whose"
+            f"no D{state.config.dice.further_rounds} further rounds for {a.id} and {b.id} now:"
+            " they follow a round of melee whose"
             " loser checked morale and held",
         )
-    r = check_roll(Check("1d3", (), None, f"{a.id} vs {b.id}: further rounds", R_MELEE), dice)
+    die = state.config.dice.further_rounds_die
+    r = check_roll(Check(die, (), None, f"{a.id} vs {b.id}: further rounds", R_MELEE), dice)
     ch = Changes(state)
     ch.game(
         MeleeProlonged,
@@ -456,7 +466,7 @@ def brawl(state: State, req: rq.Brawl, dice: DiceSource) -> Outcome:
 
 
 def brawl_odds(state: State, req: rq.Brawl) -> list[Odds]:
-    return [Check("1d3", (), None, "further rounds", R_MELEE).odds()]
+    return [Check(state.config.dice.further_rounds_die, (), None, "further rounds", R_MELEE).odds()]
 
 
 def evade_check(state: State, u: Unit) -> Check:

@@ -129,7 +129,7 @@ class Halt(OneUnit):
 @procedure("reform", rule="Kuryakin, Disorder", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reform(OneUnit):
-    """reform: the whole turn, D6 chits removed"""
+    """reform: the whole turn, the reform die's chits removed ([dice] reform)"""
 
 
 @procedure("close", rule="Kuryakin, Charge Test", omit_none=True)
@@ -217,7 +217,7 @@ class Formation:
 @procedure("disorder", rule="Kuryakin, Disorder", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Disorder:
-    """add/remove D chits; cause=collision rolls D3 each"""
+    """add/remove D chits; cause=collision rolls the collision die ([dice]) each"""
 
     cause: str = arg("")
     unit: str | None = arg(default=None)
@@ -360,7 +360,7 @@ class Melee(MeleeFacts):
 @procedure("brawl", rule="Kuryakin, Melee", omit_none=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Brawl(MeleeFacts):
-    """D3 further rounds of melee"""
+    """the further rounds of melee (their die: [dice] further_rounds)"""
 
 
 # -- how a Kuryakin procedure plans: the dry run of its body -----------------------------------

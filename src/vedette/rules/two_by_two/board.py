@@ -173,7 +173,9 @@ def rings(state: Any) -> dict[str, float | str]:
     return {
         f"Div HQ [{sec.division_range:g}]": mm * sec.division_range,
         f"Corps HQ [{sec.corps_range:g}]": mm * sec.corps_range,
-        "rally ban: enemy within [2]": mm * 2,
-        "rout contagion [3]": mm * 3,
+        f"rally ban: enemy within [{sec.enemy_within:g}]": mm * sec.enemy_within,
+        f"rout contagion [{state.rules.rout.contagion_radius:g}]": (
+            mm * state.rules.rout.contagion_radius
+        ),
         "counter-charge: 1/2 its move": "half-move",
     }

@@ -105,10 +105,11 @@ def point(v: Any, what: str) -> Vec:
 
 
 def rout_check(state: GameState, unit: Unit, rule: str) -> Check:
+    table = state.rules.tables["rout"]
     return Check(
-        "1d6",
+        table.dice,
         (),
-        state.rules.tables["rout"],
+        table,
         f"rout of {unit.name}",
         rule,
     )
@@ -164,7 +165,8 @@ def resolve_rout(
         # contagion (**): friendly units within [3] of this rout
         for other in _contagion(state, u, stated_contagion if u.id == unit.id else None):
             if other.id not in done:
-                lines.append(f"{other.name} (**) routs: a rout within [3]")
+                near = state.rules.rout.contagion_radius
+                lines.append(f"{other.name} (**) routs: a rout within [{near:g}]")
                 queue.append((other, why, True))
     return events, rolls, lines
 

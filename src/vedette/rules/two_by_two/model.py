@@ -13,14 +13,16 @@ import bisect
 import functools
 import math
 import operator
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from vedette.dice.notation import parse_expression
 from vedette.dice.tables import Table, tables_from_data
 from vedette.errors import BadRequest, DataError, RuleViolation
 from vedette.geometry.tabletop import Body, Feature, Footprint, TableTop, Vec
-from vedette.rules.config import section
+from vedette.rules.config import rolled, section
 from vedette.rules.evolve import evolved
 
 R_SEQ = "2 by 2, Sequence of play"
@@ -301,6 +303,8 @@ class Rules:
         ):
             if need not in tables:
                 raise DataError(src, f"missing table {need!r}")
+            if need != "melee":  # (read on the signed difference of its own dice: no dice)
+                rolled(tables[need], src, opposed=need == "setup")
         return cls(
             types,
             tables,
@@ -315,6 +319,27 @@ class Rules:
             victory=section(Victory, data, "victory", src),
             setup=section(Setup, data, "setup", src),
         )
+
+    @functools.cached_property
+    def setup_die(self) -> str:
+        """Each side's die of the set-up roll, as the to-do line says it (``1d6``: one side of
+        the table's ``1d6 vs 1d6``)."""
+        return re.split(r"\s+vs\s+", self.tables["setup"].dice, flags=re.IGNORECASE)[0].strip()
+
+    @functools.cached_property
+    def rout_words(self) -> str:
+        """The rout roll as a voluntary rout's to-do line says it (``1d6: 1-2 destroyed``: the
+        rout table's dice and its ``destroyed`` row, within the totals the dice can show)."""
+        t = self.tables["rout"]
+        e = parse_expression(t.dice)
+        ends = [(min(x.die.faces), max(x.die.faces))[:: x.sign] for x in e.terms]
+        low = e.constant + sum(x.count * x.sign * f[0] for x, f in zip(e.terms, ends, strict=True))
+        high = e.constant + sum(x.count * x.sign * f[1] for x, f in zip(e.terms, ends, strict=True))
+        row = next((r for r in t.rows if r.key == "destroyed"), None)
+        if row is None or max(row.lo, low) > min(row.hi, high):
+            return t.dice
+        a, b = max(row.lo, low), min(row.hi, high)
+        return f"{t.dice}: {a if a == b else f'{a}-{b}'} destroyed"
 
     @property
     def base_mm(self) -> float:
@@ -847,7 +872,7 @@ def require_unit_in_play(state: GameState, uid: str, what: str, entering: bool =
         raise RuleViolation(
             R_REINF,
             f"{what}: {u.name} has arrived at RP {u.entry} but has not entered the table yet"
-            " (it enters the edge within [4] of it)",
+            f" (it enters the edge within [{state.rules.reinforcements.entry_radius:g}] of it)",
         )
     return u
 

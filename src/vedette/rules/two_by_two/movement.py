@@ -299,7 +299,10 @@ def plan_move(
                 (R_CONTACT, "cavalry may not move to contact in the turn it moves through a town")
             )
         if not straight:
-            problems.append((R_CONTACT, "the last [2] of a move to contact must be straight ahead"))
+            last = state.rules.movement.straight_ahead
+            problems.append(
+                (R_CONTACT, f"the last [{last:g}] of a move to contact must be straight ahead")
+            )
     cc: list[tuple[str, float]] = []
     reactions: list[str] = []
     if end is not None:

@@ -29,11 +29,15 @@ from vedette.rules.two_by_two.model import (
 )
 from vedette.rules.two_by_two.requests import Rally
 
-#: the stated game's default for the HQ distance (2 by 2, Rallying), said on every such roll
-ASSUMED_IN_COMMAND = (
-    "ASSUMED in command (a Division HQ within [4] or the Corps HQ within [8]): state"
-    " in_command=false if it is not"
-)
+
+def assumed_in_command(state: GameState) -> str:
+    """The stated game's default for the HQ distance (2 by 2, Rallying), said on every such
+    roll, with the game's ranges."""
+    r = state.rules.rally
+    return (
+        f"ASSUMED in command (a Division HQ within [{r.division_range:g}] or the Corps HQ"
+        f" within [{r.corps_range:g}]): state in_command=false if it is not"
+    )
 
 
 @dataclass(frozen=True)
@@ -125,9 +129,8 @@ def judge(state: GameState, req: Rally) -> RallyTry:
         mods.append(mod(state.rules.rally.disrupted, "disrupted", R_RALLY))
     if self_hq:
         mods.append(mod(state.rules.rally.hq_self, "HQ self rally", R_RALLY))
-    check = Check(
-        "1d6", tuple(mods), state.rules.tables["rally"], f"rally {u.name} ({effect})", R_RALLY
-    )
+    table = state.rules.tables["rally"]
+    check = Check(table.dice, tuple(mods), table, f"rally {u.name} ({effect})", R_RALLY)
     info = {
         "effect": effect,
         "in_command": command.value,
@@ -135,7 +138,7 @@ def judge(state: GameState, req: Rally) -> RallyTry:
         "enemy_within": near.value,
     }
     if command.source == "assumed":
-        info["assumed"] = ASSUMED_IN_COMMAND
+        info["assumed"] = assumed_in_command(state)
     return RallyTry(u, check, effect, info)
 
 

@@ -29,7 +29,7 @@ from vedette.rules.two_by_two.requests import Reinforce
 def _check(state: GameState, rp: ReinforcementPoint) -> Check:
     table = state.rules.tables[f"reinforcement_{rp.kind}"]
     nxt = state.unit(rp.queue[0]).name if rp.queue else "nobody"
-    return Check("1d6", (), table, f"reinforcement at {rp.kind} RP {rp.id} ({nxt})", R_REINF)
+    return Check(table.dice, (), table, f"reinforcement at {rp.kind} RP {rp.id} ({nxt})", R_REINF)
 
 
 def _judge(state: GameState, req: Reinforce) -> ReinforcementPoint:
@@ -85,7 +85,8 @@ def reinforce(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     else:
         events.append(unit_event("arrived", uid, status="table", body=None, entry=rp.id))
         msg = (
-            f"{u.name} arrives: it enters from the edge within [4] of RP {rp.id}, now or in a"
+            f"{u.name} arrives: it enters from the edge within"
+            f" [{state.rules.reinforcements.entry_radius:g}] of RP {rp.id}, now or in a"
             " later move phase"
         )
     return Outcome(tuple(events), (r,), msg)

@@ -313,8 +313,8 @@ def judge_charge(state: GameState, req: Charge) -> Plan:
         raise RuleViolation(
             R_CONTACT,
             f"{target.name} is not straight ahead of {u.name} (it lies {abs(bearing):.0f} degrees"
-            f" to its {side}): wheel or turn first; the last [2] of a move to contact must be"
-            " straight ahead",
+            f" to its {side}): wheel or turn first; the last [{rules.movement.straight_ahead:g}]"
+            " of a move to contact must be straight ahead",
         )
     if d <= 1e-6:
         raise RuleViolation(R_CONTACT, f"{u.name} is in contact with {target.name} already")

@@ -43,10 +43,11 @@ RP_STEPS = ("rp_def", "rp_att", "rp_def2", "rp_att2")
 
 def _setup_check(state: GameState) -> Check:
     a, b = state.sides
+    table = state.rules.tables["setup"]
     return Check(
-        "1d6 vs 1d6",
+        table.dice,
         (),
-        state.rules.tables["setup"],
+        table,
         "set-up roll: high score is the Attacker",
         R_SETUP,
         reroll_draws=True,
@@ -170,12 +171,13 @@ def choose_rp(state: GameState, req: ChooseRP, dice: Any = None) -> Outcome:
         )
     if side == state.attacker:
         clear = rules.mm(rules.setup.rp_clearance)
+        near = f"[{rules.setup.rp_clearance:g}]"
         for o in state.live(str(state.defender)):
             if o.body is not None and tt.distance(o.body, at) < clear - 1e-6:
-                raise RuleViolation(R_SETUP, f"RP within [8] of defending {o.name}")
+                raise RuleViolation(R_SETUP, f"RP within {near} of defending {o.name}")
         for r in state.rps:
             if r.side == state.defender and r.point.distance(at) < clear - 1e-6:
-                raise RuleViolation(R_SETUP, f"RP within [8] of defending RP {r.id}")
+                raise RuleViolation(R_SETUP, f"RP within {near} of defending RP {r.id}")
     queue = list(req.units)
     queued = {q for r in state.rps for q in r.queue}
     for q in queue:

@@ -37,6 +37,7 @@ from vedette.rules.two_by_two.model import (
     R_UNITS,
     GameState,
     Unit,
+    UnitType,
     require_unit_in_play,
 )
 from vedette.rules.two_by_two.movement import check_charged, require_reaction
@@ -80,8 +81,13 @@ def _band(state: GameState, firer: Unit, rng: float | None, stated: str | None) 
     raise RuleViolation(
         R_UNITS,
         f"target at [{rng:.2f}] is beyond {firer.name}'s range [{reach:g}]"
-        + (" ([2] only with a skirmisher screen)" if star else ""),
+        + (f" ([{_screened_reach(t):g}] only with a skirmisher screen)" if star else ""),
     )
+
+
+def _screened_reach(t: UnitType) -> float:
+    """The range of a * unit type's skirmish band (Unit Summary "[1,2*]": its [2])."""
+    return dict(zip(t.range_names, t.ranges, strict=True)).get("skirmish", 0.0)
 
 
 def judge(state: GameState, req: Shoot) -> Shot:
@@ -119,7 +125,9 @@ def judge(state: GameState, req: Shoot) -> Shot:
     band = _band(state, firer, None if rng is None else float(rng.value), req.band)
     if ft.is_infantry and band == "skirmish" and ft.star_range and not firer.screened:
         raise RuleViolation(
-            R_UNITS, f"{firer.name} reaches [2] only with a skirmisher screen (Unit Summary *)"
+            R_UNITS,
+            f"{firer.name} reaches [{_screened_reach(ft):g}] only with a skirmisher screen"
+            " (Unit Summary *)",
         )
     arc = fact_bool(req.in_arc, facts.in_fire_arc(state, firer, target), True)
     if not arc.value and not reaction:
@@ -250,7 +258,7 @@ def judge(state: GameState, req: Shoot) -> Shot:
     )
     table = state.rules.tables["shooting_capped" if capped else "shooting"]
     check = Check(
-        "1d6",
+        table.dice,
         tuple(mods),
         table,
         f"{firer.name} shoots {target.name} ({band})",

@@ -270,7 +270,8 @@ def _other(field: str) -> str:
 def _setup(state: GameState) -> list[Todo]:
     step = state.setup_step
     if step == "roll":
-        return [Todo("setup_roll", {}, "roll for the Attacker (each side 1d6)", R_SETUP)]
+        die = state.rules.setup_die
+        return [Todo("setup_roll", {}, f"roll for the Attacker (each side {die})", R_SETUP)]
     r = state.rules
     if step.startswith("deploy"):
         side = str(state.defender if step == "deploy_def" else state.attacker)
@@ -680,7 +681,8 @@ def _arrival(state: GameState, u: Any) -> Todo:
     the player states its move."""
     r = state.rules
     rp = state.rp(u.entry)
-    text = f"{u.name} arrived at RP {rp.id}: it enters the edge within [4] of it"
+    near = r.reinforcements.entry_radius
+    text = f"{u.name} arrived at RP {rp.id}: it enters the edge within [{near:g}] of it"
     if state.play == "stated":
         move = state.utype(u).move
         return Todo("move", {"unit": u.id}, text, R_REINF, open={"distance": _distances(move)})
@@ -1194,14 +1196,15 @@ def _voluntary_routs(state: GameState) -> list[Todo]:
         if u.side == phasing and u.id in chargers:
             continue  # its charge ended its move for the phase (reading 37)
         if u.side == phasing or u.id in charged:
-            out.append(_rout_line(u.id, u.name))
+            out.append(_rout_line(u.id, u.name, state.rules.rout_words))
     return out
 
 
 @functools.lru_cache(maxsize=4096)
-def _rout_line(uid: str, name: str) -> Todo:
-    """A unit's voluntary rout line (the same :func:`_todo` line, its text made once)."""
-    text = f"{name} (***) may rout voluntarily (1d6: 1-2 destroyed)"
+def _rout_line(uid: str, name: str, roll: str) -> Todo:
+    """A unit's voluntary rout line (the same :func:`_todo` line, its text made once); ``roll``
+    the rout roll in words (``Rules.rout_words``: 1d6: 1-2 destroyed)."""
+    text = f"{name} (***) may rout voluntarily ({roll})"
     return _todo("rout", (("unit", uid),), text, R_UNITS)
 
 
