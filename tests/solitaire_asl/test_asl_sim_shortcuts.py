@@ -1,7 +1,8 @@
 """Issue 29's Solitaire ASL shortcuts, each against the code it stands for, over the states of
 simulated games: a move judged by ``check_move`` (the refusals of ``run_move`` without the
 move worked out), the neighbours of a hex kept per layout, the location choices' tail kept per
-state, the shift table of an operation kept per table. ``todo`` with the shortcuts is ``todo``
+state, the shift table of an operation kept per table, a shift window asked once per side and
+kind. ``todo`` with the shortcuts is ``todo``
 with plain ``plan``."""
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from vedette.rules.protocol import derive_todo
 from vedette.rules.solitaire_asl import ids, offers, procedures, shift
 from vedette.rules.solitaire_asl.ids import BOARD_COLUMNS, BOARD_ROWS, HexId
 from vedette.rules.solitaire_asl.model import Op, State, natural_key
+from vedette.rules.solitaire_asl.requests import ShiftRequest
+from vedette.rules.solitaire_asl.turn import window
 from vedette.sim.play import Setup, play_game
 
 RS = rules.get("solitaire_asl")
@@ -153,3 +156,29 @@ def test_kept_shift_tables_are_worked_out_afresh_per_table(states: list[State]) 
     assert shift.op_table(changed, Op.DUMMY) == shift.fresh_op_table(changed, Op.DUMMY)
     assert shift.op_table(changed, Op.DUMMY).rows[0].result == "changed"
     assert shift.op_table(table, Op.DUMMY).rows[0].result != "changed"
+
+
+def _old_shifts(state: State) -> list[dict[str, Any]]:
+    """The shifts offered, each candidate's window asked afresh (before it was asked once a
+    side and kind)."""
+    out = []
+    for side in state.sides:
+        for ra, rb, kind in procedures.shift_candidates(state, side):
+            if not window(state, side, Op(kind)).open:
+                continue
+            try:
+                req = ShiftRequest(a=ra, b=rb, kind=kind, side=side)  # type: ignore[arg-type]
+                shift.plan_shift(state, req, state.config, state.config.tables)
+            except VedetteError:
+                continue
+            out.append({"a": ra, "b": rb, "kind": kind, "side": side})
+    return out
+
+
+def test_shift_offers_ask_each_window_once_and_offer_the_same(states: list[State]) -> None:
+    offered = 0
+    for st in states:
+        _, shifts = offers.shift_offers(st, st.config, st.config.tables)
+        assert [dict(t.request) for t in shifts] == _old_shifts(st)
+        offered += len(shifts)
+    assert offered > 0

@@ -149,8 +149,12 @@ def shift_offers(
     described = {x.id for x in state.locations}
     kinds = tuple(config.terrain_tem)
     for side in state.sides:
+        opened: dict[str, bool] = {}  # whether the side's window is open, by kind (asked once)
         for ra, rb, kind in pr.shift_candidates(state, side):
-            if not window(state, side, Op(kind)).open:
+            is_open = opened.get(kind)
+            if is_open is None:
+                is_open = opened[kind] = window(state, side, Op(kind)).open
+            if not is_open:
                 continue
             try:
                 req = ShiftRequest(a=ra, b=rb, kind=kind, side=side)  # type: ignore[arg-type]
