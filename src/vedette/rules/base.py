@@ -432,7 +432,7 @@ class Ruleset(Generic[S]):
         :meth:`judge`'s parsed request, or its refusal raised."""
         if type(self).judge is Ruleset.judge:  # the state's phase read once, not once an offer
             phase = self.current_phase(state) if self.flow is not None else None
-            return lambda p, r: self._judge(state, p, r, owed, False, phase)[1]
+            return lambda p, r: self._judge(state, p, r, owed, False, phase, True)[1]
         return lambda p, r: self.judge(state, p, r, owed=owed)[1]
 
     #: the sequence of play (protocol.Flow), read by the engine; None: no declared phases
@@ -467,9 +467,11 @@ class Ruleset(Generic[S]):
         owed: Sequence[Any] | None,
         query: bool,
         phase: Any,
+        checking: bool = False,
     ) -> Any:
         """:meth:`judge`, given the state's phase when the caller has it (``todo`` judges
-        every offer of one state)."""
+        every offer of one state). ``checking``: only the verdict is read (``todo``): a
+        procedure's ``check``, where it has one, stands for its ``plan`` (no plan returned)."""
         if type(self).protocol_procedures is Ruleset.protocol_procedures:
             proc = self.procedures.get(procedure)  # (no copy of the table for one look-up)
         else:
@@ -497,6 +499,9 @@ class Ruleset(Generic[S]):
                     f"{o.text} is owed first: '{o.command()}' (or waive it: 'waive {o.id}')",
                 )
         if not query or self.query_context is None:
+            if checking and proc.check is not None:
+                proc.check(state, req)
+                return proc, req, None
             return proc, req, proc.plan(state, req)
         token = self.query_context.set(True)
         try:

@@ -158,11 +158,16 @@ class Procedure(Generic[S, R]):
             object.__setattr__(self, k, getattr(d, k))
 
     @classmethod
-    def nodice(cls, request: type[R], fn: Callable[[S, R], Any]) -> Procedure[S, R]:
+    def nodice(
+        cls,
+        request: type[R],
+        fn: Callable[[S, R], Any],
+        check: Callable[[S, R], None] | None = None,
+    ) -> Procedure[S, R]:
         """A procedure that rolls no dice: ``fn(state, request) -> Outcome`` checks the rules
         and works out the outcome in ``plan`` (refusing before anything is written);
-        ``resolve`` hands it over."""
-        return cls(request, partial(_plan_nodice, fn), _resolve_nodice)
+        ``resolve`` hands it over. ``check``: ``fn``'s refusals alone (see the class)."""
+        return cls(request, partial(_plan_nodice, fn), _resolve_nodice, check)
 
     @cached_property
     def spec(self) -> RequestSpec:

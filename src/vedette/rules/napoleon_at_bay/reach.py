@@ -77,8 +77,21 @@ def tree(state: NabState, p: Piece) -> Tree:
 def path_to(state: NabState, p: Piece, target: str) -> tuple[int, tuple[str, ...]] | None:
     """The cheapest path of ``p``'s lead component to ``target`` (ticks, hex ids), or None."""
     m = state.map
-    dist, prev, best = tree(state, p)
     t = m.index(target)
+    hit = _TREES.get(p.id)
+    if hit is not None and hit[0] is state:
+        dist, prev, best = hit[1]
+    else:
+        enemy, stops, home = _limits(state, p)
+        if home:
+            dist, prev, best = tree(state, p)
+        else:
+            # no tree kept for this state (the simulator plans one move a state) and no zone
+            # begun in: search only until the target is settled; Dijkstra settles the same
+            # hexes in the same order up to it, so its ticks and path are the whole tree's
+            # (tests/napoleon_at_bay/test_nab_reach.py)
+            dist, prev = m.cheapest_tree(m.index(p.hexes[0]), enemy, stops, target=t)
+            best = None
     if t not in dist:
         return None
     src = m.index(p.hexes[0])
@@ -95,6 +108,20 @@ def _search(state: NabState, p: Piece) -> Tree:
     enemy ZOC hex entered (``stop_at_zoc``): a ZOC the move began in is entered when the path
     comes back into it after leaving it (readings A8, A23)."""
     m = state.map
+    enemy, stops, home = _limits(state, p)
+    src = m.index(p.hexes[0])
+    dist, prev = m.cheapest_tree(src, enemy, stops)
+    if not home or not _goes_on_after_coming_back(src, prev, home):
+        # (the cheapest ways, found as if a zone begun in never stopped the move, come back
+        # into none and go on: they are the cheapest ways A23 allows too)
+        return dist, prev, None
+    return _search_home(m, src, enemy, stops, home)
+
+
+def _limits(state: NabState, p: Piece) -> tuple[set[int], set[int], list[frozenset[int]]]:
+    """What bounds ``p``'s search: the hexes holding an enemy piece, the enemy ZOC hexes a
+    move stops in, and the enemy ZOCs the move begins in (``stop_at_zoc``)."""
+    m = state.map
     enemy = {m.index(h) for q in state.pieces.values() if q.side != p.side for h in q.hexes}
     stops: set[int] = set()
     home: list[frozenset[int]] = []
@@ -105,13 +132,7 @@ def _search(state: NabState, p: Piece) -> Tree:
                 stops.update(m.index(h) for h in z)
             else:
                 home.append(frozenset(map(m.index, z)))
-    src = m.index(p.hexes[0])
-    dist, prev = m.cheapest_tree(src, enemy, stops)
-    if not home or not _goes_on_after_coming_back(src, prev, home):
-        # (the cheapest ways, found as if a zone begun in never stopped the move, come back
-        # into none and go on: they are the cheapest ways A23 allows too)
-        return dist, prev, None
-    return _search_home(m, src, enemy, stops, home)
+    return enemy, stops, home
 
 
 def _goes_on_after_coming_back(src: int, prev: dict[int, int], home: list[frozenset[int]]) -> bool:
@@ -224,7 +245,10 @@ def _within_three(hexmap: Any, hex_id: str) -> list[str]:
     if hit is None or hit[0] is not hexmap:
         if len(_WITHIN_THREE) > 20_000:
             _WITHIN_THREE.clear()
-        ring = tuple(h for h in hexmap.ids if 0 < hexmap.distance(h, hex_id) <= 3)
+        # the 36 axial hexes around it that are on the map, in the map's order (the same as
+        # a scan of every hex by distance: tests/napoleon_at_bay/test_nab_reach.py)
+        near = (hexmap.id_at(h) for k in (1, 2, 3) for h in hexmap.hex(hex_id).ring(k))
+        ring = tuple(sorted((h for h in near if h is not None), key=hexmap.index))
         hit = _WITHIN_THREE[key] = (hexmap, ring)
     return list(hit[1])
 

@@ -95,6 +95,10 @@ def _row_ok(col: int, row: int) -> bool:
     return lo <= row <= BOARD_ROWS
 
 
+#: the neighbours of a hex id, by layout identity and id (the entry holds the layout, so that
+#: its id is not reused while the entry stands); cleared when large
+_NEIGHBORS: dict[tuple[int, str], tuple[Any, tuple[str, ...]]] = {}
+
 #: ASL boards: flat-topped hex columns, B-type (odd-index) columns half a hex higher
 ASL_CONVENTION = OffsetConvention("flat", "even")
 
@@ -150,6 +154,19 @@ class BoardLayout:
         return self.hex(a).distance(self.hex(b))
 
     def neighbors(self, hex_id: str) -> list[str]:
+        """The printed ids of the on-board hexes next to ``hex_id``, in the grid's direction
+        order; worked out once per layout and id (a layout never changes: ``todo`` asks the
+        same hexes step after step)."""
+        key = (id(self), hex_id)
+        hit = _NEIGHBORS.get(key)
+        if hit is None or hit[0] is not self:
+            if len(_NEIGHBORS) > 100_000:
+                _NEIGHBORS.clear()
+            hit = _NEIGHBORS[key] = (self, tuple(self.fresh_neighbors(hex_id)))
+        return list(hit[1])
+
+    def fresh_neighbors(self, hex_id: str) -> list[str]:
+        """:meth:`neighbors` worked out afresh (the code the memo keeps; its tests' oracle)."""
         out = []
         for n in self.hex(hex_id).neighbors():
             i = self.hex_id(n)

@@ -68,19 +68,36 @@ def _locations(
     state: State, *extra: Iterable[str], but: Iterable[str] = (), most: int = LOCATION_CHOICES
 ) -> tuple[str, ...]:
     """The readable location choices: the ones given first, then the described ones and those
-    with stacks or minefields, each once, capped at ``most``."""
+    with stacks or minefields, each once, capped at ``most`` (read only as far as the cap)."""
     skip = set(but)
     seen: dict[str, None] = {}
-    for group in (
-        *extra,
+    for group in (*extra, _known(state)):
+        for loc in group:
+            if loc not in skip and loc not in seen:
+                seen[loc] = None
+                if len(seen) >= most:
+                    return tuple(seen)
+    return tuple(seen)
+
+
+#: the last state asked of :func:`_known` and its answer (``todo`` asks it once a stack)
+_KNOWN: list[Any] = [None, ()]
+
+
+def _known(state: State) -> tuple[str, ...]:
+    """The described locations, then those with stacks, then those with minefields (each
+    group in natural order), each once: the tail of every :func:`_locations` list, worked out
+    once per state (a state never changes)."""
+    if _KNOWN[0] is state:
+        return _KNOWN[1]  # type: ignore[no-any-return]
+    groups = (
         sorted({x.id for x in state.locations}, key=natural_key),
         sorted({s.location for s in state.stacks}, key=natural_key),
         sorted({m.location for m in state.minefields}, key=natural_key),
-    ):
-        for loc in group:
-            if loc not in skip:
-                seen.setdefault(loc, None)
-    return tuple(seen)[:most]
+    )
+    known = tuple(dict.fromkeys(loc for g in groups for loc in g))
+    _KNOWN[0], _KNOWN[1] = state, known
+    return known
 
 
 def setup_offers(state: State) -> list[Todo]:
@@ -132,8 +149,12 @@ def shift_offers(
     described = {x.id for x in state.locations}
     kinds = tuple(config.terrain_tem)
     for side in state.sides:
+        opened: dict[str, bool] = {}  # whether the side's window is open, by kind (asked once)
         for ra, rb, kind in pr.shift_candidates(state, side):
-            if not window(state, side, Op(kind)).open:
+            is_open = opened.get(kind)
+            if is_open is None:
+                is_open = opened[kind] = window(state, side, Op(kind)).open
+            if not is_open:
                 continue
             try:
                 req = ShiftRequest(a=ra, b=rb, kind=kind, side=side)  # type: ignore[arg-type]
@@ -220,11 +241,11 @@ def move_offers(state: State) -> list[Todo]:
         return []
     sides = _side(state, who)
     out = []
+    mines = sorted({m.location for m in state.minefields if not m.revealed}, key=natural_key)
     for s in state.stacks:
         if s.side not in sides or s.status in HIP_KINDS:
             continue
         near = state.layout.neighbors(s.location)
-        mines = sorted({m.location for m in state.minefields if not m.revealed}, key=natural_key)
         to = _locations(state, near, mines, but=(s.location,), most=MOVE_CHOICES)
         if to:
             out.append(

@@ -123,12 +123,15 @@ def run_act(state: State, req: ActRequest) -> Outcome:
     )
 
 
-def run_move(state: State, req: MoveRequest) -> Outcome:
-    """A stack (or part of it) moves conventionally: it may split a potential dummy stack
-    (2.2); HIP units and dummy HIP counters never move conventionally (3.2.2). Not during
-    set-up: set-up places the scenario's counters, and 2.3 counts changes of location from the
-    start of play. The phasing side's first move or advance closes the start of the phase
-    (2.3): no more dummy stack shifts in it."""
+def check_move(state: State, req: MoveRequest) -> None:
+    """What :func:`run_move` refuses, without working out the move (``todo`` judges each
+    destination it offers: ``Procedure.check``)."""
+    _move_checked(state, req)
+
+
+def _move_checked(state: State, req: MoveRequest) -> tuple[Stack, list[Counter], int, str]:
+    """The refusals of :func:`run_move`, in its order: the stack, the counters that move, how
+    many dummies go, and the id of the part that splits off ('' when the whole stack moves)."""
     if state.phase == SETUP:
         raise RuleViolation(
             "O'Leary 2.3",
@@ -150,12 +153,7 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
             f"{s.id} is TI (a shift DR of 13 or more) until the end of the player turn: it may"
             " not move or advance",
         )
-    p = BoardChanges()
-    changes = []
-    if routs:
-        changes.append(f"{s.id} routs: broken, it is no longer TI")
     ids = list(req.counters or ())
-    mp = req.mp
     pos = req.position
     moving: list[Counter] = []
     for r in ids:
@@ -170,6 +168,34 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
     n_dummies = s.dummies if req.dummies is None else req.dummies
     if s.status == Status.DUMMY and not 1 <= n_dummies <= s.dummies:
         raise BadRequest(f"{s.id} has {s.dummies} dummies")
+    whole = len(moving) == len(s.counters) and (s.status != Status.DUMMY or n_dummies == s.dummies)
+    if whole and (to, pos or "") == (s.location, s.position):
+        # not a move: it would still cost bore-sight eligibility (2.3) and end the start of
+        # the phase
+        raise BadRequest(f"{s.id} is already in {to}" + (f" ({kind_words(pos)})" if pos else ""))
+    if whole:
+        return s, moving, n_dummies, ""
+    nid = req.name or split_id(state, s.id)
+    if _taken(state, nid):
+        raise BadRequest(f"{nid!r} is taken: name the part that splits off with name=...")
+    return s, moving, n_dummies, nid
+
+
+def run_move(state: State, req: MoveRequest) -> Outcome:
+    """A stack (or part of it) moves conventionally: it may split a potential dummy stack
+    (2.2); HIP units and dummy HIP counters never move conventionally (3.2.2). Not during
+    set-up: set-up places the scenario's counters, and 2.3 counts changes of location from the
+    start of play. The phasing side's first move or advance closes the start of the phase
+    (2.3): no more dummy stack shifts in it. Its refusals are :func:`check_move`'s."""
+    s, moving, n_dummies, nid = _move_checked(state, req)
+    to = req.to
+    routs = s.ti and state.phase == "RtPh"
+    p = BoardChanges()
+    changes = []
+    if routs:
+        changes.append(f"{s.id} routs: broken, it is no longer TI")
+    mp = req.mp
+    pos = req.position
 
     def moved_counter(c: Counter) -> Counter:
         c2 = c
@@ -188,21 +214,13 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
             )
         return c2
 
-    whole = len(moving) == len(s.counters) and (s.status != Status.DUMMY or n_dummies == s.dummies)
-    if whole and (to, pos or "") == (s.location, s.position):
-        # not a move: it would still cost bore-sight eligibility (2.3) and end the start of
-        # the phase
-        raise BadRequest(f"{s.id} is already in {to}" + (f" ({kind_words(pos)})" if pos else ""))
     mv = tuple(moved_counter(c) for c in moving)
-    if whole:
+    if not nid:
         p.put_stack(
             replace(s, location=to, position=pos, counters=mv, moved=True, ti=s.ti and not routs)
         )
         changes.insert(0, f"move {s.id} from {s.location} to {to}")
     else:
-        nid = req.name or split_id(state, s.id)
-        if _taken(state, nid):
-            raise BadRequest(f"{nid!r} is taken: name the part that splits off with name=...")
         rest = tuple(c for c in s.counters if c not in moving)
         left = replace(
             s, counters=rest, dummies=s.dummies - n_dummies if s.status == Status.DUMMY else 0

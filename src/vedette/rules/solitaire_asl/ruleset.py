@@ -82,7 +82,7 @@ class SolitaireASL(Ruleset[State]):
         self.procedures = procedure_table(
             Procedure.nodice(PhaseRequest, pr.run_phase),
             Procedure.nodice(ActRequest, pr.run_act),
-            Procedure.nodice(MoveRequest, pr.run_move),
+            Procedure.nodice(MoveRequest, pr.run_move, pr.check_move),
             Procedure.nodice(MergeRequest, pr.run_merge),
             Procedure.nodice(StackRequest, pr.run_mark),
             Procedure.nodice(DropRequest, pr.run_drop),

@@ -66,7 +66,17 @@ class Facts(Protocol):
 def op_table(table: Table, op: Op) -> Table:
     """The shift table with each row's text for this operation (``result_dummy``,
     ``result_hip``, ``result_cloaked`` in the config), so a roll's line speaks only of what
-    shifted."""
+    shifted. Kept in the table's own memo (a table never changes; ``todo`` plans every shift
+    it offers)."""
+    key = ("op_table", op)
+    hit = table.memo.get(key)
+    if hit is None:
+        hit = table.memo[key] = fresh_op_table(table, op)
+    return hit
+
+
+def fresh_op_table(table: Table, op: Op) -> Table:
+    """:func:`op_table` worked out afresh (the memo's oracle in its tests)."""
     key = f"result_{op.value}"
     if not any(hasattr(r, key) for r in table.rows):
         return table  # (no column of that kind's text: the table as it is)
