@@ -113,3 +113,23 @@ def test_the_screened_range_named_is_the_unit_types() -> None:
         b.until("shoot", "blue")
         with pytest.raises(RuleViolation, match=rf"\(\[{reach}\] only with a skirmisher screen\)"):
             b.do("shoot", dice=[6], firer="B", target="R")
+
+
+def test_a_counter_charge_around_says_the_game_s_straight_run_in() -> None:
+    """Moving to contact: the counter-charge line that goes around a unit in the way says the
+    straight run-in the game plays by: the text's [2], or a house rule's [3] (it printed [2]
+    whatever the house rules said)."""
+    for house, last in ((None, 2), ({"movement": {"straight_ahead": 3}}, 3)):
+        b = Battle.quick(
+            [
+                {"id": "M", "side": "blue", "type": "infantry", "x": 300, "y": 150},
+                {"id": "C", "side": "red", "type": "heavy_cavalry", "x": 300, "y": 225},
+                {"id": "X", "side": "red", "type": "infantry", "x": 285, "y": 192},
+            ],
+            options={"house_rules": house} if house else None,
+        )
+        b.do("advance", unit="M", distance="0.5")
+        b.until("shoot", "red")
+        lines = [t for t in b.todo() if t.procedure == "countercharge" and "path" in t.request]
+        assert lines, "no counter-charge around X offered"
+        assert all(f"(the last [{last}] straight in)" in t.text for t in lines)

@@ -1095,7 +1095,7 @@ def _countercharges(state: GameState, side: str) -> list[Todo]:
                         "countercharge",
                         {"unit": c.id, "target": e.id, "path": path},
                         f"{c.name} may counter-charge {e.name} around what stands in its way"
-                        " (the last [2] straight in)",
+                        f" (the last [{state.rules.movement.straight_ahead:g}] straight in)",
                         R_CONTACT,
                     )
                 )
