@@ -64,6 +64,7 @@ class Options:
     standstill_moves: Literal["moves", "any", "advance"]
     retire_arc_deg: float
     advance_arc_deg: float
+    charge_after_failed_morale: bool
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,55 @@
+"""Kuryakin's text as acceptance cases (seed 004), session 19, helper K9: a failed morale test
+binds the charge (reading K82). Played through the public API (``Game.create`` / ``perform`` /
+``todo`` / ``is_legal``) with forced dice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.solo_napoleonic.test_solonap_text_3 import cavalry, ready, unit
+from tests.solo_napoleonic.test_solonap_text_6 import offered
+from vedette.engine import Game
+from vedette.errors import RuleViolation
+
+CHARGE = {"unit": "F1", "target": "A1"}
+
+
+def _fell_back(tmp_path: Path, house: dict[str, Any] | None = None) -> Game:
+    """F1's lancers fail a morale test on their card (d100 99) and draw the chart's 5, "retires
+    half a move facing the enemy": their owed retirement takes them 180mm back from A1 (half of
+    their 400mm, the random move's -2cm), leaving A1 within the rest of their move."""
+    units = [cavalry("F1", x=500.0, y=0.0), unit("A1", "Allies", x=500.0, y=40.0)]
+    g = ready(tmp_path, units, house=house)
+    out = g.perform("morale", {"unit": "F1"}, [99, 5])
+    assert "retires half a move facing the enemy" in out.message
+    g.perform("move", {"unit": "F1", "mode": "retire"}, [-2, 3])
+    assert g.state.unit("F1").y == pytest.approx(-180.0)
+    return g
+
+
+# == reading K82: no charge after a failed morale test ============================================
+def test_a_unit_that_failed_morale_does_not_charge_that_turn(tmp_path: Path) -> None:
+    """Movement: a charged unit "if they pass their morale test may act accordingly"; Morale:
+    a failure's result applies at once. Lancers that failed a test and fell back half a move
+    facing the enemy were offered, and allowed, a charge at that enemy on the same card with
+    what was left of their move. Reading K82: a unit that failed a morale test charges no more
+    that turn (refused before any die, and not offered); the next turn it may;
+    ``charge_after_failed_morale = true`` gives the old way."""
+    g = _fell_back(tmp_path / "a")
+    assert offered(g, "charge") == []
+    assert not g.is_legal("charge", CHARGE).ok
+    with pytest.raises(RuleViolation, match="K82"):
+        g.perform("charge", CHARGE)  # (no dice given: refused before any)
+    g.perform("next", {})  # A1's card: it does nothing
+    g.perform("next", {})
+    g.perform("end_turn", {})
+    g.perform("control", {}, [1, 1])
+    g.perform("deal", {"cards": {"F1": 1, "A1": 2}, "chance": {}})
+    g.perform("next", {})
+    assert offered(g, "charge") == [CHARGE]  # a new turn: the failure no longer binds
+    h = _fell_back(tmp_path / "b", {"options": {"charge_after_failed_morale": True}})
+    assert offered(h, "charge") == [CHARGE]
+    assert "F1 charges A1" in h.perform("charge", CHARGE, [6, 0]).message
