@@ -1,5 +1,6 @@
 """Kuryakin's text as acceptance cases (seed 004), session 19, helper K9: a failed morale test
-binds the charge (reading K82). Played through the public API (``Game.create`` / ``perform`` /
+binds the charge (reading K82); a brigadier killed leaves his units out of command control
+(reading K83). Played through the public API (``Game.create`` / ``perform`` /
 ``todo`` / ``is_legal``) with forced dice."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.solo_napoleonic.test_solonap_text_2 import killed_with_f1
 from tests.solo_napoleonic.test_solonap_text_3 import cavalry, ready, unit
 from tests.solo_napoleonic.test_solonap_text_6 import offered
 from vedette.engine import Game
@@ -53,3 +55,30 @@ def test_a_unit_that_failed_morale_does_not_charge_that_turn(tmp_path: Path) -> 
     h = _fell_back(tmp_path / "b", {"options": {"charge_after_failed_morale": True}})
     assert offered(h, "charge") == [CHARGE]
     assert "F1 charges A1" in h.perform("charge", CHARGE, [6, 0]).message
+
+
+# == reading K83: a brigadier killed leaves his units out of command control at once ==============
+def _reasons(g: Game, uid: str) -> list[str]:
+    (test, _) = g.odds("morale", {"unit": uid})
+    return [m.reason for m in test.modifiers]
+
+
+def test_a_brigadier_killed_leaves_his_units_out_of_command_at_once(tmp_path: Path) -> None:
+    """Generals: a unit beyond 150mm "from its brigade commander is automatically out of command
+    control"; Morale: "Under Command Control +15%", "Brigade or Divisional CO killed in influence
+    range -15%". F1's attached brigadier FB fell to A1's fire, and F1's called test counted
+    both: +15% for a command whose commander lay dead, against -15% for his loss (no loss at
+    all). Reading K83: his units are out of command control from that moment (F2 too, far off);
+    ``killed_brigadier_command = "kept"`` keeps them in command until the next control phase."""
+    g = killed_with_f1(tmp_path / "a", "brigadier")
+    assert not g.state.unit("F1").in_command and not g.state.unit("F2").in_command
+    reasons = _reasons(g, "F1")
+    assert "Brigade or Divisional CO killed in influence range" in reasons
+    assert "under command control" not in reasons
+    assert "out of command" in g.perform("status", {"unit": "F2"}).message
+    h = killed_with_f1(tmp_path / "b", "brigadier", options={"killed_brigadier_command": "kept"})
+    assert h.state.unit("F1").in_command
+    assert "under command control" in _reasons(h, "F1")
+    # a corps commander killed is no brigade commander: command control is the brigadier's
+    c = killed_with_f1(tmp_path / "c", "corps")
+    assert c.state.unit("F1").in_command and "under command control" in _reasons(c, "F1")

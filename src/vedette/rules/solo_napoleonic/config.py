@@ -65,6 +65,7 @@ class Options:
     retire_arc_deg: float
     advance_arc_deg: float
     charge_after_failed_morale: bool
+    killed_brigadier_command: Literal["lost", "kept"]
 
 
 @dataclass(frozen=True, slots=True)
