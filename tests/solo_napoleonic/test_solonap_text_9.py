@@ -1,7 +1,8 @@
 """Kuryakin's text as acceptance cases (seed 004), session 19, helper K9: a failed morale test
 binds the charge (reading K82); a brigadier killed leaves his units out of command control
-(reading K83). Played through the public API (``Game.create`` / ``perform`` /
-``todo`` / ``is_legal``) with forced dice."""
+(reading K83); a unit that jumped the queue and failed its test does not act (reading K84).
+Played through the public API (``Game.create`` / ``perform`` / ``todo`` / ``is_legal``) with
+forced dice."""
 
 from __future__ import annotations
 
@@ -82,3 +83,39 @@ def test_a_brigadier_killed_leaves_his_units_out_of_command_at_once(tmp_path: Pa
     # a corps commander killed is no brigade commander: command control is the brigadier's
     c = killed_with_f1(tmp_path / "c", "corps")
     assert c.state.unit("F1").in_command and "under command control" in _reasons(c, "F1")
+
+
+# == reading K84: a unit that jumped the queue and failed its test does not act ==================
+def _failed_jumper(tmp_path: Path, house: dict[str, Any] | None = None) -> Game:
+    """F1 charges A1 (standstill 6, d100 00); A1 jumps to card 1.5 and fails its forced test
+    (99), halting where it stands (9); F1 moves up and comes home (no test: A1 failed and F1
+    took no casualties); the melee is waived (logged), so the charge is over on A1's card."""
+    g = ready(tmp_path, [unit("F1", x=500.0, y=0.0), unit("A1", "Allies", x=500.0, y=120.0)],
+              house=house)  # fmt: skip
+    g.perform("charge", CHARGE, [6, 0])
+    g.perform("next", {})
+    assert g.state.active == "A1"
+    out = g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 9])
+    assert "halts where it stands" in out.message
+    g.perform("close", {"unit": "F1"})
+    g.perform("charge_home", {"unit": "F1"})
+    g.perform("waive", {"obligation": "charge:F1:melee"})
+    return g
+
+
+def test_a_queue_jumper_that_failed_its_test_does_not_act(tmp_path: Path) -> None:
+    """Movement: the charged unit jumps the queue "and if they pass their morale test may act
+    accordingly as the player sees fit". A1, which failed its test and halted, was offered and
+    allowed on its jumped card what a halt allows (a volley at F1, a change to square), and its
+    card listed them. Reading K84: it does not act (its result's move would still be made, a
+    rally still tried); ``failed_jumper_acts = true`` gives the old way."""
+    g = _failed_jumper(tmp_path / "a")
+    assert offered(g, "fire", "A1") == [] and offered(g, "formation", "A1") == []
+    assert g.perform("status", {"unit": "A1"}).details["may"] == []
+    for proc, req in (("fire", {"unit": "A1", "target": "F1"}),
+                      ("formation", {"unit": "A1", "to": "square"})):  # fmt: skip
+        with pytest.raises(RuleViolation, match="K84"):
+            g.perform(proc, req)  # (no dice given: refused before any)
+    h = _failed_jumper(tmp_path / "b", {"options": {"failed_jumper_acts": True}})
+    assert offered(h, "fire", "A1") == [{"unit": "A1", "target": "F1"}]
+    assert "A1 fires at F1" in h.perform("fire", {"unit": "A1", "target": "F1"}).message

@@ -66,6 +66,7 @@ class Options:
     advance_arc_deg: float
     charge_after_failed_morale: bool
     killed_brigadier_command: Literal["lost", "kept"]
+    failed_jumper_acts: bool
 
 
 @dataclass(frozen=True, slots=True)
