@@ -107,8 +107,8 @@ def test_a_queue_jumper_that_failed_its_test_does_not_act(tmp_path: Path) -> Non
     """Movement: the charged unit jumps the queue "and if they pass their morale test may act
     accordingly as the player sees fit". A1, which failed its test and halted, was offered and
     allowed on its jumped card what a halt allows (a volley at F1, a change to square), and its
-    card listed them. Reading K84: it does not act (its result's move would still be made, a
-    rally still tried); ``failed_jumper_acts = true`` gives the old way."""
+    card listed them. Reading K84: it does not act (its result's move is still made, a routing
+    jumper still runs, a rally is still tried); ``failed_jumper_acts = true`` gives the old way."""
     g = _failed_jumper(tmp_path / "a")
     assert offered(g, "fire", "A1") == [] and offered(g, "formation", "A1") == []
     assert g.perform("status", {"unit": "A1"}).details["may"] == []
@@ -116,6 +116,15 @@ def test_a_queue_jumper_that_failed_its_test_does_not_act(tmp_path: Path) -> Non
                       ("formation", {"unit": "A1", "to": "square"})):  # fmt: skip
         with pytest.raises(RuleViolation, match="K84"):
             g.perform(proc, req)  # (no dice given: refused before any)
+    # a jumper that routs still runs on its card (reading K60), its result's move waived
+    r = ready(tmp_path / "r", [unit("F1", x=500.0, y=0.0), unit("A1", "Allies", x=500.0, y=120.0)])
+    r.perform("charge", CHARGE, [6, 0])
+    r.perform("next", {})
+    assert "routs" in r.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 1]).message
+    r.perform("waive", {"obligation": "result:A1"})
+    r.perform("close", {"unit": "F1"})
+    assert [t.obligation for t in r.todo() if t.owed] == ["rout:A1"]
+    assert "A1 routs" in r.perform("move", {"unit": "A1", "mode": "rout"}, [0, 3]).message
     h = _failed_jumper(tmp_path / "b", {"options": {"failed_jumper_acts": True}})
     assert offered(h, "fire", "A1") == [{"unit": "A1", "target": "F1"}]
     assert "A1 fires at F1" in h.perform("fire", {"unit": "A1", "target": "F1"}).message
