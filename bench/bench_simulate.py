@@ -1267,6 +1267,33 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         "        return RuleViolation(R_STAND, 'no advance to stop (K77)')\n",
         "Kuryakin: (the same) no halt for guns that cannot move",
     ),
+    (
+        "07a73a8:K84",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    bind_status(u, action, mode)\n"
+        '    if u.charge_state in ("declared", "home") and action not in ("charge", "fire",'
+        ' "melee"):\n',
+        "    bind_status(u, action, mode)\n"
+        "    if (u.restricted_to is not None and u.morale_failed and u.status != 'routing'\n"
+        "            and not u.must_rally):\n"
+        "        raise RuleViolation('Kuryakin, Movement', f'{u.id} failed its test (K84)')\n"
+        '    if u.charge_state in ("declared", "home") and action not in ("charge", "fire",'
+        ' "melee"):\n',
+        "Kuryakin: a queue jumper that failed its test does not act on its card (session 19,"
+        " reading K84)",
+    ),
+    (
+        "07a73a8:K84:v2",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    bind_status(u, action, mode)\n    no = charging_refusal(u, action)\n",
+        "    bind_status(u, action, mode)\n"
+        "    if (u.restricted_to is not None and u.morale_failed and u.status != 'routing'\n"
+        "            and not u.must_rally):\n"
+        "        raise RuleViolation('Kuryakin, Movement', f'{u.id} failed its test (K84)')\n"
+        "    no = charging_refusal(u, action)\n",
+        "Kuryakin: (on a baseline whose charger check is charging_refusal) a queue jumper that"
+        " failed its test does not act on its card (session 19, reading K84)",
+    ),
 )
 #: ``BASE_FIXES`` keys written against a baseline's code as its ``BASE_FIX_DIFFS`` leave it (a
 #: later fix's version for a baseline given an earlier fix as its commits' diff, the text it

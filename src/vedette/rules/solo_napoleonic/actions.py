@@ -70,9 +70,28 @@ def require_active(
     if not u.on_table:
         raise RuleViolation(rule, f"{u.id} is no longer on the table")
     bind_status(u, action, mode)
-    no = charging_refusal(u, action)
+    no = charging_refusal(u, action) or failed_jumper_refusal(state, u, action)
     if no is not None:
         raise no
+
+
+def failed_jumper_refusal(state: State, u: Unit, action: str) -> RuleViolation | None:
+    """Reading K84 (Movement: a charged unit jumps the queue "and if they pass their morale
+    test may act accordingly as the player sees fit"): a unit that jumped the queue and failed
+    its test does not act on its card: its result's move is still made (``owed_move``), a
+    routing unit still runs (reading K60), a retiring one retires and one that must rally
+    rallies, but it neither moves, fires, changes formation, reforms nor tries to start or
+    halt (a halted one fired and formed square as if it had held). ``[options]
+    failed_jumper_acts = true``: it acts as its result allows."""
+    if u.restricted_to is None or not u.morale_failed or state.config.options.failed_jumper_acts:
+        return None
+    if u.status == "routing" or u.must_rally:
+        return None  # (it only runs, retires or rallies: ``bind_status`` holds it, K60)
+    return RuleViolation(
+        "Kuryakin, Movement",
+        f"{u.id} jumped the queue and failed its morale test: it does not {action} this turn"
+        " (only those who pass 'may act'; reading K84, [options] failed_jumper_acts)",
+    )
 
 
 def charging_refusal(u: Unit, action: str) -> RuleViolation | None:

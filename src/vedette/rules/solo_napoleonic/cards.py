@@ -27,6 +27,7 @@ from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.actions import (
     after_charge_refusal,
+    failed_jumper_refusal,
     formation_refusal,
     halt_refusal,
     move_refusal,
@@ -310,6 +311,8 @@ def may_do(state: State, u: Unit, attacks: Attacks = by_type) -> list[str]:
         return ["move mode=rout (2D)", *rally]
     if u.must_rally:
         return rally + (["move mode=retire"] if u.status == "retiring" else [])
+    if failed_jumper_refusal(state, u, "act") is not None:
+        return []  # (reading K84: it failed the test the charge forced; its result stands)
     # (a unit's own actions listed only where the referee accepts them, as todo offers them:
     # no move and no test to move off without a move to make, unlimbered guns or its move made,
     # Moving From A Standstill; no halt for guns that do not move, reading K77; no reform

@@ -79,6 +79,23 @@ def fired_refusal(u: Unit) -> RuleViolation | None:
     return None
 
 
+def failed_morale_refusal(state: State, u: Unit) -> RuleViolation | None:
+    """Reading K82 (Movement: a charged unit "if they pass their morale test may act
+    accordingly"; Morale: results applied immediately): a unit that has failed a morale test
+    this turn does not charge for the rest of it, whatever its result (a unit that fell back
+    half a move facing the enemy charged it on the same card). ``[options]
+    charge_after_failed_morale = true``: only the result's own binding forbids it."""
+    if u.bound == "halt":
+        return None  # (its halt's own refusal says why: ``morale.charge``)
+    if u.morale_failed and not state.config.options.charge_after_failed_morale:
+        return RuleViolation(
+            "Kuryakin, Morale",
+            f"{u.id} has failed a morale test this turn: no charge (reading K82,"
+            " [options] charge_after_failed_morale)",
+        )
+    return None
+
+
 def can_fire(u: Unit) -> bool:
     """Can the unit give defensive fire at all (infantry, skirmishers, guns; not routing)?"""
     return (

@@ -64,6 +64,9 @@ class Options:
     standstill_moves: Literal["moves", "any", "advance"]
     retire_arc_deg: float
     advance_arc_deg: float
+    charge_after_failed_morale: bool
+    killed_brigadier_command: Literal["lost", "kept"]
+    failed_jumper_acts: bool
 
 
 @dataclass(frozen=True, slots=True)

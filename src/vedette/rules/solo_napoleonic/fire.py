@@ -47,6 +47,7 @@ from vedette.rules.solo_napoleonic.common import (
 from vedette.rules.solo_napoleonic.config import Band
 from vedette.rules.solo_napoleonic.events import (
     CasualtiesTaken,
+    CommandChecked,
     Disordered,
     Fired,
     GeneralAttached,
@@ -423,6 +424,7 @@ def take_casualties(
         ch.general(GeneralKilled, gen, f"killed with {uid}", killed=True, attached_to=None)
         notes.append(f"general {gen} KILLED")
         notes += general_killed_calls(ch, gen, uid)
+        command_lost(ch, gen)
     if figs == 0:
         notes += lost_unit_generals(ch, uid)
     return alloc, notes
@@ -443,10 +445,27 @@ def lost_unit_generals(ch: Changes, uid: str) -> list[str]:
             ch.general(GeneralKilled, g.id, f"lost with {uid}", killed=True, attached_to=None)
             out.append(f"general {g.id} lost with {uid} (KILLED)")
             out += general_killed_calls(ch, g.id, uid)
+            command_lost(ch, g.id)
         else:
             ch.general(GeneralAttached, g.id, f"{uid} is destroyed: detached", attached_to=None)
             out.append(f"general {g.id} is left where {uid} stood, detached")
     return out
+
+
+def command_lost(ch: Changes, gid: str) -> None:
+    """Reading K83 (Generals: a unit more than 150mm "from its brigade commander is
+    automatically out of command control"; Morale: "Under Command Control +15%" beside
+    "Brigade or Divisional CO killed in influence range -15%"): a brigadier killed leaves his
+    units out of command control at once, not only from the next control phase (his men's
+    tests counted his command's +15% against his loss's -15%). ``[options]
+    killed_brigadier_command = "kept"``: they stay in command until the next control phase."""
+    st = ch.state
+    g = st.general(gid)
+    if g.rank != "brigadier" or st.config.options.killed_brigadier_command != "lost":
+        return
+    for u in st.brigade_units(gid):
+        if u.in_command:
+            ch.unit(CommandChecked, u.id, f"{gid} killed: out of command control", in_command=False)
 
 
 def general_killed_calls(ch: Changes, gid: str, where: str) -> list[str]:

@@ -436,7 +436,7 @@ def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
     """What forbids a charge (the same for the roll and its odds)."""
     charging.bind_charge(u)
     charging.bind_status(u, "charge")
-    no = charging.fired_refusal(u)
+    no = charging.fired_refusal(u) or charging.failed_morale_refusal(state, u)
     if no is not None:
         raise no
     if u.artillery or u.skirmishing:
@@ -510,7 +510,8 @@ def quick_refused(state: State, procedure: str, unit: str, req: Any) -> bool:
     """True only of an action of ``simplay.QUICK`` the rules are sure to refuse, before any die,
     told cheaply (the simulator's quick check of the lines it draws, ``simplay.KuryakinSim``):
     a fire out of arc or range (``fire.refused``); a charge the charger's own state forbids
-    (``charging.charge_refusal``, ``charging.fired_refusal``), or out of reach
+    (``charging.charge_refusal``, ``charging.fired_refusal``,
+    ``charging.failed_morale_refusal``), or out of reach
     (:func:`charge_refused`); a reform, a try to halt or to move off the unit's state forbids
     (``actions.reform_refusal``, ``halt_refusal``, ``start_refusal``); a move (any of its
     choices: ``req`` None) by a unit that owes no rout or retirement and is charging
@@ -524,6 +525,7 @@ def quick_refused(state: State, procedure: str, unit: str, req: Any) -> bool:
         if u is not None and (
             charging.fired_refusal(u) is not None
             or charging.charge_refusal(u) is not None
+            or charging.failed_morale_refusal(state, u) is not None
             or start_charge_refusal(state, u) is not None
         ):
             return True
