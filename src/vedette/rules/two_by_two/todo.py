@@ -1305,6 +1305,20 @@ def _melee_phase(state: GameState) -> list[Todo]:
 
 
 def _voluntary_routs(state: GameState) -> list[Todo]:
+    """:func:`_voluntary_rout_lines`; stated, each with the ** units its rout may take along
+    open (``contagion``: picked, not typed)."""
+    lines = _voluntary_rout_lines(state)
+    if state.play != "stated":
+        return lines
+    out = []
+    for line in lines:
+        uid = line.request["unit"]
+        near = _contagion_choices(state, {state.unit(uid).side}, (uid,))
+        out.append(replace(line, open=near) if near else line)
+    return out
+
+
+def _voluntary_rout_lines(state: GameState) -> list[Todo]:
     """A *** unit may rout voluntarily (2 by 2, Unit Summary): in its own move phase (not once
     it has charged in it: reading 37), or when charged (ASSUMPTION, reading 18)."""
     out: list[Todo] = []
@@ -1320,11 +1334,7 @@ def _voluntary_routs(state: GameState) -> list[Todo]:
         if u.side == phasing and u.id in chargers:
             continue  # its charge ended its move for the phase (reading 37)
         if u.side == phasing or u.id in charged:
-            line = _rout_line(u.id, u.name)
-            if state.play == "stated":  # (the ** units its rout may take along: picked)
-                near = _contagion_choices(state, {u.side}, (u.id,))
-                line = replace(line, open=near) if near else line
-            out.append(line)
+            out.append(_rout_line(u.id, u.name))
     return out
 
 
