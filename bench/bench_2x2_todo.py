@@ -255,6 +255,17 @@ TODO_CHANGES: list[tuple[str, str, str]] = [
         "2 by 2 reading 37 (session 19): a charge ends the charger's move even when its target"
         " routs away (no voluntary rout after it)",
     ),
+    # session 19 (helper T7)
+    *(
+        (
+            key,
+            "added removed",
+            "2 by 2, Unit Summary ** and Melee (session 19): stated play offers a rout's contagion"
+            " and a follow-up's contact as choices; a shot at an enemy in melee with the firer"
+            " is a line of its own, not asked its band (reading 44)",
+        )
+        for key in ("rout unit=", "shoot firer=", "melee attacker=", "follow_up unit=")
+    ),
 ]
 CHOICES_CHANGED_18 = [
     (
@@ -318,6 +329,16 @@ CHOICES_CHANGED: list[tuple[str, str]] = [
         " reaches each of the eight facings)",
     ),
     *CHOICES_CHANGED_18,
+    # session 19 (helper T7)
+    *(
+        (
+            key,
+            "2 by 2, Unit Summary ** and Melee (session 19): stated play offers a rout's contagion"
+            " (none, each ** unit, each side's all) and a follow-up's contact (none, each enemy)"
+            " as choices",
+        )
+        for key in ("rout unit=", "shoot firer=", "melee attacker=", "follow_up unit=")
+    ),
 ]
 QUICK = os.environ.get("VEDETTE_BENCH_QUICK", "") not in ("", "0")
 BASE = "b550f36"  # main before the 2 by 2 todo speed work

@@ -25,7 +25,9 @@ def test_a_stated_game_offers_each_target_and_band() -> None:
     shots = [t for t in g.todo() if t.procedure == "shoot"]
     assert [t.command() for t in shots] == [f"shoot firer=F{i}" for i in (1, 2, 3, 4)]
     f1 = shots[0]
-    assert set(f1.open) == {"target", "band"} and "A1" in f1.open["target"]
+    # (and the contagion: Austria's Landwehr Wien, the ** unit a rout may take along)
+    assert set(f1.open) == {"target", "band", "contagion"} and "A1" in f1.open["target"]
+    assert f1.open["contagion"] == ((), ("A3",))
     assert f1.open["band"] == ("musket",)  # unscreened: [2] only with a skirmisher screen
     assert shots[3].open["band"] == ("canister", "short", "long")  # foot artillery's bands
     for t in shots:  # each choice runs as offered (planned: the rules check it)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -171,7 +171,7 @@ def resolve_rout(
     return events, rolls, lines
 
 
-def check_contagion(state: GameState, stated: Sequence[str] | None, sides: set[str]) -> None:
+def check_contagion(state: GameState, stated: Sequence[str] | None, sides: Collection[str]) -> None:
     """A stated ``contagion`` (the ** units within [3] of a rout the action may cause) names
     only units that rout so (2 by 2, Unit Summary: "** rout whenever any rout w/in [3]"): **
     units on the table, of a side whose rout it would be (``sides``: the units that may rout;

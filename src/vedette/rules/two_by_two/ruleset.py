@@ -444,6 +444,7 @@ class TwoByTwo(Ruleset[GameState]):
         (:mod:`vedette.rules.two_by_two.offers`): the same lines, judged once."""
         owed = self.obligations(state)
         judge = offers.judged(state, owed, lambda p, r: self.judge(state, p, r, owed=owed)[1])
+        judge = todo.contagion_apart(state, judge)  # (stated: a contagion judged on its own)
         self._deriving += 1  # its "end the phase" line is judged, not said (_left_undone)
         try:
             return derive_todo(owed, self.options(state), judge, strict)

@@ -20,11 +20,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from vedette.errors import BadRequest
+from vedette.errors import BadRequest, VedetteError
 from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body
 from vedette.rules.protocol import Obligation, Todo
 from vedette.rules.two_by_two import facts
+from vedette.rules.two_by_two.common import check_contagion
 from vedette.rules.two_by_two.model import (
     DERIVED,
     FORMATIONS,
@@ -55,17 +56,20 @@ def obligations(state: GameState) -> tuple[Obligation, ...]:
     if not state.melees and not state.follow_ups:  # (most steps: nothing pending)
         return ()
     out: list[Obligation] = []
+    stated = state.play == "stated"
     if state.stage == "battle" and state.phase == "melee":
         for m in state.melees:
+            a, d = m.attacker, m.defender
+            sides = {state.unit(a).side, state.unit(d).side} if stated else set()
             out.append(
                 Obligation(
-                    f"melee:{m.attacker}:{m.defender}",
+                    f"melee:{a}:{d}",
                     "melee",
-                    {"attacker": m.attacker, "defender": m.defender},
+                    {"attacker": a, "defender": d},
                     R_MELEE,
-                    f"the melee {m.attacker} vs {m.defender}"
-                    " (resolve every melee before the phase ends)",
+                    f"the melee {a} vs {d} (resolve every melee before the phase ends)",
                     blocks=_END,
+                    open=_contagion_choices(state, sides, (a, d)) if stated else {},
                 )
             )
     for f in state.follow_ups:
@@ -78,9 +82,105 @@ def obligations(state: GameState) -> tuple[Obligation, ...]:
                     R_MELEE,
                     f"the mandatory follow-up owed by {f.unit}",
                     blocks=_END,
+                    open=_contact_choices(state, f.unit) if stated else {},
                 )
             )
     return tuple(out)
+
+
+def _some_of(
+    ids: tuple[str, ...], groups: tuple[tuple[str, ...], ...] = ()
+) -> tuple[tuple[str, ...], ...]:
+    """A stated list field's likely values, picked and not typed: none, each unit alone, and
+    each of ``groups`` of two units or more; an open field offers values, not any subset, so
+    another subset is typed (``contagion=M1,M2``) or entered in the web app's form."""
+    return ((), *((i,) for i in ids), *(g for g in groups if len(g) > 1))
+
+
+def _contagion_choices(
+    state: GameState, sides: set[str], leave: tuple[str, ...] = ()
+) -> dict[str, tuple[Any, ...]]:
+    """Stated play: the open ``contagion`` field of an action that may rout a unit of
+    ``sides`` (2 by 2, Unit Summary: "** rout whenever any rout w/in [3]"): the ``**`` units
+    in play that such a rout could take along (of ``sides`` while ``[rout] contagion_sides``
+    is "friendly"; ``leave``: the units fighting, named already), which the player picks
+    after measuring [3] from the rout; none when no such unit is in play."""
+    friendly = state.rules.rout.contagion_sides == "friendly"
+    near = [
+        u
+        for u in state.live()
+        if state.utype(u).rout_contagion
+        and not u.entry
+        and u.id not in leave
+        and (not friendly or u.side in sides)
+    ]
+    if not near:
+        return {}
+    ids = tuple(u.id for u in near)
+    # all of a side's at once (a rout takes along a friend's: each side's own; otherwise all)
+    groups = (
+        tuple(tuple(u.id for u in near if u.side == s.id) for s in state.sides)
+        if friendly
+        else (ids,)
+    )
+    return {"contagion": _some_of(ids, groups)}
+
+
+#: the procedures whose stated ``contagion`` only :func:`common.check_contagion` reads before
+#: the dice, and the request fields naming the units whose side may rout
+_ROUTING = {"shoot": ("target",), "melee": ("attacker", "defender"), "rout": ("unit",)}
+
+
+def contagion_apart(state: GameState, judge: Callable[[str, Mapping[str, Any]], Any]) -> Any:
+    """``todo``'s judge in stated play, an open ``contagion`` judged apart: ``plan`` reads a
+    stated contagion only in :func:`common.check_contagion` (the units named rout that way),
+    so each request is judged once without it, and each contagion checked on its own (a
+    shot's targets x bands x contagions were each judged whole: 6 times the work with four
+    militia about). The same verdicts; the parsed request returned is the one without it (todo
+    reads only the verdict of an open line's choices, and a contagion is always open)."""
+    if state.play != "stated":
+        return judge
+    kept: dict[tuple[Any, ...], tuple[bool, Any]] = {}
+
+    def verdict(key: tuple[Any, ...], check: Callable[[], Any]) -> Any:
+        hit = kept.get(key)
+        if hit is None:
+            try:
+                hit = (True, check())
+            except VedetteError as e:
+                hit = (False, e)
+            kept[key] = hit
+        if not hit[0]:
+            raise hit[1].with_traceback(None)
+        return hit[1]
+
+    def apart(procedure: str, request: Mapping[str, Any]) -> Any:
+        names = _ROUTING.get(procedure)
+        stated = request.get("contagion")
+        if names is None or type(stated) is not tuple:  # (todo's choices are tuples)
+            return judge(procedure, request)
+        rest = {k: v for k, v in request.items() if k != "contagion"}
+        try:
+            key = (procedure, *rest.items())
+            hash((key, stated))
+        except TypeError:  # (a list in the request: not a key)
+            return judge(procedure, request)
+        typed = verdict(key, lambda: judge(procedure, rest))
+        sides = frozenset(state.unit(rest[f]).side for f in names)
+        verdict((sides, stated), lambda: check_contagion(state, stated, sides))
+        return typed
+
+    return apart
+
+
+def _contact_choices(state: GameState, uid: str) -> dict[str, tuple[Any, ...]]:
+    """Stated play: the open ``contact`` field of a follow-up (2 by 2, Melee: a winner's
+    follow-up into contact with a fresh enemy starts a subsequent melee): no contact, or one
+    of the enemies in play (entered the table: Reinforcements), which the player sees
+    touching the follower once it has moved."""
+    u = state.unit(uid)
+    ids = tuple(e.id for e in state.live(state.enemy_of(u.side)) if not e.entry)
+    return {"contact": _some_of(ids)} if ids else {}
 
 
 def waive(state: GameState, obligation: str) -> GameState:
@@ -975,7 +1075,9 @@ def _reactions(state: GameState) -> list[Todo]:
             )
         if not d.shot:  # (its charger is in contact: the range is known, stated or tracked)
             req = {"firer": d.id, "target": a.id}
-            out.append(Todo("shoot", req, f"{d.name} may fire on its charger {a.name}", R_CONTACT))
+            near = _contagion_choices(state, {a.side}) if d.body is None else {}
+            text = f"{d.name} may fire on its charger {a.name}"
+            out.append(Todo("shoot", req, text, R_CONTACT, open=near))
     return out
 
 
@@ -1006,18 +1108,38 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
             for b in t.range_names
             if not (b == "skirmish" and t.is_infantry and t.star_range and not u.screened)
         )
-        ids = tuple(e.id for e in foes if not e.entry)  # (entered: Reinforcements)
-        if not ids:
-            return []
-        return [
-            Todo(
-                "shoot",
-                {"firer": u.id},
-                f"{u.name} may shoot (pick the target and the range band measured)",
-                R_SHOOT,
-                open={"target": ids, "band": bands},
+        near = _contagion_choices(state, {state.enemy_of(u.side)})
+        # an enemy it fights a melee with is in base contact: its range is known (reading
+        # 44), a line of its own without the bands (the others: the player measures)
+        engaged = {
+            m.attacker if m.defender == u.id else m.defender
+            for m in state.melees
+            if u.id in (m.attacker, m.defender)
+        }
+        out: list[Todo] = []
+        ids = tuple(e.id for e in foes if not e.entry and e.id not in engaged)
+        if ids:  # (entered: Reinforcements)
+            out.append(
+                Todo(
+                    "shoot",
+                    {"firer": u.id},
+                    f"{u.name} may shoot (pick the target and the range band measured)",
+                    R_SHOOT,
+                    open={"target": ids, "band": bands, **near},
+                )
             )
-        ]
+        for e in foes:
+            if e.id in engaged and not e.entry:
+                out.append(
+                    Todo(
+                        "shoot",
+                        {"firer": u.id, "target": e.id},
+                        f"{u.name} may shoot {e.name}, in contact with it (range 0)",
+                        R_SHOOT,
+                        open=near,
+                    )
+                )
+        return out
     reach = t.ranges[-1] if t.ranges else 0.0
     ids = tuple(e.id for e in _within_n(state, u, foes, reach))
     return _choose("shoot", {"firer": u.id}, f"{u.name} may shoot", R_SHOOT, "target", ids)
@@ -1162,7 +1284,11 @@ def _melee_phase(state: GameState) -> list[Todo]:
     out: list[Todo] = []
     for f in state.follow_ups:
         if not f.mandatory:
-            out.append(Todo("follow_up", {"unit": f.unit}, f"{f.unit} may follow up", R_MELEE))
+            contact = _contact_choices(state, f.unit) if state.play == "stated" else {}
+            text = f"{f.unit} may follow up" + (
+                " (pick the enemy it then touches)" if contact else ""
+            )
+            out.append(Todo("follow_up", {"unit": f.unit}, text, R_MELEE, open=contact))
             out.append(
                 Todo(
                     "follow_up",
@@ -1181,6 +1307,20 @@ def _melee_phase(state: GameState) -> list[Todo]:
 
 
 def _voluntary_routs(state: GameState) -> list[Todo]:
+    """:func:`_voluntary_rout_lines`; stated, each with the ** units its rout may take along
+    open (``contagion``: picked, not typed)."""
+    lines = _voluntary_rout_lines(state)
+    if state.play != "stated":
+        return lines
+    out = []
+    for line in lines:
+        uid = line.request["unit"]
+        near = _contagion_choices(state, {state.unit(uid).side}, (uid,))
+        out.append(replace(line, open=near) if near else line)
+    return out
+
+
+def _voluntary_rout_lines(state: GameState) -> list[Todo]:
     """A *** unit may rout voluntarily (2 by 2, Unit Summary): in its own move phase (not once
     it has charged in it: reading 37), or when charged (ASSUMPTION, reading 18)."""
     out: list[Todo] = []

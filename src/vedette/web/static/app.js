@@ -418,8 +418,10 @@ function initGame() {
   // referee accepts, one tap each (a long list: the first ones, then a pick of the rest)
   const SHOWN_CHOICES = 12;
   // a choice's words: the label its form's list shows for that value ("dummy HIP counter" for
-  // dummy_hip), else the value itself
+  // dummy_hip), a list's items ("none" when empty: 2 by 2's stated contagion, a follow-up's
+  // contact), else the value itself
   const words = (procedure, k, v) => {
+    if (Array.isArray(v)) return v.length ? v.map(fieldText).join(" + ") : "none";
     const text = fieldText(v);
     const sel = document.querySelector(`form.proc[data-proc="${CSS.escape(procedure)}"] select[name="${CSS.escape(k)}"]`);
     const opt = sel ? [...sel.options].find((o) => o.value === text) : null;
