@@ -446,7 +446,9 @@ def derive_todo(
     checks) and raises on a refusal, returning the parsed request. Obligations come first,
     each as offered (an owed step ``plan`` refuses is marked ``refused``: a dead end); then each
     option ``plan`` accepts: a complete one as it is, an open one with only the choices
-    ``plan`` accepts (dropped when none is left). ``strict``: an option that is not even a
+    ``plan`` accepts (dropped when none is left). One line a step: an option with the key
+    (:func:`todo_key`) of an owed entry (as offered or as judged) or of an earlier option is
+    dropped (the owed step is listed once, owed). ``strict``: an option that is not even a
     well-formed request (a required field neither given nor open) raises
     :class:`MalformedOffer` instead of being dropped, and an unexpected error (a defect, such
     as a module the judgement needs missing) propagates instead of silently dropping the offer
@@ -455,7 +457,10 @@ def derive_todo(
     seen: set[str] = set()
     for t, owed in todo_entries(obligations, options):
         if owed:
-            out.append(judged(t, judge, owed=True) or t)
+            step = judged(t, judge, owed=True) or t
+            seen.add(todo_key(t))  # an option repeating an owed step is not listed again
+            seen.add(todo_key(step))
+            out.append(step)
             continue
         j = judged(t, judge, owed=False, strict=strict)
         if j is None:
@@ -484,7 +489,8 @@ def todo_entries(
 
 
 def todo_key(t: Todo) -> str:
-    """Two options with the same key are one ``todo`` line (the second is dropped)."""
+    """Two entries with the same key are one ``todo`` line: an option with the key of an owed
+    entry or of an earlier option is dropped."""
     return t.command() + "|" + repr(sorted(t.open.items()))
 
 

@@ -197,8 +197,8 @@ class TodoSim(SimPlay):
     the lines, the simulator judges the lines it tries. The same law (docs/simulation.md):
     every line ``todo`` would list equally likely, a line ``todo`` would drop skipped, owed
     lines only while something is owed; one line per request-and-choices (``todo`` drops an
-    option with the key of one before it: here by the offer's key, the same for the shipped
-    offers, tested)."""
+    option with the key of an owed entry or of an option before it: here by the offer's key,
+    the same for the shipped offers, tested)."""
 
     policies: ClassVar[Mapping[str, Policy]] = {"random": RANDOM_DRAWN}
 
@@ -211,7 +211,7 @@ class TodoSim(SimPlay):
     ) -> tuple[Callable[[str, Mapping[str, Any]], Any], list[tuple[Todo, bool]]]:
         """``todo``'s verdict on ``state`` and its entries not yet judged (each with whether it
         is owed), as the random policy counts them: owed lines only while something is owed,
-        an option with the key of one before it left out."""
+        an option with the key of an owed line or of an option before it left out."""
         owed = ruleset.obligations(state)
         procs = {o.procedure for o in owed}
         out: list[tuple[Todo, bool]] = []
@@ -219,11 +219,10 @@ class TodoSim(SimPlay):
         for t, is_owed in todo_entries(owed, ruleset.options(state)):
             if owed and t.procedure not in procs:
                 continue
-            if not is_owed:
-                key = todo_key(t)
-                if key in seen:
-                    continue
-                seen.add(key)
+            key = todo_key(t)
+            if not is_owed and key in seen:
+                continue
+            seen.add(key)
             out.append((t, is_owed))
         return ruleset.todo_judge(state, owed), out
 

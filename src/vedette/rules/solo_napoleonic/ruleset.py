@@ -368,6 +368,8 @@ def unit_options(state: State, u: Any, make: Make = _todo) -> list[Any]:
         return _unit_options(state, u, make)
     if u.status == "routing":  # whether its run is owed reads more than its own fields
         return _unit_options(state, u, make)  # (``flow.routing_runs``): made afresh
+    if u.bound in actions.RESULT_MOVES:  # (its result move owed: made afresh, see below)
+        return _unit_options(state, u, make)
     key = (_own_key(u), make)
     hit = _UNIT_OPTIONS.get(key)
     if hit is not None and hit[0] is state.config:
@@ -400,7 +402,9 @@ def _own_options(state: State, u: Any, make: Make = _todo) -> Own:
         )
         return [run, rally], [], False
     if u.must_rally:
-        if u.status != "retiring":
+        if u.status != "retiring" or u.bound in actions.RESULT_MOVES:
+            # its morale result's retirement is owed (``flow.bound_moves``, the only distance
+            # it may take): listed once, owed, not again as "carries out its retirement"
             return [rally], [], False
         text = f"{u.id} carries out its retirement"
         return [rally, *move_offer(state, u, "retire", text, charging.R_ROUT, make)], [], False
