@@ -20,7 +20,9 @@ from vedette.engine import Game, Store
 def test_a_unit_named_like_an_objects_property_taps_cleanly(
     page: Any, live_server: str, live_db: Path, uid: str
 ) -> None:
-    scn = json.loads(json.dumps(rules.get("solonap").scenario("sample")).replace('"F4"', f'"{uid}"'))
+    scn = json.loads(
+        json.dumps(rules.get("solonap").scenario("sample")).replace('"F4"', f'"{uid}"')
+    )
     name = f"proto-{uid.strip('_')}"
     Game.create(Store(live_db), name, "solonap", scn, seed=1)
     errors: list[str] = []
