@@ -185,3 +185,28 @@ def test_a_hand_deal_of_whole_numbers_still_deals(tmp_path: Path) -> None:
     hand = {"cards": {**HAND, "A4": "7"}, "chance": {"French": "inspired", "Austrians": "smoke"}}
     out = g.perform("deal", hand)
     assert out.message.startswith("cards revealed (1-10): #1 Morand") and "#7 A4" in out.message
+
+
+def test_undo_of_a_staff_step_or_a_deal_reveals_no_die(tmp_path: Path) -> None:
+    """Undo cannot reveal the next die: a general's staff step undone and given again rolls
+    the same dice; undone and given for another general, it rolls dice never drawn (not the
+    undone step's, which would tell the player which general they suit). The same for a
+    seeded game dealing a real deck (deal=cards): the deal undone deals the same cards."""
+    scn = rules.get("solonap").scenario("sample")
+    g = Game.create(Store(tmp_path / "g.db"), "s", "solonap", scn, seed=3,
+                    options={"deal": "cards", "staff_by": "general"})  # fmt: skip
+    first = g.perform("staff", {"general": "Dessaix"})
+    drawn = g.position
+    g.undo()
+    assert g.perform("staff", {"general": "Dessaix"}).message == first.message
+    g.undo()
+    before = g.position
+    g.perform("staff", {"general": "Morand"})
+    assert before == drawn and g.records[-1].payload["dice"]["before"] >= drawn
+    for gen in GENERALS:
+        if gen != "Morand":
+            g.perform("staff", {"general": gen})
+    g.perform("control", {})
+    dealt = g.perform("deal", {})
+    g.undo()
+    assert g.perform("deal", {}).message == dealt.message
