@@ -79,6 +79,19 @@ def test_an_infinite_number_is_refused_like_any_other_bad_number(db: str, text: 
     assert f"'tem.4P5' must be a whole number, not '{text}'" in err, err
 
 
+@pytest.mark.parametrize("field", ["distance", "town", "rough"])
+def test_a_stated_length_no_float_holds_is_refused_as_no_length(tmp_path: Path, field: str) -> None:
+    """Session 19 (helper X): a 2 by 2 stated length of 400 nines read as infinity: the move
+    was refused as needing "[inf]" (a town's "+[inf] [inf] in town"), not as no length."""
+    path = tmp_path / "s.db"
+    scn = rules.get("two_by_two").scenario("sample")
+    Game.create(Store(path), "s", "two_by_two", scn, seed=1, options={"play": "stated"})
+    n = "9" * 400
+    extra = [] if field == "distance" else ["distance=2"]
+    err = refused(str(path), "twobytwo", "move", "unit=A1", f"{field}={n}", *extra, "--game", "s")
+    assert f"'{field}' must be a length in base units [n]" in err and "inf" not in err, err
+
+
 def test_a_name_that_reads_as_a_number_no_float_holds_stays_a_name() -> None:
     assert parse_value("NaN") == "NaN" and parse_value("1e400") == "1e400"
     assert parse_value("1e3") == 1000.0 and parse_value("[1, NaN]") == [1, "NaN"]

@@ -182,6 +182,15 @@ def test_house_rules_refuse_other_digits() -> None:
     assert "terrain 'lake': cost '３' is not a number or 'impassable'" in err, err
 
 
+@pytest.mark.parametrize("dice", ["²d6", "１d6", "1d６"])
+def test_a_kuryakin_batterys_dice_in_other_digits_are_refused(dice: str) -> None:
+    """Session 19 (helper X): [fire] ball_dice, read by ``str.isdigit`` (E's check), took
+    "１d6" (and so a game whose battery's fire could not roll) and failed on "²d6" with an
+    internal error; the shipped "1d6" still reads (tests/seeds/test_solonap_examples.py)."""
+    err = _refused_house_rules("solonap", {"fire": {"ball_dice": dice}})
+    assert f"[fire] ball_dice must be dice such as 1d6, not '{dice}'" in err, err
+
+
 def test_house_rules_in_ascii_digits_still_read() -> None:
     nab = rules.get("nab")
     house = {"hexsides": {"road": {"road_cost": "1/3"}}, "terrain": {"lake": {"cost": "4"}}}

@@ -220,10 +220,16 @@ def deal(state: State, req: rq.Deal, dice: DiceSource) -> Outcome:
     if given_c is not None:
         if not isinstance(given_c, dict):
             raise BadRequest("'chance' must be a mapping side -> chance card id")
-        ids = {c.id for c in deck_c}
+        left_c = [c.id for c in deck_c]
         for side, cid in given_c.items():
-            if side not in state.sides or cid not in ids:
+            if side not in state.sides or cid not in {c.id for c in deck_c}:
                 raise BadRequest(f"chance card {cid!r} for {side!r}: unknown side or card")
+            if cid not in left_c:  # (one deck, each side draws from it: Move Sequence)
+                raise BadRequest(
+                    f"chance card {cid!r} for {side!r}: already drawn by another side (each"
+                    " side draws its card from the one chance deck; Kuryakin, Move Sequence)"
+                )
+            left_c.remove(cid)
             chance[side] = str(cid)
     elif deck_c and real_deck(state):
         chance, drawn = draw_chance_real(state, deck_c, dice)

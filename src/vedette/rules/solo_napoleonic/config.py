@@ -7,6 +7,7 @@ the default of every value is written once, in the data file.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -375,8 +376,8 @@ def _fire(f: FireNumbers) -> FireNumbers:
             raise DataError(SRC, f"[fire] {name} must be a d6 face, 1-7 (7: never)")
     for name in ("ball_dice", "canister_dice"):
         dice = getattr(f, name)
-        n, d, sides = dice.partition("d")
-        if not (d and n.isdigit() and sides.isdigit() and int(n) > 0 and int(sides) > 1):
+        m = re.fullmatch(r"([0-9]+)d([0-9]+)", dice)  # (ASCII digits: "²d6" was an error)
+        if m is None or int(m[1]) < 1 or int(m[2]) < 2:
             raise DataError(SRC, f"[fire] {name} must be dice such as 1d6, not {dice!r}")
     return f
 

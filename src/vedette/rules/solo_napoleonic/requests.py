@@ -56,8 +56,8 @@ class Control:
 class Deal:
     """deal and reveal activation cards and chance cards"""
 
-    cards: dict[str, Any] | None = arg("cards dealt by hand: {holder: number}", default=None)
-    chance: dict[str, Any] | None = arg("chance cards drawn by hand: {side: card}", default=None)
+    cards: dict[str, int] | None = arg("cards dealt by hand: {holder: number}", default=None)
+    chance: dict[str, str] | None = arg("chance cards drawn by hand: {side: card}", default=None)
 
 
 @procedure("next", rule="Kuryakin, Move Sequence / Movement", omit_none=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -71,7 +72,7 @@ def to_n(state: GameState, text: str | float, what: str = "distance") -> float:
     if known is not None:
         return known
     m = _LENGTH.match(str(text).lower())
-    if m is None:
+    if m is None or not math.isfinite(float(m.group(1))):  # (400 nines read as inf)
         raise BadRequest(
             f"'{what}' must be a length in base units [n] (e.g. 3), or with its unit"
             f" (2in, 50mm), not {text!r}"

@@ -372,7 +372,7 @@ function initGame() {
   function showCounter(id) {
     const ol = document.getElementById("next");
     ol.querySelectorAll("li.counter").forEach((li) => li.remove());
-    const items = counters[id] || [];
+    const items = Object.hasOwn(counters, id) ? counters[id] : []; // (an id "toString": not the object's)
     items.slice().reverse().forEach((item, j) => ol.prepend(entry(item, `c${items.length - 1 - j}`, "counter")));
     if (!items.length) return;
     ol.scrollTop = 0;
@@ -765,7 +765,7 @@ function initGame() {
     if (key === lastPick.key && Date.now() - lastPick.at < 100) return; // one pick, told twice
     lastPick = { key, at: Date.now() };
     // (a fortification or a minefield is picked as a place: its id names it all the same)
-    if (kind === "unit" || counters[fieldText(value)]) showCounter(fieldText(value));
+    if (kind === "unit" || Object.hasOwn(counters, fieldText(value))) showCounter(fieldText(value));
     const text = fieldText(value);
     // the field of the chosen Next entry that offers this very choice (Kuryakin's chance card
     // 'on' a unit, a general riding 'to' one: fields whose names say nothing of the board),
