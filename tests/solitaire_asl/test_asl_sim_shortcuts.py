@@ -19,6 +19,7 @@ from vedette.engine import Game, Store
 from vedette.errors import VedetteError
 from vedette.rules.protocol import derive_todo
 from vedette.rules.solitaire_asl import ids, offers, procedures, shift
+from vedette.rules.solitaire_asl import ruleset as asl_ruleset
 from vedette.rules.solitaire_asl.ids import BOARD_COLUMNS, BOARD_ROWS, HexId
 from vedette.rules.solitaire_asl.model import (
     Counter,
@@ -31,7 +32,7 @@ from vedette.rules.solitaire_asl.model import (
     natural_key,
 )
 from vedette.rules.solitaire_asl.requests import ShiftRequest
-from vedette.rules.solitaire_asl.turn import window
+from vedette.rules.solitaire_asl.turn import querying, window
 from vedette.sim.play import Setup, play_game
 
 RS = rules.get("solitaire_asl")
@@ -300,3 +301,34 @@ def test_kept_shift_verdicts_follow_what_the_plan_reads(states: list[State]) -> 
                 assert _offered(offers.shift_offers(ch, ch.config, ch.config.tables)) == want
                 differ += want != base
     assert differ > 0
+
+
+def test_a_shift_planned_twice_is_planned_once_as_afresh(states: list[State]) -> None:
+    """The simulator judges the shift it draws, then plays it: the second plan is the first
+    (the same state and request), equal to a plan made afresh; a query's plan (its window
+    opened, turn.QUERY) is never the play's, nor the play's the query's, and another state
+    is planned for itself."""
+    plan = RS.procedures["shift"].plan
+    shifts = 0
+    for st in states:
+        for side in st.sides:
+            for ra, rb, kind in procedures.shift_candidates(st, side):
+                req = ShiftRequest(a=ra, b=rb, kind=kind, side=side)  # type: ignore[arg-type]
+                with querying():
+                    want_q = _verdict(asl_ruleset.fresh_shift_plan, st, req)
+                    got_q = _verdict(plan, st, req)
+                want = _verdict(asl_ruleset.fresh_shift_plan, st, req)
+                assert _verdict(plan, st, req) == want  # (after the query's)
+                with querying():
+                    assert _verdict(plan, st, req) == got_q == want_q  # (after the play's)
+                if want[0] != "accepted":
+                    continue
+                shifts += 1
+                first = plan(st, req)
+                assert plan(st, req) is first
+                assert first == asl_ruleset.fresh_shift_plan(st, req)
+                other = states[0] if st is not states[0] else states[1]
+                assert _verdict(plan, other, req) == _verdict(
+                    asl_ruleset.fresh_shift_plan, other, req
+                )
+    assert shifts > 0
