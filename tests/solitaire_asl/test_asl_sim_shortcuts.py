@@ -332,3 +332,49 @@ def test_a_shift_planned_twice_is_planned_once_as_afresh(states: list[State]) ->
                     asl_ruleset.fresh_shift_plan, other, req
                 )
     assert shifts > 0
+
+
+def _old_candidates(state: State, side: str) -> list[tuple[str, str, str]]:
+    """``shift_candidates`` as it was, every pair of the side's stacks tried."""
+    mine = [s for s in state.stacks if s.side == side]
+    pairs: list[tuple[str, str, str]] = []
+    for i, a in enumerate(mine):
+        for b in mine[i:]:
+            if a.status == Status.POTENTIAL_DUMMY and b.status in shift.DUMMY_KINDS:
+                pairs.append((a.id, b.id, "dummy"))
+            elif b.status == Status.POTENTIAL_DUMMY and a.status == Status.DUMMY:
+                pairs.append((b.id, a.id, "dummy"))
+            elif a.status == b.status == Status.CLOAKED and a.id != b.id:
+                pairs.append((a.id, b.id, "cloaked"))
+    hip_locs = sorted(
+        {s.location for s in mine if s.status in shift.HIP_KINDS}
+        | {f.location for f in state.fortifications if f.side == side and f.hidden}
+    )
+    for i, la in enumerate(hip_locs):
+        for lb in hip_locs[i + 1 :]:
+            pairs.append((la, lb, "hip"))
+    return pairs
+
+
+def test_shift_candidates_pair_only_the_stacks_that_pair(states: list[State]) -> None:
+    """The candidates from the stacks whose status may pair are every pair's, in order: on
+    the games' states, with their dummy stacks cloaked, and with each stack's status turned
+    to every other."""
+    kinds = set()
+    for st in states[::2]:
+        cloaked = tuple(
+            replace(s, status=Status.CLOAKED) if s.status in shift.DUMMY_KINDS else s
+            for s in st.stacks
+        )
+        variants = [st, replace(st, stacks=cloaked)] + [
+            st.with_stack(replace(s, status=status))
+            for s in st.stacks[:6]
+            for status in Status
+            if status != s.status
+        ]
+        for v in variants:
+            for side in v.sides:
+                got = procedures.shift_candidates(v, side)
+                assert got == _old_candidates(v, side)
+                kinds |= {k for _, _, k in got}
+    assert kinds == {"dummy", "cloaked", "hip"}
