@@ -142,3 +142,27 @@ def test_contents_within_matches_distance() -> None:
     contents = {h: h for h in m.ids}
     got = set(m.contents_within("A0606", 3, contents))
     assert got == {h for h in m.ids if m.distance("A0606", h) <= 3}
+
+
+def test_nearest_tier_on_the_sample_map_from_every_hex() -> None:
+    """Issue 29: ``nearest`` (its heap holding one int per entry) against the plain full
+    search, from every hex of the sample map to the sample scenario's force hexes (each force
+    alone, then all of them), both ways, bounded or not."""
+    state = RULESET.initial_state(RULESET.scenario("sample"), {})
+    m = state.map
+    forces = [{m.index(h) for h in p.hexes} for p in state.pieces.values()]
+    assert len(forces) > 2
+    for direction in ("to", "from"):
+        for source in range(len(m)):
+            full = {i: d for d, i in m.search([source], direction=direction)}
+            for targets in (*forces, set().union(*forces)):
+                for bound in (None, 3 * m.denominator):
+                    reach = {t: full[t] for t in targets if t in full}
+                    if bound is not None:
+                        reach = {t: d for t, d in reach.items() if d <= bound}
+                    best, hexes = m.nearest([source], targets, bound, direction=direction)
+                    if not reach:
+                        assert (best, hexes) == (None, [])
+                    else:
+                        assert best == min(reach.values())
+                        assert sorted(hexes) == sorted(t for t, d in reach.items() if d == best)

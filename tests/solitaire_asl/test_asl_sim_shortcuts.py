@@ -7,7 +7,9 @@ with plain ``plan``."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -17,10 +19,20 @@ from vedette.engine import Game, Store
 from vedette.errors import VedetteError
 from vedette.rules.protocol import derive_todo
 from vedette.rules.solitaire_asl import ids, offers, procedures, shift
+from vedette.rules.solitaire_asl import ruleset as asl_ruleset
 from vedette.rules.solitaire_asl.ids import BOARD_COLUMNS, BOARD_ROWS, HexId
-from vedette.rules.solitaire_asl.model import Op, State, natural_key
+from vedette.rules.solitaire_asl.model import (
+    Counter,
+    Fortification,
+    Location,
+    Op,
+    Stack,
+    State,
+    Status,
+    natural_key,
+)
 from vedette.rules.solitaire_asl.requests import ShiftRequest
-from vedette.rules.solitaire_asl.turn import window
+from vedette.rules.solitaire_asl.turn import querying, window
 from vedette.sim.play import Setup, play_game
 
 RS = rules.get("solitaire_asl")
@@ -182,3 +194,187 @@ def test_shift_offers_ask_each_window_once_and_offer_the_same(states: list[State
         assert [dict(t.request) for t in shifts] == _old_shifts(st)
         offered += len(shifts)
     assert offered > 0
+
+
+def _offered(got: tuple[list[Any], list[Any]]) -> list[Any]:
+    return [t.to_json() for part in got for t in part]
+
+
+def test_kept_shift_verdicts_are_the_plans(
+    states: list[State], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A candidate's verdict kept while what its plan reads is unchanged: the offers (facts
+    and shifts) are those of every candidate planned afresh, state after state as a game
+    goes, then in a shuffled order (states of two games mixed, so that a kept verdict meets
+    states it was not made on), and some candidates are not planned again."""
+    planned = 0
+    real = offers._shift_verdict
+
+    def counted(*args: Any) -> Any:
+        nonlocal planned
+        planned += 1
+        return real(*args)
+
+    monkeypatch.setattr(offers, "_SHIFT_MEMO", {})
+    fresh = [
+        _offered(offers.shift_offers(st, st.config, st.config.tables, memo=False)) for st in states
+    ]
+    monkeypatch.setattr(offers, "_shift_verdict", counted)
+    order = [*range(len(states)), *random.Random(5).sample(range(len(states)), len(states))]
+    asked = 0
+    for i in order:
+        st = states[i]
+        assert _offered(offers.shift_offers(st, st.config, st.config.tables)) == fresh[i], i
+        asked += sum(
+            1
+            for side in st.sides
+            for _, _, kind in procedures.shift_candidates(st, side)
+            if offers._window_open(st, side, kind, st.config)
+        )
+    assert sum(len(x) for x in fresh) > 0
+    assert 0 < planned < asked  # the kept verdicts are read, not only made
+
+
+def _changed(st: State, la: str, lb: str) -> Iterator[State]:
+    """``st`` with one thing a shift between ``la`` and ``lb`` reads changed at a time: a
+    stack there TI, of another status, with a vehicle that used more MP, or gone; an enemy
+    unit there (it sees the location, reading A38); a hidden fortification there; the
+    locations described (in enemy LOS, no Concealment Terrain, forbidding every kind); the
+    counter-size option; the stacks moved this phase."""
+    vehicle = Counter("zv", "tank", kind="vehicle", size="large", mp=1, mp_used=9)
+    here = [s for s in st.stacks if s.location in (la, lb)]
+    for s in here:
+        others = tuple(x for x in st.stacks if x.id != s.id)
+        yield replace(st, stacks=others)
+        yield st.with_stack(replace(s, ti=True))
+        yield st.with_stack(replace(s, counters=(*s.counters, vehicle)))
+        for status in Status:
+            if status != s.status:
+                yield st.with_stack(replace(s, status=status))
+    for loc in (la, lb):
+        for side in st.sides:
+            yield st.with_stack(Stack(f"z{loc}{side}", side, loc, Status.REVEALED, (vehicle,)))
+            fort = Fortification(f"zf{loc}{side}", side, "pillbox", loc, 3)
+            yield replace(st, fortifications=(*st.fortifications, fort))
+        kinds = ("pillbox", "foxhole", "trench", "cave", "tunnel")
+        told = Location(loc, 2, "woods", los=True, concealment_terrain=False, forbid=kinds)
+        yield replace(st, locations=(*(x for x in st.locations if x.id != loc), told))
+    sizes = replace(st, options={**st.options, "separate_counter_sizes": True})
+    yield sizes
+    for s in here:
+        yield sizes.with_stack(replace(s, counters=(*s.counters, vehicle)))
+    yield replace(st, moved_now=tuple(s.id for s in st.stacks))
+
+
+def test_kept_shift_verdicts_follow_what_the_plan_reads(states: list[State]) -> None:
+    """Each thing a shift's plan reads, changed after its verdict was kept: the offers are
+    those planned afresh (and some changes do change them)."""
+    differ = 0
+    hidden = (Status.POTENTIAL_DUMMY, Status.DUMMY)
+    for st in (
+        x
+        for base in states[::4]
+        for x in (
+            base,  # and at night, the dummy stacks cloaked (5.1: a moved one shifts no more)
+            replace(
+                base,
+                night=True,
+                stacks=tuple(
+                    replace(s, status=Status.CLOAKED) if s.status in hidden else s
+                    for s in base.stacks
+                ),
+            ),
+        )
+    ):
+        cands = {
+            (ra, rb, kind)
+            for side in st.sides
+            for ra, rb, kind in procedures.shift_candidates(st, side)
+            if offers._window_open(st, side, kind, st.config)
+        }
+        for ra, rb, kind in sorted(cands):
+            la, lb = (ra, rb) if kind == "hip" else (st.stack(ra).location, st.stack(rb).location)  # type: ignore[union-attr]
+            base = _offered(offers.shift_offers(st, st.config, st.config.tables, memo=False))
+            for ch in _changed(st, la, lb):
+                offers.shift_offers(st, st.config, st.config.tables)  # (kept on st)
+                want = _offered(offers.shift_offers(ch, ch.config, ch.config.tables, memo=False))
+                assert _offered(offers.shift_offers(ch, ch.config, ch.config.tables)) == want
+                differ += want != base
+    assert differ > 0
+
+
+def test_a_shift_planned_twice_is_planned_once_as_afresh(states: list[State]) -> None:
+    """The simulator judges the shift it draws, then plays it: the second plan is the first
+    (the same state and request), equal to a plan made afresh; a query's plan (its window
+    opened, turn.QUERY) is never the play's, nor the play's the query's, and another state
+    is planned for itself."""
+    plan = RS.procedures["shift"].plan
+    shifts = 0
+    for st in states:
+        for side in st.sides:
+            for ra, rb, kind in procedures.shift_candidates(st, side):
+                req = ShiftRequest(a=ra, b=rb, kind=kind, side=side)  # type: ignore[arg-type]
+                with querying():
+                    want_q = _verdict(asl_ruleset.fresh_shift_plan, st, req)
+                    got_q = _verdict(plan, st, req)
+                want = _verdict(asl_ruleset.fresh_shift_plan, st, req)
+                assert _verdict(plan, st, req) == want  # (after the query's)
+                with querying():
+                    assert _verdict(plan, st, req) == got_q == want_q  # (after the play's)
+                if want[0] != "accepted":
+                    continue
+                shifts += 1
+                first = plan(st, req)
+                assert plan(st, req) is first
+                assert first == asl_ruleset.fresh_shift_plan(st, req)
+                other = states[0] if st is not states[0] else states[1]
+                assert _verdict(plan, other, req) == _verdict(
+                    asl_ruleset.fresh_shift_plan, other, req
+                )
+    assert shifts > 0
+
+
+def _old_candidates(state: State, side: str) -> list[tuple[str, str, str]]:
+    """``shift_candidates`` as it was, every pair of the side's stacks tried."""
+    mine = [s for s in state.stacks if s.side == side]
+    pairs: list[tuple[str, str, str]] = []
+    for i, a in enumerate(mine):
+        for b in mine[i:]:
+            if a.status == Status.POTENTIAL_DUMMY and b.status in shift.DUMMY_KINDS:
+                pairs.append((a.id, b.id, "dummy"))
+            elif b.status == Status.POTENTIAL_DUMMY and a.status == Status.DUMMY:
+                pairs.append((b.id, a.id, "dummy"))
+            elif a.status == b.status == Status.CLOAKED and a.id != b.id:
+                pairs.append((a.id, b.id, "cloaked"))
+    hip_locs = sorted(
+        {s.location for s in mine if s.status in shift.HIP_KINDS}
+        | {f.location for f in state.fortifications if f.side == side and f.hidden}
+    )
+    for i, la in enumerate(hip_locs):
+        for lb in hip_locs[i + 1 :]:
+            pairs.append((la, lb, "hip"))
+    return pairs
+
+
+def test_shift_candidates_pair_only_the_stacks_that_pair(states: list[State]) -> None:
+    """The candidates from the stacks whose status may pair are every pair's, in order: on
+    the games' states, with their dummy stacks cloaked, and with each stack's status turned
+    to every other."""
+    kinds = set()
+    for st in states[::2]:
+        cloaked = tuple(
+            replace(s, status=Status.CLOAKED) if s.status in shift.DUMMY_KINDS else s
+            for s in st.stacks
+        )
+        variants = [st, replace(st, stacks=cloaked)] + [
+            st.with_stack(replace(s, status=status))
+            for s in st.stacks[:6]
+            for status in Status
+            if status != s.status
+        ]
+        for v in variants:
+            for side in v.sides:
+                got = procedures.shift_candidates(v, side)
+                assert got == _old_candidates(v, side)
+                kinds |= {k for _, _, k in got}
+    assert kinds == {"dummy", "cloaked", "hip"}

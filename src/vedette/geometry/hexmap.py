@@ -597,19 +597,23 @@ class HexMap:
         "closest first" costs only what it explores.
         """
         edges = self.out_edges if direction == "from" else self.in_edges
+        shift = len(self.ids).bit_length()  # entries ``cost << shift | hex`` (see nearest)
+        low = (1 << shift) - 1
         dist: dict[int, int] = {}
-        heap: list[tuple[int, int]] = []
+        heap: list[int] = []
         for s in sources:
             if s not in dist:
                 dist[s] = 0
-                heap.append((0, s))
+                heap.append(s)
         heapq.heapify(heap)
         want = None if targets is None else set(targets)
         done: set[int] = set()
         pop, push = heapq.heappop, heapq.heappush
         lim = bound if bound is not None else 1 << 62
         while heap:
-            d, u = pop(heap)
+            x = pop(heap)
+            d = x >> shift
+            u = x & low
             if u in done:
                 continue
             done.add(u)
@@ -624,7 +628,7 @@ class HexMap:
                 nd = d + c
                 if nd <= lim and (v not in dist or nd < dist[v]):
                     dist[v] = nd
-                    push(heap, (nd, v))
+                    push(heap, nd << shift | v)
 
     def nearest(
         self,
@@ -639,18 +643,24 @@ class HexMap:
         edges = self.out_edges if direction == "from" else self.in_edges
         inf = 1 << 62
         lim = bound if bound is not None else inf
+        # the heap holds ``cost << shift | hex`` (one int, ordered as the pair (cost, hex)):
+        # no tuple made or compared per push
+        shift = len(self.ids).bit_length()
+        low = (1 << shift) - 1
         dist: dict[int, int] = {}
-        heap: list[tuple[int, int]] = []
+        heap: list[int] = []
         for s in sources:
             if s not in dist:
                 dist[s] = 0
-                heap.append((0, s))
+                heap.append(s)
         heapq.heapify(heap)
         pop, push, get = heapq.heappop, heapq.heappush, dist.get
         best: int | None = None
         found: list[int] = []
         while heap:
-            d, u = pop(heap)
+            x = pop(heap)
+            d = x >> shift
+            u = x & low
             if d > get(u, inf):
                 continue  # stale entry
             if best is not None and d > best:
@@ -663,7 +673,7 @@ class HexMap:
                 nd = d + c
                 if nd <= lim and nd < get(v, inf):
                     dist[v] = nd
-                    push(heap, (nd, v))
+                    push(heap, nd << shift | v)
         return best, found
 
     def costs(

@@ -13,6 +13,7 @@ next candidate is tried. Plain-words descriptions are in ``docs/simulation.md``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -20,7 +21,7 @@ from itertools import repeat, starmap
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from vedette.errors import DataError
-from vedette.rules.protocol import Todo, iter_todo, judged, todo_entries, todo_key
+from vedette.rules.protocol import Todo, _arg_text, iter_todo, judged, todo_entries, todo_key
 
 if TYPE_CHECKING:  # start-up: a CLI step that does not simulate loads no random
     import random
@@ -216,15 +217,47 @@ class TodoSim(SimPlay):
         procs = {o.procedure for o in owed}
         out: list[tuple[Todo, bool]] = []
         seen: set[str] = set()
+        # the options by their key's head (:func:`key_head`): two options with one key have
+        # one head, so only options whose heads meet have their whole keys compared
+        heads: dict[Any, list[Todo]] = {}
         for t, is_owed in todo_entries(owed, ruleset.options(state)):
             if owed and t.procedure not in procs:
                 continue
-            key = todo_key(t)
-            if not is_owed and key in seen:
-                continue
-            seen.add(key)
+            head = key_head(t)
+            if is_owed:  # an option with an owed step's key is not listed again (todo)
+                seen.add(todo_key(t))
+                if head is not None:
+                    heads.setdefault(head, [])  # an option with this head: its key checked
+            else:
+                met = heads.get(head) if head is not None else None
+                if head is not None and met is None:
+                    heads[head] = [t]
+                else:
+                    for m in met or ():  # the first with this head, its key not yet made
+                        seen.add(todo_key(m))
+                    if met:
+                        met.clear()
+                    key = todo_key(t)
+                    if key in seen:
+                        continue
+                    seen.add(key)
             out.append((t, is_owed))
         return ruleset.todo_judge(state, owed), out
+
+
+#: what ``shlex.quote`` leaves as it is (its own test of a word that needs no quotes)
+_SHELL_SAFE = re.compile(r"[\w@%+=:,./-]+", re.ASCII).fullmatch
+
+
+def key_head(t: Todo) -> tuple[str, str] | None:
+    """The head of :func:`todo_key`: the procedure and the request's first ``KEY=VALUE`` when
+    the shell takes that word as it is (``None`` otherwise, or with no request). Two options
+    with one key have one head: the key is the procedure, the words, ``|``, the choices, and
+    a word left unquoted holds no space, ``|`` or quote, so it ends where the other's does."""
+    for k, v in t.request.items():
+        word = f"{k}={v if type(v) is str else _arg_text(v)}"
+        return (t.procedure, word) if _SHELL_SAFE(word) else None
+    return None
 
 
 def _filled(

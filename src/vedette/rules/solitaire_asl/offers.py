@@ -40,7 +40,7 @@ from vedette.rules.solitaire_asl.model import (
 )
 from vedette.rules.solitaire_asl.requests import ShiftRequest
 from vedette.rules.solitaire_asl.shift import HIP_KINDS, plan_shift
-from vedette.rules.solitaire_asl.turn import window
+from vedette.rules.solitaire_asl.turn import bookkeeping, window
 
 #: at most this many location choices per open field
 LOCATION_CHOICES = 24
@@ -138,30 +138,116 @@ def setup_offers(state: State) -> list[Todo]:
     return out
 
 
+#: what ``todo`` last learned of each shift candidate ``(a, b, kind, side)``: what its plan
+#: reads besides the window (:func:`_shift_reads`) and, so read, the two locations of the
+#: accepted plan or ``None`` (refused). Most steps move one stack or change the phase: a
+#: candidate whose stacks, fortifications and locations did not change is not planned again.
+_SHIFT_MEMO: dict[tuple[str, str, str, str], tuple[tuple[Any, ...], tuple[str, str] | None]] = {}
+#: the memo is emptied when it holds more candidates than this (many games in one process)
+SHIFT_MEMO_MOST = 4096
+
+
+def _shift_reads(
+    state: State,
+    here: Mapping[str, tuple[Any, ...]],
+    ra: str,
+    rb: str,
+    kind: str,
+    config: Config,
+    tables: Mapping[str, Any],
+) -> tuple[Any, ...] | None:
+    """What :func:`plan_shift` of the candidate reads of ``state`` once its window is open and
+    not closed (``shift_modifiers``, which reads the counts, never refuses): the stacks and
+    fortifications of both locations (the two stacks' own fields with them; the enemy's too:
+    reading A38 makes them see it), the locations' facts, the options and, for cloaked units,
+    whether they moved this phase (5.1, outside the AFPh). ``here``: each location's stacks
+    and fortifications. ``None``: not kept."""
+    if kind == "hip":
+        la, lb = ra, rb
+        head: tuple[Any, ...] = ()
+    else:
+        sa, sb = state.stack(ra), state.stack(rb)
+        if sa is None or sb is None:
+            return None
+        la, lb = sa.location, sb.location
+        head = ()
+        if kind == "cloaked":  # 5.1: a cloaked stack that moved has begun its own MPh/APh
+            head += (state.phase == "AFPh", ra in state.moved_now, rb in state.moved_now)
+    return (
+        *head,
+        config,
+        tables,
+        state.sides,
+        state.options,
+        here.get(la, ()),
+        here.get(lb, ()),
+        state.location(la),
+        state.location(lb),
+    )
+
+
+def _shift_verdict(
+    state: State, ra: str, rb: str, kind: str, side: str, config: Config, tables: Any
+) -> tuple[str, str] | None:
+    """The two locations of the candidate's plan, or ``None`` when plan refuses it."""
+    try:
+        req = ShiftRequest(a=ra, b=rb, kind=kind, side=side)  # type: ignore[arg-type]
+        sp = plan_shift(state, req, config, tables)
+    except VedetteError:
+        return None
+    return sp.a.location, sp.b.location
+
+
+def _window_open(state: State, side: str, kind: str, config: Config) -> bool:
+    """The shift window of ``side`` for ``kind`` is open now and shifting not closed in it
+    (``turn.require_window`` outside a query; in a query its timing is not opened here)."""
+    op = Op(kind)
+    w = window(state, side, op)
+    if not w.open:
+        return False
+    return op == Op.MINEFIELD or not state.is_closed(side, bookkeeping(op, config), w.key)
+
+
 def shift_offers(
-    state: State, config: Config, tables: Mapping[str, Any]
+    state: State, config: Config, tables: Mapping[str, Any], memo: bool = True
 ) -> tuple[list[Todo], list[Todo]]:
     """(the facts to state first, the shifts): each shift the side may name now whose plan
     accepts it; a location it needs that nobody described is asked for first (issue 24 item
-    10: one pick of terrain, one of enemy LOS), once."""
+    10: one pick of terrain, one of enemy LOS), once. ``memo``: a candidate's verdict read from
+    :data:`_SHIFT_MEMO` when what its plan reads is unchanged (``False``: planned afresh, the
+    memo's oracle in its tests)."""
     facts: dict[str, Todo] = {}
     shifts: list[Todo] = []
     described = {x.id for x in state.locations}
     kinds = tuple(config.terrain_tem)
+    here: dict[str, tuple[Any, ...]] | None = None
     for side in state.sides:
         opened: dict[str, bool] = {}  # whether the side's window is open, by kind (asked once)
         for ra, rb, kind in pr.shift_candidates(state, side):
             is_open = opened.get(kind)
             if is_open is None:
-                is_open = opened[kind] = window(state, side, Op(kind)).open
+                is_open = opened[kind] = _window_open(state, side, kind, config)
             if not is_open:
                 continue
-            try:
-                req = ShiftRequest(a=ra, b=rb, kind=kind, side=side)  # type: ignore[arg-type]
-                sp = plan_shift(state, req, config, tables)
-            except VedetteError:
+            if not memo:
+                got = _shift_verdict(state, ra, rb, kind, side, config, tables)
+            else:
+                if here is None:
+                    here = _by_location(state)
+                reads = _shift_reads(state, here, ra, rb, kind, config, tables)
+                key = (ra, rb, kind, side)
+                kept = _SHIFT_MEMO.get(key)
+                if reads is not None and kept is not None and kept[0] == reads:
+                    got = kept[1]
+                else:
+                    got = _shift_verdict(state, ra, rb, kind, side, config, tables)
+                    if reads is not None:
+                        if len(_SHIFT_MEMO) >= SHIFT_MEMO_MOST:
+                            _SHIFT_MEMO.clear()
+                        _SHIFT_MEMO[key] = (reads, got)
+            if got is None:
                 continue
-            for loc in (sp.a.location, sp.b.location):
+            for loc in got:
                 if loc not in described and loc not in facts and kinds:
                     facts[loc] = Todo(
                         "location",
@@ -182,6 +268,17 @@ def shift_offers(
                 )
             )
     return list(facts.values()), shifts
+
+
+def _by_location(state: State) -> dict[str, tuple[Any, ...]]:
+    """Each location's stacks and fortifications, in the state's order (stacks first)."""
+    out: dict[str, list[Any]] = {}
+    for s in state.stacks:
+        out.setdefault(s.location, []).append(s)
+    for f in state.fortifications:
+        if f.location:
+            out.setdefault(f.location, []).append(f)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def fire_offers(state: State) -> list[Todo]:

@@ -509,12 +509,19 @@ def run_fort(state: State, req: FortRequest) -> Outcome:
     return Outcome((BoardChanges().put_fort(new).event("fort"),), (), f"{f.words} {f.id}: {said}")
 
 
+#: the statuses of the stacks that pair in :func:`shift_candidates`
+_PAIRING = frozenset((*DUMMY_KINDS, Status.CLOAKED))
+
+
 def shift_candidates(state: State, side: str) -> list[tuple[str, str, str]]:
     """(a, b, kind) of every shift a side could name now (legality not yet checked)."""
     mine = [s for s in state.stacks if s.side == side]
+    # only these stacks pair (every other status meets none of the tests below): the same
+    # pairs in the same order
+    pairing = [s for s in mine if s.status in _PAIRING]
     pairs: list[tuple[str, str, str]] = []
-    for i, a in enumerate(mine):
-        for b in mine[i:]:
+    for i, a in enumerate(pairing):
+        for b in pairing[i:]:
             if a.status == Status.POTENTIAL_DUMMY and b.status in DUMMY_KINDS:
                 pairs.append((a.id, b.id, "dummy"))
             elif b.status == Status.POTENTIAL_DUMMY and a.status == Status.DUMMY:
