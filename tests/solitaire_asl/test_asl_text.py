@@ -511,3 +511,27 @@ def test_6_1_reading_a42_a_moved_weapon_keeps_its_location_by_house_rule(tmp_pat
     g.perform("move", {"stack": "G1", "to": "4A7"})
     assert weapon(g, "mg").boresight_location == "4A1"
     assert "bore sighted: 4A1" in g.render()
+
+
+# == 7.1: one pre-registration die per AR placed ==
+def test_7_1_reading_a44_one_pre_registration_die_per_ar_and_phase(tmp_path: Path) -> None:
+    """7.1: after an AR is placed, before its accuracy roll, "they may roll a single die ... the
+    location of the AR may not be shifted after the die roll". The referee took a second die
+    for the same module in the same phase (the same AR, or one moved elsewhere) until a 1-2
+    came up. Now a second die that phase is refused (and not offered); a later phase places a
+    new AR and throws again (reading A44)."""
+    g = sample(tmp_path)  # the Russian module O1, German stacks in 4S7
+    goto(g, "PFPh")
+    assert [t.request for t in g.todo() if t.procedure == "prereg"] == [{"module": "O1"}]
+    out = g.perform("prereg", {"module": "O1", "ar": "4S7"}, faces=[4])
+    assert "still undetermined" in out.message
+    assert not [t for t in g.todo() if t.procedure == "prereg"]
+    for ar in ("4S7", "4R4"):
+        text = refused(g, "prereg", {"module": "O1", "ar": ar}, [1], "O'Leary 7.1", "4S7")
+        assert "\n" not in text
+    oba = next(o for o in g.state.oba if o.id == "O1")
+    assert oba.location is None and oba.ar == "4S7"
+    goto(g, "DFPh", GE)  # the German player turn: the Russian module's fire (C1)
+    assert [t.request for t in g.todo() if t.procedure == "prereg"] == [{"module": "O1"}]
+    g.perform("prereg", {"module": "O1", "ar": "4R4"}, faces=[1])
+    assert next(o for o in g.state.oba if o.id == "O1").location == "4R4"

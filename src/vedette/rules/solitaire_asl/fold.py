@@ -36,6 +36,7 @@ def fold_phase(state: State, e: PhaseEntered) -> State:
         "player_turn": turn,
         "acted": False,
         "moved_now": (),
+        "ar_now": (),
     }
     if e.new_player_turn:
         # TI lasts for the remainder of the player turn (O'Leary 2.5, >=13)
@@ -82,6 +83,7 @@ def fold_boresight(state: State, e: BoresightRolled) -> State:
 
 def fold_prereg(state: State, e: PreregRolled) -> State:
     s = fold_patches(state, e, ENTITIES)
+    s = replace(s, ar_now=(*s.ar_now, e.module))  # one die per AR placed (7.1, reading A44)
     if e.candidate:
         s = _owe(s, [decision("prereg", e.module, e.candidate, f"OBA module {e.module}")])
     return s

@@ -217,7 +217,7 @@ def fire_offers(state: State) -> list[Todo]:
         sides = _side(state, who)
         for m in state.oba:
             if m.side in sides and m.prereg and m.location is None:
-                if f"prereg:{m.id}" in waiting:
+                if f"prereg:{m.id}" in waiting or m.id in state.ar_now:  # 7.1, A44
                     continue
                 enemy = [x.location for x in state.stacks if x.side != m.side]
                 out.append(
