@@ -535,3 +535,33 @@ def test_7_1_reading_a44_one_pre_registration_die_per_ar_and_phase(tmp_path: Pat
     assert [t.request for t in g.todo() if t.procedure == "prereg"] == [{"module": "O1"}]
     g.perform("prereg", {"module": "O1", "ar": "4R4"}, faces=[1])
     assert next(o for o in g.state.oba if o.id == "O1").location == "4R4"
+
+
+# == 6.1, 7.1: the word on a scattered hex is owed at once ==
+def test_6_1_7_1_reading_a21_the_word_on_a_scattered_hex_comes_before_anything_else(
+    tmp_path: Path,
+) -> None:
+    """6.1: on a 6 the direction and distance dice give a hex; "if the resulting hex contains a
+    location that could be a Bore Sighted hex for that weapon, it becomes that weapon's Bore
+    Sighted hex": the player's word settles that shot. ``todo`` marked it owed, yet ``phase``,
+    ``move`` and a shift went on with it pending (the word could come phases later). Now every
+    other action is refused in one line naming the rule until it is given or waived (logged);
+    likewise 7.1's word on a pre-registered hex."""
+    g = sample(tmp_path)
+    goto(g, "MPh", GE)  # the Russian DP fires in the German MPh (Defensive First Fire)
+    g.perform("boresight", {"weapons": ["r2"], "target": "4S7"}, faces=[6, 2, 1])
+    assert [t.owed for t in g.todo()][:1] == [True]
+    for proc, req in (
+        ("phase", {}),
+        ("shift", {"a": "H1", "b": "X1"}),
+        ("move", {"stack": "G1", "to": "4S6"}),
+    ):
+        text = refused(g, proc, req, [1, 1], "O'Leary 6.1", "decide id=r2", "waive boresight:r2")
+        assert "\n" not in text
+    g.perform("waive", {"obligation": "boresight:r2"})
+    assert weapon(g, "r2").boresight == "eligible" and g.obligations() == ()
+    g.perform("phase", {"to": "PFPh", "side": RU})
+    g.perform("prereg", {"module": "O1", "ar": "4S7"}, faces=[6, 2, 1])
+    refused(g, "phase", {}, [], "O'Leary 7.1", "decide id=O1")
+    g.perform("decide", {"id": "O1", "ok": True})
+    g.perform("phase", {})

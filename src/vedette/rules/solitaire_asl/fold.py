@@ -24,6 +24,7 @@ from vedette.rules.solitaire_asl.events import (
     StackMoved,
     Step,
 )
+from vedette.rules.solitaire_asl.flow import FLOW
 from vedette.rules.solitaire_asl.model import Minefield, State
 
 
@@ -47,9 +48,18 @@ def fold_phase(state: State, e: PhaseEntered) -> State:
     return fold_patches(replace(state, **changes), e, ENTITIES)  # one copy of the state, not three
 
 
+#: what an owed word on a scattered hex refuses until it is given or waived: every action but
+#: ``decide`` itself (each of several owed words is given in turn) and queries; the word
+#: belongs to the shot that scattered (6.1 "it becomes that weapon's Bore Sighted hex", 7.1;
+#: reading A21)
+DECISION_BLOCKS = tuple(
+    sorted(({p for ph in FLOW.phases for p in ph.allows} | set(FLOW.always)) - {"decide"})
+)
+
+
 def decision(what: str, ident: str, hexid: str, label: str) -> Obligation:
-    """The owed word on a scattered hex (6.1, 7.1): answered before that weapon (module) rolls
-    its die again. The engine blocks nothing by name; the weapon's own procedure refuses."""
+    """The owed word on a scattered hex (6.1, 7.1): answered (or waived) before any other action
+    (``DECISION_BLOCKS``, reading A21); the weapon's own die names it too."""
     rule = "O'Leary 6.1" if what == "boresight" else "O'Leary 7.1"
     verb = "bore sight a location in" if what == "boresight" else "pre-register"
     return Obligation(
@@ -58,7 +68,7 @@ def decision(what: str, ident: str, hexid: str, label: str) -> Obligation:
         {"id": ident, "hex": hexid},
         rule,
         f"the decision whether {label} could {verb} {hexid}",
-        blocks=(),
+        blocks=DECISION_BLOCKS,
         open={"ok": (True, False)},  # the player's word: either answer discharges it
     )
 
