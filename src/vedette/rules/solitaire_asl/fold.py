@@ -25,7 +25,7 @@ from vedette.rules.solitaire_asl.events import (
     Step,
 )
 from vedette.rules.solitaire_asl.flow import FLOW
-from vedette.rules.solitaire_asl.model import Minefield, State
+from vedette.rules.solitaire_asl.model import Fortification, Minefield, State
 
 
 # -- folds: what a kind's own facts add to its changes (the core's one fold) --------------------
@@ -156,6 +156,21 @@ def fold_moved(state: State, e: StackMoved) -> State:
     return _owe(s, add) if add else s
 
 
+def tunnel_exit(t: Fortification, choices: tuple[str, ...]) -> Obligation:
+    """O'Leary 4.4.2: the fortified end of tunnel ``t`` has shifted and taken the tunnel with
+    it: "the other end can be chosen per the usual rules for tunnel exits (B8.6)". A tunnel
+    without its other end is a shift left half-done: the choice is owed before anything else
+    (reading A45), waived only by a logged ``waive`` (the exit then stays to be chosen)."""
+    return Obligation(
+        f"tunnel:{t.id}",
+        "fort",
+        {"id": t.id},
+        "O'Leary 4.4.2",
+        f"the choice of tunnel {t.id}'s other exit (its fortified end is now in {t.location})",
+        open={"exit": choices},
+    )
+
+
 def lapse(state: State) -> State:
     """Owed steps the board has made impossible lapse (issue 22: never a dead end): a
     minefield exchange once the entered minefield is revealed or gone (its choices follow the
@@ -178,6 +193,11 @@ def lapse(state: State) -> State:
         elif o.id.startswith("boresight:") and state.counter(str(o.request["id"])) is None:
             changed = True
             continue
+        elif o.id.startswith("tunnel:"):
+            t = state.fortification(str(o.request["id"]))
+            if t is None or t.exit or not t.location:  # chosen (4.4.2), or gone
+                changed = True
+                continue
         keep.append(o)
     return replace(state, owed=tuple(keep)) if changed else state
 
@@ -222,6 +242,17 @@ def reform(before: State, after: State, kind: str) -> State:
         for t in after.fortifications
         if t.kind == "tunnel" and t.exit and (t.side, t.exit) in left
     )
+    cleared = [
+        t
+        for t in after.fortifications
+        if t.kind == "tunnel"
+        and t.location
+        and not t.exit
+        and t.id in {b.id for b in before.fortifications if b.kind == "tunnel" and b.exit}
+    ]
+    if cleared:  # a shift took a tunnel with its fortified end: its exit is owed (A45)
+        near = after.layout.neighbors
+        after = _owe(after, [tunnel_exit(t, tuple(near(t.location))) for t in cleared])
     has_ca = after.config.fortification_ca if after.config is not None else {}
     turned = tuple(f.id for _, f in moved if has_ca.get(f.kind, False))
     if sides or tunnels or turned:

@@ -315,6 +315,8 @@ def fort_offers(state: State) -> list[Todo]:
     for f in state.fortifications:
         if f.kind != "tunnel" or not f.location or (f.exit and f.id not in state.reroute):
             continue
+        if any(o.id == f"tunnel:{f.id}" for o in state.owed):
+            continue  # owed (4.4.2, reading A45): todo lists it with the owed steps
         near = state.layout.neighbors(f.location)
         to = _locations(state, near, but=(f.location, f.exit))
         if to:
