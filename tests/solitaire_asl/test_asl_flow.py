@@ -126,8 +126,9 @@ def test_6_3_grouped_weapons_name_every_pending_decision(tmp_path: Path) -> None
     out = g.perform("boresight", {"weapons": ["w1", "w2"], "target": "4E5"}, faces=[6, 4, 3])
     assert "decide id=w1" in out.message and "decide id=w2" in out.message
     assert {o.id for o in g.obligations()} == {"boresight:w1", "boresight:w2"}
-    refused(g, "boresight", {"weapons": ["w2"], "target": "4E6"}, [1], "decide id=w2")
+    refused(g, "boresight", {"weapons": ["w2"], "target": "4E6"}, [1], "decide id=w1")
     g.perform("decide", {"id": "w1", "ok": True})
+    refused(g, "boresight", {"weapons": ["w2"], "target": "4E6"}, [1], "decide id=w2")
     g.perform("decide", {"id": "w2", "ok": False})
     assert weapon(g, "w1").boresight_location == "4E8" and weapon(g, "w2").boresight == "eligible"
 

@@ -287,6 +287,7 @@ def test_4_4_reading_a43_the_ca_of_a_shifted_fortification_is_chosen_after_the_s
     refused(g, "fort", {"id": "F1", "ca": "facing 4B1"}, [], "O'Leary 3.2.2", "shift")
     g.perform("shift", {"a": "F1", "b": "X3"}, faces=[1, 1])
     assert fort(g, "F1").location == "4F1"
+    g.perform("fort", {"id": "T1", "exit": "4F2"})  # its tunnel's exit is owed first (A45)
     (t,) = [t for t in g.todo() if t.procedure == "fort" and "ca" in t.open]
     assert t.request == {"id": "F1"} and t.rule == "O'Leary 4.4"
     assert len(t.open["ca"]) >= 3 and all(c.startswith("facing 4") for c in t.open["ca"])
@@ -312,3 +313,31 @@ def test_4_4_1_todo_offers_the_cave_complex_right_after_a_cave_shifts(tmp_path: 
     assert fort(g, "C1").complex == "K1"
     g.perform("phase", {})
     assert not [t for t in g.todo() if "complex" in t.open]
+
+
+def test_4_4_2_reading_a45_the_exit_of_a_tunnel_that_shifted_is_owed(tmp_path: Path) -> None:
+    """4.4.2: when the pillbox at a tunnel's end shifts, "the location of the tunnel is shifted.
+    One end of the tunnel must remain in the pillbox, while the other end can be chosen". The
+    shift cleared the exit and ``todo`` offered it, but play went on with a tunnel that had no
+    other end. Now its choice is owed: other actions are refused in one line naming the rule
+    until the exit is chosen; a logged ``waive`` leaves it to be chosen later."""
+    g = forts(tmp_path)
+    goto(g, "MPh")
+    g.perform("shift", {"a": "F1", "b": "X3"}, faces=[1, 1])
+    assert fort(g, "T1").exit == "" and [o.id for o in g.obligations()] == ["tunnel:T1"]
+    (t,) = [t for t in g.todo() if t.owed]
+    assert t.procedure == "fort" and t.request == {"id": "T1"} and "4F2" in t.open["exit"]
+    for proc, req in (("phase", {}), ("shift", {"a": "H1", "b": "X2"})):
+        text = refused(g, proc, req, [1, 1], "O'Leary 4.4.2", "fort id=T1", "waive tunnel:T1")
+        assert "\n" not in text
+    g.perform("fort", {"id": "T1", "exit": t.open["exit"][0]})
+    assert g.obligations() == () and fort(g, "T1").exit == t.open["exit"][0]
+    g.perform("phase", {})
+    # shifted back: owed again; waived, play goes on and the exit stays to be chosen
+    goto(g, "MPh")
+    g.perform("shift", {"a": "F1", "b": "X1"}, faces=[1, 1])
+    assert [o.id for o in g.obligations()] == ["tunnel:T1"]
+    g.perform("waive", {"obligation": "tunnel:T1"})
+    g.perform("phase", {})
+    assert fort(g, "T1").exit == "" and g.obligations() == ()
+    assert [t.request for t in g.todo() if t.procedure == "fort"] == [{"id": "T1"}]

@@ -511,3 +511,57 @@ def test_6_1_reading_a42_a_moved_weapon_keeps_its_location_by_house_rule(tmp_pat
     g.perform("move", {"stack": "G1", "to": "4A7"})
     assert weapon(g, "mg").boresight_location == "4A1"
     assert "bore sighted: 4A1" in g.render()
+
+
+# == 7.1: one pre-registration die per AR placed ==
+def test_7_1_reading_a44_one_pre_registration_die_per_ar_and_phase(tmp_path: Path) -> None:
+    """7.1: after an AR is placed, before its accuracy roll, "they may roll a single die ... the
+    location of the AR may not be shifted after the die roll". The referee took a second die
+    for the same module in the same phase (the same AR, or one moved elsewhere) until a 1-2
+    came up. Now a second die that phase is refused (and not offered); a later phase places a
+    new AR and throws again (reading A44)."""
+    g = sample(tmp_path)  # the Russian module O1, German stacks in 4S7
+    goto(g, "PFPh")
+    assert [t.request for t in g.todo() if t.procedure == "prereg"] == [{"module": "O1"}]
+    out = g.perform("prereg", {"module": "O1", "ar": "4S7"}, faces=[4])
+    assert "still undetermined" in out.message
+    assert not [t for t in g.todo() if t.procedure == "prereg"]
+    for ar in ("4S7", "4R4"):
+        text = refused(g, "prereg", {"module": "O1", "ar": ar}, [1], "O'Leary 7.1", "4S7")
+        assert "\n" not in text
+    oba = next(o for o in g.state.oba if o.id == "O1")
+    assert oba.location is None and oba.ar == "4S7"
+    goto(g, "DFPh", GE)  # the German player turn: the Russian module's fire (C1)
+    assert [t.request for t in g.todo() if t.procedure == "prereg"] == [{"module": "O1"}]
+    g.perform("prereg", {"module": "O1", "ar": "4R4"}, faces=[1])
+    assert next(o for o in g.state.oba if o.id == "O1").location == "4R4"
+
+
+# == 6.1, 7.1: the word on a scattered hex is owed at once ==
+def test_6_1_7_1_reading_a21_the_word_on_a_scattered_hex_comes_before_anything_else(
+    tmp_path: Path,
+) -> None:
+    """6.1: on a 6 the direction and distance dice give a hex; "if the resulting hex contains a
+    location that could be a Bore Sighted hex for that weapon, it becomes that weapon's Bore
+    Sighted hex": the player's word settles that shot. ``todo`` marked it owed, yet ``phase``,
+    ``move`` and a shift went on with it pending (the word could come phases later). Now every
+    other action is refused in one line naming the rule until it is given or waived (logged);
+    likewise 7.1's word on a pre-registered hex."""
+    g = sample(tmp_path)
+    goto(g, "MPh", GE)  # the Russian DP fires in the German MPh (Defensive First Fire)
+    g.perform("boresight", {"weapons": ["r2"], "target": "4S7"}, faces=[6, 2, 1])
+    assert [t.owed for t in g.todo()][:1] == [True]
+    for proc, req in (
+        ("phase", {}),
+        ("shift", {"a": "H1", "b": "X1"}),
+        ("move", {"stack": "G1", "to": "4S6"}),
+    ):
+        text = refused(g, proc, req, [1, 1], "O'Leary 6.1", "decide id=r2", "waive boresight:r2")
+        assert "\n" not in text
+    g.perform("waive", {"obligation": "boresight:r2"})
+    assert weapon(g, "r2").boresight == "eligible" and g.obligations() == ()
+    g.perform("phase", {"to": "PFPh", "side": RU})
+    g.perform("prereg", {"module": "O1", "ar": "4S7"}, faces=[6, 2, 1])
+    refused(g, "phase", {}, [], "O'Leary 7.1", "decide id=O1")
+    g.perform("decide", {"id": "O1", "ok": True})
+    g.perform("phase", {})

@@ -168,12 +168,20 @@ def plan_prereg(
         raise BadRequest(f"no OBA module {req.module!r}")
     if not m.prereg:
         raise RuleViolation("O'Leary 7.1", f"OBA module {m.id} has no pre-registered hex")
-    o = owed_for(state, "prereg", m.id)
-    if o is not None:
-        raise _owed_first(o, "prereg", m.id, f"OBA module {m.id}")
     if m.location is not None:
         raise RuleViolation(
             "O'Leary 7.1", f"OBA module {m.id} already has its pre-registered hex {m.location}"
+        )
+    o = owed_for(state, "prereg", m.id)
+    if o is not None:
+        raise _owed_first(o, "prereg", m.id, f"OBA module {m.id}")
+    if m.id in state.ar_now:
+        # one die per AR placed, thrown before its accuracy roll; the AR may not be shifted
+        # after it, so its module throws no other die this phase (reading A44)
+        raise RuleViolation(
+            "O'Leary 7.1",
+            f"OBA module {m.id} has thrown its pre-registration die for its AR in {m.ar} this"
+            " phase: the AR may not be shifted after the die, nor the die thrown again",
         )
     state.layout.hex(req.ar)
     t = tables["prereg"]

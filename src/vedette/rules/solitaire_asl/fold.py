@@ -24,7 +24,8 @@ from vedette.rules.solitaire_asl.events import (
     StackMoved,
     Step,
 )
-from vedette.rules.solitaire_asl.model import Minefield, State
+from vedette.rules.solitaire_asl.flow import FLOW
+from vedette.rules.solitaire_asl.model import Fortification, Minefield, State
 
 
 # -- folds: what a kind's own facts add to its changes (the core's one fold) --------------------
@@ -36,6 +37,7 @@ def fold_phase(state: State, e: PhaseEntered) -> State:
         "player_turn": turn,
         "acted": False,
         "moved_now": (),
+        "ar_now": (),
     }
     if e.new_player_turn:
         # TI lasts for the remainder of the player turn (O'Leary 2.5, >=13)
@@ -46,9 +48,18 @@ def fold_phase(state: State, e: PhaseEntered) -> State:
     return fold_patches(replace(state, **changes), e, ENTITIES)  # one copy of the state, not three
 
 
+#: what an owed word on a scattered hex refuses until it is given or waived: every action but
+#: ``decide`` itself (each of several owed words is given in turn) and queries; the word
+#: belongs to the shot that scattered (6.1 "it becomes that weapon's Bore Sighted hex", 7.1;
+#: reading A21)
+DECISION_BLOCKS = tuple(
+    sorted(({p for ph in FLOW.phases for p in ph.allows} | set(FLOW.always)) - {"decide"})
+)
+
+
 def decision(what: str, ident: str, hexid: str, label: str) -> Obligation:
-    """The owed word on a scattered hex (6.1, 7.1): answered before that weapon (module) rolls
-    its die again. The engine blocks nothing by name; the weapon's own procedure refuses."""
+    """The owed word on a scattered hex (6.1, 7.1): answered (or waived) before any other action
+    (``DECISION_BLOCKS``, reading A21); the weapon's own die names it too."""
     rule = "O'Leary 6.1" if what == "boresight" else "O'Leary 7.1"
     verb = "bore sight a location in" if what == "boresight" else "pre-register"
     return Obligation(
@@ -57,7 +68,7 @@ def decision(what: str, ident: str, hexid: str, label: str) -> Obligation:
         {"id": ident, "hex": hexid},
         rule,
         f"the decision whether {label} could {verb} {hexid}",
-        blocks=(),
+        blocks=DECISION_BLOCKS,
         open={"ok": (True, False)},  # the player's word: either answer discharges it
     )
 
@@ -82,6 +93,7 @@ def fold_boresight(state: State, e: BoresightRolled) -> State:
 
 def fold_prereg(state: State, e: PreregRolled) -> State:
     s = fold_patches(state, e, ENTITIES)
+    s = replace(s, ar_now=(*s.ar_now, e.module))  # one die per AR placed (7.1, reading A44)
     if e.candidate:
         s = _owe(s, [decision("prereg", e.module, e.candidate, f"OBA module {e.module}")])
     return s
@@ -144,6 +156,21 @@ def fold_moved(state: State, e: StackMoved) -> State:
     return _owe(s, add) if add else s
 
 
+def tunnel_exit(t: Fortification, choices: tuple[str, ...]) -> Obligation:
+    """O'Leary 4.4.2: the fortified end of tunnel ``t`` has shifted and taken the tunnel with
+    it: "the other end can be chosen per the usual rules for tunnel exits (B8.6)". A tunnel
+    without its other end is a shift left half-done: the choice is owed before anything else
+    (reading A45), waived only by a logged ``waive`` (the exit then stays to be chosen)."""
+    return Obligation(
+        f"tunnel:{t.id}",
+        "fort",
+        {"id": t.id},
+        "O'Leary 4.4.2",
+        f"the choice of tunnel {t.id}'s other exit (its fortified end is now in {t.location})",
+        open={"exit": choices},
+    )
+
+
 def lapse(state: State) -> State:
     """Owed steps the board has made impossible lapse (issue 22: never a dead end): a
     minefield exchange once the entered minefield is revealed or gone (its choices follow the
@@ -166,6 +193,11 @@ def lapse(state: State) -> State:
         elif o.id.startswith("boresight:") and state.counter(str(o.request["id"])) is None:
             changed = True
             continue
+        elif o.id.startswith("tunnel:"):
+            t = state.fortification(str(o.request["id"]))
+            if t is None or t.exit or not t.location:  # chosen (4.4.2), or gone
+                changed = True
+                continue
         keep.append(o)
     return replace(state, owed=tuple(keep)) if changed else state
 
@@ -210,6 +242,17 @@ def reform(before: State, after: State, kind: str) -> State:
         for t in after.fortifications
         if t.kind == "tunnel" and t.exit and (t.side, t.exit) in left
     )
+    cleared = [
+        t
+        for t in after.fortifications
+        if t.kind == "tunnel"
+        and t.location
+        and not t.exit
+        and t.id in {b.id for b in before.fortifications if b.kind == "tunnel" and b.exit}
+    ]
+    if cleared:  # a shift took a tunnel with its fortified end: its exit is owed (A45)
+        near = after.layout.neighbors
+        after = _owe(after, [tunnel_exit(t, tuple(near(t.location))) for t in cleared])
     has_ca = after.config.fortification_ca if after.config is not None else {}
     turned = tuple(f.id for _, f in moved if has_ca.get(f.kind, False))
     if sides or tunnels or turned:

@@ -464,6 +464,9 @@ class State:
     #: fortifications with a CA whose location a shift has just changed: each may choose its
     #: CA now (4.4 "after the shift"), until anything but ``fort`` is done (reading A43)
     reorient: tuple[str, ...] = ()
+    #: OBA modules whose AR has had its pre-registration die this phase: the AR may not be
+    #: shifted after the die, so no second die until a later phase (7.1, reading A44)
+    ar_now: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()  # ids of stacks/counters taken off the board
     options: Mapping[str, Any] = field(default_factory=dict)
     #: the rule data read once (shipped data and house rules; config.py)

@@ -314,7 +314,7 @@ def fire_offers(state: State) -> list[Todo]:
         sides = _side(state, who)
         for m in state.oba:
             if m.side in sides and m.prereg and m.location is None:
-                if f"prereg:{m.id}" in waiting:
+                if f"prereg:{m.id}" in waiting or m.id in state.ar_now:  # 7.1, A44
                     continue
                 enemy = [x.location for x in state.stacks if x.side != m.side]
                 out.append(
@@ -412,6 +412,8 @@ def fort_offers(state: State) -> list[Todo]:
     for f in state.fortifications:
         if f.kind != "tunnel" or not f.location or (f.exit and f.id not in state.reroute):
             continue
+        if any(o.id == f"tunnel:{f.id}" for o in state.owed):
+            continue  # owed (4.4.2, reading A45): todo lists it with the owed steps
         near = state.layout.neighbors(f.location)
         to = _locations(state, near, but=(f.location, f.exit))
         if to:

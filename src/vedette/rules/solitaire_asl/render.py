@@ -113,7 +113,7 @@ def render_state(state: State) -> str:
         out += ["", "Shifting over:"]
         out += [f"  {side} {op} ({w})" for side, op, w in state.closed]
     if state.owed:
-        out += ["", "Owed (answer before that weapon or module rolls again):"]
+        out += ["", "Owed (answer before anything else):"]
         out += [
             f"  {o.id}: {o.text} ({o.rule}): decide id={o.request['id']} ok=true|false"
             if o.procedure == "decide"
