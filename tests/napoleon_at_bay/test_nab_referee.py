@@ -138,3 +138,18 @@ def test_undone_fixing_dice_stay_with_the_fixing(tmp_path: Path) -> None:
     assert again == first
     with pytest.raises(RuleViolation):
         g.perform("fix", {"moving": "F1", "contact": "R1"})  # fixed now: not retaken
+
+
+def test_the_candidates_query_answers_after_a_waived_fixing(tmp_path: Path) -> None:
+    """The `candidates` query (moving=F1) shows the fixing's odds while it is owed, and once it
+    is waived answers that it is not eligible (before: the query itself failed with the fix's
+    refusal, 'no fixing of R1 is owed')."""
+    g = game(tmp_path)
+    g.perform("move", {"force": "F1", "to": "W2020"})
+    owed = g.perform("candidates", {"contact": "R1", "moving": "F1"})
+    assert owed.details["eligible"] is None and "fixing:" in owed.message
+    g.perform("waive", {"obligation": "fix:F1:R1"})
+    out = g.perform("candidates", {"contact": "R1", "moving": "F1"})
+    assert out.details["eligible"] and "no fixing of R1 is owed" in out.details["eligible"]
+    assert [c["force"] for c in out.details["candidates"]] == ["R2"]
+    assert "not eligible" in out.message and "fixing:" not in out.message

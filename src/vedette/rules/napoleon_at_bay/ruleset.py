@@ -879,10 +879,14 @@ def resolve_candidates(state: NabState, plan: Plan, dice: DiceSource) -> Outcome
     lines: list[str] = []
     rows: list[dict[str, Any]] = []
     eligible = None
+    fplan = None
     if moving is not None:
-        eligible = _fixable(state, moving, contact)
-        if eligible and any(o.id == owed_id(moving.id, contact.id) for o in state.owed):
-            eligible = None
+        # the fixing's own plan says whether it may be made now (owed, or eligible in a legacy
+        # game); its refusal is the answer (a waived fixing, or one the move did not owe)
+        try:
+            fplan = plan_fix(state, FixRequest(moving.id, contact.id))
+        except RuleViolation as e:
+            eligible = str(e)
     cands = fx.candidates_in_range(state, contact)
     for mp, tier in fx.mp_tiers(state, contact, cands):
         for p in tier:
@@ -905,8 +909,7 @@ def resolve_candidates(state: NabState, plan: Plan, dice: DiceSource) -> Outcome
             f"no supporting force within {state.config.support_range} hexes of {contact.id}"
         )
     odds: tuple[Odds, ...] = ()
-    if moving is not None and eligible is None:
-        fplan = plan_fix(state, FixRequest(moving.id, contact.id))
+    if fplan is not None:
         odds = tuple(fplan.step_odds())
         lines += [ln for o in odds for ln in o.lines()]
     elif eligible:
