@@ -414,11 +414,10 @@ def test_6_1_no_bore_sight_die_when_the_weapons_side_does_not_fire(tmp_path: Pat
     assert weapon(g, "mg").boresight == "4A1", out.message
 
 
-def test_6_1_reading_a36_who_fires_is_data(tmp_path: Path) -> None:
-    """Reading A36 is data: ``[fire_phases]`` (house rules) says whose weapons fire in each
-    phase; with ``PFPh = "both"`` the German weapon's die is thrown in the Russian PFPh."""
-    scenario: dict[str, Any] = {
-        "name": "fire",
+def _german_mmg(name: str) -> dict[str, Any]:
+    """A scenario of one revealed German stack in 4A8 holding an MMG that may bore sight."""
+    return {
+        "name": name,
         "sides": [RU, GE],
         "first": RU,
         "stacks": [
@@ -431,11 +430,16 @@ def test_6_1_reading_a36_who_fires_is_data(tmp_path: Path) -> None:
             }
         ],
     }
+
+
+def test_6_1_reading_a36_who_fires_is_data(tmp_path: Path) -> None:
+    """Reading A36 is data: ``[fire_phases]`` (house rules) says whose weapons fire in each
+    phase; with ``PFPh = "both"`` the German weapon's die is thrown in the Russian PFPh."""
     g = Game.create(
         Store(tmp_path / "f.db"),
         "g",
         "asl",
-        scenario,
+        _german_mmg("fire"),
         seed=1,
         house_rules={"fire_phases": {"PFPh": "both"}},
     )
@@ -465,22 +469,13 @@ def test_6_1_todo_offers_no_die_the_data_refuses(tmp_path: Path) -> None:
 
 def _bore_sighted_mg(tmp_path: Path, house_rules: dict[str, Any] | None = None) -> Game:
     """A German MMG (4A8) whose bore-sighted location 4A1 is determined by its first shot."""
-    scenario: dict[str, Any] = {
-        "name": "bore",
-        "sides": [RU, GE],
-        "first": RU,
-        "stacks": [
-            {
-                "id": "G1",
-                "side": GE,
-                "location": "4A8",
-                "status": "revealed",
-                "counters": [{"id": "mg", "name": "MMG", "kind": "sw", "boresight": True}],
-            }
-        ],
-    }
     g = Game.create(
-        Store(tmp_path / "b.db"), "g", "asl", scenario, seed=1, house_rules=house_rules or {}
+        Store(tmp_path / "b.db"),
+        "g",
+        "asl",
+        _german_mmg("bore"),
+        seed=1,
+        house_rules=house_rules or {},
     )
     goto(g, "DFPh")
     g.perform("boresight", {"weapons": ["mg"], "target": "4A1"}, faces=[1])
