@@ -382,8 +382,9 @@ STATED_MOVE_FACTS = (
 )
 
 
-#: what a stated counter-charge crossed, as a stated move says it (Movement Modifiers)
-COUNTERCHARGE_FACTS = (
+#: what a stated move to contact (a charge, a counter-charge) crossed, as a stated move says it
+#: (Movement Modifiers): handed on to the move it is judged as, refused in a tracked game
+CONTACT_TERRAIN = (
     "road",
     "bridge",
     "streams",
@@ -748,7 +749,7 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
             f"{target.name} is not within [{t.move * frac:g}] (1/2 move) of {u.name}"
             + (f": it is [{d:.2f}] away" if d is not None else ""),
         )
-    said = [k for k in COUNTERCHARGE_FACTS if getattr(req, k) is not None]
+    said = [k for k in CONTACT_TERRAIN if getattr(req, k) is not None]
     if said and u.body is not None:  # (as a charge: measured, what it crossed is never stated)
         raise RuleViolation(
             R_PLAY,
@@ -789,13 +790,7 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
         facing=facing,
         distance=req.distance,
         contact=(target.id,) if req.distance is not None and u.body is None else None,
-        town=req.town,
-        rough=req.rough,
-        streams=req.streams,
-        road=req.road,
-        bridge=req.bridge,
-        through_town=req.through_town,
-        bridge_length=req.bridge_length,
+        **{k: getattr(req, k) for k in CONTACT_TERRAIN},
     )
     plan = plan_move(state, u, mv)
     plan = replace(plan, reactions=())  # no turn to face or fire against a counter-charge

@@ -40,6 +40,7 @@ from vedette.rules.two_by_two.model import (
     require_unit_in_play,
 )
 from vedette.rules.two_by_two.movement import (
+    CONTACT_TERRAIN,
     MovePlan,
     _describe,
     _move_events,
@@ -278,23 +279,13 @@ def judge_charge(state: GameState, req: Charge) -> Plan:
             distance=str(to_n(state, req.distance)),
             contact=(target.id,),
             straight=req.straight,
-            road=req.road,
-            bridge=req.bridge,
-            streams=req.streams,
-            town=req.town,
-            rough=req.rough,
-            through_town=req.through_town,
-            bridge_length=req.bridge_length,
+            **{k: getattr(req, k) for k in CONTACT_TERRAIN},
         )
         judge_move(state, stated)  # the move's own judgement, before anything is written
         return Plan(req, data=stated)
     if req.distance:
         raise RuleViolation(R_PLAY, "a tracked game measures the charge itself: give no distance")
-    said = [
-        k
-        for k in ("road", "bridge", "streams", "town", "rough", "through_town", "bridge_length")
-        if getattr(req, k) is not None
-    ]
+    said = [k for k in CONTACT_TERRAIN if getattr(req, k) is not None]
     if said:
         raise RuleViolation(
             R_PLAY,
