@@ -392,9 +392,12 @@ function initGame() {
       // short buttons side by side under it, its name said once (kept in the text, for a
       // screen reader and the chosen entry; shown once chosen); ten lines a unit were two
       // screens of 2 by 2's list
+      // (grouped by the unit the request names as well as by the words: two units whose names
+      // hold " may " ("Garde may A", "Garde may B") never join one group)
       const said = item.owed ? null : /^(.{2,}? may )(.+)$/s.exec(item.text);
-      const same = !!said && said[1] === who;
-      who = said ? said[1] : null;
+      const key = said ? JSON.stringify([said[1], item.request ? item.request.unit ?? null : null]) : null;
+      const same = !!key && key === who;
+      who = key;
       const text = same ? [el("span", { class: "next-who" }, said[1]), said[2]] : null;
       // the phase's end (its last entry, not owed): held at the list's bottom edge in view,
       // however long the list (a tap, never a scroll through 60 entries to reach it)
