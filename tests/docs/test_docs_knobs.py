@@ -642,7 +642,9 @@ def test_the_architecture_layout_names_every_package_and_module_of_vedette() -> 
     """docs/architecture.md's Layout block lists every sub-package and module of ``vedette``
     (a package added is placed there for the next reader)."""
     page = (ROOT / "docs/architecture.md").read_text(encoding="utf-8")
-    layout = page[page.index("```\nsrc/vedette/") : page.index("```", page.index("src/vedette/"))]
+    layout = page[
+        page.index("```text\nsrc/vedette/") : page.index("```", page.index("src/vedette/"))
+    ]
     listed = set(re.findall(r"^  (\w+)(?:/|\.py)\s", layout, re.M))
     src = ROOT / "src/vedette"
     present = {p.name for p in src.iterdir() if (p / "__init__.py").exists()}
