@@ -132,6 +132,8 @@ def test_the_checks_can_fail() -> None:
     assert house_change_problem("napoleon_at_bay", "fixing", "mp_limit", '"far"')  # a type
     assert house_change_problem("napoleon_at_bay", "fixing", "no_such_key", "1")
     assert house_change_problem("napoleon_at_bay", "fixing", "mp_limit", "40") is None
+    assert isinstance(prose_command(["nab", "no_such_procedure"]), str)
+    assert not isinstance(prose_command(["nab", "fix", "F1", "--odds"]), str)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -328,6 +330,57 @@ def test_every_flag_the_docs_name_is_an_option_of_a_command() -> None:
         if m.group(1) not in flags and m.group(1) not in OTHER_FLAGS
     ]
     assert not unknown, f"flags the docs name that no command has: {unknown}"
+
+
+def prose_command(words: list[str]) -> tuple[click.Command, click.Context] | str:
+    """The vedette command a prose ``vedette w1 w2 ...`` names (walking its sub-commands up to
+    the first flag, field, placeholder or argument), or why it names none."""
+    ctx = click.Context(cli, info_name="vedette")
+    cmd: click.Command = cli
+    for word in words:
+        if not isinstance(cmd, click.Group) or re.match(r"[-\[<]|\.\.\.|[A-Z]+$|\w+=", word):
+            break
+        sub = cmd.get_command(ctx, word)
+        if sub is None:
+            return f"no command {word!r} under '{ctx.command_path}'"
+        ctx = click.Context(sub, info_name=word, parent=ctx)
+        cmd = sub
+    return cmd, ctx
+
+
+def test_a_command_the_prose_writes_out_exists_and_takes_the_flags_given() -> None:
+    """`vedette serve [--port 8765]`, `vedette nab fix F1 R1 --odds`: outside the command blocks
+    (which run), a command the prose writes out is one vedette has, and each ``--flag`` given
+    is one of that command's own options (not only of some other command), with the default
+    its ``--help`` shows where the prose gives one in brackets (``[--port 8765]``)."""
+    wrong, checked = [], 0
+    for doc in DOCS:
+        for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            for span in re.findall(r"`vedette ([^`]+)`", line):
+                words = span.split()
+                if words[:1] == ["--db"]:
+                    words = words[2:]
+                if words[:1] == ["toy"]:
+                    continue  # docs/architecture.md's worked example: examples/toy, tests only
+                found = prose_command(words)
+                checked += 1
+                if isinstance(found, str):
+                    wrong.append(f"{doc.relative_to(ROOT)}:{n}: `vedette {span}`: {found}")
+                    continue
+                cmd, ctx = found
+                params = {o: p for p in cmd.get_params(ctx) for o in [*p.opts, *p.secondary_opts]}
+                for flag in FLAG.findall(span):
+                    if flag not in params and flag != "--db":
+                        wrong.append(f"{doc.relative_to(ROOT)}:{n}: {ctx.command_path}: {flag}")
+                for flag, value in re.findall(r"\[(--[a-z][\w-]*) ([^\]\s]+)\]", span):
+                    default = getattr(params.get(flag), "default", None)
+                    if flag in params and not value.isupper() and str(default) != value:
+                        wrong.append(
+                            f"{doc.relative_to(ROOT)}:{n}: {ctx.command_path} [{flag} {value}]:"
+                            f" its default is {default}"
+                        )
+    assert checked > 30, f"only {checked} commands found in the prose: is the pattern right?"
+    assert not wrong, f"commands or flags the prose gives that vedette lacks: {wrong}"
 
 
 def test_no_help_text_shows_the_sources_markup_or_a_flag_no_command_has() -> None:
