@@ -568,6 +568,25 @@ def test_every_identifier_the_prose_names_is_in_the_code_or_data() -> None:
     assert not missing, f"names the code does not have: {missing}"
 
 
+def test_every_python_file_the_docs_name_is_in_the_repository() -> None:
+    """`bench/bench_nab.py`, `fixing.py`, `tests/conftest.py`: a Python file the docs name (by
+    its path or its name alone) is one a reader finds in the repository, not a tool that lived
+    outside it or a module since renamed."""
+    present = [
+        p.relative_to(ROOT).as_posix()
+        for p in ROOT.rglob("*.py")
+        if not {".venv", ".git", "node_modules"} & set(p.parts)
+    ]
+    missing = [
+        f"{doc.relative_to(ROOT)}:{n}: {name}"
+        for doc in DOCS
+        for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1)
+        for name in re.findall(r"(?<![\w/.-])((?:[\w.-]+/)*\w+\.py)\b", line)
+        if not any(p == name or p.endswith("/" + name) for p in present)
+    ]
+    assert not missing, f"Python files the docs name that the repository lacks: {missing}"
+
+
 def test_a_scenario_a_page_shows_starts_a_game() -> None:
     """A ``toml`` block on a ruleset's pages is a scenario written out for players to copy:
     the ruleset takes it as it stands and a game starts from it."""
