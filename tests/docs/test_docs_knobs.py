@@ -18,6 +18,8 @@ These checks read the prose where it names something the code declares:
   and has the default given in brackets;
 - a Python file the docs name is in the repository, and a ``python`` block naming its file is
   an excerpt of it;
+- a knob the docs sweep (``--sweep KNOB=A,B``, docs/simulation.md's list) is one ``simulate``
+  takes, values included;
 - a procedure written out in a ruleset's prose (``fix moving=F1 ...``) has the fields given, a
   value of a field of choices is one of them, and any ``KEY=`` a ruleset's page gives is a field
   of one of its procedures or one of its options;
@@ -34,6 +36,7 @@ These checks read the prose where it names something the code declares:
 from __future__ import annotations
 
 import ast
+import contextlib
 import re
 import textwrap
 import tomllib
@@ -63,6 +66,8 @@ from vedette.cli.main import cli
 from vedette.engine import Game, Store
 from vedette.errors import BadRequest, VedetteError
 from vedette.schemas.rules import check_house_rules
+from vedette.sim.play import Setup
+from vedette.sim.run import parse_sweep
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = sorted(p.stem for p in (ROOT / "docs/rules").glob("*.md"))
@@ -612,6 +617,31 @@ def test_a_code_excerpt_is_the_code_of_the_file_it_names() -> None:
                 wrong.append(f"{doc.relative_to(ROOT)}: the excerpt of {named.group(1)}")
     assert checked, "no code excerpt found: is the pattern still right?"
     assert not wrong, f"excerpts that are not the code of their file: {wrong}"
+
+
+def test_every_knob_the_docs_sweep_is_one_simulate_takes() -> None:
+    """`--sweep battle_end.max_turns=6,12`, and the knobs docs/simulation.md lists to sweep
+    (`rally.elite=0,1,2`, `officers=false,true` ...): each, values included, is taken by
+    `simulate --sweep` for one ruleset at least (its sample scenario), as the study would
+    take it."""
+    page = (ROOT / "docs/simulation.md").read_text(encoding="utf-8")
+    knobs = section(page, "## Knobs to sweep")
+    mentions = set(re.findall(r"`([a-z_][\w.]*=[^`\s]+)`", knobs))
+    mentions |= {
+        m for doc in DOCS for m in re.findall(r"--sweep ([a-z_][\w.]*=[^`\s]+)", doc.read_text())
+    }
+    setups = [Setup(rs, rules.get(rs).scenario("sample")) for rs in RULESETS]
+    wrong = []
+    for text in sorted(mentions):
+        ok = False
+        for setup in setups:
+            with contextlib.suppress(VedetteError):
+                parse_sweep(setup, text)
+                ok = True
+        if not ok:
+            wrong.append(text)
+    assert len(mentions) >= 5, f"only {sorted(mentions)}: is the pattern still right?"
+    assert not wrong, f"knobs the docs sweep that no ruleset's study takes: {wrong}"
 
 
 def test_a_scenario_a_page_shows_starts_a_game() -> None:
