@@ -16,8 +16,7 @@ These checks read the prose where it names something the code declares:
 - every ``--flag`` the docs name is an option of a vedette command (or of the named tool);
 - a command the prose writes out (``vedette serve [--port 8765]``) exists, takes each flag given,
   and has the default given in brackets;
-- a Python file the docs name is in the repository, and a ``python`` block naming its file is
-  an excerpt of it;
+- a Python file the docs name is in the repository;
 - a knob the docs sweep (``--sweep KNOB=A,B``, docs/simulation.md's list) is one ``simulate``
   takes, values included;
 - a procedure written out in a ruleset's prose (``fix moving=F1 ...``) has the fields given, a
@@ -38,7 +37,6 @@ from __future__ import annotations
 import ast
 import contextlib
 import re
-import textwrap
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -595,28 +593,6 @@ def test_every_python_file_the_docs_name_is_in_the_repository() -> None:
         if not any(p == name or p.endswith("/" + name) for p in present)
     ]
     assert not missing, f"Python files the docs name that the repository lacks: {missing}"
-
-
-def test_a_code_excerpt_is_the_code_of_the_file_it_names() -> None:
-    """A ``python`` block whose first line names a file (``# examples/toy/counter.py``) is an
-    excerpt of that file as it stands (indentation and line breaks aside)."""
-
-    def squeeze(text: str) -> str:
-        return re.sub(r"\s+", " ", text).strip()
-
-    wrong, checked = [], 0
-    for doc in DOCS:
-        for block in re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S):
-            first, _, body = textwrap.dedent(block).partition("\n")
-            named = re.fullmatch(r"#\s*([\w/.-]+\.py)\s*", first)
-            if not named:
-                continue
-            checked += 1
-            path = ROOT / named.group(1)
-            if not path.is_file() or squeeze(body) not in squeeze(path.read_text("utf-8")):
-                wrong.append(f"{doc.relative_to(ROOT)}: the excerpt of {named.group(1)}")
-    assert checked, "no code excerpt found: is the pattern still right?"
-    assert not wrong, f"excerpts that are not the code of their file: {wrong}"
 
 
 def test_every_knob_the_docs_sweep_is_one_simulate_takes() -> None:
