@@ -17,6 +17,7 @@ These checks read the prose where it names something the code declares:
 - a command the prose writes out (``vedette serve [--port 8765]``) exists, takes each flag given,
   and has the default given in brackets;
 - a Python file the docs name is in the repository;
+- an environment variable the docs name (``VEDETTE_TODO_GAMES``) is one something reads;
 - a knob the docs sweep (``--sweep KNOB=A,B``, docs/simulation.md's list) is one ``simulate``
   takes, values included;
 - a procedure written out in a ruleset's prose (``fix moving=F1 ...``) has the fields given, a
@@ -593,6 +594,29 @@ def test_every_python_file_the_docs_name_is_in_the_repository() -> None:
         if not any(p == name or p.endswith("/" + name) for p in present)
     ]
     assert not missing, f"Python files the docs name that the repository lacks: {missing}"
+
+
+def test_every_environment_variable_the_docs_name_is_read() -> None:
+    """`VEDETTE_DB`, `VEDETTE_TODO_GAMES=N`, `VEDETTE_FUZZ_LONG=1` ...: a variable the docs tell
+    a reader to set is one the code, the tests, the benches or the CI scripts read (a variable
+    renamed leaves no dead advice behind)."""
+    readers = [
+        *ROOT.glob("src/**/*.py"),
+        *ROOT.glob("tests/**/*.py"),
+        *ROOT.glob("bench/*.py"),
+        *ROOT.glob(".ci/*"),
+        ROOT / "Makefile",
+    ]
+    variable = re.compile(r"(?<![A-Z_])_?VEDETTE_[A-Z]+(?:_[A-Z]+)*")
+    read = set(variable.findall("\n".join(p.read_text("utf-8") for p in readers)))
+    named = {
+        (doc.relative_to(ROOT).as_posix(), name)
+        for doc in DOCS
+        for name in variable.findall(doc.read_text("utf-8"))
+    }
+    assert len(named) > 10, f"only {named}: is the pattern still right?"
+    missing = sorted(f"{doc}: {name}" for doc, name in named if name not in read)
+    assert not missing, f"environment variables the docs name that nothing reads: {missing}"
 
 
 def test_every_knob_the_docs_sweep_is_one_simulate_takes() -> None:
