@@ -18,6 +18,7 @@ These checks read the prose where it names something the code declares:
   and has the default given in brackets;
 - a Python file the docs name is in the repository;
 - an environment variable the docs name (``VEDETTE_TODO_GAMES``) is one something reads;
+- a ``make`` target the docs name is one of the Makefile's;
 - a knob the docs sweep (``--sweep KNOB=A,B``, docs/simulation.md's list) is one ``simulate``
   takes, values included;
 - a procedure written out in a ruleset's prose (``fix moving=F1 ...``) has the fields given, a
@@ -617,6 +618,19 @@ def test_every_environment_variable_the_docs_name_is_read() -> None:
     assert len(named) > 10, f"only {named}: is the pattern still right?"
     missing = sorted(f"{doc}: {name}" for doc, name in named if name not in read)
     assert not missing, f"environment variables the docs name that nothing reads: {missing}"
+
+
+def test_every_make_target_the_docs_name_is_in_the_makefile() -> None:
+    """`make run`, `make bench-quick` ...: a target the docs name is one of the Makefile's."""
+    targets = set(re.findall(r"^([\w-]+):", (ROOT / "Makefile").read_text("utf-8"), re.M))
+    named = {
+        (doc.relative_to(ROOT).as_posix(), name)
+        for doc in DOCS
+        for name in re.findall(r"(?:`|^)make ([a-z][\w-]*)", doc.read_text("utf-8"), re.M)
+    }
+    assert {"run", "test"} <= {name for _, name in named}, "is the pattern still right?"
+    missing = sorted(f"{doc}: make {name}" for doc, name in named if name not in targets)
+    assert not missing, f"make targets the docs name that the Makefile lacks: {missing}"
 
 
 def test_every_knob_the_docs_sweep_is_one_simulate_takes() -> None:
