@@ -19,6 +19,11 @@ A ``console`` block is a transcript: each ``$ command`` line runs (in order with
 blocks), and the lines after it up to the next ``$`` are what it must print: each shown line
 appears in the output, in the order shown; ``...`` inside a line stands for any text, a line
 that is only ``...`` for any lines.
+
+An ``output`` block shows what the command just before it (the last line of the block above)
+printed, checked the same way. Every fenced block says what it is (``sh``, ``console``,
+``output``, ``toml``, ``python``, or ``text`` for anything not run nor printed by a command),
+so output shown on a page cannot be left unchecked by a bare fence.
 """
 
 from __future__ import annotations
@@ -70,7 +75,8 @@ class Command:
 
 def sh_lines(doc: Path) -> list[tuple[int, str, list[str]]]:
     """(line number, command, output shown) of every command of the doc's ``sh`` blocks
-    (continuations joined) and ``console`` transcripts."""
+    (continuations joined) and ``console`` transcripts, an ``output`` block's lines shown for
+    the command before it."""
     out: list[tuple[int, str, list[str]]] = []
     lang: str | None = None
     pending: tuple[int, str] | None = None
@@ -78,6 +84,12 @@ def sh_lines(doc: Path) -> list[tuple[int, str, list[str]]]:
         fence = FENCE.match(line)
         if fence:
             lang = None if lang is not None else fence.group(1)
+            continue
+        if lang == "output":
+            if not out:
+                raise ValueError(f"{doc.name}:{n}: an output block with no command before it")
+            if line.strip():
+                out[-1][2].append(line.rstrip())
             continue
         if lang == "console":
             if line.startswith("$ "):
@@ -137,6 +149,47 @@ def test_the_docs_have_commands_and_every_reason_not_to_run_one_is_used() -> Non
     skipped = [c.text for d in DOCS for c, _ in commands(d)[1]]
     used = {pat for pat in NOT_RUN for text in skipped if re.search(pat, text)}
     assert used == set(NOT_RUN), f"NOT_RUN patterns matching no doc line: {set(NOT_RUN) - used}"
+
+
+FENCE_KINDS = {"sh", "console", "output", "toml", "python", "text"}
+
+
+def test_every_fenced_block_says_what_it_is() -> None:
+    """A block of a command's output is checked only when tagged ``output`` (or shown in a
+    ``console`` transcript): a bare fence would show output nobody checks, so none is left bare,
+    and a shown output is never given to a command that is not run."""
+    wrong = []
+    for doc in DOCS:
+        opened = False
+        for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            fence = FENCE.match(line)
+            if not fence:
+                continue
+            if not opened and fence.group(1) not in FENCE_KINDS:
+                wrong.append(f"{doc.relative_to(ROOT)}:{n}: ```{fence.group(1)}")
+            opened = not opened
+        wrong += [
+            f"{c.where()}: output shown for a command not run"
+            for c, _ in commands(doc)[1]
+            if c.shown
+        ]
+    assert not wrong, f"fenced blocks of no known kind ({sorted(FENCE_KINDS)}): {wrong}"
+
+
+def test_an_output_block_is_the_output_of_the_command_before_it(tmp_path: Path) -> None:
+    doc = tmp_path / "page.md"
+    doc.write_text(
+        "```sh\nvedette roll 1d6 --dice 4\nvedette roll 1d6 --dice 5\n```\n\nprints\n\n"
+        "```output\n1d6=5\n```\n",
+        encoding="utf-8",
+    )
+    (first, second), _ = commands(doc)
+    assert first.shown == () and second.shown == ("1d6=5",)
+    assert shown_in(second.shown, "rolled\n1d6=5\n") is None
+    assert shown_in(second.shown, "1d6=4\n") == "1d6=5"
+    doc.write_text("```output\n1d6=5\n```\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="no command before it"):
+        commands(doc)
 
 
 def test_no_doc_is_a_symlink_and_no_link_leaves_the_repository() -> None:

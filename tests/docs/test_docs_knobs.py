@@ -14,6 +14,13 @@ These checks read the prose where it names something the code declares:
   ``[table] key = value`` (the way to change a reading) is a value of the shipped value's type,
   another than the shipped one, and a house-rule file holding only it is accepted;
 - every ``--flag`` the docs name is an option of a vedette command (or of the named tool);
+- a command the prose writes out (``vedette serve [--port 8765]``) exists, takes each flag given,
+  and has the default given in brackets;
+- a Python file the docs name is in the repository;
+- an environment variable the docs name (``VEDETTE_TODO_GAMES``) is one something reads;
+- a ``make`` target the docs name is one of the Makefile's;
+- a knob the docs sweep (``--sweep KNOB=A,B``, docs/simulation.md's list) is one ``simulate``
+  takes, values included;
 - a procedure written out in a ruleset's prose (``fix moving=F1 ...``) has the fields given, a
   value of a field of choices is one of them, and any ``KEY=`` a ruleset's page gives is a field
   of one of its procedures or one of its options;
@@ -30,6 +37,7 @@ These checks read the prose where it names something the code declares:
 from __future__ import annotations
 
 import ast
+import contextlib
 import re
 import tomllib
 from pathlib import Path
@@ -58,6 +66,8 @@ from vedette.cli.main import cli
 from vedette.engine import Game, Store
 from vedette.errors import BadRequest, VedetteError
 from vedette.schemas.rules import check_house_rules
+from vedette.sim.play import Setup
+from vedette.sim.run import parse_sweep
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = sorted(p.stem for p in (ROOT / "docs/rules").glob("*.md"))
@@ -132,6 +142,8 @@ def test_the_checks_can_fail() -> None:
     assert house_change_problem("napoleon_at_bay", "fixing", "mp_limit", '"far"')  # a type
     assert house_change_problem("napoleon_at_bay", "fixing", "no_such_key", "1")
     assert house_change_problem("napoleon_at_bay", "fixing", "mp_limit", "40") is None
+    assert isinstance(prose_command(["nab", "no_such_procedure"]), str)
+    assert not isinstance(prose_command(["nab", "fix", "F1", "--odds"]), str)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -330,6 +342,57 @@ def test_every_flag_the_docs_name_is_an_option_of_a_command() -> None:
     assert not unknown, f"flags the docs name that no command has: {unknown}"
 
 
+def prose_command(words: list[str]) -> tuple[click.Command, click.Context] | str:
+    """The vedette command a prose ``vedette w1 w2 ...`` names (walking its sub-commands up to
+    the first flag, field, placeholder or argument), or why it names none."""
+    ctx = click.Context(cli, info_name="vedette")
+    cmd: click.Command = cli
+    for word in words:
+        if not isinstance(cmd, click.Group) or re.match(r"[-\[<]|\.\.\.|[A-Z]+$|\w+=", word):
+            break
+        sub = cmd.get_command(ctx, word)
+        if sub is None:
+            return f"no command {word!r} under '{ctx.command_path}'"
+        ctx = click.Context(sub, info_name=word, parent=ctx)
+        cmd = sub
+    return cmd, ctx
+
+
+def test_a_command_the_prose_writes_out_exists_and_takes_the_flags_given() -> None:
+    """`vedette serve [--port 8765]`, `vedette nab fix F1 R1 --odds`: outside the command blocks
+    (which run), a command the prose writes out is one vedette has, and each ``--flag`` given
+    is one of that command's own options (not only of some other command), with the default
+    its ``--help`` shows where the prose gives one in brackets (``[--port 8765]``)."""
+    wrong, checked = [], 0
+    for doc in DOCS:
+        for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            for span in re.findall(r"`vedette ([^`]+)`", line):
+                words = span.split()
+                if words[:1] == ["--db"]:
+                    words = words[2:]
+                if words[:1] == ["toy"]:
+                    continue  # docs/architecture.md's worked example: examples/toy, tests only
+                found = prose_command(words)
+                checked += 1
+                if isinstance(found, str):
+                    wrong.append(f"{doc.relative_to(ROOT)}:{n}: `vedette {span}`: {found}")
+                    continue
+                cmd, ctx = found
+                params = {o: p for p in cmd.get_params(ctx) for o in [*p.opts, *p.secondary_opts]}
+                for flag in FLAG.findall(span):
+                    if flag not in params and flag != "--db":
+                        wrong.append(f"{doc.relative_to(ROOT)}:{n}: {ctx.command_path}: {flag}")
+                for flag, value in re.findall(r"\[(--[a-z][\w-]*) ([^\]\s]+)\]", span):
+                    default = getattr(params.get(flag), "default", None)
+                    if flag in params and not value.isupper() and str(default) != value:
+                        wrong.append(
+                            f"{doc.relative_to(ROOT)}:{n}: {ctx.command_path} [{flag} {value}]:"
+                            f" its default is {default}"
+                        )
+    assert checked > 30, f"only {checked} commands found in the prose: is the pattern right?"
+    assert not wrong, f"commands or flags the prose gives that vedette lacks: {wrong}"
+
+
 def test_no_help_text_shows_the_sources_markup_or_a_flag_no_command_has() -> None:
     """A command's ``--help`` is written for players: no reST of the docstrings (``x``,
     :func:) leaks into it, every ``--flag`` it names is an option of a command, and what it says
@@ -515,6 +578,86 @@ def test_every_identifier_the_prose_names_is_in_the_code_or_data() -> None:
     assert not missing, f"names the code does not have: {missing}"
 
 
+def test_every_python_file_the_docs_name_is_in_the_repository() -> None:
+    """`bench/bench_nab.py`, `fixing.py`, `tests/conftest.py`: a Python file the docs name (by
+    its path or its name alone) is one a reader finds in the repository, not a tool that lived
+    outside it or a module since renamed."""
+    present = [
+        p.relative_to(ROOT).as_posix()
+        for p in ROOT.rglob("*.py")
+        if not {".venv", ".git", "node_modules"} & set(p.parts)
+    ]
+    missing = [
+        f"{doc.relative_to(ROOT)}:{n}: {name}"
+        for doc in DOCS
+        for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1)
+        for name in re.findall(r"(?<![\w/.-])((?:[\w.-]+/)*\w+\.py)\b", line)
+        if not any(p == name or p.endswith("/" + name) for p in present)
+    ]
+    assert not missing, f"Python files the docs name that the repository lacks: {missing}"
+
+
+def test_every_environment_variable_the_docs_name_is_read() -> None:
+    """`VEDETTE_DB`, `VEDETTE_TODO_GAMES=N`, `VEDETTE_FUZZ_LONG=1` ...: a variable the docs tell
+    a reader to set is one the code, the tests, the benches or the CI scripts read (a variable
+    renamed leaves no dead advice behind)."""
+    readers = [
+        *ROOT.glob("src/**/*.py"),
+        *ROOT.glob("tests/**/*.py"),
+        *ROOT.glob("bench/*.py"),
+        *ROOT.glob(".ci/*"),
+        ROOT / "Makefile",
+    ]
+    variable = re.compile(r"(?<![A-Z_])_?VEDETTE_[A-Z]+(?:_[A-Z]+)*")
+    read = set(variable.findall("\n".join(p.read_text("utf-8") for p in readers)))
+    named = {
+        (doc.relative_to(ROOT).as_posix(), name)
+        for doc in DOCS
+        for name in variable.findall(doc.read_text("utf-8"))
+    }
+    assert len(named) > 10, f"only {named}: is the pattern still right?"
+    missing = sorted(f"{doc}: {name}" for doc, name in named if name not in read)
+    assert not missing, f"environment variables the docs name that nothing reads: {missing}"
+
+
+def test_every_make_target_the_docs_name_is_in_the_makefile() -> None:
+    """`make run`, `make bench-quick` ...: a target the docs name is one of the Makefile's."""
+    targets = set(re.findall(r"^([\w-]+):", (ROOT / "Makefile").read_text("utf-8"), re.M))
+    named = {
+        (doc.relative_to(ROOT).as_posix(), name)
+        for doc in DOCS
+        for name in re.findall(r"(?:`|^)make ([a-z][\w-]*)", doc.read_text("utf-8"), re.M)
+    }
+    assert {"run", "test"} <= {name for _, name in named}, "is the pattern still right?"
+    missing = sorted(f"{doc}: make {name}" for doc, name in named if name not in targets)
+    assert not missing, f"make targets the docs name that the Makefile lacks: {missing}"
+
+
+def test_every_knob_the_docs_sweep_is_one_simulate_takes() -> None:
+    """`--sweep battle_end.max_turns=6,12`, and the knobs docs/simulation.md lists to sweep
+    (`rally.elite=0,1,2`, `officers=false,true` ...): each, values included, is taken by
+    `simulate --sweep` for one ruleset at least (its sample scenario), as the study would
+    take it."""
+    page = (ROOT / "docs/simulation.md").read_text(encoding="utf-8")
+    knobs = section(page, "## Knobs to sweep")
+    mentions = set(re.findall(r"`([a-z_][\w.]*=[^`\s]+)`", knobs))
+    mentions |= {
+        m for doc in DOCS for m in re.findall(r"--sweep ([a-z_][\w.]*=[^`\s]+)", doc.read_text())
+    }
+    setups = [Setup(rs, rules.get(rs).scenario("sample")) for rs in RULESETS]
+    wrong = []
+    for text in sorted(mentions):
+        ok = False
+        for setup in setups:
+            with contextlib.suppress(VedetteError):
+                parse_sweep(setup, text)
+                ok = True
+        if not ok:
+            wrong.append(text)
+    assert len(mentions) >= 5, f"only {sorted(mentions)}: is the pattern still right?"
+    assert not wrong, f"knobs the docs sweep that no ruleset's study takes: {wrong}"
+
+
 def test_a_scenario_a_page_shows_starts_a_game() -> None:
     """A ``toml`` block on a ruleset's pages is a scenario written out for players to copy:
     the ruleset takes it as it stands and a game starts from it."""
@@ -642,7 +785,9 @@ def test_the_architecture_layout_names_every_package_and_module_of_vedette() -> 
     """docs/architecture.md's Layout block lists every sub-package and module of ``vedette``
     (a package added is placed there for the next reader)."""
     page = (ROOT / "docs/architecture.md").read_text(encoding="utf-8")
-    layout = page[page.index("```\nsrc/vedette/") : page.index("```", page.index("src/vedette/"))]
+    layout = page[
+        page.index("```text\nsrc/vedette/") : page.index("```", page.index("src/vedette/"))
+    ]
     listed = set(re.findall(r"^  (\w+)(?:/|\.py)\s", layout, re.M))
     src = ROOT / "src/vedette"
     present = {p.name for p in src.iterdir() if (p / "__init__.py").exists()}
