@@ -349,10 +349,10 @@ def carried_changes(state: State) -> list[Obligation]:
         u = state.unit(uid)
         if not (u.on_table and change_carried(state, u)) or change_stalled(state, u):
             continue
-        if u.bound is not None or u.morale_due or u.charge_target is not None or uid in charged:
-            continue  # its result's move, its test or a charge's steps come first
-        if u.status == "routing" or u.must_rally:
-            continue
+        if u.bound in RESULT_MOVES or u.morale_due or u.charge_target is not None:
+            continue  # its result's move, its test or its charge's steps come first
+        if uid in charged or u.status == "routing" or u.must_rally:
+            continue  # (charged: the charge's steps; a routing unit runs, one to rally rallies)
         to = str(u.formation_target)
         try:
             dry_run(formation, state, Formation(unit=u.id, to=to))
