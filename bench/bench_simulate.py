@@ -86,6 +86,80 @@ OFFERS_GREW: dict[str, str] = {
 #: has the commit already has the fix, in its own code, and is left as is. A fix is carried
 #: whole or not at all; a baseline whose code takes no version of a fix it lacks is run all
 #: the same, its games said to differ and why (:data:`LACKING`), instead of stopping.
+#: reading K87's test, in the baseline's code: a change carried from the last turn, none made
+#: on this card yet
+K87 = "(u.formation_target is not None and u.formation_quarters > 0 and u.formation_changes == 0)"
+#: reading K87's change owed on the unit's card, in the baseline's flow.obligations
+K87_OWED = (
+    "    if state.phase == 'activation' and state.active is not None:\n"
+    "        from vedette.rules.solo_napoleonic.actions import base_move as _bm87\n"
+    "        from vedette.rules.solo_napoleonic.actions import formation as _fo87\n"
+    "        from vedette.rules.solo_napoleonic.requests import Formation as _F87\n"
+    "        from vedette.rules.solo_napoleonic.requests import dry_run as _dr87\n"
+    "        _charged87 = {c.charge_target for c in chargers(state)}\n"
+    "        for _uid in state.active_units():\n"
+    "            u = state.unit(_uid)\n"
+    f"            if not (u.on_table and {K87}) or u.moved_mm >= _bm87(state, u):\n"
+    "                continue\n"
+    "            if (u.bound in ('rout', 'retire', 'retire_half') or u.morale_due\n"
+    "                    or u.charge_target is not None or _uid in _charged87\n"
+    "                    or u.status == 'routing' or u.must_rally):\n"
+    "                continue\n"
+    "            try:\n"
+    "                _dr87(_fo87, state, _F87(unit=u.id, to=u.formation_target))\n"
+    "            except Exception:\n"
+    "                continue\n"
+    "            out.append(Obligation(f'change:{u.id}', 'formation',\n"
+    "                                  {'unit': u.id, 'to': u.formation_target},\n"
+    "                                  'Kuryakin, Formation Changing', 'K87',\n"
+    "                                  blocks=('next', 'end_turn')))\n"
+)
+#: reading K87 (session 20) on the code of c1ed18f (and, but for its move and flow, 53af236)
+K87_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
+    (
+        "deec10d:K87",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '    for c in effects_on(state, u, "no_move"):\n'
+        '        raise RuleViolation(R_CHANCE, f"{u.id} may not move this turn (chance card:'
+        ' {c.title})")\n',
+        '    for c in effects_on(state, u, "no_move"):\n'
+        '        raise RuleViolation(R_CHANCE, f"{u.id} may not move this turn (chance card:'
+        ' {c.title})")\n'
+        f"    if {K87} and _mode(req) not in ('rout', 'retire', 'retreat'):\n"
+        "        raise RuleViolation(R_FORM, 'still changing formation (K87)')\n",
+        "Kuryakin: a formation change carried into the next turn is finished first: no move"
+        " before it (session 20, reading K87)",
+    ),
+    (
+        "deec10d:K87",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '    require_active(state, u, R_DIS, "reform")\n',
+        '    require_active(state, u, R_DIS, "reform")\n'
+        f"    if {K87}:\n"
+        "        raise RuleViolation(R_FORM, 'still changing formation (K87)')\n",
+        "Kuryakin: (the same) no reform before it",
+    ),
+    (
+        "deec10d:K87",
+        "vedette/rules/solo_napoleonic/morale.py",
+        "    if u.artillery or u.skirmishing:\n"
+        '        raise RuleViolation(R_CHARGE, f"{u.id} cannot charge ({u.kind},'
+        ' {u.formation})")\n',
+        "    if u.artillery or u.skirmishing:\n"
+        '        raise RuleViolation(R_CHARGE, f"{u.id} cannot charge ({u.kind},'
+        ' {u.formation})")\n'
+        f"    if {K87}:\n"
+        "        raise RuleViolation(R_CHARGE, 'still changing formation (K87)')\n",
+        "Kuryakin: (the same) no charge before it",
+    ),
+    (
+        "deec10d:K87",
+        "vedette/rules/solo_napoleonic/flow.py",
+        "                                  'runs', blocks=('next', 'end_turn')))\n",
+        "                                  'runs', blocks=('next', 'end_turn')))\n" + K87_OWED,
+        "Kuryakin: (the same) the change owed on the unit's card",
+    ),
+)
 BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
     (
         "be8b550",
@@ -1294,12 +1368,48 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         "Kuryakin: (on a baseline whose charger check is charging_refusal) a queue jumper that"
         " failed its test does not act on its card (session 19, reading K84)",
     ),
+    *K87_FIXES,
+    (
+        "deec10d:K87:late",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '    for c in effects_on(state, u, "no_move"):\n'
+        '        return RuleViolation(R_CHANCE, f"{u.id} may not move this turn (chance card:'
+        ' {c.title})")\n    return None\n',
+        '    for c in effects_on(state, u, "no_move"):\n'
+        '        return RuleViolation(R_CHANCE, f"{u.id} may not move this turn (chance card:'
+        ' {c.title})")\n'
+        "    if mode is None and u.status in ('retiring', 'routing'):\n"
+        "        return None\n"
+        f"    if {K87} and mode not in ('rout', 'retire', 'retreat'):\n"
+        "        return RuleViolation(R_FORM, 'still changing formation (K87)')\n"
+        "    return None\n",
+        "Kuryakin: (on a baseline whose move refusals are move_refusal) a formation change"
+        " carried into the next turn is finished first: no move before it (session 20, K87)",
+    ),
+    *(("deec10d:K87:late", *fix[1:]) for fix in K87_FIXES[1:3]),
+    (
+        "deec10d:K87:late",
+        "vedette/rules/solo_napoleonic/flow.py",
+        "    out.extend(routing_runs(state))\n    due = state.due_ids()\n",
+        "    out.extend(routing_runs(state))\n" + K87_OWED + "    due = state.due_ids()\n",
+        "Kuryakin: (the same) the change owed on the unit's card",
+    ),
+    (
+        "deec10d:K87:late",
+        "vedette/rules/solo_napoleonic/flow.py",
+        "        or _routing_up(state)\n    )\n",
+        "        or _routing_up(state)\n"
+        "        or (state.phase == 'activation' and state.active is not None and any(\n"
+        f"            (lambda u: {K87})(state.unit(_i)) for _i in state.active_units()))\n"
+        "    )\n",
+        "Kuryakin: (the same) owed, so something is owed",
+    ),
 )
 #: ``BASE_FIXES`` keys written against a baseline's code as its ``BASE_FIX_DIFFS`` leave it (a
 #: later fix's version for a baseline given an earlier fix as its commits' diff, the text it
 #: patches being the diff's): patched after the diffs, whole or not at all, unless an earlier
 #: version of the fix was given
-BASE_FIX_AFTER_DIFFS = {"d1732a3:K75:late", "c9f98c9:K77-K78:late"}
+BASE_FIX_AFTER_DIFFS = {"d1732a3:K75:late", "c9f98c9:K77-K78:late", "deec10d:K87:late"}
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {
     "two_by_two": (2000, {}),

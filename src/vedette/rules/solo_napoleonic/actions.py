@@ -242,6 +242,8 @@ def move_base(state: State, u: Unit) -> float:
 
 #: the moves a failed morale test owes at once (the unit's ``bound``): (mode, share of a move)
 RESULT_MOVES = {"rout": ("rout", 1.0), "retire": ("retire", 1.0), "retire_half": ("retire", 0.5)}
+#: the moves away from the enemy a result makes (not the unit's own choice)
+RESULT_MODES = ("rout", "retire", "retreat")
 
 
 def owed_move(u: Unit) -> tuple[str, float] | None:
@@ -425,7 +427,36 @@ def move_refusal(state: State, u: Unit, mode: str | None = None) -> RuleViolatio
         )
     for c in effects_on(state, u, "no_move"):
         return RuleViolation(R_CHANCE, f"{u.id} may not move this turn (chance card: {c.title})")
+    if mode is None and u.status in ("retiring", "routing"):
+        return None  # (its retirement or rout is still made: a result's move)
+    if mode not in RESULT_MODES:
+        return changing_refusal(state, u, "move")
     return None
+
+
+def change_carried(state: State, u: Unit) -> bool:
+    """Reading K87 (Formation Changing: "some units have to carry a change into the next
+    turn"): is a change carried from the last turn still to be gone on with on this card (none
+    made yet: ``formation_changes``), ``[options] carried_change_first``?"""
+    return (
+        u.formation_target is not None
+        and u.formation_quarters > 0
+        and u.formation_changes == 0
+        and state.config.options.carried_change_first
+    )
+
+
+def changing_refusal(state: State, u: Unit, what: str) -> RuleViolation | None:
+    """Reading K87: a unit carrying a formation change into this turn finishes it first, before
+    it moves, charges or reforms (``what``). The refusal, or None."""
+    if not change_carried(state, u):
+        return None
+    return RuleViolation(
+        R_FORM,
+        f"{u.id} is still changing to {u.formation_target} ({u.formation_quarters} quarter(s)"
+        f" carried from the last turn): it finishes the change before it {what}s"
+        f" ('formation unit={u.id} to={u.formation_target}'; reading K87)",
+    )
 
 
 def after_charge_refusal(state: State, u: Unit, mode: str | None) -> RuleViolation | None:
@@ -1225,7 +1256,7 @@ def reform_check(state: State, u: Unit) -> Check:
 def _reformer(state: State, req: rq.OneUnit) -> Unit:
     u = state.unit(req.unit)
     require_active(state, u, R_DIS, "reform")
-    no = reform_refusal(u)
+    no = reform_refusal(u) or changing_refusal(state, u, "reform")
     if no is not None:
         raise no
     return u

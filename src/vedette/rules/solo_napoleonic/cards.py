@@ -13,7 +13,7 @@ next card to act is #7, cards 5 and 6 being unissued, so the infantry become '6.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -27,6 +27,7 @@ from vedette.rules.base import Outcome
 from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.actions import (
     after_charge_refusal,
+    changing_refusal,
     failed_jumper_refusal,
     formation_refusal,
     halt_refusal,
@@ -154,14 +155,18 @@ def deal_real_deck(
 
 
 def draw_chance_real(
-    state: State, deck_c: list[ChanceCard], dice: DiceSource
+    state: State, deck_c: list[ChanceCard], dice: DiceSource, given: Mapping[str, str] | None = None
 ) -> tuple[dict[str, str], list[Roll]]:
     """Reading K80: each side turns up a chance card from the real deck, numbered 1..k in the
-    deck's order (``vedette solonap help``), of the cards left."""
-    left = list(range(1, len(deck_c) + 1))
+    deck's order (``vedette solonap help``), of the cards left; a side whose card ``given``
+    names (drawn by hand) draws none, and its card is out of the deck."""
+    taken = set((given or {}).values())
+    left = [i for i in range(1, len(deck_c) + 1) if deck_c[i - 1].id not in taken]
     chance: dict[str, str] = {}
     rolls: list[Roll] = []
     for side in state.sides:
+        if given and side in given:
+            continue
         if not left:
             break
         shown = ", ".join(f"{i} {deck_c[i - 1].id}" for i in left)
@@ -231,12 +236,18 @@ def deal(state: State, req: rq.Deal, dice: DiceSource) -> Outcome:
                 )
             left_c.remove(cid)
             chance[side] = str(cid)
-    elif deck_c and real_deck(state):
-        chance, drawn = draw_chance_real(state, deck_c, dice)
+    # Move Sequence: "each side draws one chance card": a side whose card is not given by hand
+    # draws its own from what is left of the deck (``chance={}`` states that none is dealt)
+    drawing = given_c is None or (bool(given_c) and len(chance) < len(state.sides))
+    if drawing and deck_c and real_deck(state):
+        drawn_c, drawn = draw_chance_real(state, deck_c, dice, chance)
+        chance.update(drawn_c)
         rolls += drawn
-    elif deck_c:
-        left = list(deck_c)
+    elif drawing:
+        left = [c for c in deck_c if c.id not in set(chance.values())]
         for side in state.sides:
+            if side in chance:
+                continue
             if not left:
                 break
             f = dice.face(standard(len(left)))
@@ -286,10 +297,12 @@ def deal_odds(state: State, req: rq.Deal) -> list[Odds]:
     # every holder's card is uniform on 1..n; P(acts first among holders) is 1/len(hs)
     rows = tuple(OddsRow(h, f"{h} holds the lowest card", Fraction(1, len(hs))) for h, _, _ in hs)
     out = [Odds("who acts first", rows, rule=R_SEQ, note=f"{len(hs)} cards from 1-{n}")]
-    if req.chance is None:
-        deck = chance_deck(state)
+    given = req.chance if isinstance(req.chance, dict) else None
+    if given is None or (given and len(given) < len(state.sides)):
+        deck = [c for c in chance_deck(state) if c.id not in set((given or {}).values())]
+        drawing = [s for s in state.sides if s not in (given or {})]
         # each side draws one card without replacement: each card is equally likely for each
-        for side in state.sides[: len(deck)]:
+        for side in drawing[: len(deck)]:
             crow = tuple(
                 OddsRow(c.id, f"{c.title}: {c.effect}", Fraction(1, len(deck))) for c in deck
             )
@@ -333,7 +346,7 @@ def may_do(state: State, u: Unit, attacks: Attacks = by_type) -> list[str]:
         acts.append("fire")
     if charges:
         acts.append("charge")
-    if reform_refusal(u) is None:
+    if reform_refusal(u) is None and changing_refusal(state, u, "reform") is None:
         acts.append("reform")
     if u.advancing:
         acts += ["halt"] if halt_refusal(state, u) is None else []

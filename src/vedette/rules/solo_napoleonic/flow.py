@@ -34,7 +34,16 @@ from typing import Any
 
 from vedette.errors import BadRequest, RuleViolation, VedetteError
 from vedette.rules.protocol import Flow, Obligation, Phase
-from vedette.rules.solo_napoleonic.actions import RESULT_MOVES, base_move, move_allowed, move_base
+from vedette.rules.solo_napoleonic.actions import (
+    R_FORM,
+    RESULT_MOVES,
+    base_move,
+    change_carried,
+    change_stalled,
+    formation,
+    move_allowed,
+    move_base,
+)
 from vedette.rules.solo_napoleonic.charging import (
     R_CHARGE,
     R_HOME,
@@ -49,10 +58,16 @@ from vedette.rules.solo_napoleonic.charging import (
     set_step,
 )
 from vedette.rules.solo_napoleonic.common import Changes
-from vedette.rules.solo_napoleonic.events import ChargeStep, Disordered, MoraleHeld, Moved
+from vedette.rules.solo_napoleonic.events import (
+    ChargeStep,
+    Disordered,
+    FormationChanged,
+    MoraleHeld,
+    Moved,
+)
 from vedette.rules.solo_napoleonic.fire import plan
 from vedette.rules.solo_napoleonic.model import State, Unit
-from vedette.rules.solo_napoleonic.requests import Fire, Move
+from vedette.rules.solo_napoleonic.requests import Fire, Formation, Move, dry_run
 
 R_MELEE = "Kuryakin, Melee"
 R_CI = "Kuryakin, Melee/Cavalry vs. Infantry"
@@ -230,6 +245,7 @@ def obligations(state: State) -> tuple[Obligation, ...]:
             )
     out[:0] = [*collisions_owed(state), *bound_moves(state)]
     out.extend(routing_runs(state))
+    out.extend(carried_changes(state))
     due = state.due_ids()
     if due and state.phase == "activation":
         active = set(state.active_units())
@@ -264,6 +280,7 @@ def none_owed(state: State) -> bool:
         or state.bound_ids()
         or state.collided_ids()
         or _routing_up(state)
+        or _changing_up(state)
     )
 
 
@@ -303,6 +320,52 @@ def routing_runs(state: State) -> list[Obligation]:
                 R_MORALE,
                 f"{u.id} is routing: it runs a full move (2D) before its card ends, unless it"
                 " rallies first",
+                blocks=("next", "end_turn"),
+            )
+        )
+    return out
+
+
+def _changing_up(state: State) -> bool:
+    """Is a unit carrying a formation change into this turn on the active card (reading K87:
+    :func:`carried_changes`)?"""
+    if state.active is None or state.phase != "activation":
+        return False
+    return any(change_carried(state, state.unit(uid)) for uid in state.active_units())
+
+
+def carried_changes(state: State) -> list[Obligation]:
+    """Reading K87 (Formation Changing: "some units have to carry a change into the next
+    turn"): a unit on the active card whose change was carried from the last turn goes on
+    with it, spending its quarters of this turn's move, before its card ends (and before it
+    moves, charges or reforms: ``actions.changing_refusal``); what is left of its move after
+    it is made in the new formation. Not owed while a result, a test or a charge comes first,
+    nor where the rules refuse the change (``waive change:ID`` drops it, logged)."""
+    out: list[Obligation] = []
+    if not _changing_up(state):
+        return out
+    charged = {c.charge_target for c in chargers(state)} if state.charging_ids() else set()
+    for uid in state.active_units():
+        u = state.unit(uid)
+        if not (u.on_table and change_carried(state, u)) or change_stalled(state, u):
+            continue
+        if u.bound in RESULT_MOVES or u.morale_due or u.charge_target is not None:
+            continue  # its result's move, its test or its charge's steps come first
+        if uid in charged or u.status == "routing" or u.must_rally:
+            continue  # (charged: the charge's steps; a routing unit runs, one to rally rallies)
+        to = str(u.formation_target)
+        try:
+            dry_run(formation, state, Formation(unit=u.id, to=to))
+        except VedetteError:
+            continue
+        out.append(
+            Obligation(
+                f"change:{u.id}",
+                "formation",
+                {"unit": u.id, "to": to},
+                R_FORM,
+                f"{u.id} goes on with its change to {to} carried from the last turn"
+                f" ({u.formation_quarters} quarter(s) of its move) before it moves (reading K87)",
                 blocks=("next", "end_turn"),
             )
         )
@@ -497,6 +560,10 @@ def waive(state: State, oid: str) -> State:
         return ch.state
     if kind == "rout":
         ch.unit(Moved, rest, "owed rout move waived", move_done=True)
+        return ch.state
+    if kind == "change":  # (reading K87: the change carried over is dropped)
+        why = "carried formation change waived: dropped"
+        ch.unit(FormationChanged, rest, why, formation_target=None, formation_quarters=0)
         return ch.state
     if kind == "marker":
         ch.unit(MoraleHeld, rest, "morale marker waived", morale_due=False)

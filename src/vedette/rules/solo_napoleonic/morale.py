@@ -15,6 +15,7 @@ from vedette.rules.solo_napoleonic import charging, fire, flow, geom
 from vedette.rules.solo_napoleonic import requests as rq
 from vedette.rules.solo_napoleonic.actions import (
     base_move,
+    changing_refusal,
     charging_refusal,
     collisions,
     halt_refusal,
@@ -441,7 +442,7 @@ def _charge_allowed(state: State, u: Unit, t: Unit) -> None:
         raise no
     if u.artillery or u.skirmishing:
         raise RuleViolation(R_CHARGE, f"{u.id} cannot charge ({u.kind}, {u.formation})")
-    no = start_charge_refusal(state, u)
+    no = start_charge_refusal(state, u) or changing_refusal(state, u, "charge")
     if no is not None:
         raise no
     if u.restricted_to is not None and t.id != u.restricted_to:
@@ -527,13 +528,14 @@ def quick_refused(state: State, procedure: str, unit: str, req: Any) -> bool:
             or charging.charge_refusal(u) is not None
             or charging.failed_morale_refusal(state, u) is not None
             or start_charge_refusal(state, u) is not None
+            or changing_refusal(state, u, "charge") is not None
         ):
             return True
         return bool(charge_refused(state, req))
     if u is None:
         return False
     if procedure == "reform":
-        return reform_refusal(u) is not None
+        return reform_refusal(u) is not None or changing_refusal(state, u, "reform") is not None
     if procedure == "halt":
         return halt_refusal(state, u) is not None
     if procedure == "start":
