@@ -18,7 +18,7 @@ from vedette import rules
 from vedette.engine import Game, Store
 from vedette.errors import VedetteError
 from vedette.rules.protocol import parsed_request, to_json
-from vedette.rules.solo_napoleonic import memo
+from vedette.rules.solo_napoleonic import flow, memo
 
 RS = rules.get("solo_napoleonic")
 
@@ -774,14 +774,16 @@ def test_the_cards_a_deal_leaves_are_those_its_log_reads_back() -> None:
 
 def test_the_states_indexes_of_owed_units_are_the_units_that_owe() -> None:
     """What is owed is asked before every action (``flow.none_owed``), so the state keeps the
-    units with an open charge, a morale marker, a result's bound move and a collision's chits
-    as indexes patched unit by unit, not a scan of every unit (bench_kuryakin: a turn at 400
-    units was 24x the turn at 25, the scans alone a seventh of it): at every step of seeded
-    simulated games each index is the scan of the units, and each is seen non-empty."""
+    units with an open charge, a morale marker, a result's bound move, a collision's chits
+    and a routing status (whose run may be owed) as indexes patched unit by unit, not a scan
+    of every unit (bench_kuryakin: a turn at 400 units was 24x the turn at 25, the scans
+    alone a seventh of it): at every step of seeded simulated games each index is the scan
+    of the units, and each is seen non-empty; whether a routing unit is on the active card
+    (told from the index) is the scan of the card's units, seen both ways."""
     from vedette.sim.play import Setup
 
     setup = Setup(RS.name, RS.scenario("sample"), max_actions=600)
-    seen = {"charging": 0, "due": 0, "bound": 0, "collided": 0}
+    seen = {"charging": 0, "due": 0, "bound": 0, "collided": 0, "routing": 0, "up": 0, "not": 0}
 
     class Checked(type(RS)):  # type: ignore[misc]
         def outcome(self, state: Any) -> Any:
@@ -790,16 +792,22 @@ def test_the_states_indexes_of_owed_units_are_the_units_that_owe() -> None:
                 "due": {u.id for u in state.units if u.morale_due},
                 "bound": {u.id for u in state.units if u.bound is not None},
                 "collided": {u.id for u in state.units if u.collided},
+                "routing": {u.id for u in state.units if u.status == "routing"},
             }
             kept = {
                 "charging": state.charging_ids(),
                 "due": state.due_ids(),
                 "bound": state.bound_ids(),
                 "collided": state.collided_ids(),
+                "routing": state.routing_ids(),
             }
             assert kept == scans
             for k, ids in kept.items():
                 seen[k] += bool(ids)
+            if state.active is not None and state.phase == "activation":
+                up = any(state.unit(uid).status == "routing" for uid in state.active_units())
+                assert flow._routing_up(state) == up
+                seen["up" if up else "not"] += 1
             return super().outcome(state)
 
     checked = Checked()

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from vedette import rules
+from vedette.errors import VedetteError
 from vedette.rules.base import Ruleset
-from vedette.rules.solo_napoleonic import common
+from vedette.rules.solo_napoleonic import cards, common, ruleset
 from vedette.rules.solo_napoleonic.common import Changes, built
 from vedette.rules.solo_napoleonic.events import (
     ActivationEnded,
@@ -18,6 +21,7 @@ from vedette.rules.solo_napoleonic.events import (
     Moved,
     TurnEnded,
 )
+from vedette.rules.solo_napoleonic.requests import DryDice
 from vedette.sim.play import Setup, play_game
 
 RS = rules.get("solo_napoleonic")
@@ -112,3 +116,41 @@ def test_a_fact_is_folded_as_the_core_folds_it() -> None:
     assert type(ch.state.control) is dict and ch.state.turn == 2 and ch.state.cards == ()
     assert ch.state == core_fold(state, ch.events) and len(ch.events) == 4
     assert built(state, tuple(ch.events)) is ch.state
+
+
+def test_the_quiet_next_card_records_the_facts_the_worded_one_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """'next' is judged (its dry run: ``plan``, ``todo``) and played by the simulator without
+    its words (``cards.quiet_next``: what the next card's units may do, looked at unit by
+    unit, is written by ``resolve`` alone): at every 'next' of seeded simulated games, its
+    verdict and its facts are those of the worded 'next' the engine resolves."""
+    quiet = cards.quiet_next
+    seen = {"played": 0, "judged": 0, "refused": 0}
+
+    def checked(state: Any, req: Any, dice: Any) -> Any:
+        worded: Any
+        try:
+            worded = ruleset.next_card(state, req, DryDice() if type(dice) is DryDice else dice)
+        except VedetteError as e:
+            worded = e
+        try:
+            out = quiet(state, req, dice)
+        except VedetteError as e:
+            assert type(worded) is type(e) and str(worded) == str(e)
+            seen["refused"] += 1
+            raise
+        assert not isinstance(worded, VedetteError), worded
+        assert out.events == worded.events
+        seen["judged" if type(dice) is DryDice else "played"] += 1
+        return out
+
+    monkeypatch.setattr(cards, "quiet_next", checked)
+    checked_rs = type(RS)()  # (its procedures made with the checked 'next')
+    real = rules.get
+    setup = Setup(RS.name, RS.scenario("sample"), max_actions=400)
+    monkeypatch.setattr(rules, "get", lambda name: checked_rs if name == RS.name else real(name))
+    ends = [play_game(setup, 29, i).result for i in range(3)]
+    monkeypatch.setattr(rules, "get", real)
+    assert ends == [play_game(setup, 29, i).result for i in range(3)]
+    assert seen["played"] > 100, seen

@@ -357,9 +357,12 @@ def may_do(state: State, u: Unit, attacks: Attacks = by_type) -> list[str]:
     return acts
 
 
-def next_card(state: State, req: rq.Next, dice: DiceSource, attacks: Attacks = by_type) -> Outcome:
+def next_card(
+    state: State, req: rq.Next, dice: DiceSource, attacks: Attacks | None = by_type
+) -> Outcome:
     """Finish the active card (its units have acted) and reveal whose turn it is; what each
-    of its units may do (``may_do``: its fire and charge as ``attacks`` says)."""
+    of its units may do (``may_do``: its fire and charge as ``attacks`` says; ``None``: the
+    events alone, no words, for a reader of its verdict and events only: :func:`quiet_next`)."""
     ch = Changes(state)
     done = list(state.done)
     lapsed: list[str] = []
@@ -375,7 +378,7 @@ def next_card(state: State, req: rq.Next, dice: DiceSource, attacks: Attacks = b
                 ch.unit(StandstillTested, uid, text, bound=None)
                 lapsed.append(text)
             ch.unit(ActivationEnded, uid, "card finished", acted=True)
-    for c in state.put_aside():
+    for c in state.put_aside() if attacks is not None else ():
         # reading K69: a card with no unit left on the table is passed over, the reason logged
         lapsed.append(f"card #{c.key_text()} ({c.holder}) put aside: no unit of it on the table")
     c_next = state.next_after_active()
@@ -386,6 +389,8 @@ def next_card(state: State, req: rq.Next, dice: DiceSource, attacks: Attacks = b
     c = c_next
     ch.game(CardActivated, "next card", done=tuple(done), active=c.holder)
     units = [ch.state.unit(x) for x in c.units]
+    if attacks is None:
+        return Outcome(tuple(ch.events))
     lines = [
         *lapsed,
         f"card #{c.key_text()}: {c.holder}"
@@ -400,6 +405,14 @@ def next_card(state: State, req: rq.Next, dice: DiceSource, attacks: Attacks = b
         "\n".join(lines),
         {"active": c.holder, "card": c.key, "units": list(c.units), "may": may},
     )
+
+
+def quiet_next(state: State, req: rq.Next, dice: DiceSource) -> Outcome:
+    """:func:`next_card`'s events, without its words (what the next card's units may do, a
+    look at each of them; the cards put aside on the way): its dry run (``plan``'s verdict,
+    ``todo``'s) and the simulator's ``play`` read the verdict and the events, never the
+    message."""
+    return next_card(state, req, dice, None)
 
 
 def jump_key(state: State, attacker: str, target: str) -> float:

@@ -288,7 +288,8 @@ def _routing_up(state: State) -> bool:
     """Is a routing unit on the active card (its run may be owed: :func:`routing_runs`)?"""
     if state.active is None or state.phase != "activation":
         return False
-    return any(state.unit(uid).status == "routing" for uid in state.active_units())
+    routing = state.routing_ids()  # (most states: none routing, the card's units not read)
+    return bool(routing) and not routing.isdisjoint(state.active_units())
 
 
 def routing_runs(state: State) -> list[Obligation]:

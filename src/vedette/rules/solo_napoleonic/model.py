@@ -334,6 +334,8 @@ class State:
     # the units whose charge is declared and not yet home (a fire at one of them is defensive
     # fire: fire.is_reaction, asked by every fire's check and the card's listing)
     declared_set: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    # the routing units (flow.none_owed: whether one on the active card may owe its run)
+    routing_set: frozenset[str] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.index) != len(self.units):
@@ -413,6 +415,14 @@ class State:
             object.__setattr__(self, "collided_set", ids)
             return ids
         return self.collided_set
+
+    def routing_ids(self) -> frozenset[str]:
+        """The routing units (``status`` "routing")."""
+        if self.routing_set is None:
+            ids = frozenset(u.id for u in self.units if u.status == "routing")
+            object.__setattr__(self, "routing_set", ids)
+            return ids
+        return self.routing_set
 
     def _generals(self) -> Mapping[str, General]:
         """The generals by id (the first of an id), kept with the state for its generals
@@ -568,6 +578,10 @@ class State:
         if bool(old.collided) != bool(u.collided) and self.collided_set is not None:
             ids = self.collided_set
             d["collided_set"] = ids | {u.id} if u.collided else ids - {u.id}
+        routing = u.status == "routing"
+        if (old.status == "routing") != routing and self.routing_set is not None:
+            ids = self.routing_set
+            d["routing_set"] = ids | {u.id} if routing else ids - {u.id}
         return new
 
     def with_general(self, g: General) -> State:

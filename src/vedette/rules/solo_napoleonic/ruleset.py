@@ -856,15 +856,16 @@ class SoloNapoleonic(Ruleset[State]):
     def __init__(self) -> None:
         self.scenarios = {"sample": "sample.toml", "attached": "attached.toml"}
         D = by_dry_run  # each body checks the rules and then rolls: its plan is its dry run
-        quick = D(cards.next_card)
+        quick = D(cards.quiet_next)
         self.procedures = procedure_table(
             Procedure(rq.Staff, *D(staff.staff, staff.staff_odds)),
             Procedure(rq.Control, *D(staff.control, staff.control_odds)),
             Procedure(rq.Deal, *D(cards.deal, cards.deal_odds)),
             # 'next' refuses nothing its listing says: its dry run (todo's verdict, the plan)
-            # and the simulator's play, whose words are never read (``Procedure.play``), list
-            # fire and charge by type; only its resolve looks for their targets (a search at
-            # every card cost a simulated game 50% more CPU); the events are the same
+            # and the simulator's play, whose words are never read (``Procedure.play``), say
+            # nothing of what the card's units may do; only its resolve lists it, their fire
+            # and charge where todo offers them (a search for targets at every card cost a
+            # simulated game 50% more CPU; the listing by type alone, 2%); the same events
             Procedure(rq.Next, quick[0], D(next_card)[1], quick[2], quick[3]),
             Procedure(rq.Order, *D(cards.order_query)),
             Procedure(rq.Require, *D(morale.require_morale, morale.require_odds)),
