@@ -68,6 +68,7 @@ class Options:
     charge_after_failed_morale: bool
     killed_brigadier_command: Literal["lost", "kept"]
     failed_jumper_acts: bool
+    staff_reroll: bool
 
 
 @dataclass(frozen=True, slots=True)
