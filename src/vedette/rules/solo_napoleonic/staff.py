@@ -108,7 +108,7 @@ def _targets(state: State, req: rq.Staff) -> list[General]:
     gid = req.general
     redo = bool(req.reroll)
     if redo and not rerolls(state):
-        raise _binds("no general is rated again ('reroll')")
+        raise _binds("a rated general is not rolled again ('reroll')")
     if gid is not None:
         g = state.general(gid)
         if g.rated and not redo and not rerolls(state):
