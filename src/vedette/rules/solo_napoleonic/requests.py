@@ -35,7 +35,9 @@ class Staff:
     av: str | None = arg("historical AV: timid|normal|aggressive", default=None)
     cr: int | None = arg("historical Control Rating", default=None)
     grade: str | None = arg("historical grade", default=None)
-    reroll: bool | None = arg("roll again for rated generals", default=None)
+    reroll: bool | None = arg(
+        "roll again for rated generals (house rule [options] staff_reroll only)", default=None
+    )
 
 
 @procedure(

@@ -74,18 +74,62 @@ RATINGS = ("th", "av", "cr")
 
 def to_roll(g: General, req: rq.Staff) -> tuple[str, ...]:
     """The ratings ``staff`` rolls for ``g``: those not yet given (a scenario may allocate some
-    'historically', Generals; a rating given is never rolled again), or all three with
-    ``reroll=true`` or for a general named who is rated already."""
+    'historically', Generals; a rating given is never rolled again), or, under the house rule
+    ``[options] staff_reroll`` (reading K95), all three with ``reroll=true`` or for a general
+    named who is rated already."""
     missing = tuple(w for w in RATINGS if getattr(g, w) is None)
     return RATINGS if req.reroll or not missing else missing
 
 
+def rerolls(state: State) -> bool:
+    """Reading K95: a rating once rolled (or given) binds; ``[options] staff_reroll = true``
+    is the house rule that rolls a rated general again and lets historical ratings replace
+    any rating at any time (earlier builds)."""
+    return state.config.options.staff_reroll
+
+
+def play_begun(state: State) -> bool:
+    """The first control roll has been made (the staff is created before it)."""
+    return state.turn > 1 or state.phase != "control"
+
+
+def _binds(problem: str, why: str = "a rating once rolled or given binds") -> RuleViolation:
+    return RuleViolation(
+        R_GEN, f"{problem}: {why} (reading K95; house rule [options] staff_reroll)"
+    )
+
+
+def _ratings(g: General) -> str:
+    """``TH average, AV normal, CR 6`` (what is given so far)."""
+    return g.describe().partition(") ")[2]
+
+
 def _targets(state: State, req: rq.Staff) -> list[General]:
     gid = req.general
-    if gid is not None:
-        return [state.general(gid)]
     redo = bool(req.reroll)
+    if redo and not rerolls(state):
+        raise _binds("a rated general is not rolled again ('reroll')")
+    if gid is not None:
+        g = state.general(gid)
+        if g.rated and not redo and not rerolls(state):
+            raise _binds(f"{g.id} is already rated ({_ratings(g)})")
+        return [g]
     return [g for g in state.generals if redo or not g.rated]
+
+
+def _check_historical(state: State, g: General, hist: Mapping[str, Any]) -> None:
+    """Reading K95: historical ratings are the choice made as the staff is created ('if
+    desired'): only for ratings not yet given, and before the first control roll."""
+    if rerolls(state):
+        return
+    given = [w.upper() for w in RATINGS if w in hist and getattr(g, w) is not None]
+    if given:
+        raise _binds(f"{g.id}'s {', '.join(given)} already given ({_ratings(g)})")
+    if play_begun(state):
+        raise _binds(
+            f"{g.id}'s ratings are rolled now ('staff general={g.id}')",
+            "historical ratings are chosen as the staff is created, before the first control roll",
+        )
 
 
 def _historical(state: State, req: rq.Staff) -> dict[str, Any] | None:
@@ -114,7 +158,8 @@ def _historical(state: State, req: rq.Staff) -> dict[str, Any] | None:
 def staff(state: State, req: rq.Staff, dice: DiceSource) -> Outcome:
     """Rate the staff: roll TH (d6), AV (d6) and Grade/CR (d8) for every unrated general (or
     ``general=ID``), only the ratings not given, national variations added to the rolls; or
-    enter historical ratings (``general=ID th=average av=aggressive cr=6``)."""
+    enter historical ratings (``general=ID th=average av=aggressive cr=6``) for ratings not
+    given, before the first control roll. A rating once rolled or given binds (reading K95)."""
     ch = Changes(state)
     hist = _historical(state, req)
     rolls: list[Roll] = []
@@ -122,13 +167,15 @@ def staff(state: State, req: rq.Staff, dice: DiceSource) -> Outcome:
         gid = req.general
         if gid is None:
             raise BadRequest("historical ratings need 'general'")
+        _check_historical(state, state.general(gid), hist)
         g = ch.general(GeneralRated, gid, "historical ratings entered (Kuryakin, Generals)", **hist)
         return Outcome(
             tuple(ch.events), (), f"{g.describe()} (historical)", {"general": gid, "ratings": hist}
         )
     targets = _targets(state, req)
     if not targets:
-        raise RuleViolation(R_GEN, "every general is already rated (reroll=true to roll again)")
+        again = " (reroll=true to roll again: house rule staff_reroll)" if rerolls(state) else ""
+        raise RuleViolation(R_GEN, f"every general is already rated{again}")
     for g in targets:
         got: dict[str, Any] = {}
         for which in to_roll(g, req):
@@ -156,7 +203,10 @@ def staff(state: State, req: rq.Staff, dice: DiceSource) -> Outcome:
 
 
 def staff_odds(state: State, req: rq.Staff) -> list[Odds]:
-    if _historical(state, req) is not None:
+    hist = _historical(state, req)
+    if hist is not None:
+        if req.general is not None:
+            _check_historical(state, state.general(req.general), hist)
         return []
     out: list[Odds] = []
     for g in _targets(state, req):
