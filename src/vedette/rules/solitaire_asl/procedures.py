@@ -23,6 +23,7 @@ from vedette.rules.solitaire_asl.model import (
     PHASES,
     SETUP,
     Counter,
+    Fortification,
     Location,
     Minefield,
     Stack,
@@ -41,6 +42,7 @@ from vedette.rules.solitaire_asl.requests import (
     PhaseRequest,
     PlaceRequest,
     RevealRequest,
+    SettleRequest,
     ShiftRequest,
     StackRequest,
 )
@@ -48,6 +50,7 @@ from vedette.rules.solitaire_asl.shift import (
     DUMMY_KINDS,
     HIP_KINDS,
     check_ca,
+    counter_named,
     find_stack,
     plan_shift,
     side_named,
@@ -461,11 +464,14 @@ def run_fort(state: State, req: FortRequest) -> Outcome:
     f = state.fortification(req.id)
     if f is None:
         raise BadRequest(f"no fortification {req.id!r}")
-    if req.ca is None and req.complex is None and req.exit is None:
+    if req.ca is None and req.complex is None and req.exit is None and req.occupant is None:
         # (an empty 'ca=' is an omitted field: nothing to record, and nothing is logged)
-        raise BadRequest(f"{f.words} {f.id}: give what to record: ca=, complex= or exit=")
+        raise BadRequest(
+            f"{f.words} {f.id}: give what to record: ca=, complex=, exit= or occupant="
+        )
     upd: dict[str, Any] = {}
     play = state.phase != "setup"
+    inside = occupant(state, f, req.occupant) if req.occupant is not None else None
     if req.ca is not None:
         check_ca(state, f)
         if f.hidden and f.ca and req.ca != f.ca and play and f.id not in state.reorient:
@@ -505,8 +511,107 @@ def run_fort(state: State, req: FortRequest) -> Outcome:
             )
         upd["exit"] = req.exit
     new = replace(f, **upd)
-    said = ", ".join(f"{k} {v}" for k, v in upd.items()) or "nothing new"
-    return Outcome((BoardChanges().put_fort(new).event("fort"),), (), f"{f.words} {f.id}: {said}")
+    said = ", ".join(f"{k} {v}" for k, v in upd.items())
+    changes = BoardChanges().put_fort(new)
+    if inside is not None:
+        changes.put_stack(inside)
+        said += (", " if said else "") + f"{inside.id} is in it"
+    return Outcome((changes.event("fort"),), (), f"{f.words} {f.id}: {said or 'nothing new'}")
+
+
+def occupant(state: State, f: Fortification, ref: str) -> Stack:
+    """O'Leary 4.4: right after a shift moved ``f`` (``State.rehouse``, reading A46), a stack
+    of its side in its new location may be taken to be in (above, beneath) it."""
+    s = find_stack(state, ref)
+    if f.id not in state.rehouse:
+        raise RuleViolation(
+            "O'Leary 4.4",
+            f"{s.id} may be taken to be in {f.words} {f.id} only right after a shift moved it"
+            " there, before anything else is done (or with the shift: into_fort=, occupants=)",
+        )
+    if s.location != f.location or s.side != f.side:
+        raise BadRequest(f"{s.id} is not a stack of {f.side} in {f.location}")
+    return replace(s, position=f.kind)
+
+
+#: a vehicle's or Gun's settings as ``settle`` writes them: each part's head, in order
+SETTING_HEADS = ("CA ", "VCA ", "TCA ", "CE", "BU")
+
+
+def settings_text(old: str, parts: Mapping[str, str]) -> str:
+    """A counter's settings text with the parts given (head -> its text: ``{"VCA ": "VCA
+    facing 4P4", "CE": "BU"}``) in place of the old ones; the player's other words kept."""
+    kept = [p.strip() for p in old.split(",") if p.strip()]
+    out = []
+    for p in kept:
+        head = next((h for h in SETTING_HEADS if p.startswith(h)), None)
+        if head in ("CE", "BU"):
+            head = "CE"
+        if head is None or head not in parts:
+            out.append(p)
+    return ", ".join([*out, *(v for v in parts.values() if v)])
+
+
+def run_settle(state: State, req: SettleRequest) -> Outcome:
+    """O'Leary 2.3: right after a shift exchanged it (``State.resettle``, reading A46), a
+    vehicle chooses its VCA, TCA and CE/BU status, a Gun its CA and, if it was allowed to
+    emplace at the start of the scenario, whether it is emplaced. Later in play a HIP unit's CA
+    does not change (3.2.2: it shifts instead) and no Gun becomes emplaced; the arcs of other
+    units are the player's own record of the ASL rules (5.2)."""
+    hit = counter_named(state, req.id)
+    if hit is None:
+        raise BadRequest(f"no counter {req.id!r}")
+    s, c = hit
+    if c.kind not in ("vehicle", "gun"):
+        raise BadRequest(f"{c.name} ({c.id}) is no vehicle or Gun: nothing to settle (2.3)")
+    if req.ca is None and req.tca is None and req.ce is None and req.emplaced is None:
+        raise BadRequest(f"{c.name}: give what to record: ca=, tca=, ce= or emplaced=")
+    if c.kind != "vehicle" and (req.tca is not None or req.ce is not None):
+        raise BadRequest(f"{c.name} is a Gun: it has a CA, no TCA or CE/BU status")
+    if c.kind != "gun" and req.emplaced is not None:
+        raise BadRequest(f"{c.name} is a vehicle: only Guns are emplaced (2.3)")
+    now = c.id in state.resettle or state.phase == SETUP
+    if req.emplaced is not None and req.emplaced != c.emplaced:
+        if not now:
+            raise RuleViolation(
+                "O'Leary 2.3",
+                f"{c.name} may be considered emplaced only right after a shift, before anything"
+                " else is done",
+            )
+        if req.emplaced and not c.may_emplace:
+            raise RuleViolation(
+                "O'Leary 2.3",
+                f"{c.name} was not allowed to emplace at the start of the scenario",
+            )
+    arcs = req.ca is not None or req.tca is not None or req.ce is not None
+    if arcs and not now and s.status in HIP_KINDS:
+        raise RuleViolation(
+            "O'Leary 3.2.2",
+            f"{c.name} is HIP: it changes its CA only by a shift (chosen right after it, 2.3)",
+        )
+    parts: dict[str, str] = {}
+    if req.ca is not None:
+        parts["CA " if c.kind == "gun" else "VCA "] = (
+            f"{'CA' if c.kind == 'gun' else 'VCA'} {req.ca}"
+        )
+        if c.kind == "vehicle" and req.tca is None:
+            parts["TCA "] = f"TCA {req.ca}"
+    if req.tca is not None:
+        parts["TCA "] = f"TCA {req.tca}"
+    if req.ce is not None:
+        parts["CE"] = req.ce
+    new = replace(c, settings=settings_text(c.settings, parts) if parts else c.settings)
+    if req.emplaced is not None:
+        new = replace(new, emplaced=req.emplaced)
+    said = [v for v in parts.values()]
+    if req.emplaced is not None:
+        said.append("emplaced" if req.emplaced else "not emplaced")
+    stack = replace(s, counters=tuple(new if x.id == c.id else x for x in s.counters))
+    return Outcome(
+        (BoardChanges().put_stack(stack).event("settle"),),
+        (),
+        f"{c.name} ({c.id}) in {s.location}: {', '.join(said)}",
+    )
 
 
 #: the statuses of the stacks that pair in :func:`shift_candidates`
