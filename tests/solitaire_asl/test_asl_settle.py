@@ -13,6 +13,7 @@ import pytest
 from tests.solitaire_asl.test_asl_flow import game, goto, refused, sample, weapon
 from vedette.cli.main import main
 from vedette.engine import Game
+from vedette.rules.solitaire_asl import RULESET
 
 RU = "Russian"
 GUN = {"id": "g7", "name": "76mm", "kind": "gun", "size": "normal", "may_emplace": True}
@@ -37,6 +38,9 @@ def test_2_3_a_vehicle_chooses_its_arcs_and_ce_bu_by_taps_right_after_its_shift(
     for ca in t.open["ca"]:
         for ce in t.open["ce"]:
             assert g.is_legal("settle", {"id": "r4", "ca": ca, "ce": ce})
+    # the T-34's counter, tapped on the board, lists it too (the web page's own reports)
+    tapped = RULESET.judged_counter_actions(g.state)["P2"]
+    assert [t.request for t in tapped if t.procedure == "settle"] == [{"id": "r4"}]
     g.perform("settle", {"id": "r4", "ca": "facing 4N4", "ce": "CE"})
     assert weapon(g, "r4").settings == "VCA facing 4N4, TCA facing 4N4, CE"
     # still right after the shift: another choice replaces the first, a TCA of its own too

@@ -586,6 +586,10 @@ def counter_offers(state: State) -> dict[str, list[Todo]]:
                 )
             )
         out[s.id] = todo
+    for t in settle_offers(state):  # 2.3: a vehicle's or Gun's arcs right after its shift
+        hit = state.counter(str(t.request["id"]))
+        if hit is not None:
+            out.setdefault(hit[0].id, []).append(t)
     later: dict[str, list[Todo]] = {}
     for t in fort_offers(state):
         later.setdefault(str(t.request["id"]), []).append(t)
