@@ -160,3 +160,20 @@ def test_3_3_3_todo_offers_the_partial_hip_shifts_as_taps(tmp_path: Path) -> Non
     g.perform("shift", {**part.request, "move": ("r5",)}, faces=[1, 1])
     where = {c.id: s.location for s in g.state.stacks for c in s.counters}
     assert where["r5"] == "4O8" and where["r6"] == "4M6"
+
+
+def test_2_5_the_board_counts_this_phases_shifts_only(tmp_path: Path) -> None:
+    """The board's heading says 'shifts this phase': two counted HIP shifts in the PFPh are not
+    this phase's once the MPh begins (they add no +1 there, 2.5), and a window an 8+ closed
+    in the PFPh closes nothing in the MPh (it listed 'Russian hip: 2, Russian hip: 1')."""
+    g = sample(tmp_path)
+    goto(g, "PFPh")
+    g.perform("shift", {"a": "4M6", "b": "4O8"}, faces=[1, 1])
+    g.perform("shift", {"a": "4M6", "b": "4O8"}, faces=[1, 2])
+    g.perform("shift", {"a": "4M6", "b": "4O8"}, faces=[4, 4])  # 8 +2 -1 = 9: closes
+    svg = RULESET.board_svg(g.state, RULESET.state_json(g.state)) or ""
+    assert "shifts this phase: Russian hip: 2 · closed: Russian hip" in svg
+    goto(g, "MPh")
+    g.perform("shift", {"a": "4M6", "b": "4O8"}, faces=[1, 1])
+    svg = RULESET.board_svg(g.state, RULESET.state_json(g.state)) or ""
+    assert "shifts this phase: Russian hip: 1 · closed: none" in svg

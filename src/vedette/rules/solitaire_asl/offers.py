@@ -486,7 +486,10 @@ def fort_offers(state: State) -> list[Todo]:
             guests = tuple(
                 s.id
                 for s in state.stacks
-                if s.side == f.side and s.location == f.location and s.position != f.kind
+                if s.side == f.side
+                and s.location == f.location
+                and s.position != f.kind
+                and s.status != Status.DUMMY_HIP  # (4.4 names units and dummy stacks)
             )
             if guests:
                 out.append(
