@@ -177,3 +177,23 @@ def test_2_5_the_board_counts_this_phases_shifts_only(tmp_path: Path) -> None:
     g.perform("shift", {"a": "4M6", "b": "4O8"}, faces=[1, 1])
     svg = RULESET.board_svg(g.state, RULESET.state_json(g.state)) or ""
     assert "shifts this phase: Russian hip: 1 · closed: none" in svg
+
+
+def test_2_2_a_potential_dummy_stack_splits_only_by_moving_to_another_location(
+    tmp_path: Path,
+) -> None:
+    """2.2: "The only potential dummy stacks are those ... created by splitting an already
+    existing potential dummy stack ... by the movement of its components into two or more
+    different locations". A part 'moved' to where it stands made a second potential dummy
+    stack in 4P5 (and ended the start of the MPh); a part moving into a foxhole of its own
+    location is a concealed stack; a part moving to another location stays one."""
+    g = sample(tmp_path)
+    goto(g, "MPh")
+    refused(g, "move", {"stack": "P1", "to": "4P5", "counters": ["r3"]}, [], "O'Leary 2.2")
+    assert not g.state.acted
+    g.perform("move", {"stack": "P1", "to": "4P5", "counters": ["r3"], "position": "foxhole"})
+    part = g.state.stack("P1b")
+    assert part is not None and part.status.value == "concealed"
+    g.perform("move", {"stack": "P1", "to": "4P6", "counters": ["r2"]})
+    moved = g.state.stack("P1c")
+    assert moved is not None and moved.status.value == "potential_dummy"

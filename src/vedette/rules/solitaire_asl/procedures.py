@@ -178,6 +178,16 @@ def _move_checked(state: State, req: MoveRequest) -> tuple[Stack, list[Counter],
         raise BadRequest(f"{s.id} is already in {to}" + (f" ({kind_words(pos)})" if pos else ""))
     if whole:
         return s, moving, n_dummies, ""
+    if (to, pos or "") == (s.location, s.position):
+        # a part that stays where it is does not move; 2.2: a potential dummy stack splits into
+        # two only "by the movement of its components into two or more different locations"
+        if s.status == Status.POTENTIAL_DUMMY:
+            raise RuleViolation(
+                "O'Leary 2.2",
+                f"{s.id} is a potential dummy stack: it splits only by part of it moving to"
+                f" another location, and the part would stay in {to}",
+            )
+        raise BadRequest(f"the part of {s.id} would stay in {to}: nothing moves")
     nid = req.name or split_id(state, s.id)
     if _taken(state, nid):
         raise BadRequest(f"{nid!r} is taken: name the part that splits off with name=...")
@@ -228,9 +238,14 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
         left = replace(
             s, counters=rest, dummies=s.dummies - n_dummies if s.status == Status.DUMMY else 0
         )
+        # 2.2: a new potential dummy stack only from a split "into two or more different
+        # locations": a part that moves within the location (into a foxhole) is a concealed
+        # stack (it keeps its ?)
+        stays = s.status == Status.POTENTIAL_DUMMY and to == s.location
         part = replace(
             s,
             id=nid,
+            status=Status.CONCEALED if stays else s.status,
             location=to,
             position=pos,
             counters=mv,
@@ -241,7 +256,13 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
         p.put_stack(left).put_stack(part)
         what = ", ".join(c.name for c in moving) or f"{n_dummies} ?"
         changes.insert(0, f"{what} split off {s.id} as {nid} and move to {to}")
-        if s.status == Status.POTENTIAL_DUMMY:
+        if stays:
+            changes.append(
+                f"{s.id} remains a potential dummy stack; {nid}, still in {to}, is a concealed"
+                " stack, no potential dummy stack (2.2: new ones only by moving to another"
+                " location)"
+            )
+        elif s.status == Status.POTENTIAL_DUMMY:
             changes.append(f"both {s.id} and {nid} remain potential dummy stacks (2.2)")
     if s.side == state.phasing and state.phase in ("MPh", "APh") and not state.acted:
         p.set("acted", True)
