@@ -52,20 +52,26 @@ def test_2_3_a_vehicle_chooses_its_arcs_and_ce_bu_by_taps_right_after_its_shift(
     assert not settle(g)  # something else was done: the moment after the shift is over
 
 
-def test_2_3_a_gun_that_shifts_is_emplaced_only_if_chosen_then(tmp_path: Path) -> None:
-    """A HIP Gun allowed to emplace at the start shifts to a dummy HIP counter's location: it
-    is not emplaced there unless the player says so right after the shift (then the -1 of an
-    emplaced Gun applies to its next shift DR); later it is refused, naming 2.3, and a HIP
-    Gun's CA changes only by a shift (3.2.2)."""
+def shifted_gun(tmp_path: Path, gun: dict[str, object]) -> Game:
+    """A HIP Gun in 4M6 just shifted (a DR of 2) with the dummy HIP counter in 4O8, in the MPh."""
     g = game(
         tmp_path,
         [
-            {"id": "H1", "location": "4M6", "status": "hip", "counters": [GUN]},
+            {"id": "H1", "location": "4M6", "status": "hip", "counters": [gun]},
             {"id": "X1", "location": "4O8", "status": "dummy_hip"},
         ],
     )
     goto(g, "MPh")
     g.perform("shift", {"a": "H1", "b": "X1"}, faces=[1, 1])
+    return g
+
+
+def test_2_3_a_gun_that_shifts_is_emplaced_only_if_chosen_then(tmp_path: Path) -> None:
+    """A HIP Gun allowed to emplace at the start shifts to a dummy HIP counter's location: it
+    is not emplaced there unless the player says so right after the shift (then the -1 of an
+    emplaced Gun applies to its next shift DR); later it is refused, naming 2.3, and a HIP
+    Gun's CA changes only by a shift (3.2.2)."""
+    g = shifted_gun(tmp_path, GUN)
     assert not weapon(g, "g7").emplaced
     (t,) = settle(g)
     assert t.open["emplaced"] == (True, False) and "facing 4O7" in t.open["ca"]
@@ -81,16 +87,7 @@ def test_2_3_a_gun_that_shifts_is_emplaced_only_if_chosen_then(tmp_path: Path) -
 
 
 def test_2_3_a_gun_never_allowed_to_emplace_is_not_offered_it(tmp_path: Path) -> None:
-    gun = {**GUN, "may_emplace": False}
-    g = game(
-        tmp_path,
-        [
-            {"id": "H1", "location": "4M6", "status": "hip", "counters": [gun]},
-            {"id": "X1", "location": "4O8", "status": "dummy_hip"},
-        ],
-    )
-    goto(g, "MPh")
-    g.perform("shift", {"a": "H1", "b": "X1"}, faces=[1, 1])
+    g = shifted_gun(tmp_path, {**GUN, "may_emplace": False})
     (t,) = settle(g)
     assert set(t.open) == {"ca"}
     refused(g, "settle", {"id": "g7", "emplaced": True}, [], "O'Leary 2.3", "not allowed")
