@@ -674,3 +674,19 @@ def test_a_deck_of_more_than_ten_cards_has_buttons_of_its_own(
     assert small.locator(row).count() == 0
     assert Game.open(Store(live_db), "deck-12").state.cards == ()  # (nothing written yet)
     assert tapped == [12, 11] and len(holders) > 2
+
+
+@pytest.mark.parametrize("ruleset", ["solitaire_asl", "napoleon_at_bay"])
+def test_no_part_of_the_board_lies_under_the_unfolded_sheet(
+    tabs: Tabs, live_server: str, live_db: Path, ruleset: str
+) -> None:
+    """On a 390x844 phone the board's box ends where the sheet at its tallest begins: a counter
+    on the board's bottom row is tapped without panning it out from under the sheet first
+    (the ASL sample's 4M6 stack lay 14 px under it)."""
+    make_game(live_db, f"under-{ruleset}", ruleset)
+    with tab(tabs, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True) as pg:
+        pg.goto(f"{live_server}/games/under-{ruleset}")
+        pg.wait_for_selector("#next .next-item")
+        v = pg.evaluate("document.querySelector('.board-viewport').getBoundingClientRect().bottom")
+        p = pg.evaluate("document.querySelector('.panel').getBoundingClientRect().top")
+        assert v <= p + 1, (v, p)

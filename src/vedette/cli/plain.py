@@ -65,21 +65,46 @@ def todo_answer(g: Any) -> tuple[list[Any], dict[str, Any]]:
     return items, data
 
 
+#: an open entry's dice are asked of at most this many of its fillings (each is planned)
+OPEN_FILLINGS = 64
+
+
 def own_dice(g: Any, t: Any) -> dict[str, Any]:
-    """For a game played with the player's own dice, what a ``todo`` entry without open fields
-    rolls: ``dice``, the dice it takes whatever the faces, in order, each with its faces (a real
-    deck's card: the numbers left, reading K80 of Kuryakin), and ``more_dice``, whether some
-    faces call for more (each asked for then); an entry with open fields, or one refused: {}."""
-    if t.open or t.refused:
+    """For a game played with the player's own dice, what a ``todo`` entry rolls: ``dice``, the
+    dice it takes whatever the faces, in order, each with its faces (a real deck's card: the
+    numbers left, reading K80 of Kuryakin), and ``more_dice``, whether some faces call for more
+    (each asked for then). An entry with open fields gives them when every filling of its
+    choices (up to :data:`OPEN_FILLINGS`) that is accepted rolls the same dice (a bore-sight
+    die whatever the target); otherwise, or for an entry refused: {}."""
+    if t.refused:
         return {}
-    try:
-        certain, more = g.dice_asked(t.procedure, t.request)
-    except VedetteError:
+    answers = set()
+    for request in _fillings(t):
+        try:
+            certain, more = g.dice_asked(t.procedure, request)
+        except VedetteError:
+            continue
+        answers.add((tuple((d.name, tuple(d.faces)) for d in certain), more is not None))
+        if len(answers) > 1:
+            return {}
+    if len(answers) != 1:
         return {}
+    ((dice, more_dice),) = answers
     return {
-        "dice": [{"name": d.name, "faces": list(d.faces)} for d in certain],
-        "more_dice": more is not None,
+        "dice": [{"name": name, "faces": list(faces)} for name, faces in dice],
+        "more_dice": more_dice,
     }
+
+
+def _fillings(t: Any) -> list[dict[str, Any]]:
+    """The requests an entry stands for: its own when complete, else its request with each
+    combination of its open fields' choices (none when more than :data:`OPEN_FILLINGS`)."""
+    out = [dict(t.request)]
+    for key, choices in t.open.items():
+        out = [{**r, key: c} for r in out for c in choices]
+        if len(out) > OPEN_FILLINGS:
+            return []
+    return out
 
 
 def todo_lines(items: Sequence[Any], prefix: str) -> list[str]:

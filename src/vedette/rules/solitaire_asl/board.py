@@ -16,7 +16,8 @@ from vedette.render.svg import (
     legend_entry,
     to_text,
 )
-from vedette.rules.solitaire_asl.model import kind_words
+from vedette.rules.solitaire_asl.model import Op, State, kind_words
+from vedette.rules.solitaire_asl.turn import phase_key, window
 
 # -- Solitaire ASL: locations and stacks ----------------------------------------------------------
 ASL_STATUS = {
@@ -58,8 +59,8 @@ def asl(state: Any, sj: Mapping[str, Any]) -> str:
     maxx = max(p[0] for p in pos.values()) + size * 1.2
     maxy = max(p[1] for p in pos.values()) + size * 1.2
     root = _svg(max(maxx - minx, 660), maxy - miny, "ASL locations", "asl-board")
-    shifts = ", ".join(f"{sd} {op}: {n}" for sd, _pk, op, n in state.counts) or "none"
-    closed = ", ".join(f"{sd} {op}" for sd, op, _w in state.closed) or "none"
+    shifts = ", ".join(now_counted(state)) or "none"
+    closed = ", ".join(now_closed(state)) or "none"
     el(
         root,
         "text",
@@ -312,4 +313,26 @@ def changes(before: Any, after: Any) -> list[str]:
             out.append("; ".join(bits))
     kept = {s.id for s in after.stacks}
     out += [f"remove {sid} from {old[sid].location}" for sid in old if sid not in kept]
+    return out
+
+
+def now_counted(state: State) -> list[str]:
+    """The shifts counted in this phase (2.5: the +1 of later shifts), by side and kind: the
+    counts of the player turn's earlier phases are kept too, and bear on nothing now."""
+    pk = phase_key(state)
+    return [f"{sd} {op}: {n}" for sd, k, op, n in state.counts if k == pk]
+
+
+def now_closed(state: State) -> list[str]:
+    """The kinds of shift closed now (2.5), by side: a window closed in an earlier phase is
+    kept too, and closes nothing now unless it is this one (3.3.5: the enemy MPh and the DFPh
+    are one window for HIP units)."""
+    out = []
+    for sd, op, w in state.closed:
+        try:
+            key = window(state, sd, Op(op)).key
+        except ValueError:
+            key = w
+        if key == w:
+            out.append(f"{sd} {op}")
     return out

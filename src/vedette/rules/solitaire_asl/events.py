@@ -326,6 +326,7 @@ PLAIN: dict[str, type[Step]] = {
         ("place", "A dummy placed (O'Leary 3.1, 4.6).", {}),
         ("location", "A location's facts stated by the player.", {}),
         ("fort", "A fortification recorded.", {}),
+        ("settle", "A vehicle's or Gun's arcs, CE/BU or emplacement after a shift (2.3).", {}),
     )
 }
 EVENTS: tuple[type[Step], ...] = (

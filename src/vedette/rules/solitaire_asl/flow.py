@@ -47,9 +47,10 @@ def _flow() -> Flow:
         )
         for name, (allows, why) in play.items()
     ]
-    # stating facts and what the ASL rules reveal, and the owed word on a scattered hex, at
+    # stating facts and what the ASL rules reveal, the owed word on a scattered hex, and what
+    # is chosen right after a shift (2.3, 4.4: plan checks that a shift has just been made), at
     # any time
-    return Flow(tuple(phases), always=frozenset({"location", "fort", "reveal", "decide"}))
+    return Flow(tuple(phases), always=frozenset({"location", "fort", "settle", "reveal", "decide"}))
 
 
 FLOW = _flow()

@@ -21,6 +21,7 @@ from vedette.rules.solitaire_asl.events import (
     Decided,
     PhaseEntered,
     PreregRolled,
+    Shifted,
     StackMoved,
     Step,
 )
@@ -156,6 +157,33 @@ def fold_moved(state: State, e: StackMoved) -> State:
     return _owe(s, add) if add else s
 
 
+#: the kinds of the steps done "immediately following" a shift (2.3, 4.4, 4.4.1, 4.4.2): doing
+#: one of them keeps open the others the shift opened (readings A40, A43, A46)
+FOLLOW_UPS = ("fort", "settle")
+#: the kinds of counter that choose their arcs (and CE/BU, emplacement) after a shift (2.3)
+SETTLED = ("vehicle", "gun")
+
+
+def fold_shifted(state: State, e: Shifted) -> State:
+    """A shift DR (2.5): its changes, then, on a row that allows the shift, the vehicles and
+    Guns it exchanged (those that changed location; a stack exchanged with itself: all of
+    its own) may choose their CA/TCA/VCA, CE/BU status and emplacement now (2.3 "immediately
+    following the exchange of locations", reading A46: ``State.resettle``)."""
+    s = fold_patches(state, e, ENTITIES)
+    table = s.config.tables.get("shift") if s.config is not None else None
+    allowed = table is not None and any(r.key == e.row and r.allowed for r in table.rows)
+    if not allowed:
+        return replace(s, resettle=()) if s.resettle else s
+    ids = {c.id for c in e.patches if c.entity == "stack" and c.how == "put"}
+    put = [x for x in s.stacks if x.id in ids]
+    was = {c.id: x.location for x in state.stacks for c in x.counters}
+    went = {c.id for x in put for c in x.counters if was.get(c.id, x.location) != x.location}
+    mine = [c.id for x in put for c in x.counters if c.kind in SETTLED]
+    # nothing changed location: a stack exchanged with itself, whose own may choose (2.3)
+    turned = tuple(c for c in mine if c in went) if went else tuple(mine)
+    return replace(s, resettle=turned) if turned or s.resettle else s
+
+
 def tunnel_exit(t: Fortification, choices: tuple[str, ...]) -> Obligation:
     """O'Leary 4.4.2: the fortified end of tunnel ``t`` has shifted and taken the tunnel with
     it: "the other end can be chosen per the usual rules for tunnel exits (B8.6)". A tunnel
@@ -214,6 +242,7 @@ FOLDS.update(
         PreregRolled: fold_prereg,
         Decided: fold_decided,
         StackMoved: fold_moved,
+        Shifted: fold_shifted,
     }
 )
 
@@ -223,11 +252,14 @@ def reform(before: State, after: State, kind: str) -> State:
     cave complex"; 4.4.2: a tunnel ending in a fortification may be changed "following the
     shift ... of that fortification" (its fortified end's shift clears its exit, hip.py). Each
     may be done until anything but ``fort`` is done (reading A40). 4.4: a fortification with a
-    CA that a shift has just moved chooses its CA, in the same window (reading A43)."""
-    open_ = after.reform or after.reroute or after.reorient
+    CA that a shift has just moved chooses its CA, in the same window (reading A43); 2.3: so do
+    the vehicles and Guns a shift has just exchanged (``fold_shifted``, reading A46)."""
+    if after.resettle and kind not in FOLLOW_UPS and kind != "shift":
+        after = replace(after, resettle=())
+    open_ = after.reform or after.reroute or after.reorient or after.rehouse
     if before.fortifications is after.fortifications:
-        if open_ and kind != "fort":
-            return replace(after, reform=(), reroute=(), reorient=())
+        if open_ and kind not in FOLLOW_UPS:
+            return replace(after, reform=(), reroute=(), reorient=(), rehouse=())
         return after
     was = {f.id: f for f in before.fortifications if f.kind != "tunnel"}
     moved = [
@@ -255,10 +287,11 @@ def reform(before: State, after: State, kind: str) -> State:
         after = _owe(after, [tunnel_exit(t, tuple(near(t.location))) for t in cleared])
     has_ca = after.config.fortification_ca if after.config is not None else {}
     turned = tuple(f.id for _, f in moved if has_ca.get(f.kind, False))
-    if sides or tunnels or turned:
-        return replace(after, reform=sides, reroute=tunnels, reorient=turned)
-    if open_ and kind != "fort":
-        return replace(after, reform=(), reroute=(), reorient=())
+    housed = tuple(f.id for _, f in moved if f.location)
+    if sides or tunnels or turned or housed:
+        return replace(after, reform=sides, reroute=tunnels, reorient=turned, rehouse=housed)
+    if open_ and kind not in FOLLOW_UPS:
+        return replace(after, reform=(), reroute=(), reorient=(), rehouse=())
     return after
 
 

@@ -464,6 +464,15 @@ class State:
     #: fortifications with a CA whose location a shift has just changed: each may choose its
     #: CA now (4.4 "after the shift"), until anything but ``fort`` is done (reading A43)
     reorient: tuple[str, ...] = ()
+    #: vehicles and Guns a shift has just exchanged (with another stack or with their own):
+    #: each may choose its CA/TCA/VCA and CE/BU status, a Gun allowed to emplace at the start
+    #: its emplacement, "immediately following the exchange" (O'Leary 2.3), until anything
+    #: but ``settle`` or ``fort`` is done (reading A46)
+    resettle: tuple[str, ...] = ()
+    #: fortifications whose location a shift has just changed: units there may be taken to be
+    #: in (above, beneath) them now (4.4 "after a successful shift"), until anything but
+    #: ``fort`` or ``settle`` is done (reading A46)
+    rehouse: tuple[str, ...] = ()
     #: OBA modules whose AR has had its pre-registration die this phase: the AR may not be
     #: shifted after the die, so no second die until a later phase (7.1, reading A44)
     ar_now: tuple[str, ...] = ()

@@ -270,6 +270,59 @@ def shift_offers(
     return list(facts.values()), shifts
 
 
+def hip_items(state: State, side: str, location: str) -> tuple[list[str], bool]:
+    """What of ``side`` is HIP in ``location`` (its HIP units' counters, dummy HIP counters
+    and hidden fortifications, by id: what a shift's ``move``/``back`` name, 3.3.3), and
+    whether any of it is real (a HIP unit or fortification, not only dummy HIP counters)."""
+    items: list[str] = []
+    real = False
+    for s in state.stacks:
+        if s.side == side and s.location == location and s.status in HIP_KINDS:
+            if s.is_dummy:
+                items.append(s.id)
+            else:
+                items += [c.id for c in s.counters]
+                real = real or bool(s.counters)
+    for f in state.fortifications:
+        if f.side == side and f.location == location and f.hidden:
+            items.append(f.id)
+            real = True
+    return items, real
+
+
+def hip_parts(state: State, la: str, lb: str, side: str) -> list[Todo]:
+    """O'Leary 3.3.3 at the table: besides the whole exchange, the HIP units of the other
+    location need not come back (``back=[]``: one entry each way where that location holds
+    HIP units), and only part of a location's HIP things may go (open on ``move``: each one
+    alone; larger parts are typed). Each is judged by ``plan`` like every entry."""
+    out = []
+    at = {loc: hip_items(state, side, loc) for loc in (la, lb)}
+    for x, y in ((la, lb), (lb, la)):
+        items, _ = at[x]
+        stay = at[y][1]
+        req = {"a": x, "b": y, "kind": "hip", "side": side}
+        if stay:
+            out.append(
+                Todo(
+                    "shift",
+                    {**req, "back": []},
+                    f"{side} may try a hip shift {x} -> {y}, what is HIP in {y} staying",
+                    "O'Leary 3.3.3",
+                )
+            )
+        if len(items) > 1:
+            out.append(
+                Todo(
+                    "shift",
+                    req,
+                    f"{side} may try a hip shift of part of {x} with {y}",
+                    "O'Leary 3.3.3",
+                    open={"move": tuple((i,) for i in items)},
+                )
+            )
+    return out
+
+
 def _by_location(state: State) -> dict[str, tuple[Any, ...]]:
     """Each location's stacks and fortifications, in the state's order (stacks first)."""
     out: dict[str, list[Any]] = {}
@@ -360,10 +413,51 @@ def move_offers(state: State) -> list[Todo]:
 def ca_choices(state: State, f: Fortification) -> tuple[str, ...]:
     """O'Leary 4.4: the covered arcs a fortification may choose, one per hexside, named by
     the location it faces ("facing 4P4"): any other wording may be typed (``fort ca=``)."""
-    if not f.location:
+    return facing(state, f.location)
+
+
+def facing(state: State, location: str) -> tuple[str, ...]:
+    """One covered arc per hexside of ``location``, named by the location it faces."""
+    if not location:
         return ()
-    near = sorted(state.layout.neighbors(f.location), key=natural_key)
+    near = sorted(state.layout.neighbors(location), key=natural_key)
     return tuple(f"facing {h}" for h in near)
+
+
+def settle_offers(state: State) -> list[Todo]:
+    """O'Leary 2.3: right after a shift, each vehicle and Gun it exchanged (``State.resettle``,
+    reading A46) may choose its arcs: a vehicle its VCA (its TCA with it; another TCA is typed,
+    ``tca=``) and CE/BU status, a Gun its CA and, if it was allowed to emplace at the start,
+    whether it is emplaced (emplaced first: it stays so only if said). Open on those choices,
+    one per hexside; optional, like the shift's own ``settings`` and ``emplaced``."""
+    out = []
+    for cid in state.resettle:
+        hit = state.counter(cid)
+        if hit is None:
+            continue
+        s, c = hit
+        arcs = facing(state, s.location)
+        if not arcs:
+            continue
+        choose: dict[str, tuple[Any, ...]] = {"ca": arcs}
+        if c.kind == "vehicle":
+            choose["ce"] = ("CE", "BU") if "CE" in c.settings.split(", ") else ("BU", "CE")
+            what = "VCA/TCA and CE/BU"
+        else:
+            what = "CA"
+            if c.may_emplace:
+                choose["emplaced"] = (True, False)
+                what += " and emplacement"
+        out.append(
+            Todo(
+                "settle",
+                {"id": c.id},
+                f"{c.name} ({c.id}, {s.side}) shifted, now in {s.location}: choose its {what}",
+                "O'Leary 2.3",
+                open=choose,
+            )
+        )
+    return out
 
 
 def complex_choices(state: State, cave: Fortification) -> tuple[str, ...]:
@@ -388,6 +482,25 @@ def fort_offers(state: State) -> list[Todo]:
     cave of a side whose cave shifted (``State.reform``, A40), open on their choices."""
     out = []
     for f in state.fortifications:
+        if f.id in state.rehouse:
+            guests = tuple(
+                s.id
+                for s in state.stacks
+                if s.side == f.side
+                and s.location == f.location
+                and s.position != f.kind
+                and s.status != Status.DUMMY_HIP  # (4.4 names units and dummy stacks)
+            )
+            if guests:
+                out.append(
+                    Todo(
+                        "fort",
+                        {"id": f.id},
+                        f"{f.words} {f.id} ({f.side}) shifted to {f.location}: a stack there in it",
+                        "O'Leary 4.4",
+                        open={"occupant": guests},
+                    )
+                )
         if f.id in state.reorient and f.location:
             out.append(
                 Todo(
@@ -476,6 +589,10 @@ def counter_offers(state: State) -> dict[str, list[Todo]]:
                 )
             )
         out[s.id] = todo
+    for t in settle_offers(state):  # 2.3: a vehicle's or Gun's arcs right after its shift
+        hit = state.counter(str(t.request["id"]))
+        if hit is not None:
+            out.setdefault(hit[0].id, []).append(t)
     later: dict[str, list[Todo]] = {}
     for t in fort_offers(state):
         later.setdefault(str(t.request["id"]), []).append(t)
@@ -542,7 +659,14 @@ def offers(state: State, config: Config, tables: Mapping[str, Any]) -> list[Todo
     if state.phase == SETUP:
         return setup_offers(state)
     facts, shifts = shift_offers(state, config, tables)
-    out = [*facts, *shifts, *fort_offers(state), *fire_offers(state), *move_offers(state)]
+    # what a shift just opened first (2.3: "immediately following the exchange")
+    out = [*settle_offers(state), *fort_offers(state), *facts]
+    for t in shifts:
+        out.append(t)
+        if t.request["kind"] == "hip":  # 3.3.3: its parts after the whole
+            out += hip_parts(state, t.request["a"], t.request["b"], t.request["side"])
+    out += fire_offers(state)
+    out += move_offers(state)
     out += merge_offers(state)
     # the start of a phase matters in the MPh and APh (2.3, 5.1) and, at night, in the AFPh
     # (5.1: cloaked units shift at the start of their side's AFPh)

@@ -23,6 +23,7 @@ from vedette.rules.solitaire_asl.model import (
     PHASES,
     SETUP,
     Counter,
+    Fortification,
     Location,
     Minefield,
     Stack,
@@ -41,6 +42,7 @@ from vedette.rules.solitaire_asl.requests import (
     PhaseRequest,
     PlaceRequest,
     RevealRequest,
+    SettleRequest,
     ShiftRequest,
     StackRequest,
 )
@@ -48,6 +50,7 @@ from vedette.rules.solitaire_asl.shift import (
     DUMMY_KINDS,
     HIP_KINDS,
     check_ca,
+    counter_named,
     find_stack,
     plan_shift,
     side_named,
@@ -175,6 +178,16 @@ def _move_checked(state: State, req: MoveRequest) -> tuple[Stack, list[Counter],
         raise BadRequest(f"{s.id} is already in {to}" + (f" ({kind_words(pos)})" if pos else ""))
     if whole:
         return s, moving, n_dummies, ""
+    if (to, pos or "") == (s.location, s.position):
+        # a part that stays where it is does not move; 2.2: a potential dummy stack splits into
+        # two only "by the movement of its components into two or more different locations"
+        if s.status == Status.POTENTIAL_DUMMY:
+            raise RuleViolation(
+                "O'Leary 2.2",
+                f"{s.id} is a potential dummy stack: it splits only by part of it moving to"
+                f" another location, and the part would stay in {to}",
+            )
+        raise BadRequest(f"the part of {s.id} would stay in {to}: nothing moves")
     nid = req.name or split_id(state, s.id)
     if _taken(state, nid):
         raise BadRequest(f"{nid!r} is taken: name the part that splits off with name=...")
@@ -225,9 +238,14 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
         left = replace(
             s, counters=rest, dummies=s.dummies - n_dummies if s.status == Status.DUMMY else 0
         )
+        # 2.2: a new potential dummy stack only from a split "into two or more different
+        # locations": a part that moves within the location (into a foxhole) is a concealed
+        # stack (it keeps its ?)
+        stays = s.status == Status.POTENTIAL_DUMMY and to == s.location
         part = replace(
             s,
             id=nid,
+            status=Status.CONCEALED if stays else s.status,
             location=to,
             position=pos,
             counters=mv,
@@ -238,7 +256,13 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
         p.put_stack(left).put_stack(part)
         what = ", ".join(c.name for c in moving) or f"{n_dummies} ?"
         changes.insert(0, f"{what} split off {s.id} as {nid} and move to {to}")
-        if s.status == Status.POTENTIAL_DUMMY:
+        if stays:
+            changes.append(
+                f"{s.id} remains a potential dummy stack; {nid}, still in {to}, is a concealed"
+                " stack, no potential dummy stack (2.2: new ones only by moving to another"
+                " location)"
+            )
+        elif s.status == Status.POTENTIAL_DUMMY:
             changes.append(f"both {s.id} and {nid} remain potential dummy stacks (2.2)")
     if s.side == state.phasing and state.phase in ("MPh", "APh") and not state.acted:
         p.set("acted", True)
@@ -461,11 +485,14 @@ def run_fort(state: State, req: FortRequest) -> Outcome:
     f = state.fortification(req.id)
     if f is None:
         raise BadRequest(f"no fortification {req.id!r}")
-    if req.ca is None and req.complex is None and req.exit is None:
+    if req.ca is None and req.complex is None and req.exit is None and req.occupant is None:
         # (an empty 'ca=' is an omitted field: nothing to record, and nothing is logged)
-        raise BadRequest(f"{f.words} {f.id}: give what to record: ca=, complex= or exit=")
+        raise BadRequest(
+            f"{f.words} {f.id}: give what to record: ca=, complex=, exit= or occupant="
+        )
     upd: dict[str, Any] = {}
     play = state.phase != "setup"
+    inside = occupant(state, f, req.occupant) if req.occupant is not None else None
     if req.ca is not None:
         check_ca(state, f)
         if f.hidden and f.ca and req.ca != f.ca and play and f.id not in state.reorient:
@@ -505,8 +532,107 @@ def run_fort(state: State, req: FortRequest) -> Outcome:
             )
         upd["exit"] = req.exit
     new = replace(f, **upd)
-    said = ", ".join(f"{k} {v}" for k, v in upd.items()) or "nothing new"
-    return Outcome((BoardChanges().put_fort(new).event("fort"),), (), f"{f.words} {f.id}: {said}")
+    said = ", ".join(f"{k} {v}" for k, v in upd.items())
+    changes = BoardChanges().put_fort(new)
+    if inside is not None:
+        changes.put_stack(inside)
+        said += (", " if said else "") + f"{inside.id} is in it"
+    return Outcome((changes.event("fort"),), (), f"{f.words} {f.id}: {said or 'nothing new'}")
+
+
+def occupant(state: State, f: Fortification, ref: str) -> Stack:
+    """O'Leary 4.4: right after a shift moved ``f`` (``State.rehouse``, reading A46), a stack
+    of its side in its new location may be taken to be in (above, beneath) it."""
+    s = find_stack(state, ref)
+    if f.id not in state.rehouse:
+        raise RuleViolation(
+            "O'Leary 4.4",
+            f"{s.id} may be taken to be in {f.words} {f.id} only right after a shift moved it"
+            " there, before anything else is done (or with the shift: into_fort=, occupants=)",
+        )
+    if s.location != f.location or s.side != f.side:
+        raise BadRequest(f"{s.id} is not a stack of {f.side} in {f.location}")
+    return replace(s, position=f.kind)
+
+
+#: a vehicle's or Gun's settings as ``settle`` writes them: each part's head, in order
+SETTING_HEADS = ("CA ", "VCA ", "TCA ", "CE", "BU")
+
+
+def settings_text(old: str, parts: Mapping[str, str]) -> str:
+    """A counter's settings text with the parts given (head -> its text: ``{"VCA ": "VCA
+    facing 4P4", "CE": "BU"}``) in place of the old ones; the player's other words kept."""
+    kept = [p.strip() for p in old.split(",") if p.strip()]
+    out = []
+    for p in kept:
+        head = next((h for h in SETTING_HEADS if p.startswith(h)), None)
+        if head in ("CE", "BU"):
+            head = "CE"
+        if head is None or head not in parts:
+            out.append(p)
+    return ", ".join([*out, *(v for v in parts.values() if v)])
+
+
+def run_settle(state: State, req: SettleRequest) -> Outcome:
+    """O'Leary 2.3: right after a shift exchanged it (``State.resettle``, reading A46), a
+    vehicle chooses its VCA, TCA and CE/BU status, a Gun its CA and, if it was allowed to
+    emplace at the start of the scenario, whether it is emplaced. Later in play a HIP unit's CA
+    does not change (3.2.2: it shifts instead) and no Gun becomes emplaced; the arcs of other
+    units are the player's own record of the ASL rules (5.2)."""
+    hit = counter_named(state, req.id)
+    if hit is None:
+        raise BadRequest(f"no counter {req.id!r}")
+    s, c = hit
+    if c.kind not in ("vehicle", "gun"):
+        raise BadRequest(f"{c.name} ({c.id}) is no vehicle or Gun: nothing to settle (2.3)")
+    if req.ca is None and req.tca is None and req.ce is None and req.emplaced is None:
+        raise BadRequest(f"{c.name}: give what to record: ca=, tca=, ce= or emplaced=")
+    if c.kind != "vehicle" and (req.tca is not None or req.ce is not None):
+        raise BadRequest(f"{c.name} is a Gun: it has a CA, no TCA or CE/BU status")
+    if c.kind != "gun" and req.emplaced is not None:
+        raise BadRequest(f"{c.name} is a vehicle: only Guns are emplaced (2.3)")
+    now = c.id in state.resettle or state.phase == SETUP
+    if req.emplaced is not None and req.emplaced != c.emplaced:
+        if not now:
+            raise RuleViolation(
+                "O'Leary 2.3",
+                f"{c.name} may be considered emplaced only right after a shift, before anything"
+                " else is done",
+            )
+        if req.emplaced and not c.may_emplace:
+            raise RuleViolation(
+                "O'Leary 2.3",
+                f"{c.name} was not allowed to emplace at the start of the scenario",
+            )
+    arcs = req.ca is not None or req.tca is not None or req.ce is not None
+    if arcs and not now and s.status in HIP_KINDS:
+        raise RuleViolation(
+            "O'Leary 3.2.2",
+            f"{c.name} is HIP: it changes its CA only by a shift (chosen right after it, 2.3)",
+        )
+    parts: dict[str, str] = {}
+    if req.ca is not None:
+        parts["CA " if c.kind == "gun" else "VCA "] = (
+            f"{'CA' if c.kind == 'gun' else 'VCA'} {req.ca}"
+        )
+        if c.kind == "vehicle" and req.tca is None:
+            parts["TCA "] = f"TCA {req.ca}"
+    if req.tca is not None:
+        parts["TCA "] = f"TCA {req.tca}"
+    if req.ce is not None:
+        parts["CE"] = req.ce
+    new = replace(c, settings=settings_text(c.settings, parts) if parts else c.settings)
+    if req.emplaced is not None:
+        new = replace(new, emplaced=req.emplaced)
+    said = [v for v in parts.values()]
+    if req.emplaced is not None:
+        said.append("emplaced" if req.emplaced else "not emplaced")
+    stack = replace(s, counters=tuple(new if x.id == c.id else x for x in s.counters))
+    return Outcome(
+        (BoardChanges().put_stack(stack).event("settle"),),
+        (),
+        f"{c.name} ({c.id}) in {s.location}: {', '.join(said)}",
+    )
 
 
 #: the statuses of the stacks that pair in :func:`shift_candidates`

@@ -119,12 +119,37 @@ class LocationRequest:
 @procedure("fort", rule="O'Leary 4.4")
 @dataclass(frozen=True, slots=True)
 class FortRequest:
-    """record a fortification's CA, cave complex or tunnel exit"""
+    """record a fortification's CA, cave complex, tunnel exit or a stack in it"""
 
     id: str = arg("the fortification", positional=True)
     ca: str | None = arg("its covered arc (4.4)", default=None)
     complex: str | None = arg("a cave's cave complex (4.4.1)", default=None)
     exit: str | None = arg("a tunnel's other exit (4.4.2)", default=None)
+    occupant: str | None = arg(
+        "a stack in its location taken to be in (above, beneath) it, right after it shifted"
+        " there (4.4)",
+        default=None,
+    )
+
+
+@procedure("settle", rule="O'Leary 2.3")
+@dataclass(frozen=True, slots=True)
+class SettleRequest:
+    """a vehicle's VCA/TCA and CE/BU, a Gun's CA and emplacement, chosen after a shift
+
+    Right after a shift exchanged it (2.3): a vehicle chooses its VCA, TCA and CE/BU status, a
+    Gun its CA and, if it was allowed to emplace at the start, whether it is emplaced."""
+
+    id: str = arg("the vehicle or Gun (counter id or name)", positional=True)
+    ca: str | None = arg(
+        "a Gun's CA, a vehicle's VCA (and its TCA unless tca= is given): 'facing 4P4'",
+        default=None,
+    )
+    tca: str | None = arg("a vehicle's TCA, when it is not its VCA", default=None)
+    ce: Literal["CE", "BU"] | None = arg("a vehicle's CE/BU status", default=None)
+    emplaced: bool | None = arg(
+        "a Gun allowed to emplace at the start: emplaced after the shift", default=None
+    )
 
 
 @procedure("shift", rule="O'Leary 2.3-2.5, 3.3, 4, 5")

@@ -47,6 +47,7 @@ from vedette.rules.solitaire_asl.requests import (
     PlanRequest,
     PreregRequest,
     RevealRequest,
+    SettleRequest,
     ShiftRequest,
     StackRequest,
 )
@@ -90,6 +91,7 @@ class SolitaireASL(Ruleset[State]):
             Procedure.nodice(PlaceRequest, lambda s, r: pr.run_place(s, r, _d(s))),
             Procedure.nodice(LocationRequest, lambda s, r: pr.run_location(s, r, _d(s))),
             Procedure.nodice(FortRequest, pr.run_fort),
+            Procedure.nodice(SettleRequest, pr.run_settle),
             Procedure(ShiftRequest, _shift_plan, _shift_resolve),
             Procedure(MinefieldRequest, _mine_plan, _mine_resolve),
             Procedure(

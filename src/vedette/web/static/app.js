@@ -966,6 +966,7 @@ function initGame() {
   // never under the bar. The form and the odds follow below, a scroll of the sheet away
   const nextList = document.getElementById("next");
   function fitNext() {
+    boardRoom();
     let room;
     if (!phone() || panel.classList.contains("folded")) {
       nextList.style.maxHeight = "";
@@ -988,6 +989,15 @@ function initGame() {
     nextList.classList.toggle("tight", !!(chosen && end && chosen !== end && chosen.offsetHeight + end.offsetHeight > room));
   }
   let fitting = 0;
+  // a phone: the board's box ends where the sheet at its tallest begins (its max-height from
+  // the screen's bottom), so no counter lies under the sheet, to be panned out first
+  function boardRoom() {
+    const vp = document.getElementById("board-viewport");
+    if (!vp || !phone()) return;
+    const top = vp.getBoundingClientRect().top + scrollY;
+    const sheet = parseFloat(getComputedStyle(panel).maxHeight) || 0;
+    root.style.setProperty("--board-room", `${Math.max(innerHeight - sheet - top, 192)}px`);
+  }
   const refit = () => { cancelAnimationFrame(fitting); fitting = requestAnimationFrame(fitNext); };
 
   // folded with the dice buttons over the line (a percentile roll's digits and the d10 it may
