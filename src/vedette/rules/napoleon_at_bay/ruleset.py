@@ -534,6 +534,7 @@ def resolve_move(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
     verb = "force marches" if r.march == "force" else "moves"
     via = f" via {','.join(mp.path[1:-1])}" if len(mp.path) > 2 else ""
     lines = [f"{p.id} ({p.name}) {verb} {','.join(p.hexes)} -> {','.join(mp.to)}{via} ({mp.mp} MP)"]
+    said = lines[:]  # the lines as release 0.2 worded them
     zoc = []
     for cid in mp.entered:
         q = state.pieces[cid]
@@ -548,18 +549,23 @@ def resolve_move(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
             }
         )
         rule = fx.DRAFT if state.config.variant == "draft" else fx.R1
-        hint = (
-            f": a fixing is owed now ('fix {p.id} {q.id}', {rule})"
-            if owed
-            else f" (no fixing: {mp.why_not.get(cid, '')})"
-        )
-        lines.append(f"{p.id} enters the ZOC of {q.id} ({q.name}, {','.join(q.hexes)}){hint}")
+        entered = f"{p.id} enters the ZOC of {q.id} ({q.name}, {','.join(q.hexes)})"
+        if owed:
+            # the fixing named as the player's next step (the todo offers it, with its command)
+            lines.append(f"{entered}: the fixing of {q.id} is owed now ({rule})")
+            # release 0.2's words: a command that is neither the command line's nor the web's
+            said.append(f"{entered}: a fixing is owed now ('fix {p.id} {q.id}', {rule})")
+        else:
+            lines.append(f"{entered} (no fixing: {mp.why_not.get(cid, '')})")
+            said.append(lines[-1])
+    message, earlier = "; ".join(lines), "; ".join(said)
     return Outcome(
         (ev,),
         (),
-        "; ".join(lines),
+        message,
         {"force": p.id, "mp": str(mp.mp), "path": list(mp.path), "zoc": zoc},
         result="moved",
+        earlier=(earlier,) if earlier != message else (),
     )
 
 
@@ -966,11 +972,14 @@ def plan_end_movement(state: NabState, r: EndMovementRequest) -> Plan:
         o = state.owed[0]
         moving, contact = (state.pieces[str(o.request[k])] for k in ("moving", "contact"))
         more = f" (and {len(state.owed) - 1} more)" if len(state.owed) > 1 else ""
+        why = (
+            f"movement ends once every fixing is done: {moving.id} ({moving.name}) entered the"
+            f" ZOC of {contact.id} ({contact.name}) and its fixing is owed{more}"
+        )
         raise RuleViolation(
             fx.DRAFT if state.config.variant == "draft" else R5,  # the draft has no rule (5)
-            f"movement ends once every fixing is done: {moving.id} ({moving.name}) entered the"
-            f" ZOC of {contact.id} ({contact.name}) and its fixing is owed{more}:"
-            f" '{o.command()}' (or waive it: 'waive {o.id}')",
+            f"{why}: '{o.command()}' (or waive it: 'waive {o.id}')",
+            web=f"{why}: do it, or waive it, from the Next panel",
         )
     return Plan(r)
 
