@@ -101,22 +101,19 @@ def todo_lines(
     items: Sequence[Any], prefix: str, entries: Sequence[Mapping[str, Any]] = ()
 ) -> list[str]:
     """``todo`` as text: owed steps first, each with its rule, the command that discharges it
-    (``--dice FACES`` on it when the game is played with the player's own dice and the step
-    rolls: ``entries``, the entries of :func:`todo_answer`'s data, say which dice) and the one
-    that waives it; then the actions open now."""
+    and the one that waives it; then the actions open now. In a game played with the player's
+    own dice, a step that rolls says which dice and how to give them (``--dice FACES``, also on
+    an owed step's command): ``entries``, the entries of :func:`todo_answer`'s data."""
     lines: list[str] = []
     asks = {id(t): dice_ask(e) for t, e in zip(items, entries, strict=False)}
     owed = [t for t in items if t.owed]
     open_now = [t for t in items if not t.owed]
-
-    def command(t: Any) -> str:
-        return f"{t.command()} --dice FACES" if asks.get(id(t)) else t.command()
-
     for t in owed:
         rule = f" ({t.rule})" if t.rule else ""
         lines.append(f"OWED  {t.text}{rule}")
-        lines.append(f"      do it:    {prefix} {command(t)}")
-        if asks.get(id(t)):
+        dice = " --dice FACES" if asks.get(id(t)) else ""
+        lines.append(f"      do it:    {prefix} {t.command()}{dice}")
+        if dice:
             lines.append(f"      dice:     {asks[id(t)]}")
         if t.open:
             lines.append(f"      choose:   {t.choices_text()}")
@@ -126,10 +123,10 @@ def todo_lines(
             lines.append(f"      waive it: {prefix} waive {t.obligation}")
     if open_now:
         lines.append("open now:" if owed else "nothing owed; open now:")
-        width = max(len(command(t)) for t in open_now)
+        width = max(len(t.command()) for t in open_now)
         for t in open_now:
             rule = f" ({t.rule})" if t.rule else ""
-            lines.append(f"  {prefix} {command(t):<{width}}  {t.text}{rule}")
+            lines.append(f"  {prefix} {t.command():<{width}}  {t.text}{rule}")
             if t.open:
                 lines.append(f"  {'':<{len(prefix)}} {'':<{width}}  choose {t.choices_text()}")
             if asks.get(id(t)):
