@@ -42,7 +42,7 @@ class RuleViolation(VedetteError):
         self.rule = rule
         self.problem = problem
         super().__init__(f"{problem} ({rule})")
-        self.web = f"{web} ({rule})" if web else str(self)
+        self.web = f"{web} ({rule})" if web else ""  # ("": the same words, web.common.one_line)
 
 
 class BadRequest(VedetteError):

@@ -139,7 +139,8 @@ def _with_pieces(state: NabState, changed: Sequence[Piece], **kw: Any) -> NabSta
     # index of each side's hexes (a game that keeps one)
     sides: dict[str, tuple[list[str], list[str]]] = {}
     cols = state.columns
-    side_of = {p.id: p.side for p in changed}  # (a hex newly held or emptied: only theirs)
+    # (a hex newly held or emptied: only the changed pieces' sides)
+    side_of = {p.id: p.side for p in changed} if cols is not None else {}
     for h, ids in now.items():
         before = was[h]
         if ids == before:
