@@ -2,9 +2,12 @@
 
 A 200x200 hex map (illustrative random terrain, roads, rivers) with 2,000 forces, 1x series
 (support range 10 hexes). For a sample of contact forces, time the search and choice that
-``fix`` performs: forces within range (in hexes), closest in movement points (a lazy bounded
-Dijkstra over the declared map that stops at the closest tier), the legal placement of the
-closest tier. Baselines, all written with networkx on the same graph, then the same choice:
+``fix`` performs: forces within range (in hexes, read off the index of the hexes each side
+holds, which the state keeps), closest in movement points (a lazy bounded Dijkstra over the
+declared map that stops at the closest tier), the legal placement of the closest tier.
+Baselines, all written with networkx on the same graph, then the same choice (they take the
+forces in range and the placements from vedette, index included, as a networkx user would
+from the game's state: only the search differs):
 
 * **networkx stopping at the nearest force** (the like-for-like comparison):
   ``multi_source_dijkstra`` with a target, every candidate's hex joined to a sink node (the way
@@ -241,7 +244,8 @@ def _placements(s: NabState, mv: Piece, c: Piece, tier: list[Piece]) -> list[Any
 
 def vedette_parts(cases: list[tuple[NabState, Piece, Piece]]) -> dict[str, float]:
     """Median over the cases (best of 3 each) of the parts of vedette's fixing: the forces in
-    range (``candidates_in_range``, the hexes within the range scanned), the search for the
+    range (``candidates_in_range``, the side's hexes within the range read off its index), the
+    search for the
     closest tier (``closest_tier``), the placements of that tier (``support_arrays``)."""
     out: dict[str, list[float]] = {"scan": [], "search": [], "arrays": []}
     for s, mv, c in cases:
@@ -300,9 +304,9 @@ def main() -> None:
     print(f"support search + choice, median over {SAMPLES} fixings (best of 3 each):")
     print(f"  vedette (lazy bounded Dijkstra, stops at the closest tier): {a:8.1f} us")
     print(
-        f"    of which (medians): the range scan {parts['scan']:.1f} us and the placements"
-        f" {parts['arrays']:.1f} us (every baseline below does both too), the closest-tier"
-        f" search {parts['search']:.1f} us"
+        f"    of which (medians): the range scan {parts['scan']:.1f} us (the index of each"
+        f" side's hexes) and the placements {parts['arrays']:.1f} us (every baseline below"
+        f" does both too), the closest-tier search {parts['search']:.1f} us"
     )
     print(f"  vedette, every candidate ranked (odds display):            {t['ranked']:8.1f} us")
     print(f"  networkx stopping at the nearest force (sink + tier):      {t['near']:8.1f} us")

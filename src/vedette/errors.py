@@ -35,12 +35,14 @@ class DiceError(VedetteError):
 
 
 class RuleViolation(VedetteError):
-    """A request the rules forbid. ``rule`` cites the rule, e.g. ``"Herman (1)"``."""
+    """A request the rules forbid. ``rule`` cites the rule, e.g. ``"Herman (1)"``. ``web``: the
+    problem in the web app's words (its panels and buttons, not a command), where they differ."""
 
-    def __init__(self, rule: str, problem: str) -> None:
+    def __init__(self, rule: str, problem: str, web: str = "") -> None:
         self.rule = rule
         self.problem = problem
         super().__init__(f"{problem} ({rule})")
+        self.web = f"{web} ({rule})" if web else ""  # ("": the same words, web.common.one_line)
 
 
 class BadRequest(VedetteError):

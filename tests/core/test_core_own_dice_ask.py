@@ -15,6 +15,7 @@ from tests.solo_napoleonic.test_solonap_text_3 import gen, unit
 from tests.two_by_two.battle import Battle
 from tests.web.test_web_browser_next import has, until
 from vedette import rules
+from vedette.cli.plain import todo_answer, todo_lines
 from vedette.engine import Game, Store
 from vedette.errors import DiceError
 from vedette.web.app import create_app
@@ -126,3 +127,21 @@ def test_a_two_by_two_melee_asks_for_its_two_dice_and_a_reroll_die_on_a_draw(
     assert "die #3 (d6) is needed" in r["refused"]  # a draw: the reroll's die asked for then
     r = c.post("/api/games/own/perform", json={**body, "dice": "3 5"}, headers=h).json()
     assert "R wins; A repulsed" in " ".join(r["lines"]), r
+
+
+def test_the_plain_todo_says_which_dice_a_step_rolls_and_how_to_give_them() -> None:
+    """The plain ``todo`` of a game played with the player's own dice: under a step that rolls
+    (here Kuryakin's staff rating, open now), the dice in order and ``--dice FACES``; following
+    it with that many faces does the step. A seeded game's ``todo`` says nothing of dice."""
+    g = own("solonap")
+    items, data = todo_answer(g)
+    text = "\n".join(todo_lines(items, "vedette solonap", data["todo"]))
+    assert "staff general=" in text
+    assert "roll 2d6, 1d8 and give the faces in order as --dice FACES" in text, text
+    staff = next(t for t in items if t.procedure == "staff")
+    g.perform("staff", staff.request, [3, 3, 3])
+    assert g.records[-1].kind == "action"
+    rs = rules.get("solonap")
+    seeded = Game.create(Store(":memory:"), "s", rs.name, rs.scenario("sample"), 3)
+    items, data = todo_answer(seeded)
+    assert "--dice" not in "\n".join(todo_lines(items, "vedette solonap", data["todo"]))

@@ -90,7 +90,7 @@ def test_1_a_move_that_leaves_the_zoc_and_comes_back_enters_it(tmp_path: Path) -
     assert [o.id for o in two.game.obligations()] == ["fix:F1:R1"]
     one = T(tmp_path, forces)
     out = one.move("F1", "A0605", path=["A0506", "A0505", "A0605"])
-    assert "a fixing is owed" in out.message
+    assert "the fixing of R1 is owed now" in out.message
     assert [o.id for o in one.game.obligations()] == ["fix:F1:R1"]
     assert one.fix([3]).rolls[0].final == 5
     inside = T(tmp_path, forces)
@@ -142,7 +142,7 @@ def test_draft_the_owed_fixing_and_the_end_of_movement_cite_the_draft(tmp_path: 
     forces = [fr("F1", "A0504", infantry=1), ru("R1", "A0606", vedettes=1)]
     t = T(tmp_path, forces, variant="draft")
     out = t.move("F1", "A0605")
-    assert "a fixing is owed now ('fix F1 R1', Herman, first draft)" in out.message
+    assert "the fixing of R1 is owed now (Herman, first draft)" in out.message
     msg = t.refused("Herman, first draft", "end_movement")
     assert "Herman (5)" not in msg
     final = T(tmp_path, forces)

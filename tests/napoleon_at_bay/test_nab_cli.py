@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from vedette.cli.entry import main as entry_main
 from vedette.cli.main import main
 from vedette.engine import Store
 
@@ -84,3 +85,30 @@ def test_help_page_prints_the_players_page(
     out = capsys.readouterr().out
     assert out.startswith("# Napoleon At Bay") and "## Starting a game" in out
     assert "## Where the text is unclear" in out and "def " not in out
+
+
+def test_todo_with_own_dice_says_how_to_give_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game played with the player's own dice: the plain ``todo`` (both the quick answer and
+    the full command line) shows the owed fixing's command with ``--dice FACES`` and the dice
+    to roll, and that command, with the faces given, does the fixing; a game on the seeded
+    dice shows no ``--dice``."""
+    db = tmp_path / "g.db"
+    assert cli(db, "nab", "new", "g1", "--scenario", "example1", "--physical-dice") == 0
+    assert cli(db, "nab", "move", "force=F1", "to=W2020") == 0
+    capsys.readouterr()
+    for run in (entry_main, main):  # the quick answer, then click's
+        assert run(["--db", str(db), "nab", "todo"]) == 0
+        text = capsys.readouterr().out
+        assert "do it:    vedette nab fix moving=F1 contact=R1 --dice FACES" in text, text
+        assert "roll 1d6 and give the faces in order as --dice FACES" in text, text
+    assert cli(db, "nab", "fix", "moving=F1", "contact=R1", "--dice", "3") == 0
+    assert "switch places" in capsys.readouterr().out
+    seeded = tmp_path / "s.db"
+    assert cli(seeded, "nab", "new", "g2", "--scenario", "example1", "--seed", "5") == 0
+    assert cli(seeded, "nab", "move", "force=F1", "to=W2020") == 0
+    capsys.readouterr()
+    assert cli(seeded, "nab", "todo") == 0
+    text = capsys.readouterr().out
+    assert "fix moving=F1 contact=R1" in text and "--dice" not in text

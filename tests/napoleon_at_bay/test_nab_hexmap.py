@@ -144,6 +144,35 @@ def test_contents_within_matches_distance() -> None:
     assert got == {h for h in m.ids if m.distance("A0606", h) <= 3}
 
 
+@settings(max_examples=examples(60), deadline=None)
+@given(
+    st.sampled_from(["flat", "pointy"]),
+    st.sampled_from(["even", "odd"]),
+    st.lists(st.integers(0, 143), max_size=40, unique=True),
+    st.lists(st.integers(0, 143), max_size=10, unique=True),
+    st.integers(0, 143),
+    st.integers(0, 13),
+)
+def test_an_index_of_hexes_by_column_finds_those_within_a_radius(
+    orientation: str, shifted: str, held: list[int], moved: list[int], centre: int, radius: int
+) -> None:
+    """Issue 29: the index of some hexes by axial column (kept by adding and removing hexes,
+    as the folds keep each side's) equals the one made afresh, and the hexes of it within a
+    radius are exactly those the hex distance puts there, whatever the grid's convention."""
+    m = build({**grid(), "orientation": orientation, "shifted": shifted})
+    ids = m.ids
+    start = {ids[i] for i in held}
+    gone = {ids[i] for i in moved} & start  # some held hexes left, some new ones taken
+    came = {ids[i] for i in moved} - start
+    cols = m.columns_changed(m.columns(start), added=came, removed=gone)
+    now = (start - gone) | came
+    assert cols == m.columns(now)
+    c = ids[centre]
+    got = m.indexed_within(c, radius, cols)
+    assert len(got) == len(set(got))
+    assert set(got) == {h for h in now if m.distance(c, h) <= radius}
+
+
 def test_nearest_tier_on_the_sample_map_from_every_hex() -> None:
     """Issue 29: ``nearest`` (its heap holding one int per entry) against the plain full
     search, from every hex of the sample map to the sample scenario's force hexes (each force

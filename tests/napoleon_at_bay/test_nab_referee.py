@@ -8,10 +8,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from vedette import rules
 from vedette.engine import Game, Store, replay
-from vedette.errors import RuleViolation, VedetteError
+from vedette.engine.referee import resign
+from vedette.errors import GameError, RuleViolation, VedetteError
+from vedette.web.app import create_app
 
 SAMPLE = rules.get("nab").scenario("sample")
 
@@ -31,7 +34,7 @@ def unchanged(g: Game, proc: str, req: dict[str, object], match: str) -> None:
 def test_a_fixing_is_owed_from_the_moment_of_zoc_entry(tmp_path: Path) -> None:
     g = game(tmp_path)
     out = g.perform("move", {"force": "F1", "to": "W2020"})
-    assert "a fixing is owed now" in out.message
+    assert "the fixing of R1 is owed now" in out.message
     assert [o.id for o in g.obligations()] == ["fix:F1:R1"]
     first = g.todo()[0]
     assert first.owed and first.procedure == "fix" and first.rule == "Herman (1)"
@@ -153,3 +156,53 @@ def test_the_candidates_query_answers_after_a_waived_fixing(tmp_path: Path) -> N
     assert out.details["eligible"] and "no fixing of R1 is owed" in out.details["eligible"]
     assert [c["force"] for c in out.details["candidates"]] == ["R2"]
     assert "not eligible" in out.message and "fixing:" not in out.message
+
+
+def test_a_saved_game_with_release_0_2s_words_for_an_owed_fixing_still_imports(
+    tmp_path: Path,
+) -> None:
+    """The move's answer named the owed fixing as "'fix F1 R1'", a command neither the command
+    line nor the web has; it now says "the fixing of R1 is owed now". Release 0.2's saved game
+    (tests/fixtures/events_v0_2) has the older words and still imports, refereed again (the
+    move's earlier words are the file's very words); a file whose words differ in any other way
+    (another force named) is refused, naming the message."""
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "events_v0_2"
+    text = (fixture / "napoleon_at_bay.jsonl").read_text(encoding="utf-8")
+    old = "a fixing is owed now ('fix F1 R2', Herman (1))"
+    assert old in text
+    g = Game.import_jsonl(Store(tmp_path / "a.db"), text, "saved")
+    assert any(old in str(r.payload.get("message", "")) for r in g.records)  # kept as saved
+    fresh = game(tmp_path)
+    said = fresh.perform("move", {"force": "F1", "to": "W2020"}).message
+    assert "the fixing of R1 is owed now (Herman (1))" in said and "'fix" not in said
+    wrong = resign(text.replace(old, "a fixing is owed now ('fix F1 R3', Herman (1))", 1))
+    with pytest.raises(GameError, match="message: the file has"):
+        Game.import_jsonl(Store(tmp_path / "b.db"), wrong, "wrong")
+
+
+def test_the_web_names_the_owed_fixing_in_its_own_words(tmp_path: Path) -> None:
+    """The web's answers say the owed fixing as the page offers it, not as a command: the
+    move's answer names the fixing owed, and ``end_movement``'s refusal points to the Next
+    panel (where the fixing and its waiver are); the command line's refusal names its
+    commands."""
+    game(tmp_path)  # (the web opens it from the store)
+    c = TestClient(create_app(tmp_path / "g.db"), base_url="http://localhost")
+    page = c.get("/games/g").text
+    h = {"X-CSRF-Token": page.split('name="csrf-token" content="')[1].split('"')[0]}
+
+    def perform(proc: str, req: dict[str, object]) -> dict[str, object]:
+        body = {"procedure": proc, "request": req, "refusal": "answer"}
+        out: dict[str, object] = c.post("/api/games/g/perform", json=body, headers=h).json()
+        return out
+
+    lines = perform("move", {"force": "F1", "to": "W2020"})["lines"]
+    assert isinstance(lines, list) and "the fixing of R1 is owed now (Herman (1))" in lines[-1]
+    refused = str(perform("end_movement", {})["refused"])
+    assert refused.endswith(
+        "its fixing is owed: do it, or waive it, from the Next panel (Herman (5))"
+    )
+    assert "'" not in refused
+    cli = Game.open(Store(tmp_path / "g.db"), "g")
+    unchanged(
+        cli, "end_movement", {}, r"'fix moving=F1 contact=R1' \(or waive it: 'waive fix:F1:R1'\)"
+    )

@@ -104,7 +104,7 @@ def test_1_every_march_owes_it(tmp_path: Path, march: str) -> None:
     owed at once: todo offers it first and nothing else, as the command to run."""
     t = standard(tmp_path, ru("R2", "A1305", infantry=2), fr("F2", "A0202", infantry=1), move=False)
     out = t.move("F1", ENTER, march=march)
-    assert "a fixing is owed now" in out.message
+    assert "the fixing of R1 is owed now" in out.message
     todo = t.game.todo()
     assert [(x.command(), x.owed) for x in todo] == [("fix moving=F1 contact=R1", True)]
     t.refused("Herman (1)", proc="move", force="F2", to="A0302")

@@ -5,10 +5,11 @@ commands use the same functions, so both print the same."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from vedette.errors import VedetteError
@@ -107,16 +108,38 @@ def _fillings(t: Any) -> list[dict[str, Any]]:
     return out
 
 
-def todo_lines(items: Sequence[Any], prefix: str) -> list[str]:
+def dice_ask(entry: Mapping[str, Any]) -> str:
+    """What a ``todo`` entry of a game played with the player's own dice asks for (its
+    ``dice`` and ``more_dice``, :func:`own_dice`), as a line of text ("" for none): the dice
+    in order, a run of the same die counted, given with ``--dice``."""
+    names = [str(d.get("name", "")) for d in entry.get("dice") or ()]
+    if not names:
+        return ""
+    rolls = ", ".join(f"{len(list(run))}{name}" for name, run in itertools.groupby(names))
+    more = (
+        " (some faces call for more dice: each is asked for then)" if entry.get("more_dice") else ""
+    )
+    return f"roll {rolls} and give the faces in order as --dice FACES{more}"
+
+
+def todo_lines(
+    items: Sequence[Any], prefix: str, entries: Sequence[Mapping[str, Any]] = ()
+) -> list[str]:
     """``todo`` as text: owed steps first, each with its rule, the command that discharges it
-    and the one that waives it; then the actions open now."""
+    and the one that waives it; then the actions open now. In a game played with the player's
+    own dice, a step that rolls says which dice and how to give them (``--dice FACES``, also on
+    an owed step's command): ``entries``, the entries of :func:`todo_answer`'s data."""
     lines: list[str] = []
+    asks = {id(t): dice_ask(e) for t, e in zip(items, entries, strict=False)}
     owed = [t for t in items if t.owed]
     open_now = [t for t in items if not t.owed]
     for t in owed:
         rule = f" ({t.rule})" if t.rule else ""
         lines.append(f"OWED  {t.text}{rule}")
-        lines.append(f"      do it:    {prefix} {t.command()}")
+        dice = " --dice FACES" if asks.get(id(t)) else ""
+        lines.append(f"      do it:    {prefix} {t.command()}{dice}")
+        if dice:
+            lines.append(f"      dice:     {asks[id(t)]}")
         if t.open:
             lines.append(f"      choose:   {t.choices_text()}")
         if t.refused:
@@ -131,6 +154,8 @@ def todo_lines(items: Sequence[Any], prefix: str) -> list[str]:
             lines.append(f"  {prefix} {t.command():<{width}}  {t.text}{rule}")
             if t.open:
                 lines.append(f"  {'':<{len(prefix)}} {'':<{width}}  choose {t.choices_text()}")
+            if asks.get(id(t)):
+                lines.append(f"  {'':<{len(prefix)}} {'':<{width}}  {asks[id(t)]}")
     if not lines:
         lines.append(f"nothing owed, and no action open without fields (see '{prefix} help')")
     return lines

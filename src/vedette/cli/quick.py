@@ -82,7 +82,7 @@ def todo(args: Sequence[str]) -> int | None:
             text = (
                 json_text(data)
                 if opts.get("--json")
-                else printable("\n".join(todo_lines(items, f"vedette {typed}")))
+                else printable("\n".join(todo_lines(items, f"vedette {typed}", data["todo"])))
             )
     except Exception:  # the command line gives its own answer or error
         return None

@@ -321,7 +321,7 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
             with shell().store() as st:
                 g = _open(st, game, group)
                 items, data = todo_answer(g)
-                out(as_json, todo_lines(items, prefix), data)
+                out(as_json, todo_lines(items, prefix, data["todo"]), data)
 
         return todo
 

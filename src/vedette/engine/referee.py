@@ -136,9 +136,15 @@ def _same_request(proc: Any, file: Any, mine: Any) -> bool:
 
 
 def _compare(
-    rs: Ruleset[Any], proc: Any, file: Mapping[str, Any], mine: Mapping[str, Any]
+    rs: Ruleset[Any],
+    proc: Any,
+    file: Mapping[str, Any],
+    mine: Mapping[str, Any],
+    earlier: Sequence[str] = (),
 ) -> str | None:
-    """How the file's action differs from the referee's (None: equal)."""
+    """How the file's action differs from the referee's (None: equal). ``earlier``: the
+    referee's message as earlier releases worded it (``Outcome.earlier``): a file with those
+    very words says the same."""
     if not _same_request(proc, file.get("request", {}), mine["request"]):
         return (
             f"its request {_quote(file.get('request', {}))} is not what the referee reads from it"
@@ -161,7 +167,8 @@ def _compare(
         if lines_f != lines_m:
             return "rolls: " + _first_difference(lines_m, lines_f, "roll")
         return "rolls: " + _first_difference(mine_rolls, file_rolls, "roll")
-    if str(file.get("message", "")) != str(mine["message"]):
+    said = str(file.get("message", ""))
+    if said != str(mine["message"]) and said not in earlier:
         return f"message: the file has {_quote(file.get('message', ''))}, the referee gives" + (
             f" {_quote(mine['message'])}"
         )
@@ -226,13 +233,13 @@ def _referee(rs: Ruleset[Any], records: Sequence[Record]) -> None:
             source = (p.get("dice", {}) or {}).get("source")
             faces = None if source == "seeded" else physical_faces(p)
             try:
-                g.perform(proc, p.get("request", {}), faces)
+                done = g.perform(proc, p.get("request", {}), faces)
             except VedetteError as e:
                 raise GameError(f"{where}: the referee refuses it: {e}") from None
             mine = g.records[-1]
             if mine.seq != r.seq:  # (a query is never logged: it cannot be in a file)
                 raise GameError(f"{where}: {proc} is not an action the referee logs")
-            why = _compare(rs, g.procedure(proc), p, mine.payload)
+            why = _compare(rs, g.procedure(proc), p, mine.payload, done.earlier)
             if why is not None:
                 raise GameError(f"{where}: {why}")
     except GameError as e:

@@ -29,6 +29,7 @@ control) come from the ruleset's data (see :class:`TerrainKind`, :class:`Hexside
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import itertools
 import math
@@ -48,7 +49,10 @@ IMPASSABLE = "impassable"
 MAX_COST = 2**64
 V = TypeVar("V")
 #: Integer key of an axial hex: q * _STRIDE + r (maps up to a million hexes across).
-_STRIDE = 1 << 21
+_SHIFT = 21
+_STRIDE = 1 << _SHIFT
+#: half a stride: ``(key + _HALF) >> _SHIFT`` is a key's axial column q (|r| < _HALF)
+_HALF = _STRIDE >> 1
 
 
 _NO_FEATURES: frozenset[str] = frozenset()
@@ -215,9 +219,11 @@ class HexMap:
     __slots__ = (
         "_by_axial",
         "_by_key",
+        "_disk_runs",
         "_disks",
         "_id_by_key",
         "_index",
+        "_key_of",
         "_keys",
         "_memo",
         "_near",
@@ -264,7 +270,9 @@ class HexMap:
         self._keys: tuple[int, ...] = tuple(q * _STRIDE + r for q, r in pairs)
         self._by_key: dict[int, int] = {k: i for i, k in enumerate(self._keys)}
         self._id_by_key: dict[int, str] = {k: self.ids[i] for i, k in enumerate(self._keys)}
+        self._key_of: dict[str, int] = dict(zip(self.ids, self._keys, strict=True))
         self._disks: dict[int, tuple[int, ...]] = {}
+        self._disk_runs: dict[int, tuple[tuple[int, int, int], ...]] = {}
         self._near: dict[str, tuple[str, ...]] = {}  # adjacent(): each hex's, when first asked
         self.terrain_kinds = dict(terrain_kinds)
         self.hexside_kinds = dict(hexside_kinds)
@@ -450,6 +458,9 @@ class HexMap:
 
     def index(self, hex_id: str) -> int:
         """Internal index of a printed id; ValueError if the hex is not on this map."""
+        i = self._index.get(hex_id)  # (an id as printed: the usual case, nothing to normalize)
+        if i is not None:
+            return i
         try:
             return self._index[hex_id.strip().upper()]
         except KeyError:
@@ -535,6 +546,94 @@ class HexMap:
                 if v is not None:
                     out.append(v)
         return out
+
+    # -- an index of some hexes by axial column (e.g. the occupied ones) ----------------------
+    # A hex's key is ``q * _STRIDE + r``: the hexes of one axial column (one q) have consecutive
+    # keys in the order of r, and the hexes within a radius of a hex are, in each of the
+    # 2 * radius + 1 columns the disk crosses, one run of consecutive keys. So an index that
+    # keeps each column's hexes as sorted keys answers "which of them are within the radius"
+    # with two bisections per column, whatever the radius and however few the hexes.
+
+    def key(self, hex_id: str) -> int:
+        """A hex's integer key, ``q * _STRIDE + r`` of its axial coordinates."""
+        k = self._key_of.get(hex_id)  # (an id as printed: the usual case)
+        return self._keys[self.index(hex_id)] if k is None else k
+
+    def columns(self, hexes: Iterable[str]) -> dict[int, tuple[int, ...]]:
+        """An index of ``hexes`` for :meth:`indexed_within`: axial column -> the sorted keys
+        of its hexes (columns with none left out)."""
+        cols: dict[int, list[int]] = {}
+        for h in hexes:
+            k = self.key(h)
+            cols.setdefault((k + _HALF) >> _SHIFT, []).append(k)
+        return {q: tuple(sorted(ks)) for q, ks in cols.items()}
+
+    def columns_changed(
+        self,
+        columns: Mapping[int, tuple[int, ...]],
+        added: Iterable[str] = (),
+        removed: Iterable[str] = (),
+    ) -> dict[int, tuple[int, ...]]:
+        """The index ``columns`` with the hexes ``added`` put in and ``removed`` taken out
+        (a new mapping: ``columns`` is left as it was)."""
+        out = dict(columns)
+        key, left = self.key, bisect.bisect_left
+        for h in removed:
+            k = key(h)
+            q = (k + _HALF) >> _SHIFT
+            col = out.get(q, ())
+            i = left(col, k)
+            if i < len(col) and col[i] == k:
+                if len(col) > 1:
+                    out[q] = col[:i] + col[i + 1 :]
+                else:
+                    del out[q]
+        for h in added:
+            k = key(h)
+            q = (k + _HALF) >> _SHIFT
+            col = out.get(q, ())
+            i = left(col, k)
+            if i == len(col) or col[i] != k:
+                out[q] = (*col[:i], k, *col[i:])
+        return out
+
+    def indexed_within(
+        self, hex_id: str, radius: int, columns: Mapping[int, Sequence[int]]
+    ) -> list[str]:
+        """The hexes of the index ``columns`` (:meth:`columns`) within ``radius`` hexes of
+        ``hex_id`` (terrain ignored): per column the disk crosses, the run of keys inside it,
+        found by bisection. It costs the 2 * radius + 1 columns and the hexes found, not the
+        disk's hexes (:meth:`contents_within` probes each of them)."""
+        k = self.key(hex_id)
+        q = (k + _HALF) >> _SHIFT
+        ids = self._id_by_key.__getitem__
+        get = columns.get
+        left, right = bisect.bisect_left, bisect.bisect_right
+        out: list[str] = []
+        for dq, lo, hi in self._runs(radius):
+            col = get(q + dq)
+            if col:
+                a = left(col, k + lo)
+                b = right(col, k + hi, a)
+                if a < b:
+                    out += map(ids, col[a:b])
+        return out
+
+    def _runs(self, radius: int) -> tuple[tuple[int, int, int], ...]:
+        """The disk of ``radius`` as runs of keys, one per column it crosses: ``(dq, first,
+        last)``, the key offsets of its hexes ``dq`` columns away (r from max(-R, -dq - R)
+        to min(R, R - dq)); cached per radius."""
+        runs = self._disk_runs.get(radius)
+        if runs is None:
+            runs = self._disk_runs[radius] = tuple(
+                (
+                    dq,
+                    dq * _STRIDE + max(-radius, -dq - radius),
+                    dq * _STRIDE + min(radius, radius - dq),
+                )
+                for dq in range(-radius, radius + 1)
+            )
+        return runs
 
     # -- terrain and movement -----------------------------------------------------------------
     def passable(self, hex_id: str) -> bool:
@@ -642,7 +741,7 @@ class HexMap:
         its cost, so nothing farther is pushed: the search costs only the ground it needs."""
         edges = self.out_edges if direction == "from" else self.in_edges
         inf = 1 << 62
-        lim = bound if bound is not None else inf
+        over = (bound if bound is not None else inf) + 1  # the least cost beyond the bound
         # the heap holds ``cost << shift | hex`` (one int, ordered as the pair (cost, hex)):
         # no tuple made or compared per push
         shift = len(self.ids).bit_length()
@@ -655,7 +754,8 @@ class HexMap:
                 heap.append(s)
         heapq.heapify(heap)
         pop, push, get = heapq.heappop, heapq.heappush, dist.get
-        best: int | None = None
+        rows = edges._rows  # the rows made so far (a row not yet made: ``edges[u]`` makes it)
+        best = inf  # the closest tier's cost, once a target is found
         found: list[int] = []
         while heap:
             x = pop(heap)
@@ -663,18 +763,24 @@ class HexMap:
             u = x & low
             if d > get(u, inf):
                 continue  # stale entry
-            if best is not None and d > best:
+            if d > best:
                 break
             if u in targets:
-                if best is None:
-                    best = lim = d
+                if not found:
+                    best = d
+                    over = d + 1
                 found.append(u)
-            for v, c in edges[u]:
+            row = rows[u]
+            if row is None:
+                row = edges[u]
+            for v, c in row:
                 nd = d + c
-                if nd <= lim and nd < get(v, inf):
+                # within the bound and better than known (a hex known at more than the closest
+                # tier's cost may be pushed again: popped after it, never used)
+                if nd < get(v, over):
                     dist[v] = nd
                     push(heap, nd << shift | v)
-        return best, found
+        return (best if found else None), found
 
     def costs(
         self,

@@ -99,6 +99,9 @@ class Outcome:
     details: Any = field(default_factory=dict)  # a typed dataclass, or a mapping (legacy)
     odds: tuple[Odds, ...] = ()
     result: str = ""  # the outcome's short name, for the odds of the whole procedure
+    #: the message as earlier releases worded it (never logged): a saved game of theirs whose
+    #: record has those words re-referees equal (engine/referee.py)
+    earlier: tuple[str, ...] = ()
 
     def lines(self) -> list[str]:
         """One line per roll, then the message. A run of four or more plain rolls of one kind

@@ -186,18 +186,45 @@ def candidates_in_range(state: NabState, contact: Piece) -> list[Piece]:
     m = state.map
     rng = state.config.support_range
     occ = state.occupancy
+    side, cid = contact.side, contact.id
+    index = state.columns
     pieces = state.pieces
     forces = state.config.force_kinds
     seen: dict[str, Piece] = {}
     for h in contact.hexes:
-        for ids in m.contents_within(h, rng, occ):
+        if index is None:  # (a small game keeps no index: each hex in range is probed)
+            found = m.contents_within(h, rng, occ)
+        else:  # only the hexes in range where the side has a piece, read off its index
+            found = [occ[x] for x in m.indexed_within(h, rng, index.get(side, {}))]
+        for ids in found:
             for pid in ids:
-                if pid in seen or pid == contact.id:
+                if pid in seen or pid == cid:
                     continue
                 p = pieces[pid]
-                if p.side == contact.side and p.kind in forces and not p.fixed:
+                if p.side == side and p.kind in forces and not p.fixed:
                     seen[pid] = p
     return sorted(seen.values(), key=lambda p: p.id)
+
+
+def _search_ends(
+    state: NabState, contact: Piece, cands: Sequence[Piece]
+) -> tuple[list[int], dict[int, list[Piece]], int | None]:
+    """What a search of Herman (1)'s "closest in movement points" starts from and looks for:
+    the contact force's hexes, the candidates by hex (map indexes), and the MP limit in the
+    map's ticks (None: no limit; the limit is never negative, so its whole ticks are floored)."""
+    index = state.map.index
+    by_hex: dict[int, list[Piece]] = {}
+    for p in cands:
+        for h in p.hexes:
+            i = index(h)
+            got = by_hex.get(i)
+            if got is None:
+                by_hex[i] = [p]
+            else:
+                got.append(p)
+    lim = state.config.mp_limit
+    bound = None if lim is None else lim.numerator * state.map.denominator // lim.denominator
+    return [index(h) for h in contact.hexes], by_hex, bound
 
 
 def mp_tiers(
@@ -210,16 +237,10 @@ def mp_tiers(
     the closest candidates is searched.
     """
     m = state.map
-    by_hex: dict[int, list[Piece]] = {}
-    for p in cands:
-        for h in p.hexes:
-            by_hex.setdefault(m.index(h), []).append(p)
-    lim = state.config.mp_limit
-    bound = None if lim is None else int(lim * m.denominator)
+    sources, by_hex, bound = _search_ends(state, contact, cands)
     left = {p.id: p for p in cands}
     cur: int | None = None
     tier: list[Piece] = []
-    sources = [m.index(h) for h in contact.hexes]
     for d, i in m.search(sources, bound, targets=by_hex, direction="to"):
         if cur is not None and d != cur and tier:
             yield m.mp(cur), tier
@@ -238,15 +259,8 @@ def mp_tiers(
 def closest_tier(state: NabState, contact: Piece, cands: Sequence[Piece]) -> list[Piece]:
     """Herman (1): the candidates closest in MP to the contact force's hex (all of them if
     none is within the MP limit: they rank equal, after every reachable force)."""
-    m = state.map
-    by_hex: dict[int, list[Piece]] = {}
-    for p in cands:
-        for h in p.hexes:
-            by_hex.setdefault(m.index(h), []).append(p)
-    lim = state.config.mp_limit
-    bound = None if lim is None else int(lim * m.denominator)
-    sources = [m.index(h) for h in contact.hexes]
-    best, hexes = m.nearest(sources, by_hex, bound, direction="to")
+    sources, by_hex, bound = _search_ends(state, contact, cands)
+    best, hexes = state.map.nearest(sources, by_hex, bound, direction="to")
     if best is None:
         return sorted(cands, key=lambda p: p.id)
     out: dict[str, Piece] = {}
@@ -261,8 +275,8 @@ def _polyhexes(
     state: NabState, seeds: tuple[str, ...], size: int, free: Callable[[str], bool]
 ) -> list[tuple[str, ...]]:
     """Connected groups of ``size`` free hexes containing all ``seeds`` (seeds first)."""
-    if len(seeds) > size:
-        return []
+    if len(seeds) >= size:
+        return [seeds] if len(seeds) == size else []
     m = state.map
     start = frozenset(seeds)
     seen = {start}
@@ -344,6 +358,8 @@ def support_arrays(
     # only arrays that leave room for the contact force are possible at all; among them, the
     # all-in-ZOC ones are required when there are any ("if possible")
     arrays = [a for a in arrays if contact_arrays(state, contact, support, a)]
+    if len(arrays) < 2:
+        return arrays  # (nothing to order, and one array is legal whether in the ZOC or not)
     m = state.map
     mzoc = {h for x in moving.hexes for h in m.zoc(x)} - set(moving.hexes)
 

@@ -9,7 +9,7 @@ enters; a *supporting force* is a nearby friendly force that may be substituted 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
@@ -151,7 +151,11 @@ class Config:
 @dataclass(frozen=True, slots=True)
 class NabState:
     """A game of Herman's system. ``pieces`` keeps scenario order; ``occupancy`` maps a hex to
-    the ids of the pieces in it (kept by ``apply``)."""
+    the ids of the pieces in it; ``columns``, in a game of more than :data:`INDEXED_FROM`
+    pieces, indexes the hexes where each side has a piece by the map's axial columns
+    (:func:`side_columns`), so that the forces within a support range are read off the few
+    columns it crosses (:func:`fixing.candidates_in_range`; None: a smaller game probes each
+    hex in range instead). Both are kept by ``apply``."""
 
     map: HexMap = field(repr=False)
     config: Config = field(repr=False)
@@ -160,6 +164,7 @@ class NabState:
     order: tuple[str, ...]  # the sides in turn order
     pieces: Mapping[str, Piece]
     occupancy: Mapping[str, tuple[str, ...]]
+    columns: Mapping[str, Mapping[int, tuple[int, ...]]] | None  # side -> its hexes' columns
     turn: int = 1
     phasing: str = ""
     phase: Phase = "movement"
@@ -441,3 +446,40 @@ def occupancy_of(pieces: Mapping[str, Piece]) -> dict[str, tuple[str, ...]]:
         for h in p.hexes:
             occ.setdefault(h, []).append(p.id)
     return {h: tuple(v) for h, v in occ.items()}
+
+
+#: A game of more pieces than this keeps the index of each side's hexes (``NabState.columns``):
+#: with few pieces, probing the hexes within a support range costs less than keeping the index
+#: at every move (issue 29: the sample's simulated games move about 16 times a fixing).
+INDEXED_FROM = 64
+
+
+def side_columns(
+    hexmap: HexMap, pieces: Mapping[str, Piece]
+) -> dict[str, dict[int, tuple[int, ...]]] | None:
+    """The index of the hexes where each side has a piece (side -> :meth:`HexMap.columns`),
+    for a game of more than :data:`INDEXED_FROM` pieces (None: a smaller game keeps none)."""
+    if len(pieces) <= INDEXED_FROM:
+        return None
+    hexes: dict[str, dict[str, None]] = {}
+    for p in pieces.values():
+        hexes.setdefault(p.side, {}).update(dict.fromkeys(p.hexes))
+    return {s: hexmap.columns(hs) for s, hs in hexes.items()}
+
+
+def side_columns_changed(
+    hexmap: HexMap,
+    columns: Mapping[str, Mapping[int, tuple[int, ...]]],
+    sides: Mapping[str, tuple[Sequence[str], Sequence[str]]],
+) -> dict[str, Mapping[int, tuple[int, ...]]]:
+    """The index of each side's hexes (:func:`side_columns`) after ``sides`` (side -> the
+    hexes where it now has a piece, those where it no longer has one); a side left with no
+    hex has no index, as at the start of a game."""
+    out = dict(columns)
+    for side, (added, removed) in sides.items():
+        now = hexmap.columns_changed(out.get(side, {}), added, removed)
+        if now:
+            out[side] = now
+        else:
+            out.pop(side, None)
+    return out

@@ -41,6 +41,8 @@ from vedette.rules.napoleon_at_bay.model import (
     load_pieces,
     make_config,
     occupancy_of,
+    side_columns,
+    side_columns_changed,
 )
 from vedette.rules.napoleon_at_bay.reach import enemy_zocs, move_targets, move_tries, path_to
 from vedette.rules.napoleon_at_bay.requests import (
@@ -94,6 +96,7 @@ def initial_state(
         raise DataError("scenario [scenario]", f"first side {first!r} is not a side")
     order = (first, *[s for s in sides if s != first])
     pieces = load_pieces(scenario, hexmap, config, sides)
+    occupancy = occupancy_of(pieces)
     st = NabState(
         map=hexmap,
         config=config,
@@ -101,7 +104,8 @@ def initial_state(
         sides=sides,
         order=order,
         pieces=PMap(pieces),
-        occupancy=PMap(occupancy_of(pieces), ordered=False),
+        occupancy=PMap(occupancy, ordered=False),
+        columns=side_columns(hexmap, pieces),
         turn=int(sc.get("turn", 1)),
         phasing=first,
     )
@@ -112,7 +116,8 @@ def _with_pieces(state: NabState, changed: Sequence[Piece], **kw: Any) -> NabSta
     """The state with ``changed`` pieces put in (each leaves its hexes' occupants and joins
     its new ones at the end); the maps share everything else with ``state``'s. The occupants
     of each hex touched are worked out first and only those that differ are put in (a piece
-    changed in place, as at the start of a movement phase, changes no hex)."""
+    changed in place, as at the start of a movement phase, changes no hex). A hex a side has
+    newly a piece in, or none left, joins or leaves that side's index (``columns``, if kept)."""
     pieces = _pmap(state.pieces, ordered=True)
     occ = _pmap(state.occupancy, ordered=False)
     was: dict[str, tuple[str, ...]] = {}  # hex -> its occupants before, for each hex touched
@@ -130,10 +135,37 @@ def _with_pieces(state: NabState, changed: Sequence[Piece], **kw: Any) -> NabSta
             if h not in now:
                 now[h] = was[h] = occ.get(h, ())
             now[h] = (*now[h], p.id)
+    # side -> (the hexes where it now has a piece, those where it no longer has one), for the
+    # index of each side's hexes (a game that keeps one)
+    sides: dict[str, tuple[list[str], list[str]]] = {}
+    cols = state.columns
+    # (a hex newly held or emptied: only the changed pieces' sides)
+    side_of = {p.id: p.side for p in changed} if cols is not None else {}
     for h, ids in now.items():
-        if ids != was[h]:
-            occ = occ.set(h, ids) if ids else occ.discard(h)
-    return replace(state, pieces=pieces, occupancy=occ, **kw)
+        before = was[h]
+        if ids == before:
+            continue
+        occ = occ.set(h, ids) if ids else occ.discard(h)
+        if cols is None:
+            continue
+        if before and ids:  # occupants changed, the hex still held: did a side come or go?
+            there = {pieces[x].side for x in before}
+            here = {pieces[x].side for x in ids}
+            for s in here - there:
+                sides.setdefault(s, ([], []))[0].append(h)
+            for s in there - here:
+                sides.setdefault(s, ([], []))[1].append(h)
+        else:  # a hex newly held or left empty: the sides of the pieces that came or left
+            k = 0 if ids else 1
+            for x in ids or before:
+                side = side_of[x]
+                change = sides.get(side)
+                if change is None:
+                    change = sides[side] = ([], [])
+                change[k].append(h)
+    if sides and cols is not None:
+        cols = side_columns_changed(state.map, cols, sides)
+    return replace(state, pieces=pieces, occupancy=occ, columns=cols, **kw)
 
 
 def _pmap(m: Mapping[str, Any], ordered: bool) -> PMap[str, Any]:
@@ -503,6 +535,7 @@ def resolve_move(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
     verb = "force marches" if r.march == "force" else "moves"
     via = f" via {','.join(mp.path[1:-1])}" if len(mp.path) > 2 else ""
     lines = [f"{p.id} ({p.name}) {verb} {','.join(p.hexes)} -> {','.join(mp.to)}{via} ({mp.mp} MP)"]
+    said = lines[:]  # the lines as release 0.2 worded them
     zoc = []
     for cid in mp.entered:
         q = state.pieces[cid]
@@ -517,18 +550,23 @@ def resolve_move(state: NabState, plan: Plan, dice: DiceSource) -> Outcome:
             }
         )
         rule = fx.DRAFT if state.config.variant == "draft" else fx.R1
-        hint = (
-            f": a fixing is owed now ('fix {p.id} {q.id}', {rule})"
-            if owed
-            else f" (no fixing: {mp.why_not.get(cid, '')})"
-        )
-        lines.append(f"{p.id} enters the ZOC of {q.id} ({q.name}, {','.join(q.hexes)}){hint}")
+        entered = f"{p.id} enters the ZOC of {q.id} ({q.name}, {','.join(q.hexes)})"
+        if owed:
+            # the fixing named as the player's next step (the todo offers it, with its command)
+            lines.append(f"{entered}: the fixing of {q.id} is owed now ({rule})")
+            # release 0.2's words: a command that is neither the command line's nor the web's
+            said.append(f"{entered}: a fixing is owed now ('fix {p.id} {q.id}', {rule})")
+        else:
+            lines.append(f"{entered} (no fixing: {mp.why_not.get(cid, '')})")
+            said.append(lines[-1])
+    message, earlier = "; ".join(lines), "; ".join(said)
     return Outcome(
         (ev,),
         (),
-        "; ".join(lines),
+        message,
         {"force": p.id, "mp": str(mp.mp), "path": list(mp.path), "zoc": zoc},
         result="moved",
+        earlier=(earlier,) if earlier != message else (),
     )
 
 
@@ -935,11 +973,14 @@ def plan_end_movement(state: NabState, r: EndMovementRequest) -> Plan:
         o = state.owed[0]
         moving, contact = (state.pieces[str(o.request[k])] for k in ("moving", "contact"))
         more = f" (and {len(state.owed) - 1} more)" if len(state.owed) > 1 else ""
+        why = (
+            f"movement ends once every fixing is done: {moving.id} ({moving.name}) entered the"
+            f" ZOC of {contact.id} ({contact.name}) and its fixing is owed{more}"
+        )
         raise RuleViolation(
             fx.DRAFT if state.config.variant == "draft" else R5,  # the draft has no rule (5)
-            f"movement ends once every fixing is done: {moving.id} ({moving.name}) entered the"
-            f" ZOC of {contact.id} ({contact.name}) and its fixing is owed{more}:"
-            f" '{o.command()}' (or waive it: 'waive {o.id}')",
+            f"{why}: '{o.command()}' (or waive it: 'waive {o.id}')",
+            web=f"{why}: do it, or waive it, from the Next panel",
         )
     return Plan(r)
 
