@@ -206,7 +206,7 @@ K88_CLOSE = (
     "    from vedette.rules.solo_napoleonic.events import ChargeStep as _CS88\n"
     "    _left88 = max(0.0, _bm88(state, u) - u.moved_mm)\n"
     "    if (kw and kw['moved_mm'] - u.moved_mm > _left88 + 0.5\n"
-    "            and geom.within(u, t, _left88) is False):\n"
+    "            and geom.unit_distance(u, t) > _left88):\n"
     "        _b88 = geom.body(u).facing_toward(geom.body(t).centre).advanced(_left88)\n"
     "        kw = {'x': round(_b88.centre.x, 1), 'y': round(_b88.centre.y, 1),\n"
     "              'facing': round(_b88.facing, 1), 'moved_mm': u.moved_mm + _left88}\n"
