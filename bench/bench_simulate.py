@@ -160,6 +160,68 @@ K87_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         "Kuryakin: (the same) the change owed on the unit's card",
     ),
 )
+#: reading K89 (session 20): where a move that runs into the enemy units ``_met`` stops (the
+#: last place on its straight way, ``_a`` to ``_b``, clear of them, to 0.1 mm), in the
+#: baseline's move (``actions.enemy_stop``)
+K89_STOP = (
+    "        _obs89 = [geom.body(state.unit(_x)) for _x in _met]\n"
+    "        _a89 = geom.body(u)\n"
+    "        _b89 = geom.body(updated(u, kw))\n"
+    "        def _at89(f):\n"
+    "            return TT.Body(TT.Vec(_a89.centre.x + (_b89.centre.x - _a89.centre.x) * f,\n"
+    "                                  _a89.centre.y + (_b89.centre.y - _a89.centre.y) * f),\n"
+    "                           _b89.facing, _b89.footprint)\n"
+    "        def _cl89(body):\n"
+    "            return not any(o is not None and TT.overlaps(body, o, 1.0) for o in _obs89)\n"
+    "        _len89 = _a89.centre.distance(_b89.centre)\n"
+    "        _n89 = 2 * max(1, math.ceil(_len89 / max(1.0, min(_b89.footprint.width,\n"
+    "                                                        _b89.footprint.depth) / 2)))\n"
+    "        _lo89, _hi89 = 0.0, 1.0\n"
+    "        for _i89 in range(1, _n89 + 1):\n"
+    "            if not _cl89(_at89(_i89 / _n89)):\n"
+    "                _lo89, _hi89 = (_i89 - 1) / _n89, _i89 / _n89\n"
+    "                break\n"
+    "        while (_hi89 - _lo89) * _len89 > 0.1:\n"
+    "            _m89 = (_lo89 + _hi89) / 2\n"
+    "            if _cl89(_at89(_m89)):\n"
+    "                _lo89 = _m89\n"
+    "            else:\n"
+    "                _hi89 = _m89\n"
+    "        _c89 = _at89(_lo89).centre\n"
+    "        _near89 = (round(_c89.x, 1), round(_c89.y, 1))\n"
+    "        if not _cl89(TT.Body(TT.Vec(*_near89), _b89.facing, _b89.footprint)):\n"
+    "            _near89 = (\n"
+    "                math.floor(_c89.x * 10) / 10 if _c89.x >= _a89.centre.x\n"
+    "                else math.ceil(_c89.x * 10) / 10,\n"
+    "                math.floor(_c89.y * 10) / 10 if _c89.y >= _a89.centre.y\n"
+    "                else math.ceil(_c89.y * 10) / 10,\n"
+    "            )\n"
+    "        kw['x'], kw['y'] = _near89\n"
+)
+#: reading K88 (session 20): a charger moves up no further than its move, in the baseline's
+#: close (``morale.reach_short``); ``{coll}``: how that baseline's move up owes its collisions
+K88_CLOSE = (
+    "    kw: dict[str, object] = dict(contact(u, t))\n"
+    "    from vedette.rules.solo_napoleonic.actions import base_move as _bm88\n"
+    "    from vedette.rules.solo_napoleonic.events import ChargeStep as _CS88\n"
+    "    _left88 = max(0.0, _bm88(state, u) - u.moved_mm)\n"
+    "    if (kw and kw['moved_mm'] - u.moved_mm > _left88 + 0.5\n"
+    "            and geom.unit_distance(u, t) > _left88):\n"
+    "        _b88 = geom.body(u).facing_toward(geom.body(t).centre).advanced(_left88)\n"
+    "        kw = {'x': round(_b88.centre.x, 1), 'y': round(_b88.centre.y, 1),\n"
+    "              'facing': round(_b88.facing, 1), 'moved_mm': u.moved_mm + _left88}\n"
+    "{coll}"
+    "        ch.unit(ClosedUp, u.id, 'moves up toward its target: out of reach', **kw)\n"
+    "        ch.unit(_CS88, u.id, 'the charge ends short (K88)', charge_step=None,\n"
+    "                charge_state='done')\n"
+    "        return Outcome(tuple(ch.events), (), 'out of reach (K88)', {'melee': False})\n"
+)
+#: reading K90 (session 20): a unit that fought a round of melee this turn does not reform
+K90 = (
+    "(u.melee_round > 0 or u.lost_melee or any(o.charge_target == u.id and o.melee_round > 0"
+    " for o in state.units))"
+)
+K88_K90 = "a6b3bc3:K88-K90"
 BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
     (
         "be8b550",
@@ -1404,12 +1466,94 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         "    )\n",
         "Kuryakin: (the same) owed, so something is owed",
     ),
+    # (c1ed18f: its move's collisions inline, its rules' moves' in _k16_kw)
+    (
+        K88_K90,
+        "vedette/rules/solo_napoleonic/actions.py",
+        '    if _hit:\n        kw["collided"] = tuple(_hit)\n    ch.unit(Moved',
+        "    from vedette.geometry import tabletop as TT\n"
+        "    from vedette.rules.solo_napoleonic.model import updated\n"
+        "    _met = [_x for _x in _hit if state.unit(_x).side != u.side]\n"
+        "    if _met:\n"
+        + K89_STOP
+        + "        _hit = [_x for _x in _k16_kw(state, u, dict(kw)).get('collided', ())"
+        " if _x not in _met]\n"
+        '    if _hit:\n        kw["collided"] = tuple(_hit)\n    ch.unit(Moved',
+        "Kuryakin: a move stops at contact with an enemy (session 20, reading K89)",
+    ),
+    (
+        K88_K90,
+        "vedette/rules/solo_napoleonic/morale.py",
+        "    kw: dict[str, object] = dict(contact(u, t))\n",
+        K88_CLOSE.replace("{coll}", "        kw = _k16_kw(state, u, kw, t.id)\n").replace(
+            "    kw: dict[str, object] = dict(contact(u, t))\n",
+            "    kw: dict[str, object] = dict(contact(u, t))\n"
+            "    from vedette.rules.solo_napoleonic.actions import _k16_kw\n",
+        ),
+        "Kuryakin: a charger moves up no further than its move (session 20, reading K88)",
+    ),
+    (
+        K88_K90,
+        "vedette/rules/solo_napoleonic/actions.py",
+        '            R_DIS, f"{u.id} has already done something this turn: reforming takes the'
+        ' whole turn"\n        )\n    return u\n',
+        '            R_DIS, f"{u.id} has already done something this turn: reforming takes the'
+        ' whole turn"\n        )\n'
+        f"    if {K90}:\n"
+        "        raise RuleViolation(R_DIS, 'fought in a melee this turn (K90)')\n"
+        "    return u\n",
+        "Kuryakin: a unit that fought a round of melee this turn does not reform (session 20,"
+        " reading K90)",
+    ),
+    # (53af236, after its diffs: collisions and rules_move_collisions of its own)
+    (
+        f"{K88_K90}:late",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '    hit = collisions(state, u, updated(u, kw) if "x" in kw else u)\n',
+        '    hit = collisions(state, u, updated(u, kw) if "x" in kw else u)\n'
+        "    from vedette.geometry import tabletop as TT\n"
+        "    _met = [_x for _x in hit if state.unit(_x).side != u.side]\n"
+        "    if _met:\n"
+        + K89_STOP
+        + "        hit = tuple(_x for _x in collisions(state, u, updated(u, kw))"
+        " if _x not in _met)\n",
+        "Kuryakin: (on a baseline with collisions) a move stops at contact with an enemy"
+        " (session 20, reading K89)",
+    ),
+    (
+        f"{K88_K90}:late",
+        "vedette/rules/solo_napoleonic/morale.py",
+        "    kw: dict[str, object] = dict(contact(u, t))\n",
+        K88_CLOSE.replace("{coll}", "        rules_move_collisions(state, u, kw, t.id)\n"),
+        "Kuryakin: (the same) a charger moves up no further than its move (reading K88)",
+    ),
+    (
+        f"{K88_K90}:late",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    no = reform_refusal(u)\n",
+        "    no = reform_refusal(u)\n"
+        f"    if no is None and {K90}:\n"
+        "        no = RuleViolation(R_DIS, 'fought in a melee this turn (K90)')\n",
+        "Kuryakin: (on a baseline with reform_refusal) no reform after a melee (reading K90)",
+    ),
+    (
+        f"{K88_K90}:late",
+        "vedette/rules/solo_napoleonic/morale.py",
+        "        return reform_refusal(u) is not None\n",
+        f"        return reform_refusal(u) is not None or {K90}\n",
+        "Kuryakin: (the same) its quick check",
+    ),
 )
 #: ``BASE_FIXES`` keys written against a baseline's code as its ``BASE_FIX_DIFFS`` leave it (a
 #: later fix's version for a baseline given an earlier fix as its commits' diff, the text it
 #: patches being the diff's): patched after the diffs, whole or not at all, unless an earlier
 #: version of the fix was given
-BASE_FIX_AFTER_DIFFS = {"d1732a3:K75:late", "c9f98c9:K77-K78:late", "deec10d:K87:late"}
+BASE_FIX_AFTER_DIFFS = {
+    "d1732a3:K75:late",
+    "c9f98c9:K77-K78:late",
+    "deec10d:K87:late",
+    "a6b3bc3:K88-K90:late",
+}
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {
     "two_by_two": (2000, {}),

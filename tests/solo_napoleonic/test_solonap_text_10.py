@@ -91,8 +91,9 @@ def test_a_killed_brigadiers_units_stay_out_of_command_each_with_its_own_card(
 
 
 # == reading K86: a melee ends with its further rounds ============================================
-# F1 (B) charges A1 (B), 120mm off: A1 fails its test (d100 87, chart 4: retires a full move in
-# disorder), retires 140mm; F1 follows it up and comes home untested (A1 failed, F1 unhurt);
+# F1 (B) charges A1 (B), 10mm off (centres 40mm apart): A1 fails its test (d100 87, chart 4:
+# retires a full move in disorder), retires 140mm; F1 follows it up (150mm, its move: K88) and
+# comes home untested (A1 failed, F1 unhurt);
 # round 1: F1 inflicts 5, A1 3, A1 holds (05); the D3 gives 1 further round: F1 inflicts 1,
 # A1 3; F1 holds (32): the melee is over for the turn with both units standing in contact.
 MELEE: list[tuple[str, dict[str, Any], list[int]]] = [
@@ -118,7 +119,7 @@ def test_a_melee_whose_further_rounds_are_fought_ends_with_the_turn(tmp_path: Pa
     once the further rounds are fought and both sides held, nothing more of it is owed, this
     turn or the next; the two units, still in contact, act on their own cards, and a new fight
     between them is a new charge, with its Charge Test."""
-    units = [unit("F1", x=1000.0, y=0.0, grade="B"), unit("A1", "Allies", x=1000.0, y=120.0,
+    units = [unit("F1", x=1000.0, y=0.0, grade="B"), unit("A1", "Allies", x=1000.0, y=40.0,
              grade="B")]  # fmt: skip
     g = ready(tmp_path, units)
     for procedure, request, dice in MELEE:

@@ -48,6 +48,13 @@ def gen(gid: str, side: str = "French", **kw: Any) -> dict[str, Any]:
     return d
 
 
+#: the French brigadier timid (a charger that fails to charge home retires 100mm), far off
+TIMID: list[dict[str, Any]] = [
+    gen("FB", av="timid", x=0.0, y=0.0),
+    gen("AB", "Allies", x=0.0, y=900.0),
+]
+
+
 def ready(
     tmp_path: Path,
     units: Sequence[Mapping[str, Any]],
@@ -90,8 +97,8 @@ def test_a_column_passes_through_its_own_skirmish_screen_without_a_collision(
     assert g.state.unit("F1").collided == () and owed(g) == []
     enemy = skirmishers("F2", "Allies", x=500.0, y=420.0)
     h = ready(tmp_path / "b", [column, enemy, unit("A1", "Allies", x=500.0, y=1100.0)])
-    h.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [6, 0, 3])
-    assert owed(h) == [COLLIDED]
+    out = h.perform("move", {"unit": "F1", "distance": 120, "mode": "move"}, [6, 0, 3])
+    assert owed(h) == [] and "stops at contact with F2" in out.message  # (an enemy: K89)
     house = {"options": {"friendly_skirmishers_collide": True}}
     far = unit("A1", "Allies", x=500.0, y=1100.0)
     k = ready(tmp_path / "c", [column, screen, far], house=house)
@@ -255,13 +262,14 @@ def test_a_queue_jumper_moving_toward_its_charger_goes_straight_at_it(tmp_path: 
         unit("A1", "Allies", x=620.0, y=90.0, facing=180.0),
         unit("A2", "Allies", x=2000.0, y=1000.0),
     ]
-    g = ready(tmp_path, units)
+    g = ready(tmp_path, units, TIMID)
     g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     g.perform("next", {})
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
     g.perform("fire", {"unit": "A1", "target": "F1", "hold": True})
     g.perform("close", {"unit": "F1"})
-    g.perform("charge_home", {"unit": "F1"}, [99])  # the lancers halt: the charge is over
+    # the lancers (a timid CO) retire 100mm: the charge is over, A1 has room to go at them
+    g.perform("charge_home", {"unit": "F1"}, [99])
     f1 = g.state.unit("F1")
     offer = next(t for t in g.todo() if t.procedure == "move" and t.request["unit"] == "A1")
     assert offer.request["toward"] == "F1" and "direction" not in (offer.open or {})

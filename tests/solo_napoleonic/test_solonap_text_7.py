@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.solo_napoleonic.test_solonap_text_3 import cavalry, ready, unit
+from tests.solo_napoleonic.test_solonap_text_3 import TIMID, cavalry, ready, unit
 from tests.solo_napoleonic.test_solonap_text_6 import offered
 from vedette.engine import Game
 from vedette.errors import DataError, RuleViolation
@@ -100,13 +100,13 @@ def test_a_queue_jumper_pursues_and_retires_only_against_its_charger(tmp_path: P
     `move mode=pursuit` went any way and `mode=retire` away from it. Now a pursuit goes
     straight at the charger (``toward``) and a retirement of its own is refused."""
     units = [cavalry("F1", x=500.0, y=0.0), unit("A1", "Allies", x=620.0, y=90.0, facing=180.0)]
-    g = ready(tmp_path, units)
+    g = ready(tmp_path, units, TIMID)
     g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
     g.perform("next", {})
     g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
     g.perform("fire", {"unit": "A1", "target": "F1", "hold": True})
     g.perform("close", {"unit": "F1"})
-    g.perform("charge_home", {"unit": "F1"}, [99])  # the lancers halt: the charge is over
+    g.perform("charge_home", {"unit": "F1"}, [99])  # the lancers (timid CO) retire 100mm
     for d in (0.0, 90.0, 180.0):
         req = {"unit": "A1", "mode": "pursuit", "distance": 50.0, "direction": d}
         with pytest.raises(RuleViolation, match="only against F1"):

@@ -119,9 +119,11 @@ def test_a_chargers_pursuit_goes_forward_or_at_its_enemy(tmp_path: Path) -> None
             g.perform("move", req)
     at_a1 = {"unit": "F1", "mode": "pursuit", "toward": "A1", "distance": 50.0}
     assert g.is_legal("move", at_a1).ok
-    y = g.state.unit("F1").y
-    g.perform("move", {"unit": "F1", "mode": "pursuit", "distance": 50.0}, [0, 3])
-    assert g.state.unit("F1").y == pytest.approx(y + 50.0)  # straight ahead, after A1
+    x = g.state.unit("F1").x
+    out = g.perform("move", {"unit": "F1", "mode": "pursuit", "distance": 50.0}, [0, 3])
+    # straight ahead, after A1, whose rout F1's move up followed into contact: it goes no
+    # further into the enemy (reading K89)
+    assert g.state.unit("F1").x == x and "stops at contact with A1" in out.message
 
 
 # == reading K79: "Unit retiring" is a morale state, not a unit's own step back ===================

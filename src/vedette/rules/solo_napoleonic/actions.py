@@ -680,6 +680,16 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     if chits:
         kw["disorder"] = u.disorder + chits
     hit = collisions(state, u, updated(u, kw) if "x" in kw else u)
+    stop = ""
+    met = [x for x in hit if state.unit(x).side != u.side]
+    if met:
+        # reading K89: a move never runs into an enemy (contact "with the intention of melee"
+        # is a charge, Charge Test): it stops where it first touches one, the die and the
+        # swerve included; the friends it ran into before that are still collided with
+        at, who = enemy_stop(state, u, updated(u, kw), met)
+        kw["x"], kw["y"] = at
+        stop = f"; it stops at contact with {who} (a move is not an attack: reading K89)"
+        hit = tuple(x for x in collisions(state, u, updated(u, kw)) if x not in met)
     if hit:  # the collision's chits are owed (flow.collisions_owed)
         kw["collided"] = hit
     ch.unit(Moved, u.id, f"{mode} move", **kw)
@@ -688,6 +698,7 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     msg = f"{u.id} {mode}s {moved:.0f}mm ({want:.0f}mm {adj:+d}cm{th_txt}){sw_txt}" + (
         f"; +{chits}D ({', '.join(why)})" if chits else ""
     )
+    msg += stop
     if hit:
         names = ", ".join(f'"{x}"' for x in (u.id, *hit))
         msg += (
@@ -768,6 +779,53 @@ def collisions(
         ) and not leaves_contact(state, before, o, b, ob, ways):
             out.append(o.id)
     return tuple(out)
+
+
+def enemy_stop(
+    state: State, before: Unit, after: Unit, met: list[str]
+) -> tuple[tuple[float, float], str]:
+    """Where a move that runs into the enemy units ``met`` (:func:`collisions`) stops: the
+    last place on its straight way whose base overlaps none of them (found to 0.1 mm), and the
+    first one met (reading K89)."""
+    a, b = geom.body(before), geom.body(after)
+    assert a is not None and b is not None
+    others = [(x, geom.body(state.unit(x))) for x in met]
+
+    def at(f: float) -> tt.Body:
+        c = tt.Vec(
+            a.centre.x + (b.centre.x - a.centre.x) * f, a.centre.y + (b.centre.y - a.centre.y) * f
+        )
+        return tt.Body(c, b.facing, b.footprint)
+
+    def clear(f: float) -> str | None:
+        body = at(f)
+        return next((x for x, ob in others if ob is not None and tt.overlaps(body, ob, 1.0)), None)
+
+    length = a.centre.distance(b.centre)
+    # (twice as fine as :func:`collisions` looks, every place it looked at among them)
+    n = 2 * max(1, math.ceil(length / max(1.0, min(b.footprint.width, b.footprint.depth) / 2)))
+    lo, hi, who = 0.0, 1.0, met[0]
+    for i in range(1, n + 1):
+        x = clear(i / n)
+        if x is not None:
+            lo, hi, who = (i - 1) / n, i / n, x
+            break
+    while (hi - lo) * length > 0.1:
+        mid = (lo + hi) / 2
+        x = clear(mid)
+        if x is None:
+            lo = mid
+        else:
+            hi, who = mid, x
+    c = at(lo).centre
+    near = (round(c.x, 1), round(c.y, 1))  # (where the move is kept: to 0.1 mm, still clear)
+    body = tt.Body(tt.Vec(*near), b.facing, b.footprint)
+    if any(ob is not None and tt.overlaps(body, ob, 1.0) for _, ob in others):
+        near = (
+            math.floor(c.x * 10) / 10 if c.x >= a.centre.x else math.ceil(c.x * 10) / 10,
+            math.floor(c.y * 10) / 10 if c.y >= a.centre.y else math.ceil(c.y * 10) / 10,
+        )
+    return near, who
 
 
 def leaves_contact(
@@ -1256,16 +1314,25 @@ def reform_check(state: State, u: Unit) -> Check:
 def _reformer(state: State, req: rq.OneUnit) -> Unit:
     u = state.unit(req.unit)
     require_active(state, u, R_DIS, "reform")
-    no = reform_refusal(u) or changing_refusal(state, u, "reform")
+    no = reform_refusal(state, u) or changing_refusal(state, u, "reform")
     if no is not None:
         raise no
     return u
 
 
-def reform_refusal(u: Unit) -> RuleViolation | None:
-    """What forbids a reform, from the unit's own state (Kuryakin, Disorder: chits to remove,
-    no casualties this turn, and it takes the whole turn): the refusal, or None. ``reform``
-    raises it; the simulator's quick check (``morale.quick_refused``) asks it."""
+def melee_fought(state: State, u: Unit) -> bool:
+    """Whether ``u`` has fought a round of melee this turn, as attacker (its own rounds) or as
+    the unit charged (the rounds its attacker holds)."""
+    if u.melee_round > 0 or u.lost_melee:
+        return True
+    return any(o.charge_target == u.id and o.melee_round > 0 for o in state.units)
+
+
+def reform_refusal(state: State, u: Unit) -> RuleViolation | None:
+    """What forbids a reform (Kuryakin, Disorder: chits to remove, no casualties this turn, and
+    it takes the whole turn, "meaning that the unit can do nothing else"; a unit that fought a
+    round of melee this turn has done something else, reading K90): the refusal, or None.
+    ``reform`` raises it; the simulator's quick check (``morale.quick_refused``) asks it."""
     if u.disorder == 0:
         return RuleViolation(R_DIS, f"{u.id} has no 'D' chits")
     if u.casualties_turn:
@@ -1274,6 +1341,11 @@ def reform_refusal(u: Unit) -> RuleViolation | None:
         # (a formation change of 0 quarters, a test to move off or to halt: something done)
         return RuleViolation(
             R_DIS, f"{u.id} has already done something this turn: reforming takes the whole turn"
+        )
+    if melee_fought(state, u):
+        return RuleViolation(
+            R_DIS,
+            f"{u.id} has fought in a melee this turn: reforming takes the whole turn (reading K90)",
         )
     return None
 

@@ -346,7 +346,7 @@ def may_do(state: State, u: Unit, attacks: Attacks = by_type) -> list[str]:
         acts.append("fire")
     if charges:
         acts.append("charge")
-    if reform_refusal(u) is None and changing_refusal(state, u, "reform") is None:
+    if reform_refusal(state, u) is None and changing_refusal(state, u, "reform") is None:
         acts.append("reform")
     if u.advancing:
         acts += ["halt"] if halt_refusal(state, u) is None else []

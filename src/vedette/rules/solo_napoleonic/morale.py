@@ -535,7 +535,9 @@ def quick_refused(state: State, procedure: str, unit: str, req: Any) -> bool:
     if u is None:
         return False
     if procedure == "reform":
-        return reform_refusal(u) is not None or changing_refusal(state, u, "reform") is not None
+        return (
+            reform_refusal(state, u) is not None or changing_refusal(state, u, "reform") is not None
+        )
     if procedure == "halt":
         return halt_refusal(state, u) is not None
     if procedure == "start":
@@ -735,6 +737,29 @@ def contact(u: Unit, t: Unit) -> dict[str, float]:
     }
 
 
+def reach_short(state: State, u: Unit, kw: dict[str, Any]) -> dict[str, Any] | None:
+    """Where the move up to contact (``kw``, from :func:`contact`) is longer than what is left
+    of the charger's move (its charge reach, reading K50; the target may have retired since the
+    charge was declared): the charger's place after moving all that is left straight at the
+    target (reading K88), else None."""
+    if not kw:
+        return None
+    left = max(0.0, base_move(state, u) - u.moved_mm)
+    t = state.unit(str(u.charge_target))
+    if kw["moved_mm"] - u.moved_mm <= left + 0.5 or geom.within(u, t, left) is not False:
+        return None  # (measured as the charge's reach is: a target still in reach is reached)
+    b = geom.body(u)
+    bt = geom.body(t)
+    assert b is not None and bt is not None
+    b = b.facing_toward(bt.centre).advanced(left)
+    return {
+        "x": round(b.centre.x, 1),
+        "y": round(b.centre.y, 1),
+        "facing": round(b.facing, 1),
+        "moved_mm": u.moved_mm + left,
+    }
+
+
 def timid_co(state: State, u: Unit) -> bool:
     b = state.brigadier_of(u)
     return b is not None and b.av == "timid"
@@ -835,6 +860,25 @@ def close(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     t = state.unit(u.charge_target)
     ch = Changes(state)
     kw: dict[str, object] = dict(contact(u, t))
+    short = reach_short(state, u, kw)
+    if short is not None:
+        # reading K88: the move up is the charger's move (its reach, reading K50): a target that
+        # has retired beyond it is not reached; the charger moves its move at it and the charge
+        # ends there (no charge home, no melee)
+        hit = rules_move_collisions(state, u, short, t.id)
+        ch.unit(ClosedUp, u.id, f"moves up toward {t.id}: out of reach", **short)
+        charging.set_step(
+            ch,
+            ch.state.unit(u.id),
+            f"{t.id} is beyond {u.id}'s move: the charge ends short (reading K88)",
+            charge_step=None,
+            charge_state="done",
+        )
+        msg = (
+            f"{u.id} moves up {short['moved_mm'] - u.moved_mm:.0f}mm toward {t.id}, all its move:"
+            f" {t.id} is beyond its reach; the charge ends (no melee; reading K88)"
+        )
+        return Outcome(tuple(ch.events), (), msg + hit, {"melee": False, "reached": False})
     if not kw:
         # positions are not kept: the distance is unknown, but the charger has moved (its
         # volley after a halted charge is a moved firer's, at short range)
