@@ -148,7 +148,7 @@ def test_staff_odds_are_thirds(tmp_path: Path) -> None:
 
 def test_control_rating_d8_default_grade_table_and_house_rule(tmp_path: Path) -> None:
     """'Grade' (D8) table missing: default data (1-2 CR 4, 3-6 CR 6, 7-8 CR 7), replaceable."""
-    for face, cr in ((2, 4), (3, 6), (8, 7)):  # a game each: a rolled rating binds (K95)
+    for face, cr in ((2, 4), (3, 6), (8, 7)):  # a game each: a rolled rating binds (K91)
         g = new(tmp_path / f"d{face}", [unit("F1")], [{"id": "FB", "name": "FB", "side": "French"}])
         g.perform("staff", {"general": "FB"}, [3, 3, face])
         assert g.state.general("FB").cr == cr

@@ -1,4 +1,4 @@
-"""Kuryakin, Generals: a general's rolled ratings bind (reading K95, session 20, helper K11).
+"""Kuryakin, Generals: a general's rolled ratings bind (reading K91, session 20, helper K11).
 The ratings "can be allocated 'historically' if desired, but it is far more fun to randomly
 generate your staff": a staff rolled again until it pleases is no random staff, so a rating
 once rolled (or given by the scenario or entered) is neither rolled again nor replaced;
@@ -43,10 +43,10 @@ def test_a_rolled_general_is_not_rolled_again(tmp_path: Path) -> None:
     for req in ({"general": "Dessaix"}, {"general": "Dessaix", "reroll": True}):
         with pytest.raises(RuleViolation, match=r"Dessaix is already rated|'reroll'") as e:
             g.perform("staff", req)
-        assert "Kuryakin, Generals" in str(e.value) and "K95" in str(e.value)
+        assert "Kuryakin, Generals" in str(e.value) and "K91" in str(e.value)
         assert "\n" not in str(e.value)
     g.perform("staff", {})  # the others, each rolled once
-    with pytest.raises(RuleViolation, match=r"'reroll'.*K95"):
+    with pytest.raises(RuleViolation, match=r"'reroll'.*K91"):
         g.perform("staff", {"reroll": True})
     with pytest.raises(RuleViolation, match="every general is already rated") as e:
         g.perform("staff", {})
@@ -59,7 +59,7 @@ def test_a_rolled_rating_is_not_replaced_by_historical_entry(tmp_path: Path) -> 
     g = _game(tmp_path)
     g.perform("staff", {"general": "Morand"})
     kept = _ratings(g, "Morand")
-    with pytest.raises(RuleViolation, match=r"Morand's TH already given.*K95"):
+    with pytest.raises(RuleViolation, match=r"Morand's TH already given.*K91"):
         g.perform("staff", {"general": "Morand", "th": "above_average"})
     with pytest.raises(RuleViolation, match="Morand's CR already given"):
         g.perform("staff", {"general": "Morand", "grade": "good"})
@@ -82,7 +82,7 @@ def test_historical_entry_once_before_the_first_control_roll(tmp_path: Path) -> 
     for gid in ("Dessaix", "Bianchi"):
         g.perform("staff", {"general": gid})
     g.perform("control", {})
-    with pytest.raises(RuleViolation, match=r"before the first control roll.*K95"):
+    with pytest.raises(RuleViolation, match=r"before the first control roll.*K91"):
         g.perform("staff", {"general": "Hohenfeld", "th": "average", "av": "normal", "cr": 7})
     g.perform("staff", {"general": "Hohenfeld"})
     assert g.state.general("Hohenfeld").rated
@@ -125,4 +125,4 @@ def test_the_cli_refuses_a_reroll_in_one_line(
     assert main(["--db", db, "solonap", "staff", "general=Morand"]) != 0
     cap = capsys.readouterr()
     (line,) = [x for x in (cap.out + cap.err).splitlines() if x.strip()]
-    assert "Morand is already rated" in line and "Kuryakin, Generals" in line and "K95" in line
+    assert "Morand is already rated" in line and "Kuryakin, Generals" in line and "K91" in line

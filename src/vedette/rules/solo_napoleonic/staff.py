@@ -75,14 +75,14 @@ RATINGS = ("th", "av", "cr")
 def to_roll(g: General, req: rq.Staff) -> tuple[str, ...]:
     """The ratings ``staff`` rolls for ``g``: those not yet given (a scenario may allocate some
     'historically', Generals; a rating given is never rolled again), or, under the house rule
-    ``[options] staff_reroll`` (reading K95), all three with ``reroll=true`` or for a general
+    ``[options] staff_reroll`` (reading K91), all three with ``reroll=true`` or for a general
     named who is rated already."""
     missing = tuple(w for w in RATINGS if getattr(g, w) is None)
     return RATINGS if req.reroll or not missing else missing
 
 
 def rerolls(state: State) -> bool:
-    """Reading K95: a rating once rolled (or given) binds; ``[options] staff_reroll = true``
+    """Reading K91: a rating once rolled (or given) binds; ``[options] staff_reroll = true``
     is the house rule that rolls a rated general again and lets historical ratings replace
     any rating at any time (earlier builds)."""
     return state.config.options.staff_reroll
@@ -95,7 +95,7 @@ def play_begun(state: State) -> bool:
 
 def _binds(problem: str, why: str = "a rating once rolled or given binds") -> RuleViolation:
     return RuleViolation(
-        R_GEN, f"{problem}: {why} (reading K95; house rule [options] staff_reroll)"
+        R_GEN, f"{problem}: {why} (reading K91; house rule [options] staff_reroll)"
     )
 
 
@@ -118,7 +118,7 @@ def _targets(state: State, req: rq.Staff) -> list[General]:
 
 
 def _check_historical(state: State, g: General, hist: Mapping[str, Any]) -> None:
-    """Reading K95: historical ratings are the choice made as the staff is created ('if
+    """Reading K91: historical ratings are the choice made as the staff is created ('if
     desired'): only for ratings not yet given, and before the first control roll."""
     if rerolls(state):
         return
@@ -159,7 +159,7 @@ def staff(state: State, req: rq.Staff, dice: DiceSource) -> Outcome:
     """Rate the staff: roll TH (d6), AV (d6) and Grade/CR (d8) for every unrated general (or
     ``general=ID``), only the ratings not given, national variations added to the rolls; or
     enter historical ratings (``general=ID th=average av=aggressive cr=6``) for ratings not
-    given, before the first control roll. A rating once rolled or given binds (reading K95)."""
+    given, before the first control roll. A rating once rolled or given binds (reading K91)."""
     ch = Changes(state)
     hist = _historical(state, req)
     rolls: list[Roll] = []
