@@ -52,7 +52,7 @@ def test_a_stated_melee_offers_its_contagion_and_the_pick_routs_the_unit() -> No
     b.until("melee", "blue")
     (melee,) = _lines(b, "melee")
     assert melee.owed and melee.request == {"attacker": "B", "defender": "R"}
-    assert melee.open == {"contagion": ((), ("M",), ("M2",), ("RM",), ("M", "M2"))}
+    assert melee.open["contagion"] == ((), ("M",), ("M2",), ("RM",), ("M", "M2"))
     # the player picks RM (within [3] of R): R loses (6 vs 3) and routs (4), RM routs with it
     out = b.do("melee", dice=[6, 3, 4, 4], **melee.request, contagion=melee.open["contagion"][3])
     assert "R routs a full move away" in out.message and "RM (**) routs" in out.message
@@ -71,9 +71,11 @@ def test_a_stated_shot_and_a_voluntary_rout_offer_their_sides_star_star_units() 
     (rout,) = _lines(b, "rout", unit="BL")
     assert rout.open == {"contagion": ((), ("M",))}
     b.until("shoot", "red")
-    # red's shot routs a blue unit: blue's ** units, picked last (after target and band)
+    # red's shot routs a blue unit: blue's ** units, picked last (after the target; its one
+    # band, musket range, is given)
     (shot,) = _lines(b, "shoot", firer="R")
-    assert list(shot.open) == ["target", "band", "contagion"]
+    assert shot.request == {"firer": "R", "band": "musket"}
+    assert list(shot.open) == ["target", "contagion"]
     assert shot.open["contagion"] == ((), ("M",))
     # todo judges a contagion apart from the rest of the request: a wrong one still refused
     s = b.state
@@ -88,7 +90,7 @@ def test_a_stated_shot_and_a_voluntary_rout_offer_their_sides_star_star_units() 
     plain = _stated(("B", "blue", "infantry"), ("R", "red", "infantry"))
     plain.until("shoot", "red")
     (line,) = _lines(plain, "shoot", firer="R")
-    assert list(line.open) == ["target", "band"]
+    assert list(line.open) == ["target"]
 
 
 def test_a_stated_follow_up_offers_the_enemies_in_play_as_its_contact() -> None:
@@ -126,10 +128,9 @@ def test_a_stated_shot_at_a_unit_in_melee_with_the_firer_is_not_asked_its_band()
     out = b.do("shoot", dice=[4], **near.request)
     assert out.rolls[0].label == "R shoots B (canister)"
     assert out.details["shot"]["range"] == 0.0
-    # another firer, not in that melee, still picks the target and the band it measured
+    # another firer, not in that melee, still picks the target (its one band given)
     (far,) = _lines(b, "shoot", firer="R2")
-    assert far.request == {"firer": "R2"} and far.open["target"] == ("B",)
-    assert far.open["band"] == ("musket",)
+    assert far.request == {"firer": "R2", "band": "musket"} and far.open == {"target": ("B",)}
 
 
 def _whole(state: Any, owed: Any, procedure: str, request: Any) -> Any:

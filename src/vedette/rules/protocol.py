@@ -261,8 +261,11 @@ class Obligation:
 
 def _arg_text(v: Any) -> str:
     """A request value as a person types it after ``KEY=`` (read back by ``parse_value``):
-    a list of plain words as ``a,b``; anything else JSON can say and text cannot, as JSON."""
+    a list of plain words as ``a,b``, an empty one as ``none`` (as a player says it; a list
+    field reads it back as empty); anything else JSON can say and text cannot, as JSON."""
     if isinstance(v, list | tuple):
+        if not v:
+            return "none"
         if all(isinstance(x, str) and x and "," not in x and x == x.strip() for x in v) and v:
             return ",".join(v)
         return json.dumps(to_json(list(v)), separators=(",", ":"))

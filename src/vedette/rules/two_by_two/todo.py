@@ -26,6 +26,7 @@ from vedette.geometry.tabletop import Body
 from vedette.rules.protocol import Obligation, Todo
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import check_contagion
+from vedette.rules.two_by_two.melee import held_with
 from vedette.rules.two_by_two.model import (
     DERIVED,
     FORMATIONS,
@@ -69,7 +70,9 @@ def obligations(state: GameState) -> tuple[Obligation, ...]:
                     R_MELEE,
                     f"the melee {a} vs {d} (resolve every melee before the phase ends)",
                     blocks=_END,
-                    open=_contagion_choices(state, sides, (a, d)) if stated else {},
+                    open={**_contagion_choices(state, sides, (a, d)), **_melee_facts(state, m)}
+                    if stated
+                    else {},
                 )
             )
     for f in state.follow_ups:
@@ -126,6 +129,25 @@ def _contagion_choices(
     return {"contagion": _some_of(ids, groups)}
 
 
+#: a stated melee's facts (:func:`_melee_facts`), which ``plan`` reads for the modifiers and
+#: the table's rows alone (it refuses none of them but a negative count of supports)
+_MELEE_FACTS = frozenset(
+    f"{p}_{k}" for p in "ab" for k in ("town", "woods", "higher", "hq_contact", "support")
+)
+
+
+def _said_facts(procedure: str, request: Mapping[str, Any]) -> frozenset[str]:
+    """The stated melee facts of ``request`` that :func:`contagion_apart` judges apart: yes
+    or no, or a count of supports todo offers (not below 0: ``plan`` refuses those)."""
+    if procedure != "melee":
+        return frozenset()
+    return frozenset(
+        k
+        for k in _MELEE_FACTS.intersection(request)
+        if type(request[k]) is bool or (type(request[k]) is int and request[k] >= 0)
+    )
+
+
 #: the procedures whose stated ``contagion`` only :func:`common.check_contagion` reads before
 #: the dice, and the request fields naming the units whose side may rout
 _ROUTING = {"shoot": ("target",), "melee": ("attacker", "defender"), "rout": ("unit",)}
@@ -136,8 +158,10 @@ def contagion_apart(state: GameState, judge: Callable[[str, Mapping[str, Any]], 
     stated contagion only in :func:`common.check_contagion` (the units named rout that way),
     so each request is judged once without it, and each contagion checked on its own (a
     shot's targets x bands x contagions were each judged whole: 6 times the work with four
-    militia about). The same verdicts; the parsed request returned is the one without it (todo
-    reads only the verdict of an open line's choices, and a contagion is always open)."""
+    militia about). A melee's stated facts likewise (:data:`_MELEE_FACTS`: 64 or more
+    combinations of yes and no). The same verdicts; the parsed request returned is the one
+    without them (todo reads only the verdict of an open line's choices, and they are always
+    open)."""
     if state.play != "stated":
         return judge
     kept: dict[tuple[Any, ...], tuple[bool, Any]] = {}
@@ -157,20 +181,67 @@ def contagion_apart(state: GameState, judge: Callable[[str, Mapping[str, Any]], 
     def apart(procedure: str, request: Mapping[str, Any]) -> Any:
         names = _ROUTING.get(procedure)
         stated = request.get("contagion")
-        if names is None or type(stated) is not tuple:  # (todo's choices are tuples)
-            return judge(procedure, request)
-        rest = {k: v for k, v in request.items() if k != "contagion"}
+        said = _said_facts(procedure, request)
+        if names is None or (type(stated) is not tuple and not said):
+            return judge(procedure, request)  # (todo's contagion choices are tuples)
+        rest = {
+            k: v
+            for k, v in request.items()
+            if not (k in said or (k == "contagion" and type(stated) is tuple))
+        }
         try:
             key = (procedure, *rest.items())
             hash((key, stated))
         except TypeError:  # (a list in the request: not a key)
             return judge(procedure, request)
         typed = verdict(key, lambda: judge(procedure, rest))
-        sides = frozenset(state.unit(rest[f]).side for f in names)
-        verdict((sides, stated), lambda: check_contagion(state, stated, sides))
+        if type(stated) is tuple:
+            sides = frozenset(state.unit(rest[f]).side for f in names)
+            verdict((sides, stated), lambda: check_contagion(state, stated, sides))
         return typed
 
     return apart
+
+
+#: how many overlap supports a stated melee offers beyond the ones it knows (the most)
+_MORE_SUPPORT = 2
+
+
+def _melee_facts(state: GameState, m: Any) -> dict[str, tuple[Any, ...]]:
+    """Stated play: the facts of a melee the player sees on the table (2 by 2, Melee), each
+    side's (``a_`` the attacker, ``b_`` the defender), picked and not typed, the usual answer
+    first (the web app shows it chosen): in a town ("Cavalry in town", a loser "in town or
+    woods" holding, a winner in a town not bound to follow up); in woods/rough, only for the
+    units that may enter them (Movement Modifiers: Light Infantry and Cossacks); higher than
+    the opponent; an HQ in base contact, where the side has another HQ in play; and overlap
+    supports, where the side has more units able to give them than the melees known count
+    (its friends in a melee with the same enemy, reading 20), up to two more. Any other value
+    is typed (``a_support=4``)."""
+    out: dict[str, tuple[Any, ...]] = {}
+    pair = (("a", m.attacker, m.defender), ("b", m.defender, m.attacker))
+    units = {p: (state.unit(uid), state.unit(eid)) for p, uid, eid in pair}
+    for p in units:
+        out[f"{p}_town"] = _NO_YES
+    for p, (u, _) in units.items():
+        if state.utype(u).woods_half:
+            out[f"{p}_woods"] = _NO_YES
+    for p in units:
+        out[f"{p}_higher"] = _NO_YES
+    for p, (u, _) in units.items():
+        hqs = [h for h in state.live(u.side) if state.utype(h).is_hq and h.id != u.id]
+        if any(not h.entry for h in hqs):
+            out[f"{p}_hq_contact"] = _NO_YES
+    for p, (u, e) in units.items():
+        held = held_with(state, u, e)
+        able = [
+            f
+            for f in state.live(u.side)
+            if f.id != u.id and not f.entry and not f.disrupted and not state.utype(f).is_hq
+        ]
+        if len(able) > len(held):
+            top = min(len(able), len(held) + _MORE_SUPPORT)
+            out[f"{p}_support"] = tuple(range(len(held), top + 1))
+    return out
 
 
 def _contact_choices(state: GameState, uid: str) -> dict[str, tuple[Any, ...]]:
@@ -1118,7 +1189,22 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
         }
         out: list[Todo] = []
         ids = tuple(e.id for e in foes if not e.entry and e.id not in engaged)
-        if ids:  # (entered: Reinforcements)
+        if ids and len(bands) == 1:
+            # one band it may fire at (Militia's [1], a * unit without its screen: Unit
+            # Summary): no band to pick, the target is one within it
+            limit = dict(zip(t.range_names, t.ranges, strict=True))[bands[0]]
+            out.append(
+                Todo(
+                    "shoot",
+                    {"firer": u.id, "band": bands[0]},
+                    f"{u.name} may shoot (pick the target, within [{limit:g}])",
+                    R_SHOOT,
+                    open={"target": ids, **near},
+                )
+            )
+        elif ids:  # (entered: Reinforcements)
+            # every band stays: which one a target is in is the player's measure (the
+            # referee keeps no positions, so no stated fact narrows it)
             out.append(
                 Todo(
                     "shoot",

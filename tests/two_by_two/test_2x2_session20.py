@@ -1,0 +1,163 @@
+"""2 by 2 (seed 003): session 20's leftovers of stated play at the table. A shot by a firer
+with one range band is not asked the band; the shell shows an empty list choice as ``none`` and
+reads it back; a stated melee's facts are picked from ``todo``'s choices, not typed; a
+counter-charge's message says the unit counter-charges. Driven through the public ``Game``
+API (``tests/two_by_two/battle.py``) and the shell (``vedette.cli.main``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.two_by_two.battle import Battle
+from vedette.cli.main import main
+
+N = 19.05  # mm per [1]
+
+
+def _lines(b: Battle, proc: str, **req: Any) -> list[Any]:
+    return [
+        t
+        for t in b.todo()
+        if t.procedure == proc and all(t.request.get(k) == v for k, v in req.items())
+    ]
+
+
+def _stated(*units: tuple[str, str, str]) -> Battle:
+    return Battle.quick(
+        [{"id": i, "side": s, "type": k} for i, s, k in units], options={"play": "stated"}
+    )
+
+
+def test_a_stated_shot_asks_the_band_only_of_a_firer_with_more_than_one() -> None:
+    # Unit Summary: Militia range [1]; Infantry [1,2*] (*: [2] only with a skirmisher
+    # screen); Foot Artillery [1½,4,8]. The referee keeps no positions, so which band a
+    # target is in is the player's measure; but a firer with one band has nothing to pick:
+    # todo offered "band= one of musket", a choice of one
+    b = _stated(
+        ("M", "blue", "militia"),
+        ("I", "blue", "infantry"),
+        ("S", "blue", "infantry"),
+        ("A", "blue", "foot_artillery"),
+        ("R", "red", "infantry"),
+    )
+    b.do("formation", unit="S", screen=True)
+    b.until("shoot", "blue")
+    (militia,) = _lines(b, "shoot", firer="M")
+    (line,) = _lines(b, "shoot", firer="I")
+    for t in (militia, line):
+        assert t.request == {"firer": t.request["firer"], "band": "musket"}
+        assert t.open == {"target": ("R",)} and "within [1]" in t.text
+    (screened,) = _lines(b, "shoot", firer="S")
+    assert screened.request == {"firer": "S"}
+    assert screened.open == {"target": ("R",), "band": ("musket", "skirmish")}
+    (gun,) = _lines(b, "shoot", firer="A")
+    assert gun.open["band"] == ("canister", "short", "long")
+    # the line runs as shown once the target is picked
+    out = b.do("shoot", dice=[4], **militia.request, target="R")
+    assert out.rolls[0].label == "M shoots R (musket)"
+
+
+def _run(db: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["--db", str(db), *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_the_shell_shows_an_empty_list_choice_as_none_and_reads_it_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a stated voluntary rout's contagion (Unit Summary: "** rout whenever any rout w/in
+    # [3]") offers none or the militia: the shell showed the first as '[]'
+    db = tmp_path / "g.db"
+    new = ("2x2", "new", "s", "--scenario", "close", "--option", "play=stated", "--seed", "1")
+    assert _run(db, capsys, *new)[0] == 0
+    code, out, _ = _run(db, capsys, "2x2", "todo")
+    assert code == 0
+    assert "choose contagion= one of none, A3" in out and "'[]'" not in out
+    code, out, err = _run(db, capsys, "2x2", "rout", "unit=A4", "contagion=none", "--dice", "4")
+    assert code == 0, err
+    assert "Hussars 7" in out and "A3" not in out
+
+
+def test_a_stated_melees_facts_are_picked_not_typed() -> None:
+    # Melee: "Unit is Cavalry in town -2", a loser "in town or woods" holds, "Higher than
+    # opponent +1", "HQ in base to base contact +1", "Overlap support +1 / extra unit beyond
+    # 1". Stated, the player sees them on the table: todo offered only the contagion, and
+    # each fact was a form field to fill in. Now each is a choice, "no" (or the supports the
+    # referee knows) first; woods only for a unit that may enter them (Movement Modifiers:
+    # Light Infantry, Cossacks), an HQ's contact only where the side has another HQ in play
+    b = _stated(
+        ("B", "blue", "light"),
+        ("B2", "blue", "infantry"),
+        ("BH", "blue", "hq_division"),
+        ("R", "red", "heavy_cavalry"),
+        ("R2", "red", "infantry"),
+    )
+    b.until("move", "red")
+    b.do("charge", unit="R", into="B", distance=2)
+    b.until("melee", "red")
+    (melee,) = _lines(b, "melee")
+    assert melee.owed and melee.request == {"attacker": "R", "defender": "B"}
+    no_yes = (False, True)
+    assert melee.open == {
+        "a_town": no_yes,
+        "b_town": no_yes,
+        "b_woods": no_yes,
+        "a_higher": no_yes,
+        "b_higher": no_yes,
+        "b_hq_contact": no_yes,
+        "a_support": (0, 1),
+        "b_support": (0, 1),
+    }
+    # a pick binds the roll: the cuirassiers in a town fight at -2
+    out = b.do("melee", dice=[6, 1, 4], **melee.request, a_town=True)
+    assert "cavalry in town, stated" in [m.reason for m in out.rolls[0].a.modifiers]
+    # a tracked game measures them: no such choices
+    t = Battle.quick(
+        [
+            {"id": "B", "side": "blue", "type": "light", "x": 300, "y": 100},
+            {"id": "R", "side": "red", "type": "heavy_cavalry", "x": 300, "y": 112 + 3 * N},
+        ]
+    )
+    t.until("move", "red")
+    t.do("charge", unit="R", into="B")
+    t.until("melee", "red")
+    (tracked,) = _lines(t, "melee")
+    assert tracked.complete
+
+
+def test_stated_supports_offered_start_from_the_melees_the_referee_holds() -> None:
+    # reading 20: stated, a friend in a melee with the same enemy is in contact with it, so
+    # an overlap support the referee knows; the player may see one more beside it
+    b = _stated(
+        ("B1", "blue", "infantry"),
+        ("B2", "blue", "infantry"),
+        ("B3", "blue", "infantry"),
+        ("R", "red", "infantry"),
+    )
+    b.do("charge", unit="B1", into="R", distance=2)
+    b.do("charge", unit="B2", into="R", distance=2)
+    b.until("melee", "blue")
+    first, _ = _lines(b, "melee")
+    assert first.open["a_support"] == (1, 2)
+    assert "b_support" not in first.open  # (red has no one else)
+    assert "a_hq_contact" not in first.open and "a_woods" not in first.open
+
+
+def test_a_counter_charge_says_the_unit_counter_charges() -> None:
+    # Moving to contact: "Cavalry may counter-charge an enemy unit which moves within a 1/2
+    # move or less": the message read "counter-charge: C moves [..]"
+    b = Battle.quick(
+        [
+            {"id": "M", "side": "blue", "type": "infantry", "x": 300, "y": 100},
+            {"id": "C", "side": "red", "type": "light_cavalry", "x": 300, "y": 146 + 6 + 3 * N},
+        ]
+    )
+    b.do("move", unit="M", to=[300, 140])
+    b.until("shoot", "red")
+    out = b.do("countercharge", unit="C", target="M")
+    assert out.message.startswith("C counter-charges [")
+    assert "into contact with M: melee pending" in out.message
