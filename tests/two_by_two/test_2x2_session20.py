@@ -13,6 +13,7 @@ import pytest
 
 from tests.two_by_two.battle import Battle
 from vedette.cli.main import main
+from vedette.errors import RuleViolation
 
 N = 19.05  # mm per [1]
 
@@ -161,3 +162,53 @@ def test_a_counter_charge_says_the_unit_counter_charges() -> None:
     out = b.do("countercharge", unit="C", target="M")
     assert out.message.startswith("C counter-charges [")
     assert "into contact with M: melee pending" in out.message
+
+
+def test_a_stated_rally_with_no_hq_of_its_side_in_play_is_not_possible() -> None:
+    # Rallying: "Div HQ more than [4] away, or Corps HQ more than [8] away: NP". Stated, vedette
+    # assumes a unit in command (reading 41), but with no HQ of its side in play there is none
+    # to be near: the rally was offered and rolled "ASSUMED in command"
+    b = Battle.quick(
+        [
+            {"id": "P", "side": "blue", "type": "infantry", "pinned": True},
+            {"id": "R", "side": "red", "type": "infantry"},
+        ],
+        options={"play": "stated"},
+    )
+    b.until("rally", "blue")
+    assert not _lines(b, "rally")
+    with pytest.raises(RuleViolation, match="no HQ of its side in play"):
+        b.do("rally", dice=[6], unit="P")
+    # the player's own word still wins, as every stated fact does
+    out = b.do("rally", dice=[6], unit="P", in_command=True)
+    assert "P rallies" in out.message
+
+
+def test_a_stated_rallys_facts_are_picked_not_typed() -> None:
+    # Rallying: "HQ in base to base contact +1", "Enemy within [2] -2*", "*only Guards and units
+    # in contact with HQ": picked from todo's choices (they were form fields). A Guard's line
+    # offers both; another unit's "enemy within [2]" is a line of its own with its HQ contact
+    # given (without it the rally is not possible: never offered)
+    b = Battle.quick(
+        [
+            {"id": "G", "side": "blue", "type": "guard", "pinned": True},
+            {"id": "I", "side": "blue", "type": "infantry", "pinned": True},
+            {"id": "H", "side": "blue", "type": "hq_division"},
+            {"id": "R", "side": "red", "type": "infantry"},
+        ],
+        options={"play": "stated"},
+    )
+    b.until("rally", "blue")
+    no_yes = (False, True)
+    (guard,) = _lines(b, "rally", unit="G")
+    assert guard.request == {"unit": "G"}
+    assert guard.open == {"hq_contact": no_yes, "enemy_near": no_yes}
+    plain, near = _lines(b, "rally", unit="I")
+    assert plain.request == {"unit": "I"} and plain.open == {"hq_contact": no_yes}
+    assert near.request == {"unit": "I", "enemy_near": True, "hq_contact": True}
+    assert near.complete and "an enemy within [2], an HQ in contact" in near.text
+    out = b.do("rally", dice=[6], **near.request)
+    reasons = [m.reason for m in out.rolls[0].modifiers]
+    assert "HQ in base contact, stated" in reasons and "enemy within [2], stated" in reasons
+    out = b.do("rally", dice=[4], **guard.request, hq_contact=False, enemy_near=True)
+    assert out.rolls[0].final == 4 + 1 - 2  # Guards +1, enemy within [2] -2

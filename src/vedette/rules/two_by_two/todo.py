@@ -41,6 +41,7 @@ from vedette.rules.two_by_two.model import (
     R_UNITS,
     GameState,
 )
+from vedette.rules.two_by_two.rally import hq_levels
 
 EFFECTS = ("disrupted", "pinned")
 
@@ -1160,10 +1161,48 @@ def _rallies(state: GameState, side: str) -> list[Todo]:
             continue
         what = " and ".join(m for m, on in (("disrupted", u.disrupted), ("pinned", u.pinned)) if on)
         text = f"{u.name} may try to rally ({what}; 5+)"
-        if u.pinned and u.disrupted:
-            out.append(Todo("rally", {"unit": u.id}, text, R_RALLY, open={"effect": EFFECTS}))
-        else:
-            out.append(Todo("rally", {"unit": u.id}, text, R_RALLY))
+        effect = {"effect": EFFECTS} if u.pinned and u.disrupted else {}
+        if state.play != "stated":
+            out.append(Todo("rally", {"unit": u.id}, text, R_RALLY, open=effect))
+            continue
+        out.extend(_stated_rallies(state, u, text, effect))
+    return out
+
+
+def _stated_rallies(
+    state: GameState, u: Any, text: str, effect: dict[str, tuple[Any, ...]]
+) -> list[Todo]:
+    """Stated play: what the player sees about a rallying unit picked, not typed (2 by 2,
+    Rallying): an HQ in base contact (+1), where its side has another HQ in play; an enemy
+    within [2] (-2). Footnote *: with an enemy within [2] only Guards and units in contact
+    with an HQ may rally, so for the others that is a line of its own, the HQ's contact
+    given (``[rally] enemy_within_rule``: open to all when the house rule drops the ban)."""
+    sec = state.rules.rally
+    t = state.utype(u)
+    hq = bool(hq_levels(state, u))
+    free = t.guards or sec.enemy_within_rule != "only_guards_or_hq"
+    facts_open = {**effect, **({"hq_contact": _NO_YES} if hq else {})}
+    out = [
+        Todo(
+            "rally",
+            {"unit": u.id},
+            text,
+            R_RALLY,
+            open={**facts_open, **({"enemy_near": _NO_YES} if free else {})},
+        )
+    ]
+    if not free and hq:
+        near = f"[{sec.enemy_within:g}]"
+        out.append(
+            Todo(
+                "rally",
+                {"unit": u.id, "enemy_near": True, "hq_contact": True},
+                f"{u.name} may try to rally with an enemy within {near}, an HQ in contact"
+                " (footnote *)",
+                R_RALLY,
+                open=effect,
+            )
+        )
     return out
 
 
