@@ -367,6 +367,11 @@ CHOICES_CHANGED: list[tuple[str, str]] = [
         "2 by 2, Rallying (session 20): a stated rally's facts (an HQ in contact, an enemy"
         " within [2] for Guards) offered as choices",
     ),
+    (
+        "shoot firer=",
+        "2 by 2, Resolving shooting (session 20): a stated shot's facts (enfilade, cover, an HQ"
+        " in contact) offered as choices",
+    ),
 ]
 QUICK = os.environ.get("VEDETTE_BENCH_QUICK", "") not in ("", "0")
 BASE = "b550f36"  # main before the 2 by 2 todo speed work

@@ -50,10 +50,10 @@ def test_a_stated_shot_asks_the_band_only_of_a_firer_with_more_than_one() -> Non
     (line,) = _lines(b, "shoot", firer="I")
     for t in (militia, line):
         assert t.request == {"firer": t.request["firer"], "band": "musket"}
-        assert t.open == {"target": ("R",)} and "within [1]" in t.text
+        assert t.open["target"] == ("R",) and "band" not in t.open and "within [1]" in t.text
     (screened,) = _lines(b, "shoot", firer="S")
     assert screened.request == {"firer": "S"}
-    assert screened.open == {"target": ("R",), "band": ("musket", "skirmish")}
+    assert screened.open["band"] == ("musket", "skirmish")
     (gun,) = _lines(b, "shoot", firer="A")
     assert gun.open["band"] == ("canister", "short", "long")
     # the line runs as shown once the target is picked
@@ -212,3 +212,33 @@ def test_a_stated_rallys_facts_are_picked_not_typed() -> None:
     assert "HQ in base contact, stated" in reasons and "enemy within [2], stated" in reasons
     out = b.do("rally", dice=[4], **guard.request, hq_contact=False, enemy_near=True)
     assert out.rolls[0].final == 4 + 1 - 2  # Guards +1, enemy within [2] -2
+
+
+def test_a_stated_shots_facts_are_picked_not_typed() -> None:
+    # Resolving shooting: "Enfilade (target fired on flank or rear) +2", "Target is Infantry in
+    # cover: behind wall or hedge -1, in woods/rough or town -1", "HQ in base to base contact
+    # with firing unit +1": picked on the shot's line after the target, "no" first (they were
+    # form fields); the HQ's contact only where the firer's side has an HQ in play
+    b = _stated(
+        ("A", "blue", "foot_artillery"),
+        ("H", "blue", "hq_division"),
+        ("R", "red", "infantry"),
+        ("RA", "red", "foot_artillery"),
+    )
+    b.until("shoot", "blue")
+    (gun,) = _lines(b, "shoot", firer="A")
+    assert list(gun.open) == ["target", "band", "enfilade", "cover", "hq_contact"]
+    assert gun.open["enfilade"] == (False, True)
+    assert gun.open["cover"] == ("none", "wall", "area", "both")
+    out = b.do(
+        "shoot", dice=[3], **gun.request, target="R", band="short", enfilade=True, cover="area"
+    )
+    reasons = [m.reason for m in out.rolls[0].modifiers]
+    assert reasons == [
+        "target infantry in woods/rough or town, stated",
+        "enfilade: target's flank or rear, stated",
+    ]
+    assert out.rolls[0].final == 3 - 1 + 2
+    b.until("shoot", "red")
+    (red,) = _lines(b, "shoot", firer="RA")
+    assert "hq_contact" not in red.open  # (red has no HQ)

@@ -75,7 +75,7 @@ def test_a_stated_shot_and_a_voluntary_rout_offer_their_sides_star_star_units() 
     # band, musket range, is given)
     (shot,) = _lines(b, "shoot", firer="R")
     assert shot.request == {"firer": "R", "band": "musket"}
-    assert list(shot.open) == ["target", "contagion"]
+    assert list(shot.open) == ["target", "enfilade", "cover", "contagion"]
     assert shot.open["contagion"] == ((), ("M",))
     # todo judges a contagion apart from the rest of the request: a wrong one still refused
     s = b.state
@@ -90,7 +90,7 @@ def test_a_stated_shot_and_a_voluntary_rout_offer_their_sides_star_star_units() 
     plain = _stated(("B", "blue", "infantry"), ("R", "red", "infantry"))
     plain.until("shoot", "red")
     (line,) = _lines(plain, "shoot", firer="R")
-    assert list(line.open) == ["target"]
+    assert list(line.open) == ["target", "enfilade", "cover"]
 
 
 def test_a_stated_follow_up_offers_the_enemies_in_play_as_its_contact() -> None:
@@ -130,7 +130,8 @@ def test_a_stated_shot_at_a_unit_in_melee_with_the_firer_is_not_asked_its_band()
     assert out.details["shot"]["range"] == 0.0
     # another firer, not in that melee, still picks the target (its one band given)
     (far,) = _lines(b, "shoot", firer="R2")
-    assert far.request == {"firer": "R2", "band": "musket"} and far.open == {"target": ("B",)}
+    assert far.request == {"firer": "R2", "band": "musket"} and far.open["target"] == ("B",)
+    assert "band" not in far.open
 
 
 def _whole(state: Any, owed: Any, procedure: str, request: Any) -> Any:

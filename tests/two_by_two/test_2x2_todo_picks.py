@@ -33,7 +33,8 @@ def test_a_stated_game_offers_each_target_and_band() -> None:
     assert shots[2].open["band"] == ("musket", "skirmish")
     f1 = shots[0]
     # (and the contagion: Austria's Landwehr Wien, the ** unit a rout may take along)
-    assert set(f1.open) == {"target", "contagion"} and "A1" in f1.open["target"]
+    assert set(f1.open) == {"target", "enfilade", "cover", "hq_contact", "contagion"}
+    assert "A1" in f1.open["target"]
     assert f1.open["contagion"] == ((), ("A3",))
     assert shots[3].open["band"] == ("canister", "short", "long")  # foot artillery's bands
     for t in shots:  # each choice runs as offered (planned: the rules check it)

@@ -42,6 +42,7 @@ from vedette.rules.two_by_two.model import (
     GameState,
 )
 from vedette.rules.two_by_two.rally import hq_levels
+from vedette.rules.two_by_two.shooting import COVER
 
 EFFECTS = ("disrupted", "pinned")
 
@@ -137,9 +138,20 @@ _MELEE_FACTS = frozenset(
 )
 
 
+#: a stated shot's facts (:func:`_shot_facts`), which ``plan`` reads for the modifiers alone
+_SHOT_FACTS = frozenset(("enfilade", "cover", "hq_contact"))
+
+
 def _said_facts(procedure: str, request: Mapping[str, Any]) -> frozenset[str]:
-    """The stated melee facts of ``request`` that :func:`contagion_apart` judges apart: yes
-    or no, or a count of supports todo offers (not below 0: ``plan`` refuses those)."""
+    """The stated facts of ``request`` that :func:`contagion_apart` judges apart (a melee's
+    and a shot's): yes or no, a cover ``plan`` knows, or a count of supports todo offers (not
+    below 0: ``plan`` refuses those)."""
+    if procedure == "shoot":
+        return frozenset(
+            k
+            for k in _SHOT_FACTS.intersection(request)
+            if type(request[k]) is bool or (k == "cover" and request[k] in COVER)
+        )
     if procedure != "melee":
         return frozenset()
     return frozenset(
@@ -1219,6 +1231,7 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
             if not (b == "skirmish" and t.is_infantry and t.star_range and not u.screened)
         )
         near = _contagion_choices(state, {state.enemy_of(u.side)})
+        seen = _shot_facts(state, u)
         # an enemy it fights a melee with is in base contact: its range is known (reading
         # 44), a line of its own without the bands (the others: the player measures)
         engaged = {
@@ -1238,7 +1251,7 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
                     {"firer": u.id, "band": bands[0]},
                     f"{u.name} may shoot (pick the target, within [{limit:g}])",
                     R_SHOOT,
-                    open={"target": ids, **near},
+                    open={"target": ids, **seen, **near},
                 )
             )
         elif ids:  # (entered: Reinforcements)
@@ -1250,7 +1263,7 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
                     {"firer": u.id},
                     f"{u.name} may shoot (pick the target and the range band measured)",
                     R_SHOOT,
-                    open={"target": ids, "band": bands, **near},
+                    open={"target": ids, "band": bands, **seen, **near},
                 )
             )
         for e in foes:
@@ -1268,6 +1281,20 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
     reach = t.ranges[-1] if t.ranges else 0.0
     ids = tuple(e.id for e in _within_n(state, u, foes, reach))
     return _choose("shoot", {"firer": u.id}, f"{u.name} may shoot", R_SHOOT, "target", ids)
+
+
+def _shot_facts(state: GameState, u: Any) -> dict[str, tuple[Any, ...]]:
+    """Stated play: what the player sees of a shot on the table (2 by 2, Resolving shooting),
+    picked and not typed, the usual answer first: enfilade (the firer on the target's flank or
+    rear, +2); the target's cover (behind a wall or hedge, in woods, rough or town: -1 each,
+    read of an infantry target only); an HQ in base contact with the firer (+1), where its
+    side has an HQ in play. On the line that picks a target only (a shot at a unit in contact,
+    a fire on a charger: complete, two taps, these rarely apply there); the Light Infantry
+    target's "in the open, enemy cavalry within 1/2 move" stays typed (``cavalry_near=true``)."""
+    out: dict[str, tuple[Any, ...]] = {"enfilade": _NO_YES, "cover": COVER}
+    if hq_levels(state, u):
+        out["hq_contact"] = _NO_YES
+    return out
 
 
 def _within_n(state: GameState, u: Any, others: list[Any], reach: float) -> list[Any]:
