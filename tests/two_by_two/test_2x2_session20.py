@@ -7,7 +7,6 @@ API (``tests/two_by_two/battle.py``) and the shell (``vedette.cli.main``)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -18,26 +17,12 @@ from vedette.errors import RuleViolation
 N = 19.05  # mm per [1]
 
 
-def _lines(b: Battle, proc: str, **req: Any) -> list[Any]:
-    return [
-        t
-        for t in b.todo()
-        if t.procedure == proc and all(t.request.get(k) == v for k, v in req.items())
-    ]
-
-
-def _stated(*units: tuple[str, str, str]) -> Battle:
-    return Battle.quick(
-        [{"id": i, "side": s, "type": k} for i, s, k in units], options={"play": "stated"}
-    )
-
-
 def test_a_stated_shot_asks_the_band_only_of_a_firer_with_more_than_one() -> None:
     # Unit Summary: Militia range [1]; Infantry [1,2*] (*: [2] only with a skirmisher
     # screen); Foot Artillery [1½,4,8]. The referee keeps no positions, so which band a
     # target is in is the player's measure; but a firer with one band has nothing to pick:
     # todo offered "band= one of musket", a choice of one
-    b = _stated(
+    b = Battle.stated(
         ("M", "blue", "militia"),
         ("I", "blue", "infantry"),
         ("S", "blue", "infantry"),
@@ -46,15 +31,15 @@ def test_a_stated_shot_asks_the_band_only_of_a_firer_with_more_than_one() -> Non
     )
     b.do("formation", unit="S", screen=True)
     b.until("shoot", "blue")
-    (militia,) = _lines(b, "shoot", firer="M")
-    (line,) = _lines(b, "shoot", firer="I")
+    (militia,) = b.lines("shoot", firer="M")
+    (line,) = b.lines("shoot", firer="I")
     for t in (militia, line):
         assert t.request == {"firer": t.request["firer"], "band": "musket"}
         assert t.open["target"] == ("R",) and "band" not in t.open and "within [1]" in t.text
-    (screened,) = _lines(b, "shoot", firer="S")
+    (screened,) = b.lines("shoot", firer="S")
     assert screened.request == {"firer": "S"}
     assert screened.open["band"] == ("musket", "skirmish")
-    (gun,) = _lines(b, "shoot", firer="A")
+    (gun,) = b.lines("shoot", firer="A")
     assert gun.open["band"] == ("canister", "short", "long")
     # the line runs as shown once the target is picked
     out = b.do("shoot", dice=[4], **militia.request, target="R")
@@ -90,7 +75,7 @@ def test_a_stated_melees_facts_are_picked_not_typed() -> None:
     # each fact was a form field to fill in. Now each is a choice, "no" (or the supports the
     # referee knows) first; woods only for a unit that may enter them (Movement Modifiers:
     # Light Infantry, Cossacks), an HQ's contact only where the side has another HQ in play
-    b = _stated(
+    b = Battle.stated(
         ("B", "blue", "light"),
         ("B2", "blue", "infantry"),
         ("BH", "blue", "hq_division"),
@@ -100,7 +85,7 @@ def test_a_stated_melees_facts_are_picked_not_typed() -> None:
     b.until("move", "red")
     b.do("charge", unit="R", into="B", distance=2)
     b.until("melee", "red")
-    (melee,) = _lines(b, "melee")
+    (melee,) = b.lines("melee")
     assert melee.owed and melee.request == {"attacker": "R", "defender": "B"}
     no_yes = (False, True)
     assert melee.open == {
@@ -126,14 +111,14 @@ def test_a_stated_melees_facts_are_picked_not_typed() -> None:
     t.until("move", "red")
     t.do("charge", unit="R", into="B")
     t.until("melee", "red")
-    (tracked,) = _lines(t, "melee")
+    (tracked,) = t.lines("melee")
     assert tracked.complete
 
 
 def test_stated_supports_offered_start_from_the_melees_the_referee_holds() -> None:
     # reading 20: stated, a friend in a melee with the same enemy is in contact with it, so
     # an overlap support the referee knows; the player may see one more beside it
-    b = _stated(
+    b = Battle.stated(
         ("B1", "blue", "infantry"),
         ("B2", "blue", "infantry"),
         ("B3", "blue", "infantry"),
@@ -142,7 +127,7 @@ def test_stated_supports_offered_start_from_the_melees_the_referee_holds() -> No
     b.do("charge", unit="B1", into="R", distance=2)
     b.do("charge", unit="B2", into="R", distance=2)
     b.until("melee", "blue")
-    first, _ = _lines(b, "melee")
+    first, _ = b.lines("melee")
     assert first.open["a_support"] == (1, 2)
     assert "b_support" not in first.open  # (red has no one else)
     assert "a_hq_contact" not in first.open and "a_woods" not in first.open
@@ -176,7 +161,7 @@ def test_a_stated_rally_with_no_hq_of_its_side_in_play_is_not_possible() -> None
         options={"play": "stated"},
     )
     b.until("rally", "blue")
-    assert not _lines(b, "rally")
+    assert not b.lines("rally")
     with pytest.raises(RuleViolation, match="no HQ of its side in play"):
         b.do("rally", dice=[6], unit="P")
     # the player's own word still wins, as every stated fact does
@@ -200,10 +185,10 @@ def test_a_stated_rallys_facts_are_picked_not_typed() -> None:
     )
     b.until("rally", "blue")
     no_yes = (False, True)
-    (guard,) = _lines(b, "rally", unit="G")
+    (guard,) = b.lines("rally", unit="G")
     assert guard.request == {"unit": "G"}
     assert guard.open == {"hq_contact": no_yes, "enemy_near": no_yes}
-    plain, near = _lines(b, "rally", unit="I")
+    plain, near = b.lines("rally", unit="I")
     assert plain.request == {"unit": "I"} and plain.open == {"hq_contact": no_yes}
     assert near.request == {"unit": "I", "enemy_near": True, "hq_contact": True}
     assert near.complete and "an enemy within [2], an HQ in contact" in near.text
@@ -219,14 +204,14 @@ def test_a_stated_shots_facts_are_picked_not_typed() -> None:
     # cover: behind wall or hedge -1, in woods/rough or town -1", "HQ in base to base contact
     # with firing unit +1": picked on the shot's line after the target, "no" first (they were
     # form fields); the HQ's contact only where the firer's side has an HQ in play
-    b = _stated(
+    b = Battle.stated(
         ("A", "blue", "foot_artillery"),
         ("H", "blue", "hq_division"),
         ("R", "red", "infantry"),
         ("RA", "red", "foot_artillery"),
     )
     b.until("shoot", "blue")
-    (gun,) = _lines(b, "shoot", firer="A")
+    (gun,) = b.lines("shoot", firer="A")
     assert list(gun.open) == ["target", "band", "enfilade", "cover", "hq_contact"]
     assert gun.open["enfilade"] == (False, True)
     assert gun.open["cover"] == ("none", "wall", "area", "both")
@@ -240,5 +225,5 @@ def test_a_stated_shots_facts_are_picked_not_typed() -> None:
     ]
     assert out.rolls[0].final == 3 - 1 + 2
     b.until("shoot", "red")
-    (red,) = _lines(b, "shoot", firer="RA")
+    (red,) = b.lines("shoot", firer="RA")
     assert "hq_contact" not in red.open  # (red has no HQ)
