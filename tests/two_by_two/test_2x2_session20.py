@@ -1,17 +1,21 @@
 """2 by 2 (seed 003): session 20's leftovers of stated play at the table. A shot by a firer
 with one range band is not asked the band; the shell shows an empty list choice as ``none`` and
-reads it back; a stated melee's facts are picked from ``todo``'s choices, not typed; a
-counter-charge's message says the unit counter-charges. Driven through the public ``Game``
-API (``tests/two_by_two/battle.py``) and the shell (``vedette.cli.main``)."""
+reads it back; a stated melee's, shot's and rally's facts are picked from ``todo``'s choices,
+not typed (free fields: every choice accepted); a rally with no HQ of its side in play is not
+possible; a counter-charge's message says the unit counter-charges. Driven through the public
+``Game`` API (``tests/two_by_two/battle.py``) and the shell (``vedette.cli.main``)."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
 from tests.two_by_two.battle import Battle
+from vedette import rules
 from vedette.cli.main import main
+from vedette.engine import Game, Store
 from vedette.errors import RuleViolation
 
 N = 19.05  # mm per [1]
@@ -227,3 +231,29 @@ def test_a_stated_shots_facts_are_picked_not_typed() -> None:
     b.until("shoot", "red")
     (red,) = b.lines("shoot", firer="RA")
     assert "hq_contact" not in red.open  # (red has no HQ)
+
+
+def test_a_stated_lines_free_facts_are_accepted_whatever_is_picked() -> None:
+    # a stated fact read for a modifier only is a free field (Todo.free: judged at its first
+    # choice, not in every combination with the others, 16 times the work for four of them):
+    # every choice of it must be accepted wherever the line is, in random stated play
+    rs = rules.get("two_by_two")
+    checked: set[str] = set()
+    for scenario, seed in (("close", 3), ("close", 4), ("sample", 5)):
+        g = Game.create(
+            Store(":memory:"), "g", "two_by_two", rs.scenario(scenario), seed, {"play": "stated"}
+        )
+        rng = random.Random(seed)
+        for _ in range(150):
+            todo = g.todo()
+            if not todo:
+                break
+            for t in todo:
+                base = {**t.request, **{k: rng.choice(cs) for k, cs in t.open.items()}}
+                for k in t.free:
+                    for c in t.open[k]:
+                        assert g.is_legal(t.procedure, {**base, k: c}), (t.command(), k, c)
+                        checked.add(f"{t.procedure} {k}")
+            t = rng.choice([t for t in todo if t.owed] or todo)
+            g.perform(t.procedure, {**t.request, **{k: rng.choice(cs) for k, cs in t.open.items()}})
+    assert {"melee a_town", "melee b_support", "shoot cover", "rally hq_contact"} <= checked

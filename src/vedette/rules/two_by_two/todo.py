@@ -64,6 +64,7 @@ def obligations(state: GameState) -> tuple[Obligation, ...]:
         for m in state.melees:
             a, d = m.attacker, m.defender
             sides = {state.unit(a).side, state.unit(d).side} if stated else set()
+            seen = _melee_facts(state, m) if stated else {}
             out.append(
                 Obligation(
                     f"melee:{a}:{d}",
@@ -72,9 +73,8 @@ def obligations(state: GameState) -> tuple[Obligation, ...]:
                     R_MELEE,
                     f"the melee {a} vs {d} (resolve every melee before the phase ends)",
                     blocks=_END,
-                    open={**_contagion_choices(state, sides, (a, d)), **_melee_facts(state, m)}
-                    if stated
-                    else {},
+                    open={**_contagion_choices(state, sides, (a, d)), **seen},
+                    free=frozenset(seen),
                 )
             )
     for f in state.follow_ups:
@@ -131,36 +131,6 @@ def _contagion_choices(
     return {"contagion": _some_of(ids, groups)}
 
 
-#: a stated melee's facts (:func:`_melee_facts`), which ``plan`` reads for the modifiers and
-#: the table's rows alone (it refuses none of them but a negative count of supports)
-_MELEE_FACTS = frozenset(
-    f"{p}_{k}" for p in "ab" for k in ("town", "woods", "higher", "hq_contact", "support")
-)
-
-
-#: a stated shot's facts (:func:`_shot_facts`), which ``plan`` reads for the modifiers alone
-_SHOT_FACTS = frozenset(("enfilade", "cover", "hq_contact"))
-
-
-def _said_facts(procedure: str, request: Mapping[str, Any]) -> frozenset[str]:
-    """The stated facts of ``request`` that :func:`contagion_apart` judges apart (a melee's
-    and a shot's): yes or no, a cover ``plan`` knows, or a count of supports todo offers (not
-    below 0: ``plan`` refuses those)."""
-    if procedure == "shoot":
-        return frozenset(
-            k
-            for k in _SHOT_FACTS.intersection(request)
-            if type(request[k]) is bool or (k == "cover" and request[k] in COVER)
-        )
-    if procedure != "melee":
-        return frozenset()
-    return frozenset(
-        k
-        for k in _MELEE_FACTS.intersection(request)
-        if type(request[k]) is bool or (type(request[k]) is int and request[k] >= 0)
-    )
-
-
 #: the procedures whose stated ``contagion`` only :func:`common.check_contagion` reads before
 #: the dice, and the request fields naming the units whose side may rout
 _ROUTING = {"shoot": ("target",), "melee": ("attacker", "defender"), "rout": ("unit",)}
@@ -171,10 +141,10 @@ def contagion_apart(state: GameState, judge: Callable[[str, Mapping[str, Any]], 
     stated contagion only in :func:`common.check_contagion` (the units named rout that way),
     so each request is judged once without it, and each contagion checked on its own (a
     shot's targets x bands x contagions were each judged whole: 6 times the work with four
-    militia about). A melee's stated facts likewise (:data:`_MELEE_FACTS`: 64 or more
-    combinations of yes and no). The same verdicts; the parsed request returned is the one
-    without them (todo reads only the verdict of an open line's choices, and they are always
-    open)."""
+    militia about). The same verdicts; the parsed request returned is the one without it (todo
+    reads only the verdict of an open line's choices, and a contagion is always open). A stated
+    fact read for a modifier alone (a melee's, a shot's, a rally's) is a free field
+    (``Todo.free``): judged at its first choice only."""
     if state.play != "stated":
         return judge
     kept: dict[tuple[Any, ...], tuple[bool, Any]] = {}
@@ -194,23 +164,17 @@ def contagion_apart(state: GameState, judge: Callable[[str, Mapping[str, Any]], 
     def apart(procedure: str, request: Mapping[str, Any]) -> Any:
         names = _ROUTING.get(procedure)
         stated = request.get("contagion")
-        said = _said_facts(procedure, request)
-        if names is None or (type(stated) is not tuple and not said):
-            return judge(procedure, request)  # (todo's contagion choices are tuples)
-        rest = {
-            k: v
-            for k, v in request.items()
-            if not (k in said or (k == "contagion" and type(stated) is tuple))
-        }
+        if names is None or type(stated) is not tuple:  # (todo's choices are tuples)
+            return judge(procedure, request)
+        rest = {k: v for k, v in request.items() if k != "contagion"}
         try:
             key = (procedure, *rest.items())
             hash((key, stated))
         except TypeError:  # (a list in the request: not a key)
             return judge(procedure, request)
         typed = verdict(key, lambda: judge(procedure, rest))
-        if type(stated) is tuple:
-            sides = frozenset(state.unit(rest[f]).side for f in names)
-            verdict((sides, stated), lambda: check_contagion(state, stated, sides))
+        sides = frozenset(state.unit(rest[f]).side for f in names)
+        verdict((sides, stated), lambda: check_contagion(state, stated, sides))
         return typed
 
     return apart
@@ -241,8 +205,7 @@ def _melee_facts(state: GameState, m: Any) -> dict[str, tuple[Any, ...]]:
     for p in units:
         out[f"{p}_higher"] = _NO_YES
     for p, (u, _) in units.items():
-        hqs = [h for h in state.live(u.side) if state.utype(h).is_hq and h.id != u.id]
-        if any(not h.entry for h in hqs):
+        if hq_levels(state, u):
             out[f"{p}_hq_contact"] = _NO_YES
     for p, (u, e) in units.items():
         held = held_with(state, u, e)
@@ -1193,14 +1156,18 @@ def _stated_rallies(
     t = state.utype(u)
     hq = bool(hq_levels(state, u))
     free = t.guards or sec.enemy_within_rule != "only_guards_or_hq"
-    facts_open = {**effect, **({"hq_contact": _NO_YES} if hq else {})}
+    seen = {
+        **({"hq_contact": _NO_YES} if hq else {}),
+        **({"enemy_near": _NO_YES} if free else {}),
+    }
     out = [
         Todo(
             "rally",
             {"unit": u.id},
             text,
             R_RALLY,
-            open={**facts_open, **({"enemy_near": _NO_YES} if free else {})},
+            open={**effect, **seen},
+            free=frozenset(seen),
         )
     ]
     if not free and hq:
@@ -1252,6 +1219,7 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
                     f"{u.name} may shoot (pick the target, within [{limit:g}])",
                     R_SHOOT,
                     open={"target": ids, **seen, **near},
+                    free=frozenset(seen),
                 )
             )
         elif ids:  # (entered: Reinforcements)
@@ -1264,6 +1232,7 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
                     f"{u.name} may shoot (pick the target and the range band measured)",
                     R_SHOOT,
                     open={"target": ids, "band": bands, **seen, **near},
+                    free=frozenset(seen),
                 )
             )
         for e in foes:
