@@ -17,6 +17,7 @@ from vedette import rules
 from vedette.cli.main import main
 from vedette.engine import Game, Store
 from vedette.errors import RuleViolation
+from vedette.rules.two_by_two import todo
 
 N = 19.05  # mm per [1]
 
@@ -257,3 +258,20 @@ def test_a_stated_lines_free_facts_are_accepted_whatever_is_picked() -> None:
             t = rng.choice([t for t in todo if t.owed] or todo)
             g.perform(t.procedure, {**t.request, **{k: rng.choice(cs) for k, cs in t.open.items()}})
     assert {"melee a_town", "melee b_support", "shoot cover", "rally hq_contact"} <= checked
+
+
+def test_simulated_candidates_combine_the_choices_of_play_not_the_free_facts() -> None:
+    # vedette simulate's candidates for a line (todo._complete) shuffle every combination of
+    # its open fields: with a shot's facts open that was 16 times as many (and as many draws);
+    # a free fact is given its first choice, the usual answer
+    b = Battle.stated(
+        ("A", "blue", "foot_artillery"), ("H", "blue", "hq_division"), ("R", "red", "infantry")
+    )
+    b.until("shoot", "blue")
+    (gun,) = b.lines("shoot", firer="A")
+    assert gun.free == {"enfilade", "cover", "hq_contact"}
+    got = todo._complete(b.state, gun, random.Random(1))
+    assert len(got) == 3  # one target, three bands
+    assert all(
+        r["enfilade"] is False and r["cover"] == "none" and r["hq_contact"] is False for _, r in got
+    )

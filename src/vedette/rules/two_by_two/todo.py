@@ -1511,7 +1511,7 @@ def _fill(t: Todo, rng: Any) -> dict[str, Any]:
 #: each line's candidates when they draw nothing (no choice, or one), and otherwise its open
 #: field and choices, by the line's identity (the line kept alive with them): most lines are
 #: the same objects step after step (:func:`_todo`)
-_COMPLETED: dict[int, tuple[Todo, Any]] = {}
+_COMPLETED: dict[int, tuple[Todo, Any, Todo]] = {}
 
 
 def _complete(state: GameState, t: Todo, rng: Any) -> Sequence[tuple[str, dict[str, Any]]]:
@@ -1523,8 +1523,9 @@ def _complete(state: GameState, t: Todo, rng: Any) -> Sequence[tuple[str, dict[s
     if hit is None or hit[0] is not t:
         if len(_COMPLETED) > 8192:
             _COMPLETED.clear()
-        hit = _COMPLETED[id(t)] = (t, _fixed(t))
-    known = hit[1]
+        core = _unfree(t)
+        hit = _COMPLETED[id(t)] = (t, _fixed(core), core)
+    known, t = hit[1], hit[2]
     if isinstance(known, tuple):  # draws nothing
         return known
     if known is None:  # two open fields or more
@@ -1532,6 +1533,17 @@ def _complete(state: GameState, t: Todo, rng: Any) -> Sequence[tuple[str, dict[s
     order = list(range(len(known)))  # one open field: its requests, built once per line
     rng.shuffle(order)
     return [known[i] for i in order[:8]]
+
+
+def _unfree(t: Todo) -> Todo:
+    """``t`` with its free fields (``Todo.free``: stated facts read for a modifier only) given
+    their first choice, the usual answer: the candidates combine the choices of play (the
+    target, the band, the contagion), not every fact the player might state with them."""
+    if not t.free:
+        return t
+    given = {k: cs[0] for k, cs in t.open.items() if k in t.free}
+    rest = {k: cs for k, cs in t.open.items() if k not in t.free}
+    return replace(t, request={**t.request, **given}, open=rest, free=frozenset())
 
 
 def _fixed(
