@@ -90,6 +90,9 @@ REFIGURED = {
     " row's 'unless the winner is in a town' only where the winner is in one",
     r"(?<=\S) pick(?:s|ed)(?= \w+ RP )": "2 by 2, Game Setup (session 19): a side 'picked' its"
     " RP, right for a plural name ('Austrians picks' before)",
+    r"^counter-charge: | (?:moves|counter-charges)(?= \[)": "2 by 2, Moving to contact"
+    " (session 20): a counter-charge's message says 'C counter-charges [n]' ('counter-charge:"
+    " C moves [n]' before)",
 }
 #: rules changed on purpose that change what ``todo`` offers (a line's command's start -> whether
 #: the change removes or adds such lines, or both for a line reworded, and the change): a game
@@ -266,6 +269,20 @@ TODO_CHANGES: list[tuple[str, str, str]] = [
         )
         for key in ("rout unit=", "shoot firer=", "melee attacker=", "follow_up unit=")
     ),
+    # session 20 (helper T8)
+    (
+        "shoot firer=",
+        "added removed",
+        "2 by 2, Unit Summary (session 20): a stated shot by a firer with one range band is"
+        " given its band (the line reworded), only the target open",
+    ),
+    (
+        "rally unit=",
+        "added removed",
+        "2 by 2, Rallying (session 20): a stated rally's facts offered as choices (an HQ in"
+        " contact, an enemy within [2]: a line of its own for other than Guards); none where"
+        " the side has no HQ in play",
+    ),
 ]
 CHOICES_CHANGED_18 = [
     (
@@ -338,6 +355,22 @@ CHOICES_CHANGED: list[tuple[str, str]] = [
             " as choices",
         )
         for key in ("rout unit=", "shoot firer=", "melee attacker=", "follow_up unit=")
+    ),
+    # session 20 (helper T8)
+    (
+        "melee attacker=",
+        "2 by 2, Melee (session 20): a stated melee's facts (town, woods, higher, an HQ in"
+        " contact, supports) offered as choices",
+    ),
+    (
+        "rally unit=",
+        "2 by 2, Rallying (session 20): a stated rally's facts (an HQ in contact, an enemy"
+        " within [2] for Guards) offered as choices",
+    ),
+    (
+        "shoot firer=",
+        "2 by 2, Resolving shooting (session 20): a stated shot's facts (enfilade, cover, an HQ"
+        " in contact) offered as choices",
     ),
 ]
 QUICK = os.environ.get("VEDETTE_BENCH_QUICK", "") not in ("", "0")

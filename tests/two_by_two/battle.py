@@ -61,6 +61,21 @@ class Battle:
         return cls(RULESET.scenario("sample"), options, seed)
 
     @classmethod
+    def stated(cls, *units: tuple[str, str, str]) -> Battle:
+        """A stated game of ``(id, side, type)`` units (no positions), blue moving first."""
+        return cls.quick(
+            [{"id": i, "side": s, "type": k} for i, s, k in units], options={"play": "stated"}
+        )
+
+    def lines(self, proc: str, **req: Any) -> list[Any]:
+        """``todo``'s lines of ``proc`` whose request has each of ``req``'s values."""
+        return [
+            t
+            for t in self.todo()
+            if t.procedure == proc and all(t.request.get(k) == v for k, v in req.items())
+        ]
+
+    @classmethod
     def quick(
         cls,
         units: Sequence[Mapping[str, Any]],

@@ -25,6 +25,7 @@ def _stated(house: dict[str, Any] | None = None) -> Battle:
         [
             {"id": "B", "side": "blue", "type": "infantry"},
             {"id": "P", "side": "blue", "type": "infantry", "pinned": True},
+            {"id": "H", "side": "blue", "type": "hq_division"},  # (a rally needs an HQ in play)
             {"id": "R", "side": "red", "type": "infantry"},
         ],
         options={"house_rules": house} if house else None,

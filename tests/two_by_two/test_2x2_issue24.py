@@ -84,6 +84,7 @@ def stated_pair() -> Battle:
         [
             {"id": "B", "side": "blue", "type": "infantry"},
             {"id": "P", "side": "blue", "type": "infantry", "pinned": True},
+            {"id": "H", "side": "blue", "type": "hq_division"},  # (a rally needs an HQ in play)
             {"id": "R", "side": "red", "type": "infantry"},
         ]
     )

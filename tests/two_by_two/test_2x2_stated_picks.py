@@ -22,25 +22,11 @@ from vedette.rules.protocol import derive_todo
 from vedette.rules.two_by_two import RULESET, todo
 
 
-def _lines(b: Battle, proc: str, **req: Any) -> list[Any]:
-    return [
-        t
-        for t in b.todo()
-        if t.procedure == proc and all(t.request.get(k) == v for k, v in req.items())
-    ]
-
-
-def _stated(*units: tuple[str, str, str]) -> Battle:
-    return Battle.quick(
-        [{"id": i, "side": s, "type": k} for i, s, k in units], options={"play": "stated"}
-    )
-
-
 def test_a_stated_melee_offers_its_contagion_and_the_pick_routs_the_unit() -> None:
     # blue B charges red R; both sides have ** militia (a Guard is not **): the melee owed
     # offers none, each ** unit alone, and each side's all together (only the loser's side's
     # rout: [rout] contagion_sides = "friendly"), never the two fighting
-    b = _stated(
+    b = Battle.stated(
         ("B", "blue", "infantry"),
         ("M", "blue", "militia"),
         ("M2", "blue", "militia"),
@@ -50,9 +36,9 @@ def test_a_stated_melee_offers_its_contagion_and_the_pick_routs_the_unit() -> No
     )
     b.do("charge", unit="B", into="R", distance=2)
     b.until("melee", "blue")
-    (melee,) = _lines(b, "melee")
+    (melee,) = b.lines("melee")
     assert melee.owed and melee.request == {"attacker": "B", "defender": "R"}
-    assert melee.open == {"contagion": ((), ("M",), ("M2",), ("RM",), ("M", "M2"))}
+    assert melee.open["contagion"] == ((), ("M",), ("M2",), ("RM",), ("M", "M2"))
     # the player picks RM (within [3] of R): R loses (6 vs 3) and routs (4), RM routs with it
     out = b.do("melee", dice=[6, 3, 4, 4], **melee.request, contagion=melee.open["contagion"][3])
     assert "R routs a full move away" in out.message and "RM (**) routs" in out.message
@@ -60,7 +46,7 @@ def test_a_stated_melee_offers_its_contagion_and_the_pick_routs_the_unit() -> No
 
 
 def test_a_stated_shot_and_a_voluntary_rout_offer_their_sides_star_star_units() -> None:
-    b = _stated(
+    b = Battle.stated(
         ("B", "blue", "infantry"),
         ("BL", "blue", "light_cavalry"),
         ("M", "blue", "militia"),
@@ -68,12 +54,14 @@ def test_a_stated_shot_and_a_voluntary_rout_offer_their_sides_star_star_units() 
         ("RM", "red", "militia"),
     )
     # a *** unit's rout may take the friendly militia along (blue moves first)
-    (rout,) = _lines(b, "rout", unit="BL")
+    (rout,) = b.lines("rout", unit="BL")
     assert rout.open == {"contagion": ((), ("M",))}
     b.until("shoot", "red")
-    # red's shot routs a blue unit: blue's ** units, picked last (after target and band)
-    (shot,) = _lines(b, "shoot", firer="R")
-    assert list(shot.open) == ["target", "band", "contagion"]
+    # red's shot routs a blue unit: blue's ** units, picked last (after the target; its one
+    # band, musket range, is given)
+    (shot,) = b.lines("shoot", firer="R")
+    assert shot.request == {"firer": "R", "band": "musket"}
+    assert list(shot.open) == ["target", "enfilade", "cover", "contagion"]
     assert shot.open["contagion"] == ((), ("M",))
     # todo judges a contagion apart from the rest of the request: a wrong one still refused
     s = b.state
@@ -85,14 +73,14 @@ def test_a_stated_shot_and_a_voluntary_rout_offer_their_sides_star_star_units() 
     with pytest.raises(RuleViolation, match="RM routs only with a friendly unit's rout"):
         judge("shoot", {**aim, "contagion": ("RM",)})
     # without a ** unit on the side shot at, no contagion is asked
-    plain = _stated(("B", "blue", "infantry"), ("R", "red", "infantry"))
+    plain = Battle.stated(("B", "blue", "infantry"), ("R", "red", "infantry"))
     plain.until("shoot", "red")
-    (line,) = _lines(plain, "shoot", firer="R")
-    assert list(line.open) == ["target", "band"]
+    (line,) = plain.lines("shoot", firer="R")
+    assert list(line.open) == ["target", "enfilade", "cover"]
 
 
 def test_a_stated_follow_up_offers_the_enemies_in_play_as_its_contact() -> None:
-    b = _stated(
+    b = Battle.stated(
         ("B", "blue", "guard"),
         ("B2", "blue", "infantry"),
         ("R", "red", "infantry"),
@@ -103,7 +91,7 @@ def test_a_stated_follow_up_offers_the_enemies_in_play_as_its_contact() -> None:
     b.until("melee", "blue")
     out = b.do("melee", dice=[6, 2], attacker="B", defender="R")  # 6 +1 vs 2: R destroyed
     assert "R destroyed (voluntary follow-up)" in out.message
-    (follow,) = [t for t in _lines(b, "follow_up", unit="B") if "decline" not in t.request]
+    (follow,) = [t for t in b.lines("follow_up", unit="B") if "decline" not in t.request]
     # no contact, or one enemy still in play (not R, destroyed; not a friend)
     assert follow.open == {"contact": ((), ("R2",), ("R3",))}
     out = b.do("follow_up", **follow.request, contact=follow.open["contact"][2])
@@ -114,22 +102,22 @@ def test_a_stated_follow_up_offers_the_enemies_in_play_as_its_contact() -> None:
 def test_a_stated_shot_at_a_unit_in_melee_with_the_firer_is_not_asked_its_band() -> None:
     # reading 44: two units in a melee the referee holds are in base contact, so the range is
     # known (0); todo offered every band for that target on the firer's one line
-    b = _stated(
+    b = Battle.stated(
         ("B", "blue", "infantry"),
         ("R", "red", "foot_artillery"),
         ("R2", "red", "infantry"),
     )
     b.do("charge", unit="B", into="R", distance=2)
     b.until("shoot", "red")
-    (near,) = _lines(b, "shoot", firer="R", target="B")
+    (near,) = b.lines("shoot", firer="R", target="B")
     assert near.complete and "in contact" in near.text
     out = b.do("shoot", dice=[4], **near.request)
     assert out.rolls[0].label == "R shoots B (canister)"
     assert out.details["shot"]["range"] == 0.0
-    # another firer, not in that melee, still picks the target and the band it measured
-    (far,) = _lines(b, "shoot", firer="R2")
-    assert far.request == {"firer": "R2"} and far.open["target"] == ("B",)
-    assert far.open["band"] == ("musket",)
+    # another firer, not in that melee, still picks the target (its one band given)
+    (far,) = b.lines("shoot", firer="R2")
+    assert far.request == {"firer": "R2", "band": "musket"} and far.open["target"] == ("B",)
+    assert "band" not in far.open
 
 
 def _whole(state: Any, owed: Any, procedure: str, request: Any) -> Any:

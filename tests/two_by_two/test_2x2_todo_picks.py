@@ -23,16 +23,23 @@ def test_a_stated_game_offers_each_target_and_band() -> None:
     range bands open (was one line per firer x target x band: 47 lines for 5 units)."""
     g = _to_shoot_phase("stated")
     shots = [t for t in g.todo() if t.procedure == "shoot"]
-    assert [t.command() for t in shots] == [f"shoot firer=F{i}" for i in (1, 2, 3, 4)]
+    # unscreened infantry has one band ([2] only with a skirmisher screen): given, not asked;
+    # the screened Légère picks its band, as the artillery does
+    assert [t.command() for t in shots] == [
+        *(f"shoot firer=F{i} band=musket" for i in (1, 2)),
+        "shoot firer=F3",
+        "shoot firer=F4",
+    ]
+    assert shots[2].open["band"] == ("musket", "skirmish")
     f1 = shots[0]
     # (and the contagion: Austria's Landwehr Wien, the ** unit a rout may take along)
-    assert set(f1.open) == {"target", "band", "contagion"} and "A1" in f1.open["target"]
+    assert set(f1.open) == {"target", "enfilade", "cover", "hq_contact", "contagion"}
+    assert "A1" in f1.open["target"]
     assert f1.open["contagion"] == ((), ("A3",))
-    assert f1.open["band"] == ("musket",)  # unscreened: [2] only with a skirmisher screen
     assert shots[3].open["band"] == ("canister", "short", "long")  # foot artillery's bands
     for t in shots:  # each choice runs as offered (planned: the rules check it)
         for target in t.open["target"][:3]:
-            for band in t.open["band"]:
+            for band in t.open.get("band", (t.request.get("band"),)):
                 g.odds("shoot", {**t.request, "target": target, "band": band})
     g.perform("shoot", {**f1.request, "target": "A1", "band": "musket"})
     assert not [t for t in g.todo() if t.request.get("firer") == "F1"]

@@ -564,6 +564,8 @@ def _as_list(value: Any, where: str) -> list[Any]:
         return list(value)
     if isinstance(value, str):
         s = value.strip()
+        if s.lower() == "none":  # (an empty list as a player says it, and as todo shows it)
+            return []
         if s.startswith("["):
             v = _json_text(s, where)
             if not isinstance(v, list):

@@ -237,6 +237,8 @@ class Obligation:
     #: fields the player still chooses, with their choices (a decision: ``{"ok": (True,
     #: False)}``); the owed step is discharged by the request with any one of them
     open: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    #: open fields whose every choice ``plan`` accepts where their first is (as ``Todo.free``)
+    free: frozenset[str] = frozenset()
 
     def command(self) -> str:
         return command_text(self.procedure, self.request)
@@ -261,8 +263,11 @@ class Obligation:
 
 def _arg_text(v: Any) -> str:
     """A request value as a person types it after ``KEY=`` (read back by ``parse_value``):
-    a list of plain words as ``a,b``; anything else JSON can say and text cannot, as JSON."""
+    a list of plain words as ``a,b``, an empty one as ``none`` (as a player says it; a list
+    field reads it back as empty); anything else JSON can say and text cannot, as JSON."""
     if isinstance(v, list | tuple):
+        if not v:
+            return "none"
         if all(isinstance(x, str) and x and "," not in x and x == x.strip() for x in v) and v:
             return ",".join(v)
         return json.dumps(to_json(list(v)), separators=(",", ":"))
@@ -307,6 +312,10 @@ class Todo:
     open: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     typed: Any = field(default=None, compare=False)
     refused: str = ""
+    #: open fields whose every choice ``plan`` accepts wherever their first is accepted (a
+    #: stated fact read for a modifier only): judged at their first choice, not in every
+    #: combination with the others (four such yes-or-no facts are 16 times the work)
+    free: frozenset[str] = field(default=frozenset(), compare=False)
 
     def command(self) -> str:
         return command_text(self.procedure, self.request)
@@ -479,7 +488,7 @@ def todo_entries(
     """``todo``'s entries before ``plan`` judges them, each with whether it is owed: every
     obligation, then each option the declared flow allows while they stand."""
     out = [
-        (Todo(o.procedure, o.request, o.text, o.rule, True, o.id, open=o.open), True)
+        (Todo(o.procedure, o.request, o.text, o.rule, True, o.id, open=o.open, free=o.free), True)
         for o in obligations
     ]
     out += [
@@ -516,10 +525,20 @@ def judged(
             why = f"internal error: {type(e).__name__}: {e}"
             return replace(t, refused=why) if owed else None
         return Todo(
-            t.procedure, t.request, t.text, t.rule, t.owed, t.obligation, t.open, typed, t.refused
+            t.procedure,
+            t.request,
+            t.text,
+            t.rule,
+            t.owed,
+            t.obligation,
+            t.open,
+            typed,
+            t.refused,
+            t.free,
         )
     fields = list(t.open)
-    choices = [tuple(t.open[f]) for f in fields]
+    # a free field is judged at its first choice only, and keeps all of them (Todo.free)
+    choices = [tuple(t.open[f])[: 1 if f in t.free else None] for f in fields]
     kept: list[list[Any]] = [[] for _ in fields]
 
     def ok(values: Sequence[Any]) -> bool:
@@ -554,9 +573,20 @@ def judged(
         if owed:
             return replace(t, refused="no choice of " + ", ".join(fields) + " is accepted")
         return None
-    opened = {f: tuple(k) for f, k in zip(fields, kept, strict=True)}
+    opened = {
+        f: tuple(t.open[f]) if f in t.free else tuple(k) for f, k in zip(fields, kept, strict=True)
+    }
     return Todo(
-        t.procedure, t.request, t.text, t.rule, t.owed, t.obligation, opened, t.typed, t.refused
+        t.procedure,
+        t.request,
+        t.text,
+        t.rule,
+        t.owed,
+        t.obligation,
+        opened,
+        t.typed,
+        t.refused,
+        t.free,
     )
 
 
@@ -1111,7 +1141,7 @@ def _wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 def iter_todo(obligations: Sequence[Obligation], options: Sequence[Todo]) -> Iterator[Todo]:
     for o in obligations:
-        yield Todo(o.procedure, o.request, o.text, o.rule, True, o.id, open=o.open)
+        yield Todo(o.procedure, o.request, o.text, o.rule, True, o.id, open=o.open, free=o.free)
     if not obligations:  # nothing owed: nothing blocked
         yield from options
         return

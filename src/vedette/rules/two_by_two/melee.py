@@ -137,7 +137,7 @@ class Fight:
     as_if_contact: bool = False
 
 
-def _held_with(state: GameState, u: Unit, e: Unit) -> list[Unit]:
+def held_with(state: GameState, u: Unit, e: Unit) -> list[Unit]:
     """``u``'s friends in a melee the referee holds with ``e`` (a charge, a counter-charge):
     in contact with it, so its overlap supports where no position is kept (stated play), as
     :func:`facts.overlap_supports` counts them (not disrupted, not HQs)."""
@@ -155,7 +155,7 @@ def _held_with(state: GameState, u: Unit, e: Unit) -> list[Unit]:
 
 def _side_facts(state: GameState, req: Melee, p: str, u: Unit, e: Unit) -> dict[str, Fact]:
     sup = facts.overlap_supports(state, u, e)
-    held = _held_with(state, u, e) if sup is None else []
+    held = held_with(state, u, e) if sup is None else []
     out: dict[str, Fact] = {
         "town": fact_bool(getattr(req, f"{p}_town"), facts.in_kinds(state, u, "town")),
         "woods": fact_bool(getattr(req, f"{p}_woods"), facts.in_kinds(state, u, "woods", "rough")),

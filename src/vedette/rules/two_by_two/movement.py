@@ -593,8 +593,9 @@ def _describe(plan: MovePlan, u: Unit, counter: bool = False) -> str:
     # what made the cost or the allowance what it is (Movement Modifiers: road, bridge,
     # stream, town, woods/rough): "cost [2.00] of [2.00]" alone hid a bridge's 1/2 rate
     why = "".join(f"; {b}" for b in plan.why) if plan.why else ""
+    verb = "counter-charges" if counter else "moves"
     bits = [
-        f"{u.name} moves [{plan.length:.2f}] (cost [{plan.cost:.2f}] of [{plan.allowance:.2f}]"
+        f"{u.name} {verb} [{plan.length:.2f}] (cost [{plan.cost:.2f}] of [{plan.allowance:.2f}]"
         f"{why})"
     ]
     if plan.contacts and counter:
@@ -804,7 +805,7 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
     return Outcome(
         tuple(events),
         (),
-        "counter-charge: " + _describe(plan, u, counter=True),
+        _describe(plan, u, counter=True),
         {"move": plan.to_json()},
     )
 

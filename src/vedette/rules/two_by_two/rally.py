@@ -48,6 +48,16 @@ class RallyTry:
     facts: dict[str, Any]
 
 
+def hq_levels(state: GameState, u: Unit) -> set[str]:
+    """The kinds of HQ (``division``, ``corps``) of ``u``'s side in play, ``u`` aside: on the
+    table and entered (an arrived reinforcement not yet on it is off the table)."""
+    return {
+        t.hq_level
+        for h in state.live(u.side)
+        if h.id != u.id and not h.entry and (t := state.utype(h)).is_hq and t.hq_level
+    }
+
+
 def _in_command(state: GameState, u: Unit) -> bool | None:
     sec = state.rules.rally
     rule = sec.hq_rule
@@ -55,6 +65,11 @@ def _in_command(state: GameState, u: Unit) -> bool | None:
         return True
     div, corps = facts.hq_distances(state, u)
     if u.body is None:
+        # no positions: not known, unless the side has no HQ in play to be near (none at
+        # all; under hq_rule "both", not one of each kind): then not in command
+        levels = hq_levels(state, u)
+        if not levels or (rule == "both" and levels != {"division", "corps"}):
+            return False
         return None
     div_ok = div is not None and div <= sec.division_range + 1e-9
     corps_ok = corps is not None and corps <= sec.corps_range + 1e-9
@@ -89,15 +104,17 @@ def judge(state: GameState, req: Rally) -> RallyTry:
     if contact.value:
         raise RuleViolation(R_RALLY, f"rally not possible: enemy in contact with {u.name}")
     self_hq = t.is_hq
-    command: Fact = (
-        Fact(True, "HQ self") if self_hq else fact_bool(req.in_command, _in_command(state, u), True)
-    )
+    known = None if self_hq else _in_command(state, u)
+    command: Fact = Fact(True, "HQ self") if self_hq else fact_bool(req.in_command, known, True)
+    if u.body is None and known is False and req.in_command is None:
+        command = Fact(False, "no HQ in play")  # (stated: nothing to assume it near)
     if not command.value:
         raise RuleViolation(
             R_RALLY,
             f"rally not possible: {u.name} has no Division HQ within"
             f" [{sec.division_range:g}] or Corps HQ within"
-            f" [{sec.corps_range:g}]",
+            f" [{sec.corps_range:g}]"
+            + (": no HQ of its side in play" if command.source == "no HQ in play" else ""),
         )
     hq = fact_bool(req.hq_contact, facts.hq_in_contact(state, u))
     near_n = sec.enemy_within

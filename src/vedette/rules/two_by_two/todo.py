@@ -26,6 +26,7 @@ from vedette.geometry.tabletop import Body
 from vedette.rules.protocol import Obligation, Todo
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import check_contagion
+from vedette.rules.two_by_two.melee import held_with
 from vedette.rules.two_by_two.model import (
     DERIVED,
     FORMATIONS,
@@ -40,6 +41,8 @@ from vedette.rules.two_by_two.model import (
     R_UNITS,
     GameState,
 )
+from vedette.rules.two_by_two.rally import hq_levels
+from vedette.rules.two_by_two.shooting import COVER
 
 EFFECTS = ("disrupted", "pinned")
 
@@ -61,6 +64,7 @@ def obligations(state: GameState) -> tuple[Obligation, ...]:
         for m in state.melees:
             a, d = m.attacker, m.defender
             sides = {state.unit(a).side, state.unit(d).side} if stated else set()
+            seen = _melee_facts(state, m) if stated else {}
             out.append(
                 Obligation(
                     f"melee:{a}:{d}",
@@ -69,7 +73,8 @@ def obligations(state: GameState) -> tuple[Obligation, ...]:
                     R_MELEE,
                     f"the melee {a} vs {d} (resolve every melee before the phase ends)",
                     blocks=_END,
-                    open=_contagion_choices(state, sides, (a, d)) if stated else {},
+                    open={**_contagion_choices(state, sides, (a, d)), **seen},
+                    free=frozenset(seen),
                 )
             )
     for f in state.follow_ups:
@@ -137,7 +142,9 @@ def contagion_apart(state: GameState, judge: Callable[[str, Mapping[str, Any]], 
     so each request is judged once without it, and each contagion checked on its own (a
     shot's targets x bands x contagions were each judged whole: 6 times the work with four
     militia about). The same verdicts; the parsed request returned is the one without it (todo
-    reads only the verdict of an open line's choices, and a contagion is always open)."""
+    reads only the verdict of an open line's choices, and a contagion is always open). A stated
+    fact read for a modifier alone (a melee's, a shot's, a rally's) is a free field
+    (``Todo.free``): judged at its first choice only."""
     if state.play != "stated":
         return judge
     kept: dict[tuple[Any, ...], tuple[bool, Any]] = {}
@@ -171,6 +178,46 @@ def contagion_apart(state: GameState, judge: Callable[[str, Mapping[str, Any]], 
         return typed
 
     return apart
+
+
+#: how many overlap supports a stated melee offers beyond the ones it knows (the most)
+_MORE_SUPPORT = 2
+
+
+def _melee_facts(state: GameState, m: Any) -> dict[str, tuple[Any, ...]]:
+    """Stated play: the facts of a melee the player sees on the table (2 by 2, Melee), each
+    side's (``a_`` the attacker, ``b_`` the defender), picked and not typed, the usual answer
+    first (the web app shows it chosen): in a town ("Cavalry in town", a loser "in town or
+    woods" holding, a winner in a town not bound to follow up); in woods/rough, only for the
+    units that may enter them (Movement Modifiers: Light Infantry and Cossacks); higher than
+    the opponent; an HQ in base contact, where the side has another HQ in play; and overlap
+    supports, where the side has more units able to give them than the melees known count
+    (its friends in a melee with the same enemy, reading 20), up to two more. Any other value
+    is typed (``a_support=4``)."""
+    out: dict[str, tuple[Any, ...]] = {}
+    pair = (("a", m.attacker, m.defender), ("b", m.defender, m.attacker))
+    units = {p: (state.unit(uid), state.unit(eid)) for p, uid, eid in pair}
+    for p in units:
+        out[f"{p}_town"] = _NO_YES
+    for p, (u, _) in units.items():
+        if state.utype(u).woods_half:
+            out[f"{p}_woods"] = _NO_YES
+    for p in units:
+        out[f"{p}_higher"] = _NO_YES
+    for p, (u, _) in units.items():
+        if hq_levels(state, u):
+            out[f"{p}_hq_contact"] = _NO_YES
+    for p, (u, e) in units.items():
+        held = held_with(state, u, e)
+        able = [
+            f
+            for f in state.live(u.side)
+            if f.id != u.id and not f.entry and not f.disrupted and not state.utype(f).is_hq
+        ]
+        if len(able) > len(held):
+            top = min(len(able), len(held) + _MORE_SUPPORT)
+            out[f"{p}_support"] = tuple(range(len(held), top + 1))
+    return out
 
 
 def _contact_choices(state: GameState, uid: str) -> dict[str, tuple[Any, ...]]:
@@ -1089,10 +1136,52 @@ def _rallies(state: GameState, side: str) -> list[Todo]:
             continue
         what = " and ".join(m for m, on in (("disrupted", u.disrupted), ("pinned", u.pinned)) if on)
         text = f"{u.name} may try to rally ({what}; 5+)"
-        if u.pinned and u.disrupted:
-            out.append(Todo("rally", {"unit": u.id}, text, R_RALLY, open={"effect": EFFECTS}))
-        else:
-            out.append(Todo("rally", {"unit": u.id}, text, R_RALLY))
+        effect = {"effect": EFFECTS} if u.pinned and u.disrupted else {}
+        if state.play != "stated":
+            out.append(Todo("rally", {"unit": u.id}, text, R_RALLY, open=effect))
+            continue
+        out.extend(_stated_rallies(state, u, text, effect))
+    return out
+
+
+def _stated_rallies(
+    state: GameState, u: Any, text: str, effect: dict[str, tuple[Any, ...]]
+) -> list[Todo]:
+    """Stated play: what the player sees about a rallying unit picked, not typed (2 by 2,
+    Rallying): an HQ in base contact (+1), where its side has another HQ in play; an enemy
+    within [2] (-2). Footnote *: with an enemy within [2] only Guards and units in contact
+    with an HQ may rally, so for the others that is a line of its own, the HQ's contact
+    given (``[rally] enemy_within_rule``: open to all when the house rule drops the ban)."""
+    sec = state.rules.rally
+    t = state.utype(u)
+    hq = bool(hq_levels(state, u))
+    free = t.guards or sec.enemy_within_rule != "only_guards_or_hq"
+    seen = {
+        **({"hq_contact": _NO_YES} if hq else {}),
+        **({"enemy_near": _NO_YES} if free else {}),
+    }
+    out = [
+        Todo(
+            "rally",
+            {"unit": u.id},
+            text,
+            R_RALLY,
+            open={**effect, **seen},
+            free=frozenset(seen),
+        )
+    ]
+    if not free and hq:
+        near = f"[{sec.enemy_within:g}]"
+        out.append(
+            Todo(
+                "rally",
+                {"unit": u.id, "enemy_near": True, "hq_contact": True},
+                f"{u.name} may try to rally with an enemy within {near}, an HQ in contact"
+                " (footnote *)",
+                R_RALLY,
+                open=effect,
+            )
+        )
     return out
 
 
@@ -1109,6 +1198,7 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
             if not (b == "skirmish" and t.is_infantry and t.star_range and not u.screened)
         )
         near = _contagion_choices(state, {state.enemy_of(u.side)})
+        seen = _shot_facts(state, u)
         # an enemy it fights a melee with is in base contact: its range is known (reading
         # 44), a line of its own without the bands (the others: the player measures)
         engaged = {
@@ -1118,14 +1208,31 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
         }
         out: list[Todo] = []
         ids = tuple(e.id for e in foes if not e.entry and e.id not in engaged)
-        if ids:  # (entered: Reinforcements)
+        if ids and len(bands) == 1:
+            # one band it may fire at (Militia's [1], a * unit without its screen: Unit
+            # Summary): no band to pick, the target is one within it
+            limit = dict(zip(t.range_names, t.ranges, strict=True))[bands[0]]
+            out.append(
+                Todo(
+                    "shoot",
+                    {"firer": u.id, "band": bands[0]},
+                    f"{u.name} may shoot (pick the target, within [{limit:g}])",
+                    R_SHOOT,
+                    open={"target": ids, **seen, **near},
+                    free=frozenset(seen),
+                )
+            )
+        elif ids:  # (entered: Reinforcements)
+            # every band stays: which one a target is in is the player's measure (the
+            # referee keeps no positions, so no stated fact narrows it)
             out.append(
                 Todo(
                     "shoot",
                     {"firer": u.id},
                     f"{u.name} may shoot (pick the target and the range band measured)",
                     R_SHOOT,
-                    open={"target": ids, "band": bands, **near},
+                    open={"target": ids, "band": bands, **seen, **near},
+                    free=frozenset(seen),
                 )
             )
         for e in foes:
@@ -1143,6 +1250,20 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
     reach = t.ranges[-1] if t.ranges else 0.0
     ids = tuple(e.id for e in _within_n(state, u, foes, reach))
     return _choose("shoot", {"firer": u.id}, f"{u.name} may shoot", R_SHOOT, "target", ids)
+
+
+def _shot_facts(state: GameState, u: Any) -> dict[str, tuple[Any, ...]]:
+    """Stated play: what the player sees of a shot on the table (2 by 2, Resolving shooting),
+    picked and not typed, the usual answer first: enfilade (the firer on the target's flank or
+    rear, +2); the target's cover (behind a wall or hedge, in woods, rough or town: -1 each,
+    read of an infantry target only); an HQ in base contact with the firer (+1), where its
+    side has an HQ in play. On the line that picks a target only (a shot at a unit in contact,
+    a fire on a charger: complete, two taps, these rarely apply there); the Light Infantry
+    target's "in the open, enemy cavalry within 1/2 move" stays typed (``cavalry_near=true``)."""
+    out: dict[str, tuple[Any, ...]] = {"enfilade": _NO_YES, "cover": COVER}
+    if hq_levels(state, u):
+        out["hq_contact"] = _NO_YES
+    return out
 
 
 def _within_n(state: GameState, u: Any, others: list[Any], reach: float) -> list[Any]:
@@ -1390,7 +1511,7 @@ def _fill(t: Todo, rng: Any) -> dict[str, Any]:
 #: each line's candidates when they draw nothing (no choice, or one), and otherwise its open
 #: field and choices, by the line's identity (the line kept alive with them): most lines are
 #: the same objects step after step (:func:`_todo`)
-_COMPLETED: dict[int, tuple[Todo, Any]] = {}
+_COMPLETED: dict[int, tuple[Todo, Any, Todo]] = {}
 
 
 def _complete(state: GameState, t: Todo, rng: Any) -> Sequence[tuple[str, dict[str, Any]]]:
@@ -1402,8 +1523,9 @@ def _complete(state: GameState, t: Todo, rng: Any) -> Sequence[tuple[str, dict[s
     if hit is None or hit[0] is not t:
         if len(_COMPLETED) > 8192:
             _COMPLETED.clear()
-        hit = _COMPLETED[id(t)] = (t, _fixed(t))
-    known = hit[1]
+        core = _unfree(t)
+        hit = _COMPLETED[id(t)] = (t, _fixed(core), core)
+    known, t = hit[1], hit[2]
     if isinstance(known, tuple):  # draws nothing
         return known
     if known is None:  # two open fields or more
@@ -1411,6 +1533,17 @@ def _complete(state: GameState, t: Todo, rng: Any) -> Sequence[tuple[str, dict[s
     order = list(range(len(known)))  # one open field: its requests, built once per line
     rng.shuffle(order)
     return [known[i] for i in order[:8]]
+
+
+def _unfree(t: Todo) -> Todo:
+    """``t`` with its free fields (``Todo.free``: stated facts read for a modifier only) given
+    their first choice, the usual answer: the candidates combine the choices of play (the
+    target, the band, the contagion), not every fact the player might state with them."""
+    if not t.free:
+        return t
+    given = {k: cs[0] for k, cs in t.open.items() if k in t.free}
+    rest = {k: cs for k, cs in t.open.items() if k not in t.free}
+    return replace(t, request={**t.request, **given}, open=rest, free=frozenset())
 
 
 def _fixed(
