@@ -19,7 +19,8 @@ import pytest
 
 from vedette.cli.main import main
 from vedette.engine import Game, Store
-from vedette.errors import RuleViolation, VedetteError
+from vedette.engine.referee import resign
+from vedette.errors import GameError, RuleViolation, VedetteError
 from vedette.rules.base import Outcome
 
 RU, GE = "Russian", "German"
@@ -292,19 +293,11 @@ def test_5_1_cloaked_units_shift_only_under_another_cloaking_counter(tmp_path: P
     refused(g, "O'Leary 5.1", "shift", {"a": "C1", "b": "D1"}, [2, 2])
 
 
-def test_5_cloaked_rows_11_12_and_ge13(tmp_path: Path) -> None:
-    """Night, DRM -2. 12 - 2 = 10: refused, closed, both still cloaked. Next phase, with LOS and
-    the 2.5 remark's extra +3: 12 - 2 + 1 + 3 = 14 >= 13: the cloaked unit loses cloaking and is
-    TI, the dummy cloaking counter is eliminated. (11-12 for cloaked units is not in the row's
-    words: vedette's documented A10 keeps real cloaked units cloaked and removes the dummy.)"""
-    g = night_game(tmp_path)
-    goto(g, "MPh")
-    out = shift(g, [6, 6], a="C1", b="C2")
-    assert out.rolls[0].final == 10  # type: ignore[union-attr]
-    assert (status(g, "C1"), status(g, "C2")) == ("cloaked", "cloaked")
-    refused(g, "O'Leary 2.5", "shift", {"a": "C1", "b": "C2"}, [2, 2])
-    g2 = new_game(
-        tmp_path / "b",
+def lit_cloaked_game(tmp_path: Path) -> Game:
+    """Night (-2), a cloaked squad in LOS of the enemy (+1) and a dummy cloaking counter, the
+    scenario's shift DRM +3 (the 2.5 remark): in the Russian MPh."""
+    g = new_game(
+        tmp_path,
         [
             {"id": "C1", "location": "4A1", "status": "cloaked", "counters": [sq("c1")]},
             {"id": "C2", "location": "4C1", "status": "cloaked"},
@@ -313,12 +306,56 @@ def test_5_cloaked_rows_11_12_and_ge13(tmp_path: Path) -> None:
         extra_drm=3,
         locations=[{"id": "4A1", "los": True}],
     )
-    goto(g2, "MPh")
+    goto(g, "MPh")
+    return g
+
+
+def test_5_cloaked_rows_11_12_and_ge13(tmp_path: Path) -> None:
+    """Night, DRM -2. 12 - 2 = 10: refused, closed, both still cloaked. Next phase, with LOS and
+    the 2.5 remark's extra +3: 12 - 2 + 1 + 3 = 14 >= 13: the cloaked unit loses cloaking and is
+    TI, the dummy cloaking counter is eliminated. (11-12 for cloaked units is not in the row's
+    words: vedette's reading A10 keeps real cloaked units cloaked and removes the dummy.)"""
+    g = night_game(tmp_path)
+    goto(g, "MPh")
+    out = shift(g, [6, 6], a="C1", b="C2")
+    assert out.rolls[0].final == 10  # type: ignore[union-attr]
+    assert (status(g, "C1"), status(g, "C2")) == ("cloaked", "cloaked")
+    refused(g, "O'Leary 2.5", "shift", {"a": "C1", "b": "C2"}, [2, 2])
+    g2 = lit_cloaked_game(tmp_path / "b")
     out = shift(g2, [6, 6], a="C1", b="C2")
     assert out.rolls[0].final == 14  # type: ignore[union-attr]
     c1 = g2.state.stack("C1")
     assert c1 is not None and c1.status.value == "revealed" and c1.ti
     assert g2.state.stack("C2") is None
+
+
+def test_5_a_cloaked_11_12_says_its_reading_to_the_player_and_old_saves_import(
+    tmp_path: Path,
+) -> None:
+    """11-12 on a cloaked shift (9 -2 night +1 LOS +3 scenario = 11): the row's words for
+    cloaked units ended "(documented A10)", a note of the developers' page, not a player's
+    words. The line says why (the row does not speak of cloaked units) and names the reading;
+    a game saved with the old words (release 0.2) still imports, refereed again, and one whose
+    row says anything else is refused."""
+    g = lit_cloaked_game(tmp_path)
+    out = shift(g, [4, 5], a="C1", b="C2")
+    assert out.rolls[0].final == 11  # type: ignore[union-attr]
+    said = "cloaked units stay cloaked, dummy cloaking counters are removed (the row does not"
+    said += " speak of cloaked units: vedette's reading A10)"
+    for text in (out.rolls[0].line(), out.message):
+        assert said in text and "documented" not in text, text
+    text = g.export_jsonl()
+    old = resign(
+        text.replace(
+            "(the row does not speak of cloaked units: vedette's reading A10)", "(documented A10)"
+        )
+    )
+    assert old.count("(documented A10)") >= 2  # the roll's line and the message
+    kept = Game.import_jsonl(Store(tmp_path / "old.db"), old, "old")
+    assert "(documented A10)" in kept.records[-1].payload["message"]
+    wrong = resign(text.replace("vedette's reading A10", "vedette's reading A11"))
+    with pytest.raises(GameError, match="rolls: "):
+        Game.import_jsonl(Store(tmp_path / "wrong.db"), wrong, "wrong")
 
 
 # == 2.3.1-2.3.4 counts, 3.3.1 ====================================================================

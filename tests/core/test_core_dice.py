@@ -88,6 +88,26 @@ def test_roll_line_in_the_seed_style() -> None:
     json.dumps(j)
 
 
+def test_a_roll_line_says_its_constant_and_the_dice_taken_away() -> None:
+    """``vedette roll 1d6+2`` printed ``1d6+2=2=4``, ``2d6-1`` ``2d6-1=(3+1)=3``: the constant
+    was in the total but nowhere in the sum. Each is said where it counts, and a roll whose
+    modifiers are named keeps its line."""
+
+    def line(expr: str, faces: list[int], *mods: Modifier) -> str:
+        return Check(expr, mods).resolve(ScriptedSource(faces)).line()
+
+    assert line("1d6+2", [2]) == "1d6+2=2+2=4"
+    assert line("2d6-1", [3, 1]) == "2d6-1=(3+1)-1=3"
+    assert line("2d6-1d6+1", [3, 4, 2]) == "2d6-1d6+1=(3+4-2)+1=6"
+    assert line("1d6+2", [5], Modifier(1, "hill")) == "1d6+2=5+2=7+1 (hill)=8"
+    assert line("1d6 vs 1d6-1", [4, 3]) == "A 1d6=4 vs B 1d6-1=3-1=2, difference +2"
+    # unchanged: a plain die, a plain sum, fudge dice, named modifiers
+    assert line("1d6", [4]) == "1d6=4"
+    assert line("2d6", [3, 4]) == "2d6=(3+4)=7"
+    assert line("4dF", [-1, 0, 1, -1]) == "4dF=(-1+0+1+-1)=-1"
+    assert line("1d6", [3], Modifier(2, "uphill")) == "1d6=3+2 (uphill)=5"
+
+
 def test_exclusive_group_only_largest_applies() -> None:
     mods = (
         Modifier(1, "normal size gun", "O'Leary 2.5", "size"),

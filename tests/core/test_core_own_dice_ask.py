@@ -47,12 +47,46 @@ def test_the_bore_sight_die_is_asked_alone_and_its_scatter_dice_on_a_six() -> No
     assert "roll 1d6 first" in web and web.endswith("on the dice buttons: the last one does it")
     assert "still undetermined" in g.perform("boresight", req, [4]).message  # one die: done
     g.undo()
-    with pytest.raises(DiceError, match="die #2 \\(d6\\) is needed"):
-        g.perform("boresight", req, [6])  # the scatter dice, asked for in turn
+    # the scatter dice, asked for in turn by their names in the rule (O'Leary 6.1; they were
+    # "die #2 (d6)", "die #3 (d6)"), the direction die's ask saying the distance die follows
+    for faces, called, then in (([6], "direction", True), ([6, 1], "distance", False)):
+        with pytest.raises(DiceError) as e:
+            g.perform("boresight", req, faces)
+        cli, web = str(e.value), str(getattr(e.value, "web", ""))
+        n = len(faces) + 1
+        for text in (cli, web):
+            assert f"die #{n}, the {called} die (d6, O'Leary 6.1), is needed" in text, text
+        assert ("then the distance die" in cli) is then
+        assert ("the distance die is asked for next" in web) is then
+        assert web.endswith("it does the step") is not then
     assert "hex" in g.perform("boresight", req, [6, 1, 1]).message
     # a check of 2d6 (O'Leary 2.5) is asked as such
     until(g, has("shift"))
     assert "your own dice: roll 2d6 and give" in asked(g, "shift", offered(g, "shift"))[0]
+
+
+def test_the_web_asks_for_the_pre_registration_scatter_dice_by_name(tmp_path: Path) -> None:
+    """O'Leary 7.1: a 6 on the pre-registration die throws "a direction die and a distance
+    die". The web's ask beside the dice pad called them "die #2 (d6)", "die #3 (d6)" and
+    said of the direction die's face that it does the step (the distance die was still to
+    come): it names each, and the direction die's ask says the distance die follows."""
+    db = tmp_path / "own.db"
+    rs = rules.get("solitaire_asl")
+    Game.create(Store(db), "own", rs.name, rs.scenario("sample"), 3, dice="physical")
+    g = Game.open(Store(db), "own")
+    until(g, has("prereg"))
+    c = TestClient(create_app(db), base_url="http://localhost")
+    page = c.get("/games/own").text
+    h = {"X-CSRF-Token": page.split('name="csrf-token" content="')[1].split('"')[0]}
+    body = {"procedure": "prereg", "request": offered(g, "prereg"), "refusal": "answer"}
+    r = c.post("/api/games/own/perform", json={**body, "dice": "6"}, headers=h).json()
+    assert "die #2, the direction die (d6, O'Leary 7.1), is needed" in r["refused"], r
+    assert r["refused"].endswith("the distance die is asked for next") and r["dice_needed"] == 2
+    r = c.post("/api/games/own/perform", json={**body, "dice": "6 2"}, headers=h).json()
+    assert "die #3, the distance die (d6, O'Leary 7.1), is needed" in r["refused"], r
+    assert r["refused"].endswith("it does the step") and r["dice_needed"] == 3
+    r = c.post("/api/games/own/perform", json={**body, "dice": "6 2 1"}, headers=h).json()
+    assert "refused" not in r and "hex" in " ".join(r["lines"]), r
 
 
 def test_the_staff_rating_asks_for_every_die_it_rolls() -> None:

@@ -6,14 +6,23 @@ import json
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from vedette.cli.entry import main as entry_main
 from vedette.cli.main import main
 from vedette.engine import Store
+from vedette.web.app import create_app
 
 
 def cli(db: Path, *args: str) -> int:
     return main(["--db", str(db), *args])
+
+
+def zoc_entered(db: Path, name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A new game of example 1 (seed 5) in which F1 has entered R1's ZOC: its fixing owed."""
+    assert cli(db, "nab", "new", name, "--scenario", "example1", "--seed", "5") == 0
+    assert cli(db, "nab", "move", "force=F1", "to=W2020") == 0
+    capsys.readouterr()
 
 
 def test_cli_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -106,9 +115,26 @@ def test_todo_with_own_dice_says_how_to_give_them(
     assert cli(db, "nab", "fix", "moving=F1", "contact=R1", "--dice", "3") == 0
     assert "switch places" in capsys.readouterr().out
     seeded = tmp_path / "s.db"
-    assert cli(seeded, "nab", "new", "g2", "--scenario", "example1", "--seed", "5") == 0
-    assert cli(seeded, "nab", "move", "force=F1", "to=W2020") == 0
-    capsys.readouterr()
+    zoc_entered(seeded, "g2", capsys)
     assert cli(seeded, "nab", "todo") == 0
     text = capsys.readouterr().out
     assert "fix moving=F1 contact=R1" in text and "--dice" not in text
+
+
+def test_the_game_as_text_says_the_owed_fixing_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Herman (1): the fixing owed once F1 enters R1's ZOC. The game as text (``game show``,
+    the web's text view) printed it as ``owed: ... 'fix moving=F1 contact=R1'``, a command the
+    web has no box for; it says it as the move's answer does, and ``todo`` keeps the
+    command."""
+    db = tmp_path / "g.db"
+    zoc_entered(db, "g1", capsys)
+    assert cli(db, "game", "show") == 0
+    shown = capsys.readouterr().out
+    owed = [line for line in shown.splitlines() if "owed" in line]
+    assert owed == ["owed now: the fixing of R1 (Vedette), whose ZOC F1 entered (Herman (1))"]
+    c = TestClient(create_app(db), base_url="http://localhost")
+    assert owed[0] in c.get("/api/games/g1").json()["text"].splitlines()
+    assert cli(db, "nab", "todo") == 0
+    assert "fix moving=F1 contact=R1" in capsys.readouterr().out

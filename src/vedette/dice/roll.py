@@ -3,10 +3,14 @@ table row and the consequence. Rendering (one line, JSON) is separate from the r
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from vedette.dice.modifiers import Modifier
+
+#: a term of dice notation with its sign: dice (count, die) or a constant (number)
+_TERM = re.compile(r"([+-]?)\s*(?:([0-9]*)[dD]([0-9]+|%|[A-Za-z_][A-Za-z0-9_]*)|([0-9]+))")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,10 +103,32 @@ class Roll:
         return new
 
     def dice_text(self) -> str:
-        if len(self.faces) == 1:
-            return f"{self.expression}={self.faces[0].face}"
-        inner = "+".join(str(f.face) for f in self.faces)
-        return f"{self.expression}=({inner})"
+        """``2d6=(3+4)``; a constant and a die taken away are said too: ``1d6+2=2+2``,
+        ``2d6-1=(3+1)-1``, ``2d6-1d6=(3+4-2)`` (the line once hid them: ``1d6+2=2=4``)."""
+        faces = self.faces
+        if len(faces) == 1 and self.natural == faces[0].face:  # one die alone (most rolls)
+            return f"{self.expression}={faces[0].face}"
+        if "-" not in self.expression:  # every term added
+            const = self.natural - sum(f.face for f in faces)
+            if not const:  # (a plain sum of dice)
+                return f"{self.expression}=({'+'.join(str(f.face) for f in faces)})"
+            signs = [1] * len(faces)
+        else:  # each term's sign and count as written (the notation checked them)
+            signs, const = [], 0
+            for sign, count, die, number in _TERM.findall(self.expression):
+                if die:
+                    signs += [-1 if sign == "-" else 1] * int(count or 1)
+                else:
+                    const += -int(number) if sign == "-" else int(number)
+            if len(signs) != len(faces):  # (never, for a roll of a parsed expression)
+                return f"{self.expression}=({'+'.join(str(f.face) for f in faces)})"
+        inner = "".join(
+            f"{'-' if s < 0 else '+' if i else ''}{f.face}"
+            for i, (s, f) in enumerate(zip(signs, faces, strict=True))
+        )
+        if len(faces) > 1:
+            inner = f"({inner})"
+        return f"{self.expression}={inner}{f'{const:+d}' if const else ''}"
 
     def line(self) -> str:
         """One readable line in the seeds' style:
@@ -115,7 +141,9 @@ class Roll:
             out = f"{self.dice_text()} vs {cmp}{tgt}"
         else:
             out = self.dice_text()
-            nat_differs = len(self.faces) != 1 or self.natural != self.faces[0].face
+            nat_differs = (len(self.faces) != 1 or self.natural != self.faces[0].face) and (
+                not out.endswith(f"={self.natural}")  # (a die taken away: -1d6=-3)
+            )
             if nat_differs and self.modifiers:
                 out += f"={self.natural}"
             out += "".join(m.text() for m in self.modifiers)

@@ -105,7 +105,9 @@ class PhysicalSource:
 class DiceNeeded(DiceError):
     """A game played with the player's own dice needs a die that was not given. ``dice``:
     the dice asked for (default: that die alone); ``worded``: the step's own words for the
-    ask (a card turned up, not a die rolled), kept as they are."""
+    ask (a card turned up, not a die rolled), kept as they are; ``called``: the die's name in
+    the rule's words, with ``rule`` (O'Leary 6.1's direction die), and ``then`` the die the
+    rule throws after it (its distance die), each asked for in turn."""
 
     def __init__(
         self,
@@ -115,17 +117,24 @@ class DiceNeeded(DiceError):
         web: str = "",
         dice: Sequence[Die] = (),
         worded: bool = False,
+        called: str = "",
+        rule: str = "",
+        then: str = "",
     ) -> None:
         self.die = die
         self.number = number
         self.dice = tuple(dice) or (die,)
         self.worded = worded
-        need = f"this game is played with your own dice: die #{number} ({die.name}) is needed"
+        which = f"die #{number} ({die.name})"
+        if called:
+            which = f"die #{number}, {called} ({die.name}{f', {rule}' if rule else ''}),"
+        need = f"this game is played with your own dice: {which} is needed"
+        also = f", then {then}," if then else ""
         super().__init__(
-            message or f"{need}; roll it and give the faces in order (--dice)",
+            message or f"{need}; roll it{also} and give the faces in order (--dice)",
             web
-            or f"{need}: roll it, tap its face after the others on the dice buttons: it does"
-            " the step",
+            or f"{need}: roll it, tap its face after the others on the dice buttons: "
+            + (f"{then} is asked for next" if then else "it does the step"),
         )
 
 

@@ -135,6 +135,27 @@ def _same_request(proc: Any, file: Any, mine: Any) -> bool:
         return False
 
 
+def _reworded(
+    rs: Ruleset[Any], file: Mapping[str, Any], mine: Mapping[str, Any]
+) -> Mapping[str, Any]:
+    """The file's message and rolls with each earlier release's wording (``rs.reworded``)
+    put as the referee words it now, where that makes them the referee's."""
+    pairs = rs.reworded
+    if not pairs:
+        return file
+    said = {"message": file.get("message", ""), "rolls": file.get("rolls", [])}
+    text = json.dumps(said, ensure_ascii=False)
+    for now, then in pairs:
+        text = text.replace(
+            json.dumps(then, ensure_ascii=False)[1:-1], json.dumps(now, ensure_ascii=False)[1:-1]
+        )
+    now_said = json.loads(text)
+    if now_said == said:
+        return file
+    plain = _plain({"message": mine["message"], "rolls": list(mine["rolls"])})
+    return {**file, **now_said} if now_said == plain else file
+
+
 def _compare(
     rs: Ruleset[Any],
     proc: Any,
@@ -144,7 +165,9 @@ def _compare(
 ) -> str | None:
     """How the file's action differs from the referee's (None: equal). ``earlier``: the
     referee's message as earlier releases worded it (``Outcome.earlier``): a file with those
-    very words says the same."""
+    very words says the same; so does one with an earlier release's words for a text the
+    ruleset words otherwise now (``Ruleset.reworded``), in its message or its rolls."""
+    file = _reworded(rs, file, mine)
     if not _same_request(proc, file.get("request", {}), mine["request"]):
         return (
             f"its request {_quote(file.get('request', {}))} is not what the referee reads from it"

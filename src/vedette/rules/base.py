@@ -359,6 +359,10 @@ class Ruleset(Generic[S]):
     phase_end: ClassVar[tuple[str, ...]] = ()
     #: what :meth:`strength` counts (the after-action report's unit of loss)
     strength_unit: ClassVar[str] = ""
+    #: texts the referee words otherwise than an earlier release did: (now, then) pairs. A
+    #: saved game of that release, re-refereed on import, says the same with ``then`` where
+    #: the referee says ``now`` (in a message or a roll's line: engine/referee.py)
+    reworded: ClassVar[tuple[tuple[str, str], ...]] = ()
     #: the options a game played with the player's own dice (``--physical-dice``) takes
     #: unless the player gives them (stored in the game like any option given): the dice a
     #: player has at the table rather than the odd dice some cases would need

@@ -1062,7 +1062,9 @@ def render(state: NabState) -> str:
         + "; = road; ! fixed"
     )
     for o in state.owed:
-        out.append(f"owed: {o.text} ({o.rule}): '{o.command()}'")
+        # as a player reads it, on the command line and the web's text view alike (todo and
+        # the Next panel give the step: its command, its form)
+        out.append(f"owed now: {o.text} ({o.rule})")
     for p in state.pieces.values():
         flags = []
         if p.fixed:

@@ -23,6 +23,7 @@ from typing import Any
 from vedette.dice import Check, DiceSource, Roll, Table, table_from_data
 from vedette.dice.dist import expression_weights
 from vedette.dice.notation import parse_expression
+from vedette.dice.sources import DiceNeeded
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.protocol import Obligation, Plan
@@ -195,14 +196,24 @@ def scatter(
 ) -> tuple[list[Roll], str | None, str]:
     """The direction die and the distance die (6.1, 7.1): the hex they give, or None."""
     dirs = config.scatter.directions
-    rd = steps[0].resolve(dice)
-    rn = steps[1].resolve(dice)
-    assert isinstance(rd, Roll) and isinstance(rn, Roll)
+    rd = _named(steps[0], dice, "the direction die", "the distance die")
+    rn = _named(steps[1], dice, "the distance die")
     name = dirs.get(rd.final)
     if name is None:
         raise BadRequest(f"no direction for a direction die of {rd.final} in the scatter data")
     hexid = state.layout.neighbor(origin, name, rn.final)
     return [rd, rn], hexid, f"{rn.final} hex{'es' if rn.final > 1 else ''} {name} of {origin}"
+
+
+def _named(step: Check, dice: DiceSource, called: str, then: str = "") -> Roll:
+    """``step`` rolled; with the player's own dice, a die not given is asked for by its name
+    in the rule (6.1, 7.1: "a direction die and a distance die"), not by its number alone."""
+    try:
+        r = step.resolve(dice)
+    except DiceNeeded as e:
+        raise DiceNeeded(e.die, e.number, called=called, rule=step.rule, then=then) from None
+    assert isinstance(r, Roll)
+    return r
 
 
 def _deferred_die(

@@ -78,6 +78,10 @@ class SolitaireASL(Ruleset[State]):
     flow = FLOW
     #: the Next entries that move play on (ASL A3: the next phase of the player turn)
     phase_end = ("phase",)
+    #: a cloaked shift's 11-12 row as release 0.2 gave it, the reading named for a player now
+    reworded = (
+        ("(the row does not speak of cloaked units: vedette's reading A10)", "(documented A10)"),
+    )
 
     def __init__(self) -> None:
         self.procedures = procedure_table(
