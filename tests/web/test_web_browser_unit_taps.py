@@ -16,7 +16,7 @@ import pytest
 from tests.todo_play import fill, perform
 from tests.web.conftest import Tabs, tab
 from tests.web.markup import markup_scenario
-from tests.web.test_web_asl_table import PHONE, REACHED, SEQ
+from tests.web.test_web_asl_table import PHONE, REACHED, SEQ, open_game
 from tests.web.test_web_browser_xss import PROBE
 from vedette import rules
 from vedette.engine import Game, Store
@@ -31,17 +31,6 @@ def kuryakin_card(g: Game) -> None:
     rng = random.Random(1)
     while not (len(todo := g.todo()) > 8 and any("unit" in t.request for t in todo)):
         perform(g, todo[0].procedure, fill(todo[0], rng), rng)
-
-
-def open_game(pg: Any, live_server: str, name: str) -> list[str]:
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(f"{live_server}/games/{name}")
-    pg.wait_for_selector("#next .next-item")
-    pg.evaluate(
-        "() => { window.__keys = 0; addEventListener('keydown', () => window.__keys++, true); }"
-    )
-    return errors
 
 
 def below_the_fold(pg: Any, g: Game) -> str:
