@@ -56,6 +56,19 @@ REACHED = """(s) => { const e = document.querySelector(s); if (!e) return false;
 SEQ = "document.querySelector('#log li')?.dataset.seq || ''"
 
 
+def open_game(pg: Any, live_server: str, name: str) -> list[str]:
+    """The game's page open, its Next list shown; the page errors seen (a list kept up to
+    date) and keys pressed counted (``window.__keys``: taps only, none typed)."""
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(f"{live_server}/games/{name}")
+    pg.wait_for_selector("#next .next-item")
+    pg.evaluate(
+        "() => { window.__keys = 0; addEventListener('keydown', () => window.__keys++, true); }"
+    )
+    return errors
+
+
 def test_the_player_s_reports_take_three_taps_from_the_counter(
     tabs: Tabs, live_server: str, live_db: Path
 ) -> None:
@@ -69,13 +82,7 @@ def test_the_player_s_reports_take_three_taps_from_the_counter(
     assert not [t for t in g.todo() if t.procedure in ("reveal", "drop")]
     with tab(tabs, **PHONE) as pg:
         page: Any = pg
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{live_server}/games/a3-counters")
-        page.wait_for_selector("#next .next-item")
-        page.evaluate(
-            "() => { window.__keys = 0; addEventListener('keydown', () => window.__keys++, true); }"
-        )
+        errors = open_game(page, live_server, "a3-counters")
         for counter, target in (
             ("P1", "#next li.counter button.next-item[data-procedure='drop']"),
             ("D1", "#next li.counter button.next-item[data-procedure='reveal']"),

@@ -357,6 +357,10 @@ class Ruleset(Generic[S]):
     #: the procedures that end the current phase or step and move play on (the web keeps
     #: their Next entry in view beside Roll, however long the list); (): none is named
     phase_end: ClassVar[tuple[str, ...]] = ()
+    #: the request fields that name the board piece a ``todo`` entry is about (a unit, a
+    #: general, a force; a list field names each of its pieces): a tap on that piece lists
+    #: its entries at the top of the web's Next list, as ``todo`` gives them; (): none
+    pick_fields: ClassVar[tuple[str, ...]] = ()
     #: what :meth:`strength` counts (the after-action report's unit of loss)
     strength_unit: ClassVar[str] = ""
     #: texts the referee words otherwise than an earlier release did: (now, then) pairs. A

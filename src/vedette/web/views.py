@@ -186,11 +186,23 @@ def todo(g: Game) -> list[dict[str, Any]]:
     except Exception:  # a ruleset's todo failing must not take the page down
         return []
     items.sort(key=lambda t: not t["owed"])
-    # (the entry that ends the phase: the page keeps it in view, however long the list)
+    # (the entry that ends the phase: the page keeps it in view, however long the list;
+    # the pieces it is about: a tap on one lists it first, Ruleset.pick_fields)
+    fields = g.ruleset.pick_fields
     for t in items:
         if t["procedure"] in g.ruleset.phase_end:
             t["phase_end"] = True
+        pieces = [str(v) for k in fields for v in named(t["request"].get(k))]
+        if pieces:
+            t["pieces"] = pieces
     return items
+
+
+def named(value: Any) -> list[Any]:
+    """The pieces a request field names: its value, each of a list's, none for None."""
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list | tuple) else [value]
 
 
 def counters(g: Game) -> dict[str, list[dict[str, Any]]]:

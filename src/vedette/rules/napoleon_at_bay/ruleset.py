@@ -1183,6 +1183,8 @@ class NapoleonAtBay(Ruleset[NabState]):
     #: the Next entries that move play on (Herman (5), the sequence of play: movement ends,
     #: then combat)
     phase_end = ("end_movement", "end_combat")
+    #: a force's move (``force``), its fixing once it moved into contact (``moving``)
+    pick_fields = ("force", "moving")
 
     def current_phase(self, state: NabState) -> str | None:
         return state.phase

@@ -841,6 +841,8 @@ class SoloNapoleonic(Ruleset[State]):
     flow = FLOW
     #: the Next entries that move play on (Kuryakin, Move Sequence: the card, then the turn, ends)
     phase_end = ("next", "end_turn")
+    #: a unit's own entries (``unit``; a disorder test names its ``units``), a general's ride
+    pick_fields = ("unit", "units", "general")
 
     #: a game played with the player's own dice deals a real deck (reading K80: a card turned
     #: up for each holder, not a d10, d9 ... d2 shuffle) and rates a general a step (K81)

@@ -174,6 +174,8 @@ class TwoByTwo(Ruleset[GameState]):
     flow = FLOW
     #: the Next entries that move play on (2 by 2, Sequence of play: the phase or set-up step ends)
     phase_end = ("next", "next_phase")
+    #: a unit's own entries: its moves, formation, rout, charge (``unit``), its fire (``firer``)
+    pick_fields = ("unit", "firer")
 
     def _check_move(self, state: GameState, req: rq.Move) -> Outcome:
         """``check_move`` answers with the judgement ``move`` gets (the flow, what is owed,

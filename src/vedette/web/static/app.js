@@ -364,41 +364,60 @@ function initGame() {
     openChoices(item, btn, li);
     return li;
   }
-  // the player's own reports on a counter tapped on the board (ASL: reveal, drop, a
-  // fortification's CA; not in Next: losing concealment is the player's report, not a
-  // suggestion): at the Next list's top while that counter is the one tapped, each one tap,
-  // then Roll (three taps in all, from the counter itself)
+  // a piece tapped on the board: its entries at the Next list's top while it is the one
+  // tapped, each one tap, then Roll (three taps in all, from the piece itself, never a scroll
+  // down a long list): the player's own reports on it (ASL: reveal, drop, a fortification's
+  // CA; not in Next: losing concealment is the player's report, not a suggestion), then the
+  // Next entries about it (the ruleset's pick fields name it: ``pieces``), as todo gives
+  // them (same words, request and choices: what plan accepts)
   let counters = initial.counters || {};
   function showCounter(id) {
     const ol = document.getElementById("next");
     ol.querySelectorAll("li.counter").forEach((li) => li.remove());
-    const items = Object.hasOwn(counters, id) ? counters[id] : []; // (an id "toString": not the object's)
-    items.slice().reverse().forEach((item, j) => ol.prepend(entry(item, `c${items.length - 1 - j}`, "counter")));
-    if (!items.length) return;
+    const own = Object.hasOwn(counters, id) ? counters[id] : []; // (an id "toString": not the object's)
+    const about = shownTodo.filter((t) => !t.refused && (t.pieces || []).includes(id)).map((t) => ({ ...t }));
+    const lis = [];
+    document.querySelector(".panel")?.classList.remove("piece");
+    // (its name said by the board: each line's words after it, its rule once chosen)
+    const cls = (same, split) => "counter" + (same ? " same" : split ? " lead" : "");
+    lines([...own, ...about], (item, n, same, split) => lis.push(entry(item, `c${n}`, cls(same, split), split)), id);
+    if (!lis.length) return;
+    ol.prepend(...lis);
     ol.scrollTop = 0;
     if (phone()) {
       if (document.querySelector(".panel.folded")) fold(false);
+      document.querySelector(".panel").classList.add("piece");
       document.querySelector(".panel").scrollTop = 0;
+      fitNext(); // (the list's room: the answer above it shortened)
+    }
+  }
+  // the Next entries as lines: ``each(item, n, same, split)``, ``same`` for a unit's entries
+  // after its first ("IR 49 Hiller may wheel left", "... may turn left"): short buttons side
+  // by side under it, its name said once (kept in the text, for a screen reader and the
+  // chosen entry; shown once chosen; ``split``: the name and the rest of the words); ten lines
+  // a unit were two screens of 2 by 2's list
+  // (grouped by the unit the request names as well as by the words: two units whose names
+  // hold " may " ("Garde may A", "Garde may B") never join one group); ``id``: the piece
+  // tapped, its entries' words led by its id said once too ("F3 moves", "F3 fires at A1")
+  function lines(items, each, id = null) {
+    let who = null;
+    const led = (t) => (id !== null && t.startsWith(`${id} `) ? [t, `${id} `, t.slice(id.length + 1)] : null);
+    for (const [n, item] of items.entries()) {
+      const said = item.owed ? null : /^(.{2,}? may )(.+)$/s.exec(item.text) || led(item.text);
+      const key = said ? JSON.stringify([said[1], item.request ? item.request.unit ?? null : null]) : null;
+      const same = !!key && key === who;
+      who = key;
+      each(item, n, same, said ? [el("span", { class: "next-who" }, said[1]), said[2]] : null);
     }
   }
   function renderNext(todo) {
     shownTodo = todo;
+    document.querySelector(".panel")?.classList.remove("piece"); // (a new answer: in full)
     const ol = document.getElementById("next");
     ol.replaceChildren();
     const lastEnd = todo.findLastIndex((t) => t.phase_end && !t.owed);
-    let who = null;
-    for (const [n, item] of todo.entries()) {
-      // a unit's entries after its first ("IR 49 Hiller may wheel left", "... may turn left"):
-      // short buttons side by side under it, its name said once (kept in the text, for a
-      // screen reader and the chosen entry; shown once chosen); ten lines a unit were two
-      // screens of 2 by 2's list
-      // (grouped by the unit the request names as well as by the words: two units whose names
-      // hold " may " ("Garde may A", "Garde may B") never join one group)
-      const said = item.owed ? null : /^(.{2,}? may )(.+)$/s.exec(item.text);
-      const key = said ? JSON.stringify([said[1], item.request ? item.request.unit ?? null : null]) : null;
-      const same = !!key && key === who;
-      who = key;
-      const text = same ? [el("span", { class: "next-who" }, said[1]), said[2]] : null;
+    lines(todo, (item, n, same, split) => {
+      const text = same ? split : null;
       // the phase's end (its last entry, not owed): held at the list's bottom edge in view,
       // however long the list (a tap, never a scroll through 60 entries to reach it)
       const ends = n === lastEnd ? " ends" : "";
@@ -413,7 +432,7 @@ function initGame() {
         li.append(" ", waive);
       }
       ol.append(li);
-    }
+    });
     if (!todo.length) ol.append(el("li", { class: "muted" }, "the referee owes nothing and suggests nothing: pick an action below"));
   }
 
@@ -767,8 +786,6 @@ function initGame() {
     const key = `${kind}:${JSON.stringify(value)}`;
     if (key === lastPick.key && Date.now() - lastPick.at < 100) return; // one pick, told twice
     lastPick = { key, at: Date.now() };
-    // (a fortification or a minefield is picked as a place: its id names it all the same)
-    if (kind === "unit" || Object.hasOwn(counters, fieldText(value))) showCounter(fieldText(value));
     const text = fieldText(value);
     // the field of the chosen Next entry that offers this very choice (Kuryakin's chance card
     // 'on' a unit, a general riding 'to' one: fields whose names say nothing of the board),
@@ -790,6 +807,9 @@ function initGame() {
         return;
       }
     }
+    // a piece tapped that is not the chosen entry's choice: its own entries first (a
+    // fortification or a minefield is picked as a place: its id names it all the same)
+    if (kind === "unit" || Object.hasOwn(counters, text)) showCounter(text);
     // the form the player works in first: the one of the field last focused, else the
     // sequence's while that part is open, else the action's
     const order = sf && !(lastField && form()?.contains(lastField)) ? [sf, form()] : [form(), sf];
