@@ -50,10 +50,10 @@ def below_the_fold(pg: Any, g: Game) -> str:
 @pytest.mark.parametrize(
     ("ruleset", "name", "doing"),
     [
-        ("two_by_two", "tap-2x2", "choice"),
-        ("two_by_two", "tap-2x2-about", "face about"),
-        ("solo_napoleonic", "tap-kur", "choice"),
-        ("napoleon_at_bay", "tap-nab", "choice"),
+        ("two_by_two", "unit-tap-2x2", "choice"),
+        ("two_by_two", "unit-tap-2x2-about", "face about"),
+        ("solo_napoleonic", "unit-tap-kur", "choice"),
+        ("napoleon_at_bay", "unit-tap-nab", "choice"),
     ],
 )
 def test_a_piece_tapped_lists_its_entries_first_three_taps(
@@ -106,10 +106,10 @@ def test_a_piece_with_no_entries_adds_nothing(tabs: Tabs, live_server: str, live
     """2 by 2's first player phase: the other side's unit has no entry; tapped, nothing joins
     the list (and its own unit's entries, shown before, go: the tap is another piece's)."""
     scen = rules.get("two_by_two").scenario("sample")
-    Game.create(Store(live_db), "tap-none", "two_by_two", scen, seed=1)
+    Game.create(Store(live_db), "unit-tap-none", "two_by_two", scen, seed=1)
     with tab(tabs, **PHONE) as pg:
         page: Any = pg
-        errors = open_game(page, live_server, "tap-none")
+        errors = open_game(page, live_server, "unit-tap-none")
         lines = page.locator("#next li").count()
         page.tap("#board [data-pick='A1']")
         assert page.locator(TOP).count() > 0
@@ -125,11 +125,13 @@ def test_markup_in_a_tapped_piece_s_entries_stays_text(
     """Issue 11 through the tapped piece's entries: a 2 by 2 unit named with markup, its
     entries listed at the top with its name as text, chosen; no script runs, nothing is
     injected."""
-    g = Game.create(Store(live_db), "tap-xss", "two_by_two", markup_scenario("two_by_two"), seed=1)
+    g = Game.create(
+        Store(live_db), "unit-tap-xss", "two_by_two", markup_scenario("two_by_two"), seed=1
+    )
     unit = next(str(t.request["unit"]) for t in g.todo() if "<" in str(t.request.get("unit", "")))
     with tab(tabs, **PHONE) as pg:
         page: Any = pg
-        errors = open_game(page, live_server, "tap-xss")
+        errors = open_game(page, live_server, "unit-tap-xss")
         page.evaluate(
             "(k) => document.dispatchEvent(new CustomEvent('vedette:pick',"
             " {detail: {kind: 'unit', value: k, under: null}}))",
@@ -150,7 +152,7 @@ def test_a_kuryakin_general_tapped_lists_his_ride(
     """Kuryakin's general (his ride to a unit, ``general``): tapped on the board, his entry
     comes first; one of its units tapped as a choice, then Roll: the ride is performed."""
     scen = rules.get("solo_napoleonic").scenario("sample")
-    g = Game.create(Store(live_db), "tap-gen", "solonap", scen, seed=1)
+    g = Game.create(Store(live_db), "unit-tap-gen", "solonap", scen, seed=1)
     rng = random.Random(1)
     while not (rides := [t for t in g.todo() if t.procedure == "general"]):
         first = g.todo()[0]
@@ -159,7 +161,7 @@ def test_a_kuryakin_general_tapped_lists_his_ride(
     general = str(ride.request["general"])
     with tab(tabs, **PHONE) as pg:
         page: Any = pg
-        errors = open_game(page, live_server, "tap-gen")
+        errors = open_game(page, live_server, "unit-tap-gen")
         before = page.evaluate(SEQ)
         page.tap(f"#board [data-pick='{general}']")
         assert page.locator(f"{TOP} .next-text").all_text_contents() == [ride.text]
@@ -169,6 +171,6 @@ def test_a_kuryakin_general_tapped_lists_his_ride(
         page.wait_for_function(f"b => ({SEQ}) !== b", arg=before)
         assert "error" not in page.inner_html("#result"), page.inner_text("#result")
         assert page.evaluate("window.__keys") == 0 and not errors, errors
-    done = Game.open(Store(live_db), "tap-gen").records[-1].payload
+    done = Game.open(Store(live_db), "unit-tap-gen").records[-1].payload
     assert done["procedure"] == "general" and done["request"]["general"] == general
     assert done["request"]["to"] == ride.open["to"][0]
