@@ -297,9 +297,10 @@ def move_offer(
         # choices of an open line field by field)
         ahead = {**open_, "direction": forward_directions(state)}
         moves = {**open_, "direction": DIRECTIONS}
+        # (each line says which it is: two lines worded alike could not be told apart)
         return [
-            make("move", {**given, "mode": "advance"}, text, rule, ahead),
-            make("move", {**given, "mode": "move"}, text, rule, moves),
+            make("move", {**given, "mode": "advance"}, f"{text}: an advance, forward", rule, ahead),
+            make("move", {**given, "mode": "move"}, f"{text}: a plain move, any way", rule, moves),
         ]
     elif mode is None:
         open_["mode"] = ("advance", "move")
