@@ -153,25 +153,6 @@ def test_a_timid_cos_retirement_into_a_unit_behind_owes_the_collision(tmp_path: 
     assert "F1 collides with F2" in out.message and owed(g) == [COLLIDED]
 
 
-def test_skirmishers_evading_into_an_enemy_unit_owe_the_collision(tmp_path: Path) -> None:
-    """Cavalry vs. Infantry: skirmishers 'will evade D20cm'; French infantry 150mm behind
-    them is run into (the skirmishers take no D; the infantry's D3 is owed)."""
-    units = [
-        cavalry("F1", x=500.0, y=0.0, width=90.0),
-        skirmishers("A1", x=500.0, y=330.0),
-        unit("F2", x=500.0, y=480.0),
-    ]
-    g = ready(tmp_path, units)
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
-    g.perform("next", {})
-    out = g.perform("evade", {"unit": "A1"}, [15])
-    assert "A1 collides with F2" in out.message
-    collided = ("disorder", {"cause": "collision", "units": ["A1", "F2"]})
-    assert owed(g) == [collided]
-    g.perform(*collided, [3, 2])
-    assert (g.state.unit("A1").disorder, g.state.unit("F2").disorder) == (0, 2)
-
-
 # == Cavalry vs. Infantry: skirmishers evade, they do not stand to test (reading K65) ==========
 def test_skirmishers_charged_by_cavalry_evade_without_the_forced_test(tmp_path: Path) -> None:
     """'Skirmishers will not stand against cavalry, and if charged will evade D20cm': when

@@ -3,6 +3,7 @@ Charge Home Test). Percentile dice BELOW the Base Percentage Level plus the modi
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -771,7 +772,7 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
     ch = Changes(state)
     if not home_needed(u, t) and not req.test:
         kw0: dict[str, Any] = dict(contact(u, t))
-        hit = rules_move_collisions(state, u, kw0, t.id)
+        hit, _ = rules_move_collisions(state, u, kw0, t.id)
         ch.unit(ChargedHome, u.id, "charges home (no test needed)", charge_state="home", **kw0)
         _home_done(ch, u, True)
         return Outcome(
@@ -785,7 +786,7 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
     use_effects(ch, u.id, "charge_home")
     if r.row == "pass":
         kw1: dict[str, Any] = dict(contact(u, t))
-        hit = rules_move_collisions(state, u, kw1, t.id)
+        hit, _ = rules_move_collisions(state, u, kw1, t.id)
         ch.unit(ChargedHome, u.id, "charges home", charge_state="home", **kw1)
         _home_done(ch, u, True)
         return Outcome(
@@ -800,7 +801,8 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
         kw: dict[str, object] = {"charge_state": "halted", "advancing": False}
         if pos is not None:
             kw["x"], kw["y"] = pos
-        res_note = rules_move_collisions(state, u, kw)
+        # reading K89: the retirement stops at contact with an enemy behind, as any move does
+        res_note, _ = rules_move_collisions(state, u, kw)
         ch.unit(ChargeHomeFailed, u.id, f"fails to charge home: {res}", **kw)
     elif u.kind == "infantry" and u.grade in GRADES[:3]:
         res = fail.infantry_ABC
@@ -859,13 +861,13 @@ def close(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
         )
     t = state.unit(u.charge_target)
     ch = Changes(state)
-    kw: dict[str, object] = dict(contact(u, t))
+    kw: dict[str, Any] = dict(contact(u, t))
     short = reach_short(state, u, kw)
     if short is not None:
         # reading K88: the move up is the charger's move (its reach, reading K50): a target that
         # has retired beyond it is not reached; the charger moves its move at it and the charge
         # ends there (no charge home, no melee)
-        hit = rules_move_collisions(state, u, short, t.id)
+        hit, _ = rules_move_collisions(state, u, short, t.id)
         ch.unit(ClosedUp, u.id, f"moves up toward {t.id}: out of reach", **short)
         charging.set_step(
             ch,
@@ -884,7 +886,27 @@ def close(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
         # volley after a halted charge is a moved firer's, at short range)
         kw = {"moved_mm": max(u.moved_mm, 1.0)}
     # a charge is made in a straight line: what lies between is run into (Kuryakin, Disorder)
-    hit = rules_move_collisions(state, u, kw, t.id)
+    hit, who = rules_move_collisions(state, u, kw, t.id)
+    if who is not None:
+        # reading K89 (and K68: "units who charge do so in a straight line"): an enemy come
+        # into the way since the charge was declared stops the move up at contact with it; the
+        # charge on the target ends there (no charge home, no melee: the enemy met was not
+        # charged)
+        b = geom.body(u)
+        assert b is not None
+        kw["moved_mm"] = u.moved_mm + round(
+            math.hypot(kw["x"] - b.centre.x, kw["y"] - b.centre.y), 1
+        )
+        ch.unit(ClosedUp, u.id, f"moves up toward {t.id}: {who} in the way", **kw)
+        charging.set_step(
+            ch,
+            ch.state.unit(u.id),
+            f"{who} is in the way of {u.id}'s charge: it ends at contact (reading K89)",
+            charge_step=None,
+            charge_state="done",
+        )
+        msg = f"{u.id} moves up toward {t.id}{hit}; the charge on {t.id} ends (no melee)"
+        return Outcome(tuple(ch.events), (), msg, {"melee": False, "reached": False})
     ch.unit(ClosedUp, u.id, f"moves up to {t.id}", **kw)
     charging.after_close(ch, u.id)
     nxt = ch.state.unit(u.id).charge_step
