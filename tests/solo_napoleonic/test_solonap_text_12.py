@@ -110,7 +110,9 @@ def test_a_charger_moving_up_stops_at_an_enemy_come_into_its_way(tmp_path: Path)
     the test F1's charge forced and retired 140mm through A2, its own side's, to stand behind
     it; F1 then moved up through A2 (a collision's chits) into contact with A1 and went on to
     charge home. Reading K89: the move up stops where it first touches A2, and the charge on A1
-    ends there (no charge home, no melee: A2 was never charged)."""
+    ends there (no charge home, no melee: A2 was never charged). So too when F1 moved up first
+    and A1 retired after: the charge home's move into contact stops at A2 and the charge ends
+    (it went through A2 and fought A1)."""
     units = [
         unit("F1", x=1000.0, y=0.0, grade="B"),
         unit("A1", "Allies", x=1000.0, y=40.0, grade="B"),
@@ -129,4 +131,19 @@ def test_a_charger_moving_up_stops_at_an_enemy_come_into_its_way(tmp_path: Path)
     assert "F1 stops at contact with A2" in out.message and "K89" in out.message
     assert f1.charge_step is None and f1.charge_state == "done" and _owed(g) == []
     assert not out.details["melee"] and not g.is_legal("charge_home", {"unit": "F1"}).ok
+    assert not g.is_legal("melee", {"unit": "F1", "target": "A1"}).ok
+    # F1 closes first (10mm), then A1 retires behind A2: the charge home's move stops at A2
+    g = ready(tmp_path / "b", units)
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
+    g.perform("next", {})
+    g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [99, 4])
+    g.perform("close", {"unit": "F1"})
+    g.perform("move", {"unit": "A1", "mode": "retire"}, [-1, 2])
+    g.perform("disorder", {"cause": "collision", "units": ["A1", "A2"]}, [1, 1])
+    assert _owed(g) == [("charge_home", {"unit": "F1"})]  # (no test: A1 failed, F1 unhurt)
+    out = g.perform("charge_home", {"unit": "F1"})
+    f1 = g.state.unit("F1")
+    assert (f1.y, f1.moved_mm, f1.collided) == (85.0, 85.0, ())
+    assert "F1 stops at contact with A2" in out.message and not out.details["home"]
+    assert f1.charge_step is None and f1.charge_state == "done" and _owed(g) == []
     assert not g.is_legal("melee", {"unit": "F1", "target": "A1"}).ok

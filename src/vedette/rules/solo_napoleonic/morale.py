@@ -761,6 +761,36 @@ def reach_short(state: State, u: Unit, kw: dict[str, Any]) -> dict[str, Any] | N
     }
 
 
+def barred(
+    ch: Changes,
+    u: Unit,
+    t: Unit,
+    who: str,
+    kw: dict[str, Any],
+    hit: str,
+    rolls: tuple[Roll, ...],
+) -> Outcome:
+    """Reading K89 (and K68: "units who charge do so in a straight line"): an enemy ``who``
+    come into the charger's way since the charge was declared (its target gone behind it)
+    stops the move up to the target at contact with it (``kw``, moved there by
+    ``actions.run_into``); the charge on the target ends there: no charge home, no melee (the
+    enemy met was not charged). ``close`` and ``charge_home`` (whose move into contact follows
+    a target that retired after the close) end so."""
+    b = geom.body(u)
+    assert b is not None
+    kw["moved_mm"] = u.moved_mm + round(math.hypot(kw["x"] - b.centre.x, kw["y"] - b.centre.y), 1)
+    ch.unit(ClosedUp, u.id, f"moves up toward {t.id}: {who} in the way", **kw)
+    charging.set_step(
+        ch,
+        ch.state.unit(u.id),
+        f"{who} is in the way of {u.id}'s charge: it ends at contact (reading K89)",
+        charge_step=None,
+        charge_state="done",
+    )
+    msg = f"{u.id} moves up toward {t.id}{hit}; the charge on {t.id} ends (no melee)"
+    return Outcome(tuple(ch.events), rolls, msg, {"melee": False, "reached": False, "home": False})
+
+
 def timid_co(state: State, u: Unit) -> bool:
     b = state.brigadier_of(u)
     return b is not None and b.av == "timid"
@@ -772,7 +802,9 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
     ch = Changes(state)
     if not home_needed(u, t) and not req.test:
         kw0: dict[str, Any] = dict(contact(u, t))
-        hit, _ = rules_move_collisions(state, u, kw0, t.id)
+        hit, who = rules_move_collisions(state, u, kw0, t.id)
+        if who is not None:
+            return barred(ch, u, t, who, kw0, hit, ())
         ch.unit(ChargedHome, u.id, "charges home (no test needed)", charge_state="home", **kw0)
         _home_done(ch, u, True)
         return Outcome(
@@ -786,7 +818,9 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
     use_effects(ch, u.id, "charge_home")
     if r.row == "pass":
         kw1: dict[str, Any] = dict(contact(u, t))
-        hit, _ = rules_move_collisions(state, u, kw1, t.id)
+        hit, who = rules_move_collisions(state, u, kw1, t.id)
+        if who is not None:
+            return barred(ch, u, t, who, kw1, hit, (r,))
         ch.unit(ChargedHome, u.id, "charges home", charge_state="home", **kw1)
         _home_done(ch, u, True)
         return Outcome(
@@ -888,25 +922,7 @@ def close(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     # a charge is made in a straight line: what lies between is run into (Kuryakin, Disorder)
     hit, who = rules_move_collisions(state, u, kw, t.id)
     if who is not None:
-        # reading K89 (and K68: "units who charge do so in a straight line"): an enemy come
-        # into the way since the charge was declared stops the move up at contact with it; the
-        # charge on the target ends there (no charge home, no melee: the enemy met was not
-        # charged)
-        b = geom.body(u)
-        assert b is not None
-        kw["moved_mm"] = u.moved_mm + round(
-            math.hypot(kw["x"] - b.centre.x, kw["y"] - b.centre.y), 1
-        )
-        ch.unit(ClosedUp, u.id, f"moves up toward {t.id}: {who} in the way", **kw)
-        charging.set_step(
-            ch,
-            ch.state.unit(u.id),
-            f"{who} is in the way of {u.id}'s charge: it ends at contact (reading K89)",
-            charge_step=None,
-            charge_state="done",
-        )
-        msg = f"{u.id} moves up toward {t.id}{hit}; the charge on {t.id} ends (no melee)"
-        return Outcome(tuple(ch.events), (), msg, {"melee": False, "reached": False})
+        return barred(ch, u, t, who, kw, hit, ())
     ch.unit(ClosedUp, u.id, f"moves up to {t.id}", **kw)
     charging.after_close(ch, u.id)
     nxt = ch.state.unit(u.id).charge_step
