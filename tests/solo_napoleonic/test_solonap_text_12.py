@@ -52,24 +52,30 @@ def test_a_timid_cos_retirement_stops_at_contact_with_an_enemy_behind(tmp_path: 
     """Charge Home Test: infantry who fail "retire 100mm" when their CO is Timid. F1, in
     contact with A1 at y=30, fell back 100mm straight through A2 of the enemy behind it, for a
     collision's chits. Reading K89, as for any move: it stops where it first touches A2, no
-    collision owed (a friend there is still run into: test_solonap_text_3)."""
-    units = [
-        unit("F1", x=500.0, y=0.0),
+    collision owed. A unit of its own side there is still run into (Disorder: "Each collision
+    D3 D's per unit involved"): F1 falls back to y=-70, the collision owed."""
+    for behind in (
         unit("A2", "Allies", x=500.0, y=-80.0, facing=0.0),
-        unit("A1", "Allies", x=500.0, y=60.0),
-    ]
-    g = ready(tmp_path, units, gens=TIMID)
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
-    g.perform("next", {})
-    g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
-    g.perform("fire", {"unit": "A1", "target": "F1", "hold": True})
-    g.perform("close", {"unit": "F1"})
-    out = g.perform("charge_home", {"unit": "F1"}, [99])
-    f1 = g.state.unit("F1")
-    assert (f1.x, f1.y) == (500.0, -50.0) and f1.collided == ()
-    assert "F1 stops at contact with A2" in out.message and "K89" in out.message
-    assert "collides" not in out.message and _owed(g) == []
-    assert geom.unit_distance(f1, g.state.unit("A2")) < 0.5
+        unit("F2", x=500.0, y=-80.0),
+    ):
+        units = [unit("F1", x=500.0, y=0.0), behind, unit("A1", "Allies", x=500.0, y=60.0)]
+        g = ready(tmp_path / behind["id"], units, gens=TIMID)
+        g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
+        g.perform("next", {})
+        g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
+        g.perform("fire", {"unit": "A1", "target": "F1", "hold": True})
+        g.perform("close", {"unit": "F1"})
+        out = g.perform("charge_home", {"unit": "F1"}, [99])
+        f1 = g.state.unit("F1")
+        if behind["side"] == "Allies":
+            assert (f1.x, f1.y) == (500.0, -50.0) and f1.collided == ()
+            assert "F1 stops at contact with A2" in out.message and "K89" in out.message
+            assert "collides" not in out.message and _owed(g) == []
+            assert geom.unit_distance(f1, g.state.unit("A2")) < 0.5
+        else:
+            assert f1.y == pytest.approx(30.0 - 100.0, abs=0.5)  # from contact
+            collided = ("disorder", {"cause": "collision", "units": ["F1", "F2"]})
+            assert "F1 collides with F2" in out.message and _owed(g) == [collided]
 
 
 def test_skirmishers_evading_stop_at_contact_with_an_enemy(tmp_path: Path) -> None:

@@ -761,6 +761,13 @@ def reach_short(state: State, u: Unit, kw: dict[str, Any]) -> dict[str, Any] | N
     }
 
 
+def ends_short(ch: Changes, u: Unit, kw: dict[str, Any], what: str, why: str) -> None:
+    """The charger's move up ``kw`` made short of its target, and its charge ended there (no
+    charge home, no melee): reading K88 (out of reach), K89 (an enemy in the way)."""
+    ch.unit(ClosedUp, u.id, what, **kw)
+    charging.set_step(ch, ch.state.unit(u.id), why, charge_step=None, charge_state="done")
+
+
 def barred(
     ch: Changes,
     u: Unit,
@@ -779,13 +786,12 @@ def barred(
     b = geom.body(u)
     assert b is not None
     kw["moved_mm"] = u.moved_mm + round(math.hypot(kw["x"] - b.centre.x, kw["y"] - b.centre.y), 1)
-    ch.unit(ClosedUp, u.id, f"moves up toward {t.id}: {who} in the way", **kw)
-    charging.set_step(
+    ends_short(
         ch,
-        ch.state.unit(u.id),
+        u,
+        kw,
+        f"moves up toward {t.id}: {who} in the way",
         f"{who} is in the way of {u.id}'s charge: it ends at contact (reading K89)",
-        charge_step=None,
-        charge_state="done",
     )
     msg = f"{u.id} moves up toward {t.id}{hit}; the charge on {t.id} ends (no melee)"
     return Outcome(tuple(ch.events), rolls, msg, {"melee": False, "reached": False, "home": False})
@@ -902,13 +908,12 @@ def close(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
         # has retired beyond it is not reached; the charger moves its move at it and the charge
         # ends there (no charge home, no melee)
         hit, _ = rules_move_collisions(state, u, short, t.id)
-        ch.unit(ClosedUp, u.id, f"moves up toward {t.id}: out of reach", **short)
-        charging.set_step(
+        ends_short(
             ch,
-            ch.state.unit(u.id),
+            u,
+            short,
+            f"moves up toward {t.id}: out of reach",
             f"{t.id} is beyond {u.id}'s move: the charge ends short (reading K88)",
-            charge_step=None,
-            charge_state="done",
         )
         msg = (
             f"{u.id} moves up {short['moved_mm'] - u.moved_mm:.0f}mm toward {t.id}, all its move:"
