@@ -222,6 +222,46 @@ K90 = (
     " for o in state.units))"
 )
 K88_K90 = "a6b3bc3:K88-K90"
+#: reading K89 for the moves the rules make (session 20, helper K13): a charger stopped at contact
+#: with an enemy in its way (a close, or a charge home following a target that retired) ends its
+#: charge (``morale.barred``), in the baseline's actions
+K89R_BARRED = (
+    "def _barred89(ch, u, kw):\n"
+    "    from vedette.rules.solo_napoleonic.events import ChargeStep as _CS89, ClosedUp as _CU89\n"
+    "    _b = geom.body(u)\n"
+    "    kw = {**kw, 'moved_mm': u.moved_mm + round(math.hypot(kw['x'] - _b.centre.x,\n"
+    "                                                          kw['y'] - _b.centre.y), 1)}\n"
+    "    ch.unit(_CU89, u.id, 'moves up: an enemy in the way (K89)', **kw)\n"
+    "    ch.unit(_CS89, u.id, 'the charge ends (K89)', charge_step=None, charge_state='done')\n"
+    "    return Outcome(tuple(ch.events), (), 'barred (K89)', {'melee': False, 'home': False})\n"
+    "\n"
+    "\n"
+)
+#: (the same) c1ed18f's rules' moves (``_k16_kw``) stopped at contact with an enemy: the move's
+#: ``kw`` so stopped, its collisions those before the stop, and the enemy met (None: none)
+K89R_KW = (
+    "def _k89_kw(state, u, kw, exclude=None):\n"
+    "    from vedette.geometry import tabletop as TT\n"
+    "    from vedette.rules.solo_napoleonic.model import updated\n"
+    "    kw = {_k: _v for _k, _v in kw.items() if _k != 'collided'}\n"
+    "    if 'x' not in kw:\n"
+    "        return _k16_kw(state, u, kw, exclude), None\n"
+    "    _hit = _k16_kw(state, u, dict(kw), exclude).get('collided', ())\n"
+    "    _met = [_x for _x in _hit if state.unit(_x).side != u.side]\n"
+    "    if not _met:\n"
+    "        return _k16_kw(state, u, kw, exclude), None\n"
+    "    if True:\n"
+    + K89_STOP
+    + "    _hit = [_x for _x in _k16_kw(state, u, dict(kw), exclude).get('collided', ())\n"
+    "            if _x not in _met]\n"
+    "    if _hit:\n"
+    "        kw['collided'] = tuple(_hit)\n"
+    "    return kw, _met[0]\n"
+    "\n"
+    "\n"
+)
+ACT = "__import__('vedette.rules.solo_napoleonic.actions', fromlist=['x'])"
+K89R = "ed24342:K89r"
 BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
     (
         "be8b550",
@@ -1543,6 +1583,144 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         f"        return reform_refusal(u) is not None or {K90}\n",
         "Kuryakin: (the same) its quick check",
     ),
+    # (c1ed18f: its rules' moves through _k16_kw)
+    (
+        K89R,
+        "vedette/rules/solo_napoleonic/actions.py",
+        "\n\ndef _k16_kw(state, u, kw, exclude=None):\n",
+        "\n\n" + K89R_KW + K89R_BARRED + "def _k16_kw(state, u, kw, exclude=None):\n",
+        "Kuryakin: the moves the rules make stop at contact with an enemy (session 20, reading"
+        " K89)",
+    ),
+    (
+        K89R,
+        "vedette/rules/solo_napoleonic/morale.py",
+        "    from vedette.rules.solo_napoleonic.actions import _k16_kw\n"
+        '    ch.unit(ClosedUp, u.id, f"moves up to {t.id}", **_k16_kw(state, u, kw, t.id))\n',
+        "    from vedette.rules.solo_napoleonic.actions import _barred89, _k89_kw\n"
+        "    kw, _w89 = _k89_kw(state, u, kw, t.id)\n"
+        "    if _w89 is not None:\n"
+        "        return _barred89(ch, u, kw)\n"
+        '    ch.unit(ClosedUp, u.id, f"moves up to {t.id}", **kw)\n',
+        "Kuryakin: (the same) a charger moving up stopped by an enemy in its way ends its charge",
+    ),
+    (
+        K89R,
+        "vedette/rules/solo_napoleonic/morale.py",
+        "        kw = _k16_kw(state, u, kw, t.id)\n",
+        f"        kw = {ACT}._k89_kw(state, u, kw, t.id)[0]\n",
+        "Kuryakin: (the same) a charger moving up out of reach",
+    ),
+    (
+        K89R,
+        "vedette/rules/solo_napoleonic/morale.py",
+        "    if not home_needed(u, t) and not req.test:\n        ch.unit(\n",
+        "    if not home_needed(u, t) and not req.test:\n"
+        f"        _kw89, _w89 = {ACT}._k89_kw(state, u, contact(u, t), t.id)\n"
+        "        if _w89 is not None:\n"
+        f"            return {ACT}._barred89(ch, u, _kw89)\n"
+        "        ch.unit(\n",
+        "Kuryakin: (the same) a charge home's move into contact (no test)",
+    ),
+    (
+        K89R,
+        "vedette/rules/solo_napoleonic/morale.py",
+        '    if r.row == "pass":\n        ch.unit(ChargedHome, u.id, "charges home",',
+        '    if r.row == "pass":\n'
+        f"        _kw89, _w89 = {ACT}._k89_kw(state, u, contact(u, t), t.id)\n"
+        "        if _w89 is not None:\n"
+        f"            return {ACT}._barred89(ch, u, _kw89)\n"
+        '        ch.unit(ChargedHome, u.id, "charges home",',
+        "Kuryakin: (the same) a charge home's move into contact",
+    ),
+    (
+        K89R,
+        "vedette/rules/solo_napoleonic/morale.py",
+        "fromlist=['x'])._k16_kw(state, u, kw))\n",
+        "fromlist=['x'])._k89_kw(state, u, kw)[0])\n",
+        "Kuryakin: (the same) a timid CO's retirement",
+    ),
+    (
+        K89R,
+        "vedette/rules/solo_napoleonic/melee.py",
+        '        kw["x"], kw["y"] = pos\n',
+        '        kw["x"], kw["y"] = pos\n'
+        f"        kw = {ACT}._k89_kw(state, u, kw)[0]\n"
+        '        pos = (kw["x"], kw["y"])\n',
+        "Kuryakin: (the same) skirmishers evading",
+    ),
+    (
+        K89R,
+        "vedette/rules/solo_napoleonic/melee.py",
+        "        **(kw if caught == u.figures else __import__('vedette.rules.solo_napoleonic"
+        ".actions', fromlist=['x'])._k16_kw(state, u, kw))\n",
+        "        **({_k: _v for _k, _v in kw.items() if _k != 'collided'} if caught == u.figures"
+        " else kw)\n",
+        "Kuryakin: (the same) skirmishers ridden down run into nothing",
+    ),
+    # (53af236, after its diffs: rules_move_collisions of its own)
+    (
+        f"{K89R}:late",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    hit = collisions(state, u, updated(u, kw), exclude)\n    if not hit:\n",
+        "    hit = collisions(state, u, updated(u, kw), exclude)\n"
+        "    from vedette.geometry import tabletop as TT\n"
+        "    _met = [_x for _x in hit if state.unit(_x).side != u.side]\n"
+        "    if _met:\n"
+        + K89_STOP
+        + "        hit = tuple(_x for _x in collisions(state, u, updated(u, kw), exclude)"
+        " if _x not in _met)\n"
+        "    if not hit:\n",
+        "Kuryakin: (on a baseline with rules_move_collisions) the moves the rules make stop at"
+        " contact with an enemy (session 20, reading K89)",
+    ),
+    (
+        f"{K89R}:late",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "\n#: how clearly (mm) two bases must lie apart",
+        "\n" + K89R_BARRED + "#: how clearly (mm) two bases must lie apart",
+        "Kuryakin: (the same) the charge ended",
+    ),
+    *(
+        (
+            f"{K89R}:late",
+            "vedette/rules/solo_napoleonic/morale.py",
+            f"{pad}hit = rules_move_collisions(state, u, {kw}, t.id)\n{after}",
+            f"{pad}_p89 = ({kw}.get('x'), {kw}.get('y'))\n"
+            f"{pad}hit = rules_move_collisions(state, u, {kw}, t.id)\n"
+            f"{pad}if ({kw}.get('x'), {kw}.get('y')) != _p89:\n"
+            f"{pad}    return {ACT}._barred89(ch, u, {kw})\n{after}",
+            f"Kuryakin: (the same) {what}",
+        )
+        for pad, kw, after, what in (
+            ("        ", "kw0", "", "a charge home's move into contact (no test)"),
+            ("        ", "kw1", "", "a charge home's move into contact"),
+            (
+                "    ",
+                "kw",
+                '    ch.unit(ClosedUp, u.id, f"moves up to {t.id}", **kw)\n',
+                "a charger moving up stopped by an enemy in its way ends its charge",
+            ),
+        )
+    ),
+    (
+        f"{K89R}:late",
+        "vedette/rules/solo_napoleonic/melee.py",
+        '        kw["x"], kw["y"] = pos\n',
+        '        kw["x"], kw["y"] = pos\n'
+        "        _hit89 = rules_move_collisions(state, u, kw)\n"
+        '        pos = (kw["x"], kw["y"])\n',
+        "Kuryakin: (the same) skirmishers evading",
+    ),
+    (
+        f"{K89R}:late",
+        "vedette/rules/solo_napoleonic/melee.py",
+        '    hit = "" if caught == u.figures else rules_move_collisions(state, u, kw)\n',
+        '    hit = "" if caught == u.figures or "x" not in kw else _hit89\n'
+        "    if caught == u.figures:\n"
+        '        kw.pop("collided", None)\n',
+        "Kuryakin: (the same) skirmishers ridden down run into nothing",
+    ),
 )
 #: ``BASE_FIXES`` keys written against a baseline's code as its ``BASE_FIX_DIFFS`` leave it (a
 #: later fix's version for a baseline given an earlier fix as its commits' diff, the text it
@@ -1553,6 +1731,7 @@ BASE_FIX_AFTER_DIFFS = {
     "c9f98c9:K77-K78:late",
     "deec10d:K87:late",
     "a6b3bc3:K88-K90:late",
+    "ed24342:K89r:late",
 }
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {

@@ -133,45 +133,6 @@ def test_a_charger_moving_up_through_another_unit_owes_the_collision(tmp_path: P
     assert owed(g) == [("charge_home", {"unit": "F1"})]
 
 
-def test_a_timid_cos_retirement_into_a_unit_behind_owes_the_collision(tmp_path: Path) -> None:
-    """Charge Home Test: a failed test under a Timid CO 'retire 100mm'; a unit 80mm behind
-    is run into (F1 moved up into contact at y=30, falls back to y=-70)."""
-    units = [
-        unit("F1", x=500.0, y=0.0),
-        unit("F2", x=500.0, y=-80.0),
-        unit("A1", "Allies", x=500.0, y=60.0),
-    ]
-    gens = [gen("FB", av="timid", x=0.0, y=0.0), gen("AB", "Allies", x=0.0, y=900.0)]
-    g = ready(tmp_path, units, gens=gens)
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
-    g.perform("next", {})
-    g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [0])
-    g.perform("fire", {"unit": "A1", "target": "F1", "hold": True})
-    g.perform("close", {"unit": "F1"})
-    out = g.perform("charge_home", {"unit": "F1"}, [99])
-    assert g.state.unit("F1").y == pytest.approx(30.0 - 100.0, abs=0.5)  # from contact
-    assert "F1 collides with F2" in out.message and owed(g) == [COLLIDED]
-
-
-def test_skirmishers_evading_into_an_enemy_unit_owe_the_collision(tmp_path: Path) -> None:
-    """Cavalry vs. Infantry: skirmishers 'will evade D20cm'; French infantry 150mm behind
-    them is run into (the skirmishers take no D; the infantry's D3 is owed)."""
-    units = [
-        cavalry("F1", x=500.0, y=0.0, width=90.0),
-        skirmishers("A1", x=500.0, y=330.0),
-        unit("F2", x=500.0, y=480.0),
-    ]
-    g = ready(tmp_path, units)
-    g.perform("charge", {"unit": "F1", "target": "A1"}, [6, 0])
-    g.perform("next", {})
-    out = g.perform("evade", {"unit": "A1"}, [15])
-    assert "A1 collides with F2" in out.message
-    collided = ("disorder", {"cause": "collision", "units": ["A1", "F2"]})
-    assert owed(g) == [collided]
-    g.perform(*collided, [3, 2])
-    assert (g.state.unit("A1").disorder, g.state.unit("F2").disorder) == (0, 2)
-
-
 # == Cavalry vs. Infantry: skirmishers evade, they do not stand to test (reading K65) ==========
 def test_skirmishers_charged_by_cavalry_evade_without_the_forced_test(tmp_path: Path) -> None:
     """'Skirmishers will not stand against cavalry, and if charged will evade D20cm': when

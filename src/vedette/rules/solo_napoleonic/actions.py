@@ -679,17 +679,8 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
             why.append(f"over half a move with the musician dead {gives.musician_over_half}D")
     if chits:
         kw["disorder"] = u.disorder + chits
-    hit = collisions(state, u, updated(u, kw) if "x" in kw else u)
-    stop = ""
-    met = [x for x in hit if state.unit(x).side != u.side]
-    if met:
-        # reading K89: a move never runs into an enemy (contact "with the intention of melee"
-        # is a charge, Charge Test): it stops where it first touches one, the die and the
-        # swerve included; the friends it ran into before that are still collided with
-        at, who = enemy_stop(state, u, updated(u, kw), met)
-        kw["x"], kw["y"] = at
-        stop = f"; it stops at contact with {who} (a move is not an attack: reading K89)"
-        hit = tuple(x for x in collisions(state, u, updated(u, kw)) if x not in met)
+    hit, who = run_into(state, u, kw)
+    stop = "" if who is None else f"; it {stop_words(who)}"
     if hit:  # the collision's chits are owed (flow.collisions_owed)
         kw["collided"] = hit
     ch.unit(Moved, u.id, f"{mode} move", **kw)
@@ -781,6 +772,32 @@ def collisions(
     return tuple(out)
 
 
+def run_into(
+    state: State, u: Unit, kw: dict[str, Any], exclude: str | None = None
+) -> tuple[tuple[str, ...], str | None]:
+    """What a move of ``u`` to ``kw`` (its new place, when it has one) runs into: the units
+    it collides with (:func:`collisions`) and the enemy it stops at, if any. Reading K89: a
+    move never runs into an enemy (contact "with the intention of melee" is a charge, Charge
+    Test): it stops where it first touches one (:func:`enemy_stop`, ``kw`` moved there), the
+    die and the swerve included; the friends it ran into before that are still collided
+    with. Every move is so, the player's (:func:`move`) and the ones the rules make
+    (:func:`rules_move_collisions`)."""
+    if "x" not in kw:
+        return collisions(state, u, u, exclude), None
+    after = updated(u, kw)
+    hit = collisions(state, u, after, exclude)
+    met = [x for x in hit if state.unit(x).side != u.side]
+    if not met:
+        return hit, None
+    at, who = enemy_stop(state, u, after, met)
+    kw["x"], kw["y"] = at
+    return tuple(x for x in collisions(state, u, updated(u, kw), exclude) if x not in met), who
+
+
+def stop_words(who: str) -> str:
+    return f"stops at contact with {who} (a move is not an attack: reading K89)"
+
+
 def enemy_stop(
     state: State, before: Unit, after: Unit, met: list[str]
 ) -> tuple[tuple[float, float], str]:
@@ -850,23 +867,26 @@ def leaves_contact(
 
 def rules_move_collisions(
     state: State, u: Unit, kw: dict[str, Any], exclude: str | None = None
-) -> str:
+) -> tuple[str, str | None]:
     """A move the rules make (a charger moving up, skirmishers evading, a timid CO's
     retirement) runs into other units as any move does (Kuryakin, Disorder: "Each collision
     D3 D's per unit involved"): the units it runs into are held on the mover (``collided`` in
-    ``kw``, the chits owed at once: flow.collisions_owed). Returns the words for its message."""
+    ``kw``, the chits owed at once: flow.collisions_owed); and it stops at contact with an
+    enemy as any move does (reading K89, :func:`run_into`: ``kw``'s place moved back to it).
+    Returns the words for its message and the enemy it stopped at (None: none)."""
     if "x" not in kw:
-        return ""
-    hit = collisions(state, u, updated(u, kw), exclude)
+        return "", None
+    hit, who = run_into(state, u, kw, exclude)
+    words = "" if who is None else f"; {u.id} {stop_words(who)}"
     if not hit:
-        return ""
+        return words, who
     kw["collided"] = hit
     names = ", ".join(f'"{x}"' for x in (u.id, *hit))
     return (
-        f"; {u.id} collides with {', '.join(hit)}: D{state.config.dice.collision} 'D' chits"
-        " each, owed (Kuryakin, Disorder:"
+        words + f"; {u.id} collides with {', '.join(hit)}: D{state.config.dice.collision} 'D'"
+        " chits each, owed (Kuryakin, Disorder:"
         f" disorder cause=collision units='[{names}]')"
-    )
+    ), who
 
 
 #: how clearly (mm) two bases must lie apart across a side for :func:`_apart` to tell it

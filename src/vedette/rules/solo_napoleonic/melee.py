@@ -499,9 +499,13 @@ def evade(state: State, req: rq.Evade, dice: DiceSource) -> Outcome:
         pos = geom.moved_away(u, charger, r.final * 10.0)
     else:
         pos = geom.moved(u, -r.final * 10.0, 0.0)
-    reached = ""
+    reached = hit = ""
     if pos is not None:
         kw["x"], kw["y"] = pos
+        # the evasion runs into what lies in its way (Kuryakin, Disorder; reading K64: not its
+        # own side's units) and stops at contact with an enemy (reading K89), caught or not
+        hit, _ = rules_move_collisions(state, u, kw)
+        pos = (kw["x"], kw["y"])
         if (
             req.caught is None
             and charger is not None
@@ -516,9 +520,9 @@ def evade(state: State, req: rq.Evade, dice: DiceSource) -> Outcome:
         kw["casualties_turn"] = u.casualties_turn + caught
         if caught == u.figures:
             kw["status"] = "eliminated"
-    # the evasion runs into what lies in its way (Kuryakin, Disorder; reading K64: not its own
-    # side's units); skirmishers all ridden down run into nothing
-    hit = "" if caught == u.figures else rules_move_collisions(state, u, kw)
+    if caught == u.figures:  # skirmishers all ridden down run into nothing
+        hit = ""
+        kw.pop("collided", None)
     ch.unit(
         Evaded,
         u.id,

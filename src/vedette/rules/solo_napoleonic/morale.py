@@ -3,6 +3,7 @@ Charge Home Test). Percentile dice BELOW the Base Percentage Level plus the modi
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -760,6 +761,42 @@ def reach_short(state: State, u: Unit, kw: dict[str, Any]) -> dict[str, Any] | N
     }
 
 
+def ends_short(ch: Changes, u: Unit, kw: dict[str, Any], what: str, why: str) -> None:
+    """The charger's move up ``kw`` made short of its target, and its charge ended there (no
+    charge home, no melee): reading K88 (out of reach), K89 (an enemy in the way)."""
+    ch.unit(ClosedUp, u.id, what, **kw)
+    charging.set_step(ch, ch.state.unit(u.id), why, charge_step=None, charge_state="done")
+
+
+def barred(
+    ch: Changes,
+    u: Unit,
+    t: Unit,
+    who: str,
+    kw: dict[str, Any],
+    hit: str,
+    rolls: tuple[Roll, ...],
+) -> Outcome:
+    """Reading K89 (and K68: "units who charge do so in a straight line"): an enemy ``who``
+    come into the charger's way since the charge was declared (its target gone behind it)
+    stops the move up to the target at contact with it (``kw``, moved there by
+    ``actions.run_into``); the charge on the target ends there: no charge home, no melee (the
+    enemy met was not charged). ``close`` and ``charge_home`` (whose move into contact follows
+    a target that retired after the close) end so."""
+    b = geom.body(u)
+    assert b is not None
+    kw["moved_mm"] = u.moved_mm + round(math.hypot(kw["x"] - b.centre.x, kw["y"] - b.centre.y), 1)
+    ends_short(
+        ch,
+        u,
+        kw,
+        f"moves up toward {t.id}: {who} in the way",
+        f"{who} is in the way of {u.id}'s charge: it ends at contact (reading K89)",
+    )
+    msg = f"{u.id} moves up toward {t.id}{hit}; the charge on {t.id} ends (no melee)"
+    return Outcome(tuple(ch.events), rolls, msg, {"melee": False, "reached": False, "home": False})
+
+
 def timid_co(state: State, u: Unit) -> bool:
     b = state.brigadier_of(u)
     return b is not None and b.av == "timid"
@@ -771,7 +808,9 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
     ch = Changes(state)
     if not home_needed(u, t) and not req.test:
         kw0: dict[str, Any] = dict(contact(u, t))
-        hit = rules_move_collisions(state, u, kw0, t.id)
+        hit, who = rules_move_collisions(state, u, kw0, t.id)
+        if who is not None:
+            return barred(ch, u, t, who, kw0, hit, ())
         ch.unit(ChargedHome, u.id, "charges home (no test needed)", charge_state="home", **kw0)
         _home_done(ch, u, True)
         return Outcome(
@@ -785,7 +824,9 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
     use_effects(ch, u.id, "charge_home")
     if r.row == "pass":
         kw1: dict[str, Any] = dict(contact(u, t))
-        hit = rules_move_collisions(state, u, kw1, t.id)
+        hit, who = rules_move_collisions(state, u, kw1, t.id)
+        if who is not None:
+            return barred(ch, u, t, who, kw1, hit, (r,))
         ch.unit(ChargedHome, u.id, "charges home", charge_state="home", **kw1)
         _home_done(ch, u, True)
         return Outcome(
@@ -800,7 +841,8 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
         kw: dict[str, object] = {"charge_state": "halted", "advancing": False}
         if pos is not None:
             kw["x"], kw["y"] = pos
-        res_note = rules_move_collisions(state, u, kw)
+        # reading K89: the retirement stops at contact with an enemy behind, as any move does
+        res_note, _ = rules_move_collisions(state, u, kw)
         ch.unit(ChargeHomeFailed, u.id, f"fails to charge home: {res}", **kw)
     elif u.kind == "infantry" and u.grade in GRADES[:3]:
         res = fail.infantry_ABC
@@ -859,20 +901,19 @@ def close(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
         )
     t = state.unit(u.charge_target)
     ch = Changes(state)
-    kw: dict[str, object] = dict(contact(u, t))
+    kw: dict[str, Any] = dict(contact(u, t))
     short = reach_short(state, u, kw)
     if short is not None:
         # reading K88: the move up is the charger's move (its reach, reading K50): a target that
         # has retired beyond it is not reached; the charger moves its move at it and the charge
         # ends there (no charge home, no melee)
-        hit = rules_move_collisions(state, u, short, t.id)
-        ch.unit(ClosedUp, u.id, f"moves up toward {t.id}: out of reach", **short)
-        charging.set_step(
+        hit, _ = rules_move_collisions(state, u, short, t.id)
+        ends_short(
             ch,
-            ch.state.unit(u.id),
+            u,
+            short,
+            f"moves up toward {t.id}: out of reach",
             f"{t.id} is beyond {u.id}'s move: the charge ends short (reading K88)",
-            charge_step=None,
-            charge_state="done",
         )
         msg = (
             f"{u.id} moves up {short['moved_mm'] - u.moved_mm:.0f}mm toward {t.id}, all its move:"
@@ -884,7 +925,9 @@ def close(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
         # volley after a halted charge is a moved firer's, at short range)
         kw = {"moved_mm": max(u.moved_mm, 1.0)}
     # a charge is made in a straight line: what lies between is run into (Kuryakin, Disorder)
-    hit = rules_move_collisions(state, u, kw, t.id)
+    hit, who = rules_move_collisions(state, u, kw, t.id)
+    if who is not None:
+        return barred(ch, u, t, who, kw, hit, ())
     ch.unit(ClosedUp, u.id, f"moves up to {t.id}", **kw)
     charging.after_close(ch, u.id)
     nxt = ch.state.unit(u.id).charge_step

@@ -287,9 +287,29 @@ def unit_in_command(
     return near[0], f"{near[1]:.0f}mm from {brig.id}"
 
 
+def unrated_refusal(state: State) -> RuleViolation | None:
+    """Reading K92: "Each commander has three ratings" (Generals), and the control roll reads
+    them: each brigadier's Control Rating, and the Grade of a divisional or corps commander
+    within 300mm, whose modifier comes off the roll. The staff is rated before the first control
+    roll (what ``todo`` owes in the control phase): while a living general is unrated, the
+    roll is refused (an unrated senior is not a Poor one, modifier 0)."""
+    unrated = [g.id for g in state.generals if not g.rated and not g.killed]
+    if not unrated:
+        return None
+    return RuleViolation(
+        R_GEN,
+        f"{', '.join(unrated)} not rated yet: each commander has three ratings (TH, AV, CR),"
+        " rated before the control roll reads them: run 'staff' first (reading K92)",
+    )
+
+
 def control(state: State, req: rq.Control, dice: DiceSource) -> Outcome:
     """The Control Phase: every brigadier rolls; units beyond 150mm of their brigadier (or
-    listed in ``out_of_command``) are out of command control."""
+    listed in ``out_of_command``) are out of command control. The staff is rated first
+    (reading K92)."""
+    no = unrated_refusal(state)
+    if no is not None:
+        raise no
     ch = Changes(state)
     rolls: list[Roll] = []
     result: dict[str, str] = {}
@@ -320,6 +340,9 @@ def control(state: State, req: rq.Control, dice: DiceSource) -> Outcome:
 
 
 def control_odds(state: State, req: rq.Control) -> list[Odds]:
+    no = unrated_refusal(state)
+    if no is not None:
+        raise no
     return [control_check(state, b, req).odds() for b in brigadiers(state)]
 
 
