@@ -49,6 +49,27 @@ def fact_bool(stated: bool | None, measured: bool | None, default: bool = False)
     return Fact(default, "assumed")
 
 
+def hq_levels(state: GameState, u: Unit) -> set[str]:
+    """The kinds of HQ (``division``, ``corps``) of ``u``'s side in play, ``u`` aside: on the
+    table and entered (an arrived reinforcement not yet on it is off the table)."""
+    return {
+        t.hq_level
+        for h in state.live(u.side)
+        if h.id != u.id and not h.entry and (t := state.utype(h)).is_hq and t.hq_level
+    }
+
+
+def hq_contact_fact(state: GameState, u: Unit, stated: bool | None, rule: str) -> Fact:
+    """An HQ in base contact with ``u`` (+1 to a shot, a rally, a melee roll): the player's
+    word, else measured. A contact stated where ``u``'s side has no other HQ in play is a
+    fact the state contradicts: refused, naming ``rule``."""
+    if stated and not hq_levels(state, u):
+        raise RuleViolation(
+            rule, f"{u.name} has no HQ in base contact: no other HQ of its side is in play"
+        )
+    return fact_bool(stated, facts.hq_in_contact(state, u))
+
+
 def fact_float(stated: float | None, measured: float | None) -> Fact | None:
     if stated is not None:
         return Fact(float(stated), "stated")

@@ -25,6 +25,7 @@ from vedette.rules.two_by_two.common import (
     check_contagion,
     fact_bool,
     forfeit_follow_up,
+    hq_contact_fact,
     resolve_rout,
     rout_check,
 )
@@ -159,7 +160,7 @@ def _side_facts(state: GameState, req: Melee, p: str, u: Unit, e: Unit) -> dict[
     out: dict[str, Fact] = {
         "town": fact_bool(getattr(req, f"{p}_town"), facts.in_kinds(state, u, "town")),
         "woods": fact_bool(getattr(req, f"{p}_woods"), facts.in_kinds(state, u, "woods", "rough")),
-        "hq_contact": fact_bool(getattr(req, f"{p}_hq_contact"), facts.hq_in_contact(state, u)),
+        "hq_contact": hq_contact_fact(state, u, getattr(req, f"{p}_hq_contact"), R_MELEE),
     }
     stated_support = getattr(req, f"{p}_support")
     if stated_support is not None:

@@ -19,7 +19,7 @@ from vedette.errors import RuleViolation
 from vedette.rules.base import Outcome
 from vedette.rules.protocol import Plan
 from vedette.rules.two_by_two import facts
-from vedette.rules.two_by_two.common import Fact, fact_bool, mod
+from vedette.rules.two_by_two.common import Fact, fact_bool, hq_contact_fact, hq_levels, mod
 from vedette.rules.two_by_two.events import unit_event
 from vedette.rules.two_by_two.model import (
     R_RALLY,
@@ -46,16 +46,6 @@ class RallyTry:
     check: Check
     effect: str
     facts: dict[str, Any]
-
-
-def hq_levels(state: GameState, u: Unit) -> set[str]:
-    """The kinds of HQ (``division``, ``corps``) of ``u``'s side in play, ``u`` aside: on the
-    table and entered (an arrived reinforcement not yet on it is off the table)."""
-    return {
-        t.hq_level
-        for h in state.live(u.side)
-        if h.id != u.id and not h.entry and (t := state.utype(h)).is_hq and t.hq_level
-    }
 
 
 def _in_command(state: GameState, u: Unit) -> bool | None:
@@ -116,7 +106,7 @@ def judge(state: GameState, req: Rally) -> RallyTry:
             f" [{sec.corps_range:g}]"
             + (": no HQ of its side in play" if command.source == "no HQ in play" else ""),
         )
-    hq = fact_bool(req.hq_contact, facts.hq_in_contact(state, u))
+    hq = hq_contact_fact(state, u, req.hq_contact, R_RALLY)
     near_n = sec.enemy_within
     ew = facts.enemies_within(state, u, near_n)
     near = fact_bool(req.enemy_near, None if ew is None else bool(ew))

@@ -24,6 +24,7 @@ from vedette.rules.two_by_two.common import (
     check_contagion,
     fact_bool,
     fact_float,
+    hq_contact_fact,
     mod,
     opt_n,
     resolve_rout,
@@ -239,7 +240,7 @@ def judge(state: GameState, req: Shoot) -> Shot:
         mods.append(mod(state.rules.shooting.cavalry, "target is cavalry", R_SHOOT))
     if target.disrupted:
         mods.append(mod(state.rules.shooting.disrupted, "target is disrupted", R_SHOOT))
-    hq = fact_bool(req.hq_contact, facts.hq_in_contact(state, firer))
+    hq = hq_contact_fact(state, firer, req.hq_contact, R_SHOOT)
     if hq.value:
         mods.append(
             mod(

@@ -25,7 +25,7 @@ from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body
 from vedette.rules.protocol import Obligation, Todo
 from vedette.rules.two_by_two import facts
-from vedette.rules.two_by_two.common import check_contagion
+from vedette.rules.two_by_two.common import check_contagion, hq_levels
 from vedette.rules.two_by_two.melee import held_with
 from vedette.rules.two_by_two.model import (
     DERIVED,
@@ -41,7 +41,6 @@ from vedette.rules.two_by_two.model import (
     R_UNITS,
     GameState,
 )
-from vedette.rules.two_by_two.rally import hq_levels
 from vedette.rules.two_by_two.shooting import COVER
 
 EFFECTS = ("disrupted", "pinned")

@@ -1,0 +1,50 @@
+"""2 by 2 (seed 003): facts the player states that the referee can check. A stated HQ in base
+contact with no other HQ of the unit's side in play is refused (shots, rallies, melees).
+Driven through the public ``Game`` API (``tests/two_by_two/battle.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.two_by_two.battle import Battle
+from vedette.errors import RuleViolation
+
+
+def test_a_stated_hq_contact_with_no_hq_of_the_side_in_play_is_refused() -> None:
+    # Resolving shooting, Rallying, Melee: "HQ in base to base contact +1". Stated, the +1
+    # was given whatever the table held: blue has no HQ at all, so none can touch its units
+    b = Battle.stated(
+        ("B", "blue", "infantry"),
+        ("B2", "blue", "infantry"),
+        ("R", "red", "infantry"),
+        ("R2", "red", "infantry"),
+        ("RH", "red", "hq_division"),
+    )
+    b.until("shoot", "blue")
+    with pytest.raises(RuleViolation, match=r"no other HQ of its side.*Resolving shooting"):
+        b.do("shoot", dice=[4], firer="B", target="R", band="musket", hq_contact=True)
+    # "no" is no claim to check; and red, whose HQ is in play, may state its contact
+    out = b.do("shoot", dice=[4], firer="B", target="R", band="musket", hq_contact=False)
+    assert "HQ" not in " ".join(m.reason for m in out.rolls[0].modifiers)
+    b.until("move", "red")
+    b.do("charge", unit="R2", into="B2", distance=2)
+    b.until("melee", "red")
+    with pytest.raises(RuleViolation, match=r"B2 has no HQ.*\(2 by 2, Melee\)"):
+        b.do("melee", dice=[6, 1, 4], attacker="R2", defender="B2", b_hq_contact=True)
+    out = b.do("melee", dice=[6, 1], attacker="R2", defender="B2", a_hq_contact=True)
+    assert "HQ in base contact, stated" in [m.reason for m in out.rolls[0].a.modifiers]
+
+
+def test_a_stated_rally_with_an_hq_contact_and_no_hq_in_play_is_refused() -> None:
+    b = Battle.quick(
+        [
+            {"id": "P", "side": "blue", "type": "infantry", "pinned": True},
+            {"id": "R", "side": "red", "type": "infantry"},
+        ],
+        options={"play": "stated"},
+    )
+    b.until("rally", "blue")
+    with pytest.raises(RuleViolation, match=r"no other HQ of its side.*Rallying"):
+        b.do("rally", dice=[6], unit="P", in_command=True, hq_contact=True)
+    out = b.do("rally", dice=[6], unit="P", in_command=True)
+    assert "P rallies" in out.message
