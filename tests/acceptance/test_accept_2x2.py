@@ -459,7 +459,8 @@ def test_rally_enemy_within_two_footnote(tmp_path: Path) -> None:
 
 
 def test_rally_stated_facts(tmp_path: Path) -> None:
-    g = T(tmp_path, [bl("U", "infantry", pinned=True), rd("R", "infantry")])
+    # (an HQ of its side in play: a contact stated with none is refused)
+    g = T(tmp_path, [bl("U", "infantry", pinned=True), bl("H", "hq_division"), rd("R", "infantry")])
     g.do("next")
     g.refused("rally", [6], unit="U", in_command=False)
     g.refused("rally", [6], unit="U", in_command=True, enemy_contact=True)
@@ -637,7 +638,8 @@ def test_pinned_unit_may_only_change_facing(tmp_path: Path) -> None:
 def test_shooting_modifiers_stated(
     tmp_path: Path, case: str, target: dict, stated: dict, dm: int
 ) -> None:
-    g = _shoot(tmp_path, rd("A", "foot_artillery"), bl("B", "infantry", **target))
+    hq = [rd("H", "hq_division")] if "hq_contact" in stated else None  # (one in play)
+    g = _shoot(tmp_path, rd("A", "foot_artillery"), bl("B", "infantry", **target), hq)
     assert mods(g.do("shoot", [3], firer="A", target="B", **stated).rolls[0]) == dm, case
 
 
@@ -671,7 +673,7 @@ def test_light_infantry_modifier_negated_by_cavalry_near(tmp_path: Path) -> None
     assert mods(g.do("shoot", [3], firer="A", target="B", in_open=True).rolls[0]) == -1
     p = tmp_path / "cav"
     p.mkdir()
-    g = _shoot(p, _art(2.5), bl("B", "light", 300, 100))
+    g = _shoot(p, _art(2.5), bl("B", "light", 300, 100), [rd("C", "heavy_cavalry")])
     r = g.do("shoot", [3], firer="A", target="B", in_open=True, cavalry_near=True).rolls[0]
     assert mods(r) == 0
     # measured: red heavy cavalry (move [6]) [2] from the light infantry, in the open
@@ -876,7 +878,8 @@ def test_melee_odds_exact_plus_three(tmp_path: Path) -> None:
 def test_melee_modifiers(
     tmp_path: Path, a: str, b: str, bflags: dict, stated: dict, a_dm: int, b_dm: int
 ) -> None:
-    g = _melee(tmp_path, bl("B", a), rd("R", b, **bflags))
+    hq = [rd("H", "hq_division")] if "b_hq_contact" in stated else None  # (one in play)
+    g = _melee(tmp_path, bl("B", a), rd("R", b, **bflags), hq)
     o = g.odds("melee", attacker="B", defender="R", contact=True, **stated)[0]
     assert (sum(m.value for m in o.modifiers), sum(m.value for m in o.b_modifiers)) == (a_dm, b_dm)
 

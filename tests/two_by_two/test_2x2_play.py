@@ -375,6 +375,7 @@ def test_stated_cover_keeps_the_light_infantry_modifier_with_cavalry_near(
     b = Battle.quick(
         [
             {"id": "B", "side": "blue", "type": "infantry"},
+            {"id": "BC", "side": "blue", "type": "light_cavalry"},  # (the cavalry stated near)
             {"id": "L", "side": "red", "type": "light"},
         ],
         p1="red",

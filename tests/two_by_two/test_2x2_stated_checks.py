@@ -48,3 +48,41 @@ def test_a_stated_rally_with_an_hq_contact_and_no_hq_in_play_is_refused() -> Non
         b.do("rally", dice=[6], unit="P", in_command=True, hq_contact=True)
     out = b.do("rally", dice=[6], unit="P", in_command=True)
     assert "P rallies" in out.message
+
+
+def test_a_light_infantry_targets_cavalry_near_is_picked_not_typed() -> None:
+    # Resolving shooting: "Target is Light Infantry -1 (negate if in the open and enemy
+    # cavalry within 1/2 move)". Stated, "cavalry_near" and "in_open" were typed; now the
+    # cavalry is a choice (a free one: read only of a Light Infantry target) where a target
+    # is Light Infantry and the firer's side has cavalry, the open ground read off the cover
+    b = Battle.stated(
+        ("B", "blue", "infantry"),
+        ("BC", "blue", "light_cavalry"),
+        ("L", "red", "light"),
+        ("R", "red", "infantry"),
+    )
+    b.until("shoot", "blue")
+    (line,) = b.lines("shoot", firer="B")
+    assert line.open["cavalry_near"] == (False, True) and "cavalry_near" in line.free
+    shot = {**line.request, "target": "L", "band": "musket", "dice": [4]}
+    out = b.do("shoot", **shot, cover="none", cavalry_near=True)
+    reasons = [m.reason for m in out.rolls[0].modifiers]
+    assert any("its -1 negated" in r for r in reasons), reasons
+    # in woods the Light Infantry is not in the open: its -1 stands
+    b2 = Battle.stated(
+        ("B", "blue", "infantry"),
+        ("BC", "blue", "light_cavalry"),
+        ("L", "red", "light"),
+    )
+    b2.until("shoot", "blue")
+    out = b2.do("shoot", **shot, cover="area", cavalry_near=True)
+    assert "target is Light Infantry" in [m.reason for m in out.rolls[0].modifiers]
+
+
+def test_no_cavalry_near_is_asked_or_accepted_where_the_firers_side_has_none() -> None:
+    b = Battle.stated(("B", "blue", "infantry"), ("L", "red", "light"))
+    b.until("shoot", "blue")
+    (line,) = b.lines("shoot", firer="B")
+    assert "cavalry_near" not in line.open
+    with pytest.raises(RuleViolation, match=r"side has no cavalry in play.*Resolving shooting"):
+        b.do("shoot", dice=[4], firer="B", target="L", band="musket", cavalry_near=True)

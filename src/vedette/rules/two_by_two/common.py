@@ -59,6 +59,11 @@ def hq_levels(state: GameState, u: Unit) -> set[str]:
     }
 
 
+def cavalry_in_play(state: GameState, side: str) -> bool:
+    """Cavalry of ``side`` on the table and entered."""
+    return any(not c.entry and state.utype(c).is_cavalry for c in state.live(side))
+
+
 def hq_contact_fact(state: GameState, u: Unit, stated: bool | None, rule: str) -> Fact:
     """An HQ in base contact with ``u`` (+1 to a shot, a rally, a melee roll): the player's
     word, else measured. A contact stated where ``u``'s side has no other HQ in play is a

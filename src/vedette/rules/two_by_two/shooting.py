@@ -21,6 +21,7 @@ from vedette.rules.protocol import DomainEvent, Plan
 from vedette.rules.two_by_two import facts
 from vedette.rules.two_by_two.common import (
     Fact,
+    cavalry_in_play,
     check_contagion,
     fact_bool,
     fact_float,
@@ -218,6 +219,12 @@ def judge(state: GameState, req: Shoot) -> Shot:
             )
         )
     if tt_.light_inf:
+        if req.cavalry_near and not cavalry_in_play(state, firer.side):
+            raise RuleViolation(
+                R_SHOOT,
+                f"no enemy cavalry is near {target.name}: {firer.name}'s side has no cavalry"
+                " in play",
+            )
         open_ = fact_bool(req.in_open, known_open, True)
         near = fact_bool(req.cavalry_near, _cavalry_near(state, target))
         if open_.value and near.value:

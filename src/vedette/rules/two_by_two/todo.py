@@ -25,7 +25,7 @@ from vedette.geometry import tabletop as tt
 from vedette.geometry.tabletop import Body
 from vedette.rules.protocol import Obligation, Todo
 from vedette.rules.two_by_two import facts
-from vedette.rules.two_by_two.common import check_contagion, hq_levels
+from vedette.rules.two_by_two.common import cavalry_in_play, check_contagion, hq_levels
 from vedette.rules.two_by_two.melee import held_with
 from vedette.rules.two_by_two.model import (
     DERIVED,
@@ -1197,7 +1197,7 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
             if not (b == "skirmish" and t.is_infantry and t.star_range and not u.screened)
         )
         near = _contagion_choices(state, {state.enemy_of(u.side)})
-        seen = _shot_facts(state, u)
+        seen = _shot_facts(state, u, foes)
         # an enemy it fights a melee with is in base contact: its range is known (reading
         # 44), a line of its own without the bands (the others: the player measures)
         engaged = {
@@ -1251,17 +1251,25 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
     return _choose("shoot", {"firer": u.id}, f"{u.name} may shoot", R_SHOOT, "target", ids)
 
 
-def _shot_facts(state: GameState, u: Any) -> dict[str, tuple[Any, ...]]:
+def _shot_facts(state: GameState, u: Any, foes: list[Any]) -> dict[str, tuple[Any, ...]]:
     """Stated play: what the player sees of a shot on the table (2 by 2, Resolving shooting),
     picked and not typed, the usual answer first: enfilade (the firer on the target's flank or
     rear, +2); the target's cover (behind a wall or hedge, in woods, rough or town: -1 each,
     read of an infantry target only); an HQ in base contact with the firer (+1), where its
-    side has an HQ in play. On the line that picks a target only (a shot at a unit in contact,
-    a fire on a charger: complete, two taps, these rarely apply there); the Light Infantry
-    target's "in the open, enemy cavalry within 1/2 move" stays typed (``cavalry_near=true``)."""
+    side has an HQ in play; a Light Infantry target's "in the open with enemy cavalry within
+    1/2 move" (its -1 negated), where one of the ``foes`` is Light Infantry and the firer's
+    side has cavalry in play: the cavalry is asked (``cavalry_near``), the open ground read
+    from the cover picked. Free fields: ``plan`` reads them only for a modifier, and only of
+    the target picked (a fact about another target is ignored). On the line that picks a
+    target only (a shot at a unit in contact, a fire on a charger: complete, two taps, these
+    rarely apply there)."""
     out: dict[str, tuple[Any, ...]] = {"enfilade": _NO_YES, "cover": COVER}
     if hq_levels(state, u):
         out["hq_contact"] = _NO_YES
+    if cavalry_in_play(state, u.side) and any(
+        not e.entry and state.utype(e).light_inf for e in foes
+    ):
+        out["cavalry_near"] = _NO_YES
     return out
 
 
