@@ -86,3 +86,28 @@ def test_no_cavalry_near_is_asked_or_accepted_where_the_firers_side_has_none() -
     assert "cavalry_near" not in line.open
     with pytest.raises(RuleViolation, match=r"side has no cavalry in play.*Resolving shooting"):
         b.do("shoot", dice=[4], firer="B", target="L", band="musket", cavalry_near=True)
+
+
+def test_a_stated_shots_contagion_leaves_out_a_target_it_knows() -> None:
+    # Unit Summary: "** rout whenever any rout w/in [3]": a shot that routs its target may
+    # take along the ** units near it, not the target itself (it is the rout). Stated, the
+    # target was among the contagion's choices (ignored). Where the line knows its target
+    # (in contact, or the one target there is) it is left out; a line picking among several
+    # keeps them all (one field's choices cannot follow another's pick)
+    b = Battle.stated(
+        ("M", "blue", "militia"),
+        ("M2", "blue", "militia"),
+        ("R", "red", "infantry"),
+        ("R2", "red", "infantry"),
+    )
+    b.do("charge", unit="M", into="R", distance=2)
+    (fire,) = b.lines("shoot", firer="R", target="M")
+    assert "fire on its charger" in fire.text and fire.open["contagion"] == ((), ("M2",))
+    b.until("shoot", "red")
+    (contact,) = b.lines("shoot", firer="R", target="M")
+    assert contact.open["contagion"] == ((), ("M2",))
+    (one,) = b.lines("shoot", firer="R", band="musket")  # (picking its target: M2 alone)
+    assert one.open["target"] == ("M2",) and one.open["contagion"] == ((), ("M",))
+    (two,) = b.lines("shoot", firer="R2")
+    assert set(two.open["target"]) == {"M", "M2"}
+    assert two.open["contagion"] == ((), ("M",), ("M2",), ("M", "M2"))

@@ -1121,7 +1121,7 @@ def _reactions(state: GameState) -> list[Todo]:
             )
         if not d.shot:  # (its charger is in contact: the range is known, stated or tracked)
             req = {"firer": d.id, "target": a.id}
-            near = _contagion_choices(state, {a.side}) if d.body is None else {}
+            near = _contagion_choices(state, {a.side}, (a.id,)) if d.body is None else {}
             text = f"{d.name} may fire on its charger {a.name}"
             out.append(Todo("shoot", req, text, R_CONTACT, open=near))
     return out
@@ -1196,7 +1196,6 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
             for b in t.range_names
             if not (b == "skirmish" and t.is_infantry and t.star_range and not u.screened)
         )
-        near = _contagion_choices(state, {state.enemy_of(u.side)})
         seen = _shot_facts(state, u, foes)
         # an enemy it fights a melee with is in base contact: its range is known (reading
         # 44), a line of its own without the bands (the others: the player measures)
@@ -1207,6 +1206,11 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
         }
         out: list[Todo] = []
         ids = tuple(e.id for e in foes if not e.entry and e.id not in engaged)
+        # the contagion: the ** units a rout of the target may take along, the target
+        # itself left out where it is known (one target); with several on one line it stays
+        # (ignored by plan): the choices of one field cannot change with another's pick, and
+        # a line per target would multiply the lines to read
+        near = _contagion_choices(state, {state.enemy_of(u.side)}, ids if len(ids) == 1 else ())
         if ids and len(bands) == 1:
             # one band it may fire at (Militia's [1], a * unit without its screen: Unit
             # Summary): no band to pick, the target is one within it
@@ -1242,7 +1246,7 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
                         {"firer": u.id, "target": e.id},
                         f"{u.name} may shoot {e.name}, in contact with it (range 0)",
                         R_SHOOT,
-                        open=near,
+                        open=_contagion_choices(state, {e.side}, (e.id,)),
                     )
                 )
         return out
