@@ -102,6 +102,12 @@ TODO_CHANGES: list[tuple[str, str, str]] = [
     (
         "rout unit=",
         "removed",
+        "2 by 2 reading 18 (session 20): a pinned unit no longer routs voluntarily ('may only"
+        " change facing')",
+    ),
+    (
+        "rout unit=",
+        "removed",
         "2 by 2 reading 18 (session 15): a disrupted unit, or an arrived reinforcement not yet"
         " on the table, no longer routs voluntarily",
     ),

@@ -111,3 +111,21 @@ def test_a_stated_shots_contagion_leaves_out_a_target_it_knows() -> None:
     (two,) = b.lines("shoot", firer="R2")
     assert set(two.open["target"]) == {"M", "M2"}
     assert two.open["contagion"] == ((), ("M",), ("M2",), ("M", "M2"))
+
+
+def test_a_pinned_unit_does_not_rout_voluntarily() -> None:
+    # Unit Summary "*** may voluntarily rout"; Resolving shooting "Pinned: may only change
+    # facing": a rout is a move away (a full move), so a pinned Light unit may not take it
+    # by choice, in its move phase or when charged (reading 18 named only the disrupted)
+    b = Battle.quick(
+        [
+            {"id": "L", "side": "blue", "type": "light", "x": 300, "y": 300, "pinned": True},
+            {"id": "F", "side": "blue", "type": "light", "x": 500, "y": 300},
+            {"id": "I", "side": "red", "type": "infantry", "x": 300, "y": 500},
+        ]
+    )
+    routs = [dict(t.request) for t in b.todo() if t.procedure == "rout"]
+    assert routs == [{"unit": "F"}]
+    with pytest.raises(RuleViolation, match=r"L is pinned: it may only change facing.*shooting"):
+        b.do("rout", dice=[5], unit="L")
+    assert not b.state.unit("L").routed

@@ -533,6 +533,11 @@ def _voluntary_judge(state: GameState, req: Rout) -> Unit:
         raise RuleViolation(
             R_SHOOT, f"{u.name} is disrupted: it may not move, so it may not rout voluntarily"
         )
+    if u.pinned:  # (reading 18: a rout is a move away, and "Pinned: may only change facing")
+        raise RuleViolation(
+            R_SHOOT,
+            f"{u.name} is pinned: it may only change facing, so it may not rout voluntarily",
+        )
     if u.entry:  # arrived at its RP, not yet on the table: nowhere to rout from, or away from
         raise RuleViolation(
             R_UNITS,

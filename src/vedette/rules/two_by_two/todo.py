@@ -322,13 +322,13 @@ def _carried(state: GameState, old: Any, new: Any, parts: Any) -> tuple[list[Tod
     lines read nothing of it: a unit's move lines read the unit, its enemies, the melees, the
     RPs, the table and the rules; the reinforcement rolls and "end the phase" read no
     position or marker of a unit on the table, the voluntary routs only whether a unit is
-    disrupted or yet to enter (built again when the unit's changed). None when the change is
+    disrupted, pinned or yet to enter (built again when the unit's changed). None when the change is
     not of that kind (the options are then built afresh)."""
     side, enemies, gen, mine, per, ids, rolls, routs, nxt = parts
     if new.side != side or new.status != "table" or old.status != "table":
         return None
-    if new.disrupted != old.disrupted or new.entry != old.entry:
-        routs = _voluntary_routs(state)  # (not disrupted: reading 18; entered the table)
+    if new.disrupted != old.disrupted or new.pinned != old.pinned or new.entry != old.entry:
+        routs = _voluntary_routs(state)  # (not disrupted or pinned: reading 18; entered)
     k = ids.index(new.id)
     mine, per = mine.copy(), per.copy()
     mine[k] = new
@@ -1454,7 +1454,8 @@ def _voluntary_routs(state: GameState) -> list[Todo]:
 
 def _voluntary_rout_lines(state: GameState) -> list[Todo]:
     """A *** unit may rout voluntarily (2 by 2, Unit Summary): in its own move phase (not once
-    it has charged in it: reading 37), or when charged (ASSUMPTION, reading 18)."""
+    it has charged in it: reading 37), or when charged (ASSUMPTION, reading 18); not while
+    disrupted or pinned (reading 18)."""
     out: list[Todo] = []
     kinds = _rout_kinds(state.rules)
     if not kinds:
@@ -1463,7 +1464,7 @@ def _voluntary_rout_lines(state: GameState) -> list[Todo]:
     phasing = state.phasing if state.phase == "move" else None
     chargers = {m.attacker for m in state.melees} if phasing else set()
     for u in state.units:
-        if u.kind not in kinds or u.status != "table" or u.disrupted or u.entry:
+        if u.kind not in kinds or u.status != "table" or u.disrupted or u.pinned or u.entry:
             continue  # (on_table, as a field; an arrived reinforcement has not entered yet)
         if u.side == phasing and u.id in chargers:
             continue  # its charge ended its move for the phase (reading 37)
