@@ -169,6 +169,9 @@ def test_a_stated_rally_with_no_hq_of_its_side_in_play_is_not_possible() -> None
     assert not b.lines("rally")
     with pytest.raises(RuleViolation, match="no HQ of its side in play"):
         b.do("rally", dice=[6], unit="P")
+    # an HQ in base contact (+1) stated with none in play contradicts the state: refused
+    with pytest.raises(RuleViolation, match=r"no other HQ of its side.*Rallying"):
+        b.do("rally", dice=[6], unit="P", in_command=True, hq_contact=True)
     # the player's own word still wins, as every stated fact does
     out = b.do("rally", dice=[6], unit="P", in_command=True)
     assert "P rallies" in out.message

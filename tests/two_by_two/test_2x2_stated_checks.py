@@ -1,6 +1,9 @@
-"""2 by 2 (seed 003): facts the player states that the referee can check. A stated HQ in base
-contact with no other HQ of the unit's side in play is refused (shots, rallies, melees).
-Driven through the public ``Game`` API (``tests/two_by_two/battle.py``)."""
+"""2 by 2 (seed 003): facts the player states that the referee can check, and the last typed
+ones. A stated HQ in base contact with no other HQ of the unit's side in play is refused
+(shots and melees here; rallies in test_2x2_session20.py); a Light Infantry target's enemy
+cavalry near is picked on the shot line, and refused where the firer's side has no cavalry; a
+shot's contagion leaves out a target the line knows; a pinned unit does not rout voluntarily
+(reading 18). Driven through the public ``Game`` API (``tests/two_by_two/battle.py``)."""
 
 from __future__ import annotations
 
@@ -33,21 +36,6 @@ def test_a_stated_hq_contact_with_no_hq_of_the_side_in_play_is_refused() -> None
         b.do("melee", dice=[6, 1, 4], attacker="R2", defender="B2", b_hq_contact=True)
     out = b.do("melee", dice=[6, 1], attacker="R2", defender="B2", a_hq_contact=True)
     assert "HQ in base contact, stated" in [m.reason for m in out.rolls[0].a.modifiers]
-
-
-def test_a_stated_rally_with_an_hq_contact_and_no_hq_in_play_is_refused() -> None:
-    b = Battle.quick(
-        [
-            {"id": "P", "side": "blue", "type": "infantry", "pinned": True},
-            {"id": "R", "side": "red", "type": "infantry"},
-        ],
-        options={"play": "stated"},
-    )
-    b.until("rally", "blue")
-    with pytest.raises(RuleViolation, match=r"no other HQ of its side.*Rallying"):
-        b.do("rally", dice=[6], unit="P", in_command=True, hq_contact=True)
-    out = b.do("rally", dice=[6], unit="P", in_command=True)
-    assert "P rallies" in out.message
 
 
 def test_a_light_infantry_targets_cavalry_near_is_picked_not_typed() -> None:
