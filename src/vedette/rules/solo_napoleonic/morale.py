@@ -908,10 +908,10 @@ def _home_done(ch: Changes, u: Unit, home: bool) -> None:
 
 
 def home_short(state: State, u: Unit, t: Unit) -> dict[str, Any] | None:
-    """Reading K88 (carried on to the charge home test): a target that retired after the charger moved up is
-    followed into contact only within what is left of the charger's move; beyond it the
-    charger's place after moving all that is left (the charge ends there, no test), else
-    None."""
+    """Reading K88 (carried on to the charge home test): a target that retired after the
+    charger moved up is followed into contact only within what is left of the charger's move;
+    beyond it the charger's place after moving all that is left (the charge ends there, no
+    test), else None."""
     return reach_short(state, u, dict(contact(u, t)))
 
 
