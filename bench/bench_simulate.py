@@ -262,6 +262,11 @@ K89R_KW = (
 )
 ACT = "__import__('vedette.rules.solo_napoleonic.actions', fromlist=['x'])"
 K89R = "ed24342:K89r"
+#: reading K88 carried on to the charge home (session 20, helper K14): its move into contact,
+#: after a target that retired once the charger had moved up, is capped by what is left of the
+#: charger's move as the close is (``K88_CLOSE``), in the baseline's charge_home
+K88H = "59281d7:K88h"
+K88_HOME_AT = "    u, t = _home_units(state, req)\n    ch = Changes(state)\n"
 BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
     (
         "be8b550",
@@ -1704,6 +1709,23 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         )
     ),
     (
+        K88H,
+        "vedette/rules/solo_napoleonic/morale.py",
+        K88_HOME_AT,
+        K88_HOME_AT
+        + K88_CLOSE.replace("{coll}", f"        kw = {ACT}._k89_kw(state, u, kw, t.id)[0]\n"),
+        "Kuryakin: a charge home's move into contact no further than the charger's move"
+        " (session 20, reading K88 carried on)",
+    ),
+    (
+        f"{K88H}:late",
+        "vedette/rules/solo_napoleonic/morale.py",
+        K88_HOME_AT,
+        K88_HOME_AT
+        + K88_CLOSE.replace("{coll}", "        rules_move_collisions(state, u, kw, t.id)\n"),
+        "Kuryakin: (on a baseline with rules_move_collisions) the same",
+    ),
+    (
         f"{K89R}:late",
         "vedette/rules/solo_napoleonic/melee.py",
         '        kw["x"], kw["y"] = pos\n',
@@ -1732,6 +1754,7 @@ BASE_FIX_AFTER_DIFFS = {
     "deec10d:K87:late",
     "a6b3bc3:K88-K90:late",
     "ed24342:K89r:late",
+    "59281d7:K88h:late",
 }
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {
@@ -1866,6 +1889,7 @@ BASE_FIX_NEEDS = {
     # (written on K71-K73's text patches; on a later baseline K71-K73's diff carries K74 too)
     "b8eb084:K74-move": "1a1ed48:K71-K73",
     "9040349:K74-charge": "1a1ed48:K71-K73",
+    K88H: K89R,
 }
 #: a later version of a fix given as the diff of the commits that made it (``git diff A B`` of
 #: these files under ``src``, applied with ``patch``, fuzz 2), with the key's entries in

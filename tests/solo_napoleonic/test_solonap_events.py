@@ -108,12 +108,14 @@ def replayed() -> tuple[Game, Any, Any]:
     same point), then played on like the fixture was made: 400 steps of a seeded player taking
     the first request ``legal_requests`` offers that the referee accepts (300 until session 17:
     with one formation change and one standstill test a card, readings K71 and K72, its game
-    reaches a melee later; 500 since a halted unit's move or charge tests to move off, K74)."""
+    reaches a melee later; 500 since a halted unit's move or charge tests to move off, K74; 600
+    since a charge home's move into contact is capped by the charger's move, K88: its first
+    charge home, after a target that retired, ends short)."""
     g, n = replayed_requests()
     assert n >= 10
     at, old = state_of(g), legacy_prefix(n)
     rng = random.Random(3)
-    for _ in range(500):
+    for _ in range(600):
         for proc, req in list(R.legal_requests(g.state, rng)):
             try:
                 g.perform(proc, req)

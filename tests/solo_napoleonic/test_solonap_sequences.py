@@ -23,7 +23,7 @@ from vedette.engine import Game, Store
 from vedette.errors import BadRequest, RuleViolation
 from vedette.rules import get
 from vedette.rules.protocol import Chances, chances
-from vedette.rules.sequence import summary_of
+from vedette.rules.sequence import Steps, summary_of
 
 NAME = "charge_to_melee"
 PCT = range(100)  # a percentile die read 00-99
@@ -232,3 +232,19 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     err = capsys.readouterr().err
     assert "target" in err and "Traceback" not in err
     assert len(g.store.records(g.id)) == 4  # nothing logged
+
+
+def test_a_step_drawn_once_per_state_it_leaves_changes_no_odds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The target's owed retirement (or rout) is played by the sequence as one branch per
+    distinct state it leaves (``Steps.merged``: its dice give many places, the cavalry duel
+    unplaced few states): the exact odds are those of drawing each of its dice (``step``), with
+    far fewer branches."""
+    g = duel(tmp_path, {"kind": "cavalry"}, {"kind": "cavalry"})
+    request = {"unit": "F1", "target": "A1", "until": "home"}
+    merged = g.chances(NAME, request)
+    monkeypatch.setattr(Steps, "merged", lambda self, name, req, value: self.step(name, req))
+    each_die = g.chances(NAME, request)
+    assert merged.exact and each_die.exact and merged.rows == each_die.rows
+    assert merged.leaves * 5 < each_die.leaves

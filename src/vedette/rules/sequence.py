@@ -27,18 +27,26 @@ from typing import Any
 
 from vedette import rules
 from vedette.dice.die import Die
-from vedette.dice.sources import DiceSource
+from vedette.dice.sources import DiceSource, branch
 from vedette.errors import RuleViolation, VedetteError
 from vedette.rules.base import Outcome
 from vedette.rules.protocol import (
     Chance,
     Chances,
+    EnumeratingSource,
     Plan,
     Procedure,
+    SampleSource,
+    _Branch,
+    _Rejected,
+    _TooLarge,
     _wilson,
     declared,
     flow_violation,
 )
+
+#: the leaves a step merged by the state it leaves (``Steps.merged``) may have at most
+MERGE_LIMIT = 2_000
 
 
 class _FirstDie(Exception):
@@ -152,6 +160,14 @@ def replayed(root: _Node, dice: Any, compute: Callable[[Any], Any]) -> Any:
     return value
 
 
+def _sampling(dice: Any) -> bool:
+    """Is ``dice`` (or the source a step's recorder draws from) a sample's source, drawing
+    by the odds (not the uniform walk of ``protocol.estimate_leaves``)?"""
+    while isinstance(dice, _Recorder):
+        dice = dice.outer
+    return isinstance(dice, SampleSource) and not dice.uniform
+
+
 class StepCache:
     """What each step of a sequence did on each state it was taken on, kept with the plan so
     that every run of the sequence (a dice branch re-executed, or a sample) replays a step it
@@ -173,6 +189,8 @@ class StepCache:
         self.plans: dict[tuple[int, str], tuple[Any, Any, Plan]] = {}
         self.owed: dict[int, tuple[Any, Any]] = {}
         self.seen: dict[tuple[int, str], tuple[Any, Any]] = {}
+        #: per state and step: its leaves grouped by the state they leave (``Steps.merged``)
+        self.merged: dict[tuple[int, str], tuple[Any, Any]] = {}
         self.same_state = same_state
         self.states: dict[Any, Any] = {}
 
@@ -270,6 +288,73 @@ class Steps:
         if outcome.message:
             self.lines.append(str(outcome.message))
         return outcome
+
+    def merged(self, name: str, request: Mapping[str, Any], value: Callable[[Any], Any]) -> Outcome:
+        """``step``, drawn once per distinct state it may leave: for a step whose outcome the
+        sequence reads only through the state it leaves (a move a result owes, say, whose dice
+        give many places and few distinct states). Under the core's enumerating and sampling
+        sources (those a sequence caches under) the step's own dice are enumerated once on the
+        current state, its leaves grouped by the value of the state they leave (``value``,
+        a state's value as a hashable key: ``StepCache.same_state``'s kind), and one
+        whole-check branch drawn among the groups with their exact odds; the outcome is the
+        first leaf's of its group. A sample (not the uniform walk that estimates the tree's
+        size) draws the step's own dice, the same odds at less cost. Under any other source,
+        or a step too large to enumerate, or one that rolls again on some results: ``step``."""
+        c = self.cache
+        key = _key(name, request)
+        if c is None or _sampling(self.dice):
+            return self.step(name, request)
+        got = c.merged.get((id(self.state), key))
+        if got is None or got[0] is not self.state:
+            groups = self._groups(c, name, request, value)
+            got = c.merged[(id(self.state), key)] = (self.state, groups)
+        groups = got[1]
+        if groups is None:
+            return self.step(name, request)
+        weights, leaves = groups
+        k = branch(self.dice, weights) or 0 if len(weights) > 1 else 0
+        outcome, self.state = leaves[k]
+        self.rolls.extend(outcome.rolls)
+        if outcome.message:
+            self.lines.append(str(outcome.message))
+        return outcome
+
+    def _groups(
+        self, c: StepCache, name: str, request: Mapping[str, Any], value: Callable[[Any], Any]
+    ) -> tuple[list[Fraction], list[tuple[Outcome, Any]]] | None:
+        """The step's leaves from the current state grouped by the state each leaves: their
+        summed odds and each group's first (outcome, state); None past ``MERGE_LIMIT`` leaves
+        or for a roll made again on some results."""
+        proc, plan = self._plan(name, request)
+        start = self.state
+        by_state: dict[Any, int] = {}
+        weights: list[Fraction] = []
+        leaves: list[tuple[Outcome, Any]] = []
+        paths: list[list[int]] = [[]]
+        seen = 0
+        while paths:
+            path = paths.pop()
+            src = EnumeratingSource(path)
+            try:
+                outcome = proc.resolve(start, plan, src)
+            except _Branch as b:
+                paths.extend([*path, k] for k in reversed(range(b.n)))
+                continue
+            except (_Rejected, _TooLarge):
+                return None
+            seen += 1
+            if seen > MERGE_LIMIT:
+                return None
+            state = start
+            for e in outcome.events:
+                state = self.ruleset.fold(state, e)
+            k = by_state.setdefault(value(state), len(leaves))
+            if k == len(leaves):
+                weights.append(src.weight)
+                leaves.append((outcome, c.interned(state)))
+            else:
+                weights[k] += src.weight
+        return weights, leaves
 
     def _cached(self, c: StepCache, name: str, request: Mapping[str, Any], key: str) -> Any:
         got = c.roots.get((id(self.state), key))

@@ -768,6 +768,28 @@ def ends_short(ch: Changes, u: Unit, kw: dict[str, Any], what: str, why: str) ->
     charging.set_step(ch, ch.state.unit(u.id), why, charge_step=None, charge_state="done")
 
 
+def out_of_reach(ch: Changes, u: Unit, t: Unit, short: dict[str, Any]) -> Outcome:
+    """Reading K88: the move up is the charger's move (its reach, reading K50): a target that
+    has retired beyond it is not reached; the charger moves its move (``short``, from
+    :func:`reach_short`) at it and the charge ends there (no charge home, no melee). ``close``
+    and ``charge_home`` (whose move into contact follows a target that retired after the
+    close) end so."""
+    hit, _ = rules_move_collisions(ch.state, u, short, t.id)
+    ends_short(
+        ch,
+        u,
+        short,
+        f"moves up toward {t.id}: out of reach",
+        f"{t.id} is beyond {u.id}'s move: the charge ends short (reading K88)",
+    )
+    msg = (
+        f"{u.id} moves up {short['moved_mm'] - u.moved_mm:.0f}mm toward {t.id}, all its move:"
+        f" {t.id} is beyond its reach; the charge ends (no melee; reading K88)"
+    )
+    details = {"melee": False, "reached": False, "home": False, "short": "K88"}
+    return Outcome(tuple(ch.events), (), msg + hit, details)
+
+
 def barred(
     ch: Changes,
     u: Unit,
@@ -794,7 +816,8 @@ def barred(
         f"{who} is in the way of {u.id}'s charge: it ends at contact (reading K89)",
     )
     msg = f"{u.id} moves up toward {t.id}{hit}; the charge on {t.id} ends (no melee)"
-    return Outcome(tuple(ch.events), rolls, msg, {"melee": False, "reached": False, "home": False})
+    details = {"melee": False, "reached": False, "home": False, "short": "K89", "by": who}
+    return Outcome(tuple(ch.events), rolls, msg, details)
 
 
 def timid_co(state: State, u: Unit) -> bool:
@@ -806,6 +829,9 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
     """The Charge Home Test, after the target's morale and any defensive fire."""
     u, t = _home_units(state, req)
     ch = Changes(state)
+    short = home_short(state, u, t)
+    if short is not None:
+        return out_of_reach(ch, u, t, short)
     if not home_needed(u, t) and not req.test:
         kw0: dict[str, Any] = dict(contact(u, t))
         hit, who = rules_move_collisions(state, u, kw0, t.id)
@@ -881,8 +907,18 @@ def _home_done(ch: Changes, u: Unit, home: bool) -> None:
         ch.unit(ChargeHomeFailed, u.id, "failed to charge home", home_failed=True)
 
 
+def home_short(state: State, u: Unit, t: Unit) -> dict[str, Any] | None:
+    """Reading K88 (carried on to the charge home test): a target that retired after the
+    charger moved up is followed into contact only within what is left of the charger's move;
+    beyond it the charger's place after moving all that is left (the charge ends there, no
+    test), else None."""
+    return reach_short(state, u, dict(contact(u, t)))
+
+
 def charge_home_odds(state: State, req: rq.ChargeHome) -> list[Odds]:
     u, t = _home_units(state, req)
+    if home_short(state, u, t) is not None:
+        return []
     if not home_needed(u, t) and not req.test:
         return []
     return [home_check(state, u, t, req).odds()]
@@ -904,22 +940,7 @@ def close(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     kw: dict[str, Any] = dict(contact(u, t))
     short = reach_short(state, u, kw)
     if short is not None:
-        # reading K88: the move up is the charger's move (its reach, reading K50): a target that
-        # has retired beyond it is not reached; the charger moves its move at it and the charge
-        # ends there (no charge home, no melee)
-        hit, _ = rules_move_collisions(state, u, short, t.id)
-        ends_short(
-            ch,
-            u,
-            short,
-            f"moves up toward {t.id}: out of reach",
-            f"{t.id} is beyond {u.id}'s move: the charge ends short (reading K88)",
-        )
-        msg = (
-            f"{u.id} moves up {short['moved_mm'] - u.moved_mm:.0f}mm toward {t.id}, all its move:"
-            f" {t.id} is beyond its reach; the charge ends (no melee; reading K88)"
-        )
-        return Outcome(tuple(ch.events), (), msg + hit, {"melee": False, "reached": False})
+        return out_of_reach(ch, u, t, short)
     if not kw:
         # positions are not kept: the distance is unknown, but the charger has moved (its
         # volley after a halted charge is a moved firer's, at short range)

@@ -6,7 +6,10 @@ and its result chart, the target's defensive fire (short range, only if its mora
 attacker moving up, the charge home test, the first round of melee with its casualties and the
 loser's morale test. It declares the charge with the ruleset's own ``charge``, then takes the
 steps the guided charge owes (``Ruleset.obligations``: each owed step of this charge, with its
-pre-filled request) in the order the rules owe them, exactly as play from ``todo`` goes. The
+pre-filled request) in the order the rules owe them, exactly as play from ``todo`` goes: a
+collision's chits and the charger's or the target's owed rout or retirement first, then the
+charge's own step (a charger that then falls short of its target, reading K88, or meets an
+enemy in its way, K89, ends its charge, and is named so). The
 end state is read from the units as the state shows them (status, figures), never from the
 procedures' events.
 
@@ -186,18 +189,25 @@ def _play_charge(steps: Steps, r: ChargeRequest) -> str:
         return f"{c} will not charge {t}"
     parts: list[str] = []
     stop = _UNTIL_DONE[r.until]
+    first = _FirstOwed(c, t)
     fire_loss = 0
     melee_start: dict[str, _Seen] = {}
     for _ in range(MAX_STEPS):
         cu = steps.state.unit(c)
         if cu.charge_step is None or cu.charge_step in stop:
             break
-        hit = next((o for o in steps.obligations() if o.id.startswith("collision:")), None)
-        if hit is not None:
+        hit = next((o for o in steps.obligations() if o.id in first), None)
+        if hit is not None and hit.id.startswith("collision:"):
             # a move the charge made ran into another unit: its chits are owed first
             # (Kuryakin, Disorder), rolled here as play from todo rolls them
             steps.step(hit.procedure, hit.request)
             parts.append(f"{hit.request['units'][0]} collides")
+            continue
+        if hit is not None:
+            # a failed test's rout or retirement is owed at once (Kuryakin, Morale), before
+            # the charge goes on, as todo lists it: the charger then follows the target as
+            # far as its move takes it (reading K88); read only through the state it leaves
+            steps.merged(hit.procedure, hit.request, state_value)
             continue
         o = _owed(steps, c)
         if o is None and cu.charge_step not in ("morale", "evade"):
@@ -226,8 +236,9 @@ def _play_charge(steps: Steps, r: ChargeRequest) -> str:
         step = cu.charge_step
         if step == "melee":
             melee_start = before
-        steps.step(o_proc, o_fields)
+        out = steps.step(o_proc, o_fields)
         after = _both(steps, c, t)
+        ended = _ended_short(c, t, out.details)
         if step == "morale":
             if _failed(before[t], after[t]):
                 parts.append(f"{t} {_fate(after[t])} before contact")
@@ -237,6 +248,11 @@ def _play_charge(steps: Steps, r: ChargeRequest) -> str:
             lost = _lost(before[t], after[t])
             # any caught are ridden down (Melee, Cavalry vs. Infantry; reading K59)
             parts.append(f"{t} evades" + (f", {_figures(lost)} ridden down" if lost else ""))
+        elif ended:
+            # the move up (or the charge home's move into contact) fell short of a target
+            # that retired beyond the charger's move (reading K88), or met an enemy in its
+            # way (reading K89): the charge ends there
+            parts.append(ended)
         elif step == "close" and steps.state.unit(c).charge_step is None:
             # the target routed at the charge: nothing stands to fight (charging.after_close)
             parts.append(f"{c} takes the ground")
@@ -257,6 +273,30 @@ def _play_charge(steps: Steps, r: ChargeRequest) -> str:
             x = o_fields["unit"]
             parts.append(f"{x} {_fate(after[x])}" if _failed(before[x], after[x]) else f"{x} holds")
     return f"{c} charges {t}: " + "; ".join(parts)
+
+
+class _FirstOwed:
+    """The ids of the steps owed before the charge's own when they concern it: a collision's
+    chits (any), the charger's or the target's result move (``flow.bound_moves``)."""
+
+    __slots__ = ("results",)
+
+    def __init__(self, c: str, t: str) -> None:
+        self.results = (f"result:{c}", f"result:{t}")
+
+    def __contains__(self, oid: object) -> bool:
+        return isinstance(oid, str) and (oid.startswith("collision:") or oid in self.results)
+
+
+def _ended_short(c: str, t: str, details: Mapping[str, Any]) -> str:
+    """The words of a charge that ended short of its target (the step's ``short``, from
+    ``morale.out_of_reach`` or ``morale.barred``), else ''."""
+    short = details.get("short")
+    if short == "K88":
+        return f"{t} beyond {c}'s move: the charge ends short"
+    if short == "K89":
+        return f"{details.get('by')} in {c}'s way: the charge ends short"
+    return ""
 
 
 def _melee_words(
@@ -291,6 +331,8 @@ def charge_facets(label: str) -> list[str]:
             out.append(p)
         elif p.startswith(f"{c} halted by fire") or p.startswith(f"{c} fails to charge home"):
             out.append("charge fails to go home")
+        elif p.endswith("the charge ends short"):
+            out.append("charge ends short of the target")
         elif p.startswith("melee: "):
             out.append("melee fought")
             if p.startswith(f"melee: {c} wins"):
