@@ -849,6 +849,12 @@ function initGame() {
     picked.textContent = `picked ${kind} ${text} (no open field of this action${sf ? " or sequence" : ""} takes a ${kind})`;
   }
   document.addEventListener("vedette:pick", (e) => onPick(e.detail.kind, e.detail.value, e.detail.under));
+  // does the form shown still ask for a pick of this kind in an empty field? (board.js: a tap
+  // off a piece picks it unless a point is asked for; a position given as optional x and y,
+  // folded away, asks for a point as well)
+  window.vedetteAsks = (kind) => [form(), seqPart && seqPart.open ? seqForm() : null]
+    .some((f) => f && !f.hidden && fields(f).some((i) => !i.value
+      && (i.dataset.pick || "").split(" ").includes(kind) && (visible(i) || i.name === "x")));
   document.addEventListener("vedette:perform", (e) => perform(e.detail.procedure, e.detail.request, ""));
 
   // without the boards' own script, a click on a pickable element is a pick

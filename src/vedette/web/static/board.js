@@ -177,8 +177,25 @@
     if (kind === "unit") { selected = n; drawRing(); }
     setCursor(n);
   }
+  // a touch margin (a 2 by 2 unit is drawn some 15x9 CSS px on a phone): a tap on the empty
+  // table within REACH px of a piece's drawn box picks the nearest such piece, unless the action
+  // in work asks for a point and no longer for a unit (then the tap is the point it asks for)
+  const REACH = 18;
+  function nearPiece(e) {
+    if (window.vedetteAsks?.("point") && !window.vedetteAsks("unit")) return null;
+    let best = null;
+    let dist = REACH;
+    board.querySelectorAll(".unit, .piece, .stack, .general").forEach((p) => {
+      if (!p.matches("[data-pick]")) return;
+      const r = p.getBoundingClientRect();
+      const d = Math.hypot(Math.max(r.left - e.clientX, 0, e.clientX - r.right), Math.max(r.top - e.clientY, 0, e.clientY - r.bottom));
+      if (d <= dist) { best = p; dist = d; }
+    });
+    return best;
+  }
   function onTap(e) {
-    const n = e.target.closest ? e.target.closest("[data-pick]") : null;
+    // (a piece armed for a hand move waits for where it goes: no margin then)
+    const n = (e.target.closest ? e.target.closest("[data-pick]") : null) || (armed ? null : nearPiece(e));
     if (moveMode() && info.hand) {
       if (n && pieceOf(n) && movable(n) && (!armed || pieceOf(n) !== armed)) {
         armed = n; setCursor(n); say(`${n.dataset.pick}: now tap where it goes`);
