@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.web.conftest import Tabs, tab
-from tests.web.test_web_asl_table import PHONE, open_game
+from tests.web.test_web_asl_table import PHONE, SEQ, open_game
+from tests.web.test_web_browser_next import make_game
 from vedette import rules
 from vedette.engine import Game, Store
 
@@ -91,3 +92,31 @@ def test_a_form_asking_for_a_point_takes_the_point_near_a_unit(
         assert x and float(x) == float(x), x  # a number: the point, not "A2"
         assert page.input_value(f"{form} [name='y']")
         assert not errors, errors
+
+
+def test_a_yes_no_field_s_choices_read_yes_and_no(
+    tabs: Tabs, live_server: str, live_db: Path
+) -> None:
+    """O'Leary 7.1's owed decision (may the module pre-register the scattered hex?) offers its
+    ``ok`` field open: the chips read "yes" and "no" (not "true" and "false"); "no" tapped and
+    Roll, the referee records ``ok`` false: the value sent is unchanged."""
+    g = make_game(live_db, "yesno-asl", "solitaire_asl")
+    g.perform("phase", {})
+    g.perform("prereg", {"module": "O1", "ar": "4P5"}, [6, 1, 1])
+    entry = next(t for t in g.todo() if t.procedure == "decide")
+    assert set(entry.open["ok"]) == {True, False}
+    with tab(tabs, **PHONE) as pg:
+        page: Any = pg
+        errors = open_game(page, live_server, "yesno-asl")
+        row = "#next li.owed .open-choices[data-field='ok']"
+        chips = page.locator(f"{row} .choice")
+        words = {"true": "yes", "false": "no"}
+        shown = {c.get_attribute("data-value"): c.inner_text() for c in chips.all()}
+        assert shown == words, shown
+        before = page.evaluate(SEQ)
+        page.tap(f"{row} .choice[data-value='false']")
+        page.tap("#roll-btn")
+        page.wait_for_function(f"b => ({SEQ}) !== b", arg=before)
+        assert not errors, errors
+    done = Game.open(Store(live_db), "yesno-asl").records[-1].payload
+    assert done["procedure"] == "decide" and done["request"]["ok"] is False, done
