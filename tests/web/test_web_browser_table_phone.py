@@ -8,8 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.web.conftest import Tabs, tab
-from tests.web.test_web_asl_table import PHONE, SEQ, open_game
+from tests.web.test_web_asl_table import PHONE, REACHED, SEQ, open_game
 from tests.web.test_web_browser_next import make_game
 from vedette import rules
 from vedette.engine import Game, Store
@@ -17,10 +19,13 @@ from vedette.engine import Game, Store
 #: a point ``gap`` CSS px off the piece's drawn box (below, above, left or right of it) that
 #: lies on the empty table in view: no pick under it, the board's own ground
 OFF = """([id, gap]) => { const n = document.querySelector(`#board [data-pick="${id}"]`);
-  const r = n.getBoundingClientRect(); const cx = (r.left + r.right) / 2, cy = (r.top + r.bottom) / 2;
-  for (const [x, y] of [[cx, r.bottom + gap], [cx, r.top - gap], [r.left - gap, cy], [r.right + gap, cy]]) {
+  const r = n.getBoundingClientRect();
+  const cx = (r.left + r.right) / 2, cy = (r.top + r.bottom) / 2;
+  const spots = [[cx, r.bottom + gap], [cx, r.top - gap], [r.left - gap, cy], [r.right + gap, cy]];
+  for (const [x, y] of spots) {
     const at = document.elementFromPoint(x, y);
-    if (at && at.closest('#board') && !at.closest('[data-pick]')) return [x, y, Math.round(r.width), Math.round(r.height)];
+    if (at && at.closest('#board') && !at.closest('[data-pick]'))
+      return [x, y, Math.round(r.width), Math.round(r.height)];
   }
   return null; }"""
 
@@ -49,9 +54,7 @@ def test_a_tap_ten_px_off_a_unit_picks_it(tabs: Tabs, live_server: str, live_db:
         assert not errors, errors
 
 
-def test_a_tap_far_from_every_unit_picks_none(
-    tabs: Tabs, live_server: str, live_db: Path
-) -> None:
+def test_a_tap_far_from_every_unit_picks_none(tabs: Tabs, live_server: str, live_db: Path) -> None:
     """The margin is a margin: 40 px off a unit (on empty table) no piece is picked."""
     sample(live_db, "margin-2x2-far")
     with tab(tabs, **PHONE) as pg:
@@ -62,7 +65,8 @@ def test_a_tap_far_from_every_unit_picks_none(
         far = page.evaluate(
             """([x, y]) => [...document.querySelectorAll('#board .unit')].every((n) => {
               const r = n.getBoundingClientRect();
-              return Math.hypot(Math.max(r.left - x, 0, x - r.right), Math.max(r.top - y, 0, y - r.bottom)) > 30; })""",
+              const dx = Math.max(r.left - x, 0, x - r.right);
+              return Math.hypot(dx, Math.max(r.top - y, 0, y - r.bottom)) > 30; })""",
             spot[:2],
         )
         assert far, "another unit lies near the spot"
@@ -120,3 +124,78 @@ def test_a_yes_no_field_s_choices_read_yes_and_no(
         assert not errors, errors
     done = Game.open(Store(live_db), "yesno-asl").records[-1].payload
     assert done["procedure"] == "decide" and done["request"]["ok"] is False, done
+
+
+#: the pieces whose centre is not in reach (another element, the sheet, lies over it)
+UNREACHED = """() => [...document.querySelectorAll('#board [data-pick]')]
+  .filter((n) => n.matches('.unit, .piece, .stack, .general'))
+  .filter((n) => { const r = n.getBoundingClientRect();
+    const at = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    return !(at && n.contains(at)); }).map((n) => n.dataset.pick)"""
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "name"),
+    [
+        ("two_by_two", "inview-2x2"),
+        ("solo_napoleonic", "inview-kur"),
+        ("napoleon_at_bay", "inview-nab"),
+    ],
+)
+def test_every_piece_starts_in_view_above_the_sheet(
+    tabs: Tabs, live_server: str, live_db: Path, ruleset: str, name: str
+) -> None:
+    """The samples on a phone: every piece on the board lies in view and above the sheet when
+    the game opens (2 by 2's French were drawn under the sheet, Kuryakin's too: the board's
+    box reached under it), so each is a tap, no pan first; "reset view" brings them back after
+    a zoom."""
+    sample(live_db, name, ruleset)
+    with tab(tabs, **PHONE) as pg:
+        page: Any = pg
+        errors = open_game(page, live_server, name)
+        page.wait_for_function("() => document.getElementById('game').dataset.boardReady")
+        page.wait_for_timeout(100)  # (the ring list shown: the board's box refitted)
+        assert page.locator("#board [data-pick]").count()
+        assert page.evaluate(UNREACHED) == []
+        for _ in range(3):
+            page.tap("[data-board='zoom-in']")
+        assert page.evaluate(UNREACHED) != []
+        page.tap("[data-board='reset']")
+        assert page.evaluate(UNREACHED) == []
+        assert page.evaluate("window.scrollY") == 0 and not errors, errors
+
+
+def test_the_phase_end_stays_in_reach_beside_a_long_chosen_move(
+    tabs: Tabs, live_server: str, live_db: Path
+) -> None:
+    """Napoleon At Bay's first movement phase: a force's move offers 30 destination hexes;
+    chosen on a phone, its choices fill the Next list, and "end movement" stays held at the
+    list's bottom edge, in reach (it was moved into the list, below the fold); the move's
+    first choices are in reach too; the end tapped and Roll end the phase."""
+    g = sample(live_db, "held-end-nab", "napoleon_at_bay")
+    first = g.todo()[0]
+    g.perform("move", {**first.request, "to": first.open["to"][0]})  # (into a ZOC: a fixing owed)
+    with tab(tabs, **PHONE) as pg:
+        page: Any = pg
+        errors = open_game(page, live_server, "held-end-nab")
+        # the fixing owed made from the list: its answer shown above the list
+        before = page.evaluate(SEQ)
+        page.tap("#next li.owed > button.next-item")
+        page.tap("#roll-btn")
+        page.wait_for_function(f"b => ({SEQ}) !== b", arg=before)
+        assert "fixing" in page.inner_text("#result")
+        now = Game.open(Store(live_db), "held-end-nab").todo()
+        move = next(t for t in now if t.procedure == "move")
+        assert len(move.open["to"]) >= 30
+        page.tap("#next li:not(.counter) > button.next-item[data-procedure='move']")
+        end = "#next li.ends > button.next-item"
+        first = "#next li:has(> button.next-item.chosen) .open-choices .choice"
+        assert page.evaluate(REACHED, first)
+        assert page.evaluate(REACHED, end)
+        before = page.evaluate(SEQ)
+        page.tap(end)
+        page.tap("#roll-btn")
+        page.wait_for_function(f"b => ({SEQ}) !== b", arg=before)
+        assert page.evaluate("window.scrollY") == 0 and not errors, errors
+    done = Game.open(Store(live_db), "held-end-nab").records[-1].payload
+    assert done["procedure"] == "end_movement", done
