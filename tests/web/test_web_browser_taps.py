@@ -22,6 +22,7 @@ import pytest
 
 from tests.web.conftest import Tabs, tab
 from tests.web.test_web_browser_next import ADVANCE, Turn, entries, make_game
+from tests.web.test_web_browser_reach import SETTLED
 
 #: the adjudications tried in each ruleset's turn (the rest of what is offered moves it on)
 TRIED = {
@@ -135,19 +136,24 @@ def test_a_2x2_reinforcement_is_placed_by_a_table_tap(
     )
     page.select_option("#procedure", "reinforce")
     form = 'form.proc[data-proc="reinforce"]'
-    # the screen point of the table's (250, 380) mm (the board's top: the sheet covers its foot)
-    sx, sy = page.evaluate(
-        """([x, y]) => {
+    page.evaluate(SETTLED)  # (the board's view fitted to its box)
+    # a point on the table near the board's top in view (the sheet covers its foot): (250 mm
+    # across, 40 px under the viewport's top edge) and its screen point
+    mx, my, sx, sy = page.evaluate(
+        """() => {
           const s = document.querySelector('#board svg');
-          const p = new DOMPoint(x, Number(s.dataset.depth) - y + Number(s.dataset.top))
-            .matrixTransform(s.getScreenCTM());
-          return [p.x, p.y];
-        }""",
-        [250, 380],
+          const v = document.getElementById('board-viewport').getBoundingClientRect();
+          const ctm = s.getScreenCTM();
+          const up = new DOMPoint(0, v.top + 40).matrixTransform(ctm.inverse()).y;
+          const my = Math.round(Number(s.dataset.depth) - (up - Number(s.dataset.top)));
+          const sy = Number(s.dataset.depth) - my + Number(s.dataset.top);
+          const p = new DOMPoint(250, sy).matrixTransform(ctm);
+          return [250, my, p.x, p.y];
+        }"""
     )
     assert page.evaluate(
         "([x, y]) => !!document.elementFromPoint(x, y)?.closest('#board')", [sx, sy]
     )
     page.touchscreen.tap(sx, sy)
     x, y = page.input_value(f"{form} [name=x]"), page.input_value(f"{form} [name=y]")
-    assert abs(float(x) - 250) <= 3 and abs(float(y) - 380) <= 3, (x, y)
+    assert abs(float(x) - mx) <= 3 and abs(float(y) - my) <= 3, (x, y, mx, my)

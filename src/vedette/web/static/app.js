@@ -849,6 +849,12 @@ function initGame() {
     picked.textContent = `picked ${kind} ${text} (no open field of this action${sf ? " or sequence" : ""} takes a ${kind})`;
   }
   document.addEventListener("vedette:pick", (e) => onPick(e.detail.kind, e.detail.value, e.detail.under));
+  // does the form shown still ask for a pick of this kind in an empty field? (board.js: a tap
+  // off a piece picks it unless a point is asked for; a position given as optional x and y,
+  // folded away, asks for a point as well)
+  window.vedetteAsks = (kind) => [form(), seqPart && seqPart.open ? seqForm() : null]
+    .some((f) => f && !f.hidden && fields(f).some((i) => !i.value
+      && (i.dataset.pick || "").split(" ").includes(kind) && (visible(i) || i.name === "x")));
   document.addEventListener("vedette:perform", (e) => perform(e.detail.procedure, e.detail.request, ""));
 
   // without the boards' own script, a click on a pickable element is a pick
@@ -987,10 +993,11 @@ function initGame() {
   const nextList = document.getElementById("next");
   function fitNext() {
     boardRoom();
-    let room;
+    // (the phase's end stays held at the list's bottom edge however long the chosen entry's
+    // choices: they scroll above it, the end in reach (W7's rule; a Napoleon At Bay move's 30
+    // hexes put it below the fold when it took its place in the list))
     if (!phone() || panel.classList.contains("folded")) {
-      nextList.style.maxHeight = "";
-      room = parseFloat(getComputedStyle(nextList).maxHeight) || Infinity; // (a desktop's: CSS)
+      nextList.style.maxHeight = ""; // (a desktop's: CSS)
     } else {
       const view = parseFloat(getComputedStyle(panel).maxHeight) - (panel.offsetHeight - panel.clientHeight);
       const listEnd = nextList.offsetTop + nextList.offsetHeight;
@@ -999,14 +1006,9 @@ function initGame() {
         .filter((e) => e.offsetParent !== null && e.offsetHeight > 0)
         .reduce((end, e) => Math.max(end, e.offsetTop + e.offsetHeight), listEnd) - listEnd;
       const bar = panel.querySelector(":scope > .buttons").offsetHeight;
-      room = Math.max(view - nextList.offsetTop - bar - below - 8, 100);
+      const room = Math.max(view - nextList.offsetTop - bar - below - 8, 100);
       nextList.style.maxHeight = `${room}px`;
     }
-    // the chosen entry and its choices first: where they and the phase's end held under them
-    // do not fit (the player's own dice take the room), the end takes its place in the list
-    const chosen = nextList.querySelector("li:has(> .next-item.chosen)");
-    const end = nextList.querySelector("li.ends");
-    nextList.classList.toggle("tight", !!(chosen && end && chosen !== end && chosen.offsetHeight + end.offsetHeight > room));
   }
   let fitting = 0;
   // a phone: the board's box ends where the sheet at its tallest begins (its max-height from
@@ -1160,6 +1162,9 @@ function initGame() {
   if (window.ResizeObserver) {
     const watch = new ResizeObserver(refit);
     for (const e of panel.querySelectorAll(":scope > #result, :scope > .dice-label, :scope > .dice-ask, :scope > .dice-pad, :scope > .dice-pairs, :scope > .dice-custom")) watch.observe(e);
+    // (the board's tools above it: a ring list shown pushes the board down, its room shrinks)
+    const tools = document.querySelector(".board-tools");
+    if (tools) watch.observe(tools);
   }
   addEventListener("resize", refit);
   document.addEventListener("vedette:sheet", refit);

@@ -53,24 +53,74 @@
     board.style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.k})`;
     viewport.dataset.zoom = view.k.toFixed(2);
   }
+  // the least zoom: the whole board in the viewport (a phone's board box ends where the sheet
+  // at its tallest begins, shorter than the board drawn across the screen's width)
+  const least = () => Math.min(1, viewport.clientHeight / (board.offsetHeight || 1));
   function zoomAt(factor, cx, cy) {
-    const k = Math.min(8, Math.max(1, view.k * factor));
+    const k = Math.min(8, Math.max(least(), view.k * factor));
     const f = k / view.k;
     view = { k, x: cx - (cx - view.x) * f, y: cy - (cy - view.y) * f };
+    fitted = false;
     clamp();
     apply();
   }
+  // the board kept over the viewport: panned no further than its edges (the viewport's own,
+  // not the board's: a board taller than its box pans down to its bottom edge); a board
+  // smaller than its box stays inside it
   function clamp() {
-    const w = viewport.clientWidth;
-    const h = board.offsetHeight;
-    view.x = Math.min(0, Math.max(w - w * view.k, view.x));
-    view.y = Math.min(0, Math.max(h - h * view.k, view.y));
+    const within = (v, room, size) => Math.min(Math.max(0, room - size), Math.max(Math.min(0, room - size), v));
+    view.x = within(view.x, viewport.clientWidth, board.offsetWidth * view.k);
+    view.y = within(view.y, viewport.clientHeight, board.offsetHeight * view.k);
+  }
+  // the pieces' box on the board (unzoomed CSS px from its top left), or null
+  function piecesBox() {
+    const b = board.getBoundingClientRect();
+    let box = null;
+    board.querySelectorAll(".unit[data-pick], .piece[data-pick], .stack[data-pick], .general[data-pick]").forEach((n) => {
+      const r = n.getBoundingClientRect();
+      if (!r.width && !r.height) return;
+      const [l, t, rt, bt] = [r.left - b.left, r.top - b.top, r.right - b.left, r.bottom - b.top].map((v) => v / view.k);
+      box = box ? [Math.min(box[0], l), Math.min(box[1], t), Math.max(box[2], rt), Math.max(box[3], bt)] : [l, t, rt, bt];
+    });
+    return box;
   }
   // the whole board; in a viewport taller than the board (a phone's sheet folded: the board
-  // takes the screen's height), zoomed to fill its height, centred, panned sideways
+  // takes the screen's height), zoomed to fill its height, centred, panned sideways. A piece
+  // left out of that view (a phone: the board's box ends above the sheet, shorter than the
+  // board) and the view holds every piece instead (the sheet unfolded)
+  let fitted = true; // the view is reset's (the player has not zoomed or panned since)
+  // the viewport's height not under a phone's sheet at its tallest (the board's box keeps a
+  // least height, which a tall title and tools push under the sheet)
+  const seen = () => {
+    const h = viewport.clientHeight;
+    const sheet = document.querySelector(".panel");
+    if (!sheet || getComputedStyle(sheet).position !== "fixed") return h;
+    const top = innerHeight - (parseFloat(getComputedStyle(sheet).maxHeight) || 0);
+    return Math.max(Math.min(h, top - viewport.getBoundingClientRect().top), h / 2);
+  };
   const reset = () => {
-    const k = Math.min(8, Math.max(1, viewport.clientHeight / (board.offsetHeight || 1)));
-    view = { k, x: (viewport.clientWidth * (1 - k)) / 2, y: 0 };
+    const w = viewport.clientWidth;
+    // (a phone's sheet folded: the board has the screen's height, filled as before)
+    const folded = document.getElementById("game")?.classList.contains("sheet-folded");
+    const h = folded ? viewport.clientHeight : seen();
+    const k0 = Math.min(8, Math.max(1, h / (board.offsetHeight || 1)));
+    const box = piecesBox(); // (in the view drawn now)
+    view = { k: k0, x: (w * (1 - k0)) / 2, y: 0 };
+    // (a hex map's counters are panned to only where they all fit: never shrunk, never some
+    // panned out for others)
+    const table = !!svg()?.dataset.depth;
+    const fits = box && (table || (box[3] - box[1]) * k0 <= h);
+    const out = box && fits && !folded && (view.x + box[0] * k0 < 0 || view.x + box[2] * k0 > w || box[1] * k0 < 0 || box[3] * k0 > h);
+    if (out) {
+      // panned first (the pieces' foot at the view's foot: as much of the board above them
+      // kept as can be), zoomed out only as far as the pieces need
+      const pad = 8;
+      const k = table ? Math.max(least(), Math.min(k0, w / (box[2] - box[0] + 2 * pad), h / (box[3] - box[1] + 2 * pad))) : k0;
+      const x = view.x + box[0] * k0 >= 0 && view.x + box[2] * k0 <= w && k === k0 ? view.x : w / 2 - (k * (box[0] + box[2])) / 2;
+      view = { k, x, y: h - k * (box[3] + pad) };
+      clamp();
+    }
+    fitted = true;
     apply();
   };
   const centre = () => [viewport.clientWidth / 2, viewport.clientHeight / 2];
@@ -105,6 +155,7 @@
   }
 
   viewport.addEventListener("pointerdown", (e) => {
+    fitted = false; // (the board touched: its view is the player's now, not refitted under a finger)
     pointers.set(e.pointerId, local(e));
     if (pointers.size === 2) {
       const [a, b] = [...pointers.values()];
@@ -129,7 +180,8 @@
     } else if (gesture.kind === "pan") {
       const [x, y] = local(e);
       if (Math.hypot(x - gesture.start[0], y - gesture.start[1]) > 6) gesture.moved = true;
-      if (gesture.moved && view.k > 1) {
+      if (gesture.moved) {
+        fitted = false;
         view.x = gesture.view.x + x - gesture.start[0];
         view.y = gesture.view.y + y - gesture.start[1];
         clamp();
@@ -177,8 +229,25 @@
     if (kind === "unit") { selected = n; drawRing(); }
     setCursor(n);
   }
+  // a touch margin (a 2 by 2 unit is drawn some 15x9 CSS px on a phone): a tap on the empty
+  // table within REACH px of a piece's drawn box picks the nearest such piece, unless the action
+  // in work asks for a point and no longer for a unit (then the tap is the point it asks for)
+  const REACH = 18;
+  function nearPiece(e) {
+    if (window.vedetteAsks?.("point") && !window.vedetteAsks("unit")) return null;
+    let best = null;
+    let dist = REACH;
+    board.querySelectorAll(".unit, .piece, .stack, .general").forEach((p) => {
+      if (!p.matches("[data-pick]")) return;
+      const r = p.getBoundingClientRect();
+      const d = Math.hypot(Math.max(r.left - e.clientX, 0, e.clientX - r.right), Math.max(r.top - e.clientY, 0, e.clientY - r.bottom));
+      if (d <= dist) { best = p; dist = d; }
+    });
+    return best;
+  }
   function onTap(e) {
-    const n = e.target.closest ? e.target.closest("[data-pick]") : null;
+    // (a piece armed for a hand move waits for where it goes: no margin then)
+    const n = (e.target.closest ? e.target.closest("[data-pick]") : null) || (armed ? null : nearPiece(e));
     if (moveMode() && info.hand) {
       if (n && pieceOf(n) && movable(n) && (!armed || pieceOf(n) !== armed)) {
         armed = n; setCursor(n); say(`${n.dataset.pick}: now tap where it goes`);
@@ -524,7 +593,9 @@
   // an action's answer carries the board's legend, roster and highlights (app.js passes them)
   document.addEventListener("vedette:changed", (e) => (e.detail && e.detail.board ? show(e.detail.board) : load(false)));
   untab();
-  if (document.getElementById("game")?.classList.contains("sheet-folded")) reset(); // folded before this ran
-  else apply();
+  reset();
+  // the viewport's box changed (a phone: the tools above it grew, the sheet's room with them):
+  // a view the player has not moved is fitted again
+  if (window.ResizeObserver) new ResizeObserver(() => { if (fitted) reset(); }).observe(viewport);
   load(false);
 })();
