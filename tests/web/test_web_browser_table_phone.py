@@ -30,6 +30,22 @@ OFF = """([id, gap]) => { const n = document.querySelector(`#board [data-pick="$
   return null; }"""
 
 
+#: the board's first view is fitted to the sheet as its tools and the sheet settle (on
+#: resize, until the first touch): wait until the piece stands still for ten frames running
+#: before measuring a spot off it (a spot measured mid-fit lands elsewhere)
+SETTLED = """async (id) => {
+  const at = () => JSON.stringify(document.querySelector(`#board [data-pick="${id}"]`)
+    .getBoundingClientRect());
+  let last = at(), still = 0;
+  for (let i = 0; i < 300 && still < 10; i++) {
+    await new Promise((r) => requestAnimationFrame(r));
+    const now = at();
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+  return still >= 10; }"""
+
+
 def sample(live_db: Path, name: str, ruleset: str = "two_by_two") -> Game:
     return Game.create(Store(live_db), name, ruleset, rules.get(ruleset).scenario("sample"), seed=1)
 
@@ -45,6 +61,7 @@ def test_a_tap_ten_px_off_a_unit_picks_it(tabs: Tabs, live_server: str, live_db:
     with tab(tabs, **PHONE) as pg:
         page: Any = pg
         errors = open_game(page, live_server, "margin-2x2")
+        assert page.evaluate(SETTLED, unit)
         spot = page.evaluate(OFF, [unit, 10])
         assert spot, "no empty table 10 px off the unit"
         x, y, w, h = spot
@@ -60,6 +77,7 @@ def test_a_tap_far_from_every_unit_picks_none(tabs: Tabs, live_server: str, live
     with tab(tabs, **PHONE) as pg:
         page: Any = pg
         errors = open_game(page, live_server, "margin-2x2-far")
+        assert page.evaluate(SETTLED, "A1")
         spot = page.evaluate(OFF, ["A1", 40])
         assert spot
         far = page.evaluate(
@@ -88,6 +106,7 @@ def test_a_form_asking_for_a_point_takes_the_point_near_a_unit(
         form = "form.proc[data-proc='place']"
         page.tap("#board [data-pick='A1']")
         assert page.input_value(f"{form} [name='unit']") == "A1"
+        assert page.evaluate(SETTLED, "A2")
         spot = page.evaluate(OFF, ["A2", 10])
         assert spot
         page.touchscreen.tap(spot[0], spot[1])
