@@ -23,6 +23,7 @@ from vedette.dice import (
     table_from_data,
 )
 from vedette.dice.die import CUSTOM
+from vedette.dice.roll import worded_before
 from vedette.errors import DiceError
 
 FIX = table_from_data(
@@ -106,6 +107,32 @@ def test_a_roll_line_says_its_constant_and_the_dice_taken_away() -> None:
     assert line("2d6", [3, 4]) == "2d6=(3+4)=7"
     assert line("4dF", [-1, 0, 1, -1]) == "4dF=(-1+0+1+-1)=-1"
     assert line("1d6", [3], Modifier(2, "uphill")) == "1d6=3+2 (uphill)=5"
+
+
+@pytest.mark.parametrize(
+    ("expr", "faces", "mods", "then"),
+    [
+        ("1d6+1", [2], [2], "fixing: 1d6+1=2=3+2 (only Ru has Cav)=5"),
+        ("1d6+1", [3], [], "fixing: 1d6+1=3=4"),
+        ("2d6-1", [3, 1], [], "fixing: 2d6-1=(3+1)=3"),
+        ("-1d6", [3], [1], "fixing: -1d6=3=-3+1 (x)=-2"),
+        ("2d6-1d6", [3, 4, 2], [-1], "fixing: 2d6-1d6=(3+4+2)=5-1 (x)=4"),
+        ("1d6", [4], [2], "fixing: 1d6=4+2 (x)=6"),
+    ],
+)
+def test_a_roll_line_as_release_0_2_said_it_reads_as_now(
+    expr: str, faces: list[int], mods: list[int], then: str
+) -> None:
+    """A saved game of release 0.2 (lines as that release's ``Roll.line`` wrote them, which hid
+    the constant and the die taken away) reads as the referee's line now, each pair put in
+    (``worded_before``: what the importer does); a plain die needs none."""
+    ms = [Modifier(v, "only Ru has Cav" if expr == "1d6+1" else "x") for v in mods]
+    r = Check(expr, ms, label="fixing").resolve(ScriptedSource(faces))
+    pairs = worded_before(json.loads(json.dumps(r.to_json())))
+    for now, was in pairs:
+        then = then.replace(was, now)
+    assert then == r.line()
+    assert bool(pairs) == (expr != "1d6")
 
 
 def test_exclusive_group_only_largest_applies() -> None:

@@ -4,6 +4,7 @@ table row and the consequence. Rendering (one line, JSON) is separate from the r
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -266,3 +267,36 @@ def _bare(r: Roll) -> Roll:
 
 
 AnyRoll = Roll | OpposedRoll
+
+
+def worded_before(roll: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(now, then)``: the start of a roll's line (a roll as ``to_json`` gives it, opposed
+    rolls' own rolls too) as :meth:`Roll.line` says it now and as release 0.2 said it, where
+    they differ: 0.2 hid a constant and a die taken away (``1d6+1=2=3+2 (...)=5``, now
+    ``1d6+1=2+1=3+2 (...)=5``; ``-1d6=3=-3``, now ``-1d6=-3``). A saved game of that release
+    says the same as the referee with ``then`` where it says ``now`` (engine/referee.py)."""
+    if roll.get("type") == "opposed":
+        out: list[tuple[str, str]] = []
+        for part in [
+            roll.get("a"),
+            roll.get("b"),
+            *(x for d in roll.get("draws") or () for x in d),
+        ]:
+            if isinstance(part, Mapping):
+                out += worded_before(part)
+        return out
+    faces = tuple(Face(str(f["die"]), int(f["face"])) for f in roll.get("dice") or ())
+    natural, expression = int(roll.get("natural", 0)), str(roll.get("expression", ""))
+    now = Roll(expression, faces, natural).dice_text()
+    if len(faces) == 1:
+        then = f"{expression}={faces[0].face}"
+    else:
+        then = f"{expression}=({'+'.join(str(f.face) for f in faces)})"
+    if now == then:
+        return []
+    if roll.get("target") is not None:  # (an under-roll: its target follows)
+        return [(f"{now} vs ", f"{then} vs ")]
+    # 0.2 then gave the natural total before the modifiers (without any: the final total);
+    # the line now gives it unless the dice said it already
+    total = natural if roll.get("modifiers") else int(roll.get("final", natural))
+    return [(now if now.endswith(f"={natural}") else f"{now}={total}", f"{then}={total}")]

@@ -20,6 +20,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from vedette.dice.roll import worded_before
 from vedette.engine.session import Game, dice_ranges
 from vedette.engine.store import Record, Store
 from vedette.errors import GameError, VedetteError
@@ -136,11 +137,21 @@ def _same_request(proc: Any, file: Any, mine: Any) -> bool:
 
 
 def _reworded(
-    rs: Ruleset[Any], file: Mapping[str, Any], mine: Mapping[str, Any]
+    rs: Ruleset[Any],
+    file: Mapping[str, Any],
+    mine: Mapping[str, Any],
+    earlier: Sequence[str] = (),
 ) -> Mapping[str, Any]:
-    """The file's message and rolls with each earlier release's wording (``rs.reworded``)
-    put as the referee words it now, where that makes them the referee's."""
+    """The file's message and rolls with each earlier release's wording (``rs.reworded``,
+    and the roll lines of release 0.2, which hid a dice expression's constant: ``worded_before``
+    of the referee's rolls) put as the referee words it now, each where that makes it the
+    referee's (the message: or one of its ``earlier`` wordings)."""
     pairs = rs.reworded
+    rolls = mine["rolls"]
+    if file.get("message") != mine["message"] or [
+        r.get("line") if isinstance(r, Mapping) else r for r in file.get("rolls") or ()
+    ] != [r.get("line") for r in rolls]:  # (the lines differ: an older release's, maybe)
+        pairs = (*pairs, *(pair for r in rolls for pair in worded_before(r)))
     if not pairs:
         return file
     said = {"message": file.get("message", ""), "rolls": file.get("rolls", [])}
@@ -152,8 +163,12 @@ def _reworded(
     now_said = json.loads(text)
     if now_said == said:
         return file
-    plain = _plain({"message": mine["message"], "rolls": list(mine["rolls"])})
-    return {**file, **now_said} if now_said == plain else file
+    out = dict(file)
+    if now_said["message"] == mine["message"] or now_said["message"] in earlier:
+        out["message"] = now_said["message"]
+    if now_said["rolls"] == _plain(list(rolls)):
+        out["rolls"] = now_said["rolls"]
+    return out
 
 
 def _compare(
@@ -167,7 +182,7 @@ def _compare(
     referee's message as earlier releases worded it (``Outcome.earlier``): a file with those
     very words says the same; so does one with an earlier release's words for a text the
     ruleset words otherwise now (``Ruleset.reworded``), in its message or its rolls."""
-    file = _reworded(rs, file, mine)
+    file = _reworded(rs, file, mine, earlier)
     if not _same_request(proc, file.get("request", {}), mine["request"]):
         return (
             f"its request {_quote(file.get('request', {}))} is not what the referee reads from it"
