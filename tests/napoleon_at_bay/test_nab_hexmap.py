@@ -112,29 +112,60 @@ def test_bad_map_data_is_refused() -> None:
 @settings(max_examples=examples(40), deadline=None)
 @given(
     st.lists(
-        st.sampled_from(["clear", "forest", "marsh", "lake", "rough"]), min_size=64, max_size=64
+        st.sampled_from(["clear", "forest", "marsh", "lake", "rough", "free"]),
+        min_size=64,
+        max_size=64,
     ),
     st.sets(st.integers(0, 63), min_size=1, max_size=6),
     st.integers(0, 63),
+    st.sampled_from([None, 0, 3, 6]),
 )
 def test_nearest_tier_agrees_with_the_full_search(
-    terrain: list[str], targets: set[int], source: int
+    terrain: list[str], targets: set[int], source: int, bound: int | None
 ) -> None:
+    """``nearest`` (a queue of one bucket per cost) against the plain full search (a heap),
+    on terrain that costs nothing to enter too (a house rule may say so: a hex reached at no
+    extra cost joins the bucket being taken), bounded or not: the closest tier's cost and its
+    hexes, in index order."""
     cells = [f"A{c:02d}{r:02d}" for c in range(1, 9) for r in range(1, 9)]
     areas: dict[str, list[str]] = {}
     for h, t in zip(cells, terrain, strict=True):
         areas.setdefault(t, []).append(h)
-    m = build(grid((1, 8), (1, 8), areas=areas))
+    kinds = terrain_kinds({**DATA["terrain"], "free": {"cost": 0}})
+    m = HexMap.from_data(grid((1, 8), (1, 8), areas=areas), kinds, hexside_kinds(DATA["hexsides"]))
     full = {i: d for d, i in m.search([source], direction="to")}
-    reach = {t: full[t] for t in targets if t in full}
-    best, hexes = m.nearest([source], targets, direction="to")
+    reach = {t: full[t] for t in targets if t in full and (bound is None or full[t] <= bound)}
+    best, hexes = m.nearest([source], targets, bound, direction="to")
     if not reach:
         assert best is None and hexes == []
     else:
         assert best == min(reach.values())
-        assert sorted(hexes) == sorted(t for t, d in reach.items() if d == best)
+        assert hexes == sorted(t for t, d in reach.items() if d == best)
     # bounded search never goes beyond its bound
     assert all(d <= 4 for d, _ in m.search([source], bound=4))
+
+
+def test_nearest_across_ground_that_costs_nothing_to_enter() -> None:
+    """A house rule may make a terrain cost 0 MP to enter: the hexes so reached are at the
+    cost of the hex they came from, and ``nearest`` finds a target behind them (here every
+    hex of the map but one column of forest is free: from every hex, the same tier as the
+    full search)."""
+    cells = [f"A{c:02d}{r:02d}" for c in range(1, 9) for r in range(1, 9)]
+    areas = {"free": [h for h in cells if not h.startswith("A04")], "forest": cells[24:32]}
+    kinds = terrain_kinds({**DATA["terrain"], "free": {"cost": 0}})
+    m = HexMap.from_data(grid((1, 8), (1, 8), areas=areas), kinds, hexside_kinds(DATA["hexsides"]))
+    targets = {m.index("A0808"), m.index("A0101"), m.index("A0501")}
+    for source in range(len(m)):
+        full = {i: d for d, i in m.search([source], direction="to")}
+        best = min(full[t] for t in targets)
+        assert m.nearest([source], targets, direction="to") == (
+            best,
+            sorted(t for t in targets if full[t] == best),
+        )
+    assert m.nearest([m.index("A0808")], {m.index("A0101")}, direction="to") == (
+        m.denominator * 2,  # (the forest column's cost, then free ground)
+        [m.index("A0101")],
+    )
 
 
 def test_contents_within_matches_distance() -> None:
@@ -174,7 +205,7 @@ def test_an_index_of_hexes_by_column_finds_those_within_a_radius(
 
 
 def test_nearest_tier_on_the_sample_map_from_every_hex() -> None:
-    """Issue 29: ``nearest`` (its heap holding one int per entry) against the plain full
+    """Issue 29: ``nearest`` (a queue of one bucket per cost) against the plain full
     search, from every hex of the sample map to the sample scenario's force hexes (each force
     alone, then all of them), both ways, bounded or not."""
     state = RULESET.initial_state(RULESET.scenario("sample"), {})
@@ -194,4 +225,4 @@ def test_nearest_tier_on_the_sample_map_from_every_hex() -> None:
                         assert (best, hexes) == (None, [])
                     else:
                         assert best == min(reach.values())
-                        assert sorted(hexes) == sorted(t for t, d in reach.items() if d == best)
+                        assert hexes == sorted(t for t, d in reach.items() if d == best)

@@ -736,51 +736,58 @@ class HexMap:
         bound: int | None = None,
         direction: Literal["from", "to"] = "from",
     ) -> tuple[int | None, list[int]]:
-        """The closest tier of ``targets``: ``(ticks, hexes at exactly that cost)``, or
-        ``(None, [])`` if none is within ``bound``. Once a target is found the bound drops to
-        its cost, so nothing farther is pushed: the search costs only the ground it needs."""
+        """The closest tier of ``targets``: ``(ticks, hexes at exactly that cost)``, the hexes
+        in index order, or ``(None, [])`` if none is within ``bound``. Once a target is found
+        the bound drops to its cost, so nothing farther is pushed: the search costs only the
+        ground it needs.
+
+        Dijkstra with a bucket per cost (Dial's queue): costs are whole ticks, small and never
+        negative, so the hexes are taken cost by cost from a dict of lists, without a heap's
+        ordering work per push and pop (about a quarter of the search; issue 29)."""
         edges = self.out_edges if direction == "from" else self.in_edges
-        inf = 1 << 62
-        over = (bound if bound is not None else inf) + 1  # the least cost beyond the bound
-        # the heap holds ``cost << shift | hex`` (one int, ordered as the pair (cost, hex)):
-        # no tuple made or compared per push
-        shift = len(self.ids).bit_length()
-        low = (1 << shift) - 1
+        over = (bound if bound is not None else 1 << 62) + 1  # the least cost beyond the bound
         dist: dict[int, int] = {}
-        heap: list[int] = []
+        start: list[int] = []
         for s in sources:
             if s not in dist:
                 dist[s] = 0
-                heap.append(s)
-        heapq.heapify(heap)
-        pop, push, get = heapq.heappop, heapq.heappush, dist.get
+                start.append(s)
+        buckets: dict[int, list[int]] = {0: start} if start else {}
+        get, bucket_at = dist.get, buckets.get
         rows = edges._rows  # the rows made so far (a row not yet made: ``edges[u]`` makes it)
-        best = inf  # the closest tier's cost, once a target is found
         found: list[int] = []
-        while heap:
-            x = pop(heap)
-            d = x >> shift
-            u = x & low
-            if d > get(u, inf):
-                continue  # stale entry
-            if d > best:
-                break
-            if u in targets:
-                if not found:
-                    best = d
-                    over = d + 1
-                found.append(u)
-            row = rows[u]
-            if row is None:
-                row = edges[u]
-            for v, c in row:
-                nd = d + c
-                # within the bound and better than known (a hex known at more than the closest
-                # tier's cost may be pushed again: popped after it, never used)
-                if nd < get(v, over):
-                    dist[v] = nd
-                    push(heap, nd << shift | v)
-        return (best if found else None), found
+        d = 0
+        while buckets:
+            bucket = bucket_at(d)
+            if bucket is None:  # (no hex at this cost)
+                d += 1
+                continue
+            for u in bucket:  # (a hex reached at no extra cost joins this list as it runs)
+                if get(u) != d:
+                    continue  # stale entry: reached later at less
+                if u in targets:
+                    if not found:
+                        over = d + 1  # nothing farther than the closest tier is pushed
+                    found.append(u)
+                row = rows[u]
+                if row is None:
+                    row = edges[u]
+                for v, c in row:
+                    nd = d + c
+                    # within the bound and better than known
+                    if nd < get(v, over):
+                        dist[v] = nd
+                        later = bucket_at(nd)
+                        if later is None:
+                            buckets[nd] = [v]
+                        else:
+                            later.append(v)
+            if found:
+                found.sort()
+                return d, found
+            del buckets[d]
+            d += 1
+        return None, []
 
     def costs(
         self,
