@@ -9,6 +9,7 @@ import pytest
 
 from tests.solitaire_asl.test_asl_flow import goto, sample
 from vedette.cli.main import main
+from vedette.engine import Game
 
 RU, GE = "Russian", "German"
 
@@ -40,3 +41,40 @@ def test_the_game_as_text_says_the_owed_decisions_in_words(
     assert "entered=" not in text and "waive" not in text
     (owed,) = [t for t in g.todo() if t.owed]
     assert owed.command() == "minefield entered=M1"  # todo: the command
+
+
+def hip_game(tmp_path: Path) -> Game:
+    """The sample with dummy HIP counters in 4P5, 4Q6 and 4S7, in the Russian MPh: HIP units
+    (H1, the foxhole F1) in 4M6, the pillbox F2 in 4N3."""
+    g = sample(tmp_path)
+    for loc in ("4P5", "4Q6", "4S7"):
+        g.perform("place", {"kind": "dummy_hip", "side": RU, "location": loc})
+    goto(g, "MPh")
+    return g
+
+
+def test_a_2_4_2_group_is_offered_by_taps_and_every_pair_offered_is_accepted(
+    tmp_path: Path,
+) -> None:
+    """O'Leary 2.4.2 (HIP units obey it, 3.3): "two or more potential dummy stacks may shift
+    with the same number of dummy stacks/potential dummy stacks solely at the discretion of
+    the player", for units in separate locations. ``also`` was typed only (JSON): ``todo``
+    offers, with a pair whose first location holds HIP units, each other such pair the side
+    may shift now, as choices; each is accepted, and the one DR moves both pairs."""
+    g = hip_game(tmp_path)
+    groups = [t for t in g.todo(strict=True) if t.rule == "O'Leary 2.4.2"]
+    assert groups, "no 2.4.2 group offered"
+    for t in groups:
+        assert set(t.open) == {"also"} and t.request["a"] == "4M6"
+        for also in t.open["also"]:
+            ((a2, b2),) = also
+            assert a2 == "4N3" and b2 not in (t.request["a"], t.request["b"])
+            assert g.is_legal("shift", {**t.request, "also": also})
+    t = next(t for t in groups if t.request["b"] == "4O8")
+    assert (("4N3", "4P5"),) in t.open["also"]
+    out = g.perform("shift", {**t.request, "also": [["4N3", "4P5"]]}, faces=[3, 3])
+    assert "shift allowed" in out.message
+    # both pairs exchanged on the one DR: H1 and F1 to 4O8, the pillbox F2 to 4P5
+    h1, f2 = g.state.stack("H1"), g.state.fortification("F2")
+    assert h1 is not None and f2 is not None
+    assert (h1.location, f2.location) == ("4O8", "4P5")

@@ -443,7 +443,9 @@ function initGame() {
   // dummy_hip), a list's items ("none" when empty: 2 by 2's stated contagion, a follow-up's
   // contact), else the value itself
   const words = (procedure, k, v) => {
-    if (Array.isArray(v)) return v.length ? v.map(fieldText).join(" + ") : "none";
+    // (a pair of a list: ASL's 2.4.2 group, the stacks or locations exchanged, "4N3 <-> 4P5")
+    const item = (x) => (Array.isArray(x) && x.length === 2 ? x.map(fieldText).join(" <-> ") : fieldText(x));
+    if (Array.isArray(v)) return v.length ? v.map(item).join(" + ") : "none";
     const text = fieldText(v);
     const sel = document.querySelector(`form.proc[data-proc="${CSS.escape(procedure)}"] select[name="${CSS.escape(k)}"]`);
     const opt = sel ? [...sel.options].find((o) => o.value === text) : null;
