@@ -6,10 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from tests.solitaire_asl.test_asl_flow import goto, sample
 from vedette.cli.main import main
-from vedette.engine import Game
+from vedette.engine import Game, Store
+from vedette.rules.solitaire_asl import RULESET
+from vedette.web.app import create_app
 
 RU, GE = "Russian", "German"
 
@@ -78,3 +81,58 @@ def test_a_2_4_2_group_is_offered_by_taps_and_every_pair_offered_is_accepted(
     h1, f2 = g.state.stack("H1"), g.state.fortification("F2")
     assert h1 is not None and f2 is not None
     assert (h1.location, f2.location) == ("4O8", "4P5")
+
+
+def own_dice_game(db: Path) -> Game:
+    """The sample played with the player's own dice, in the Russian PFPh: DP (r2) may fire."""
+    g = Game.create(Store(db), "own", "asl", RULESET.scenario("sample"), seed=3, dice="physical")
+    goto(g, "PFPh")
+    return g
+
+
+def test_the_cli_asks_for_the_bore_sight_die_and_its_scatter_dice_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """O'Leary 6.1: a 6 on the bore-sight die throws a direction die and a distance die. With
+    the player's own dice, ``todo`` said "roll 1d6 ... (some faces call for more dice: each is
+    asked for then)": a 6 took three commands, each refused until the next die. It names the
+    dice a 6 calls for, and one ``--dice`` with all the faces does the step."""
+    db = tmp_path / "own.db"
+    own_dice_game(db)
+    capsys.readouterr()
+    assert main(["--db", str(db), "asl", "todo"]) == 0
+    text = capsys.readouterr().out
+    said = "roll 1d6 and, on a 6, the direction die and the distance die; give all their faces"
+    assert said in text
+    args = ["--db", str(db), "asl", "boresight", "weapons=r2", "target=4R4", "--dice", "6 1 1"]
+    assert main(args) == 0
+    assert "1 hex N of 4R4 is 4R3" in capsys.readouterr().out
+
+
+def test_the_web_offers_each_sequence_of_the_bore_sight_dice_as_one_tap(tmp_path: Path) -> None:
+    """6.1 on the web page with the player's own dice: the odds' answer lists every sequence
+    of faces the bore-sight die may take to its end (1 to 5 alone; a 6 with each direction
+    and distance: 41), the page's one tap for them all; each is done in one go."""
+    db = tmp_path / "own.db"
+    own_dice_game(db)
+    c = TestClient(create_app(db), base_url="http://localhost")
+    page = c.get("/games/own").text
+    h = {"X-CSRF-Token": page.split('name="csrf-token" content="')[1].split('"')[0]}
+    body = {"procedure": "boresight", "request": {"weapons": ["r2"], "target": "4R4"}}
+    got = c.post("/api/games/own/odds", json=body, headers=h).json()
+    paths = [tuple(p["faces"]) for p in got["own_paths"]]
+    assert paths == [(f,) for f in range(1, 6)] + [
+        (6, d, r) for d in range(1, 7) for r in range(1, 7)
+    ]
+    assert got["own_paths"][-1]["names"] == ["1d6", "the direction die", "the distance die"]
+    for faces in ((4,), (6, 1, 1)):
+        done = c.post(
+            "/api/games/own/perform", json={**body, "dice": list(faces)}, headers=h
+        ).json()
+        assert [r["final"] for r in done["outcome"]["rolls"]] == list(faces)
+        c.post("/api/games/own/undo", json={}, headers=h)
+    # a check of 2d6 (O'Leary 2.5, a shift) takes two dice whatever they show: no sequences
+    g = Game.open(Store(db), "own")
+    goto(g, "MPh")
+    shift = {"procedure": "shift", "request": {"a": "P1", "b": "D1"}}
+    assert "own_paths" not in c.post("/api/games/own/odds", json=shift, headers=h).json()

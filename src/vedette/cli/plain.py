@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from vedette.dice.sources import called_for, called_words
 from vedette.errors import VedetteError
 
 
@@ -91,10 +92,29 @@ def own_dice(g: Any, t: Any) -> dict[str, Any]:
     if len(answers) != 1:
         return {}
     ((dice, more_dice),) = answers
-    return {
+    out: dict[str, Any] = {
         "dice": [{"name": name, "faces": list(faces)} for name, faces in dice],
         "more_dice": more_dice,
     }
+    then = _then(g, t, len(dice)) if more_dice else None
+    if then is not None:
+        out["more_on"], out["more_dice_names"] = then
+    return out
+
+
+def _then(g: Any, t: Any, k: int) -> tuple[list[int], list[str]] | None:
+    """The faces of a step's one first die that call for more dice, and those dice by name
+    (:func:`~vedette.dice.sources.called_for`), read from the face sequences of its first
+    filling accepted (``Game.dice_paths``); None when it is not so simple."""
+    if k != 1:
+        return None
+    for request in _fillings(t):
+        try:
+            paths = g.dice_paths(t.procedure, request)
+        except VedetteError:
+            continue
+        return called_for(paths) if paths else None
+    return None
 
 
 def _fillings(t: Any) -> list[dict[str, Any]]:
@@ -116,6 +136,10 @@ def dice_ask(entry: Mapping[str, Any]) -> str:
     if not names:
         return ""
     rolls = ", ".join(f"{len(list(run))}{name}" for name, run in itertools.groupby(names))
+    on, then = entry.get("more_on"), entry.get("more_dice_names")
+    if on and then:  # one line for every die the step may take (O'Leary 6.1's scatter dice)
+        said = called_words(rolls, on, then)
+        return f"roll {said}; give all their faces in order in one --dice FACES"
     more = (
         " (some faces call for more dice: each is asked for then)" if entry.get("more_dice") else ""
     )
