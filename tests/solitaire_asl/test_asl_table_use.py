@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.solitaire_asl.test_asl_flow import goto, sample
+from tests.solitaire_asl.test_asl_flow import game, goto, sample
 from vedette.cli.main import main
 from vedette.engine import Game, Store
 from vedette.rules.solitaire_asl import RULESET
@@ -81,6 +81,38 @@ def test_a_2_4_2_group_is_offered_by_taps_and_every_pair_offered_is_accepted(
     h1, f2 = g.state.stack("H1"), g.state.fortification("F2")
     assert h1 is not None and f2 is not None
     assert (h1.location, f2.location) == ("4O8", "4P5")
+
+
+def test_a_2_4_2_group_of_potential_dummy_stacks_is_offered_and_moves_both_pairs(
+    tmp_path: Path,
+) -> None:
+    """2.4.2 with potential dummy stacks: P1 and P2 (one squad each) may shift with the dummy
+    stacks D1 and D2 (two ? each, 2.3.2) as one stack. ``todo`` offers P1 <-> D1 with P2 <->
+    D2 (and P2 <-> D1 with P1 <-> D2), each once; the one DR swaps both pairs."""
+    squad = [{"id": "r1", "name": "4-4-7", "kind": "squad"}]
+    g = game(
+        tmp_path,
+        [
+            {"id": "P1", "location": "4A1", "status": "potential_dummy", "counters": squad},
+            {
+                "id": "P2",
+                "location": "4A2",
+                "status": "potential_dummy",
+                "counters": [{**squad[0], "id": "r2"}],
+            },
+            {"id": "D1", "location": "4C1", "status": "dummy", "dummies": 2},
+            {"id": "D2", "location": "4C2", "status": "dummy", "dummies": 2},
+        ],
+    )
+    goto(g, "MPh")
+    groups = {
+        (t.request["a"], t.request["b"]): t.open["also"]
+        for t in g.todo(strict=True)
+        if t.rule == "O'Leary 2.4.2"
+    }
+    assert groups == {("P1", "D1"): ((("P2", "D2"),),), ("P2", "D1"): ((("P1", "D2"),),)}
+    out = g.perform("shift", {"a": "P1", "b": "D1", "also": [["P2", "D2"]]}, faces=[2, 2])
+    assert "swap P1 (4A1) and D1 (4C1); swap P2 (4A2) and D2 (4C2)" in out.message
 
 
 def own_dice_game(db: Path) -> Game:
