@@ -12,7 +12,6 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from vedette.dice.sources import called_for, called_words
 from vedette.errors import VedetteError
 
 
@@ -96,24 +95,21 @@ def own_dice(g: Any, t: Any) -> dict[str, Any]:
         "dice": [{"name": name, "faces": list(faces)} for name, faces in dice],
         "more_dice": more_dice,
     }
-    then = _then(g, t, len(dice)) if more_dice else None
+    then = _then(g, t) if more_dice and len(dice) == 1 else None
     if then is not None:
-        out["more_on"], out["more_dice_names"] = then
+        out["more_on"], out["more_dice_names"], out["more_said"] = then
     return out
 
 
-def _then(g: Any, t: Any, k: int) -> tuple[list[int], list[str]] | None:
-    """The faces of a step's one first die that call for more dice, and those dice by name
-    (:func:`~vedette.dice.sources.called_for`), read from the face sequences of its first
-    filling accepted (``Game.dice_paths``); None when it is not so simple."""
-    if k != 1:
-        return None
+def _then(g: Any, t: Any) -> tuple[list[int], list[str], str] | None:
+    """The faces of a step's one first die that call for more dice, those dice by name and
+    the words for the whole roll (``Game.dice_called``), from its first filling accepted;
+    None when it is not so simple."""
     for request in _fillings(t):
         try:
-            paths = g.dice_paths(t.procedure, request)
+            return g.dice_called(t.procedure, request)  # type: ignore[no-any-return]
         except VedetteError:
             continue
-        return called_for(paths) if paths else None
     return None
 
 
@@ -136,9 +132,8 @@ def dice_ask(entry: Mapping[str, Any]) -> str:
     if not names:
         return ""
     rolls = ", ".join(f"{len(list(run))}{name}" for name, run in itertools.groupby(names))
-    on, then = entry.get("more_on"), entry.get("more_dice_names")
-    if on and then:  # one line for every die the step may take (O'Leary 6.1's scatter dice)
-        said = called_words(rolls, on, then)
+    said = entry.get("more_said")
+    if said:  # one line for every die the step may take (O'Leary 6.1's scatter dice)
         return f"roll {said}; give all their faces in order in one --dice FACES"
     more = (
         " (some faces call for more dice: each is asked for then)" if entry.get("more_dice") else ""

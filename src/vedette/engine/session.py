@@ -728,6 +728,21 @@ class Game:
         state = self.state
         return dice_paths(lambda d: proc.resolve(state, plan, d))
 
+    def dice_called(
+        self, procedure: str, request: Mapping[str, Any]
+    ) -> tuple[list[int], list[str], str] | None:
+        """For a step whose one first die's faces call for the same further dice: those faces,
+        those dice by name, and the words for the whole roll ("1d6 and, on a 6, the direction
+        die and the distance die", O'Leary 6.1); None otherwise (``dice_paths``)."""
+        certain, more = self.dice_asked(procedure, request)
+        if more is None or len(certain) != 1:
+            return None
+        paths = self.dice_paths(procedure, request)
+        then = called_for(paths) if paths else None
+        if then is None:
+            return None
+        return then[0], then[1], called_words(dice_words(certain), *then)
+
     def chances(self, procedure: str, request: Mapping[str, Any], limit: int = 20_000) -> Chances:
         """The exact odds of every outcome of the whole procedure, or of a sequence (its end
         states), from their own resolve; more than ``limit`` dice branches are sampled, and
