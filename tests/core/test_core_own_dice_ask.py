@@ -42,9 +42,11 @@ def test_the_bore_sight_die_is_asked_alone_and_its_scatter_dice_on_a_six() -> No
     until(g, has("boresight"))
     req = offered(g, "boresight")
     cli, web = asked(g, "boresight", req)
-    assert "roll 1d6 first (some faces call for more dice: each is asked for then)" in cli
-    assert cli.endswith("and give the faces in order (--dice)")
-    assert "roll 1d6 first" in web and web.endswith("on the dice buttons: the last one does it")
+    # the ask says every die the step may take, by name, all given in one line (session 21:
+    # "roll 1d6 first (some faces call for more dice: each is asked for then)", one at a time)
+    said = "roll 1d6 and, on a 6, the direction die and the distance die"
+    assert said in cli and cli.endswith("give all their faces in order in one --dice")
+    assert said in web and web.endswith("one tap on the dice buttons gives them all")
     assert "still undetermined" in g.perform("boresight", req, [4]).message  # one die: done
     g.undo()
     # the scatter dice, asked for in turn by their names in the rule (O'Leary 6.1; they were

@@ -78,7 +78,9 @@ def test_the_player_may_choose_another_tie_die(
     assert code == 0 and json.loads(out)["options"] == {"tie_die": "dN"}
     assert cli(capsys, "--db", db, "nab", "move", "F1", "A0605")[0] == 0
     code, _, err = cli(capsys, "--db", db, "nab", "fix", "F1", "R1")
-    assert code != 0 and "roll 1d6 first (some faces call for more dice:" in err
+    # every face sequence known (no re-roll): the ask names the tie die and when it is rolled,
+    # all the faces given in one line (session 21)
+    assert code != 0 and "roll 1d6 and, on a 4, 5 or 6, 1d7; give all their faces" in err
     code, _, err = cli(capsys, "--db", db, "nab", "fix", "F1", "R1", "--dice", "5")
     assert code != 0 and "die #2 (d7) is needed" in err
     # a game whose dice vedette rolls keeps the rules' own default

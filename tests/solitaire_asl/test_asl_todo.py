@@ -119,8 +119,8 @@ def test_entering_an_unrevealed_minefield_offers_the_exchange(tmp_path: Path) ->
     assert owed.procedure == "minefield" and owed.request == {"entered": "M1"}
     assert owed.open == {"other": ("M2",)} and owed.rule == "O'Leary 4.6.2"
     assert all(t.owed for t in g.todo())  # the entering unit meets the mines first
-    # the board's text (shown, and checked on import) names the owed exchange's command
-    assert "minefield entered=M1" in RULESET.render(g.state)
+    # the board's text (shown, and checked on import) says the owed exchange in words
+    assert "attempt to exchange minefield M1" in RULESET.render(g.state)
 
 
 def test_the_minefield_exchange_allowed_swaps_and_reveals_both(tmp_path: Path) -> None:

@@ -204,6 +204,47 @@ def test_two_dice_read_by_their_total_are_one_tap_of_a_pair(
     assert page.evaluate("window.__keys") == 0
 
 
+def test_the_bore_sight_die_and_its_scatter_dice_are_one_tap(
+    small: Any, live_server: str, live_db: Path
+) -> None:
+    """O'Leary 6.1 with the player's own dice: a 6 on the bore-sight die throws a direction
+    die and a distance die. The page asked for them one at a time (the entry, the target, the
+    6, the direction, the distance: five taps); it shows every sequence of faces to the step's
+    end, a row per faces before the last die (1-5 alone, then a 6 with each direction), each
+    in the sheet's view, and one tap on the faces the dice show does the step: three taps."""
+    rs = rules.get("solitaire_asl")
+    g = Game.create(
+        Store(live_db), "paths-asl", rs.name, rs.scenario("sample"), seed=3, dice="physical"
+    )
+    g.perform("phase", {"to": "PFPh", "side": "Russian"})
+    page = small
+    page.goto(f"{live_server}/games/paths-asl")
+    page.wait_for_selector("#next .next-item")
+    page.evaluate(COUNT_KEYS)
+    _, procs = entries(page)
+    n = procs.index("boresight")
+    page.tap(f"#next button.next-item[data-n='{n}']")  # 1
+    page.tap(  # 2: the target
+        f"#next button.next-item[data-n='{n}'] ~ .open-choices[data-field='target']"
+        " .choice[data-value='4R4']"
+    )
+    page.wait_for_selector(".dice-pairs:not([hidden]) .path-row")
+    paths = page.eval_on_selector_all(".dice-pairs .path", "bs => bs.map((b) => b.dataset.faces)")
+    assert paths == [str(f) for f in range(1, 6)] + [
+        f"6 {d} {r}" for d in range(1, 7) for r in range(1, 7)
+    ]
+    for faces in paths:
+        assert page.evaluate(REACHED, f".dice-pairs .path[data-faces='{faces}']"), faces
+    assert page.evaluate(REACHED, "#roll-btn") and page.is_hidden(".dice-pad")
+    before = logged(page)
+    page.tap(".dice-pairs .path[data-faces='6 1 1']")  # 3: the three dice, the step done
+    answered(page, before)
+    assert "1 hex N of 4R4 is 4R3" in page.inner_text("#result")
+    rolls = Game.open(Store(live_db), "paths-asl").records[-1].payload["rolls"]
+    assert [r["final"] for r in rolls] == [6, 1, 1]
+    assert page.evaluate("window.__keys") == 0
+
+
 def own_until(g: Game, procedure: str, prefer: tuple[str, ...] = (), n: int = 60) -> None:
     """A game played with the player's own dice, moved on from 'what next' (owed first, then
     ``prefer``, then what moves the game on) until ``procedure`` is offered: each die asked

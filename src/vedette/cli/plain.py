@@ -91,10 +91,26 @@ def own_dice(g: Any, t: Any) -> dict[str, Any]:
     if len(answers) != 1:
         return {}
     ((dice, more_dice),) = answers
-    return {
+    out: dict[str, Any] = {
         "dice": [{"name": name, "faces": list(faces)} for name, faces in dice],
         "more_dice": more_dice,
     }
+    then = _then(g, t) if more_dice and len(dice) == 1 else None
+    if then is not None:
+        out["more_on"], out["more_dice_names"], out["more_said"] = then
+    return out
+
+
+def _then(g: Any, t: Any) -> tuple[list[int], list[str], str] | None:
+    """The faces of a step's one first die that call for more dice, those dice by name and
+    the words for the whole roll (``Game.dice_called``), from its first filling accepted;
+    None when it is not so simple."""
+    for request in _fillings(t):
+        try:
+            return g.dice_called(t.procedure, request)  # type: ignore[no-any-return]
+        except VedetteError:
+            continue
+    return None
 
 
 def _fillings(t: Any) -> list[dict[str, Any]]:
@@ -116,6 +132,9 @@ def dice_ask(entry: Mapping[str, Any]) -> str:
     if not names:
         return ""
     rolls = ", ".join(f"{len(list(run))}{name}" for name, run in itertools.groupby(names))
+    said = entry.get("more_said")
+    if said:  # one line for every die the step may take (O'Leary 6.1's scatter dice)
+        return f"roll {said}; give all their faces in order in one --dice FACES"
     more = (
         " (some faces call for more dice: each is asked for then)" if entry.get("more_dice") else ""
     )

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from vedette.dice.die import Die
@@ -125,6 +126,7 @@ class DiceNeeded(DiceError):
         self.number = number
         self.dice = tuple(dice) or (die,)
         self.worded = worded
+        self.called = called
         which = f"die #{number} ({die.name})"
         if called:
             which = f"die #{number}, {called} ({die.name}{f', {rule}' if rule else ''}),"
@@ -201,6 +203,78 @@ def dice_asked(run: Callable[[DiceSource], object]) -> tuple[list[Die], list[Die
     if not more and len(longest) == len(common):
         return common, None
     return common, longest[len(common) :]
+
+
+#: the most face sequences :func:`dice_paths` lists (a bore-sight die and its scatter dice on
+#: a 6 are 5 + 36 = 41); more: none listed
+MOST_PATHS = 48
+
+
+@dataclass(frozen=True, slots=True)
+class DicePath:
+    """Faces a step may take, in order, to its end (``faces``), and the name of each die in
+    the rule's words where the step gives one (``names``: O'Leary 6.1's "the direction die"),
+    else the die's own (``d6``)."""
+
+    faces: tuple[int, ...]
+    names: tuple[str, ...]
+
+
+def dice_paths(
+    run: Callable[[DiceSource], object], most: int = MOST_PATHS
+) -> list[DicePath] | None:
+    """Every sequence of faces that takes ``run`` to its end, in order (the first die's faces
+    lowest first, then the next die's ...): ``run`` made on each sequence, a die past it
+    asked for (:class:`DiceNeeded`) and each of its faces tried in turn. ``None`` when there
+    are more than ``most``, a die is asked for in the step's own words (a card turned up), or
+    a sequence is refused: a game played with the player's own dice may then offer every
+    face sequence of a step whose dice depend on its faces, one tap for all."""
+    out: list[DicePath] = []
+    todo: list[tuple[tuple[int, ...], tuple[str, ...]]] = [((), ())]
+    while todo:
+        faces, names = todo.pop()
+        try:
+            run(OwnDice(faces))
+        except DiceNeeded as e:
+            if e.worded or len(faces) >= MAX_PATH_DICE:
+                return None
+            name = e.called or f"1{e.die.name}"
+            todo.extend(((*faces, f), (*names, name)) for f in sorted(set(e.die.faces))[::-1])
+            continue
+        except VedetteError:
+            return None
+        out.append(DicePath(faces, names))
+        if len(out) > most:
+            return None
+    return out
+
+
+def called_for(paths: Sequence[DicePath]) -> tuple[list[int], list[str]] | None:
+    """The faces of a step's one first die that call for more dice, and those dice by name
+    (O'Leary 6.1: a 6 calls for the direction die and the distance die), read from its face
+    sequences; None when it is not so simple (other dice on other faces)."""
+    longer = [p for p in paths if len(p.faces) > 1]
+    names = {p.names[1:] for p in longer}
+    if len(names) != 1 or any(len(p.faces) != 1 for p in paths if p not in longer):
+        return None
+    return sorted({p.faces[0] for p in longer}), list(names.pop())
+
+
+def called_words(first: str, on: Sequence[int], then: Sequence[str]) -> str:
+    """``1d6 and, on a 6, the direction die and the distance die``; ``1d6 and, on a 4, 5 or
+    6, 1d7``."""
+    faces = [str(f) for f in on]
+    said = f"{', '.join(faces[:-1])} or {faces[-1]}" if len(faces) > 1 else faces[0]
+    return f"{first} and, on a {said}, {' and '.join(then)}"
+
+
+def one_tap(paths: Sequence[DicePath]) -> bool:
+    """Whether the web page offers ``paths`` as one tap each: faces a button shows (1-10)."""
+    return all(1 <= f <= 10 for p in paths for f in p.faces)
+
+
+#: the most dice along one sequence :func:`dice_paths` follows
+MAX_PATH_DICE = 8
 
 
 def dice_words(dice: Sequence[Die]) -> str:

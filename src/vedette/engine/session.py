@@ -28,12 +28,17 @@ from vedette import __version__, rules
 from vedette.data.limits import check_request
 from vedette.dice.sources import (
     DiceNeeded,
+    DicePath,
     DiceSource,
     OwnDice,
     PhysicalSource,
     SegmentSource,
+    called_for,
+    called_words,
     dice_asked,
+    dice_paths,
     dice_words,
+    one_tap,
 )
 from vedette.engine.snapshot import CODEC_VERSION, Unsnapshottable, dumps, model_key
 from vedette.engine.store import (
@@ -714,6 +719,30 @@ class Game:
         state = self.state
         return dice_asked(lambda d: proc.resolve(state, plan, d))
 
+    def dice_paths(self, procedure: str, request: Mapping[str, Any]) -> list[DicePath] | None:
+        """Every sequence of faces the step may take to its end, with the names of its dice
+        (:func:`~vedette.dice.sources.dice_paths`; None: too many, or not dice alone): what a
+        game played with the player's own dice may offer as one tap, or one ``--dice``, for a
+        step whose dice depend on its faces (a bore-sight die's scatter dice, O'Leary 6.1)."""
+        proc, plan = self._prepare(procedure, request, query=True)
+        state = self.state
+        return dice_paths(lambda d: proc.resolve(state, plan, d))
+
+    def dice_called(
+        self, procedure: str, request: Mapping[str, Any]
+    ) -> tuple[list[int], list[str], str] | None:
+        """For a step whose one first die's faces call for the same further dice: those faces,
+        those dice by name, and the words for the whole roll ("1d6 and, on a 6, the direction
+        die and the distance die", O'Leary 6.1); None otherwise (``dice_paths``)."""
+        certain, more = self.dice_asked(procedure, request)
+        if more is None or len(certain) != 1:
+            return None
+        paths = self.dice_paths(procedure, request)
+        then = called_for(paths) if paths else None
+        if then is None:
+            return None
+        return then[0], then[1], called_words(dice_words(certain), *then)
+
     def chances(self, procedure: str, request: Mapping[str, Any], limit: int = 20_000) -> Chances:
         """The exact odds of every outcome of the whole procedure, or of a sequence (its end
         states), from their own resolve; more than ``limit`` dice branches are sampled, and
@@ -749,14 +778,22 @@ class Game:
             state = self.state
             certain, more = dice_asked(lambda d: proc.resolve(state, plan, d))
             rolls = dice_words(certain) or need.die.name
-            if more is not None:
+            paths = dice_paths(lambda d: proc.resolve(state, plan, d)) if more else None
+            then = called_for(paths) if paths and len(certain) == 1 else None
+            if then is not None:  # (O'Leary 6.1: a 6 calls for the scatter dice)
+                rolls = called_words(rolls, *then)
+            elif more is not None:
                 rolls += " first (some faces call for more dice: each is asked for then)"
             ask = f"{procedure}: this game is played with your own dice: roll {rolls}"
             raise DiceNeeded(
                 need.die,
                 need.number,
-                f"{ask} and give the faces in order (--dice)",
-                f"{ask}, tap each face in order on the dice buttons: the last one does it",
+                f"{ask} and give the faces in order (--dice)"
+                if then is None
+                else f"{ask}; give all their faces in order in one --dice",
+                f"{ask}: one tap on the dice buttons gives them all"
+                if then is not None and paths and one_tap(paths)
+                else f"{ask}, tap each face in order on the dice buttons: the last one does it",
                 certain,
             ) from None
         if isinstance(source, PhysicalSource):

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 
 from vedette.dice import parse_faces
+from vedette.dice.sources import one_tap
 from vedette.errors import GameError, RuleViolation
 from vedette.web import views
 from vedette.web.common import (
@@ -99,6 +100,12 @@ def odds(
                 # how many faces the step takes whatever they show: the page's face tap that
                 # gives the last of them does the step (a face calling for more is asked then)
                 out["own_needed"] = len(certain)
+                # a step whose dice depend on its faces (O'Leary 6.1: a 6 calls for the
+                # direction and distance dice): each sequence of faces to its end, one tap
+                # each on the page (none when there are too many)
+                paths = g.dice_paths(body.procedure, request_fields(body.request)) if more else None
+                if paths and one_tap(paths):
+                    out["own_paths"] = [{"faces": p.faces, "names": p.names} for p in paths]
             return out
 
     # the page's form not yet enough for odds (a move without its distance, a shot without

@@ -126,8 +126,7 @@ def minefield_offer(m: Minefield, stack: str, others: tuple[str, ...]) -> Obliga
         {"entered": m.id},
         "O'Leary 4.6.2",
         f"the {m.side} attempt to exchange minefield {m.id} ({m.location}), entered by {stack},"
-        " with another unrevealed minefield (the player may decline: 'waive minefield:"
-        f"{m.id}')",
+        " with another unrevealed minefield (the player may decline it)",
         open={"other": others},
     )
 

@@ -323,6 +323,56 @@ def hip_parts(state: State, la: str, lb: str, side: str) -> list[Todo]:
     return out
 
 
+#: at most this many other pairs offered to shift with one pair (2.4.2; more are typed)
+GROUP_CHOICES = 12
+
+
+def group_offers(state: State, shifts: list[Todo]) -> dict[int, Todo]:
+    """O'Leary 2.4.2 at the table: "two or more potential dummy stacks may shift with the
+    same number of dummy stacks/potential dummy stacks solely at the discretion of the player"
+    (HIP units too, 3.3). By the index of a shift of ``shifts``: that pair with one other
+    pair the side may shift now (each group once: with the pairs after it; none sharing a
+    stack or location with it, and no stack exchanged with itself, which moves nothing), open
+    on ``also``; ``plan`` judges each group (its consistency, the facts of every location).
+    The text's instance is units in separate locations (a mortar and its spotter): each
+    pair's first location holds real units (a potential dummy stack; HIP units or a hidden
+    fortification), not dummy HIP counters alone. Which units belong together the state does
+    not say: the player picks the group; groups of three pairs or more are typed."""
+    real: set[tuple[str, str]] | None = None  # (side, location) with real HIP units (3.3)
+    firsts: list[tuple[int, str, str, str, str]] = []
+    for i, t in enumerate(shifts):
+        a, b, kind, side = t.request["a"], t.request["b"], t.request["kind"], t.request["side"]
+        if a == b:
+            continue
+        if kind == "hip":  # (a HIP pair names locations; a dummy pair, a PDS first)
+            if real is None:
+                real = {
+                    (x.side, x.location)
+                    for x in state.stacks
+                    if x.status == Status.HIP and x.counters
+                }
+                real |= {(f.side, f.location) for f in state.fortifications if f.hidden}
+            if (side, a) not in real:
+                continue
+        firsts.append((i, a, b, kind, side))
+    out: dict[int, Todo] = {}
+    for n, (i, a, b, kind, side) in enumerate(firsts):
+        pairs = tuple(
+            ((a2, b2),)
+            for _, a2, b2, kind2, side2 in firsts[n + 1 :]
+            if kind2 == kind and side2 == side and a2 not in (a, b) and b2 not in (a, b)
+        )[:GROUP_CHOICES]
+        if pairs:
+            out[i] = Todo(
+                "shift",
+                dict(shifts[i].request),
+                f"{side} may try a {kind} shift {a} <-> {b} with another pair, as one stack",
+                "O'Leary 2.4.2",
+                open={"also": pairs},
+            )
+    return out
+
+
 def _by_location(state: State) -> dict[str, tuple[Any, ...]]:
     """Each location's stacks and fortifications, in the state's order (stacks first)."""
     out: dict[str, list[Any]] = {}
@@ -661,10 +711,13 @@ def offers(state: State, config: Config, tables: Mapping[str, Any]) -> list[Todo
     facts, shifts = shift_offers(state, config, tables)
     # what a shift just opened first (2.3: "immediately following the exchange")
     out = [*settle_offers(state), *fort_offers(state), *facts]
-    for t in shifts:
+    groups = group_offers(state, shifts)
+    for i, t in enumerate(shifts):
         out.append(t)
         if t.request["kind"] == "hip":  # 3.3.3: its parts after the whole
             out += hip_parts(state, t.request["a"], t.request["b"], t.request["side"])
+        if i in groups:  # 2.4.2
+            out.append(groups[i])
     out += fire_offers(state)
     out += move_offers(state)
     out += merge_offers(state)

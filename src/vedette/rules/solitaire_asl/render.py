@@ -113,14 +113,21 @@ def render_state(state: State) -> str:
         out += ["", "Shifting over:"]
         out += [f"  {side} {op} ({w})" for side, op, w in state.closed]
     if state.owed:
-        out += ["", "Owed (answer before anything else):"]
-        out += [
-            f"  {o.id}: {o.text} ({o.rule}): decide id={o.request['id']} ok=true|false"
-            if o.procedure == "decide"
-            else f"  {o.id}: {o.text} ({o.rule}): {o.command()}"  # a minefield's offer (4.6.2)
-            for o in state.owed
-        ]
+        # in words, as a player reads it on the command line and in the web's text view
+        # alike (``todo`` and the Next panel give each step: its command, its form, its waive)
+        out += ["", "Owed now (answered before anything else):"]
+        out += [f"  {o.text} ({o.rule}){OWED_WORDS.get(o.procedure, '')}" for o in state.owed]
     return "\n".join(out)
+
+
+#: what each kind of owed step asks of the player, after its words (6.1, 7.1: the player's
+#: word on a scattered hex; 4.6.2: the exchange of the entered minefield, or not; 4.4.2: the
+#: tunnel's other exit)
+OWED_WORDS = {
+    "decide": ": yes or no",
+    "minefield": ": with which minefield, or declined",
+    "fort": ": where",
+}
 
 
 def state_json(state: State) -> dict[str, Any]:

@@ -237,6 +237,36 @@ function initGame() {
     facePad.hidden = !!sides;
   }
 
+  // a step whose dice depend on its faces (O'Leary 6.1: a 6 on the bore-sight die calls for a
+  // direction die and a distance die): every sequence of faces to the step's end, one tap each
+  // (the server's own_paths), in the pairs' place. A row per faces before the last die, its
+  // buttons that die's faces: "d6: 1 2 3 4 5", then "6 1: 1 ... 6" (a 6, direction 1, then the
+  // distance die); each button's name says the whole sequence and the dice
+  function dicePaths(paths) {
+    if (!pairPad || !paths || !paths.length) return false;
+    const key = JSON.stringify(paths.map((p) => p.faces));
+    if (pairPad.dataset.sides !== `paths ${key}`) {
+      pairPad.dataset.sides = `paths ${key}`;
+      const rows = new Map();
+      for (const p of paths) {
+        const head = p.faces.slice(0, -1).join(" ");
+        if (!rows.has(head)) {
+          const name = p.names[p.names.length - 1];
+          const label = head ? `${head}, ${name}:` : `${name}:`;
+          rows.set(head, el("div", { class: "dice-row path-row", role: "group", "aria-label": label }, el("span", { class: "dice-name" }, head ? `${head}:` : `${name}:`)));
+        }
+        const words = p.faces.map((f, i) => `${p.names[i]} ${f}`).join(", ");
+        const b = el("button", { type: "button", class: "pair path", "data-faces": p.faces.join(" "), "aria-label": words, title: words }, `${p.faces[p.faces.length - 1]}`);
+        b.addEventListener("click", () => { document.getElementById("dice").value = p.faces.join(" "); sheetLine(); act(); });
+        rows.get(head).append(b);
+      }
+      pairPad.replaceChildren(...rows.values());
+    }
+    pairPad.hidden = false;
+    facePad.hidden = true;
+    return true;
+  }
+
   // a die the face buttons (1-10) cannot show, rolled by the step: a pad of its own faces
   // (Kuryakin's dK8/dK12 movement dice, +3 to -3 and +5 to -5); percentile dice (faces 0-99,
   // two d10s read 00-99) as two digit taps, the tens die then the units die. The face buttons
@@ -443,7 +473,9 @@ function initGame() {
   // dummy_hip), a list's items ("none" when empty: 2 by 2's stated contagion, a follow-up's
   // contact), else the value itself
   const words = (procedure, k, v) => {
-    if (Array.isArray(v)) return v.length ? v.map(fieldText).join(" + ") : "none";
+    // (a pair of a list: ASL's 2.4.2 group, the stacks or locations exchanged, "4N3 <-> 4P5")
+    const item = (x) => (Array.isArray(x) && x.length === 2 ? x.map(fieldText).join(" <-> ") : fieldText(x));
+    if (Array.isArray(v)) return v.length ? v.map(item).join(" + ") : "none";
     const text = fieldText(v);
     const sel = document.querySelector(`form.proc[data-proc="${CSS.escape(procedure)}"] select[name="${CSS.escape(k)}"]`);
     const opt = sel ? [...sel.options].find((o) => o.value === text) : null;
@@ -557,6 +589,7 @@ function initGame() {
       ownNeed = data.own_needed ? { key, n: data.own_needed } : null;
       dicePairs(data.refused ? [] : data.odds);
       customDice(data.own_dice || [], data.own_order || []);
+      if (!data.refused) dicePaths(data.own_paths);
       if (data.refused) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${data.refused}`));
       else renderOdds(data.odds);
       if (data.reference && data.reference.length) oddsBox.append(referenceBox(data.reference));
