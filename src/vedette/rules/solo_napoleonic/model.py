@@ -653,10 +653,18 @@ def updated(obj: Unit | General, changes: Mapping[str, Any]) -> Any:
     return new
 
 
+def special_lost(u: Unit, s: str) -> bool:
+    """The unit's special figure ``s`` (officer, musician, standard) dead or absent; a unit
+    without one by the rules (its optional rule off, a battery's musician or standard) loses
+    none."""
+    return getattr(u, s) not in (None, "alive")
+
+
 def unit_from_data(
     d: Mapping[str, Any], options: Mapping[str, Any], ranks: Mapping[str, Any], source: str
 ) -> Unit:
-    """A unit from a scenario entry; the optional figures exist only with their rule on."""
+    """A unit from a scenario entry; the optional figures exist only with their rule on (a
+    battery's officer only)."""
     unknown = set(d) - UNIT_FIELDS
     if unknown:
         raise DataError(source, f"unit {d.get('id')!r}: unknown field(s) {sorted(unknown)}")
@@ -680,7 +688,11 @@ def unit_from_data(
     specials: dict[str, Any] = {}
     for rule, s in zip(OPTIONAL_RULES, SPECIALS, strict=True):
         val = getattr(u, s)
-        if options.get(rule):
+        if s != "officer" and is_artillery(u.kind):
+            # Kuryakin, Artillery: a battery is its model and crew, and "each battery may
+            # include an officer figure": no musician, no standard bearer (none to lose)
+            specials[s] = None
+        elif options.get(rule):
             specials[s] = val if val in SPECIAL_STATES else "alive"
         else:
             specials[s] = None
