@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.solo_napoleonic.test_solonap_text_3 import SIDES, gen, owed, ready, unit
+from tests.solo_napoleonic.test_solonap_text_3 import SIDES, cavalry, gen, owed, ready, unit
 from tests.solo_napoleonic.test_solonap_text_10 import MELEE
 from vedette.engine import Game, Store
 
@@ -131,3 +131,33 @@ def test_a_unit_rallies_on_its_own_card_only(tmp_path: Path) -> None:
     assert ("rally", {"unit": "A1"}) in [(t.procedure, dict(t.request)) for t in g.todo()]
     out = g.perform("rally", {"unit": "A1"}, [5])
     assert out.message == "A1 rallies" and g.state.unit("A1").status == "steady"
+
+
+# == Skirmishers: carbines mounted, fire dismounted ============================================
+def _troopers(tmp_path: Path, formation: str, y: float = 460.0) -> Game:
+    """Light cavalry F1 (advancing) ``formation``, A1 ``y`` - 300 mm ahead: F1's card is up."""
+    f1 = cavalry("F1", x=500.0, y=300.0, formation=formation, advancing=True, width=60.0,
+                 depth=15.0, front=12)  # fmt: skip
+    return _game(tmp_path, [f1, unit("A1", "Allies", x=500.0, y=y)], {})
+
+
+def test_dismounted_light_cavalry_may_move_and_fire(tmp_path: Path) -> None:
+    """Skirmishers: "Mounted light cavalry can skirmish using carbines. The rules are exactly
+    for dismounted fire, except that cavalry cannot fire and move in the same turn": the
+    exception is the mounted carbineers'. Dismounted troopers that had moved 50mm were refused
+    their fire ("mounted skirmishers cannot fire and move"), and todo offered none; now they
+    fire, in either order, and mounted skirmishers are still refused, naming the rule."""
+    g = _troopers(tmp_path / "a", "dismounted")
+    g.perform("move", {"unit": "F1", "mode": "advance", "distance": 50.0}, [0, 3])
+    assert ("fire", {"unit": "F1", "target": "A1"}) in [
+        (t.procedure, dict(t.request)) for t in g.todo()
+    ]
+    out = g.perform("fire", {"unit": "F1", "target": "A1"}, [1] * 12)
+    assert out.message.startswith("F1 fires at A1 (skirmish, long)")
+    h = _troopers(tmp_path / "b", "dismounted", 400.0)
+    h.perform("fire", {"unit": "F1", "target": "A1"}, [1] * 12)
+    assert h.is_legal("move", {"unit": "F1", "mode": "advance", "distance": 50.0}).ok
+    k = _troopers(tmp_path / "c", "skirmish")
+    k.perform("move", {"unit": "F1", "mode": "advance", "distance": 50.0}, [0, 3])
+    v = k.is_legal("fire", {"unit": "F1", "target": "A1"})
+    assert not v.ok and "cannot fire and move" in v.reason and v.rule == "Kuryakin, Skirmishers"

@@ -428,8 +428,9 @@ def move_refusal(state: State, u: Unit, mode: str | None = None) -> RuleViolatio
     no = after_charge_refusal(state, u, mode)
     if no is not None:
         return no
-    if u.fired and u.cavalry and u.skirmishing:
-        # Kuryakin, Skirmishers: "cavalry cannot fire and move in the same turn" (either order)
+    if u.fired and u.mounted_skirmishers:
+        # Kuryakin, Skirmishers: "cavalry cannot fire and move in the same turn" (either order;
+        # mounted: dismounted fire, whose rules they follow, has no such exception)
         return RuleViolation(
             "Kuryakin, Skirmishers",
             f"{u.id}: mounted skirmishers cannot fire and move in the same turn (it has fired)",

@@ -212,6 +212,12 @@ class Unit:
             self.kind == "light_cavalry" and self.formation == "dismounted"
         )
 
+    @property
+    def mounted_skirmishers(self) -> bool:
+        """Light cavalry skirmishing mounted, with carbines (Kuryakin, Skirmishers: "exactly
+        for dismounted fire, except that cavalry cannot fire and move in the same turn")."""
+        return self.formation == "skirmish" and self.cavalry
+
     def front_rank(self) -> int:
         """Figures in the front rank (never more than the unit has)."""
         return max(0, min(self.front, self.figures))
