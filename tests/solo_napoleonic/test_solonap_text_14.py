@@ -161,3 +161,21 @@ def test_dismounted_light_cavalry_may_move_and_fire(tmp_path: Path) -> None:
     k.perform("move", {"unit": "F1", "mode": "advance", "distance": 50.0}, [0, 3])
     v = k.is_legal("fire", {"unit": "F1", "target": "A1"})
     assert not v.ok and "cannot fire and move" in v.reason and v.rule == "Kuryakin, Skirmishers"
+
+
+# == Movement: the queue jumper's move, worded ================================================
+def test_a_queue_jumpers_move_line_names_its_charger(tmp_path: Path) -> None:
+    """Movement: a charged unit that jumped the queue is "restricted to actions directly against
+    the unit charging them": todo offers its move only toward its charger, and the line read
+    "A1 moves", as if any move were open; it now says where. F1's charge halted (its own test,
+    after A1's volley, failed: "halts where it stands")."""
+    g = ready(tmp_path, [unit("F1", x=1000.0, y=0.0, advancing=True),
+                         unit("A1", "Allies", x=1000.0, y=160.0, grade="A")])  # fmt: skip
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [0])
+    g.perform("next", {})
+    g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [10])
+    g.perform("fire", {"unit": "A1", "target": "F1"}, [6, 99, 1, 1, 1, 1, 1])
+    g.perform("morale", {"unit": "F1"}, [99, 9])
+    (line,) = [t for t in g.todo() if t.procedure == "move"]
+    assert dict(line.request) == {"unit": "A1", "mode": "advance", "toward": "F1"}
+    assert line.text == "A1 moves: an advance toward F1, its charger"

@@ -292,6 +292,8 @@ def move_offer(
     toward = mode in (None, "pursuit") and u.restricted_to is not None
     if toward:  # only toward its charger, straight at it (Kuryakin, Movement)
         given.update(mode=mode or "advance", toward=u.restricted_to)
+        if mode is None:  # (the line says where: "A1 moves" alone read as any move)
+            text = f"{text}: an advance toward {u.restricted_to}, its charger"
     elif mode is None and u.placed:
         # reading K78: the advance forward, the plain move any way (two lines: todo keeps the
         # choices of an open line field by field)
