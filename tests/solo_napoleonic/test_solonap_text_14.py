@@ -179,3 +179,25 @@ def test_a_queue_jumpers_move_line_names_its_charger(tmp_path: Path) -> None:
     (line,) = [t for t in g.todo() if t.procedure == "move"]
     assert dict(line.request) == {"unit": "A1", "mode": "advance", "toward": "F1"}
     assert line.text == "A1 moves: an advance toward F1, its charger"
+
+
+# == Move Sequence: the turn does not end over what the cards still owe =======================
+def test_a_forced_end_of_turn_does_not_drop_what_the_cards_left_owe(tmp_path: Path) -> None:
+    """Movement: markers direct morale tests "when their turn comes"; a routing unit runs on its
+    card (reading K60). ``end_turn force=true`` on F1's card (#1) ended the turn over A1's
+    card (routing: its run) and A2's (a marker): the run was never made and A2's marker was
+    cleared untested, with no waiver logged. It is refused now, naming what is owed; over cards
+    that owe nothing it still ends the turn."""
+    routing = unit("A1", "Allies", x=1000.0, y=400.0, status="routing", must_rally=True)
+    marked = unit("A2", "Allies", x=600.0, y=400.0, morale_due=True)
+    g = ready(tmp_path / "a", [unit("F1", x=1000.0, y=0.0), routing, marked])
+    v = g.is_legal("end_turn", {"force": True})
+    assert not v.ok and v.rule == "Kuryakin, Move Sequence"
+    assert "A1's rout, A2's morale test" in v.reason
+    g.perform("next", {})
+    assert owed(g) == [("move", {"unit": "A1", "mode": "rout"})]
+    h = ready(
+        tmp_path / "b", [unit("F1", x=1000.0, y=0.0), unit("A1", "Allies", x=1000.0, y=400.0)]
+    )
+    h.perform("end_turn", {"force": True})
+    assert h.state.turn == 2 and h.state.phase == "control"
