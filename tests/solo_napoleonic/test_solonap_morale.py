@@ -124,7 +124,8 @@ def test_result_chart_first_two_need_rallying(face: int, key: str, rally: bool) 
 
 
 def test_rally() -> None:
-    s = in_play(make([unit("u", grade="B", status="routing", must_rally=True, in_command=False)]))
+    s = make([unit("u", grade="B", status="routing", must_rally=True, in_command=False)])
+    s = activate(s, "u")  # (a unit rallies on its own card)
     s2, _ = run(s, "rally", [59], unit="u")  # 80 - 20 (routing) = 60
     assert s2.unit("u").status == "steady" and not s2.unit("u").must_rally
     s3, _ = run(s, "rally", [60], unit="u")

@@ -40,7 +40,7 @@ from vedette.rules.solo_napoleonic.events import (
     Reformed,
     StandstillTested,
 )
-from vedette.rules.solo_napoleonic.model import State, Unit, updated
+from vedette.rules.solo_napoleonic.model import State, Unit, special_lost, updated
 
 R_MOVE = "Kuryakin, Random Movement"
 R_DIST = "Kuryakin, Move Distances"
@@ -116,6 +116,15 @@ def base_move(state: State, u: Unit) -> float:
     if form not in row:
         form = next(iter(row))
     return row[form]
+
+
+def musician_over_half(state: State, u: Unit, moved_mm: float) -> int:
+    """Kuryakin, Disorder: "Unit moving over 1/2 and Musician dead 1D" (optional): the chits a
+    move of ``u`` (not skirmishing: "they do not suffer disorder whilst unformed") owes when it
+    leaves it ``moved_mm`` into its move; a player's move and the moves a charge makes alike."""
+    if u.skirmishing or not optional_on(state, "musicians") or not special_lost(u, "musician"):
+        return 0
+    return state.config.disorder.musician_over_half if moved_mm > base_move(state, u) / 2 else 0
 
 
 def random_die(state: State, u: Unit) -> str:
@@ -419,8 +428,9 @@ def move_refusal(state: State, u: Unit, mode: str | None = None) -> RuleViolatio
     no = after_charge_refusal(state, u, mode)
     if no is not None:
         return no
-    if u.fired and u.cavalry and u.skirmishing:
-        # Kuryakin, Skirmishers: "cavalry cannot fire and move in the same turn" (either order)
+    if u.fired and u.mounted_skirmishers:
+        # Kuryakin, Skirmishers: "cavalry cannot fire and move in the same turn" (either order;
+        # mounted: dismounted fire, whose rules they follow, has no such exception)
         return RuleViolation(
             "Kuryakin, Skirmishers",
             f"{u.id}: mounted skirmishers cannot fire and move in the same turn (it has fired)",
@@ -587,10 +597,10 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
         state.unit(req.toward)  # (an unknown unit refused before any die is rolled)
     owed = owed_move(u)
     if owed is not None and mode == owed[0]:
-        base, want = result_move(state, u, req)
+        _base, want = result_move(state, u, req)
     else:
         require_active(state, u, R_MOVE, "move", mode)
-        base, want = move_allowed(state, u, req)
+        _base, want = move_allowed(state, u, req)
     given = req.direction
     if req.toward is not None:
         given = toward_direction(state, u, req.toward)
@@ -670,13 +680,10 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
         elif mode in ("retreat", "pursuit") or (mode == "retire" and u.status == "retiring"):
             chits += gives.retreat_move
             why.append(f"{mode} move {gives.retreat_move}D")
-        if (
-            optional_on(state, "musicians")
-            and u.musician != "alive"
-            and u.moved_mm + want > base / 2
-        ):
-            chits += gives.musician_over_half
-            why.append(f"over half a move with the musician dead {gives.musician_over_half}D")
+        over = musician_over_half(state, u, u.moved_mm + want)
+        if over:
+            chits += over
+            why.append(f"over half a move with the musician dead {over}D")
     if chits:
         kw["disorder"] = u.disorder + chits
     hit, who = run_into(state, u, kw)
@@ -1099,7 +1106,7 @@ def formation_modifiers(state: State, u: Unit) -> tuple[Any, ...]:
         modifier(state, s, "th_above_average") if th == "above_average" else None,
         modifier(state, s, "out_of_command") if not u.in_command else None,
         modifier(state, s, "musician_dead")
-        if optional_on(state, "musicians") and u.musician != "alive"
+        if optional_on(state, "musicians") and special_lost(u, "musician")
         else None,
     )
 
@@ -1316,7 +1323,7 @@ def reform_modifiers(state: State, u: Unit) -> tuple[Any, ...]:
         modifier(state, s, "d_class") if u.grade == "D" else None,
         modifier(state, s, "officer_dead") if officer_missing(state, u) else None,
         modifier(state, s, "musician_dead")
-        if optional_on(state, "musicians") and u.musician != "alive"
+        if optional_on(state, "musicians") and special_lost(u, "musician")
         else None,
     )
 

@@ -25,7 +25,15 @@ from vedette.rules.solo_napoleonic.events import (
     TurnFact,
     UnitFact,
 )
-from vedette.rules.solo_napoleonic.model import Card, General, State, Unit, to_json, updated
+from vedette.rules.solo_napoleonic.model import (
+    Card,
+    General,
+    State,
+    Unit,
+    special_lost,
+    to_json,
+    updated,
+)
 
 RULE = "Kuryakin"
 
@@ -67,7 +75,7 @@ def officer_missing(state: State, u: Unit) -> bool:
     """Officers rule: dead, absent, or not in the front rank (the same effect as dead)."""
     if not optional_on(state, "officers"):
         return False
-    return u.officer != "alive" or u.officer_pos > u.front_rank()
+    return special_lost(u, "officer") or u.officer_pos > u.front_rank()
 
 
 #: the modifiers made, by the identity of the rule data and the options they were read from

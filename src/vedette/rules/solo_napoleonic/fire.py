@@ -257,7 +257,7 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
         # Kuryakin, Firing: "Rifles cannot move more than 1/2 and fire" (skirmishing too)
         raise RuleViolation(R_FIRE, f"{f.id}: rifles cannot move more than half and fire")
     if f.skirmishing:
-        if f.cavalry and moved:
+        if f.mounted_skirmishers and moved:  # (dismounted fire has no such exception)
             raise RuleViolation(
                 R_SKIRM, f"{f.id}: mounted skirmishers cannot fire and move in the same turn"
             )

@@ -212,6 +212,12 @@ class Unit:
             self.kind == "light_cavalry" and self.formation == "dismounted"
         )
 
+    @property
+    def mounted_skirmishers(self) -> bool:
+        """Light cavalry skirmishing mounted, with carbines (Kuryakin, Skirmishers: "exactly
+        for dismounted fire, except that cavalry cannot fire and move in the same turn")."""
+        return self.formation == "skirmish" and self.cavalry
+
     def front_rank(self) -> int:
         """Figures in the front rank (never more than the unit has)."""
         return max(0, min(self.front, self.figures))
@@ -653,10 +659,18 @@ def updated(obj: Unit | General, changes: Mapping[str, Any]) -> Any:
     return new
 
 
+def special_lost(u: Unit, s: str) -> bool:
+    """The unit's special figure ``s`` (officer, musician, standard) dead or absent; a unit
+    without one by the rules (its optional rule off, a battery's musician or standard) loses
+    none."""
+    return getattr(u, s) not in (None, "alive")
+
+
 def unit_from_data(
     d: Mapping[str, Any], options: Mapping[str, Any], ranks: Mapping[str, Any], source: str
 ) -> Unit:
-    """A unit from a scenario entry; the optional figures exist only with their rule on."""
+    """A unit from a scenario entry; the optional figures exist only with their rule on (a
+    battery's officer only)."""
     unknown = set(d) - UNIT_FIELDS
     if unknown:
         raise DataError(source, f"unit {d.get('id')!r}: unknown field(s) {sorted(unknown)}")
@@ -680,7 +694,11 @@ def unit_from_data(
     specials: dict[str, Any] = {}
     for rule, s in zip(OPTIONAL_RULES, SPECIALS, strict=True):
         val = getattr(u, s)
-        if options.get(rule):
+        if s != "officer" and is_artillery(u.kind):
+            # Kuryakin, Artillery: a battery is its model and crew, and "each battery may
+            # include an officer figure": no musician, no standard bearer (none to lose)
+            specials[s] = None
+        elif options.get(rule):
             specials[s] = val if val in SPECIAL_STATES else "alive"
         else:
             specials[s] = None

@@ -21,6 +21,7 @@ from vedette.rules.solo_napoleonic.actions import (
     collisions,
     halt_refusal,
     move_refusal,
+    musician_over_half,
     owed_move,
     reform_refusal,
     require_active,
@@ -48,6 +49,7 @@ from vedette.rules.solo_napoleonic.events import (
     ChargeHomeFailed,
     ChargeRefused,
     ClosedUp,
+    Disordered,
     MoraleFailed,
     MoraleHeld,
     MoraleMarked,
@@ -55,7 +57,14 @@ from vedette.rules.solo_napoleonic.events import (
     RallyFailed,
     StandstillTested,
 )
-from vedette.rules.solo_napoleonic.model import GRADES, State, Unit, grade_rank, updated
+from vedette.rules.solo_napoleonic.model import (
+    GRADES,
+    State,
+    Unit,
+    grade_rank,
+    special_lost,
+    updated,
+)
 
 R_MORALE = "Kuryakin, Morale"
 R_CHARGE = "Kuryakin, Charge Test"
@@ -78,14 +87,14 @@ def officer_lost(state: State, u: Unit, front: bool | None) -> bool:
     if not optional_on(state, "officers"):
         return False
     in_front = u.officer_pos <= u.front_rank()
-    return u.officer != "alive" or not rq.flag(front, in_front)
+    return special_lost(u, "officer") or not rq.flag(front, in_front)
 
 
 def standard_lost(state: State, u: Unit, front: bool | None, melee: bool = False) -> bool:
     if not optional_on(state, "standards"):
         return False
     in_front = u.standard_pos <= u.front_rank()
-    return u.standard != "alive" or (melee and not rq.flag(front, in_front))
+    return special_lost(u, "standard") or (melee and not rq.flag(front, in_front))
 
 
 def attacker_of(state: State, req: rq.MoraleFacts) -> Unit | None:
@@ -360,8 +369,16 @@ def _rallyable(state: State, uid: str) -> Unit:
 
 def rally(state: State, req: rq.Rally, dice: DiceSource) -> Outcome:
     """Rallying (Kuryakin, Morale: the first two results need rallying): a morale test; a pass
-    ends the rout or disordered retirement, a failure binds for the turn."""
+    ends the rout or disordered retirement, a failure binds for the turn. A unit rallies on its
+    own activation (Move Sequence: "once activated by card priority, each unit can move, fire
+    and attack"), not on another unit's card."""
     u = _rallyable(state, req.unit)
+    if u.id not in state.active_units() and not rq.ANY_CARD.get():
+        raise RuleViolation(
+            R_RALLY,
+            f"it is not {u.id}'s card (active: {state.active or 'none'}): a unit tries to rally"
+            " when its own card comes",
+        )
     r = result_roll(morale_check(state, u, req, "rally"), dice)
     ch = Changes(state)
     use_effects(ch, u.id, "morale")
@@ -761,11 +778,24 @@ def reach_short(state: State, u: Unit, kw: dict[str, Any]) -> dict[str, Any] | N
     }
 
 
-def ends_short(ch: Changes, u: Unit, kw: dict[str, Any], what: str, why: str) -> None:
+def musician_chits(ch: Changes, u: Unit, kw: dict[str, Any]) -> str:
+    """Kuryakin, Disorder: "Unit moving over 1/2 and Musician dead 1D" (optional): a charge's
+    move (``kw``, made by ``u`` as it was before it) that takes it over half its move gives the
+    chit, once: the charge's later moves add to a move already over half."""
+    n = musician_over_half(ch.state, u, float(kw.get("moved_mm", u.moved_mm)))
+    if not n or musician_over_half(ch.state, u, u.moved_mm):
+        return ""
+    d = ch.state.unit(u.id).disorder + n
+    ch.unit(Disordered, u.id, "moving over half its move with the musician dead", disorder=d)
+    return f"; +{n}D (over half a move with the musician dead)"
+
+
+def ends_short(ch: Changes, u: Unit, kw: dict[str, Any], what: str, why: str) -> str:
     """The charger's move up ``kw`` made short of its target, and its charge ended there (no
     charge home, no melee): reading K88 (out of reach), K89 (an enemy in the way)."""
     ch.unit(ClosedUp, u.id, what, **kw)
     charging.set_step(ch, ch.state.unit(u.id), why, charge_step=None, charge_state="done")
+    return musician_chits(ch, u, kw)
 
 
 def out_of_reach(ch: Changes, u: Unit, t: Unit, short: dict[str, Any]) -> Outcome:
@@ -775,19 +805,23 @@ def out_of_reach(ch: Changes, u: Unit, t: Unit, short: dict[str, Any]) -> Outcom
     and ``charge_home`` (whose move into contact follows a target that retired after the
     close) end so."""
     hit, _ = rules_move_collisions(ch.state, u, short, t.id)
-    ends_short(
+    chits = ends_short(
         ch,
         u,
         short,
         f"moves up toward {t.id}: out of reach",
         f"{t.id} is beyond {u.id}'s move: the charge ends short (reading K88)",
     )
-    msg = (
-        f"{u.id} moves up {short['moved_mm'] - u.moved_mm:.0f}mm toward {t.id}, all its move:"
-        f" {t.id} is beyond its reach; the charge ends (no melee; reading K88)"
+    went = short["moved_mm"] - u.moved_mm
+    # (a close that used the whole move leaves the charge home nothing to follow with)
+    lead = (
+        f"{u.id} moves up {went:.0f}mm toward {t.id}, all its move:"
+        if went >= 0.5
+        else f"{u.id} has no move left to follow {t.id}:"
     )
+    msg = f"{lead} {t.id} is beyond its reach; the charge ends (no melee; reading K88)"
     details = {"melee": False, "reached": False, "home": False, "short": "K88"}
-    return Outcome(tuple(ch.events), (), msg + hit, details)
+    return Outcome(tuple(ch.events), (), msg + hit + chits, details)
 
 
 def barred(
@@ -808,14 +842,14 @@ def barred(
     b = geom.body(u)
     assert b is not None
     kw["moved_mm"] = u.moved_mm + round(math.hypot(kw["x"] - b.centre.x, kw["y"] - b.centre.y), 1)
-    ends_short(
+    chits = ends_short(
         ch,
         u,
         kw,
         f"moves up toward {t.id}: {who} in the way",
         f"{who} is in the way of {u.id}'s charge: it ends at contact (reading K89)",
     )
-    msg = f"{u.id} moves up toward {t.id}{hit}; the charge on {t.id} ends (no melee)"
+    msg = f"{u.id} moves up toward {t.id}{hit}; the charge on {t.id} ends (no melee){chits}"
     details = {"melee": False, "reached": False, "home": False, "short": "K89", "by": who}
     return Outcome(tuple(ch.events), rolls, msg, details)
 
@@ -838,6 +872,7 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
         if who is not None:
             return barred(ch, u, t, who, kw0, hit, ())
         ch.unit(ChargedHome, u.id, "charges home (no test needed)", charge_state="home", **kw0)
+        hit += musician_chits(ch, u, kw0)
         _home_done(ch, u, True)
         return Outcome(
             tuple(ch.events),
@@ -854,6 +889,7 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
         if who is not None:
             return barred(ch, u, t, who, kw1, hit, (r,))
         ch.unit(ChargedHome, u.id, "charges home", charge_state="home", **kw1)
+        hit += musician_chits(ch, u, kw1)
         _home_done(ch, u, True)
         return Outcome(
             tuple(ch.events), (r,), f"{u.id} charges home into {t.id}: melee" + hit, {"home": True}
@@ -950,6 +986,7 @@ def close(state: State, req: rq.OneUnit, dice: DiceSource) -> Outcome:
     if who is not None:
         return barred(ch, u, t, who, kw, hit, ())
     ch.unit(ClosedUp, u.id, f"moves up to {t.id}", **kw)
+    hit += musician_chits(ch, u, kw)
     charging.after_close(ch, u.id)
     nxt = ch.state.unit(u.id).charge_step
     if nxt is None and charging.routed_before_contact(ch.state, ch.state.unit(u.id)):

@@ -123,6 +123,15 @@ def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
     left = [c.holder for c in state.queue() if c.holder != state.active]
     if left and not req.force:
         raise RuleViolation(R_TURN, f"cards still to act: {', '.join(left)} (next)")
+    owing = owed_on_cards(state) if left else []
+    if owing:
+        # Kuryakin, Movement: markers direct tests "when their turn comes", and a card owes what
+        # its units must do (a rout's run, K60; a carried change, K87): ending the turn over
+        # those cards would drop them unasked ('waive' is the way round, logged)
+        raise RuleViolation(
+            R_TURN,
+            f"cards still to act owe steps when they come: {', '.join(owing)} ('next')",
+        )
     ch = Changes(state)
     notes = []
     incomplete = state.config.disorder.formation_incomplete
@@ -158,6 +167,28 @@ def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
     if notes or lost:
         msg += " (" + "; ".join(notes + lost) + ")"
     return Outcome(tuple(ch.events), (), msg)
+
+
+def owed_on_cards(state: State) -> list[str]:
+    """What the cards still to act owe when they come (``end_turn force=true`` ends the turn
+    over them only when they owe nothing): a unit's morale marker, a routing unit's run (reading
+    K60) and a formation change carried into the turn (reading K87)."""
+    out: list[str] = []
+    runs = state.config.options.routing_runs
+    for c in state.queue():
+        if c.holder == state.active:
+            continue
+        for uid in c.units:
+            u = state.unit(uid)
+            if not u.on_table:
+                continue
+            if u.morale_due:
+                out.append(f"{u.id}'s morale test")
+            elif runs and u.status == "routing" and not u.move_done:
+                out.append(f"{u.id}'s rout")
+            elif actions.change_carried(state, u):
+                out.append(f"{u.id}'s formation change")
+    return out
 
 
 #: the dry runs ``todo`` judges a fire and a charge by (their verdicts kept per state, shared
@@ -292,6 +323,8 @@ def move_offer(
     toward = mode in (None, "pursuit") and u.restricted_to is not None
     if toward:  # only toward its charger, straight at it (Kuryakin, Movement)
         given.update(mode=mode or "advance", toward=u.restricted_to)
+        if mode is None:  # (the line says where: "A1 moves" alone read as any move)
+            text = f"{text}: an advance toward {u.restricted_to}, its charger"
     elif mode is None and u.placed:
         # reading K78: the advance forward, the plain move any way (two lines: todo keeps the
         # choices of an open line field by field)
