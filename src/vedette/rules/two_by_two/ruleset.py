@@ -603,6 +603,12 @@ def state_to_json(state: GameState) -> dict[str, Any]:
             "terrain": [{"kind": f.kind, "name": f.name} for f in state.table.features],
         },
         "victory": {**asdict(state.rules.victory), **dict(state.victory)},
+        # stated play: the facts of a unit's ground held for the phase (reading 54)
+        **(
+            {"held": [{"unit": u, "fact": f, "value": v} for u, f, v in state.held]}
+            if state.play == "stated"
+            else {}
+        ),
     }
 
 
