@@ -6,10 +6,16 @@ API (``tests/two_by_two/battle.py``)."""
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from tests.two_by_two.battle import Battle
 from vedette import rules
+from vedette.cli.main import main
+from vedette.engine import Game, Store
 from vedette.errors import RuleViolation
 
 
@@ -95,3 +101,63 @@ def test_a_shot_targets_stated_cover_holds_for_the_phase() -> None:
     out = b.do("shoot", dice=[4], **own.request)
     reasons = [m.reason for m in out.rolls[0].modifiers]
     assert "target infantry in woods/rough or town, held this phase" in reasons
+
+
+def _ruling(g: Game, procedure: str, request: dict[str, Any]) -> Any:
+    """What a request's roll rests on: each side's modifiers (values), the table's results."""
+    check = rules.get("two_by_two").judge(g.state, procedure, request)[2].steps[0]
+    return (
+        sorted(m.value for m in check.modifiers),
+        sorted(m.value for m in getattr(check, "b_modifiers", ()) or ()),
+        [r.result for r in check.table.rows],
+    )
+
+
+def test_a_free_fact_left_out_is_its_first_choice_as_the_shell_says() -> None:
+    # the shell prints a stated line's facts apart, "each the first if left out": a melee's
+    # ten facts on one "choose:" line were hard to read. Left out, each must rule as its
+    # first choice would, in random stated play (a held value, reading 54, included)
+    rs = rules.get("two_by_two")
+    checked: set[str] = set()
+    for scenario, seed in (("close", 3), ("close", 4), ("sample", 5)):
+        g = Game.create(
+            Store(":memory:"), "g", "two_by_two", rs.scenario(scenario), seed, {"play": "stated"}
+        )
+        rng = random.Random(seed)
+        for _ in range(150):
+            todo = g.todo()
+            if not todo:
+                break
+            for t in todo:
+                if not t.free:
+                    continue
+                picks = {k: rng.choice(cs) for k, cs in t.open.items() if k not in t.free}
+                first = {k: t.open[k][0] for k in t.free}
+                left_out = _ruling(g, t.procedure, {**t.request, **picks})
+                assert left_out == _ruling(g, t.procedure, {**t.request, **picks, **first})
+                checked.add(t.procedure)
+            t = rng.choice([t for t in todo if t.owed] or todo)
+            g.perform(t.procedure, {**t.request, **{k: rng.choice(cs) for k, cs in t.open.items()}})
+    assert checked == {"melee", "shoot", "rally"}
+
+
+def test_the_shell_prints_a_stated_melees_facts_apart_grouped_by_their_choices(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a stated melee's "choose:" line held up to ten fields, each "one of false, true"
+    db = tmp_path / "g.db"
+    new = ("2x2", "new", "s", "--scenario", "close", "--option", "play=stated", "--seed", "1")
+    assert main(["--db", str(db), *new]) == 0
+    assert main(["--db", str(db), "2x2", "charge", "A1", "into=F1", "distance=2"]) == 0
+    for _ in range(3):
+        assert main(["--db", str(db), "2x2", "next"]) == 0
+    capsys.readouterr()
+    assert main(["--db", str(db), "2x2", "todo"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    i = next(n for n, x in enumerate(lines) if "do it:" in x and "melee attacker=A1" in x)
+    choose, facts, more = lines[i + 1 : i + 4]
+    assert choose.split()[0] == "choose:" and "a_town" not in choose
+    assert facts.split()[0] == "facts:"
+    assert "a_town=, b_town=" in facts and facts.endswith("each one of false, true")
+    assert "a_support=" in more and more.endswith("(each the first if left out)")
+    assert max(len(x) for x in lines[i : i + 4]) < 120
