@@ -103,6 +103,22 @@ def test_a_shot_targets_stated_cover_holds_for_the_phase() -> None:
     assert "target infantry in woods/rough or town, held this phase" in reasons
 
 
+def test_a_stated_melee_may_not_have_each_side_higher_than_the_other() -> None:
+    # Melee: "Higher than opponent +1". Stated, a_higher and b_higher were two yes/no picks:
+    # both "yes" was accepted and gave each side its +1, though only one can stand higher
+    b = _two_melees()
+    with pytest.raises(RuleViolation, match=r"cannot each stand higher.*\(2 by 2, Melee\)"):
+        b.do("melee", dice=[6, 3], attacker="B1", defender="R", a_higher=True, b_higher=True)
+    # todo offers one field: which of the two, or neither (the usual answer first)
+    (line,) = b.lines("melee", attacker="B1", defender="R")
+    assert line.open["higher"] == ("neither", "attacker", "defender")
+    assert "a_higher" not in line.open and "b_higher" not in line.open
+    out = b.do("melee", dice=[6, 3], attacker="B1", defender="R", higher="defender")
+    assert out.details["melee"]["defender"]["higher"] is True
+    assert out.details["melee"]["attacker"]["higher"] is False
+    assert "higher than opponent, stated" in [m.reason for m in out.rolls[0].b.modifiers]
+
+
 def _ruling(g: Game, procedure: str, request: dict[str, Any]) -> Any:
     """What a request's roll rests on: each side's modifiers (values), the table's results."""
     check = rules.get("two_by_two").judge(g.state, procedure, request)[2].steps[0]
@@ -155,9 +171,12 @@ def test_the_shell_prints_a_stated_melees_facts_apart_grouped_by_their_choices(
     assert main(["--db", str(db), "2x2", "todo"]) == 0
     lines = capsys.readouterr().out.splitlines()
     i = next(n for n, x in enumerate(lines) if "do it:" in x and "melee attacker=A1" in x)
-    choose, facts, more = lines[i + 1 : i + 4]
+    end = next(n for n in range(i, len(lines)) if "waive it:" in lines[n])
+    choose, *facts = lines[i + 1 : end]
     assert choose.split()[0] == "choose:" and "a_town" not in choose
-    assert facts.split()[0] == "facts:"
-    assert "a_town=, b_town=" in facts and facts.endswith("each one of false, true")
-    assert "a_support=" in more and more.endswith("(each the first if left out)")
-    assert max(len(x) for x in lines[i : i + 4]) < 120
+    assert facts[0].split()[0] == "facts:"
+    assert "a_town=, b_town=" in facts[0] and facts[0].endswith("each one of false, true")
+    assert any("a_support=, b_support=" in x for x in facts)
+    assert any("higher= one of neither, attacker, defender" in x for x in facts)
+    assert facts[-1].endswith("(each the first if left out)")
+    assert max(len(x) for x in lines[i:end]) < 120

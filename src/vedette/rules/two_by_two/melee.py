@@ -184,8 +184,27 @@ def _side_facts(state: GameState, req: Melee, p: str, u: Unit, e: Unit) -> dict[
     out["support_units"] = Fact([s.id for s in sup or held], "measured")
     mine, theirs = facts.on_hill(state, u), facts.on_hill(state, e)
     higher = None if mine is None or theirs is None else (mine and not theirs)
-    out["higher"] = fact_bool(getattr(req, f"{p}_higher"), higher)
+    out["higher"] = fact_bool(_higher(req, p), higher)
     return out
+
+
+def _higher(req: Melee, p: str) -> bool | None:
+    """Side ``p``'s stated "higher than opponent" (2 by 2, Melee): its own field, or read from
+    ``higher`` (which of the two, or neither). Both sides higher than each other cannot be:
+    refused, as is a ``higher`` that contradicts a side's own field."""
+    own: bool | None = getattr(req, f"{p}_higher")
+    if req.a_higher and req.b_higher:
+        raise RuleViolation(
+            R_MELEE,
+            "the attacker and the defender cannot each stand higher than the other: state"
+            " higher=attacker, higher=defender or higher=neither",
+        )
+    if req.higher is None:
+        return own
+    said = req.higher == ("attacker" if p == "a" else "defender")
+    if own is not None and own != said:
+        raise BadRequest(f"higher={req.higher} contradicts {p}_higher={str(own).lower()}")
+    return said
 
 
 def _said(f: Fact) -> str:

@@ -189,11 +189,11 @@ def _melee_facts(state: GameState, m: Any) -> dict[str, tuple[Any, ...]]:
     first (the web app shows it chosen): in a town ("Cavalry in town", a loser "in town or
     woods" holding, a winner in a town not bound to follow up); in woods/rough, only for the
     units that may enter them (Movement Modifiers: Light Infantry and Cossacks), each of these
-    and the HQ contact only as held for the unit this phase, if it is (reading 54); higher than
-    the opponent; an HQ in base contact, where the side has another HQ in play; and overlap
-    supports, where the side has more units able to give them than the melees known count
-    (its friends in a melee with the same enemy, reading 20), up to two more. Any other value
-    is typed (``a_support=4``)."""
+    and the HQ contact only as held for the unit this phase, if it is (reading 54); which of
+    the two stands higher than the other (one field, ``higher``: not both); an HQ in base
+    contact, where the side has another HQ in play; and overlap supports, where the side has
+    more units able to give them than the melees known count (its friends in a melee with the
+    same enemy, reading 20), up to two more. Any other value is typed (``a_support=4``)."""
     out: dict[str, tuple[Any, ...]] = {}
     pair = (("a", m.attacker, m.defender), ("b", m.defender, m.attacker))
     units = {p: (state.unit(uid), state.unit(eid)) for p, uid, eid in pair}
@@ -202,8 +202,7 @@ def _melee_facts(state: GameState, m: Any) -> dict[str, tuple[Any, ...]]:
     for p, (u, _) in units.items():
         if state.utype(u).woods_half:
             out[f"{p}_woods"] = _kept(state, u, "woods")
-    for p in units:
-        out[f"{p}_higher"] = _NO_YES
+    out["higher"] = HIGHER  # (one field: the two cannot each be higher than the other)
     for p, (u, _) in units.items():
         if hq_levels(state, u):
             out[f"{p}_hq_contact"] = _kept(state, u, "hq_contact")
@@ -1341,6 +1340,9 @@ def _choose(
 
 #: a stated yes/no fact's choices, the usual answer first (the web app shows it chosen)
 _NO_YES = (False, True)
+#: which of a stated melee's two units stands higher than the other (2 by 2, Melee: "Higher
+#: than opponent +1"), the usual answer first
+HIGHER = ("neither", "attacker", "defender")
 
 
 def _countercharges(state: GameState, side: str) -> list[Todo]:
