@@ -79,6 +79,32 @@ def test_a_follow_up_and_the_phases_end_release_a_units_held_ground() -> None:
     assert _held(b) == []
 
 
+def test_an_hqs_move_releases_the_hq_contacts_held_for_its_side() -> None:
+    # Melee: "HQ in base to base contact +1". B1 was stated in contact with its HQ BH; BH,
+    # beaten in its own melee, is repulsed [2]: the contact may be gone, stated afresh
+    b = Battle.stated(
+        ("B1", "blue", "infantry"),
+        ("BH", "blue", "hq_division"),
+        ("R", "red", "infantry"),
+        ("R2", "red", "infantry"),
+        ("RC", "red", "light_cavalry"),
+    )
+    b.do("charge", unit="B1", into="R", distance=2)
+    b.do("charge", unit="BH", into="R2", distance=2)
+    b.until("shoot", "red")
+    b.do("countercharge", unit="RC", target="B1", distance=3, within=True)
+    b.until("melee", "blue")
+    out = b.do("melee", dice=[5, 4], attacker="B1", defender="R", a_hq_contact=True)
+    assert "B1 wins; R repulsed" in out.message
+    (line,) = b.lines("melee", attacker="RC", defender="B1")
+    assert line.open["b_hq_contact"] == (True,)
+    out = b.do("melee", dice=[5, 3], attacker="BH", defender="R2")  # 5-3 against 3
+    assert "R2 wins; BH repulsed" in out.message
+    (line,) = b.lines("melee", attacker="RC", defender="B1")
+    assert line.open["b_hq_contact"] == (False, True)
+    b.do("melee", dice=[6, 2], attacker="RC", defender="B1", b_hq_contact=False)
+
+
 def test_a_shot_targets_stated_cover_holds_for_the_phase() -> None:
     # Resolving shooting: "Target is Infantry in cover ... in woods/rough or town -1". Two
     # blue firers at red's R in one shooting phase: R in a town for one, in the open for the
