@@ -6,6 +6,7 @@ API (``tests/two_by_two/battle.py``)."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,8 @@ from tests.two_by_two.battle import Battle
 from vedette import rules
 from vedette.cli.main import main
 from vedette.engine import Game, Store
-from vedette.errors import RuleViolation
+from vedette.engine.referee import resign
+from vedette.errors import GameError, RuleViolation
 
 
 def _two_melees() -> Battle:
@@ -103,6 +105,33 @@ def test_an_hqs_move_releases_the_hq_contacts_held_for_its_side() -> None:
     (line,) = b.lines("melee", attacker="RC", defender="B1")
     assert line.open["b_hq_contact"] == (False, True)
     b.do("melee", dice=[6, 2], attacker="RC", defender="B1", b_hq_contact=False)
+
+
+def test_a_stated_game_saved_before_the_held_ground_still_imports() -> None:
+    # an earlier release logged no facts_held event with a stated melee: its saved games,
+    # re-refereed on import, must still import (Ruleset.added_events)
+    b = _two_melees()
+    b.do("melee", dice=[6, 3], attacker="B1", defender="R", a_town=True)
+    b.do("melee", dice=[6, 2], attacker="RC", defender="B1", b_town=True)
+    head, *lines = b.game.export_jsonl().splitlines()
+    assert any("facts_held" in x for x in lines)
+    old = []
+    for line in lines:
+        r = json.loads(line)
+        events = r["payload"].get("events")
+        if events is not None:
+            r["payload"]["events"] = [e for e in events if e["kind"] != "facts_held"]
+        old.append(json.dumps(r))
+    text = resign("\n".join([head, *old]) + "\n")
+    g = Game.import_jsonl(Store(":memory:"), text, "old")
+    assert rules.get("two_by_two").state_json(g.state)["held"] == []
+    # an action that lacks another kind of event still differs
+    r = json.loads(old[-1])
+    r["payload"]["events"] = r["payload"]["events"][1:]
+    with pytest.raises(GameError, match="events"):
+        Game.import_jsonl(
+            Store(":memory:"), resign("\n".join([head, *old[:-1], json.dumps(r)])), "x"
+        )
 
 
 def test_a_shot_targets_stated_cover_holds_for_the_phase() -> None:
