@@ -7,13 +7,12 @@ API (``tests/two_by_two/battle.py``)."""
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.two_by_two.battle import Battle
+from tests.two_by_two.battle import Battle, stated_walk
 from vedette import rules
 from vedette.cli.main import main
 from vedette.engine import Game, Store
@@ -188,27 +187,16 @@ def test_a_free_fact_left_out_is_its_first_choice_as_the_shell_says() -> None:
     # the shell prints a stated line's facts apart, "each the first if left out": a melee's
     # ten facts on one "choose:" line were hard to read. Left out, each must rule as its
     # first choice would, in random stated play (a held value, reading 54, included)
-    rs = rules.get("two_by_two")
     checked: set[str] = set()
-    for scenario, seed in (("close", 3), ("close", 4), ("sample", 5)):
-        g = Game.create(
-            Store(":memory:"), "g", "two_by_two", rs.scenario(scenario), seed, {"play": "stated"}
-        )
-        rng = random.Random(seed)
-        for _ in range(150):
-            todo = g.todo()
-            if not todo:
-                break
-            for t in todo:
-                if not t.free:
-                    continue
-                picks = {k: rng.choice(cs) for k, cs in t.open.items() if k not in t.free}
-                first = {k: t.open[k][0] for k in t.free}
-                left_out = _ruling(g, t.procedure, {**t.request, **picks})
-                assert left_out == _ruling(g, t.procedure, {**t.request, **picks, **first})
-                checked.add(t.procedure)
-            t = rng.choice([t for t in todo if t.owed] or todo)
-            g.perform(t.procedure, {**t.request, **{k: rng.choice(cs) for k, cs in t.open.items()}})
+    for g, todo, rng in stated_walk():
+        for t in todo:
+            if not t.free:
+                continue
+            picks = {k: rng.choice(cs) for k, cs in t.open.items() if k not in t.free}
+            first = {k: t.open[k][0] for k in t.free}
+            left_out = _ruling(g, t.procedure, {**t.request, **picks})
+            assert left_out == _ruling(g, t.procedure, {**t.request, **picks, **first})
+            checked.add(t.procedure)
     assert checked == {"melee", "shoot", "rally"}
 
 
