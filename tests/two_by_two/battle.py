@@ -8,7 +8,8 @@ It replaces the ruleset's former in-memory ``Battle`` engine (issue 13): the ref
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from vedette.dice import Odds
@@ -19,6 +20,29 @@ from vedette.rules.two_by_two import RULESET
 from vedette.rules.two_by_two.model import GameState
 
 _names = itertools.count(1)
+
+
+def stated_walk(steps: int = 150) -> Iterator[tuple[Game, list[Any], random.Random]]:
+    """Random stated play of three seeded games (``close`` 3 and 4, ``sample`` 5): at each
+    step the game, its ``todo`` and the walk's random stream, before the walk plays a line of
+    that ``todo`` (an owed one first), each open field given a random choice."""
+    for scenario, seed in (("close", 3), ("close", 4), ("sample", 5)):
+        g = Game.create(
+            Store(":memory:"),
+            "g",
+            "two_by_two",
+            RULESET.scenario(scenario),
+            seed,
+            {"play": "stated"},
+        )
+        rng = random.Random(seed)
+        for _ in range(steps):
+            todo = g.todo()
+            if not todo:
+                break
+            yield g, todo, rng
+            t = rng.choice([t for t in todo if t.owed] or todo)
+            g.perform(t.procedure, {**t.request, **{k: rng.choice(cs) for k, cs in t.open.items()}})
 
 
 class Battle:

@@ -12,10 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.two_by_two.battle import Battle
-from vedette import rules
+from tests.two_by_two.battle import Battle, stated_walk
 from vedette.cli.main import main
-from vedette.engine import Game, Store
 from vedette.errors import RuleViolation
 from vedette.rules.two_by_two import todo
 
@@ -97,8 +95,7 @@ def test_a_stated_melees_facts_are_picked_not_typed() -> None:
         "a_town": no_yes,
         "b_town": no_yes,
         "b_woods": no_yes,
-        "a_higher": no_yes,
-        "b_higher": no_yes,
+        "higher": ("neither", "attacker", "defender"),
         "b_hq_contact": no_yes,
         "a_support": (0, 1),
         "b_support": (0, 1),
@@ -241,25 +238,14 @@ def test_a_stated_lines_free_facts_are_accepted_whatever_is_picked() -> None:
     # a stated fact read for a modifier only is a free field (Todo.free: judged at its first
     # choice, not in every combination with the others, 16 times the work for four of them):
     # every choice of it must be accepted wherever the line is, in random stated play
-    rs = rules.get("two_by_two")
     checked: set[str] = set()
-    for scenario, seed in (("close", 3), ("close", 4), ("sample", 5)):
-        g = Game.create(
-            Store(":memory:"), "g", "two_by_two", rs.scenario(scenario), seed, {"play": "stated"}
-        )
-        rng = random.Random(seed)
-        for _ in range(150):
-            todo = g.todo()
-            if not todo:
-                break
-            for t in todo:
-                base = {**t.request, **{k: rng.choice(cs) for k, cs in t.open.items()}}
-                for k in t.free:
-                    for c in t.open[k]:
-                        assert g.is_legal(t.procedure, {**base, k: c}), (t.command(), k, c)
-                        checked.add(f"{t.procedure} {k}")
-            t = rng.choice([t for t in todo if t.owed] or todo)
-            g.perform(t.procedure, {**t.request, **{k: rng.choice(cs) for k, cs in t.open.items()}})
+    for g, lines, rng in stated_walk():
+        for t in lines:
+            base = {**t.request, **{k: rng.choice(cs) for k, cs in t.open.items()}}
+            for k in t.free:
+                for c in t.open[k]:
+                    assert g.is_legal(t.procedure, {**base, k: c}), (t.command(), k, c)
+                    checked.add(f"{t.procedure} {k}")
     assert {"melee a_town", "melee b_support", "shoot cover", "rally hq_contact"} <= checked
 
 

@@ -114,10 +114,12 @@ def test_a_stated_shot_at_a_unit_in_melee_with_the_firer_is_not_asked_its_band()
     out = b.do("shoot", dice=[4], **near.request)
     assert out.rolls[0].label == "R shoots B (canister)"
     assert out.details["shot"]["range"] == 0.0
-    # another firer, not in that melee, still picks the target (its one band given)
+    # another firer, not in that melee, is not asked the band either (its one band given);
+    # B's cover, ruled on by that shot, is held for the phase (reading 54): B has a line of
+    # its own, the cover's choices those the first shot left open
     (far,) = b.lines("shoot", firer="R2")
-    assert far.request == {"firer": "R2", "band": "musket"} and far.open["target"] == ("B",)
-    assert "band" not in far.open
+    assert far.request == {"firer": "R2", "band": "musket", "target": "B"}
+    assert "band" not in far.open and far.open["cover"] == ("none", "wall")
 
 
 def _whole(state: Any, owed: Any, procedure: str, request: Any) -> Any:

@@ -141,6 +141,29 @@ def dice_ask(entry: Mapping[str, Any]) -> str:
     return f"roll {rolls} and give the faces in order as --dice FACES{more}"
 
 
+#: what the CLI says of an entry's free fields (``Todo.free``: stated facts read for a modifier
+#: only), printed apart from its other choices
+FACTS_NOTE = "(each the first if left out)"
+
+
+def _choices(t: Any) -> list[tuple[str, str]]:
+    """An open entry's choices as (label, text) lines: ``choose:`` the fields to pick, and
+    ``facts:`` its free fields apart, a line per group of fields with the same choices, each
+    of which may be left out (its first choice is then taken)."""
+    if not t.open:
+        return []
+    if not t.free:
+        return [("choose:", t.choices_text())]
+    out = []
+    picks = t.choices_text(free=False)
+    if picks:
+        out.append(("choose:", picks))
+    facts = t.choice_groups(free=True)
+    facts[-1] += f" {FACTS_NOTE}"
+    out.extend(("facts:" if i == 0 else " ", f) for i, f in enumerate(facts))
+    return out
+
+
 def todo_lines(
     items: Sequence[Any], prefix: str, entries: Sequence[Mapping[str, Any]] = ()
 ) -> list[str]:
@@ -160,7 +183,7 @@ def todo_lines(
         if dice:
             lines.append(f"      dice:     {asks[id(t)]}")
         if t.open:
-            lines.append(f"      choose:   {t.choices_text()}")
+            lines.extend(f"      {k:<10}{v}" for k, v in _choices(t))
         if t.refused:
             lines.append(f"      refused now: {t.refused}")
         if t.obligation:
@@ -171,8 +194,8 @@ def todo_lines(
         for t in open_now:
             rule = f" ({t.rule})" if t.rule else ""
             lines.append(f"  {prefix} {t.command():<{width}}  {t.text}{rule}")
-            if t.open:
-                lines.append(f"  {'':<{len(prefix)}} {'':<{width}}  choose {t.choices_text()}")
+            for k, v in _choices(t):
+                lines.append(f"  {'':<{len(prefix)}} {'':<{width}}  {k[:-1]:<6} {v}")
             if asks.get(id(t)):
                 lines.append(f"  {'':<{len(prefix)}} {'':<{width}}  {asks[id(t)]}")
     if not lines:

@@ -181,7 +181,9 @@ def _compare(
     """How the file's action differs from the referee's (None: equal). ``earlier``: the
     referee's message as earlier releases worded it (``Outcome.earlier``): a file with those
     very words says the same; so does one with an earlier release's words for a text the
-    ruleset words otherwise now (``Ruleset.reworded``), in its message or its rolls."""
+    ruleset words otherwise now (``Ruleset.reworded``), in its message or its rolls, and one
+    without the events of a kind a later release added (``Ruleset.added_events``), where it
+    has none of that kind."""
     file = _reworded(rs, file, mine, earlier)
     if not _same_request(proc, file.get("request", {}), mine["request"]):
         return (
@@ -191,6 +193,10 @@ def _compare(
     # the file's side is JSON as read (plain already), the referee's made plain to compare
     theirs_e = list(file.get("events", []))
     mine_e = _plain(list(mine["events"]))
+    if theirs_e != mine_e and rs.added_events:  # (events a later release added: not said)
+        kinds = {e.get("kind") for e in theirs_e if isinstance(e, dict)}
+        if not kinds & rs.added_events:
+            mine_e = [e for e in mine_e if e.get("kind") not in rs.added_events]
     if theirs_e != mine_e:
         with contextlib.suppress(Exception):  # (an event that does not decode differs)
             theirs_e = _events_json(rs, file.get("events", []))

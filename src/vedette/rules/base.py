@@ -367,6 +367,10 @@ class Ruleset(Generic[S]):
     #: saved game of that release, re-refereed on import, says the same with ``then`` where
     #: the referee says ``now`` (in a message or a roll's line: engine/referee.py)
     reworded: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: kinds of event a later release added to some actions, changing nothing an earlier one
+    #: showed (2 by 2's ``facts_held``): a saved action that has none of them, re-refereed on
+    #: import, is compared without the referee's (engine/referee.py)
+    added_events: ClassVar[frozenset[str]] = frozenset()
     #: the options a game played with the player's own dice (``--physical-dice``) takes
     #: unless the player gives them (stored in the game like any option given): the dice a
     #: player has at the table rather than the odd dice some cases would need

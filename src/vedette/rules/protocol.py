@@ -313,7 +313,8 @@ class Todo:
     typed: Any = field(default=None, compare=False)
     refused: str = ""
     #: open fields whose every choice ``plan`` accepts wherever their first is accepted (a
-    #: stated fact read for a modifier only): judged at their first choice, not in every
+    #: stated fact read for a modifier only), the first what leaving the field out rules (the
+    #: CLI prints them apart, optional): judged at their first choice, not in every
     #: combination with the others (four such yes-or-no facts are 16 times the work)
     free: frozenset[str] = field(default=frozenset(), compare=False)
 
@@ -324,15 +325,30 @@ class Todo:
     def complete(self) -> bool:
         return not self.open
 
-    def choices_text(self, most: int = 8) -> str:
+    def choices_text(self, most: int = 8, free: bool | None = None) -> str:
         """The open fields and their choices, in words ('' when complete); each choice quoted
-        as the shell needs it after ``KEY=`` (``terrain='open ground'``), as ``command`` does."""
-        parts = []
+        as the shell needs it after ``KEY=`` (``terrain='open ground'``), as ``command`` does.
+        Fields with the same choices are named together (``a_town=, b_town= each one of
+        false, true``), in the order of their first. ``free``: only the free fields (True),
+        only the others (False), or all (None)."""
+        return "; ".join(self.choice_groups(most, free))
+
+    def choice_groups(self, most: int = 8, free: bool | None = None) -> list[str]:
+        """:meth:`choices_text`'s parts: each field, or fields with the same choices."""
+        groups: dict[str, list[str]] = {}
         for k, cs in self.open.items():
+            if free is not None and (k in self.free) != free:
+                continue
             shown = ", ".join(shlex.quote(_arg_text(c)) for c in cs[:most])
             more = f", ... ({len(cs)} in all)" if len(cs) > most else ""
-            parts.append(f"{k}= one of {shown}{more}")
-        return "; ".join(parts)
+            groups.setdefault(shown + more, []).append(k)
+        parts = []
+        for shown, keys in groups.items():
+            if len(keys) == 1:
+                parts.append(f"{keys[0]}= one of {shown}")
+            else:
+                parts.append(f"{', '.join(k + '=' for k in keys)} each one of {shown}")
+        return parts
 
     def to_json(self) -> dict[str, Any]:
         out = {

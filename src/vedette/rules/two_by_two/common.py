@@ -64,15 +64,58 @@ def cavalry_in_play(state: GameState, side: str) -> bool:
     return any(not c.entry and state.utype(c).is_cavalry for c in state.live(side))
 
 
-def hq_contact_fact(state: GameState, u: Unit, stated: bool | None, rule: str) -> Fact:
+def hq_contact_fact(
+    state: GameState, u: Unit, stated: bool | None, rule: str, field: str = "hq_contact"
+) -> Fact:
     """An HQ in base contact with ``u`` (+1 to a shot, a rally, a melee roll): the player's
     word, else measured. A contact stated where ``u``'s side has no other HQ in play is a
-    fact the state contradicts: refused, naming ``rule``."""
+    fact the state contradicts: refused, naming ``rule``; so is one that contradicts the
+    contact held for ``u`` this phase (reading 54; ``field``: the request's name for it)."""
     if stated and not hq_levels(state, u):
         raise RuleViolation(
             rule, f"{u.name} has no HQ in base contact: no other HQ of its side is in play"
         )
-    return fact_bool(stated, facts.hq_in_contact(state, u))
+    found = fact_bool(stated, facts.hq_in_contact(state, u))
+    if not state.held:  # (tracked play never holds one)
+        return found
+    give = f"{field}={_word(state, u, 'hq_contact')}"
+    return phase_held(state, u, "hq_contact", found, rule, give)
+
+
+def _word(state: GameState, u: Unit, fact: str) -> str:
+    """The held value of ``fact`` for ``u`` as a request field's value."""
+    return "true" if state.held_fact(u.id, fact) else "false"
+
+
+#: the words of each fact held for a phase (reading 54), as "X was ... earlier this phase"
+HELD_WORDS = {
+    "town": "in a town",
+    "woods": "in woods/rough",
+    "hq_contact": "in base contact with an HQ",
+    "in_cover": "in woods/rough or town",
+}
+
+
+def phase_held(state: GameState, u: Unit, fact: str, found: Fact, rule: str, give: str) -> Fact:
+    """``found`` (a fact of ``u``'s own ground) against the value held for ``u`` this phase
+    (stated play, reading 54): a stated value that contradicts it is refused, naming ``rule``
+    and what to ``give`` instead; one not stated is the held value. ``found`` when none is
+    held (tracked play never holds one)."""
+    if not state.held:
+        return found
+    was = state.held_fact(u.id, fact)
+    if was is None:
+        return found
+    if found.source == "stated":
+        if found.value != was:
+            raise RuleViolation(
+                rule,
+                f"{u.name} was ruled {'' if was else 'not '}{HELD_WORDS[fact]} earlier this"
+                " phase, and stays so until it moves or the phase ends (reading 54): give"
+                f" {give}, or leave it out",
+            )
+        return found
+    return Fact(was, "held this phase")
 
 
 def fact_float(stated: float | None, measured: float | None) -> Fact | None:

@@ -227,6 +227,26 @@ class GameOver(DomainEvent):
     winner: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class FactsHeld(DomainEvent):
+    """Stated play: the facts of a unit's own ground an action of this phase ruled on (stated,
+    or their default), held for the rest of the phase (reading 54); ``None``: not ruled on.
+    ``town`` and ``woods``: in a town, in woods/rough (a melee); ``hq_contact``: an HQ in base
+    contact (a melee, a shot's firer); ``in_cover``: an infantry target in woods/rough or town
+    (a shot)."""
+
+    kind: ClassVar[str] = "facts_held"
+    unit: str
+    town: bool | None = None
+    woods: bool | None = None
+    hq_contact: bool | None = None
+    in_cover: bool | None = None
+
+
+#: the facts :class:`FactsHeld` holds, by field name
+HELD_FACTS = ("town", "woods", "hq_contact", "in_cover")
+
+
 OTHER_EVENTS: tuple[type[DomainEvent], ...] = (
     MeleePending,
     MeleeResolved,
@@ -241,6 +261,7 @@ OTHER_EVENTS: tuple[type[DomainEvent], ...] = (
     SetupStep,
     PhaseBegan,
     GameOver,
+    FactsHeld,
 )
 EVENTS: tuple[type[DomainEvent], ...] = (*UNIT_EVENTS.values(), *OTHER_EVENTS)
 
@@ -269,9 +290,40 @@ def fold_unit(state: GameState, e: UnitPatch) -> GameState:
     if not s.keys() <= _UNIT_FIELDS:
         bad = sorted(k for k in s if k not in _UNIT_FIELDS)
         raise VedetteError(f"event {e.kind!r}: a unit has no field {bad[0]!r}")
+    if state.held and e.kind in _LEAVES:
+        state = _released(state, e.id)
     if "body" in s or "spent" in s:
         return state.with_unit_values(e.id, unit_values(state, s))
     return state.with_unit_values(e.id, s)
+
+
+#: the unit patches that move a unit (or take it off the table): the facts of its ground held
+#: for the phase are released (reading 54)
+_LEAVES = frozenset(
+    {
+        *("moved", "routed", "destroyed", "arrived", "deployed", "corrected", "placed"),
+        *("repulsed", "recoiled", "followed_up"),
+    }
+)
+
+
+def _released(state: GameState, uid: str) -> GameState:
+    """``state`` with the facts held for unit ``uid`` released, and, when it is an HQ, every
+    HQ contact held for a unit of its side (reading 54)."""
+    u = state.unit(uid)
+    hq = state.utype(u).is_hq
+    held = tuple(
+        h
+        for h in state.held
+        if h[0] != uid and not (hq and h[1] == "hq_contact" and state.unit(h[0]).side == u.side)
+    )
+    return replace(state, held=held)
+
+
+def fold_facts_held(state: GameState, e: FactsHeld) -> GameState:
+    new = {(e.unit, f): v for f in HELD_FACTS if (v := getattr(e, f)) is not None}
+    kept = tuple(h for h in state.held if (h[0], h[1]) not in new)
+    return replace(state, held=(*kept, *((u, f, v) for (u, f), v in new.items())))
 
 
 def unit_values(state: GameState, s: Mapping[str, Any], body: Body | None = None) -> dict[str, Any]:
@@ -375,6 +427,7 @@ FOLDS: Mapping[type[Any], Callable[[GameState, Any], GameState]] = {
     SetupStep: fold_setup_step,
     PhaseBegan: fold_phase,
     GameOver: fold_game_over,
+    FactsHeld: fold_facts_held,
     **dict.fromkeys(UNIT_EVENTS.values(), fold_unit),
 }
 
@@ -451,6 +504,8 @@ def _new_phase(state: GameState, stage: str, turn: int, index: int) -> GameState
     if units is not old and any(a is not b for a, b in zip(units, old, strict=True)):
         changes["units"] = units
     changes["follow_ups"] = ()
+    if state.held:  # (stated play: facts are held for one phase, reading 54)
+        changes["held"] = ()
     if state.charged:
         changes["charged"] = ()
     return evolved(state, changes)

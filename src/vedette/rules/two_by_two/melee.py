@@ -26,10 +26,12 @@ from vedette.rules.two_by_two.common import (
     fact_bool,
     forfeit_follow_up,
     hq_contact_fact,
+    phase_held,
     resolve_rout,
     rout_check,
 )
 from vedette.rules.two_by_two.events import (
+    FactsHeld,
     FollowUpClosed,
     FollowUpOffered,
     MeleeCancelled,
@@ -157,10 +159,17 @@ def held_with(state: GameState, u: Unit, e: Unit) -> list[Unit]:
 def _side_facts(state: GameState, req: Melee, p: str, u: Unit, e: Unit) -> dict[str, Fact]:
     sup = facts.overlap_supports(state, u, e)
     held = held_with(state, u, e) if sup is None else []
+    town = fact_bool(getattr(req, f"{p}_town"), facts.in_kinds(state, u, "town"))
+    woods = fact_bool(getattr(req, f"{p}_woods"), facts.in_kinds(state, u, "woods", "rough"))
+    if state.held:  # (stated: as held for the phase, reading 54)
+        town = phase_held(state, u, "town", town, R_MELEE, f"{p}_town={_said(town)}")
+        woods = phase_held(state, u, "woods", woods, R_MELEE, f"{p}_woods={_said(woods)}")
     out: dict[str, Fact] = {
-        "town": fact_bool(getattr(req, f"{p}_town"), facts.in_kinds(state, u, "town")),
-        "woods": fact_bool(getattr(req, f"{p}_woods"), facts.in_kinds(state, u, "woods", "rough")),
-        "hq_contact": hq_contact_fact(state, u, getattr(req, f"{p}_hq_contact"), R_MELEE),
+        "town": town,
+        "woods": woods,
+        "hq_contact": hq_contact_fact(
+            state, u, getattr(req, f"{p}_hq_contact"), R_MELEE, f"{p}_hq_contact"
+        ),
     }
     stated_support = getattr(req, f"{p}_support")
     if stated_support is not None:
@@ -175,8 +184,33 @@ def _side_facts(state: GameState, req: Melee, p: str, u: Unit, e: Unit) -> dict[
     out["support_units"] = Fact([s.id for s in sup or held], "measured")
     mine, theirs = facts.on_hill(state, u), facts.on_hill(state, e)
     higher = None if mine is None or theirs is None else (mine and not theirs)
-    out["higher"] = fact_bool(getattr(req, f"{p}_higher"), higher)
+    out["higher"] = fact_bool(_higher(req, p), higher)
     return out
+
+
+def _higher(req: Melee, p: str) -> bool | None:
+    """Side ``p``'s stated "higher than opponent" (2 by 2, Melee): its own field, or read from
+    ``higher`` (which of the two, or neither). Both sides higher than each other cannot be:
+    refused, as is a ``higher`` that contradicts a side's own field."""
+    own: bool | None = getattr(req, f"{p}_higher")
+    if req.a_higher and req.b_higher:
+        raise RuleViolation(
+            R_MELEE,
+            "the attacker and the defender cannot each stand higher than the other: state"
+            " higher=attacker, higher=defender or higher=neither",
+        )
+    if req.higher is None:
+        return own
+    said = req.higher == ("attacker" if p == "a" else "defender")
+    if own is not None and own != said:
+        raise BadRequest(f"higher={req.higher} contradicts {p}_higher={str(own).lower()}")
+    return said
+
+
+def _said(f: Fact) -> str:
+    """The opposite of a yes/no fact, as a request field's value: what is held, where a
+    stated one contradicts it (reading 54)."""
+    return "false" if f.value else "true"
 
 
 def melee_modifiers(
@@ -316,6 +350,8 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
         unit_event("meleed", a.id, meleed=True),
         unit_event("meleed", d.id, meleed=True),
     ]
+    if state.play == "stated":  # (before the result: a loser that moves releases them)
+        events.extend(_held(u, fight.facts[k]) for u, k in ((a, "attacker"), (d, "defender")))
     # other attackers on the same defender fought in this melee as overlap support
     joined = set(fight.facts["attacker"]["support_units"])
     for m in state.melees:
@@ -385,6 +421,14 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
         lines.append(f"{winner.name}: {follow} follow-up")
     return Outcome(
         tuple(events), tuple(rolls), "; ".join(lines), {"melee": fight.facts}, (fight.check.odds(),)
+    )
+
+
+def _held(u: Unit, f: dict[str, Any]) -> FactsHeld:
+    """The facts of ``u``'s own ground a stated melee ruled on, held for the phase (reading
+    54): in a town, in woods/rough, an HQ in base contact."""
+    return FactsHeld(
+        u.id, town=bool(f["town"]), woods=bool(f["woods"]), hq_contact=bool(f["hq_contact"])
     )
 
 

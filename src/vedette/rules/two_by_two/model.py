@@ -493,6 +493,11 @@ class GameState:
     #: their move ended there (reading 37), whether their melee still stands or not (a target
     #: that routed away); folded from the melees begun, cleared at each phase
     charged: tuple[str, ...] = ()
+    #: stated play: the facts of a unit's own ground the player stated (or left to their
+    #: default) in an action of this phase, as (unit, fact, value): held for the rest of the
+    #: phase, a contradicting one refused (reading 54); a unit's are released when it moves,
+    #: an HQ contact when an HQ of its side moves or goes, every one at the phase's end
+    held: tuple[tuple[str, str, bool], ...] = ()
     winner: str | None = None
     title: str = ""
     #: how the game is played (chosen per game, never mixed): ``tracked`` (vedette keeps
@@ -579,6 +584,13 @@ class GameState:
         if take is None:
             take = _live_places(_index(units), units, side)
         return take(units)
+
+    def held_fact(self, uid: str, fact: str) -> bool | None:
+        """The value of ``fact`` held for unit ``uid`` this phase (``None``: none held)."""
+        for u, f, v in self.held:
+            if u == uid and f == fact:
+                return v
+        return None
 
     def score(self, side: str) -> int:
         """AP of enemy units destroyed (the default victory count, an assumption)."""

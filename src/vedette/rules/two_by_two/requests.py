@@ -223,6 +223,10 @@ class Melee:
     b_woods: bool | None = arg("stated: defender in woods/rough", default=None)
     a_higher: bool | None = arg("stated: attacker higher than its opponent", default=None)
     b_higher: bool | None = arg("stated: defender higher than its opponent", default=None)
+    higher: Literal["neither", "attacker", "defender"] | None = arg(
+        "stated: which of the two stands higher than the other (a_higher / b_higher at once)",
+        default=None,
+    )
     a_hq_contact: bool | None = arg("stated: an HQ in contact with the attacker", default=None)
     b_hq_contact: bool | None = arg("stated: an HQ in contact with the defender", default=None)
     contact: bool | None = arg("stated: the two are in base contact", default=None)

@@ -176,6 +176,9 @@ class TwoByTwo(Ruleset[GameState]):
     phase_end = ("next", "next_phase")
     #: a unit's own entries: its moves, formation, rout, charge (``unit``), its fire (``firer``)
     pick_fields = ("unit", "firer")
+    #: stated play's ground held for the phase (reading 54), which an earlier release's
+    #: stated melee or shot did not log: such a saved game still imports
+    added_events = frozenset({"facts_held"})
 
     def _check_move(self, state: GameState, req: rq.Move) -> Outcome:
         """``check_move`` answers with the judgement ``move`` gets (the flow, what is owed,
@@ -603,6 +606,12 @@ def state_to_json(state: GameState) -> dict[str, Any]:
             "terrain": [{"kind": f.kind, "name": f.name} for f in state.table.features],
         },
         "victory": {**asdict(state.rules.victory), **dict(state.victory)},
+        # stated play: the facts of a unit's ground held for the phase (reading 54)
+        **(
+            {"held": [{"unit": u, "fact": f, "value": v} for u, f, v in state.held]}
+            if state.play == "stated"
+            else {}
+        ),
     }
 
 

@@ -28,10 +28,11 @@ from vedette.rules.two_by_two.common import (
     hq_contact_fact,
     mod,
     opt_n,
+    phase_held,
     resolve_rout,
     rout_check,
 )
-from vedette.rules.two_by_two.events import unit_event
+from vedette.rules.two_by_two.events import FactsHeld, unit_event
 from vedette.rules.two_by_two.model import (
     R_CONTACT,
     R_SEQ,
@@ -167,6 +168,9 @@ def judge(state: GameState, req: Shoot) -> Shot:
         else:
             wall = fact_bool(req.behind_wall, facts.behind_wall_or_hedge(state, firer, target))
             area = fact_bool(req.in_cover, facts.in_kinds(state, target, *facts.AREA_COVER))
+        if state.held:  # (stated: the target's ground as held for the phase, reading 54)
+            give = "cover=area (or both)" if not area.value else "cover=none (or wall)"
+            area = phase_held(state, target, "in_cover", area, R_SHOOT, give)
         if wall.value:
             mods.append(
                 mod(
@@ -323,6 +327,9 @@ def shoot(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
         events.append(unit_event("shot", firer.id, shot=True, pinned=True))
     else:
         events.append(unit_event("shot", firer.id, shot=True))
+    cover = shot.facts.get("cover") if state.play == "stated" else None
+    if cover is not None:  # (stated: held for the phase, before a rout releases it)
+        events.append(FactsHeld(target.id, in_cover=bool(cover["woods_rough_town"])))
     r = shot.check.resolve(dice)
     assert isinstance(r, Roll)
     rolls.append(r)

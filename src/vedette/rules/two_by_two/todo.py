@@ -188,24 +188,24 @@ def _melee_facts(state: GameState, m: Any) -> dict[str, tuple[Any, ...]]:
     side's (``a_`` the attacker, ``b_`` the defender), picked and not typed, the usual answer
     first (the web app shows it chosen): in a town ("Cavalry in town", a loser "in town or
     woods" holding, a winner in a town not bound to follow up); in woods/rough, only for the
-    units that may enter them (Movement Modifiers: Light Infantry and Cossacks); higher than
-    the opponent; an HQ in base contact, where the side has another HQ in play; and overlap
-    supports, where the side has more units able to give them than the melees known count
-    (its friends in a melee with the same enemy, reading 20), up to two more. Any other value
-    is typed (``a_support=4``)."""
+    units that may enter them (Movement Modifiers: Light Infantry and Cossacks), each of these
+    and the HQ contact only as held for the unit this phase, if it is (reading 54); which of
+    the two stands higher than the other (one field, ``higher``: not both); an HQ in base
+    contact, where the side has another HQ in play; and overlap supports, where the side has
+    more units able to give them than the melees known count (its friends in a melee with the
+    same enemy, reading 20), up to two more. Any other value is typed (``a_support=4``)."""
     out: dict[str, tuple[Any, ...]] = {}
     pair = (("a", m.attacker, m.defender), ("b", m.defender, m.attacker))
     units = {p: (state.unit(uid), state.unit(eid)) for p, uid, eid in pair}
-    for p in units:
-        out[f"{p}_town"] = _NO_YES
+    for p, (u, _) in units.items():
+        out[f"{p}_town"] = _kept(state, u, "town")
     for p, (u, _) in units.items():
         if state.utype(u).woods_half:
-            out[f"{p}_woods"] = _NO_YES
-    for p in units:
-        out[f"{p}_higher"] = _NO_YES
+            out[f"{p}_woods"] = _kept(state, u, "woods")
+    out["higher"] = HIGHER  # (one field: the two cannot each be higher than the other)
     for p, (u, _) in units.items():
         if hq_levels(state, u):
-            out[f"{p}_hq_contact"] = _NO_YES
+            out[f"{p}_hq_contact"] = _kept(state, u, "hq_contact")
     for p, (u, e) in units.items():
         held = held_with(state, u, e)
         able = [
@@ -217,6 +217,13 @@ def _melee_facts(state: GameState, m: Any) -> dict[str, tuple[Any, ...]]:
             top = min(len(able), len(held) + _MORE_SUPPORT)
             out[f"{p}_support"] = tuple(range(len(held), top + 1))
     return out
+
+
+def _kept(state: GameState, u: Any, fact: str) -> tuple[bool, ...]:
+    """A stated yes/no fact of ``u``'s own ground: the value held for it this phase alone
+    (reading 54: ``plan`` refuses the other), else both, the usual answer first."""
+    was = state.held_fact(u.id, fact) if state.held else None
+    return _NO_YES if was is None else (was,)
 
 
 def _contact_choices(state: GameState, uid: str) -> dict[str, tuple[Any, ...]]:
@@ -1205,7 +1212,17 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
             if u.id in (m.attacker, m.defender)
         }
         out: list[Todo] = []
-        ids = tuple(e.id for e in foes if not e.entry and e.id not in engaged)
+        # an infantry target whose cover is held this phase (reading 54): a line of its own,
+        # its cover's choices only those plan accepts (one field's choices cannot change
+        # with another's pick)
+        kept = {
+            e.id: was
+            for e in foes
+            if state.held
+            and state.utype(e).is_infantry
+            and (was := state.held_fact(e.id, "in_cover")) is not None
+        }
+        ids = tuple(e.id for e in foes if not e.entry and e.id not in engaged and e.id not in kept)
         # the contagion: the ** units a rout of the target may take along, the target
         # itself left out where it is known (one target); with several on one line it stays
         # (ignored by plan): the choices of one field cannot change with another's pick, and
@@ -1239,6 +1256,27 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
                 )
             )
         for e in foes:
+            if e.id in kept and not e.entry and e.id not in engaged:
+                one = {"firer": u.id, "target": e.id}
+                if len(bands) == 1:
+                    one["band"] = bands[0]
+                cover = COVER[2:] if kept[e.id] else COVER[:2]  # (area, both; none, wall)
+                out.append(
+                    Todo(
+                        "shoot",
+                        one,
+                        f"{u.name} may shoot {e.name} (its cover held this phase: "
+                        + ("in woods/rough or town)" if kept[e.id] else "not in woods/rough/town)"),
+                        R_SHOOT,
+                        open={
+                            **({"band": bands} if len(bands) > 1 else {}),
+                            **seen,
+                            "cover": cover,
+                            **_contagion_choices(state, {e.side}, (e.id,)),
+                        },
+                        free=frozenset(seen),
+                    )
+                )
             if e.id in engaged and not e.entry:
                 out.append(
                     Todo(
@@ -1302,6 +1340,9 @@ def _choose(
 
 #: a stated yes/no fact's choices, the usual answer first (the web app shows it chosen)
 _NO_YES = (False, True)
+#: which of a stated melee's two units stands higher than the other (2 by 2, Melee: "Higher
+#: than opponent +1"), the usual answer first
+HIGHER = ("neither", "attacker", "defender")
 
 
 def _countercharges(state: GameState, side: str) -> list[Todo]:
