@@ -15,7 +15,8 @@ from vedette.engine import Game, Store
 
 TOP = "() => document.getElementById('board-viewport').getBoundingClientRect().top + scrollY"
 LINES = """() => { const r = document.getElementById('board-readout');
-  return Math.round(r.getBoundingClientRect().height / parseFloat(getComputedStyle(r).lineHeight)); }"""
+  const line = parseFloat(getComputedStyle(r).lineHeight);
+  return Math.round(r.getBoundingClientRect().height / line); }"""
 
 
 def test_a_long_readout_leaves_the_board_where_it_is(

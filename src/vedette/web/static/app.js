@@ -190,6 +190,7 @@ function initGame() {
   const facesGiven = () => document.getElementById("dice").value.trim().split(/\s+/).filter(Boolean).length;
   const needed = (key) => (askedMore?.key === key ? askedMore.n : ownNeed?.key === key ? ownNeed.n : 0);
   async function diceTapped() {
+    showFaces();
     sheetLine();
     if (digit !== null) return; // (a percentile die's tens: its units to come)
     // a field just changed: the odds of the step as it is now first
@@ -251,16 +252,39 @@ function initGame() {
   // the face buttons: only the faces of the die asked next (a shuffle's d10, d9 ... d2 in
   // turn: a d4's 1-4, never a 5 it cannot show); past the dice known, those of the largest
   // plain die the step rolls; nothing known of the step's dice: every face button
+  const diceNext = document.getElementById("dice-next"); // (the card asked next, by name)
   function showFaces() {
+    const k = facesGiven() - diceOrder.from;
+    const name = diceOrder.names[k];
+    const gone = dealt(k);
+    if (diceNext) {
+      const card = knownDice.find((d) => d.name === name && d.deck);
+      diceNext.textContent = card ? `next: ${name} (${k + 1} of ${diceOrder.names.length})` : "";
+    }
+    customPad?.querySelectorAll(".face[data-deck]").forEach((b) => { b.hidden = gone.has(Number(b.dataset.value)); });
     if (!facePad) return;
     const plain = knownDice.filter((d) => !isOdd(d));
-    const name = diceOrder.names[facesGiven() - diceOrder.from];
     const die = plain.find((d) => d.name === name);
-    const top = knownDice.length ? Math.max(0, ...plain.flatMap((d) => d.faces)) : 10;
+    // (a card of a deck of more than ten: its row's buttons only)
+    const top = knownDice.some((d) => d.name === name && d.deck) ? 0
+      : knownDice.length ? Math.max(0, ...plain.flatMap((d) => d.faces)) : 10;
     facePad.querySelectorAll(".face").forEach((b) => {
       const f = Number(b.dataset.face);
-      b.hidden = die ? !die.faces.includes(f) : f > top;
+      b.hidden = die ? !die.faces.includes(f) || gone.has(f) : f > top;
     });
+  }
+  // a real deck's deal (Kuryakin, K80): the cards turned up so far from the deck of the card
+  // asked next (the ``k``th of the step's dice), out of its faces: every card is given on
+  // this page, the deal sent once with the last (it was a round trip per card)
+  function dealt(k) {
+    const deck = knownDice.find((d) => d.name === diceOrder.names[k])?.deck;
+    const out = new Set();
+    if (!deck) return out;
+    const given = document.getElementById("dice").value.trim().split(/\s+/).filter(Boolean);
+    for (let i = 0; i < k; i++) {
+      if (knownDice.find((d) => d.name === diceOrder.names[i])?.deck === deck) out.add(Number(given[i + diceOrder.from]));
+    }
+    return out;
   }
   function customDice(dice, order = []) {
     knownDice = dice;
@@ -281,9 +305,14 @@ function initGame() {
     const box = () => document.getElementById("dice");
     const add = (v) => { box().value = `${box().value.trim()} ${v}`.trim(); };
     const groups = [];
+    const decks = new Set();
     for (const d of odd) {
+      // (a deck of more than ten cards: one row for the deck, its cards turned up hidden)
+      if (d.deck && decks.has(d.deck)) continue;
+      if (d.deck) decks.add(d.deck);
       const button = (text, title, click) => {
         const b = el("button", { type: "button", class: "face", "data-die": d.name, "data-value": text, "aria-label": title }, text);
+        if (d.deck) b.dataset.deck = d.deck;
         b.addEventListener("click", () => { click(); diceTapped(); });
         return b;
       };
@@ -291,7 +320,7 @@ function initGame() {
       const counting = d.faces.every((f) => f >= 1);
       const faces = [...new Set(d.faces)].sort((a, b) => (counting ? a - b : b - a));
       let buttons;
-      let label = d.name;
+      let label = d.deck ? `${d.deck} cards` : d.name;
       if (d.faces.length === 100 && faces[0] === 99 && faces[faces.length - 1] === 0) {
         label = `${d.name}: tens, units`;
         buttons = [...Array(10).keys()].map((t) => button(`${t}`, `${d.name} digit ${t}`, () => {
@@ -308,6 +337,7 @@ function initGame() {
     }
     customPad.replaceChildren(...groups);
     customPad.hidden = !odd.length;
+    showFaces(); // (a deck's cards turned up: hidden in its new row too)
   }
 
   // -- the "next" panel: obligations first, then what is open now ---------------------------
@@ -1039,6 +1069,7 @@ function initGame() {
     // (the faces given, for the player's own dice: the box is out of sight when folded)
     const given = document.getElementById("dice").value.trim();
     const dice = given && root.classList.contains("sheet-dice") ? [`dice ${given}`] : [];
+    if (diceNext?.textContent && root.classList.contains("sheet-dice")) dice.push(diceNext.textContent);
     line.textContent = [what, ...filled.map((i) => `${i.name} ${i.value.trim()}`), ...dice].join(" · ");
     remember();
   }
