@@ -15,7 +15,15 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Tabs, screenshot, tab
-from tests.web.test_web_browser_next import ADVANCE, entries, has, make_game, until
+from tests.web.test_web_browser_next import (
+    ADVANCE,
+    all_entries,
+    entries,
+    has,
+    make_game,
+    reach,
+    until,
+)
 from tests.web.test_web_browser_phone import REACHED
 from tests.web.test_web_browser_taps import MAP_PICK, OPEN_FIELD, OPTIONS, OWED, TRIED, answered
 from vedette import rules
@@ -457,7 +465,7 @@ def test_a_few_adjudications_of_a_sample_by_taps_on_a_small_phone(
     taps: list[tuple[str, int]] = []
     tried: set[str] = set()
     for _ in range(WALK):
-        texts, procs = entries(page)
+        texts, procs = all_entries(page)
         owed = page.evaluate(OWED)
         if owed is not None:
             pick = int(owed)
@@ -466,9 +474,7 @@ def test_a_few_adjudications_of_a_sample_by_taps_on_a_small_phone(
             pick = fresh[0] if fresh else next(i for i, p in enumerate(procs) if p in ADVANCE)
         proc = procs[pick]
         tried.add(proc)
-        entry = f"#next button.next-item[data-n='{pick}']"
-        page.tap(entry)
-        count = 1
+        entry, count = reach(page, pick)
         for i in range(page.locator(f"{entry} ~ .open-choices").count()):
             field, empty = page.evaluate(OPEN_FIELD, [entry, proc, i])
             if not empty:

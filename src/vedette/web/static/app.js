@@ -380,7 +380,9 @@ function initGame() {
   // an entry of Next; ``text``: its words when not the item's own (a unit's later entry)
   function entry(item, n, cls, text = null) {
     const ol = document.getElementById("next");
-    const btn = el("button", { type: "button", class: "next-item", "data-procedure": item.procedure, "data-n": n },
+    // (``data-todo``: its place in todo, the same in the list, the index and a piece's lines)
+    const at = shownTodo.findIndex((t) => t === item || (t.procedure === item.procedure && t.text === item.text));
+    const btn = el("button", { type: "button", class: "next-item", "data-procedure": item.procedure, "data-n": n, "data-todo": at },
       el("span", { class: "next-text" }, ...(text || [item.owed ? `owed: ${item.text}` : item.text])));
     if (item.rule) btn.append(el("span", { class: "rule" }, ` (${item.rule})`));
     btn.addEventListener("click", () => {
@@ -402,21 +404,28 @@ function initGame() {
   // them (same words, request and choices: what plan accepts)
   let counters = initial.counters || {};
   function showCounter(id) {
-    const ol = document.getElementById("next");
-    ol.querySelectorAll("li.counter").forEach((li) => li.remove());
     const own = Object.hasOwn(counters, id) ? counters[id] : []; // (an id "toString": not the object's)
     const about = shownTodo.filter((t) => !t.refused && (t.pieces || []).includes(id)).map((t) => ({ ...t }));
+    showEntries([...own, ...about], id);
+  }
+  // ``items`` at the Next list's top (a piece's, or a group of the list's index: ``opened``,
+  // each with its first row of choices in view, a choice's tap choosing its entry too, and
+  // the sheet taller if they need it: the group, a choice or a line, Roll)
+  function showEntries(items, id = null, opened = false) {
+    const ol = document.getElementById("next");
+    ol.querySelectorAll("li.counter").forEach((li) => li.remove());
     const lis = [];
-    document.querySelector(".panel")?.classList.remove("piece");
+    document.querySelector(".panel")?.classList.remove("piece", "grown");
     // (its name said by the board: each line's words after it, its rule once chosen)
-    const cls = (same, split) => "counter" + (same ? " same" : split ? " lead" : "");
-    lines([...own, ...about], (item, n, same, split) => lis.push(entry(item, `c${n}`, cls(same, split), split)), id);
+    const cls = (same, split) => "counter" + (opened ? " opened" : "") + (same ? " same" : split ? " lead" : "");
+    lines(items, (item, n, same, split) => lis.push(entry(item, `c${n}`, cls(same, split), split)), id);
     if (!lis.length) return;
     ol.prepend(...lis);
     ol.scrollTop = 0;
     if (phone()) {
       if (document.querySelector(".panel.folded")) fold(false);
       document.querySelector(".panel").classList.add("piece");
+      if (opened) document.querySelector(".panel").classList.add("grown");
       document.querySelector(".panel").scrollTop = 0;
       fitNext(); // (the list's room: the answer above it shortened)
     }
@@ -442,9 +451,10 @@ function initGame() {
   }
   function renderNext(todo) {
     shownTodo = todo;
-    document.querySelector(".panel")?.classList.remove("piece"); // (a new answer: in full)
+    document.querySelector(".panel")?.classList.remove("piece", "grown"); // (a new answer: in full)
     const ol = document.getElementById("next");
     ol.replaceChildren();
+    ol.classList.remove("tight");
     const lastEnd = todo.findLastIndex((t) => t.phase_end && !t.owed);
     lines(todo, (item, n, same, split) => {
       const text = same ? split : null;
@@ -464,6 +474,68 @@ function initGame() {
       ol.append(li);
     });
     if (!todo.length) ol.append(el("li", { class: "muted" }, "the referee owes nothing and suggests nothing: pick an action below"));
+    if (phone() && !panel.classList.contains("folded")) {
+      // (measured as it is shown: the first entry chosen, all its choices in view)
+      ol.querySelector(".next-item")?.classList.add("chosen");
+      fitNext();
+      if (ol.scrollHeight > ol.clientHeight + 1) indexNext(todo, lastEnd);
+    }
+  }
+  // a phone's Next list longer than its room (2 by 2's sixty lines, six units of ten): its
+  // first view is an index, every entry three taps away with no scroll (11 of 50 entries of
+  // an evening's walk lay below the fold): the entries owed, the one chosen first and the
+  // phase's end as ever; every other unit's lines (or a line of its own) one button each,
+  // side by side; its tap brings them to the list's top, each with its choices (then a
+  // choice, or a line without any, and Roll). A piece tapped on the board does the same
+  function indexNext(todo, lastEnd) {
+    const ol = document.getElementById("next");
+    const runs = [];
+    lines(todo, (item, n, same, split) => {
+      if (!same || !runs.length) runs.push({ who: split ? split[0].textContent.replace(/ may $/, "") : null, items: [] });
+      runs[runs.length - 1].items.push([n, item]);
+    });
+    ol.replaceChildren();
+    const index = el("li", { class: "index" });
+    let end = null;
+    for (const run of runs) {
+      const rest = [];
+      for (const [n, item] of run.items) {
+        if (item.owed || n === 0 || n === lastEnd) {
+          const li = entry(item, n, (item.owed ? "owed" : "open") + (n === lastEnd ? " ends" : n === 0 && !item.owed ? " first" : ""));
+          if (item.refused) li.append(el("div", { class: "refused" }, `refused now: ${item.refused}`));
+          if (n === lastEnd) end = li;
+          else ol.append(li);
+        } else rest.push(item);
+      }
+      if (rest.length) index.append(group(rest, run.who));
+    }
+    if (index.childElementCount) ol.append(index);
+    if (end) ol.append(end);
+    ol.querySelector(".next-item")?.classList.add("chosen");
+    fitNext();
+    const over = () => ol.scrollHeight > ol.clientHeight + 1;
+    ol.classList.toggle("tight", over());
+    // (and the step chosen first with more choices than fit (a Napoleon At Bay move's
+    // hexes): its first row of them, and a button of its own in the index for them all)
+    const first = ol.querySelector("li.first");
+    if (over() && first && first.querySelector(".open-choices")) {
+      first.classList.add("part");
+      index.prepend(group([todo[0]], null));
+      if (!index.isConnected) ol.insertBefore(index, end); // (its only button)
+    }
+  }
+  // a button of the index: ``items`` (a unit's lines, or a line of its own) at the list's top
+  function group(items, who) {
+    const ol = document.getElementById("next");
+    const words = items.length > 1 && who ? `${who} (${items.length})` : items.length > 1 ? `${items.length} more` : items[0].text;
+    const b = el("button", { type: "button", class: "next-group", title: items.map((t) => t.text).join("\n"),
+      "data-todo": items.map((t) => shownTodo.indexOf(t)).join(" ") }, words);
+    b.addEventListener("click", () => {
+      showEntries(items, null, true);
+      // a line of its own: chosen at once (its choices, or Roll, next)
+      if (items.length === 1) ol.querySelector("li.counter > .next-item")?.click();
+    });
+    return b;
   }
 
   // an open entry (issue 22): each field the state leaves to the player, with the choices the
@@ -1045,7 +1117,8 @@ function initGame() {
   // the screen's bottom), so no counter lies under the sheet, to be panned out first
   function boardRoom() {
     const vp = document.getElementById("board-viewport");
-    if (!vp || !phone()) return;
+    // (a group of the index opened lets the sheet grow over the board a while: its box stays)
+    if (!vp || !phone() || panel.classList.contains("grown")) return;
     const top = vp.getBoundingClientRect().top + scrollY;
     const sheet = parseFloat(getComputedStyle(panel).maxHeight) || 0;
     root.style.setProperty("--board-room", `${Math.max(innerHeight - sheet - top, 192)}px`);
