@@ -104,3 +104,31 @@ def test_a_first_entry_with_more_choices_than_fit_has_a_button_of_its_own(
     done = Game.open(Store(live_db), "index-nab").records[-1].payload
     want = first["open"]["to"][hidden]
     assert done["procedure"] == "move" and done["request"]["to"] in (want, [want])  # (a path)
+
+
+def test_with_own_dice_the_index_keeps_its_room(
+    tabs: Tabs, live_server: str, live_db: Path
+) -> None:
+    """2 by 2 played with the player's own dice: the step chosen first (an advance) rolls no
+    dice, so no face buttons take the sheet's room once its distance is tapped and its odds
+    say so, and every button of the index is in reach. The voluntary rout's button chooses
+    it: the d6's faces show, and the last face tapped (a d6 for each unit routing) does it."""
+    scen = rules.get("two_by_two").scenario("sample")
+    Game.create(Store(live_db), "index-own", "two_by_two", scen, seed=1, dice="physical")
+    with tab(tabs, **PHONE) as pg:
+        page: Any = pg
+        errors = open_game(page, live_server, "index-own")
+        page.tap("#next li.first .open-choices .choice")
+        page.wait_for_selector(".dice-pad", state="hidden")  # (the step's dice known: none)
+        groups = page.locator(GROUPS)
+        assert groups.count() >= 6
+        assert all(
+            page.evaluate(REACHED, f"{GROUPS}:nth-child({k + 1})") for k in range(groups.count())
+        )
+        page.locator(GROUPS).filter(has_text="rout voluntarily").tap()
+        page.wait_for_selector(".dice-pad .face[data-face='6']:visible")
+        assert page.locator(".dice-pad .face:visible").count() == 6
+        six = ".dice-pad .face[data-face='6']"
+        tapped_through(page, (six, six), errors)  # (the rout's d6, and a routing friend's)
+    done = Game.open(Store(live_db), "index-own").records[-1].payload
+    assert done["procedure"] == "rout" and done["rolls"][0]["dice"][0]["face"] == 6

@@ -286,9 +286,11 @@ function initGame() {
     }
     return out;
   }
-  function customDice(dice, order = []) {
+  function customDice(dice, order = [], known = false) {
     knownDice = dice;
     diceOrder = Array.isArray(order) ? { names: order, from: 0 } : order;
+    // (a step the odds say rolls no dice: no face buttons, their room the Next list's)
+    if (facePad) facePad.hidden = (known && !dice.length) || Number(pairPad?.dataset.sides || 0) > 0;
     showFaces();
     if (!customPad) return;
     // the step rolls the player's dice: the folded phone sheet shows their buttons (its pad,
@@ -513,15 +515,40 @@ function initGame() {
     if (end) ol.append(end);
     ol.querySelector(".next-item")?.classList.add("chosen");
     fitNext();
+    squeeze();
+  }
+  // an index still longer than its room: the step chosen first on one line, three buttons a
+  // row; then (the step with more choices than fit: a Napoleon At Bay move's hexes) its first
+  // row of them, and a button of its own in the index for them all
+  function squeeze() {
+    const ol = document.getElementById("next");
     const over = () => ol.scrollHeight > ol.clientHeight + 1;
-    ol.classList.toggle("tight", over());
-    // (and the step chosen first with more choices than fit (a Napoleon At Bay move's
-    // hexes): its first row of them, and a button of its own in the index for them all)
-    const first = ol.querySelector("li.first");
-    if (over() && first && first.querySelector(".open-choices")) {
+    if (!ol.classList.contains("tight")) ol.classList.toggle("tight", over());
+    const first = ol.querySelector("li.first:not(.part)");
+    if (over() && first && first.querySelector(".open-choices") && shownTodo[0]) {
       first.classList.add("part");
-      index.prepend(group([todo[0]], null));
-      if (!index.isConnected) ol.insertBefore(index, end); // (its only button)
+      // (only if that hides some of them)
+      const rows = [...first.querySelectorAll(".open-choices")];
+      if (rows.length < 2 && rows.every((r) => r.scrollHeight <= r.clientHeight + 1)) { first.classList.remove("part"); return; }
+      let index = ol.querySelector("li.index");
+      if (!index) ol.insertBefore(index = el("li", { class: "index" }), ol.querySelector("li.ends")); // (its only button)
+      index.prepend(group([shownTodo[0]], null));
+    }
+  }
+  // the list's room shrunk after it was laid out (the player's dice buttons shown under it
+  // once the step's odds say what it rolls): the index then, or a tighter one (the entry
+  // chosen first still the one chosen, as the player left its choices)
+  function reindex() {
+    const ol = document.getElementById("next");
+    if (!phone() || panel.classList.contains("folded") || ol.querySelector("li.counter")) return;
+    if (ol.scrollHeight <= ol.clientHeight + 1 || !shownTodo.length) return;
+    if (ol.querySelector("li.index")) { squeeze(); return; }
+    if (chosenItem !== shownTodo[0]) return;
+    indexNext(shownTodo, shownTodo.findLastIndex((t) => t.phase_end && !t.owed));
+    const f = form();
+    for (const row of chosenItem._li?.querySelectorAll(".open-choices") || []) {
+      const i = f?.querySelector(`[name="${CSS.escape(row.dataset.field)}"]`);
+      row.querySelectorAll(".choice").forEach((b) => b.classList.toggle("chosen", !!i && b.dataset.value === i.value));
     }
   }
   // a button of the index: ``items`` (a unit's lines, or a line of its own) at the list's top
@@ -658,7 +685,7 @@ function initGame() {
       if (ticket !== pending) return;
       ownNeed = data.own_needed ? { key, n: data.own_needed } : null;
       dicePairs(data.refused ? [] : data.odds);
-      customDice(data.own_dice || [], data.own_order || []);
+      customDice(data.own_dice || [], data.own_order || [], !data.refused && Array.isArray(data.own_dice));
       if (data.refused) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${data.refused}`));
       else renderOdds(data.odds);
       if (data.reference && data.reference.length) oddsBox.append(referenceBox(data.reference));
@@ -1123,7 +1150,7 @@ function initGame() {
     const sheet = parseFloat(getComputedStyle(panel).maxHeight) || 0;
     root.style.setProperty("--board-room", `${Math.max(innerHeight - sheet - top, 192)}px`);
   }
-  const refit = () => { cancelAnimationFrame(fitting); fitting = requestAnimationFrame(fitNext); };
+  const refit = () => { cancelAnimationFrame(fitting); fitting = requestAnimationFrame(() => { fitNext(); reindex(); }); };
 
   // folded with the dice buttons over the line (a percentile roll's digits and the d10 it may
   // call for: four rows): the board brought to the screen's top, above the sheet, its tools
