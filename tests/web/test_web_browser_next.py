@@ -217,6 +217,41 @@ def entries(page: Any) -> tuple[list[str], list[str]]:
     return list(texts), list(procs)
 
 
+def all_entries(page: Any) -> tuple[list[str], list[str]]:
+    """Every entry of todo (a phone's long list opens on an index: not all are buttons of the
+    list): their texts and procedures, in the list's order (``data-todo``)."""
+    todo = page.evaluate(
+        "() => fetch('/api' + location.pathname).then((r) => r.json()).then((d) => d.todo)"
+    )
+    return [t["text"] for t in todo], [t["procedure"] for t in todo]
+
+
+#: the index's button holding todo's entry ``n`` (app.js indexNext)
+IN_INDEX = "(n) => [...document.querySelectorAll('#next .next-group')].findIndex((b) =>" \
+    " b.dataset.todo.split(' ').includes(String(n)))"  # fmt: skip
+
+
+def reach(page: Any, n: int) -> tuple[str, int]:
+    """Todo's entry ``n`` chosen by taps, as a player does it: its button in the list, else
+    its group in the index, then its first choice (which chooses it) or its button (a group of
+    one is chosen by its tap). Its button's selector and the taps spent."""
+    listed = f"#next li:not(.counter) > button.next-item[data-todo='{n}']"
+    if page.locator(listed).count():
+        page.tap(listed)
+        return listed, 1
+    k = page.evaluate(IN_INDEX, n)
+    assert k >= 0, f"entry {n} neither listed nor in the index"
+    page.locator("#next .next-group").nth(k).tap()
+    entry = f"#next li.counter > button.next-item[data-todo='{n}']"
+    if page.locator(f"{entry}.chosen").count():
+        return entry, 1
+    if page.locator(f"{entry} ~ .open-choices").count():
+        page.tap(f"{entry} ~ .open-choices >> button.choice >> nth=0")
+    else:
+        page.tap(entry)
+    return entry, 2
+
+
 # -- the form ---------------------------------------------------------------------------------
 def test_enter_submits_and_errors_sit_beside_their_field(
     page: Any, live_server: str, live_db: Path

@@ -94,7 +94,8 @@ def test_a_unit_s_later_entries_are_short_buttons_in_reach_under_its_first(
     ("wheel left"), so nine of the ten are in reach on the first screen (three were: they took
     two screens, a line or three each). A short button is still the whole entry: its text
     keeps the unit's name (a screen reader reads it), and tapped, its choices show in reach;
-    entry, choice and Roll do the step."""
+    entry, choice and Roll do the step. (Session 21: a phone's long list opens on an index;
+    the unit's lines are these, at the list's top, once it is tapped on the board.)"""
     g = make_game(live_db, "reach-units", "two_by_two")
     first = g.todo()[0]
     unit = first.text.split(" may ")[0]
@@ -102,18 +103,19 @@ def test_a_unit_s_later_entries_are_short_buttons_in_reach_under_its_first(
     phone.goto(f"{live_server}/games/reach-units")
     phone.wait_for_selector("#next .next-item.chosen")
     phone.evaluate(SETTLED)
-    buttons = ", ".join(f"#next button.next-item[data-n='{n}']" for n in range(len(mine)))
+    phone.tap(f"#board [data-pick='{first.request['unit']}']")
+    buttons = "#next li.counter > button.next-item"
     shown = phone.eval_on_selector_all(buttons, REACHED_ALL)
     screenshot(phone, "reach_units")
     assert len(shown) == len(mine) == 10
     # nine of them in reach at once (three before: a line or three each, with their choices);
     # the tenth, "put out its skirmisher screen", is a row under the phase's end, held below
     assert [text for text, ok in shown if not ok] in ([], [shown[-1][0]]), shown
-    assert phone.locator("#next li.same").count() >= len(mine) - 1
-    wheel = "#next li.same button.next-item[data-procedure=wheel] >> nth=0"
+    assert phone.locator("#next li.counter.same").count() >= len(mine) - 1
+    wheel = "#next li.counter.same button.next-item[data-procedure=wheel] >> nth=0"
     said = " ".join(phone.inner_text(wheel).split())
     assert said.startswith(f"{unit} may wheel"), said  # (the name kept)
-    its = "#next li.same:has(> .next-item[data-procedure=wheel]) > .open-choices >> nth=0"
+    its = "#next li.counter.same:has(> .next-item[data-procedure=wheel]) > .open-choices >> nth=0"
     assert phone.locator(its).is_hidden()  # (until it is chosen)
     before = phone.get_attribute("#log li", "data-seq")
     phone.tap(wheel)

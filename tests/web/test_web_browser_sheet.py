@@ -15,7 +15,15 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Tabs, screenshot, tab
-from tests.web.test_web_browser_next import ADVANCE, entries, has, make_game, until
+from tests.web.test_web_browser_next import (
+    ADVANCE,
+    all_entries,
+    entries,
+    has,
+    make_game,
+    reach,
+    until,
+)
 from tests.web.test_web_browser_phone import REACHED
 from tests.web.test_web_browser_taps import MAP_PICK, OPEN_FIELD, OPTIONS, OWED, TRIED, answered
 from vedette import rules
@@ -498,7 +506,7 @@ def test_a_few_adjudications_of_a_sample_by_taps_on_a_small_phone(
     taps: list[tuple[str, int]] = []
     tried: set[str] = set()
     for _ in range(WALK):
-        texts, procs = entries(page)
+        texts, procs = all_entries(page)
         owed = page.evaluate(OWED)
         if owed is not None:
             pick = int(owed)
@@ -507,9 +515,7 @@ def test_a_few_adjudications_of_a_sample_by_taps_on_a_small_phone(
             pick = fresh[0] if fresh else next(i for i, p in enumerate(procs) if p in ADVANCE)
         proc = procs[pick]
         tried.add(proc)
-        entry = f"#next button.next-item[data-n='{pick}']"
-        page.tap(entry)
-        count = 1
+        entry, count = reach(page, pick)
         for i in range(page.locator(f"{entry} ~ .open-choices").count()):
             field, empty = page.evaluate(OPEN_FIELD, [entry, proc, i])
             if not empty:
@@ -682,12 +688,49 @@ def test_the_face_buttons_are_the_cards_left_in_the_deck(
     assert {c.holder: c.number for c in dealt} == dict(zip(holders, tapped, strict=True))
 
 
+def test_the_deal_s_cards_are_given_on_the_page_and_sent_once(
+    small: Any, live_server: str, live_db: Path
+) -> None:
+    """Kuryakin's real deck dealt with the player's own cards (reading K80): each card tapped
+    shows at once (the card asked next said by name, the card just given gone from the
+    buttons), nothing is sent until the last card; the deal goes to the referee once, and its
+    record holds one roll for each card turned up. Each tap had been a round trip, refused
+    asking for the next card."""
+    rs = rules.get("solo_napoleonic")
+    g = Game.create(Store(live_db), "deal-once", rs.name, rs.scenario("sample"), 3, dice="physical")
+    own_until(g, "deal")
+    holders = [h for h, _, _ in cards.holders(g.state)]
+    small.goto(f"{live_server}/games/deal-once")
+    small.wait_for_selector("#next .next-item.chosen[data-procedure='deal']")
+    small.wait_for_selector("#dice-next:not(:empty)")
+    sent: list[str] = []
+    small.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+    before = small.get_attribute("#log li", "data-seq")
+    names = [f"card for {h}" for h in holders] + [f"chance card for {s}" for s in g.state.sides]
+    for k, name in enumerate(names):
+        assert small.inner_text("#dice-next") == f"next: {name} ({k + 1} of {len(names)})"
+        face = small.locator(".dice-pad .face:not([hidden])").first
+        number = face.get_attribute("data-face")
+        face.tap()
+        if k < len(names) - 1:
+            assert not sent, sent  # (nothing asked of the server between two cards)
+            if not name.startswith("chance") and not names[k + 1].startswith("chance"):
+                assert small.locator(f".dice-pad .face[data-face='{number}']").is_hidden()
+    small.wait_for_function("b => document.querySelector('#log li').dataset.seq !== b", arg=before)
+    assert [u for u in sent if u.endswith("/perform")] == [
+        f"{live_server}/api/games/deal-once/perform"
+    ]
+    rolls = Game.open(Store(live_db), "deal-once").records[-1].payload["rolls"]
+    assert [r["dice"][0]["die"] for r in rolls] == names
+
+
 def test_a_deck_of_more_than_ten_cards_has_buttons_of_its_own(
     small: Any, live_server: str, live_db: Path
 ) -> None:
     """A deck of twelve cards (twelve units): the numbers the face buttons (1-10) cannot show
     are a row of their own, the cards left in order, each a plain number (not '+12', as a
-    movement die's marked faces read)."""
+    movement die's marked faces read); a card given goes from the row (the row stays where it
+    is, for the whole deal)."""
     rs = rules.get("solo_napoleonic")
     scen = dict(rs.scenario("sample"))
     extra = [{**scen["units"][0], "id": f"F{k}", "name": f"F{k}", "x": 100.0 * k} for k in (8, 9)]
@@ -697,7 +740,7 @@ def test_a_deck_of_more_than_ten_cards_has_buttons_of_its_own(
     holders = [h for h, _, _ in cards.holders(g.state)]
     small.goto(f"{live_server}/games/deck-12")
     small.wait_for_selector("#next .next-item.chosen[data-procedure='deal']")
-    row = ".dice-custom:not([hidden]) .dice-row button"
+    row = ".dice-custom:not([hidden]) .dice-row button:not([hidden])"
     left, tapped = list(range(1, 13)), []
     for _ in range(2):
         want = ",".join(map(str, left))
@@ -707,12 +750,12 @@ def test_a_deck_of_more_than_ten_cards_has_buttons_of_its_own(
         )
         small.tap(f"{row}[data-value='{left[-1]}']")
         tapped.append(left.pop())
-    # ten cards left: the face buttons show them (the row of its own is put away)
+    # ten cards left: the row shows them (the face buttons none)
     small.wait_for_function(
-        "() => [...document.querySelectorAll('.dice-pad .face:not([hidden])')]"
-        ".map((b) => b.dataset.face).join() === '1,2,3,4,5,6,7,8,9,10'"
+        f"() => [...document.querySelectorAll({row!r})].map((b) => b.innerText).join() === "
+        "'1,2,3,4,5,6,7,8,9,10'"
     )
-    assert small.locator(row).count() == 0
+    assert small.locator(".dice-pad .face:not([hidden])").count() == 0
     assert Game.open(Store(live_db), "deck-12").state.cards == ()  # (nothing written yet)
     assert tapped == [12, 11] and len(holders) > 2
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Tabs, tab
-from tests.web.test_web_browser_next import ADVANCE, Turn, entries, make_game
+from tests.web.test_web_browser_next import ADVANCE, Turn, all_entries, make_game, reach
 from tests.web.test_web_browser_reach import SETTLED
 
 #: the adjudications tried in each ruleset's turn (the rest of what is offered moves it on)
@@ -35,7 +35,7 @@ OPTIONS: dict[str, dict[str, Any]] = {"two_by_two": {"play": "stated"}}
 #: Napoleon At Bay's move: its destination is tapped on the map, not among the entry's choices
 MAP_PICK = '#board polygon[data-hex="W2020"]'
 #: the first owed entry's number (None: nothing owed), read in one call
-OWED = "() => document.querySelector('#next li.owed button.next-item')?.dataset.n ?? null"
+OWED = "() => document.querySelector('#next li.owed button.next-item')?.dataset.todo ?? null"
 #: the ``i``-th open field of the entry's form: its name, and whether its box is there and empty
 #: (then one choice of it is tapped), read in one call
 OPEN_FIELD = """([entry, proc, i]) => {
@@ -77,7 +77,7 @@ def test_a_turn_on_a_phone_takes_at_most_three_taps_per_adjudication(
     for _ in range(150):
         if turn.over():
             break
-        texts, procs = entries(page)
+        texts, procs = all_entries(page)
         owed = page.evaluate(OWED)
         if owed is not None:
             pick = int(owed or 0)
@@ -86,9 +86,7 @@ def test_a_turn_on_a_phone_takes_at_most_three_taps_per_adjudication(
             pick = fresh[0] if fresh else next(i for i, p in enumerate(procs) if p in ADVANCE)
         proc = procs[pick]
         tried.add(proc)
-        entry = f"#next button.next-item[data-n='{pick}']"
-        count = 1
-        page.tap(entry)
+        entry, count = reach(page, pick)
         for i in range(page.locator(f"{entry} ~ .open-choices").count()):
             field, empty = page.evaluate(OPEN_FIELD, [entry, proc, i])
             if empty:

@@ -33,6 +33,18 @@ def kuryakin_card(g: Game) -> None:
         perform(g, todo[0].procedure, fill(todo[0], rng), rng)
 
 
+def tapped_through(page: Any, sels: tuple[str, ...], errors: list[str]) -> None:
+    """Each of ``sels`` in reach and tapped in turn (the last one Roll): the referee answers,
+    with no error, no key pressed and a clean console."""
+    before = page.evaluate(SEQ)
+    for sel in sels:
+        assert page.evaluate(REACHED, sel), sel
+        page.tap(sel)
+    page.wait_for_function(f"b => ({SEQ}) !== b", arg=before)
+    assert "error" not in page.inner_html("#result"), page.inner_text("#result")
+    assert page.evaluate("window.__keys") == 0 and not errors, errors
+
+
 def below_the_fold(pg: Any, g: Game) -> str:
     """A piece on the board whose first entry in the Next list (as the page lists them) is
     out of reach: under the fold of the list or of the screen."""
@@ -162,15 +174,9 @@ def test_a_kuryakin_general_tapped_lists_his_ride(
     with tab(tabs, **PHONE) as pg:
         page: Any = pg
         errors = open_game(page, live_server, "unit-tap-gen")
-        before = page.evaluate(SEQ)
         page.tap(f"#board [data-pick='{general}']")
         assert page.locator(f"{TOP} .next-text").all_text_contents() == [ride.text]
-        for sel in (f"{TOP}:first-child .open-choices .choice", "#roll-btn"):
-            assert page.evaluate(REACHED, sel), sel
-            page.tap(sel)
-        page.wait_for_function(f"b => ({SEQ}) !== b", arg=before)
-        assert "error" not in page.inner_html("#result"), page.inner_text("#result")
-        assert page.evaluate("window.__keys") == 0 and not errors, errors
+        tapped_through(page, (f"{TOP}:first-child .open-choices .choice", "#roll-btn"), errors)
     done = Game.open(Store(live_db), "unit-tap-gen").records[-1].payload
     assert done["procedure"] == "general" and done["request"]["general"] == general
     assert done["request"]["to"] == ride.open["to"][0]

@@ -49,6 +49,16 @@ class Die:
         return face
 
 
+@dataclass(frozen=True, slots=True)
+class DeckCard(Die):
+    """A card turned up from a real deck (Kuryakin's deal with the player's own cards, reading
+    K80): its faces are the numbers of the cards left in ``deck``, so a card turned up is not
+    among the faces of the next one from the same deck. How many cards a deal turns up never
+    depends on their numbers: the web page collects them all before it sends the deal."""
+
+    deck: str = ""
+
+
 def standard(sides: int) -> Die:
     """The ordinary die with faces 1..sides."""
     d = _COMMON.get(sides)

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 
 from vedette.dice import parse_faces
+from vedette.dice.die import DeckCard, Die
 from vedette.dice.sources import one_tap
 from vedette.errors import GameError, RuleViolation
 from vedette.web import views
@@ -72,6 +73,16 @@ def log_record(sessions: SessionsDep, name: str, seq: WholeNumber) -> dict[str, 
         return {"seq": seq, "rows": views.record_rows(found[0])}
 
 
+def own_die(die: Die, drawn: list[Die]) -> dict[str, Any]:
+    """A die the step draws, for the page's pads: its name and faces; a card, its deck and
+    the deck's whole faces (those of the deck's first card drawn: the page takes out the
+    cards turned up before it)."""
+    if not isinstance(die, DeckCard):
+        return {"name": die.name, "faces": list(die.faces)}
+    first = next(d for d in drawn if isinstance(d, DeckCard) and d.deck == die.deck)
+    return {"name": die.name, "faces": list(first.faces), "deck": die.deck}
+
+
 @router.post("/api/games/{name}/odds")
 def odds(
     sessions: SessionsDep, name: str, body: Annotated[OddsBody, Depends(json_body(OddsBody))]
@@ -90,10 +101,16 @@ def odds(
             }
             if g.physical:  # the faces of each die the step rolls: the page's dice pads
                 certain, more = g.dice_asked(body.procedure, request_fields(body.request))
+                # a real deck's deal (Kuryakin, K80): its cards, however many and whatever
+                # their numbers, each from the cards left in its deck: all asked at once, the
+                # page hides a card turned up from the next one's faces and sends the deal
+                # once (it took a round trip per card, refused asking for the next)
+                if more and all(isinstance(d, DeckCard) for d in more):
+                    certain, more = certain + more, None
                 # the dice drawn whatever the faces; one that only some faces call for (a
                 # morale test's chart d10) gets its pad when it is asked for (DiceNeeded)
-                dice = {d.name: list(d.faces) for d in certain or more or []}
-                out["own_dice"] = [{"name": k, "faces": v} for k, v in dice.items()]
+                dice = {d.name: own_die(d, certain or more or []) for d in certain or more or []}
+                out["own_dice"] = list(dice.values())
                 # the dice in the order their faces are given: the page's face buttons show
                 # only the faces of the die asked next (a d4's 1-4, not 1-10)
                 out["own_order"] = [d.name for d in certain or more or []]

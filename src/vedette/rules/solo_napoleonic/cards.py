@@ -19,7 +19,7 @@ from typing import Any
 
 from vedette.dice import DiceSource, Odds, standard
 from vedette.dice.check import OddsRow
-from vedette.dice.die import Die
+from vedette.dice.die import DeckCard
 from vedette.dice.roll import Face, Roll, single
 from vedette.dice.sources import DiceNeeded
 from vedette.errors import BadRequest, RuleViolation
@@ -99,12 +99,12 @@ def real_deck(state: State) -> bool:
     return state.options.get("deal") == "cards"
 
 
-def turn_up(dice: DiceSource, name: str, left: list[int], ask: str, web: str) -> int:
-    """The number on the card turned up, one of ``left``: the player's own card (``dice``
-    their stated faces: ``ask`` and ``web`` word the ask for it), or under the game's dice one
-    of ``left`` at random, each equally likely."""
+def turn_up(dice: DiceSource, name: str, left: list[int], ask: str, web: str, deck: str) -> int:
+    """The number on the card turned up, one of ``left`` (the cards left in ``deck``): the
+    player's own card (``dice`` their stated faces: ``ask`` and ``web`` word the ask for it),
+    or under the game's dice one of ``left`` at random, each equally likely."""
     try:
-        return dice.face(Die(name, tuple(left)))
+        return dice.face(DeckCard(name, tuple(left), deck))
     except DiceNeeded as e:
         raise DiceNeeded(e.die, e.number, ask, web, worded=True) from None
 
@@ -145,7 +145,7 @@ def deal_real_deck(
             f" {h}'s card, one of {shown}"
         )
         web = f"turn up {h}'s card and tap its number ({k + 1} of {len(hs)}; left: {shown})"
-        f = turn_up(dice, f"card for {h}", left, ask, web)
+        f = turn_up(dice, f"card for {h}", left, ask, web, "activation")
         left.remove(f)
         numbers.append(f)
         rolls.append(
@@ -175,7 +175,11 @@ def draw_chance_real(
             f" number after the activation cards (--dice), one of {shown}"
         )
         web = f"{side} draws a chance card: tap its number ({shown})"
-        f = left[0] if len(left) == 1 else turn_up(dice, f"chance card for {side}", left, ask, web)
+        f = (
+            left[0]
+            if len(left) == 1
+            else turn_up(dice, f"chance card for {side}", left, ask, web, "chance")
+        )
         left.remove(f)
         c = deck_c[f - 1]
         chance[side] = c.id

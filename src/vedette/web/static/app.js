@@ -190,6 +190,7 @@ function initGame() {
   const facesGiven = () => document.getElementById("dice").value.trim().split(/\s+/).filter(Boolean).length;
   const needed = (key) => (askedMore?.key === key ? askedMore.n : ownNeed?.key === key ? ownNeed.n : 0);
   async function diceTapped() {
+    showFaces();
     sheetLine();
     if (digit !== null) return; // (a percentile die's tens: its units to come)
     // a field just changed: the odds of the step as it is now first
@@ -281,20 +282,45 @@ function initGame() {
   // the face buttons: only the faces of the die asked next (a shuffle's d10, d9 ... d2 in
   // turn: a d4's 1-4, never a 5 it cannot show); past the dice known, those of the largest
   // plain die the step rolls; nothing known of the step's dice: every face button
+  const diceNext = document.getElementById("dice-next"); // (the card asked next, by name)
   function showFaces() {
+    const k = facesGiven() - diceOrder.from;
+    const name = diceOrder.names[k];
+    const gone = dealt(k);
+    if (diceNext) {
+      const card = knownDice.find((d) => d.name === name && d.deck);
+      diceNext.textContent = card ? `next: ${name} (${k + 1} of ${diceOrder.names.length})` : "";
+    }
+    customPad?.querySelectorAll(".face[data-deck]").forEach((b) => { b.hidden = gone.has(Number(b.dataset.value)); });
     if (!facePad) return;
     const plain = knownDice.filter((d) => !isOdd(d));
-    const name = diceOrder.names[facesGiven() - diceOrder.from];
     const die = plain.find((d) => d.name === name);
-    const top = knownDice.length ? Math.max(0, ...plain.flatMap((d) => d.faces)) : 10;
+    // (a card of a deck of more than ten: its row's buttons only)
+    const top = knownDice.some((d) => d.name === name && d.deck) ? 0
+      : knownDice.length ? Math.max(0, ...plain.flatMap((d) => d.faces)) : 10;
     facePad.querySelectorAll(".face").forEach((b) => {
       const f = Number(b.dataset.face);
-      b.hidden = die ? !die.faces.includes(f) : f > top;
+      b.hidden = die ? !die.faces.includes(f) || gone.has(f) : f > top;
     });
   }
-  function customDice(dice, order = []) {
+  // a real deck's deal (Kuryakin, K80): the cards turned up so far from the deck of the card
+  // asked next (the ``k``th of the step's dice), out of its faces: every card is given on
+  // this page, the deal sent once with the last (it was a round trip per card)
+  function dealt(k) {
+    const deck = knownDice.find((d) => d.name === diceOrder.names[k])?.deck;
+    const out = new Set();
+    if (!deck) return out;
+    const given = document.getElementById("dice").value.trim().split(/\s+/).filter(Boolean);
+    for (let i = 0; i < k; i++) {
+      if (knownDice.find((d) => d.name === diceOrder.names[i])?.deck === deck) out.add(Number(given[i + diceOrder.from]));
+    }
+    return out;
+  }
+  function customDice(dice, order = [], known = false) {
     knownDice = dice;
     diceOrder = Array.isArray(order) ? { names: order, from: 0 } : order;
+    // (a step the odds say rolls no dice: no face buttons, their room the Next list's)
+    if (facePad) facePad.hidden = (known && !dice.length) || Number(pairPad?.dataset.sides || 0) > 0;
     showFaces();
     if (!customPad) return;
     // the step rolls the player's dice: the folded phone sheet shows their buttons (its pad,
@@ -311,9 +337,14 @@ function initGame() {
     const box = () => document.getElementById("dice");
     const add = (v) => { box().value = `${box().value.trim()} ${v}`.trim(); };
     const groups = [];
+    const decks = new Set();
     for (const d of odd) {
+      // (a deck of more than ten cards: one row for the deck, its cards turned up hidden)
+      if (d.deck && decks.has(d.deck)) continue;
+      if (d.deck) decks.add(d.deck);
       const button = (text, title, click) => {
         const b = el("button", { type: "button", class: "face", "data-die": d.name, "data-value": text, "aria-label": title }, text);
+        if (d.deck) b.dataset.deck = d.deck;
         b.addEventListener("click", () => { click(); diceTapped(); });
         return b;
       };
@@ -321,7 +352,7 @@ function initGame() {
       const counting = d.faces.every((f) => f >= 1);
       const faces = [...new Set(d.faces)].sort((a, b) => (counting ? a - b : b - a));
       let buttons;
-      let label = d.name;
+      let label = d.deck ? `${d.deck} cards` : d.name;
       if (d.faces.length === 100 && faces[0] === 99 && faces[faces.length - 1] === 0) {
         label = `${d.name}: tens, units`;
         buttons = [...Array(10).keys()].map((t) => button(`${t}`, `${d.name} digit ${t}`, () => {
@@ -338,6 +369,7 @@ function initGame() {
     }
     customPad.replaceChildren(...groups);
     customPad.hidden = !odd.length;
+    showFaces(); // (a deck's cards turned up: hidden in its new row too)
   }
 
   // -- the "next" panel: obligations first, then what is open now ---------------------------
@@ -380,7 +412,9 @@ function initGame() {
   // an entry of Next; ``text``: its words when not the item's own (a unit's later entry)
   function entry(item, n, cls, text = null) {
     const ol = document.getElementById("next");
-    const btn = el("button", { type: "button", class: "next-item", "data-procedure": item.procedure, "data-n": n },
+    // (``data-todo``: its place in todo, the same in the list, the index and a piece's lines)
+    const at = shownTodo.findIndex((t) => t === item || (t.procedure === item.procedure && t.text === item.text));
+    const btn = el("button", { type: "button", class: "next-item", "data-procedure": item.procedure, "data-n": n, "data-todo": at },
       el("span", { class: "next-text" }, ...(text || [item.owed ? `owed: ${item.text}` : item.text])));
     if (item.rule) btn.append(el("span", { class: "rule" }, ` (${item.rule})`));
     btn.addEventListener("click", () => {
@@ -402,21 +436,28 @@ function initGame() {
   // them (same words, request and choices: what plan accepts)
   let counters = initial.counters || {};
   function showCounter(id) {
-    const ol = document.getElementById("next");
-    ol.querySelectorAll("li.counter").forEach((li) => li.remove());
     const own = Object.hasOwn(counters, id) ? counters[id] : []; // (an id "toString": not the object's)
     const about = shownTodo.filter((t) => !t.refused && (t.pieces || []).includes(id)).map((t) => ({ ...t }));
+    showEntries([...own, ...about], id);
+  }
+  // ``items`` at the Next list's top (a piece's, or a group of the list's index: ``opened``,
+  // each with its first row of choices in view, a choice's tap choosing its entry too, and
+  // the sheet taller if they need it: the group, a choice or a line, Roll)
+  function showEntries(items, id = null, opened = false) {
+    const ol = document.getElementById("next");
+    ol.querySelectorAll("li.counter").forEach((li) => li.remove());
     const lis = [];
-    document.querySelector(".panel")?.classList.remove("piece");
+    document.querySelector(".panel")?.classList.remove("piece", "grown");
     // (its name said by the board: each line's words after it, its rule once chosen)
-    const cls = (same, split) => "counter" + (same ? " same" : split ? " lead" : "");
-    lines([...own, ...about], (item, n, same, split) => lis.push(entry(item, `c${n}`, cls(same, split), split)), id);
+    const cls = (same, split) => "counter" + (opened ? " opened" : "") + (same ? " same" : split ? " lead" : "");
+    lines(items, (item, n, same, split) => lis.push(entry(item, `c${n}`, cls(same, split), split)), id);
     if (!lis.length) return;
     ol.prepend(...lis);
     ol.scrollTop = 0;
     if (phone()) {
       if (document.querySelector(".panel.folded")) fold(false);
       document.querySelector(".panel").classList.add("piece");
+      if (opened) document.querySelector(".panel").classList.add("grown");
       document.querySelector(".panel").scrollTop = 0;
       fitNext(); // (the list's room: the answer above it shortened)
     }
@@ -442,9 +483,10 @@ function initGame() {
   }
   function renderNext(todo) {
     shownTodo = todo;
-    document.querySelector(".panel")?.classList.remove("piece"); // (a new answer: in full)
+    document.querySelector(".panel")?.classList.remove("piece", "grown"); // (a new answer: in full)
     const ol = document.getElementById("next");
     ol.replaceChildren();
+    ol.classList.remove("tight");
     const lastEnd = todo.findLastIndex((t) => t.phase_end && !t.owed);
     lines(todo, (item, n, same, split) => {
       const text = same ? split : null;
@@ -464,6 +506,93 @@ function initGame() {
       ol.append(li);
     });
     if (!todo.length) ol.append(el("li", { class: "muted" }, "the referee owes nothing and suggests nothing: pick an action below"));
+    if (phone() && !panel.classList.contains("folded")) {
+      // (measured as it is shown: the first entry chosen, all its choices in view)
+      ol.querySelector(".next-item")?.classList.add("chosen");
+      fitNext();
+      if (ol.scrollHeight > ol.clientHeight + 1) indexNext(todo, lastEnd);
+    }
+  }
+  // a phone's Next list longer than its room (2 by 2's sixty lines, six units of ten): its
+  // first view is an index, every entry three taps away with no scroll (11 of 50 entries of
+  // an evening's walk lay below the fold): the entries owed, the one chosen first and the
+  // phase's end as ever; every other unit's lines (or a line of its own) one button each,
+  // side by side; its tap brings them to the list's top, each with its choices (then a
+  // choice, or a line without any, and Roll). A piece tapped on the board does the same
+  function indexNext(todo, lastEnd) {
+    const ol = document.getElementById("next");
+    const runs = [];
+    lines(todo, (item, n, same, split) => {
+      if (!same || !runs.length) runs.push({ who: split ? split[0].textContent.replace(/ may $/, "") : null, items: [] });
+      runs[runs.length - 1].items.push([n, item]);
+    });
+    ol.replaceChildren();
+    const index = el("li", { class: "index" });
+    let end = null;
+    for (const run of runs) {
+      const rest = [];
+      for (const [n, item] of run.items) {
+        if (item.owed || n === 0 || n === lastEnd) {
+          const li = entry(item, n, (item.owed ? "owed" : "open") + (n === lastEnd ? " ends" : n === 0 && !item.owed ? " first" : ""));
+          if (item.refused) li.append(el("div", { class: "refused" }, `refused now: ${item.refused}`));
+          if (n === lastEnd) end = li;
+          else ol.append(li);
+        } else rest.push(item);
+      }
+      if (rest.length) index.append(group(rest, run.who));
+    }
+    if (index.childElementCount) ol.append(index);
+    if (end) ol.append(end);
+    ol.querySelector(".next-item")?.classList.add("chosen");
+    fitNext();
+    squeeze();
+  }
+  // an index still longer than its room: the step chosen first on one line, three buttons a
+  // row; then (the step with more choices than fit: a Napoleon At Bay move's hexes) its first
+  // row of them, and a button of its own in the index for them all
+  function squeeze() {
+    const ol = document.getElementById("next");
+    const over = () => ol.scrollHeight > ol.clientHeight + 1;
+    if (!ol.classList.contains("tight")) ol.classList.toggle("tight", over());
+    const first = ol.querySelector("li.first:not(.part)");
+    if (over() && first && first.querySelector(".open-choices") && shownTodo[0]) {
+      first.classList.add("part");
+      // (only if that hides some of them)
+      const rows = [...first.querySelectorAll(".open-choices")];
+      if (rows.length < 2 && rows.every((r) => r.scrollHeight <= r.clientHeight + 1)) { first.classList.remove("part"); return; }
+      let index = ol.querySelector("li.index");
+      if (!index) ol.insertBefore(index = el("li", { class: "index" }), ol.querySelector("li.ends")); // (its only button)
+      index.prepend(group([shownTodo[0]], null));
+    }
+  }
+  // the list's room shrunk after it was laid out (the player's dice buttons shown under it
+  // once the step's odds say what it rolls): the index then, or a tighter one (the entry
+  // chosen first still the one chosen, as the player left its choices)
+  function reindex() {
+    const ol = document.getElementById("next");
+    if (!phone() || panel.classList.contains("folded") || ol.querySelector("li.counter")) return;
+    if (ol.scrollHeight <= ol.clientHeight + 1 || !shownTodo.length) return;
+    if (ol.querySelector("li.index")) { squeeze(); return; }
+    if (chosenItem !== shownTodo[0]) return;
+    indexNext(shownTodo, shownTodo.findLastIndex((t) => t.phase_end && !t.owed));
+    const f = form();
+    for (const row of chosenItem._li?.querySelectorAll(".open-choices") || []) {
+      const i = f?.querySelector(`[name="${CSS.escape(row.dataset.field)}"]`);
+      row.querySelectorAll(".choice").forEach((b) => b.classList.toggle("chosen", !!i && b.dataset.value === i.value));
+    }
+  }
+  // a button of the index: ``items`` (a unit's lines, or a line of its own) at the list's top
+  function group(items, who) {
+    const ol = document.getElementById("next");
+    const words = items.length > 1 && who ? `${who} (${items.length})` : items.length > 1 ? `${items.length} more` : items[0].text;
+    const b = el("button", { type: "button", class: "next-group", title: items.map((t) => t.text).join("\n"),
+      "data-todo": items.map((t) => shownTodo.indexOf(t)).join(" ") }, words);
+    b.addEventListener("click", () => {
+      showEntries(items, null, true);
+      // a line of its own: chosen at once (its choices, or Roll, next)
+      if (items.length === 1) ol.querySelector("li.counter > .next-item")?.click();
+    });
+    return b;
   }
 
   // an open entry (issue 22): each field the state leaves to the player, with the choices the
@@ -588,7 +717,7 @@ function initGame() {
       if (ticket !== pending) return;
       ownNeed = data.own_needed ? { key, n: data.own_needed } : null;
       dicePairs(data.refused ? [] : data.odds);
-      customDice(data.own_dice || [], data.own_order || []);
+      customDice(data.own_dice || [], data.own_order || [], !data.refused && Array.isArray(data.own_dice));
       if (!data.refused) dicePaths(data.own_paths);
       if (data.refused) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${data.refused}`));
       else renderOdds(data.odds);
@@ -1048,12 +1177,13 @@ function initGame() {
   // the screen's bottom), so no counter lies under the sheet, to be panned out first
   function boardRoom() {
     const vp = document.getElementById("board-viewport");
-    if (!vp || !phone()) return;
+    // (a group of the index opened lets the sheet grow over the board a while: its box stays)
+    if (!vp || !phone() || panel.classList.contains("grown")) return;
     const top = vp.getBoundingClientRect().top + scrollY;
     const sheet = parseFloat(getComputedStyle(panel).maxHeight) || 0;
     root.style.setProperty("--board-room", `${Math.max(innerHeight - sheet - top, 192)}px`);
   }
-  const refit = () => { cancelAnimationFrame(fitting); fitting = requestAnimationFrame(fitNext); };
+  const refit = () => { cancelAnimationFrame(fitting); fitting = requestAnimationFrame(() => { fitNext(); reindex(); }); };
 
   // folded with the dice buttons over the line (a percentile roll's digits and the d10 it may
   // call for: four rows): the board brought to the screen's top, above the sheet, its tools
@@ -1072,6 +1202,7 @@ function initGame() {
     // (the faces given, for the player's own dice: the box is out of sight when folded)
     const given = document.getElementById("dice").value.trim();
     const dice = given && root.classList.contains("sheet-dice") ? [`dice ${given}`] : [];
+    if (diceNext?.textContent && root.classList.contains("sheet-dice")) dice.push(diceNext.textContent);
     line.textContent = [what, ...filled.map((i) => `${i.name} ${i.value.trim()}`), ...dice].join(" · ");
     remember();
   }
