@@ -17,6 +17,7 @@ import pytest
 from tests.web.conftest import Tabs, screenshot, tab
 from tests.web.test_web_browser_next import (
     ADVANCE,
+    IN_INDEX,
     all_entries,
     entries,
     has,
@@ -229,13 +230,16 @@ def test_the_bore_sight_die_and_its_scatter_dice_are_one_tap(
     page.goto(f"{live_server}/games/paths-asl")
     page.wait_for_selector("#next .next-item")
     page.evaluate(COUNT_KEYS)
-    _, procs = entries(page)
+    _, procs = all_entries(page)
     n = procs.index("boresight")
-    page.tap(f"#next button.next-item[data-n='{n}']")  # 1
-    page.tap(  # 2: the target
-        f"#next button.next-item[data-n='{n}'] ~ .open-choices[data-field='target']"
-        " .choice[data-value='4R4']"
-    )
+    entry = f"#next li:not(.counter) > button.next-item[data-todo='{n}']"
+    if page.locator(entry).count():  # 1: the entry in the list, or its group in the index
+        page.tap(entry)
+    else:
+        page.locator("#next .next-group").nth(page.evaluate(IN_INDEX, n)).tap()
+        entry = f"#next li.counter > button.next-item[data-todo='{n}']"
+    # 2: the target (its tap chooses the entry too)
+    page.tap(f"{entry} ~ .open-choices[data-field='target'] .choice[data-value='4R4']")
     page.wait_for_selector(".dice-pairs:not([hidden]) .path-row")
     paths = page.eval_on_selector_all(".dice-pairs .path", "bs => bs.map((b) => b.dataset.faces)")
     assert paths == [str(f) for f in range(1, 6)] + [
