@@ -3,6 +3,7 @@ LocalCluster, aggregated in game-index order. The CLI, its files and the web pag
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import xml.etree.ElementTree as ET
@@ -27,6 +28,19 @@ def small(max_actions: int = 40) -> Setup:
 def test_same_results_on_one_or_two_worker_processes() -> None:
     s = small()
     assert run_local(s, 21, 6, workers=1) == run_local(s, 21, 6, workers=2)
+
+
+def test_a_study_in_the_callers_process_leaves_its_objects_to_the_collector() -> None:
+    """Worker processes set aside what their games leave from the cycle collector (a speed
+    measure, issue 29); a study played in the caller's own process (``workers=1``, what a
+    library user or the web app runs) freezes none of the caller's objects, nor does a study
+    on worker processes freeze the caller's."""
+    before = gc.get_freeze_count()
+    s = small()
+    one = run_local(s, 21, 3, workers=1)
+    assert gc.get_freeze_count() == before
+    assert run_local(s, 21, 3, workers=2) == one
+    assert gc.get_freeze_count() == before
 
 
 def test_a_run_time_ruleset_plays_on_fresh_worker_processes(
