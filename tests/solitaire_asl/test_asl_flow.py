@@ -166,6 +166,38 @@ def test_2_3_the_first_move_closes_the_start_of_the_phase(tmp_path: Path) -> Non
     refused(g, "shift", {"a": "P1", "b": "D1"}, [1, 1], "O'Leary 2.3")
 
 
+def test_2_3_reading_a48_a_dummy_stack_moving_ends_the_start_unless_house_ruled(
+    tmp_path: Path,
+) -> None:
+    """2.3 "provided no friendly unit has yet moved/advanced" (reading A48): the Russian dummy
+    stack D2 (concealment counters only) moving ends the start of the MPh, so P1 may no longer
+    exchange with D1. ``[flow] dummy_move_ends_start = false`` takes "unit" as 4.6.2 does
+    (reading A35): D2's move leaves the start open, ``todo`` still offers the shift and it is
+    made; a real unit's move then ends it."""
+    g = sample(tmp_path)
+    goto(g, "MPh")
+    out = g.perform("move", {"stack": "D2", "to": "4R5"})
+    assert "no more dummy shifts" in out.message
+    refused(g, "shift", {"a": "P1", "b": "D1"}, [2, 2], "O'Leary 2.3")
+    h = Game.create(
+        Store(tmp_path / "h.db"),
+        "g",
+        "asl",
+        RULESET.scenario("sample"),
+        seed=1,
+        house_rules={"flow": {"dummy_move_ends_start": False}},
+    )
+    goto(h, "MPh")
+    out = h.perform("move", {"stack": "D2", "to": "4R5"})
+    assert "no more dummy shifts" not in out.message
+    offered = {(t.request.get("a"), t.request.get("b")) for t in h.todo() if t.procedure == "shift"}
+    assert ("P1", "D1") in offered
+    h.perform("shift", {"a": "P1", "b": "D1"}, faces=[2, 2])
+    out = h.perform("move", {"stack": "P2", "to": "4N4"})
+    assert "no more dummy shifts" in out.message
+    refused(h, "shift", {"a": "P1", "b": "D1"}, [2, 2], "O'Leary 2.3")
+
+
 def test_2_3_a_unit_entering_a_minefield_closes_the_start(tmp_path: Path) -> None:
     """A German unit entering a Russian minefield in the German MPh has moved."""
     g = game(

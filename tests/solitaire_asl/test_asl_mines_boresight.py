@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 from asl_helpers import dhip, ds, make, mods, odds, pds, play, row, to_phase
 
+from vedette.engine import Game, Store
 from vedette.errors import BadRequest, RuleViolation
+from vedette.rules.solitaire_asl import RULESET
 
 
 def mines(**kw: object) -> object:
@@ -73,18 +75,25 @@ def test_4_6_1_dummy_minefield_allotment_and_placement() -> None:
         play(s, "place", kind="dummy_minefield", side="Russian", location="4B5")
 
 
-def test_4_6_1_dummy_minefields_in_one_location_each_have_their_own_id() -> None:
-    """Three dummy minefields placed in one location are named M4A1, M4A1b, M4A1c (the third
-    was M4A1b again: it took the second one's place, one dummy of the allotment lost)."""
-    s = make(
-        minefields=[
-            {"id": "M1", "location": "4P5", "ap": 7},
-            {"id": "M2", "location": "4Q6", "at": 2},
-        ]
-    )
-    for _ in range(3):
-        s, _ = play(s, "place", kind="dummy_minefield", side="Russian", location="4A1")
-    assert [m.id for m in s.minefields if m.dummy] == ["M4A1", "M4A1b", "M4A1c"]
+def test_4_6_1_reading_a47_no_dummy_minefield_where_a_minefield_counter_is() -> None:
+    """4.6.1, 4.6.2 (reading A47): a dummy minefield is another location the mines may be in.
+    The referee let one be placed in M1's location and a second beside the first (M4A1b), where
+    it hides nothing and an exchange (4.6.2) moves nothing. Now each is refused naming 4.6.1,
+    and ``todo`` offers no location that holds a minefield counter."""
+    g = Game.create(Store(":memory:"), "g", "asl", RULESET.scenario("sample"), seed=1)
+    for loc, there in (("4R4", "M1"), ("4S7", "M2")):
+        with pytest.raises(RuleViolation, match=rf"holds minefield {there}.*O'Leary 4\.6\.1"):
+            g.perform("place", {"kind": "dummy_minefield", "side": "Russian", "location": loc})
+    g.perform("place", {"kind": "dummy_minefield", "side": "Russian", "location": "4A1"})
+    with pytest.raises(RuleViolation, match=r"M4A1.*O'Leary 4\.6\.1"):
+        g.perform("place", {"kind": "dummy_minefield", "side": "Russian", "location": "4A1"})
+    assert [m.id for m in g.state.minefields if m.dummy] == ["M4A1"]
+    (offer,) = [t for t in g.todo() if t.request.get("kind") == "dummy_minefield"]
+    where = offer.open["location"]
+    assert where and not {"4R4", "4S7", "4A1"} & set(where)
+    for loc in where:  # every location offered is accepted
+        g2 = Game.create(Store(":memory:"), "g", "asl", RULESET.scenario("sample"), seed=1)
+        g2.perform("place", {"kind": "dummy_minefield", "side": "Russian", "location": loc})
 
 
 def test_4_1_dummy_hip_for_fortifications_and_panji() -> None:

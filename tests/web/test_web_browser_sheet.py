@@ -257,6 +257,40 @@ def test_the_bore_sight_die_and_its_scatter_dice_are_one_tap(
     assert page.evaluate("window.__keys") == 0
 
 
+PHONE = {"width": 390, "height": 844}
+
+
+def test_the_chosen_target_stays_in_view_beside_the_seven_rows_of_dice(
+    tabs: Tabs, live_server: str, live_db: Path
+) -> None:
+    """O'Leary 6.1 with the player's own dice on a phone (390x844, touch): a bore-sight entry
+    chosen and its target tapped, the seven rows of faces show and the Next list shrinks to
+    give them room; the entry's target row (the target just tapped) had scrolled out of the
+    list's view, so the player could not see what the dice were for. It stays in view, as do
+    the faces and Roll."""
+    rs = rules.get("solitaire_asl")
+    g = Game.create(
+        Store(live_db), "paths-phone", rs.name, rs.scenario("sample"), seed=3, dice="physical"
+    )
+    g.perform("phase", {"to": "PFPh", "side": "Russian"})
+    with tab(tabs, viewport=PHONE, has_touch=True, is_mobile=True) as page:
+        page.goto(f"{live_server}/games/paths-phone")
+        page.wait_for_selector("#next .next-item")
+        _, procs = entries(page)
+        n = procs.index("boresight")
+        page.tap(f"#next button.next-item[data-n='{n}']")
+        chip = (
+            f"#next button.next-item[data-n='{n}'] ~ .open-choices[data-field='target']"
+            " .choice[data-value='4R4']"
+        )
+        page.tap(chip)
+        page.wait_for_selector(".dice-pairs:not([hidden]) .path-row")
+        assert page.evaluate(REACHED, f"{chip}.chosen"), screenshot(page, "target-row")
+        for faces in ("1", "5", "6 1 1", "6 6 6"):
+            assert page.evaluate(REACHED, f".dice-pairs .path[data-faces='{faces}']"), faces
+        assert page.evaluate(REACHED, "#roll-btn")
+
+
 def own_until(g: Game, procedure: str, prefer: tuple[str, ...] = (), n: int = 60) -> None:
     """A game played with the player's own dice, moved on from 'what next' (owed first, then
     ``prefer``, then what moves the game on) until ``procedure`` is offered: each die asked

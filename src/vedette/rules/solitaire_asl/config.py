@@ -99,6 +99,7 @@ class Starts:
     ti_binds: bool = True
     cloaked_start: Literal["unit", "side"] = "unit"  # 5.1, reading A37
     moving_loses_boresight_location: bool = True  # 6.1 with 2.3, reading A42
+    dummy_move_ends_start: bool = True  # 2.3, reading A48
 
 
 @dataclass(frozen=True, slots=True)

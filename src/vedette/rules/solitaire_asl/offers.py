@@ -103,25 +103,27 @@ def _known(state: State) -> tuple[str, ...]:
 def setup_offers(state: State) -> list[Todo]:
     out = []
     for a in state.allotments:
-        own = [s.location for s in state.stacks if s.side == a.side]
-        where = _locations(state, sorted(set(own), key=natural_key))
-        for kind, left, what, rule in (
-            ("dummy_hip", a.dummy_hip - a.dummy_hip_placed, "dummy HIP counters", "3.1.1"),
+        own = sorted({s.location for s in state.stacks if s.side == a.side}, key=natural_key)
+        where = _locations(state, own)
+        for kind, left, what, rule, at in (
+            ("dummy_hip", a.dummy_hip - a.dummy_hip_placed, "dummy HIP counters", "3.1.1", where),
             (
                 "dummy_minefield",
                 a.dummy_minefields - a.dummy_minefields_placed,
                 "dummy minefields",
                 "4.6.1",
+                # not where a minefield counter is (reading A47)
+                _locations(state, own, but={m.location for m in state.minefields}),
             ),
         ):
-            if left > 0:
+            if left > 0 and at:
                 out.append(
                     Todo(
                         "place",
                         {"kind": kind, "side": a.side},
                         f"{a.side}: place {left} more {what}",
                         f"O'Leary {rule}",
-                        open={"location": where},
+                        open={"location": at},
                     )
                 )
     for s in state.stacks:

@@ -264,7 +264,10 @@ def run_move(state: State, req: MoveRequest) -> Outcome:
             )
         elif s.status == Status.POTENTIAL_DUMMY:
             changes.append(f"both {s.id} and {nid} remain potential dummy stacks (2.2)")
-    if s.side == state.phasing and state.phase in ("MPh", "APh") and not state.acted:
+    # 2.3 "provided no friendly unit has yet moved/advanced": a dummy stack's move ends the
+    # start too (reading A48; [flow] dummy_move_ends_start = false: real units only, as A35)
+    ends = bool(moving) or state.config.flow.dummy_move_ends_start
+    if ends and s.side == state.phasing and state.phase in ("MPh", "APh") and not state.acted:
         p.set("acted", True)
         changes.append(f"the start of the {state.phase} is over: no more dummy shifts by {s.side}")
     return Outcome(
@@ -423,6 +426,15 @@ def run_place(state: State, req: PlaceRequest, config: Config) -> Outcome:
             raise RuleViolation(
                 "O'Leary 4.6.1",
                 f"{side} has placed all {a.dummy_minefields} allotted dummy minefields",
+            )
+        there = next((m.id for m in state.minefields if m.location == loc), None)
+        if there is not None:
+            # 4.6.1, 4.6.2: a dummy minefield is another location the mines may be in; one
+            # beside a minefield counter hides nothing and exchanges nothing (reading A47)
+            raise RuleViolation(
+                "O'Leary 4.6.1",
+                f"{loc} already holds minefield {there}: a dummy minefield goes where no"
+                " minefield counter is (reading A47)",
             )
         mid, serial = _readable(state, req.name or f"M{loc}"), state.serial
         p.put_mine(Minefield(mid, side, loc, dummy=True))

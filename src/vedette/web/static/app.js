@@ -722,6 +722,11 @@ function initGame() {
       if (data.refused) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${data.refused}`));
       else renderOdds(data.odds);
       if (data.reference && data.reference.length) oddsBox.append(referenceBox(data.reference));
+      // the dice pads shown shrink the Next list (O'Leary 6.1's seven rows of faces): on a
+      // phone the chosen entry's chosen choice (the target the dice are for) is kept in its view
+      const pads = document.querySelector(".dice-pairs:not([hidden]), .dice-custom:not([hidden])");
+      const picked = chosenItem?._li?.querySelector(".open-choices .choice.chosen");
+      if (phone() && pads && picked) inReach(picked);
     } catch (e) {
       if (ticket === pending) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${e.message}`));
     }
