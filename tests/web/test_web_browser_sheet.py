@@ -213,6 +213,24 @@ def test_two_dice_read_by_their_total_are_one_tap_of_a_pair(
     assert page.evaluate("window.__keys") == 0
 
 
+def tap_choice(page: Any, procedure: str, field: str, value: str) -> str:
+    """The first ``procedure`` entry of todo chosen and its ``field`` given ``value`` in two
+    taps, as a phone's player does it: the entry in the list (then the choice), or, where the
+    list opens on an index, the entry's group (then the choice, which chooses the entry too).
+    The chosen choice's selector."""
+    _, procs = all_entries(page)
+    n = procs.index(procedure)
+    entry = f"#next li:not(.counter) > button.next-item[data-todo='{n}']"
+    if page.locator(entry).count():
+        page.tap(entry)
+    else:
+        page.locator("#next .next-group").nth(page.evaluate(IN_INDEX, n)).tap()
+        entry = f"#next li.counter > button.next-item[data-todo='{n}']"
+    chip = f"{entry} ~ .open-choices[data-field='{field}'] .choice[data-value='{value}']"
+    page.tap(chip)
+    return chip
+
+
 def test_the_bore_sight_die_and_its_scatter_dice_are_one_tap(
     small: Any, live_server: str, live_db: Path
 ) -> None:
@@ -230,16 +248,7 @@ def test_the_bore_sight_die_and_its_scatter_dice_are_one_tap(
     page.goto(f"{live_server}/games/paths-asl")
     page.wait_for_selector("#next .next-item")
     page.evaluate(COUNT_KEYS)
-    _, procs = all_entries(page)
-    n = procs.index("boresight")
-    entry = f"#next li:not(.counter) > button.next-item[data-todo='{n}']"
-    if page.locator(entry).count():  # 1: the entry in the list, or its group in the index
-        page.tap(entry)
-    else:
-        page.locator("#next .next-group").nth(page.evaluate(IN_INDEX, n)).tap()
-        entry = f"#next li.counter > button.next-item[data-todo='{n}']"
-    # 2: the target (its tap chooses the entry too)
-    page.tap(f"{entry} ~ .open-choices[data-field='target'] .choice[data-value='4R4']")
+    tap_choice(page, "boresight", "target", "4R4")  # 1 and 2: the entry, the target
     page.wait_for_selector(".dice-pairs:not([hidden]) .path-row")
     paths = page.eval_on_selector_all(".dice-pairs .path", "bs => bs.map((b) => b.dataset.faces)")
     assert paths == [str(f) for f in range(1, 6)] + [
@@ -276,14 +285,7 @@ def test_the_chosen_target_stays_in_view_beside_the_seven_rows_of_dice(
     with tab(tabs, viewport=PHONE, has_touch=True, is_mobile=True) as page:
         page.goto(f"{live_server}/games/paths-phone")
         page.wait_for_selector("#next .next-item")
-        _, procs = entries(page)
-        n = procs.index("boresight")
-        page.tap(f"#next button.next-item[data-n='{n}']")
-        chip = (
-            f"#next button.next-item[data-n='{n}'] ~ .open-choices[data-field='target']"
-            " .choice[data-value='4R4']"
-        )
-        page.tap(chip)
+        chip = tap_choice(page, "boresight", "target", "4R4")
         page.wait_for_selector(".dice-pairs:not([hidden]) .path-row")
         assert page.evaluate(REACHED, f"{chip}.chosen"), screenshot(page, "target-row")
         for faces in ("1", "5", "6 1 1", "6 6 6"):
