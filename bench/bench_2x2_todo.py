@@ -289,6 +289,11 @@ TODO_CHANGES: list[tuple[str, str, str]] = [
         " contact, an enemy within [2]: a line of its own for other than Guards); none where"
         " the side has no HQ in play",
     ),
+    (
+        "formation unit=",
+        "removed",
+        "2 by 2 reading 55 (session 21): Militia ('[1]', no '[2*]') puts out no skirmisher screen",
+    ),
 ]
 CHOICES_CHANGED_18 = [
     (
@@ -377,6 +382,11 @@ CHOICES_CHANGED: list[tuple[str, str]] = [
         "shoot firer=",
         "2 by 2, Resolving shooting (session 20): a stated shot's facts (enfilade, cover, an HQ"
         " in contact) offered as choices",
+    ),
+    (
+        "melee attacker=",
+        "2 by 2 reading 56 (session 21): a stated melee side that may enter woods/rough is"
+        " offered its ground in one field (neither, town, woods), not a town and woods apart",
     ),
 ]
 QUICK = os.environ.get("VEDETTE_BENCH_QUICK", "") not in ("", "0")

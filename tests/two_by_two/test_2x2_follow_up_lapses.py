@@ -4,7 +4,8 @@ follow-up, then lost a second melee and routed; routed and disrupted, it "may no
 owed follow-up was refused for ever. (The run's game had two Austrian units charge 46e Ligne and
 fight it in turn; chargers on one defender now fight one melee, the others as support, in stated
 play too: readings 20 and 29, session 19. Here the winner's second melee is a counter-charge's,
-as the same two melees in one phase can still come about.)"""
+as the same two melees in one phase can still come about when the first is stated without
+the counter-charger's support.)"""
 
 from __future__ import annotations
 
@@ -26,8 +27,9 @@ def test_a_winner_routed_before_its_follow_up_loses_it() -> None:
     b.until("shoot", "blue")
     b.do("countercharge", unit="C", target="R", distance=2, within=True)
     b.until("melee", "red")
-    # R: 6 +1 Guards +1 column of attack; B: 1 +1 (C, in contact with R, its support)
-    first = b.do("melee", dice=[6, 1], attacker="R", defender="B")
+    # R: 6 +1 Guards +1 column of attack; B: 1, stated alone (C, in contact with R, would
+    # otherwise be its support and fight R in this melee, not again: reading 29)
+    first = b.do("melee", dice=[6, 1], attacker="R", defender="B", b_support=0)
     assert "R: mandatory follow-up" in first.message
     owed = [t.command() for t in b.todo() if t.owed]
     assert owed == ["melee attacker=C defender=R", "follow_up unit=R"]

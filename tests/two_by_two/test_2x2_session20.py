@@ -77,7 +77,8 @@ def test_a_stated_melees_facts_are_picked_not_typed() -> None:
     # 1". Stated, the player sees them on the table: todo offered only the contagion, and
     # each fact was a form field to fill in. Now each is a choice, "no" (or the supports the
     # referee knows) first; woods only for a unit that may enter them (Movement Modifiers:
-    # Light Infantry, Cossacks), an HQ's contact only where the side has another HQ in play
+    # Light Infantry, Cossacks), with the town in one field, an HQ's contact only where the
+    # side has another HQ in play
     b = Battle.stated(
         ("B", "blue", "light"),
         ("B2", "blue", "infantry"),
@@ -93,8 +94,7 @@ def test_a_stated_melees_facts_are_picked_not_typed() -> None:
     no_yes = (False, True)
     assert melee.open == {
         "a_town": no_yes,
-        "b_town": no_yes,
-        "b_woods": no_yes,
+        "b_ground": ("neither", "town", "woods"),  # (one field: not both, reading 56)
         "higher": ("neither", "attacker", "defender"),
         "b_hq_contact": no_yes,
         "a_support": (0, 1),
@@ -132,7 +132,7 @@ def test_stated_supports_offered_start_from_the_melees_the_referee_holds() -> No
     first, _ = b.lines("melee")
     assert first.open["a_support"] == (1, 2)
     assert "b_support" not in first.open  # (red has no one else)
-    assert "a_hq_contact" not in first.open and "a_woods" not in first.open
+    assert "a_hq_contact" not in first.open and "a_ground" not in first.open
 
 
 def test_a_counter_charge_says_the_unit_counter_charges() -> None:

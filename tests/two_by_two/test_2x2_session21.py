@@ -22,7 +22,8 @@ from vedette.errors import GameError, RuleViolation
 
 def _two_melees() -> Battle:
     """Blue's B1 has charged red's R, and red's light cavalry RC has counter-charged B1 (2 by
-    2, Moving to contact): in blue's melee phase B1 fights two melees, attacker and defender.
+    2, Moving to contact): in blue's melee phase B1 fights two melees, attacker and defender
+    (the first stating R alone, ``b_support=0``: else RC fought beside R, reading 29).
     Red has an HQ in play (so its units may state an HQ in contact)."""
     b = Battle.stated(
         ("B1", "blue", "infantry"),
@@ -47,7 +48,7 @@ def test_a_units_stated_ground_holds_for_the_phase_across_its_melees() -> None:
     # a town in its first melee and could be stated out of one in its second, the same phase:
     # two rulings on one unit's ground that cannot both be true
     b = _two_melees()
-    out = b.do("melee", dice=[6, 3], attacker="B1", defender="R", a_town=True)
+    out = b.do("melee", dice=[6, 4], attacker="B1", defender="R", a_town=True, b_support=0)
     assert "B1 wins" in out.message
     with pytest.raises(RuleViolation, match=r"B1 was ruled in a town.*reading 54.*b_town=true"):
         b.do("melee", dice=[1, 6], attacker="RC", defender="B1", b_town=False)
@@ -67,7 +68,7 @@ def test_a_follow_up_and_the_phases_end_release_a_units_held_ground() -> None:
     # the ground was the unit's where it stood: once it has moved (a follow-up, Melee: "(voluntary
     # follow-up)") it may stand elsewhere, and the next phase rules afresh
     b = _two_melees()
-    out = b.do("melee", dice=[6, 1], attacker="B1", defender="R", a_town=True)
+    out = b.do("melee", dice=[6, 2], attacker="B1", defender="R", a_town=True, b_support=0)
     assert "B1: voluntary follow-up" in out.message
     assert {"unit": "B1", "fact": "town", "value": True} in _held(b)
     b.do("follow_up", unit="B1")
@@ -95,7 +96,7 @@ def test_an_hqs_move_releases_the_hq_contacts_held_for_its_side() -> None:
     b.until("shoot", "red")
     b.do("countercharge", unit="RC", target="B1", distance=3, within=True)
     b.until("melee", "blue")
-    out = b.do("melee", dice=[5, 4], attacker="B1", defender="R", a_hq_contact=True)
+    out = b.do("melee", dice=[5, 5], attacker="B1", defender="R", a_hq_contact=True, b_support=0)
     assert "B1 wins; R repulsed" in out.message
     (line,) = b.lines("melee", attacker="RC", defender="B1")
     assert line.open["b_hq_contact"] == (True,)
@@ -110,7 +111,7 @@ def test_a_stated_game_saved_before_the_held_ground_still_imports() -> None:
     # an earlier release logged no facts_held event with a stated melee: its saved games,
     # re-refereed on import, must still import (Ruleset.added_events)
     b = _two_melees()
-    b.do("melee", dice=[6, 3], attacker="B1", defender="R", a_town=True)
+    b.do("melee", dice=[6, 4], attacker="B1", defender="R", a_town=True, b_support=0)
     b.do("melee", dice=[6, 2], attacker="RC", defender="B1", b_town=True)
     head, *lines = b.game.export_jsonl().splitlines()
     assert any("facts_held" in x for x in lines)
@@ -154,7 +155,7 @@ def test_a_shot_targets_stated_cover_holds_for_the_phase() -> None:
     assert shared.open["target"] == ("R2",)
     out = b.do("shoot", dice=[4], **own.request)
     reasons = [m.reason for m in out.rolls[0].modifiers]
-    assert "target infantry in woods/rough or town, held this phase" in reasons
+    assert "target infantry in woods/rough or town, held" in reasons
 
 
 def test_a_stated_melee_may_not_have_each_side_higher_than_the_other() -> None:

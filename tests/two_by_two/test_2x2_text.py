@@ -784,10 +784,10 @@ def test_a_loser_pushed_back_leaves_its_other_melee_which_lapses(play: str, how:
     b.until("melee", "blue")
     owed = {t.obligation for t in b.todo() if t.owed}
     assert owed == {"melee:A1:D1", "melee:D2:A1"}
-    # D2 touching A1 is D1's overlap support (+1): measured (tracked), or known from the
-    # counter-charge's melee the referee holds (stated, reading 20: session 19)
+    # D2 touching A1 would be D1's overlap support, its melee then fought in this one (reading
+    # 29): D1 is stated alone, D2's melee its own
     a_die = {"recoiled": 1, "repulsed": 2}[how]  # loses by 2 (recoils) or 1 (repulsed)
-    out = b.do("melee", [a_die, 2], attacker="A1", defender="D1")
+    out = b.do("melee", [a_die, 3], attacker="A1", defender="D1", b_support=0)
     assert {"recoiled": "A1 recoils a full move", "repulsed": "A1 repulsed [2]"}[how] in out.message
     assert "the melee D2 vs A1 lapses (A1 " + how + " out of contact with D2)" in out.message
     assert not b.state.melees and not [t for t in b.todo() if t.owed]

@@ -70,7 +70,7 @@ def hq_contact_fact(
     """An HQ in base contact with ``u`` (+1 to a shot, a rally, a melee roll): the player's
     word, else measured. A contact stated where ``u``'s side has no other HQ in play is a
     fact the state contradicts: refused, naming ``rule``; so is one that contradicts the
-    contact held for ``u`` this phase (reading 54; ``field``: the request's name for it)."""
+    contact held for ``u`` (reading 54; ``field``: the request's name for it)."""
     if stated and not hq_levels(state, u):
         raise RuleViolation(
             rule, f"{u.name} has no HQ in base contact: no other HQ of its side is in play"
@@ -87,7 +87,7 @@ def _word(state: GameState, u: Unit, fact: str) -> str:
     return "true" if state.held_fact(u.id, fact) else "false"
 
 
-#: the words of each fact held for a phase (reading 54), as "X was ... earlier this phase"
+#: the words of each fact held (reading 54), as "X was ruled ... earlier"
 HELD_WORDS = {
     "town": "in a town",
     "woods": "in woods/rough",
@@ -97,7 +97,7 @@ HELD_WORDS = {
 
 
 def phase_held(state: GameState, u: Unit, fact: str, found: Fact, rule: str, give: str) -> Fact:
-    """``found`` (a fact of ``u``'s own ground) against the value held for ``u`` this phase
+    """``found`` (a fact of ``u``'s own ground) against the value held for ``u`` now
     (stated play, reading 54): a stated value that contradicts it is refused, naming ``rule``
     and what to ``give`` instead; one not stated is the held value. ``found`` when none is
     held (tracked play never holds one)."""
@@ -110,12 +110,12 @@ def phase_held(state: GameState, u: Unit, fact: str, found: Fact, rule: str, giv
         if found.value != was:
             raise RuleViolation(
                 rule,
-                f"{u.name} was ruled {'' if was else 'not '}{HELD_WORDS[fact]} earlier this"
-                " phase, and stays so until it moves or the phase ends (reading 54): give"
+                f"{u.name} was ruled {'' if was else 'not '}{HELD_WORDS[fact]} earlier, and"
+                " stays so until it moves or the melee phase ends (reading 54): give"
                 f" {give}, or leave it out",
             )
         return found
-    return Fact(was, "held this phase")
+    return Fact(was, "held")
 
 
 def fact_float(stated: float | None, measured: float | None) -> Fact | None:

@@ -229,8 +229,8 @@ class GameOver(DomainEvent):
 
 @dataclass(frozen=True, slots=True)
 class FactsHeld(DomainEvent):
-    """Stated play: the facts of a unit's own ground an action of this phase ruled on (stated,
-    or their default), held for the rest of the phase (reading 54); ``None``: not ruled on.
+    """Stated play: the facts of a unit's own ground an action ruled on (stated, or their
+    default), held until the melee phase ends (reading 54); ``None``: not ruled on.
     ``town`` and ``woods``: in a town, in woods/rough (a melee); ``hq_contact``: an HQ in base
     contact (a melee, a shot's firer); ``in_cover``: an infantry target in woods/rough or town
     (a shot)."""
@@ -298,7 +298,7 @@ def fold_unit(state: GameState, e: UnitPatch) -> GameState:
 
 
 #: the unit patches that move a unit (or take it off the table): the facts of its ground held
-#: for the phase are released (reading 54)
+#: are released (reading 54)
 _LEAVES = frozenset(
     {
         *("moved", "routed", "destroyed", "arrived", "deployed", "corrected", "placed"),
@@ -504,7 +504,7 @@ def _new_phase(state: GameState, stage: str, turn: int, index: int) -> GameState
     if units is not old and any(a is not b for a, b in zip(units, old, strict=True)):
         changes["units"] = units
     changes["follow_ups"] = ()
-    if state.held:  # (stated play: facts are held for one phase, reading 54)
+    if state.held and kind == "move":  # (stated: held until the melee phase ends, reading 54)
         changes["held"] = ()
     if state.charged:
         changes["charged"] = ()

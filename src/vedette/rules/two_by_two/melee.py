@@ -159,11 +159,14 @@ def held_with(state: GameState, u: Unit, e: Unit) -> list[Unit]:
 def _side_facts(state: GameState, req: Melee, p: str, u: Unit, e: Unit) -> dict[str, Fact]:
     sup = facts.overlap_supports(state, u, e)
     held = held_with(state, u, e) if sup is None else []
-    town = fact_bool(getattr(req, f"{p}_town"), facts.in_kinds(state, u, "town"))
-    woods = fact_bool(getattr(req, f"{p}_woods"), facts.in_kinds(state, u, "woods", "rough"))
-    if state.held:  # (stated: as held for the phase, reading 54)
+    said_town, said_woods = _ground_said(req, p, u)
+    town = fact_bool(said_town, facts.in_kinds(state, u, "town"))
+    woods = fact_bool(said_woods, facts.in_kinds(state, u, "woods", "rough"))
+    if state.held:  # (stated: as held, reading 54)
         town = phase_held(state, u, "town", town, R_MELEE, f"{p}_town={_said(town)}")
         woods = phase_held(state, u, "woods", woods, R_MELEE, f"{p}_woods={_said(woods)}")
+        if state.held_fact(u.id, "in_cover") and not (town.value or woods.value):
+            town, woods = _in_cover(u, p, town, woods)
     out: dict[str, Fact] = {
         "town": town,
         "woods": woods,
@@ -205,6 +208,44 @@ def _higher(req: Melee, p: str) -> bool | None:
     if own is not None and own != said:
         raise BadRequest(f"higher={req.higher} contradicts {p}_higher={str(own).lower()}")
     return said
+
+
+def _ground_said(req: Melee, p: str, u: Unit) -> tuple[bool | None, bool | None]:
+    """Side ``p``'s stated town and woods/rough: its own fields, or read from ``{p}_ground``
+    (a town, woods/rough, or neither). One unit's ground is not both (reading 56: the text
+    names them as two kinds of terrain, Movement Modifiers): refused, as is a ground that
+    contradicts a side's own field."""
+    town: bool | None = getattr(req, f"{p}_town")
+    woods: bool | None = getattr(req, f"{p}_woods")
+    ground = getattr(req, f"{p}_ground")
+    if ground is not None:
+        for name, own in (("town", town), ("woods", woods)):
+            if own is not None and own != (ground == name):
+                raise BadRequest(f"{p}_ground={ground} contradicts {p}_{name}={str(own).lower()}")
+        town, woods = ground == "town", ground == "woods"
+    if town and woods:
+        raise RuleViolation(
+            R_MELEE,
+            f"{u.name} stands in a town or in woods/rough, not in both (reading 56): state"
+            f" {p}_ground=town or {p}_ground=woods",
+        )
+    return town, woods
+
+
+def _in_cover(u: Unit, p: str, town: Fact, woods: Fact) -> tuple[Fact, Fact]:
+    """``u``'s town and woods/rough where a shot held it in woods/rough or town (reading 54)
+    and neither is so: the one not stated otherwise, the town first; both
+    stated otherwise, refused."""
+    held = Fact(True, "held")
+    if town.source != "stated":
+        return held, woods
+    if woods.source != "stated":
+        return town, held
+    raise RuleViolation(
+        R_MELEE,
+        f"{u.name} was ruled in woods/rough or town earlier, and stays so until it moves or"
+        f" the melee phase ends (reading 54): give {p}_ground=town or {p}_ground=woods",
+    )
 
 
 def _said(f: Fact) -> str:
@@ -352,12 +393,17 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     ]
     if state.play == "stated":  # (before the result: a loser that moves releases them)
         events.extend(_held(u, fight.facts[k]) for u, k in ((a, "attacker"), (d, "defender")))
-    # other attackers on the same defender fought in this melee as overlap support
+    # the friends who fought in this melee as overlap support (reading 29): other attackers
+    # on the same defender; the defender's friends counted as its support. Each one's own
+    # melee with the enemy it supported against is this one, fought (not fought again)
     joined = set(fight.facts["attacker"]["support_units"])
+    joined |= _backed(fight.facts["defender"])
     for m in state.melees:
-        if m.defender == d.id and m.attacker in joined:
-            events.append(MeleeResolved(m.attacker, d.id))
-            events.append(unit_event("meleed", m.attacker, meleed=True))
+        pair = {m.attacker, m.defender}
+        friend = next(iter(pair & joined), None)
+        if friend is not None and pair - {friend} <= {a.id, d.id}:
+            events.append(MeleeResolved(m.attacker, m.defender))
+            events.append(unit_event("meleed", friend, meleed=True))
     row = fight.check.row_for(r.difference)
     assert row is not None
     loser, winner = (d, a) if r.difference > 0 else (a, d)
@@ -424,8 +470,15 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     )
 
 
+def _backed(f: dict[str, Any]) -> set[str]:
+    """The defender's friends that fought as its overlap support (reading 29): those the
+    support counted (a stated ``b_support`` below their number names none of them)."""
+    units: list[str] = f["support_units"]
+    return set(units) if units and int(f["support"]) >= len(units) else set()
+
+
 def _held(u: Unit, f: dict[str, Any]) -> FactsHeld:
-    """The facts of ``u``'s own ground a stated melee ruled on, held for the phase (reading
+    """The facts of ``u``'s own ground a stated melee ruled on, held (reading
     54): in a town, in woods/rough, an HQ in base contact."""
     return FactsHeld(
         u.id, town=bool(f["town"]), woods=bool(f["woods"]), hq_contact=bool(f["hq_contact"])

@@ -494,9 +494,9 @@ class GameState:
     #: that routed away); folded from the melees begun, cleared at each phase
     charged: tuple[str, ...] = ()
     #: stated play: the facts of a unit's own ground the player stated (or left to their
-    #: default) in an action of this phase, as (unit, fact, value): held for the rest of the
-    #: phase, a contradicting one refused (reading 54); a unit's are released when it moves,
-    #: an HQ contact when an HQ of its side moves or goes, every one at the phase's end
+    #: default) in an action, as (unit, fact, value): held until the melee phase ends (the
+    #: next move phase), a contradicting one refused (reading 54); a unit's are released when
+    #: it moves, an HQ contact when an HQ of its side moves or goes
     held: tuple[tuple[str, str, bool], ...] = ()
     winner: str | None = None
     title: str = ""
@@ -586,10 +586,20 @@ class GameState:
         return take(units)
 
     def held_fact(self, uid: str, fact: str) -> bool | None:
-        """The value of ``fact`` held for unit ``uid`` this phase (``None``: none held)."""
-        for u, f, v in self.held:
-            if u == uid and f == fact:
-                return v
+        """The value of ``fact`` held for unit ``uid`` now (``None``: none held). A
+        melee's ground and a shot's cover are one fact of the unit (reading 54): "in woods/rough
+        or town" (``in_cover``) follows from ``town`` and ``woods`` held, and a unit held out
+        of cover is in neither a town nor woods/rough."""
+        mine = {f: v for u, f, v in self.held if u == uid}
+        if fact in mine:
+            return mine[fact]
+        if fact == "in_cover":
+            town, woods = mine.get("town"), mine.get("woods")
+            if town or woods:
+                return True
+            return False if town is False and woods is False else None
+        if fact in ("town", "woods") and mine.get("in_cover") is False:
+            return False
         return None
 
     def score(self, side: str) -> int:

@@ -27,6 +27,7 @@ from vedette.rules.two_by_two.model import (
     R_PLAY,
     R_REINF,
     R_SHOOT,
+    R_UNITS,
     GameState,
     ReinforcementPoint,
     Unit,
@@ -895,8 +896,12 @@ def formation(state: GameState, req: Formation, dice: Any = None) -> Outcome:
         events.append(unit_event("formation", u.id, formation=f))
     if req.screen is not None:
         on = req.screen
-        if on and not state.utype(u).is_infantry:
-            raise RuleViolation(R_SHOOT, "only infantry have a skirmisher screen")
+        if on and not state.utype(u).star_range:  # (Unit Summary "*": reading 55)
+            raise RuleViolation(
+                R_UNITS,
+                f"{u.name} has no skirmisher screen: only units whose range shows [2*]"
+                " (Infantry, Guard, Light) put one out",
+            )
         events.append(unit_event("screen", u.id, screened=on))
     if not events:
         raise BadRequest("give formation=line|attack_column|road_column and/or screen=true|false")

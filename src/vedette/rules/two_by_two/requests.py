@@ -221,6 +221,14 @@ class Melee:
     b_town: bool | None = arg("stated: defender in a town", default=None)
     a_woods: bool | None = arg("stated: attacker in woods/rough", default=None)
     b_woods: bool | None = arg("stated: defender in woods/rough", default=None)
+    a_ground: Literal["neither", "town", "woods"] | None = arg(
+        "stated: attacker in a town, in woods/rough or neither (a_town / a_woods at once)",
+        default=None,
+    )
+    b_ground: Literal["neither", "town", "woods"] | None = arg(
+        "stated: defender in a town, in woods/rough or neither (b_town / b_woods at once)",
+        default=None,
+    )
     a_higher: bool | None = arg("stated: attacker higher than its opponent", default=None)
     b_higher: bool | None = arg("stated: defender higher than its opponent", default=None)
     higher: Literal["neither", "attacker", "defender"] | None = arg(

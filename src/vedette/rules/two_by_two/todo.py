@@ -187,9 +187,10 @@ def _melee_facts(state: GameState, m: Any) -> dict[str, tuple[Any, ...]]:
     """Stated play: the facts of a melee the player sees on the table (2 by 2, Melee), each
     side's (``a_`` the attacker, ``b_`` the defender), picked and not typed, the usual answer
     first (the web app shows it chosen): in a town ("Cavalry in town", a loser "in town or
-    woods" holding, a winner in a town not bound to follow up); in woods/rough, only for the
-    units that may enter them (Movement Modifiers: Light Infantry and Cossacks), each of these
-    and the HQ contact only as held for the unit this phase, if it is (reading 54); which of
+    woods" holding, a winner in a town not bound to follow up), or for a unit that may enter
+    woods/rough (Movement Modifiers: Light Infantry and Cossacks) a town, woods/rough or
+    neither in one field (reading 56: :func:`_ground`), each of these and the HQ contact only
+    as held for the unit, if it is (reading 54); which of
     the two stands higher than the other (one field, ``higher``: not both); an HQ in base
     contact, where the side has another HQ in play; and overlap supports, where the side has
     more units able to give them than the melees known count (its friends in a melee with the
@@ -198,10 +199,7 @@ def _melee_facts(state: GameState, m: Any) -> dict[str, tuple[Any, ...]]:
     pair = (("a", m.attacker, m.defender), ("b", m.defender, m.attacker))
     units = {p: (state.unit(uid), state.unit(eid)) for p, uid, eid in pair}
     for p, (u, _) in units.items():
-        out[f"{p}_town"] = _kept(state, u, "town")
-    for p, (u, _) in units.items():
-        if state.utype(u).woods_half:
-            out[f"{p}_woods"] = _kept(state, u, "woods")
+        out.update(_ground(state, u, p))
     out["higher"] = HIGHER  # (one field: the two cannot each be higher than the other)
     for p, (u, _) in units.items():
         if hq_levels(state, u):
@@ -219,8 +217,29 @@ def _melee_facts(state: GameState, m: Any) -> dict[str, tuple[Any, ...]]:
     return out
 
 
+#: a stated melee side's ground (``a_ground``), the usual answer first
+GROUNDS = ("neither", "town", "woods")
+
+
+def _ground(state: GameState, u: Any, p: str) -> dict[str, tuple[Any, ...]]:
+    """Side ``p``'s stated ground in a melee: for a unit that may enter woods/rough (Light
+    Infantry, Cossacks), one field ``{p}_ground`` (a town, woods/rough or neither: not both,
+    reading 56); for any other, ``{p}_town``. Each as held (reading 54), a shot's
+    "in woods/rough or town" included: the town first, as a melee leaving it out rules."""
+    cover = state.held_fact(u.id, "in_cover") if state.held else None
+    town, woods = _kept(state, u, "town"), _kept(state, u, "woods")
+    if not state.utype(u).woods_half:
+        return {f"{p}_town": (True,) if cover and len(town) > 1 else town}
+    grounds = tuple(
+        g
+        for g in GROUNDS
+        if (g == "town") in town and (g == "woods") in woods and not (cover and g == "neither")
+    )
+    return {f"{p}_ground": grounds}
+
+
 def _kept(state: GameState, u: Any, fact: str) -> tuple[bool, ...]:
-    """A stated yes/no fact of ``u``'s own ground: the value held for it this phase alone
+    """A stated yes/no fact of ``u``'s own ground: the value held for it alone
     (reading 54: ``plan`` refuses the other), else both, the usual answer first."""
     was = state.held_fact(u.id, fact) if state.held else None
     return _NO_YES if was is None else (was,)
@@ -587,7 +606,7 @@ def _unit_moves(state: GameState, u: Any, enemies: list[Any]) -> list[Todo]:
     # turns are free: reading 33); after any step that spends (advance, retire, wheel) it is,
     # as plan takes it (the steps between turns are bounded by the allowance)
     just = u.turned_last
-    own = (u.pinned, just, u.moved, u.formation, u.screened, t.is_infantry)
+    own = (u.pinned, just, u.moved, u.formation, u.screened, t.is_infantry, t.star_range)
     # just short of a bridge ahead or behind, at full rate (reading 7), and the figures at
     # 1/2 rate when the way crosses one (the bridges looked up once: :func:`_halved`)
     halved: tuple[float, ...] = ()
@@ -760,6 +779,7 @@ def _own_lines(
     formation: str,
     screened: bool,
     infantry: bool,
+    screens: bool,
     short: tuple[float | None, float | None] = (None, None),
 ) -> tuple[tuple[Todo, ...], tuple[Todo, ...], tuple[Todo, ...]]:
     """A tracked unit's lines that read only the unit, built once per what they read: straight
@@ -773,7 +793,7 @@ def _own_lines(
         *_steps(uid, name, left, road, halved, *short),
         *_ways(uid, name, "wheel", "wheel", _WHEELS),
     )
-    forms = () if moved else _formation_lines(uid, name, formation, screened, infantry)
+    forms = () if moved else _formation_lines(uid, name, formation, screened, infantry, screens)
     return steps if left > 1e-6 else (), turns, forms
 
 
@@ -1070,14 +1090,18 @@ class _FaceChoices(Mapping[str, tuple[Any, ...]]):
 def _formations(state: GameState, u: Any) -> list[Todo]:
     if u.moved:
         return []
-    return list(_formation_lines(u.id, u.name, u.formation, u.screened, state.utype(u).is_infantry))
+    t = state.utype(u)
+    own = (u.formation, u.screened, t.is_infantry, t.star_range)
+    return list(_formation_lines(u.id, u.name, *own))
 
 
 @functools.lru_cache(maxsize=4096)
 def _formation_lines(
-    uid: str, name: str, formation: str, screened: bool, infantry: bool
+    uid: str, name: str, formation: str, screened: bool, infantry: bool, screens: bool
 ) -> tuple[Todo, ...]:
-    """A unit's formation (and screen) lines, built once per what they read of it."""
+    """A unit's formation (and screen) lines, built once per what they read of it: the
+    screen put out only by a unit whose range shows [2*] (Unit Summary: Infantry, Guard, Light;
+    not Militia, reading 55), withdrawn by any that has one."""
     forms = [f for f in FORMATIONS if f != formation and (infantry or f != "attack_column")]
     out = [
         _todo(
@@ -1088,7 +1112,7 @@ def _formation_lines(
             (("formation", tuple(forms)),),
         )
     ]
-    if infantry:
+    if screens or screened:
         out.append(
             _todo(
                 "formation",
@@ -1212,7 +1236,7 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
             if u.id in (m.attacker, m.defender)
         }
         out: list[Todo] = []
-        # an infantry target whose cover is held this phase (reading 54): a line of its own,
+        # an infantry target whose cover is held (reading 54): a line of its own,
         # its cover's choices only those plan accepts (one field's choices cannot change
         # with another's pick)
         kept = {
@@ -1265,7 +1289,7 @@ def _shots(state: GameState, u: Any) -> list[Todo]:
                     Todo(
                         "shoot",
                         one,
-                        f"{u.name} may shoot {e.name} (its cover held this phase: "
+                        f"{u.name} may shoot {e.name} (its cover held: "
                         + ("in woods/rough or town)" if kept[e.id] else "not in woods/rough/town)"),
                         R_SHOOT,
                         open={
