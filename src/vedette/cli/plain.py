@@ -60,6 +60,9 @@ def todo_answer(g: Any) -> tuple[list[Any], dict[str, Any]]:
         "owed": [o.to_json() for o in owed],
         "todo": [t.to_json() for t in items],
     }
+    standing = g.ruleset.standing(g.state)
+    if standing is not None:  # (a study's end, shown: the game goes on)
+        data["standing"] = standing
     if g.physical:  # the player's own dice: each step's dice, the faces its first takes
         for t, entry in zip(items, data["todo"], strict=True):
             entry.update(own_dice(g, t))
@@ -165,12 +168,16 @@ def _choices(t: Any) -> list[tuple[str, str]]:
 
 
 def todo_lines(
-    items: Sequence[Any], prefix: str, entries: Sequence[Mapping[str, Any]] = ()
+    items: Sequence[Any],
+    prefix: str,
+    entries: Sequence[Mapping[str, Any]] = (),
+    standing: Mapping[str, Any] | None = None,
 ) -> list[str]:
     """``todo`` as text: owed steps first, each with its rule, the command that discharges it
     and the one that waives it; then the actions open now. In a game played with the player's
     own dice, a step that rolls says which dice and how to give them (``--dice FACES``, also on
-    an owed step's command): ``entries``, the entries of :func:`todo_answer`'s data."""
+    an owed step's command): ``entries``, the entries of :func:`todo_answer`'s data. A
+    ``standing`` (``Ruleset.standing``: a study's end, shown) comes first, in its words."""
     lines: list[str] = []
     asks = {id(t): dice_ask(e) for t, e in zip(items, entries, strict=False)}
     owed = [t for t in items if t.owed]
@@ -200,4 +207,4 @@ def todo_lines(
                 lines.append(f"  {'':<{len(prefix)}} {'':<{width}}  {asks[id(t)]}")
     if not lines:
         lines.append(f"nothing owed, and no action open without fields (see '{prefix} help')")
-    return lines
+    return [str(standing["text"]), *lines] if standing else lines

@@ -79,11 +79,8 @@ def todo(args: Sequence[str]) -> int | None:
             if g.ruleset.name != name:
                 return None
             items, data = todo_answer(g)
-            text = (
-                json_text(data)
-                if opts.get("--json")
-                else printable("\n".join(todo_lines(items, f"vedette {typed}", data["todo"])))
-            )
+            lines = todo_lines(items, f"vedette {typed}", data["todo"], data.get("standing"))
+            text = json_text(data) if opts.get("--json") else printable("\n".join(lines))
     except Exception:  # the command line gives its own answer or error
         return None
     try:

@@ -321,7 +321,8 @@ def _builtin(group: RulesetGroup, name: str) -> click.Command:
             with shell().store() as st:
                 g = _open(st, game, group)
                 items, data = todo_answer(g)
-                out(as_json, todo_lines(items, prefix, data["todo"]), data)
+                lines = todo_lines(items, prefix, data["todo"], data.get("standing"))
+                out(as_json, lines, data)
 
         return todo
 

@@ -344,6 +344,12 @@ class Ruleset(Generic[S]):
         ``returns``). Default: no end is declared (a ruleset that has one says so)."""
         return None
 
+    def standing(self, state: S) -> dict[str, Any] | None:
+        """How the battle stands by the end a study plays to (:meth:`outcome`) where that end
+        is no rule of the text, so a played game is shown it, not ended by it (``show``,
+        ``todo``): JSON data with its words in ``text``; None: nothing to show."""
+        return None
+
     def simulation(self) -> SimPlay:
         """How ``vedette simulate`` plays this ruleset: its policies, whose move it is, what
         may be done (default: the random policy over ``legal_requests``)."""

@@ -69,6 +69,7 @@ class Options:
     killed_brigadier_command: Literal["lost", "kept"]
     failed_jumper_acts: bool
     carried_change_first: bool
+    rout_keeps_change: bool
     staff_reroll: bool
 
 

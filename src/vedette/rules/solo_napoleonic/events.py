@@ -191,7 +191,7 @@ ChargedHome = _unit(
 ChargeHomeFailed = _unit(
     "charge_home_failed",
     "Kuryakin, Charge Home Test: halts (or falls back, a timid brigadier); binds.",
-    "charge_state advancing x y home_failed bound collided",
+    "charge_state advancing x y moved_mm home_failed bound collided",
 )
 ChargeStep = _unit(
     "charge_step",

@@ -292,6 +292,18 @@ def _routing_up(state: State) -> bool:
     return bool(routing) and not routing.isdisjoint(state.active_units())
 
 
+def can_run(state: State, u: Unit) -> bool:
+    """Reading K60: may the routing unit ``u`` make its run, the rules allowing the move (not
+    guns that cannot move, nor a unit a *Lost orders* card holds)?"""
+    if base_move(state, u) <= 0:
+        return False
+    try:
+        move_allowed(state, u, Move(unit=u.id, mode="rout"))
+    except VedetteError:
+        return False
+    return True
+
+
 def routing_runs(state: State) -> list[Obligation]:
     """Reading K60 (Disorder: "Each move of Rout 2D"; Morale: a routing unit only runs or
     rallies, the chart saying so is missing): a routing unit on the active card that has not
@@ -307,11 +319,7 @@ def routing_runs(state: State) -> list[Obligation]:
             continue
         if u.bound is not None or u.morale_due or u.charge_target is not None:
             continue  # its result's move, its test or its melee comes first
-        if base_move(state, u) <= 0:
-            continue
-        try:
-            move_allowed(state, u, Move(unit=u.id, mode="rout"))
-        except VedetteError:
+        if not can_run(state, u):
             continue
         out.append(
             Obligation(

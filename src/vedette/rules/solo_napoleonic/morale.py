@@ -50,6 +50,7 @@ from vedette.rules.solo_napoleonic.events import (
     ChargeRefused,
     ClosedUp,
     Disordered,
+    FormationChanged,
     MoraleFailed,
     MoraleHeld,
     MoraleMarked,
@@ -292,6 +293,8 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
     )
     flow.after_morale(ch, u.id, False)
     called: list[str] = []
+    if new_status == "routing" != u.status and u.formation_target is not None:
+        called.append(drop_change(ch, u))
     if ch.state.unit(u.id).status == "routing" and u.status != "routing":
         reach = state.config.options.friends_routing_range_mm
         for o in state.units:
@@ -307,6 +310,20 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
         f"{u.id} fails morale: {row.result}" + "".join(f"; {n}" for n in called),
         {"passed": False, "result": row.key, "unit": u.id},
     )
+
+
+def drop_change(ch: Changes, u: Unit) -> str:
+    """Reading K94 (Morale: a routing unit runs, Disorder: "Each move of Rout 2D"; Formation
+    Changing: "some units have to carry a change into the next turn"; what a rout does to a
+    change under way: not stated): a unit that routs abandons the formation change it is making
+    (it stays in its old formation), so the turn's end gives it no "Formation Incomplete" chit
+    every turn until it rallies. ``[options] rout_keeps_change = true``: the change stays under
+    way (the chit each turn end), to be gone on with once the unit has rallied. The words."""
+    if ch.state.config.options.rout_keeps_change:
+        return f"its change to {u.formation_target} stays under way (reading K94)"
+    why = "routs: its formation change is abandoned (reading K94)"
+    ch.unit(FormationChanged, u.id, why, formation_target=None, formation_quarters=0)
+    return f"its change to {u.formation_target} is abandoned: it stays in {u.formation} (K94)"
 
 
 #: how severe a status is: a later morale result never makes it milder
@@ -854,6 +871,14 @@ def barred(
     return Outcome(tuple(ch.events), rolls, msg, details)
 
 
+def retired_mm(u: Unit, kw: dict[str, Any], mm: float) -> float:
+    """How far a timid CO's retirement of ``mm`` took ``u`` (to ``kw``'s place where
+    positions are kept: it stops at an enemy behind, reading K89), to 0.1 mm."""
+    if "x" not in kw or u.x is None or u.y is None:
+        return mm
+    return round(math.hypot(float(kw["x"]) - u.x, float(kw["y"]) - u.y), 1)
+
+
 def timid_co(state: State, u: Unit) -> bool:
     b = state.brigadier_of(u)
     return b is not None and b.av == "timid"
@@ -905,7 +930,11 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
             kw["x"], kw["y"] = pos
         # reading K89: the retirement stops at contact with an enemy behind, as any move does
         res_note, _ = rules_move_collisions(state, u, kw)
+        # reading K95: the retirement is a move the unit makes, its distance added to the
+        # turn's move (Disorder's "Unit moving over 1/2 and Musician dead 1D", as K93's charge)
+        kw["moved_mm"] = u.moved_mm + retired_mm(u, kw, mm)
         ch.unit(ChargeHomeFailed, u.id, f"fails to charge home: {res}", **kw)
+        res_note += musician_chits(ch, u, kw)
     elif u.kind == "infantry" and u.grade in GRADES[:3]:
         res = fail.infantry_ABC
         ch.unit(

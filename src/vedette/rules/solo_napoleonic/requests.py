@@ -79,7 +79,11 @@ class Order:
 class EndTurn:
     """end the turn"""
 
-    force: bool | None = arg(default=None)
+    force: bool | None = arg(
+        "true: end it over the cards still to act, when none of them owes a step when it comes"
+        " (a morale marker, a routing unit's run, a carried formation change)",
+        default=None,
+    )
 
 
 @procedure("chance", rule="Kuryakin, Move Sequence (chance cards)", omit_none=True)

@@ -172,7 +172,8 @@ def end_turn(state: State, req: rq.EndTurn, dice: DiceSource) -> Outcome:
 def owed_on_cards(state: State) -> list[str]:
     """What the cards still to act owe when they come (``end_turn force=true`` ends the turn
     over them only when they owe nothing): a unit's morale marker, a routing unit's run (reading
-    K60) and a formation change carried into the turn (reading K87)."""
+    K60; not guns that cannot move, whose run is not owed) and a formation change carried into
+    the turn (reading K87)."""
     out: list[str] = []
     runs = state.config.options.routing_runs
     for c in state.queue():
@@ -184,7 +185,7 @@ def owed_on_cards(state: State) -> list[str]:
                 continue
             if u.morale_due:
                 out.append(f"{u.id}'s morale test")
-            elif runs and u.status == "routing" and not u.move_done:
+            elif runs and u.status == "routing" and not u.move_done and flow.can_run(state, u):
                 out.append(f"{u.id}'s rout")
             elif actions.change_carried(state, u):
                 out.append(f"{u.id}'s formation change")
@@ -1029,6 +1030,9 @@ class SoloNapoleonic(Ruleset[State]):
     def outcome(self, state: State) -> GameOutcome | None:
         return simplay.outcome(state)
 
+    def standing(self, state: State) -> dict[str, Any]:
+        return simplay.standing(state)
+
     def simulation(self) -> SimPlay:
         return simplay.KuryakinSim(morale.quick_refused)
 
@@ -1181,6 +1185,7 @@ class SoloNapoleonic(Ruleset[State]):
                     for c in q
                 )
             )
+        lines.append(simplay.standing(state)["text"])
         return "\n".join(lines)
 
     def state_json(self, state: State) -> dict[str, Any]:

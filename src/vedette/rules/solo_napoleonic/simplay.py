@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
@@ -57,6 +58,34 @@ def losses(state: Any) -> dict[str, int]:
 def broken(state: Any, side: str, fraction: float) -> bool:
     units = [u for u in state.units if u.side == side]
     return bool(units) and sum(gone(u) for u in units) >= fraction * len(units)
+
+
+def standing(state: Any) -> dict[str, Any]:
+    """Reading K56 shown in a played game: the text has no victory conditions, so the house
+    rule's army break (``[battle_end] break_fraction``) never ends a played game, but ``show``
+    and ``todo`` say how each side stands against it: its units routing or lost of its total,
+    the count at which it breaks, and whether it has (a study would end the game there)."""
+    fraction = float(state.config.break_fraction)
+    sides: dict[str, dict[str, Any]] = {}
+    for s in state.sides:
+        units = [u for u in state.units if u.side == s]
+        sides[str(s)] = {
+            "lost": sum(gone(u) for u in units),
+            "units": len(units),
+            "breaks_at": math.ceil(fraction * len(units) - 1e-9),
+            "broken": broken(state, s, fraction),
+        }
+    words = "; ".join(
+        f"{s} {d['lost']} of {d['units']} units routing or lost (breaks at {d['breaks_at']})"
+        + (": BROKEN" if d["broken"] else "")
+        for s, d in sides.items()
+    )
+    return {
+        "rule": "house rule [battle_end] (reading K56): not an end in a played game",
+        "break_fraction": fraction,
+        "sides": sides,
+        "text": f"army morale (house rule, reading K56; the game goes on): {words}",
+    }
 
 
 def outcome(state: Any) -> GameOutcome | None:
