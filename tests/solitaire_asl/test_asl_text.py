@@ -347,6 +347,8 @@ def test_4_6_2_a_dummy_stack_entering_is_no_unit(tmp_path: Path) -> None:
     g.perform("move", {"stack": "G2", "to": "4R4"})  # the German dummy stack, into M1's hex
     assert g.obligations() == ()
     assert not [t for t in g.todo() if t.procedure == "minefield"]
+    # nor is it taken when typed: only dummy stacks stand in 4R4 (D2, G2)
+    refused(g, "minefield", {"entered": "M1", "other": "M2"}, [1, 1], "4.6.2", "A35", "G2")
     g.perform("move", {"stack": "G1", "to": "4R4"})  # the real squad and leader
     assert [o.id for o in g.obligations()] == ["minefield:M1"]
 
@@ -365,6 +367,8 @@ def test_4_6_2_reading_a35_dummies_may_enter_by_house_rule(tmp_path: Path) -> No
     goto(g, "MPh", GE)
     g.perform("move", {"stack": "G2", "to": "4R4"})
     assert [o.id for o in g.obligations()] == ["minefield:M1"]
+    out = g.perform("minefield", {"entered": "M1", "other": "M2"}, faces=[1, 1])
+    assert "M1" in out.message and g.obligations() == ()
 
 
 # == 5.1: "any other cloaking counter" =============================================================
