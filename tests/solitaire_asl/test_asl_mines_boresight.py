@@ -7,7 +7,7 @@ import pytest
 from asl_helpers import dhip, ds, make, mods, odds, pds, play, row, to_phase
 
 from vedette.engine import Game, Store
-from vedette.errors import BadRequest, RuleViolation
+from vedette.errors import BadRequest, DataError, RuleViolation
 from vedette.rules.solitaire_asl import RULESET
 
 
@@ -94,6 +94,39 @@ def test_4_6_1_reading_a47_no_dummy_minefield_where_a_minefield_counter_is() -> 
     for loc in where:  # every location offered is accepted
         g2 = Game.create(Store(":memory:"), "g", "asl", RULESET.scenario("sample"), seed=1)
         g2.perform("place", {"kind": "dummy_minefield", "side": "Russian", "location": loc})
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [({"ap": 6}, {"dummy": True}), ({"dummy": True}, {"ap": 4})],
+    ids=["dummy-on-real", "real-on-dummy"],
+)
+def test_4_6_1_reading_a47_a_scenario_with_a_dummy_minefield_beside_another_is_refused(
+    first: dict[str, object], second: dict[str, object]
+) -> None:
+    """Reading A47 holds for the scenario's set-up too: the referee loaded a dummy minefield
+    listed in a location holding another minefield counter (or a minefield listed where a
+    dummy is). Now the scenario is refused in one line naming 4.6.1 and A47, no game stored;
+    two real minefields in one location (AP and AT mines) still load."""
+    store = Store(":memory:")
+    scenario = {
+        "name": "bad",
+        "sides": ["Russian", "German"],
+        "first": "Russian",
+        "minefields": [
+            {"id": "M1", "side": "Russian", "location": "4A1", **first},
+            {"id": "M2", "side": "Russian", "location": "4A1", **second},
+        ],
+    }
+    with pytest.raises(DataError, match=r"4A1 holds minefields M1 and M2.*4\.6\.1, reading A47"):
+        Game.create(store, "g", "asl", scenario, seed=1)
+    assert store.games() == []
+    scenario["minefields"] = [  # real AP and AT mines together: no dummy, no reading A47
+        {"id": "M1", "side": "Russian", "location": "4A1", "ap": 6},
+        {"id": "M2", "side": "Russian", "location": "4A1", "at": 1},
+    ]
+    g = Game.create(store, "ok", "asl", scenario, seed=1)
+    assert [m.location for m in g.state.minefields] == ["4A1", "4A1"]
 
 
 def test_4_1_dummy_hip_for_fortifications_and_panji() -> None:

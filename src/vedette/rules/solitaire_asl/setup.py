@@ -222,6 +222,18 @@ def build_state(scenario: Mapping[str, Any], options: Mapping[str, Any], config:
         ids.add(mid)
         m = Minefield.from_json({"id": mid, **dict(d), "side": side_of(d, where)})
         _check_loc(m.location, where)
+        there = next(
+            (x.id for x in mines if x.location == m.location and (m.dummy or x.dummy)), None
+        )
+        if there is not None:
+            # 4.6.1, 4.6.2: a dummy minefield is another location the mines may be in; one
+            # beside a minefield counter hides nothing (reading A47, as ``place`` refuses it)
+            raise DataError(
+                SRC,
+                f"{m.location} holds minefields {there} and {mid}: a dummy minefield goes where"
+                " no other minefield counter is (O'Leary 4.6.1, reading A47)",
+                where,
+            )
         used.append(m.location)
         mines.append(m)
 
