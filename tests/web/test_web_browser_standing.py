@@ -1,9 +1,9 @@
 """Kuryakin's army morale in the web app (session 21, third round): ``show`` and ``todo`` print
 how each side stands against the house rule's army break (``Ruleset.standing``, reading K56);
-the game page showed nothing of it. Now one muted line heads the Next panel, the same words
+the game page showed nothing of it. Now one muted line beside the Next title, the same words
 (written as text, never markup), and it follows the game: a unit that routs moves its side's
-count and says BROKEN past the break. On a phone it is one folded line of the counts (the Next
-list keeps its room), a tap unfolding it. A ruleset with no standing shows no line."""
+count and says BROKEN past the break. It is one folded line of the counts (the Next list and
+the dice keep their room), a tap unfolding it. A ruleset with no standing shows no line."""
 
 from __future__ import annotations
 
@@ -64,16 +64,15 @@ def test_the_army_morale_line_heads_next_and_follows_a_rout(
         assert line.is_visible()
         assert line.text_content() == f"{LABEL} {BEFORE}"
         assert line.locator("*").evaluate_all("es => es.map(e => e.tagName)") == ["SPAN", "SPAN"]
-        # above the Next list, and (a phone) one line: the list keeps its room
+        # above the Next list, one line (the list and the dice keep their room), a tap unfolds it
         box, first = line.bounding_box(), page.locator("#next .next-item").first.bounding_box()
         assert box["y"] + box["height"] <= first["y"] + 1
-        if where == "phone":
-            assert box["height"] < 24, box
-            assert page.locator("#standing .standing-label").is_hidden()  # (the counts first)
-            assert line.inner_text().startswith("French 0 of 2")
-            line.tap()
-            assert page.locator("#standing .standing-label").is_visible()
-            assert line.bounding_box()["height"] > box["height"]
+        assert box["height"] < 24, box
+        assert page.locator("#standing .standing-label").is_hidden()  # (the counts first)
+        assert line.inner_text().startswith("French 0 of 2")
+        line.tap() if where == "phone" else line.click()
+        assert page.locator("#standing .standing-label").is_visible()
+        assert line.bounding_box()["height"] > box["height"]
         # F1 fails a morale test and routs (99 on the d100): its side is past the break
         text = act(page, "morale", dice="99 1", unit="F1")
         assert "rout" in text.lower(), text

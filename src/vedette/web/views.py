@@ -217,7 +217,7 @@ def counters(g: Game) -> dict[str, list[dict[str, Any]]]:
 
 def standing(g: Game) -> dict[str, Any] | None:
     """How the battle stands by a study's end that is no rule of the text (``Ruleset.standing``,
-    as ``show`` and ``todo`` say it): one line at the head of the Next panel; None: none."""
+    as ``show`` and ``todo`` say it): one line beside the Next title; None: none."""
     try:
         return g.ruleset.standing(g.state)
     except Exception:  # (as todo: a ruleset's failing must not take the page down)

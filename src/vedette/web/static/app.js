@@ -482,8 +482,8 @@ function initGame() {
     }
   }
   // how the battle stands by a study's end that is no rule of the text (Ruleset.standing, the
-  // line ``show`` and ``todo`` print): one muted line over the Next list, its label ("army
-  // morale (...): ") apart, so a phone's one folded line shows the counts; a tap unfolds it
+  // line ``show`` and ``todo`` print): one muted line beside the Next title, its label ("army
+  // morale (...): ") apart, so its one folded line shows the counts; a tap unfolds it
   function renderStanding(standing) {
     const p = document.getElementById("standing");
     if (!p) return;
