@@ -231,6 +231,7 @@ def game_view(
                 "more": len(g.records) > len(view["log"]),
                 "undone_seqs": view["undone_seqs"],
                 "todo": view["todo"],
+                "standing": view["standing"],
                 "counters": view["counters"],
             },
             **ctx,

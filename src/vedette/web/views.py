@@ -215,6 +215,15 @@ def counters(g: Game) -> dict[str, list[dict[str, Any]]]:
     return {k: [t.to_json() for t in v] for k, v in found.items()}
 
 
+def standing(g: Game) -> dict[str, Any] | None:
+    """How the battle stands by a study's end that is no rule of the text (``Ruleset.standing``,
+    as ``show`` and ``todo`` say it): one line beside the Next title; None: none."""
+    try:
+        return g.ruleset.standing(g.state)
+    except Exception:  # (as todo: a ruleset's failing must not take the page down)
+        return None
+
+
 def view(g: Game, board: str, since: int | None = None) -> dict[str, Any]:
     """The current view: board, todo, the log entries after ``since`` (the first page and
     the game as text when None), and which actions are undone now."""
@@ -227,6 +236,7 @@ def view(g: Game, board: str, since: int | None = None) -> dict[str, Any]:
         "seq": last,
         "board": board,
         "todo": todo(g),
+        "standing": standing(g),
         "counters": counters(g),
         "log": log_since(g, since, undone) if since is not None else log_page(g)["entries"],
         "undone_seqs": undone_seqs(g, after, undone),

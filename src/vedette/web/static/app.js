@@ -481,6 +481,24 @@ function initGame() {
       each(item, n, same, said ? [el("span", { class: "next-who" }, said[1]), said[2]] : null);
     }
   }
+  // how the battle stands by a study's end that is no rule of the text (Ruleset.standing, the
+  // line ``show`` and ``todo`` print): one muted line beside the Next title, its label ("army
+  // morale (...): ") apart, so its one folded line shows the counts; a tap unfolds it
+  function renderStanding(standing) {
+    const p = document.getElementById("standing");
+    if (!p) return;
+    const text = standing ? String(standing.text || "") : "";
+    p.hidden = !text;
+    const cut = text.indexOf(": ") + 1;
+    p.replaceChildren(
+      ...(cut > 0 ? [el("span", { class: "standing-label" }, text.slice(0, cut) + " ")] : []),
+      el("span", { class: "standing-words" }, text.slice(cut).trim())
+    );
+    p.title = text;
+  }
+  document.getElementById("standing")?.addEventListener("click", (e) => {
+    e.currentTarget.classList.toggle("open");
+  });
   function renderNext(todo) {
     shownTodo = todo;
     document.querySelector(".panel")?.classList.remove("piece", "grown"); // (a new answer: in full)
@@ -930,6 +948,7 @@ function initGame() {
     markUndone(view.undone_seqs);
     seq = view.seq;
     counters = view.counters || {};
+    renderStanding(view.standing);
     renderNext(view.todo);
     bindBoard();
     if (seqOut) seqOut.replaceChildren(); // odds of the game as it was: gone
@@ -1340,6 +1359,7 @@ function initGame() {
   addLog(initial.log, "bottom");
   document.getElementById("log-more").hidden = !initial.more;
   const before = kept(); // (read first: choosing the first entry keeps that)
+  renderStanding(initial.standing);
   renderNext(initial.todo);
   bindBoard();
   if (initial.todo.length) {
