@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.solo_napoleonic.test_solonap_text_3 import owed, ready, unit
+from tests.solo_napoleonic.test_solonap_text_15 import _timid_charge
 from vedette.engine import Game
 
 
@@ -44,3 +45,22 @@ def test_a_unit_that_retires_in_disorder_abandons_its_change_one_backing_off_kee
     k, said = _failed(tmp_path / "c", 3, {"options": {"rout_keeps_change": True}})
     assert said.endswith("its change to square stays under way (reading K96)")
     assert k.state.unit("F1").formation_target == "square"
+
+
+# == Disorder: "Each move of Retreat/Pursuit 1D" and the retirements a result forces (K97) =====
+def test_a_half_move_back_and_a_timid_cos_retirement_are_retreat_moves(tmp_path: Path) -> None:
+    """Disorder charges "Each move of Retreat/Pursuit 1D"; the text names no retreat but a
+    retirement (Morale: "Unit retiring"; Charge Home Test: a Timid CO's men "retire 100mm").
+    Only a retiring unit's move took the 1D: the chart's half move back facing the enemy and
+    the timid CO's 100 mm took none. Reading K97: both are moves of Retreat, 1D each;
+    ``[options] forced_retire_chit = false`` gives the old way."""
+    g, _ = _failed(tmp_path / "a", 5)
+    out = g.perform("move", {"unit": "F1", "mode": "retire"}, [0, 3])
+    assert out.message.endswith("+1D (retire move 1D)") and g.state.unit("F1").disorder == 1
+    h, _ = _failed(tmp_path / "b", 5, {"options": {"forced_retire_chit": False}})
+    h.perform("move", {"unit": "F1", "mode": "retire"}, [0, 3])
+    assert h.state.unit("F1").disorder == 0
+    k = _timid_charge(tmp_path / "c", "alive")
+    out = k.perform("charge_home", {"unit": "F1"}, [99])
+    assert out.message == "F1 retires 100mm; +1D (a retirement is a retreat move: reading K97)"
+    assert k.state.unit("F1").disorder == 1

@@ -938,8 +938,15 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
         res_note, _ = rules_move_collisions(state, u, kw)
         # reading K95: the retirement is a move the unit makes, its distance added to the
         # turn's move (Disorder's "Unit moving over 1/2 and Musician dead 1D", as K93's charge)
-        kw["moved_mm"] = u.moved_mm + retired_mm(u, kw, mm)
+        went = retired_mm(u, kw, mm)
+        kw["moved_mm"] = u.moved_mm + went
+        # reading K97: the retirement is a move of Retreat (Disorder: "Each move of
+        # Retreat/Pursuit 1D"; the text names no retreat but a retirement)
+        n = state.config.disorder.retreat_move
         ch.unit(ChargeHomeFailed, u.id, f"fails to charge home: {res}", **kw)
+        if went > 0 and n and state.config.options.forced_retire_chit and not u.skirmishing:
+            ch.unit(Disordered, u.id, "retreat move", disorder=ch.state.unit(u.id).disorder + n)
+            res_note += f"; +{n}D (a retirement is a retreat move: reading K97)"
         res_note += musician_chits(ch, u, kw)
     elif u.kind == "infantry" and u.grade in GRADES[:3]:
         res = fail.infantry_ABC
