@@ -1743,6 +1743,58 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         '        kw.pop("collided", None)\n',
         "Kuryakin: (the same) skirmishers ridden down run into nothing",
     ),
+    (
+        "88067d2:K96",
+        "vedette/rules/solo_napoleonic/morale.py",
+        "    flow.after_morale(ch, u.id, False)\n    called: list[str] = []\n",
+        "    flow.after_morale(ch, u.id, False)\n    called: list[str] = []\n"
+        "    if new_status != u.status and new_status in ('routing', 'retiring') and"
+        " u.formation_target is not None:\n"
+        "        ch.unit(__import__('vedette.rules.solo_napoleonic.events', fromlist=['x'])"
+        ".FormationChanged, u.id, 'K96', formation_target=None, formation_quarters=0)\n",
+        "Kuryakin: a unit a morale result leaves retiring or routing abandons its formation"
+        " change (session 21, readings K94, K96)",
+    ),
+    (
+        "eb92868:K97",
+        "vedette/rules/solo_napoleonic/morale.py",
+        "fromlist=['x'])._k89_kw(state, u, kw)[0])\n    elif",
+        "fromlist=['x'])._k89_kw(state, u, kw)[0])\n"
+        "        _n97 = ch.state.unit(u.id)\n"
+        "        if not u.skirmishing and (u.x is None or (_n97.x, _n97.y) != (u.x, u.y)):\n"
+        "            ch.unit(__import__('vedette.rules.solo_napoleonic.events', fromlist=['x'])"
+        ".Disordered, u.id, 'K97', disorder=_n97.disorder + 1)\n"
+        "    elif",
+        "Kuryakin: a Timid CO's 100 mm retirement and the chart's half move back are moves of"
+        " Retreat, 1D (session 21, reading K97)",
+    ),
+    (
+        "eb92868:K97",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '(mode == "retire" and u.status == "retiring"):\n',
+        '(mode == "retire" and (u.status == "retiring" or u.bound == "retire_half")):\n',
+        "Kuryakin: (the same) the chart's half move back",
+    ),
+    (
+        "eb92868:K97:b",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '(mode == "retire" and u.status == "retiring"):\n',
+        '(mode == "retire" and (u.status == "retiring" or u.bound == "retire_half")):\n',
+        "Kuryakin: (on a baseline with rules_move_collisions) the chart's half move back is a"
+        " move of Retreat, 1D (session 21, reading K97)",
+    ),
+    (
+        "eb92868:K97:b",
+        "vedette/rules/solo_napoleonic/morale.py",
+        '        ch.unit(ChargeHomeFailed, u.id, f"fails to charge home: {res}", **kw)\n    elif',
+        '        ch.unit(ChargeHomeFailed, u.id, f"fails to charge home: {res}", **kw)\n'
+        "        _n97 = ch.state.unit(u.id)\n"
+        "        if not u.skirmishing and (u.x is None or (_n97.x, _n97.y) != (u.x, u.y)):\n"
+        "            ch.unit(__import__('vedette.rules.solo_napoleonic.events', fromlist=['x'])"
+        ".Disordered, u.id, 'K97', disorder=_n97.disorder + 1)\n"
+        "    elif",
+        "Kuryakin: (the same) a Timid CO's 100 mm retirement",
+    ),
 )
 #: ``BASE_FIXES`` keys written against a baseline's code as its ``BASE_FIX_DIFFS`` leave it (a
 #: later fix's version for a baseline given an earlier fix as its commits' diff, the text it

@@ -463,8 +463,8 @@ def test_the_default_result_chart_row_by_row(
         out = g.perform("move", moves[0], [0, 3])
         assert out.details["moved_mm"] == owed_mm
         # Disorder: 'Each move of Rout 2D. Each move of Retreat/Pursuit 1D': a rout 2D, the
-        # retirement in disorder 1D, the half move facing the enemy none (orderly)
-        assert g.state.unit("F1").disorder == {1: 2, 2: 2, 3: 1, 4: 1}.get(face, 0)
+        # retirement in disorder 1D, the half move facing the enemy 1D too (a retreat, K97)
+        assert g.state.unit("F1").disorder == {1: 2, 2: 2}.get(face, 1)
         assert owed(g) == []
 
 

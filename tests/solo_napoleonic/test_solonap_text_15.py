@@ -79,15 +79,16 @@ def test_a_timid_cos_retirement_counts_in_the_move_and_its_musician_chit(tmp_pat
     """Charge Home Test: infantry who fail "retire 100mm" when their CO is Timid; Disorder:
     "Unit moving over 1/2 and Musician dead 1D" (a charge's moves count, reading K93). The
     100 mm added nothing to the unit's move (30 mm) and gave no chit; now it is a move the unit
-    makes (reading K95): 130 mm, over half, so a dead musician costs 1D; a living one none."""
+    makes (reading K95): 130 mm, over half, so a dead musician costs 1D; a living one none
+    (and the retreat's 1D either way, reading K97)."""
     g = _timid_charge(tmp_path / "a", "dead")
     out = g.perform("charge_home", {"unit": "F1"}, [99])
     f1 = g.state.unit("F1")
-    assert out.message == "F1 retires 100mm; +1D (over half a move with the musician dead)"
-    assert (f1.moved_mm, f1.disorder, f1.y) == (130.0, 1, -70.0)
+    assert out.message.endswith("; +1D (over half a move with the musician dead)")
+    assert (f1.moved_mm, f1.disorder, f1.y) == (130.0, 2, -70.0)
     h = _timid_charge(tmp_path / "b", "alive")
     h.perform("charge_home", {"unit": "F1"}, [99])
-    assert (h.state.unit("F1").moved_mm, h.state.unit("F1").disorder) == (130.0, 0)
+    assert (h.state.unit("F1").moved_mm, h.state.unit("F1").disorder) == (130.0, 1)
 
 
 # == Victory (none in the text): the house rule's army break shown, not played (reading K56) =====

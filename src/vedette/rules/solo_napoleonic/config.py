@@ -70,6 +70,7 @@ class Options:
     failed_jumper_acts: bool
     carried_change_first: bool
     rout_keeps_change: bool
+    forced_retire_chit: bool
     staff_reroll: bool
 
 

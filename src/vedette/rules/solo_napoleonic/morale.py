@@ -293,8 +293,8 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
     )
     flow.after_morale(ch, u.id, False)
     called: list[str] = []
-    if new_status == "routing" != u.status and u.formation_target is not None:
-        called.append(drop_change(ch, u))
+    if new_status != u.status and new_status in SEVERED and u.formation_target is not None:
+        called.append(drop_change(ch, u, new_status))
     if ch.state.unit(u.id).status == "routing" and u.status != "routing":
         reach = state.config.options.friends_routing_range_mm
         for o in state.units:
@@ -312,20 +312,26 @@ def morale(state: State, req: rq.MoraleFacts, dice: DiceSource) -> Outcome:
     )
 
 
-def drop_change(ch: Changes, u: Unit) -> str:
+def drop_change(ch: Changes, u: Unit, status: str) -> str:
     """Reading K94 (Morale: a routing unit runs, Disorder: "Each move of Rout 2D"; Formation
     Changing: "some units have to carry a change into the next turn"; what a rout does to a
     change under way: not stated): a unit that routs abandons the formation change it is making
     (it stays in its old formation), so the turn's end gives it no "Formation Incomplete" chit
-    every turn until it rallies. ``[options] rout_keeps_change = true``: the change stays under
-    way (the chit each turn end), to be gone on with once the unit has rallied. The words."""
+    every turn until it rallies. Reading K96: a unit the result leaves retiring (a full move
+    away in disorder, must rally: like a routing unit it only retires or rallies) abandons it
+    too; a half move back facing the enemy leaves the unit steady and its change under way.
+    ``[options] rout_keeps_change = true``: the change stays under way (the chit each turn
+    end), to be gone on with once the unit has rallied. The words."""
+    k = "K94" if status == "routing" else "K96"
     if ch.state.config.options.rout_keeps_change:
-        return f"its change to {u.formation_target} stays under way (reading K94)"
-    why = "routs: its formation change is abandoned (reading K94)"
+        return f"its change to {u.formation_target} stays under way (reading {k})"
+    why = f"{SEVERED[status]}: its formation change is abandoned (reading {k})"
     ch.unit(FormationChanged, u.id, why, formation_target=None, formation_quarters=0)
-    return f"its change to {u.formation_target} is abandoned: it stays in {u.formation} (K94)"
+    return f"its change to {u.formation_target} is abandoned: it stays in {u.formation} ({k})"
 
 
+#: the statuses a morale result leaves that abandon a change under way (K94, K96), and the words
+SEVERED = {"routing": "routs", "retiring": "retires in disorder"}
 #: how severe a status is: a later morale result never makes it milder
 SEVERITY = {"steady": 0, "retiring": 1, "routing": 2, "eliminated": 3}
 #: what a morale result may bind (the table's ``bind``)
@@ -932,8 +938,15 @@ def charge_home(state: State, req: rq.ChargeHome, dice: DiceSource) -> Outcome:
         res_note, _ = rules_move_collisions(state, u, kw)
         # reading K95: the retirement is a move the unit makes, its distance added to the
         # turn's move (Disorder's "Unit moving over 1/2 and Musician dead 1D", as K93's charge)
-        kw["moved_mm"] = u.moved_mm + retired_mm(u, kw, mm)
+        went = retired_mm(u, kw, mm)
+        kw["moved_mm"] = u.moved_mm + went
+        # reading K97: the retirement is a move of Retreat (Disorder: "Each move of
+        # Retreat/Pursuit 1D"; the text names no retreat but a retirement)
+        n = state.config.disorder.retreat_move
         ch.unit(ChargeHomeFailed, u.id, f"fails to charge home: {res}", **kw)
+        if went > 0 and n and state.config.options.forced_retire_chit and not u.skirmishing:
+            ch.unit(Disordered, u.id, "retreat move", disorder=ch.state.unit(u.id).disorder + n)
+            res_note += f"; +{n}D (a retirement is a retreat move: reading K97)"
         res_note += musician_chits(ch, u, kw)
     elif u.kind == "infantry" and u.grade in GRADES[:3]:
         res = fail.infantry_ABC
