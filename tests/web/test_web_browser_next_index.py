@@ -119,7 +119,11 @@ def test_with_own_dice_the_index_keeps_its_room(
         page: Any = pg
         errors = open_game(page, live_server, "index-own")
         page.tap("#next li.first .open-choices .choice")
-        page.wait_for_selector(".dice-pad", state="hidden")  # (the step's dice known: none)
+        # (the step's dice known, none: its odds answered, then the pad put away)
+        page.wait_for_function(
+            "() => document.querySelector('#odds').innerText.includes('no dice')"
+        )
+        page.wait_for_selector(".dice-pad", state="hidden")
         groups = page.locator(GROUPS)
         assert groups.count() >= 6
         assert all(
