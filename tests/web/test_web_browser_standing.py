@@ -28,6 +28,12 @@ AFTER = (
     "French 1 of 2 units routing or lost (breaks at 1): BROKEN;"
     " Allies 0 of 2 units routing or lost (breaks at 1)"
 )
+#: the folded line: every side's count at a glance (``standing["short"]``; its break point
+#: and the rule on a tap)
+SHORT_BEFORE = "French 0/2 lost · Allies 0/2 lost"
+SHORT_AFTER = "French 1/2 lost, BROKEN · Allies 0/2 lost"
+#: the line's whole text, as its title gives it (the folded short form is another span)
+TITLE = "t => document.querySelector('#standing').title === t"
 
 
 def ready(db: Path, name: str) -> Game:
@@ -62,26 +68,32 @@ def test_the_army_morale_line_heads_next_and_follows_a_rout(
         page.wait_for_selector("#next .next-item")
         line = page.locator("#standing")
         assert line.is_visible()
-        assert line.text_content() == f"{LABEL} {BEFORE}"
-        assert line.locator("*").evaluate_all("es => es.map(e => e.tagName)") == ["SPAN", "SPAN"]
+        assert line.get_attribute("title") == f"{LABEL} {BEFORE}"
+        assert line.locator("*").evaluate_all("es => es.map(e => e.tagName)") == ["SPAN"] * 3
         # above the Next list, one line (the list and the dice keep their room), a tap unfolds it
         box, first = line.bounding_box(), page.locator("#next .next-item").first.bounding_box()
         assert box["y"] + box["height"] <= first["y"] + 1
         assert box["height"] < 24, box
         assert page.locator("#standing .standing-label").is_hidden()  # (the counts first)
-        assert line.inner_text().startswith("French 0 of 2")
+        # folded: both sides' counts whole, on the one line (not cut by its ellipsis)
+        assert line.inner_text() == SHORT_BEFORE
+        assert line.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), line.evaluate(
+            "e => [e.scrollWidth, e.clientWidth]"
+        )
         line.tap() if where == "phone" else line.click()
         assert page.locator("#standing .standing-label").is_visible()
+        assert line.inner_text() == f"{LABEL} {BEFORE}"
         assert line.bounding_box()["height"] > box["height"]
+        line.tap() if where == "phone" else line.click()  # (folded again for the rest)
         # F1 fails a morale test and routs (99 on the d100): its side is past the break
         text = act(page, "morale", dice="99 1", unit="F1")
         assert "rout" in text.lower(), text
-        page.wait_for_function(
-            "t => document.querySelector('#standing').textContent === t", arg=f"{LABEL} {AFTER}"
-        )
+        page.wait_for_function(TITLE, arg=f"{LABEL} {AFTER}")
+        assert line.inner_text() == SHORT_AFTER
         page.reload()
         page.wait_for_selector("#next .next-item")
-        assert line.text_content() == f"{LABEL} {AFTER}"  # (the page as it loads: the same)
+        assert line.get_attribute("title") == f"{LABEL} {AFTER}"  # (as it loads: the same)
+        assert line.inner_text() == SHORT_AFTER
         assert not errors, errors
 
 
@@ -105,5 +117,6 @@ def test_the_line_is_text_not_markup(page: Any, live_server: str, live_db: Path)
     page.goto(f"{live_server}/games/standing-xss")
     page.wait_for_selector("#next .next-item")
     assert f"{bad} 0 of 1 units routing or lost" in page.locator("#standing").text_content()
+    assert page.locator("#standing").inner_text().startswith(f"{bad} 0/1")  # (the short form)
     assert page.locator("#standing img").count() == 0
     assert page.evaluate("() => window.__hit") is None

@@ -80,11 +80,16 @@ def standing(state: Any) -> dict[str, Any]:
         + (": BROKEN" if d["broken"] else "")
         for s, d in sides.items()
     )
+    short = " · ".join(  # (the web's folded line: every side's count at a glance)
+        f"{s} {d['lost']}/{d['units']} lost" + (", BROKEN" if d["broken"] else "")
+        for s, d in sides.items()
+    )
     return {
         "rule": "house rule [battle_end] (reading K56): not an end in a played game",
         "break_fraction": fraction,
         "sides": sides,
         "text": f"army morale (house rule, reading K56; the game goes on): {words}",
+        "short": short,
     }
 
 

@@ -490,10 +490,15 @@ function initGame() {
     const text = standing ? String(standing.text || "") : "";
     p.hidden = !text;
     const cut = text.indexOf(": ") + 1;
+    // folded: the short form where the ruleset gives one (every side's count at a glance),
+    // else the words' start; a tap shows the whole text
+    const short = standing && standing.short ? String(standing.short) : "";
     p.replaceChildren(
+      ...(short ? [el("span", { class: "standing-short" }, short)] : []),
       ...(cut > 0 ? [el("span", { class: "standing-label" }, text.slice(0, cut) + " ")] : []),
       el("span", { class: "standing-words" }, text.slice(cut).trim())
     );
+    p.classList.toggle("has-short", !!short);
     p.title = text;
   }
   document.getElementById("standing")?.addEventListener("click", (e) => {
