@@ -540,18 +540,7 @@ def judged(
                 raise  # a defect (a missing module, a bug): never a silently dropped offer
             why = f"internal error: {type(e).__name__}: {e}"
             return replace(t, refused=why) if owed else None
-        return Todo(
-            t.procedure,
-            t.request,
-            t.text,
-            t.rule,
-            t.owed,
-            t.obligation,
-            t.open,
-            typed,
-            t.refused,
-            t.free,
-        )
+        return replace(t, typed=typed)
     fields = list(t.open)
     # a free field is judged at its first choice only, and keeps all of them (Todo.free)
     choices = [tuple(t.open[f])[: 1 if f in t.free else None] for f in fields]
@@ -592,18 +581,7 @@ def judged(
     opened = {
         f: tuple(t.open[f]) if f in t.free else tuple(k) for f, k in zip(fields, kept, strict=True)
     }
-    return Todo(
-        t.procedure,
-        t.request,
-        t.text,
-        t.rule,
-        t.owed,
-        t.obligation,
-        opened,
-        t.typed,
-        t.refused,
-        t.free,
-    )
+    return replace(t, open=opened)
 
 
 #: parsed requests and their logged form, by procedure object and request (each value with its
