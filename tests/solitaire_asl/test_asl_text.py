@@ -353,6 +353,27 @@ def test_4_6_2_a_dummy_stack_entering_is_no_unit(tmp_path: Path) -> None:
     assert [o.id for o in g.obligations()] == ["minefield:M1"]
 
 
+def test_4_6_2_a_dummy_stack_s_entry_opens_no_exchange_in_a_later_phase_either(
+    tmp_path: Path,
+) -> None:
+    """4.6.2 (reading A35): the exchange belongs to a unit's entry. A dummy stack that entered
+    in an earlier phase opens none later either: typed in the next phase, or a player turn
+    later, it is refused, naming the rule and the dummy; a real unit entering afterwards
+    (in a later phase) opens it again."""
+    g = sample(tmp_path)
+    goto(g, "MPh", GE)
+    g.perform("move", {"stack": "G2", "to": "4R4"})  # the German dummy stack, into M1's hex
+    goto(g, "RtPh", GE)  # a later phase of the same player turn
+    refused(g, "minefield", {"entered": "M1", "other": "M2"}, [1, 1], "4.6.2", "A35", "G2")
+    goto(g, "MPh", RU)  # the next player turn
+    refused(g, "minefield", {"entered": "4R4", "other": "M2"}, [1, 1], "4.6.2", "A35", "G2")
+    goto(g, "MPh", GE)  # a game turn later, the real squad and leader move in
+    g.perform("move", {"stack": "G1", "to": "4R4"})
+    assert [o.id for o in g.obligations()] == ["minefield:M1"]
+    out = g.perform("minefield", {"entered": "M1", "other": "M2"}, faces=[1, 1])
+    assert "M1" in out.message and g.obligations() == ()
+
+
 def test_4_6_2_reading_a35_dummies_may_enter_by_house_rule(tmp_path: Path) -> None:
     """Reading A35 is data: ``[minefield] dummies_enter = true`` offers the exchange to a dummy
     stack entering as well."""
