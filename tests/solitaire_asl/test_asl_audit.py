@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.seeds.test_asl_examples import PILLBOX_AND_CAVE
 from tests.solitaire_asl.test_asl_flow import GE, RU, game, goto, refused, sample
 from vedette.engine import Game, Store
 from vedette.errors import VedetteError
@@ -308,16 +309,7 @@ def test_2_5_a_cave_without_a_stated_tem_is_the_text_s_1_4_6_cave(tmp_path: Path
     example written without the cave's TEM gave a final 0 and "-3". Now +4."""
     g = game(
         tmp_path,
-        [
-            {
-                "id": "P1",
-                "location": "4P5",
-                "status": "potential_dummy",
-                "position": "pillbox",
-                "counters": ["4-4-8"],
-            },
-            {"id": "D1", "location": "4Q6", "status": "dummy", "dummies": 2, "position": "cave"},
-        ],
+        PILLBOX_AND_CAVE,
         fortifications=[
             {"id": "F1", "kind": "pillbox", "location": "4P5", "tem": 5},
             {"id": "F2", "kind": "cave", "location": "4Q6"},
