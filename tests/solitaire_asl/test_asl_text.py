@@ -534,7 +534,8 @@ def test_6_1_reading_a42_a_moved_weapon_keeps_its_location_by_house_rule(tmp_pat
 
 
 def test_6_1_reading_a49_each_shot_of_a_weapon_throws_its_die(tmp_path: Path) -> None:
-    """6.1: the third die goes with "each time that unit fires", one die a shot. How many
+    """6.1: the third die goes with "each time that unit fires", one die a shot (not one
+    weapon twice on one die). How many
     shots a weapon has in a phase (ROF, Defensive First Fire at several moving units) is
     ASL's, not counted by vedette: a weapon that keeps its ROF fires again in the same phase
     and throws again, at the same target or another, until a location is determined; then
@@ -543,6 +544,8 @@ def test_6_1_reading_a49_each_shot_of_a_weapon_throws_its_die(tmp_path: Path) ->
     goto(g, "MPh", GE)  # the Russian DP (r2, 4P5): Defensive First Fire at the moving Germans
     g.perform("boresight", {"weapons": ["r2"], "target": "4S7"}, faces=[4])
     assert [t.request["weapons"] for t in g.todo() if t.procedure == "boresight"] == [["r2"]]
+    # one die a shot: a weapon is not named twice on one die (6.3)
+    refused(g, "boresight", {"weapons": ["r2", "r2"], "target": "4S7"}, [1], "twice")
     g.perform("boresight", {"weapons": ["r2"], "target": "4S7"}, faces=[5])  # ROF kept
     g.perform("boresight", {"weapons": ["r2"], "target": "4R4"}, faces=[2])  # and again
     assert weapon(g, "r2").boresight == "4R4"
