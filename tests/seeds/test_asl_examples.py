@@ -124,19 +124,25 @@ def test_2_5_example_2_with_two_previous_shifts_final_14() -> None:
 
 
 # -- 2.5, third example -------------------------------------------------------------------------
+#: the 4-4-8 in its pillbox (4P5) and the dummy stack of 2 in its cave (4Q6)
+PILLBOX_AND_CAVE: list[dict[str, Any]] = [
+    {
+        "id": "P1",
+        "location": "4P5",
+        "status": "potential_dummy",
+        "position": "pillbox",
+        "counters": ["4-4-8"],
+    },
+    {"id": "D1", "location": "4Q6", "status": "dummy", "dummies": 2, "position": "cave"},
+]
+
+
 def test_2_5_example_3_pillbox_and_cave_final_minus_1() -> None:
     """4-4-8 in a 1+5+7 pillbox, dummy stack of 2 in a 1+4+6 cave, neither in LOS: DR 3, -4
     (worst TEM: the cave's, sign reversed) = -1: allowed, and no +1 for later shifts."""
     s = make(
         [
-            {
-                "id": "P1",
-                "location": "4P5",
-                "status": "potential_dummy",
-                "position": "pillbox",
-                "counters": ["4-4-8"],
-            },
-            {"id": "D1", "location": "4Q6", "status": "dummy", "dummies": 2, "position": "cave"},
+            *PILLBOX_AND_CAVE,
             {"id": "P2", "location": "4A1", "status": "potential_dummy", "counters": ["4-4-8"]},
             {"id": "D2", "location": "4C1", "status": "dummy", "dummies": 2},
         ],

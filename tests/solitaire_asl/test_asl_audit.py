@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.seeds.test_asl_examples import PILLBOX_AND_CAVE
 from tests.solitaire_asl.test_asl_flow import GE, RU, game, goto, refused, sample
 from vedette.engine import Game, Store
 from vedette.errors import VedetteError
@@ -298,3 +299,24 @@ def test_2_4_reading_a41_concealment_terrain_by_kind_is_data(tmp_path: Path) -> 
             seed=1,
             house_rules={"terrain_tem": {"marsh": "deep"}},
         )
+
+
+# == session 22 audit (helper A9): the numbers of the text against the data ======================
+def test_2_5_a_cave_without_a_stated_tem_is_the_text_s_1_4_6_cave(tmp_path: Path) -> None:
+    """2.5, third example: a 4-4-8 in a 1+5+7 pillbox and a dummy stack of 2 in a "1+4+6 cave",
+    neither in enemy LOS: DR 3, "-4 (worst TEM of cave with sign reversed)", final -1. The one
+    cave of the text has TEM +4; a cave set up without a TEM took +3 from the data, so the same
+    example written without the cave's TEM gave a final 0 and "-3". Now +4."""
+    g = game(
+        tmp_path,
+        PILLBOX_AND_CAVE,
+        fortifications=[
+            {"id": "F1", "kind": "pillbox", "location": "4P5", "tem": 5},
+            {"id": "F2", "kind": "cave", "location": "4Q6"},
+        ],
+    )
+    goto(g, "MPh")
+    out = g.perform("shift", {"a": "P1", "b": "D1"}, faces=[1, 2])
+    r = out.rolls[0]
+    assert (r.natural, r.final, r.row) == (3, -1, "free")  # type: ignore[union-attr]
+    assert "-4 (worst TEM +4: cave 4Q6)" in r.line()

@@ -353,6 +353,27 @@ def test_4_6_2_a_dummy_stack_entering_is_no_unit(tmp_path: Path) -> None:
     assert [o.id for o in g.obligations()] == ["minefield:M1"]
 
 
+def test_4_6_2_a_dummy_stack_s_entry_opens_no_exchange_in_a_later_phase_either(
+    tmp_path: Path,
+) -> None:
+    """4.6.2 (reading A35): the exchange belongs to a unit's entry. A dummy stack that entered
+    in an earlier phase opens none later either: typed in the next phase, or a player turn
+    later, it is refused, naming the rule and the dummy; a real unit entering afterwards
+    (in a later phase) opens it again."""
+    g = sample(tmp_path)
+    goto(g, "MPh", GE)
+    g.perform("move", {"stack": "G2", "to": "4R4"})  # the German dummy stack, into M1's hex
+    goto(g, "RtPh", GE)  # a later phase of the same player turn
+    refused(g, "minefield", {"entered": "M1", "other": "M2"}, [1, 1], "4.6.2", "A35", "G2")
+    goto(g, "MPh", RU)  # the next player turn
+    refused(g, "minefield", {"entered": "4R4", "other": "M2"}, [1, 1], "4.6.2", "A35", "G2")
+    goto(g, "MPh", GE)  # a game turn later, the real squad and leader move in
+    g.perform("move", {"stack": "G1", "to": "4R4"})
+    assert [o.id for o in g.obligations()] == ["minefield:M1"]
+    out = g.perform("minefield", {"entered": "M1", "other": "M2"}, faces=[1, 1])
+    assert "M1" in out.message and g.obligations() == ()
+
+
 def test_4_6_2_reading_a35_dummies_may_enter_by_house_rule(tmp_path: Path) -> None:
     """Reading A35 is data: ``[minefield] dummies_enter = true`` offers the exchange to a dummy
     stack entering as well."""
@@ -510,6 +531,26 @@ def test_6_1_reading_a42_a_moved_weapon_keeps_its_location_by_house_rule(tmp_pat
     g.perform("move", {"stack": "G1", "to": "4A7"})
     assert weapon(g, "mg").boresight_location == "4A1"
     assert "bore sighted: 4A1" in g.render()
+
+
+def test_6_1_reading_a49_each_shot_of_a_weapon_throws_its_die(tmp_path: Path) -> None:
+    """6.1: the third die goes with "each time that unit fires", one die a shot (not one
+    weapon twice on one die). How many
+    shots a weapon has in a phase (ROF, Defensive First Fire at several moving units) is
+    ASL's, not counted by vedette: a weapon that keeps its ROF fires again in the same phase
+    and throws again, at the same target or another, until a location is determined; then
+    its die is refused (reading A49)."""
+    g = sample(tmp_path)
+    goto(g, "MPh", GE)  # the Russian DP (r2, 4P5): Defensive First Fire at the moving Germans
+    g.perform("boresight", {"weapons": ["r2"], "target": "4S7"}, faces=[4])
+    assert [t.request["weapons"] for t in g.todo() if t.procedure == "boresight"] == [["r2"]]
+    # one die a shot: a weapon is not named twice on one die (6.3)
+    refused(g, "boresight", {"weapons": ["r2", "r2"], "target": "4S7"}, [1], "twice")
+    g.perform("boresight", {"weapons": ["r2"], "target": "4S7"}, faces=[5])  # ROF kept
+    g.perform("boresight", {"weapons": ["r2"], "target": "4R4"}, faces=[2])  # and again
+    assert weapon(g, "r2").boresight == "4R4"
+    assert not [t for t in g.todo() if t.procedure == "boresight"]
+    refused(g, "boresight", {"weapons": ["r2"], "target": "4S7"}, [1], "O'Leary 6.1", "4R4")
 
 
 # == 7.1: one pre-registration die per AR placed ==

@@ -27,6 +27,7 @@ from vedette.rules.solitaire_asl.events import (
 )
 from vedette.rules.solitaire_asl.flow import FLOW
 from vedette.rules.solitaire_asl.model import Fortification, Minefield, State
+from vedette.rules.solitaire_asl.turn import phase_title
 
 
 # -- folds: what a kind's own facts add to its changes (the core's one fold) --------------------
@@ -141,6 +142,10 @@ def fold_moved(state: State, e: StackMoved) -> State:
     # the stack that moved (a split: the part that moved off) has begun its own phase (5.1)
     went = tuple(x.id for x in s.stacks if x.location == e.to and state.stack(x.id) != x)
     s = replace(s, moved_now=(*s.moved_now, *went))
+    if not s.config.minefield.dummies_enter and any(
+        m.location == e.to and not m.revealed for m in s.minefields
+    ):
+        s = _entered(s, e.to)
     if not s.config.minefield.dummies_enter and not any(
         x.counters
         for x in s.stacks
@@ -154,6 +159,17 @@ def fold_moved(state: State, e: StackMoved) -> State:
             if others:
                 add.append(minefield_offer(m, e.stack, others))
     return _owe(s, add) if add else s
+
+
+def _entered(state: State, to: str) -> State:
+    """Index who entered ``to`` (an unrevealed minefield's location) as last seen: if nothing
+    that moved in this phase is a unit (concealment counters alone), no exchange is open there
+    in this phase or a later one (4.6.2, reading A35), until a unit is seen entering."""
+    came = [x for x in state.stacks if x.location == to and x.id in state.moved_now]
+    kept = tuple(d for d in state.dummy_entered if d[0] != to)
+    if not any(x.counters for x in came):
+        kept += ((to, ", ".join(x.id for x in came), phase_title(state)),)
+    return replace(state, dummy_entered=kept) if kept != state.dummy_entered else state
 
 
 #: the kinds of the steps done "immediately following" a shift (2.3, 4.4, 4.4.1, 4.4.2): doing

@@ -59,16 +59,18 @@ def plan_minefield(
             "O'Leary 4.6.5", "hidden minefields exchange only with hidden ones, known with known"
         )
     require_window(state, e.side, Op.MINEFIELD)
-    came = [x for x in state.stacks if x.location == e.location and x.id in state.moved_now]
-    if came and not config.minefield.dummies_enter and not any(x.counters for x in came):
-        # 4.6.2 "whenever any unit enters": what moved in this phase is concealment counters
-        # alone, no unit, so it opens no exchange; todo offers none either (reading A35). An
-        # entry the referee did not see (nothing moved in) is the player's to state.
-        dummies = ", ".join(x.id for x in came)
+    seen = next((d for d in state.dummy_entered if d[0] == e.location), None)
+    if seen is not None and not config.minefield.dummies_enter:
+        # 4.6.2 "whenever any unit enters": the latest entry seen there, in this phase or an
+        # earlier one, was by concealment counters alone, no unit: it opens no exchange; todo
+        # offers none either (reading A35). A location nobody was seen entering is the
+        # player's to state (a unit moved on the table only).
+        where, who, when = seen
         raise RuleViolation(
             "O'Leary 4.6.2",
-            f"only dummy stacks entered {e.location} ({dummies}): a dummy stack is no unit and"
-            " opens no minefield exchange (reading A35; house rule [minefield] dummies_enter)",
+            f"the last entry into {where} was by dummy stacks alone ({who}, {when}): a dummy"
+            " stack is no unit and opens no minefield exchange (reading A35; house rule"
+            " [minefield] dummies_enter); record a unit's entry since with 'move'",
         )
     # reading A8: the entered location counts as in enemy LOS because the entering enemy unit
     # is there; when only units of the minefield's own side are there, the one that entered is

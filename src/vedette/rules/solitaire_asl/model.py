@@ -476,6 +476,11 @@ class State:
     #: OBA modules whose AR has had its pre-registration die this phase: the AR may not be
     #: shifted after the die, so no second die until a later phase (7.1, reading A44)
     ar_now: tuple[str, ...] = ()
+    #: (location, stacks, phase) of each location with an unrevealed minefield whose latest
+    #: entry seen (``move``) was by concealment counters alone: no unit entered, so no exchange
+    #: is open there (4.6.2, reading A35) in that phase or any later one, until a unit enters
+    #: (one entry per location: it does not grow with the game's age)
+    dummy_entered: tuple[tuple[str, str, str], ...] = ()
     removed: tuple[str, ...] = ()  # ids of stacks/counters taken off the board
     options: Mapping[str, Any] = field(default_factory=dict)
     #: the rule data read once (shipped data and house rules; config.py)
