@@ -12,7 +12,7 @@ from tests.acceptance.test_accept_nab import T, amap, fr, ru
 from vedette.rules.napoleon_at_bay import reach
 
 
-def two_contacts(tmp_path: Path, variant: str = "final") -> T:
+def two_contacts(tmp_path: Path, variant: str = "final", **options: object) -> T:
     """F1 moves A0705 -> A0905, entering the ZOCs of R1 (A1005) and R2 (A1004) at once; the
     two Russian forces touch, so each is the other's closest supporting force (1 MP)."""
     t = T(
@@ -23,6 +23,7 @@ def two_contacts(tmp_path: Path, variant: str = "final") -> T:
             ru("R2", "A1004", infantry=2),
         ],
         variant=variant,
+        **options,
     )
     t.move("F1", "A0905")
     assert [o.id for o in t.game.obligations()] == ["fix:F1:R1", "fix:F1:R2"]
@@ -171,16 +172,7 @@ def test_a24_option_rolls_the_owed_fixing_of_a_force_the_first_fixing_fixed(
     """Reading A24, ``owed_fixing_lapses=false`` (release 0.2's way, the option an import of a
     0.2 game takes): R2, brought in fixed by R1's fixing, still owes its own fixing, which
     rolls and switches it out with R1 (Herman (1): each entry into a ZOC owes its roll)."""
-    t = T(
-        tmp_path,
-        [
-            fr("F1", "A0705", infantry=4),
-            ru("R1", "A1005", infantry=3),
-            ru("R2", "A1004", infantry=2),
-        ],
-        owed_fixing_lapses=False,
-    )
-    t.move("F1", "A0905")
+    t = two_contacts(tmp_path, owed_fixing_lapses=False)
     out = t.fix([6])
     assert t.hexes("R2") == ("A1005",) and "lapses" not in out.message
     assert [o.id for o in t.game.obligations()] == ["fix:F1:R2"]
