@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.acceptance.test_accept_nab import T, amap, fr, ru
+from vedette.engine import Game, Store
 from vedette.rules.napoleon_at_bay import reach
 
 
@@ -221,3 +222,39 @@ def test_a25_a_mover_next_to_the_contact_force_across_a_blocking_hexside(
     t.do("end_combat")
     t.move("F1", "A0706", path=["A0807", "A0806", "A0706"])
     assert [o.id for o in t.game.obligations()] == ["fix:F1:R1"]
+
+
+def test_a26_a_garrison_made_a_force_is_still_never_a_supporting_force(tmp_path: Path) -> None:
+    """Herman (3): "Garrison units, Bridge Trains, and Centers of Operation do not constitute a
+    force for this purpose" (the substitution). Reading A26: a house rule that makes garrisons
+    forces (``[pieces] garrison = { counts_as_force = true }``: they move, fix, are fixed and
+    count as an enemy force next to a contact force) still leaves them out as supporting
+    forces (``supports``): R2, two hexes away, is found in the contact hex, not the garrison
+    next to it; with ``supports = true`` too, the garrison is."""
+    scn = {
+        "scenario": {"title": "garrison", "series": "5x", "first": "Fr"},
+        "sides": {"Fr": "French", "Ru": "Russian"},
+        "map": amap(),
+        "forces": [
+            fr("F1", "A0705", infantry=4),
+            ru("R1", "A1005", infantry=3),
+            ru("RG", "A1105", infantry=1, kind="garrison"),
+            ru("R2", "A1205", infantry=2),
+        ],
+    }
+    for supports, found in ((None, "R2"), (True, "RG")):
+        garrison: dict[str, object] = {"counts_as_force": True}
+        if supports is not None:
+            garrison["supports"] = supports
+        g = Game.create(
+            Store(tmp_path / f"g{found}.db"),
+            "g",
+            "nab",
+            scn,
+            seed=1,
+            house_rules={"pieces": {"garrison": garrison}},
+        )
+        g.perform("move", {"force": "F1", "to": "A0905"})
+        out = g.perform("fix", {"moving": "F1", "contact": "R1"}, faces=[6])
+        assert out.details["chosen"] == found, out.message
+        assert g.state.pieces[found].hexes == ("A1005",)

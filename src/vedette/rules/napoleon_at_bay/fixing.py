@@ -216,7 +216,7 @@ def candidates_in_range(state: NabState, contact: Piece) -> list[Piece]:
     side, cid = contact.side, contact.id
     index = state.columns
     pieces = state.pieces
-    forces = state.config.force_kinds
+    forces = state.config.support_kinds  # (reading A26: the kinds of force that may support)
     seen: dict[str, Piece] = {}
     for h in contact.hexes:
         if index is None:  # (a small game keeps no index: each hex in range is probed)

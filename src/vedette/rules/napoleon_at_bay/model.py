@@ -137,6 +137,10 @@ class Config:
     mover_counts_adjacent: bool = False
     #: the simulator's end of a game ([battle_end] max_turns: an assumption, docs/rules)
     battle_turns: int = 12
+    #: Herman (3), reading A26: the kinds of force that may be a supporting force ("Garrison
+    #: units, Bridge Trains, and Centers of Operation do not constitute a force for this
+    #: purpose": ``[pieces.*] supports``)
+    support_kinds: frozenset[str] = frozenset({"force"})
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -296,6 +300,7 @@ def make_config(
     pieces = dict(data.get("pieces", {}))
     force_kinds = frozenset(k for k, v in pieces.items() if _bool(v.get("counts_as_force")))
     zoc_kinds = frozenset(k for k, v in pieces.items() if _bool(v.get("zoc")))
+    support_kinds = frozenset(k for k in force_kinds if _bool(pieces[k].get("supports", True)))
     texts = {
         k: check_template(v, TEXT_FIELDS.get(k, _FIXED), f"{src}: fixing.{k}")
         for k, v in fx.items()
@@ -349,6 +354,7 @@ def make_config(
         ),
         tie_die=_tie_die(options.get("tie_die", dict(data.get("movement", {})).get("tie_die"))),
         battle_turns=battle_end_turns(data, src),
+        support_kinds=support_kinds,
     )
 
 
