@@ -151,6 +151,10 @@ OPTION_SETS: dict[str, tuple[OptionSet, ...]] = {
         OptionSet("contact needs vedette", {"contact_needs_vedette_or_general": True}),
         OptionSet("moving loses fixed", {"moving_keeps_fixed": False}),
         OptionSet("one move per phase", {"one_move_per_phase": True}),
+        OptionSet(
+            "owed fixings kept, mover counts adjacent",
+            {"owed_fixing_lapses": False, "mover_counts_adjacent": True},
+        ),
         OptionSet("tie die dN, no vedette SP", {"tie_die": "dN", "vedette_strength": 0}),
         OptionSet(
             "draft, ZOC no stop, 2x",

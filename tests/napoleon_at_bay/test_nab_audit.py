@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from tests.acceptance.test_accept_nab import T, amap, fr, ru
+from vedette.engine import Game, Store
 from vedette.rules.napoleon_at_bay import reach
 
 
-def two_contacts(tmp_path: Path, variant: str = "final") -> T:
+def two_contacts(tmp_path: Path, variant: str = "final", **options: object) -> T:
     """F1 moves A0705 -> A0905, entering the ZOCs of R1 (A1005) and R2 (A1004) at once; the
     two Russian forces touch, so each is the other's closest supporting force (1 MP)."""
     t = T(
@@ -23,6 +24,7 @@ def two_contacts(tmp_path: Path, variant: str = "final") -> T:
             ru("R2", "A1004", infantry=2),
         ],
         variant=variant,
+        **options,
     )
     t.move("F1", "A0905")
     assert [o.id for o in t.game.obligations()] == ["fix:F1:R1", "fix:F1:R2"]
@@ -163,3 +165,96 @@ def test_draft_todo_and_combat_phase_do_not_cite_rule_5(tmp_path: Path) -> None:
         end = [x for x in t.game.todo() if x.procedure == "end_movement"]
         assert [x.rule for x in end] == [rule]
         assert words in t.do("end_movement").message
+
+
+def test_a24_option_rolls_the_owed_fixing_of_a_force_the_first_fixing_fixed(
+    tmp_path: Path,
+) -> None:
+    """Reading A24, ``owed_fixing_lapses=false`` (release 0.2's way, the option an import of a
+    0.2 game takes): R2, brought in fixed by R1's fixing, still owes its own fixing, which
+    rolls and switches it out with R1 (Herman (1): each entry into a ZOC owes its roll)."""
+    t = two_contacts(tmp_path, owed_fixing_lapses=False)
+    out = t.fix([6])
+    assert t.hexes("R2") == ("A1005",) and "lapses" not in out.message
+    assert [o.id for o in t.game.obligations()] == ["fix:F1:R2"]
+    out = t.fix([5], contact="R2")
+    assert out.message == "1d6=5, R2 and R1 switch places"
+    assert t.hexes("R2") == ("A1004",) and t.hexes("R1") == ("A1005",)
+    assert "owed_fixing_lapses=false" in t.game.render().splitlines()[0]
+
+
+def across_a_blocking_hexside(tmp_path: Path, **options: object) -> T:
+    """F1 in A0707 stands next to R1 (A0606) across an impassable hexside, which blocks R1's
+    ZOC; it steps to A0706, into R1's ZOC (a normal hexside)."""
+    m = amap(hexsides=[{"feature": "impassable", "pairs": [["A0606", "A0707"]]}])
+    forces = [
+        fr("F1", "A0707", infantry=4),
+        ru("R1", "A0606", infantry=3),
+        ru("R2", "A0608", infantry=2),
+    ]
+    t = T(tmp_path, forces, map_=m, **options)
+    assert "A0707" not in t.game.state.map.zoc("A0606")
+    return t
+
+
+def test_a25_a_mover_next_to_the_contact_force_across_a_blocking_hexside(
+    tmp_path: Path,
+) -> None:
+    """Herman (1): a contact force "that has no enemy force in its ZOC or adjacent to it".
+    Reading A25 (default): the moving force itself is not that enemy force, so its step from
+    beside R1 (across a hexside that blocks the ZOC) into the ZOC owes the fixing. With
+    ``mover_counts_adjacent=true`` it is: R1 already had an enemy adjacent, no fixing."""
+    t = across_a_blocking_hexside(tmp_path)
+    out = t.move("F1", "A0706")
+    assert [o.id for o in t.game.obligations()] == ["fix:F1:R1"], out.message
+    t = across_a_blocking_hexside(tmp_path, mover_counts_adjacent=True)
+    out = t.move("F1", "A0706")
+    assert t.game.obligations() == ()
+    assert "F1 itself, in A0707 before it entered the ZOC" in out.message
+    assert "mover_counts_adjacent" in out.message
+    t.refused("Herman (1)")  # no fixing to roll
+    # a mover that came from elsewhere owes it as before under the option
+    t = across_a_blocking_hexside(tmp_path, mover_counts_adjacent=True)
+    t.move("F1", "A0807")
+    t.do("end_movement")
+    t.do("end_combat")
+    t.do("end_movement")
+    t.do("end_combat")
+    t.move("F1", "A0706", path=["A0807", "A0806", "A0706"])
+    assert [o.id for o in t.game.obligations()] == ["fix:F1:R1"]
+
+
+def test_a26_a_garrison_made_a_force_is_still_never_a_supporting_force(tmp_path: Path) -> None:
+    """Herman (3): "Garrison units, Bridge Trains, and Centers of Operation do not constitute a
+    force for this purpose" (the substitution). Reading A26: a house rule that makes garrisons
+    forces (``[pieces] garrison = { counts_as_force = true }``: they move, fix, are fixed and
+    count as an enemy force next to a contact force) still leaves them out as supporting
+    forces (``supports``): R2, two hexes away, is found in the contact hex, not the garrison
+    next to it; with ``supports = true`` too, the garrison is."""
+    scn = {
+        "scenario": {"title": "garrison", "series": "5x", "first": "Fr"},
+        "sides": {"Fr": "French", "Ru": "Russian"},
+        "map": amap(),
+        "forces": [
+            fr("F1", "A0705", infantry=4),
+            ru("R1", "A1005", infantry=3),
+            ru("RG", "A1105", infantry=1, kind="garrison"),
+            ru("R2", "A1205", infantry=2),
+        ],
+    }
+    for supports, found in ((None, "R2"), (True, "RG")):
+        garrison: dict[str, object] = {"counts_as_force": True}
+        if supports is not None:
+            garrison["supports"] = supports
+        g = Game.create(
+            Store(tmp_path / f"g{found}.db"),
+            "g",
+            "nab",
+            scn,
+            seed=1,
+            house_rules={"pieces": {"garrison": garrison}},
+        )
+        g.perform("move", {"force": "F1", "to": "A0905"})
+        out = g.perform("fix", {"moving": "F1", "contact": "R1"}, faces=[6])
+        assert out.details["chosen"] == found, out.message
+        assert g.state.pieces[found].hexes == ("A1005",)

@@ -555,7 +555,8 @@ def game_import(file: str, name: str | None) -> None:
     text = read_text_file(file, 64 * 1024 * 1024)
     with shell().store() as st:
         g = Game.import_jsonl(st, text, name)
-        click.echo(f"imported {g.name!r}: {len(g.records)} events")
+        under = f" ({g.imported_under})" if g.imported_under else ""
+        click.echo(f"imported {g.name!r}: {len(g.records)} events{under}")
 
 
 @cmd_game.command("use")

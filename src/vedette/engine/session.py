@@ -21,7 +21,7 @@ import contextlib
 import json
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from vedette import __version__, rules
@@ -375,6 +375,9 @@ class Game:
         #: the action on top takes its state from here instead of folding again (:meth:`undo`)
         self._before: list[tuple[int, Any]] = []
         self._pending: Snapshot | None = None
+        #: an import's word on the rules it re-refereed the game by, when not today's
+        #: (``_as_played``): '' otherwise
+        self.imported_under = ""
         # read in one read transaction: a writer committing meanwhile (a server beside a CLI)
         # is not half seen; the caches it would write are written after it
         for _ in range(3):
@@ -965,6 +968,7 @@ class Game:
         records = [Record(**r) for r in check_records(rs, objs[1:], head.ruleset)]
         check_game_name(name or head.name)
         note = ""
+        note_under = ""
         if head.version < 2 or head.history:
             # an older release's export (or a game imported from one): kept as that release's
             # history, flagged, where today's referee gives it differently. The flag is the
@@ -975,7 +979,7 @@ class Game:
             if differs is not None:
                 note = f"history from release {release}, not re-refereed: {differs}"
         else:
-            referee(rs, records)
+            records, note_under = _as_played(rs, records, referee)
         try:  # must replay cleanly, and show, before it is stored
             state = replay(rs, records).state
             json.dumps(rs.state_json(state), default=str)
@@ -985,7 +989,34 @@ class Game:
         except Exception as e:
             raise GameError(f"export does not replay: {type(e).__name__}: {e}") from None
         store.import_game(str(name or head.name), rs.name, records, note=note)
-        return cls(store, str(name or head.name))
+        g = cls(store, str(name or head.name))
+        g.imported_under = note_under
+        return g
+
+
+def _as_played(
+    rs: Ruleset[Any], records: list[Record], referee: Callable[..., str | None]
+) -> tuple[list[Record], str]:
+    """The records to store, re-refereed by today's rules; failing that, by each of the
+    ruleset's earlier readings (``Ruleset.earlier_readings``: an older release's rules kept as an
+    option) the game does not set: the first under which every action re-referees equal is put
+    in its created record (how it is played on, shown and exported) and said. Nothing the file
+    says is trusted: the refusal under today's rules stands if none re-referees it."""
+    try:
+        referee(rs, records)
+        return records, ""
+    except GameError:
+        created = records[0]
+        options = dict(created.payload.get("options") or {})
+        for release, readings, what in rs.earlier_readings:
+            if any(k in options for k in readings):
+                continue
+            payload = {**created.payload, "options": {**options, **readings}}
+            again = [replace(created, payload=payload), *records[1:]]
+            if referee(rs, again, strict=False) is None:
+                given = " ".join(f"{k}={json.dumps(v)}" for k, v in readings.items())
+                return again, f"re-refereed as release {release} played it, {given}: {what}"
+        raise
 
 
 def _history_release(history: str) -> str:

@@ -377,6 +377,11 @@ class Ruleset(Generic[S]):
     #: showed (2 by 2's ``facts_held``): a saved action that has none of them, re-refereed on
     #: import, is compared without the referee's (engine/referee.py)
     added_events: ClassVar[frozenset[str]] = frozenset()
+    #: rules an earlier release played by that today's referee plays with an option:
+    #: (release, options, what the options keep). A saved game that today's rules refuse on
+    #: import, and that those options (none of which it sets) re-referee equal, is imported
+    #: with them recorded in its created record and said (engine/session.py)
+    earlier_readings: ClassVar[tuple[tuple[str, Mapping[str, Any], str], ...]] = ()
     #: the options a game played with the player's own dice (``--physical-dice``) takes
     #: unless the player gives them (stored in the game like any option given): the dice a
     #: player has at the table rather than the odd dice some cases would need

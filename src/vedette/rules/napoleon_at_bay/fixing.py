@@ -7,6 +7,7 @@ injected dice source.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -52,6 +53,20 @@ def began_inside(p: Piece, zone: set[str]) -> bool:
     n = len(p.hexes)
     start, via = p.came_from[:n], p.came_from[n:]
     return bool(set(start) & zone) and all(h in zone for h in via)
+
+
+def entered_from(p: Piece, zone: set[str]) -> tuple[str, ...]:
+    """Reading A25: where ``p`` stood just before its latest move last entered ``zone`` (its
+    start hexes when the first step entered it, else the lead's hex before that step); ()
+    when the move never entered it. (``came_from``: the hexes it began in, then its lead's
+    path; the hexes it ends in come last.)"""
+    n = len(p.hexes)
+    stands = [p.came_from[:n], *((h,) for h in p.came_from[n:]), p.hexes]
+    out: tuple[str, ...] = ()
+    for before, now in itertools.pairwise(stands):
+        if set(now) & zone and not set(before) & zone:
+            out = tuple(before)
+    return out
 
 
 def adjacent_to_enemy(state: NabState, p: Piece) -> bool:
@@ -131,6 +146,18 @@ def check_eligible(
                 f"{contact.id} ({contact.name}) already has an enemy force adjacent"
                 f" ({', '.join(o.id for o in adj)})",
             )
+        # reading A25: "or adjacent to it" read to count the moving force itself, next to the
+        # contact force (across a hexside that blocks its ZOC) when it entered the ZOC
+        if state.config.mover_counts_adjacent:
+            near = adjacent_of(state, contact)
+            stood = [h for h in entered_from(moving, czoc) if h in near]
+            if stood:
+                raise RuleViolation(
+                    R1,
+                    f"{contact.id} ({contact.name}) already had an enemy force adjacent:"
+                    f" {moving.id} itself, in {','.join(stood)} before it entered the ZOC"
+                    " (option mover_counts_adjacent, A25)",
+                )
     return moving, contact
 
 
@@ -189,7 +216,7 @@ def candidates_in_range(state: NabState, contact: Piece) -> list[Piece]:
     side, cid = contact.side, contact.id
     index = state.columns
     pieces = state.pieces
-    forces = state.config.force_kinds
+    forces = state.config.support_kinds  # (reading A26: the kinds of force that may support)
     seen: dict[str, Piece] = {}
     for h in contact.hexes:
         if index is None:  # (a small game keeps no index: each hex in range is probed)

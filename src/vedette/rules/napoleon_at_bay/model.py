@@ -129,8 +129,18 @@ class Config:
     #: reading A22 (the series' movement): a force moves once in its side's movement phase
     #: (false: it may move again, e.g. back into a screen's ZOC it left, and roll again)
     one_move_per_phase: bool = False
+    #: Herman (2), reading A24: an owed fixing whose contact force another fixing of the same
+    #: move has fixed lapses (false: release 0.2's way, it is still rolled)
+    owed_fixing_lapses: bool = True
+    #: reading A25: the moving force itself, adjacent to the contact force when it entered the
+    #: ZOC (across a ZOC-blocking hexside), counts as an enemy force adjacent (Herman (1))
+    mover_counts_adjacent: bool = False
     #: the simulator's end of a game ([battle_end] max_turns: an assumption, docs/rules)
     battle_turns: int = 12
+    #: Herman (3), reading A26: the kinds of force that may be a supporting force ("Garrison
+    #: units, Bridge Trains, and Centers of Operation do not constitute a force for this
+    #: purpose": ``[pieces.*] supports``)
+    support_kinds: frozenset[str] = frozenset({"force"})
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -290,6 +300,7 @@ def make_config(
     pieces = dict(data.get("pieces", {}))
     force_kinds = frozenset(k for k, v in pieces.items() if _bool(v.get("counts_as_force")))
     zoc_kinds = frozenset(k for k, v in pieces.items() if _bool(v.get("zoc")))
+    support_kinds = frozenset(k for k in force_kinds if _bool(pieces[k].get("supports", True)))
     texts = {
         k: check_template(v, TEXT_FIELDS.get(k, _FIXED), f"{src}: fixing.{k}")
         for k, v in fx.items()
@@ -335,8 +346,15 @@ def make_config(
                 dict(data.get("movement", {})).get("one_move_per_phase", False),
             )
         ),
+        owed_fixing_lapses=_bool(
+            options.get("owed_fixing_lapses", fx.get("owed_fixing_lapses", True))
+        ),
+        mover_counts_adjacent=_bool(
+            options.get("mover_counts_adjacent", fx.get("mover_counts_adjacent", False))
+        ),
         tie_die=_tie_die(options.get("tie_die", dict(data.get("movement", {})).get("tie_die"))),
         battle_turns=battle_end_turns(data, src),
+        support_kinds=support_kinds,
     )
 
 

@@ -252,7 +252,10 @@ def _discharge(state: NabState, moving: str, contact: str) -> tuple[Obligation, 
 def _lapse_fixed(state: NabState) -> NabState:
     """Herman (2): a fixing still owed whose contact force a fixing has just fixed (a move into
     two ZOCs: one contact force was the other's supporting force) lapses: that force's location
-    is fixed, it cannot be substituted, and nothing is left for the die to decide."""
+    is fixed, it cannot be substituted, and nothing is left for the die to decide. Reading A24:
+    with ``owed_fixing_lapses`` false (release 0.2's way) it is still owed and rolled."""
+    if not state.config.owed_fixing_lapses:
+        return state
     keep = tuple(o for o in state.owed if not state.pieces[str(o.request["contact"])].fixed)
     return replace(state, owed=keep) if len(keep) != len(state.owed) else state
 
@@ -1021,7 +1024,10 @@ def render(state: NabState) -> str:
     out = [
         f"{state.title} - turn {state.turn}, {state.side_name(state.phasing)} "
         f"{state.phase} phase ({state.config.series} series, support range "
-        f"{state.config.support_range} hexes, {state.config.variant} rules)"
+        f"{state.config.support_range} hexes, {state.config.variant} rules"
+        # (an option a game imported from release 0.2 takes: A24)
+        + ("" if state.config.owed_fixing_lapses else "; owed_fixing_lapses=false")
+        + ")"
     ]
     out.append("    " + "".join(f"{c:^{w}}" for c in cols))
 
@@ -1132,6 +1138,15 @@ class NapoleonAtBay(Ruleset[NabState]):
     #: your own dice: a tie among 7-9 equally close forces (A12, Herman (1)) on a d10 rolled
     #: again above their number, not a d7, d8 or d9 (``tie_die=d6``/``dN`` to change it)
     physical_dice_options: ClassVar[Mapping[str, Any]] = {"tie_die": "d10"}
+    #: Herman (2), reading A24: release 0.2 rolled an owed fixing whose contact force another
+    #: fixing of the same move had fixed; a 0.2 game that did is re-refereed that way
+    earlier_readings: ClassVar[tuple[tuple[str, Mapping[str, Any], str], ...]] = (
+        (
+            "0.2",
+            {"owed_fixing_lapses": False},
+            "an owed fixing whose contact force another fixing fixed is still rolled (A24)",
+        ),
+    )
 
     def strength(self, state_json: Mapping[str, Any]) -> dict[str, float]:
         """Infantry + cavalry strength points of the forces on the map."""

@@ -43,6 +43,16 @@ class NabOptions(Strict):
     one_move_per_phase: bool = Field(
         False, description="a force moves once in its side's movement phase (A22)"
     )
+    owed_fixing_lapses: bool = Field(
+        True,
+        description="an owed fixing whose contact force another fixing has fixed lapses"
+        " (Herman (2), A24; false: release 0.2's way, it is still rolled)",
+    )
+    mover_counts_adjacent: bool = Field(
+        False,
+        description="a mover that stood next to the contact force (across a ZOC-blocking"
+        " hexside) when it entered its ZOC makes it ineligible (Herman (1), A25)",
+    )
     tie_die: Literal["d6", "d10", "dN"] = Field(
         "d6",
         description="ties among 4-5 forces: a d6 re-rolled above N (d10: and 7-9 forces on a"
