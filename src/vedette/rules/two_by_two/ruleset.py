@@ -122,6 +122,14 @@ def _units(
         formation = str(d.get("formation", "line"))
         if formation not in FORMATIONS:
             raise DataError(SRC, f"formation must be one of {', '.join(FORMATIONS)}", i)
+        utype = rules.unit_types[kind]
+        if d.get("screened", False) and not utype.star_range:  # (Unit Summary "*": reading 55)
+            raise DataError(
+                SRC,
+                f"{uid}: {utype.name} has no skirmisher screen: only units whose range shows"
+                " [2*] put one out (2 by 2, Unit Summary)",
+                i,
+            )
         units.append(
             Unit(
                 uid,

@@ -1,0 +1,76 @@
+"""2 by 2 (seed 003): helper T12's finds, session 22: a scenario may not start Militia
+screened (Unit Summary, reading 55). Driven through the public ``Game`` API
+(``tests/two_by_two/battle.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.two_by_two.battle import Battle
+from vedette.errors import DataError
+
+
+@pytest.mark.parametrize("play", ["tracked", "stated"])
+def test_a_scenario_may_not_start_militia_screened(play: str) -> None:
+    # Unit Summary: only "[1,2*]" units have a screen ("*if skirmisher screen is present");
+    # Militia's range is "[1]": formation refuses it one in play, and so does a scenario
+    militia = {"id": "M", "side": "blue", "type": "militia", "x": 100, "y": 100}
+    red = {"id": "R", "side": "red", "type": "infantry", "x": 100, "y": 400}
+    with pytest.raises(DataError, match=r"M: Militia has no skirmisher screen.*Unit Summary"):
+        Battle.quick([{**militia, "screened": True}, red], options={"play": play})
+    b = Battle.quick([{**militia, "id": "I", "type": "infantry", "screened": True}, red])
+    assert b.state.unit("I").screened
+
+
+def _two_chargers() -> Battle:
+    """Blue's B1 and B2 have both charged red's R (stated): blue's melee phase."""
+    b = Battle.stated(("B1", "blue", "infantry"), ("B2", "blue", "infantry"), ("R", "red", "guard"))
+    b.do("charge", unit="B1", into="R", distance=2)
+    b.do("charge", unit="B2", into="R", distance=2)
+    b.until("melee", "blue")
+    return b
+
+
+def test_a_support_stated_below_the_chargers_known_leaves_their_melees_standing() -> None:
+    # Melee: "Overlap support +1 / extra unit beyond 1" counts the units in a melee, either
+    # side's alike (reading 29). A defender's b_support=0 named none of its friends and left
+    # their melees standing; an attacker's a_support=0 still settled B2's charge on R with
+    # B1's melee, B2 neither counted nor fighting
+    b = _two_chargers()
+    out = b.do("melee", dice=[3, 4], attacker="B1", defender="R", a_support=0)  # 3 vs 4+1
+    assert "R wins; B1 recoils a full move" in out.message
+    assert [(m.attacker, m.defender) for m in b.state.melees] == [("B2", "R")]
+    assert not b.state.unit("B2").meleed
+    assert [t.request["attacker"] for t in b.lines("melee")] == ["B2"]
+    # the support counted: B2 fought beside B1, its charge settled with it
+    b = _two_chargers()
+    out = b.do("melee", dice=[4, 4, 5, 3], attacker="B1", defender="R")  # a draw, then 6 vs 4
+    assert "B1 wins; R recoils" in out.message
+    assert b.state.melees == () and b.state.unit("B2").meleed
+
+
+def test_a_shots_target_named_in_its_own_contagion_routs_once() -> None:
+    # Unit Summary: "** rout whenever any rout w/in [3]". A stated shot's line offers several
+    # targets and one contagion list for them all (one field's choices cannot change with
+    # another's pick): a ** target is among its own contagion's choices, and naming it must
+    # change nothing, the target routing once with its own roll
+    b = Battle.stated(
+        ("M1", "blue", "militia"), ("M2", "blue", "militia"), ("R", "red", "foot_artillery")
+    )
+    b.until("shoot", "red")
+    (line,) = b.lines("shoot", firer="R")
+    assert line.open["target"] == ("M1", "M2") and ("M1",) in line.open["contagion"]
+    # canister +1, enfilade +2: 6 + 3 = 9, a rout; its roll 4: M1 flees; no second roll
+    out = b.do(
+        "shoot",
+        dice=[6, 4],
+        firer="R",
+        target="M1",
+        band="canister",
+        enfilade=True,
+        contagion=["M1"],
+    )
+    assert out.message == "M1 routs a full move away and is disrupted"
+    assert len(out.rolls) == 2  # the shot's and M1's rout roll
+    assert b.state.unit("M1").disrupted and b.state.unit("M2").status == "table"
+    assert not b.state.unit("M2").disrupted
