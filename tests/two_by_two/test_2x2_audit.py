@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from tests.two_by_two.battle import Battle
-from vedette.errors import DataError
+from vedette.errors import DataError, RuleViolation
+
+N = 19.05  # mm in [1] (2 by 2, Scale)
 
 
 @pytest.mark.parametrize("play", ["tracked", "stated"])
@@ -74,3 +76,51 @@ def test_a_shots_target_named_in_its_own_contagion_routs_once() -> None:
     assert len(out.rolls) == 2  # the shot's and M1's rout roll
     assert b.state.unit("M1").disrupted and b.state.unit("M2").status == "table"
     assert not b.state.unit("M2").disrupted
+
+
+def _hq_near_enemy(rule: str | None = None) -> Battle:
+    """Blue's disrupted Division HQ H with red infantry [1.5] ahead, blue's rally phase."""
+    house = {"house_rules": {"rally": {"enemy_within_rule": rule}}} if rule else {}
+    b = Battle.quick(
+        [
+            {"id": "H", "side": "blue", "type": "hq_division", "x": 300, "y": 100},
+            {"id": "R", "side": "red", "type": "infantry", "x": 300, "y": 100 + 12 + 1.5 * N},
+        ],
+        options=house,
+    )
+    b.state = b.state.with_unit_values("H", {"disrupted": True})
+    b.until("rally", "blue")
+    return b
+
+
+def test_an_hq_near_the_enemy_may_rally_itself() -> None:
+    # Rallying: "Enemy within [2] -2*", "*only Guards and units in contact with HQ", "HQ self
+    # rally +2": an HQ rallying itself is where its HQ is (reading 57); it was refused, so an
+    # HQ with an enemy within [2] could never rally
+    b = _hq_near_enemy()
+    (odds,) = b.odds("rally", unit="H")
+    assert [(m.value, m.reason) for m in odds.modifiers] == [
+        (-2, "enemy within [2]"),
+        (-1, "disrupted"),
+        (2, "HQ self rally"),
+    ]
+    assert [t.request for t in b.lines("rally")] == [{"unit": "H"}]
+    out = b.do("rally", dice=[5], unit="H")  # 5 - 2 - 1 + 2 = 4: fails
+    assert out.message == "H fails to rally"
+    # the other reading, as a house rule: only in contact with another HQ
+    b = _hq_near_enemy("only_guards_or_hq_contact")
+    with pytest.raises(RuleViolation, match=r"only in contact with another.*Rallying"):
+        b.do("rally", dice=[6], unit="H")
+    assert not b.lines("rally")
+
+
+def test_a_stated_hq_rallying_itself_is_offered_an_enemy_within_two() -> None:
+    # the same in stated play: the HQ's own line offers enemy_near (as a Guards unit's), and
+    # the roll is accepted with it
+    b = Battle.stated(("H", "blue", "hq_division"), ("R", "red", "infantry"))
+    b.state = b.state.with_unit_values("H", {"pinned": True})
+    b.until("rally", "blue")
+    (line,) = b.lines("rally")
+    assert line.open["enemy_near"] == (False, True)
+    out = b.do("rally", dice=[5], unit="H", enemy_near=True)  # 5 - 2 + 2 = 5: rallies
+    assert out.message == "H rallies: no longer pinned"
