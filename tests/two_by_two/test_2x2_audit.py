@@ -8,6 +8,7 @@ import pytest
 
 from tests.two_by_two.battle import Battle
 from vedette.errors import DataError, RuleViolation
+from vedette.web.moves import board_view
 
 N = 19.05  # mm in [1] (2 by 2, Scale)
 
@@ -124,3 +125,20 @@ def test_a_stated_hq_rallying_itself_is_offered_an_enemy_within_two() -> None:
     assert line.open["enemy_near"] == (False, True)
     out = b.do("rally", dice=[5], unit="H", enemy_near=True)  # 5 - 2 + 2 = 5: rallies
     assert out.message == "H rallies: no longer pinned"
+
+
+@pytest.mark.parametrize(("house", "label", "reach"), [(None, "1/2", 4.0), (0.75, "0.75", 6.0)])
+def test_the_boards_counter_charge_ring_is_the_games_fraction(
+    house: float | None, label: str, reach: float
+) -> None:
+    # Moving to contact: "Cavalry may counter-charge an enemy unit which moves within a ½ move"
+    # ([movement] countercharge_fraction): the web board's ring drew half the move whatever
+    # the house rule said, while the referee judged the counter-charge by the house rule
+    rules = {"movement": {"countercharge_fraction": house}} if house else None
+    b = Battle.quick(
+        [{"id": "C", "side": "blue", "type": "light_cavalry", "x": 300, "y": 100}],
+        options={"house_rules": rules} if rules else None,
+    )
+    view = board_view(b.game)
+    assert view["rings"][f"counter-charge: {label} its move"] == "half-move"
+    assert f'data-half-move="{reach * N:.1f}"' in view["svg"]
