@@ -1,8 +1,15 @@
-"""2 by 2 (seed 003): helper T12's finds, session 22: a scenario may not start Militia
-screened (Unit Summary, reading 55). Driven through the public ``Game`` API
-(``tests/two_by_two/battle.py``)."""
+"""2 by 2 (seed 003): helper T12's finds, session 22 (the left-alone items and an audit of the
+tables): a scenario may not start Militia screened (Unit Summary, reading 55); a support stated
+below the friends known counts none of them, on either side (Melee, reading 29); a shot's **
+target named in its own contagion routs once (left: documented); an HQ near the enemy may rally
+itself (Rallying, reading 57); the board's counter-charge ring is the game's fraction (Moving to
+contact); the Attacker's own-edge RP is not held [8] off the defenders (Game Setup, reading
+58). Driven through the public ``Game`` API (``tests/two_by_two/battle.py``) and the web
+board's resource."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -142,3 +149,38 @@ def test_the_boards_counter_charge_ring_is_the_games_fraction(
     view = board_view(b.game)
     assert view["rings"][f"counter-charge: {label} its move"] == "half-move"
     assert f'data-half-move="{reach * N:.1f}"' in view["svg"]
+
+
+def _set_up_on_a_shallow_table(house: dict[str, Any] | None = None) -> Battle:
+    """A table [12] deep; blue defends, its B1 [5.4] from red's (north) edge; both sides
+    deployed, blue's first RP picked: the Attacker (red) picks its first RP."""
+    units = [{"id": f"B{i}", "side": "blue", "type": "infantry"} for i in (1, 2, 3)]
+    units += [{"id": f"R{i}", "side": "red", "type": "infantry"} for i in (1, 2, 3)]
+    b = Battle.quick(
+        units,
+        start="setup",
+        size=(609.6, 12 * N),
+        options={"house_rules": house} if house else None,
+    )
+    b.do("setup_roll", dice=[2, 5])  # red attacks
+    b.do("deploy", unit="B1", x=100, y=120)
+    b.do("next")
+    b.do("deploy", unit="R1", x=400, y=12 * N - 20)
+    b.do("next")
+    b.do("rp", x=300, y=0, units=["B2"])
+    return b
+
+
+def test_the_attackers_rp_on_his_own_edge_is_not_held_off_the_defenders() -> None:
+    # Game Setup: "The Att then picks a RP anywhere on his edge of the board OR anywhere on
+    # either flank that is not within [8] of a defending unit or RP": the [8] binds a flank
+    # RP (reading 58); an RP on his own edge was refused within [8] of a defender too
+    b = _set_up_on_a_shallow_table()
+    with pytest.raises(RuleViolation, match=r"RP within \[8\] of defending B1"):
+        b.do("rp", x=0, y=120, units=["R2"])  # a flank RP [4.6] from B1
+    out = b.do("rp", x=100, y=12 * N, units=["R2"])  # his own edge, [5.4] from B1
+    assert out.message == "Red picked rear RP red-1 (R2)"
+    # the other reading, as a house rule: his own edge's RP held off [8] too
+    b = _set_up_on_a_shallow_table({"setup": {"rp_clearance_on": "both"}})
+    with pytest.raises(RuleViolation, match=r"RP within \[8\] of defending B1"):
+        b.do("rp", x=100, y=12 * N, units=["R2"])

@@ -270,6 +270,7 @@ class Setup:
     deploy_depth: float
     side_margin: float
     rp_clearance: float
+    rp_clearance_on: str
 
 
 @dataclass(frozen=True)
