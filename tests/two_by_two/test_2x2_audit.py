@@ -9,12 +9,16 @@ board's resource."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from tests.two_by_two.battle import Battle
 from vedette.errors import DataError, RuleViolation
+from vedette.rules.two_by_two import RULESET
+from vedette.web.app import create_app
 from vedette.web.moves import board_view
 
 N = 19.05  # mm in [1] (2 by 2, Scale)
@@ -184,3 +188,21 @@ def test_the_attackers_rp_on_his_own_edge_is_not_held_off_the_defenders() -> Non
     b = _set_up_on_a_shallow_table({"setup": {"rp_clearance_on": "both"}})
     with pytest.raises(RuleViolation, match=r"RP within \[8\] of defending B1"):
         b.do("rp", x=100, y=12 * N, units=["R2"])
+
+
+def test_the_scenario_builder_says_a_screened_militia_beside_its_unit(tmp_path: Path) -> None:
+    # reading 55 in a scenario file, as the web builder checks it: one problem, beside the unit
+    c = TestClient(create_app(tmp_path / "web.db"), base_url="http://localhost")
+    page = c.get("/scenarios/new?ruleset=two_by_two").text
+    h = {"X-CSRF-Token": page.split('name="csrf-token" content="')[1].split('"')[0]}
+    data = RULESET.scenario("close")
+    data["units"][0] = {**data["units"][0], "type": "militia", "screened": True}
+    r = c.post("/api/scenarios/check", json={"ruleset": "2x2", "data": data}, headers=h)
+    uid = data["units"][0]["id"]
+    assert r.json()["problems"] == [
+        {
+            "loc": "units[0]",
+            "msg": f"{uid}: Militia has no skirmisher screen: only units whose range shows [2*]"
+            " put one out (2 by 2, Unit Summary)",
+        }
+    ]
