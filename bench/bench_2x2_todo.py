@@ -294,6 +294,11 @@ TODO_CHANGES: list[tuple[str, str, str]] = [
         "removed",
         "2 by 2 reading 55 (session 21): Militia ('[1]', no '[2*]') puts out no skirmisher screen",
     ),
+    (
+        "rally unit=",
+        "added",
+        "2 by 2 reading 57 (session 22): an HQ rallying itself with an enemy within [2] may try",
+    ),
 ]
 CHOICES_CHANGED_18 = [
     (
@@ -387,6 +392,11 @@ CHOICES_CHANGED: list[tuple[str, str]] = [
         "melee attacker=",
         "2 by 2 reading 56 (session 21): a stated melee side that may enter woods/rough is"
         " offered its ground in one field (neither, town, woods), not a town and woods apart",
+    ),
+    (
+        "rally unit=",
+        "2 by 2 reading 57 (session 22): a stated HQ rallying itself is offered an enemy within"
+        " [2] as a Guards unit is",
     ),
 ]
 QUICK = os.environ.get("VEDETTE_BENCH_QUICK", "") not in ("", "0")

@@ -75,7 +75,8 @@ DRAWN = {"two_by_two", "napoleon_at_bay", "solitaire_asl"}
 OFFERS_GREW: dict[str, str] = {
     "two_by_two": "sessions 16-17: turns after any step that spends and at 45/90/135 degrees,"
     " advances at [1]/[2]/[3]/half/all/road, a bridge's halved maximum and near end,"
-    " counter-charges around a unit (docs/rules/two_by_two.md readings 7, 33, 49)",
+    " counter-charges around a unit (docs/rules/two_by_two.md readings 7, 33, 49); session 22:"
+    " an HQ rallying itself with an enemy within [2] (reading 57)",
 }
 #: rule fixes made since the baseline that change which lines the random policy draws from,
 #: applied to the baseline's extracted ``src`` too (where it lacks them), so both sides still

@@ -574,8 +574,8 @@ def test_infantry_ranges_one_or_two_with_screen(tmp_path: Path) -> None:
     g.do("shoot", [3], firer="I", target="B", range=2)
     p = tmp_path / "m"
     p.mkdir()
-    g = _shoot(p, rd("I", "militia", screened=True), bl("B", "infantry"))
-    g.refused("shoot", [3], firer="I", target="B", range=1.5)  # Militia: [1] only
+    g = _shoot(p, rd("I", "militia"), bl("B", "infantry"))
+    g.refused("shoot", [3], firer="I", target="B", range=1.5)  # Militia: [1] only, no screen
 
 
 def test_infantry_over_one_at_most_pins(tmp_path: Path) -> None:

@@ -134,3 +134,13 @@ def test_a_counter_charge_around_says_the_game_s_straight_run_in() -> None:
         lines = [t for t in b.todo() if t.procedure == "countercharge" and "path" in t.request]
         assert lines, "no counter-charge around X offered"
         assert all(f"(the last [{last}] straight in)" in t.text for t in lines)
+
+
+def test_a_stated_contagion_refusal_names_the_games_range() -> None:
+    """Unit Summary **: a stated contagion naming a unit that is not ** is refused, saying the
+    game's range ([3], or [4] under a house rule), not the text's [3] whatever the house rule."""
+    for house, near in ((None, 3), (HOUSE, 4)):
+        b = _stated(house)
+        b.until("shoot", "red")
+        with pytest.raises(RuleViolation, match=rf"B is not a \*\* unit.*within \[{near}\]"):
+            b.do("shoot", dice=[1], firer="R", target="B", band="musket", contagion=["B"])

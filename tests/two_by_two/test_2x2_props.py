@@ -45,7 +45,8 @@ def test_shooting_odds_sum_to_one(
                 "type": firer,
                 "x": 300,
                 "y": 100,
-                "screened": screened,
+                # (a screen only where the range shows [2*]: Unit Summary, reading 55)
+                "screened": screened and RULESET.data()["units"][firer].get("star_range", False),
                 "pinned": pinned,
             },
             {

@@ -28,8 +28,10 @@ def two_by_two(state: Any, sj: Mapping[str, Any]) -> str:
         if u.body is not None and u.status == "table":
             label = u.id + ("".join(f" {m[0].upper()}" for m in marks))
             g = _piece(u.id, u.body, table.depth, colour, label, status, tip, _font(table.width))
-            # counter-charge reach: half the unit's move (2 by 2, Counter-charges)
-            g.set("data-half-move", f"{state.rules.mm(state.utype(u).move / 2):.1f}")
+            # counter-charge reach: 1/2 the unit's move (2 by 2, Moving to contact: the game's
+            # [movement] countercharge_fraction, a house rule's too)
+            reach = state.utype(u).move * state.rules.movement.countercharge_fraction
+            g.set("data-half-move", f"{state.rules.mm(reach):.1f}")
             pieces.append(g)
     head = str(getattr(state, "title", "") or "2 by 2 Napoleonics")
     head += f" · turn {state.turn}" if state.turn else ""  # the phase: first line of the legend
@@ -167,7 +169,8 @@ def move_check(state: Any, procedure: str, plan: Any) -> dict[str, object]:
 def rings(state: Any) -> dict[str, float | str]:
     """The rule distances a player may ring a unit with, in mm (2 by 2: Rallying's HQ ranges,
     the rally ban and rout contagion); a name instead of a number is a per-unit distance the
-    board carries on each unit (``data-half-move``: counter-charge reach, half its move)."""
+    board carries on each unit (``data-half-move``: counter-charge reach, the game's 1/2 of its
+    move)."""
     sec = state.rules.rally
     mm = state.rules.base_mm
     return {
@@ -177,5 +180,5 @@ def rings(state: Any) -> dict[str, float | str]:
         f"rout contagion [{state.rules.rout.contagion_radius:g}]": (
             mm * state.rules.rout.contagion_radius
         ),
-        "counter-charge: 1/2 its move": "half-move",
+        f"counter-charge: {state.rules.movement.countercharge_part} its move": "half-move",
     }

@@ -255,7 +255,7 @@ def check_contagion(state: GameState, stated: Sequence[str] | None, sides: Colle
             raise RuleViolation(
                 R_UNITS,
                 f"contagion: {o.name} is not a ** unit (Militia, Cossacks): it does not rout"
-                " when a rout is within [3]",
+                f" when a rout is within [{state.rules.rout.contagion_radius:g}]",
             )
         if scope == "friendly" and o.side not in sides:
             raise RuleViolation(

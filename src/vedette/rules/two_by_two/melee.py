@@ -394,10 +394,10 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
     if state.play == "stated":  # (before the result: a loser that moves releases them)
         events.extend(_held(u, fight.facts[k]) for u, k in ((a, "attacker"), (d, "defender")))
     # the friends who fought in this melee as overlap support (reading 29): other attackers
-    # on the same defender; the defender's friends counted as its support. Each one's own
-    # melee with the enemy it supported against is this one, fought (not fought again)
-    joined = set(fight.facts["attacker"]["support_units"])
-    joined |= _backed(fight.facts["defender"])
+    # on the same defender counted as the attacker's support; the defender's friends counted
+    # as its support. Each one's own melee with the enemy it supported against is this one,
+    # fought (not fought again); either side's stated support below them names none of them
+    joined = _backed(fight.facts["attacker"]) | _backed(fight.facts["defender"])
     for m in state.melees:
         pair = {m.attacker, m.defender}
         friend = next(iter(pair & joined), None)
@@ -471,8 +471,10 @@ def melee(state: GameState, plan: Plan, dice: DiceSource) -> Outcome:
 
 
 def _backed(f: dict[str, Any]) -> set[str]:
-    """The defender's friends that fought as its overlap support (reading 29): those the
-    support counted (a stated ``b_support`` below their number names none of them)."""
+    """A side's friends that fought as its overlap support (reading 29): those the support
+    counted (a stated ``a_support`` / ``b_support`` below their number names none of them:
+    the Melee text's "+1 / extra unit beyond 1" counts the units in the melee, on either
+    side alike)."""
     units: list[str] = f["support_units"]
     return set(units) if units and int(f["support"]) >= len(units) else set()
 

@@ -173,6 +173,13 @@ class Movement:
     repulse_distance: float
     pass_through_friends: bool
 
+    @property
+    def countercharge_part(self) -> str:
+        """The counter-charge reach's part of a move as the text words it ("1/2": "within a ½
+        move"), a house rule's as a number ("0.75")."""
+        f = self.countercharge_fraction
+        return "1/2" if f == 0.5 else f"{f:g}"
+
 
 @dataclass(frozen=True, slots=True)
 class Reinforcements:
@@ -263,6 +270,7 @@ class Setup:
     deploy_depth: float
     side_margin: float
     rp_clearance: float
+    rp_clearance_on: str
 
 
 @dataclass(frozen=True)

@@ -741,14 +741,16 @@ def countercharge(state: GameState, req: Countercharge, dice: Any = None) -> Out
     d = facts.distance_n(state, u, target)
     if d is None and req.within is None:  # (stated: no positions to measure it from)
         raise BadRequest(
-            f"state whether {target.name} came within [{t.move * frac:g}] (1/2 move) of"
+            f"state whether {target.name} came within [{t.move * frac:g}]"
+            f" ({state.rules.movement.countercharge_part} move) of"
             f" {u.name}: within=true or within=false (vedette keeps no positions in this game)"
         )
     within = (d is not None and d <= t.move * frac + 1e-9) if req.within is None else req.within
     if not within:
         raise RuleViolation(
             R_CONTACT,
-            f"{target.name} is not within [{t.move * frac:g}] (1/2 move) of {u.name}"
+            f"{target.name} is not within [{t.move * frac:g}]"
+            f" ({state.rules.movement.countercharge_part} move) of {u.name}"
             + (f": it is [{d:.2f}] away" if d is not None else ""),
         )
     said = [k for k in CONTACT_TERRAIN if getattr(req, k) is not None]

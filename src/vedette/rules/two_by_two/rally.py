@@ -66,6 +66,18 @@ def _in_command(state: GameState, u: Unit) -> bool | None:
     return (div_ok and corps_ok) if rule == "both" else (div_ok or corps_ok)
 
 
+def near_allowed(state: GameState, u: Unit, hq_contact: bool) -> bool:
+    """Whether ``u`` may try to rally with an enemy within [2] (2 by 2, Rallying: "-2*",
+    "*only Guards and units in contact with HQ"; ASSUMPTION ``[rally] enemy_within_rule``,
+    reading 12): Guards, a unit in contact with an HQ, and an HQ rallying itself, which is
+    where its HQ is (reading 57; ``"only_guards_or_hq_contact"``: not the HQ itself)."""
+    rule = state.rules.rally.enemy_within_rule
+    if rule not in ("only_guards_or_hq", "only_guards_or_hq_contact"):
+        return True
+    t = state.utype(u)
+    return t.guards or hq_contact or (t.is_hq and rule == "only_guards_or_hq")
+
+
 def judge(state: GameState, req: Rally) -> RallyTry:
     u = require_unit_in_play(state, req.unit, "rally")
     t = state.utype(u)
@@ -117,14 +129,14 @@ def judge(state: GameState, req: Rally) -> RallyTry:
         mods.append(mod(state.rules.rally.hq_contact, f"HQ in base contact{hq.note()}", R_RALLY))
     if t.militia:
         mods.append(mod(state.rules.rally.militia, "Militia", R_RALLY))
+    if near.value and not near_allowed(state, u, bool(hq.value)):
+        raise RuleViolation(
+            R_RALLY,
+            f"rally not possible: enemy within [{near_n:g}]; only Guards and units in"
+            " contact with an HQ may rally (footnote *"
+            + (": an HQ rallies itself only in contact with another)" if self_hq else ")"),
+        )
     if near.value:
-        only = sec.enemy_within_rule == "only_guards_or_hq"
-        if only and not (t.guards or hq.value):
-            raise RuleViolation(
-                R_RALLY,
-                f"rally not possible: enemy within [{near_n:g}]; only Guards and units in"
-                " contact with an HQ may rally (footnote *)",
-            )
         mods.append(
             mod(
                 state.rules.rally.enemy_within_value,

@@ -58,6 +58,8 @@ if TYPE_CHECKING:
     from vedette.rules.editor import Editor
 
 SRC = "two_by_two scenario"
+#: a unit's row named as the scenario builder places it beside its element (``units[0]``)
+UNITS = f"{SRC} [[units]]"
 
 #: the procedures that end a phase (their plan says what was left undone: TwoByTwo.judge)
 _ENDS = frozenset(("next", "next_phase"))
@@ -97,14 +99,14 @@ def _units(
             kind = str(d["type"])
             side = str(d["side"])
         except KeyError as e:
-            raise DataError(SRC, f"unit needs {e}", i) from None
+            raise DataError(UNITS, f"unit needs {e}", i) from None
         if uid in seen:
-            raise DataError(SRC, f"duplicate unit id {uid!r}", i)
+            raise DataError(UNITS, f"duplicate unit id {uid!r}", i)
         seen.add(uid)
         if kind not in rules.unit_types:
-            raise DataError(SRC, f"unknown unit type {kind!r}", i)
+            raise DataError(UNITS, f"unknown unit type {kind!r}", i)
         if side not in sides:
-            raise DataError(SRC, f"unknown side {side!r}", i)
+            raise DataError(UNITS, f"unknown side {side!r}", i)
         body = None
         if "x" in d and tracked:
             body = Body(
@@ -118,10 +120,18 @@ def _units(
             default_status = "reserve"
         status = str(d.get("status", default_status))
         if status not in ("table", "reserve", "destroyed"):
-            raise DataError(SRC, f"bad status {status!r}", i)
+            raise DataError(UNITS, f"bad status {status!r}", i)
         formation = str(d.get("formation", "line"))
         if formation not in FORMATIONS:
-            raise DataError(SRC, f"formation must be one of {', '.join(FORMATIONS)}", i)
+            raise DataError(UNITS, f"formation must be one of {', '.join(FORMATIONS)}", i)
+        utype = rules.unit_types[kind]
+        if d.get("screened", False) and not utype.star_range:  # (Unit Summary "*": reading 55)
+            raise DataError(
+                UNITS,
+                f"{uid}: {utype.name} has no skirmisher screen: only units whose range shows"
+                " [2*] put one out (2 by 2, Unit Summary)",
+                i,
+            )
         units.append(
             Unit(
                 uid,

@@ -169,7 +169,9 @@ def choose_rp(state: GameState, req: ChooseRP, dice: Any = None) -> Outcome:
             f"{state.side(side).name} must pick its RP on its own ({own}) edge"
             + (" or a flank" if side == state.attacker else ""),
         )
-    if side == state.attacker:
+    # the [8] binds the Attacker's flank RP ("OR anywhere on either flank that is not within
+    # [8] ..."), his own edge's only under [setup] rp_clearance_on = "both" (reading 58)
+    if side == state.attacker and (kind == "flank" or rules.setup.rp_clearance_on == "both"):
         clear = rules.mm(rules.setup.rp_clearance)
         near = f"[{rules.setup.rp_clearance:g}]"
         for o in state.live(str(state.defender)):

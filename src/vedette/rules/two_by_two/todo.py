@@ -41,6 +41,7 @@ from vedette.rules.two_by_two.model import (
     R_UNITS,
     GameState,
 )
+from vedette.rules.two_by_two.rally import near_allowed
 from vedette.rules.two_by_two.shooting import COVER
 
 EFFECTS = ("disrupted", "pinned")
@@ -1180,12 +1181,12 @@ def _stated_rallies(
     """Stated play: what the player sees about a rallying unit picked, not typed (2 by 2,
     Rallying): an HQ in base contact (+1), where its side has another HQ in play; an enemy
     within [2] (-2). Footnote *: with an enemy within [2] only Guards and units in contact
-    with an HQ may rally, so for the others that is a line of its own, the HQ's contact
-    given (``[rally] enemy_within_rule``: open to all when the house rule drops the ban)."""
+    with an HQ may rally (and an HQ itself, reading 57), so for the others that is a line of
+    its own, the HQ's contact given (``[rally] enemy_within_rule``: open to all when the
+    house rule drops the ban)."""
     sec = state.rules.rally
-    t = state.utype(u)
     hq = bool(hq_levels(state, u))
-    free = t.guards or sec.enemy_within_rule != "only_guards_or_hq"
+    free = near_allowed(state, u, False)  # (Guards, an HQ itself: reading 57)
     seen = {
         **({"hq_contact": _NO_YES} if hq else {}),
         **({"enemy_near": _NO_YES} if free else {}),
