@@ -71,6 +71,7 @@ class Options:
     carried_change_first: bool
     rout_keeps_change: bool
     forced_retire_chit: bool
+    own_retreat_chit: bool
     staff_reroll: bool
 
 
