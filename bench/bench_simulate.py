@@ -1795,6 +1795,28 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         "    elif",
         "Kuryakin: (the same) a Timid CO's 100 mm retirement",
     ),
+    (
+        "ed9510e:K56",
+        "vedette/sim/policies.py",
+        '        if state.phase != "control":\n            return None\n'
+        "        broken = [s for s in state.sides if self.broken(state, s)]\n",
+        "        broken = [s for s in state.sides if self.broken(state, s)]\n"
+        '        if not broken and state.phase != "control":\n            return None\n',
+        "Kuryakin: the study's army break is checked after every action, the moment show and"
+        " todo say BROKEN, not only at a turn's start (session 22, reading K56)",
+    ),
+    (
+        "ed9510e:K56:b",
+        "vedette/rules/solo_napoleonic/simplay.py",
+        '    if state.phase != "control":\n        return None\n'
+        "    fraction, max_turns = state.config.break_fraction, state.config.max_turns\n"
+        "    down = [s for s in state.sides if broken(state, s, fraction)]\n",
+        "    fraction, max_turns = state.config.break_fraction, state.config.max_turns\n"
+        "    down = [s for s in state.sides if broken(state, s, fraction)]\n"
+        '    if not down and state.phase != "control":\n        return None\n',
+        "Kuryakin: (on a baseline with simplay.py) the study's army break is checked after every"
+        " action (session 22, reading K56)",
+    ),
 )
 #: ``BASE_FIXES`` keys written against a baseline's code as its ``BASE_FIX_DIFFS`` leave it (a
 #: later fix's version for a baseline given an earlier fix as its commits' diff, the text it
