@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tests.solo_napoleonic import test_solonap_text as text
 from tests.solo_napoleonic.test_solonap_text_3 import ready, unit
 from vedette import rules
 from vedette.engine import Game
@@ -70,3 +71,28 @@ def test_a_study_ends_on_an_army_break_at_the_moment_show_and_todo_say_broken(
     assert g.state.unit("F1").status != "routing"
     assert not rs.standing(g.state)["sides"]["French"]["broken"]
     assert rs.outcome(g.state) is None
+
+
+# == Artillery: "one crew figure per piece ... Additionally ... an officer figure" (K99) =========
+def test_a_batterys_officer_is_not_one_of_its_crew(tmp_path: Path) -> None:
+    """Artillery: "one crew figure per piece represented. Additionally, each battery may
+    include an officer figure"; the modifiers "Each crew figure over 3 +1", "less than 3 -1",
+    "Battery Officer dead (optional) -1". The referee counted every figure as crew, the officer
+    too: a battery of three guns with its officer (4 figures) fired at +1, and its officer's
+    loss swung it by 2. Reading K99: he is beside the crew; ``[options] battery_officer =
+    "crew"`` gives the old count."""
+    gun = text.unit("F1", kind="foot_artillery", formation="unlimbered", figures=4)
+    target = text.unit("A1", "Allies", figures=20, front=10, officer_pos=12)  # (not hit)
+    on = {"officers": True}
+    g = text.ready(tmp_path / "a", [gun, target], options=on)
+    # ball: D6 = 2, no crew modifier (3 crew): 2 hits; saves (short: 5-6) 1, 1
+    out = g.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [2, 1, 1])
+    assert ": 2 hit(s)" in out.message and g.state.unit("A1").figures == 18
+    h = text.ready(tmp_path / "b", [gun, target], options=on,
+                   house={"options": {"battery_officer": "crew"}})  # fmt: skip
+    out = h.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [2, 1, 1, 1])
+    assert ": 3 hit(s)" in out.message and h.state.unit("A1").figures == 17  # (+1: crew 4)
+    # his loss: the crew stays 3; "Battery Officer dead" -1 alone
+    k = text.ready(tmp_path / "c", [{**gun, "figures": 3, "officer": "dead"}, target], options=on)
+    out = k.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [2, 1])
+    assert ": 1 hit(s)" in out.message and k.state.unit("A1").figures == 19
