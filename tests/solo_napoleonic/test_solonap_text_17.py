@@ -96,3 +96,19 @@ def test_a_batterys_officer_is_not_one_of_its_crew(tmp_path: Path) -> None:
     k = text.ready(tmp_path / "c", [{**gun, "figures": 3, "officer": "dead"}, target], options=on)
     out = k.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [2, 1])
     assert ": 1 hit(s)" in out.message and k.state.unit("A1").figures == 19
+
+
+# == Melee, Cavalry vs. Infantry: which modifiers (reading K101) ================================
+def test_cavalry_against_infantry_each_side_takes_its_own_arms_modifiers(tmp_path: Path) -> None:
+    """Melee: Infantry vs. Infantry and Cavalry vs. Cavalry each list their modifiers (A/B
+    Class +1 for infantry only; Flank/Rear attack +2 for cavalry only); Cavalry vs. Infantry
+    lists none. Reading K101: each side takes its own arm's list, so B class cavalry hitting
+    infantry in the flank have +1 (enemy standing) and +2 (flank/rear), no A/B +1, while the B
+    class infantry have their A/B +1."""
+    cav = text.unit("F1", kind="cavalry", grade="B", figures=12, formation="mounted")
+    inf = text.unit("A1", "Allies", grade="B", figures=18)
+    g = text.ready(tmp_path, [cav, inf])
+    req = {"unit": "F1", "target": "A1", "contact": True, "a_flank_rear": True}
+    f1, a1, _ = g.odds("melee", req)
+    assert f1.note.startswith("12 points: 2d6+1 (enemy hit standing)+2 (flank/rear attack) each")
+    assert a1.note.startswith("18 points: 3d6+1 (A/B class) each")
