@@ -343,28 +343,6 @@ def test_movement_and_fire_numbers_of_the_text() -> None:
     assert (sv.infantry_vs_cavalry, sv.cavalry_vs_infantry) == (6, 5)
 
 
-def test_the_dice_and_standstill_faces_of_the_text() -> None:
-    """The dice the text names where the number rolled is the result: "Each collision D3 D's",
-    "D3 further rounds", "Roll 1d6 per 5 points", Formation Changing "roll a D4", reforming's
-    "ubiquitous D6", a swerve's "D6 centimetres"; Moving From A Standstill: a D6 whose "'1'
-    means that the unit does not advance", and to stop an advance "a '6' being needed for them
-    to carry on regardless"; Generals: Troop Handling and Attack Value by a D6, the grade by a D8
-    (session 22's audit, helper K18)."""
-    c = make([]).config
-    d = c.dice
-    faces = (d.collision, d.further_rounds, d.melee, d.formation_change, d.reform)
-    assert (*faces, d.swerve_distance) == (3, 3, 6, 4, 6, 6)
-    start, stop = c.standstill
-    assert start.dice == stop.dice == "1d6"
-    assert [start.lookup(f).key for f in range(1, 7)] == ["stays"] + ["moves"] * 5
-    assert [stop.lookup(f).key for f in range(1, 7)] == ["stops"] * 5 + ["carries_on"]
-    assert (c.ratings["th"].dice, c.ratings["av"].dice, c.ratings["cr"].dice) == (
-        "1d6",
-        "1d6",
-        "1d8",
-    )
-
-
 def test_firing_numbers_of_the_text() -> None:
     """Firing: "At Short range, ¾ are actual hits, and at Long range - ¼"; "Saving Throws: 5 or
     6 at Short range; 4,5,6 at Long range"; skirmishers hit on "5 or 6 at Short- Range ... and 6
