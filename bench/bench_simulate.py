@@ -1987,6 +1987,9 @@ BASE_FIX_ALSO: dict[str, tuple[str, ...]] = {
 #: per ruleset, the later rule fixes the baseline lacks and could not be given (its code of
 #: the day is not the text the patches were written against): its games may differ
 LACKING: dict[str, list[str]] = {}
+#: the ruleset a fix outside ``vedette/rules/`` is for: c1ed18f's Kuryakin study ended in its
+#: simulator's adapter (``KuryakinAdapter.outcome``), not yet in the ruleset (fix ed9510e:K56)
+RULESET_OF = {"vedette/sim/policies.py": "solo_napoleonic"}
 
 
 def baseline(ref: str, into: Path) -> Path | None:
@@ -2047,7 +2050,9 @@ def baseline(ref: str, into: Path) -> Path | None:
             print(f"baseline {ref} given a later rule fix: {why}")
         elif key.split(":")[0] not in made and _fix(key) not in given | lacking:
             lacking.add(_fix(key))
-            LACKING.setdefault(rel.split("/")[2], []).append(f"{why} ({key.split(':')[0]})")
+            LACKING.setdefault(RULESET_OF.get(rel, rel.split("/")[2]), []).append(
+                f"{why} ({key.split(':')[0]})"
+            )
             print(f"baseline {ref} lacks a later rule fix its code does not take: {why}")
     return src
 
