@@ -112,3 +112,17 @@ def test_cavalry_against_infantry_each_side_takes_its_own_arms_modifiers(tmp_pat
     f1, a1, _ = g.odds("melee", req)
     assert f1.note.startswith("12 points: 2d6+1 (enemy hit standing)+2 (flank/rear attack) each")
     assert a1.note.startswith("18 points: 3d6+1 (A/B class) each")
+
+
+# == Morale: "Friendly unit within 300mm +10% (max. 3)" and a routing friend (reading K102) =====
+def test_a_routing_friend_is_no_friendly_support_but_a_friend_routing(tmp_path: Path) -> None:
+    """Morale: "Friendly unit within 300mm .+10% (max. 3)" and "Each friend routing -10%".
+    Reading K102: a routing friend within 300mm is counted once, as a friend routing (-10%),
+    not also as friendly support (+10%): two steady friends and a routing one near F1 give
+    +20 - 10."""
+    units = [text.unit("F1", x=0.0, y=0.0), text.unit("F2", x=200.0, y=0.0),
+             text.unit("F3", x=-200.0, y=0.0),
+             text.unit("F4", x=0.0, y=-100.0, status="routing", must_rally=True),
+             text.unit("A1", "Allies", x=0.0, y=2000.0)]  # fmt: skip
+    g = text.ready(tmp_path, units)
+    assert text.mods(g, "morale", {"unit": "F1", "in_command": False}) == 20 - 10
