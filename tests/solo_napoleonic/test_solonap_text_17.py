@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.solo_napoleonic import test_solonap_text as text
+from tests.solo_napoleonic.test_solonap_text_2 import close_in
 from tests.solo_napoleonic.test_solonap_text_3 import ready, unit
 from vedette import rules
 from vedette.engine import Game
@@ -126,3 +127,22 @@ def test_a_routing_friend_is_no_friendly_support_but_a_friend_routing(tmp_path: 
              text.unit("A1", "Allies", x=0.0, y=2000.0)]  # fmt: skip
     g = text.ready(tmp_path, units)
     assert text.mods(g, "morale", {"unit": "F1", "in_command": False}) == 20 - 10
+
+
+# == Two generals attached: morale takes the larger, the charge tests both (reading K103) =======
+def test_a_brigadier_and_his_divisional_commander_both_attached(tmp_path: Path) -> None:
+    """Morale lists "Brigadier or Division CO attached +10%" and "Corps Commander attached
+    +20%" (reading K45: only the larger); the Charge Test lists the brigadier and the
+    "Div./Corps commander" each by his Attack Value, and the Charge Home Test "Brigadier
+    attached +10%" and "Div./Corps commander attached +20%", each a line of its own. Reading
+    K103: there both count, a Normal brigadier and a Normal divisional commander giving +30."""
+    fd = text.gen("FD", rank="division", attached_to="F1")
+    gens = [text.gen("FB", attached_to="F1"), fd, text.gen("AB", "Allies")]
+    f1 = text.unit("F1", advancing=True)
+    g = text.ready(tmp_path, [f1, text.unit("A1", "Allies")], gens=gens)
+    assert text.mods(g, "morale", {"unit": "F1", "in_command": False}) == 10
+    assert text.mods(g, "charge", {"unit": "F1", "target": "A1"}) == 10 + 20
+    g.perform("charge", {"unit": "F1", "target": "A1"}, [1])  # charges
+    g.perform("morale", {"unit": "A1", "charged_by": "F1"}, [1])  # A1 holds
+    close_in(g)
+    assert text.mods(g, "charge_home", {"unit": "F1"}) == 10 + 20
