@@ -1796,6 +1796,28 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         "    elif",
         "Kuryakin: (the same) a Timid CO's 100 mm retirement",
     ),
+    (
+        "ed9510e:K56",
+        "vedette/sim/policies.py",
+        '        if state.phase != "control":\n            return None\n'
+        "        broken = [s for s in state.sides if self.broken(state, s)]\n",
+        "        broken = [s for s in state.sides if self.broken(state, s)]\n"
+        '        if not broken and state.phase != "control":\n            return None\n',
+        "Kuryakin: the study's army break is checked after every action, the moment show and"
+        " todo say BROKEN, not only at a turn's start (session 22, reading K56)",
+    ),
+    (
+        "ed9510e:K56:b",
+        "vedette/rules/solo_napoleonic/simplay.py",
+        '    if state.phase != "control":\n        return None\n'
+        "    fraction, max_turns = state.config.break_fraction, state.config.max_turns\n"
+        "    down = [s for s in state.sides if broken(state, s, fraction)]\n",
+        "    fraction, max_turns = state.config.break_fraction, state.config.max_turns\n"
+        "    down = [s for s in state.sides if broken(state, s, fraction)]\n"
+        '    if not down and state.phase != "control":\n        return None\n',
+        "Kuryakin: (on a baseline with simplay.py) the study's army break is checked after every"
+        " action (session 22, reading K56)",
+    ),
 )
 #: ``BASE_FIXES`` keys written against a baseline's code as its ``BASE_FIX_DIFFS`` leave it (a
 #: later fix's version for a baseline given an earlier fix as its commits' diff, the text it
@@ -1966,6 +1988,9 @@ BASE_FIX_ALSO: dict[str, tuple[str, ...]] = {
 #: per ruleset, the later rule fixes the baseline lacks and could not be given (its code of
 #: the day is not the text the patches were written against): its games may differ
 LACKING: dict[str, list[str]] = {}
+#: the ruleset a fix outside ``vedette/rules/`` is for: c1ed18f's Kuryakin study ended in its
+#: simulator's adapter (``KuryakinAdapter.outcome``), not yet in the ruleset (fix ed9510e:K56)
+RULESET_OF = {"vedette/sim/policies.py": "solo_napoleonic"}
 
 
 def baseline(ref: str, into: Path) -> Path | None:
@@ -2026,7 +2051,9 @@ def baseline(ref: str, into: Path) -> Path | None:
             print(f"baseline {ref} given a later rule fix: {why}")
         elif key.split(":")[0] not in made and _fix(key) not in given | lacking:
             lacking.add(_fix(key))
-            LACKING.setdefault(rel.split("/")[2], []).append(f"{why} ({key.split(':')[0]})")
+            LACKING.setdefault(RULESET_OF.get(rel, rel.split("/")[2]), []).append(
+                f"{why} ({key.split(':')[0]})"
+            )
             print(f"baseline {ref} lacks a later rule fix its code does not take: {why}")
     return src
 

@@ -45,6 +45,9 @@ def test_the_dice_of_the_text() -> None:
     assert [(r.key, r.range_text) for r in stop.rows] == [("stops", "<=5"), ("carries_on", "6+")]
     assert d.swerve_distance == 6  # Random Movement: "amended D6 centimetres"
     assert make([]).config.swerve.dice == "1d6"  # "Each unit rolls a D6" for swerving
+    # Generals: "Troop Handling (D6)", "Attack Value (D6)", the grade "on a D8 roll"
+    r = make([]).config.ratings
+    assert (r["th"].dice, r["av"].dice, r["cr"].dice) == ("1d6", "1d6", "1d8")
 
 
 def _collided(house: dict[str, Any] | None) -> tuple[State, str]:

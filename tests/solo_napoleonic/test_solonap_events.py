@@ -48,6 +48,8 @@ def replayed_requests() -> tuple[Game, int]:
         created["scenario"],
         seed=created["seed"],
         options=created.get("options") or {},
+        # (that release's battery officer was one of its crew: reading K99's earlier builds)
+        house_rules={"options": {"battery_officer": "crew"}},
     )
     for n, r in enumerate(recs[1:]):
         assert r["kind"] == "action"

@@ -48,7 +48,8 @@ def test_artillery_fire_kills_the_officer_as_infantry_fire_does(tmp_path: Path) 
     """Artillery, Determining Casualties: 'As per Infantry Fire': a battery's casualty rolled
     on the officer's place in the front rank kills him, and the unit then takes the officer's
     -5% to its morale (Optional rules: 'No officer: -5% to all morale')."""
-    g = ready(tmp_path, [battery(), unit("A1", "Allies", figures=20, front=10)],
+    # (the battery: 3 crew and its officer, reading K99)
+    g = ready(tmp_path, [battery(figures=4), unit("A1", "Allies", figures=20, front=10)],
               options={"officers": True})  # fmt: skip
     assert mods(g, "morale", {"unit": "A1", "in_command": False}) == 0
     # ball: D6 = 2 hits; saves (short: 5-6) 1, 1 -> 2 casualties; who (D10): 1 (the officer), 4
@@ -84,8 +85,11 @@ def test_officer_behind_the_front_rank_is_never_hit_by_fire(tmp_path: Path) -> N
     """Firing: 'count the number of figures in the front rank. Then roll randomly to see who is
     hit. Thus it can be seen that officers leading a column are in much greater danger': an
     officer behind the front rank is not among those rolled for (the player's 'prerogative')."""
-    g = ready(tmp_path, [battery(), unit("A1", "Allies", figures=20, front=10, officer_pos=12)],
-              options={"officers": True})  # fmt: skip
+    g = ready(
+        tmp_path,
+        [battery(figures=4), unit("A1", "Allies", figures=20, front=10, officer_pos=12)],
+        options={"officers": True},
+    )  # (the battery: 3 crew and its officer, K99)
     out = g.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [2, 1, 1])
     assert out.details.get("specials_hit", []) == []
     assert g.state.unit("A1").officer == "alive" and g.state.unit("A1").figures == 18

@@ -131,15 +131,16 @@ def test_unit_retiring_is_the_state_a_failed_test_leaves(tmp_path: Path) -> None
     """Morale: "Unit retiring -10%" beside "Unit Routing -20%", and "The first two results
     require rallying" (the chart is missing, K41). Reading K79: a retiring unit is one a failed
     test left retiring (our chart's 3-4, until it rallies), as a routing unit is one it left
-    routing; a unit that steps back by its own move (`move mode=retire`) stays steady, its
-    morale unchanged."""
+    routing; a unit that steps back by its own move (`move mode=retire`) stays steady, without
+    the -10% (only its retreat's 1D, reading K98, takes its -5%)."""
     g = ready(tmp_path / "a", [unit("F1", x=500.0, y=0.0), ENEMY])
     (steady, _) = g.odds("morale", {"unit": "F1"})
     g.perform("move", {"unit": "F1", "mode": "retire", "distance": 100.0}, [0, 3])
     f1 = g.state.unit("F1")
     assert f1.y == pytest.approx(-100.0) and f1.status == "steady"
     (after, _) = g.odds("morale", {"unit": "F1"})
-    assert after.target == steady.target == 65  # C, out of command, no friend near
+    assert steady.target == 65  # C, out of command, no friend near
+    assert f1.disorder == 1 and after.target == 65 - 5  # its 'D' factor, not "Unit retiring"
     f2 = unit("F1", x=500.0, y=0.0, status="retiring", must_rally=True)
     h = ready(tmp_path / "b", [f2, ENEMY])
     (retiring, _) = h.odds("morale", {"unit": "F1"})

@@ -331,15 +331,20 @@ def restricted_mode(u: Unit, mode: str) -> bool:
     return mode in ("retire", "retreat") and u.status != "retiring"
 
 
-def retreat_chit(state: State, u: Unit) -> bool:
-    """Whether ``u``'s ``mode=retire`` move is a move of Retreat (Disorder: "Each move of
-    Retreat/Pursuit 1D"): a retiring unit's, and (reading K97: the text names no retreat but a
-    retirement, Morale's "Unit retiring", the Charge Home Test's "retire 100mm") the half move
-    back a morale result owes. ``[options] forced_retire_chit = false``: only a retiring
-    unit's (earlier builds). A steady unit's retirement of its own gives none."""
+def retreat_chit(state: State, u: Unit, mode: str) -> bool:
+    """Whether ``u``'s ``mode=retire`` or ``mode=retreat`` move is a move of Retreat (Disorder:
+    "Each move of Retreat/Pursuit 1D"): a retiring unit's, and (reading K97: the text names no
+    retreat but a retirement, Morale's "Unit retiring", the Charge Home Test's "retire 100mm")
+    the half move back a morale result owes (``[options] forced_retire_chit = false``: not that
+    one, earlier builds). Reading K98: a steady unit's move away of its own is a move of
+    Retreat whichever word it is typed with, ``retire`` or ``retreat`` (the text tells them
+    not apart); ``[options] own_retreat_chit = false``: neither is (only the moves a result
+    forces take the 1D)."""
     if u.status == "retiring":
         return True
-    return u.bound == "retire_half" and state.config.options.forced_retire_chit
+    if u.bound == "retire_half" and mode == "retire":
+        return state.config.options.forced_retire_chit
+    return state.config.options.own_retreat_chit
 
 
 #: the moves away from the enemy (Kuryakin, Morale: "Unit retiring", "Unit Routing"; Disorder:
@@ -688,7 +693,7 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
         if mode == "rout":
             chits += gives.rout_move
             why.append(f"rout move {gives.rout_move}D")
-        elif mode in ("retreat", "pursuit") or (mode == "retire" and retreat_chit(state, u)):
+        elif mode == "pursuit" or (mode in ("retire", "retreat") and retreat_chit(state, u, mode)):
             chits += gives.retreat_move
             why.append(f"{mode} move {gives.retreat_move}D")
         over = musician_over_half(state, u, u.moved_mm + want)

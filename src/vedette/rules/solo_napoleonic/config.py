@@ -71,6 +71,8 @@ class Options:
     carried_change_first: bool
     rout_keeps_change: bool
     forced_retire_chit: bool
+    own_retreat_chit: bool
+    battery_officer: Literal["extra", "crew"]
     staff_reroll: bool
 
 

@@ -226,7 +226,7 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
         b = _artillery_band(state, f, t, req)
         s = "artillery"
         nat = GUNNER_NATIONS.get(nation_key(f.nation, GUNNER_NATIONS))
-        crew = f.figures
+        crew = crew_figures(state, f)
         ms = mods(
             modifier(state, s, "staff_officer")
             if rq.flag(req.staff_officer, attached_general(state, f) is not None)
@@ -321,6 +321,16 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
     else:
         frac, save = nums.volley_share_long, nums.save_long
     return FirePlan(f, t, "volley", band, n, die, ms, frac, save)
+
+
+def crew_figures(state: State, f: Unit) -> int:
+    """A battery's crew figures (Kuryakin, Artillery: "one crew figure per piece represented.
+    Additionally, each battery may include an officer figure"): its figures but its officer,
+    reading K99 (``[options] battery_officer = "crew"``: he is one of the crew, earlier
+    builds). The crew modifiers count these ("Each crew figure over 3 +1", "less than 3 -1")."""
+    if f.officer == "alive" and state.config.options.battery_officer == "extra":
+        return f.figures - 1
+    return f.figures
 
 
 def refused(state: State, req: rq.Fire) -> bool:

@@ -304,6 +304,15 @@ class ChanceCard:
     does: ChanceEffect = ChanceEffect()
 
 
+#: a unit's statuses that count it lost to its army's morale (K56), as a unit with no figures
+LOST_STATUS = ("routing", "eliminated")
+
+
+def lost(u: Unit) -> bool:
+    """Lost to its army's morale (the study's army break, reading K56): routing or eliminated."""
+    return u.status in LOST_STATUS or u.figures <= 0
+
+
 @dataclass(frozen=True)
 class State:
     """The whole game."""
@@ -342,6 +351,9 @@ class State:
     declared_set: frozenset[str] | None = field(default=None, repr=False, compare=False)
     # the routing units (flow.none_owed: whether one on the active card may owe its run)
     routing_set: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    # the units lost to their army's morale, routing or gone (the study's army break, K56:
+    # simplay.outcome, asked before every action of a simulated game)
+    lost_set: frozenset[str] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.index) != len(self.units):
@@ -429,6 +441,41 @@ class State:
             object.__setattr__(self, "routing_set", ids)
             return ids
         return self.routing_set
+
+    def lost_ids(self) -> frozenset[str]:
+        """The units lost to their army's morale (:func:`lost`: routing or eliminated)."""
+        if self.lost_set is None:
+            ids = frozenset(u.id for u in self.units if lost(u))
+            object.__setattr__(self, "lost_set", ids)
+            return ids
+        return self.lost_set
+
+    def lost_by_side(self) -> Mapping[str, int]:
+        """Each side's units lost to its army's morale (every side named; kept with the state
+        for its lost units: the states folded from this one share it until one is lost or
+        rallies)."""
+        ids = self.lost_ids()
+        hit = self.__dict__.get("_lost_by")
+        if hit is not None and hit[0] is ids:
+            return hit[1]  # type: ignore[no-any-return]
+        out = dict.fromkeys(self.sides, 0)
+        for uid in ids:
+            side = self.unit(uid).side
+            out[side] = out.get(side, 0) + 1
+        object.__setattr__(self, "_lost_by", (ids, out))
+        return out
+
+    def side_sizes(self) -> Mapping[str, int]:
+        """Each side's number of units (kept with the state for its units' index: a unit's
+        side never changes, nor the units a game holds)."""
+        hit = self.__dict__.get("_sizes")
+        if hit is not None and hit[0] is self.index:
+            return hit[1]  # type: ignore[no-any-return]
+        sizes: dict[str, int] = {}
+        for u in self.units:
+            sizes[u.side] = sizes.get(u.side, 0) + 1
+        object.__setattr__(self, "_sizes", (self.index, sizes))
+        return sizes
 
     def _generals(self) -> Mapping[str, General]:
         """The generals by id (the first of an id), kept with the state for its generals
@@ -588,6 +635,11 @@ class State:
         if (old.status == "routing") != routing and self.routing_set is not None:
             ids = self.routing_set
             d["routing_set"] = ids | {u.id} if routing else ids - {u.id}
+        if self.lost_set is not None:
+            now = u.status in LOST_STATUS or u.figures <= 0
+            if (old.status in LOST_STATUS or old.figures <= 0) != now:
+                ids = self.lost_set
+                d["lost_set"] = ids | {u.id} if now else ids - {u.id}
         return new
 
     def with_general(self, g: General) -> State:

@@ -27,9 +27,10 @@ from vedette.rules.solo_napoleonic import memo
 
 END_CONDITION = (
     "army morale break (an assumption: the text gives none; [battle_end] of the rules data,"
-    " house-rule overridable): at the start of each turn a side with at least break_fraction"
-    " (0.5) of its units routing or eliminated has broken and the other side wins (both at"
-    " once: a draw); no break after max_turns (12) turns: a draw (turn limit)"
+    " house-rule overridable): a side with at least break_fraction (0.5) of its units routing"
+    " or eliminated has broken, at any moment (the moment show and todo say BROKEN), and the"
+    " other side wins (both at once: a draw); no break after max_turns (12) turns: a draw"
+    " (turn limit)"
 )
 
 
@@ -42,22 +43,16 @@ def battle_end(data: Mapping[str, Any], source: str = "rules data") -> tuple[flo
     return float(frac), turns
 
 
-def gone(u: Any) -> bool:
-    """Lost for the army's morale: routing or eliminated."""
-    return bool(u.status in ("routing", "eliminated") or u.figures <= 0)
-
-
 def losses(state: Any) -> dict[str, int]:
-    out = {s: 0 for s in state.sides}
-    for u in state.units:
-        if gone(u):
-            out[u.side] = out.get(u.side, 0) + 1
-    return out
+    """Each side's units lost for its army's morale (``State.lost_ids``)."""
+    return dict(state.lost_by_side())
 
 
 def broken(state: Any, side: str, fraction: float) -> bool:
-    units = [u for u in state.units if u.side == side]
-    return bool(units) and sum(gone(u) for u in units) >= fraction * len(units)
+    """Whether ``side``'s army has broken: at least ``fraction`` of its units lost (the count
+    ``standing`` shows and ``outcome`` ends a study on)."""
+    n = state.side_sizes().get(side, 0)
+    return bool(n > 0 and state.lost_by_side().get(side, 0) >= fraction * n)
 
 
 def standing(state: Any) -> dict[str, Any]:
@@ -67,12 +62,13 @@ def standing(state: Any) -> dict[str, Any]:
     the count at which it breaks, and whether it has (a study would end the game there)."""
     fraction = float(state.config.break_fraction)
     sides: dict[str, dict[str, Any]] = {}
+    lost_by = losses(state)
+    sizes = state.side_sizes()
     for s in state.sides:
-        units = [u for u in state.units if u.side == s]
         sides[str(s)] = {
-            "lost": sum(gone(u) for u in units),
-            "units": len(units),
-            "breaks_at": math.ceil(fraction * len(units) - 1e-9),
+            "lost": lost_by.get(s, 0),
+            "units": sizes.get(s, 0),
+            "breaks_at": math.ceil(fraction * sizes.get(s, 0) - 1e-9),
             "broken": broken(state, s, fraction),
         }
     words = "; ".join(
@@ -93,17 +89,32 @@ def standing(state: Any) -> dict[str, Any]:
     }
 
 
+#: the last verdict of :func:`outcome`: (the lost units, the units' index, the game's data,
+#: the sides broken), the objects kept alive (the states of a game share them until a unit is
+#: lost or rallies)
+_DOWN: list[Any] = [None, None, None, []]
+
+
 def outcome(state: Any) -> GameOutcome | None:
+    """The study's end (reading K56): an army broken at any moment, counted as ``standing``
+    counts it (the moment ``show`` and ``todo`` say BROKEN); the turn limit at a turn's start."""
+    lost_ids = state.lost_ids()
+    if lost_ids:  # (none lost, none broken: the check of nearly every action)
+        hit = _DOWN
+        if hit[0] is lost_ids and hit[1] is state.index and hit[2] is state.config:
+            down = hit[3]  # (as the state before: no unit lost or back since)
+        else:
+            fraction = state.config.break_fraction
+            down = [s for s in state.sides if broken(state, s, fraction)]
+            hit[:] = [lost_ids, state.index, state.config, down]
+        if down and len(down) == len(state.sides):
+            return GameOutcome("draw", "army broken", state.turn, losses(state))
+        if down:
+            winner = next(s for s in state.sides if s not in down)
+            return GameOutcome(str(winner), "army broken", state.turn, losses(state))
     if state.phase != "control":
         return None
-    fraction, max_turns = state.config.break_fraction, state.config.max_turns
-    down = [s for s in state.sides if broken(state, s, fraction)]
-    if len(down) == len(state.sides):
-        return GameOutcome("draw", "army broken", state.turn, losses(state))
-    if down:
-        winner = next(s for s in state.sides if s not in down)
-        return GameOutcome(str(winner), "army broken", state.turn, losses(state))
-    if state.turn > max_turns:
+    if state.turn > state.config.max_turns:
         return GameOutcome("draw", "turn limit", state.turn, losses(state))
     return None
 
