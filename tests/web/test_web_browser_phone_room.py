@@ -26,6 +26,12 @@ BOARD_SEEN = """() => { const v = document.getElementById('board-viewport').getB
     const s = document.querySelector('.panel').getBoundingClientRect();
     return Math.round(Math.min(v.bottom, s.top, innerHeight) - Math.max(v.top, 0)); }"""
 
+#: five buttons or more in the index, each in reach
+ALL_GROUPS_REACHED = f"""() => {{ const reached = {REACHED};
+    const n = document.querySelectorAll('{GROUPS}').length;
+    return n >= 5
+      && [...Array(n).keys()].every((k) => reached('{GROUPS}:nth-child(' + (k + 1) + ')')); }}"""
+
 
 def sample(live_db: Path, name: str, dice: str = "seeded") -> Game:
     scen = rules.get("two_by_two").scenario("sample")
@@ -45,19 +51,15 @@ def test_own_dice_buttons_wait_for_a_step_they_can_do(
         page: Any = pg
         errors = open_game(page, live_server, "room-own")
         page.wait_for_function("() => document.querySelector('#odds').innerText.trim() !== ''")
-        page.wait_for_timeout(300)  # (the pads' room given to the list, laid out again)
         assert page.is_hidden(".dice-pad") and page.is_hidden(".dice-label")
+        # (the list laid out again in the room they leave: every button of the index in reach)
+        page.wait_for_function(ALL_GROUPS_REACHED)
         groups = page.locator(GROUPS)
-        assert groups.count() >= 5
-        assert all(
-            page.evaluate(REACHED, f"{GROUPS}:nth-child({k + 1})") for k in range(groups.count())
-        )
         groups.filter(has_text="IR 49 Hiller").tap()
         n = page.evaluate(TEXTS).index(turn["text"])
         line = f"{TOP}:nth-child({n + 1})"
         page.tap(f"{line} > button.next-item")
         page.wait_for_function("() => document.querySelector('#odds').innerText.includes('odds: ')")
-        page.wait_for_timeout(200)
         assert page.is_hidden(".dice-pad") and page.is_hidden(".dice-label")
         page.evaluate("() => { window.__keys = 0; }")
         tapped_through(page, (f"{line} .open-choices .choice", "#roll-btn"), errors)
@@ -136,3 +138,44 @@ def test_an_opened_group_leaves_its_unit_on_the_board_in_view(
         assert page.evaluate("window.scrollY") == 0
     done = Game.open(Store(live_db), "room-board").records[-1].payload
     assert done["procedure"] == "wheel" and done["request"]["unit"] == unit
+
+
+def test_an_opened_group_s_unit_is_panned_into_the_board_s_view(
+    tabs: Tabs, live_server: str, live_db: Path
+) -> None:
+    """The board zoomed in on its middle (three taps on its zoom), the Austrian units along
+    its top edge out of its view: a unit's lines opened, the unit is panned into the board's
+    part above the sheet, in reach, the zoom kept; one already in view is not moved."""
+    g = sample(live_db, "room-pan")
+    todo = view_todo(g)
+    with tab(tabs, **PHONE) as pg:
+        page: Any = pg
+        open_game(page, live_server, "room-pan")
+        words = page.locator(GROUPS).all_inner_texts()
+        units = {
+            t["text"].split(" may ")[0]: t["request"]["unit"] for t in todo if " may " in t["text"]
+        }
+        opened = 0
+        for k, w in enumerate(words):
+            unit = next((u for name, u in units.items() if w.startswith(f"{name} (")), None)
+            if unit is None:
+                continue  # (a line of its own)
+            page.goto(f"{live_server}/games/room-pan")
+            page.wait_for_selector(GROUPS)
+            for _ in range(3):
+                page.tap("[data-board='zoom-in']")
+            zoom = page.get_attribute("#board-viewport", "data-zoom")
+            piece = f"#board [data-pick='{unit}']"
+            assert not page.evaluate(REACHED, piece), unit  # (out of the zoomed view)
+            page.tap(f"{GROUPS}:nth-child({k + 1})")
+            assert page.evaluate(REACHED, piece), unit
+            assert page.get_attribute("#board-viewport", "data-zoom") == zoom
+            # (in view already: the board stays as it is)
+            page.goto(f"{live_server}/games/room-pan")
+            page.wait_for_selector(GROUPS)
+            at = page.get_attribute("#board", "style")
+            page.tap(f"{GROUPS}:nth-child({k + 1})")
+            assert page.evaluate(REACHED, piece), unit
+            assert page.get_attribute("#board", "style") == at
+            opened += 1
+        assert opened >= 4

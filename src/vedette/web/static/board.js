@@ -5,7 +5,8 @@
 // Events (docs: interfaces §2): dispatches `vedette:pick` {kind, value, under} when a piece,
 // hex or point is picked (under: the hex or location a piece stands on), and
 // `vedette:perform` {procedure, request} when a checked hand move is confirmed; reloads
-// itself on `vedette:changed`.
+// itself on `vedette:changed`; pans pieces into the view the phone's sheet leaves on
+// `vedette:pieces` {ids}.
 "use strict";
 
 (() => {
