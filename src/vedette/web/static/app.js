@@ -440,6 +440,34 @@ function initGame() {
     const about = shownTodo.filter((t) => !t.refused && (t.pieces || []).includes(id)).map((t) => ({ ...t }));
     showEntries([...own, ...about], id);
   }
+  // (the sheet back to its own height: a piece's or a group's lines gone; the page as it was
+  // before the group lifted the board, unless the player scrolled it since)
+  let lifted = null;
+  const ungrow = () => {
+    const p = document.querySelector(".panel");
+    p?.classList.remove("piece", "grown");
+    if (p) p.style.maxHeight = "";
+    if (lifted && Math.abs(scrollY - lifted.to) < 2) scrollTo(0, lifted.from);
+    lifted = null;
+  };
+  // a group opened, its sheet taller: the page scrolled just enough to bring the board's box
+  // out from under it (at most the box's top to the screen's top: the game's title and the
+  // board's tools above it, a scroll back away), and the group's pieces panned into the
+  // board's part in view (board.js). An opened unit of ten lines took 80% of the screen: the
+  // board under it, the unit its lines are about out of sight
+  function lift(items) {
+    const vp = document.getElementById("board-viewport");
+    if (!vp) return;
+    const box = vp.getBoundingClientRect();
+    const by = Math.max(0, Math.min(box.top, box.bottom - document.querySelector(".panel").getBoundingClientRect().top));
+    if (by >= 1) {
+      const from = scrollY;
+      scrollTo(0, from + by);
+      lifted = { from, to: scrollY };
+    }
+    const ids = [...new Set(items.flatMap((t) => t.pieces || []))];
+    document.dispatchEvent(new CustomEvent("vedette:pieces", { detail: { ids } }));
+  }
   // ``items`` at the Next list's top (a piece's, or a group of the list's index: ``opened``,
   // each with its first row of choices in view, a choice's tap choosing its entry too, and
   // the sheet taller if they need it: the group, a choice or a line, Roll)
@@ -447,7 +475,7 @@ function initGame() {
     const ol = document.getElementById("next");
     ol.querySelectorAll("li.counter").forEach((li) => li.remove());
     const lis = [];
-    document.querySelector(".panel")?.classList.remove("piece", "grown");
+    ungrow();
     // (its name said by the board: each line's words after it, its rule once chosen)
     const cls = (same, split) => "counter" + (opened ? " opened" : "") + (same ? " same" : split ? " lead" : "");
     lines(items, (item, n, same, split) => lis.push(entry(item, `c${n}`, cls(same, split), split)), id);
@@ -460,6 +488,7 @@ function initGame() {
       if (opened) document.querySelector(".panel").classList.add("grown");
       document.querySelector(".panel").scrollTop = 0;
       fitNext(); // (the list's room: the answer above it shortened)
+      if (opened) lift(items);
     }
   }
   // the Next entries as lines: ``each(item, n, same, split)``, ``same`` for a unit's entries
@@ -506,7 +535,7 @@ function initGame() {
   });
   function renderNext(todo) {
     shownTodo = todo;
-    document.querySelector(".panel")?.classList.remove("piece", "grown"); // (a new answer: in full)
+    ungrow(); // (a new answer: in full)
     const ol = document.getElementById("next");
     ol.replaceChildren();
     ol.classList.remove("tight");
@@ -541,34 +570,65 @@ function initGame() {
   // an evening's walk lay below the fold): the entries owed, the one chosen first and the
   // phase's end as ever; every other unit's lines (or a line of its own) one button each,
   // side by side; its tap brings them to the list's top, each with its choices (then a
-  // choice, or a line without any, and Roll). A piece tapped on the board does the same
+  // choice, or a line without any, and Roll). A piece tapped on the board does the same.
+  // The lines that were in the list's view stay as they were, above the index (one tap, then
+  // a choice or Roll: a group's tap made them three), as many as leave the index in view
   function indexNext(todo, lastEnd) {
     const ol = document.getElementById("next");
+    const kept = inView(ol);
     const runs = [];
     lines(todo, (item, n, same, split) => {
       if (!same || !runs.length) runs.push({ who: split ? split[0].textContent.replace(/ may $/, "") : null, items: [] });
-      runs[runs.length - 1].items.push([n, item]);
+      runs[runs.length - 1].items.push([n, item, same, split]);
     });
-    ol.replaceChildren();
-    const index = el("li", { class: "index" });
-    let end = null;
-    for (const run of runs) {
-      const rest = [];
-      for (const [n, item] of run.items) {
-        if (item.owed || n === 0 || n === lastEnd) {
-          const li = entry(item, n, (item.owed ? "owed" : "open") + (n === lastEnd ? " ends" : n === 0 && !item.owed ? " first" : ""));
-          if (item.refused) li.append(el("div", { class: "refused" }, `refused now: ${item.refused}`));
-          if (n === lastEnd) end = li;
-          else ol.append(li);
-        } else rest.push(item);
+    const build = (tight) => {
+      ol.replaceChildren();
+      ol.classList.toggle("tight", tight);
+      const index = el("li", { class: "index" });
+      let end = null;
+      for (const run of runs) {
+        const rest = [];
+        for (const [n, item, same, split] of run.items) {
+          if (item.owed || n === 0 || n === lastEnd || kept.includes(n)) {
+            const cls = n === lastEnd ? " ends" : n === 0 && !item.owed ? " first" : same && n > 0 ? " same" : "";
+            const li = entry(item, n, (item.owed ? "owed" : "open") + cls, cls === " same" ? split : null);
+            if (item.refused) li.append(el("div", { class: "refused" }, `refused now: ${item.refused}`));
+            if (n === lastEnd) end = li;
+            else ol.append(li);
+          } else rest.push(item);
+        }
+        if (rest.length) index.append(group(rest, run.who));
       }
-      if (rest.length) index.append(group(rest, run.who));
+      if (index.childElementCount) ol.append(index);
+      if (end) ol.append(end);
+      ol.querySelector(".next-item")?.classList.add("chosen");
+      fitNext();
+    };
+    // (the index out of the list's view: three buttons a row, then the last line kept goes
+    // into it, until it is in view)
+    const over = () => ol.scrollHeight > ol.clientHeight + 1;
+    for (;;) {
+      build(false);
+      if (!over()) break;
+      build(true);
+      if (!over() || !kept.length) break;
+      kept.pop();
     }
-    if (index.childElementCount) ol.append(index);
-    if (end) ol.append(end);
-    ol.querySelector(".next-item")?.classList.add("chosen");
-    fitNext();
     squeeze();
+  }
+  // the lines of the list (laid out whole) wholly in its view, from its top, in order (the
+  // phase's end held at its bottom edge covers what is under it): their todo places
+  function inView(ol) {
+    const held = ol.querySelector("li.ends");
+    const bottom = ol.getBoundingClientRect().top + ol.clientHeight - (held ? held.offsetHeight : 0);
+    const out = [];
+    for (const li of ol.children) {
+      if (li === held) continue;
+      const b = li.querySelector(":scope > .next-item");
+      if (!b || li.getBoundingClientRect().bottom > bottom + 1) break;
+      out.push(Number(b.dataset.n));
+    }
+    return out;
   }
   // an index still longer than its room: the step chosen first on one line, three buttons a
   // row; then (the step with more choices than fit: a Napoleon At Bay move's hexes) its first
@@ -588,16 +648,20 @@ function initGame() {
       index.prepend(group([shownTodo[0]], null));
     }
   }
-  // the list's room shrunk after it was laid out (the player's dice buttons shown under it
-  // once the step's odds say what it rolls): the index then, or a tighter one (the entry
-  // chosen first still the one chosen, as the player left its choices)
+  // the list's room changed after it was laid out (the player's dice buttons shown under it
+  // once the step's odds say what it rolls, or put away): laid out again, the index then, or
+  // a tighter one, or the lines its new room holds (the entry chosen first still the one
+  // chosen, as the player left its choices; another entry chosen: the list as it is)
   function reindex() {
     const ol = document.getElementById("next");
     if (!phone() || panel.classList.contains("folded") || ol.querySelector("li.counter")) return;
-    if (ol.scrollHeight <= ol.clientHeight + 1 || !shownTodo.length) return;
-    if (ol.querySelector("li.index")) { squeeze(); return; }
-    if (chosenItem !== shownTodo[0]) return;
-    indexNext(shownTodo, shownTodo.findLastIndex((t) => t.phase_end && !t.owed));
+    if (!shownTodo.length) return;
+    const over = ol.scrollHeight > ol.clientHeight + 1;
+    // (an index with room for a line more than it keeps)
+    const spare = !over && !!ol.querySelector("li.index") && parseFloat(ol.style.maxHeight) - ol.scrollHeight >= 44;
+    if (!over && !spare) return;
+    if (chosenItem !== shownTodo[0]) { if (over && ol.querySelector("li.index")) squeeze(); return; }
+    renderNext(shownTodo);
     const f = form();
     for (const row of chosenItem._li?.querySelectorAll(".open-choices") || []) {
       const i = f?.querySelector(`[name="${CSS.escape(row.dataset.field)}"]`);
@@ -731,7 +795,9 @@ function initGame() {
     if (missing.length) {
       oddsBox.replaceChildren(el("p", { class: "muted odds-wait" }, `odds once ${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} filled in`));
       dicePairs([]);
-      customDice([]);
+      // (no faces either: none can do the step before the field is filled; their room the
+      // Next list's, and the field's choice tapped shows the ones its dice take)
+      customDice([], [], true);
       return;
     }
     try {
@@ -740,7 +806,8 @@ function initGame() {
       if (ticket !== pending) return;
       ownNeed = data.own_needed ? { key, n: data.own_needed } : null;
       dicePairs(data.refused ? [] : data.odds);
-      customDice(data.own_dice || [], data.own_order || [], !data.refused && Array.isArray(data.own_dice));
+      // (a step refused as it stands: no faces either, none can do it; its room the list's)
+      customDice(data.own_dice || [], data.own_order || [], !!data.refused || Array.isArray(data.own_dice));
       if (!data.refused) dicePaths(data.own_paths);
       if (data.refused) oddsBox.replaceChildren(el("p", { class: "muted" }, `odds: ${data.refused}`));
       else renderOdds(data.odds);
@@ -1190,16 +1257,34 @@ function initGame() {
     if (!phone() || panel.classList.contains("folded")) {
       nextList.style.maxHeight = ""; // (a desktop's: CSS)
     } else {
-      const view = parseFloat(getComputedStyle(panel).maxHeight) - (panel.offsetHeight - panel.clientHeight);
       const listEnd = nextList.offsetTop + nextList.offsetHeight;
       // (the dice buttons, shown under the list)
       const below = [...panel.querySelectorAll(":scope > .dice-label, :scope > .dice-ask, :scope > .dice-pad, :scope > .dice-pairs, :scope > .dice-custom")]
         .filter((e) => e.offsetParent !== null && e.offsetHeight > 0)
         .reduce((end, e) => Math.max(end, e.offsetTop + e.offsetHeight), listEnd) - listEnd;
       const bar = panel.querySelector(":scope > .buttons").offsetHeight;
+      const rim = panel.offsetHeight - panel.clientHeight;
+      if (panel.classList.contains("grown")) growTo(below + bar + 8 + rim);
+      const view = parseFloat(getComputedStyle(panel).maxHeight) - rim;
       const room = Math.max(view - nextList.offsetTop - bar - below - 8, 100);
       nextList.style.maxHeight = `${room}px`;
     }
+  }
+  // a group of the index opened: the sheet as tall as its lines need (each with its choices,
+  // the phase's end held under them, the dice and Roll), never shorter than its own height,
+  // at most 80% of the screen (CSS: .panel.grown); the board keeps the rest above it (the
+  // sheet took 80% for a single line: the form and odds below it fill any sheet). ``rest``:
+  // the sheet's height besides the list's room
+  function growTo(rest) {
+    const lines = nextList.querySelectorAll(":scope > li.counter");
+    if (!lines.length) return;
+    panel.style.maxHeight = "";
+    const most = parseFloat(getComputedStyle(panel).maxHeight);
+    const last = lines[lines.length - 1];
+    const held = nextList.querySelector(":scope > li.ends");
+    const need = last.offsetTop + last.offsetHeight - nextList.offsetTop + (held ? held.offsetHeight + 6 : 0) + 2;
+    const own = 0.55 * innerHeight; // (the sheet's own max-height, CSS)
+    panel.style.maxHeight = `${Math.min(most, Math.max(own, nextList.offsetTop + need + rest))}px`;
   }
   let fitting = 0;
   // a phone: the board's box ends where the sheet at its tallest begins (its max-height from

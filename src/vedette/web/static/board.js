@@ -5,7 +5,8 @@
 // Events (docs: interfaces §2): dispatches `vedette:pick` {kind, value, under} when a piece,
 // hex or point is picked (under: the hex or location a piece stands on), and
 // `vedette:perform` {procedure, request} when a checked hand move is confirmed; reloads
-// itself on `vedette:changed`.
+// itself on `vedette:changed`; pans pieces into the view the phone's sheet leaves on
+// `vedette:pieces` {ids}.
 "use strict";
 
 (() => {
@@ -590,6 +591,28 @@
   }
   // the phone's sheet folded or unfolded (app.js): the board refits the height it has
   document.addEventListener("vedette:sheet", reset);
+  // a group of the phone's Next index opened (app.js: ``ids``, the pieces its lines are
+  // about): those pieces panned into the board's part the taller sheet leaves in view, the
+  // zoom kept; nothing moves when they are in it already
+  document.addEventListener("vedette:pieces", (e) => {
+    const ids = new Set((e.detail && e.detail.ids) || []);
+    const boxes = [...board.querySelectorAll("[data-pick]")].filter((n) => ids.has(n.dataset.pick))
+      .map((n) => n.getBoundingClientRect()).filter((r) => r.width || r.height);
+    if (!boxes.length) return;
+    const vr = viewport.getBoundingClientRect();
+    const sheet = document.querySelector(".panel");
+    const bottom = Math.min(vr.bottom, sheet ? sheet.getBoundingClientRect().top : vr.bottom, innerHeight);
+    const top = Math.max(vr.top, 0);
+    if (bottom - top < 24) return; // (no board in view to bring them into)
+    const [l, t, r, b] = [Math.min(...boxes.map((x) => x.left)), Math.min(...boxes.map((x) => x.top)),
+      Math.max(...boxes.map((x) => x.right)), Math.max(...boxes.map((x) => x.bottom))];
+    if (t >= top && b <= bottom && l >= vr.left && r <= vr.right) return;
+    view.x += (vr.left + vr.right - l - r) / 2;
+    view.y += (top + bottom - t - b) / 2;
+    clamp();
+    fitted = false;
+    apply();
+  });
   // an action's answer carries the board's legend, roster and highlights (app.js passes them)
   document.addEventListener("vedette:changed", (e) => (e.detail && e.detail.board ? show(e.detail.board) : load(false)));
   untab();
