@@ -140,6 +140,37 @@ def test_one_game_is_written_by_one_holder_at_a_time(tmp_path: Path) -> None:
     assert most[0] == 1
 
 
+def _write_slowly(path: str, held: Any) -> None:
+    """A write transaction held open half a second (a long write of another process)."""
+    st = Store(path)
+    with st._tx():
+        st.db.execute("INSERT INTO settings(key, value) VALUES ('slow', '1')")
+        held.set()
+        time.sleep(0.5)
+    st.close()
+
+
+def test_writers_of_two_processes_queue_for_the_database(tmp_path: Path) -> None:
+    """Beside a server (its lock file made), a store of another process that writes while one
+    process's write transaction is open waits for that transaction to end and then writes: it
+    is woken by the lock, not by SQLite's busy handler (turned off here: it answered
+    "database is locked" at once), and its write is in the log."""
+    path = str(tmp_path / "g.db")
+    g = Game.create(Store(path), "g", "nab", NAB.scenario("sample"), seed=1)
+    ProcessLocks(path)  # as `vedette serve` does
+    held = FORK.Event()
+    other = FORK.Process(target=_write_slowly, args=(path, held))
+    other.start()
+    assert held.wait(60)
+    g.store.db.execute("PRAGMA busy_timeout=0")
+    g.perform("move", {"force": "F1", "to": "W2020"})
+    other.join(30)
+    assert other.exitcode == 0
+    st = Store(path)
+    assert [r.kind for r in st.records(g.id)][-1] == "action"
+    assert st.db.execute("SELECT value FROM settings WHERE key='slow'").fetchone() == ("1",)
+
+
 def test_database_and_lock_files_are_private(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     g = Game.create(Store(path), "g", "nab", NAB.scenario("sample"), seed=1)

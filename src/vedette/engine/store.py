@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from vedette.engine.locks import hold_database
 from vedette.errors import GameError, VedetteError
 
 SCHEMA_VERSION = 1  # the version of a stored record's envelope (seq, kind, payload)
@@ -877,17 +878,21 @@ def _sync_folder(folder: str) -> None:
 
 class _Tx:
     """One write transaction. The threads of one process that write to the same file queue on
-    a lock of the process before ``BEGIN IMMEDIATE``: SQLite makes a writer that finds the
-    database locked sleep and retry (1, 2, 5, 10 ... 100 ms between tries), so under many
-    writers (the web app's thread pool) a write would wait far longer than the write it waits
-    for. Writers in other processes (a CLI beside the server) still meet SQLite's own lock and
-    its busy timeout. A write the disk refuses (full, read-only, I/O error) is rolled back and
-    raised as one line (:class:`StorageError`)."""
+    a lock of the process before ``BEGIN IMMEDIATE``, and the processes that share the file
+    (``vedette serve --workers N``, a CLI beside a server) on a byte lock of its lock file
+    (:func:`~vedette.engine.locks.hold_database`; when a server made the file): SQLite makes a
+    writer that finds the database locked sleep and retry (1, 2, 5, 10 ... 100 ms between
+    tries), so under many writers a write would wait far longer than the write it waits for,
+    where a thread or process waiting on these locks is woken as soon as the write before it
+    ends. A writer of the file that takes neither (an older vedette) still meets SQLite's own
+    lock and its busy timeout. A write the disk refuses (full, read-only, I/O error) is rolled
+    back and raised as one line (:class:`StorageError`)."""
 
     def __init__(self, db: sqlite3.Connection, lock: threading.RLock, path: str = "") -> None:
         self.db = db
         self.lock = lock
         self.path = path
+        self.held: int | None = None  # the descriptor holding the processes' lock
 
     def _refused(self, e: BaseException) -> StorageError:
         return StorageError(
@@ -898,15 +903,25 @@ class _Tx:
     def __enter__(self) -> None:
         self.lock.acquire()
         try:
+            if not self.db.in_transaction:  # (nested: the outer one holds it)
+                self.held = hold_database(self.path)
             self.db.execute("BEGIN IMMEDIATE")
         except (sqlite3.OperationalError, OSError) as e:
-            self.lock.release()
+            self._release()
             if "locked" in str(e) or "busy" in str(e):
                 raise
             raise self._refused(e) from None
         except BaseException:
-            self.lock.release()
+            self._release()
             raise
+
+    def _release(self) -> None:
+        try:
+            if self.held is not None:
+                os.close(self.held)  # (closing the description lets the byte go)
+                self.held = None
+        finally:
+            self.lock.release()
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         try:
@@ -923,7 +938,7 @@ class _Tx:
                 ):
                     raise self._refused(exc) from None
         finally:
-            self.lock.release()
+            self._release()
 
     def _rollback(self) -> None:
         with contextlib.suppress(sqlite3.Error):
