@@ -141,8 +141,8 @@ def test_one_game_is_written_by_one_holder_at_a_time(tmp_path: Path) -> None:
 
 
 def _write_slowly(path: str, held: Any) -> None:
-    """A write transaction held open half a second (a long write of another process)."""
-    st = Store(path)
+    """A write transaction held open half a second (a long write of another server process)."""
+    st = Store(path, queued=True)
     with st._tx():
         st.db.execute("INSERT INTO settings(key, value) VALUES ('slow', '1')")
         held.set()
@@ -150,14 +150,14 @@ def _write_slowly(path: str, held: Any) -> None:
     st.close()
 
 
-def test_writers_of_two_processes_queue_for_the_database(tmp_path: Path) -> None:
-    """Beside a server (its lock file made), a store of another process that writes while one
-    process's write transaction is open waits for that transaction to end and then writes: it
-    is woken by the lock, not by SQLite's busy handler (turned off here: it answered
-    "database is locked" at once), and its write is in the log."""
+def test_server_processes_queue_their_writes_to_the_database(tmp_path: Path) -> None:
+    """Two server processes of one database (``serve --workers 2``): a write of one while the
+    other's write transaction is open waits for that transaction to end, then goes in: it is
+    woken by their lock, not by SQLite's busy handler (turned off here: it answered "database
+    is locked" at once)."""
     path = str(tmp_path / "g.db")
-    g = Game.create(Store(path), "g", "nab", NAB.scenario("sample"), seed=1)
     ProcessLocks(path)  # as `vedette serve` does
+    g = Game.create(Store(path, queued=True), "g", "nab", NAB.scenario("sample"), seed=1)
     held = FORK.Event()
     other = FORK.Process(target=_write_slowly, args=(path, held))
     other.start()

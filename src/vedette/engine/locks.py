@@ -6,8 +6,8 @@ process deadlocking with itself), a waiter is woken the moment the byte is let g
 kernel frees it if its holder dies.
 
 Byte ``gid``: the writer of game ``gid`` (the web app's requests, ``web/sessions.py``). Byte
-:data:`DATABASE`: the one write transaction of the database at a time (``engine/store.py``):
-game ids start at 1, so it is never a game's."""
+:data:`DATABASE`: the server processes' one write transaction of the database at a time
+(``engine/store.py``): game ids start at 1, so it is never a game's."""
 
 from __future__ import annotations
 
@@ -60,9 +60,9 @@ def lock_byte(fd: int, offset: int) -> None:
 
 def hold_database(db: str) -> int | None:
     """The database's write-transaction byte, locked on a descriptor of its own (close it to
-    let go); None when there is nothing to lock: no lock file beside the database (no server
-    has served it: a lone CLI), an in-memory database, or no OFD locks on this system (the
-    whole-file ``flock`` there would be held against the game lock its holder already has)."""
+    let go); None when there is nothing to lock: no lock file beside the database, an
+    in-memory database, or no OFD locks on this system (the whole-file ``flock`` there would
+    be held against the game lock its holder already has)."""
     if OFD is None or db == ":memory:":
         return None
     try:

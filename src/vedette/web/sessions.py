@@ -72,7 +72,7 @@ class Sessions:
     def store(self) -> Store:
         st: Store | None = getattr(self._local, "store", None)
         if st is None:
-            st = Store(self.db)
+            st = Store(self.db, queued=True)  # (its writes queue with other processes')
             self._local.store = st
         return st
 
@@ -119,9 +119,8 @@ class Sessions:
 class ProcessLocks:
     """One writer per game across the server processes sharing a database (``vedette serve
     --workers N``, or two servers on one file): the writer of a game holds a lock on the byte
-    at the game's id in a file beside the database (``<db>.writers``; made here: once it is
-    there, every store of the database, a CLI's too, also queues its write transactions on
-    it, ``engine/locks.py``).
+    at the game's id in a file beside the database (``<db>.writers``; their stores' write
+    transactions queue on another byte of it, ``engine/locks.py``).
 
     The locks are open-file-description locks (Linux ``F_OFD_SETLKW``; ``flock`` of the whole
     file elsewhere), taken on a descriptor the holder opens for itself: they belong to that
