@@ -12,6 +12,9 @@ first pause), and a burst with no pause (all starting at once). The client proce
 lowest priority (nice 19): they stand in for 20 other machines, so they take only the CPU the
 server leaves on this one (the prober runs at normal priority, as does the server).
 Baseline, same server, same run: ``/ping`` alone (the same prober, nothing else running).
+Beside each load, what the server used while the clients played: its CPU (a round's share), and
+the time its threads were ready to run but waited for a CPU another process had (Linux
+``schedstat``; a busy machine shows there, not as work of the server's own).
 Asserted: every adjudication answered 200 with a fixing result, and each game's log, read back
 from the store after the run, replays to the state the server served last.
 Targets (issue 16): under 20 clients ``/ping`` p95 within 2x its p95 alone, adjudication p95
@@ -29,6 +32,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -113,10 +117,13 @@ def client(base: str, i: int, think: float, tag: str, ready: Any, start: Any, ou
     out.send((fix, app))
 
 
-def load(base: str, think: float, tag: str) -> tuple[list[float], list[float], list[float]]:
+def load(
+    base: str, think: float, tag: str, server: int
+) -> tuple[list[float], list[float], list[float], Use]:
     """20 clients playing, each a process of its own (one client's wait is never another's
     turn in a shared event loop); the prober's pings meanwhile, the adjudication times as the
-    clients saw them and as the server timed them."""
+    clients saw them and as the server timed them, and what the server (process ``server``
+    and its children) used of the machine while they played."""
     ctx = multiprocessing.get_context("spawn")
     start, ready = ctx.Event(), ctx.Semaphore(0)
     pipes = [ctx.Pipe(duplex=False) for _ in range(CLIENTS)]
@@ -131,8 +138,10 @@ def load(base: str, think: float, tag: str) -> tuple[list[float], list[float], l
             if not ready.acquire(timeout=TIMEOUT * 2):
                 raise RuntimeError(f"a client did not start within {TIMEOUT * 2:.0f} s")
         time.sleep(0.5)
+        use: list[Use] = []
 
         def run() -> list[tuple[list[float], list[float]]]:
+            before = usage(server)
             start.set()
             deadline = time.monotonic() + LOAD_TIMEOUT
             got = []
@@ -143,6 +152,7 @@ def load(base: str, think: float, tag: str) -> tuple[list[float], list[float], l
                     if time.monotonic() > deadline:
                         raise RuntimeError(f"the clients took over {LOAD_TIMEOUT} s")
                 got.append(recv.recv())
+            use.append(usage(server) - before)
             for p in procs:
                 p.join(TIMEOUT)
             return got
@@ -153,7 +163,7 @@ def load(base: str, think: float, tag: str) -> tuple[list[float], list[float], l
             if p.is_alive():
                 p.terminate()
                 p.join(5)
-    return ping, [x for f, _ in got for x in f], [x for _, a in got for x in a]
+    return ping, [x for f, _ in got for x in f], [x for _, a in got for x in a], use[0]
 
 
 def prober(base: str, stop: Any, out: Any, every: float = 0.01) -> None:
@@ -205,22 +215,42 @@ def check_logs(db: Path) -> int:
     return n
 
 
-def tree_cpu(pid: int) -> float:
-    """CPU seconds used so far by a process and its children (Linux /proc; 0 elsewhere)."""
-    procs: dict[int, tuple[int, float]] = {}
+@dataclass(frozen=True)
+class Use:
+    """What a process tree used of the machine over a stretch of time (Linux /proc; zeros
+    elsewhere): CPU seconds, and the seconds its threads were ready to run but waited for a
+    CPU (another process had it: ``schedstat``'s run delay)."""
+
+    wall: float
+    cpu: float
+    waited: float
+
+    def __sub__(self, other: Use) -> Use:
+        return Use(self.wall - other.wall, self.cpu - other.cpu, self.waited - other.waited)
+
+
+def usage(pid: int) -> Use:
+    """So far, for process ``pid`` and its children (see :class:`Use`)."""
+    stats: dict[int, tuple[int, float]] = {}
     tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
     for d in Path("/proc").glob("[0-9]*"):
         try:
             fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        procs[int(d.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
-    total, todo = 0.0, [pid]
+        stats[int(d.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    cpu = waited = 0.0
+    todo = [pid]
     while todo:
         p = todo.pop()
-        total += procs.get(p, (0, 0.0))[1]
-        todo += [c for c, (parent, _) in procs.items() if parent == p]
-    return total
+        cpu += stats.get(p, (0, 0.0))[1]
+        for task in Path(f"/proc/{p}/task").glob("[0-9]*"):
+            try:  # (nanoseconds on the CPU, waiting for one, time slices)
+                waited += int((task / "schedstat").read_text().split()[1]) / 1e9
+            except (OSError, IndexError, ValueError):
+                continue
+        todo += [c for c, (parent, _) in stats.items() if parent == p]
+    return Use(time.perf_counter(), cpu, waited)
 
 
 def run_server(workers: int) -> dict[str, Any]:
@@ -248,15 +278,12 @@ def run_server(workers: int) -> dict[str, Any]:
                 raise RuntimeError("the server did not answer /ping within 10 s")
             _, alone = probed(base, lambda: time.sleep(quick(2, 1)))
             results = {}
-            cpu: dict[str, float] = {}
             loads = (
                 ("players (each pauses 0.1-0.3 s between actions)", THINK, "p"),
                 (f"burst (no pause: {CLIENTS} clients hammering)", 0.0, "b"),
             )
             for label, think, tag in loads[1:] if QUICK else loads:  # quick: the burst only
-                c0, t0 = tree_cpu(server.pid), time.perf_counter()
-                results[label] = load(base, think, tag)
-                cpu[label] = (tree_cpu(server.pid) - c0) / (time.perf_counter() - t0)
+                results[label] = load(base, think, tag, server.pid)
             _, alone_after = probed(base, lambda: time.sleep(quick(2, 1)))
         finally:
             server.terminate()
@@ -269,7 +296,6 @@ def run_server(workers: int) -> dict[str, Any]:
     return {
         "alone": alone + alone_after,
         "results": results,
-        "cpu": cpu,
         "games": games,
         "load": (load0, os.getloadavg()[0]),
     }
@@ -288,10 +314,13 @@ def report(workers: int, run: dict[str, Any]) -> None:
         f"  /ping alone (baseline, {len(alone)} requests): p50"
         f" {statistics.median(alone) * 1e3:6.1f} ms   p95 {p95_alone * 1e3:6.1f} ms"
     )
-    for label, (ping, fix, app) in run["results"].items():
+    for label, (ping, fix, app, use) in run["results"].items():
         print(
-            f"  {CLIENTS} concurrent clients, {label}: {len(fix)} adjudications; the server"
-            f" used {run['cpu'][label]:.2f} of this machine's {os.cpu_count()} cores"
+            f"  {CLIENTS} concurrent clients, {label}: {len(fix)} adjudications; while they"
+            f" played the server used {use.cpu / use.wall:.2f} of this machine's"
+            f" {os.cpu_count()} cores ({use.cpu / len(fix) * 1e3:.1f} ms of CPU a round of"
+            f" 4 requests), and its threads waited {use.waited / use.wall:.2f} s a second for"
+            " a CPU another process had"
         )
         for name, xs in (
             ("/ping under load", ping),

@@ -140,6 +140,37 @@ def test_one_game_is_written_by_one_holder_at_a_time(tmp_path: Path) -> None:
     assert most[0] == 1
 
 
+def _write_slowly(path: str, held: Any) -> None:
+    """A write transaction held open half a second (a long write of another server process)."""
+    st = Store(path, queued=True)
+    with st._tx():
+        st.db.execute("INSERT INTO settings(key, value) VALUES ('slow', '1')")
+        held.set()
+        time.sleep(0.5)
+    st.close()
+
+
+def test_server_processes_queue_their_writes_to_the_database(tmp_path: Path) -> None:
+    """Two server processes of one database (``serve --workers 2``): a write of one while the
+    other's write transaction is open waits for that transaction to end, then goes in: it is
+    woken by their lock, not by SQLite's busy handler (turned off here: it answered "database
+    is locked" at once)."""
+    path = str(tmp_path / "g.db")
+    ProcessLocks(path)  # as `vedette serve` does
+    g = Game.create(Store(path, queued=True), "g", "nab", NAB.scenario("sample"), seed=1)
+    held = FORK.Event()
+    other = FORK.Process(target=_write_slowly, args=(path, held))
+    other.start()
+    assert held.wait(60)
+    g.store.db.execute("PRAGMA busy_timeout=0")
+    g.perform("move", {"force": "F1", "to": "W2020"})
+    other.join(30)
+    assert other.exitcode == 0
+    st = Store(path)
+    assert [r.kind for r in st.records(g.id)][-1] == "action"
+    assert st.db.execute("SELECT value FROM settings WHERE key='slow'").fetchone() == ("1",)
+
+
 def test_database_and_lock_files_are_private(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     g = Game.create(Store(path), "g", "nab", NAB.scenario("sample"), seed=1)

@@ -11,7 +11,9 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
+import anyio.to_thread
 import pytest
 from fastapi.testclient import TestClient
 
@@ -48,6 +50,10 @@ def post(c: TestClient, url: str, body: dict[str, object]) -> dict[str, object]:
     r = c.post(url, json=body, headers={"X-CSRF-Token": token(c)})
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
+
+
+MOVE = {"force": "F1", "to": "W2020"}
+FIX = {"moving": "F1", "contact": "R1"}
 
 
 def move_into_zoc(c: TestClient) -> dict[str, object]:
@@ -182,6 +188,38 @@ def test_blocking_endpoints_run_in_the_thread_pool(client: TestClient) -> None:
         path = getattr(route, "path", "")
         if path.startswith(("/games", "/api", "/import", "/help")):
             assert not inspect.iscoroutinefunction(route.endpoint), path
+
+
+def test_an_action_waits_in_the_thread_pools_line_once(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under many players the pool's two threads have a line: each of the game page's calls
+    (its view, odds, an action, an undo) takes one place in it, for its endpoint. A plain
+    ``def`` dependency, or a dict answer FastAPI checks against the route's type, each took a
+    place of its own: three waits in a crowded line for one action (bench/bench_web.py)."""
+    trips: list[str] = []
+    real = anyio.to_thread.run_sync
+
+    async def counted(func: Any, *args: Any, **kwargs: Any) -> Any:
+        trips.append(getattr(func, "__name__", "?"))
+        return await real(func, *args, **kwargs)
+
+    h = {"X-CSRF-Token": token(client)}
+    monkeypatch.setattr(anyio.to_thread, "run_sync", counted)
+    calls = [
+        ("get", "/api/games/nab", None),
+        ("post", "/api/games/nab/odds", {"procedure": "move", "request": MOVE}),
+        ("post", "/api/games/nab/perform", {"procedure": "move", "request": MOVE}),
+        ("post", "/api/games/nab/perform", {"procedure": "fix", "request": FIX}),
+        ("post", "/api/games/nab/undo", {}),
+        ("get", "/api/games/nab/log", None),
+    ]
+    for method, url, body in calls:
+        trips.clear()
+        r = client.request(method, url, json=body, headers=h)
+        assert r.status_code == 200, r.text
+        assert len(trips) == 1, (url, trips)
+    assert r.json()["entries"]  # (the answers are the JSON they were)
 
 
 def test_the_reader_writer_lock() -> None:

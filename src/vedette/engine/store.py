@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from vedette.engine.locks import hold_database
 from vedette.errors import GameError, VedetteError
 
 SCHEMA_VERSION = 1  # the version of a stored record's envelope (seq, kind, payload)
@@ -302,12 +303,19 @@ def now() -> str:
 
 
 class Store:
-    """SQLite event store. ``path=":memory:"`` for an in-memory store."""
+    """SQLite event store. ``path=":memory:"`` for an in-memory store.
 
-    def __init__(self, path: str | os.PathLike[str], synchronous: str = "FULL") -> None:
+    ``queued``: a server process's store (``vedette serve``, which makes the database's lock
+    file): its write transactions queue with those of the other server processes on a byte of
+    the lock file (see :class:`_Tx`)."""
+
+    def __init__(
+        self, path: str | os.PathLike[str], synchronous: str = "FULL", queued: bool = False
+    ) -> None:
         self.path = os.fspath(path)
         self.thread = threading.get_ident()  # the thread that may use this connection
         self._writers = _writer_lock(self.path)  # shared by this process's writers of the file
+        self.queued = queued
         #: opened read-only (a read-only file or directory): games can be listed, shown and
         #: exported; a write is refused in one line
         self.readonly = False
@@ -716,7 +724,7 @@ class Store:
                 f"cannot write to game database {self.path}: {self._why_readonly};"
                 " nothing was written (the games are as they were)"
             )
-        return _Tx(self.db, self._writers, self.path)
+        return _Tx(self.db, self._writers, self.path, self.queued)
 
 
 #: one lock per database file for the writers of this process (see :class:`_Tx`)
@@ -877,17 +885,26 @@ def _sync_folder(folder: str) -> None:
 
 class _Tx:
     """One write transaction. The threads of one process that write to the same file queue on
-    a lock of the process before ``BEGIN IMMEDIATE``: SQLite makes a writer that finds the
+    a lock of the process before ``BEGIN IMMEDIATE``, and the server processes that share it
+    (``vedette serve --workers N``; ``queued``) on a byte lock of its lock file
+    (:func:`~vedette.engine.locks.hold_database`). SQLite makes a writer that finds the
     database locked sleep and retry (1, 2, 5, 10 ... 100 ms between tries), so under many
-    writers (the web app's thread pool) a write would wait far longer than the write it waits
-    for. Writers in other processes (a CLI beside the server) still meet SQLite's own lock and
-    its busy timeout. A write the disk refuses (full, read-only, I/O error) is rolled back and
-    raised as one line (:class:`StorageError`)."""
+    writers a write waited far longer than the write it waited for, and a process could lose
+    the race for seconds (bench/bench_web.py, two processes); a thread or process waiting on
+    these locks is woken as soon as the write before it ends. Another writer of the file (a
+    CLI beside a server) still meets SQLite's own lock and its busy timeout: a CLI stopped in
+    the middle of a write (Ctrl-Z) never holds a server's writers longer than that timeout.
+    A write the disk refuses (full, read-only, I/O error) is rolled back and raised as one
+    line (:class:`StorageError`)."""
 
-    def __init__(self, db: sqlite3.Connection, lock: threading.RLock, path: str = "") -> None:
+    def __init__(
+        self, db: sqlite3.Connection, lock: threading.RLock, path: str = "", queued: bool = False
+    ) -> None:
         self.db = db
         self.lock = lock
         self.path = path
+        self.queued = queued
+        self.held: int | None = None  # the descriptor holding the processes' lock
 
     def _refused(self, e: BaseException) -> StorageError:
         return StorageError(
@@ -898,15 +915,25 @@ class _Tx:
     def __enter__(self) -> None:
         self.lock.acquire()
         try:
+            if self.queued and not self.db.in_transaction:  # (nested: the outer one holds it)
+                self.held = hold_database(self.path)
             self.db.execute("BEGIN IMMEDIATE")
         except (sqlite3.OperationalError, OSError) as e:
-            self.lock.release()
+            self._release()
             if "locked" in str(e) or "busy" in str(e):
                 raise
             raise self._refused(e) from None
         except BaseException:
-            self.lock.release()
+            self._release()
             raise
+
+    def _release(self) -> None:
+        try:
+            if self.held is not None:
+                os.close(self.held)  # (closing the description lets the byte go)
+                self.held = None
+        finally:
+            self.lock.release()
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         try:
@@ -923,7 +950,7 @@ class _Tx:
                 ):
                     raise self._refused(exc) from None
         finally:
-            self.lock.release()
+            self._release()
 
     def _rollback(self) -> None:
         with contextlib.suppress(sqlite3.Error):

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import JSONResponse
 
 from vedette.dice import parse_faces
 from vedette.dice.die import DeckCard, Die
@@ -20,6 +21,7 @@ from vedette.web.common import (
     SessionsDep,
     UndoBody,
     WholeNumber,
+    answer,
     board_of,
     highlight_of,
     json_body,
@@ -47,9 +49,9 @@ def state(
     sessions: SessionsDep,
     name: str,
     since: Annotated[WholeNumber | None, Query(ge=0, le=MAX_SEQ)] = None,
-) -> dict[str, Any]:
+) -> JSONResponse:
     with sessions.game(name) as g:
-        return views.view(g, board_of(g, since is None), since)
+        return answer(views.view(g, board_of(g, since is None), since))
 
 
 @router.get("/api/games/{name}/log")
@@ -58,19 +60,19 @@ def log_page(
     name: str,
     before: WholeNumber | None = None,
     limit: WholeNumber = views.PAGE,
-) -> dict[str, Any]:
+) -> JSONResponse:
     with sessions.game(name) as g:
-        return views.log_page(g, before, max(1, min(limit, 500)))
+        return answer(views.log_page(g, before, max(1, min(limit, 500))))
 
 
 @router.get("/api/games/{name}/log/{seq}")
-def log_record(sessions: SessionsDep, name: str, seq: WholeNumber) -> dict[str, Any]:
+def log_record(sessions: SessionsDep, name: str, seq: WholeNumber) -> JSONResponse:
     """One entry's full record as key/value rows (the page asks when it is opened)."""
     with sessions.game(name) as g:
         found = [r for r in g.records if r.seq == seq]
         if not found:
             raise GameError(f"game {g.name!r} has no log entry #{seq}")
-        return {"seq": seq, "rows": views.record_rows(found[0])}
+        return answer({"seq": seq, "rows": views.record_rows(found[0])})
 
 
 def own_die(die: Die, drawn: list[Die]) -> dict[str, Any]:
@@ -86,7 +88,7 @@ def own_die(die: Die, drawn: list[Die]) -> dict[str, Any]:
 @router.post("/api/games/{name}/odds")
 def odds(
     sessions: SessionsDep, name: str, body: Annotated[OddsBody, Depends(json_body(OddsBody))]
-) -> dict[str, Any]:
+) -> JSONResponse:
     def run() -> dict[str, Any]:
         with sessions.game(name) as g:
             try:
@@ -127,7 +129,7 @@ def odds(
 
     # the page's form not yet enough for odds (a move without its distance, a shot without
     # its range): asked by the page, "odds: ..." in words too
-    return refused(body.refusal, run)
+    return answer(refused(body.refusal, run))
 
 
 @router.post("/api/games/{name}/perform")
@@ -135,7 +137,7 @@ def perform(
     sessions: SessionsDep,
     name: str,
     body: Annotated[PerformBody, Depends(json_body(PerformBody))],
-) -> dict[str, Any]:
+) -> JSONResponse:
     def run() -> dict[str, Any]:
         dice = None
         if body.dice not in (None, "", []):
@@ -153,7 +155,7 @@ def perform(
                 "board_info": board_view(g, svg=False),
             }
 
-    return refused(body.refusal, run)
+    return answer(refused(body.refusal, run))
 
 
 @router.post("/api/games/{name}/undo")
@@ -161,7 +163,7 @@ def undo(
     sessions: SessionsDep,
     name: str,
     body: Annotated[UndoBody, Depends(json_body(UndoBody, True))],
-) -> Any:
+) -> JSONResponse:
     def run() -> dict[str, Any]:
         with sessions.game(name, write=True) as g:
             rec = g.undo()
@@ -172,4 +174,4 @@ def undo(
                 "board_info": board_view(g, svg=False),
             }
 
-    return refused(body.refusal, run)
+    return answer(refused(body.refusal, run))

@@ -14,7 +14,7 @@ from importlib import resources
 from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import Depends, Request, UploadFile
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.templating import Jinja2Templates
 from pydantic import BeforeValidator, Field
 from pydantic_core import PydanticCustomError
@@ -73,12 +73,22 @@ class Forbidden(Exception):
 
 
 # -- what a route asks of the app (set by create_app) ---------------------------------------
-def sessions_of(request: Request) -> Sessions:
-    """The app's games (a dependency: ``SessionsDep``)."""
+async def sessions_of(request: Request) -> Sessions:
+    """The app's games (a dependency: ``SessionsDep``). Async, as it does no work: FastAPI runs
+    a plain ``def`` dependency in the thread pool, and each request then waited in the pool's
+    line twice, once for this lookup and once for its endpoint (bench/bench_web.py)."""
     return request.app.state.sessions  # type: ignore[no-any-return]
 
 
 SessionsDep = Annotated[Sessions, Depends(sessions_of)]
+
+
+def answer(data: dict[str, Any]) -> JSONResponse:
+    """``data`` as the JSON answer, encoded where the endpoint runs (the thread pool). A plain
+    ``def`` route that returns a dict has FastAPI check it against the route's declared type
+    in the thread pool, a second wait in the pool's line after the endpoint's own, and then
+    encode it on the event loop (bench/bench_web.py)."""
+    return JSONResponse(data)
 
 
 def page(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:

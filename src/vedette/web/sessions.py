@@ -9,19 +9,13 @@ cached game of that id only if its log has not grown meanwhile."""
 from __future__ import annotations
 
 import os
-import stat
-import struct
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from vedette.engine import Game, Store
-
-try:
-    import fcntl
-except ImportError:  # not a POSIX system: the store's expected_seq still guards every write
-    fcntl = None  # type: ignore[assignment]
+from vedette.engine.locks import AVAILABLE, lock_byte, lock_file, open_private
 from vedette.engine.store import GameInfo
 from vedette.errors import GameError
 
@@ -78,7 +72,7 @@ class Sessions:
     def store(self) -> Store:
         st: Store | None = getattr(self._local, "store", None)
         if st is None:
-            st = Store(self.db)
+            st = Store(self.db, queued=True)  # (its writes queue with other processes')
             self._local.store = st
         return st
 
@@ -125,7 +119,8 @@ class Sessions:
 class ProcessLocks:
     """One writer per game across the server processes sharing a database (``vedette serve
     --workers N``, or two servers on one file): the writer of a game holds a lock on the byte
-    at the game's id in a file beside the database (``<db>.writers``).
+    at the game's id in a file beside the database (``<db>.writers``; their stores' write
+    transactions queue on another byte of it, ``engine/locks.py``).
 
     The locks are open-file-description locks (Linux ``F_OFD_SETLKW``; ``flock`` of the whole
     file elsewhere), taken on a descriptor the holder opens for itself: they belong to that
@@ -142,55 +137,31 @@ class ProcessLocks:
 
     def __init__(self, db: str) -> None:
         self.path: str | None = None
-        if db == ":memory:" or fcntl is None:
+        if db == ":memory:" or not AVAILABLE:
             return
-        path = db + ".writers"
+        path = lock_file(db)
         try:
-            fd = self._open(path, create=True)
+            fd = open_private(path, create=True)
         except OSError:
             return
         os.close(fd)
         self.path = path
 
-    @staticmethod
-    def _open(path: str, create: bool = False) -> int:
-        flags = os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC | (os.O_CREAT if create else 0)
-        fd = os.open(path, flags, 0o600)
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
-            os.close(fd)
-            raise PermissionError(f"{path} is not a private lock file of this user")
-        return fd
-
     @contextmanager
     def hold(self, gid: int, write: bool) -> Iterator[None]:
-        if not write or self.path is None or fcntl is None:
+        if not write or self.path is None:
             yield
             return
         try:
-            fd = self._open(self.path)
+            fd = open_private(self.path)
         except OSError:  # (removed or replaced since: the store's expected_seq still holds)
             yield
             return
         try:
-            _lock(fd, gid, True)
+            lock_byte(fd, gid)
             yield
         finally:
             os.close(fd)  # (closing the description releases its lock)
-
-
-_OFD = getattr(fcntl, "F_OFD_SETLKW", None) if fcntl is not None else None
-
-
-def _lock(fd: int, gid: int, wait: bool) -> None:
-    """Lock byte ``gid`` of the file for the open file description ``fd``."""
-    assert fcntl is not None
-    if _OFD is not None:
-        # struct flock: l_type, l_whence, l_start, l_len, l_pid (0 for an OFD lock)
-        arg = struct.pack("hhqqi4x", fcntl.F_WRLCK, os.SEEK_SET, gid, 1, 0)
-        fcntl.fcntl(fd, _OFD, arg)
-    else:  # pragma: no cover - no OFD locks: the whole file, per description
-        fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 def _lookup(st: Store, name: str) -> GameInfo:
