@@ -1,16 +1,17 @@
-"""What the code cites is on the pages: the readings it names, the rules its refusals quote,
-the commands it has.
+"""What the code cites is on the pages: the readings it names, the rules its refusals and
+procedures quote, the commands it has.
 
 - a reading the code, rule data, tests, benches or pages cite ("reading K98", "readings 26,
   33", "Reading A10") is a row of the reading tables of its ruleset's pages: a ruleset's own
   files cite its own numbers (Napoleon At Bay and ASL both number theirs A1, A2 ...), a
   Kuryakin number (``K41``) is Kuryakin's wherever it is cited, and another file's ``reading
   A10`` or ``reading 57`` is one of some ruleset's;
-- the rule a refusal (``RuleViolation``) quotes is one its developer page numbers the same way:
-  an O'Leary or Herman number is a row of the page's "Rule by rule" table, a 2 by 2 heading is
-  one the page lists as the text's, a Kuryakin heading is named in that table, and any other
-  words (vedette's own rule) name a heading or a bold phrase of the page, or a table of the
-  ruleset's data;
+- the rule a refusal (``RuleViolation``), a procedure (``rule=``) or a result table (its
+  ``rule``) quotes is one its developer page numbers the same way: each O'Leary or Herman
+  number is a row of the page's "Rule by rule" table (a section, one of its rows), each 2 by 2
+  heading one the page lists as the text's, each Kuryakin heading is named in that table, and
+  any other words (vedette's own rule) name a heading or a bold phrase of the page, or a table
+  of the ruleset's data;
 - every command of vedette but a ruleset's (whose procedures test_docs_knobs.py holds to their
   pages) is written out somewhere in the docs.
 """
@@ -150,9 +151,11 @@ def _strings(node: ast.expr | None, consts: dict[str, str]) -> list[str] | None:
     return [consts[name]] if name in consts else None
 
 
-def refusal_rules(ruleset: str) -> tuple[set[str], int]:
-    """The rules the package's ``RuleViolation``s quote (a constant of the package, or a
-    literal), and how many quote a rule passed in from elsewhere (a parameter)."""
+def quoted_rules(ruleset: str) -> tuple[set[str], int]:
+    """The rules the package quotes to a player: each ``RuleViolation``'s, each ``rule=`` given
+    to a call (a procedure's declaration, a check, a modifier), a constant of the package or a
+    literal, and each ``rule`` of its rule data; and how many quote a rule passed in from
+    elsewhere (a parameter)."""
     trees = [ast.parse(f.read_text(encoding="utf-8")) for f in sorted(package(ruleset))]
     consts: dict[str, str] = {}
     for tree in trees:
@@ -174,14 +177,26 @@ def refusal_rules(ruleset: str) -> tuple[set[str], int]:
         for call in ast.walk(tree):
             if not isinstance(call, ast.Call):
                 continue
-            if getattr(call.func, "id", getattr(call.func, "attr", None)) != "RuleViolation":
-                continue
-            strings = _strings(call.args[0] if call.args else None, consts)
-            if strings is None:
-                passed += 1
-            else:
-                found |= set(strings)
-    return found, passed
+            given = [k.value for k in call.keywords if k.arg == "rule"]
+            if getattr(call.func, "id", getattr(call.func, "attr", None)) == "RuleViolation":
+                given += call.args[:1]
+            for arg in given:
+                strings = _strings(arg, consts)
+                if strings is None:
+                    passed += 1
+                else:
+                    found |= set(strings)
+    return found | set(data_rules(ruleset_data(ruleset))), passed
+
+
+def data_rules(tree: object) -> list[str]:
+    """Every ``rule = "..."`` of a rule-data tree (a result table cites its rule)."""
+    if isinstance(tree, list):
+        return [r for item in tree for r in data_rules(item)]
+    if not isinstance(tree, dict):
+        return []
+    own = [v for k, v in tree.items() if k == "rule" and isinstance(v, str)]
+    return own + [r for v in tree.values() for r in data_rules(v)]
 
 
 def package(ruleset: str) -> list[Path]:
@@ -190,6 +205,8 @@ def package(ruleset: str) -> list[Path]:
 
 def rule_rows(page: str) -> list[str]:
     """The first cells of the "Rule by rule" table of a developer page."""
+    if "## Rule by rule" not in page:
+        return []
     table = section(page, "## Rule by rule")
     return [line.split("|")[1].strip() for line in table.splitlines()[4:] if line.startswith("|")]
 
@@ -199,24 +216,41 @@ def headings(page: str) -> list[str]:
 
 
 def rule_problem(ruleset: str, rule: str) -> str | None:
-    """Why a refusal's rule is not one the ruleset's developer page numbers, or None."""
+    """Why a rule a refusal or a procedure quotes is not one the ruleset's developer page
+    numbers, or None. A quote may name several ("O'Leary 2.2, 2.3, 3.2.2", "O'Leary 2.3-2.5",
+    "Herman (1)-(4)", "2 by 2, Melee / Resolving shooting"): each must be there; a section
+    ("O'Leary 6") is there when a rule in it is; "ASL A3" (the ASL rulebook's) when the page
+    names it."""
     page = (ROOT / "docs/rules" / f"{ruleset}.md").read_text(encoding="utf-8")
-    m = re.fullmatch(r"O'Leary (\d+(?:\.\d+)*)|Herman \((\d)\)", rule)
-    if m:
-        number = m.group(1) or f"({m.group(2)})"
-        at = re.compile(rf"(?<![\d.]){re.escape(number)}(?![\d]|\.\d)")
-        return None if any(at.search(row) for row in rule_rows(page)) else "no such row"
+    rows = rule_rows(page)
+    if rule.startswith(("O'Leary ", "Herman (")):
+        said = re.sub(r"\s*\((?!\d\))[^)]*\)", "", rule)  # "(nothing moves in set-up)"
+        said = re.sub(r"ASL [A-Z][\d.]*", "", said)
+        wanted = re.findall(r"\(\d\)|(?<![\w.])\d+(?:\.\d+)*", said)
+        missing = [
+            number
+            for number in wanted
+            if not any(re.search(rf"(?<![\d.]){re.escape(number)}(?!\d)", row) for row in rows)
+        ]
+        asl = [a for a in re.findall(r"ASL [A-Z][\d.]*\d", rule) if a.split()[1] not in page]
+        if not wanted:
+            return "no rule number"
+        return f"no such row: {missing + asl}" if missing or asl else None
+    if rule.startswith("ASL "):
+        return None if rule.split()[1] in page else "not named on the page"
     if rule.startswith("2 by 2, "):
         listed = re.search(r"sections are cited by their\s+headings: (.*?)\. Code", page, re.S)
         assert listed, "docs/rules/two_by_two.md no longer lists the text's headings"
         known = {h.lower() for h in re.findall(r"\*([^*]+)\*", listed.group(1))}
-        said = rule.removeprefix("2 by 2, ").rstrip(" *")
-        unknown = [h for h in re.split(r"\s*[,;]\s*", said) if h.lower() not in known]
+        said = re.sub(r"\s*\([^)]*\)", "", rule.removeprefix("2 by 2, ")).rstrip(" *")
+        unknown = [h for h in re.split(r"\s*[,;/]\s*", said) if h.lower() not in known]
         return f"not a heading the page lists: {unknown}" if unknown else None
     if rule.startswith("Kuryakin, "):
-        said = re.sub(r"\s*\(.*\)$", "", rule.removeprefix("Kuryakin, "))
-        rows = " ".join(rule_rows(page)).lower().replace(".", "")
-        unknown = [h for h in re.split(r"\s*/\s*", said) if h.lower().replace(".", "") not in rows]
+        said = re.sub(r"\s*\([^)]*\)", "", rule.removeprefix("Kuryakin, "))
+        table = " ".join(rows).lower().replace(".", "")
+        unknown = [
+            h for h in re.split(r"\s*[/;]\s*", said) if h.lower().replace(".", "") not in table
+        ]
         return f"not in the page's Rule by rule table: {unknown}" if unknown else None
     words = re.sub(r"^(Napoleon At Bay|Herman,|2 by 2 on vedette,)\s+", "", rule).lower()
     bold = [b.lower() for b in re.findall(r"\*\*([^*]+)\*\*", page)]
@@ -234,13 +268,19 @@ def test_the_rule_check_can_fail() -> None:
     assert rule_problem("solo_napoleonic", "Kuryakin, Firing/Infantry") is None
     assert rule_problem("solo_napoleonic", "Kuryakin, Flags")
     assert rule_problem("napoleon_at_bay", "Napoleon At Bay supply")
+    assert rule_problem("solitaire_asl", "O'Leary 2.3-2.5, 3.3, 4, 5") is None
+    assert rule_problem("solitaire_asl", "O'Leary 6") is None
+    assert rule_problem("solitaire_asl", "O'Leary 2.2, 2.9")
+    assert rule_problem("solitaire_asl", "O'Leary 9")
+    assert rule_problem("napoleon_at_bay", "Herman (1)-(4)") is None
+    assert rule_problem("napoleon_at_bay", "Herman (1)-(7)")
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_rule_a_refusal_quotes_is_numbered_so_on_the_developer_page(ruleset: str) -> None:
     """A refusal says which rule forbids the request ("... (O'Leary 3.3.1)"): a reader who
     looks it up on the ruleset's page finds it under the same number or heading."""
-    quoted, passed = refusal_rules(ruleset)
+    quoted, passed = quoted_rules(ruleset)
     assert len(quoted) >= 5, f"{ruleset}: {quoted} ({passed} quote a rule passed in)"
     wrong = [
         f"{rule!r}: {problem}"
