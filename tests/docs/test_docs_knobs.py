@@ -32,7 +32,8 @@ These checks read the prose where it names something the code declares:
 - a backticked identifier of the code's shape is in the code or the rule data;
 - a scenario a ruleset's page shows (a ``toml`` block) starts a game;
 - every event kind a ruleset folds is named on its developer page;
-- docs/architecture.md's Layout lists every package and module of vedette;
+- docs/architecture.md's Layout lists every package and module of vedette, and its route table
+  every route of the web app;
 - every procedure and sequence of a ruleset is named on both its pages;
 - no ``--help`` text shows the docstrings' markup.
 """
@@ -617,6 +618,26 @@ def test_every_web_address_the_docs_give_is_a_route() -> None:
                 ):
                     missing.append(f"{doc.relative_to(ROOT)}:{n}: {method} {path}".strip())
     assert not missing, f"addresses no route answers: {missing}"
+
+
+def test_every_route_is_in_the_architecture_pages_table() -> None:
+    """docs/architecture.md's "The web app's routes" lists every address the app answers, each
+    with its method and module (a route added is placed there for the next reader; one removed
+    leaves no row behind)."""
+    page = (ROOT / "docs/architecture.md").read_text(encoding="utf-8")
+    table = section(page, "## The web app's routes")
+    listed = {
+        (m.group(1), m.group(2), m.group(3))
+        for m in re.finditer(r"^\| `(GET|POST) (/[^`]*)` \| `(\w+)\.py` \|", table, re.M)
+    }
+    declared = set()
+    for module in sorted((ROOT / "src/vedette/web").glob("*.py")):
+        source = module.read_text(encoding="utf-8")
+        for method, path in re.findall(r"@\w+\.(get|post)\(\s*\"([^\"]+)\"", source):
+            declared.add((method.upper(), path, module.stem))
+    assert len(declared) > 30, "is the pattern still right?"
+    assert declared - listed == set(), f"routes the table lacks: {sorted(declared - listed)}"
+    assert listed - declared == set(), f"rows no route answers: {sorted(listed - declared)}"
 
 
 def test_every_identifier_the_prose_names_is_in_the_code_or_data() -> None:
