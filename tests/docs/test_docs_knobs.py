@@ -4,15 +4,18 @@ The commands of the docs run (``test_docs_commands.py``), so they cannot drift; 
 These checks read the prose where it names something the code declares:
 
 - every option a ruleset declares (its ``options_model``, what ``--option KEY=VALUE`` takes)
-  is named on its player page, and every ``KEY=VALUE`` of an option that a page names (the
-  player page, the developer page, ``--option KEY=VALUE`` anywhere in the docs) is one the
-  command line accepts (a placeholder in capitals, ``N``, stands for any value);
+  is named on its player page and on its developer page, and every ``KEY=VALUE`` of an option
+  that a page names (the player page, the developer page, ``--option KEY=VALUE`` anywhere in
+  the docs) is one the command line accepts (a placeholder in capitals, ``N``, stands for any
+  value);
 - a page names a yes/no option by the value that changes the game: the value that is not its
   default (``stop_at_zoc=false`` when the default is true), and ``(default X)`` beside one
   option gives its default;
 - a house-rule key a page names as ``[table] key`` is in the ruleset's data, and
   ``[table] key = value`` (the way to change a reading) is a value of the shipped value's type,
   another than the shipped one, and a house-rule file holding only it is accepted;
+- every key of a ruleset's rule data (its result tables and open maps aside) is named on one of
+  its pages;
 - every ``--flag`` the docs name is an option of a vedette command (or of the named tool);
 - a command the prose writes out (``vedette serve [--port 8765]``) exists, takes each flag given,
   and has the default given in brackets;
@@ -29,7 +32,8 @@ These checks read the prose where it names something the code declares:
 - a backticked identifier of the code's shape is in the code or the rule data;
 - a scenario a ruleset's page shows (a ``toml`` block) starts a game;
 - every event kind a ruleset folds is named on its developer page;
-- docs/architecture.md's Layout lists every package and module of vedette;
+- docs/architecture.md's Layout lists every package and module of vedette, and its route table
+  every route of the web app;
 - every procedure and sequence of a ruleset is named on both its pages;
 - no ``--help`` text shows the docstrings' markup.
 """
@@ -147,10 +151,13 @@ def test_the_checks_can_fail() -> None:
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_every_option_is_on_the_player_page_and_every_option_named_exists(ruleset: str) -> None:
+def test_every_option_is_on_both_pages_and_every_option_named_exists(ruleset: str) -> None:
     player = pages(ruleset)[0].read_text(encoding="utf-8")
     unnamed = [k for k in declared(ruleset) if not re.search(rf"`(--option )?{k}=", player)]
     assert not unnamed, f"{ruleset}: options its player page does not name: {unnamed}"
+    dev = pages(ruleset)[1].read_text(encoding="utf-8")
+    unnamed = [k for k in declared(ruleset) if not re.search(rf"`[^`\n]*\b{k}\b[^`\n]*`", dev)]
+    assert not unnamed, f"{ruleset}: options its developer page does not name: {unnamed}"
     wrong = [
         f"{where}: {key}={value}"
         for where, _, key, value in option_mentions(ruleset)
@@ -245,6 +252,63 @@ def test_each_house_rule_key_a_page_names_exists_and_a_change_changes_it(ruleset
                         f"{ruleset} help.md reading {line.split('|')[1].strip()}: [{table}]"
                     )
     assert not wrong, f"{ruleset}: {wrong}"
+
+
+def data_keys(tree: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The path of every value of a rule-data tree (a table's keys, its sub-tables' keys ...)."""
+    out: list[tuple[str, ...]] = []
+    for key, value in tree.items():
+        out += data_keys(value, (*path, key)) if isinstance(value, dict) else [(*path, key)]
+    return out
+
+
+def unnamed_keys(ruleset: str, texts: list[str]) -> list[str]:
+    """The keys of the ruleset's rule data that the texts do not name: a key is named in
+    backticks (``[melee] light_vs_cavalry``, ``light_vs_cavalry``), or its table (or one it is
+    in) is named (``[melee]``) and the key is read there in words ("column of attack").
+    Result tables (``tables.*``, checked whole by their own schema) and the open maps of
+    entries a house rule may add to (2 by 2's unit types) are left out."""
+    named: set[str] = set()
+    tables: set[str] = set()
+    for text in texts:
+        for span in re.findall(r"`([^`]+)`", text):
+            named |= set(re.findall(r"\w+", span))
+            tables |= set(re.findall(r"\[([\w.*]+)\]", span))
+    prose = " ".join(" ".join(texts).lower().split())
+    skip = ("tables", *rules.get(ruleset).house_rule_open_maps)
+    unnamed = []
+    for path in data_keys(ruleset_data(ruleset)):
+        if path[0] in skip or path[-1] in named:
+            continue
+        table = ".".join(path[:-1])
+        in_table = any(
+            re.fullmatch(re.escape(t).replace(r"\*", r"[^.]+") + r"(\..+)?", table) for t in tables
+        )
+        if not (in_table and path[-1].replace("_", " ").lower() in prose):
+            unnamed.append(".".join(path))
+    return unnamed
+
+
+def test_unnamed_keys_can_fail() -> None:
+    text = "Modifiers (`[melee]`): guards +1; column of attack +1."
+    unnamed = unnamed_keys("two_by_two", [text])
+    assert "melee.guards" not in unnamed and "melee.column_of_attack" not in unnamed
+    assert "melee.road_column" in unnamed and "rally.elite" in unnamed
+    assert "melee.road_column" not in unnamed_keys("two_by_two", [text + " `road_column`"])
+    assert not [k for k in unnamed if k.startswith(("tables.", "units."))]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_key_of_the_rule_data_is_named_on_a_page(ruleset: str) -> None:
+    """Every number, switch and text of the ruleset's rule data is a house rule's to change:
+    a player or developer who reads the ruleset's two pages finds each key (a key added to
+    ``rules.toml`` is documented with it; a key renamed leaves no page behind, as the test
+    above holds every key a page names to the data)."""
+    texts = [
+        line for page in pages(ruleset) for line in page.read_text(encoding="utf-8").splitlines()
+    ]
+    unnamed = unnamed_keys(ruleset, texts)
+    assert not unnamed, f"{ruleset}: rule-data keys neither of its pages names: {unnamed}"
 
 
 # How the pages may word a small default in prose ("one test a card", "half its units").
@@ -554,6 +618,26 @@ def test_every_web_address_the_docs_give_is_a_route() -> None:
                 ):
                     missing.append(f"{doc.relative_to(ROOT)}:{n}: {method} {path}".strip())
     assert not missing, f"addresses no route answers: {missing}"
+
+
+def test_every_route_is_in_the_architecture_pages_table() -> None:
+    """docs/architecture.md's "The web app's routes" lists every address the app answers, each
+    with its method and module (a route added is placed there for the next reader; one removed
+    leaves no row behind)."""
+    page = (ROOT / "docs/architecture.md").read_text(encoding="utf-8")
+    table = section(page, "## The web app's routes")
+    listed = {
+        (m.group(1), m.group(2), m.group(3))
+        for m in re.finditer(r"^\| `(GET|POST) (/[^`]*)` \| `(\w+)\.py` \|", table, re.M)
+    }
+    declared = set()
+    for module in sorted((ROOT / "src/vedette/web").glob("*.py")):
+        source = module.read_text(encoding="utf-8")
+        for method, path in re.findall(r"@\w+\.(get|post)\(\s*\"([^\"]+)\"", source):
+            declared.add((method.upper(), path, module.stem))
+    assert len(declared) > 30, "is the pattern still right?"
+    assert declared - listed == set(), f"routes the table lacks: {sorted(declared - listed)}"
+    assert listed - declared == set(), f"rows no route answers: {sorted(listed - declared)}"
 
 
 def test_every_identifier_the_prose_names_is_in_the_code_or_data() -> None:
