@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.solo_napoleonic.test_solonap_text_3 import gen, ready, skirmishers, unit
+from tests.solo_napoleonic.test_solonap_text_3 import SIDES, gen, ready, skirmishers, unit
 from vedette.engine import Game, Store
 from vedette.engine.referee import resign
 
@@ -53,3 +53,24 @@ def test_a_volley_die_below_0_says_it_counts_0(tmp_path: Path) -> None:
     old = "".join(json.dumps(x) + "\n" for x in lines)
     again = Game.import_jsonl(Store(tmp_path / "i.db"), resign(old), "again")
     assert again.state == g.state
+
+
+def test_a_formation_change_die_below_0_says_it_counts_0() -> None:
+    """Kuryakin, Formation Changing: d4 quarters of a move, modified. An A class unit (-2) of an
+    Above Average brigadier (-1), in command, rolling 1 makes -2: the change takes no quarter,
+    which the message said ('0 quarter(s)') and now the roll too."""
+    units = [unit("F1", grade="A", x=500.0, y=100.0), unit("A1", "Allies", x=500.0, y=800.0)]
+    gens = [gen("FB", th="above_average", x=500.0, y=50.0), gen("AB", "Allies", x=0.0, y=900.0)]
+    scen = {"title": "t", "sides": SIDES, "units": units, "generals": gens}
+    g = Game.create(Store(":memory:"), "g", "solonap", scen, seed=7)
+    g.perform("control", {}, [1, 1])
+    g.perform("deal", {"cards": {"FB": 1, "A1": 2}, "chance": {}})
+    g.perform("next", {})
+    out = g.perform("formation", {"unit": "F1", "to": "column"}, [1])
+    (roll,) = out.rolls
+    assert roll.final == -2 and roll.consequence == "counts 0 (never below 0)"
+    assert roll.line() == (
+        "F1 formation change (quarters of a move): 1d4=1-2 (A class troops)"
+        "-1 (brigadier's TH Above Average)=-2 → counts 0 (never below 0)"
+    )
+    assert "0 quarter(s) of a move" in out.message

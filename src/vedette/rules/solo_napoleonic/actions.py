@@ -22,6 +22,7 @@ from vedette.rules.solo_napoleonic.common import (
     Changes,
     FDist,
     check_roll,
+    floored_roll,
     modifier,
     mods,
     odds_of,
@@ -1196,7 +1197,7 @@ def formation(state: State, req: rq.Formation, dice: DiceSource) -> Outcome:
     else:
         if to == u.formation:
             raise RuleViolation(R_FORM, f"{u.id} is already in {to}")
-        r = check_roll(formation_check(state, u), dice)
+        r = floored_roll(formation_check(state, u), dice)  # (below 0: no quarter)
         q = max(0, r.final)
         rolls = (r,)
         lead = f"{u.id} changes to {to}: {q} quarter(s) of a move"
