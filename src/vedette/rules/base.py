@@ -387,6 +387,13 @@ class Ruleset(Generic[S]):
     #: player has at the table rather than the odd dice some cases would need
     physical_dice_options: ClassVar[Mapping[str, Any]] = {}
 
+    def earlier_roll(self, roll: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """``roll`` (a roll's JSON as the referee logs it) as an earlier release logged the same
+        dice, where it explained them otherwise (a modifier it applied unlisted); None: no
+        other. A saved game of that release, re-refereed on import, says the same with that
+        roll (engine/referee.py)."""
+        return None
+
     def counter_actions(self, state: S) -> Mapping[str, Sequence[Any]]:
         """The player's own reports on a counter, not offered by ``todo`` (a report, not a
         choice: ASL's loss of concealment, a potential dummy stack's status dropped) but kept

@@ -8,7 +8,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from vedette.dice import Check, DiceSource, Odds, Roll
+from vedette.dice import Check, DiceSource, Modifier, Odds, Roll
 from vedette.dice.die import CUSTOM
 from vedette.dice.tables import Table
 from vedette.errors import BadRequest, RuleViolation
@@ -22,6 +22,7 @@ from vedette.rules.solo_napoleonic.common import (
     Changes,
     FDist,
     check_roll,
+    floored_roll,
     modifier,
     mods,
     odds_of,
@@ -146,6 +147,21 @@ def th_adjust(state: State, face: int, th: str | None) -> int:
         if face < 0:
             return face + 1
     return face
+
+
+def th_modified(state: State, roll: Roll, th: str | None) -> Roll:
+    """The random movement die with the brigadier's Troop Handling step (:func:`th_adjust`) as
+    a modifier of the roll, with its reason and rule: the roll's final figure is the one the
+    move takes (the roll once said the bare die, the step only in the message)."""
+    adj = th_adjust(state, roll.final, th)
+    if adj == roll.final:
+        return roll
+    why = "one step from 0" if th == "below_average" else "one step toward 0"
+    words = (th or "").replace("_", " ")
+    return roll.but(
+        modifiers=(Modifier(adj - roll.final, f"{words} brigadier's TH: {why}", R_MOVE),),
+        final=adj,
+    )
 
 
 def brigadier_th(state: State, u: Unit) -> str | None:
@@ -642,10 +658,10 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
                 standstill_tests=u.standstill_tests + 1,
             )
             return Outcome(tuple(ch.events), tuple(rolls), f"{u.id} does not advance", {"moved": 0})
-    rr = check_roll(random_check(state, u), dice)
-    rolls.append(rr)
     th = brigadier_th(state, u)
-    adj = th_adjust(state, rr.final, th)
+    rr = th_modified(state, check_roll(random_check(state, u), dice), th)
+    rolls.append(rr)
+    adj = rr.final
     moved = max(0.0, want + adj * 10.0)
     sw = check_roll(swerve_check(state, u), dice)
     rolls.append(sw)
@@ -707,7 +723,7 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
     if hit:  # the collision's chits are owed (flow.collisions_owed)
         kw["collided"] = hit
     ch.unit(Moved, u.id, f"{mode} move", **kw)
-    th_txt = "" if adj == rr.final else f" ({(th or '').replace('_', ' ')} brigadier: {adj:+d})"
+    th_txt = "" if adj == rr.natural else f" ({(th or '').replace('_', ' ')} brigadier: {adj:+d})"
     sw_txt = "" if not lateral else f", swerves {abs(lateral):.0f}mm {sw.row}"
     msg = f"{u.id} {mode}s {moved:.0f}mm ({want:.0f}mm {adj:+d}cm{th_txt}){sw_txt}" + (
         f"; +{chits}D ({', '.join(why)})" if chits else ""
@@ -1181,7 +1197,7 @@ def formation(state: State, req: rq.Formation, dice: DiceSource) -> Outcome:
     else:
         if to == u.formation:
             raise RuleViolation(R_FORM, f"{u.id} is already in {to}")
-        r = check_roll(formation_check(state, u), dice)
+        r = floored_roll(formation_check(state, u), dice)  # (below 0: no quarter)
         q = max(0, r.final)
         rolls = (r,)
         lead = f"{u.id} changes to {to}: {q} quarter(s) of a move"

@@ -731,6 +731,19 @@ def check_roll(check: Check, dice: DiceSource) -> Roll:
     return r
 
 
+#: what a volley's, a melee die's or a battery's die modified below 0 gives (reading K24: never
+#: below 0), and a formation change's die (no quarter of a move): its roll says so (it once
+#: said the figure alone, the 0 only in the total or the message)
+FLOORED = "counts 0 (never below 0)"
+
+
+def floored_roll(check: Check, dice: DiceSource) -> Roll:
+    """A die of hits (a volley, a melee die, a battery's) or of quarters of a move (a
+    formation change): rolled; below 0 it counts 0, and its roll says so (:data:`FLOORED`)."""
+    r = check_roll(check, dice)
+    return r if r.final >= 0 else r.but(consequence=FLOORED)
+
+
 def result_roll(check: UnderCheck | Check, dice: DiceSource) -> Roll:
     """A test read by its result alone (Kuryakin, Morale; Charge Test; Charge Home Test: the
     percentile tests, and the morale result chart): under a real source rolled and recorded as

@@ -31,6 +31,7 @@ from vedette.rules.solo_napoleonic.common import (
     allocate,
     check_roll,
     count_dist,
+    floored_roll,
     floored_sum_dist,
     fraction_dist,
     fraction_roll,
@@ -640,7 +641,7 @@ def fire_dice(p: FirePlan, dice: DiceSource, pdie: str) -> tuple[int, int, int, 
             out: list[Roll] = []
             for i in range(p.dice_count):
                 c = Check(f"1{p.die}", p.modifiers, None, f"{f.id} volley {i + 1}", R_FIRE)
-                out.append(check_roll(c, dice))
+                out.append(floored_roll(c, dice))
             return sum(max(0, r.final) for r in out), out
 
         hits, rs = outcome_of(dice, lambda: hits_dist(p), volleys)
@@ -666,7 +667,7 @@ def fire_dice(p: FirePlan, dice: DiceSource, pdie: str) -> tuple[int, int, int, 
         battery = Check(p.die, p.modifiers, None, f"{f.id} {p.band} ({p.die})", R_ART)
 
         def guns() -> tuple[int, list[Roll]]:
-            r = check_roll(battery, dice)
+            r = floored_roll(battery, dice)
             return max(0, r.final), [r]
 
         hits, rs = outcome_of(dice, lambda: hits_dist(p), guns)

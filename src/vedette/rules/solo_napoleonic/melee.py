@@ -27,6 +27,7 @@ from vedette.rules.solo_napoleonic.common import (
     Changes,
     FDist,
     check_roll,
+    floored_roll,
     floored_sum_dist,
     fraction_dist,
     fraction_roll,
@@ -246,7 +247,7 @@ def _side_rolled(s: Side, dice: DiceSource, rule: str, pdie: str = "dP") -> tupl
         out: list[Roll] = []
         for i in range(s.dice):
             label = f"{s.unit.id} melee die {i + 1} of {s.dice} ({s.points} points)"
-            out.append(check_roll(Check(s.die, s.modifiers, None, label, rule), dice))
+            out.append(floored_roll(Check(s.die, s.modifiers, None, label, rule), dice))
         return sum(max(0, r.final) for r in out), out
 
     total, rolls = outcome_of(dice, lambda: floored_sum_dist(one, s.dice), melee_dice)

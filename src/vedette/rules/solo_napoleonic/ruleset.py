@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from vedette.data import merge, package_toml
 from vedette.dice import DiceSource
+from vedette.dice.roll import Face, Roll
 from vedette.errors import BadRequest, DataError, RuleViolation, VedetteError
 from vedette.referee import Procedure, procedure_table
 from vedette.rules.base import LazyModel, Outcome, Ruleset
@@ -36,7 +37,7 @@ from vedette.rules.solo_napoleonic import (
 from vedette.rules.solo_napoleonic import (
     requests as rq,
 )
-from vedette.rules.solo_napoleonic.common import ENTITIES, Changes, built
+from vedette.rules.solo_napoleonic.common import ENTITIES, FLOORED, Changes, built
 from vedette.rules.solo_napoleonic.config import Config, make_config
 from vedette.rules.solo_napoleonic.events import (
     EVENTS,
@@ -1007,6 +1008,26 @@ class SoloNapoleonic(Ruleset[State]):
         "kind": "relative",
     }
     strength_unit = "figures"
+
+    def earlier_roll(self, roll: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """A roll as release 0.2 logged it: a die of hits below 0 without what it counts
+        (common.FLOORED); a random movement die without its brigadier's Troop Handling step
+        as a modifier (actions.th_modified: the bare die, the step in the message alone)."""
+        if roll.get("consequence") == FLOORED:  # (the 0 a die below 0 gives, said since)
+            line = str(roll.get("line", "")).removesuffix(f" → {FLOORED}")
+            return {**roll, "consequence": None, "line": line}
+        mods: Sequence[Mapping[str, Any]] = roll.get("modifiers") or ()
+        if not (
+            roll.get("rule") == actions.R_MOVE
+            and len(mods) == 1
+            and "brigadier's TH" in str(mods[0].get("reason", ""))
+        ):
+            return None
+        natural = int(roll.get("natural", 0))
+        faces = tuple(Face(str(f["die"]), int(f["face"])) for f in roll.get("dice") or ())
+        label = str(roll.get("label", ""))
+        bare = Roll(str(roll.get("expression", "")), faces, natural, final=natural, label=label)
+        return {**roll, "modifiers": [], "final": natural, "line": bare.line()}
 
     def strength(self, state_json: Mapping[str, Any]) -> dict[str, float]:
         """Figures left in the units (casualties are figures removed)."""
