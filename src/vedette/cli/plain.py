@@ -28,10 +28,11 @@ def default_db() -> str:
 
 
 #: what a terminal would obey in text it prints: escape sequences (CSI, OSC ... up to their
-#: end) and every other control character but newline and tab (C0, DEL, C1)
+#: end), every other control character but newline and tab (C0, DEL, C1), and the direction
+#: overrides that reorder what follows them (a name stored before names refused them)
 _TERMINAL = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?"
-    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]"
+    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]"
 )
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from vedette.data.limits import hidden_char, hidden_problem
 from vedette.errors import GameError, VedetteError
 
 SCHEMA_VERSION = 1  # the version of a stored record's envelope (seq, kind, payload)
@@ -279,7 +280,8 @@ MAX_NAME = 100
 
 def check_game_name(name: object) -> str:
     """A game's name: 1-100 characters, no slash, backslash, ``? # %``, quotes, angle brackets
-    or control characters, no space at either end, not ``.`` or ``..``."""
+    or control characters, nothing invisible or reordering (a zero-width space, a direction
+    override: ``limits.hidden_char``), no space at either end, not ``.`` or ``..``."""
     if not isinstance(name, str) or not name.strip():
         raise GameError("a game needs a name")
     if name != name.strip():
@@ -294,6 +296,11 @@ def check_game_name(name: object) -> str:
         )
     if name in (".", ".."):
         raise GameError(f"game name {name!r} is not allowed")
+    hidden = hidden_char(name)
+    if hidden:  # (a zero-width space, a direction override: a name that looks like another)
+        raise GameError(
+            f"game name {name!r} {hidden_problem(hidden)}: a name is typed as it is shown"
+        )
     return name
 
 
