@@ -939,10 +939,15 @@ class _Tx:
 
 
 def iter_jsonl(text: str) -> Iterator[dict[str, Any]]:
+    """The JSON objects of a game export's lines; a key given twice in one object is refused
+    (JSON alone keeps the last one silently: a file that says two things is not read as one of
+    them, as the web API refuses such a body)."""
     for i, line in enumerate(text.splitlines(), start=1):
         if line.strip():
             try:
-                obj = json.loads(line)
+                obj = json.loads(line, object_pairs_hook=_once_each)
+            except _GivenTwice as e:
+                raise GameError(f"line {i}: key {str(e)[:40]!r} given twice") from None
             except json.JSONDecodeError as e:
                 raise GameError(f"line {i} is not JSON: {e.msg}") from None
             except ValueError:  # (an integer of thousands of digits)
@@ -952,3 +957,18 @@ def iter_jsonl(text: str) -> Iterator[dict[str, Any]]:
             if not isinstance(obj, dict):
                 raise GameError(f"line {i} is not a JSON object")
             yield obj
+
+
+class _GivenTwice(Exception):
+    """A key given twice in one JSON object (its text)."""
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise _GivenTwice(k)
+            seen.add(k)
+    return out
