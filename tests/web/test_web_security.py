@@ -381,3 +381,24 @@ def test_the_delete_form_as_the_page_sends_it_still_deletes(client: TestClient, 
     data = {"csrf": token(client), "confirm": "toy1", "export_first": "on"}
     r = client.post("/games/toy1/delete", data=data, follow_redirects=False)
     assert r.status_code == 303 and Store(db).games() == []
+
+
+@pytest.mark.parametrize(
+    ("path", "where"),
+    [
+        ("/games/%E6%97%A5%E6%9C%AC", "/games/%E6%97%A5%E6%9C%AC"),  # a game named in any script
+        ("/%5Cevil.example", "/evil.example"),  # (a browser reads /\evil.example as //evil...)
+        ("/%2F%2Fevil.example", "/evil.example"),  # (and ///evil.example as another site)
+        ("/%5C/evil.example", "/evil.example"),
+    ],
+)
+def test_the_lan_token_redirect_stays_on_the_site(db: Path, path: str, where: str) -> None:
+    """The first visit's ``?token=`` is answered with a redirect to the same path, token left
+    out: a path of one leading slash, quoted (a header holds Latin-1 only: a game named in
+    another script was a server error), never another site."""
+    Game.create(Store(db), "日本", "toy", {"limit": 100}, seed=7)
+    c = TestClient(create_app(db, ["box.lan"], access="sekret"), base_url="http://box.lan:8765")
+    r = c.get(f"{path}?token=sekret", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == where
+    if "evil" not in where:
+        assert "日本" in c.get(where).text  # (the cookie carries the token from now on)
