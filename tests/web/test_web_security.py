@@ -402,3 +402,30 @@ def test_the_lan_token_redirect_stays_on_the_site(db: Path, path: str, where: st
     assert r.status_code == 303 and r.headers["location"] == where
     if "evil" not in where:
         assert "日本" in c.get(where).text  # (the cookie carries the token from now on)
+
+
+@pytest.mark.parametrize("name", ["日本の戦い", "Бородино", "Ulm é"])
+def test_a_game_named_in_any_script_is_exported(db: Path, name: str) -> None:
+    """A header holds Latin-1 only: the export and the after-action report of a game named in
+    another script were a 422 ("cannot process this request"). The download is named for the
+    game (RFC 6266 ``filename*``), with an ASCII ``filename`` beside it, and imports back."""
+    from urllib.parse import unquote
+
+    Game.create(Store(db), name, "toy", {"limit": 100}, seed=7)
+    c = TestClient(create_app(db), base_url=BASE)
+    for path, suffix in ((f"/games/{name}/export", ".jsonl"), (f"/games/{name}/aar.html", "")):
+        r = c.get(path)
+        assert r.status_code == 200, r.text[:200]
+        said = r.headers["content-disposition"]
+        plain = said.split('filename="')[1].split('"')[0]
+        assert plain.isascii() and plain.endswith(suffix or ".html")
+        utf8 = unquote(said.split("filename*=UTF-8''")[1])
+        assert utf8.startswith(name.replace(" ", "_"))
+    text = c.get(f"/games/{name}/export").content
+    r = c.post(
+        "/import",
+        data={"csrf": token(c), "name": "back"},
+        files={"upload": ("g.jsonl", text)},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303 and Store(db).game("back").events == 1

@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from importlib import resources
 from typing import Annotated, Any, Literal, TypeVar
+from urllib.parse import quote
 
 from fastapi import Depends, Request, UploadFile
 from fastapi.responses import HTMLResponse
@@ -190,6 +191,19 @@ def parse_seed(text: str) -> int | None:
         return ascii_int(text)
     except ValueError:
         raise GameError(f"seed must be a whole number, not {text!r}") from None
+
+
+def attachment(name: str, suffix: str) -> str:
+    """The Content-Disposition of a download named for ``name`` (a game's or a scenario's):
+    a header holds Latin-1 only, so the plain ``filename`` keeps ASCII letters, digits, ``-``
+    and ``_`` (the rest ``_``) and ``filename*`` gives the name itself, UTF-8 percent-encoded
+    (RFC 6266), which browsers prefer: a game named 日本 downloads as 日本.jsonl."""
+    plain = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "_" for c in name)
+    kept = "".join(c if c.isalnum() or c in "-_" else "_" for c in name) or "game"
+    return (
+        f'attachment; filename="{plain or "game"}{suffix}";'
+        f" filename*=UTF-8''{quote(kept + suffix, safe='')}"
+    )
 
 
 def read_limited(upload: UploadFile) -> str:

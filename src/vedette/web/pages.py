@@ -21,6 +21,7 @@ from vedette.errors import BadRequest, GameError, VedetteError
 from vedette.web import audit, views
 from vedette.web.common import (
     SessionsDep,
+    attachment,
     board_of,
     check_form,
     form_fields,
@@ -254,11 +255,10 @@ def audit_page(request: Request, sessions: SessionsDep, name: str) -> HTMLRespon
 def export(sessions: SessionsDep, name: str) -> Response:
     with sessions.game(name) as g:
         text = g.export_jsonl()
-    fname = "".join(c if c.isalnum() or c in "-_" else "_" for c in g.name) or "game"
     return Response(
         text,
         media_type="application/x-ndjson",
-        headers={"Content-Disposition": f'attachment; filename="{fname}.jsonl"'},
+        headers={"Content-Disposition": attachment(g.name, ".jsonl")},
     )
 
 
