@@ -179,6 +179,8 @@ def parse_options(text: str) -> dict[str, Any]:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise GameError(f"option {item.strip()!r}: write KEY=VALUE, e.g. variant=draft")
+        if key.strip() in out:  # (as the command line's --option: not the last one silently)
+            raise GameError(f"option {key.strip()[:40]!r} given twice")
         out[key.strip()] = parse_value(value.strip())
     return out
 
