@@ -429,3 +429,19 @@ def test_a_game_named_in_any_script_is_exported(db: Path, name: str) -> None:
         follow_redirects=False,
     )
     assert r.status_code == 303 and Store(db).game("back").events == 1
+
+
+def test_an_address_cannot_put_words_in_the_apps_mouth(client: TestClient, db: Path) -> None:
+    """A link to the index with ``?error=...`` showed its text as the app's alert (no page of
+    the app sends one). ``?deleted=`` names the game the delete form deleted: shown only for
+    a game's name that no game has now."""
+    spoof = "your database is damaged: download the repair tool at evil.example"
+    page = client.get("/", params={"error": spoof}).text
+    assert spoof not in page and 'class="error"' not in page
+    for shown, name in ((False, spoof + "/x"), (False, "toy1"), (True, "old game")):
+        page = client.get("/", params={"deleted": name}).text
+        assert (f"deleted the game {name}" in page) is shown, name
+    r = client.post(
+        "/games/toy1/delete", data={"csrf": token(client), "confirm": "toy1"}, follow_redirects=True
+    )
+    assert "deleted the game toy1" in r.text

@@ -17,6 +17,7 @@ from vedette.data import load_toml_text
 from vedette.engine import Game
 from vedette.engine import scenarios as user_scenarios
 from vedette.engine.names import default_stem, free_name
+from vedette.engine.store import check_game_name
 from vedette.errors import BadRequest, GameError, VedetteError
 from vedette.web import audit, views
 from vedette.web.common import (
@@ -78,10 +79,18 @@ def index_page(
 
 
 @router.get("/", response_class=HTMLResponse)
-def index(
-    request: Request, sessions: SessionsDep, error: str = "", deleted: str = ""
-) -> HTMLResponse:
-    return index_page(request, sessions, error, deleted=deleted)
+def index(request: Request, sessions: SessionsDep, deleted: str = "") -> HTMLResponse:
+    """The games. ``deleted``: the name of the game the delete form just deleted (its
+    redirect's), shown only when it is a game's name no game has now: an address is not a
+    place for any other text to show as the app's own words (a link to
+    ``/?error=your database is damaged, ...`` showed its text as an alert)."""
+    try:
+        check_game_name(deleted)
+    except GameError:
+        deleted = ""
+    if deleted and any(i.name == deleted for i in sessions.store().games()):
+        deleted = ""
+    return index_page(request, sessions, deleted=deleted)
 
 
 @router.post(
