@@ -445,3 +445,16 @@ def test_an_address_cannot_put_words_in_the_apps_mouth(client: TestClient, db: P
         "/games/toy1/delete", data={"csrf": token(client), "confirm": "toy1"}, follow_redirects=True
     )
     assert "deleted the game toy1" in r.text
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/games/toy1/perform", "/api/games/toy1/odds", "/api/scenarios/check"]
+)
+def test_a_body_nested_too_deeply_is_named_so(client: TestClient, db: Path, path: str) -> None:
+    """JSON nested 20,000 deep is JSON all the same: its refusal says what is wrong with it
+    (it said "not JSON")."""
+    h = {"X-CSRF-Token": token(client), "Content-Type": "application/json"}
+    body = b'{"procedure": "advance", "request": {"bonus": ' + b"[" * 20_000 + b"]" * 20_000
+    r = client.post(path, content=body + b"}}", headers=h)
+    assert r.status_code == 400 and "nested too deeply" in one_line_error(r)
+    assert events(db) == 1

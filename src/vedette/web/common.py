@@ -321,8 +321,10 @@ async def _json(
         # numbers no field takes (1e400, NaN, 2**70) come in as their text: the field refuses
         # them in its own words, as the command line's (fields.json_value)
         body = json.loads(raw, object_pairs_hook=_no_repeats, **JSON_HOOKS)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+    except (json.JSONDecodeError, UnicodeDecodeError):
         raise GameError("request body is not JSON") from None
+    except RecursionError:  # (JSON all the same: the parser's stack ran out)
+        raise GameError("request body is nested too deeply (a few levels at most)") from None
     except ValueError:  # (an integer of thousands of digits)
         raise GameError("request body holds a number of too many digits") from None
     if not isinstance(body, dict):
