@@ -578,9 +578,7 @@ def game_use(name: str) -> None:
 def game_rename(old: str, new: str) -> None:
     """Rename a game."""
     with shell().store() as st:
-        st.rename(old, new)
-        if st.get_setting("current_game") == old:
-            st.set_setting("current_game", new)
+        st.rename(old, new)  # (the current game follows it)
         click.echo(f"renamed {old!r} to {new!r}")
 
 

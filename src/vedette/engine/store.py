@@ -441,6 +441,11 @@ class Store:
                 self.db.execute("UPDATE games SET name=? WHERE id=?", (new, info.id))
             except sqlite3.IntegrityError:
                 raise GameError(f"a game named {new!r} already exists") from None
+            # the command line's current game follows it, whoever renames it (the web app
+            # too): its commands never act on another game later given the old name
+            self.db.execute(
+                "UPDATE settings SET value=? WHERE key='current_game' AND value=?", (new, old)
+            )
 
     def delete(self, name: str) -> None:
         """Delete a game and its whole log (the web app's delete; export it first to keep it)."""
@@ -454,6 +459,10 @@ class Store:
             self.db.execute("DELETE FROM games WHERE id=?", (info.id,))
             self.db.execute("DELETE FROM deleting WHERE game_id=?", (info.id,))
             self.db.execute("DELETE FROM settings WHERE key=?", (f"history:{info.id}",))
+            # no current game now (not another game later given its name)
+            self.db.execute(
+                "DELETE FROM settings WHERE key='current_game' AND value=?", (info.name,)
+            )
 
     # -- events -------------------------------------------------------------------------
     def append(
