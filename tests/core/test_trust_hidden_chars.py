@@ -7,8 +7,6 @@ some scripts need but not the overrides and line separators."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from pathlib import Path
 from typing import Any
@@ -16,8 +14,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.core.test_trust_cli_edges import run
 from vedette import rules
-from vedette.cli.main import main
 from vedette.cli.plain import printable
 from vedette.engine import Game, Store
 from vedette.engine.referee import resign
@@ -40,13 +38,6 @@ UNITS = {
     "two_by_two": "units",
     "solo_napoleonic": "units",
 }
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(argv))
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture
