@@ -31,7 +31,7 @@ from vedette.cli.common import (
     parse_options,
     shell,
 )
-from vedette.cli.plain import default_db
+from vedette.cli.plain import default_db, error_line
 from vedette.errors import BadRequest, GameError, VedetteError
 from vedette.numerals import ascii_int
 
@@ -735,7 +735,7 @@ def cmd_serve(
 
 # -- entry point ----------------------------------------------------------------------------
 def _one_line(text: str) -> str:
-    return " ".join(part.strip() for part in text.splitlines() if part.strip())
+    return error_line(text)
 
 
 def _usage_error(e: click.UsageError) -> str:

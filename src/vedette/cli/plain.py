@@ -39,6 +39,18 @@ _TERMINAL = re.compile(
 _ESCAPE_JSON = re.compile(r"[\x7f-\x9f\ud800-\udfff]")
 
 
+#: a run of text with no space in it longer than any name, path or rule the messages give
+_LONG_RUN = re.compile(r"\S{201,}")
+
+
+def error_line(text: str) -> str:
+    """An error's words as its one ``vedette: error:`` line: its lines joined, and a value
+    typed or read at great length (5,000 characters, echoed) cut to its start and its
+    length."""
+    joined = " ".join(part.strip() for part in text.splitlines() if part.strip())
+    return _LONG_RUN.sub(lambda m: f"{m.group()[:60]}...({len(m.group())} characters)", joined)
+
+
 def printable(text: str) -> str:
     """``text`` with every terminal escape sequence and control character (but newline and
     tab) taken out: a name or message from a file cannot drive the terminal."""
