@@ -458,3 +458,26 @@ def test_a_body_nested_too_deeply_is_named_so(client: TestClient, db: Path, path
     r = client.post(path, content=body + b"}}", headers=h)
     assert r.status_code == 400 and "nested too deeply" in one_line_error(r)
     assert events(db) == 1
+
+
+@pytest.mark.parametrize("given", ["*", "*.lan", "box.lan/x", "a b"])
+def test_an_allowed_host_that_names_no_host_is_refused_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], given: str
+) -> None:
+    """``--allow-host '*'`` was kept as the empty name: a request whose Host names no host
+    (absent, garbled) was answered. Refused at start in one line; and the app never takes the
+    empty name as a host."""
+    import uvicorn
+
+    from vedette.cli.main import main
+
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    for host in ("127.0.0.1", "0.0.0.0"):
+        argv = ["--db", str(tmp_path / "s.db"), "serve", "--no-preload", "--workers", "1"]
+        assert main([*argv, "--host", host, "--allow-host", given]) == 2
+        err = capsys.readouterr().err
+        assert "not a host name or address" in err and err.count("\n") == 1, err
+    app = create_app(tmp_path / "s.db", ["localhost", ""])
+    for garbled in ("*", "a b", "localhost:80:81"):
+        r = TestClient(app, base_url="http://localhost").get("/", headers={"host": garbled})
+        assert r.status_code == 400 and "unknown host" in r.text

@@ -232,7 +232,7 @@ class SecurityMiddleware:
     ) -> None:
         self.app = app
         self.token = token
-        self.hosts = frozenset(h.lower() for h in hosts)
+        self.hosts = frozenset(h.lower() for h in hosts if h)  # ('': a Host that names none)
         self.access = access
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
