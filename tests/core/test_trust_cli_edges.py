@@ -92,3 +92,25 @@ def test_a_read_only_database_is_listed_shown_and_exported_by_the_cli(
     assert code == 0 and out.count("\n") == 2
     code, _, err = run("--db", db, "nab", "move", "force=F1", "to=W2020", "--game", "g")
     assert code == 1 and "read-only; nothing was written" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("nab", "move", "force=F1", "to=LONG"),
+        ("nab", "LONG"),
+        ("game", "show", "LONG"),
+        ("roll", "LONG"),
+        ("game", "new", "--ruleset", "nab", "--scenario", "LONG"),
+    ],
+)
+def test_a_value_typed_at_great_length_is_cut_in_the_error_line(
+    db: str, argv: tuple[str, ...]
+) -> None:
+    """A refusal names what was typed: 5,000 characters of it were all echoed in the one
+    line; cut to its start and its length, the rest of the line (what is known) kept."""
+    long = "x" * 5000
+    code, _, err = run("--db", db, *(a.replace("LONG", long) for a in argv))
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert "x" * 50 in err.lower() and "...(500" in err and "characters)" in err, err[:300]
+    assert len(err) < 1000

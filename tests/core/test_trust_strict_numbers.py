@@ -102,6 +102,24 @@ def test_an_option_typed_with_an_underscore_is_refused(db: str) -> None:
     assert Game.open(Store(db), "b").created["options"] == {"vedette_strength": 2}
 
 
+@pytest.mark.parametrize("command", ["game new --ruleset nab b", "simulate nab --games 1"])
+@pytest.mark.parametrize("text", ["true", "false"])
+def test_a_truth_value_is_not_a_number_of_an_option(db: str, command: str, text: str) -> None:
+    """``vedette_strength=true`` was read as 1 by the command line (pydantic's lax reading);
+    the web form's options and a scenario's refuse it. A truth option still reads true."""
+    err = refused(db, *command.split(), "--option", f"vedette_strength={text}")
+    assert "--option vedette_strength: not a number in ASCII digits (it is int" in err, err
+    assert f"not {text!r}" in err
+    argv = ("game", "new", "--ruleset", "nab", "--option", "substitute_is_fixed=false", "c")
+    assert run("--db", db, *argv)[0] == 0
+    assert Game.open(Store(db), "c").created["options"] == {"substitute_is_fixed": False}
+
+
+def test_a_long_option_value_is_cut_in_its_refusal(db: str) -> None:
+    err = refused(db, "game", "new", "--ruleset", "nab", "--option", "series=" + "x" * 5000)
+    assert "(5000 characters)" in err and len(err) < 300, err
+
+
 @SLOW
 @given(text=ODD_NUMBERS)
 def test_no_option_value_reads_other_digits(text: str) -> None:

@@ -8,6 +8,7 @@ import json
 import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from fastapi.testclient import TestClient
@@ -175,6 +176,35 @@ def test_cli_errors_are_one_line(
     code, _, err = run(capsys, str(tmp_path / "e.db"), "simulate", "twobytwo", *args)
     lines = [x for x in err.strip().splitlines() if not x.startswith("simulating")]
     assert code == 2 and len(lines) == 1 and words in lines[0], err
+
+
+class _NoPool:
+    """In place of the process pool: the processes a study would start, none started."""
+
+    asked: ClassVar[list[int]] = []
+
+    def __init__(self, max_workers: int, **kw: object) -> None:
+        _NoPool.asked.append(max_workers)
+        raise RuntimeError(f"a pool of {max_workers} processes")
+
+
+def test_workers_are_bounded_and_no_more_than_the_games_need(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--workers 100000``: refused in one line before a process starts (a pool forks every
+    process it may use when it starts: a fork bomb), as ``serve --workers`` is; a study of
+    fewer chunks of games than workers starts one process a chunk (one game: none)."""
+    from vedette.sim import run as sim_run
+
+    monkeypatch.setattr(sim_run, "ProcessPoolExecutor", _NoPool)
+    _NoPool.asked.clear()
+    db = str(tmp_path / "e.db")
+    code, _, err = run(capsys, db, "simulate", "twobytwo", "--games", "1", "--workers", "100000")
+    assert code == 2 and "--workers must be at most 64, not 100,000" in err, err
+    assert err.count("\n") == 1 and _NoPool.asked == []
+    args = ("--games", "1", "--workers", "8", "--max-actions", "5", "--no-keep", "--json")
+    code, text, err = run(capsys, db, "simulate", "twobytwo", *args)
+    assert code == 0 and json.loads(text)["games"] == 1 and _NoPool.asked == [], err
 
 
 def test_cli_kuryakin_refuses_a_2x2_policy(

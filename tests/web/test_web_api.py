@@ -225,6 +225,14 @@ def test_new_game_options(client: TestClient) -> None:
         follow_redirects=False,
     )
     assert r.status_code == 400 and "KEY=VALUE" in r.text and 'value="variant"' in r.text
+    # an option given twice is refused, as the command line's --option (not the last one kept)
+    r = client.post(
+        "/games",
+        data={"csrf": t, "name": "twice", "ruleset": "2x2", "options": "play=tracked, play=stated"},
+        follow_redirects=False,
+    )
+    assert r.status_code == 400 and "option &#39;play&#39; given twice" in r.text
+    assert client.get("/api/games/twice").status_code == 404
 
 
 def test_the_audit_counts_a_redone_roll_once(tmp_path: Path) -> None:

@@ -381,3 +381,103 @@ def test_the_delete_form_as_the_page_sends_it_still_deletes(client: TestClient, 
     data = {"csrf": token(client), "confirm": "toy1", "export_first": "on"}
     r = client.post("/games/toy1/delete", data=data, follow_redirects=False)
     assert r.status_code == 303 and Store(db).games() == []
+
+
+@pytest.mark.parametrize(
+    ("path", "where"),
+    [
+        ("/games/%E6%97%A5%E6%9C%AC", "/games/%E6%97%A5%E6%9C%AC"),  # a game named in any script
+        ("/%5Cevil.example", "/evil.example"),  # (a browser reads /\evil.example as //evil...)
+        ("/%2F%2Fevil.example", "/evil.example"),  # (and ///evil.example as another site)
+        ("/%5C/evil.example", "/evil.example"),
+    ],
+)
+def test_the_lan_token_redirect_stays_on_the_site(db: Path, path: str, where: str) -> None:
+    """The first visit's ``?token=`` is answered with a redirect to the same path, token left
+    out: a path of one leading slash, quoted (a header holds Latin-1 only: a game named in
+    another script was a server error), never another site."""
+    Game.create(Store(db), "日本", "toy", {"limit": 100}, seed=7)
+    c = TestClient(create_app(db, ["box.lan"], access="sekret"), base_url="http://box.lan:8765")
+    r = c.get(f"{path}?token=sekret", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == where
+    if "evil" not in where:
+        assert "日本" in c.get(where).text  # (the cookie carries the token from now on)
+
+
+@pytest.mark.parametrize("name", ["日本の戦い", "Бородино", "Ulm é"])
+def test_a_game_named_in_any_script_is_exported(db: Path, name: str) -> None:
+    """A header holds Latin-1 only: the export and the after-action report of a game named in
+    another script were a 422 ("cannot process this request"). The download is named for the
+    game (RFC 6266 ``filename*``), with an ASCII ``filename`` beside it, and imports back."""
+    from urllib.parse import unquote
+
+    Game.create(Store(db), name, "toy", {"limit": 100}, seed=7)
+    c = TestClient(create_app(db), base_url=BASE)
+    for path, suffix in ((f"/games/{name}/export", ".jsonl"), (f"/games/{name}/aar.html", "")):
+        r = c.get(path)
+        assert r.status_code == 200, r.text[:200]
+        said = r.headers["content-disposition"]
+        plain = said.split('filename="')[1].split('"')[0]
+        assert plain.isascii() and plain.endswith(suffix or ".html")
+        utf8 = unquote(said.split("filename*=UTF-8''")[1])
+        assert utf8.startswith(name.replace(" ", "_"))
+    text = c.get(f"/games/{name}/export").content
+    r = c.post(
+        "/import",
+        data={"csrf": token(c), "name": "back"},
+        files={"upload": ("g.jsonl", text)},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303 and Store(db).game("back").events == 1
+
+
+def test_an_address_cannot_put_words_in_the_apps_mouth(client: TestClient, db: Path) -> None:
+    """A link to the index with ``?error=...`` showed its text as the app's alert (no page of
+    the app sends one). ``?deleted=`` names the game the delete form deleted: shown only for
+    a game's name that no game has now."""
+    spoof = "your database is damaged: download the repair tool at evil.example"
+    page = client.get("/", params={"error": spoof}).text
+    assert spoof not in page and 'class="error"' not in page
+    for shown, name in ((False, spoof + "/x"), (False, "toy1"), (True, "old game")):
+        page = client.get("/", params={"deleted": name}).text
+        assert (f"deleted the game {name}" in page) is shown, name
+    r = client.post(
+        "/games/toy1/delete", data={"csrf": token(client), "confirm": "toy1"}, follow_redirects=True
+    )
+    assert "deleted the game toy1" in r.text
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/games/toy1/perform", "/api/games/toy1/odds", "/api/scenarios/check"]
+)
+def test_a_body_nested_too_deeply_is_named_so(client: TestClient, db: Path, path: str) -> None:
+    """JSON nested 20,000 deep is JSON all the same: its refusal says what is wrong with it
+    (it said "not JSON")."""
+    h = {"X-CSRF-Token": token(client), "Content-Type": "application/json"}
+    body = b'{"procedure": "advance", "request": {"bonus": ' + b"[" * 20_000 + b"]" * 20_000
+    r = client.post(path, content=body + b"}}", headers=h)
+    assert r.status_code == 400 and "nested too deeply" in one_line_error(r)
+    assert events(db) == 1
+
+
+@pytest.mark.parametrize("given", ["*", "*.lan", "box.lan/x", "a b"])
+def test_an_allowed_host_that_names_no_host_is_refused_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], given: str
+) -> None:
+    """``--allow-host '*'`` was kept as the empty name: a request whose Host names no host
+    (absent, garbled) was answered. Refused at start in one line; and the app never takes the
+    empty name as a host."""
+    import uvicorn
+
+    from vedette.cli.main import main
+
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    for host in ("127.0.0.1", "0.0.0.0"):
+        argv = ["--db", str(tmp_path / "s.db"), "serve", "--no-preload", "--workers", "1"]
+        assert main([*argv, "--host", host, "--allow-host", given]) == 2
+        err = capsys.readouterr().err
+        assert "not a host name or address" in err and err.count("\n") == 1, err
+    app = create_app(tmp_path / "s.db", ["localhost", ""])
+    for garbled in ("*", "a b", "localhost:80:81"):
+        r = TestClient(app, base_url="http://localhost").get("/", headers={"host": garbled})
+        assert r.status_code == 400 and "unknown host" in r.text

@@ -301,6 +301,12 @@ def _has_number(value: Any) -> bool:
     return False
 
 
+def _typed(text: str) -> str:
+    """A value as typed, for a one-line refusal: a long one cut (5,000 characters were all
+    echoed)."""
+    return repr(text) if len(text) <= 60 else f"{text[:40]!r}... ({len(text)} characters)"
+
+
 def parse_options(ruleset: Any, items: Sequence[str]) -> dict[str, Any]:
     """``--option KEY=VALUE`` items, checked against the ruleset's declared options (unknown
     keys refused with a did-you-mean, values typed by their declaration); read loosely (JSON or
@@ -340,12 +346,13 @@ def parse_options(ruleset: Any, items: Sequence[str]) -> dict[str, Any]:
             except ValidationError:
                 problem = e.errors()[0].get("msg", "invalid") if e.errors() else "invalid"
                 raise BadRequest(
-                    f"--option {key}: {problem} (it is {f.kind}), not {text!r}"
+                    f"--option {key}: {problem} (it is {f.kind}), not {_typed(text)}"
                 ) from None
-        if not plain(text) and _has_number(value):
-            # pydantic's lax reading takes "1_0" as 10: a number is typed in ASCII digits
+        if _has_number(value) and (not plain(text) or text.strip() in ("true", "false")):
+            # pydantic's lax reading takes "1_0" as 10, and true as 1: a number is typed in
+            # ASCII digits (the web form's options and a scenario's refuse true as a number)
             raise BadRequest(
-                f"--option {key}: not a number in ASCII digits (it is {f.kind}), not {text!r}"
+                f"--option {key}: not a number in ASCII digits (it is {f.kind}), not {_typed(text)}"
             )
         result[key] = adapter.dump_python(value, mode="json")
     return result

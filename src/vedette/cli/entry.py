@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from vedette.cli.plain import error_line
 from vedette.errors import VedetteError
 
 #: the environment variable click's shell completion sets (vedette.cli.main.COMPLETE_VAR)
@@ -52,8 +53,7 @@ def quick_roll(expression: str, seed: int | None = None) -> int:
     try:
         line = Check(expression).resolve(SeededSource(seed)).line()
     except VedetteError as e:
-        text = " ".join(part.strip() for part in str(e).splitlines() if part.strip())
-        print(f"vedette: error: {text}", file=sys.stderr)
+        print(f"vedette: error: {error_line(str(e))}", file=sys.stderr)
         return e.exit_code
     except BrokenPipeError:
         return 0

@@ -31,7 +31,7 @@ from vedette.cli.common import (
     parse_options,
     shell,
 )
-from vedette.cli.plain import default_db
+from vedette.cli.plain import default_db, error_line
 from vedette.errors import BadRequest, GameError, VedetteError
 from vedette.numerals import ascii_int
 
@@ -578,9 +578,7 @@ def game_use(name: str) -> None:
 def game_rename(old: str, new: str) -> None:
     """Rename a game."""
     with shell().store() as st:
-        st.rename(old, new)
-        if st.get_setting("current_game") == old:
-            st.set_setting("current_game", new)
+        st.rename(old, new)  # (the current game follows it)
         click.echo(f"renamed {old!r} to {new!r}")
 
 
@@ -737,7 +735,7 @@ def cmd_serve(
 
 # -- entry point ----------------------------------------------------------------------------
 def _one_line(text: str) -> str:
-    return " ".join(part.strip() for part in text.splitlines() if part.strip())
+    return error_line(text)
 
 
 def _usage_error(e: click.UsageError) -> str:

@@ -28,14 +28,27 @@ def default_db() -> str:
 
 
 #: what a terminal would obey in text it prints: escape sequences (CSI, OSC ... up to their
-#: end) and every other control character but newline and tab (C0, DEL, C1)
+#: end), every other control character but newline and tab (C0, DEL, C1), and the direction
+#: overrides that reorder what follows them (a name stored before names refused them)
 _TERMINAL = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?"
-    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]"
+    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]"
 )
 
 
 _ESCAPE_JSON = re.compile(r"[\x7f-\x9f\ud800-\udfff]")
+
+
+#: a run of text with no space in it longer than any name, path or rule the messages give
+_LONG_RUN = re.compile(r"\S{201,}")
+
+
+def error_line(text: str) -> str:
+    """An error's words as its one ``vedette: error:`` line: its lines joined, and a value
+    typed or read at great length (5,000 characters, echoed) cut to its start and its
+    length."""
+    joined = " ".join(part.strip() for part in text.splitlines() if part.strip())
+    return _LONG_RUN.sub(lambda m: f"{m.group()[:60]}...({len(m.group())} characters)", joined)
 
 
 def printable(text: str) -> str:

@@ -8,6 +8,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
+from unicodedata import category
 
 from vedette.errors import DataError
 
@@ -161,15 +162,46 @@ def _path(entry: _Entry) -> str:
     return path
 
 
+#: the direction controls that reorder the text after them (embeddings, overrides, isolates:
+#: "Trojan Source" text shows one thing and holds another) and the line and paragraph
+#: separators (a line break in a one-line name or message)
+REORDERING = "\u202a-\u202e\u2066-\u2069\u2028\u2029"
 #: what text from outside may not hold: lone surrogates (not Unicode: they cannot be written
-#: as UTF-8, so every page showing them would fail) and control characters but newline and tab
-BAD_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+#: as UTF-8, so every page showing them would fail), control characters but newline and tab,
+#: and the characters of REORDERING
+BAD_TEXT = re.compile(f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\ud800-\\udfff{REORDERING}]")
 
 
 def _bad_char(ch: str) -> str:
     if "\ud800" <= ch <= "\udfff":
         return f"holds a lone surrogate (U+{ord(ch):04X}), which is not valid Unicode text"
+    if ch in "\u2028\u2029":
+        return f"holds a line or paragraph separator (U+{ord(ch):04X})"
+    if ch > "\x9f":
+        return f"holds a direction control (U+{ord(ch):04X}), which reorders the text shown"
     return f"holds a control character (U+{ord(ch):04X})"
+
+
+def hidden_char(text: str) -> str:
+    """The first character of ``text`` that shows nothing or moves what is shown ('' if
+    none): a control, a direction mark or override, a zero-width or other format character
+    (Unicode category Cc or Cf), a line or paragraph separator, a lone surrogate. A name or id
+    typed to name something (a game, a unit) may not hold one: ``F1`` and ``F1`` with a
+    zero-width space after it look alike and are two names."""
+    for ch in text:
+        if category(ch) in _HIDDEN:
+            return ch
+    return ""
+
+
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def hidden_problem(ch: str) -> str:
+    """How :func:`hidden_char`'s character is named in a refusal."""
+    if category(ch) == "Cf" and not BAD_TEXT.match(ch):
+        return f"holds an invisible character (U+{ord(ch):04X})"
+    return _bad_char(ch)
 
 
 def _short(n: int) -> str:

@@ -51,7 +51,7 @@ from vedette.engine.store import (
     check_game_name,
     iter_jsonl,
 )
-from vedette.errors import BadRequest, DiceError, GameError, VedetteError
+from vedette.errors import BadRequest, DataError, DiceError, GameError, VedetteError
 from vedette.hashes import blake2b
 from vedette.rules.base import Outcome, Ruleset
 from vedette.rules.protocol import (
@@ -947,23 +947,34 @@ class Game:
         stored only if the referee gives every record as the file has it."""
         # start-up: the referee loads only to export, import or check a log
         from vedette.engine.referee import records_digest, referee
-        from vedette.schemas.game import check_head, check_records  # start-up time: pydantic
+        from vedette.schemas.game import (  # start-up time: pydantic
+            MAX_EVENTS,
+            check_head,
+            check_records,
+        )
 
+        if text.count("\n") + text.count("\r") > 2 * MAX_EVENTS + 2:  # (not split, nor read)
+            raise DataError("export", f"more than {MAX_EVENTS} events")
         lines = [line for line in text.splitlines() if line.strip()]
-        objs = list(iter_jsonl(text))
-        if not objs or objs[0].get("format") != EXPORT_FORMAT:
+        first = next(iter_jsonl(text), None)  # (the head alone: the rest is read once it fits)
+        if first is None or first.get("format") != EXPORT_FORMAT:
             raise GameError(
                 f"not a vedette game export (first line must have format={EXPORT_FORMAT!r})"
             )
-        head = check_head(objs[0])
-        if head.version >= 2:
-            if head.records != len(lines) - 1:
-                raise GameError(
-                    f"export is incomplete or padded: its head counts {head.records} records,"
-                    f" the file has {len(lines) - 1}"
-                )
-            if head.sha256 != records_digest(lines[1:]):
-                raise GameError("export's records do not match the digest in its head line")
+        head = check_head(first)
+        if len(lines) - 1 > MAX_EVENTS:  # (refused before millions of lines are read as JSON)
+            raise DataError("export", f"more than {MAX_EVENTS} events")
+        if head.version >= 2 and head.records != len(lines) - 1:
+            if len(lines) - 1 < (head.records or 0):  # (cut short: a garbled line named first;
+                for _ in iter_jsonl(text):  # a padded file is refused unread)
+                    pass
+            raise GameError(
+                f"export is incomplete or padded: its head counts {head.records} records,"
+                f" the file has {len(lines) - 1}"
+            )
+        objs = list(iter_jsonl(text))
+        if head.version >= 2 and head.sha256 != records_digest(lines[1:]):
+            raise GameError("export's records do not match the digest in its head line")
         rs = rules.get(head.ruleset)
         records = [Record(**r) for r in check_records(rs, objs[1:], head.ruleset)]
         check_game_name(name or head.name)

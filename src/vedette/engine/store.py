@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from vedette.data.limits import hidden_char, hidden_problem
 from vedette.engine.locks import hold_database
 from vedette.errors import GameError, VedetteError
 
@@ -280,7 +281,8 @@ MAX_NAME = 100
 
 def check_game_name(name: object) -> str:
     """A game's name: 1-100 characters, no slash, backslash, ``? # %``, quotes, angle brackets
-    or control characters, no space at either end, not ``.`` or ``..``."""
+    or control characters, nothing invisible or reordering (a zero-width space, a direction
+    override: ``limits.hidden_char``), no space at either end, not ``.`` or ``..``."""
     if not isinstance(name, str) or not name.strip():
         raise GameError("a game needs a name")
     if name != name.strip():
@@ -295,6 +297,11 @@ def check_game_name(name: object) -> str:
         )
     if name in (".", ".."):
         raise GameError(f"game name {name!r} is not allowed")
+    hidden = hidden_char(name)
+    if hidden:  # (a zero-width space, a direction override: a name that looks like another)
+        raise GameError(
+            f"game name {name!r} {hidden_problem(hidden)}: a name is typed as it is shown"
+        )
     return name
 
 
@@ -442,6 +449,11 @@ class Store:
                 self.db.execute("UPDATE games SET name=? WHERE id=?", (new, info.id))
             except sqlite3.IntegrityError:
                 raise GameError(f"a game named {new!r} already exists") from None
+            # the command line's current game follows it, whoever renames it (the web app
+            # too): its commands never act on another game later given the old name
+            self.db.execute(
+                "UPDATE settings SET value=? WHERE key='current_game' AND value=?", (new, old)
+            )
 
     def delete(self, name: str) -> None:
         """Delete a game and its whole log (the web app's delete; export it first to keep it)."""
@@ -455,6 +467,10 @@ class Store:
             self.db.execute("DELETE FROM games WHERE id=?", (info.id,))
             self.db.execute("DELETE FROM deleting WHERE game_id=?", (info.id,))
             self.db.execute("DELETE FROM settings WHERE key=?", (f"history:{info.id}",))
+            # no current game now (not another game later given its name)
+            self.db.execute(
+                "DELETE FROM settings WHERE key='current_game' AND value=?", (info.name,)
+            )
 
     # -- events -------------------------------------------------------------------------
     def append(
@@ -959,10 +975,15 @@ class _Tx:
 
 
 def iter_jsonl(text: str) -> Iterator[dict[str, Any]]:
+    """The JSON objects of a game export's lines; a key given twice in one object is refused
+    (JSON alone keeps the last one silently: a file that says two things is not read as one of
+    them, as the web API refuses such a body)."""
     for i, line in enumerate(text.splitlines(), start=1):
         if line.strip():
             try:
-                obj = json.loads(line)
+                obj = json.loads(line, object_pairs_hook=_once_each)
+            except _GivenTwice as e:
+                raise GameError(f"line {i}: key {str(e)[:40]!r} given twice") from None
             except json.JSONDecodeError as e:
                 raise GameError(f"line {i} is not JSON: {e.msg}") from None
             except ValueError:  # (an integer of thousands of digits)
@@ -972,3 +993,18 @@ def iter_jsonl(text: str) -> Iterator[dict[str, Any]]:
             if not isinstance(obj, dict):
                 raise GameError(f"line {i} is not a JSON object")
             yield obj
+
+
+class _GivenTwice(Exception):
+    """A key given twice in one JSON object (its text)."""
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise _GivenTwice(k)
+            seen.add(k)
+    return out

@@ -5,12 +5,23 @@ from __future__ import annotations
 import dataclasses
 from typing import Annotated, Any, get_args, get_type_hints
 
-from pydantic import Field, create_model
+from pydantic import AfterValidator, Field, create_model
+from pydantic_core import PydanticCustomError
 
-from vedette.data.limits import MAX_COORD, MAX_ID, MAX_ITEMS
+from vedette.data.limits import MAX_COORD, MAX_ID, MAX_ITEMS, hidden_char, hidden_problem
 from vedette.schemas import Strict
 
-Id = Annotated[str, Field(min_length=1, max_length=MAX_ID)]
+
+def _shown_as_typed(text: str) -> str:
+    """An id as the player types it to name the thing: nothing invisible or reordering in it
+    (``F1`` and ``F1`` with a zero-width space after it would be two units that look alike)."""
+    hidden = hidden_char(text)
+    if hidden:
+        raise PydanticCustomError("hidden_char", "{problem}", {"problem": hidden_problem(hidden)})
+    return text
+
+
+Id = Annotated[str, Field(min_length=1, max_length=MAX_ID), AfterValidator(_shown_as_typed)]
 Name = Annotated[str, Field(max_length=200)]
 Text = Annotated[str, Field(max_length=2_000)]
 Count = Annotated[int, Field(ge=0, le=100_000)]

@@ -21,7 +21,14 @@ from vedette.engine import Store
 from vedette.errors import BadRequest
 from vedette.schemas.rules import load_scenario
 from vedette.sim.play import GameResult, Setup, play_game, save_game, side_policies
-from vedette.sim.run import check_games, parse_sweep, policy_names, run_study, write_csv
+from vedette.sim.run import (
+    MAX_WORKERS,
+    check_games,
+    parse_sweep,
+    policy_names,
+    run_study,
+    write_csv,
+)
 from vedette.sim.stats import show
 
 
@@ -145,6 +152,8 @@ def simulate(
     check_games(games)
     if workers is not None and workers < 1:  # (0 was taken as "the default" silently)
         raise BadRequest("--workers must be at least 1")
+    if workers is not None and workers > MAX_WORKERS:  # (each is a process, all started at once)
+        raise BadRequest(f"--workers must be at most {MAX_WORKERS}, not {workers:,}")
     if seed is None:
         seed = secrets.randbits(32)
     sw = parse_sweep(setup, sweep) if sweep else None

@@ -168,6 +168,7 @@ def run_local(
     if workers < 1:
         raise BadRequest("--workers must be at least 1")
     parts = chunks(games, chunk_size(games, workers))
+    workers = min(workers, len(parts))  # (a pool starts every process it may use, idle or not)
     done: dict[int, list[GameResult]] = {}
     if workers == 1:
         for a, b in parts:
@@ -238,6 +239,9 @@ def run_dask(
 
 #: the most games of one study (per swept value): a million took hours and held each result
 MAX_GAMES = 1_000_000
+#: the most local worker processes (``--workers``; as ``vedette serve --workers``): a pool
+#: forks them all when it starts, and 100,000 of them was a fork bomb
+MAX_WORKERS = 64
 
 
 def check_games(games: int) -> None:

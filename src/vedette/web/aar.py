@@ -22,6 +22,7 @@ from vedette.engine.session import _options
 from vedette.engine.store import Record
 from vedette.web import charts
 from vedette.web.audit import _die
+from vedette.web.common import attachment
 from vedette.web.views import explain, rolls_of
 
 router = APIRouter()
@@ -309,9 +310,8 @@ def aar_export(request: Request, name: str) -> Response:
         data = report(g)
     tpl = request.app.state.templates.get_template("aar_export.html")
     html = tpl.render(r=data, css=inline_css(), export=True)
-    fname = "".join(c if c.isalnum() or c in "-_" else "_" for c in data["game"]) or "game"
     return Response(
         html,
         media_type="text/html; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{fname}-aar.html"'},
+        headers={"Content-Disposition": attachment(data["game"], "-aar.html")},
     )

@@ -21,7 +21,7 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -232,7 +232,7 @@ class SecurityMiddleware:
     ) -> None:
         self.app = app
         self.token = token
-        self.hosts = frozenset(h.lower() for h in hosts)
+        self.hosts = frozenset(h.lower() for h in hosts if h)  # ('': a Host that names none)
         self.access = access
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -276,7 +276,7 @@ class SecurityMiddleware:
                 )
                 return
             if _query_token(scope) is not None:  # the first visit: the token becomes a cookie
-                where = scope["path"] if scope["path"].startswith("/") else "/"
+                where = _same_site_path(scope["path"])
                 response = Response(status_code=303, headers={"location": where})
                 response.set_cookie(
                     ACCESS_COOKIE, self.access, httponly=True, samesite="strict", path="/"
@@ -338,6 +338,13 @@ class SecurityMiddleware:
 
 #: the cookie a LAN server's access token is kept in once given (``create_app(access=...)``)
 ACCESS_COOKIE = "vedette_access"
+
+
+def _same_site_path(path: str) -> str:
+    """``path`` as a Location on this site: one leading slash (``//evil.example``,
+    ``/\\evil.example`` and ``///evil.example`` are other sites to a browser), quoted (a game
+    name in any script travels in a header, which holds Latin-1 only)."""
+    return quote("/" + path.lstrip("/\\"), safe="/")
 
 
 def _query_token(scope: Scope) -> str | None:

@@ -35,7 +35,7 @@ from vedette.errors import GameError, VedetteError
 from vedette.render.svg import FEATURE_STYLE, _font, _hex_points, _svg, el, to_text
 from vedette.rules.editor import Editor, number
 from vedette.schemas import Strict
-from vedette.web.common import json_body, one_line, page, status_of
+from vedette.web.common import attachment, json_body, one_line, page, status_of
 
 router = APIRouter()
 B = TypeVar("B", bound=Strict)
@@ -469,5 +469,5 @@ def export_scenario(request: Request, ruleset: str, name: str) -> Response:
     return Response(
         text,
         media_type="application/toml",
-        headers={"Content-Disposition": f'attachment; filename="{name}.toml"'},
+        headers={"Content-Disposition": attachment(name, ".toml")},
     )

@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from importlib import resources
 from typing import Annotated, Any, Literal, TypeVar
+from urllib.parse import quote
 
 from fastapi import Depends, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -188,6 +189,8 @@ def parse_options(text: str) -> dict[str, Any]:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise GameError(f"option {item.strip()!r}: write KEY=VALUE, e.g. variant=draft")
+        if key.strip() in out:  # (as the command line's --option: not the last one silently)
+            raise GameError(f"option {key.strip()[:40]!r} given twice")
         out[key.strip()] = parse_value(value.strip())
     return out
 
@@ -200,6 +203,19 @@ def parse_seed(text: str) -> int | None:
         return ascii_int(text)
     except ValueError:
         raise GameError(f"seed must be a whole number, not {text!r}") from None
+
+
+def attachment(name: str, suffix: str) -> str:
+    """The Content-Disposition of a download named for ``name`` (a game's or a scenario's):
+    a header holds Latin-1 only, so the plain ``filename`` keeps ASCII letters, digits, ``-``
+    and ``_`` (the rest ``_``) and ``filename*`` gives the name itself, UTF-8 percent-encoded
+    (RFC 6266), which browsers prefer: a game named 日本 downloads as 日本.jsonl."""
+    plain = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "_" for c in name)
+    kept = "".join(c if c.isalnum() or c in "-_" else "_" for c in name) or "game"
+    return (
+        f'attachment; filename="{plain or "game"}{suffix}";'
+        f" filename*=UTF-8''{quote(kept + suffix, safe='')}"
+    )
 
 
 def read_limited(upload: UploadFile) -> str:
@@ -315,8 +331,10 @@ async def _json(
         # numbers no field takes (1e400, NaN, 2**70) come in as their text: the field refuses
         # them in its own words, as the command line's (fields.json_value)
         body = json.loads(raw, object_pairs_hook=_no_repeats, **JSON_HOOKS)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+    except (json.JSONDecodeError, UnicodeDecodeError):
         raise GameError("request body is not JSON") from None
+    except RecursionError:  # (JSON all the same: the parser's stack ran out)
+        raise GameError("request body is nested too deeply (a few levels at most)") from None
     except ValueError:  # (an integer of thousands of digits)
         raise GameError("request body holds a number of too many digits") from None
     if not isinstance(body, dict):

@@ -17,10 +17,12 @@ from vedette.data import load_toml_text
 from vedette.engine import Game
 from vedette.engine import scenarios as user_scenarios
 from vedette.engine.names import default_stem, free_name
+from vedette.engine.store import check_game_name
 from vedette.errors import BadRequest, GameError, VedetteError
 from vedette.web import audit, views
 from vedette.web.common import (
     SessionsDep,
+    attachment,
     board_of,
     check_form,
     form_fields,
@@ -77,10 +79,18 @@ def index_page(
 
 
 @router.get("/", response_class=HTMLResponse)
-def index(
-    request: Request, sessions: SessionsDep, error: str = "", deleted: str = ""
-) -> HTMLResponse:
-    return index_page(request, sessions, error, deleted=deleted)
+def index(request: Request, sessions: SessionsDep, deleted: str = "") -> HTMLResponse:
+    """The games. ``deleted``: the name of the game the delete form just deleted (its
+    redirect's), shown only when it is a game's name no game has now: an address is not a
+    place for any other text to show as the app's own words (a link to
+    ``/?error=your database is damaged, ...`` showed its text as an alert)."""
+    try:
+        check_game_name(deleted)
+    except GameError:
+        deleted = ""
+    if deleted and any(i.name == deleted for i in sessions.store().games()):
+        deleted = ""
+    return index_page(request, sessions, deleted=deleted)
 
 
 @router.post(
@@ -254,11 +264,10 @@ def audit_page(request: Request, sessions: SessionsDep, name: str) -> HTMLRespon
 def export(sessions: SessionsDep, name: str) -> Response:
     with sessions.game(name) as g:
         text = g.export_jsonl()
-    fname = "".join(c if c.isalnum() or c in "-_" else "_" for c in g.name) or "game"
     return Response(
         text,
         media_type="application/x-ndjson",
-        headers={"Content-Disposition": f'attachment; filename="{fname}.jsonl"'},
+        headers={"Content-Disposition": attachment(g.name, ".jsonl")},
     )
 
 

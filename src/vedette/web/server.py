@@ -97,7 +97,15 @@ def serve(
 
     if preload:
         preload_samples(db)
-    allowed = [host_name(h) for h in allow if h.strip()]
+    allowed = []
+    for given in (h for h in allow if h.strip()):
+        name = host_name(given)
+        if not name:  # ('*' was kept as '': a request without a valid Host was answered)
+            raise GameError(
+                f"--allow-host {given[:60]!r}: not a host name or address (box.lan,"
+                " 192.168.1.20; no wildcard, no path)"
+            )
+        allowed.append(name)
     access: str | None = None
     if is_loopback(host):
         hosts = list(allowed_hosts_from_env()) + allowed

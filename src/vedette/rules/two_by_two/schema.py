@@ -134,6 +134,15 @@ class TwoByTwoScenario(Strict):
             if u.id in ids:
                 raise ValueError(f"units[{i}].id: duplicate id {u.id!r}")
             ids.add(u.id)
+            w, d = self.table.width, self.table.depth
+            placed = u.status == "table" and "x" in u.model_fields_set
+            if placed and not (0 <= u.x <= w and 0 <= u.y <= d):
+                # (a base wholly off the table: no move of it may end on the table, readings
+                # 26, 33, 52; a reserve or an arrival stands off the table without x and y)
+                raise ValueError(
+                    f"units[{i}]: at ({u.x:.1f}, {u.y:.1f}) mm, off the {w:g} x {d:g} mm table"
+                    " (a unit on the table stands within it; a reserve gives no x and y)"
+                )
         for i, r in enumerate(self.rps):
             if r.side not in sides:
                 raise ValueError(f"rps[{i}].side: {r.side!r} is not a side")
