@@ -94,3 +94,30 @@ def test_a_plain_move_away_from_an_enemy_behind_is_a_retreat(tmp_path: Path) -> 
     g = ready(tmp_path / "b", units)
     assert "+1D" not in _plain(g, 180.0)
     assert g.state.unit("F1").disorder == 0
+
+
+# == Firing: "Firer Moved this turn -2" after a formation change (K106) =======================
+def test_a_firer_that_only_changed_formation_is_told_why_it_moved(tmp_path: Path) -> None:
+    """Firing: "Firer Moved this turn -2"; Formation Changing: a change takes "quarters of
+    movement". A unit that failed to move off ("does not advance") and then changed formation
+    was given "firer moved this turn" with no word of why. Reading K106: the change spent
+    part of its move, so it has moved, and the modifier says so; ``moved=false`` on the shot
+    gives none; a unit that made its move is told the plain reason."""
+    units = [unit("F1", x=1000.0, y=0.0, formation="column"),
+             unit("A1", "Allies", x=1000.0, y=200.0)]  # fmt: skip
+    g = ready(tmp_path / "a", units)
+    g.perform("formation", {"unit": "F1", "to": "line"}, [1])
+    out = g.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [4, 4, 4, 4])
+    (m,) = out.rolls[0].modifiers
+    why = "firer moved this turn: its formation change spent part of its move (K106)"
+    assert (m.value, m.reason) == (-2, why)
+    g = ready(tmp_path / "b", units)
+    g.perform("formation", {"unit": "F1", "to": "line"}, [1])
+    out = g.perform("fire", {"unit": "F1", "target": "A1", "range": "short", "moved": False},
+                    [4, 4, 4, 4])  # fmt: skip
+    assert out.rolls[0].modifiers == ()
+    g = ready(tmp_path / "c", [unit("F1", x=1000.0, y=0.0),
+                               unit("A1", "Allies", x=1000.0, y=300.0)])  # fmt: skip
+    g.perform("move", {"unit": "F1", "mode": "advance", "distance": 50}, [6, 0, 3])
+    out = g.perform("fire", {"unit": "F1", "target": "A1", "range": "short"}, [4, 4, 4, 4])
+    assert [x.reason for x in out.rolls[0].modifiers] == ["firer moved this turn"]
