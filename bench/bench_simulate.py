@@ -87,6 +87,29 @@ OFFERS_GREW: dict[str, str] = {
 #: has the commit already has the fix, in its own code, and is left as is. A fix is carried
 #: whole or not at all; a baseline whose code takes no version of a fix it lacks is run all
 #: the same, its games said to differ and why (:data:`LACKING`), instead of stopping.
+#: reading K105's 1D for a plain move or an advance away from the enemy, in the baseline's
+#: move (the baseline's text, the text with the fix)
+K105_CHIT = (
+    '            why.append(f"{mode} move 1D")\n',
+    '            why.append(f"{mode} move 1D")\n'
+    '        elif mode in ("move", "advance") and _k105_away(state, u, _given105):\n'
+    "            chits += 1\n"
+    '            why.append(f"{mode} away from the enemy, a Retreat 1D")\n',
+)
+_MOVE_ODDS = "\n\ndef move_odds(state: State, req: rq.Move) -> list[Odds]:\n"
+
+
+def _k105_away(away: str) -> tuple[str, str]:
+    """Reading K105's test of a move's direction, put before the baseline's ``move_odds``
+    (``away``: the baseline's expression of straight away from the enemy, or None)."""
+    return _MOVE_ODDS, (
+        "\n\ndef _k105_away(state, u, given):\n"
+        f"    _aw = {away}\n"
+        "    _ref = 180.0 if _aw is None else _aw\n"
+        "    return abs(((given or 0.0) - _ref + 180.0) % 360.0 - 180.0) <= 45.05\n" + _MOVE_ODDS
+    )
+
+
 #: reading K87's test, in the baseline's code: a change carried from the last turn, none made
 #: on this card yet
 K87 = "(u.formation_target is not None and u.formation_quarters > 0 and u.formation_changes == 0)"
@@ -1818,6 +1841,52 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         "Kuryakin: (on a baseline with simplay.py) the study's army break is checked after every"
         " action (session 22, reading K56)",
     ),
+    (
+        "003a460:K105",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    _mover = u\n"
+        "    if owed is not None and mode == owed[0] and u.bound == 'retire_half':\n",
+        "    _given105 = direction\n"
+        "    _mover = u\n"
+        "    if owed is not None and mode == owed[0] and u.bound == 'retire_half':\n",
+        "Kuryakin: a plain move or an advance away from the enemy is a move of Retreat, 1D"
+        " (session 22, reading K105)",
+    ),
+    (
+        "003a460:K105",
+        "vedette/rules/solo_napoleonic/actions.py",
+        *K105_CHIT,
+        "Kuryakin: (the same) its 1D",
+    ),
+    (
+        "003a460:K105",
+        "vedette/rules/solo_napoleonic/actions.py",
+        *_k105_away("_k41_away(state, u) if geom.body(u) is not None else None"),
+        "Kuryakin: (the same) a move's direction against straight away from the enemy",
+    ),
+    (
+        "003a460:K105:b",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    mover = u\n"
+        '    if owed is not None and mode == owed[0] and u.bound == "retire_half":\n',
+        "    _given105 = direction\n"
+        "    mover = u\n"
+        '    if owed is not None and mode == owed[0] and u.bound == "retire_half":\n',
+        "Kuryakin: (on a baseline with flee_direction) a plain move or an advance away from the"
+        " enemy is a move of Retreat, 1D (session 22, reading K105)",
+    ),
+    (
+        "003a460:K105:b",
+        "vedette/rules/solo_napoleonic/actions.py",
+        *K105_CHIT,
+        "Kuryakin: (the same) its 1D",
+    ),
+    (
+        "003a460:K105:b",
+        "vedette/rules/solo_napoleonic/actions.py",
+        *_k105_away("flee_direction(state, u)"),
+        "Kuryakin: (the same) a move's direction against straight away from the enemy",
+    ),
 )
 #: ``BASE_FIXES`` keys written against a baseline's code as its ``BASE_FIX_DIFFS`` leave it (a
 #: later fix's version for a baseline given an earlier fix as its commits' diff, the text it
@@ -1965,6 +2034,8 @@ BASE_FIX_NEEDS = {
     "b8eb084:K74-move": "1a1ed48:K71-K73",
     "9040349:K74-charge": "1a1ed48:K71-K73",
     K88H: K89R,
+    # (its direction away from the enemy is K41's, with K70's melee opponent)
+    "003a460:K105": "aa4c67e:K70",
 }
 #: a later version of a fix given as the diff of the commits that made it (``git diff A B`` of
 #: these files under ``src``, applied with ``patch``, fuzz 2), with the key's entries in

@@ -1048,7 +1048,7 @@ def test_morale_modifiers(tmp_path: Path, req: dict[str, Any], delta: int) -> No
         ({}, ["brigadier"], {}, 10),  # Brigadier or Division CO attached +10%
         ({}, ["division"], {}, 10),
         ({}, ["corps"], {}, 20),  # Corps Commander attached +20%
-        ({}, ["brigadier", "corps"], {}, 20),  # not both (documented: the larger)
+        ({}, ["brigadier", "corps"], {}, 30),  # both: each line counts (reading K104)
         ({"officer": "dead"}, [], {"officers": True}, -5),  # Officer dead (optional) -5%
         ({"officer": "dead"}, [], {}, 0),  # ... only with the optional rule
     ],

@@ -66,7 +66,7 @@ def test_attached_generals() -> None:
     assert mtotal({}, {}, [g]) == 10
     c = general("C", rank="corps", attached_to="u")
     assert mtotal({}, {}, [c]) == 20
-    assert mtotal({}, {}, [g, c]) == 20  # only the larger (assumption)
+    assert mtotal({}, {}, [g, c]) == 30  # each line counts (reading K104; K45 took the larger)
 
 
 def test_charged_by_higher_class_and_cavalry_computed() -> None:

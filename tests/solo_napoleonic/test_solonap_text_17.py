@@ -37,8 +37,9 @@ def test_a_steady_units_own_retirement_is_a_retreat_move_as_its_retreat_is(
         h = _steady(tmp_path / f"h{i}", {"options": {"own_retreat_chit": False}})
         h.perform("move", {"unit": "F1", "mode": mode, "distance": 100}, [0, 3])
         assert h.state.unit("F1").disorder == 0
-    # a plain move backwards is no retreat (halted, F1 tests to move off first: K74)
-    k = _steady(tmp_path / "k")
+    # a plain move backwards is a retreat too (reading K105; halted, F1 tests to move off
+    # first: K74), but not with [options] away_move_chit = false
+    k = _steady(tmp_path / "k", {"options": {"away_move_chit": False}})
     k.perform("move", {"unit": "F1", "mode": "move", "distance": 100, "direction": 180}, [6, 0, 3])
     assert k.state.unit("F1").disorder == 0
 

@@ -363,6 +363,24 @@ def retreat_chit(state: State, u: Unit, mode: str) -> bool:
     return state.config.options.own_retreat_chit
 
 
+def away_move(state: State, u: Unit, mode: str, direction: float | None) -> bool:
+    """Reading K105: whether a unit's plain move or advance (``direction``: degrees from
+    its facing; None: straight ahead) goes away from the enemy, and so is a move of Retreat
+    (Disorder: "Each move of Retreat/Pursuit 1D"; the text has no rule for moving backwards,
+    and a step back typed ``mode=move`` is the retirement of K98 by another word): within
+    ``[options] retire_arc_deg`` of straight away (:func:`away_bearing`; straight back where
+    the unit is not placed), at most a rear oblique (under 90 degrees: a move to a flank or
+    forward is none). ``[options] away_move_chit = false``: none is (earlier builds)."""
+    if mode not in ("move", "advance") or not state.config.options.away_move_chit:
+        return False
+    ref = away_bearing(state, u)
+    if ref is None:
+        ref = 180.0
+    arc = min(state.config.options.retire_arc_deg, 89.0)
+    off = abs(((direction or 0.0) - ref + 180.0) % 360.0 - 180.0)
+    return off <= arc + 0.05  # (a direction typed to 0.1 degree)
+
+
 #: the moves away from the enemy (Kuryakin, Morale: "Unit retiring", "Unit Routing"; Disorder:
 #: "Each move of Retreat/Pursuit 1D"; Charge Home Test: a Timid CO's men "retire 100mm")
 AWAY = ("retire", "retreat", "rout")
@@ -712,6 +730,9 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
         elif mode == "pursuit" or (mode in ("retire", "retreat") and retreat_chit(state, u, mode)):
             chits += gives.retreat_move
             why.append(f"{mode} move {gives.retreat_move}D")
+        elif away_move(state, u, mode, given):
+            chits += gives.retreat_move
+            why.append(f"{mode} away from the enemy, a Retreat {gives.retreat_move}D")
         over = musician_over_half(state, u, u.moved_mm + want)
         if over:
             chits += over

@@ -72,6 +72,7 @@ class Options:
     rout_keeps_change: bool
     forced_retire_chit: bool
     own_retreat_chit: bool
+    away_move_chit: bool
     battery_officer: Literal["extra", "crew"]
     staff_reroll: bool
 

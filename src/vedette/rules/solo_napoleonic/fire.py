@@ -110,6 +110,16 @@ def _floor(faces: FDist, plus: int) -> FDist:
     return out
 
 
+def _moved_reason(f: Unit, req: rq.Fire) -> str | None:
+    """Reading K106 (Firing: "Firer Moved this turn -2"; Formation Changing: a change takes
+    "quarters of movement"): a unit that has only changed formation this turn has moved; the
+    modifier's reason says so (a unit that "does not advance" and then changes formation is
+    still a firer that moved; ``moved=false`` on the shot: not). None: the data's reason."""
+    if req.moved is None and f.formation_changes and not f.move_done and not f.charge_state:
+        return "firer moved this turn: its formation change spent part of its move (K106)"
+    return None
+
+
 def _cover(req: rq.Fire) -> str | None:
     c = req.cover
     if c in (None, "none"):
@@ -312,7 +322,7 @@ def plan(state: State, req: rq.Fire) -> FirePlan:
         modifier(state, s, f"{cover}_cover") if cover else None,
         modifier(state, s, "target_skirmishers") if t.skirmishing else None,
         modifier(state, s, "target_artillery") if t.artillery else None,
-        modifier(state, s, "firer_moved") if moved else None,
+        modifier(state, s, "firer_moved", reason=_moved_reason(f, req)) if moved else None,
         *chance_mods(state, f, "volley"),
     )
     die = state.config.options.volley_die
