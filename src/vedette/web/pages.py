@@ -213,7 +213,18 @@ def import_game(
             import_error=one_line(e),
             kept={"import_name": name},
         )
+    store = sessions.store()
+    if g.imported_under:  # said once, on the page the import leads to (as the CLI says it)
+        store.set_setting(IMPORTED + g.name, g.imported_under)
+        store.drop_settings(IMPORTED, keep=ONCE_KEPT)
+    elif store.get_setting(IMPORTED + g.name) is not None:  # a deleted namesake's, unread
+        store.delete_setting(IMPORTED + g.name)
     return RedirectResponse(f"/games/{quote(g.name)}", status_code=303)
+
+
+#: a web import's word on how it was re-refereed (``Game.imported_under``), by game name, until
+#: the game's page shows it once
+IMPORTED = "imported-under:"
 
 
 def game_view(
@@ -250,7 +261,12 @@ def game_view(
 
 @router.get("/games/{name}", response_class=HTMLResponse)
 def game_page(request: Request, sessions: SessionsDep, name: str) -> HTMLResponse:
-    return game_view(request, sessions, name)
+    store = sessions.store()
+    under = store.get_setting(IMPORTED + name)
+    if under is None:
+        return game_view(request, sessions, name)
+    store.delete_setting(IMPORTED + name)
+    return game_view(request, sessions, name, imported_under=under)
 
 
 @router.get("/games/{name}/audit", response_class=HTMLResponse)
