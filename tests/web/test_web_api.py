@@ -483,3 +483,41 @@ def test_the_page_shows_an_entrys_open_fields_in_todos_order(
     shown = [list(t["open"]) for t in data["todo"] if t["procedure"] == "location"]
     assert shown and shown == [list(t.open) for t in g.todo() if t.procedure == "location"]
     assert shown[0] == ["terrain", "los"]
+
+
+def test_a_web_import_says_once_how_it_was_re_refereed(client: TestClient, tmp_path: Path) -> None:
+    """A release-0.2 Napoleon At Bay game re-refereed by 0.2's reading (A24, as the CLI's
+    import says it) says so on the page the web import leads to, once, as text; never on
+    another game's page (one made under its name, the import deleted unseen)."""
+    lapse = Path(__file__).parents[1] / "fixtures" / "events_v0_2" / "lapse"
+    text = (lapse / "napoleon_at_bay.jsonl").read_bytes()
+    t = token(client)
+    r = client.post(
+        "/import",
+        data={"csrf": t, "name": "old"},
+        files={"upload": ("g.jsonl", text)},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303
+    page = client.get(r.headers["location"]).text
+    said = page.split('id="imported-under">')[1].split("</p>")[0]
+    assert "re-refereed as release 0.2 played it, owed_fixing_lapses=false" in said, said
+    assert 'id="imported-under"' not in client.get(r.headers["location"]).text  # once
+    # a game today's rules re-referee as it stands says nothing
+    again = client.get(r.headers["location"] + "/export").text
+    r = client.post(
+        "/import",
+        data={"csrf": t, "name": "again"},
+        files={"upload": ("g.jsonl", again.encode())},
+        follow_redirects=False,
+    )
+    assert 'id="imported-under"' not in client.get(r.headers["location"]).text
+    r = client.post(
+        "/import",
+        data={"csrf": t, "name": "gone"},
+        files={"upload": ("g.jsonl", text)},
+        follow_redirects=False,
+    )
+    Store(tmp_path / "web.db").delete("gone")  # (another tab, the CLI)
+    Game.create(Store(tmp_path / "web.db"), "gone", "toy", {"limit": 100}, seed=7)
+    assert 'id="imported-under"' not in client.get(r.headers["location"]).text

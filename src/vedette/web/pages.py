@@ -213,7 +213,22 @@ def import_game(
             import_error=one_line(e),
             kept={"import_name": name},
         )
+    if g.imported_under:  # said once, on the page the import leads to (as the CLI says it)
+        store = sessions.store()
+        store.set_setting(IMPORTED + g.name, f"{_made(store, g.name)}\n{g.imported_under}")
+        store.drop_settings(IMPORTED, keep=ONCE_KEPT)
     return RedirectResponse(f"/games/{quote(g.name)}", status_code=303)
+
+
+#: a web import's word on how it was re-refereed (``Game.imported_under``), by game name, until
+#: the game's page shows it once: "<the game's id and creation time>\n<the words>" (a game
+#: deleted unseen and its name taken again: not the new game's words)
+IMPORTED = "imported-under:"
+
+
+def _made(store: Any, name: str) -> str:
+    info = store.game(name)
+    return f"{info.id} {info.created}"
 
 
 def game_view(
@@ -250,7 +265,15 @@ def game_view(
 
 @router.get("/games/{name}", response_class=HTMLResponse)
 def game_page(request: Request, sessions: SessionsDep, name: str) -> HTMLResponse:
-    return game_view(request, sessions, name)
+    store = sessions.store()
+    said = store.get_setting(IMPORTED + name)
+    if said is None:
+        return game_view(request, sessions, name)
+    store.delete_setting(IMPORTED + name)
+    made, _, under = said.partition("\n")
+    if made != _made(store, name):
+        under = ""
+    return game_view(request, sessions, name, imported_under=under)
 
 
 @router.get("/games/{name}/audit", response_class=HTMLResponse)
