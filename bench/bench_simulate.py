@@ -1887,6 +1887,65 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         *_k105_away("flee_direction(state, u)"),
         "Kuryakin: (the same) a move's direction against straight away from the enemy",
     ),
+    (
+        "d87d0f5:K82",
+        "vedette/rules/solo_napoleonic/morale.py",
+        "    if u.fired:\n"
+        "        raise RuleViolation("
+        'R_CHARGE, f"{u.id} has fired this turn: chargers cannot fire")\n',
+        "    if u.fired:\n"
+        "        raise RuleViolation("
+        'R_CHARGE, f"{u.id} has fired this turn: chargers cannot fire")\n'
+        '    if u.morale_failed and u.bound != "halt":\n'
+        "        raise RuleViolation("
+        "R_CHARGE, 'failed a morale test this turn: no charge (K82)')\n",
+        "Kuryakin: a unit that failed a morale test this turn charges no more that turn (reading"
+        " K82)",
+    ),
+    (
+        "c98e1a4:K108",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "\n\ndef _k105_away(state, u, given):\n",
+        "\n\ndef _k108(state, u, req):\n"
+        "    _d = req.direction\n"
+        "    if req.toward is not None:\n"
+        "        _b, _ob = geom.body(u), geom.body(state.unit(req.toward))\n"
+        "        _d = None if _b is None or _ob is None else (math.degrees(math.atan2(\n"
+        "            _ob.centre.x - _b.centre.x, _ob.centre.y - _b.centre.y))"
+        " - _b.facing) % 360.0\n"
+        '    return _mode(req) == "move" and _k105_away(state, u, _d)\n'
+        "\n\ndef _k105_away(state, u, given):\n",
+        "Kuryakin: a halted unit's plain move away from the enemy, a retreat (K105), takes no test"
+        " to move off, as its retirement takes none (session 22, reading K108)",
+    ),
+    (
+        "c98e1a4:K108",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '    if _mode(req) in ("advance", "pursuit", "move") and not u.advancing'
+        " and u.standstill_tests >= 1:\n",
+        '    if _mode(req) in ("advance", "pursuit", "move") and not u.advancing'
+        " and u.standstill_tests >= 1 and not _k108(state, u, req):\n",
+        "Kuryakin: (the same) not refused once the card's test is made (K72)",
+    ),
+    (
+        "c98e1a4:K108",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    _k74 = (owed is None or mode != owed[0]) and not u.advancing"
+        ' and mode in ("advance", "pursuit", "move")\n',
+        "    _k74 = (owed is None or mode != owed[0]) and not u.advancing"
+        ' and mode in ("advance", "pursuit", "move") and not _k108(state, u, req)\n',
+        "Kuryakin: (the same) no D6 rolled first",
+    ),
+    (
+        "c98e1a4:K108",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '    if _mode(req) in ("advance", "pursuit", "move") and not u.advancing'
+        " and owed_move(u) is None:\n        out.append(standstill_check(",
+        '    if _mode(req) in ("advance", "pursuit", "move") and not u.advancing'
+        " and owed_move(u) is None and not _k108(state, u, req):\n"
+        "        out.append(standstill_check(",
+        "Kuryakin: (the same) its odds",
+    ),
 )
 #: ``BASE_FIXES`` keys written against a baseline's code as its ``BASE_FIX_DIFFS`` leave it (a
 #: later fix's version for a baseline given an earlier fix as its commits' diff, the text it
@@ -2036,6 +2095,8 @@ BASE_FIX_NEEDS = {
     K88H: K89R,
     # (its direction away from the enemy is K41's, with K70's melee opponent)
     "003a460:K105": "aa4c67e:K70",
+    # (its direction against straight away from the enemy is K105's)
+    "c98e1a4:K108": "003a460:K105",
 }
 #: a later version of a fix given as the diff of the commits that made it (``git diff A B`` of
 #: these files under ``src``, applied with ``patch``, fuzz 2), with the key's entries in
