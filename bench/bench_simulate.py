@@ -110,6 +110,22 @@ def _k105_away(away: str) -> tuple[str, str]:
     )
 
 
+#: reading K108's test (a halted unit's plain move away from the enemy, K105's test: no test to
+#: move off), put before K105's in the baseline (the baseline's text, the text with the fix)
+K108_DEF = (
+    "\n\ndef _k105_away(state, u, given):\n",
+    "\n\ndef _k108(state, u, req):\n"
+    "    _d = req.direction\n"
+    "    if req.toward is not None:\n"
+    "        _b, _ob = geom.body(u), geom.body(state.unit(req.toward))\n"
+    "        _d = None if _b is None or _ob is None else (math.degrees(math.atan2(\n"
+    "            _ob.centre.x - _b.centre.x, _ob.centre.y - _b.centre.y))"
+    " - _b.facing) % 360.0\n"
+    '    return _mode(req) == "move" and _k105_away(state, u, _d)\n'
+    "\n\ndef _k105_away(state, u, given):\n",
+)
+
+
 #: reading K87's test, in the baseline's code: a change carried from the last turn, none made
 #: on this card yet
 K87 = "(u.formation_target is not None and u.formation_quarters > 0 and u.formation_changes == 0)"
@@ -1887,6 +1903,112 @@ BASE_FIXES: tuple[tuple[str, str, str, str, str], ...] = (
         *_k105_away("flee_direction(state, u)"),
         "Kuryakin: (the same) a move's direction against straight away from the enemy",
     ),
+    (
+        "d87d0f5:K82",
+        "vedette/rules/solo_napoleonic/morale.py",
+        "    if u.fired:\n"
+        "        raise RuleViolation("
+        'R_CHARGE, f"{u.id} has fired this turn: chargers cannot fire")\n',
+        "    if u.fired:\n"
+        "        raise RuleViolation("
+        'R_CHARGE, f"{u.id} has fired this turn: chargers cannot fire")\n'
+        '    if u.morale_failed and u.bound != "halt":\n'
+        "        raise RuleViolation("
+        "R_CHARGE, 'failed a morale test this turn: no charge (K82)')\n",
+        "Kuryakin: a unit that failed a morale test this turn charges no more that turn (reading"
+        " K82)",
+    ),
+    (
+        "c98e1a4:K108",
+        "vedette/rules/solo_napoleonic/actions.py",
+        *K108_DEF,
+        "Kuryakin: a halted unit's plain move away from the enemy, a retreat (K105), takes no test"
+        " to move off, as its retirement takes none (session 22, reading K108)",
+    ),
+    (
+        "c98e1a4:K108",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '    if _mode(req) in ("advance", "pursuit", "move") and not u.advancing'
+        " and u.standstill_tests >= 1:\n",
+        '    if _mode(req) in ("advance", "pursuit", "move") and not u.advancing'
+        " and u.standstill_tests >= 1 and not _k108(state, u, req):\n",
+        "Kuryakin: (the same) not refused once the card's test is made (K72)",
+    ),
+    (
+        "c98e1a4:K108",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    _k74 = (owed is None or mode != owed[0]) and not u.advancing"
+        ' and mode in ("advance", "pursuit", "move")\n',
+        "    _k74 = (owed is None or mode != owed[0]) and not u.advancing"
+        ' and mode in ("advance", "pursuit", "move") and not _k108(state, u, req)\n',
+        "Kuryakin: (the same) no D6 rolled first",
+    ),
+    (
+        "c98e1a4:K108",
+        "vedette/rules/solo_napoleonic/actions.py",
+        '    if _mode(req) in ("advance", "pursuit", "move") and not u.advancing'
+        " and owed_move(u) is None:\n        out.append(standstill_check(",
+        '    if _mode(req) in ("advance", "pursuit", "move") and not u.advancing'
+        " and owed_move(u) is None and not _k108(state, u, req):\n"
+        "        out.append(standstill_check(",
+        "Kuryakin: (the same) its odds",
+    ),
+    (
+        "d87d0f5:K82:b",
+        "vedette/rules/solo_napoleonic/charging.py",
+        "    if u.start_failed:\n"
+        '        return RuleViolation(R_CHARGE, f"{u.id} failed to move from a standstill")\n'
+        "    return None\n",
+        "    if u.start_failed:\n"
+        '        return RuleViolation(R_CHARGE, f"{u.id} failed to move from a standstill")\n'
+        '    if u.morale_failed and u.bound != "halt":\n'
+        "        return RuleViolation("
+        "R_CHARGE, 'failed a morale test this turn: no charge (K82)')\n"
+        "    return None\n",
+        "Kuryakin: (on a baseline with charging.charge_refusal) a unit that failed a morale test"
+        " this turn charges no more that turn (reading K82)",
+    ),
+    (
+        "c98e1a4:K108:late",
+        "vedette/rules/solo_napoleonic/actions.py",
+        *K108_DEF,
+        "Kuryakin: (on a baseline given K74 as its diff) a halted unit's plain move away from the"
+        " enemy, a retreat (K105), takes no test to move off (session 22, reading K108)",
+    ),
+    (
+        "c98e1a4:K108:late",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    if no is None and standstill_due(state, u, mode):\n",
+        "    if no is None and standstill_due(state, u, mode) and not _k108(state, u, req):\n",
+        "Kuryakin: (the same) not refused once the card's test is made (K72)",
+    ),
+    (
+        "c98e1a4:K108:late",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    tested = (owed is None or mode != owed[0]) and standstill_due(state, u, mode)\n",
+        "    tested = (owed is None or mode != owed[0]) and standstill_due(state, u, mode)"
+        " and not _k108(state, u, req)\n",
+        "Kuryakin: (the same) no D6 rolled first",
+    ),
+    (
+        "c98e1a4:K108:late",
+        "vedette/rules/solo_napoleonic/actions.py",
+        "    if (owed is None or mode != owed[0]) and standstill_due(state, u, mode):\n"
+        "        out.append(standstill_check(",
+        "    if (owed is None or mode != owed[0]) and standstill_due(state, u, mode)"
+        " and not _k108(state, u, req):\n"
+        "        out.append(standstill_check(",
+        "Kuryakin: (the same) its odds",
+    ),
+    (
+        "c98e1a4:K108:late",
+        "vedette/rules/solo_napoleonic/ruleset.py",
+        "            Procedure(rq.Move, *D(actions.move, actions.move_odds,"
+        ' after_dice=("direction",))),\n',
+        "            Procedure(rq.Move, *D(actions.move, actions.move_odds)),\n",
+        "Kuryakin: (the same) a move's verdict judged with its direction (a halted unit's step"
+        " back is accepted where another way is refused; the baseline judges more moves)",
+    ),
 )
 #: ``BASE_FIXES`` keys written against a baseline's code as its ``BASE_FIX_DIFFS`` leave it (a
 #: later fix's version for a baseline given an earlier fix as its commits' diff, the text it
@@ -1899,6 +2021,7 @@ BASE_FIX_AFTER_DIFFS = {
     "a6b3bc3:K88-K90:late",
     "ed24342:K89r:late",
     "59281d7:K88h:late",
+    "c98e1a4:K108:late",
 }
 #: per ruleset: max actions, house rules (the turn limit lifted: see the docstring)
 CASES: dict[str, tuple[int, dict[str, object]]] = {
@@ -2036,6 +2159,8 @@ BASE_FIX_NEEDS = {
     K88H: K89R,
     # (its direction away from the enemy is K41's, with K70's melee opponent)
     "003a460:K105": "aa4c67e:K70",
+    # (its direction against straight away from the enemy is K105's)
+    "c98e1a4:K108": "003a460:K105",
 }
 #: a later version of a fix given as the diff of the commits that made it (``git diff A B`` of
 #: these files under ``src``, applied with ``patch``, fuzz 2), with the key's entries in

@@ -54,9 +54,11 @@ def _steady(tmp_path: Path, house: dict[str, Any] | None = None) -> Any:
 
 def _plain(g: Any, direction: float) -> str:
     """F1's plain move of 100 mm ``direction`` degrees from its facing (its standstill test
-    passed, no random movement, no swerve); the referee's answer."""
+    passed where it takes one, a step back none: K108; no random movement, no swerve); the
+    referee's answer."""
     req = {"unit": "F1", "mode": "move", "distance": 100, "direction": direction}
-    return str(g.perform("move", req, [6, 0, 3]).message)
+    tested = any("standstill" in o.label for o in g.odds("move", req))
+    return str(g.perform("move", req, [6, 0, 3] if tested else [0, 3]).message)
 
 
 def test_a_step_back_from_the_enemy_is_a_move_of_retreat_whatever_its_word(

@@ -198,12 +198,14 @@ def test_a_halted_units_plain_move_tests_to_move_off_first(tmp_path: Path) -> No
 def test_a_unit_that_halted_moves_no_more_on_that_card(tmp_path: Path) -> None:
     """F1 advancing halts (a 1: it stops); on that card its plain move went on forward with no
     test. Reading K74 with K72: getting it moving again is a test, and it has had its test this
-    card: no move is offered and `move mode=move` is refused; a retirement (a move away, no
-    test) is still its to make."""
+    card: no move but a step back is offered and `move mode=move` is refused; a retirement (a
+    move away, no test) is still its to make, and a plain step back from the enemy, a retreat
+    as the retirement is, too (K108)."""
     g = ready(tmp_path / "a", [unit("F1", x=500.0, y=0.0, advancing=True), FAR])
     assert "halts" in g.perform("halt", {"unit": "F1"}, [1]).message
-    assert offered(g, "move") == []
-    for d in (0.0, 90.0, 180.0):
+    (back,) = offered(g, "move")
+    assert back["mode"] == "move" and back["direction"] == [180.0]
+    for d in (0.0, 90.0):
         with pytest.raises(RuleViolation, match="K72"):
             g.perform("move", {"unit": "F1", "mode": "move", "distance": 50, "direction": d})
     out = g.perform("move", {"unit": "F1", "mode": "retire", "distance": 50}, [0, 3])

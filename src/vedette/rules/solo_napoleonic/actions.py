@@ -324,7 +324,7 @@ def move_allowed(state: State, u: Unit, req: rq.Move) -> tuple[float, float]:
             "Kuryakin, Morale", f"{u.id} is not routing: a rout is a morale result, not a choice"
         )
     no = move_refusal(state, u, mode)
-    if no is None and standstill_due(state, u, mode):
+    if no is None and move_standstill_due(state, u, mode, req):
         no = standstill_refusal(state, u)  # (its move would test to move off first)
     if no is not None:
         raise no
@@ -391,12 +391,22 @@ AWAY = ("retire", "retreat", "rout")
 FORWARD = ("advance", "pursuit")
 
 
-def direction_read_early(req: rq.Move) -> bool:
+def direction_read_early(state: State, req: rq.Move) -> bool:
     """Whether the move's ``direction`` is judged before its first die: a retirement's, a
     retreat's or a rout's (:func:`away_refusal`), an advance's or a pursuit's other than
-    straight ahead (:func:`forward_refusal`)."""
+    straight ahead (:func:`forward_refusal`), a halted unit's plain move once it has had its
+    test(s) to move off this card (a step back from the enemy needs none, reading K108:
+    :func:`move_standstill_due`)."""
     if req.mode in AWAY:
         return True
+    if req.mode == "move":
+        u = state.find(req.unit)
+        return (
+            u is not None
+            and state.config.options.away_move_chit
+            and standstill_due(state, u, "move")
+            and standstill_refusal(state, u) is not None
+        )
     return (req.mode or "advance") in FORWARD and req.direction not in (None, 0.0)
 
 
@@ -661,7 +671,7 @@ def move(state: State, req: rq.Move, dice: DiceSource) -> Outcome:
         raise no
     ch = Changes(state)
     rolls: list[Roll] = []
-    tested = (owed is None or mode != owed[0]) and standstill_due(state, u, mode)
+    tested = (owed is None or mode != owed[0]) and move_standstill_due(state, u, mode, req)
     advancing = mode in ("advance", "pursuit") or tested
     if tested:
         r = check_roll(standstill_check(state, u, False), dice)
@@ -989,7 +999,7 @@ def move_odds(state: State, req: rq.Move) -> list[Odds]:
     out: list[Odds] = []
     owed = owed_move(u)
     mode = _mode(req)
-    if (owed is None or mode != owed[0]) and standstill_due(state, u, mode):
+    if (owed is None or mode != owed[0]) and move_standstill_due(state, u, mode, req):
         out.append(standstill_check(state, u, False).odds())
     out.append(
         odds_of(f"{u.id} random movement after TH (cm)", random_dist(state, u), R_MOVE, noun="cm")
@@ -1067,6 +1077,21 @@ def standstill_due(state: State, u: Unit, action: str) -> bool:
         return True
     how = state.config.options.standstill_moves
     return (action == "move" and how != "advance") or (action == "charge" and how == "any")
+
+
+def move_standstill_due(state: State, u: Unit, mode: str, req: rq.Move) -> bool:
+    """Whether a halted unit's move tests to move off first (:func:`standstill_due`). Reading
+    K108: a plain move away from the enemy is a move of Retreat (K105, :func:`away_move`), and
+    a retreat gets no test (K74), as `mode=retire` gets none; ``[options] away_move_chit =
+    false`` (no move away is a retreat) tests it as any plain move."""
+    if not standstill_due(state, u, mode):
+        return False
+    if mode != "move":
+        return True
+    given = req.direction
+    if req.toward is not None:
+        given = toward_direction(state, u, req.toward)
+    return not away_move(state, u, mode, given)
 
 
 def standstill_refusal(state: State, u: Unit) -> RuleViolation | None:

@@ -73,6 +73,7 @@ class Options:
     forced_retire_chit: bool
     own_retreat_chit: bool
     away_move_chit: bool
+    charge_morale_losses: bool
     battery_officer: Literal["extra", "crew"]
     staff_reroll: bool
 

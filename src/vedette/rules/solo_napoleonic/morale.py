@@ -130,6 +130,11 @@ def friends_routing(state: State, u: Unit, req: rq.MoraleFacts) -> int:
 def casualties_counted(state: State, u: Unit, req: rq.MoraleFacts) -> int:
     if req.casualties is not None:
         return rq.count(req.casualties, "casualties")
+    return casualties_of(state, u)
+
+
+def casualties_of(state: State, u: Unit) -> int:
+    """The unit's casualties as the morale list counts them (``[options] morale_casualties``)."""
     if state.config.options.morale_casualties == "total":
         return max(0, u.start_figures - u.figures)
     return u.casualties_turn
@@ -427,6 +432,11 @@ def _av_key(prefix: str, av: str | None) -> str:
 def charge_modifiers(
     state: State, u: Unit, target: Unit | None, req: rq.ChargeFacts
 ) -> tuple[Modifier, ...]:
+    """The Charge Test's own list (Kuryakin, Charge Test) and the officer "-5% to all morale"
+    (reading K46). Reading K107: "The method is as for ordinary morale" is the D100 under the
+    BPL and the modifiers, not the morale list's modifiers: the test has a list of its own, as
+    the Charge Home Test has (which names its casualties and 'D' factors where they count).
+    ``[options] charge_morale_losses``: the morale list's casualties and 'D' factors added."""
     s = "charge"
     out: list[Modifier | None] = []
     for rank, av in attached(state, u):
@@ -442,6 +452,10 @@ def charge_modifiers(
     out.append(modifier(state, s, "standard_dead") if std_lost else None)
     off_lost = officer_lost(state, u, req.officer_front)
     out.append(modifier(state, s, "officer_dead") if off_lost else None)
+    if state.config.options.charge_morale_losses:
+        # reading K107's house rule: "as for ordinary morale" read as the morale list's losses too
+        out.append(modifier(state, "morale", "casualties", casualties_of(state, u)))
+        out.append(modifier(state, "morale", "disorder", u.disorder))
     out.extend(chance_mods(state, u, "charge"))
     return mods(*out)
 

@@ -383,7 +383,7 @@ def by_dry_run(
     odds: Callable[[Any, Any], Sequence[Odds]] | None = None,
     after_dice: tuple[str, ...] = (),
     refused: Callable[[Any, Any], bool] | None = None,
-    read_early: Callable[[Any], bool] | None = None,
+    read_early: Callable[[Any, Any], bool] | None = None,
 ) -> Steps:
     """``(plan, resolve, check, play)`` of a procedure whose ``body(state, request, dice)`` checks
     the rules and then rolls: ``plan`` is the body's dry run up to its first die (remembered
@@ -395,7 +395,7 @@ def by_dry_run(
     ``after_dice``: request fields the body reads only after
     its first die (a move's direction), so that its dry run, and the verdict, is the same
     whatever they are: requests that differ only there share one dry run (``todo`` offers a
-    move in six directions); ``read_early(request)``: true of a request whose body reads
+    move in six directions); ``read_early(state, request)``: true of a request whose body reads
     them before its first die after all (a retirement's direction, reading K75), judged on the
     whole request. ``refused(state, request)``: true only of a request the body is
     sure to refuse before its first die, told more cheaply than the body tells it; ``play``
@@ -406,14 +406,14 @@ def by_dry_run(
         "the simulator's quick check", f"refused: {getattr(body, '__name__', 'this action')}"
     )
 
-    def key_of(req: Any) -> Any:
+    def key_of(state: Any, req: Any) -> Any:
         cls = type(req)
         if cls not in keys:
             kept = [f.name for f in fields(req) if f.name not in after_dice]
             # the request's fields but those: the key of its verdict (a tuple of their values)
             keys[cls] = attrgetter(*kept, kept[0]) if after_dice and kept else None
         get = keys[cls]
-        if get is None or (read_early is not None and read_early(req)):
+        if get is None or (read_early is not None and read_early(state, req)):
             return req
         return get(req)
 
@@ -422,7 +422,7 @@ def by_dry_run(
         if memo is None:
             dry_run(body, state, req)
         else:
-            judged(memo, body, state, key_of(req), req)
+            judged(memo, body, state, key_of(state, req), req)
 
     def plan(state: Any, req: Any) -> Plan:
         if not QUERY.get() and not declared(type(req)).query:
@@ -439,7 +439,7 @@ def by_dry_run(
         # (a state never judged, as the simulator's mostly are: no verdict to look up)
         if memo is not None and _JUDGED in memo and not QUERY.get():
             try:
-                hit = memo.get((body, key_of(req)))
+                hit = memo.get((body, key_of(state, req)))
             except TypeError:  # an unhashable request: no verdict kept for it
                 hit = None
             if hit is not None and hit is not _ACCEPTED:

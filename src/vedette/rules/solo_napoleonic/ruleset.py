@@ -332,10 +332,12 @@ def move_offer(
         # choices of an open line field by field)
         ahead = {**open_, "direction": forward_directions(state)}
         moves = {**open_, "direction": DIRECTIONS}
-        # (each line says which it is: two lines worded alike could not be told apart)
+        # (each line says which it is: two lines worded alike could not be told apart; a move
+        # away from the enemy is a move of Retreat, reading K105: the line says its chits)
+        plain = f"{text}: a plain move, any way{away_words(state, u)}"
         return [
             make("move", {**given, "mode": "advance"}, f"{text}: an advance, forward", rule, ahead),
-            make("move", {**given, "mode": "move"}, f"{text}: a plain move, any way", rule, moves),
+            make("move", {**given, "mode": "move"}, plain, rule, moves),
         ]
     elif mode is None:
         open_["mode"] = ("advance", "move")
@@ -344,6 +346,15 @@ def move_offer(
     if u.placed and mode == "pursuit" and not toward:
         open_["direction"] = forward_directions(state)
     return [make("move", given, text, rule, open_)]
+
+
+def away_words(state: State, u: Any) -> str:
+    """What a plain move away from the enemy costs, for its todo line (reading K105: a move of
+    Retreat, ``[disorder] retreat_move`` 'D' chits; skirmishers take none), or ""."""
+    n = state.config.disorder.retreat_move
+    if not state.config.options.away_move_chit or u.skirmishing or not n:
+        return ""
+    return f" (away: Retreat {n}D)"
 
 
 def forward_directions(state: State) -> tuple[float, ...]:
