@@ -185,6 +185,32 @@ def test_house_rule_value_kind(st: Store) -> None:
     )
 
 
+#: house-rule words outside their choices (and dice that are not one die): each was stored and
+#: then read as some other choice (an unknown word fell through to a default branch) or failed
+#: at the first roll; each is refused at new, naming the key and what it may be
+BAD_WORDS = [
+    ("2x2", TT, {"rally": {"enemy_within_rule": "nope"}}, "enemy_within_rule"),
+    ("2x2", TT, {"rally": {"hq_rule": "nope"}}, "hq_rule"),
+    ("2x2", TT, {"movement": {"bridge_mode": "nope"}}, "bridge_mode"),
+    ("2x2", TT, {"rout": {"contagion_sides": "nope"}}, "contagion_sides"),
+    ("2x2", TT, {"setup": {"rp_clearance_on": "nope"}}, "rp_clearance_on"),
+    ("asl", ASL, {"drm": {"previous_counts": "nope"}}, "previous_counts"),
+    ("asl", ASL, {"allotment": {"ap_rounding": "nope"}}, "ap_rounding"),
+    ("asl", ASL, {"allotment": {"panji_rounding": "nope"}}, "panji_rounding"),
+    ("solonap", KUR, {"options": {"nation_cr_on": "nope"}}, "nation_cr_on"),
+    ("solonap", KUR, {"options": {"volley_die": "d7x"}}, "volley_die"),
+    ("solonap", KUR, {"options": {"evade_die": "2d6"}}, "evade_die"),
+]
+
+
+@pytest.mark.parametrize(("name", "rs", "house", "key"), BAD_WORDS, ids=[k for *_, k in BAD_WORDS])
+def test_house_rule_words_outside_their_choices_refused(
+    st: Store, name: str, rs: Any, house: dict[str, Any], key: str
+) -> None:
+    msg = refused(st, Game.create, "g", name, rs.scenario("sample"), house_rules=house)
+    assert key in msg and ("one of" in msg or "one die" in msg), msg
+
+
 def test_house_rules_accepted_still(st: Store) -> None:
     Game.create(
         st, "a", "solonap", KUR.scenario("sample"), house_rules={"options": {"volley_die": "d4"}}

@@ -37,7 +37,7 @@ class Drm:
     lv_hindrance: int
     night: int
     emplaced_gun: int
-    previous_counts: str
+    previous_counts: Literal["operation", "all"]
     enemy_there_sees: bool = True  # reading A38: enemy units in a location see it
 
 
@@ -57,10 +57,10 @@ class Allotting:
 
     dummy_hip_extra: int
     panji_hexsides_per_dummy: int
-    panji_rounding: str
+    panji_rounding: Literal["down", "up"]
     fortification_with_dummy_hip_counts: bool
     ap_factors_per_dummy_minefield: int
-    ap_rounding: str
+    ap_rounding: Literal["down", "up"]
     at_factors_per_dummy_minefield: int
 
 

@@ -32,7 +32,7 @@ class Options:
     percentile_strict: bool
     percentile_reading: Literal["00-99", "1-100"]
     failed_control_out_of_command: bool
-    nation_cr_on: str
+    nation_cr_on: Literal["rating", "roll"]
     control_range_mm: float
     senior_range_mm: float
     friendly_range_mm: float
@@ -477,6 +477,11 @@ def make_config(data: Mapping[str, Any], source: str = "rules data") -> Config:
         raise DataError(SRC, "[options] retire_arc_deg must not be negative (degrees, 0-180)")
     if options.advance_arc_deg < 0:  # (a negative arc would refuse every advance)
         raise DataError(SRC, "[options] advance_arc_deg must not be negative (degrees, 0-180)")
+    for name in ("volley_die", "evade_die"):  # (one die: Firing K19, Skirmishers' D20cm)
+        die = getattr(options, name)
+        m = re.fullmatch(r"d([0-9]+)", die)
+        if m is None or int(m[1]) < 2:
+            raise DataError(SRC, f"[options] {name} must be one die such as d6, not {die!r}")
     return Config(
         options=options,
         modifiers={

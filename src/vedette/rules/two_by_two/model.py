@@ -16,7 +16,7 @@ import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from vedette.dice.notation import parse_expression
 from vedette.dice.tables import Table, tables_from_data
@@ -165,7 +165,7 @@ class Movement:
     stream_cost: float
     town_rate: float
     rough_rate: float
-    bridge_mode: str
+    bridge_mode: Literal["whole_move", "distance"]
     bridge_rate: float
     straight_ahead: float
     countercharge_fraction: float
@@ -198,10 +198,10 @@ class Rally:
     militia: int
     enemy_within: float
     enemy_within_value: int
-    enemy_within_rule: str
+    enemy_within_rule: Literal["only_guards_or_hq", "only_guards_or_hq_contact", "all"]
     division_range: float
     corps_range: float
-    hq_rule: str
+    hq_rule: Literal["either", "both", "off"]
     disrupted: int
     hq_self: int
 
@@ -249,7 +249,7 @@ class Rout:
     """[rout] (2 by 2, Resolving shooting / Melee (Routs))."""
 
     contagion_radius: float
-    contagion_sides: str
+    contagion_sides: Literal["friendly", "any"]
     voluntary_rolls: bool
 
 
@@ -270,7 +270,7 @@ class Setup:
     deploy_depth: float
     side_margin: float
     rp_clearance: float
-    rp_clearance_on: str
+    rp_clearance_on: Literal["flank", "both"]
 
 
 @dataclass(frozen=True)
