@@ -107,3 +107,25 @@ def test_the_plain_move_line_says_a_move_away_is_a_retreat_of_1d(tmp_path: Path)
     units = [unit("F1", x=1000.0, y=0.0, formation="skirmish"),
              unit("A1", "Allies", x=1000.0, y=600.0)]  # fmt: skip
     assert _plain_line(ready(tmp_path / "c", units)) == "F1 moves: a plain move, any way"
+
+
+def test_the_plain_move_line_of_a_unit_that_halted_on_its_card_says_only_away(
+    tmp_path: Path,
+) -> None:
+    """Readings K72 and K108: an advancing F1 that halts on its card has had its test, so of its
+    plain moves only a step back from the enemy (a move of Retreat, no test) remains. Its todo
+    line said "a plain move, any way" while todo kept straight back only; it says which way it
+    may go, and the step it offers is accepted."""
+    units = [unit("F1", x=1000.0, y=0.0, advancing=True), unit("A1", "Allies", x=1000.0, y=600.0)]
+    g = ready(tmp_path / "a", units)
+    assert "halts" in g.perform("halt", {"unit": "F1"}, [1]).message
+    line = _plain_line(g)
+    assert line == "F1 moves: a plain move, only away from the enemy (away: Retreat 1D)"
+    (t,) = [t for t in g.todo() if t.procedure == "move" and t.request.get("mode") == "move"]
+    assert t.open is not None and list(t.open["direction"]) == [180.0]
+    g.perform("move", {**t.request, "distance": 50, "direction": 180.0}, [0, 3])
+    f1 = g.state.unit("F1")
+    assert f1.y < 0.0 and f1.disorder == 1  # stepped back, no test, its Retreat 1D
+    assert _plain_line(ready(tmp_path / "b", [unit("F1", x=1000.0, y=0.0), units[1]])) == (
+        "F1 moves: a plain move, any way (away: Retreat 1D)"
+    )

@@ -334,7 +334,7 @@ def move_offer(
         moves = {**open_, "direction": DIRECTIONS}
         # (each line says which it is: two lines worded alike could not be told apart; a move
         # away from the enemy is a move of Retreat, reading K105: the line says its chits)
-        plain = f"{text}: a plain move, any way{away_words(state, u)}"
+        plain = f"{text}: a plain move, {_plain_way(state, u)}{away_words(state, u)}"
         return [
             make("move", {**given, "mode": "advance"}, f"{text}: an advance, forward", rule, ahead),
             make("move", {**given, "mode": "move"}, plain, rule, moves),
@@ -346,6 +346,19 @@ def move_offer(
     if u.placed and mode == "pursuit" and not toward:
         open_["direction"] = forward_directions(state)
     return [make("move", given, text, rule, open_)]
+
+
+def _plain_way(state: State, u: Any) -> str:
+    """Which way a plain move may go, for its todo line: any way, or only away from the enemy
+    for a halted unit that has had its test(s) to move off this card (reading K108: a step back
+    from the enemy needs none; K72: no more tests), the directions todo keeps."""
+    if (
+        state.config.options.away_move_chit
+        and actions.standstill_due(state, u, "move")
+        and actions.standstill_refusal(state, u) is not None
+    ):
+        return "only away from the enemy"
+    return "any way"
 
 
 def away_words(state: State, u: Any) -> str:
