@@ -71,7 +71,11 @@ def test_the_army_morale_line_heads_next_and_follows_a_rout(
         assert line.get_attribute("title") == f"{LABEL} {BEFORE}"
         assert line.locator("*").evaluate_all("es => es.map(e => e.tagName)") == ["SPAN"] * 3
         # above the Next list, one line (the list and the dice keep their room), a tap unfolds it
-        box, first = line.bounding_box(), page.locator("#next .next-item").first.bounding_box()
+        # (the first line shown: the phone's index lays the list out again as its room settles)
+        shown = page.locator("#next .next-item:visible").first
+        shown.wait_for(state="visible")
+        box, first = line.bounding_box(), shown.bounding_box()
+        assert box is not None and first is not None
         assert box["y"] + box["height"] <= first["y"] + 1
         assert box["height"] < 24, box
         assert page.locator("#standing .standing-label").is_hidden()  # (the counts first)
