@@ -401,12 +401,7 @@ def direction_read_early(state: State, req: rq.Move) -> bool:
         return True
     if req.mode == "move":
         u = state.find(req.unit)
-        return (
-            u is not None
-            and state.config.options.away_move_chit
-            and standstill_due(state, u, "move")
-            and standstill_refusal(state, u) is not None
-        )
+        return u is not None and only_away_left(state, u)
     return (req.mode or "advance") in FORWARD and req.direction not in (None, 0.0)
 
 
@@ -1077,6 +1072,17 @@ def standstill_due(state: State, u: Unit, action: str) -> bool:
         return True
     how = state.config.options.standstill_moves
     return (action == "move" and how != "advance") or (action == "charge" and how == "any")
+
+
+def only_away_left(state: State, u: Unit) -> bool:
+    """Whether of a halted unit's plain moves only a step away from the enemy is left: it has
+    had its test(s) to move off this card (reading K72), and a move away needs none (K108;
+    ``[options] away_move_chit = false``: no move is away, none is left)."""
+    return (
+        state.config.options.away_move_chit
+        and standstill_due(state, u, "move")
+        and standstill_refusal(state, u) is not None
+    )
 
 
 def move_standstill_due(state: State, u: Unit, mode: str, req: rq.Move) -> bool:

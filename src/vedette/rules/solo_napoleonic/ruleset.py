@@ -350,15 +350,8 @@ def move_offer(
 
 def _plain_way(state: State, u: Any) -> str:
     """Which way a plain move may go, for its todo line: any way, or only away from the enemy
-    for a halted unit that has had its test(s) to move off this card (reading K108: a step back
-    from the enemy needs none; K72: no more tests), the directions todo keeps."""
-    if (
-        state.config.options.away_move_chit
-        and actions.standstill_due(state, u, "move")
-        and actions.standstill_refusal(state, u) is not None
-    ):
-        return "only away from the enemy"
-    return "any way"
+    (:func:`actions.only_away_left`, readings K72 and K108), the directions todo keeps."""
+    return "only away from the enemy" if actions.only_away_left(state, u) else "any way"
 
 
 def away_words(state: State, u: Any) -> str:
